@@ -1,0 +1,79 @@
+# weir — build, test, demo. See README.md.
+#   make            optimised build: build/weir
+#   make test       ASan+UBSan build and every test (unit, golden, errors, conformance)
+#   make demo       runs the example streaming job
+#   make fuzz       libFuzzer target for the SQL parser (clang), not part of `make test`
+
+CC      ?= gcc
+CSTD    := -std=c17 -D_GNU_SOURCE
+WARN    := -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation
+LIBS    := -ledit -ljansson -lm -lpthread
+
+MODULES ?= $(notdir $(wildcard src/*))
+SRC     := $(sort $(foreach m,$(MODULES),$(wildcard src/$(m)/*.c)))
+MAIN    := src/cli/main.c
+LIBSRC  := $(filter-out $(MAIN),$(SRC))
+UNITS   ?= $(wildcard tests/unit/*.c)
+UNITSRC := $(sort tests/unit/main.c $(UNITS))
+
+REL_DIR ?= build
+TST_DIR ?= build-test
+
+REL_CFLAGS := $(CSTD) $(WARN) -O2 -g -MMD -MP
+TST_CFLAGS := $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+              -fno-sanitize-recover=undefined -MMD -MP
+TST_LDFLAGS := -fsanitize=address,undefined
+
+REL_OBJ := $(patsubst %.c,$(REL_DIR)/%.o,$(SRC))
+TST_OBJ := $(patsubst %.c,$(TST_DIR)/%.o,$(LIBSRC))
+TST_MAIN_OBJ := $(TST_DIR)/$(MAIN:.c=.o)
+UNIT_OBJ := $(patsubst %.c,$(TST_DIR)/%.o,$(UNITSRC))
+
+.PHONY: all deps test unit demo fuzz clean bench
+
+all: deps $(REL_DIR)/weir
+
+deps:
+	@scripts/install-deps.sh
+
+$(REL_DIR)/weir: $(REL_OBJ)
+	$(CC) -o $@ $^ $(LIBS)
+
+$(REL_DIR)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(REL_CFLAGS) -c $< -o $@
+
+$(TST_DIR)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TST_CFLAGS) -c $< -o $@
+
+$(TST_DIR)/weir: $(TST_OBJ) $(TST_MAIN_OBJ)
+	$(CC) $(TST_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(TST_DIR)/unit-tests: $(TST_OBJ) $(UNIT_OBJ)
+	$(CC) $(TST_LDFLAGS) -o $@ $^ $(LIBS)
+
+unit: deps $(TST_DIR)/unit-tests
+	$(TST_DIR)/unit-tests
+
+test: deps $(TST_DIR)/weir $(TST_DIR)/unit-tests
+	@tests/run.sh $(TST_DIR)
+
+demo: all
+	@bin/sql-client.sh -f examples/demo.sql
+
+fuzz:
+	@scripts/install-deps.sh --fuzz
+	@mkdir -p build-fuzz
+	clang $(CSTD) -O1 -g -fsanitize=fuzzer,address,undefined -o build-fuzz/fuzz-parser \
+	    tests/fuzz/fuzz_parser.c $(filter src/common/% src/sql/%,$(LIBSRC)) -lm
+	@mkdir -p build-fuzz/corpus
+	build-fuzz/fuzz-parser -max_total_time=$${FUZZ_SECONDS:-600} -max_len=4096 build-fuzz/corpus tests/fuzz/seeds
+
+bench: all
+	@echo "see bench/README.md"
+
+clean:
+	rm -rf $(REL_DIR) $(TST_DIR) build-fuzz
+
+-include $(REL_OBJ:.o=.d) $(TST_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(TST_MAIN_OBJ:.o=.d)

@@ -1,0 +1,170 @@
+/* arena.c — region allocator; see arena.h for the contract. */
+#include "arena.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct WArenaBlock {
+    WArenaBlock *next;
+    size_t size, used;
+    _Alignas(16) unsigned char data[];
+};
+
+static void die_oom(size_t n)
+{
+    fprintf(stderr, "weir: out of memory allocating %zu bytes\n", n);
+    abort();
+}
+
+void *wmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) die_oom(n);
+    return p;
+}
+
+void *wcalloc(size_t n, size_t m)
+{
+    void *p = calloc(n ? n : 1, m ? m : 1);
+    if (!p) die_oom(n * m);
+    return p;
+}
+
+void *wrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) die_oom(n);
+    return q;
+}
+
+char *wstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    return memcpy(wmalloc(n), s, n);
+}
+
+void warena_init(WArena *a, size_t block_size)
+{
+    a->head = NULL;
+    a->block_size = block_size ? block_size : 64 * 1024;
+    a->total = 0;
+}
+
+WArena *warena_new(size_t block_size)
+{
+    WArena *a = wmalloc(sizeof *a);
+    warena_init(a, block_size);
+    return a;
+}
+
+void warena_free(WArena *a)
+{
+    WArenaBlock *b = a->head;
+    while (b) {
+        WArenaBlock *n = b->next;
+        free(b);
+        b = n;
+    }
+    a->head = NULL;
+    a->total = 0;
+}
+
+void warena_delete(WArena *a)
+{
+    if (!a) return;
+    warena_free(a);
+    free(a);
+}
+
+void warena_reset(WArena *a)
+{
+    WArenaBlock *keep = NULL;
+    WArenaBlock *b = a->head;
+    /* keep the oldest block of the default size (the last in the list) */
+    while (b) {
+        WArenaBlock *n = b->next;
+        if (!n && b->size == a->block_size) keep = b;
+        else free(b);
+        b = n;
+    }
+    if (keep) { keep->used = 0; keep->next = NULL; }
+    a->head = keep;
+    a->total = 0;
+}
+
+void *wa_alloc(WArena *a, size_t n)
+{
+    size_t need = (n + 15) & ~(size_t)15;
+    WArenaBlock *b = a->head;
+    if (!b || b->size - b->used < need) {
+        size_t size = a->block_size;
+        if (need > size / 4) {
+            /* big allocation: a block of its own, linked behind the current one */
+            WArenaBlock *big = wmalloc(sizeof *big + need);
+            big->size = need;
+            big->used = need;
+            if (b) { big->next = b->next; b->next = big; }
+            else { big->next = NULL; a->head = big; }
+            a->total += need;
+            return big->data;
+        }
+        b = wmalloc(sizeof *b + size);
+        b->size = size;
+        b->used = 0;
+        b->next = a->head;
+        a->head = b;
+    }
+    void *p = b->data + b->used;
+    b->used += need;
+    a->total += need;
+    return p;
+}
+
+void *wa_zalloc(WArena *a, size_t n)
+{
+    void *p = wa_alloc(a, n);
+    memset(p, 0, n);
+    return p;
+}
+
+void *wa_memdup(WArena *a, const void *p, size_t n)
+{
+    void *q = wa_alloc(a, n);
+    if (n) memcpy(q, p, n);
+    return q;
+}
+
+char *wa_strndup(WArena *a, const char *s, size_t n)
+{
+    char *q = wa_alloc(a, n + 1);
+    memcpy(q, s, n);
+    q[n] = 0;
+    return q;
+}
+
+char *wa_strdup(WArena *a, const char *s)
+{
+    return wa_strndup(a, s, strlen(s));
+}
+
+char *wa_vsprintf(WArena *a, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0) n = 0;
+    char *q = wa_alloc(a, (size_t)n + 1);
+    vsnprintf(q, (size_t)n + 1, fmt, ap);
+    return q;
+}
+
+char *wa_sprintf(WArena *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *q = wa_vsprintf(a, fmt, ap);
+    va_end(ap);
+    return q;
+}

@@ -1,0 +1,46 @@
+/*
+ * arena.h — region allocator: memory whose lifetime is a statement, a chunk or a checkpoint.
+ *
+ * Contract: everything allocated from an arena is freed at once by warena_reset/warena_free;
+ * individual frees do not exist. Allocations are 16-byte aligned and zero-filled (wa_zalloc) or
+ * not (wa_alloc). Out-of-memory aborts the process with a message (there is no recovery path).
+ * Depends on nothing but libc.
+ */
+#ifndef WEIR_COMMON_ARENA_H
+#define WEIR_COMMON_ARENA_H
+
+#include <stddef.h>
+#include <stdarg.h>
+
+typedef struct WArenaBlock WArenaBlock;
+
+typedef struct WArena {
+    WArenaBlock *head;      /* current block (newest first) */
+    size_t block_size;      /* default size of a new block */
+    size_t total;           /* bytes handed out, for accounting */
+} WArena;
+
+void  warena_init(WArena *a, size_t block_size);    /* block_size 0 = 64 KiB */
+WArena *warena_new(size_t block_size);               /* heap-allocated arena */
+void  warena_reset(WArena *a);                       /* keep the first block, drop the rest */
+void  warena_free(WArena *a);                        /* release all blocks (not the struct) */
+void  warena_delete(WArena *a);                      /* warena_free + free the struct from warena_new */
+
+void *wa_alloc(WArena *a, size_t n);
+void *wa_zalloc(WArena *a, size_t n);
+void *wa_memdup(WArena *a, const void *p, size_t n);
+char *wa_strdup(WArena *a, const char *s);
+char *wa_strndup(WArena *a, const char *s, size_t n);
+char *wa_sprintf(WArena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *wa_vsprintf(WArena *a, const char *fmt, va_list ap);
+
+#define WA_NEW(a, T)        ((T *)wa_zalloc((a), sizeof(T)))
+#define WA_ARRAY(a, T, n)   ((T *)wa_zalloc((a), sizeof(T) * (size_t)(n)))
+
+/* malloc wrappers that abort on failure (for long-lived, individually freed objects) */
+void *wmalloc(size_t n);
+void *wcalloc(size_t n, size_t m);
+void *wrealloc(void *p, size_t n);
+char *wstrdup(const char *s);
+
+#endif

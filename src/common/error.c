@@ -1,0 +1,53 @@
+/* error.c — user-facing errors; see error.h for the contract. */
+#include "error.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void werr_clear(WError *e)
+{
+    if (!e) return;
+    memset(e, 0, sizeof *e);
+}
+
+bool werr_setv(WError *e, const char *cls, const char *fmt, va_list ap)
+{
+    if (!e || e->set) return false;
+    e->set = true;
+    snprintf(e->cls, sizeof e->cls, "%s", cls ? cls : WEXC_TABLE);
+    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    return false;
+}
+
+bool werr_set(WError *e, const char *cls, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    werr_setv(e, cls, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+bool werr_set_at(WError *e, int line, int col, const char *cls, const char *fmt, ...)
+{
+    if (!e || e->set) return false;
+    va_list ap;
+    va_start(ap, fmt);
+    werr_setv(e, cls, fmt, ap);
+    va_end(ap);
+    e->line = line;
+    e->col = col;
+    return false;
+}
+
+void werr_prefix(WError *e, const char *fmt, ...)
+{
+    if (!e || !e->set) return;
+    char pre[1024], old[sizeof e->msg];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(pre, sizeof pre, fmt, ap);
+    va_end(ap);
+    memcpy(old, e->msg, sizeof old);
+    snprintf(e->msg, sizeof e->msg, "%s%s", pre, old);
+}

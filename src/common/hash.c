@@ -1,0 +1,103 @@
+/* hash.c — fast hashing and Flink's key-group hashing; see hash.h for the contract. */
+#include "hash.h"
+
+#include <string.h>
+
+static inline uint64_t load64(const unsigned char *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+
+uint64_t whash_bytes(const void *data, size_t n, uint64_t seed)
+{
+    const unsigned char *p = data;
+    uint64_t h = seed ^ (n * 0x9e3779b97f4a7c15ULL);
+    while (n >= 8) {
+        h = (h ^ whash_u64(load64(p))) * 0xff51afd7ed558ccdULL;
+        p += 8;
+        n -= 8;
+    }
+    uint64_t tail = 0;
+    if (n) memcpy(&tail, p, n);
+    h ^= whash_u64(tail ^ n);
+    return whash_u64(h);
+}
+
+static inline uint32_t rotl32(uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
+
+static inline uint32_t fmix32(uint32_t h)
+{
+    h ^= h >> 16; h *= 0x85ebca6bU;
+    h ^= h >> 13; h *= 0xc2b2ae35U;
+    h ^= h >> 16;
+    return h;
+}
+
+static inline uint32_t mix_k1(uint32_t k) { k *= 0xcc9e2d51U; k = rotl32(k, 15); return k * 0x1b873593U; }
+static inline uint32_t mix_h1(uint32_t h, uint32_t k) { h ^= k; h = rotl32(h, 13); return h * 5 + 0xe6546b64U; }
+
+int32_t wflink_murmur_words(const void *data, size_t len, int32_t seed)
+{
+    const unsigned char *p = data;
+    uint32_t h = (uint32_t)seed;
+    for (size_t i = 0; i + 4 <= len; i += 4) {
+        uint32_t w;
+        memcpy(&w, p + i, 4);
+        h = mix_h1(h, mix_k1(w));
+    }
+    h ^= (uint32_t)len;
+    return (int32_t)fmix32(h);
+}
+
+int32_t wflink_murmur_bytes(const void *data, size_t len, int32_t seed)
+{
+    const unsigned char *p = data;
+    size_t aligned = len - len % 4;
+    uint32_t h = (uint32_t)seed;
+    for (size_t i = 0; i < aligned; i += 4) {
+        uint32_t w;
+        memcpy(&w, p + i, 4);
+        h = mix_h1(h, mix_k1(w));
+    }
+    for (size_t i = aligned; i < len; i++) {
+        int32_t b = (int8_t)p[i];
+        h = mix_h1(h, mix_k1((uint32_t)b));
+    }
+    h ^= (uint32_t)len;
+    return (int32_t)fmix32(h);
+}
+
+int32_t wflink_math_murmur(int32_t code)
+{
+    uint32_t c = (uint32_t)code;
+    c *= 0xcc9e2d51U;
+    c = rotl32(c, 15);
+    c *= 0x1b873593U;
+    c = rotl32(c, 13);
+    c = c * 5 + 0xe6546b64U;
+    c ^= 4;
+    c = fmix32(c);
+    int32_t s = (int32_t)c;
+    if (s >= 0) return s;
+    if (s != INT32_MIN) return -s;
+    return 0;
+}
+
+int wflink_key_group(int32_t hash_code, int max_parallelism)
+{
+    return wflink_math_murmur(hash_code) % max_parallelism;
+}
+
+int wflink_operator_index(int max_parallelism, int parallelism, int key_group)
+{
+    return (int)((int64_t)key_group * parallelism / max_parallelism);
+}
+
+int wflink_default_max_parallelism(int parallelism)
+{
+    uint32_t x = (uint32_t)(parallelism + parallelism / 2);
+    x -= 1;
+    x |= x >> 1; x |= x >> 2; x |= x >> 4; x |= x >> 8; x |= x >> 16;
+    x += 1;
+    int r = (int)x;
+    if (r < 128) r = 128;
+    if (r > 32768) r = 32768;
+    return r;
+}

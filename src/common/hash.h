@@ -1,0 +1,36 @@
+/*
+ * hash.h — hashing helpers: a fast 64-bit hash for in-memory tables, and Flink's murmur-based
+ * functions used for key groups (so weir puts a key in the same key group as Flink does).
+ *
+ * Contract: pure functions, no state. Depends on nothing but libc.
+ */
+#ifndef WEIR_COMMON_HASH_H
+#define WEIR_COMMON_HASH_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+uint64_t whash_bytes(const void *p, size_t n, uint64_t seed);   /* fast, non-cryptographic */
+static inline uint64_t whash_u64(uint64_t x) {                   /* splitmix64 finaliser */
+    x ^= x >> 30; x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27; x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31; return x;
+}
+static inline uint64_t whash_combine(uint64_t h, uint64_t v) {
+    return whash_u64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
+}
+
+/* Flink: MurmurHashUtil.hashBytesByWords over a word-aligned byte range (len % 4 == 0). */
+int32_t wflink_murmur_words(const void *p, size_t len, int32_t seed);
+/* Flink: MurmurHashUtil.hashBytes (tail bytes one at a time). */
+int32_t wflink_murmur_bytes(const void *p, size_t len, int32_t seed);
+/* Flink: MathUtils.murmurHash(int) */
+int32_t wflink_math_murmur(int32_t code);
+/* Flink: KeyGroupRangeAssignment.assignToKeyGroup(hashCode, maxParallelism) */
+int wflink_key_group(int32_t hash_code, int max_parallelism);
+/* Flink: computeOperatorIndexForKeyGroup */
+int wflink_operator_index(int max_parallelism, int parallelism, int key_group);
+/* Flink: computeDefaultMaxParallelism */
+int wflink_default_max_parallelism(int parallelism);
+
+#endif

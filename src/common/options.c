@@ -1,0 +1,103 @@
+/* options.c — ordered key/value lists; see options.h for the contract. */
+#include "options.h"
+#include "arena.h"
+#include "duration.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void wopts_init(WOptions *o) { o->n = o->cap = 0; o->items = NULL; }
+
+void wopts_free(WOptions *o)
+{
+    for (int i = 0; i < o->n; i++) { free(o->items[i].key); free(o->items[i].value); }
+    free(o->items);
+    wopts_init(o);
+}
+
+void wopts_copy(WOptions *dst, const WOptions *src)
+{
+    wopts_init(dst);
+    for (int i = 0; i < src->n; i++) wopts_set(dst, src->items[i].key, src->items[i].value);
+}
+
+void wopts_set(WOptions *o, const char *key, const char *value)
+{
+    for (int i = 0; i < o->n; i++) {
+        if (strcmp(o->items[i].key, key) == 0) {
+            free(o->items[i].value);
+            o->items[i].value = wstrdup(value);
+            return;
+        }
+    }
+    if (o->n == o->cap) {
+        o->cap = o->cap ? o->cap * 2 : 8;
+        o->items = wrealloc(o->items, sizeof(WOption) * (size_t)o->cap);
+    }
+    o->items[o->n].key = wstrdup(key);
+    o->items[o->n].value = wstrdup(value);
+    o->n++;
+}
+
+bool wopts_remove(WOptions *o, const char *key)
+{
+    for (int i = 0; i < o->n; i++) {
+        if (strcmp(o->items[i].key, key) == 0) {
+            free(o->items[i].key);
+            free(o->items[i].value);
+            memmove(&o->items[i], &o->items[i + 1], sizeof(WOption) * (size_t)(o->n - i - 1));
+            o->n--;
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *wopts_get(const WOptions *o, const char *key)
+{
+    for (int i = 0; i < o->n; i++)
+        if (strcmp(o->items[i].key, key) == 0) return o->items[i].value;
+    return NULL;
+}
+
+const char *wopts_get_or(const WOptions *o, const char *key, const char *dflt)
+{
+    const char *v = wopts_get(o, key);
+    return v ? v : dflt;
+}
+
+bool wopts_get_bool(const WOptions *o, const char *key, bool dflt, bool *out, WError *err)
+{
+    const char *v = wopts_get(o, key);
+    if (!v) { *out = dflt; return true; }
+    if (strcasecmp(v, "true") == 0) { *out = true; return true; }
+    if (strcasecmp(v, "false") == 0) { *out = false; return true; }
+    return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key '%s'.", v, key);
+}
+
+bool wopts_get_long(const WOptions *o, const char *key, int64_t dflt, int64_t *out, WError *err)
+{
+    const char *v = wopts_get(o, key);
+    if (!v) { *out = dflt; return true; }
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    while (*end == ' ') end++;
+    if (errno || end == v || *end)
+        return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key '%s'.", v, key);
+    *out = x;
+    return true;
+}
+
+bool wopts_get_duration_ms(const WOptions *o, const char *key, int64_t dflt, int64_t *out, WError *err)
+{
+    const char *v = wopts_get(o, key);
+    if (!v) { *out = dflt; return true; }
+    WError inner;
+    werr_clear(&inner);
+    if (!wduration_parse(v, out, &inner))
+        return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key '%s'.", v, key);
+    return true;
+}

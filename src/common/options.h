@@ -1,0 +1,35 @@
+/*
+ * options.h — ordered string key/value lists: connector WITH options, session configuration.
+ *
+ * Contract: keys are unique (set replaces), kept in insertion order; lookups are exact
+ * (Flink option keys are case-sensitive). Heap-owned; wopts_free releases everything.
+ * Depends on common/.
+ */
+#ifndef WEIR_COMMON_OPTIONS_H
+#define WEIR_COMMON_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "error.h"
+
+typedef struct WOption { char *key, *value; } WOption;
+
+typedef struct WOptions {
+    int n, cap;
+    WOption *items;
+} WOptions;
+
+void wopts_init(WOptions *o);
+void wopts_free(WOptions *o);
+void wopts_copy(WOptions *dst, const WOptions *src);
+void wopts_set(WOptions *o, const char *key, const char *value);
+bool wopts_remove(WOptions *o, const char *key);
+const char *wopts_get(const WOptions *o, const char *key);      /* NULL if absent */
+const char *wopts_get_or(const WOptions *o, const char *key, const char *dflt);
+/* Typed getters: false + error naming the key when the value does not parse
+   (Flink: "Could not parse value 'x' for key 'k'."). Absent keys give dflt. */
+bool wopts_get_bool(const WOptions *o, const char *key, bool dflt, bool *out, WError *err);
+bool wopts_get_long(const WOptions *o, const char *key, int64_t dflt, int64_t *out, WError *err);
+bool wopts_get_duration_ms(const WOptions *o, const char *key, int64_t dflt, int64_t *out, WError *err);
+
+#endif

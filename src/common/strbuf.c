@@ -1,0 +1,91 @@
+/* strbuf.c — growable string; see strbuf.h for the contract. */
+#include "strbuf.h"
+#include "arena.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void wsb_init(WStrBuf *s)
+{
+    s->buf = NULL;
+    s->len = s->cap = 0;
+    wsb_reserve(s, 64);
+}
+
+void wsb_free(WStrBuf *s)
+{
+    free(s->buf);
+    s->buf = NULL;
+    s->len = s->cap = 0;
+}
+
+void wsb_clear(WStrBuf *s)
+{
+    s->len = 0;
+    if (s->buf) s->buf[0] = 0;
+}
+
+void wsb_reserve(WStrBuf *s, size_t extra)
+{
+    if (s->len + extra + 1 <= s->cap) return;
+    size_t cap = s->cap ? s->cap : 64;
+    while (cap < s->len + extra + 1) cap *= 2;
+    s->buf = wrealloc(s->buf, cap);
+    s->cap = cap;
+    s->buf[s->len] = 0;
+}
+
+void wsb_appendn(WStrBuf *s, const char *str, size_t n)
+{
+    wsb_reserve(s, n);
+    memcpy(s->buf + s->len, str, n);
+    s->len += n;
+    s->buf[s->len] = 0;
+}
+
+void wsb_append(WStrBuf *s, const char *str) { wsb_appendn(s, str, strlen(str)); }
+
+void wsb_putc(WStrBuf *s, char c)
+{
+    wsb_reserve(s, 1);
+    s->buf[s->len++] = c;
+    s->buf[s->len] = 0;
+}
+
+void wsb_repeat(WStrBuf *s, char c, size_t n)
+{
+    wsb_reserve(s, n);
+    memset(s->buf + s->len, c, n);
+    s->len += n;
+    s->buf[s->len] = 0;
+}
+
+void wsb_vprintf(WStrBuf *s, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n <= 0) return;
+    wsb_reserve(s, (size_t)n);
+    vsnprintf(s->buf + s->len, (size_t)n + 1, fmt, ap);
+    s->len += (size_t)n;
+}
+
+void wsb_printf(WStrBuf *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    wsb_vprintf(s, fmt, ap);
+    va_end(ap);
+}
+
+char *wsb_detach(WStrBuf *s)
+{
+    char *b = s->buf;
+    if (!b) b = wstrdup("");
+    s->buf = NULL;
+    s->len = s->cap = 0;
+    return b;
+}

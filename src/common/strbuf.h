@@ -1,0 +1,30 @@
+/*
+ * strbuf.h — growable byte string (heap), for building output text and messages.
+ *
+ * Contract: the buffer is always NUL-terminated; len excludes the NUL. wsb_free releases it.
+ * Depends on arena.h for the aborting allocators.
+ */
+#ifndef WEIR_COMMON_STRBUF_H
+#define WEIR_COMMON_STRBUF_H
+
+#include <stddef.h>
+#include <stdarg.h>
+
+typedef struct WStrBuf {
+    char *buf;
+    size_t len, cap;
+} WStrBuf;
+
+void wsb_init(WStrBuf *s);
+void wsb_free(WStrBuf *s);
+void wsb_clear(WStrBuf *s);
+void wsb_reserve(WStrBuf *s, size_t extra);
+void wsb_putc(WStrBuf *s, char c);
+void wsb_append(WStrBuf *s, const char *str);
+void wsb_appendn(WStrBuf *s, const char *str, size_t n);
+void wsb_printf(WStrBuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void wsb_vprintf(WStrBuf *s, const char *fmt, va_list ap);
+void wsb_repeat(WStrBuf *s, char c, size_t n);
+char *wsb_detach(WStrBuf *s);   /* caller owns the returned heap string; s is reset */
+
+#endif

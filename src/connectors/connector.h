@@ -1,0 +1,88 @@
+/*
+ * connector.h — table sources and sinks, found by the 'connector' option as Flink's factories are.
+ *
+ * Contract: a WConnector validates a table's options (Flink's messages for missing required and
+ * unsupported options, naming the table), then opens sources (bounded or unbounded producers of
+ * changelog chunks) and sinks (consumers of changelog chunks). Sources fill chunks whose columns
+ * are the table's physical columns in order; they report their input position for checkpoints.
+ * Sinks receive the sink table's physical columns. Neither knows about plans or operators.
+ * Depends on types/, common/.
+ */
+#ifndef WEIR_CONNECTORS_CONNECTOR_H
+#define WEIR_CONNECTORS_CONNECTOR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "../types/type.h"
+#include "../types/chunk.h"
+#include "../types/cast.h"
+#include "../common/options.h"
+#include "../common/error.h"
+
+typedef struct WSource WSource;
+typedef struct WSink WSink;
+
+/* What a source or sink is opened for. */
+typedef struct WTableSpec {
+    const char *name;               /* fully qualified: default_catalog.default_database.t */
+    const char *short_name;         /* as the user named it: t */
+    int ncols;                      /* physical columns */
+    const char **col_names;
+    const WType **col_types;
+    const WOptions *options;        /* WITH (...) */
+    int npk;                        /* primary key column indexes (into the physical columns) */
+    const int *pk;
+    const WCastCtx *cast;           /* session time zone etc. */
+    int subtask, parallelism;       /* this instance among parallel ones (0 of 1 when single) */
+    FILE *out;                      /* print sink: where lines go (stdout in the embedded client) */
+    bool ignore_errors_counted;     /* internal */
+} WTableSpec;
+
+typedef enum WSourceStatus { WSRC_MORE = 1, WSRC_END = 0, WSRC_ERROR = -1, WSRC_IDLE = 2 } WSourceStatus;
+
+struct WSource {
+    /* Fill `out` (already reset, columns = physical columns) with up to out->cap rows.
+       WSRC_MORE: rows were produced (possibly 0 with IDLE meaning "nothing now");
+       WSRC_END: bounded input exhausted (out may still hold final rows);
+       WSRC_ERROR: err set (with file:line for data errors). */
+    WSourceStatus (*next)(WSource *s, WChunk *out, WError *err);
+    /* Opaque position for checkpoints; restore seeks back to it. */
+    bool (*position)(WSource *s, char *buf, size_t bufsz);
+    bool (*seek)(WSource *s, const char *pos, WError *err);
+    void (*close)(WSource *s);
+    bool bounded;
+    bool emits_changelog;           /* may emit -U/+U/-D (changelog-csv) */
+    int64_t rows_skipped;           /* rows dropped by ignore-parse-errors */
+    int64_t rows_read;
+};
+
+struct WSink {
+    bool (*write)(WSink *s, const WChunk *in, WError *err);
+    bool (*finish)(WSink *s, WError *err);          /* end of input: flush */
+    void (*close)(WSink *s);
+    int64_t rows_written;
+};
+
+typedef struct WConnector {
+    const char *name;               /* value of 'connector' */
+    bool can_source, can_sink;
+    /* Validate options for use as a source (as_source) or sink; Flink's messages on failure. */
+    bool (*validate)(const WTableSpec *spec, bool as_source, WError *err);
+    WSource *(*open_source)(const WTableSpec *spec, WError *err);
+    WSink *(*open_sink)(const WTableSpec *spec, WError *err);
+    /* Does the source produce updates (changelog format)? For planning the changelog mode. */
+    bool (*source_is_changelog)(const WOptions *options);
+} WConnector;
+
+const WConnector *wconnector_find(const char *name);
+const WConnector *const *wconnector_all(void);
+
+/* Shared option validation helper: every key of spec->options must be in required, optional or
+   match one of the prefixes (e.g. "fields."); every required key must be present. Produces Flink's
+   "Unsupported options found for 'x'." / "One or more required options are missing." messages. */
+bool wconnector_check_options(const WTableSpec *spec, const char *connector,
+                              const char *const *required, const char *const *optional,
+                              const char *const *prefixes, WError *err);
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * functions.h — the scalar function library (arithmetic, comparison, string, numeric, time,
+ * hashing), looked up by name as Flink's FunctionCatalog does (case-insensitive).
+ *
+ * Contract: each WFuncDef can (1) derive its result type from argument types with Flink's rules,
+ * telling the binder which arguments to coerce (coerce[i] = target type, NULL to keep), or fail
+ * with Flink's validation message; (2) evaluate a vector of rows. Operators are functions too:
+ * "+", "-", "*", "/", "%", "||", "=", "<>", "<", "<=", ">", ">=", "NEG", "LIKE", "SIMILAR",
+ * "BETWEEN" is rewritten by the binder; "IS DISTINCT FROM", "IS TRUE", ... have entries.
+ * Unless a def sets `handles_nulls`, the evaluator gives NULL output for rows with any NULL input
+ * and only calls eval for the others (the `active` mask has those rows cleared).
+ * Depends on expr.h, types/, common/.
+ */
+#ifndef WEIR_EXPR_FUNCTIONS_H
+#define WEIR_EXPR_FUNCTIONS_H
+
+#include "expr.h"
+
+struct WFuncDef {
+    const char *name;               /* upper-case canonical name */
+    int min_args, max_args;         /* max_args -1 = variadic */
+    bool handles_nulls;             /* eval sees NULL inputs itself (e.g. CONCAT_WS, IS DISTINCT FROM) */
+    bool deterministic;             /* false for RAND, CURRENT_TIMESTAMP, UUID ... */
+    /* Derive the result type. args[i] are the argument types (WT_NULL for an untyped NULL
+       literal); set coerce[i] to request a cast of argument i. Return NULL and set err for
+       invalid calls. `a` is the plan arena. */
+    const WType *(*infer)(WArena *a, const WType **args, int nargs, const WType **coerce, WError *err);
+    /* Evaluate: args are evaluated argument vectors (n rows), out has the result type. */
+    void (*eval)(WEvalCtx *ctx, const WExpr *call, WVector *const *args, int nargs, int nrows,
+                 const uint8_t *active, WVector *out);
+    /* Optional: prepare call->aux at bind time (e.g. constant LIKE pattern / regex). */
+    bool (*prepare)(WArena *a, WExpr *call, WError *err);
+};
+
+const WFuncDef *wfunc_lookup(const char *name);     /* NULL if unknown */
+/* All scalar functions (for SHOW FUNCTIONS), NULL-terminated. */
+const WFuncDef *const *wfunc_all(void);
+
+#endif

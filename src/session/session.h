@@ -1,0 +1,76 @@
+/*
+ * session.h — one SQL session: the catalog, the configuration (SET/RESET) and the statements run
+ * in it. This is the engine's front door for the SQL client and the REST server.
+ *
+ * Contract: wsession_execute runs one statement's text and reports what happened through a
+ * WStmtResult (messages, a result table such as SHOW/DESCRIBE output, EXPLAIN text) or, for
+ * queries, through the caller's WResultSink as rows arrive. It never prints by itself (except
+ * what print sinks write to spec->out). Errors come back in WError with Flink's exception class.
+ * Depends on everything below it (sql, catalog, plan, explain, runtime, connectors).
+ */
+#ifndef WEIR_SESSION_SESSION_H
+#define WEIR_SESSION_SESSION_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "../types/type.h"
+#include "../types/chunk.h"
+#include "../types/datetime.h"
+#include "../common/options.h"
+#include "../common/error.h"
+
+typedef struct WSession WSession;
+
+/* Receives a query's result as it is produced. */
+typedef struct WResultSink {
+    void *ctx;
+    /* Called once before any row: the result schema. */
+    void (*open)(void *ctx, int ncols, const char *const *names, const WType *const *types);
+    /* Called per chunk of changes (row kinds in c->kinds). Return false to cancel the query. */
+    bool (*rows)(void *ctx, const WChunk *c);
+    /* Called once at the end (ok = false when the query failed; the error is returned too). */
+    void (*close)(void *ctx, bool ok);
+} WResultSink;
+
+typedef enum WStmtResultKind {
+    WSR_OK,             /* "[INFO] Execute statement succeeded." */
+    WSR_MESSAGE,        /* info lines in `message` (e.g. RESET wording), printed as [INFO] lines */
+    WSR_TABLE,          /* a result table (SHOW, DESCRIBE, SET listing): printed as a batch tableau */
+    WSR_TEXT,           /* plain text to print as-is (EXPLAIN output) */
+    WSR_QUERY_DONE,     /* a SELECT whose rows went to the result sink */
+    WSR_JOB_SUBMITTED,  /* an INSERT / statement set: job id in job_id */
+    WSR_JOB_COMPLETED,  /* an INSERT run synchronously under table.dml-sync */
+    WSR_QUIT
+} WStmtResultKind;
+
+typedef struct WStmtResult {
+    WStmtResultKind kind;
+    char *message;              /* WSR_MESSAGE / WSR_TEXT (heap) */
+    char job_id[33];            /* WSR_JOB_SUBMITTED */
+    /* WSR_TABLE: rows of strings, already rendered */
+    int ncols, nrows;
+    char **col_names;           /* heap */
+    char **cells;               /* nrows * ncols heap strings; NULL cell = <NULL> */
+    bool empty_as_empty_set;    /* print "Empty set" for 0 rows (SHOW); else header only */
+} WStmtResult;
+
+void wstmt_result_free(WStmtResult *r);
+
+/* Create a session. `print_out` is where print sinks write (stdout for the embedded client). */
+WSession *wsession_new(FILE *print_out);
+void wsession_free(WSession *s);
+
+/* Run one statement (text without or with the trailing ';'). */
+bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResult *res, WError *err);
+
+/* Configuration visible to the client (result mode, runtime mode, max column width, time zone). */
+const WOptions *wsession_config(const WSession *s);
+const char *wsession_get(const WSession *s, const char *key, const char *dflt);
+const WTimeZone *wsession_time_zone(const WSession *s);
+bool wsession_is_batch(const WSession *s);
+/* sql-client: "-v" / sql-client.verbose: operator state/metrics report after each job. */
+void wsession_set_verbose(WSession *s, bool on);
+/* Last statement's job report (metrics per operator), or NULL. Heap string owned by session. */
+const char *wsession_last_job_report(const WSession *s);
+
+#endif

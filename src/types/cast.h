@@ -1,0 +1,35 @@
+/*
+ * cast.h — CAST and TRY_CAST between Flink types, with Flink's rules and error messages.
+ *
+ * Contract: wcast_supported decides at plan time whether a cast is allowed (Flink:
+ * "Cast function cannot convert value of type X to type Y." as a ValidationException).
+ * wcast_datum converts one non-NULL value; on failure it sets err with the message Flink's
+ * runtime gives (e.g. NumberFormatException "For input string: 'abc'") and returns false; TRY_CAST
+ * callers turn that into NULL. Results that need bytes are allocated in `a`. Casting to
+ * CHAR/VARCHAR uses Flink's CAST-to-STRING rendering (see format.h). Depends on type, value,
+ * datetime, common.
+ */
+#ifndef WEIR_TYPES_CAST_H
+#define WEIR_TYPES_CAST_H
+
+#include <stdbool.h>
+#include "type.h"
+#include "value.h"
+#include "datetime.h"
+#include "../common/error.h"
+
+typedef struct WCastCtx {
+    const WTimeZone *tz;        /* session time zone (table.local-time-zone) for LTZ conversions */
+    bool legacy_behaviour;      /* table.exec.legacy-cast-behaviour (default false) */
+} WCastCtx;
+
+bool wcast_supported(const WType *from, const WType *to);
+/* Implicit coercion allowed by Flink in assignments/comparisons (e.g. INT -> BIGINT). */
+bool wcast_implicit(const WType *from, const WType *to);
+bool wcast_datum(const WCastCtx *ctx, const WType *from, WDatum in, const WType *to, WDatum *out,
+                 WArena *a, WError *err);
+/* Parse text as a value of type `to` (what CAST('..' AS t) does); used by the CSV reader too. */
+bool wcast_from_text(const WCastCtx *ctx, const char *s, int len, const WType *to, WDatum *out,
+                     WArena *a, WError *err);
+
+#endif

@@ -1,0 +1,116 @@
+/* chunk.c — changelog chunks; see chunk.h for the contract. */
+#include "chunk.h"
+
+#include <string.h>
+#include <strings.h>
+#include <stdlib.h>
+
+const char *wrowkind_short(WRowKind k)
+{
+    static const char *S[] = {"+I", "-U", "+U", "-D"};
+    return (unsigned)k < 4 ? S[k] : "??";
+}
+
+bool wrowkind_is_retract(WRowKind k) { return k == WRK_UPDATE_BEFORE || k == WRK_DELETE; }
+
+bool wrowkind_parse(const char *s, int len, WRowKind *out)
+{
+    static const struct { const char *a, *b; WRowKind k; } M[] = {
+        {"+I", "INSERT", WRK_INSERT}, {"-U", "UPDATE_BEFORE", WRK_UPDATE_BEFORE},
+        {"+U", "UPDATE_AFTER", WRK_UPDATE_AFTER}, {"-D", "DELETE", WRK_DELETE},
+    };
+    for (int i = 0; i < 4; i++) {
+        if ((int)strlen(M[i].a) == len && strncasecmp(s, M[i].a, (size_t)len) == 0) { *out = M[i].k; return true; }
+        if ((int)strlen(M[i].b) == len && strncasecmp(s, M[i].b, (size_t)len) == 0) { *out = M[i].k; return true; }
+    }
+    return false;
+}
+
+static void alloc_vectors(WChunk *c)
+{
+    c->cols = WA_ARRAY(c->arena, WVector, c->ncols ? c->ncols : 1);
+    for (int i = 0; i < c->ncols; i++) {
+        c->cols[i].type = c->types[i];
+        c->cols[i].data = wa_alloc(c->arena, sizeof(WDatum) * (size_t)c->cap);
+        c->cols[i].nulls = wa_zalloc(c->arena, (size_t)c->cap);
+    }
+    c->kinds = wa_zalloc(c->arena, (size_t)c->cap);
+}
+
+WChunk *wchunk_new(int ncols, const WType **types, int cap)
+{
+    WChunk *c = wcalloc(1, sizeof *c);
+    c->ncols = ncols;
+    c->cap = cap > 0 ? cap : WCHUNK_CAP;
+    c->types = wmalloc(sizeof(WType *) * (size_t)(ncols ? ncols : 1));
+    for (int i = 0; i < ncols; i++) c->types[i] = types[i];
+    /* vectors take cap * (16 + 1) bytes per column; size blocks so they fit a few columns */
+    c->arena = warena_new((size_t)c->cap * 17 * 4 + 4096);
+    alloc_vectors(c);
+    return c;
+}
+
+void wchunk_free(WChunk *c)
+{
+    if (!c) return;
+    warena_delete(c->arena);
+    free(c->types);
+    free(c);
+}
+
+void wchunk_reset(WChunk *c)
+{
+    warena_reset(c->arena);
+    c->nrows = 0;
+    alloc_vectors(c);
+}
+
+int wchunk_add_row(WChunk *c, WRowKind kind)
+{
+    if (c->nrows >= c->cap) return -1;
+    int r = c->nrows++;
+    c->kinds[r] = (uint8_t)kind;
+    for (int i = 0; i < c->ncols; i++) c->cols[i].nulls[r] = 0;
+    return r;
+}
+
+WDatum wdatum_copy(WArena *a, const WType *t, WDatum v)
+{
+    switch (t->id) {
+    case WT_CHAR: case WT_VARCHAR: case WT_BINARY: case WT_VARBINARY:
+        if (v.s.len > 0) v.s.p = wa_memdup(a, v.s.p, (size_t)v.s.len);
+        return v;
+    case WT_ARRAY: case WT_MULTISET: case WT_MAP: case WT_ROW: {
+        if (!v.cx) return v;
+        WComposite *src = v.cx, *dst = WA_NEW(a, WComposite);
+        int slots = t->id == WT_MAP ? src->n * 2 : src->n;
+        dst->n = src->n;
+        dst->vals = WA_ARRAY(a, WDatum, slots ? slots : 1);
+        dst->nulls = wa_memdup(a, src->nulls, (size_t)slots);
+        for (int i = 0; i < slots; i++) {
+            const WType *et;
+            if (t->id == WT_ROW) et = t->fields[i];
+            else if (t->id == WT_MAP) et = (i % 2 == 0) ? t->key : t->elem;
+            else et = t->elem;
+            dst->vals[i] = src->nulls[i] ? src->vals[i] : wdatum_copy(a, et, src->vals[i]);
+        }
+        v.cx = dst;
+        return v;
+    }
+    default:
+        return v;
+    }
+}
+
+int wchunk_append_row(WChunk *dst, const WChunk *src, int row)
+{
+    int r = wchunk_add_row(dst, (WRowKind)src->kinds[row]);
+    if (r < 0) return -1;
+    for (int i = 0; i < dst->ncols; i++) {
+        uint8_t isnull = src->cols[i].nulls[row];
+        dst->cols[i].nulls[r] = isnull;
+        dst->cols[i].data[r] = isnull ? src->cols[i].data[row]
+                                      : wdatum_copy(dst->arena, dst->types[i], src->cols[i].data[row]);
+    }
+    return r;
+}

@@ -1,0 +1,39 @@
+/*
+ * row.h — the binary row format: keys, accumulators and stored rows, identical in every backend.
+ *
+ * Contract: layout as Flink's BinaryRowData (little-endian): a null-bit region of
+ * ((arity + 63 + 8) / 64) * 8 bytes whose byte 0 is the RowKind header and field i's null bit is
+ * bit i+8; one 8-byte slot per field; then a variable part of 8-byte-aligned chunks. Strings and
+ * bytes of <= 7 bytes live in their slot (0x80|len in the last byte); longer ones in the variable
+ * part with (offset << 32 | len) in the slot. DECIMAL p <= 18 and TIMESTAMP p <= 3 are compact
+ * (in the slot); larger ones use 16 bytes in the variable part. Composite values are stored in
+ * weir's own nested encoding inside the variable part. Because the bytes equal Flink's for the
+ * scalar types, wrow_hash gives Flink's BinaryRowData.hashCode and so Flink's key groups.
+ * Depends on type, value, common.
+ */
+#ifndef WEIR_TYPES_ROW_H
+#define WEIR_TYPES_ROW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "type.h"
+#include "value.h"
+#include "chunk.h"
+#include "../common/strbuf.h"
+
+/* Encode fields (datums + null flags, types given) as a binary row appended to out (cleared
+   first). kind is written into the header byte. */
+void wrow_encode(WStrBuf *out, int arity, const WType **types, const WDatum *vals,
+                 const uint8_t *nulls, WRowKind kind);
+/* Encode selected columns `cols` of chunk row `row`. */
+void wrow_encode_chunk(WStrBuf *out, const WChunk *c, int row, int ncols, const int *cols);
+/* Decode field i of a binary row; strings point into the row bytes (copy if the row is freed).
+   Returns false when the field is NULL. */
+bool wrow_get(const void *row, size_t size, int arity, const WType *t, int i, WDatum *out);
+WRowKind wrow_kind(const void *row);
+size_t wrow_fixed_size(int arity);
+/* Flink's BinaryRowData.hashCode() (murmur by words, seed 42). */
+int32_t wrow_hash(const void *row, size_t size);
+
+#endif

@@ -1,0 +1,101 @@
+/* test_common.c — unit tests for src/common: arena, strbuf, durations, Flink key-group hashing. */
+#include "unit.h"
+#include "../../src/common/arena.h"
+#include "../../src/common/strbuf.h"
+#include "../../src/common/duration.h"
+#include "../../src/common/hash.h"
+#include "../../src/common/options.h"
+
+WTEST(arena_alloc_and_reset)
+{
+    WArena a;
+    warena_init(&a, 1024);
+    char *p = wa_strdup(&a, "hello");
+    CHECK_STR(p, "hello");
+    void *big = wa_zalloc(&a, 100000);
+    CHECK(big != NULL);
+    CHECK(((unsigned char *)big)[99999] == 0);
+    for (int i = 0; i < 1000; i++) CHECK(wa_alloc(&a, 17) != NULL);
+    warena_reset(&a);
+    CHECK_STR(wa_sprintf(&a, "%d-%s", 7, "x"), "7-x");
+    warena_free(&a);
+}
+
+WTEST(strbuf_basics)
+{
+    WStrBuf s;
+    wsb_init(&s);
+    wsb_append(&s, "ab");
+    wsb_printf(&s, "%03d", 5);
+    wsb_repeat(&s, '-', 3);
+    CHECK_STR(s.buf, "ab005---");
+    wsb_free(&s);
+}
+
+WTEST(duration_parse_and_format)
+{
+    WError e;
+    int64_t ms;
+    werr_clear(&e);
+    CHECK(wduration_parse("30 min", &ms, &e)); CHECK_INT(ms, 1800000);
+    CHECK(wduration_parse("1d", &ms, &e)); CHECK_INT(ms, 86400000);
+    CHECK(wduration_parse("2 h", &ms, &e)); CHECK_INT(ms, 7200000);
+    CHECK(wduration_parse("500", &ms, &e)); CHECK_INT(ms, 500);
+    CHECK(wduration_parse("90s", &ms, &e)); CHECK_INT(ms, 90000);
+    CHECK(wduration_parse("7 DAYS", &ms, &e)); CHECK_INT(ms, 7 * 86400000LL);
+    CHECK(!wduration_parse("3 weeks", &ms, &e));
+    CHECK(strstr(e.msg, "'weeks'") != NULL);
+    char buf[32];
+    wduration_format(0, buf, sizeof buf); CHECK_STR(buf, "0 ms");
+    wduration_format(1800000, buf, sizeof buf); CHECK_STR(buf, "30 min");
+    wduration_format(86400000, buf, sizeof buf); CHECK_STR(buf, "1 d");
+    wduration_format(7200000, buf, sizeof buf); CHECK_STR(buf, "2 h");
+    wduration_format(5400000, buf, sizeof buf); CHECK_STR(buf, "90 min");
+    wduration_format(1500, buf, sizeof buf); CHECK_STR(buf, "1500 ms");
+}
+
+/* Vectors from ../shared/reference/tools/flink_keygroups.py */
+WTEST(flink_key_groups)
+{
+    unsigned char int1[16] = {0};
+    int1[8] = 1;
+    int32_t h = wflink_murmur_words(int1, 16, 42);
+    CHECK_INT(h, 1465514398);
+    CHECK_INT(wflink_key_group(h, 128), 94);
+    CHECK_INT(wflink_operator_index(128, 4, 94), 2);
+    unsigned char int42[16] = {0};
+    int42[8] = 42;
+    h = wflink_murmur_words(int42, 16, 42);
+    CHECK_INT(h, 907821237);
+    CHECK_INT(wflink_key_group(h, 128), 69);
+    unsigned char abc[16] = {0};
+    abc[8] = 'a'; abc[9] = 'b'; abc[10] = 'c'; abc[15] = 0x83;
+    h = wflink_murmur_words(abc, 16, 42);
+    CHECK_INT(h, -101922419);
+    CHECK_INT(wflink_key_group(h, 128), 92);
+    CHECK_INT(wflink_default_max_parallelism(1), 128);
+    CHECK_INT(wflink_default_max_parallelism(86), 256);
+    CHECK_INT(wflink_default_max_parallelism(1000), 2048);
+    CHECK_INT(wflink_default_max_parallelism(30000), 32768);
+}
+
+WTEST(options_set_get)
+{
+    WOptions o;
+    WError e;
+    werr_clear(&e);
+    wopts_init(&o);
+    wopts_set(&o, "a", "1");
+    wopts_set(&o, "b", "true");
+    wopts_set(&o, "a", "2");
+    CHECK_INT(o.n, 2);
+    CHECK_STR(wopts_get(&o, "a"), "2");
+    bool b = false;
+    CHECK(wopts_get_bool(&o, "b", false, &b, &e) && b);
+    int64_t ms;
+    wopts_set(&o, "t", "10 s");
+    CHECK(wopts_get_duration_ms(&o, "t", 0, &ms, &e) && ms == 10000);
+    wopts_set(&o, "bad", "x");
+    CHECK(!wopts_get_bool(&o, "bad", false, &b, &e));
+    wopts_free(&o);
+}
