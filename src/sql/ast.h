@@ -29,7 +29,7 @@ typedef struct AstName {
     AstPos pos;
 } AstName;
 
-/* ---- hints: /*+ NAME(k='v', ...) * / or /*+ NAME(a, b) * / ---- */
+/* ---- hints: NAME(k='v', ...) or NAME(a, b) inside a slash-star-plus comment ---- */
 typedef struct AstHintOption {
     char *key;          /* NULL for list-style options, e.g. BROADCAST(t1) */
     char *value;
@@ -216,7 +216,7 @@ struct AstExpr {
 
 /* ---- FROM items ---- */
 typedef enum AstFromKind {
-    AFR_TABLE,          /* name [FOR SYSTEM_TIME AS OF expr] [/*+ OPTIONS(..) * /] [AS alias (cols)] */
+    AFR_TABLE,          /* name [FOR SYSTEM_TIME AS OF expr] [hint OPTIONS(..)] [AS alias (cols)] */
     AFR_SUBQUERY,       /* (query) [AS] alias [(cols)] */
     AFR_JOIN,
     AFR_TVF,            /* TABLE(func(args)) [AS alias]: window TVFs and others */
@@ -286,7 +286,7 @@ struct AstQuery {
     int nctes;
     AstCte *ctes;
     /* AQ_SELECT */
-    AstHints hints;         /* /*+ ... * / right after SELECT */
+    AstHints hints;         /* hint comment right after SELECT */
     bool distinct;
     int nitems;
     AstSelectItem *items;
