@@ -1,0 +1,79 @@
+/*
+ * calc.c — the Calc operator: optional filter, then projection expressions, a vector at a time.
+ * Row kinds pass through unchanged. Stateless.
+ */
+#include "calc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct CalcOp {
+    WOperator base;
+    int nexprs;
+    WExpr **exprs;
+    WExpr *cond;
+    WChunk *out;            /* reused output chunk */
+    WChunk *sel_chunk;      /* gathered selected input rows */
+    uint8_t *sel;
+} CalcOp;
+
+static void calc_process(WOperator *op, int input, const WChunk *in)
+{
+    CalcOp *c = (CalcOp *)op;
+    (void)input;
+    const WChunk *src = in;
+    if (c->cond) {
+        memset(c->sel, 1, (size_t)in->nrows);
+        WEvalCtx ec = {.arena = c->out->arena, .cast = op->ctx->cast, .now_ms = op->ctx->start_ms,
+                       .err = op->ctx->err};
+        wchunk_reset(c->out);
+        ec.arena = c->out->arena;
+        if (!wexpr_filter(&ec, c->cond, in, c->sel)) return;
+        int n = 0;
+        for (int i = 0; i < in->nrows; i++) n += c->sel[i] != 0;
+        if (n == 0) return;
+        if (n < in->nrows) {
+            c->sel_chunk->nrows = 0;
+            wchunk_gather(c->sel_chunk, in, c->sel);
+            src = c->sel_chunk;
+        }
+    } else {
+        wchunk_reset(c->out);
+    }
+    WEvalCtx ec = {.arena = c->out->arena, .cast = op->ctx->cast, .now_ms = op->ctx->start_ms,
+                   .err = op->ctx->err};
+    for (int i = 0; i < c->nexprs; i++) {
+        if (!wexpr_eval(&ec, c->exprs[i], src, NULL, &c->out->cols[i])) return;
+    }
+    memcpy(c->out->kinds, src->kinds, (size_t)src->nrows);
+    c->out->nrows = src->nrows;
+    wop_emit(op, c->out);
+}
+
+static void calc_destroy(WOperator *op)
+{
+    CalcOp *c = (CalcOp *)op;
+    wchunk_free(c->out);
+    wchunk_free(c->sel_chunk);
+    free(c->sel);
+    free(c);
+}
+
+static const WOpOps CALC_OPS = {.process = calc_process, .destroy = calc_destroy};
+
+WOperator *wop_calc_new(WExecCtx *ctx, int in_ncols, const WType **in_types, int nexprs, WExpr **exprs,
+                        WExpr *cond, const WType **out_types, const char **out_names)
+{
+    CalcOp *c = wcalloc(1, sizeof *c);
+    wop_init(&c->base, &CALC_OPS, ctx, 1, nexprs, out_types, out_names);
+    c->nexprs = nexprs;
+    c->exprs = exprs;
+    c->cond = cond;
+    int cap = ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP;
+    /* inputs may come in chunks up to WCHUNK_CAP; size buffers for the larger */
+    if (cap < WCHUNK_CAP) cap = WCHUNK_CAP;
+    c->out = wchunk_new(nexprs, out_types, cap);
+    c->sel_chunk = wchunk_new(in_ncols, in_types, cap);
+    c->sel = wmalloc((size_t)cap);
+    return &c->base;
+}

@@ -1,0 +1,104 @@
+/* operator.c — framework part of operators: wiring, watermark merge, end of input. */
+#include "operator.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void wop_init(WOperator *op, const WOpOps *ops, WExecCtx *ctx, int ninputs, int ncols,
+              const WType **types, const char **names)
+{
+    op->ops = ops;
+    op->ctx = ctx;
+    op->ninputs = ninputs;
+    op->input_wm = wcalloc((size_t)(ninputs ? ninputs : 1), sizeof(int64_t));
+    op->input_ended = wcalloc((size_t)(ninputs ? ninputs : 1), sizeof(bool));
+    for (int i = 0; i < ninputs; i++) op->input_wm[i] = WWM_MIN;
+    op->wm = WWM_MIN;
+    op->ncols = ncols;
+    op->types = types;
+    op->names = names;
+}
+
+void wop_connect(WOperator *from, WOperator *to, int to_input)
+{
+    if (from->nouts == from->cap_outs) {
+        from->cap_outs = from->cap_outs ? from->cap_outs * 2 : 2;
+        from->outs = wrealloc(from->outs, sizeof(WOpOut) * (size_t)from->cap_outs);
+    }
+    from->outs[from->nouts++] = (WOpOut){to, to_input};
+}
+
+void wop_free(WOperator *op)
+{
+    if (!op) return;
+    free(op->input_wm);
+    free(op->input_ended);
+    free(op->outs);
+    if (op->ops->destroy) op->ops->destroy(op);
+    else free(op);
+}
+
+void wop_push(WOperator *op, int input, const WChunk *in)
+{
+    if (op->ctx->err->set || in->nrows == 0) return;
+    op->rows_in += in->nrows;
+    op->ops->process(op, input, in);
+}
+
+void wop_emit(WOperator *op, const WChunk *c)
+{
+    if (c->nrows == 0) return;
+    op->rows_out += c->nrows;
+    for (int i = 0; i < op->nouts; i++) wop_push(op->outs[i].op, op->outs[i].input, c);
+}
+
+void wop_emit_watermark(WOperator *op, int64_t wm)
+{
+    for (int i = 0; i < op->nouts; i++) wop_input_watermark(op->outs[i].op, op->outs[i].input, wm);
+}
+
+void wop_emit_end(WOperator *op)
+{
+    for (int i = 0; i < op->nouts; i++) wop_input_end(op->outs[i].op, op->outs[i].input);
+}
+
+void wop_input_watermark(WOperator *op, int input, int64_t wm)
+{
+    if (op->ctx->err->set) return;
+    if (wm <= op->input_wm[input]) return;
+    op->input_wm[input] = wm;
+    int64_t m = WWM_MAX;
+    for (int i = 0; i < op->ninputs; i++) if (op->input_wm[i] < m) m = op->input_wm[i];
+    if (m > op->wm) {
+        op->wm = m;
+        if (op->ops->watermark) op->ops->watermark(op, m);
+        else wop_emit_watermark(op, m);
+    }
+}
+
+void wop_input_end(WOperator *op, int input)
+{
+    if (op->input_ended[input]) return;
+    op->input_ended[input] = true;
+    op->ended++;
+    if (op->ended < op->ninputs) return;
+    if (op->ctx->err->set) return;
+    op->finished = true;
+    if (op->ops->end_input) op->ops->end_input(op);
+    else wop_emit_end(op);
+}
+
+void wchunk_gather(WChunk *dst, const WChunk *src, const uint8_t *sel)
+{
+    int k = dst->nrows;
+    for (int r = 0; r < src->nrows; r++) {
+        if (!sel[r]) continue;
+        dst->kinds[k] = src->kinds[r];
+        for (int c = 0; c < src->ncols; c++) {
+            dst->cols[c].data[k] = src->cols[c].data[r];
+            dst->cols[c].nulls[k] = src->cols[c].nulls[r];
+        }
+        k++;
+    }
+    dst->nrows = k;
+}

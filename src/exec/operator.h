@@ -1,0 +1,90 @@
+/*
+ * operator.h — the push-based operator interface every exec operator implements.
+ *
+ * Contract: an operator receives changelog chunks (process), watermarks per input (the framework
+ * keeps the minimum over inputs and calls `watermark` when it advances) and end-of-input (after
+ * every input ended, with a final Long.MAX watermark first, as Flink does for bounded inputs). It
+ * emits chunks and watermarks to its outputs synchronously via wop_emit / wop_emit_watermark; a
+ * chunk is only valid during the call (a receiver copies what it keeps). Operators report errors
+ * by setting ctx->err (the job then stops) and keep their own metrics (rows in/out, late rows,
+ * state sizes). Depends on expr/, types/, common/.
+ */
+#ifndef WEIR_EXEC_OPERATOR_H
+#define WEIR_EXEC_OPERATOR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "../expr/expr.h"
+#include "../types/chunk.h"
+#include "../common/options.h"
+#include "../common/error.h"
+
+#define WWM_MIN INT64_MIN
+#define WWM_MAX INT64_MAX
+
+typedef struct WOperator WOperator;
+
+/* Job-wide execution context shared by all operators of a job. */
+typedef struct WExecCtx {
+    WError *err;
+    WCastCtx cast;
+    const WOptions *config;
+    int64_t start_ms;               /* job start (wall clock, ms) */
+    volatile bool cancelled;
+    int chunk_rows;                 /* preferred chunk size */
+} WExecCtx;
+
+typedef struct WOpOps {
+    void (*process)(WOperator *op, int input, const WChunk *in);
+    void (*watermark)(WOperator *op, int64_t wm);   /* combined watermark advanced; default: forward */
+    void (*end_input)(WOperator *op);               /* all inputs ended; default: forward end */
+    void (*destroy)(WOperator *op);
+    /* Append "name: value" metric lines (state sizes etc.) for reports; optional. */
+    void (*metrics)(WOperator *op, char *buf, size_t bufsz);
+} WOpOps;
+
+typedef struct WOpOut {
+    WOperator *op;
+    int input;
+} WOpOut;
+
+struct WOperator {
+    const WOpOps *ops;
+    int id;                         /* exec node id */
+    const char *name;               /* e.g. "Calc[2]" */
+    WExecCtx *ctx;
+    int ninputs;
+    int64_t *input_wm;              /* per input */
+    bool *input_ended;
+    int ended;
+    int64_t wm;                     /* combined (min) watermark */
+    int nouts, cap_outs;
+    WOpOut *outs;
+    int ncols;                      /* output schema */
+    const WType **types;
+    const char **names;
+    int64_t rows_in, rows_out;
+    int64_t late_dropped;           /* numLateRecordsDropped */
+    bool finished;
+};
+
+/* Initialise the framework part of an operator (called by each operator's constructor). */
+void wop_init(WOperator *op, const WOpOps *ops, WExecCtx *ctx, int ninputs, int ncols,
+              const WType **types, const char **names);
+void wop_connect(WOperator *from, WOperator *to, int to_input);
+void wop_free(WOperator *op);
+
+/* Framework entry points (called by upstream). */
+void wop_push(WOperator *op, int input, const WChunk *in);
+void wop_input_watermark(WOperator *op, int input, int64_t wm);
+void wop_input_end(WOperator *op, int input);
+
+/* For operator implementations. */
+void wop_emit(WOperator *op, const WChunk *c);
+void wop_emit_watermark(WOperator *op, int64_t wm);
+void wop_emit_end(WOperator *op);
+
+/* Shallow gather of rows where sel[i] != 0 from src into dst (same columns; datums not copied). */
+void wchunk_gather(WChunk *dst, const WChunk *src, const uint8_t *sel);
+
+#endif

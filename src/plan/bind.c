@@ -1,0 +1,752 @@
+/*
+ * bind.c — binding queries: FROM items (tables with computed columns and watermarks, views,
+ * subqueries, VALUES), WHERE, SELECT lists, GROUP BY / aggregates / HAVING, DISTINCT, UNION ALL,
+ * CTEs; and the statement roots (SELECT to the client, INSERT INTO a table). See plan.h.
+ */
+#include "bind_internal.h"
+#include "../expr/functions.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+typedef struct CteFrame {
+    int n;
+    AstCte *ctes;
+    struct CteFrame *outer;
+} CteFrame;
+
+typedef struct QCtx {
+    BindCtx *b;
+    CteFrame *ctes;
+} QCtx;
+
+static WRel *bind_query_in(QCtx *q, AstQuery *aq);
+
+WRel *wrel_new(WPlanCtx *p, WRelKind kind, int ninputs)
+{
+    WRel *r = WA_NEW(p->arena, WRel);
+    r->kind = kind;
+    r->ninputs = ninputs;
+    r->inputs = WA_ARRAY(p->arena, WRel *, ninputs ? ninputs : 1);
+    r->changelog = WCM_INSERT;
+    return r;
+}
+
+const char *wrel_kind_name(WRelKind k)
+{
+    static const char *N[] = {"TableSourceScan", "Values", "Calc", "Union", "WatermarkAssigner", "Sink",
+                              "Exchange", "GroupAggregate", "Join", "Deduplicate", "Rank", "SortLimit",
+                              "WindowAggregate", "ChangelogNormalize", "DropUpdateBefore"};
+    return (unsigned)k < WR__COUNT ? N[k] : "?";
+}
+
+static void schema_alloc(WPlanCtx *p, WSchema *s, int n)
+{
+    s->n = n;
+    s->names = WA_ARRAY(p->arena, const char *, n ? n : 1);
+    s->types = WA_ARRAY(p->arena, const WType *, n ? n : 1);
+}
+
+static WRel *fail_rel(WPlanCtx *p, AstPos pos, const char *cls, const char *msg)
+{
+    werr_set_at(p->err, pos.line, pos.col, cls, "%s", msg);
+    return NULL;
+}
+
+/* A Calc over `in` computing exprs (and optional condition). */
+static WRel *make_calc(WPlanCtx *p, WRel *in, int n, WExpr **exprs, const char **names, WExpr *cond)
+{
+    WRel *c = wrel_new(p, WR_CALC, 1);
+    c->inputs[0] = in;
+    c->nexprs = n;
+    c->exprs = exprs;
+    c->cond = cond;
+    schema_alloc(p, &c->out, n);
+    for (int i = 0; i < n; i++) {
+        c->out.names[i] = names[i];
+        c->out.types[i] = exprs[i]->type;
+    }
+    c->changelog = in->changelog;
+    return c;
+}
+
+static WRel *make_filter(WPlanCtx *p, WRel *in, WExpr *cond)
+{
+    WExpr **ex = WA_ARRAY(p->arena, WExpr *, in->out.n ? in->out.n : 1);
+    for (int i = 0; i < in->out.n; i++) ex[i] = wexpr_column(p->arena, i, in->out.types[i], in->out.names[i]);
+    return make_calc(p, in, in->out.n, ex, in->out.names, cond);
+}
+
+static void scope_from_rel(WPlanCtx *p, BScope *s, const WRel *r, const char *qual)
+{
+    bscope_init(s);
+    for (int i = 0; i < r->out.n; i++) bscope_add(p->arena, s, qual, r->out.names[i], r->out.types[i]);
+}
+
+/* ---- tables ---- */
+
+static WRel *bind_table_scan(QCtx *q, WTable *t, const AstName *name, const char *qual, BScope *scope)
+{
+    WPlanCtx *p = q->b->p;
+    WArena *a = p->arena;
+    WRel *scan = wrel_new(p, WR_SCAN, 0);
+    scan->table = t;
+    scan->table_qname = wa_sprintf(a, "%s.%s.%s", t->catalog, t->database, t->name);
+    int *phys = WA_ARRAY(a, int, t->ncols ? t->ncols : 1);
+    int np = wtable_physical(t, phys);
+    scan->nfields = np;
+    scan->fields = WA_ARRAY(a, int, np ? np : 1);
+    schema_alloc(p, &scan->out, np);
+    for (int i = 0; i < np; i++) {
+        scan->fields[i] = i;
+        scan->out.names[i] = t->cols[phys[i]].name;
+        scan->out.types[i] = t->cols[phys[i]].type;
+    }
+    const char *conn = wopts_get(&t->options, "connector");
+    const char *fmt = wopts_get(&t->options, "format");
+    scan->source_changelog = fmt && strcmp(fmt, "changelog-csv") == 0;
+    if (scan->source_changelog) scan->changelog = WCM_INSERT | WCM_UPDATE_BEFORE | WCM_UPDATE_AFTER | WCM_DELETE;
+    (void)conn;
+    (void)name;
+    WRel *top = scan;
+    bool has_computed = np != t->ncols;
+    if (has_computed) {
+        /* Calc producing all columns in table order: physical refs + computed expressions */
+        BScope ps;
+        scope_from_rel(p, &ps, scan, qual);
+        WExpr **ex = WA_ARRAY(a, WExpr *, t->ncols);
+        const char **names = WA_ARRAY(a, const char *, t->ncols);
+        int k = 0;
+        BindCtx inner = {.p = p};
+        for (int i = 0; i < t->ncols; i++) {
+            names[i] = t->cols[i].name;
+            if (t->cols[i].kind == WCOL_PHYSICAL) {
+                ex[i] = wexpr_column(a, k, scan->out.types[k], names[i]);
+                k++;
+            } else if (t->cols[i].kind == WCOL_COMPUTED) {
+                ex[i] = bind_expr(&inner, &ps, t->cols[i].expr);
+                if (!ex[i]) return NULL;
+                ex[i]->name = names[i];
+            } else {
+                werr_set(p->err, WEXC_TABLE, "Metadata column '%s' of table '%s' is not supported yet",
+                         t->cols[i].name, scan->table_qname);
+                return NULL;
+            }
+        }
+        top = make_calc(p, scan, t->ncols, ex, names, NULL);
+    }
+    if (t->wm_col >= 0) {
+        BScope fs;
+        scope_from_rel(p, &fs, top, qual);
+        BindCtx inner = {.p = p};
+        WExpr *wm = bind_expr(&inner, &fs, t->wm_expr);
+        if (!wm) return NULL;
+        WRel *w = wrel_new(p, WR_WATERMARK, 1);
+        w->inputs[0] = top;
+        w->rowtime_col = t->wm_col;
+        w->wm_expr = wm;
+        w->wm_sql = t->wm_sql;
+        w->out = top->out;
+        /* the rowtime column becomes a time attribute */
+        schema_alloc(p, &w->out, top->out.n);
+        for (int i = 0; i < top->out.n; i++) {
+            w->out.names[i] = top->out.names[i];
+            w->out.types[i] = i == t->wm_col ? wtype_with_time_attr(a, top->out.types[i], WTA_ROWTIME)
+                                             : top->out.types[i];
+        }
+        w->changelog = top->changelog;
+        top = w;
+    }
+    scope_from_rel(p, scope, top, qual);
+    return top;
+}
+
+static AstCte *find_cte(QCtx *q, const AstName *name, CteFrame **frame)
+{
+    if (name->n != 1) return NULL;
+    for (CteFrame *f = q->ctes; f; f = f->outer)
+        for (int i = 0; i < f->n; i++)
+            if (strcmp(f->ctes[i].name, name->parts[0]) == 0) { *frame = f; return &f->ctes[i]; }
+    return NULL;
+}
+
+static WRel *rename_output(WPlanCtx *p, WRel *r, int n, char **names, AstPos pos)
+{
+    if (n == 0) return r;
+    if (n != r->out.n)
+        return fail_rel(p, pos, WEXC_CALCITE, "List of column aliases must have same degree as table");
+    WExpr **ex = WA_ARRAY(p->arena, WExpr *, n);
+    const char **nm = WA_ARRAY(p->arena, const char *, n);
+    for (int i = 0; i < n; i++) {
+        ex[i] = wexpr_column(p->arena, i, r->out.types[i], names[i]);
+        nm[i] = names[i];
+    }
+    return make_calc(p, r, n, ex, nm, NULL);
+}
+
+static WRel *bind_from(QCtx *q, AstFrom *f, BScope *scope)
+{
+    WPlanCtx *p = q->b->p;
+    switch (f->kind) {
+    case AFR_TABLE: {
+        const char *qual = f->alias ? f->alias : f->name.parts[f->name.n - 1];
+        CteFrame *frame = NULL;
+        AstCte *cte = find_cte(q, &f->name, &frame);
+        if (cte) {
+            QCtx inner = {q->b, frame->outer};
+            WRel *r = bind_query_in(&inner, cte->query);
+            if (!r) return NULL;
+            r = rename_output(p, r, cte->ncols, cte->cols, cte->pos);
+            if (r) r = rename_output(p, r, f->ncol_aliases, f->col_aliases, f->pos);
+            if (r) scope_from_rel(p, scope, r, qual);
+            return r;
+        }
+        WTable *t = wcatalog_lookup(p->catalog, &f->name);
+        if (!t) {
+            char *qn = wcatalog_qualified(p->arena, p->catalog, &f->name);
+            (void)qn;
+            WStrBuf s;
+            wsb_init(&s);
+            for (int i = 0; i < f->name.n; i++) wsb_printf(&s, "%s%s", i ? "." : "", f->name.parts[i]);
+            werr_set_at(p->err, f->pos.line, f->pos.col, WEXC_CALCITE, "Object '%s' not found", s.buf);
+            wsb_free(&s);
+            return NULL;
+        }
+        if (f->system_time)
+            return fail_rel(p, f->pos, WEXC_TABLE, "FOR SYSTEM_TIME AS OF (temporal join) is not supported yet");
+        WRel *r;
+        if (t->is_view) {
+            QCtx inner = {q->b, NULL};
+            if (++p->depth > 64) return fail_rel(p, f->pos, WEXC_VALIDATION, "Views are nested too deeply");
+            r = bind_query_in(&inner, t->view_query);
+            p->depth--;
+            if (!r) return NULL;
+            if (t->nview_cols) r = rename_output(p, r, t->nview_cols, t->view_cols, f->pos);
+            if (r && f->ncol_aliases) r = rename_output(p, r, f->ncol_aliases, f->col_aliases, f->pos);
+            if (r) scope_from_rel(p, scope, r, qual);
+            return r;
+        }
+        r = bind_table_scan(q, t, &f->name, qual, scope);
+        if (r && f->ncol_aliases) {
+            r = rename_output(p, r, f->ncol_aliases, f->col_aliases, f->pos);
+            if (r) scope_from_rel(p, scope, r, qual);
+        }
+        return r;
+    }
+    case AFR_SUBQUERY: {
+        WRel *r = bind_query_in(q, f->subquery);
+        if (!r) return NULL;
+        if (f->ncol_aliases) r = rename_output(p, r, f->ncol_aliases, f->col_aliases, f->pos);
+        if (r) scope_from_rel(p, scope, r, f->alias);
+        return r;
+    }
+    case AFR_JOIN:
+        return fail_rel(p, f->pos, WEXC_TABLE, "JOIN is not supported yet");
+    case AFR_TVF:
+        return fail_rel(p, f->pos, WEXC_TABLE, "Table-valued functions (window TVFs) are not supported yet");
+    case AFR_UNNEST:
+        return fail_rel(p, f->pos, WEXC_TABLE, "UNNEST is not supported yet");
+    case AFR_LATERAL:
+        return fail_rel(p, f->pos, WEXC_TABLE, "LATERAL TABLE is not supported yet");
+    }
+    return NULL;
+}
+
+/* ---- VALUES ---- */
+
+static WRel *bind_values(QCtx *q, AstQuery *aq)
+{
+    WPlanCtx *p = q->b->p;
+    WArena *a = p->arena;
+    int nrows = aq->nrows;
+    int ncols = -1;
+    WExpr ***cells = WA_ARRAY(a, WExpr **, nrows);
+    BScope empty;
+    bscope_init(&empty);
+    for (int r = 0; r < nrows; r++) {
+        AstExpr *row = aq->rows[r];
+        int n = row->kind == AE_ROW ? row->nargs : 1;
+        if (ncols < 0) ncols = n;
+        else if (n != ncols)
+            return fail_rel(p, row->pos, WEXC_CALCITE, "Values passed to VALUES operator must have compatible types");
+        cells[r] = WA_ARRAY(a, WExpr *, n);
+        for (int c = 0; c < n; c++) {
+            AstExpr *ce = row->kind == AE_ROW ? row->args[c] : row;
+            cells[r][c] = bind_expr(q->b, &empty, ce);
+            if (!cells[r][c]) return NULL;
+        }
+    }
+    WRel *v = wrel_new(p, WR_VALUES, 0);
+    schema_alloc(p, &v->out, ncols);
+    for (int c = 0; c < ncols; c++) {
+        const WType *t = NULL;
+        for (int r = 0; r < nrows; r++) {
+            const WType *ct = cells[r][c]->type;
+            t = t ? wtype_common(a, t, ct) : ct;
+            if (!t) return fail_rel(p, aq->pos, WEXC_CALCITE, "Values passed to VALUES operator must have compatible types");
+        }
+        if (t->id == WT_NULL) t = wtype_with_nullable(a, &WTYPE_NULL, true);
+        v->out.types[c] = t;
+        v->out.names[c] = wa_sprintf(a, "EXPR$%d", c);
+    }
+    v->nrows = nrows;
+    v->rows = WA_ARRAY(a, WDatum *, nrows);
+    v->row_nulls = WA_ARRAY(a, uint8_t *, nrows);
+    WEvalCtx ec = {.arena = a, .err = p->err};
+    if (p->cast) ec.cast = *p->cast;
+    for (int r = 0; r < nrows; r++) {
+        v->rows[r] = WA_ARRAY(a, WDatum, ncols ? ncols : 1);
+        v->row_nulls[r] = WA_ARRAY(a, uint8_t, ncols ? ncols : 1);
+        for (int c = 0; c < ncols; c++) {
+            WExpr *x = bind_cast(q->b, cells[r][c], v->out.types[c]);
+            if (!wexpr_is_const(x))
+                return fail_rel(p, aq->pos, WEXC_VALIDATION, "VALUES may only contain constant expressions");
+            bool isnull;
+            if (!wexpr_eval_const(&ec, x, &v->rows[r][c], &isnull)) return NULL;
+            v->row_nulls[r][c] = isnull;
+        }
+    }
+    return v;
+}
+
+/* ---- SELECT ---- */
+
+static const char *item_name(BindCtx *b, AstSelectItem *it, int idx)
+{
+    if (it->alias) return it->alias;
+    AstExpr *e = it->expr;
+    if (e->kind == AE_COLUMN) return e->name.parts[e->name.n - 1];
+    if (e->kind == AE_FIELD && e->str) return e->str;
+    return wa_sprintf(b->p->arena, "EXPR$%d", idx);
+}
+
+/* Expand the select list into (expr ast or column index) pairs. */
+typedef struct SelCol {
+    AstExpr *expr;      /* NULL when col >= 0 */
+    int col;            /* star-expanded input column */
+    const char *name;
+} SelCol;
+
+static int expand_items(BindCtx *b, AstQuery *aq, BScope *scope, SelCol **out)
+{
+    WArena *a = b->p->arena;
+    int cap = aq->nitems + scope->n * 2 + 4, n = 0;
+    SelCol *cols = WA_ARRAY(a, SelCol, cap);
+    for (int i = 0; i < aq->nitems; i++) {
+        AstSelectItem *it = &aq->items[i];
+        if (it->expr->kind == AE_STAR) {
+            const char *qual = it->expr->name.n ? it->expr->name.parts[it->expr->name.n - 1] : NULL;
+            bool any = false;
+            for (int c = 0; c < scope->n; c++) {
+                if (scope->cols[c].hidden) continue;
+                if (qual && (!scope->cols[c].qual || strcmp(scope->cols[c].qual, qual) != 0)) continue;
+                if (n == cap) {
+                    SelCol *nc = WA_ARRAY(a, SelCol, cap * 2);
+                    memcpy(nc, cols, sizeof(SelCol) * (size_t)n);
+                    cols = nc;
+                    cap *= 2;
+                }
+                cols[n++] = (SelCol){NULL, c, scope->cols[c].name};
+                any = true;
+            }
+            if (qual && !any) {
+                werr_set_at(b->p->err, it->expr->pos.line, it->expr->pos.col, WEXC_CALCITE,
+                            "Unknown identifier '%s'", qual);
+                return -1;
+            }
+            if (!qual && scope->n == 0) {
+                werr_set_at(b->p->err, it->expr->pos.line, it->expr->pos.col, WEXC_CALCITE,
+                            "SELECT * not allowed in query with no FROM clause");
+                return -1;
+            }
+            continue;
+        }
+        if (n == cap) {
+            SelCol *nc = WA_ARRAY(a, SelCol, cap * 2);
+            memcpy(nc, cols, sizeof(SelCol) * (size_t)n);
+            cols = nc;
+            cap *= 2;
+        }
+        cols[n] = (SelCol){it->expr, -1, item_name(b, it, n)};
+        n++;
+    }
+    *out = cols;
+    return n;
+}
+
+/* Make output names unique as Calcite does (a, a0, a1...). */
+static void uniquify(WArena *a, int n, const char **names)
+{
+    for (int i = 1; i < n; i++) {
+        for (int j = 0; j < i; j++) {
+            if (strcmp(names[i], names[j]) == 0) {
+                for (int k = 0;; k++) {
+                    const char *cand = wa_sprintf(a, "%s%d", names[i], k);
+                    bool clash = false;
+                    for (int m = 0; m < n; m++) if (m != i && strcmp(names[m], cand) == 0) clash = true;
+                    if (!clash) { names[i] = cand; break; }
+                }
+                break;
+            }
+        }
+    }
+}
+
+static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelCol *cols, int ncols)
+{
+    BindCtx *b = q->b;
+    WPlanCtx *p = b->p;
+    WArena *a = p->arena;
+    BAgg g = {0};
+    g.input = scope;
+    /* group keys */
+    int ng = 0;
+    for (int i = 0; i < aq->ngroup; i++) {
+        if (aq->group[i].kind != AG_EXPR)
+            return fail_rel(p, aq->pos, WEXC_TABLE, "GROUPING SETS, ROLLUP and CUBE are not supported yet");
+        ng++;
+    }
+    g.group = WA_ARRAY(a, WExpr *, ng ? ng : 1);
+    for (int i = 0; i < aq->ngroup; i++) {
+        AstExpr *ge = aq->group[i].expr;
+        /* GROUP BY may name a select alias? Flink (Calcite default conformance) does not. An
+           ordinal is not allowed either by default. */
+        if (ast_contains_aggregate(ge))
+            return fail_rel(p, ge->pos, WEXC_CALCITE, "Aggregate expression is illegal in GROUP BY clause");
+        WExpr *x = bind_expr(b, scope, ge);
+        if (!x) return NULL;
+        bool dup = false;
+        for (int j = 0; j < g.ngroup; j++) if (wexpr_equal(g.group[j], x)) dup = true;
+        if (!dup) g.group[g.ngroup++] = x;
+    }
+    /* bind select items and HAVING in aggregate mode */
+    b->agg = &g;
+    WExpr **out = WA_ARRAY(a, WExpr *, ncols ? ncols : 1);
+    for (int i = 0; i < ncols; i++) {
+        if (cols[i].expr) {
+            out[i] = bind_expr(b, scope, cols[i].expr);
+        } else {
+            AstExpr fake = {0};
+            char *parts[1] = {(char *)scope->cols[cols[i].col].name};
+            fake.kind = AE_COLUMN;
+            fake.name.n = 1;
+            fake.name.parts = parts;
+            fake.pos = aq->pos;
+            out[i] = bind_expr(b, scope, &fake);
+        }
+        if (!out[i]) { b->agg = NULL; return NULL; }
+    }
+    WExpr *having = NULL;
+    if (aq->having) {
+        having = bind_condition(b, scope, aq->having, "HAVING");
+        if (!having) { b->agg = NULL; return NULL; }
+    }
+    b->agg = NULL;
+    /* pre-projection: group keys then aggregate arguments */
+    int npre = g.ngroup + g.nargs;
+    WExpr **pre = WA_ARRAY(a, WExpr *, npre ? npre : 1);
+    const char **pre_names = WA_ARRAY(a, const char *, npre ? npre : 1);
+    for (int i = 0; i < g.ngroup; i++) {
+        pre[i] = g.group[i];
+        pre_names[i] = g.group[i]->kind == WX_COLUMN ? g.group[i]->name : wa_sprintf(a, "$f%d", i);
+    }
+    for (int i = 0; i < g.nargs; i++) {
+        pre[g.ngroup + i] = g.args[i];
+        pre_names[g.ngroup + i] = g.args[i]->kind == WX_COLUMN ? g.args[i]->name : wa_sprintf(a, "$f%d", g.ngroup + i);
+    }
+    uniquify(a, npre, pre_names);
+    WRel *calc = make_calc(p, in, npre, pre, pre_names, NULL);
+    WRel *agg = wrel_new(p, WR_GROUP_AGG, 1);
+    agg->inputs[0] = calc;
+    agg->nkeys = g.ngroup;
+    agg->keys = WA_ARRAY(a, int, g.ngroup ? g.ngroup : 1);
+    for (int i = 0; i < g.ngroup; i++) agg->keys[i] = i;
+    agg->naggs = g.ncalls;
+    agg->aggs = g.calls;
+    schema_alloc(p, &agg->out, g.ngroup + g.ncalls);
+    for (int i = 0; i < g.ngroup; i++) {
+        agg->out.names[i] = pre_names[i];
+        agg->out.types[i] = wtype_with_time_attr(a, pre[i]->type, WTA_NONE);
+    }
+    for (int i = 0; i < g.ncalls; i++) {
+        agg->out.names[g.ngroup + i] = g.calls[i].out_name;
+        agg->out.types[g.ngroup + i] = g.calls[i].type;
+    }
+    /* the output columns refer to the aggregate's output by index; retype group refs */
+    const char **names = WA_ARRAY(a, const char *, ncols ? ncols : 1);
+    for (int i = 0; i < ncols; i++) names[i] = cols[i].name;
+    uniquify(a, ncols, names);
+    WRel *post = make_calc(p, agg, ncols, out, names, having);
+    return post;
+}
+
+static WRel *bind_select_core(QCtx *q, AstQuery *aq)
+{
+    BindCtx *b = q->b;
+    WPlanCtx *p = b->p;
+    WArena *a = p->arena;
+    BScope scope;
+    bscope_init(&scope);
+    WRel *in;
+    if (aq->from) {
+        in = bind_from(q, aq->from, &scope);
+        if (!in) return NULL;
+    } else {
+        in = wrel_new(p, WR_VALUES, 0);
+        schema_alloc(p, &in->out, 0);
+        in->nrows = 1;
+        in->rows = WA_ARRAY(a, WDatum *, 1);
+        in->row_nulls = WA_ARRAY(a, uint8_t *, 1);
+        in->rows[0] = WA_ARRAY(a, WDatum, 1);
+        in->row_nulls[0] = WA_ARRAY(a, uint8_t, 1);
+    }
+    if (aq->where) {
+        if (ast_contains_aggregate(aq->where))
+            return fail_rel(p, aq->where->pos, WEXC_CALCITE, "Aggregate expression is illegal in WHERE clause");
+        WExpr *cond = bind_condition(b, &scope, aq->where, "WHERE");
+        if (!cond) return NULL;
+        in = make_filter(p, in, cond);
+    }
+    SelCol *cols;
+    int ncols = expand_items(b, aq, &scope, &cols);
+    if (ncols < 0) return NULL;
+    bool has_agg = aq->ngroup > 0 || aq->having != NULL;
+    for (int i = 0; i < ncols && !has_agg; i++) has_agg = cols[i].expr && ast_contains_aggregate(cols[i].expr);
+    WRel *out;
+    if (has_agg) {
+        out = bind_aggregate(q, aq, in, &scope, cols, ncols);
+    } else {
+        WExpr **ex = WA_ARRAY(a, WExpr *, ncols ? ncols : 1);
+        const char **names = WA_ARRAY(a, const char *, ncols ? ncols : 1);
+        for (int i = 0; i < ncols; i++) {
+            if (cols[i].expr) {
+                ex[i] = bind_expr(b, &scope, cols[i].expr);
+                if (!ex[i]) return NULL;
+            } else {
+                ex[i] = wexpr_column(a, cols[i].col, scope.cols[cols[i].col].type, cols[i].name);
+            }
+            names[i] = cols[i].name;
+        }
+        uniquify(a, ncols, names);
+        out = make_calc(p, in, ncols, ex, names, NULL);
+    }
+    if (!out) return NULL;
+    if (aq->distinct) {
+        WRel *agg = wrel_new(p, WR_GROUP_AGG, 1);
+        agg->inputs[0] = out;
+        agg->nkeys = out->out.n;
+        agg->keys = WA_ARRAY(a, int, out->out.n ? out->out.n : 1);
+        for (int i = 0; i < out->out.n; i++) agg->keys[i] = i;
+        agg->out = out->out;
+        out = agg;
+    }
+    return out;
+}
+
+static WRel *bind_union(QCtx *q, AstQuery *aq)
+{
+    WPlanCtx *p = q->b->p;
+    WArena *a = p->arena;
+    if (aq->setop != ASO_UNION)
+        return fail_rel(p, aq->pos, WEXC_TABLE, aq->setop == ASO_INTERSECT ? "INTERSECT is not supported yet"
+                                                                           : "EXCEPT is not supported yet");
+    WRel *l = bind_query_in(q, aq->left);
+    if (!l) return NULL;
+    WRel *r = bind_query_in(q, aq->right);
+    if (!r) return NULL;
+    if (l->out.n != r->out.n)
+        return fail_rel(p, aq->pos, WEXC_CALCITE, "Column count mismatch in UNION");
+    int n = l->out.n;
+    const WType **ct = WA_ARRAY(a, const WType *, n ? n : 1);
+    bool castl = false, castr = false;
+    for (int i = 0; i < n; i++) {
+        ct[i] = wtype_common(a, l->out.types[i], r->out.types[i]);
+        if (!ct[i]) {
+            werr_set_at(p->err, aq->pos.line, aq->pos.col, WEXC_CALCITE,
+                        "Type mismatch in column %d of UNION", i + 1);
+            return NULL;
+        }
+        if (!wtype_equals(ct[i], l->out.types[i], false)) castl = true;
+        if (!wtype_equals(ct[i], r->out.types[i], false)) castr = true;
+    }
+    WRel *sides[2] = {l, r};
+    bool cast[2] = {castl, castr};
+    for (int s = 0; s < 2; s++) {
+        if (!cast[s]) continue;
+        WExpr **ex = WA_ARRAY(a, WExpr *, n);
+        for (int i = 0; i < n; i++) {
+            WExpr *c = wexpr_column(a, i, sides[s]->out.types[i], sides[s]->out.names[i]);
+            BindCtx bc = {.p = p};
+            ex[i] = bind_cast(&bc, c, ct[i]);
+            if (!wtype_equals(ex[i]->type, ct[i], false))
+                ex[i]->type = ct[i];
+        }
+        sides[s] = make_calc(p, sides[s], n, ex, sides[s]->out.names, NULL);
+    }
+    WRel *u = wrel_new(p, WR_UNION, 2);
+    u->inputs[0] = sides[0];
+    u->inputs[1] = sides[1];
+    schema_alloc(p, &u->out, n);
+    for (int i = 0; i < n; i++) {
+        u->out.names[i] = l->out.names[i];
+        u->out.types[i] = ct[i];
+    }
+    u->changelog = sides[0]->changelog | sides[1]->changelog;
+    if (!aq->all) {
+        WRel *agg = wrel_new(p, WR_GROUP_AGG, 1);
+        agg->inputs[0] = u;
+        agg->nkeys = n;
+        agg->keys = WA_ARRAY(a, int, n ? n : 1);
+        for (int i = 0; i < n; i++) agg->keys[i] = i;
+        agg->out = u->out;
+        return agg;
+    }
+    return u;
+}
+
+static WRel *bind_query_in(QCtx *q, AstQuery *aq)
+{
+    WPlanCtx *p = q->b->p;
+    if (++p->depth > 200) { p->depth--; return fail_rel(p, aq->pos, WEXC_VALIDATION, "Query is nested too deeply"); }
+    CteFrame frame = {aq->nctes, aq->ctes, q->ctes};
+    QCtx inner = {q->b, aq->nctes ? &frame : q->ctes};
+    WRel *r = NULL;
+    switch (aq->kind) {
+    case AQ_SELECT: r = bind_select_core(&inner, aq); break;
+    case AQ_SETOP: r = bind_union(&inner, aq); break;
+    case AQ_VALUES: r = bind_values(&inner, aq); break;
+    }
+    if (r && (aq->norder || aq->limit || aq->offset))
+        r = fail_rel(p, aq->pos, WEXC_TABLE, "ORDER BY / LIMIT are not supported yet");
+    p->depth--;
+    return r;
+}
+
+WRel *wbind_query(WPlanCtx *p, AstQuery *aq)
+{
+    BindCtx b = {.p = p};
+    QCtx q = {&b, NULL};
+    return bind_query_in(&q, aq);
+}
+
+WRel *wbind_select(WPlanCtx *p, AstStmt *s)
+{
+    WRel *r = wbind_query(p, s->query);
+    if (!r) return NULL;
+    WRel *sink = wrel_new(p, WR_SINK, 1);
+    sink->inputs[0] = r;
+    sink->out = r->out;
+    sink->changelog = r->changelog;
+    return sink;
+}
+
+static char *schema_text(WArena *a, const WSchema *s)
+{
+    WStrBuf b;
+    wsb_init(&b);
+    wsb_putc(&b, '[');
+    for (int i = 0; i < s->n; i++) {
+        if (i) wsb_append(&b, ", ");
+        wsb_printf(&b, "%s: ", s->names[i]);
+        wtype_to_string(s->types[i], &b);
+    }
+    wsb_putc(&b, ']');
+    char *r = wa_strdup(a, b.buf);
+    wsb_free(&b);
+    return r;
+}
+
+WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
+{
+    WArena *a = p->arena;
+    WTable *t = wcatalog_lookup(p->catalog, &s->target);
+    char *qn = wcatalog_qualified(a, p->catalog, &s->target);
+    if (!t) {
+        werr_set_at(p->err, s->target.pos.line, s->target.pos.col, WEXC_CALCITE, "Object '%s' not found",
+                    s->target.parts[s->target.n - 1]);
+        return NULL;
+    }
+    if (t->is_view) {
+        werr_set(p->err, WEXC_VALIDATION, "The view '%s' cannot be used as a sink.", qn);
+        return NULL;
+    }
+    WRel *r = wbind_query(p, s->query);
+    if (!r) return NULL;
+    int *phys = WA_ARRAY(a, int, t->ncols ? t->ncols : 1);
+    int np = wtable_physical(t, phys);
+    WSchema sink_schema;
+    schema_alloc(p, &sink_schema, np);
+    for (int i = 0; i < np; i++) {
+        sink_schema.names[i] = t->cols[phys[i]].name;
+        sink_schema.types[i] = t->cols[phys[i]].type;
+    }
+    /* column list: map query columns to sink positions, others NULL */
+    int *src_of = WA_ARRAY(a, int, np ? np : 1);
+    for (int i = 0; i < np; i++) src_of[i] = i;
+    if (s->ninsert_cols) {
+        if (s->ninsert_cols != r->out.n) {
+            werr_set(p->err, WEXC_CALCITE, "Number of INSERT target columns (%d) does not equal number of source items (%d)",
+                     s->ninsert_cols, r->out.n);
+            return NULL;
+        }
+        for (int i = 0; i < np; i++) src_of[i] = -1;
+        for (int k = 0; k < s->ninsert_cols; k++) {
+            int found = -1;
+            for (int i = 0; i < np; i++) if (strcmp(sink_schema.names[i], s->insert_cols[k]) == 0) found = i;
+            if (found < 0) {
+                werr_set(p->err, WEXC_CALCITE, "Unknown target column '%s'", s->insert_cols[k]);
+                return NULL;
+            }
+            src_of[found] = k;
+        }
+    } else if (r->out.n != np) {
+        werr_set(p->err, WEXC_VALIDATION,
+                 "Column types of query result and sink for '%s' do not match.\n"
+                 "Cause: Different number of columns.\n\n"
+                 "Query schema: %s\nSink schema:  %s",
+                 qn, schema_text(a, &r->out), schema_text(a, &sink_schema));
+        return NULL;
+    }
+    WExpr **ex = WA_ARRAY(a, WExpr *, np ? np : 1);
+    bool need_calc = s->ninsert_cols > 0;
+    BindCtx bc = {.p = p};
+    for (int i = 0; i < np; i++) {
+        const WType *want = sink_schema.types[i];
+        if (src_of[i] < 0) {
+            if (!want->nullable) {
+                werr_set(p->err, WEXC_CALCITE, "Column '%s' has no default value and does not allow NULLs",
+                         sink_schema.names[i]);
+                return NULL;
+            }
+            WDatum z = {0};
+            ex[i] = wexpr_literal(a, want, z, true);
+            continue;
+        }
+        const WType *have = r->out.types[src_of[i]];
+        WExpr *c = wexpr_column(a, src_of[i], have, r->out.names[src_of[i]]);
+        if (!wtype_equals(wtype_with_time_attr(a, have, WTA_NONE), want, true)) {
+            if (have->id != WT_NULL && !wcast_implicit(have, want)) {
+                werr_set(p->err, WEXC_VALIDATION,
+                         "Column types of query result and sink for '%s' do not match.\n"
+                         "Cause: Incompatible types for sink column '%s' at position %d.\n\n"
+                         "Query schema: %s\nSink schema:  %s",
+                         qn, sink_schema.names[i], i, schema_text(a, &r->out), schema_text(a, &sink_schema));
+                return NULL;
+            }
+            c = bind_cast(&bc, c, want);
+            need_calc = true;
+        }
+        ex[i] = c;
+    }
+    if (need_calc) r = make_calc(p, r, np, ex, sink_schema.names, NULL);
+    WRel *sink = wrel_new(p, WR_SINK, 1);
+    sink->inputs[0] = r;
+    sink->sink_table = t;
+    sink->sink_qname = qn;
+    sink->out = sink_schema;
+    sink->changelog = r->changelog;
+    sink->upsert_sink = t->npk > 0;
+    return sink;
+}

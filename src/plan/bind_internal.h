@@ -1,0 +1,60 @@
+/*
+ * bind_internal.h — private to the binder: name scopes and the expression binder.
+ *
+ * Contract: a BScope lists the columns visible to an expression (qualifier, name, type, input
+ * index). Expression binding resolves names, derives types with the function library's rules and
+ * inserts implicit casts. In aggregate mode (b->agg set) expressions that match a GROUP BY key
+ * or an aggregate call become references to the aggregate's output columns.
+ */
+#ifndef WEIR_PLAN_BIND_INTERNAL_H
+#define WEIR_PLAN_BIND_INTERNAL_H
+
+#include "plan.h"
+
+typedef struct BCol {
+    const char *qual;       /* table alias/name qualifying the column (NULL for none) */
+    const char *name;
+    const WType *type;
+    bool hidden;            /* not expanded by * (e.g. none yet) */
+} BCol;
+
+typedef struct BScope {
+    int n, cap;
+    BCol *cols;
+} BScope;
+
+/* Aggregate-mode state (GROUP BY / aggregates in SELECT / HAVING). */
+typedef struct BAgg {
+    BScope *input;          /* scope of the aggregate's input */
+    int ngroup;
+    WExpr **group;          /* bound group keys (against input) */
+    int nargs, cap_args;    /* pre-aggregate projection expressions (after group keys) */
+    WExpr **args;
+    int ncalls, cap_calls;
+    WAggCall *calls;
+    AstExpr **call_ast;
+    bool probing;           /* binding against the input to match a group key */
+} BAgg;
+
+typedef struct BindCtx {
+    WPlanCtx *p;
+    BAgg *agg;
+    int expr_counter;       /* for EXPR$n names */
+} BindCtx;
+
+void bscope_init(BScope *s);
+void bscope_add(WArena *a, BScope *s, const char *qual, const char *name, const WType *t);
+void bscope_append(WArena *a, BScope *dst, const BScope *src);
+
+WExpr *bind_expr(BindCtx *b, BScope *s, AstExpr *e);
+/* Bind and coerce to BOOLEAN (WHERE/HAVING/ON); error names the clause. */
+WExpr *bind_condition(BindCtx *b, BScope *s, AstExpr *e, const char *clause);
+/* Wrap e in a cast to t when the types differ (ignoring nullability). */
+WExpr *bind_cast(BindCtx *b, WExpr *e, const WType *t);
+bool wexpr_equal(const WExpr *x, const WExpr *y);
+bool ast_is_aggregate_call(const AstExpr *e);
+bool ast_contains_aggregate(const AstExpr *e);
+/* SQL text of an expression as Flink prints it in messages/DESCRIBE. */
+char *ast_expr_sql(WArena *a, const AstExpr *e);
+
+#endif

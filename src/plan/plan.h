@@ -1,0 +1,152 @@
+/*
+ * plan.h — relational plan nodes, from binding to the exec graph the runtime runs.
+ *
+ * Contract: the binder (bind*.c) turns syntax trees into a tree of WRel nodes with resolved,
+ * typed expressions; rules (rules.c) rewrite the tree (push-down, calc merge, changelog
+ * inference, exchanges); finalisation (exec_graph.c) numbers the nodes in Flink's order and
+ * assigns each stateful node its state list and TTL. The finalised tree is the exec graph: EXPLAIN
+ * and COMPILE PLAN print it and the runtime builds operators only from it. Everything lives in the
+ * statement's arena. Depends on catalog/, expr/, sql/ast.h, types/, common/.
+ */
+#ifndef WEIR_PLAN_PLAN_H
+#define WEIR_PLAN_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "../catalog/catalog.h"
+#include "../expr/expr.h"
+#include "../sql/ast.h"
+#include "../common/options.h"
+
+typedef enum WRelKind {
+    WR_SCAN,                /* TableSourceScan */
+    WR_VALUES,              /* Values */
+    WR_CALC,                /* Calc: projection + optional condition */
+    WR_UNION,               /* Union (all) */
+    WR_WATERMARK,           /* WatermarkAssigner */
+    WR_SINK,                /* Sink to a table, or the client's collect sink */
+    WR_EXCHANGE,            /* Exchange (hash / single / forward) */
+    WR_GROUP_AGG,           /* GroupAggregate */
+    WR_JOIN,                /* Join */
+    WR_DEDUP,               /* Deduplicate */
+    WR_RANK,                /* Rank */
+    WR_SORT_LIMIT,          /* SortLimit / Limit */
+    WR_WINDOW_AGG,          /* WindowAggregate */
+    WR_CHANGELOG_NORMALIZE, /* ChangelogNormalize */
+    WR_DROP_UPDATE_BEFORE,  /* DropUpdateBefore */
+    WR__COUNT
+} WRelKind;
+
+/* Changelog mode bits (Flink ChangelogMode). */
+enum { WCM_INSERT = 1, WCM_UPDATE_BEFORE = 2, WCM_UPDATE_AFTER = 4, WCM_DELETE = 8 };
+
+typedef struct WSchema {
+    int n;
+    const char **names;
+    const WType **types;
+} WSchema;
+
+/* Aggregate call (GROUP BY, window aggregates). */
+typedef enum WAggKind {
+    WAGG_COUNT_STAR, WAGG_COUNT, WAGG_SUM, WAGG_SUM0, WAGG_MIN, WAGG_MAX, WAGG_AVG,
+    WAGG_FIRST_VALUE, WAGG_LAST_VALUE, WAGG_LISTAGG, WAGG_STDDEV_POP, WAGG_STDDEV_SAMP,
+    WAGG_VAR_POP, WAGG_VAR_SAMP, WAGG_BOOL_AND, WAGG_BOOL_OR, WAGG_COLLECT
+} WAggKind;
+
+typedef struct WAggCall {
+    WAggKind kind;
+    const char *name;           /* as Flink prints it: COUNT, SUM, MAX, ... */
+    int nargs;
+    int args[2];                /* input column indexes (LISTAGG separator as 2nd, constant) */
+    bool distinct;
+    int filter_col;             /* input column holding the FILTER boolean, -1 if none */
+    const WType *type;          /* result type */
+    const char *out_name;
+} WAggCall;
+
+typedef struct WRel WRel;
+struct WRel {
+    WRelKind kind;
+    int id;                         /* exec node id (1-based, Flink order), 0 until finalised */
+    WSchema out;
+    int ninputs;
+    WRel **inputs;
+    uint8_t changelog;              /* WCM_* bits this node may emit */
+    int nupsert_key;                /* upsert key (column indexes) when the output has updates */
+    int *upsert_key;
+
+    /* WR_SCAN */
+    WTable *table;
+    const char *table_qname;        /* default_catalog.default_database.t */
+    int nfields;                    /* physical columns read, in table order */
+    int *fields;                    /* indexes into the table's physical columns list */
+    bool source_changelog;          /* the connector emits updates */
+    /* WR_VALUES */
+    int nrows;
+    WDatum **rows;
+    uint8_t **row_nulls;
+    /* WR_CALC */
+    int nexprs;
+    WExpr **exprs;
+    WExpr *cond;                    /* NULL = no filter */
+    /* WR_WATERMARK */
+    int rowtime_col;
+    WExpr *wm_expr;
+    const char *wm_sql;
+    /* WR_SINK */
+    WTable *sink_table;             /* NULL = collect to the client */
+    const char *sink_qname;
+    bool upsert_sink;
+    /* WR_EXCHANGE / WR_GROUP_AGG / WR_JOIN / WR_DEDUP / WR_RANK keys */
+    int nkeys;
+    int *keys;
+    bool exchange_single;           /* Exchange(distribution=[single]) */
+    /* WR_GROUP_AGG */
+    int naggs;
+    WAggCall *aggs;
+    /* WR_JOIN */
+    AstJoinType join_type;
+    bool semi, anti;
+    int *right_keys;                /* keys = left keys */
+    WExpr *join_cond;               /* residual condition over left ++ right columns */
+    /* state and TTL (finalisation) */
+    int64_t ttl_ms;                 /* resolved TTL for stateful nodes, 0 = never */
+    int64_t ttl_left_ms, ttl_right_ms;
+    int nhints;
+    AstHint *hints;                 /* query hints that reached this node */
+    /* free-form operator details for EXPLAIN */
+    const char *digest;
+};
+
+/* Planning context of one statement. */
+typedef struct WPlanCtx {
+    WArena *arena;
+    WCatalog *catalog;
+    const WOptions *config;         /* session configuration */
+    const WCastCtx *cast;
+    WError *err;
+    int depth;
+} WPlanCtx;
+
+WRel *wrel_new(WPlanCtx *p, WRelKind kind, int ninputs);
+const char *wrel_kind_name(WRelKind k);
+
+/* ---- binder (bind.c, bind_expr.c, bind_ddl.c) ---- */
+/* A query (SELECT / VALUES / set operation) to a plan whose output is the query's columns. */
+WRel *wbind_query(WPlanCtx *p, AstQuery *q);
+/* INSERT INTO: a WR_SINK over the query, with Flink's column-count/type checks and implicit casts. */
+WRel *wbind_insert(WPlanCtx *p, AstStmt *s);
+/* A SELECT for the client: a collect WR_SINK over the query. */
+WRel *wbind_select(WPlanCtx *p, AstStmt *s);
+/* CREATE TABLE / CREATE VIEW: validate and build a catalog entry (the arena becomes the table's). */
+WTable *wbind_create_table(WPlanCtx *p, AstStmt *s, WArena *table_arena);
+WTable *wbind_create_view(WPlanCtx *p, AstStmt *s, WArena *table_arena);
+/* Convert a syntax type to a logical type (Flink's rules and errors). */
+const WType *wbind_type(WPlanCtx *p, const AstType *t);
+
+/* ---- rules (rules.c) ---- */
+WRel *wplan_optimize(WPlanCtx *p, WRel *root);
+/* Number nodes (Flink's bottom-up order) and resolve state TTLs. */
+void wplan_finalize(WPlanCtx *p, WRel *root);
+
+#endif

@@ -1,0 +1,123 @@
+/*
+ * rules.c — plan rewrites Flink's optimizer performs that users see in plans and results:
+ * merging adjacent Calcs (CalcMerge), dropping identity projections; and finalisation: node ids
+ * in Flink's order (inputs first, depth-first) and state TTL resolution. See plan.h.
+ */
+#include "bind_internal.h"
+#include "../common/duration.h"
+#include "../expr/functions.h"
+
+#include <string.h>
+
+static bool is_identity_calc(const WRel *r)
+{
+    if (r->kind != WR_CALC || r->cond) return false;
+    const WRel *in = r->inputs[0];
+    if (r->nexprs != in->out.n) return false;
+    for (int i = 0; i < r->nexprs; i++) {
+        const WExpr *e = r->exprs[i];
+        if (e->kind != WX_COLUMN || e->col != i) return false;
+        if (strcmp(r->out.names[i], in->out.names[i]) != 0) return false;
+        if (!wtype_equals(r->out.types[i], in->out.types[i], false)) return false;
+    }
+    return true;
+}
+
+/* Replace column references in e by the expressions of the Calc below. */
+static WExpr *inline_refs(WPlanCtx *p, const WExpr *e, WExpr **below)
+{
+    if (e->kind == WX_COLUMN) return below[e->col];
+    WExpr *c = wa_memdup(p->arena, e, sizeof *e);
+    if (e->nargs) {
+        c->args = WA_ARRAY(p->arena, WExpr *, e->nargs);
+        for (int i = 0; i < e->nargs; i++) c->args[i] = inline_refs(p, e->args[i], below);
+    }
+    return c;
+}
+
+static int count_refs(const WExpr *e, int col)
+{
+    if (e->kind == WX_COLUMN) return e->col == col;
+    int n = 0;
+    for (int i = 0; i < e->nargs; i++) n += count_refs(e->args[i], col);
+    return n;
+}
+
+static bool deterministic(const WExpr *e)
+{
+    if (e->kind == WX_PROCTIME) return false;
+    if (e->kind == WX_CALL && e->func && !e->func->deterministic) return false;
+    for (int i = 0; i < e->nargs; i++) if (!deterministic(e->args[i])) return false;
+    return true;
+}
+
+/* CalcMerge: Calc over Calc becomes one Calc (when it does not duplicate non-deterministic work). */
+static WRel *merge_calc(WPlanCtx *p, WRel *top)
+{
+    WRel *bot = top->inputs[0];
+    for (int i = 0; i < bot->nexprs; i++) {
+        if (deterministic(bot->exprs[i])) continue;
+        int refs = top->cond ? count_refs(top->cond, i) : 0;
+        for (int k = 0; k < top->nexprs; k++) refs += count_refs(top->exprs[k], i);
+        if (refs > 1) return top;
+    }
+    WRel *m = wrel_new(p, WR_CALC, 1);
+    m->inputs[0] = bot->inputs[0];
+    m->out = top->out;
+    m->changelog = top->changelog;
+    m->nexprs = top->nexprs;
+    m->exprs = WA_ARRAY(p->arena, WExpr *, top->nexprs ? top->nexprs : 1);
+    for (int i = 0; i < top->nexprs; i++) {
+        m->exprs[i] = inline_refs(p, top->exprs[i], bot->exprs);
+        if (!m->exprs[i]->name) m->exprs[i]->name = top->out.names[i];
+    }
+    WExpr *tc = top->cond ? inline_refs(p, top->cond, bot->exprs) : NULL;
+    if (bot->cond && tc) {
+        WExpr *and = wexpr_new(p->arena, WX_AND,
+                               wtype_with_nullable(p->arena, &WTYPE_BOOLEAN,
+                                                   bot->cond->type->nullable || tc->type->nullable), 2);
+        and->args[0] = bot->cond;
+        and->args[1] = tc;
+        m->cond = and;
+    } else {
+        m->cond = bot->cond ? bot->cond : tc;
+    }
+    return m;
+}
+
+static WRel *optimize(WPlanCtx *p, WRel *r)
+{
+    for (int i = 0; i < r->ninputs; i++) r->inputs[i] = optimize(p, r->inputs[i]);
+    if (r->kind == WR_CALC) {
+        while (r->kind == WR_CALC && r->inputs[0]->kind == WR_CALC) {
+            WRel *m = merge_calc(p, r);
+            if (m == r) break;
+            r = m;
+        }
+        if (is_identity_calc(r)) return r->inputs[0];
+    }
+    return r;
+}
+
+WRel *wplan_optimize(WPlanCtx *p, WRel *root)
+{
+    return optimize(p, root);
+}
+
+static void number(WRel *r, int *next)
+{
+    if (r->id) return;   /* shared subtree (reuse) */
+    for (int i = 0; i < r->ninputs; i++) number(r->inputs[i], next);
+    r->id = (*next)++;
+}
+
+void wplan_finalize(WPlanCtx *p, WRel *root)
+{
+    int next = 1;
+    number(root, &next);
+    int64_t ttl = 0;
+    WError tmp;
+    werr_clear(&tmp);
+    wopts_get_duration_ms(p->config, "table.exec.state.ttl", 0, &ttl, &tmp);
+    (void)ttl;
+}

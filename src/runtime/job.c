@@ -1,0 +1,375 @@
+/*
+ * job.c — building operators from the exec graph and driving sources. See job.h.
+ */
+#include "job.h"
+#include "../exec/calc.h"
+#include "../exec/watermark.h"
+#include "../exec/union.h"
+#include "../connectors/connector.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct SourceSlot {
+    WSource *src;               /* NULL for VALUES */
+    WRel *rel;
+    WOperator *head;            /* receives the source's chunks on input 0 */
+    WChunk *chunk;
+    bool done;
+    int values_next;            /* VALUES: next row */
+} SourceSlot;
+
+typedef struct Built { WRel *rel; WOperator *op; } Built;
+
+struct WJob {
+    WExecCtx ctx;
+    WJobEnv env;
+    int nops, cap_ops;
+    WOperator **ops;
+    int nsrc, cap_src;
+    SourceSlot *srcs;
+    int nsinks, cap_sinks;
+    WSink **sinks;
+    int nbuilt, cap_built;
+    Built *built;
+};
+
+static void add_op(WJob *j, WOperator *op)
+{
+    if (j->nops == j->cap_ops) {
+        j->cap_ops = j->cap_ops ? j->cap_ops * 2 : 16;
+        j->ops = wrealloc(j->ops, sizeof(WOperator *) * (size_t)j->cap_ops);
+    }
+    j->ops[j->nops++] = op;
+}
+
+/* ---- passthrough head for sources ---- */
+
+static void pass_process(WOperator *op, int input, const WChunk *in) { (void)input; wop_emit(op, in); }
+static const WOpOps PASS_OPS = {.process = pass_process};
+
+/* ---- sink operators ---- */
+
+typedef struct SinkOp {
+    WOperator base;
+    WSink *sink;
+    WCollect collect;
+    bool is_collect;
+} SinkOp;
+
+static void sink_process(WOperator *op, int input, const WChunk *in)
+{
+    SinkOp *s = (SinkOp *)op;
+    (void)input;
+    if (s->is_collect) {
+        if (s->collect.rows && !s->collect.rows(s->collect.ctx, in)) op->ctx->cancelled = true;
+        return;
+    }
+    if (!s->sink->write(s->sink, in, op->ctx->err)) return;
+}
+
+static void sink_end(WOperator *op)
+{
+    SinkOp *s = (SinkOp *)op;
+    if (!s->is_collect && s->sink->finish) s->sink->finish(s->sink, op->ctx->err);
+}
+
+static void sink_watermark(WOperator *op, int64_t wm) { (void)op; (void)wm; }
+
+static const WOpOps SINK_OPS = {.process = sink_process, .watermark = sink_watermark, .end_input = sink_end};
+
+/* ---- table spec for connectors ---- */
+
+static WTableSpec *make_spec(WPlanCtx *p, WJob *j, WTable *t, const char *qname)
+{
+    WArena *a = p->arena;
+    WTableSpec *sp = WA_NEW(a, WTableSpec);
+    int *phys = WA_ARRAY(a, int, t->ncols ? t->ncols : 1);
+    int np = wtable_physical(t, phys);
+    sp->name = qname;
+    sp->short_name = t->name;
+    sp->ncols = np;
+    sp->col_names = WA_ARRAY(a, const char *, np ? np : 1);
+    sp->col_types = WA_ARRAY(a, const WType *, np ? np : 1);
+    for (int i = 0; i < np; i++) {
+        sp->col_names[i] = t->cols[phys[i]].name;
+        sp->col_types[i] = t->cols[phys[i]].type;
+    }
+    /* primary key as indexes into the physical columns */
+    sp->npk = t->npk;
+    int *pk = WA_ARRAY(a, int, t->npk ? t->npk : 1);
+    for (int k = 0; k < t->npk; k++)
+        for (int i = 0; i < np; i++) if (phys[i] == t->pk[k]) pk[k] = i;
+    sp->pk = pk;
+    sp->options = &t->options;
+    sp->cast = &j->ctx.cast;
+    sp->subtask = 0;
+    sp->parallelism = 1;
+    sp->out = j->env.print_out ? j->env.print_out : stdout;
+    return sp;
+}
+
+static const WConnector *find_connector(WPlanCtx *p, WTable *t, const char *qname, bool as_source)
+{
+    const char *cn = wopts_get(&t->options, "connector");
+    if (!cn) {
+        werr_set(p->err, WEXC_VALIDATION,
+                 "Table options do not contain an option key 'connector' for discovering a connector. "
+                 "Therefore, Flink assumes a managed table. However, a managed table factory that "
+                 "implements org.apache.flink.table.factories.ManagedTableFactory is not in the classpath.");
+        return NULL;
+    }
+    const WConnector *c = wconnector_find(cn);
+    if (!c) {
+        WStrBuf s;
+        wsb_init(&s);
+        wsb_printf(&s, "Could not find any factory for identifier '%s' that implements "
+                       "'org.apache.flink.table.factories.DynamicTableFactory' in the classpath.\n\n"
+                       "Available factory identifiers are:\n\n", cn);
+        const WConnector *const *all = wconnector_all();
+        for (int i = 0; all[i]; i++) wsb_printf(&s, "%s%s", i ? "\n" : "", all[i]->name);
+        werr_set(p->err, WEXC_VALIDATION, "%s", s.buf);
+        wsb_free(&s);
+        return NULL;
+    }
+    (void)qname;
+    (void)as_source;
+    return c;
+}
+
+/* ---- building ---- */
+
+static WOperator *build(WPlanCtx *p, WJob *j, WRel *r);
+
+static WOperator *built_lookup(WJob *j, WRel *r)
+{
+    for (int i = 0; i < j->nbuilt; i++) if (j->built[i].rel == r) return j->built[i].op;
+    return NULL;
+}
+
+static void built_add(WJob *j, WRel *r, WOperator *op)
+{
+    if (j->nbuilt == j->cap_built) {
+        j->cap_built = j->cap_built ? j->cap_built * 2 : 16;
+        j->built = wrealloc(j->built, sizeof(Built) * (size_t)j->cap_built);
+    }
+    j->built[j->nbuilt++] = (Built){r, op};
+}
+
+static void set_name(WPlanCtx *p, WOperator *op, WRel *r)
+{
+    op->id = r->id;
+    op->name = wa_sprintf(p->arena, "%s[%d]", wrel_kind_name(r->kind), r->id);
+}
+
+static SourceSlot *add_source(WJob *j)
+{
+    if (j->nsrc == j->cap_src) {
+        j->cap_src = j->cap_src ? j->cap_src * 2 : 4;
+        j->srcs = wrealloc(j->srcs, sizeof(SourceSlot) * (size_t)j->cap_src);
+    }
+    SourceSlot *s = &j->srcs[j->nsrc++];
+    memset(s, 0, sizeof *s);
+    return s;
+}
+
+static WOperator *build(WPlanCtx *p, WJob *j, WRel *r)
+{
+    WOperator *op = built_lookup(j, r);
+    if (op) return op;
+    WOperator **ins = WA_ARRAY(p->arena, WOperator *, r->ninputs ? r->ninputs : 1);
+    for (int i = 0; i < r->ninputs; i++) {
+        ins[i] = build(p, j, r->inputs[i]);
+        if (!ins[i]) return NULL;
+    }
+    switch (r->kind) {
+    case WR_SCAN:
+    case WR_VALUES: {
+        op = wcalloc(1, sizeof *op);
+        wop_init(op, &PASS_OPS, &j->ctx, 1, r->out.n, r->out.types, r->out.names);
+        SourceSlot *s = add_source(j);
+        s->rel = r;
+        s->head = op;
+        if (r->kind == WR_SCAN) {
+            const WConnector *c = find_connector(p, r->table, r->table_qname, true);
+            if (!c) { wop_free(op); j->nsrc--; return NULL; }
+            if (!c->can_source) {
+                werr_set(p->err, WEXC_VALIDATION,
+                         "Connector '%s' can only be used as a sink. It cannot be used as a source.", c->name);
+                wop_free(op);
+                j->nsrc--;
+                return NULL;
+            }
+            WTableSpec *sp = make_spec(p, j, r->table, r->table_qname);
+            if (c->validate && !c->validate(sp, true, p->err)) { wop_free(op); j->nsrc--; return NULL; }
+            s->src = c->open_source(sp, p->err);
+            if (!s->src) { wop_free(op); j->nsrc--; return NULL; }
+        }
+        int cap = j->ctx.chunk_rows;
+        s->chunk = wchunk_new(r->out.n, r->out.types, cap);
+        break;
+    }
+    case WR_CALC:
+        op = wop_calc_new(&j->ctx, r->inputs[0]->out.n, r->inputs[0]->out.types, r->nexprs, r->exprs, r->cond,
+                          r->out.types, r->out.names);
+        break;
+    case WR_WATERMARK:
+        op = wop_watermark_new(&j->ctx, r->wm_expr, r->out.n, r->out.types, r->out.names);
+        break;
+    case WR_UNION:
+        op = wop_union_new(&j->ctx, r->ninputs, r->out.n, r->out.types, r->out.names);
+        break;
+    case WR_SINK: {
+        SinkOp *s = wcalloc(1, sizeof *s);
+        wop_init(&s->base, &SINK_OPS, &j->ctx, 1, r->out.n, r->out.types, r->out.names);
+        if (!r->sink_table) {
+            s->is_collect = true;
+            s->collect = j->env.collect;
+        } else {
+            const WConnector *c = find_connector(p, r->sink_table, r->sink_qname, false);
+            if (!c) { free(s); return NULL; }
+            if (!c->can_sink) {
+                werr_set(p->err, WEXC_VALIDATION,
+                         "Connector '%s' can only be used as a source. It cannot be used as a sink.", c->name);
+                free(s);
+                return NULL;
+            }
+            WTableSpec *sp = make_spec(p, j, r->sink_table, r->sink_qname);
+            if (c->validate && !c->validate(sp, false, p->err)) { free(s); return NULL; }
+            s->sink = c->open_sink(sp, p->err);
+            if (!s->sink) { free(s); return NULL; }
+            if (j->nsinks == j->cap_sinks) {
+                j->cap_sinks = j->cap_sinks ? j->cap_sinks * 2 : 4;
+                j->sinks = wrealloc(j->sinks, sizeof(WSink *) * (size_t)j->cap_sinks);
+            }
+            j->sinks[j->nsinks++] = s->sink;
+        }
+        op = &s->base;
+        break;
+    }
+    default:
+        werr_set(p->err, WEXC_TABLE, "The operator %s is not supported yet by the runtime.", wrel_kind_name(r->kind));
+        return NULL;
+    }
+    set_name(p, op, r);
+    add_op(j, op);
+    built_add(j, r, op);
+    for (int i = 0; i < r->ninputs; i++) wop_connect(ins[i], op, i);
+    return op;
+}
+
+WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
+{
+    WJob *j = wcalloc(1, sizeof *j);
+    j->env = *env;
+    j->ctx.err = env->err;
+    if (env->cast) j->ctx.cast = *env->cast;
+    j->ctx.config = env->config;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    j->ctx.start_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    int64_t rows = WCHUNK_CAP;
+    WError tmp;
+    werr_clear(&tmp);
+    if (env->config) wopts_get_long(env->config, "weir.exec.chunk-rows", WCHUNK_CAP, &rows, &tmp);
+    if (rows < 1) rows = 1;
+    if (rows > WCHUNK_CAP) rows = WCHUNK_CAP;
+    j->ctx.chunk_rows = (int)rows;
+    for (int i = 0; i < nroots; i++) {
+        if (!build(p, j, roots[i])) { wjob_free(j); return NULL; }
+    }
+    return j;
+}
+
+static bool pump_values(WJob *j, SourceSlot *s)
+{
+    WChunk *c = s->chunk;
+    wchunk_reset(c);
+    WRel *r = s->rel;
+    while (s->values_next < r->nrows && c->nrows < c->cap) {
+        int row = wchunk_add_row(c, WRK_INSERT);
+        for (int k = 0; k < r->out.n; k++) {
+            c->cols[k].data[row] = r->rows[s->values_next][k];
+            c->cols[k].nulls[row] = r->row_nulls[s->values_next][k];
+        }
+        s->values_next++;
+    }
+    if (c->nrows) wop_push(s->head, 0, c);
+    (void)j;
+    return s->values_next < r->nrows;
+}
+
+bool wjob_run(WJob *j)
+{
+    int active = j->nsrc;
+    while (active > 0 && !j->ctx.err->set && !j->ctx.cancelled) {
+        for (int i = 0; i < j->nsrc; i++) {
+            SourceSlot *s = &j->srcs[i];
+            if (s->done) continue;
+            bool more;
+            if (!s->src) {
+                more = pump_values(j, s);
+            } else {
+                wchunk_reset(s->chunk);
+                WSourceStatus st = s->src->next(s->src, s->chunk, j->ctx.err);
+                if (st == WSRC_ERROR) return false;
+                if (s->chunk->nrows) wop_push(s->head, 0, s->chunk);
+                more = st != WSRC_END;
+            }
+            if (j->ctx.err->set || j->ctx.cancelled) break;
+            if (!more) {
+                s->done = true;
+                active--;
+                wop_input_watermark(s->head, 0, WWM_MAX);
+                wop_input_end(s->head, 0);
+            }
+        }
+    }
+    return !j->ctx.err->set;
+}
+
+void wjob_cancel(WJob *j) { j->ctx.cancelled = true; }
+
+void wjob_free(WJob *j)
+{
+    if (!j) return;
+    for (int i = 0; i < j->nsrc; i++) {
+        if (j->srcs[i].src && j->srcs[i].src->close) j->srcs[i].src->close(j->srcs[i].src);
+        wchunk_free(j->srcs[i].chunk);
+    }
+    for (int i = 0; i < j->nsinks; i++) if (j->sinks[i]->close) j->sinks[i]->close(j->sinks[i]);
+    for (int i = 0; i < j->nops; i++) wop_free(j->ops[i]);
+    free(j->ops);
+    free(j->srcs);
+    free(j->sinks);
+    free(j->built);
+    free(j);
+}
+
+void wjob_report(const WJob *j, WStrBuf *out)
+{
+    for (int i = 0; i < j->nops; i++) {
+        WOperator *op = j->ops[i];
+        wsb_printf(out, "%s: rows_in=%lld rows_out=%lld", op->name, (long long)op->rows_in, (long long)op->rows_out);
+        if (op->late_dropped) wsb_printf(out, " numLateRecordsDropped=%lld", (long long)op->late_dropped);
+        if (op->ops->metrics) {
+            char buf[1024];
+            buf[0] = 0;
+            op->ops->metrics(op, buf, sizeof buf);
+            if (buf[0]) wsb_printf(out, " %s", buf);
+        }
+        wsb_putc(out, '\n');
+    }
+    for (int i = 0; i < j->nsrc; i++)
+        if (j->srcs[i].src && j->srcs[i].src->rows_skipped)
+            wsb_printf(out, "%s: rows skipped (csv.ignore-parse-errors)=%lld\n", j->srcs[i].head->name,
+                       (long long)j->srcs[i].src->rows_skipped);
+}
+
+int64_t wjob_rows_skipped(const WJob *j)
+{
+    int64_t n = 0;
+    for (int i = 0; i < j->nsrc; i++) if (j->srcs[i].src) n += j->srcs[i].src->rows_skipped;
+    return n;
+}

@@ -1,0 +1,45 @@
+/*
+ * job.h — a running job built from an exec graph (the finalised plan), and its driver.
+ *
+ * Contract: wjob_build turns one or more plan roots (sinks) into operators wired as the plan
+ * says, opening every source and sink through the connectors (validating their options). The
+ * job owns all operators, sources and sinks. wjob_run drives the sources round-robin, chunk by
+ * chunk, until every bounded source ended (then the final watermark and end-of-input flow down)
+ * or the job is cancelled or fails; the error, if any, is in the WError given at build time.
+ * Metrics per operator are kept for reports. Depends on plan/, exec/, connectors/, expr/, types/.
+ */
+#ifndef WEIR_RUNTIME_JOB_H
+#define WEIR_RUNTIME_JOB_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "../plan/plan.h"
+#include "../exec/operator.h"
+#include "../common/strbuf.h"
+
+typedef struct WJob WJob;
+
+/* Where a collect sink (SELECT to the client) delivers rows. Return false to cancel. */
+typedef struct WCollect {
+    void *ctx;
+    bool (*rows)(void *ctx, const WChunk *c);
+} WCollect;
+
+typedef struct WJobEnv {
+    const WOptions *config;
+    const WCastCtx *cast;
+    FILE *print_out;            /* print sinks */
+    WCollect collect;           /* collect sinks */
+    WError *err;
+} WJobEnv;
+
+WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env);
+bool wjob_run(WJob *job);
+void wjob_cancel(WJob *job);
+void wjob_free(WJob *job);
+/* Per-operator metrics, one line each (name, rows in/out, late records dropped, state). */
+void wjob_report(const WJob *job, WStrBuf *out);
+/* Rows skipped by sources that ignore parse errors, summed. */
+int64_t wjob_rows_skipped(const WJob *job);
+
+#endif

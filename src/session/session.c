@@ -1,0 +1,583 @@
+/*
+ * session.c — statement execution for the SQL client and the REST server: parse, bind, plan,
+ * run; DDL against the catalog; SET/RESET; SHOW/DESCRIBE tables. See session.h.
+ */
+#include "session.h"
+#include "../sql/parser.h"
+#include "../catalog/catalog.h"
+#include "../plan/plan.h"
+#include "../runtime/job.h"
+#include "../expr/functions.h"
+#include "../types/format.h"
+#include "../common/strbuf.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct WSession {
+    WCatalog catalog;
+    WOptions config;
+    FILE *print_out;
+    WTimeZone *tz;
+    char *tz_id;
+    bool verbose;
+    char *last_report;
+    uint64_t rng;
+    /* BEGIN STATEMENT SET ... END */
+    bool in_set;
+    int nset;
+    char **set_sql;
+};
+
+static uint64_t next_rand(WSession *s)
+{
+    uint64_t x = s->rng += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+WSession *wsession_new(FILE *print_out)
+{
+    WSession *s = wcalloc(1, sizeof *s);
+    wcatalog_init(&s->catalog);
+    wopts_init(&s->config);
+    s->print_out = print_out ? print_out : stdout;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    s->rng = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^ ((uint64_t)getpid() << 40);
+    return s;
+}
+
+void wsession_free(WSession *s)
+{
+    if (!s) return;
+    wcatalog_free(&s->catalog);
+    wopts_free(&s->config);
+    wtz_free(s->tz);
+    free(s->tz_id);
+    free(s->last_report);
+    for (int i = 0; i < s->nset; i++) free(s->set_sql[i]);
+    free(s->set_sql);
+    free(s);
+}
+
+void wstmt_result_free(WStmtResult *r)
+{
+    if (!r) return;
+    free(r->message);
+    for (int i = 0; i < r->ncols; i++) free(r->col_names[i]);
+    free(r->col_names);
+    for (int i = 0; i < r->nrows * r->ncols; i++) free(r->cells[i]);
+    free(r->cells);
+    memset(r, 0, sizeof *r);
+}
+
+const WOptions *wsession_config(const WSession *s) { return &s->config; }
+
+const char *wsession_get(const WSession *s, const char *key, const char *dflt)
+{
+    return wopts_get_or(&s->config, key, dflt);
+}
+
+static const char *system_zone(void)
+{
+    const char *tz = getenv("TZ");
+    if (tz && *tz) return tz[0] == ':' ? tz + 1 : tz;
+    static const char *const FILES[] = {"/etc/timezone", NULL};
+    for (int i = 0; FILES[i]; i++) {
+        FILE *f = fopen(FILES[i], "r");
+        if (!f) continue;
+        static _Thread_local char buf[128];
+        if (fgets(buf, sizeof buf, f)) {
+            buf[strcspn(buf, "\r\n ")] = 0;
+            fclose(f);
+            if (buf[0]) return buf;
+        }
+        fclose(f);
+    }
+    return "UTC";
+}
+
+/* Resolve table.local-time-zone (reloading when it changed). */
+static const WTimeZone *session_tz(WSession *s, WError *err)
+{
+    const char *id = wopts_get_or(&s->config, "table.local-time-zone", "default");
+    if (strcmp(id, "default") == 0) id = system_zone();
+    if (s->tz && s->tz_id && strcmp(s->tz_id, id) == 0) return s->tz;
+    WTimeZone *tz = wtz_load(id, err);
+    if (!tz) return NULL;
+    wtz_free(s->tz);
+    free(s->tz_id);
+    s->tz = tz;
+    s->tz_id = wstrdup(id);
+    return tz;
+}
+
+const WTimeZone *wsession_time_zone(const WSession *s)
+{
+    WError e;
+    werr_clear(&e);
+    return session_tz((WSession *)s, &e);
+}
+
+bool wsession_is_batch(const WSession *s)
+{
+    const char *m = wopts_get_or(&s->config, "execution.runtime-mode", "streaming");
+    return strcasecmp(m, "batch") == 0;
+}
+
+void wsession_set_verbose(WSession *s, bool on) { s->verbose = on; }
+const char *wsession_last_job_report(const WSession *s) { return s->last_report; }
+
+/* ---- result tables ---- */
+
+static void table_begin(WStmtResult *r, int ncols, const char *const *names)
+{
+    r->kind = WSR_TABLE;
+    r->ncols = ncols;
+    r->col_names = wcalloc((size_t)ncols, sizeof(char *));
+    for (int i = 0; i < ncols; i++) r->col_names[i] = wstrdup(names[i]);
+}
+
+static void table_row(WStmtResult *r, const char *const *cells)
+{
+    r->cells = wrealloc(r->cells, sizeof(char *) * (size_t)((r->nrows + 1) * r->ncols));
+    for (int i = 0; i < r->ncols; i++) r->cells[r->nrows * r->ncols + i] = cells[i] ? wstrdup(cells[i]) : NULL;
+    r->nrows++;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static bool like_match(const char *pat, const char *s, bool ci)
+{
+    /* SQL LIKE with % and _ (SHOW ... LIKE) */
+    if (!*pat) return !*s;
+    if (*pat == '%') {
+        for (;; s++) {
+            if (like_match(pat + 1, s, ci)) return true;
+            if (!*s) return false;
+        }
+    }
+    if (!*s) return false;
+    if (*pat == '_' || (ci ? tolower((unsigned char)*pat) == tolower((unsigned char)*s) : *pat == *s))
+        return like_match(pat + 1, s + 1, ci);
+    return false;
+}
+
+static bool exec_show(WSession *s, AstStmt *st, WStmtResult *res, WError *err)
+{
+    const char *col;
+    int n = 0;
+    char **names = wcalloc((size_t)s->catalog.n + 8, sizeof(char *));
+    switch (st->show) {
+    case ASH_TABLES:
+    case ASH_VIEWS:
+        col = st->show == ASH_TABLES ? "table name" : "view name";
+        for (int i = 0; i < s->catalog.n; i++) {
+            WTable *t = s->catalog.tables[i];
+            if (st->show == ASH_VIEWS && !t->is_view) continue;
+            if (strcmp(t->catalog, s->catalog.current_catalog) || strcmp(t->database, s->catalog.current_database))
+                continue;
+            if (st->like_pattern && like_match(st->like_pattern, t->name, false) == st->not_like) continue;
+            names[n++] = t->name;
+        }
+        break;
+    case ASH_CATALOGS: col = "catalog name"; names[n++] = s->catalog.current_catalog; break;
+    case ASH_DATABASES: col = "database name"; names[n++] = s->catalog.current_database; break;
+    case ASH_CURRENT_CATALOG: col = "current catalog name"; names[n++] = s->catalog.current_catalog; break;
+    case ASH_CURRENT_DATABASE: col = "current database name"; names[n++] = s->catalog.current_database; break;
+    case ASH_FUNCTIONS:
+    case ASH_USER_FUNCTIONS: {
+        col = "function name";
+        free(names);
+        if (st->show == ASH_USER_FUNCTIONS) {
+            const char *c[1] = {col};
+            table_begin(res, 1, c);
+            res->empty_as_empty_set = true;
+            return true;
+        }
+        const WFuncDef *const *all = wfunc_all();
+        int total = 0;
+        while (all && all[total]) total++;
+        names = wcalloc((size_t)total + 1, sizeof(char *));
+        for (int i = 0; i < total; i++) {
+            char *lower = wstrdup(all[i]->name);
+            for (char *q = lower; *q; q++) *q = (char)tolower((unsigned char)*q);
+            names[n++] = lower;
+        }
+        qsort(names, (size_t)n, sizeof(char *), cmp_str);
+        const char *c[1] = {col};
+        table_begin(res, 1, c);
+        res->empty_as_empty_set = true;
+        for (int i = 0; i < n; i++) {
+            const char *cell[1] = {names[i]};
+            table_row(res, cell);
+            free(names[i]);
+        }
+        free(names);
+        return true;
+    }
+    default:
+        free(names);
+        return werr_set(err, WEXC_TABLE, "This SHOW statement is not supported yet.");
+    }
+    qsort(names, (size_t)n, sizeof(char *), cmp_str);
+    const char *c[1] = {col};
+    table_begin(res, 1, c);
+    res->empty_as_empty_set = true;
+    for (int i = 0; i < n; i++) {
+        const char *cell[1] = {names[i]};
+        table_row(res, cell);
+    }
+    free(names);
+    return true;
+}
+
+static bool exec_describe(WSession *s, AstStmt *st, WStmtResult *res, WError *err)
+{
+    WTable *t = wcatalog_lookup(&s->catalog, &st->target);
+    if (!t) {
+        WArena a;
+        warena_init(&a, 0);
+        werr_set(err, WEXC_VALIDATION, "Tables or views with the identifier '%s' doesn't exist",
+                 wcatalog_qualified(&a, &s->catalog, &st->target));
+        warena_free(&a);
+        return false;
+    }
+    static const char *const COLS[] = {"name", "type", "null", "key", "extras", "watermark"};
+    table_begin(res, 6, COLS);
+    WStrBuf ty, key;
+    wsb_init(&ty);
+    wsb_init(&key);
+    for (int i = 0; i < t->ncols; i++) {
+        WColumn *c = &t->cols[i];
+        wsb_clear(&ty);
+        wtype_to_string(wtype_with_nullable(t->arena, c->type, true), &ty);
+        bool nullable = c->type->nullable;
+        wsb_clear(&key);
+        for (int k = 0; k < t->npk; k++) {
+            if (t->pk[k] == i) {
+                wsb_append(&key, "PRI(");
+                for (int m = 0; m < t->npk; m++) wsb_printf(&key, "%s%s", m ? ", " : "", t->cols[t->pk[m]].name);
+                wsb_putc(&key, ')');
+            }
+        }
+        const char *cells[6] = {c->name, ty.buf, nullable ? "true" : "false", key.buf,
+                                c->expr_sql ? c->expr_sql : "", i == t->wm_col ? t->wm_sql : ""};
+        table_row(res, cells);
+    }
+    wsb_free(&ty);
+    wsb_free(&key);
+    return true;
+}
+
+/* ---- running plans ---- */
+
+typedef struct CollectBridge {
+    WResultSink *sink;
+} CollectBridge;
+
+static bool collect_rows(void *ctx, const WChunk *c)
+{
+    CollectBridge *b = ctx;
+    return b->sink && b->sink->rows ? b->sink->rows(b->sink->ctx, c) : true;
+}
+
+static void new_job_id(WSession *s, char out[33])
+{
+    uint64_t a = next_rand(s), b = next_rand(s);
+    snprintf(out, 33, "%016llx%016llx", (unsigned long long)a, (unsigned long long)b);
+}
+
+static bool run_roots(WSession *s, WPlanCtx *p, WRel **roots, int n, WResultSink *sink, WError *err)
+{
+    for (int i = 0; i < n; i++) {
+        roots[i] = wplan_optimize(p, roots[i]);
+    }
+    /* number all roots in one sequence */
+    for (int i = 0; i < n; i++) wplan_finalize(p, roots[i]);
+    CollectBridge bridge = {sink};
+    WJobEnv env = {.config = &s->config, .cast = p->cast, .print_out = s->print_out,
+                   .collect = {&bridge, collect_rows}, .err = err};
+    WJob *job = wjob_build(p, roots, n, &env);
+    if (!job) return false;
+    if (sink && sink->open) {
+        WRel *r = roots[0];
+        sink->open(sink->ctx, r->out.n, r->out.names, r->out.types);
+    }
+    bool ok = wjob_run(job);
+    if (s->verbose || ok) {
+        WStrBuf rep;
+        wsb_init(&rep);
+        wjob_report(job, &rep);
+        free(s->last_report);
+        s->last_report = wsb_detach(&rep);
+    }
+    wjob_free(job);
+    if (sink && sink->close) sink->close(sink->ctx, ok);
+    return ok;
+}
+
+static bool plan_ctx(WSession *s, WPlanCtx *p, WArena *a, WCastCtx *cast, WError *err)
+{
+    memset(p, 0, sizeof *p);
+    p->arena = a;
+    p->catalog = &s->catalog;
+    p->config = &s->config;
+    p->err = err;
+    memset(cast, 0, sizeof *cast);
+    cast->tz = session_tz(s, err);
+    if (!cast->tz) return false;
+    p->cast = cast;
+    return true;
+}
+
+static bool exec_statement_set(WSession *s, int n, AstStmt **stmts, WArena *a, WStmtResult *res, WError *err)
+{
+    WPlanCtx p;
+    WCastCtx cast;
+    if (!plan_ctx(s, &p, a, &cast, err)) return false;
+    WRel **roots = WA_ARRAY(a, WRel *, n ? n : 1);
+    for (int i = 0; i < n; i++) {
+        if (stmts[i]->kind != AS_INSERT)
+            return werr_set(err, WEXC_GATEWAY,
+                            "Only 'INSERT/CREATE TABLE AS' statement is allowed in Statement Set or use 'END' "
+                            "statement to submit Statement Set.");
+        roots[i] = wbind_insert(&p, stmts[i]);
+        if (!roots[i]) return false;
+    }
+    if (n == 0) return werr_set(err, WEXC_TABLE, "No statement to execute in the statement set.");
+    res->kind = WSR_JOB_SUBMITTED;
+    new_job_id(s, res->job_id);
+    bool sync = false;
+    WError tmp;
+    werr_clear(&tmp);
+    wopts_get_bool(&s->config, "table.dml-sync", false, &sync, &tmp);
+    if (!run_roots(s, &p, roots, n, NULL, err)) return false;
+    if (sync) res->kind = WSR_JOB_COMPLETED;
+    return true;
+}
+
+static bool not_supported(WError *err, const char *what)
+{
+    return werr_set(err, WEXC_TABLE, "%s is not supported yet in weir.", what);
+}
+
+bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResult *res, WError *err)
+{
+    memset(res, 0, sizeof *res);
+    WArena *a = warena_new(0);
+    AstStmt *st = wsql_parse_statement(a, sql, err);
+    if (!st) { warena_delete(a); return false; }
+    bool ok = true;
+    bool keep_arena = false;
+
+    if (s->in_set && st->kind != AS_END && st->kind != AS_INSERT) {
+        ok = werr_set(err, WEXC_GATEWAY,
+                      "Only 'INSERT/CREATE TABLE AS' statement is allowed in Statement Set or use 'END' statement "
+                      "to submit Statement Set.");
+        warena_delete(a);
+        return ok;
+    }
+    WPlanCtx p;
+    WCastCtx cast;
+    switch (st->kind) {
+    case AS_CREATE_TABLE:
+    case AS_CREATE_VIEW: {
+        WTable *existing = wcatalog_lookup(&s->catalog, &st->target);
+        if (existing) {
+            if (st->if_not_exists) { res->kind = WSR_OK; break; }
+            char *qn = wcatalog_qualified(a, &s->catalog, &st->target);
+            char *c1 = wa_strdup(a, qn);
+            /* Flink: "Could not execute CreateTable in path `cat`.`db`.`t`" */
+            char *cat = c1, *db = strchr(cat, '.');
+            *db++ = 0;
+            char *obj = strchr(db, '.');
+            *obj++ = 0;
+            if (st->kind == AS_CREATE_TABLE)
+                ok = werr_set(err, WEXC_VALIDATION, "Could not execute CreateTable in path `%s`.`%s`.`%s`", cat, db, obj);
+            else
+                ok = werr_set(err, WEXC_VALIDATION, "Could not execute CreateTable in path `%s`.`%s`.`%s`", cat, db, obj);
+            break;
+        }
+        if (!plan_ctx(s, &p, a, &cast, err)) { ok = false; break; }
+        WTable *t = st->kind == AS_CREATE_TABLE ? wbind_create_table(&p, st, a) : wbind_create_view(&p, st, a);
+        if (!t) { ok = false; break; }
+        if (!wcatalog_add(&s->catalog, t, err)) { wopts_free(&t->options); ok = false; break; }
+        keep_arena = true;
+        res->kind = WSR_OK;
+        break;
+    }
+    case AS_DROP_TABLE:
+    case AS_DROP_VIEW:
+        ok = wcatalog_drop(&s->catalog, &st->target, st->kind == AS_DROP_VIEW, st->if_exists, err);
+        res->kind = WSR_OK;
+        break;
+    case AS_SHOW:
+        ok = exec_show(s, st, res, err);
+        break;
+    case AS_DESCRIBE:
+        ok = exec_describe(s, st, res, err);
+        break;
+    case AS_SET:
+        if (!st->key) {
+            static const char *const C[] = {"key", "value"};
+            table_begin(res, 2, C);
+            res->empty_as_empty_set = true;
+            int n = s->config.n;
+            char **keys = wcalloc((size_t)n + 1, sizeof(char *));
+            for (int i = 0; i < n; i++) keys[i] = s->config.items[i].key;
+            qsort(keys, (size_t)n, sizeof(char *), cmp_str);
+            for (int i = 0; i < n; i++) {
+                const char *cells[2] = {keys[i], wopts_get(&s->config, keys[i])};
+                table_row(res, cells);
+            }
+            free(keys);
+        } else {
+            wopts_set(&s->config, st->key, st->value ? st->value : "");
+            if (strcmp(st->key, "table.local-time-zone") == 0 && !session_tz(s, err)) {
+                wopts_remove(&s->config, st->key);
+                ok = false;
+                break;
+            }
+            res->kind = WSR_OK;
+        }
+        break;
+    case AS_RESET:
+        if (st->key) {
+            wopts_remove(&s->config, st->key);
+            res->kind = WSR_MESSAGE;
+            res->message = wstrdup("Session property has been reset.");
+        } else {
+            wopts_free(&s->config);
+            wopts_init(&s->config);
+            res->kind = WSR_MESSAGE;
+            res->message = wstrdup("All session properties have been set to their default values.");
+        }
+        break;
+    case AS_QUERY: {
+        if (!plan_ctx(s, &p, a, &cast, err)) { ok = false; break; }
+        WRel *root = wbind_select(&p, st);
+        if (!root) { ok = false; break; }
+        ok = run_roots(s, &p, &root, 1, sink, err);
+        res->kind = WSR_QUERY_DONE;
+        break;
+    }
+    case AS_INSERT: {
+        if (s->in_set) {
+            /* validate now, run at END */
+            if (!plan_ctx(s, &p, a, &cast, err)) { ok = false; break; }
+            if (!wbind_insert(&p, st)) { ok = false; break; }
+            s->set_sql = wrealloc(s->set_sql, sizeof(char *) * (size_t)(s->nset + 1));
+            s->set_sql[s->nset++] = wstrdup(sql);
+            res->kind = WSR_OK;
+            break;
+        }
+        AstStmt *one[1] = {st};
+        ok = exec_statement_set(s, 1, one, a, res, err);
+        break;
+    }
+    case AS_BEGIN_STATEMENT_SET:
+        if (s->in_set) { ok = werr_set(err, WEXC_GATEWAY, "Statement Set has already been started."); break; }
+        s->in_set = true;
+        res->kind = WSR_OK;
+        break;
+    case AS_END: {
+        if (!s->in_set) {
+            ok = werr_set(err, WEXC_GATEWAY,
+                          "No Statement Set to submit. 'END' statement should be used after 'BEGIN STATEMENT SET'.");
+            break;
+        }
+        s->in_set = false;
+        int n = s->nset;
+        AstStmt **stmts = WA_ARRAY(a, AstStmt *, n ? n : 1);
+        for (int i = 0; i < n && ok; i++) {
+            stmts[i] = wsql_parse_statement(a, s->set_sql[i], err);
+            if (!stmts[i]) ok = false;
+        }
+        for (int i = 0; i < n; i++) free(s->set_sql[i]);
+        free(s->set_sql);
+        s->set_sql = NULL;
+        s->nset = 0;
+        if (ok) ok = exec_statement_set(s, n, stmts, a, res, err);
+        break;
+    }
+    case AS_STATEMENT_SET:
+        ok = exec_statement_set(s, st->nstmts, st->stmts, a, res, err);
+        break;
+    case AS_EXECUTE:
+        if (st->inner && st->inner->kind == AS_INSERT) {
+            AstStmt *one[1] = {st->inner};
+            ok = exec_statement_set(s, 1, one, a, res, err);
+        } else if (st->inner && st->inner->kind == AS_STATEMENT_SET) {
+            ok = exec_statement_set(s, st->inner->nstmts, st->inner->stmts, a, res, err);
+        } else if (st->inner && st->inner->kind == AS_QUERY) {
+            if (!plan_ctx(s, &p, a, &cast, err)) { ok = false; break; }
+            WRel *root = wbind_select(&p, st->inner);
+            ok = root && run_roots(s, &p, &root, 1, sink, err);
+            res->kind = WSR_QUERY_DONE;
+        } else {
+            ok = not_supported(err, "This EXECUTE statement");
+        }
+        break;
+    case AS_USE:
+        ok = werr_set(err, WEXC_VALIDATION, "%s '%s' does not exist.", st->use_catalog ? "Catalog" : "Database",
+                      st->target.parts[st->target.n - 1]);
+        if ((st->use_catalog && strcmp(st->target.parts[0], s->catalog.current_catalog) == 0) ||
+            (!st->use_catalog && strcmp(st->target.parts[st->target.n - 1], s->catalog.current_database) == 0)) {
+            werr_clear(err);
+            ok = true;
+            res->kind = WSR_OK;
+        }
+        break;
+    case AS_QUIT:
+        res->kind = WSR_QUIT;
+        break;
+    case AS_HELP:
+        res->kind = WSR_TEXT;
+        res->message = wstrdup("The following commands are available:\n\n"
+                               "CLEAR\t\tClears the current terminal.\n"
+                               "CREATE TABLE\t\tCreate table under current catalog and database.\n"
+                               "DROP TABLE\t\tDrop table with optional catalog and database. Syntax: "
+                               "'DROP TABLE [IF EXISTS] <name>;'\n"
+                               "CREATE VIEW\t\tCreates a virtual table from a SQL query. Syntax: "
+                               "'CREATE VIEW <name> AS <query>;'\n"
+                               "DESCRIBE\t\tDescribes the schema of a table with the given name.\n"
+                               "DROP VIEW\t\tDeletes a previously created virtual table. Syntax: "
+                               "'DROP VIEW <name>;'\n"
+                               "EXPLAIN\t\tDescribes the execution plan of a query or table with the given name.\n"
+                               "HELP\t\tPrints the available commands.\n"
+                               "INSERT INTO\t\tInserts the results of a SQL SELECT query into a declared table sink.\n"
+                               "QUIT\t\tQuits the SQL CLI client.\n"
+                               "RESET\t\tResets a session configuration property. Syntax: \"RESET '<key>';\". "
+                               "Use \"RESET;\" for reset all session properties.\n"
+                               "SELECT\t\tExecutes a SQL SELECT query on the Flink cluster.\n"
+                               "SET\t\tSets a session configuration property. Syntax: \"SET '<key>'='<value>';\". "
+                               "Use \"SET;\" for listing all properties.\n"
+                               "SHOW FUNCTIONS\t\tShows all user-defined and built-in functions or only "
+                               "user-defined functions. Syntax: 'SHOW [USER] FUNCTIONS;'\n"
+                               "SHOW TABLES\t\tShows all registered tables.\n"
+                               "BEGIN STATEMENT SET\t\tBegins a statement set. Syntax: 'BEGIN STATEMENT SET;'\n"
+                               "END\t\tEnds a statement set. Syntax: 'END;'\n\n"
+                               "Hint: Make sure that a statement ends with \";\" for finalizing (multi-line) "
+                               "statements.\n");
+        break;
+    case AS_EXPLAIN: ok = not_supported(err, "EXPLAIN"); break;
+    case AS_COMPILE_PLAN: ok = not_supported(err, "COMPILE PLAN"); break;
+    case AS_COMPILE_AND_EXECUTE: ok = not_supported(err, "COMPILE AND EXECUTE PLAN"); break;
+    case AS_EXECUTE_PLAN: ok = not_supported(err, "EXECUTE PLAN"); break;
+    case AS_STOP_JOB: ok = not_supported(err, "STOP JOB (there is no running cluster job)"); break;
+    case AS_ALTER_TABLE: ok = not_supported(err, "ALTER TABLE"); break;
+    case AS_CREATE_FUNCTION: ok = not_supported(err, "CREATE FUNCTION"); break;
+    case AS_CREATE_CATALOG: ok = not_supported(err, "CREATE CATALOG"); break;
+    case AS_CREATE_DATABASE: ok = not_supported(err, "CREATE DATABASE"); break;
+    case AS_ADD_JAR: ok = not_supported(err, "ADD JAR"); break;
+    case AS_CLEAR: res->kind = WSR_OK; break;
+    }
+    if (!keep_arena) warena_delete(a);
+    return ok;
+}
