@@ -28,6 +28,22 @@ bool wcast_supported(const WType *from, const WType *to);
 bool wcast_implicit(const WType *from, const WType *to);
 bool wcast_datum(const WCastCtx *ctx, const WType *from, WDatum in, const WType *to, WDatum *out,
                  WArena *a, WError *err);
+/* wcast_datum may also produce SQL NULL without an error (Flink: numeric -> DECIMAL overflow, and
+   failures under legacy cast behaviour); it then returns false with err left unset. Prefer
+   wcast_datum_ex, which says so explicitly. */
+typedef enum WCastResult { WCAST_OK = 0, WCAST_NULL, WCAST_ERROR } WCastResult;
+WCastResult wcast_datum_ex(const WCastCtx *ctx, const WType *from, WDatum in, const WType *to,
+                           WDatum *out, WArena *a, WError *err);
+WCastResult wcast_from_text_ex(const WCastCtx *ctx, const char *s, int len, const WType *to,
+                               WDatum *out, WArena *a, WError *err);
+/* Plan-time check with Flink's message when the cast is not allowed: SqlValidatorException
+   "Cast function cannot convert value of type INTEGER to type DATE", or the ValidationException
+   Flink's planner raises for NUMERIC <-> TIMESTAMP / TIMESTAMP_LTZ. */
+bool wcast_check(const WType *from, const WType *to, WError *err);
+/* Calcite's rendering of a type, as in validator messages ("INTEGER", "VARCHAR(2147483647)",
+   "TIMESTAMP_WITH_LOCAL_TIME_ZONE(3)", "INTEGER ARRAY"). */
+void wcast_calcite_type_name(const WType *t, WStrBuf *out);
+
 /* Parse text as a value of type `to` (what CAST('..' AS t) does); used by the CSV reader too. */
 bool wcast_from_text(const WCastCtx *ctx, const char *s, int len, const WType *to, WDatum *out,
                      WArena *a, WError *err);

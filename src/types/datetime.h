@@ -47,6 +47,10 @@ int wfmt_time_java(int64_t millis_of_day, char *buf);
 bool wparse_date(const char *s, int len, int64_t *days);
 bool wparse_time(const char *s, int len, int64_t *millis_of_day);
 bool wparse_timestamp(const char *s, int len, WTimestamp *out);
+/* wparse_timestamp with failure detail for Java-style messages: returns -1 on success; >= 0 is the
+   index where the text stopped matching; <= -2 means a field was out of range: *why is the
+   java.time text ("Invalid value for MonthOfYear (valid values 1 - 12): ") and -2 - value the value. */
+int wparse_timestamp_ex(const char *s, int len, WTimestamp *out, const char **why);
 
 /* Java's SimpleDateFormat-style pattern formatting used by DATE_FORMAT / FROM_UNIXTIME
    (yyyy, MM, dd, HH, mm, ss, SSS, ...). */

@@ -31,6 +31,10 @@ void wrow_encode_chunk(WStrBuf *out, const WChunk *c, int row, int ncols, const 
 /* Decode field i of a binary row; strings point into the row bytes (copy if the row is freed).
    Returns false when the field is NULL. */
 bool wrow_get(const void *row, size_t size, int arity, const WType *t, int i, WDatum *out);
+/* Same, decoding composite values (ARRAY/MAP/MULTISET/ROW) into arena `a` (wrow_get leaves
+   their cx NULL since it has no memory to build them in). */
+bool wrow_get_arena(const void *row, size_t size, int arity, const WType *t, int i, WDatum *out,
+                    WArena *a);
 WRowKind wrow_kind(const void *row);
 size_t wrow_fixed_size(int arity);
 /* Flink's BinaryRowData.hashCode() (murmur by words, seed 42). */

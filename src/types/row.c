@@ -1,0 +1,321 @@
+/*
+ * row.c — the binary row format (row.h), byte-identical to Flink's BinaryRowData for scalar
+ * fields (BinaryRowWriter / AbstractBinaryWriter), so wrow_hash equals BinaryRowData.hashCode.
+ *
+ * Layout: null bits ((arity + 63 + 8) / 64) * 8 bytes (byte 0 = RowKind, field i = bit i + 8),
+ * 8-byte slots, 8-byte aligned variable part. Non-compact DECIMAL (p > 18) reserves 16 zeroed
+ * bytes holding the minimal big-endian two's complement unscaled value; non-compact TIMESTAMP
+ * (p > 3) reserves 8 bytes of millis with (offset << 32 | nanoOfMilli) in the slot — both also for
+ * NULL values, as Flink's null setters do. Composite values (weir's own encoding): the slot holds
+ * (offset << 32 | length) of a chunk [int64 n][nested binary row of n slots (2n for MAP)].
+ * May call common/ (hash, strbuf, arena).
+ */
+#include "row.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "../common/hash.h"
+
+static size_t bitset_bytes(int arity) { return (size_t)((arity + 63 + 8) / 64) * 8; }
+
+size_t wrow_fixed_size(int arity) { return bitset_bytes(arity) + 8 * (size_t)arity; }
+
+static void put_le(unsigned char *p, uint64_t v, int n)
+{
+    for (int i = 0; i < n; i++) { p[i] = (unsigned char)v; v >>= 8; }
+}
+static uint64_t get_le(const unsigned char *p, int n)
+{
+    uint64_t v = 0;
+    for (int i = n - 1; i >= 0; i--) v = (v << 8) | p[i];
+    return v;
+}
+
+static void zero_append(WStrBuf *out, size_t n)
+{
+    wsb_reserve(out, n);
+    memset(out->buf + out->len, 0, n);
+    out->len += n;
+    out->buf[out->len] = 0;
+}
+
+static size_t round8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+/* Types of the fields of a (possibly nested) row being encoded. */
+typedef struct FieldTypes {
+    const WType *const *types;   /* per field, or NULL */
+    const WType *elem, *key;     /* ARRAY/MULTISET: elem; MAP: key/elem alternate */
+} FieldTypes;
+
+static const WType *ftype(const FieldTypes *ft, int i)
+{
+    if (ft->types) return ft->types[i];
+    if (ft->key) return (i % 2 == 0) ? ft->key : ft->elem;
+    return ft->elem;
+}
+
+static bool is_compact_decimal(const WType *t) { return t->precision <= 18; }
+static bool is_compact_ts(const WType *t) { return t->precision <= 3; }
+
+static void encode_row(WStrBuf *out, int arity, const FieldTypes *ft, const WDatum *vals,
+                       const uint8_t *nulls, uint8_t header);
+
+/* Minimal big-endian two's complement bytes of v (BigInteger.toByteArray). */
+static int unscaled_bytes(__int128 v, unsigned char *b)
+{
+    unsigned char tmp[16];
+    unsigned __int128 u = (unsigned __int128)v;
+    for (int i = 15; i >= 0; i--) { tmp[i] = (unsigned char)u; u >>= 8; }
+    int start = 0;
+    while (start < 15) {
+        bool redundant = (tmp[start] == 0x00 && !(tmp[start + 1] & 0x80)) ||
+                         (tmp[start] == 0xFF && (tmp[start + 1] & 0x80));
+        if (!redundant) break;
+        start++;
+    }
+    memcpy(b, tmp + start, (size_t)(16 - start));
+    return 16 - start;
+}
+
+static void write_field(WStrBuf *out, size_t base, size_t slot, const WType *t, WDatum v, bool is_null)
+{
+    unsigned char *sp;
+#define SLOT() (sp = (unsigned char *)out->buf + base + slot)
+    switch (t->id) {
+    case WT_DECIMAL:
+        if (!is_compact_decimal(t)) {
+            size_t off = out->len - base;
+            zero_append(out, 16);
+            int n = 0;
+            if (!is_null) {
+                unsigned char b[16];
+                n = unscaled_bytes(v.dec, b);
+                memcpy(out->buf + base + off, b, (size_t)n);
+            }
+            SLOT();
+            put_le(sp, ((uint64_t)off << 32) | (uint32_t)n, 8);
+            return;
+        }
+        break;
+    case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ:
+        if (!is_compact_ts(t)) {
+            size_t off = out->len - base;
+            zero_append(out, 8);
+            if (!is_null) put_le((unsigned char *)out->buf + base + off, (uint64_t)v.ts.ms, 8);
+            SLOT();
+            put_le(sp, ((uint64_t)off << 32) | (uint32_t)(is_null ? 0 : v.ts.ns), 8);
+            return;
+        }
+        break;
+    default: break;
+    }
+    if (is_null) return;    /* slot stays zero */
+    switch (t->id) {
+    case WT_NULL: break;
+    case WT_BOOLEAN: case WT_TINYINT: SLOT(); put_le(sp, (uint64_t)v.i, 1); break;
+    case WT_SMALLINT: SLOT(); put_le(sp, (uint64_t)v.i, 2); break;
+    case WT_INT: case WT_DATE: case WT_TIME: case WT_INTERVAL_YM: SLOT(); put_le(sp, (uint64_t)v.i, 4); break;
+    case WT_BIGINT: case WT_INTERVAL_DT: SLOT(); put_le(sp, (uint64_t)v.i, 8); break;
+    case WT_FLOAT: {
+        float f = (float)v.d;
+        uint32_t bits;
+        memcpy(&bits, &f, 4);
+        SLOT(); put_le(sp, bits, 4);
+        break;
+    }
+    case WT_DOUBLE: {
+        uint64_t bits;
+        memcpy(&bits, &v.d, 8);
+        SLOT(); put_le(sp, bits, 8);
+        break;
+    }
+    case WT_DECIMAL: SLOT(); put_le(sp, (uint64_t)(int64_t)v.dec, 8); break;
+    case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ: SLOT(); put_le(sp, (uint64_t)v.ts.ms, 8); break;
+    case WT_CHAR: case WT_VARCHAR: case WT_BINARY: case WT_VARBINARY: {
+        int len = v.s.len;
+        if (len <= 7) {
+            SLOT();
+            if (len > 0) memcpy(sp, v.s.p, (size_t)len);
+            sp[7] = (unsigned char)(0x80 | len);
+        } else {
+            size_t off = out->len - base;
+            zero_append(out, round8((size_t)len));
+            memcpy(out->buf + base + off, v.s.p, (size_t)len);
+            SLOT();
+            put_le(sp, ((uint64_t)off << 32) | (uint32_t)len, 8);
+        }
+        break;
+    }
+    case WT_ARRAY: case WT_MULTISET: case WT_MAP: case WT_ROW: {
+        const WComposite *c = v.cx;
+        int n = c ? c->n : 0;
+        int slots = t->id == WT_MAP ? 2 * n : n;
+        if (t->id == WT_ROW && slots > t->nfields) slots = t->nfields;
+        size_t off = out->len - base;
+        zero_append(out, 8);
+        put_le((unsigned char *)out->buf + base + off, (uint64_t)n, 8);
+        FieldTypes ft = { NULL, t->elem, NULL };
+        if (t->id == WT_ROW) ft.types = t->fields;
+        if (t->id == WT_MAP) ft.key = t->key;
+        static const WDatum none = { 0 };
+        encode_row(out, slots, &ft, c ? c->vals : &none, c ? c->nulls : NULL, 0);
+        size_t total = out->len - base - off;
+        SLOT();
+        put_le(sp, ((uint64_t)off << 32) | (uint32_t)total, 8);
+        break;
+    }
+    default: break;
+    }
+#undef SLOT
+}
+
+static void encode_row(WStrBuf *out, int arity, const FieldTypes *ft, const WDatum *vals,
+                       const uint8_t *nulls, uint8_t header)
+{
+    size_t base = out->len, nb = bitset_bytes(arity);
+    zero_append(out, wrow_fixed_size(arity));
+    out->buf[base] = (char)header;
+    for (int i = 0; i < arity; i++) {
+        bool isn = nulls && nulls[i];
+        if (isn) {
+            int bit = i + 8;
+            out->buf[base + (size_t)(bit >> 3)] |= (char)(1u << (bit & 7));
+        }
+        write_field(out, base, nb + 8 * (size_t)i, ftype(ft, i), vals[i], isn);
+    }
+}
+
+void wrow_encode(WStrBuf *out, int arity, const WType **types, const WDatum *vals,
+                 const uint8_t *nulls, WRowKind kind)
+{
+    wsb_clear(out);
+    FieldTypes ft = { (const WType *const *)types, NULL, NULL };
+    encode_row(out, arity, &ft, vals, nulls, (uint8_t)kind);
+}
+
+void wrow_encode_chunk(WStrBuf *out, const WChunk *c, int row, int ncols, const int *cols)
+{
+    enum { SMALL = 16 };
+    const WType *tys_s[SMALL];
+    WDatum vals_s[SMALL] = { { 0 } };
+    uint8_t nulls_s[SMALL] = { 0 };
+    const WType **tys = tys_s;
+    WDatum *vals = vals_s;
+    uint8_t *nulls = nulls_s;
+    if (ncols > SMALL) {
+        tys = wmalloc(sizeof *tys * (size_t)ncols);
+        vals = wmalloc(sizeof *vals * (size_t)ncols);
+        nulls = wmalloc((size_t)ncols);
+    }
+    for (int k = 0; k < ncols; k++) {
+        const WVector *v = &c->cols[cols[k]];
+        tys[k] = v->type;
+        vals[k] = v->data[row];
+        nulls[k] = v->nulls ? v->nulls[row] : 0;
+    }
+    wrow_encode(out, ncols, tys, vals, nulls, WRK_INSERT);
+    if (ncols > SMALL) { free(tys); free(vals); free(nulls); }
+}
+
+WRowKind wrow_kind(const void *row) { return (WRowKind)((const unsigned char *)row)[0]; }
+
+static bool decode_field(const unsigned char *row, size_t size, int arity, const WType *t, int i,
+                         WDatum *out, WArena *a);
+
+static bool decode_composite(const unsigned char *row, size_t size, const WType *t, uint64_t slot,
+                             WDatum *out, WArena *a)
+{
+    size_t off = (size_t)(slot >> 32), len = (uint32_t)slot;
+    if (!a || off + len > size || len < 8) { out->cx = NULL; return true; }
+    const unsigned char *p = row + off;
+    int n = (int)get_le(p, 8);
+    int slots = t->id == WT_MAP ? 2 * n : n;
+    if (t->id == WT_ROW && slots > t->nfields) slots = t->nfields;
+    WComposite *c = WA_NEW(a, WComposite);
+    c->n = n;
+    c->vals = WA_ARRAY(a, WDatum, slots > 0 ? slots : 1);
+    c->nulls = WA_ARRAY(a, uint8_t, slots > 0 ? slots : 1);
+    const unsigned char *sub = p + 8;
+    size_t subsize = len - 8;
+    for (int k = 0; k < slots; k++) {
+        const WType *et = t->id == WT_ROW ? t->fields[k] : (t->id == WT_MAP && k % 2 == 0) ? t->key : t->elem;
+        c->nulls[k] = !decode_field(sub, subsize, slots, et, k, &c->vals[k], a);
+    }
+    out->cx = c;
+    return true;
+}
+
+static bool decode_field(const unsigned char *row, size_t size, int arity, const WType *t, int i,
+                         WDatum *out, WArena *a)
+{
+    int bit = i + 8;
+    memset(out, 0, sizeof *out);
+    if (row[bit >> 3] & (1u << (bit & 7))) return false;
+    const unsigned char *sp = row + bitset_bytes(arity) + 8 * (size_t)i;
+    uint64_t slot = get_le(sp, 8);
+    switch (t->id) {
+    case WT_BOOLEAN: out->i = sp[0] != 0; break;
+    case WT_TINYINT: out->i = (int8_t)sp[0]; break;
+    case WT_SMALLINT: out->i = (int16_t)get_le(sp, 2); break;
+    case WT_INT: case WT_DATE: case WT_TIME: case WT_INTERVAL_YM: out->i = (int32_t)get_le(sp, 4); break;
+    case WT_BIGINT: case WT_INTERVAL_DT: out->i = (int64_t)slot; break;
+    case WT_FLOAT: {
+        uint32_t bits = (uint32_t)get_le(sp, 4);
+        float f;
+        memcpy(&f, &bits, 4);
+        out->d = f;
+        break;
+    }
+    case WT_DOUBLE: memcpy(&out->d, &slot, 8); break;
+    case WT_DECIMAL:
+        if (is_compact_decimal(t)) out->dec = (int64_t)slot;
+        else {
+            size_t off = (size_t)(slot >> 32);
+            int n = (int)(uint32_t)slot;
+            if (off + 16 > size || n > 16) { out->dec = 0; break; }
+            __int128 v = (n > 0 && (row[off] & 0x80)) ? -1 : 0;
+            for (int k = 0; k < n; k++) v = (__int128)(((unsigned __int128)v << 8) | row[off + (size_t)k]);
+            out->dec = v;
+        }
+        break;
+    case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ:
+        if (is_compact_ts(t)) { out->ts.ms = (int64_t)slot; out->ts.ns = 0; }
+        else {
+            size_t off = (size_t)(slot >> 32);
+            out->ts.ms = off + 8 <= size ? (int64_t)get_le(row + off, 8) : 0;
+            out->ts.ns = (int32_t)(uint32_t)slot;
+        }
+        break;
+    case WT_CHAR: case WT_VARCHAR: case WT_BINARY: case WT_VARBINARY:
+        if (slot & (1ULL << 63)) {
+            out->s.len = (int32_t)((slot >> 56) & 0x7F);
+            out->s.p = (const char *)sp;
+        } else {
+            size_t off = (size_t)(slot >> 32);
+            int32_t len = (int32_t)(uint32_t)slot;
+            if (off + (size_t)len > size) { out->s.p = ""; out->s.len = 0; break; }
+            out->s.p = (const char *)row + off;
+            out->s.len = len;
+        }
+        break;
+    case WT_ARRAY: case WT_MULTISET: case WT_MAP: case WT_ROW:
+        return decode_composite(row, size, t, slot, out, a);
+    default: break;
+    }
+    return true;
+}
+
+bool wrow_get(const void *row, size_t size, int arity, const WType *t, int i, WDatum *out)
+{
+    return decode_field((const unsigned char *)row, size, arity, t, i, out, NULL);
+}
+
+bool wrow_get_arena(const void *row, size_t size, int arity, const WType *t, int i, WDatum *out, WArena *a)
+{
+    return decode_field((const unsigned char *)row, size, arity, t, i, out, a);
+}
+
+int32_t wrow_hash(const void *row, size_t size)
+{
+    return wflink_murmur_words(row, size, 42);
+}
