@@ -1,0 +1,396 @@
+/*
+ * main.c — the `weir` command: `weir sql-client [embedded] [OPTIONS]` (Flink's SQL client
+ * command line), `weir --version`, `weir help`.
+ *
+ * Contract: parses the command line as Flink's CliOptionsParser does (-i, -f, -u, -D, -s, -hist,
+ * -h; only local files: `file:` scheme or none), creates the session, runs the init script, then
+ * the script (-f / -u) or the interactive loop, and prints Flink's shutdown lines. Exit status:
+ * 0 on success, 1 when a script statement or the init script failed or the command line is wrong.
+ * (Flink's own `-f` exits 0 even after a failed statement; weir reports the failure.)
+ * Depends on session/ and cli/.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "client.h"
+#include "interactive.h"
+#include "messages.h"
+#include "../common/arena.h"
+#include "../common/strbuf.h"
+#include "../session/session.h"
+
+#ifndef WEIR_VERSION
+#define WEIR_VERSION "0.1.0"
+#endif
+
+typedef struct SqlClientArgs {
+    bool help, verbose;
+    const char *init_file, *file, *update, *history, *session_id;
+    int ndyn;
+    const char **dyn;           /* "key=value" */
+} SqlClientArgs;
+
+static void print_weir_help(FILE *out)
+{
+    fprintf(out,
+            "weir %s - a streaming SQL engine that speaks Flink SQL\n"
+            "\n"
+            "Usage: weir <command> [options]\n"
+            "\n"
+            "Commands:\n"
+            "  sql-client [embedded] [OPTIONS]   Flink's SQL client: interactive, or -f script.sql\n"
+            "                                    (see 'weir sql-client --help')\n"
+            "  help                              Show this help\n"
+            "  --version                         Show the version\n",
+            WEIR_VERSION);
+}
+
+/* Java-style uncaught exception report on stderr. */
+static void java_exception(const char *cls, const char *msg, const char *cause)
+{
+    fprintf(stderr, "Exception in thread \"main\" %s: %s\n", cls, msg);
+    if (cause) fprintf(stderr, "Caused by: %s\n", cause);
+}
+
+/* Local path of a -i/-f argument (file: scheme or none); NULL for other schemes. */
+static char *local_path(const char *arg)
+{
+    const char *colon = strchr(arg, ':');
+    const char *slash = strchr(arg, '/');
+    if (colon && (!slash || colon < slash) && colon - arg > 1) {
+        if (strncmp(arg, "file:", 5) != 0) return NULL;
+        arg += 5;
+        if (strncmp(arg, "//", 2) == 0) arg += 2;       /* file:///x -> /x */
+    }
+    if (arg[0] == '/') return wstrdup(arg);
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd)) return wstrdup(arg);
+    WStrBuf sb;
+    wsb_init(&sb);
+    wsb_printf(&sb, "%s/%s", cwd, arg);
+    return wsb_detach(&sb);
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    WStrBuf sb;
+    wsb_init(&sb);
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) wsb_appendn(&sb, buf, n);
+    bool bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        wsb_free(&sb);
+        return NULL;
+    }
+    if (!sb.buf) wsb_append(&sb, "");
+    return wsb_detach(&sb);
+}
+
+/* Reads a script file the way SqlClient.readFromURL reports failures. */
+static char *load_script(const char *abs)
+{
+    char *text = read_file(abs);
+    if (text) return text;
+    int e = errno;
+    WStrBuf m;
+    wsb_init(&m);
+    wsb_printf(&m, "org.apache.flink.table.client.gateway.SqlExecutionException: "
+                   "Fail to read content from the %s.\nCaused by: java.io.FileNotFoundException: "
+                   "%s (%s)", abs, abs, e == ENOENT ? "No such file or directory" : strerror(e));
+    java_exception(WEXC_CLIENT, "Unexpected exception. This is a bug. Please consider filing an issue.",
+                   m.buf);
+    wsb_free(&m);
+    return NULL;
+}
+
+/* Returns 0 when parsed, 1 on a usage error (already reported). */
+static int parse_args(int argc, char **argv, SqlClientArgs *a)
+{
+    a->dyn = wcalloc((size_t)argc + 1, sizeof(char *));
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *val = NULL;
+        char name[32] = "";
+        if (arg[0] != '-' || arg[1] == 0) {
+            fprintf(stderr, "Unrecognized argument: %s\n", arg);
+            wmsg_usage(stdout);
+            return 1;
+        }
+        if (arg[1] == 'D') {                    /* -Dkey=value or -D key=value */
+            const char *kv = arg[2] ? arg + 2 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!kv) {
+                java_exception(WEXC_CLIENT, "Missing argument for option: D", NULL);
+                return 1;
+            }
+            if (!strchr(kv, '=')) {
+                java_exception(WEXC_CLIENT, "Missing argument for option: D", NULL);
+                return 1;
+            }
+            a->dyn[a->ndyn++] = kv;
+            continue;
+        }
+        /* --long[=value] or -short */
+        const char *eq = NULL;
+        if (arg[1] == '-') {
+            eq = strchr(arg, '=');
+            size_t n = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+            if (n >= sizeof name) n = sizeof name - 1;
+            memcpy(name, arg + 2, n);
+            name[n] = 0;
+            if (eq) val = eq + 1;
+        } else {
+            snprintf(name, sizeof name, "%s", arg + 1);
+        }
+        struct { const char *s, *l, *opt; bool has_arg; const char **dst; bool *flag; } T[] = {
+            {"h", "help", "h", false, NULL, &a->help},
+            {"v", "verbose", "v", false, NULL, &a->verbose},
+            {"i", "init", "i", true, &a->init_file, NULL},
+            {"f", "file", "f", true, &a->file, NULL},
+            {"u", "update", "u", true, &a->update, NULL},
+            {"hist", "history", "hist", true, &a->history, NULL},
+            {"s", "session", "s", true, &a->session_id, NULL},
+            {"j", "jar", "j", true, NULL, NULL},
+            {"l", "library", "l", true, NULL, NULL},
+        };
+        int k = -1;
+        for (int t = 0; t < (int)(sizeof T / sizeof T[0]); t++)
+            if ((arg[1] == '-' && !strcmp(name, T[t].l)) || (arg[1] != '-' && !strcmp(name, T[t].s)))
+                k = t;
+        if (k < 0) {
+            fprintf(stderr, "Unrecognized option: %s\n", arg);
+            wmsg_usage(stdout);
+            return 1;
+        }
+        if (!T[k].has_arg) {
+            *T[k].flag = true;
+            continue;
+        }
+        if (!val) {
+            if (i + 1 >= argc) {
+                char m[64];
+                snprintf(m, sizeof m, "Missing argument for option: %s", T[k].opt);
+                java_exception(WEXC_CLIENT, m, NULL);
+                return 1;
+            }
+            val = argv[++i];
+        }
+        if (!T[k].dst) {
+            fprintf(stderr, "weir: option -%s (%s) is not supported: weir runs no Java code.\n",
+                    T[k].s, T[k].l);
+            return 1;
+        }
+        *T[k].dst = val;
+    }
+    return 0;
+}
+
+static bool valid_session_id(const char *id)
+{
+    if (!*id) return false;
+    for (const char *p = id; *p; p++)
+        if (!(((*p | 32) >= 'a' && (*p | 32) <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+              *p == '-' || *p == '.'))
+            return false;
+    return true;
+}
+
+static void shutdown_lines(void)
+{
+    printf("\n%s\n%s\n", WMSG_SHUTDOWN, WMSG_SHUTDOWN_DONE);
+    fflush(stdout);
+}
+
+/* Applies -D key=value as a silent SET. */
+static bool apply_dynamic(WSession *s, const char *kv)
+{
+    const char *eq = strchr(kv, '=');
+    WStrBuf sql;
+    wsb_init(&sql);
+    wsb_append(&sql, "SET '");
+    for (const char *p = kv; p < eq; p++) {
+        if (*p == '\'') wsb_putc(&sql, '\'');
+        wsb_putc(&sql, *p);
+    }
+    wsb_append(&sql, "' = '");
+    for (const char *p = eq + 1; *p; p++) {
+        if (*p == '\'') wsb_putc(&sql, '\'');
+        wsb_putc(&sql, *p);
+    }
+    wsb_append(&sql, "'");
+    WStmtResult res;
+    memset(&res, 0, sizeof res);
+    WError err;
+    werr_clear(&err);
+    bool ok = wsession_execute(s, sql.buf, NULL, &res, &err);
+    if (!ok) {
+        fprintf(stderr, "Invalid dynamic option -D%s\n", kv);
+        wmsg_error_werr(stderr, false, &err);
+    }
+    wstmt_result_free(&res);
+    wsb_free(&sql);
+    return ok;
+}
+
+static void noop_handler(int sig) { (void)sig; }
+
+static int sql_client_main(int argc, char **argv)
+{
+    bool explicit_mode = false;
+    if (argc > 0 && argv[0][0] != '-') {
+        if (strcmp(argv[0], "embedded") != 0) {
+            if (strcmp(argv[0], "gateway") == 0)
+                fprintf(stderr, "weir: the \"gateway\" mode is not supported; weir runs embedded.\n");
+            wmsg_usage(stdout);
+            return 1;
+        }
+        explicit_mode = true;
+        argc--;
+        argv++;
+    }
+    (void)explicit_mode;
+
+    SqlClientArgs a;
+    memset(&a, 0, sizeof a);
+    int rc = parse_args(argc, argv, &a);
+    if (rc) {
+        free(a.dyn);
+        return rc;
+    }
+    if (a.help) {
+        wmsg_usage(stdout);
+        free(a.dyn);
+        return 0;
+    }
+    if (a.session_id && !valid_session_id(a.session_id)) {
+        java_exception(WEXC_CLIENT, "Session identifier must only consists of 'a-zA-Z0-9_-.'.", NULL);
+        free(a.dyn);
+        return 1;
+    }
+    char *init_path = NULL, *file_path = NULL;
+    if ((a.init_file && !(init_path = local_path(a.init_file))) ||
+        (a.file && !(file_path = local_path(a.file)))) {
+        java_exception(WEXC_CLIENT, "SQL Client only supports to load files in local.", NULL);
+        free(init_path);
+        free(a.dyn);
+        return 1;
+    }
+    if (a.file && a.update) {
+        java_exception("java.lang.IllegalArgumentException",
+                       "Please use either option -f or -u. The option u is deprecated and it's "
+                       "suggested to use f instead.", NULL);
+        free(init_path);
+        free(file_path);
+        free(a.dyn);
+        return 1;
+    }
+
+    bool interactive = !a.file && !a.update;
+    bool tty = isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
+    if (interactive && tty) {
+        /* Ctrl-C cancels queries / input instead of killing the client. */
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = noop_handler;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, NULL);
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, SIGINT);
+        pthread_sigmask(SIG_BLOCK, &set, NULL);
+    }
+
+    WSession *s = wsession_new(stdout);
+    if (!s) {
+        fprintf(stderr, "weir: could not create the session\n");
+        free(init_path);
+        free(file_path);
+        free(a.dyn);
+        return 1;
+    }
+    WClient c;
+    memset(&c, 0, sizeof c);
+    c.s = s;
+    c.out = stdout;
+    c.err = stderr;
+    c.tty_out = isatty(STDOUT_FILENO);
+    c.color = c.tty_out;
+    c.job_report = a.verbose;
+    if (a.verbose) wsession_set_verbose(s, true);
+
+    int status = 0;
+    for (int i = 0; i < a.ndyn; i++)
+        if (!apply_dynamic(s, a.dyn[i])) status = 1;
+
+    if (status == 0 && init_path) {
+        char *content = load_script(init_path);
+        if (!content) {
+            status = 1;
+        } else {
+            char *captured = NULL;
+            size_t caplen = 0;
+            FILE *cap = open_memstream(&captured, &caplen);
+            bool ok = wcli_run_init(&c, content, cap);
+            if (cap) fclose(cap);
+            if (ok) {
+                printf("Successfully initialized from sql script: file:%s\n", init_path);
+            } else {
+                printf("Failed to initialize from sql script: file:%s. Please refer to the LOG for "
+                       "detailed error messages.\n", init_path);
+                if (captured) fputs(captured, stderr);
+                status = 1;
+            }
+            fflush(stdout);
+            free(captured);
+            free(content);
+        }
+    }
+
+    if (status == 0) {
+        if (file_path || a.update) {
+            char *content = file_path ? load_script(file_path) : wstrdup(a.update);
+            if (!content) {
+                status = 1;
+            } else {
+                WCliScriptEnd end = wcli_run_file(&c, content);
+                if (end == WCS_FAILED) status = 1;
+                free(content);
+            }
+        } else {
+            status = wcli_interactive(&c, a.history, WEIR_VERSION);
+        }
+    }
+
+    shutdown_lines();
+    wsession_free(s);
+    free(init_path);
+    free(file_path);
+    free(a.dyn);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
+        !strcmp(argv[1], "-h")) {
+        print_weir_help(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version") || !strcmp(argv[1], "-V")) {
+        printf("weir %s\n", WEIR_VERSION);
+        return 0;
+    }
+    if (!strcmp(argv[1], "sql-client")) return sql_client_main(argc - 2, argv + 2);
+    fprintf(stderr, "weir: unknown command '%s'. Run 'weir help' for the list of commands.\n",
+            argv[1]);
+    return 2;
+}

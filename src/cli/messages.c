@@ -1,0 +1,246 @@
+/*
+ * messages.c — the SQL client's messages, HELP and usage texts, and statement-result printing.
+ *
+ * Contract: see messages.h. Texts follow Flink's CliStrings / Printer / CliOptionsParser (newest
+ * wording: "Execute statement succeeded."). Result tables go through cli/tableau.
+ */
+#include "messages.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tableau.h"
+#include "../common/arena.h"
+#include "../common/strbuf.h"
+
+#define ANSI_RESET  "\x1b[0m"
+#define ANSI_BLUE   "\x1b[1;34m"
+#define ANSI_YELLOW "\x1b[1;33m"
+#define ANSI_RED    "\x1b[1;31m"
+#define ANSI_GREEN  "\x1b[32m"
+#define ANSI_BOLD   "\x1b[1m"
+
+static void styled_line(FILE *out, bool color, const char *style, const char *tag, const char *msg)
+{
+    if (color) fputs(style, out);
+    fputs(tag, out);
+    fputs(msg ? msg : "", out);
+    if (color) fputs(ANSI_RESET, out);
+    fputc('\n', out);
+    fflush(out);
+}
+
+void wmsg_info(FILE *out, bool color, const char *msg)
+{
+    styled_line(out, color, ANSI_BLUE, "[INFO] ", msg);
+}
+
+void wmsg_warning(FILE *out, bool color, const char *msg)
+{
+    styled_line(out, color, ANSI_YELLOW, "[WARNING] ", msg);
+}
+
+void wmsg_error(FILE *out, bool color, const char *what, const char *cls, const char *msg)
+{
+    WStrBuf sb;
+    wsb_init(&sb);
+    wsb_append(&sb, what ? what : WMSG_SQL_EXECUTION_ERROR);
+    wsb_append(&sb, " Reason:\n");
+    if (cls && *cls) {
+        wsb_append(&sb, cls);
+        wsb_append(&sb, ": ");
+    }
+    wsb_append(&sb, msg ? msg : "null");
+    styled_line(out, color, ANSI_RED, "[ERROR] ", sb.buf);
+    wsb_free(&sb);
+}
+
+void wmsg_error_werr(FILE *out, bool color, const WError *e)
+{
+    const char *cls = e && e->cls[0] ? e->cls : WEXC_TABLE;
+    const char *msg = e && e->msg[0] ? e->msg : "Unknown error.";
+    wmsg_error(out, color, WMSG_SQL_EXECUTION_ERROR, cls, msg);
+}
+
+const char *wmsg_prompt(bool color)
+{
+    return color ? ANSI_GREEN WMSG_PROMPT ANSI_RESET "> " : WMSG_PROMPT "> ";
+}
+
+/* ------------------------------------------------------------------ HELP */
+
+static const char *const HELP[][2] = {
+    {"CLEAR", "Clears the current terminal."},
+    {"CREATE TABLE", "Create table under current catalog and database."},
+    {"DROP TABLE", "Drop table with optional catalog and database. Syntax: 'DROP TABLE [IF EXISTS] <name>;'"},
+    {"CREATE VIEW", "Creates a virtual table from a SQL query. Syntax: 'CREATE VIEW <name> AS <query>;'"},
+    {"DESCRIBE", "Describes the schema of a table with the given name."},
+    {"DROP VIEW", "Deletes a previously created virtual table. Syntax: 'DROP VIEW <name>;'"},
+    {"EXPLAIN", "Describes the execution plan of a query or table with the given name."},
+    {"HELP", "Prints the available commands."},
+    {"INSERT INTO", "Inserts the results of a SQL SELECT query into a declared table sink."},
+    {"INSERT OVERWRITE", "Inserts the results of a SQL SELECT query into a declared table sink and overwrite existing data."},
+    {"QUIT", "Quits the SQL CLI client."},
+    {"RESET", "Resets a session configuration property. Syntax: 'RESET <key>;'. Use 'RESET;' for reset all session properties."},
+    {"SELECT", "Executes a SQL SELECT query on the Flink cluster."},
+    {"SET", "Sets a session configuration property. Syntax: 'SET <key>=<value>;'. Use 'SET;' for listing all properties."},
+    {"SHOW FUNCTIONS", "Shows all user-defined and built-in functions or only user-defined functions. Syntax: 'SHOW [USER] FUNCTIONS;'"},
+    {"SHOW TABLES", "Shows all registered tables."},
+    {"USE CATALOG", "Sets the current catalog. The current database is set to the catalog's default one. Experimental! Syntax: 'USE CATALOG <name>;'"},
+    {"USE", "Sets the current default database. Experimental! Syntax: 'USE <name>;'"},
+    {"BEGIN STATEMENT SET", "Begins a statement set. Syntax: 'BEGIN STATEMENT SET;'"},
+    {"END", "Ends a statement set. Syntax: 'END;'"},
+};
+
+void wmsg_help(FILE *out, bool color)
+{
+    fputs("The following commands are available:\n\n", out);
+    for (size_t i = 0; i < sizeof HELP / sizeof HELP[0]; i++) {
+        if (color) fputs(ANSI_BOLD, out);
+        fputs(HELP[i][0], out);
+        fputs("\t\t", out);
+        if (color) fputs(ANSI_RESET, out);
+        fputs(HELP[i][1], out);
+        fputc('\n', out);
+    }
+    fputs(color ? "\n\x1b[4mHint" ANSI_RESET : "\nHint", out);
+    fputs(": Make sure that a statement ends with ';' for finalizing (multi-line) statements.\n", out);
+    fflush(out);
+}
+
+/* ------------------------------------------------------------------ usage */
+
+typedef struct UsageOpt { const char *left, *desc; } UsageOpt;
+
+/* Sorted by option key, case-insensitively, as commons-cli's HelpFormatter does. */
+static const UsageOpt USAGE_OPTS[] = {
+    {"-D <session dynamic config key=val>", "The dynamic config key=val for a session."},
+    {"-f,--file <script file>", "Script file that should be executed. In this mode, the client "
+                                "will not open an interactive terminal."},
+    {"-h,--help", "Show the help message with descriptions of all options."},
+    {"-hist,--history <History file path>", "The file which you want to save the command history "
+                                            "into. If not specified, we will auto-generate one under "
+                                            "your user's home directory."},
+    {"-i,--init <initialization file>", "Script file that used to init the session context. If get "
+                                        "error in execution, the sql client will exit. Notice it's "
+                                        "not allowed to add query or insert into the init file."},
+    {"-s,--session <session identifier>", "The identifier for a session. 'default' is the default "
+                                          "identifier."},
+    {"-u,--update <SQL update statement>", "Deprecated Experimental (for testing only!) feature: "
+                                           "Instructs the SQL Client to immediately execute the given "
+                                           "update statement after starting up. The process is shut "
+                                           "down after the statement has been submitted to the "
+                                           "cluster and returns an appropriate return code. "
+                                           "Currently, this feature is only supported for INSERT "
+                                           "INTO statements that declare the target sink table."
+                                           "Please use option -f to submit update statement."},
+    {"-v,--verbose", "(weir) Print each job's operator state and metrics report to stderr."},
+};
+
+void wmsg_usage(FILE *out)
+{
+    const int width = 80, lpad = 5, dpad = 3;
+    size_t nopt = sizeof USAGE_OPTS / sizeof USAGE_OPTS[0];
+    int maxl = 0;
+    for (size_t i = 0; i < nopt; i++) {
+        int l = (int)strlen(USAGE_OPTS[i].left);
+        if (l > maxl) maxl = l;
+    }
+    int col = lpad + maxl + dpad;
+    int textw = width - col;
+
+    fputs("./sql-client [MODE] [OPTIONS]\n\nThe following options are available:\n", out);
+    fputs("\nMode \"embedded\" (default) submits Flink jobs from the local machine.\n", out);
+    fputs("\n  Syntax: [embedded] [OPTIONS]\n  \"embedded\" mode options:\n", out);
+    for (size_t i = 0; i < nopt; i++) {
+        fprintf(out, "%*s%-*s%*s", lpad, "", maxl, USAGE_OPTS[i].left, dpad, "");
+        const char *d = USAGE_OPTS[i].desc;
+        bool first = true;
+        while (*d) {
+            if (!first) fprintf(out, "%*s", col, "");
+            first = false;
+            int n = (int)strlen(d);
+            if (n <= textw) {
+                fputs(d, out);
+                fputc('\n', out);
+                break;
+            }
+            int pos = textw;
+            while (pos > 0 && d[pos] != ' ') pos--;
+            if (pos == 0) pos = textw;      /* no space: hard break */
+            int end = pos;
+            while (end > 0 && d[end - 1] == ' ') end--;
+            fwrite(d, 1, (size_t)end, out);
+            fputc('\n', out);
+            d += pos;
+            while (*d == ' ') d++;
+        }
+    }
+    fputs("\n\n", out);
+    fflush(out);
+}
+
+void wmsg_banner(FILE *out, const char *version)
+{
+    fprintf(out,
+            "weir %s - a streaming SQL engine that speaks Flink SQL\n"
+            "\n"
+            "        Welcome! Enter 'HELP;' to list all available commands. 'QUIT;' to exit.\n\n",
+            version ? version : "");
+    fflush(out);
+}
+
+/* ------------------------------------------------------------------ results */
+
+bool wmsg_print_result(FILE *out, bool color, const WStmtResult *r)
+{
+    switch (r->kind) {
+    case WSR_OK:
+        wmsg_info(out, color, WMSG_EXECUTE_STATEMENT);
+        break;
+    case WSR_MESSAGE: {
+        const char *p = r->message ? r->message : "";
+        if (!*p) wmsg_info(out, color, "");
+        while (*p) {
+            const char *nl = strchr(p, '\n');
+            size_t n = nl ? (size_t)(nl - p) : strlen(p);
+            char *line = wmalloc(n + 1);
+            memcpy(line, p, n);
+            line[n] = 0;
+            wmsg_info(out, color, line);
+            free(line);
+            p += n;
+            if (*p == '\n') p++;
+        }
+        break;
+    }
+    case WSR_TABLE:
+        wtab_print_strings(out, r->ncols, (const char *const *)r->col_names, r->nrows,
+                           (const char *const *)r->cells, INT_MAX, true, r->empty_as_empty_set, "");
+        break;
+    case WSR_TEXT: {
+        const char *m = r->message ? r->message : "";
+        size_t n = strlen(m);
+        fputs(m, out);
+        if (n == 0 || m[n - 1] != '\n') fputc('\n', out);
+        fflush(out);
+        break;
+    }
+    case WSR_QUERY_DONE:
+        break;
+    case WSR_JOB_SUBMITTED:
+        wmsg_info(out, color, WMSG_SUBMITTING);
+        wmsg_info(out, color, WMSG_SUBMITTED);
+        fprintf(out, "Job ID: %s\n\n", r->job_id);
+        fflush(out);
+        break;
+    case WSR_JOB_COMPLETED:
+        wmsg_info(out, color, WMSG_FINISH_STATEMENT);
+        break;
+    case WSR_QUIT:
+        wmsg_info(out, color, WMSG_QUIT);
+        return false;
+    }
+    return true;
+}

@@ -1,0 +1,697 @@
+/*
+ * test_cli.c — unit tests of the SQL client's printers (tableau widths, truncation, CJK width,
+ * NULL, footers, batch widths, string tables), messages, statement accumulation and the `-f`
+ * echo. Exact texts come from Flink's CliTableauResultViewTest, select.q and CliStrings.
+ *
+ * A few functions other modules provide (value rendering, display width, statement completeness,
+ * the session) are defined here as weak fallbacks so the printers can be tested on their own; the
+ * real definitions replace them whenever those modules are linked in.
+ */
+#include "unit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/cli/tableau.h"
+#include "../../src/cli/messages.h"
+#include "../../src/cli/script.h"
+#include "../../src/cli/client.h"
+#include "../../src/types/format.h"
+#include "../../src/sql/parser.h"
+#include "../../src/session/session.h"
+#include "../../src/common/arena.h"
+
+/* ------------------------------------------------------------------ weak fallbacks */
+
+__attribute__((weak)) int wdisplay_width(const char *utf8, int len)
+{
+    int w = 0;
+    const unsigned char *p = (const unsigned char *)utf8, *e = p + len;
+    while (p < e) {
+        unsigned cp = *p;
+        int n = cp < 0x80 ? 1 : cp < 0xE0 ? 2 : cp < 0xF0 ? 3 : 4;
+        if (n == 2) cp &= 0x1F;
+        else if (n == 3) cp &= 0x0F;
+        else if (n == 4) cp &= 0x07;
+        for (int i = 1; i < n && p + i < e; i++) cp = (cp << 6) | (p[i] & 0x3F);
+        p += n;
+        w += cp >= 0x10000 ? 2 : 1;
+        if ((cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) ||
+            (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+            (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+            (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x20000 && cp <= 0x3FFFD))
+            w++;
+    }
+    return w;
+}
+
+__attribute__((weak)) void wfmt_sql(const WType *t, WDatum v, bool is_null, const WTimeZone *tz,
+                                    WStrBuf *out)
+{
+    (void)tz;
+    if (is_null) {
+        wsb_append(out, "NULL");
+        return;
+    }
+    switch (t->id) {
+    case WT_BOOLEAN: wsb_append(out, v.i ? "TRUE" : "FALSE"); break;
+    case WT_TINYINT: case WT_SMALLINT: case WT_INT: case WT_BIGINT:
+        wsb_printf(out, "%lld", (long long)v.i);
+        break;
+    case WT_CHAR: case WT_VARCHAR: wsb_appendn(out, v.s.p, (size_t)v.s.len); break;
+    default: wsb_append(out, "?"); break;
+    }
+}
+
+__attribute__((weak)) bool wsql_is_complete(const char *text)
+{
+    char q = 0, last = 0;
+    for (const char *p = text; *p; p++) {
+        if (q) {
+            if (*p == q) q = 0;
+            continue;
+        }
+        if (*p == '\'' || *p == '"' || *p == '`') { q = *p; continue; }
+        if (p[0] == '-' && p[1] == '-') {
+            while (*p && *p != '\n') p++;
+            if (!*p) break;
+            continue;
+        }
+        if (p[0] == '/' && p[1] == '*') {
+            const char *e = strstr(p + 2, "*/");
+            if (!e) return false;
+            p = e + 1;
+            continue;
+        }
+        if (!(*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) last = *p;
+    }
+    return !q && last == ';';
+}
+
+__attribute__((weak)) bool wsession_execute(WSession *s, const char *sql, WResultSink *sink,
+                                            WStmtResult *res, WError *err)
+{
+    (void)s; (void)sql; (void)sink; (void)res;
+    return werr_set(err, WEXC_TABLE, "no session in unit tests");
+}
+__attribute__((weak)) const char *wsession_get(const WSession *s, const char *k, const char *d)
+{
+    (void)s; (void)k;
+    return d;
+}
+__attribute__((weak)) const WTimeZone *wsession_time_zone(const WSession *s) { (void)s; return NULL; }
+__attribute__((weak)) bool wsession_is_batch(const WSession *s) { (void)s; return false; }
+__attribute__((weak)) void wsession_set_verbose(WSession *s, bool on) { (void)s; (void)on; }
+__attribute__((weak)) const char *wsession_last_job_report(const WSession *s) { (void)s; return NULL; }
+__attribute__((weak)) void wstmt_result_free(WStmtResult *r) { (void)r; }
+
+/* ------------------------------------------------------------------ helpers */
+
+typedef struct Mem { char *buf; size_t len; FILE *f; } Mem;
+static void mem_open(Mem *m) { m->buf = NULL; m->len = 0; m->f = open_memstream(&m->buf, &m->len); }
+static const char *mem_text(Mem *m) { fflush(m->f); return m->buf; }
+static void mem_close(Mem *m) { fclose(m->f); free(m->buf); }
+
+static WDatum S(const char *s) { WDatum d; d.s.p = s; d.s.len = (int32_t)strlen(s); return d; }
+
+/* ------------------------------------------------------------------ widths */
+
+WTEST(cli_type_widths_every_class)
+{
+    WArena a;
+    warena_init(&a, 0);
+    CHECK_INT(wtab_type_width(&WTYPE_TINYINT, 30), 4);
+    CHECK_INT(wtab_type_width(&WTYPE_SMALLINT, 30), 6);
+    CHECK_INT(wtab_type_width(&WTYPE_INT, 30), 11);
+    CHECK_INT(wtab_type_width(&WTYPE_BIGINT, 30), 20);
+    CHECK_INT(wtab_type_width(wtype_decimal(&a, 10, 5, true), 30), 12);
+    CHECK_INT(wtab_type_width(wtype_decimal(&a, 38, 2, true), 30), 40);
+    CHECK_INT(wtab_type_width(&WTYPE_BOOLEAN, 30), 5);
+    CHECK_INT(wtab_type_width(&WTYPE_DATE, 30), 10);
+    CHECK_INT(wtab_type_width(wtype_time(&a, 0, true), 30), 8);
+    CHECK_INT(wtab_type_width(wtype_time(&a, 3, true), 30), 12);
+    CHECK_INT(wtab_type_width(wtype_timestamp(&a, WT_TIMESTAMP, 0, true), 30), 19);
+    CHECK_INT(wtab_type_width(wtype_timestamp(&a, WT_TIMESTAMP, 1, true), 30), 23);
+    CHECK_INT(wtab_type_width(wtype_timestamp(&a, WT_TIMESTAMP, 3, true), 30), 23);
+    CHECK_INT(wtab_type_width(wtype_timestamp(&a, WT_TIMESTAMP, 4, true), 30), 26);
+    CHECK_INT(wtab_type_width(wtype_timestamp(&a, WT_TIMESTAMP, 6, true), 30), 26);
+    CHECK_INT(wtab_type_width(wtype_timestamp(&a, WT_TIMESTAMP, 9, true), 30), 29);
+    CHECK_INT(wtab_type_width(wtype_timestamp(&a, WT_TIMESTAMP_LTZ, 3, true), 30), 23);
+    CHECK_INT(wtab_type_width(wtype_timestamp(&a, WT_TIMESTAMP_LTZ, 9, true), 30), 29);
+    CHECK_INT(wtab_type_width(&WTYPE_STRING, 30), 30);
+    CHECK_INT(wtab_type_width(&WTYPE_STRING, 10), 10);
+    CHECK_INT(wtab_type_width(&WTYPE_DOUBLE, 40), 40);
+    CHECK_INT(wtab_type_width(&WTYPE_BYTES, 30), 30);
+    CHECK_INT(wtab_type_width(wtype_varchar(&a, 5, true), 30), 30);
+    warena_free(&a);
+}
+
+WTEST(cli_widths_by_type_names_nulls_op)
+{
+    const char *names[] = {"b", "is_happy_flag", "a_column_name_longer_than_thirty_chars", "s"};
+    const WType *types[] = {&WTYPE_BOOLEAN, &WTYPE_BOOLEAN, &WTYPE_STRING, &WTYPE_TINYINT};
+    int w[5];
+    wtab_widths_by_type(4, names, types, 30, false, true, w);
+    CHECK_INT(w[0], 2);                 /* op */
+    CHECK_INT(w[1], 6);                 /* BOOLEAN 5 -> 6 for <NULL> */
+    CHECK_INT(w[2], 13);                /* name wins */
+    CHECK_INT(w[3], 38);                /* name longer than max width is kept */
+    CHECK_INT(w[4], 6);                 /* TINYINT 4 -> 6 */
+    wtab_widths_by_type(4, names, types, 30, true, false, w);
+    CHECK_INT(w[0], 5);                 /* printNullAsEmpty: no <NULL> adjustment */
+    CHECK_INT(w[3], 4);
+}
+
+/* ------------------------------------------------------------------ fitting */
+
+WTEST(cli_fit_truncation_and_alignment)
+{
+    WStrBuf sb;
+    wsb_init(&sb);
+    wtab_fit(&sb, "30b5c1bb-0ac0-43d3-b812-fcb649fd2b07", 30);
+    CHECK_STR(sb.buf, "30b5c1bb-0ac0-43d3-b812-fcb...");
+    wsb_clear(&sb);
+    wtab_fit(&sb, "30b5c1bb-0ac0-43d3-b812-fcb649fd2b07", 10);
+    CHECK_STR(sb.buf, "30b5c1b...");
+    wsb_clear(&sb);
+    wtab_fit(&sb, "2001-01-13 20:11:11.123", 10);
+    CHECK_STR(sb.buf, "2001-01...");
+    wsb_clear(&sb);
+    wtab_fit(&sb, "abc", 6);
+    CHECK_STR(sb.buf, "   abc");
+    wsb_clear(&sb);
+    wtab_fit(&sb, "", 3);
+    CHECK_STR(sb.buf, "   ");
+    wsb_clear(&sb);
+    wtab_fit(&sb, "exactly30charactersxxxxxxxxxxx", 30);
+    CHECK_STR(sb.buf, "exactly30charactersxxxxxxxxxxx");
+    wsb_free(&sb);
+}
+
+WTEST(cli_fit_cjk_display_width)
+{
+    CHECK_INT(wtab_display_width("这是一段中文"), 12);
+    CHECK_INT(wtab_display_width("abc"), 3);
+    CHECK_INT(wtab_utf16_len("这是"), 2);
+    WStrBuf sb;
+    wsb_init(&sb);
+    wtab_fit(&sb, "这是一段中文", 30);
+    CHECK_STR(sb.buf, "                  这是一段中文");
+    wsb_clear(&sb);
+    /* 18 wide chars (36 columns) into 30: 13 chars (26) + 1 pad + "..." (CliTableauResultViewTest) */
+    wtab_fit(&sb, "これは日本語をテストするための文です", 30);
+    CHECK_STR(sb.buf, " これは日本語をテストするた...");
+    wsb_free(&sb);
+}
+
+/* ------------------------------------------------------------------ streaming */
+
+static WChunk *people_chunk(void)
+{
+    static const WType *types[] = {&WTYPE_INT, &WTYPE_BIGINT, &WTYPE_STRING, &WTYPE_BOOLEAN};
+    WChunk *c = wchunk_new(4, types, 8);
+    int r = wchunk_add_row(c, WRK_INSERT);
+    c->cols[0].data[r] = WDATUM_I(1);
+    c->cols[1].data[r] = WDATUM_I(1);
+    c->cols[2].data[r] = S("Hello World");
+    c->cols[3].data[r] = WDATUM_I(1);
+    r = wchunk_add_row(c, WRK_UPDATE_BEFORE);
+    c->cols[0].data[r] = WDATUM_I(2);
+    c->cols[1].data[r] = WDATUM_I(-9223372036854775807LL - 1);
+    c->cols[2].nulls[r] = 1;
+    c->cols[3].data[r] = WDATUM_I(0);
+    r = wchunk_add_row(c, WRK_DELETE);
+    c->cols[0].nulls[r] = 1;
+    c->cols[1].data[r] = WDATUM_I(3);
+    c->cols[2].data[r] = S("30b5c1bb-0ac0-43d3-b812-fcb649fd2b07");
+    c->cols[3].nulls[r] = 1;
+    return c;
+}
+
+static const char *PEOPLE_NAMES[] = {"id", "cnt", "str", "ok"};
+static const WType *PEOPLE_TYPES[] = {&WTYPE_INT, &WTYPE_BIGINT, &WTYPE_STRING, &WTYPE_BOOLEAN};
+
+WTEST(cli_stream_rows_and_footer)
+{
+    Mem m;
+    mem_open(&m);
+    WTabStream st;
+    wtab_stream_begin(&st, m.f, 4, PEOPLE_NAMES, PEOPLE_TYPES, 30, NULL);
+    WChunk *c = people_chunk();
+    wtab_stream_chunk(&st, c);
+    wtab_stream_end(&st, "");
+    wtab_stream_free(&st);
+    wchunk_free(c);
+    CHECK_STR(mem_text(&m),
+              "+----+-------------+----------------------+--------------------------------+--------+\n"
+              "| op |          id |                  cnt |                            str |     ok |\n"
+              "+----+-------------+----------------------+--------------------------------+--------+\n"
+              "| +I |           1 |                    1 |                    Hello World |   TRUE |\n"
+              "| -U |           2 | -9223372036854775808 |                         <NULL> |  FALSE |\n"
+              "| -D |      <NULL> |                    3 | 30b5c1bb-0ac0-43d3-b812-fcb... | <NULL> |\n"
+              "+----+-------------+----------------------+--------------------------------+--------+\n"
+              "Received a total of 3 rows\n");
+    mem_close(&m);
+}
+
+WTEST(cli_stream_zero_and_one_row)
+{
+    const char *names[] = {"id"};
+    const WType *types[] = {&WTYPE_INT};
+    Mem m;
+    mem_open(&m);
+    WTabStream st;
+    wtab_stream_begin(&st, m.f, 1, names, types, 30, NULL);
+    wtab_stream_end(&st, NULL);
+    wtab_stream_free(&st);
+    CHECK_STR(mem_text(&m),
+              "+----+-------------+\n"
+              "| op |          id |\n"
+              "+----+-------------+\n"
+              "Received a total of 0 row\n");
+    mem_close(&m);
+
+    mem_open(&m);
+    wtab_stream_begin(&st, m.f, 1, names, types, 30, NULL);
+    WChunk *c = wchunk_new(1, types, 4);
+    int r = wchunk_add_row(c, WRK_UPDATE_AFTER);
+    c->cols[0].data[r] = WDATUM_I(-2147483648LL);
+    wtab_stream_chunk(&st, c);
+    wtab_stream_end(&st, " (0.01 seconds)");
+    wtab_stream_free(&st);
+    wchunk_free(c);
+    CHECK_STR(mem_text(&m),
+              "+----+-------------+\n"
+              "| op |          id |\n"
+              "+----+-------------+\n"
+              "| +U | -2147483648 |\n"
+              "+----+-------------+\n"
+              "Received a total of 1 row (0.01 seconds)\n");
+    mem_close(&m);
+}
+
+WTEST(cli_stream_terminated_no_border)
+{
+    const char *names[] = {"name"};
+    const WType *types[] = {&WTYPE_STRING};
+    Mem m;
+    mem_open(&m);
+    WTabStream st;
+    wtab_stream_begin(&st, m.f, 1, names, types, 10, NULL);
+    WChunk *c = wchunk_new(1, types, 4);
+    for (int i = 0; i < 2; i++) {
+        int r = wchunk_add_row(c, WRK_INSERT);
+        c->cols[0].data[r] = S("8b012d93-6ece-48ad");
+    }
+    wtab_stream_chunk(&st, c);
+    wtab_stream_terminated(&st, "");
+    wtab_stream_free(&st);
+    wchunk_free(c);
+    CHECK_STR(mem_text(&m),
+              "+----+------------+\n"
+              "| op |       name |\n"
+              "+----+------------+\n"
+              "| +I | 8b012d9... |\n"
+              "| +I | 8b012d9... |\n"
+              "Query terminated, received a total of 2 rows\n");
+    mem_close(&m);
+}
+
+/* ------------------------------------------------------------------ batch */
+
+WTEST(cli_batch_content_widths)
+{
+    Mem m;
+    mem_open(&m);
+    WTabBatch b;
+    wtab_batch_begin(&b, 4, PEOPLE_NAMES, NULL);
+    WChunk *c = people_chunk();
+    wtab_batch_chunk(&b, c);
+    wchunk_free(c);                     /* rows are copied */
+    wtab_batch_print(&b, m.f, 30, "");
+    wtab_batch_free(&b);
+    CHECK_STR(mem_text(&m),
+              "+--------+----------------------+--------------------------------+--------+\n"
+              "|     id |                  cnt |                            str |     ok |\n"
+              "+--------+----------------------+--------------------------------+--------+\n"
+              "|      1 |                    1 |                    Hello World |   TRUE |\n"
+              "|      2 | -9223372036854775808 |                         <NULL> |  FALSE |\n"
+              "| <NULL> |                    3 | 30b5c1bb-0ac0-43d3-b812-fcb... | <NULL> |\n"
+              "+--------+----------------------+--------------------------------+--------+\n"
+              "3 rows in set\n");
+    mem_close(&m);
+}
+
+WTEST(cli_batch_one_row_empty_and_small_width)
+{
+    const char *names[] = {"id", "cnt", "uv"};
+    const WType *types[] = {&WTYPE_INT, &WTYPE_BIGINT, &WTYPE_BIGINT};
+    Mem m;
+    mem_open(&m);
+    WTabBatch b;
+    wtab_batch_begin(&b, 3, names, NULL);
+    wtab_batch_print(&b, m.f, 30, "");
+    wtab_batch_free(&b);
+    CHECK_STR(mem_text(&m), "Empty set\n");
+    mem_close(&m);
+
+    mem_open(&m);
+    wtab_batch_begin(&b, 3, names, NULL);
+    WChunk *c = wchunk_new(3, types, 4);
+    int r = wchunk_add_row(c, WRK_INSERT);
+    c->cols[0].data[r] = WDATUM_I(1);
+    c->cols[1].data[r] = WDATUM_I(1);
+    c->cols[2].data[r] = WDATUM_I(1);
+    wtab_batch_chunk(&b, c);
+    wchunk_free(c);
+    wtab_batch_print(&b, m.f, 30, "");
+    wtab_batch_free(&b);
+    CHECK_STR(mem_text(&m),
+              "+----+-----+----+\n"
+              "| id | cnt | uv |\n"
+              "+----+-----+----+\n"
+              "|  1 |   1 |  1 |\n"
+              "+----+-----+----+\n"
+              "1 row in set\n");
+    mem_close(&m);
+}
+
+WTEST(cli_batch_header_truncated_at_max_width)
+{
+    const char *names[] = {"dayInterval_with_a_long_name"};
+    const char *cells[] = {"+1 00:00:00.000"};
+    Mem m;
+    mem_open(&m);
+    wtab_print_strings(m.f, 1, names, 1, cells, 10, false, true, "");
+    CHECK_STR(mem_text(&m),
+              "+------------+\n"
+              "| dayInte... |\n"
+              "+------------+\n"
+              "| +1 00:0... |\n"
+              "+------------+\n"
+              "1 row in set\n");
+    mem_close(&m);
+}
+
+/* ------------------------------------------------------------------ string tables / results */
+
+WTEST(cli_result_table_nulls_empty_and_empty_set)
+{
+    char *names[] = {"name", "extras"};
+    char *cells[] = {"user", NULL, "ptime", "AS PROCTIME()"};
+    WStmtResult r;
+    memset(&r, 0, sizeof r);
+    r.kind = WSR_TABLE;
+    r.ncols = 2;
+    r.nrows = 2;
+    r.col_names = names;
+    r.cells = cells;
+    r.empty_as_empty_set = true;
+    Mem m;
+    mem_open(&m);
+    CHECK(wmsg_print_result(m.f, false, &r));
+    CHECK_STR(mem_text(&m),
+              "+-------+---------------+\n"
+              "|  name |        extras |\n"
+              "+-------+---------------+\n"
+              "|  user |               |\n"
+              "| ptime | AS PROCTIME() |\n"
+              "+-------+---------------+\n"
+              "2 rows in set\n");
+    mem_close(&m);
+
+    r.nrows = 0;
+    mem_open(&m);
+    wmsg_print_result(m.f, false, &r);
+    CHECK_STR(mem_text(&m), "Empty set\n");
+    mem_close(&m);
+
+    r.empty_as_empty_set = false;
+    mem_open(&m);
+    wmsg_print_result(m.f, false, &r);
+    CHECK_STR(mem_text(&m),
+              "+------+--------+\n"
+              "| name | extras |\n"
+              "+------+--------+\n"
+              "+------+--------+\n"
+              "0 row in set\n");
+    mem_close(&m);
+}
+
+WTEST(cli_result_messages)
+{
+    WStmtResult r;
+    memset(&r, 0, sizeof r);
+    Mem m;
+
+    r.kind = WSR_OK;
+    mem_open(&m);
+    CHECK(wmsg_print_result(m.f, false, &r));
+    CHECK_STR(mem_text(&m), "[INFO] Execute statement succeeded.\n");
+    mem_close(&m);
+
+    r.kind = WSR_MESSAGE;
+    r.message = "Session property has been reset.\nSecond line\n";
+    mem_open(&m);
+    wmsg_print_result(m.f, false, &r);
+    CHECK_STR(mem_text(&m), "[INFO] Session property has been reset.\n[INFO] Second line\n");
+    mem_close(&m);
+
+    r.kind = WSR_TEXT;
+    r.message = "== Abstract Syntax Tree ==\nLogicalProject";
+    mem_open(&m);
+    wmsg_print_result(m.f, false, &r);
+    CHECK_STR(mem_text(&m), "== Abstract Syntax Tree ==\nLogicalProject\n");
+    mem_close(&m);
+
+    r.kind = WSR_JOB_SUBMITTED;
+    r.message = NULL;
+    strcpy(r.job_id, "6b1af540c0c0bb3fcfcad50ac037c862");
+    mem_open(&m);
+    wmsg_print_result(m.f, false, &r);
+    CHECK_STR(mem_text(&m),
+              "[INFO] Submitting SQL update statement to the cluster...\n"
+              "[INFO] SQL update statement has been successfully submitted to the cluster:\n"
+              "Job ID: 6b1af540c0c0bb3fcfcad50ac037c862\n\n");
+    mem_close(&m);
+
+    r.kind = WSR_JOB_COMPLETED;
+    mem_open(&m);
+    wmsg_print_result(m.f, false, &r);
+    CHECK_STR(mem_text(&m), "[INFO] Complete execution of the SQL update statement.\n");
+    mem_close(&m);
+
+    r.kind = WSR_QUERY_DONE;
+    mem_open(&m);
+    wmsg_print_result(m.f, false, &r);
+    CHECK_STR(mem_text(&m), "");
+    mem_close(&m);
+
+    r.kind = WSR_QUIT;
+    mem_open(&m);
+    CHECK(!wmsg_print_result(m.f, false, &r));
+    CHECK_STR(mem_text(&m), "[INFO] Exiting Flink SQL CLI Client...\n");
+    mem_close(&m);
+}
+
+WTEST(cli_error_rendering)
+{
+    WError e;
+    werr_clear(&e);
+    werr_set(&e, WEXC_VALIDATION,
+             "Table with identifier 'default_catalog.default_database.non_exist' does not exist.");
+    Mem m;
+    mem_open(&m);
+    wmsg_error_werr(m.f, false, &e);
+    CHECK_STR(mem_text(&m),
+              "[ERROR] Could not execute SQL statement. Reason:\n"
+              "org.apache.flink.table.api.ValidationException: Table with identifier "
+              "'default_catalog.default_database.non_exist' does not exist.\n");
+    mem_close(&m);
+
+    mem_open(&m);
+    wmsg_error(m.f, true, WMSG_SQL_EXECUTION_ERROR, "java.lang.Cls", "boom");
+    CHECK_STR(mem_text(&m),
+              "\x1b[1;31m[ERROR] Could not execute SQL statement. Reason:\njava.lang.Cls: boom\x1b[0m\n");
+    mem_close(&m);
+
+    mem_open(&m);
+    wmsg_info(m.f, true, "x");
+    CHECK_STR(mem_text(&m), "\x1b[1;34m[INFO] x\x1b[0m\n");
+    mem_close(&m);
+    CHECK_STR(wmsg_prompt(false), "Flink SQL> ");
+}
+
+WTEST(cli_usage_and_help_texts)
+{
+    Mem m;
+    mem_open(&m);
+    wmsg_usage(m.f);
+    const char *u = mem_text(&m);
+    CHECK(strncmp(u, "./sql-client [MODE] [OPTIONS]\n\nThe following options are available:\n", 66) == 0);
+    CHECK(strstr(u, "     -f,--file <script file>") != NULL);
+    /* every line fits into 80 columns */
+    int col = 0, maxcol = 0;
+    for (const char *p = u; *p; p++) {
+        if (*p == '\n') col = 0;
+        else if (++col > maxcol) maxcol = col;
+    }
+    CHECK(maxcol <= 80);
+    mem_close(&m);
+
+    mem_open(&m);
+    wmsg_help(m.f, false);
+    const char *h = mem_text(&m);
+    CHECK(strncmp(h, "The following commands are available:\n\nCLEAR\t\tClears the current terminal.\n", 75) == 0);
+    CHECK(strstr(h, "\nHint: Make sure that a statement ends with ';' for finalizing (multi-line) statements.\n") != NULL);
+    mem_close(&m);
+}
+
+/* ------------------------------------------------------------------ statements and scripts */
+
+WTEST(cli_classify_statements)
+{
+    CHECK_INT(wcli_classify(""), WCMD_NONE);
+    CHECK_INT(wcli_classify("  ;  "), WCMD_NONE);
+    CHECK_INT(wcli_classify("-- only a comment;"), WCMD_NONE);
+    CHECK_INT(wcli_classify("/* c */\n"), WCMD_NONE);
+    CHECK_INT(wcli_classify("quit;"), WCMD_QUIT);
+    CHECK_INT(wcli_classify("  EXIT ;"), WCMD_QUIT);
+    CHECK_INT(wcli_classify("-- bye\nQuit;"), WCMD_QUIT);
+    CHECK_INT(wcli_classify("help;"), WCMD_HELP);
+    CHECK_INT(wcli_classify("CLEAR;"), WCMD_CLEAR);
+    CHECK_INT(wcli_classify("quitx;"), WCMD_OTHER);
+    CHECK_INT(wcli_classify("SELECT 1;"), WCMD_OTHER);
+    CHECK(wcli_buffer_complete("SELECT 1;"));
+    CHECK(!wcli_buffer_complete("SELECT ';'"));
+    CHECK(!wcli_buffer_complete("SELECT 1"));
+    CHECK(!wcli_buffer_complete(";"));
+    CHECK(!wcli_buffer_complete("-- x;"));
+    char w[16];
+    wcli_first_word("  /* hi */ -- x\n insert into t", w, sizeof w);
+    CHECK_STR(w, "INSERT");
+}
+
+WTEST(cli_format_script)
+{
+    char *s = wcli_format_script("\n\n  SELECT 1  \n\n", true);
+    CHECK_STR(s, "SELECT 1;\n");
+    free(s);
+    s = wcli_format_script("SET 'a' = 'b';\n", true);
+    CHECK_STR(s, "SET 'a' = 'b';\n");
+    free(s);
+    s = wcli_format_script("", true);
+    CHECK_STR(s, ";\n");
+    free(s);
+}
+
+typedef struct FakeRun { FILE *out; int calls; bool fail_on_second; char seen[512]; } FakeRun;
+
+static bool fake_fn(void *ctx, const char *stmt, WCliCmd cmd, bool *quit)
+{
+    FakeRun *f = ctx;
+    f->calls++;
+    strncat(f->seen, stmt, sizeof f->seen - strlen(f->seen) - 2);
+    strcat(f->seen, "|");
+    if (cmd == WCMD_QUIT) {
+        fputs("[INFO] Exiting Flink SQL CLI Client...\n", f->out);
+        *quit = true;
+        return true;
+    }
+    if (f->fail_on_second && f->calls == 2) {
+        fputs("[ERROR] failed\n", f->out);
+        return false;
+    }
+    fputs("[INFO] Execute statement succeeded.\n", f->out);
+    return true;
+}
+
+WTEST(cli_script_echo_like_flink)
+{
+    Mem m;
+    mem_open(&m);
+    FakeRun f = {.out = m.f};
+    WCliScript sc = {.out = m.f, .echo = true, .exit_on_failure = true, .fn = fake_fn, .ctx = &f};
+    char *text = wcli_format_script("SET 'a' = 'b';\n\nCREATE TABLE t (\n  a INT\n);\n-- done\n", true);
+    CHECK_INT(wcli_run_script(&sc, text), WCS_EOF);
+    free(text);
+    CHECK_INT(f.calls, 2);
+    CHECK_STR(f.seen, "SET 'a' = 'b';|\nCREATE TABLE t (\n  a INT\n);|");
+    CHECK_STR(mem_text(&m),
+              "\n"
+              "Flink SQL> SET 'a' = 'b';\n"
+              "[INFO] Execute statement succeeded.\n"
+              "\n"
+              "Flink SQL> \n"
+              "> CREATE TABLE t (\n"
+              ">   a INT\n"
+              "> );\n"
+              "[INFO] Execute statement succeeded.\n"
+              "\n"
+              "Flink SQL> -- done;\n");
+    mem_close(&m);
+}
+
+WTEST(cli_script_stops_at_failure_and_quit)
+{
+    Mem m;
+    mem_open(&m);
+    FakeRun f = {.out = m.f, .fail_on_second = true};
+    WCliScript sc = {.out = m.f, .echo = true, .exit_on_failure = true, .fn = fake_fn, .ctx = &f};
+    CHECK_INT(wcli_run_script(&sc, "SELECT 1;\nSELECT 2;\nSELECT 3;\n"), WCS_FAILED);
+    CHECK_INT(f.calls, 2);
+    CHECK_STR(mem_text(&m),
+              "\nFlink SQL> SELECT 1;\n[INFO] Execute statement succeeded.\n"
+              "\nFlink SQL> SELECT 2;\n[ERROR] failed\n");
+    mem_close(&m);
+
+    mem_open(&m);
+    FakeRun g = {.out = m.f, .fail_on_second = true};
+    WCliScript sc2 = {.out = m.f, .echo = false, .exit_on_failure = false, .fn = fake_fn, .ctx = &g};
+    CHECK_INT(wcli_run_script(&sc2, "SELECT 1;\nSELECT 2;\nquit;\nSELECT 4;\n"), WCS_QUIT);
+    CHECK_INT(g.calls, 3);
+    CHECK_STR(mem_text(&m),
+              "[INFO] Execute statement succeeded.\n[ERROR] failed\n"
+              "[INFO] Exiting Flink SQL CLI Client...\n");
+    mem_close(&m);
+}
+
+WTEST(cli_script_unterminated_statement_runs_at_eof)
+{
+    Mem m;
+    mem_open(&m);
+    FakeRun f = {.out = m.f};
+    WCliScript sc = {.out = m.f, .echo = false, .exit_on_failure = true, .fn = fake_fn, .ctx = &f};
+    CHECK_INT(wcli_run_script(&sc, "SELECT 'abc;\n"), WCS_EOF);
+    CHECK_INT(f.calls, 1);
+    CHECK_STR(f.seen, "SELECT 'abc;|");
+    mem_close(&m);
+}
+
+WTEST(cli_init_mode_rejects_queries)
+{
+    WClient c;
+    memset(&c, 0, sizeof c);
+    Mem m;
+    mem_open(&m);
+    c.out = m.f;
+    c.mode = WCLI_INITIALIZATION;
+    bool quit = false;
+    CHECK(!wcli_execute(&c, "SELECT 1;", WCMD_OTHER, &quit));
+    CHECK_STR(mem_text(&m),
+              "[ERROR] Could not execute SQL statement. Reason:\n"
+              "java.lang.UnsupportedOperationException: Unsupported statement for configuring "
+              "session:SELECT 1;\nThe configureSession API only supports to execute statement of "
+              "type CREATE TABLE, DROP TABLE, ALTER TABLE, CREATE DATABASE, DROP DATABASE, ALTER "
+              "DATABASE, CREATE FUNCTION, DROP FUNCTION, ALTER FUNCTION, CREATE CATALOG, DROP "
+              "CATALOG, USE CATALOG, USE [CATALOG.]DATABASE, CREATE VIEW, DROP VIEW, LOAD MODULE, "
+              "UNLOAD MODULE, USE MODULE, ADD JAR.\n");
+    mem_close(&m);
+
+    mem_open(&m);
+    c.out = m.f;
+    CHECK(wcli_execute(&c, "quit;", WCMD_QUIT, &quit));
+    CHECK(quit);
+    CHECK_STR(mem_text(&m), "[INFO] Exiting Flink SQL CLI Client...\n");
+    mem_close(&m);
+}
