@@ -1,0 +1,560 @@
+/*
+ * heap_backend.c — the `hashmap` state backend: keyed state in memory, in open-addressing hash
+ * tables of byte keys (linear probing, backward-shift deletion). Map state keeps a table of user
+ * entries per key; list state a growable array per key. TTL timestamps are kept per entry and
+ * checked on every read; 5 slots are inspected per access for incremental cleanup (Flink's
+ * incremental cleanup default). See state.h for the contract.
+ */
+#include "state.h"
+#include "../common/arena.h"
+#include "../common/hash.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define CLEANUP_PER_ACCESS 5
+
+typedef struct Entry Entry;
+typedef struct HTab {
+    size_t cap, n;          /* cap is a power of two (or 0) */
+    Entry **slots;
+    size_t cursor;          /* incremental cleanup position */
+} HTab;
+
+typedef struct ListVal {
+    int n, cap;
+    WBytes *items;          /* heap copies */
+} ListVal;
+
+struct Entry {
+    uint64_t hash;
+    uint32_t klen, vlen;
+    int64_t ts;             /* last write (ms) */
+    union { HTab *map; ListVal *list; } sub;
+    unsigned char *val;     /* vlen bytes (value state / map user value) */
+    unsigned char key[];    /* klen bytes */
+};
+
+struct WState {
+    WStateBackend *b;
+    char *name;
+    WStateKind kind;
+    int64_t ttl;
+    HTab tab;
+    int64_t entries, bytes, expired_reads;
+};
+
+struct WStateBackend {
+    WStateBackendConfig cfg;
+    int nstates;
+    WState **states;
+    unsigned char *key;
+    size_t klen, kcap;
+    uint64_t khash;
+    int key_group;
+};
+
+static int64_t wall_ms(void *ctx)
+{
+    (void)ctx;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t wstate_now(const WStateBackend *b) { return b->cfg.clock(b->cfg.clock_ctx); }
+
+WStateBackend *wstate_heap_new(const WStateBackendConfig *cfg)
+{
+    WStateBackend *b = wcalloc(1, sizeof *b);
+    b->cfg = *cfg;
+    if (!b->cfg.clock) b->cfg.clock = wall_ms;
+    if (b->cfg.max_parallelism <= 0) b->cfg.max_parallelism = 128;
+    return b;
+}
+
+/* ---- entries and tables ---- */
+
+static Entry *entry_new(uint64_t h, const void *k, size_t klen)
+{
+    Entry *e = wmalloc(sizeof *e + klen);
+    e->hash = h;
+    e->klen = (uint32_t)klen;
+    e->vlen = 0;
+    e->ts = 0;
+    e->sub.map = NULL;
+    e->val = NULL;
+    memcpy(e->key, k, klen);
+    return e;
+}
+
+static void htab_free(HTab *t, WStateKind kind);
+
+static void entry_free(Entry *e, WStateKind kind, bool top)
+{
+    if (top && kind == WSTATE_MAP && e->sub.map) { htab_free(e->sub.map, WSTATE_VALUE); free(e->sub.map); }
+    if (top && kind == WSTATE_LIST && e->sub.list) {
+        for (int i = 0; i < e->sub.list->n; i++) free((void *)e->sub.list->items[i].p);
+        free(e->sub.list->items);
+        free(e->sub.list);
+    }
+    free(e->val);
+    free(e);
+}
+
+static void htab_free(HTab *t, WStateKind kind)
+{
+    for (size_t i = 0; i < t->cap; i++) if (t->slots[i]) entry_free(t->slots[i], kind, true);
+    free(t->slots);
+    memset(t, 0, sizeof *t);
+}
+
+static size_t htab_find(const HTab *t, uint64_t h, const void *k, size_t klen)
+{
+    if (!t->cap) return SIZE_MAX;
+    size_t mask = t->cap - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        Entry *e = t->slots[i];
+        if (!e) return SIZE_MAX;
+        if (e->hash == h && e->klen == klen && memcmp(e->key, k, klen) == 0) return i;
+    }
+}
+
+static void htab_grow(HTab *t)
+{
+    size_t ncap = t->cap ? t->cap * 2 : 16;
+    Entry **ns = wcalloc(ncap, sizeof(Entry *));
+    for (size_t i = 0; i < t->cap; i++) {
+        Entry *e = t->slots[i];
+        if (!e) continue;
+        size_t j = e->hash & (ncap - 1);
+        while (ns[j]) j = (j + 1) & (ncap - 1);
+        ns[j] = e;
+    }
+    free(t->slots);
+    t->slots = ns;
+    t->cap = ncap;
+}
+
+static size_t htab_insert(HTab *t, Entry *e)
+{
+    if ((t->n + 1) * 4 > t->cap * 3) htab_grow(t);
+    size_t mask = t->cap - 1, i = e->hash & mask;
+    while (t->slots[i]) i = (i + 1) & mask;
+    t->slots[i] = e;
+    t->n++;
+    return i;
+}
+
+/* Remove slot i with backward-shift deletion; returns the removed entry. */
+static Entry *htab_remove_at(HTab *t, size_t i)
+{
+    Entry *gone = t->slots[i];
+    size_t mask = t->cap - 1;
+    t->slots[i] = NULL;
+    t->n--;
+    size_t j = i;
+    for (;;) {
+        j = (j + 1) & mask;
+        Entry *e = t->slots[j];
+        if (!e) break;
+        size_t home = e->hash & mask;
+        /* can e move to the hole at i? yes if home is cyclically not in (i, j] */
+        bool move = (i <= j) ? (home <= i || home > j) : (home <= i && home > j);
+        if (move) {
+            t->slots[i] = e;
+            t->slots[j] = NULL;
+            i = j;
+        }
+    }
+    return gone;
+}
+
+static bool expired(const WState *s, const Entry *e, int64_t now)
+{
+    return s->ttl > 0 && now - e->ts >= s->ttl;
+}
+
+static size_t entry_bytes(const WState *s, const Entry *e)
+{
+    (void)s;
+    return e->klen + e->vlen;
+}
+
+static void account_remove(WState *s, Entry *e)
+{
+    if (s->kind == WSTATE_MAP && e->sub.map) {
+        HTab *m = e->sub.map;
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->slots[i]) { s->entries--; s->bytes -= m->slots[i]->klen + m->slots[i]->vlen; }
+        s->bytes -= e->klen;
+        return;
+    }
+    if (s->kind == WSTATE_LIST && e->sub.list) {
+        for (int i = 0; i < e->sub.list->n; i++) s->bytes -= (int64_t)e->sub.list->items[i].len;
+    }
+    s->entries--;
+    s->bytes -= (int64_t)entry_bytes(s, e);
+}
+
+/* For map state an entry "expires" when all its user entries did; handled per user entry. */
+static void cleanup_step(WState *s, int64_t now)
+{
+    if (s->ttl <= 0 || !s->tab.cap) return;
+    HTab *t = &s->tab;
+    for (int k = 0; k < CLEANUP_PER_ACCESS; k++) {
+        size_t i = t->cursor & (t->cap - 1);
+        t->cursor = i + 1;
+        Entry *e = t->slots[i];
+        if (!e) continue;
+        if (s->kind == WSTATE_MAP) {
+            HTab *m = e->sub.map;
+            for (size_t q = 0; m && q < m->cap; q++) {
+                Entry *u = m->slots[q];
+                if (u && expired(s, u, now)) {
+                    s->entries--;
+                    s->bytes -= u->klen + u->vlen;
+                    entry_free(htab_remove_at(m, q), WSTATE_VALUE, false);
+                    q--;    /* re-check the slot the shift filled */
+                }
+            }
+            if (m && m->n == 0) {
+                s->bytes -= e->klen;
+                entry_free(htab_remove_at(t, i), s->kind, true);
+                t->cursor = i;
+            }
+        } else if (expired(s, e, now)) {
+            account_remove(s, e);
+            entry_free(htab_remove_at(t, i), s->kind, true);
+            t->cursor = i;  /* the shift may have moved another entry here */
+        }
+    }
+}
+
+/* ---- backend ---- */
+
+void wstate_backend_free(WStateBackend *b)
+{
+    if (!b) return;
+    for (int i = 0; i < b->nstates; i++) {
+        htab_free(&b->states[i]->tab, b->states[i]->kind);
+        free(b->states[i]->name);
+        free(b->states[i]);
+    }
+    free(b->states);
+    free(b->key);
+    free(b);
+}
+
+WState *wstate_register(WStateBackend *b, const char *name, WStateKind kind, int64_t ttl_ms)
+{
+    for (int i = 0; i < b->nstates; i++)
+        if (strcmp(b->states[i]->name, name) == 0) return b->states[i];
+    WState *s = wcalloc(1, sizeof *s);
+    s->b = b;
+    s->name = wstrdup(name);
+    s->kind = kind;
+    s->ttl = ttl_ms;
+    b->states = wrealloc(b->states, sizeof(WState *) * (size_t)(b->nstates + 1));
+    b->states[b->nstates++] = s;
+    return s;
+}
+
+void wstate_set_key(WStateBackend *b, const void *key, size_t len)
+{
+    if (len > b->kcap) {
+        b->kcap = len * 2 + 16;
+        b->key = wrealloc(b->key, b->kcap);
+    }
+    memcpy(b->key, key, len);
+    b->klen = len;
+    b->khash = whash_bytes(key, len, 0x5eed);
+    b->key_group = -1;
+}
+
+WBytes wstate_current_key(const WStateBackend *b) { return (WBytes){b->key, b->klen}; }
+
+int wstate_current_key_group(const WStateBackend *b)
+{
+    WStateBackend *m = (WStateBackend *)b;
+    if (m->key_group < 0)
+        m->key_group = wflink_key_group(wflink_murmur_words(b->key, b->klen - b->klen % 4, 42), b->cfg.max_parallelism);
+    return m->key_group;
+}
+
+/* Find the current key's top entry; removes it when expired (value/list). */
+static Entry *top_entry(WState *s, int64_t now, WStateLookup *how, size_t *slot)
+{
+    WStateBackend *b = s->b;
+    cleanup_step(s, now);
+    size_t i = htab_find(&s->tab, b->khash, b->key, b->klen);
+    if (i == SIZE_MAX) { *how = WSL_ABSENT; return NULL; }
+    Entry *e = s->tab.slots[i];
+    if (s->kind != WSTATE_MAP && expired(s, e, now)) {
+        account_remove(s, e);
+        entry_free(htab_remove_at(&s->tab, i), s->kind, true);
+        s->expired_reads++;
+        *how = WSL_EXPIRED;
+        return NULL;
+    }
+    *how = WSL_FOUND;
+    if (slot) *slot = i;
+    return e;
+}
+
+static Entry *top_entry_create(WState *s, int64_t now)
+{
+    WStateLookup how;
+    Entry *e = top_entry(s, now, &how, NULL);
+    if (e) return e;
+    WStateBackend *b = s->b;
+    e = entry_new(b->khash, b->key, b->klen);
+    htab_insert(&s->tab, e);
+    if (s->kind == WSTATE_MAP) {
+        e->sub.map = wcalloc(1, sizeof(HTab));
+        s->bytes += e->klen;
+    } else {
+        if (s->kind == WSTATE_LIST) e->sub.list = wcalloc(1, sizeof(ListVal));
+        s->entries++;
+        s->bytes += e->klen;
+    }
+    return e;
+}
+
+static void set_val(Entry *e, const void *v, size_t len)
+{
+    if (len != e->vlen || !e->val) {
+        free(e->val);
+        e->val = wmalloc(len ? len : 1);
+    }
+    if (len) memcpy(e->val, v, len);
+    e->vlen = (uint32_t)len;
+}
+
+/* ---- value ---- */
+
+WStateLookup wvalue_get(WState *s, WBytes *out)
+{
+    WStateLookup how;
+    Entry *e = top_entry(s, wstate_now(s->b), &how, NULL);
+    if (!e) { out->p = NULL; out->len = 0; return how; }
+    out->p = e->val;
+    out->len = e->vlen;
+    return WSL_FOUND;
+}
+
+void wvalue_put(WState *s, const void *v, size_t len)
+{
+    int64_t now = wstate_now(s->b);
+    Entry *e = top_entry_create(s, now);
+    s->bytes += (int64_t)len - (int64_t)e->vlen;
+    set_val(e, v, len);
+    e->ts = now;
+}
+
+void wvalue_clear(WState *s)
+{
+    WStateBackend *b = s->b;
+    size_t i = htab_find(&s->tab, b->khash, b->key, b->klen);
+    if (i == SIZE_MAX) return;
+    account_remove(s, s->tab.slots[i]);
+    entry_free(htab_remove_at(&s->tab, i), s->kind, true);
+}
+
+/* ---- map ---- */
+
+WStateLookup wmap_get(WState *s, const void *uk, size_t uklen, WBytes *out)
+{
+    int64_t now = wstate_now(s->b);
+    WStateLookup how;
+    Entry *e = top_entry(s, now, &how, NULL);
+    out->p = NULL;
+    out->len = 0;
+    if (!e) return how;
+    uint64_t h = whash_bytes(uk, uklen, 0x5eed);
+    size_t i = htab_find(e->sub.map, h, uk, uklen);
+    if (i == SIZE_MAX) return WSL_ABSENT;
+    Entry *u = e->sub.map->slots[i];
+    if (expired(s, u, now)) {
+        s->entries--;
+        s->bytes -= u->klen + u->vlen;
+        entry_free(htab_remove_at(e->sub.map, i), WSTATE_VALUE, false);
+        s->expired_reads++;
+        return WSL_EXPIRED;
+    }
+    out->p = u->val;
+    out->len = u->vlen;
+    return WSL_FOUND;
+}
+
+void wmap_put(WState *s, const void *uk, size_t uklen, const void *uv, size_t uvlen)
+{
+    int64_t now = wstate_now(s->b);
+    Entry *e = top_entry_create(s, now);
+    uint64_t h = whash_bytes(uk, uklen, 0x5eed);
+    size_t i = htab_find(e->sub.map, h, uk, uklen);
+    Entry *u;
+    if (i == SIZE_MAX) {
+        u = entry_new(h, uk, uklen);
+        htab_insert(e->sub.map, u);
+        s->entries++;
+        s->bytes += (int64_t)uklen;
+    } else {
+        u = e->sub.map->slots[i];
+    }
+    s->bytes += (int64_t)uvlen - (int64_t)u->vlen;
+    set_val(u, uv, uvlen);
+    u->ts = now;
+    e->ts = now;
+}
+
+void wmap_remove(WState *s, const void *uk, size_t uklen)
+{
+    WStateBackend *b = s->b;
+    size_t ti = htab_find(&s->tab, b->khash, b->key, b->klen);
+    if (ti == SIZE_MAX) return;
+    Entry *e = s->tab.slots[ti];
+    uint64_t h = whash_bytes(uk, uklen, 0x5eed);
+    size_t i = htab_find(e->sub.map, h, uk, uklen);
+    if (i == SIZE_MAX) return;
+    Entry *u = e->sub.map->slots[i];
+    s->entries--;
+    s->bytes -= u->klen + u->vlen;
+    entry_free(htab_remove_at(e->sub.map, i), WSTATE_VALUE, false);
+    if (e->sub.map->n == 0) {
+        s->bytes -= e->klen;
+        entry_free(htab_remove_at(&s->tab, ti), s->kind, true);
+    }
+}
+
+size_t wmap_size(WState *s)
+{
+    int64_t now = wstate_now(s->b);
+    WStateLookup how;
+    Entry *e = top_entry(s, now, &how, NULL);
+    if (!e) return 0;
+    size_t n = 0;
+    HTab *m = e->sub.map;
+    for (size_t i = 0; i < m->cap; i++) if (m->slots[i] && !expired(s, m->slots[i], now)) n++;
+    return n;
+}
+
+bool wmap_is_empty(WState *s) { return wmap_size(s) == 0; }
+
+void wmap_clear(WState *s)
+{
+    WStateBackend *b = s->b;
+    size_t ti = htab_find(&s->tab, b->khash, b->key, b->klen);
+    if (ti == SIZE_MAX) return;
+    account_remove(s, s->tab.slots[ti]);
+    entry_free(htab_remove_at(&s->tab, ti), s->kind, true);
+}
+
+void wmap_iter(WState *s, WMapIter *it)
+{
+    WStateLookup how;
+    Entry *e = top_entry(s, wstate_now(s->b), &how, NULL);
+    it->s = s;
+    it->table = e ? e->sub.map : NULL;
+    it->pos = 0;
+}
+
+bool wmap_next(WMapIter *it, WBytes *uk, WBytes *uv)
+{
+    HTab *m = it->table;
+    if (!m) return false;
+    int64_t now = wstate_now(it->s->b);
+    while (it->pos < m->cap) {
+        Entry *u = m->slots[it->pos++];
+        if (!u || expired(it->s, u, now)) continue;
+        uk->p = u->key;
+        uk->len = u->klen;
+        uv->p = u->val;
+        uv->len = u->vlen;
+        return true;
+    }
+    return false;
+}
+
+void wmap_iter_remove(WMapIter *it)
+{
+    HTab *m = it->table;
+    if (!m || it->pos == 0) return;
+    size_t i = it->pos - 1;
+    Entry *u = m->slots[i];
+    if (!u) return;
+    it->s->entries--;
+    it->s->bytes -= u->klen + u->vlen;
+    entry_free(htab_remove_at(m, i), WSTATE_VALUE, false);
+    it->pos = i;    /* the backward shift may have moved an unvisited entry into slot i */
+    /* note: an entry that wrapped around from the table start may be visited twice; callers
+       only remove entries they decided on, so a second visit sees the same decision */
+}
+
+/* ---- list ---- */
+
+void wlist_add(WState *s, const void *v, size_t len)
+{
+    int64_t now = wstate_now(s->b);
+    Entry *e = top_entry_create(s, now);
+    ListVal *l = e->sub.list;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 4;
+        l->items = wrealloc(l->items, sizeof(WBytes) * (size_t)l->cap);
+    }
+    void *copy = wmalloc(len ? len : 1);
+    if (len) memcpy(copy, v, len);
+    l->items[l->n++] = (WBytes){copy, len};
+    s->bytes += (int64_t)len;
+    e->ts = now;
+}
+
+int wlist_get(WState *s, const WBytes **items, WStateLookup *how)
+{
+    WStateLookup h;
+    Entry *e = top_entry(s, wstate_now(s->b), &h, NULL);
+    if (how) *how = h;
+    if (!e) { *items = NULL; return 0; }
+    *items = e->sub.list->items;
+    return e->sub.list->n;
+}
+
+void wlist_remove_at(WState *s, int index)
+{
+    WStateBackend *b = s->b;
+    size_t ti = htab_find(&s->tab, b->khash, b->key, b->klen);
+    if (ti == SIZE_MAX) return;
+    Entry *e = s->tab.slots[ti];
+    ListVal *l = e->sub.list;
+    if (index < 0 || index >= l->n) return;
+    s->bytes -= (int64_t)l->items[index].len;
+    free((void *)l->items[index].p);
+    memmove(&l->items[index], &l->items[index + 1], sizeof(WBytes) * (size_t)(l->n - index - 1));
+    l->n--;
+    e->ts = wstate_now(b);
+    if (l->n == 0) {
+        account_remove(s, e);
+        entry_free(htab_remove_at(&s->tab, ti), s->kind, true);
+    }
+}
+
+void wlist_clear(WState *s) { wvalue_clear(s); }
+
+void wstate_for_each(WState *s, WStateKeyFn fn, void *ctx)
+{
+    for (size_t i = 0; i < s->tab.cap; i++) {
+        Entry *e = s->tab.slots[i];
+        if (e) fn(ctx, (WBytes){e->key, e->klen}, (WBytes){e->val, e->vlen});
+    }
+}
+
+int wstate_stats(const WStateBackend *b, WStateStats *out, int max)
+{
+    int n = 0;
+    for (int i = 0; i < b->nstates && n < max; i++, n++) {
+        WState *s = b->states[i];
+        out[n] = (WStateStats){s->name, s->kind, s->ttl, s->entries, s->bytes, s->expired_reads};
+    }
+    return n;
+}

@@ -1,0 +1,179 @@
+/*
+ * timers.c — timer service: a binary min-heap ordered by (timestamp, sequence) plus a hash set
+ * for de-duplication and deletion (deleted timers are skipped lazily when popped). See timers.h.
+ */
+#include "timers.h"
+#include "../common/arena.h"
+#include "../common/hash.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Timer {
+    int64_t ts, ns;
+    uint64_t seq, hash;
+    bool live;
+    uint32_t klen;
+    unsigned char key[];
+} Timer;
+
+struct WTimerService {
+    Timer **heap;
+    size_t n, cap;
+    Timer **set;            /* open addressing over live timers */
+    size_t set_cap, set_n;
+    uint64_t seq;
+    size_t live;
+};
+
+static uint64_t timer_hash(int64_t ts, const void *k, size_t klen, int64_t ns)
+{
+    return whash_combine(whash_combine(whash_bytes(k, klen, 7), (uint64_t)ts), (uint64_t)ns);
+}
+
+WTimerService *wtimers_new(void) { return wcalloc(1, sizeof(WTimerService)); }
+
+void wtimers_free(WTimerService *t)
+{
+    if (!t) return;
+    for (size_t i = 0; i < t->n; i++) free(t->heap[i]);
+    free(t->heap);
+    free(t->set);
+    free(t);
+}
+
+static bool same(const Timer *a, int64_t ts, const void *k, size_t klen, int64_t ns)
+{
+    return a->ts == ts && a->ns == ns && a->klen == klen && memcmp(a->key, k, klen) == 0;
+}
+
+static size_t set_find(const WTimerService *t, uint64_t h, int64_t ts, const void *k, size_t klen, int64_t ns)
+{
+    if (!t->set_cap) return SIZE_MAX;
+    size_t mask = t->set_cap - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        Timer *e = t->set[i];
+        if (!e) return SIZE_MAX;
+        if (e->hash == h && same(e, ts, k, klen, ns)) return i;
+    }
+}
+
+static void set_insert_raw(Timer **set, size_t cap, Timer *e)
+{
+    size_t i = e->hash & (cap - 1);
+    while (set[i]) i = (i + 1) & (cap - 1);
+    set[i] = e;
+}
+
+static void set_add(WTimerService *t, Timer *e)
+{
+    if ((t->set_n + 1) * 4 > t->set_cap * 3) {
+        size_t ncap = t->set_cap ? t->set_cap * 2 : 64;
+        Timer **ns = wcalloc(ncap, sizeof(Timer *));
+        for (size_t i = 0; i < t->set_cap; i++) if (t->set[i]) set_insert_raw(ns, ncap, t->set[i]);
+        free(t->set);
+        t->set = ns;
+        t->set_cap = ncap;
+    }
+    set_insert_raw(t->set, t->set_cap, e);
+    t->set_n++;
+}
+
+static void set_remove_at(WTimerService *t, size_t i)
+{
+    size_t mask = t->set_cap - 1;
+    t->set[i] = NULL;
+    t->set_n--;
+    for (size_t j = (i + 1) & mask; t->set[j]; j = (j + 1) & mask) {
+        Timer *e = t->set[j];
+        t->set[j] = NULL;
+        set_insert_raw(t->set, t->set_cap, e);
+    }
+}
+
+static bool less(const Timer *a, const Timer *b) { return a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq); }
+
+static void heap_push(WTimerService *t, Timer *e)
+{
+    if (t->n == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 64;
+        t->heap = wrealloc(t->heap, sizeof(Timer *) * t->cap);
+    }
+    size_t i = t->n++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!less(e, t->heap[p])) break;
+        t->heap[i] = t->heap[p];
+        i = p;
+    }
+    t->heap[i] = e;
+}
+
+static Timer *heap_pop(WTimerService *t)
+{
+    Timer *top = t->heap[0];
+    Timer *last = t->heap[--t->n];
+    size_t i = 0;
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        const Timer *cur = last;
+        if (l < t->n && less(t->heap[l], cur)) { m = l; cur = t->heap[l]; }
+        if (r < t->n && less(t->heap[r], cur)) m = r;
+        if (m == i) break;
+        t->heap[i] = t->heap[m];
+        i = m;
+    }
+    if (t->n) t->heap[i] = last;
+    return top;
+}
+
+bool wtimers_register(WTimerService *t, int64_t ts, const void *key, size_t klen, int64_t ns)
+{
+    uint64_t h = timer_hash(ts, key, klen, ns);
+    if (set_find(t, h, ts, key, klen, ns) != SIZE_MAX) return false;
+    Timer *e = wmalloc(sizeof *e + klen);
+    e->ts = ts;
+    e->ns = ns;
+    e->seq = t->seq++;
+    e->hash = h;
+    e->live = true;
+    e->klen = (uint32_t)klen;
+    memcpy(e->key, key, klen);
+    set_add(t, e);
+    heap_push(t, e);
+    t->live++;
+    return true;
+}
+
+bool wtimers_delete(WTimerService *t, int64_t ts, const void *key, size_t klen, int64_t ns)
+{
+    uint64_t h = timer_hash(ts, key, klen, ns);
+    size_t i = set_find(t, h, ts, key, klen, ns);
+    if (i == SIZE_MAX) return false;
+    t->set[i]->live = false;   /* freed when popped */
+    set_remove_at(t, i);
+    t->live--;
+    return true;
+}
+
+void wtimers_advance(WTimerService *t, int64_t time, WTimerFn fn, void *ctx)
+{
+    while (t->n && t->heap[0]->ts <= time) {
+        Timer *e = heap_pop(t);
+        if (e->live) {
+            size_t i = set_find(t, e->hash, e->ts, e->key, e->klen, e->ns);
+            if (i != SIZE_MAX) set_remove_at(t, i);
+            t->live--;
+            fn(ctx, e->ts, e->key, e->klen, e->ns);
+        }
+        free(e);
+    }
+}
+
+size_t wtimers_count(const WTimerService *t) { return t->live; }
+
+int64_t wtimers_next(const WTimerService *t)
+{
+    for (size_t i = 0; i < t->n; i++) if (t->heap[0]->live) return t->heap[0]->ts;
+    return t->n ? t->heap[0]->ts : INT64_MAX;
+}

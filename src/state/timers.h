@@ -1,0 +1,33 @@
+/*
+ * timers.h — event-time and processing-time timers of keyed operators (Flink's
+ * InternalTimerService): a timer is (timestamp, key bytes, namespace), registered at most once,
+ * fired in timestamp order when time passes it. Windows use the window end as namespace and
+ * timestamp; joins and dedup use cleanup times. Timers are state: they belong in snapshots.
+ * Depends on common/.
+ */
+#ifndef WEIR_STATE_TIMERS_H
+#define WEIR_STATE_TIMERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct WTimerService WTimerService;
+
+/* Called for each due timer; the key bytes are valid during the call. */
+typedef void (*WTimerFn)(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns);
+
+WTimerService *wtimers_new(void);
+void wtimers_free(WTimerService *t);
+/* Register; false when the identical timer exists already. */
+bool wtimers_register(WTimerService *t, int64_t ts, const void *key, size_t klen, int64_t ns);
+/* Delete; false when absent. */
+bool wtimers_delete(WTimerService *t, int64_t ts, const void *key, size_t klen, int64_t ns);
+/* Fire every timer with timestamp <= time, in timestamp order (ties in registration order).
+   A callback may register new timers; those that are due fire in the same call. */
+void wtimers_advance(WTimerService *t, int64_t time, WTimerFn fn, void *ctx);
+size_t wtimers_count(const WTimerService *t);
+/* Earliest pending timestamp, INT64_MAX when none. */
+int64_t wtimers_next(const WTimerService *t);
+
+#endif

@@ -1,0 +1,198 @@
+/* test_state.c — unit tests for the keyed-state interface on the heap backend, incl. TTL. */
+#include "unit.h"
+#include "../../src/state/state.h"
+
+typedef struct { int64_t now; } FakeClock;
+static int64_t fake_now(void *c) { return ((FakeClock *)c)->now; }
+
+static WStateBackend *backend(FakeClock *clk)
+{
+    WStateBackendConfig cfg = {.operator_name = "test", .max_parallelism = 128, .clock = fake_now, .clock_ctx = clk};
+    return wstate_heap_new(&cfg);
+}
+
+WTEST(state_value_put_get_clear)
+{
+    FakeClock clk = {1000};
+    WStateBackend *b = backend(&clk);
+    WState *s = wstate_register(b, "groupAggregateState", WSTATE_VALUE, 0);
+    char key[16] = "k1";
+    wstate_set_key(b, key, 16);
+    WBytes v;
+    CHECK_INT(wvalue_get(s, &v), WSL_ABSENT);
+    wvalue_put(s, "hello", 5);
+    CHECK_INT(wvalue_get(s, &v), WSL_FOUND);
+    CHECK(v.len == 5 && memcmp(v.p, "hello", 5) == 0);
+    wvalue_put(s, "hi", 2);
+    CHECK_INT(wvalue_get(s, &v), WSL_FOUND);
+    CHECK(v.len == 2);
+    WStateStats st[4];
+    CHECK_INT(wstate_stats(b, st, 4), 1);
+    CHECK_INT(st[0].entries, 1);
+    CHECK_INT(st[0].bytes, 18);
+    wvalue_clear(s);
+    CHECK_INT(wvalue_get(s, &v), WSL_ABSENT);
+    wstate_stats(b, st, 4);
+    CHECK_INT(st[0].entries, 0);
+    CHECK_INT(st[0].bytes, 0);
+    wstate_backend_free(b);
+}
+
+WTEST(state_value_many_keys_and_deletes)
+{
+    FakeClock clk = {0};
+    WStateBackend *b = backend(&clk);
+    WState *s = wstate_register(b, "v", WSTATE_VALUE, 0);
+    for (int i = 0; i < 5000; i++) {
+        int64_t k = i;
+        wstate_set_key(b, &k, 8);
+        wvalue_put(s, &k, 8);
+    }
+    for (int i = 0; i < 5000; i += 2) {
+        int64_t k = i;
+        wstate_set_key(b, &k, 8);
+        wvalue_clear(s);
+    }
+    int ok = 1;
+    for (int i = 0; i < 5000; i++) {
+        int64_t k = i;
+        WBytes v;
+        wstate_set_key(b, &k, 8);
+        WStateLookup how = wvalue_get(s, &v);
+        if (i % 2 == 0 && how != WSL_ABSENT) ok = 0;
+        if (i % 2 == 1 && (how != WSL_FOUND || *(const int64_t *)v.p != i)) ok = 0;
+    }
+    CHECK(ok);
+    wstate_backend_free(b);
+}
+
+WTEST(state_ttl_expires_and_is_reported)
+{
+    FakeClock clk = {0};
+    WStateBackend *b = backend(&clk);
+    WState *s = wstate_register(b, "v", WSTATE_VALUE, 1000);
+    wstate_set_key(b, "a", 1);
+    wvalue_put(s, "x", 1);
+    clk.now = 999;
+    WBytes v;
+    CHECK_INT(wvalue_get(s, &v), WSL_FOUND);     /* reads do not extend the TTL */
+    clk.now = 1000;
+    CHECK_INT(wvalue_get(s, &v), WSL_EXPIRED);
+    CHECK_INT(wvalue_get(s, &v), WSL_ABSENT);
+    wvalue_put(s, "y", 1);                        /* write refreshes */
+    clk.now = 1900;
+    CHECK_INT(wvalue_get(s, &v), WSL_FOUND);
+    WStateStats st[1];
+    wstate_stats(b, st, 1);
+    CHECK_INT(st[0].expired_reads, 1);
+    wstate_backend_free(b);
+}
+
+WTEST(state_ttl_incremental_cleanup_bounds_size)
+{
+    FakeClock clk = {0};
+    WStateBackend *b = backend(&clk);
+    WState *s = wstate_register(b, "v", WSTATE_VALUE, 10);
+    for (int64_t i = 0; i < 1000; i++) { wstate_set_key(b, &i, 8); wvalue_put(s, "x", 1); }
+    clk.now = 100;
+    for (int64_t i = 1000; i < 3000; i++) { wstate_set_key(b, &i, 8); WBytes v; wvalue_get(s, &v); }
+    WStateStats st[1];
+    wstate_stats(b, st, 1);
+    CHECK(st[0].entries < 1000);   /* cleanup removed expired entries without reading them */
+    wstate_backend_free(b);
+}
+
+WTEST(state_map_and_iteration)
+{
+    FakeClock clk = {0};
+    WStateBackend *b = backend(&clk);
+    WState *s = wstate_register(b, "m", WSTATE_MAP, 0);
+    wstate_set_key(b, "key", 3);
+    for (int i = 0; i < 100; i++) wmap_put(s, &i, sizeof i, &i, sizeof i);
+    CHECK_INT(wmap_size(s), 100);
+    int i7 = 7;
+    WBytes v;
+    CHECK_INT(wmap_get(s, &i7, sizeof i7, &v), WSL_FOUND);
+    CHECK(*(const int *)v.p == 7);
+    for (int i = 0; i < 100; i += 3) wmap_remove(s, &i, sizeof i);
+    WMapIter it;
+    wmap_iter(s, &it);
+    WBytes uk, uv;
+    int n = 0, sum = 0;
+    while (wmap_next(&it, &uk, &uv)) { n++; sum += *(const int *)uv.p; }
+    CHECK_INT(n, 66);
+    int want = 0;
+    for (int i = 0; i < 100; i++) if (i % 3) want += i;
+    CHECK_INT(sum, want);
+    wstate_set_key(b, "other", 5);
+    CHECK(wmap_is_empty(s));
+    wstate_set_key(b, "key", 3);
+    wmap_clear(s);
+    CHECK(wmap_is_empty(s));
+    wstate_backend_free(b);
+}
+
+WTEST(state_list_add_remove)
+{
+    FakeClock clk = {0};
+    WStateBackend *b = backend(&clk);
+    WState *s = wstate_register(b, "l", WSTATE_LIST, 0);
+    wstate_set_key(b, "k", 1);
+    wlist_add(s, "a", 1);
+    wlist_add(s, "bb", 2);
+    wlist_add(s, "ccc", 3);
+    const WBytes *items;
+    CHECK_INT(wlist_get(s, &items, NULL), 3);
+    wlist_remove_at(s, 1);
+    CHECK_INT(wlist_get(s, &items, NULL), 2);
+    CHECK(items[1].len == 3);
+    wlist_remove_at(s, 0);
+    wlist_remove_at(s, 0);
+    WStateLookup how;
+    CHECK_INT(wlist_get(s, &items, &how), 0);
+    CHECK_INT(how, WSL_ABSENT);
+    wstate_backend_free(b);
+}
+
+WTEST(state_key_group_matches_flink)
+{
+    FakeClock clk = {0};
+    WStateBackend *b = backend(&clk);
+    unsigned char int1[16] = {0};
+    int1[8] = 1;
+    wstate_set_key(b, int1, 16);
+    CHECK_INT(wstate_current_key_group(b), 94);
+    wstate_backend_free(b);
+}
+
+#include "../../src/state/timers.h"
+
+typedef struct { int n; int64_t ts[64]; int64_t ns[64]; } Fired;
+static void on_timer(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns)
+{
+    Fired *f = ctx;
+    (void)key; (void)klen;
+    if (f->n < 64) { f->ts[f->n] = ts; f->ns[f->n] = ns; f->n++; }
+}
+
+WTEST(timers_order_dedupe_delete)
+{
+    WTimerService *t = wtimers_new();
+    CHECK(wtimers_register(t, 30, "a", 1, 30));
+    CHECK(wtimers_register(t, 10, "b", 1, 10));
+    CHECK(!wtimers_register(t, 10, "b", 1, 10));
+    CHECK(wtimers_register(t, 20, "a", 1, 20));
+    CHECK(wtimers_register(t, 20, "c", 1, 20));
+    CHECK(wtimers_delete(t, 20, "a", 1, 20));
+    CHECK_INT(wtimers_count(t), 3);
+    Fired f = {0};
+    wtimers_advance(t, 20, on_timer, &f);
+    CHECK_INT(f.n, 2);
+    CHECK_INT(f.ts[0], 10);
+    CHECK_INT(f.ts[1], 20);
+    wtimers_advance(t, INT64_MAX, on_timer, &f);
+    CHECK_INT(f.n, 3);
+    CHECK_INT(f.ts[2], 30);
+    CHECK_INT(wtimers_count(t), 0);
+    wtimers_free(t);
+}
