@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void wop_init(WOperator *op, const WOpOps *ops, WExecCtx *ctx, int ninputs, int ncols,
               const WType **types, const char **names)
@@ -101,4 +102,20 @@ void wchunk_gather(WChunk *dst, const WChunk *src, const uint8_t *sel)
         k++;
     }
     dst->nrows = k;
+}
+
+WStateBackend *wexec_new_backend(WExecCtx *ctx, const char *operator_name)
+{
+    WStateBackendConfig cfg = {.operator_name = operator_name,
+                               .max_parallelism = ctx->max_parallelism > 0 ? ctx->max_parallelism : 128,
+                               .clock = ctx->clock, .clock_ctx = ctx->clock_ctx};
+    return wstate_heap_new(&cfg);
+}
+
+int64_t wexec_now(const WExecCtx *ctx)
+{
+    if (ctx->clock) return ctx->clock(ctx->clock_ctx);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "../expr/expr.h"
+#include "../state/state.h"
 #include "../types/chunk.h"
 #include "../common/options.h"
 #include "../common/error.h"
@@ -32,7 +33,16 @@ typedef struct WExecCtx {
     int64_t start_ms;               /* job start (wall clock, ms) */
     volatile bool cancelled;
     int chunk_rows;                 /* preferred chunk size */
+    int max_parallelism;            /* key groups (pipeline.max-parallelism or Flink's default) */
+    WClockFn clock;                 /* processing-time clock for TTL and proctime (NULL = wall) */
+    void *clock_ctx;
 } WExecCtx;
+
+/* A keyed-state backend for one operator instance, as the job configures it
+   (state.backend.type); the operator owns and frees it. */
+WStateBackend *wexec_new_backend(WExecCtx *ctx, const char *operator_name);
+/* Processing time now (ms) from the job clock. */
+int64_t wexec_now(const WExecCtx *ctx);
 
 typedef struct WOpOps {
     void (*process)(WOperator *op, int input, const WChunk *in);
