@@ -24,7 +24,8 @@ static int shortest_digits(double d, bool is_float, char *dig, int *e10)
 {
     char buf[64];
     int maxp = is_float ? 9 : 17;
-    for (int p = 1; p <= maxp; p++) {
+    /* Java prints at least two significant digits (d.d), choosing the closest such value */
+    for (int p = 2; p <= maxp; p++) {
         snprintf(buf, sizeof buf, "%.*e", p - 1, d);
         bool ok = is_float ? (strtof(buf, NULL) == (float)d) : (strtod(buf, NULL) == d);
         if (ok || p == maxp) break;
