@@ -754,3 +754,174 @@ WTEST(types_cast_legacy)
     CHECK_INT(out.s.len, 6);
     warena_free(&a);
 }
+
+/* ---------------------------------------------------------------- binary rows and key groups */
+
+static int32_t key_hash1(const WType *t, WDatum v, bool is_null, WStrBuf *sb)
+{
+    const WType *tys[1] = { t };
+    uint8_t n = is_null;
+    wrow_encode(sb, 1, tys, &v, &n, WRK_INSERT);
+    return wrow_hash(sb->buf, sb->len);
+}
+
+WTEST(types_row_hash_vectors)
+{
+    WStrBuf sb;
+    wsb_init(&sb);
+    int32_t h = key_hash1(&WTYPE_INT, WDATUM_I(1), false, &sb);
+    CHECK_INT(sb.len, 16);
+    static const unsigned char int1[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0 };
+    CHECK(memcmp(sb.buf, int1, 16) == 0);
+    CHECK_INT(h, 1465514398);
+    CHECK_INT(wflink_key_group(h, 128), 94);
+    CHECK_INT(wflink_operator_index(128, 4, 94), 2);
+    h = key_hash1(&WTYPE_INT, WDATUM_I(42), false, &sb);
+    CHECK_INT(h, 907821237);
+    CHECK_INT(wflink_key_group(h, 128), 69);
+    CHECK_INT(key_hash1(&WTYPE_BIGINT, WDATUM_I(1), false, &sb), 1465514398);
+    h = key_hash1(&WTYPE_STRING, dstr("abc"), false, &sb);
+    static const unsigned char abc[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 'a', 'b', 'c', 0, 0, 0, 0, 0x83 };
+    CHECK_INT(sb.len, 16);
+    CHECK(memcmp(sb.buf, abc, 16) == 0);
+    CHECK_INT(h, -101922419);
+    CHECK_INT(wflink_key_group(h, 128), 92);
+    h = key_hash1(&WTYPE_STRING, dstr("Hello World"), false, &sb);
+    CHECK_INT(sb.len, 32);
+    static const unsigned char hw[32] = { 0, 0, 0, 0, 0, 0, 0, 0, 11, 0, 0, 0, 16, 0, 0, 0,
+                                          'H', 'e', 'l', 'l', 'o', ' ', 'W', 'o', 'r', 'l', 'd', 0, 0, 0, 0, 0 };
+    CHECK(memcmp(sb.buf, hw, 32) == 0);
+    CHECK_INT(h, 1147993945);
+    CHECK_INT(wflink_key_group(h, 128), 110);
+    /* NULL key: null bit 8 set, slot zero */
+    key_hash1(&WTYPE_INT, WDATUM_I(7), true, &sb);
+    CHECK_INT((unsigned char)sb.buf[1], 1);
+    CHECK_INT(sb.buf[8], 0);
+    wsb_free(&sb);
+}
+
+WTEST(types_row_roundtrip)
+{
+    WArena a;
+    warena_init(&a, 0);
+    const WType *d38 = wtype_decimal(&a, 38, 10, true), *d10 = wtype_decimal(&a, 10, 2, true);
+    const WType *ts9 = wtype_timestamp(&a, WT_TIMESTAMP, 9, true), *ts3 = wtype_timestamp(&a, WT_TIMESTAMP, 3, true);
+    const WType *arr = wtype_array(&a, &WTYPE_STRING, true);
+    const WType *tys[] = { &WTYPE_BOOLEAN, &WTYPE_TINYINT, &WTYPE_SMALLINT, &WTYPE_INT, &WTYPE_BIGINT,
+                           &WTYPE_FLOAT, &WTYPE_DOUBLE, d10, d38, &WTYPE_STRING, &WTYPE_STRING, &WTYPE_BYTES,
+                           &WTYPE_DATE, ts3, ts9, arr, &WTYPE_INT, d38, ts9 };
+    enum { N = 19 };
+    WDatum v[N];
+    uint8_t nl[N] = { 0 };
+    memset(v, 0, sizeof v);
+    v[0].i = 1; v[1].i = -5; v[2].i = -12345; v[3].i = -1234567; v[4].i = -12345678901LL;
+    v[5].d = (double)1.5f; v[6].d = -0.1; v[7].dec = -12345; v[8].dec = -(wpow10_i128(37) + 12345);
+    v[9] = dstr("short"); v[10] = dstr("a longer string value"); v[11].s.p = "\x00\x01\x02"; v[11].s.len = 3;
+    v[12].i = 18894; v[13].ts.ms = 1618344731123LL; v[14].ts.ms = -1618344731123LL; v[14].ts.ns = 456789;
+    WComposite *c = WA_NEW(&a, WComposite);
+    c->n = 2; c->vals = WA_ARRAY(&a, WDatum, 2); c->nulls = WA_ARRAY(&a, uint8_t, 2);
+    c->vals[0] = dstr("elementary, my dear"); c->nulls[1] = 1;
+    v[15].cx = c;
+    nl[16] = 1; nl[17] = 1; nl[18] = 1;
+    WStrBuf sb;
+    wsb_init(&sb);
+    wrow_encode(&sb, N, tys, v, nl, WRK_UPDATE_AFTER);
+    CHECK_INT(sb.len % 8, 0);
+    CHECK_INT(wrow_kind(sb.buf), WRK_UPDATE_AFTER);
+    CHECK(sb.len > wrow_fixed_size(N));
+    for (int i = 0; i < N; i++) {
+        WDatum o;
+        bool present = wrow_get_arena(sb.buf, sb.len, N, tys[i], i, &o, &a);
+        CHECK(present == !nl[i]);
+        if (!present) continue;
+        if (tys[i]->id == WT_ARRAY) {
+            CHECK(o.cx != NULL);
+            if (!o.cx) continue;
+            CHECK_INT(o.cx->n, 2);
+            CHECK(o.cx->nulls[1]);
+            CHECK(!o.cx->nulls[0]);
+            CHECK(wdatum_equal(&WTYPE_STRING, o.cx->vals[0], c->vals[0]));
+            CHECK(wdatum_equal(arr, o, v[15]));
+        } else {
+            if (!wdatum_equal(tys[i], o, v[i])) { char m[32]; snprintf(m, sizeof m, "field %d", i); CHECK(m[0] == 0); }
+        }
+    }
+    /* non-compact decimal/timestamp reserve variable space even when NULL (as Flink's writer) */
+    const WType *t2[] = { d38, ts9 };
+    WDatum v2[2]; memset(v2, 0, sizeof v2);
+    uint8_t n2[2] = { 1, 1 };
+    wrow_encode(&sb, 2, t2, v2, n2, WRK_INSERT);
+    CHECK_INT(sb.len, 8 + 16 + 16 + 8);
+    /* big decimal bytes are the minimal two's complement */
+    const WType *t3[] = { d38 };
+    WDatum v3; v3.dec = -1;
+    wrow_encode(&sb, 1, t3, &v3, NULL, WRK_INSERT);
+    CHECK_INT((unsigned char)sb.buf[16], 0xff);
+    CHECK_INT((unsigned char)sb.buf[8], 1);     /* length 1 in the slot's low word */
+    CHECK_INT((unsigned char)sb.buf[12], 16);   /* offset in the high word */
+    CHECK_INT(sb.len, 32);
+    wsb_free(&sb);
+    warena_free(&a);
+}
+
+WTEST(types_row_encode_chunk)
+{
+    const WType *tys[] = { &WTYPE_INT, &WTYPE_STRING };
+    WChunk *c = wchunk_new(2, tys, 4);
+    int r = wchunk_add_row(c, WRK_INSERT);
+    c->cols[0].data[r].i = 42;
+    c->cols[1].data[r] = dstr("abc");
+    WStrBuf sb;
+    wsb_init(&sb);
+    int cols[1] = { 0 };
+    wrow_encode_chunk(&sb, c, r, 1, cols);
+    CHECK_INT(wrow_hash(sb.buf, sb.len), 907821237);
+    cols[0] = 1;
+    wrow_encode_chunk(&sb, c, r, 1, cols);
+    CHECK_INT(wrow_hash(sb.buf, sb.len), -101922419);
+    wsb_free(&sb);
+    wchunk_free(c);
+}
+
+/* ---------------------------------------------------------------- compare and hash */
+
+WTEST(types_compare)
+{
+    WArena a;
+    warena_init(&a, 0);
+    CHECK(wdatum_compare(&WTYPE_INT, WDATUM_I(1), WDATUM_I(2)) < 0);
+    CHECK(wdatum_compare(&WTYPE_DOUBLE, WDATUM_D(-0.0), WDATUM_D(0.0)) < 0);
+    CHECK(!wdatum_equal(&WTYPE_DOUBLE, WDATUM_D(-0.0), WDATUM_D(0.0)));
+    CHECK(wdatum_compare(&WTYPE_DOUBLE, WDATUM_D(NAN), WDATUM_D(INFINITY)) > 0);
+    CHECK(wdatum_equal(&WTYPE_DOUBLE, WDATUM_D(NAN), WDATUM_D(-NAN)));
+    CHECK(wdatum_hash(&WTYPE_DOUBLE, WDATUM_D(NAN), 1) == wdatum_hash(&WTYPE_DOUBLE, WDATUM_D(-NAN), 1));
+    CHECK(wdatum_compare(&WTYPE_STRING, dstr("abc"), dstr("abd")) < 0);
+    CHECK(wdatum_compare(&WTYPE_STRING, dstr("ab"), dstr("abc")) < 0);
+    CHECK(wdatum_compare(&WTYPE_STRING, dstr("\xc3\xa9"), dstr("z")) > 0);   /* by code point */
+    CHECK(wdatum_equal(&WTYPE_STRING, dstr("x"), dstr("x")));
+    CHECK(wdatum_hash(&WTYPE_STRING, dstr("x"), 7) == wdatum_hash(&WTYPE_STRING, dstr("x"), 7));
+    const WType *ts = wtype_timestamp(&a, WT_TIMESTAMP, 9, true);
+    WDatum t1, t2;
+    t1.ts.ms = 5; t1.ts.ns = 1; t2.ts.ms = 5; t2.ts.ns = 2;
+    CHECK(wdatum_compare(ts, t1, t2) < 0);
+    t2.ts.ms = 4; t2.ts.ns = 999999;
+    CHECK(wdatum_compare(ts, t1, t2) > 0);
+    const WType *d = wtype_decimal(&a, 20, 2, true);
+    WDatum x, y;
+    x.dec = -wpow10_i128(19); y.dec = 1;
+    CHECK(wdatum_compare(d, x, y) < 0);
+    const WType *arr = wtype_array(&a, &WTYPE_INT, true);
+    WComposite *c1 = WA_NEW(&a, WComposite), *c2 = WA_NEW(&a, WComposite);
+    c1->n = 2; c1->vals = WA_ARRAY(&a, WDatum, 2); c1->nulls = WA_ARRAY(&a, uint8_t, 2);
+    c2->n = 2; c2->vals = WA_ARRAY(&a, WDatum, 2); c2->nulls = WA_ARRAY(&a, uint8_t, 2);
+    c1->vals[0].i = 1; c1->vals[1].i = 2; c2->vals[0].i = 1; c2->vals[1].i = 2;
+    WDatum p = { .cx = c1 }, q = { .cx = c2 };
+    CHECK(wdatum_equal(arr, p, q));
+    CHECK(wdatum_hash(arr, p, 3) == wdatum_hash(arr, q, 3));
+    c2->nulls[1] = 1;
+    CHECK(wdatum_compare(arr, p, q) > 0);    /* NULL first */
+    CHECK(!wdatum_equal(arr, p, q));
+    c2->n = 1;
+    CHECK(wdatum_compare(arr, p, q) > 0);    /* longer greater */
+    warena_free(&a);
+}
