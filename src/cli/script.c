@@ -65,6 +65,11 @@ WCliCmd wcli_classify(const char *buf)
 
 bool wcli_buffer_complete(const char *buf)
 {
+    /* Flink: the text must literally end with ';' (a trailing `-- comment` keeps reading) and
+       the lexer must be outside quotes and comments there. */
+    const char *e = buf + strlen(buf);
+    while (e > buf && java_space(e[-1])) e--;
+    if (e == buf || e[-1] != ';') return false;
     return wsql_is_complete(buf) && wcli_classify(buf) != WCMD_NONE;
 }
 

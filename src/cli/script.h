@@ -2,8 +2,9 @@
  * script.h — how the SQL client turns input lines into statements and echoes a script
  * (private to src/cli).
  *
- * Contract: a statement is complete when the text read so far ends with ';' outside quotes and
- * comments (wsql_is_complete) and holds more than whitespace, comments or a lone ';' (Flink's
+ * Contract: a statement is complete when the text read so far literally ends with ';' (so
+ * `SELECT 1; -- note` keeps reading, as in Flink), that ';' is outside quotes and comments
+ * (wsql_is_complete), and the text holds more than whitespace, comments or a lone ';' (Flink's
  * SqlMultiLineParser + SqlCommandParserImpl). QUIT/EXIT, HELP and CLEAR are recognised by their
  * first token. wcli_run_script reproduces `sql-client.sh -f`: the file is trimmed and a ';' is
  * appended when missing (SqlMultiLineParser.formatSqlFile), then, statement by statement, an empty

@@ -567,6 +567,8 @@ WTEST(cli_classify_statements)
     CHECK(!wcli_buffer_complete("SELECT 1"));
     CHECK(!wcli_buffer_complete(";"));
     CHECK(!wcli_buffer_complete("-- x;"));
+    CHECK(!wcli_buffer_complete("SELECT 1; -- trailing comment"));
+    CHECK(wcli_buffer_complete("SELECT 1; -- trailing comment\nSELECT 2;"));
     char w[16];
     wcli_first_word("  /* hi */ -- x\n insert into t", w, sizeof w);
     CHECK_STR(w, "INSERT");

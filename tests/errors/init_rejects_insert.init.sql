@@ -1,0 +1,2 @@
+CREATE TABLE sink_t (a INT) WITH ('connector' = 'blackhole');
+INSERT INTO sink_t VALUES (1);

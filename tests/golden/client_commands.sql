@@ -1,0 +1,7 @@
+-- The SQL client's own commands: HELP, a query in tableau mode, QUIT ends the script.
+SET 'sql-client.execution.result-mode' = 'tableau';
+
+HELP;
+SELECT 1 AS one;
+QUIT;
+SELECT 'never runs';

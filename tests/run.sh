@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# run.sh — the `make test` runner: unit tests, SQL golden tests, error tests, conformance cases.
+#
+# Usage: tests/run.sh <build-dir>            (e.g. build-test; needs <build-dir>/weir and unit-tests)
+#        UPDATE=1 tests/run.sh <build-dir>   rewrite the expected .out/.err/.exit files
+#        JOBS=4 tests/run.sh <build-dir>     golden/error tests in parallel (default 2)
+#
+#  (a) <build-dir>/unit-tests: its "unit: N passed, M failed" line is added to the totals.
+#  (b) tests/golden/<name>.sql, with tests/golden/<name>.init.sql as -i when present:
+#      `$DATA` in the scripts is replaced by the absolute path of tests/golden/data, the script runs
+#      as `weir sql-client [-i init] -f script` in tests/golden with WEIR_TEST_DATA set, and the
+#      output is compared exactly with <name>.out (stdout), <name>.err (stderr; without it stderr
+#      must be empty) and <name>.exit (exit status, when the file exists). Absolute paths in the
+#      output are written back as $DATA (the data folder) and $GOLDEN (the test folder).
+#  (c) tests/errors/*.sql the same way.
+#  (d) conformance cases (../shared/conformance relative to the repository, or $WEIR_CONFORMANCE):
+#      `weir conformance <case>` per case; a binary that answers "unknown command" skips them all.
+# The last line is exactly "N passed, N failed, N skipped"; the exit status is 1 if any failed.
+set -uo pipefail
+
+# ----------------------------------------------------------------------------- one test (worker)
+if [[ "${1:-}" == "--one" ]]; then
+  build="$2" dir="$3" results="$4" sql="$5"
+  name="$(basename "$sql" .sql)"
+  data="$(cd "$dir/.." && pwd)/golden/data"
+  [[ -d "$dir/data" ]] && data="$(cd "$dir/data" && pwd)"
+  golden="$(cd "$dir" && pwd)"
+  tmp="$(mktemp -d)"
+  trap 'rm -rf "$tmp"' EXIT
+
+  subst() { # replace $DATA with the absolute data path
+    local esc
+    esc="$(printf '%s' "$data" | sed -e 's/[\/&|]/\\&/g')"
+    sed -e "s|\\\$DATA|$esc|g" "$1" > "$2"
+  }
+  subst "$sql" "$tmp/$name.sql"
+  args=()
+  if [[ -f "$dir/$name.init.sql" ]]; then
+    subst "$dir/$name.init.sql" "$tmp/$name.init.sql"
+    args+=(-i "$tmp/$name.init.sql")
+  fi
+  args+=(-f "$tmp/$name.sql")
+
+  status=0
+  (cd "$dir" && WEIR_TEST_DATA="$data" "$build/weir" sql-client "${args[@]}" \
+      > "$tmp/stdout" 2> "$tmp/stderr" < /dev/null) || status=$?
+
+  normalize() { # absolute paths back to placeholders
+    local d g t
+    d="$(printf '%s' "$data" | sed -e 's/[\/&|.]/\\&/g')"
+    g="$(printf '%s' "$golden" | sed -e 's/[\/&|.]/\\&/g')"
+    t="$(printf '%s' "$tmp" | sed -e 's/[\/&|.]/\\&/g')"
+    sed -e "s|$d|\$DATA|g" -e "s|$g|\$GOLDEN|g" -e "s|$t|\$GOLDEN|g" "$1"
+  }
+  normalize "$tmp/stdout" > "$tmp/out"
+  normalize "$tmp/stderr" > "$tmp/err"
+
+  rel="${dir#"$ROOT/"}/$name"
+  if [[ -n "${UPDATE:-}" ]]; then
+    cp "$tmp/out" "$dir/$name.out"
+    if [[ -f "$dir/$name.err" || -s "$tmp/err" ]]; then cp "$tmp/err" "$dir/$name.err"; fi
+    if [[ -f "$dir/$name.exit" || $status -ne 0 ]]; then echo "$status" > "$dir/$name.exit"; fi
+    echo "PASS" > "$results/$name.result"
+    echo "updated $rel" > "$results/$name.log"
+    exit 0
+  fi
+
+  ok=1
+  : > "$results/$name.log"
+  if [[ ! -f "$dir/$name.out" ]]; then
+    ok=0; echo "missing $rel.out (run with UPDATE=1 to create it)" >> "$results/$name.log"
+  elif ! diff -u --label "$rel.out (expected)" --label "$rel.out (actual)" \
+         "$dir/$name.out" "$tmp/out" >> "$results/$name.log"; then
+    ok=0
+  fi
+  if [[ -f "$dir/$name.err" ]]; then
+    if ! diff -u --label "$rel.err (expected)" --label "$rel.err (actual)" \
+         "$dir/$name.err" "$tmp/err" >> "$results/$name.log"; then ok=0; fi
+  elif [[ -s "$tmp/err" ]]; then
+    ok=0
+    { echo "unexpected stderr (add $rel.err if it is expected):"; head -n 40 "$tmp/err"; } \
+      >> "$results/$name.log"
+  fi
+  if [[ -f "$dir/$name.exit" ]]; then
+    want="$(tr -d '[:space:]' < "$dir/$name.exit")"
+    if [[ "$want" != "$status" ]]; then
+      ok=0; echo "exit status $status, expected $want" >> "$results/$name.log"
+    fi
+  fi
+  if [[ $ok -eq 1 ]]; then echo PASS > "$results/$name.result"; else echo FAIL > "$results/$name.result"; fi
+  exit 0
+fi
+
+# ----------------------------------------------------------------------------- driver
+if [[ $# -lt 1 ]]; then
+  echo "usage: tests/run.sh <build-dir>" >&2
+  exit 2
+fi
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export ROOT
+BUILD="$(cd "$1" 2>/dev/null && pwd)" || { echo "run.sh: no build directory $1" >&2; exit 2; }
+SELF="$ROOT/tests/run.sh"
+passed=0 failed=0 skipped=0
+
+# (a) unit tests
+if [[ -x "$BUILD/unit-tests" ]]; then
+  unit_out="$("$BUILD/unit-tests" 2>&1)"; unit_status=$?
+  line="$(printf '%s\n' "$unit_out" | grep -E '^unit: [0-9]+ passed, [0-9]+ failed' | tail -n 1)"
+  if [[ -n "$line" ]]; then
+    up="$(sed -E 's/^unit: ([0-9]+) passed.*/\1/' <<< "$line")"
+    uf="$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<< "$line")"
+    passed=$((passed + up)); failed=$((failed + uf))
+    if [[ $unit_status -ne 0 && $uf -eq 0 ]]; then failed=$((failed + 1)); fi
+  else
+    failed=$((failed + 1))
+  fi
+  if [[ $unit_status -ne 0 ]]; then printf '%s\n' "$unit_out" | grep -v '^unit: ' | head -n 60; fi
+  echo "$line"
+else
+  echo "unit: $BUILD/unit-tests not found"
+  failed=$((failed + 1))
+fi
+
+# (b) golden and (c) error tests
+run_dir() { # $1 = folder, $2 = label
+  local dir="$1" label="$2" results p=0 f=0
+  local files=()
+  while IFS= read -r -d '' s; do
+    [[ "$s" == *.init.sql ]] && continue
+    files+=("$s")
+  done < <(find "$dir" -maxdepth 1 -name '*.sql' -print0 2>/dev/null | sort -z)
+  if [[ ${#files[@]} -eq 0 ]]; then echo "$label: no tests"; return; fi
+  if [[ ! -x "$BUILD/weir" ]]; then
+    echo "$label: $BUILD/weir not found"; failed=$((failed + ${#files[@]})); return
+  fi
+  results="$(mktemp -d)"
+  printf '%s\0' "${files[@]}" |
+    xargs -0 -P "${JOBS:-2}" -n 1 "$SELF" --one "$BUILD" "$dir" "$results"
+  for s in "${files[@]}"; do
+    local name r
+    name="$(basename "$s" .sql)"
+    r="$(cat "$results/$name.result" 2>/dev/null || echo FAIL)"
+    if [[ "$r" == PASS ]]; then
+      p=$((p + 1))
+      [[ -n "${UPDATE:-}" ]] && cat "$results/$name.log"
+    else
+      f=$((f + 1))
+      echo "FAIL $label/$name"
+      sed -n '1,80p' "$results/$name.log" 2>/dev/null
+    fi
+  done
+  rm -rf "$results"
+  echo "$label: $p passed, $f failed"
+  passed=$((passed + p)); failed=$((failed + f))
+}
+run_dir "$ROOT/tests/golden" golden
+run_dir "$ROOT/tests/errors" errors
+
+# (d) conformance
+conf="${WEIR_CONFORMANCE:-$ROOT/../shared/conformance}"
+if [[ -d "$conf" ]]; then
+  cases=()
+  while IFS= read -r -d '' s; do cases+=("$s"); done < <(
+    find "$conf" \( -name '*.case' -o -name '*.qcase' \) -type f -print0 2>/dev/null | sort -z)
+  cp=0 cf=0 cs=0 unknown=0
+  for c in "${cases[@]}"; do
+    if [[ $unknown -eq 1 || ! -x "$BUILD/weir" ]]; then cs=$((cs + 1)); continue; fi
+    out="$("$BUILD/weir" conformance "$c" 2>&1 < /dev/null)"; st=$?
+    if grep -q "unknown command" <<< "$out"; then
+      unknown=1; cs=$((cs + 1)); continue
+    fi
+    if [[ $st -eq 0 ]]; then
+      cp=$((cp + 1))
+    elif [[ $st -eq 77 ]]; then
+      cs=$((cs + 1))        # the case declares itself unsupported (automake's skip status)
+    else
+      cf=$((cf + 1))
+      echo "FAIL conformance/${c#"$conf/"}"
+      printf '%s\n' "$out" | head -n 30
+    fi
+  done
+  echo "conformance: $cp passed, $cf failed, $cs skipped"
+  passed=$((passed + cp)); failed=$((failed + cf)); skipped=$((skipped + cs))
+else
+  echo "conformance: $conf not found, skipped"
+fi
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[[ $failed -eq 0 ]]
