@@ -78,6 +78,13 @@ typedef struct WConnector {
 const WConnector *wconnector_find(const char *name);
 const WConnector *const *wconnector_all(void);
 
+/* Find the connector named by options' 'connector' for use as a source (as_source) or sink, with
+   Flink's messages (root causes, as the SQL client prints them): no 'connector' option, unknown
+   identifier ("Could not find any factory for identifier 'x' that implements
+   'org.apache.flink.table.factories.DynamicTableFactory' in the classpath. ..."), or a sink-only
+   connector used as a source and vice versa. */
+bool wconnector_lookup(const WOptions *options, bool as_source, const WConnector **out, WError *err);
+
 /* Shared option validation helper: every key of spec->options must be in required, optional or
    match one of the prefixes (e.g. "fields."); every required key must be present. Produces Flink's
    "Unsupported options found for 'x'." / "One or more required options are missing." messages. */

@@ -497,6 +497,9 @@ static WCastResult from_text(const WCastCtx *ctx, const char *s, int len, const 
     }
     case WT_TINYINT: case WT_SMALLINT: case WT_INT: case WT_BIGINT: {
         int64_t v;
+        /* the cast rule trims spaces (BinaryStringData.trim) before parsing */
+        while (len > 0 && s[0] == ' ') { s++; len--; }
+        while (len > 0 && s[len - 1] == ' ') len--;
         WCastResult r = parse_integral(s, len, to->id == WT_BIGINT, &v, err);
         if (r != WCAST_OK) return r;
         if (narrow(v, to->id) != v) return nfe(err, s, len, "Overflow.");
@@ -505,6 +508,8 @@ static WCastResult from_text(const WCastCtx *ctx, const char *s, int len, const 
     }
     case WT_FLOAT: case WT_DOUBLE: {
         double d;
+        while (len > 0 && s[0] == ' ') { s++; len--; }
+        while (len > 0 && s[len - 1] == ' ') len--;
         WCastResult r = parse_java_double(s, len, to->id == WT_FLOAT, &d, err);
         if (r != WCAST_OK) return r;
         out->d = to->id == WT_FLOAT ? as_float(d) : d;

@@ -20,16 +20,24 @@
 
 /* Shortest decimal digits that round-trip: digits (no dot) in dig, decimal exponent e such that
    value = 0.d1d2... * 10^e. */
+static bool roundtrips(double d, bool is_float, int p, char *buf, size_t bufsz)
+{
+    snprintf(buf, bufsz, "%.*e", p - 1, d);
+    return is_float ? (strtof(buf, NULL) == (float)d) : (strtod(buf, NULL) == d);
+}
+
 static int shortest_digits(double d, bool is_float, char *dig, int *e10)
 {
     char buf[64];
-    int maxp = is_float ? 9 : 17;
-    /* Java prints at least two significant digits (d.d), choosing the closest such value */
-    for (int p = 2; p <= maxp; p++) {
-        snprintf(buf, sizeof buf, "%.*e", p - 1, d);
-        bool ok = is_float ? (strtof(buf, NULL) == (float)d) : (strtod(buf, NULL) == d);
-        if (ok || p == maxp) break;
+    /* Java prints at least two significant digits (d.d), choosing the closest such value.
+       Round-tripping is monotone in the precision, so binary-search the shortest. */
+    int lo = 2, hi = is_float ? 9 : 17;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (roundtrips(d, is_float, mid, buf, sizeof buf)) hi = mid;
+        else lo = mid + 1;
     }
+    snprintf(buf, sizeof buf, "%.*e", lo - 1, d);
     /* buf = d[.ddd]e[+-]xx */
     int n = 0;
     const char *q = buf;

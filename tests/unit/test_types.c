@@ -266,6 +266,11 @@ WTEST(types_java_double)
     CHECK_STR(dj(1.7976931348623157E308), "1.7976931348623157E308");
     CHECK_STR(dj(4.9E-324), "4.9E-324");
     CHECK_STR(dj(100.0), "100.0");
+    CHECK_STR(dj(0.3), "0.3");
+    CHECK_STR(dj(1e23), "1.0E23");
+    CHECK_STR(dj(9999999.0), "9999999.0");
+    CHECK_STR(dj(0.00123), "0.00123");
+    CHECK_STR(dj(2.5e-3), "0.0025");
     CHECK_STR(dj(3.276913443134E12), "3.276913443134E12");
     CHECK_STR(dj(1.2345678912345679E8), "1.2345678912345679E8");
     CHECK_STR(fj(123.456f), "123.456");
@@ -461,6 +466,8 @@ WTEST(types_cast_from_string_numeric)
     CHECK_STR(cast_text(&a, "-9223372036854775808", &WTYPE_BIGINT, NULL), "-9223372036854775808");
     CHECK_STR(cast_text(&a, "9223372036854775808", &WTYPE_BIGINT, NULL), "ERR:java.lang.NumberFormatException: For input string: '9223372036854775808'. Overflow.");
     CHECK_STR(cast_text(&a, "+7", &WTYPE_INT, NULL), "7");
+    CHECK_STR(cast_text(&a, "  42 ", &WTYPE_INT, NULL), "42");
+    CHECK_STR(cast_text(&a, " 4 2 ", &WTYPE_INT, NULL), "ERR:java.lang.NumberFormatException: For input string: '4 2'. Invalid character found.");
     CHECK_STR(cast_text(&a, "1.234", &WTYPE_DOUBLE, NULL), "1.234");
     CHECK_STR(cast_text(&a, "-3276913443134", &WTYPE_DOUBLE, NULL), "-3.276913443134E12");
     CHECK_STR(cast_text(&a, "-3276913443134", &WTYPE_FLOAT, NULL), "-3.2769135E12");

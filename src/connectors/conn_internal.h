@@ -1,0 +1,63 @@
+/*
+ * conn_internal.h — private to src/connectors: the built-in connector instances and small shared
+ * helpers (calendar arithmetic for the CSV fast paths, option listing). Not a public contract.
+ * Depends on connector.h.
+ */
+#ifndef WEIR_CONNECTORS_CONN_INTERNAL_H
+#define WEIR_CONNECTORS_CONN_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "connector.h"
+
+extern const WConnector wconn_filesystem;
+extern const WConnector wconn_datagen;
+extern const WConnector wconn_print;
+extern const WConnector wconn_blackhole;
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (any month/day in range). */
+static inline int64_t wconn_days_from_civil(int64_t y, int m, int d)
+{
+    y -= m <= 2;
+    const int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const int64_t yoe = y - era * 400;
+    const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+static inline void wconn_civil_from_days(int64_t z, int64_t *y, int *m, int *d)
+{
+    z += 719468;
+    const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    const int64_t doe = z - era * 146097;
+    const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const int64_t mp = (5 * doy + 2) / 153;
+    *d = (int)(doy - (153 * mp + 2) / 5 + 1);
+    *m = (int)(mp < 10 ? mp + 3 : mp - 9);
+    *y = yoe + era * 400 + (*m <= 2);
+}
+
+static inline bool wconn_is_leap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+
+static inline int wconn_month_len(int64_t y, int m)
+{
+    static const int L[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    return m == 2 && wconn_is_leap(y) ? 29 : L[m - 1];
+}
+
+/* Flink's "Unable to create ..." wrappers are not kept: the SQL client prints the root cause, so
+   validation errors carry the root cause's message (ValidationException). */
+
+/* The formats the filesystem connector reads and writes (format_changelog_csv.c). */
+typedef struct WConnFormat {
+    const char *name;       /* value of 'format' */
+    bool changelog;         /* rows carry their kind (changelog-csv) */
+} WConnFormat;
+const WConnFormat *wconn_format_find(const char *name);        /* NULL if unknown */
+struct WCsvConfig;
+/* Read the options "<name>.*" of the format into cfg (Flink's CsvCommons validation). */
+bool wconn_format_config(const WConnFormat *f, const WOptions *o, struct WCsvConfig *cfg, WError *err);
+
+#endif

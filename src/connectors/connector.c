@@ -1,0 +1,148 @@
+/*
+ * connector.c — the connector registry (Flink's factory discovery by 'connector' identifier) and
+ * the shared option validation with Flink's FactoryUtil messages. See connector.h.
+ * Depends on connectors' own files, types/, common/.
+ */
+#include "connector.h"
+#include "conn_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Sorted by identifier, as Flink lists "Available factory identifiers". */
+static const WConnector *const ALL[] = {
+    &wconn_blackhole, &wconn_datagen, &wconn_filesystem, &wconn_print, NULL,
+};
+
+const WConnector *wconnector_find(const char *name)
+{
+    if (!name) return NULL;
+    for (int i = 0; ALL[i]; i++)
+        if (strcmp(ALL[i]->name, name) == 0) return ALL[i];
+    return NULL;
+}
+
+const WConnector *const *wconnector_all(void) { return ALL; }
+
+bool wconnector_lookup(const WOptions *options, bool as_source, const WConnector **out, WError *err)
+{
+    *out = NULL;
+    const char *name = options ? wopts_get(options, "connector") : NULL;
+    if (!name)
+        return werr_set(err, WEXC_VALIDATION,
+                        "Table options do not contain an option key 'connector' for discovering a connector.");
+    const WConnector *c = wconnector_find(name);
+    if (!c) {
+        char ids[512];
+        size_t o = 0;
+        ids[0] = 0;
+        for (int i = 0; ALL[i]; i++)
+            o += (size_t)snprintf(ids + o, o < sizeof ids ? sizeof ids - o : 0, "%s%s", i ? "\n" : "", ALL[i]->name);
+        return werr_set(err, WEXC_VALIDATION,
+                        "Could not find any factory for identifier '%s' that implements "
+                        "'org.apache.flink.table.factories.DynamicTableFactory' in the classpath.\n\n"
+                        "Available factory identifiers are:\n\n%s", name, ids);
+    }
+    if (as_source && !c->can_source)
+        return werr_set(err, WEXC_VALIDATION,
+                        "Connector '%s' can only be used as a sink. It cannot be used as a source.", name);
+    if (!as_source && !c->can_sink)
+        return werr_set(err, WEXC_VALIDATION,
+                        "Connector '%s' can only be used as a source. It cannot be used as a sink.", name);
+    *out = c;
+    return true;
+}
+
+static bool in_list(const char *const *list, const char *key)
+{
+    for (int i = 0; list && list[i]; i++)
+        if (strcmp(list[i], key) == 0) return true;
+    return false;
+}
+
+static bool has_prefix(const char *const *prefixes, const char *key)
+{
+    for (int i = 0; prefixes && prefixes[i]; i++)
+        if (strncmp(key, prefixes[i], strlen(prefixes[i])) == 0) return true;
+    return false;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Append sorted, de-duplicated keys joined by '\n'. */
+static void join_sorted(const char **keys, int n, WStrBuf *out)
+{
+    qsort(keys, (size_t)n, sizeof *keys, cmp_str);
+    bool first = true;
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && strcmp(keys[i], keys[i - 1]) == 0) continue;
+        if (!first) wsb_putc(out, '\n');
+        wsb_append(out, keys[i]);
+        first = false;
+    }
+}
+
+bool wconnector_check_options(const WTableSpec *spec, const char *connector,
+                              const char *const *required, const char *const *optional,
+                              const char *const *prefixes, WError *err)
+{
+    const WOptions *o = spec->options;
+    int nopts = o ? o->n : 0;
+    /* missing required options (sorted) */
+    int nreq = 0;
+    while (required && required[nreq]) nreq++;
+    const char **missing = wmalloc(sizeof(char *) * (size_t)(nreq + 1));
+    int nmiss = 0;
+    for (int i = 0; i < nreq; i++)
+        if (!o || !wopts_get(o, required[i])) missing[nmiss++] = required[i];
+    if (nmiss) {
+        WStrBuf s;
+        wsb_init(&s);
+        join_sorted(missing, nmiss, &s);
+        werr_set(err, WEXC_VALIDATION,
+                 "One or more required options are missing.\n\nMissing required options are:\n\n%s", s.buf);
+        wsb_free(&s);
+        free(missing);
+        return false;
+    }
+    free(missing);
+    /* unsupported options */
+    int nunsup = 0;
+    const char **unsup = wmalloc(sizeof(char *) * (size_t)(nopts + 1));
+    for (int i = 0; i < nopts; i++) {
+        const char *k = o->items[i].key;
+        if (strcmp(k, "connector") == 0 || in_list(required, k) || in_list(optional, k) ||
+            has_prefix(prefixes, k))
+            continue;
+        unsup[nunsup++] = k;
+    }
+    if (nunsup) {
+        int nopt = 0;
+        while (optional && optional[nopt]) nopt++;
+        const char **sup = wmalloc(sizeof(char *) * (size_t)(1 + nreq + nopt + nopts + 1));
+        int ns = 0;
+        sup[ns++] = "connector";
+        for (int i = 0; i < nreq; i++) sup[ns++] = required[i];
+        for (int i = 0; i < nopt; i++) sup[ns++] = optional[i];
+        for (int i = 0; i < nopts; i++)
+            if (has_prefix(prefixes, o->items[i].key)) sup[ns++] = o->items[i].key;
+        WStrBuf a, b;
+        wsb_init(&a);
+        wsb_init(&b);
+        join_sorted(unsup, nunsup, &a);
+        join_sorted(sup, ns, &b);
+        werr_set(err, WEXC_VALIDATION,
+                 "Unsupported options found for '%s'.\n\nUnsupported options:\n\n%s\n\nSupported options:\n\n%s",
+                 connector, a.buf, b.buf);
+        wsb_free(&a);
+        wsb_free(&b);
+        free(sup);
+        free(unsup);
+        return false;
+    }
+    free(unsup);
+    return true;
+}
