@@ -625,7 +625,15 @@ static WCastResult cast_any(const WCastCtx *ctx, const WType *from, WDatum in, c
 
     /* strings out */
     if (t == WT_CHAR || t == WT_VARCHAR) {
-        if (wtype_is_string(from)) { out->s = fit_string(ctx, to, in.s.p, in.s.len, false, a); return WCAST_OK; }
+        if (wtype_is_string(from)) {
+            /* Flink trusts the declared input length: no trimming when it fits the target */
+            if (from->precision <= to->precision && (to->id == WT_VARCHAR || from->precision == to->precision)) {
+                out->s = in.s;
+                return WCAST_OK;
+            }
+            out->s = fit_string(ctx, to, in.s.p, in.s.len, false, a);
+            return WCAST_OK;
+        }
         if (wtype_is_binary(from)) { out->s = fit_string(ctx, to, in.s.p, in.s.len, true, a); return WCAST_OK; }
         WStrBuf sb;
         wsb_init(&sb);

@@ -652,6 +652,12 @@ WTEST(types_cast_temporal)
     const WType *v3 = wtype_varchar(&a, 3, true), *c3 = wtype_char(&a, 3, true);
     CHECK_STR(cast_val(&a, &WTYPE_DATE, WDATUM_I(18894), c3, NULL), "202");
     CHECK_STR(cast_val(&a, &WTYPE_STRING, dstr("abcdef"), v3, NULL), "abc");
+    const WType *c2 = wtype_char(&a, 2, true), *v5 = wtype_varchar(&a, 5, true), *c6 = wtype_char(&a, 6, true);
+    CHECK_STR(cast_val(&a, c2, dstr("Apache"), v3, NULL), "Apache");     /* declared length trusted */
+    CHECK_STR(cast_val(&a, v5, dstr("Flink"), c6, NULL), "Flink ");
+    CHECK_STR(cast_val(&a, v5, dstr("Flink"), v3, NULL), "Fli");
+    CHECK_STR(cast_val(&a, &WTYPE_BOOLEAN, WDATUM_I(0), c6, NULL), "FALSE ");
+    CHECK_STR(cast_val(&a, &WTYPE_NULL, WDATUM_I(0), &WTYPE_STRING, NULL), "NULL");
     CHECK_STR(cast_val(&a, &WTYPE_BOOLEAN, WDATUM_I(1), &WTYPE_STRING, NULL), "TRUE");
     WDatum bv; bv.s.p = "hi"; bv.s.len = 2;
     CHECK_STR(cast_val(&a, &WTYPE_BYTES, bv, &WTYPE_STRING, NULL), "hi");
