@@ -3,6 +3,12 @@
  *
  * Contract: see client.h. The only file of src/cli that calls wsession_execute; printing is
  * delegated to messages.c (results, errors) and tableau.c (query rows).
+ * Settings read from the session: sql-client.execution.result-mode (tableau required in -f mode;
+ * in the interactive client `table` and `changelog` fall back to tableau for now),
+ * table.display.max-column-width (fallback key sql-client.display.max-column-width, default 30),
+ * execution.runtime-mode (streaming or batch tableau), sql-client.display.print-time-cost
+ * (" (0.12 seconds)" after the footers; weir's default is false so outputs stay deterministic,
+ * Flink 1.19+ defaults it to true).
  */
 #include "client.h"
 
@@ -128,9 +134,8 @@ static void qs_close(void *ctx, bool ok)
     time_suffix(q, suffix, sizeof suffix);
     if (q->batch) {
         /* Flink prints the batch result only once it is complete. */
-        if (q->cancelled)
-            fprintf(q->c->out, "Query terminated, received a total of %lld %s%s\n", q->b.nrows,
-                    wtab_row_term(q->b.nrows), suffix);
+        if (q->cancelled)   /* Flink counts batch rows only once they are all in: 0 */
+            fprintf(q->c->out, "Query terminated, received a total of 0 row%s\n", suffix);
         else if (ok)
             wtab_batch_print(&q->b, q->c->out, q->max_width, suffix);
         fflush(q->c->out);

@@ -17,6 +17,7 @@
 #include "../../src/cli/script.h"
 #include "../../src/cli/client.h"
 #include "../../src/types/format.h"
+#include "../../src/types/datetime.h"
 #include "../../src/sql/parser.h"
 #include "../../src/session/session.h"
 #include "../../src/common/arena.h"
@@ -696,4 +697,106 @@ WTEST(cli_init_mode_rejects_queries)
     CHECK(quit);
     CHECK_STR(mem_text(&m), "[INFO] Exiting Flink SQL CLI Client...\n");
     mem_close(&m);
+}
+
+/* ------------------------------------------------------------------ Flink's own expectation */
+
+/* The data of Flink's CliTableauResultViewTest (8 rows, every kind of column). */
+static WChunk *flink_view_test_chunk(const WType **types)
+{
+    static const unsigned char b1[] = {50, 51, 52, 0x85, 54, 93, 115, 126};
+    static const unsigned char b2[] = {100, 0x9e, 32, 121, 0x83};
+    static const unsigned char b3[] = {0x92, 0xe9, 1, 2};
+    static const unsigned char b5[] = {110, 23, 0xff, 0xfe};
+    static const unsigned char b7[] = {0xfd, 0xfe, 0xff, 0, 1, 2, 3};
+    struct {
+        WRowKind k;
+        int b; long long i, bi; const char *s; long long dec; const char *ts;
+        const unsigned char *bytes; int nbytes;
+        bool nb, ni, nbi, ns, ndec, nts, nbytes_null;
+    } R[] = {
+        {WRK_INSERT, 0, 1, 2, "abc", 123000, "2020-03-01 18:39:14", b1, 8, true, false, false, false, false, false, false},
+        {WRK_UPDATE_BEFORE, 0, 0, 0, "", 100000, "2020-03-01 18:39:14.1", b2, 5, false, true, false, false, false, false, false},
+        {WRK_UPDATE_AFTER, 1, 2147483647, 0, "abcdefg", 1234500000, "2020-03-01 18:39:14.12", b3, 4, false, false, true, false, false, false, false},
+        {WRK_DELETE, 0, -2147483648LL, 9223372036854775807LL, NULL, 1234506789, "2020-03-01 18:39:14.123", b1, 8, false, false, false, true, false, false, false},
+        {WRK_INSERT, 1, 100, -9223372036854775807LL - 1, "abcdefg111", 0, "2020-03-01 18:39:14.123456", b5, 4, false, false, false, false, true, false, false},
+        {WRK_DELETE, 0, -1, -1, "abcdefghijklmnopqrstuvwxyz12345", -1234506789, NULL, NULL, 0, true, false, false, false, false, true, true},
+        {WRK_INSERT, 0, -1, -1, "这是一段中文", -1234506789, "2020-03-04 18:39:14", b7, 7, true, false, false, false, false, false, false},
+        {WRK_DELETE, 0, -1, -1, "これは日本語をテストするための文です", -1234506789, "2020-03-04 18:39:14", b7, 7, true, false, false, false, false, false, false},
+    };
+    WChunk *c = wchunk_new(7, types, 16);
+    for (size_t i = 0; i < sizeof R / sizeof R[0]; i++) {
+        int r = wchunk_add_row(c, R[i].k);
+        c->cols[0].data[r] = WDATUM_I(R[i].b);
+        c->cols[0].nulls[r] = R[i].nb;
+        c->cols[1].data[r] = WDATUM_I(R[i].i);
+        c->cols[1].nulls[r] = R[i].ni;
+        c->cols[2].data[r] = WDATUM_I(R[i].bi);
+        c->cols[2].nulls[r] = R[i].nbi;
+        if (R[i].s) c->cols[3].data[r] = S(R[i].s);
+        c->cols[3].nulls[r] = R[i].ns;
+        c->cols[4].data[r].dec = R[i].dec;
+        c->cols[4].nulls[r] = R[i].ndec;
+        if (R[i].ts) {
+            WTimestamp ts;
+            if (wparse_timestamp(R[i].ts, (int)strlen(R[i].ts), &ts)) c->cols[5].data[r].ts = ts;
+        }
+        c->cols[5].nulls[r] = R[i].nts;
+        if (R[i].bytes) {
+            c->cols[6].data[r].s.p = (const char *)R[i].bytes;
+            c->cols[6].data[r].s.len = R[i].nbytes;
+        }
+        c->cols[6].nulls[r] = R[i].nbytes_null;
+    }
+    return c;
+}
+
+WTEST(cli_flink_view_test_batch_exact)
+{
+    WArena a;
+    warena_init(&a, 0);
+    const WType *types[] = {&WTYPE_BOOLEAN, &WTYPE_INT, &WTYPE_BIGINT, &WTYPE_STRING,
+                            wtype_decimal(&a, 10, 5, true),
+                            wtype_timestamp(&a, WT_TIMESTAMP, 6, true), &WTYPE_BYTES};
+    const char *names[] = {"boolean", "int", "bigint", "varchar", "decimal(10, 5)", "timestamp", "binary"};
+    WChunk *c = flink_view_test_chunk(types);
+    Mem m;
+    mem_open(&m);
+    WTabBatch b;
+    wtab_batch_begin(&b, 7, names, NULL);
+    wtab_batch_chunk(&b, c);
+    wtab_batch_print(&b, m.f, 30, "");
+    wtab_batch_free(&b);
+    CHECK_STR(mem_text(&m),
+        "+---------+-------------+----------------------+--------------------------------+----------------+----------------------------+---------------------+\n"
+        "| boolean |         int |               bigint |                        varchar | decimal(10, 5) |                  timestamp |              binary |\n"
+        "+---------+-------------+----------------------+--------------------------------+----------------+----------------------------+---------------------+\n"
+        "|  <NULL> |           1 |                    2 |                            abc |        1.23000 | 2020-03-01 18:39:14.000000 | x'32333485365d737e' |\n"
+        "|   FALSE |      <NULL> |                    0 |                                |        1.00000 | 2020-03-01 18:39:14.100000 |       x'649e207983' |\n"
+        "|    TRUE |  2147483647 |               <NULL> |                        abcdefg |    12345.00000 | 2020-03-01 18:39:14.120000 |         x'92e90102' |\n"
+        "|   FALSE | -2147483648 |  9223372036854775807 |                         <NULL> |    12345.06789 | 2020-03-01 18:39:14.123000 | x'32333485365d737e' |\n"
+        "|    TRUE |         100 | -9223372036854775808 |                     abcdefg111 |         <NULL> | 2020-03-01 18:39:14.123456 |         x'6e17fffe' |\n"
+        "|  <NULL> |          -1 |                   -1 | abcdefghijklmnopqrstuvwxyz1... |   -12345.06789 |                     <NULL> |              <NULL> |\n"
+        "|  <NULL> |          -1 |                   -1 |                   这是一段中文 |   -12345.06789 | 2020-03-04 18:39:14.000000 |   x'fdfeff00010203' |\n"
+        "|  <NULL> |          -1 |                   -1 |  これは日本語をテストするた... |   -12345.06789 | 2020-03-04 18:39:14.000000 |   x'fdfeff00010203' |\n"
+        "+---------+-------------+----------------------+--------------------------------+----------------+----------------------------+---------------------+\n"
+        "8 rows in set\n");
+    mem_close(&m);
+
+    /* The streaming view of the same rows: widths from the types, op column. */
+    mem_open(&m);
+    WTabStream st;
+    wtab_stream_begin(&st, m.f, 7, names, types, 30, NULL);
+    wtab_stream_chunk(&st, c);
+    wtab_stream_end(&st, "");
+    wtab_stream_free(&st);
+    const char *t = mem_text(&m);
+    CHECK(strncmp(t,
+        "+----+---------+-------------+----------------------+--------------------------------+----------------+----------------------------+--------------------------------+\n"
+        "| op | boolean |         int |               bigint |                        varchar | decimal(10, 5) |                  timestamp |                         binary |\n", 330) == 0);
+    CHECK(strstr(t, "| -D |  <NULL> |          -1 |                   -1 |  これは日本語をテストするた... |   -12345.06789 | 2020-03-04 18:39:14.000000 |              x'fdfeff00010203' |\n") != NULL);
+    CHECK(strstr(t, "Received a total of 8 rows\n") != NULL);
+    mem_close(&m);
+    wchunk_free(c);
+    warena_free(&a);
 }
