@@ -4,6 +4,7 @@
 # Usage: tests/run.sh <build-dir>            (e.g. build-test; needs <build-dir>/weir and unit-tests)
 #        UPDATE=1 tests/run.sh <build-dir>   rewrite the expected .out/.err/.exit files
 #        JOBS=4 tests/run.sh <build-dir>     golden/error tests in parallel (default 2)
+#        TEST_TIMEOUT=60                      seconds per golden/error/conformance run (default 60)
 #
 #  (a) <build-dir>/unit-tests: its "unit: N passed, M failed" line is added to the totals.
 #  (b) tests/golden/<name>.sql, with tests/golden/<name>.init.sql as -i when present:
@@ -42,8 +43,9 @@ if [[ "${1:-}" == "--one" ]]; then
   args+=(-f "$tmp/$name.sql")
 
   status=0
-  (cd "$dir" && WEIR_TEST_DATA="$data" "$build/weir" sql-client "${args[@]}" \
-      > "$tmp/stdout" 2> "$tmp/stderr" < /dev/null) || status=$?
+  (cd "$dir" && WEIR_TEST_DATA="$data" timeout "${TEST_TIMEOUT:-60}" "$build/weir" sql-client \
+      "${args[@]}" > "$tmp/stdout" 2> "$tmp/stderr" < /dev/null) || status=$?
+  if [[ $status -eq 124 ]]; then echo "timed out after ${TEST_TIMEOUT:-60}s" >> "$tmp/stderr"; fi
 
   normalize() { # absolute paths back to placeholders
     local d g t
@@ -165,7 +167,7 @@ if [[ -d "$conf" ]]; then
   cp=0 cf=0 cs=0 unknown=0
   for c in "${cases[@]}"; do
     if [[ $unknown -eq 1 || ! -x "$BUILD/weir" ]]; then cs=$((cs + 1)); continue; fi
-    out="$("$BUILD/weir" conformance "$c" 2>&1 < /dev/null)"; st=$?
+    out="$(timeout "${TEST_TIMEOUT:-60}" "$BUILD/weir" conformance "$c" 2>&1 < /dev/null)"; st=$?
     if grep -q "unknown command" <<< "$out"; then
       unknown=1; cs=$((cs + 1)); continue
     fi
