@@ -492,14 +492,17 @@ static WSourceStatus dg_next(WSource *base, WChunk *out, WError *err)
     if (s->rate > 0) {
         int64_t t = now_ns(CLOCK_MONOTONIC);
         if (s->pace_start_ns < 0) { s->pace_start_ns = t; s->pace_base = s->emitted; }
-        double allowed = (double)(t - s->pace_start_ns) * 1e-9 * s->rate + 1.0 - (double)(s->emitted - s->pace_base);
+        /* a token bucket that starts with one second's worth of rows (as Flink emits a second's
+           rows at once), so large rates are effectively unthrottled */
+        double burst = s->rate;
+        double allowed = (double)(t - s->pace_start_ns) * 1e-9 * s->rate + burst - (double)(s->emitted - s->pace_base);
         if (allowed < 1.0) {
             double wait_ns = (1.0 - allowed) / s->rate * 1e9;
             if (wait_ns > 20e6) wait_ns = 20e6;
             struct timespec ts = {0, (long)wait_ns};
             nanosleep(&ts, NULL);
             t = now_ns(CLOCK_MONOTONIC);
-            allowed = (double)(t - s->pace_start_ns) * 1e-9 * s->rate + 1.0 - (double)(s->emitted - s->pace_base);
+            allowed = (double)(t - s->pace_start_ns) * 1e-9 * s->rate + burst - (double)(s->emitted - s->pace_base);
             if (allowed < 1.0) return WSRC_IDLE;
         }
         if ((double)want > allowed) want = (int64_t)allowed;

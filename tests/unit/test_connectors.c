@@ -987,3 +987,262 @@ WTEST(validation_messages)
     tspec_free(&t);
     warena_free(&a);
 }
+
+/* ---- datagen ---- */
+
+static char *dg_read(TSpec *t, WError *e, int64_t *rows)
+{
+    werr_clear(e);
+    WSource *s = wconnector_find("datagen")->open_source(&t->spec, e);
+    if (!s) return NULL;
+    WChunk *ch = wchunk_new(t->spec.ncols, t->spec.col_types, 64);
+    WStrBuf out;
+    wsb_init(&out);
+    wsb_append(&out, "");
+    *rows = 0;
+    for (int guard = 0; guard < 100000; guard++) {
+        wchunk_reset(ch);
+        WSourceStatus st = s->next(s, ch, e);
+        if (st == WSRC_ERROR) break;
+        render_chunk(ch, &out);
+        *rows += ch->nrows;
+        if (st == WSRC_END) break;
+    }
+    s->close(s);
+    wchunk_free(ch);
+    return wsb_detach(&out);
+}
+
+WTEST(datagen_sequence_bounded_and_partitioned)
+{
+    const char *names[] = {"id", "s"};
+    const WType *tys[] = {&WTYPE_BIGINT, &WTYPE_STRING};
+    TSpec t;
+    tspec_init(&t, 2, names, tys);
+    wopts_set(&t.opts, "connector", "datagen");
+    wopts_set(&t.opts, "fields.id.kind", "sequence");
+    wopts_set(&t.opts, "fields.id.start", "1");
+    wopts_set(&t.opts, "fields.id.end", "5");
+    wopts_set(&t.opts, "fields.s.kind", "sequence");
+    wopts_set(&t.opts, "fields.s.start", "10");
+    wopts_set(&t.opts, "fields.s.end", "100");
+    wopts_set(&t.opts, "rows-per-second", "1000000");
+    WError e;
+    int64_t rows;
+    char *got = dg_read(&t, &e, &rows);
+    CHECK_STR(got, "+I[1, 10]\n+I[2, 11]\n+I[3, 12]\n+I[4, 13]\n+I[5, 14]\n");
+    free(got);
+    /* subtask 1 of 2 gets the odd positions */
+    t.spec.parallelism = 2;
+    t.spec.subtask = 1;
+    got = dg_read(&t, &e, &rows);
+    CHECK_STR(got, "+I[2, 11]\n+I[4, 13]\n");
+    free(got);
+    t.spec.subtask = 0;
+    got = dg_read(&t, &e, &rows);
+    CHECK_STR(got, "+I[1, 10]\n+I[3, 12]\n+I[5, 14]\n");
+    free(got);
+    /* number-of-rows smaller than the sequence */
+    t.spec.parallelism = 1;
+    wopts_set(&t.opts, "number-of-rows", "2");
+    got = dg_read(&t, &e, &rows);
+    CHECK_STR(got, "+I[1, 10]\n+I[2, 11]\n");
+    free(got);
+    tspec_free(&t);
+}
+
+WTEST(datagen_random_bounds_determinism_nulls)
+{
+    WArena a;
+    warena_init(&a, 0);
+    const char *names[] = {"i", "s", "d", "n", "m"};
+    const WType *tys[] = {&WTYPE_INT, wtype_varchar(&a, 20, true), wtype_decimal(&a, 5, 2, true), &WTYPE_BIGINT,
+                          &WTYPE_DOUBLE};
+    TSpec t;
+    tspec_init(&t, 5, names, tys);
+    wopts_set(&t.opts, "connector", "datagen");
+    wopts_set(&t.opts, "number-of-rows", "500");
+    wopts_set(&t.opts, "rows-per-second", "100000000");
+    wopts_set(&t.opts, "fields.i.min", "-3");
+    wopts_set(&t.opts, "fields.i.max", "3");
+    wopts_set(&t.opts, "fields.s.length", "7");
+    wopts_set(&t.opts, "fields.d.min", "1");
+    wopts_set(&t.opts, "fields.d.max", "2");
+    wopts_set(&t.opts, "fields.n.null-rate", "1.0");
+    wopts_set(&t.opts, "fields.m.min", "10");
+    wopts_set(&t.opts, "fields.m.max", "20");
+    WError e;
+    werr_clear(&e);
+    WSource *s = wconnector_find("datagen")->open_source(&t.spec, &e);
+    CHECK(s != NULL && s->bounded);
+    WChunk *ch = wchunk_new(5, tys, 1000);
+    CHECK(s->next(s, ch, &e) == WSRC_END);
+    CHECK_INT(ch->nrows, 500);
+    bool ok = true, seen_lo = false, seen_hi = false;
+    for (int r = 0; r < ch->nrows; r++) {
+        int64_t i = ch->cols[0].data[r].i;
+        if (i < -3 || i > 3) ok = false;
+        if (i == -3) seen_lo = true;
+        if (i == 3) seen_hi = true;
+        WStr st = ch->cols[1].data[r].s;
+        if (st.len != 7) ok = false;
+        for (int k = 0; k < st.len; k++) if (!strchr("0123456789abcdef", st.p[k])) ok = false;
+        __int128 dv = ch->cols[2].data[r].dec;
+        if (dv < 100 || dv > 200) ok = false;
+        if (!ch->cols[3].nulls[r]) ok = false;
+        double m = ch->cols[4].data[r].d;
+        if (m < 10 || m > 20) ok = false;
+    }
+    CHECK(ok);
+    CHECK(seen_lo && seen_hi);
+    char pos[200];
+    CHECK(s->position(s, pos, sizeof pos));
+    CHECK(strncmp(pos, "dg:500:", 7) == 0);
+    s->close(s);
+    /* same table, same subtask: same data */
+    int64_t rows;
+    char *g1 = dg_read(&t, &e, &rows);
+    char *g2 = dg_read(&t, &e, &rows);
+    CHECK(g1 && g2 && strcmp(g1, g2) == 0);
+    CHECK_INT(rows, 500);
+    free(g1);
+    free(g2);
+    wchunk_free(ch);
+    tspec_free(&t);
+    warena_free(&a);
+}
+
+WTEST(datagen_pacing_and_seek)
+{
+    const char *names[] = {"i"};
+    const WType *tys[] = {&WTYPE_INT};
+    TSpec t;
+    tspec_init(&t, 1, names, tys);
+    wopts_set(&t.opts, "connector", "datagen");
+    wopts_set(&t.opts, "rows-per-second", "10");
+    WError e;
+    werr_clear(&e);
+    WSource *s = wconnector_find("datagen")->open_source(&t.spec, &e);
+    CHECK(s != NULL && !s->bounded);
+    WChunk *ch = wchunk_new(1, tys, 2048);
+    int64_t total = 0;
+    for (int k = 0; k < 10; k++) {
+        wchunk_reset(ch);
+        WSourceStatus st = s->next(s, ch, &e);
+        CHECK(st == WSRC_MORE || st == WSRC_IDLE);
+        total += ch->nrows;
+    }
+    /* 10 rows/s: ten quick polls get the first second's rows and hardly more */
+    CHECK(total >= 10 && total < 20);
+    char pos[200];
+    CHECK(s->position(s, pos, sizeof pos));
+    wchunk_reset(ch);
+    while (ch->nrows == 0) s->next(s, ch, &e);
+    int64_t next_val = ch->cols[0].data[0].i;
+    CHECK(s->seek(s, pos, &e));
+    wchunk_reset(ch);
+    while (ch->nrows == 0) s->next(s, ch, &e);
+    CHECK_INT(ch->cols[0].data[0].i, next_val);
+    s->close(s);
+    wchunk_free(ch);
+    tspec_free(&t);
+}
+
+WTEST(datagen_validation)
+{
+    const char *names[] = {"id", "ts"};
+    WArena a;
+    warena_init(&a, 0);
+    const WType *tys[] = {&WTYPE_INT, wtype_timestamp(&a, WT_TIMESTAMP, 3, true)};
+    TSpec t;
+    WError e;
+    tspec_init(&t, 2, names, tys);
+    wopts_set(&t.opts, "connector", "datagen");
+    CHECK_STR(validate_msg(&t, true, &e), "OK");
+    wopts_set(&t.opts, "fields.id.kind", "sequence");
+    CHECK_STR(validate_msg(&t, true, &e), "Could not find required property 'fields.id.start' for sequence generator.");
+    wopts_set(&t.opts, "fields.id.start", "1");
+    wopts_set(&t.opts, "fields.id.end", "x");
+    CHECK_STR(validate_msg(&t, true, &e), "Could not parse value 'x' for key 'fields.id.end'.");
+    wopts_set(&t.opts, "fields.id.end", "3000000000");
+    CHECK_STR(validate_msg(&t, true, &e), "Could not parse value '3000000000' for key 'fields.id.end'.");
+    wopts_set(&t.opts, "fields.id.end", "10");
+    CHECK_STR(validate_msg(&t, true, &e), "OK");
+    wopts_set(&t.opts, "fields.id.kind", "zipf");
+    CHECK_STR(validate_msg(&t, true, &e), "Unsupported generator kind: zipf");
+    wopts_set(&t.opts, "fields.id.kind", "random");
+    CHECK_STR(validate_msg(&t, true, &e),
+              "Unsupported options found for 'datagen'.\n\nUnsupported options:\n\nfields.id.end\nfields.id.start\n\n"
+              "Supported options:\n\nconnector\nfields.id.kind\nfields.id.max\nfields.id.min\nfields.id.null-rate\n"
+              "fields.ts.kind\nfields.ts.max-past\nfields.ts.null-rate\nnumber-of-rows\nrows-per-second\nscan.parallelism");
+    wopts_remove(&t.opts, "fields.id.start");
+    wopts_remove(&t.opts, "fields.id.end");
+    wopts_set(&t.opts, "fields.ts.max-past", "5 s");
+    wopts_set(&t.opts, "number-of-rows", "ten");
+    CHECK_STR(validate_msg(&t, true, &e), "Could not parse value 'ten' for key 'number-of-rows'.");
+    tspec_free(&t);
+    warena_free(&a);
+}
+
+/* ---- print / blackhole ---- */
+
+static char *print_rows(TSpec *t, WChunk *c, WError *e)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    t->spec.out = f;
+    werr_clear(e);
+    WSink *s = wconnector_find("print")->open_sink(&t->spec, e);
+    if (s) {
+        s->write(s, c, e);
+        s->finish(s, e);
+        s->close(s);
+    }
+    fclose(f);
+    return buf;
+}
+
+WTEST(print_sink_format)
+{
+    const WType *tys[] = {&WTYPE_INT, &WTYPE_STRING};
+    TSpec t;
+    tspec_init(&t, 2, N2, tys);
+    wopts_set(&t.opts, "connector", "print");
+    WChunk *c = chunk_of(2, tys);
+    int r = wchunk_add_row(c, WRK_INSERT);
+    c->cols[0].data[r].i = 1;
+    c->cols[1].data[r].s = (WStr){"abc", 3};
+    r = wchunk_add_row(c, WRK_UPDATE_BEFORE);
+    c->cols[0].data[r].i = 2;
+    c->cols[1].nulls[r] = 1;
+    WError e;
+    char *got = print_rows(&t, c, &e);
+    CHECK_STR(got, "+I[1, abc]\n-U[2, null]\n");
+    free(got);
+    wopts_set(&t.opts, "print-identifier", "out");
+    got = print_rows(&t, c, &e);
+    CHECK_STR(got, "out> +I[1, abc]\nout> -U[2, null]\n");
+    free(got);
+    t.spec.parallelism = 4;
+    t.spec.subtask = 2;
+    got = print_rows(&t, c, &e);
+    CHECK_STR(got, "out:3> +I[1, abc]\nout:3> -U[2, null]\n");
+    free(got);
+    wopts_remove(&t.opts, "print-identifier");
+    got = print_rows(&t, c, &e);
+    CHECK_STR(got, "3> +I[1, abc]\n3> -U[2, null]\n");
+    free(got);
+    /* blackhole counts */
+    wopts_set(&t.opts, "connector", "blackhole");
+    werr_clear(&e);
+    WSink *s = wconnector_find("blackhole")->open_sink(&t.spec, &e);
+    CHECK(s != NULL);
+    CHECK(s->write(s, c, &e));
+    CHECK(s->write(s, c, &e));
+    CHECK(s->finish(s, &e));
+    CHECK_INT(s->rows_written, 4);
+    s->close(s);
+    wchunk_free(c);
+    tspec_free(&t);
+}
