@@ -268,7 +268,33 @@ static inline int fast_decimal(const WType *t, const char *s, int len, WDatum *o
     return 1;
 }
 
-int wcsv_parse_timestamp_text(const char *s, int len, bool ltz, WTimestamp *out, int *bad);
+
+static inline int d2(const char *p)
+{
+    unsigned a = (unsigned)(p[0] - '0'), b = (unsigned)(p[1] - '0');
+    return a > 9 || b > 9 ? -1 : (int)(a * 10 + b);
+}
+
+/* "yyyy-MM-dd HH:mm:ss" or with ".SSS": the common TIMESTAMP text, checked field by field. */
+static inline int fast_timestamp(const char *s, int len, WTimestamp *out)
+{
+    if ((len != 19 && len != 23) || s[4] != '-' || s[7] != '-' || s[10] != ' ' || s[13] != ':' || s[16] != ':')
+        return 2;
+    int y1 = d2(s), y2 = d2(s + 2), m = d2(s + 5), d = d2(s + 8), hh = d2(s + 11), mi = d2(s + 14), ss = d2(s + 17);
+    if ((y1 | y2 | m | d | hh | mi | ss) < 0 || m < 1 || m > 12 || d < 1 || hh > 23 || mi > 59 || ss > 59) return 2;
+    int y = y1 * 100 + y2;
+    if (d > 28 && d > wconn_month_len(y, m)) return 2;
+    int ms = 0;
+    if (len == 23) {
+        int a = d2(s + 20);
+        unsigned b = (unsigned)(s[22] - '0');
+        if (s[19] != '.' || a < 0 || b > 9) return 2;
+        ms = a * 10 + (int)b;
+    }
+    out->ms = (wconn_days_from_civil(y, m, d) * 86400 + hh * 3600 + mi * 60 + ss) * 1000LL + ms;
+    out->ns = 0;
+    return 1;
+}
 
 /* ------------------------------------------------------------------------------------------ */
 
@@ -289,6 +315,7 @@ static bool row_error(WCsvReader *r, const char *row_start, const char *end, int
 
 /* Extract one field at *pp. Sets text/len (unescaped; copied into the arena when needed) and
    *quoted. Returns PR_ROW on success, PR_INCOMPLETE, or PR_ERR with cause in eb. */
+__attribute__((noinline))
 static int get_field(WCsvReader *r, const char **pp, const char *end, WArena *a, const char **text,
                      int *len, bool *quoted, int64_t *lines, char *eb, size_t esz)
 {
@@ -451,6 +478,7 @@ static int parse_row(WCsvReader *r, WChunk *out, int64_t *skipped, WError *err)
     const char *const row_start = p;
     const int ncols = r->ncols;
     const char delim = r->cfg.delim;
+    const int quote = r->cfg.quote, esc = r->cfg.escape;
     WArena *a = out->arena;
     int64_t lines = 0;
     char eb[512];
@@ -494,9 +522,19 @@ static int parse_row(WCsvReader *r, WChunk *out, int64_t *skipped, WError *err)
     for (int c = 0; c < ncols; c++) {
         field++;
         WVector *vec = &out->cols[c];
-        rc = get_field(r, &p, end, a, &text, &len, &quoted, &lines, eb, sizeof eb);
-        if (rc == PR_INCOMPLETE) return rc;
-        if (rc == PR_ERR) goto row_failed;
+        if (__builtin_expect(*p != (char)quote || quote < 0, 1)) {
+            const char *e = scan_unquoted(r, p, end);
+            if (__builtin_expect(esc >= 0 && e < end && *e == (char)esc, 0)) goto slow_field;
+            text = p;
+            len = (int)(e - p);
+            quoted = false;
+            p = e;
+        } else {
+        slow_field:
+            rc = get_field(r, &p, end, a, &text, &len, &quoted, &lines, eb, sizeof eb);
+            if (rc == PR_INCOMPLETE) return rc;
+            if (rc == PR_ERR) goto row_failed;
+        }
         if (p == end && !r->eof) return PR_INCOMPLETE;
         /* NULL conventions */
         int res;
@@ -513,11 +551,7 @@ static int parse_row(WCsvReader *r, WChunk *out, int64_t *skipped, WError *err)
             case FK_INT: res = len == 0 ? 0 : fast_int(text, len, r->imin[c], r->imax[c], d); break;
             case FK_DOUBLE: res = len == 0 ? 0 : fast_double(text, len, d); break;
             case FK_DEC: res = len == 0 ? 0 : fast_decimal(r->types[c], text, len, d); break;
-            case FK_TS: {
-                int bad;
-                res = len == 0 ? 0 : (wcsv_parse_timestamp_text(text, len, false, &d->ts, &bad) == 1 ? 1 : 2);
-                break;
-            }
+            case FK_TS: res = len == 0 ? 0 : fast_timestamp(text, len, &d->ts); break;
             default: res = 2; break;
             }
             if (res == 2) {
