@@ -4,6 +4,7 @@
  * CTEs; and the statement roots (SELECT to the client, INSERT INTO a table). See plan.h.
  */
 #include "bind_internal.h"
+#include "bind_join.h"
 #include "../expr/functions.h"
 
 #include <ctype.h>
@@ -242,8 +243,14 @@ static WRel *bind_from(QCtx *q, AstFrom *f, BScope *scope)
         if (r) scope_from_rel(p, scope, r, f->alias);
         return r;
     }
-    case AFR_JOIN:
-        return fail_rel(p, f->pos, WEXC_TABLE, "JOIN is not supported yet");
+    case AFR_JOIN: {
+        BScope ls, rs;
+        WRel *l = bind_from(q, f->left, &ls);
+        if (!l) return NULL;
+        WRel *r = bind_from(q, f->right, &rs);
+        if (!r) return NULL;
+        return bind_join_rel(q->b, l, &ls, r, &rs, f, scope);
+    }
     case AFR_TVF:
         return fail_rel(p, f->pos, WEXC_TABLE, "Table-valued functions (window TVFs) are not supported yet");
     case AFR_UNNEST:
@@ -482,6 +489,67 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
     return post;
 }
 
+static WRel *bind_from_cb(void *q, AstFrom *f, BScope *scope) { return bind_from((QCtx *)q, f, scope); }
+
+/* ROW_NUMBER/RANK/DENSE_RANK() OVER (PARTITION BY .. ORDER BY ..): a logical rank node that
+   appends the rank column; the rank rule (physical.c) turns it into Rank or Deduplicate when a
+   filter on the rank follows. */
+static WRel *bind_over_rank(QCtx *q, WRel *in, BScope *scope, AstExpr *e)
+{
+    BindCtx *b = q->b;
+    WPlanCtx *p = b->p;
+    WArena *a = p->arena;
+    const char *fname = e->name.parts[e->name.n - 1];
+    int func;
+    if (strcasecmp(fname, "ROW_NUMBER") == 0) func = 0;
+    else if (strcasecmp(fname, "RANK") == 0) func = 1;
+    else if (strcasecmp(fname, "DENSE_RANK") == 0) func = 2;
+    else return fail_rel(p, e->pos, WEXC_TABLE, "OVER aggregates are not supported yet");
+    AstOver *ov = e->over;
+    if (ov->ref_name) return fail_rel(p, e->pos, WEXC_TABLE, "Named windows (OVER w) are not supported yet");
+    if (ov->norder == 0)
+        return fail_rel(p, e->pos, WEXC_VALIDATION, "Over Agg: The window rank function requires order by clause with non-constant fields. please re-check the over window statement.");
+    WRel *r = wrel_new(p, WR_OVER_RANK, 1);
+    r->inputs[0] = in;
+    r->rank_func = func;
+    r->nkeys = ov->npartition;
+    r->keys = WA_ARRAY(a, int, ov->npartition ? ov->npartition : 1);
+    for (int i = 0; i < ov->npartition; i++) {
+        WExpr *x = bind_expr(b, scope, ov->partition[i]);
+        if (!x) return NULL;
+        if (x->kind != WX_COLUMN)
+            return fail_rel(p, ov->partition[i]->pos, WEXC_TABLE, "PARTITION BY expressions must be columns (compute them in a subquery)");
+        r->keys[i] = x->col;
+    }
+    r->nsort = ov->norder;
+    r->sort_cols = WA_ARRAY(a, int, ov->norder);
+    r->sort_desc = WA_ARRAY(a, bool, ov->norder);
+    r->sort_nulls_first = WA_ARRAY(a, bool, ov->norder);
+    for (int i = 0; i < ov->norder; i++) {
+        WExpr *x = bind_expr(b, scope, ov->order[i].expr);
+        if (!x) return NULL;
+        if (x->kind != WX_COLUMN)
+            return fail_rel(p, ov->order[i].expr->pos, WEXC_TABLE, "ORDER BY expressions of a ranking function must be columns (compute them in a subquery)");
+        r->sort_cols[i] = x->col;
+        r->sort_desc[i] = ov->order[i].desc;
+        /* Flink default: ASC -> NULLS FIRST, DESC -> NULLS LAST */
+        r->sort_nulls_first[i] = ov->order[i].nulls ? ov->order[i].nulls == 1 : !ov->order[i].desc;
+    }
+    r->rank_start = 1;
+    r->rank_end = INT64_MAX;
+    r->output_rank_number = true;
+    int n = in->out.n;
+    schema_alloc(p, &r->out, n + 1);
+    for (int i = 0; i < n; i++) { r->out.names[i] = in->out.names[i]; r->out.types[i] = in->out.types[i]; }
+    r->out.names[n] = "w0$o0";
+    r->out.types[n] = &WTYPE_BIGINT_NN;
+    r->rank_col = n;
+    bscope_add(a, scope, NULL, "w0$o0", &WTYPE_BIGINT_NN);
+    scope->cols[scope->n - 1].hidden = true;
+    r->changelog = in->changelog;
+    return r;
+}
+
 static WRel *bind_select_core(QCtx *q, AstQuery *aq)
 {
     BindCtx *b = q->b;
@@ -505,9 +573,28 @@ static WRel *bind_select_core(QCtx *q, AstQuery *aq)
     if (aq->where) {
         if (ast_contains_aggregate(aq->where))
             return fail_rel(p, aq->where->pos, WEXC_CALCITE, "Aggregate expression is illegal in WHERE clause");
-        WExpr *cond = bind_condition(b, &scope, aq->where, "WHERE");
-        if (!cond) return NULL;
-        in = make_filter(p, in, cond);
+        AstExpr *where = aq->where;
+        if (ast_has_subquery_conjunct(where)) {
+            in = bind_where_subqueries(b, in, &scope, where, &where, bind_from_cb, q);
+            if (!in) return NULL;
+        }
+        if (where) {
+            WExpr *cond = bind_condition(b, &scope, where, "WHERE");
+            if (!cond) return NULL;
+            in = make_filter(p, in, cond);
+        }
+    }
+    AstExpr *rank_ast = NULL;
+    int rank_col = -1;
+    for (int i = 0; i < aq->nitems; i++) {
+        AstExpr *e = aq->items[i].expr;
+        if (e->kind != AE_FUNC || !e->over) continue;
+        if (rank_ast)
+            return fail_rel(p, e->pos, WEXC_TABLE, "Only one ranking function (ROW_NUMBER/RANK/DENSE_RANK) per SELECT is supported yet");
+        in = bind_over_rank(q, in, &scope, e);
+        if (!in) return NULL;
+        rank_ast = e;
+        rank_col = in->rank_col;
     }
     SelCol *cols;
     int ncols = expand_items(b, aq, &scope, &cols);
@@ -521,7 +608,9 @@ static WRel *bind_select_core(QCtx *q, AstQuery *aq)
         WExpr **ex = WA_ARRAY(a, WExpr *, ncols ? ncols : 1);
         const char **names = WA_ARRAY(a, const char *, ncols ? ncols : 1);
         for (int i = 0; i < ncols; i++) {
-            if (cols[i].expr) {
+            if (cols[i].expr && cols[i].expr == rank_ast) {
+                ex[i] = wexpr_column(a, rank_col, in->out.types[rank_col], cols[i].name);
+            } else if (cols[i].expr) {
                 ex[i] = bind_expr(b, &scope, cols[i].expr);
                 if (!ex[i]) return NULL;
             } else {

@@ -34,6 +34,8 @@ typedef enum WRelKind {
     WR_WINDOW_AGG,          /* WindowAggregate */
     WR_CHANGELOG_NORMALIZE, /* ChangelogNormalize */
     WR_DROP_UPDATE_BEFORE,  /* DropUpdateBefore */
+    WR_SINK_MATERIALIZER,   /* SinkUpsertMaterializer */
+    WR_OVER_RANK,           /* ROW_NUMBER/RANK/DENSE_RANK OVER (...) before the rank rule (logical only) */
     WR__COUNT
 } WRelKind;
 
@@ -108,7 +110,28 @@ struct WRel {
     AstJoinType join_type;
     bool semi, anti;
     int *right_keys;                /* keys = left keys */
+    bool *key_filter_nulls;         /* per key: '=' (true) or IS NOT DISTINCT FROM (false) */
     WExpr *join_cond;               /* residual condition over left ++ right columns */
+    /* WR_DEDUP / WR_RANK / WR_OVER_RANK: partition keys in keys/nkeys */
+    int nsort;
+    int *sort_cols;
+    bool *sort_desc;
+    bool *sort_nulls_first;
+    int rank_func;                  /* WRankFunc */
+    int64_t rank_start, rank_end;
+    bool output_rank_number;
+    int rank_col;                   /* WR_OVER_RANK: index of the rank column in the output */
+    bool keep_last;                 /* WR_DEDUP */
+    bool dedup_rowtime;
+    int time_col;
+    int rank_strategy;              /* WRankStrategy */
+    /* changelog planning */
+    bool generate_update_before;    /* this node emits -U before +U */
+    bool input_retracts;            /* (first) input may carry -U/-D */
+    bool right_retracts;            /* join: right input may carry -U/-D */
+    int nunique;                    /* a unique key of the output (column indexes), -1 = none */
+    int *unique;
+    WExpr *normalize_filter;        /* WR_CHANGELOG_NORMALIZE: pushed-in filter */
     /* state and TTL (finalisation) */
     int64_t ttl_ms;                 /* resolved TTL for stateful nodes, 0 = never */
     int64_t ttl_left_ms, ttl_right_ms;
@@ -146,6 +169,11 @@ const WType *wbind_type(WPlanCtx *p, const AstType *t);
 
 /* ---- rules (rules.c) ---- */
 WRel *wplan_optimize(WPlanCtx *p, WRel *root);
+/* Physical planning (physical.c): rank/dedup recognition, changelog modes, unique keys,
+   ChangelogNormalize / DropUpdateBefore / SinkUpsertMaterializer insertion, exchanges, and
+   which nodes must emit UPDATE_BEFORE. Returns NULL with p->err set when the plan cannot run
+   (e.g. an append-only sink fed updates). */
+WRel *wplan_physical(WPlanCtx *p, WRel *root);
 /* Number nodes (Flink's bottom-up order) and resolve state TTLs. */
 void wplan_finalize(WPlanCtx *p, WRel *root);
 

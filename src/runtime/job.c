@@ -5,7 +5,10 @@
 #include "../exec/calc.h"
 #include "../exec/watermark.h"
 #include "../exec/union.h"
+#include "../exec/stateful.h"
 #include "../connectors/connector.h"
+
+#include "../common/hash.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +51,23 @@ static void add_op(WJob *j, WOperator *op)
 
 static void pass_process(WOperator *op, int input, const WChunk *in) { (void)input; wop_emit(op, in); }
 static const WOpOps PASS_OPS = {.process = pass_process};
+
+/* DropUpdateBefore: forwards everything but -U rows. */
+typedef struct DropUbOp { WOperator base; WChunk *out; } DropUbOp;
+static void drop_ub_process(WOperator *op, int input, const WChunk *in)
+{
+    (void)input;
+    bool any = false;
+    for (int i = 0; i < in->nrows && !any; i++) any = in->kinds[i] == WRK_UPDATE_BEFORE;
+    if (!any) { wop_emit(op, in); return; }
+    uint8_t sel[WCHUNK_CAP];
+    for (int i = 0; i < in->nrows; i++) sel[i] = in->kinds[i] != WRK_UPDATE_BEFORE;
+    WChunk *c = wchunk_new(in->ncols, in->types, in->nrows);
+    wchunk_gather(c, in, sel);
+    wop_emit(op, c);
+    wchunk_free(c);
+}
+static const WOpOps DROP_UB_OPS = {.process = drop_ub_process};
 
 /* ---- sink operators ---- */
 
@@ -248,10 +268,93 @@ static WOperator *build(WPlanCtx *p, WJob *j, WRel *r)
         op = &s->base;
         break;
     }
+    case WR_EXCHANGE:
+        /* one subtask per vertex for now: the exchange forwards */
+        op = wcalloc(1, sizeof *op);
+        wop_init(op, &PASS_OPS, &j->ctx, 1, r->out.n, r->out.types, r->out.names);
+        break;
+    case WR_DROP_UPDATE_BEFORE:
+        op = wcalloc(1, sizeof *op);
+        wop_init(op, &DROP_UB_OPS, &j->ctx, 1, r->out.n, r->out.types, r->out.names);
+        break;
+    case WR_GROUP_AGG: {
+        WRel *in = r->inputs[0];
+        WGroupAggSpec sp = {
+            .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+            .naggs = r->naggs, .aggs = r->aggs, .input_retracts = r->input_retracts,
+            .generate_update_before = r->generate_update_before, .ttl_ms = r->ttl_ms,
+            .state_name = "groupAggregateState",
+            .out = {r->out.n, r->out.types, r->out.names}};
+        op = wop_group_agg_new(&j->ctx, &sp);
+        break;
+    }
+    case WR_JOIN: {
+        WRel *l = r->inputs[0], *rt = r->inputs[1];
+        WJoinSpec sp = {
+            .kind = r->semi ? WJK_SEMI : r->anti ? WJK_ANTI
+                  : r->join_type == AJ_LEFT ? WJK_LEFT : r->join_type == AJ_RIGHT ? WJK_RIGHT
+                  : r->join_type == AJ_FULL ? WJK_FULL : WJK_INNER,
+            .left_ncols = l->out.n, .right_ncols = rt->out.n, .left_types = l->out.types,
+            .right_types = rt->out.types, .nkeys = r->nkeys, .left_keys = r->keys, .right_keys = r->right_keys,
+            .filter_nulls = r->key_filter_nulls, .residual = r->join_cond,
+            .left_nuk = l->nunique > 0 ? l->nunique : 0, .right_nuk = rt->nunique > 0 ? rt->nunique : 0,
+            .left_uk = l->unique, .right_uk = rt->unique,
+            .left_retracts = r->input_retracts, .right_retracts = r->right_retracts,
+            .generate_update_before = r->generate_update_before,
+            .left_ttl_ms = r->ttl_left_ms, .right_ttl_ms = r->ttl_right_ms,
+            .out = {r->out.n, r->out.types, r->out.names}};
+        op = wop_join_new(&j->ctx, &sp);
+        break;
+    }
+    case WR_DEDUP: {
+        WRel *in = r->inputs[0];
+        WDedupSpec sp = {
+            .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+            .keep_last = r->keep_last, .rowtime = r->dedup_rowtime, .time_col = r->time_col,
+            .input_retracts = r->input_retracts, .generate_update_before = r->generate_update_before,
+            .generate_insert_only = r->changelog == WCM_INSERT, .ttl_ms = r->ttl_ms,
+            .out = {r->out.n, r->out.types, r->out.names}};
+        op = wop_dedup_new(&j->ctx, &sp);
+        break;
+    }
+    case WR_RANK: {
+        WRel *in = r->inputs[0];
+        WSortKey *sk = WA_ARRAY(p->arena, WSortKey, r->nsort ? r->nsort : 1);
+        for (int i = 0; i < r->nsort; i++)
+            sk[i] = (WSortKey){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
+        WRankSpec sp = {
+            .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+            .nsort = r->nsort, .sort = sk, .func = (WRankFunc)r->rank_func,
+            .strategy = (WRankStrategy)r->rank_strategy, .rank_start = r->rank_start, .rank_end = r->rank_end,
+            .output_rank_number = r->output_rank_number, .nuk = in->nunique > 0 ? in->nunique : 0,
+            .uk = in->unique, .input_retracts = r->input_retracts,
+            .generate_update_before = r->generate_update_before, .ttl_ms = r->ttl_ms,
+            .out = {r->out.n, r->out.types, r->out.names}};
+        op = wop_rank_new(&j->ctx, &sp);
+        break;
+    }
+    case WR_CHANGELOG_NORMALIZE: {
+        WRel *in = r->inputs[0];
+        WChangelogNormalizeSpec sp = {
+            .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+            .generate_update_before = r->generate_update_before, .ttl_ms = r->ttl_ms,
+            .filter = r->normalize_filter, .out = {r->out.n, r->out.types, r->out.names}};
+        op = wop_changelog_normalize_new(&j->ctx, &sp);
+        break;
+    }
+    case WR_SINK_MATERIALIZER: {
+        WRel *in = r->inputs[0];
+        WSinkMaterializerSpec sp = {
+            .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+            .ttl_ms = r->ttl_ms, .out = {r->out.n, r->out.types, r->out.names}};
+        op = wop_sink_materializer_new(&j->ctx, &sp);
+        break;
+    }
     default:
         werr_set(p->err, WEXC_TABLE, "The operator %s is not supported yet by the runtime.", wrel_kind_name(r->kind));
         return NULL;
     }
+    if (!op) return NULL;
     set_name(p, op, r);
     add_op(j, op);
     built_add(j, r, op);
@@ -276,6 +379,9 @@ WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
     if (rows < 1) rows = 1;
     if (rows > WCHUNK_CAP) rows = WCHUNK_CAP;
     j->ctx.chunk_rows = (int)rows;
+    int64_t maxp = 0;
+    if (env->config) wopts_get_long(env->config, "pipeline.max-parallelism", 0, &maxp, &tmp);
+    j->ctx.max_parallelism = maxp > 0 ? (int)maxp : wflink_default_max_parallelism(1);
     for (int i = 0; i < nroots; i++) {
         if (!build(p, j, roots[i])) { wjob_free(j); return NULL; }
     }

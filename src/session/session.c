@@ -297,6 +297,9 @@ static bool run_roots(WSession *s, WPlanCtx *p, WRel **roots, int n, WResultSink
 {
     for (int i = 0; i < n; i++) {
         roots[i] = wplan_optimize(p, roots[i]);
+        roots[i] = wplan_physical(p, roots[i]);
+        if (!roots[i]) return false;
+        roots[i] = wplan_optimize(p, roots[i]);
     }
     /* number all roots in one sequence */
     for (int i = 0; i < n; i++) wplan_finalize(p, roots[i]);

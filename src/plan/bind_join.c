@@ -1,0 +1,271 @@
+/*
+ * bind_join.c — binding joins: JOIN ... ON / USING / NATURAL, comma and CROSS joins, and
+ * [NOT] IN / [NOT] EXISTS subqueries in WHERE as semi/anti joins (decorrelated: the subquery's
+ * own WHERE is bound against the outer and inner columns together and becomes the join
+ * condition). Equi-keys are extracted later (physical.c) from the full condition.
+ */
+#include "bind_internal.h"
+#include "bind_join.h"
+#include "../expr/functions.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+static void schema_alloc(WPlanCtx *p, WSchema *s, int n)
+{
+    s->n = n;
+    s->names = WA_ARRAY(p->arena, const char *, n ? n : 1);
+    s->types = WA_ARRAY(p->arena, const WType *, n ? n : 1);
+}
+
+static WExpr *make_eq(BindCtx *b, WExpr *l, WExpr *r, AstPos pos)
+{
+    const WFuncDef *fd = wfunc_lookup("=");
+    const WType *at[2] = {l->type, r->type};
+    const WType *co[2] = {NULL, NULL};
+    const WType *rt = fd->infer(b->p->arena, at, 2, co, b->p->err);
+    if (!rt) {
+        if (b->p->err && !b->p->err->line) { b->p->err->line = pos.line; b->p->err->col = pos.col; }
+        return NULL;
+    }
+    WExpr *c = wexpr_new(b->p->arena, WX_CALL, rt, 2);
+    c->func = fd;
+    c->name = fd->name;
+    c->args[0] = co[0] ? bind_cast(b, l, co[0]) : l;
+    c->args[1] = co[1] ? bind_cast(b, r, co[1]) : r;
+    return c;
+}
+
+static WExpr *and2(WPlanCtx *p, WExpr *a, WExpr *b)
+{
+    if (!a) return b;
+    if (!b) return a;
+    WExpr *x = wexpr_new(p->arena, WX_AND, wtype_with_nullable(p->arena, &WTYPE_BOOLEAN,
+                                                              a->type->nullable || b->type->nullable), 2);
+    x->args[0] = a;
+    x->args[1] = b;
+    return x;
+}
+
+WRel *bind_join_rel(BindCtx *b, WRel *l, BScope *ls, WRel *r, BScope *rs, AstFrom *f, BScope *out)
+{
+    WPlanCtx *p = b->p;
+    WArena *a = p->arena;
+    BScope all;
+    bscope_init(&all);
+    bscope_append(a, &all, ls);
+    bscope_append(a, &all, rs);
+    WExpr *cond = NULL;
+    if (f->on) {
+        cond = bind_condition(b, &all, f->on, "ON");
+        if (!cond) return NULL;
+    }
+    int nusing = f->nusing;
+    char **using_cols = f->using_cols;
+    if (f->natural) {
+        using_cols = WA_ARRAY(a, char *, ls->n ? ls->n : 1);
+        nusing = 0;
+        for (int i = 0; i < ls->n; i++)
+            for (int j = 0; j < rs->n; j++)
+                if (strcmp(ls->cols[i].name, rs->cols[j].name) == 0) using_cols[nusing++] = (char *)ls->cols[i].name;
+    }
+    for (int k = 0; k < nusing; k++) {
+        int li = -1, ri = -1;
+        for (int i = 0; i < ls->n; i++) if (strcmp(ls->cols[i].name, using_cols[k]) == 0) li = i;
+        for (int j = 0; j < rs->n; j++) if (strcmp(rs->cols[j].name, using_cols[k]) == 0) ri = j;
+        if (li < 0 || ri < 0) {
+            werr_set_at(p->err, f->pos.line, f->pos.col, WEXC_CALCITE,
+                        "Column '%s' not found in any table", using_cols[k]);
+            return NULL;
+        }
+        WExpr *lc = wexpr_column(a, li, ls->cols[li].type, ls->cols[li].name);
+        WExpr *rc = wexpr_column(a, ls->n + ri, rs->cols[ri].type, rs->cols[ri].name);
+        WExpr *eq = make_eq(b, lc, rc, f->pos);
+        if (!eq) return NULL;
+        cond = and2(p, cond, eq);
+    }
+    WRel *j = wrel_new(p, WR_JOIN, 2);
+    j->inputs[0] = l;
+    j->inputs[1] = r;
+    j->join_type = f->join_type == AJ_COMMA || f->join_type == AJ_CROSS ? AJ_INNER : f->join_type;
+    j->join_cond = cond;
+    bool lnull = j->join_type == AJ_RIGHT || j->join_type == AJ_FULL;
+    bool rnull = j->join_type == AJ_LEFT || j->join_type == AJ_FULL;
+    schema_alloc(p, &j->out, l->out.n + r->out.n);
+    bscope_init(out);
+    for (int i = 0; i < l->out.n; i++) {
+        j->out.names[i] = l->out.names[i];
+        const WType *t = wtype_with_time_attr(a, l->out.types[i], WTA_NONE);
+        j->out.types[i] = lnull ? wtype_with_nullable(a, t, true) : t;
+        bscope_add(a, out, ls->cols[i].qual, ls->cols[i].name, j->out.types[i]);
+    }
+    for (int i = 0; i < r->out.n; i++) {
+        j->out.names[l->out.n + i] = r->out.names[i];
+        const WType *t = wtype_with_time_attr(a, r->out.types[i], WTA_NONE);
+        j->out.types[l->out.n + i] = rnull ? wtype_with_nullable(a, t, true) : t;
+        bscope_add(a, out, rs->cols[i].qual, rs->cols[i].name, j->out.types[l->out.n + i]);
+    }
+    /* USING / NATURAL: the common columns appear once (left copy, or COALESCE for FULL) — Flink
+       (Calcite) expands * to the left column then the remaining ones; keep both but hide the
+       right duplicates from * expansion */
+    for (int k = 0; k < nusing; k++)
+        for (int i = 0; i < rs->n; i++)
+            if (strcmp(rs->cols[i].name, using_cols[k]) == 0) out->cols[ls->n + i].hidden = true;
+    return j;
+}
+
+/* ---- subqueries in WHERE ---- */
+
+/* Is e (after NOT) an IN-subquery or EXISTS? */
+static bool is_subquery_pred(const AstExpr *e)
+{
+    if (e->kind == AE_UNARY && e->op == AO_NOT) return is_subquery_pred(e->args[0]);
+    return (e->kind == AE_IN && e->subquery) || e->kind == AE_EXISTS;
+}
+
+bool ast_has_subquery_conjunct(const AstExpr *e)
+{
+    if (!e) return false;
+    if (e->kind == AE_BINARY && e->op == AO_AND)
+        return ast_has_subquery_conjunct(e->args[0]) || ast_has_subquery_conjunct(e->args[1]);
+    return is_subquery_pred(e);
+}
+
+/* Split e into AND conjuncts. */
+static void conjuncts(AstExpr *e, AstExpr **out, int *n, int max)
+{
+    if (e->kind == AE_BINARY && e->op == AO_AND) {
+        conjuncts(e->args[0], out, n, max);
+        conjuncts(e->args[1], out, n, max);
+        return;
+    }
+    if (*n < max) out[(*n)++] = e;
+}
+
+/* Build a semi/anti join of `in` (scope s) with subquery predicate e. */
+static WRel *semi_join(BindCtx *b, WRel *in, BScope *s, AstExpr *e, bool negate, BindFromFn bind_from_fn, void *q)
+{
+    WPlanCtx *p = b->p;
+    WArena *a = p->arena;
+    if (e->kind == AE_UNARY && e->op == AO_NOT) return semi_join(b, in, s, e->args[0], !negate, bind_from_fn, q);
+    AstQuery *sq = e->subquery;
+    bool anti = negate ^ (e->kind == AE_IN ? e->negated : e->negated);
+    if (!sq || sq->kind != AQ_SELECT || !sq->from || sq->ngroup || sq->having || sq->distinct ||
+        sq->nctes || sq->norder || sq->limit) {
+        /* general (uncorrelated) subquery: bind it whole */
+        if (!sq) return NULL;
+        WRel *r = wbind_query(p, sq);
+        if (!r) return NULL;
+        BScope rs;
+        bscope_init(&rs);
+        for (int i = 0; i < r->out.n; i++) bscope_add(a, &rs, NULL, r->out.names[i], r->out.types[i]);
+        WExpr *cond = NULL;
+        if (e->kind == AE_IN) {
+            if (r->out.n != e->nargs) {
+                werr_set_at(p->err, e->pos.line, e->pos.col, WEXC_CALCITE,
+                            "Values passed to IN operator must have compatible types");
+                return NULL;
+            }
+            for (int k = 0; k < e->nargs; k++) {
+                WExpr *x = bind_expr(b, s, e->args[k]);
+                if (!x) return NULL;
+                WExpr *y = wexpr_column(a, s->n + k, r->out.types[k], r->out.names[k]);
+                WExpr *eq = make_eq(b, x, y, e->pos);
+                if (!eq) return NULL;
+                cond = and2(p, cond, eq);
+            }
+        }
+        WRel *j = wrel_new(p, WR_JOIN, 2);
+        j->inputs[0] = in;
+        j->inputs[1] = r;
+        j->join_type = AJ_INNER;
+        j->semi = !anti;
+        j->anti = anti;
+        j->join_cond = cond;
+        j->out = in->out;
+        return j;
+    }
+    /* decorrelate: bind the FROM, then WHERE against outer ++ inner */
+    BScope rs;
+    bscope_init(&rs);
+    WRel *r = bind_from_fn(q, sq->from, &rs);
+    if (!r) return NULL;
+    BScope all;
+    bscope_init(&all);
+    bscope_append(a, &all, s);
+    bscope_append(a, &all, &rs);
+    WExpr *cond = NULL;
+    if (sq->where) {
+        cond = bind_condition(b, &all, sq->where, "WHERE");
+        if (!cond) return NULL;
+    }
+    if (e->kind == AE_IN) {
+        if (sq->nitems != e->nargs || sq->items[0].expr->kind == AE_STAR) {
+            werr_set_at(p->err, e->pos.line, e->pos.col, WEXC_CALCITE,
+                        "Values passed to IN operator must have compatible types");
+            return NULL;
+        }
+        for (int k = 0; k < e->nargs; k++) {
+            WExpr *x = bind_expr(b, s, e->args[k]);
+            if (!x) return NULL;
+            /* the subquery's select item, over the inner columns (shifted after outer) */
+            WExpr *y = bind_expr(b, &all, sq->items[k].expr);
+            if (!y) return NULL;
+            WExpr *eq = make_eq(b, x, y, e->pos);
+            if (!eq) return NULL;
+            if (anti) {
+                /* NOT IN: a NULL on either side makes the predicate unknown, which Flink's
+                   null-aware anti join treats as a match (the row is dropped) */
+                WExpr *xn = wexpr_new(a, WX_IS_NULL, &WTYPE_BOOLEAN_NN, 1);
+                xn->args[0] = x;
+                WExpr *yn = wexpr_new(a, WX_IS_NULL, &WTYPE_BOOLEAN_NN, 1);
+                yn->args[0] = y;
+                WExpr *orx = wexpr_new(a, WX_OR, &WTYPE_BOOLEAN, 3);
+                orx->args[0] = eq;
+                orx->args[1] = xn;
+                orx->args[2] = yn;
+                eq = orx;
+            }
+            cond = and2(p, cond, eq);
+        }
+    }
+    WRel *j = wrel_new(p, WR_JOIN, 2);
+    j->inputs[0] = in;
+    j->inputs[1] = r;
+    j->join_type = AJ_INNER;
+    j->semi = !anti;
+    j->anti = anti;
+    j->join_cond = cond;
+    j->out = in->out;
+    return j;
+}
+
+WRel *bind_where_subqueries(BindCtx *b, WRel *in, BScope *s, AstExpr *where, AstExpr **rest,
+                            BindFromFn bind_from_fn, void *q)
+{
+    AstExpr *cs[256];
+    int n = 0;
+    conjuncts(where, cs, &n, 256);
+    AstExpr *keep = NULL;
+    for (int i = 0; i < n; i++) {
+        if (is_subquery_pred(cs[i])) {
+            in = semi_join(b, in, s, cs[i], false, bind_from_fn, q);
+            if (!in) return NULL;
+        } else if (!keep) {
+            keep = cs[i];
+        } else {
+            AstExpr *and = WA_NEW(b->p->arena, AstExpr);
+            and->kind = AE_BINARY;
+            and->op = AO_AND;
+            and->pos = keep->pos;
+            and->nargs = 2;
+            and->args = WA_ARRAY(b->p->arena, AstExpr *, 2);
+            and->args[0] = keep;
+            and->args[1] = cs[i];
+            keep = and;
+        }
+    }
+    *rest = keep;
+    return in;
+}

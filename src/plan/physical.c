@@ -1,0 +1,732 @@
+/*
+ * physical.c — physical planning: the rank rule (Rank / Deduplicate from a ranking function and
+ * a filter on it), join keys from join conditions, changelog modes and unique keys bottom-up,
+ * ChangelogNormalize for upsert/CDC sources, SinkUpsertMaterializer and DropUpdateBefore before
+ * upsert sinks, Exchange nodes before keyed operators, UPDATE_BEFORE requirements top-down, and
+ * the state TTL of every stateful node from table.exec.state.ttl. See plan.h.
+ */
+#include "bind_internal.h"
+#include "../expr/functions.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define ALL_KINDS (WCM_INSERT | WCM_UPDATE_BEFORE | WCM_UPDATE_AFTER | WCM_DELETE)
+
+static WRel *fail(WPlanCtx *p, const char *cls, const char *msg)
+{
+    werr_set(p->err, cls, "%s", msg);
+    return NULL;
+}
+
+static int *ints(WPlanCtx *p, int n) { return WA_ARRAY(p->arena, int, n ? n : 1); }
+
+/* ---------------- expression helpers ---------------- */
+
+static void split_and(WExpr *e, WExpr **out, int *n, int max)
+{
+    if (!e) return;
+    if (e->kind == WX_AND) {
+        for (int i = 0; i < e->nargs; i++) split_and(e->args[i], out, n, max);
+        return;
+    }
+    if (*n < max) out[(*n)++] = e;
+}
+
+static WExpr *join_and(WPlanCtx *p, WExpr **xs, int n)
+{
+    if (n == 0) return NULL;
+    if (n == 1) return xs[0];
+    bool nullable = false;
+    for (int i = 0; i < n; i++) nullable = nullable || xs[i]->type->nullable;
+    WExpr *a = wexpr_new(p->arena, WX_AND, wtype_with_nullable(p->arena, &WTYPE_BOOLEAN, nullable), n);
+    for (int i = 0; i < n; i++) a->args[i] = xs[i];
+    return a;
+}
+
+/* Column-reference range of an expression: min and max referenced column (-1 when none). */
+static void col_range(const WExpr *e, int *lo, int *hi)
+{
+    if (e->kind == WX_COLUMN) {
+        if (*lo < 0 || e->col < *lo) *lo = e->col;
+        if (e->col > *hi) *hi = e->col;
+    }
+    for (int i = 0; i < e->nargs; i++) col_range(e->args[i], lo, hi);
+}
+
+static bool refs_col(const WExpr *e, int col)
+{
+    if (e->kind == WX_COLUMN) return e->col == col;
+    for (int i = 0; i < e->nargs; i++) if (refs_col(e->args[i], col)) return true;
+    return false;
+}
+
+static WExpr *shift_cols(WPlanCtx *p, const WExpr *e, int from, int delta)
+{
+    WExpr *c = wa_memdup(p->arena, e, sizeof *e);
+    if (e->kind == WX_COLUMN && e->col >= from) c->col = e->col + delta;
+    if (e->nargs) {
+        c->args = WA_ARRAY(p->arena, WExpr *, e->nargs);
+        for (int i = 0; i < e->nargs; i++) c->args[i] = shift_cols(p, e->args[i], from, delta);
+    }
+    return c;
+}
+
+static bool is_func(const WExpr *e, const char *name)
+{
+    return e->kind == WX_CALL && e->func && strcmp(e->func->name, name) == 0;
+}
+
+static int64_t const_int(const WExpr *e, bool *ok)
+{
+    *ok = false;
+    if (e->kind == WX_LITERAL && !e->is_null && wtype_is_integer(e->type)) { *ok = true; return e->lit.i; }
+    if (e->kind == WX_CAST && e->args[0]->kind == WX_LITERAL && !e->args[0]->is_null &&
+        wtype_is_integer(e->args[0]->type)) { *ok = true; return e->args[0]->lit.i; }
+    return 0;
+}
+
+/* ---------------- rank rule ---------------- */
+
+static bool is_rank_ref(const WExpr *e, int rank_col)
+{
+    if (e->kind == WX_CAST) e = e->args[0];
+    return e->kind == WX_COLUMN && e->col == rank_col;
+}
+
+/* Turn Calc(cond on rank) over OVER_RANK into Rank/Deduplicate. */
+static WRel *rank_rule(WPlanCtx *p, WRel *calc)
+{
+    WRel *ov = calc->inputs[0];
+    int rc = ov->rank_col;
+    WExpr *cs[128];
+    int n = 0;
+    split_and(calc->cond, cs, &n, 128);
+    int64_t lo = 1, hi = INT64_MAX;
+    bool found = false;
+    WExpr *keep[128];
+    int nk = 0;
+    for (int i = 0; i < n; i++) {
+        WExpr *c = cs[i];
+        bool ok;
+        if (c->kind == WX_CALL && c->nargs == 2 && (is_rank_ref(c->args[0], rc) || is_rank_ref(c->args[1], rc))) {
+            bool left = is_rank_ref(c->args[0], rc);
+            int64_t v = const_int(left ? c->args[1] : c->args[0], &ok);
+            if (ok) {
+                const char *f = c->func->name;
+                /* normalise to "rank OP v" */
+                if (!left) {
+                    if (strcmp(f, "<") == 0) f = ">";
+                    else if (strcmp(f, "<=") == 0) f = ">=";
+                    else if (strcmp(f, ">") == 0) f = "<";
+                    else if (strcmp(f, ">=") == 0) f = "<=";
+                }
+                if (strcmp(f, "<=") == 0) { if (v < hi) hi = v; found = true; continue; }
+                if (strcmp(f, "<") == 0) { if (v - 1 < hi) hi = v - 1; found = true; continue; }
+                if (strcmp(f, "=") == 0) { lo = v > lo ? v : lo; hi = v < hi ? v : hi; found = true; continue; }
+                if (strcmp(f, ">=") == 0) { if (v > lo) lo = v; continue; }
+                if (strcmp(f, ">") == 0) { if (v + 1 > lo) lo = v + 1; continue; }
+            }
+        }
+        keep[nk++] = c;
+    }
+    if (!found || hi == INT64_MAX) return NULL;
+    bool uses_rank = false;
+    for (int i = 0; i < calc->nexprs; i++) if (refs_col(calc->exprs[i], rc)) uses_rank = true;
+    for (int i = 0; i < nk; i++) if (refs_col(keep[i], rc)) uses_rank = true;
+    WRel *in = ov->inputs[0];
+    WRel *r;
+    const WType *st = ov->nsort == 1 ? in->out.types[ov->sort_cols[0]] : NULL;
+    bool time_sort = st && wtype_is_timestamp(st) && st->time_attr != WTA_NONE;
+    if (ov->rank_func == 0 && lo == 1 && hi == 1 && !uses_rank && time_sort) {
+        r = wrel_new(p, WR_DEDUP, 1);
+        r->keep_last = ov->sort_desc[0];
+        r->dedup_rowtime = st->time_attr == WTA_ROWTIME;
+        r->time_col = ov->sort_cols[0];
+    } else {
+        r = wrel_new(p, WR_RANK, 1);
+        r->rank_func = ov->rank_func;
+        r->rank_start = lo;
+        r->rank_end = hi;
+        r->output_rank_number = uses_rank;
+    }
+    r->inputs[0] = in;
+    r->nkeys = ov->nkeys;
+    r->keys = ov->keys;
+    r->nsort = ov->nsort;
+    r->sort_cols = ov->sort_cols;
+    r->sort_desc = ov->sort_desc;
+    r->sort_nulls_first = ov->sort_nulls_first;
+    if (r->kind == WR_RANK && uses_rank) {
+        r->out = ov->out;
+        r->rank_col = rc;
+    } else {
+        r->out.n = in->out.n;
+        r->out.names = in->out.names;
+        r->out.types = in->out.types;
+    }
+    /* the Calc above keeps its projection and the remaining conditions */
+    WRel *c = wa_memdup(p->arena, calc, sizeof *calc);
+    c->inputs = WA_ARRAY(p->arena, WRel *, 1);
+    c->inputs[0] = r;
+    c->cond = join_and(p, keep, nk);
+    return c;
+}
+
+static WRel *apply_rank_rule(WPlanCtx *p, WRel *r)
+{
+    for (int i = 0; i < r->ninputs; i++) {
+        r->inputs[i] = apply_rank_rule(p, r->inputs[i]);
+        if (!r->inputs[i]) return NULL;
+    }
+    if (r->kind == WR_CALC && r->inputs[0]->kind == WR_OVER_RANK && r->cond) {
+        WRel *x = rank_rule(p, r);
+        if (x) return x;
+    }
+    if (r->kind == WR_OVER_RANK)
+        return fail(p, WEXC_TABLE,
+                    "A ranking function (ROW_NUMBER/RANK/DENSE_RANK) without a filter on its result "
+                    "(e.g. WHERE rn <= N) is an OVER aggregation, which is not supported yet.");
+    return r;
+}
+
+/* ---------------- inner-join filter merge ---------------- */
+
+static WRel *merge_filters_into_joins(WPlanCtx *p, WRel *r)
+{
+    for (int i = 0; i < r->ninputs; i++) r->inputs[i] = merge_filters_into_joins(p, r->inputs[i]);
+    if (r->kind == WR_CALC && r->cond && r->inputs[0]->kind == WR_JOIN) {
+        WRel *j = r->inputs[0];
+        if (j->join_type == AJ_INNER && !j->semi && !j->anti) {
+            WExpr *cs[2] = {j->join_cond, r->cond};
+            WExpr *all[256];
+            int n = 0;
+            split_and(cs[0], all, &n, 256);
+            split_and(cs[1], all, &n, 256);
+            WRel *nj = wa_memdup(p->arena, j, sizeof *j);
+            nj->join_cond = join_and(p, all, n);
+            WRel *c = wa_memdup(p->arena, r, sizeof *r);
+            c->inputs = WA_ARRAY(p->arena, WRel *, 1);
+            c->inputs[0] = nj;
+            c->cond = NULL;
+            return c;
+        }
+    }
+    return r;
+}
+
+/* ---------------- join keys ---------------- */
+
+/* Append expressions as extra columns of `side` (a Calc over it). Returns the new rel. */
+static WRel *extend(WPlanCtx *p, WRel *side, WExpr **extra, int nextra)
+{
+    int n = side->out.n;
+    WRel *c = wrel_new(p, WR_CALC, 1);
+    c->inputs[0] = side;
+    c->nexprs = n + nextra;
+    c->exprs = WA_ARRAY(p->arena, WExpr *, n + nextra);
+    c->out.n = n + nextra;
+    c->out.names = WA_ARRAY(p->arena, const char *, n + nextra);
+    c->out.types = WA_ARRAY(p->arena, const WType *, n + nextra);
+    for (int i = 0; i < n; i++) {
+        c->exprs[i] = wexpr_column(p->arena, i, side->out.types[i], side->out.names[i]);
+        c->out.names[i] = side->out.names[i];
+        c->out.types[i] = side->out.types[i];
+    }
+    for (int i = 0; i < nextra; i++) {
+        c->exprs[n + i] = extra[i];
+        c->out.names[n + i] = wa_sprintf(p->arena, "$f%d", n + i);
+        c->out.types[n + i] = extra[i]->type;
+    }
+    c->changelog = side->changelog;
+    return c;
+}
+
+/* Recognise (l IS NULL AND r IS NULL) OR l = r. */
+static bool is_null_safe_eq(const WExpr *e, WExpr **l, WExpr **r)
+{
+    if (e->kind != WX_OR || e->nargs != 2) return false;
+    const WExpr *a = e->args[0], *b = e->args[1];
+    if (a->kind != WX_AND) { const WExpr *t = a; a = b; b = t; }
+    if (a->kind != WX_AND || a->nargs != 2 || !is_func(b, "=")) return false;
+    if (a->args[0]->kind != WX_IS_NULL || a->args[1]->kind != WX_IS_NULL) return false;
+    if (a->args[0]->negated || a->args[1]->negated) return false;
+    if (!wexpr_equal(a->args[0]->args[0], b->args[0]) || !wexpr_equal(a->args[1]->args[0], b->args[1])) {
+        if (!wexpr_equal(a->args[0]->args[0], b->args[1]) || !wexpr_equal(a->args[1]->args[0], b->args[0]))
+            return false;
+    }
+    *l = b->args[0];
+    *r = b->args[1];
+    return true;
+}
+
+static WRel *plan_join_keys(WPlanCtx *p, WRel *j)
+{
+    int ln = j->inputs[0]->out.n, rn = j->inputs[1]->out.n;
+    WExpr *cs[256];
+    int n = 0;
+    split_and(j->join_cond, cs, &n, 256);
+    WExpr *lx[64], *rx[64];
+    bool fnull[64];
+    int nkeys = 0;
+    WExpr *rest[256];
+    int nrest = 0;
+    for (int i = 0; i < n; i++) {
+        WExpr *c = cs[i], *a = NULL, *b = NULL;
+        bool filter_nulls = true;
+        if (is_func(c, "=") ) { a = c->args[0]; b = c->args[1]; }
+        else if (is_func(c, "IS NOT DISTINCT FROM")) { a = c->args[0]; b = c->args[1]; filter_nulls = false; }
+        else if (is_null_safe_eq(c, &a, &b)) filter_nulls = false;
+        if (a && nkeys < 64) {
+            int alo = -1, ahi = -1, blo = -1, bhi = -1;
+            col_range(a, &alo, &ahi);
+            col_range(b, &blo, &bhi);
+            bool a_left = alo >= 0 && ahi < ln, a_right = alo >= ln;
+            bool b_left = blo >= 0 && bhi < ln, b_right = blo >= ln;
+            if ((a_left && b_right) || (a_right && b_left)) {
+                if (a_right) { WExpr *t = a; a = b; b = t; }
+                lx[nkeys] = a;
+                rx[nkeys] = shift_cols(p, b, ln, -ln);
+                fnull[nkeys] = filter_nulls;
+                nkeys++;
+                continue;
+            }
+        }
+        rest[nrest++] = c;
+    }
+    /* keys that are not plain columns are computed below the join */
+    WExpr *lextra[64], *rextra[64];
+    int nle = 0, nre = 0;
+    j->nkeys = nkeys;
+    j->keys = ints(p, nkeys);
+    j->right_keys = ints(p, nkeys);
+    j->key_filter_nulls = WA_ARRAY(p->arena, bool, nkeys ? nkeys : 1);
+    for (int k = 0; k < nkeys; k++) {
+        j->key_filter_nulls[k] = fnull[k];
+        if (lx[k]->kind == WX_COLUMN) j->keys[k] = lx[k]->col;
+        else { j->keys[k] = ln + nle; lextra[nle++] = lx[k]; }
+        if (rx[k]->kind == WX_COLUMN) j->right_keys[k] = rx[k]->col;
+        else { j->right_keys[k] = rn + nre; rextra[nre++] = rx[k]; }
+    }
+    WExpr *residual = join_and(p, rest, nrest);
+    if (nle == 0 && nre == 0) {
+        j->join_cond = residual;
+        return j;
+    }
+    WRel *l = nle ? extend(p, j->inputs[0], lextra, nle) : j->inputs[0];
+    WRel *r = nre ? extend(p, j->inputs[1], rextra, nre) : j->inputs[1];
+    WRel *nj = wa_memdup(p->arena, j, sizeof *j);
+    nj->inputs = WA_ARRAY(p->arena, WRel *, 2);
+    nj->inputs[0] = l;
+    nj->inputs[1] = r;
+    /* residual: right columns shift by nle */
+    nj->join_cond = residual && nle ? shift_cols(p, residual, ln, nle) : residual;
+    int lo = l->out.n, ro = j->semi || j->anti ? 0 : r->out.n;
+    nj->out.n = lo + ro;
+    nj->out.names = WA_ARRAY(p->arena, const char *, lo + ro + 1);
+    nj->out.types = WA_ARRAY(p->arena, const WType *, lo + ro + 1);
+    bool lnull = j->join_type == AJ_RIGHT || j->join_type == AJ_FULL;
+    bool rnull = j->join_type == AJ_LEFT || j->join_type == AJ_FULL;
+    for (int i = 0; i < lo; i++) {
+        nj->out.names[i] = l->out.names[i];
+        nj->out.types[i] = lnull ? wtype_with_nullable(p->arena, l->out.types[i], true) : l->out.types[i];
+    }
+    for (int i = 0; i < ro; i++) {
+        nj->out.names[lo + i] = r->out.names[i];
+        nj->out.types[lo + i] = rnull ? wtype_with_nullable(p->arena, r->out.types[i], true) : r->out.types[i];
+    }
+    /* project the extra key columns away */
+    WRel *c = wrel_new(p, WR_CALC, 1);
+    c->inputs[0] = nj;
+    c->out = j->out;
+    c->nexprs = j->out.n;
+    c->exprs = WA_ARRAY(p->arena, WExpr *, j->out.n ? j->out.n : 1);
+    for (int i = 0; i < j->out.n; i++) {
+        int src = i < ln ? i : i + nle;
+        c->exprs[i] = wexpr_column(p->arena, src, nj->out.types[src], j->out.names[i]);
+    }
+    return c;
+}
+
+static WRel *apply_join_keys(WPlanCtx *p, WRel *r)
+{
+    for (int i = 0; i < r->ninputs; i++) r->inputs[i] = apply_join_keys(p, r->inputs[i]);
+    if (r->kind == WR_JOIN && !r->keys) return plan_join_keys(p, r);
+    return r;
+}
+
+/* ---------------- changelog modes and unique keys ---------------- */
+
+static uint8_t parse_mode(const char *m)
+{
+    if (!m) return ALL_KINDS;
+    uint8_t bits = 0;
+    const char *p = m;
+    while (*p) {
+        while (*p == ' ' || *p == ',' || *p == ';') p++;
+        if (!*p) break;
+        const char *e = p;
+        while (*e && *e != ',' && *e != ';' && *e != ' ') e++;
+        size_t n = (size_t)(e - p);
+        if ((n == 1 && *p == 'I') || (n == 6 && strncasecmp(p, "INSERT", 6) == 0)) bits |= WCM_INSERT;
+        else if ((n == 2 && strncasecmp(p, "UB", 2) == 0) || (n == 13 && strncasecmp(p, "UPDATE_BEFORE", 13) == 0)) bits |= WCM_UPDATE_BEFORE;
+        else if ((n == 2 && strncasecmp(p, "UA", 2) == 0) || (n == 12 && strncasecmp(p, "UPDATE_AFTER", 12) == 0)) bits |= WCM_UPDATE_AFTER;
+        else if ((n == 1 && *p == 'D') || (n == 6 && strncasecmp(p, "DELETE", 6) == 0)) bits |= WCM_DELETE;
+        p = e;
+    }
+    return bits ? bits : ALL_KINDS;
+}
+
+static void set_unique(WPlanCtx *p, WRel *r, int n, const int *cols)
+{
+    r->nunique = n;
+    r->unique = ints(p, n);
+    for (int i = 0; i < n; i++) r->unique[i] = cols[i];
+}
+
+/* Unique key through a Calc: every key column must be projected as a plain reference. */
+static void calc_unique(WPlanCtx *p, WRel *c)
+{
+    WRel *in = c->inputs[0];
+    c->nunique = -1;
+    if (in->nunique < 0) return;
+    int *m = ints(p, in->nunique);
+    for (int k = 0; k < in->nunique; k++) {
+        m[k] = -1;
+        for (int i = 0; i < c->nexprs; i++)
+            if (c->exprs[i]->kind == WX_COLUMN && c->exprs[i]->col == in->unique[k]) { m[k] = i; break; }
+        if (m[k] < 0) return;
+    }
+    set_unique(p, c, in->nunique, m);
+}
+
+static int64_t state_ttl(WPlanCtx *p)
+{
+    int64_t ttl = 0;
+    WError tmp;
+    werr_clear(&tmp);
+    wopts_get_duration_ms(p->config, "table.exec.state.ttl", 0, &ttl, &tmp);
+    return ttl;
+}
+
+static WRel *exchange(WPlanCtx *p, WRel *in, int nkeys, const int *keys)
+{
+    WRel *x = wrel_new(p, WR_EXCHANGE, 1);
+    x->inputs[0] = in;
+    x->out = in->out;
+    x->nkeys = nkeys;
+    x->keys = (int *)keys;
+    x->exchange_single = nkeys == 0;
+    x->changelog = in->changelog;
+    x->nunique = in->nunique;
+    x->unique = in->unique;
+    return x;
+}
+
+static bool cdc_duplicates(WPlanCtx *p)
+{
+    bool v = false;
+    WError tmp;
+    werr_clear(&tmp);
+    wopts_get_bool(p->config, "table.exec.source.cdc-events-duplicate", false, &v, &tmp);
+    return v;
+}
+
+/* Bottom-up: modes, unique keys, ChangelogNormalize, exchanges, TTLs. */
+static WRel *derive(WPlanCtx *p, WRel *r)
+{
+    for (int i = 0; i < r->ninputs; i++) {
+        r->inputs[i] = derive(p, r->inputs[i]);
+        if (!r->inputs[i]) return NULL;
+    }
+    int64_t ttl = state_ttl(p);
+    WRel *in = r->ninputs ? r->inputs[0] : NULL;
+    r->nunique = -1;
+    switch (r->kind) {
+    case WR_SCAN: {
+        WTable *t = r->table;
+        if (t->npk) {
+            int *pk = ints(p, t->npk);
+            int *phys = ints(p, t->ncols);
+            int np = wtable_physical(t, phys);
+            for (int k = 0; k < t->npk; k++)
+                for (int i = 0; i < np; i++) if (phys[i] == t->pk[k]) pk[k] = i;
+            set_unique(p, r, t->npk, pk);
+        }
+        if (!r->source_changelog) { r->changelog = WCM_INSERT; break; }
+        r->changelog = parse_mode(wopts_get(&t->options, "changelog-csv.changelog-mode"));
+        bool upsert = !(r->changelog & WCM_UPDATE_BEFORE) && (r->changelog & (WCM_UPDATE_AFTER | WCM_DELETE));
+        if (t->npk && (upsert || (cdc_duplicates(p) && r->changelog != WCM_INSERT))) {
+            WRel *x = exchange(p, r, r->nunique, r->unique);
+            WRel *cn = wrel_new(p, WR_CHANGELOG_NORMALIZE, 1);
+            cn->inputs[0] = x;
+            cn->out = r->out;
+            cn->nkeys = r->nunique;
+            cn->keys = r->unique;
+            cn->changelog = WCM_INSERT | WCM_UPDATE_BEFORE | WCM_UPDATE_AFTER | WCM_DELETE;
+            cn->nunique = r->nunique;
+            cn->unique = r->unique;
+            cn->ttl_ms = ttl;
+            cn->input_retracts = true;
+            return cn;
+        }
+        if (upsert && !t->npk)
+            return fail(p, WEXC_VALIDATION, "An upsert source (changelog mode without UPDATE_BEFORE) requires a PRIMARY KEY.");
+        break;
+    }
+    case WR_VALUES: r->changelog = WCM_INSERT; break;
+    case WR_CALC:
+        r->changelog = in->changelog;
+        calc_unique(p, r);
+        break;
+    case WR_WATERMARK:
+    case WR_EXCHANGE:
+    case WR_DROP_UPDATE_BEFORE:
+        r->changelog = in->changelog;
+        r->nunique = in->nunique;
+        r->unique = in->unique;
+        break;
+    case WR_UNION:
+        r->changelog = 0;
+        for (int i = 0; i < r->ninputs; i++) r->changelog |= r->inputs[i]->changelog;
+        break;
+    case WR_GROUP_AGG: {
+        r->input_retracts = (in->changelog & (WCM_UPDATE_BEFORE | WCM_DELETE)) != 0 ||
+                            (in->changelog & WCM_UPDATE_AFTER);
+        r->changelog = ALL_KINDS;
+        int *k = ints(p, r->nkeys);
+        for (int i = 0; i < r->nkeys; i++) k[i] = i;
+        set_unique(p, r, r->nkeys, k);
+        r->ttl_ms = ttl;
+        r->inputs[0] = exchange(p, in, r->nkeys, r->keys);
+        break;
+    }
+    case WR_JOIN: {
+        WRel *l = r->inputs[0], *rt = r->inputs[1];
+        r->input_retracts = l->changelog != WCM_INSERT;
+        r->right_retracts = rt->changelog != WCM_INSERT;
+        bool outer = r->join_type != AJ_INNER || r->anti;
+        r->changelog = (r->input_retracts || r->right_retracts || outer) ? ALL_KINDS : WCM_INSERT;
+        if (r->semi || r->anti) {
+            r->nunique = l->nunique;
+            r->unique = l->unique;
+            if (r->anti || r->input_retracts || r->right_retracts) r->changelog = ALL_KINDS;
+            else r->changelog = ALL_KINDS;   /* semi joins retract when the match disappears */
+        } else if (l->nunique >= 0 && rt->nunique >= 0) {
+            int n = l->nunique + rt->nunique;
+            int *u = ints(p, n);
+            for (int i = 0; i < l->nunique; i++) u[i] = l->unique[i];
+            for (int i = 0; i < rt->nunique; i++) u[l->nunique + i] = l->out.n + rt->unique[i];
+            set_unique(p, r, n, u);
+        }
+        if (r->semi && !r->input_retracts && !r->right_retracts) r->changelog = WCM_INSERT;
+        r->ttl_ms = ttl;
+        r->ttl_left_ms = ttl;
+        r->ttl_right_ms = ttl;
+        r->inputs[0] = exchange(p, l, r->nkeys, r->keys);
+        r->inputs[1] = exchange(p, rt, r->nkeys, r->right_keys);
+        break;
+    }
+    case WR_DEDUP: {
+        r->input_retracts = in->changelog != WCM_INSERT;
+        bool insert_only = !r->keep_last && !r->dedup_rowtime && !r->input_retracts;
+        r->changelog = insert_only ? WCM_INSERT : ALL_KINDS;
+        set_unique(p, r, r->nkeys, r->keys);
+        r->ttl_ms = ttl;
+        r->inputs[0] = exchange(p, in, r->nkeys, r->keys);
+        break;
+    }
+    case WR_RANK: {
+        r->input_retracts = in->changelog != WCM_INSERT;
+        r->changelog = ALL_KINDS;
+        if (!r->output_rank_number && r->rank_end == 1) set_unique(p, r, r->nkeys, r->keys);
+        else if (r->output_rank_number) {
+            int *u = ints(p, r->nkeys + 1);
+            for (int i = 0; i < r->nkeys; i++) u[i] = r->keys[i];
+            u[r->nkeys] = r->rank_col;
+            set_unique(p, r, r->nkeys + 1, u);
+        }
+        /* Flink's strategy choice */
+        if (!r->input_retracts && !(in->changelog & WCM_UPDATE_AFTER)) r->rank_strategy = 0;        /* AppendFast */
+        else if (in->nunique >= 0 && !(in->changelog & WCM_DELETE)) r->rank_strategy = 1;            /* UpdateFast */
+        else r->rank_strategy = 2;                                                                    /* Retract */
+        r->ttl_ms = ttl;
+        r->inputs[0] = exchange(p, in, r->nkeys, r->keys);
+        break;
+    }
+    case WR_SINK: {
+        r->changelog = in->changelog;
+        break;
+    }
+    default:
+        r->changelog = in ? in->changelog : WCM_INSERT;
+    }
+    return r;
+}
+
+/* ---------------- sinks ---------------- */
+
+static bool same_key_set(int n1, const int *k1, int n2, const int *k2)
+{
+    if (n1 != n2) return false;
+    for (int i = 0; i < n1; i++) {
+        bool f = false;
+        for (int j = 0; j < n2; j++) if (k1[i] == k2[j]) f = true;
+        if (!f) return false;
+    }
+    return true;
+}
+
+static const char *first_update_producer(const WRel *r)
+{
+    if (r->kind == WR_GROUP_AGG) return "GroupAggregate";
+    if (r->kind == WR_JOIN) return "Join";
+    if (r->kind == WR_RANK) return "Rank";
+    if (r->kind == WR_DEDUP) return "Deduplicate";
+    if (r->kind == WR_CHANGELOG_NORMALIZE) return "ChangelogNormalize";
+    if (r->kind == WR_SCAN) return "TableSourceScan";
+    for (int i = 0; i < r->ninputs; i++)
+        if (r->inputs[i]->changelog != WCM_INSERT) return first_update_producer(r->inputs[i]);
+    return "?";
+}
+
+static bool sink_accepts_updates(const WTable *t)
+{
+    const char *c = wopts_get(&t->options, "connector");
+    if (!c) return false;
+    if (strcmp(c, "filesystem") == 0) {
+        const char *f = wopts_get(&t->options, "format");
+        return f && strcmp(f, "changelog-csv") == 0;
+    }
+    return true;    /* print, blackhole */
+}
+
+static WRel *plan_sink(WPlanCtx *p, WRel *s)
+{
+    WRel *in = s->inputs[0];
+    if (!s->sink_table || in->changelog == WCM_INSERT) return s;
+    if (!sink_accepts_updates(s->sink_table)) {
+        werr_set(p->err, WEXC_TABLE,
+                 "Table sink '%s' doesn't support consuming update and delete changes which is produced by node %s",
+                 s->sink_qname, first_update_producer(in));
+        return NULL;
+    }
+    WTable *t = s->sink_table;
+    if (!t->npk) return s;
+    s->upsert_sink = true;
+    int *pk = ints(p, t->npk);
+    int *phys = ints(p, t->ncols);
+    int np = wtable_physical(t, phys);
+    for (int k = 0; k < t->npk; k++)
+        for (int i = 0; i < np; i++) if (phys[i] == t->pk[k]) pk[k] = i;
+    const char *mode = wopts_get_or(p->config, "table.exec.sink.upsert-materialize", "auto");
+    bool matches = in->nunique >= 0 && same_key_set(in->nunique, in->unique, t->npk, pk);
+    bool force = strcasecmp(mode, "force") == 0;
+    bool none = strcasecmp(mode, "none") == 0;
+    if ((!matches && !none) || force) {
+        WRel *x = exchange(p, in, t->npk, pk);
+        WRel *m = wrel_new(p, WR_SINK_MATERIALIZER, 1);
+        m->inputs[0] = x;
+        m->out = in->out;
+        m->nkeys = t->npk;
+        m->keys = pk;
+        m->changelog = WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE;
+        m->ttl_ms = state_ttl(p);
+        m->input_retracts = true;
+        s->inputs[0] = m;
+    }
+    return s;
+}
+
+static WRel *apply_sinks(WPlanCtx *p, WRel *r)
+{
+    if (r->kind == WR_SINK) return plan_sink(p, r);
+    return r;
+}
+
+/* ---------------- UPDATE_BEFORE requirements (top-down) ---------------- */
+
+static void require_ub(WRel *r, bool need)
+{
+    switch (r->kind) {
+    case WR_SINK:
+        if (!r->sink_table) need = true;
+        else need = !r->upsert_sink;
+        r->generate_update_before = need;
+        require_ub(r->inputs[0], need);
+        return;
+    case WR_SINK_MATERIALIZER:
+        require_ub(r->inputs[0], true);
+        return;
+    case WR_CHANGELOG_NORMALIZE:
+        r->generate_update_before = need;
+        require_ub(r->inputs[0], false);
+        return;
+    case WR_GROUP_AGG:
+    case WR_DEDUP:
+        r->generate_update_before = need;
+        require_ub(r->inputs[0], true);
+        return;
+    case WR_RANK:
+        r->generate_update_before = need;
+        require_ub(r->inputs[0], r->rank_strategy != 1);
+        return;
+    case WR_JOIN:
+        r->generate_update_before = need;
+        require_ub(r->inputs[0], true);
+        require_ub(r->inputs[1], true);
+        return;
+    default:
+        r->generate_update_before = need;
+        for (int i = 0; i < r->ninputs; i++) require_ub(r->inputs[i], need);
+    }
+}
+
+/* Recompute UB bits after the decision; insert DropUpdateBefore where a source's UB is unwanted. */
+static void settle(WPlanCtx *p, WRel *r)
+{
+    for (int i = 0; i < r->ninputs; i++) settle(p, r->inputs[i]);
+    switch (r->kind) {
+    case WR_GROUP_AGG: case WR_JOIN: case WR_DEDUP: case WR_RANK: case WR_CHANGELOG_NORMALIZE:
+        if (r->changelog != WCM_INSERT) {
+            if (r->generate_update_before) r->changelog |= WCM_UPDATE_BEFORE;
+            else r->changelog &= (uint8_t)~WCM_UPDATE_BEFORE;
+        }
+        break;
+    case WR_SCAN: case WR_VALUES:
+        break;
+    default:
+        if (r->ninputs) {
+            r->changelog = 0;
+            for (int i = 0; i < r->ninputs; i++) r->changelog |= r->inputs[i]->changelog;
+        }
+    }
+    for (int i = 0; i < r->ninputs; i++) {
+        WRel *c = r->inputs[i];
+        if ((c->changelog & WCM_UPDATE_BEFORE) && !r->generate_update_before && r->kind == WR_SINK) {
+            WRel *d = wrel_new(p, WR_DROP_UPDATE_BEFORE, 1);
+            d->inputs[0] = c;
+            d->out = c->out;
+            d->changelog = c->changelog & (uint8_t)~WCM_UPDATE_BEFORE;
+            d->nunique = c->nunique;
+            d->unique = c->unique;
+            r->inputs[i] = d;
+        }
+    }
+}
+
+WRel *wplan_physical(WPlanCtx *p, WRel *root)
+{
+    root = apply_rank_rule(p, root);
+    if (!root) return NULL;
+    root = merge_filters_into_joins(p, root);
+    root = apply_join_keys(p, root);
+    root = derive(p, root);
+    if (!root) return NULL;
+    root = apply_sinks(p, root);
+    if (!root) return NULL;
+    require_ub(root, true);
+    settle(p, root);
+    return root;
+}
