@@ -580,6 +580,7 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
     case AS_CREATE_DATABASE: ok = not_supported(err, "CREATE DATABASE"); break;
     case AS_ADD_JAR: ok = not_supported(err, "ADD JAR"); break;
     case AS_CLEAR: res->kind = WSR_OK; break;
+    case AS_OTHER: ok = not_supported(err, st->other ? st->other : "This statement"); break;
     }
     if (!keep_arena) warena_delete(a);
     return ok;
