@@ -10,7 +10,6 @@
  * Depends on session/ and cli/.
  */
 #include <errno.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -18,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "client.h"
 #include "interactive.h"
 #include "messages.h"
@@ -56,25 +56,6 @@ static void java_exception(const char *cls, const char *msg, const char *cause)
 {
     fprintf(stderr, "Exception in thread \"main\" %s: %s\n", cls, msg);
     if (cause) fprintf(stderr, "Caused by: %s\n", cause);
-}
-
-/* Local path of a -i/-f argument (file: scheme or none); NULL for other schemes. */
-static char *local_path(const char *arg)
-{
-    const char *colon = strchr(arg, ':');
-    const char *slash = strchr(arg, '/');
-    if (colon && (!slash || colon < slash) && colon - arg > 1) {
-        if (strncmp(arg, "file:", 5) != 0) return NULL;
-        arg += 5;
-        if (strncmp(arg, "//", 2) == 0) arg += 2;       /* file:///x -> /x */
-    }
-    if (arg[0] == '/') return wstrdup(arg);
-    char cwd[PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd)) return wstrdup(arg);
-    WStrBuf sb;
-    wsb_init(&sb);
-    wsb_printf(&sb, "%s/%s", cwd, arg);
-    return wsb_detach(&sb);
 }
 
 static char *read_file(const char *path)
@@ -194,16 +175,6 @@ static int parse_args(int argc, char **argv, SqlClientArgs *a)
     return 0;
 }
 
-static bool valid_session_id(const char *id)
-{
-    if (!*id) return false;
-    for (const char *p = id; *p; p++)
-        if (!(((*p | 32) >= 'a' && (*p | 32) <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' ||
-              *p == '-' || *p == '.'))
-            return false;
-    return true;
-}
-
 static void shutdown_lines(void)
 {
     printf("\n%s\n%s\n", WMSG_SHUTDOWN, WMSG_SHUTDOWN_DONE);
@@ -271,14 +242,14 @@ static int sql_client_main(int argc, char **argv)
         free(a.dyn);
         return 0;
     }
-    if (a.session_id && !valid_session_id(a.session_id)) {
+    if (a.session_id && !wcli_valid_session_id(a.session_id)) {
         java_exception(WEXC_CLIENT, "Session identifier must only consists of 'a-zA-Z0-9_-.'.", NULL);
         free(a.dyn);
         return 1;
     }
     char *init_path = NULL, *file_path = NULL;
-    if ((a.init_file && !(init_path = local_path(a.init_file))) ||
-        (a.file && !(file_path = local_path(a.file)))) {
+    if ((a.init_file && !(init_path = wcli_local_path(a.init_file))) ||
+        (a.file && !(file_path = wcli_local_path(a.file)))) {
         java_exception(WEXC_CLIENT, "SQL Client only supports to load files in local.", NULL);
         free(init_path);
         free(a.dyn);

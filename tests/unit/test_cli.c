@@ -16,6 +16,7 @@
 #include "../../src/cli/messages.h"
 #include "../../src/cli/script.h"
 #include "../../src/cli/client.h"
+#include "../../src/cli/args.h"
 #include "../../src/types/format.h"
 #include "../../src/types/datetime.h"
 #include "../../src/sql/parser.h"
@@ -799,4 +800,131 @@ WTEST(cli_flink_view_test_batch_exact)
     mem_close(&m);
     wchunk_free(c);
     warena_free(&a);
+}
+
+/* ------------------------------------------------------------------ more edges */
+
+WTEST(cli_args_local_paths_and_session_ids)
+{
+    char *p = wcli_local_path("/tmp/x.sql");
+    CHECK_STR(p, "/tmp/x.sql");
+    free(p);
+    p = wcli_local_path("file:///tmp/x.sql");
+    CHECK_STR(p, "/tmp/x.sql");
+    free(p);
+    p = wcli_local_path("file:/tmp/x.sql");
+    CHECK_STR(p, "/tmp/x.sql");
+    free(p);
+    p = wcli_local_path("rel/x.sql");
+    CHECK(p && p[0] == '/' && strstr(p, "/rel/x.sql") != NULL);
+    free(p);
+    CHECK(wcli_local_path("hdfs://nn/x.sql") == NULL);
+    CHECK(wcli_local_path("s3://b/x.sql") == NULL);
+    CHECK(wcli_local_path("http:x.sql") == NULL);
+    CHECK(wcli_local_path("") == NULL);
+    CHECK(wcli_valid_session_id("default"));
+    CHECK(wcli_valid_session_id("a-b_c.9"));
+    CHECK(!wcli_valid_session_id("a b"));
+    CHECK(!wcli_valid_session_id(""));
+    CHECK(!wcli_valid_session_id("x/y"));
+}
+
+WTEST(cli_strings_null_shown_and_suffix)
+{
+    const char *names[] = {"k", "v"};
+    const char *cells[] = {"a", NULL};
+    Mem m;
+    mem_open(&m);
+    wtab_print_strings(m.f, 2, names, 1, cells, 30, false, true, " (0.50 seconds)");
+    CHECK_STR(mem_text(&m),
+              "+---+--------+\n"
+              "| k |      v |\n"
+              "+---+--------+\n"
+              "| a | <NULL> |\n"
+              "+---+--------+\n"
+              "1 row in set (0.50 seconds)\n");
+    mem_close(&m);
+    mem_open(&m);
+    wtab_print_strings(m.f, 2, names, 0, cells, 30, false, true, " (0.50 seconds)");
+    CHECK_STR(mem_text(&m), "Empty set (0.50 seconds)\n");
+    mem_close(&m);
+}
+
+WTEST(cli_stream_long_names_small_width)
+{
+    /* Names are never cut in the streaming view: widths start from the name length. */
+    const char *names[] = {"a_rather_long_column_name", "b"};
+    const WType *types[] = {&WTYPE_STRING, &WTYPE_STRING};
+    Mem m;
+    mem_open(&m);
+    WTabStream st;
+    wtab_stream_begin(&st, m.f, 2, names, types, 5, NULL);
+    WChunk *c = wchunk_new(2, types, 2);
+    int r = wchunk_add_row(c, WRK_INSERT);
+    c->cols[0].data[r] = S("short");
+    c->cols[1].data[r] = S("toolong");
+    wtab_stream_chunk(&st, c);
+    wtab_stream_end(&st, "");
+    wtab_stream_free(&st);
+    wchunk_free(c);
+    CHECK_STR(mem_text(&m),
+              "+----+---------------------------+--------+\n"
+              "| op | a_rather_long_column_name |      b |\n"
+              "+----+---------------------------+--------+\n"
+              "| +I |                     short | too... |\n"
+              "+----+---------------------------+--------+\n"
+              "Received a total of 1 row\n");
+    mem_close(&m);
+}
+
+WTEST(cli_message_edge_cases)
+{
+    WStmtResult r;
+    memset(&r, 0, sizeof r);
+    Mem m;
+    r.kind = WSR_MESSAGE;
+    r.message = NULL;
+    mem_open(&m);
+    wmsg_print_result(m.f, false, &r);
+    CHECK_STR(mem_text(&m), "[INFO] \n");
+    mem_close(&m);
+
+    r.kind = WSR_TEXT;
+    r.message = "plan\n";
+    mem_open(&m);
+    wmsg_print_result(m.f, false, &r);
+    CHECK_STR(mem_text(&m), "plan\n");
+    mem_close(&m);
+
+    WError e;
+    werr_clear(&e);
+    mem_open(&m);
+    wmsg_error_werr(m.f, false, &e);    /* an error without class or message still reads well */
+    CHECK_STR(mem_text(&m),
+              "[ERROR] Could not execute SQL statement. Reason:\n"
+              "org.apache.flink.table.api.TableException: Unknown error.\n");
+    mem_close(&m);
+
+    mem_open(&m);
+    wmsg_warning(m.f, false, "w");
+    CHECK_STR(mem_text(&m), "[WARNING] w\n");
+    mem_close(&m);
+    CHECK_STR(wmsg_prompt(true), "\x1b[32mFlink SQL\x1b[0m> ");
+}
+
+WTEST(cli_script_crlf_and_interactive_no_stop)
+{
+    Mem m;
+    mem_open(&m);
+    FakeRun f = {.out = m.f, .fail_on_second = true};
+    WCliScript sc = {.out = m.f, .echo = true, .exit_on_failure = false, .fn = fake_fn, .ctx = &f};
+    CHECK_INT(wcli_run_script(&sc, "SELECT 1;\r\nSELECT 2;\r\nSELECT 3;\r\n"), WCS_EOF);
+    CHECK_INT(f.calls, 3);
+    CHECK_STR(f.seen, "SELECT 1;|SELECT 2;|SELECT 3;|");
+    CHECK_STR(mem_text(&m),
+              "\nFlink SQL> SELECT 1;\n[INFO] Execute statement succeeded.\n"
+              "\nFlink SQL> SELECT 2;\n[ERROR] failed\n"
+              "\nFlink SQL> SELECT 3;\n[INFO] Execute statement succeeded.\n"
+              "\nFlink SQL> ");
+    mem_close(&m);
 }
