@@ -1,0 +1,363 @@
+/*
+ * dedup.c — the Deduplicate operator (ROW_NUMBER() ... = 1), with Flink's semantics:
+ *   proctime keep-first   ProcTimeDeduplicateKeepFirstRowFunction: +I for the first row of a key,
+ *                         later rows dropped (state: a 1-byte flag);
+ *   proctime keep-last    ProcTimeDeduplicateKeepLastRowFunction (processLastRowOnProcTime): +I for
+ *                         the first row, then -U(prev)/+U(cur); an identical row emits nothing unless
+ *                         state TTL is enabled; with neither UPDATE_BEFORE nor INSERT required every
+ *                         row is a +U. A changelog input (input_retracts) is processed as
+ *                         processLastRowOnChangelog (retractions emit -D of the stored row);
+ *   rowtime first/last    RowTimeDeduplicateFunction: keeps the row with the smallest (keep-first,
+ *                         strictly smaller) or largest (keep-last, >=) time, emitting +I / -U,+U;
+ *   rowtime keep-first with generate_insert_only: RowTimeDeduplicateKeepFirstRowFunction (Flink 2.x):
+ *                         the earliest row waits for the watermark and is emitted once as +I; late
+ *                         rows are dropped.
+ * Flink's table.exec.insert-and-updateafter-sensitive (default true) decides generateInsert.
+ * Every byte of state lives in WState `deduplicateState` (binary rows, types/row.h).
+ * May call exec/operator, state/, types/, common/.
+ */
+#include "stateful.h"
+#include "../state/timers.h"
+#include "../types/row.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct DedupOp {
+    WOperator base;
+    int ncols;                  /* input = output columns */
+    const WType **types;
+    int nkeys;
+    int *keys;
+    bool keep_last, rowtime, insert_only_rowtime, changelog_in;
+    int time_col;
+    bool gen_ub, gen_insert, ttl_on;
+    WStateBackend *be;
+    WState *st;                 /* deduplicateState */
+    WState *waiting;            /* insert-only rowtime: rows waiting for the watermark */
+    WTimerService *timers;
+    WChunk *out;
+    WStrBuf kbuf, rbuf;
+    WDatum *vals;               /* encode scratch */
+    uint8_t *nulls;
+    int64_t ttl_expired, dropped;
+} DedupOp;
+
+/* ---- helpers ---- */
+
+static void encode_row(DedupOp *d, WStrBuf *buf, const WChunk *in, int r, int n, const int *cols)
+{
+    for (int k = 0; k < n; k++) {
+        int c = cols ? cols[k] : k;
+        d->vals[k] = in->cols[c].data[r];
+        d->nulls[k] = in->cols[c].nulls[r];
+    }
+    const WType *tys_small[16];
+    const WType **tys = d->types;
+    if (cols) {
+        tys = n <= 16 ? tys_small : NULL;
+        if (!tys) tys = wmalloc(sizeof *tys * (size_t)n);
+        for (int k = 0; k < n; k++) tys[k] = d->types[cols[k]];
+    }
+    wrow_encode(buf, n, tys, d->vals, d->nulls, WRK_INSERT);
+    if (cols && tys != tys_small) free(tys);
+}
+
+static int out_add(DedupOp *d, WRowKind k)
+{
+    if (d->out->nrows >= d->out->cap) {
+        wop_emit(&d->base, d->out);
+        wchunk_reset(d->out);
+    }
+    return wchunk_add_row(d->out, k);
+}
+
+static void emit_chunk_row(DedupOp *d, WRowKind k, const WChunk *in, int r)
+{
+    int o = out_add(d, k);
+    for (int c = 0; c < d->ncols; c++) {
+        d->out->cols[c].data[o] = in->cols[c].data[r];
+        d->out->cols[c].nulls[o] = in->cols[c].nulls[r];
+    }
+}
+
+static void emit_bin_row(DedupOp *d, WRowKind k, WBytes row)
+{
+    int o = out_add(d, k);
+    WArena *a = d->out->arena;
+    for (int c = 0; c < d->ncols; c++) {
+        WDatum v;
+        const WType *t = d->types[c];
+        bool nn = wtype_is_composite(t) ? wrow_get_arena(row.p, row.len, d->ncols, t, c, &v, a)
+                                        : wrow_get(row.p, row.len, d->ncols, t, c, &v);
+        d->out->cols[c].nulls[o] = !nn;
+        d->out->cols[c].data[o] = nn ? wdatum_copy(a, t, v) : (WDatum){0};
+    }
+}
+
+static void flush(DedupOp *d)
+{
+    if (d->out->nrows) wop_emit(&d->base, d->out);
+    wchunk_reset(d->out);
+}
+
+/* Flink reads the rowtime with getLong: epoch millis of a compact TIMESTAMP, 0 for NULL. */
+static int64_t time_of_datum(const WType *t, WDatum v, bool isnull)
+{
+    if (isnull) return 0;
+    return wtype_is_timestamp(t) ? v.ts.ms : v.i;
+}
+
+static int64_t time_of_bin(DedupOp *d, WBytes row)
+{
+    WDatum v;
+    const WType *t = d->types[d->time_col];
+    bool nn = wrow_get(row.p, row.len, d->ncols, t, d->time_col, &v);
+    return time_of_datum(t, v, !nn);
+}
+
+static bool same_row(WBytes stored, const WStrBuf *cur)
+{
+    return stored.len == cur->len && memcmp(stored.p, cur->buf, cur->len) == 0;
+}
+
+static WStateLookup get_value(DedupOp *d, WState *s, WBytes *v)
+{
+    WStateLookup how = wvalue_get(s, v);
+    if (how == WSL_EXPIRED) d->ttl_expired++;
+    return how;
+}
+
+/* ---- per-strategy processing of one row (current key already set) ---- */
+
+static void proc_first(DedupOp *d, const WChunk *in, int r)
+{
+    WBytes v;
+    if (get_value(d, d->st, &v) == WSL_FOUND) return;
+    uint8_t flag = 1;
+    wvalue_put(d->st, &flag, 1);
+    emit_chunk_row(d, WRK_INSERT, in, r);
+}
+
+static void proc_last_proctime(DedupOp *d, const WChunk *in, int r)
+{
+    if (!d->gen_ub && !d->gen_insert) {
+        emit_chunk_row(d, WRK_UPDATE_AFTER, in, r);
+        return;
+    }
+    encode_row(d, &d->rbuf, in, r, d->ncols, NULL);
+    WBytes pre;
+    if (get_value(d, d->st, &pre) != WSL_FOUND) {
+        wvalue_put(d->st, d->rbuf.buf, d->rbuf.len);
+        emit_chunk_row(d, WRK_INSERT, in, r);
+        return;
+    }
+    if (!d->ttl_on && same_row(pre, &d->rbuf)) {
+        wvalue_put(d->st, d->rbuf.buf, d->rbuf.len);   /* Flink updates state first */
+        return;
+    }
+    if (d->gen_ub) emit_bin_row(d, WRK_UPDATE_BEFORE, pre);
+    emit_chunk_row(d, WRK_UPDATE_AFTER, in, r);
+    wvalue_put(d->st, d->rbuf.buf, d->rbuf.len);
+}
+
+/* processLastRowOnChangelog: the input carries retractions. */
+static void proc_last_changelog(DedupOp *d, const WChunk *in, int r)
+{
+    WRowKind k = (WRowKind)in->kinds[r];
+    WBytes pre;
+    bool have = get_value(d, d->st, &pre) == WSL_FOUND;
+    if (k == WRK_INSERT || k == WRK_UPDATE_AFTER) {
+        encode_row(d, &d->rbuf, in, r, d->ncols, NULL);
+        if (!have) {
+            emit_chunk_row(d, WRK_INSERT, in, r);
+        } else {
+            if (!d->ttl_on && same_row(pre, &d->rbuf)) return;
+            if (d->gen_ub) emit_bin_row(d, WRK_UPDATE_BEFORE, pre);
+            emit_chunk_row(d, WRK_UPDATE_AFTER, in, r);
+        }
+        wvalue_put(d->st, d->rbuf.buf, d->rbuf.len);
+    } else if (have) {
+        emit_bin_row(d, WRK_DELETE, pre);
+        wvalue_clear(d->st);
+    } else {
+        d->dropped++;
+    }
+}
+
+static void proc_rowtime(DedupOp *d, const WChunk *in, int r)
+{
+    WBytes pre;
+    bool have = get_value(d, d->st, &pre) == WSL_FOUND;
+    int64_t cur_t = time_of_datum(d->types[d->time_col], in->cols[d->time_col].data[r],
+                                  in->cols[d->time_col].nulls[r]);
+    if (have) {
+        int64_t pre_t = time_of_bin(d, pre);
+        bool keep = d->keep_last ? pre_t <= cur_t : cur_t < pre_t;
+        if (!keep) return;
+    }
+    if (d->gen_ub || d->gen_insert) {
+        if (!have) {
+            emit_chunk_row(d, WRK_INSERT, in, r);
+        } else {
+            if (d->gen_ub) emit_bin_row(d, WRK_UPDATE_BEFORE, pre);
+            emit_chunk_row(d, WRK_UPDATE_AFTER, in, r);
+        }
+    } else {
+        emit_chunk_row(d, WRK_UPDATE_AFTER, in, r);
+    }
+    encode_row(d, &d->rbuf, in, r, d->ncols, NULL);
+    wvalue_put(d->st, d->rbuf.buf, d->rbuf.len);
+}
+
+/* RowTimeDeduplicateKeepFirstRowFunction: insert-only output on watermark. */
+static void proc_rowtime_insert_only(DedupOp *d, const WChunk *in, int r)
+{
+    int64_t cur_t = time_of_datum(d->types[d->time_col], in->cols[d->time_col].data[r],
+                                  in->cols[d->time_col].nulls[r]);
+    if (cur_t < d->base.wm) {
+        d->base.late_dropped++;
+        return;
+    }
+    WBytes v;
+    if (get_value(d, d->st, &v) == WSL_FOUND) return;      /* already emitted */
+    WBytes pre;
+    bool have = wvalue_get(d->waiting, &pre) == WSL_FOUND;
+    if (have) {
+        int64_t pre_t = time_of_bin(d, pre);
+        if (!(cur_t < pre_t)) return;
+        wtimers_delete(d->timers, pre_t, d->kbuf.buf, d->kbuf.len, 0);
+    }
+    wtimers_register(d->timers, cur_t, d->kbuf.buf, d->kbuf.len, 0);
+    encode_row(d, &d->rbuf, in, r, d->ncols, NULL);
+    wvalue_put(d->waiting, d->rbuf.buf, d->rbuf.len);
+}
+
+static void dedup_process(WOperator *op, int input, const WChunk *in)
+{
+    DedupOp *d = (DedupOp *)op;
+    (void)input;
+    for (int r = 0; r < in->nrows; r++) {
+        WRowKind k = (WRowKind)in->kinds[r];
+        if (k != WRK_INSERT && !d->changelog_in) {
+            /* Flink: Preconditions.checkArgument(row kind == INSERT) fails the job. */
+            flush(d);
+            werr_set(op->ctx->err, WEXC_ILLEGAL_ARG,
+                     "Deduplicate expects an insert-only input, but received a %s row",
+                     wrowkind_short(k));
+            return;
+        }
+        encode_row(d, &d->kbuf, in, r, d->nkeys, d->keys);
+        wstate_set_key(d->be, d->kbuf.buf, d->kbuf.len);
+        if (d->insert_only_rowtime) proc_rowtime_insert_only(d, in, r);
+        else if (d->rowtime) proc_rowtime(d, in, r);
+        else if (!d->keep_last) proc_first(d, in, r);
+        else if (d->changelog_in) proc_last_changelog(d, in, r);
+        else proc_last_proctime(d, in, r);
+    }
+    flush(d);
+}
+
+static void fire_timer(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns)
+{
+    DedupOp *d = ctx;
+    (void)ts; (void)ns;
+    wstate_set_key(d->be, key, klen);
+    WBytes row;
+    if (wvalue_get(d->waiting, &row) != WSL_FOUND) return;
+    emit_bin_row(d, WRK_INSERT, row);
+    wvalue_clear(d->waiting);
+    uint8_t flag = 1;
+    wvalue_put(d->st, &flag, 1);
+}
+
+static void dedup_watermark(WOperator *op, int64_t wm)
+{
+    DedupOp *d = (DedupOp *)op;
+    if (d->timers) {
+        wtimers_advance(d->timers, wm, fire_timer, d);
+        flush(d);
+    }
+    wop_emit_watermark(op, wm);
+}
+
+static void append_state_metrics(WStateBackend *be, int64_t expired, char *buf, size_t bufsz)
+{
+    WStateStats st[4];
+    int n = wstate_stats(be, st, 4);
+    size_t len = strlen(buf);
+    for (int i = 0; i < n && len < bufsz; i++) {
+        int w = snprintf(buf + len, bufsz - len, "%s%s.entries=%lld %s.bytes=%lld", len ? " " : "",
+                         st[i].name, (long long)st[i].entries, st[i].name, (long long)st[i].bytes);
+        if (w < 0) return;
+        len += (size_t)w;
+    }
+    if (len < bufsz)
+        snprintf(buf + len, bufsz - len, "%sttlExpiredRecords=%lld", len ? " " : "", (long long)expired);
+}
+
+static void dedup_metrics(WOperator *op, char *buf, size_t bufsz)
+{
+    DedupOp *d = (DedupOp *)op;
+    append_state_metrics(d->be, d->ttl_expired, buf, bufsz);
+}
+
+static void dedup_destroy(WOperator *op)
+{
+    DedupOp *d = (DedupOp *)op;
+    wstate_backend_free(d->be);
+    if (d->timers) wtimers_free(d->timers);
+    wchunk_free(d->out);
+    wsb_free(&d->kbuf);
+    wsb_free(&d->rbuf);
+    free(d->vals);
+    free(d->nulls);
+    free(d->keys);
+    free(d->types);
+    free(d);
+}
+
+static const WOpOps DEDUP_OPS = {.process = dedup_process, .watermark = dedup_watermark,
+                                 .destroy = dedup_destroy, .metrics = dedup_metrics};
+
+WOperator *wop_dedup_new(WExecCtx *ctx, const WDedupSpec *spec)
+{
+    DedupOp *d = wcalloc(1, sizeof *d);
+    d->ncols = spec->in_ncols;
+    d->types = wmalloc(sizeof *d->types * (size_t)(d->ncols ? d->ncols : 1));
+    memcpy(d->types, spec->in_types, sizeof *d->types * (size_t)d->ncols);
+    wop_init(&d->base, &DEDUP_OPS, ctx, 1, spec->out.ncols ? spec->out.ncols : d->ncols,
+             spec->out.types ? spec->out.types : d->types, spec->out.names);
+    d->nkeys = spec->nkeys;
+    d->keys = wmalloc(sizeof *d->keys * (size_t)(d->nkeys ? d->nkeys : 1));
+    if (d->nkeys) memcpy(d->keys, spec->keys, sizeof *d->keys * (size_t)d->nkeys);
+    d->keep_last = spec->keep_last;
+    d->rowtime = spec->rowtime;
+    d->time_col = spec->time_col;
+    d->changelog_in = spec->input_retracts && spec->keep_last && !spec->rowtime;
+    d->insert_only_rowtime = spec->rowtime && !spec->keep_last && spec->generate_insert_only;
+    d->gen_ub = spec->generate_update_before;
+    bool gen_insert = true;
+    if (ctx->config)
+        wopts_get_bool(ctx->config, "table.exec.insert-and-updateafter-sensitive", true, &gen_insert, NULL);
+    d->gen_insert = gen_insert;
+    d->ttl_on = spec->ttl_ms > 0;
+    d->be = wexec_new_backend(ctx, d->base.name ? d->base.name : "Deduplicate");
+    if (d->insert_only_rowtime) {
+        d->st = wstate_register(d->be, "deduplicateState", WSTATE_VALUE, spec->ttl_ms);
+        d->waiting = wstate_register(d->be, "deduplicateWaitingState", WSTATE_VALUE, 0);
+        d->timers = wtimers_new();
+    } else {
+        d->st = wstate_register(d->be, "deduplicateState", WSTATE_VALUE, spec->ttl_ms);
+    }
+    int cap = ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP;
+    d->out = wchunk_new(d->ncols, d->types, cap);
+    wsb_init(&d->kbuf);
+    wsb_init(&d->rbuf);
+    d->vals = wcalloc((size_t)(d->ncols ? d->ncols : 1), sizeof *d->vals);
+    d->nulls = wcalloc((size_t)(d->ncols ? d->ncols : 1), 1);
+    if (spec->rowtime && (spec->time_col < 0 || spec->time_col >= d->ncols))
+        werr_set(ctx->err, WEXC_TABLE, "Deduplicate: rowtime column index %d out of range", spec->time_col);
+    return &d->base;
+}
