@@ -151,6 +151,10 @@ typedef struct WSinkMaterializerSpec {
     const int *keys;
     int64_t ttl_ms;
     WOpSchema out;
+    /* Upsert key of the input (column indexes), 0 = none: rows are then matched by this key
+       instead of by their full content (Flink's inputUpsertKey). Additive field. */
+    int nuk;
+    const int *uk;
 } WSinkMaterializerSpec;
 WOperator *wop_sink_materializer_new(WExecCtx *ctx, const WSinkMaterializerSpec *spec);
 
