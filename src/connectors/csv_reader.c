@@ -568,7 +568,7 @@ static int parse_row(WCsvReader *r, WChunk *out, int64_t *skipped, WError *err)
                         row_error(r, row_start, end, r->line, field, eb, err);
                         return PR_ERR;
                     }
-                    res = 0;             /* Flink: a bad field becomes NULL */
+                    goto skip_bad_row;   /* Flink's file reader drops a row that fails to convert */
                 }
             }
         }
@@ -623,6 +623,18 @@ too_many: {
         (*skipped)++;
         return PR_SKIP;
     }
+
+skip_bad_row:
+    /* ignore-parse-errors: drop the whole row (the rest of its fields included) and count it */
+    if (p < end && *p == delim) {
+        p++;
+        if (skip_rest(r, &p, end, a, &lines) == PR_INCOMPLETE) return PR_INCOMPLETE;
+    }
+    if (eat_eol(r, &p, end) == PR_INCOMPLETE) return PR_INCOMPLETE;
+    r->pos = (size_t)(p - base);
+    r->line += 1 + lines;
+    (*skipped)++;
+    return PR_SKIP;
 
 row_failed:
     if (!r->cfg.ignore_errors) {
