@@ -1,0 +1,429 @@
+/*
+ * eval.c — vectorised evaluation of bound expressions (expr.h): columns, literals, function
+ * calls with NULL propagation, CAST/TRY_CAST, lazy CASE / COALESCE / IF, three-valued AND / OR
+ * with short-circuit through the active mask, NOT, IS [NOT] NULL, [NOT] IN, PROCTIME; plus
+ * filters, constant evaluation and the node constructors.
+ *
+ * Rows whose active byte is 0 are not computed (their output is unspecified); scratch vectors
+ * come from ctx->arena. A runtime error is left in ctx->err and evaluation returns false.
+ * Depends on functions.h (the library), types/ (casts), common/.
+ */
+#include "func_impl.h"
+
+#include <time.h>
+
+static WVector *tmp_vec(WEvalCtx *ctx, const WType *t, int n)
+{
+    WVector *v = WA_NEW(ctx->arena, WVector);
+    v->type = t;
+    v->data = WA_ARRAY(ctx->arena, WDatum, n > 0 ? n : 1);
+    v->nulls = WA_ARRAY(ctx->arena, uint8_t, n > 0 ? n : 1);
+    return v;
+}
+
+static uint8_t *tmp_mask(WEvalCtx *ctx, int n)
+{
+    return WA_ARRAY(ctx->arena, uint8_t, n > 0 ? n : 1);
+}
+
+/* mask = copy of active (all ones if NULL) */
+static uint8_t *mask_from(WEvalCtx *ctx, const uint8_t *active, int n)
+{
+    uint8_t *m = tmp_mask(ctx, n);
+    if (active) memcpy(m, active, (size_t)n);
+    else memset(m, 1, (size_t)n);
+    return m;
+}
+
+static bool mask_any(const uint8_t *m, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (m[i]) return true;
+    return false;
+}
+
+static bool failed(WEvalCtx *ctx) { return ctx->err && ctx->err->set; }
+
+/* Evaluate an argument; column references are used in place. */
+static bool eval_arg(WEvalCtx *ctx, const WExpr *a, const WChunk *in, const uint8_t *active, WVector **res)
+{
+    if (a->kind == WX_COLUMN && a->col >= 0 && a->col < in->ncols) {
+        *res = &in->cols[a->col];
+        return true;
+    }
+    WVector *v = tmp_vec(ctx, a->type, in->nrows);
+    if (!wexpr_eval(ctx, a, in, active, v)) return false;
+    *res = v;
+    return true;
+}
+
+static void copy_rows(WVector *out, const WVector *src, const uint8_t *rows, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (!rows[i]) continue;
+        out->nulls[i] = src->nulls[i];
+        out->data[i] = src->data[i];
+    }
+}
+
+/* ---------------------------------------------------------------- calls */
+
+static bool eval_if(WEvalCtx *ctx, const WExpr *e, const WChunk *in, const uint8_t *active, WVector *out)
+{
+    int n = in->nrows;
+    WVector *c;
+    if (!eval_arg(ctx, e->args[0], in, active, &c)) return false;
+    uint8_t *yes = tmp_mask(ctx, n), *no = tmp_mask(ctx, n);
+    WF_FOR(i, n, active) {
+        bool t = !c->nulls[i] && c->data[i].i;
+        yes[i] = t;
+        no[i] = !t;
+    }
+    for (int b = 0; b < 2; b++) {
+        uint8_t *m = b == 0 ? yes : no;
+        if (!mask_any(m, n)) continue;
+        WVector *v;
+        if (!eval_arg(ctx, e->args[1 + b], in, m, &v)) return false;
+        copy_rows(out, v, m, n);
+    }
+    return true;
+}
+
+static bool eval_call(WEvalCtx *ctx, const WExpr *e, const WChunk *in, const uint8_t *active, WVector *out)
+{
+    const WFuncDef *f = e->func;
+    int n = in->nrows;
+    if (!f) return wf_fail(ctx, WEXC_TABLE, "Unbound function call '%s'.", e->name ? e->name : "?");
+    if (f == &WF_IF && e->nargs == 3) return eval_if(ctx, e, in, active, out);
+    WVector **av = WA_ARRAY(ctx->arena, WVector *, e->nargs > 0 ? e->nargs : 1);
+    for (int k = 0; k < e->nargs; k++)
+        if (!eval_arg(ctx, e->args[k], in, active, &av[k])) return false;
+    const uint8_t *sub = active;
+    if (f->handles_nulls || e->nargs == 0) {
+        WF_FOR(i, n, active) out->nulls[i] = 0;
+    } else {
+        bool any_null = false;
+        WF_FOR(i, n, active) {
+            uint8_t nul = 0;
+            for (int k = 0; k < e->nargs; k++) nul |= av[k]->nulls[i];
+            out->nulls[i] = nul;
+            any_null |= nul;
+        }
+        if (any_null) {
+            uint8_t *m = tmp_mask(ctx, n);
+            WF_FOR(i, n, active) m[i] = !out->nulls[i];
+            sub = m;
+        }
+    }
+    if (sub != active && !mask_any(sub, n)) return true;
+    f->eval(ctx, e, av, e->nargs, n, sub, out);
+    return !failed(ctx);
+}
+
+/* ---------------------------------------------------------------- CAST */
+
+static bool eval_cast(WEvalCtx *ctx, const WExpr *e, const WChunk *in, const uint8_t *active, WVector *out)
+{
+    int n = in->nrows;
+    const WExpr *arg = e->args[0];
+    const WType *from = arg->type, *to = e->type;
+    if (from->id == WT_NULL) {
+        WF_FOR(i, n, active) out->nulls[i] = 1;
+        return true;
+    }
+    WVector *v;
+    if (!eval_arg(ctx, arg, in, active, &v)) return false;
+    /* fast paths */
+    bool same = from->id == to->id &&
+        (from->id != WT_DECIMAL || (from->precision <= to->precision && from->scale == to->scale)) &&
+        (!wtype_is_string(from) || to->id == WT_VARCHAR || from->precision == to->precision) &&
+        (!wtype_is_timestamp(from) || from->precision <= to->precision) &&
+        (from->id != WT_TIME || from->precision <= to->precision) &&
+        !wtype_is_binary(from) && !wtype_is_composite(from) &&
+        (!wtype_is_string(from) || to->precision >= from->precision);
+    bool widen_int = wtype_is_integer(from) && wtype_is_integer(to) && to->id >= from->id;
+    if (same || widen_int) {
+        WF_FOR(i, n, active) { out->nulls[i] = v->nulls[i]; out->data[i] = v->data[i]; }
+        return true;
+    }
+    if (wtype_is_integer(from) && (to->id == WT_DOUBLE || to->id == WT_FLOAT)) {
+        WF_FOR(i, n, active) {
+            out->nulls[i] = v->nulls[i];
+            double d = (double)v->data[i].i;
+            out->data[i].d = to->id == WT_FLOAT ? (double)(float)d : d;
+        }
+        return true;
+    }
+    bool soft = e->try_cast || ctx->cast.legacy_behaviour;
+    WError local;
+    WF_FOR(i, n, active) {
+        if (v->nulls[i]) { out->nulls[i] = 1; continue; }
+        out->nulls[i] = 0;
+        if (soft) {
+            werr_clear(&local);
+            if (!wcast_datum(&ctx->cast, from, v->data[i], to, &out->data[i], ctx->arena, &local))
+                out->nulls[i] = 1;
+        } else if (!wcast_datum(&ctx->cast, from, v->data[i], to, &out->data[i], ctx->arena, ctx->err)) {
+            if (ctx->err && !ctx->err->set)
+                werr_set(ctx->err, WEXC_TABLE, "Cast failed.");
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------- conditionals */
+
+static bool eval_case(WEvalCtx *ctx, const WExpr *e, const WChunk *in, const uint8_t *active, WVector *out)
+{
+    int n = in->nrows;
+    uint8_t *rem = mask_from(ctx, active, n);
+    uint8_t *taken = tmp_mask(ctx, n);
+    int pairs = (e->nargs - (e->has_else ? 1 : 0)) / 2;
+    for (int k = 0; k < pairs; k++) {
+        if (!mask_any(rem, n)) return true;
+        WVector *c;
+        if (!eval_arg(ctx, e->args[2 * k], in, rem, &c)) return false;
+        bool any = false;
+        for (int i = 0; i < n; i++) {
+            taken[i] = rem[i] && !c->nulls[i] && c->data[i].i;
+            any |= taken[i];
+        }
+        if (!any) continue;
+        WVector *v;
+        if (!eval_arg(ctx, e->args[2 * k + 1], in, taken, &v)) return false;
+        copy_rows(out, v, taken, n);
+        for (int i = 0; i < n; i++)
+            if (taken[i]) rem[i] = 0;
+    }
+    if (!mask_any(rem, n)) return true;
+    if (e->has_else) {
+        WVector *v;
+        if (!eval_arg(ctx, e->args[e->nargs - 1], in, rem, &v)) return false;
+        copy_rows(out, v, rem, n);
+    } else {
+        for (int i = 0; i < n; i++)
+            if (rem[i]) out->nulls[i] = 1;
+    }
+    return true;
+}
+
+static bool eval_coalesce(WEvalCtx *ctx, const WExpr *e, const WChunk *in, const uint8_t *active, WVector *out)
+{
+    int n = in->nrows;
+    uint8_t *rem = mask_from(ctx, active, n);
+    for (int k = 0; k < e->nargs; k++) {
+        if (!mask_any(rem, n)) return true;
+        WVector *v;
+        if (!eval_arg(ctx, e->args[k], in, rem, &v)) return false;
+        for (int i = 0; i < n; i++) {
+            if (!rem[i] || v->nulls[i]) continue;
+            out->nulls[i] = 0;
+            out->data[i] = v->data[i];
+            rem[i] = 0;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        if (rem[i]) out->nulls[i] = 1;
+    return true;
+}
+
+/* AND (is_and) / OR, three-valued; rows decided early are not evaluated further. */
+static bool eval_logic(WEvalCtx *ctx, const WExpr *e, const WChunk *in, const uint8_t *active, WVector *out,
+                       bool is_and)
+{
+    int n = in->nrows;
+    uint8_t *rem = mask_from(ctx, active, n);
+    uint8_t *state = tmp_mask(ctx, n);           /* 0 undecided-so-far-neutral, 2 saw NULL */
+    int64_t decided = is_and ? 0 : 1;            /* value that decides the result */
+    for (int k = 0; k < e->nargs; k++) {
+        if (!mask_any(rem, n)) break;
+        WVector *v;
+        if (!eval_arg(ctx, e->args[k], in, rem, &v)) return false;
+        for (int i = 0; i < n; i++) {
+            if (!rem[i]) continue;
+            if (v->nulls[i]) state[i] = 2;
+            else if ((v->data[i].i != 0) == (decided != 0)) {
+                rem[i] = 0;
+                state[i] = 1;
+            }
+        }
+    }
+    WF_FOR(i, n, active) {
+        if (state[i] == 1) { out->nulls[i] = 0; out->data[i].i = decided; }
+        else if (state[i] == 2) { out->nulls[i] = 1; out->data[i].i = 0; }
+        else { out->nulls[i] = 0; out->data[i].i = !decided; }
+    }
+    return true;
+}
+
+static bool eval_in(WEvalCtx *ctx, const WExpr *e, const WChunk *in, const uint8_t *active, WVector *out)
+{
+    int n = in->nrows;
+    WVector *x;
+    if (!eval_arg(ctx, e->args[0], in, active, &x)) return false;
+    uint8_t *rem = mask_from(ctx, active, n);
+    uint8_t *saw_null = tmp_mask(ctx, n);
+    uint8_t *found = tmp_mask(ctx, n);
+    for (int i = 0; i < n; i++)
+        if (rem[i] && x->nulls[i]) rem[i] = 0;
+    const WType *t = e->args[0]->type;
+    for (int k = 1; k < e->nargs; k++) {
+        if (!mask_any(rem, n)) break;
+        const WExpr *ek = e->args[k];
+        if (ek->kind == WX_LITERAL) {
+            if (ek->is_null) {
+                for (int i = 0; i < n; i++) if (rem[i]) saw_null[i] = 1;
+                continue;
+            }
+            for (int i = 0; i < n; i++)
+                if (rem[i] && wf_eq(t, x->data[i], ek->lit)) { found[i] = 1; rem[i] = 0; }
+            continue;
+        }
+        WVector *v;
+        if (!eval_arg(ctx, ek, in, rem, &v)) return false;
+        for (int i = 0; i < n; i++) {
+            if (!rem[i]) continue;
+            if (v->nulls[i]) saw_null[i] = 1;
+            else if (wf_eq(t, x->data[i], v->data[i])) { found[i] = 1; rem[i] = 0; }
+        }
+    }
+    WF_FOR(i, n, active) {
+        if (x->nulls[i]) { out->nulls[i] = 1; continue; }
+        if (found[i]) { out->nulls[i] = 0; out->data[i].i = !e->negated; }
+        else if (saw_null[i]) out->nulls[i] = 1;
+        else { out->nulls[i] = 0; out->data[i].i = e->negated; }
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------- entry points */
+
+bool wexpr_eval(WEvalCtx *ctx, const WExpr *e, const WChunk *in, const uint8_t *active, WVector *out)
+{
+    int n = in->nrows;
+    if (n <= 0) return true;
+    switch (e->kind) {
+    case WX_COLUMN: {
+        if (e->col < 0 || e->col >= in->ncols)
+            return wf_fail(ctx, WEXC_TABLE, "Column index %d out of range.", e->col);
+        const WVector *src = &in->cols[e->col];
+        memcpy(out->data, src->data, sizeof(WDatum) * (size_t)n);
+        memcpy(out->nulls, src->nulls, (size_t)n);
+        return true;
+    }
+    case WX_LITERAL:
+        if (e->is_null) memset(out->nulls, 1, (size_t)n);
+        else {
+            memset(out->nulls, 0, (size_t)n);
+            for (int i = 0; i < n; i++) out->data[i] = e->lit;
+        }
+        return true;
+    case WX_CALL: return eval_call(ctx, e, in, active, out);
+    case WX_CAST: return eval_cast(ctx, e, in, active, out);
+    case WX_CASE: return eval_case(ctx, e, in, active, out);
+    case WX_AND: return eval_logic(ctx, e, in, active, out, true);
+    case WX_OR: return eval_logic(ctx, e, in, active, out, false);
+    case WX_NOT: {
+        WVector *v;
+        if (!eval_arg(ctx, e->args[0], in, active, &v)) return false;
+        WF_FOR(i, n, active) {
+            out->nulls[i] = v->nulls[i];
+            out->data[i].i = !v->data[i].i;
+        }
+        return true;
+    }
+    case WX_IS_NULL: {
+        WVector *v;
+        if (!eval_arg(ctx, e->args[0], in, active, &v)) return false;
+        WF_FOR(i, n, active) {
+            out->nulls[i] = 0;
+            out->data[i].i = e->negated ? !v->nulls[i] : v->nulls[i];
+        }
+        return true;
+    }
+    case WX_IN: return eval_in(ctx, e, in, active, out);
+    case WX_COALESCE: return eval_coalesce(ctx, e, in, active, out);
+    case WX_PROCTIME: {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        int64_t ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+        WF_FOR(i, n, active) {
+            out->nulls[i] = 0;
+            out->data[i].ts.ms = ms;
+            out->data[i].ts.ns = 0;
+        }
+        return true;
+    }
+    }
+    return wf_fail(ctx, WEXC_TABLE, "Unknown expression kind %d.", (int)e->kind);
+}
+
+bool wexpr_filter(WEvalCtx *ctx, const WExpr *e, const WChunk *in, uint8_t *sel)
+{
+    int n = in->nrows;
+    if (n <= 0) return true;
+    WVector *v;
+    if (e->kind == WX_COLUMN) {
+        v = &in->cols[e->col];
+    } else {
+        v = tmp_vec(ctx, e->type, n);
+        if (!wexpr_eval(ctx, e, in, sel, v)) return false;
+    }
+    for (int i = 0; i < n; i++)
+        sel[i] = sel[i] && !v->nulls[i] && v->data[i].i;
+    return true;
+}
+
+bool wexpr_eval_const(WEvalCtx *ctx, const WExpr *e, WDatum *out, bool *is_null)
+{
+    WChunk c;
+    memset(&c, 0, sizeof c);
+    c.nrows = 1;
+    c.cap = 1;
+    WDatum d;
+    uint8_t nul = 0;
+    memset(&d, 0, sizeof d);
+    WVector v = { e->type, &d, &nul };
+    if (!wexpr_eval(ctx, e, &c, NULL, &v)) return false;
+    *out = d;
+    *is_null = nul != 0;
+    return true;
+}
+
+bool wexpr_is_const(const WExpr *e)
+{
+    if (!e) return true;
+    if (e->kind == WX_COLUMN || e->kind == WX_PROCTIME) return false;
+    if (e->kind == WX_CALL && e->func && !e->func->deterministic) return false;
+    for (int i = 0; i < e->nargs; i++)
+        if (!wexpr_is_const(e->args[i])) return false;
+    return true;
+}
+
+WExpr *wexpr_new(WArena *a, WExprKind kind, const WType *t, int nargs)
+{
+    WExpr *e = WA_NEW(a, WExpr);
+    e->kind = kind;
+    e->type = t;
+    e->col = -1;
+    e->nargs = nargs;
+    if (nargs > 0) e->args = WA_ARRAY(a, WExpr *, nargs);
+    return e;
+}
+
+WExpr *wexpr_column(WArena *a, int col, const WType *t, const char *name)
+{
+    WExpr *e = wexpr_new(a, WX_COLUMN, t, 0);
+    e->col = col;
+    e->name = name;
+    return e;
+}
+
+WExpr *wexpr_literal(WArena *a, const WType *t, WDatum v, bool is_null)
+{
+    WExpr *e = wexpr_new(a, WX_LITERAL, t, 0);
+    e->lit = v;
+    e->is_null = is_null;
+    return e;
+}

@@ -1,0 +1,70 @@
+/*
+ * func_registry.c — the scalar function catalogue: wfunc_lookup (case-insensitive, with Flink's
+ * aliases such as CEILING, CHARACTER_LENGTH, NOW) and wfunc_all for SHOW FUNCTIONS.
+ * Depends on func_impl.h (the per-family tables).
+ */
+#include "func_impl.h"
+
+#include <strings.h>
+
+static const WFuncDef *const *const FAMILIES[] = {
+    wf_arith_defs, wf_compare_defs, wf_string_defs, wf_regex_defs, wf_numeric_defs, wf_time_defs,
+    wf_misc_defs,
+};
+#define NFAM ((int)(sizeof FAMILIES / sizeof FAMILIES[0]))
+
+static const struct { const char *alias, *name; } ALIASES[] = {
+    { "CEILING", "CEIL" },
+    { "CHARACTER_LENGTH", "CHAR_LENGTH" },
+    { "SIMILAR TO", "SIMILAR" },
+    { "POW", "POWER" },
+    { "LCASE", "LOWER" },
+    { "UCASE", "UPPER" },
+    { "MINUS", "-" },
+    { "PLUS", "+" },
+    { "UNARY_MINUS", "NEG" },
+    { "TIMESTAMP_ADD", "TIMESTAMPADD" },
+    { "TIMESTAMP_DIFF", "TIMESTAMPDIFF" },
+};
+
+const WFuncDef *wfunc_lookup(const char *name)
+{
+    if (!name) return NULL;
+    for (size_t i = 0; i < sizeof ALIASES / sizeof ALIASES[0]; i++)
+        if (strcasecmp(name, ALIASES[i].alias) == 0) { name = ALIASES[i].name; break; }
+    for (int f = 0; f < NFAM; f++)
+        for (const WFuncDef *const *d = FAMILIES[f]; *d; d++)
+            if (strcasecmp((*d)->name, name) == 0) return *d;
+    return NULL;
+}
+
+/* Operators and internal names are not listed by SHOW FUNCTIONS. */
+static bool listed(const WFuncDef *d)
+{
+    const char *n = d->name;
+    if (!((n[0] >= 'A' && n[0] <= 'Z') || (n[0] >= 'a' && n[0] <= 'z'))) return false;
+    if (strchr(n, ' ')) return false;
+    if (strcmp(n, "NEG") == 0 || strcmp(n, "HASH_CODE") == 0) return false;
+    return true;
+}
+
+#define WF_MAX_LISTED 512
+
+/* The listing is derived from the constant tables on each call into a per-thread buffer (no
+   shared mutable state); names sorted as SHOW FUNCTIONS prints them. */
+const WFuncDef *const *wfunc_all(void)
+{
+    static _Thread_local const WFuncDef *buf[WF_MAX_LISTED + 1];
+    int k = 0;
+    for (int f = 0; f < NFAM; f++)
+        for (const WFuncDef *const *d = FAMILIES[f]; *d && k < WF_MAX_LISTED; d++)
+            if (listed(*d)) buf[k++] = *d;
+    for (int i = 1; i < k; i++) {
+        const WFuncDef *x = buf[i];
+        int j = i - 1;
+        while (j >= 0 && strcasecmp(buf[j]->name, x->name) > 0) { buf[j + 1] = buf[j]; j--; }
+        buf[j + 1] = x;
+    }
+    buf[k] = NULL;
+    return buf;
+}
