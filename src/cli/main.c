@@ -21,9 +21,11 @@
 #include "client.h"
 #include "interactive.h"
 #include "messages.h"
+#include "qcase.h"
 #include "../common/arena.h"
 #include "../common/strbuf.h"
 #include "../session/session.h"
+#include "../session/conformance.h"
 
 #ifndef WEIR_VERSION
 #define WEIR_VERSION "0.1.0"
@@ -46,9 +48,26 @@ static void print_weir_help(FILE *out)
             "Commands:\n"
             "  sql-client [embedded] [OPTIONS]   Flink's SQL client: interactive, or -f script.sql\n"
             "                                    (see 'weir sql-client --help')\n"
+            "  conformance FILE [-v]             Run one Flink conformance case (developers)\n"
             "  help                              Show this help\n"
             "  --version                         Show the version\n",
             WEIR_VERSION);
+}
+
+/* `weir conformance <case> [-v]`: one case of the Flink conformance corpus (developer tool).
+   Exit 0 pass, 1 fail, 77 skipped. */
+static int conformance_main(int argc, char **argv)
+{
+    if (argc < 1) {
+        fprintf(stderr, "Usage: weir conformance <file.case|file.qcase> [-v]\n");
+        return 1;
+    }
+    int verbose = argc > 1 && strcmp(argv[1], "-v") == 0;
+    size_t n = strlen(argv[0]);
+    int rc;
+    if (n > 6 && strcmp(argv[0] + n - 6, ".qcase") == 0) rc = wqcase_run(argv[0], stdout, verbose);
+    else rc = wconformance_run(argv[0], stdout, verbose);
+    return rc == WCONF_PASS ? 0 : rc == WCONF_SKIP ? 77 : 1;
 }
 
 /* Java-style uncaught exception report on stderr. */
@@ -361,6 +380,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(argv[1], "sql-client")) return sql_client_main(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "conformance")) return conformance_main(argc - 2, argv + 2);
     fprintf(stderr, "weir: unknown command '%s'. Run 'weir help' for the list of commands.\n",
             argv[1]);
     return 2;
