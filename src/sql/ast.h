@@ -341,8 +341,18 @@ typedef enum AstStmtKind {
     AS_ADD_JAR,             /* parsed, reported as not supported */
     AS_HELP,
     AS_QUIT,
-    AS_CLEAR
+    AS_CLEAR,
+    AS_OTHER                /* valid Flink SQL weir does not run (DROP FUNCTION, LOAD MODULE, ALTER VIEW,
+                               SHOW PARTITIONS, ...): `other` names it, e.g. "DROP FUNCTION" */
 } AstStmtKind;
+
+/* AS_ALTER_TABLE: what the ALTER does */
+typedef enum AstAlterKind {
+    AAL_OTHER = 0,          /* ADD / DROP / MODIFY / ... (only the target is recorded) */
+    AAL_RENAME,             /* RENAME TO rename_to */
+    AAL_SET_OPTIONS,        /* SET ('k' = 'v', ...) -> options */
+    AAL_RESET_OPTIONS       /* RESET ('k', ...) -> options with value NULL */
+} AstAlterKind;
 
 typedef enum AstShowKind {
     ASH_TABLES, ASH_VIEWS, ASH_JOBS, ASH_FUNCTIONS, ASH_USER_FUNCTIONS, ASH_CATALOGS, ASH_DATABASES,
@@ -431,6 +441,11 @@ struct AstStmt {
     bool with_drain;
     /* AS_USE */
     bool use_catalog;
+    /* --- additions --- */
+    bool ilike;             /* AS_SHOW: ILIKE instead of LIKE (case-insensitive pattern) */
+    AstAlterKind alter_kind;    /* AS_ALTER_TABLE */
+    AstName rename_to;      /* AS_ALTER_TABLE RENAME TO */
+    const char *other;      /* AS_OTHER: the statement's kind, e.g. "DROP FUNCTION" */
 };
 
 typedef struct AstScript {

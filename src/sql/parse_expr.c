@@ -1,0 +1,1164 @@
+/*
+ * parse_expr.c — expressions, literals, data types and window specifications.
+ *
+ * Contract: operator precedence is Calcite's: OR 22 < AND 24 < NOT 26 < IS (postfix) 28 <
+ * comparison 30 < BETWEEN/LIKE/SIMILAR/IN 32 < + - 40 < * / % || 60 < unary + - 80 < [] and
+ * field access 100; binary operators are left-associative. Special call syntaxes (TRIM, SUBSTRING,
+ * POSITION, OVERLAY, EXTRACT, FLOOR/CEIL TO, TIMESTAMPADD/DIFF) map to AE_FUNC as ast.h documents.
+ * Calcite's reserved function names (LEFT, YEAR, COUNT, ...) may be called as functions although
+ * they cannot be identifiers. Depends on parse_int.h.
+ */
+#include "parse_int.h"
+
+#include <string.h>
+#include <strings.h>
+
+static AstExpr *expr_prec(WSqlParser *p, int minprec);
+static AstExpr *unary(WSqlParser *p);
+
+AstExpr *ps_new_expr(WSqlParser *p, AstExprKind kind, AstPos pos)
+{
+    AstExpr *e = WA_NEW(p->a, AstExpr);
+    e->kind = kind;
+    e->pos = pos;
+    e->iv_precision = e->iv_frac = -1;
+    return e;
+}
+
+AstExpr *ps_string_lit(WSqlParser *p, const char *text, AstPos pos)
+{
+    AstExpr *e = ps_new_expr(p, AE_LITERAL, pos);
+    e->lit = AL_STRING;
+    e->text = wa_strdup(p->a, text);
+    return e;
+}
+
+static void set_args(WSqlParser *p, AstExpr *e, PsList *l)
+{
+    (void)p;
+    e->nargs = l->n;
+    e->args = (AstExpr **)l->v;
+}
+
+static AstExpr *mk_func(WSqlParser *p, const char *name, AstPos pos)
+{
+    AstExpr *e = ps_new_expr(p, AE_FUNC, pos);
+    e->name.n = 1;
+    e->name.parts = WA_ARRAY(p->a, char *, 1);
+    e->name.parts[0] = wa_strdup(p->a, name);
+    e->name.pos = pos;
+    return e;
+}
+
+static void add_arg(WSqlParser *p, AstExpr *e, AstExpr *x)
+{
+    AstExpr **na = WA_ARRAY(p->a, AstExpr *, e->nargs + 1);
+    if (e->nargs) memcpy(na, e->args, sizeof(AstExpr *) * (size_t)e->nargs);
+    na[e->nargs++] = x;
+    e->args = na;
+}
+
+static AstExpr *bin(WSqlParser *p, AstOp op, AstExpr *l, AstExpr *r, AstPos pos)
+{
+    AstExpr *e = ps_new_expr(p, AE_BINARY, pos);
+    e->op = op;
+    e->nargs = 2;
+    e->args = WA_ARRAY(p->a, AstExpr *, 2);
+    e->args[0] = l;
+    e->args[1] = r;
+    return e;
+}
+
+/* ---- query detection ---- */
+
+bool ps_is_query_start(WSqlParser *p, int k)
+{
+    while (ps_at(p, k, TK_LPAREN)) k++;
+    return ps_kw_at(p, k, "SELECT") || ps_kw_at(p, k, "VALUES") || ps_kw_at(p, k, "WITH");
+}
+
+/* ---- time units ---- */
+
+typedef struct { const char *w; AstTimeUnit u; bool interval; } UnitDef;
+static const UnitDef UNITS[] = {
+    {"YEAR", AU_YEAR, true}, {"YEARS", AU_YEAR, true}, {"QUARTER", AU_QUARTER, true},
+    {"QUARTERS", AU_QUARTER, true}, {"MONTH", AU_MONTH, true}, {"MONTHS", AU_MONTH, true},
+    {"WEEK", AU_WEEK, true}, {"WEEKS", AU_WEEK, true}, {"DAY", AU_DAY, true},
+    {"DAYS", AU_DAY, true}, {"HOUR", AU_HOUR, true}, {"HOURS", AU_HOUR, true},
+    {"MINUTE", AU_MINUTE, true}, {"MINUTES", AU_MINUTE, true}, {"SECOND", AU_SECOND, true},
+    {"SECONDS", AU_SECOND, true}, {"MILLISECOND", AU_MILLISECOND, false},
+    {"MICROSECOND", AU_MICROSECOND, false}, {"NANOSECOND", AU_NANOSECOND, false},
+    {"DOW", AU_DOW, false}, {"DOY", AU_DOY, false}, {"EPOCH", AU_EPOCH, false},
+    {"DECADE", AU_DECADE, false}, {"CENTURY", AU_CENTURY, false},
+    {"MILLENNIUM", AU_MILLENNIUM, false}, {"ISODOW", AU_ISODOW, false},
+    {"ISOYEAR", AU_ISOYEAR, false}, {"FRAC_SECOND", AU_MICROSECOND, false},
+    {"SQL_TSI_YEAR", AU_YEAR, false}, {"SQL_TSI_QUARTER", AU_QUARTER, false},
+    {"SQL_TSI_MONTH", AU_MONTH, false}, {"SQL_TSI_WEEK", AU_WEEK, false},
+    {"SQL_TSI_DAY", AU_DAY, false}, {"SQL_TSI_HOUR", AU_HOUR, false},
+    {"SQL_TSI_MINUTE", AU_MINUTE, false}, {"SQL_TSI_SECOND", AU_SECOND, false},
+    {"SQL_TSI_MICROSECOND", AU_MICROSECOND, false}, {"SQL_TSI_FRAC_SECOND", AU_MICROSECOND, false},
+};
+
+static int unit_at(WSqlParser *p, bool interval_only, bool record)
+{
+    for (size_t i = 0; i < sizeof UNITS / sizeof UNITS[0]; i++) {
+        if (interval_only && !UNITS[i].interval) continue;
+        if (record ? ps_is_kw(p, UNITS[i].w) : ps_kw_at(p, 0, UNITS[i].w)) return (int)UNITS[i].u;
+    }
+    return AU_NONE;
+}
+
+int ps_time_unit(WSqlParser *p, bool required)
+{
+    int u = unit_at(p, false, true);
+    if (u == AU_NONE) {
+        if (required) ps_fail(p);
+        return AU_NONE;
+    }
+    ps_next(p);
+    return u;
+}
+
+static AstExpr *time_unit_expr(WSqlParser *p)
+{
+    AstPos pos = ps_pos(p);
+    AstExpr *e = ps_new_expr(p, AE_TIMEUNIT, pos);
+    e->unit = (AstTimeUnit)ps_time_unit(p, true);
+    return e;
+}
+
+/* interval qualifier: unit [(p)] [TO unit [(f)]] or SECOND [(p [, f])] */
+static void interval_qualifier(WSqlParser *p, int *start, int *end, int *prec, int *frac)
+{
+    *start = unit_at(p, true, true);
+    if (*start == AU_NONE) ps_fail(p);
+    ps_next(p);
+    *end = AU_NONE;
+    *prec = *frac = -1;
+    if (ps_accept(p, TK_LPAREN)) {
+        *prec = ps_uint(p);
+        if (*start == AU_SECOND && ps_accept(p, TK_COMMA)) *frac = ps_uint(p);
+        ps_expect(p, TK_RPAREN);
+    }
+    if (*start != AU_SECOND && ps_accept_kw(p, "TO")) {
+        *end = unit_at(p, true, true);
+        if (*end == AU_NONE) ps_fail(p);
+        ps_next(p);
+        if (*end == AU_SECOND && ps_accept(p, TK_LPAREN)) {
+            *frac = ps_uint(p);
+            ps_expect(p, TK_RPAREN);
+        }
+    }
+}
+
+/* ---- data types ---- */
+
+static AstType *new_type(WSqlParser *p, AstTypeKind k, AstPos pos)
+{
+    AstType *t = WA_NEW(p->a, AstType);
+    t->kind = k;
+    t->pos = pos;
+    t->precision = t->scale = -1;
+    t->iv_precision = t->iv_frac = -1;
+    return t;
+}
+
+static void opt_precision(WSqlParser *p, AstType *t, bool allow_scale)
+{
+    if (!ps_accept(p, TK_LPAREN)) return;
+    t->has_precision = true;
+    t->precision = ps_uint(p);
+    if (allow_scale && ps_accept(p, TK_COMMA)) {
+        t->has_scale = true;
+        t->scale = ps_uint(p);
+    }
+    ps_expect(p, TK_RPAREN);
+}
+
+static void row_fields(WSqlParser *p, AstType *t, WSqlTokKind close)
+{
+    PsList names = {0}, types = {0};
+    if (!ps_at(p, 0, close)) {
+        do {
+            ps_list_add(p, &names, ps_ident(p));
+            ps_list_add(p, &types, ps_type(p));
+            if (ps_is_string(p)) (void)ps_string(p);  /* field description */
+        } while (ps_accept(p, TK_COMMA));
+    }
+    ps_expect(p, close);
+    t->nfields = names.n;
+    t->field_names = (char **)names.v;
+    t->fields = (AstType **)types.v;
+}
+
+static AstType *base_type(WSqlParser *p)
+{
+    AstPos pos = ps_pos(p);
+    WSqlToken *tok = ps_cur(p);
+    AstType *t = NULL;
+    ps_enter(p);
+    if (ps_accept_kw(p, "BOOLEAN")) t = new_type(p, AT_BOOLEAN, pos);
+    else if (ps_accept_kw(p, "TINYINT")) t = new_type(p, AT_TINYINT, pos);
+    else if (ps_accept_kw(p, "SMALLINT")) t = new_type(p, AT_SMALLINT, pos);
+    else if (ps_accept_kw(p, "INT") || ps_accept_kw(p, "INTEGER")) t = new_type(p, AT_INT, pos);
+    else if (ps_accept_kw(p, "BIGINT")) t = new_type(p, AT_BIGINT, pos);
+    else if (ps_accept_kw(p, "FLOAT") || ps_accept_kw(p, "REAL")) {
+        t = new_type(p, AT_FLOAT, pos);
+        opt_precision(p, t, false);
+    } else if (ps_accept_kw(p, "DOUBLE")) {
+        ps_accept_kw(p, "PRECISION");
+        t = new_type(p, AT_DOUBLE, pos);
+    } else if (ps_accept_kw(p, "DECIMAL") || ps_accept_kw(p, "DEC") || ps_accept_kw(p, "NUMERIC")) {
+        t = new_type(p, AT_DECIMAL, pos);
+        opt_precision(p, t, true);
+    } else if (ps_accept_kw(p, "CHAR") || ps_accept_kw(p, "CHARACTER")) {
+        t = new_type(p, ps_accept_kw(p, "VARYING") ? AT_VARCHAR : AT_CHAR, pos);
+        opt_precision(p, t, false);
+    } else if (ps_accept_kw(p, "VARCHAR")) {
+        t = new_type(p, AT_VARCHAR, pos);
+        opt_precision(p, t, false);
+    } else if (ps_accept_kw(p, "STRING")) t = new_type(p, AT_STRING, pos);
+    else if (ps_accept_kw(p, "BINARY")) {
+        t = new_type(p, ps_accept_kw(p, "VARYING") ? AT_VARBINARY : AT_BINARY, pos);
+        opt_precision(p, t, false);
+    } else if (ps_accept_kw(p, "VARBINARY")) {
+        t = new_type(p, AT_VARBINARY, pos);
+        opt_precision(p, t, false);
+    } else if (ps_accept_kw(p, "BYTES")) t = new_type(p, AT_BYTES, pos);
+    else if (ps_accept_kw(p, "DATE")) t = new_type(p, AT_DATE, pos);
+    else if (ps_accept_kw(p, "TIME")) {
+        t = new_type(p, AT_TIME, pos);
+        opt_precision(p, t, false);
+        if (ps_accept_kw(p, "WITHOUT")) {
+            ps_expect_kw(p, "TIME");
+            ps_expect_kw(p, "ZONE");
+        } else if (ps_kw_at(p, 0, "WITH") && ps_kw_at(p, 1, "LOCAL")) {
+            ps_fail_at(p, tok, "Type TIME WITH LOCAL TIME ZONE is not supported.");
+        }
+    } else if (ps_accept_kw(p, "TIMESTAMP")) {
+        t = new_type(p, AT_TIMESTAMP, pos);
+        opt_precision(p, t, false);
+        if (ps_accept_kw(p, "WITHOUT")) {
+            ps_expect_kw(p, "TIME");
+            ps_expect_kw(p, "ZONE");
+        } else if (ps_accept_kw(p, "WITH")) {
+            ps_expect_kw(p, "LOCAL");
+            ps_expect_kw(p, "TIME");
+            ps_expect_kw(p, "ZONE");
+            t->kind = AT_TIMESTAMP_LTZ;
+        }
+    } else if (ps_accept_kw(p, "TIMESTAMP_LTZ")) {
+        t = new_type(p, AT_TIMESTAMP_LTZ, pos);
+        opt_precision(p, t, false);
+    } else if (ps_is_kw(p, "INTERVAL")) {
+        ps_next(p);
+        t = new_type(p, AT_INTERVAL, pos);
+        interval_qualifier(p, &t->iv_start, &t->iv_end, &t->iv_precision, &t->iv_frac);
+    } else if (ps_is_kw(p, "ARRAY") || ps_is_kw(p, "MULTISET")) {
+        bool arr = ps_kw_at(p, 0, "ARRAY");
+        ps_next(p);
+        t = new_type(p, arr ? AT_ARRAY : AT_MULTISET, pos);
+        ps_expect(p, TK_LT);
+        t->elem = ps_type(p);
+        ps_expect(p, TK_GT);
+    } else if (ps_accept_kw(p, "MAP")) {
+        t = new_type(p, AT_MAP, pos);
+        ps_expect(p, TK_LT);
+        t->key = ps_type(p);
+        ps_expect(p, TK_COMMA);
+        t->elem = ps_type(p);
+        ps_expect(p, TK_GT);
+    } else if (ps_accept_kw(p, "ROW")) {
+        t = new_type(p, AT_ROW, pos);
+        if (ps_accept(p, TK_LT)) row_fields(p, t, TK_GT);
+        else {
+            ps_expect(p, TK_LPAREN);
+            row_fields(p, t, TK_RPAREN);
+        }
+    } else if (ps_accept_kw(p, "NULL")) t = new_type(p, AT_NULL, pos);
+    else if (ps_is_kw(p, "RAW")) {
+        ps_fail_at(p, tok, "RAW types are not supported (at line %d, column %d).", tok->line, tok->col);
+    } else if (ps_is_ident(p)) {
+        AstName n = ps_compound(p);
+        ps_fail_at(p, tok, "Unknown data type '%s' at line %d, column %d.", ps_name_join(p, &n), tok->line,
+                   tok->col);
+    } else {
+        ps_fail(p);
+    }
+    ps_leave(p);
+    return t;
+}
+
+AstType *ps_type(WSqlParser *p)
+{
+    ps_enter(p);
+    AstType *t = base_type(p);
+    for (;;) {
+        if (ps_kw_at(p, 0, "NOT") && ps_kw_at(p, 1, "NULL")) {
+            ps_next(p);
+            ps_next(p);
+            t->not_null = true;
+        } else if (ps_kw_at(p, 0, "NULL")) {
+            ps_next(p);
+            t->not_null = false;
+        }
+        if (ps_is_kw(p, "ARRAY") || ps_is_kw(p, "MULTISET")) {
+            AstType *w = new_type(p, ps_kw_at(p, 0, "ARRAY") ? AT_ARRAY : AT_MULTISET, ps_pos(p));
+            ps_next(p);
+            w->elem = t;
+            t = w;
+            continue;
+        }
+        break;
+    }
+    ps_leave(p);
+    return t;
+}
+
+/* ---- literals ---- */
+
+static AstExpr *literal(WSqlParser *p, AstLitKind k, const char *text, AstPos pos)
+{
+    AstExpr *e = ps_new_expr(p, AE_LITERAL, pos);
+    e->lit = k;
+    e->text = text ? wa_strdup(p->a, text) : NULL;
+    return e;
+}
+
+static AstExpr *interval_literal(WSqlParser *p)
+{
+    AstPos pos = ps_pos(p);
+    ps_expect_kw(p, "INTERVAL");
+    bool neg = false;
+    if (ps_accept(p, TK_MINUS)) neg = true;
+    else ps_accept(p, TK_PLUS);
+    char *s = ps_string(p);
+    AstExpr *e = literal(p, AL_INTERVAL, s, pos);
+    e->negative = neg;
+    interval_qualifier(p, &e->iv_start, &e->iv_end, &e->iv_precision, &e->iv_frac);
+    return e;
+}
+
+/* ---- window specification ---- */
+
+static void frame_bound(WSqlParser *p, AstBoundKind *kind, AstExpr **x)
+{
+    if (ps_accept_kw(p, "UNBOUNDED")) {
+        if (ps_accept_kw(p, "PRECEDING")) *kind = AB_UNBOUNDED_PRECEDING;
+        else {
+            ps_expect_kw(p, "FOLLOWING");
+            *kind = AB_UNBOUNDED_FOLLOWING;
+        }
+        return;
+    }
+    if (ps_accept_kw(p, "CURRENT")) {
+        ps_expect_kw(p, "ROW");
+        *kind = AB_CURRENT_ROW;
+        return;
+    }
+    *x = expr_prec(p, 33);
+    if (ps_accept_kw(p, "PRECEDING")) *kind = AB_PRECEDING;
+    else {
+        ps_expect_kw(p, "FOLLOWING");
+        *kind = AB_FOLLOWING;
+    }
+}
+
+AstOrderItem *ps_order_list(WSqlParser *p, int *n)
+{
+    PsList l = {0};
+    do {
+        AstOrderItem *it = WA_NEW(p->a, AstOrderItem);
+        it->expr = ps_expr(p);
+        if (ps_accept_kw(p, "DESC")) it->desc = true;
+        else ps_accept_kw(p, "ASC");
+        if (ps_accept_kw(p, "NULLS")) {
+            if (ps_accept_kw(p, "FIRST")) it->nulls = 1;
+            else {
+                ps_expect_kw(p, "LAST");
+                it->nulls = 2;
+            }
+        }
+        ps_list_add(p, &l, it);
+    } while (ps_accept(p, TK_COMMA));
+    AstOrderItem *arr = WA_ARRAY(p->a, AstOrderItem, l.n);
+    for (int i = 0; i < l.n; i++) arr[i] = *(AstOrderItem *)l.v[i];
+    *n = l.n;
+    return arr;
+}
+
+void ps_over_spec(WSqlParser *p, AstOver *o)
+{
+    if (ps_is_ident(p) && !ps_kw_at(p, 0, "PARTITION") && !ps_kw_at(p, 0, "ORDER")
+        && !ps_kw_at(p, 0, "ROWS") && !ps_kw_at(p, 0, "RANGE"))
+        o->ref_name = ps_ident(p);
+    if (ps_accept_kw(p, "PARTITION")) {
+        ps_expect_kw(p, "BY");
+        PsList l = {0};
+        do ps_list_add(p, &l, ps_expr(p));
+        while (ps_accept(p, TK_COMMA));
+        o->npartition = l.n;
+        o->partition = (AstExpr **)l.v;
+    }
+    if (ps_accept_kw(p, "ORDER")) {
+        ps_expect_kw(p, "BY");
+        o->order = ps_order_list(p, &o->norder);
+    }
+    if (ps_is_kw(p, "ROWS") || ps_is_kw(p, "RANGE")) {
+        o->frame = ps_kw_at(p, 0, "ROWS") ? AF_ROWS : AF_RANGE;
+        ps_next(p);
+        if (ps_accept_kw(p, "BETWEEN")) {
+            frame_bound(p, &o->start_kind, &o->start_expr);
+            ps_expect_kw(p, "AND");
+            frame_bound(p, &o->end_kind, &o->end_expr);
+        } else {
+            frame_bound(p, &o->start_kind, &o->start_expr);
+        }
+    }
+    if (ps_accept_kw(p, "ALLOW") || ps_accept_kw(p, "DISALLOW")) ps_expect_kw(p, "PARTIAL");
+}
+
+/* ---- function calls ---- */
+
+static AstExpr *func_arg_value(WSqlParser *p)
+{
+    AstPos pos = ps_pos(p);
+    if (ps_is_kw(p, "TABLE")) {
+        ps_next(p);
+        AstExpr *e = ps_new_expr(p, AE_TABLE_ARG, pos);
+        if (ps_accept(p, TK_LPAREN)) {
+            e->subquery = ps_query(p);
+            ps_expect(p, TK_RPAREN);
+        } else {
+            e->name = ps_compound(p);
+        }
+        return e;
+    }
+    if (ps_kw_at(p, 0, "DESCRIPTOR") && ps_at(p, 1, TK_LPAREN)) {
+        ps_next(p);
+        ps_next(p);
+        AstExpr *e = ps_new_expr(p, AE_DESCRIPTOR, pos);
+        PsList l = {0};
+        do {
+            AstExpr *c = ps_new_expr(p, AE_COLUMN, ps_pos(p));
+            c->name = ps_compound(p);
+            ps_list_add(p, &l, c);
+        } while (ps_accept(p, TK_COMMA));
+        ps_expect(p, TK_RPAREN);
+        set_args(p, e, &l);
+        return e;
+    }
+    if (ps_is_query_start(p, 0) && !ps_at(p, 0, TK_LPAREN)) {
+        AstExpr *e = ps_new_expr(p, AE_SUBQUERY, pos);
+        e->subquery = ps_query(p);
+        return e;
+    }
+    return ps_expr(p);
+}
+
+static AstExpr *func_arg(WSqlParser *p)
+{
+    if (ps_ident_at(p, 0) && ps_at(p, 1, TK_NAMED_ARG)) {
+        AstPos pos = ps_pos(p);
+        char *name = ps_ident(p);
+        ps_next(p);
+        AstExpr *e = ps_new_expr(p, AE_NAMED_ARG, pos);
+        e->str = name;
+        add_arg(p, e, func_arg_value(p));
+        return e;
+    }
+    return func_arg_value(p);
+}
+
+/* after the closing parenthesis: WITHIN GROUP, FILTER, OVER */
+static void call_suffix(WSqlParser *p, AstExpr *e)
+{
+    if (ps_kw_at(p, 0, "WITHIN") && ps_kw_at(p, 1, "GROUP")) {
+        ps_next(p);
+        ps_next(p);
+        ps_expect(p, TK_LPAREN);
+        ps_expect_kw(p, "ORDER");
+        ps_expect_kw(p, "BY");
+        e->within = ps_order_list(p, &e->nwithin);
+        ps_expect(p, TK_RPAREN);
+    }
+    if (ps_accept_kw(p, "FILTER")) {
+        ps_expect(p, TK_LPAREN);
+        ps_expect_kw(p, "WHERE");
+        e->filter = ps_expr(p);
+        ps_expect(p, TK_RPAREN);
+    }
+    if ((ps_kw_at(p, 0, "RESPECT") || ps_kw_at(p, 0, "IGNORE")) && ps_kw_at(p, 1, "NULLS")) {
+        ps_fail_at(p, ps_cur(p), "%s NULLS is not supported at line %d, column %d.",
+                   ps_kw_at(p, 0, "RESPECT") ? "RESPECT" : "IGNORE", ps_cur(p)->line, ps_cur(p)->col);
+    }
+    if (ps_is_kw(p, "OVER")) {
+        AstOver *o = WA_NEW(p->a, AstOver);
+        o->pos = ps_pos(p);
+        ps_next(p);
+        if (ps_accept(p, TK_LPAREN)) {
+            ps_over_spec(p, o);
+            ps_expect(p, TK_RPAREN);
+        } else {
+            o->ref_name = ps_ident(p);
+        }
+        e->over = o;
+    }
+}
+
+static AstExpr *func_call(WSqlParser *p, AstName name, AstPos pos)
+{
+    AstExpr *e = ps_new_expr(p, AE_FUNC, pos);
+    e->name = name;
+    ps_expect(p, TK_LPAREN);
+    if (!ps_accept(p, TK_RPAREN)) {
+        if (ps_at(p, 0, TK_STAR) && ps_at(p, 1, TK_RPAREN)) {
+            ps_next(p);
+            e->star_arg = true;
+        } else {
+            if (ps_accept_kw(p, "DISTINCT")) e->distinct = true;
+            else ps_accept_kw(p, "ALL");
+            PsList l = {0};
+            do ps_list_add(p, &l, func_arg(p));
+            while (ps_accept(p, TK_COMMA));
+            set_args(p, e, &l);
+        }
+        ps_expect(p, TK_RPAREN);
+    }
+    call_suffix(p, e);
+    return e;
+}
+
+static AstName kw_name(WSqlParser *p)
+{
+    AstName n;
+    n.n = 1;
+    n.pos = ps_pos(p);
+    n.parts = WA_ARRAY(p->a, char *, 1);
+    n.parts[0] = wa_strdup(p->a, ps_cur(p)->kw ? ps_cur(p)->kw->word : ps_cur(p)->val);
+    ps_next(p);
+    return n;
+}
+
+/* Calcite's ReservedFunctionName: reserved words that may be called like functions */
+static const char *const RESERVED_FUNCS[] = {
+    "ABS", "AVG", "CARDINALITY", "CHAR", "CHAR_LENGTH", "CHARACTER_LENGTH", "COALESCE", "COLLECT",
+    "CONVERT", "COUNT", "COVAR_POP", "COVAR_SAMP", "CUME_DIST", "DAY", "DENSE_RANK", "ELEMENT",
+    "EVERY", "EXP", "FIRST_VALUE", "FUSION", "GROUPING", "HOUR", "INTERSECTION", "JSON_ARRAY",
+    "JSON_ARRAYAGG", "JSON_EXISTS", "JSON_OBJECT", "JSON_OBJECTAGG", "JSON_QUERY", "JSON_VALUE",
+    "LAG", "LAST_VALUE", "LEAD", "LEFT", "LN", "LOWER", "MAX", "MIN", "MINUTE", "MOD", "MONTH",
+    "NTH_VALUE", "NTILE", "NULLIF", "OCTET_LENGTH", "PERCENT_RANK", "PERCENTILE_CONT",
+    "PERCENTILE_DISC", "POWER", "QUARTER", "RANK", "REGR_COUNT", "REGR_SXX", "REGR_SYY", "RIGHT",
+    "ROW_NUMBER", "SECOND", "SOME", "SQRT", "STDDEV_POP", "STDDEV_SAMP", "SUM", "TRANSLATE",
+    "TRUNCATE", "UPPER", "VAR_POP", "VAR_SAMP", "WEEK", "YEAR", "EVERY",
+};
+
+static bool reserved_func(const WSqlToken *t)
+{
+    if (t->kind != TK_IDENT || !t->kw) return false;
+    for (size_t i = 0; i < sizeof RESERVED_FUNCS / sizeof RESERVED_FUNCS[0]; i++)
+        if (strcmp(t->kw->word, RESERVED_FUNCS[i]) == 0) return true;
+    return false;
+}
+
+/* niladic functions written without parentheses */
+static const char *const NILADIC[] = {
+    "CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAMP", "USER",
+    "CURRENT_USER", "SESSION_USER", "SYSTEM_USER", "CURRENT_ROLE", "CURRENT_PATH",
+    "CURRENT_CATALOG", "CURRENT_SCHEMA",
+};
+
+static AstExpr *special_call(WSqlParser *p)
+{
+    WSqlToken *t = ps_cur(p);
+    AstPos pos = ps_pos(p);
+    const char *w = t->kw ? t->kw->word : "";
+    if (strcmp(w, "EXTRACT") == 0) {
+        AstExpr *e = mk_func(p, "EXTRACT", pos);
+        ps_next(p);
+        ps_expect(p, TK_LPAREN);
+        e->special = 'E';
+        add_arg(p, e, time_unit_expr(p));
+        ps_expect_kw(p, "FROM");
+        add_arg(p, e, ps_expr(p));
+        ps_expect(p, TK_RPAREN);
+        return e;
+    }
+    if (strcmp(w, "POSITION") == 0) {
+        AstExpr *e = mk_func(p, "POSITION", pos);
+        ps_next(p);
+        ps_expect(p, TK_LPAREN);
+        e->special = 'P';
+        add_arg(p, e, expr_prec(p, 33));
+        ps_expect_kw(p, "IN");
+        add_arg(p, e, ps_expr(p));
+        if (ps_accept_kw(p, "FROM")) add_arg(p, e, ps_expr(p));
+        ps_expect(p, TK_RPAREN);
+        return e;
+    }
+    if (strcmp(w, "SUBSTRING") == 0) {
+        AstExpr *e = mk_func(p, "SUBSTRING", pos);
+        ps_next(p);
+        ps_expect(p, TK_LPAREN);
+        add_arg(p, e, ps_expr(p));
+        if (ps_accept_kw(p, "FROM")) {
+            e->special = 'S';
+            add_arg(p, e, ps_expr(p));
+            if (ps_accept_kw(p, "FOR")) add_arg(p, e, ps_expr(p));
+        } else {
+            ps_expect(p, TK_COMMA);
+            add_arg(p, e, ps_expr(p));
+            if (ps_accept(p, TK_COMMA)) add_arg(p, e, ps_expr(p));
+        }
+        ps_expect(p, TK_RPAREN);
+        return e;
+    }
+    if (strcmp(w, "OVERLAY") == 0) {
+        AstExpr *e = mk_func(p, "OVERLAY", pos);
+        ps_next(p);
+        ps_expect(p, TK_LPAREN);
+        e->special = 'O';
+        add_arg(p, e, ps_expr(p));
+        ps_expect_kw(p, "PLACING");
+        add_arg(p, e, ps_expr(p));
+        ps_expect_kw(p, "FROM");
+        add_arg(p, e, ps_expr(p));
+        if (ps_accept_kw(p, "FOR")) add_arg(p, e, ps_expr(p));
+        ps_expect(p, TK_RPAREN);
+        return e;
+    }
+    if (strcmp(w, "TRIM") == 0) {
+        AstExpr *e = mk_func(p, "TRIM", pos);
+        ps_next(p);
+        ps_expect(p, TK_LPAREN);
+        e->special = 'T';
+        const char *mode = "BOTH";
+        bool had_mode = false;
+        AstPos mpos = ps_pos(p);
+        if (ps_accept_kw(p, "BOTH")) had_mode = true;
+        else if (ps_accept_kw(p, "LEADING")) { mode = "LEADING"; had_mode = true; }
+        else if (ps_accept_kw(p, "TRAILING")) { mode = "TRAILING"; had_mode = true; }
+        AstExpr *chars = NULL, *src;
+        if (ps_accept_kw(p, "FROM")) {
+            src = ps_expr(p);
+        } else {
+            AstExpr *x = ps_expr(p);
+            if (ps_accept_kw(p, "FROM")) {
+                chars = x;
+                src = ps_expr(p);
+            } else {
+                if (had_mode) ps_expect_kw(p, "FROM");
+                src = x;
+            }
+        }
+        ps_expect(p, TK_RPAREN);
+        add_arg(p, e, ps_string_lit(p, mode, mpos));
+        add_arg(p, e, chars);
+        add_arg(p, e, src);
+        return e;
+    }
+    if (strcmp(w, "FLOOR") == 0 || strcmp(w, "CEIL") == 0 || strcmp(w, "CEILING") == 0) {
+        AstExpr *e = mk_func(p, w, pos);
+        ps_next(p);
+        ps_expect(p, TK_LPAREN);
+        add_arg(p, e, ps_expr(p));
+        if (ps_accept_kw(p, "TO")) {
+            e->special = 'F';
+            add_arg(p, e, time_unit_expr(p));
+        }
+        ps_expect(p, TK_RPAREN);
+        call_suffix(p, e);
+        return e;
+    }
+    if (strcmp(w, "TIMESTAMPADD") == 0 || strcmp(w, "TIMESTAMPDIFF") == 0) {
+        AstExpr *e = mk_func(p, w, pos);
+        ps_next(p);
+        ps_expect(p, TK_LPAREN);
+        add_arg(p, e, time_unit_expr(p));
+        ps_expect(p, TK_COMMA);
+        add_arg(p, e, ps_expr(p));
+        ps_expect(p, TK_COMMA);
+        add_arg(p, e, ps_expr(p));
+        ps_expect(p, TK_RPAREN);
+        return e;
+    }
+    if (strcmp(w, "JSON_VALUE") == 0 || strcmp(w, "JSON_QUERY") == 0 || strcmp(w, "JSON_EXISTS") == 0) {
+        AstExpr *e = mk_func(p, w, pos);
+        ps_next(p);
+        ps_expect(p, TK_LPAREN);
+        add_arg(p, e, ps_expr(p));
+        ps_expect(p, TK_COMMA);
+        add_arg(p, e, ps_expr(p));
+        if (ps_accept_kw(p, "RETURNING")) e->type = ps_type(p);
+        if (!ps_is(p, TK_RPAREN))
+            ps_fail_at(p, ps_cur(p), "The ON EMPTY / ON ERROR / WRAPPER clauses of %s are not supported (at line %d, column %d).",
+                       w, ps_cur(p)->line, ps_cur(p)->col);
+        ps_expect(p, TK_RPAREN);
+        return e;
+    }
+    return NULL;
+}
+
+static bool is_special_name(const WSqlToken *t)
+{
+    static const char *const S[] = {"EXTRACT", "POSITION", "SUBSTRING", "OVERLAY", "TRIM", "FLOOR",
+                                    "CEIL", "CEILING", "TIMESTAMPADD", "TIMESTAMPDIFF", "JSON_VALUE",
+                                    "JSON_QUERY", "JSON_EXISTS"};
+    if (t->kind != TK_IDENT || !t->kw) return false;
+    for (size_t i = 0; i < sizeof S / sizeof S[0]; i++)
+        if (strcmp(t->kw->word, S[i]) == 0) return true;
+    return false;
+}
+
+/* ---- primary expressions ---- */
+
+static AstExpr *case_expr(WSqlParser *p)
+{
+    AstExpr *e = ps_new_expr(p, AE_CASE, ps_pos(p));
+    ps_expect_kw(p, "CASE");
+    if (!ps_is_kw(p, "WHEN")) e->case_operand = ps_expr(p);
+    PsList w = {0}, th = {0};
+    ps_expect_kw(p, "WHEN");
+    do {
+        AstExpr *c = ps_expr(p);
+        if (e->case_operand && ps_at(p, 0, TK_COMMA))
+            ps_fail_at(p, ps_cur(p), "A list of values after WHEN is not supported (at line %d, column %d).",
+                       ps_cur(p)->line, ps_cur(p)->col);
+        ps_list_add(p, &w, c);
+        ps_expect_kw(p, "THEN");
+        ps_list_add(p, &th, ps_expr(p));
+    } while (ps_accept_kw(p, "WHEN"));
+    if (ps_accept_kw(p, "ELSE")) e->else_expr = ps_expr(p);
+    ps_expect_kw(p, "END");
+    e->nwhen = w.n;
+    e->when = (AstExpr **)w.v;
+    e->then = (AstExpr **)th.v;
+    return e;
+}
+
+static AstExpr *cast_expr(WSqlParser *p, bool try_cast)
+{
+    AstExpr *e = ps_new_expr(p, AE_CAST, ps_pos(p));
+    e->try_cast = try_cast;
+    ps_next(p);
+    ps_expect(p, TK_LPAREN);
+    add_arg(p, e, ps_expr(p));
+    ps_expect_kw(p, "AS");
+    e->type = ps_type(p);
+    ps_expect(p, TK_RPAREN);
+    return e;
+}
+
+static AstExpr *bracket_items(WSqlParser *p, AstExprKind kind, AstPos pos)
+{
+    AstExpr *e = ps_new_expr(p, kind, pos);
+    ps_expect(p, TK_LBRACKET);
+    PsList l = {0};
+    if (!ps_is(p, TK_RBRACKET)) {
+        do ps_list_add(p, &l, ps_expr(p));
+        while (ps_accept(p, TK_COMMA));
+    }
+    ps_expect(p, TK_RBRACKET);
+    set_args(p, e, &l);
+    return e;
+}
+
+static AstExpr *ident_expr(WSqlParser *p)
+{
+    AstPos pos = ps_pos(p);
+    AstName n;
+    memset(&n, 0, sizeof n);
+    n.pos = pos;
+    PsList l = {0};
+    ps_list_add(p, &l, ps_ident(p));
+    while (ps_at(p, 0, TK_DOT)) {
+        if (ps_at(p, 1, TK_STAR)) {
+            ps_next(p);
+            ps_next(p);
+            n.n = l.n;
+            n.parts = (char **)l.v;
+            AstExpr *e = ps_new_expr(p, AE_STAR, pos);
+            e->name = n;
+            return e;
+        }
+        if (!ps_ident_at(p, 1)) {
+            ps_next(p);
+            ps_list_add(p, &l, ps_ident(p));   /* reports the error */
+        }
+        ps_next(p);
+        ps_list_add(p, &l, ps_ident(p));
+    }
+    n.n = l.n;
+    n.parts = (char **)l.v;
+    if (ps_at(p, 0, TK_LPAREN)) return func_call(p, n, pos);
+    if (n.n == 1 && strcasecmp(n.parts[0], "CURRENT_ROW_TIMESTAMP") == 0 && p->t[p->pos - 1].kind == TK_IDENT) {
+        AstExpr *e = mk_func(p, "CURRENT_ROW_TIMESTAMP", pos);
+        return e;
+    }
+    AstExpr *e = ps_new_expr(p, AE_COLUMN, pos);
+    e->name = n;
+    return e;
+}
+
+static AstExpr *paren_expr(WSqlParser *p)
+{
+    AstPos pos = ps_pos(p);
+    ps_expect(p, TK_LPAREN);
+    if (ps_is_query_start(p, 0) && !ps_at(p, 0, TK_LPAREN)) {
+        AstExpr *e = ps_new_expr(p, AE_SUBQUERY, pos);
+        e->subquery = ps_query(p);
+        ps_expect(p, TK_RPAREN);
+        return e;
+    }
+    AstExpr *first = ps_expr(p);
+    if (ps_accept(p, TK_COMMA)) {
+        AstExpr *e = ps_new_expr(p, AE_ROW, pos);
+        PsList l = {0};
+        ps_list_add(p, &l, first);
+        do ps_list_add(p, &l, ps_expr(p));
+        while (ps_accept(p, TK_COMMA));
+        ps_expect(p, TK_RPAREN);
+        set_args(p, e, &l);
+        return e;
+    }
+    ps_expect(p, TK_RPAREN);
+    return first;
+}
+
+static AstExpr *primary(WSqlParser *p)
+{
+    WSqlToken *t = ps_cur(p);
+    AstPos pos = ps_pos(p);
+    switch (t->kind) {
+    case TK_INTEGER: ps_next(p); return literal(p, AL_INTEGER, t->val, pos);
+    case TK_DECIMAL: ps_next(p); return literal(p, AL_DECIMAL, t->val, pos);
+    case TK_APPROX: ps_next(p); return literal(p, AL_APPROX, t->val, pos);
+    case TK_STRING:
+    case TK_USTRING: return literal(p, AL_STRING, ps_string(p), pos);
+    case TK_BINSTRING: {
+        size_t total = 0;
+        int start = p->pos;
+        while (ps_cur(p)->kind == TK_BINSTRING) { total += strlen(ps_cur(p)->val); ps_next(p); }
+        char *s = wa_alloc(p->a, total + 1);
+        size_t o = 0;
+        for (int i = start; i < p->pos; i++) {
+            size_t l = strlen(p->t[i].val);
+            memcpy(s + o, p->t[i].val, l);
+            o += l;
+        }
+        s[o] = 0;
+        return literal(p, AL_BINARY, s, pos);
+    }
+    case TK_HOOK: ps_next(p); return ps_new_expr(p, AE_PARAM, pos);
+    case TK_LPAREN: return paren_expr(p);
+    case TK_QIDENT: return ident_expr(p);
+    case TK_IDENT: break;
+    default:
+        ps_note_expr_start(p);
+        ps_fail(p);
+    }
+    /* words */
+    const char *w = t->kw ? t->kw->word : NULL;
+    if (w) {
+        if (!strcmp(w, "NULL")) { ps_next(p); return literal(p, AL_NULL, NULL, pos); }
+        if (!strcmp(w, "TRUE")) { ps_next(p); return literal(p, AL_TRUE, NULL, pos); }
+        if (!strcmp(w, "FALSE")) { ps_next(p); return literal(p, AL_FALSE, NULL, pos); }
+        if (!strcmp(w, "UNKNOWN")) { ps_next(p); return literal(p, AL_UNKNOWN, NULL, pos); }
+        if ((!strcmp(w, "DATE") || !strcmp(w, "TIME") || !strcmp(w, "TIMESTAMP") || !strcmp(w, "TIMESTAMP_LTZ"))
+            && (ps_at(p, 1, TK_STRING) || ps_at(p, 1, TK_USTRING))) {
+            AstLitKind k = !strcmp(w, "DATE") ? AL_DATE : !strcmp(w, "TIME") ? AL_TIME
+                         : !strcmp(w, "TIMESTAMP") ? AL_TIMESTAMP : AL_TIMESTAMP_LTZ;
+            ps_next(p);
+            return literal(p, k, ps_string(p), pos);
+        }
+        if (!strcmp(w, "INTERVAL")) return interval_literal(p);
+        if (!strcmp(w, "CASE")) return case_expr(p);
+        if (!strcmp(w, "CAST")) return cast_expr(p, false);
+        if (!strcmp(w, "EXISTS")) {
+            ps_next(p);
+            AstExpr *e = ps_new_expr(p, AE_EXISTS, pos);
+            ps_expect(p, TK_LPAREN);
+            e->subquery = ps_query(p);
+            ps_expect(p, TK_RPAREN);
+            return e;
+        }
+        if (!strcmp(w, "ROW") && ps_at(p, 1, TK_LPAREN)) {
+            ps_next(p);
+            ps_next(p);
+            AstExpr *e = ps_new_expr(p, AE_ROW, pos);
+            PsList l = {0};
+            if (!ps_is(p, TK_RPAREN)) {
+                do ps_list_add(p, &l, ps_expr(p));
+                while (ps_accept(p, TK_COMMA));
+            }
+            ps_expect(p, TK_RPAREN);
+            set_args(p, e, &l);
+            return e;
+        }
+        if (!strcmp(w, "ARRAY") && ps_at(p, 1, TK_LBRACKET)) {
+            ps_next(p);
+            return bracket_items(p, AE_ARRAY, pos);
+        }
+        if (!strcmp(w, "MAP") && ps_at(p, 1, TK_LBRACKET)) {
+            ps_next(p);
+            return bracket_items(p, AE_MAP, pos);
+        }
+        if (is_special_name(t) && ps_at(p, 1, TK_LPAREN)) {
+            AstExpr *e = special_call(p);
+            if (e) return e;
+        }
+        for (size_t i = 0; i < sizeof NILADIC / sizeof NILADIC[0]; i++) {
+            if (strcmp(w, NILADIC[i]) == 0) {
+                AstExpr *e = mk_func(p, w, pos);
+                ps_next(p);
+                if (ps_at(p, 0, TK_LPAREN) && i < 5) {
+                    /* CURRENT_TIMESTAMP(p) / LOCALTIMESTAMP(p) */
+                    ps_next(p);
+                    if (!ps_at(p, 0, TK_RPAREN)) add_arg(p, e, primary(p));
+                    ps_expect(p, TK_RPAREN);
+                }
+                return e;
+            }
+        }
+        if (reserved_func(t) && ps_at(p, 1, TK_LPAREN)) {
+            AstName n = kw_name(p);
+            return func_call(p, n, pos);
+        }
+    }
+    if (t->kind == TK_IDENT && strcasecmp(t->val, "TRY_CAST") == 0 && ps_at(p, 1, TK_LPAREN))
+        return cast_expr(p, true);
+    if (ps_ident_at(p, 0)) return ident_expr(p);
+    ps_note_expr_start(p);
+    ps_fail(p);
+}
+
+static AstExpr *postfix(WSqlParser *p, AstExpr *e)
+{
+    for (;;) {
+        AstPos pos = ps_pos(p);
+        if (ps_accept(p, TK_LBRACKET)) {
+            AstExpr *it = ps_new_expr(p, AE_ITEM, e->pos);
+            add_arg(p, it, e);
+            add_arg(p, it, ps_expr(p));
+            ps_expect(p, TK_RBRACKET);
+            e = it;
+            continue;
+        }
+        if (ps_at(p, 0, TK_DOT) && e->kind != AE_STAR) {
+            ps_next(p);
+            AstExpr *f = ps_new_expr(p, AE_FIELD, e->pos);
+            add_arg(p, f, e);
+            f->str = ps_ident(p);
+            (void)pos;
+            e = f;
+            continue;
+        }
+        return e;
+    }
+}
+
+static AstExpr *unary(WSqlParser *p)
+{
+    ps_enter(p);
+    AstPos pos = ps_pos(p);
+    AstExpr *e;
+    if (ps_is(p, TK_MINUS) || ps_is(p, TK_PLUS)) {
+        AstOp op = ps_cur(p)->kind == TK_MINUS ? AO_NEG : AO_POS;
+        ps_next(p);
+        e = ps_new_expr(p, AE_UNARY, pos);
+        e->op = op;
+        add_arg(p, e, unary(p));
+    } else {
+        e = postfix(p, primary(p));
+    }
+    ps_leave(p);
+    return e;
+}
+
+/* ---- operators ---- */
+
+static AstOp cmp_op(WSqlTokKind k)
+{
+    switch (k) {
+    case TK_EQ: return AO_EQ;
+    case TK_NE: case TK_NE2: return AO_NE;
+    case TK_LT: return AO_LT;
+    case TK_LE: return AO_LE;
+    case TK_GT: return AO_GT;
+    case TK_GE: return AO_GE;
+    default: return AO_NONE;
+    }
+}
+
+static void note_operators(WSqlParser *p)
+{
+    static const WSqlTokKind ops[] = {TK_EQ, TK_NE, TK_NE2, TK_LT, TK_LE, TK_GT, TK_GE, TK_PLUS,
+                                      TK_MINUS, TK_STAR, TK_SLASH, TK_PERCENT, TK_CONCAT, TK_LBRACKET, TK_DOT};
+    static const char *const kws[] = {"AND", "OR", "IS", "NOT", "IN", "LIKE", "BETWEEN", "SIMILAR", "MEMBER",
+                                      "MULTISET", "SUBMULTISET", "OVERLAPS", "CONTAINS", "EQUALS",
+                                      "PRECEDES", "SUCCEEDS", "IMMEDIATELY", "ESCAPE"};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) (void)ps_is(p, ops[i]);
+    for (size_t i = 0; i < sizeof kws / sizeof kws[0]; i++) (void)ps_is_kw(p, kws[i]);
+}
+
+static AstExpr *in_rhs(WSqlParser *p, AstExpr *x, bool neg, AstPos pos)
+{
+    AstExpr *e = ps_new_expr(p, AE_IN, pos);
+    e->negated = neg;
+    add_arg(p, e, x);
+    ps_expect(p, TK_LPAREN);
+    if (ps_is_query_start(p, 0) && !ps_at(p, 0, TK_LPAREN)) {
+        e->subquery = ps_query(p);
+    } else {
+        do add_arg(p, e, ps_expr(p));
+        while (ps_accept(p, TK_COMMA));
+    }
+    ps_expect(p, TK_RPAREN);
+    return e;
+}
+
+static AstExpr *expr_prec(WSqlParser *p, int minprec)
+{
+    ps_enter(p);
+    AstExpr *left;
+    AstPos pos = ps_pos(p);
+    if (ps_is_kw(p, "NOT")) {
+        ps_next(p);
+        left = ps_new_expr(p, AE_UNARY, pos);
+        left->op = AO_NOT;
+        add_arg(p, left, expr_prec(p, 27));
+    } else {
+        left = unary(p);
+    }
+    for (;;) {
+        WSqlToken *t = ps_cur(p);
+        AstPos opos = ps_pos(p);
+        note_operators(p);
+        if (ps_kw_at(p, 0, "OR")) {
+            if (22 < minprec) break;
+            ps_next(p);
+            left = bin(p, AO_OR, left, expr_prec(p, 23), opos);
+            continue;
+        }
+        if (ps_kw_at(p, 0, "AND")) {
+            if (24 < minprec) break;
+            ps_next(p);
+            left = bin(p, AO_AND, left, expr_prec(p, 25), opos);
+            continue;
+        }
+        if (ps_kw_at(p, 0, "IS")) {
+            if (28 < minprec) break;
+            ps_next(p);
+            AstExpr *e = ps_new_expr(p, AE_IS, opos);
+            add_arg(p, e, left);
+            if (ps_accept_kw(p, "NOT")) e->negated = true;
+            if (ps_accept_kw(p, "NULL")) e->is_what = AIS_NULL;
+            else if (ps_accept_kw(p, "TRUE")) e->is_what = AIS_TRUE;
+            else if (ps_accept_kw(p, "FALSE")) e->is_what = AIS_FALSE;
+            else if (ps_accept_kw(p, "UNKNOWN")) e->is_what = AIS_UNKNOWN;
+            else if (ps_accept_kw(p, "DISTINCT")) {
+                ps_expect_kw(p, "FROM");
+                e->is_what = AIS_DISTINCT_FROM;
+                add_arg(p, e, expr_prec(p, 31));
+            } else {
+                (void)ps_is_kw(p, "JSON");
+                ps_fail(p);
+            }
+            left = e;
+            continue;
+        }
+        AstOp cop = cmp_op(t->kind);
+        if (cop != AO_NONE) {
+            if (30 < minprec) break;
+            ps_next(p);
+            if ((ps_kw_at(p, 0, "ANY") || ps_kw_at(p, 0, "SOME") || ps_kw_at(p, 0, "ALL"))
+                && ps_at(p, 1, TK_LPAREN)) {
+                AstExpr *e = ps_new_expr(p, AE_QUANTIFIED, opos);
+                e->cmp = cop;
+                e->all = ps_kw_at(p, 0, "ALL");
+                ps_next(p);
+                ps_next(p);
+                add_arg(p, e, left);
+                if (ps_is_query_start(p, 0) && !ps_at(p, 0, TK_LPAREN)) {
+                    e->subquery = ps_query(p);
+                } else {
+                    do add_arg(p, e, ps_expr(p));
+                    while (ps_accept(p, TK_COMMA));
+                }
+                ps_expect(p, TK_RPAREN);
+                left = e;
+                continue;
+            }
+            left = bin(p, cop, left, expr_prec(p, 31), opos);
+            continue;
+        }
+        bool neg = false;
+        int k = 0;
+        if (ps_kw_at(p, 0, "NOT")
+            && (ps_kw_at(p, 1, "IN") || ps_kw_at(p, 1, "LIKE") || ps_kw_at(p, 1, "BETWEEN") || ps_kw_at(p, 1, "SIMILAR"))) {
+            neg = true;
+            k = 1;
+        }
+        if (ps_kw_at(p, k, "IN") || ps_kw_at(p, k, "LIKE") || ps_kw_at(p, k, "BETWEEN") || ps_kw_at(p, k, "SIMILAR")) {
+            if (32 < minprec) break;
+            if (neg) ps_next(p);
+            if (ps_accept_kw(p, "IN")) {
+                left = in_rhs(p, left, neg, opos);
+                continue;
+            }
+            if (ps_accept_kw(p, "BETWEEN")) {
+                AstExpr *e = ps_new_expr(p, AE_BETWEEN, opos);
+                e->negated = neg;
+                if (ps_accept_kw(p, "SYMMETRIC")) e->symmetric = true;
+                else ps_accept_kw(p, "ASYMMETRIC");
+                add_arg(p, e, left);
+                add_arg(p, e, expr_prec(p, 33));
+                ps_expect_kw(p, "AND");
+                add_arg(p, e, expr_prec(p, 33));
+                left = e;
+                continue;
+            }
+            AstExpr *e = ps_new_expr(p, AE_LIKE, opos);
+            e->negated = neg;
+            if (ps_accept_kw(p, "SIMILAR")) {
+                ps_expect_kw(p, "TO");
+                e->similar = true;
+            } else {
+                ps_expect_kw(p, "LIKE");
+            }
+            add_arg(p, e, left);
+            add_arg(p, e, expr_prec(p, 33));
+            if (ps_accept_kw(p, "ESCAPE")) add_arg(p, e, expr_prec(p, 33));
+            left = e;
+            continue;
+        }
+        AstOp aop = AO_NONE;
+        int prec = 0;
+        switch (t->kind) {
+        case TK_PLUS: aop = AO_PLUS; prec = 40; break;
+        case TK_MINUS: aop = AO_MINUS; prec = 40; break;
+        case TK_STAR: aop = AO_MUL; prec = 60; break;
+        case TK_SLASH: aop = AO_DIV; prec = 60; break;
+        case TK_PERCENT: aop = AO_MOD; prec = 60; break;
+        case TK_CONCAT: aop = AO_CONCAT; prec = 60; break;
+        default: break;
+        }
+        if (aop == AO_NONE || prec < minprec) break;
+        ps_next(p);
+        left = bin(p, aop, left, expr_prec(p, prec + 1), opos);
+    }
+    ps_leave(p);
+    return left;
+}
+
+AstExpr *ps_expr(WSqlParser *p) { return expr_prec(p, 0); }
+
+AstExpr *ps_expr_or_query(WSqlParser *p)
+{
+    if (ps_is_query_start(p, 0) && !ps_at(p, 0, TK_LPAREN)) {
+        AstExpr *e = ps_new_expr(p, AE_SUBQUERY, ps_pos(p));
+        e->subquery = ps_query(p);
+        return e;
+    }
+    return ps_expr(p);
+}

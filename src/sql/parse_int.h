@@ -1,0 +1,107 @@
+/*
+ * parse_int.h — private to src/sql: the recursive-descent parser's state and shared helpers.
+ *
+ * Contract: a WSqlParser walks a token array (lexer.h). Every token test made through the helpers
+ * below records what was expected at the current position, so that the first syntax error can be
+ * reported the way Calcite does (`Encountered "X" at line L, column C.` / `Incorrect syntax near
+ * the keyword 'X' ...` plus `Was expecting one of:`). Errors longjmp back to the entry point
+ * (parse_stmt.c); everything is arena-allocated, so nothing leaks. Nesting is bounded by
+ * WSQL_MAX_DEPTH. Depends on ast.h, lexer.h, common/.
+ */
+#ifndef WEIR_SQL_PARSE_INT_H
+#define WEIR_SQL_PARSE_INT_H
+
+#include <setjmp.h>
+#include <stdbool.h>
+
+#include "ast.h"
+#include "lexer.h"
+
+#define WSQL_MAX_DEPTH 200
+#define WSQL_MAX_EXPECTED 96
+
+typedef struct WSqlParser {
+    WArena *a;
+    const char *src;
+    int srclen;
+    WSqlToken *t;
+    int n;
+    int pos;
+    WError *err;
+    jmp_buf jb;
+    int depth;
+    /* tokens expected at token index exp_pos */
+    int exp_pos;
+    int nexp;
+    const char *exp[WSQL_MAX_EXPECTED];
+    int exp_ord[WSQL_MAX_EXPECTED];
+    bool exp_nonres[WSQL_MAX_EXPECTED];
+    bool exp_q[WSQL_MAX_EXPECTED];     /* print in double quotes (keywords, punctuation) */
+    bool exp_ident;
+} WSqlParser;
+
+/* ---- tokens (parse_util.c) ---- */
+WSqlToken *ps_cur(WSqlParser *p);
+WSqlToken *ps_peek(WSqlParser *p, int k);      /* k = 0 is the current token */
+void ps_next(WSqlParser *p);
+AstPos ps_pos(WSqlParser *p);
+AstPos ps_tok_pos(const WSqlToken *t);
+
+/* keyword tests: kw is upper case; is_* record the expectation, *_at do not */
+bool ps_is_kw(WSqlParser *p, const char *kw);
+bool ps_kw_at(WSqlParser *p, int k, const char *kw);
+bool ps_accept_kw(WSqlParser *p, const char *kw);
+void ps_expect_kw(WSqlParser *p, const char *kw);
+/* a word that is not a Calcite keyword (HELP, QUIT, TRY_CAST, ...): compared case-insensitively */
+bool ps_word_at(WSqlParser *p, int k, const char *word);
+
+bool ps_is(WSqlParser *p, WSqlTokKind k);
+bool ps_at(WSqlParser *p, int k, WSqlTokKind kind);
+bool ps_accept(WSqlParser *p, WSqlTokKind k);
+void ps_expect(WSqlParser *p, WSqlTokKind k);
+
+/* identifiers */
+bool ps_is_ident(WSqlParser *p);               /* records <IDENTIFIER> */
+bool ps_ident_at(WSqlParser *p, int k);        /* no recording */
+char *ps_ident(WSqlParser *p);
+AstName ps_compound(WSqlParser *p);            /* a.b.c */
+char *ps_name_join(WSqlParser *p, const AstName *n);   /* "a.b.c" */
+
+/* literals */
+bool ps_is_string(WSqlParser *p);
+char *ps_string(WSqlParser *p);                /* a character string literal ('a' 'b' joined) */
+int ps_uint(WSqlParser *p);                    /* an unsigned integer literal */
+
+/* expectations without a token test */
+void ps_note(WSqlParser *p, const char *image, bool quoted, int order);
+void ps_note_expr_start(WSqlParser *p);
+
+/* errors: never return */
+_Noreturn void ps_fail(WSqlParser *p);
+_Noreturn void ps_fail_at(WSqlParser *p, const WSqlToken *t, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+void ps_enter(WSqlParser *p);
+void ps_leave(WSqlParser *p);
+
+/* arena lists */
+typedef struct PsList { void **v; int n, cap; } PsList;
+void ps_list_add(WSqlParser *p, PsList *l, void *x);
+
+/* ---- expressions and types (parse_expr.c) ---- */
+AstExpr *ps_expr(WSqlParser *p);               /* a full expression (OR level) */
+AstExpr *ps_expr_or_query(WSqlParser *p);      /* inside parentheses where a query may appear */
+AstType *ps_type(WSqlParser *p);
+AstExpr *ps_new_expr(WSqlParser *p, AstExprKind kind, AstPos pos);
+AstExpr *ps_string_lit(WSqlParser *p, const char *text, AstPos pos);
+void ps_over_spec(WSqlParser *p, AstOver *o);  /* the part inside the parentheses */
+bool ps_is_query_start(WSqlParser *p, int k);  /* SELECT / VALUES / WITH / TABLE at token k ('(' skipped) */
+AstOrderItem *ps_order_list(WSqlParser *p, int *n);
+int ps_time_unit(WSqlParser *p, bool required);   /* AstTimeUnit or AU_NONE */
+
+/* ---- queries (parse_query.c) ---- */
+AstQuery *ps_query(WSqlParser *p);             /* [WITH] query [ORDER BY] [LIMIT] ... */
+AstHints ps_hints_opt(WSqlParser *p);          /* an optional hint comment */
+AstFrom *ps_table_ref_simple(WSqlParser *p);
+
+#endif

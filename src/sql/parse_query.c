@@ -1,0 +1,560 @@
+/*
+ * parse_query.c — queries: WITH, SELECT, VALUES, set operations, FROM items and joins, hints,
+ * GROUP BY (incl. GROUPING SETS / ROLLUP / CUBE), WINDOW, ORDER BY / LIMIT / OFFSET / FETCH.
+ *
+ * Contract: INTERSECT binds tighter than UNION/EXCEPT (all left-associative); joins, including
+ * comma joins, are left-associative. ORDER BY and the row limits attach to the query they follow;
+ * when that query already has its own (a parenthesised one), it is wrapped in SELECT * FROM (..).
+ * Hints are accepted right after SELECT and after a table name (as Flink allows). Depends on
+ * parse_int.h.
+ */
+#include "parse_int.h"
+
+#include <string.h>
+
+static AstQuery *query_body(WSqlParser *p);
+static AstFrom *from_clause(WSqlParser *p);
+
+static AstQuery *new_query(WSqlParser *p, AstQueryKind k, AstPos pos)
+{
+    AstQuery *q = WA_NEW(p->a, AstQuery);
+    q->kind = k;
+    q->pos = pos;
+    return q;
+}
+
+static AstFrom *new_from(WSqlParser *p, AstFromKind k, AstPos pos)
+{
+    AstFrom *f = WA_NEW(p->a, AstFrom);
+    f->kind = k;
+    f->pos = pos;
+    return f;
+}
+
+/* SELECT * FROM (inner) — used to keep ORDER BY / LIMIT / WITH levels apart */
+static AstQuery *wrap(WSqlParser *p, AstQuery *inner)
+{
+    AstQuery *q = new_query(p, AQ_SELECT, inner->pos);
+    q->nitems = 1;
+    q->items = WA_ARRAY(p->a, AstSelectItem, 1);
+    q->items[0].expr = ps_new_expr(p, AE_STAR, inner->pos);
+    q->from = new_from(p, AFR_SUBQUERY, inner->pos);
+    q->from->subquery = inner;
+    return q;
+}
+
+/* ---- hints ---- */
+
+static AstHintOption hint_option_value(WSqlParser *p)
+{
+    AstHintOption o = {0};
+    WSqlToken *t = ps_cur(p);
+    if (t->kind == TK_STRING || t->kind == TK_USTRING) o.value = ps_string(p);
+    else if (t->kind == TK_INTEGER || t->kind == TK_DECIMAL || t->kind == TK_APPROX) {
+        o.value = t->val;
+        ps_next(p);
+    } else if (ps_is_ident(p)) {
+        o.value = ps_ident(p);
+    } else {
+        ps_is(p, TK_INTEGER);
+        ps_fail(p);
+    }
+    return o;
+}
+
+AstHints ps_hints_opt(WSqlParser *p)
+{
+    AstHints h = {0};
+    if (!ps_accept(p, TK_HINT_BEG)) return h;
+    PsList items = {0};
+    do {
+        AstHint *hint = WA_NEW(p->a, AstHint);
+        hint->pos = ps_pos(p);
+        hint->name = ps_ident(p);
+        if (ps_accept(p, TK_LPAREN)) {
+            PsList opts = {0};
+            if (!ps_is(p, TK_RPAREN)) {
+                /* key = 'value' pairs, or a list of names / literals */
+                bool kv = (ps_at(p, 1, TK_EQ));
+                hint->kv = kv;
+                do {
+                    AstHintOption *o = WA_NEW(p->a, AstHintOption);
+                    if (kv) {
+                        if (ps_is_string(p)) o->key = ps_string(p);
+                        else o->key = ps_ident(p);
+                        ps_expect(p, TK_EQ);
+                        o->value = ps_string(p);
+                    } else {
+                        *o = hint_option_value(p);
+                    }
+                    ps_list_add(p, &opts, o);
+                } while (ps_accept(p, TK_COMMA));
+            }
+            ps_expect(p, TK_RPAREN);
+            hint->nopts = opts.n;
+            hint->opts = WA_ARRAY(p->a, AstHintOption, opts.n);
+            for (int i = 0; i < opts.n; i++) hint->opts[i] = *(AstHintOption *)opts.v[i];
+        }
+        ps_list_add(p, &items, hint);
+    } while (ps_accept(p, TK_COMMA));
+    ps_expect(p, TK_COMMENT_END);
+    h.n = items.n;
+    h.items = WA_ARRAY(p->a, AstHint, items.n);
+    for (int i = 0; i < items.n; i++) h.items[i] = *(AstHint *)items.v[i];
+    return h;
+}
+
+/* ---- FROM ---- */
+
+static void alias_opt(WSqlParser *p, AstFrom *f)
+{
+    if (ps_accept_kw(p, "AS")) {
+        f->alias = ps_ident(p);
+    } else if (ps_is_ident(p)) {
+        f->alias = ps_ident(p);
+    } else {
+        return;
+    }
+    if (ps_accept(p, TK_LPAREN)) {
+        PsList l = {0};
+        do ps_list_add(p, &l, ps_ident(p));
+        while (ps_accept(p, TK_COMMA));
+        ps_expect(p, TK_RPAREN);
+        f->ncol_aliases = l.n;
+        f->col_aliases = (char **)l.v;
+    }
+}
+
+/* TABLE ( f(args) ) */
+static AstExpr *table_function_call(WSqlParser *p)
+{
+    ps_expect_kw(p, "TABLE");
+    ps_expect(p, TK_LPAREN);
+    AstExpr *call = ps_expr(p);
+    if (call->kind != AE_FUNC)
+        ps_fail_at(p, ps_cur(p), "A table function call is expected inside TABLE(...) at line %d, column %d.",
+                   call->pos.line, call->pos.col);
+    ps_expect(p, TK_RPAREN);
+    return call;
+}
+
+AstFrom *ps_table_ref_simple(WSqlParser *p)
+{
+    AstFrom *f = new_from(p, AFR_TABLE, ps_pos(p));
+    f->name = ps_compound(p);
+    f->hints = ps_hints_opt(p);
+    return f;
+}
+
+static AstFrom *table_ref(WSqlParser *p)
+{
+    ps_enter(p);
+    AstPos pos = ps_pos(p);
+    AstFrom *f;
+    if (ps_is_kw(p, "LATERAL")) {
+        ps_next(p);
+        if (ps_is_kw(p, "TABLE")) {
+            f = new_from(p, AFR_LATERAL, pos);
+            f->call = table_function_call(p);
+        } else {
+            ps_expect(p, TK_LPAREN);
+            f = new_from(p, AFR_SUBQUERY, pos);
+            f->subquery = ps_query(p);
+            ps_expect(p, TK_RPAREN);
+        }
+    } else if (ps_is_kw(p, "TABLE")) {
+        f = new_from(p, AFR_TVF, pos);
+        f->call = table_function_call(p);
+    } else if (ps_is_kw(p, "UNNEST")) {
+        ps_next(p);
+        f = new_from(p, AFR_UNNEST, pos);
+        ps_expect(p, TK_LPAREN);
+        AstExpr *first = ps_expr(p);
+        if (ps_at(p, 0, TK_COMMA)) {
+            AstExpr *call = ps_new_expr(p, AE_FUNC, first->pos);
+            call->name.n = 1;
+            call->name.parts = WA_ARRAY(p->a, char *, 1);
+            call->name.parts[0] = "UNNEST";
+            PsList l = {0};
+            ps_list_add(p, &l, first);
+            while (ps_accept(p, TK_COMMA)) ps_list_add(p, &l, ps_expr(p));
+            call->nargs = l.n;
+            call->args = (AstExpr **)l.v;
+            first = call;
+        }
+        f->call = first;
+        ps_expect(p, TK_RPAREN);
+        if (ps_accept_kw(p, "WITH")) {
+            ps_expect_kw(p, "ORDINALITY");
+            f->with_ordinality = true;
+        }
+    } else if (ps_is(p, TK_LPAREN)) {
+        if (ps_is_query_start(p, 1)) {
+            ps_next(p);
+            f = new_from(p, AFR_SUBQUERY, pos);
+            f->subquery = ps_query(p);
+            ps_expect(p, TK_RPAREN);
+        } else {
+            ps_next(p);
+            f = from_clause(p);
+            ps_expect(p, TK_RPAREN);
+            ps_leave(p);
+            return f;   /* a parenthesised join takes no alias here */
+        }
+    } else {
+        f = new_from(p, AFR_TABLE, pos);
+        f->name = ps_compound(p);
+        f->hints = ps_hints_opt(p);
+        if (ps_accept_kw(p, "FOR")) {
+            ps_expect_kw(p, "SYSTEM_TIME");
+            ps_expect_kw(p, "AS");
+            ps_expect_kw(p, "OF");
+            f->system_time = ps_expr(p);
+        }
+    }
+    alias_opt(p, f);
+    ps_leave(p);
+    return f;
+}
+
+static AstFrom *join(WSqlParser *p, AstFrom *left, AstJoinType jt, bool natural, AstPos pos)
+{
+    AstFrom *j = new_from(p, AFR_JOIN, pos);
+    j->join_type = jt;
+    j->natural = natural;
+    j->left = left;
+    j->right = table_ref(p);
+    if (jt == AJ_COMMA || jt == AJ_CROSS) return j;
+    if (ps_accept_kw(p, "ON")) {
+        j->on = ps_expr(p);
+    } else if (ps_accept_kw(p, "USING")) {
+        ps_expect(p, TK_LPAREN);
+        PsList l = {0};
+        do ps_list_add(p, &l, ps_ident(p));
+        while (ps_accept(p, TK_COMMA));
+        ps_expect(p, TK_RPAREN);
+        j->nusing = l.n;
+        j->using_cols = (char **)l.v;
+    } else if (!natural) {
+        ps_fail(p);
+    }
+    return j;
+}
+
+static AstFrom *from_clause(WSqlParser *p)
+{
+    AstFrom *left = table_ref(p);
+    for (;;) {
+        AstPos pos = ps_pos(p);
+        if (ps_accept(p, TK_COMMA)) {
+            left = join(p, left, AJ_COMMA, false, pos);
+            continue;
+        }
+        bool natural = ps_accept_kw(p, "NATURAL");
+        AstJoinType jt;
+        if (ps_accept_kw(p, "JOIN")) jt = AJ_INNER;
+        else if (ps_accept_kw(p, "INNER")) { ps_expect_kw(p, "JOIN"); jt = AJ_INNER; }
+        else if (ps_accept_kw(p, "LEFT")) { ps_accept_kw(p, "OUTER"); ps_expect_kw(p, "JOIN"); jt = AJ_LEFT; }
+        else if (ps_accept_kw(p, "RIGHT")) { ps_accept_kw(p, "OUTER"); ps_expect_kw(p, "JOIN"); jt = AJ_RIGHT; }
+        else if (ps_accept_kw(p, "FULL")) { ps_accept_kw(p, "OUTER"); ps_expect_kw(p, "JOIN"); jt = AJ_FULL; }
+        else if (!natural && ps_accept_kw(p, "CROSS")) { ps_expect_kw(p, "JOIN"); jt = AJ_CROSS; }
+        else {
+            if (natural) ps_fail(p);
+            break;
+        }
+        left = join(p, left, jt, natural, pos);
+    }
+    return left;
+}
+
+/* ---- SELECT ---- */
+
+static AstExpr **expr_list(WSqlParser *p, int *n)
+{
+    PsList l = {0};
+    do ps_list_add(p, &l, ps_expr(p));
+    while (ps_accept(p, TK_COMMA));
+    *n = l.n;
+    return (AstExpr **)l.v;
+}
+
+/* one grouping set: () or (a, b) or a */
+static void grouping_set(WSqlParser *p, PsList *sizes, PsList *sets)
+{
+    int *sz = WA_NEW(p->a, int);
+    AstExpr **items = NULL;
+    if (ps_at(p, 0, TK_LPAREN) && ps_at(p, 1, TK_RPAREN)) {
+        ps_next(p);
+        ps_next(p);
+        *sz = 0;
+    } else {
+        AstExpr *e = ps_expr(p);
+        if (e->kind == AE_ROW) {
+            *sz = e->nargs;
+            items = e->args;
+        } else {
+            *sz = 1;
+            items = WA_ARRAY(p->a, AstExpr *, 1);
+            items[0] = e;
+        }
+    }
+    ps_list_add(p, sizes, sz);
+    ps_list_add(p, sets, items);
+}
+
+static AstGroupItem *group_item(WSqlParser *p)
+{
+    AstGroupItem *g = WA_NEW(p->a, AstGroupItem);
+    AstGroupKind k = AG_EXPR;
+    if (ps_kw_at(p, 0, "GROUPING") && ps_kw_at(p, 1, "SETS")) {
+        ps_next(p);
+        ps_next(p);
+        k = AG_GROUPING_SETS;
+    } else if (ps_kw_at(p, 0, "ROLLUP") && ps_at(p, 1, TK_LPAREN)) {
+        ps_next(p);
+        k = AG_ROLLUP;
+    } else if (ps_kw_at(p, 0, "CUBE") && ps_at(p, 1, TK_LPAREN)) {
+        ps_next(p);
+        k = AG_CUBE;
+    }
+    g->kind = k;
+    if (k == AG_EXPR) {
+        if (ps_at(p, 0, TK_LPAREN) && ps_at(p, 1, TK_RPAREN)) {
+            /* () : the empty grouping set */
+            ps_next(p);
+            ps_next(p);
+            g->kind = AG_GROUPING_SETS;
+            g->nsets = 1;
+            g->set_sizes = WA_ARRAY(p->a, int, 1);
+            g->sets = WA_ARRAY(p->a, AstExpr **, 1);
+            return g;
+        }
+        g->expr = ps_expr(p);
+        return g;
+    }
+    ps_expect(p, TK_LPAREN);
+    PsList sizes = {0}, sets = {0};
+    do grouping_set(p, &sizes, &sets);
+    while (ps_accept(p, TK_COMMA));
+    ps_expect(p, TK_RPAREN);
+    g->nsets = sets.n;
+    g->sets = (AstExpr ***)sets.v;
+    g->set_sizes = WA_ARRAY(p->a, int, sets.n);
+    for (int i = 0; i < sets.n; i++) g->set_sizes[i] = *(int *)sizes.v[i];
+    return g;
+}
+
+static AstQuery *select_query(WSqlParser *p)
+{
+    AstQuery *q = new_query(p, AQ_SELECT, ps_pos(p));
+    ps_expect_kw(p, "SELECT");
+    q->hints = ps_hints_opt(p);
+    if (ps_accept_kw(p, "DISTINCT")) q->distinct = true;
+    else ps_accept_kw(p, "ALL");
+    PsList items = {0};
+    do {
+        AstSelectItem *it = WA_NEW(p->a, AstSelectItem);
+        if (ps_is(p, TK_STAR)) {
+            it->expr = ps_new_expr(p, AE_STAR, ps_pos(p));
+            ps_next(p);
+        } else {
+            it->expr = ps_expr(p);
+            if (it->expr->kind != AE_STAR) {
+                if (ps_accept_kw(p, "AS")) it->alias = ps_ident(p);
+                else if (ps_is_ident(p)) it->alias = ps_ident(p);
+            }
+        }
+        ps_list_add(p, &items, it);
+    } while (ps_accept(p, TK_COMMA));
+    q->nitems = items.n;
+    q->items = WA_ARRAY(p->a, AstSelectItem, items.n);
+    for (int i = 0; i < items.n; i++) q->items[i] = *(AstSelectItem *)items.v[i];
+    if (ps_accept_kw(p, "FROM")) q->from = from_clause(p);
+    if (ps_accept_kw(p, "WHERE")) q->where = ps_expr(p);
+    if (ps_is_kw(p, "GROUP")) {
+        ps_next(p);
+        ps_expect_kw(p, "BY");
+        if (!ps_accept_kw(p, "DISTINCT")) ps_accept_kw(p, "ALL");
+        PsList g = {0};
+        do ps_list_add(p, &g, group_item(p));
+        while (ps_accept(p, TK_COMMA));
+        q->ngroup = g.n;
+        q->group = WA_ARRAY(p->a, AstGroupItem, g.n);
+        for (int i = 0; i < g.n; i++) q->group[i] = *(AstGroupItem *)g.v[i];
+    }
+    if (ps_accept_kw(p, "HAVING")) q->having = ps_expr(p);
+    if (ps_accept_kw(p, "WINDOW")) {
+        PsList w = {0};
+        do {
+            AstNamedWindow *nw = WA_NEW(p->a, AstNamedWindow);
+            nw->name = ps_ident(p);
+            ps_expect_kw(p, "AS");
+            nw->spec = WA_NEW(p->a, AstOver);
+            nw->spec->pos = ps_pos(p);
+            ps_expect(p, TK_LPAREN);
+            ps_over_spec(p, nw->spec);
+            ps_expect(p, TK_RPAREN);
+            ps_list_add(p, &w, nw);
+        } while (ps_accept(p, TK_COMMA));
+        q->nwindows = w.n;
+        q->windows = WA_ARRAY(p->a, AstNamedWindow, w.n);
+        for (int i = 0; i < w.n; i++) q->windows[i] = *(AstNamedWindow *)w.v[i];
+    }
+    if (ps_accept_kw(p, "QUALIFY")) q->qualify = ps_expr(p);
+    return q;
+}
+
+static AstQuery *values_query(WSqlParser *p)
+{
+    AstQuery *q = new_query(p, AQ_VALUES, ps_pos(p));
+    ps_expect_kw(p, "VALUES");
+    q->rows = expr_list(p, &q->nrows);
+    return q;
+}
+
+static AstQuery *query_leaf(WSqlParser *p)
+{
+    ps_enter(p);
+    AstQuery *q;
+    AstPos pos = ps_pos(p);
+    if (ps_is_kw(p, "SELECT")) q = select_query(p);
+    else if (ps_is_kw(p, "VALUES")) q = values_query(p);
+    else if (ps_is_kw(p, "TABLE")) {
+        ps_next(p);
+        q = new_query(p, AQ_SELECT, pos);
+        q->nitems = 1;
+        q->items = WA_ARRAY(p->a, AstSelectItem, 1);
+        q->items[0].expr = ps_new_expr(p, AE_STAR, pos);
+        q->from = new_from(p, AFR_TABLE, ps_pos(p));
+        q->from->name = ps_compound(p);
+    } else if (ps_is(p, TK_LPAREN)) {
+        ps_next(p);
+        q = ps_query(p);
+        ps_expect(p, TK_RPAREN);
+    } else {
+        (void)ps_is_kw(p, "WITH");
+        ps_fail(p);
+    }
+    ps_leave(p);
+    return q;
+}
+
+static AstQuery *query_term(WSqlParser *p)
+{
+    AstQuery *left = query_leaf(p);
+    while (ps_is_kw(p, "INTERSECT")) {
+        AstQuery *s = new_query(p, AQ_SETOP, ps_pos(p));
+        ps_next(p);
+        s->setop = ASO_INTERSECT;
+        if (ps_accept_kw(p, "ALL")) s->all = true;
+        else ps_accept_kw(p, "DISTINCT");
+        s->left = left;
+        s->right = query_leaf(p);
+        left = s;
+    }
+    return left;
+}
+
+static AstQuery *query_body(WSqlParser *p)
+{
+    AstQuery *left = query_term(p);
+    for (;;) {
+        AstSetOp op;
+        if (ps_is_kw(p, "UNION")) op = ASO_UNION;
+        else if (ps_is_kw(p, "EXCEPT") || ps_is_kw(p, "MINUS")) op = ASO_EXCEPT;
+        else break;
+        AstQuery *s = new_query(p, AQ_SETOP, ps_pos(p));
+        ps_next(p);
+        s->setop = op;
+        if (ps_accept_kw(p, "ALL")) s->all = true;
+        else ps_accept_kw(p, "DISTINCT");
+        s->left = left;
+        s->right = query_term(p);
+        left = s;
+    }
+    return left;
+}
+
+static AstExpr *limit_value(WSqlParser *p)
+{
+    AstPos pos = ps_pos(p);
+    if (ps_is(p, TK_INTEGER)) {
+        AstExpr *e = ps_new_expr(p, AE_LITERAL, pos);
+        e->lit = AL_INTEGER;
+        e->text = ps_cur(p)->val;
+        ps_next(p);
+        return e;
+    }
+    if (ps_accept(p, TK_HOOK)) return ps_new_expr(p, AE_PARAM, pos);
+    ps_fail(p);
+}
+
+AstQuery *ps_query(WSqlParser *p)
+{
+    ps_enter(p);
+    AstPos pos = ps_pos(p);
+    PsList ctes = {0};
+    if (ps_accept_kw(p, "WITH")) {
+        ps_accept_kw(p, "RECURSIVE");
+        do {
+            AstCte *c = WA_NEW(p->a, AstCte);
+            c->pos = ps_pos(p);
+            c->name = ps_ident(p);
+            if (ps_accept(p, TK_LPAREN)) {
+                PsList cols = {0};
+                do ps_list_add(p, &cols, ps_ident(p));
+                while (ps_accept(p, TK_COMMA));
+                ps_expect(p, TK_RPAREN);
+                c->ncols = cols.n;
+                c->cols = (char **)cols.v;
+            }
+            ps_expect_kw(p, "AS");
+            ps_expect(p, TK_LPAREN);
+            c->query = ps_query(p);
+            ps_expect(p, TK_RPAREN);
+            ps_list_add(p, &ctes, c);
+        } while (ps_accept(p, TK_COMMA));
+    }
+    AstQuery *q = query_body(p);
+    int norder = 0;
+    AstOrderItem *order = NULL;
+    AstExpr *limit = NULL, *offset = NULL;
+    if (ps_is_kw(p, "ORDER")) {
+        ps_next(p);
+        ps_expect_kw(p, "BY");
+        order = ps_order_list(p, &norder);
+    }
+    if (ps_accept_kw(p, "LIMIT")) {
+        if (!ps_accept_kw(p, "ALL")) {
+            limit = limit_value(p);
+            if (ps_at(p, 0, TK_COMMA))
+                ps_fail_at(p, ps_cur(p), "LIMIT start, count is not allowed under the current SQL conformance level");
+        }
+    }
+    if (ps_accept_kw(p, "OFFSET")) {
+        offset = limit_value(p);
+        if (!ps_accept_kw(p, "ROWS")) ps_accept_kw(p, "ROW");
+    }
+    if (ps_accept_kw(p, "FETCH")) {
+        if (!ps_accept_kw(p, "FIRST")) ps_expect_kw(p, "NEXT");
+        limit = limit_value(p);
+        if (!ps_accept_kw(p, "ROWS")) ps_expect_kw(p, "ROW");
+        ps_expect_kw(p, "ONLY");
+    }
+    if (norder || limit || offset) {
+        if (q->norder || q->limit || q->offset || q->nctes) q = wrap(p, q);
+        q->norder = norder;
+        q->order = order;
+        q->limit = limit;
+        q->offset = offset;
+    }
+    if (ctes.n) {
+        if (q->nctes) q = wrap(p, q);
+        q->nctes = ctes.n;
+        q->ctes = WA_ARRAY(p->a, AstCte, ctes.n);
+        for (int i = 0; i < ctes.n; i++) q->ctes[i] = *(AstCte *)ctes.v[i];
+        q->pos = pos;
+    }
+    ps_leave(p);
+    return q;
+}

@@ -1,0 +1,8 @@
+CREATE TEMPORARY TABLE k (
+  id INT PRIMARY KEY NOT ENFORCED COMMENT 'the id',
+  `offset` BIGINT METADATA VIRTUAL,
+  ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp',
+  m MAP<STRING, ARRAY<INT NOT NULL>>,
+  r ROW<a INT, b STRING 'desc'>,
+  d DECIMAL(10, 2) NOT NULL
+) COMMENT 'kafka' PARTITIONED BY (id) WITH ('connector' = 'kafka', 'topic' = 't') LIKE src (EXCLUDING ALL);

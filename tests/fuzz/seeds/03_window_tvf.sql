@@ -1,0 +1,4 @@
+SELECT window_start, window_end, SUM(price) AS total
+FROM TABLE(TUMBLE(TABLE Bid, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES))
+GROUP BY window_start, window_end;
+SELECT * FROM TABLE(HOP(DATA => TABLE Bid, TIMECOL => DESCRIPTOR(bidtime), SLIDE => INTERVAL '5' MINUTE, SIZE => INTERVAL '10' MINUTE));
