@@ -771,9 +771,34 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
         sink_schema.names[i] = t->cols[phys[i]].name;
         sink_schema.types[i] = t->cols[phys[i]].type;
     }
-    /* column list: map query columns to sink positions, others NULL */
+    /* column list: map query columns to sink positions, others NULL; static partition
+       columns (PARTITION (k = 'v')) take their value from the clause */
     int *src_of = WA_ARRAY(a, int, np ? np : 1);
     for (int i = 0; i < np; i++) src_of[i] = i;
+    const char **static_val = WA_ARRAY(a, const char *, np ? np : 1);
+    if (s->npartition) {
+        for (int k = 0; k < s->npartition; k++) {
+            int found = -1;
+            for (int i = 0; i < np; i++) if (strcmp(sink_schema.names[i], s->partition[k].key) == 0) found = i;
+            if (found < 0) {
+                werr_set(p->err, WEXC_VALIDATION, "Unknown static partition column '%s'.", s->partition[k].key);
+                return NULL;
+            }
+            static_val[found] = s->partition[k].value;
+        }
+        if (!s->ninsert_cols) {
+            int q = 0;
+            for (int i = 0; i < np; i++) src_of[i] = static_val[i] ? -1 : q++;
+            if (q != r->out.n) {
+                werr_set(p->err, WEXC_VALIDATION,
+                         "Column types of query result and sink for '%s' do not match.\n"
+                         "Cause: Different number of columns.\n\n"
+                         "Query schema: %s\nSink schema:  %s",
+                         qn, schema_text(a, &r->out), schema_text(a, &sink_schema));
+                return NULL;
+            }
+        }
+    }
     if (s->ninsert_cols) {
         if (s->ninsert_cols != r->out.n) {
             werr_set(p->err, WEXC_CALCITE, "Number of INSERT target columns (%d) does not equal number of source items (%d)",
@@ -790,7 +815,7 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
             }
             src_of[found] = k;
         }
-    } else if (r->out.n != np) {
+    } else if (!s->npartition && r->out.n != np) {
         werr_set(p->err, WEXC_VALIDATION,
                  "Column types of query result and sink for '%s' do not match.\n"
                  "Cause: Different number of columns.\n\n"
@@ -803,6 +828,18 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
     BindCtx bc = {.p = p};
     for (int i = 0; i < np; i++) {
         const WType *want = sink_schema.types[i];
+        if (src_of[i] < 0 && static_val[i]) {
+            WDatum d = {.s = {static_val[i], (int32_t)strlen(static_val[i])}};
+            WExpr *lit = wexpr_literal(a, wtype_char(a, (int)strlen(static_val[i]), false), d, false);
+            if (!wcast_supported(lit->type, want)) {
+                werr_set(p->err, WEXC_VALIDATION, "Cannot use the static partition value '%s' for column '%s' of type %s.",
+                         static_val[i], sink_schema.names[i], wtype_str(a, want));
+                return NULL;
+            }
+            ex[i] = bind_cast(&bc, lit, want);
+            need_calc = true;
+            continue;
+        }
         if (src_of[i] < 0) {
             if (!want->nullable) {
                 werr_set(p->err, WEXC_CALCITE, "Column '%s' has no default value and does not allow NULLs",

@@ -35,7 +35,10 @@ const WType *wbind_type(WPlanCtx *p, const AstType *t)
         return wtype_decimal(a, pr, sc, nullable);
     }
     case AT_CHAR: case AT_VARCHAR: case AT_BINARY: case AT_VARBINARY: {
-        int len = t->has_precision ? t->precision : 1;
+        /* Flink's type system: VARCHAR / VARBINARY without a length are the maximum length
+           (STRING / BYTES); CHAR / BINARY default to 1 */
+        int len = t->has_precision ? t->precision
+                : (t->kind == AT_VARCHAR || t->kind == AT_VARBINARY) ? WT_MAX_LENGTH : 1;
         if (len < 1) {
             werr_set_at(p->err, t->pos.line, t->pos.col, WEXC_VALIDATION,
                         "%s length must be between 1 and 2147483647 (both inclusive).",
