@@ -645,9 +645,10 @@ static void compile(Comp *c, const Node *n, int base_slots)
             int loop = emit(c, OP_MARK, slot, 0, n);
             int sp = emit(c, OP_SPLIT, 0, 0, n);
             compile(c, kid, base_slots);
-            emit(c, OP_PROGRESS, slot, 0, n);
+            int pr = emit(c, OP_PROGRESS, slot, 0, n);
             emit(c, OP_JMP, loop, 0, n);
             if (c->overflow) break;
+            c->prog[pr].y = c->n;      /* an empty iteration leaves the loop (java.util.regex Loop) */
             if (n->greedy) { c->prog[sp].x = sp + 1; c->prog[sp].y = c->n; }
             else { c->prog[sp].x = c->n; c->prog[sp].y = sp + 1; }
         } else {
@@ -829,8 +830,7 @@ static bool run(const WRegex *re, const char *s, int len, int start, bool full, 
             pc++;
             break;
         case OP_PROGRESS:
-            if (slots[in->x] == sp) ok = false;
-            else pc++;
+            pc = slots[in->x] == sp ? in->y : pc + 1;
             break;
         case OP_MATCH:
             if (full && sp != len) { ok = false; break; }

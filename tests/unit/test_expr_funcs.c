@@ -1,0 +1,380 @@
+/* test_expr_funcs.c — unit tests for the string, regex, numeric, hashing and conditional
+   functions of src/expr: values, result types and validation messages as Flink gives them. */
+#include "test_expr_util.h"
+#include "../../src/expr/func_impl.h"
+
+#define EVAL(e, name, n, ...) t_eval(e, t_call(e, name, n, __VA_ARGS__))
+#define TYPE(e, name, n, ...) t_type(e, t_call(e, name, n, __VA_ARGS__))
+
+WTEST(expr_fn_case_and_length)
+{
+    TEnv e;
+    tenv_init(&e, NULL);
+    CHECK_STR(EVAL(&e, "UPPER", 1, t_str(&e, "abc")), "ABC");
+    CHECK_STR(TYPE(&e, "UPPER", 1, t_str(&e, "abc")), "CHAR(3) NOT NULL");
+    CHECK_STR(TYPE(&e, "LOWER", 1, t_null(&e, &WTYPE_STRING)), "STRING");
+    CHECK_STR(EVAL(&e, "LOWER", 1, t_str(&e, "ÀBÇ")), "àbç");
+    CHECK_STR(EVAL(&e, "UPPER", 1, t_str(&e, "straße")), "STRASSE");
+    CHECK_STR(EVAL(&e, "CHAR_LENGTH", 1, t_str(&e, "héllo")), "5");
+    CHECK_STR(TYPE(&e, "CHAR_LENGTH", 1, t_str(&e, "héllo")), "INT NOT NULL");
+    CHECK_STR(EVAL(&e, "CHARACTER_LENGTH", 1, t_str(&e, "")), "0");
+    CHECK_STR(EVAL(&e, "INITCAP", 1, t_str(&e, "hello WORLD foo-bar 1st")), "Hello World Foo-Bar 1st");
+    CHECK_STR(EVAL(&e, "UPPER", 1, t_int(&e, 1)),
+              "ERR:org.apache.calcite.sql.validate.SqlValidatorException: Cannot apply 'UPPER' to arguments of type "
+              "'UPPER(<INTEGER>)'. Supported form(s): 'UPPER(<CHARACTER>)'");
+    CHECK_STR(EVAL(&e, "SUBSTRING", 1, t_str(&e, "x")),
+              "ERR:org.apache.calcite.sql.validate.SqlValidatorException: Cannot apply 'SUBSTRING' to arguments of type "
+              "'SUBSTRING(<CHAR(1)>)'. Supported form(s): 'SUBSTRING(<CHARACTER>, <INTEGER>)'\n"
+              "'SUBSTRING(<CHARACTER>, <INTEGER>, <INTEGER>)'");
+    tenv_free(&e);
+}
+
+WTEST(expr_fn_concat)
+{
+    TEnv e;
+    tenv_init(&e, NULL);
+    CHECK_STR(EVAL(&e, "||", 2, t_str(&e, "ab"), t_str(&e, "cd")), "abcd");
+    CHECK_STR(TYPE(&e, "||", 2, t_str(&e, "ab"), t_str(&e, "cd")), "CHAR(4) NOT NULL");
+    CHECK_STR(TYPE(&e, "||", 2, t_str(&e, "ab"), t_vstr(&e, "cd")), "STRING NOT NULL");
+    CHECK_STR(EVAL(&e, "CONCAT", 3, t_str(&e, "AA"), t_str(&e, "BB"), t_str(&e, "CC")), "AABBCC");
+    CHECK_STR(EVAL(&e, "CONCAT", 2, t_str(&e, "AA"), t_null(&e, &WTYPE_STRING)), "NULL");
+    CHECK_STR(TYPE(&e, "CONCAT", 2, t_str(&e, "AA"), t_str(&e, "B")), "STRING NOT NULL");
+    CHECK_STR(EVAL(&e, "CONCAT_WS", 6, t_str(&e, "~"), t_str(&e, "AA"), t_null(&e, &WTYPE_STRING), t_str(&e, "BB"),
+                   t_vstr(&e, ""), t_str(&e, "CC")), "AA~BB~~CC");
+    CHECK_STR(EVAL(&e, "CONCAT_WS", 2, t_null(&e, &WTYPE_STRING), t_str(&e, "AA")), "NULL");
+    CHECK_STR(EVAL(&e, "CONCAT_WS", 2, t_str(&e, ","), t_null(&e, &WTYPE_STRING)), "");
+    tenv_free(&e);
+}
+
+WTEST(expr_fn_substring_family)
+{
+    TEnv e;
+    tenv_init(&e, NULL);
+    CHECK_STR(EVAL(&e, "SUBSTRING", 3, t_str(&e, "hello"), t_int(&e, 2), t_int(&e, 3)), "ell");
+    CHECK_STR(TYPE(&e, "SUBSTRING", 3, t_str(&e, "hello"), t_int(&e, 2), t_int(&e, 3)), "VARCHAR(5)");
+    CHECK_STR(EVAL(&e, "SUBSTRING", 2, t_str(&e, "hello"), t_int(&e, -3)), "llo");
+    CHECK_STR(EVAL(&e, "SUBSTR", 3, t_str(&e, "hello"), t_int(&e, 0), t_int(&e, 2)), "he");
+    CHECK_STR(EVAL(&e, "SUBSTRING", 2, t_str(&e, "hello"), t_int(&e, 10)), "");
+    CHECK_STR(EVAL(&e, "SUBSTRING", 2, t_str(&e, "hello"), t_int(&e, -10)), "");
+    CHECK_STR(EVAL(&e, "SUBSTRING", 3, t_str(&e, "hello"), t_int(&e, 2), t_int(&e, -1)), "NULL");
+    CHECK_STR(EVAL(&e, "SUBSTRING", 3, t_str(&e, "héllo"), t_int(&e, 2), t_int(&e, 2)), "él");
+    CHECK_STR(EVAL(&e, "LEFT", 2, t_str(&e, "hello"), t_int(&e, 2)), "he");
+    CHECK_STR(EVAL(&e, "LEFT", 2, t_str(&e, "hello"), t_int(&e, -1)), "");
+    CHECK_STR(EVAL(&e, "RIGHT", 2, t_str(&e, "hello"), t_int(&e, 2)), "lo");
+    CHECK_STR(EVAL(&e, "RIGHT", 2, t_str(&e, "hello"), t_int(&e, 20)), "hello");
+    CHECK_STR(EVAL(&e, "OVERLAY", 3, t_str(&e, "xxxxxtest"), t_str(&e, "xxxx"), t_int(&e, 6)), "xxxxxxxxx");
+    CHECK_STR(EVAL(&e, "OVERLAY", 4, t_str(&e, "xxxxxtest"), t_str(&e, "xxxx"), t_int(&e, 6), t_int(&e, 2)), "xxxxxxxxxst");
+    tenv_free(&e);
+}
+
+WTEST(expr_fn_trim_pad_repeat)
+{
+    TEnv e;
+    tenv_init(&e, NULL);
+    CHECK_STR(EVAL(&e, "TRIM", 1, t_str(&e, "  a b  ")), "a b");
+    CHECK_STR(EVAL(&e, "TRIM", 3, t_str(&e, "BOTH"), t_str(&e, "xy"), t_str(&e, "xyhiyx")), "hi");
+    CHECK_STR(EVAL(&e, "TRIM", 3, t_str(&e, "LEADING"), t_str(&e, "x"), t_str(&e, "xxhixx")), "hixx");
+    CHECK_STR(EVAL(&e, "TRIM", 3, t_str(&e, "TRAILING"), t_str(&e, "x"), t_str(&e, "xxhixx")), "xxhi");
+    CHECK_STR(TYPE(&e, "TRIM", 3, t_str(&e, "BOTH"), t_str(&e, "x"), t_str(&e, "xxhixx")), "VARCHAR(6) NOT NULL");
+    CHECK_STR(EVAL(&e, "LTRIM", 1, t_str(&e, "  a ")), "a ");
+    CHECK_STR(EVAL(&e, "RTRIM", 1, t_str(&e, "  a ")), "  a");
+    CHECK_STR(EVAL(&e, "LTRIM", 2, t_str(&e, "ééa"), t_str(&e, "é")), "a");
+    CHECK_STR(EVAL(&e, "LPAD", 3, t_str(&e, "hi"), t_int(&e, 4), t_str(&e, "??")), "??hi");
+    CHECK_STR(EVAL(&e, "LPAD", 3, t_str(&e, "hi"), t_int(&e, 1), t_str(&e, "??")), "h");
+    CHECK_STR(EVAL(&e, "LPAD", 3, t_str(&e, "hi"), t_int(&e, 5), t_str(&e, "ab")), "abahi");
+    CHECK_STR(EVAL(&e, "RPAD", 3, t_str(&e, "hi"), t_int(&e, 4), t_str(&e, "??")), "hi??");
+    CHECK_STR(EVAL(&e, "RPAD", 3, t_str(&e, "hi"), t_int(&e, -1), t_str(&e, "??")), "NULL");
+    CHECK_STR(EVAL(&e, "REPEAT", 2, t_str(&e, "ab"), t_int(&e, 3)), "ababab");
+    CHECK_STR(EVAL(&e, "REPEAT", 2, t_str(&e, "ab"), t_int(&e, -1)), "");
+    CHECK_STR(EVAL(&e, "REVERSE", 1, t_str(&e, "héllo")), "olléh");
+    tenv_free(&e);
+}
+
+WTEST(expr_fn_search_replace_split)
+{
+    TEnv e;
+    tenv_init(&e, NULL);
+    CHECK_STR(EVAL(&e, "POSITION", 2, t_str(&e, "b"), t_str(&e, "abc")), "2");
+    CHECK_STR(EVAL(&e, "POSITION", 2, t_str(&e, "z"), t_str(&e, "abc")), "0");
+    CHECK_STR(EVAL(&e, "POSITION", 2, t_str(&e, "l"), t_str(&e, "héllo")), "3");
+    CHECK_STR(EVAL(&e, "LOCATE", 3, t_str(&e, "b"), t_str(&e, "abcb"), t_int(&e, 3)), "4");
+    CHECK_STR(EVAL(&e, "INSTR", 2, t_str(&e, "abcb"), t_str(&e, "b")), "2");
+    CHECK_STR(EVAL(&e, "REPLACE", 3, t_str(&e, "hello world"), t_str(&e, "world"), t_str(&e, "flink")), "hello flink");
+    CHECK_STR(EVAL(&e, "REPLACE", 3, t_str(&e, "ababab"), t_str(&e, "abab"), t_str(&e, "z")), "zab");
+    CHECK_STR(EVAL(&e, "REPLACE", 3, t_str(&e, "abc"), t_vstr(&e, ""), t_str(&e, "x")), "xaxbxcx");
+    CHECK_STR(EVAL(&e, "SPLIT_INDEX", 3, t_str(&e, "Jack,John,Mary"), t_str(&e, ","), t_int(&e, 2)), "Mary");
+    CHECK_STR(EVAL(&e, "SPLIT_INDEX", 3, t_str(&e, "Jack,John,Mary"), t_str(&e, ","), t_int(&e, 3)), "NULL");
+    CHECK_STR(EVAL(&e, "SPLIT_INDEX", 3, t_str(&e, "a,,b"), t_str(&e, ","), t_int(&e, 1)), "");
+    CHECK_STR(EVAL(&e, "SPLIT_INDEX", 3, t_str(&e, "a,b"), t_str(&e, ","), t_int(&e, -1)), "NULL");
+    CHECK_STR(EVAL(&e, "ASCII", 1, t_str(&e, "abc")), "97");
+    CHECK_STR(EVAL(&e, "CHR", 1, t_int(&e, 97)), "a");
+    CHECK_STR(EVAL(&e, "CHR", 1, t_int(&e, 353)), "a");
+    CHECK_STR(EVAL(&e, "TO_BASE64", 1, t_str(&e, "hello world")), "aGVsbG8gd29ybGQ=");
+    CHECK_STR(EVAL(&e, "FROM_BASE64", 1, t_str(&e, "aGVsbG8gd29ybGQ=")), "hello world");
+    CHECK_STR(EVAL(&e, "FROM_BASE64", 1, t_str(&e, "a*b")), "ERR:java.lang.IllegalArgumentException: Illegal base64 character 2a");
+    WExpr *sp = t_call(&e, "SPLIT", 2, t_str(&e, "a,b,,c"), t_str(&e, ","));
+    CHECK_STR(t_type(&e, sp), "ARRAY<STRING> NOT NULL");
+    WDatum d;
+    bool isnull;
+    CHECK(wexpr_eval_const(&e.ctx, sp, &d, &isnull));
+    CHECK(!isnull && d.cx && d.cx->n == 4);
+    if (d.cx && d.cx->n == 4) CHECK_INT(d.cx->vals[2].s.len, 0);
+    tenv_free(&e);
+}
+
+WTEST(expr_fn_like)
+{
+    TEnv e;
+    tenv_init(&e, NULL);
+    CHECK_STR(EVAL(&e, "LIKE", 2, t_str(&e, "abc"), t_str(&e, "a%")), "TRUE");
+    CHECK_STR(EVAL(&e, "LIKE", 2, t_str(&e, "abc"), t_str(&e, "_b_")), "TRUE");
+    CHECK_STR(EVAL(&e, "LIKE", 2, t_str(&e, "abc"), t_str(&e, "a")), "FALSE");
+    CHECK_STR(EVAL(&e, "LIKE", 2, t_vstr(&e, ""), t_str(&e, "%")), "TRUE");
+    CHECK_STR(EVAL(&e, "LIKE", 2, t_str(&e, "abcabd"), t_str(&e, "%ab_")), "TRUE");
+    CHECK_STR(EVAL(&e, "LIKE", 2, t_str(&e, "aXbXc"), t_str(&e, "a%b%c")), "TRUE");
+    CHECK_STR(EVAL(&e, "LIKE", 2, t_str(&e, "héllo"), t_str(&e, "h_llo")), "TRUE");
+    CHECK_STR(EVAL(&e, "LIKE", 2, t_str(&e, "a\\c"), t_str(&e, "a\\c")), "TRUE");
+    CHECK_STR(EVAL(&e, "LIKE", 3, t_str(&e, "a_c"), t_str(&e, "a!_c"), t_str(&e, "!")), "TRUE");
+    CHECK_STR(EVAL(&e, "LIKE", 3, t_str(&e, "abc"), t_str(&e, "a!_c"), t_str(&e, "!")), "FALSE");
+    CHECK_STR(EVAL(&e, "LIKE", 3, t_str(&e, "a%"), t_str(&e, "a!%"), t_str(&e, "!")), "TRUE");
+    CHECK_STR(EVAL(&e, "LIKE", 3, t_str(&e, "a"), t_str(&e, "a!"), t_str(&e, "!")),
+              "ERR:java.lang.RuntimeException: Invalid escape sequence 'a!', 1");
+    CHECK_STR(EVAL(&e, "LIKE", 3, t_str(&e, "a"), t_str(&e, "a!b"), t_str(&e, "!")),
+              "ERR:java.lang.RuntimeException: Invalid escape sequence 'a!b', 1");
+    CHECK_STR(EVAL(&e, "LIKE", 3, t_str(&e, "a"), t_str(&e, "a"), t_str(&e, "!!")),
+              "ERR:java.lang.RuntimeException: Invalid escape character '!!'");
+    CHECK_STR(EVAL(&e, "LIKE", 2, t_null(&e, &WTYPE_STRING), t_str(&e, "a")), "NULL");
+    /* a non-constant pattern is compiled per row */
+    const WType *types[2] = { &WTYPE_STRING, &WTYPE_STRING };
+    WChunk *c = wchunk_new(2, types, 4);
+    const char *vals[3][2] = { { "abc", "a%" }, { "abc", "b%" }, { "xyz", "%z" } };
+    for (int i = 0; i < 3; i++) {
+        int r = wchunk_add_row(c, WRK_INSERT);
+        for (int k = 0; k < 2; k++) {
+            c->cols[k].data[r].s.p = vals[i][k];
+            c->cols[k].data[r].s.len = (int32_t)strlen(vals[i][k]);
+            c->cols[k].nulls[r] = 0;
+        }
+    }
+    WExpr *x = t_call(&e, "LIKE", 2, t_col(&e, 0, &WTYPE_STRING), t_col(&e, 1, &WTYPE_STRING));
+    WVector out = { x->type, WA_ARRAY(e.a, WDatum, 4), WA_ARRAY(e.a, uint8_t, 4) };
+    CHECK(wexpr_eval(&e.ctx, x, c, NULL, &out));
+    CHECK_INT(out.data[0].i, 1);
+    CHECK_INT(out.data[1].i, 0);
+    CHECK_INT(out.data[2].i, 1);
+    wchunk_free(c);
+    tenv_free(&e);
+}
+
+WTEST(expr_fn_regex)
+{
+    TEnv e;
+    tenv_init(&e, NULL);
+    CHECK_STR(EVAL(&e, "REGEXP_EXTRACT", 3, t_str(&e, "foothebar"), t_str(&e, "foo(.*?)(bar)"), t_int(&e, 2)), "bar");
+    CHECK_STR(EVAL(&e, "REGEXP_EXTRACT", 3, t_str(&e, "foothebar"), t_str(&e, "foo(.*?)(bar)"), t_int(&e, 1)), "the");
+    CHECK_STR(EVAL(&e, "REGEXP_EXTRACT", 2, t_str(&e, "foothebar"), t_str(&e, "o+")), "oo");
+    CHECK_STR(EVAL(&e, "REGEXP_EXTRACT", 3, t_str(&e, "foothebar"), t_str(&e, "foo(.*?)(bar)"), t_int(&e, 3)), "NULL");
+    CHECK_STR(EVAL(&e, "REGEXP_EXTRACT", 2, t_str(&e, "abc"), t_str(&e, "(")), "NULL");
+    CHECK_STR(EVAL(&e, "REGEXP_EXTRACT", 2, t_str(&e, "abc"), t_str(&e, "x")), "NULL");
+    CHECK_STR(TYPE(&e, "REGEXP_EXTRACT", 2, t_str(&e, "abc"), t_str(&e, "x")), "STRING");
+    CHECK_STR(EVAL(&e, "REGEXP_EXTRACT", 3, t_str(&e, "ab"), t_str(&e, "(x)?b"), t_int(&e, 1)), "NULL");
+    CHECK_STR(EVAL(&e, "REGEXP_REPLACE", 3, t_str(&e, "foobar"), t_str(&e, "oo|ar"), t_vstr(&e, "")), "fb");
+    CHECK_STR(EVAL(&e, "REGEXP_REPLACE", 3, t_str(&e, "abc"), t_str(&e, "x*"), t_str(&e, "-")), "-a-b-c-");
+    CHECK_STR(EVAL(&e, "REGEXP_REPLACE", 3, t_str(&e, "a.b"), t_str(&e, "\\."), t_str(&e, "$1\\")), "a$1\\b");
+    CHECK_STR(EVAL(&e, "REGEXP_REPLACE", 3, t_str(&e, "2020-01-02"), t_str(&e, "(\\d+)-(\\d+)"), t_str(&e, "#")), "#-02");
+    CHECK_STR(EVAL(&e, "REGEXP_REPLACE", 3, t_str(&e, "x"), t_str(&e, "[a"), t_str(&e, "#")), "NULL");
+    CHECK_STR(EVAL(&e, "REGEXP", 2, t_str(&e, "abc123"), t_str(&e, "\\d+")), "TRUE");
+    CHECK_STR(EVAL(&e, "REGEXP", 2, t_str(&e, "abc"), t_str(&e, "^b")), "FALSE");
+    CHECK_STR(EVAL(&e, "REGEXP", 2, t_str(&e, "abc"), t_vstr(&e, "")), "FALSE");
+    CHECK_STR(EVAL(&e, "REGEXP", 2, t_str(&e, "abc"), t_str(&e, "{")), "FALSE");
+    tenv_free(&e);
+}
+
+static const char *re_find(TEnv *e, const char *pat, const char *s, int group)
+{
+    char *msg = NULL;
+    WRegex *re = wre_compile(e->a, pat, (int)strlen(pat), &msg);
+    if (!re) { snprintf(e->out, sizeof e->out, "ERR"); return e->out; }
+    int caps[64];
+    if (!wre_exec(re, s, (int)strlen(s), 0, false, false, caps)) return "NOMATCH";
+    if (caps[2 * group] < 0) return "UNSET";
+    snprintf(e->out, sizeof e->out, "%.*s", caps[2 * group + 1] - caps[2 * group], s + caps[2 * group]);
+    return e->out;
+}
+
+WTEST(expr_regex_engine_java_semantics)
+{
+    TEnv e;
+    tenv_init(&e, NULL);
+    CHECK_STR(re_find(&e, "a|ab", "ab", 0), "a");                 /* leftmost alternative wins */
+    CHECK_STR(re_find(&e, "a+?", "aaa", 0), "a");
+    CHECK_STR(re_find(&e, "a{2,3}", "aaaa", 0), "aaa");
+    CHECK_STR(re_find(&e, "a{2}", "a", 0), "NOMATCH");
+    CHECK_STR(re_find(&e, "(a*)*b", "aab", 1), "");                /* empty last iteration */
+    CHECK_STR(re_find(&e, "(a)\\1", "xaay", 0), "aa");
+    CHECK_STR(re_find(&e, "[a-c]+", "xxbcay", 0), "bca");
+    CHECK_STR(re_find(&e, "[^0-9 ]+", "12 ab3", 0), "ab");
+    CHECK_STR(re_find(&e, "\\w+@\\w+\\.com", "mail: bob@example.com!", 0), "bob@example.com");
+    CHECK_STR(re_find(&e, "(?i)ABC", "xxabc", 0), "abc");
+    CHECK_STR(re_find(&e, "^abc$", "abc\n", 0), "abc");
+    CHECK_STR(re_find(&e, "a.c", "a\nc", 0), "NOMATCH");
+    CHECK_STR(re_find(&e, "(?s)a.c", "a\nc", 0), "a\nc");
+    CHECK_STR(re_find(&e, "\\bis\\b", "this is", 0), "is");
+    CHECK_STR(re_find(&e, "(?:ab)+", "ababx", 0), "abab");
+    CHECK_STR(re_find(&e, "(?<year>\\d{4})-(\\d\\d)", "on 2024-05", 2), "05");
+    CHECK_STR(re_find(&e, "[\\d.]+", "v1.25b", 0), "1.25");
+    CHECK_STR(re_find(&e, "é+", "caféé", 0), "éé");
+    CHECK_STR(re_find(&e, "\\Qa.b\\E", "axb a.b", 0), "a.b");
+    CHECK_STR(re_find(&e, "\\p{Upper}+", "abCDe", 0), "CD");
+    CHECK_STR(re_find(&e, "x*", "abc", 0), "");
+    CHECK_STR(re_find(&e, "(", "x", 0), "ERR");
+    CHECK_STR(re_find(&e, "a{", "x", 0), "ERR");
+    CHECK_STR(re_find(&e, "(?=a)", "x", 0), "ERR");
+    CHECK_STR(re_find(&e, "*a", "x", 0), "ERR");
+    /* pathological pattern terminates */
+    char big[64];
+    memset(big, 'a', 40);
+    big[40] = 'b';
+    big[41] = 0;
+    CHECK_STR(re_find(&e, "(a|a)*c", big, 0), "NOMATCH");
+    tenv_free(&e);
+}
+
+WTEST(expr_fn_similar_and_str_to_map)
+{
+    TEnv e;
+    tenv_init(&e, NULL);
+    CHECK_STR(EVAL(&e, "SIMILAR", 2, t_str(&e, "abc"), t_str(&e, "a(b|c)c")), "TRUE");
+    CHECK_STR(EVAL(&e, "SIMILAR", 2, t_str(&e, "abc"), t_str(&e, "%(b|d)%")), "TRUE");
+    CHECK_STR(EVAL(&e, "SIMILAR", 2, t_str(&e, "abc"), t_str(&e, "a.c")), "FALSE");
+    CHECK_STR(EVAL(&e, "SIMILAR", 2, t_str(&e, "a.c"), t_str(&e, "a.c")), "TRUE");
+    CHECK_STR(EVAL(&e, "SIMILAR", 2, t_str(&e, "abc"), t_str(&e, "ab")), "FALSE");
+    CHECK_STR(EVAL(&e, "SIMILAR", 2, t_str(&e, "aaa"), t_str(&e, "a{2,3}")), "TRUE");
+    WExpr *m = t_call(&e, "STR_TO_MAP", 1, t_str(&e, "a=1,b=2,a=3,c"));
+    CHECK_STR(t_type(&e, m), "MAP<STRING, STRING> NOT NULL");
+    WDatum d;
+    bool isnull;
+    CHECK(wexpr_eval_const(&e.ctx, m, &d, &isnull));
+    CHECK(d.cx && d.cx->n == 3);
+    if (d.cx && d.cx->n == 3) {
+        CHECK(d.cx->vals[0].s.len == 1 && d.cx->vals[0].s.p[0] == 'a');
+        CHECK(d.cx->vals[1].s.len == 1 && d.cx->vals[1].s.p[0] == '3');
+        CHECK(d.cx->nulls[5] == 1);
+    }
+    m = t_call(&e, "STR_TO_MAP", 3, t_str(&e, "k1:v1;k2:v2"), t_str(&e, ";"), t_str(&e, ":"));
+    CHECK(wexpr_eval_const(&e.ctx, m, &d, &isnull));
+    CHECK(d.cx && d.cx->n == 2);
+    tenv_free(&e);
+}
+
+WTEST(expr_fn_numeric)
+{
+    TEnv e;
+    tenv_init(&e, NULL);
+    CHECK_STR(EVAL(&e, "ROUND", 2, t_double(&e, 2.675), t_int(&e, 2)), "2.68");
+    CHECK_STR(EVAL(&e, "ROUND", 2, t_double(&e, -2.5), t_int(&e, 0)), "-3");
+    CHECK_STR(EVAL(&e, "ROUND", 2, t_dec(&e, 125, 3, 2), t_int(&e, 1)), "1.3");
+    CHECK_STR(TYPE(&e, "ROUND", 2, t_dec(&e, 125, 3, 2), t_int(&e, 1)), "DECIMAL(3, 1) NOT NULL");
+    CHECK_STR(EVAL(&e, "ROUND", 2, t_dec(&e, -125, 3, 2), t_int(&e, 1)), "-1.3");
+    CHECK_STR(EVAL(&e, "ROUND", 2, t_dec(&e, 9995, 4, 2), t_int(&e, 1)), "100.0");
+    CHECK_STR(EVAL(&e, "ROUND", 2, t_dec(&e, 12345, 5, 2), t_int(&e, -1)), "120");
+    CHECK_STR(TYPE(&e, "ROUND", 2, t_dec(&e, 12345, 5, 2), t_int(&e, -1)), "DECIMAL(4, 0) NOT NULL");
+    CHECK_STR(EVAL(&e, "ROUND", 1, t_dec(&e, 125, 3, 2)), "1");
+    CHECK_STR(EVAL(&e, "ROUND", 2, t_int(&e, 125), t_int(&e, -1)), "130");
+    CHECK_STR(TYPE(&e, "ROUND", 2, t_int(&e, 125), t_int(&e, -1)), "INT NOT NULL");
+    CHECK_STR(EVAL(&e, "TRUNCATE", 2, t_dec(&e, 42324, 5, 3), t_int(&e, 2)), "42.32");
+    CHECK_STR(EVAL(&e, "TRUNCATE", 2, t_double(&e, 42.324), t_int(&e, 2)), "42.32");
+    CHECK_STR(EVAL(&e, "TRUNCATE", 1, t_double(&e, -42.9)), "-42");
+    CHECK_STR(EVAL(&e, "FLOOR", 1, t_dec(&e, -15, 2, 1)), "-2");
+    CHECK_STR(TYPE(&e, "FLOOR", 1, t_dec(&e, -15, 2, 1)), "DECIMAL(2, 0) NOT NULL");
+    CHECK_STR(EVAL(&e, "CEIL", 1, t_dec(&e, 12, 2, 1)), "2");
+    CHECK_STR(EVAL(&e, "CEILING", 1, t_double(&e, 1.2)), "2");
+    CHECK_STR(EVAL(&e, "FLOOR", 1, t_double(&e, -1.5)), "-2");
+    CHECK_STR(EVAL(&e, "ABS", 1, t_int(&e, -5)), "5");
+    CHECK_STR(EVAL(&e, "ABS", 1, t_dec(&e, -15, 2, 1)), "1.5");
+    CHECK_STR(EVAL(&e, "POWER", 2, t_int(&e, 2), t_int(&e, 10)), "1024");
+    CHECK_STR(TYPE(&e, "POWER", 2, t_int(&e, 2), t_int(&e, 10)), "DOUBLE NOT NULL");
+    CHECK_STR(EVAL(&e, "SQRT", 1, t_int(&e, 16)), "4");
+    CHECK_STR(EVAL(&e, "LOG", 2, t_int(&e, 2), t_int(&e, 8)), "3");
+    CHECK_STR(EVAL(&e, "LOG10", 1, t_int(&e, 1000)), "3");
+    CHECK_STR(EVAL(&e, "LOG2", 1, t_int(&e, 8)), "3");
+    CHECK_STR(EVAL(&e, "LN", 1, t_call(&e, "E", 0)), "1");
+    CHECK_STR(EVAL(&e, "SIGN", 1, t_dec(&e, -35, 2, 1)), "-1.0");
+    CHECK_STR(EVAL(&e, "SIGN", 1, t_int(&e, 7)), "1");
+    CHECK_STR(EVAL(&e, "DEGREES", 1, t_call(&e, "PI", 0)), "180");
+    CHECK_STR(EVAL(&e, "BIN", 1, t_int(&e, 12)), "1100");
+    CHECK_STR(EVAL(&e, "BIN", 1, t_int(&e, -1)), "1111111111111111111111111111111111111111111111111111111111111111");
+    CHECK_STR(EVAL(&e, "HEX", 1, t_int(&e, 255)), "FF");
+    CHECK_STR(EVAL(&e, "HEX", 1, t_str(&e, "hello,world")), "68656C6C6F2C776F726C64");
+    CHECK_STR(EVAL(&e, "RAND", 1, t_int(&e, 42)), "0.727563680032868");
+    CHECK_STR(EVAL(&e, "RAND_INTEGER", 2, t_int(&e, 42), t_int(&e, 10)), "0");
+    CHECK_STR(TYPE(&e, "RAND_INTEGER", 2, t_int(&e, 42), t_int(&e, 10)), "INT NOT NULL");
+    CHECK_STR(EVAL(&e, "SQRT", 1, t_str(&e, "x")),
+              "ERR:org.apache.calcite.sql.validate.SqlValidatorException: Cannot apply 'SQRT' to arguments of type "
+              "'SQRT(<CHAR(1)>)'. Supported form(s): 'SQRT(<NUMERIC>)'");
+    tenv_free(&e);
+}
+
+WTEST(expr_fn_conditional)
+{
+    TEnv e;
+    tenv_init(&e, NULL);
+    CHECK_STR(EVAL(&e, "NULLIF", 2, t_int(&e, 5), t_int(&e, 5)), "NULL");
+    CHECK_STR(EVAL(&e, "NULLIF", 2, t_int(&e, 5), t_int(&e, 0)), "5");
+    CHECK_STR(TYPE(&e, "NULLIF", 2, t_int(&e, 5), t_int(&e, 0)), "INT");
+    CHECK_STR(EVAL(&e, "IFNULL", 2, t_null(&e, &WTYPE_INT), t_int(&e, 5)), "5");
+    CHECK_STR(TYPE(&e, "IFNULL", 2, t_null(&e, &WTYPE_INT), t_int(&e, 5)), "INT NOT NULL");
+    CHECK_STR(EVAL(&e, "GREATEST", 3, t_int(&e, 1), t_int(&e, 7), t_int(&e, 3)), "7");
+    CHECK_STR(EVAL(&e, "LEAST", 3, t_int(&e, 4), t_double(&e, 2.5), t_int(&e, 3)), "2.5");
+    CHECK_STR(TYPE(&e, "LEAST", 3, t_int(&e, 4), t_double(&e, 2.5), t_int(&e, 3)), "DOUBLE NOT NULL");
+    CHECK_STR(EVAL(&e, "GREATEST", 2, t_int(&e, 1), t_null(&e, &WTYPE_INT)), "NULL");
+    CHECK_STR(EVAL(&e, "GREATEST", 2, t_str(&e, "b"), t_str(&e, "ab")), "b");
+    CHECK_STR(EVAL(&e, "IS_ALPHA", 1, t_str(&e, "abc")), "TRUE");
+    CHECK_STR(EVAL(&e, "IS_ALPHA", 1, t_str(&e, "ab1")), "FALSE");
+    CHECK_STR(EVAL(&e, "IS_DIGIT", 1, t_str(&e, "123")), "TRUE");
+    CHECK_STR(EVAL(&e, "IS_DIGIT", 1, t_null(&e, &WTYPE_STRING)), "FALSE");
+    CHECK_STR(EVAL(&e, "IS_DECIMAL", 1, t_str(&e, "-1.5e3")), "TRUE");
+    CHECK_STR(EVAL(&e, "IS_DECIMAL", 1, t_str(&e, "1.")), "TRUE");
+    CHECK_STR(EVAL(&e, "IS_DECIMAL", 1, t_str(&e, "x1")), "FALSE");
+    CHECK_STR(EVAL(&e, "IF", 3, t_call(&e, ">", 2, t_int(&e, 5), t_int(&e, 3)), t_int(&e, 5), t_int(&e, 3)), "5");
+    CHECK_STR(EVAL(&e, "IF", 3, t_bool(&e, false), t_str(&e, "a"), t_str(&e, "bc")), "bc");
+    tenv_free(&e);
+}
+
+WTEST(expr_fn_hashes)
+{
+    TEnv e;
+    tenv_init(&e, NULL);
+    CHECK_STR(EVAL(&e, "MD5", 1, t_vstr(&e, "")), "d41d8cd98f00b204e9800998ecf8427e");
+    CHECK_STR(EVAL(&e, "MD5", 1, t_str(&e, "abc")), "900150983cd24fb0d6963f7d28e17f72");
+    CHECK_STR(TYPE(&e, "MD5", 1, t_str(&e, "abc")), "CHAR(32) NOT NULL");
+    CHECK_STR(EVAL(&e, "MD5", 1, t_str(&e, "héllo")), "be50e8478cf24ff3595bc7307fb91b50");
+    CHECK_STR(EVAL(&e, "SHA1", 1, t_str(&e, "abc")), "a9993e364706816aba3e25717850c26c9cd0d89d");
+    CHECK_STR(EVAL(&e, "SHA224", 1, t_str(&e, "abc")), "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7");
+    CHECK_STR(EVAL(&e, "SHA256", 1, t_str(&e, "abc")), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    CHECK_STR(EVAL(&e, "SHA384", 1, t_str(&e, "abc")),
+              "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7");
+    CHECK_STR(EVAL(&e, "SHA512", 1, t_str(&e, "abc")),
+              "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f");
+    char a200[201];
+    memset(a200, 'a', 200);
+    a200[200] = 0;
+    CHECK_STR(EVAL(&e, "MD5", 1, t_vstr(&e, a200)), "887f30b43b2867f4a9accceee7d16e6c");
+    CHECK_STR(EVAL(&e, "SHA1", 1, t_vstr(&e, a200)), "e61cfffe0d9195a525fc6cf06ca2d77119c24a40");
+    CHECK_STR(EVAL(&e, "SHA256", 1, t_vstr(&e, a200)), "c2a908d98f5df987ade41b5fce213067efbcc21ef2240212a41e54b5e7c28ae5");
+    CHECK_STR(EVAL(&e, "SHA2", 2, t_vstr(&e, a200), t_int(&e, 224)), "2559984fd15e055f0d84c346483508242f02653ab7956401e551511c");
+    CHECK_STR(EVAL(&e, "SHA2", 2, t_vstr(&e, a200), t_int(&e, 384)),
+              "0691b6e978614b67d60557b2a2cddd53406508522efa21c624dbbfa8ab6e726d5c586b489c7c09f24109a64c10211d48");
+    CHECK_STR(EVAL(&e, "SHA512", 1, t_vstr(&e, a200)),
+              "4b11459c33f52a22ee8236782714c150a3b2c60994e9acee17fe68947a3e6789f31e7668394592da7bef827cddca88c4e6f86e4df7ed1ae6cba71f3e98faee9f");
+    CHECK_STR(EVAL(&e, "SHA2", 2, t_str(&e, "abc"), t_int(&e, 100)), "NULL");
+    CHECK_STR(EVAL(&e, "HASH_CODE", 1, t_int(&e, 7)), "7");
+    CHECK_STR(EVAL(&e, "HASH_CODE", 1, t_bool(&e, true)), "1231");
+    CHECK_STR(EVAL(&e, "HASH_CODE", 1, t_bigint(&e, 1LL << 32)), "1");
+    WExpr *u = t_call(&e, "UUID", 0);
+    CHECK_STR(t_type(&e, u), "CHAR(36) NOT NULL");
+    const char *uv = t_eval(&e, u);
+    CHECK(strlen(uv) == 36 && uv[8] == '-' && uv[14] == '4');
+    CHECK_STR(EVAL(&e, "TYPEOF", 1, t_dec(&e, 1, 5, 2)), "DECIMAL(5, 2) NOT NULL");
+    tenv_free(&e);
+}
