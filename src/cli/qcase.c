@@ -93,6 +93,23 @@ int wqcase_run(const char *path, FILE *out, int verbose)
             steps[n - 1].output = block(&p);
         }
     }
+    /* Flink's runner substitutes $VAR_* placeholders (paths): give each its own temp dir */
+    char tmpl[] = "/tmp/weir-qcase-XXXXXX";
+    char *dir = mkdtemp(tmpl);
+    for (int i = 0; i < n && dir; i++) {
+        char *q;
+        while ((q = strstr(steps[i].stmt, "$VAR_")) != NULL) {
+            size_t vl = 5;
+            while (isalnum((unsigned char)q[vl]) || q[vl] == '_') vl++;
+            WStrBuf b;
+            wsb_init(&b);
+            wsb_appendn(&b, steps[i].stmt, (size_t)(q - steps[i].stmt));
+            wsb_printf(&b, "%s/%.*s", dir, (int)(vl - 5), q + 5);
+            wsb_append(&b, q + vl);
+            free(steps[i].stmt);
+            steps[i].stmt = wsb_detach(&b);
+        }
+    }
     int rc = WCONF_PASS;
     WSession *s = wsession_new(stdout);
     for (int i = 0; i < n && rc == WCONF_PASS; i++) {
@@ -125,6 +142,11 @@ int wqcase_run(const char *path, FILE *out, int verbose)
         free(st);
     }
     wsession_free(s);
+    if (dir) {
+        char cmd[600];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        if (system(cmd) != 0) fprintf(out, "warning: could not remove %s\n", dir);
+    }
     if (rc == WCONF_PASS) fprintf(out, "PASS %s\n", name);
     for (int i = 0; i < n; i++) { free(steps[i].stmt); free(steps[i].mode); free(steps[i].output); }
     free(cur_name);

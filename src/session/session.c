@@ -32,6 +32,21 @@ struct WSession {
     char **set_sql;
 };
 
+/* Deprecated option keys that Flink still accepts, and the key they set. */
+static const char *canonical_key(const char *key)
+{
+    static const char *const ALIASES[][2] = {
+        {"sql-client.display.max-column-width", "table.display.max-column-width"},
+        {"state.backend", "state.backend.type"},
+        {"execution.checkpointing.externalized-checkpoint-retention", "execution.checkpointing.externalized-checkpoint-retention"},
+        {"state.checkpoints.dir", "execution.checkpointing.dir"},
+        {NULL, NULL},
+    };
+    for (int i = 0; ALIASES[i][0]; i++)
+        if (strcmp(key, ALIASES[i][0]) == 0) return ALIASES[i][1];
+    return key;
+}
+
 static uint64_t next_rand(WSession *s)
 {
     uint64_t x = s->rng += 0x9e3779b97f4a7c15ULL;
@@ -275,6 +290,51 @@ static bool exec_describe(WSession *s, AstStmt *st, WStmtResult *res, WError *er
     return true;
 }
 
+static bool not_supported(WError *err, const char *what)
+{
+    return werr_set(err, WEXC_TABLE, "%s is not supported yet in weir.", what);
+}
+
+/* ALTER TABLE t RENAME TO u / SET ('k' = 'v') / RESET ('k'). */
+static bool exec_alter_table(WSession *s, AstStmt *st, WArena *a, WStmtResult *res, WError *err)
+{
+    WTable *t = wcatalog_lookup(&s->catalog, &st->target);
+    if (!t || t->is_view) {
+        char *qn = wcatalog_qualified(a, &s->catalog, &st->target);
+        char *cat = qn, *db = strchr(cat, '.');
+        *db++ = 0;
+        char *obj = strchr(db, '.');
+        *obj++ = 0;
+        return werr_set(err, WEXC_VALIDATION, "Table `%s`.`%s`.`%s` doesn't exist or is a temporary table.",
+                        cat, db, obj);
+    }
+    switch (st->alter_kind) {
+    case AAL_RENAME: {
+        if (wcatalog_lookup(&s->catalog, &st->rename_to)) {
+            char *qn = wcatalog_qualified(a, &s->catalog, &st->rename_to);
+            return werr_set(err, WEXC_VALIDATION, "Could not execute ALTER TABLE %s RENAME TO %s",
+                            wcatalog_qualified(a, &s->catalog, &st->target), qn);
+        }
+        t->name = wa_strdup(t->arena, st->rename_to.parts[st->rename_to.n - 1]);
+        break;
+    }
+    case AAL_SET_OPTIONS:
+        for (int i = 0; i < st->noptions; i++) wopts_set(&t->options, st->options[i].key, st->options[i].value);
+        break;
+    case AAL_RESET_OPTIONS:
+        for (int i = 0; i < st->noptions; i++) {
+            if (strcmp(st->options[i].key, "connector") == 0)
+                return werr_set(err, WEXC_VALIDATION, "ALTER TABLE RESET does not support changing 'connector'");
+            wopts_remove(&t->options, st->options[i].key);
+        }
+        break;
+    default:
+        return not_supported(err, "This ALTER TABLE statement");
+    }
+    res->kind = WSR_OK;
+    return true;
+}
+
 /* ---- running plans ---- */
 
 typedef struct CollectBridge {
@@ -365,10 +425,6 @@ static bool exec_statement_set(WSession *s, int n, AstStmt **stmts, WArena *a, W
     return true;
 }
 
-static bool not_supported(WError *err, const char *what)
-{
-    return werr_set(err, WEXC_TABLE, "%s is not supported yet in weir.", what);
-}
 
 bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResult *res, WError *err)
 {
@@ -441,7 +497,7 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
             }
             free(keys);
         } else {
-            wopts_set(&s->config, st->key, st->value ? st->value : "");
+            wopts_set(&s->config, canonical_key(st->key), st->value ? st->value : "");
             if (strcmp(st->key, "table.local-time-zone") == 0 && !session_tz(s, err)) {
                 wopts_remove(&s->config, st->key);
                 ok = false;
@@ -452,7 +508,7 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
         break;
     case AS_RESET:
         if (st->key) {
-            wopts_remove(&s->config, st->key);
+            wopts_remove(&s->config, canonical_key(st->key));
             res->kind = WSR_MESSAGE;
             res->message = wstrdup("Session property has been reset.");
         } else {
@@ -574,7 +630,7 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
     case AS_COMPILE_AND_EXECUTE: ok = not_supported(err, "COMPILE AND EXECUTE PLAN"); break;
     case AS_EXECUTE_PLAN: ok = not_supported(err, "EXECUTE PLAN"); break;
     case AS_STOP_JOB: ok = not_supported(err, "STOP JOB (there is no running cluster job)"); break;
-    case AS_ALTER_TABLE: ok = not_supported(err, "ALTER TABLE"); break;
+    case AS_ALTER_TABLE: ok = exec_alter_table(s, st, a, res, err); break;
     case AS_CREATE_FUNCTION: ok = not_supported(err, "CREATE FUNCTION"); break;
     case AS_CREATE_CATALOG: ok = not_supported(err, "CREATE CATALOG"); break;
     case AS_CREATE_DATABASE: ok = not_supported(err, "CREATE DATABASE"); break;

@@ -400,7 +400,10 @@ const WType *wtype_common(WArena *a, const WType *x, const WType *y)
     }
     if (wtype_is_string(x) && wtype_is_string(y)) {
         int len = x->precision > y->precision ? x->precision : y->precision;
-        if (x->id == WT_CHAR && y->id == WT_CHAR) return wtype_char(a, len, nullable);
+        /* Flink's type system converts ragged CHAR unions to VARCHAR
+           (shouldConvertRaggedUnionTypesToVarying) */
+        if (x->id == WT_CHAR && y->id == WT_CHAR && x->precision == y->precision)
+            return wtype_char(a, len, nullable);
         return wtype_varchar(a, len, nullable);
     }
     if (wtype_is_binary(x) && wtype_is_binary(y)) {
