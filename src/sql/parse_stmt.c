@@ -474,11 +474,7 @@ static AstStmt *alter_stmt(WSqlParser *p)
 
 static void like_opt(WSqlParser *p, AstStmt *s)
 {
-    bool neg = false;
-    if (ps_is_kw(p, "NOT") && (ps_kw_at(p, 1, "LIKE") || ps_kw_at(p, 1, "ILIKE"))) {
-        ps_next(p);
-        neg = true;
-    }
+    bool neg = ps_accept_kw(p, "NOT");
     if (ps_accept_kw(p, "LIKE")) {
         s->like_pattern = ps_string(p);
     } else if (ps_accept_kw(p, "ILIKE")) {

@@ -1,0 +1,317 @@
+/*
+ * test_parser_errors.c — the parser's error texts, classes and positions: Calcite's
+ * `Encountered "X" at line L, column C.` / `Incorrect syntax near the keyword 'X' ...` with the
+ * `Was expecting` list, lexical errors worded like TokenMgrError, and the depth limit.
+ */
+#include "unit.h"
+
+#include "../../src/sql/parser.h"
+
+static WArena EA;
+static bool EA_init;
+
+static WError ERR_(const char *sql)
+{
+    if (!EA_init) { warena_init(&EA, 0); EA_init = true; }
+    WError e;
+    werr_clear(&e);
+    AstStmt *s = wsql_parse_statement(&EA, sql, &e);
+    if (s) snprintf(e.msg, sizeof e.msg, "(parsed)");
+    return e;
+}
+
+/* the message up to its first newline */
+static const char *first_line(const char *msg)
+{
+    static char buf[1024];
+    size_t n = strcspn(msg, "\n");
+    if (n >= sizeof buf) n = sizeof buf - 1;
+    memcpy(buf, msg, n);
+    buf[n] = 0;
+    return buf;
+}
+
+#define CHECK_ERR(sql, want_first_line)                                         \
+    do {                                                                        \
+        WError e_ = ERR_(sql);                                                  \
+        CHECK_STR(first_line(e_.msg), want_first_line);                        \
+        CHECK_STR(e_.cls, WEXC_PARSE);                                          \
+    } while (0)
+
+#define LEX_CLS "org.apache.flink.sql.parser.impl.TokenMgrError"
+
+WTEST(parser_err_eof_after_from)
+{
+    WError e = ERR_("SELECT * FROM");
+    CHECK_STR(first_line(e.msg), "SQL parse failed. Encountered \"<EOF>\" at line 1, column 13.");
+    CHECK_STR(e.cls, WEXC_PARSE);
+    CHECK_INT(e.line, 1);
+    CHECK_INT(e.col, 13);
+    CHECK(strstr(e.msg, "\nWas expecting one of:\n    \"LATERAL\" ...\n") != NULL);
+    CHECK(strstr(e.msg, "    <IDENTIFIER> ...\n") != NULL);
+}
+
+WTEST(parser_err_eof_position_counts_trailing_blanks)
+{
+    /* Calcite reports <EOF> at the last character read, blanks included */
+    CHECK_ERR("SELECT a\nFROM t\nWHERE ", "SQL parse failed. Encountered \"<EOF>\" at line 3, column 6.");
+    CHECK_ERR("SELECT * FROM t WHERE", "SQL parse failed. Encountered \"<EOF>\" at line 1, column 21.");
+}
+
+WTEST(parser_err_lexical_unterminated_comment)
+{
+    /* the select.q case: an unterminated comment after SELECT */
+    WError e = ERR_("SELECT /*;");
+    CHECK_STR(e.cls, LEX_CLS);
+    CHECK_STR(e.msg, "Lexical error at line 1, column 11.  Encountered: <EOF> after : \"\"");
+    CHECK_INT(e.line, 1);
+    CHECK_INT(e.col, 11);
+}
+
+WTEST(parser_err_lexical_comment_ending_in_newline)
+{
+    WError e = ERR_("SELECT 1 /* x\n");
+    CHECK_STR(e.msg, "Lexical error at line 2, column 0.  Encountered: <EOF> after : \"\"");
+}
+
+WTEST(parser_err_lexical_bad_char)
+{
+    WError e = ERR_("SELECT #");
+    CHECK_STR(e.cls, LEX_CLS);
+    CHECK_STR(e.msg, "Lexical error at line 1, column 8.  Encountered: \"#\" (35), after : \"\"");
+}
+
+WTEST(parser_err_lexical_backquote_eof)
+{
+    WError e = ERR_("SELECT `abc");
+    CHECK_STR(e.msg, "Lexical error at line 1, column 12.  Encountered: <EOF> after : \"`abc\"");
+}
+
+WTEST(parser_err_lexical_backquote_newline)
+{
+    WError e = ERR_("SELECT `a\nb`");
+    CHECK_STR(e.msg, "Lexical error at line 1, column 10.  Encountered: \"\\n\" (10), after : \"`a\"");
+}
+
+WTEST(parser_err_lexical_non_letter)
+{
+    WError e = ERR_("SELECT \xEF\xBD\x98");   /* U+FF58 is no Calcite letter */
+    CHECK_STR(e.msg, "Lexical error at line 1, column 8.  Encountered: \"\\uff58\" (65368), after : \"\"");
+}
+
+WTEST(parser_err_reserved_column_name)
+{
+    WError e = ERR_("CREATE TABLE t (user INT)");
+    CHECK_STR(first_line(e.msg), "SQL parse failed. Incorrect syntax near the keyword 'user' at line 1, column 17.");
+    CHECK_STR(e.cls, WEXC_PARSE);
+    CHECK(strstr(e.msg, "\nWas expecting one of:\n") != NULL);
+    CHECK_ERR("CREATE TABLE t (a INT, method STRING)",
+              "SQL parse failed. Incorrect syntax near the keyword 'method' at line 1, column 24.");
+    CHECK_ERR("create table t (value int)",
+              "SQL parse failed. Incorrect syntax near the keyword 'value' at line 1, column 17.");
+    CHECK_ERR("CREATE TABLE t (a INT, `timestamp` TIMESTAMP(3), comment STRING)",
+              "SQL parse failed. Incorrect syntax near the keyword 'comment' at line 1, column 50.");
+}
+
+WTEST(parser_err_reserved_in_select)
+{
+    CHECK_ERR("SELECT FROM t", "SQL parse failed. Incorrect syntax near the keyword 'FROM' at line 1, column 8.");
+    CHECK_ERR("SELECT value FROM t", "SQL parse failed. Incorrect syntax near the keyword 'value' at line 1, column 8.");
+    CHECK_ERR("SELECT a FROM t AS order",
+              "SQL parse failed. Incorrect syntax near the keyword 'order' at line 1, column 20.");
+}
+
+WTEST(parser_err_unterminated_string)
+{
+    /* an unterminated literal is a lone quote token for Calcite */
+    CHECK_ERR("SELECT 'abc", "SQL parse failed. Encountered \"\\'\" at line 1, column 8.");
+}
+
+WTEST(parser_err_string_token_image)
+{
+    CHECK_ERR("SELECT a FROM t WHERE 'x' 'y' z",
+              "SQL parse failed. Encountered \"z\" at line 1, column 31.");
+    CHECK_ERR("SELECT ROW(a, 'literal') x y FROM t", "SQL parse failed. Encountered \"y\" at line 1, column 28.");
+    CHECK_ERR("SHOW TABLES LIKE x", "SQL parse failed. Encountered \"x\" at line 1, column 18.");
+    CHECK_ERR("SELECT 1 'abc'", "SQL parse failed. Encountered \"\\'abc\\'\" at line 1, column 10.");
+}
+
+WTEST(parser_err_set_key_hyphen)
+{
+    /* Flink's own test: SET execution.runtime-type= */
+    CHECK_ERR("SET execution.runtime-type=", "SQL parse failed. Encountered \"-\" at line 1, column 22.");
+}
+
+WTEST(parser_err_show_likes)
+{
+    /* FlinkSqlParserImplTest: show catalogs ^likes^ / show databases not ^likes^ */
+    CHECK_ERR("show catalogs likes", "SQL parse failed. Encountered \"likes\" at line 1, column 15.");
+    CHECK_ERR("show databases likes", "SQL parse failed. Encountered \"likes\" at line 1, column 16.");
+    CHECK_ERR("show databases not likes", "SQL parse failed. Encountered \"likes\" at line 1, column 20.");
+    CHECK_ERR("show catalogs not ilikes", "SQL parse failed. Encountered \"ilikes\" at line 1, column 19.");
+}
+
+WTEST(parser_err_single_expected)
+{
+    WError e = ERR_("SELECT a FROM t ORDER a");
+    CHECK_STR(e.msg, "SQL parse failed. Encountered \"a\" at line 1, column 23.\nWas expecting:\n    \"BY\" ...\n    ");
+    WError e2 = ERR_("SELECT a FROM t WHERE a IN 1");
+    CHECK_STR(e2.msg, "SQL parse failed. Encountered \"1\" at line 1, column 28.\nWas expecting:\n    \"(\" ...\n    ");
+}
+
+WTEST(parser_err_trailing_statement)
+{
+    WError e = ERR_("SELECT 1; SELECT 2");
+    CHECK_STR(e.msg, "SQL parse failed. Encountered \"SELECT\" at line 1, column 11.\nWas expecting:\n    <EOF> \n    ");
+}
+
+WTEST(parser_err_closing_paren)
+{
+    CHECK_ERR("SELECT a FROM t WHERE a = )", "SQL parse failed. Encountered \")\" at line 1, column 27.");
+    CHECK_ERR("SELECT (1 + 2 FROM t", "SQL parse failed. Encountered \"FROM\" at line 1, column 15.");
+    CHECK_ERR("INSERT INTO t VALUES (1", "SQL parse failed. Encountered \"<EOF>\" at line 1, column 23.");
+    CHECK_ERR("SELECT f(a,) FROM t", "SQL parse failed. Encountered \")\" at line 1, column 12.");
+}
+
+WTEST(parser_err_multiline_position)
+{
+    WError e = ERR_("CREATE TABLE t (\n  a INT,\n  b STRING\n  c INT\n)");
+    CHECK_STR(first_line(e.msg), "SQL parse failed. Encountered \"c\" at line 4, column 3.");
+    CHECK_INT(e.line, 4);
+    CHECK_INT(e.col, 3);
+}
+
+WTEST(parser_err_cast_without_as)
+{
+    CHECK_ERR("SELECT CAST(a INT) FROM t", "SQL parse failed. Encountered \"INT\" at line 1, column 15.");
+}
+
+WTEST(parser_err_incomplete_expressions)
+{
+    CHECK_ERR("SELECT 1 +", "SQL parse failed. Encountered \"<EOF>\" at line 1, column 10.");
+    CHECK_ERR("SELECT a FROM t WHERE a BETWEEN 1", "SQL parse failed. Encountered \"<EOF>\" at line 1, column 33.");
+    CHECK_ERR("SELECT CASE WHEN a THEN 1 FROM t", "SQL parse failed. Encountered \"FROM\" at line 1, column 27.");
+    CHECK_ERR("SELECT a IS b FROM t", "SQL parse failed. Encountered \"b\" at line 1, column 13.");
+}
+
+WTEST(parser_err_statements)
+{
+    CHECK_ERR("EXPLAIN", "SQL parse failed. Encountered \"<EOF>\" at line 1, column 7.");
+    CHECK_ERR("DROP TABLE", "SQL parse failed. Encountered \"<EOF>\" at line 1, column 10.");
+    CHECK_ERR("BEGIN STATEMENT", "SQL parse failed. Encountered \"<EOF>\" at line 1, column 15.");
+    CHECK_ERR("STOP JOB abc", "SQL parse failed. Encountered \"abc\" at line 1, column 10.");
+    CHECK_ERR("SELEC 1", "SQL parse failed. Encountered \"SELEC\" at line 1, column 1.");
+    CHECK_ERR("COMPILE PLAN 'f' FOR SELECT 1", "SQL parse failed. Encountered \"SELECT\" at line 1, column 22.");
+    CHECK_ERR("EXECUTE STATEMENT SET BEGIN SELECT 1; END",
+              "SQL parse failed. Encountered \"SELECT\" at line 1, column 29.");
+}
+
+WTEST(parser_err_ddl)
+{
+    CHECK_ERR("CREATE TABLE t (a INT, WATERMARK ts AS ts)", "SQL parse failed. Encountered \"ts\" at line 1, column 34.");
+    CHECK_ERR("CREATE TABLE t (a INT) WITH ('k' = 1)", "SQL parse failed. Encountered \"1\" at line 1, column 36.");
+    CHECK_ERR("CREATE TABLE t (a INT) WITH (k = 'v')", "SQL parse failed. Encountered \"k\" at line 1, column 30.");
+    CHECK_ERR("CREATE TABLE t (a INT PRIMARY KEY NOT)", "SQL parse failed. Encountered \")\" at line 1, column 38.");
+    CHECK_ERR("CREATE TABLE t (a VARCHAR(x))", "SQL parse failed. Encountered \"x\" at line 1, column 27.");
+    CHECK_ERR("CREATE VIEW v SELECT 1", "SQL parse failed. Encountered \"SELECT\" at line 1, column 15.");
+}
+
+WTEST(parser_err_types)
+{
+    WError e;
+    werr_clear(&e);
+    if (!EA_init) { warena_init(&EA, 0); EA_init = true; }
+    CHECK(wsql_parse_type(&EA, "ARRAY<INT", &e) == NULL);
+    CHECK_STR(first_line(e.msg), "SQL parse failed. Encountered \"<EOF>\" at line 1, column 9.");
+    werr_clear(&e);
+    CHECK(wsql_parse_type(&EA, "MAP<INT>", &e) == NULL);
+    CHECK_STR(first_line(e.msg), "SQL parse failed. Encountered \">\" at line 1, column 8.");
+    werr_clear(&e);
+    CHECK(wsql_parse_type(&EA, "INT extra", &e) == NULL);
+    CHECK_STR(first_line(e.msg), "SQL parse failed. Encountered \"extra\" at line 1, column 5.");
+}
+
+WTEST(parser_err_hint_misplaced)
+{
+    CHECK_ERR("SELECT a /*+ X */ FROM t", "SQL parse failed. Encountered \"/*+\" at line 1, column 10.");
+    CHECK_ERR("SELECT /*+ OPTIONS('a' = 'b' */ a FROM t",
+              "SQL parse failed. Encountered \"*/\" at line 1, column 30.");
+}
+
+WTEST(parser_err_double_quotes)
+{
+    /* back-tick quoting: a double quote starts nothing */
+    CHECK_ERR("SELECT \"a\" FROM t", "SQL parse failed. Encountered \"\\\"\" at line 1, column 8.");
+}
+
+WTEST(parser_err_interval_unit)
+{
+    CHECK_ERR("SELECT INTERVAL '1' FOO", "SQL parse failed. Encountered \"FOO\" at line 1, column 21.");
+    CHECK_ERR("SELECT INTERVAL 1 DAY", "SQL parse failed. Encountered \"1\" at line 1, column 17.");
+}
+
+WTEST(parser_err_unicode_escape)
+{
+    CHECK_ERR("SELECT U&'\\00G1'",
+              "SQL parse failed. Unicode escape sequence starting at character 0 is not exactly four hex digits");
+}
+
+WTEST(parser_err_depth_limit)
+{
+    char sql[2200];
+    strcpy(sql, "SELECT ");
+    for (int i = 0; i < 1000; i++) strcat(sql, "(");
+    strcat(sql, "1");
+    WError e = ERR_(sql);
+    CHECK_STR(e.cls, WEXC_PARSE);
+    CHECK(strstr(e.msg, "nested too deeply") != NULL);
+    /* unary chains and nested types are bounded too */
+    char neg[2100];
+    strcpy(neg, "SELECT ");
+    for (int i = 0; i < 1000; i++) strcat(neg, "- ");   /* "--" would start a comment */
+    strcat(neg, "1");
+    e = ERR_(neg);
+    CHECK(strstr(e.msg, "nested too deeply") != NULL);
+    char ty[8200];
+    strcpy(ty, "CREATE TABLE t (a ");
+    for (int i = 0; i < 1000; i++) strcat(ty, "ARRAY<");
+    e = ERR_(ty);
+    CHECK(strstr(e.msg, "nested too deeply") != NULL);
+}
+
+WTEST(parser_err_deep_but_fine)
+{
+    char sql[400];
+    strcpy(sql, "SELECT ");
+    for (int i = 0; i < 50; i++) strcat(sql, "(");
+    strcat(sql, "1");
+    for (int i = 0; i < 50; i++) strcat(sql, ")");
+    WError e = ERR_(sql);
+    CHECK_STR(e.msg, "(parsed)");
+}
+
+WTEST(parser_err_natural_join_needs_join)
+{
+    CHECK_ERR("SELECT * FROM a NATURAL b", "SQL parse failed. Encountered \"b\" at line 1, column 25.");
+    CHECK_ERR("SELECT * FROM a JOIN b", "SQL parse failed. Encountered \"<EOF>\" at line 1, column 22.");
+}
+
+WTEST(parser_err_empty_input)
+{
+    WError e = ERR_("   ");
+    CHECK_STR(first_line(e.msg), "SQL parse failed. Encountered \"<EOF>\" at line 1, column 3.");
+    WError c = ERR_("-- only a comment");
+    CHECK_STR(first_line(c.msg), "SQL parse failed. Encountered \"<EOF>\" at line 1, column 17.");
+}
+
+WTEST(parser_err_expression_api)
+{
+    if (!EA_init) { warena_init(&EA, 0); EA_init = true; }
+    WError e;
+    werr_clear(&e);
+    CHECK(wsql_parse_expression(&EA, "a +", &e) == NULL);
+    CHECK_STR(first_line(e.msg), "SQL parse failed. Encountered \"<EOF>\" at line 1, column 3.");
+    werr_clear(&e);
+    CHECK(wsql_parse_expression(&EA, "a b", &e) == NULL);
+    CHECK_STR(first_line(e.msg), "SQL parse failed. Encountered \"b\" at line 1, column 3.");
+}
