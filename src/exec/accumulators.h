@@ -1,0 +1,105 @@
+/*
+ * accumulators.h — GroupAggregate's private accumulator library (exec/ internal, not a module
+ * contract): create / accumulate / retract / get-value for every WAggKind over WDatum, with the
+ * semantics of Flink's built-in aggregate functions (planner DeclarativeAggregateFunctions and
+ * runtime *WithRetractAggFunction classes, DistinctAggCodeGen for DISTINCT, the Welford M2
+ * rewrite for STDDEV/VAR).
+ *
+ * State layout: the scalar part of all accumulators of one key is one binary row (types/row.h)
+ * with the field types in WAccLayout.ftypes; field 0 is the record count (Flink's COUNT(*) record
+ * counter). Integer fields are widened to BIGINT and FLOAT to DOUBLE so that the insert-only fast
+ * path can update 8-byte slots in place. Data views live in keyed state of the same backend and
+ * TTL (never in private tables): MIN/MAX-with-retraction value->count maps, FIRST/LAST_VALUE
+ * value->orders and order->values maps, LISTAGG list/retract lists, COLLECT value->count maps and
+ * one value->counts map per DISTINCT argument list (shared by the calls with the same argument).
+ * All data-view functions act on the backend's current key.
+ *
+ * May call types/, state/, common/.
+ */
+#ifndef WEIR_EXEC_ACCUMULATORS_H
+#define WEIR_EXEC_ACCUMULATORS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "../plan/plan.h"
+#include "../state/state.h"
+#include "../types/chunk.h"
+#include "../types/cast.h"
+#include "../common/strbuf.h"
+
+/* How a sum is added (width of integer wrap-around, float, double, decimal). */
+typedef enum WSumKind { WSK_I8, WSK_I16, WSK_I32, WSK_I64, WSK_FLOAT, WSK_DOUBLE, WSK_DEC } WSumKind;
+
+typedef struct WAccAgg {
+    WAggKind kind;
+    bool retract;               /* the *WithRetract variant */
+    int arg, arg2;              /* input columns (arg2: LISTAGG separator), -1 when none */
+    const WType *arg_type;      /* type of arg (NULL for COUNT(*)) */
+    const WType *res_type;
+    int filter_col;             /* -1 when none */
+    int distinct;               /* distinct group, -1 when not DISTINCT */
+    int off, nfields;           /* fields of this aggregate in the accumulator row */
+    WSumKind sum_kind;          /* SUM/SUM0/AVG arithmetic */
+    WState *map1, *map2;        /* data views, see the file comment */
+    WState *list1, *list2;
+} WAccAgg;
+
+typedef struct WAccDistinct {
+    int nargs;
+    int args[2];
+    const WType *types[2];
+    int naggs;
+    int *aggs;                  /* aggregate indexes sharing this argument list, in order */
+    bool all_filtered;          /* every call has a FILTER: skip rows where none passes */
+    WState *map;                /* value row -> int64 counts (one per call), or a bitmask */
+} WAccDistinct;
+
+typedef struct WAccLayout {
+    bool retract;               /* input may retract */
+    int nfields;
+    const WType **ftypes;       /* accumulator row field types; [0] = record count BIGINT */
+    int naggs;
+    WAccAgg *aggs;
+    int ndistinct;
+    WAccDistinct *distinct;
+    bool has_views;             /* any data view state */
+} WAccLayout;
+
+/* Working context of one call (scratch memory lives as long as the values computed in it). */
+typedef struct WAccCtx {
+    const WAccLayout *L;
+    WArena *scratch;            /* strings produced by accumulators / read from views */
+    WStrBuf kbuf, vbuf, tbuf;   /* encoding buffers */
+    int64_t now;                /* processing time (FIRST/LAST_VALUE order) */
+    WCastCtx cast;
+} WAccCtx;
+
+/* Builds the layout and registers the data-view states ("<state_name>$<agg>..." names) in b
+   with ttl_ms. Returns NULL with err set for an aggregate it cannot run. */
+WAccLayout *wacc_layout_new(const WAggCall *aggs, int naggs, const WType **in_types, bool retract,
+                            WStateBackend *b, const char *state_name, int64_t ttl_ms, WError *err);
+void wacc_layout_free(WAccLayout *L);
+
+void wacc_ctx_init(WAccCtx *c, const WAccLayout *L, WArena *scratch);
+void wacc_ctx_free(WAccCtx *c);
+
+/* Fresh accumulators (Flink createAccumulators). */
+void wacc_create(const WAccLayout *L, WDatum *acc, uint8_t *nulls);
+/* Accumulate / retract input row `row` (FILTER and DISTINCT applied here). Increments /
+   decrements the record count (field 0). */
+void wacc_accumulate(WAccCtx *c, WDatum *acc, uint8_t *nulls, const WChunk *in, int row);
+void wacc_retract(WAccCtx *c, WDatum *acc, uint8_t *nulls, const WChunk *in, int row);
+/* Aggregate results (one per call, of its result type). */
+void wacc_get_value(WAccCtx *c, const WDatum *acc, const uint8_t *nulls, WDatum *vals,
+                    uint8_t *vnulls);
+/* Flink's RecordEqualiser over two result vectors. */
+bool wacc_values_equal(const WAccLayout *L, const WDatum *a, const uint8_t *an, const WDatum *b,
+                       const uint8_t *bn);
+/* Clear every data view of the current key (Flink function.cleanup()). */
+void wacc_cleanup(const WAccLayout *L);
+
+/* Accumulator row <-> datums. Decoding copies variable-length values into scratch. */
+void wacc_decode(WAccCtx *c, const void *row, size_t len, WDatum *acc, uint8_t *nulls);
+void wacc_encode(WAccCtx *c, const WDatum *acc, const uint8_t *nulls, WStrBuf *out);
+
+#endif
