@@ -55,6 +55,8 @@ const WType *wf_err_invalid_call(WError *err, const char *name, const WType **ar
    A ANY; a trailing '*' repeats the last letter any number of times). On mismatch sets Calcite's
    "Cannot apply" error listing the forms and returns false. */
 bool wf_check(WError *err, const char *name, const WType **args, int nargs, const char *sig);
+/* Calcite's "Invalid number of arguments to function 'NAME'. Was expecting N arguments". */
+bool wf_err_arg_count(WError *err, const char *name, int expected);
 /* Calcite's rendering of a type in such messages: INTEGER, VARCHAR(10), CHAR(3), DECIMAL(10, 2),
    TIMESTAMP(3), TIMESTAMP_WITH_LOCAL_TIME_ZONE(3), NULL ... */
 void wf_calcite_type(const WType *t, WStrBuf *o);

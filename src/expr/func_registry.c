@@ -38,6 +38,39 @@ const WFuncDef *wfunc_lookup(const char *name)
     return NULL;
 }
 
+static const char *family(const WType *t)
+{
+    switch (t->id) {
+    case WT_NULL: return "NULL";
+    case WT_BOOLEAN: return "BOOLEAN";
+    case WT_TINYINT: case WT_SMALLINT: case WT_INT: case WT_BIGINT: case WT_FLOAT: case WT_DOUBLE:
+    case WT_DECIMAL: return "NUMERIC";
+    case WT_CHAR: case WT_VARCHAR: return "CHARACTER";
+    case WT_BINARY: case WT_VARBINARY: return "BINARY";
+    case WT_DATE: return "DATE";
+    case WT_TIME: return "TIME";
+    case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ: return "TIMESTAMP";
+    case WT_INTERVAL_YM: return "INTERVAL_YEAR_MONTH";
+    case WT_INTERVAL_DT: return "INTERVAL_DAY_TIME";
+    case WT_ARRAY: return "ARRAY";
+    case WT_MAP: return "MAP";
+    case WT_MULTISET: return "MULTISET";
+    default: return "ANY";
+    }
+}
+
+bool wfunc_unknown_error(WError *err, const char *name, const WType **args, int nargs)
+{
+    WStrBuf b;
+    wsb_init(&b);
+    wsb_printf(&b, "No match found for function signature %s(", name);
+    for (int i = 0; i < nargs; i++) wsb_printf(&b, "%s<%s>", i ? ", " : "", family(args[i]));
+    wsb_putc(&b, ')');
+    werr_set(err, WEXC_CALCITE, "%s", b.buf);
+    wsb_free(&b);
+    return false;
+}
+
 /* Operators and internal names are not listed by SHOW FUNCTIONS. */
 static bool listed(const WFuncDef *d)
 {

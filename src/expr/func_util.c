@@ -246,9 +246,40 @@ static bool alt_match(const char *alt, size_t len, const WType **t, int n)
     return k == n;
 }
 
+static void alt_counts(const char *alt, size_t len, int *mn, bool *unbounded)
+{
+    int k = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (alt[i] == '*') { *unbounded = true; continue; }
+        k++;
+    }
+    *mn = k;
+}
+
+bool wf_err_arg_count(WError *err, const char *name, int expected)
+{
+    werr_set(err, WEXC_CALCITE, "Invalid number of arguments to function '%s'. Was expecting %d arguments", name, expected);
+    return false;
+}
+
 bool wf_check(WError *err, const char *name, const WType **args, int nargs, const char *sig)
 {
     const char *p = sig;
+    /* a call whose argument count fits no form gets Calcite's invalidArgCount message */
+    int min_count = -1;
+    bool count_ok = false;
+    for (const char *q = sig;;) {
+        const char *bar = strchr(q, '|');
+        size_t len = bar ? (size_t)(bar - q) : strlen(q);
+        int mn;
+        bool unb = false;
+        alt_counts(q, len, &mn, &unb);
+        if (nargs == mn || (unb && nargs >= mn)) count_ok = true;
+        if (min_count < 0 || mn < min_count) min_count = mn;
+        if (!bar) break;
+        q = bar + 1;
+    }
+    if (!count_ok) return wf_err_arg_count(err, name, min_count);
     for (;;) {
         const char *bar = strchr(p, '|');
         size_t len = bar ? (size_t)(bar - p) : strlen(p);

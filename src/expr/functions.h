@@ -33,6 +33,18 @@ struct WFuncDef {
 };
 
 const WFuncDef *wfunc_lookup(const char *name);     /* NULL if unknown */
+/* Calcite's error for an unknown function (SqlValidatorException), e.g.
+   "No match found for function signature foo(<NUMERIC>, <CHARACTER>)"; `name` as the user wrote
+   it. Always returns false. */
+bool wfunc_unknown_error(WError *err, const char *name, const WType **args, int nargs);
+
+/* Argument conventions the library expects from the binder (all unit / mode arguments are STRING
+   literals): EXTRACT(unit, x); FLOOR/CEIL(x, unit) for the "TO unit" form; TIMESTAMPADD(unit, n, x);
+   TIMESTAMPDIFF(unit, a, b); TRIM(str) or TRIM(mode 'BOTH'|'LEADING'|'TRAILING', chars, str);
+   LIKE / SIMILAR (str, pattern [, escape]); POSITION(needle, haystack). `prepare` runs after the
+   call node carries the type from `infer` and may refine call->type (ROUND/TRUNCATE on DECIMAL
+   with a literal digit count, TIMESTAMPADD of a sub-day unit to a DATE), or fail with a
+   validation error (bad LIKE escape, unknown time unit). */
 /* All scalar functions (for SHOW FUNCTIONS), NULL-terminated. */
 const WFuncDef *const *wfunc_all(void);
 

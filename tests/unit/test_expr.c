@@ -316,6 +316,11 @@ WTEST(expr_const_detection)
     CHECK(wfunc_lookup("upper") == wfunc_lookup("UPPER"));
     CHECK(wfunc_lookup("ceiling") == wfunc_lookup("CEIL"));
     CHECK(wfunc_lookup("no_such_fn") == NULL);
+    const WType *at[2] = { &WTYPE_INT, &WTYPE_STRING };
+    CHECK(!wfunc_unknown_error(&e.err, "foo", at, 2));
+    CHECK_STR(e.err.msg, "No match found for function signature foo(<NUMERIC>, <CHARACTER>)");
+    CHECK_STR(e.err.cls, WEXC_CALCITE);
+    werr_clear(&e.err);
     const WFuncDef *const *all = wfunc_all();
     int n = 0;
     bool has_upper = false;

@@ -22,10 +22,16 @@ WTEST(expr_fn_case_and_length)
     CHECK_STR(EVAL(&e, "UPPER", 1, t_int(&e, 1)),
               "ERR:org.apache.calcite.sql.validate.SqlValidatorException: Cannot apply 'UPPER' to arguments of type "
               "'UPPER(<INTEGER>)'. Supported form(s): 'UPPER(<CHARACTER>)'");
-    CHECK_STR(EVAL(&e, "SUBSTRING", 1, t_str(&e, "x")),
+    CHECK_STR(EVAL(&e, "SUBSTRING", 2, t_str(&e, "x"), t_str(&e, "y")),
               "ERR:org.apache.calcite.sql.validate.SqlValidatorException: Cannot apply 'SUBSTRING' to arguments of type "
-              "'SUBSTRING(<CHAR(1)>)'. Supported form(s): 'SUBSTRING(<CHARACTER>, <INTEGER>)'\n"
+              "'SUBSTRING(<CHAR(1)>, <CHAR(1)>)'. Supported form(s): 'SUBSTRING(<CHARACTER>, <INTEGER>)'\n"
               "'SUBSTRING(<CHARACTER>, <INTEGER>, <INTEGER>)'");
+    CHECK_STR(EVAL(&e, "SUBSTRING", 1, t_str(&e, "x")),
+              "ERR:org.apache.calcite.sql.validate.SqlValidatorException: Invalid number of arguments to function "
+              "'SUBSTRING'. Was expecting 2 arguments");
+    CHECK_STR(EVAL(&e, "UPPER", 2, t_str(&e, "x"), t_str(&e, "y")),
+              "ERR:org.apache.calcite.sql.validate.SqlValidatorException: Invalid number of arguments to function "
+              "'UPPER'. Was expecting 1 arguments");
     tenv_free(&e);
 }
 
