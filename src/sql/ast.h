@@ -210,7 +210,13 @@ struct AstExpr {
        'T' TRIM(BOTH|LEADING|TRAILING x FROM y): args = [mode literal 'BOTH'.., chars or NULL, y],
        'S' SUBSTRING(x FROM a [FOR b]) -> args [x, a, b?], 'P' POSITION(a IN b) -> args [a, b],
        'O' OVERLAY(x PLACING y FROM a [FOR b]), 'E' EXTRACT(unit FROM x) -> args [AE_TIMEUNIT, x],
-       'F' FLOOR/CEIL(x TO unit) -> args [x, AE_TIMEUNIT] */
+       'F' FLOOR/CEIL(x TO unit) -> args [x, AE_TIMEUNIT],
+       'J' JSON_OBJECT / JSON_ARRAY / JSON_OBJECTAGG / JSON_ARRAYAGG -> args [on-null literal
+           'NULL_ON_NULL' or 'ABSENT_ON_NULL' (Calcite's defaults when not written), then the
+           values (JSON_OBJECT: key, value, key, value ...)]; JSON_ARRAYAGG(v ORDER BY ..) order in within,
+       'I' x IS [NOT] JSON [VALUE|OBJECT|ARRAY|SCALAR] -> name "IS JSON VALUE" etc., args [x], negated.
+       JSON_VALUE/JSON_QUERY/JSON_EXISTS(x, path [RETURNING type]) are plain calls with the
+       RETURNING type in `type`. A leading minus on a number stays AE_UNARY(AO_NEG, literal). */
     char special;
 };
 

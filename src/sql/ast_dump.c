@@ -189,6 +189,7 @@ static void expr(WStrBuf *b, const AstExpr *e)
         wsb_putc(b, ')');
         break;
     case AE_FUNC:
+        if (e->negated) wsb_append(b, "NOT ");
         name(b, &e->name);
         wsb_putc(b, '(');
         if (e->star_arg) wsb_putc(b, '*');

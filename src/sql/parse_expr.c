@@ -682,6 +682,46 @@ static AstExpr *special_call(WSqlParser *p)
         ps_expect(p, TK_RPAREN);
         return e;
     }
+    if (strcmp(w, "JSON_OBJECT") == 0 || strcmp(w, "JSON_ARRAY") == 0 || strcmp(w, "JSON_OBJECTAGG") == 0
+        || strcmp(w, "JSON_ARRAYAGG") == 0) {
+        bool object = strstr(w, "OBJECT") != NULL;
+        bool agg = strstr(w, "AGG") != NULL;
+        AstExpr *e = mk_func(p, w, pos);
+        e->special = 'J';
+        ps_next(p);
+        ps_expect(p, TK_LPAREN);
+        AstPos npos = ps_pos(p);
+        PsList l = {0};
+        ps_list_add(p, &l, NULL);   /* the ON NULL behaviour, filled below */
+        bool absent = !object;      /* Calcite's defaults */
+        if (!ps_is(p, TK_RPAREN) && !ps_kw_at(p, 0, "NULL") && !ps_kw_at(p, 0, "ABSENT")) {
+            do {
+                if (object) {
+                    if (ps_kw_at(p, 0, "KEY") && !ps_at(p, 1, TK_COLON) && !ps_kw_at(p, 1, "VALUE")) ps_next(p);
+                    ps_list_add(p, &l, expr_prec(p, 33));
+                    if (!ps_accept(p, TK_COLON)) ps_expect_kw(p, "VALUE");
+                }
+                ps_list_add(p, &l, ps_expr(p));
+                if (ps_kw_at(p, 0, "FORMAT") && ps_kw_at(p, 1, "JSON")) { ps_next(p); ps_next(p); }
+            } while (!agg && ps_accept(p, TK_COMMA));
+            if (agg && !object && ps_kw_at(p, 0, "ORDER")) {
+                ps_next(p);
+                ps_expect_kw(p, "BY");
+                e->within = ps_order_list(p, &e->nwithin);
+            }
+        }
+        if ((ps_kw_at(p, 0, "NULL") || ps_kw_at(p, 0, "ABSENT")) && ps_kw_at(p, 1, "ON")) {
+            absent = ps_kw_at(p, 0, "ABSENT");
+            ps_next(p);
+            ps_next(p);
+            ps_expect_kw(p, "NULL");
+        }
+        ps_expect(p, TK_RPAREN);
+        l.v[0] = ps_string_lit(p, absent ? "ABSENT_ON_NULL" : "NULL_ON_NULL", npos);
+        set_args(p, e, &l);
+        if (agg) call_suffix(p, e);
+        return e;
+    }
     if (strcmp(w, "JSON_VALUE") == 0 || strcmp(w, "JSON_QUERY") == 0 || strcmp(w, "JSON_EXISTS") == 0) {
         AstExpr *e = mk_func(p, w, pos);
         ps_next(p);
@@ -703,7 +743,8 @@ static bool is_special_name(const WSqlToken *t)
 {
     static const char *const S[] = {"EXTRACT", "POSITION", "SUBSTRING", "OVERLAY", "TRIM", "FLOOR",
                                     "CEIL", "CEILING", "TIMESTAMPADD", "TIMESTAMPDIFF", "JSON_VALUE",
-                                    "JSON_QUERY", "JSON_EXISTS"};
+                                    "JSON_QUERY", "JSON_EXISTS", "JSON_OBJECT", "JSON_ARRAY",
+                                    "JSON_OBJECTAGG", "JSON_ARRAYAGG"};
     if (t->kind != TK_IDENT || !t->kw) return false;
     for (size_t i = 0; i < sizeof S / sizeof S[0]; i++)
         if (strcmp(t->kw->word, S[i]) == 0) return true;
@@ -1010,16 +1051,24 @@ static AstExpr *in_rhs(WSqlParser *p, AstExpr *x, bool neg, AstPos pos)
     if (ps_is_query_start(p, 0) && !ps_at(p, 0, TK_LPAREN)) {
         e->subquery = ps_query(p);
     } else {
-        do add_arg(p, e, ps_expr(p));
+        PsList l = {0};
+        ps_list_add(p, &l, x);
+        do ps_list_add(p, &l, ps_expr(p));
         while (ps_accept(p, TK_COMMA));
+        set_args(p, e, &l);
     }
     ps_expect(p, TK_RPAREN);
     return e;
 }
 
+/* longest left-deep operator chain (a + b + c ...) one expression may build: trees are walked
+   recursively downstream, so their depth is bounded like the parser's own nesting */
+#define MAX_CHAIN 10000
+
 static AstExpr *expr_prec(WSqlParser *p, int minprec)
 {
     ps_enter(p);
+    int chain = 0;
     AstExpr *left;
     AstPos pos = ps_pos(p);
     if (ps_is_kw(p, "NOT")) {
@@ -1033,6 +1082,9 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
     for (;;) {
         WSqlToken *t = ps_cur(p);
         AstPos opos = ps_pos(p);
+        if (++chain > MAX_CHAIN)
+            ps_fail_at(p, t, "The expression is nested too deeply at line %d, column %d (more than %d operators in a chain).",
+                       t->line, t->col, MAX_CHAIN);
         note_operators(p);
         if (ps_kw_at(p, 0, "OR")) {
             if (22 < minprec) break;
@@ -1060,8 +1112,21 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
                 ps_expect_kw(p, "FROM");
                 e->is_what = AIS_DISTINCT_FROM;
                 add_arg(p, e, expr_prec(p, 31));
+            } else if (ps_accept_kw(p, "JSON")) {
+                /* x IS [NOT] JSON [VALUE|OBJECT|ARRAY|SCALAR]: a call "IS JSON <kind>" */
+                const char *kind = "VALUE";
+                if (ps_accept_kw(p, "VALUE")) kind = "VALUE";
+                else if (ps_accept_kw(p, "OBJECT")) kind = "OBJECT";
+                else if (ps_accept_kw(p, "ARRAY")) kind = "ARRAY";
+                else if (ps_accept_kw(p, "SCALAR")) kind = "SCALAR";
+                AstExpr *f = mk_func(p, kind, opos);
+                f->name.parts[0] = wa_sprintf(p->a, "IS JSON %s", kind);
+                f->special = 'I';
+                f->negated = e->negated;
+                add_arg(p, f, left);
+                left = f;
+                continue;
             } else {
-                (void)ps_is_kw(p, "JSON");
                 ps_fail(p);
             }
             left = e;
@@ -1082,8 +1147,11 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
                 if (ps_is_query_start(p, 0) && !ps_at(p, 0, TK_LPAREN)) {
                     e->subquery = ps_query(p);
                 } else {
-                    do add_arg(p, e, ps_expr(p));
+                    PsList l = {0};
+                    ps_list_add(p, &l, left);
+                    do ps_list_add(p, &l, ps_expr(p));
                     while (ps_accept(p, TK_COMMA));
+                    set_args(p, e, &l);
                 }
                 ps_expect(p, TK_RPAREN);
                 left = e;

@@ -78,7 +78,8 @@ void ps_note(WSqlParser *p, const char *image, bool quoted, int order)
         p->exp_ident = false;
     }
     for (int i = 0; i < p->nexp; i++)
-        if (p->exp_q[i] == quoted && strcmp(p->exp[i], image) == 0) return;
+        if (p->exp[i] == image || (p->exp_q[i] == quoted && p->exp[i][0] == image[0] && strcmp(p->exp[i], image) == 0))
+            return;
     if (p->nexp >= WSQL_MAX_EXPECTED) return;
     const WSqlKeyword *kw = quoted ? wsql_keyword_lookup(image, (int)strlen(image)) : NULL;
     p->exp[p->nexp] = image;

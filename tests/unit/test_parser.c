@@ -655,6 +655,41 @@ WTEST(parser_special_functions)
     CHECK_STR(E("JSON_VALUE(j, '$.a' RETURNING INT)"), "JSON_VALUE(j, '$.a' RETURNING INT)");
 }
 
+WTEST(parser_json_functions)
+{
+    CHECK_STR(E("JSON_OBJECT(KEY 'a' VALUE 1, 'b' VALUE c ABSENT ON NULL)"),
+              "JSON_OBJECT(J: 'ABSENT_ON_NULL', 'a', 1, 'b', c)");
+    CHECK_STR(E("JSON_OBJECT('k' : 1)"), "JSON_OBJECT(J: 'NULL_ON_NULL', 'k', 1)");
+    CHECK_STR(E("JSON_ARRAY(1, 'x')"), "JSON_ARRAY(J: 'ABSENT_ON_NULL', 1, 'x')");
+    CHECK_STR(E("JSON_ARRAYAGG(x ORDER BY y NULL ON NULL)"),
+              "JSON_ARRAYAGG(J: 'NULL_ON_NULL', x) WITHIN GROUP (ORDER BY y)");
+    CHECK_STR(E("JSON_OBJECTAGG(k VALUE v)"), "JSON_OBJECTAGG(J: 'NULL_ON_NULL', k, v)");
+    CHECK_STR(E("s IS NOT JSON OBJECT"), "NOT IS JSON OBJECT(I: s)");
+    CHECK_STR(E("s IS JSON"), "IS JSON VALUE(I: s)");
+    CHECK_STR(E("JSON_QUERY(j, '$.a')"), "JSON_QUERY(j, '$.a')");
+}
+
+WTEST(parser_long_lists_are_linear)
+{
+    /* a 20000-element IN list and a 5000-term sum parse quickly (no quadratic copying) */
+    size_t cap = 200000;
+    char *sql = malloc(cap);
+    strcpy(sql, "x IN (0");
+    size_t len = strlen(sql);
+    for (int i = 1; i < 20000; i++) len += (size_t)snprintf(sql + len, cap - len, ", %d", i);
+    strcpy(sql + len, ")");
+    WError e;
+    werr_clear(&e);
+    AstExpr *x = wsql_parse_expression(arena(), sql, &e);
+    CHECK(x && x->kind == AE_IN && x->nargs == 20001);
+    strcpy(sql, "0");
+    len = 1;
+    for (int i = 1; i < 5000; i++) len += (size_t)snprintf(sql + len, cap - len, " + %d", i);
+    x = wsql_parse_expression(arena(), sql, &e);
+    CHECK(x && x->kind == AE_BINARY);
+    free(sql);
+}
+
 WTEST(parser_aggregates)
 {
     CHECK_STR(E("COUNT(*)"), "COUNT(*)");
