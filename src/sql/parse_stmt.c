@@ -737,6 +737,30 @@ static bool sole_word(WSqlParser *p, const char *w)
         && (ps_at(p, 1, TK_EOF) || (ps_at(p, 1, TK_SEMICOLON) && ps_at(p, 2, TK_EOF)));
 }
 
+/* a token that can only start a row expression (not a query) at statement level */
+static bool starts_expression(WSqlParser *p)
+{
+    static const char *const KW[] = {
+        "CASE", "CAST", "NULL", "TRUE", "FALSE", "UNKNOWN", "INTERVAL", "DATE", "TIME", "TIMESTAMP",
+        "ROW", "ARRAY", "MAP", "EXISTS", "NOT", "CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP",
+        "LOCALTIME", "LOCALTIMESTAMP", "EXTRACT", "POSITION", "SUBSTRING", "TRIM", "OVERLAY", "FLOOR",
+        "CEIL", "CEILING", "USER", "CURRENT_USER",
+    };
+    WSqlToken *t = ps_cur(p);
+    switch (t->kind) {
+    case TK_INTEGER: case TK_DECIMAL: case TK_APPROX: case TK_STRING: case TK_USTRING:
+    case TK_BINSTRING: case TK_QIDENT: case TK_MINUS: case TK_PLUS: case TK_HOOK:
+        return true;
+    case TK_IDENT:
+        if (!t->kw || !t->kw->reserved) return true;
+        for (size_t i = 0; i < sizeof KW / sizeof KW[0]; i++)
+            if (strcmp(t->kw->word, KW[i]) == 0) return true;
+        return false;
+    default:
+        return false;
+    }
+}
+
 static AstStmt *statement(WSqlParser *p)
 {
     AstPos pos = ps_pos(p);
@@ -789,6 +813,10 @@ static AstStmt *statement(WSqlParser *p)
         AstStmt *s = new_stmt(p, AS_QUERY, pos);
         s->query = ps_query(p);
         return s;
+    }
+    if (starts_expression(p)) {
+        /* Calcite parses a row expression here and then rejects it */
+        ps_fail_at(p, ps_cur(p), "Non-query expression encountered in illegal context");
     }
     ps_note_expr_start(p);
     ps_fail(p);

@@ -120,6 +120,8 @@ static void note_string(WSqlParser *p)
     ps_note(p, "<QUOTED_STRING>", false, ORD_LIT + 4);
     ps_note(p, "<PREFIXED_STRING_LITERAL>", false, ORD_LIT + 5);
     ps_note(p, "<UNICODE_STRING_LITERAL>", false, ORD_LIT + 6);
+    ps_note(p, "<BIG_QUERY_DOUBLE_QUOTED_STRING>", false, ORD_LIT + 7);
+    ps_note(p, "<BIG_QUERY_QUOTED_STRING>", false, ORD_LIT + 8);
 }
 
 void ps_note_expr_start(WSqlParser *p)

@@ -200,7 +200,9 @@ WTEST(parser_err_statements)
     CHECK_ERR("DROP TABLE", "SQL parse failed. Encountered \"<EOF>\" at line 1, column 10.");
     CHECK_ERR("BEGIN STATEMENT", "SQL parse failed. Encountered \"<EOF>\" at line 1, column 15.");
     CHECK_ERR("STOP JOB abc", "SQL parse failed. Encountered \"abc\" at line 1, column 10.");
-    CHECK_ERR("SELEC 1", "SQL parse failed. Encountered \"SELEC\" at line 1, column 1.");
+    CHECK_ERR("SELEC 1", "SQL parse failed. Non-query expression encountered in illegal context");
+    CHECK_ERR("1 + 1", "SQL parse failed. Non-query expression encountered in illegal context");
+    CHECK_ERR("GRANT x", "SQL parse failed. Incorrect syntax near the keyword 'GRANT' at line 1, column 1.");
     CHECK_ERR("COMPILE PLAN 'f' FOR SELECT 1", "SQL parse failed. Encountered \"SELECT\" at line 1, column 22.");
     CHECK_ERR("EXECUTE STATEMENT SET BEGIN SELECT 1; END",
               "SQL parse failed. Encountered \"SELECT\" at line 1, column 29.");
