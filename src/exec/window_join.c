@@ -1,0 +1,386 @@
+/*
+ * window_join.c — WindowJoin of two windowed inputs (Flink WindowJoinOperator / WindowJoinHelper):
+ * rows of each side are buffered per (join key, window_end) and joined when the watermark passes
+ * window_end - 1; then both buffers of that window are cleared. Output rows are +I: INNER joined
+ * pairs; LEFT/RIGHT/FULL add NULL-padded rows for records without a match (FULL pads unmatched
+ * right records after the left ones); SEMI/ANTI emit left records with / without a match.
+ * Rows whose window already fired are late: dropped and counted (late_dropped; per side in
+ * left_late / right_late, Flink's left/rightNumLateRecordsDropped). -U/-D input fails the job as
+ * in Flink. A NULL join key never matches ('=' semantics). The residual condition is evaluated
+ * over (left ++ right) columns a chunk of candidate pairs at a time.
+ * State (keyed by the join key): `left-records` / `right-records` maps window_end -> list of binary
+ * rows in arrival order; timers at window_end - 1 with the window end as namespace.
+ * May call exec/operator, expr/, state/, types/, common/.
+ */
+#include "windowed.h"
+#include "../state/timers.h"
+#include "../types/row.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct WJSide {
+    int ncols;
+    const WType **types;
+    int *keys;
+    int *all;
+    int end_col;
+    WState *st;
+    WChunk *dec;                /* decoded records of one window */
+    int64_t late;
+} WJSide;
+
+typedef struct WinJoinOp {
+    WOperator base;
+    WJoinKind kind;
+    int nkeys;
+    WJSide side[2];
+    int L;                      /* left column count */
+    const WType **jtypes;       /* left ++ right */
+    WExpr *residual;
+    bool proctime;
+    WStateBackend *be;
+    WTimerService *timers;
+    WChunk *joined;             /* candidate pairs */
+    WChunk *out;
+    uint8_t *sel;
+    uint8_t *rmatched;          /* FULL/RIGHT: right records that matched */
+    int rcap;
+    WStrBuf kbuf, rbuf, vbuf;
+    WArena *eval_arena, *dec_arena;
+    int64_t progress;
+} WinJoinOp;
+
+static int64_t datum_time(const WType *t, WDatum v, bool isnull)
+{
+    if (isnull) return 0;
+    return wtype_is_timestamp(t) ? v.ts.ms : v.i;
+}
+
+static void put_be64(uint8_t *p, int64_t v)
+{
+    uint64_t u = (uint64_t)v ^ 0x8000000000000000ull;
+    for (int i = 7; i >= 0; i--) { p[i] = (uint8_t)u; u >>= 8; }
+}
+
+static uint32_t get_u32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static int out_add(WinJoinOp *j)
+{
+    if (j->out->nrows >= j->out->cap) {
+        wop_emit(&j->base, j->out);
+        wchunk_reset(j->out);
+    }
+    return wchunk_add_row(j->out, WRK_INSERT);
+}
+
+static void flush(WinJoinOp *j)
+{
+    if (j->out->nrows) wop_emit(&j->base, j->out);
+    wchunk_reset(j->out);
+}
+
+/* Output row: left record lr (or NULLs when lr < 0) ++ right record rr (or NULLs when rr < 0);
+   SEMI/ANTI: the left record alone. */
+static void emit_pair(WinJoinOp *j, int lr, int rr)
+{
+    int o = out_add(j);
+    WArena *a = j->out->arena;
+    WJSide *ls = &j->side[0], *rs = &j->side[1];
+    for (int k = 0; k < ls->ncols; k++) {
+        bool nul = lr < 0 || ls->dec->cols[k].nulls[lr];
+        j->out->cols[k].nulls[o] = nul;
+        j->out->cols[k].data[o] = nul ? (WDatum){0} : wdatum_copy(a, ls->types[k], ls->dec->cols[k].data[lr]);
+    }
+    if (j->kind == WJK_SEMI || j->kind == WJK_ANTI) return;
+    for (int k = 0; k < rs->ncols; k++) {
+        bool nul = rr < 0 || rs->dec->cols[k].nulls[rr];
+        j->out->cols[j->L + k].nulls[o] = nul;
+        j->out->cols[j->L + k].data[o] =
+            nul ? (WDatum){0} : wdatum_copy(a, rs->types[k], rs->dec->cols[k].data[rr]);
+    }
+}
+
+/* Decode the list of binary rows `v` into side s's dec chunk; returns the count. */
+static int decode_list(WinJoinOp *j, WJSide *s, WBytes v)
+{
+    int n = 0;
+    for (const uint8_t *p = v.p, *end = p + v.len; p < end; p += 4 + get_u32(p)) n++;
+    if (!s->dec || s->dec->cap < n) {
+        if (s->dec) wchunk_free(s->dec);
+        s->dec = wchunk_new(s->ncols, s->types, n > 64 ? n : 64);
+    }
+    s->dec->nrows = 0;
+    int r = 0;
+    for (const uint8_t *p = v.p, *end = p + v.len; p < end; p += 4 + get_u32(p), r++) {
+        uint32_t len = get_u32(p);
+        int o = wchunk_add_row(s->dec, WRK_INSERT);
+        for (int k = 0; k < s->ncols; k++) {
+            const WType *t = s->types[k];
+            WDatum d;
+            bool nn = wtype_is_composite(t) ? wrow_get_arena(p + 4, len, s->ncols, t, k, &d, j->dec_arena)
+                                            : wrow_get(p + 4, len, s->ncols, t, k, &d);
+            s->dec->cols[k].nulls[o] = !nn;
+            s->dec->cols[k].data[o] = nn ? wdatum_copy(j->dec_arena, t, d) : (WDatum){0};
+        }
+    }
+    return n;
+}
+
+static bool key_has_null(WinJoinOp *j, int lr)
+{
+    WJSide *ls = &j->side[0];
+    for (int k = 0; k < j->nkeys; k++)
+        if (ls->dec->cols[ls->keys[k]].nulls[lr]) return true;
+    return false;
+}
+
+/* Evaluate the condition for left record lr against right records [from, from+m): sel[i]. */
+static bool eval_pairs(WinJoinOp *j, int lr, int from, int m)
+{
+    WJSide *ls = &j->side[0], *rs = &j->side[1];
+    bool null_key = key_has_null(j, lr);
+    for (int i = 0; i < m; i++) j->sel[i] = !null_key;
+    if (null_key || !j->residual) return true;
+    WChunk *jc = j->joined;
+    jc->nrows = 0;
+    for (int i = 0; i < m; i++) {
+        int jr = wchunk_add_row(jc, WRK_INSERT);
+        for (int k = 0; k < ls->ncols; k++) {
+            jc->cols[k].data[jr] = ls->dec->cols[k].data[lr];
+            jc->cols[k].nulls[jr] = ls->dec->cols[k].nulls[lr];
+        }
+        for (int k = 0; k < rs->ncols; k++) {
+            jc->cols[j->L + k].data[jr] = rs->dec->cols[k].data[from + i];
+            jc->cols[j->L + k].nulls[jr] = rs->dec->cols[k].nulls[from + i];
+        }
+    }
+    warena_reset(j->eval_arena);
+    WEvalCtx ec = {.arena = j->eval_arena, .cast = j->base.ctx->cast,
+                   .now_ms = j->base.ctx->start_ms, .err = j->base.ctx->err};
+    if (!wexpr_filter(&ec, j->residual, jc, j->sel)) return false;
+    return !j->base.ctx->err->set;
+}
+
+static void do_join(WinJoinOp *j, int nl, int nr)
+{
+    bool semi = j->kind == WJK_SEMI, anti = j->kind == WJK_ANTI;
+    bool pad_left = j->kind == WJK_LEFT || j->kind == WJK_FULL;
+    bool pad_right = j->kind == WJK_RIGHT || j->kind == WJK_FULL;
+    int cap = j->joined->cap;
+    if (nl == 0) {
+        if (pad_right) for (int r = 0; r < nr; r++) emit_pair(j, -1, r);
+        return;
+    }
+    if (nr == 0) {
+        if (pad_left || anti) for (int l = 0; l < nl; l++) emit_pair(j, l, -1);
+        return;
+    }
+    if (pad_right) {
+        if (j->rcap < nr) {
+            free(j->rmatched);
+            j->rmatched = wmalloc((size_t)nr);
+            j->rcap = nr;
+        }
+        memset(j->rmatched, 0, (size_t)nr);
+    }
+    for (int l = 0; l < nl; l++) {
+        bool matched = false;
+        for (int from = 0; from < nr; from += cap) {
+            int m = nr - from < cap ? nr - from : cap;
+            if (!eval_pairs(j, l, from, m)) return;
+            for (int i = 0; i < m; i++) {
+                if (!j->sel[i]) continue;
+                matched = true;
+                if (semi || anti) break;
+                emit_pair(j, l, from + i);
+                if (pad_right) j->rmatched[from + i] = 1;
+            }
+            if (matched && (semi || anti)) break;
+        }
+        if (semi && matched) emit_pair(j, l, -1);
+        else if (anti && !matched) emit_pair(j, l, -1);
+        else if (pad_left && !matched) emit_pair(j, l, -1);
+    }
+    if (pad_right)
+        for (int r = 0; r < nr; r++)
+            if (!j->rmatched[r]) emit_pair(j, -1, r);
+}
+
+/* Flink's RightOuterWindowJoinProcessor iterates right records first; the output multiset is the
+   same as the left-major loop above, only the order differs. */
+
+static void fire(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns)
+{
+    WinJoinOp *j = ctx;
+    (void)ts;
+    if (j->base.ctx->err->set) return;
+    wstate_set_key(j->be, key, klen);
+    uint8_t uk[8];
+    put_be64(uk, ns);
+    WBytes lv, rv;
+    bool hl = wmap_get(j->side[0].st, uk, 8, &lv) == WSL_FOUND;
+    bool hr = wmap_get(j->side[1].st, uk, 8, &rv) == WSL_FOUND;
+    warena_reset(j->dec_arena);
+    int nl = hl ? decode_list(j, &j->side[0], lv) : 0;
+    int nr = hr ? decode_list(j, &j->side[1], rv) : 0;
+    do_join(j, nl, nr);
+    if (hl) wmap_remove(j->side[0].st, uk, 8);
+    if (hr) wmap_remove(j->side[1].st, uk, 8);
+}
+
+static void advance(WinJoinOp *j, int64_t progress)
+{
+    if (progress <= j->progress) return;
+    j->progress = progress;
+    wtimers_advance(j->timers, progress, fire, j);
+    flush(j);
+}
+
+static void wj_process(WOperator *op, int input, const WChunk *in)
+{
+    WinJoinOp *j = (WinJoinOp *)op;
+    WJSide *s = &j->side[input ? 1 : 0];
+    if (j->proctime) advance(j, wexec_now(op->ctx));
+    for (int r = 0; r < in->nrows; r++) {
+        WRowKind k = (WRowKind)in->kinds[r];
+        int64_t wend = datum_time(s->types[s->end_col], in->cols[s->end_col].data[r],
+                                  in->cols[s->end_col].nulls[r]);
+        if (wend != INT64_MAX && j->progress >= wend - 1) {
+            s->late++;
+            op->late_dropped++;
+            continue;
+        }
+        if (wrowkind_is_retract(k)) {
+            flush(j);
+            werr_set(op->ctx->err, WEXC_UNSUPPORTED,
+                     "This is a bug and should not happen. Please file an issue.");
+            return;
+        }
+        wrow_encode_chunk(&j->kbuf, in, r, j->nkeys, s->keys);
+        wstate_set_key(j->be, j->kbuf.buf, j->kbuf.len);
+        uint8_t uk[8];
+        put_be64(uk, wend);
+        wrow_encode_chunk(&j->rbuf, in, r, s->ncols, s->all);
+        WBytes old;
+        wsb_clear(&j->vbuf);
+        if (wmap_get(s->st, uk, 8, &old) == WSL_FOUND) wsb_appendn(&j->vbuf, old.p, old.len);
+        uint32_t len = (uint32_t)j->rbuf.len;
+        wsb_appendn(&j->vbuf, (const char *)&len, 4);
+        wsb_appendn(&j->vbuf, j->rbuf.buf, j->rbuf.len);
+        wmap_put(s->st, uk, 8, j->vbuf.buf, j->vbuf.len);
+        wtimers_register(j->timers, wend - 1, j->kbuf.buf, j->kbuf.len, wend);
+    }
+    flush(j);
+}
+
+static void wj_watermark(WOperator *op, int64_t wm)
+{
+    WinJoinOp *j = (WinJoinOp *)op;
+    advance(j, j->proctime ? wexec_now(op->ctx) : wm);
+    wop_emit_watermark(op, wm);
+}
+
+static void wj_metrics(WOperator *op, char *buf, size_t bufsz)
+{
+    WinJoinOp *j = (WinJoinOp *)op;
+    WStateStats st[4];
+    int n = wstate_stats(j->be, st, 4);
+    size_t len = strlen(buf);
+    for (int i = 0; i < n && len < bufsz; i++) {
+        int k = snprintf(buf + len, bufsz - len, "%s%s.entries=%lld %s.bytes=%lld", len ? " " : "",
+                         st[i].name, (long long)st[i].entries, st[i].name, (long long)st[i].bytes);
+        if (k < 0) return;
+        len += (size_t)k;
+    }
+    if (len < bufsz)
+        snprintf(buf + len, bufsz - len,
+                 "%sleftNumLateRecordsDropped=%lld rightNumLateRecordsDropped=%lld", len ? " " : "",
+                 (long long)j->side[0].late, (long long)j->side[1].late);
+}
+
+static void wj_destroy(WOperator *op)
+{
+    WinJoinOp *j = (WinJoinOp *)op;
+    wstate_backend_free(j->be);
+    wtimers_free(j->timers);
+    for (int i = 0; i < 2; i++) {
+        if (j->side[i].dec) wchunk_free(j->side[i].dec);
+        free(j->side[i].keys);
+        free(j->side[i].all);
+        free(j->side[i].types);
+    }
+    wchunk_free(j->joined);
+    wchunk_free(j->out);
+    free(j->jtypes);
+    free(j->sel);
+    free(j->rmatched);
+    wsb_free(&j->kbuf);
+    wsb_free(&j->rbuf);
+    wsb_free(&j->vbuf);
+    warena_delete(j->eval_arena);
+    warena_delete(j->dec_arena);
+    free(j);
+}
+
+static const WOpOps WJ_OPS = {.process = wj_process, .watermark = wj_watermark,
+                              .destroy = wj_destroy, .metrics = wj_metrics};
+
+static void side_init(WJSide *s, int ncols, const WType **types, int nkeys, const int *keys,
+                      int end_col)
+{
+    s->ncols = ncols;
+    s->types = wmalloc(sizeof *s->types * (size_t)(ncols ? ncols : 1));
+    memcpy(s->types, types, sizeof *s->types * (size_t)ncols);
+    s->keys = wmalloc(sizeof *s->keys * (size_t)(nkeys ? nkeys : 1));
+    if (nkeys) memcpy(s->keys, keys, sizeof *s->keys * (size_t)nkeys);
+    s->all = wmalloc(sizeof *s->all * (size_t)(ncols ? ncols : 1));
+    for (int i = 0; i < ncols; i++) s->all[i] = i;
+    s->end_col = end_col;
+}
+
+WOperator *wop_window_join_new(WExecCtx *ctx, const WWindowJoinSpec *spec)
+{
+    WinJoinOp *j = wcalloc(1, sizeof *j);
+    j->kind = spec->kind;
+    j->nkeys = spec->nkeys;
+    j->L = spec->left_ncols;
+    side_init(&j->side[0], spec->left_ncols, spec->left_types, spec->nkeys, spec->left_keys,
+              spec->left_end_col);
+    side_init(&j->side[1], spec->right_ncols, spec->right_types, spec->nkeys, spec->right_keys,
+              spec->right_end_col);
+    int nj = spec->left_ncols + spec->right_ncols;
+    j->jtypes = wmalloc(sizeof *j->jtypes * (size_t)(nj ? nj : 1));
+    for (int i = 0; i < spec->left_ncols; i++) j->jtypes[i] = spec->left_types[i];
+    for (int i = 0; i < spec->right_ncols; i++) j->jtypes[j->L + i] = spec->right_types[i];
+    bool semi_anti = j->kind == WJK_SEMI || j->kind == WJK_ANTI;
+    int out_n = spec->out.ncols ? spec->out.ncols : (semi_anti ? j->L : nj);
+    const WType **out_t = spec->out.types ? spec->out.types : j->jtypes;
+    wop_init(&j->base, &WJ_OPS, ctx, 2, out_n, out_t, spec->out.names);
+    j->residual = spec->residual;
+    j->proctime = spec->proctime;
+    j->progress = INT64_MIN;
+    j->be = wexec_new_backend(ctx, j->base.name ? j->base.name : "WindowJoin");
+    j->side[0].st = wstate_register(j->be, "left-records", WSTATE_MAP, 0);
+    j->side[1].st = wstate_register(j->be, "right-records", WSTATE_MAP, 0);
+    j->timers = wtimers_new();
+    int cap = ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP;
+    j->joined = wchunk_new(nj, j->jtypes, cap);
+    j->out = wchunk_new(out_n, out_t, cap);
+    j->sel = wmalloc((size_t)cap);
+    wsb_init(&j->kbuf);
+    wsb_init(&j->rbuf);
+    wsb_init(&j->vbuf);
+    j->eval_arena = warena_new(0);
+    j->dec_arena = warena_new(0);
+    if (spec->left_end_col < 0 || spec->left_end_col >= spec->left_ncols ||
+        spec->right_end_col < 0 || spec->right_end_col >= spec->right_ncols)
+        werr_set(ctx->err, WEXC_TABLE, "WindowJoin: window_end column index out of range");
+    return &j->base;
+}

@@ -1,0 +1,342 @@
+/*
+ * window_rank.c — WindowRank and WindowDeduplicate over windowed input (the input already carries
+ * window_start / window_end columns from a window TVF), with Flink's semantics
+ * (SyncStateWindowRankProcessor + TopNRecordsCombiner, RowTimeSyncStateWindowDeduplicateProcessor
+ * + RowTimeDeduplicateRecordsCombiner):
+ *   - a row whose window already fired (watermark >= window_end - 1) is late: dropped and counted
+ *     in late_dropped;
+ *   - -U/-D input fails the job ("Window rank does not support input RowKind: -D");
+ *   - rank: per (keys, window) rows are ordered by the sort key, ties in arrival order, and when the
+ *     watermark passes window_end - 1 the rows numbered rank_start..rank_end are emitted as +I
+ *     (with the row number when output_rank_number). Flink numbers rows one by one whatever the
+ *     rank function (currentRank += 1 per record), and so does this operator;
+ *   - dedup: keeps the first (smaller time wins, ties keep the earlier) or the last row (a later
+ *     or equal time replaces) of each (keys, window) and emits it as +I when the window fires.
+ * Only the rows that can still be in the top rank_end are kept (Flink keeps more, but emits the same
+ * rows): state `window_rank` (map: window_end -> list of rows, sorted) or `window_deduplicate`
+ * (map: window_end -> row), keyed by the partition keys; timers at window_end - 1 with the window
+ * end as namespace. Processing-time windows fire when the job clock passes window_end - 1
+ * (checked whenever the operator is called).
+ * May call exec/operator, state/, types/, common/.
+ */
+#include "windowed.h"
+#include "../state/timers.h"
+#include "../types/row.h"
+#include "../types/compare.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct WinRankOp {
+    WOperator base;
+    int ncols;                  /* input columns */
+    const WType **types;
+    const WType **otypes;       /* default output types: input + BIGINT rank */
+    int out_ncols;
+    int nkeys;
+    int *keys;
+    int *all;                   /* 0..ncols-1 */
+    int start_col, end_col;
+    int nsort;
+    WSortKey *sort;
+    int64_t rank_start, rank_end;
+    bool rank_number, dedup, keep_last, proctime;
+    int time_col;               /* dedup: the order-by time column (sort[0]) */
+    WStateBackend *be;
+    WState *st;
+    WTimerService *timers;
+    WChunk *out;
+    WStrBuf kbuf, rbuf, vbuf;
+    int64_t progress;           /* Flink's currentProgress */
+    WArena *scratch;
+} WinRankOp;
+
+/* ---- small helpers ---- */
+
+static int64_t datum_time(const WType *t, WDatum v, bool isnull)
+{
+    if (isnull) return 0;
+    return wtype_is_timestamp(t) ? v.ts.ms : v.i;
+}
+
+static void put_be64(uint8_t *p, int64_t v)
+{
+    uint64_t u = (uint64_t)v ^ 0x8000000000000000ull;
+    for (int i = 7; i >= 0; i--) { p[i] = (uint8_t)u; u >>= 8; }
+}
+
+static uint32_t get_u32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static int out_add(WinRankOp *w)
+{
+    if (w->out->nrows >= w->out->cap) {
+        wop_emit(&w->base, w->out);
+        wchunk_reset(w->out);
+    }
+    return wchunk_add_row(w->out, WRK_INSERT);
+}
+
+static void flush(WinRankOp *w)
+{
+    if (w->out->nrows) wop_emit(&w->base, w->out);
+    wchunk_reset(w->out);
+}
+
+static void emit_bin(WinRankOp *w, const void *row, size_t len, int64_t rank)
+{
+    int o = out_add(w);
+    WArena *a = w->out->arena;
+    for (int c = 0; c < w->ncols; c++) {
+        WDatum v;
+        const WType *t = w->types[c];
+        bool nn = wtype_is_composite(t) ? wrow_get_arena(row, len, w->ncols, t, c, &v, a)
+                                        : wrow_get(row, len, w->ncols, t, c, &v);
+        w->out->cols[c].nulls[o] = !nn;
+        w->out->cols[c].data[o] = nn ? wdatum_copy(a, t, v) : (WDatum){0};
+    }
+    if (w->rank_number && w->out_ncols > w->ncols) {
+        w->out->cols[w->ncols].nulls[o] = 0;
+        w->out->cols[w->ncols].data[o].i = rank;
+    }
+}
+
+/* Compare stored row a with chunk row r of `in` (b) by the sort keys. */
+static int cmp_bin_chunk(WinRankOp *w, const void *a, size_t alen, const WChunk *in, int r)
+{
+    for (int k = 0; k < w->nsort; k++) {
+        int c = w->sort[k].col;
+        const WType *t = w->types[c];
+        WDatum av;
+        bool an = !(wtype_is_composite(t) ? wrow_get_arena(a, alen, w->ncols, t, c, &av, w->scratch)
+                                          : wrow_get(a, alen, w->ncols, t, c, &av));
+        bool bn = in->cols[c].nulls[r] != 0;
+        int cmp;
+        if (an || bn) {
+            if (an && bn) continue;
+            cmp = an ? -1 : 1;                  /* NULL first ... */
+            if (!w->sort[k].nulls_first) cmp = -cmp;
+            return cmp;                          /* nulls order is independent of ASC/DESC */
+        }
+        cmp = wdatum_compare(t, av, in->cols[c].data[r]);
+        if (cmp != 0) return w->sort[k].desc ? -cmp : cmp;
+    }
+    return 0;
+}
+
+/* ---- processing ---- */
+
+static void add_rank_row(WinRankOp *w, const WChunk *in, int r, const uint8_t *uk)
+{
+    WBytes cur;
+    bool have = wmap_get(w->st, uk, 8, &cur) == WSL_FOUND;
+    wrow_encode_chunk(&w->rbuf, in, r, w->ncols, w->all);
+    /* Find the insert position: after every stored row that sorts before or equal (ties keep
+       arrival order). */
+    wsb_clear(&w->vbuf);
+    int64_t n = 0;
+    bool inserted = false;
+    const uint8_t *p = have ? cur.p : NULL, *end = have ? p + cur.len : NULL;
+    warena_reset(w->scratch);
+    while (p && p < end) {
+        uint32_t len = get_u32(p);
+        const uint8_t *row = p + 4;
+        if (!inserted && cmp_bin_chunk(w, row, len, in, r) > 0) {
+            if (n >= w->rank_end) break;
+            uint32_t l = (uint32_t)w->rbuf.len;
+            wsb_appendn(&w->vbuf, (const char *)&l, 4);
+            wsb_appendn(&w->vbuf, w->rbuf.buf, w->rbuf.len);
+            inserted = true;
+            n++;
+        }
+        if (n >= w->rank_end) break;
+        wsb_appendn(&w->vbuf, (const char *)p, 4 + (size_t)len);
+        n++;
+        p += 4 + len;
+    }
+    if (!inserted) {
+        if (n >= w->rank_end) return;           /* cannot be in the top rank_end */
+        uint32_t l = (uint32_t)w->rbuf.len;
+        wsb_appendn(&w->vbuf, (const char *)&l, 4);
+        wsb_appendn(&w->vbuf, w->rbuf.buf, w->rbuf.len);
+    }
+    wmap_put(w->st, uk, 8, w->vbuf.buf, w->vbuf.len);
+}
+
+static void add_dedup_row(WinRankOp *w, const WChunk *in, int r, const uint8_t *uk)
+{
+    WBytes pre;
+    if (wmap_get(w->st, uk, 8, &pre) == WSL_FOUND) {
+        const WType *t = w->types[w->time_col];
+        WDatum v;
+        bool nn = wrow_get(pre.p, pre.len, w->ncols, t, w->time_col, &v);
+        int64_t pre_t = datum_time(t, v, !nn);
+        int64_t cur_t = datum_time(t, in->cols[w->time_col].data[r], in->cols[w->time_col].nulls[r]);
+        bool replace = w->keep_last ? pre_t <= cur_t : cur_t < pre_t;
+        if (!replace) return;
+    }
+    wrow_encode_chunk(&w->rbuf, in, r, w->ncols, w->all);
+    wmap_put(w->st, uk, 8, w->rbuf.buf, w->rbuf.len);
+}
+
+static void fire(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns)
+{
+    WinRankOp *w = ctx;
+    (void)ts;
+    wstate_set_key(w->be, key, klen);
+    uint8_t uk[8];
+    put_be64(uk, ns);
+    WBytes v;
+    if (wmap_get(w->st, uk, 8, &v) != WSL_FOUND) return;
+    if (w->dedup) {
+        emit_bin(w, v.p, v.len, 1);
+    } else {
+        const uint8_t *p = v.p, *end = p + v.len;
+        int64_t rank = 1;
+        while (p < end && rank <= w->rank_end) {
+            uint32_t len = get_u32(p);
+            if (rank >= w->rank_start) emit_bin(w, p + 4, len, rank);
+            rank++;
+            p += 4 + len;
+        }
+    }
+    wmap_remove(w->st, uk, 8);
+}
+
+static void advance(WinRankOp *w, int64_t progress)
+{
+    if (progress <= w->progress) return;
+    w->progress = progress;
+    wtimers_advance(w->timers, progress, fire, w);
+    flush(w);
+}
+
+static void wr_process(WOperator *op, int input, const WChunk *in)
+{
+    WinRankOp *w = (WinRankOp *)op;
+    (void)input;
+    if (w->proctime) advance(w, wexec_now(op->ctx));
+    for (int r = 0; r < in->nrows; r++) {
+        WRowKind k = (WRowKind)in->kinds[r];
+        if (wrowkind_is_retract(k)) {
+            flush(w);
+            werr_set(op->ctx->err, WEXC_UNSUPPORTED,
+                     "%s does not support input RowKind: %s",
+                     w->dedup ? "Window deduplicate" : "Window rank", wrowkind_short(k));
+            return;
+        }
+        int64_t wend = datum_time(w->types[w->end_col], in->cols[w->end_col].data[r],
+                                  in->cols[w->end_col].nulls[r]);
+        /* TimeWindowUtil.isWindowFired */
+        if (wend != INT64_MAX && w->progress >= wend - 1) {
+            op->late_dropped++;
+            continue;
+        }
+        wrow_encode_chunk(&w->kbuf, in, r, w->nkeys, w->keys);
+        wstate_set_key(w->be, w->kbuf.buf, w->kbuf.len);
+        uint8_t uk[8];
+        put_be64(uk, wend);
+        if (w->dedup) add_dedup_row(w, in, r, uk);
+        else add_rank_row(w, in, r, uk);
+        wtimers_register(w->timers, wend - 1, w->kbuf.buf, w->kbuf.len, wend);
+    }
+    flush(w);
+}
+
+static void wr_watermark(WOperator *op, int64_t wm)
+{
+    WinRankOp *w = (WinRankOp *)op;
+    if (w->proctime) advance(w, wexec_now(op->ctx));
+    else advance(w, wm);
+    wop_emit_watermark(op, wm);
+}
+
+static void wr_metrics(WOperator *op, char *buf, size_t bufsz)
+{
+    WinRankOp *w = (WinRankOp *)op;
+    WStateStats st[4];
+    int n = wstate_stats(w->be, st, 4);
+    size_t len = strlen(buf);
+    for (int i = 0; i < n && len < bufsz; i++) {
+        int k = snprintf(buf + len, bufsz - len, "%s%s.entries=%lld %s.bytes=%lld", len ? " " : "",
+                         st[i].name, (long long)st[i].entries, st[i].name, (long long)st[i].bytes);
+        if (k < 0) return;
+        len += (size_t)k;
+    }
+    if (len < bufsz)
+        snprintf(buf + len, bufsz - len, "%snumLateRecordsDropped=%lld timers=%zu", len ? " " : "",
+                 (long long)op->late_dropped, wtimers_count(w->timers));
+}
+
+static void wr_destroy(WOperator *op)
+{
+    WinRankOp *w = (WinRankOp *)op;
+    wstate_backend_free(w->be);
+    wtimers_free(w->timers);
+    wchunk_free(w->out);
+    wsb_free(&w->kbuf);
+    wsb_free(&w->rbuf);
+    wsb_free(&w->vbuf);
+    warena_delete(w->scratch);
+    free(w->keys);
+    free(w->all);
+    free(w->sort);
+    free(w->types);
+    free(w->otypes);
+    free(w);
+}
+
+static const WOpOps WR_OPS = {.process = wr_process, .watermark = wr_watermark,
+                              .destroy = wr_destroy, .metrics = wr_metrics};
+
+WOperator *wop_window_rank_new(WExecCtx *ctx, const WWindowRankSpec *spec)
+{
+    WinRankOp *w = wcalloc(1, sizeof *w);
+    w->ncols = spec->in_ncols;
+    size_t nc = (size_t)(w->ncols > 0 ? w->ncols : 1);
+    w->types = wmalloc(sizeof *w->types * nc);
+    memcpy(w->types, spec->in_types, sizeof *w->types * (size_t)w->ncols);
+    w->rank_number = spec->output_rank_number;
+    w->out_ncols = w->ncols + (w->rank_number ? 1 : 0);
+    if (spec->out.ncols) w->out_ncols = spec->out.ncols;
+    const WType **otypes = spec->out.types;
+    w->otypes = wmalloc(sizeof *w->otypes * (size_t)(w->out_ncols > 0 ? w->out_ncols : 1));
+    for (int i = 0; i < w->out_ncols; i++) w->otypes[i] = i < w->ncols ? w->types[i] : &WTYPE_BIGINT;
+    wop_init(&w->base, &WR_OPS, ctx, 1, w->out_ncols, otypes ? otypes : w->otypes, spec->out.names);
+    w->nkeys = spec->nkeys;
+    w->keys = wmalloc(sizeof *w->keys * (size_t)(w->nkeys ? w->nkeys : 1));
+    if (w->nkeys) memcpy(w->keys, spec->keys, sizeof *w->keys * (size_t)w->nkeys);
+    w->all = wmalloc(sizeof *w->all * nc);
+    for (int i = 0; i < w->ncols; i++) w->all[i] = i;
+    w->start_col = spec->start_col;
+    w->end_col = spec->end_col;
+    w->nsort = spec->nsort;
+    w->sort = wmalloc(sizeof *w->sort * (size_t)(w->nsort ? w->nsort : 1));
+    if (w->nsort) memcpy(w->sort, spec->sort, sizeof *w->sort * (size_t)w->nsort);
+    w->rank_start = spec->rank_start > 0 ? spec->rank_start : 1;
+    w->rank_end = spec->rank_end > 0 ? spec->rank_end : INT64_MAX;
+    w->dedup = spec->dedup;
+    w->keep_last = spec->keep_last;
+    w->proctime = spec->proctime;
+    w->time_col = w->nsort > 0 ? w->sort[0].col : -1;
+    w->progress = INT64_MIN;
+    w->be = wexec_new_backend(ctx, w->base.name ? w->base.name : "WindowRank");
+    w->st = wstate_register(w->be, w->dedup ? "window_deduplicate" : "window_rank", WSTATE_MAP, 0);
+    w->timers = wtimers_new();
+    int cap = ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP;
+    w->out = wchunk_new(w->out_ncols, otypes ? otypes : w->otypes, cap);
+    wsb_init(&w->kbuf);
+    wsb_init(&w->rbuf);
+    wsb_init(&w->vbuf);
+    w->scratch = warena_new(0);
+    if (w->end_col < 0 || w->end_col >= w->ncols)
+        werr_set(ctx->err, WEXC_TABLE, "WindowRank: window_end column index %d out of range", w->end_col);
+    else if (w->dedup && (w->time_col < 0 || w->time_col >= w->ncols))
+        werr_set(ctx->err, WEXC_TABLE, "WindowDeduplicate: needs an order-by time column");
+    return &w->base;
+}
