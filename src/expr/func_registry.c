@@ -9,7 +9,7 @@
 
 static const WFuncDef *const *const FAMILIES[] = {
     wf_arith_defs, wf_compare_defs, wf_string_defs, wf_regex_defs, wf_numeric_defs, wf_time_defs,
-    wf_misc_defs,
+    wf_misc_defs, wf_collection_defs,
 };
 #define NFAM ((int)(sizeof FAMILIES / sizeof FAMILIES[0]))
 
@@ -77,7 +77,7 @@ static bool listed(const WFuncDef *d)
     const char *n = d->name;
     if (!((n[0] >= 'A' && n[0] <= 'Z') || (n[0] >= 'a' && n[0] <= 'z'))) return false;
     if (strchr(n, ' ')) return false;
-    if (strcmp(n, "NEG") == 0 || strcmp(n, "HASH_CODE") == 0) return false;
+    if (!strcmp(n, "NEG") || !strcmp(n, "HASH_CODE") || !strcmp(n, "FIELD") || !strcmp(n, "ITEM")) return false;
     return true;
 }
 

@@ -384,3 +384,29 @@ WTEST(expr_fn_hashes)
     CHECK_STR(EVAL(&e, "TYPEOF", 1, t_dec(&e, 1, 5, 2)), "DECIMAL(5, 2) NOT NULL");
     tenv_free(&e);
 }
+
+WTEST(expr_fn_collections)
+{
+    TEnv e;
+    tenv_init(&e, NULL);
+    WExpr *arr = t_call(&e, "ARRAY", 3, t_int(&e, 1), t_int(&e, 2), t_bigint(&e, 3));
+    CHECK_STR(t_type(&e, arr), "ARRAY<BIGINT NOT NULL> NOT NULL");
+    CHECK(arr && arr->args[0]->kind == WX_CAST);
+    CHECK_STR(EVAL(&e, "ITEM", 2, arr, t_int(&e, 2)), "2");
+    CHECK_STR(EVAL(&e, "ITEM", 2, t_call(&e, "ARRAY", 2, t_int(&e, 1), t_int(&e, 2)), t_int(&e, 5)), "NULL");
+    CHECK_STR(EVAL(&e, "CARDINALITY", 1, t_call(&e, "ARRAY", 2, t_int(&e, 1), t_int(&e, 2))), "2");
+    CHECK_STR(EVAL(&e, "ARRAY_CONTAINS", 2, t_call(&e, "ARRAY", 2, t_int(&e, 1), t_int(&e, 2)), t_int(&e, 2)), "TRUE");
+    CHECK_STR(EVAL(&e, "ELEMENT", 1, t_call(&e, "ARRAY", 1, t_str(&e, "x"))), "x");
+    CHECK_STR(EVAL(&e, "ELEMENT", 1, t_call(&e, "ARRAY", 2, t_int(&e, 1), t_int(&e, 2))),
+              "ERR:org.apache.flink.table.api.TableException: Array has more than one element.");
+    WExpr *m = t_call(&e, "MAP", 4, t_str(&e, "a"), t_int(&e, 1), t_str(&e, "b"), t_int(&e, 2));
+    CHECK_STR(t_type(&e, m), "MAP<CHAR(1) NOT NULL, INT NOT NULL> NOT NULL");
+    CHECK_STR(EVAL(&e, "ITEM", 2, m, t_str(&e, "b")), "2");
+    CHECK_STR(EVAL(&e, "ITEM", 2, t_call(&e, "MAP", 2, t_str(&e, "a"), t_int(&e, 1)), t_str(&e, "z")), "NULL");
+    WExpr *r = t_call(&e, "ROW", 2, t_int(&e, 1), t_str(&e, "ab"));
+    CHECK_STR(t_type(&e, r), "ROW<`EXPR$0` INT NOT NULL, `EXPR$1` CHAR(2) NOT NULL> NOT NULL");
+    WExpr *f = t_call(&e, "FIELD", 2, r, t_int(&e, 1));
+    CHECK_STR(t_type(&e, f), "CHAR(2) NOT NULL");
+    CHECK_STR(t_eval(&e, f), "ab");
+    tenv_free(&e);
+}
