@@ -80,7 +80,7 @@ static double now_seconds(void)
 
 typedef struct QuerySink {
     WClient *c;
-    bool batch, reject, opened, cancelled, time_cost;
+    bool batch, reject, opened, cancelled, time_cost, announced;
     int max_width;
     const WTimeZone *tz;
     double t0;
@@ -183,6 +183,20 @@ static void print_job_report(WClient *c, const WStmtResult *r)
     fflush(c->err);
 }
 
+/* An INSERT job was accepted: Flink's submission lines come before anything the job prints. */
+static void qs_submitted(void *ctx, const char *job_id, bool sync)
+{
+    QuerySink *q = ctx;
+    if (sync || q->c->mode == WCLI_INITIALIZATION) return;
+    WStmtResult r;
+    memset(&r, 0, sizeof r);
+    r.kind = WSR_JOB_SUBMITTED;
+    snprintf(r.job_id, sizeof r.job_id, "%s", job_id);
+    wmsg_print_result(q->c->out, q->c->color, &r);
+    fflush(q->c->out);
+    q->announced = true;
+}
+
 bool wcli_execute(void *ctx, const char *stmt, WCliCmd cmd, bool *quit)
 {
     WClient *c = ctx;
@@ -229,7 +243,8 @@ bool wcli_execute(void *ctx, const char *stmt, WCliCmd cmd, bool *quit)
     q.tz = wsession_time_zone(c->s);
     q.time_cost = opt_true(c->s, KEY_TIME_COST);
     q.t0 = now_seconds();
-    WResultSink sink = {.ctx = &q, .open = qs_open, .rows = qs_rows, .close = qs_close};
+    WResultSink sink = {.ctx = &q, .open = qs_open, .rows = qs_rows, .close = qs_close,
+                        .submitted = qs_submitted};
 
     WStmtResult res;
     memset(&res, 0, sizeof res);
@@ -258,7 +273,7 @@ bool wcli_execute(void *ctx, const char *stmt, WCliCmd cmd, bool *quit)
         success = false;
     } else if (c->mode == WCLI_INITIALIZATION) {
         wmsg_info(c->out, c->color, WMSG_EXECUTE_STATEMENT);
-    } else {
+    } else if (!(res.kind == WSR_JOB_SUBMITTED && q.announced)) {
         if (!wmsg_print_result(c->out, c->color, &res)) *quit = true;
         print_job_report(c, &res);
     }

@@ -399,7 +399,8 @@ static bool plan_ctx(WSession *s, WPlanCtx *p, WArena *a, WCastCtx *cast, WError
     return true;
 }
 
-static bool exec_statement_set(WSession *s, int n, AstStmt **stmts, WArena *a, WStmtResult *res, WError *err)
+static bool exec_statement_set(WSession *s, int n, AstStmt **stmts, WArena *a, WResultSink *sink,
+                               WStmtResult *res, WError *err)
 {
     WPlanCtx p;
     WCastCtx cast;
@@ -420,6 +421,7 @@ static bool exec_statement_set(WSession *s, int n, AstStmt **stmts, WArena *a, W
     WError tmp;
     werr_clear(&tmp);
     wopts_get_bool(&s->config, "table.dml-sync", false, &sync, &tmp);
+    if (sink && sink->submitted) sink->submitted(sink->ctx, res->job_id, sync);
     if (!run_roots(s, &p, roots, n, NULL, err)) return false;
     if (sync) res->kind = WSR_JOB_COMPLETED;
     return true;
@@ -537,7 +539,7 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
             break;
         }
         AstStmt *one[1] = {st};
-        ok = exec_statement_set(s, 1, one, a, res, err);
+        ok = exec_statement_set(s, 1, one, a, sink, res, err);
         break;
     }
     case AS_BEGIN_STATEMENT_SET:
@@ -562,18 +564,18 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
         free(s->set_sql);
         s->set_sql = NULL;
         s->nset = 0;
-        if (ok) ok = exec_statement_set(s, n, stmts, a, res, err);
+        if (ok) ok = exec_statement_set(s, n, stmts, a, sink, res, err);
         break;
     }
     case AS_STATEMENT_SET:
-        ok = exec_statement_set(s, st->nstmts, st->stmts, a, res, err);
+        ok = exec_statement_set(s, st->nstmts, st->stmts, a, sink, res, err);
         break;
     case AS_EXECUTE:
         if (st->inner && st->inner->kind == AS_INSERT) {
             AstStmt *one[1] = {st->inner};
-            ok = exec_statement_set(s, 1, one, a, res, err);
+            ok = exec_statement_set(s, 1, one, a, sink, res, err);
         } else if (st->inner && st->inner->kind == AS_STATEMENT_SET) {
-            ok = exec_statement_set(s, st->inner->nstmts, st->inner->stmts, a, res, err);
+            ok = exec_statement_set(s, st->inner->nstmts, st->inner->stmts, a, sink, res, err);
         } else if (st->inner && st->inner->kind == AS_QUERY) {
             if (!plan_ctx(s, &p, a, &cast, err)) { ok = false; break; }
             WRel *root = wbind_select(&p, st->inner);

@@ -30,6 +30,10 @@ typedef struct WResultSink {
     bool (*rows)(void *ctx, const WChunk *c);
     /* Called once at the end (ok = false when the query failed; the error is returned too). */
     void (*close)(void *ctx, bool ok);
+    /* Optional: an INSERT / statement set job was accepted and is about to run (sync = it runs
+       to completion before wsession_execute returns under table.dml-sync). A client prints
+       Flink's submission lines here, before any output the job itself produces. */
+    void (*submitted)(void *ctx, const char *job_id, bool sync);
 } WResultSink;
 
 typedef enum WStmtResultKind {
@@ -38,7 +42,8 @@ typedef enum WStmtResultKind {
     WSR_TABLE,          /* a result table (SHOW, DESCRIBE, SET listing): printed as a batch tableau */
     WSR_TEXT,           /* plain text to print as-is (EXPLAIN output) */
     WSR_QUERY_DONE,     /* a SELECT whose rows went to the result sink */
-    WSR_JOB_SUBMITTED,  /* an INSERT / statement set: job id in job_id */
+    WSR_JOB_SUBMITTED,  /* an INSERT / statement set: job id in job_id (already announced through
+                           WResultSink.submitted when the sink has that callback) */
     WSR_JOB_COMPLETED,  /* an INSERT run synchronously under table.dml-sync */
     WSR_QUIT
 } WStmtResultKind;

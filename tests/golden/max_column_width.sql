@@ -1,0 +1,6 @@
+-- Long strings are cut to the maximum column width; East-Asian characters count double.
+CREATE TABLE t (id INT, s STRING) WITH ('connector' = 'filesystem', 'path' = '$DATA/cjk.csv', 'format' = 'csv');
+SET 'sql-client.execution.result-mode' = 'tableau';
+SELECT * FROM t;
+SET 'table.display.max-column-width' = '8';
+SELECT * FROM t;
