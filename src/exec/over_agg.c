@@ -1,0 +1,749 @@
+/*
+ * over_agg.c — OVER aggregation with a frame ending at CURRENT ROW, partitioned by keys and
+ * ordered by a time attribute, with Flink's process functions:
+ *   event time, UNBOUNDED PRECEDING   AbstractRowTimeUnboundedPrecedingOver (ROWS and RANGE):
+ *       rows with time <= watermark are late (dropped, counted); others wait in state until the
+ *       watermark passes them (one timer per key at watermark + 1), then are processed in time
+ *       order: ROWS emits after each row, RANGE accumulates all rows of one time, then emits them
+ *       with the same value;
+ *   event time, RANGE n PRECEDING     RowTimeRangeBoundedPrecedingFunction: a row is late when its
+ *       time <= the key's last triggering time (0 initially, so times <= 0 are dropped too); a
+ *       timer per distinct time; on it, rows older than time - n are retracted and removed, the
+ *       time's rows accumulated and emitted with one value; a cleanup timer at
+ *       time + 1.5 n + 1 clears the key's state when no newer row came;
+ *   event time, ROWS n PRECEDING      RowTimeRowsBoundedPrecedingFunction: same lateness rule;
+ *       each row retracts the oldest row once the frame holds n + 1 rows;
+ *   processing time                   ProcTimeUnboundedPrecedingFunction (emit at once),
+ *       ProcTimeRowsBoundedPrecedingFunction (emit at once, retract the oldest beyond n + 1),
+ *       ProcTimeRangeBoundedPrecedingFunction (rows of one millisecond are emitted together when
+ *       the clock passes it; processing-time timers fire whenever the operator is called, and at
+ *       end of input).
+ * Output: input columns then one column per aggregate. Aggregates come from accumulators.h
+ * (retractable variants for bounded frames).
+ * State (keyed by the partition keys): inputState (map time -> list of rows), accState (value:
+ * accumulator row, data views under "accState$..."), lastTriggeringTsState, cleanupTsState,
+ * processedCountState, smallestTsState (values).
+ * May call exec/operator, exec/accumulators, state/, types/, common/.
+ */
+#include "windowed.h"
+#include "accumulators.h"
+#include "../state/timers.h"
+#include "../types/row.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WADD(a, b) ((int64_t)((uint64_t)(a) + (uint64_t)(b)))
+
+typedef struct OverOp {
+    WOperator base;
+    int ncols;
+    const WType **types;
+    const WType **otypes;
+    int out_ncols;
+    int nkeys;
+    int *keys;
+    int *all;
+    int time_col;
+    bool proctime, rows, unbounded;
+    int64_t offset;             /* Flink's precedingOffset: n + 1 for ROWS, n ms for RANGE */
+    int naggs;
+    WAccLayout *L;
+    WAccCtx ac;
+    WArena scratch;
+    WDatum *acc, *vals;
+    uint8_t *accn, *valn;
+    WStateBackend *be;
+    WState *input, *acc_st, *last_ts, *cleanup_ts, *count_st, *smallest_ts;
+    WTimerService *timers;
+    WChunk *dec;                /* decoded stored rows */
+    WChunk *out;
+    WStrBuf kbuf, rbuf, vbuf, abuf;
+    WArena *work;
+    int64_t last_proc;
+} OverOp;
+
+static int64_t datum_time(const WType *t, WDatum v, bool isnull)
+{
+    if (isnull) return 0;
+    return wtype_is_timestamp(t) ? v.ts.ms : v.i;
+}
+
+static void put_be64(uint8_t *p, int64_t v)
+{
+    uint64_t u = (uint64_t)v ^ 0x8000000000000000ull;
+    for (int i = 7; i >= 0; i--) { p[i] = (uint8_t)u; u >>= 8; }
+}
+
+static int64_t get_be64(const uint8_t *p)
+{
+    uint64_t u = 0;
+    for (int i = 0; i < 8; i++) u = (u << 8) | p[i];
+    return (int64_t)(u ^ 0x8000000000000000ull);
+}
+
+static uint32_t get_u32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+/* ---- small state helpers (int64 value states) ---- */
+
+static bool get_long(WState *s, int64_t *out)
+{
+    WBytes v;
+    if (wvalue_get(s, &v) != WSL_FOUND || v.len != 8) return false;
+    memcpy(out, v.p, 8);
+    return true;
+}
+
+static void put_long(WState *s, int64_t v) { wvalue_put(s, &v, sizeof v); }
+
+/* ---- output ---- */
+
+static int out_add(OverOp *o)
+{
+    if (o->out->nrows >= o->out->cap) {
+        wop_emit(&o->base, o->out);
+        wchunk_reset(o->out);
+    }
+    return wchunk_add_row(o->out, WRK_INSERT);
+}
+
+static void flush(OverOp *o)
+{
+    if (o->out->nrows) wop_emit(&o->base, o->out);
+    wchunk_reset(o->out);
+}
+
+/* Emit row r of chunk c with the current aggregate values (o->vals). */
+static void emit_row(OverOp *o, const WChunk *c, int r)
+{
+    int k = out_add(o);
+    WArena *a = o->out->arena;
+    for (int i = 0; i < o->ncols; i++) {
+        bool nul = c->cols[i].nulls[r];
+        o->out->cols[i].nulls[k] = nul;
+        o->out->cols[i].data[k] = nul ? (WDatum){0} : wdatum_copy(a, o->types[i], c->cols[i].data[r]);
+    }
+    for (int i = 0; i < o->naggs && o->ncols + i < o->out_ncols; i++) {
+        int col = o->ncols + i;
+        o->out->cols[col].nulls[k] = o->valn[i];
+        o->out->cols[col].data[k] = o->valn[i] ? (WDatum){0} : wdatum_copy(a, o->otypes[col], o->vals[i]);
+    }
+}
+
+/* ---- accumulators of the current key ---- */
+
+static void load_acc(OverOp *o)
+{
+    WBytes v;
+    if (wvalue_get(o->acc_st, &v) == WSL_FOUND) wacc_decode(&o->ac, v.p, v.len, o->acc, o->accn);
+    else wacc_create(o->L, o->acc, o->accn);
+}
+
+static void save_acc(OverOp *o)
+{
+    wacc_encode(&o->ac, o->acc, o->accn, &o->abuf);
+    wvalue_put(o->acc_st, o->abuf.buf, o->abuf.len);
+}
+
+static void get_value(OverOp *o) { wacc_get_value(&o->ac, o->acc, o->accn, o->vals, o->valn); }
+
+/* ---- stored row lists ---- */
+
+/* Decode a list value [u32 len][row]... (copied into the work arena first) into o->dec. */
+static int decode_list(OverOp *o, const void *val, size_t len)
+{
+    const uint8_t *p0 = wa_memdup(o->work, val, len);
+    int n = 0;
+    for (const uint8_t *p = p0, *end = p0 + len; p < end; p += 4 + get_u32(p)) n++;
+    if (o->dec->cap < n) {
+        wchunk_free(o->dec);
+        o->dec = wchunk_new(o->ncols, o->types, n);
+    }
+    wchunk_reset(o->dec);
+    for (const uint8_t *p = p0, *end = p0 + len; p < end; p += 4 + get_u32(p)) {
+        uint32_t l = get_u32(p);
+        int r = wchunk_add_row(o->dec, WRK_INSERT);
+        for (int k = 0; k < o->ncols; k++) {
+            const WType *t = o->types[k];
+            WDatum d;
+            bool nn = wtype_is_composite(t) ? wrow_get_arena(p + 4, l, o->ncols, t, k, &d, o->work)
+                                            : wrow_get(p + 4, l, o->ncols, t, k, &d);
+            o->dec->cols[k].nulls[r] = !nn;
+            o->dec->cols[k].data[r] = nn ? d : (WDatum){0};
+        }
+    }
+    return n;
+}
+
+static void list_append(OverOp *o, const uint8_t *uk, const WChunk *in, int r)
+{
+    wrow_encode_chunk(&o->rbuf, in, r, o->ncols, o->all);
+    WBytes old;
+    wsb_clear(&o->vbuf);
+    if (wmap_get(o->input, uk, 8, &old) == WSL_FOUND) wsb_appendn(&o->vbuf, old.p, old.len);
+    uint32_t len = (uint32_t)o->rbuf.len;
+    wsb_appendn(&o->vbuf, (const char *)&len, 4);
+    wsb_appendn(&o->vbuf, o->rbuf.buf, o->rbuf.len);
+    wmap_put(o->input, uk, 8, o->vbuf.buf, o->vbuf.len);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Times of the current key's inputState (into the work arena). */
+static int list_times(OverOp *o, int64_t **out)
+{
+    size_t n = wmap_size(o->input);
+    int64_t *ts = wa_alloc(o->work, sizeof *ts * (n ? n : 1));
+    int k = 0;
+    WMapIter it;
+    WBytes uk, uv;
+    wmap_iter(o->input, &it);
+    while (wmap_next(&it, &uk, &uv) && (size_t)k < n) ts[k++] = get_be64(uk.p);
+    *out = ts;
+    return k;
+}
+
+static void cleanup_key(OverOp *o)
+{
+    wmap_clear(o->input);
+    wvalue_clear(o->acc_st);
+    wvalue_clear(o->last_ts);
+    wvalue_clear(o->cleanup_ts);
+    wvalue_clear(o->count_st);
+    wvalue_clear(o->smallest_ts);
+    if (o->L->has_views) wacc_cleanup(o->L);
+}
+
+/* ---- event time: UNBOUNDED PRECEDING ---- */
+
+static void rt_unbounded_element(OverOp *o, const WChunk *in, int r, int64_t ts)
+{
+    int64_t wm = o->base.wm;
+    if (ts > wm) {
+        int64_t trigger = wm < 0 ? 0 : wm + 1;
+        wtimers_register(o->timers, trigger, o->kbuf.buf, o->kbuf.len, 0);
+        uint8_t uk[8];
+        put_be64(uk, ts);
+        list_append(o, uk, in, r);
+    } else {
+        o->base.late_dropped++;
+    }
+}
+
+static void rt_unbounded_timer(OverOp *o)
+{
+    int64_t *ts;
+    int n = list_times(o, &ts);
+    if (n == 0) return;
+    int64_t wm = o->base.wm;
+    int m = 0;
+    bool early = false;
+    for (int i = 0; i < n; i++) {
+        if (ts[i] <= wm) ts[m++] = ts[i];
+        else early = true;
+    }
+    qsort(ts, (size_t)m, sizeof *ts, cmp_i64);
+    load_acc(o);
+    for (int i = 0; i < m; i++) {
+        uint8_t uk[8];
+        put_be64(uk, ts[i]);
+        WBytes v;
+        if (wmap_get(o->input, uk, 8, &v) != WSL_FOUND) continue;
+        int cnt = decode_list(o, v.p, v.len);
+        if (o->rows) {
+            for (int r = 0; r < cnt; r++) {
+                wacc_accumulate(&o->ac, o->acc, o->accn, o->dec, r);
+                get_value(o);
+                emit_row(o, o->dec, r);
+            }
+        } else {
+            for (int r = 0; r < cnt; r++) wacc_accumulate(&o->ac, o->acc, o->accn, o->dec, r);
+            get_value(o);
+            for (int r = 0; r < cnt; r++) emit_row(o, o->dec, r);
+        }
+        wmap_remove(o->input, uk, 8);
+    }
+    save_acc(o);
+    if (early) wtimers_register(o->timers, WADD(wm, 1), o->kbuf.buf, o->kbuf.len, 0);
+}
+
+/* ---- event time: RANGE n PRECEDING ---- */
+
+static void rt_bounded_element(OverOp *o, const WChunk *in, int r, int64_t ts)
+{
+    int64_t last = 0;
+    get_long(o->last_ts, &last);
+    if (ts <= last) {
+        o->base.late_dropped++;
+        return;
+    }
+    uint8_t uk[8];
+    put_be64(uk, ts);
+    WBytes v;
+    bool had = wmap_get(o->input, uk, 8, &v) == WSL_FOUND;
+    list_append(o, uk, in, r);
+    if (!had) wtimers_register(o->timers, ts, o->kbuf.buf, o->kbuf.len, 0);
+    if (!o->rows) {
+        /* registerCleanupTimer */
+        int64_t min_cleanup = WADD(WADD(ts, o->offset), 1);
+        int64_t max_cleanup = WADD(WADD(ts, (int64_t)((double)o->offset * 1.5)), 1);
+        int64_t cur;
+        if (!get_long(o->cleanup_ts, &cur) || cur < min_cleanup) {
+            wtimers_register(o->timers, max_cleanup, o->kbuf.buf, o->kbuf.len, 0);
+            put_long(o->cleanup_ts, max_cleanup);
+        }
+    }
+}
+
+static void rt_range_timer(OverOp *o, int64_t timestamp)
+{
+    int64_t cleanup;
+    if (get_long(o->cleanup_ts, &cleanup) && cleanup <= timestamp) {
+        cleanup_key(o);
+        return;
+    }
+    uint8_t uk[8];
+    put_be64(uk, timestamp);
+    WBytes v;
+    if (wmap_get(o->input, uk, 8, &v) == WSL_FOUND) {
+        const void *cur_val = wa_memdup(o->work, v.p, v.len);
+        size_t cur_len = v.len;
+        load_acc(o);
+        int64_t *ts;
+        int n = list_times(o, &ts);
+        int nret = 0;
+        for (int i = 0; i < n; i++) {
+            if (timestamp - ts[i] > o->offset) {
+                uint8_t rk[8];
+                put_be64(rk, ts[i]);
+                WBytes rv;
+                if (wmap_get(o->input, rk, 8, &rv) == WSL_FOUND) {
+                    int cnt = decode_list(o, rv.p, rv.len);
+                    for (int r = 0; r < cnt; r++) wacc_retract(&o->ac, o->acc, o->accn, o->dec, r);
+                }
+                ts[nret++] = ts[i];
+            }
+        }
+        int cnt = decode_list(o, cur_val, cur_len);
+        for (int r = 0; r < cnt; r++) wacc_accumulate(&o->ac, o->acc, o->accn, o->dec, r);
+        get_value(o);
+        for (int r = 0; r < cnt; r++) emit_row(o, o->dec, r);
+        for (int i = 0; i < nret; i++) {
+            uint8_t rk[8];
+            put_be64(rk, ts[i]);
+            wmap_remove(o->input, rk, 8);
+        }
+        save_acc(o);
+    }
+    put_long(o->last_ts, timestamp);
+}
+
+/* ---- event time: ROWS n PRECEDING ---- */
+
+static void rt_rows_timer(OverOp *o, int64_t timestamp)
+{
+    uint8_t uk[8];
+    put_be64(uk, timestamp);
+    WBytes v;
+    if (wmap_get(o->input, uk, 8, &v) == WSL_FOUND) {
+        const uint8_t *cur_val = wa_memdup(o->work, v.p, v.len);
+        size_t cur_len = v.len;
+        int64_t count = 0;
+        get_long(o->count_st, &count);
+        load_acc(o);
+        /* the rows of this time, decoded once into their own chunk */
+        int cnt = decode_list(o, cur_val, cur_len);
+        WChunk *cur = wchunk_new(o->ncols, o->types, cnt > 0 ? cnt : 1);
+        for (int r = 0; r < cnt; r++) {
+            int k = wchunk_add_row(cur, WRK_INSERT);
+            for (int c = 0; c < o->ncols; c++) {
+                cur->cols[c].data[k] = o->dec->cols[c].data[r];
+                cur->cols[c].nulls[k] = o->dec->cols[c].nulls[r];
+            }
+        }
+        /* retraction cursor over the oldest time's list */
+        bool have_retract = false;
+        int64_t retract_ts = INT64_MAX;
+        const uint8_t *rlist = NULL;
+        size_t rlen = 0, rpos = 0;
+        int retract_cnt = 0;
+        for (int i = 0; i < cnt; i++) {
+            if (count >= o->offset) {
+                if (!have_retract) {
+                    int64_t *ts;
+                    int n = list_times(o, &ts);
+                    retract_ts = INT64_MAX;
+                    for (int t = 0; t < n; t++) if (ts[t] < retract_ts) retract_ts = ts[t];
+                    uint8_t rk[8];
+                    put_be64(rk, retract_ts);
+                    WBytes rv;
+                    if (n > 0 && wmap_get(o->input, rk, 8, &rv) == WSL_FOUND) {
+                        rlist = wa_memdup(o->work, rv.p, rv.len);
+                        rlen = rv.len;
+                        rpos = 0;
+                        retract_cnt = 0;
+                        have_retract = true;
+                    }
+                }
+                if (have_retract) {
+                    uint32_t l = get_u32(rlist + rpos);
+                    /* decode the retracted row into dec row 0 */
+                    wchunk_reset(o->dec);
+                    int rr = wchunk_add_row(o->dec, WRK_INSERT);
+                    for (int c = 0; c < o->ncols; c++) {
+                        const WType *t = o->types[c];
+                        WDatum d;
+                        bool nn = wtype_is_composite(t)
+                                      ? wrow_get_arena(rlist + rpos + 4, l, o->ncols, t, c, &d, o->work)
+                                      : wrow_get(rlist + rpos + 4, l, o->ncols, t, c, &d);
+                        o->dec->cols[c].nulls[rr] = !nn;
+                        o->dec->cols[c].data[rr] = nn ? d : (WDatum){0};
+                    }
+                    wacc_retract(&o->ac, o->acc, o->accn, o->dec, rr);
+                    rpos += 4 + l;
+                    retract_cnt++;
+                    if (rpos >= rlen) {
+                        uint8_t rk[8];
+                        put_be64(rk, retract_ts);
+                        wmap_remove(o->input, rk, 8);
+                        have_retract = false;
+                        retract_cnt = 0;
+                    }
+                }
+            } else {
+                count++;
+            }
+            wacc_accumulate(&o->ac, o->acc, o->accn, cur, i);
+            get_value(o);
+            emit_row(o, cur, i);
+        }
+        if (have_retract && retract_cnt > 0) {
+            /* keep the not yet retracted rest of the oldest list */
+            uint8_t rk[8];
+            put_be64(rk, retract_ts);
+            WBytes tmp;
+            if (wmap_get(o->input, rk, 8, &tmp) == WSL_FOUND)
+                wmap_put(o->input, rk, 8, rlist + rpos, rlen - rpos);
+        }
+        wchunk_free(cur);
+        put_long(o->count_st, count);
+        save_acc(o);
+    }
+    put_long(o->last_ts, timestamp);
+}
+
+/* ---- processing time ---- */
+
+static void pt_range_element(OverOp *o, const WChunk *in, int r, int64_t now)
+{
+    uint8_t uk[8];
+    put_be64(uk, now);
+    WBytes v;
+    if (wmap_get(o->input, uk, 8, &v) != WSL_FOUND) {
+        wtimers_register(o->timers, WADD(now, 1), o->kbuf.buf, o->kbuf.len, 0);
+        int64_t min_cleanup = WADD(WADD(now, o->offset), 1);
+        int64_t max_cleanup = WADD(WADD(now, (int64_t)((double)o->offset * 1.5)), 1);
+        int64_t cur;
+        if (!get_long(o->cleanup_ts, &cur) || cur < min_cleanup) {
+            wtimers_register(o->timers, max_cleanup, o->kbuf.buf, o->kbuf.len, 0);
+            put_long(o->cleanup_ts, max_cleanup);
+        }
+    }
+    list_append(o, uk, in, r);
+}
+
+static void pt_range_timer(OverOp *o, int64_t timestamp)
+{
+    int64_t cleanup;
+    if (get_long(o->cleanup_ts, &cleanup) && cleanup <= timestamp) {
+        cleanup_key(o);
+        return;
+    }
+    int64_t cur_time = timestamp - 1;
+    uint8_t uk[8];
+    put_be64(uk, cur_time);
+    WBytes v;
+    if (wmap_get(o->input, uk, 8, &v) != WSL_FOUND) return;
+    const void *cur_val = wa_memdup(o->work, v.p, v.len);
+    size_t cur_len = v.len;
+    load_acc(o);
+    int64_t limit = cur_time - o->offset;
+    int64_t *ts;
+    int n = list_times(o, &ts);
+    for (int i = 0; i < n; i++) {
+        if (ts[i] >= limit) continue;
+        uint8_t rk[8];
+        put_be64(rk, ts[i]);
+        WBytes rv;
+        if (wmap_get(o->input, rk, 8, &rv) == WSL_FOUND) {
+            int cnt = decode_list(o, rv.p, rv.len);
+            for (int r = 0; r < cnt; r++) wacc_retract(&o->ac, o->acc, o->accn, o->dec, r);
+        }
+        wmap_remove(o->input, rk, 8);
+    }
+    int cnt = decode_list(o, cur_val, cur_len);
+    for (int r = 0; r < cnt; r++) wacc_accumulate(&o->ac, o->acc, o->accn, o->dec, r);
+    get_value(o);
+    for (int r = 0; r < cnt; r++) emit_row(o, o->dec, r);
+    save_acc(o);
+}
+
+static void pt_rows_element(OverOp *o, const WChunk *in, int r, int64_t now)
+{
+    load_acc(o);
+    int64_t smallest;
+    if (!get_long(o->smallest_ts, &smallest)) {
+        smallest = now;
+        put_long(o->smallest_ts, smallest);
+    }
+    int64_t counter = 0;
+    get_long(o->count_st, &counter);
+    if (counter == o->offset) {
+        uint8_t sk[8];
+        put_be64(sk, smallest);
+        WBytes rv;
+        bool keep = false;
+        if (wmap_get(o->input, sk, 8, &rv) == WSL_FOUND && rv.len >= 4) {
+            const uint8_t *list = wa_memdup(o->work, rv.p, rv.len);
+            size_t len = rv.len;
+            uint32_t l = get_u32(list);
+            decode_list(o, list, 4 + (size_t)l);
+            wacc_retract(&o->ac, o->acc, o->accn, o->dec, 0);
+            if (4 + (size_t)l < len) {
+                wmap_put(o->input, sk, 8, list + 4 + l, len - 4 - l);
+                keep = true;
+            }
+        }
+        if (!keep) {
+            wmap_remove(o->input, sk, 8);
+            int64_t *ts;
+            int n = list_times(o, &ts);
+            int64_t ns = INT64_MAX;
+            for (int i = 0; i < n; i++) if (ts[i] < ns) ns = ts[i];
+            put_long(o->smallest_ts, ns);
+        }
+    } else {
+        counter++;
+        put_long(o->count_st, counter);
+    }
+    uint8_t uk[8];
+    put_be64(uk, now);
+    list_append(o, uk, in, r);
+    wacc_accumulate(&o->ac, o->acc, o->accn, in, r);
+    save_acc(o);
+    get_value(o);
+    emit_row(o, in, r);
+}
+
+/* ---- driver ---- */
+
+static void on_timer(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns)
+{
+    OverOp *o = ctx;
+    (void)ns;
+    if (o->base.ctx->err->set) return;
+    wstate_set_key(o->be, key, klen);
+    wsb_clear(&o->kbuf);
+    wsb_appendn(&o->kbuf, key, klen);
+    warena_reset(o->work);
+    warena_reset(&o->scratch);
+    o->ac.now = wexec_now(o->base.ctx);
+    if (o->proctime) pt_range_timer(o, ts);
+    else if (o->unbounded) rt_unbounded_timer(o);
+    else if (o->rows) rt_rows_timer(o, ts);
+    else rt_range_timer(o, ts);
+}
+
+static void advance_proc(OverOp *o, int64_t now)
+{
+    if (now <= o->last_proc) return;
+    o->last_proc = now;
+    wtimers_advance(o->timers, now, on_timer, o);
+}
+
+static void over_process(WOperator *op, int input, const WChunk *in)
+{
+    OverOp *o = (OverOp *)op;
+    (void)input;
+    if (!o->L || op->ctx->err->set) return;
+    int64_t now = wexec_now(op->ctx);
+    if (o->proctime) advance_proc(o, now);
+    o->ac.now = now;
+    for (int r = 0; r < in->nrows && !op->ctx->err->set; r++) {
+        WRowKind k = (WRowKind)in->kinds[r];
+        if (wrowkind_is_retract(k)) {
+            flush(o);
+            werr_set(op->ctx->err, WEXC_TABLE,
+                     "OverAggregate doesn't support consuming update and delete changes which is "
+                     "produced by its input");
+            return;
+        }
+        wrow_encode_chunk(&o->kbuf, in, r, o->nkeys, o->keys);
+        wstate_set_key(o->be, o->kbuf.buf, o->kbuf.len);
+        warena_reset(o->work);
+        warena_reset(&o->scratch);
+        if (o->proctime) {
+            if (o->unbounded) {
+                load_acc(o);
+                wacc_accumulate(&o->ac, o->acc, o->accn, in, r);
+                get_value(o);
+                emit_row(o, in, r);
+                save_acc(o);
+            } else if (o->rows) {
+                pt_rows_element(o, in, r, now);
+            } else {
+                pt_range_element(o, in, r, now);
+            }
+            continue;
+        }
+        int64_t ts = datum_time(o->types[o->time_col], in->cols[o->time_col].data[r],
+                                in->cols[o->time_col].nulls[r]);
+        if (o->unbounded) rt_unbounded_element(o, in, r, ts);
+        else rt_bounded_element(o, in, r, ts);
+    }
+    flush(o);
+}
+
+static void over_watermark(WOperator *op, int64_t wm)
+{
+    OverOp *o = (OverOp *)op;
+    if (!o->L) return;
+    if (o->proctime) advance_proc(o, wexec_now(op->ctx));
+    else wtimers_advance(o->timers, wm, on_timer, o);
+    flush(o);
+    wop_emit_watermark(op, wm);
+}
+
+static void over_end(WOperator *op)
+{
+    OverOp *o = (OverOp *)op;
+    if (o->L && o->proctime) {
+        /* rows still waiting for their millisecond to pass */
+        advance_proc(o, WADD(wexec_now(op->ctx), 1));
+        flush(o);
+    }
+    wop_emit_end(op);
+}
+
+static void over_metrics(WOperator *op, char *buf, size_t bufsz)
+{
+    OverOp *o = (OverOp *)op;
+    WStateStats st[16];
+    int n = wstate_stats(o->be, st, 16);
+    size_t len = strlen(buf);
+    for (int i = 0; i < n && len < bufsz; i++) {
+        int k = snprintf(buf + len, bufsz - len, "%s%s.entries=%lld %s.bytes=%lld", len ? " " : "",
+                         st[i].name, (long long)st[i].entries, st[i].name, (long long)st[i].bytes);
+        if (k < 0) return;
+        len += (size_t)k;
+    }
+    if (len < bufsz)
+        snprintf(buf + len, bufsz - len, "%snumLateRecordsDropped=%lld", len ? " " : "",
+                 (long long)op->late_dropped);
+}
+
+static void over_destroy(WOperator *op)
+{
+    OverOp *o = (OverOp *)op;
+    if (o->L) {
+        wacc_ctx_free(&o->ac);
+        wacc_layout_free(o->L);
+    }
+    wstate_backend_free(o->be);
+    wtimers_free(o->timers);
+    wchunk_free(o->dec);
+    wchunk_free(o->out);
+    wsb_free(&o->kbuf);
+    wsb_free(&o->rbuf);
+    wsb_free(&o->vbuf);
+    wsb_free(&o->abuf);
+    warena_delete(o->work);
+    warena_free(&o->scratch);
+    free(o->acc);
+    free(o->accn);
+    free(o->vals);
+    free(o->valn);
+    free(o->keys);
+    free(o->all);
+    free(o->types);
+    free(o->otypes);
+    free(o);
+}
+
+static const WOpOps OVER_OPS = {.process = over_process, .watermark = over_watermark,
+                                .end_input = over_end, .destroy = over_destroy,
+                                .metrics = over_metrics};
+
+WOperator *wop_over_agg_new(WExecCtx *ctx, const WOverAggSpec *spec)
+{
+    OverOp *o = wcalloc(1, sizeof *o);
+    o->ncols = spec->in_ncols;
+    size_t nc = (size_t)(o->ncols > 0 ? o->ncols : 1);
+    o->types = wmalloc(sizeof *o->types * nc);
+    memcpy(o->types, spec->in_types, sizeof *o->types * (size_t)o->ncols);
+    o->naggs = spec->naggs;
+    o->out_ncols = spec->out.ncols ? spec->out.ncols : o->ncols + o->naggs;
+    o->otypes = wmalloc(sizeof *o->otypes * (size_t)(o->out_ncols ? o->out_ncols : 1));
+    for (int i = 0; i < o->out_ncols; i++) {
+        if (spec->out.types) o->otypes[i] = spec->out.types[i];
+        else o->otypes[i] = i < o->ncols ? o->types[i] : spec->aggs[i - o->ncols].type;
+    }
+    wop_init(&o->base, &OVER_OPS, ctx, 1, o->out_ncols, o->otypes, spec->out.names);
+    o->nkeys = spec->nkeys;
+    o->keys = wmalloc(sizeof *o->keys * (size_t)(o->nkeys ? o->nkeys : 1));
+    if (o->nkeys) memcpy(o->keys, spec->keys, sizeof *o->keys * (size_t)o->nkeys);
+    o->all = wmalloc(sizeof *o->all * nc);
+    for (int i = 0; i < o->ncols; i++) o->all[i] = i;
+    o->time_col = spec->time_col;
+    o->proctime = spec->proctime;
+    o->rows = spec->rows_frame;
+    o->unbounded = spec->unbounded;
+    o->offset = spec->preceding + (spec->rows_frame ? 1 : 0);
+    o->last_proc = INT64_MIN;
+    o->be = wexec_new_backend(ctx, o->base.name ? o->base.name : "OverAggregate");
+    o->input = wstate_register(o->be, "inputState", WSTATE_MAP, 0);
+    o->acc_st = wstate_register(o->be, "accState", WSTATE_VALUE, 0);
+    o->last_ts = wstate_register(o->be, "lastTriggeringTsState", WSTATE_VALUE, 0);
+    o->cleanup_ts = wstate_register(o->be, "cleanupTsState", WSTATE_VALUE, 0);
+    o->count_st = wstate_register(o->be, "processedCountState", WSTATE_VALUE, 0);
+    o->smallest_ts = wstate_register(o->be, "smallestTsState", WSTATE_VALUE, 0);
+    o->timers = wtimers_new();
+    int cap = ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP;
+    o->dec = wchunk_new(o->ncols, o->types, 64);
+    o->out = wchunk_new(o->out_ncols, o->otypes, cap);
+    wsb_init(&o->kbuf);
+    wsb_init(&o->rbuf);
+    wsb_init(&o->vbuf);
+    wsb_init(&o->abuf);
+    o->work = warena_new(0);
+    warena_init(&o->scratch, 0);
+    if (!spec->proctime && (spec->time_col < 0 || spec->time_col >= o->ncols)) {
+        werr_set(ctx->err, WEXC_TABLE, "OverAggregate: time column index %d out of range",
+                 spec->time_col);
+        return &o->base;
+    }
+    if (!spec->unbounded && spec->preceding < 0) {
+        werr_set(ctx->err, WEXC_TABLE, "OverAggregate: the preceding offset must be non-negative");
+        return &o->base;
+    }
+    o->L = wacc_layout_new(spec->aggs, spec->naggs, spec->in_types, !spec->unbounded, o->be,
+                           "accState", 0, ctx->err);
+    if (!o->L) return &o->base;
+    wacc_ctx_init(&o->ac, o->L, &o->scratch);
+    o->ac.cast = ctx->cast;
+    o->acc = wcalloc((size_t)o->L->nfields, sizeof *o->acc);
+    o->accn = wcalloc((size_t)o->L->nfields, 1);
+    o->vals = wcalloc((size_t)(o->naggs ? o->naggs : 1), sizeof *o->vals);
+    o->valn = wcalloc((size_t)(o->naggs ? o->naggs : 1), 1);
+    return &o->base;
+}
