@@ -1,0 +1,78 @@
+/*
+ * rank_internal.h — shared internals of the Rank operator (rank.c: framework, append-only
+ * top-N, first-N, fast top-1, updatable top-N; rank_retract.c: retractable top-N). Not a public
+ * contract: only the rank files include it. Depends on stateful.h, types/row.h, types/compare.h.
+ */
+#ifndef WEIR_EXEC_RANK_INTERNAL_H
+#define WEIR_EXEC_RANK_INTERNAL_H
+
+#include "stateful.h"
+#include "../types/row.h"
+#include "../types/compare.h"
+
+/* A view of a binary row held in state (or in a scratch buffer). */
+typedef struct RankEnt {
+    const uint8_t *p;
+    uint32_t len;
+} RankEnt;
+
+typedef enum RankMode {
+    RM_UNSUPPORTED,     /* RANK / DENSE_RANK: Flink rejects them on streams */
+    RM_FIRSTN,          /* AppendOnlyFirstNFunction (ORDER BY proctime ASC) */
+    RM_TOP1,            /* FastTop1Function */
+    RM_APPEND,          /* AppendOnlyTopNFunction */
+    RM_UPDATE,          /* UpdatableTopNFunction */
+    RM_RETRACT          /* RetractableTopNFunction */
+} RankMode;
+
+typedef struct RankOp {
+    WOperator base;
+    RankMode mode;
+    int ncols, out_ncols;
+    const WType **types;        /* input */
+    const WType **otypes;       /* output (input + BIGINT rank when out_rank) */
+    int nkeys;
+    int *keys;
+    const WType **ktypes;
+    int nsort;
+    WSortKey *sort;
+    int *scols;
+    const WType **stypes;
+    int nuk;
+    int *uk;
+    int64_t rank_start, rank_end;
+    bool out_rank, gen_ub, with_number;
+    WStateBackend *be;
+    WState *st;                 /* rankState */
+    WChunk *out;
+    WStrBuf kbuf, rbuf, skbuf, nbuf, cur, prev, idx, lbuf;
+    WDatum *vals;               /* encode scratch (ncols) */
+    uint8_t *nulls;
+    WDatum *in_sk;              /* sort key of the current input row */
+    uint8_t *in_sk_null;
+    WDatum *tmp_sk;             /* scratch sort key */
+    uint8_t *tmp_sk_null;
+    /* entries of the current top-N buffer and their decoded sort keys (nsort per entry) */
+    RankEnt *ents;
+    WDatum *esk;
+    uint8_t *esk_null;
+    int entcap;
+    /* retract: sorted index (sort key row, count) */
+    RankEnt *ikeys;
+    int64_t *icounts;
+    int icap;
+    int64_t ttl_expired, dropped, stale;
+} RankOp;
+
+/* rank.c helpers used by rank_retract.c */
+void rank_emit(RankOp *o, WRowKind k, const uint8_t *row, size_t len, int64_t rank);
+bool rank_in_range(const RankOp *o, int64_t rank);
+int rank_cmp_sk(const RankOp *o, const WDatum *a, const uint8_t *an, const WDatum *b, const uint8_t *bn);
+/* Decode the sort key of a sort-key row (arity nsort). */
+void rank_sk_from_keyrow(const RankOp *o, const uint8_t *p, size_t len, WDatum *v, uint8_t *nul);
+
+/* Retractable top-N: process row r of `in` (current key set, o->rbuf = the row encoded as
+   INSERT, o->skbuf = its sort key row, o->in_sk = its decoded sort key). */
+void rank_retract_process(RankOp *o, const WChunk *in, int r);
+
+#endif
