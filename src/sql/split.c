@@ -7,9 +7,11 @@
  * ';' after a lone END ends the statement. A piece starts at its first non-blank character (a
  * leading comment belongs to the statement, so error lines count from there), keeps its text
  * without the ';' and trailing blanks, and pieces holding only blanks and comments are dropped.
- * One linear pass; no allocation besides the result array. Depends on parser.h.
+ * One linear pass; no allocation besides the result array. wsql_is_complete follows Flink's client
+ * instead: it lexes the text and looks at the last token. Depends on parser.h, lexer.h.
  */
 #include "parser.h"
+#include "lexer.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -181,24 +183,44 @@ int wsql_split(WArena *a, const char *script, WSqlPiece **out)
     return c.n;
 }
 
-typedef struct CompleteCtx {
-    int pieces;
-    bool last_terminated;
-} CompleteCtx;
-
-static void count_piece(void *ctx, const char *text, int len, int line, bool terminated)
-{
-    (void)text;
-    (void)len;
-    (void)line;
-    CompleteCtx *c = ctx;
-    c->pieces++;
-    c->last_terminated = terminated;
-}
-
+/* Flink's client (ClientParser) runs its lexer over the typed text: the statement is complete when
+   the last token is ';' (a lexical error also ends the input, so that it gets reported). weir adds
+   one rule: after STATEMENT SET BEGIN the input continues until "END ;". */
 bool wsql_is_complete(const char *text)
 {
-    CompleteCtx c = {0, false};
-    bool open = scan(text ? text : "", count_piece, &c);
-    return !open && c.pieces > 0 && c.last_terminated;
+    const char *t = text ? text : "";
+    size_t n = strlen(t);
+    while (n > 0 && (t[n - 1] == ' ' || t[n - 1] == '\t' || t[n - 1] == '\n' || t[n - 1] == '\r'
+                     || t[n - 1] == '\f'))
+        n--;
+    if (n == 0 || t[n - 1] != ';') return false;
+    WArena a;
+    warena_init(&a, 0);
+    WError err;
+    werr_clear(&err);
+    WSqlTokens toks;
+    bool complete;
+    if (!wsql_lex(&a, t, (int)strlen(t), &toks, &err)) {
+        complete = true;
+    } else {
+        int m = toks.n - 1;   /* without EOF */
+        complete = m > 0 && toks.t[m - 1].kind == TK_SEMICOLON;
+        /* inside STATEMENT SET BEGIN ... the block must be closed by END ; */
+        bool block = false;
+        for (int i = 0; i + 2 < m; i++) {
+            const WSqlToken *a0 = &toks.t[i], *a1 = &toks.t[i + 1], *a2 = &toks.t[i + 2];
+            if (a0->kw && a1->kw && a2->kw && strcmp(a0->kw->word, "STATEMENT") == 0
+                && strcmp(a1->kw->word, "SET") == 0 && strcmp(a2->kw->word, "BEGIN") == 0)
+                block = true;
+            if (block && a0->kw && strcmp(a0->kw->word, "END") == 0 && a1->kind == TK_SEMICOLON
+                && (i == 0 || toks.t[i - 1].kind == TK_SEMICOLON))
+                block = false;
+        }
+        if (block && m >= 2 && toks.t[m - 2].kw && strcmp(toks.t[m - 2].kw->word, "END") == 0
+            && (m < 3 || toks.t[m - 3].kind == TK_SEMICOLON))
+            block = false;
+        if (block) complete = false;
+    }
+    warena_free(&a);
+    return complete;
 }

@@ -810,10 +810,16 @@ WTEST(parser_split_statement_set_block)
 WTEST(parser_is_complete)
 {
     CHECK(wsql_is_complete("SELECT 1;"));
-    CHECK(wsql_is_complete("SELECT 1;  -- done\n"));
+    CHECK(!wsql_is_complete("SELECT 1;  -- done\n"));   /* Flink: the text itself must end with ; */
     CHECK(!wsql_is_complete("SELECT 1"));
-    CHECK(!wsql_is_complete("SELECT ';"));
-    CHECK(!wsql_is_complete("SELECT 1 /* ; "));
+    /* Flink lexes an unterminated quote as a lone quote token: the text still ends with ';' */
+    CHECK(wsql_is_complete("SELECT ';"));
+    /* a lexical error ends the input so that it is reported (the select.q unterminated comment) */
+    CHECK(wsql_is_complete("SELECT /*;"));
+    CHECK(!wsql_is_complete("SELECT 1; -- done"));
+    CHECK(!wsql_is_complete("SELECT 1 /* ; */"));
+    CHECK(wsql_is_complete("SELECT 1 /* ; "));          /* lexical error: reported, so complete */
+    CHECK(!wsql_is_complete("EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT CASE WHEN x THEN 1 END;"));
     CHECK(!wsql_is_complete("SELECT 1 -- ;"));
     CHECK(!wsql_is_complete(""));
     CHECK(!wsql_is_complete("EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT 1;"));
