@@ -14,9 +14,10 @@
 
 static WVector *tmp_vec(WEvalCtx *ctx, const WType *t, int n)
 {
+    /* data is left uninitialised (rows not computed are never interpreted); null bytes are zeroed */
     WVector *v = WA_NEW(ctx->arena, WVector);
     v->type = t;
-    v->data = WA_ARRAY(ctx->arena, WDatum, n > 0 ? n : 1);
+    v->data = wa_alloc(ctx->arena, sizeof(WDatum) * (size_t)(n > 0 ? n : 1));
     v->nulls = WA_ARRAY(ctx->arena, uint8_t, n > 0 ? n : 1);
     return v;
 }
@@ -37,9 +38,58 @@ static uint8_t *mask_from(WEvalCtx *ctx, const uint8_t *active, int n)
 
 static bool mask_any(const uint8_t *m, int n)
 {
-    for (int i = 0; i < n; i++)
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, m + i, 8);
+        if (w) return true;
+    }
+    for (; i < n; i++)
         if (m[i]) return true;
     return false;
+}
+
+/* dst |= src, eight bytes at a time */
+static void bytes_or(uint8_t *dst, const uint8_t *src, int n)
+{
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t a, b;
+        memcpy(&a, dst + i, 8);
+        memcpy(&b, src + i, 8);
+        a |= b;
+        memcpy(dst + i, &a, 8);
+    }
+    for (; i < n; i++) dst[i] |= src[i];
+}
+
+/* any row with dst[i] && (mask == NULL || mask[i]) */
+static bool bytes_any_masked(const uint8_t *p, const uint8_t *mask, int n)
+{
+    if (!mask) return mask_any(p, n);
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t a, b;
+        memcpy(&a, p + i, 8);
+        memcpy(&b, mask + i, 8);
+        if (a & b) return true;
+    }
+    for (; i < n; i++)
+        if (p[i] && mask[i]) return true;
+    return false;
+}
+
+/* fill n datums with v (doubling copies) */
+static void fill_datum(WDatum *d, WDatum v, int n)
+{
+    if (n <= 0) return;
+    d[0] = v;
+    int done = 1;
+    while (done < n) {
+        int k = done < n - done ? done : n - done;
+        memcpy(d + done, d, sizeof(WDatum) * (size_t)k);
+        done += k;
+    }
 }
 
 static bool failed(WEvalCtx *ctx) { return ctx->err && ctx->err->set; }
@@ -100,19 +150,28 @@ static bool eval_call(WEvalCtx *ctx, const WExpr *e, const WChunk *in, const uin
         if (!eval_arg(ctx, e->args[k], in, active, &av[k])) return false;
     const uint8_t *sub = active;
     if (f->handles_nulls || e->nargs == 0) {
-        WF_FOR(i, n, active) out->nulls[i] = 0;
+        memset(out->nulls, 0, (size_t)n);
     } else {
-        bool any_null = false;
-        WF_FOR(i, n, active) {
-            uint8_t nul = 0;
-            for (int k = 0; k < e->nargs; k++) nul |= av[k]->nulls[i];
-            out->nulls[i] = nul;
-            any_null |= nul;
+        /* column-wise OR of the argument null bytes; NOT NULL arguments and non-NULL literals
+           contribute nothing */
+        uint8_t *on = out->nulls;
+        bool first = true;
+        for (int k = 0; k < e->nargs; k++) {
+            const WExpr *ak = e->args[k];
+            if (ak->kind == WX_LITERAL ? !ak->is_null : !ak->type->nullable) continue;
+            const uint8_t *an = av[k]->nulls;
+            if (first) { memcpy(on, an, (size_t)n); first = false; }
+            else bytes_or(on, an, n);
         }
-        if (any_null) {
-            uint8_t *m = tmp_mask(ctx, n);
-            WF_FOR(i, n, active) m[i] = !out->nulls[i];
-            sub = m;
+        if (first) {
+            memset(on, 0, (size_t)n);
+        } else {
+            if (bytes_any_masked(on, active, n)) {
+                uint8_t *m = tmp_mask(ctx, n);
+                if (active) for (int i = 0; i < n; i++) m[i] = (uint8_t)(active[i] & !on[i]);
+                else for (int i = 0; i < n; i++) m[i] = !on[i];
+                sub = m;
+            }
         }
     }
     if (sub != active && !mask_any(sub, n)) return true;
@@ -316,7 +375,7 @@ bool wexpr_eval(WEvalCtx *ctx, const WExpr *e, const WChunk *in, const uint8_t *
         if (e->is_null) memset(out->nulls, 1, (size_t)n);
         else {
             memset(out->nulls, 0, (size_t)n);
-            for (int i = 0; i < n; i++) out->data[i] = e->lit;
+            fill_datum(out->data, e->lit, n);
         }
         return true;
     case WX_CALL: return eval_call(ctx, e, in, active, out);

@@ -110,16 +110,19 @@ static void eval_int(WEvalCtx *ctx, int op, WTypeId rid, WVector *const *av, int
 {
     const WDatum *a = av[0]->data, *b = av[1]->data;
     WDatum *o = out->data;
+    /* wrapping arithmetic at the result width, one tight loop per (op, width) */
+#define ILOOP(T, OPR) for (int i = 0; i < n; i++) o[i].i = (int64_t)(T)((uint64_t)a[i].i OPR (uint64_t)b[i].i)
+#define IWIDTH(OPR) \
+    switch (rid) { \
+    case WT_TINYINT: ILOOP(int8_t, OPR); break; \
+    case WT_SMALLINT: ILOOP(int16_t, OPR); break; \
+    case WT_INT: ILOOP(int32_t, OPR); break; \
+    default: ILOOP(int64_t, OPR); break; \
+    }
     switch (op) {
-    case OP_ADD:
-        for (int i = 0; i < n; i++) o[i].i = wrap_int(rid, (uint64_t)a[i].i + (uint64_t)b[i].i);
-        return;
-    case OP_SUB:
-        for (int i = 0; i < n; i++) o[i].i = wrap_int(rid, (uint64_t)a[i].i - (uint64_t)b[i].i);
-        return;
-    case OP_MUL:
-        for (int i = 0; i < n; i++) o[i].i = wrap_int(rid, (uint64_t)a[i].i * (uint64_t)b[i].i);
-        return;
+    case OP_ADD: IWIDTH(+); return;
+    case OP_SUB: IWIDTH(-); return;
+    case OP_MUL: IWIDTH(*); return;
     default:
         WF_FOR(i, n, act) {
             int64_t x = a[i].i, y = b[i].i;

@@ -299,7 +299,28 @@ IS_FN(inf_is_not_unknown, ev_is_not_unknown, IS_NOT_UNKNOWN)
 typedef struct LikePat {
     int n;
     int *tok;
+    int quick;          /* LQ_*: Flink's fast paths for patterns without '_' */
+    char *lit;          /* the literal part for the fast paths (UTF-8) */
+    int litlen;
 } LikePat;
+
+enum { LQ_NONE, LQ_EQUALS, LQ_PREFIX, LQ_SUFFIX, LQ_CONTAINS, LQ_ANY };
+
+static void like_classify(WArena *a, LikePat *lp)
+{
+    lp->quick = LQ_NONE;
+    for (int i = 0; i < lp->n; i++)
+        if (lp->tok[i] == -1) return;
+    bool lead = lp->n > 0 && lp->tok[0] == -2, trail = lp->n > 1 && lp->tok[lp->n - 1] == -2;
+    if (lp->n == 1 && lead) { lp->quick = LQ_ANY; return; }
+    int b = lead ? 1 : 0, e = lp->n - (trail ? 1 : 0);
+    for (int i = b; i < e; i++)
+        if (lp->tok[i] == -2) return;
+    lp->lit = WA_ARRAY(a, char, 4 * (e - b) + 1);
+    lp->litlen = 0;
+    for (int i = b; i < e; i++) lp->litlen += wf_u8_encode(lp->tok[i], lp->lit + lp->litlen);
+    lp->quick = lead && trail ? LQ_CONTAINS : lead ? LQ_SUFFIX : trail ? LQ_PREFIX : LQ_EQUALS;
+}
 
 static bool like_compile(WArena *a, const char *p, int len, const char *esc, int esclen, LikePat *out, WError *err)
 {
@@ -314,6 +335,9 @@ static bool like_compile(WArena *a, const char *p, int len, const char *esc, int
     }
     out->tok = WA_ARRAY(a, int, len + 1);
     out->n = 0;
+    out->quick = LQ_NONE;
+    out->lit = NULL;
+    out->litlen = 0;
     int i = 0, ci = 0;
     while (i < len) {
         int adv;
@@ -344,14 +368,28 @@ static bool like_compile(WArena *a, const char *p, int len, const char *esc, int
     return true;
 }
 
+static inline int next_cp(const char *s, int len, int *adv)
+{
+    if ((unsigned char)*s < 0x80) { *adv = 1; return (unsigned char)*s; }
+    return wf_u8_decode(s, len, adv);
+}
+
 /* iterative wildcard match with single backtrack point per '%' (linear-ish) */
 static bool like_match(const LikePat *pat, const char *s, int len)
 {
+    switch (pat->quick) {
+    case LQ_ANY: return true;
+    case LQ_EQUALS: return len == pat->litlen && memcmp(s, pat->lit, (size_t)len) == 0;
+    case LQ_PREFIX: return len >= pat->litlen && memcmp(s, pat->lit, (size_t)pat->litlen) == 0;
+    case LQ_SUFFIX: return len >= pat->litlen && memcmp(s + len - pat->litlen, pat->lit, (size_t)pat->litlen) == 0;
+    case LQ_CONTAINS: return pat->litlen == 0 || (len >= pat->litlen && memmem(s, (size_t)len, pat->lit, (size_t)pat->litlen));
+    default: break;
+    }
     int ti = 0, si = 0;
     int star_t = -1, star_s = 0;
     while (si < len) {
         int adv;
-        int c = wf_u8_decode(s + si, len - si, &adv);
+        int c = next_cp(s + si, len - si, &adv);
         if (ti < pat->n && pat->tok[ti] == -2) {
             star_t = ti++;
             star_s = si;
@@ -365,7 +403,7 @@ static bool like_match(const LikePat *pat, const char *s, int len)
         if (star_t >= 0) {
             ti = star_t + 1;
             int adv2;
-            wf_u8_decode(s + star_s, len - star_s, &adv2);
+            next_cp(s + star_s, len - star_s, &adv2);
             star_s += adv2;
             si = star_s;
             continue;
@@ -391,6 +429,7 @@ static bool prep_like(WArena *a, WExpr *call, WError *err)
     if (p->kind != WX_LITERAL || p->is_null || (e && (e->kind != WX_LITERAL || e->is_null))) return true;
     LikePat *lp = WA_NEW(a, LikePat);
     if (!like_compile(a, p->lit.s.p, p->lit.s.len, e ? e->lit.s.p : NULL, e ? e->lit.s.len : 0, lp, err)) return false;
+    like_classify(a, lp);
     call->aux = lp;
     return true;
 }

@@ -133,9 +133,12 @@ INF(inf_initcap) { (void)co; return arg0_type(a, "INITCAP", t, n, err); }
 
 static void map_case(WEvalCtx *ctx, WVector *const *av, int n, const uint8_t *act, WVector *out, bool upper)
 {
+    /* the mapped text is never longer than the input: one buffer for the whole vector */
+    size_t total = 0;
+    WF_FOR(i, n, act) total += (size_t)S(0, i).len;
+    char *buf = wf_alloc(ctx, total), *p = buf;
     WF_FOR(i, n, act) {
         WStr s = S(0, i);
-        char *p = wf_alloc(ctx, (size_t)s.len * 2 + 4);
         int o = 0;
         for (int j = 0; j < s.len;) {
             unsigned char c = (unsigned char)s.p[j];
@@ -148,10 +151,15 @@ static void map_case(WEvalCtx *ctx, WVector *const *av, int n, const uint8_t *ac
             int cp = wf_u8_decode(s.p + j, s.len - j, &adv);
             if (upper && cp == 0xDF) { p[o++] = 'S'; p[o++] = 'S'; j += adv; continue; }
             int m = upper ? wf_java_upper(cp) : wf_java_lower(cp);
-            o += wf_u8_encode(m, p + o);
+            char tmp[4];
+            int k = wf_u8_encode(m, tmp);
+            if (k > adv) { m = cp; k = wf_u8_encode(m, tmp); }      /* keep the length bound */
+            memcpy(p + o, tmp, (size_t)k);
+            o += k;
             j += adv;
         }
         wf_set_ref(out, i, p, o);
+        p += o;
     }
 }
 
