@@ -59,6 +59,10 @@ typedef struct WWindowAggSpec {
     WWindowDef win;
     bool input_retracts;
     WOpSchema out;
+    /* Additive: legacy GROUP BY TUMBLE/HOP/SESSION (Flink WindowOperator) rather than a window
+       TVF aggregation (slice assigners): HOP needs no size-multiple-of-slide, TUMBLE no
+       |offset| < size. false = window TVF. */
+    bool group_window;
 } WWindowAggSpec;
 WOperator *wop_window_agg_new(WExecCtx *ctx, const WWindowAggSpec *spec);
 

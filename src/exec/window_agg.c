@@ -1,0 +1,340 @@
+/*
+ * window_agg.c — the WindowAggregate operator for TUMBLE / HOP / CUMULATE windows, as Flink's
+ * SlicingWindowOperator (window TVF aggregation) and WindowOperator (legacy GROUP BY TUMBLE/HOP)
+ * emit them; SESSION windows are handed to window_session.c.
+ *
+ * Semantics (Flink AbstractSliceSyncStateWindowAggProcessor, Slice(Un)SharedSyncStateWindowAgg-
+ * Processor, AggCombiner, TimeWindowUtil):
+ *   - a row's time (rowtime column, or the job clock for processing time) is shifted into the
+ *     session zone for TIMESTAMP_LTZ attributes, and assigned to its windows;
+ *   - event time: a window whose end - 1 is <= the current watermark has fired; the row is
+ *     accumulated into every window of it that has not fired, and dropped (late_dropped, Flink's
+ *     numLateRecordsDropped) when all have. This equals Flink's slice logic (a late slice goes to
+ *     the not yet fired windows, and is dropped once the last window that shares it fired);
+ *   - a window fires when the watermark (processing time) reaches the timer of end - 1; it emits
+ *     +I[keys, aggregates, window_start, window_end, window_time] unless its record count is 0
+ *     (Flink: the COUNT(*) that HOP windows and retracting inputs carry), then clears its state;
+ *   - retractions (-U/-D, input_retracts) retract from the accumulators of their windows.
+ * Unlike Flink, HOP and CUMULATE keep one accumulator per window instead of per slice (no
+ * accumulator merge is needed; the results are identical). At end of input the framework's final
+ * watermark fires every event-time window; processing-time windows fire then as well.
+ *
+ * State: value state "window-aggs" under the key (group key binary row ++ window end, 8 bytes),
+ * so that DISTINCT / MIN-MAX retract data views of the accumulator library are per window;
+ * timers (timers.h) with the same key bytes and the window end as namespace.
+ * May call exec/operator, exec/accumulators, exec/window_util, exec/window_session, state/,
+ * types/, common/.
+ */
+#include "windowed.h"
+#include "accumulators.h"
+#include "window_util.h"
+#include "window_session.h"
+#include "../state/timers.h"
+#include "../types/row.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ROWTIME_NULL_MSG \
+    "RowTime field should not be null, please convert it to a non-null long value."
+
+typedef struct WindowAggOp {
+    WOperator base;
+    int in_ncols;
+    int nkeys;
+    int *keys;
+    const WType **ktypes;
+    int naggs;
+    WWindowDef win;
+    WWinShift shift;
+    bool retracts;
+    int max_windows;
+    int64_t *starts, *ends;
+    /* accumulators */
+    WAccLayout *L;
+    WAccCtx ac;
+    WArena scratch;
+    WDatum *acc;
+    uint8_t *accn;
+    WDatum *vals;
+    uint8_t *valn;
+    /* state */
+    WStateBackend *be;
+    WState *st;                 /* window-aggs */
+    WTimerService *timers;
+    WStrBuf kbuf, abuf;
+    /* output */
+    WChunk *out;
+    const WType **out_types;
+    int64_t fired, emitted;
+} WindowAggOp;
+
+static int out_add(WindowAggOp *w)
+{
+    if (w->out->nrows >= w->out->cap) {
+        wop_emit(&w->base, w->out);
+        wchunk_reset(w->out);
+    }
+    return wchunk_add_row(w->out, WRK_INSERT);
+}
+
+static void flush(WindowAggOp *w)
+{
+    if (w->out->nrows) wop_emit(&w->base, w->out);
+    wchunk_reset(w->out);
+}
+
+/* Composite state key: the key row with the window end appended. */
+static void set_window_key(WindowAggOp *w, size_t klen, int64_t end)
+{
+    w->kbuf.len = klen;
+    wsb_appendn(&w->kbuf, (const char *)&end, sizeof end);
+    wstate_set_key(w->be, w->kbuf.buf, w->kbuf.len);
+}
+
+/* ---- firing ---- */
+
+static void emit_window(WindowAggOp *w, const void *key, size_t klen, int64_t end)
+{
+    int o = out_add(w);
+    WChunk *out = w->out;
+    WArena *a = out->arena;
+    for (int k = 0; k < w->nkeys; k++) {
+        WDatum v;
+        const WType *t = w->ktypes[k];
+        bool nn = wtype_is_composite(t) ? wrow_get_arena(key, klen, w->nkeys, t, k, &v, a)
+                                        : wrow_get(key, klen, w->nkeys, t, k, &v);
+        out->cols[k].nulls[o] = !nn;
+        out->cols[k].data[o] = nn ? wdatum_copy(a, t, v) : (WDatum){0};
+    }
+    int c = w->nkeys;
+    for (int i = 0; i < w->naggs; i++, c++) {
+        out->cols[c].nulls[o] = w->valn[i];
+        out->cols[c].data[o] = w->valn[i] ? (WDatum){0} : wdatum_copy(a, w->out_types[c], w->vals[i]);
+    }
+    int64_t start = wwin_start_of(&w->win, end);
+    out->cols[c].data[o].ts = (WTimestamp){start, 0};
+    out->cols[c + 1].data[o].ts = (WTimestamp){end, 0};
+    out->cols[c + 2].data[o].ts = (WTimestamp){wwin_to_epoch(&w->shift, end - 1), 0};
+    out->cols[c].nulls[o] = out->cols[c + 1].nulls[o] = out->cols[c + 2].nulls[o] = 0;
+    w->emitted++;
+}
+
+static void fire_timer(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns)
+{
+    WindowAggOp *w = ctx;
+    (void)ts;
+    if (klen < sizeof(int64_t)) return;
+    wstate_set_key(w->be, key, klen);
+    WBytes v;
+    if (wvalue_get(w->st, &v) != WSL_FOUND) return;
+    w->fired++;
+    wacc_decode(&w->ac, v.p, v.len, w->acc, w->accn);
+    /* field 0 is the record count: an empty window (all retracted) is not emitted */
+    if (w->accn[0] || w->acc[0].i != 0) {
+        wacc_get_value(&w->ac, w->acc, w->accn, w->vals, w->valn);
+        emit_window(w, key, klen - sizeof(int64_t), ns);
+    }
+    wvalue_clear(w->st);
+    if (w->L->has_views) wacc_cleanup(w->L);
+}
+
+static void advance(WindowAggOp *w, int64_t time)
+{
+    if (wtimers_next(w->timers) > time) return;
+    w->ac.now = wexec_now(w->base.ctx);
+    wtimers_advance(w->timers, time, fire_timer, w);
+    warena_reset(&w->scratch);
+}
+
+/* ---- input ---- */
+
+static void accumulate_row(WindowAggOp *w, const WChunk *in, int r, bool retract, size_t klen,
+                           int64_t end)
+{
+    set_window_key(w, klen, end);
+    WBytes v;
+    bool fresh = wvalue_get(w->st, &v) != WSL_FOUND;
+    if (fresh) wacc_create(w->L, w->acc, w->accn);
+    else wacc_decode(&w->ac, v.p, v.len, w->acc, w->accn);
+    if (retract) wacc_retract(&w->ac, w->acc, w->accn, in, r);
+    else wacc_accumulate(&w->ac, w->acc, w->accn, in, r);
+    wacc_encode(&w->ac, w->acc, w->accn, &w->abuf);
+    wvalue_put(w->st, w->abuf.buf, w->abuf.len);
+    if (fresh) {
+        int64_t t = wwin_timer_time(&w->shift, end - 1);
+        wtimers_register(w->timers, t, w->kbuf.buf, w->kbuf.len, end);
+    }
+}
+
+static void wagg_process(WOperator *op, int input, const WChunk *in)
+{
+    WindowAggOp *w = (WindowAggOp *)op;
+    (void)input;
+    int64_t now = 0;
+    if (w->win.proctime) {
+        now = wexec_now(op->ctx);
+        advance(w, now);
+    }
+    w->ac.now = wexec_now(op->ctx);
+    const WVector *tv = w->win.proctime ? NULL : &in->cols[w->win.time_col];
+    for (int r = 0; r < in->nrows; r++) {
+        WRowKind kind = (WRowKind)in->kinds[r];
+        bool retract = wrowkind_is_retract(kind);
+        if (retract && !w->retracts) {
+            werr_set(op->ctx->err, WEXC_TABLE,
+                     "WindowAggregate received a %s row but its input was planned insert-only",
+                     wrowkind_short(kind));
+            break;
+        }
+        int64_t ts;
+        if (tv) {
+            if (tv->nulls[r]) {
+                werr_set(op->ctx->err, "java.lang.RuntimeException", ROWTIME_NULL_MSG);
+                break;
+            }
+            ts = tv->data[r].ts.ms;
+        } else {
+            ts = now;
+        }
+        ts = wwin_to_shifted(&w->shift, ts);
+        int n = wwin_assign(&w->win, ts, w->starts, w->ends, w->max_windows);
+        if (n > w->max_windows) n = w->max_windows;
+        wrow_encode_chunk(&w->kbuf, in, r, w->nkeys, w->keys);
+        size_t klen = w->kbuf.len;
+        bool any = false;
+        for (int k = 0; k < n; k++) {
+            if (!w->win.proctime && wwin_fired(&w->shift, w->ends[k], op->wm)) continue;
+            any = true;
+            accumulate_row(w, in, r, retract, klen, w->ends[k]);
+        }
+        if (!any) op->late_dropped++;
+        if ((r & 255) == 255) warena_reset(&w->scratch);
+    }
+    warena_reset(&w->scratch);
+    flush(w);
+}
+
+static void wagg_watermark(WOperator *op, int64_t wm)
+{
+    WindowAggOp *w = (WindowAggOp *)op;
+    advance(w, w->win.proctime ? wexec_now(op->ctx) : wm);
+    flush(w);
+    wop_emit_watermark(op, wm);
+}
+
+static void wagg_end(WOperator *op)
+{
+    WindowAggOp *w = (WindowAggOp *)op;
+    /* processing-time windows still open when the input ends fire now */
+    advance(w, INT64_MAX);
+    flush(w);
+    wop_emit_end(op);
+}
+
+static void wagg_metrics(WOperator *op, char *buf, size_t bufsz)
+{
+    WindowAggOp *w = (WindowAggOp *)op;
+    WStateStats st[16];
+    int n = wstate_stats(w->be, st, 16);
+    size_t len = strlen(buf);
+    for (int i = 0; i < n && len < bufsz; i++) {
+        int k = snprintf(buf + len, bufsz - len, "%s%s.entries=%lld %s.bytes=%lld", len ? " " : "",
+                         st[i].name, (long long)st[i].entries, st[i].name, (long long)st[i].bytes);
+        if (k < 0) return;
+        len += (size_t)k;
+    }
+    if (len < bufsz)
+        snprintf(buf + len, bufsz - len, "%stimers=%zu numLateRecordsDropped=%lld", len ? " " : "",
+                 wtimers_count(w->timers), (long long)op->late_dropped);
+}
+
+static void wagg_destroy(WOperator *op)
+{
+    WindowAggOp *w = (WindowAggOp *)op;
+    if (w->L) {
+        wacc_ctx_free(&w->ac);
+        wacc_layout_free(w->L);
+    }
+    if (w->be) wstate_backend_free(w->be);
+    if (w->timers) wtimers_free(w->timers);
+    warena_free(&w->scratch);
+    if (w->out) wchunk_free(w->out);
+    wsb_free(&w->kbuf);
+    wsb_free(&w->abuf);
+    free(w->keys);
+    free(w->ktypes);
+    free(w->starts);
+    free(w->ends);
+    free(w->acc);
+    free(w->accn);
+    free(w->vals);
+    free(w->valn);
+    free(w->out_types);
+    free(w);
+}
+
+static const WOpOps WAGG_OPS = {.process = wagg_process, .watermark = wagg_watermark,
+                                .end_input = wagg_end, .destroy = wagg_destroy,
+                                .metrics = wagg_metrics};
+
+WOperator *wop_window_agg_new(WExecCtx *ctx, const WWindowAggSpec *spec)
+{
+    if (spec->win.kind == WWIN_SESSION) return wop_session_agg_new(ctx, spec);
+    int nout = spec->nkeys + spec->naggs + 3;
+    bool ok = spec->group_window ? wwin_validate(&spec->win, ctx->err)
+                                 : wwin_validate_slicing(&spec->win, ctx->err);
+    if (!ok) return NULL;
+    if (spec->out.ncols != nout || !spec->out.types) {
+        werr_set(ctx->err, WEXC_TABLE, "WindowAggregate: output must have %d columns, got %d", nout,
+                 spec->out.ncols);
+        return NULL;
+    }
+    if (!spec->win.proctime && (spec->win.time_col < 0 || spec->win.time_col >= spec->in_ncols)) {
+        werr_set(ctx->err, WEXC_TABLE, "WindowAggregate: time column %d out of range",
+                 spec->win.time_col);
+        return NULL;
+    }
+    WindowAggOp *w = wcalloc(1, sizeof *w);
+    w->out_types = wmalloc(sizeof *w->out_types * (size_t)nout);
+    memcpy(w->out_types, spec->out.types, sizeof *w->out_types * (size_t)nout);
+    wop_init(&w->base, &WAGG_OPS, ctx, 1, nout, w->out_types, spec->out.names);
+    w->base.name = "WindowAggregate";
+    w->in_ncols = spec->in_ncols;
+    w->nkeys = spec->nkeys;
+    w->keys = wmalloc(sizeof *w->keys * (size_t)(spec->nkeys ? spec->nkeys : 1));
+    w->ktypes = wmalloc(sizeof *w->ktypes * (size_t)(spec->nkeys ? spec->nkeys : 1));
+    for (int k = 0; k < spec->nkeys; k++) {
+        w->keys[k] = spec->keys[k];
+        w->ktypes[k] = spec->in_types[spec->keys[k]];
+    }
+    w->naggs = spec->naggs;
+    w->win = spec->win;
+    w->retracts = spec->input_retracts;
+    w->shift = wwin_shift_of(&w->win, ctx->start_ms ? ctx->start_ms : wexec_now(ctx));
+    w->max_windows = wwin_max_per_row(&w->win);
+    w->starts = wmalloc(sizeof *w->starts * (size_t)w->max_windows);
+    w->ends = wmalloc(sizeof *w->ends * (size_t)w->max_windows);
+    warena_init(&w->scratch, 0);
+    wsb_init(&w->kbuf);
+    wsb_init(&w->abuf);
+    w->be = wexec_new_backend(ctx, "WindowAggregate");
+    w->st = wstate_register(w->be, "window-aggs", WSTATE_VALUE, 0);
+    w->timers = wtimers_new();
+    int cap = ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP;
+    w->out = wchunk_new(nout, w->out_types, cap);
+    w->L = wacc_layout_new(spec->aggs, spec->naggs, spec->in_types, spec->input_retracts, w->be,
+                           "window-aggs", 0, ctx->err);
+    if (!w->L) {
+        wop_free(&w->base);
+        return NULL;
+    }
+    wacc_ctx_init(&w->ac, w->L, &w->scratch);
+    w->ac.cast = ctx->cast;
+    w->acc = wcalloc((size_t)w->L->nfields, sizeof *w->acc);
+    w->accn = wcalloc((size_t)w->L->nfields, 1);
+    w->vals = wcalloc((size_t)(spec->naggs ? spec->naggs : 1), sizeof *w->vals);
+    w->valn = wcalloc((size_t)(spec->naggs ? spec->naggs : 1), 1);
+    return &w->base;
+}

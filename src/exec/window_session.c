@@ -1,0 +1,479 @@
+/*
+ * window_session.c — session windows: the SESSION window TVF (Flink
+ * UnalignedWindowTableFunctionOperator) and the session window aggregate (Flink
+ * UnsliceSyncStateWindowAggProcessor for SESSION TVF aggregation, WindowOperator with a
+ * MergingWindowSet for legacy GROUP BY SESSION).
+ *
+ * Semantics: a row at (shifted) time t opens the window [t, t + gap) under its key (TVF: the
+ * PARTITION BY columns, aggregate: the group keys); every session of the key that intersects it
+ * (bounds inclusive) is merged into one. If the resulting session has already fired (event time:
+ * its end - 1 <= watermark) the row is late: dropped and counted (late_dropped). A session fires
+ * when the watermark (processing time) reaches its end - 1: the TVF emits the session's rows in
+ * arrival order with window_start / window_end / window_time appended (row kinds kept); the
+ * aggregate emits +I[keys, aggregates, window_start, window_end, window_time] unless its record
+ * count is 0. Rows with a NULL rowtime are dropped by the TVF and fail the aggregate (Flink's
+ * RuntimeException).
+ *
+ * State (keyed by the key's binary row): value "session-windows" (the key's open sessions, pairs
+ * of int64 start/end, sorted by start) and list "session-rows" (per row: int64 time, 8 bytes with
+ * the row kind, then the input row as a binary row), plus timers (end - 1, key, end). The
+ * aggregate does not merge accumulators: when a session fires it accumulates the session's rows
+ * in arrival order (data views under the key row ++ window end, cleared afterwards).
+ * May call exec/operator, exec/accumulators, exec/window_util, state/, types/, common/.
+ */
+#include "window_session.h"
+#include "accumulators.h"
+#include "window_util.h"
+#include "../state/timers.h"
+#include "../types/row.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ITEM_HDR 16
+
+typedef struct SessOp {
+    WOperator base;
+    bool agg;                   /* aggregate (else TVF) */
+    int in_ncols;
+    const WType **in_types;
+    int *all_cols;              /* 0..in_ncols-1 */
+    int nkeys;
+    int *keys;
+    const WType **ktypes;
+    int naggs;
+    WWindowDef win;
+    WWinShift shift;
+    /* state */
+    WStateBackend *be;
+    WState *st_wins, *st_rows;
+    WTimerService *timers;
+    WStrBuf kbuf, ibuf, abuf;
+    WSession *set, *removed;
+    int set_cap;
+    /* aggregate */
+    WAccLayout *L;
+    WAccCtx ac;
+    WArena scratch;
+    WDatum *acc;
+    uint8_t *accn;
+    WDatum *vals;
+    uint8_t *valn;
+    WChunk *dec;                /* stored rows decoded for accumulation */
+    uint8_t *sel;
+    int sel_cap;
+    /* output */
+    WChunk *out;
+    const WType **out_types;
+    int64_t null_time_dropped;
+} SessOp;
+
+static int out_add(SessOp *s, WRowKind k)
+{
+    if (s->out->nrows >= s->out->cap) {
+        wop_emit(&s->base, s->out);
+        wchunk_reset(s->out);
+    }
+    return wchunk_add_row(s->out, k);
+}
+
+static void flush(SessOp *s)
+{
+    if (s->out->nrows) wop_emit(&s->base, s->out);
+    wchunk_reset(s->out);
+}
+
+static void ensure_set(SessOp *s, int n)
+{
+    if (n + 1 <= s->set_cap) return;
+    while (s->set_cap < n + 1) s->set_cap = s->set_cap ? s->set_cap * 2 : 8;
+    s->set = wrealloc(s->set, sizeof *s->set * (size_t)s->set_cap);
+    s->removed = wrealloc(s->removed, sizeof *s->removed * (size_t)s->set_cap);
+}
+
+/* Loads the current key's sessions into s->set; returns their count. */
+static int load_set(SessOp *s)
+{
+    WBytes v;
+    if (wvalue_get(s->st_wins, &v) != WSL_FOUND) return 0;
+    int n = (int)(v.len / sizeof(WSession));
+    ensure_set(s, n);
+    memcpy(s->set, v.p, sizeof(WSession) * (size_t)n);
+    return n;
+}
+
+static void save_set(SessOp *s, int n)
+{
+    if (n == 0) wvalue_clear(s->st_wins);
+    else wvalue_put(s->st_wins, s->set, sizeof(WSession) * (size_t)n);
+}
+
+static int64_t timer_of(SessOp *s, int64_t end)
+{
+    return wwin_timer_time(&s->shift, end - 1);
+}
+
+/* Decode stored row bytes into row o of chunk c (deep copies into c's arena). */
+static void decode_row(SessOp *s, WChunk *c, int o, const void *row, size_t len)
+{
+    for (int k = 0; k < s->in_ncols; k++) {
+        WDatum v;
+        const WType *t = s->in_types[k];
+        bool nn = wtype_is_composite(t) ? wrow_get_arena(row, len, s->in_ncols, t, k, &v, c->arena)
+                                        : wrow_get(row, len, s->in_ncols, t, k, &v);
+        c->cols[k].nulls[o] = !nn;
+        c->cols[k].data[o] = nn ? wdatum_copy(c->arena, t, v) : (WDatum){0};
+    }
+}
+
+static void set_window_cols(SessOp *s, int c, int o, WSession w)
+{
+    WChunk *out = s->out;
+    out->cols[c].data[o].ts = (WTimestamp){w.start, 0};
+    out->cols[c + 1].data[o].ts = (WTimestamp){w.end, 0};
+    out->cols[c + 2].data[o].ts = (WTimestamp){wwin_to_epoch(&s->shift, w.end - 1), 0};
+    out->cols[c].nulls[o] = out->cols[c + 1].nulls[o] = out->cols[c + 2].nulls[o] = 0;
+}
+
+/* ---- firing ---- */
+
+static void agg_batch(SessOp *s)
+{
+    WChunk *d = s->dec;
+    for (int i = 0; i < d->nrows; i++) {
+        if (wrowkind_is_retract((WRowKind)d->kinds[i])) wacc_retract(&s->ac, s->acc, s->accn, d, i);
+        else wacc_accumulate(&s->ac, s->acc, s->accn, d, i);
+    }
+    /* re-home values that point into the batch before it is reset */
+    wacc_encode(&s->ac, s->acc, s->accn, &s->abuf);
+    wchunk_reset(d);
+    wacc_decode(&s->ac, s->abuf.buf, s->abuf.len, s->acc, s->accn);
+}
+
+static void emit_agg(SessOp *s, const void *key, size_t klen, WSession w)
+{
+    int o = out_add(s, WRK_INSERT);
+    WChunk *out = s->out;
+    WArena *a = out->arena;
+    for (int k = 0; k < s->nkeys; k++) {
+        WDatum v;
+        const WType *t = s->ktypes[k];
+        bool nn = wtype_is_composite(t) ? wrow_get_arena(key, klen, s->nkeys, t, k, &v, a)
+                                        : wrow_get(key, klen, s->nkeys, t, k, &v);
+        out->cols[k].nulls[o] = !nn;
+        out->cols[k].data[o] = nn ? wdatum_copy(a, t, v) : (WDatum){0};
+    }
+    int c = s->nkeys;
+    for (int i = 0; i < s->naggs; i++, c++) {
+        out->cols[c].nulls[o] = s->valn[i];
+        out->cols[c].data[o] = s->valn[i] ? (WDatum){0} : wdatum_copy(a, s->out_types[c], s->vals[i]);
+    }
+    set_window_cols(s, c, o, w);
+}
+
+static void fire_timer(void *ctx, int64_t ts, const void *key, size_t klen, int64_t end)
+{
+    SessOp *s = ctx;
+    (void)ts;
+    wstate_set_key(s->be, key, klen);
+    int n = load_set(s);
+    int i = wsess_find_end(s->set, n, end);
+    if (i < 0) return;
+    WSession w = s->set[i];
+    n = wsess_remove(s->set, n, w);
+    save_set(s, n);
+
+    const WBytes *items;
+    WStateLookup how;
+    int nitems = wlist_get(s->st_rows, &items, &how);
+    if (nitems > s->sel_cap) {
+        s->sel_cap = nitems;
+        s->sel = wrealloc(s->sel, (size_t)s->sel_cap);
+    }
+    int nsel = 0;
+    for (int k = 0; k < nitems; k++) {
+        int64_t t;
+        memcpy(&t, items[k].p, sizeof t);
+        s->sel[k] = t >= w.start && t < w.end;
+        nsel += s->sel[k];
+    }
+    if (!s->agg) {
+        for (int k = 0; k < nitems; k++) {
+            if (!s->sel[k]) continue;
+            const uint8_t *p = items[k].p;
+            int o = out_add(s, (WRowKind)p[8]);
+            decode_row(s, s->out, o, p + ITEM_HDR, items[k].len - ITEM_HDR);
+            set_window_cols(s, s->in_ncols, o, w);
+        }
+    } else {
+        WChunk *d = s->dec;
+        wchunk_reset(d);
+        wacc_create(s->L, s->acc, s->accn);
+        s->ac.now = wexec_now(s->base.ctx);
+        /* data views of this window live under key ++ end while it is computed */
+        wsb_clear(&s->kbuf);
+        wsb_appendn(&s->kbuf, key, klen);
+        wsb_appendn(&s->kbuf, (const char *)&end, sizeof end);
+        for (int k = 0; k < nitems; k++) {
+            if (!s->sel[k]) continue;
+            const uint8_t *p = items[k].p;
+            int o = wchunk_add_row(d, (WRowKind)p[8]);
+            decode_row(s, d, o, p + ITEM_HDR, items[k].len - ITEM_HDR);
+            if (d->nrows == d->cap) {
+                wstate_set_key(s->be, s->kbuf.buf, s->kbuf.len);
+                agg_batch(s);
+                wstate_set_key(s->be, key, klen);
+            }
+        }
+        wstate_set_key(s->be, s->kbuf.buf, s->kbuf.len);
+        if (d->nrows) agg_batch(s);
+        if (s->accn[0] || s->acc[0].i != 0) {
+            wacc_get_value(&s->ac, s->acc, s->accn, s->vals, s->valn);
+            emit_agg(s, key, klen, w);
+        }
+        if (s->L->has_views) wacc_cleanup(s->L);
+        wstate_set_key(s->be, key, klen);
+        warena_reset(&s->scratch);
+    }
+    /* drop the fired rows (the key's list is read again: items may have moved) */
+    if (nsel == nitems) {
+        wlist_clear(s->st_rows);
+    } else {
+        for (int k = nitems - 1; k >= 0; k--)
+            if (s->sel[k]) wlist_remove_at(s->st_rows, k);
+    }
+}
+
+static void advance(SessOp *s, int64_t time)
+{
+    if (wtimers_next(s->timers) > time) return;
+    wtimers_advance(s->timers, time, fire_timer, s);
+}
+
+/* ---- input ---- */
+
+static void sess_process(WOperator *op, int input, const WChunk *in)
+{
+    SessOp *s = (SessOp *)op;
+    (void)input;
+    int64_t now = 0;
+    if (s->win.proctime) {
+        now = wexec_now(op->ctx);
+        advance(s, now);
+    }
+    const WVector *tv = s->win.proctime ? NULL : &in->cols[s->win.time_col];
+    for (int r = 0; r < in->nrows; r++) {
+        WRowKind kind = (WRowKind)in->kinds[r];
+        if (s->agg && wrowkind_is_retract(kind) && !s->L->retract) {
+            werr_set(op->ctx->err, WEXC_TABLE,
+                     "WindowAggregate received a %s row but its input was planned insert-only",
+                     wrowkind_short(kind));
+            break;
+        }
+        int64_t ts;
+        if (tv) {
+            if (tv->nulls[r]) {
+                if (!s->agg) {
+                    s->null_time_dropped++;
+                    continue;
+                }
+                werr_set(op->ctx->err, "java.lang.RuntimeException",
+                         "RowTime field should not be null, please convert it to a non-null long value.");
+                break;
+            }
+            ts = tv->data[r].ts.ms;
+        } else {
+            ts = now;
+        }
+        ts = wwin_to_shifted(&s->shift, ts);
+        wrow_encode_chunk(&s->kbuf, in, r, s->nkeys, s->keys);
+        wstate_set_key(s->be, s->kbuf.buf, s->kbuf.len);
+        int n = load_set(s);
+        ensure_set(s, n);
+        WSession res;
+        int nrem = 0;
+        int n2 = wsess_add(s->set, n, ts, ts + s->win.gap_ms, &res, s->removed, &nrem);
+        if (!s->win.proctime && wwin_fired(&s->shift, res.end, op->wm)) {
+            op->late_dropped++;                 /* the window is late: retired, row dropped */
+            continue;
+        }
+        bool unchanged = nrem == 1 && s->removed[0].start == res.start && s->removed[0].end == res.end;
+        if (!unchanged) {
+            for (int k = 0; k < nrem; k++)
+                wtimers_delete(s->timers, timer_of(s, s->removed[k].end), s->kbuf.buf, s->kbuf.len,
+                               s->removed[k].end);
+            wtimers_register(s->timers, timer_of(s, res.end), s->kbuf.buf, s->kbuf.len, res.end);
+            save_set(s, n2);
+        }
+        /* the row itself */
+        wrow_encode_chunk(&s->abuf, in, r, s->in_ncols, s->all_cols);
+        wsb_clear(&s->ibuf);
+        wsb_appendn(&s->ibuf, (const char *)&ts, sizeof ts);
+        char hdr[8] = {0};
+        hdr[0] = (char)kind;
+        wsb_appendn(&s->ibuf, hdr, sizeof hdr);
+        wsb_appendn(&s->ibuf, s->abuf.buf, s->abuf.len);
+        wlist_add(s->st_rows, s->ibuf.buf, s->ibuf.len);
+    }
+    flush(s);
+}
+
+static void sess_watermark(WOperator *op, int64_t wm)
+{
+    SessOp *s = (SessOp *)op;
+    advance(s, s->win.proctime ? wexec_now(op->ctx) : wm);
+    flush(s);
+    wop_emit_watermark(op, wm);
+}
+
+static void sess_end(WOperator *op)
+{
+    SessOp *s = (SessOp *)op;
+    advance(s, INT64_MAX);
+    flush(s);
+    wop_emit_end(op);
+}
+
+static void sess_metrics(WOperator *op, char *buf, size_t bufsz)
+{
+    SessOp *s = (SessOp *)op;
+    WStateStats st[16];
+    int n = wstate_stats(s->be, st, 16);
+    size_t len = strlen(buf);
+    for (int i = 0; i < n && len < bufsz; i++) {
+        int k = snprintf(buf + len, bufsz - len, "%s%s.entries=%lld %s.bytes=%lld", len ? " " : "",
+                         st[i].name, (long long)st[i].entries, st[i].name, (long long)st[i].bytes);
+        if (k < 0) return;
+        len += (size_t)k;
+    }
+    if (len < bufsz)
+        snprintf(buf + len, bufsz - len, "%stimers=%zu numLateRecordsDropped=%lld%s", len ? " " : "",
+                 wtimers_count(s->timers), (long long)op->late_dropped,
+                 s->agg ? "" : "");
+    len = strlen(buf);
+    if (!s->agg && len < bufsz)
+        snprintf(buf + len, bufsz - len, " numNullRowTimeRecordsDropped=%lld",
+                 (long long)s->null_time_dropped);
+}
+
+static void sess_destroy(WOperator *op)
+{
+    SessOp *s = (SessOp *)op;
+    if (s->L) {
+        wacc_ctx_free(&s->ac);
+        wacc_layout_free(s->L);
+    }
+    if (s->be) wstate_backend_free(s->be);
+    if (s->timers) wtimers_free(s->timers);
+    warena_free(&s->scratch);
+    if (s->out) wchunk_free(s->out);
+    if (s->dec) wchunk_free(s->dec);
+    wsb_free(&s->kbuf);
+    wsb_free(&s->ibuf);
+    wsb_free(&s->abuf);
+    free(s->set);
+    free(s->removed);
+    free(s->sel);
+    free(s->all_cols);
+    free(s->keys);
+    free(s->ktypes);
+    free(s->acc);
+    free(s->accn);
+    free(s->vals);
+    free(s->valn);
+    free(s->out_types);
+    free(s);
+}
+
+static const WOpOps SESS_OPS = {.process = sess_process, .watermark = sess_watermark,
+                                .end_input = sess_end, .destroy = sess_destroy,
+                                .metrics = sess_metrics};
+
+static SessOp *sess_new(WExecCtx *ctx, bool agg, int in_ncols, const WType **in_types,
+                        const WWindowDef *win, int nkeys, const int *keys, const WOpSchema *out,
+                        const char *name)
+{
+    SessOp *s = wcalloc(1, sizeof *s);
+    s->out_types = wmalloc(sizeof *s->out_types * (size_t)out->ncols);
+    memcpy(s->out_types, out->types, sizeof *s->out_types * (size_t)out->ncols);
+    wop_init(&s->base, &SESS_OPS, ctx, 1, out->ncols, s->out_types, out->names);
+    s->base.name = name;
+    s->agg = agg;
+    s->in_ncols = in_ncols;
+    s->in_types = in_types;
+    s->all_cols = wmalloc(sizeof *s->all_cols * (size_t)(in_ncols ? in_ncols : 1));
+    for (int c = 0; c < in_ncols; c++) s->all_cols[c] = c;
+    s->nkeys = nkeys;
+    s->keys = wmalloc(sizeof *s->keys * (size_t)(nkeys ? nkeys : 1));
+    s->ktypes = wmalloc(sizeof *s->ktypes * (size_t)(nkeys ? nkeys : 1));
+    for (int k = 0; k < nkeys; k++) {
+        s->keys[k] = keys[k];
+        s->ktypes[k] = in_types[keys[k]];
+    }
+    s->win = *win;
+    s->shift = wwin_shift_of(win, ctx->start_ms ? ctx->start_ms : wexec_now(ctx));
+    warena_init(&s->scratch, 0);
+    wsb_init(&s->kbuf);
+    wsb_init(&s->ibuf);
+    wsb_init(&s->abuf);
+    s->be = wexec_new_backend(ctx, name);
+    s->st_wins = wstate_register(s->be, "session-windows", WSTATE_VALUE, 0);
+    s->st_rows = wstate_register(s->be, "session-rows", WSTATE_LIST, 0);
+    s->timers = wtimers_new();
+    int cap = ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP;
+    s->out = wchunk_new(out->ncols, s->out_types, cap);
+    return s;
+}
+
+static bool check_common(WExecCtx *ctx, const WWindowDef *win, int in_ncols, int nkeys,
+                         const int *keys, const WOpSchema *out, int nout, const char *what)
+{
+    if (!wwin_validate(win, ctx->err)) return false;
+    if (out->ncols != nout || !out->types)
+        return werr_set(ctx->err, WEXC_TABLE, "%s: output must have %d columns, got %d", what, nout,
+                        out->ncols);
+    if (!win->proctime && (win->time_col < 0 || win->time_col >= in_ncols))
+        return werr_set(ctx->err, WEXC_TABLE, "%s: time column %d out of range", what,
+                        win->time_col);
+    for (int k = 0; k < nkeys; k++)
+        if (keys[k] < 0 || keys[k] >= in_ncols)
+            return werr_set(ctx->err, WEXC_TABLE, "%s: key column %d out of range", what, keys[k]);
+    return true;
+}
+
+WOperator *wop_session_tvf_new(WExecCtx *ctx, const WWindowTvfSpec *spec)
+{
+    if (!check_common(ctx, &spec->win, spec->in_ncols, spec->win.npartition, spec->win.partition,
+                      &spec->out, spec->in_ncols + 3, "WindowTableFunction"))
+        return NULL;
+    SessOp *s = sess_new(ctx, false, spec->in_ncols, spec->in_types, &spec->win,
+                         spec->win.npartition, spec->win.partition, &spec->out,
+                         "WindowTableFunction");
+    return &s->base;
+}
+
+WOperator *wop_session_agg_new(WExecCtx *ctx, const WWindowAggSpec *spec)
+{
+    if (!check_common(ctx, &spec->win, spec->in_ncols, spec->nkeys, spec->keys, &spec->out,
+                      spec->nkeys + spec->naggs + 3, "WindowAggregate"))
+        return NULL;
+    SessOp *s = sess_new(ctx, true, spec->in_ncols, spec->in_types, &spec->win, spec->nkeys,
+                         spec->keys, &spec->out, "WindowAggregate");
+    s->naggs = spec->naggs;
+    s->L = wacc_layout_new(spec->aggs, spec->naggs, spec->in_types, spec->input_retracts, s->be,
+                           "window-aggs", 0, ctx->err);
+    if (!s->L) {
+        wop_free(&s->base);
+        return NULL;
+    }
+    wacc_ctx_init(&s->ac, s->L, &s->scratch);
+    s->ac.cast = ctx->cast;
+    s->acc = wcalloc((size_t)s->L->nfields, sizeof *s->acc);
+    s->accn = wcalloc((size_t)s->L->nfields, 1);
+    s->vals = wcalloc((size_t)(spec->naggs ? spec->naggs : 1), sizeof *s->vals);
+    s->valn = wcalloc((size_t)(spec->naggs ? spec->naggs : 1), 1);
+    int cap = ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP;
+    s->dec = wchunk_new(spec->in_ncols, spec->in_types, cap);
+    return &s->base;
+}

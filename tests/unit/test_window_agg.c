@@ -1,0 +1,739 @@
+/* test_window_agg.c — WindowAggregate (exec/window_agg.c, exec/window_session.c) and the window
+   math (exec/window_util.c): the window-agg__* and group-window-agg__* event-time conformance
+   cases translated by hand (rows fed one at a time, the watermark advanced to max time - 1s after
+   each row, as the corpus sources do), late rows, retractions, TIMESTAMP_LTZ windows in a DST
+   zone, processing time, validation messages. */
+#include "unit.h"
+#include "op_harness.h"
+#include "../../src/exec/windowed.h"
+#include "../../src/exec/window_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- fixtures ---- */
+
+static const WType TS3 = {.id = WT_TIMESTAMP, .nullable = true, .precision = 3};
+static const WType TS3_NN = {.id = WT_TIMESTAMP, .nullable = false, .precision = 3};
+static const WType LTZ3 = {.id = WT_TIMESTAMP_LTZ, .nullable = true, .precision = 3};
+
+/* Source: rowtime, a_int, comment, name (the corpus' window_source_t, trimmed). */
+static const WType *SRC_T[4] = {&TS3, &WTYPE_INT, &WTYPE_STRING, &WTYPE_STRING};
+static const int NAME_KEY[1] = {3};
+
+static const WAggCall AGGS3[3] = {
+    {.kind = WAGG_COUNT_STAR, .name = "COUNT", .nargs = 0, .filter_col = -1, .type = &WTYPE_BIGINT_NN},
+    {.kind = WAGG_SUM, .name = "SUM", .nargs = 1, .args = {1}, .filter_col = -1, .type = &WTYPE_INT},
+    {.kind = WAGG_COUNT, .name = "COUNT", .nargs = 1, .args = {2}, .distinct = true, .filter_col = -1,
+     .type = &WTYPE_BIGINT_NN},
+};
+static const WType *OUT3_T[7] = {&WTYPE_STRING, &WTYPE_BIGINT_NN, &WTYPE_INT, &WTYPE_BIGINT_NN,
+                                 &TS3_NN, &TS3_NN, &TS3_NN};
+static const WType *OUT1_T[5] = {&WTYPE_STRING, &WTYPE_BIGINT_NN, &TS3_NN, &TS3_NN, &TS3_NN};
+
+typedef struct Fix {
+    TestEnv env;
+    WOperator *op;
+    Capture *cap;
+    int64_t maxts;
+    int ncols;
+    const WType **types;
+} Fix;
+
+static bool fix_open(Fix *f, const WWindowAggSpec *spec)
+{
+    test_env_init(&f->env);
+    f->maxts = INT64_MIN;
+    f->ncols = spec->in_ncols;
+    f->types = (const WType **)spec->in_types;
+    f->op = wop_window_agg_new(&f->env.ctx, spec);
+    f->cap = NULL;
+    if (!f->op) return false;
+    f->cap = capture_new(&f->env, spec->out.ncols, spec->out.types);
+    wop_connect(f->op, &f->cap->base, 0);
+    return true;
+}
+
+static void fix_close(Fix *f)
+{
+    if (f->op) wop_free(f->op);
+    if (f->cap) capture_free(f->cap);
+}
+
+/* Feeds "kind,time,v1,v2,..." lines one row per chunk; time "00:00:01" means 2020-10-10 00:00:01
+   (or a full timestamp). With wm_delay >= 0 the watermark becomes max time - wm_delay after
+   each row. */
+static void feed(Fix *f, const char *text, int64_t wm_delay)
+{
+    char *copy = strdup(text);
+    char *save_line = NULL;
+    for (char *line = strtok_r(copy, "\n", &save_line); line; line = strtok_r(NULL, "\n", &save_line)) {
+        const char *kinds[1];
+        const char *cells[16];
+        char tbuf[64];
+        char *save = NULL;
+        kinds[0] = strtok_r(line, ",", &save);
+        for (int c = 0; c < f->ncols; c++) cells[c] = strtok_r(NULL, ",", &save);
+        if (cells[0] && strlen(cells[0]) < 19 && cells[0][2] == ':') {
+            snprintf(tbuf, sizeof tbuf, "2020-10-10 %s", cells[0]);
+            cells[0] = tbuf;
+        }
+        WChunk *c = chunk_from_text(&f->env, f->ncols, f->types, 1, kinds, cells);
+        int64_t ts = c->cols[0].nulls[0] ? INT64_MIN : c->cols[0].data[0].ts.ms;
+        wop_push(f->op, 0, c);
+        wchunk_free(c);
+        if (ts > f->maxts) f->maxts = ts;
+        if (wm_delay >= 0 && f->maxts != INT64_MIN) wop_input_watermark(f->op, 0, f->maxts - wm_delay);
+    }
+    free(copy);
+}
+
+static void finish(Fix *f)
+{
+    wop_input_watermark(f->op, 0, WWM_MAX);
+    wop_input_end(f->op, 0);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Lines of text sorted (multiset comparison, as the corpus compares changelogs). */
+static char *sorted(const char *text)
+{
+    char *copy = strdup(text ? text : "");
+    char *lines[512];
+    int n = 0;
+    char *save = NULL;
+    for (char *l = strtok_r(copy, "\n", &save); l && n < 512; l = strtok_r(NULL, "\n", &save))
+        lines[n++] = l;
+    qsort(lines, (size_t)n, sizeof *lines, cmp_str);
+    size_t total = 1;
+    for (int i = 0; i < n; i++) total += strlen(lines[i]) + 1;
+    char *out = malloc(total);
+    out[0] = 0;
+    for (int i = 0; i < n; i++) {
+        strcat(out, lines[i]);
+        strcat(out, "\n");
+    }
+    free(copy);
+    return out;
+}
+
+#define CHECK_MULTISET(got, want)                                                  \
+    do {                                                                           \
+        char *g2_ = sorted(got), *w2_ = sorted(want);                              \
+        CHECK_STR(g2_, w2_);                                                       \
+        free(g2_);                                                                 \
+        free(w2_);                                                                 \
+    } while (0)
+
+/* The corpus' window data (ts, a_int, comment, name). */
+static const char *PHASE1 =
+    "+I,00:00:01,1,Hi,a\n+I,00:00:02,2,Comment#1,a\n+I,00:00:03,2,Comment#1,a\n"
+    "+I,00:00:04,5,null,a\n+I,00:00:07,3,Hello,b\n+I,00:00:06,6,Hi,b\n"
+    "+I,00:00:08,3,Comment#2,a\n+I,00:00:04,5,Hi,a\n+I,00:00:16,4,Hi,b\n"
+    "+I,00:00:32,7,null,null\n+I,00:00:34,1,Comment#3,b\n";
+static const char *PHASE2 =
+    "+I,00:00:40,10,Comment#4,a\n+I,00:00:42,11,Comment#5,d\n+I,00:00:43,12,Comment#6,c\n"
+    "+I,00:00:44,13,Comment#7,d\n";
+static const char *PHASE2_LEGACY =
+    "+I,00:00:41,10,Comment#4,a\n+I,00:00:42,11,Comment#5,d\n+I,00:00:43,12,Comment#6,c\n"
+    "+I,00:00:44,13,Comment#7,d\n";
+
+static WWindowAggSpec spec3(WWindowKind kind, int64_t size, int64_t slide, int64_t offset)
+{
+    WWindowAggSpec s = {.in_ncols = 4, .in_types = SRC_T, .nkeys = 1, .keys = NAME_KEY, .naggs = 3,
+                        .aggs = AGGS3, .out = {.ncols = 7, .types = OUT3_T}};
+    s.win.kind = kind;
+    s.win.time_col = 0;
+    s.win.size_ms = size;
+    s.win.slide_ms = slide;
+    s.win.offset_ms = offset;
+    s.win.gap_ms = size;
+    return s;
+}
+
+/* Strips the window_time column (the corpus sinks do not select it) — rows are rendered by the
+   capture as "+I[k, c, s, d, start, end, time]". */
+static char *drop_last_col(const char *text)
+{
+    char *out = malloc(strlen(text) + 1);
+    size_t o = 0;
+    const char *p = text;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        const char *last = NULL;
+        for (const char *q = p; q < p + len; q++) if (*q == ',') last = q;
+        size_t keep = last ? (size_t)(last - p) : len;
+        memcpy(out + o, p, keep);
+        o += keep;
+        if (last) out[o++] = ']';
+        out[o++] = '\n';
+        p += len + (nl ? 1 : 0);
+    }
+    out[o] = 0;
+    return out;
+}
+
+/* Output lines reordered as the corpus sink (name, window_start, window_end, cnt, sum, dcnt). */
+static char *as_sink(const char *text)
+{
+    char *stripped = drop_last_col(text);
+    char *out = malloc(strlen(stripped) * 2 + 1);
+    out[0] = 0;
+    char *save = NULL;
+    for (char *l = strtok_r(stripped, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        /* "+I[name, cnt, sum, dcnt, start, end]" */
+        char kind[3] = {l[0], l[1], 0};
+        char *body = l + 3;
+        body[strlen(body) - 1] = 0;
+        char *f[6];
+        char *s2 = NULL;
+        int n = 0;
+        for (char *t = strtok_r(body, ",", &s2); t && n < 6; t = strtok_r(NULL, ",", &s2)) {
+            while (*t == ' ') t++;
+            f[n++] = t;
+        }
+        if (n != 6) continue;
+        char line[256];
+        snprintf(line, sizeof line, "%s[%s, %s, %s, %s, %s, %s]\n", kind, f[0], f[4], f[5], f[1], f[2],
+                 f[3]);
+        strcat(out, line);
+    }
+    free(stripped);
+    return out;
+}
+
+static void run_case(int *wtest_failed_, WWindowAggSpec s, const char *p2, const char *want1, const char *want2)
+{
+    Fix f;
+    CHECK(fix_open(&f, &s));
+    if (!f.op) return;
+    feed(&f, PHASE1, 1000);
+    char *got1 = as_sink(f.cap->text.buf ? f.cap->text.buf : "");
+    CHECK_MULTISET(got1, want1);
+    free(got1);
+    capture_clear(f.cap);
+    feed(&f, p2, 1000);
+    finish(&f);
+    char *got2 = as_sink(f.cap->text.buf ? f.cap->text.buf : "");
+    CHECK_MULTISET(got2, want2);
+    free(got2);
+    CHECK(!f.env.err.set);
+    CHECK(f.cap->ended);
+    fix_close(&f);
+}
+
+/* ---- conformance: window TVF aggregation ---- */
+
+WTEST(window_agg_conformance_tumble)
+{
+    run_case(wtest_failed_, spec3(WWIN_TUMBLE, 5000, 0, 0), PHASE2,
+             "+I[a, 2020-10-10T00:00, 2020-10-10T00:00:05, 4, 10, 2]\n"
+             "+I[a, 2020-10-10T00:00:05, 2020-10-10T00:00:10, 1, 3, 1]\n"
+             "+I[b, 2020-10-10T00:00:05, 2020-10-10T00:00:10, 2, 9, 2]\n"
+             "+I[b, 2020-10-10T00:00:15, 2020-10-10T00:00:20, 1, 4, 1]\n",
+             "+I[b, 2020-10-10T00:00:30, 2020-10-10T00:00:35, 1, 1, 1]\n"
+             "+I[null, 2020-10-10T00:00:30, 2020-10-10T00:00:35, 1, 7, 0]\n"
+             "+I[a, 2020-10-10T00:00:40, 2020-10-10T00:00:45, 1, 10, 1]\n"
+             "+I[c, 2020-10-10T00:00:40, 2020-10-10T00:00:45, 1, 12, 1]\n"
+             "+I[d, 2020-10-10T00:00:40, 2020-10-10T00:00:45, 2, 24, 2]\n");
+}
+
+WTEST(window_agg_conformance_tumble_offset)
+{
+    run_case(wtest_failed_, spec3(WWIN_TUMBLE, 5000, 0, 1000), PHASE2,
+             "+I[a, 2020-10-10T00:00:01, 2020-10-10T00:00:06, 4, 10, 2]\n"
+             "+I[b, 2020-10-10T00:00:06, 2020-10-10T00:00:11, 2, 9, 2]\n"
+             "+I[a, 2020-10-10T00:00:06, 2020-10-10T00:00:11, 1, 3, 1]\n"
+             "+I[b, 2020-10-10T00:00:16, 2020-10-10T00:00:21, 1, 4, 1]\n",
+             "+I[b, 2020-10-10T00:00:31, 2020-10-10T00:00:36, 1, 1, 1]\n"
+             "+I[null, 2020-10-10T00:00:31, 2020-10-10T00:00:36, 1, 7, 0]\n"
+             "+I[a, 2020-10-10T00:00:36, 2020-10-10T00:00:41, 1, 10, 1]\n"
+             "+I[c, 2020-10-10T00:00:41, 2020-10-10T00:00:46, 1, 12, 1]\n"
+             "+I[d, 2020-10-10T00:00:41, 2020-10-10T00:00:46, 2, 24, 2]\n");
+}
+
+WTEST(window_agg_conformance_hop)
+{
+    run_case(wtest_failed_, spec3(WWIN_HOP, 10000, 5000, 0), PHASE2,
+             "+I[a, 2020-10-09T23:59:55, 2020-10-10T00:00:05, 4, 10, 2]\n"
+             "+I[b, 2020-10-10T00:00, 2020-10-10T00:00:10, 2, 9, 2]\n"
+             "+I[a, 2020-10-10T00:00, 2020-10-10T00:00:10, 6, 18, 3]\n"
+             "+I[b, 2020-10-10T00:00:05, 2020-10-10T00:00:15, 2, 9, 2]\n"
+             "+I[a, 2020-10-10T00:00:05, 2020-10-10T00:00:15, 1, 3, 1]\n"
+             "+I[b, 2020-10-10T00:00:10, 2020-10-10T00:00:20, 1, 4, 1]\n"
+             "+I[b, 2020-10-10T00:00:15, 2020-10-10T00:00:25, 1, 4, 1]\n",
+             "+I[b, 2020-10-10T00:00:25, 2020-10-10T00:00:35, 1, 1, 1]\n"
+             "+I[null, 2020-10-10T00:00:25, 2020-10-10T00:00:35, 1, 7, 0]\n"
+             "+I[b, 2020-10-10T00:00:30, 2020-10-10T00:00:40, 1, 1, 1]\n"
+             "+I[null, 2020-10-10T00:00:30, 2020-10-10T00:00:40, 1, 7, 0]\n"
+             "+I[c, 2020-10-10T00:00:35, 2020-10-10T00:00:45, 1, 12, 1]\n"
+             "+I[d, 2020-10-10T00:00:35, 2020-10-10T00:00:45, 2, 24, 2]\n"
+             "+I[a, 2020-10-10T00:00:35, 2020-10-10T00:00:45, 1, 10, 1]\n"
+             "+I[d, 2020-10-10T00:00:40, 2020-10-10T00:00:50, 2, 24, 2]\n"
+             "+I[a, 2020-10-10T00:00:40, 2020-10-10T00:00:50, 1, 10, 1]\n"
+             "+I[c, 2020-10-10T00:00:40, 2020-10-10T00:00:50, 1, 12, 1]\n");
+}
+
+WTEST(window_agg_conformance_hop_offset)
+{
+    run_case(wtest_failed_, spec3(WWIN_HOP, 10000, 5000, 1000), PHASE2,
+             "+I[a, 2020-10-09T23:59:56, 2020-10-10T00:00:06, 4, 10, 2]\n"
+             "+I[b, 2020-10-10T00:00:01, 2020-10-10T00:00:11, 2, 9, 2]\n"
+             "+I[a, 2020-10-10T00:00:01, 2020-10-10T00:00:11, 6, 18, 3]\n"
+             "+I[b, 2020-10-10T00:00:06, 2020-10-10T00:00:16, 2, 9, 2]\n"
+             "+I[a, 2020-10-10T00:00:06, 2020-10-10T00:00:16, 1, 3, 1]\n"
+             "+I[b, 2020-10-10T00:00:11, 2020-10-10T00:00:21, 1, 4, 1]\n"
+             "+I[b, 2020-10-10T00:00:16, 2020-10-10T00:00:26, 1, 4, 1]\n",
+             "+I[b, 2020-10-10T00:00:26, 2020-10-10T00:00:36, 1, 1, 1]\n"
+             "+I[null, 2020-10-10T00:00:26, 2020-10-10T00:00:36, 1, 7, 0]\n"
+             "+I[a, 2020-10-10T00:00:31, 2020-10-10T00:00:41, 1, 10, 1]\n"
+             "+I[b, 2020-10-10T00:00:31, 2020-10-10T00:00:41, 1, 1, 1]\n"
+             "+I[null, 2020-10-10T00:00:31, 2020-10-10T00:00:41, 1, 7, 0]\n"
+             "+I[c, 2020-10-10T00:00:36, 2020-10-10T00:00:46, 1, 12, 1]\n"
+             "+I[d, 2020-10-10T00:00:36, 2020-10-10T00:00:46, 2, 24, 2]\n"
+             "+I[a, 2020-10-10T00:00:36, 2020-10-10T00:00:46, 1, 10, 1]\n"
+             "+I[d, 2020-10-10T00:00:41, 2020-10-10T00:00:51, 2, 24, 2]\n"
+             "+I[c, 2020-10-10T00:00:41, 2020-10-10T00:00:51, 1, 12, 1]\n");
+}
+
+WTEST(window_agg_conformance_cumulate)
+{
+    run_case(wtest_failed_, spec3(WWIN_CUMULATE, 15000, 5000, 0), PHASE2,
+             "+I[a, 2020-10-10T00:00, 2020-10-10T00:00:05, 4, 10, 2]\n"
+             "+I[b, 2020-10-10T00:00, 2020-10-10T00:00:10, 2, 9, 2]\n"
+             "+I[a, 2020-10-10T00:00, 2020-10-10T00:00:10, 6, 18, 3]\n"
+             "+I[b, 2020-10-10T00:00, 2020-10-10T00:00:15, 2, 9, 2]\n"
+             "+I[a, 2020-10-10T00:00, 2020-10-10T00:00:15, 6, 18, 3]\n"
+             "+I[b, 2020-10-10T00:00:15, 2020-10-10T00:00:20, 1, 4, 1]\n"
+             "+I[b, 2020-10-10T00:00:15, 2020-10-10T00:00:25, 1, 4, 1]\n"
+             "+I[b, 2020-10-10T00:00:15, 2020-10-10T00:00:30, 1, 4, 1]\n",
+             "+I[b, 2020-10-10T00:00:30, 2020-10-10T00:00:35, 1, 1, 1]\n"
+             "+I[null, 2020-10-10T00:00:30, 2020-10-10T00:00:35, 1, 7, 0]\n"
+             "+I[b, 2020-10-10T00:00:30, 2020-10-10T00:00:40, 1, 1, 1]\n"
+             "+I[null, 2020-10-10T00:00:30, 2020-10-10T00:00:40, 1, 7, 0]\n"
+             "+I[b, 2020-10-10T00:00:30, 2020-10-10T00:00:45, 1, 1, 1]\n"
+             "+I[c, 2020-10-10T00:00:30, 2020-10-10T00:00:45, 1, 12, 1]\n"
+             "+I[d, 2020-10-10T00:00:30, 2020-10-10T00:00:45, 2, 24, 2]\n"
+             "+I[a, 2020-10-10T00:00:30, 2020-10-10T00:00:45, 1, 10, 1]\n"
+             "+I[null, 2020-10-10T00:00:30, 2020-10-10T00:00:45, 1, 7, 0]\n");
+}
+
+WTEST(window_agg_conformance_cumulate_offset)
+{
+    run_case(wtest_failed_, spec3(WWIN_CUMULATE, 15000, 5000, 1000), PHASE2,
+             "+I[a, 2020-10-10T00:00:01, 2020-10-10T00:00:06, 4, 10, 2]\n"
+             "+I[b, 2020-10-10T00:00:01, 2020-10-10T00:00:11, 2, 9, 2]\n"
+             "+I[a, 2020-10-10T00:00:01, 2020-10-10T00:00:11, 6, 18, 3]\n"
+             "+I[b, 2020-10-10T00:00:01, 2020-10-10T00:00:16, 2, 9, 2]\n"
+             "+I[a, 2020-10-10T00:00:01, 2020-10-10T00:00:16, 6, 18, 3]\n"
+             "+I[b, 2020-10-10T00:00:16, 2020-10-10T00:00:21, 1, 4, 1]\n"
+             "+I[b, 2020-10-10T00:00:16, 2020-10-10T00:00:26, 1, 4, 1]\n"
+             "+I[b, 2020-10-10T00:00:16, 2020-10-10T00:00:31, 1, 4, 1]\n",
+             "+I[b, 2020-10-10T00:00:31, 2020-10-10T00:00:36, 1, 1, 1]\n"
+             "+I[null, 2020-10-10T00:00:31, 2020-10-10T00:00:36, 1, 7, 0]\n"
+             "+I[a, 2020-10-10T00:00:31, 2020-10-10T00:00:41, 1, 10, 1]\n"
+             "+I[b, 2020-10-10T00:00:31, 2020-10-10T00:00:41, 1, 1, 1]\n"
+             "+I[null, 2020-10-10T00:00:31, 2020-10-10T00:00:41, 1, 7, 0]\n"
+             "+I[b, 2020-10-10T00:00:31, 2020-10-10T00:00:46, 1, 1, 1]\n"
+             "+I[c, 2020-10-10T00:00:31, 2020-10-10T00:00:46, 1, 12, 1]\n"
+             "+I[d, 2020-10-10T00:00:31, 2020-10-10T00:00:46, 2, 24, 2]\n"
+             "+I[a, 2020-10-10T00:00:31, 2020-10-10T00:00:46, 1, 10, 1]\n"
+             "+I[null, 2020-10-10T00:00:31, 2020-10-10T00:00:46, 1, 7, 0]\n");
+}
+
+WTEST(window_agg_conformance_session_partition)
+{
+    run_case(wtest_failed_, spec3(WWIN_SESSION, 5000, 0, 0), PHASE2,
+             "+I[b, 2020-10-10T00:00:06, 2020-10-10T00:00:12, 2, 9, 2]\n"
+             "+I[a, 2020-10-10T00:00:01, 2020-10-10T00:00:13, 6, 18, 3]\n"
+             "+I[b, 2020-10-10T00:00:16, 2020-10-10T00:00:21, 1, 4, 1]\n",
+             "+I[null, 2020-10-10T00:00:32, 2020-10-10T00:00:37, 1, 7, 0]\n"
+             "+I[b, 2020-10-10T00:00:34, 2020-10-10T00:00:39, 1, 1, 1]\n"
+             "+I[a, 2020-10-10T00:00:40, 2020-10-10T00:00:45, 1, 10, 1]\n"
+             "+I[c, 2020-10-10T00:00:43, 2020-10-10T00:00:48, 1, 12, 1]\n"
+             "+I[d, 2020-10-10T00:00:42, 2020-10-10T00:00:49, 2, 24, 2]\n");
+}
+
+/* ---- conformance: legacy group windows (sink: name, COUNT(*)) ---- */
+
+static char *name_and_count(const char *text)
+{
+    char *out = malloc(strlen(text) + 1);
+    out[0] = 0;
+    char *copy = strdup(text);
+    char *save = NULL;
+    for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        char *c1 = strchr(l, ',');
+        char *c2 = c1 ? strchr(c1 + 1, ',') : NULL;
+        if (!c2) continue;
+        *c2 = 0;
+        strcat(out, l);
+        strcat(out, "]\n");
+    }
+    free(copy);
+    return out;
+}
+
+static void run_legacy(int *wtest_failed_, WWindowKind kind, int64_t size, int64_t slide, const char *want1,
+                       const char *want2)
+{
+    WWindowAggSpec s = spec3(kind, size, slide, 0);
+    s.naggs = 1;
+    s.out.ncols = 5;
+    s.out.types = OUT1_T;
+    s.group_window = true;
+    Fix f;
+    CHECK(fix_open(&f, &s));
+    if (!f.op) return;
+    feed(&f, PHASE1, 1000);
+    char *g1 = name_and_count(f.cap->text.buf ? f.cap->text.buf : "");
+    CHECK_MULTISET(g1, want1);
+    free(g1);
+    capture_clear(f.cap);
+    feed(&f, PHASE2_LEGACY, 1000);
+    finish(&f);
+    char *g2 = name_and_count(f.cap->text.buf ? f.cap->text.buf : "");
+    CHECK_MULTISET(g2, want2);
+    free(g2);
+    CHECK(!f.env.err.set);
+    fix_close(&f);
+}
+
+WTEST(window_agg_conformance_group_window_tumble)
+{
+    run_legacy(wtest_failed_, WWIN_TUMBLE, 5000, 0, "+I[a, 4]\n+I[a, 1]\n+I[b, 2]\n+I[b, 1]\n",
+               "+I[b, 1]\n+I[null, 1]\n+I[a, 1]\n+I[c, 1]\n+I[d, 2]\n");
+}
+
+WTEST(window_agg_conformance_group_window_hop)
+{
+    run_legacy(wtest_failed_, WWIN_HOP, 10000, 5000,
+               "+I[a, 4]\n+I[b, 2]\n+I[a, 6]\n+I[a, 1]\n+I[b, 2]\n+I[b, 1]\n+I[b, 1]\n",
+               "+I[b, 1]\n+I[null, 1]\n+I[b, 1]\n+I[null, 1]\n+I[a, 1]\n+I[d, 2]\n+I[c, 1]\n"
+               "+I[a, 1]\n+I[c, 1]\n+I[d, 2]\n");
+}
+
+WTEST(window_agg_conformance_group_window_session)
+{
+    /* gap 3s: the late 00:00:04 row of a is dropped (its session already fired) */
+    run_legacy(wtest_failed_, WWIN_SESSION, 3000, 0, "+I[a, 4]\n+I[b, 2]\n+I[a, 1]\n+I[b, 1]\n",
+               "+I[null, 1]\n+I[b, 1]\n+I[a, 1]\n+I[c, 1]\n+I[d, 2]\n");
+}
+
+/* ---- late rows, window_time, metrics ---- */
+
+WTEST(window_agg_late_rows_counted_and_window_time)
+{
+    WWindowAggSpec s = spec3(WWIN_TUMBLE, 5000, 0, 0);
+    Fix f;
+    CHECK(fix_open(&f, &s));
+    feed(&f, "+I,00:00:01,1,x,a\n+I,00:00:09,1,x,a\n", 1000);
+    CHECK_STR(f.cap->text.buf,
+              "+I[a, 1, 1, 1, 2020-10-10T00:00, 2020-10-10T00:00:05, 2020-10-10T00:00:04.999]\n");
+    capture_clear(f.cap);
+    /* watermark 00:00:08: the [00:00, 00:00:05) window fired; a row for it is dropped */
+    feed(&f, "+I,00:00:03,1,x,a\n+I,00:00:04.999,1,x,b\n", 1000);
+    CHECK_INT(f.op->late_dropped, 2);
+    CHECK_INT(f.cap->rows, 0);
+    char m[512] = "";
+    f.op->ops->metrics(f.op, m, sizeof m);
+    CHECK(strstr(m, "numLateRecordsDropped=2") != NULL);
+    CHECK(strstr(m, "window-aggs.entries=1") != NULL);
+    finish(&f);
+    CHECK_STR(f.cap->text.buf,
+              "+I[a, 1, 1, 1, 2020-10-10T00:00:05, 2020-10-10T00:00:10, 2020-10-10T00:00:09.999]\n");
+    m[0] = 0;
+    f.op->ops->metrics(f.op, m, sizeof m);
+    CHECK(strstr(m, "window-aggs.entries=0") != NULL);
+    CHECK(strstr(m, "timers=0") != NULL);
+    fix_close(&f);
+}
+
+WTEST(window_agg_fires_at_window_end_minus_one)
+{
+    WWindowAggSpec s = spec3(WWIN_TUMBLE, 5000, 0, 0);
+    Fix f;
+    CHECK(fix_open(&f, &s));
+    feed(&f, "+I,00:00:01,1,x,a\n", -1);
+    wop_input_watermark(f.op, 0, f.maxts + 3998);  /* 00:00:04.999 - 1ms */
+    CHECK_INT(f.cap->rows, 0);
+    wop_input_watermark(f.op, 0, f.maxts + 3999);  /* 00:00:04.999 = end - 1 */
+    CHECK_INT(f.cap->rows, 1);
+    CHECK(f.cap->last_wm == f.maxts + 3999);
+    fix_close(&f);
+}
+
+WTEST(window_agg_hop_late_row_counts_in_open_windows)
+{
+    WWindowAggSpec s = spec3(WWIN_HOP, 10000, 5000, 0);
+    Fix f;
+    CHECK(fix_open(&f, &s));
+    /* watermark 00:00:06 after the second row: [23:59:55, 00:00:05) fired */
+    feed(&f, "+I,00:00:01,1,x,a\n+I,00:00:07,1,y,a\n+I,00:00:02,5,z,a\n", 1000);
+    CHECK_INT(f.op->late_dropped, 0);
+    finish(&f);
+    CHECK_MULTISET(f.cap->text.buf,
+                   "+I[a, 1, 1, 1, 2020-10-09T23:59:55, 2020-10-10T00:00:05, 2020-10-10T00:00:04.999]\n"
+                   "+I[a, 3, 7, 3, 2020-10-10T00:00, 2020-10-10T00:00:10, 2020-10-10T00:00:09.999]\n"
+                   "+I[a, 1, 1, 1, 2020-10-10T00:00:05, 2020-10-10T00:00:15, 2020-10-10T00:00:14.999]\n");
+    fix_close(&f);
+}
+
+/* ---- retractions ---- */
+
+WTEST(window_agg_retractions)
+{
+    WWindowAggSpec s = spec3(WWIN_TUMBLE, 5000, 0, 0);
+    s.input_retracts = true;
+    Fix f;
+    CHECK(fix_open(&f, &s));
+    feed(&f,
+         "+I,00:00:01,1,x,a\n+I,00:00:02,2,y,a\n-D,00:00:01,1,x,a\n"
+         "+I,00:00:02,7,x,b\n-U,00:00:02,7,x,b\n",
+         -1);
+    finish(&f);
+    /* b's window is empty after the retraction and is not emitted */
+    CHECK_STR(f.cap->text.buf,
+              "+I[a, 1, 2, 1, 2020-10-10T00:00, 2020-10-10T00:00:05, 2020-10-10T00:00:04.999]\n");
+    CHECK(!f.env.err.set);
+    fix_close(&f);
+}
+
+WTEST(window_agg_retraction_on_insert_only_input_is_an_error)
+{
+    WWindowAggSpec s = spec3(WWIN_TUMBLE, 5000, 0, 0);
+    Fix f;
+    CHECK(fix_open(&f, &s));
+    feed(&f, "-D,00:00:01,1,x,a\n", -1);
+    CHECK(f.env.err.set);
+    fix_close(&f);
+}
+
+WTEST(window_agg_null_rowtime_fails)
+{
+    WWindowAggSpec s = spec3(WWIN_TUMBLE, 5000, 0, 0);
+    Fix f;
+    CHECK(fix_open(&f, &s));
+    feed(&f, "+I,null,1,x,a\n", -1);
+    CHECK(f.env.err.set);
+    CHECK_STR(f.env.err.msg,
+              "RowTime field should not be null, please convert it to a non-null long value.");
+    fix_close(&f);
+}
+
+/* ---- global (no key) and NULL keys ---- */
+
+static const WType *OUTG_T[4] = {&WTYPE_BIGINT_NN, &TS3_NN, &TS3_NN, &TS3_NN};
+
+WTEST(window_agg_global_no_keys)
+{
+    WWindowAggSpec s = spec3(WWIN_TUMBLE, 10000, 0, 0);
+    s.nkeys = 0;
+    s.naggs = 1;
+    s.out.ncols = 4;
+    s.out.types = OUTG_T;
+    Fix f;
+    CHECK(fix_open(&f, &s));
+    feed(&f, PHASE1, 1000);
+    finish(&f);
+    CHECK_MULTISET(f.cap->text.buf,
+                   "+I[8, 2020-10-10T00:00, 2020-10-10T00:00:10, 2020-10-10T00:00:09.999]\n"
+                   "+I[1, 2020-10-10T00:00:10, 2020-10-10T00:00:20, 2020-10-10T00:00:19.999]\n"
+                   "+I[2, 2020-10-10T00:00:30, 2020-10-10T00:00:40, 2020-10-10T00:00:39.999]\n");
+    fix_close(&f);
+}
+
+/* ---- validation ---- */
+
+WTEST(window_agg_validation_messages)
+{
+    TestEnv e;
+    test_env_init(&e);
+    WWindowAggSpec s = spec3(WWIN_HOP, 10000, 3000, 0);
+    CHECK(wop_window_agg_new(&e.ctx, &s) == NULL);
+    CHECK_STR(e.err.cls, "java.lang.IllegalArgumentException");
+    CHECK_STR(e.err.msg, "Slicing Hopping Window requires size must be an integral multiple of "
+                         "slide, but got size 10000ms and slide 3000ms.");
+    test_env_init(&e);
+    s = spec3(WWIN_CUMULATE, 10000, 3000, 0);
+    CHECK(wop_window_agg_new(&e.ctx, &s) == NULL);
+    CHECK_STR(e.err.msg, "Cumulative Window requires maxSize must be an integral multiple of step, "
+                         "but got maxSize 10000ms and step 3000ms.");
+    test_env_init(&e);
+    s = spec3(WWIN_TUMBLE, 5000, 0, 5000);
+    CHECK(wop_window_agg_new(&e.ctx, &s) == NULL);
+    CHECK_STR(e.err.msg, "Tumbling Window parameters must satisfy abs(offset) < size, bot got size "
+                         "5000ms and offset 5000ms.");
+    test_env_init(&e);
+    s = spec3(WWIN_TUMBLE, 0, 0, 0);
+    CHECK(wop_window_agg_new(&e.ctx, &s) == NULL);
+    CHECK(e.err.set);
+    test_env_init(&e);
+    s = spec3(WWIN_TUMBLE, 5000, 0, 0);
+    s.out.ncols = 3;
+    CHECK(wop_window_agg_new(&e.ctx, &s) == NULL);
+    CHECK(e.err.set);
+}
+
+WTEST(window_agg_legacy_hop_not_multiple_of_slide)
+{
+    /* GROUP BY HOP(rowtime, INTERVAL '3' SECOND, INTERVAL '5' SECOND): panes of gcd 1s */
+    WWindowAggSpec s = spec3(WWIN_HOP, 5000, 3000, 0);
+    s.group_window = true;
+    Fix f;
+    CHECK(fix_open(&f, &s));
+    if (!f.op) return;
+    feed(&f, "+I,00:00:04,1,x,a\n", -1);
+    finish(&f);
+    /* windows containing 00:00:04: starts 00:00:03 and 00:00:00 */
+    CHECK_MULTISET(f.cap->text.buf,
+                   "+I[a, 1, 1, 1, 2020-10-10T00:00:03, 2020-10-10T00:00:08, 2020-10-10T00:00:07.999]\n"
+                   "+I[a, 1, 1, 1, 2020-10-10T00:00, 2020-10-10T00:00:05, 2020-10-10T00:00:04.999]\n");
+    fix_close(&f);
+}
+
+/* ---- processing time ---- */
+
+static const WType *PT_SRC_T[4] = {&LTZ3, &WTYPE_INT, &WTYPE_STRING, &WTYPE_STRING};
+
+WTEST(window_agg_proctime_tumble)
+{
+    WWindowAggSpec s = spec3(WWIN_TUMBLE, 5000, 0, 0);
+    s.in_types = PT_SRC_T;
+    s.win.proctime = true;
+    s.win.time_col = 0;
+    Fix f;
+    CHECK(fix_open(&f, &s));
+    f.env.now = 1602288001000LL;   /* 2020-10-10 00:00:01 UTC */
+    feed(&f, "+I,null,1,x,a\n+I,null,2,y,a\n", -1);
+    f.env.now = 1602288004998LL;
+    feed(&f, "+I,null,3,y,b\n", -1);
+    CHECK_INT(f.cap->rows, 0);
+    f.env.now = 1602288005000LL;   /* the next row's processing fires [00:00, 00:00:05) first */
+    feed(&f, "+I,null,4,z,a\n", -1);
+    CHECK_MULTISET(f.cap->text.buf,
+                   "+I[a, 2, 3, 2, 2020-10-10T00:00, 2020-10-10T00:00:05, 2020-10-10T00:00:04.999]\n"
+                   "+I[b, 1, 3, 1, 2020-10-10T00:00, 2020-10-10T00:00:05, 2020-10-10T00:00:04.999]\n");
+    capture_clear(f.cap);
+    wop_input_end(f.op, 0);         /* open processing-time windows fire at the end */
+    CHECK_STR(f.cap->text.buf,
+              "+I[a, 1, 4, 1, 2020-10-10T00:00:05, 2020-10-10T00:00:10, 2020-10-10T00:00:09.999]\n");
+    fix_close(&f);
+}
+
+/* ---- TIMESTAMP_LTZ windows in the session zone ---- */
+
+static const WType *LTZ_SRC_T[4] = {&LTZ3, &WTYPE_INT, &WTYPE_STRING, &WTYPE_STRING};
+static const WType LTZ3_NN = {.id = WT_TIMESTAMP_LTZ, .nullable = false, .precision = 3};
+static const WType *LTZ_OUT_T[7] = {&WTYPE_STRING, &WTYPE_BIGINT_NN, &WTYPE_INT, &WTYPE_BIGINT_NN,
+                                    &TS3_NN, &TS3_NN, &LTZ3_NN};
+
+WTEST(window_agg_ltz_day_windows_in_shanghai)
+{
+    WError err;
+    werr_clear(&err);
+    WTimeZone *tz = wtz_load("Asia/Shanghai", &err);
+    CHECK(tz != NULL);
+    if (!tz) return;
+    WWindowAggSpec s = spec3(WWIN_TUMBLE, 86400000, 0, 0);
+    s.in_types = LTZ_SRC_T;
+    s.out.types = LTZ_OUT_T;
+    s.win.time_is_ltz = true;
+    s.win.tz = tz;
+    Fix f;
+    CHECK(fix_open(&f, &s));
+    /* instants (UTC) 2020-10-09 15:59:59 = Shanghai 23:59:59 of the 9th, and 16:00 = 10th 00:00 */
+    feed(&f, "+I,2020-10-09 15:59:59,1,x,a\n+I,2020-10-09 16:00:00,2,x,a\n", -1);
+    finish(&f);
+    /* window bounds are Shanghai wall-clock times; window_time is the instant (rendered as UTC
+       by the capture) */
+    CHECK_MULTISET(f.cap->text.buf,
+                   "+I[a, 1, 1, 1, 2020-10-09T00:00, 2020-10-10T00:00, 2020-10-09T15:59:59.999Z]\n"
+                   "+I[a, 1, 2, 1, 2020-10-10T00:00, 2020-10-11T00:00, 2020-10-10T15:59:59.999Z]\n");
+    fix_close(&f);
+    wtz_free(tz);
+}
+
+/* ---- window math ---- */
+
+WTEST(window_util_start_with_offset)
+{
+    CHECK_INT(wwin_start_with_offset(7, 0, 5), 5);
+    CHECK_INT(wwin_start_with_offset(-3, 0, 5), -5);
+    CHECK_INT(wwin_start_with_offset(-5, 0, 5), -5);
+    CHECK_INT(wwin_start_with_offset(7, 1, 5), 6);
+    CHECK_INT(wwin_start_with_offset(0, -1, 5), -1);
+    CHECK_INT(wwin_start_with_offset(5, 0, 5), 5);
+}
+
+WTEST(window_util_assign_order)
+{
+    WWindowDef d = {.kind = WWIN_HOP, .size_ms = 10, .slide_ms = 5};
+    int64_t st[4], en[4];
+    CHECK_INT(wwin_assign(&d, 7, st, en, 4), 2);
+    CHECK_INT(st[0], 5);
+    CHECK_INT(st[1], 0);
+    d = (WWindowDef){.kind = WWIN_CUMULATE, .size_ms = 15, .slide_ms = 5};
+    CHECK_INT(wwin_assign(&d, 7, st, en, 4), 2);
+    CHECK_INT(st[0], 0);
+    CHECK_INT(en[0], 10);
+    CHECK_INT(en[1], 15);
+    CHECK_INT(wwin_start_of(&d, 10), 0);
+    d = (WWindowDef){.kind = WWIN_HOP, .size_ms = 5, .slide_ms = 3};
+    CHECK_INT(wwin_assign(&d, 4, st, en, 4), 2);
+    CHECK_INT(st[0], 3);
+    CHECK_INT(st[1], 0);
+}
+
+WTEST(window_util_session_merge)
+{
+    WSession set[8], rem[8], res;
+    int nrem = 0;
+    int n = wsess_add(set, 0, 10, 15, &res, rem, &nrem);
+    n = wsess_add(set, n, 20, 25, &res, rem, &nrem);
+    CHECK_INT(n, 2);
+    CHECK_INT(nrem, 0);
+    /* touching bounds merge (TimeWindow.intersects is inclusive) */
+    n = wsess_add(set, n, 25, 30, &res, rem, &nrem);
+    CHECK_INT(n, 2);
+    CHECK_INT(nrem, 1);
+    CHECK_INT(res.start, 20);
+    CHECK_INT(res.end, 30);
+    /* a window bridging two sessions merges all three */
+    n = wsess_add(set, n, 14, 20, &res, rem, &nrem);
+    CHECK_INT(n, 1);
+    CHECK_INT(nrem, 2);
+    CHECK_INT(res.start, 10);
+    CHECK_INT(res.end, 30);
+    CHECK_INT(wsess_find_end(set, n, 30), 0);
+    n = wsess_remove(set, n, res);
+    CHECK_INT(n, 0);
+}
+
+WTEST(window_util_ltz_dst_timer_times)
+{
+    WError err;
+    werr_clear(&err);
+    WTimeZone *tz = wtz_load("America/Los_Angeles", &err);
+    CHECK(tz != NULL);
+    if (!tz) return;
+    WWinShift s = {.tz = tz, .dst = true};
+    CHECK(wwin_tz_uses_dst(tz, 1615708800000LL));
+    /* Flink's examples (TimeWindowUtil): 2021-03-14 02:00 does not exist in Los Angeles */
+    int64_t local_0200 = 1615687200000LL;                 /* 2021-03-14 02:00 as UTC wall ms */
+    CHECK_INT(wwin_timer_time(&s, local_0200), 1615716000000LL);
+    int64_t local_0259 = local_0200 + 3599000;
+    CHECK_INT(wwin_timer_time(&s, local_0259), 1615716000000LL);
+    /* 2021-11-07 01:00 exists twice: the later instant */
+    int64_t local_nov_0100 = 1636246800000LL;
+    CHECK_INT(wwin_timer_time(&s, local_nov_0100), 1636275600000LL);
+    /* round trip of a normal time */
+    int64_t inst = 1602288001000LL;
+    CHECK_INT(wwin_to_epoch(&s, wwin_to_shifted(&s, inst)), inst);
+    wtz_free(tz);
+}
