@@ -94,6 +94,25 @@ static void fill_datum(WDatum *d, WDatum v, int n)
 
 static bool failed(WEvalCtx *ctx) { return ctx->err && ctx->err->set; }
 
+static void fill_datum(WDatum *d, WDatum v, int n);
+
+/* A constant subtree other than a bare literal (e.g. an implicit CAST of a literal): evaluated
+   once and broadcast. */
+static bool is_folded_const(const WExpr *a)
+{
+    return a->kind != WX_LITERAL && a->kind != WX_COLUMN && wexpr_is_const(a);
+}
+
+static bool eval_const_vec(WEvalCtx *ctx, const WExpr *a, int n, WVector *v)
+{
+    WDatum d;
+    bool isnull;
+    if (!wexpr_eval_const(ctx, a, &d, &isnull)) return false;
+    memset(v->nulls, isnull, (size_t)n);
+    fill_datum(v->data, d, n);
+    return true;
+}
+
 /* Evaluate an argument; column references are used in place. */
 static bool eval_arg(WEvalCtx *ctx, const WExpr *a, const WChunk *in, const uint8_t *active, WVector **res)
 {
@@ -102,6 +121,11 @@ static bool eval_arg(WEvalCtx *ctx, const WExpr *a, const WChunk *in, const uint
         return true;
     }
     WVector *v = tmp_vec(ctx, a->type, in->nrows);
+    if (in->nrows > 1 && is_folded_const(a) && (!active || mask_any(active, in->nrows))) {
+        if (!eval_const_vec(ctx, a, in->nrows, v)) return false;
+        *res = v;
+        return true;
+    }
     if (!wexpr_eval(ctx, a, in, active, v)) return false;
     *res = v;
     return true;
@@ -330,13 +354,16 @@ static bool eval_in(WEvalCtx *ctx, const WExpr *e, const WChunk *in, const uint8
     for (int k = 1; k < e->nargs; k++) {
         if (!mask_any(rem, n)) break;
         const WExpr *ek = e->args[k];
-        if (ek->kind == WX_LITERAL) {
-            if (ek->is_null) {
+        if (ek->kind == WX_LITERAL || wexpr_is_const(ek)) {
+            WDatum c = ek->lit;
+            bool cnull = ek->is_null;
+            if (ek->kind != WX_LITERAL && !wexpr_eval_const(ctx, ek, &c, &cnull)) return false;
+            if (cnull) {
                 for (int i = 0; i < n; i++) if (rem[i]) saw_null[i] = 1;
                 continue;
             }
             for (int i = 0; i < n; i++)
-                if (rem[i] && wf_eq(t, x->data[i], ek->lit)) { found[i] = 1; rem[i] = 0; }
+                if (rem[i] && wf_eq(t, x->data[i], c)) { found[i] = 1; rem[i] = 0; }
             continue;
         }
         WVector *v;

@@ -329,3 +329,42 @@ WTEST(expr_const_detection)
     CHECK(has_upper);
     tenv_free(&e);
 }
+
+WTEST(expr_cast_and_constant_folding)
+{
+    TEnv e;
+    tenv_init(&e, NULL);
+    WExpr *c = t_node(&e, WX_CAST, &WTYPE_INT_NN, 1, t_str(&e, "42"));
+    CHECK_STR(t_eval(&e, c), "42");
+    WExpr *bad = t_node(&e, WX_CAST, &WTYPE_INT_NN, 1, t_str(&e, "abc"));
+    CHECK(strncmp(t_eval(&e, bad), "ERR:", 4) == 0);
+    bad->try_cast = true;
+    CHECK_STR(t_eval(&e, bad), "NULL");
+    CHECK_STR(t_eval(&e, t_node(&e, WX_CAST, &WTYPE_STRING, 1, t_null(&e, &WTYPE_NULL))), "NULL");
+    CHECK_STR(t_eval(&e, t_node(&e, WX_CAST, &WTYPE_BIGINT_NN, 1, t_int(&e, -5))), "-5");
+    CHECK_STR(t_eval(&e, t_node(&e, WX_CAST, &WTYPE_DOUBLE_NN, 1, t_int(&e, 3))), "3");
+    /* a failing constant CAST in a branch no row takes does not fail the chunk */
+    const WType *types[1] = { &WTYPE_INT };
+    WChunk *ch = wchunk_new(1, types, 4);
+    for (int i = 0; i < 3; i++) {
+        int r = wchunk_add_row(ch, WRK_INSERT);
+        ch->cols[0].data[r].i = i;
+        ch->cols[0].nulls[r] = 0;
+    }
+    WExpr *strict = t_node(&e, WX_CAST, &WTYPE_INT_NN, 1, t_str(&e, "abc"));
+    WExpr *cs = t_node(&e, WX_CASE, &WTYPE_INT, 3, t_call(&e, ">", 2, t_col(&e, 0, &WTYPE_INT), t_int(&e, 100)),
+                       strict, t_int(&e, 0));
+    cs->has_else = true;
+    WVector out = { cs->type, WA_ARRAY(e.a, WDatum, 4), WA_ARRAY(e.a, uint8_t, 4) };
+    CHECK(wexpr_eval(&e.ctx, cs, ch, NULL, &out));
+    CHECK_INT(out.data[2].i, 0);
+    /* IN with an implicitly cast constant list */
+    WExpr *in = t_node(&e, WX_IN, &WTYPE_BOOLEAN, 3, t_node(&e, WX_CAST, &WTYPE_BIGINT, 1, t_col(&e, 0, &WTYPE_INT)),
+                       t_node(&e, WX_CAST, &WTYPE_BIGINT_NN, 1, t_int(&e, 2)), t_bigint(&e, 7));
+    WVector o2 = { in->type, WA_ARRAY(e.a, WDatum, 4), WA_ARRAY(e.a, uint8_t, 4) };
+    CHECK(wexpr_eval(&e.ctx, in, ch, NULL, &o2));
+    CHECK_INT(o2.data[0].i, 0);
+    CHECK_INT(o2.data[2].i, 1);
+    wchunk_free(ch);
+    tenv_free(&e);
+}
