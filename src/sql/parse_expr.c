@@ -1081,7 +1081,7 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
     }
     for (;;) {
         WSqlToken *t = ps_cur(p);
-        AstPos opos = ps_pos(p);
+        AstPos opos = left->pos;   /* a node's position is that of its first token */
         if (++chain > MAX_CHAIN)
             ps_fail_at(p, t, "The expression is nested too deeply at line %d, column %d (more than %d operators in a chain).",
                        t->line, t->col, MAX_CHAIN);

@@ -219,7 +219,8 @@ static AstFrom *table_ref(WSqlParser *p)
 
 static AstFrom *join(WSqlParser *p, AstFrom *left, AstJoinType jt, bool natural, AstPos pos)
 {
-    AstFrom *j = new_from(p, AFR_JOIN, pos);
+    (void)pos;
+    AstFrom *j = new_from(p, AFR_JOIN, left->pos);   /* a node starts at its first token */
     j->join_type = jt;
     j->natural = natural;
     j->left = left;
@@ -443,7 +444,7 @@ static AstQuery *query_term(WSqlParser *p)
 {
     AstQuery *left = query_leaf(p);
     while (ps_is_kw(p, "INTERSECT")) {
-        AstQuery *s = new_query(p, AQ_SETOP, ps_pos(p));
+        AstQuery *s = new_query(p, AQ_SETOP, left->pos);
         ps_next(p);
         s->setop = ASO_INTERSECT;
         if (ps_accept_kw(p, "ALL")) s->all = true;
@@ -463,7 +464,7 @@ static AstQuery *query_body(WSqlParser *p)
         if (ps_is_kw(p, "UNION")) op = ASO_UNION;
         else if (ps_is_kw(p, "EXCEPT") || ps_is_kw(p, "MINUS")) op = ASO_EXCEPT;
         else break;
-        AstQuery *s = new_query(p, AQ_SETOP, ps_pos(p));
+        AstQuery *s = new_query(p, AQ_SETOP, left->pos);
         ps_next(p);
         s->setop = op;
         if (ps_accept_kw(p, "ALL")) s->all = true;

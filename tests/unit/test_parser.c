@@ -732,7 +732,7 @@ WTEST(parser_positions)
     if (!s) return;
     AstExpr *b = s->query->items[1].expr;
     CHECK_INT(b->pos.line, 2);
-    CHECK_INT(b->pos.col, 5);     /* the operator's position */
+    CHECK_INT(b->pos.col, 3);     /* a node starts at its first token */
     CHECK_INT(b->args[0]->pos.line, 2);
     CHECK_INT(b->args[0]->pos.col, 3);
     CHECK_INT(s->query->from->pos.line, 3);
