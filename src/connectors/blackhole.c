@@ -7,7 +7,7 @@
 
 #include <stdlib.h>
 
-static const char *const BH_OPTIONAL[] = {"property-version", NULL};
+static const char *const BH_OPTIONAL[] = {"property-version", "sink.changelog-mode", NULL};
 
 static bool bh_validate(const WTableSpec *spec, bool as_source, WError *err)
 {

@@ -29,6 +29,7 @@
 static const char *const FS_REQUIRED[] = {"path", "format", NULL};
 static const char *const FS_OPTIONAL[] = {
     "property-version",
+    "sink.changelog-mode",          /* weir: the row kinds a changelog-csv sink accepts */
     "partition.default-name",
     "source.monitor-interval",
     "source.report-statistics",

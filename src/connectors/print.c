@@ -16,7 +16,9 @@
 #include <string.h>
 
 static const char *const PRINT_OPTIONAL[] = {
-    "print-identifier", "property-version", "sink.parallelism", "standard-error", NULL,
+    "print-identifier", "property-version", "sink.parallelism", "standard-error",
+    "sink.changelog-mode", /* weir: the row kinds the sink accepts (default all) */
+    NULL,
 };
 
 static bool print_validate(const WTableSpec *spec, bool as_source, WError *err)

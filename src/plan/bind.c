@@ -39,7 +39,9 @@ const char *wrel_kind_name(WRelKind k)
 {
     static const char *N[] = {"TableSourceScan", "Values", "Calc", "Union", "WatermarkAssigner", "Sink",
                               "Exchange", "GroupAggregate", "Join", "Deduplicate", "Rank", "SortLimit",
-                              "WindowAggregate", "ChangelogNormalize", "DropUpdateBefore"};
+                              "WindowAggregate", "ChangelogNormalize", "DropUpdateBefore",
+                              "SinkUpsertMaterializer", "OverRank"};
+    _Static_assert(sizeof N / sizeof N[0] == WR__COUNT, "a name per plan node kind");
     return (unsigned)k < WR__COUNT ? N[k] : "?";
 }
 
@@ -196,7 +198,9 @@ static WRel *bind_from(QCtx *q, AstFrom *f, BScope *scope)
         CteFrame *frame = NULL;
         AstCte *cte = find_cte(q, &f->name, &frame);
         if (cte) {
-            QCtx inner = {q->b, frame->outer};
+            /* a CTE sees the CTEs defined before it in the same WITH, and the outer ones */
+            CteFrame before = {(int)(cte - frame->ctes), frame->ctes, frame->outer};
+            QCtx inner = {q->b, before.n ? &before : frame->outer};
             WRel *r = bind_query_in(&inner, cte->query);
             if (!r) return NULL;
             r = rename_output(p, r, cte->ncols, cte->cols, cte->pos);
@@ -873,6 +877,5 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
     sink->sink_qname = qn;
     sink->out = sink_schema;
     sink->changelog = r->changelog;
-    sink->upsert_sink = t->npk > 0;
     return sink;
 }

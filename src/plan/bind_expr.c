@@ -704,6 +704,13 @@ static WExpr *bind_func(BindCtx *b, BScope *s, AstExpr *e)
     if (ast_is_aggregate_call(e))
         return fail_at(b, e->pos, WEXC_VALIDATION,
                        "Aggregate function '%s' is not allowed in this position (no GROUP BY context)", upper);
+    /* niladic functions written without parentheses (USER, CURRENT_DATE, ...) name a column
+       when one of that name is in scope, as Calcite resolves them */
+    if (e->nargs == 0 && e->name.n == 1 && !e->star_arg) {
+        for (int i = 0; i < s->n; i++)
+            if (strcasecmp(s->cols[i].name, name) == 0)
+                return wexpr_column(a, i, s->cols[i].type, s->cols[i].name);
+    }
     if (strcmp(upper, "PROCTIME") == 0 && e->nargs == 0) {
         const WType *t = wtype_with_time_attr(a, wtype_timestamp(a, WT_TIMESTAMP_LTZ, 3, false), WTA_PROCTIME);
         WExpr *x = wexpr_new(a, WX_PROCTIME, t, 0);
@@ -726,14 +733,14 @@ static WExpr *bind_func(BindCtx *b, BScope *s, AstExpr *e)
     /* time-unit arguments become string literals naming the unit */
     WExpr **args = WA_ARRAY(a, WExpr *, e->nargs ? e->nargs : 1);
     for (int i = 0; i < e->nargs; i++) {
+        if (!e->args[i]) {
+            /* an omitted optional argument of a special form (TRIM's characters): a space */
+            args[i] = string_lit(b, " ");
+            continue;
+        }
         if (e->args[i]->kind == AE_TIMEUNIT) args[i] = string_lit(b, unit_name(e->args[i]->unit));
         else args[i] = bind_expr(b, s, e->args[i]);
         if (!args[i]) return NULL;
-    }
-    if (e->special == 'T') {
-        /* TRIM: [mode, chars|NULL, str] -> TRIM(mode, chars, str) with chars defaulting to ' ' */
-        if (e->nargs == 3 && args[1]->kind == WX_LITERAL && args[1]->is_null && args[1]->type->id == WT_NULL)
-            args[1] = string_lit(b, " ");
     }
     return make_call(b, e->pos, upper, name, args, e->nargs);
 }

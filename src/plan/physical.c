@@ -176,13 +176,26 @@ static WRel *rank_rule(WPlanCtx *p, WRel *calc)
 
 static WRel *apply_rank_rule(WPlanCtx *p, WRel *r)
 {
-    for (int i = 0; i < r->ninputs; i++) {
-        r->inputs[i] = apply_rank_rule(p, r->inputs[i]);
-        if (!r->inputs[i]) return NULL;
-    }
+    /* the pattern is matched top-down: Calc(filter on the rank) over the ranking node */
     if (r->kind == WR_CALC && r->inputs[0]->kind == WR_OVER_RANK && r->cond) {
         WRel *x = rank_rule(p, r);
-        if (x) return x;
+        if (x) r = x;
+    }
+    for (int i = 0; i < r->ninputs; i++) {
+        if (r->kind == WR_CALC && r->inputs[i]->kind == WR_RANK) {
+            WRel *rk = r->inputs[i];
+            rk->inputs[0] = apply_rank_rule(p, rk->inputs[0]);
+            if (!rk->inputs[0]) return NULL;
+            continue;
+        }
+        if (r->kind == WR_CALC && r->inputs[i]->kind == WR_DEDUP) {
+            WRel *dd = r->inputs[i];
+            dd->inputs[0] = apply_rank_rule(p, dd->inputs[0]);
+            if (!dd->inputs[0]) return NULL;
+            continue;
+        }
+        r->inputs[i] = apply_rank_rule(p, r->inputs[i]);
+        if (!r->inputs[i]) return NULL;
     }
     if (r->kind == WR_OVER_RANK)
         return fail(p, WEXC_TABLE,
@@ -591,16 +604,23 @@ static const char *first_update_producer(const WRel *r)
     return "?";
 }
 
-static bool sink_accepts_updates(const WTable *t)
+/* The row kinds a sink accepts: 'sink.changelog-mode' (weir's option) or the connector's own:
+   print and blackhole take every kind (as Flink's do, also with a primary key), the filesystem
+   sink only inserts unless its format is changelog-csv. */
+static uint8_t sink_mode(const WTable *t)
 {
+    const char *m = wopts_get(&t->options, "sink.changelog-mode");
+    if (m) return parse_mode(m);
     const char *c = wopts_get(&t->options, "connector");
-    if (!c) return false;
+    if (!c) return WCM_INSERT;
     if (strcmp(c, "filesystem") == 0) {
         const char *f = wopts_get(&t->options, "format");
-        return f && strcmp(f, "changelog-csv") == 0;
+        return f && strcmp(f, "changelog-csv") == 0 ? ALL_KINDS : WCM_INSERT;
     }
-    return true;    /* print, blackhole */
+    return ALL_KINDS;
 }
+
+static bool sink_accepts_updates(const WTable *t) { return sink_mode(t) != WCM_INSERT; }
 
 static WRel *plan_sink(WPlanCtx *p, WRel *s)
 {
@@ -614,6 +634,8 @@ static WRel *plan_sink(WPlanCtx *p, WRel *s)
     }
     WTable *t = s->sink_table;
     if (!t->npk) return s;
+    /* a keyed sink that does not take UPDATE_BEFORE is an upsert sink */
+    if (sink_mode(t) & WCM_UPDATE_BEFORE) return s;
     s->upsert_sink = true;
     int *pk = ints(p, t->npk);
     int *phys = ints(p, t->ncols);
@@ -716,6 +738,21 @@ static void settle(WPlanCtx *p, WRel *r)
     }
 }
 
+/* A filter right above ChangelogNormalize is evaluated inside it (Flink pushes it in), so that
+   a key whose new version fails the filter retracts the version emitted before. */
+static WRel *push_filter_into_normalize(WPlanCtx *p, WRel *r)
+{
+    for (int i = 0; i < r->ninputs; i++) r->inputs[i] = push_filter_into_normalize(p, r->inputs[i]);
+    if (r->kind == WR_CALC && r->cond && r->inputs[0]->kind == WR_CHANGELOG_NORMALIZE &&
+        !r->inputs[0]->normalize_filter) {
+        r->inputs[0]->normalize_filter = r->cond;
+        WRel *c = wa_memdup(p->arena, r, sizeof *r);
+        c->cond = NULL;
+        return c;
+    }
+    return r;
+}
+
 WRel *wplan_physical(WPlanCtx *p, WRel *root)
 {
     root = apply_rank_rule(p, root);
@@ -724,6 +761,7 @@ WRel *wplan_physical(WPlanCtx *p, WRel *root)
     root = apply_join_keys(p, root);
     root = derive(p, root);
     if (!root) return NULL;
+    root = push_filter_into_normalize(p, root);
     root = apply_sinks(p, root);
     if (!root) return NULL;
     require_ub(root, true);

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "../catalog/catalog.h"
 #include "../expr/expr.h"
 #include "../sql/ast.h"
@@ -174,6 +175,8 @@ WRel *wplan_optimize(WPlanCtx *p, WRel *root);
    which nodes must emit UPDATE_BEFORE. Returns NULL with p->err set when the plan cannot run
    (e.g. an append-only sink fed updates). */
 WRel *wplan_physical(WPlanCtx *p, WRel *root);
+/* Developer aid: the plan tree, one node per line (set WEIR_DEBUG_PLAN=1 to see it per query). */
+void wplan_dump(FILE *f, const WRel *root);
 /* Number nodes (Flink's bottom-up order) and resolve state TTLs. */
 void wplan_finalize(WPlanCtx *p, WRel *root);
 

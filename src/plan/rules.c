@@ -65,6 +65,9 @@ static WRel *merge_calc(WPlanCtx *p, WRel *top)
     m->inputs[0] = bot->inputs[0];
     m->out = top->out;
     m->changelog = top->changelog;
+    m->generate_update_before = top->generate_update_before;
+    m->nunique = top->nunique;
+    m->unique = top->unique;
     m->nexprs = top->nexprs;
     m->exprs = WA_ARRAY(p->arena, WExpr *, top->nexprs ? top->nexprs : 1);
     for (int i = 0; i < top->nexprs; i++) {
@@ -121,3 +124,20 @@ void wplan_finalize(WPlanCtx *p, WRel *root)
     wopts_get_duration_ms(p->config, "table.exec.state.ttl", 0, &ttl, &tmp);
     (void)ttl;
 }
+
+static void dump(FILE *f, const WRel *r, int depth)
+{
+    fprintf(f, "%*s%s#%d cols=%d cm=%x", depth * 2, "", wrel_kind_name(r->kind), r->id, r->out.n, r->changelog);
+    if (r->kind == WR_CALC) fprintf(f, " exprs=%d cond=%s", r->nexprs, r->cond ? "yes" : "no");
+    if (r->nkeys) {
+        fprintf(f, " keys=[");
+        for (int i = 0; i < r->nkeys; i++) fprintf(f, "%s%d", i ? "," : "", r->keys[i]);
+        fprintf(f, "]");
+    }
+    if (r->nunique > 0) fprintf(f, " uk=%d", r->nunique);
+    if (r->generate_update_before) fprintf(f, " UB");
+    fprintf(f, "\n");
+    for (int i = 0; i < r->ninputs; i++) dump(f, r->inputs[i], depth + 1);
+}
+
+void wplan_dump(FILE *f, const WRel *root) { dump(f, root, 0); }

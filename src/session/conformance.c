@@ -15,6 +15,7 @@
 
 typedef struct CObj {
     char *name;
+    char *mode;                                     /* changelog-mode / sink-changelog-mode */
     char *ddl;
     char *rows_before, *rows_after, *rows;          /* sources */
     char *exp_before, *exp_after, *exp;             /* sinks */
@@ -103,6 +104,8 @@ static bool parse_case(WArena *a, char *text, Case *c)
         else if (strcmp(key, "deterministic") == 0) c->deterministic = val;
         else if (strcmp(key, "restore-sensitive") == 0) c->restore_sensitive = val;
         else if (strcmp(key, "requires") == 0 && c->nrequires < 8) c->requires[c->nrequires++] = val;
+        else if ((strcmp(key, "changelog-mode") == 0 || strcmp(key, "sink-changelog-mode") == 0) && cur)
+            cur->mode = val;
         else if (strcmp(key, "config") == 0 && c->nconfig < 16) c->config[c->nconfig++] = val;
     }
     return c->name && c->sql;
@@ -287,7 +290,11 @@ static bool run_once(WArena *a, Case *c, const char *dir, bool phase1_only, RunO
         CObj *o = &c->objs[i];
         char *with;
         if (o->is_sink) {
-            with = wa_sprintf(a, "'connector' = 'print', 'print-identifier' = '%s'", o->name);
+            /* Flink's values test sink: with a primary key an upsert sink unless the case
+               enforced a changelog mode; without one it takes every kind */
+            const char *mode = o->mode ? o->mode : strstr(o->ddl, "PRIMARY KEY") ? "I,UA,D" : "I,UB,UA,D";
+            with = wa_sprintf(a, "'connector' = 'print', 'print-identifier' = '%s', 'sink.changelog-mode' = '%s'",
+                              o->name, mode);
         } else {
             char *path = wa_sprintf(a, "%s/%s.csv", dir, o->name);
             FILE *f = fopen(path, "w");
@@ -296,7 +303,9 @@ static bool run_once(WArena *a, Case *c, const char *dir, bool phase1_only, RunO
             if (o->rows_before) fputs(o->rows_before, f);
             if (o->rows_after && !phase1_only) fputs(o->rows_after, f);
             fclose(f);
-            with = wa_sprintf(a, "'connector' = 'filesystem', 'path' = '%s', 'format' = 'changelog-csv'", path);
+            with = wa_sprintf(a, "'connector' = 'filesystem', 'path' = '%s', 'format' = 'changelog-csv'%s%s%s",
+                              path, o->mode ? ", 'changelog-csv.changelog-mode' = '" : "", o->mode ? o->mode : "",
+                              o->mode ? "'" : "");
         }
         char *ddl = rewrite_ddl(a, o->ddl, with);
         if (!ddl) { werr_set(err, WEXC_TABLE, "case DDL of %s has no '<abstract>' connector", o->name); ok = false; break; }

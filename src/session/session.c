@@ -355,11 +355,15 @@ static void new_job_id(WSession *s, char out[33])
 
 static bool run_roots(WSession *s, WPlanCtx *p, WRel **roots, int n, WResultSink *sink, WError *err)
 {
+    bool debug = getenv("WEIR_DEBUG_PLAN") != NULL;
     for (int i = 0; i < n; i++) {
+        if (debug) { fprintf(stderr, "-- bound\n"); wplan_dump(stderr, roots[i]); }
         roots[i] = wplan_optimize(p, roots[i]);
+        if (debug) { fprintf(stderr, "-- optimized\n"); wplan_dump(stderr, roots[i]); }
         roots[i] = wplan_physical(p, roots[i]);
         if (!roots[i]) return false;
         roots[i] = wplan_optimize(p, roots[i]);
+        if (debug) { fprintf(stderr, "-- physical\n"); wplan_dump(stderr, roots[i]); }
     }
     /* number all roots in one sequence */
     for (int i = 0; i < n; i++) wplan_finalize(p, roots[i]);
