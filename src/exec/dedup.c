@@ -30,6 +30,7 @@ typedef struct DedupOp {
     const WType **types;
     int nkeys;
     int *keys;
+    const WType **ktypes;
     bool keep_last, rowtime, insert_only_rowtime, changelog_in;
     int time_col;
     bool gen_ub, gen_insert, ttl_on;
@@ -53,15 +54,7 @@ static void encode_row(DedupOp *d, WStrBuf *buf, const WChunk *in, int r, int n,
         d->vals[k] = in->cols[c].data[r];
         d->nulls[k] = in->cols[c].nulls[r];
     }
-    const WType *tys_small[16];
-    const WType **tys = d->types;
-    if (cols) {
-        tys = n <= 16 ? tys_small : NULL;
-        if (!tys) tys = wmalloc(sizeof *tys * (size_t)n);
-        for (int k = 0; k < n; k++) tys[k] = d->types[cols[k]];
-    }
-    wrow_encode(buf, n, tys, d->vals, d->nulls, WRK_INSERT);
-    if (cols && tys != tys_small) free(tys);
+    wrow_encode(buf, n, cols ? d->ktypes : d->types, d->vals, d->nulls, WRK_INSERT);
 }
 
 static int out_add(DedupOp *d, WRowKind k)
@@ -314,6 +307,7 @@ static void dedup_destroy(WOperator *op)
     free(d->vals);
     free(d->nulls);
     free(d->keys);
+    free(d->ktypes);
     free(d->types);
     free(d);
 }
@@ -331,7 +325,11 @@ WOperator *wop_dedup_new(WExecCtx *ctx, const WDedupSpec *spec)
              spec->out.types ? spec->out.types : d->types, spec->out.names);
     d->nkeys = spec->nkeys;
     d->keys = wmalloc(sizeof *d->keys * (size_t)(d->nkeys ? d->nkeys : 1));
-    if (d->nkeys) memcpy(d->keys, spec->keys, sizeof *d->keys * (size_t)d->nkeys);
+    d->ktypes = wmalloc(sizeof *d->ktypes * (size_t)(d->nkeys ? d->nkeys : 1));
+    for (int k = 0; k < d->nkeys; k++) {
+        d->keys[k] = spec->keys[k];
+        d->ktypes[k] = d->types[spec->keys[k]];
+    }
     d->keep_last = spec->keep_last;
     d->rowtime = spec->rowtime;
     d->time_col = spec->time_col;

@@ -570,6 +570,7 @@ static void rank_destroy(WOperator *op)
     free(o->esk_null);
     free(o->ikeys);
     free(o->icounts);
+    free(o->ioffs);
     free(o->types);
     free(o->otypes);
     free(o->keys);

@@ -60,6 +60,7 @@ typedef struct RankOp {
     /* retract: sorted index (sort key row, count) */
     RankEnt *ikeys;
     int64_t *icounts;
+    uint32_t *ioffs;            /* byte offset of each entry in o->idx (UINT32_MAX = new entry) */
     int icap;
     int64_t ttl_expired, dropped, stale;
 } RankOp;

@@ -16,6 +16,7 @@
  */
 #include "rank_internal.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,7 @@ static void ensure_idx(RankOp *o, int n)
     while (cap < n) cap *= 2;
     o->ikeys = wrealloc(o->ikeys, sizeof *o->ikeys * (size_t)cap);
     o->icounts = wrealloc(o->icounts, sizeof *o->icounts * (size_t)cap);
+    o->ioffs = wrealloc(o->ioffs, sizeof *o->ioffs * (size_t)cap);
     o->icap = cap;
 }
 
@@ -60,34 +62,55 @@ static int idx_load(RankOp *o)
     wsb_clear(&o->idx);
     wsb_appendn(&o->idx, v.p, v.len);
     const uint8_t *p = (const uint8_t *)o->idx.buf;
-    size_t off = 0;
+    size_t off = 0, len = o->idx.len;
     int n = 0;
-    while (off + 16 <= o->idx.len) {
+    while (off + 16 <= len) {
         uint32_t klen = rd32(p + off);
-        if (off + 16 + klen > o->idx.len) break;
-        ensure_idx(o, n + 1);
+        if (off + 16 + klen > len) break;
+        if (n >= o->icap) ensure_idx(o, n + 1);
         memcpy(&o->icounts[n], p + off + 8, 8);
         o->ikeys[n] = (RankEnt){p + off + 16, klen};
+        o->ioffs[n] = (uint32_t)off;
         off += 16 + klen;
         n++;
     }
     return n;
 }
 
+/* Write the index back: runs of unchanged entries are copied from the loaded bytes in one
+   piece; the new entry is appended; counts are patched. */
 static void idx_write(RankOp *o, int n)
 {
     WStrBuf *b = &o->nbuf;
     wsb_clear(b);
-    int live = 0;
-    for (int i = 0; i < n; i++) {
-        if (o->icounts[i] < 0) continue;
-        uint32_t hdr[2] = {o->ikeys[i].len, 0};
-        wsb_appendn(b, (const char *)hdr, 8);
-        wsb_appendn(b, (const char *)&o->icounts[i], 8);
-        wsb_appendn(b, (const char *)o->ikeys[i].p, o->ikeys[i].len);
-        live++;
+    const char *old = o->idx.buf;
+    int i = 0;
+    while (i < n) {
+        if (o->icounts[i] < 0) { i++; continue; }
+        if (o->ioffs[i] == UINT32_MAX) {
+            uint32_t hdr[2] = {o->ikeys[i].len, 0};
+            wsb_appendn(b, (const char *)hdr, 8);
+            wsb_appendn(b, (const char *)&o->icounts[i], 8);
+            wsb_appendn(b, (const char *)o->ikeys[i].p, o->ikeys[i].len);
+            i++;
+            continue;
+        }
+        /* a run of consecutive old entries */
+        size_t start = o->ioffs[i], end = start;
+        size_t base = b->len;
+        int j = i;
+        while (j < n && o->icounts[j] >= 0 && o->ioffs[j] == end) {
+            end += 16 + o->ikeys[j].len;
+            j++;
+        }
+        wsb_appendn(b, old + start, end - start);
+        for (int q = i; q < j; q++) {
+            size_t at = base + (o->ioffs[q] - start) + 8;
+            memcpy(b->buf + at, &o->icounts[q], 8);
+        }
+        i = j;
     }
-    if (live == 0) wmap_remove(o->st, IDX_KEY, 1);
+    if (b->len == 0) wmap_remove(o->st, IDX_KEY, 1);
     else wmap_put(o->st, IDX_KEY, 1, b->buf, b->len);
 }
 
@@ -122,22 +145,30 @@ static int list_get(RankOp *o, RankEnt key, bool *present)
     while (off + 4 <= v.len) {
         uint32_t len = rd32(p + off);
         if (off + 4 + len > v.len) break;
-        ensure_list(o, n + 1);
+        if (n >= o->entcap) ensure_list(o, n + 1);
         o->ents[n++] = (RankEnt){p + off + 4, len};
         off += 4 + len;
     }
     return n;
 }
 
-/* Write the own sort key's list back without entry `skip` (-1 = none); add `extra` at the end. */
+/* Write the own sort key's list (n views, contiguous in the stored bytes) back without entry
+   `skip` (-1 = none), with `extra` appended. */
 static void list_put(RankOp *o, RankEnt key, int n, int skip, const RankEnt *extra)
 {
     WStrBuf *b = &o->lbuf;
     wsb_clear(b);
-    for (int i = 0; i < n; i++) {
-        if (i == skip) continue;
-        wsb_appendn(b, (const char *)&o->ents[i].len, 4);
-        wsb_appendn(b, (const char *)o->ents[i].p, o->ents[i].len);
+    if (n > 0) {
+        const char *first = (const char *)o->ents[0].p - 4;
+        const char *end = (const char *)o->ents[n - 1].p + o->ents[n - 1].len;
+        if (skip < 0) {
+            wsb_appendn(b, first, (size_t)(end - first));
+        } else {
+            const char *cut = (const char *)o->ents[skip].p - 4;
+            const char *resume = (const char *)o->ents[skip].p + o->ents[skip].len;
+            wsb_appendn(b, first, (size_t)(cut - first));
+            wsb_appendn(b, resume, (size_t)(end - resume));
+        }
     }
     if (extra) {
         wsb_appendn(b, (const char *)&extra->len, 4);
@@ -348,6 +379,8 @@ void rank_retract_process(RankOp *o, const WChunk *in, int r)
         } else {
             memmove(o->ikeys + pos + 1, o->ikeys + pos, sizeof *o->ikeys * (size_t)(n - pos));
             memmove(o->icounts + pos + 1, o->icounts + pos, sizeof *o->icounts * (size_t)(n - pos));
+            memmove(o->ioffs + pos + 1, o->ioffs + pos, sizeof *o->ioffs * (size_t)(n - pos));
+            o->ioffs[pos] = UINT32_MAX;
             o->ikeys[pos] = own_key(o);
             o->icounts[pos] = 1;
             n++;
