@@ -40,7 +40,15 @@ typedef struct NormOp {
     uint8_t *nulls;
     const WType **ktypes;
     int64_t ttl_expired, dropped;
+    bool broken;
 } NormOp;
+
+static bool cols_ok(const int *cols, int n, int ncols)
+{
+    for (int i = 0; i < n; i++)
+        if (!cols || cols[i] < 0 || cols[i] >= ncols) return false;
+    return true;
+}
 
 static void encode_cols(NormOp *n, WStrBuf *buf, const WChunk *in, int r, int cnt, const int *cols,
                         const WType **tys)
@@ -89,6 +97,7 @@ static void norm_process(WOperator *op, int input, const WChunk *in)
 {
     NormOp *n = (NormOp *)op;
     (void)input;
+    if (n->broken) return;
     wchunk_reset(n->out);
     if (n->filter) {
         if (in->nrows > n->selcap) {
@@ -187,6 +196,11 @@ WOperator *wop_changelog_normalize_new(WExecCtx *ctx, const WChangelogNormalizeS
     n->nkeys = spec->nkeys;
     n->keys = wmalloc(sizeof *n->keys * (size_t)(n->nkeys ? n->nkeys : 1));
     n->ktypes = wmalloc(sizeof *n->ktypes * (size_t)(n->nkeys ? n->nkeys : 1));
+    if (!cols_ok(spec->keys, spec->nkeys, n->ncols)) {
+        werr_set(ctx->err, WEXC_TABLE, "ChangelogNormalize: key column index out of range");
+        n->broken = true;
+        n->nkeys = 0;
+    }
     for (int k = 0; k < n->nkeys; k++) {
         n->keys[k] = spec->keys[k];
         n->ktypes[k] = n->types[spec->keys[k]];

@@ -43,9 +43,17 @@ typedef struct DedupOp {
     WDatum *vals;               /* encode scratch */
     uint8_t *nulls;
     int64_t ttl_expired, dropped;
+    bool broken;                /* invalid spec: error reported, rows ignored */
 } DedupOp;
 
 /* ---- helpers ---- */
+
+static bool cols_ok(const int *cols, int n, int ncols)
+{
+    for (int i = 0; i < n; i++)
+        if (!cols || cols[i] < 0 || cols[i] >= ncols) return false;
+    return true;
+}
 
 static void encode_row(DedupOp *d, WStrBuf *buf, const WChunk *in, int r, int n, const int *cols)
 {
@@ -231,6 +239,7 @@ static void dedup_process(WOperator *op, int input, const WChunk *in)
 {
     DedupOp *d = (DedupOp *)op;
     (void)input;
+    if (d->broken) return;
     for (int r = 0; r < in->nrows; r++) {
         WRowKind k = (WRowKind)in->kinds[r];
         if (k != WRK_INSERT && !d->changelog_in) {
@@ -326,6 +335,12 @@ WOperator *wop_dedup_new(WExecCtx *ctx, const WDedupSpec *spec)
     d->nkeys = spec->nkeys;
     d->keys = wmalloc(sizeof *d->keys * (size_t)(d->nkeys ? d->nkeys : 1));
     d->ktypes = wmalloc(sizeof *d->ktypes * (size_t)(d->nkeys ? d->nkeys : 1));
+    if (!cols_ok(spec->keys, spec->nkeys, d->ncols) ||
+        (spec->rowtime && (spec->time_col < 0 || spec->time_col >= d->ncols))) {
+        werr_set(ctx->err, WEXC_TABLE, "Deduplicate: key or rowtime column index out of range");
+        d->broken = true;
+        d->nkeys = 0;
+    }
     for (int k = 0; k < d->nkeys; k++) {
         d->keys[k] = spec->keys[k];
         d->ktypes[k] = d->types[spec->keys[k]];
@@ -355,7 +370,5 @@ WOperator *wop_dedup_new(WExecCtx *ctx, const WDedupSpec *spec)
     wsb_init(&d->rbuf);
     d->vals = wcalloc((size_t)(d->ncols ? d->ncols : 1), sizeof *d->vals);
     d->nulls = wcalloc((size_t)(d->ncols ? d->ncols : 1), 1);
-    if (spec->rowtime && (spec->time_col < 0 || spec->time_col >= d->ncols))
-        werr_set(ctx->err, WEXC_TABLE, "Deduplicate: rowtime column index %d out of range", spec->time_col);
     return &d->base;
 }

@@ -24,6 +24,13 @@
 
 /* ---------------- emission ---------------- */
 
+static bool cols_ok(const int *cols, int n, int ncols)
+{
+    for (int i = 0; i < n; i++)
+        if (!cols || cols[i] < 0 || cols[i] >= ncols) return false;
+    return true;
+}
+
 static int out_add(RankOp *o, WRowKind k)
 {
     if (o->out->nrows >= o->out->cap) {
@@ -603,11 +610,20 @@ WOperator *wop_rank_new(WExecCtx *ctx, const WRankSpec *spec)
     o->nkeys = spec->nkeys;
     o->keys = wmalloc(sizeof *o->keys * (size_t)(o->nkeys ? o->nkeys : 1));
     o->ktypes = wmalloc(sizeof *o->ktypes * (size_t)(o->nkeys ? o->nkeys : 1));
+    bool bad = !cols_ok(spec->keys, spec->nkeys, o->ncols) ||
+               (spec->nuk > 0 && !cols_ok(spec->uk, spec->nuk, o->ncols)) ||
+               spec->nsort < 1 || !spec->sort;
+    for (int k = 0; !bad && k < spec->nsort; k++)
+        if (spec->sort[k].col < 0 || spec->sort[k].col >= o->ncols) bad = true;
+    if (bad) {
+        o->nkeys = 0;
+        o->nsort = 0;
+    }
     for (int k = 0; k < o->nkeys; k++) {
         o->keys[k] = spec->keys[k];
         o->ktypes[k] = o->types[spec->keys[k]];
     }
-    o->nsort = spec->nsort;
+    if (!bad) o->nsort = spec->nsort;
     size_t ns = (size_t)(o->nsort ? o->nsort : 1);
     o->sort = wmalloc(sizeof *o->sort * ns);
     o->scols = wmalloc(sizeof *o->scols * ns);
@@ -617,7 +633,7 @@ WOperator *wop_rank_new(WExecCtx *ctx, const WRankSpec *spec)
         o->scols[k] = spec->sort[k].col;
         o->stypes[k] = o->types[spec->sort[k].col];
     }
-    o->nuk = spec->nuk > 0 && spec->uk ? spec->nuk : 0;
+    o->nuk = spec->nuk > 0 && spec->uk && !bad ? spec->nuk : 0;
     o->uk = wmalloc(sizeof *o->uk * (size_t)(o->nuk ? o->nuk : 1));
     if (o->nuk) memcpy(o->uk, spec->uk, sizeof *o->uk * (size_t)o->nuk);
     o->rank_start = spec->rank_start;
@@ -637,9 +653,12 @@ WOperator *wop_rank_new(WExecCtx *ctx, const WRankSpec *spec)
     o->be = wexec_new_backend(ctx, "Rank");
 
     bool top1 = spec->rank_start == 1 && spec->rank_end == 1;
-    bool proctime_asc = spec->nsort == 1 && !spec->sort[0].desc &&
+    bool proctime_asc = !bad && spec->nsort == 1 && !spec->sort[0].desc &&
                         o->stypes[0]->time_attr == WTA_PROCTIME;
-    if (spec->func == WRANK_RANK) {
+    if (bad) {
+        o->mode = RM_UNSUPPORTED;
+        werr_set(ctx->err, WEXC_TABLE, "Rank: partition, sort or unique key column index out of range");
+    } else if (spec->func == WRANK_RANK) {
         o->mode = RM_UNSUPPORTED;
         werr_set(ctx->err, WEXC_UNSUPPORTED, "RANK() on streaming table is not supported currently");
     } else if (spec->func == WRANK_DENSE_RANK) {

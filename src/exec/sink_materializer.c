@@ -41,7 +41,15 @@ typedef struct SumOp {
     uint32_t *entlen;
     int entcap;
     int64_t ttl_expired, dropped;
+    bool broken;
 } SumOp;
+
+static bool cols_ok(const int *cols, int n, int ncols)
+{
+    for (int i = 0; i < n; i++)
+        if (!cols || cols[i] < 0 || cols[i] >= ncols) return false;
+    return true;
+}
 
 static void encode_cols(SumOp *m, WStrBuf *buf, const WChunk *in, int r, int cnt, const int *cols,
                         const WType **tys)
@@ -140,6 +148,7 @@ static void sum_process(WOperator *op, int input, const WChunk *in)
 {
     SumOp *m = (SumOp *)op;
     (void)input;
+    if (m->broken) return;
     wchunk_reset(m->out);
     for (int r = 0; r < in->nrows; r++) {
         WRowKind k = (WRowKind)in->kinds[r];
@@ -241,11 +250,17 @@ WOperator *wop_sink_materializer_new(WExecCtx *ctx, const WSinkMaterializerSpec 
     m->nkeys = spec->nkeys;
     m->keys = wmalloc(sizeof *m->keys * (size_t)(m->nkeys ? m->nkeys : 1));
     m->ktypes = wmalloc(sizeof *m->ktypes * (size_t)(m->nkeys ? m->nkeys : 1));
+    if (!cols_ok(spec->keys, spec->nkeys, m->ncols) ||
+        (spec->nuk > 0 && !cols_ok(spec->uk, spec->nuk, m->ncols))) {
+        werr_set(ctx->err, WEXC_TABLE, "SinkUpsertMaterializer: key column index out of range");
+        m->broken = true;
+        m->nkeys = 0;
+    }
     for (int k = 0; k < m->nkeys; k++) {
         m->keys[k] = spec->keys[k];
         m->ktypes[k] = m->types[spec->keys[k]];
     }
-    m->nuk = spec->nuk > 0 && spec->uk ? spec->nuk : 0;
+    m->nuk = spec->nuk > 0 && spec->uk && !m->broken ? spec->nuk : 0;
     m->uk = wmalloc(sizeof *m->uk * (size_t)(m->nuk ? m->nuk : 1));
     if (m->nuk) memcpy(m->uk, spec->uk, sizeof *m->uk * (size_t)m->nuk);
     m->be = wexec_new_backend(ctx, "SinkMaterializer");

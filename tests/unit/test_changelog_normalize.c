@@ -250,3 +250,14 @@ WTEST(cn_filter_rejecting_first_row_is_not_stored)
     CHECK_STR(f.cap->text.buf, "+I[k, 1, y]\n-D[k, 1, y]\n");
     fix_close(&f);
 }
+
+WTEST(cn_invalid_spec_is_an_error_not_a_crash)
+{
+    static const int BAD[1] = {-1};
+    TestEnv env;
+    test_env_init(&env);
+    WChangelogNormalizeSpec s = {.in_ncols = 3, .in_types = SRC_T, .nkeys = 1, .keys = BAD};
+    WOperator *op = wop_changelog_normalize_new(&env.ctx, &s);
+    CHECK(env.err.set);
+    wop_free(op);
+}

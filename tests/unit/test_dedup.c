@@ -310,3 +310,14 @@ WTEST(dedup_large_input_spans_chunks)
     wchunk_free(c);
     fix_close(&f);
 }
+
+WTEST(dedup_invalid_spec_is_an_error_not_a_crash)
+{
+    static const int BAD[1] = {9};
+    WDedupSpec s = order_spec(true, false);
+    s.keys = BAD;
+    Fix f;
+    fix_open(&f, s);
+    CHECK(f.env.err.set);
+    fix_close(&f);
+}

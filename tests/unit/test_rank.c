@@ -390,3 +390,22 @@ WTEST(rank_many_keys_and_big_n)
     wchunk_free(c);
     fix_close(&f);
 }
+
+WTEST(rank_invalid_spec_is_an_error_not_a_crash)
+{
+    static const WSortKey BAD[1] = {{.col = 7}};
+    WRankSpec s = kv_spec(WRANK_APPEND_FAST, 1, 2, true);
+    s.sort = BAD;
+    Fix f;
+    fix_open(&f, s);
+    CHECK(f.env.err.set);
+    fix_close(&f);
+    s = kv_spec(WRANK_UPDATE_FAST, 1, 3, true);      /* UpdateFast without a unique key */
+    fix_open(&f, s);
+    CHECK(f.env.err.set);
+    fix_close(&f);
+    s = kv_spec(WRANK_RETRACT, 3, 2, true);          /* empty rank range */
+    fix_open(&f, s);
+    CHECK(f.env.err.set);
+    fix_close(&f);
+}

@@ -135,3 +135,12 @@ WTEST(sum_ttl_expiry)
     CHECK_STR(f.cap->text.buf, "+I[a, 1, 1]\n+I[a, 2, 2]\n");
     fix_close(&f);
 }
+
+WTEST(sum_invalid_spec_is_an_error_not_a_crash)
+{
+    static const int BAD[1] = {3};
+    Fix f;
+    fix_open(&f, 1, BAD, 0);
+    CHECK(f.env.err.set);
+    fix_close(&f);
+}
