@@ -116,7 +116,9 @@ typedef enum AstExprKind {
     AE_TIMEUNIT,        /* a time-unit keyword argument: EXTRACT(unit FROM x), FLOOR(x TO unit),
                            TIMESTAMPADD(unit, n, ts), TIMESTAMPDIFF(unit, a, b) */
     AE_DESCRIPTOR,      /* DESCRIPTOR(a, b) in table function arguments */
-    AE_TABLE_ARG,       /* TABLE t  (name) or TABLE(subquery)? in table function arguments */
+    AE_TABLE_ARG,       /* TABLE t  (name) or TABLE(subquery)? in table function arguments;
+                           TABLE t PARTITION BY k1, k2 [ORDER BY ..]: args = the partition keys,
+                           within/nwithin = the order */
     AE_NAMED_ARG,       /* name => value (str = name, args[0] = value) */
     AE_INTERVAL_EXPR    /* (expr) unit, e.g. CAST(x AS INT) * INTERVAL '1' SECOND is a literal; this is
                            for `INTERVAL x SECOND` with a non-literal? not in Flink: unused */
@@ -214,7 +216,10 @@ struct AstExpr {
        'J' JSON_OBJECT / JSON_ARRAY / JSON_OBJECTAGG / JSON_ARRAYAGG -> args [on-null literal
            'NULL_ON_NULL' or 'ABSENT_ON_NULL' (Calcite's defaults when not written), then the
            values (JSON_OBJECT: key, value, key, value ...)]; JSON_ARRAYAGG(v ORDER BY ..) order in within,
-       'I' x IS [NOT] JSON [VALUE|OBJECT|ARRAY|SCALAR] -> name "IS JSON VALUE" etc., args [x], negated.
+       'I' x IS [NOT] JSON [VALUE|OBJECT|ARRAY|SCALAR] -> name "IS JSON VALUE" etc., args [x], negated,
+       'N' a niladic function written without parentheses (USER, CURRENT_TIMESTAMP, LOCALTIME,
+           CURRENT_ROW_TIMESTAMP, ...): Calcite resolves such a name to a column of that name first
+           (e.g. an unquoted `user` column in a SELECT list), so the binder should try that.
        JSON_VALUE/JSON_QUERY/JSON_EXISTS(x, path [RETURNING type]) are plain calls with the
        RETURNING type in `type`. A leading minus on a number stays AE_UNARY(AO_NEG, literal). */
     char special;
@@ -225,7 +230,8 @@ typedef enum AstFromKind {
     AFR_TABLE,          /* name [FOR SYSTEM_TIME AS OF expr] [hint OPTIONS(..)] [AS alias (cols)] */
     AFR_SUBQUERY,       /* (query) [AS] alias [(cols)] */
     AFR_JOIN,
-    AFR_TVF,            /* TABLE(func(args)) [AS alias]: window TVFs and others */
+    AFR_TVF,            /* TABLE(func(args)) [AS alias]: window TVFs and others; also func(args)
+                           written without TABLE(...) (process table functions) */
     AFR_UNNEST,         /* UNNEST(expr) [WITH ORDINALITY] AS t(c) */
     AFR_LATERAL         /* LATERAL TABLE(func(args)) AS t(c) */
 } AstFromKind;

@@ -190,11 +190,12 @@ static void expr(WStrBuf *b, const AstExpr *e)
         break;
     case AE_FUNC:
         if (e->negated) wsb_append(b, "NOT ");
+        if (e->special == 'N') wsb_append(b, "N: ");
         name(b, &e->name);
         wsb_putc(b, '(');
         if (e->star_arg) wsb_putc(b, '*');
         if (e->distinct) wsb_append(b, "DISTINCT ");
-        if (e->special) wsb_printf(b, "%c: ", e->special);
+        if (e->special && e->special != 'N') wsb_printf(b, "%c: ", e->special);
         args(b, e, 0, ", ");
         if (e->type) { wsb_append(b, " RETURNING "); type(b, e->type); }
         wsb_putc(b, ')');
@@ -272,6 +273,8 @@ static void expr(WStrBuf *b, const AstExpr *e)
         wsb_append(b, "TABLE ");
         if (e->subquery) query(b, e->subquery);
         else name(b, &e->name);
+        if (e->nargs) { wsb_append(b, " PARTITION BY "); args(b, e, 0, ", "); }
+        if (e->nwithin) { wsb_append(b, " ORDER BY "); order_items(b, e->within, e->nwithin); }
         break;
     case AE_NAMED_ARG: wsb_printf(b, "%s => ", e->str); args(b, e, 0, ", "); break;
     case AE_INTERVAL_EXPR: wsb_append(b, "<interval-expr>"); break;

@@ -432,6 +432,29 @@ static AstExpr *func_arg_value(WSqlParser *p)
         } else {
             e->name = ps_compound(p);
         }
+        /* set semantics: TABLE t PARTITION BY k [, ...] [ORDER BY ...] */
+        if (ps_is_kw(p, "PARTITION")) {
+            ps_next(p);
+            ps_expect_kw(p, "BY");
+            PsList l = {0};
+            if (ps_at(p, 0, TK_LPAREN) && !ps_is_query_start(p, 1)) {
+                ps_next(p);
+                do ps_list_add(p, &l, ps_expr(p));
+                while (ps_accept(p, TK_COMMA));
+                ps_expect(p, TK_RPAREN);
+            } else {
+                do ps_list_add(p, &l, expr_prec(p, 33));
+                while (ps_at(p, 0, TK_COMMA) && !ps_at(p, 1, TK_NAMED_ARG) && !ps_kw_at(p, 1, "DESCRIPTOR")
+                       && !ps_kw_at(p, 1, "TABLE") && !ps_kw_at(p, 1, "INTERVAL") && ps_ident_at(p, 1)
+                       && !ps_at(p, 2, TK_NAMED_ARG) && (ps_next(p), true));
+            }
+            set_args(p, e, &l);
+        }
+        if (ps_kw_at(p, 0, "ORDER") && ps_kw_at(p, 1, "BY")) {
+            ps_next(p);
+            ps_next(p);
+            e->within = ps_order_list(p, &e->nwithin);
+        }
         return e;
     }
     if (ps_kw_at(p, 0, "DESCRIPTOR") && ps_at(p, 1, TK_LPAREN)) {
@@ -834,6 +857,7 @@ static AstExpr *ident_expr(WSqlParser *p)
     if (ps_at(p, 0, TK_LPAREN)) return func_call(p, n, pos);
     if (n.n == 1 && strcasecmp(n.parts[0], "CURRENT_ROW_TIMESTAMP") == 0 && p->t[p->pos - 1].kind == TK_IDENT) {
         AstExpr *e = mk_func(p, "CURRENT_ROW_TIMESTAMP", pos);
+        e->special = 'N';
         return e;
     }
     AstExpr *e = ps_new_expr(p, AE_COLUMN, pos);
@@ -951,8 +975,10 @@ static AstExpr *primary(WSqlParser *p)
         for (size_t i = 0; i < sizeof NILADIC / sizeof NILADIC[0]; i++) {
             if (strcmp(w, NILADIC[i]) == 0) {
                 AstExpr *e = mk_func(p, w, pos);
+                e->special = 'N';
                 ps_next(p);
                 if (ps_at(p, 0, TK_LPAREN) && i < 5) {
+                    e->special = 0;
                     /* CURRENT_TIMESTAMP(p) / LOCALTIMESTAMP(p) */
                     ps_next(p);
                     if (!ps_at(p, 0, TK_RPAREN)) add_arg(p, e, primary(p));

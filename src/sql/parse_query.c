@@ -146,6 +146,14 @@ AstFrom *ps_table_ref_simple(WSqlParser *p)
     return f;
 }
 
+/* name.name...( : a qualified function call */
+static bool call_ahead(WSqlParser *p)
+{
+    int k = 0;
+    while (ps_ident_at(p, k) && ps_at(p, k + 1, TK_DOT)) k += 2;
+    return ps_ident_at(p, k) && ps_at(p, k + 1, TK_LPAREN);
+}
+
 static AstFrom *table_ref(WSqlParser *p)
 {
     ps_enter(p);
@@ -201,6 +209,11 @@ static AstFrom *table_ref(WSqlParser *p)
             ps_leave(p);
             return f;   /* a parenthesised join takes no alias here */
         }
+    } else if (ps_ident_at(p, 0) && (ps_at(p, 1, TK_LPAREN) || (ps_at(p, 1, TK_DOT) && call_ahead(p)))) {
+        /* a table function called without TABLE(...) (process table functions) */
+        f = new_from(p, AFR_TVF, pos);
+        f->call = ps_expr(p);
+        if (f->call->kind != AE_FUNC) ps_fail(p);
     } else {
         f = new_from(p, AFR_TABLE, pos);
         f->name = ps_compound(p);

@@ -145,6 +145,15 @@ WTEST(parser_temporal_join)
     if (r->system_time) CHECK_STR(wsql_dump_expr(arena(), r->system_time), "o.proctime");
 }
 
+WTEST(parser_ptf_and_partitioned_table_args)
+{
+    CHECK_STR(Q("SELECT * FROM TABLE(SESSION(TABLE t PARTITION BY name, DESCRIPTOR(rowtime), INTERVAL '5' SECOND))"),
+              "(SELECT * FROM TABLE(SESSION(TABLE t PARTITION BY name, DESCRIPTOR(rowtime), INTERVAL '5' SECOND)))");
+    CHECK_STR(Q("SELECT * FROM DEDUPLICATE_KEEP_FIRST(input => TABLE user_events PARTITION BY (a, b) ORDER BY ts)"),
+              "(SELECT * FROM TABLE(DEDUPLICATE_KEEP_FIRST(input => TABLE user_events PARTITION BY a, b ORDER BY ts)))");
+    CHECK_STR(Q("SELECT * FROM cat.db.f(1) AS x"), "(SELECT * FROM TABLE(cat.db.f(1)) AS x)");
+}
+
 WTEST(parser_window_tvf)
 {
     CHECK_STR(Q("SELECT window_start, SUM(price) FROM TABLE(TUMBLE(TABLE Bid, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES)) GROUP BY window_start"),
@@ -716,10 +725,15 @@ WTEST(parser_niladic_time_functions)
     AstExpr *x = wsql_parse_expression(arena(), "CURRENT_TIMESTAMP", &e);
     CHECK(x && x->kind == AE_FUNC && x->nargs == 0);
     if (x) CHECK_STR(x->name.parts[0], "CURRENT_TIMESTAMP");
-    CHECK_STR(E("LOCALTIMESTAMP"), "LOCALTIMESTAMP()");
-    CHECK_STR(E("current_date"), "CURRENT_DATE()");
-    CHECK_STR(E("CURRENT_TIME"), "CURRENT_TIME()");
-    CHECK_STR(E("CURRENT_ROW_TIMESTAMP"), "CURRENT_ROW_TIMESTAMP()");
+    CHECK(x && x->special == 'N');
+    x = wsql_parse_expression(arena(), "CURRENT_TIMESTAMP(3)", &e);
+    CHECK(x && x->special == 0 && x->nargs == 1);
+    x = wsql_parse_expression(arena(), "user", &e);
+    CHECK(x && x->kind == AE_FUNC && x->special == 'N');
+    CHECK_STR(E("LOCALTIMESTAMP"), "N: LOCALTIMESTAMP()");
+    CHECK_STR(E("current_date"), "N: CURRENT_DATE()");
+    CHECK_STR(E("CURRENT_TIME"), "N: CURRENT_TIME()");
+    CHECK_STR(E("CURRENT_ROW_TIMESTAMP"), "N: CURRENT_ROW_TIMESTAMP()");
     CHECK_STR(E("CURRENT_ROW_TIMESTAMP()"), "CURRENT_ROW_TIMESTAMP()");
     CHECK_STR(E("`CURRENT_ROW_TIMESTAMP`"), "CURRENT_ROW_TIMESTAMP");   /* quoted: a column */
     CHECK_STR(E("PROCTIME()"), "PROCTIME()");
