@@ -21,9 +21,12 @@ typedef struct CteFrame {
 typedef struct QCtx {
     BindCtx *b;
     CteFrame *ctes;
+    WRel *pre_bound;        /* group windows: the window function's input, already bound */
+    BScope *pre_scope;
 } QCtx;
 
 static WRel *bind_query_in(QCtx *q, AstQuery *aq);
+static WRel *bind_from(QCtx *q, AstFrom *f, BScope *scope);
 
 WRel *wrel_new(WPlanCtx *p, WRelKind kind, int ninputs)
 {
@@ -40,7 +43,8 @@ const char *wrel_kind_name(WRelKind k)
     static const char *N[] = {"TableSourceScan", "Values", "Calc", "Union", "WatermarkAssigner", "Sink",
                               "Exchange", "GroupAggregate", "Join", "Deduplicate", "Rank", "SortLimit",
                               "WindowAggregate", "ChangelogNormalize", "DropUpdateBefore",
-                              "SinkUpsertMaterializer", "OverRank"};
+                              "SinkUpsertMaterializer", "OverRank", "WindowTableFunction",
+                              "WindowRank", "WindowJoin"};
     _Static_assert(sizeof N / sizeof N[0] == WR__COUNT, "a name per plan node kind");
     return (unsigned)k < WR__COUNT ? N[k] : "?";
 }
@@ -189,6 +193,144 @@ static WRel *rename_output(WPlanCtx *p, WRel *r, int n, char **names, AstPos pos
     return make_calc(p, r, n, ex, nm, NULL);
 }
 
+/* An interval literal argument in milliseconds. */
+static bool interval_ms(BindCtx *b, AstExpr *e, const char *what, int64_t *out)
+{
+    WExpr *x = e ? bind_expr(b, &(BScope){0}, e) : NULL;
+    if (!x) return false;
+    if (x->kind != WX_LITERAL || x->type->id != WT_INTERVAL_DT || x->is_null) {
+        werr_set_at(b->p->err, e->pos.line, e->pos.col, WEXC_VALIDATION,
+                    "The %s of a window must be an interval literal of days to seconds.", what);
+        return false;
+    }
+    *out = x->lit.i;
+    return true;
+}
+
+/* TABLE(TUMBLE|HOP|CUMULATE|SESSION(TABLE t, DESCRIPTOR(ts), ...)): the input columns plus
+   window_start, window_end and window_time. */
+static WRel *bind_window_tvf(QCtx *q, AstExpr *call)
+{
+    BindCtx *b = q->b;
+    WPlanCtx *p = b->p;
+    WArena *a = p->arena;
+    if (!call || call->kind != AE_FUNC)
+        return fail_rel(p, call ? call->pos : (AstPos){0, 0}, WEXC_TABLE, "Only window table functions are supported in TABLE(...)");
+    const char *fn = call->name.parts[call->name.n - 1];
+    int kind;
+    if (strcasecmp(fn, "TUMBLE") == 0) kind = 0;
+    else if (strcasecmp(fn, "HOP") == 0) kind = 1;
+    else if (strcasecmp(fn, "CUMULATE") == 0) kind = 2;
+    else if (strcasecmp(fn, "SESSION") == 0) kind = 3;
+    else {
+        werr_set_at(p->err, call->pos.line, call->pos.col, WEXC_CALCITE,
+                    "No match found for function signature %s(<TABLE>)", fn);
+        return NULL;
+    }
+    /* arguments by position or by name */
+    AstExpr *data = NULL, *timecol = NULL, *size = NULL, *slide = NULL, *offset = NULL;
+    static const char *const POS_NAMES[4][4] = {
+        {"DATA", "TIMECOL", "SIZE", "OFFSET"}, {"DATA", "TIMECOL", "SLIDE", "SIZE"},
+        {"DATA", "TIMECOL", "STEP", "SIZE"}, {"DATA", "TIMECOL", "GAP", NULL}};
+    for (int i = 0; i < call->nargs; i++) {
+        AstExpr *arg = call->args[i];
+        const char *nm = NULL;
+        if (arg->kind == AE_NAMED_ARG) { nm = arg->str; arg = arg->args[0]; }
+        else if (i < 4) nm = POS_NAMES[kind][i];
+        if (!nm) return fail_rel(p, arg->pos, WEXC_VALIDATION, "Too many arguments for the window function");
+        if (strcasecmp(nm, "DATA") == 0) data = arg;
+        else if (strcasecmp(nm, "TIMECOL") == 0) timecol = arg;
+        else if (strcasecmp(nm, "SIZE") == 0) size = arg;
+        else if (strcasecmp(nm, "SLIDE") == 0 || strcasecmp(nm, "STEP") == 0) slide = arg;
+        else if (strcasecmp(nm, "GAP") == 0) size = arg;
+        else if (strcasecmp(nm, "OFFSET") == 0) offset = arg;
+        else {
+            werr_set_at(p->err, arg->pos.line, arg->pos.col, WEXC_VALIDATION,
+                        "Unknown parameter name '%s' of the %s window function", nm, fn);
+            return NULL;
+        }
+    }
+    if (!data || data->kind != AE_TABLE_ARG || (!q->pre_bound && !data->subquery && data->name.n == 0) || !timecol || timecol->kind != AE_DESCRIPTOR || !size)
+        return fail_rel(p, call->pos, WEXC_VALIDATION,
+                        "A window table function takes (TABLE t, DESCRIPTOR(time_col), interval...) arguments");
+    /* the input */
+    BScope in_scope;
+    WRel *in;
+    if (q->pre_bound) {
+        in = q->pre_bound;
+        in_scope = *q->pre_scope;
+    } else if (data->subquery) {
+        in = bind_query_in(q, data->subquery);
+        if (!in) return NULL;
+        scope_from_rel(p, &in_scope, in, NULL);
+    } else {
+        AstFrom tf = {.kind = AFR_TABLE, .pos = data->pos, .name = data->name};
+        in = bind_from(q, &tf, &in_scope);
+        if (!in) return NULL;
+    }
+    if (timecol->nargs != 1)
+        return fail_rel(p, timecol->pos, WEXC_VALIDATION, "The DESCRIPTOR of a window must name one time attribute column");
+    WExpr *tc = bind_expr(b, &in_scope, timecol->args[0]);
+    if (!tc) return NULL;
+    const WType *tt = tc->type;
+    if (tc->kind != WX_COLUMN || !wtype_is_timestamp(tt) || tt->time_attr == WTA_NONE) {
+        werr_set_at(p->err, timecol->pos.line, timecol->pos.col, WEXC_VALIDATION,
+                    "The window function %s(TABLE table_name, DESCRIPTOR(timecol), ...) requires the timecol "
+                    "to be a time attribute type, but is %s.", fn, wtype_str(a, tt));
+        return NULL;
+    }
+    WRel *w = wrel_new(p, WR_WINDOW_TVF, 1);
+    w->inputs[0] = in;
+    w->win_kind = kind;
+    w->win_time_col = tc->col;
+    w->win_proctime = tt->time_attr == WTA_PROCTIME;
+    int64_t v;
+    if (!interval_ms(b, size, kind == 3 ? "gap" : "size", &v)) return NULL;
+    if (kind == 3) w->win_gap = v; else w->win_size = v;
+    if (slide) {
+        if (!interval_ms(b, slide, kind == 2 ? "step" : "slide", &v)) return NULL;
+        w->win_slide = v;
+    }
+    if (offset) {
+        if (!interval_ms(b, offset, "offset", &v)) return NULL;
+        w->win_offset = v;
+    }
+    if (w->win_size <= 0 && kind != 3) return fail_rel(p, size->pos, WEXC_VALIDATION, "The window size must be positive.");
+    if ((kind == 1 || kind == 2) && w->win_slide <= 0)
+        return fail_rel(p, call->pos, WEXC_VALIDATION, "The window slide/step must be positive.");
+    if (kind == 2 && w->win_size % w->win_slide != 0) {
+        werr_set_at(p->err, call->pos.line, call->pos.col, WEXC_VALIDATION,
+                    "CUMULATE table function based aggregate requires maxSize must be an integral multiple of step, "
+                    "but got maxSize %lld ms and step %lld ms.", (long long)w->win_size, (long long)w->win_slide);
+        return NULL;
+    }
+    int n = in->out.n;
+    schema_alloc(p, &w->out, n + 3);
+    for (int i = 0; i < n; i++) { w->out.names[i] = in->out.names[i]; w->out.types[i] = in->out.types[i]; }
+    const WType *ts3 = wtype_timestamp(a, WT_TIMESTAMP, 3, false);
+    w->out.names[n] = "window_start";
+    w->out.types[n] = ts3;
+    w->out.names[n + 1] = "window_end";
+    w->out.types[n + 1] = ts3;
+    w->out.names[n + 2] = "window_time";
+    w->out.types[n + 2] = w->win_proctime
+        ? wtype_with_time_attr(a, wtype_timestamp(a, WT_TIMESTAMP_LTZ, 3, false), WTA_PROCTIME)
+        : wtype_with_time_attr(a, wtype_timestamp(a, tt->id, 3, false), WTA_ROWTIME);
+    w->changelog = in->changelog;
+    return w;
+}
+
+/* A legacy group window: the window TVF over an input that is already bound. */
+static WRel *bind_group_window(QCtx *q, AstExpr *call, WRel *in, BScope *scope)
+{
+    q->pre_bound = in;
+    q->pre_scope = scope;
+    WRel *w = bind_window_tvf(q, call);
+    q->pre_bound = NULL;
+    q->pre_scope = NULL;
+    return w;
+}
+
 static WRel *bind_from(QCtx *q, AstFrom *f, BScope *scope)
 {
     WPlanCtx *p = q->b->p;
@@ -200,7 +342,7 @@ static WRel *bind_from(QCtx *q, AstFrom *f, BScope *scope)
         if (cte) {
             /* a CTE sees the CTEs defined before it in the same WITH, and the outer ones */
             CteFrame before = {(int)(cte - frame->ctes), frame->ctes, frame->outer};
-            QCtx inner = {q->b, before.n ? &before : frame->outer};
+            QCtx inner = {q->b, before.n ? &before : frame->outer, NULL, NULL};
             WRel *r = bind_query_in(&inner, cte->query);
             if (!r) return NULL;
             r = rename_output(p, r, cte->ncols, cte->cols, cte->pos);
@@ -223,7 +365,7 @@ static WRel *bind_from(QCtx *q, AstFrom *f, BScope *scope)
             return fail_rel(p, f->pos, WEXC_TABLE, "FOR SYSTEM_TIME AS OF (temporal join) is not supported yet");
         WRel *r;
         if (t->is_view) {
-            QCtx inner = {q->b, NULL};
+            QCtx inner = {.b = q->b};
             if (++p->depth > 64) return fail_rel(p, f->pos, WEXC_VALIDATION, "Views are nested too deeply");
             r = bind_query_in(&inner, t->view_query);
             p->depth--;
@@ -255,8 +397,14 @@ static WRel *bind_from(QCtx *q, AstFrom *f, BScope *scope)
         if (!r) return NULL;
         return bind_join_rel(q->b, l, &ls, r, &rs, f, scope);
     }
-    case AFR_TVF:
-        return fail_rel(p, f->pos, WEXC_TABLE, "Table-valued functions (window TVFs) are not supported yet");
+    case AFR_TVF: {
+        WRel *r = bind_window_tvf(q, f->call);
+        if (!r) return NULL;
+        const char *qual = f->alias;
+        if (f->ncol_aliases) r = rename_output(p, r, f->ncol_aliases, f->col_aliases, f->pos);
+        if (r) scope_from_rel(p, scope, r, qual);
+        return r;
+    }
     case AFR_UNNEST:
         return fail_rel(p, f->pos, WEXC_TABLE, "UNNEST is not supported yet");
     case AFR_LATERAL:
@@ -412,16 +560,62 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
     WArena *a = p->arena;
     BAgg g = {0};
     g.input = scope;
+    g.win_key = -1;
     /* group keys */
     int ng = 0;
+    AstExpr *group_window = NULL;
     for (int i = 0; i < aq->ngroup; i++) {
         if (aq->group[i].kind != AG_EXPR)
             return fail_rel(p, aq->pos, WEXC_TABLE, "GROUPING SETS, ROLLUP and CUBE are not supported yet");
+        AstExpr *ge = aq->group[i].expr;
+        if (ge->kind == AE_FUNC && ge->name.n == 1 &&
+            (!strcasecmp(ge->name.parts[0], "TUMBLE") || !strcasecmp(ge->name.parts[0], "HOP") ||
+             !strcasecmp(ge->name.parts[0], "SESSION"))) {
+            if (group_window)
+                return fail_rel(p, ge->pos, WEXC_VALIDATION, "Multiple group windows are not supported");
+            group_window = ge;
+            ng += 2;
+        }
         ng++;
+    }
+    if (group_window) {
+        /* legacy group window: TUMBLE(ts, size), HOP(ts, slide, size), SESSION(ts, gap) as a window
+           table function under the aggregate, grouped by its window_start, window_end, window_time */
+        const char *fn = group_window->name.parts[0];
+        int nargs = group_window->nargs;
+        bool hop = !strcasecmp(fn, "HOP");
+        if (nargs != (hop ? 3 : 2))
+            return fail_rel(p, group_window->pos, WEXC_VALIDATION, "Invalid number of arguments for the group window function");
+        AstExpr *targs[4] = {0};
+        AstExpr tab = {.kind = AE_TABLE_ARG, .pos = group_window->pos};
+        AstExpr desc = {.kind = AE_DESCRIPTOR, .pos = group_window->pos, .nargs = 1};
+        AstExpr *dargs[1] = {group_window->args[0]};
+        desc.args = dargs;
+        targs[0] = &tab;
+        targs[1] = &desc;
+        if (hop) { targs[2] = group_window->args[1]; targs[3] = group_window->args[2]; }
+        else targs[2] = group_window->args[1];
+        AstExpr call = {.kind = AE_FUNC, .pos = group_window->pos, .name = group_window->name,
+                        .nargs = hop ? 4 : 3, .args = targs};
+        WRel *w = bind_group_window(q, &call, in, scope);
+        if (!w) return NULL;
+        in = w;
+        /* the window columns join the scope, hidden from * */
+        int n = w->out.n - 3;
+        for (int k = 0; k < 3; k++) {
+            bscope_add(a, scope, NULL, w->out.names[n + k], w->out.types[n + k]);
+            scope->cols[scope->n - 1].hidden = true;
+        }
     }
     g.group = WA_ARRAY(a, WExpr *, ng ? ng : 1);
     for (int i = 0; i < aq->ngroup; i++) {
         AstExpr *ge = aq->group[i].expr;
+        if (ge == group_window) {
+            int n = in->out.n - 3;
+            g.win_key = g.ngroup;
+            for (int k = 0; k < 3; k++) g.group[g.ngroup++] = wexpr_column(a, n + k, in->out.types[n + k], in->out.names[n + k]);
+            continue;
+        }
         /* GROUP BY may name a select alias? Flink (Calcite default conformance) does not. An
            ordinal is not allowed either by default. */
         if (ast_contains_aggregate(ge))
@@ -704,7 +898,7 @@ static WRel *bind_query_in(QCtx *q, AstQuery *aq)
     WPlanCtx *p = q->b->p;
     if (++p->depth > 200) { p->depth--; return fail_rel(p, aq->pos, WEXC_VALIDATION, "Query is nested too deeply"); }
     CteFrame frame = {aq->nctes, aq->ctes, q->ctes};
-    QCtx inner = {q->b, aq->nctes ? &frame : q->ctes};
+    QCtx inner = {.b = q->b, .ctes = aq->nctes ? &frame : q->ctes};
     WRel *r = NULL;
     switch (aq->kind) {
     case AQ_SELECT: r = bind_select_core(&inner, aq); break;
@@ -720,7 +914,7 @@ static WRel *bind_query_in(QCtx *q, AstQuery *aq)
 WRel *wbind_query(WPlanCtx *p, AstQuery *aq)
 {
     BindCtx b = {.p = p};
-    QCtx q = {&b, NULL};
+    QCtx q = {.b = &b};
     return bind_query_in(&q, aq);
 }
 

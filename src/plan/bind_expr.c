@@ -773,6 +773,24 @@ static WExpr *agg_match(BindCtx *b, AstExpr *e, bool *handled)
         return wexpr_column(b->p->arena, g->ngroup + idx, g->calls[idx].type, g->calls[idx].out_name);
     }
     if (e->kind == AE_LITERAL) return NULL;
+    /* legacy group window properties: TUMBLE_START(...), HOP_END(...), SESSION_ROWTIME(...) */
+    if (g->win_key >= 0 && e->kind == AE_FUNC && e->name.n == 1) {
+        const char *nm = e->name.parts[0];
+        const char *us = strchr(nm, '_');
+        if (us && (!strncasecmp(nm, "TUMBLE_", 7) || !strncasecmp(nm, "HOP_", 4) || !strncasecmp(nm, "SESSION_", 8))) {
+            int off = -1;
+            if (!strcasecmp(us + 1, "START")) off = 0;
+            else if (!strcasecmp(us + 1, "END")) off = 1;
+            else if (!strcasecmp(us + 1, "ROWTIME") || !strcasecmp(us + 1, "PROCTIME")) off = 2;
+            if (off >= 0) {
+                *handled = true;
+                int k = g->win_key + off;
+                const WType *t = g->group[k]->type;
+                if (off < 2) t = wtype_with_time_attr(b->p->arena, t, WTA_NONE);
+                return wexpr_column(b->p->arena, k, t, nm);
+            }
+        }
+    }
     /* try to bind against the input and match a group key */
     WError tmp;
     werr_clear(&tmp);

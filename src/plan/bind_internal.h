@@ -34,6 +34,8 @@ typedef struct BAgg {
     WAggCall *calls;
     AstExpr **call_ast;
     bool probing;           /* binding against the input to match a group key */
+    int win_key;            /* legacy group window: index of window_start among the group keys
+                               (window_end and window_time follow), -1 if none */
 } BAgg;
 
 typedef struct BindCtx {

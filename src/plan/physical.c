@@ -204,6 +204,212 @@ static WRel *apply_rank_rule(WPlanCtx *p, WRel *r)
     return r;
 }
 
+/* ---------------- windows ---------------- */
+
+/* Output columns of r that carry window_start / window_end of a window (TVF or window
+   aggregate), followed through Calcs and Exchanges; -1 when none. */
+static void window_props(const WRel *r, int *ws, int *we)
+{
+    *ws = *we = -1;
+    switch (r->kind) {
+    case WR_WINDOW_TVF:
+        *ws = r->inputs[0]->out.n;
+        *we = *ws + 1;
+        return;
+    case WR_WINDOW_AGG:
+        *ws = r->win_out_start;
+        *we = r->win_out_end;
+        return;
+    case WR_EXCHANGE: case WR_WINDOW_RANK:
+        window_props(r->inputs[0], ws, we);
+        return;
+    case WR_CALC: {
+        int is, ie;
+        window_props(r->inputs[0], &is, &ie);
+        if (is < 0) return;
+        for (int i = 0; i < r->nexprs; i++) {
+            if (r->exprs[i]->kind != WX_COLUMN) continue;
+            if (r->exprs[i]->col == is && *ws < 0) *ws = i;
+            if (r->exprs[i]->col == ie && *we < 0) *we = i;
+        }
+        if (*ws < 0 || *we < 0) *ws = *we = -1;
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+/* GroupAggregate over Calc over WindowTableFunction, grouped by window_start and window_end:
+   a WindowAggregate that assigns windows itself (Flink fuses the TVF into the aggregate). */
+static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
+{
+    WRel *pre = agg->inputs[0];
+    if (pre->kind != WR_CALC || pre->cond || pre->inputs[0]->kind != WR_WINDOW_TVF) return NULL;
+    WRel *tvf = pre->inputs[0];
+    WRel *src = tvf->inputs[0];
+    int n = src->out.n;                 /* window columns of the TVF: n, n+1, n+2 */
+    int gs = -1, ge = -1, gt = -1;
+    for (int i = 0; i < agg->nkeys; i++) {
+        const WExpr *k = pre->exprs[agg->keys[i]];
+        if (k->kind != WX_COLUMN) continue;
+        if (k->col == n) gs = i;
+        else if (k->col == n + 1) ge = i;
+        else if (k->col == n + 2) gt = i;
+    }
+    if (gs < 0 || ge < 0) return NULL;
+    /* every other expression of the pre-projection must not use the window columns */
+    for (int i = 0; i < pre->nexprs; i++) {
+        bool is_wkey = false;
+        for (int k = 0; k < agg->nkeys; k++)
+            if (agg->keys[k] == i && (k == gs || k == ge || k == gt)) is_wkey = true;
+        if (is_wkey) continue;
+        if (refs_col(pre->exprs[i], n) || refs_col(pre->exprs[i], n + 1) || refs_col(pre->exprs[i], n + 2))
+            return NULL;
+    }
+    /* new pre-projection over the TVF's input: other keys, aggregate arguments, time column */
+    int npre = pre->nexprs;
+    int *newpos = ints(p, npre);
+    WExpr **ex = WA_ARRAY(p->arena, WExpr *, npre + 1);
+    const char **names = WA_ARRAY(p->arena, const char *, npre + 1);
+    int m = 0;
+    for (int i = 0; i < npre; i++) {
+        newpos[i] = -1;
+        bool is_wkey = false;
+        for (int k = 0; k < agg->nkeys; k++)
+            if (agg->keys[k] == i && (k == gs || k == ge || k == gt)) is_wkey = true;
+        if (is_wkey) continue;
+        newpos[i] = m;
+        ex[m] = pre->exprs[i];
+        names[m] = pre->out.names[i];
+        m++;
+    }
+    int time_col = m;
+    ex[m] = wexpr_column(p->arena, tvf->win_time_col, src->out.types[tvf->win_time_col], src->out.names[tvf->win_time_col]);
+    names[m] = src->out.names[tvf->win_time_col];
+    m++;
+    WRel *c = wrel_new(p, WR_CALC, 1);
+    c->inputs[0] = src;
+    c->nexprs = m;
+    c->exprs = ex;
+    c->out.n = m;
+    c->out.names = names;
+    c->out.types = WA_ARRAY(p->arena, const WType *, m);
+    for (int i = 0; i < m; i++) c->out.types[i] = ex[i]->type;
+    c->changelog = src->changelog;
+    WRel *w = wrel_new(p, WR_WINDOW_AGG, 1);
+    w->inputs[0] = c;
+    w->win_kind = tvf->win_kind;
+    w->win_size = tvf->win_size;
+    w->win_slide = tvf->win_slide;
+    w->win_offset = tvf->win_offset;
+    w->win_gap = tvf->win_gap;
+    w->win_proctime = tvf->win_proctime;
+    w->win_time_col = time_col;
+    int nk = 0;
+    w->keys = ints(p, agg->nkeys);
+    for (int k = 0; k < agg->nkeys; k++)
+        if (k != gs && k != ge && k != gt) w->keys[nk++] = newpos[agg->keys[k]];
+    w->nkeys = nk;
+    w->naggs = agg->naggs;
+    w->aggs = WA_ARRAY(p->arena, WAggCall, agg->naggs ? agg->naggs : 1);
+    for (int j = 0; j < agg->naggs; j++) {
+        w->aggs[j] = agg->aggs[j];
+        for (int k = 0; k < agg->aggs[j].nargs; k++) w->aggs[j].args[k] = newpos[agg->aggs[j].args[k]];
+        if (agg->aggs[j].filter_col >= 0) w->aggs[j].filter_col = newpos[agg->aggs[j].filter_col];
+    }
+    /* output: keys, aggregates, window_start, window_end, window_time */
+    int no = nk + agg->naggs + 3;
+    w->out.n = no;
+    w->out.names = WA_ARRAY(p->arena, const char *, no);
+    w->out.types = WA_ARRAY(p->arena, const WType *, no);
+    int q = 0;
+    for (int k = 0; k < agg->nkeys; k++) {
+        if (k == gs || k == ge || k == gt) continue;
+        w->out.names[q] = agg->out.names[k];
+        w->out.types[q] = agg->out.types[k];
+        q++;
+    }
+    for (int j = 0; j < agg->naggs; j++) {
+        w->out.names[q] = agg->out.names[agg->nkeys + j];
+        w->out.types[q] = agg->out.types[agg->nkeys + j];
+        q++;
+    }
+    w->win_out_start = q;
+    w->out.names[q] = "window_start";
+    w->out.types[q++] = tvf->out.types[n];
+    w->win_out_end = q;
+    w->out.names[q] = "window_end";
+    w->out.types[q++] = tvf->out.types[n + 1];
+    w->win_out_time = q;
+    w->out.names[q] = "window_time";
+    w->out.types[q++] = tvf->out.types[n + 2];
+    w->changelog = WCM_INSERT;
+    w->input_retracts = src->changelog != WCM_INSERT;
+    /* map back to the GroupAggregate's layout */
+    WRel *post = wrel_new(p, WR_CALC, 1);
+    post->inputs[0] = w;
+    post->out = agg->out;
+    post->nexprs = agg->out.n;
+    post->exprs = WA_ARRAY(p->arena, WExpr *, agg->out.n ? agg->out.n : 1);
+    int kq = 0;
+    for (int k = 0; k < agg->nkeys; k++) {
+        int src_col = k == gs ? w->win_out_start : k == ge ? w->win_out_end : k == gt ? w->win_out_time : kq++;
+        post->exprs[k] = wexpr_column(p->arena, src_col, w->out.types[src_col], agg->out.names[k]);
+    }
+    for (int j = 0; j < agg->naggs; j++)
+        post->exprs[agg->nkeys + j] = wexpr_column(p->arena, nk + j, w->out.types[nk + j], agg->out.names[agg->nkeys + j]);
+    for (int i = 0; i < agg->out.n; i++) post->out.types[i] = post->exprs[i]->type;
+    return post;
+}
+
+/* Rank / Deduplicate partitioned by window_start and window_end of a window: WindowRank. */
+static WRel *window_rank_rule(WPlanCtx *p, WRel *r)
+{
+    int ws, we;
+    window_props(r->inputs[0], &ws, &we);
+    if (ws < 0) return NULL;
+    int ks = -1, ke = -1;
+    for (int i = 0; i < r->nkeys; i++) {
+        if (r->keys[i] == ws) ks = i;
+        if (r->keys[i] == we) ke = i;
+    }
+    if (ks < 0 || ke < 0) return NULL;
+    WRel *w = wa_memdup(p->arena, r, sizeof *r);
+    w->kind = WR_WINDOW_RANK;
+    w->win_dedup = r->kind == WR_DEDUP;
+    w->win_start_col = ws;
+    w->win_end_col = we;
+    w->keys = ints(p, r->nkeys);
+    w->nkeys = 0;
+    for (int i = 0; i < r->nkeys; i++) if (i != ks && i != ke) w->keys[w->nkeys++] = r->keys[i];
+    if (w->win_dedup) {
+        /* window deduplication keeps the first/last row by the time attribute */
+        w->rank_func = 0;
+        w->rank_start = w->rank_end = 1;
+        w->output_rank_number = false;
+    }
+    w->changelog = WCM_INSERT;
+    return w;
+}
+
+static WRel *apply_window_rules(WPlanCtx *p, WRel *r)
+{
+    for (int i = 0; i < r->ninputs; i++) {
+        r->inputs[i] = apply_window_rules(p, r->inputs[i]);
+        if (!r->inputs[i]) return NULL;
+    }
+    if (r->kind == WR_GROUP_AGG) {
+        WRel *x = window_agg_rule(p, r);
+        if (x) return x;
+    }
+    if (r->kind == WR_RANK || r->kind == WR_DEDUP) {
+        WRel *x = window_rank_rule(p, r);
+        if (x) return x;
+    }
+    return r;
+}
+
 /* ---------------- inner-join filter merge ---------------- */
 
 static WRel *merge_filters_into_joins(WPlanCtx *p, WRel *r)
@@ -362,10 +568,45 @@ static WRel *plan_join_keys(WPlanCtx *p, WRel *j)
     return c;
 }
 
+/* A join whose keys pair window_start and window_end of two windowed inputs: WindowJoin. */
+static WRel *window_join_rule(WPlanCtx *p, WRel *j)
+{
+    int lws, lwe, rws, rwe;
+    window_props(j->inputs[0], &lws, &lwe);
+    window_props(j->inputs[1], &rws, &rwe);
+    if (lws < 0 || rws < 0) return j;
+    int ks = -1, ke = -1;
+    for (int k = 0; k < j->nkeys; k++) {
+        if (j->keys[k] == lws && j->right_keys[k] == rws) ks = k;
+        if (j->keys[k] == lwe && j->right_keys[k] == rwe) ke = k;
+    }
+    if (ks < 0 || ke < 0) return j;
+    WRel *w = wa_memdup(p->arena, j, sizeof *j);
+    w->kind = WR_WINDOW_JOIN;
+    w->win_start_col = lws;
+    w->win_end_col = lwe;
+    w->win_rstart_col = rws;
+    w->win_rend_col = rwe;
+    w->keys = ints(p, j->nkeys);
+    w->right_keys = ints(p, j->nkeys);
+    w->nkeys = 0;
+    for (int k = 0; k < j->nkeys; k++) {
+        if (k == ks || k == ke) continue;
+        w->keys[w->nkeys] = j->keys[k];
+        w->right_keys[w->nkeys] = j->right_keys[k];
+        w->nkeys++;
+    }
+    return w;
+}
+
 static WRel *apply_join_keys(WPlanCtx *p, WRel *r)
 {
     for (int i = 0; i < r->ninputs; i++) r->inputs[i] = apply_join_keys(p, r->inputs[i]);
-    if (r->kind == WR_JOIN && !r->keys) return plan_join_keys(p, r);
+    if (r->kind == WR_JOIN && !r->keys) {
+        WRel *x = plan_join_keys(p, r);
+        if (x->kind == WR_JOIN) return window_join_rule(p, x);
+        return x;
+    }
     return r;
 }
 
@@ -572,6 +813,41 @@ static WRel *derive(WPlanCtx *p, WRel *r)
         r->changelog = in->changelog;
         break;
     }
+    case WR_WINDOW_TVF:
+        r->changelog = in->changelog;
+        break;
+    case WR_WINDOW_JOIN: {
+        WRel *l = r->inputs[0], *rt = r->inputs[1];
+        r->changelog = WCM_INSERT;
+        int *lk = ints(p, r->nkeys + 2), *rk = ints(p, r->nkeys + 2);
+        for (int i = 0; i < r->nkeys; i++) { lk[i] = r->keys[i]; rk[i] = r->right_keys[i]; }
+        lk[r->nkeys] = r->win_start_col; lk[r->nkeys + 1] = r->win_end_col;
+        rk[r->nkeys] = r->win_rstart_col; rk[r->nkeys + 1] = r->win_rend_col;
+        r->inputs[0] = exchange(p, l, r->nkeys + 2, lk);
+        r->inputs[1] = exchange(p, rt, r->nkeys + 2, rk);
+        break;
+    }
+    case WR_WINDOW_AGG: {
+        r->changelog = WCM_INSERT;
+        r->input_retracts = in->changelog != WCM_INSERT;
+        int nk = r->nkeys + 2;
+        int *u = ints(p, nk);
+        for (int i = 0; i < r->nkeys; i++) u[i] = i;
+        u[r->nkeys] = r->win_out_start;
+        u[r->nkeys + 1] = r->win_out_end;
+        set_unique(p, r, nk, u);
+        r->inputs[0] = exchange(p, in, r->nkeys, r->keys);
+        break;
+    }
+    case WR_WINDOW_RANK: {
+        r->changelog = WCM_INSERT;
+        int *k = ints(p, r->nkeys + 2);
+        for (int i = 0; i < r->nkeys; i++) k[i] = r->keys[i];
+        k[r->nkeys] = r->win_start_col;
+        k[r->nkeys + 1] = r->win_end_col;
+        r->inputs[0] = exchange(p, in, r->nkeys + 2, k);
+        break;
+    }
     default:
         r->changelog = in ? in->changelog : WCM_INSERT;
     }
@@ -756,6 +1032,8 @@ static WRel *push_filter_into_normalize(WPlanCtx *p, WRel *r)
 WRel *wplan_physical(WPlanCtx *p, WRel *root)
 {
     root = apply_rank_rule(p, root);
+    if (!root) return NULL;
+    root = apply_window_rules(p, root);
     if (!root) return NULL;
     root = merge_filters_into_joins(p, root);
     root = apply_join_keys(p, root);

@@ -37,6 +37,9 @@ typedef enum WRelKind {
     WR_DROP_UPDATE_BEFORE,  /* DropUpdateBefore */
     WR_SINK_MATERIALIZER,   /* SinkUpsertMaterializer */
     WR_OVER_RANK,           /* ROW_NUMBER/RANK/DENSE_RANK OVER (...) before the rank rule (logical only) */
+    WR_WINDOW_TVF,          /* WindowTableFunction: TUMBLE/HOP/CUMULATE/SESSION(TABLE t, DESCRIPTOR(ts), ...) */
+    WR_WINDOW_RANK,         /* WindowRank / WindowDeduplicate (dedup flag) */
+    WR_WINDOW_JOIN,         /* WindowJoin */
     WR__COUNT
 } WRelKind;
 
@@ -133,6 +136,18 @@ struct WRel {
     int nunique;                    /* a unique key of the output (column indexes), -1 = none */
     int *unique;
     WExpr *normalize_filter;        /* WR_CHANGELOG_NORMALIZE: pushed-in filter */
+    /* windows (WR_WINDOW_TVF, WR_WINDOW_AGG, WR_WINDOW_RANK, WR_WINDOW_JOIN) */
+    int win_kind;                   /* WWindowKind: tumble, hop, cumulate, session */
+    int64_t win_size, win_slide, win_offset, win_gap;
+    int win_time_col;               /* time attribute column of the window's input */
+    bool win_proctime;
+    int win_npartition;             /* SESSION ... PARTITION BY */
+    int *win_partition;
+    int win_start_col, win_end_col; /* WINDOW_RANK: window columns of the input;
+                                       WINDOW_JOIN: the left input's (right's in win_rstart/rend) */
+    int win_rstart_col, win_rend_col;
+    bool win_dedup;                 /* WINDOW_RANK is a WindowDeduplicate */
+    int win_out_start, win_out_end, win_out_time;   /* WINDOW_AGG: output positions, -1 if absent */
     /* state and TTL (finalisation) */
     int64_t ttl_ms;                 /* resolved TTL for stateful nodes, 0 = never */
     int64_t ttl_left_ms, ttl_right_ms;

@@ -6,6 +6,7 @@
 #include "../exec/watermark.h"
 #include "../exec/union.h"
 #include "../exec/stateful.h"
+#include "../exec/windowed.h"
 #include "../connectors/connector.h"
 
 #include "../common/hash.h"
@@ -194,6 +195,17 @@ static SourceSlot *add_source(WJob *j)
     return s;
 }
 
+/* The window definition of a window node over input `in`. */
+static WWindowDef window_def(WJob *j, const WRel *r, const WRel *in)
+{
+    WWindowDef d = {.kind = (WWindowKind)r->win_kind, .size_ms = r->win_size, .slide_ms = r->win_slide,
+                    .offset_ms = r->win_offset, .gap_ms = r->win_gap, .time_col = r->win_time_col,
+                    .proctime = r->win_proctime, .npartition = r->win_npartition, .partition = r->win_partition};
+    d.time_is_ltz = in->out.types[r->win_time_col]->id == WT_TIMESTAMP_LTZ;
+    d.tz = j->ctx.cast.tz;
+    return d;
+}
+
 static WOperator *build(WPlanCtx *p, WJob *j, WRel *r)
 {
     WOperator *op = built_lookup(j, r);
@@ -348,6 +360,48 @@ static WOperator *build(WPlanCtx *p, WJob *j, WRel *r)
             .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
             .ttl_ms = r->ttl_ms, .out = {r->out.n, r->out.types, r->out.names}};
         op = wop_sink_materializer_new(&j->ctx, &sp);
+        break;
+    }
+    case WR_WINDOW_TVF: {
+        WRel *in = r->inputs[0];
+        WWindowTvfSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types,
+                             .win = window_def(j, r, in), .out = {r->out.n, r->out.types, r->out.names}};
+        op = wop_window_tvf_new(&j->ctx, &sp);
+        break;
+    }
+    case WR_WINDOW_AGG: {
+        WRel *in = r->inputs[0];
+        WWindowAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+                             .naggs = r->naggs, .aggs = r->aggs, .win = window_def(j, r, in),
+                             .input_retracts = r->input_retracts, .out = {r->out.n, r->out.types, r->out.names}};
+        op = wop_window_agg_new(&j->ctx, &sp);
+        break;
+    }
+    case WR_WINDOW_RANK: {
+        WRel *in = r->inputs[0];
+        WSortKey *sk = WA_ARRAY(p->arena, WSortKey, r->nsort ? r->nsort : 1);
+        for (int i = 0; i < r->nsort; i++) sk[i] = (WSortKey){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
+        WWindowRankSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+                              .start_col = r->win_start_col, .end_col = r->win_end_col, .nsort = r->nsort, .sort = sk,
+                              .func = (WRankFunc)r->rank_func, .rank_start = r->rank_start, .rank_end = r->rank_end,
+                              .output_rank_number = r->output_rank_number, .dedup = r->win_dedup,
+                              .keep_last = r->keep_last, .proctime = r->win_proctime,
+                              .out = {r->out.n, r->out.types, r->out.names}};
+        op = wop_window_rank_new(&j->ctx, &sp);
+        break;
+    }
+    case WR_WINDOW_JOIN: {
+        WRel *l = r->inputs[0], *rt = r->inputs[1];
+        WWindowJoinSpec sp = {
+            .kind = r->semi ? WJK_SEMI : r->anti ? WJK_ANTI
+                  : r->join_type == AJ_LEFT ? WJK_LEFT : r->join_type == AJ_RIGHT ? WJK_RIGHT
+                  : r->join_type == AJ_FULL ? WJK_FULL : WJK_INNER,
+            .left_ncols = l->out.n, .right_ncols = rt->out.n, .left_types = l->out.types,
+            .right_types = rt->out.types, .nkeys = r->nkeys, .left_keys = r->keys, .right_keys = r->right_keys,
+            .left_start_col = r->win_start_col, .left_end_col = r->win_end_col,
+            .right_start_col = r->win_rstart_col, .right_end_col = r->win_rend_col,
+            .residual = r->join_cond, .proctime = false, .out = {r->out.n, r->out.types, r->out.names}};
+        op = wop_window_join_new(&j->ctx, &sp);
         break;
     }
     default:
