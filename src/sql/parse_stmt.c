@@ -863,8 +863,18 @@ AstStmt *wsql_parse_statement(WArena *a, const char *sql, WError *err)
     if (!setup(&p, a, sql, err)) return NULL;
     if (setjmp(p.jb)) return NULL;
     AstStmt *s = statement(&p);
-    (void)ps_accept(&p, TK_SEMICOLON);
+    int extra = 0;
+    /* more statements after ';' parse like Flink's parseSqlList, then are refused */
+    while (ps_accept(&p, TK_SEMICOLON)) {
+        if (ps_at(&p, 0, TK_EOF) || ps_at(&p, 0, TK_SEMICOLON)) continue;
+        (void)statement(&p);
+        extra++;
+    }
     if (!ps_is(&p, TK_EOF)) ps_fail(&p);
+    if (extra) {
+        werr_set(err, WEXC_ILLEGAL_ARG, "only single statement supported");
+        return NULL;
+    }
     s->sql = trimmed_text(&p);
     return s;
 }
