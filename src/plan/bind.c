@@ -229,14 +229,14 @@ static WRel *bind_window_tvf(QCtx *q, AstExpr *call)
     }
     /* arguments by position or by name */
     AstExpr *data = NULL, *timecol = NULL, *size = NULL, *slide = NULL, *offset = NULL;
-    static const char *const POS_NAMES[4][4] = {
-        {"DATA", "TIMECOL", "SIZE", "OFFSET"}, {"DATA", "TIMECOL", "SLIDE", "SIZE"},
-        {"DATA", "TIMECOL", "STEP", "SIZE"}, {"DATA", "TIMECOL", "GAP", NULL}};
+    static const char *const POS_NAMES[4][5] = {
+        {"DATA", "TIMECOL", "SIZE", "OFFSET", NULL}, {"DATA", "TIMECOL", "SLIDE", "SIZE", "OFFSET"},
+        {"DATA", "TIMECOL", "STEP", "SIZE", "OFFSET"}, {"DATA", "TIMECOL", "GAP", NULL, NULL}};
     for (int i = 0; i < call->nargs; i++) {
         AstExpr *arg = call->args[i];
         const char *nm = NULL;
         if (arg->kind == AE_NAMED_ARG) { nm = arg->str; arg = arg->args[0]; }
-        else if (i < 4) nm = POS_NAMES[kind][i];
+        else if (i < 5) nm = POS_NAMES[kind][i];
         if (!nm) return fail_rel(p, arg->pos, WEXC_VALIDATION, "Too many arguments for the window function");
         if (strcasecmp(nm, "DATA") == 0) data = arg;
         else if (strcasecmp(nm, "TIMECOL") == 0) timecol = arg;

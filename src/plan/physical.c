@@ -73,6 +73,17 @@ static WExpr *shift_cols(WPlanCtx *p, const WExpr *e, int from, int delta)
     return c;
 }
 
+static WExpr *replace_col(WPlanCtx *p, const WExpr *e, int col, WExpr *with)
+{
+    if (e->kind == WX_COLUMN && e->col == col) return with;
+    WExpr *c = wa_memdup(p->arena, e, sizeof *e);
+    if (e->nargs) {
+        c->args = WA_ARRAY(p->arena, WExpr *, e->nargs);
+        for (int i = 0; i < e->nargs; i++) c->args[i] = replace_col(p, e->args[i], col, with);
+    }
+    return c;
+}
+
 static bool is_func(const WExpr *e, const char *name)
 {
     return e->kind == WX_CALL && e->func && strcmp(e->func->name, name) == 0;
@@ -135,6 +146,16 @@ static WRel *rank_rule(WPlanCtx *p, WRel *calc)
     bool uses_rank = false;
     for (int i = 0; i < calc->nexprs; i++) if (refs_col(calc->exprs[i], rc)) uses_rank = true;
     for (int i = 0; i < nk; i++) if (refs_col(keep[i], rc)) uses_rank = true;
+    WExpr **exprs = calc->exprs;
+    if (uses_rank && lo == hi) {
+        /* a single rank value: Flink drops the rank column and projects the constant */
+        WDatum d = {.i = lo};
+        WExpr *lit = wexpr_literal(p->arena, &WTYPE_BIGINT_NN, d, false);
+        exprs = WA_ARRAY(p->arena, WExpr *, calc->nexprs ? calc->nexprs : 1);
+        for (int i = 0; i < calc->nexprs; i++) exprs[i] = replace_col(p, calc->exprs[i], rc, lit);
+        for (int i = 0; i < nk; i++) keep[i] = replace_col(p, keep[i], rc, lit);
+        uses_rank = false;
+    }
     WRel *in = ov->inputs[0];
     WRel *r;
     const WType *st = ov->nsort == 1 ? in->out.types[ov->sort_cols[0]] : NULL;
@@ -170,6 +191,7 @@ static WRel *rank_rule(WPlanCtx *p, WRel *calc)
     WRel *c = wa_memdup(p->arena, calc, sizeof *calc);
     c->inputs = WA_ARRAY(p->arena, WRel *, 1);
     c->inputs[0] = r;
+    c->exprs = exprs;
     c->cond = join_and(p, keep, nk);
     return c;
 }
@@ -514,6 +536,23 @@ static WRel *plan_join_keys(WPlanCtx *p, WRel *j)
         }
         rest[nrest++] = c;
     }
+    /* both sides of a key have one type (the operator compares key bytes): cast to the common one */
+    for (int k = 0; k < nkeys; k++) {
+        const WType *lt = lx[k]->type, *rt = rx[k]->type;
+        if (wtype_equals(lt, rt, true)) continue;
+        const WType *ct = wtype_common(p->arena, lt, rt);
+        if (!ct) continue;
+        if (!wtype_equals(lt, ct, true)) {
+            WExpr *c = wexpr_new(p->arena, WX_CAST, wtype_with_nullable(p->arena, ct, lt->nullable), 1);
+            c->args[0] = lx[k];
+            lx[k] = c;
+        }
+        if (!wtype_equals(rt, ct, true)) {
+            WExpr *c = wexpr_new(p->arena, WX_CAST, wtype_with_nullable(p->arena, ct, rt->nullable), 1);
+            c->args[0] = rx[k];
+            rx[k] = c;
+        }
+    }
     /* keys that are not plain columns are computed below the join */
     WExpr *lextra[64], *rextra[64];
     int nle = 0, nre = 0;
@@ -687,6 +726,14 @@ static bool cdc_duplicates(WPlanCtx *p)
     return v;
 }
 
+/* Flink takes UpdateFast only when the sort fields are monotonic, which in practice means an
+   aggregate's results; a changelog from a source is not monotonic (Retract). */
+static bool from_group_agg(const WRel *r)
+{
+    while (r->kind == WR_CALC || r->kind == WR_EXCHANGE) r = r->inputs[0];
+    return r->kind == WR_GROUP_AGG;
+}
+
 /* Bottom-up: modes, unique keys, ChangelogNormalize, exchanges, TTLs. */
 static WRel *derive(WPlanCtx *p, WRel *r)
 {
@@ -712,7 +759,18 @@ static WRel *derive(WPlanCtx *p, WRel *r)
         r->changelog = parse_mode(wopts_get(&t->options, "changelog-csv.changelog-mode"));
         bool upsert = !(r->changelog & WCM_UPDATE_BEFORE) && (r->changelog & (WCM_UPDATE_AFTER | WCM_DELETE));
         if (t->npk && (upsert || (cdc_duplicates(p) && r->changelog != WCM_INSERT))) {
-            WRel *x = exchange(p, r, r->nunique, r->unique);
+            WRel *below = r;
+            if (r->changelog & WCM_UPDATE_BEFORE) {
+                /* ChangelogNormalize needs no UPDATE_BEFORE: Flink drops them before it */
+                WRel *d = wrel_new(p, WR_DROP_UPDATE_BEFORE, 1);
+                d->inputs[0] = r;
+                d->out = r->out;
+                d->changelog = r->changelog & (uint8_t)~WCM_UPDATE_BEFORE;
+                d->nunique = r->nunique;
+                d->unique = r->unique;
+                below = d;
+            }
+            WRel *x = exchange(p, below, r->nunique, r->unique);
             WRel *cn = wrel_new(p, WR_CHANGELOG_NORMALIZE, 1);
             cn->inputs[0] = x;
             cn->out = r->out;
@@ -803,7 +861,7 @@ static WRel *derive(WPlanCtx *p, WRel *r)
         }
         /* Flink's strategy choice */
         if (!r->input_retracts && !(in->changelog & WCM_UPDATE_AFTER)) r->rank_strategy = 0;        /* AppendFast */
-        else if (in->nunique >= 0 && !(in->changelog & WCM_DELETE)) r->rank_strategy = 1;            /* UpdateFast */
+        else if (in->nunique >= 0 && !(in->changelog & WCM_DELETE) && from_group_agg(in)) r->rank_strategy = 1; /* UpdateFast */
         else r->rank_strategy = 2;                                                                    /* Retract */
         r->ttl_ms = ttl;
         r->inputs[0] = exchange(p, in, r->nkeys, r->keys);
