@@ -29,6 +29,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The fast path reads and writes the 8-byte little-endian slots of binary rows directly. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "group_agg.c assumes a little-endian host (binary row slots are little-endian)"
+#endif
+
 /* ------------------------------------------------------------------ types */
 
 typedef struct Slot {
@@ -41,7 +46,8 @@ typedef struct Slot {
     bool dirty;
     WDatum *acc;                /* general path */
     uint8_t *nulls;
-    unsigned char *bytes;       /* fast path: accumulator row */
+    int last_row;               /* fast path: last row of this key seen in the chunk */
+    int nrows;                  /* fast path: rows of this key in the chunk */
 } Slot;
 
 /* Fast-path aggregate. */
@@ -51,10 +57,10 @@ typedef struct FAgg {
     bool dbl;                   /* DOUBLE argument (else integer) */
     int arg, filter;
     int f;                      /* first accumulator field */
-    const WType *res;
+    int wrap;                   /* shift wrapping integer results to the result type */
 } FAgg;
 
-typedef enum KeyMode { KM_DATUM, KM_ENCODED } KeyMode;
+typedef enum KeyMode { KM_DATUM, KM_INT1, KM_ENCODED } KeyMode;
 
 typedef struct GroupAgg {
     WOperator base;
@@ -77,8 +83,16 @@ typedef struct GroupAgg {
     size_t acc_len;             /* fast path accumulator row size */
     size_t hdr;                 /* null-bit region size */
     unsigned char *tmpl;        /* fresh accumulator row */
+    bool always_changes;        /* a COUNT(*) without FILTER: every row changes the result */
+    unsigned char *acc_buf;     /* one accumulator row being updated */
+    int32_t *order, *prev_row;  /* per-call buffers of the fast path */
+    uint8_t *first;
+    WDatum *vals_buf, *init;
+    uint8_t *vn_buf, *initn;
+    int order_cap, prev_cap, first_cap, vals_cap, vn_cap, init_cap, initn_cap;
 
     KeyMode kmode;
+    bool key_fixed;             /* every key column has a fixed-width slot */
     const WType **ktypes;
 
     /* per-call scratch */
@@ -187,50 +201,129 @@ static void set_slot_key(GroupAgg *g, const Slot *s)
     wstate_set_key(g->backend, g->kbytes.buf + s->koff, s->klen);
 }
 
-/* Create slot for row r: encode its key, read its accumulators. */
-static int slot_new(GroupAgg *g, const WChunk *in, int r, uint64_t h)
+/* Key bytes of row r (the binary row of the key columns). Fixed-width key columns are written
+   directly, byte-identical to wrow_encode_chunk (which handles everything else). */
+static void encode_key(GroupAgg *g, const WChunk *in, int r, WStrBuf *out)
+{
+    if (!g->key_fixed) {
+        wrow_encode_chunk(out, in, r, g->nkeys, g->keys);
+        return;
+    }
+    size_t size = wrow_fixed_size(g->nkeys), hdr = size - 8 * (size_t)g->nkeys;
+    wsb_clear(out);
+    wsb_reserve(out, size);
+    unsigned char *p = (unsigned char *)out->buf;
+    memset(p, 0, size);
+    for (int k = 0; k < g->nkeys; k++) {
+        const WVector *v = &in->cols[g->keys[k]];
+        unsigned char *sp = p + hdr + 8 * (size_t)k;
+        if (v->nulls[r]) {
+            int bit = k + 8;
+            p[bit >> 3] |= (unsigned char)(1u << (bit & 7));
+            continue;
+        }
+        WDatum d = v->data[r];
+        uint64_t x;
+        int width = 8;
+        switch (g->ktypes[k]->id) {
+        case WT_BOOLEAN: case WT_TINYINT: x = (uint64_t)d.i; width = 1; break;
+        case WT_SMALLINT: x = (uint64_t)d.i; width = 2; break;
+        case WT_INT: case WT_DATE: case WT_TIME: case WT_INTERVAL_YM: x = (uint64_t)d.i; width = 4; break;
+        case WT_FLOAT: { float f = (float)d.d; uint32_t b; memcpy(&b, &f, 4); x = b; width = 4; break; }
+        case WT_DOUBLE: memcpy(&x, &d.d, 8); break;
+        case WT_DECIMAL: x = (uint64_t)(int64_t)d.dec; break;
+        case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ: x = (uint64_t)d.ts.ms; break;
+        default: x = (uint64_t)d.i; break;
+        }
+        if (width < 8) x &= (1ULL << (8 * width)) - 1;
+        memcpy(sp, &x, 8);      /* little-endian slot, upper bytes zero */
+    }
+    out->len = size;
+    out->buf[size] = 0;
+}
+
+/* Can key column type t be written by encode_key's direct path? */
+static bool key_type_fixed(const WType *t)
+{
+    switch (t->id) {
+    case WT_BOOLEAN: case WT_TINYINT: case WT_SMALLINT: case WT_INT: case WT_BIGINT:
+    case WT_FLOAT: case WT_DOUBLE: case WT_DATE: case WT_TIME: case WT_INTERVAL_YM: case WT_INTERVAL_DT:
+        return true;
+    case WT_DECIMAL: return t->precision <= 18;
+    case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ: return t->precision <= 3;
+    default: return false;
+    }
+}
+
+static int slot_new(GroupAgg *g, int r, uint64_t h)
 {
     int si = g->nslots++;
     Slot *s = &g->slots[si];
     memset(s, 0, sizeof *s);
     s->hash = h;
     s->first_row = r;
-    wrow_encode_chunk(&g->tmp, in, r, g->nkeys, g->keys);
-    s->koff = (uint32_t)g->kbytes.len;
-    s->klen = (uint32_t)g->tmp.len;
-    wsb_appendn(&g->kbytes, g->tmp.buf, g->tmp.len);
-    set_slot_key(g, s);
-    WBytes v;
-    WStateLookup how = wvalue_get(g->acc_state, &v);
+    s->last_row = -1;
+    return si;
+}
+
+/* Encode the slot's key, make it the backend's current key and read its accumulator row. */
+static WStateLookup slot_load(GroupAgg *g, const WChunk *in, Slot *s, WBytes *v, bool keep_key)
+{
+    encode_key(g, in, s->first_row, &g->tmp);
+    if (keep_key) {
+        s->koff = (uint32_t)g->kbytes.len;
+        s->klen = (uint32_t)g->tmp.len;
+        wsb_appendn(&g->kbytes, g->tmp.buf, g->tmp.len);
+    }
+    wstate_set_key(g->backend, g->tmp.buf, g->tmp.len);
+    WStateLookup how = wvalue_get(g->acc_state, v);
     if (how == WSL_EXPIRED) s->expired = true;
-    if (how == WSL_FOUND) {
-        s->had_state = true;
-        if (g->fast) {
-            s->bytes = wa_alloc(&g->scratch, g->acc_len);
-            if (v.len == g->acc_len) {
-                memcpy(s->bytes, v.p, g->acc_len);
-                s->present = true;
-            }
-        } else {
-            s->acc = wa_alloc(&g->scratch, sizeof(WDatum) * (size_t)g->L->nfields);
-            s->nulls = wa_alloc(&g->scratch, (size_t)g->L->nfields);
+    if (how == WSL_FOUND) s->had_state = true;
+    return how;
+}
+
+/* General path: read every slot's accumulators (decoded into scratch). */
+static void load_slots_general(GroupAgg *g, const WChunk *in)
+{
+    int nf = g->L->nfields;
+    for (int i = 0; i < g->nslots; i++) {
+        Slot *s = &g->slots[i];
+        WBytes v;
+        s->acc = wa_alloc(&g->scratch, sizeof(WDatum) * (size_t)nf);
+        s->nulls = wa_alloc(&g->scratch, (size_t)nf);
+        if (slot_load(g, in, s, &v, true) == WSL_FOUND) {
             wacc_decode(&g->ac, v.p, v.len, s->acc, s->nulls);
             s->present = true;
         }
     }
-    if (!s->bytes && g->fast) s->bytes = wa_alloc(&g->scratch, g->acc_len);
-    if (!s->acc && !g->fast) {
-        s->acc = wa_alloc(&g->scratch, sizeof(WDatum) * (size_t)g->L->nfields);
-        s->nulls = wa_alloc(&g->scratch, (size_t)g->L->nfields);
-    }
-    return si;
 }
 
-/* Assign every row of the chunk to a slot. */
+/* Assign every row of the chunk to a slot (per-call table; no state access). */
 static void assign_slots(GroupAgg *g, const WChunk *in)
 {
     uint32_t mask = (uint32_t)g->tcap - 1;
-    for (int r = 0; r < in->nrows; r++) {
+    const int n = in->nrows;
+    if (g->kmode == KM_INT1) {
+        const WVector *kv = &in->cols[g->keys[0]];
+        for (int r = 0; r < n; r++) {
+            bool nul = kv->nulls[r] != 0;
+            int64_t x = nul ? 0 : kv->data[r].i;
+            uint64_t h = whash_u64((uint64_t)x ^ (nul ? 0x6e756c6cULL : 0x243f6a8885a308d3ULL));
+            uint32_t i = (uint32_t)h & mask;
+            int si;
+            for (;;) {
+                si = g->table[i];
+                if (si < 0) { si = slot_new(g, r, h); g->table[i] = si; break; }
+                const Slot *s = &g->slots[si];
+                int fr = s->first_row;
+                if (s->hash == h && (kv->nulls[fr] != 0) == nul && (nul || kv->data[fr].i == x)) break;
+                i = (i + 1) & mask;
+            }
+            g->row_slot[r] = si;
+        }
+        return;
+    }
+    for (int r = 0; r < n; r++) {
         uint64_t h;
         if (g->kmode == KM_DATUM) {
             h = g->nkeys ? hash_key_datum(g, in, r) : 0;
@@ -243,8 +336,14 @@ static void assign_slots(GroupAgg *g, const WChunk *in)
         for (;;) {
             si = g->table[i];
             if (si < 0) {
-                si = slot_new(g, in, r, h);
+                si = slot_new(g, r, h);
                 g->table[i] = si;
+                if (g->kmode == KM_ENCODED) {
+                    Slot *s = &g->slots[si];
+                    s->koff = (uint32_t)g->kbytes.len;
+                    s->klen = (uint32_t)g->tmp.len;
+                    wsb_appendn(&g->kbytes, g->tmp.buf, g->tmp.len);
+                }
                 break;
             }
             Slot *s = &g->slots[si];
@@ -335,54 +434,44 @@ static void process_general(GroupAgg *g, const WChunk *in)
 
 /* ------------------------------------------------------------------ fast path */
 
-static inline int64_t rd_i(const unsigned char *p, size_t hdr, int f)
-{
-    int64_t v;
-    memcpy(&v, p + hdr + 8 * (size_t)f, 8);
-    return v;
-}
-static inline double rd_d(const unsigned char *p, size_t hdr, int f)
-{
-    double v;
-    memcpy(&v, p + hdr + 8 * (size_t)f, 8);
-    return v;
-}
-static inline void wr_i(unsigned char *p, size_t hdr, int f, int64_t v) { memcpy(p + hdr + 8 * (size_t)f, &v, 8); }
-static inline void wr_d(unsigned char *p, size_t hdr, int f, double v) { memcpy(p + hdr + 8 * (size_t)f, &v, 8); }
 static inline bool is_nul(const unsigned char *p, int f) { int b = f + 8; return (p[b >> 3] >> (b & 7)) & 1; }
 static inline void clr_nul(unsigned char *p, int f) { int b = f + 8; p[b >> 3] &= (unsigned char)~(1u << (b & 7)); }
 
-static int64_t wrap_res(int64_t v, const WType *t)
+/* Shift that wraps an int64 to the width of the result type (Java int arithmetic). */
+static int wrap_shift(const WType *t)
 {
     switch (t->id) {
-    case WT_TINYINT: return (int8_t)(uint8_t)(uint64_t)v;
-    case WT_SMALLINT: return (int16_t)(uint16_t)(uint64_t)v;
-    case WT_INT: return (int32_t)(uint32_t)(uint64_t)v;
-    default: return v;
+    case WT_TINYINT: return 56;
+    case WT_SMALLINT: return 48;
+    case WT_INT: return 32;
+    default: return 0;
     }
 }
+static inline int64_t wrap_sh(int64_t v, int sh) { return (int64_t)((uint64_t)v << sh) >> sh; }
 
+/* Results of one accumulator row (a key's values before the chunk). */
 static void fast_values(const GroupAgg *g, const unsigned char *p, WDatum *vals, uint8_t *vn)
 {
-    size_t hdr = g->hdr;
+    const int64_t *pi = (const int64_t *)(const void *)(p + g->hdr);
+    const double *pd = (const double *)(const void *)(p + g->hdr);
     for (int a = 0; a < g->naggs; a++) {
         const FAgg *fa = &g->fa[a];
+        int f = fa->f;
         vn[a] = 0;
+        vals[a].i = 0;
         switch (fa->op) {
         case F_COUNT_STAR: case F_COUNT:
-            vals[a].i = rd_i(p, hdr, fa->f);
+            vals[a].i = pi[f];
             break;
         case F_SUM: case F_SUM0: case F_MIN: case F_MAX:
-            if (is_nul(p, fa->f)) { vn[a] = 1; vals[a].i = 0; break; }
-            vals[a].i = rd_i(p, hdr, fa->f);   /* same bits for doubles */
+            if (is_nul(p, f)) vn[a] = 1;
+            else vals[a].i = pi[f];       /* same bits for doubles */
             break;
-        case F_AVG: {
-            int64_t cnt = rd_i(p, hdr, fa->f + 1);
-            if (cnt == 0) { vn[a] = 1; vals[a].i = 0; break; }
-            if (fa->dbl) vals[a].d = rd_d(p, hdr, fa->f) / (double)cnt;
-            else vals[a].i = wrap_res(rd_i(p, hdr, fa->f) / cnt, fa->res);
+        case F_AVG:
+            if (pi[f + 1] == 0) vn[a] = 1;
+            else if (fa->dbl) vals[a].d = pd[f] / (double)pi[f + 1];
+            else vals[a].i = wrap_sh(pi[f] / pi[f + 1], fa->wrap);
             break;
-        }
         }
     }
 }
@@ -399,72 +488,199 @@ static bool fast_equal(const GroupAgg *g, const WDatum *a, const uint8_t *an, co
     return true;
 }
 
-static void fast_update(const GroupAgg *g, unsigned char *p, const WChunk *in, int r)
+/* One aggregate's inputs for the current chunk. */
+typedef struct FCol {
+    FOp op;
+    bool dbl;
+    int f, sh;
+    int nbyte;                  /* null bit of field f in the accumulator row */
+    unsigned char nmask;
+    const uint8_t *fnul, *anul;
+    const WDatum *fdat, *adat;
+    WDatum *out;
+    uint8_t *on;
+} FCol;
+
+/* Updates accumulator row p for the rows rows[0..m) of one key (in input order) and stores each
+   row's results (after its update) in the aggregates' result columns. */
+static void fast_key_rows(const GroupAgg *g, const FCol *cols, unsigned char *p, const int32_t *rows, int m)
 {
-    size_t hdr = g->hdr;
-    wr_i(p, hdr, 0, rd_i(p, hdr, 0) + 1);
+    int64_t *pi = (int64_t *)(void *)(p + g->hdr);
+    double *pd = (double *)(void *)(p + g->hdr);
+    pi[0] += m;
     for (int a = 0; a < g->naggs; a++) {
-        const FAgg *fa = &g->fa[a];
-        if (fa->filter >= 0) {
-            const WVector *fv = &in->cols[fa->filter];
-            if (fv->nulls[r] || !fv->data[r].i) continue;
+        const FCol *c = &cols[a];
+        const int f = c->f;
+        WDatum *out = c->out;
+        uint8_t *on = c->on;
+        const uint8_t *fnul = c->fnul, *anul = c->anul;
+        const WDatum *fdat = c->fdat, *adat = c->adat;
+        unsigned char *nb = p + c->nbyte;
+        const unsigned char nm = c->nmask;
+#define PASS(r) ((!fnul || (!fnul[r] && fdat[r].i)) && (!anul || !anul[r]))
+        switch (c->op) {
+        case F_COUNT_STAR: case F_COUNT:
+            for (int k = 0; k < m; k++) {
+                int r = rows[k];
+                if (PASS(r)) pi[f]++;
+                out[r].i = pi[f];
+                on[r] = 0;
+            }
+            break;
+        case F_SUM: case F_SUM0:
+            for (int k = 0; k < m; k++) {
+                int r = rows[k];
+                if (PASS(r)) {
+                    if (*nb & nm) { *nb &= (unsigned char)~nm; pi[f] = adat[r].i; }
+                    else if (c->dbl) pd[f] += adat[r].d;
+                    else pi[f] = wrap_sh((int64_t)((uint64_t)pi[f] + (uint64_t)adat[r].i), c->sh);
+                }
+                out[r].i = pi[f];
+                on[r] = (*nb & nm) != 0;
+            }
+            break;
+        case F_MIN: case F_MAX: {
+            bool mx = c->op == F_MAX;
+            for (int k = 0; k < m; k++) {
+                int r = rows[k];
+                if (PASS(r)) {
+                    if (*nb & nm) { *nb &= (unsigned char)~nm; pi[f] = adat[r].i; }
+                    else if (c->dbl) {
+                        double x = adat[r].d, cur = pd[f];
+                        if (mx ? x > cur : x < cur) pd[f] = x;
+                    } else {
+                        int64_t x = adat[r].i, cur = pi[f];
+                        if (mx ? x > cur : x < cur) pi[f] = x;
+                    }
+                }
+                out[r].i = pi[f];
+                on[r] = (*nb & nm) != 0;
+            }
+            break;
         }
-        if (fa->op == F_COUNT_STAR) { wr_i(p, hdr, fa->f, rd_i(p, hdr, fa->f) + 1); continue; }
-        const WVector *v = &in->cols[fa->arg];
-        if (v->nulls[r]) continue;
-        WDatum x = v->data[r];
-        int f = fa->f;
-        switch (fa->op) {
-        case F_COUNT:
-            wr_i(p, hdr, f, rd_i(p, hdr, f) + 1);
-            break;
-        case F_SUM:
-            if (is_nul(p, f)) { clr_nul(p, f); wr_i(p, hdr, f, x.i); break; }
-            /* fallthrough */
-        case F_SUM0:
-            if (fa->dbl) wr_d(p, hdr, f, rd_d(p, hdr, f) + x.d);
-            else wr_i(p, hdr, f, wrap_res((int64_t)((uint64_t)rd_i(p, hdr, f) + (uint64_t)x.i), fa->res));
-            break;
-        case F_MIN:
-            if (is_nul(p, f)) { clr_nul(p, f); wr_i(p, hdr, f, x.i); }
-            else if (fa->dbl ? x.d < rd_d(p, hdr, f) : x.i < rd_i(p, hdr, f)) wr_i(p, hdr, f, x.i);
-            break;
-        case F_MAX:
-            if (is_nul(p, f)) { clr_nul(p, f); wr_i(p, hdr, f, x.i); }
-            else if (fa->dbl ? x.d > rd_d(p, hdr, f) : x.i > rd_i(p, hdr, f)) wr_i(p, hdr, f, x.i);
-            break;
         case F_AVG:
-            if (fa->dbl) wr_d(p, hdr, f, rd_d(p, hdr, f) + x.d);
-            else wr_i(p, hdr, f, (int64_t)((uint64_t)rd_i(p, hdr, f) + (uint64_t)x.i));
-            wr_i(p, hdr, f + 1, rd_i(p, hdr, f + 1) + 1);
-            break;
-        case F_COUNT_STAR:
+            for (int k = 0; k < m; k++) {
+                int r = rows[k];
+                if (PASS(r)) {
+                    if (c->dbl) pd[f] += adat[r].d;
+                    else pi[f] = (int64_t)((uint64_t)pi[f] + (uint64_t)adat[r].i);
+                    pi[f + 1]++;
+                }
+                int64_t cnt = pi[f + 1];
+                on[r] = cnt == 0;
+                if (cnt == 0) out[r].i = 0;
+                else if (c->dbl) out[r].d = pd[f] / (double)cnt;
+                else out[r].i = wrap_sh(pi[f] / cnt, c->sh);
+            }
             break;
         }
+#undef PASS
     }
+}
+
+/* Grow a per-operator buffer to hold n elements of size sz. */
+static void *grow(void *p, int *cap, int n, size_t sz)
+{
+    if (n <= *cap) return p;
+    *cap = n;
+    return wrealloc(p, sz * (size_t)n);
 }
 
 static void process_fast(GroupAgg *g, const WChunk *in)
 {
-    for (int r = 0; r < in->nrows; r++) {
+    const int n = in->nrows, na = g->naggs, ns = g->nslots;
+    WChunk *o = g->out;
+    /* rows grouped by key, stable (counting sort over slots) */
+    int32_t *start = wa_alloc(&g->scratch, sizeof(int32_t) * (size_t)(ns + 1));
+    memset(start, 0, sizeof(int32_t) * (size_t)(ns + 1));
+    for (int r = 0; r < n; r++) start[g->row_slot[r] + 1]++;
+    for (int i = 0; i < ns; i++) start[i + 1] += start[i];
+    g->order = grow(g->order, &g->order_cap, n, sizeof(int32_t));
+    g->prev_row = grow(g->prev_row, &g->prev_cap, n, sizeof(int32_t));
+    g->first = grow(g->first, &g->first_cap, n, 1);
+    for (int r = 0; r < n; r++) {
         Slot *s = &g->slots[g->row_slot[r]];
-        if (s->expired) { g->ttl_expired++; s->expired = false; }
-        bool first = !s->present;
-        if (first) {
-            memcpy(s->bytes, g->tmpl, g->acc_len);
-            s->present = true;
+        g->order[start[g->row_slot[r]] + s->nrows++] = r;
+        g->prev_row[r] = s->last_row;
+        s->last_row = r;
+    }
+    bool direct = !g->gen_ub && (g->always_changes || g->ttl_ms > 0) && n <= o->cap && o->nrows == 0;
+    int nv = na ? na : 1;
+    g->vals_buf = grow(g->vals_buf, &g->vals_cap, direct ? 1 : n * nv, sizeof(WDatum));
+    g->vn_buf = grow(g->vn_buf, &g->vn_cap, direct ? 1 : n * nv, 1);
+    if (!direct) {
+        g->init = grow(g->init, &g->init_cap, ns * nv, sizeof(WDatum));
+        g->initn = grow(g->initn, &g->initn_cap, ns * nv, 1);
+    }
+    FCol *cols = wa_alloc(&g->scratch, sizeof(FCol) * (size_t)nv);
+    for (int a = 0; a < na; a++) {
+        const FAgg *fa = &g->fa[a];
+        FCol *c = &cols[a];
+        c->op = fa->op;
+        c->dbl = fa->dbl;
+        c->f = fa->f;
+        c->sh = fa->wrap;
+        c->nbyte = (fa->f + 8) >> 3;
+        c->nmask = (unsigned char)(1u << ((fa->f + 8) & 7));
+        c->fnul = fa->filter >= 0 ? in->cols[fa->filter].nulls : NULL;
+        c->fdat = fa->filter >= 0 ? in->cols[fa->filter].data : NULL;
+        c->anul = fa->arg >= 0 ? in->cols[fa->arg].nulls : NULL;
+        c->adat = fa->arg >= 0 ? in->cols[fa->arg].data : NULL;
+        if (direct) {
+            c->out = o->cols[g->nkeys + a].data;
+            c->on = o->cols[g->nkeys + a].nulls;
         } else {
-            fast_values(g, s->bytes, g->prev, g->prevn);
+            c->out = g->vals_buf + (size_t)a * (size_t)n;
+            c->on = g->vn_buf + (size_t)a * (size_t)n;
         }
-        fast_update(g, s->bytes, in, r);
-        s->dirty = true;
-        fast_values(g, s->bytes, g->cur, g->curn);
-        if (first) {
+    }
+    unsigned char *acc = g->acc_buf;
+    /* per key: read the accumulator row, update it for the key's rows, write it back */
+    for (int i = 0; i < ns; i++) {
+        Slot *s = &g->slots[i];
+        WBytes v;
+        WStateLookup how = slot_load(g, in, s, &v, false);
+        if (s->expired) g->ttl_expired++;
+        bool present = how == WSL_FOUND && v.len == g->acc_len;
+        if (present) {
+            memcpy(acc, v.p, g->acc_len);
+            if (!direct) fast_values(g, acc, g->init + (size_t)i * (size_t)na, g->initn + (size_t)i * (size_t)na);
+        } else {
+            memcpy(acc, g->tmpl, g->acc_len);
+        }
+        const int32_t *rows = g->order + start[i];
+        g->first[rows[0]] = !present;
+        for (int k = 1; k < s->nrows; k++) g->first[rows[k]] = 0;
+        fast_key_rows(g, cols, acc, rows, s->nrows);
+        wvalue_put(g->acc_state, acc, g->acc_len);
+    }
+    if (direct) {
+        for (int r = 0; r < n; r++) o->kinds[r] = g->first[r] ? WRK_INSERT : WRK_UPDATE_AFTER;
+        for (int k = 0; k < g->nkeys; k++) {
+            const WVector *kv = &in->cols[g->keys[k]];
+            memcpy(o->cols[k].data, kv->data, sizeof(WDatum) * (size_t)n);
+            memcpy(o->cols[k].nulls, kv->nulls, (size_t)n);
+        }
+        o->nrows = n;
+        return;
+    }
+    for (int r = 0; r < n; r++) {
+        for (int a = 0; a < na; a++) { g->cur[a] = cols[a].out[r]; g->curn[a] = cols[a].on[r]; }
+        if (g->first[r]) {
             emit_row(g, WRK_INSERT, in, r, g->cur, g->curn);
-        } else if (g->ttl_ms > 0 || !fast_equal(g, g->prev, g->prevn, g->cur, g->curn)) {
-            if (g->gen_ub) emit_row(g, WRK_UPDATE_BEFORE, in, r, g->prev, g->prevn);
-            emit_row(g, WRK_UPDATE_AFTER, in, r, g->cur, g->curn);
+            continue;
         }
+        int pr = g->prev_row[r];
+        if (pr >= 0) {
+            for (int a = 0; a < na; a++) { g->prev[a] = cols[a].out[pr]; g->prevn[a] = cols[a].on[pr]; }
+        } else {
+            size_t base = (size_t)g->row_slot[r] * (size_t)na;
+            memcpy(g->prev, g->init + base, sizeof(WDatum) * (size_t)na);
+            memcpy(g->prevn, g->initn + base, (size_t)na);
+        }
+        if (g->ttl_ms <= 0 && fast_equal(g, g->prev, g->prevn, g->cur, g->curn)) continue;
+        if (g->gen_ub) emit_row(g, WRK_UPDATE_BEFORE, in, r, g->prev, g->prevn);
+        emit_row(g, WRK_UPDATE_AFTER, in, r, g->cur, g->curn);
     }
 }
 
@@ -477,12 +693,8 @@ static void write_back(GroupAgg *g)
         if (!s->dirty) continue;
         set_slot_key(g, s);
         if (s->present) {
-            if (g->fast) {
-                wvalue_put(g->acc_state, s->bytes, g->acc_len);
-            } else {
-                wacc_encode(&g->ac, s->acc, s->nulls, &g->tmp);
-                wvalue_put(g->acc_state, g->tmp.buf, g->tmp.len);
-            }
+            wacc_encode(&g->ac, s->acc, s->nulls, &g->tmp);
+            wvalue_put(g->acc_state, g->tmp.buf, g->tmp.len);
         } else {
             wvalue_clear(g->acc_state);
         }
@@ -495,7 +707,7 @@ static void ga_process(WOperator *op, int input, const WChunk *in)
     (void)input;
     if (!g->input_retracts) {
         for (int r = 0; r < in->nrows; r++) {
-            if (wrowkind_is_retract((WRowKind)in->kinds[r])) {
+            if (in->kinds[r] == WRK_UPDATE_BEFORE || in->kinds[r] == WRK_DELETE) {
                 werr_set(op->ctx->err, WEXC_TABLE,
                          "%s received a retraction (%s) but its input was planned as insert-only",
                          op->name ? op->name : "GroupAggregate", wrowkind_short((WRowKind)in->kinds[r]));
@@ -507,9 +719,13 @@ static void ga_process(WOperator *op, int input, const WChunk *in)
     g->ac.now = wexec_now(op->ctx);
     table_prepare(g, in->nrows);
     assign_slots(g, in);
-    if (g->fast) process_fast(g, in);
-    else process_general(g, in);
-    write_back(g);
+    if (g->fast) {
+        process_fast(g, in);
+    } else {
+        load_slots_general(g, in);
+        process_general(g, in);
+        write_back(g);
+    }
     flush_out(g);
 }
 
@@ -551,6 +767,14 @@ static void ga_destroy(WOperator *op)
     free(g->ktypes);
     free(g->fa);
     free(g->tmpl);
+    free(g->acc_buf);
+    free(g->order);
+    free(g->prev_row);
+    free(g->first);
+    free(g->vals_buf);
+    free(g->vn_buf);
+    free(g->init);
+    free(g->initn);
     free(g->prev);
     free(g->cur);
     free(g->prevn);
@@ -592,7 +816,8 @@ static bool setup_fast(GroupAgg *g, const WGroupAggSpec *spec)
         }
         if (op != F_COUNT_STAR && op != F_COUNT && !fast_arg_type(ag->arg_type)) goto no;
         fa[i] = (FAgg){.op = op, .dbl = ag->arg_type && ag->arg_type->id == WT_DOUBLE, .arg = ag->arg,
-                       .filter = ag->filter_col, .f = ag->off, .res = ag->res_type};
+                       .filter = ag->filter_col, .f = ag->off, .wrap = wrap_shift(ag->res_type)};
+        if (op == F_COUNT_STAR && c->filter_col < 0) g->always_changes = true;
     }
     for (int i = 0; i < L->nfields; i++)
         if (L->ftypes[i]->id != WT_BIGINT && L->ftypes[i]->id != WT_DOUBLE) goto no;
@@ -605,6 +830,7 @@ static bool setup_fast(GroupAgg *g, const WGroupAggSpec *spec)
     wacc_create(L, acc, nl);
     wacc_encode(&g->ac, acc, nl, &g->tmp);
     g->tmpl = wmalloc(g->acc_len);
+    g->acc_buf = wmalloc(g->acc_len);
     memcpy(g->tmpl, g->tmp.buf, g->acc_len);
     free(acc);
     free(nl);
@@ -651,6 +877,17 @@ WOperator *wop_group_agg_new(WExecCtx *ctx, const WGroupAggSpec *spec)
         g->keys[k] = spec->keys[k];
         g->ktypes[k] = spec->in_types[spec->keys[k]];
         if (wtype_is_composite(g->ktypes[k])) g->kmode = KM_ENCODED;
+    }
+    g->key_fixed = true;
+    for (int k = 0; k < spec->nkeys; k++) if (!key_type_fixed(g->ktypes[k])) g->key_fixed = false;
+    if (spec->nkeys == 1 && g->kmode == KM_DATUM) {
+        switch (g->ktypes[0]->id) {
+        case WT_BOOLEAN: case WT_TINYINT: case WT_SMALLINT: case WT_INT: case WT_BIGINT:
+        case WT_DATE: case WT_TIME: case WT_INTERVAL_YM: case WT_INTERVAL_DT:
+            g->kmode = KM_INT1;
+            break;
+        default: break;
+        }
     }
     g->in_types = spec->in_types;
     g->naggs = spec->naggs;
