@@ -226,7 +226,7 @@ static void print_diff(FILE *out, const char *sink, Lines *want, Lines *got)
 static int count_pk_cols(const char *ddl)
 {
     /* "PRIMARY KEY (a, b)": count names; the runner assumes the key columns lead the schema */
-    const char *p = strstr(ddl, "PRIMARY KEY");
+    const char *p = strcasestr(ddl, "PRIMARY KEY");
     if (!p) return 0;
     p = strchr(p, '(');
     if (!p) return 0;
@@ -238,7 +238,7 @@ static int count_pk_cols(const char *ddl)
 static bool pk_leads(const char *ddl, int npk)
 {
     /* check that the PK columns are the first columns declared */
-    const char *pk = strstr(ddl, "PRIMARY KEY");
+    const char *pk = strcasestr(ddl, "PRIMARY KEY");
     const char *open = strchr(ddl, '(');
     if (!pk || !open) return false;
     const char *names = strchr(pk, '(');
@@ -292,7 +292,7 @@ static bool run_once(WArena *a, Case *c, const char *dir, bool phase1_only, RunO
         if (o->is_sink) {
             /* Flink's values test sink: with a primary key an upsert sink unless the case
                enforced a changelog mode; without one it takes every kind */
-            const char *mode = o->mode ? o->mode : strstr(o->ddl, "PRIMARY KEY") ? "I,UA,D" : "I,UB,UA,D";
+            const char *mode = o->mode ? o->mode : strcasestr(o->ddl, "PRIMARY KEY") ? "I,UA,D" : "I,UB,UA,D";
             with = wa_sprintf(a, "'connector' = 'print', 'print-identifier' = '%s', 'sink.changelog-mode' = '%s'",
                               o->name, mode);
         } else {
@@ -303,9 +303,9 @@ static bool run_once(WArena *a, Case *c, const char *dir, bool phase1_only, RunO
             if (o->rows_before) fputs(o->rows_before, f);
             if (o->rows_after && !phase1_only) fputs(o->rows_after, f);
             fclose(f);
-            with = wa_sprintf(a, "'connector' = 'filesystem', 'path' = '%s', 'format' = 'changelog-csv'%s%s%s",
-                              path, o->mode ? ", 'changelog-csv.changelog-mode' = '" : "", o->mode ? o->mode : "",
-                              o->mode ? "'" : "");
+            /* a source without a declared changelog mode is insert-only (FORMAT.md §3) */
+            with = wa_sprintf(a, "'connector' = 'filesystem', 'path' = '%s', 'format' = 'changelog-csv', "
+                              "'changelog-csv.changelog-mode' = '%s'", path, o->mode ? o->mode : "I");
         }
         char *ddl = rewrite_ddl(a, o->ddl, with);
         if (!ddl) { werr_set(err, WEXC_TABLE, "case DDL of %s has no '<abstract>' connector", o->name); ok = false; break; }
