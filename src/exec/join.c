@@ -58,7 +58,10 @@ typedef struct JoinOp {
     WDatum *vals;
     uint8_t *nulls;
     int64_t ttl_expired;
-    int64_t null_key_rows;
+    WJoinEntry *cands;          /* candidates of the rows of a batch */
+    int ccap;
+    struct SegRow *seg;         /* rows of a batch */
+    int segcap;
 } JoinOp;
 
 /* ---------------- encoding ---------------- */
@@ -134,20 +137,19 @@ static void emit_other(JoinOp *j, int in, WRowKind kind, int jr)
 
 /* ---------------- candidates ---------------- */
 
-/* Decode entries [from, from+m) of the other side into joined rows 0..m-1 together with input row
-   r, evaluate the residual; sel[i] says whether candidate i matches. Returns false on error. */
-static bool load_window(JoinOp *j, int in, const WChunk *c, int r, const WJoinEntry *ents, int from,
-                        int m, bool decode)
+/* Decode candidates ents[0..n) of the other side into new joined rows (from jc->nrows on),
+   each next to input row r. decode=false only reserves the rows. */
+static void fill_joined(JoinOp *j, int in, const WChunk *c, int r, const WJoinEntry *ents, int n,
+                        bool decode)
 {
     WChunk *jc = j->joined;
-    jc->nrows = 0;
     int ot = 1 - in;
     JoinSide *os = &j->side[ot], *is = &j->side[in];
     int ooff = ot == 0 ? 0 : j->L, ioff = in == 0 ? 0 : j->L;
-    for (int i = 0; i < m; i++) {
+    for (int i = 0; i < n; i++) {
         int jr = wchunk_add_row(jc, WRK_INSERT);
-        const WJoinEntry *e = &ents[from + i];
-        j->sel[i] = 1;
+        const WJoinEntry *e = &ents[i];
+        j->sel[jr] = 1;
         if (!decode) continue;
         for (int k = 0; k < os->ncols; k++) {
             WVector *v = &jc->cols[ooff + k];
@@ -162,164 +164,272 @@ static bool load_window(JoinOp *j, int in, const WChunk *c, int r, const WJoinEn
             jc->cols[ioff + k].nulls[jr] = c->cols[k].nulls[r];
         }
     }
-    if (j->residual && m > 0) {
-        warena_reset(j->eval_arena);
-        WEvalCtx ec = {.arena = j->eval_arena, .cast = j->base.ctx->cast,
-                       .now_ms = j->base.ctx->start_ms, .err = j->base.ctx->err};
-        if (!wexpr_filter(&ec, j->residual, jc, j->sel)) return false;
-    }
-    return !j->base.ctx->err->set;
 }
 
-/* ---------------- INNER / LEFT / RIGHT / FULL ---------------- */
-
-static void join_row(JoinOp *j, int in, const WChunk *c, int r, const WJoinEntry *ents, int n,
-                     bool null_key)
+/* Evaluate the residual over every joined row (sel[i] &= condition). */
+static bool eval_residual(JoinOp *j)
 {
-    JoinSide *is = &j->side[in], *os = &j->side[1 - in];
-    WRowKind kind = (WRowKind)c->kinds[r];
-    bool acc = !wrowkind_is_retract(kind);
-    bool in_outer = is->pad, ot_outer = os->pad;
+    if (!j->residual || j->joined->nrows == 0) return true;
+    warena_reset(j->eval_arena);
+    WEvalCtx ec = {.arena = j->eval_arena, .cast = j->base.ctx->cast,
+                   .now_ms = j->base.ctx->start_ms, .err = j->base.ctx->err};
+    return wexpr_filter(&ec, j->residual, j->joined, j->sel) && !j->base.ctx->err->set;
+}
+
+/* ---------------- one input row: begin, matches (in one or more parts), end ----------------
+   Candidate i of a matches() call is joined row jbase + i (sel[jbase + i] tells whether the
+   residual held). `fresh` re-reads the association counts from state, because an earlier row
+   of the same batch may have changed them since they were collected. */
+
+typedef struct RowCtx {
+    int in;
+    const WChunk *c;
+    int r;
+    WRowKind kind;
+    bool acc;
+    bool additional;
+    bool fresh;
+    int matches;
+} RowCtx;
+
+static int32_t cur_assoc(JoinOp *j, RowCtx *x, JoinSide *os, const WJoinEntry *e)
+{
+    return x->fresh ? wjview_assoc(&os->view, e) : e->assoc;
+}
+
+static inline void row_begin(JoinOp *j, RowCtx *x)
+{
+    JoinSide *is = &j->side[x->in], *os = &j->side[1 - x->in];
     const void *row = j->rowbuf.buf, *uk = j->ukbuf.buf;
     size_t rowlen = j->rowbuf.len, uklen = j->ukbuf.len;
-    int cap = j->joined->cap;
-    int matches = 0;
-
-    if (acc) {
+    x->kind = (WRowKind)x->c->kinds[x->r];
+    x->acc = !wrowkind_is_retract(x->kind);
+    x->matches = 0;
+    x->additional = false;
+    if (j->semi_anti) {
+        if (x->in == 1) {
+            if (x->acc) wjview_add(&is->view, row, rowlen, uk, uklen, -1);
+            else wjview_retract(&is->view, row, rowlen, uk, uklen);
+        }
+        return;
+    }
+    if (x->acc) {
         /* Flink's isAdditionalMatch: does this record add a match for other-side records? */
-        bool additional = ot_outer && is->view.kind != WJV_JOINKEY_CONTAINS_UK &&
-                          !(is->view.kind == WJV_HAS_UK && wjview_has_uk(&is->view, uk, uklen));
-        if (!in_outer) wjview_add(&is->view, row, rowlen, uk, uklen, -1);
-        for (int from = 0; !null_key && from < n; from += cap) {
-            int m = n - from < cap ? n - from : cap;
-            if (!load_window(j, in, c, r, ents, from, m, true)) return;
-            for (int i = 0; i < m; i++) {
-                if (!j->sel[i]) continue;
-                const WJoinEntry *e = &ents[from + i];
-                for (int t = 0; t < e->count; t++) {
-                    if (ot_outer) {
-                        if (e->assoc == 0) emit_other(j, in, WRK_DELETE, i);
-                        if (e->assoc == 0 || additional) wjview_update_assoc(&os->view, e, e->assoc + 1);
-                        emit_joined(j, WRK_INSERT, i);
-                    } else {
-                        emit_joined(j, in_outer ? WRK_INSERT : kind, i);
-                    }
-                    matches++;
-                }
-            }
-        }
-        if (in_outer) {
-            if (matches == 0) emit_input(j, in, WRK_INSERT, c, r);
-            wjview_add(&is->view, row, rowlen, uk, uklen, matches);
-        }
+        x->additional = os->pad && is->view.kind != WJV_JOINKEY_CONTAINS_UK &&
+                        !(is->view.kind == WJV_HAS_UK && wjview_has_uk(&is->view, uk, uklen));
+        if (!is->pad) wjview_add(&is->view, row, rowlen, uk, uklen, -1);
     } else {
         wjview_retract(&is->view, row, rowlen, uk, uklen);
-        for (int from = 0; !null_key && from < n; from += cap) {
-            int m = n - from < cap ? n - from : cap;
-            if (!load_window(j, in, c, r, ents, from, m, true)) return;
-            for (int i = 0; i < m; i++) {
-                if (!j->sel[i]) continue;
-                const WJoinEntry *e = &ents[from + i];
-                for (int t = 0; t < e->count; t++) {
-                    emit_joined(j, in_outer ? WRK_DELETE : kind, i);
-                    if (ot_outer) {
-                        if (e->assoc == 1) emit_other(j, in, WRK_INSERT, i);
-                        wjview_update_assoc(&os->view, e, e->assoc - 1);
-                    }
-                    matches++;
-                }
-            }
-        }
-        if (matches == 0 && in_outer) emit_input(j, in, WRK_DELETE, c, r);
     }
 }
 
-/* ---------------- SEMI / ANTI ---------------- */
-
-static void semi_left_row(JoinOp *j, const WChunk *c, int r, const WJoinEntry *ents, int n,
-                          bool null_key)
+static inline void row_matches(JoinOp *j, RowCtx *x, const WJoinEntry *ents, int n, int jbase)
 {
-    JoinSide *ls = &j->side[0];
-    WRowKind kind = (WRowKind)c->kinds[r];
-    int cap = j->joined->cap, matches = 0;
-    bool decode = j->residual != NULL;
-    for (int from = 0; !null_key && from < n; from += cap) {
-        int m = n - from < cap ? n - from : cap;
-        if (!load_window(j, 0, c, r, ents, from, m, decode)) return;
-        for (int i = 0; i < m; i++)
-            if (j->sel[i]) matches += ents[from + i].count;
+    int in = x->in;
+    JoinSide *is = &j->side[in], *os = &j->side[1 - in];
+    const uint8_t *sel = j->sel + jbase;
+    if (j->semi_anti && in == 0) {
+        for (int i = 0; i < n; i++)
+            if (!j->residual || sel[i]) x->matches += ents[i].count;
+        return;
     }
-    if ((matches == 0) == j->anti) emit_input(j, 0, kind, c, r);
-    if (!wrowkind_is_retract(kind))
-        wjview_add(&ls->view, j->rowbuf.buf, j->rowbuf.len, j->ukbuf.buf, j->ukbuf.len, matches);
-    else
-        wjview_retract(&ls->view, j->rowbuf.buf, j->rowbuf.len, j->ukbuf.buf, j->ukbuf.len);
-}
-
-static void semi_right_row(JoinOp *j, const WChunk *c, int r, const WJoinEntry *ents, int n,
-                           bool null_key)
-{
-    JoinSide *ls = &j->side[0], *rs = &j->side[1];
-    WRowKind kind = (WRowKind)c->kinds[r];
-    bool acc = !wrowkind_is_retract(kind);
-    int cap = j->joined->cap;
-    if (acc) wjview_add(&rs->view, j->rowbuf.buf, j->rowbuf.len, j->ukbuf.buf, j->ukbuf.len, -1);
-    else wjview_retract(&rs->view, j->rowbuf.buf, j->rowbuf.len, j->ukbuf.buf, j->ukbuf.len);
-    for (int from = 0; !null_key && from < n; from += cap) {
-        int m = n - from < cap ? n - from : cap;
-        if (!load_window(j, 1, c, r, ents, from, m, true)) return;
-        for (int i = 0; i < m; i++) {
-            if (!j->sel[i]) continue;
-            const WJoinEntry *e = &ents[from + i];
-            for (int t = 0; t < e->count; t++) {
-                if (acc) {
-                    if (e->assoc == 0) emit_other(j, 1, j->anti ? WRK_DELETE : kind, i);
-                    wjview_update_assoc(&ls->view, e, e->assoc + 1);
+    for (int i = 0; i < n; i++) {
+        if (!sel[i]) continue;
+        const WJoinEntry *e = &ents[i];
+        int jr = jbase + i;
+        int32_t assoc = (os->outer) ? cur_assoc(j, x, os, e) : e->assoc;
+        for (int t = 0; t < e->count; t++) {
+            if (j->semi_anti) {
+                if (x->acc) {
+                    if (assoc == 0) emit_other(j, 1, j->anti ? WRK_DELETE : x->kind, jr);
+                    wjview_update_assoc(&os->view, e, assoc + 1);
                 } else {
-                    if (e->assoc == 1) emit_other(j, 1, j->anti ? WRK_INSERT : kind, i);
-                    wjview_update_assoc(&ls->view, e, e->assoc - 1);
+                    if (assoc == 1) emit_other(j, 1, j->anti ? WRK_INSERT : x->kind, jr);
+                    wjview_update_assoc(&os->view, e, assoc - 1);
+                }
+            } else if (x->acc) {
+                if (os->pad) {
+                    if (assoc == 0) emit_other(j, in, WRK_DELETE, jr);
+                    if (assoc == 0 || x->additional) wjview_update_assoc(&os->view, e, assoc + 1);
+                    emit_joined(j, WRK_INSERT, jr);
+                } else {
+                    emit_joined(j, is->pad ? WRK_INSERT : x->kind, jr);
+                }
+            } else {
+                emit_joined(j, is->pad ? WRK_DELETE : x->kind, jr);
+                if (os->pad) {
+                    if (assoc == 1) emit_other(j, in, WRK_INSERT, jr);
+                    wjview_update_assoc(&os->view, e, assoc - 1);
                 }
             }
+            x->matches++;
         }
+    }
+}
+
+static inline void row_end(JoinOp *j, RowCtx *x)
+{
+    JoinSide *is = &j->side[x->in];
+    const void *row = j->rowbuf.buf, *uk = j->ukbuf.buf;
+    size_t rowlen = j->rowbuf.len, uklen = j->ukbuf.len;
+    if (j->semi_anti) {
+        if (x->in == 1) return;
+        if ((x->matches == 0) == j->anti) emit_input(j, 0, x->kind, x->c, x->r);
+        if (x->acc) wjview_add(&is->view, row, rowlen, uk, uklen, x->matches);
+        else wjview_retract(&is->view, row, rowlen, uk, uklen);
+        return;
+    }
+    if (!is->pad) return;
+    if (x->acc) {
+        if (x->matches == 0) emit_input(j, x->in, WRK_INSERT, x->c, x->r);
+        wjview_add(&is->view, row, rowlen, uk, uklen, x->matches);
+    } else if (x->matches == 0) {
+        emit_input(j, x->in, WRK_DELETE, x->c, x->r);
     }
 }
 
 /* ---------------- process ---------------- */
 
+/* The join key of row r becomes the state key (bytes in keybuf); true if a '='-compared key
+   column is NULL (the row then matches nothing, but is still stored, as in Flink). */
+static bool set_row_key(JoinOp *j, const JoinSide *is, const WChunk *c, int r)
+{
+    bool null_key = false;
+    for (int k = 0; k < j->nkeys && j->any_filter; k++)
+        if (j->filter_null[k] && c->cols[is->keys[k]].nulls[r]) { null_key = true; break; }
+    encode_cols(j, &j->keybuf, c, r, j->nkeys, is->keys, j->key_types);
+    wstate_set_key(j->be, j->keybuf.buf, j->keybuf.len);
+    return null_key;
+}
+
+static void encode_record(JoinOp *j, const JoinSide *is, const WChunk *c, int r)
+{
+    encode_cols(j, &j->rowbuf, c, r, is->ncols, is->all, is->types);
+    if (is->view.kind == WJV_HAS_UK) encode_cols(j, &j->ukbuf, c, r, is->nuk, is->uk, is->uk_types);
+    else wsb_clear(&j->ukbuf);
+}
+
+static int64_t expired_sum(const JoinOp *j) { return j->side[0].view.expired + j->side[1].view.expired; }
+
+/* A row with more candidates than the joined chunk holds: matched window by window. */
+static void big_row(JoinOp *j, int in, const WChunk *c, int r, const WJoinEntry *ents, int n,
+                    bool decode)
+{
+    RowCtx x = {.in = in, .c = c, .r = r};
+    encode_record(j, &j->side[in], c, r);
+    row_begin(j, &x);
+    int cap = j->joined->cap;
+    for (int from = 0; from < n; from += cap) {
+        int m = n - from < cap ? n - from : cap;
+        j->joined->nrows = 0;
+        fill_joined(j, in, c, r, ents + from, m, decode);
+        if (!eval_residual(j)) return;
+        row_matches(j, &x, ents + from, m, 0);
+    }
+    row_end(j, &x);
+}
+
+typedef struct SegRow {
+    RowCtx x;
+    bool expired;
+    const void *key;            /* batch: copy of the join key */
+    size_t keylen;
+    const WJoinEntry *ents;     /* not batched: the view's collected entries */
+    int cfrom, cn, jbase;
+} SegRow;
+
+/*
+ * Rows are processed in runs. Phase 1, per row in order: set the key, collect the other side's
+ * candidates into the joined chunk and, for a side that is not outer, apply the row's own state
+ * change (row_begin). Then the residual is evaluated once for the run, and phase 2 applies, in
+ * row order, the rest (for an outer side all of its own changes, which depend on the matches).
+ * This equals processing row by row: the other side's records do not change while rows of this
+ * side are processed (only their association counts do, which phase 2 re-reads), and the input
+ * side's changes keep their order. Without a residual a run is one row.
+ */
 static void join_process(WOperator *op, int input, const WChunk *in)
 {
     JoinOp *j = (JoinOp *)op;
     if (input < 0 || input > 1) return;
     JoinSide *is = &j->side[input], *os = &j->side[1 - input];
-    const WType **key_types = j->key_types;
-    bool has_uk = is->view.kind == WJV_HAS_UK;
-    for (int r = 0; r < in->nrows; r++) {
+    WChunk *jc = j->joined;
+    bool batch = j->residual != NULL;
+    bool decode = !(j->semi_anti && input == 0 && !j->residual);
+    /* phase 2 touches state (and needs the key again) only for association counts and for the
+       outer / semi-anti left side's final add */
+    bool phase2_state = os->outer || is->outer;
+    if (in->nrows > j->segcap) {
+        j->segcap = in->nrows;
+        j->seg = wrealloc(j->seg, sizeof(SegRow) * (size_t)j->segcap);
+    }
+    SegRow *seg = j->seg;
+    int r = 0;
+    while (r < in->nrows && !op->ctx->err->set) {
         if (j->scratch->total > SCRATCH_LIMIT) {
             flush_out(j);
             warena_reset(j->scratch);
         }
-        /* the join key is the state key */
-        bool null_key = false;
-        for (int k = 0; k < j->nkeys && j->any_filter; k++)
-            if (j->filter_null[k] && in->cols[is->keys[k]].nulls[r]) { null_key = true; break; }
-        if (null_key) j->null_key_rows++;
-        encode_cols(j, &j->keybuf, in, r, j->nkeys, is->keys, key_types);
-        wstate_set_key(j->be, j->keybuf.buf, j->keybuf.len);
-        encode_cols(j, &j->rowbuf, in, r, is->ncols, is->all, is->types);
-        if (has_uk) encode_cols(j, &j->ukbuf, in, r, is->nuk, is->uk, is->uk_types);
-        else wsb_clear(&j->ukbuf);
-
-        int64_t exp0 = is->view.expired + os->view.expired;
-        WJoinEntry *ents = NULL;
-        int n = null_key ? 0 : wjview_collect(&os->view, j->scratch, &ents);
-        if (j->semi_anti) {
-            if (input == 0) semi_left_row(j, in, r, ents, n, null_key);
-            else semi_right_row(j, in, r, ents, n, null_key);
-        } else {
-            join_row(j, input, in, r, ents, n, null_key);
+        int nseg = 0, ncand = 0;
+        jc->nrows = 0;
+        while (r < in->nrows) {
+            bool null_key = set_row_key(j, is, in, r);
+            int64_t exp0 = expired_sum(j);
+            WJoinEntry *ents = NULL;
+            int n = null_key ? 0 : wjview_collect(&os->view, j->scratch, &ents);
+            int need = decode ? n : 0;
+            if (need > jc->cap - jc->nrows || (!decode && n > jc->cap)) {
+                if (nseg > 0) break;                /* r starts the next run */
+                big_row(j, input, in, r, ents, n, decode);
+                if (expired_sum(j) > exp0) j->ttl_expired++;
+                r++;
+                break;
+            }
+            SegRow *s = &seg[nseg++];
+            s->cn = n;
+            s->jbase = jc->nrows;
+            if (batch) {
+                /* keep the candidates (the next collect reuses the view's array) and the key */
+                if (phase2_state) {
+                    s->key = wa_memdup(j->scratch, j->keybuf.buf, j->keybuf.len ? j->keybuf.len : 1);
+                    s->keylen = j->keybuf.len;
+                }
+                s->cfrom = ncand;
+                if (ncand + n > j->ccap) {
+                    j->ccap = (ncand + n) * 2;
+                    j->cands = wrealloc(j->cands, sizeof(WJoinEntry) * (size_t)j->ccap);
+                }
+                if (n) memcpy(j->cands + ncand, ents, sizeof(WJoinEntry) * (size_t)n);
+                ncand += n;
+            } else {
+                s->ents = ents;
+            }
+            fill_joined(j, input, in, r, ents, n, decode);
+            s->x = (RowCtx){.in = input, .c = in, .r = r};
+            if (!is->outer) {
+                /* all of this side's own changes happen here, in row order */
+                encode_record(j, is, in, r);
+                row_begin(j, &s->x);
+            }
+            s->expired = expired_sum(j) > exp0;
+            r++;
+            if (!batch) break;
         }
-        if (is->view.expired + os->view.expired > exp0) j->ttl_expired++;
-        if (op->ctx->err->set) return;
+        if (nseg == 0) continue;
+        if (!eval_residual(j)) return;
+        for (int i = 0; i < nseg; i++) {
+            SegRow *s = &seg[i];
+            int64_t exp0 = expired_sum(j);
+            if (nseg > 1 && phase2_state) wstate_set_key(j->be, s->key, s->keylen);
+            if (is->outer) {
+                /* an outer side adds its records with their match counts: begin and end here */
+                encode_record(j, is, in, s->x.r);
+                row_begin(j, &s->x);
+            }
+            s->x.fresh = nseg > 1;
+            row_matches(j, &s->x, batch ? j->cands + s->cfrom : s->ents, s->cn, s->jbase);
+            row_end(j, &s->x);
+            if (s->expired || expired_sum(j) > exp0) j->ttl_expired++;
+        }
     }
     flush_out(j);
     warena_reset(j->scratch);
@@ -367,6 +477,8 @@ static void join_destroy(WOperator *op)
     free(j->vals);
     free(j->nulls);
     free(j->sel);
+    free(j->cands);
+    free(j->seg);
     free(j);
 }
 
@@ -466,7 +578,7 @@ WOperator *wop_join_new(WExecCtx *ctx, const WJoinSpec *spec)
     free(jt);
     j->sel = wmalloc(WCHUNK_CAP);
     j->out = wchunk_new(spec->out.ncols, spec->out.types, ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP);
-    j->scratch = warena_new(1 << 16);
+    j->scratch = warena_new(1 << 20);
     j->eval_arena = warena_new(1 << 16);
     wsb_init(&j->keybuf);
     wsb_init(&j->rowbuf);

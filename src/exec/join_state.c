@@ -159,6 +159,28 @@ void wjview_update_assoc(WJoinView *v, const WJoinEntry *e, int32_t assoc)
     }
 }
 
+int32_t wjview_assoc(WJoinView *v, const WJoinEntry *e)
+{
+    if (!v->outer) return e->assoc;
+    WBytes b;
+    WStateLookup how;
+    switch (v->kind) {
+    case WJV_JOINKEY_CONTAINS_UK:
+        how = wvalue_get(v->st, &b);
+        count_lookup(v, how);
+        return how == WSL_FOUND && b.len >= 4 ? get_i32((const unsigned char *)b.p + b.len - 4) : e->assoc;
+    case WJV_HAS_UK:
+        how = wmap_get(v->st, e->id, e->idlen, &b);
+        count_lookup(v, how);
+        return how == WSL_FOUND && b.len >= 4 ? get_i32((const unsigned char *)b.p + b.len - 4) : e->assoc;
+    case WJV_NO_UK:
+        how = wmap_get(v->st, e->id, e->idlen, &b);
+        count_lookup(v, how);
+        return how == WSL_FOUND && b.len >= 8 ? get_i32((const unsigned char *)b.p + 4) : e->assoc;
+    }
+    return e->assoc;
+}
+
 static WJoinEntry *next_slot(WJoinView *v, int n)
 {
     if (n == v->cap) {

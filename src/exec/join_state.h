@@ -67,6 +67,9 @@ void wjview_retract(WJoinView *v, const void *row, size_t rowlen, const void *uk
 bool wjview_has_uk(WJoinView *v, const void *uk, size_t uklen);
 /* Set the number of associations of a collected record (outer views). */
 void wjview_update_assoc(WJoinView *v, const WJoinEntry *e, int32_t assoc);
+/* The number of associations currently stored for a collected record (outer views; the
+   collected value when the record is gone). */
+int32_t wjview_assoc(WJoinView *v, const WJoinEntry *e);
 /* Copy the current key's records into arena a; returns the number of distinct entries and sets
    *out to them (valid until the next collect or wjview_free). NO_UK entries carry their count. */
 int wjview_collect(WJoinView *v, WArena *a, WJoinEntry **out);

@@ -31,6 +31,7 @@
 #include "window_session.h"
 #include "../state/timers.h"
 #include "../types/row.h"
+#include "../common/hash.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,8 @@
 
 #define ROWTIME_NULL_MSG \
     "RowTime field should not be null, please convert it to a non-null long value."
+
+typedef struct Slot Slot;
 
 typedef struct WindowAggOp {
     WOperator base;
@@ -63,7 +66,16 @@ typedef struct WindowAggOp {
     WStateBackend *be;
     WState *st;                 /* window-aggs */
     WTimerService *timers;
-    WStrBuf kbuf, abuf;
+    WStrBuf kbuf, abuf, tbuf;
+    int *prev_slot;             /* per window index: the previous row's slot */
+    /* chunk-local grouping of (row, window) pairs by state key */
+    WStrBuf kbytes;
+    Slot *slots;
+    int nslots;
+    int *pair_row, *pair_next;
+    int pair_cap;
+    int32_t *table;
+    size_t tcap;
     /* output */
     WChunk *out;
     const WType **out_types;
@@ -83,14 +95,6 @@ static void flush(WindowAggOp *w)
 {
     if (w->out->nrows) wop_emit(&w->base, w->out);
     wchunk_reset(w->out);
-}
-
-/* Composite state key: the key row with the window end appended. */
-static void set_window_key(WindowAggOp *w, size_t klen, int64_t end)
-{
-    w->kbuf.len = klen;
-    wsb_appendn(&w->kbuf, (const char *)&end, sizeof end);
-    wstate_set_key(w->be, w->kbuf.buf, w->kbuf.len);
 }
 
 /* ---- firing ---- */
@@ -148,23 +152,76 @@ static void advance(WindowAggOp *w, int64_t time)
     warena_reset(&w->scratch);
 }
 
-/* ---- input ---- */
+/* ---- input ----
+   A chunk is processed in two passes: every (row, unfired window) pair is grouped by its state
+   key (key row ++ window end) in a chunk-local table, then each group reads its accumulator once,
+   accumulates its rows in arrival order and writes it back once. */
 
-static void accumulate_row(WindowAggOp *w, const WChunk *in, int r, bool retract, size_t klen,
-                           int64_t end)
+struct Slot {
+    uint64_t hash;
+    size_t koff;                /* composite key bytes in w->kbytes */
+    uint32_t klen;
+    int64_t end;
+    int head, tail;             /* pairs of this slot, in row order */
+};
+
+static void ensure_pairs(WindowAggOp *w, int n)
 {
-    set_window_key(w, klen, end);
+    if (n <= w->pair_cap) return;
+    while (w->pair_cap < n) w->pair_cap = w->pair_cap ? w->pair_cap * 2 : 4096;
+    w->pair_row = wrealloc(w->pair_row, sizeof *w->pair_row * (size_t)w->pair_cap);
+    w->pair_next = wrealloc(w->pair_next, sizeof *w->pair_next * (size_t)w->pair_cap);
+    w->slots = wrealloc(w->slots, sizeof *w->slots * (size_t)w->pair_cap);
+    size_t tcap = 1;
+    while (tcap < (size_t)w->pair_cap * 2) tcap <<= 1;
+    w->table = wrealloc(w->table, sizeof *w->table * tcap);
+    w->tcap = tcap;
+}
+
+static int find_slot(WindowAggOp *w, uint64_t h, const char *key, size_t klen, int64_t end)
+{
+    size_t mask = w->tcap - 1;
+    size_t i = (size_t)h & mask;
+    for (;;) {
+        int s = w->table[i];
+        if (s < 0) break;
+        Slot *sl = &w->slots[s];
+        if (sl->hash == h && sl->end == end && sl->klen == klen + sizeof(int64_t) &&
+            memcmp(w->kbytes.buf + sl->koff, key, klen) == 0)
+            return s;
+        i = (i + 1) & mask;
+    }
+    int s = w->nslots++;
+    w->table[i] = s;
+    Slot *sl = &w->slots[s];
+    sl->hash = h;
+    sl->end = end;
+    sl->koff = w->kbytes.len;
+    sl->klen = (uint32_t)(klen + sizeof(int64_t));
+    wsb_appendn(&w->kbytes, key, klen);
+    wsb_appendn(&w->kbytes, (const char *)&end, sizeof end);
+    sl->head = sl->tail = -1;
+    return s;
+}
+
+static void apply_slot(WindowAggOp *w, const WChunk *in, const Slot *sl)
+{
+    const char *key = w->kbytes.buf + sl->koff;
+    wstate_set_key(w->be, key, sl->klen);
     WBytes v;
     bool fresh = wvalue_get(w->st, &v) != WSL_FOUND;
     if (fresh) wacc_create(w->L, w->acc, w->accn);
     else wacc_decode(&w->ac, v.p, v.len, w->acc, w->accn);
-    if (retract) wacc_retract(&w->ac, w->acc, w->accn, in, r);
-    else wacc_accumulate(&w->ac, w->acc, w->accn, in, r);
+    for (int p = sl->head; p >= 0; p = w->pair_next[p]) {
+        int r = w->pair_row[p];
+        if (wrowkind_is_retract((WRowKind)in->kinds[r])) wacc_retract(&w->ac, w->acc, w->accn, in, r);
+        else wacc_accumulate(&w->ac, w->acc, w->accn, in, r);
+    }
     wacc_encode(&w->ac, w->acc, w->accn, &w->abuf);
     wvalue_put(w->st, w->abuf.buf, w->abuf.len);
     if (fresh) {
-        int64_t t = wwin_timer_time(&w->shift, end - 1);
-        wtimers_register(w->timers, t, w->kbuf.buf, w->kbuf.len, end);
+        int64_t t = wwin_timer_time(&w->shift, sl->end - 1);
+        wtimers_register(w->timers, t, key, sl->klen, sl->end);
     }
 }
 
@@ -179,10 +236,17 @@ static void wagg_process(WOperator *op, int input, const WChunk *in)
     }
     w->ac.now = wexec_now(op->ctx);
     const WVector *tv = w->win.proctime ? NULL : &in->cols[w->win.time_col];
+    ensure_pairs(w, in->nrows * w->max_windows);
+    memset(w->table, 0xff, sizeof *w->table * w->tcap);
+    w->nslots = 0;
+    wsb_clear(&w->kbytes);
+    int npairs = 0;
+    bool have_key = false;
+    uint64_t kh = 0;
+    for (int j = 0; j < w->max_windows; j++) w->prev_slot[j] = -1;
     for (int r = 0; r < in->nrows; r++) {
         WRowKind kind = (WRowKind)in->kinds[r];
-        bool retract = wrowkind_is_retract(kind);
-        if (retract && !w->retracts) {
+        if (wrowkind_is_retract(kind) && !w->retracts) {
             werr_set(op->ctx->err, WEXC_TABLE,
                      "WindowAggregate received a %s row but its input was planned insert-only",
                      wrowkind_short(kind));
@@ -201,16 +265,46 @@ static void wagg_process(WOperator *op, int input, const WChunk *in)
         ts = wwin_to_shifted(&w->shift, ts);
         int n = wwin_assign(&w->win, ts, w->starts, w->ends, w->max_windows);
         if (n > w->max_windows) n = w->max_windows;
-        wrow_encode_chunk(&w->kbuf, in, r, w->nkeys, w->keys);
-        size_t klen = w->kbuf.len;
         bool any = false;
         for (int k = 0; k < n; k++) {
             if (!w->win.proctime && wwin_fired(&w->shift, w->ends[k], op->wm)) continue;
-            any = true;
-            accumulate_row(w, in, r, retract, klen, w->ends[k]);
+            if (!any) {
+                any = true;
+                if (w->nkeys > 0 || !have_key) {
+                    /* the previous row's key is kept in kbuf: a run of equal keys skips hashing */
+                    wrow_encode_chunk(&w->tbuf, in, r, w->nkeys, w->keys);
+                    if (!have_key || w->tbuf.len != w->kbuf.len ||
+                        memcmp(w->tbuf.buf, w->kbuf.buf, w->kbuf.len) != 0) {
+                        WStrBuf t = w->kbuf;
+                        w->kbuf = w->tbuf;
+                        w->tbuf = t;
+                        kh = whash_bytes(w->kbuf.buf, w->kbuf.len, 0x9e3779b97f4a7c15ULL);
+                        have_key = true;
+                        for (int j = 0; j < w->max_windows; j++) w->prev_slot[j] = -1;
+                    }
+                }
+            }
+            int s;
+            if (w->prev_slot[k] >= 0 && w->slots[w->prev_slot[k]].end == w->ends[k]) {
+                s = w->prev_slot[k];
+            } else {
+                uint64_t h = whash_combine(kh, (uint64_t)w->ends[k]);
+                s = find_slot(w, h, w->kbuf.buf, w->kbuf.len, w->ends[k]);
+                w->prev_slot[k] = s;
+            }
+            Slot *sl = &w->slots[s];
+            int p = npairs++;
+            w->pair_row[p] = r;
+            w->pair_next[p] = -1;
+            if (sl->tail >= 0) w->pair_next[sl->tail] = p;
+            else sl->head = p;
+            sl->tail = p;
         }
         if (!any) op->late_dropped++;
-        if ((r & 255) == 255) warena_reset(&w->scratch);
+    }
+    for (int s = 0; s < w->nslots; s++) {
+        apply_slot(w, in, &w->slots[s]);
+        if ((s & 255) == 255) warena_reset(&w->scratch);
     }
     warena_reset(&w->scratch);
     flush(w);
@@ -263,6 +357,13 @@ static void wagg_destroy(WOperator *op)
     if (w->out) wchunk_free(w->out);
     wsb_free(&w->kbuf);
     wsb_free(&w->abuf);
+    wsb_free(&w->kbytes);
+    wsb_free(&w->tbuf);
+    free(w->prev_slot);
+    free(w->slots);
+    free(w->pair_row);
+    free(w->pair_next);
+    free(w->table);
     free(w->keys);
     free(w->ktypes);
     free(w->starts);
@@ -316,9 +417,12 @@ WOperator *wop_window_agg_new(WExecCtx *ctx, const WWindowAggSpec *spec)
     w->max_windows = wwin_max_per_row(&w->win);
     w->starts = wmalloc(sizeof *w->starts * (size_t)w->max_windows);
     w->ends = wmalloc(sizeof *w->ends * (size_t)w->max_windows);
+    w->prev_slot = wmalloc(sizeof *w->prev_slot * (size_t)w->max_windows);
     warena_init(&w->scratch, 0);
     wsb_init(&w->kbuf);
     wsb_init(&w->abuf);
+    wsb_init(&w->kbytes);
+    wsb_init(&w->tbuf);
     w->be = wexec_new_backend(ctx, "WindowAggregate");
     w->st = wstate_register(w->be, "window-aggs", WSTATE_VALUE, 0);
     w->timers = wtimers_new();

@@ -44,7 +44,7 @@ const char *wrel_kind_name(WRelKind k)
                               "Exchange", "GroupAggregate", "Join", "Deduplicate", "Rank", "SortLimit",
                               "WindowAggregate", "ChangelogNormalize", "DropUpdateBefore",
                               "SinkUpsertMaterializer", "OverRank", "WindowTableFunction",
-                              "WindowRank", "WindowJoin"};
+                              "WindowRank", "WindowJoin", "IntervalJoin", "TemporalJoin", "OverAggregate"};
     _Static_assert(sizeof N / sizeof N[0] == WR__COUNT, "a name per plan node kind");
     return (unsigned)k < WR__COUNT ? N[k] : "?";
 }
@@ -361,8 +361,8 @@ static WRel *bind_from(QCtx *q, AstFrom *f, BScope *scope)
             wsb_free(&s);
             return NULL;
         }
-        if (f->system_time)
-            return fail_rel(p, f->pos, WEXC_TABLE, "FOR SYSTEM_TIME AS OF (temporal join) is not supported yet");
+        if (f->system_time && t->is_view)
+            return fail_rel(p, f->pos, WEXC_TABLE, "FOR SYSTEM_TIME AS OF on a view is not supported yet");
         WRel *r;
         if (t->is_view) {
             QCtx inner = {.b = q->b};
@@ -376,6 +376,7 @@ static WRel *bind_from(QCtx *q, AstFrom *f, BScope *scope)
             return r;
         }
         r = bind_table_scan(q, t, &f->name, qual, scope);
+        if (r && f->system_time) r->temporal_as_of = f->system_time;
         if (r && f->ncol_aliases) {
             r = rename_output(p, r, f->ncol_aliases, f->col_aliases, f->pos);
             if (r) scope_from_rel(p, scope, r, qual);

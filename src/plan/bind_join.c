@@ -90,6 +90,37 @@ WRel *bind_join_rel(BindCtx *b, WRel *l, BScope *ls, WRel *r, BScope *rs, AstFro
     j->inputs[1] = r;
     j->join_type = f->join_type == AJ_COMMA || f->join_type == AJ_CROSS ? AJ_INNER : f->join_type;
     j->join_cond = cond;
+    if (r->temporal_as_of) {
+        /* JOIN versioned FOR SYSTEM_TIME AS OF left.time: an event-time temporal join */
+        WExpr *t = bind_expr(b, ls, r->temporal_as_of);
+        if (!t) return NULL;
+        if (t->kind != WX_COLUMN || !wtype_is_timestamp(t->type) || t->type->time_attr == WTA_NONE) {
+            werr_set_at(p->err, r->temporal_as_of->pos.line, r->temporal_as_of->pos.col, WEXC_VALIDATION,
+                        "Temporal table join currently only supports 'FOR SYSTEM_TIME AS OF' left table's time "
+                        "attribute field");
+            return NULL;
+        }
+        if (t->type->time_attr == WTA_PROCTIME) {
+            werr_set_at(p->err, r->temporal_as_of->pos.line, r->temporal_as_of->pos.col, WEXC_TABLE,
+                        "Processing-time temporal joins (lookup joins) are not supported yet");
+            return NULL;
+        }
+        if (j->join_type != AJ_INNER && j->join_type != AJ_LEFT) {
+            werr_set(p->err, WEXC_VALIDATION, "Temporal table join currently only supports INNER JOIN and LEFT JOIN");
+            return NULL;
+        }
+        j->temporal = true;
+        j->left_time_col = t->col;
+        j->right_time_col = -1;
+        for (int i = 0; i < r->out.n; i++)
+            if (r->out.types[i]->time_attr == WTA_ROWTIME) j->right_time_col = i;
+        if (j->right_time_col < 0) {
+            werr_set(p->err, WEXC_VALIDATION,
+                     "Event-Time Temporal Table Join requires both primary key and row time attribute in versioned "
+                     "table, but no row time attribute can be found.");
+            return NULL;
+        }
+    }
     bool lnull = j->join_type == AJ_RIGHT || j->join_type == AJ_FULL;
     bool rnull = j->join_type == AJ_LEFT || j->join_type == AJ_FULL;
     schema_alloc(p, &j->out, l->out.n + r->out.n);

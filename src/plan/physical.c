@@ -638,14 +638,115 @@ static WRel *window_join_rule(WPlanCtx *p, WRel *j)
     return w;
 }
 
+/* A time bound "col [+/- interval]" of one join side: *side 0 left / 1 right, *col, *off ms. */
+static bool time_term(const WExpr *e, int ln, int *side, int *col, int64_t *off)
+{
+    int64_t o = 0;
+    if (e->kind == WX_CAST && e->nargs == 1) e = e->args[0];
+    if (e->kind == WX_CALL && e->nargs == 2 && (is_func(e, "+") || is_func(e, "-"))) {
+        const WExpr *iv = e->args[1];
+        if (iv->kind != WX_LITERAL || iv->is_null || iv->type->id != WT_INTERVAL_DT) return false;
+        o = is_func(e, "+") ? iv->lit.i : -iv->lit.i;
+        e = e->args[0];
+        if (e->kind == WX_CAST && e->nargs == 1) e = e->args[0];
+    }
+    if (e->kind != WX_COLUMN || !wtype_is_timestamp(e->type) || e->type->time_attr == WTA_NONE) return false;
+    *side = e->col >= ln;
+    *col = e->col >= ln ? e->col - ln : e->col;
+    *off = o;
+    return true;
+}
+
+/* Time-bounded join conditions l.t OP r.t +/- c make an IntervalJoin (Flink's
+   IntervalJoinUtil): both a lower and an upper bound on l.t - r.t are needed. */
+static WRel *interval_join_rule(WPlanCtx *p, WRel *j)
+{
+    if (j->semi || j->anti || j->temporal) return j;
+    int ln = j->inputs[0]->out.n;
+    WExpr *cs[256];
+    int n = 0;
+    split_and(j->join_cond, cs, &n, 256);
+    bool has_lo = false, has_hi = false, lo_strict = false, hi_strict = false;
+    int64_t lo = 0, hi = 0;
+    int lcol = -1, rcol = -1;
+    WExpr *rest[256];
+    int nrest = 0;
+    for (int i = 0; i < n; i++) {
+        WExpr *c = cs[i];
+        int sa, ca, sb, cb;
+        int64_t oa, ob;
+        const char *f = c->kind == WX_CALL && c->func ? c->func->name : "";
+        bool cmp = !strcmp(f, "<") || !strcmp(f, "<=") || !strcmp(f, ">") || !strcmp(f, ">=");
+        if (!cmp || !time_term(c->args[0], ln, &sa, &ca, &oa) || !time_term(c->args[1], ln, &sb, &cb, &ob) ||
+            sa == sb) {
+            rest[nrest++] = c;
+            continue;
+        }
+        if ((lcol >= 0 && lcol != (sa == 0 ? ca : cb)) || (rcol >= 0 && rcol != (sa == 1 ? ca : cb))) {
+            rest[nrest++] = c;
+            continue;
+        }
+        lcol = sa == 0 ? ca : cb;
+        rcol = sa == 1 ? ca : cb;
+        /* a + oa OP b + ob  =>  a - b OP ob - oa; make it l - r OP k */
+        int64_t k = ob - oa;
+        bool less = f[0] == '<', strict = f[1] == 0;
+        if (sa == 1) { less = !less; k = -k; }      /* r - l OP' k  =>  l - r OP'' -k */
+        if (less) {
+            if (!has_hi || k < hi || (k == hi && strict)) { hi = k; hi_strict = strict; }
+            has_hi = true;
+        } else {
+            if (!has_lo || k > lo || (k == lo && strict)) { lo = k; lo_strict = strict; }
+            has_lo = true;
+        }
+    }
+    if (!has_lo || !has_hi) return j;
+    WRel *x = wa_memdup(p->arena, j, sizeof *j);
+    x->kind = WR_INTERVAL_JOIN;
+    x->left_time_col = lcol;
+    x->right_time_col = rcol;
+    x->lower_ms = lo;
+    x->upper_ms = hi;
+    x->lower_strict = lo_strict;
+    x->upper_strict = hi_strict;
+    x->join_cond = join_and(p, rest, nrest);
+    return x;
+}
+
+static WRel *temporal_join_rule(WPlanCtx *p, WRel *j)
+{
+    if (!j->temporal) return j;
+    WRel *x = wa_memdup(p->arena, j, sizeof *j);
+    x->kind = WR_TEMPORAL_JOIN;
+    if (x->nkeys == 0) {
+        werr_set(p->err, WEXC_VALIDATION,
+                 "Temporal table's primary key [%s] must be included in the equivalence condition of temporal join, "
+                 "but current temporal join condition is [%s].", "", "");
+        return NULL;
+    }
+    return x;
+}
+
+/* The join node itself, below a Calc that plan_join_keys may have put on top. */
+static WRel *join_rules(WPlanCtx *p, WRel *x)
+{
+    WRel *jn = x->kind == WR_CALC ? x->inputs[0] : x;
+    if (jn->kind != WR_JOIN) return x;
+    WRel *y = window_join_rule(p, jn);
+    if (y == jn) y = temporal_join_rule(p, jn);
+    if (!y) return NULL;
+    if (y == jn) y = interval_join_rule(p, jn);
+    if (x->kind == WR_CALC) { x->inputs[0] = y; return x; }
+    return y;
+}
+
 static WRel *apply_join_keys(WPlanCtx *p, WRel *r)
 {
-    for (int i = 0; i < r->ninputs; i++) r->inputs[i] = apply_join_keys(p, r->inputs[i]);
-    if (r->kind == WR_JOIN && !r->keys) {
-        WRel *x = plan_join_keys(p, r);
-        if (x->kind == WR_JOIN) return window_join_rule(p, x);
-        return x;
+    for (int i = 0; i < r->ninputs; i++) {
+        r->inputs[i] = apply_join_keys(p, r->inputs[i]);
+        if (!r->inputs[i]) return NULL;
     }
+    if (r->kind == WR_JOIN && !r->keys) return join_rules(p, plan_join_keys(p, r));
     return r;
 }
 
@@ -874,6 +975,23 @@ static WRel *derive(WPlanCtx *p, WRel *r)
     case WR_WINDOW_TVF:
         r->changelog = in->changelog;
         break;
+    case WR_INTERVAL_JOIN:
+    case WR_TEMPORAL_JOIN: {
+        WRel *l = r->inputs[0], *rt = r->inputs[1];
+        bool outer = r->join_type != AJ_INNER;
+        r->changelog = WCM_INSERT;
+        if (r->kind == WR_INTERVAL_JOIN && (l->changelog != WCM_INSERT || rt->changelog != WCM_INSERT))
+            return fail(p, WEXC_TABLE, "Interval join doesn't support consuming update and delete changes.");
+        if (r->kind == WR_TEMPORAL_JOIN && l->changelog != WCM_INSERT)
+            return fail(p, WEXC_TABLE, "Temporal join doesn't support consuming update and delete changes on its left side.");
+        if (r->kind == WR_TEMPORAL_JOIN && rt->nunique < 0)
+            return fail(p, WEXC_VALIDATION,
+                        "Temporal Table Join requires primary key in versioned table, but no primary key can be found.");
+        (void)outer;
+        r->inputs[0] = exchange(p, l, r->nkeys, r->keys);
+        r->inputs[1] = exchange(p, rt, r->nkeys, r->right_keys);
+        break;
+    }
     case WR_WINDOW_JOIN: {
         WRel *l = r->inputs[0], *rt = r->inputs[1];
         r->changelog = WCM_INSERT;
@@ -1095,6 +1213,7 @@ WRel *wplan_physical(WPlanCtx *p, WRel *root)
     if (!root) return NULL;
     root = merge_filters_into_joins(p, root);
     root = apply_join_keys(p, root);
+    if (!root) return NULL;
     root = derive(p, root);
     if (!root) return NULL;
     root = push_filter_into_normalize(p, root);

@@ -40,6 +40,9 @@ typedef enum WRelKind {
     WR_WINDOW_TVF,          /* WindowTableFunction: TUMBLE/HOP/CUMULATE/SESSION(TABLE t, DESCRIPTOR(ts), ...) */
     WR_WINDOW_RANK,         /* WindowRank / WindowDeduplicate (dedup flag) */
     WR_WINDOW_JOIN,         /* WindowJoin */
+    WR_INTERVAL_JOIN,       /* IntervalJoin */
+    WR_TEMPORAL_JOIN,       /* TemporalJoin (event time) */
+    WR_OVER_AGG,            /* OverAggregate */
     WR__COUNT
 } WRelKind;
 
@@ -148,6 +151,16 @@ struct WRel {
     int win_rstart_col, win_rend_col;
     bool win_dedup;                 /* WINDOW_RANK is a WindowDeduplicate */
     int win_out_start, win_out_end, win_out_time;   /* WINDOW_AGG: output positions, -1 if absent */
+    /* temporal / interval joins */
+    AstExpr *temporal_as_of;        /* scan of a table read FOR SYSTEM_TIME AS OF (binder) */
+    bool temporal;                  /* WR_JOIN with a versioned right side (binder) */
+    int left_time_col, right_time_col;
+    int64_t lower_ms, upper_ms;     /* interval join: left.t - right.t in [lower, upper] */
+    bool lower_strict, upper_strict;
+    /* over aggregation: keys = partition, time_col = order column */
+    bool over_rows;                 /* ROWS frame (else RANGE) */
+    bool over_unbounded;
+    int64_t over_preceding;
     /* state and TTL (finalisation) */
     int64_t ttl_ms;                 /* resolved TTL for stateful nodes, 0 = never */
     int64_t ttl_left_ms, ttl_right_ms;

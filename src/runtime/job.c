@@ -390,6 +390,32 @@ static WOperator *build(WPlanCtx *p, WJob *j, WRel *r)
         op = wop_window_rank_new(&j->ctx, &sp);
         break;
     }
+    case WR_INTERVAL_JOIN: {
+        WRel *l = r->inputs[0], *rt = r->inputs[1];
+        WIntervalJoinSpec sp = {
+            .kind = r->join_type == AJ_LEFT ? WJK_LEFT : r->join_type == AJ_RIGHT ? WJK_RIGHT
+                  : r->join_type == AJ_FULL ? WJK_FULL : WJK_INNER,
+            .left_ncols = l->out.n, .right_ncols = rt->out.n, .left_types = l->out.types,
+            .right_types = rt->out.types, .nkeys = r->nkeys, .left_keys = r->keys, .right_keys = r->right_keys,
+            .left_time_col = r->left_time_col, .right_time_col = r->right_time_col,
+            .lower_ms = r->lower_ms, .upper_ms = r->upper_ms, .lower_strict = r->lower_strict,
+            .upper_strict = r->upper_strict,
+            .proctime = l->out.types[r->left_time_col]->time_attr == WTA_PROCTIME,
+            .residual = r->join_cond, .out = {r->out.n, r->out.types, r->out.names}};
+        op = wop_interval_join_new(&j->ctx, &sp);
+        break;
+    }
+    case WR_TEMPORAL_JOIN: {
+        WRel *l = r->inputs[0], *rt = r->inputs[1];
+        WTemporalJoinSpec sp = {
+            .left_outer = r->join_type == AJ_LEFT, .left_ncols = l->out.n, .right_ncols = rt->out.n,
+            .left_types = l->out.types, .right_types = rt->out.types, .nkeys = r->nkeys,
+            .left_keys = r->keys, .right_keys = r->right_keys, .left_time_col = r->left_time_col,
+            .right_time_col = r->right_time_col, .residual = r->join_cond,
+            .out = {r->out.n, r->out.types, r->out.names}};
+        op = wop_temporal_join_new(&j->ctx, &sp);
+        break;
+    }
     case WR_WINDOW_JOIN: {
         WRel *l = r->inputs[0], *rt = r->inputs[1];
         WWindowJoinSpec sp = {
