@@ -358,21 +358,19 @@ int wconformance_run(const char *case_path, FILE *out, int verbose)
         goto done;
     }
     for (int i = 0; i < c.nrequires; i++) {
+        if (strcmp(c.requires[i], "proctime") == 0) continue;   /* runs, tolerantly (see below) */
         fprintf(out, "SKIP %s: requires %s\n", c.name, c.requires[i]);
         rc = WCONF_SKIP;
         goto done;
     }
-    if (c.deterministic && strncmp(c.deterministic, "yes", 3) != 0) {
-        fprintf(out, "SKIP %s: not deterministic in Flink (%s)\n", c.name, c.deterministic);
-        rc = WCONF_SKIP;
-        goto done;
-    }
-    if (c.restore_sensitive && strncmp(c.restore_sensitive, "yes", 3) == 0) {
-        fprintf(out, "SKIP %s: result depends on a savepoint/restore between phases (%s)\n", c.name,
-                c.restore_sensitive);
-        rc = WCONF_SKIP;
-        goto done;
-    }
+    /* Cases whose expected output Flink itself does not reproduce exactly (processing time,
+       mini-batch boundaries, ties), or that depend on a savepoint between phases, still run: an
+       error fails them, but differing output only skips them, with the reason. */
+    const char *tolerant = NULL;
+    for (int i = 0; i < c.nrequires; i++)
+        if (strcmp(c.requires[i], "proctime") == 0) tolerant = "processing time";
+    if (c.deterministic && strncmp(c.deterministic, "yes", 3) != 0) tolerant = c.deterministic;
+    if (c.restore_sensitive && strncmp(c.restore_sensitive, "yes", 3) == 0) tolerant = c.restore_sensitive;
     if (strstr(text.buf, "@sql:")) {
         fprintf(out, "SKIP %s: rows with composite literals (@sql:) are not fed yet\n", c.name);
         rc = WCONF_SKIP;
@@ -420,9 +418,17 @@ int wconformance_run(const char *case_path, FILE *out, int verbose)
                 got = mat;
             }
             if (!same_multiset(&want, &got)) {
-                if (rc == WCONF_PASS) fprintf(out, "FAIL %s: output differs\n", c.name);
-                print_diff(out, o->name, &want, &got);
-                rc = WCONF_FAIL;
+                if (tolerant) {
+                    if (rc == WCONF_PASS)
+                        fprintf(out, "SKIP %s: output differs where Flink's own is not reproducible (%s)\n",
+                                c.name, tolerant);
+                    if (verbose) print_diff(out, o->name, &want, &got);
+                    if (rc == WCONF_PASS) rc = WCONF_SKIP;
+                } else {
+                    if (rc != WCONF_FAIL) fprintf(out, "FAIL %s: output differs\n", c.name);
+                    print_diff(out, o->name, &want, &got);
+                    rc = WCONF_FAIL;
+                }
             }
             lines_free(&got);
             lines_free(&want);
