@@ -1,2 +1,2 @@
-SELECT 1 AS one;
+SELECT 1 AS x;
 SELECT 'never runs';

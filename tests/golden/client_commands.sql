@@ -2,6 +2,6 @@
 SET 'sql-client.execution.result-mode' = 'tableau';
 
 HELP;
-SELECT 1 AS one;
+SELECT 1 AS one_col;
 QUIT;
 SELECT 'never runs';

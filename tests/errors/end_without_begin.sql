@@ -1,0 +1,2 @@
+-- END without BEGIN STATEMENT SET.
+END;

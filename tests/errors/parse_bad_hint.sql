@@ -1,0 +1,2 @@
+-- An unterminated hint.
+SELECT /*+ STATE_TTL('o' = '1d' 1;

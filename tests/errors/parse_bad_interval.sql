@@ -1,0 +1,2 @@
+-- An interval without a unit.
+SELECT INTERVAL '5';

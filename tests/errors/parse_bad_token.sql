@@ -1,0 +1,2 @@
+-- A stray token after the statement.
+SELECT 1 2;

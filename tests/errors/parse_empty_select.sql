@@ -1,0 +1,2 @@
+-- SELECT without a select list.
+SELECT FROM orders;

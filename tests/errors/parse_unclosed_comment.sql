@@ -1,0 +1,2 @@
+-- An unclosed comment.
+SELECT /* never closed

@@ -1,0 +1,2 @@
+-- An unclosed parenthesis.
+SELECT (1 + 2 FROM t;

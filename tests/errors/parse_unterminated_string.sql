@@ -1,0 +1,2 @@
+-- An unterminated string literal is a lexical error.
+SELECT 'abc;

@@ -1,0 +1,3 @@
+-- Only INSERT inside a statement set.
+BEGIN STATEMENT SET;
+SELECT 1;

@@ -1,0 +1,2 @@
+-- DESCRIBE of a table that does not exist.
+DESCRIBE nope;

@@ -1,0 +1,2 @@
+-- DROP TABLE of a table that does not exist.
+DROP TABLE nope;
