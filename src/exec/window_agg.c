@@ -178,6 +178,19 @@ static void ensure_pairs(WindowAggOp *w, int n)
     w->tcap = tcap;
 }
 
+/* Equality of binary rows (their length is a multiple of 8). */
+static inline bool bytes_eq(const char *a, const char *b, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        if (x != y) return false;
+    }
+    return i == n || memcmp(a + i, b + i, n - i) == 0;
+}
+
 static int find_slot(WindowAggOp *w, uint64_t h, const char *key, size_t klen, int64_t end)
 {
     size_t mask = w->tcap - 1;
@@ -187,7 +200,7 @@ static int find_slot(WindowAggOp *w, uint64_t h, const char *key, size_t klen, i
         if (s < 0) break;
         Slot *sl = &w->slots[s];
         if (sl->hash == h && sl->end == end && sl->klen == klen + sizeof(int64_t) &&
-            memcmp(w->kbytes.buf + sl->koff, key, klen) == 0)
+            bytes_eq(w->kbytes.buf + sl->koff, key, klen))
             return s;
         i = (i + 1) & mask;
     }
@@ -274,7 +287,7 @@ static void wagg_process(WOperator *op, int input, const WChunk *in)
                     /* the previous row's key is kept in kbuf: a run of equal keys skips hashing */
                     wrow_encode_chunk(&w->tbuf, in, r, w->nkeys, w->keys);
                     if (!have_key || w->tbuf.len != w->kbuf.len ||
-                        memcmp(w->tbuf.buf, w->kbuf.buf, w->kbuf.len) != 0) {
+                        !bytes_eq(w->tbuf.buf, w->kbuf.buf, w->kbuf.len)) {
                         WStrBuf t = w->kbuf;
                         w->kbuf = w->tbuf;
                         w->tbuf = t;
