@@ -348,9 +348,8 @@ static void sess_metrics(WOperator *op, char *buf, size_t bufsz)
         len += (size_t)k;
     }
     if (len < bufsz)
-        snprintf(buf + len, bufsz - len, "%stimers=%zu numLateRecordsDropped=%lld%s", len ? " " : "",
-                 wtimers_count(s->timers), (long long)op->late_dropped,
-                 s->agg ? "" : "");
+        snprintf(buf + len, bufsz - len, "%stimers=%zu numLateRecordsDropped=%lld", len ? " " : "",
+                 wtimers_count(s->timers), (long long)op->late_dropped);
     len = strlen(buf);
     if (!s->agg && len < bufsz)
         snprintf(buf + len, bufsz - len, " numNullRowTimeRecordsDropped=%lld",

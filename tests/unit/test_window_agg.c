@@ -737,3 +737,142 @@ WTEST(window_util_ltz_dst_timer_times)
     CHECK_INT(wwin_to_epoch(&s, wwin_to_shifted(&s, inst)), inst);
     wtz_free(tz);
 }
+
+/* ---- one chunk holding many keys and windows (the chunk-local grouping path) ---- */
+
+static void feed_one_chunk(Fix *f, const char *text)
+{
+    const char *kinds[64];
+    const char *cells[64 * 4];
+    char tb[64][40];
+    char *copy = strdup(text);
+    int n = 0;
+    char *sl = NULL;
+    for (char *line = strtok_r(copy, "\n", &sl); line && n < 64; line = strtok_r(NULL, "\n", &sl)) {
+        char *save = NULL;
+        kinds[n] = strtok_r(line, ",", &save);
+        for (int c = 0; c < 4; c++) cells[n * 4 + c] = strtok_r(NULL, ",", &save);
+        snprintf(tb[n], sizeof tb[n], "2020-10-10 %s", cells[n * 4]);
+        cells[n * 4] = tb[n];
+        n++;
+    }
+    WChunk *c = chunk_from_text(&f->env, 4, f->types, n, kinds, cells);
+    wop_push(f->op, 0, c);
+    wchunk_free(c);
+    free(copy);
+}
+
+WTEST(window_agg_single_chunk_many_keys_and_windows)
+{
+    WWindowAggSpec s = spec3(WWIN_HOP, 10000, 5000, 0);
+    Fix f;
+    CHECK(fix_open(&f, &s));
+    feed_one_chunk(&f, PHASE1);
+    finish(&f);
+    /* no watermark inside the chunk: the 00:00:04 row is not late */
+    char *got = as_sink(f.cap->text.buf);
+    CHECK_MULTISET(got,
+                   "+I[a, 2020-10-09T23:59:55, 2020-10-10T00:00:05, 5, 15, 2]\n"
+                   "+I[a, 2020-10-10T00:00, 2020-10-10T00:00:10, 6, 18, 3]\n"
+                   "+I[a, 2020-10-10T00:00:05, 2020-10-10T00:00:15, 1, 3, 1]\n"
+                   "+I[b, 2020-10-10T00:00, 2020-10-10T00:00:10, 2, 9, 2]\n"
+                   "+I[b, 2020-10-10T00:00:05, 2020-10-10T00:00:15, 2, 9, 2]\n"
+                   "+I[b, 2020-10-10T00:00:10, 2020-10-10T00:00:20, 1, 4, 1]\n"
+                   "+I[b, 2020-10-10T00:00:15, 2020-10-10T00:00:25, 1, 4, 1]\n"
+                   "+I[null, 2020-10-10T00:00:25, 2020-10-10T00:00:35, 1, 7, 0]\n"
+                   "+I[null, 2020-10-10T00:00:30, 2020-10-10T00:00:40, 1, 7, 0]\n"
+                   "+I[b, 2020-10-10T00:00:25, 2020-10-10T00:00:35, 1, 1, 1]\n"
+                   "+I[b, 2020-10-10T00:00:30, 2020-10-10T00:00:40, 1, 1, 1]\n");
+    free(got);
+    fix_close(&f);
+}
+
+WTEST(window_agg_single_chunk_insert_then_retract)
+{
+    WWindowAggSpec s = spec3(WWIN_TUMBLE, 5000, 0, 0);
+    s.input_retracts = true;
+    Fix f;
+    CHECK(fix_open(&f, &s));
+    feed_one_chunk(&f, "+I,00:00:01,5,x,a\n+I,00:00:02,6,y,b\n-U,00:00:01,5,x,a\n+U,00:00:01,9,z,a\n"
+                       "-D,00:00:02,6,y,b\n");
+    finish(&f);
+    CHECK_STR(f.cap->text.buf,
+              "+I[a, 1, 9, 1, 2020-10-10T00:00, 2020-10-10T00:00:05, 2020-10-10T00:00:04.999]\n");
+    fix_close(&f);
+}
+
+/* ---- session aggregate with retractions ---- */
+
+WTEST(window_agg_session_retractions)
+{
+    WWindowAggSpec s = spec3(WWIN_SESSION, 5000, 0, 0);
+    s.input_retracts = true;
+    Fix f;
+    CHECK(fix_open(&f, &s));
+    feed(&f, "+I,00:00:01,5,x,a\n+I,00:00:03,6,y,a\n-D,00:00:01,5,x,a\n+I,00:00:02,1,x,b\n"
+             "-D,00:00:02,1,x,b\n", -1);
+    finish(&f);
+    /* a's session spans [01, 08) (the retraction row extends nothing new); b's is empty */
+    CHECK_STR(f.cap->text.buf,
+              "+I[a, 1, 6, 1, 2020-10-10T00:00:01, 2020-10-10T00:00:08, 2020-10-10T00:00:07.999]\n");
+    char m[512] = "";
+    f.op->ops->metrics(f.op, m, sizeof m);
+    CHECK(strstr(m, "session-rows.entries=0") != NULL);
+    CHECK(strstr(m, "session-windows.entries=0") != NULL);
+    fix_close(&f);
+}
+
+WTEST(window_agg_session_proctime_fires_at_end)
+{
+    WWindowAggSpec s = spec3(WWIN_SESSION, 3000, 0, 0);
+    s.in_types = PT_SRC_T;
+    s.group_window = true;
+    s.win.proctime = true;
+    Fix f;
+    CHECK(fix_open(&f, &s));
+    f.env.now = 1602288001000LL;
+    feed(&f, "+I,null,1,x,a\n", -1);
+    f.env.now = 1602288002000LL;
+    feed(&f, "+I,null,2,y,a\n", -1);
+    f.env.now = 1602288010000LL;    /* [01, 05) fired before this row */
+    feed(&f, "+I,null,3,y,a\n", -1);
+    CHECK_STR(f.cap->text.buf,
+              "+I[a, 2, 3, 2, 2020-10-10T00:00:01, 2020-10-10T00:00:05, 2020-10-10T00:00:04.999]\n");
+    capture_clear(f.cap);
+    wop_input_end(f.op, 0);
+    CHECK_STR(f.cap->text.buf,
+              "+I[a, 1, 3, 1, 2020-10-10T00:00:10, 2020-10-10T00:00:13, 2020-10-10T00:00:12.999]\n");
+    fix_close(&f);
+}
+
+/* ---- TIMESTAMP_LTZ hourly windows across the Los Angeles spring-forward gap ---- */
+
+WTEST(window_agg_ltz_dst_gap)
+{
+    WError err;
+    werr_clear(&err);
+    WTimeZone *tz = wtz_load("America/Los_Angeles", &err);
+    CHECK(tz != NULL);
+    if (!tz) return;
+    WWindowAggSpec s = spec3(WWIN_TUMBLE, 3600000, 0, 0);
+    s.in_types = LTZ_SRC_T;
+    s.out.types = LTZ_OUT_T;
+    s.win.time_is_ltz = true;
+    s.win.tz = tz;
+    Fix f;
+    CHECK(fix_open(&f, &s));
+    /* 09:30Z = 01:30 PST, 10:30Z = 03:30 PDT (02:00-03:00 local does not exist) */
+    feed(&f, "+I,2021-03-14 09:30:00,1,x,a\n", -1);
+    wop_input_watermark(f.op, 0, 1615715999998LL);   /* 09:59:59.998Z */
+    CHECK_INT(f.cap->rows, 0);
+    wop_input_watermark(f.op, 0, 1615715999999LL);   /* 09:59:59.999Z = local 01:59:59.999 */
+    CHECK_STR(f.cap->text.buf,
+              "+I[a, 1, 1, 1, 2021-03-14T01:00, 2021-03-14T02:00, 2021-03-14T09:59:59.999Z]\n");
+    capture_clear(f.cap);
+    feed(&f, "+I,2021-03-14 10:30:00,2,x,a\n", -1);
+    finish(&f);
+    CHECK_STR(f.cap->text.buf,
+              "+I[a, 1, 2, 1, 2021-03-14T03:00, 2021-03-14T04:00, 2021-03-14T10:59:59.999Z]\n");
+    fix_close(&f);
+    wtz_free(tz);
+}
