@@ -419,7 +419,8 @@ static void join_process(WOperator *op, int input, const WChunk *in)
         for (int i = 0; i < nseg; i++) {
             SegRow *s = &seg[i];
             int64_t exp0 = expired_sum(j);
-            if (nseg > 1 && phase2_state) wstate_set_key(j->be, s->key, s->keylen);
+            /* a later row (even one that did not fit the run) may have set another key */
+            if (batch && phase2_state) wstate_set_key(j->be, s->key, s->keylen);
             if (is->outer) {
                 /* an outer side adds its records with their match counts: begin and end here */
                 encode_record(j, is, in, s->x.r);

@@ -1040,6 +1040,35 @@ WTEST(join_batched_residual_rereads_associations)
     jh_free(&h);
 }
 
+WTEST(join_batched_run_cut_by_a_large_row)
+{
+    /* a run ends when the next row's candidates do not fit: the rows of the run must still be
+       stored under their own key */
+    static const WType *t[] = {&WTYPE_INT, &WTYPE_INT};
+    JH h;
+    jh_init(&h, WJK_LEFT, 2, t, 2, t);
+    jh_keys(&h, 1, K0, K0, NULL);
+    h.spec.residual = call2(&h, "<", col(&h, 1, &WTYPE_INT), col(&h, 3, &WTYPE_INT));
+    CHECK(jh_open(&h));
+    WStrBuf b;
+    wsb_init(&b);
+    for (int i = 0; i < 100; i++) wsb_printf(&b, "%s+I,1,%d", i ? ";" : "", 1000 + i);
+    for (int i = 0; i < 2000; i++) wsb_printf(&b, ";+I,2,%d", 1000 + i);
+    feed(&h, 1, b.buf);
+    wsb_free(&b);
+    feed(&h, 0, "+I,1,5;+I,2,5");
+    CHECK_INT(h.cap->rows, 2100);
+    capture_clear(h.cap);
+    feed(&h, 1, "-D,1,1000");
+    CHECK_STR(take(&h), "-D[1, 5, 1, 1000]\n");
+    feed(&h, 0, "-D,1,5");
+    CHECK_INT(h.cap->rows, 99);
+    capture_clear(h.cap);
+    feed(&h, 0, "-D,2,5");
+    CHECK_INT(h.cap->rows, 2000);
+    jh_free(&h);
+}
+
 WTEST(join_outer_many_matches_span_windows)
 {
     static const WType *t[] = {&WTYPE_INT, &WTYPE_INT};
