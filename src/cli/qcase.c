@@ -119,10 +119,10 @@ int wqcase_run(const char *path, FILE *out, int verbose)
         WClient c = {.s = s, .out = cap, .err = cap, .mode = WCLI_NON_INTERACTIVE};
         bool quit = false;
         /* the statement text without its trailing ';' */
+        /* the statement as typed, its ';' included, as the client hands it to the parser */
         char *st = strdup(steps[i].stmt);
         size_t sl = strlen(st);
         while (sl && isspace((unsigned char)st[sl - 1])) st[--sl] = 0;
-        if (sl && st[sl - 1] == ';') st[--sl] = 0;
         wcli_execute(&c, st, WCMD_OTHER, &quit);
         fclose(cap);
         const char *mode = steps[i].mode ? steps[i].mode : " ok";

@@ -116,7 +116,10 @@ static void emit_input(JoinOp *j, int in, WRowKind kind, const WChunk *c, int r)
     }
     if (j->semi_anti) return;
     int ooff = in == 0 ? j->L : 0, on = j->side[1 - in].ncols;
-    for (int k = 0; k < on; k++) j->out->cols[ooff + k].nulls[o] = 1;
+    for (int k = 0; k < on; k++) {
+        j->out->cols[ooff + k].nulls[o] = 1;
+        j->out->cols[ooff + k].data[o] = (WDatum){0};
+    }
 }
 
 /* The other side's record of candidate row jr, padded with NULLs on the input side (SEMI/ANTI:
@@ -132,7 +135,10 @@ static void emit_other(JoinOp *j, int in, WRowKind kind, int jr)
     }
     if (j->semi_anti) return;
     int ioff = in == 0 ? 0 : j->L, in_n = j->side[in].ncols;
-    for (int k = 0; k < in_n; k++) j->out->cols[ioff + k].nulls[o] = 1;
+    for (int k = 0; k < in_n; k++) {
+        j->out->cols[ioff + k].nulls[o] = 1;
+        j->out->cols[ioff + k].data[o] = (WDatum){0};
+    }
 }
 
 /* ---------------- candidates ---------------- */

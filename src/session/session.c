@@ -9,6 +9,7 @@
 #include "../runtime/job.h"
 #include "../expr/functions.h"
 #include "../types/format.h"
+#include "../types/compare.h"
 #include "../common/strbuf.h"
 
 #include <ctype.h>
@@ -337,14 +338,81 @@ static bool exec_alter_table(WSession *s, AstStmt *st, WArena *a, WStmtResult *r
 
 /* ---- running plans ---- */
 
+/* Delivers a query's rows to the client. In batch mode (execution.runtime-mode = batch) the
+   result is final: changes are applied (a retraction removes an equal earlier row) and the
+   remaining rows are delivered as inserts when the query ends, as Flink's batch execution
+   produces them. */
 typedef struct CollectBridge {
     WResultSink *sink;
+    bool batch;
+    int nchunks;
+    WChunk **chunks;            /* batch: collected rows (kinds: +I live, -D removed) */
 } CollectBridge;
+
+static bool rows_equal(const WChunk *a, int ra, const WChunk *b, int rb)
+{
+    for (int c = 0; c < a->ncols; c++) {
+        bool na = a->cols[c].nulls[ra], nb = b->cols[c].nulls[rb];
+        if (na != nb) return false;
+        if (!na && !wdatum_equal(a->types[c], a->cols[c].data[ra], b->cols[c].data[rb])) return false;
+    }
+    return true;
+}
 
 static bool collect_rows(void *ctx, const WChunk *c)
 {
     CollectBridge *b = ctx;
-    return b->sink && b->sink->rows ? b->sink->rows(b->sink->ctx, c) : true;
+    if (!b->batch) return b->sink && b->sink->rows ? b->sink->rows(b->sink->ctx, c) : true;
+    for (int r = 0; r < c->nrows; r++) {
+        if (c->kinds[r] == WRK_UPDATE_BEFORE || c->kinds[r] == WRK_DELETE) {
+            bool done = false;
+            for (int k = b->nchunks - 1; k >= 0 && !done; k--) {
+                WChunk *h = b->chunks[k];
+                for (int i = h->nrows - 1; i >= 0; i--) {
+                    if (h->kinds[i] == WRK_INSERT && rows_equal(h, i, c, r)) {
+                        h->kinds[i] = WRK_DELETE;
+                        done = true;
+                        break;
+                    }
+                }
+            }
+            continue;
+        }
+        WChunk *h = b->nchunks ? b->chunks[b->nchunks - 1] : NULL;
+        if (!h || h->nrows == h->cap) {
+            h = wchunk_new(c->ncols, c->types, WCHUNK_CAP);
+            b->chunks = wrealloc(b->chunks, sizeof(WChunk *) * (size_t)(b->nchunks + 1));
+            b->chunks[b->nchunks++] = h;
+        }
+        int i = wchunk_append_row(h, c, r);
+        h->kinds[i] = WRK_INSERT;
+    }
+    return true;
+}
+
+/* Batch: hand the final rows to the client, then drop them. */
+static void collect_flush(CollectBridge *b, bool deliver)
+{
+    for (int k = 0; k < b->nchunks; k++) {
+        WChunk *h = b->chunks[k];
+        if (deliver && b->sink && b->sink->rows) {
+            uint8_t sel[WCHUNK_CAP];
+            int live = 0;
+            for (int i = 0; i < h->nrows; i++) live += sel[i] = h->kinds[i] == WRK_INSERT;
+            if (live == h->nrows) {
+                b->sink->rows(b->sink->ctx, h);
+            } else if (live) {
+                WChunk *o = wchunk_new(h->ncols, h->types, live);
+                for (int i = 0; i < h->nrows; i++) if (sel[i]) wchunk_append_row(o, h, i);
+                b->sink->rows(b->sink->ctx, o);
+                wchunk_free(o);
+            }
+        }
+        wchunk_free(h);
+    }
+    free(b->chunks);
+    b->chunks = NULL;
+    b->nchunks = 0;
 }
 
 static void new_job_id(WSession *s, char out[33])
@@ -367,7 +435,7 @@ static bool run_roots(WSession *s, WPlanCtx *p, WRel **roots, int n, WResultSink
     }
     /* number all roots in one sequence */
     for (int i = 0; i < n; i++) wplan_finalize(p, roots[i]);
-    CollectBridge bridge = {sink};
+    CollectBridge bridge = {.sink = sink, .batch = wsession_is_batch(s)};
     WJobEnv env = {.config = &s->config, .cast = p->cast, .print_out = s->print_out,
                    .collect = {&bridge, collect_rows}, .err = err};
     WJob *job = wjob_build(p, roots, n, &env);
@@ -377,6 +445,7 @@ static bool run_roots(WSession *s, WPlanCtx *p, WRel **roots, int n, WResultSink
         sink->open(sink->ctx, r->out.n, r->out.names, r->out.types);
     }
     bool ok = wjob_run(job);
+    collect_flush(&bridge, ok);
     if (s->verbose || ok) {
         WStrBuf rep;
         wsb_init(&rep);

@@ -620,14 +620,13 @@ WTEST(cli_script_echo_like_flink)
     CHECK_INT(wcli_run_script(&sc, text), WCS_EOF);
     free(text);
     CHECK_INT(f.calls, 2);
-    CHECK_STR(f.seen, "SET 'a' = 'b';|\nCREATE TABLE t (\n  a INT\n);|");
+    CHECK_STR(f.seen, "SET 'a' = 'b';|CREATE TABLE t (\n  a INT\n);|");
     CHECK_STR(mem_text(&m),
               "\n"
               "Flink SQL> SET 'a' = 'b';\n"
               "[INFO] Execute statement succeeded.\n"
               "\n"
-              "Flink SQL> \n"
-              "> CREATE TABLE t (\n"
+              "Flink SQL> CREATE TABLE t (\n"
               ">   a INT\n"
               "> );\n"
               "[INFO] Execute statement succeeded.\n"

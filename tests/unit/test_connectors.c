@@ -939,7 +939,7 @@ WTEST(validation_messages)
     wopts_set(&t.opts, "foo", "bar");
     CHECK_STR(validate_msg(&t, false, &e),
               "Unsupported options found for 'print'.\n\nUnsupported options:\n\nfoo\n\nSupported options:\n\n"
-              "connector\nprint-identifier\nproperty-version\nsink.parallelism\nstandard-error");
+              "connector\nprint-identifier\nproperty-version\nsink.changelog-mode\nsink.parallelism\nstandard-error");
     wopts_remove(&t.opts, "foo");
     wopts_set(&t.opts, "standard-error", "maybe");
     CHECK_STR(validate_msg(&t, false, &e), "Could not parse value 'maybe' for key 'standard-error'.");
