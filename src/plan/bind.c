@@ -666,6 +666,7 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
     WRel *calc = make_calc(p, in, npre, pre, pre_names, NULL);
     WRel *agg = wrel_new(p, WR_GROUP_AGG, 1);
     agg->inputs[0] = calc;
+    agg->left_name = scope_single_name(scope);
     agg->nkeys = g.ngroup;
     agg->keys = WA_ARRAY(a, int, g.ngroup ? g.ngroup : 1);
     for (int i = 0; i < g.ngroup; i++) agg->keys[i] = i;
@@ -749,6 +750,22 @@ static WRel *bind_over_rank(QCtx *q, WRel *in, BScope *scope, AstExpr *e)
     return r;
 }
 
+/* Query hints reach the joins and aggregates of their own SELECT (not those of subqueries,
+   which were bound before and carry their own). */
+static void attach_hints(WRel *r, AstHints *h, int depth)
+{
+    if (depth > 64) return;
+    if ((r->kind == WR_JOIN || r->kind == WR_GROUP_AGG) && r->nhints == 0) {
+        r->nhints = h->n;
+        r->hints = h->items;
+    }
+    if (r->kind == WR_SCAN || r->kind == WR_VALUES) return;
+    for (int i = 0; i < r->ninputs; i++) {
+        /* stop at a node that belongs to another SELECT (a nested aggregate or join already hinted) */
+        attach_hints(r->inputs[i], h, depth + 1);
+    }
+}
+
 static WRel *bind_select_core(QCtx *q, AstQuery *aq)
 {
     BindCtx *b = q->b;
@@ -821,6 +838,7 @@ static WRel *bind_select_core(QCtx *q, AstQuery *aq)
         out = make_calc(p, in, ncols, ex, names, NULL);
     }
     if (!out) return NULL;
+    if (aq->hints.n) attach_hints(out, &aq->hints, 0);
     if (aq->distinct) {
         WRel *agg = wrel_new(p, WR_GROUP_AGG, 1);
         agg->inputs[0] = out;

@@ -48,6 +48,18 @@ static WExpr *and2(WPlanCtx *p, WExpr *a, WExpr *b)
     return x;
 }
 
+/* The one qualifier all columns of a scope share (a table, alias or named subquery), else NULL. */
+const char *scope_single_name(const BScope *s)
+{
+    const char *q = NULL;
+    for (int i = 0; i < s->n; i++) {
+        if (!s->cols[i].qual) return NULL;
+        if (!q) q = s->cols[i].qual;
+        else if (strcmp(q, s->cols[i].qual) != 0) return NULL;
+    }
+    return q;
+}
+
 WRel *bind_join_rel(BindCtx *b, WRel *l, BScope *ls, WRel *r, BScope *rs, AstFrom *f, BScope *out)
 {
     WPlanCtx *p = b->p;
@@ -90,6 +102,8 @@ WRel *bind_join_rel(BindCtx *b, WRel *l, BScope *ls, WRel *r, BScope *rs, AstFro
     j->inputs[1] = r;
     j->join_type = f->join_type == AJ_COMMA || f->join_type == AJ_CROSS ? AJ_INNER : f->join_type;
     j->join_cond = cond;
+    j->left_name = scope_single_name(ls);
+    j->right_name = scope_single_name(rs);
     if (r->temporal_as_of) {
         /* JOIN versioned FOR SYSTEM_TIME AS OF left.time: an event-time temporal join */
         WExpr *t = bind_expr(b, ls, r->temporal_as_of);

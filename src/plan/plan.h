@@ -165,7 +165,11 @@ struct WRel {
     int64_t ttl_ms;                 /* resolved TTL for stateful nodes, 0 = never */
     int64_t ttl_left_ms, ttl_right_ms;
     int nhints;
-    AstHint *hints;                 /* query hints that reached this node */
+    AstHint *hints;                 /* query hints of the SELECT this node came from (STATE_TTL ...) */
+    const char *left_name;          /* join: the left input's table name/alias when it is one table
+                                       or a named subquery (hint keys), else NULL; aggregate: its
+                                       input's name */
+    const char *right_name;         /* join: the right input's name */
     /* free-form operator details for EXPLAIN */
     const char *digest;
 };

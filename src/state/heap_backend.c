@@ -287,9 +287,8 @@ int wstate_current_key_group(const WStateBackend *b)
 static Entry *top_entry(WState *s, int64_t now, WStateLookup *how, size_t *slot)
 {
     WStateBackend *b = s->b;
-    cleanup_step(s, now);
     size_t i = htab_find(&s->tab, b->khash, b->key, b->klen);
-    if (i == SIZE_MAX) { *how = WSL_ABSENT; return NULL; }
+    if (i == SIZE_MAX) { cleanup_step(s, now); *how = WSL_ABSENT; return NULL; }
     Entry *e = s->tab.slots[i];
     if (s->kind != WSTATE_MAP && expired(s, e, now)) {
         account_remove(s, e);
@@ -300,6 +299,18 @@ static Entry *top_entry(WState *s, int64_t now, WStateLookup *how, size_t *slot)
     }
     *how = WSL_FOUND;
     if (slot) *slot = i;
+    /* incremental cleanup after the lookup, so that an access reports the expiry of its own key;
+       it must not move the entry just found, so it runs only when the table has other slots */
+    if (s->ttl > 0 && s->tab.n > 1) {
+        size_t before = s->tab.n;
+        cleanup_step(s, now);
+        if (s->tab.n != before) {
+            i = htab_find(&s->tab, b->khash, b->key, b->klen);
+            if (i == SIZE_MAX) { *how = WSL_ABSENT; return NULL; }
+            e = s->tab.slots[i];
+            if (slot) *slot = i;
+        }
+    }
     return e;
 }
 
