@@ -200,6 +200,11 @@ WTable *wbind_create_view(WPlanCtx *p, AstStmt *s, WArena *table_arena);
 /* Convert a syntax type to a logical type (Flink's rules and errors). */
 const WType *wbind_type(WPlanCtx *p, const AstType *t);
 
+/* ---- the whole planning pipeline (rules.c) ----
+   optimize -> physical -> optimize -> finalize over statement roots (sinks): what EXPLAIN,
+   COMPILE PLAN and the runtime all use. false with p->err set on failure. */
+bool wplan_build(WPlanCtx *p, WRel **roots, int n);
+
 /* ---- rules (rules.c) ---- */
 WRel *wplan_optimize(WPlanCtx *p, WRel *root);
 /* Physical planning (physical.c): rank/dedup recognition, changelog modes, unique keys,

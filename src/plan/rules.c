@@ -7,6 +7,7 @@
 #include "../common/duration.h"
 #include "../expr/functions.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static bool is_identity_calc(const WRel *r)
@@ -117,7 +118,7 @@ static void number(WRel *r, int *next)
 void wplan_finalize(WPlanCtx *p, WRel *root)
 {
     int next = 1;
-    number(root, &next);
+    if (!root->id) number(root, &next);
     int64_t ttl = 0;
     WError tmp;
     werr_clear(&tmp);
@@ -142,3 +143,21 @@ static void dump(FILE *f, const WRel *r, int depth)
 }
 
 void wplan_dump(FILE *f, const WRel *root) { dump(f, root, 0); }
+
+bool wplan_build(WPlanCtx *p, WRel **roots, int n)
+{
+    bool debug = getenv("WEIR_DEBUG_PLAN") != NULL;
+    for (int i = 0; i < n; i++) {
+        if (debug) { fprintf(stderr, "-- bound\n"); wplan_dump(stderr, roots[i]); }
+        roots[i] = wplan_optimize(p, roots[i]);
+        roots[i] = wplan_physical(p, roots[i]);
+        if (!roots[i]) return false;
+        roots[i] = wplan_optimize(p, roots[i]);
+        if (debug) { fprintf(stderr, "-- physical\n"); wplan_dump(stderr, roots[i]); }
+    }
+    /* number all roots in one sequence */
+    int next = 1;
+    for (int i = 0; i < n; i++) number(roots[i], &next);
+    for (int i = 0; i < n; i++) wplan_finalize(p, roots[i]);
+    return true;
+}

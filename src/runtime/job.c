@@ -28,6 +28,7 @@ typedef struct Built { WRel *rel; WOperator *op; } Built;
 
 struct WJob {
     WExecCtx ctx;
+    WError err;                 /* the job's own error (it may outlive the statement) */
     WJobEnv env;
     int nops, cap_ops;
     WOperator **ops;
@@ -446,7 +447,8 @@ WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
 {
     WJob *j = wcalloc(1, sizeof *j);
     j->env = *env;
-    j->ctx.err = env->err;
+    werr_clear(&j->err);
+    j->ctx.err = &j->err;
     if (env->cast) j->ctx.cast = *env->cast;
     j->ctx.config = env->config;
     struct timespec ts;
@@ -463,7 +465,17 @@ WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
     if (env->config) wopts_get_long(env->config, "pipeline.max-parallelism", 0, &maxp, &tmp);
     j->ctx.max_parallelism = maxp > 0 ? (int)maxp : wflink_default_max_parallelism(1);
     for (int i = 0; i < nroots; i++) {
-        if (!build(p, j, roots[i])) { wjob_free(j); return NULL; }
+        if (!build(p, j, roots[i])) {
+            /* operator constructors report through the job's error, planning through p->err */
+            if (j->err.set && p->err && !p->err->set) *p->err = j->err;
+            wjob_free(j);
+            return NULL;
+        }
+    }
+    if (j->err.set) {
+        if (p->err && !p->err->set) *p->err = j->err;
+        wjob_free(j);
+        return NULL;
     }
     return j;
 }
@@ -559,3 +571,5 @@ int64_t wjob_rows_skipped(const WJob *j)
     for (int i = 0; i < j->nsrc; i++) if (j->srcs[i].src) n += j->srcs[i].src->rows_skipped;
     return n;
 }
+
+const WError *wjob_error(const WJob *j) { return &j->err; }

@@ -30,11 +30,13 @@ typedef struct WJobEnv {
     const WCastCtx *cast;
     FILE *print_out;            /* print sinks */
     WCollect collect;           /* collect sinks */
-    WError *err;
+    WError *err;                /* unused: build errors go to the plan context, run errors to wjob_error */
 } WJobEnv;
 
 WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env);
 bool wjob_run(WJob *job);
+/* Why the job failed (set when wjob_run returned false). */
+const WError *wjob_error(const WJob *job);
 void wjob_cancel(WJob *job);
 void wjob_free(WJob *job);
 /* Per-operator metrics, one line each (name, rows in/out, late records dropped, state). */

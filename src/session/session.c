@@ -31,7 +31,10 @@ struct WSession {
     bool in_set;
     int nset;
     char **set_sql;
+    WJobExecutor *executor;
 };
+
+void wsession_set_executor(WSession *s, WJobExecutor *ex) { s->executor = ex; }
 
 /* Deprecated option keys that Flink still accepts, and the key they set. */
 static const char *canonical_key(const char *key)
@@ -421,30 +424,27 @@ static void new_job_id(WSession *s, char out[33])
     snprintf(out, 33, "%016llx%016llx", (unsigned long long)a, (unsigned long long)b);
 }
 
-static bool run_roots(WSession *s, WPlanCtx *p, WRel **roots, int n, WResultSink *sink, WError *err)
+/* Plan and run (or hand to the executor: *handed_over is then set, and the arena belongs to it). */
+static bool run_roots(WSession *s, WPlanCtx *p, WRel **roots, int n, WResultSink *sink, WError *err,
+                      const char *job_id, const char *job_name, bool *handed_over)
 {
-    bool debug = getenv("WEIR_DEBUG_PLAN") != NULL;
-    for (int i = 0; i < n; i++) {
-        if (debug) { fprintf(stderr, "-- bound\n"); wplan_dump(stderr, roots[i]); }
-        roots[i] = wplan_optimize(p, roots[i]);
-        if (debug) { fprintf(stderr, "-- optimized\n"); wplan_dump(stderr, roots[i]); }
-        roots[i] = wplan_physical(p, roots[i]);
-        if (!roots[i]) return false;
-        roots[i] = wplan_optimize(p, roots[i]);
-        if (debug) { fprintf(stderr, "-- physical\n"); wplan_dump(stderr, roots[i]); }
-    }
-    /* number all roots in one sequence */
-    for (int i = 0; i < n; i++) wplan_finalize(p, roots[i]);
+    if (!wplan_build(p, roots, n)) return false;
     CollectBridge bridge = {.sink = sink, .batch = wsession_is_batch(s)};
     WJobEnv env = {.config = &s->config, .cast = p->cast, .print_out = s->print_out,
                    .collect = {&bridge, collect_rows}, .err = err};
     WJob *job = wjob_build(p, roots, n, &env);
     if (!job) return false;
+    if (handed_over && s->executor) {
+        s->executor->submit(s->executor->ctx, job_id, job_name, job, p->arena, &s->config);
+        *handed_over = true;
+        return true;
+    }
     if (sink && sink->open) {
         WRel *r = roots[0];
         sink->open(sink->ctx, r->out.n, r->out.names, r->out.types);
     }
     bool ok = wjob_run(job);
+    if (!ok && err && !err->set) *err = *wjob_error(job);
     collect_flush(&bridge, ok);
     if (s->verbose || ok) {
         WStrBuf rep;
@@ -473,7 +473,7 @@ static bool plan_ctx(WSession *s, WPlanCtx *p, WArena *a, WCastCtx *cast, WError
 }
 
 static bool exec_statement_set(WSession *s, int n, AstStmt **stmts, WArena *a, WResultSink *sink,
-                               WStmtResult *res, WError *err)
+                               WStmtResult *res, WError *err, bool *handed_over)
 {
     WPlanCtx p;
     WCastCtx cast;
@@ -495,7 +495,9 @@ static bool exec_statement_set(WSession *s, int n, AstStmt **stmts, WArena *a, W
     werr_clear(&tmp);
     wopts_get_bool(&s->config, "table.dml-sync", false, &sync, &tmp);
     if (sink && sink->submitted) sink->submitted(sink->ctx, res->job_id, sync);
-    if (!run_roots(s, &p, roots, n, NULL, err)) return false;
+    const char *name = wopts_get(&s->config, "pipeline.name");
+    if (!name) name = wa_sprintf(a, "insert-into_%s", roots[0]->sink_qname ? roots[0]->sink_qname : "sink");
+    if (!run_roots(s, &p, roots, n, NULL, err, res->job_id, name, sync ? NULL : handed_over)) return false;
     if (sync) res->kind = WSR_JOB_COMPLETED;
     return true;
 }
@@ -597,7 +599,7 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
         if (!plan_ctx(s, &p, a, &cast, err)) { ok = false; break; }
         WRel *root = wbind_select(&p, st);
         if (!root) { ok = false; break; }
-        ok = run_roots(s, &p, &root, 1, sink, err);
+        ok = run_roots(s, &p, &root, 1, sink, err, NULL, NULL, NULL);
         res->kind = WSR_QUERY_DONE;
         break;
     }
@@ -612,7 +614,7 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
             break;
         }
         AstStmt *one[1] = {st};
-        ok = exec_statement_set(s, 1, one, a, sink, res, err);
+        ok = exec_statement_set(s, 1, one, a, sink, res, err, &keep_arena);
         break;
     }
     case AS_BEGIN_STATEMENT_SET:
@@ -637,22 +639,22 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
         free(s->set_sql);
         s->set_sql = NULL;
         s->nset = 0;
-        if (ok) ok = exec_statement_set(s, n, stmts, a, sink, res, err);
+        if (ok) ok = exec_statement_set(s, n, stmts, a, sink, res, err, &keep_arena);
         break;
     }
     case AS_STATEMENT_SET:
-        ok = exec_statement_set(s, st->nstmts, st->stmts, a, sink, res, err);
+        ok = exec_statement_set(s, st->nstmts, st->stmts, a, sink, res, err, &keep_arena);
         break;
     case AS_EXECUTE:
         if (st->inner && st->inner->kind == AS_INSERT) {
             AstStmt *one[1] = {st->inner};
-            ok = exec_statement_set(s, 1, one, a, sink, res, err);
+            ok = exec_statement_set(s, 1, one, a, sink, res, err, &keep_arena);
         } else if (st->inner && st->inner->kind == AS_STATEMENT_SET) {
-            ok = exec_statement_set(s, st->inner->nstmts, st->inner->stmts, a, sink, res, err);
+            ok = exec_statement_set(s, st->inner->nstmts, st->inner->stmts, a, sink, res, err, &keep_arena);
         } else if (st->inner && st->inner->kind == AS_QUERY) {
             if (!plan_ctx(s, &p, a, &cast, err)) { ok = false; break; }
             WRel *root = wbind_select(&p, st->inner);
-            ok = root && run_roots(s, &p, &root, 1, sink, err);
+            ok = root && run_roots(s, &p, &root, 1, sink, err, NULL, NULL, NULL);
             res->kind = WSR_QUERY_DONE;
         } else {
             ok = not_supported(err, "This EXECUTE statement");

@@ -17,9 +17,21 @@
 #include "../types/chunk.h"
 #include "../types/datetime.h"
 #include "../common/options.h"
+#include "../common/arena.h"
 #include "../common/error.h"
 
 typedef struct WSession WSession;
+typedef struct WJob WJob;
+
+/* Runs submitted INSERT jobs somewhere else than inline (the cluster runs them in the background).
+   submit takes ownership of the job and of the arena its plan lives in: it must call wjob_run,
+   then wjob_free(job) and warena_delete(arena). name is pipeline.name or Flink's default
+   (insert-into_<sink>). config is the session configuration at submission (copy what is kept). */
+typedef struct WJobExecutor {
+    void *ctx;
+    void (*submit)(void *ctx, const char *job_id, const char *job_name, WJob *job, WArena *arena,
+                   const WOptions *config);
+} WJobExecutor;
 
 /* Receives a query's result as it is produced. */
 typedef struct WResultSink {
@@ -67,6 +79,9 @@ void wsession_free(WSession *s);
 
 /* Run one statement (text without or with the trailing ';'). */
 bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResult *res, WError *err);
+
+/* With an executor, asynchronous INSERTs (table.dml-sync = false) are handed to it. */
+void wsession_set_executor(WSession *s, WJobExecutor *ex);
 
 /* Configuration visible to the client (result mode, runtime mode, max column width, time zone). */
 const WOptions *wsession_config(const WSession *s);

@@ -1,0 +1,29 @@
+/*
+ * explain.h — what users read about a plan: EXPLAIN text (Abstract Syntax Tree, Optimized
+ * Physical Plan, Optimized Execution Plan, Physical Execution Plan JSON), the compiled plan JSON of
+ * COMPILE PLAN, and reading a compiled plan back for EXECUTE PLAN.
+ *
+ * Contract: explain/ reads finalised exec graphs (plan.h, after wplan_build) and never changes
+ * them; wplan_from_json builds an exec graph the runtime can run directly (the same graph the
+ * SQL produced). Formats follow Flink (see ../shared/reference/flink-plans.md). Depends on plan/,
+ * catalog/, types/, common/.
+ */
+#ifndef WEIR_EXPLAIN_EXPLAIN_H
+#define WEIR_EXPLAIN_EXPLAIN_H
+
+#include <stdbool.h>
+#include "../plan/plan.h"
+#include "../common/strbuf.h"
+
+/* EXPLAIN: `details` is the AX_* bit set of sql/ast.h. `ast_roots` are the bound (unoptimised)
+   plans for the Abstract Syntax Tree section, `roots` the finalised ones. */
+bool wexplain_text(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int details, WStrBuf *out);
+
+/* COMPILE PLAN: the JSON document Flink writes (flinkVersion, nodes, edges). */
+bool wexplain_compiled_plan(WPlanCtx *p, WRel **roots, int n, WStrBuf *out);
+
+/* EXECUTE PLAN: parse a compiled plan into finalised roots (allocated in p->arena); the tables
+   the plan names are taken from the plan itself. Returns the number of roots, -1 on error. */
+int wplan_from_json(WPlanCtx *p, const char *json, WRel ***roots);
+
+#endif
