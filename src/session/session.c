@@ -7,12 +7,14 @@
 #include "../catalog/catalog.h"
 #include "../plan/plan.h"
 #include "../runtime/job.h"
+#include "../explain/explain.h"
 #include "../expr/functions.h"
 #include "../types/format.h"
 #include "../types/compare.h"
 #include "../common/strbuf.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -425,10 +427,20 @@ static void new_job_id(WSession *s, char out[33])
 }
 
 /* Plan and run (or hand to the executor: *handed_over is then set, and the arena belongs to it). */
+static bool run_built(WSession *s, WPlanCtx *p, WRel **roots, int n, WResultSink *sink, WError *err,
+                      const char *job_id, const char *job_name, bool *handed_over);
+
 static bool run_roots(WSession *s, WPlanCtx *p, WRel **roots, int n, WResultSink *sink, WError *err,
                       const char *job_id, const char *job_name, bool *handed_over)
 {
     if (!wplan_build(p, roots, n)) return false;
+    return run_built(s, p, roots, n, sink, err, job_id, job_name, handed_over);
+}
+
+/* Run finalised roots (from the SQL, or read back by EXECUTE PLAN). */
+static bool run_built(WSession *s, WPlanCtx *p, WRel **roots, int n, WResultSink *sink, WError *err,
+                      const char *job_id, const char *job_name, bool *handed_over)
+{
     CollectBridge bridge = {.sink = sink, .batch = wsession_is_batch(s)};
     WJobEnv env = {.config = &s->config, .cast = p->cast, .print_out = s->print_out,
                    .collect = {&bridge, collect_rows}, .err = err};
@@ -502,6 +514,162 @@ static bool exec_statement_set(WSession *s, int n, AstStmt **stmts, WArena *a, W
     return true;
 }
 
+
+/* Bind the statement an EXPLAIN / COMPILE PLAN is about: a query, an INSERT or a statement set.
+   Returns the number of roots (sinks, or the query itself), -1 on error. */
+static int bind_roots(WSession *s, WPlanCtx *p, AstStmt *st, WRel ***roots, WError *err)
+{
+    WArena *a = p->arena;
+    if (st->kind == AS_QUERY) {
+        WRel *r = wbind_select(p, st);
+        if (!r) return -1;
+        *roots = WA_ARRAY(a, WRel *, 1);
+        (*roots)[0] = r;
+        return 1;
+    }
+    if (st->kind == AS_INSERT) {
+        WRel *r = wbind_insert(p, st);
+        if (!r) return -1;
+        *roots = WA_ARRAY(a, WRel *, 1);
+        (*roots)[0] = r;
+        return 1;
+    }
+    if (st->kind == AS_STATEMENT_SET || st->kind == AS_EXECUTE) {
+        AstStmt *set = st->kind == AS_EXECUTE ? st->inner : st;
+        if (set && set->kind == AS_INSERT) return bind_roots(s, p, set, roots, err);
+        if (!set || set->kind != AS_STATEMENT_SET) {
+            werr_set(err, WEXC_TABLE, "This statement cannot be explained.");
+            return -1;
+        }
+        *roots = WA_ARRAY(a, WRel *, set->nstmts ? set->nstmts : 1);
+        for (int i = 0; i < set->nstmts; i++) {
+            if (set->stmts[i]->kind != AS_INSERT) {
+                werr_set(err, WEXC_GATEWAY, "Only 'INSERT/CREATE TABLE AS' statement is allowed in Statement Set.");
+                return -1;
+            }
+            (*roots)[i] = wbind_insert(p, set->stmts[i]);
+            if (!(*roots)[i]) return -1;
+        }
+        return set->nstmts;
+    }
+    werr_set(err, WEXC_TABLE, "This statement cannot be explained.");
+    return -1;
+}
+
+static bool exec_explain(WSession *s, AstStmt *st, WArena *a, WStmtResult *res, WError *err)
+{
+    WPlanCtx p;
+    WCastCtx cast;
+    if (!plan_ctx(s, &p, a, &cast, err)) return false;
+    WRel **ast = NULL, **roots = NULL;
+    /* bound twice: once as the user wrote it (AST section), once to optimise */
+    int n = bind_roots(s, &p, st->inner, &ast, err);
+    if (n < 0) return false;
+    if (bind_roots(s, &p, st->inner, &roots, err) != n) return false;
+    if (!wplan_build(&p, roots, n)) return false;
+    WStrBuf out;
+    wsb_init(&out);
+    if (!wexplain_text(&p, ast, roots, n, st->explain_details, &out)) { wsb_free(&out); return false; }
+    res->kind = WSR_TEXT;
+    res->message = wsb_detach(&out);
+    return true;
+}
+
+/* 'file:///x/y.json' or '/x/y.json' -> local path; NULL for other schemes. */
+static const char *local_path(const char *uri)
+{
+    if (!strncmp(uri, "file://", 7)) return uri + 7;
+    if (!strncmp(uri, "file:", 5)) return uri + 5;
+    if (strstr(uri, "://")) return NULL;
+    return uri;
+}
+
+static bool exec_compile_plan(WSession *s, AstStmt *st, WArena *a, WResultSink *sink, WStmtResult *res,
+                              WError *err, bool *handed_over)
+{
+    const char *path = local_path(st->plan_file);
+    if (!path) return werr_set(err, WEXC_TABLE, "Unsupported file system scheme in '%s'; only local files are supported.",
+                               st->plan_file);
+    bool force = false;
+    WError tmp;
+    werr_clear(&tmp);
+    wopts_get_bool(&s->config, "table.plan.force-recompile", false, &force, &tmp);
+    if (access(path, F_OK) == 0 && !force) {
+        if (st->if_not_exists && st->kind == AS_COMPILE_PLAN) { res->kind = WSR_OK; return true; }
+        if (!st->if_not_exists)
+            return werr_set(err, WEXC_TABLE,
+                            "Cannot overwrite the plan file '%s'. Either manually remove the file or, if you're "
+                            "debugging your job, set the option 'table.plan.force-recompile' to true.",
+                            st->plan_file);
+    }
+    WPlanCtx p;
+    WCastCtx cast;
+    if (!plan_ctx(s, &p, a, &cast, err)) return false;
+    WRel **roots = NULL;
+    int n = bind_roots(s, &p, st->inner, &roots, err);
+    if (n < 0) return false;
+    if (!wplan_build(&p, roots, n)) return false;
+    bool exists = access(path, F_OK) == 0;
+    if (!exists || force || st->kind == AS_COMPILE_PLAN) {
+        WStrBuf out;
+        wsb_init(&out);
+        if (!wexplain_compiled_plan(&p, roots, n, &out)) { wsb_free(&out); return false; }
+        FILE *f = fopen(path, "w");
+        if (!f || fwrite(out.buf, 1, out.len, f) != out.len) {
+            if (f) fclose(f);
+            wsb_free(&out);
+            return werr_set(err, WEXC_IO, "Cannot write the plan file '%s': %s", path, strerror(errno));
+        }
+        fclose(f);
+        wsb_free(&out);
+    }
+    if (st->kind == AS_COMPILE_PLAN) { res->kind = WSR_OK; return true; }
+    /* COMPILE AND EXECUTE: run what was compiled */
+    res->kind = WSR_JOB_SUBMITTED;
+    new_job_id(s, res->job_id);
+    bool sync = false;
+    wopts_get_bool(&s->config, "table.dml-sync", false, &sync, &tmp);
+    if (sink && sink->submitted) sink->submitted(sink->ctx, res->job_id, sync);
+    const char *name = wopts_get(&s->config, "pipeline.name");
+    if (!name) name = wa_sprintf(a, "insert-into_%s", roots[0]->sink_qname ? roots[0]->sink_qname : "sink");
+    if (!run_built(s, &p, roots, n, NULL, err, res->job_id, name, sync ? NULL : handed_over)) return false;
+    if (sync) res->kind = WSR_JOB_COMPLETED;
+    return true;
+}
+
+static bool exec_execute_plan(WSession *s, AstStmt *st, WArena *a, WResultSink *sink, WStmtResult *res,
+                              WError *err, bool *handed_over)
+{
+    const char *path = local_path(st->plan_file);
+    if (!path) return werr_set(err, WEXC_TABLE, "Unsupported file system scheme in '%s'.", st->plan_file);
+    FILE *f = fopen(path, "r");
+    if (!f) return werr_set(err, WEXC_IO, "Cannot read the plan file '%s': %s", st->plan_file, strerror(errno));
+    WStrBuf json;
+    wsb_init(&json);
+    char buf[65536];
+    size_t k;
+    while ((k = fread(buf, 1, sizeof buf, f)) > 0) wsb_appendn(&json, buf, k);
+    fclose(f);
+    WPlanCtx p;
+    WCastCtx cast;
+    if (!plan_ctx(s, &p, a, &cast, err)) { wsb_free(&json); return false; }
+    WRel **roots = NULL;
+    int n = wplan_from_json(&p, json.buf ? json.buf : "", &roots);
+    wsb_free(&json);
+    if (n < 0) return false;
+    res->kind = WSR_JOB_SUBMITTED;
+    new_job_id(s, res->job_id);
+    bool sync = false;
+    WError tmp;
+    werr_clear(&tmp);
+    wopts_get_bool(&s->config, "table.dml-sync", false, &sync, &tmp);
+    if (sink && sink->submitted) sink->submitted(sink->ctx, res->job_id, sync);
+    const char *name = wopts_get(&s->config, "pipeline.name");
+    if (!name) name = wa_sprintf(a, "insert-into_%s", roots[0]->sink_qname ? roots[0]->sink_qname : "sink");
+    if (!run_built(s, &p, roots, n, NULL, err, res->job_id, name, sync ? NULL : handed_over)) return false;
+    if (sync) res->kind = WSR_JOB_COMPLETED;
+    return true;
+}
 
 bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResult *res, WError *err)
 {
@@ -702,10 +870,10 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
                                "Hint: Make sure that a statement ends with \";\" for finalizing (multi-line) "
                                "statements.\n");
         break;
-    case AS_EXPLAIN: ok = not_supported(err, "EXPLAIN"); break;
-    case AS_COMPILE_PLAN: ok = not_supported(err, "COMPILE PLAN"); break;
-    case AS_COMPILE_AND_EXECUTE: ok = not_supported(err, "COMPILE AND EXECUTE PLAN"); break;
-    case AS_EXECUTE_PLAN: ok = not_supported(err, "EXECUTE PLAN"); break;
+    case AS_EXPLAIN: ok = exec_explain(s, st, a, res, err); break;
+    case AS_COMPILE_PLAN:
+    case AS_COMPILE_AND_EXECUTE: ok = exec_compile_plan(s, st, a, sink, res, err, &keep_arena); break;
+    case AS_EXECUTE_PLAN: ok = exec_execute_plan(s, st, a, sink, res, err, &keep_arena); break;
     case AS_STOP_JOB: ok = not_supported(err, "STOP JOB (there is no running cluster job)"); break;
     case AS_ALTER_TABLE: ok = exec_alter_table(s, st, a, res, err); break;
     case AS_CREATE_FUNCTION: ok = not_supported(err, "CREATE FUNCTION"); break;
