@@ -821,6 +821,22 @@ WTEST(parser_split_statement_set_block)
     }
 }
 
+WTEST(parser_split_unterminated_comment_keeps_text)
+{
+    /* the conformance case: the piece keeps its ';' (inside the comment), the lexer fails at col 11 */
+    WSqlPiece *p = NULL;
+    int n = wsql_split(arena(), "SELECT /*;\n", &p);
+    CHECK_INT(n, 1);
+    if (n != 1) return;
+    CHECK(!p[0].terminated);
+    char *t = wa_strndup(arena(), p[0].text, (size_t)p[0].len);
+    CHECK_STR(t, "SELECT /*;");
+    WError e;
+    werr_clear(&e);
+    CHECK(wsql_parse_statement(arena(), t, &e) == NULL);
+    CHECK_STR(e.msg, "Lexical error at line 1, column 11.  Encountered: <EOF> after : \"\"");
+}
+
 WTEST(parser_is_complete)
 {
     CHECK(wsql_is_complete("SELECT 1;"));
