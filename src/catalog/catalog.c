@@ -97,8 +97,9 @@ bool wcatalog_add(WCatalog *c, WTable *t, WError *err)
 
 bool wcatalog_drop(WCatalog *c, const AstName *name, bool want_view, bool if_exists, WError *err)
 {
-    const char *cat, *db, *obj;
-    split_name(c, name, &cat, &db, &obj);
+    const char *cat, *db, *obj = NULL;
+    if (!split_name(c, name, &cat, &db, &obj))
+        return if_exists ? true : werr_set(err, WEXC_VALIDATION, "Invalid identifier: too many parts");
     for (int i = 0; i < c->n; i++) {
         WTable *t = c->tables[i];
         if (strcmp(t->name, obj) == 0 && strcmp(t->catalog, cat) == 0 && strcmp(t->database, db) == 0) {

@@ -25,7 +25,7 @@ void bscope_add(WArena *a, BScope *s, const char *qual, const char *name, const 
         s->cols = c;
         s->cap = cap;
     }
-    s->cols[s->n++] = (BCol){qual, name, t, false};
+    s->cols[s->n++] = (BCol){qual, name, t, false, 0};
 }
 
 void bscope_append(WArena *a, BScope *dst, const BScope *src)
@@ -422,7 +422,7 @@ static WExpr *bind_column(BindCtx *b, BScope *s, AstExpr *e)
     if (e->name.n == 1) name = e->name.parts[0];
     else { qual = e->name.parts[e->name.n - 2]; name = e->name.parts[e->name.n - 1]; }
     int found = -1;
-    bool qual_seen = false;
+    bool qual_seen = false, ambiguous = false;
     for (int i = 0; i < s->n; i++) {
         BCol *c = &s->cols[i];
         if (qual) {
@@ -430,10 +430,10 @@ static WExpr *bind_column(BindCtx *b, BScope *s, AstExpr *e)
             qual_seen = true;
         }
         if (strcmp(c->name, name) != 0) continue;
-        if (found >= 0)
-            return fail_at(b, e->pos, WEXC_CALCITE, "Column '%s' is ambiguous", name);
-        found = i;
+        if (found >= 0 && s->cols[found].depth == c->depth) { ambiguous = true; continue; }
+        if (found < 0 || c->depth < s->cols[found].depth) { found = i; ambiguous = false; }
     }
+    if (ambiguous) return fail_at(b, e->pos, WEXC_CALCITE, "Column '%s' is ambiguous", name);
     if (found < 0) {
         if (e->name.n > 2 || (qual && !qual_seen)) {
             /* maybe a field access on a ROW column: a.b where a is a column */

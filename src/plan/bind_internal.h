@@ -16,6 +16,8 @@ typedef struct BCol {
     const char *name;
     const WType *type;
     bool hidden;            /* not expanded by * (e.g. none yet) */
+    int depth;              /* 0 = the innermost query; outer (correlated) columns are deeper and
+                               are shadowed by inner ones of the same name */
 } BCol;
 
 typedef struct BScope {

@@ -239,6 +239,7 @@ static WRel *semi_join(BindCtx *b, WRel *in, BScope *s, AstExpr *e, bool negate,
     BScope all;
     bscope_init(&all);
     bscope_append(a, &all, s);
+    for (int i = 0; i < all.n; i++) all.cols[i].depth = 1;     /* outer columns: correlated */
     bscope_append(a, &all, &rs);
     WExpr *cond = NULL;
     if (sq->where) {
