@@ -42,6 +42,7 @@ if [[ "${1:-}" == "--one" ]]; then
     subst "$dir/$name.init.sql" "$tmp/$name.init.sql"
     args+=(-i "$tmp/$name.init.sql")
   fi
+  if [[ -f "$dir/$name.args" ]]; then read -r -a extra < "$dir/$name.args"; args+=("${extra[@]}"); fi
   args+=(-f "$tmp/$name.sql")
 
   status=0

@@ -2,10 +2,6 @@
  * test_cli.c — unit tests of the SQL client's printers (tableau widths, truncation, CJK width,
  * NULL, footers, batch widths, string tables), messages, statement accumulation and the `-f`
  * echo. Exact texts come from Flink's CliTableauResultViewTest, select.q and CliStrings.
- *
- * A few functions other modules provide (value rendering, display width, statement completeness,
- * the session) are defined here as weak fallbacks so the printers can be tested on their own; the
- * real definitions replace them whenever those modules are linked in.
  */
 #include "unit.h"
 
@@ -22,90 +18,6 @@
 #include "../../src/sql/parser.h"
 #include "../../src/session/session.h"
 #include "../../src/common/arena.h"
-
-/* ------------------------------------------------------------------ weak fallbacks */
-
-__attribute__((weak)) int wdisplay_width(const char *utf8, int len)
-{
-    int w = 0;
-    const unsigned char *p = (const unsigned char *)utf8, *e = p + len;
-    while (p < e) {
-        unsigned cp = *p;
-        int n = cp < 0x80 ? 1 : cp < 0xE0 ? 2 : cp < 0xF0 ? 3 : 4;
-        if (n == 2) cp &= 0x1F;
-        else if (n == 3) cp &= 0x0F;
-        else if (n == 4) cp &= 0x07;
-        for (int i = 1; i < n && p + i < e; i++) cp = (cp << 6) | (p[i] & 0x3F);
-        p += n;
-        w += cp >= 0x10000 ? 2 : 1;
-        if ((cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) ||
-            (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
-            (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
-            (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x20000 && cp <= 0x3FFFD))
-            w++;
-    }
-    return w;
-}
-
-__attribute__((weak)) void wfmt_sql(const WType *t, WDatum v, bool is_null, const WTimeZone *tz,
-                                    WStrBuf *out)
-{
-    (void)tz;
-    if (is_null) {
-        wsb_append(out, "NULL");
-        return;
-    }
-    switch (t->id) {
-    case WT_BOOLEAN: wsb_append(out, v.i ? "TRUE" : "FALSE"); break;
-    case WT_TINYINT: case WT_SMALLINT: case WT_INT: case WT_BIGINT:
-        wsb_printf(out, "%lld", (long long)v.i);
-        break;
-    case WT_CHAR: case WT_VARCHAR: wsb_appendn(out, v.s.p, (size_t)v.s.len); break;
-    default: wsb_append(out, "?"); break;
-    }
-}
-
-__attribute__((weak)) bool wsql_is_complete(const char *text)
-{
-    char q = 0, last = 0;
-    for (const char *p = text; *p; p++) {
-        if (q) {
-            if (*p == q) q = 0;
-            continue;
-        }
-        if (*p == '\'' || *p == '"' || *p == '`') { q = *p; continue; }
-        if (p[0] == '-' && p[1] == '-') {
-            while (*p && *p != '\n') p++;
-            if (!*p) break;
-            continue;
-        }
-        if (p[0] == '/' && p[1] == '*') {
-            const char *e = strstr(p + 2, "*/");
-            if (!e) return false;
-            p = e + 1;
-            continue;
-        }
-        if (!(*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) last = *p;
-    }
-    return !q && last == ';';
-}
-
-__attribute__((weak)) bool wsession_execute(WSession *s, const char *sql, WResultSink *sink,
-                                            WStmtResult *res, WError *err)
-{
-    (void)s; (void)sql; (void)sink; (void)res;
-    return werr_set(err, WEXC_TABLE, "no session in unit tests");
-}
-__attribute__((weak)) const char *wsession_get(const WSession *s, const char *k, const char *d)
-{
-    (void)s; (void)k;
-    return d;
-}
-__attribute__((weak)) const WTimeZone *wsession_time_zone(const WSession *s) { (void)s; return NULL; }
-__attribute__((weak)) bool wsession_is_batch(const WSession *s) { (void)s; return false; }
-__attribute__((weak)) void wsession_set_verbose(WSession *s, bool on) { (void)s; (void)on; }
-__attribute__((weak)) const char *wsession_last_job_report(const WSession *s) { (void)s; return NULL; }
-__attribute__((weak)) void wstmt_result_free(WStmtResult *r) { (void)r; }
 
 /* ------------------------------------------------------------------ helpers */
 
