@@ -89,3 +89,5 @@ char *wsb_detach(WStrBuf *s)
     s->len = s->cap = 0;
     return b;
 }
+
+void wsb_puts(WStrBuf *s, const char *str) { wsb_append(s, str); }

@@ -21,6 +21,7 @@ void wsb_clear(WStrBuf *s);
 void wsb_reserve(WStrBuf *s, size_t extra);
 void wsb_putc(WStrBuf *s, char c);
 void wsb_append(WStrBuf *s, const char *str);
+void wsb_puts(WStrBuf *s, const char *str);     /* same as wsb_append */
 void wsb_appendn(WStrBuf *s, const char *str, size_t n);
 void wsb_printf(WStrBuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void wsb_vprintf(WStrBuf *s, const char *fmt, va_list ap);
