@@ -974,6 +974,8 @@ badtype:
     return -1;
 }
 
+int bind_agg_register(BindCtx *b, BScope *input, AstExpr *e) { return agg_register(b, input, e); }
+
 /* ---- main entry ---- */
 
 WExpr *bind_expr(BindCtx *b, BScope *s, AstExpr *e)

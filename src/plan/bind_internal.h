@@ -57,6 +57,9 @@ WExpr *bind_condition(BindCtx *b, BScope *s, AstExpr *e, const char *clause);
 WExpr *bind_cast(BindCtx *b, WExpr *e, const WType *t);
 bool wexpr_equal(const WExpr *x, const WExpr *y);
 bool ast_is_aggregate_call(const AstExpr *e);
+/* Register aggregate call e (its arguments bound against `input`) in b->agg: returns its index
+   among b->agg->calls, -1 on error. */
+int bind_agg_register(BindCtx *b, BScope *input, AstExpr *e);
 bool ast_contains_aggregate(const AstExpr *e);
 /* SQL text of an expression as Flink prints it in messages/DESCRIBE. */
 char *ast_expr_sql(WArena *a, const AstExpr *e);

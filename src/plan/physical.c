@@ -975,6 +975,12 @@ static WRel *derive(WPlanCtx *p, WRel *r)
     case WR_WINDOW_TVF:
         r->changelog = in->changelog;
         break;
+    case WR_OVER_AGG:
+        if (in->changelog != WCM_INSERT)
+            return fail(p, WEXC_TABLE, "OverAggregate doesn't support consuming update and delete changes.");
+        r->changelog = WCM_INSERT;
+        r->inputs[0] = exchange(p, in, r->nkeys, r->keys);
+        break;
     case WR_INTERVAL_JOIN:
     case WR_TEMPORAL_JOIN: {
         WRel *l = r->inputs[0], *rt = r->inputs[1];

@@ -28,6 +28,7 @@ typedef struct Built { WRel *rel; WOperator *op; } Built;
 
 struct WJob {
     WExecCtx ctx;
+    int64_t sim_now, sim_step;  /* simulated processing time (weir.exec.simulated-clock.step) */
     WError err;                 /* the job's own error (it may outlive the statement) */
     WJobEnv env;
     int nops, cap_ops;
@@ -391,6 +392,15 @@ static WOperator *build(WPlanCtx *p, WJob *j, WRel *r)
         op = wop_window_rank_new(&j->ctx, &sp);
         break;
     }
+    case WR_OVER_AGG: {
+        WRel *in = r->inputs[0];
+        WOverAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+                           .time_col = r->time_col, .proctime = r->win_proctime, .rows_frame = r->over_rows,
+                           .unbounded = r->over_unbounded, .preceding = r->over_preceding, .naggs = r->naggs,
+                           .aggs = r->aggs, .out = {r->out.n, r->out.types, r->out.names}};
+        op = wop_over_agg_new(&j->ctx, &sp);
+        break;
+    }
     case WR_INTERVAL_JOIN: {
         WRel *l = r->inputs[0], *rt = r->inputs[1];
         WIntervalJoinSpec sp = {
@@ -443,6 +453,8 @@ static WOperator *build(WPlanCtx *p, WJob *j, WRel *r)
     return op;
 }
 
+static int64_t sim_clock(void *ctx) { return ((WJob *)ctx)->sim_now; }
+
 WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
 {
     WJob *j = wcalloc(1, sizeof *j);
@@ -461,6 +473,16 @@ WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
     if (rows < 1) rows = 1;
     if (rows > WCHUNK_CAP) rows = WCHUNK_CAP;
     j->ctx.chunk_rows = (int)rows;
+    /* weir.exec.simulated-clock.step: processing time starts at the job's start and advances by
+       this much after every chunk a source delivers, so TTL and processing-time behaviour are
+       reproducible (tests, demonstrations) */
+    int64_t step = 0;
+    if (env->config && wopts_get_duration_ms(env->config, "weir.exec.simulated-clock.step", 0, &step, &tmp) && step > 0) {
+        j->sim_step = step;
+        j->sim_now = j->ctx.start_ms;
+        j->ctx.clock = sim_clock;
+        j->ctx.clock_ctx = j;
+    }
     int64_t maxp = 0;
     if (env->config) wopts_get_long(env->config, "pipeline.max-parallelism", 0, &maxp, &tmp);
     j->ctx.max_parallelism = maxp > 0 ? (int)maxp : wflink_default_max_parallelism(1);
@@ -513,6 +535,7 @@ bool wjob_run(WJob *j)
                 WSourceStatus st = s->src->next(s->src, s->chunk, j->ctx.err);
                 if (st == WSRC_ERROR) return false;
                 if (s->chunk->nrows) wop_push(s->head, 0, s->chunk);
+                if (j->sim_step) j->sim_now += j->sim_step;
                 more = st != WSRC_END;
             }
             if (j->ctx.err->set || j->ctx.cancelled) break;
