@@ -1,0 +1,587 @@
+/*
+ * vertices.c — stream operators, chaining and job vertices of a SQL job. See vertices.h.
+ */
+#include "vertices.h"
+#include "../common/arena.h"
+#include "../common/hash.h"
+#include "../common/strbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+const char *wship_name(WShip s)
+{
+    switch (s) {
+    case WSHIP_FORWARD: return "FORWARD";
+    case WSHIP_HASH: return "HASH";
+    case WSHIP_GLOBAL: return "GLOBAL";
+    case WSHIP_REBALANCE: return "REBALANCE";
+    }
+    return "FORWARD";
+}
+
+/* ------------------------------------------------------------------ builder state */
+
+typedef struct RelInfo {
+    WRel *rel;
+    int first_op, last_op;      /* -1 for Exchange / Union */
+    int nconsumers;
+    WRel *consumer;             /* the (first) consumer */
+} RelInfo;
+
+typedef struct Builder {
+    const WOptions *config;
+    int default_p;
+    int64_t max_p;              /* pipeline.max-parallelism, 0 = Flink's default */
+    bool chaining;
+    int nrels, cap_rels;
+    RelInfo *rels;
+    int nops, cap_ops;
+    WStreamOp *ops;
+} Builder;
+
+static RelInfo *info_of(Builder *b, const WRel *r)
+{
+    for (int i = 0; i < b->nrels; i++) if (b->rels[i].rel == r) return &b->rels[i];
+    return NULL;
+}
+
+static void collect(Builder *b, WRel *r)
+{
+    if (!r || info_of(b, r)) return;
+    for (int i = 0; i < r->ninputs; i++) collect(b, r->inputs[i]);
+    if (info_of(b, r)) return;   /* reached again through a shared input */
+    if (b->nrels == b->cap_rels) {
+        b->cap_rels = b->cap_rels ? b->cap_rels * 2 : 16;
+        b->rels = wrealloc(b->rels, sizeof(RelInfo) * (size_t)b->cap_rels);
+    }
+    b->rels[b->nrels++] = (RelInfo){.rel = r, .first_op = -1, .last_op = -1};
+}
+
+static int64_t opt_long(const WOptions *o, const char *key, int64_t dflt)
+{
+    if (!o) return dflt;
+    int64_t v = dflt;
+    WError tmp;
+    werr_clear(&tmp);
+    if (!wopts_get_long(o, key, dflt, &v, &tmp)) return dflt;
+    return v;
+}
+
+static bool opt_bool(const WOptions *o, const char *key, bool dflt)
+{
+    if (!o) return dflt;
+    bool v = dflt;
+    WError tmp;
+    werr_clear(&tmp);
+    if (!wopts_get_bool(o, key, dflt, &v, &tmp)) return dflt;
+    return v;
+}
+
+static int new_op(Builder *b, const char *name, const char *desc, const WRel *r, WStreamOpRole role)
+{
+    if (b->nops == b->cap_ops) {
+        b->cap_ops = b->cap_ops ? b->cap_ops * 2 : 16;
+        b->ops = wrealloc(b->ops, sizeof(WStreamOp) * (size_t)b->cap_ops);
+    }
+    WStreamOp *o = &b->ops[b->nops];
+    memset(o, 0, sizeof *o);
+    o->name = wstrdup(name);
+    o->description = wstrdup(desc);
+    o->rel_id = r->id;
+    o->kind = r->kind;
+    o->role = role;
+    o->vertex = -1;
+    o->ttl_ms = r->ttl_ms;
+    o->ttl_left_ms = r->ttl_left_ms;
+    o->ttl_right_ms = r->ttl_right_ms;
+    return b->nops++;
+}
+
+static void add_input(WStreamOp *o, int from, WShip ship)
+{
+    o->inputs = wrealloc(o->inputs, sizeof(WGraphEdge) * (size_t)(o->ninputs + 1));
+    o->inputs[o->ninputs++] = (WGraphEdge){from, ship};
+}
+
+/* Producers of r's output as seen by a consumer: (operator, ship) pairs. */
+static void producers(Builder *b, const WRel *r, WShip ship, WGraphEdge **out, int *n)
+{
+    if (r->kind == WR_EXCHANGE) {
+        WShip s = r->exchange_single || r->nkeys == 0 ? WSHIP_GLOBAL : WSHIP_HASH;
+        producers(b, r->inputs[0], s, out, n);
+        return;
+    }
+    if (r->kind == WR_UNION) {
+        for (int i = 0; i < r->ninputs; i++) producers(b, r->inputs[i], ship, out, n);
+        return;
+    }
+    RelInfo *ri = info_of(b, r);
+    if (!ri || ri->last_op < 0) return;
+    *out = wrealloc(*out, sizeof(WGraphEdge) * (size_t)(*n + 1));
+    (*out)[(*n)++] = (WGraphEdge){ri->last_op, ship};
+}
+
+/* Connect rel r's inputs to operator `op`. */
+static void wire_inputs(Builder *b, const WRel *r, int op, bool keyed)
+{
+    for (int i = 0; i < r->ninputs; i++) {
+        WGraphEdge *e = NULL;
+        int n = 0;
+        producers(b, r->inputs[i], WSHIP_FORWARD, &e, &n);
+        for (int k = 0; k < n; k++)
+            add_input(&b->ops[op], e[k].from, keyed && e[k].ship == WSHIP_FORWARD ? WSHIP_HASH : e[k].ship);
+        free(e);
+    }
+}
+
+/* ------------------------------------------------------------------ sink expansion */
+
+typedef struct SinkCols {
+    int n;
+    const char **names;
+    const WType **types;
+    int npk;
+    int pk_idx[64];             /* pk as indexes into names/types */
+} SinkCols;
+
+static void sink_cols(const WRel *sink, SinkCols *sc, const char **names_buf, const WType **types_buf, int cap)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->names = names_buf;
+    sc->types = types_buf;
+    const WTable *t = sink->sink_table;
+    if (!t) {
+        int n = sink->out.n < cap ? sink->out.n : cap;
+        for (int i = 0; i < n; i++) {
+            names_buf[i] = sink->out.names[i];
+            types_buf[i] = sink->out.types[i];
+        }
+        sc->n = n;
+        return;
+    }
+    for (int i = 0; i < t->ncols && sc->n < cap; i++) {
+        if (t->cols[i].kind != WCOL_PHYSICAL) continue;
+        for (int k = 0; k < t->npk && sc->npk < 64; k++)
+            if (t->pk[k] == i) sc->pk_idx[sc->npk++] = sc->n;
+        names_buf[sc->n] = t->cols[i].name;
+        types_buf[sc->n] = t->cols[i].type;
+        sc->n++;
+    }
+}
+
+static bool is_pk(const SinkCols *sc, int i)
+{
+    for (int k = 0; k < sc->npk; k++) if (sc->pk_idx[k] == i) return true;
+    return false;
+}
+
+/* ConstraintEnforcer description ("" when Flink adds none). */
+static void enforcer_desc(const Builder *b, const SinkCols *sc, WStrBuf *out)
+{
+    WStrBuf nn;
+    wsb_init(&nn);
+    int nnn = 0;
+    for (int i = 0; i < sc->n; i++) {
+        if (sc->types[i] && (!sc->types[i]->nullable || is_pk(sc, i))) {
+            wsb_printf(&nn, "%s%s", nnn ? ", " : "", sc->names[i]);
+            nnn++;
+        }
+    }
+    const char *len_enf = b->config ? wopts_get(b->config, "table.exec.sink.type-length-enforcer") : NULL;
+    bool lengths = len_enf && strcasecmp(len_enf, "IGNORE") != 0;
+    WStrBuf cl, bl;
+    wsb_init(&cl);
+    wsb_init(&bl);
+    int ncl = 0, nbl = 0;
+    if (lengths) {
+        for (int i = 0; i < sc->n; i++) {
+            const WType *t = sc->types[i];
+            if (!t) continue;
+            if (t->id == WT_CHAR || (t->id == WT_VARCHAR && t->precision < WT_MAX_LENGTH)) {
+                wsb_printf(&cl, "%s%s", ncl ? ", " : "", sc->names[i]);
+                ncl++;
+            } else if (t->id == WT_BINARY || (t->id == WT_VARBINARY && t->precision < WT_MAX_LENGTH)) {
+                wsb_printf(&bl, "%s%s", nbl ? ", " : "", sc->names[i]);
+                nbl++;
+            }
+        }
+    }
+    if (nnn || ncl || nbl) {
+        wsb_append(out, "ConstraintEnforcer[");
+        int parts = 0;
+        if (nnn) { wsb_printf(out, "NotNullEnforcer(fields=[%s])", nn.buf); parts++; }
+        if (ncl) { wsb_printf(out, "%sCharLengthEnforcer(fields=[%s])", parts ? ", " : "", cl.buf); parts++; }
+        if (nbl) wsb_printf(out, "%sBinaryLengthEnforcer(fields=[%s])", parts ? ", " : "", bl.buf);
+        wsb_putc(out, ']');
+    }
+    wsb_free(&nn);
+    wsb_free(&cl);
+    wsb_free(&bl);
+}
+
+/* Adds the ConstraintEnforcer of sink `sink` fed by rel r's inputs; returns its op or -1. */
+static int add_enforcer(Builder *b, const WRel *sink, const WRel *fed_by)
+{
+    const char *names[256];
+    const WType *types[256];
+    SinkCols sc;
+    sink_cols(sink, &sc, names, types, 256);
+    WStrBuf d;
+    wsb_init(&d);
+    enforcer_desc(b, &sc, &d);
+    if (!d.len) { wsb_free(&d); return -1; }
+    char name[64], *desc = NULL;
+    snprintf(name, sizeof name, "ConstraintEnforcer[%d]", sink->id);
+    WStrBuf full;
+    wsb_init(&full);
+    wsb_printf(&full, "[%d]:%s", sink->id, d.buf);
+    desc = full.buf;
+    int op = new_op(b, name, desc, sink, WSOP_CONSTRAINT_ENFORCER);
+    wsb_free(&full);
+    wsb_free(&d);
+    wire_inputs(b, fed_by, op, false);
+    return op;
+}
+
+static int rowtime_col(const WRel *r)
+{
+    int found = -1, n = 0;
+    for (int i = 0; i < r->out.n; i++)
+        if (r->out.types[i] && r->out.types[i]->time_attr == WTA_ROWTIME) { found = i; n++; }
+    return n == 1 ? found : -1;
+}
+
+/* ------------------------------------------------------------------ operators per exec node */
+
+static const char *simple_name(const WRel *r)
+{
+    switch (r->kind) {
+    case WR_SINK_MATERIALIZER: return "SinkMaterializer";
+    case WR_WINDOW_RANK: return r->win_dedup ? "WindowDeduplicate" : "WindowRank";
+    case WR_SORT_LIMIT: return r->nsort ? "SortLimit" : "Limit";
+    default: return wrel_kind_name(r->kind);
+    }
+}
+
+static void plain_desc(const WRel *r, int id, WStrBuf *d)
+{
+    wsb_printf(d, "[%d]:%s", id, simple_name(r));
+    if (r->digest && *r->digest) wsb_printf(d, "(%s)", r->digest);
+}
+
+static void scan_desc(const WRel *r, WStrBuf *d)
+{
+    const WTable *t = r->table;
+    wsb_printf(d, "[%d]:TableSourceScan(table=[[%s, %s, %s]], fields=[", r->id, t->catalog ? t->catalog : "default_catalog",
+               t->database ? t->database : "default_database", t->name);
+    for (int i = 0; i < r->out.n; i++) wsb_printf(d, "%s%s", i ? ", " : "", r->out.names[i]);
+    wsb_append(d, "])");
+}
+
+static void sink_desc(const WRel *r, WStrBuf *d)
+{
+    if (r->sink_table)
+        wsb_printf(d, "[%d]:Sink(table=[%s], fields=[", r->id, r->sink_qname ? r->sink_qname : r->sink_table->name);
+    else
+        wsb_printf(d, "[%d]:Sink(table=[*anonymous_collect$%d*], fields=[", r->id, r->id);
+    for (int i = 0; i < r->out.n; i++) wsb_printf(d, "%s%s", i ? ", " : "", r->out.names[i]);
+    wsb_append(d, "])");
+}
+
+static void build_ops(Builder *b, RelInfo *ri)
+{
+    WRel *r = ri->rel;
+    WStrBuf name, desc;
+    wsb_init(&name);
+    wsb_init(&desc);
+    switch (r->kind) {
+    case WR_EXCHANGE:
+    case WR_UNION:
+        break;
+    case WR_SCAN:
+    case WR_VALUES: {
+        if (r->kind == WR_SCAN) {
+            wsb_printf(&name, "Source: %s[%d]", r->table && r->table->name ? r->table->name : "?", r->id);
+            if (r->table) scan_desc(r, &desc);
+            else plain_desc(r, r->id, &desc);
+        } else {
+            wsb_printf(&name, "Source: Values[%d]", r->id);
+            plain_desc(r, r->id, &desc);
+        }
+        int op = new_op(b, name.buf, desc.buf, r, WSOP_OPERATOR);
+        b->ops[op].is_source = true;
+        ri->first_op = ri->last_op = op;
+        break;
+    }
+    case WR_SINK: {
+        int first = -1;
+        bool mat = r->ninputs == 1 && r->inputs[0]->kind == WR_SINK_MATERIALIZER;
+        if (!mat) first = add_enforcer(b, r, r);
+        int inserter = -1;
+        if (!r->sink_table && rowtime_col(r) >= 0) {
+            char nm[80];
+            snprintf(nm, sizeof nm, "StreamRecordTimestampInserter[%d]", r->id);
+            wsb_printf(&desc, "[%d]:StreamRecordTimestampInserter(rowtime field: %d)", r->id, rowtime_col(r));
+            inserter = new_op(b, nm, desc.buf, r, WSOP_TIMESTAMP_INSERTER);
+            if (first >= 0) add_input(&b->ops[inserter], first, WSHIP_FORWARD);
+            else wire_inputs(b, r, inserter, false);
+            if (first < 0) first = inserter;
+            wsb_clear(&desc);
+        }
+        if (r->sink_table) wsb_printf(&name, "Sink: %s[%d]", r->sink_table->name, r->id);
+        else wsb_append(&name, "Sink: Collect table sink");
+        sink_desc(r, &desc);
+        int op = new_op(b, name.buf, desc.buf, r, WSOP_OPERATOR);
+        b->ops[op].is_sink = true;
+        if (inserter >= 0) add_input(&b->ops[op], inserter, WSHIP_FORWARD);
+        else if (first >= 0) add_input(&b->ops[op], first, WSHIP_FORWARD);
+        else wire_inputs(b, r, op, false);
+        ri->first_op = first >= 0 ? first : op;
+        ri->last_op = op;
+        break;
+    }
+    case WR_SINK_MATERIALIZER: {
+        /* Flink's SinkUpsertMaterializer is part of the sink node: it carries the sink's id and
+           is fed by a keyBy on the primary key, after the sink's ConstraintEnforcer. */
+        const WRel *sink = ri->nconsumers == 1 && ri->consumer->kind == WR_SINK ? ri->consumer : NULL;
+        int id = sink ? sink->id : r->id;
+        int enf = sink ? add_enforcer(b, sink, r) : -1;
+        wsb_printf(&name, "SinkMaterializer[%d]", id);
+        wsb_printf(&desc, "[%d]:SinkMaterializer(pk=[", id);
+        for (int k = 0; k < r->nkeys; k++)
+            wsb_printf(&desc, "%s%s", k ? ", " : "", r->keys[k] < r->out.n ? r->out.names[r->keys[k]] : "?");
+        wsb_append(&desc, "])");
+        int op = new_op(b, name.buf, desc.buf, r, WSOP_OPERATOR);
+        if (enf >= 0) add_input(&b->ops[op], enf, WSHIP_HASH);
+        else wire_inputs(b, r, op, true);
+        ri->first_op = enf >= 0 ? enf : op;
+        ri->last_op = op;
+        break;
+    }
+    default: {
+        wsb_printf(&name, "%s[%d]", simple_name(r), r->id);
+        plain_desc(r, r->id, &desc);
+        int op = new_op(b, name.buf, desc.buf, r, WSOP_OPERATOR);
+        wire_inputs(b, r, op, false);
+        ri->first_op = ri->last_op = op;
+        break;
+    }
+    }
+    wsb_free(&name);
+    wsb_free(&desc);
+}
+
+/* ------------------------------------------------------------------ parallelism */
+
+static const WRel *rel_by_id(Builder *b, int id, WRelKind kind)
+{
+    for (int i = 0; i < b->nrels; i++)
+        if (b->rels[i].rel->id == id && b->rels[i].rel->kind == kind) return b->rels[i].rel;
+    return NULL;
+}
+
+static int table_parallelism(const WTable *t, const char *key, int dflt)
+{
+    if (!t) return dflt;
+    int64_t v = opt_long(&t->options, key, 0);
+    return v > 0 && v <= 32768 ? (int)v : dflt;
+}
+
+static void set_parallelism(Builder *b)
+{
+    for (int i = 0; i < b->nops; i++) {
+        WStreamOp *o = &b->ops[i];
+        int p = b->default_p;
+        bool single = false;
+        if (o->is_source) {
+            if (o->kind == WR_VALUES) {
+                p = 1;
+                single = true;
+            } else {
+                const WRel *r = rel_by_id(b, o->rel_id, WR_SCAN);
+                p = table_parallelism(r ? r->table : NULL, "scan.parallelism", b->default_p);
+            }
+        } else if (o->ninputs > 0) {
+            bool all_global = true, any_forward = false;
+            for (int k = 0; k < o->ninputs; k++) {
+                if (o->inputs[k].ship != WSHIP_GLOBAL) all_global = false;
+                if (o->inputs[k].ship == WSHIP_FORWARD) any_forward = true;
+            }
+            if (all_global) {
+                p = 1;
+                single = true;
+            } else if (o->ninputs == 1 && any_forward) {
+                const WStreamOp *in = &b->ops[o->inputs[0].from];
+                p = in->parallelism;
+                single = in->max_parallelism == 1;
+            }
+            if (o->is_sink || (o->kind == WR_SINK_MATERIALIZER && o->role == WSOP_OPERATOR)) {
+                const WRel *sink = NULL;
+                if (o->is_sink) {
+                    sink = rel_by_id(b, o->rel_id, WR_SINK);
+                } else {
+                    /* the materializer of a sink: find that sink through its consumer edge */
+                    for (int j = i + 1; j < b->nops && !sink; j++)
+                        for (int k = 0; k < b->ops[j].ninputs; k++)
+                            if (b->ops[j].inputs[k].from == i && b->ops[j].is_sink)
+                                sink = rel_by_id(b, b->ops[j].rel_id, WR_SINK);
+                }
+                int sp = table_parallelism(sink ? sink->sink_table : NULL, "sink.parallelism", 0);
+                if (sp > 0) {
+                    p = sp;
+                    single = false;
+                }
+            }
+        }
+        o->parallelism = p;
+        if (single) o->max_parallelism = 1;
+        else if (b->max_p > 0) o->max_parallelism = (int)b->max_p;
+        else o->max_parallelism = wflink_default_max_parallelism(p);
+        /* a forward edge between different parallelisms is a rebalance (StreamGraph) */
+        for (int k = 0; k < o->ninputs; k++)
+            if (o->inputs[k].ship == WSHIP_FORWARD && b->ops[o->inputs[k].from].parallelism != p)
+                o->inputs[k].ship = WSHIP_REBALANCE;
+    }
+}
+
+/* ------------------------------------------------------------------ chaining */
+
+static bool chained_edge(const Builder *b, const WStreamOp *o, int k)
+{
+    if (!b->chaining || o->ninputs != 1) return false;
+    const WGraphEdge *e = &o->inputs[k];
+    return e->ship == WSHIP_FORWARD && b->ops[e->from].parallelism == o->parallelism;
+}
+
+static void chained_name(const WJobGraph *g, int op, WStrBuf *out)
+{
+    wsb_append(out, g->ops[op].name);
+    int kids[64], n = 0;
+    for (int j = op + 1; j < g->nops && n < 64; j++) {
+        const WStreamOp *c = &g->ops[j];
+        if (c->vertex == g->ops[op].vertex && c->ninputs == 1 && c->inputs[0].from == op) kids[n++] = j;
+    }
+    if (n == 1) {
+        wsb_append(out, " -> ");
+        chained_name(g, kids[0], out);
+    } else if (n > 1) {
+        wsb_append(out, " -> (");
+        for (int i = 0; i < n; i++) {
+            if (i) wsb_append(out, ", ");
+            chained_name(g, kids[i], out);
+        }
+        wsb_putc(out, ')');
+    }
+}
+
+static void chained_desc(const WJobGraph *g, int op, int depth, WStrBuf *out)
+{
+    if (depth > 0) {
+        wsb_putc(out, '\n');
+        wsb_repeat(out, ' ', (size_t)(depth - 1) * 3);
+        wsb_append(out, "+- ");
+    }
+    wsb_append(out, g->ops[op].description);
+    for (int j = op + 1; j < g->nops; j++) {
+        const WStreamOp *c = &g->ops[j];
+        if (c->vertex == g->ops[op].vertex && c->ninputs == 1 && c->inputs[0].from == op)
+            chained_desc(g, j, depth + 1, out);
+    }
+}
+
+WJobGraph *wjobgraph_build(WRel *const *roots, int nroots, const WOptions *config)
+{
+    if (nroots <= 0 || !roots) return NULL;
+    Builder b;
+    memset(&b, 0, sizeof b);
+    b.config = config;
+    int64_t p = opt_long(config, "parallelism.default", 1);
+    b.default_p = p >= 1 && p <= 32768 ? (int)p : 1;
+    b.max_p = opt_long(config, "pipeline.max-parallelism", 0);
+    if (b.max_p < 0 || b.max_p > 32768) b.max_p = 0;
+    b.chaining = opt_bool(config, "pipeline.operator-chaining.enabled", true);
+    for (int i = 0; i < nroots; i++) collect(&b, roots[i]);
+    for (int i = 0; i < b.nrels; i++) {
+        WRel *r = b.rels[i].rel;
+        for (int k = 0; k < r->ninputs; k++) {
+            RelInfo *in = info_of(&b, r->inputs[k]);
+            if (!in) continue;
+            if (in->nconsumers++ == 0) in->consumer = r;
+        }
+    }
+    for (int i = 0; i < b.nrels; i++) build_ops(&b, &b.rels[i]);
+    set_parallelism(&b);
+
+    WJobGraph *g = wcalloc(1, sizeof *g);
+    g->chaining = b.chaining;
+    g->nops = b.nops;
+    g->ops = b.ops;
+    for (int i = 0; i < g->nops; i++)
+        for (int k = 0; k < g->ops[i].ninputs; k++)
+            if (g->ops[i].inputs[k].ship != WSHIP_FORWARD) g->nedges_non_forward++;
+
+    /* vertices: an operator joins its input's vertex when that single edge chains */
+    g->vertices = wcalloc((size_t)(g->nops ? g->nops : 1), sizeof(WJobVertex));
+    for (int i = 0; i < g->nops; i++) {
+        WStreamOp *o = &g->ops[i];
+        if (o->ninputs == 1 && chained_edge(&b, o, 0)) {
+            o->vertex = g->ops[o->inputs[0].from].vertex;
+        } else {
+            o->vertex = g->nvertices++;
+            WJobVertex *v = &g->vertices[o->vertex];
+            v->parallelism = o->parallelism;
+            v->max_parallelism = o->max_parallelism;
+        }
+        WJobVertex *v = &g->vertices[o->vertex];
+        v->ops = wrealloc(v->ops, sizeof(int) * (size_t)(v->nops + 1));
+        v->ops[v->nops++] = i;
+    }
+    for (int vi = 0; vi < g->nvertices; vi++) {
+        WJobVertex *v = &g->vertices[vi];
+        WStrBuf s;
+        wsb_init(&s);
+        chained_name(g, v->ops[0], &s);
+        v->name = wsb_detach(&s);
+        chained_desc(g, v->ops[0], 0, &s);
+        v->description = wsb_detach(&s);
+        for (int k = 0; k < v->nops; k++) {
+            const WStreamOp *o = &g->ops[v->ops[k]];
+            for (int e = 0; e < o->ninputs; e++) {
+                if (g->ops[o->inputs[e].from].vertex == vi) continue;   /* chained */
+                v->inputs = wrealloc(v->inputs, sizeof(WGraphEdge) * (size_t)(v->ninputs + 1));
+                v->inputs[v->ninputs++] = (WGraphEdge){g->ops[o->inputs[e].from].vertex, o->inputs[e].ship};
+            }
+        }
+    }
+    free(b.rels);
+    return g;
+}
+
+void wjobgraph_free(WJobGraph *g)
+{
+    if (!g) return;
+    for (int i = 0; i < g->nops; i++) {
+        free(g->ops[i].name);
+        free(g->ops[i].description);
+        free(g->ops[i].inputs);
+    }
+    free(g->ops);
+    for (int i = 0; i < g->nvertices; i++) {
+        free(g->vertices[i].name);
+        free(g->vertices[i].description);
+        free(g->vertices[i].ops);
+        free(g->vertices[i].inputs);
+    }
+    free(g->vertices);
+    free(g);
+}
+
+void wjobgraph_vertex_id(const char *job_id, int vertex, char out[33])
+{
+    size_t n = job_id ? strlen(job_id) : 0;
+    uint64_t a = whash_combine(whash_bytes(job_id ? job_id : "", n, 0x6a09e667f3bcc908ULL), (uint64_t)vertex);
+    uint64_t c = whash_combine(whash_bytes(job_id ? job_id : "", n, 0xbb67ae8584caa73bULL), (uint64_t)vertex * 31 + 7);
+    snprintf(out, 33, "%016llx%016llx", (unsigned long long)whash_u64(a), (unsigned long long)whash_u64(c));
+}
