@@ -596,3 +596,15 @@ int64_t wjob_rows_skipped(const WJob *j)
 }
 
 const WError *wjob_error(const WJob *j) { return &j->err; }
+
+int wjob_node_count(const WJob *j) { return j ? j->nbuilt : 0; }
+
+const WRel *wjob_node_rel(const WJob *j, int i)
+{
+    return j && i >= 0 && i < j->nbuilt ? j->built[i].rel : NULL;
+}
+
+const WOperator *wjob_node_op(const WJob *j, int i)
+{
+    return j && i >= 0 && i < j->nbuilt ? j->built[i].op : NULL;
+}

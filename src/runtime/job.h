@@ -44,4 +44,11 @@ void wjob_report(const WJob *job, WStrBuf *out);
 /* Rows skipped by sources that ignore parse errors, summed. */
 int64_t wjob_rows_skipped(const WJob *job);
 
+/* Read-only view of a built job (REST server): the exec-graph nodes it built, in build order
+   (inputs before consumers), each with the operator built for it. The WRel lives in the plan's
+   arena. Reading operator counters while the job runs in another thread gives approximate values. */
+int wjob_node_count(const WJob *job);
+const WRel *wjob_node_rel(const WJob *job, int i);
+const WOperator *wjob_node_op(const WJob *job, int i);
+
 #endif
