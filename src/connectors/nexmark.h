@@ -16,6 +16,7 @@
 #define WEIR_CONNECTORS_NEXMARK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "../common/arena.h"
 #include "../types/value.h"
@@ -44,6 +45,8 @@ typedef struct NxConfig {
 } NxConfig;
 
 void nx_config_defaults(NxConfig *c);
+/* false with a message when the configuration cannot drive the model. */
+bool nx_config_check(const NxConfig *c, char *msg, size_t msgsz);
 
 /* One generator: split `split` of `nsplits` parallel timelines (Flink's GeneratorConfig.split). */
 typedef struct NxGen {
@@ -59,8 +62,7 @@ typedef struct NxGen {
     int32_t pool_len;
     WStr names[99];                 /* "First Last" */
     WStr hot_urls[4];
-    WStr channel_names[NX_CHANNELS];
-    WStr channel_urls[NX_CHANNELS];
+    struct { WStr name, url; } channels[NX_CHANNELS];   /* one cache line per channel */
     char *strings;                  /* storage of names and urls */
 } NxGen;
 
@@ -107,6 +109,22 @@ int nx_event_type(const NxGen *g, int64_t event_id);
 int64_t nx_timestamp(const NxGen *g, int64_t event_number);
 /* Generate the k-th event of this split. Strings not in the tables are allocated in `a`. */
 void nx_event(const NxGen *g, int64_t k, NxEvent *ev, WArena *a);
+
+/* Sequential generation: the position k with its event id split as epoch * total + offset. */
+typedef struct NxCursor { int64_t k, epoch, off; } NxCursor;
+void nx_cursor_init(const NxGen *g, int64_t k, NxCursor *cur);
+static inline void nx_cursor_next(const NxGen *g, NxCursor *cur)
+{
+    cur->k++;
+    if (++cur->off == g->total) { cur->off = 0; cur->epoch++; }
+}
+static inline int nx_cursor_type(const NxGen *g, const NxCursor *cur)
+{
+    return cur->off < g->c.person_proportion ? NX_PERSON
+         : cur->off < g->c.person_proportion + g->c.auction_proportion ? NX_AUCTION : NX_BID;
+}
+/* The event at the cursor (the same as nx_event(g, cur->k, ...)). */
+void nx_event_at(const NxGen *g, const NxCursor *cur, NxEvent *ev, WArena *a);
 
 /* The id helpers (base 0) of the model, for tests. */
 int64_t nx_last_base0_person(const NxGen *g, int64_t event_id);
