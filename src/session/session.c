@@ -455,7 +455,10 @@ static bool run_built(WSession *s, WPlanCtx *p, WRel **roots, int n, WResultSink
         WRel *r = roots[0];
         sink->open(sink->ctx, r->out.n, r->out.names, r->out.types);
     }
+    bool observed = s->executor && s->executor->observe;
+    if (observed) s->executor->observe(s->executor->ctx, job_id, job_name, job, &s->config, true, true);
     bool ok = wjob_run(job);
+    if (observed) s->executor->observe(s->executor->ctx, job_id, job_name, job, &s->config, false, ok);
     if (!ok && err && !err->set) *err = *wjob_error(job);
     collect_flush(&bridge, ok);
     if (s->verbose || ok) {

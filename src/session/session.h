@@ -31,6 +31,12 @@ typedef struct WJobExecutor {
     void *ctx;
     void (*submit)(void *ctx, const char *job_id, const char *job_name, WJob *job, WArena *arena,
                    const WOptions *config);
+    /* Optional (NULL = none): jobs the session runs itself — queries (job_id and job_name NULL)
+       and INSERTs under table.dml-sync — are reported before wjob_run (begin = true) and after it
+       returned (begin = false, ok = its result). The job stays valid until the second call
+       returns; the observer may wjob_cancel it from another thread meanwhile. */
+    void (*observe)(void *ctx, const char *job_id, const char *job_name, WJob *job, const WOptions *config,
+                    bool begin, bool ok);
 } WJobExecutor;
 
 /* Receives a query's result as it is produced. */
