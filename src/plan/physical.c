@@ -1121,8 +1121,15 @@ static WRel *plan_sink(WPlanCtx *p, WRel *s)
 
 static WRel *apply_sinks(WPlanCtx *p, WRel *r)
 {
-    if (r->kind == WR_SINK) return plan_sink(p, r);
-    return r;
+    if (r->kind != WR_SINK) return r;
+    /* the client's collect sink is one subtask: a global exchange gathers parallel results */
+    int64_t par = 1;
+    WError tmp;
+    werr_clear(&tmp);
+    wopts_get_long(p->config, "parallelism.default", 1, &par, &tmp);
+    if (!r->sink_table && par > 1 && r->inputs[0]->kind != WR_EXCHANGE)
+        r->inputs[0] = exchange(p, r->inputs[0], 0, NULL);
+    return plan_sink(p, r);
 }
 
 /* ---------------- UPDATE_BEFORE requirements (top-down) ---------------- */

@@ -10,7 +10,9 @@
 #include "../connectors/connector.h"
 
 #include "../common/hash.h"
+#include "../types/row.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -26,28 +28,78 @@ typedef struct SourceSlot {
 
 typedef struct Built { WRel *rel; WOperator *op; } Built;
 
-struct WJob {
+typedef struct Lane Lane;
+
+/* A message between lanes: a chunk, a watermark or the end of one sender's stream. */
+typedef enum { MSG_CHUNK, MSG_WATERMARK, MSG_END } MsgKind;
+typedef struct Msg {
+    MsgKind kind;
+    int exch;                   /* exchange index */
+    int from;                   /* sending lane */
+    int64_t wm;
+    WChunk *chunk;              /* owned by the message */
+    struct Msg *next;
+} Msg;
+
+/* The downstream side of an exchange in one lane: merges the senders of every lane (watermark =
+   minimum over senders; end when all ended). */
+typedef struct Receiver {
+    WOperator base;
+    int nfrom;
+    int64_t *wm;
+    bool *ended;
+    int nended;
+} Receiver;
+
+/* One copy of the whole operator graph: parallel subtask `index` of every vertex. With one lane
+   the job runs in the caller's thread; with several, each lane has a thread and exchanges move
+   rows between lanes by key group, as Flink's hash partitioner does. */
+struct Lane {
+    WJob *job;
+    int index;
     WExecCtx ctx;
+    WError err;
+    int nsrc, cap_src;
+    SourceSlot *srcs;
+    int nbuilt, cap_built;
+    Built *built;
+    Receiver **recv;            /* by exchange index */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    Msg *head, *tail;
+    int count;
+    int draining;
+    pthread_t thread;
+};
+
+#define LANE_INBOX_CAP 64
+
+struct WJob {
+    WExecCtx ctx;               /* template of the lanes' contexts */
     int64_t sim_now, sim_step;  /* simulated processing time (weir.exec.simulated-clock.step) */
     WError err;                 /* the job's own error (it may outlive the statement) */
     WJobEnv env;
     int nops, cap_ops;
-    WOperator **ops;
-    int nsrc, cap_src;
-    SourceSlot *srcs;
+    WOperator **ops;            /* every operator of every lane */
     int nsinks, cap_sinks;
     WSink **sinks;
-    int nbuilt, cap_built;
-    Built *built;
+    int nlanes;
+    Lane *lanes;
+    int nexch;
+    WRel *exch[256];            /* exchange nodes, by index */
+    volatile int failed;        /* a lane failed: every lane stops */
+    pthread_mutex_t mu;         /* ops/sinks registration */
 };
 
 static void add_op(WJob *j, WOperator *op)
 {
+    pthread_mutex_lock(&j->mu);
     if (j->nops == j->cap_ops) {
         j->cap_ops = j->cap_ops ? j->cap_ops * 2 : 16;
         j->ops = wrealloc(j->ops, sizeof(WOperator *) * (size_t)j->cap_ops);
     }
     j->ops[j->nops++] = op;
+    pthread_mutex_unlock(&j->mu);
 }
 
 /* ---- passthrough head for sources ---- */
@@ -104,7 +156,7 @@ static const WOpOps SINK_OPS = {.process = sink_process, .watermark = sink_water
 
 /* ---- table spec for connectors ---- */
 
-static WTableSpec *make_spec(WPlanCtx *p, WJob *j, WTable *t, const char *qname)
+static WTableSpec *make_spec(WPlanCtx *p, Lane *L, WTable *t, const char *qname)
 {
     WArena *a = p->arena;
     WTableSpec *sp = WA_NEW(a, WTableSpec);
@@ -126,10 +178,10 @@ static WTableSpec *make_spec(WPlanCtx *p, WJob *j, WTable *t, const char *qname)
         for (int i = 0; i < np; i++) if (phys[i] == t->pk[k]) pk[k] = i;
     sp->pk = pk;
     sp->options = &t->options;
-    sp->cast = &j->ctx.cast;
-    sp->subtask = 0;
-    sp->parallelism = 1;
-    sp->out = j->env.print_out ? j->env.print_out : stdout;
+    sp->cast = &L->ctx.cast;
+    sp->subtask = L->index;
+    sp->parallelism = L->job->nlanes;
+    sp->out = L->job->env.print_out ? L->job->env.print_out : stdout;
     return sp;
 }
 
@@ -161,23 +213,255 @@ static const WConnector *find_connector(WPlanCtx *p, WTable *t, const char *qnam
     return c;
 }
 
+/* ---- lanes and exchanges (parallel subtasks) ---- */
+
+static int exchange_index(WJob *j, WRel *r)
+{
+    for (int i = 0; i < j->nexch; i++) if (j->exch[i] == r) return i;
+    if (j->nexch == (int)(sizeof j->exch / sizeof j->exch[0])) return -1;
+    j->exch[j->nexch] = r;
+    return j->nexch++;
+}
+
+static void lane_fail(Lane *L)
+{
+    if (L->err.set) __atomic_store_n(&L->job->failed, 1, __ATOMIC_SEQ_CST);
+}
+
+static bool job_failed(const WJob *j) { return __atomic_load_n(&j->failed, __ATOMIC_SEQ_CST) != 0; }
+
+static void recv_process(WOperator *op, int input, const WChunk *in) { (void)input; wop_emit(op, in); }
+
+static void recv_destroy(WOperator *op)
+{
+    Receiver *r = (Receiver *)op;
+    free(r->wm);
+    free(r->ended);
+    free(r);
+}
+
+static const WOpOps RECV_OPS = {.process = recv_process, .destroy = recv_destroy};
+
+static Receiver *receiver_new(Lane *L, WRel *r)
+{
+    Receiver *rc = wcalloc(1, sizeof *rc);
+    wop_init(&rc->base, &RECV_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
+    rc->nfrom = L->job->nlanes;
+    rc->wm = wmalloc(sizeof(int64_t) * (size_t)rc->nfrom);
+    rc->ended = wcalloc((size_t)rc->nfrom, sizeof(bool));
+    for (int i = 0; i < rc->nfrom; i++) rc->wm[i] = WWM_MIN;
+    return rc;
+}
+
+/* Deliver one sender's element to a receiver (in the receiver's lane thread). */
+static void receiver_deliver(Receiver *rc, MsgKind kind, int from, int64_t wm, const WChunk *c)
+{
+    WOperator *op = &rc->base;
+    switch (kind) {
+    case MSG_CHUNK:
+        wop_push(op, 0, c);
+        break;
+    case MSG_WATERMARK: {
+        if (wm > rc->wm[from]) rc->wm[from] = wm;
+        int64_t m = WWM_MAX;
+        for (int i = 0; i < rc->nfrom; i++) if (rc->wm[i] < m) m = rc->wm[i];
+        if (m > WWM_MIN) wop_input_watermark(op, 0, m);
+        break;
+    }
+    case MSG_END:
+        if (rc->ended[from]) break;
+        rc->ended[from] = true;
+        rc->wm[from] = WWM_MAX;
+        if (++rc->nended == rc->nfrom) {
+            wop_input_watermark(op, 0, WWM_MAX);
+            wop_input_end(op, 0);
+        }
+        break;
+    }
+}
+
+static void lane_process_msg(Lane *L, Msg *m)
+{
+    Receiver *rc = L->recv[m->exch];
+    if (rc && !L->err.set) receiver_deliver(rc, m->kind, m->from, m->wm, m->chunk);
+    lane_fail(L);
+    wchunk_free(m->chunk);
+    free(m);
+}
+
+static Msg *lane_pop(Lane *L)
+{
+    pthread_mutex_lock(&L->mu);
+    Msg *m = L->head;
+    if (m) {
+        L->head = m->next;
+        if (!L->head) L->tail = NULL;
+        L->count--;
+        pthread_cond_broadcast(&L->cv);
+    }
+    pthread_mutex_unlock(&L->mu);
+    return m;
+}
+
+/* Process what is in L's inbox now; true when something was processed. */
+static bool lane_drain(Lane *L)
+{
+    bool any = false;
+    Msg *m;
+    L->draining++;
+    while (!job_failed(L->job) && (m = lane_pop(L)) != NULL) {
+        lane_process_msg(L, m);
+        any = true;
+    }
+    L->draining--;
+    return any;
+}
+
+/* Send from lane `from` to lane `to` (another lane). Bounded inboxes give backpressure; a lane
+   waiting for room works off its own inbox meanwhile, and a lane already inside its inbox work
+   never waits (so two lanes can never wait on each other). */
+static void lane_send(Lane *from, int to, MsgKind kind, int exch, int64_t wm, WChunk *chunk)
+{
+    WJob *j = from->job;
+    Lane *T = &j->lanes[to];
+    Msg *m = wcalloc(1, sizeof *m);
+    m->kind = kind;
+    m->exch = exch;
+    m->from = from->index;
+    m->wm = wm;
+    m->chunk = chunk;
+    pthread_mutex_lock(&T->mu);
+    while (T->count >= LANE_INBOX_CAP && from->draining == 0 && !job_failed(j)) {
+        pthread_mutex_unlock(&T->mu);
+        if (!lane_drain(from)) {
+            pthread_mutex_lock(&T->mu);
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            ts.tv_nsec += 1000000;
+            if (ts.tv_nsec >= 1000000000) { ts.tv_sec++; ts.tv_nsec -= 1000000000; }
+            pthread_cond_timedwait(&T->cv, &T->mu, &ts);
+            continue;
+        }
+        pthread_mutex_lock(&T->mu);
+    }
+    if (T->tail) T->tail->next = m; else T->head = m;
+    T->tail = m;
+    T->count++;
+    pthread_cond_broadcast(&T->cv);
+    pthread_mutex_unlock(&T->mu);
+}
+
+/* The upstream side of an exchange: routes each row to the lane owning its key group
+   (KeyGroupRangeAssignment), everything to lane 0 for a single exchange; watermarks and the end
+   go to every lane. */
+typedef struct Sender {
+    WOperator base;
+    Lane *lane;
+    int exch;
+    int nkeys;
+    const int *keys;
+    bool single;
+    int maxp;
+    WStrBuf kb;
+    int *target;
+    uint8_t *sel;
+} Sender;
+
+static void send_chunk_to(Sender *sd, int to, const WChunk *c)
+{
+    Lane *L = sd->lane;
+    if (to == L->index) {
+        receiver_deliver(L->recv[sd->exch], MSG_CHUNK, L->index, 0, c);
+        return;
+    }
+    WChunk *copy = wchunk_new(c->ncols, c->types, c->nrows);
+    for (int r = 0; r < c->nrows; r++) wchunk_append_row(copy, c, r);
+    lane_send(L, to, MSG_CHUNK, sd->exch, 0, copy);
+}
+
+static void sender_process(WOperator *op, int input, const WChunk *in)
+{
+    Sender *sd = (Sender *)op;
+    (void)input;
+    int n = sd->lane->job->nlanes;
+    if (sd->single) { send_chunk_to(sd, 0, in); return; }
+    bool same = true;
+    for (int r = 0; r < in->nrows; r++) {
+        wsb_clear(&sd->kb);
+        wrow_encode_chunk(&sd->kb, in, r, sd->nkeys, sd->keys);
+        int kg = wflink_key_group(wrow_hash(sd->kb.buf, sd->kb.len), sd->maxp);
+        sd->target[r] = wflink_operator_index(sd->maxp, n, kg);
+        if (sd->target[r] != sd->target[0]) same = false;
+    }
+    if (same) { send_chunk_to(sd, sd->target[0], in); return; }
+    for (int t = 0; t < n; t++) {
+        int cnt = 0;
+        for (int r = 0; r < in->nrows; r++) cnt += sd->sel[r] = sd->target[r] == t;
+        if (!cnt) continue;
+        WChunk *part = wchunk_new(in->ncols, in->types, cnt);
+        wchunk_gather(part, in, sd->sel);
+        send_chunk_to(sd, t, part);
+        wchunk_free(part);
+    }
+}
+
+static void sender_broadcast(Sender *sd, MsgKind kind, int64_t wm)
+{
+    Lane *L = sd->lane;
+    for (int t = 0; t < L->job->nlanes; t++) {
+        if (t == L->index) receiver_deliver(L->recv[sd->exch], kind, L->index, wm, NULL);
+        else lane_send(L, t, kind, sd->exch, wm, NULL);
+    }
+}
+
+static void sender_watermark(WOperator *op, int64_t wm) { sender_broadcast((Sender *)op, MSG_WATERMARK, wm); }
+static void sender_end(WOperator *op) { sender_broadcast((Sender *)op, MSG_END, 0); }
+
+static void sender_destroy(WOperator *op)
+{
+    Sender *sd = (Sender *)op;
+    wsb_free(&sd->kb);
+    free(sd->target);
+    free(sd->sel);
+    free(sd);
+}
+
+static const WOpOps SENDER_OPS = {.process = sender_process, .watermark = sender_watermark,
+                                  .end_input = sender_end, .destroy = sender_destroy};
+
+static WOperator *sender_new(Lane *L, int exch, WRel *r)
+{
+    Sender *sd = wcalloc(1, sizeof *sd);
+    wop_init(&sd->base, &SENDER_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
+    sd->lane = L;
+    sd->exch = exch;
+    sd->nkeys = r->nkeys;
+    sd->keys = r->keys;
+    sd->single = r->exchange_single || r->nkeys == 0;
+    sd->maxp = L->ctx.max_parallelism;
+    wsb_init(&sd->kb);
+    sd->target = wmalloc(sizeof(int) * WCHUNK_CAP);
+    sd->sel = wmalloc(WCHUNK_CAP);
+    return &sd->base;
+}
+
 /* ---- building ---- */
 
-static WOperator *build(WPlanCtx *p, WJob *j, WRel *r);
+static WOperator *build(WPlanCtx *p, Lane *L, WRel *r);
 
-static WOperator *built_lookup(WJob *j, WRel *r)
+static WOperator *built_lookup(Lane *L, WRel *r)
 {
-    for (int i = 0; i < j->nbuilt; i++) if (j->built[i].rel == r) return j->built[i].op;
+    for (int i = 0; i < L->nbuilt; i++) if (L->built[i].rel == r) return L->built[i].op;
     return NULL;
 }
 
-static void built_add(WJob *j, WRel *r, WOperator *op)
+static void built_add(Lane *L, WRel *r, WOperator *op)
 {
-    if (j->nbuilt == j->cap_built) {
-        j->cap_built = j->cap_built ? j->cap_built * 2 : 16;
-        j->built = wrealloc(j->built, sizeof(Built) * (size_t)j->cap_built);
+    if (L->nbuilt == L->cap_built) {
+        L->cap_built = L->cap_built ? L->cap_built * 2 : 16;
+        L->built = wrealloc(L->built, sizeof(Built) * (size_t)L->cap_built);
     }
-    j->built[j->nbuilt++] = (Built){r, op};
+    L->built[L->nbuilt++] = (Built){r, op};
 }
 
 static void set_name(WPlanCtx *p, WOperator *op, WRel *r)
@@ -186,80 +470,81 @@ static void set_name(WPlanCtx *p, WOperator *op, WRel *r)
     op->name = wa_sprintf(p->arena, "%s[%d]", wrel_kind_name(r->kind), r->id);
 }
 
-static SourceSlot *add_source(WJob *j)
+static SourceSlot *add_source(Lane *L)
 {
-    if (j->nsrc == j->cap_src) {
-        j->cap_src = j->cap_src ? j->cap_src * 2 : 4;
-        j->srcs = wrealloc(j->srcs, sizeof(SourceSlot) * (size_t)j->cap_src);
+    if (L->nsrc == L->cap_src) {
+        L->cap_src = L->cap_src ? L->cap_src * 2 : 4;
+        L->srcs = wrealloc(L->srcs, sizeof(SourceSlot) * (size_t)L->cap_src);
     }
-    SourceSlot *s = &j->srcs[j->nsrc++];
+    SourceSlot *s = &L->srcs[L->nsrc++];
     memset(s, 0, sizeof *s);
     return s;
 }
 
 /* The window definition of a window node over input `in`. */
-static WWindowDef window_def(WJob *j, const WRel *r, const WRel *in)
+static WWindowDef window_def(Lane *L, const WRel *r, const WRel *in)
 {
     WWindowDef d = {.kind = (WWindowKind)r->win_kind, .size_ms = r->win_size, .slide_ms = r->win_slide,
                     .offset_ms = r->win_offset, .gap_ms = r->win_gap, .time_col = r->win_time_col,
                     .proctime = r->win_proctime, .npartition = r->win_npartition, .partition = r->win_partition};
     d.time_is_ltz = in->out.types[r->win_time_col]->id == WT_TIMESTAMP_LTZ;
-    d.tz = j->ctx.cast.tz;
+    d.tz = L->ctx.cast.tz;
     return d;
 }
 
-static WOperator *build(WPlanCtx *p, WJob *j, WRel *r)
+static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
 {
-    WOperator *op = built_lookup(j, r);
+    WJob *j = L->job;
+    WOperator *op = built_lookup(L, r);
     if (op) return op;
     WOperator **ins = WA_ARRAY(p->arena, WOperator *, r->ninputs ? r->ninputs : 1);
     for (int i = 0; i < r->ninputs; i++) {
-        ins[i] = build(p, j, r->inputs[i]);
+        ins[i] = build(p, L, r->inputs[i]);
         if (!ins[i]) return NULL;
     }
     switch (r->kind) {
     case WR_SCAN:
     case WR_VALUES: {
         op = wcalloc(1, sizeof *op);
-        wop_init(op, &PASS_OPS, &j->ctx, 1, r->out.n, r->out.types, r->out.names);
-        SourceSlot *s = add_source(j);
+        wop_init(op, &PASS_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
+        SourceSlot *s = add_source(L);
         s->rel = r;
         s->head = op;
         if (r->kind == WR_SCAN) {
             const WConnector *c = find_connector(p, r->table, r->table_qname, true);
-            if (!c) { wop_free(op); j->nsrc--; return NULL; }
+            if (!c) { wop_free(op); L->nsrc--; return NULL; }
             if (!c->can_source) {
                 werr_set(p->err, WEXC_VALIDATION,
                          "Connector '%s' can only be used as a sink. It cannot be used as a source.", c->name);
                 wop_free(op);
-                j->nsrc--;
+                L->nsrc--;
                 return NULL;
             }
-            WTableSpec *sp = make_spec(p, j, r->table, r->table_qname);
-            if (c->validate && !c->validate(sp, true, p->err)) { wop_free(op); j->nsrc--; return NULL; }
+            WTableSpec *sp = make_spec(p, L, r->table, r->table_qname);
+            if (c->validate && !c->validate(sp, true, p->err)) { wop_free(op); L->nsrc--; return NULL; }
             s->src = c->open_source(sp, p->err);
-            if (!s->src) { wop_free(op); j->nsrc--; return NULL; }
+            if (!s->src) { wop_free(op); L->nsrc--; return NULL; }
         }
-        int cap = j->ctx.chunk_rows;
+        int cap = L->ctx.chunk_rows;
         s->chunk = wchunk_new(r->out.n, r->out.types, cap);
         break;
     }
     case WR_CALC:
-        op = wop_calc_new(&j->ctx, r->inputs[0]->out.n, r->inputs[0]->out.types, r->nexprs, r->exprs, r->cond,
+        op = wop_calc_new(&L->ctx, r->inputs[0]->out.n, r->inputs[0]->out.types, r->nexprs, r->exprs, r->cond,
                           r->out.types, r->out.names);
         break;
     case WR_WATERMARK:
-        op = wop_watermark_new(&j->ctx, r->wm_expr, r->out.n, r->out.types, r->out.names);
+        op = wop_watermark_new(&L->ctx, r->wm_expr, r->out.n, r->out.types, r->out.names);
         break;
     case WR_UNION:
-        op = wop_union_new(&j->ctx, r->ninputs, r->out.n, r->out.types, r->out.names);
+        op = wop_union_new(&L->ctx, r->ninputs, r->out.n, r->out.types, r->out.names);
         break;
     case WR_SINK: {
         SinkOp *s = wcalloc(1, sizeof *s);
-        wop_init(&s->base, &SINK_OPS, &j->ctx, 1, r->out.n, r->out.types, r->out.names);
+        wop_init(&s->base, &SINK_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
         if (!r->sink_table) {
             s->is_collect = true;
-            s->collect = j->env.collect;
+            if (L->index == 0) s->collect = j->env.collect;
         } else {
             const WConnector *c = find_connector(p, r->sink_table, r->sink_qname, false);
             if (!c) { free(s); return NULL; }
@@ -269,27 +554,45 @@ static WOperator *build(WPlanCtx *p, WJob *j, WRel *r)
                 free(s);
                 return NULL;
             }
-            WTableSpec *sp = make_spec(p, j, r->sink_table, r->sink_qname);
+            WTableSpec *sp = make_spec(p, L, r->sink_table, r->sink_qname);
             if (c->validate && !c->validate(sp, false, p->err)) { free(s); return NULL; }
             s->sink = c->open_sink(sp, p->err);
             if (!s->sink) { free(s); return NULL; }
+            pthread_mutex_lock(&j->mu);
             if (j->nsinks == j->cap_sinks) {
                 j->cap_sinks = j->cap_sinks ? j->cap_sinks * 2 : 4;
                 j->sinks = wrealloc(j->sinks, sizeof(WSink *) * (size_t)j->cap_sinks);
             }
             j->sinks[j->nsinks++] = s->sink;
+            pthread_mutex_unlock(&j->mu);
         }
         op = &s->base;
         break;
     }
     case WR_EXCHANGE:
-        /* one subtask per vertex for now: the exchange forwards */
+        if (j->nlanes > 1) {
+            /* the sender ends the upstream chain; the receiver starts the downstream one */
+            int xi = exchange_index(j, r);
+            if (xi < 0) { werr_set(p->err, WEXC_TABLE, "Too many exchanges in one job"); return NULL; }
+            WOperator *snd = sender_new(L, xi, r);
+            set_name(p, snd, r);
+            add_op(j, snd);
+            wop_connect(ins[0], snd, 0);
+            Receiver *rc = receiver_new(L, r);
+            L->recv[xi] = rc;
+            op = &rc->base;
+            set_name(p, op, r);
+            add_op(j, op);
+            built_add(L, r, op);
+            return op;
+        }
+        /* one subtask: the exchange forwards */
         op = wcalloc(1, sizeof *op);
-        wop_init(op, &PASS_OPS, &j->ctx, 1, r->out.n, r->out.types, r->out.names);
+        wop_init(op, &PASS_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
         break;
     case WR_DROP_UPDATE_BEFORE:
         op = wcalloc(1, sizeof *op);
-        wop_init(op, &DROP_UB_OPS, &j->ctx, 1, r->out.n, r->out.types, r->out.names);
+        wop_init(op, &DROP_UB_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
         break;
     case WR_GROUP_AGG: {
         WRel *in = r->inputs[0];
@@ -299,7 +602,7 @@ static WOperator *build(WPlanCtx *p, WJob *j, WRel *r)
             .generate_update_before = r->generate_update_before, .ttl_ms = r->ttl_ms,
             .state_name = "groupAggregateState",
             .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_group_agg_new(&j->ctx, &sp);
+        op = wop_group_agg_new(&L->ctx, &sp);
         break;
     }
     case WR_JOIN: {
@@ -317,7 +620,7 @@ static WOperator *build(WPlanCtx *p, WJob *j, WRel *r)
             .generate_update_before = r->generate_update_before,
             .left_ttl_ms = r->ttl_left_ms, .right_ttl_ms = r->ttl_right_ms,
             .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_join_new(&j->ctx, &sp);
+        op = wop_join_new(&L->ctx, &sp);
         break;
     }
     case WR_DEDUP: {
@@ -328,7 +631,7 @@ static WOperator *build(WPlanCtx *p, WJob *j, WRel *r)
             .input_retracts = r->input_retracts, .generate_update_before = r->generate_update_before,
             .generate_insert_only = r->changelog == WCM_INSERT, .ttl_ms = r->ttl_ms,
             .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_dedup_new(&j->ctx, &sp);
+        op = wop_dedup_new(&L->ctx, &sp);
         break;
     }
     case WR_RANK: {
@@ -344,7 +647,7 @@ static WOperator *build(WPlanCtx *p, WJob *j, WRel *r)
             .uk = in->unique, .input_retracts = r->input_retracts,
             .generate_update_before = r->generate_update_before, .ttl_ms = r->ttl_ms,
             .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_rank_new(&j->ctx, &sp);
+        op = wop_rank_new(&L->ctx, &sp);
         break;
     }
     case WR_CHANGELOG_NORMALIZE: {
@@ -353,7 +656,7 @@ static WOperator *build(WPlanCtx *p, WJob *j, WRel *r)
             .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
             .generate_update_before = r->generate_update_before, .ttl_ms = r->ttl_ms,
             .filter = r->normalize_filter, .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_changelog_normalize_new(&j->ctx, &sp);
+        op = wop_changelog_normalize_new(&L->ctx, &sp);
         break;
     }
     case WR_SINK_MATERIALIZER: {
@@ -361,22 +664,22 @@ static WOperator *build(WPlanCtx *p, WJob *j, WRel *r)
         WSinkMaterializerSpec sp = {
             .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
             .ttl_ms = r->ttl_ms, .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_sink_materializer_new(&j->ctx, &sp);
+        op = wop_sink_materializer_new(&L->ctx, &sp);
         break;
     }
     case WR_WINDOW_TVF: {
         WRel *in = r->inputs[0];
         WWindowTvfSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types,
-                             .win = window_def(j, r, in), .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_window_tvf_new(&j->ctx, &sp);
+                             .win = window_def(L, r, in), .out = {r->out.n, r->out.types, r->out.names}};
+        op = wop_window_tvf_new(&L->ctx, &sp);
         break;
     }
     case WR_WINDOW_AGG: {
         WRel *in = r->inputs[0];
         WWindowAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-                             .naggs = r->naggs, .aggs = r->aggs, .win = window_def(j, r, in),
+                             .naggs = r->naggs, .aggs = r->aggs, .win = window_def(L, r, in),
                              .input_retracts = r->input_retracts, .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_window_agg_new(&j->ctx, &sp);
+        op = wop_window_agg_new(&L->ctx, &sp);
         break;
     }
     case WR_WINDOW_RANK: {
@@ -389,7 +692,7 @@ static WOperator *build(WPlanCtx *p, WJob *j, WRel *r)
                               .output_rank_number = r->output_rank_number, .dedup = r->win_dedup,
                               .keep_last = r->keep_last, .proctime = r->win_proctime,
                               .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_window_rank_new(&j->ctx, &sp);
+        op = wop_window_rank_new(&L->ctx, &sp);
         break;
     }
     case WR_OVER_AGG: {
@@ -398,7 +701,7 @@ static WOperator *build(WPlanCtx *p, WJob *j, WRel *r)
                            .time_col = r->time_col, .proctime = r->win_proctime, .rows_frame = r->over_rows,
                            .unbounded = r->over_unbounded, .preceding = r->over_preceding, .naggs = r->naggs,
                            .aggs = r->aggs, .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_over_agg_new(&j->ctx, &sp);
+        op = wop_over_agg_new(&L->ctx, &sp);
         break;
     }
     case WR_INTERVAL_JOIN: {
@@ -413,7 +716,7 @@ static WOperator *build(WPlanCtx *p, WJob *j, WRel *r)
             .upper_strict = r->upper_strict,
             .proctime = l->out.types[r->left_time_col]->time_attr == WTA_PROCTIME,
             .residual = r->join_cond, .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_interval_join_new(&j->ctx, &sp);
+        op = wop_interval_join_new(&L->ctx, &sp);
         break;
     }
     case WR_TEMPORAL_JOIN: {
@@ -424,7 +727,7 @@ static WOperator *build(WPlanCtx *p, WJob *j, WRel *r)
             .left_keys = r->keys, .right_keys = r->right_keys, .left_time_col = r->left_time_col,
             .right_time_col = r->right_time_col, .residual = r->join_cond,
             .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_temporal_join_new(&j->ctx, &sp);
+        op = wop_temporal_join_new(&L->ctx, &sp);
         break;
     }
     case WR_WINDOW_JOIN: {
@@ -438,7 +741,7 @@ static WOperator *build(WPlanCtx *p, WJob *j, WRel *r)
             .left_start_col = r->win_start_col, .left_end_col = r->win_end_col,
             .right_start_col = r->win_rstart_col, .right_end_col = r->win_rend_col,
             .residual = r->join_cond, .proctime = false, .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_window_join_new(&j->ctx, &sp);
+        op = wop_window_join_new(&L->ctx, &sp);
         break;
     }
     default:
@@ -448,18 +751,31 @@ static WOperator *build(WPlanCtx *p, WJob *j, WRel *r)
     if (!op) return NULL;
     set_name(p, op, r);
     add_op(j, op);
-    built_add(j, r, op);
+    built_add(L, r, op);
     for (int i = 0; i < r->ninputs; i++) wop_connect(ins[i], op, i);
     return op;
 }
 
 static int64_t sim_clock(void *ctx) { return ((WJob *)ctx)->sim_now; }
 
+static void lane_init(WJob *j, Lane *L, int index)
+{
+    L->job = j;
+    L->index = index;
+    L->ctx = j->ctx;
+    werr_clear(&L->err);
+    L->ctx.err = &L->err;
+    L->recv = wcalloc(sizeof j->exch / sizeof j->exch[0], sizeof(Receiver *));
+    pthread_mutex_init(&L->mu, NULL);
+    pthread_cond_init(&L->cv, NULL);
+}
+
 WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
 {
     WJob *j = wcalloc(1, sizeof *j);
     j->env = *env;
     werr_clear(&j->err);
+    pthread_mutex_init(&j->mu, NULL);
     j->ctx.err = &j->err;
     if (env->cast) j->ctx.cast = *env->cast;
     j->ctx.config = env->config;
@@ -473,11 +789,17 @@ WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
     if (rows < 1) rows = 1;
     if (rows > WCHUNK_CAP) rows = WCHUNK_CAP;
     j->ctx.chunk_rows = (int)rows;
+    int64_t par = 1;
+    if (env->config) wopts_get_long(env->config, "parallelism.default", 1, &par, &tmp);
+    if (par < 1) par = 1;
+    if (par > 64) par = 64;
+    j->nlanes = (int)par;
     /* weir.exec.simulated-clock.step: processing time starts at the job's start and advances by
        this much after every chunk a source delivers, so TTL and processing-time behaviour are
-       reproducible (tests, demonstrations) */
+       reproducible (tests, demonstrations); one lane only */
     int64_t step = 0;
-    if (env->config && wopts_get_duration_ms(env->config, "weir.exec.simulated-clock.step", 0, &step, &tmp) && step > 0) {
+    if (j->nlanes == 1 && env->config &&
+        wopts_get_duration_ms(env->config, "weir.exec.simulated-clock.step", 0, &step, &tmp) && step > 0) {
         j->sim_step = step;
         j->sim_now = j->ctx.start_ms;
         j->ctx.clock = sim_clock;
@@ -485,28 +807,34 @@ WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
     }
     int64_t maxp = 0;
     if (env->config) wopts_get_long(env->config, "pipeline.max-parallelism", 0, &maxp, &tmp);
-    j->ctx.max_parallelism = maxp > 0 ? (int)maxp : wflink_default_max_parallelism(1);
-    for (int i = 0; i < nroots; i++) {
-        if (!build(p, j, roots[i])) {
-            /* operator constructors report through the job's error, planning through p->err */
-            if (j->err.set && p->err && !p->err->set) *p->err = j->err;
+    j->ctx.max_parallelism = maxp > 0 ? (int)maxp : wflink_default_max_parallelism(j->nlanes);
+    j->lanes = wcalloc((size_t)j->nlanes, sizeof(Lane));
+    for (int l = 0; l < j->nlanes; l++) lane_init(j, &j->lanes[l], l);
+    for (int l = 0; l < j->nlanes; l++) {
+        Lane *L = &j->lanes[l];
+        for (int i = 0; i < nroots; i++) {
+            if (!build(p, L, roots[i])) {
+                /* operator constructors report through the lane's error, planning through p->err */
+                if (L->err.set && p->err && !p->err->set) *p->err = L->err;
+                wjob_free(j);
+                return NULL;
+            }
+        }
+        if (L->err.set) {
+            if (p->err && !p->err->set) *p->err = L->err;
             wjob_free(j);
             return NULL;
         }
     }
-    if (j->err.set) {
-        if (p->err && !p->err->set) *p->err = j->err;
-        wjob_free(j);
-        return NULL;
-    }
     return j;
 }
 
-static bool pump_values(WJob *j, SourceSlot *s)
+static bool pump_values(Lane *L, SourceSlot *s)
 {
     WChunk *c = s->chunk;
     wchunk_reset(c);
     WRel *r = s->rel;
+    if (L->index != 0) return false;        /* VALUES is one split, read by the first subtask */
     while (s->values_next < r->nrows && c->nrows < c->cap) {
         int row = wchunk_add_row(c, WRK_INSERT);
         for (int k = 0; k < r->out.n; k++) {
@@ -516,95 +844,211 @@ static bool pump_values(WJob *j, SourceSlot *s)
         s->values_next++;
     }
     if (c->nrows) wop_push(s->head, 0, c);
-    (void)j;
     return s->values_next < r->nrows;
+}
+
+/* One round over the lane's sources; returns the number still active. */
+static int lane_pump(Lane *L)
+{
+    WJob *j = L->job;
+    int active = 0;
+    for (int i = 0; i < L->nsrc; i++) {
+        SourceSlot *s = &L->srcs[i];
+        if (s->done) continue;
+        bool more;
+        if (!s->src) {
+            more = pump_values(L, s);
+        } else {
+            wchunk_reset(s->chunk);
+            WSourceStatus st = s->src->next(s->src, s->chunk, &L->err);
+            if (st == WSRC_ERROR) { lane_fail(L); return 0; }
+            if (s->chunk->nrows) wop_push(s->head, 0, s->chunk);
+            if (j->sim_step) j->sim_now += j->sim_step;
+            more = st != WSRC_END;
+        }
+        lane_fail(L);
+        if (L->err.set || L->ctx.cancelled || job_failed(j)) return 0;
+        if (!more) {
+            s->done = true;
+            wop_input_watermark(s->head, 0, WWM_MAX);
+            wop_input_end(s->head, 0);
+            lane_fail(L);
+        } else {
+            active++;
+        }
+    }
+    return active;
+}
+
+static bool lane_receivers_done(const Lane *L)
+{
+    for (int x = 0; x < L->job->nexch; x++)
+        if (L->recv[x] && L->recv[x]->nended < L->recv[x]->nfrom) return false;
+    return true;
+}
+
+static void *lane_main(void *arg)
+{
+    Lane *L = arg;
+    WJob *j = L->job;
+    int active = L->nsrc;
+    while (!job_failed(j) && !L->ctx.cancelled && !j->ctx.cancelled) {
+        bool progress = false;
+        if (active > 0) {
+            active = lane_pump(L);
+            progress = true;
+        }
+        if (lane_drain(L)) progress = true;
+        if (active == 0 && lane_receivers_done(L)) {
+            pthread_mutex_lock(&L->mu);
+            bool empty = L->head == NULL;
+            pthread_mutex_unlock(&L->mu);
+            if (empty) break;
+        }
+        if (!progress) {
+            pthread_mutex_lock(&L->mu);
+            if (!L->head && !job_failed(j)) {
+                struct timespec ts;
+                clock_gettime(CLOCK_REALTIME, &ts);
+                ts.tv_nsec += 10000000;
+                if (ts.tv_nsec >= 1000000000) { ts.tv_sec++; ts.tv_nsec -= 1000000000; }
+                pthread_cond_timedwait(&L->cv, &L->mu, &ts);
+            }
+            pthread_mutex_unlock(&L->mu);
+        }
+    }
+    lane_fail(L);
+    /* wake the others so that they notice a failure */
+    for (int l = 0; l < j->nlanes; l++) {
+        pthread_mutex_lock(&j->lanes[l].mu);
+        pthread_cond_broadcast(&j->lanes[l].cv);
+        pthread_mutex_unlock(&j->lanes[l].mu);
+    }
+    return NULL;
 }
 
 bool wjob_run(WJob *j)
 {
-    int active = j->nsrc;
-    while (active > 0 && !j->ctx.err->set && !j->ctx.cancelled) {
-        for (int i = 0; i < j->nsrc; i++) {
-            SourceSlot *s = &j->srcs[i];
-            if (s->done) continue;
-            bool more;
-            if (!s->src) {
-                more = pump_values(j, s);
-            } else {
-                wchunk_reset(s->chunk);
-                WSourceStatus st = s->src->next(s->src, s->chunk, j->ctx.err);
-                if (st == WSRC_ERROR) return false;
-                if (s->chunk->nrows) wop_push(s->head, 0, s->chunk);
-                if (j->sim_step) j->sim_now += j->sim_step;
-                more = st != WSRC_END;
-            }
-            if (j->ctx.err->set || j->ctx.cancelled) break;
-            if (!more) {
-                s->done = true;
-                active--;
-                wop_input_watermark(s->head, 0, WWM_MAX);
-                wop_input_end(s->head, 0);
-            }
+    if (j->nlanes == 1) {
+        Lane *L = &j->lanes[0];
+        L->ctx.cancelled = false;
+        int active = L->nsrc;
+        while (active > 0 && !L->err.set && !L->ctx.cancelled && !j->ctx.cancelled) active = lane_pump(L);
+    } else {
+        for (int l = 0; l < j->nlanes; l++) pthread_create(&j->lanes[l].thread, NULL, lane_main, &j->lanes[l]);
+        for (int l = 0; l < j->nlanes; l++) pthread_join(j->lanes[l].thread, NULL);
+    }
+    for (int l = 0; l < j->nlanes; l++) {
+        if (j->lanes[l].err.set) {
+            if (!j->err.set) j->err = j->lanes[l].err;
         }
     }
-    return !j->ctx.err->set;
+    return !j->err.set;
 }
 
-void wjob_cancel(WJob *j) { j->ctx.cancelled = true; }
+void wjob_cancel(WJob *j)
+{
+    j->ctx.cancelled = true;
+    for (int l = 0; l < j->nlanes; l++) j->lanes[l].ctx.cancelled = true;
+}
 
 void wjob_free(WJob *j)
 {
     if (!j) return;
-    for (int i = 0; i < j->nsrc; i++) {
-        if (j->srcs[i].src && j->srcs[i].src->close) j->srcs[i].src->close(j->srcs[i].src);
-        wchunk_free(j->srcs[i].chunk);
+    for (int l = 0; l < j->nlanes; l++) {
+        Lane *L = &j->lanes[l];
+        for (int i = 0; i < L->nsrc; i++) {
+            if (L->srcs[i].src && L->srcs[i].src->close) L->srcs[i].src->close(L->srcs[i].src);
+            wchunk_free(L->srcs[i].chunk);
+        }
+        Msg *m = L->head;
+        while (m) { Msg *n = m->next; wchunk_free(m->chunk); free(m); m = n; }
+        free(L->srcs);
+        free(L->built);
+        free(L->recv);
+        pthread_mutex_destroy(&L->mu);
+        pthread_cond_destroy(&L->cv);
     }
     for (int i = 0; i < j->nsinks; i++) if (j->sinks[i]->close) j->sinks[i]->close(j->sinks[i]);
     for (int i = 0; i < j->nops; i++) wop_free(j->ops[i]);
     free(j->ops);
-    free(j->srcs);
     free(j->sinks);
-    free(j->built);
+    free(j->lanes);
+    pthread_mutex_destroy(&j->mu);
     free(j);
 }
 
+/* Operators of lane 0 in build order, each with its totals over all lanes (and per subtask when
+   the job runs in several). */
 void wjob_report(const WJob *j, WStrBuf *out)
 {
-    for (int i = 0; i < j->nops; i++) {
-        WOperator *op = j->ops[i];
-        wsb_printf(out, "%s: rows_in=%lld rows_out=%lld", op->name, (long long)op->rows_in, (long long)op->rows_out);
-        if (op->late_dropped) wsb_printf(out, " numLateRecordsDropped=%lld", (long long)op->late_dropped);
-        if (op->ops->metrics) {
+    const Lane *L0 = &j->lanes[0];
+    for (int i = 0; i < L0->nbuilt; i++) {
+        WOperator *op = L0->built[i].op;
+        long long in = 0, outr = 0, late = 0;
+        for (int l = 0; l < j->nlanes; l++) {
+            WOperator *o = j->lanes[l].built[i].op;
+            in += o->rows_in;
+            outr += o->rows_out;
+            late += o->late_dropped;
+        }
+        wsb_printf(out, "%s: rows_in=%lld rows_out=%lld", op->name, in, outr);
+        if (late) wsb_printf(out, " numLateRecordsDropped=%lld", late);
+        if (j->nlanes > 1) {
+            wsb_append(out, " subtasks_rows_in=[");
+            for (int l = 0; l < j->nlanes; l++)
+                wsb_printf(out, "%s%lld", l ? "," : "", (long long)j->lanes[l].built[i].op->rows_in);
+            wsb_putc(out, ']');
+        }
+        for (int l = 0; l < j->nlanes; l++) {
+            WOperator *o = j->lanes[l].built[i].op;
+            if (!o->ops->metrics) continue;
             char buf[1024];
             buf[0] = 0;
-            op->ops->metrics(op, buf, sizeof buf);
-            if (buf[0]) wsb_printf(out, " %s", buf);
+            o->ops->metrics(o, buf, sizeof buf);
+            if (buf[0]) {
+                if (j->nlanes > 1) wsb_printf(out, " [%d] %s", l, buf);
+                else wsb_printf(out, " %s", buf);
+            }
         }
         wsb_putc(out, '\n');
     }
-    for (int i = 0; i < j->nsrc; i++)
-        if (j->srcs[i].src && j->srcs[i].src->rows_skipped)
-            wsb_printf(out, "%s: rows skipped (csv.ignore-parse-errors)=%lld\n", j->srcs[i].head->name,
-                       (long long)j->srcs[i].src->rows_skipped);
+    for (int l = 0; l < j->nlanes; l++) {
+        const Lane *L = &j->lanes[l];
+        for (int i = 0; i < L->nsrc; i++)
+            if (L->srcs[i].src && L->srcs[i].src->rows_skipped)
+                wsb_printf(out, "%s: rows skipped (csv.ignore-parse-errors)=%lld\n", L->srcs[i].head->name,
+                           (long long)L->srcs[i].src->rows_skipped);
+    }
 }
 
 int64_t wjob_rows_skipped(const WJob *j)
 {
     int64_t n = 0;
-    for (int i = 0; i < j->nsrc; i++) if (j->srcs[i].src) n += j->srcs[i].src->rows_skipped;
+    for (int l = 0; l < j->nlanes; l++)
+        for (int i = 0; i < j->lanes[l].nsrc; i++)
+            if (j->lanes[l].srcs[i].src) n += j->lanes[l].srcs[i].src->rows_skipped;
     return n;
 }
 
 const WError *wjob_error(const WJob *j) { return &j->err; }
 
-int wjob_node_count(const WJob *j) { return j ? j->nbuilt : 0; }
+int wjob_node_count(const WJob *j) { return j ? j->lanes[0].nbuilt : 0; }
 
 const WRel *wjob_node_rel(const WJob *j, int i)
 {
-    return j && i >= 0 && i < j->nbuilt ? j->built[i].rel : NULL;
+    return j && i >= 0 && i < j->lanes[0].nbuilt ? j->lanes[0].built[i].rel : NULL;
 }
 
 const WOperator *wjob_node_op(const WJob *j, int i)
 {
-    return j && i >= 0 && i < j->nbuilt ? j->built[i].op : NULL;
+    return j && i >= 0 && i < j->lanes[0].nbuilt ? j->lanes[0].built[i].op : NULL;
+}
+
+int wjob_parallelism(const WJob *j) { return j ? j->nlanes : 0; }
+
+const WOperator *wjob_node_subtask_op(const WJob *j, int i, int subtask)
+{
+    if (!j || subtask < 0 || subtask >= j->nlanes || i < 0 || i >= j->lanes[subtask].nbuilt) return NULL;
+    return j->lanes[subtask].built[i].op;
 }

@@ -50,5 +50,8 @@ int64_t wjob_rows_skipped(const WJob *job);
 int wjob_node_count(const WJob *job);
 const WRel *wjob_node_rel(const WJob *job, int i);
 const WOperator *wjob_node_op(const WJob *job, int i);
+/* Parallel subtasks (parallelism.default): every node has one operator per subtask. */
+int wjob_parallelism(const WJob *job);
+const WOperator *wjob_node_subtask_op(const WJob *job, int i, int subtask);
 
 #endif
