@@ -5,6 +5,7 @@
  */
 #include "bind_internal.h"
 #include "../common/duration.h"
+#include "state_ttl.h"
 #include "../expr/functions.h"
 
 #include <stdlib.h>
@@ -119,11 +120,8 @@ void wplan_finalize(WPlanCtx *p, WRel *root)
 {
     int next = 1;
     if (!root->id) number(root, &next);
-    int64_t ttl = 0;
-    WError tmp;
-    werr_clear(&tmp);
-    wopts_get_duration_ms(p->config, "table.exec.state.ttl", 0, &ttl, &tmp);
-    (void)ttl;
+    /* job default and STATE_TTL hints (state_ttl.c); a bad hint leaves p->err set */
+    wstate_ttl_resolve(p, root);
 }
 
 static void dump(FILE *f, const WRel *r, int depth)

@@ -1,0 +1,589 @@
+/*
+ * compiled_plan.c — COMPILE PLAN: the exec graph as the JSON document Flink writes
+ * (flinkVersion, nodes with Flink's per-type fields and `state` lists {index, ttl, name}, edges),
+ * laid out by Jackson's pretty printer. State lists exist exactly where Flink has them
+ * (group aggregate, join, deduplicate, rank, changelog normalize, sink with upsert materialize);
+ * TTLs are the resolved ones (state_ttl.c) in Flink's largest-whole-unit format. See explain.h.
+ */
+#include "explain_internal.h"
+#include "json_out.h"
+#include "../common/duration.h"
+
+#include <string.h>
+
+#define FLINK_PLAN_VERSION "1.19"
+
+static json_t *ints_json(int n, const int *v)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++) json_array_append_new(a, json_integer(v[i]));
+    return a;
+}
+
+static json_t *state_entry(int index, int64_t ttl_ms, const char *name)
+{
+    char buf[48];
+    wduration_format(ttl_ms, buf, sizeof buf);
+    json_t *s = json_object();
+    json_object_set_new(s, "index", json_integer(index));
+    json_object_set_new(s, "ttl", json_string(buf));
+    json_object_set_new(s, "name", json_string(name));
+    return s;
+}
+
+static json_t *one_state(int64_t ttl_ms, const char *name)
+{
+    json_t *a = json_array();
+    json_array_append_new(a, state_entry(0, ttl_ms, name));
+    return a;
+}
+
+static json_t *input_property(const WRel *in)
+{
+    json_t *p = json_object();
+    json_t *d = json_object();
+    if (in && in->kind == WR_EXCHANGE) {
+        if (in->exchange_single || in->nkeys == 0) {
+            json_object_set_new(d, "type", json_string("SINGLETON"));
+        } else {
+            json_object_set_new(d, "type", json_string("HASH"));
+            json_object_set_new(d, "keys", ints_json(in->nkeys, in->keys));
+        }
+    } else {
+        json_object_set_new(d, "type", json_string("UNKNOWN"));
+    }
+    json_object_set_new(p, "requiredDistribution", d);
+    json_object_set_new(p, "damBehavior", json_string("PIPELINED"));
+    json_object_set_new(p, "priority", json_integer(0));
+    return p;
+}
+
+static const char *bool_str(const WOptions *o, const char *key, const char *dflt)
+{
+    const char *v = wopts_get(o, key);
+    return v ? v : dflt;
+}
+
+static const char *opt_str(const WOptions *o, const char *key, const char *dflt)
+{
+    const char *v = wopts_get(o, key);
+    return v ? v : dflt;
+}
+
+static json_t *agg_configuration(const ExCtx *x)
+{
+    json_t *c = json_object();
+    json_object_set_new(c, "table.exec.mini-batch.enabled",
+                        json_string(bool_str(x->p->config, "table.exec.mini-batch.enabled", "false")));
+    json_object_set_new(c, "table.exec.mini-batch.size",
+                        json_string(opt_str(x->p->config, "table.exec.mini-batch.size", "-1")));
+    return c;
+}
+
+static const char *agg_internal(const WAggCall *c)
+{
+    switch (c->kind) {
+    case WAGG_COUNT_STAR: case WAGG_COUNT: return "$COUNT$1";
+    case WAGG_SUM: return "$SUM$1";
+    case WAGG_SUM0: return "$$SUM0$1";
+    case WAGG_MIN: return "$MIN$1";
+    case WAGG_MAX: return "$MAX$1";
+    case WAGG_AVG: return "$AVG$1";
+    case WAGG_FIRST_VALUE: return "$FIRST_VALUE$1";
+    case WAGG_LAST_VALUE: return "$LAST_VALUE$1";
+    case WAGG_LISTAGG: return "$LISTAGG$1";
+    case WAGG_STDDEV_POP: return "$STDDEV_POP$1";
+    case WAGG_STDDEV_SAMP: return "$STDDEV_SAMP$1";
+    case WAGG_VAR_POP: return "$VAR_POP$1";
+    case WAGG_VAR_SAMP: return "$VAR_SAMP$1";
+    case WAGG_BOOL_AND: return "$BOOL_AND$1";
+    case WAGG_BOOL_OR: return "$BOOL_OR$1";
+    case WAGG_COLLECT: return "$COLLECT$1";
+    }
+    return "$AGG$1";
+}
+
+static json_t *agg_calls_json(int n, const WAggCall *aggs)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++) {
+        const WAggCall *c = &aggs[i];
+        json_t *j = json_object();
+        json_object_set_new(j, "name", c->out_name ? json_string(c->out_name) : json_null());
+        if (c->kind == WAGG_COUNT_STAR) json_object_set_new(j, "syntax", json_string("FUNCTION_STAR"));
+        json_object_set_new(j, "internalName", json_string(agg_internal(c)));
+        json_object_set_new(j, "argList", ints_json(c->nargs, c->args));
+        json_object_set_new(j, "filterArg", json_integer(c->filter_col));
+        json_object_set_new(j, "distinct", json_boolean(c->distinct));
+        json_object_set_new(j, "approximate", json_false());
+        json_object_set_new(j, "ignoreNulls", json_false());
+        json_object_set_new(j, "type", ex_type_json(c->type));
+        json_array_append_new(a, j);
+    }
+    return a;
+}
+
+static json_t *bools_json(int n, bool v)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++) json_array_append_new(a, json_boolean(v));
+    return a;
+}
+
+/* catalog table: identifier and resolved schema (+ options, as Flink's default ALL persists) */
+static json_t *table_json(const ExCtx *x, const WTable *t, const char *qname, const WRel *wm)
+{
+    WArena *a = x->p->arena;
+    json_t *table = json_object();
+    WStrBuf id;
+    wsb_init(&id);
+    const char *q = qname ? qname : t->name;
+    wsb_putc(&id, '`');
+    for (const char *s = q; *s; s++) {
+        if (*s == '.') wsb_puts(&id, "`.`");
+        else wsb_putc(&id, *s);
+    }
+    wsb_putc(&id, '`');
+    json_object_set_new(table, "identifier", json_string(id.buf));
+    wsb_free(&id);
+    json_t *rt = json_object();
+    json_t *schema = json_object();
+    json_t *cols = json_array();
+    for (int i = 0; i < t->ncols; i++) {
+        const WColumn *c = &t->cols[i];
+        json_t *cj = json_object();
+        json_object_set_new(cj, "name", json_string(c->name));
+        if (c->kind == WCOL_COMPUTED) {
+            json_object_set_new(cj, "kind", json_string("COMPUTED"));
+            json_t *e = json_object();
+            const char *sql = c->expr_sql ? c->expr_sql : "";
+            if (!strncmp(sql, "AS ", 3)) sql += 3;
+            json_object_set_new(e, "serializableString", json_string(sql));
+            json_object_set_new(cj, "expression", e);
+        } else if (c->kind == WCOL_METADATA) {
+            json_object_set_new(cj, "kind", json_string("METADATA"));
+            json_object_set_new(cj, "dataType", json_string(ex_type_str(a, c->type)));
+            if (c->metadata_key) json_object_set_new(cj, "metadataKey", json_string(c->metadata_key));
+            json_object_set_new(cj, "isVirtual", json_boolean(c->is_virtual));
+        } else {
+            json_object_set_new(cj, "dataType", json_string(ex_type_str(a, wtype_with_time_attr(a, c->type, WTA_NONE))));
+        }
+        json_array_append_new(cols, cj);
+    }
+    json_object_set_new(schema, "columns", cols);
+    json_t *wms = json_array();
+    if (t->wm_col >= 0) {
+        json_t *w = json_object();
+        json_object_set_new(w, "rowtimeAttribute", json_string(t->cols[t->wm_col].name));
+        json_t *e = json_object();
+        if (wm && wm->wm_expr) json_object_set_new(e, "rexNode", ex_rex_json(x->p, wm->wm_expr, NULL));
+        json_object_set_new(e, "serializableString", json_string(t->wm_sql ? t->wm_sql : ""));
+        json_object_set_new(w, "expression", e);
+        json_array_append_new(wms, w);
+    }
+    json_object_set_new(schema, "watermarkSpecs", wms);
+    if (t->npk) {
+        json_t *pk = json_object();
+        json_object_set_new(pk, "name", json_string(t->pk_name ? t->pk_name : "PK"));
+        json_object_set_new(pk, "type", json_string("PRIMARY_KEY"));
+        json_t *pc = json_array();
+        for (int k = 0; k < t->npk; k++) json_array_append_new(pc, json_string(t->cols[t->pk[k]].name));
+        json_object_set_new(pk, "columns", pc);
+        json_object_set_new(schema, "primaryKey", pk);
+    }
+    json_object_set_new(rt, "schema", schema);
+    json_object_set_new(rt, "partitionKeys", json_array());
+    json_t *opts = json_object();
+    for (int i = 0; i < t->options.n; i++)
+        json_object_set_new(opts, t->options.items[i].key, json_string(t->options.items[i].value));
+    json_object_set_new(rt, "options", opts);
+    json_object_set_new(table, "resolvedTable", rt);
+    return table;
+}
+
+static json_t *changelog_json(uint8_t m)
+{
+    json_t *a = json_array();
+    if (m & WCM_INSERT) json_array_append_new(a, json_string("INSERT"));
+    if (m & WCM_UPDATE_BEFORE) json_array_append_new(a, json_string("UPDATE_BEFORE"));
+    if (m & WCM_UPDATE_AFTER) json_array_append_new(a, json_string("UPDATE_AFTER"));
+    if (m & WCM_DELETE) json_array_append_new(a, json_string("DELETE"));
+    return a;
+}
+
+static json_t *join_spec(const WRel *r)
+{
+    json_t *s = json_object();
+    const char *jt = r->semi ? "SEMI" : r->anti ? "ANTI"
+                   : r->join_type == AJ_LEFT ? "LEFT" : r->join_type == AJ_RIGHT ? "RIGHT"
+                   : r->join_type == AJ_FULL ? "FULL" : "INNER";
+    json_object_set_new(s, "joinType", json_string(jt));
+    json_object_set_new(s, "leftKeys", ints_json(r->nkeys, r->keys));
+    json_object_set_new(s, "rightKeys", ints_json(r->nkeys, r->right_keys));
+    json_t *fn = json_array();
+    for (int k = 0; k < r->nkeys; k++)
+        json_array_append_new(fn, json_boolean(!r->key_filter_nulls || r->key_filter_nulls[k]));
+    json_object_set_new(s, "filterNulls", fn);
+    return s;
+}
+
+static json_t *upsert_keys(const WRel *in)
+{
+    json_t *a = json_array();
+    if (in->nunique > 0) json_array_append_new(a, ints_json(in->nunique, in->unique));
+    return a;
+}
+
+/* The input column map of a node reading a projected scan (directly or through its watermark
+   assigner): real column -> projected position. NULL when no projection applies. */
+static int *input_colmap(const ExCtx *x, const WRel *in)
+{
+    const WRel *s = in;
+    if (s->kind == WR_WATERMARK) s = s->inputs[0];
+    if (s->kind != WR_SCAN) return NULL;
+    ExNode *n = ex_node(x, s);
+    if (!n || !n->nproj) return NULL;
+    int *m = WA_ARRAY(x->p->arena, int, s->out.n ? s->out.n : 1);
+    for (int i = 0; i < s->out.n; i++) m[i] = -1;
+    for (int k = 0; k < n->nproj; k++) m[n->proj[k]] = k;
+    return m;
+}
+
+static const char *window_type(int k)
+{
+    return k == 1 ? "SlidingWindow" : k == 2 ? "CumulativeWindow" : k == 3 ? "SessionWindow" : "TumblingWindow";
+}
+
+static json_t *iso_duration(int64_t ms)
+{
+    char buf[64];
+    int64_t s = ms / 1000, rem = ms % 1000;
+    int64_t h = s / 3600, m = (s % 3600) / 60, sec = s % 60;
+    WStrBuf b;
+    wsb_init(&b);
+    wsb_puts(&b, "PT");
+    if (h) wsb_printf(&b, "%lldH", (long long)h);
+    if (m) wsb_printf(&b, "%lldM", (long long)m);
+    if (sec || rem || (!h && !m)) {
+        if (rem) wsb_printf(&b, "%lld.%03lldS", (long long)sec, (long long)rem);
+        else wsb_printf(&b, "%lldS", (long long)sec);
+    }
+    snprintf(buf, sizeof buf, "%s", b.buf);
+    wsb_free(&b);
+    return json_string(buf);
+}
+
+static json_t *node_json(const ExCtx *x, const WRel *r, int id)
+{
+    WArena *a = x->p->arena;
+    ExNode *node = ex_node(x, r);
+    json_t *j = json_object();
+    json_object_set_new(j, "id", json_integer(id));
+    json_object_set_new(j, "type", json_string(ex_exec_type(r)));
+    const WRel *ins[8];
+    int nin = ex_inputs(x, r, ins);
+    const WRel *in = nin ? ins[0] : NULL;
+    int *cm = nin ? input_colmap(x, r->inputs[0]) : NULL;
+    switch (r->kind) {
+    case WR_SCAN: {
+        json_t *sts = json_object();
+        const WRel *wm = NULL;
+        json_object_set_new(sts, "table", table_json(x, r->table, r->table_qname, wm));
+        json_t *ab = json_array();
+        if (node && node->pushed_filter) {
+            json_t *f = json_object();
+            json_object_set_new(f, "type", json_string("FilterPushDown"));
+            json_t *preds = json_array();
+            const WExpr *c = node->pushed_filter;
+            int *m = input_colmap(x, r);
+            if (c->kind == WX_AND) {
+                for (int i = 0; i < c->nargs; i++) json_array_append_new(preds, ex_rex_json(x->p, c->args[i], m));
+            } else {
+                json_array_append_new(preds, ex_rex_json(x->p, c, m));
+            }
+            json_object_set_new(f, "predicates", preds);
+            json_array_append_new(ab, f);
+        }
+        WSchema produced = r->out;
+        if (node && node->nproj) {
+            produced.n = node->nproj;
+            produced.names = WA_ARRAY(a, const char *, node->nproj);
+            produced.types = WA_ARRAY(a, const WType *, node->nproj);
+            json_t *pf = json_array();
+            for (int k = 0; k < node->nproj; k++) {
+                produced.names[k] = r->out.names[node->proj[k]];
+                produced.types[k] = r->out.types[node->proj[k]];
+                json_array_append_new(pf, ints_json(1, &node->proj[k]));
+            }
+            WStrBuf pt;
+            wsb_init(&pt);
+            wsb_puts(&pt, "ROW<");
+            for (int k = 0; k < produced.n; k++)
+                wsb_printf(&pt, "%s`%s` %s", k ? ", " : "", produced.names[k], ex_type_str(a, produced.types[k]));
+            wsb_puts(&pt, "> NOT NULL");
+            json_t *p = json_object();
+            json_object_set_new(p, "type", json_string("ProjectPushDown"));
+            json_object_set_new(p, "projectedFields", pf);
+            json_object_set_new(p, "producedType", json_string(pt.buf));
+            json_array_append_new(ab, p);
+            json_t *md = json_object();
+            json_object_set_new(md, "type", json_string("ReadingMetadata"));
+            json_object_set_new(md, "metadataKeys", json_array());
+            json_object_set_new(md, "producedType", json_string(pt.buf));
+            json_array_append_new(ab, md);
+            wsb_free(&pt);
+        }
+        if (json_array_size(ab)) json_object_set_new(sts, "abilities", ab);
+        else json_decref(ab);
+        json_object_set_new(j, "scanTableSource", sts);
+        json_object_set_new(j, "outputType", ex_row_type_json(a, &produced));
+        WStrBuf d;
+        wsb_init(&d);
+        ex_digest(x, r, EXD_EXEC, &d);
+        json_object_set_new(j, "description", json_string(d.buf));
+        wsb_free(&d);
+        json_object_set_new(j, "inputProperties", json_array());
+        return j;
+    }
+    case WR_CALC: {
+        json_t *proj = json_array();
+        for (int i = 0; i < r->nexprs; i++) json_array_append_new(proj, ex_rex_json(x->p, r->exprs[i], cm));
+        json_object_set_new(j, "projection", proj);
+        json_object_set_new(j, "condition", r->cond ? ex_rex_json(x->p, r->cond, cm) : json_null());
+        break;
+    }
+    case WR_WATERMARK:
+        json_object_set_new(j, "watermarkExpr", r->wm_expr ? ex_rex_json(x->p, r->wm_expr, cm) : json_null());
+        json_object_set_new(j, "rowtimeFieldIndex", json_integer(cm ? cm[r->rowtime_col] : r->rowtime_col));
+        break;
+    case WR_VALUES: {
+        json_t *tuples = json_array();
+        for (int i = 0; i < r->nrows; i++) {
+            json_t *row = json_array();
+            for (int k = 0; k < r->out.n; k++) {
+                WExpr lit = {.kind = WX_LITERAL, .type = r->out.types[k], .lit = r->rows[i][k],
+                             .is_null = r->row_nulls[i][k] != 0};
+                json_array_append_new(row, ex_rex_json(x->p, &lit, NULL));
+            }
+            json_array_append_new(tuples, row);
+        }
+        json_object_set_new(j, "tuples", tuples);
+        break;
+    }
+    case WR_GROUP_AGG:
+        json_object_set_new(j, "configuration", agg_configuration(x));
+        json_object_set_new(j, "grouping", ints_json(r->nkeys, r->keys));
+        json_object_set_new(j, "aggCalls", agg_calls_json(r->naggs, r->aggs));
+        json_object_set_new(j, "aggCallNeedRetractions", bools_json(r->naggs, r->input_retracts));
+        json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
+        json_object_set_new(j, "needRetraction", json_boolean(r->input_retracts));
+        json_object_set_new(j, "state", one_state(r->ttl_ms, "groupAggregateState"));
+        break;
+    case WR_JOIN: {
+        json_t *js = join_spec(r);
+        json_object_set_new(js, "nonEquiCondition", r->join_cond ? ex_rex_json(x->p, r->join_cond, NULL) : json_null());
+        json_object_set_new(j, "joinSpec", js);
+        json_object_set_new(j, "leftUpsertKeys", upsert_keys(r->inputs[0]));
+        json_object_set_new(j, "rightUpsertKeys", upsert_keys(r->inputs[1]));
+        json_t *st = json_array();
+        json_array_append_new(st, state_entry(0, r->ttl_left_ms, "leftState"));
+        json_array_append_new(st, state_entry(1, r->ttl_right_ms, "rightState"));
+        json_object_set_new(j, "state", st);
+        break;
+    }
+    case WR_INTERVAL_JOIN: {
+        json_t *ij = json_object();
+        json_t *js = join_spec(r);
+        json_object_set_new(js, "nonEquiCondition", r->join_cond ? ex_rex_json(x->p, r->join_cond, NULL) : json_null());
+        json_object_set_new(ij, "joinSpec", js);
+        json_t *wb = json_object();
+        bool rowtime = r->inputs[0]->out.types[r->left_time_col]->time_attr != WTA_PROCTIME;
+        json_object_set_new(wb, "isEventTime", json_boolean(rowtime));
+        json_object_set_new(wb, "leftLowerBound", json_integer(r->lower_ms));
+        json_object_set_new(wb, "leftUpperBound", json_integer(r->upper_ms));
+        json_object_set_new(wb, "leftTimeIndex", json_integer(r->left_time_col));
+        json_object_set_new(wb, "rightTimeIndex", json_integer(r->right_time_col));
+        json_object_set_new(ij, "windowBounds", wb);
+        json_object_set_new(j, "intervalJoinSpec", ij);
+        break;
+    }
+    case WR_TEMPORAL_JOIN: {
+        json_t *js = join_spec(r);
+        json_object_set_new(js, "nonEquiCondition", r->join_cond ? ex_rex_json(x->p, r->join_cond, NULL) : json_null());
+        json_object_set_new(j, "joinSpec", js);
+        json_object_set_new(j, "isTemporalFunctionJoin", json_false());
+        json_object_set_new(j, "leftTimeAttributeIndex", json_integer(r->left_time_col));
+        json_object_set_new(j, "rightTimeAttributeIndex", json_integer(r->right_time_col));
+        break;
+    }
+    case WR_DEDUP: {
+        json_t *c = json_object();
+        json_object_set_new(c, "table.exec.mini-batch.enabled",
+                            json_string(bool_str(x->p->config, "table.exec.mini-batch.enabled", "false")));
+        json_object_set_new(c, "table.exec.mini-batch.size",
+                            json_string(opt_str(x->p->config, "table.exec.mini-batch.size", "-1")));
+        json_object_set_new(j, "configuration", c);
+        json_object_set_new(j, "uniqueKeys", ints_json(r->nkeys, r->keys));
+        json_object_set_new(j, "isRowtime", json_boolean(r->dedup_rowtime));
+        json_object_set_new(j, "keepLastRow", json_boolean(r->keep_last));
+        json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
+        json_object_set_new(j, "state", one_state(r->ttl_ms, "deduplicateState"));
+        break;
+    }
+    case WR_RANK: {
+        static const char *const RT[] = {"ROW_NUMBER", "RANK", "DENSE_RANK"};
+        json_object_set_new(j, "rankType", json_string(RT[r->rank_func >= 0 && r->rank_func < 3 ? r->rank_func : 0]));
+        json_t *part = json_object();
+        json_object_set_new(part, "fields", ints_json(r->nkeys, r->keys));
+        json_object_set_new(j, "partition", part);
+        json_t *ob = json_object();
+        json_t *fields = json_array();
+        for (int i = 0; i < r->nsort; i++) {
+            json_t *f = json_object();
+            json_object_set_new(f, "index", json_integer(r->sort_cols[i]));
+            json_object_set_new(f, "isAscending", json_boolean(!r->sort_desc[i]));
+            json_object_set_new(f, "nullIsLast", json_boolean(!r->sort_nulls_first[i]));
+            json_array_append_new(fields, f);
+        }
+        json_object_set_new(ob, "fields", fields);
+        json_object_set_new(j, "orderBy", ob);
+        json_t *rr = json_object();
+        json_object_set_new(rr, "type", json_string("Constant"));
+        json_object_set_new(rr, "start", json_integer(r->rank_start));
+        json_object_set_new(rr, "end", json_integer(r->rank_end));
+        json_object_set_new(j, "rankRange", rr);
+        json_t *rs = json_object();
+        static const char *const RS[] = {"AppendFast", "UpdateFast", "Retract"};
+        json_object_set_new(rs, "type", json_string(RS[r->rank_strategy >= 0 && r->rank_strategy < 3 ? r->rank_strategy : 2]));
+        if (r->rank_strategy == 1 && in && in->nunique > 0)
+            json_object_set_new(rs, "primaryKeys", ints_json(in->nunique, in->unique));
+        json_object_set_new(j, "rankStrategy", rs);
+        json_object_set_new(j, "outputRowNumber", json_boolean(r->output_rank_number));
+        json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
+        json_object_set_new(j, "state", one_state(r->ttl_ms, "rankState"));
+        break;
+    }
+    case WR_CHANGELOG_NORMALIZE: {
+        json_t *c = json_object();
+        json_object_set_new(c, "table.exec.mini-batch.enabled",
+                            json_string(bool_str(x->p->config, "table.exec.mini-batch.enabled", "false")));
+        json_object_set_new(c, "table.exec.mini-batch.size",
+                            json_string(opt_str(x->p->config, "table.exec.mini-batch.size", "-1")));
+        json_object_set_new(j, "configuration", c);
+        json_object_set_new(j, "uniqueKeys", ints_json(r->nkeys, r->keys));
+        json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
+        if (r->normalize_filter) json_object_set_new(j, "filterCondition", ex_rex_json(x->p, r->normalize_filter, NULL));
+        json_object_set_new(j, "state", one_state(r->ttl_ms, "changelogNormalizeState"));
+        break;
+    }
+    case WR_WINDOW_AGG: case WR_WINDOW_TVF: case WR_WINDOW_RANK: case WR_WINDOW_JOIN: {
+        json_t *c = json_object();
+        json_object_set_new(c, "table.local-time-zone", json_string(opt_str(x->p->config, "table.local-time-zone", "default")));
+        json_object_set_new(j, "configuration", c);
+        if (r->kind == WR_WINDOW_AGG) {
+            json_object_set_new(j, "grouping", ints_json(r->nkeys, r->keys));
+            json_object_set_new(j, "aggCalls", agg_calls_json(r->naggs, r->aggs));
+        }
+        json_t *w = json_object();
+        json_object_set_new(w, "strategy", json_string(r->kind == WR_WINDOW_AGG || r->kind == WR_WINDOW_TVF
+                                                        ? "TimeAttribute" : "WindowAttached"));
+        json_t *win = json_object();
+        json_object_set_new(win, "type", json_string(window_type(r->win_kind)));
+        if (r->win_kind == 3) {
+            json_object_set_new(win, "gap", iso_duration(r->win_gap));
+        } else {
+            json_object_set_new(win, r->win_kind == 2 ? "maxSize" : "size", iso_duration(r->win_size));
+            if (r->win_kind == 1) json_object_set_new(win, "slide", iso_duration(r->win_slide));
+            if (r->win_kind == 2) json_object_set_new(win, "step", iso_duration(r->win_slide));
+        }
+        if (r->win_offset) json_object_set_new(win, "offset", iso_duration(r->win_offset));
+        json_object_set_new(w, "window", win);
+        if (r->kind == WR_WINDOW_AGG || r->kind == WR_WINDOW_TVF) {
+            const WRel *src = r->inputs[0];
+            json_object_set_new(w, "timeAttributeType", ex_type_json(src->out.types[r->win_time_col]));
+            json_object_set_new(w, "timeAttributeIndex", json_integer(r->win_time_col));
+            json_object_set_new(w, "isRowtime", json_boolean(!r->win_proctime));
+        }
+        json_object_set_new(j, "windowing", w);
+        break;
+    }
+    case WR_SINK: {
+        json_t *c = json_object();
+        json_object_set_new(c, "table.exec.sink.keyed-shuffle", json_string(opt_str(x->p->config, "table.exec.sink.keyed-shuffle", "AUTO")));
+        json_object_set_new(c, "table.exec.sink.not-null-enforcer", json_string(opt_str(x->p->config, "table.exec.sink.not-null-enforcer", "ERROR")));
+        json_object_set_new(c, "table.exec.sink.rowtime-inserter", json_string(opt_str(x->p->config, "table.exec.sink.rowtime-inserter", "ENABLED")));
+        json_object_set_new(c, "table.exec.sink.type-length-enforcer", json_string(opt_str(x->p->config, "table.exec.sink.type-length-enforcer", "IGNORE")));
+        json_object_set_new(c, "table.exec.sink.upsert-materialize", json_string(opt_str(x->p->config, "table.exec.sink.upsert-materialize", "AUTO")));
+        json_object_set_new(j, "configuration", c);
+        json_t *dts = json_object();
+        if (r->sink_table) json_object_set_new(dts, "table", table_json(x, r->sink_table, r->sink_qname, NULL));
+        json_object_set_new(j, "dynamicTableSink", dts);
+        json_object_set_new(j, "inputChangelogMode", changelog_json(in ? in->changelog : WCM_INSERT));
+        if (node && node->materializer) json_object_set_new(j, "requireUpsertMaterialize", json_true());
+        if (in && in->nunique > 0 && in->changelog != WCM_INSERT)
+            json_object_set_new(j, "inputUpsertKey", ints_json(in->nunique, in->unique));
+        if (node && node->materializer)
+            json_object_set_new(j, "state", one_state(node->materializer->ttl_ms, "sinkMaterializeState"));
+        break;
+    }
+    default:
+        break;
+    }
+    json_t *props = json_array();
+    for (int i = 0; i < nin; i++) json_array_append_new(props, input_property(ins[i]));
+    json_object_set_new(j, "inputProperties", props);
+    json_object_set_new(j, "outputType", ex_row_type_json(a, &r->out));
+    WStrBuf d;
+    wsb_init(&d);
+    ex_digest(x, r, EXD_EXEC, &d);
+    json_object_set_new(j, "description", json_string(d.buf ? d.buf : ""));
+    wsb_free(&d);
+    return j;
+}
+
+static int node_index(const ExCtx *x, const WRel *r)
+{
+    for (int i = 0; i < x->n; i++) if (x->nodes[i].rel == r) return i;
+    return -1;
+}
+
+bool wexplain_compiled_plan(WPlanCtx *p, WRel **roots, int n, WStrBuf *out)
+{
+    if (p->err && p->err->set) return false;
+    ExCtx x;
+    if (!ex_ctx_init(&x, p, roots, n)) return false;
+    for (int i = 0; i < n; i++)
+        if (roots[i]->kind != WR_SINK || !roots[i]->sink_table)
+            return werr_set(p->err, WEXC_TABLE, "Only INSERT or STATEMENT SET can be compiled into a plan.");
+    /* nodes in id order */
+    int maxid = 0;
+    for (int i = 0; i < x.n; i++) if (x.nodes[i].id > maxid) maxid = x.nodes[i].id;
+    json_t *doc = json_object();
+    json_object_set_new(doc, "flinkVersion", json_string(FLINK_PLAN_VERSION));
+    json_t *nodes = json_array(), *edges = json_array();
+    for (int id = 1; id <= maxid; id++) {
+        const ExNode *en = NULL;
+        for (int i = 0; i < x.n; i++) if (x.nodes[i].id == id) en = &x.nodes[i];
+        if (!en) continue;
+        json_array_append_new(nodes, node_json(&x, en->rel, id));
+        const WRel *ins[8];
+        int nin = ex_inputs(&x, en->rel, ins);
+        for (int k = 0; k < nin; k++) {
+            int si = node_index(&x, ins[k]);
+            if (si < 0) continue;
+            json_t *e = json_object();
+            json_object_set_new(e, "source", json_integer(x.nodes[si].id));
+            json_object_set_new(e, "target", json_integer(id));
+            json_t *sh = json_object();
+            json_object_set_new(sh, "type", json_string("FORWARD"));
+            json_object_set_new(e, "shuffle", sh);
+            json_object_set_new(e, "shuffleMode", json_string("PIPELINED"));
+            json_array_append_new(edges, e);
+        }
+    }
+    json_object_set_new(doc, "nodes", nodes);
+    json_object_set_new(doc, "edges", edges);
+    wjson_pretty(doc, out);
+    json_decref(doc);
+    return true;
+}

@@ -1,0 +1,535 @@
+/*
+ * digest.c — one exec node as Flink prints it in the optimized physical plan and the execution
+ * plan: its name (Calc, GroupAggregate, Exchange, ...), its attributes in Flink's order
+ * (select=[...], where=[...], groupBy=[...], distribution=[hash[...]], ...), and the
+ * stream-exec-*_1 type names of compiled plans. See explain_internal.h.
+ */
+#include "explain_internal.h"
+#include "../common/duration.h"
+
+#include <string.h>
+
+const char *ex_rel_name(const WRel *r)
+{
+    switch (r->kind) {
+    case WR_SCAN: return "TableSourceScan";
+    case WR_VALUES: return "Values";
+    case WR_CALC: return "Calc";
+    case WR_UNION: return "Union";
+    case WR_WATERMARK: return "WatermarkAssigner";
+    case WR_SINK: return "Sink";
+    case WR_EXCHANGE: return "Exchange";
+    case WR_GROUP_AGG: return "GroupAggregate";
+    case WR_JOIN: return "Join";
+    case WR_DEDUP: return "Deduplicate";
+    case WR_RANK: return "Rank";
+    case WR_SORT_LIMIT: return "SortLimit";
+    case WR_WINDOW_AGG: return "WindowAggregate";
+    case WR_CHANGELOG_NORMALIZE: return "ChangelogNormalize";
+    case WR_DROP_UPDATE_BEFORE: return "DropUpdateBefore";
+    case WR_SINK_MATERIALIZER: return "SinkMaterializer";
+    case WR_OVER_RANK: return "OverRank";
+    case WR_WINDOW_TVF: return "WindowTableFunction";
+    case WR_WINDOW_RANK: return r->win_dedup ? "WindowDeduplicate" : "WindowRank";
+    case WR_WINDOW_JOIN: return "WindowJoin";
+    case WR_INTERVAL_JOIN: return "IntervalJoin";
+    case WR_TEMPORAL_JOIN: return "TemporalJoin";
+    case WR_OVER_AGG: return "OverAggregate";
+    default: return "Unknown";
+    }
+}
+
+const char *ex_exec_type(const WRel *r)
+{
+    switch (r->kind) {
+    case WR_SCAN: return "stream-exec-table-source-scan_1";
+    case WR_VALUES: return "stream-exec-values_1";
+    case WR_CALC: return "stream-exec-calc_1";
+    case WR_UNION: return "stream-exec-union_1";
+    case WR_WATERMARK: return "stream-exec-watermark-assigner_1";
+    case WR_SINK: return "stream-exec-sink_1";
+    case WR_EXCHANGE: return "stream-exec-exchange_1";
+    case WR_GROUP_AGG: return "stream-exec-group-aggregate_1";
+    case WR_JOIN: return "stream-exec-join_1";
+    case WR_DEDUP: return "stream-exec-deduplicate_1";
+    case WR_RANK: return "stream-exec-rank_1";
+    case WR_SORT_LIMIT: return "stream-exec-sort-limit_1";
+    case WR_WINDOW_AGG: return "stream-exec-window-aggregate_1";
+    case WR_CHANGELOG_NORMALIZE: return "stream-exec-changelog-normalize_1";
+    case WR_DROP_UPDATE_BEFORE: return "stream-exec-drop-update-before_1";
+    case WR_WINDOW_TVF: return "stream-exec-window-table-function_1";
+    case WR_WINDOW_RANK: return r->win_dedup ? "stream-exec-window-deduplicate_1" : "stream-exec-window-rank_1";
+    case WR_WINDOW_JOIN: return "stream-exec-window-join_1";
+    case WR_INTERVAL_JOIN: return "stream-exec-interval-join_1";
+    case WR_TEMPORAL_JOIN: return "stream-exec-temporal-join_1";
+    case WR_OVER_AGG: return "stream-exec-over-aggregate_1";
+    default: return "stream-exec-unknown_1";
+    }
+}
+
+void ex_changelog(uint8_t mode, WStrBuf *out)
+{
+    if (!mode) { wsb_puts(out, "NONE"); return; }
+    bool first = true;
+    static const struct { uint8_t bit; const char *s; } K[] = {
+        {WCM_INSERT, "I"}, {WCM_UPDATE_BEFORE, "UB"}, {WCM_UPDATE_AFTER, "UA"}, {WCM_DELETE, "D"}};
+    for (int i = 0; i < 4; i++)
+        if (mode & K[i].bit) { wsb_printf(out, "%s%s", first ? "" : ",", K[i].s); first = false; }
+}
+
+void ex_names_list(WStrBuf *out, const WSchema *s)
+{
+    for (int i = 0; i < s->n; i++) wsb_printf(out, "%s%s", i ? ", " : "", s->names[i]);
+}
+
+static const char *const *in_names(const ExCtx *x, const WRel *in)
+{
+    WArena *a = x->p->arena;
+    const char **n = WA_ARRAY(a, const char *, in->out.n ? in->out.n : 1);
+    for (int i = 0; i < in->out.n; i++) n[i] = ex_in_name(x, in, i);
+    return n;
+}
+
+static void key_names(WStrBuf *out, const char *const *names, int n, const int *keys)
+{
+    for (int i = 0; i < n; i++) wsb_printf(out, "%s%s", i ? ", " : "", names[keys[i]]);
+}
+
+static const char *agg_fn_name(const WAggCall *c)
+{
+    switch (c->kind) {
+    case WAGG_COUNT_STAR: case WAGG_COUNT: return "COUNT";
+    case WAGG_SUM: return "SUM";
+    case WAGG_SUM0: return "$SUM0";
+    case WAGG_MIN: return "MIN";
+    case WAGG_MAX: return "MAX";
+    case WAGG_AVG: return "AVG";
+    case WAGG_FIRST_VALUE: return "FIRST_VALUE";
+    case WAGG_LAST_VALUE: return "LAST_VALUE";
+    case WAGG_LISTAGG: return "LISTAGG";
+    case WAGG_STDDEV_POP: return "STDDEV_POP";
+    case WAGG_STDDEV_SAMP: return "STDDEV_SAMP";
+    case WAGG_VAR_POP: return "VAR_POP";
+    case WAGG_VAR_SAMP: return "VAR_SAMP";
+    case WAGG_BOOL_AND: return "BOOL_AND";
+    case WAGG_BOOL_OR: return "BOOL_OR";
+    case WAGG_COLLECT: return "COLLECT";
+    }
+    return c->name ? c->name : "AGG";
+}
+
+void ex_agg_call(const WAggCall *c, const char *const *names, WStrBuf *out, bool retract)
+{
+    const char *fn = agg_fn_name(c);
+    bool needs_retract_variant = retract && (c->kind == WAGG_COUNT_STAR || c->kind == WAGG_COUNT ||
+                                             c->kind == WAGG_SUM || c->kind == WAGG_SUM0 ||
+                                             c->kind == WAGG_MIN || c->kind == WAGG_MAX || c->kind == WAGG_AVG ||
+                                             c->kind == WAGG_FIRST_VALUE || c->kind == WAGG_LAST_VALUE ||
+                                             c->kind == WAGG_LISTAGG);
+    wsb_printf(out, "%s%s(", fn, needs_retract_variant ? "_RETRACT" : "");
+    if (c->distinct) wsb_puts(out, "DISTINCT ");
+    if (c->kind == WAGG_COUNT_STAR) wsb_putc(out, '*');
+    for (int i = 0; i < c->nargs; i++) wsb_printf(out, "%s%s", i ? ", " : "", names[c->args[i]]);
+    wsb_putc(out, ')');
+    if (c->filter_col >= 0) wsb_printf(out, " FILTER %s", names[c->filter_col]);
+    wsb_printf(out, " AS %s", c->out_name ? c->out_name : "EXPR$0");
+}
+
+static void table_path(WStrBuf *out, const char *qname)
+{
+    for (const char *s = qname; *s; s++) {
+        if (*s == '.') wsb_puts(out, ", ");
+        else wsb_putc(out, *s);
+    }
+}
+
+static void window_spec(WStrBuf *out, const WRel *r, const char *time_name, const char *ws, const char *we)
+{
+    char a[48], b[48];
+    static const char *const KIND[] = {"TUMBLE", "HOP", "CUMULATE", "SESSION"};
+    int k = r->win_kind >= 0 && r->win_kind < 4 ? r->win_kind : 0;
+    wsb_printf(out, "%s(", KIND[k]);
+    if (time_name) wsb_printf(out, "time_col=[%s]", time_name);
+    else wsb_printf(out, "win_start=[%s], win_end=[%s]", ws, we);
+    switch (k) {
+    case 0: wduration_format(r->win_size, a, sizeof a); wsb_printf(out, ", size=[%s]", a); break;
+    case 1:
+        wduration_format(r->win_size, a, sizeof a);
+        wduration_format(r->win_slide, b, sizeof b);
+        wsb_printf(out, ", size=[%s], slide=[%s]", a, b);
+        break;
+    case 2:
+        wduration_format(r->win_size, a, sizeof a);
+        wduration_format(r->win_slide, b, sizeof b);
+        wsb_printf(out, ", max_size=[%s], step=[%s]", a, b);
+        break;
+    case 3: wduration_format(r->win_gap, a, sizeof a); wsb_printf(out, ", gap=[%s]", a); break;
+    }
+    if (r->win_offset) { wduration_format(r->win_offset, a, sizeof a); wsb_printf(out, ", offset=[%s]", a); }
+    wsb_putc(out, ')');
+}
+
+static const char *join_type_name(const WRel *r)
+{
+    if (r->semi) return "LeftSemiJoin";
+    if (r->anti) return "LeftAntiJoin";
+    switch (r->join_type) {
+    case AJ_LEFT: return "LeftOuterJoin";
+    case AJ_RIGHT: return "RightOuterJoin";
+    case AJ_FULL: return "FullOuterJoin";
+    default: return "InnerJoin";
+    }
+}
+
+/* Names of a join's combined row (left ++ right), right names made unique as Calcite does. */
+static const char *const *join_names(const ExCtx *x, const WRel *r)
+{
+    const WRel *l = r->inputs[0], *rt = r->inputs[1];
+    int n = l->out.n + rt->out.n;
+    WArena *a = x->p->arena;
+    const char **names = WA_ARRAY(a, const char *, n ? n : 1);
+    if (r->out.n == n) {
+        for (int i = 0; i < n; i++) names[i] = r->out.names[i];
+        return names;
+    }
+    for (int i = 0; i < l->out.n; i++) names[i] = l->out.names[i];
+    for (int j = 0; j < rt->out.n; j++) {
+        const char *nm = rt->out.names[j];
+        bool clash = true;
+        for (int suffix = -1; clash; suffix++) {
+            const char *cand = suffix < 0 ? nm : wa_sprintf(a, "%s%d", nm, suffix);
+            clash = false;
+            for (int i = 0; i < l->out.n + j; i++) if (!strcmp(names[i], cand)) clash = true;
+            if (!clash) nm = cand;
+        }
+        names[l->out.n + j] = nm;
+    }
+    return names;
+}
+
+static void join_condition(const ExCtx *x, const WRel *r, const char *const *names, ExDialect d, WStrBuf *out)
+{
+    int ln = r->inputs[0]->out.n;
+    int nterms = r->nkeys + (r->join_cond ? 1 : 0);
+    if (nterms == 0) { wsb_puts(out, "true"); return; }
+    bool exec = d == EXD_EXEC;
+    if (nterms > 1) wsb_puts(out, exec ? "(" : "AND(");
+    int t = 0;
+    for (int k = 0; k < r->nkeys; k++, t++) {
+        if (t) wsb_puts(out, exec ? " AND " : ", ");
+        const char *op = r->key_filter_nulls && !r->key_filter_nulls[k] ? "IS NOT DISTINCT FROM" : "=";
+        const char *a = names[r->keys[k]], *b = names[ln + r->right_keys[k]];
+        if (exec) wsb_printf(out, "(%s %s %s)", a, op, b);
+        else wsb_printf(out, "%s(%s, %s)", op, a, b);
+    }
+    if (r->join_cond) {
+        if (t) wsb_puts(out, exec ? " AND " : ", ");
+        /* a nested AND is flattened into the outer one */
+        const WExpr *c = r->join_cond;
+        if (c->kind == WX_AND && nterms > 1) {
+            for (int i = 0; i < c->nargs; i++) {
+                if (i) wsb_puts(out, exec ? " AND " : ", ");
+                ex_rex(out, c->args[i], names, d);
+            }
+        } else {
+            ex_rex(out, c, names, d);
+        }
+    }
+    if (nterms > 1) wsb_putc(out, ')');
+    (void)x;
+}
+
+static const char *input_spec(const WRel *in, int nkeys, const int *keys)
+{
+    if (in->nunique <= 0) return "NoUniqueKey";
+    for (int i = 0; i < in->nunique; i++) {
+        bool found = false;
+        for (int k = 0; k < nkeys; k++) if (keys[k] == in->unique[i]) found = true;
+        if (!found) return "HasUniqueKey";
+    }
+    return "JoinKeyContainsUniqueKey";
+}
+
+static void ttl_hint_text(const WStateTtlHint *h, bool join, WStrBuf *out)
+{
+    if (!h) return;
+    if (join) {
+        if (!h->left && !h->right) return;
+        wsb_printf(out, ", stateTtlHints=[[[%s options:{", h->hint_name);
+        if (h->left) wsb_printf(out, "LEFT=%s", h->left);
+        if (h->right) wsb_printf(out, "%sRIGHT=%s", h->left ? ", " : "", h->right);
+        wsb_puts(out, "}]]]");
+    } else {
+        if (!h->input) return;
+        wsb_printf(out, ", stateTtlHints=[[[%s options:[%s]]]]", h->hint_name, h->input);
+    }
+}
+
+static void select_list(WStrBuf *out, const WSchema *s)
+{
+    wsb_puts(out, "select=[");
+    ex_names_list(out, s);
+    wsb_putc(out, ']');
+}
+
+static void sort_list(WStrBuf *out, const WRel *r, const char *const *names)
+{
+    for (int i = 0; i < r->nsort; i++)
+        wsb_printf(out, "%s%s %s", i ? ", " : "", names[r->sort_cols[i]], r->sort_desc[i] ? "DESC" : "ASC");
+}
+
+static const char *rank_type(int f) { return f == 1 ? "RANK" : f == 2 ? "DENSE_RANK" : "ROW_NUMBER"; }
+
+void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
+{
+    const WRel *in = r->ninputs ? r->inputs[0] : NULL;
+    const char *const *inn = in ? in_names(x, in) : NULL;
+    ExNode *node = ex_node(x, r);
+    wsb_puts(out, ex_rel_name(r));
+    switch (r->kind) {
+    case WR_SCAN: {
+        wsb_puts(out, "(table=[[");
+        table_path(out, r->table_qname ? r->table_qname : r->table->name);
+        if (node && node->pushed_filter) {
+            /* the pushed predicate refers to the scan's (projected) fields */
+            wsb_puts(out, ", filter=[");
+            ex_rex(out, node->pushed_filter, (const char *const *)r->out.names, EXD_PUSHED);
+            wsb_putc(out, ']');
+        }
+        if (node && node->nproj) {
+            wsb_puts(out, ", project=[");
+            for (int i = 0; i < node->nproj; i++) wsb_printf(out, "%s%s", i ? ", " : "", r->out.names[node->proj[i]]);
+            wsb_puts(out, "], metadata=[]");
+        }
+        wsb_puts(out, "]], fields=[");
+        if (node && node->nproj) {
+            for (int i = 0; i < node->nproj; i++) wsb_printf(out, "%s%s", i ? ", " : "", r->out.names[node->proj[i]]);
+        } else {
+            ex_names_list(out, &r->out);
+        }
+        wsb_puts(out, "])");
+        return;
+    }
+    case WR_VALUES: {
+        wsb_puts(out, "(tuples=[[");
+        for (int i = 0; i < r->nrows; i++) {
+            wsb_printf(out, "%s{ ", i ? ", " : "");
+            for (int k = 0; k < r->out.n; k++) {
+                WExpr lit = {.kind = WX_LITERAL, .type = r->out.types[k], .lit = r->rows[i][k],
+                             .is_null = r->row_nulls[i][k] != 0};
+                if (k) wsb_puts(out, ", ");
+                ex_literal(out, &lit, d);
+            }
+            wsb_puts(out, " }");
+        }
+        wsb_puts(out, "]], values=[");
+        ex_names_list(out, &r->out);
+        wsb_puts(out, "])");
+        return;
+    }
+    case WR_CALC: {
+        wsb_puts(out, "(select=[");
+        for (int i = 0; i < r->nexprs; i++) {
+            const WExpr *e = r->exprs[i];
+            if (i) wsb_puts(out, ", ");
+            ex_rex(out, e, inn, d);
+            if (!(e->kind == WX_COLUMN && !strcmp(inn[e->col], r->out.names[i])))
+                wsb_printf(out, " AS %s", r->out.names[i]);
+        }
+        wsb_putc(out, ']');
+        if (r->cond) {
+            wsb_puts(out, ", where=[");
+            ex_rex(out, r->cond, inn, d);
+            wsb_putc(out, ']');
+        }
+        wsb_putc(out, ')');
+        return;
+    }
+    case WR_UNION:
+        wsb_puts(out, "(all=[true], union=[");
+        ex_names_list(out, &r->out);
+        wsb_puts(out, "])");
+        return;
+    case WR_WATERMARK:
+        wsb_printf(out, "(rowtime=[%s], watermark=[", inn[r->rowtime_col]);
+        if (r->wm_expr) ex_rex(out, r->wm_expr, inn, d);
+        wsb_puts(out, "])");
+        return;
+    case WR_SINK:
+        wsb_printf(out, "(table=[%s], fields=[", r->sink_qname ? r->sink_qname : "collect");
+        ex_names_list(out, &r->out);
+        wsb_putc(out, ']');
+        if (node && node->materializer) wsb_puts(out, ", upsertMaterialize=[true]");
+        wsb_putc(out, ')');
+        return;
+    case WR_EXCHANGE:
+        if (r->exchange_single || r->nkeys == 0) {
+            wsb_puts(out, "(distribution=[single])");
+        } else {
+            wsb_puts(out, "(distribution=[hash[");
+            key_names(out, inn, r->nkeys, r->keys);
+            wsb_puts(out, "]])");
+        }
+        return;
+    case WR_GROUP_AGG: {
+        wsb_putc(out, '(');
+        if (r->nkeys) {
+            wsb_puts(out, "groupBy=[");
+            key_names(out, inn, r->nkeys, r->keys);
+            wsb_puts(out, "], ");
+        }
+        wsb_puts(out, "select=[");
+        for (int i = 0; i < r->nkeys; i++) wsb_printf(out, "%s%s", i ? ", " : "", inn[r->keys[i]]);
+        for (int j = 0; j < r->naggs; j++) {
+            if (r->nkeys || j) wsb_puts(out, ", ");
+            ex_agg_call(&r->aggs[j], inn, out, r->input_retracts);
+        }
+        wsb_putc(out, ']');
+        if (d == EXD_REL) ttl_hint_text(ex_hint(x, r), false, out);
+        wsb_putc(out, ')');
+        return;
+    }
+    case WR_JOIN: {
+        const char *const *jn = join_names(x, r);
+        wsb_printf(out, "(joinType=[%s], where=[", join_type_name(r));
+        join_condition(x, r, jn, d, out);
+        wsb_puts(out, "], ");
+        select_list(out, &r->out);
+        wsb_printf(out, ", leftInputSpec=[%s], rightInputSpec=[%s]",
+                   input_spec(r->inputs[0], r->nkeys, r->keys), input_spec(r->inputs[1], r->nkeys, r->right_keys));
+        if (d == EXD_REL) ttl_hint_text(ex_hint(x, r), true, out);
+        wsb_putc(out, ')');
+        return;
+    }
+    case WR_INTERVAL_JOIN: {
+        const char *const *jn = join_names(x, r);
+        bool rowtime = r->inputs[0]->out.types[r->left_time_col]->time_attr != WTA_PROCTIME;
+        wsb_printf(out, "(joinType=[%s], windowBounds=[isRowTime=%s, leftLowerBound=%lld, leftUpperBound=%lld, "
+                   "leftTimeIndex=%d, rightTimeIndex=%d], where=[", join_type_name(r), rowtime ? "true" : "false",
+                   (long long)r->lower_ms, (long long)r->upper_ms, r->left_time_col, r->right_time_col);
+        join_condition(x, r, jn, d, out);
+        wsb_puts(out, "], ");
+        select_list(out, &r->out);
+        wsb_putc(out, ')');
+        return;
+    }
+    case WR_TEMPORAL_JOIN: {
+        const char *const *jn = join_names(x, r);
+        wsb_printf(out, "(joinType=[%s], where=[", join_type_name(r));
+        join_condition(x, r, jn, d, out);
+        wsb_puts(out, "], ");
+        select_list(out, &r->out);
+        wsb_putc(out, ')');
+        return;
+    }
+    case WR_WINDOW_JOIN: {
+        const char *const *jn = join_names(x, r);
+        int ln = r->inputs[0]->out.n;
+        wsb_puts(out, "(leftWindow=[");
+        window_spec(out, r, NULL, jn[r->win_start_col], jn[r->win_end_col]);
+        wsb_puts(out, "], rightWindow=[");
+        window_spec(out, r, NULL, jn[ln + r->win_rstart_col], jn[ln + r->win_rend_col]);
+        wsb_printf(out, "], joinType=[%s], where=[", join_type_name(r));
+        join_condition(x, r, jn, d, out);
+        wsb_puts(out, "], ");
+        select_list(out, &r->out);
+        wsb_putc(out, ')');
+        return;
+    }
+    case WR_DEDUP:
+        wsb_printf(out, "(keep=[%s], key=[", r->keep_last ? "LastRow" : "FirstRow");
+        key_names(out, inn, r->nkeys, r->keys);
+        wsb_printf(out, "], order=[%s])", r->dedup_rowtime ? "ROWTIME" : "PROCTIME");
+        return;
+    case WR_RANK: {
+        static const char *const STRAT[] = {"AppendFastStrategy", "UpdateFastStrategy", "RetractStrategy"};
+        int s = r->rank_strategy >= 0 && r->rank_strategy < 3 ? r->rank_strategy : 2;
+        wsb_printf(out, "(strategy=[%s", STRAT[s]);
+        if (s == 1 && in && in->nunique > 0) {
+            wsb_putc(out, '[');
+            for (int i = 0; i < in->nunique; i++) wsb_printf(out, "%s%d", i ? ", " : "", in->unique[i]);
+            wsb_putc(out, ']');
+        }
+        wsb_printf(out, "], rankType=[%s], rankRange=[rankStart=%lld, rankEnd=%lld], partitionBy=[",
+                   rank_type(r->rank_func), (long long)r->rank_start, (long long)r->rank_end);
+        key_names(out, inn, r->nkeys, r->keys);
+        wsb_puts(out, "], orderBy=[");
+        sort_list(out, r, inn);
+        wsb_puts(out, "], ");
+        select_list(out, &r->out);
+        wsb_putc(out, ')');
+        return;
+    }
+    case WR_WINDOW_AGG: {
+        wsb_putc(out, '(');
+        if (r->nkeys) {
+            wsb_puts(out, "groupBy=[");
+            key_names(out, inn, r->nkeys, r->keys);
+            wsb_puts(out, "], ");
+        }
+        wsb_puts(out, "window=[");
+        window_spec(out, r, r->win_proctime ? inn[r->win_time_col] : inn[r->win_time_col], NULL, NULL);
+        wsb_puts(out, "], select=[");
+        int q = 0;
+        for (int i = 0; i < r->nkeys; i++) wsb_printf(out, "%s%s", q++ ? ", " : "", inn[r->keys[i]]);
+        for (int j = 0; j < r->naggs; j++) {
+            if (q++) wsb_puts(out, ", ");
+            ex_agg_call(&r->aggs[j], inn, out, false);
+        }
+        if (r->win_out_start >= 0) wsb_printf(out, "%sstart('w$) AS %s", q++ ? ", " : "", r->out.names[r->win_out_start]);
+        if (r->win_out_end >= 0) wsb_printf(out, "%send('w$) AS %s", q++ ? ", " : "", r->out.names[r->win_out_end]);
+        if (r->win_out_time >= 0)
+            wsb_printf(out, "%s%s('w$) AS %s", q++ ? ", " : "", r->win_proctime ? "proctime" : "rowtime",
+                       r->out.names[r->win_out_time]);
+        wsb_puts(out, "])");
+        return;
+    }
+    case WR_WINDOW_TVF:
+        wsb_puts(out, "(window=[");
+        window_spec(out, r, inn[r->win_time_col], NULL, NULL);
+        wsb_puts(out, "])");
+        return;
+    case WR_WINDOW_RANK:
+        wsb_puts(out, "(window=[");
+        window_spec(out, r, NULL, inn[r->win_start_col], inn[r->win_end_col]);
+        if (r->win_dedup) {
+            wsb_printf(out, "], keep=[%s], partitionKeys=[", r->keep_last ? "LastRow" : "FirstRow");
+            key_names(out, inn, r->nkeys, r->keys);
+            wsb_printf(out, "], orderKey=[%s], order=[%s])", r->nsort ? inn[r->sort_cols[0]] : "",
+                       r->win_proctime ? "PROCTIME" : "ROWTIME");
+            return;
+        }
+        wsb_printf(out, "], rankType=[%s], rankRange=[rankStart=%lld, rankEnd=%lld], partitionBy=[",
+                   rank_type(r->rank_func), (long long)r->rank_start, (long long)r->rank_end);
+        key_names(out, inn, r->nkeys, r->keys);
+        wsb_puts(out, "], orderBy=[");
+        sort_list(out, r, inn);
+        wsb_puts(out, "], ");
+        select_list(out, &r->out);
+        wsb_putc(out, ')');
+        return;
+    case WR_CHANGELOG_NORMALIZE:
+        wsb_puts(out, "(key=[");
+        key_names(out, inn, r->nkeys, r->keys);
+        wsb_putc(out, ']');
+        if (r->normalize_filter) {
+            wsb_puts(out, ", condition=[");
+            ex_rex(out, r->normalize_filter, inn, d);
+            wsb_putc(out, ']');
+        }
+        wsb_putc(out, ')');
+        return;
+    case WR_DROP_UPDATE_BEFORE:
+        return;
+    case WR_OVER_AGG:
+        wsb_puts(out, "(partitionBy=[");
+        key_names(out, inn, r->nkeys, r->keys);
+        wsb_printf(out, "], orderBy=[%s ASC], window=[%s], ", in ? inn[r->time_col] : "",
+                   r->over_rows ? "ROWS" : "RANG");
+        select_list(out, &r->out);
+        wsb_putc(out, ')');
+        return;
+    default:
+        return;
+    }
+}

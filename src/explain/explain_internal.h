@@ -1,0 +1,85 @@
+/*
+ * explain_internal.h — private to explain/: the view of an exec graph that EXPLAIN and COMPILE
+ * PLAN print (Flink's exec node ids, nodes weir keeps separately but Flink folds into another,
+ * the scan abilities Flink's filesystem source shows), expression rendering in Flink's dialects,
+ * and node digests.
+ *
+ * Contract: everything reads finalised WRel trees and never changes them; strings go to WStrBuf
+ * or the plan arena. Depends on plan/, types/, common/.
+ */
+#ifndef WEIR_EXPLAIN_INTERNAL_H
+#define WEIR_EXPLAIN_INTERNAL_H
+
+#include "explain.h"
+#include "../plan/state_ttl.h"
+
+#include <jansson.h>
+
+/* Expression dialects. */
+typedef enum ExDialect {
+    EXD_REL,        /* Calcite RexNode digest with field names: >(a, 10), _UTF-16LE'x' (physical plan) */
+    EXD_EXEC,       /* Flink's infix form: (a > 10), 'x' (execution plan, compiled-plan descriptions) */
+    EXD_AST,        /* Calcite digest with input refs: >($0, 10) (abstract syntax tree) */
+    EXD_PUSHED      /* a predicate pushed into a scan: like EXD_REL but and(...) in lower case */
+} ExDialect;
+
+/* One exec node as Flink sees it. */
+typedef struct ExNode {
+    const WRel *rel;
+    int id;                         /* Flink exec node id (1-based, inputs first) */
+    const WRel *materializer;       /* Sink: the SinkUpsertMaterializer folded into it */
+    /* scans read by a Calc: Flink's filter/projection push-down into the filesystem source */
+    const WExpr *pushed_filter;     /* shown as filter=[...] (the Calc keeps it too) */
+    int nproj;                      /* projected physical columns (table order), 0 = no projection */
+    int *proj;                      /* indexes into the scan's output */
+} ExNode;
+
+typedef struct ExCtx {
+    WPlanCtx *p;
+    int n, cap;
+    ExNode *nodes;
+    WStateTtlHint *hints;
+    int nhints;
+} ExCtx;
+
+/* Build the view of roots[0..n) (collect sinks of queries are left out: Flink prints no sink). */
+bool ex_ctx_init(ExCtx *x, WPlanCtx *p, WRel **roots, int n);
+ExNode *ex_node(const ExCtx *x, const WRel *r);
+/* The exec inputs of r (a folded materializer is skipped). Returns the count. */
+int ex_inputs(const ExCtx *x, const WRel *r, const WRel **out);
+/* The root to print for a statement root (a collect sink's input). */
+const WRel *ex_root(const WRel *r);
+const WStateTtlHint *ex_hint(const ExCtx *x, const WRel *r);
+
+/* Column name of input column i as the node's digest shows it (after projection push-down). */
+const char *ex_in_name(const ExCtx *x, const WRel *in, int col);
+
+/* ---- expressions (rex.c) ---- */
+/* `names` are the input field names (NULL for EXD_AST). */
+void ex_rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialect d);
+/* A literal as Calcite/Flink prints it. */
+void ex_literal(WStrBuf *out, const WExpr *e, ExDialect d);
+/* JSON form of an expression; colmap maps input refs (NULL = identity). */
+json_t *ex_rex_json(WPlanCtx *p, const WExpr *e, const int *colmap);
+/* Flink's JSON type string or object ("INT NOT NULL", or {"type":"TIMESTAMP_WITHOUT_TIME_ZONE",...}). */
+json_t *ex_type_json(const WType *t);
+const char *ex_type_str(WArena *a, const WType *t);       /* summary string: VARCHAR(2147483647) */
+json_t *ex_row_type_json(WArena *a, const WSchema *s);     /* outputType */
+
+/* ---- node digests (digest.c) ---- */
+const char *ex_rel_name(const WRel *r);                     /* Calc, GroupAggregate, ... */
+const char *ex_exec_type(const WRel *r);                    /* stream-exec-calc_1, ... */
+/* name(attrs) of one node for the physical (EXD_REL) or execution (EXD_EXEC) plan. */
+void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out);
+/* Aggregate call text, e.g. SUM(amount) AS EXPR$1 */
+void ex_agg_call(const WAggCall *c, const char *const *in_names, WStrBuf *out, bool retract);
+/* Changelog mode: I,UB,UA,D or NONE */
+void ex_changelog(uint8_t mode, WStrBuf *out);
+
+/* ---- logical plan for the Abstract Syntax Tree (logical.c) ---- */
+void ex_ast_tree(WPlanCtx *p, const WRel *root, WStrBuf *out);
+
+/* small helpers */
+void ex_names_list(WStrBuf *out, const WSchema *s);          /* a, b, c */
+
+#endif

@@ -1,0 +1,462 @@
+/*
+ * explain_text.c — EXPLAIN: the sections Flink prints (Abstract Syntax Tree, Optimized Physical
+ * Plan [With Advice], Optimized Execution Plan, Physical Execution Plan), the tree layout of
+ * RelTreeWriterImpl (`:- ` / `+- ` / `:  `), ESTIMATED_COST and CHANGELOG_MODE attributes, plan
+ * advice (Flink's local-global advice and weir's own state advice), and the JSON execution
+ * plan of JSON_EXECUTION_PLAN. See explain.h.
+ */
+#include "explain_internal.h"
+#include "json_out.h"
+#include "../common/duration.h"
+#include "../types/format.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---------------- tree layout ---------------- */
+
+typedef struct TreeCtx {
+    const ExCtx *x;
+    ExDialect d;
+    int details;
+    WStrBuf *out;
+    /* advice ids per node (PLAN_ADVICE) */
+    int nadv;
+    const WRel **adv_node;
+    int *adv_id;
+} TreeCtx;
+
+static void prefix(WStrBuf *out, const bool *last, int depth)
+{
+    for (int i = 1; i < depth; i++) wsb_puts(out, last[i] ? "   " : ":  ");
+    if (depth > 0) wsb_puts(out, last[depth] ? "+- " : ":- ");
+}
+
+/* Flink's estimate without statistics: 1.0E8 rows per source, filters halve, aggregates keep. */
+typedef struct Cost { double rowcount, rows, cpu, io, network, memory; } Cost;
+
+static double row_size(const WSchema *s)
+{
+    double b = 0;
+    for (int i = 0; i < s->n; i++) {
+        switch (s->types[i]->id) {
+        case WT_BOOLEAN: case WT_TINYINT: b += 1; break;
+        case WT_SMALLINT: b += 2; break;
+        case WT_INT: case WT_FLOAT: case WT_DATE: case WT_TIME: b += 4; break;
+        case WT_DECIMAL: b += 12; break;
+        case WT_CHAR: case WT_VARCHAR: case WT_BINARY: case WT_VARBINARY: b += 12; break;
+        case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ: b += 12; break;
+        default: b += 8; break;
+        }
+    }
+    return b;
+}
+
+static Cost cost_of(const ExCtx *x, const WRel *r)
+{
+    Cost c = {0};
+    const WRel **ins = WA_ARRAY(x->p->arena, const WRel *, r->ninputs ? r->ninputs : 1);
+    int n = ex_inputs(x, r, ins);
+    Cost in = {0};
+    for (int i = 0; i < n; i++) {
+        Cost k = cost_of(x, ins[i]);
+        in.rowcount += k.rowcount;
+        in.rows += k.rows;
+        in.cpu += k.cpu;
+        in.io += k.io;
+        in.network += k.network;
+        in.memory += k.memory;
+    }
+    double self_rows, self_cpu = 0, self_io = 0, self_net = 0, self_mem = 0;
+    switch (r->kind) {
+    case WR_SCAN: case WR_VALUES:
+        c.rowcount = r->kind == WR_VALUES ? r->nrows : 1.0E8;
+        self_rows = c.rowcount;
+        self_cpu = c.rowcount;
+        self_io = c.rowcount * row_size(&r->out);
+        break;
+    case WR_CALC:
+        c.rowcount = r->cond ? in.rowcount * 0.5 : in.rowcount;
+        self_rows = c.rowcount;
+        break;
+    case WR_EXCHANGE:
+        c.rowcount = in.rowcount;
+        self_rows = 0;
+        self_net = in.rowcount * row_size(&r->out);
+        break;
+    case WR_GROUP_AGG: case WR_WINDOW_AGG:
+        c.rowcount = r->nkeys ? in.rowcount * 0.1 : 1;
+        self_rows = in.rowcount;
+        self_cpu = in.rowcount;
+        self_mem = c.rowcount * row_size(&r->out);
+        break;
+    default:
+        c.rowcount = in.rowcount;
+        self_rows = c.rowcount;
+        break;
+    }
+    c.rows = in.rows + self_rows;
+    c.cpu = in.cpu + self_cpu;
+    c.io = in.io + self_io;
+    c.network = in.network + self_net;
+    c.memory = in.memory + self_mem;
+    return c;
+}
+
+static void java_double(WStrBuf *out, double d)
+{
+    char buf[64];
+    wfmt_double_java(d, buf);
+    wsb_puts(out, buf);
+}
+
+static int advice_of(const TreeCtx *t, const WRel *r)
+{
+    for (int i = 0; i < t->nadv; i++) if (t->adv_node[i] == r) return t->adv_id[i];
+    return 0;
+}
+
+static void tree(TreeCtx *t, const WRel *r, bool *last, int depth)
+{
+    WStrBuf *out = t->out;
+    prefix(out, last, depth);
+    WStrBuf line;
+    wsb_init(&line);
+    ex_digest(t->x, r, t->d, &line);
+    const char *s = line.buf ? line.buf : "";
+    int adv = t->d == EXD_REL ? advice_of(t, r) : 0;
+    bool cm = t->d == EXD_REL && (t->details & AX_CHANGELOG_MODE);
+    if (adv || cm) {
+        /* attributes go inside the parentheses: advice first, changelogMode last */
+        const char *paren = strchr(s, '(');
+        size_t name_len = paren ? (size_t)(paren - s) : strlen(s);
+        wsb_appendn(out, s, name_len);
+        wsb_putc(out, '(');
+        bool any = false;
+        if (adv) {
+            wsb_printf(out, "advice=[%d]", adv);
+            any = true;
+        }
+        if (paren) {
+            size_t len = strlen(paren);
+            if (len > 2) {
+                if (any) wsb_puts(out, ", ");
+                wsb_appendn(out, paren + 1, len - 2);
+                any = true;
+            }
+        }
+        if (cm) {
+            if (any) wsb_puts(out, ", ");
+            wsb_puts(out, "changelogMode=[");
+            ex_changelog(r->kind == WR_SINK ? 0 : r->changelog, out);
+            wsb_putc(out, ']');
+        }
+        wsb_putc(out, ')');
+    } else {
+        wsb_puts(out, s);
+    }
+    wsb_free(&line);
+    if (t->d == EXD_REL && (t->details & AX_ESTIMATED_COST)) {
+        Cost c = cost_of(t->x, r);
+        wsb_puts(out, ": rowcount = ");
+        java_double(out, c.rowcount);
+        wsb_puts(out, ", cumulative cost = {");
+        java_double(out, c.rows);
+        wsb_puts(out, " rows, ");
+        java_double(out, c.cpu);
+        wsb_puts(out, " cpu, ");
+        java_double(out, c.io);
+        wsb_puts(out, " io, ");
+        java_double(out, c.network);
+        wsb_puts(out, " network, ");
+        java_double(out, c.memory);
+        wsb_puts(out, " memory}");
+    }
+    wsb_putc(out, '\n');
+    const WRel **ins = WA_ARRAY(t->x->p->arena, const WRel *, r->ninputs ? r->ninputs : 1);
+    int n = ex_inputs(t->x, r, ins);
+    if (depth >= 255) return;
+    for (int i = 0; i < n; i++) {
+        last[depth + 1] = i == n - 1;
+        tree(t, ins[i], last, depth + 1);
+    }
+}
+
+/* ---------------- advice ---------------- */
+
+typedef struct Advice {
+    const WRel *node;       /* NULL = query level */
+    const char *kind;       /* ADVICE / WARNING */
+    char *text;
+} Advice;
+
+typedef struct AdviceList { int n, cap; Advice *items; WArena *a; } AdviceList;
+
+static void add_advice(AdviceList *l, const WRel *node, const char *kind, const char *text)
+{
+    if (l->n == l->cap) {
+        int nc = l->cap ? l->cap * 2 : 8;
+        Advice *na = WA_ARRAY(l->a, Advice, nc);
+        if (l->n) memcpy(na, l->items, sizeof *na * (size_t)l->n);
+        l->items = na;
+        l->cap = nc;
+    }
+    l->items[l->n++] = (Advice){node, kind, wa_strdup(l->a, text)};
+}
+
+static bool agg_splittable(const WRel *r)
+{
+    for (int i = 0; i < r->naggs; i++) {
+        switch (r->aggs[i].kind) {
+        case WAGG_COUNT_STAR: case WAGG_COUNT: case WAGG_SUM: case WAGG_SUM0: case WAGG_MIN: case WAGG_MAX:
+        case WAGG_AVG: case WAGG_BOOL_AND: case WAGG_BOOL_OR:
+            break;
+        default:
+            return false;
+        }
+        if (r->aggs[i].distinct) return false;
+    }
+    return true;
+}
+
+static bool source_unbounded(const WRel *r)
+{
+    if (r->kind == WR_SCAN && r->table) {
+        const char *c = wopts_get(&r->table->options, "connector");
+        if (c && !strcasecmp(c, "datagen")) return !wopts_get(&r->table->options, "number-of-rows");
+        if (c && !strcasecmp(c, "filesystem")) return wopts_get(&r->table->options, "source.monitor-interval") != NULL;
+        return false;
+    }
+    for (int i = 0; i < r->ninputs; i++) if (source_unbounded(r->inputs[i])) return true;
+    return false;
+}
+
+static const char *ttl_text(WArena *a, int64_t ms)
+{
+    char buf[48];
+    wduration_format(ms, buf, sizeof buf);
+    return wa_strdup(a, buf);
+}
+
+static void collect_advice(const ExCtx *x, const WRel *r, AdviceList *l, int depth)
+{
+    if (depth > 1000) return;
+    WArena *a = x->p->arena;
+    const WOptions *cfg = x->p->config;
+    if (r->kind == WR_GROUP_AGG && agg_splittable(r)) {
+        WError tmp;
+        werr_clear(&tmp);
+        bool mb = false;
+        int64_t lat = 0, size = -1;
+        wopts_get_bool(cfg, "table.exec.mini-batch.enabled", false, &mb, &tmp);
+        wopts_get_duration_ms(cfg, "table.exec.mini-batch.allow-latency", 0, &lat, &tmp);
+        wopts_get_long(cfg, "table.exec.mini-batch.size", -1, &size, &tmp);
+        const char *strategy = wopts_get(cfg, "table.optimizer.agg-phase-strategy");
+        WStrBuf b;
+        wsb_init(&b);
+        bool any = false;
+        if (strategy && !strcasecmp(strategy, "ONE_PHASE")) {
+            wsb_printf(&b, "%s'table.optimizer.agg-phase-strategy' to 'AUTO'", any ? ", " : "");
+            any = true;
+        }
+        if (!mb) { wsb_printf(&b, "%s'table.exec.mini-batch.enabled' to 'true'", any ? ", " : ""); any = true; }
+        if (lat <= 0) {
+            wsb_printf(&b, "%s'table.exec.mini-batch.allow-latency' to a positive long value", any ? ", " : "");
+            any = true;
+        }
+        if (size <= 0) {
+            wsb_printf(&b, "%s'table.exec.mini-batch.size' to a positive long value", any ? ", " : "");
+            any = true;
+        }
+        if (any) {
+            char *t = wa_sprintf(a, "You might want to enable local-global two-phase optimization by configuring (%s).",
+                                 b.buf);
+            add_advice(l, r, "ADVICE", t);
+        }
+        wsb_free(&b);
+    }
+    /* weir's state advice: state that never expires on an unbounded input */
+    bool stateful = r->kind == WR_GROUP_AGG || r->kind == WR_JOIN || r->kind == WR_DEDUP ||
+                    r->kind == WR_RANK || r->kind == WR_CHANGELOG_NORMALIZE;
+    bool never = r->kind == WR_JOIN ? (r->ttl_left_ms == 0 || r->ttl_right_ms == 0) : r->ttl_ms == 0;
+    if (stateful && never && source_unbounded(r)) {
+        const char *state = r->kind == WR_GROUP_AGG ? "groupAggregateState"
+                          : r->kind == WR_JOIN ? (r->ttl_left_ms == 0 && r->ttl_right_ms == 0 ? "leftState and rightState"
+                                                  : r->ttl_left_ms == 0 ? "leftState" : "rightState")
+                          : r->kind == WR_DEDUP ? "deduplicateState"
+                          : r->kind == WR_RANK ? "rankState" : "changelogNormalizeState";
+        char *t = wa_sprintf(a, "The state of %s (%s) never expires: 'table.exec.state.ttl' is 0 ms and no "
+                                "STATE_TTL hint applies, while its input is unbounded, so the state grows with "
+                                "every new key. Consider setting 'table.exec.state.ttl' or a STATE_TTL hint.",
+                             ex_rel_name(r), state);
+        add_advice(l, r, "WARNING", t);
+    }
+    /* weir's state advice: a hinted join side that no hint key can reach */
+    const WStateTtlHint *h = ex_hint(x, r);
+    if (h && r->kind == WR_JOIN && (h->left || h->right)) {
+        for (int side = 0; side < 2; side++) {
+            bool unnamed = side == 0 ? h->left_unnamed : h->right_unnamed;
+            const char *v = side == 0 ? h->left : h->right;
+            if (!unnamed || v) continue;
+            char *t = wa_sprintf(a, "The %s hint does not reach the %s input of this Join: that input is the result "
+                                    "of another join and has no table name or alias, so its state (%s) keeps the "
+                                    "job default 'table.exec.state.ttl' (%s). Hint keys only match tables, views "
+                                    "or aliased subqueries that are direct inputs of a join.",
+                                 h->hint_name, side == 0 ? "left" : "right", side == 0 ? "leftState" : "rightState",
+                                 ttl_text(a, side == 0 ? r->ttl_left_ms : r->ttl_right_ms));
+            add_advice(l, r, "ADVICE", t);
+        }
+    }
+    const WRel **ins = WA_ARRAY(a, const WRel *, r->ninputs ? r->ninputs : 1);
+    int n = ex_inputs(x, r, ins);
+    for (int i = 0; i < n; i++) collect_advice(x, ins[i], l, depth + 1);
+}
+
+/* ---------------- JSON execution plan ---------------- */
+
+typedef struct SNode { const WRel *rel; int sid; } SNode;
+
+static int stream_id(SNode *s, int n, const WRel *r)
+{
+    for (int i = 0; i < n; i++) if (s[i].rel == r) return s[i].sid;
+    return 0;
+}
+
+static void stream_nodes(const ExCtx *x, const WRel *r, SNode *s, int *n, int cap, json_t *arr, int parallelism)
+{
+    if (stream_id(s, *n, r) || *n >= cap) return;
+    const WRel **ins = WA_ARRAY(x->p->arena, const WRel *, r->ninputs ? r->ninputs : 1);
+    int nin = ex_inputs(x, r, ins);
+    for (int i = 0; i < nin; i++) stream_nodes(x, ins[i], s, n, cap, arr, parallelism);
+    if (r->kind == WR_EXCHANGE) return;     /* a partitioner on the edge, not an operator */
+    int sid = *n + 1;
+    s[(*n)++] = (SNode){r, sid};
+    ExNode *en = ex_node(x, r);
+    int id = en ? en->id : 0;
+    WStrBuf d;
+    wsb_init(&d);
+    ex_digest(x, r, EXD_EXEC, &d);
+    json_t *j = json_object();
+    json_object_set_new(j, "id", json_integer(sid));
+    char *type;
+    const char *pact = "Operator";
+    if (r->kind == WR_SCAN) {
+        type = wa_sprintf(x->p->arena, "Source: %s[%d]", r->table ? r->table->name : "source", id);
+        pact = "Data Source";
+    } else if (r->kind == WR_SINK) {
+        type = wa_sprintf(x->p->arena, "Sink: %s[%d]", r->sink_table ? r->sink_table->name : "collect", id);
+        pact = "Data Sink";
+    } else {
+        type = wa_sprintf(x->p->arena, "%s[%d]", ex_rel_name(r), id);
+    }
+    json_object_set_new(j, "type", json_string(type));
+    json_object_set_new(j, "pact", json_string(pact));
+    json_object_set_new(j, "contents", json_string(wa_sprintf(x->p->arena, "[%d]:%s", id, d.buf ? d.buf : "")));
+    json_object_set_new(j, "parallelism", json_integer(parallelism));
+    wsb_free(&d);
+    if (nin) {
+        json_t *preds = json_array();
+        for (int i = 0; i < nin; i++) {
+            const WRel *p = ins[i];
+            const char *ship = "FORWARD";
+            if (p->kind == WR_EXCHANGE) {
+                ship = p->exchange_single || p->nkeys == 0 ? "GLOBAL" : "HASH";
+                const WRel *below[1];
+                ex_inputs(x, p, below);
+                p = below[0];
+            }
+            json_t *e = json_object();
+            json_object_set_new(e, "id", json_integer(stream_id(s, *n, p)));
+            json_object_set_new(e, "ship_strategy", json_string(ship));
+            json_object_set_new(e, "side", json_string("second"));
+            json_array_append_new(preds, e);
+        }
+        json_object_set_new(j, "predecessors", preds);
+    }
+    json_array_append_new(arr, j);
+}
+
+/* ---------------- sections ---------------- */
+
+bool wexplain_text(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int details, WStrBuf *out)
+{
+    if (p->err && p->err->set) return false;
+    ExCtx x;
+    if (!ex_ctx_init(&x, p, roots, n)) return false;
+    bool batch = false;
+    const char *mode = wopts_get(p->config, "execution.runtime-mode");
+    if (mode && !strcasecmp(mode, "batch")) batch = true;
+    if (batch && (details & AX_PLAN_ADVICE))
+        return werr_set(p->err, WEXC_TABLE, "EXPLAIN PLAN_ADVICE is not supported under batch mode.");
+
+    wsb_puts(out, "== Abstract Syntax Tree ==\n");
+    for (int i = 0; i < n; i++) {
+        ex_ast_tree(p, ast_roots ? ex_root(ast_roots[i]) : ex_root(roots[i]), out);
+        wsb_putc(out, '\n');
+    }
+    bool advice = (details & AX_PLAN_ADVICE) != 0;
+    wsb_puts(out, advice ? "== Optimized Physical Plan With Advice ==\n" : "== Optimized Physical Plan ==\n");
+    AdviceList al = {.a = p->arena};
+    TreeCtx t = {.x = &x, .d = EXD_REL, .details = details, .out = out};
+    if (advice) {
+        for (int i = 0; i < n; i++) collect_advice(&x, ex_root(roots[i]), &al, 0);
+        t.adv_node = WA_ARRAY(p->arena, const WRel *, al.n ? al.n : 1);
+        t.adv_id = WA_ARRAY(p->arena, int, al.n ? al.n : 1);
+        int next = 1;
+        for (int i = 0; i < al.n; i++) {
+            if (!al.items[i].node) continue;
+            int id = 0;
+            for (int k = 0; k < t.nadv; k++) if (t.adv_node[k] == al.items[i].node) id = t.adv_id[k];
+            if (!id) {
+                t.adv_node[t.nadv] = al.items[i].node;
+                t.adv_id[t.nadv++] = next++;
+            }
+        }
+    }
+    bool last[256];
+    for (int i = 0; i < n; i++) {
+        last[0] = true;
+        tree(&t, ex_root(roots[i]), last, 0);
+        wsb_putc(out, '\n');
+    }
+    if (advice) {
+        if (al.n == 0) {
+            wsb_puts(out, "No available advice...\n");
+        } else {
+            /* node-level advice by node id, several advices of one node share its id */
+            for (int k = 0; k < t.nadv; k++)
+                for (int i = 0; i < al.n; i++)
+                    if (al.items[i].node == t.adv_node[k])
+                        wsb_printf(out, "advice[%d]: [%s] %s\n", t.adv_id[k], al.items[i].kind, al.items[i].text);
+            int next = t.nadv + 1;
+            for (int i = 0; i < al.n; i++)
+                if (!al.items[i].node) wsb_printf(out, "advice[%d]: [%s] %s\n", next++, al.items[i].kind, al.items[i].text);
+        }
+        wsb_putc(out, '\n');
+    }
+    wsb_puts(out, "== Optimized Execution Plan ==\n");
+    TreeCtx e = {.x = &x, .d = EXD_EXEC, .details = 0, .out = out};
+    for (int i = 0; i < n; i++) {
+        if (i) wsb_putc(out, '\n');
+        last[0] = true;
+        tree(&e, ex_root(roots[i]), last, 0);
+    }
+    if (details & AX_JSON_EXECUTION_PLAN) {
+        int64_t par = 1;
+        WError tmp;
+        werr_clear(&tmp);
+        wopts_get_long(p->config, "parallelism.default", 1, &par, &tmp);
+        if (par < 1) par = 1;
+        json_t *doc = json_object();
+        json_t *arr = json_array();
+        int cap = x.n + 1, ns = 0;
+        SNode *s = WA_ARRAY(p->arena, SNode, cap);
+        for (int i = 0; i < n; i++) stream_nodes(&x, ex_root(roots[i]), s, &ns, cap, arr, (int)par);
+        json_object_set_new(doc, "nodes", arr);
+        wsb_puts(out, "\n== Physical Execution Plan ==\n");
+        wjson_pretty(doc, out);
+        json_decref(doc);
+    }
+    return true;
+}

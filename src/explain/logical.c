@@ -1,0 +1,238 @@
+/*
+ * logical.c — the Abstract Syntax Tree section: the bound, unoptimised plan printed as Calcite's
+ * logical operators (LogicalSink, LogicalProject, LogicalFilter, LogicalAggregate, LogicalJoin,
+ * LogicalUnion, LogicalValues, LogicalWatermarkAssigner, LogicalTableScan), fields referred to by
+ * position ($0), with the STATE_TTL hints of joins and aggregates as Calcite prints them.
+ * See explain_internal.h.
+ */
+#include "explain_internal.h"
+#include "../common/duration.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static void prefix(WStrBuf *out, const bool *last, int depth)
+{
+    for (int i = 1; i < depth; i++) wsb_puts(out, last[i] ? "   " : ":  ");
+    if (depth > 0) wsb_puts(out, last[depth] ? "+- " : ":- ");
+}
+
+static bool identity_exprs(const WRel *r)
+{
+    const WRel *in = r->inputs[0];
+    if (r->nexprs != in->out.n) return false;
+    for (int i = 0; i < r->nexprs; i++)
+        if (r->exprs[i]->kind != WX_COLUMN || r->exprs[i]->col != i) return false;
+    return true;
+}
+
+static const char *agg_name(const WAggCall *c)
+{
+    switch (c->kind) {
+    case WAGG_COUNT_STAR: case WAGG_COUNT: return "COUNT";
+    case WAGG_SUM: return "SUM";
+    case WAGG_SUM0: return "$SUM0";
+    case WAGG_MIN: return "MIN";
+    case WAGG_MAX: return "MAX";
+    case WAGG_AVG: return "AVG";
+    default: return c->name ? c->name : "AGG";
+    }
+}
+
+/* STATE_TTL hints as Calcite prints them on a logical node: options sorted by key. */
+static void ttl_hints(const WRel *r, const char *path, WStrBuf *out)
+{
+    bool any = false;
+    for (int i = 0; i < r->nhints; i++) {
+        const AstHint *h = &r->hints[i];
+        if (strcasecmp(h->name, "STATE_TTL") && strcasecmp(h->name, "JOIN_STATE_TTL")) continue;
+        if (!h->kv || !h->nopts) continue;
+        if (!any) wsb_puts(out, ", stateTtlHints=[[");
+        any = true;
+        wsb_puts(out, "[");
+        for (const char *c = h->name; *c; c++) wsb_putc(out, (*c >= 'a' && *c <= 'z') ? (char)(*c - 32) : *c);
+        wsb_printf(out, " inheritPath:[%s] options:{", path);
+        int idx[64];
+        int n = h->nopts < 64 ? h->nopts : 64;
+        for (int k = 0; k < n; k++) idx[k] = k;
+        for (int a = 1; a < n; a++)
+            for (int b = a; b > 0 && strcmp(h->opts[idx[b - 1]].key, h->opts[idx[b]].key) > 0; b--) {
+                int t = idx[b];
+                idx[b] = idx[b - 1];
+                idx[b - 1] = t;
+            }
+        bool first = true;
+        for (int k = 0; k < n; k++) {
+            /* a repeated key shows its last value once */
+            bool later = false;
+            for (int m = 0; m < n; m++)
+                if (m != idx[k] && m > idx[k] && !strcmp(h->opts[m].key, h->opts[idx[k]].key)) later = true;
+            if (later) continue;
+            wsb_printf(out, "%s%s=%s", first ? "" : ", ", h->opts[idx[k]].key, h->opts[idx[k]].value);
+            first = false;
+        }
+        wsb_puts(out, "}]");
+    }
+    if (any) wsb_puts(out, "]]");
+}
+
+static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth, const char *path);
+
+static void children(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth, const char *path)
+{
+    if (depth >= 255) return;
+    for (int i = 0; i < r->ninputs; i++) {
+        last[depth + 1] = i == r->ninputs - 1;
+        char *cp = wa_sprintf(p->arena, "%s%s%d", path, *path ? ", " : "", i);
+        node(p, r->inputs[i], out, last, depth + 1, cp);
+    }
+}
+
+static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth, const char *path)
+{
+    prefix(out, last, depth);
+    switch (r->kind) {
+    case WR_SINK:
+        wsb_printf(out, "LogicalSink(table=[%s], fields=[", r->sink_qname ? r->sink_qname : "collect");
+        ex_names_list(out, &r->out);
+        wsb_puts(out, "])\n");
+        break;
+    case WR_CALC: {
+        bool filter_only = r->cond && identity_exprs(r);
+        if (!filter_only) {
+            wsb_puts(out, "LogicalProject(");
+            for (int i = 0; i < r->nexprs; i++) {
+                if (i) wsb_puts(out, ", ");
+                wsb_printf(out, "%s=[", r->out.names[i]);
+                ex_rex(out, r->exprs[i], NULL, EXD_AST);
+                wsb_putc(out, ']');
+            }
+            wsb_puts(out, ")\n");
+            if (r->cond) {
+                depth++;
+                last[depth] = true;
+                prefix(out, last, depth);
+            }
+        }
+        if (r->cond) {
+            wsb_puts(out, "LogicalFilter(condition=[");
+            ex_rex(out, r->cond, NULL, EXD_AST);
+            wsb_puts(out, "])\n");
+        }
+        /* hint inherit paths count from the query block's projection */
+        path = filter_only ? path : r->cond ? "0" : "";
+        break;
+    }
+    case WR_SCAN: {
+        wsb_puts(out, "LogicalTableScan(table=[[");
+        const char *q = r->table_qname ? r->table_qname : r->table->name;
+        for (const char *s = q; *s; s++) {
+            if (*s == '.') wsb_puts(out, ", ");
+            else wsb_putc(out, *s);
+        }
+        wsb_puts(out, "]])\n");
+        break;
+    }
+    case WR_WATERMARK:
+        wsb_printf(out, "LogicalWatermarkAssigner(rowtime=[%s], watermark=[", r->inputs[0]->out.names[r->rowtime_col]);
+        if (r->wm_expr) ex_rex(out, r->wm_expr, NULL, EXD_AST);
+        wsb_puts(out, "])\n");
+        break;
+    case WR_GROUP_AGG: {
+        wsb_puts(out, "LogicalAggregate(group=[{");
+        for (int i = 0; i < r->nkeys; i++) wsb_printf(out, "%s%d", i ? ", " : "", r->keys[i]);
+        wsb_puts(out, "}]");
+        for (int j = 0; j < r->naggs; j++) {
+            const WAggCall *c = &r->aggs[j];
+            wsb_printf(out, ", %s=[%s(", c->out_name ? c->out_name : "EXPR$0", agg_name(c));
+            if (c->distinct) wsb_puts(out, "DISTINCT ");
+            for (int k = 0; k < c->nargs; k++) wsb_printf(out, "%s$%d", k ? ", " : "", c->args[k]);
+            wsb_putc(out, ')');
+            if (c->filter_col >= 0) wsb_printf(out, " FILTER $%d", c->filter_col);
+            wsb_putc(out, ']');
+        }
+        ttl_hints(r, path, out);
+        wsb_puts(out, ")\n");
+        break;
+    }
+    case WR_JOIN: {
+        wsb_puts(out, "LogicalJoin(condition=[");
+        if (r->join_cond) ex_rex(out, r->join_cond, NULL, EXD_AST);
+        else wsb_puts(out, "true");
+        const char *jt = r->semi ? "semi" : r->anti ? "anti"
+                       : r->join_type == AJ_LEFT ? "left" : r->join_type == AJ_RIGHT ? "right"
+                       : r->join_type == AJ_FULL ? "full" : "inner";
+        wsb_printf(out, "], joinType=[%s]", jt);
+        ttl_hints(r, path, out);
+        wsb_puts(out, ")\n");
+        break;
+    }
+    case WR_UNION:
+        wsb_puts(out, "LogicalUnion(all=[true])\n");
+        break;
+    case WR_VALUES: {
+        wsb_puts(out, "LogicalValues(tuples=[[");
+        for (int i = 0; i < r->nrows; i++) {
+            wsb_printf(out, "%s{ ", i ? ", " : "");
+            for (int k = 0; k < r->out.n; k++) {
+                WExpr lit = {.kind = WX_LITERAL, .type = r->out.types[k], .lit = r->rows[i][k],
+                             .is_null = r->row_nulls[i][k] != 0};
+                if (k) wsb_puts(out, ", ");
+                ex_literal(out, &lit, EXD_AST);
+            }
+            wsb_puts(out, " }");
+        }
+        wsb_puts(out, "]])\n");
+        break;
+    }
+    case WR_OVER_RANK: {
+        static const char *const F[] = {"ROW_NUMBER", "RANK", "DENSE_RANK"};
+        wsb_puts(out, "LogicalProject(");
+        for (int i = 0; i < r->out.n; i++) {
+            if (i) wsb_puts(out, ", ");
+            if (i == r->rank_col) {
+                wsb_printf(out, "%s=[%s() OVER (PARTITION BY ", r->out.names[i],
+                           F[r->rank_func >= 0 && r->rank_func < 3 ? r->rank_func : 0]);
+                for (int k = 0; k < r->nkeys; k++) wsb_printf(out, "%s$%d", k ? ", " : "", r->keys[k]);
+                wsb_puts(out, " ORDER BY ");
+                for (int k = 0; k < r->nsort; k++)
+                    wsb_printf(out, "%s$%d%s NULLS %s", k ? ", " : "", r->sort_cols[k], r->sort_desc[k] ? " DESC" : "",
+                               r->sort_nulls_first[k] ? "FIRST" : "LAST");
+                wsb_puts(out, ")]");
+            } else {
+                wsb_printf(out, "%s=[$%d]", r->out.names[i], i);
+            }
+        }
+        wsb_puts(out, ")\n");
+        break;
+    }
+    case WR_WINDOW_TVF: {
+        static const char *const K[] = {"TUMBLE", "HOP", "CUMULATE", "SESSION"};
+        char a[48], b[48];
+        wduration_format(r->win_kind == 3 ? r->win_gap : r->win_size, a, sizeof a);
+        wduration_format(r->win_slide, b, sizeof b);
+        wsb_printf(out, "LogicalTableFunctionScan(invocation=[%s(DESCRIPTOR($%d), %s", K[r->win_kind & 3],
+                   r->win_time_col, a);
+        if (r->win_kind == 1 || r->win_kind == 2) wsb_printf(out, ", %s", b);
+        wsb_puts(out, ")], rowType=[RecordType(");
+        for (int i = 0; i < r->out.n; i++) {
+            WArena *ar = p->arena;
+            wsb_printf(out, "%s%s %s", i ? ", " : "", ex_type_str(ar, r->out.types[i]), r->out.names[i]);
+        }
+        wsb_puts(out, ")])\n");
+        break;
+    }
+    default:
+        wsb_printf(out, "Logical%s\n", ex_rel_name(r));
+        break;
+    }
+    children(p, r, out, last, depth, path);
+}
+
+void ex_ast_tree(WPlanCtx *p, const WRel *root, WStrBuf *out)
+{
+    bool last[256];
+    last[0] = true;
+    node(p, root, out, last, 0, "");
+}

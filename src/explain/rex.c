@@ -1,0 +1,457 @@
+/*
+ * rex.c — expressions and types as Flink's plans print them: Calcite's RexNode digest (prefix
+ * calls, _UTF-16LE string literals, typed literals such as 10000:INTERVAL SECOND) for the
+ * abstract syntax tree and the optimized physical plan, Flink's infix form for the execution plan
+ * and compiled-plan descriptions, and the RexNode JSON of compiled plans. See explain_internal.h.
+ */
+#include "explain_internal.h"
+#include "../expr/functions.h"
+#include "../types/format.h"
+#include "../types/datetime.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* How weir's operator functions print. */
+enum { ST_FUNC, ST_BINARY, ST_PREFIX, ST_POSTFIX };
+
+typedef struct OpInfo {
+    const char *weir;       /* WFuncDef name */
+    const char *calcite;    /* operator name in plans and JSON internal names */
+    int style;
+    const char *syntax;     /* JSON "syntax" (NULL = plain function, omitted) */
+} OpInfo;
+
+static const OpInfo OPS[] = {
+    {"+", "+", ST_BINARY, "BINARY"}, {"-", "-", ST_BINARY, "BINARY"}, {"*", "*", ST_BINARY, "BINARY"},
+    {"/", "/", ST_BINARY, "BINARY"}, {"%", "MOD", ST_FUNC, NULL}, {"=", "=", ST_BINARY, "BINARY"},
+    {"<>", "<>", ST_BINARY, "BINARY"}, {"<", "<", ST_BINARY, "BINARY"}, {"<=", "<=", ST_BINARY, "BINARY"},
+    {">", ">", ST_BINARY, "BINARY"}, {">=", ">=", ST_BINARY, "BINARY"}, {"||", "||", ST_BINARY, "BINARY"},
+    {"NEG", "-", ST_PREFIX, "PREFIX"}, {"LIKE", "LIKE", ST_FUNC, "SPECIAL"},
+    {"SIMILAR", "SIMILAR TO", ST_FUNC, "SPECIAL"},
+    {"IS TRUE", "IS TRUE", ST_POSTFIX, "POSTFIX"}, {"IS NOT TRUE", "IS NOT TRUE", ST_POSTFIX, "POSTFIX"},
+    {"IS FALSE", "IS FALSE", ST_POSTFIX, "POSTFIX"}, {"IS NOT FALSE", "IS NOT FALSE", ST_POSTFIX, "POSTFIX"},
+    {"IS UNKNOWN", "IS UNKNOWN", ST_POSTFIX, "POSTFIX"},
+    {"IS NOT UNKNOWN", "IS NOT UNKNOWN", ST_POSTFIX, "POSTFIX"},
+    {"IS DISTINCT FROM", "IS DISTINCT FROM", ST_BINARY, "BINARY"},
+    {"IS NOT DISTINCT FROM", "IS NOT DISTINCT FROM", ST_BINARY, "BINARY"},
+};
+
+static const OpInfo *op_info(const char *name)
+{
+    for (size_t i = 0; i < sizeof OPS / sizeof OPS[0]; i++)
+        if (!strcmp(OPS[i].weir, name)) return &OPS[i];
+    return NULL;
+}
+
+/* ---------------- types ---------------- */
+
+/* Flink's serializable type string: VARCHAR(2147483647) for STRING, no time-attribute marker. */
+const char *ex_type_str(WArena *a, const WType *t)
+{
+    WStrBuf b;
+    wsb_init(&b);
+    wtype_to_string(t, &b);
+    WStrBuf o;
+    wsb_init(&o);
+    const char *s = b.buf ? b.buf : "";
+    while (*s) {
+        if (!strncmp(s, "STRING", 6) && (s == b.buf || s[-1] == ' ' || s[-1] == '<' || s[-1] == '(')) {
+            wsb_puts(&o, "VARCHAR(2147483647)");
+            s += 6;
+        } else if (!strncmp(s, "BYTES", 5) && (s == b.buf || s[-1] == ' ' || s[-1] == '<' || s[-1] == '(')) {
+            wsb_puts(&o, "VARBINARY(2147483647)");
+            s += 5;
+        } else if (!strncmp(s, " *ROWTIME*", 10)) {
+            s += 10;
+        } else if (!strncmp(s, " *PROCTIME*", 11)) {
+            s += 11;
+        } else {
+            wsb_putc(&o, *s++);
+        }
+    }
+    const char *r = wa_strdup(a, o.buf ? o.buf : "");
+    wsb_free(&b);
+    wsb_free(&o);
+    return r;
+}
+
+json_t *ex_type_json(const WType *t)
+{
+    WArena *a = warena_new(0);
+    json_t *j;
+    if ((t->id == WT_TIMESTAMP || t->id == WT_TIMESTAMP_LTZ) && t->time_attr != WTA_NONE) {
+        j = json_object();
+        json_object_set_new(j, "type", json_string(t->id == WT_TIMESTAMP ? "TIMESTAMP_WITHOUT_TIME_ZONE"
+                                                                         : "TIMESTAMP_WITH_LOCAL_TIME_ZONE"));
+        if (!t->nullable) json_object_set_new(j, "nullable", json_false());
+        json_object_set_new(j, "precision", json_integer(t->precision));
+        json_object_set_new(j, "kind", json_string(t->time_attr == WTA_ROWTIME ? "ROWTIME" : "PROCTIME"));
+    } else {
+        j = json_string(ex_type_str(a, t));
+    }
+    warena_delete(a);
+    return j;
+}
+
+json_t *ex_row_type_json(WArena *a, const WSchema *s)
+{
+    bool structured = false;
+    for (int i = 0; i < s->n; i++)
+        if (wtype_is_timestamp(s->types[i]) && s->types[i]->time_attr != WTA_NONE) structured = true;
+    if (!structured) {
+        WStrBuf b;
+        wsb_init(&b);
+        wsb_puts(&b, "ROW<");
+        for (int i = 0; i < s->n; i++)
+            wsb_printf(&b, "%s`%s` %s", i ? ", " : "", s->names[i], ex_type_str(a, s->types[i]));
+        wsb_puts(&b, ">");
+        json_t *j = json_string(b.buf);
+        wsb_free(&b);
+        return j;
+    }
+    json_t *j = json_object();
+    json_object_set_new(j, "type", json_string("ROW"));
+    json_t *fields = json_array();
+    for (int i = 0; i < s->n; i++) {
+        json_t *f = json_object();
+        json_object_set_new(f, "name", json_string(s->names[i]));
+        json_object_set_new(f, "fieldType", ex_type_json(s->types[i]));
+        json_array_append_new(fields, f);
+    }
+    json_object_set_new(j, "fields", fields);
+    return j;
+}
+
+/* Calcite's type names (as in CAST digests and typed literals). */
+static void calcite_type(WStrBuf *out, const WType *t, bool with_null)
+{
+    switch (t->id) {
+    case WT_INT: wsb_puts(out, "INTEGER"); break;
+    case WT_VARCHAR:
+        wsb_printf(out, "VARCHAR(%d) CHARACTER SET \"UTF-16LE\"", t->precision);
+        break;
+    case WT_CHAR: wsb_printf(out, "CHAR(%d) CHARACTER SET \"UTF-16LE\"", t->precision); break;
+    case WT_TIMESTAMP_LTZ: wsb_printf(out, "TIMESTAMP_WITH_LOCAL_TIME_ZONE(%d)", t->precision); break;
+    default: {
+        WArena *a = warena_new(0);
+        const char *s = ex_type_str(a, wtype_with_nullable(a, t, true));
+        wsb_puts(out, s);
+        warena_delete(a);
+        with_null = with_null && true;
+        break;
+    }
+    }
+    if (with_null && !t->nullable) wsb_puts(out, " NOT NULL");
+}
+
+static const char *interval_qual(WIntervalQual q)
+{
+    switch (q) {
+    case WIQ_YEAR: return "YEAR";
+    case WIQ_YEAR_TO_MONTH: return "YEAR TO MONTH";
+    case WIQ_MONTH: return "MONTH";
+    case WIQ_DAY: return "DAY";
+    case WIQ_DAY_TO_HOUR: return "DAY TO HOUR";
+    case WIQ_DAY_TO_MINUTE: return "DAY TO MINUTE";
+    case WIQ_DAY_TO_SECOND: return "DAY TO SECOND";
+    case WIQ_HOUR: return "HOUR";
+    case WIQ_HOUR_TO_MINUTE: return "HOUR TO MINUTE";
+    case WIQ_HOUR_TO_SECOND: return "HOUR TO SECOND";
+    case WIQ_MINUTE: return "MINUTE";
+    case WIQ_MINUTE_TO_SECOND: return "MINUTE TO SECOND";
+    default: return "SECOND";
+    }
+}
+
+/* ---------------- literals ---------------- */
+
+static void put_quoted(WStrBuf *out, const char *p, int len)
+{
+    wsb_putc(out, '\'');
+    for (int i = 0; i < len; i++) {
+        if (p[i] == '\'') wsb_putc(out, '\'');
+        wsb_putc(out, p[i]);
+    }
+    wsb_putc(out, '\'');
+}
+
+void ex_literal(WStrBuf *out, const WExpr *e, ExDialect d)
+{
+    const WType *t = e->type;
+    if (e->is_null || t->id == WT_NULL) {
+        wsb_puts(out, "null:");
+        if (t->id == WT_NULL) wsb_puts(out, "NULL");
+        else calcite_type(out, t, false);
+        return;
+    }
+    char buf[128];
+    switch (t->id) {
+    case WT_BOOLEAN: wsb_puts(out, e->lit.i ? "true" : "false"); break;
+    case WT_TINYINT: case WT_SMALLINT: case WT_INT: case WT_BIGINT:
+        wsb_printf(out, "%lld", (long long)e->lit.i);
+        if (t->id == WT_BIGINT) wsb_puts(out, ":BIGINT");
+        else if (t->id == WT_SMALLINT) wsb_puts(out, ":SMALLINT");
+        else if (t->id == WT_TINYINT) wsb_puts(out, ":TINYINT");
+        break;
+    case WT_DECIMAL:
+        wfmt_decimal(e->lit.dec, t->scale, buf);
+        wsb_printf(out, "%s:DECIMAL(%d, %d)", buf, t->precision, t->scale);
+        break;
+    case WT_FLOAT: case WT_DOUBLE:
+        wfmt_double_java(e->lit.d, buf);
+        wsb_printf(out, "%s:%s", buf, t->id == WT_FLOAT ? "FLOAT" : "DOUBLE");
+        break;
+    case WT_CHAR: case WT_VARCHAR:
+        if (d != EXD_EXEC) wsb_puts(out, "_UTF-16LE");
+        put_quoted(out, e->lit.s.p, e->lit.s.len);
+        if (t->id == WT_VARCHAR && d != EXD_EXEC) {
+            wsb_putc(out, ':');
+            calcite_type(out, t, false);
+        }
+        break;
+    case WT_DATE: wfmt_date(e->lit.i, buf); wsb_puts(out, buf); break;
+    case WT_TIME: wfmt_time(e->lit.i, t->precision, buf); wsb_puts(out, buf); break;
+    case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ:
+        wfmt_timestamp(e->lit.ts, t->precision, buf);
+        wsb_puts(out, buf);
+        break;
+    case WT_INTERVAL_DT: case WT_INTERVAL_YM:
+        wsb_printf(out, "%lld:INTERVAL %s", (long long)e->lit.i, interval_qual(t->qual));
+        break;
+    default: {
+        WStrBuf v;
+        wsb_init(&v);
+        wfmt_sql(t, e->lit, false, NULL, &v);
+        wsb_puts(out, v.buf ? v.buf : "");
+        wsb_free(&v);
+    }
+    }
+}
+
+/* ---------------- text ---------------- */
+
+static void rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialect d);
+
+static void args_list(WStrBuf *out, const WExpr *e, const char *const *names, ExDialect d, int from)
+{
+    for (int i = from; i < e->nargs; i++) {
+        if (i > from) wsb_puts(out, ", ");
+        rex(out, e->args[i], names, d);
+    }
+}
+
+static void call_form(WStrBuf *out, const char *name, const WExpr *e, const char *const *names, ExDialect d)
+{
+    wsb_printf(out, "%s(", name);
+    args_list(out, e, names, d, 0);
+    wsb_putc(out, ')');
+}
+
+/* n-ary AND/OR flattened as Calcite does */
+static void flatten(const WExpr *e, WExprKind k, const WExpr **xs, int *n, int max)
+{
+    if (e->kind == k) {
+        for (int i = 0; i < e->nargs; i++) flatten(e->args[i], k, xs, n, max);
+    } else if (*n < max) {
+        xs[(*n)++] = e;
+    }
+}
+
+static void rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialect d)
+{
+    bool exec = d == EXD_EXEC;
+    switch (e->kind) {
+    case WX_COLUMN:
+        if (d == EXD_AST || !names) wsb_printf(out, "$%d", e->col);
+        else wsb_puts(out, names[e->col]);
+        return;
+    case WX_LITERAL: ex_literal(out, e, d); return;
+    case WX_PROCTIME: wsb_puts(out, "PROCTIME()"); return;
+    case WX_AND: case WX_OR: {
+        const WExpr *xs[256];
+        int n = 0;
+        flatten(e, e->kind, xs, &n, 256);
+        const char *op = e->kind == WX_AND ? "AND" : "OR";
+        if (exec) {
+            wsb_putc(out, '(');
+            for (int i = 0; i < n; i++) {
+                if (i) wsb_printf(out, " %s ", op);
+                rex(out, xs[i], names, d);
+            }
+            wsb_putc(out, ')');
+        } else {
+            wsb_puts(out, d == EXD_PUSHED ? (e->kind == WX_AND ? "and" : "or") : op);
+            wsb_putc(out, '(');
+            for (int i = 0; i < n; i++) {
+                if (i) wsb_puts(out, ", ");
+                rex(out, xs[i], names, d);
+            }
+            wsb_putc(out, ')');
+        }
+        return;
+    }
+    case WX_NOT:
+        if (exec) { wsb_puts(out, "NOT("); rex(out, e->args[0], names, d); wsb_putc(out, ')'); }
+        else call_form(out, "NOT", e, names, d);
+        return;
+    case WX_IS_NULL: {
+        const char *op = e->negated ? "IS NOT NULL" : "IS NULL";
+        if (exec) { rex(out, e->args[0], names, d); wsb_printf(out, " %s", op); }
+        else call_form(out, op, e, names, d);
+        return;
+    }
+    case WX_CAST:
+        if (exec) {
+            wsb_puts(out, e->try_cast ? "TRY_CAST(" : "CAST(");
+            rex(out, e->args[0], names, d);
+            WArena *a = warena_new(0);
+            wsb_printf(out, " AS %s)", ex_type_str(a, wtype_with_nullable(a, e->type, true)));
+            warena_delete(a);
+        } else {
+            wsb_puts(out, e->try_cast ? "TRY_CAST(" : "CAST(");
+            rex(out, e->args[0], names, d);
+            wsb_puts(out, "):");
+            calcite_type(out, e->type, true);
+        }
+        return;
+    case WX_CASE: call_form(out, "CASE", e, names, d); return;
+    case WX_COALESCE: call_form(out, "COALESCE", e, names, d); return;
+    case WX_IN:
+        if (e->negated) wsb_puts(out, exec ? "NOT(" : "NOT(");
+        wsb_puts(out, "SEARCH(");
+        rex(out, e->args[0], names, d);
+        wsb_puts(out, ", Sarg[");
+        for (int i = 1; i < e->nargs; i++) {
+            if (i > 1) wsb_puts(out, ", ");
+            rex(out, e->args[i], names, d);
+        }
+        wsb_puts(out, "])");
+        if (e->negated) wsb_putc(out, ')');
+        return;
+    case WX_CALL: {
+        const char *fname = e->func ? e->func->name : (e->name ? e->name : "?");
+        const OpInfo *op = op_info(fname);
+        if (!op) {
+            if (!strcmp(fname, "SUBSTR")) fname = "SUBSTRING";
+            call_form(out, fname, e, names, d);
+            return;
+        }
+        switch (op->style) {
+        case ST_BINARY:
+            if (exec && e->nargs == 2) {
+                wsb_putc(out, '(');
+                rex(out, e->args[0], names, d);
+                wsb_printf(out, " %s ", op->calcite);
+                rex(out, e->args[1], names, d);
+                wsb_putc(out, ')');
+            } else {
+                call_form(out, op->calcite, e, names, d);
+            }
+            return;
+        case ST_POSTFIX:
+            if (exec) { rex(out, e->args[0], names, d); wsb_printf(out, " %s", op->calcite); }
+            else call_form(out, op->calcite, e, names, d);
+            return;
+        case ST_PREFIX:
+            call_form(out, op->calcite, e, names, d);
+            return;
+        default:
+            call_form(out, op->calcite, e, names, d);
+            return;
+        }
+    }
+    }
+}
+
+void ex_rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialect d) { rex(out, e, names, d); }
+
+/* ---------------- JSON ---------------- */
+
+static json_t *call_json(const char *syntax, const char *name, json_t *operands, const WType *t)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "kind", json_string("CALL"));
+    if (syntax) json_object_set_new(j, "syntax", json_string(syntax));
+    char *in = NULL;
+    if (asprintf(&in, "$%s$1", name) < 0) in = NULL;
+    json_object_set_new(j, "internalName", json_string(in ? in : name));
+    free(in);
+    json_object_set_new(j, "operands", operands);
+    json_object_set_new(j, "type", ex_type_json(t));
+    return j;
+}
+
+static json_t *literal_json(const WExpr *e)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "kind", json_string("LITERAL"));
+    const WType *t = e->type;
+    char buf[128];
+    json_t *v;
+    if (e->is_null || t->id == WT_NULL) {
+        v = json_null();
+    } else {
+        switch (t->id) {
+        case WT_BOOLEAN: v = json_boolean(e->lit.i != 0); break;
+        case WT_TINYINT: case WT_SMALLINT: case WT_INT: case WT_BIGINT: v = json_integer(e->lit.i); break;
+        case WT_FLOAT: case WT_DOUBLE: v = json_real(e->lit.d); break;
+        case WT_DECIMAL: wfmt_decimal(e->lit.dec, t->scale, buf); v = json_string(buf); break;
+        case WT_CHAR: case WT_VARCHAR: case WT_BINARY: case WT_VARBINARY:
+            v = json_stringn(e->lit.s.p, (size_t)e->lit.s.len);
+            break;
+        case WT_DATE: wfmt_date(e->lit.i, buf); v = json_string(buf); break;
+        case WT_TIME: wfmt_time(e->lit.i, t->precision, buf); v = json_string(buf); break;
+        case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ:
+            wfmt_timestamp(e->lit.ts, 9, buf);
+            v = json_string(buf);
+            break;
+        case WT_INTERVAL_DT: case WT_INTERVAL_YM:
+            snprintf(buf, sizeof buf, "%lld", (long long)e->lit.i);
+            v = json_string(buf);
+            break;
+        default: v = json_null(); break;
+        }
+    }
+    json_object_set_new(j, "value", v);
+    if (t->id == WT_NULL) json_object_set_new(j, "type", json_string("NULL"));
+    else json_object_set_new(j, "type", ex_type_json(t));
+    return j;
+}
+
+json_t *ex_rex_json(WPlanCtx *p, const WExpr *e, const int *colmap)
+{
+    json_t *ops = NULL;
+    if (e->kind != WX_COLUMN && e->kind != WX_LITERAL && e->kind != WX_PROCTIME) {
+        ops = json_array();
+        for (int i = 0; i < e->nargs; i++) json_array_append_new(ops, ex_rex_json(p, e->args[i], colmap));
+    }
+    switch (e->kind) {
+    case WX_COLUMN: {
+        json_t *j = json_object();
+        json_object_set_new(j, "kind", json_string("INPUT_REF"));
+        json_object_set_new(j, "inputIndex", json_integer(colmap ? colmap[e->col] : e->col));
+        json_object_set_new(j, "type", ex_type_json(e->type));
+        return j;
+    }
+    case WX_LITERAL: return literal_json(e);
+    case WX_PROCTIME: return call_json("FUNCTION_ID", "PROCTIME", json_array(), e->type);
+    case WX_AND: return call_json("BINARY", "AND", ops, e->type);
+    case WX_OR: return call_json("BINARY", "OR", ops, e->type);
+    case WX_NOT: return call_json("PREFIX", "NOT", ops, e->type);
+    case WX_IS_NULL: return call_json("POSTFIX", e->negated ? "IS NOT NULL" : "IS NULL", ops, e->type);
+    case WX_CAST: return call_json("SPECIAL", e->try_cast ? "TRY_CAST" : "CAST", ops, e->type);
+    case WX_CASE: return call_json("SPECIAL", "CASE", ops, e->type);
+    case WX_COALESCE: return call_json(NULL, "COALESCE", ops, e->type);
+    case WX_IN: return call_json("BINARY", e->negated ? "NOT IN" : "IN", ops, e->type);
+    case WX_CALL: {
+        const char *fname = e->func ? e->func->name : "?";
+        const OpInfo *op = op_info(fname);
+        if (op && !strcmp(fname, "%")) return call_json(NULL, "MOD", ops, e->type);
+        if (op) return call_json(op->syntax, op->calcite, ops, e->type);
+        return call_json(NULL, fname, ops, e->type);
+    }
+    }
+    if (ops) json_decref(ops);
+    return json_null();
+}

@@ -1,0 +1,205 @@
+/*
+ * view.c — the exec graph as Flink shows it: exec node ids (inputs first, left before right,
+ * a shared node once), a SinkUpsertMaterializer folded into its Sink (upsertMaterialize=[true]),
+ * and the projection/filter push-down into sources that Flink's planner performs: a scan read by
+ * a Calc shows project=[...] / filter=[...], and a Calc that only picks columns disappears into
+ * the scan. The runtime still runs weir's nodes; only what is printed follows Flink.
+ * See explain_internal.h.
+ */
+#include "explain_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+ExNode *ex_node(const ExCtx *x, const WRel *r)
+{
+    for (int i = 0; i < x->n; i++) if (x->nodes[i].rel == r) return &x->nodes[i];
+    return NULL;
+}
+
+const WStateTtlHint *ex_hint(const ExCtx *x, const WRel *r)
+{
+    for (int i = 0; i < x->nhints; i++) if (x->hints[i].node == r) return &x->hints[i];
+    return NULL;
+}
+
+const WRel *ex_root(const WRel *r)
+{
+    if (r->kind == WR_SINK && !r->sink_table && r->ninputs == 1) return r->inputs[0];
+    return r;
+}
+
+static bool folded(const ExCtx *x, const WRel *r)
+{
+    if (r->kind == WR_SINK_MATERIALIZER) return true;
+    ExNode *n = ex_node(x, r);
+    return n && n->id < 0;
+}
+
+/* The input as printed: a folded node is replaced by its own input. */
+static const WRel *skip_folded(const ExCtx *x, const WRel *r)
+{
+    while (r->ninputs == 1 && folded(x, r)) r = r->inputs[0];
+    return r;
+}
+
+int ex_inputs(const ExCtx *x, const WRel *r, const WRel **out)
+{
+    for (int i = 0; i < r->ninputs; i++) out[i] = skip_folded(x, r->inputs[i]);
+    return r->ninputs;
+}
+
+const char *ex_in_name(const ExCtx *x, const WRel *in, int col)
+{
+    (void)x;
+    return in->out.names[col];
+}
+
+static ExNode *add(ExCtx *x, const WRel *r)
+{
+    ExNode *n = ex_node(x, r);
+    if (n) return n;
+    if (x->n == x->cap) {
+        int nc = x->cap ? x->cap * 2 : 32;
+        ExNode *nn = WA_ARRAY(x->p->arena, ExNode, nc);
+        if (x->n) memcpy(nn, x->nodes, sizeof *nn * (size_t)x->n);
+        x->nodes = nn;
+        x->cap = nc;
+    }
+    n = &x->nodes[x->n++];
+    memset(n, 0, sizeof *n);
+    n->rel = r;
+    return n;
+}
+
+static void mark_refs(const WExpr *e, bool *used, int n)
+{
+    if (!e) return;
+    if (e->kind == WX_COLUMN && e->col >= 0 && e->col < n) used[e->col] = true;
+    for (int i = 0; i < e->nargs; i++) mark_refs(e->args[i], used, n);
+}
+
+static bool projectable(const WRel *scan)
+{
+    if (scan->kind != WR_SCAN || !scan->table) return false;
+    const char *c = wopts_get(&scan->table->options, "connector");
+    return !c || strcasecmp(c, "datagen") != 0;
+}
+
+static bool filterable(const WRel *scan)
+{
+    const char *c = scan->table ? wopts_get(&scan->table->options, "connector") : NULL;
+    return c && strcasecmp(c, "filesystem") == 0;
+}
+
+/* Number of parents of each node (to leave shared scans alone). */
+static int parents_of(const WRel *target, WRel **roots, int n, int depth_guard);
+
+static int count_parents(const WRel *r, const WRel *target, int depth)
+{
+    if (depth > 2000) return 0;
+    int c = 0;
+    for (int i = 0; i < r->ninputs; i++) {
+        if (r->inputs[i] == target) c++;
+        c += count_parents(r->inputs[i], target, depth + 1);
+    }
+    return c;
+}
+
+static int parents_of(const WRel *target, WRel **roots, int n, int depth_guard)
+{
+    int c = 0;
+    for (int i = 0; i < n; i++) c += count_parents(roots[i], target, depth_guard);
+    return c;
+}
+
+/* Projection (and filter) push-down for Calc -> [WatermarkAssigner ->] Scan. */
+static void push_down(ExCtx *x, const WRel *calc, WRel **roots, int nroots)
+{
+    const WRel *below = calc->inputs[0];
+    const WRel *wa = NULL;
+    if (below->kind == WR_WATERMARK) { wa = below; below = below->inputs[0]; }
+    const WRel *scan = below;
+    if (!projectable(scan)) return;
+    if (parents_of(scan, roots, nroots, 0) != 1 || (wa && parents_of(wa, roots, nroots, 0) != 1)) return;
+    ExNode *sn = add(x, scan);
+    if (sn->nproj || sn->pushed_filter) return;
+    int n = scan->out.n;
+    WArena *a = x->p->arena;
+    /* a Calc that only picks columns straight off the scan becomes the scan's projection */
+    bool pure = !wa && !calc->cond && calc->nexprs > 0;
+    for (int i = 0; i < calc->nexprs && pure; i++) {
+        const WExpr *e = calc->exprs[i];
+        if (e->kind != WX_COLUMN || strcmp(scan->out.names[e->col], calc->out.names[i]) != 0 ||
+            !wtype_equals(e->type, scan->out.types[e->col], false)) pure = false;
+        for (int k = 0; k < i && pure; k++) if (calc->exprs[k]->col == e->col) pure = false;
+    }
+    if (pure) {
+        sn->nproj = calc->nexprs;
+        sn->proj = WA_ARRAY(a, int, calc->nexprs);
+        for (int i = 0; i < calc->nexprs; i++) sn->proj[i] = calc->exprs[i]->col;
+        ExNode *cn = add(x, calc);
+        cn->id = -1;        /* folded into the scan */
+        return;
+    }
+    bool *used = WA_ARRAY(a, bool, n ? n : 1);
+    memset(used, 0, sizeof(bool) * (size_t)(n ? n : 1));
+    for (int i = 0; i < calc->nexprs; i++) mark_refs(calc->exprs[i], used, n);
+    mark_refs(calc->cond, used, n);
+    if (wa) {
+        used[wa->rowtime_col] = true;
+        mark_refs(wa->wm_expr, used, n);
+    }
+    int nu = 0;
+    for (int i = 0; i < n; i++) nu += used[i];
+    if (nu < n && nu > 0) {
+        sn->nproj = nu;
+        sn->proj = WA_ARRAY(a, int, nu);
+        int k = 0;
+        for (int i = 0; i < n; i++) if (used[i]) sn->proj[k++] = i;
+    }
+    if (!wa && calc->cond && filterable(scan)) sn->pushed_filter = calc->cond;
+}
+
+static void scan_push_downs(ExCtx *x, const WRel *r, WRel **roots, int nroots, int depth)
+{
+    if (depth > 2000) return;
+    for (int i = 0; i < r->ninputs; i++) scan_push_downs(x, r->inputs[i], roots, nroots, depth + 1);
+    if (r->kind == WR_CALC) push_down(x, r, roots, nroots);
+}
+
+static void number(ExCtx *x, const WRel *r, int *next, int depth)
+{
+    if (depth > 2000) return;
+    ExNode *n = ex_node(x, r);
+    if (n && n->id > 0) return;       /* numbered already (a shared node) */
+    for (int i = 0; i < r->ninputs; i++) number(x, r->inputs[i], next, depth + 1);
+    if (r->kind == WR_SINK_MATERIALIZER || (n && n->id < 0)) return;     /* folded */
+    n = add(x, r);
+    n->id = (*next)++;
+    if (r->kind == WR_SINK && r->ninputs == 1 && r->inputs[0]->kind == WR_SINK_MATERIALIZER)
+        n->materializer = r->inputs[0];
+}
+
+bool ex_ctx_init(ExCtx *x, WPlanCtx *p, WRel **roots, int n)
+{
+    memset(x, 0, sizeof *x);
+    x->p = p;
+    if (p->err && p->err->set) return false;
+    for (int i = 0; i < n; i++) scan_push_downs(x, roots[i], roots, n, 0);
+    int next = 1;
+    for (int i = 0; i < n; i++) number(x, ex_root(roots[i]), &next, 0);
+    for (int i = 0; i < n; i++) {
+        WStateTtlHint *h = NULL;
+        int k = wstate_ttl_hints(p, roots[i], &h);
+        if (k < 0) return false;
+        if (!k) continue;
+        WStateTtlHint *all = WA_ARRAY(p->arena, WStateTtlHint, x->nhints + k);
+        if (x->nhints) memcpy(all, x->hints, sizeof *all * (size_t)x->nhints);
+        memcpy(all + x->nhints, h, sizeof *h * (size_t)k);
+        x->hints = all;
+        x->nhints += k;
+    }
+    return true;
+}
