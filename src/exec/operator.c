@@ -109,7 +109,18 @@ WStateBackend *wexec_new_backend(WExecCtx *ctx, const char *operator_name)
     WStateBackendConfig cfg = {.operator_name = operator_name,
                                .max_parallelism = ctx->max_parallelism > 0 ? ctx->max_parallelism : 128,
                                .clock = ctx->clock, .clock_ctx = ctx->clock_ctx};
-    return wstate_heap_new(&cfg);
+    WStateBackendType type = WSTATE_BACKEND_HASHMAP;
+    WRocksDBConfig rcfg = {0};
+    WOptions over;
+    wopts_init(&over);
+    if (ctx->config) wopts_copy(&over, ctx->config);
+    if (ctx->state_backend_type) wopts_set(&over, "state.backend.type", ctx->state_backend_type);
+    bool ok = wstate_backend_config(&over, &type, &rcfg, ctx->err);
+    if (ctx->state_local_dir) rcfg.local_dir = ctx->state_local_dir;
+    WStateBackend *b = NULL;
+    if (ok && type == WSTATE_BACKEND_ROCKSDB) b = wstate_rocksdb_new(&cfg, &rcfg, ctx->err);
+    wopts_free(&over);
+    return b ? b : wstate_heap_new(&cfg);
 }
 
 int64_t wexec_now(const WExecCtx *ctx)

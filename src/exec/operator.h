@@ -36,10 +36,15 @@ typedef struct WExecCtx {
     int max_parallelism;            /* key groups (pipeline.max-parallelism or Flink's default) */
     WClockFn clock;                 /* processing-time clock for TTL and proctime (NULL = wall) */
     void *clock_ctx;
+    /* state backend choice for wexec_new_backend; NULL = the configuration's
+       (state.backend.type / state.backend, state.backend.rocksdb.localdir) */
+    const char *state_backend_type; /* "hashmap" | "rocksdb" */
+    const char *state_local_dir;    /* RocksDB files; NULL = config, else $TMPDIR or /tmp */
 } WExecCtx;
 
 /* A keyed-state backend for one operator instance, as the job configures it
-   (state.backend.type); the operator owns and frees it. */
+   (state.backend.type); the operator owns and frees it. Never NULL: when the configuration is
+   invalid or RocksDB cannot start, ctx->err is set and a heap backend is returned. */
 WStateBackend *wexec_new_backend(WExecCtx *ctx, const char *operator_name);
 /* Processing time now (ms) from the job clock. */
 int64_t wexec_now(const WExecCtx *ctx);

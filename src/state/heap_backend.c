@@ -4,8 +4,13 @@
  * entries per key; list state a growable array per key. TTL timestamps are kept per entry and
  * checked on every read; 5 slots are inspected per access for incremental cleanup (Flink's
  * incremental cleanup default). See state.h for the contract.
+ *
+ * This file also owns the backend and state objects of the `rocksdb` backend: such a backend has
+ * a WRdb attached (rocksdb_backend.c) and every public call below dispatches to it first. The
+ * heap side of full snapshots and restores is at the end (see backend_internal.h).
  */
 #include "state.h"
+#include "backend_internal.h"
 #include "../common/arena.h"
 #include "../common/hash.h"
 
@@ -43,6 +48,8 @@ struct WState {
     int64_t ttl;
     HTab tab;
     int64_t entries, bytes, expired_reads;
+    WRdbState *rdb;         /* RocksDB backend: the column family side */
+    bool from_restore;      /* created by a restore; the first register adopts its TTL */
 };
 
 struct WStateBackend {
@@ -53,6 +60,7 @@ struct WStateBackend {
     size_t klen, kcap;
     uint64_t khash;
     int key_group;
+    WRdb *rdb;              /* the RocksDB backend, when this is one */
 };
 
 static int64_t wall_ms(void *ctx)
@@ -237,6 +245,7 @@ static void cleanup_step(WState *s, int64_t now)
 void wstate_backend_free(WStateBackend *b)
 {
     if (!b) return;
+    if (b->rdb) wrdb_free(b->rdb);
     for (int i = 0; i < b->nstates; i++) {
         htab_free(&b->states[i]->tab, b->states[i]->kind);
         free(b->states[i]->name);
@@ -250,7 +259,15 @@ void wstate_backend_free(WStateBackend *b)
 WState *wstate_register(WStateBackend *b, const char *name, WStateKind kind, int64_t ttl_ms)
 {
     for (int i = 0; i < b->nstates; i++)
-        if (strcmp(b->states[i]->name, name) == 0) return b->states[i];
+        if (strcmp(b->states[i]->name, name) == 0) {
+            WState *f = b->states[i];
+            if (f->from_restore) {          /* restored before the operator registered it */
+                f->from_restore = false;
+                f->ttl = ttl_ms;
+                if (f->rdb) wrdb_set_ttl(f->rdb, ttl_ms);
+            }
+            return f;
+        }
     WState *s = wcalloc(1, sizeof *s);
     s->b = b;
     s->name = wstrdup(name);
@@ -258,6 +275,7 @@ WState *wstate_register(WStateBackend *b, const char *name, WStateKind kind, int
     s->ttl = ttl_ms;
     b->states = wrealloc(b->states, sizeof(WState *) * (size_t)(b->nstates + 1));
     b->states[b->nstates++] = s;
+    if (b->rdb) s->rdb = wrdb_register(b->rdb, s, name, kind, ttl_ms);
     return s;
 }
 
@@ -269,6 +287,7 @@ void wstate_set_key(WStateBackend *b, const void *key, size_t len)
     }
     memcpy(b->key, key, len);
     b->klen = len;
+    if (b->rdb) { b->key_group = wrdb_set_key(b->rdb, key, len); return; }
     b->khash = whash_bytes(key, len, 0x5eed);
     b->key_group = -1;
 }
@@ -347,6 +366,7 @@ static void set_val(Entry *e, const void *v, size_t len)
 
 WStateLookup wvalue_get(WState *s, WBytes *out)
 {
+    if (s->rdb) return wrdb_value_get(s->rdb, out);
     WStateLookup how;
     Entry *e = top_entry(s, wstate_now(s->b), &how, NULL);
     if (!e) { out->p = NULL; out->len = 0; return how; }
@@ -357,6 +377,7 @@ WStateLookup wvalue_get(WState *s, WBytes *out)
 
 void wvalue_put(WState *s, const void *v, size_t len)
 {
+    if (s->rdb) { wrdb_value_put(s->rdb, v, len); return; }
     int64_t now = wstate_now(s->b);
     Entry *e = top_entry_create(s, now);
     s->bytes += (int64_t)len - (int64_t)e->vlen;
@@ -366,6 +387,7 @@ void wvalue_put(WState *s, const void *v, size_t len)
 
 void wvalue_clear(WState *s)
 {
+    if (s->rdb) { wrdb_clear(s->rdb); return; }
     WStateBackend *b = s->b;
     size_t i = htab_find(&s->tab, b->khash, b->key, b->klen);
     if (i == SIZE_MAX) return;
@@ -377,6 +399,7 @@ void wvalue_clear(WState *s)
 
 WStateLookup wmap_get(WState *s, const void *uk, size_t uklen, WBytes *out)
 {
+    if (s->rdb) return wrdb_map_get(s->rdb, uk, uklen, out);
     int64_t now = wstate_now(s->b);
     WStateLookup how;
     Entry *e = top_entry(s, now, &how, NULL);
@@ -401,6 +424,7 @@ WStateLookup wmap_get(WState *s, const void *uk, size_t uklen, WBytes *out)
 
 void wmap_put(WState *s, const void *uk, size_t uklen, const void *uv, size_t uvlen)
 {
+    if (s->rdb) { wrdb_map_put(s->rdb, uk, uklen, uv, uvlen); return; }
     int64_t now = wstate_now(s->b);
     Entry *e = top_entry_create(s, now);
     uint64_t h = whash_bytes(uk, uklen, 0x5eed);
@@ -422,6 +446,7 @@ void wmap_put(WState *s, const void *uk, size_t uklen, const void *uv, size_t uv
 
 void wmap_remove(WState *s, const void *uk, size_t uklen)
 {
+    if (s->rdb) { wrdb_map_remove(s->rdb, uk, uklen); return; }
     WStateBackend *b = s->b;
     size_t ti = htab_find(&s->tab, b->khash, b->key, b->klen);
     if (ti == SIZE_MAX) return;
@@ -441,6 +466,7 @@ void wmap_remove(WState *s, const void *uk, size_t uklen)
 
 size_t wmap_size(WState *s)
 {
+    if (s->rdb) return wrdb_map_size(s->rdb, false);
     int64_t now = wstate_now(s->b);
     WStateLookup how;
     Entry *e = top_entry(s, now, &how, NULL);
@@ -451,10 +477,11 @@ size_t wmap_size(WState *s)
     return n;
 }
 
-bool wmap_is_empty(WState *s) { return wmap_size(s) == 0; }
+bool wmap_is_empty(WState *s) { return s->rdb ? wrdb_map_size(s->rdb, true) == 0 : wmap_size(s) == 0; }
 
 void wmap_clear(WState *s)
 {
+    if (s->rdb) { wrdb_clear(s->rdb); return; }
     WStateBackend *b = s->b;
     size_t ti = htab_find(&s->tab, b->khash, b->key, b->klen);
     if (ti == SIZE_MAX) return;
@@ -464,6 +491,7 @@ void wmap_clear(WState *s)
 
 void wmap_iter(WState *s, WMapIter *it)
 {
+    if (s->rdb) { wrdb_map_iter(s->rdb, it); return; }
     WStateLookup how;
     Entry *e = top_entry(s, wstate_now(s->b), &how, NULL);
     it->s = s;
@@ -473,6 +501,7 @@ void wmap_iter(WState *s, WMapIter *it)
 
 bool wmap_next(WMapIter *it, WBytes *uk, WBytes *uv)
 {
+    if (it->s && it->s->rdb) return wrdb_map_next(it, uk, uv);
     HTab *m = it->table;
     if (!m) return false;
     int64_t now = wstate_now(it->s->b);
@@ -490,6 +519,7 @@ bool wmap_next(WMapIter *it, WBytes *uk, WBytes *uv)
 
 void wmap_iter_remove(WMapIter *it)
 {
+    if (it->s && it->s->rdb) { wrdb_map_iter_remove(it); return; }
     HTab *m = it->table;
     if (!m || it->pos == 0) return;
     size_t i = it->pos - 1;
@@ -507,6 +537,7 @@ void wmap_iter_remove(WMapIter *it)
 
 void wlist_add(WState *s, const void *v, size_t len)
 {
+    if (s->rdb) { wrdb_list_add(s->rdb, v, len); return; }
     int64_t now = wstate_now(s->b);
     Entry *e = top_entry_create(s, now);
     ListVal *l = e->sub.list;
@@ -523,6 +554,7 @@ void wlist_add(WState *s, const void *v, size_t len)
 
 int wlist_get(WState *s, const WBytes **items, WStateLookup *how)
 {
+    if (s->rdb) return wrdb_list_get(s->rdb, items, how);
     WStateLookup h;
     Entry *e = top_entry(s, wstate_now(s->b), &h, NULL);
     if (how) *how = h;
@@ -533,6 +565,7 @@ int wlist_get(WState *s, const WBytes **items, WStateLookup *how)
 
 void wlist_remove_at(WState *s, int index)
 {
+    if (s->rdb) { wrdb_list_remove_at(s->rdb, index); return; }
     WStateBackend *b = s->b;
     size_t ti = htab_find(&s->tab, b->khash, b->key, b->klen);
     if (ti == SIZE_MAX) return;
@@ -554,6 +587,7 @@ void wlist_clear(WState *s) { wvalue_clear(s); }
 
 void wstate_for_each(WState *s, WStateKeyFn fn, void *ctx)
 {
+    if (s->rdb) { wrdb_for_each(s->rdb, fn, ctx); return; }
     for (size_t i = 0; i < s->tab.cap; i++) {
         Entry *e = s->tab.slots[i];
         if (e) fn(ctx, (WBytes){e->key, e->klen}, (WBytes){e->val, e->vlen});
@@ -565,7 +599,171 @@ int wstate_stats(const WStateBackend *b, WStateStats *out, int max)
     int n = 0;
     for (int i = 0; i < b->nstates && n < max; i++, n++) {
         WState *s = b->states[i];
+        if (s->rdb) wrdb_stats(s->rdb, &s->entries, &s->bytes, &s->expired_reads);
         out[n] = (WStateStats){s->name, s->kind, s->ttl, s->entries, s->bytes, s->expired_reads};
     }
     return n;
+}
+
+/* ---- backend kinds, key groups, private accessors (additive; see backend_internal.h) ---- */
+
+int wstate_key_group_of(const void *key, size_t len, int max_parallelism)
+{
+    return wflink_key_group(wflink_murmur_words(key, len - len % 4, 42), max_parallelism);
+}
+
+WStateBackendType wstate_backend_type(const WStateBackend *b)
+{
+    return b->rdb ? WSTATE_BACKEND_ROCKSDB : WSTATE_BACKEND_HASHMAP;
+}
+
+const char *wstate_backend_name(const WStateBackend *b)
+{
+    return b->rdb ? "EmbeddedRocksDBStateBackend" : "HashMapStateBackend";
+}
+
+int wstate_max_parallelism(const WStateBackend *b) { return b->cfg.max_parallelism; }
+
+bool wstate_backend_failed(const WStateBackend *b, WError *err) { return b->rdb && wrdb_failed(b->rdb, err); }
+
+void wstate_compact(WStateBackend *b) { if (b->rdb) wrdb_compact(b->rdb); }
+
+void wstate_attach_rdb(WStateBackend *b, WRdb *r) { b->rdb = r; }
+WRdb *wstate_rdb(const WStateBackend *b) { return b->rdb; }
+const WStateBackendConfig *wstate_config(const WStateBackend *b) { return &b->cfg; }
+int wstate_count(const WStateBackend *b) { return b->nstates; }
+WState *wstate_at(const WStateBackend *b, int i) { return b->states[i]; }
+const char *wstate_name(const WState *s) { return s->name; }
+WStateKind wstate_kind(const WState *s) { return s->kind; }
+int64_t wstate_ttl(const WState *s) { return s->ttl; }
+WStateBackend *wstate_owner(const WState *s) { return s->b; }
+WRdbState *wstate_rdb_state(const WState *s) { return s->rdb; }
+
+static const char *kind_name(WStateKind k)
+{
+    return k == WSTATE_MAP ? "MAP" : k == WSTATE_LIST ? "LIST" : "VALUE";
+}
+
+WState *wstate_restore_state(WStateBackend *b, const char *name, WStateKind kind, int64_t ttl,
+                             WError *err)
+{
+    for (int i = 0; i < b->nstates; i++) {
+        WState *s = b->states[i];
+        if (strcmp(s->name, name) != 0) continue;
+        if (s->kind != kind) {
+            werr_set(err, "org.apache.flink.util.StateMigrationException",
+                     "The snapshot holds state '%s' of operator %s as %s state, but the operator "
+                     "registers it as %s state; the query changed incompatibly since the snapshot.",
+                     name, b->cfg.operator_name ? b->cfg.operator_name : "?", kind_name(kind),
+                     kind_name(s->kind));
+            return NULL;
+        }
+        return s;
+    }
+    WState *s = wstate_register(b, name, kind, ttl);
+    s->from_restore = true;
+    return s;
+}
+
+/* ---- heap snapshots: live entries grouped by key group ---- */
+
+void wheap_snapshot_state(WState *s, WSnapWriter *w, int64_t now)
+{
+    int maxp = s->b->cfg.max_parallelism;
+    size_t n = s->tab.n;
+    if (!n) return;
+    int *count = wcalloc((size_t)maxp + 1, sizeof(int));
+    uint16_t *kgs = wmalloc(sizeof(uint16_t) * s->tab.cap);
+    for (size_t i = 0; i < s->tab.cap; i++) {
+        Entry *e = s->tab.slots[i];
+        if (!e) continue;
+        kgs[i] = (uint16_t)wstate_key_group_of(e->key, e->klen, maxp);
+        count[kgs[i] + 1]++;
+    }
+    for (int g = 0; g < maxp; g++) count[g + 1] += count[g];
+    size_t *order = wmalloc(sizeof(size_t) * n);
+    for (size_t i = 0; i < s->tab.cap; i++)
+        if (s->tab.slots[i]) order[count[kgs[i]]++] = i;
+    for (size_t j = 0; j < n; j++) {
+        Entry *e = s->tab.slots[order[j]];
+        int kg = kgs[order[j]];
+        if (s->kind == WSTATE_MAP) {
+            HTab *m = e->sub.map;
+            for (size_t q = 0; m && q < m->cap; q++) {
+                Entry *u = m->slots[q];
+                if (u && !expired(s, u, now))
+                    wsnap_put_map(w, kg, u->ts, e->key, e->klen, u->key, u->klen, u->val, u->vlen);
+            }
+        } else if (!expired(s, e, now)) {
+            if (s->kind == WSTATE_VALUE) wsnap_put_value(w, kg, e->ts, e->key, e->klen, e->val, e->vlen);
+            else wsnap_put_list(w, kg, e->ts, e->key, e->klen, e->sub.list->items, e->sub.list->n);
+        }
+    }
+    free(order);
+    free(kgs);
+    free(count);
+}
+
+/* The current key's top entry, created (and counted) when absent; no TTL check. */
+static Entry *restore_top(WState *s, const void *k, size_t kl)
+{
+    WStateBackend *b = s->b;
+    wstate_set_key(b, k, kl);
+    size_t i = htab_find(&s->tab, b->khash, b->key, b->klen);
+    if (i != SIZE_MAX) return s->tab.slots[i];
+    Entry *e = entry_new(b->khash, b->key, b->klen);
+    htab_insert(&s->tab, e);
+    s->bytes += e->klen;
+    if (s->kind == WSTATE_MAP) {
+        e->sub.map = wcalloc(1, sizeof(HTab));
+    } else {
+        if (s->kind == WSTATE_LIST) e->sub.list = wcalloc(1, sizeof(ListVal));
+        s->entries++;
+    }
+    return e;
+}
+
+void wheap_restore_value(WState *s, const void *k, size_t kl, const void *v, size_t vl, int64_t ts)
+{
+    Entry *e = restore_top(s, k, kl);
+    s->bytes += (int64_t)vl - (int64_t)e->vlen;
+    set_val(e, v, vl);
+    e->ts = ts;
+}
+
+void wheap_restore_map(WState *s, const void *k, size_t kl, const void *uk, size_t ukl,
+                       const void *v, size_t vl, int64_t ts)
+{
+    Entry *e = restore_top(s, k, kl);
+    uint64_t h = whash_bytes(uk, ukl, 0x5eed);
+    size_t i = htab_find(e->sub.map, h, uk, ukl);
+    Entry *u;
+    if (i == SIZE_MAX) {
+        u = entry_new(h, uk, ukl);
+        htab_insert(e->sub.map, u);
+        s->entries++;
+        s->bytes += (int64_t)ukl;
+    } else {
+        u = e->sub.map->slots[i];
+    }
+    s->bytes += (int64_t)vl - (int64_t)u->vlen;
+    set_val(u, v, vl);
+    u->ts = ts;
+    if (ts > e->ts) e->ts = ts;
+}
+
+void wheap_restore_list_item(WState *s, const void *k, size_t kl, const void *v, size_t vl,
+                             int64_t ts)
+{
+    Entry *e = restore_top(s, k, kl);
+    ListVal *l = e->sub.list;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 4;
+        l->items = wrealloc(l->items, sizeof(WBytes) * (size_t)l->cap);
+    }
+    void *copy = wmalloc(vl ? vl : 1);
+    if (vl) memcpy(copy, v, vl);
+    l->items[l->n++] = (WBytes){copy, vl};
+    s->bytes += (int64_t)vl;
+    e->ts = ts;
 }

@@ -20,6 +20,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "../common/error.h"
+#include "../common/options.h"
 
 typedef struct WStateBackend WStateBackend;
 typedef struct WState WState;
@@ -100,5 +102,80 @@ typedef struct WStateStats {
     int64_t expired_reads;      /* lookups that found an expired entry */
 } WStateStats;
 int wstate_stats(const WStateBackend *b, WStateStats *out, int max);
+
+/* ==== Backend selection, key groups (additive) ====
+   Two backends implement the interface above: `hashmap` (wstate_heap_new, in memory) and
+   `rocksdb` (wstate_rocksdb_new, RocksDB through its C library). Both store the same bytes; the
+   RocksDB key of an entry is its key-group prefix (2 bytes, big-endian) + the key bytes (map
+   state: + the key length as 4 big-endian bytes before the key, then the user key), its value the
+   last-write timestamp (8 bytes, big-endian) + the value bytes. One column family per state name.
+   Results of reads on RocksDB stay valid until the next read or write of the same state. */
+typedef enum WStateBackendType { WSTATE_BACKEND_HASHMAP = 0, WSTATE_BACKEND_ROCKSDB = 1 } WStateBackendType;
+
+typedef struct WRocksDBConfig {
+    const char *local_dir;          /* state.backend.rocksdb.localdir; NULL = $TMPDIR or /tmp */
+    int64_t block_cache_bytes;      /* state.backend.rocksdb.block.cache-size; 0 = 256 MiB */
+    int64_t write_buffer_bytes;     /* state.backend.rocksdb.writebuffer.size; 0 = 64 MiB */
+} WRocksDBConfig;
+
+/* Files live in a fresh directory under local_dir, removed by wstate_backend_free.
+   NULL + err (java.io.IOException) when RocksDB cannot be opened there. */
+WStateBackend *wstate_rocksdb_new(const WStateBackendConfig *cfg, const WRocksDBConfig *rcfg,
+                                  WError *err);
+WStateBackendType wstate_backend_type(const WStateBackend *b);
+/* Flink's backend names: "HashMapStateBackend" / "EmbeddedRocksDBStateBackend". */
+const char *wstate_backend_name(const WStateBackend *b);
+int wstate_max_parallelism(const WStateBackend *b);
+/* The one key-group computation (Flink's KeyGroupRangeAssignment over the key's bytes); equals
+   wstate_current_key_group after wstate_set_key(key, len). */
+int wstate_key_group_of(const void *key, size_t len, int max_parallelism);
+/* A RocksDB failure (disk full, I/O error) after creation is sticky: later writes are dropped
+   and reads answer ABSENT. True (and err filled, when given) once that happened. */
+bool wstate_backend_failed(const WStateBackend *b, WError *err);
+/* RocksDB only (no-op for heap): flush and compact every state, running the TTL compaction
+   filter. For tests and maintenance. */
+void wstate_compact(WStateBackend *b);
+
+/* `state.backend.type` (or Flink's older key `state.backend`) from a configuration:
+   hashmap (default; also filesystem, jobmanager) | rocksdb, case-insensitive. Unknown values give
+   Flink's DynamicCodeLoadingException "Cannot find configured state backend factory class: x".
+   rcfg (may be NULL) receives the state.backend.rocksdb.* options; its strings point into config. */
+bool wstate_backend_config(const WOptions *config, WStateBackendType *type, WRocksDBConfig *rcfg,
+                           WError *err);
+
+/* ==== Snapshots: the storage side of checkpoints (additive) ====
+   A snapshot of one backend is a directory holding `_keyed_state` (a checksummed manifest written
+   last: backend, max parallelism, key-group range, states with kind and TTL, files with size and
+   CRC32C) and its files. Full snapshots (both backends) write one file per state in a
+   backend-neutral format: records grouped by key group in key-group order, a key-group index, a
+   header and a CRC32C trailer; they restore into either backend. Incremental snapshots (RocksDB,
+   when shared_dir is given) are RocksDB checkpoints: SST files go to shared_dir once (named by
+   backend instance and file number, never rewritten) and are referenced by later snapshots; only
+   new SST files are written; the small private files (MANIFEST, OPTIONS, CURRENT) are copied into
+   dir. A heap backend given shared_dir writes a full snapshot (as Flink does). */
+typedef struct WSnapshotStats {
+    bool incremental;
+    int64_t state_bytes;            /* every file the snapshot references (its full size) */
+    int64_t written_bytes;          /* bytes this snapshot wrote (incremental size) */
+    int files, files_written;
+    int64_t entries;                /* records written (full) or live entries (incremental) */
+    int64_t duration_us;
+} WSnapshotStats;
+
+/* dir is created (its parent must exist) and must not exist or be empty. Expired entries are
+   left out of full snapshots. stats may be NULL. */
+bool wstate_snapshot(WStateBackend *b, const char *dir, const char *shared_dir,
+                     WSnapshotStats *stats, WError *err);
+/* Restore from one or more snapshots (e.g. of the subtasks whose ranges overlap the new one),
+   keeping only key groups kg_first..kg_last (inclusive). Every file is checked first (size,
+   header, CRC32C): a corrupted, truncated or missing file is refused with an error naming it and
+   nothing is restored. States not yet registered are created with the snapshot's kind and TTL
+   (a later wstate_register adopts the operator's TTL); a registered state of another kind is an
+   error. Restoring into a backend that holds data adds to it. */
+bool wstate_restore(WStateBackend *b, const char *const *dirs, int ndirs, int kg_first,
+                    int kg_last, WError *err);
+/* Delete files of shared_dir that none of the given (retained) snapshots references. */
+bool wstate_snapshot_gc(const char *shared_dir, const char *const *live_dirs, int nlive,
+                        WError *err);
 
 #endif

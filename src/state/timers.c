@@ -177,3 +177,97 @@ int64_t wtimers_next(const WTimerService *t)
     for (size_t i = 0; i < t->n; i++) if (t->heap[0]->live) return t->heap[0]->ts;
     return t->n ? t->heap[0]->ts : INT64_MAX;
 }
+
+/* ---- snapshots (additive): "WEIRTMR1" | u32 version | u32 max parallelism | u64 count |
+   (i64 ts | i64 ns | u32 klen | key)* in (ts, sequence) order | CRC32C | "WTME" ---- */
+
+#include "snapshot.h"
+#include "backend_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static int cmp_timer(const void *a, const void *b)
+{
+    const Timer *x = *(Timer *const *)a, *y = *(Timer *const *)b;
+    return less(x, y) ? -1 : less(y, x) ? 1 : 0;
+}
+
+bool wtimers_snapshot(const WTimerService *t, const char *path, int max_parallelism, WError *err)
+{
+    Timer **v = wmalloc(sizeof(Timer *) * (t->n ? t->n : 1));
+    size_t n = 0;
+    for (size_t i = 0; i < t->n; i++) if (t->heap[i]->live) v[n++] = t->heap[i];
+    qsort(v, n, sizeof(Timer *), cmp_timer);
+    WSnapOut o;
+    if (!wsnap_out_open(&o, path, err)) { free(v); return false; }
+    unsigned char h[24];
+    memcpy(h, "WEIRTMR1", 8);
+    wbe_put32(h + 8, 1);
+    wbe_put32(h + 12, (uint32_t)max_parallelism);
+    wbe_put64(h + 16, n);
+    wsnap_out_write(&o, h, 24);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char r[20];
+        wbe_put64(r, (uint64_t)v[i]->ts);
+        wbe_put64(r + 8, (uint64_t)v[i]->ns);
+        wbe_put32(r + 16, v[i]->klen);
+        wsnap_out_write(&o, r, 20);
+        wsnap_out_write(&o, v[i]->key, v[i]->klen);
+    }
+    free(v);
+    return wsnap_out_finish(&o, "WTME", NULL, NULL, err);
+}
+
+typedef struct TRef { int64_t ts, ns; const unsigned char *key; uint32_t klen; size_t order; } TRef;
+
+static int cmp_tref(const void *a, const void *b)
+{
+    const TRef *x = a, *y = b;
+    if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+bool wtimers_restore(WTimerService *t, const char *const *paths, int npaths, int max_parallelism,
+                     int kg_first, int kg_last, WError *err)
+{
+    WSnapIn *in = wcalloc((size_t)(npaths ? npaths : 1), sizeof(WSnapIn));
+    TRef *refs = NULL;
+    size_t nref = 0, cap = 0;
+    bool ok = true;
+    for (int f = 0; ok && f < npaths; f++) {
+        if (!wsnap_in_open(&in[f], paths[f], "WEIRTMR1", "WTME", "Timer snapshot", err)) { ok = false; break; }
+        const unsigned char *p = in[f].p;
+        size_t size = in[f].size, off = 24;
+        if (size < 24 || wbe_get32(p + 8) != 1) {
+            ok = werr_set(err, WEXC_IO, "Timer snapshot file '%s' is corrupted: bad header.", paths[f]);
+            break;
+        }
+        if ((int)wbe_get32(p + 12) != max_parallelism) {
+            ok = werr_set(err, WEXC_ILLEGAL_ARG, "Cannot restore timer snapshot '%s': it was taken with max parallelism %u, "
+                          "the job runs with max parallelism %d.", paths[f], wbe_get32(p + 12), max_parallelism);
+            break;
+        }
+        uint64_t n = wbe_get64(p + 16);
+        for (uint64_t i = 0; i < n; i++) {
+            if (size - off < 20 || wbe_get32(p + off + 16) > size - off - 20) { ok = false; break; }
+            TRef r = {(int64_t)wbe_get64(p + off), (int64_t)wbe_get64(p + off + 8), p + off + 20,
+                      wbe_get32(p + off + 16), nref};
+            off += 20 + r.klen;
+            int kg = wstate_key_group_of(r.key, r.klen, max_parallelism);
+            if (kg < kg_first || kg > kg_last) continue;
+            if (nref == cap) { cap = cap ? cap * 2 : 256; refs = wrealloc(refs, sizeof(TRef) * cap); }
+            refs[nref++] = r;
+        }
+        if (!ok || off != size)
+            ok = werr_set(err, WEXC_IO, "Timer snapshot file '%s' is corrupted: bad record.", paths[f]);
+    }
+    if (ok) {
+        qsort(refs, nref, sizeof(TRef), cmp_tref);
+        for (size_t i = 0; i < nref; i++) wtimers_register(t, refs[i].ts, refs[i].key, refs[i].klen, refs[i].ns);
+    }
+    free(refs);
+    for (int f = 0; f < npaths; f++) wsnap_in_close(&in[f]);
+    free(in);
+    return ok;
+}

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "../common/error.h"
 
 typedef struct WTimerService WTimerService;
 
@@ -29,5 +30,13 @@ void wtimers_advance(WTimerService *t, int64_t time, WTimerFn fn, void *ctx);
 size_t wtimers_count(const WTimerService *t);
 /* Earliest pending timestamp, INT64_MAX when none. */
 int64_t wtimers_next(const WTimerService *t);
+
+/* Snapshots (additive). Write every pending timer to one checksummed file (timestamp, namespace,
+   key, in firing order); restore re-registers, from one or more such files, the timers whose key
+   (by wstate_key_group_of) falls in key groups kg_first..kg_last, in firing order. Every file is
+   checked before any timer is added; a damaged file is refused with an error naming it. */
+bool wtimers_snapshot(const WTimerService *t, const char *path, int max_parallelism, WError *err);
+bool wtimers_restore(WTimerService *t, const char *const *paths, int npaths, int max_parallelism,
+                     int kg_first, int kg_last, WError *err);
 
 #endif

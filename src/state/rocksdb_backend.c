@@ -1,0 +1,1196 @@
+/*
+ * rocksdb_backend.c — the `rocksdb` state backend (Flink's EmbeddedRocksDBStateBackend) through
+ * RocksDB's C API.
+ *
+ * Layout (state.h): one column family per state; key = key group (2 bytes BE) + key bytes, map
+ * state key = key group + key length (4 bytes BE) + key + user key (so that a key's entries are
+ * one contiguous prefix range); value = last-write timestamp (8 bytes BE, Flink's TtlValue order)
+ * + the value bytes. A list is one value whose body is its items as (4-byte BE length, bytes)*;
+ * wlist_add appends with a merge operator (as Flink's RocksDBListState), and the merge starts a
+ * new list when the previous write is older than the TTL, as the heap backend does. TTL: expired
+ * values are never returned (checked on read, then deleted and reported WSL_EXPIRED) and are
+ * dropped by a compaction filter, as Flink's RocksDB TTL cleanup. Writes are direct puts without
+ * WAL (Flink disables it too; snapshots are what make state durable) through reusable key and
+ * value buffers; reads skip checksum verification; tables use a bloom filter and an LRU block
+ * cache. Stats: value state exact; map state bytes count key + user key + value per entry; list
+ * state entries count items; entries removed by the compaction filter are subtracted as
+ * estimates. Calls into heap_backend.c (objects) and snapshot.c (writer); see backend_internal.h.
+ */
+#include "backend_internal.h"
+#include "../common/arena.h"
+
+#include <rocksdb/c.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#define RING 64                         /* read results kept before the oldest is freed */
+#define DEFAULT_CACHE (256LL << 20)
+#define DEFAULT_WRITE_BUFFER (64LL << 20)
+
+struct WRdbState {
+    WRdb *r;
+    WState *s;
+    char *name;
+    WStateKind kind;
+    int64_t ttl;                        /* main thread */
+    _Atomic int64_t ttl_shared;         /* compaction filter / merge operator threads */
+    rocksdb_column_family_handle_t *cf;
+    rocksdb_compactionfilter_t *filter;
+    void *ring[RING];                   /* read results, freed on the next write */
+    int nring, ring_head;
+    /* existence of the current key (value state) or of known_uk (map) from the last access */
+    uint64_t known_epoch;
+    bool known_found;
+    size_t known_vlen;
+    unsigned char *known_uk;
+    size_t known_uklen, known_ukcap;
+    /* user iteration */
+    rocksdb_iterator_t *it;
+    rocksdb_readoptions_t *itro;
+    unsigned char *ub;
+    size_t ubcap, it_prefix;
+    bool it_started;
+    int64_t entries, bytes, expired_reads;
+    _Atomic int64_t dropped_entries, dropped_bytes;
+};
+
+struct WRdb {
+    WStateBackend *b;
+    char *root, *dbdir;
+    rocksdb_t *db;
+    rocksdb_options_t *opts;
+    rocksdb_cache_t *cache;
+    rocksdb_writeoptions_t *wo;
+    rocksdb_readoptions_t *ro;
+    rocksdb_column_family_handle_t *default_cf;
+    int nstates, capstates;
+    WRdbState **states;
+    int maxp;
+    unsigned char *vkey;                /* kg + key */
+    size_t vkcap, vklen;
+    unsigned char *mkey;                /* kg + klen + key (+ user key) */
+    size_t mkcap, mprefix;
+    uint64_t mepoch;                    /* epoch mkey was built for */
+    unsigned char *vbuf;                /* value / composite scratch */
+    size_t vbcap;
+    unsigned char *rbuf;                /* restore scratch */
+    size_t rbcap;
+    uint64_t epoch;                     /* ++ per set_key (and restore) */
+    _Atomic int64_t now;                /* last clock reading, for the compaction filter */
+    bool failed;
+    char errmsg[600];
+    uint64_t uid;
+    int64_t seq;
+    char *shared_dir;                   /* uploaded SSTs of incremental snapshots */
+    WRdbUploaded *up;
+    int nup, capup;
+};
+
+/* ---------------------------------------------------------------- helpers */
+
+static void grow(unsigned char **p, size_t *cap, size_t need)
+{
+    if (need <= *cap) return;
+    *cap = need * 2 + 64;
+    *p = wrealloc(*p, *cap);
+}
+
+static bool check(WRdb *r, char *e, const char *what)
+{
+    if (!e) return true;
+    if (!r->failed) {
+        r->failed = true;
+        snprintf(r->errmsg, sizeof r->errmsg, "RocksDB %s failed in %s: %s", what, r->dbdir, e);
+    }
+    free(e);
+    return false;
+}
+
+static int64_t now_of(WRdb *r)
+{
+    int64_t t = wstate_now(r->b);
+    atomic_store_explicit(&r->now, t, memory_order_relaxed);
+    return t;
+}
+
+static void ring_push(WRdbState *rs, void *p)
+{
+    if (rs->nring == RING) {
+        free(rs->ring[rs->ring_head]);
+        rs->ring[rs->ring_head] = p;
+        rs->ring_head = (rs->ring_head + 1) % RING;
+        return;
+    }
+    rs->ring[(rs->ring_head + rs->nring) % RING] = p;
+    rs->nring++;
+}
+
+static void ring_release(WRdbState *rs)
+{
+    for (int i = 0; i < rs->nring; i++) free(rs->ring[(rs->ring_head + i) % RING]);
+    rs->nring = 0;
+    rs->ring_head = 0;
+}
+
+static bool expired_at(int64_t ttl, int64_t ts, int64_t now) { return ttl > 0 && now - ts >= ttl; }
+
+/* Items of a list body; -1 when malformed. */
+static int list_count(const unsigned char *p, size_t n, size_t *item_bytes)
+{
+    int c = 0;
+    size_t off = 0, bytes = 0;
+    while (off < n) {
+        if (n - off < 4) return -1;
+        uint32_t l = wbe_get32(p + off);
+        if (l > n - off - 4) return -1;
+        off += 4 + l;
+        bytes += l;
+        c++;
+    }
+    if (item_bytes) *item_bytes = bytes;
+    return c;
+}
+
+/* Map composite key of the current key (+ uk). */
+static const unsigned char *mkey_with(WRdb *r, const void *uk, size_t uklen, size_t *len)
+{
+    if (r->mepoch != r->epoch) {
+        size_t kl = r->vklen - 2;
+        grow(&r->mkey, &r->mkcap, kl + 6 + uklen);
+        memcpy(r->mkey, r->vkey, 2);
+        wbe_put32(r->mkey + 2, (uint32_t)kl);
+        memcpy(r->mkey + 6, r->vkey + 2, kl);
+        r->mprefix = kl + 6;
+        r->mepoch = r->epoch;
+    }
+    grow(&r->mkey, &r->mkcap, r->mprefix + uklen);
+    if (uklen) memcpy(r->mkey + r->mprefix, uk, uklen);
+    *len = r->mprefix + uklen;
+    return r->mkey;
+}
+
+/* ts + bytes in r->vbuf */
+static const char *encode_value(WRdb *r, int64_t ts, const void *v, size_t len, size_t *n)
+{
+    grow(&r->vbuf, &r->vbcap, len + 8);
+    wbe_put64(r->vbuf, (uint64_t)ts);
+    if (len) memcpy(r->vbuf + 8, v, len);
+    *n = len + 8;
+    return (const char *)r->vbuf;
+}
+
+/* Exclusive upper bound of all keys starting with prefix (prefix starts with a key group, so
+   it is never all 0xff). */
+static size_t upper_bound(const unsigned char *prefix, size_t n, unsigned char **ub, size_t *cap)
+{
+    grow(ub, cap, n + 1);
+    memcpy(*ub, prefix, n);
+    while (n > 0 && (*ub)[n - 1] == 0xff) n--;
+    if (n) (*ub)[n - 1]++;
+    return n;
+}
+
+/* ---------------------------------------------------------------- TTL filter, list merge */
+
+static void noop_destructor(void *st) { (void)st; }
+static const char *filter_name(void *st) { (void)st; return "weir.TtlCompactionFilter"; }
+static const char *merge_name(void *st) { (void)st; return "weir.ListAppend"; }
+
+static unsigned char ttl_filter(void *st, int level, const char *key, size_t kl, const char *v,
+                                size_t vl, char **nv, size_t *nvl, unsigned char *changed)
+{
+    (void)level; (void)nv; (void)nvl; (void)changed;
+    WRdbState *rs = st;
+    int64_t ttl = atomic_load_explicit(&rs->ttl_shared, memory_order_relaxed);
+    if (ttl <= 0 || vl < 8) return 0;
+    int64_t now = atomic_load_explicit(&rs->r->now, memory_order_relaxed);
+    int64_t ts = (int64_t)wbe_get64((const unsigned char *)v);
+    if (!expired_at(ttl, ts, now)) return 0;
+    int64_t n = 1, bytes;
+    if (rs->kind == WSTATE_LIST) {
+        size_t ib = 0;
+        int c = list_count((const unsigned char *)v + 8, vl - 8, &ib);
+        n = c < 0 ? 0 : c;
+        bytes = (int64_t)ib;
+    } else {
+        bytes = (int64_t)(kl - (rs->kind == WSTATE_MAP ? 6 : 2) + vl - 8);
+    }
+    atomic_fetch_add_explicit(&rs->dropped_entries, n, memory_order_relaxed);
+    atomic_fetch_add_explicit(&rs->dropped_bytes, bytes, memory_order_relaxed);
+    return 1;
+}
+
+/* Operands (and the existing value) are ts + body; the result keeps the bodies written since
+   the last gap of at least the TTL between consecutive writes, with the last timestamp. */
+static char *list_merge(WRdbState *rs, const char *ev, size_t evlen, const char *const *ops,
+                        const size_t *oplen, int n, unsigned char *success, size_t *newlen)
+{
+    int64_t ttl = atomic_load_explicit(&rs->ttl_shared, memory_order_relaxed);
+    int start = ev && evlen >= 8 ? -1 : 0;          /* -1 = keep the existing value */
+    int64_t prev = start < 0 ? (int64_t)wbe_get64((const unsigned char *)ev) : 0;
+    bool have = start < 0;
+    int64_t last = prev;
+    for (int i = 0; i < n; i++) {
+        if (oplen[i] < 8) continue;
+        int64_t ts = (int64_t)wbe_get64((const unsigned char *)ops[i]);
+        if (have && expired_at(ttl, prev, ts)) start = i;
+        prev = last = ts;
+        have = true;
+    }
+    size_t total = 8;
+    if (start < 0) total += evlen - 8;
+    for (int i = start < 0 ? 0 : start; i < n; i++) if (oplen[i] >= 8) total += oplen[i] - 8;
+    char *out = malloc(total);
+    if (!out) { *success = 0; return NULL; }
+    wbe_put64((unsigned char *)out, (uint64_t)last);
+    size_t off = 8;
+    if (start < 0) { memcpy(out + off, ev + 8, evlen - 8); off += evlen - 8; }
+    for (int i = start < 0 ? 0 : start; i < n; i++) {
+        if (oplen[i] < 8) continue;
+        memcpy(out + off, ops[i] + 8, oplen[i] - 8);
+        off += oplen[i] - 8;
+    }
+    *newlen = total;
+    *success = 1;
+    return out;
+}
+
+static char *full_merge(void *st, const char *key, size_t kl, const char *ev, size_t evlen,
+                        const char *const *ops, const size_t *oplen, int n, unsigned char *success,
+                        size_t *newlen)
+{
+    (void)key; (void)kl;
+    return list_merge(st, ev, evlen, ops, oplen, n, success, newlen);
+}
+
+static char *partial_merge(void *st, const char *key, size_t kl, const char *const *ops,
+                           const size_t *oplen, int n, unsigned char *success, size_t *newlen)
+{
+    (void)key; (void)kl;
+    return list_merge(st, NULL, 0, ops, oplen, n, success, newlen);
+}
+
+static void merge_delete(void *st, const char *v, size_t vl) { (void)st; (void)vl; free((void *)v); }
+
+/* Column-family options of a state kind; st is the WRdbState the callbacks see (NULL for a
+   read-only open, which needs the merge operator only). *filter receives the filter to destroy
+   after the DB closes. */
+static rocksdb_options_t *cf_options(rocksdb_options_t *base, WStateKind kind, void *st,
+                                     rocksdb_compactionfilter_t **filter)
+{
+    rocksdb_options_t *o = rocksdb_options_create_copy(base);
+    if (filter) {
+        *filter = rocksdb_compactionfilter_create(st, noop_destructor, ttl_filter, filter_name);
+        rocksdb_options_set_compaction_filter(o, *filter);
+    }
+    if (kind == WSTATE_LIST)
+        rocksdb_options_set_merge_operator(
+            o, rocksdb_mergeoperator_create(st, noop_destructor, full_merge, partial_merge,
+                                            merge_delete, merge_name));
+    return o;
+}
+
+/* ---------------------------------------------------------------- backend */
+
+static rocksdb_options_t *base_options(rocksdb_cache_t *cache, int64_t write_buffer)
+{
+    rocksdb_options_t *o = rocksdb_options_create();
+    rocksdb_options_set_create_if_missing(o, 1);
+    rocksdb_options_set_create_missing_column_families(o, 1);
+    rocksdb_options_set_max_background_jobs(o, 2);
+    rocksdb_options_set_info_log_level(o, 3);       /* errors only */
+    rocksdb_options_set_keep_log_file_num(o, 1);
+    rocksdb_options_set_max_open_files(o, -1);
+    rocksdb_options_set_write_buffer_size(o, (size_t)write_buffer);
+    rocksdb_options_set_max_write_buffer_number(o, 2);
+    rocksdb_options_set_memtable_prefix_bloom_size_ratio(o, 0.1);
+    rocksdb_options_set_memtable_whole_key_filtering(o, 1);
+    rocksdb_block_based_table_options_t *t = rocksdb_block_based_options_create();
+    if (cache) rocksdb_block_based_options_set_block_cache(t, cache);
+    rocksdb_block_based_options_set_filter_policy(t, rocksdb_filterpolicy_create_bloom_full(10));
+    rocksdb_block_based_options_set_whole_key_filtering(t, 1);
+    rocksdb_options_set_block_based_table_factory(o, t);
+    rocksdb_block_based_options_destroy(t);
+    return o;
+}
+
+static char *sanitize(const char *name)
+{
+    char *s = wstrdup(name && *name ? name : "op");
+    size_t n = 0;
+    for (char *p = s; *p && n < 40; p++, n++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'))) *p = '_';
+    s[n] = 0;
+    return s;
+}
+
+WStateBackend *wstate_rocksdb_new(const WStateBackendConfig *cfg, const WRocksDBConfig *rcfg,
+                                  WError *err)
+{
+    const char *given = rcfg && rcfg->local_dir && *rcfg->local_dir ? rcfg->local_dir : NULL;
+    if (!given) given = getenv("TMPDIR");
+    if (!given || !*given) given = "/tmp";
+    /* Flink accepts several directories separated by ',' (or the path separator); weir uses the
+       first */
+    char local[4096];
+    snprintf(local, sizeof local, "%.*s", (int)strcspn(given, ",:"), given);
+    WError e2 = {0};
+    if (!wsnap_mkdirs(local, &e2)) {
+        werr_set(err, WEXC_IO, "Local DB files directory '%s' does not exist and cannot be created.", local);
+        return NULL;
+    }
+    char *op = sanitize(cfg->operator_name);
+    size_t n = strlen(local) + strlen(op) + 40;
+    char *root = wmalloc(n);
+    snprintf(root, n, "%s/weir-rocksdb-%s-XXXXXX", local, op);
+    free(op);
+    if (!mkdtemp(root)) {
+        werr_set(err, WEXC_IO, "Local DB files directory '%s' is not writable.", local);
+        free(root);
+        return NULL;
+    }
+    WRdb *r = wcalloc(1, sizeof *r);
+    r->root = root;
+    r->dbdir = wsnap_join(root, "db");
+    int64_t cache = rcfg && rcfg->block_cache_bytes > 0 ? rcfg->block_cache_bytes : DEFAULT_CACHE;
+    int64_t wb = rcfg && rcfg->write_buffer_bytes > 0 ? rcfg->write_buffer_bytes : DEFAULT_WRITE_BUFFER;
+    r->cache = rocksdb_cache_create_lru((size_t)cache);
+    r->opts = base_options(r->cache, wb);
+    const char *names[1] = {"default"};
+    const rocksdb_options_t *cfo[1] = {r->opts};
+    rocksdb_column_family_handle_t *h[1] = {NULL};
+    char *e = NULL;
+    r->db = rocksdb_open_column_families(r->opts, r->dbdir, 1, names, cfo, h, &e);
+    if (e || !r->db) {
+        werr_set(err, WEXC_IO, "Could not open RocksDB in '%s': %s", r->dbdir, e ? e : "unknown error");
+        free(e);
+        rocksdb_options_destroy(r->opts);
+        rocksdb_cache_destroy(r->cache);
+        wsnap_rmtree(root);
+        free(r->dbdir);
+        free(root);
+        free(r);
+        return NULL;
+    }
+    r->default_cf = h[0];
+    r->wo = rocksdb_writeoptions_create();
+    rocksdb_writeoptions_disable_WAL(r->wo, 1);
+    r->ro = rocksdb_readoptions_create();
+    rocksdb_readoptions_set_verify_checksums(r->ro, 0);
+    if (getrandom(&r->uid, sizeof r->uid, 0) != (ssize_t)sizeof r->uid) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        r->uid = (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ULL ^ (uint64_t)getpid() ^ (uint64_t)(uintptr_t)r;
+    }
+    WStateBackend *b = wstate_heap_new(cfg);
+    r->b = b;
+    r->maxp = wstate_config(b)->max_parallelism;
+    r->epoch = 1;
+    atomic_store(&r->now, INT64_MIN / 2);
+    wstate_attach_rdb(b, r);
+    return b;
+}
+
+static void close_iter(WRdbState *rs)
+{
+    if (rs->it) rocksdb_iter_destroy(rs->it);
+    if (rs->itro) rocksdb_readoptions_destroy(rs->itro);
+    rs->it = NULL;
+    rs->itro = NULL;
+}
+
+void wrdb_close_iterators(WRdb *r)
+{
+    for (int i = 0; i < r->nstates; i++) close_iter(r->states[i]);
+}
+
+void wrdb_free(WRdb *r)
+{
+    wrdb_close_iterators(r);
+    for (int i = 0; i < r->nstates; i++)
+        if (r->states[i]->cf) rocksdb_column_family_handle_destroy(r->states[i]->cf);
+    if (r->default_cf) rocksdb_column_family_handle_destroy(r->default_cf);
+    rocksdb_close(r->db);
+    for (int i = 0; i < r->nstates; i++) {
+        WRdbState *rs = r->states[i];
+        if (rs->filter) rocksdb_compactionfilter_destroy(rs->filter);
+        ring_release(rs);
+        free(rs->known_uk);
+        free(rs->ub);
+        free(rs->name);
+        free(rs);
+    }
+    free(r->states);
+    rocksdb_options_destroy(r->opts);
+    rocksdb_cache_destroy(r->cache);
+    rocksdb_writeoptions_destroy(r->wo);
+    rocksdb_readoptions_destroy(r->ro);
+    wsnap_rmtree(r->root);
+    for (int i = 0; i < r->nup; i++) { free(r->up[i].sst); free(r->up[i].shared_name); }
+    free(r->up);
+    free(r->shared_dir);
+    free(r->root);
+    free(r->dbdir);
+    free(r->vkey);
+    free(r->mkey);
+    free(r->vbuf);
+    free(r->rbuf);
+    free(r);
+}
+
+WRdbState *wrdb_register(WRdb *r, WState *s, const char *name, WStateKind kind, int64_t ttl)
+{
+    WRdbState *rs = wcalloc(1, sizeof *rs);
+    rs->r = r;
+    rs->s = s;
+    rs->name = wstrdup(name);
+    rs->kind = kind;
+    rs->ttl = ttl;
+    atomic_store(&rs->ttl_shared, ttl);
+    if (r->nstates == r->capstates) {
+        r->capstates = r->capstates ? r->capstates * 2 : 8;
+        r->states = wrealloc(r->states, sizeof(WRdbState *) * (size_t)r->capstates);
+    }
+    r->states[r->nstates++] = rs;
+    rocksdb_options_t *o = cf_options(r->opts, kind, rs, &rs->filter);
+    char *e = NULL;
+    /* the default column family exists already and has no merge operator: rename that one */
+    rs->cf = rocksdb_create_column_family(r->db, o, strcmp(name, "default") == 0 ? "_default" : name, &e);
+    rocksdb_options_destroy(o);
+    if (!check(r, e, "create column family")) rs->cf = NULL;
+    return rs;
+}
+
+void wrdb_set_ttl(WRdbState *rs, int64_t ttl)
+{
+    rs->ttl = ttl;
+    atomic_store(&rs->ttl_shared, ttl);
+}
+
+int wrdb_set_key(WRdb *r, const void *key, size_t len)
+{
+    int kg = wstate_key_group_of(key, len, r->maxp);
+    grow(&r->vkey, &r->vkcap, len + 2);
+    wbe_put16(r->vkey, (uint16_t)kg);
+    if (len) memcpy(r->vkey + 2, key, len);
+    r->vklen = len + 2;
+    r->epoch++;
+    return kg;
+}
+
+static bool usable(WRdbState *rs) { return rs->cf && !rs->r->failed; }
+
+/* Raw get of a composite key: malloc'd value (or NULL). */
+static char *get_raw(WRdbState *rs, const unsigned char *k, size_t kl, size_t *vl)
+{
+    char *e = NULL;
+    char *v = rocksdb_get_cf(rs->r->db, rs->r->ro, rs->cf, (const char *)k, kl, vl, &e);
+    if (!check(rs->r, e, "get")) { free(v); return NULL; }
+    if (v && *vl < 8) { free(v); return NULL; }
+    return v;
+}
+
+static void put_raw(WRdbState *rs, const void *k, size_t kl, const void *v, size_t vl)
+{
+    char *e = NULL;
+    rocksdb_put_cf(rs->r->db, rs->r->wo, rs->cf, k, kl, v, vl, &e);
+    check(rs->r, e, "put");
+}
+
+static void del_raw(WRdbState *rs, const void *k, size_t kl)
+{
+    char *e = NULL;
+    rocksdb_delete_cf(rs->r->db, rs->r->wo, rs->cf, k, kl, &e);
+    check(rs->r, e, "delete");
+}
+
+/* ---------------------------------------------------------------- value state */
+
+WStateLookup wrdb_value_get(WRdbState *rs, WBytes *out)
+{
+    WRdb *r = rs->r;
+    out->p = NULL;
+    out->len = 0;
+    rs->known_epoch = r->epoch;
+    rs->known_found = false;
+    if (!usable(rs)) return WSL_ABSENT;
+    size_t vl;
+    char *v = get_raw(rs, r->vkey, r->vklen, &vl);
+    if (!v) return WSL_ABSENT;
+    int64_t ts = (int64_t)wbe_get64((const unsigned char *)v);
+    if (rs->ttl > 0 && expired_at(rs->ttl, ts, now_of(r))) {
+        del_raw(rs, r->vkey, r->vklen);
+        rs->entries--;
+        rs->bytes -= (int64_t)(r->vklen - 2 + vl - 8);
+        rs->expired_reads++;
+        free(v);
+        ring_release(rs);
+        return WSL_EXPIRED;
+    }
+    ring_push(rs, v);
+    rs->known_found = true;
+    rs->known_vlen = vl - 8;
+    out->p = v + 8;
+    out->len = vl - 8;
+    return WSL_FOUND;
+}
+
+void wrdb_value_put(WRdbState *rs, const void *v, size_t len)
+{
+    WRdb *r = rs->r;
+    if (!usable(rs)) return;
+    int64_t now = now_of(r);
+    bool found;
+    size_t old = 0;
+    if (rs->known_epoch == r->epoch) {
+        found = rs->known_found;
+        old = rs->known_vlen;
+    } else {
+        size_t vl;
+        char *p = get_raw(rs, r->vkey, r->vklen, &vl);
+        found = p != NULL;
+        if (p) {
+            old = vl - 8;
+            if (rs->ttl > 0 && expired_at(rs->ttl, (int64_t)wbe_get64((unsigned char *)p), now)) rs->expired_reads++;
+            free(p);
+        }
+    }
+    size_t n;
+    const char *val = encode_value(r, now, v, len, &n);
+    put_raw(rs, r->vkey, r->vklen, val, n);
+    if (found) {
+        rs->bytes += (int64_t)len - (int64_t)old;
+    } else {
+        rs->entries++;
+        rs->bytes += (int64_t)(r->vklen - 2 + len);
+    }
+    rs->known_epoch = r->epoch;
+    rs->known_found = true;
+    rs->known_vlen = len;
+    ring_release(rs);
+}
+
+static void map_clear(WRdbState *rs);
+
+void wrdb_clear(WRdbState *rs)
+{
+    WRdb *r = rs->r;
+    if (!usable(rs)) return;
+    if (rs->kind == WSTATE_MAP) { map_clear(rs); return; }
+    bool found;
+    size_t old = 0, items = 0;
+    int n = 1;
+    if (rs->kind == WSTATE_VALUE && rs->known_epoch == r->epoch) {
+        found = rs->known_found;
+        old = rs->known_vlen;
+    } else {
+        size_t vl;
+        char *p = get_raw(rs, r->vkey, r->vklen, &vl);
+        found = p != NULL;
+        if (p) {
+            old = vl - 8;
+            if (rs->kind == WSTATE_LIST) {
+                n = list_count((unsigned char *)p + 8, vl - 8, &items);
+                if (n < 0) n = 0;
+            }
+            free(p);
+        }
+    }
+    if (!found) return;
+    del_raw(rs, r->vkey, r->vklen);
+    if (rs->kind == WSTATE_LIST) {
+        rs->entries -= n;
+        rs->bytes -= (int64_t)items;
+    } else {
+        rs->entries--;
+        rs->bytes -= (int64_t)(r->vklen - 2 + old);
+    }
+    rs->known_epoch = r->epoch;
+    rs->known_found = false;
+    ring_release(rs);
+}
+
+/* ---------------------------------------------------------------- map state */
+
+static void remember_uk(WRdbState *rs, const void *uk, size_t uklen, bool found, size_t vlen)
+{
+    grow(&rs->known_uk, &rs->known_ukcap, uklen + 1);
+    if (uklen) memcpy(rs->known_uk, uk, uklen);
+    rs->known_uklen = uklen;
+    rs->known_epoch = rs->r->epoch;
+    rs->known_found = found;
+    rs->known_vlen = vlen;
+}
+
+static bool knows_uk(const WRdbState *rs, const void *uk, size_t uklen)
+{
+    return rs->known_epoch == rs->r->epoch && rs->known_uklen == uklen &&
+           (uklen == 0 || memcmp(rs->known_uk, uk, uklen) == 0);
+}
+
+WStateLookup wrdb_map_get(WRdbState *rs, const void *uk, size_t uklen, WBytes *out)
+{
+    WRdb *r = rs->r;
+    out->p = NULL;
+    out->len = 0;
+    if (!usable(rs)) return WSL_ABSENT;
+    size_t kl, vl;
+    const unsigned char *k = mkey_with(r, uk, uklen, &kl);
+    char *v = get_raw(rs, k, kl, &vl);
+    if (!v) { remember_uk(rs, uk, uklen, false, 0); return WSL_ABSENT; }
+    if (rs->ttl > 0 && expired_at(rs->ttl, (int64_t)wbe_get64((unsigned char *)v), now_of(r))) {
+        del_raw(rs, k, kl);
+        rs->entries--;
+        rs->bytes -= (int64_t)(kl - 6 + vl - 8);
+        rs->expired_reads++;
+        free(v);
+        remember_uk(rs, uk, uklen, false, 0);
+        ring_release(rs);
+        return WSL_EXPIRED;
+    }
+    ring_push(rs, v);
+    remember_uk(rs, uk, uklen, true, vl - 8);
+    out->p = v + 8;
+    out->len = vl - 8;
+    return WSL_FOUND;
+}
+
+void wrdb_map_put(WRdbState *rs, const void *uk, size_t uklen, const void *uv, size_t uvlen)
+{
+    WRdb *r = rs->r;
+    if (!usable(rs)) return;
+    int64_t now = now_of(r);
+    size_t kl;
+    mkey_with(r, uk, uklen, &kl);
+    bool found;
+    size_t old = 0;
+    if (knows_uk(rs, uk, uklen)) {
+        found = rs->known_found;
+        old = rs->known_vlen;
+    } else {
+        size_t vl;
+        char *p = get_raw(rs, r->mkey, kl, &vl);
+        found = p != NULL;
+        if (p) { old = vl - 8; free(p); }
+    }
+    size_t n;
+    const char *val = encode_value(r, now, uv, uvlen, &n);
+    put_raw(rs, r->mkey, kl, val, n);
+    if (found) {
+        rs->bytes += (int64_t)uvlen - (int64_t)old;
+    } else {
+        rs->entries++;
+        rs->bytes += (int64_t)(kl - 6 + uvlen);
+    }
+    remember_uk(rs, uk, uklen, true, uvlen);
+    ring_release(rs);
+}
+
+void wrdb_map_remove(WRdbState *rs, const void *uk, size_t uklen)
+{
+    WRdb *r = rs->r;
+    if (!usable(rs)) return;
+    size_t kl;
+    mkey_with(r, uk, uklen, &kl);
+    bool found;
+    size_t old = 0;
+    if (knows_uk(rs, uk, uklen)) {
+        found = rs->known_found;
+        old = rs->known_vlen;
+    } else {
+        size_t vl;
+        char *p = get_raw(rs, r->mkey, kl, &vl);
+        found = p != NULL;
+        if (p) { old = vl - 8; free(p); }
+    }
+    if (!found) return;
+    del_raw(rs, r->mkey, kl);
+    rs->entries--;
+    rs->bytes -= (int64_t)(kl - 6 + old);
+    remember_uk(rs, uk, uklen, false, 0);
+    ring_release(rs);
+}
+
+/* A bounded iterator over the current key's map entries (caller destroys both). */
+static rocksdb_iterator_t *prefix_iter(WRdbState *rs, rocksdb_readoptions_t **ro, unsigned char **ub,
+                                       size_t *ubcap, size_t *prefix)
+{
+    WRdb *r = rs->r;
+    size_t kl;
+    const unsigned char *k = mkey_with(r, NULL, 0, &kl);
+    size_t ul = upper_bound(k, kl, ub, ubcap);
+    *ro = rocksdb_readoptions_create();
+    rocksdb_readoptions_set_verify_checksums(*ro, 0);
+    rocksdb_readoptions_set_iterate_upper_bound(*ro, (const char *)*ub, ul);
+    rocksdb_iterator_t *it = rocksdb_create_iterator_cf(r->db, *ro, rs->cf);
+    rocksdb_iter_seek(it, (const char *)k, kl);
+    *prefix = kl;
+    return it;
+}
+
+size_t wrdb_map_size(WRdbState *rs, bool stop_at_first)
+{
+    if (!usable(rs)) return 0;
+    int64_t now = rs->ttl > 0 ? now_of(rs->r) : 0;
+    rocksdb_readoptions_t *ro;
+    unsigned char *ub = NULL;
+    size_t ubcap = 0, prefix;
+    rocksdb_iterator_t *it = prefix_iter(rs, &ro, &ub, &ubcap, &prefix);
+    size_t n = 0;
+    for (; rocksdb_iter_valid(it); rocksdb_iter_next(it)) {
+        size_t vl;
+        const char *v = rocksdb_iter_value(it, &vl);
+        if (vl < 8 || expired_at(rs->ttl, (int64_t)wbe_get64((const unsigned char *)v), now)) continue;
+        n++;
+        if (stop_at_first) break;
+    }
+    rocksdb_iter_destroy(it);
+    rocksdb_readoptions_destroy(ro);
+    free(ub);
+    return n;
+}
+
+static void map_clear(WRdbState *rs)
+{
+    rocksdb_readoptions_t *ro;
+    unsigned char *ub = NULL;
+    size_t ubcap = 0, prefix;
+    rocksdb_iterator_t *it = prefix_iter(rs, &ro, &ub, &ubcap, &prefix);
+    for (; rocksdb_iter_valid(it); rocksdb_iter_next(it)) {
+        size_t kl, vl;
+        const char *k = rocksdb_iter_key(it, &kl);
+        rocksdb_iter_value(it, &vl);
+        del_raw(rs, k, kl);
+        rs->entries--;
+        rs->bytes -= (int64_t)(kl - 6 + (vl >= 8 ? vl - 8 : 0));
+    }
+    rocksdb_iter_destroy(it);
+    rocksdb_readoptions_destroy(ro);
+    free(ub);
+    rs->known_epoch = 0;
+    ring_release(rs);
+}
+
+void wrdb_map_iter(WRdbState *rs, WMapIter *it)
+{
+    close_iter(rs);
+    it->s = rs->s;
+    it->table = NULL;
+    it->pos = 0;
+    if (!usable(rs)) return;
+    rs->it = prefix_iter(rs, &rs->itro, &rs->ub, &rs->ubcap, &rs->it_prefix);
+    rs->it_started = false;
+    it->table = rs;
+}
+
+bool wrdb_map_next(WMapIter *it, WBytes *uk, WBytes *uv)
+{
+    WRdbState *rs = wstate_rdb_state(it->s);
+    if (!rs->it || it->table != rs) return false;
+    if (rs->it_started) rocksdb_iter_next(rs->it);
+    rs->it_started = true;
+    int64_t now = rs->ttl > 0 ? now_of(rs->r) : 0;
+    for (; rocksdb_iter_valid(rs->it); rocksdb_iter_next(rs->it)) {
+        size_t kl, vl;
+        const char *k = rocksdb_iter_key(rs->it, &kl);
+        const char *v = rocksdb_iter_value(rs->it, &vl);
+        if (vl < 8 || kl < rs->it_prefix) continue;
+        if (expired_at(rs->ttl, (int64_t)wbe_get64((const unsigned char *)v), now)) continue;
+        uk->p = k + rs->it_prefix;
+        uk->len = kl - rs->it_prefix;
+        uv->p = v + 8;
+        uv->len = vl - 8;
+        return true;
+    }
+    close_iter(rs);
+    it->table = NULL;
+    return false;
+}
+
+void wrdb_map_iter_remove(WMapIter *it)
+{
+    WRdbState *rs = wstate_rdb_state(it->s);
+    if (!rs->it || it->table != rs || !rs->it_started || !rocksdb_iter_valid(rs->it)) return;
+    size_t kl, vl;
+    const char *k = rocksdb_iter_key(rs->it, &kl);
+    rocksdb_iter_value(rs->it, &vl);
+    del_raw(rs, k, kl);
+    rs->entries--;
+    rs->bytes -= (int64_t)(kl - 6 + (vl >= 8 ? vl - 8 : 0));
+    rs->known_epoch = 0;
+}
+
+/* ---------------------------------------------------------------- list state */
+
+void wrdb_list_add(WRdbState *rs, const void *v, size_t len)
+{
+    WRdb *r = rs->r;
+    if (!usable(rs)) return;
+    int64_t now = now_of(r);
+    grow(&r->vbuf, &r->vbcap, len + 12);
+    wbe_put64(r->vbuf, (uint64_t)now);
+    wbe_put32(r->vbuf + 8, (uint32_t)len);
+    if (len) memcpy(r->vbuf + 12, v, len);
+    char *e = NULL;
+    rocksdb_merge_cf(r->db, r->wo, rs->cf, (const char *)r->vkey, r->vklen, (const char *)r->vbuf, len + 12, &e);
+    if (!check(r, e, "merge")) return;
+    rs->entries++;
+    rs->bytes += (int64_t)len;
+    ring_release(rs);
+}
+
+int wrdb_list_get(WRdbState *rs, const WBytes **items, WStateLookup *how)
+{
+    WRdb *r = rs->r;
+    *items = NULL;
+    if (how) *how = WSL_ABSENT;
+    if (!usable(rs)) return 0;
+    size_t vl;
+    char *v = get_raw(rs, r->vkey, r->vklen, &vl);
+    if (!v) return 0;
+    const unsigned char *body = (const unsigned char *)v + 8;
+    size_t ib = 0;
+    int n = list_count(body, vl - 8, &ib);
+    if (n <= 0) { free(v); return 0; }
+    if (rs->ttl > 0 && expired_at(rs->ttl, (int64_t)wbe_get64((unsigned char *)v), now_of(r))) {
+        del_raw(rs, r->vkey, r->vklen);
+        rs->entries -= n;
+        rs->bytes -= (int64_t)ib;
+        rs->expired_reads++;
+        free(v);
+        ring_release(rs);
+        if (how) *how = WSL_EXPIRED;
+        return 0;
+    }
+    WBytes *arr = wmalloc(sizeof(WBytes) * (size_t)n);
+    size_t off = 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t l = wbe_get32(body + off);
+        arr[i] = (WBytes){body + off + 4, l};
+        off += 4 + l;
+    }
+    ring_push(rs, v);
+    ring_push(rs, arr);
+    *items = arr;
+    if (how) *how = WSL_FOUND;
+    return n;
+}
+
+void wrdb_list_remove_at(WRdbState *rs, int index)
+{
+    WRdb *r = rs->r;
+    if (!usable(rs)) return;
+    size_t vl;
+    char *v = get_raw(rs, r->vkey, r->vklen, &vl);
+    if (!v) return;
+    const unsigned char *body = (const unsigned char *)v + 8;
+    size_t blen = vl - 8;
+    int n = list_count(body, blen, NULL);
+    if (index < 0 || index >= n) { free(v); return; }
+    size_t off = 0;
+    for (int i = 0; i < index; i++) off += 4 + wbe_get32(body + off);
+    uint32_t l = wbe_get32(body + off);
+    if (n == 1) {
+        del_raw(rs, r->vkey, r->vklen);
+    } else {
+        grow(&r->vbuf, &r->vbcap, 8 + blen);
+        wbe_put64(r->vbuf, (uint64_t)now_of(r));
+        memcpy(r->vbuf + 8, body, off);
+        memcpy(r->vbuf + 8 + off, body + off + 4 + l, blen - off - 4 - l);
+        put_raw(rs, r->vkey, r->vklen, r->vbuf, 8 + blen - 4 - l);
+    }
+    rs->entries--;
+    rs->bytes -= l;
+    free(v);
+    ring_release(rs);
+}
+
+/* ---------------------------------------------------------------- whole-state access */
+
+void wrdb_for_each(WRdbState *rs, WStateKeyFn fn, void *ctx)
+{
+    if (!usable(rs)) return;
+    rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
+    rocksdb_readoptions_set_verify_checksums(ro, 0);
+    rocksdb_iterator_t *it = rocksdb_create_iterator_cf(rs->r->db, ro, rs->cf);
+    unsigned char *last = NULL;
+    size_t lastcap = 0, lastlen = 0;
+    bool have = false;
+    for (rocksdb_iter_seek_to_first(it); rocksdb_iter_valid(it); rocksdb_iter_next(it)) {
+        size_t kl, vl;
+        const unsigned char *k = (const unsigned char *)rocksdb_iter_key(it, &kl);
+        const char *v = rocksdb_iter_value(it, &vl);
+        if (rs->kind == WSTATE_MAP) {
+            if (kl < 6) continue;
+            size_t klen = wbe_get32(k + 2);
+            if (klen > kl - 6) continue;
+            if (have && lastlen == klen && memcmp(last, k + 6, klen) == 0) continue;
+            grow(&last, &lastcap, klen + 1);
+            memcpy(last, k + 6, klen);
+            lastlen = klen;
+            have = true;
+            fn(ctx, (WBytes){k + 6, klen}, (WBytes){NULL, 0});
+        } else if (kl >= 2) {
+            if (rs->kind == WSTATE_VALUE && vl >= 8) fn(ctx, (WBytes){k + 2, kl - 2}, (WBytes){v + 8, vl - 8});
+            else fn(ctx, (WBytes){k + 2, kl - 2}, (WBytes){NULL, 0});
+        }
+    }
+    free(last);
+    rocksdb_iter_destroy(it);
+    rocksdb_readoptions_destroy(ro);
+}
+
+void wrdb_stats(WRdbState *rs, int64_t *entries, int64_t *bytes, int64_t *expired_reads)
+{
+    int64_t de = atomic_load_explicit(&rs->dropped_entries, memory_order_relaxed);
+    int64_t db = atomic_load_explicit(&rs->dropped_bytes, memory_order_relaxed);
+    *entries = rs->entries - de > 0 ? rs->entries - de : 0;
+    *bytes = rs->bytes - db > 0 ? rs->bytes - db : 0;
+    *expired_reads = rs->expired_reads;
+}
+
+bool wrdb_failed(const WRdb *r, WError *err)
+{
+    if (!r->failed) return false;
+    werr_set(err, WEXC_IO, "%s", r->errmsg);
+    return true;
+}
+
+static void flush_all(WRdb *r)
+{
+    rocksdb_flushoptions_t *fo = rocksdb_flushoptions_create();
+    rocksdb_flushoptions_set_wait(fo, 1);
+    for (int i = 0; i < r->nstates && !r->failed; i++) {
+        if (!r->states[i]->cf) continue;
+        char *e = NULL;
+        rocksdb_flush_cf(r->db, fo, r->states[i]->cf, &e);
+        check(r, e, "flush");
+    }
+    rocksdb_flushoptions_destroy(fo);
+}
+
+void wrdb_compact(WRdb *r)
+{
+    wrdb_close_iterators(r);
+    now_of(r);
+    flush_all(r);
+    for (int i = 0; i < r->nstates && !r->failed; i++)
+        if (r->states[i]->cf) rocksdb_compact_range_cf(r->db, r->states[i]->cf, NULL, 0, NULL, 0);
+}
+
+/* ---------------------------------------------------------------- snapshots (see snapshot.c) */
+
+const char *wrdb_root(const WRdb *r) { return r->root; }
+WStateBackend *wrdb_backend(const WRdb *r) { return r->b; }
+uint64_t wrdb_uid(const WRdb *r) { return r->uid; }
+void *wrdb_db(const WRdb *r) { return r->db; }
+int64_t wrdb_next_seq(WRdb *r) { return ++r->seq; }
+
+void wrdb_flush(WRdb *r) { flush_all(r); }
+
+WRdbUploaded *wrdb_uploaded(WRdb *r, const char *shared_dir, int *n)
+{
+    if (!r->shared_dir || strcmp(r->shared_dir, shared_dir) != 0) {
+        for (int i = 0; i < r->nup; i++) { free(r->up[i].sst); free(r->up[i].shared_name); }
+        r->nup = 0;
+        free(r->shared_dir);
+        r->shared_dir = wstrdup(shared_dir);
+    }
+    *n = r->nup;
+    return r->up;
+}
+
+void wrdb_uploaded_add(WRdb *r, const char *sst, const char *shared_name, int64_t size, uint32_t crc)
+{
+    if (r->nup == r->capup) {
+        r->capup = r->capup ? r->capup * 2 : 16;
+        r->up = wrealloc(r->up, sizeof(WRdbUploaded) * (size_t)r->capup);
+    }
+    r->up[r->nup++] = (WRdbUploaded){wstrdup(sst), wstrdup(shared_name), size, crc};
+}
+
+void wrdb_snapshot_state(WRdbState *rs, WSnapWriter *w, int64_t now)
+{
+    if (!usable(rs)) return;
+    close_iter(rs);
+    rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
+    rocksdb_readoptions_set_verify_checksums(ro, 0);
+    rocksdb_readoptions_set_fill_cache(ro, 0);
+    rocksdb_iterator_t *it = rocksdb_create_iterator_cf(rs->r->db, ro, rs->cf);
+    for (rocksdb_iter_seek_to_first(it); rocksdb_iter_valid(it); rocksdb_iter_next(it)) {
+        size_t kl, vl;
+        const unsigned char *k = (const unsigned char *)rocksdb_iter_key(it, &kl);
+        const unsigned char *v = (const unsigned char *)rocksdb_iter_value(it, &vl);
+        if (kl < 2 || vl < 8) continue;
+        int64_t ts = (int64_t)wbe_get64(v);
+        if (expired_at(rs->ttl, ts, now)) continue;
+        int kg = wbe_get16(k);
+        if (rs->kind == WSTATE_VALUE) {
+            wsnap_put_value(w, kg, ts, k + 2, kl - 2, v + 8, vl - 8);
+        } else if (rs->kind == WSTATE_MAP) {
+            if (kl < 6) continue;
+            size_t klen = wbe_get32(k + 2);
+            if (klen > kl - 6) continue;
+            wsnap_put_map(w, kg, ts, k + 6, klen, k + 6 + klen, kl - 6 - klen, v + 8, vl - 8);
+        } else {
+            int n = list_count(v + 8, vl - 8, NULL);
+            if (n > 0) wsnap_put_list_encoded(w, kg, ts, k + 2, kl - 2, v + 8, vl - 8, n);
+        }
+    }
+    char *e = NULL;
+    rocksdb_iter_get_error(it, &e);
+    check(rs->r, e, "snapshot iteration");
+    rocksdb_iter_destroy(it);
+    rocksdb_readoptions_destroy(ro);
+}
+
+static unsigned char *restore_key(WRdb *r, int kg, const void *k, size_t kl, const void *uk,
+                                  size_t ukl, bool map, size_t *n)
+{
+    size_t len = 2 + (map ? 4 : 0) + kl + ukl;
+    grow(&r->rbuf, &r->rbcap, len);
+    wbe_put16(r->rbuf, (uint16_t)kg);
+    size_t off = 2;
+    if (map) { wbe_put32(r->rbuf + 2, (uint32_t)kl); off = 6; }
+    if (kl) memcpy(r->rbuf + off, k, kl);
+    if (ukl) memcpy(r->rbuf + off + kl, uk, ukl);
+    *n = len;
+    r->epoch++;
+    return r->rbuf;
+}
+
+void wrdb_restore_value(WRdbState *rs, int kg, const void *k, size_t kl, const void *v, size_t vl,
+                        int64_t ts)
+{
+    if (!usable(rs)) return;
+    size_t n, vn;
+    unsigned char *ck = restore_key(rs->r, kg, k, kl, NULL, 0, false, &n);
+    const char *val = encode_value(rs->r, ts, v, vl, &vn);
+    put_raw(rs, ck, n, val, vn);
+    rs->entries++;
+    rs->bytes += (int64_t)(kl + vl);
+}
+
+void wrdb_restore_map(WRdbState *rs, int kg, const void *k, size_t kl, const void *uk, size_t ukl,
+                      const void *v, size_t vl, int64_t ts)
+{
+    if (!usable(rs)) return;
+    size_t n, vn;
+    unsigned char *ck = restore_key(rs->r, kg, k, kl, uk, ukl, true, &n);
+    const char *val = encode_value(rs->r, ts, v, vl, &vn);
+    put_raw(rs, ck, n, val, vn);
+    rs->entries++;
+    rs->bytes += (int64_t)(kl + ukl + vl);
+}
+
+void wrdb_restore_list(WRdbState *rs, int kg, const void *k, size_t kl, const void *body,
+                       size_t bodylen, int nitems, int64_t ts)
+{
+    if (!usable(rs)) return;
+    size_t n, vn;
+    unsigned char *ck = restore_key(rs->r, kg, k, kl, NULL, 0, false, &n);
+    const char *val = encode_value(rs->r, ts, body, bodylen, &vn);
+    char *e = NULL;
+    rocksdb_merge_cf(rs->r->db, rs->r->wo, rs->cf, (const char *)ck, n, val, vn, &e);
+    if (!check(rs->r, e, "merge")) return;
+    rs->entries += nitems;
+    rs->bytes += (int64_t)(bodylen - 4 * (size_t)nitems);
+}
+
+void wrdb_restore_raw(WRdbState *rs, const void *ck, size_t cklen, const void *v, size_t vlen)
+{
+    if (!usable(rs) || cklen < 2 || vlen < 8) return;
+    rs->r->epoch++;
+    if (rs->kind == WSTATE_LIST) {
+        size_t ib = 0;
+        int n = list_count((const unsigned char *)v + 8, vlen - 8, &ib);
+        if (n <= 0) return;
+        char *e = NULL;
+        rocksdb_merge_cf(rs->r->db, rs->r->wo, rs->cf, ck, cklen, v, vlen, &e);
+        if (!check(rs->r, e, "merge")) return;
+        rs->entries += n;
+        rs->bytes += (int64_t)ib;
+        return;
+    }
+    put_raw(rs, ck, cklen, v, vlen);
+    rs->entries++;
+    rs->bytes += (int64_t)(cklen - (rs->kind == WSTATE_MAP ? 6 : 2) + vlen - 8);
+}
+
+/* Options to open a snapshot's column families read-only (merge operator for lists). */
+void *wrdb_readonly_cf_options(WStateKind kind)
+{
+    rocksdb_options_t *base = base_options(NULL, DEFAULT_WRITE_BUFFER);
+    rocksdb_options_t *o = cf_options(base, kind, NULL, NULL);
+    rocksdb_options_destroy(base);
+    return o;
+}
+
+/* ---------------------------------------------------------------- configuration */
+
+static bool parse_memory(const char *s, int64_t *out)
+{
+    char *end;
+    while (*s == ' ') s++;
+    if (*s < '0' || *s > '9') return false;
+    unsigned long long v = strtoull(s, &end, 10);
+    while (*end == ' ') end++;
+    int64_t mul = 1;
+    if (*end) {
+        static const struct { const char *u; int64_t m; } units[] = {
+            {"b", 1}, {"bytes", 1}, {"k", 1LL << 10}, {"kb", 1LL << 10}, {"kibibytes", 1LL << 10},
+            {"m", 1LL << 20}, {"mb", 1LL << 20}, {"mebibytes", 1LL << 20}, {"g", 1LL << 30},
+            {"gb", 1LL << 30}, {"gibibytes", 1LL << 30}, {"t", 1LL << 40}, {"tb", 1LL << 40},
+            {"tebibytes", 1LL << 40}};
+        size_t i;
+        for (i = 0; i < sizeof units / sizeof units[0]; i++) if (strcasecmp(end, units[i].u) == 0) break;
+        if (i == sizeof units / sizeof units[0]) return false;
+        mul = units[i].m;
+    }
+    if (v > (unsigned long long)(INT64_MAX / mul)) return false;
+    *out = (int64_t)v * mul;
+    return true;
+}
+
+static bool memory_option(const WOptions *c, const char *key, int64_t *out, WError *err)
+{
+    const char *v = wopts_get(c, key);
+    if (!v) return true;
+    if (!parse_memory(v, out)) {
+        werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key '%s'.", v, key);
+        return false;
+    }
+    return true;
+}
+
+bool wstate_backend_config(const WOptions *config, WStateBackendType *type, WRocksDBConfig *rcfg,
+                           WError *err)
+{
+    *type = WSTATE_BACKEND_HASHMAP;
+    if (rcfg) memset(rcfg, 0, sizeof *rcfg);
+    if (!config) return true;
+    const char *name = wopts_get(config, "state.backend.type");
+    if (!name) name = wopts_get(config, "state.backend");
+    if (name) {
+        if (strcasecmp(name, "hashmap") == 0 || strcasecmp(name, "filesystem") == 0 ||
+            strcasecmp(name, "jobmanager") == 0) {
+            *type = WSTATE_BACKEND_HASHMAP;
+        } else if (strcasecmp(name, "rocksdb") == 0) {
+            *type = WSTATE_BACKEND_ROCKSDB;
+        } else {
+            werr_set(err, "org.apache.flink.util.DynamicCodeLoadingException",
+                     "Cannot find configured state backend factory class: %s", name);
+            return false;
+        }
+    }
+    if (!rcfg) return true;
+    rcfg->local_dir = wopts_get(config, "state.backend.rocksdb.localdir");
+    return memory_option(config, "state.backend.rocksdb.block.cache-size", &rcfg->block_cache_bytes, err) &&
+           memory_option(config, "state.backend.rocksdb.writebuffer.size", &rcfg->write_buffer_bytes, err);
+}
