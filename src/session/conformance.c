@@ -274,7 +274,11 @@ static bool run_once(WArena *a, Case *c, const char *dir, bool phase1_only, RunO
     WSession *s = wsession_new(cap);
     WStmtResult res;
     bool ok = true;
-    const char *setup[] = {"SET 'weir.exec.chunk-rows' = '1'", "SET 'parallelism.default' = '1'", NULL};
+    /* WEIR_CONFORMANCE_PARALLELISM runs the case with more subtasks (results compare as multisets) */
+    const char *par = getenv("WEIR_CONFORMANCE_PARALLELISM");
+    char par_sql[96];
+    snprintf(par_sql, sizeof par_sql, "SET 'parallelism.default' = '%d'", par && atoi(par) > 0 ? atoi(par) : 1);
+    const char *setup[] = {"SET 'weir.exec.chunk-rows' = '1'", par_sql, NULL};
     for (int i = 0; setup[i] && ok; i++) {
         ok = wsession_execute(s, setup[i], NULL, &res, err);
         wstmt_result_free(&res);
