@@ -337,8 +337,12 @@ static void collect_sink(const RunOut *printed, const char *sink, Lines *got)
     while (t && *t) {
         const char *nl = strchr(t, '\n');
         size_t n = nl ? (size_t)(nl - t) : strlen(t);
-        if (n > plen + 2 && strncmp(t, sink, plen) == 0 && t[plen] == '>' && t[plen + 1] == ' ')
-            lines_add(got, t + plen + 2, n - plen - 2);
+        if (n > plen + 2 && strncmp(t, sink, plen) == 0) {
+            /* "sink> row", or "sink:3> row" from subtask 3 of a parallel sink */
+            size_t k = plen;
+            if (t[k] == ':') { k++; while (k < n && t[k] >= '0' && t[k] <= '9') k++; }
+            if (k + 2 <= n && t[k] == '>' && t[k + 1] == ' ') lines_add(got, t + k + 2, n - k - 2);
+        }
         t = nl ? nl + 1 : t + n;
     }
 }
