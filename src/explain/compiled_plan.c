@@ -103,13 +103,14 @@ static const char *agg_internal(const WAggCall *c)
     return "$AGG$1";
 }
 
-static json_t *agg_calls_json(int n, const WAggCall *aggs)
+static json_t *agg_calls_json(int n, const WAggCall *aggs, const char *const *names)
 {
     json_t *a = json_array();
     for (int i = 0; i < n; i++) {
         const WAggCall *c = &aggs[i];
         json_t *j = json_object();
-        json_object_set_new(j, "name", c->out_name ? json_string(c->out_name) : json_null());
+        const char *nm = names ? names[i] : c->out_name;
+        json_object_set_new(j, "name", nm ? json_string(nm) : json_null());
         if (c->kind == WAGG_COUNT_STAR) json_object_set_new(j, "syntax", json_string("FUNCTION_STAR"));
         json_object_set_new(j, "internalName", json_string(agg_internal(c)));
         json_object_set_new(j, "argList", ints_json(c->nargs, c->args));
@@ -373,7 +374,7 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
     case WR_GROUP_AGG:
         json_object_set_new(j, "configuration", agg_configuration(x));
         json_object_set_new(j, "grouping", ints_json(r->nkeys, r->keys));
-        json_object_set_new(j, "aggCalls", agg_calls_json(r->naggs, r->aggs));
+        json_object_set_new(j, "aggCalls", agg_calls_json(r->naggs, r->aggs, ex_out_names(x, r) + r->nkeys));
         json_object_set_new(j, "aggCallNeedRetractions", bools_json(r->naggs, r->input_retracts));
         json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
         json_object_set_new(j, "needRetraction", json_boolean(r->input_retracts));
@@ -482,7 +483,7 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
         json_object_set_new(j, "configuration", c);
         if (r->kind == WR_WINDOW_AGG) {
             json_object_set_new(j, "grouping", ints_json(r->nkeys, r->keys));
-            json_object_set_new(j, "aggCalls", agg_calls_json(r->naggs, r->aggs));
+            json_object_set_new(j, "aggCalls", agg_calls_json(r->naggs, r->aggs, ex_out_names(x, r) + r->nkeys));
         }
         json_t *w = json_object();
         json_object_set_new(w, "strategy", json_string(r->kind == WR_WINDOW_AGG || r->kind == WR_WINDOW_TVF
@@ -532,7 +533,8 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
     json_t *props = json_array();
     for (int i = 0; i < nin; i++) json_array_append_new(props, input_property(ins[i]));
     json_object_set_new(j, "inputProperties", props);
-    json_object_set_new(j, "outputType", ex_row_type_json(a, &r->out));
+    WSchema os = ex_schema(x, r);
+    json_object_set_new(j, "outputType", ex_row_type_json(a, &os));
     WStrBuf d;
     wsb_init(&d);
     ex_digest(x, r, EXD_EXEC, &d);

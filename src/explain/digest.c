@@ -118,7 +118,7 @@ static const char *agg_fn_name(const WAggCall *c)
     return c->name ? c->name : "AGG";
 }
 
-void ex_agg_call(const WAggCall *c, const char *const *names, WStrBuf *out, bool retract)
+void ex_agg_call(const WAggCall *c, const char *const *names, const char *out_name, WStrBuf *out, bool retract)
 {
     const char *fn = agg_fn_name(c);
     bool needs_retract_variant = retract && (c->kind == WAGG_COUNT_STAR || c->kind == WAGG_COUNT ||
@@ -132,7 +132,7 @@ void ex_agg_call(const WAggCall *c, const char *const *names, WStrBuf *out, bool
     for (int i = 0; i < c->nargs; i++) wsb_printf(out, "%s%s", i ? ", " : "", names[c->args[i]]);
     wsb_putc(out, ')');
     if (c->filter_col >= 0) wsb_printf(out, " FILTER %s", names[c->filter_col]);
-    wsb_printf(out, " AS %s", c->out_name ? c->out_name : "EXPR$0");
+    wsb_printf(out, " AS %s", out_name ? out_name : c->out_name ? c->out_name : "EXPR$0");
 }
 
 static void table_path(WStrBuf *out, const char *qname)
@@ -188,10 +188,7 @@ static const char *const *join_names(const ExCtx *x, const WRel *r)
     int n = l->out.n + rt->out.n;
     WArena *a = x->p->arena;
     const char **names = WA_ARRAY(a, const char *, n ? n : 1);
-    if (r->out.n == n) {
-        for (int i = 0; i < n; i++) names[i] = r->out.names[i];
-        return names;
-    }
+    if (r->out.n == n) return ex_out_names(x, r);
     for (int i = 0; i < l->out.n; i++) names[i] = l->out.names[i];
     for (int j = 0; j < rt->out.n; j++) {
         const char *nm = rt->out.names[j];
@@ -265,10 +262,11 @@ static void ttl_hint_text(const WStateTtlHint *h, bool join, WStrBuf *out)
     }
 }
 
-static void select_list(WStrBuf *out, const WSchema *s)
+static void select_list(const ExCtx *x, const WRel *r, WStrBuf *out)
 {
+    const char *const *n = ex_out_names(x, r);
     wsb_puts(out, "select=[");
-    ex_names_list(out, s);
+    for (int i = 0; i < r->out.n; i++) wsb_printf(out, "%s%s", i ? ", " : "", n[i]);
     wsb_putc(out, ']');
 }
 
@@ -333,8 +331,8 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
             const WExpr *e = r->exprs[i];
             if (i) wsb_puts(out, ", ");
             ex_rex(out, e, inn, d);
-            if (!(e->kind == WX_COLUMN && !strcmp(inn[e->col], r->out.names[i])))
-                wsb_printf(out, " AS %s", r->out.names[i]);
+            const char *on = ex_out_names(x, r)[i];
+            if (!(e->kind == WX_COLUMN && !strcmp(inn[e->col], on))) wsb_printf(out, " AS %s", on);
         }
         wsb_putc(out, ']');
         if (r->cond) {
@@ -382,7 +380,7 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         for (int i = 0; i < r->nkeys; i++) wsb_printf(out, "%s%s", i ? ", " : "", inn[r->keys[i]]);
         for (int j = 0; j < r->naggs; j++) {
             if (r->nkeys || j) wsb_puts(out, ", ");
-            ex_agg_call(&r->aggs[j], inn, out, r->input_retracts);
+            ex_agg_call(&r->aggs[j], inn, ex_out_names(x, r)[r->nkeys + j], out, r->input_retracts);
         }
         wsb_putc(out, ']');
         if (d == EXD_REL) ttl_hint_text(ex_hint(x, r), false, out);
@@ -394,7 +392,7 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         wsb_printf(out, "(joinType=[%s], where=[", join_type_name(r));
         join_condition(x, r, jn, d, out);
         wsb_puts(out, "], ");
-        select_list(out, &r->out);
+        select_list(x, r, out);
         wsb_printf(out, ", leftInputSpec=[%s], rightInputSpec=[%s]",
                    input_spec(r->inputs[0], r->nkeys, r->keys), input_spec(r->inputs[1], r->nkeys, r->right_keys));
         if (d == EXD_REL) ttl_hint_text(ex_hint(x, r), true, out);
@@ -409,7 +407,7 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
                    (long long)r->lower_ms, (long long)r->upper_ms, r->left_time_col, r->right_time_col);
         join_condition(x, r, jn, d, out);
         wsb_puts(out, "], ");
-        select_list(out, &r->out);
+        select_list(x, r, out);
         wsb_putc(out, ')');
         return;
     }
@@ -418,7 +416,7 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         wsb_printf(out, "(joinType=[%s], where=[", join_type_name(r));
         join_condition(x, r, jn, d, out);
         wsb_puts(out, "], ");
-        select_list(out, &r->out);
+        select_list(x, r, out);
         wsb_putc(out, ')');
         return;
     }
@@ -432,7 +430,7 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         wsb_printf(out, "], joinType=[%s], where=[", join_type_name(r));
         join_condition(x, r, jn, d, out);
         wsb_puts(out, "], ");
-        select_list(out, &r->out);
+        select_list(x, r, out);
         wsb_putc(out, ')');
         return;
     }
@@ -456,7 +454,7 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         wsb_puts(out, "], orderBy=[");
         sort_list(out, r, inn);
         wsb_puts(out, "], ");
-        select_list(out, &r->out);
+        select_list(x, r, out);
         wsb_putc(out, ')');
         return;
     }
@@ -474,11 +472,11 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         for (int i = 0; i < r->nkeys; i++) wsb_printf(out, "%s%s", q++ ? ", " : "", inn[r->keys[i]]);
         for (int j = 0; j < r->naggs; j++) {
             if (q++) wsb_puts(out, ", ");
-            ex_agg_call(&r->aggs[j], inn, out, false);
+            ex_agg_call(&r->aggs[j], inn, ex_out_names(x, r)[r->nkeys + j], out, false);
         }
         if (r->win_out_start >= 0) wsb_printf(out, "%sstart('w$) AS %s", q++ ? ", " : "", r->out.names[r->win_out_start]);
         if (r->win_out_end >= 0) wsb_printf(out, "%send('w$) AS %s", q++ ? ", " : "", r->out.names[r->win_out_end]);
-        if (r->win_out_time >= 0)
+        if (r->win_out_time >= 0 && node && node->wtime_used)
             wsb_printf(out, "%s%s('w$) AS %s", q++ ? ", " : "", r->win_proctime ? "proctime" : "rowtime",
                        r->out.names[r->win_out_time]);
         wsb_puts(out, "])");
@@ -505,7 +503,7 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         wsb_puts(out, "], orderBy=[");
         sort_list(out, r, inn);
         wsb_puts(out, "], ");
-        select_list(out, &r->out);
+        select_list(x, r, out);
         wsb_putc(out, ')');
         return;
     case WR_CHANGELOG_NORMALIZE:
@@ -526,7 +524,7 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         key_names(out, inn, r->nkeys, r->keys);
         wsb_printf(out, "], orderBy=[%s ASC], window=[%s], ", in ? inn[r->time_col] : "",
                    r->over_rows ? "ROWS" : "RANG");
-        select_list(out, &r->out);
+        select_list(x, r, out);
         wsb_putc(out, ')');
         return;
     default:

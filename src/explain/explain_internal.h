@@ -32,6 +32,9 @@ typedef struct ExNode {
     const WExpr *pushed_filter;     /* shown as filter=[...] (the Calc keeps it too) */
     int nproj;                      /* projected physical columns (table order), 0 = no projection */
     int *proj;                      /* indexes into the scan's output */
+    /* aggregates: output names as Flink gives them (the select items they become) */
+    const char **agg_names;
+    bool wtime_used;                /* window aggregate: window_time is read above */
 } ExNode;
 
 typedef struct ExCtx {
@@ -40,6 +43,10 @@ typedef struct ExCtx {
     ExNode *nodes;
     WStateTtlHint *hints;
     int nhints;
+    /* cache of unique output names per node */
+    int nnames, capnames;
+    const WRel **name_rel;
+    const char *const **names;
 } ExCtx;
 
 /* Build the view of roots[0..n) (collect sinks of queries are left out: Flink prints no sink). */
@@ -51,6 +58,10 @@ int ex_inputs(const ExCtx *x, const WRel *r, const WRel **out);
 const WRel *ex_root(const WRel *r);
 const WStateTtlHint *ex_hint(const ExCtx *x, const WRel *r);
 
+/* The node's output names, made unique as Calcite does (order_id, order_id0). */
+const char *const *ex_out_names(const ExCtx *x, const WRel *r);
+/* r->out with those names. */
+WSchema ex_schema(const ExCtx *x, const WRel *r);
 /* Column name of input column i as the node's digest shows it (after projection push-down). */
 const char *ex_in_name(const ExCtx *x, const WRel *in, int col);
 
@@ -72,7 +83,7 @@ const char *ex_exec_type(const WRel *r);                    /* stream-exec-calc_
 /* name(attrs) of one node for the physical (EXD_REL) or execution (EXD_EXEC) plan. */
 void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out);
 /* Aggregate call text, e.g. SUM(amount) AS EXPR$1 */
-void ex_agg_call(const WAggCall *c, const char *const *in_names, WStrBuf *out, bool retract);
+void ex_agg_call(const WAggCall *c, const char *const *in_names, const char *out_name, WStrBuf *out, bool retract);
 /* Changelog mode: I,UB,UA,D or NONE */
 void ex_changelog(uint8_t mode, WStrBuf *out);
 

@@ -50,10 +50,49 @@ int ex_inputs(const ExCtx *x, const WRel *r, const WRel **out)
     return r->ninputs;
 }
 
+/* Output names made unique as Calcite does (a repeated name gets 0, 1, ... appended). */
+const char *const *ex_out_names(const ExCtx *x, const WRel *r)
+{
+    ExCtx *mx = (ExCtx *)x;
+    for (int i = 0; i < mx->nnames; i++) if (mx->name_rel[i] == r) return mx->names[i];
+    WArena *a = x->p->arena;
+    int n = r->out.n;
+    const char **names = WA_ARRAY(a, const char *, n ? n : 1);
+    ExNode *en = ex_node(x, r);
+    const char *const *base = en && en->agg_names ? en->agg_names : r->out.names;
+    for (int i = 0; i < n; i++) {
+        const char *nm = base[i] ? base[i] : "$f";
+        bool clash = false;
+        for (int k = 0; k < i; k++) if (!strcmp(names[k], nm)) clash = true;
+        for (int suffix = 0; clash; suffix++) {
+            const char *cand = wa_sprintf(a, "%s%d", base[i], suffix);
+            clash = false;
+            for (int k = 0; k < n; k++)
+                if ((k < i && !strcmp(names[k], cand)) || (k > i && !strcmp(base[k], cand))) clash = true;
+            if (!clash) nm = cand;
+        }
+        names[i] = nm;
+    }
+    if (mx->nnames == mx->capnames) {
+        int nc = mx->capnames ? mx->capnames * 2 : 32;
+        const WRel **nr = WA_ARRAY(a, const WRel *, nc);
+        const char *const **nn = WA_ARRAY(a, const char *const *, nc);
+        if (mx->nnames) {
+            memcpy(nr, mx->name_rel, sizeof *nr * (size_t)mx->nnames);
+            memcpy(nn, mx->names, sizeof *nn * (size_t)mx->nnames);
+        }
+        mx->name_rel = nr;
+        mx->names = nn;
+        mx->capnames = nc;
+    }
+    mx->name_rel[mx->nnames] = r;
+    mx->names[mx->nnames++] = names;
+    return names;
+}
+
 const char *ex_in_name(const ExCtx *x, const WRel *in, int col)
 {
-    (void)x;
-    return in->out.names[col];
+    return ex_out_names(x, in)[col];
 }
 
 static ExNode *add(ExCtx *x, const WRel *r)
@@ -160,13 +199,68 @@ static void push_down(ExCtx *x, const WRel *calc, WRel **roots, int nroots)
         for (int i = 0; i < n; i++) if (used[i]) sn->proj[k++] = i;
     }
     if (!wa && calc->cond && filterable(scan)) sn->pushed_filter = calc->cond;
+    /* a Calc that now only repeats the projected columns disappears too */
+    int np = sn->nproj ? sn->nproj : n;
+    bool ident = !calc->cond && calc->nexprs == np;
+    for (int i = 0; i < calc->nexprs && ident; i++) {
+        const WExpr *e = calc->exprs[i];
+        int want = sn->nproj ? sn->proj[i] : i;
+        if (e->kind != WX_COLUMN || e->col != want || strcmp(scan->out.names[want], calc->out.names[i]) != 0)
+            ident = false;
+    }
+    if (ident) {
+        ExNode *cn = add(x, calc);
+        cn->id = -1;
+    }
+}
+
+/* Flink names aggregate results after the select items they become (EXPR$1, total, ...), and a
+   window aggregate only produces the window properties that are used. */
+static void agg_names(ExCtx *x, const WRel *calc)
+{
+    const WRel *agg = calc->inputs[0];
+    if (agg->kind != WR_GROUP_AGG && agg->kind != WR_WINDOW_AGG) return;
+    ExNode *an = add(x, agg);
+    WArena *a = x->p->arena;
+    if (!an->agg_names) {
+        an->agg_names = WA_ARRAY(a, const char *, agg->out.n ? agg->out.n : 1);
+        for (int i = 0; i < agg->out.n; i++) an->agg_names[i] = agg->out.names[i];
+    }
+    int first_agg = agg->nkeys, end_agg = agg->nkeys + agg->naggs;
+    for (int i = 0; i < calc->nexprs; i++) {
+        const WExpr *e = calc->exprs[i];
+        bool used_elsewhere = false;
+        if (e->kind != WX_COLUMN) continue;
+        if (agg->kind == WR_WINDOW_AGG && e->col == agg->win_out_time) an->wtime_used = true;
+        if (e->col < first_agg || e->col >= end_agg) continue;
+        for (int k = 0; k < calc->nexprs; k++)
+            if (k != i && calc->exprs[k]->kind == WX_COLUMN && calc->exprs[k]->col == e->col) used_elsewhere = true;
+        if (!used_elsewhere) an->agg_names[e->col] = calc->out.names[i];
+    }
+    if (calc->cond && agg->kind == WR_WINDOW_AGG) {
+        /* a filter on the time column keeps it */
+        bool *used = WA_ARRAY(a, bool, agg->out.n ? agg->out.n : 1);
+        memset(used, 0, sizeof(bool) * (size_t)(agg->out.n ? agg->out.n : 1));
+        mark_refs(calc->cond, used, agg->out.n);
+        if (agg->win_out_time >= 0 && used[agg->win_out_time]) an->wtime_used = true;
+    }
+}
+
+WSchema ex_schema(const ExCtx *x, const WRel *r)
+{
+    WSchema s = r->out;
+    s.names = (const char **)ex_out_names(x, r);
+    return s;
 }
 
 static void scan_push_downs(ExCtx *x, const WRel *r, WRel **roots, int nroots, int depth)
 {
     if (depth > 2000) return;
     for (int i = 0; i < r->ninputs; i++) scan_push_downs(x, r->inputs[i], roots, nroots, depth + 1);
-    if (r->kind == WR_CALC) push_down(x, r, roots, nroots);
+    if (r->kind == WR_CALC) {
+        push_down(x, r, roots, nroots);
+        agg_names(x, r);
+    }
 }
 
 static void number(ExCtx *x, const WRel *r, int *next, int depth)
