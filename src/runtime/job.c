@@ -23,6 +23,7 @@ typedef struct SourceSlot {
     WOperator *head;            /* receives the source's chunks on input 0 */
     WChunk *chunk;
     bool done;
+    bool pending;               /* chunk holds rows read before the lanes started */
     int values_next;            /* VALUES: next row */
 } SourceSlot;
 
@@ -856,7 +857,11 @@ static int lane_pump(Lane *L)
         SourceSlot *s = &L->srcs[i];
         if (s->done) continue;
         bool more;
-        if (!s->src) {
+        if (s->pending) {
+            s->pending = false;
+            wop_push(s->head, 0, s->chunk);
+            more = true;
+        } else if (!s->src) {
             more = pump_values(L, s);
         } else {
             wchunk_reset(s->chunk);
@@ -935,6 +940,33 @@ bool wjob_run(WJob *j)
         int active = L->nsrc;
         while (active > 0 && !L->err.set && !L->ctx.cancelled && !j->ctx.cancelled) active = lane_pump(L);
     } else {
+        /* Before the lanes start, read one chunk of every source: a subtask whose source split is
+           empty ends at once, so its end (and maximal watermark) reaches every receiver before
+           any data does, and the event-time results do not depend on thread timing. */
+        for (int l = 0; l < j->nlanes && !j->failed; l++) {
+            Lane *L = &j->lanes[l];
+            for (int i = 0; i < L->nsrc; i++) {
+                SourceSlot *s = &L->srcs[i];
+                bool more;
+                if (!s->src) {
+                    more = l == 0 && s->rel->nrows > 0;
+                } else {
+                    wchunk_reset(s->chunk);
+                    WSourceStatus st = s->src->next(s->src, s->chunk, &L->err);
+                    if (st == WSRC_ERROR) { lane_fail(L); break; }
+                    more = st != WSRC_END || s->chunk->nrows > 0;
+                    if (s->chunk->nrows) s->pending = true;
+                    else if (st != WSRC_END) more = true;
+                    if (st == WSRC_END && s->chunk->nrows) s->pending = true;
+                }
+                if (!more) {
+                    s->done = true;
+                    wop_input_watermark(s->head, 0, WWM_MAX);
+                    wop_input_end(s->head, 0);
+                    lane_fail(L);
+                }
+            }
+        }
         for (int l = 0; l < j->nlanes; l++) pthread_create(&j->lanes[l].thread, NULL, lane_main, &j->lanes[l]);
         for (int l = 0; l < j->nlanes; l++) pthread_join(j->lanes[l].thread, NULL);
     }
