@@ -282,6 +282,18 @@ static WRel *bind_window_tvf(QCtx *q, AstExpr *call)
     WRel *w = wrel_new(p, WR_WINDOW_TVF, 1);
     w->inputs[0] = in;
     w->win_kind = kind;
+    if (data->nargs) {
+        /* SESSION(TABLE t PARTITION BY k, ...): sessions per partition key */
+        if (kind != 3) return fail_rel(p, data->pos, WEXC_VALIDATION, "Only SESSION windows take PARTITION BY.");
+        w->win_npartition = data->nargs;
+        w->win_partition = WA_ARRAY(a, int, data->nargs);
+        for (int i = 0; i < data->nargs; i++) {
+            WExpr *k = bind_expr(b, &in_scope, data->args[i]);
+            if (!k) return NULL;
+            if (k->kind != WX_COLUMN) return fail_rel(p, data->args[i]->pos, WEXC_VALIDATION, "PARTITION BY of a window must name columns.");
+            w->win_partition[i] = k->col;
+        }
+    }
     w->win_time_col = tc->col;
     w->win_proctime = tt->time_attr == WTA_PROCTIME;
     int64_t v;
@@ -600,6 +612,7 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
                         .nargs = hop ? 4 : 3, .args = targs};
         WRel *w = bind_group_window(q, &call, in, scope);
         if (!w) return NULL;
+        w->win_legacy = true;
         in = w;
         /* the window columns join the scope, hidden from * */
         int n = w->out.n - 3;

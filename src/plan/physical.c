@@ -280,6 +280,21 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
         else if (k->col == n + 2) gt = i;
     }
     if (gs < 0 || ge < 0) return NULL;
+    if (tvf->win_kind == 3 && !tvf->win_legacy) {
+        /* a SESSION TVF's sessions span its partition (all rows without PARTITION BY): the
+           aggregate is fused only when it groups by exactly that partition, as Flink does */
+        int nother = 0;
+        for (int i = 0; i < agg->nkeys; i++) {
+            if (i == gs || i == ge || i == gt) continue;
+            const WExpr *k = pre->exprs[agg->keys[i]];
+            bool in_part = false;
+            for (int q = 0; q < tvf->win_npartition; q++)
+                if (k->kind == WX_COLUMN && k->col == tvf->win_partition[q]) in_part = true;
+            if (!in_part) return NULL;
+            nother++;
+        }
+        if (nother != tvf->win_npartition) return NULL;
+    }
     /* every other expression of the pre-projection must not use the window columns */
     for (int i = 0; i < pre->nexprs; i++) {
         bool is_wkey = false;
@@ -327,12 +342,18 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
     w->win_offset = tvf->win_offset;
     w->win_gap = tvf->win_gap;
     w->win_proctime = tvf->win_proctime;
+    w->win_legacy = tvf->win_legacy;
     w->win_time_col = time_col;
     int nk = 0;
     w->keys = ints(p, agg->nkeys);
     for (int k = 0; k < agg->nkeys; k++)
         if (k != gs && k != ge && k != gt) w->keys[nk++] = newpos[agg->keys[k]];
     w->nkeys = nk;
+    if (tvf->win_kind == 3 && !tvf->win_legacy) {
+        /* the session partition is the aggregate's key */
+        w->win_npartition = nk;
+        w->win_partition = w->keys;
+    }
     w->naggs = agg->naggs;
     w->aggs = WA_ARRAY(p->arena, WAggCall, agg->naggs ? agg->naggs : 1);
     for (int j = 0; j < agg->naggs; j++) {

@@ -150,6 +150,7 @@ struct WRel {
                                        WINDOW_JOIN: the left input's (right's in win_rstart/rend) */
     int win_rstart_col, win_rend_col;
     bool win_dedup;                 /* WINDOW_RANK is a WindowDeduplicate */
+    bool win_legacy;                /* a legacy GROUP BY TUMBLE/HOP/SESSION group window */
     int win_out_start, win_out_end, win_out_time;   /* WINDOW_AGG: output positions, -1 if absent */
     /* temporal / interval joins */
     AstExpr *temporal_as_of;        /* scan of a table read FOR SYSTEM_TIME AS OF (binder) */

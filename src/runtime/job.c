@@ -679,7 +679,8 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         WRel *in = r->inputs[0];
         WWindowAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
                              .naggs = r->naggs, .aggs = r->aggs, .win = window_def(L, r, in),
-                             .input_retracts = r->input_retracts, .out = {r->out.n, r->out.types, r->out.names}};
+                             .input_retracts = r->input_retracts, .out = {r->out.n, r->out.types, r->out.names},
+                             .group_window = r->win_legacy};
         op = wop_window_agg_new(&L->ctx, &sp);
         break;
     }
