@@ -1,0 +1,934 @@
+/*
+ * gateway.c — SQL gateway sessions and operations. See gateway.h.
+ */
+#include "gateway.h"
+#include "../common/arena.h"
+#include "../common/strbuf.h"
+#include "../types/format.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_SESSIONS 64
+#define MAX_OPS_PER_SESSION 32
+#define MAX_PENDING_ROWS 20000      /* unfetched rows before a query waits for its client */
+#define MAX_EVENTS_PER_FETCH 64
+
+enum { OP_RUNNING, OP_FINISHED, OP_ERROR, OP_CANCELED };
+static const char *const OP_STATUS[] = {"RUNNING", "FINISHED", "ERROR", "CANCELED"};
+
+typedef struct Sess Sess;
+
+typedef struct Op {
+    char id[37];
+    Sess *sess;
+    char *stmt;
+    pthread_t thread;
+    bool has_thread;
+    int status;
+    bool cancel;
+    pid_t tid;
+    json_t *events;             /* events not yet acknowledged; events[0] has token `base` */
+    long base;
+    long pending_rows;
+    bool done;
+    struct Op *next;
+} Op;
+
+struct Sess {
+    char id[37];
+    WGateway *g;
+    WSession *s;
+    pthread_mutex_t run_mu;     /* one statement at a time */
+    int64_t last_access;
+    Op *ops;
+    int nops;
+    int busy;                   /* requests and operation threads using the session */
+    bool closing;
+};
+
+struct WGateway {
+    WRegistry *reg;
+    const WClusterConfig *cfg;
+    FILE *print_out;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int nsess;
+    Sess *sessions[MAX_SESSIONS];
+    uint64_t rng;
+    int64_t idle_ms;
+    bool stopping;
+};
+
+json_t *wgateway_error(const char *fmt, ...)
+{
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return json_pack("{s:[s]}", "errors", buf);
+}
+
+static int64_t now_ms(void) { return wregistry_now(); }
+
+static uint64_t next_rand(WGateway *g)
+{
+    uint64_t x = g->rng += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+/* (locked) A random UUID as text (version 4 layout). */
+static void new_uuid(WGateway *g, char out[37])
+{
+    uint64_t a = next_rand(g), b = next_rand(g);
+    a = (a & ~0xf000ULL) | 0x4000ULL;
+    b = (b & ~(3ULL << 62)) | (2ULL << 62);
+    snprintf(out, 37, "%08llx-%04llx-%04llx-%04llx-%012llx", (unsigned long long)(a >> 32),
+             (unsigned long long)((a >> 16) & 0xffff), (unsigned long long)(a & 0xffff),
+             (unsigned long long)(b >> 48), (unsigned long long)(b & 0xffffffffffffULL));
+}
+
+static bool is_uuid(const char *s)
+{
+    if (strlen(s) != 36) return false;
+    for (int i = 0; i < 36; i++) {
+        if (i == 8 || i == 13 || i == 18 || i == 23) {
+            if (s[i] != '-') return false;
+        } else if (!isxdigit((unsigned char)s[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------ events */
+
+/* (locked) */
+static void push_event(WGateway *g, Op *op, json_t *ev, long rows)
+{
+    json_array_append_new(op->events, ev);
+    op->pending_rows += rows;
+    pthread_cond_broadcast(&g->cv);
+}
+
+static void emit(Op *op, json_t *ev, long rows)
+{
+    WGateway *g = op->sess->g;
+    pthread_mutex_lock(&g->mu);
+    push_event(g, op, ev, rows);
+    pthread_mutex_unlock(&g->mu);
+}
+
+static json_t *client_config(WSession *s)
+{
+    const char *w = wsession_get(s, "table.display.max-column-width", NULL);
+    if (!w) w = wsession_get(s, "sql-client.display.max-column-width", NULL);
+    return json_pack("{s:s, s:b, s:s?, s:s, s:s}",
+                     "resultMode", wsession_get(s, "sql-client.execution.result-mode", "table"),
+                     "batch", wsession_is_batch(s), "maxColumnWidth", w,
+                     "printTimeCost", wsession_get(s, "sql-client.display.print-time-cost", "false"),
+                     "verbose", wsession_get(s, "sql-client.verbose", "false"));
+}
+
+/* ------------------------------------------------------------------ the result sink */
+
+typedef struct SinkCtx {
+    Op *op;
+    int ncols;
+} SinkCtx;
+
+static void sk_open(void *ctx, int ncols, const char *const *names, const WType *const *types)
+{
+    SinkCtx *k = ctx;
+    k->ncols = ncols;
+    json_t *cols = json_array();
+    for (int i = 0; i < ncols; i++) {
+        const WType *t = types[i];
+        WStrBuf ts;
+        wsb_init(&ts);
+        wtype_to_string(t, &ts);
+        json_array_append_new(cols, json_pack("{s:s, s:s, s:i, s:b, s:i, s:i, s:i, s:i}", "name", names[i],
+                                              "logicalType", ts.buf ? ts.buf : "", "typeId", (int)t->id,
+                                              "nullable", t->nullable, "precision", t->precision, "scale", t->scale,
+                                              "qual", (int)t->qual, "timeAttr", (int)t->time_attr));
+        wsb_free(&ts);
+    }
+    emit(k->op, json_pack("{s:s, s:o, s:o}", "type", "open", "columns", cols, "client",
+                          client_config(k->op->sess->s)), 0);
+}
+
+static bool sk_rows(void *ctx, const WChunk *c)
+{
+    SinkCtx *k = ctx;
+    Op *op = k->op;
+    WGateway *g = op->sess->g;
+    const WTimeZone *tz = wsession_time_zone(op->sess->s);
+    json_t *kinds = json_array(), *data = json_array();
+    WStrBuf cell;
+    wsb_init(&cell);
+    for (int r = 0; r < c->nrows; r++) {
+        json_array_append_new(kinds, json_string(wrowkind_short((WRowKind)c->kinds[r])));
+        json_t *row = json_array();
+        for (int col = 0; col < c->ncols; col++) {
+            const WVector *v = &c->cols[col];
+            if (v->nulls && v->nulls[r]) {
+                json_array_append_new(row, json_null());
+                continue;
+            }
+            wsb_clear(&cell);
+            wfmt_sql(c->types[col], v->data[r], false, tz, &cell);
+            json_t *js = json_stringn(cell.buf ? cell.buf : "", cell.len);
+            json_array_append_new(row, js ? js : json_string("?"));
+        }
+        json_array_append_new(data, row);
+    }
+    wsb_free(&cell);
+    pthread_mutex_lock(&g->mu);
+    push_event(g, op, json_pack("{s:s, s:o, s:o}", "type", "rows", "kinds", kinds, "data", data), c->nrows);
+    /* a slow client: wait (bounded by cancellation) until it fetched enough */
+    while (op->pending_rows > MAX_PENDING_ROWS && !op->cancel && !op->sess->closing && !g->stopping)
+        pthread_cond_wait(&g->cv, &g->mu);
+    bool go_on = !op->cancel && !op->sess->closing && !g->stopping;
+    pthread_mutex_unlock(&g->mu);
+    return go_on;
+}
+
+static void sk_close(void *ctx, bool ok)
+{
+    SinkCtx *k = ctx;
+    emit(k->op, json_pack("{s:s, s:b}", "type", "close", "ok", ok), 0);
+}
+
+static void sk_submitted(void *ctx, const char *job_id, bool sync)
+{
+    SinkCtx *k = ctx;
+    emit(k->op, json_pack("{s:s, s:s, s:b}", "type", "submitted", "jobId", job_id, "sync", sync), 0);
+}
+
+/* ------------------------------------------------------------------ SHOW JOBS / STOP JOB */
+
+typedef struct Tok {
+    char text[128];
+    bool str;                   /* a '...' literal */
+} Tok;
+
+/* Split into at most max tokens (words, string literals, ';'); -1 if something else appears. */
+static int tokenize(const char *s, Tok *out, int max)
+{
+    int n = 0;
+    const char *p = s;
+    while (*p) {
+        if (isspace((unsigned char)*p)) { p++; continue; }
+        if (p[0] == '-' && p[1] == '-') { while (*p && *p != '\n') p++; continue; }
+        if (p[0] == '/' && p[1] == '*') {
+            const char *e = strstr(p + 2, "*/");
+            if (!e) return -1;
+            p = e + 2;
+            continue;
+        }
+        if (n == max) return -1;
+        Tok *t = &out[n];
+        memset(t, 0, sizeof *t);
+        size_t k = 0;
+        if (*p == '\'') {
+            t->str = true;
+            p++;
+            for (;;) {
+                if (!*p) return -1;
+                if (*p == '\'') {
+                    if (p[1] == '\'') { p += 2; if (k + 1 < sizeof t->text) t->text[k++] = '\''; continue; }
+                    p++;
+                    break;
+                }
+                if (k + 1 < sizeof t->text) t->text[k++] = *p;
+                p++;
+            }
+        } else if (isalpha((unsigned char)*p) || *p == '_') {
+            while (isalnum((unsigned char)*p) || *p == '_') {
+                if (k + 1 < sizeof t->text) t->text[k++] = (char)toupper((unsigned char)*p);
+                p++;
+            }
+        } else if (*p == ';') {
+            t->text[k++] = ';';
+            p++;
+        } else {
+            return -1;
+        }
+        t->text[k] = 0;
+        n++;
+    }
+    if (n && !strcmp(out[n - 1].text, ";") && !out[n - 1].str) n--;
+    return n;
+}
+
+static bool kw(const Tok *t, const char *w) { return !t->str && !strcmp(t->text, w); }
+
+/* Java LocalDateTime.toString of epoch ms in the daemon's local time zone. */
+static void local_datetime(int64_t ms, char *buf, size_t n)
+{
+    time_t sec = (time_t)(ms / 1000);
+    int milli = (int)(ms % 1000);
+    struct tm tm;
+    localtime_r(&sec, &tm);
+    char base[32];
+    strftime(base, sizeof base, "%Y-%m-%dT%H:%M", &tm);
+    if (tm.tm_sec == 0 && milli == 0) snprintf(buf, n, "%s", base);
+    else if (milli == 0) snprintf(buf, n, "%s:%02d", base, tm.tm_sec);
+    else snprintf(buf, n, "%s:%02d.%03d", base, tm.tm_sec, milli);
+}
+
+static void result_table(WStmtResult *res, int ncols, const char *const *names)
+{
+    res->kind = WSR_TABLE;
+    res->ncols = ncols;
+    res->col_names = wcalloc((size_t)ncols, sizeof(char *));
+    for (int i = 0; i < ncols; i++) res->col_names[i] = wstrdup(names[i]);
+    res->empty_as_empty_set = true;
+}
+
+/* Returns true when the statement was a job statement (handled: *ok and res/err set). */
+static bool job_statement(WGateway *g, Sess *ss, const char *stmt, WStmtResult *res, WError *err, bool *ok)
+{
+    Tok t[8];
+    int n = tokenize(stmt, t, 8);
+    if (n < 2) return false;
+    if (n == 2 && kw(&t[0], "SHOW") && kw(&t[1], "JOBS")) {
+        static const char *const COLS[] = {"job id", "job name", "status", "start time"};
+        result_table(res, 4, COLS);
+        wregistry_lock(g->reg);
+        res->nrows = g->reg->n;
+        res->cells = wcalloc((size_t)(res->nrows ? res->nrows : 1) * 4, sizeof(char *));
+        for (int i = 0; i < g->reg->n; i++) {
+            const WRegJob *j = g->reg->jobs[i];
+            char when[40];
+            local_datetime(j->start_ms, when, sizeof when);
+            res->cells[i * 4 + 0] = wstrdup(j->id);
+            res->cells[i * 4 + 1] = wstrdup(j->name);
+            res->cells[i * 4 + 2] = wstrdup(wjob_state_name(j->state));
+            res->cells[i * 4 + 3] = wstrdup(when);
+        }
+        wregistry_unlock(g->reg);
+        *ok = true;
+        return true;
+    }
+    if (kw(&t[0], "STOP") && kw(&t[1], "JOB")) {
+        if (n < 3 || !t[2].str) return false;   /* let the parser report it */
+        bool savepoint = false, drain = false;
+        for (int i = 3; i < n; i += 2) {
+            if (i + 1 >= n || !kw(&t[i], "WITH")) return false;
+            if (kw(&t[i + 1], "SAVEPOINT")) savepoint = true;
+            else if (kw(&t[i + 1], "DRAIN")) drain = true;
+            else return false;
+        }
+        const char *id = t[2].text;
+        if (savepoint || drain) {
+            *ok = werr_set(err, WEXC_UNSUPPORTED,
+                           "STOP JOB ... WITH %s is not supported: weir cannot take savepoints yet. "
+                           "Use STOP JOB '%s' to cancel the job.", savepoint ? "SAVEPOINT" : "DRAIN", id);
+            return true;
+        }
+        wregistry_lock(g->reg);
+        WRegJob *j = wregistry_find(g->reg, id);
+        WJobState st = j ? j->state : WJS_CREATED;
+        wregistry_unlock(g->reg);
+        if (!j) {
+            *ok = werr_set(err, "org.apache.flink.runtime.messages.FlinkJobNotFoundException",
+                           "Could not find Flink job (%s)", id);
+        } else if (wjob_state_terminal(st)) {
+            *ok = werr_set(err, "org.apache.flink.runtime.messages.FlinkJobTerminatedWithoutCancellationException",
+                           "Flink job (%s) was not canceled, but instead %s.", id, wjob_state_name(st));
+        } else {
+            wregistry_cancel(g->reg, id);
+            res->kind = WSR_OK;
+            *ok = true;
+        }
+        (void)ss;
+        return true;
+    }
+    return false;
+}
+
+/* ------------------------------------------------------------------ statements */
+
+static json_t *error_json(const WError *e)
+{
+    return json_pack("{s:s, s:s, s:i, s:i, s:s, s:I}", "class", e->cls[0] ? e->cls : WEXC_TABLE, "message", e->msg,
+                     "line", e->line, "col", e->col, "file", e->file, "fileLine", (json_int_t)e->file_line);
+}
+
+static const char *kind_name(WStmtResultKind k)
+{
+    switch (k) {
+    case WSR_OK: return "OK";
+    case WSR_MESSAGE: return "MESSAGE";
+    case WSR_TABLE: return "TABLE";
+    case WSR_TEXT: return "TEXT";
+    case WSR_QUERY_DONE: return "QUERY_DONE";
+    case WSR_JOB_SUBMITTED: return "JOB_SUBMITTED";
+    case WSR_JOB_COMPLETED: return "JOB_COMPLETED";
+    case WSR_QUIT: return "QUIT";
+    }
+    return "OK";
+}
+
+static json_t *result_json(const WStmtResult *r)
+{
+    json_t *o = json_pack("{s:s}", "kind", kind_name(r->kind));
+    if (r->message) json_object_set_new(o, "message", json_string(r->message));
+    if (r->job_id[0]) json_object_set_new(o, "jobId", json_string(r->job_id));
+    if (r->kind == WSR_TABLE) {
+        json_t *cols = json_array(), *rows = json_array();
+        for (int i = 0; i < r->ncols; i++) json_array_append_new(cols, json_string(r->col_names[i] ? r->col_names[i] : ""));
+        for (int i = 0; i < r->nrows; i++) {
+            json_t *row = json_array();
+            for (int c = 0; c < r->ncols; c++) {
+                const char *v = r->cells ? r->cells[i * r->ncols + c] : NULL;
+                json_array_append_new(row, v ? json_string(v) : json_null());
+            }
+            json_array_append_new(rows, row);
+        }
+        json_object_set_new(o, "columns", cols);
+        json_object_set_new(o, "rows", rows);
+        json_object_set_new(o, "emptyAsEmptySet", json_boolean(r->empty_as_empty_set));
+    }
+    return o;
+}
+
+static void *op_thread(void *arg)
+{
+    Op *op = arg;
+    Sess *ss = op->sess;
+    WGateway *g = ss->g;
+    pthread_setname_np(pthread_self(), "weir-sql");
+    pthread_mutex_lock(&g->mu);
+    op->tid = (pid_t)syscall(SYS_gettid);
+    pthread_mutex_unlock(&g->mu);
+
+    pthread_mutex_lock(&ss->run_mu);
+    WStmtResult res;
+    memset(&res, 0, sizeof res);
+    WError err;
+    werr_clear(&err);
+    bool ok = false;
+    bool cancelled_early;
+    pthread_mutex_lock(&g->mu);
+    cancelled_early = op->cancel || ss->closing || g->stopping;
+    pthread_mutex_unlock(&g->mu);
+    if (cancelled_early) {
+        werr_set(&err, WEXC_GATEWAY, "The statement was cancelled before it ran.");
+    } else if (!job_statement(g, ss, op->stmt, &res, &err, &ok)) {
+        SinkCtx k = {.op = op};
+        WResultSink sink = {.ctx = &k, .open = sk_open, .rows = sk_rows, .close = sk_close,
+                            .submitted = sk_submitted};
+        ok = wsession_execute(ss->s, op->stmt, &sink, &res, &err);
+    }
+    json_t *ev = json_pack("{s:s, s:b, s:o}", "type", "result", "ok", ok, "client", client_config(ss->s));
+    if (ok) json_object_set_new(ev, "result", result_json(&res));
+    else json_object_set_new(ev, "error", error_json(&err));
+    if (ok && (res.kind == WSR_QUERY_DONE || res.kind == WSR_JOB_COMPLETED)) {
+        const char *rep = wsession_last_job_report(ss->s);
+        if (rep) json_object_set_new(ev, "jobReport", json_string(rep));
+    }
+    wstmt_result_free(&res);
+    pthread_mutex_unlock(&ss->run_mu);
+
+    pthread_mutex_lock(&g->mu);
+    push_event(g, op, ev, 0);
+    op->done = true;
+    op->status = op->cancel ? OP_CANCELED : ok ? OP_FINISHED : OP_ERROR;
+    op->tid = 0;
+    ss->busy--;
+    pthread_cond_broadcast(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ sessions */
+
+/* (locked) */
+static Sess *find_session(WGateway *g, const char *id)
+{
+    for (int i = 0; i < g->nsess; i++)
+        if (!strcmp(g->sessions[i]->id, id) && !g->sessions[i]->closing) return g->sessions[i];
+    return NULL;
+}
+
+static Op *find_op(Sess *ss, const char *id)
+{
+    for (Op *o = ss->ops; o; o = o->next)
+        if (!strcmp(o->id, id)) return o;
+    return NULL;
+}
+
+/* (locked) Cancel an operation and the job running in its thread. */
+static void cancel_op(WGateway *g, Op *op)
+{
+    op->cancel = true;
+    if (op->tid && !op->done) {
+        wregistry_lock(g->reg);
+        char ids[16][33];
+        int n = 0;
+        for (int i = 0; i < g->reg->n && n < 16; i++) {
+            const WRegJob *j = g->reg->jobs[i];
+            if (j->tid == op->tid && !wjob_state_terminal(j->state)) snprintf(ids[n++], 33, "%s", j->id);
+        }
+        wregistry_unlock(g->reg);
+        for (int i = 0; i < n; i++) wregistry_cancel(g->reg, ids[i]);
+    }
+    pthread_cond_broadcast(&g->cv);
+}
+
+static void free_op(Op *op)
+{
+    if (op->has_thread) pthread_join(op->thread, NULL);
+    json_decref(op->events);
+    free(op->stmt);
+    free(op);
+}
+
+/* Remove a session from the list (locked), then wait for its users and free it (unlocks). */
+static void close_session_locked(WGateway *g, Sess *ss)
+{
+    ss->closing = true;
+    for (int i = 0; i < g->nsess; i++) {
+        if (g->sessions[i] == ss) {
+            g->sessions[i] = g->sessions[--g->nsess];
+            break;
+        }
+    }
+    for (Op *o = ss->ops; o; o = o->next) cancel_op(g, o);
+    while (ss->busy > 0) pthread_cond_wait(&g->cv, &g->mu);
+    Op *ops = ss->ops;
+    ss->ops = NULL;
+    pthread_mutex_unlock(&g->mu);
+    while (ops) {
+        Op *next = ops->next;
+        free_op(ops);
+        ops = next;
+    }
+    wsession_free(ss->s);
+    pthread_mutex_destroy(&ss->run_mu);
+    free(ss);
+    pthread_mutex_lock(&g->mu);
+}
+
+static bool set_property(WSession *s, const char *k, const char *v, WError *err)
+{
+    WStrBuf sql;
+    wsb_init(&sql);
+    wsb_append(&sql, "SET '");
+    for (const char *p = k; *p; p++) { if (*p == '\'') wsb_putc(&sql, '\''); wsb_putc(&sql, *p); }
+    wsb_append(&sql, "' = '");
+    for (const char *p = v; *p; p++) { if (*p == '\'') wsb_putc(&sql, '\''); wsb_putc(&sql, *p); }
+    wsb_putc(&sql, '\'');
+    WStmtResult res;
+    bool ok = wsession_execute(s, sql.buf, NULL, &res, err);
+    wstmt_result_free(&res);
+    wsb_free(&sql);
+    return ok;
+}
+
+static bool job_key(const char *k)
+{
+    static const char *const PREFIXES[] = {"parallelism.", "pipeline.", "state.", "execution.", "table.",
+                                           "sql-client."};
+    for (size_t i = 0; i < sizeof PREFIXES / sizeof PREFIXES[0]; i++)
+        if (!strncmp(k, PREFIXES[i], strlen(PREFIXES[i]))) return true;
+    return false;
+}
+
+/* Close sessions idle for longer than the timeout (locked). */
+static void reap_idle(WGateway *g)
+{
+    int64_t now = now_ms();
+    for (int i = 0; i < g->nsess; i++) {
+        Sess *ss = g->sessions[i];
+        bool running = false;
+        for (Op *o = ss->ops; o; o = o->next) running |= !o->done;
+        if (!running && ss->busy == 0 && now - ss->last_access > g->idle_ms) {
+            fprintf(stderr, "weir: closing idle SQL gateway session %s\n", ss->id);
+            close_session_locked(g, ss);
+            i = -1;     /* the list changed */
+        }
+    }
+}
+
+static int open_session(WGateway *g, json_t *body, json_t **out)
+{
+    json_t *props = body ? json_object_get(body, "properties") : NULL;
+    if (props && !json_is_object(props)) {
+        *out = wgateway_error("Bad request: \"properties\" must be an object of strings.");
+        return 400;
+    }
+    json_t *verbose = body ? json_object_get(body, "verbose") : NULL;
+    pthread_mutex_lock(&g->mu);
+    reap_idle(g);
+    if (g->nsess >= MAX_SESSIONS) {
+        pthread_mutex_unlock(&g->mu);
+        *out = wgateway_error("Too many open SQL gateway sessions (%d). Close one first.", MAX_SESSIONS);
+        return 429;
+    }
+    pthread_mutex_unlock(&g->mu);
+
+    WSession *s = wsession_new(g->print_out);
+    if (!s) {
+        *out = wgateway_error("Could not create a session.");
+        return 500;
+    }
+    wsession_set_executor(s, wregistry_executor(g->reg));
+    if (verbose && json_is_true(verbose)) wsession_set_verbose(s, true);
+    WError err;
+    werr_clear(&err);
+    if (g->cfg) {
+        for (int i = 0; i < g->cfg->opts.n; i++) {
+            const WOption *o = &g->cfg->opts.items[i];
+            if (job_key(o->key) && !set_property(s, o->key, o->value, &err)) {
+                fprintf(stderr, "weir: ignoring cluster option %s: %s\n", o->key, err.msg);
+                werr_clear(&err);
+            }
+        }
+    }
+    if (props) {
+        const char *k;
+        json_t *v;
+        json_object_foreach(props, k, v) {
+            if (!json_is_string(v) || !set_property(s, k, json_string_value(v), &err)) {
+                wsession_free(s);
+                *out = wgateway_error("Bad session property '%s': %s", k,
+                                      json_is_string(v) ? err.msg : "the value must be a string");
+                return 400;
+            }
+        }
+    }
+    Sess *ss = wcalloc(1, sizeof *ss);
+    ss->g = g;
+    ss->s = s;
+    pthread_mutex_init(&ss->run_mu, NULL);
+    pthread_mutex_lock(&g->mu);
+    if (g->nsess >= MAX_SESSIONS || g->stopping) {
+        pthread_mutex_unlock(&g->mu);
+        wsession_free(s);
+        pthread_mutex_destroy(&ss->run_mu);
+        free(ss);
+        *out = wgateway_error("Too many open SQL gateway sessions (%d). Close one first.", MAX_SESSIONS);
+        return 429;
+    }
+    new_uuid(g, ss->id);
+    ss->last_access = now_ms();
+    g->sessions[g->nsess++] = ss;
+    *out = json_pack("{s:s}", "sessionHandle", ss->id);
+    pthread_mutex_unlock(&g->mu);
+    return 200;
+}
+
+static int submit_statement(WGateway *g, Sess *ss, json_t *body, json_t **out)
+{
+    json_t *st = body ? json_object_get(body, "statement") : NULL;
+    if (!st || !json_is_string(st)) {
+        *out = wgateway_error("Bad request: the body must be {\"statement\": \"<SQL>\"}.");
+        return 400;
+    }
+    /* drop finished operations beyond the limit (oldest first) */
+    if (ss->nops >= MAX_OPS_PER_SESSION) {
+        Op **pp = &ss->ops, *victim = NULL, **vpp = NULL;
+        for (; *pp; pp = &(*pp)->next)
+            if ((*pp)->done) { victim = *pp; vpp = pp; }
+        if (!victim) {
+            *out = wgateway_error("Too many running operations in session %s.", ss->id);
+            return 429;
+        }
+        *vpp = victim->next;
+        ss->nops--;
+        pthread_mutex_unlock(&g->mu);
+        free_op(victim);
+        pthread_mutex_lock(&g->mu);
+    }
+    Op *op = wcalloc(1, sizeof *op);
+    op->sess = ss;
+    op->stmt = wstrdup(json_string_value(st));
+    op->events = json_array();
+    op->status = OP_RUNNING;
+    new_uuid(g, op->id);
+    ss->busy++;
+    if (pthread_create(&op->thread, NULL, op_thread, op) != 0) {
+        ss->busy--;
+        json_decref(op->events);
+        free(op->stmt);
+        free(op);
+        *out = wgateway_error("Could not start the statement: out of threads.");
+        return 503;
+    }
+    op->has_thread = true;
+    op->next = ss->ops;
+    ss->ops = op;
+    ss->nops++;
+    *out = json_pack("{s:s}", "operationHandle", op->id);
+    return 200;
+}
+
+static long query_long(const char *query, const char *key, long dflt)
+{
+    if (!query) return dflt;
+    size_t kl = strlen(key);
+    for (const char *p = query; p && *p;) {
+        if (!strncmp(p, key, kl) && p[kl] == '=') {
+            char *end;
+            long v = strtol(p + kl + 1, &end, 10);
+            return end == p + kl + 1 ? dflt : v;
+        }
+        p = strchr(p, '&');
+        if (p) p++;
+    }
+    return dflt;
+}
+
+/* (locked) GET .../result/:token */
+static int fetch(WGateway *g, Sess *ss, Op *op, const char *token_s, const char *query, json_t **out)
+{
+    char *end;
+    errno = 0;
+    long token = strtol(token_s, &end, 10);
+    if (*end || end == token_s || errno || token < 0) {
+        *out = wgateway_error("Bad request: the result token must be a number, not '%s'.", token_s);
+        return 400;
+    }
+    long have = op->base + (long)json_array_size(op->events);
+    if (token < op->base || token > have) {
+        *out = wgateway_error("Bad request: result token %ld is out of range (expected %ld..%ld).", token, op->base,
+                              have);
+        return 400;
+    }
+    /* acknowledge what the client has */
+    long drop = token - op->base;
+    for (long i = 0; i < drop; i++) {
+        json_t *ev = json_array_get(op->events, 0);
+        json_t *rows = json_object_get(ev, "data");
+        if (rows) op->pending_rows -= (long)json_array_size(rows);
+        json_array_remove(op->events, 0);
+    }
+    op->base = token;
+    if (drop) pthread_cond_broadcast(&g->cv);
+    long wait = query_long(query, "wait", 1000);
+    if (wait < 0) wait = 0;
+    if (wait > 5000) wait = 5000;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += wait / 1000;
+    until.tv_nsec += (wait % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) { until.tv_sec++; until.tv_nsec -= 1000000000L; }
+    while (json_array_size(op->events) == 0 && !op->done && !ss->closing && !g->stopping) {
+        if (pthread_cond_timedwait(&g->cv, &g->mu, &until) == ETIMEDOUT) break;
+    }
+    json_t *evs = json_array();
+    size_t n = json_array_size(op->events);
+    if (n > MAX_EVENTS_PER_FETCH) n = MAX_EVENTS_PER_FETCH;
+    for (size_t i = 0; i < n; i++) json_array_append(evs, json_array_get(op->events, i));
+    long next = token + (long)n;
+    const char *type = n ? "PAYLOAD" : op->done ? "EOS" : "NOT_READY";
+    char uri[200];
+    snprintf(uri, sizeof uri, "/v1/sessions/%s/operations/%s/result/%ld", ss->id, op->id, next);
+    *out = json_pack("{s:s, s:o, s:I, s:s?}", "resultType", type, "events", evs, "nextToken", (json_int_t)next,
+                     "nextResultUri", strcmp(type, "EOS") ? uri : NULL);
+    return 200;
+}
+
+int wgateway_handle(WGateway *g, const char *method, const char *path, const char *query, const char *body,
+                    size_t body_len, json_t **out)
+{
+    /* split the path */
+    char buf[512];
+    if (strlen(path) >= sizeof buf) {
+        *out = wgateway_error("Not found: /v1%s", "");
+        return 404;
+    }
+    snprintf(buf, sizeof buf, "%s", path);
+    char *seg[8];
+    int nseg = 0;
+    for (char *tok = strtok(buf, "/"); tok; tok = strtok(NULL, "/")) {
+        if (nseg == 8) {
+            *out = wgateway_error("Not found: /v1%s", path);
+            return 404;
+        }
+        seg[nseg++] = tok;
+    }
+    json_t *jb = NULL;
+    if (body_len) {
+        json_error_t je;
+        jb = json_loadb(body, body_len, JSON_REJECT_DUPLICATES, &je);
+        if (!jb || !json_is_object(jb)) {
+            json_decref(jb);
+            *out = wgateway_error("Bad request: the body is not a JSON object (%s at line %d, column %d).",
+                                  jb ? "not an object" : je.text, je.line, je.column);
+            return 400;
+        }
+    }
+    bool is_get = !strcmp(method, "GET"), is_post = !strcmp(method, "POST"), is_del = !strcmp(method, "DELETE");
+    int status = 404;
+    *out = NULL;
+    if (nseg < 1 || strcmp(seg[0], "sessions") != 0) goto not_found;
+    if (nseg == 1) {
+        if (!is_post) goto bad_method;
+        status = open_session(g, jb, out);
+        goto done;
+    }
+    if (!is_uuid(seg[1])) {
+        *out = wgateway_error("Bad request: '%s' is not a session handle.", seg[1]);
+        status = 400;
+        goto done;
+    }
+    pthread_mutex_lock(&g->mu);
+    Sess *ss = find_session(g, seg[1]);
+    if (!ss) {
+        pthread_mutex_unlock(&g->mu);
+        *out = wgateway_error("Session '%s' does not exist.", seg[1]);
+        status = 404;
+        goto done;
+    }
+    ss->last_access = now_ms();
+    if (nseg == 2) {
+        if (is_del) {
+            close_session_locked(g, ss);
+            *out = json_pack("{s:s}", "status", "CLOSED");
+            status = 200;
+        } else if (is_get) {
+            json_t *props = json_object();
+            const WOptions *cfg = wsession_config(ss->s);
+            for (int i = 0; i < cfg->n; i++) json_object_set_new(props, cfg->items[i].key, json_string(cfg->items[i].value));
+            *out = json_pack("{s:o}", "properties", props);
+            status = 200;
+        } else {
+            pthread_mutex_unlock(&g->mu);
+            goto bad_method;
+        }
+        pthread_mutex_unlock(&g->mu);
+        goto done;
+    }
+    if (nseg == 3 && !strcmp(seg[2], "heartbeat")) {
+        pthread_mutex_unlock(&g->mu);
+        if (!is_post) goto bad_method;
+        *out = json_object();
+        status = 200;
+        goto done;
+    }
+    if (nseg == 3 && !strcmp(seg[2], "statements")) {
+        if (!is_post) { pthread_mutex_unlock(&g->mu); goto bad_method; }
+        status = submit_statement(g, ss, jb, out);
+        pthread_mutex_unlock(&g->mu);
+        goto done;
+    }
+    if (nseg >= 5 && !strcmp(seg[2], "operations")) {
+        if (!is_uuid(seg[3])) {
+            pthread_mutex_unlock(&g->mu);
+            *out = wgateway_error("Bad request: '%s' is not an operation handle.", seg[3]);
+            status = 400;
+            goto done;
+        }
+        Op *op = find_op(ss, seg[3]);
+        if (!op) {
+            pthread_mutex_unlock(&g->mu);
+            *out = wgateway_error("Operation '%s' does not exist in session '%s'.", seg[3], seg[1]);
+            status = 404;
+            goto done;
+        }
+        if (nseg == 5 && !strcmp(seg[4], "status")) {
+            if (!is_get) { pthread_mutex_unlock(&g->mu); goto bad_method; }
+            *out = json_pack("{s:s}", "status", OP_STATUS[op->status]);
+            status = 200;
+        } else if (nseg == 5 && !strcmp(seg[4], "cancel")) {
+            if (!is_post) { pthread_mutex_unlock(&g->mu); goto bad_method; }
+            if (!op->done) cancel_op(g, op);
+            *out = json_pack("{s:s}", "status", op->done ? OP_STATUS[op->status] : "CANCELED");
+            status = 200;
+        } else if (nseg == 5 && !strcmp(seg[4], "close")) {
+            if (!is_del) { pthread_mutex_unlock(&g->mu); goto bad_method; }
+            if (!op->done) cancel_op(g, op);
+            Op **pp = &ss->ops;
+            while (*pp != op) pp = &(*pp)->next;
+            *pp = op->next;
+            ss->nops--;
+            ss->busy++;
+            pthread_mutex_unlock(&g->mu);
+            free_op(op);
+            pthread_mutex_lock(&g->mu);
+            ss->busy--;
+            pthread_cond_broadcast(&g->cv);
+            *out = json_pack("{s:s}", "status", "CLOSED");
+            status = 200;
+        } else if (nseg == 6 && !strcmp(seg[4], "result")) {
+            if (!is_get) { pthread_mutex_unlock(&g->mu); goto bad_method; }
+            ss->busy++;
+            status = fetch(g, ss, op, seg[5], query, out);
+            ss->busy--;
+            ss->last_access = now_ms();
+            pthread_cond_broadcast(&g->cv);
+        } else {
+            pthread_mutex_unlock(&g->mu);
+            goto not_found;
+        }
+        pthread_mutex_unlock(&g->mu);
+        goto done;
+    }
+    pthread_mutex_unlock(&g->mu);
+not_found:
+    *out = wgateway_error("Not found: /v1%s", path);
+    status = 404;
+    goto done;
+bad_method:
+    *out = wgateway_error("Method %s is not allowed for /v1%s.", method, path);
+    status = 405;
+done:
+    json_decref(jb);
+    return status;
+}
+
+/* ------------------------------------------------------------------ lifecycle */
+
+WGateway *wgateway_new(WRegistry *reg, const WClusterConfig *cfg, FILE *print_out)
+{
+    WGateway *g = wcalloc(1, sizeof *g);
+    g->reg = reg;
+    g->cfg = cfg;
+    g->print_out = print_out ? print_out : stdout;
+    pthread_mutex_init(&g->mu, NULL);
+    pthread_cond_init(&g->cv, NULL);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    g->rng = (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)getpid() << 32) ^ (uint64_t)ts.tv_sec;
+    g->idle_ms = 30 * 60 * 1000;
+    const char *idle = cfg ? wcluster_get(cfg, "weir.gateway.session-idle-timeout", NULL) : NULL;
+    if (idle) {
+        WOptions tmp;
+        wopts_init(&tmp);
+        wopts_set(&tmp, "k", idle);
+        int64_t ms = 0;
+        WError e;
+        werr_clear(&e);
+        if (wopts_get_duration_ms(&tmp, "k", 0, &ms, &e) && ms > 0) g->idle_ms = ms;
+        wopts_free(&tmp);
+    }
+    return g;
+}
+
+void wgateway_free(WGateway *g)
+{
+    if (!g) return;
+    pthread_mutex_lock(&g->mu);
+    g->stopping = true;
+    pthread_cond_broadcast(&g->cv);
+    while (g->nsess > 0) close_session_locked(g, g->sessions[0]);
+    pthread_mutex_unlock(&g->mu);
+    pthread_cond_destroy(&g->cv);
+    pthread_mutex_destroy(&g->mu);
+    free(g);
+}

@@ -1,0 +1,559 @@
+/*
+ * registry.c — job registry, background executor and metrics sampler. See registry.h.
+ */
+#include "registry.h"
+#include "../common/arena.h"
+#include "../common/strbuf.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const STATE_NAMES[WJS__COUNT] = {
+    "INITIALIZING", "CREATED", "RUNNING", "FAILING", "FAILED", "CANCELLING",
+    "CANCELED", "FINISHED", "RESTARTING", "SUSPENDED", "RECONCILING"};
+
+const char *wjob_state_name(WJobState s)
+{
+    return (unsigned)s < WJS__COUNT ? STATE_NAMES[s] : "UNKNOWN";
+}
+
+bool wjob_state_terminal(WJobState s)
+{
+    return s == WJS_FAILED || s == WJS_CANCELED || s == WJS_FINISHED || s == WJS_SUSPENDED;
+}
+
+int64_t wregistry_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void wregistry_lock(WRegistry *r) { pthread_mutex_lock(&r->mu); }
+void wregistry_unlock(WRegistry *r) { pthread_mutex_unlock(&r->mu); }
+
+static uint64_t next_rand(WRegistry *r)
+{
+    uint64_t x = r->rng += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+void wregistry_new_id(WRegistry *r, char out[33])
+{
+    pthread_mutex_lock(&r->mu);
+    uint64_t a = next_rand(r), b = next_rand(r);
+    pthread_mutex_unlock(&r->mu);
+    snprintf(out, 33, "%016llx%016llx", (unsigned long long)a, (unsigned long long)b);
+}
+
+WRegJob *wregistry_find(WRegistry *r, const char *id)
+{
+    if (!id) return NULL;
+    for (int i = 0; i < r->n; i++)
+        if (strcmp(r->jobs[i]->id, id) == 0) return r->jobs[i];
+    return NULL;
+}
+
+static void set_state(WRegJob *j, WJobState s)
+{
+    j->state = s;
+    if (!j->ts[s]) j->ts[s] = wregistry_now();
+}
+
+static void read_op(const WOperator *op, WOpStats *out)
+{
+    memset(out, 0, sizeof *out);
+    out->watermark = INT64_MIN;
+    if (!op) return;
+    out->rows_in = op->rows_in;
+    out->rows_out = op->rows_out;
+    out->late_dropped = op->late_dropped;
+    out->watermark = op->wm;
+    out->finished = op->finished;
+    if (op->ops && op->ops->metrics) {
+        char text[1024];
+        text[0] = 0;
+        op->ops->metrics((WOperator *)op, text, sizeof text);
+        out->nstates = wregistry_parse_state_metrics(text, out->states, WREG_MAX_STATES, &out->ttl_expired,
+                                                     out->metrics, sizeof out->metrics);
+    }
+}
+
+static void add_stats(WOpStats *sum, const WOpStats *x, bool first)
+{
+    if (first) {
+        *sum = *x;
+        return;
+    }
+    sum->rows_in += x->rows_in;
+    sum->rows_out += x->rows_out;
+    sum->late_dropped += x->late_dropped;
+    if (x->watermark < sum->watermark) sum->watermark = x->watermark;
+    sum->finished = sum->finished && x->finished;
+    sum->ttl_expired += x->ttl_expired;
+    for (int i = 0; i < x->nstates; i++) {
+        int k = 0;
+        while (k < sum->nstates && strcmp(sum->states[k].name, x->states[i].name) != 0) k++;
+        if (k == sum->nstates) {
+            if (k == WREG_MAX_STATES) continue;
+            sum->states[sum->nstates++] = x->states[i];
+        } else {
+            sum->states[k].entries += x->states[i].entries;
+            sum->states[k].bytes += x->states[i].bytes;
+        }
+    }
+}
+
+static void lane_stats(const WRegJob *j, int op, int lane, WOpStats *out)
+{
+    if (j->job && j->op_of) {
+        read_op(j->op_of[op * j->nlanes + lane], out);
+        /* an enforcer / timestamp inserter passes its input through: it sees the sink's input */
+        if (j->graph->ops[op].role != WSOP_OPERATOR) {
+            out->rows_out = out->rows_in;
+            out->nstates = 0;
+            out->ttl_expired = 0;
+            out->metrics[0] = 0;
+        }
+    } else if (j->final) {
+        *out = j->final[op * j->nlanes + lane];
+    } else {
+        memset(out, 0, sizeof *out);
+        out->watermark = INT64_MIN;
+    }
+}
+
+void wregistry_op_stats(const WRegJob *j, int op, int subtask, WOpStats *out)
+{
+    memset(out, 0, sizeof *out);
+    out->watermark = INT64_MIN;
+    if (!j->graph || op < 0 || op >= j->graph->nops || j->nlanes <= 0) return;
+    if (subtask >= 0) {
+        if (subtask < j->nlanes) lane_stats(j, op, subtask, out);
+        return;
+    }
+    for (int l = 0; l < j->nlanes; l++) {
+        WOpStats x;
+        lane_stats(j, op, l, &x);
+        add_stats(out, &x, l == 0);
+    }
+}
+
+int wregistry_parse_state_metrics(const char *m, WStateMetric *out, int max, int64_t *ttl_expired,
+                                  char *rest, size_t restsz)
+{
+    int n = 0;
+    if (ttl_expired) *ttl_expired = 0;
+    if (rest && restsz) rest[0] = 0;
+    size_t rlen = 0;
+    if (!m) return 0;
+    const char *p = m;
+    while (*p) {
+        while (*p == ' ' || *p == '\n') p++;
+        const char *tok = p;
+        while (*p && *p != ' ' && *p != '\n') p++;
+        size_t len = (size_t)(p - tok);
+        if (!len) continue;
+        const char *eq = memchr(tok, '=', len);
+        char key[128];
+        size_t kl = eq ? (size_t)(eq - tok) : 0;
+        bool state_key = false;
+        if (eq && kl < sizeof key) {
+            memcpy(key, tok, kl);
+            key[kl] = 0;
+            long long v = strtoll(eq + 1, NULL, 10);
+            char *dot = strrchr(key, '.');
+            if (!strcmp(key, "ttlExpiredRecords")) {
+                if (ttl_expired) *ttl_expired = v;
+                state_key = true;
+            } else if (dot && (!strcmp(dot, ".entries") || !strcmp(dot, ".bytes"))) {
+                bool is_entries = dot[1] == 'e';
+                *dot = 0;
+                int k = 0;
+                while (k < n && strcmp(out[k].name, key) != 0) k++;
+                if (k == n && n < max) {
+                    memset(&out[n], 0, sizeof out[n]);
+                    snprintf(out[n].name, sizeof out[n].name, "%s", key);
+                    n++;
+                }
+                if (k < n) {
+                    if (is_entries) out[k].entries = v;
+                    else out[k].bytes = v;
+                }
+                state_key = true;
+            }
+        }
+        if (!state_key && rest && rlen + len + 2 < restsz) {
+            if (rlen) rest[rlen++] = ' ';
+            memcpy(rest + rlen, tok, len);
+            rlen += len;
+            rest[rlen] = 0;
+        }
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------------ entries */
+
+static WRegJob *add_entry(WRegistry *r, const char *id, const char *name, const WOptions *session_config)
+{
+    WRegJob *j = wcalloc(1, sizeof *j);
+    snprintf(j->id, sizeof j->id, "%s", id);
+    j->name = wstrdup(name ? name : "");
+    wopts_init(&j->config);
+    werr_clear(&j->error);
+    if (r->cfg) wopts_copy(&j->config, &r->cfg->opts);
+    if (session_config)
+        for (int i = 0; i < session_config->n; i++)
+            wopts_set(&j->config, session_config->items[i].key, session_config->items[i].value);
+    j->start_ms = wregistry_now();
+    j->end_ms = -1;
+    j->ts[WJS_INITIALIZING] = j->ts[WJS_CREATED] = j->start_ms;
+    j->state = WJS_CREATED;
+    if (r->n == r->cap) {
+        r->cap = r->cap ? r->cap * 2 : 16;
+        r->jobs = wrealloc(r->jobs, sizeof(WRegJob *) * (size_t)r->cap);
+    }
+    r->jobs[r->n++] = j;
+    return j;
+}
+
+static void free_entry(WRegJob *j)
+{
+    free(j->name);
+    wopts_free(&j->config);
+    wjobgraph_free(j->graph);
+    free(j->op_of);
+    free(j->final);
+    free(j->last_change);
+    free(j->last_rows);
+    free(j->failure);
+    free(j);
+}
+
+/* (locked) The job graph and the operator of every subtask, while the plan is alive. */
+static void attach(WRegJob *j, WJob *job)
+{
+    int nn = wjob_node_count(job);
+    WRel **sinks = wcalloc((size_t)(nn ? nn : 1), sizeof(WRel *));
+    int nsinks = 0;
+    for (int i = 0; i < nn; i++) {
+        const WRel *rel = wjob_node_rel(job, i);
+        if (rel && rel->kind == WR_SINK) sinks[nsinks++] = (WRel *)rel;
+    }
+    j->graph = nsinks ? wjobgraph_build(sinks, nsinks, &j->config) : NULL;
+    free(sinks);
+    j->nlanes = wjob_parallelism(job);
+    if (j->nlanes < 1) j->nlanes = 1;
+    if (j->graph) {
+        size_t nops = (size_t)(j->graph->nops ? j->graph->nops : 1);
+        j->op_of = wcalloc(nops * (size_t)j->nlanes, sizeof(WOperator *));
+        j->last_change = wcalloc(nops, sizeof(int64_t));
+        j->last_rows = wcalloc(nops, sizeof(int64_t));
+        for (int k = 0; k < j->graph->nops; k++) {
+            const WStreamOp *so = &j->graph->ops[k];
+            j->last_change[k] = j->start_ms;
+            for (int i = 0; i < nn; i++) {
+                const WRel *rel = wjob_node_rel(job, i);
+                if (rel && rel->id == so->rel_id && rel->kind == so->kind) {
+                    for (int l = 0; l < j->nlanes; l++) j->op_of[k * j->nlanes + l] = wjob_node_subtask_op(job, i, l);
+                    break;
+                }
+            }
+        }
+    }
+    j->job = job;
+}
+
+/* (locked) Keep the final operator counters and detach the job from the entry. */
+static void detach(WRegJob *j)
+{
+    if (j->graph && j->op_of) {
+        size_t n = (size_t)j->graph->nops * (size_t)j->nlanes;
+        j->final = wcalloc(n ? n : 1, sizeof(WOpStats));
+        for (int k = 0; k < j->graph->nops; k++)
+            for (int l = 0; l < j->nlanes; l++) lane_stats(j, k, l, &j->final[k * j->nlanes + l]);
+    }
+    free(j->op_of);
+    j->op_of = NULL;
+    j->job = NULL;
+    j->arena = NULL;
+}
+
+/* (locked) The end of a run: the final state. */
+static void finish(WRegistry *r, WRegJob *j, bool ok, const WError *err)
+{
+    bool cancelled = j->state == WJS_CANCELLING;
+    detach(j);
+    if (cancelled) {
+        set_state(j, WJS_CANCELED);
+    } else if (!ok) {
+        if (err) j->error = *err;
+        free(j->failure);
+        WStrBuf s;
+        wsb_init(&s);
+        wsb_printf(&s, "%s: %s", err && err->cls[0] ? err->cls : "org.apache.flink.runtime.JobException",
+                   err && err->msg[0] ? err->msg : "The job failed.");
+        j->failure = wsb_detach(&s);
+        j->failure_ms = wregistry_now();
+        set_state(j, WJS_FAILING);
+        set_state(j, WJS_FAILED);
+    } else {
+        set_state(j, WJS_FINISHED);
+    }
+    j->end_ms = wregistry_now();
+    j->tid = 0;
+    pthread_cond_broadcast(&r->cv);
+    fprintf(stderr, "weir: job %s (%s) %s\n", j->id, j->name, wjob_state_name(j->state));
+    fflush(stderr);
+}
+
+/* ------------------------------------------------------------------ executor */
+
+typedef struct RunArg {
+    WRegistry *r;
+    WRegJob *j;
+} RunArg;
+
+static void *job_thread(void *arg)
+{
+    RunArg *ra = arg;
+    WRegistry *r = ra->r;
+    WRegJob *j = ra->j;
+    free(ra);
+    pthread_setname_np(pthread_self(), "weir-job");
+    pthread_mutex_lock(&r->mu);
+    j->tid = (pid_t)syscall(SYS_gettid);
+    WJob *job = j->job;
+    WArena *arena = j->arena;
+    bool cancel_now = j->state == WJS_CANCELLING;
+    pthread_mutex_unlock(&r->mu);
+    if (cancel_now) wjob_cancel(job);
+
+    bool ok = wjob_run(job);
+
+    pthread_mutex_lock(&r->mu);
+    finish(r, j, ok, wjob_error(job));
+    pthread_mutex_unlock(&r->mu);
+    /* nobody reads the job any more: free it outside the lock */
+    wjob_free(job);
+    warena_delete(arena);
+    return NULL;
+}
+
+static void submit(void *ctx, const char *job_id, const char *job_name, WJob *job, WArena *arena,
+                   const WOptions *config)
+{
+    WRegistry *r = ctx;
+    pthread_mutex_lock(&r->mu);
+    WRegJob *j = add_entry(r, job_id, job_name, config);
+    attach(j, job);
+    j->arena = arena;
+    set_state(j, WJS_RUNNING);
+    fprintf(stderr, "weir: job %s (%s) submitted\n", j->id, j->name);
+    fflush(stderr);
+    RunArg *ra = wcalloc(1, sizeof *ra);
+    ra->r = r;
+    ra->j = j;
+    int rc = r->stopping ? EAGAIN : pthread_create(&j->thread, NULL, job_thread, ra);
+    if (rc == 0) {
+        j->has_thread = true;
+    } else {
+        free(ra);
+        WError e;
+        werr_clear(&e);
+        werr_set(&e, "org.apache.flink.runtime.JobException", "The job could not be started: %s",
+                 r->stopping ? "the cluster is stopping" : strerror(rc));
+        finish(r, j, false, &e);
+    }
+    pthread_mutex_unlock(&r->mu);
+    if (rc != 0) {
+        wjob_free(job);
+        warena_delete(arena);
+    }
+}
+
+/* Jobs the session runs in its own thread (queries, dml-sync INSERTs). */
+static void observe(void *ctx, const char *job_id, const char *job_name, WJob *job, const WOptions *config,
+                    bool begin, bool ok)
+{
+    WRegistry *r = ctx;
+    pthread_mutex_lock(&r->mu);
+    if (begin) {
+        char id[33];
+        if (job_id) {
+            snprintf(id, sizeof id, "%s", job_id);
+        } else {
+            uint64_t a = next_rand(r), b = next_rand(r);
+            snprintf(id, sizeof id, "%016llx%016llx", (unsigned long long)a, (unsigned long long)b);
+        }
+        const char *name = job_name;
+        if (!name) name = config ? wopts_get(config, "pipeline.name") : NULL;
+        if (!name) name = "collect";
+        WRegJob *j = add_entry(r, id, name, config);
+        j->is_query = job_id == NULL;
+        attach(j, job);
+        j->tid = (pid_t)syscall(SYS_gettid);
+        set_state(j, WJS_RUNNING);
+        if (r->stopping) {
+            set_state(j, WJS_CANCELLING);
+            wjob_cancel(job);
+        }
+    } else {
+        for (int i = r->n - 1; i >= 0; i--) {
+            WRegJob *j = r->jobs[i];
+            if (j->job != job) continue;
+            finish(r, j, ok, ok ? NULL : wjob_error(job));
+            break;
+        }
+    }
+    pthread_mutex_unlock(&r->mu);
+}
+
+WJobExecutor *wregistry_executor(WRegistry *r) { return &r->executor; }
+
+int wregistry_cancel(WRegistry *r, const char *id)
+{
+    pthread_mutex_lock(&r->mu);
+    WRegJob *j = wregistry_find(r, id);
+    int rc = -1;
+    if (j) {
+        if (wjob_state_terminal(j->state) || j->state == WJS_CANCELLING) {
+            rc = 1;
+        } else {
+            set_state(j, WJS_CANCELLING);
+            if (j->job) wjob_cancel(j->job);
+            rc = 0;
+        }
+    }
+    pthread_mutex_unlock(&r->mu);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ sampler */
+
+static void sample_job(WRegJob *j, int64_t now)
+{
+    WRegSample s = {.t = now};
+    if (j->graph) {
+        for (int k = 0; k < j->graph->nops; k++) {
+            WOpStats st;
+            wregistry_op_stats(j, k, -1, &st);
+            const WStreamOp *so = &j->graph->ops[k];
+            if (so->role != WSOP_OPERATOR) continue;
+            s.rows_in += st.rows_in;
+            s.rows_out += st.rows_out;
+            if (so->is_source) s.source_out += st.rows_out;
+            if (so->is_sink) s.sink_in += st.rows_in;
+            for (int i = 0; i < st.nstates; i++) {
+                s.state_bytes += st.states[i].bytes;
+                s.state_entries += st.states[i].entries;
+            }
+            int64_t total = st.rows_in + st.rows_out;
+            if (total != j->last_rows[k]) {
+                j->last_rows[k] = total;
+                j->last_change[k] = now;
+            }
+        }
+    }
+    int idx;
+    if (j->nhist < WREG_HISTORY) {
+        idx = (j->hist_start + j->nhist++) % WREG_HISTORY;
+    } else {
+        idx = j->hist_start;
+        j->hist_start = (j->hist_start + 1) % WREG_HISTORY;
+    }
+    j->hist[idx] = s;
+}
+
+static void *sampler_thread(void *arg)
+{
+    WRegistry *r = arg;
+    pthread_setname_np(pthread_self(), "weir-sampler");
+    pthread_mutex_lock(&r->mu);
+    while (!r->stopping) {
+        int64_t now = wregistry_now();
+        for (int i = 0; i < r->n; i++) {
+            WRegJob *j = r->jobs[i];
+            /* running jobs every second; one last sample after the end */
+            bool ended_sampled = j->nhist > 0 && j->end_ms > 0 &&
+                                 j->hist[(j->hist_start + j->nhist - 1) % WREG_HISTORY].t >= j->end_ms;
+            if (j->job || (j->end_ms > 0 && !ended_sampled)) sample_job(j, now);
+        }
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 1;
+        while (!r->stopping && pthread_cond_timedwait(&r->cv, &r->mu, &until) != ETIMEDOUT) {}
+    }
+    pthread_mutex_unlock(&r->mu);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ lifecycle */
+
+void wregistry_init(WRegistry *r, const WClusterConfig *cfg)
+{
+    memset(r, 0, sizeof *r);
+    pthread_mutex_init(&r->mu, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_cond_init(&r->cv, &ca);
+    pthread_condattr_destroy(&ca);
+    r->cfg = cfg;
+    r->started_ms = wregistry_now();
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    r->rng = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^ ((uint64_t)getpid() << 40);
+    r->executor.ctx = r;
+    r->executor.submit = submit;
+    r->executor.observe = observe;
+    r->has_sampler = pthread_create(&r->sampler, NULL, sampler_thread, r) == 0;
+}
+
+void wregistry_destroy(WRegistry *r)
+{
+    pthread_mutex_lock(&r->mu);
+    r->stopping = true;
+    for (int i = 0; i < r->n; i++) {
+        WRegJob *j = r->jobs[i];
+        if (!wjob_state_terminal(j->state)) {
+            set_state(j, WJS_CANCELLING);
+            if (j->job) wjob_cancel(j->job);
+        }
+    }
+    pthread_cond_broadcast(&r->cv);
+    pthread_mutex_unlock(&r->mu);
+    if (r->has_sampler) pthread_join(r->sampler, NULL);
+    /* wait for the job threads; a job that ignores cancellation for 10 s is left behind */
+    for (int i = 0; i < r->n; i++) {
+        WRegJob *j = r->jobs[i];
+        if (!j->has_thread) continue;
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 10;
+        if (pthread_timedjoin_np(j->thread, NULL, &until) == 0) {
+            j->has_thread = false;
+        } else {
+            fprintf(stderr, "weir: job %s did not stop within 10 s of its cancellation\n", j->id);
+        }
+    }
+    bool leaked = false;
+    for (int i = 0; i < r->n; i++) {
+        if (r->jobs[i]->has_thread) { leaked = true; continue; }
+        free_entry(r->jobs[i]);
+    }
+    if (!leaked) {
+        free(r->jobs);
+        pthread_cond_destroy(&r->cv);
+        pthread_mutex_destroy(&r->mu);
+    }
+    r->jobs = NULL;
+    r->n = 0;
+}

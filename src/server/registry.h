@@ -1,0 +1,140 @@
+/*
+ * registry.h — the cluster's jobs: the background executor that runs submitted jobs in threads,
+ * and the job history the REST API reads.
+ *
+ * Contract: one WRegistry per daemon (no global state); every field of every entry is guarded by
+ * the registry's mutex. The executor (wregistry_executor) takes a built job from a session
+ * (WJobExecutor.submit), computes its job graph (runtime/vertices.h) while the plan is alive,
+ * registers it RUNNING and runs it in its own thread; when wjob_run returns, the thread takes the
+ * lock, keeps the final operator metrics, sets FINISHED / FAILED / CANCELED, detaches the job and
+ * only then frees it, so readers never touch freed memory. Queries (SELECT, Flink's `collect` jobs)
+ * and dml-sync INSERTs run in the session's own thread; they are reported through
+ * WJobExecutor.observe and registered the same way (a query is named pipeline.name or `collect`). Finished,
+ * failed and cancelled jobs stay listed until the registry is destroyed. A sampler thread records
+ * per-operator counters once a second (throughput and state-size history, "idle since" for the
+ * what-is-each-task-doing view). The effective configuration of a job is the cluster configuration
+ * overlaid with the session's. Readers use wregistry_lock / unlock around the accessors.
+ * Depends on runtime/ (job, vertices), server/cluster_config, common/.
+ */
+#ifndef WEIR_SERVER_REGISTRY_H
+#define WEIR_SERVER_REGISTRY_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "cluster_config.h"
+#include "../runtime/job.h"
+#include "../runtime/vertices.h"
+#include "../session/session.h"
+
+/* Flink's JobStatus, in its declaration order. */
+typedef enum WJobState {
+    WJS_INITIALIZING, WJS_CREATED, WJS_RUNNING, WJS_FAILING, WJS_FAILED, WJS_CANCELLING,
+    WJS_CANCELED, WJS_FINISHED, WJS_RESTARTING, WJS_SUSPENDED, WJS_RECONCILING, WJS__COUNT
+} WJobState;
+
+const char *wjob_state_name(WJobState s);
+bool wjob_state_terminal(WJobState s);
+
+/* Sizes of one named state parsed out of an operator's metrics text. */
+typedef struct WStateMetric {
+    char name[64];
+    int64_t entries, bytes;
+} WStateMetric;
+
+#define WREG_MAX_STATES 8
+
+/* Operator counters at one moment (one subtask, or summed over subtasks). */
+typedef struct WOpStats {
+    int64_t rows_in, rows_out, late_dropped;
+    int64_t watermark;          /* combined input watermark (INT64_MIN = none yet; min over subtasks) */
+    bool finished;              /* every subtask finished */
+    int nstates;
+    WStateMetric states[WREG_MAX_STATES];
+    int64_t ttl_expired;        /* ttlExpiredRecords: records that found their state expired */
+    char metrics[512];          /* other metrics of the operator's text (e.g. droppedRetractions=1) */
+} WOpStats;
+
+#define WREG_HISTORY 300        /* samples kept (one a second) */
+
+typedef struct WRegSample {
+    int64_t t;                  /* epoch ms */
+    int64_t rows_in, rows_out;  /* sum over the job's operators: sources' out, sinks' in */
+    int64_t source_out, sink_in;
+    int64_t state_bytes, state_entries;
+} WRegSample;
+
+typedef struct WRegJob {
+    char id[33];
+    char *name;
+    WJobState state;
+    int64_t ts[WJS__COUNT];     /* when each state was reached (epoch ms, 0 = never) */
+    int64_t start_ms, end_ms;   /* end -1 while running */
+    WOptions config;            /* effective configuration */
+    WError error;               /* why it failed */
+    bool is_query;              /* a SELECT (collect job) */
+    WJobGraph *graph;           /* NULL for queries */
+    /* while running */
+    WJob *job;
+    WArena *arena;
+    int nlanes;                 /* subtasks per operator (wjob_parallelism) */
+    const WOperator **op_of;    /* [graph operator * nlanes + subtask]: the weir operator measuring
+                                   it, or NULL */
+    /* after the end */
+    WOpStats *final;            /* [graph operator * nlanes + subtask], set when the job ended */
+    int64_t *last_change;       /* per graph operator: when rows_in or rows_out last changed */
+    int64_t *last_rows;         /* per graph operator: rows_in + rows_out at the last sample */
+    char *failure;              /* "<class>: <message>" of a failed job */
+    int64_t failure_ms;
+    pid_t tid;                  /* the job thread (Linux thread id), 0 when none */
+    pthread_t thread;
+    bool has_thread;
+    /* history for plots */
+    int nhist, hist_start;
+    WRegSample hist[WREG_HISTORY];
+} WRegJob;
+
+typedef struct WRegistry {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    const WClusterConfig *cfg;
+    int n, cap;
+    WRegJob **jobs;
+    int64_t started_ms;
+    bool stopping;
+    pthread_t sampler;
+    bool has_sampler;
+    uint64_t rng;
+    WJobExecutor executor;
+} WRegistry;
+
+void wregistry_init(WRegistry *r, const WClusterConfig *cfg);
+/* Cancel running jobs, wait for their threads (bounded), free everything. */
+void wregistry_destroy(WRegistry *r);
+/* The executor to hand to wsession_set_executor. */
+WJobExecutor *wregistry_executor(WRegistry *r);
+
+void wregistry_lock(WRegistry *r);
+void wregistry_unlock(WRegistry *r);
+/* (locked) Find by id (32 hex); NULL when unknown. */
+WRegJob *wregistry_find(WRegistry *r, const char *id);
+/* (locked) Operator stats of one subtask (subtask -1: summed over subtasks): live counters while
+   running, the final ones afterwards. */
+void wregistry_op_stats(const WRegJob *j, int op, int subtask, WOpStats *out);
+/* (locked) Epoch ms now. */
+int64_t wregistry_now(void);
+
+/* Cancel (PATCH ?mode=cancel, STOP JOB). 0 ok, -1 unknown job, 1 already terminal. */
+int wregistry_cancel(WRegistry *r, const char *id);
+
+/* A fresh job id (32 hex). */
+void wregistry_new_id(WRegistry *r, char out[33]);
+
+/* Parse an operator metrics text: each "<name>.entries" / "<name>.bytes" pair into out (at most
+   max; returns the count), ttlExpiredRecords into *ttl_expired, every other "k=v" into rest. */
+int wregistry_parse_state_metrics(const char *metrics, WStateMetric *out, int max, int64_t *ttl_expired,
+                                  char *rest, size_t restsz);
+
+#endif
