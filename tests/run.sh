@@ -163,21 +163,25 @@ run_dir() { # $1 = folder, $2 = label
 run_dir "$ROOT/tests/golden" golden
 run_dir "$ROOT/tests/errors" errors
 
-# (d) conformance
-conf="${WEIR_CONFORMANCE:-$ROOT/../shared/conformance}"
-if [[ -d "$conf" ]]; then
-  cases=()
+# (d) conformance, at parallelism 1, then 2 and 4 (final tables must be the same; see
+#     WEIR_CONFORMANCE_PARALLELISM in src/session/conformance.c)
+run_conformance() { # $1 = parallelism
+  local par="$1" label="conformance"
+  [[ "$par" != 1 ]] && label="conformance (parallelism $par)"
+  conf="${WEIR_CONFORMANCE:-$ROOT/../shared/conformance}"
+  if [[ ! -d "$conf" ]]; then echo "$label: $conf not found, skipped"; return; fi
+  local cases=() cp=0 cf=0 cs=0 unknown=0
   while IFS= read -r -d '' s; do cases+=("$s"); done < <(
     find "$conf" \( -name '*.case' -o -name '*.qcase' \) -type f -print0 2>/dev/null | sort -z)
-  cp=0 cf=0 cs=0 unknown=0
   for c in "${cases[@]}"; do
+    if [[ "$par" != 1 && "$c" == *.qcase ]]; then continue; fi
     if [[ $unknown -eq 1 || ! -x "$BUILD/weir" ]]; then cs=$((cs + 1)); continue; fi
-    out="$(timeout "${TEST_TIMEOUT:-60}" "$BUILD/weir" conformance "$c" 2>&1 < /dev/null)"; st=$?
+    out="$(WEIR_CONFORMANCE_PARALLELISM="$par" timeout "${TEST_TIMEOUT:-60}" "$BUILD/weir" conformance "$c" 2>&1 < /dev/null)"; st=$?
     if grep -q "unknown command" <<< "$out"; then
       unknown=1; cs=$((cs + 1)); continue
     fi
     cname="$(basename "$c")"
-    known="$(grep -E "^${cname//./\.}[[:space:]]" "$ROOT/tests/conformance.xfail" 2>/dev/null | head -n 1)"
+    known="$(grep -E "^${cname//./\\.}[[:space:]]" "$ROOT/tests/conformance.xfail" 2>/dev/null | head -n 1)"
     if [[ -n "$known" && $st -ne 0 && $st -ne 77 ]]; then
       cs=$((cs + 1))          # a known failure, listed with its reason in tests/conformance.xfail
       continue
@@ -191,15 +195,16 @@ if [[ -d "$conf" ]]; then
       cs=$((cs + 1))        # the case declares itself unsupported (automake's skip status)
     else
       cf=$((cf + 1))
-      echo "FAIL conformance/${c#"$conf/"}"
+      echo "FAIL $label/${c#"$conf/"}"
       printf '%s\n' "$out" | head -n 30
     fi
   done
-  echo "conformance: $cp passed, $cf failed, $cs skipped"
+  echo "$label: $cp passed, $cf failed, $cs skipped"
   passed=$((passed + cp)); failed=$((failed + cf)); skipped=$((skipped + cs))
-else
-  echo "conformance: $conf not found, skipped"
-fi
+}
+run_conformance 1
+run_conformance 2
+run_conformance 4
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [[ $failed -eq 0 ]]
