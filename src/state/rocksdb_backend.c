@@ -231,7 +231,7 @@ static unsigned char ttl_filter(void *st, int level, const char *key, size_t kl,
 static char *list_merge(WRdbState *rs, const char *ev, size_t evlen, const char *const *ops,
                         const size_t *oplen, int n, unsigned char *success, size_t *newlen)
 {
-    int64_t ttl = atomic_load_explicit(&rs->ttl_shared, memory_order_relaxed);
+    int64_t ttl = rs ? atomic_load_explicit(&rs->ttl_shared, memory_order_relaxed) : 0;
     int start = ev && evlen >= 8 ? -1 : 0;          /* -1 = keep the existing value */
     int64_t prev = start < 0 ? (int64_t)wbe_get64((const unsigned char *)ev) : 0;
     bool have = start < 0;

@@ -774,8 +774,21 @@ bool wsnap_manifest_read(const char *dir, WSnapManifest *m, WError *err)
 char *wsnap_file_path(const WSnapManifest *m, int i)
 {
     if (!m->files[i].shared) return wsnap_join(m->dir, m->files[i].name);
-    const char *sd = m->shared_dir ? m->shared_dir : "shared";
-    char *base = sd[0] == '/' ? wstrdup(sd) : wsnap_join(m->dir, sd);
+    const char *sd = m->shared_dir ? m->shared_dir : "../shared";
+    char *base;
+    if (sd[0] == '/') {
+        base = wstrdup(sd);
+    } else if (strncmp(sd, "../", 3) == 0 && !strchr(sd + 3, '/')) {  /* a sibling: name it plainly */
+        size_t n = strlen(m->dir);
+        while (n > 1 && m->dir[n - 1] == '/') n--;
+        while (n > 0 && m->dir[n - 1] != '/') n--;
+        char *parent = n ? wmalloc(n + 1) : wstrdup(".");
+        if (n) { memcpy(parent, m->dir, n - (n > 1)); parent[n - (n > 1)] = 0; }
+        base = wsnap_join(parent, sd + 3);
+        free(parent);
+    } else {
+        base = wsnap_join(m->dir, sd);
+    }
     char *p = wsnap_join(base, m->files[i].name);
     free(base);
     return p;
