@@ -57,6 +57,9 @@ int ex_inputs(const ExCtx *x, const WRel *r, const WRel **out);
 /* The root to print for a statement root (a collect sink's input). */
 const WRel *ex_root(const WRel *r);
 const WStateTtlHint *ex_hint(const ExCtx *x, const WRel *r);
+/* r, or the first node below it that is printed (folded nodes are skipped). */
+const WRel *ex_skip(const ExCtx *x, const WRel *r);
+uint8_t ex_changelog_mode(const ExCtx *x, const WRel *r);
 
 /* The node's output names, made unique as Calcite does (order_id, order_id0). */
 const char *const *ex_out_names(const ExCtx *x, const WRel *r);

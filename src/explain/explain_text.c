@@ -149,7 +149,7 @@ static void tree(TreeCtx *t, const WRel *r, bool *last, int depth)
         if (cm) {
             if (any) wsb_puts(out, ", ");
             wsb_puts(out, "changelogMode=[");
-            ex_changelog(r->kind == WR_SINK ? 0 : r->changelog, out);
+            ex_changelog(ex_changelog_mode(t->x, r), out);
             wsb_putc(out, ']');
         }
         wsb_putc(out, ')');
@@ -400,7 +400,7 @@ bool wexplain_text(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int detai
     AdviceList al = {.a = p->arena};
     TreeCtx t = {.x = &x, .d = EXD_REL, .details = details, .out = out};
     if (advice) {
-        for (int i = 0; i < n; i++) collect_advice(&x, ex_root(roots[i]), &al, 0);
+        for (int i = 0; i < n; i++) collect_advice(&x, ex_skip(&x, ex_root(roots[i])), &al, 0);
         t.adv_node = WA_ARRAY(p->arena, const WRel *, al.n ? al.n : 1);
         t.adv_id = WA_ARRAY(p->arena, int, al.n ? al.n : 1);
         int next = 1;
@@ -417,7 +417,7 @@ bool wexplain_text(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int detai
     bool last[256];
     for (int i = 0; i < n; i++) {
         last[0] = true;
-        tree(&t, ex_root(roots[i]), last, 0);
+        tree(&t, ex_skip(&x, ex_root(roots[i])), last, 0);
         wsb_putc(out, '\n');
     }
     if (advice) {
@@ -440,7 +440,7 @@ bool wexplain_text(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int detai
     for (int i = 0; i < n; i++) {
         if (i) wsb_putc(out, '\n');
         last[0] = true;
-        tree(&e, ex_root(roots[i]), last, 0);
+        tree(&e, ex_skip(&x, ex_root(roots[i])), last, 0);
     }
     if (details & AX_JSON_EXECUTION_PLAN) {
         int64_t par = 1;
@@ -452,7 +452,7 @@ bool wexplain_text(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int detai
         json_t *arr = json_array();
         int cap = x.n + 1, ns = 0;
         SNode *s = WA_ARRAY(p->arena, SNode, cap);
-        for (int i = 0; i < n; i++) stream_nodes(&x, ex_root(roots[i]), s, &ns, cap, arr, (int)par);
+        for (int i = 0; i < n; i++) stream_nodes(&x, ex_skip(&x, ex_root(roots[i])), s, &ns, cap, arr, (int)par);
         json_object_set_new(doc, "nodes", arr);
         wsb_puts(out, "\n== Physical Execution Plan ==\n");
         wjson_pretty(doc, out);

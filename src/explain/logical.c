@@ -77,7 +77,8 @@ static void ttl_hints(const WRel *r, const char *path, WStrBuf *out)
     if (any) wsb_puts(out, "]]");
 }
 
-static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth, const char *path);
+static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth, const char *path,
+                 const char *const *rename);
 
 static void children(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth, const char *path)
 {
@@ -85,12 +86,19 @@ static void children(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int d
     for (int i = 0; i < r->ninputs; i++) {
         last[depth + 1] = i == r->ninputs - 1;
         char *cp = wa_sprintf(p->arena, "%s%s%d", path, *path ? ", " : "", i);
-        node(p, r->inputs[i], out, last, depth + 1, cp);
+        node(p, r->inputs[i], out, last, depth + 1, cp, NULL);
     }
 }
 
-static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth, const char *path)
+static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth, const char *path,
+                 const char *const *rename)
 {
+    /* SELECT k, AGG(x) ... GROUP BY k: Calcite names the aggregate calls after the select items
+       and keeps no projection on top */
+    if (r->kind == WR_CALC && !r->cond && r->inputs[0]->kind == WR_GROUP_AGG && identity_exprs(r)) {
+        node(p, r->inputs[0], out, last, depth, path, (const char *const *)r->out.names);
+        return;
+    }
     prefix(out, last, depth);
     switch (r->kind) {
     case WR_SINK:
@@ -145,7 +153,8 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
         wsb_puts(out, "}]");
         for (int j = 0; j < r->naggs; j++) {
             const WAggCall *c = &r->aggs[j];
-            wsb_printf(out, ", %s=[%s(", c->out_name ? c->out_name : "EXPR$0", agg_name(c));
+            const char *nm = rename ? rename[r->nkeys + j] : c->out_name ? c->out_name : "EXPR$0";
+            wsb_printf(out, ", %s=[%s(", nm, agg_name(c));
             if (c->distinct) wsb_puts(out, "DISTINCT ");
             for (int k = 0; k < c->nargs; k++) wsb_printf(out, "%s$%d", k ? ", " : "", c->args[k]);
             wsb_putc(out, ')');
@@ -234,5 +243,5 @@ void ex_ast_tree(WPlanCtx *p, const WRel *root, WStrBuf *out)
 {
     bool last[256];
     last[0] = true;
-    node(p, root, out, last, 0, "");
+    node(p, root, out, last, 0, "", NULL);
 }

@@ -302,6 +302,13 @@ static void rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialec
         return;
     }
     case WX_CAST:
+        /* an implicit widening of a numeric literal: Calcite keeps the literal as written */
+        if (!e->try_cast && e->args[0]->kind == WX_LITERAL && !e->args[0]->is_null &&
+            wtype_is_numeric(e->args[0]->type) && wtype_is_numeric(e->type) &&
+            (wtype_is_integer(e->args[0]->type) || e->args[0]->type->id == e->type->id)) {
+            ex_literal(out, e->args[0], d);
+            return;
+        }
         if (exec) {
             wsb_puts(out, e->try_cast ? "TRY_CAST(" : "CAST(");
             rex(out, e->args[0], names, d);

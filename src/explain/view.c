@@ -253,6 +253,24 @@ WSchema ex_schema(const ExCtx *x, const WRel *r)
     return s;
 }
 
+/* A Calc that repeats its input (same columns, same names once aggregates are named) is not
+   in Flink's plan. */
+static void fold_identity(ExCtx *x, const WRel *calc)
+{
+    const WRel *in = calc->inputs[0];
+    if (calc->cond || calc->nexprs != in->out.n || calc->nexprs == 0) return;
+    ExNode *cn = ex_node(x, calc);
+    if (cn && cn->id < 0) return;
+    const char *const *inn = ex_out_names(x, in);
+    for (int i = 0; i < calc->nexprs; i++) {
+        const WExpr *e = calc->exprs[i];
+        if (e->kind != WX_COLUMN || e->col != i || strcmp(inn[i], calc->out.names[i]) != 0 ||
+            !wtype_equals(e->type, calc->out.types[i], false)) return;
+    }
+    cn = add(x, calc);
+    cn->id = -1;
+}
+
 static void scan_push_downs(ExCtx *x, const WRel *r, WRel **roots, int nroots, int depth)
 {
     if (depth > 2000) return;
@@ -260,6 +278,34 @@ static void scan_push_downs(ExCtx *x, const WRel *r, WRel **roots, int nroots, i
     if (r->kind == WR_CALC) {
         push_down(x, r, roots, nroots);
         agg_names(x, r);
+        fold_identity(x, r);
+    }
+}
+
+const WRel *ex_skip(const ExCtx *x, const WRel *r) { return skip_folded(x, r); }
+
+/* Changelog mode as Flink prints it: UPDATE_BEFORE only where it is produced, DELETE from an
+   aggregate only when its input retracts. */
+uint8_t ex_changelog_mode(const ExCtx *x, const WRel *r)
+{
+    switch (r->kind) {
+    case WR_SINK: return 0;
+    case WR_CALC: case WR_EXCHANGE: case WR_WATERMARK: case WR_SINK_MATERIALIZER:
+        return r->ninputs ? ex_changelog_mode(x, r->inputs[0]) : r->changelog;
+    case WR_DROP_UPDATE_BEFORE:
+        return (uint8_t)(ex_changelog_mode(x, r->inputs[0]) & ~WCM_UPDATE_BEFORE);
+    case WR_UNION: {
+        uint8_t m = 0;
+        for (int i = 0; i < r->ninputs; i++) m |= ex_changelog_mode(x, r->inputs[i]);
+        return m;
+    }
+    default: {
+        uint8_t m = r->changelog;
+        if (m == WCM_INSERT) return m;
+        if (!r->generate_update_before) m &= (uint8_t)~WCM_UPDATE_BEFORE;
+        if (r->kind == WR_GROUP_AGG && !r->input_retracts) m &= (uint8_t)~WCM_DELETE;
+        return m;
+    }
     }
 }
 
