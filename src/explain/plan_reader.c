@@ -1,12 +1,910 @@
 /*
- * plan_reader.c — EXECUTE PLAN: a compiled plan (as compiled_plan.c writes it) read back into
- * finalised exec-graph roots the runtime runs. See explain.h.
+ * plan_reader.c — EXECUTE PLAN: a compiled plan (the JSON compiled_plan.c writes, in Flink's
+ * shape) read back into finalised exec-graph roots the runtime runs: catalog tables come from the
+ * plan's own table definitions (schema, primary key, options), expressions from the RexNode JSON,
+ * state TTLs from the `state` lists (an edited TTL wins; a missing list falls back to
+ * table.exec.state.ttl). Nodes weir keeps apart from Flink's (the projection of a scan, the
+ * upsert materializer of a sink) are rebuilt. See explain.h.
  */
 #include "explain_internal.h"
+#include "../sql/parser.h"
+#include "../expr/functions.h"
+#include "../common/duration.h"
+#include "../types/datetime.h"
+#include "../types/decimal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+typedef struct Rd {
+    WPlanCtx *p;
+    WArena *a;
+    int64_t dflt_ttl;
+    int n;
+    json_t **nodes;         /* by position */
+    int *ids;
+    WRel **rels;            /* built node per position */
+    json_t *edges;
+    int next_id;
+} Rd;
+
+static bool fail(Rd *r, const char *fmt, const char *what)
+{
+    return werr_set(r->p->err, WEXC_TABLE, fmt, what ? what : "");
+}
+
+/* ---------------- types ---------------- */
+
+static const WType *type_from_json(Rd *r, json_t *j)
+{
+    WArena *a = r->a;
+    if (json_is_string(j)) {
+        const char *s = json_string_value(j);
+        if (!strcmp(s, "NULL")) return &WTYPE_NULL;
+        WError tmp;
+        werr_clear(&tmp);
+        AstType *t = wsql_parse_type(a, s, &tmp);
+        if (!t) { fail(r, "The compiled plan has a type weir cannot read: %s", s); return NULL; }
+        const WType *w = wbind_type(r->p, t);
+        if (!w) return NULL;
+        /* VARCHAR(2147483647) is STRING */
+        return w;
+    }
+    if (json_is_object(j)) {
+        const char *ty = json_string_value(json_object_get(j, "type"));
+        if (!ty) { fail(r, "The compiled plan has a malformed type%s", ""); return NULL; }
+        if (!strcmp(ty, "TIMESTAMP_WITHOUT_TIME_ZONE") || !strcmp(ty, "TIMESTAMP_WITH_LOCAL_TIME_ZONE")) {
+            json_t *pj = json_object_get(j, "precision");
+            int prec = pj ? (int)json_integer_value(pj) : 6;
+            json_t *nj = json_object_get(j, "nullable");
+            bool nullable = !nj || json_is_true(nj);
+            const WType *t = wtype_timestamp(a, !strcmp(ty, "TIMESTAMP_WITHOUT_TIME_ZONE") ? WT_TIMESTAMP : WT_TIMESTAMP_LTZ,
+                                             prec, nullable);
+            const char *kind = json_string_value(json_object_get(j, "kind"));
+            if (kind && !strcmp(kind, "ROWTIME")) t = wtype_with_time_attr(a, t, WTA_ROWTIME);
+            else if (kind && !strcmp(kind, "PROCTIME")) t = wtype_with_time_attr(a, t, WTA_PROCTIME);
+            return t;
+        }
+        fail(r, "The compiled plan has a type weir cannot read: %s", ty);
+        return NULL;
+    }
+    fail(r, "The compiled plan has a malformed type%s", "");
+    return NULL;
+}
+
+/* outputType: "ROW<`a` INT, `b` BIGINT>" or {"type":"ROW","fields":[{name, fieldType}]} */
+static bool schema_from_json(Rd *r, json_t *j, WSchema *out)
+{
+    WArena *a = r->a;
+    if (json_is_object(j)) {
+        json_t *f = json_object_get(j, "fields");
+        int n = (int)json_array_size(f);
+        out->n = n;
+        out->names = WA_ARRAY(a, const char *, n ? n : 1);
+        out->types = WA_ARRAY(a, const WType *, n ? n : 1);
+        for (int i = 0; i < n; i++) {
+            json_t *fi = json_array_get(f, (size_t)i);
+            out->names[i] = wa_strdup(a, json_string_value(json_object_get(fi, "name")) ? json_string_value(json_object_get(fi, "name")) : "");
+            out->types[i] = type_from_json(r, json_object_get(fi, "fieldType"));
+            if (!out->types[i]) return false;
+        }
+        return true;
+    }
+    const char *s = json_string_value(j);
+    if (!s || strncmp(s, "ROW<", 4) != 0) return fail(r, "The compiled plan has a malformed outputType%s", "");
+    /* split the top-level fields: `name` type, ... */
+    int cap = 16, n = 0;
+    const char **names = WA_ARRAY(a, const char *, cap);
+    const WType **types = WA_ARRAY(a, const WType *, cap);
+    const char *q = s + 4;
+    while (*q && *q != '>') {
+        while (*q == ' ' || *q == ',') q++;
+        if (*q != '`') break;
+        const char *ns = ++q;
+        WStrBuf nm;
+        wsb_init(&nm);
+        while (*q && !(*q == '`' && q[1] != '`')) {
+            if (*q == '`' && q[1] == '`') q++;
+            wsb_putc(&nm, *q++);
+        }
+        (void)ns;
+        if (*q == '`') q++;
+        while (*q == ' ') q++;
+        const char *ts = q;
+        int depth = 0;
+        while (*q) {
+            if (*q == '<' || *q == '(') depth++;
+            else if (*q == '>' || *q == ')') { if (depth == 0) break; depth--; }
+            else if (*q == ',' && depth == 0) break;
+            q++;
+        }
+        if (n == cap) {
+            int nc = cap * 2;
+            const char **nn = WA_ARRAY(a, const char *, nc);
+            const WType **nt = WA_ARRAY(a, const WType *, nc);
+            memcpy(nn, names, sizeof *nn * (size_t)n);
+            memcpy(nt, types, sizeof *nt * (size_t)n);
+            names = nn;
+            types = nt;
+            cap = nc;
+        }
+        names[n] = wa_strdup(a, nm.buf ? nm.buf : "");
+        wsb_free(&nm);
+        char *tstr = wa_strndup(a, ts, (size_t)(q - ts));
+        json_t *tj = json_string(tstr);
+        types[n] = type_from_json(r, tj);
+        json_decref(tj);
+        if (!types[n]) return false;
+        n++;
+    }
+    out->n = n;
+    out->names = names;
+    out->types = types;
+    return true;
+}
+
+/* ---------------- expressions ---------------- */
+
+static WExpr *rex_from_json(Rd *r, json_t *j, const WSchema *in);
+
+static bool literal_value(Rd *r, json_t *v, const WType *t, WExpr *e)
+{
+    WArena *a = r->a;
+    if (json_is_null(v)) { e->is_null = true; return true; }
+    switch (t->id) {
+    case WT_BOOLEAN: e->lit.i = json_is_true(v); return true;
+    case WT_TINYINT: case WT_SMALLINT: case WT_INT: case WT_BIGINT:
+        if (json_is_string(v)) e->lit.i = strtoll(json_string_value(v), NULL, 10);
+        else e->lit.i = (int64_t)json_integer_value(v);
+        return true;
+    case WT_FLOAT: case WT_DOUBLE: e->lit.d = json_number_value(v); return true;
+    case WT_DECIMAL: {
+        const char *s = json_string_value(v);
+        char buf[64];
+        if (!s) { snprintf(buf, sizeof buf, "%.17g", json_number_value(v)); s = buf; }
+        __int128 u;
+        int sc;
+        if (!wdec_parse_java(s, (int)strlen(s), &u, &sc) || !wdec_rescale(u, sc, t->scale, &e->lit.dec))
+            return fail(r, "The compiled plan has a bad DECIMAL literal: %s", s);
+        return true;
+    }
+    case WT_CHAR: case WT_VARCHAR: case WT_BINARY: case WT_VARBINARY: {
+        const char *s = json_string_value(v);
+        if (!s) return fail(r, "The compiled plan has a bad string literal%s", "");
+        size_t len = json_string_length(v);
+        e->lit.s.p = wa_strndup(a, s, len);
+        e->lit.s.len = (int32_t)len;
+        return true;
+    }
+    case WT_DATE: {
+        const char *s = json_string_value(v);
+        return (s && wparse_date(s, (int)strlen(s), &e->lit.i)) || fail(r, "The compiled plan has a bad DATE literal%s", "");
+    }
+    case WT_TIME: {
+        const char *s = json_string_value(v);
+        return (s && wparse_time(s, (int)strlen(s), &e->lit.i)) || fail(r, "The compiled plan has a bad TIME literal%s", "");
+    }
+    case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ: {
+        const char *s = json_string_value(v);
+        return (s && wparse_timestamp(s, (int)strlen(s), &e->lit.ts)) ||
+               fail(r, "The compiled plan has a bad TIMESTAMP literal%s", "");
+    }
+    case WT_INTERVAL_DT: case WT_INTERVAL_YM: {
+        const char *s = json_string_value(v);
+        e->lit.i = s ? strtoll(s, NULL, 10) : (int64_t)json_integer_value(v);
+        return true;
+    }
+    default:
+        return fail(r, "The compiled plan has a literal of a type EXECUTE PLAN cannot read yet%s", "");
+    }
+}
+
+/* weir operator name for a Calcite/Flink internal name "$NAME$1" */
+static const char *op_from_internal(const char *name, int nargs)
+{
+    static const struct { const char *calcite, *weir; } M[] = {
+        {"MOD", "MOD"}, {"SIMILAR TO", "SIMILAR"},
+    };
+    if (!strcmp(name, "-") && nargs == 1) return "NEG";
+    for (size_t i = 0; i < sizeof M / sizeof M[0]; i++) if (!strcmp(M[i].calcite, name)) return M[i].weir;
+    return name;
+}
+
+static WExpr *rex_from_json(Rd *r, json_t *j, const WSchema *in)
+{
+    WArena *a = r->a;
+    const char *kind = json_string_value(json_object_get(j, "kind"));
+    if (!kind) { fail(r, "The compiled plan has a malformed expression%s", ""); return NULL; }
+    const WType *t = type_from_json(r, json_object_get(j, "type"));
+    if (!t) return NULL;
+    if (!strcmp(kind, "INPUT_REF")) {
+        int idx = (int)json_integer_value(json_object_get(j, "inputIndex"));
+        if (idx < 0 || idx >= in->n) { fail(r, "The compiled plan refers to a missing input field%s", ""); return NULL; }
+        return wexpr_column(a, idx, in->types[idx], in->names[idx]);
+    }
+    if (!strcmp(kind, "LITERAL")) {
+        WExpr *e = wexpr_new(a, WX_LITERAL, t, 0);
+        if (!literal_value(r, json_object_get(j, "value"), t, e)) return NULL;
+        return e;
+    }
+    if (strcmp(kind, "CALL") != 0) { fail(r, "The compiled plan has an expression of kind %s", kind); return NULL; }
+    const char *in_name = json_string_value(json_object_get(j, "internalName"));
+    if (!in_name) { fail(r, "The compiled plan has a call without internalName%s", ""); return NULL; }
+    /* strip "$" ... "$1" */
+    char name[128];
+    snprintf(name, sizeof name, "%s", in_name[0] == '$' ? in_name + 1 : in_name);
+    char *dollar = strrchr(name, '$');
+    if (dollar && dollar != name) *dollar = 0;
+    json_t *ops = json_object_get(j, "operands");
+    int n = (int)json_array_size(ops);
+    WExpr **args = WA_ARRAY(a, WExpr *, n ? n : 1);
+    for (int i = 0; i < n; i++) {
+        args[i] = rex_from_json(r, json_array_get(ops, (size_t)i), in);
+        if (!args[i]) return NULL;
+    }
+    WExprKind k = WX_CALL;
+    bool negated = false, try_cast = false;
+    if (!strcmp(name, "AND")) k = WX_AND;
+    else if (!strcmp(name, "OR")) k = WX_OR;
+    else if (!strcmp(name, "NOT")) k = WX_NOT;
+    else if (!strcmp(name, "IS NULL")) k = WX_IS_NULL;
+    else if (!strcmp(name, "IS NOT NULL")) { k = WX_IS_NULL; negated = true; }
+    else if (!strcmp(name, "CAST")) k = WX_CAST;
+    else if (!strcmp(name, "TRY_CAST")) { k = WX_CAST; try_cast = true; }
+    else if (!strcmp(name, "CASE")) k = WX_CASE;
+    else if (!strcmp(name, "COALESCE")) k = WX_COALESCE;
+    else if (!strcmp(name, "IN")) k = WX_IN;
+    else if (!strcmp(name, "NOT IN")) { k = WX_IN; negated = true; }
+    else if (!strcmp(name, "PROCTIME")) k = WX_PROCTIME;
+    WExpr *e = wexpr_new(a, k, t, n);
+    for (int i = 0; i < n; i++) e->args[i] = args[i];
+    e->negated = negated;
+    e->try_cast = try_cast;
+    if (k == WX_CASE) e->has_else = (n % 2) == 1;
+    if (k == WX_CALL) {
+        const char *fn = op_from_internal(name, n);
+        e->func = wfunc_lookup(fn);
+        if (!e->func) { fail(r, "The compiled plan calls a function weir does not know: %s", name); return NULL; }
+        e->name = e->func->name;
+        if (e->func->prepare && !e->func->prepare(a, e, r->p->err)) return NULL;
+    }
+    return e;
+}
+
+/* ---------------- helpers ---------------- */
+
+static int ints_from_json(Rd *r, json_t *arr, int **out)
+{
+    int n = (int)json_array_size(arr);
+    *out = WA_ARRAY(r->a, int, n ? n : 1);
+    for (int i = 0; i < n; i++) (*out)[i] = (int)json_integer_value(json_array_get(arr, (size_t)i));
+    return n;
+}
+
+static int64_t ttl_of(Rd *r, json_t *node, int index)
+{
+    json_t *st = json_object_get(node, "state");
+    for (size_t i = 0; i < json_array_size(st); i++) {
+        json_t *s = json_array_get(st, i);
+        if ((int)json_integer_value(json_object_get(s, "index")) != index) continue;
+        const char *ttl = json_string_value(json_object_get(s, "ttl"));
+        int64_t ms = 0;
+        WError tmp;
+        werr_clear(&tmp);
+        if (ttl && wduration_parse(ttl, &ms, &tmp)) return ms;
+    }
+    return r->dflt_ttl;
+}
+
+static WRel *new_rel(Rd *r, WRelKind kind, int nin)
+{
+    WRel *x = wrel_new(r->p, kind, nin);
+    x->id = ++r->next_id;
+    x->nunique = -1;
+    return x;
+}
+
+static char *unquote_identifier(WArena *a, const char *id)
+{
+    WStrBuf b;
+    wsb_init(&b);
+    for (const char *s = id; *s; s++) if (*s != '`') wsb_putc(&b, *s);
+    char *res = wa_strdup(a, b.buf ? b.buf : "");
+    wsb_free(&b);
+    return res;
+}
+
+/* A catalog table from {identifier, resolvedTable{schema, options}}. */
+static WTable *table_from_json(Rd *r, json_t *tj, const char **qname)
+{
+    WArena *a = r->a;
+    const char *id = json_string_value(json_object_get(tj, "identifier"));
+    json_t *rt = json_object_get(tj, "resolvedTable");
+    json_t *schema = json_object_get(rt, "schema");
+    json_t *cols = json_object_get(schema, "columns");
+    if (!id || !cols) { fail(r, "The compiled plan has a table without identifier or schema%s", ""); return NULL; }
+    WTable *t = WA_NEW(a, WTable);
+    *qname = unquote_identifier(a, id);
+    const char *dot = strrchr(*qname, '.');
+    t->name = wa_strdup(a, dot ? dot + 1 : *qname);
+    t->catalog = "default_catalog";
+    t->database = "default_database";
+    t->wm_col = -1;
+    int n = (int)json_array_size(cols);
+    t->ncols = n;
+    t->cols = WA_ARRAY(a, WColumn, n ? n : 1);
+    for (int i = 0; i < n; i++) {
+        json_t *c = json_array_get(cols, (size_t)i);
+        WColumn *col = &t->cols[i];
+        col->name = wa_strdup(a, json_string_value(json_object_get(c, "name")) ? json_string_value(json_object_get(c, "name")) : "");
+        const char *k = json_string_value(json_object_get(c, "kind"));
+        if (k && !strcmp(k, "COMPUTED")) {
+            col->kind = WCOL_COMPUTED;
+            col->type = &WTYPE_STRING;
+            continue;
+        }
+        col->kind = k && !strcmp(k, "METADATA") ? WCOL_METADATA : WCOL_PHYSICAL;
+        col->type = type_from_json(r, json_object_get(c, "dataType"));
+        if (!col->type) return NULL;
+    }
+    json_t *pk = json_object_get(schema, "primaryKey");
+    if (pk) {
+        json_t *pc = json_object_get(pk, "columns");
+        t->npk = (int)json_array_size(pc);
+        t->pk = WA_ARRAY(a, int, t->npk ? t->npk : 1);
+        for (int k = 0; k < t->npk; k++) {
+            const char *cn = json_string_value(json_array_get(pc, (size_t)k));
+            t->pk[k] = -1;
+            for (int i = 0; i < n; i++) if (cn && !strcmp(t->cols[i].name, cn)) t->pk[k] = i;
+            if (t->pk[k] < 0) { fail(r, "The compiled plan's primary key names a missing column: %s", cn); return NULL; }
+        }
+        const char *pkn = json_string_value(json_object_get(pk, "name"));
+        t->pk_name = pkn ? wa_strdup(a, pkn) : NULL;
+    }
+    json_t *wms = json_object_get(schema, "watermarkSpecs");
+    if (json_array_size(wms)) {
+        const char *ra = json_string_value(json_object_get(json_array_get(wms, 0), "rowtimeAttribute"));
+        for (int i = 0; i < n; i++) if (ra && !strcmp(t->cols[i].name, ra)) t->wm_col = i;
+    }
+    json_t *opts = json_object_get(rt, "options");
+    int no = (int)json_object_size(opts);
+    t->options.items = WA_ARRAY(a, WOption, no ? no : 1);
+    t->options.cap = no;
+    const char *key;
+    json_t *val;
+    json_object_foreach(opts, key, val) {
+        WOption *o = &t->options.items[t->options.n++];
+        o->key = wa_strdup(a, key);
+        o->value = wa_strdup(a, json_string_value(val) ? json_string_value(val) : "");
+    }
+    if (!wopts_get(&t->options, "connector"))
+        { fail(r, "The compiled plan has no options for table '%s' (compile it with weir to run it here).", *qname); return NULL; }
+    return t;
+}
+
+/* ---------------- changelog modes (as the planner derives them) ---------------- */
+
+enum { ALL_KINDS = WCM_INSERT | WCM_UPDATE_BEFORE | WCM_UPDATE_AFTER | WCM_DELETE };
+
+static void derive_mode(WRel *x)
+{
+    WRel *in = x->ninputs ? x->inputs[0] : NULL;
+    switch (x->kind) {
+    case WR_CALC: case WR_EXCHANGE: case WR_WATERMARK: case WR_SINK: case WR_SINK_MATERIALIZER:
+        x->changelog = in->changelog;
+        break;
+    case WR_DROP_UPDATE_BEFORE: x->changelog = in->changelog & (uint8_t)~WCM_UPDATE_BEFORE; break;
+    case WR_UNION:
+        x->changelog = 0;
+        for (int i = 0; i < x->ninputs; i++) x->changelog |= x->inputs[i]->changelog;
+        break;
+    case WR_GROUP_AGG: case WR_RANK: case WR_CHANGELOG_NORMALIZE: x->changelog = ALL_KINDS; break;
+    case WR_JOIN: {
+        WRel *l = x->inputs[0], *rt = x->inputs[1];
+        x->input_retracts = l->changelog != WCM_INSERT;
+        x->right_retracts = rt->changelog != WCM_INSERT;
+        bool outer = x->join_type != AJ_INNER || x->anti;
+        x->changelog = (x->input_retracts || x->right_retracts || outer) ? ALL_KINDS : WCM_INSERT;
+        if (x->semi) x->changelog = (x->input_retracts || x->right_retracts) ? ALL_KINDS : WCM_INSERT;
+        if (x->anti) x->changelog = ALL_KINDS;
+        break;
+    }
+    case WR_DEDUP:
+        x->input_retracts = in->changelog != WCM_INSERT;
+        x->changelog = (!x->keep_last && !x->dedup_rowtime && !x->input_retracts) ? WCM_INSERT : ALL_KINDS;
+        break;
+    case WR_SCAN: case WR_VALUES: break;
+    default:
+        x->changelog = WCM_INSERT;
+        if (in) x->input_retracts = in->changelog != WCM_INSERT;
+        break;
+    }
+}
+
+static void set_unique_from(Rd *r, WRel *x, json_t *keys)
+{
+    if (json_array_size(keys) == 0) return;
+    int *k;
+    int n = ints_from_json(r, json_array_get(keys, 0), &k);
+    x->nunique = n;
+    x->unique = k;
+}
+
+static int window_kind(const char *t)
+{
+    if (!t) return 0;
+    if (!strcmp(t, "SlidingWindow")) return 1;
+    if (!strcmp(t, "CumulativeWindow")) return 2;
+    if (!strcmp(t, "SessionWindow")) return 3;
+    return 0;
+}
+
+/* ISO-8601 PTnHnMn.nS to ms */
+static int64_t iso_ms(const char *s)
+{
+    if (!s) return 0;
+    int64_t ms = 0;
+    const char *p = s;
+    if (*p == 'P') p++;
+    if (*p == 'T') p++;
+    while (*p) {
+        char *end;
+        double v = strtod(p, &end);
+        if (end == p) break;
+        switch (*end) {
+        case 'D': ms += (int64_t)(v * 86400000.0); break;
+        case 'H': ms += (int64_t)(v * 3600000.0); break;
+        case 'M': ms += (int64_t)(v * 60000.0); break;
+        case 'S': ms += (int64_t)(v * 1000.0 + 0.5); break;
+        default: return ms;
+        }
+        p = end + 1;
+    }
+    return ms;
+}
+
+static bool read_aggs(Rd *r, json_t *calls, WRel *x)
+{
+    int n = (int)json_array_size(calls);
+    x->naggs = n;
+    x->aggs = WA_ARRAY(r->a, WAggCall, n ? n : 1);
+    static const struct { const char *in; WAggKind k; const char *name; } K[] = {
+        {"$COUNT$1", WAGG_COUNT, "COUNT"}, {"$SUM$1", WAGG_SUM, "SUM"}, {"$$SUM0$1", WAGG_SUM0, "SUM0"},
+        {"$MIN$1", WAGG_MIN, "MIN"}, {"$MAX$1", WAGG_MAX, "MAX"}, {"$AVG$1", WAGG_AVG, "AVG"},
+        {"$FIRST_VALUE$1", WAGG_FIRST_VALUE, "FIRST_VALUE"}, {"$LAST_VALUE$1", WAGG_LAST_VALUE, "LAST_VALUE"},
+        {"$LISTAGG$1", WAGG_LISTAGG, "LISTAGG"}, {"$STDDEV_POP$1", WAGG_STDDEV_POP, "STDDEV_POP"},
+        {"$STDDEV_SAMP$1", WAGG_STDDEV_SAMP, "STDDEV_SAMP"}, {"$VAR_POP$1", WAGG_VAR_POP, "VAR_POP"},
+        {"$VAR_SAMP$1", WAGG_VAR_SAMP, "VAR_SAMP"}, {"$BOOL_AND$1", WAGG_BOOL_AND, "BOOL_AND"},
+        {"$BOOL_OR$1", WAGG_BOOL_OR, "BOOL_OR"}, {"$COLLECT$1", WAGG_COLLECT, "COLLECT"},
+    };
+    for (int i = 0; i < n; i++) {
+        json_t *c = json_array_get(calls, (size_t)i);
+        WAggCall *ac = &x->aggs[i];
+        const char *in = json_string_value(json_object_get(c, "internalName"));
+        bool found = false;
+        for (size_t k = 0; k < sizeof K / sizeof K[0]; k++)
+            if (in && !strcmp(in, K[k].in)) { ac->kind = K[k].k; ac->name = K[k].name; found = true; }
+        if (!found) return fail(r, "The compiled plan uses an aggregate function weir does not know: %s", in);
+        json_t *args = json_object_get(c, "argList");
+        ac->nargs = (int)json_array_size(args);
+        if (ac->nargs > 2) ac->nargs = 2;
+        for (int k = 0; k < ac->nargs; k++) ac->args[k] = (int)json_integer_value(json_array_get(args, (size_t)k));
+        if (ac->kind == WAGG_COUNT && ac->nargs == 0) ac->kind = WAGG_COUNT_STAR;
+        ac->filter_col = (int)json_integer_value(json_object_get(c, "filterArg"));
+        ac->distinct = json_is_true(json_object_get(c, "distinct"));
+        ac->type = type_from_json(r, json_object_get(c, "type"));
+        if (!ac->type) return false;
+        const char *nm = json_string_value(json_object_get(c, "name"));
+        ac->out_name = nm ? wa_strdup(r->a, nm) : NULL;
+    }
+    return true;
+}
+
+static void read_window(Rd *r, json_t *w, WRel *x)
+{
+    json_t *win = json_object_get(w, "window");
+    x->win_kind = window_kind(json_string_value(json_object_get(win, "type")));
+    if (x->win_kind == 3) {
+        x->win_gap = iso_ms(json_string_value(json_object_get(win, "gap")));
+    } else {
+        x->win_size = iso_ms(json_string_value(json_object_get(win, x->win_kind == 2 ? "maxSize" : "size")));
+        if (x->win_kind == 1) x->win_slide = iso_ms(json_string_value(json_object_get(win, "slide")));
+        if (x->win_kind == 2) x->win_slide = iso_ms(json_string_value(json_object_get(win, "step")));
+    }
+    x->win_offset = iso_ms(json_string_value(json_object_get(win, "offset")));
+    x->win_time_col = (int)json_integer_value(json_object_get(w, "timeAttributeIndex"));
+    x->win_proctime = json_is_false(json_object_get(w, "isRowtime"));
+    (void)r;
+}
+
+static bool read_join_spec(Rd *r, json_t *js, WRel *x, const WSchema *combined)
+{
+    const char *jt = json_string_value(json_object_get(js, "joinType"));
+    x->join_type = AJ_INNER;
+    if (jt && !strcmp(jt, "LEFT")) x->join_type = AJ_LEFT;
+    else if (jt && !strcmp(jt, "RIGHT")) x->join_type = AJ_RIGHT;
+    else if (jt && !strcmp(jt, "FULL")) x->join_type = AJ_FULL;
+    else if (jt && !strcmp(jt, "SEMI")) x->semi = true;
+    else if (jt && !strcmp(jt, "ANTI")) x->anti = true;
+    x->nkeys = ints_from_json(r, json_object_get(js, "leftKeys"), &x->keys);
+    int *rk;
+    int nr = ints_from_json(r, json_object_get(js, "rightKeys"), &rk);
+    if (nr != x->nkeys) return fail(r, "The compiled plan has a join with unequal key lists%s", "");
+    x->right_keys = rk;
+    json_t *fn = json_object_get(js, "filterNulls");
+    x->key_filter_nulls = WA_ARRAY(r->a, bool, x->nkeys ? x->nkeys : 1);
+    for (int k = 0; k < x->nkeys; k++) x->key_filter_nulls[k] = !json_is_false(json_array_get(fn, (size_t)k));
+    json_t *c = json_object_get(js, "nonEquiCondition");
+    if (c && !json_is_null(c)) {
+        x->join_cond = rex_from_json(r, c, combined);
+        if (!x->join_cond) return false;
+    }
+    return true;
+}
+
+static WSchema concat(Rd *r, const WSchema *a, const WSchema *b)
+{
+    WSchema s;
+    s.n = a->n + b->n;
+    s.names = WA_ARRAY(r->a, const char *, s.n ? s.n : 1);
+    s.types = WA_ARRAY(r->a, const WType *, s.n ? s.n : 1);
+    for (int i = 0; i < a->n; i++) { s.names[i] = a->names[i]; s.types[i] = a->types[i]; }
+    for (int i = 0; i < b->n; i++) { s.names[a->n + i] = b->names[i]; s.types[a->n + i] = b->types[i]; }
+    return s;
+}
+
+/* ---------------- nodes ---------------- */
+
+static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
+{
+    json_t *j = r->nodes[pos];
+    const char *type = json_string_value(json_object_get(j, "type"));
+    if (!type) { fail(r, "The compiled plan has a node without type%s", ""); return NULL; }
+    WSchema out;
+    if (!schema_from_json(r, json_object_get(j, "outputType"), &out)) return NULL;
+    WRel *in = nin ? ins[0] : NULL;
+#define NEED(k) do { if (nin != (k)) { fail(r, "The compiled plan's node %s has the wrong number of inputs.", type); return NULL; } } while (0)
+    WRel *x;
+    if (!strcmp(type, "stream-exec-table-source-scan_1")) {
+        NEED(0);
+        json_t *sts = json_object_get(j, "scanTableSource");
+        const char *qname;
+        WTable *t = table_from_json(r, json_object_get(sts, "table"), &qname);
+        if (!t) return NULL;
+        x = new_rel(r, WR_SCAN, 0);
+        x->table = t;
+        x->table_qname = qname;
+        int *phys = WA_ARRAY(r->a, int, t->ncols ? t->ncols : 1);
+        int np = wtable_physical(t, phys);
+        x->nfields = np;
+        x->fields = WA_ARRAY(r->a, int, np ? np : 1);
+        x->out.n = np;
+        x->out.names = WA_ARRAY(r->a, const char *, np ? np : 1);
+        x->out.types = WA_ARRAY(r->a, const WType *, np ? np : 1);
+        for (int i = 0; i < np; i++) {
+            x->fields[i] = i;
+            x->out.names[i] = t->cols[phys[i]].name;
+            x->out.types[i] = t->cols[phys[i]].type;
+            /* time attributes as the plan's output type marks them */
+            for (int k = 0; k < out.n; k++)
+                if (!strcmp(out.names[k], x->out.names[i]) && wtype_is_timestamp(out.types[k]))
+                    x->out.types[i] = out.types[k];
+        }
+        const char *fmt = wopts_get(&t->options, "format");
+        x->source_changelog = fmt && !strcmp(fmt, "changelog-csv");
+        x->changelog = x->source_changelog ? ALL_KINDS : WCM_INSERT;
+        if (x->source_changelog) {
+            const char *m = wopts_get(&t->options, "changelog-csv.changelog-mode");
+            if (m) {
+                uint8_t bits = 0;
+                if (strstr(m, "I")) bits |= WCM_INSERT;
+                if (strstr(m, "UB")) bits |= WCM_UPDATE_BEFORE;
+                if (strstr(m, "UA")) bits |= WCM_UPDATE_AFTER;
+                if (strstr(m, "D")) bits |= WCM_DELETE;
+                x->changelog = bits;
+            }
+        }
+        if (t->npk) {
+            x->nunique = t->npk;
+            x->unique = WA_ARRAY(r->a, int, t->npk);
+            for (int k = 0; k < t->npk; k++)
+                for (int i = 0; i < np; i++) if (phys[i] == t->pk[k]) x->unique[k] = i;
+        }
+        /* projection push-down: the scan reads every column, a Calc picks the projected ones */
+        json_t *ab = json_object_get(sts, "abilities");
+        for (size_t i = 0; i < json_array_size(ab); i++) {
+            json_t *ability = json_array_get(ab, i);
+            const char *at = json_string_value(json_object_get(ability, "type"));
+            if (!at || strcmp(at, "ProjectPushDown") != 0) continue;
+            json_t *pf = json_object_get(ability, "projectedFields");
+            int n = (int)json_array_size(pf);
+            WRel *c = new_rel(r, WR_CALC, 1);
+            c->inputs[0] = x;
+            c->nexprs = n;
+            c->exprs = WA_ARRAY(r->a, WExpr *, n ? n : 1);
+            c->out.n = n;
+            c->out.names = WA_ARRAY(r->a, const char *, n ? n : 1);
+            c->out.types = WA_ARRAY(r->a, const WType *, n ? n : 1);
+            for (int k = 0; k < n; k++) {
+                int col = (int)json_integer_value(json_array_get(json_array_get(pf, (size_t)k), 0));
+                if (col < 0 || col >= np) { fail(r, "The compiled plan projects a missing column%s", ""); return NULL; }
+                c->exprs[k] = wexpr_column(r->a, col, x->out.types[col], x->out.names[col]);
+                c->out.names[k] = x->out.names[col];
+                c->out.types[k] = x->out.types[col];
+            }
+            c->changelog = x->changelog;
+            x = c;
+        }
+        return x;
+    }
+    if (!strcmp(type, "stream-exec-calc_1")) {
+        NEED(1);
+        x = new_rel(r, WR_CALC, 1);
+        json_t *proj = json_object_get(j, "projection");
+        x->nexprs = (int)json_array_size(proj);
+        x->exprs = WA_ARRAY(r->a, WExpr *, x->nexprs ? x->nexprs : 1);
+        for (int i = 0; i < x->nexprs; i++) {
+            x->exprs[i] = rex_from_json(r, json_array_get(proj, (size_t)i), &in->out);
+            if (!x->exprs[i]) return NULL;
+            if (i < out.n) x->exprs[i]->name = out.names[i];
+        }
+        json_t *c = json_object_get(j, "condition");
+        if (c && !json_is_null(c)) {
+            x->cond = rex_from_json(r, c, &in->out);
+            if (!x->cond) return NULL;
+        }
+    } else if (!strcmp(type, "stream-exec-watermark-assigner_1")) {
+        NEED(1);
+        x = new_rel(r, WR_WATERMARK, 1);
+        x->rowtime_col = (int)json_integer_value(json_object_get(j, "rowtimeFieldIndex"));
+        x->wm_expr = rex_from_json(r, json_object_get(j, "watermarkExpr"), &in->out);
+        if (!x->wm_expr) return NULL;
+    } else if (!strcmp(type, "stream-exec-exchange_1")) {
+        NEED(1);
+        x = new_rel(r, WR_EXCHANGE, 1);
+        json_t *d = json_object_get(json_array_get(json_object_get(j, "inputProperties"), 0), "requiredDistribution");
+        const char *dt = json_string_value(json_object_get(d, "type"));
+        if (dt && !strcmp(dt, "HASH")) x->nkeys = ints_from_json(r, json_object_get(d, "keys"), &x->keys);
+        else x->exchange_single = true;
+        x->nunique = in->nunique;
+        x->unique = in->unique;
+    } else if (!strcmp(type, "stream-exec-drop-update-before_1")) {
+        NEED(1);
+        x = new_rel(r, WR_DROP_UPDATE_BEFORE, 1);
+        x->nunique = in->nunique;
+        x->unique = in->unique;
+    } else if (!strcmp(type, "stream-exec-union_1")) {
+        x = new_rel(r, WR_UNION, nin);
+        for (int i = 0; i < nin; i++) x->inputs[i] = ins[i];
+    } else if (!strcmp(type, "stream-exec-values_1")) {
+        NEED(0);
+        x = new_rel(r, WR_VALUES, 0);
+        json_t *tuples = json_object_get(j, "tuples");
+        x->nrows = (int)json_array_size(tuples);
+        x->rows = WA_ARRAY(r->a, WDatum *, x->nrows ? x->nrows : 1);
+        x->row_nulls = WA_ARRAY(r->a, uint8_t *, x->nrows ? x->nrows : 1);
+        for (int i = 0; i < x->nrows; i++) {
+            x->rows[i] = WA_ARRAY(r->a, WDatum, out.n ? out.n : 1);
+            x->row_nulls[i] = WA_ARRAY(r->a, uint8_t, out.n ? out.n : 1);
+            json_t *row = json_array_get(tuples, (size_t)i);
+            for (int k = 0; k < out.n; k++) {
+                WExpr *lit = rex_from_json(r, json_array_get(row, (size_t)k), &out);
+                if (!lit) return NULL;
+                x->rows[i][k] = lit->lit;
+                x->row_nulls[i][k] = lit->is_null;
+            }
+        }
+        x->changelog = WCM_INSERT;
+    } else if (!strcmp(type, "stream-exec-group-aggregate_1")) {
+        NEED(1);
+        x = new_rel(r, WR_GROUP_AGG, 1);
+        x->nkeys = ints_from_json(r, json_object_get(j, "grouping"), &x->keys);
+        if (!read_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
+        x->input_retracts = json_is_true(json_object_get(j, "needRetraction"));
+        x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
+        x->ttl_ms = ttl_of(r, j, 0);
+        int *u = WA_ARRAY(r->a, int, x->nkeys ? x->nkeys : 1);
+        for (int i = 0; i < x->nkeys; i++) u[i] = i;
+        x->nunique = x->nkeys;
+        x->unique = u;
+    } else if (!strcmp(type, "stream-exec-join_1")) {
+        NEED(2);
+        x = new_rel(r, WR_JOIN, 2);
+        WSchema comb = concat(r, &ins[0]->out, &ins[1]->out);
+        if (!read_join_spec(r, json_object_get(j, "joinSpec"), x, &comb)) return NULL;
+        set_unique_from(r, ins[0], json_object_get(j, "leftUpsertKeys"));
+        set_unique_from(r, ins[1], json_object_get(j, "rightUpsertKeys"));
+        x->ttl_left_ms = ttl_of(r, j, 0);
+        x->ttl_right_ms = ttl_of(r, j, 1);
+        x->ttl_ms = r->dflt_ttl;
+    } else if (!strcmp(type, "stream-exec-interval-join_1")) {
+        NEED(2);
+        x = new_rel(r, WR_INTERVAL_JOIN, 2);
+        json_t *ij = json_object_get(j, "intervalJoinSpec");
+        WSchema comb = concat(r, &ins[0]->out, &ins[1]->out);
+        if (!read_join_spec(r, json_object_get(ij, "joinSpec"), x, &comb)) return NULL;
+        json_t *wb = json_object_get(ij, "windowBounds");
+        x->lower_ms = json_integer_value(json_object_get(wb, "leftLowerBound"));
+        x->upper_ms = json_integer_value(json_object_get(wb, "leftUpperBound"));
+        x->left_time_col = (int)json_integer_value(json_object_get(wb, "leftTimeIndex"));
+        x->right_time_col = (int)json_integer_value(json_object_get(wb, "rightTimeIndex"));
+    } else if (!strcmp(type, "stream-exec-temporal-join_1")) {
+        NEED(2);
+        x = new_rel(r, WR_TEMPORAL_JOIN, 2);
+        WSchema comb = concat(r, &ins[0]->out, &ins[1]->out);
+        if (!read_join_spec(r, json_object_get(j, "joinSpec"), x, &comb)) return NULL;
+        x->left_time_col = (int)json_integer_value(json_object_get(j, "leftTimeAttributeIndex"));
+        x->right_time_col = (int)json_integer_value(json_object_get(j, "rightTimeAttributeIndex"));
+    } else if (!strcmp(type, "stream-exec-deduplicate_1")) {
+        NEED(1);
+        x = new_rel(r, WR_DEDUP, 1);
+        x->nkeys = ints_from_json(r, json_object_get(j, "uniqueKeys"), &x->keys);
+        x->dedup_rowtime = json_is_true(json_object_get(j, "isRowtime"));
+        x->keep_last = json_is_true(json_object_get(j, "keepLastRow"));
+        x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
+        x->ttl_ms = ttl_of(r, j, 0);
+        x->time_col = -1;
+        for (int i = 0; i < in->out.n; i++)
+            if (wtype_is_timestamp(in->out.types[i]) &&
+                in->out.types[i]->time_attr == (x->dedup_rowtime ? WTA_ROWTIME : WTA_PROCTIME)) x->time_col = i;
+        x->nunique = x->nkeys;
+        x->unique = x->keys;
+    } else if (!strcmp(type, "stream-exec-rank_1")) {
+        NEED(1);
+        x = new_rel(r, WR_RANK, 1);
+        const char *rt = json_string_value(json_object_get(j, "rankType"));
+        x->rank_func = rt && !strcmp(rt, "RANK") ? 1 : rt && !strcmp(rt, "DENSE_RANK") ? 2 : 0;
+        x->nkeys = ints_from_json(r, json_object_get(json_object_get(j, "partition"), "fields"), &x->keys);
+        json_t *of = json_object_get(json_object_get(j, "orderBy"), "fields");
+        x->nsort = (int)json_array_size(of);
+        x->sort_cols = WA_ARRAY(r->a, int, x->nsort ? x->nsort : 1);
+        x->sort_desc = WA_ARRAY(r->a, bool, x->nsort ? x->nsort : 1);
+        x->sort_nulls_first = WA_ARRAY(r->a, bool, x->nsort ? x->nsort : 1);
+        for (int i = 0; i < x->nsort; i++) {
+            json_t *f = json_array_get(of, (size_t)i);
+            x->sort_cols[i] = (int)json_integer_value(json_object_get(f, "index"));
+            x->sort_desc[i] = json_is_false(json_object_get(f, "isAscending"));
+            x->sort_nulls_first[i] = json_is_false(json_object_get(f, "nullIsLast"));
+        }
+        json_t *rr = json_object_get(j, "rankRange");
+        x->rank_start = json_integer_value(json_object_get(rr, "start"));
+        x->rank_end = json_integer_value(json_object_get(rr, "end"));
+        const char *rs = json_string_value(json_object_get(json_object_get(j, "rankStrategy"), "type"));
+        x->rank_strategy = rs && !strcmp(rs, "AppendFast") ? 0 : rs && !strcmp(rs, "UpdateFast") ? 1 : 2;
+        json_t *pks = json_object_get(json_object_get(j, "rankStrategy"), "primaryKeys");
+        if (pks) in->nunique = ints_from_json(r, pks, &in->unique);
+        x->output_rank_number = json_is_true(json_object_get(j, "outputRowNumber"));
+        x->rank_col = x->output_rank_number ? out.n - 1 : -1;
+        x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
+        x->ttl_ms = ttl_of(r, j, 0);
+    } else if (!strcmp(type, "stream-exec-changelog-normalize_1")) {
+        NEED(1);
+        x = new_rel(r, WR_CHANGELOG_NORMALIZE, 1);
+        x->nkeys = ints_from_json(r, json_object_get(j, "uniqueKeys"), &x->keys);
+        x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
+        x->input_retracts = true;
+        json_t *fc = json_object_get(j, "filterCondition");
+        if (fc && !json_is_null(fc)) {
+            x->normalize_filter = rex_from_json(r, fc, &in->out);
+            if (!x->normalize_filter) return NULL;
+        }
+        x->ttl_ms = ttl_of(r, j, 0);
+        x->nunique = x->nkeys;
+        x->unique = x->keys;
+    } else if (!strcmp(type, "stream-exec-window-aggregate_1")) {
+        NEED(1);
+        x = new_rel(r, WR_WINDOW_AGG, 1);
+        x->nkeys = ints_from_json(r, json_object_get(j, "grouping"), &x->keys);
+        if (!read_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
+        read_window(r, json_object_get(j, "windowing"), x);
+        x->win_out_start = x->nkeys + x->naggs;
+        x->win_out_end = x->win_out_start + 1;
+        x->win_out_time = x->win_out_start + 2;
+    } else if (!strcmp(type, "stream-exec-window-table-function_1")) {
+        NEED(1);
+        x = new_rel(r, WR_WINDOW_TVF, 1);
+        read_window(r, json_object_get(j, "windowing"), x);
+    } else if (!strcmp(type, "stream-exec-sink_1")) {
+        NEED(1);
+        json_t *dts = json_object_get(j, "dynamicTableSink");
+        const char *qname;
+        WTable *t = table_from_json(r, json_object_get(dts, "table"), &qname);
+        if (!t) return NULL;
+        if (json_is_true(json_object_get(j, "requireUpsertMaterialize"))) {
+            WRel *m = new_rel(r, WR_SINK_MATERIALIZER, 1);
+            m->inputs[0] = in;
+            m->out = in->out;
+            int *phys = WA_ARRAY(r->a, int, t->ncols ? t->ncols : 1);
+            int np = wtable_physical(t, phys);
+            m->nkeys = t->npk;
+            m->keys = WA_ARRAY(r->a, int, t->npk ? t->npk : 1);
+            for (int k = 0; k < t->npk; k++)
+                for (int i = 0; i < np; i++) if (phys[i] == t->pk[k]) m->keys[k] = i;
+            m->ttl_ms = ttl_of(r, j, 0);
+            derive_mode(m);
+            in = m;
+        }
+        x = new_rel(r, WR_SINK, 1);
+        x->sink_table = t;
+        x->sink_qname = qname;
+        x->upsert_sink = t->npk > 0;
+    } else {
+        fail(r, "EXECUTE PLAN cannot run a plan node of type '%s' yet.", type);
+        return NULL;
+    }
+#undef NEED
+    for (int i = 0; i < nin && i < x->ninputs; i++) x->inputs[i] = ins[i];
+    if (x->kind == WR_SINK) x->inputs[0] = in;
+    x->out = out;
+    derive_mode(x);
+    return x;
+}
 
 int wplan_from_json(WPlanCtx *p, const char *json, WRel ***roots)
 {
-    (void)json; (void)roots;
-    werr_set(p->err, WEXC_TABLE, "EXECUTE PLAN is not supported yet in weir.");
-    return -1;
+    json_error_t jerr;
+    json_t *doc = json_loads(json, 0, &jerr);
+    if (!doc) {
+        werr_set(p->err, WEXC_TABLE, "Cannot read the compiled plan: %s (line %d, column %d).", jerr.text, jerr.line,
+                 jerr.column);
+        return -1;
+    }
+    Rd rd;
+    memset(&rd, 0, sizeof rd);
+    rd.p = p;
+    rd.a = p->arena;
+    WError tmp;
+    werr_clear(&tmp);
+    if (!wopts_get_duration_ms(p->config, "table.exec.state.ttl", 0, &rd.dflt_ttl, &tmp)) {
+        *p->err = tmp;
+        json_decref(doc);
+        return -1;
+    }
+    json_t *nodes = json_object_get(doc, "nodes");
+    rd.edges = json_object_get(doc, "edges");
+    if (!json_is_array(nodes) || !json_is_array(rd.edges) || json_array_size(nodes) == 0) {
+        werr_set(p->err, WEXC_TABLE, "Cannot read the compiled plan: it has no nodes or edges.");
+        json_decref(doc);
+        return -1;
+    }
+    rd.n = (int)json_array_size(nodes);
+    rd.nodes = WA_ARRAY(p->arena, json_t *, rd.n);
+    rd.ids = WA_ARRAY(p->arena, int, rd.n);
+    rd.rels = WA_ARRAY(p->arena, WRel *, rd.n);
+    for (int i = 0; i < rd.n; i++) {
+        rd.nodes[i] = json_array_get(nodes, (size_t)i);
+        rd.ids[i] = (int)json_integer_value(json_object_get(rd.nodes[i], "id"));
+        rd.rels[i] = NULL;
+    }
+    /* nodes are listed inputs first; edges give each node's inputs in order */
+    int nroots = 0;
+    WRel **out = WA_ARRAY(p->arena, WRel *, rd.n);
+    for (int i = 0; i < rd.n; i++) {
+        int nin = 0;
+        WRel **ins = WA_ARRAY(p->arena, WRel *, json_array_size(rd.edges) + 1);
+        for (size_t e = 0; e < json_array_size(rd.edges); e++) {
+            json_t *ed = json_array_get(rd.edges, e);
+            if ((int)json_integer_value(json_object_get(ed, "target")) != rd.ids[i]) continue;
+            int src = (int)json_integer_value(json_object_get(ed, "source"));
+            WRel *sr = NULL;
+            for (int k = 0; k < i; k++) if (rd.ids[k] == src) sr = rd.rels[k];
+            if (!sr) {
+                werr_set(p->err, WEXC_TABLE, "Cannot read the compiled plan: node %d is used before it is defined.", src);
+                json_decref(doc);
+                return -1;
+            }
+            ins[nin++] = sr;
+        }
+        rd.rels[i] = build_node(&rd, i, ins, nin);
+        if (!rd.rels[i]) { json_decref(doc); return -1; }
+        if (rd.rels[i]->kind == WR_SINK) out[nroots++] = rd.rels[i];
+    }
+    json_decref(doc);
+    if (nroots == 0) {
+        werr_set(p->err, WEXC_TABLE, "Cannot read the compiled plan: it has no sink.");
+        return -1;
+    }
+    *roots = out;
+    return nroots;
 }
