@@ -7,7 +7,10 @@
  * one contiguous prefix range); value = last-write timestamp (8 bytes BE, Flink's TtlValue order)
  * + the value bytes. A list is one value whose body is its items as (4-byte BE length, bytes)*;
  * wlist_add appends with a merge operator (as Flink's RocksDBListState), and the merge starts a
- * new list when the previous write is older than the TTL, as the heap backend does. TTL: expired
+ * new list when the previous write is older than the TTL, as the heap backend does. Value and
+ * list column families use a hashed memtable (whole key as prefix) and every column family
+ * updates same-sized values in place, so a key's repeated get + put costs a hash lookup instead
+ * of a growing skip list of versions. TTL: expired
  * values are never returned (checked on read, then deleted and reported WSL_EXPIRED) and are
  * dropped by a compaction filter, as Flink's RocksDB TTL cleanup. Writes are direct puts without
  * WAL (Flink disables it too; snapshots are what make state durable) through reusable key and
@@ -26,12 +29,14 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/random.h>
+#include <pthread.h>
 #include <time.h>
 #include <unistd.h>
 
 #define RING 64                         /* read results kept before the oldest is freed */
 #define DEFAULT_CACHE (256LL << 20)
 #define DEFAULT_WRITE_BUFFER (64LL << 20)
+#define MAX_HASH_BUCKETS 262144         /* hashed memtable of value/list states: <= 2 MB each */
 
 struct WRdbState {
     WRdb *r;
@@ -72,6 +77,7 @@ struct WRdb {
     int nstates, capstates;
     WRdbState **states;
     int maxp;
+    int64_t write_buffer;
     unsigned char *vkey;                /* kg + key */
     size_t vkcap, vklen;
     unsigned char *mkey;                /* kg + klen + key (+ user key) */
@@ -82,6 +88,8 @@ struct WRdb {
     unsigned char *rbuf;                /* restore scratch */
     size_t rbcap;
     uint64_t epoch;                     /* ++ per set_key (and restore) */
+    pthread_t perf_thread;              /* thread whose RocksDB perf counting is off */
+    bool perf_set;
     _Atomic int64_t now;                /* last clock reading, for the compaction filter */
     bool failed;
     char errmsg[600];
@@ -276,18 +284,33 @@ static char *partial_merge(void *st, const char *key, size_t kl, const char *con
     return list_merge(st, NULL, 0, ops, oplen, n, success, newlen);
 }
 
+/* The whole key as "prefix": value and list states are only read by exact key, so a hashed
+   memtable can serve them. */
+static char *wk_transform(void *st, const char *k, size_t n, size_t *dn) { (void)st; *dn = n; return (char *)k; }
+static unsigned char wk_in_domain(void *st, const char *k, size_t n) { (void)st; (void)k; (void)n; return 1; }
+static unsigned char wk_in_range(void *st, const char *k, size_t n) { (void)st; (void)k; (void)n; return 0; }
+static const char *wk_name(void *st) { (void)st; return "weir.WholeKey"; }
+
 static void merge_delete(void *st, const char *v, size_t vl) { (void)st; (void)vl; free((void *)v); }
 
 /* Column-family options of a state kind; st is the WRdbState the callbacks see (NULL for a
    read-only open, which needs the merge operator only). *filter receives the filter to destroy
    after the DB closes. */
 static rocksdb_options_t *cf_options(rocksdb_options_t *base, WStateKind kind, void *st,
-                                     rocksdb_compactionfilter_t **filter)
+                                     rocksdb_compactionfilter_t **filter, int64_t write_buffer)
 {
+    /* bucket array (8 bytes each) at most 1/16 of a memtable */
+    size_t buckets = (size_t)(write_buffer / 128) < MAX_HASH_BUCKETS ? (size_t)(write_buffer / 128) : MAX_HASH_BUCKETS;
+    if (buckets < 1024) buckets = 1024;
     rocksdb_options_t *o = rocksdb_options_create_copy(base);
     if (filter) {
         *filter = rocksdb_compactionfilter_create(st, noop_destructor, ttl_filter, filter_name);
         rocksdb_options_set_compaction_filter(o, *filter);
+    }
+    if (kind != WSTATE_MAP && filter) {
+        rocksdb_options_set_prefix_extractor(
+            o, rocksdb_slicetransform_create(NULL, noop_destructor, wk_transform, wk_in_domain, wk_in_range, wk_name));
+        rocksdb_options_set_hash_link_list_rep(o, buckets);
     }
     if (kind == WSTATE_LIST)
         rocksdb_options_set_merge_operator(
@@ -309,6 +332,8 @@ static rocksdb_options_t *base_options(rocksdb_cache_t *cache, int64_t write_buf
     rocksdb_options_set_max_open_files(o, -1);
     rocksdb_options_set_write_buffer_size(o, (size_t)write_buffer);
     rocksdb_options_set_max_write_buffer_number(o, 2);
+    rocksdb_options_set_inplace_update_support(o, 1);
+    rocksdb_options_set_allow_concurrent_memtable_write(o, 0);
     rocksdb_options_set_memtable_prefix_bloom_size_ratio(o, 0.1);
     rocksdb_options_set_memtable_whole_key_filtering(o, 1);
     rocksdb_block_based_table_options_t *t = rocksdb_block_based_options_create();
@@ -362,6 +387,7 @@ WStateBackend *wstate_rocksdb_new(const WStateBackendConfig *cfg, const WRocksDB
     int64_t wb = rcfg && rcfg->write_buffer_bytes > 0 ? rcfg->write_buffer_bytes : DEFAULT_WRITE_BUFFER;
     r->cache = rocksdb_cache_create_lru((size_t)cache);
     r->opts = base_options(r->cache, wb);
+    r->write_buffer = wb;
     const char *names[1] = {"default"};
     const rocksdb_options_t *cfo[1] = {r->opts};
     rocksdb_column_family_handle_t *h[1] = {NULL};
@@ -458,7 +484,7 @@ WRdbState *wrdb_register(WRdb *r, WState *s, const char *name, WStateKind kind, 
         r->states = wrealloc(r->states, sizeof(WRdbState *) * (size_t)r->capstates);
     }
     r->states[r->nstates++] = rs;
-    rocksdb_options_t *o = cf_options(r->opts, kind, rs, &rs->filter);
+    rocksdb_options_t *o = cf_options(r->opts, kind, rs, &rs->filter, r->write_buffer);
     char *e = NULL;
     /* the default column family exists already and has no merge operator: rename that one */
     rs->cf = rocksdb_create_column_family(r->db, o, strcmp(name, "default") == 0 ? "_default" : name, &e);
@@ -475,6 +501,11 @@ void wrdb_set_ttl(WRdbState *rs, int64_t ttl)
 
 int wrdb_set_key(WRdb *r, const void *key, size_t len)
 {
+    if (!r->perf_set || !pthread_equal(r->perf_thread, pthread_self())) {
+        rocksdb_set_perf_level(1);      /* kDisable: no per-operation perf counters (thread-local) */
+        r->perf_thread = pthread_self();
+        r->perf_set = true;
+    }
     int kg = wstate_key_group_of(key, len, r->maxp);
     grow(&r->vkey, &r->vkcap, len + 2);
     wbe_put16(r->vkey, (uint16_t)kg);
@@ -918,6 +949,7 @@ void wrdb_for_each(WRdbState *rs, WStateKeyFn fn, void *ctx)
     if (!usable(rs)) return;
     rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
     rocksdb_readoptions_set_verify_checksums(ro, 0);
+    rocksdb_readoptions_set_total_order_seek(ro, 1);
     rocksdb_iterator_t *it = rocksdb_create_iterator_cf(rs->r->db, ro, rs->cf);
     unsigned char *last = NULL;
     size_t lastcap = 0, lastlen = 0;
@@ -1022,6 +1054,7 @@ void wrdb_snapshot_state(WRdbState *rs, WSnapWriter *w, int64_t now)
     rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
     rocksdb_readoptions_set_verify_checksums(ro, 0);
     rocksdb_readoptions_set_fill_cache(ro, 0);
+    rocksdb_readoptions_set_total_order_seek(ro, 1);
     rocksdb_iterator_t *it = rocksdb_create_iterator_cf(rs->r->db, ro, rs->cf);
     for (rocksdb_iter_seek_to_first(it); rocksdb_iter_valid(it); rocksdb_iter_next(it)) {
         size_t kl, vl;
@@ -1127,7 +1160,7 @@ void wrdb_restore_raw(WRdbState *rs, const void *ck, size_t cklen, const void *v
 void *wrdb_readonly_cf_options(WStateKind kind)
 {
     rocksdb_options_t *base = base_options(NULL, DEFAULT_WRITE_BUFFER);
-    rocksdb_options_t *o = cf_options(base, kind, NULL, NULL);
+    rocksdb_options_t *o = cf_options(base, kind, NULL, NULL, DEFAULT_WRITE_BUFFER);
     rocksdb_options_destroy(base);
     return o;
 }

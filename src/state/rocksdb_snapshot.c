@@ -251,6 +251,7 @@ bool wrdb_readonly_apply(WRdbReadonly *h, WStateBackend *b, int kg_first, int kg
         WRdbState *rs = wstate_rdb_state(s);
         rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
         rocksdb_readoptions_set_fill_cache(ro, 0);
+        rocksdb_readoptions_set_total_order_seek(ro, 1);
         rocksdb_iterator_t *it = rocksdb_create_iterator_cf(h->db, ro, h->cf[i + 1]);
         unsigned char start[2];
         wbe_put16(start, (uint16_t)kg_first);
