@@ -13,6 +13,7 @@ void wop_init(WOperator *op, const WOpOps *ops, WExecCtx *ctx, int ninputs, int 
     op->ninputs = ninputs;
     op->input_wm = wcalloc((size_t)(ninputs ? ninputs : 1), sizeof(int64_t));
     op->input_ended = wcalloc((size_t)(ninputs ? ninputs : 1), sizeof(bool));
+    op->input_idle = wcalloc((size_t)(ninputs ? ninputs : 1), sizeof(bool));
     for (int i = 0; i < ninputs; i++) op->input_wm[i] = WWM_MIN;
     op->wm = WWM_MIN;
     op->ncols = ncols;
@@ -34,6 +35,7 @@ void wop_free(WOperator *op)
     if (!op) return;
     free(op->input_wm);
     free(op->input_ended);
+    free(op->input_idle);
     free(op->outs);
     if (op->ops->destroy) op->ops->destroy(op);
     else free(op);
@@ -63,13 +65,49 @@ void wop_emit_end(WOperator *op)
     for (int i = 0; i < op->nouts; i++) wop_input_end(op->outs[i].op, op->outs[i].input);
 }
 
+/* Minimum watermark over the active inputs (all inputs when every one is idle). */
+static int64_t min_watermark(const WOperator *op)
+{
+    int64_t m = WWM_MAX;
+    bool any_active = false;
+    for (int i = 0; i < op->ninputs; i++) if (!op->input_idle[i]) any_active = true;
+    for (int i = 0; i < op->ninputs; i++) {
+        if (any_active && op->input_idle[i]) continue;
+        if (op->input_wm[i] < m) m = op->input_wm[i];
+    }
+    return m;
+}
+
+static void advance_watermark(WOperator *op)
+{
+    int64_t m = min_watermark(op);
+    if (m > op->wm) {
+        op->wm = m;
+        if (op->ops->watermark) op->ops->watermark(op, m);
+        else wop_emit_watermark(op, m);
+    }
+}
+
+void wop_input_idle(WOperator *op, int input, bool idle)
+{
+    if (op->ctx->err->set || op->input_idle[input] == idle) return;
+    op->input_idle[input] = idle;
+    if (!idle) op->input_wm[input] = op->input_wm[input] > op->wm ? op->input_wm[input] : op->wm;
+    bool all = true;
+    for (int i = 0; i < op->ninputs; i++) if (!op->input_idle[i] && !op->input_ended[i]) all = false;
+    if (all != op->idle) {
+        op->idle = all;
+        for (int i = 0; i < op->nouts; i++) wop_input_idle(op->outs[i].op, op->outs[i].input, all);
+    }
+    if (!all) advance_watermark(op);
+}
+
 void wop_input_watermark(WOperator *op, int input, int64_t wm)
 {
     if (op->ctx->err->set) return;
     if (wm <= op->input_wm[input]) return;
     op->input_wm[input] = wm;
-    int64_t m = WWM_MAX;
-    for (int i = 0; i < op->ninputs; i++) if (op->input_wm[i] < m) m = op->input_wm[i];
+    int64_t m = min_watermark(op);
     if (m > op->wm) {
         op->wm = m;
         if (op->ops->watermark) op->ops->watermark(op, m);

@@ -71,6 +71,8 @@ struct WOperator {
     int ninputs;
     int64_t *input_wm;              /* per input */
     bool *input_ended;
+    bool *input_idle;               /* idle inputs do not hold the watermark back */
+    bool idle;                      /* every input idle: this operator told its outputs so */
     int ended;
     int64_t wm;                     /* combined (min) watermark */
     int nouts, cap_outs;
@@ -93,6 +95,10 @@ void wop_free(WOperator *op);
 void wop_push(WOperator *op, int input, const WChunk *in);
 void wop_input_watermark(WOperator *op, int input, int64_t wm);
 void wop_input_end(WOperator *op, int input);
+/* An input became idle (no data for table.exec.source.idle-timeout) or active again. Idle inputs
+   are left out of the watermark minimum; when every input is idle the operator is idle too and
+   tells its outputs (Flink's WatermarkStatus). */
+void wop_input_idle(WOperator *op, int input, bool idle);
 
 /* For operator implementations. */
 void wop_emit(WOperator *op, const WChunk *c);

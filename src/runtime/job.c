@@ -24,6 +24,8 @@ typedef struct SourceSlot {
     WChunk *chunk;
     bool done;
     bool pending;               /* chunk holds rows read before the lanes started */
+    int64_t last_rows_ms;       /* when the source last produced rows (idle timeout) */
+    bool idle;
     int values_next;            /* VALUES: next row */
 } SourceSlot;
 
@@ -78,6 +80,7 @@ struct Lane {
 struct WJob {
     WExecCtx ctx;               /* template of the lanes' contexts */
     int64_t sim_now, sim_step;  /* simulated processing time (weir.exec.simulated-clock.step) */
+    int64_t idle_timeout_ms;    /* table.exec.source.idle-timeout, 0 = never idle */
     WError err;                 /* the job's own error (it may outlive the statement) */
     WJobEnv env;
     int nops, cap_ops;
@@ -791,6 +794,7 @@ WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
     if (rows < 1) rows = 1;
     if (rows > WCHUNK_CAP) rows = WCHUNK_CAP;
     j->ctx.chunk_rows = (int)rows;
+    if (env->config) wopts_get_duration_ms(env->config, "table.exec.source.idle-timeout", 0, &j->idle_timeout_ms, &tmp);
     int64_t par = 1;
     if (env->config) wopts_get_long(env->config, "parallelism.default", 1, &par, &tmp);
     if (par < 1) par = 1;
@@ -871,6 +875,20 @@ static int lane_pump(Lane *L)
             if (s->chunk->nrows) wop_push(s->head, 0, s->chunk);
             if (j->sim_step) j->sim_now += j->sim_step;
             more = st != WSRC_END;
+            /* table.exec.source.idle-timeout: a source without data that long is idle, so it no
+               longer holds back the watermark downstream; rows make it active again */
+            if (j->idle_timeout_ms > 0) {
+                int64_t now = wexec_now(&L->ctx);
+                if (s->chunk->nrows) {
+                    s->last_rows_ms = now;
+                    if (s->idle) { s->idle = false; wop_input_idle(s->head, 0, false); }
+                } else if (!s->idle && s->last_rows_ms && now - s->last_rows_ms >= j->idle_timeout_ms) {
+                    s->idle = true;
+                    wop_input_idle(s->head, 0, true);
+                } else if (!s->last_rows_ms) {
+                    s->last_rows_ms = now;
+                }
+            }
         }
         lane_fail(L);
         if (L->err.set || L->ctx.cancelled || job_failed(j)) return 0;
