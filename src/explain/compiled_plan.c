@@ -10,6 +10,7 @@
 #include "../common/duration.h"
 
 #include <string.h>
+#include <strings.h>
 
 #define FLINK_PLAN_VERSION "1.19"
 
@@ -534,6 +535,13 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
     for (int i = 0; i < nin; i++) json_array_append_new(props, input_property(ins[i]));
     json_object_set_new(j, "inputProperties", props);
     WSchema os = ex_schema(x, r);
+    if (r->kind == WR_WATERMARK && cm) {
+        /* a watermark assigner over a projected scan produces the projected columns */
+        WSchema ps = {0, WA_ARRAY(a, const char *, os.n ? os.n : 1), WA_ARRAY(a, const WType *, os.n ? os.n : 1)};
+        for (int i = 0; i < os.n; i++)
+            if (cm[i] >= 0) { ps.names[cm[i]] = os.names[i]; ps.types[cm[i]] = os.types[i]; ps.n++; }
+        os = ps;
+    }
     json_object_set_new(j, "outputType", ex_row_type_json(a, &os));
     WStrBuf d;
     wsb_init(&d);
@@ -552,6 +560,9 @@ static int node_index(const ExCtx *x, const WRel *r)
 bool wexplain_compiled_plan(WPlanCtx *p, WRel **roots, int n, WStrBuf *out)
 {
     if (p->err && p->err->set) return false;
+    const char *mode = wopts_get(p->config, "execution.runtime-mode");
+    if (mode && !strcasecmp(mode, "batch"))
+        return werr_set(p->err, WEXC_TABLE, "The compiled plan feature is not supported in batch mode.");
     ExCtx x;
     if (!ex_ctx_init(&x, p, roots, n)) return false;
     for (int i = 0; i < n; i++)

@@ -9,6 +9,7 @@
 #include "json_out.h"
 #include "../common/duration.h"
 #include "../types/format.h"
+#include "../expr/functions.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,25 @@ static void prefix(WStrBuf *out, const bool *last, int depth)
 
 /* Flink's estimate without statistics: 1.0E8 rows per source, filters halve, aggregates keep. */
 typedef struct Cost { double rowcount, rows, cpu, io, network, memory; } Cost;
+
+/* Calcite's guesses (RelMdUtil.guessSelectivity): = 0.15, comparisons 0.5, IS NOT NULL 0.9,
+   anything else 0.25; AND multiplies. */
+static double selectivity(const WExpr *e)
+{
+    if (!e) return 1.0;
+    if (e->kind == WX_AND) {
+        double s = 1.0;
+        for (int i = 0; i < e->nargs; i++) s *= selectivity(e->args[i]);
+        return s;
+    }
+    if (e->kind == WX_IS_NULL && e->negated) return 0.9;
+    if (e->kind == WX_CALL && e->func) {
+        const char *n = e->func->name;
+        if (!strcmp(n, "=")) return 0.15;
+        if (!strcmp(n, "<") || !strcmp(n, "<=") || !strcmp(n, ">") || !strcmp(n, ">=")) return 0.5;
+    }
+    return 0.25;
+}
 
 static double row_size(const WSchema *s)
 {
@@ -77,7 +97,7 @@ static Cost cost_of(const ExCtx *x, const WRel *r)
         self_io = c.rowcount * row_size(&r->out);
         break;
     case WR_CALC:
-        c.rowcount = r->cond ? in.rowcount * 0.5 : in.rowcount;
+        c.rowcount = in.rowcount * selectivity(r->cond);
         self_rows = c.rowcount;
         break;
     case WR_EXCHANGE:
@@ -90,6 +110,11 @@ static Cost cost_of(const ExCtx *x, const WRel *r)
         self_rows = in.rowcount;
         self_cpu = in.rowcount;
         self_mem = c.rowcount * row_size(&r->out);
+        break;
+    case WR_SINK:
+        c.rowcount = in.rowcount;
+        self_rows = c.rowcount;
+        self_cpu = c.rowcount;
         break;
     default:
         c.rowcount = in.rowcount;
