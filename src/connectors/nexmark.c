@@ -377,7 +377,12 @@ bool nx_gen_init(NxGen *g, const NxConfig *c, int split, int nsplits, char *msg,
     ch_seed(&cs, TABLE_SEED);
     g->pool_len = POOL_LEN;
     g->pool = wmalloc(POOL_LEN);
-    next_exact_string(&r, POOL_LEN, g->pool);
+    /* nextExactString's characters: 'a' + (signed int % 26), i.e. 'H'..'z'; drawn 8 at a time
+       from the character stream (building the pool is per source instance) */
+    for (int i = 0; i < POOL_LEN; i += 8) {
+        uint64_t z = ch_next64(&cs);
+        for (int j = 0; j < 8; j++, z >>= 8) g->pool[i + j] = (char)('H' + (((z & 0xFF) * 51) >> 8));
+    }
     size_t cap = 99 * 16 + (size_t)(4 + NX_CHANNELS) * 96 + (size_t)NX_CHANNELS * 16;
     g->strings = wmalloc(cap);
     char *p = g->strings;
@@ -506,8 +511,15 @@ static void gen_at(const NxGen *g, const NxCursor *cur, NxEvent *ev, WArena *a)
     int64_t ts = nx_timestamp(g, en);
     NxRandom r;
     NxChars cs;
-    nx_rand_seed(&r, e);
-    ch_seed(&cs, e);
+    /* Beam seeds java.util.Random with the event id itself; but the first draws of generators
+       seeded with nearby seeds are correlated (the first nextInt(4) is the same for thousands of
+       consecutive ids, so all early auctions would pick the hot seller). A hash of the id keeps
+       the event a pure function of its id with independent draws. */
+    uint64_t h = (uint64_t)e * 0x9E3779B97F4A7C15ULL;
+    h = (h ^ (h >> 31)) * 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 29;
+    nx_rand_seed(&r, (int64_t)h);
+    ch_seed(&cs, (int64_t)(h >> 17) ^ e);
     ev->event_id = e;
     ev->event_number = en;
     ev->timestamp = ts;
