@@ -77,6 +77,7 @@ void wrdb_list_remove_at(WRdbState *rs, int index);
 void wrdb_for_each(WRdbState *rs, WStateKeyFn fn, void *ctx);
 void wrdb_stats(WRdbState *rs, int64_t *entries, int64_t *bytes, int64_t *expired_reads);
 bool wrdb_failed(const WRdb *r, WError *err);
+void wrdb_fail(WRdb *r, const char *msg);                      /* make the backend fail */
 void wrdb_compact(WRdb *r);
 
 /* ---- rocksdb_backend.c: snapshot and restore ---- */

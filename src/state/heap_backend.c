@@ -14,6 +14,7 @@
 #include "../common/arena.h"
 #include "../common/hash.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -61,6 +62,7 @@ struct WStateBackend {
     uint64_t khash;
     int key_group;
     WRdb *rdb;              /* the RocksDB backend, when this is one */
+    char *mismatch;         /* a restored state registered with another kind (sticky error) */
 };
 
 static int64_t wall_ms(void *ctx)
@@ -253,8 +255,11 @@ void wstate_backend_free(WStateBackend *b)
     }
     free(b->states);
     free(b->key);
+    free(b->mismatch);
     free(b);
 }
+
+static void restore_mismatch(WStateBackend *b, WState *s, WStateKind kind);
 
 WState *wstate_register(WStateBackend *b, const char *name, WStateKind kind, int64_t ttl_ms)
 {
@@ -265,6 +270,7 @@ WState *wstate_register(WStateBackend *b, const char *name, WStateKind kind, int
                 f->from_restore = false;
                 f->ttl = ttl_ms;
                 if (f->rdb) wrdb_set_ttl(f->rdb, ttl_ms);
+                if (f->kind != kind) restore_mismatch(b, f, kind);
             }
             return f;
         }
@@ -624,7 +630,14 @@ const char *wstate_backend_name(const WStateBackend *b)
 
 int wstate_max_parallelism(const WStateBackend *b) { return b->cfg.max_parallelism; }
 
-bool wstate_backend_failed(const WStateBackend *b, WError *err) { return b->rdb && wrdb_failed(b->rdb, err); }
+bool wstate_backend_failed(const WStateBackend *b, WError *err)
+{
+    if (b->mismatch) {
+        werr_set(err, "org.apache.flink.util.StateMigrationException", "%s", b->mismatch);
+        return true;
+    }
+    return b->rdb && wrdb_failed(b->rdb, err);
+}
 
 void wstate_compact(WStateBackend *b) { if (b->rdb) wrdb_compact(b->rdb); }
 
@@ -642,6 +655,26 @@ WRdbState *wstate_rdb_state(const WState *s) { return s->rdb; }
 static const char *kind_name(WStateKind k)
 {
     return k == WSTATE_MAP ? "MAP" : k == WSTATE_LIST ? "LIST" : "VALUE";
+}
+
+/* The operator registers a restored state with another kind: the restored entries cannot be
+   used. Heap: they are dropped so that the state works with its new kind; RocksDB: the
+   backend fails (its column family keeps the old layout). Either way the error is sticky. */
+static void restore_mismatch(WStateBackend *b, WState *s, WStateKind kind)
+{
+    char msg[1024];
+    snprintf(msg, sizeof msg,
+             "The restored state '%s' of operator %s is %s state, but the operator registers it as %s "
+             "state; the query changed incompatibly since the snapshot.",
+             s->name, b->cfg.operator_name ? b->cfg.operator_name : "?", kind_name(s->kind), kind_name(kind));
+    if (!b->mismatch) b->mismatch = wstrdup(msg);
+    if (s->rdb) {
+        wrdb_fail(b->rdb, msg);
+    } else {
+        htab_free(&s->tab, s->kind);
+        s->kind = kind;
+        s->entries = s->bytes = 0;
+    }
 }
 
 WState *wstate_restore_state(WStateBackend *b, const char *name, WStateKind kind, int64_t ttl,

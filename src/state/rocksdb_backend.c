@@ -994,6 +994,13 @@ bool wrdb_failed(const WRdb *r, WError *err)
     return true;
 }
 
+void wrdb_fail(WRdb *r, const char *msg)
+{
+    if (r->failed) return;
+    r->failed = true;
+    snprintf(r->errmsg, sizeof r->errmsg, "%s", msg);
+}
+
 static void flush_all(WRdb *r)
 {
     rocksdb_flushoptions_t *fo = rocksdb_flushoptions_create();

@@ -494,3 +494,34 @@ WTEST(snapshot_timers_round_trip_subset_and_corruption)
     free(p);
     fx_done(&f);
 }
+
+WTEST(snapshot_restored_state_registered_with_another_kind)
+{
+    for (int c = 0; c < 2; c++) {
+        Fx f;
+        fx_init(&f);
+        WStateBackend *src = mk(&f, WSTATE_BACKEND_HASHMAP, 128);
+        fill(src, 0, 20);
+        char *dir = fx_path(&f, "chk");
+        WError err = {0};
+        CHECK(wstate_snapshot(src, dir, NULL, NULL, &err));
+        WStateBackend *dst = mk(&f, TYPES[c], 128);
+        const char *dirs[1] = {dir};
+        CHECK(wstate_restore(dst, dirs, 1, 0, 127, &err));
+        CHECK(!wstate_backend_failed(dst, NULL));
+        WState *v = wstate_register(dst, "v", WSTATE_MAP, 0);     /* was a value state */
+        CHECK(wstate_backend_failed(dst, &err));
+        CHECK_STR(err.cls, "org.apache.flink.util.StateMigrationException");
+        CHECK(strstr(err.msg, "'v'") != NULL);
+        int64_t k = 1;
+        wstate_set_key(dst, &k, 8);                               /* no crash either way */
+        WBytes x;
+        wmap_put(v, "a", 1, "b", 1);
+        wmap_get(v, "a", 1, &x);
+        wmap_size(v);
+        wstate_backend_free(dst);
+        wstate_backend_free(src);
+        free(dir);
+        fx_done(&f);
+    }
+}
