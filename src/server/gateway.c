@@ -920,6 +920,15 @@ WGateway *wgateway_new(WRegistry *reg, const WClusterConfig *cfg, FILE *print_ou
     return g;
 }
 
+void wgateway_shutdown_begin(WGateway *g)
+{
+    if (!g) return;
+    pthread_mutex_lock(&g->mu);
+    g->stopping = true;
+    pthread_cond_broadcast(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+}
+
 void wgateway_free(WGateway *g)
 {
     if (!g) return;

@@ -38,6 +38,8 @@
 typedef struct WGateway WGateway;
 
 WGateway *wgateway_new(WRegistry *reg, const WClusterConfig *cfg, FILE *print_out);
+/* Make waiting result fetches return and refuse new sessions (before the HTTP server stops). */
+void wgateway_shutdown_begin(WGateway *g);
 /* Cancel running statements, wait for them, close every session. */
 void wgateway_free(WGateway *g);
 

@@ -139,6 +139,7 @@ void wregistry_op_stats(const WRegJob *j, int op, int subtask, WOpStats *out)
         if (subtask < j->nlanes) lane_stats(j, op, subtask, out);
         return;
     }
+    if (subtask < -1) return;   /* a subtask weir does not run */
     for (int l = 0; l < j->nlanes; l++) {
         WOpStats x;
         lane_stats(j, op, l, &x);
@@ -447,6 +448,11 @@ static void sample_job(WRegJob *j, int64_t now)
             WOpStats st;
             wregistry_op_stats(j, k, -1, &st);
             const WStreamOp *so = &j->graph->ops[k];
+            int64_t total = st.rows_in + st.rows_out;
+            if (total != j->last_rows[k]) {
+                j->last_rows[k] = total;
+                j->last_change[k] = now;
+            }
             if (so->role != WSOP_OPERATOR) continue;
             s.rows_in += st.rows_in;
             s.rows_out += st.rows_out;
@@ -455,11 +461,6 @@ static void sample_job(WRegJob *j, int64_t now)
             for (int i = 0; i < st.nstates; i++) {
                 s.state_bytes += st.states[i].bytes;
                 s.state_entries += st.states[i].entries;
-            }
-            int64_t total = st.rows_in + st.rows_out;
-            if (total != j->last_rows[k]) {
-                j->last_rows[k] = total;
-                j->last_change[k] = now;
             }
         }
     }

@@ -1,0 +1,38 @@
+/*
+ * server.h — the cluster daemon's HTTP server: Flink's REST API, weir's SQL gateway and the
+ * dashboard page, on one port.
+ *
+ * Contract: wserver_start binds rest.bind-address (default localhost) on the first free port of
+ * rest.port (default 8081; 0 = any free port) and serves, with libmicrohttpd (a thread per
+ * connection, at most 64 connections, 60 s idle timeout):
+ *   /  and /index.html        the dashboard (web/dashboard.html under `web_dir`, read once at start)
+ *   /v1/sessions...           the SQL gateway (gateway.h)
+ *   everything else           the REST API (rest.h)
+ * Safety: request bodies above 1 MiB get 413; methods other than GET/POST/PATCH/DELETE get 405;
+ * on a loopback address the Host header must name a loopback host (DNS rebinding), and a request
+ * carrying an Origin header must come from the server's own origin (cross-site requests get 403);
+ * POST/PATCH bodies to the gateway must be JSON (application/json). Every error is Flink's
+ * {"errors":[...]} with a 4xx/5xx status; nothing is read or written on disk through the API.
+ * The SQL gateway (which runs SQL with the daemon's rights, like Flink's) is enabled by default only
+ * on a loopback address; `weir.gateway.enabled: true|false` overrides that.
+ * wserver_stop stops accepting, ends waiting requests, cancels running statements and jobs and
+ * frees everything. Depends on server/ (registry, gateway, rest, cluster_config), session/,
+ * libmicrohttpd, jansson.
+ */
+#ifndef WEIR_SERVER_SERVER_H
+#define WEIR_SERVER_SERVER_H
+
+#include <stdio.h>
+#include "cluster_config.h"
+#include "../common/error.h"
+
+typedef struct WServer WServer;
+
+/* cfg must outlive the server. print_out receives print-sink output (the daemon's .out file). */
+WServer *wserver_start(const WClusterConfig *cfg, const char *web_dir, FILE *print_out, WError *err);
+int wserver_port(const WServer *s);
+/* The address clients should use (rest.address, or the bound host). */
+const char *wserver_address(const WServer *s);
+void wserver_stop(WServer *s);
+
+#endif
