@@ -234,6 +234,8 @@ bool wcli_execute(void *ctx, const char *stmt, WCliCmd cmd, bool *quit)
         return false;
     }
 
+    if (c->remote) return c->remote(c->remote_ctx, c, stmt, quit);
+
     QuerySink q;
     memset(&q, 0, sizeof q);
     q.c = c;

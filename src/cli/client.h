@@ -33,6 +33,9 @@ typedef struct WClient {
     WCliMode mode;
     bool job_report;        /* -v: print wsession_last_job_report after each job */
     bool interrupted;       /* a SIGINT arrived outside a query */
+    /* Remote mode (cli/remote.h): when set, wcli_execute hands statements to it instead of `s`. */
+    bool (*remote)(void *remote_ctx, struct WClient *c, const char *stmt, bool *quit);
+    void *remote_ctx;
 } WClient;
 
 /* WCliStmtFn: run one complete statement (ctx is a WClient *). */

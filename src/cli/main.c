@@ -22,6 +22,8 @@
 #include "interactive.h"
 #include "messages.h"
 #include "qcase.h"
+#include "cluster.h"
+#include "remote.h"
 #include "../common/arena.h"
 #include "../common/strbuf.h"
 #include "../session/session.h"
@@ -48,6 +50,7 @@ static void print_weir_help(FILE *out)
             "Commands:\n"
             "  sql-client [embedded] [OPTIONS]   Flink's SQL client: interactive, or -f script.sql\n"
             "                                    (see 'weir sql-client --help')\n"
+            "  cluster start|stop|status|run     The cluster daemon: REST API, SQL gateway, dashboard\n"
             "  conformance FILE [-v]             Run one Flink conformance case (developers)\n"
             "  help                              Show this help\n"
             "  --version                         Show the version\n",
@@ -317,7 +320,11 @@ static int sql_client_main(int argc, char **argv)
     c.job_report = a.verbose;
     if (a.verbose) wsession_set_verbose(s, true);
 
-    int status = 0;
+    /* a running cluster: statements go to it (cli/remote.h) */
+    bool remote_failed = false;
+    WRemote *remote = wremote_attach(&c, (const char *const *)a.dyn, a.ndyn, a.verbose, &remote_failed);
+
+    int status = remote_failed ? 1 : 0;
     for (int i = 0; i < a.ndyn; i++)
         if (!apply_dynamic(s, a.dyn[i])) status = 1;
 
@@ -360,7 +367,8 @@ static int sql_client_main(int argc, char **argv)
         }
     }
 
-    shutdown_lines();
+    if (!remote_failed) shutdown_lines();
+    wremote_detach(remote);
     wsession_free(s);
     free(init_path);
     free(file_path);
@@ -381,6 +389,7 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "sql-client")) return sql_client_main(argc - 2, argv + 2);
     if (!strcmp(argv[1], "conformance")) return conformance_main(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "cluster")) return wcli_cluster_main(argc - 2, argv + 2);
     fprintf(stderr, "weir: unknown command '%s'. Run 'weir help' for the list of commands.\n",
             argv[1]);
     return 2;
