@@ -94,7 +94,16 @@ static Cost cost_of(const ExCtx *x, const WRel *r)
         c.rowcount = r->kind == WR_VALUES ? r->nrows : 1.0E8;
         self_rows = c.rowcount;
         self_cpu = c.rowcount;
-        self_io = c.rowcount * row_size(&r->out);
+        {
+            ExNode *en = ex_node(x, r);
+            WSchema ps = r->out;
+            if (en && en->nproj) {
+                ps.n = en->nproj;
+                ps.types = WA_ARRAY(x->p->arena, const WType *, en->nproj);
+                for (int i = 0; i < en->nproj; i++) ps.types[i] = r->out.types[en->proj[i]];
+            }
+            self_io = c.rowcount * row_size(&ps);
+        }
         break;
     case WR_CALC:
         c.rowcount = in.rowcount * selectivity(r->cond);

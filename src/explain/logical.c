@@ -52,7 +52,7 @@ static void ttl_hints(const WRel *r, const char *path, WStrBuf *out)
         any = true;
         wsb_puts(out, "[");
         for (const char *c = h->name; *c; c++) wsb_putc(out, (*c >= 'a' && *c <= 'z') ? (char)(*c - 32) : *c);
-        wsb_printf(out, " inheritPath:[%s] options:{", path);
+        wsb_printf(out, " inheritPath:[%s] options:{", *path ? path : "0");
         int idx[64];
         int n = h->nopts < 64 ? h->nopts : 64;
         for (int k = 0; k < n; k++) idx[k] = k;
@@ -95,7 +95,8 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
 {
     /* SELECT k, AGG(x) ... GROUP BY k: Calcite names the aggregate calls after the select items
        and keeps no projection on top */
-    if (r->kind == WR_CALC && !r->cond && r->inputs[0]->kind == WR_GROUP_AGG && identity_exprs(r)) {
+    if (r->kind == WR_CALC && !r->cond && (r->inputs[0]->kind == WR_GROUP_AGG || r->inputs[0]->kind == WR_OVER_RANK) &&
+        identity_exprs(r)) {
         node(p, r->inputs[0], out, last, depth, path, (const char *const *)r->out.names);
         return;
     }
@@ -200,8 +201,9 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
         wsb_puts(out, "LogicalProject(");
         for (int i = 0; i < r->out.n; i++) {
             if (i) wsb_puts(out, ", ");
+            const char *nm = rename ? rename[i] : r->out.names[i];
             if (i == r->rank_col) {
-                wsb_printf(out, "%s=[%s() OVER (PARTITION BY ", r->out.names[i],
+                wsb_printf(out, "%s=[%s() OVER (PARTITION BY ", nm,
                            F[r->rank_func >= 0 && r->rank_func < 3 ? r->rank_func : 0]);
                 for (int k = 0; k < r->nkeys; k++) wsb_printf(out, "%s$%d", k ? ", " : "", r->keys[k]);
                 wsb_puts(out, " ORDER BY ");
@@ -210,7 +212,7 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
                                r->sort_nulls_first[k] ? "FIRST" : "LAST");
                 wsb_puts(out, ")]");
             } else {
-                wsb_printf(out, "%s=[$%d]", r->out.names[i], i);
+                wsb_printf(out, "%s=[$%d]", nm, i);
             }
         }
         wsb_puts(out, ")\n");

@@ -344,6 +344,25 @@ static void rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialec
             call_form(out, fname, e, names, d);
             return;
         }
+        /* numeric operands of a comparison are compared as they are in Calcite's plan: the
+           widening casts weir's binder adds are not shown */
+        if (e->nargs == 2 && (!strcmp(fname, "=") || !strcmp(fname, "<>") || !strcmp(fname, "<") ||
+                              !strcmp(fname, "<=") || !strcmp(fname, ">") || !strcmp(fname, ">="))) {
+            WExpr tmp = *e;
+            WExpr *targs[2] = {e->args[0], e->args[1]};
+            for (int i = 0; i < 2; i++) {
+                const WExpr *a = targs[i];
+                if (a->kind == WX_CAST && !a->try_cast && a->nargs == 1 && wtype_is_numeric(a->type) &&
+                    wtype_is_numeric(a->args[0]->type))
+                    targs[i] = a->args[0];
+            }
+            if (targs[0] != e->args[0] || targs[1] != e->args[1]) {
+                tmp.args = targs;
+                e = &tmp;
+                rex(out, e, names, d);
+                return;
+            }
+        }
         switch (op->style) {
         case ST_BINARY:
             if (exec && e->nargs == 2) {
