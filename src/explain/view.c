@@ -230,11 +230,16 @@ static void agg_names(ExCtx *x, const WRel *calc)
     for (int i = 0; i < calc->nexprs; i++) {
         const WExpr *e = calc->exprs[i];
         bool used_elsewhere = false;
+        /* CAST(agg AS T) AS name: the aggregate is still named after the select item */
+        if (e->kind == WX_CAST && e->nargs == 1 && e->args[0]->kind == WX_COLUMN) e = e->args[0];
         if (e->kind != WX_COLUMN) continue;
         if (agg->kind == WR_WINDOW_AGG && e->col == agg->win_out_time) an->wtime_used = true;
         if (e->col < first_agg || e->col >= end_agg) continue;
-        for (int k = 0; k < calc->nexprs; k++)
-            if (k != i && calc->exprs[k]->kind == WX_COLUMN && calc->exprs[k]->col == e->col) used_elsewhere = true;
+        for (int k = 0; k < calc->nexprs; k++) {
+            const WExpr *o = calc->exprs[k];
+            if (o->kind == WX_CAST && o->nargs == 1) o = o->args[0];
+            if (k != i && o->kind == WX_COLUMN && o->col == e->col) used_elsewhere = true;
+        }
         if (!used_elsewhere) an->agg_names[e->col] = calc->out.names[i];
     }
     if (calc->cond && agg->kind == WR_WINDOW_AGG) {
