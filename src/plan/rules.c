@@ -157,5 +157,5 @@ bool wplan_build(WPlanCtx *p, WRel **roots, int n)
     int next = 1;
     for (int i = 0; i < n; i++) number(roots[i], &next);
     for (int i = 0; i < n; i++) wplan_finalize(p, roots[i]);
-    return true;
+    return !(p->err && p->err->set);      /* finalisation reports bad state hints */
 }
