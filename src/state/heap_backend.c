@@ -133,7 +133,7 @@ static size_t htab_find(const HTab *t, uint64_t h, const void *k, size_t klen)
 
 static void htab_grow(HTab *t)
 {
-    size_t ncap = t->cap ? t->cap * 2 : 16;
+    size_t ncap = t->cap ? t->cap * 2 : 4;     /* small: map state keeps a table per key */
     Entry **ns = wcalloc(ncap, sizeof(Entry *));
     for (size_t i = 0; i < t->cap; i++) {
         Entry *e = t->slots[i];
