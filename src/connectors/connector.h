@@ -51,6 +51,10 @@ struct WSource {
     bool (*position)(WSource *s, char *buf, size_t bufsz);
     bool (*seek)(WSource *s, const char *pos, WError *err);
     void (*close)(WSource *s);
+    /* Rescaling (optional, additive): position this source from the positions of every subtask
+       of an earlier run at parallelism n (positions[i] NULL = none saved); the source takes over
+       the part of that input it owns now. NULL = the source cannot change parallelism. */
+    bool (*seek_rescaled)(WSource *s, const char *const *positions, int n, WError *err);
     bool bounded;
     bool emits_changelog;           /* may emit -U/+U/-D (changelog-csv) */
     int64_t rows_skipped;           /* rows dropped by ignore-parse-errors */
@@ -62,6 +66,17 @@ struct WSink {
     bool (*finish)(WSink *s, WError *err);          /* end of input: flush */
     void (*close)(WSink *s);
     int64_t rows_written;
+    /* Exactly-once (optional, additive). With checkpointing the runtime sets `transactional`
+       before the first write: finish then leaves the last file pending instead of publishing it.
+       prepare_commit (at a checkpoint) closes the file in progress, marks every pending file not
+       yet assigned as covered by checkpoint ckpt_id and returns the list of all files not yet
+       published in *state (malloc'd text, for the checkpoint); commit publishes the files of
+       checkpoints <= ckpt_id; recover publishes the files of a state written by prepare_commit
+       (a restored checkpoint's), skipping those published already. */
+    bool transactional;
+    bool (*prepare_commit)(WSink *s, int64_t ckpt_id, char **state, WError *err);
+    bool (*commit)(WSink *s, int64_t ckpt_id, WError *err);
+    bool (*recover)(WSink *s, const char *state, WError *err);
 };
 
 typedef struct WConnector {

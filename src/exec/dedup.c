@@ -360,7 +360,7 @@ WOperator *wop_dedup_new(WExecCtx *ctx, const WDedupSpec *spec)
     if (d->insert_only_rowtime) {
         d->st = wstate_register(d->be, "deduplicateState", WSTATE_VALUE, spec->ttl_ms);
         d->waiting = wstate_register(d->be, "deduplicateWaitingState", WSTATE_VALUE, 0);
-        d->timers = wtimers_new();
+        d->timers = wexec_new_timers(ctx, "Deduplicate");
     } else {
         d->st = wstate_register(d->be, "deduplicateState", WSTATE_VALUE, spec->ttl_ms);
     }

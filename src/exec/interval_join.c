@@ -531,7 +531,7 @@ WOperator *wop_interval_join_new(WExecCtx *ctx, const WIntervalJoinSpec *spec)
     j->side[1].cache = wstate_register(j->be, "IntervalJoinRightCache", WSTATE_MAP, 0);
     j->side[0].timer_state = wstate_register(j->be, "IntervalJoinLeftTimerState", WSTATE_VALUE, 0);
     j->side[1].timer_state = wstate_register(j->be, "IntervalJoinRightTimerState", WSTATE_VALUE, 0);
-    j->timers = wtimers_new();
+    j->timers = wexec_new_timers(ctx, "IntervalJoin");
     int cap = ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP;
     if (cap > WCHUNK_CAP) cap = WCHUNK_CAP;
     j->joined = wchunk_new(nj, j->jtypes, cap);

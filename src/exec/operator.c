@@ -142,6 +142,17 @@ void wchunk_gather(WChunk *dst, const WChunk *src, const uint8_t *sel)
     dst->nrows = k;
 }
 
+static void registry_add(WExecCtx *ctx, const char *name, WStateBackend *b, WTimerService *t)
+{
+    WExecRegistry *r = ctx->registry;
+    if (!r) return;
+    if (r->n == r->cap) {
+        r->cap = r->cap ? r->cap * 2 : 8;
+        r->items = wrealloc(r->items, sizeof(WExecStateEntry) * (size_t)r->cap);
+    }
+    r->items[r->n++] = (WExecStateEntry){.node_id = -1, .name = name, .backend = b, .timers = t};
+}
+
 WStateBackend *wexec_new_backend(WExecCtx *ctx, const char *operator_name)
 {
     WStateBackendConfig cfg = {.operator_name = operator_name,
@@ -158,7 +169,16 @@ WStateBackend *wexec_new_backend(WExecCtx *ctx, const char *operator_name)
     WStateBackend *b = NULL;
     if (ok && type == WSTATE_BACKEND_ROCKSDB) b = wstate_rocksdb_new(&cfg, &rcfg, ctx->err);
     wopts_free(&over);
-    return b ? b : wstate_heap_new(&cfg);
+    if (!b) b = wstate_heap_new(&cfg);
+    registry_add(ctx, operator_name, b, NULL);
+    return b;
+}
+
+WTimerService *wexec_new_timers(WExecCtx *ctx, const char *operator_name)
+{
+    WTimerService *t = wtimers_new();
+    registry_add(ctx, operator_name, NULL, t);
+    return t;
 }
 
 int64_t wexec_now(const WExecCtx *ctx)

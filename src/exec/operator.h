@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include "../expr/expr.h"
 #include "../state/state.h"
+#include "../state/timers.h"
 #include "../types/chunk.h"
 #include "../common/options.h"
 #include "../common/error.h"
@@ -24,6 +25,23 @@
 #define WWM_MAX INT64_MAX
 
 typedef struct WOperator WOperator;
+
+/* Checkpoint registration (additive): every keyed-state backend and timer service an operator
+   creates through wexec_new_backend / wexec_new_timers is recorded in the context's registry
+   (when the runtime gave one), so that a checkpoint snapshots them all without operator-specific
+   code. The runtime sets node_id (the exec node, -1 until then) after building the operator; the
+   operator still owns and frees what it created. */
+typedef struct WExecStateEntry {
+    int node_id;
+    const char *name;               /* operator name given at creation (not owned) */
+    WStateBackend *backend;         /* exactly one of backend / timers is set */
+    WTimerService *timers;
+} WExecStateEntry;
+
+typedef struct WExecRegistry {
+    int n, cap;
+    WExecStateEntry *items;
+} WExecRegistry;
 
 /* Job-wide execution context shared by all operators of a job. */
 typedef struct WExecCtx {
@@ -40,12 +58,16 @@ typedef struct WExecCtx {
        (state.backend.type / state.backend, state.backend.rocksdb.localdir) */
     const char *state_backend_type; /* "hashmap" | "rocksdb" */
     const char *state_local_dir;    /* RocksDB files; NULL = config, else $TMPDIR or /tmp */
+    WExecRegistry *registry;        /* checkpointing: backends and timers created (may be NULL) */
 } WExecCtx;
 
 /* A keyed-state backend for one operator instance, as the job configures it
    (state.backend.type); the operator owns and frees it. Never NULL: when the configuration is
    invalid or RocksDB cannot start, ctx->err is set and a heap backend is returned. */
 WStateBackend *wexec_new_backend(WExecCtx *ctx, const char *operator_name);
+/* A timer service for one operator instance (wtimers_new), registered for checkpoints like
+   wexec_new_backend's backends; the operator owns and frees it. */
+WTimerService *wexec_new_timers(WExecCtx *ctx, const char *operator_name);
 /* Processing time now (ms) from the job clock. */
 int64_t wexec_now(const WExecCtx *ctx);
 

@@ -717,7 +717,7 @@ WOperator *wop_over_agg_new(WExecCtx *ctx, const WOverAggSpec *spec)
     o->cleanup_ts = wstate_register(o->be, "cleanupTsState", WSTATE_VALUE, 0);
     o->count_st = wstate_register(o->be, "processedCountState", WSTATE_VALUE, 0);
     o->smallest_ts = wstate_register(o->be, "smallestTsState", WSTATE_VALUE, 0);
-    o->timers = wtimers_new();
+    o->timers = wexec_new_timers(ctx, "OverAggregate");
     int cap = ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP;
     o->dec = wchunk_new(o->ncols, o->types, 64);
     o->out = wchunk_new(o->out_ncols, o->otypes, cap);

@@ -373,7 +373,7 @@ WOperator *wop_temporal_join_new(WExecCtx *ctx, const WTemporalJoinSpec *spec)
     j->left = wstate_register(j->be, "left", WSTATE_MAP, 0);
     j->right = wstate_register(j->be, "right", WSTATE_MAP, 0);
     j->timer = wstate_register(j->be, "timer", WSTATE_VALUE, 0);
-    j->timers = wtimers_new();
+    j->timers = wexec_new_timers(ctx, "TemporalJoin");
     j->joined = wchunk_new(nj, j->jtypes, 1);
     j->out = wchunk_new(out_n, out_t, ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP);
     wsb_init(&j->kbuf);

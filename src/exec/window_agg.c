@@ -438,7 +438,7 @@ WOperator *wop_window_agg_new(WExecCtx *ctx, const WWindowAggSpec *spec)
     wsb_init(&w->tbuf);
     w->be = wexec_new_backend(ctx, "WindowAggregate");
     w->st = wstate_register(w->be, "window-aggs", WSTATE_VALUE, 0);
-    w->timers = wtimers_new();
+    w->timers = wexec_new_timers(ctx, "WindowAggregate");
     int cap = ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP;
     w->out = wchunk_new(nout, w->out_types, cap);
     w->L = wacc_layout_new(spec->aggs, spec->naggs, spec->in_types, spec->input_retracts, w->be,

@@ -369,7 +369,7 @@ WOperator *wop_window_join_new(WExecCtx *ctx, const WWindowJoinSpec *spec)
     j->be = wexec_new_backend(ctx, j->base.name ? j->base.name : "WindowJoin");
     j->side[0].st = wstate_register(j->be, "left-records", WSTATE_MAP, 0);
     j->side[1].st = wstate_register(j->be, "right-records", WSTATE_MAP, 0);
-    j->timers = wtimers_new();
+    j->timers = wexec_new_timers(ctx, "WindowJoin");
     int cap = ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP;
     j->joined = wchunk_new(nj, j->jtypes, cap);
     j->out = wchunk_new(out_n, out_t, cap);

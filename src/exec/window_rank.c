@@ -327,7 +327,7 @@ WOperator *wop_window_rank_new(WExecCtx *ctx, const WWindowRankSpec *spec)
     w->progress = INT64_MIN;
     w->be = wexec_new_backend(ctx, w->base.name ? w->base.name : "WindowRank");
     w->st = wstate_register(w->be, w->dedup ? "window_deduplicate" : "window_rank", WSTATE_MAP, 0);
-    w->timers = wtimers_new();
+    w->timers = wexec_new_timers(ctx, "WindowRank");
     int cap = ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP;
     w->out = wchunk_new(w->out_ncols, otypes ? otypes : w->otypes, cap);
     wsb_init(&w->kbuf);

@@ -419,7 +419,7 @@ static SessOp *sess_new(WExecCtx *ctx, bool agg, int in_ncols, const WType **in_
     s->be = wexec_new_backend(ctx, name);
     s->st_wins = wstate_register(s->be, "session-windows", WSTATE_VALUE, 0);
     s->st_rows = wstate_register(s->be, "session-rows", WSTATE_LIST, 0);
-    s->timers = wtimers_new();
+    s->timers = wexec_new_timers(ctx, name);
     int cap = ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP;
     s->out = wchunk_new(out->ncols, s->out_types, cap);
     return s;
