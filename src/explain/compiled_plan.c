@@ -7,6 +7,7 @@
  */
 #include "explain_internal.h"
 #include "json_out.h"
+#include "../plan/agg_rules.h"
 #include "../common/duration.h"
 
 #include <string.h>
@@ -110,9 +111,10 @@ static json_t *agg_calls_json(int n, const WAggCall *aggs, const char *const *na
     for (int i = 0; i < n; i++) {
         const WAggCall *c = &aggs[i];
         json_t *j = json_object();
-        const char *nm = names ? names[i] : c->out_name;
+        const char *nm = names ? names[i] : NULL;
         json_object_set_new(j, "name", nm ? json_string(nm) : json_null());
-        if (c->kind == WAGG_COUNT_STAR) json_object_set_new(j, "syntax", json_string("FUNCTION_STAR"));
+        /* Calcite's COUNT has the FUNCTION_STAR syntax, with or without arguments */
+        if (c->kind == WAGG_COUNT_STAR || c->kind == WAGG_COUNT) json_object_set_new(j, "syntax", json_string("FUNCTION_STAR"));
         json_object_set_new(j, "internalName", json_string(agg_internal(c)));
         json_object_set_new(j, "argList", ints_json(c->nargs, c->args));
         json_object_set_new(j, "filterArg", json_integer(c->filter_col));
@@ -241,6 +243,7 @@ static json_t *upsert_keys(const WRel *in)
 static int *input_colmap(const ExCtx *x, const WRel *in)
 {
     const WRel *s = in;
+    if (s->kind == WR_MINIBATCH_ASSIGNER) s = s->inputs[0];
     if (s->kind == WR_WATERMARK) s = s->inputs[0];
     if (s->kind != WR_SCAN) return NULL;
     ExNode *n = ex_node(x, s);
@@ -274,6 +277,9 @@ static json_t *iso_duration(int64_t ms)
     wsb_free(&b);
     return json_string(buf);
 }
+
+static void two_phase_json(const ExCtx *x, const WRel *r, json_t *j);
+static json_t *acc_row_type_json(const ExCtx *x, const WRel *r, const WSchema *os);
 
 static json_t *node_json(const ExCtx *x, const WRel *r, int id)
 {
@@ -372,10 +378,21 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
         json_object_set_new(j, "tuples", tuples);
         break;
     }
+    case WR_MINIBATCH_ASSIGNER: {
+        json_t *mi = json_object();
+        json_object_set_new(mi, "interval", json_integer(r->minibatch_ms));
+        json_object_set_new(mi, "mode", json_string(r->minibatch_rowtime ? "RowTime" : "ProcTime"));
+        json_object_set_new(j, "miniBatchInterval", mi);
+        break;
+    }
+    case WR_LOCAL_GROUP_AGG: case WR_GLOBAL_GROUP_AGG: case WR_INCREMENTAL_GROUP_AGG:
+        two_phase_json(x, r, j);
+        break;
     case WR_GROUP_AGG:
         json_object_set_new(j, "configuration", agg_configuration(x));
         json_object_set_new(j, "grouping", ints_json(r->nkeys, r->keys));
-        json_object_set_new(j, "aggCalls", agg_calls_json(r->naggs, r->aggs, ex_out_names(x, r) + r->nkeys));
+        json_object_set_new(j, "aggCalls", agg_calls_json(r->naggs, r->aggs,
+                                                          r->partial_final ? NULL : ex_out_names(x, r) + r->nkeys));
         json_object_set_new(j, "aggCallNeedRetractions", bools_json(r->naggs, r->input_retracts));
         json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
         json_object_set_new(j, "needRetraction", json_boolean(r->input_retracts));
@@ -535,19 +552,126 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
     for (int i = 0; i < nin; i++) json_array_append_new(props, input_property(ins[i]));
     json_object_set_new(j, "inputProperties", props);
     WSchema os = ex_schema(x, r);
-    if (r->kind == WR_WATERMARK && cm) {
+    if ((r->kind == WR_WATERMARK || r->kind == WR_MINIBATCH_ASSIGNER) && cm) {
         /* a watermark assigner over a projected scan produces the projected columns */
         WSchema ps = {0, WA_ARRAY(a, const char *, os.n ? os.n : 1), WA_ARRAY(a, const WType *, os.n ? os.n : 1)};
         for (int i = 0; i < os.n; i++)
             if (cm[i] >= 0) { ps.names[cm[i]] = os.names[i]; ps.types[cm[i]] = os.types[i]; ps.n++; }
         os = ps;
     }
-    json_object_set_new(j, "outputType", ex_row_type_json(a, &os));
+    json_object_set_new(j, "outputType", acc_row_type_json(x, r, &os));
     WStrBuf d;
     wsb_init(&d);
     ex_digest(x, r, EXD_EXEC, &d);
     json_object_set_new(j, "description", json_string(d.buf ? d.buf : ""));
     wsb_free(&d);
+    return j;
+}
+
+/* The GlobalGroupAggregate reading local aggregate `local` (through its exchange), or NULL. */
+static const WRel *global_of(const ExCtx *x, const WRel *local)
+{
+    for (int i = 0; i < x->n; i++) {
+        const WRel *g = x->nodes[i].rel;
+        if (g->kind == WR_GLOBAL_GROUP_AGG && g->inputs[0]->kind == WR_EXCHANGE && g->inputs[0]->inputs[0] == local)
+            return g;
+    }
+    return NULL;
+}
+
+static void two_phase_json(const ExCtx *x, const WRel *r, json_t *j)
+{
+    WArena *a = x->p->arena;
+    json_object_set_new(j, "configuration", agg_configuration(x));
+    /* call names as Flink's aggregate calls carry them: the select items, none after a split */
+    const char *const *names = NULL;
+    if (r->partial_final == WPF_NONE && r->kind != WR_INCREMENTAL_GROUP_AGG) {
+        const WRel *g = r->kind == WR_GLOBAL_GROUP_AGG ? r : global_of(x, r);
+        if (g) names = ex_out_names(x, g) + g->nkeys;
+    }
+    if (r->kind == WR_INCREMENTAL_GROUP_AGG) {
+        json_object_set_new(j, "partialAggGrouping", ints_json(r->nkeys, r->keys));
+        json_object_set_new(j, "finalAggGrouping", ints_json(r->nfinal_keys, r->final_keys));
+        json_object_set_new(j, "partialOriginalAggCalls", agg_calls_json(r->naggs, r->aggs, NULL));
+        json_object_set_new(j, "partialAggCallNeedRetractions", bools_json(r->naggs, r->input_retracts));
+        json_object_set_new(j, "partialLocalAggInputRowType", ex_row_type_json(a, &r->agg_input));
+        json_object_set_new(j, "partialAggNeedRetraction", json_boolean(r->input_retracts));
+        json_object_set_new(j, "state", one_state(r->ttl_ms, "incrementalGroupAggregateState"));
+        return;
+    }
+    json_object_set_new(j, "grouping", ints_json(r->nkeys, r->keys));
+    json_object_set_new(j, "aggCalls", agg_calls_json(r->naggs, r->aggs, names));
+    json_object_set_new(j, "aggCallNeedRetractions", bools_json(r->naggs, r->input_retracts));
+    if (r->kind == WR_GLOBAL_GROUP_AGG) {
+        json_object_set_new(j, "localAggInputRowType", ex_row_type_json(a, &r->agg_input));
+        json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
+    }
+    json_object_set_new(j, "needRetraction", json_boolean(r->input_retracts));
+    if (r->kind == WR_GLOBAL_GROUP_AGG)
+        json_object_set_new(j, "state", one_state(r->ttl_ms, "globalGroupAggregateState"));
+}
+
+/* The local aggregate whose accumulator row r carries (r itself, or below an exchange). */
+static const WRel *acc_producer(const WRel *r)
+{
+    if (r->kind == WR_EXCHANGE) r = r->inputs[0];
+    return r->kind == WR_LOCAL_GROUP_AGG || r->kind == WR_INCREMENTAL_GROUP_AGG ? r : NULL;
+}
+
+/* outputType: accumulator rows hold RAW fields (the MapView of a DISTINCT, the accumulator of
+   MIN/MAX with retraction), which Flink writes as structured types. */
+static json_t *acc_row_type_json(const ExCtx *x, const WRel *r, const WSchema *os)
+{
+    WArena *a = x->p->arena;
+    const WRel *lp = acc_producer(r);
+    bool raw = false;
+    for (int i = 0; lp && i < os->n; i++) if (os->types[i]->id == WT_VARBINARY) raw = true;
+    if (!raw) return ex_row_type_json(a, os);
+    WAggPartial L;
+    wagg_partial_layout(a, lp->aggs, lp->naggs, &lp->agg_input, lp->input_retracts, false, &L);
+    int nk = lp->kind == WR_INCREMENTAL_GROUP_AGG ? lp->nfinal_keys : lp->nkeys;
+    json_t *j = json_object();
+    json_object_set_new(j, "type", json_string("ROW"));
+    json_t *fields = json_array();
+    for (int i = 0; i < os->n; i++) {
+        json_t *f = json_object();
+        json_object_set_new(f, "name", json_string(os->names[i]));
+        json_t *ft = NULL;
+        int col = i - nk;
+        if (os->types[i]->id == WT_VARBINARY && col >= 0) {
+            for (int k = 0; k < L.ndistinct && !ft; k++) {
+                if (L.distinct_col[k] != col) continue;
+                const WType *kt = lp->agg_input.types[L.distinct_args[2 * k]];
+                ft = json_object();
+                json_object_set_new(ft, "type", json_string("RAW"));
+                json_object_set_new(ft, "class", json_string("org.apache.flink.table.api.dataview.MapView"));
+                json_t *ext = json_object();
+                json_object_set_new(ext, "type", json_string("STRUCTURED_TYPE"));
+                json_object_set_new(ext, "implementationClass", json_string("org.apache.flink.table.api.dataview.MapView"));
+                json_t *attrs = json_array();
+                json_t *at = json_object();
+                json_object_set_new(at, "name", json_string("map"));
+                json_object_set_new(at, "attributeType",
+                                    json_string(wa_sprintf(a, "MAP<%s, BIGINT NOT NULL>", ex_type_str(a, kt))));
+                json_array_append_new(attrs, at);
+                json_object_set_new(ext, "attributes", attrs);
+                json_object_set_new(ft, "externalDataType", ext);
+            }
+            for (int m = 0; m < L.naggs && !ft; m++) {
+                if (L.first[m] != col) continue;
+                const WAggCall *c = &lp->aggs[m];
+                const char *cls = c->kind == WAGG_MIN
+                    ? "org.apache.flink.table.runtime.functions.aggregate.MinWithRetractAggFunction$MinWithRetractAccumulator"
+                    : "org.apache.flink.table.runtime.functions.aggregate.MaxWithRetractAggFunction$MaxWithRetractAccumulator";
+                ft = json_object();
+                json_object_set_new(ft, "type", json_string("RAW"));
+                json_object_set_new(ft, "class", json_string(cls));
+            }
+        }
+        json_object_set_new(f, "fieldType", ft ? ft : ex_type_json(os->types[i]));
+        json_array_append_new(fields, f);
+    }
+    json_object_set_new(j, "fields", fields);
     return j;
 }
 

@@ -5,6 +5,7 @@
  * stream-exec-*_1 type names of compiled plans. See explain_internal.h.
  */
 #include "explain_internal.h"
+#include "../plan/agg_rules.h"
 #include "../common/duration.h"
 
 #include <string.h>
@@ -35,6 +36,10 @@ const char *ex_rel_name(const WRel *r)
     case WR_INTERVAL_JOIN: return "IntervalJoin";
     case WR_TEMPORAL_JOIN: return "TemporalJoin";
     case WR_OVER_AGG: return "OverAggregate";
+    case WR_MINIBATCH_ASSIGNER: return "MiniBatchAssigner";
+    case WR_LOCAL_GROUP_AGG: return "LocalGroupAggregate";
+    case WR_GLOBAL_GROUP_AGG: return "GlobalGroupAggregate";
+    case WR_INCREMENTAL_GROUP_AGG: return "IncrementalGroupAggregate";
     default: return "Unknown";
     }
 }
@@ -63,6 +68,10 @@ const char *ex_exec_type(const WRel *r)
     case WR_INTERVAL_JOIN: return "stream-exec-interval-join_1";
     case WR_TEMPORAL_JOIN: return "stream-exec-temporal-join_1";
     case WR_OVER_AGG: return "stream-exec-over-aggregate_1";
+    case WR_MINIBATCH_ASSIGNER: return "stream-exec-mini-batch-assigner_1";
+    case WR_LOCAL_GROUP_AGG: return "stream-exec-local-group-aggregate_1";
+    case WR_GLOBAL_GROUP_AGG: return "stream-exec-global-group-aggregate_1";
+    case WR_INCREMENTAL_GROUP_AGG: return "stream-exec-incremental-group-aggregate_1";
     default: return "stream-exec-unknown_1";
     }
 }
@@ -276,6 +285,114 @@ static void sort_list(WStrBuf *out, const WRel *r, const char *const *names)
         wsb_printf(out, "%s%s %s", i ? ", " : "", names[r->sort_cols[i]], r->sort_desc[i] ? "DESC" : "ASC");
 }
 
+static void partial_final_type(WStrBuf *out, const WRel *r)
+{
+    if (r->partial_final == WPF_PARTIAL) wsb_puts(out, "partialFinalType=[PARTIAL], ");
+    else if (r->partial_final == WPF_FINAL) wsb_puts(out, "partialFinalType=[FINAL], ");
+}
+
+/* NAME[_RETRACT]( as RelExplainUtil prints aggregate calls of local/global/incremental nodes */
+static void agg_head(WStrBuf *out, const WAggCall *c, bool retract)
+{
+    wsb_printf(out, "%s%s(", agg_fn_name(c), retract ? "_RETRACT" : "");
+}
+
+/* The accumulator columns of call i: `a` or `(a, b)`. */
+static void acc_names(WStrBuf *out, const char *const *names, int first, int n)
+{
+    if (n > 1) wsb_putc(out, '(');
+    for (int k = 0; k < n; k++) wsb_printf(out, "%s%s", k ? ", " : "", names[first + k]);
+    if (n > 1) wsb_putc(out, ')');
+}
+
+static void item_sep(WStrBuf *out, int *q) { if ((*q)++) wsb_puts(out, ", "); }
+
+/* LocalGroupAggregate / GlobalGroupAggregate / IncrementalGroupAggregate (Flink's
+   RelExplainUtil.streamGroupAggregationToString with isLocal / isGlobal / a shuffle key). */
+static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *inn, WStrBuf *out)
+{
+    WArena *a = x->p->arena;
+    const char *const *on = ex_out_names(x, r);
+    WAggPartial L;
+    bool incr = r->kind == WR_INCREMENTAL_GROUP_AGG;
+    bool retract = r->input_retracts;
+    wsb_putc(out, '(');
+    if (incr) {
+        wsb_puts(out, "partialAggGrouping=[");
+        key_names(out, inn, r->nkeys, r->keys);
+        wsb_puts(out, "], finalAggGrouping=[");
+        key_names(out, inn, r->nfinal_keys, r->final_keys);
+        wsb_puts(out, "], ");
+    } else {
+        if (r->nkeys) {
+            wsb_puts(out, "groupBy=[");
+            key_names(out, inn, r->nkeys, r->keys);
+            wsb_puts(out, "], ");
+        }
+        partial_final_type(out, r);
+    }
+    wsb_puts(out, "select=[");
+    int q = 0;
+    if (r->kind == WR_LOCAL_GROUP_AGG) {
+        wagg_partial_layout(a, r->aggs, r->naggs, &r->agg_input, retract, false, &L);
+        for (int i = 0; i < r->nkeys; i++) {
+            item_sep(out, &q);
+            wsb_puts(out, inn[r->keys[i]]);
+            if (strcmp(inn[r->keys[i]], on[i])) wsb_printf(out, " AS %s", on[i]);
+        }
+        const char *const *acc = on + r->nkeys;
+        for (int i = 0; i < r->naggs; i++) {
+            const WAggCall *c = &r->aggs[i];
+            item_sep(out, &q);
+            agg_head(out, c, retract);
+            if (L.distinct_of[i] >= 0) wsb_printf(out, "distinct$%d%s", L.distinct_of[i], c->nargs ? " " : "");
+            if (c->kind == WAGG_COUNT_STAR || c->nargs == 0) wsb_putc(out, '*');
+            for (int k = 0; k < c->nargs && c->kind != WAGG_COUNT_STAR; k++)
+                wsb_printf(out, "%s%s", k ? ", " : "", inn[c->args[k]]);
+            wsb_putc(out, ')');
+            if (c->filter_col >= 0) wsb_printf(out, " FILTER %s", inn[c->filter_col]);
+            wsb_puts(out, " AS ");
+            acc_names(out, acc, L.first[i], L.nfields[i]);
+        }
+        if (L.count1_added) {
+            item_sep(out, &q);
+            wsb_printf(out, "COUNT_RETRACT(*) AS %s", acc[L.count1]);
+        }
+        for (int k = 0; k < L.ndistinct; k++) {
+            item_sep(out, &q);
+            wsb_puts(out, "DISTINCT(");
+            for (int m = 0; m < L.distinct_nargs[k]; m++)
+                wsb_printf(out, "%s%s", m ? ", " : "", inn[L.distinct_args[2 * k + m]]);
+            wsb_printf(out, ") AS %s", acc[L.distinct_col[k]]);
+        }
+    } else {
+        /* the input's accumulator columns follow its grouping columns */
+        wagg_partial_layout(a, r->aggs, r->naggs, &r->agg_input, retract, false, &L);
+        int nk = r->nkeys;
+        const char *const *acc = inn + nk;
+        const int *okeys = incr ? r->final_keys : r->keys;
+        int nok = incr ? r->nfinal_keys : r->nkeys;
+        for (int i = 0; i < nok; i++) {
+            item_sep(out, &q);
+            wsb_puts(out, inn[okeys[i]]);
+            if (strcmp(inn[okeys[i]], on[i])) wsb_printf(out, " AS %s", on[i]);
+        }
+        WAggPartial O;
+        if (incr) wagg_partial_layout(a, r->aggs, r->naggs, &r->agg_input, false, true, &O);
+        for (int i = 0; i < r->naggs; i++) {
+            const WAggCall *c = &r->aggs[i];
+            item_sep(out, &q);
+            agg_head(out, c, retract);
+            if (L.distinct_of[i] >= 0) wsb_printf(out, "distinct$%d ", L.distinct_of[i]);
+            acc_names(out, acc, L.first[i], L.nfields[i]);
+            wsb_puts(out, ") AS ");
+            if (incr) acc_names(out, on + nok, O.first[i], O.nfields[i]);
+            else wsb_puts(out, on[nok + i]);
+        }
+    }
+    wsb_puts(out, "])");
+}
+
 static const char *rank_type(int f) { return f == 1 ? "RANK" : f == 2 ? "DENSE_RANK" : "ROW_NUMBER"; }
 
 void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
@@ -376,6 +493,7 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
             key_names(out, inn, r->nkeys, r->keys);
             wsb_puts(out, "], ");
         }
+        partial_final_type(out, r);
         wsb_puts(out, "select=[");
         for (int i = 0; i < r->nkeys; i++) wsb_printf(out, "%s%s", i ? ", " : "", inn[r->keys[i]]);
         for (int j = 0; j < r->naggs; j++) {
@@ -518,6 +636,13 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         wsb_putc(out, ')');
         return;
     case WR_DROP_UPDATE_BEFORE:
+        return;
+    case WR_MINIBATCH_ASSIGNER:
+        wsb_printf(out, "(interval=[%lldms], mode=[%s])", (long long)r->minibatch_ms,
+                   r->minibatch_rowtime ? "RowTime" : "ProcTime");
+        return;
+    case WR_LOCAL_GROUP_AGG: case WR_GLOBAL_GROUP_AGG: case WR_INCREMENTAL_GROUP_AGG:
+        two_phase_digest(x, r, inn, out);
         return;
     case WR_OVER_AGG:
         wsb_puts(out, "(partitionBy=[");

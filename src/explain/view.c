@@ -157,11 +157,14 @@ static int parents_of(const WRel *target, WRel **roots, int n, int depth_guard)
 static void push_down(ExCtx *x, const WRel *calc, WRel **roots, int nroots)
 {
     const WRel *below = calc->inputs[0];
+    const WRel *mba = NULL;         /* a MiniBatchAssigner comes after Flink's push-down */
+    if (below->kind == WR_MINIBATCH_ASSIGNER) { mba = below; below = below->inputs[0]; }
     const WRel *wa = NULL;
     if (below->kind == WR_WATERMARK) { wa = below; below = below->inputs[0]; }
     const WRel *scan = below;
     if (!projectable(scan)) return;
-    if (parents_of(scan, roots, nroots, 0) != 1 || (wa && parents_of(wa, roots, nroots, 0) != 1)) return;
+    if (parents_of(scan, roots, nroots, 0) != 1 || (wa && parents_of(wa, roots, nroots, 0) != 1) ||
+        (mba && parents_of(mba, roots, nroots, 0) != 1)) return;
     ExNode *sn = add(x, scan);
     if (sn->nproj || sn->pushed_filter) return;
     int n = scan->out.n;
@@ -219,7 +222,9 @@ static void push_down(ExCtx *x, const WRel *calc, WRel **roots, int nroots)
 static void agg_names(ExCtx *x, const WRel *calc)
 {
     const WRel *agg = calc->inputs[0];
-    if (agg->kind != WR_GROUP_AGG && agg->kind != WR_WINDOW_AGG) return;
+    if (agg->kind != WR_GROUP_AGG && agg->kind != WR_WINDOW_AGG && agg->kind != WR_GLOBAL_GROUP_AGG) return;
+    /* the aggregates of a distinct split keep Calcite's $fN names */
+    if (agg->partial_final != WPF_NONE) return;
     ExNode *an = add(x, agg);
     WArena *a = x->p->arena;
     if (!an->agg_names) {
@@ -267,9 +272,13 @@ static void fold_identity(ExCtx *x, const WRel *calc)
     ExNode *cn = ex_node(x, calc);
     if (cn && cn->id < 0) return;
     const char *const *inn = ex_out_names(x, in);
+    /* a Calc that only renames the FINAL aggregate of a distinct split is a trivial project
+       Calcite removes (ProjectRemoveRule ignores names) */
+    bool renames_ok = (in->kind == WR_GROUP_AGG || in->kind == WR_GLOBAL_GROUP_AGG) &&
+                      in->partial_final == WPF_FINAL;
     for (int i = 0; i < calc->nexprs; i++) {
         const WExpr *e = calc->exprs[i];
-        if (e->kind != WX_COLUMN || e->col != i || strcmp(inn[i], calc->out.names[i]) != 0 ||
+        if (e->kind != WX_COLUMN || e->col != i || (!renames_ok && strcmp(inn[i], calc->out.names[i]) != 0) ||
             !wtype_equals(e->type, calc->out.types[i], false)) return;
     }
     cn = add(x, calc);
@@ -295,8 +304,10 @@ uint8_t ex_changelog_mode(const ExCtx *x, const WRel *r)
 {
     switch (r->kind) {
     case WR_SINK: return 0;
-    case WR_CALC: case WR_EXCHANGE: case WR_WATERMARK: case WR_SINK_MATERIALIZER:
+    case WR_CALC: case WR_EXCHANGE: case WR_WATERMARK: case WR_SINK_MATERIALIZER: case WR_MINIBATCH_ASSIGNER:
         return r->ninputs ? ex_changelog_mode(x, r->inputs[0]) : r->changelog;
+    case WR_LOCAL_GROUP_AGG: case WR_INCREMENTAL_GROUP_AGG:
+        return WCM_INSERT;
     case WR_DROP_UPDATE_BEFORE:
         return (uint8_t)(ex_changelog_mode(x, r->inputs[0]) & ~WCM_UPDATE_BEFORE);
     case WR_UNION: {
@@ -308,7 +319,8 @@ uint8_t ex_changelog_mode(const ExCtx *x, const WRel *r)
         uint8_t m = r->changelog;
         if (m == WCM_INSERT) return m;
         if (!r->generate_update_before) m &= (uint8_t)~WCM_UPDATE_BEFORE;
-        if (r->kind == WR_GROUP_AGG && !r->input_retracts) m &= (uint8_t)~WCM_DELETE;
+        if ((r->kind == WR_GROUP_AGG || r->kind == WR_GLOBAL_GROUP_AGG) && !r->input_retracts)
+            m &= (uint8_t)~WCM_DELETE;
         return m;
     }
     }

@@ -44,7 +44,9 @@ const char *wrel_kind_name(WRelKind k)
                               "Exchange", "GroupAggregate", "Join", "Deduplicate", "Rank", "SortLimit",
                               "WindowAggregate", "ChangelogNormalize", "DropUpdateBefore",
                               "SinkUpsertMaterializer", "OverRank", "WindowTableFunction",
-                              "WindowRank", "WindowJoin", "IntervalJoin", "TemporalJoin", "OverAggregate"};
+                              "WindowRank", "WindowJoin", "IntervalJoin", "TemporalJoin", "OverAggregate",
+                              "MiniBatchAssigner", "LocalGroupAggregate", "GlobalGroupAggregate",
+                              "IncrementalGroupAggregate"};
     _Static_assert(sizeof N / sizeof N[0] == WR__COUNT, "a name per plan node kind");
     return (unsigned)k < WR__COUNT ? N[k] : "?";
 }

@@ -6,6 +6,7 @@
  * the state TTL of every stateful node from table.exec.state.ttl. See plan.h.
  */
 #include "bind_internal.h"
+#include "agg_rules.h"
 #include "../expr/functions.h"
 
 #include <stdlib.h>
@@ -1248,6 +1249,7 @@ WRel *wplan_physical(WPlanCtx *p, WRel *root)
     root = merge_filters_into_joins(p, root);
     root = apply_join_keys(p, root);
     if (!root) return NULL;
+    root = wagg_split_distinct(p, root);        /* agg_rules.c */
     root = derive(p, root);
     if (!root) return NULL;
     root = push_filter_into_normalize(p, root);
@@ -1255,5 +1257,5 @@ WRel *wplan_physical(WPlanCtx *p, WRel *root)
     if (!root) return NULL;
     require_ub(root, true);
     settle(p, root);
-    return root;
+    return wagg_mini_batch(p, root);            /* agg_rules.c */
 }

@@ -43,6 +43,10 @@ typedef enum WRelKind {
     WR_INTERVAL_JOIN,       /* IntervalJoin */
     WR_TEMPORAL_JOIN,       /* TemporalJoin (event time) */
     WR_OVER_AGG,            /* OverAggregate */
+    WR_MINIBATCH_ASSIGNER,  /* MiniBatchAssigner (agg_rules.c) */
+    WR_LOCAL_GROUP_AGG,     /* LocalGroupAggregate: pre-aggregation to partial accumulators */
+    WR_GLOBAL_GROUP_AGG,    /* GlobalGroupAggregate: merges partial accumulators into state */
+    WR_INCREMENTAL_GROUP_AGG, /* IncrementalGroupAggregate: split PARTIAL global + FINAL local */
     WR__COUNT
 } WRelKind;
 
@@ -173,7 +177,21 @@ struct WRel {
     const char *right_name;         /* join: the right input's name */
     /* free-form operator details for EXPLAIN */
     const char *digest;
+    /* two-phase aggregation and the distinct split (agg_rules.c) */
+    int partial_final;              /* WR_GROUP_AGG/LOCAL/GLOBAL: WPF_* (Flink's partialFinalType) */
+    int64_t minibatch_ms;           /* WR_MINIBATCH_ASSIGNER: interval */
+    bool minibatch_rowtime;         /* WR_MINIBATCH_ASSIGNER: mode=[RowTime] (else ProcTime) */
+    bool minibatch_check_size;      /* WR_MINIBATCH_ASSIGNER: the job has operators needing
+                                       table.exec.mini-batch.size > 0 */
+    WSchema agg_input;              /* LOCAL/GLOBAL/INCREMENTAL: the row the aggregate calls read
+                                       (the local aggregate's input: Flink's localAggInputRowType) */
+    int count1_col;                 /* GLOBAL/INCREMENTAL: input column with the record count, -1 none */
+    int nfinal_keys;                /* INCREMENTAL: final grouping (columns of its input) */
+    int *final_keys;
 };
+
+/* Flink's PartialFinalType of an aggregate produced by the distinct split. */
+enum { WPF_NONE = 0, WPF_PARTIAL = 1, WPF_FINAL = 2 };
 
 /* Planning context of one statement. */
 typedef struct WPlanCtx {

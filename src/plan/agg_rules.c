@@ -1,0 +1,639 @@
+/*
+ * agg_rules.c — the aggregate rewrites of Flink's optimizer under mini-batch and the distinct
+ * split, exactly where Flink makes them and with the names Flink's plans show:
+ *
+ *   SplitAggregateRule (table.optimizer.distinct-agg.split.enabled, .bucket-num, default 1024):
+ *     GroupAggregate(keys, COUNT(DISTINCT x), ...) becomes
+ *       Calc(select=[..., MOD(HASH_CODE(x), 1024) AS $fN])
+ *       -> GroupAggregate(groupBy=[keys, $fN], partialFinalType=[PARTIAL], ...)
+ *       -> GroupAggregate(groupBy=[keys], partialFinalType=[FINAL], $SUM0(...) ...)
+ *     (COUNT -> $SUM0, SUM/MIN/MAX/FIRST_VALUE/LAST_VALUE/$SUM0 -> themselves). weir splits
+ *     when one grouping set suffices (Flink's case without Expand); AVG, LISTAGG and several
+ *     distinct hash columns (Expand) are left one-phase.
+ *   MiniBatchIntervalInferRule: with table.exec.mini-batch.enabled the root's ProcTime interval
+ *     (allow-latency) flows down; a MiniBatchAssigner goes above every source scan or watermark
+ *     assigner it reaches (RowTime mode below operators that need watermarks, none below a legacy
+ *     group window).
+ *   TwoStageOptimizedAggregateRule (mini-batch on, table.optimizer.agg-phase-strategy not
+ *     ONE_PHASE, every call mergeable): GroupAggregate <- Exchange <- input becomes
+ *     GlobalGroupAggregate <- Exchange <- LocalGroupAggregate <- input.
+ *   IncrementalAggregateRule (table.optimizer.incremental-agg-enabled, default true): the
+ *     PARTIAL GlobalGroupAggregate and the FINAL LocalGroupAggregate become one
+ *     IncrementalGroupAggregate.
+ *   Flink's option checks: "MiniBatch Latency must be greater than 0 ms." at planning; the
+ *     mini-batch size is checked when operators are built (EXPLAIN and execution).
+ *
+ * May call plan.h, expr/ (function lookup), types/, common/.
+ */
+#include "agg_rules.h"
+#include "bind_internal.h"
+#include "../expr/functions.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static int *ints(WPlanCtx *p, int n) { return WA_ARRAY(p->arena, int, n ? n : 1); }
+
+static bool opt_bool(WPlanCtx *p, const char *key, bool dflt)
+{
+    bool v = dflt;
+    WError tmp;
+    werr_clear(&tmp);
+    wopts_get_bool(p->config, key, dflt, &v, &tmp);
+    return v;
+}
+
+static int64_t opt_long(WPlanCtx *p, const char *key, int64_t dflt)
+{
+    int64_t v = dflt;
+    WError tmp;
+    werr_clear(&tmp);
+    wopts_get_long(p->config, key, dflt, &v, &tmp);
+    return v;
+}
+
+static int64_t opt_ms(WPlanCtx *p, const char *key)
+{
+    int64_t v = 0;
+    WError tmp;
+    werr_clear(&tmp);
+    wopts_get_duration_ms(p->config, key, 0, &v, &tmp);
+    return v;
+}
+
+/* ------------------------------------------------------------------ partial accumulators */
+
+bool wagg_mergeable(const WAggCall *c)
+{
+    switch (c->kind) {
+    case WAGG_COUNT_STAR: case WAGG_COUNT: case WAGG_SUM: case WAGG_SUM0: case WAGG_AVG:
+        return true;
+    case WAGG_MIN: case WAGG_MAX:
+        return c->nargs == 1;
+    default:
+        return false;
+    }
+}
+
+const char *wagg_acc_stem(const WAggCall *c)
+{
+    switch (c->kind) {
+    case WAGG_COUNT_STAR: return "count1";
+    case WAGG_COUNT: return "count";
+    case WAGG_MIN: return "min";
+    case WAGG_MAX: return "max";
+    default: return "sum";
+    }
+}
+
+static const WType *avg_sum_type(WArena *a, const WType *t)
+{
+    if (t->id == WT_DECIMAL) return wtype_decimal(a, 38, t->scale, true);
+    if (t->id == WT_FLOAT || t->id == WT_DOUBLE) return &WTYPE_DOUBLE;
+    return &WTYPE_BIGINT;
+}
+
+static bool is_record_count(const WAggCall *c)
+{
+    return c->kind == WAGG_COUNT_STAR && c->filter_col < 0 && !c->distinct;
+}
+
+void wagg_partial_layout(WArena *a, const WAggCall *aggs, int naggs, const WSchema *in, bool retract,
+                         bool without_distinct, WAggPartial *L)
+{
+    memset(L, 0, sizeof *L);
+    int na = naggs ? naggs : 1;
+    int cap = 3 * na + 2;
+    L->naggs = naggs;
+    L->first = WA_ARRAY(a, int, na);
+    L->nfields = WA_ARRAY(a, int, na);
+    L->distinct_of = WA_ARRAY(a, int, na);
+    L->distinct_col = WA_ARRAY(a, int, na);
+    L->distinct_args = WA_ARRAY(a, int, 2 * na);
+    L->distinct_nargs = WA_ARRAY(a, int, na);
+    L->names = WA_ARRAY(a, const char *, cap);
+    L->types = WA_ARRAY(a, const WType *, cap);
+    L->count1 = -1;
+    int n = 0, idx = 0;
+    for (int i = 0; i < naggs; i++) {
+        const WAggCall *c = &aggs[i];
+        const WType *at = c->nargs > 0 && in ? in->types[c->args[0]] : NULL;
+        const char *stem = wagg_acc_stem(c);
+        L->first[i] = n;
+        switch (c->kind) {
+        case WAGG_COUNT_STAR: case WAGG_COUNT:
+            L->types[n] = &WTYPE_BIGINT;
+            L->names[n++] = wa_sprintf(a, "%s$%d", stem, idx++);
+            break;
+        case WAGG_SUM:
+            L->types[n] = wtype_with_nullable(a, c->type, true);
+            L->names[n++] = wa_sprintf(a, "sum$%d", idx++);
+            if (retract) {
+                L->types[n] = &WTYPE_BIGINT;
+                L->names[n++] = wa_sprintf(a, "count$%d", idx++);
+            }
+            break;
+        case WAGG_SUM0:
+            L->types[n] = wtype_with_nullable(a, c->type, true);
+            L->names[n++] = wa_sprintf(a, "sum$%d", idx++);
+            break;
+        case WAGG_AVG:
+            L->types[n] = at ? avg_sum_type(a, at) : &WTYPE_BIGINT;
+            L->names[n++] = wa_sprintf(a, "sum$%d", idx++);
+            L->types[n] = &WTYPE_BIGINT;
+            L->names[n++] = wa_sprintf(a, "count$%d", idx++);
+            break;
+        default:    /* MIN / MAX */
+            L->types[n] = retract || !at ? &WTYPE_BYTES
+                                         : wtype_with_nullable(a, wtype_with_time_attr(a, at, WTA_NONE), true);
+            L->names[n++] = wa_sprintf(a, "%s$%d", stem, idx++);
+            break;
+        }
+        L->nfields[i] = n - L->first[i];
+        if (retract && L->count1 < 0 && is_record_count(c)) L->count1 = L->first[i];
+    }
+    if (retract && L->count1 < 0) {
+        L->count1 = n;
+        L->count1_added = true;
+        L->types[n] = &WTYPE_BIGINT;
+        L->names[n++] = wa_sprintf(a, "count1$%d", idx++);
+    }
+    /* distinct argument lists, in order of first use (Flink's DistinctInfo) */
+    for (int i = 0; i < naggs; i++) {
+        const WAggCall *c = &aggs[i];
+        L->distinct_of[i] = -1;
+        if (!c->distinct || c->kind == WAGG_COUNT_STAR) continue;
+        int d = -1;
+        for (int k = 0; k < L->ndistinct; k++)
+            if (L->distinct_nargs[k] == c->nargs && L->distinct_args[2 * k] == c->args[0] &&
+                (c->nargs < 2 || L->distinct_args[2 * k + 1] == c->args[1])) d = k;
+        if (d < 0) {
+            d = L->ndistinct++;
+            L->distinct_nargs[d] = c->nargs;
+            L->distinct_args[2 * d] = c->args[0];
+            L->distinct_args[2 * d + 1] = c->nargs > 1 ? c->args[1] : -1;
+        }
+        L->distinct_of[i] = d;
+    }
+    for (int k = 0; k < L->ndistinct; k++) {
+        if (without_distinct) { L->distinct_col[k] = -1; continue; }
+        L->distinct_col[k] = n;
+        L->types[n] = &WTYPE_BYTES;
+        L->names[n++] = wa_sprintf(a, "distinct$%d", k);
+    }
+    L->ncols = n;
+}
+
+/* ------------------------------------------------------------------ distinct split */
+
+static bool split_supported(const WAggCall *c)
+{
+    switch (c->kind) {
+    case WAGG_COUNT_STAR: case WAGG_COUNT: case WAGG_SUM: case WAGG_SUM0: case WAGG_MIN: case WAGG_MAX:
+    case WAGG_FIRST_VALUE: case WAGG_LAST_VALUE:
+        return c->nargs <= 1;
+    default:
+        return false;
+    }
+}
+
+/* MIN/MAX/FIRST_VALUE/LAST_VALUE are split by buckets too (they would retract into one hot
+   instance), and every DISTINCT call. */
+static bool needs_hash(const WAggCall *c)
+{
+    return c->distinct || c->kind == WAGG_MIN || c->kind == WAGG_MAX || c->kind == WAGG_FIRST_VALUE ||
+           c->kind == WAGG_LAST_VALUE;
+}
+
+static bool has_name(const char **names, int n, const char *s)
+{
+    for (int i = 0; i < n; i++) if (names[i] && !strcmp(names[i], s)) return true;
+    return false;
+}
+
+/* Calcite's names for unnamed aggregate calls: $f<position>, then _0, _1, ... on a clash. */
+static const char *calcite_name(WArena *a, const char **names, int n, int pos)
+{
+    const char *base = wa_sprintf(a, "$f%d", pos);
+    const char *nm = base;
+    for (int i = 0; has_name(names, n, nm); i++) nm = wa_sprintf(a, "%s_%d", base, i);
+    return nm;
+}
+
+static void sort_ints(int *v, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) { int t = v[j]; v[j] = v[j - 1]; v[j - 1] = t; }
+}
+
+static bool contains(const int *v, int n, int x)
+{
+    for (int i = 0; i < n; i++) if (v[i] == x) return true;
+    return false;
+}
+
+static WExpr *hash_bucket(WPlanCtx *p, WExpr *col, int64_t buckets)
+{
+    WArena *a = p->arena;
+    const WFuncDef *hc = wfunc_lookup("HASH_CODE"), *mod = wfunc_lookup("MOD");
+    if (!hc || !mod) return NULL;
+    WExpr *h = wexpr_new(a, WX_CALL, wtype_with_nullable(a, &WTYPE_INT, col->type->nullable), 1);
+    h->func = hc;
+    h->name = hc->name;
+    h->args[0] = col;
+    WDatum d = {.i = buckets};
+    WExpr *lit = wexpr_literal(a, &WTYPE_INT_NN, d, false);
+    WExpr *m = wexpr_new(a, WX_CALL, wtype_mod(a, h->type, lit->type), 2);
+    m->func = mod;
+    m->name = mod->name;
+    m->args[0] = h;
+    m->args[1] = lit;
+    return m;
+}
+
+static WRel *split_one(WPlanCtx *p, WRel *r)
+{
+    WArena *a = p->arena;
+    bool any_distinct = false;
+    for (int i = 0; i < r->naggs; i++) {
+        if (!split_supported(&r->aggs[i])) return r;
+        if (r->aggs[i].distinct) any_distinct = true;
+    }
+    if (!any_distinct || r->partial_final != WPF_NONE) return r;
+    WRel *in = r->inputs[0];
+    int n = in->out.n;
+    /* STEP 1: hash fields (argument columns of calls that need buckets, minus the keys) */
+    int *hf = ints(p, r->naggs + 1);
+    int nh = 0;
+    for (int i = 0; i < r->naggs; i++) {
+        const WAggCall *c = &r->aggs[i];
+        if (!needs_hash(c)) continue;
+        for (int k = 0; k < c->nargs; k++)
+            if (!contains(hf, nh, c->args[k]) && !contains(r->keys, r->nkeys, c->args[k])) hf[nh++] = c->args[k];
+    }
+    sort_ints(hf, nh);
+    /* grouping sets: one per distinct set of hash columns; several need Expand (not done here) */
+    int nsets = 0;
+    int set_col[64];
+    for (int i = 0; i < r->naggs; i++) {
+        const WAggCall *c = &r->aggs[i];
+        if (!needs_hash(c) || c->nargs == 0) continue;
+        int col = contains(r->keys, r->nkeys, c->args[0]) ? -1 : c->args[0];
+        if (col < 0) continue;
+        if (!contains(set_col, nsets, col)) {
+            if (nsets == 64) return r;
+            set_col[nsets++] = col;
+        }
+    }
+    if (nsets > 1) return r;
+    int64_t buckets = opt_long(p, "table.optimizer.distinct-agg.split.bucket-num", 1024);
+    /* the Calc adding MOD(HASH_CODE(x), buckets) AS $f<n+j> */
+    WRel *calc = in;
+    int *hash_col = ints(p, n);
+    if (nh) {
+        calc = wrel_new(p, WR_CALC, 1);
+        calc->inputs[0] = in;
+        calc->nexprs = n + nh;
+        calc->exprs = WA_ARRAY(a, WExpr *, n + nh);
+        calc->out.n = n + nh;
+        calc->out.names = WA_ARRAY(a, const char *, n + nh);
+        calc->out.types = WA_ARRAY(a, const WType *, n + nh);
+        for (int i = 0; i < n; i++) {
+            calc->exprs[i] = wexpr_column(a, i, in->out.types[i], in->out.names[i]);
+            calc->out.names[i] = in->out.names[i];
+            calc->out.types[i] = in->out.types[i];
+        }
+        for (int j = 0; j < nh; j++) {
+            WExpr *col = wexpr_column(a, hf[j], in->out.types[hf[j]], in->out.names[hf[j]]);
+            WExpr *hb = hash_bucket(p, col, buckets);
+            if (!hb) return r;
+            calc->exprs[n + j] = hb;
+            calc->out.names[n + j] = calcite_name(a, calc->out.names, n + j, n + j);
+            calc->out.types[n + j] = hb->type;
+            hash_col[hf[j]] = n + j;
+        }
+        calc->changelog = in->changelog;
+    }
+    /* STEP 2: the partial aggregate, grouped by the keys and the hash columns (sorted) */
+    int npk = r->nkeys + nh;
+    int *pkeys = ints(p, npk);
+    for (int i = 0; i < r->nkeys; i++) pkeys[i] = r->keys[i];
+    for (int j = 0; j < nh; j++) pkeys[r->nkeys + j] = n + j;
+    sort_ints(pkeys, npk);
+    WRel *part = wrel_new(p, WR_GROUP_AGG, 1);
+    part->inputs[0] = calc;
+    part->nkeys = npk;
+    part->keys = pkeys;
+    part->naggs = r->naggs;
+    part->aggs = WA_ARRAY(a, WAggCall, r->naggs ? r->naggs : 1);
+    part->partial_final = WPF_PARTIAL;
+    part->nhints = r->nhints;
+    part->hints = r->hints;
+    part->left_name = r->left_name;
+    part->out.n = npk + r->naggs;
+    part->out.names = WA_ARRAY(a, const char *, part->out.n);
+    part->out.types = WA_ARRAY(a, const WType *, part->out.n);
+    for (int i = 0; i < npk; i++) {
+        part->out.names[i] = calc->out.names[pkeys[i]];
+        part->out.types[i] = wtype_with_time_attr(a, calc->out.types[pkeys[i]], WTA_NONE);
+    }
+    for (int i = 0; i < r->naggs; i++) {
+        WAggCall c = r->aggs[i];
+        c.out_name = calcite_name(a, part->out.names, npk + i, npk + i);
+        part->aggs[i] = c;
+        part->out.names[npk + i] = c.out_name;
+        part->out.types[npk + i] = c.type;
+    }
+    (void)hash_col;
+    /* STEP 3: the final aggregate over the partial results */
+    WRel *fin = wrel_new(p, WR_GROUP_AGG, 1);
+    fin->inputs[0] = part;
+    fin->nkeys = r->nkeys;
+    fin->keys = ints(p, r->nkeys);
+    for (int i = 0; i < r->nkeys; i++)
+        for (int k = 0; k < npk; k++) if (pkeys[k] == r->keys[i]) fin->keys[i] = k;
+    fin->naggs = r->naggs;
+    fin->aggs = WA_ARRAY(a, WAggCall, r->naggs ? r->naggs : 1);
+    fin->partial_final = WPF_FINAL;
+    fin->nhints = r->nhints;
+    fin->hints = r->hints;
+    fin->out.n = r->nkeys + r->naggs;
+    fin->out.names = WA_ARRAY(a, const char *, fin->out.n);
+    fin->out.types = WA_ARRAY(a, const WType *, fin->out.n);
+    for (int i = 0; i < r->nkeys; i++) {
+        fin->out.names[i] = part->out.names[fin->keys[i]];
+        fin->out.types[i] = part->out.types[fin->keys[i]];
+    }
+    for (int i = 0; i < r->naggs; i++) {
+        const WAggCall *o = &r->aggs[i];
+        WAggCall c = {0};
+        c.kind = o->kind == WAGG_COUNT || o->kind == WAGG_COUNT_STAR ? WAGG_SUM0 : o->kind;
+        c.name = c.kind == WAGG_SUM0 ? "$SUM0" : o->name;
+        c.nargs = 1;
+        c.args[0] = npk + i;
+        c.filter_col = -1;
+        c.type = o->type;
+        c.out_name = calcite_name(a, fin->out.names, r->nkeys + i, r->nkeys + i);
+        fin->aggs[i] = c;
+        fin->out.names[r->nkeys + i] = c.out_name;
+        fin->out.types[r->nkeys + i] = c.type;
+    }
+    /* STEP 4: back to the original row (same positions and types, the original names) */
+    WRel *top = wrel_new(p, WR_CALC, 1);
+    top->inputs[0] = fin;
+    top->nexprs = r->out.n;
+    top->exprs = WA_ARRAY(a, WExpr *, r->out.n ? r->out.n : 1);
+    top->out = r->out;
+    for (int i = 0; i < r->out.n; i++) top->exprs[i] = wexpr_column(a, i, fin->out.types[i], fin->out.names[i]);
+    return top;
+}
+
+static WRel *split_walk(WPlanCtx *p, WRel *r, int depth)
+{
+    if (depth > 2000) return r;
+    for (int i = 0; i < r->ninputs; i++) r->inputs[i] = split_walk(p, r->inputs[i], depth + 1);
+    if (r->kind == WR_GROUP_AGG) return split_one(p, r);
+    return r;
+}
+
+WRel *wagg_split_distinct(WPlanCtx *p, WRel *root)
+{
+    if (!opt_bool(p, "table.optimizer.distinct-agg.split.enabled", false)) return root;
+    return split_walk(p, root, 0);
+}
+
+/* ------------------------------------------------------------------ two-phase aggregation */
+
+static WSchema schema_of(WPlanCtx *p, const WAggPartial *L, const WSchema *keys_from, const int *keys, int nkeys)
+{
+    WSchema s;
+    s.n = nkeys + L->ncols;
+    s.names = WA_ARRAY(p->arena, const char *, s.n ? s.n : 1);
+    s.types = WA_ARRAY(p->arena, const WType *, s.n ? s.n : 1);
+    for (int i = 0; i < nkeys; i++) {
+        s.names[i] = keys_from->names[keys[i]];
+        s.types[i] = wtype_with_time_attr(p->arena, keys_from->types[keys[i]], WTA_NONE);
+    }
+    for (int i = 0; i < L->ncols; i++) {
+        s.names[nkeys + i] = L->names[i];
+        s.types[nkeys + i] = L->types[i];
+    }
+    return s;
+}
+
+static WRel *exchange_over(WPlanCtx *p, WRel *in, int nkeys)
+{
+    WRel *x = wrel_new(p, WR_EXCHANGE, 1);
+    x->inputs[0] = in;
+    x->out = in->out;
+    x->nkeys = nkeys;
+    x->keys = ints(p, nkeys);
+    for (int i = 0; i < nkeys; i++) x->keys[i] = i;
+    x->exchange_single = nkeys == 0;
+    x->changelog = in->changelog;
+    x->nunique = -1;
+    return x;
+}
+
+static WRel *two_phase_one(WPlanCtx *p, WRel *r)
+{
+    WRel *x = r->inputs[0];
+    if (x->kind != WR_EXCHANGE) return r;
+    for (int i = 0; i < r->naggs; i++) if (!wagg_mergeable(&r->aggs[i])) return r;
+    WRel *in = x->inputs[0];
+    WAggPartial L;
+    wagg_partial_layout(p->arena, r->aggs, r->naggs, &in->out, r->input_retracts, false, &L);
+    WRel *local = wrel_new(p, WR_LOCAL_GROUP_AGG, 1);
+    local->inputs[0] = in;
+    local->nkeys = r->nkeys;
+    local->keys = r->keys;
+    local->naggs = r->naggs;
+    local->aggs = r->aggs;
+    local->input_retracts = r->input_retracts;
+    local->partial_final = r->partial_final;
+    local->agg_input = in->out;
+    local->count1_col = -1;
+    local->out = schema_of(p, &L, &in->out, r->keys, r->nkeys);
+    local->changelog = WCM_INSERT;
+    local->nunique = -1;
+    local->generate_update_before = false;
+    WRel *ex = exchange_over(p, local, r->nkeys);
+    WRel *g = wrel_new(p, WR_GLOBAL_GROUP_AGG, 1);
+    *g = *r;
+    g->kind = WR_GLOBAL_GROUP_AGG;
+    g->id = 0;
+    g->inputs = WA_ARRAY(p->arena, WRel *, 1);
+    g->ninputs = 1;
+    g->inputs[0] = ex;
+    g->keys = ints(p, r->nkeys);
+    for (int i = 0; i < r->nkeys; i++) g->keys[i] = i;
+    g->agg_input = in->out;
+    g->count1_col = L.count1 >= 0 ? r->nkeys + L.count1 : -1;
+    return g;
+}
+
+static WRel *two_phase_walk(WPlanCtx *p, WRel *r, int depth)
+{
+    if (depth > 2000) return r;
+    for (int i = 0; i < r->ninputs; i++) r->inputs[i] = two_phase_walk(p, r->inputs[i], depth + 1);
+    if (r->kind == WR_GROUP_AGG) return two_phase_one(p, r);
+    return r;
+}
+
+/* Global(FINAL) <- Exchange <- Local(FINAL) <- Global(PARTIAL) <- Exchange <- Local(PARTIAL)
+   becomes Global(FINAL) <- Exchange <- Incremental <- Exchange <- Local(PARTIAL). weir merges
+   only an insert-only PARTIAL input (the incremental deltas of a retracting one are not done). */
+static WRel *incremental_one(WPlanCtx *p, WRel *g)
+{
+    if (g->partial_final != WPF_FINAL) return g;
+    WRel *x = g->inputs[0];
+    if (x->kind != WR_EXCHANGE) return g;
+    WRel *fl = x->inputs[0];
+    if (fl->kind != WR_LOCAL_GROUP_AGG || fl->partial_final != WPF_FINAL) return g;
+    WRel *pg = fl->inputs[0];
+    if (pg->kind != WR_GLOBAL_GROUP_AGG || pg->partial_final != WPF_PARTIAL || pg->input_retracts) return g;
+    WArena *a = p->arena;
+    WRel *px = pg->inputs[0];        /* the partial exchange over the partial local */
+    WAggPartial L;
+    wagg_partial_layout(a, pg->aggs, pg->naggs, &pg->agg_input, false, true, &L);
+    WRel *inc = wrel_new(p, WR_INCREMENTAL_GROUP_AGG, 1);
+    inc->inputs[0] = px;
+    inc->nkeys = pg->nkeys;
+    inc->keys = pg->keys;
+    inc->nfinal_keys = fl->nkeys;
+    inc->final_keys = fl->keys;
+    inc->naggs = pg->naggs;
+    inc->aggs = pg->aggs;
+    inc->agg_input = pg->agg_input;
+    inc->input_retracts = false;
+    inc->count1_col = -1;
+    inc->ttl_ms = pg->ttl_ms;
+    inc->nhints = pg->nhints;
+    inc->hints = pg->hints;
+    inc->left_name = pg->left_name;
+    inc->out = schema_of(p, &L, &px->out, fl->keys, fl->nkeys);
+    inc->changelog = WCM_INSERT;
+    inc->nunique = -1;
+    WRel *ex = exchange_over(p, inc, fl->nkeys);
+    g->inputs[0] = ex;
+    g->input_retracts = false;
+    g->count1_col = -1;
+    return g;
+}
+
+static WRel *incremental_walk(WPlanCtx *p, WRel *r, int depth)
+{
+    if (depth > 2000) return r;
+    for (int i = 0; i < r->ninputs; i++) r->inputs[i] = incremental_walk(p, r->inputs[i], depth + 1);
+    if (r->kind == WR_GLOBAL_GROUP_AGG) return incremental_one(p, r);
+    return r;
+}
+
+/* ------------------------------------------------------------------ mini-batch assigners */
+
+typedef enum MbMode { MB_NONE, MB_PROC, MB_ROW, MB_NO } MbMode;
+typedef struct MbTrait { MbMode mode; int64_t ms; } MbTrait;
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) { int64_t t = a % b; a = b; b = t; }
+    return a < 0 ? -a : a;
+}
+
+/* FlinkRelOptUtil.mergeMiniBatchInterval */
+static MbTrait mb_merge(MbTrait x, MbTrait y)
+{
+    if (x.mode == MB_NO || y.mode == MB_NO) return (MbTrait){MB_NO, 0};
+    if (x.mode == MB_NONE) return y;
+    if (y.mode == MB_NONE) return x;
+    if (x.mode == MB_ROW || y.mode == MB_ROW) return (MbTrait){MB_ROW, gcd64(x.ms, y.ms)};
+    return x;
+}
+
+static bool rowtime_type(const WType *t) { return t && t->time_attr == WTA_ROWTIME; }
+
+/* Operators that need watermarks (StreamPhysicalRel.requireWatermark). */
+static bool requires_watermark(const WRel *r)
+{
+    switch (r->kind) {
+    case WR_INTERVAL_JOIN: return rowtime_type(r->inputs[0]->out.types[r->left_time_col]);
+    case WR_TEMPORAL_JOIN: return true;
+    case WR_WINDOW_AGG: case WR_WINDOW_RANK: case WR_WINDOW_TVF: case WR_WINDOW_JOIN:
+        return !r->win_proctime;
+    case WR_OVER_AGG:
+        return r->time_col >= 0 && r->time_col < r->inputs[0]->out.n &&
+               rowtime_type(r->inputs[0]->out.types[r->time_col]);
+    default: return false;
+    }
+}
+
+static WRel *assigner(WPlanCtx *p, WRel *in, MbTrait t)
+{
+    WRel *m = wrel_new(p, WR_MINIBATCH_ASSIGNER, 1);
+    m->inputs[0] = in;
+    m->out = in->out;
+    m->changelog = in->changelog;
+    m->nunique = in->nunique;
+    m->unique = in->unique;
+    m->minibatch_ms = t.ms;
+    m->minibatch_rowtime = t.mode == MB_ROW;
+    m->generate_update_before = in->generate_update_before;
+    return m;
+}
+
+static void assign_walk(WPlanCtx *p, WRel *r, MbTrait t, int depth)
+{
+    if (depth > 2000) return;
+    if (r->kind == WR_WATERMARK || r->kind == WR_MINIBATCH_ASSIGNER) t = (MbTrait){MB_NONE, 0};
+    else if (r->kind == WR_WINDOW_AGG && r->win_legacy) t = (MbTrait){MB_NO, 0};
+    else if (requires_watermark(r)) t = mb_merge(t, (MbTrait){MB_ROW, 0});
+    for (int i = 0; i < r->ninputs; i++) {
+        WRel *in = r->inputs[i];
+        if ((in->kind == WR_SCAN || in->kind == WR_WATERMARK) && (t.mode == MB_PROC || t.mode == MB_ROW)) {
+            r->inputs[i] = assigner(p, in, t);
+            continue;
+        }
+        assign_walk(p, in, t, depth + 1);
+    }
+}
+
+static bool uses_trigger(const WRel *r, int depth)
+{
+    if (depth > 2000) return false;
+    switch (r->kind) {
+    case WR_GROUP_AGG: case WR_LOCAL_GROUP_AGG: case WR_GLOBAL_GROUP_AGG: case WR_INCREMENTAL_GROUP_AGG:
+    case WR_DEDUP: case WR_CHANGELOG_NORMALIZE:
+        return true;
+    default:
+        break;
+    }
+    for (int i = 0; i < r->ninputs; i++) if (uses_trigger(r->inputs[i], depth + 1)) return true;
+    return false;
+}
+
+static void mark_assigners(WRel *r, bool check, int depth)
+{
+    if (depth > 2000) return;
+    if (r->kind == WR_MINIBATCH_ASSIGNER) r->minibatch_check_size = check;
+    for (int i = 0; i < r->ninputs; i++) mark_assigners(r->inputs[i], check, depth + 1);
+}
+
+WRel *wagg_mini_batch(WPlanCtx *p, WRel *root)
+{
+    if (!root || !opt_bool(p, "table.exec.mini-batch.enabled", false)) return root;
+    int64_t latency = opt_ms(p, "table.exec.mini-batch.allow-latency");
+    if (latency <= 0) {
+        werr_set(p->err, WEXC_ILLEGAL_ARG, "MiniBatch Latency must be greater than 0 ms.");
+        return NULL;
+    }
+    const char *strategy = wopts_get(p->config, "table.optimizer.agg-phase-strategy");
+    bool two_phase = !(strategy && !strcasecmp(strategy, "ONE_PHASE"));
+    if (two_phase) {
+        root = two_phase_walk(p, root, 0);
+        if (opt_bool(p, "table.optimizer.incremental-agg-enabled", true)) root = incremental_walk(p, root, 0);
+    }
+    assign_walk(p, root, (MbTrait){MB_PROC, latency}, 0);
+    mark_assigners(root, uses_trigger(root, 0), 0);
+    return root;
+}
