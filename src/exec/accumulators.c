@@ -952,3 +952,265 @@ void wacc_encode(WAccCtx *c, const WDatum *acc, const uint8_t *nulls, WStrBuf *o
     const WAccLayout *L = c->L;
     wrow_encode(out, L->nfields, L->ftypes, acc, nulls, WRK_INSERT);
 }
+
+/* ------------------------------------------------------------------ partial accumulators */
+
+static void put_u32(WStrBuf *b, uint32_t v) { wsb_appendn(b, (const char *)&v, 4); }
+
+/* The map view m of the current key as one VARBINARY value in arena dst. */
+static WStr ser_map(WAccCtx *c, WState *m, WArena *dst)
+{
+    WStrBuf *b = &c->tbuf;
+    wsb_clear(b);
+    put_u32(b, 0);
+    uint32_t n = 0;
+    WMapIter it;
+    WBytes k, v;
+    wmap_iter(m, &it);
+    while (wmap_next(&it, &k, &v)) {
+        put_u32(b, (uint32_t)k.len);
+        wsb_appendn(b, (const char *)k.p, k.len);
+        put_u32(b, (uint32_t)v.len);
+        wsb_appendn(b, (const char *)v.p, v.len);
+        n++;
+    }
+    memcpy(b->buf, &n, 4);
+    char *p = wa_memdup(dst, b->buf, b->len);
+    return (WStr){p, (int32_t)b->len};
+}
+
+typedef struct MapBlob { const unsigned char *p, *end; uint32_t left; } MapBlob;
+
+static void blob_init(MapBlob *b, WStr s)
+{
+    b->p = (const unsigned char *)s.p;
+    b->end = b->p + (s.len > 0 ? s.len : 0);
+    b->left = 0;
+    if (s.len >= 4) { memcpy(&b->left, b->p, 4); b->p += 4; }
+}
+
+static bool blob_next(MapBlob *b, WBytes *k, WBytes *v)
+{
+    if (!b->left || b->end - b->p < 4) return false;
+    uint32_t kl, vl;
+    memcpy(&kl, b->p, 4);
+    if ((size_t)(b->end - b->p - 4) < kl) return false;
+    k->p = b->p + 4;
+    k->len = kl;
+    b->p += 4 + kl;
+    if (b->end - b->p < 4) return false;
+    memcpy(&vl, b->p, 4);
+    if ((size_t)(b->end - b->p - 4) < vl) return false;
+    v->p = b->p + 4;
+    v->len = vl;
+    b->p += 4 + vl;
+    b->left--;
+    return true;
+}
+
+static void set_out(WChunk *out, int col, int row, WDatum v, bool null)
+{
+    out->cols[col].data[row] = v;
+    out->cols[col].nulls[row] = null;
+}
+
+void wacc_write_partial(WAccCtx *c, const WAggPartial *P, const WDatum *acc, const uint8_t *nulls,
+                        WChunk *out, int row, int col0)
+{
+    const WAccLayout *L = c->L;
+    for (int i = 0; i < L->naggs && i < P->naggs; i++) {
+        const WAccAgg *g = &L->aggs[i];
+        int o = g->off, col = col0 + P->first[i];
+        switch (g->kind) {
+        case WAGG_COUNT_STAR: case WAGG_COUNT:
+            set_out(out, col, row, acc[o], false);
+            break;
+        case WAGG_SUM: case WAGG_SUM0: case WAGG_AVG: {
+            WDatum v = acc[o];
+            if (g->sum_kind == WSK_FLOAT) v.d = (float)v.d;
+            set_out(out, col, row, v, nulls[o] != 0);
+            if (P->nfields[i] > 1) set_out(out, col + 1, row, acc[o + 1], false);
+            break;
+        }
+        case WAGG_MIN: case WAGG_MAX: case WAGG_BOOL_AND: case WAGG_BOOL_OR:
+            if (!g->retract) {
+                WDatum v = nulls[o] ? acc[o] : wdatum_copy(out->arena, g->arg_type, acc[o]);
+                if (!nulls[o] && g->arg_type->id == WT_FLOAT) v.d = (float)v.d;
+                set_out(out, col, row, v, nulls[o] != 0);
+            } else {
+                WDatum v = {.s = ser_map(c, g->map1, out->arena)};
+                set_out(out, col, row, v, false);
+            }
+            break;
+        default: {
+            WDatum z = {0};
+            set_out(out, col, row, z, true);
+            break;
+        }
+        }
+    }
+    if (P->count1_added && P->count1 >= 0) set_out(out, col0 + P->count1, row, acc[0], false);
+    for (int d = 0; d < P->ndistinct && d < L->ndistinct; d++) {
+        if (P->distinct_col[d] < 0) continue;
+        WDatum v = {.s = ser_map(c, L->distinct[d].map, out->arena)};
+        set_out(out, col0 + P->distinct_col[d], row, v, false);
+    }
+}
+
+/* MIN/MAX with retraction: add the value counts of a partial map, then find the extreme again. */
+static void minmax_merge(WAccCtx *c, const WAccAgg *g, WDatum *acc, uint8_t *nulls, WStr blob)
+{
+    int o = g->off;
+    MapBlob b;
+    blob_init(&b, blob);
+    WBytes k, v;
+    bool changed = false;
+    while (blob_next(&b, &k, &v)) {
+        if (v.len != 8) continue;
+        int64_t add = get_i64(v.p), old = 0;
+        WBytes cur;
+        if (wmap_get(g->map1, k.p, k.len, &cur) == WSL_FOUND && cur.len == 8) old = get_i64(cur.p);
+        int64_t nw = old + add;
+        if (nw == 0) wmap_remove(g->map1, k.p, k.len);
+        else wmap_put(g->map1, k.p, k.len, &nw, 8);
+        if (old > 0 && nw <= 0) acc[o + 1].i -= 1;
+        else if (old <= 0 && nw > 0) acc[o + 1].i += 1;
+        changed = true;
+    }
+    if (!changed) return;
+    if (acc[o + 1].i <= 0) { nulls[o] = 1; return; }
+    minmax_update_extreme(c, g, acc, nulls);
+}
+
+/* One accumulate/retract of call g with the value(s) of a distinct map key. */
+static void step_value(WAccCtx *c, const WAccAgg *g, const WAccDistinct *D, WDatum *acc, uint8_t *nulls,
+                       const WDatum *vals, const uint8_t *vn, bool retract)
+{
+    int ncols = 1;
+    for (int m = 0; m < D->nargs; m++) if (D->args[m] + 1 > ncols) ncols = D->args[m] + 1;
+    WVector *cols = wa_zalloc(c->scratch, sizeof(WVector) * (size_t)ncols);
+    WDatum *dv = wa_alloc(c->scratch, sizeof(WDatum) * 2);
+    uint8_t *nv = wa_alloc(c->scratch, 2);
+    for (int m = 0; m < D->nargs; m++) {
+        dv[m] = vals[m];
+        nv[m] = vn[m];
+        cols[D->args[m]] = (WVector){D->types[m], &dv[m], &nv[m]};
+    }
+    WChunk ch;
+    memset(&ch, 0, sizeof ch);
+    ch.ncols = ncols;
+    ch.nrows = 1;
+    ch.cap = 1;
+    ch.cols = cols;
+    agg_step(c, g, acc, nulls, &ch, 0, retract);
+}
+
+/* DISTINCT: merge a partial value map into the key's map; each value new to a call is
+   accumulated into it, each value whose count falls to zero is retracted. */
+static void distinct_merge(WAccCtx *c, const WAccDistinct *D, WDatum *acc, uint8_t *nulls, WStr blob)
+{
+    const WAccLayout *L = c->L;
+    int n = D->naggs;
+    MapBlob b;
+    blob_init(&b, blob);
+    WBytes k, v;
+    while (blob_next(&b, &k, &v)) {
+        WDatum vals[2] = {{0}, {0}};
+        uint8_t vn[2] = {0, 0};
+        for (int m = 0; m < D->nargs; m++)
+            vn[m] = !wrow_get_arena(k.p, k.len, D->nargs, D->types[m], m, &vals[m], c->scratch);
+        WBytes cur;
+        bool found = wmap_get(D->map, k.p, k.len, &cur) == WSL_FOUND;
+        if (!L->retract) {
+            int words = (n + 63) / 64;
+            uint64_t *bits = wa_zalloc(c->scratch, (size_t)words * 8);
+            if (found && cur.len == (size_t)words * 8) memcpy(bits, cur.p, cur.len);
+            uint64_t *inb = wa_zalloc(c->scratch, (size_t)words * 8);
+            memcpy(inb, v.p, v.len < (size_t)words * 8 ? v.len : (size_t)words * 8);
+            bool changed = false;
+            for (int j = 0; j < n; j++) {
+                uint64_t mk = 1ULL << (j % 64);
+                if (!(inb[j / 64] & mk) || (bits[j / 64] & mk)) continue;
+                bits[j / 64] |= mk;
+                changed = true;
+                step_value(c, &L->aggs[D->aggs[j]], D, acc, nulls, vals, vn, false);
+            }
+            if (changed) wmap_put(D->map, k.p, k.len, bits, (size_t)words * 8);
+            continue;
+        }
+        int64_t *cnt = wa_zalloc(c->scratch, (size_t)n * 8);
+        if (found && cur.len == (size_t)n * 8) memcpy(cnt, cur.p, cur.len);
+        for (int j = 0; j < n; j++) {
+            int64_t add = 0;
+            if (v.len >= (size_t)(j + 1) * 8) memcpy(&add, (const char *)v.p + 8 * j, 8);
+            int64_t old = cnt[j], nw = old + add;
+            cnt[j] = nw;
+            if (old <= 0 && nw > 0) step_value(c, &L->aggs[D->aggs[j]], D, acc, nulls, vals, vn, false);
+            else if (old > 0 && nw <= 0) step_value(c, &L->aggs[D->aggs[j]], D, acc, nulls, vals, vn, true);
+        }
+        bool empty = true;
+        for (int j = 0; j < n; j++) if (cnt[j] != 0) empty = false;
+        if (empty) wmap_remove(D->map, k.p, k.len);
+        else wmap_put(D->map, k.p, k.len, cnt, (size_t)n * 8);
+    }
+}
+
+void wacc_merge_partial(WAccCtx *c, const WAggPartial *P, WDatum *acc, uint8_t *nulls, const WChunk *in,
+                        int row, int col0)
+{
+    const WAccLayout *L = c->L;
+    for (int i = 0; i < L->naggs && i < P->naggs; i++) {
+        const WAccAgg *g = &L->aggs[i];
+        if (g->distinct >= 0) continue;             /* driven by the value map */
+        int o = g->off, col = col0 + P->first[i];
+        const WVector *vec = &in->cols[col];
+        bool vn = vec->nulls[row] != 0;
+        WDatum x = vec->data[row];
+        switch (g->kind) {
+        case WAGG_COUNT_STAR: case WAGG_COUNT:
+            if (!vn) acc[o].i += x.i;
+            break;
+        case WAGG_SUM:
+            if (!vn) {
+                if (nulls[o]) { acc[o] = x; nulls[o] = 0; }
+                else if (!sum_step(g->sum_kind, &acc[o], x, false)) nulls[o] = 1;
+            }
+            if (g->retract && P->nfields[i] > 1 && !in->cols[col + 1].nulls[row])
+                acc[o + 1].i += in->cols[col + 1].data[row].i;
+            break;
+        case WAGG_SUM0:
+            if (vn) nulls[o] = 1;
+            else if (!nulls[o] && !sum_step(g->sum_kind, &acc[o], x, false)) nulls[o] = 1;
+            break;
+        case WAGG_AVG:
+            if (vn) nulls[o] = 1;
+            else if (!nulls[o] && !sum_step(g->sum_kind, &acc[o], x, false)) nulls[o] = 1;
+            if (P->nfields[i] > 1 && !in->cols[col + 1].nulls[row]) acc[o + 1].i += in->cols[col + 1].data[row].i;
+            break;
+        case WAGG_MIN: case WAGG_MAX: case WAGG_BOOL_AND: case WAGG_BOOL_OR:
+            if (!g->retract) {
+                if (!vn && (nulls[o] || minmax_better(g, x, acc[o], false))) {
+                    acc[o] = copy_to(c, g->arg_type, x);
+                    nulls[o] = 0;
+                }
+            } else if (!vn) {
+                minmax_merge(c, g, acc, nulls, x.s);
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    if (P->count1 >= 0) {
+        const WVector *vec = &in->cols[col0 + P->count1];
+        if (!vec->nulls[row]) acc[0].i += vec->data[row].i;
+    } else {
+        acc[0].i += 1;
+    }
+    for (int d = 0; d < P->ndistinct && d < L->ndistinct; d++) {
+        if (P->distinct_col[d] < 0) continue;
+        const WVector *vec = &in->cols[col0 + P->distinct_col[d]];
+        if (vec->nulls[row]) continue;
+        distinct_merge(c, &L->distinct[d], acc, nulls, vec->data[row].s);
+    }
+}

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "../plan/plan.h"
+#include "../plan/agg_rules.h"
 #include "../state/state.h"
 #include "../types/chunk.h"
 #include "../types/cast.h"
@@ -97,6 +98,23 @@ bool wacc_values_equal(const WAccLayout *L, const WDatum *a, const uint8_t *an, 
                        const uint8_t *bn);
 /* Clear every data view of the current key (Flink function.cleanup()). */
 void wacc_cleanup(const WAccLayout *L);
+
+/* ---- partial accumulators (two-phase aggregation; additive) ----
+   The partial-accumulator row is described by plan/agg_rules.h (WAggPartial, built for the same
+   calls, input types and retract flag as L). Views (MIN/MAX with retraction, DISTINCT value maps)
+   of the backend's current key travel as VARBINARY fields: [u32 n] then n times
+   [u32 key length][key bytes][u32 value length][value bytes], key = the value's binary row.
+   wacc_write_partial writes acc's fields into row `row` of out from column col0 on (without the
+   distinct maps when P has none); bytes go to out's arena. */
+void wacc_write_partial(WAccCtx *c, const WAggPartial *P, const WDatum *acc, const uint8_t *nulls,
+                        WChunk *out, int row, int col0);
+/* Merge the partial row `row` of in (columns from col0 on) into acc, as Flink's merge of the
+   accumulators: counts and sums add (NULL-aware), MIN/MAX keep the extreme (merging value maps
+   when retracting), a DISTINCT call counts each value its map did not hold (or retracts a value
+   whose count falls to zero). The record count (field 0) grows by the row's count1 field, or by 1
+   when the row has none (insert-only input: never zero). */
+void wacc_merge_partial(WAccCtx *c, const WAggPartial *P, WDatum *acc, uint8_t *nulls, const WChunk *in,
+                        int row, int col0);
 
 /* Accumulator row <-> datums. Decoding copies variable-length values into scratch. */
 void wacc_decode(WAccCtx *c, const void *row, size_t len, WDatum *acc, uint8_t *nulls);

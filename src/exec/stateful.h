@@ -158,4 +158,60 @@ typedef struct WSinkMaterializerSpec {
 } WSinkMaterializerSpec;
 WOperator *wop_sink_materializer_new(WExecCtx *ctx, const WSinkMaterializerSpec *spec);
 
+/* ---------------- two-phase aggregation (additive) ----------------
+   LocalGroupAggregate / GlobalGroupAggregate / IncrementalGroupAggregate as Flink runs them under
+   mini-batch (MiniBatchLocalGroupAggFunction, MiniBatchGlobalGroupAggFunction,
+   MiniBatchIncrementalGroupAggFunction). weir's mini-batch is the chunk: the local aggregate
+   pre-aggregates the rows of each chunk it receives and emits, before returning, one +I row per
+   key (the key, then the partial accumulators of plan/agg_rules.h); nothing is held across calls,
+   so watermarks and the end of input find nothing to flush. The global aggregate merges the
+   accumulator rows of a chunk per key into its state (globalGroupAggregateState) and emits as
+   GroupAggFunction does, once per key and chunk: +I for a new key, -U/+U when the result changed
+   (always with TTL), -D and cleared state when the record count falls to zero (input with
+   retractions). The incremental aggregate keeps the DISTINCT value maps of the partial keys in
+   state (incrementalGroupAggregateState) and emits per final key the accumulator deltas of the
+   chunk (insert-only). */
+typedef struct WLocalAggSpec {
+    int in_ncols;
+    const WType **in_types;
+    int nkeys;
+    const int *keys;
+    int naggs;
+    const WAggCall *aggs;
+    bool input_retracts;
+    WOpSchema out;                  /* keys, then the partial accumulator columns */
+} WLocalAggSpec;
+WOperator *wop_local_agg_new(WExecCtx *ctx, const WLocalAggSpec *spec);
+
+typedef struct WGlobalAggSpec {
+    int agg_ncols;                  /* the local aggregate's input row: the calls refer to it */
+    const WType **agg_types;
+    int in_ncols;                   /* input: keys [0, nkeys), then partial accumulators */
+    const WType **in_types;
+    int nkeys;
+    int naggs;
+    const WAggCall *aggs;
+    bool input_retracts;            /* the local aggregate's input retracts (count1 present) */
+    bool generate_update_before;
+    int64_t ttl_ms;
+    const char *state_name;         /* "globalGroupAggregateState" */
+    WOpSchema out;                  /* keys, then one column per call */
+} WGlobalAggSpec;
+WOperator *wop_global_agg_new(WExecCtx *ctx, const WGlobalAggSpec *spec);
+
+typedef struct WIncrementalAggSpec {
+    int agg_ncols;                  /* the partial local aggregate's input row */
+    const WType **agg_types;
+    int in_ncols;                   /* input: partial keys [0, nkeys), then partial accumulators */
+    const WType **in_types;
+    int nkeys;
+    int nfinal_keys;                /* final grouping: input columns */
+    const int *final_keys;
+    int naggs;
+    const WAggCall *aggs;           /* the partial calls */
+    int64_t ttl_ms;
+    WOpSchema out;                  /* final keys, then the accumulators (without distinct maps) */
+} WIncrementalAggSpec;
+WOperator *wop_incremental_agg_new(WExecCtx *ctx, const WIncrementalAggSpec *spec);
+
 #endif

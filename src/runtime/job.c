@@ -8,6 +8,7 @@
 #include "../exec/stateful.h"
 #include "../exec/windowed.h"
 #include "../connectors/connector.h"
+#include "checkpoint.h"
 
 #include "../common/hash.h"
 #include "../types/row.h"
@@ -34,7 +35,7 @@ typedef struct Built { WRel *rel; WOperator *op; } Built;
 typedef struct Lane Lane;
 
 /* A message between lanes: a chunk, a watermark or the end of one sender's stream. */
-typedef enum { MSG_CHUNK, MSG_WATERMARK, MSG_END } MsgKind;
+typedef enum { MSG_CHUNK, MSG_WATERMARK, MSG_END, MSG_BARRIER /* wm = checkpoint id */ } MsgKind;
 typedef struct Msg {
     MsgKind kind;
     int exch;                   /* exchange index */
@@ -52,6 +53,7 @@ typedef struct Receiver {
     int64_t *wm;
     bool *ended;
     int nended;
+    bool *barrier;              /* checkpoints: senders whose barrier arrived */
 } Receiver;
 
 /* One copy of the whole operator graph: parallel subtask `index` of every vertex. With one lane
@@ -73,6 +75,13 @@ struct Lane {
     int count;
     int draining;
     pthread_t thread;
+    /* ---- checkpoints (see checkpoint.h) ---- */
+    WExecRegistry registry;     /* backends and timer services of this lane's operators */
+    int64_t ck_id;              /* checkpoint being aligned (0 = none): sources pause */
+    int64_t ck_done, ck_committed;
+    int64_t ck_start_us;
+    bool *ck_sent;              /* per exchange: barrier forwarded */
+    Msg *held_head, *held_tail; /* messages of channels that delivered the barrier */
 };
 
 #define LANE_INBOX_CAP 64
@@ -93,7 +102,13 @@ struct WJob {
     WRel *exch[256];            /* exchange nodes, by index */
     volatile int failed;        /* a lane failed: every lane stops */
     pthread_mutex_t mu;         /* ops/sinks registration */
+    WCkpt *ck;                  /* checkpoints / restore / final savepoint; NULL = none */
+    int *exch_ndeps;            /* per exchange: upstream exchanges of its sender in a lane */
+    int **exch_deps;
+    WCkptLane *ckv;             /* per lane: the lane as checkpoint.c sees it (after build) */
 };
+
+static bool ck_setup(WJob *j, WError *perr);     /* checkpoints, below */
 
 static void add_op(WJob *j, WOperator *op)
 {
@@ -241,6 +256,7 @@ static void recv_destroy(WOperator *op)
     Receiver *r = (Receiver *)op;
     free(r->wm);
     free(r->ended);
+    free(r->barrier);
     free(r);
 }
 
@@ -253,6 +269,7 @@ static Receiver *receiver_new(Lane *L, WRel *r)
     rc->nfrom = L->job->nlanes;
     rc->wm = wmalloc(sizeof(int64_t) * (size_t)rc->nfrom);
     rc->ended = wcalloc((size_t)rc->nfrom, sizeof(bool));
+    rc->barrier = wcalloc((size_t)rc->nfrom, sizeof(bool));
     for (int i = 0; i < rc->nfrom; i++) rc->wm[i] = WWM_MIN;
     return rc;
 }
@@ -272,6 +289,8 @@ static void receiver_deliver(Receiver *rc, MsgKind kind, int from, int64_t wm, c
         if (m > WWM_MIN) wop_input_watermark(op, 0, m);
         break;
     }
+    case MSG_BARRIER:           /* handled by the lane (ck_barrier) */
+        break;
     case MSG_END:
         if (rc->ended[from]) break;
         rc->ended[from] = true;
@@ -284,9 +303,49 @@ static void receiver_deliver(Receiver *rc, MsgKind kind, int from, int64_t wm, c
     }
 }
 
+/* ---- checkpoint barriers (hooks for checkpoint.c) ----
+   A lane takes checkpoint n when its sources are paused at a chunk boundary and every receiver
+   has the barrier n from every sender (or the sender ended); meanwhile (EXACTLY_ONCE) messages
+   of channels that delivered the barrier are held, and each sender forwards the barrier once the
+   receivers upstream of it in the lane are aligned. Then the lane snapshots, releases what it
+   held and resumes its sources. */
+static int64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static void ck_enter(Lane *L, int64_t id)
+{
+    L->ck_id = id;
+    L->ck_start_us = now_us();
+}
+
+static bool ck_blocked(const Lane *L, const Receiver *rc, int from)
+{
+    return L->ck_id && rc && rc->barrier[from] && wckpt_exactly_once(L->job->ck);
+}
+
+static void ck_hold(Lane *L, Msg *m)
+{
+    m->next = NULL;
+    if (L->held_tail) L->held_tail->next = m; else L->held_head = m;
+    L->held_tail = m;
+}
+
+static void ck_barrier(Lane *L, Receiver *rc, int from, int64_t id)
+{
+    if (!rc || id <= L->ck_done) return;        /* late barrier of a sender that had ended */
+    if (!L->ck_id) ck_enter(L, id);
+    rc->barrier[from] = true;
+}
+
 static void lane_process_msg(Lane *L, Msg *m)
 {
     Receiver *rc = L->recv[m->exch];
+    if (m->kind == MSG_BARRIER) { ck_barrier(L, rc, m->from, m->wm); free(m); return; }
+    if (ck_blocked(L, rc, m->from)) { ck_hold(L, m); return; }
     if (rc && !L->err.set) receiver_deliver(rc, m->kind, m->from, m->wm, m->chunk);
     lane_fail(L);
     wchunk_free(m->chunk);
@@ -374,12 +433,18 @@ typedef struct Sender {
 static void send_chunk_to(Sender *sd, int to, const WChunk *c)
 {
     Lane *L = sd->lane;
-    if (to == L->index) {
+    if (to == L->index && !ck_blocked(L, L->recv[sd->exch], L->index)) {
         receiver_deliver(L->recv[sd->exch], MSG_CHUNK, L->index, 0, c);
         return;
     }
     WChunk *copy = wchunk_new(c->ncols, c->types, c->nrows);
     for (int r = 0; r < c->nrows; r++) wchunk_append_row(copy, c, r);
+    if (to == L->index) {       /* checkpoint alignment: the local channel is blocked */
+        Msg *m = wcalloc(1, sizeof *m);
+        *m = (Msg){.kind = MSG_CHUNK, .exch = sd->exch, .from = L->index, .chunk = copy};
+        ck_hold(L, m);
+        return;
+    }
     lane_send(L, to, MSG_CHUNK, sd->exch, 0, copy);
 }
 
@@ -413,8 +478,15 @@ static void sender_broadcast(Sender *sd, MsgKind kind, int64_t wm)
 {
     Lane *L = sd->lane;
     for (int t = 0; t < L->job->nlanes; t++) {
-        if (t == L->index) receiver_deliver(L->recv[sd->exch], kind, L->index, wm, NULL);
-        else lane_send(L, t, kind, sd->exch, wm, NULL);
+        if (t == L->index && ck_blocked(L, L->recv[sd->exch], L->index)) {
+            Msg *m = wcalloc(1, sizeof *m);
+            *m = (Msg){.kind = kind, .exch = sd->exch, .from = L->index, .wm = wm};
+            ck_hold(L, m);
+        } else if (t == L->index) {
+            receiver_deliver(L->recv[sd->exch], kind, L->index, wm, NULL);
+        } else {
+            lane_send(L, t, kind, sd->exch, wm, NULL);
+        }
     }
 }
 
@@ -466,6 +538,7 @@ static void built_add(Lane *L, WRel *r, WOperator *op)
         L->built = wrealloc(L->built, sizeof(Built) * (size_t)L->cap_built);
     }
     L->built[L->nbuilt++] = (Built){r, op};
+    wckpt_registry_tag(&L->registry, r->id);    /* checkpoints: backends/timers it created */
 }
 
 static void set_name(WPlanCtx *p, WOperator *op, WRel *r)
@@ -607,6 +680,51 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
             .state_name = "groupAggregateState",
             .out = {r->out.n, r->out.types, r->out.names}};
         op = wop_group_agg_new(&L->ctx, &sp);
+        break;
+    }
+    case WR_MINIBATCH_ASSIGNER: {
+        /* weir's mini-batch is the chunk: the assigner forwards (Flink checks the size here) */
+        int64_t size = -1;
+        WError tmp;
+        werr_clear(&tmp);
+        wopts_get_long(p->config, "table.exec.mini-batch.size", -1, &size, &tmp);
+        if (r->minibatch_check_size && size <= 0) {
+            werr_set(p->err, WEXC_ILLEGAL_ARG,
+                     "Key: 'table.exec.mini-batch.size' , default: -1 (fallback keys: []) must be > 0.");
+            return NULL;
+        }
+        op = wcalloc(1, sizeof *op);
+        wop_init(op, &PASS_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
+        break;
+    }
+    case WR_LOCAL_GROUP_AGG: {
+        WRel *in = r->inputs[0];
+        WLocalAggSpec sp = {
+            .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+            .naggs = r->naggs, .aggs = r->aggs, .input_retracts = r->input_retracts,
+            .out = {r->out.n, r->out.types, r->out.names}};
+        op = wop_local_agg_new(&L->ctx, &sp);
+        break;
+    }
+    case WR_GLOBAL_GROUP_AGG: {
+        WRel *in = r->inputs[0];
+        WGlobalAggSpec sp = {
+            .agg_ncols = r->agg_input.n, .agg_types = r->agg_input.types, .in_ncols = in->out.n,
+            .in_types = in->out.types, .nkeys = r->nkeys, .naggs = r->naggs, .aggs = r->aggs,
+            .input_retracts = r->input_retracts, .generate_update_before = r->generate_update_before,
+            .ttl_ms = r->ttl_ms, .state_name = "globalGroupAggregateState",
+            .out = {r->out.n, r->out.types, r->out.names}};
+        op = wop_global_agg_new(&L->ctx, &sp);
+        break;
+    }
+    case WR_INCREMENTAL_GROUP_AGG: {
+        WRel *in = r->inputs[0];
+        WIncrementalAggSpec sp = {
+            .agg_ncols = r->agg_input.n, .agg_types = r->agg_input.types, .in_ncols = in->out.n,
+            .in_types = in->out.types, .nkeys = r->nkeys, .nfinal_keys = r->nfinal_keys,
+            .final_keys = r->final_keys, .naggs = r->naggs, .aggs = r->aggs, .ttl_ms = r->ttl_ms,
+            .out = {r->out.n, r->out.types, r->out.names}};
+        op = wop_incremental_agg_new(&L->ctx, &sp);
         break;
     }
     case WR_JOIN: {
@@ -770,6 +888,7 @@ static void lane_init(WJob *j, Lane *L, int index)
     L->ctx = j->ctx;
     werr_clear(&L->err);
     L->ctx.err = &L->err;
+    L->ctx.registry = &L->registry;
     L->recv = wcalloc(sizeof j->exch / sizeof j->exch[0], sizeof(Receiver *));
     pthread_mutex_init(&L->mu, NULL);
     pthread_cond_init(&L->cv, NULL);
@@ -814,6 +933,17 @@ WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
     int64_t maxp = 0;
     if (env->config) wopts_get_long(env->config, "pipeline.max-parallelism", 0, &maxp, &tmp);
     j->ctx.max_parallelism = maxp > 0 ? (int)maxp : wflink_default_max_parallelism(j->nlanes);
+    /* checkpoints: options, and the checkpoint to restore (its max parallelism wins) */
+    WError ckerr;
+    werr_clear(&ckerr);
+    j->ck = wckpt_new(env->config, env->job_id, j->nlanes, &ckerr);
+    if (ckerr.set || !wckpt_max_parallelism(j->ck, (int)maxp, j->ctx.max_parallelism, &j->ctx.max_parallelism, &ckerr)) {
+        if (p->err && !p->err->set) *p->err = ckerr;
+        wckpt_free(j->ck);
+        j->ck = NULL;
+        free(j);
+        return NULL;
+    }
     j->lanes = wcalloc((size_t)j->nlanes, sizeof(Lane));
     for (int l = 0; l < j->nlanes; l++) lane_init(j, &j->lanes[l], l);
     for (int l = 0; l < j->nlanes; l++) {
@@ -831,6 +961,10 @@ WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
             wjob_free(j);
             return NULL;
         }
+    }
+    if (j->ck && !ck_setup(j, p->err)) {
+        wjob_free(j);
+        return NULL;
     }
     return j;
 }
@@ -861,6 +995,7 @@ static int lane_pump(Lane *L)
     for (int i = 0; i < L->nsrc; i++) {
         SourceSlot *s = &L->srcs[i];
         if (s->done) continue;
+        if (L->ck_id) { active++; continue; }      /* paused for a checkpoint */
         bool more;
         if (s->pending) {
             s->pending = false;
@@ -911,6 +1046,153 @@ static bool lane_receivers_done(const Lane *L)
     return true;
 }
 
+/* ---- checkpoints: alignment step, views, set-up (hooks for checkpoint.c) ---- */
+
+static bool ck_aligned(const Receiver *rc)
+{
+    if (!rc) return true;
+    for (int f = 0; f < rc->nfrom; f++) if (!rc->barrier[f] && !rc->ended[f]) return false;
+    return true;
+}
+
+/* At a chunk boundary of lane L (never inside a push): publish sink files of completed
+   checkpoints, trigger (lane 0), forward barriers whose upstream is aligned, snapshot once
+   everything is aligned. */
+static void ck_step(Lane *L)
+{
+    WJob *j = L->job;
+    if (!j->ck || L->err.set) return;
+    if (!wckpt_lane_commit(j->ck, &j->ckv[L->index], &L->ck_committed, &L->err)) { lane_fail(L); return; }
+    if (!L->ck_id) {
+        if (L->index == 0) {
+            wckpt_tick(j->ck);
+            wckpt_poll_trigger(j->ck, wexec_now(&L->ctx));
+        }
+        int64_t pend = wckpt_pending(j->ck);
+        if (pend <= L->ck_done) return;
+        ck_enter(L, pend);
+    }
+    bool ready = true;
+    for (int x = 0; x < j->nexch; x++) {
+        if (L->ck_sent[x]) continue;
+        bool up = true;
+        for (int d = 0; d < j->exch_ndeps[x]; d++) up = up && ck_aligned(L->recv[j->exch_deps[x][d]]);
+        if (!up) { ready = false; continue; }
+        L->ck_sent[x] = true;
+        for (int t = 0; t < j->nlanes; t++) {
+            if (t == L->index) ck_barrier(L, L->recv[x], L->index, L->ck_id);
+            else lane_send(L, t, MSG_BARRIER, x, L->ck_id, NULL);
+        }
+    }
+    if (!ready) return;
+    for (int x = 0; x < j->nexch; x++) if (!ck_aligned(L->recv[x])) return;
+    int64_t id = L->ck_id;
+    if (!wckpt_lane_snapshot(j->ck, &j->ckv[L->index], id, now_us() - L->ck_start_us, j->sim_step ? j->sim_now : 0,
+                             &L->err)) {
+        lane_fail(L);
+        return;
+    }
+    L->ck_done = id;
+    L->ck_id = 0;
+    for (int x = 0; x < j->nexch; x++) {
+        L->ck_sent[x] = false;
+        if (L->recv[x]) memset(L->recv[x]->barrier, 0, sizeof(bool) * (size_t)L->recv[x]->nfrom);
+    }
+    Msg *m = L->held_head;
+    L->held_head = L->held_tail = NULL;
+    while (m) {
+        Msg *n = m->next;
+        m->next = NULL;
+        lane_process_msg(L, m);
+        m = n;
+    }
+    if (!wckpt_lane_commit(j->ck, &j->ckv[L->index], &L->ck_committed, &L->err)) lane_fail(L);
+}
+
+static void ck_view(Lane *L, WCkptLane *v)
+{
+    WJob *j = L->job;
+    memset(v, 0, sizeof *v);
+    v->index = L->index;
+    v->registry = &L->registry;
+    v->srcs = wcalloc((size_t)(L->nsrc ? L->nsrc : 1), sizeof(WCkptSource));
+    for (int i = 0; i < L->nsrc; i++)
+        v->srcs[v->nsrc++] = (WCkptSource){L->srcs[i].rel, L->srcs[i].src, &L->srcs[i].done, &L->srcs[i].values_next};
+    v->rels = wcalloc((size_t)(L->nbuilt ? L->nbuilt : 1), sizeof(WRel *));
+    v->ops = wcalloc((size_t)(L->nbuilt ? L->nbuilt : 1), sizeof(WOperator *));
+    v->sink_rels = wcalloc((size_t)(L->nbuilt ? L->nbuilt : 1), sizeof(WRel *));
+    v->sinks = wcalloc((size_t)(L->nbuilt ? L->nbuilt : 1), sizeof(WSink *));
+    for (int i = 0; i < L->nbuilt; i++) {
+        v->rels[v->nops] = L->built[i].rel;
+        v->ops[v->nops++] = L->built[i].op;
+        if (L->built[i].rel->kind == WR_SINK) {
+            SinkOp *so = (SinkOp *)L->built[i].op;
+            if (!so->is_collect && so->sink) {
+                v->sink_rels[v->nsinks] = L->built[i].rel;
+                v->sinks[v->nsinks++] = so->sink;
+            }
+        }
+    }
+    v->recv = wcalloc((size_t)(j->nexch ? j->nexch : 1), sizeof(WCkptRecv));
+    for (int x = 0; x < j->nexch; x++)
+        if (L->recv[x]) v->recv[v->nrecv++] = (WCkptRecv){j->exch[x], L->recv[x]->nfrom, L->recv[x]->wm};
+}
+
+static void ck_view_free(WCkptLane *v)
+{
+    free(v->srcs);
+    free(v->rels);
+    free(v->ops);
+    free(v->sink_rels);
+    free(v->sinks);
+    free(v->recv);
+}
+
+/* Exchanges upstream of exchange x's sender within a lane (stopping at exchanges). */
+static void ck_collect_deps(WJob *j, const WRel *r, int x)
+{
+    for (int i = 0; i < r->ninputs; i++) {
+        const WRel *in = r->inputs[i];
+        if (in->kind != WR_EXCHANGE) { ck_collect_deps(j, in, x); continue; }
+        int y = -1;
+        for (int k = 0; k < j->nexch; k++) if (j->exch[k] == in) y = k;
+        if (y < 0) continue;
+        bool have = false;
+        for (int d = 0; d < j->exch_ndeps[x]; d++) have |= j->exch_deps[x][d] == y;
+        if (have) continue;
+        j->exch_deps[x] = wrealloc(j->exch_deps[x], sizeof(int) * (size_t)(j->exch_ndeps[x] + 1));
+        j->exch_deps[x][j->exch_ndeps[x]++] = y;
+    }
+}
+
+/* After build: barrier routing, lane views, transactional sinks, restore. */
+static bool ck_setup(WJob *j, WError *perr)
+{
+    j->exch_ndeps = wcalloc((size_t)(j->nexch ? j->nexch : 1), sizeof(int));
+    j->exch_deps = wcalloc((size_t)(j->nexch ? j->nexch : 1), sizeof(int *));
+    for (int x = 0; x < j->nexch; x++) ck_collect_deps(j, j->exch[x], x);
+    j->ckv = wcalloc((size_t)j->nlanes, sizeof(WCkptLane));
+    for (int l = 0; l < j->nlanes; l++) {
+        j->lanes[l].ck_sent = wcalloc((size_t)(j->nexch ? j->nexch : 1), sizeof(bool));
+        ck_view(&j->lanes[l], &j->ckv[l]);
+    }
+    for (int i = 0; i < j->nsinks; i++) j->sinks[i]->transactional = wckpt_transactional(j->ck);
+    WError e;
+    werr_clear(&e);
+    int64_t sim = 0;
+    if (!wckpt_restore(j->ck, j->ckv, j->nlanes, &sim, &e)) {
+        if (perr && !perr->set) *perr = e;
+        return false;
+    }
+    for (int l = 0; l < j->nlanes; l++)
+        if (j->lanes[l].err.set) {
+            if (perr && !perr->set) *perr = j->lanes[l].err;
+            return false;
+        }
+    if (j->sim_step && sim > 0) j->sim_now = sim;
+    return true;
+}
+
 static void *lane_main(void *arg)
 {
     Lane *L = arg;
@@ -918,16 +1200,17 @@ static void *lane_main(void *arg)
     int active = L->nsrc;
     while (!job_failed(j) && !L->ctx.cancelled && !j->ctx.cancelled) {
         bool progress = false;
+        ck_step(L);
         if (active > 0) {
             active = lane_pump(L);
-            progress = true;
+            progress = !L->ck_id;
         }
         if (lane_drain(L)) progress = true;
         if (active == 0 && lane_receivers_done(L)) {
             pthread_mutex_lock(&L->mu);
             bool empty = L->head == NULL;
             pthread_mutex_unlock(&L->mu);
-            if (empty) break;
+            if (empty && !L->ck_id && (!j->ck || wckpt_lane_may_end(j->ck, L->index, L->ck_done))) break;
         }
         if (!progress) {
             pthread_mutex_lock(&L->mu);
@@ -957,7 +1240,10 @@ bool wjob_run(WJob *j)
         Lane *L = &j->lanes[0];
         L->ctx.cancelled = false;
         int active = L->nsrc;
-        while (active > 0 && !L->err.set && !L->ctx.cancelled && !j->ctx.cancelled) active = lane_pump(L);
+        while (active > 0 && !L->err.set && !L->ctx.cancelled && !j->ctx.cancelled) {
+            active = lane_pump(L);
+            ck_step(L);         /* checkpoints at chunk boundaries */
+        }
     } else {
         /* Before the lanes start, read one chunk of every source: a subtask whose source split is
            empty ends at once, so its end (and maximal watermark) reaches every receiver before
@@ -994,6 +1280,13 @@ bool wjob_run(WJob *j)
             if (!j->err.set) j->err = j->lanes[l].err;
         }
     }
+    /* checkpoints: the final checkpoint or savepoint, sink commits, retention */
+    if (j->ck) {
+        bool ok = !j->err.set && !j->ctx.cancelled;
+        WError e;
+        werr_clear(&e);
+        if (!wckpt_finish(j->ck, j->ckv, j->nlanes, ok, j->sim_step ? j->sim_now : 0, &e) && !j->err.set) j->err = e;
+    }
     return !j->err.set;
 }
 
@@ -1014,6 +1307,10 @@ void wjob_free(WJob *j)
         }
         Msg *m = L->head;
         while (m) { Msg *n = m->next; wchunk_free(m->chunk); free(m); m = n; }
+        for (m = L->held_head; m; ) { Msg *n = m->next; wchunk_free(m->chunk); free(m); m = n; }
+        free(L->registry.items);
+        free(L->ck_sent);
+        if (j->ckv) ck_view_free(&j->ckv[l]);
         free(L->srcs);
         free(L->built);
         free(L->recv);
@@ -1025,6 +1322,11 @@ void wjob_free(WJob *j)
     free(j->ops);
     free(j->sinks);
     free(j->lanes);
+    free(j->ckv);
+    for (int x = 0; j->exch_deps && x < j->nexch; x++) free(j->exch_deps[x]);
+    free(j->exch_deps);
+    free(j->exch_ndeps);
+    wckpt_free(j->ck);
     pthread_mutex_destroy(&j->mu);
     free(j);
 }
@@ -1071,6 +1373,7 @@ void wjob_report(const WJob *j, WStrBuf *out)
                 wsb_printf(out, "%s: rows skipped (csv.ignore-parse-errors)=%lld\n", L->srcs[i].head->name,
                            (long long)L->srcs[i].src->rows_skipped);
     }
+    wckpt_report(j->ck, out);
 }
 
 int64_t wjob_rows_skipped(const WJob *j)
@@ -1097,6 +1400,8 @@ const WOperator *wjob_node_op(const WJob *j, int i)
 }
 
 int wjob_parallelism(const WJob *j) { return j ? j->nlanes : 0; }
+
+const WCkpt *wjob_checkpoints(const WJob *j) { return j ? j->ck : NULL; }
 
 const WOperator *wjob_node_subtask_op(const WJob *j, int i, int subtask)
 {

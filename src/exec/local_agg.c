@@ -1,0 +1,250 @@
+/*
+ * local_agg.c — LocalGroupAggregate (Flink MiniBatchLocalGroupAggFunction), see stateful.h.
+ *
+ * A chunk is a mini-batch: its rows are grouped by key in a per-call table, each key gets fresh
+ * accumulators (accumulators.h) that accumulate / retract the key's rows in input order, and
+ * before process() returns one +I row per key (in order of first appearance) carries the key and
+ * the partial accumulators (plan/agg_rules.h) to the exchange. Data views (DISTINCT value maps,
+ * MIN/MAX value counts when retracting) live in this operator's keyed-state backend only while
+ * the chunk is processed and are cleared when the key's row is written, so nothing is kept
+ * across calls (a watermark or the end of input has nothing to flush).
+ * May call exec/operator.h, exec/accumulators.h, plan/agg_rules.h, state/, types/, common/.
+ */
+#include "stateful.h"
+#include "accumulators.h"
+#include "../types/row.h"
+#include "../common/hash.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Group {
+    uint64_t hash;
+    int first_row;
+    uint32_t koff, klen;
+    WDatum *acc;
+    uint8_t *nulls;
+} Group;
+
+typedef struct LocalAgg {
+    WOperator base;
+    int nkeys;
+    int *keys;
+    int naggs;
+    WStateBackend *backend;         /* data views, per chunk only */
+    WAccLayout *L;
+    WAccCtx ac;
+    WArena scratch;
+    WArena parena;                  /* the partial layout */
+    WAggPartial P;
+    WChunk *out;
+    /* per-call */
+    int32_t *table;
+    int tcap;
+    Group *groups;
+    int ngroups, gcap;
+    int32_t *row_group;
+    int rcap;
+    WStrBuf kbytes, tmp;
+    int64_t rows_combined;
+} LocalAgg;
+
+static void prepare(LocalAgg *g, int nrows)
+{
+    int need = 16;
+    while (need < nrows * 2) need *= 2;
+    if (need > g->tcap) {
+        free(g->table);
+        g->table = wmalloc(sizeof(int32_t) * (size_t)need);
+        g->tcap = need;
+    }
+    memset(g->table, 0xff, sizeof(int32_t) * (size_t)g->tcap);
+    if (nrows > g->gcap) {
+        g->gcap = nrows;
+        g->groups = wrealloc(g->groups, sizeof(Group) * (size_t)nrows);
+    }
+    if (nrows > g->rcap) {
+        g->rcap = nrows;
+        g->row_group = wrealloc(g->row_group, sizeof(int32_t) * (size_t)nrows);
+    }
+    g->ngroups = 0;
+    wsb_clear(&g->kbytes);
+}
+
+static void group_rows(LocalAgg *g, const WChunk *in)
+{
+    uint32_t mask = (uint32_t)g->tcap - 1;
+    for (int r = 0; r < in->nrows; r++) {
+        wrow_encode_chunk(&g->tmp, in, r, g->nkeys, g->keys);
+        uint64_t h = whash_bytes(g->tmp.buf, g->tmp.len, 17);
+        uint32_t i = (uint32_t)h & mask;
+        int gi;
+        for (;;) {
+            gi = g->table[i];
+            if (gi < 0) {
+                gi = g->ngroups++;
+                Group *n = &g->groups[gi];
+                n->hash = h;
+                n->first_row = r;
+                n->koff = (uint32_t)g->kbytes.len;
+                n->klen = (uint32_t)g->tmp.len;
+                n->acc = NULL;
+                n->nulls = NULL;
+                wsb_appendn(&g->kbytes, g->tmp.buf, g->tmp.len);
+                g->table[i] = gi;
+                break;
+            }
+            const Group *o = &g->groups[gi];
+            if (o->hash == h && o->klen == g->tmp.len && !memcmp(g->kbytes.buf + o->koff, g->tmp.buf, g->tmp.len))
+                break;
+            i = (i + 1) & mask;
+        }
+        g->row_group[r] = gi;
+    }
+}
+
+static void set_key(LocalAgg *g, const Group *gr)
+{
+    wstate_set_key(g->backend, g->kbytes.buf + gr->koff, gr->klen);
+}
+
+static void flush_out(LocalAgg *g)
+{
+    if (g->out->nrows) {
+        wop_emit(&g->base, g->out);
+        wchunk_reset(g->out);
+    }
+}
+
+static void la_process(WOperator *op, int input, const WChunk *in)
+{
+    LocalAgg *g = (LocalAgg *)op;
+    (void)input;
+    if (!in->nrows) return;
+    warena_reset(&g->scratch);
+    g->ac.now = wexec_now(op->ctx);
+    prepare(g, in->nrows);
+    group_rows(g, in);
+    const WAccLayout *L = g->L;
+    int nf = L->nfields;
+    int cur = -1;
+    for (int r = 0; r < in->nrows; r++) {
+        int gi = g->row_group[r];
+        Group *gr = &g->groups[gi];
+        if (!gr->acc) {
+            gr->acc = wa_alloc(&g->scratch, sizeof(WDatum) * (size_t)nf);
+            gr->nulls = wa_alloc(&g->scratch, (size_t)nf);
+            wacc_create(L, gr->acc, gr->nulls);
+        }
+        if (L->has_views && cur != gi) {
+            set_key(g, gr);
+            cur = gi;
+        }
+        if (wrowkind_is_retract((WRowKind)in->kinds[r])) wacc_retract(&g->ac, gr->acc, gr->nulls, in, r);
+        else wacc_accumulate(&g->ac, gr->acc, gr->nulls, in, r);
+    }
+    g->rows_combined += in->nrows - g->ngroups;
+    WChunk *o = g->out;
+    for (int gi = 0; gi < g->ngroups; gi++) {
+        Group *gr = &g->groups[gi];
+        if (o->nrows >= o->cap) flush_out(g);
+        int row = wchunk_add_row(o, WRK_INSERT);
+        for (int k = 0; k < g->nkeys; k++) {
+            const WVector *v = &in->cols[g->keys[k]];
+            o->cols[k].nulls[row] = v->nulls[gr->first_row];
+            o->cols[k].data[row] = v->nulls[gr->first_row]
+                                       ? v->data[gr->first_row]
+                                       : wdatum_copy(o->arena, o->types[k], v->data[gr->first_row]);
+        }
+        if (L->has_views) set_key(g, gr);
+        wacc_write_partial(&g->ac, &g->P, gr->acc, gr->nulls, o, row, g->nkeys);
+        if (L->has_views) wacc_cleanup(L);
+    }
+    flush_out(g);
+}
+
+static void la_metrics(WOperator *op, char *buf, size_t bufsz)
+{
+    LocalAgg *g = (LocalAgg *)op;
+    size_t len = strlen(buf);
+    if (len < bufsz)
+        snprintf(buf + len, bufsz - len, "%scombinedRecords=%lld", len ? " " : "", (long long)g->rows_combined);
+}
+
+static void la_destroy(WOperator *op)
+{
+    LocalAgg *g = (LocalAgg *)op;
+    wacc_ctx_free(&g->ac);
+    wacc_layout_free(g->L);
+    wstate_backend_free(g->backend);
+    warena_free(&g->scratch);
+    warena_free(&g->parena);
+    wchunk_free(g->out);
+    wsb_free(&g->kbytes);
+    wsb_free(&g->tmp);
+    free(g->table);
+    free(g->groups);
+    free(g->row_group);
+    free(g->keys);
+    free(g);
+}
+
+static const WOpOps LA_OPS = {.process = la_process, .destroy = la_destroy, .metrics = la_metrics};
+
+WOperator *wop_local_agg_new(WExecCtx *ctx, const WLocalAggSpec *spec)
+{
+    for (int k = 0; k < spec->nkeys; k++)
+        if (spec->keys[k] < 0 || spec->keys[k] >= spec->in_ncols) {
+            werr_set(ctx->err, WEXC_TABLE, "LocalGroupAggregate: grouping key column %d out of range", spec->keys[k]);
+            return NULL;
+        }
+    for (int i = 0; i < spec->naggs; i++) {
+        const WAggCall *c = &spec->aggs[i];
+        for (int k = 0; k < c->nargs; k++)
+            if (c->args[k] < 0 || c->args[k] >= spec->in_ncols) {
+                werr_set(ctx->err, WEXC_TABLE, "LocalGroupAggregate: argument column %d out of range", c->args[k]);
+                return NULL;
+            }
+        if (c->filter_col >= spec->in_ncols) {
+            werr_set(ctx->err, WEXC_TABLE, "LocalGroupAggregate: FILTER column %d out of range", c->filter_col);
+            return NULL;
+        }
+        if (!wagg_mergeable(c)) {
+            werr_set(ctx->err, WEXC_TABLE, "LocalGroupAggregate: %s cannot be merged from partial accumulators",
+                     c->name ? c->name : "?");
+            return NULL;
+        }
+    }
+    LocalAgg *g = wcalloc(1, sizeof *g);
+    warena_init(&g->parena, 0);
+    WSchema in = {spec->in_ncols, NULL, spec->in_types};
+    wagg_partial_layout(&g->parena, spec->aggs, spec->naggs, &in, spec->input_retracts, false, &g->P);
+    if (spec->out.ncols != spec->nkeys + g->P.ncols) {
+        werr_set(ctx->err, WEXC_TABLE, "LocalGroupAggregate: output has %d columns, expected %d",
+                 spec->out.ncols, spec->nkeys + g->P.ncols);
+        warena_free(&g->parena);
+        free(g);
+        return NULL;
+    }
+    wop_init(&g->base, &LA_OPS, ctx, 1, spec->out.ncols, spec->out.types, spec->out.names);
+    g->base.name = "LocalGroupAggregate";
+    g->nkeys = spec->nkeys;
+    g->keys = wmalloc(sizeof(int) * (size_t)(spec->nkeys ? spec->nkeys : 1));
+    for (int k = 0; k < spec->nkeys; k++) g->keys[k] = spec->keys[k];
+    g->naggs = spec->naggs;
+    warena_init(&g->scratch, 0);
+    wsb_init(&g->kbytes);
+    wsb_init(&g->tmp);
+    g->backend = wexec_new_backend(ctx, "LocalGroupAggregate");
+    g->out = wchunk_new(spec->out.ncols, spec->out.types, ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP);
+    g->L = wacc_layout_new(spec->aggs, spec->naggs, spec->in_types, spec->input_retracts, g->backend,
+                           "localGroupAggregate", 0, ctx->err);
+    if (!g->L) {
+        wop_free(&g->base);
+        return NULL;
+    }
+    wacc_ctx_init(&g->ac, g->L, &g->scratch);
+    g->ac.cast = ctx->cast;
+    return &g->base;
+}
