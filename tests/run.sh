@@ -206,5 +206,17 @@ run_conformance 1
 run_conformance 2
 run_conformance 4
 
+# (e) recovery: tests/recovery/*.sh kill checkpointed jobs and restore them (one "PASS name" /
+#     "FAIL name" line per case)
+for rs in "$ROOT"/tests/recovery/*.sh; do
+  [[ -x "$rs" && -x "$BUILD/weir" ]] || continue
+  rout="$(TMPDIR="${TMPDIR:-/tmp}" timeout 300 "$rs" "$BUILD" 2>&1)"
+  rp="$(grep -c '^PASS ' <<< "$rout")"; rf="$(grep -c '^FAIL ' <<< "$rout")"
+  [[ $rp -eq 0 && $rf -eq 0 ]] && rf=1
+  grep -A 20 '^FAIL ' <<< "$rout" | head -n 60
+  echo "recovery/$(basename "$rs" .sh): $rp passed, $rf failed"
+  passed=$((passed + rp)); failed=$((failed + rf))
+done
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [[ $failed -eq 0 ]]

@@ -31,6 +31,7 @@ typedef struct WJobEnv {
     FILE *print_out;            /* print sinks */
     WCollect collect;           /* collect sinks */
     WError *err;                /* unused: build errors go to the plan context, run errors to wjob_error */
+    const char *job_id;         /* 32 hex digits (checkpoint directories); NULL = generated */
 } WJobEnv;
 
 WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env);
@@ -53,5 +54,10 @@ const WOperator *wjob_node_op(const WJob *job, int i);
 /* Parallel subtasks (parallelism.default): every node has one operator per subtask. */
 int wjob_parallelism(const WJob *job);
 const WOperator *wjob_node_subtask_op(const WJob *job, int i, int subtask);
+
+/* Checkpoints of the job (runtime/checkpoint.h: wckpt_stats_count / wckpt_stats_get are safe
+   while the job runs); NULL when it takes none. */
+struct WCkpt;
+const struct WCkpt *wjob_checkpoints(const WJob *job);
 
 #endif

@@ -443,7 +443,7 @@ static bool run_built(WSession *s, WPlanCtx *p, WRel **roots, int n, WResultSink
 {
     CollectBridge bridge = {.sink = sink, .batch = wsession_is_batch(s)};
     WJobEnv env = {.config = &s->config, .cast = p->cast, .print_out = s->print_out,
-                   .collect = {&bridge, collect_rows}, .err = err};
+                   .collect = {&bridge, collect_rows}, .err = err, .job_id = job_id};
     WJob *job = wjob_build(p, roots, n, &env);
     if (!job) return false;
     if (handed_over && s->executor) {

@@ -1,0 +1,134 @@
+/*
+ * checkpoint.h — checkpoints, savepoints and restore of a job's lanes (the runtime side of fault
+ * tolerance; the storage side is state/: wstate_snapshot / wstate_restore, wtimers_snapshot).
+ *
+ * Contract: the job driver (job.c) owns barriers and lanes; this module owns everything else:
+ * the options (execution.checkpointing.*, state.checkpoints.*, execution.savepoint.*), the
+ * checkpoint coordinator (when to trigger, acknowledgements, completion, retention), the files of
+ * a checkpoint and the restore. A checkpoint of a job is a directory laid out as Flink's:
+ *   <dir>/<job id>/chk-<n>/            one per completed checkpoint
+ *       _metadata                      written last (a directory without it is incomplete)
+ *       lane-<s>                       subtask s: source positions, watermarks, sink commit state
+ *       op-<node>-<k>-<s>/             keyed state of the k-th backend of exec node <node>,
+ *                                      subtask s (a wstate_snapshot directory, by key-group range)
+ *       op-<node>-<k>-<s>.timers       its k-th timer service (wtimers_snapshot)
+ *   <dir>/<job id>/shared/             SST files of incremental RocksDB checkpoints
+ *   <dir>/<job id>/taskowned/          (empty, as Flink's)
+ * Savepoints are the same directory under the savepoint dir, named savepoint-<job id prefix>-<random>.
+ * Every file is checksummed (CRC32C). job.c describes a lane to this module through a WCkptLane
+ * view built on demand; operators register their backends and timer services in the lane's
+ * WExecRegistry (exec/operator.h). Depends on state/, exec/ (operator framework), plan/ (exec
+ * node ids and kinds), connectors/ (source positions, sink commits), common/.
+ */
+#ifndef WEIR_RUNTIME_CHECKPOINT_H
+#define WEIR_RUNTIME_CHECKPOINT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "../plan/plan.h"
+#include "../exec/operator.h"
+#include "../connectors/connector.h"
+#include "../common/strbuf.h"
+
+typedef struct WCkpt WCkpt;
+
+/* Figures of one checkpoint or savepoint, kept for `-v` reports and the REST server. */
+typedef struct WCkptStats {
+    int64_t id;
+    bool savepoint;
+    bool completed;                 /* false: failed or aborted (failure says why) */
+    bool incremental;
+    int64_t trigger_ms;             /* wall clock at trigger */
+    int64_t duration_ms;            /* trigger to _metadata */
+    int64_t full_bytes;             /* checkpointed state size: every file it references */
+    int64_t incremental_bytes;      /* bytes this checkpoint wrote */
+    int64_t alignment_us;           /* longest barrier alignment over the subtasks */
+    int64_t sync_us;                /* longest snapshot writing over the subtasks */
+    char path[512];                 /* its directory */
+    char failure[256];
+} WCkptStats;
+
+/* ---- a lane as job.c shows it (built on demand; pointers stay owned by job.c) ---- */
+typedef struct WCkptSource {
+    const WRel *rel;                /* WR_SCAN or WR_VALUES */
+    WSource *src;                   /* NULL for VALUES */
+    bool *done;
+    int *values_next;               /* VALUES: next row */
+} WCkptSource;
+
+typedef struct WCkptRecv {
+    const WRel *rel;                /* the exchange */
+    int nfrom;
+    int64_t *wm;                    /* per sender */
+} WCkptRecv;
+
+typedef struct WCkptLane {
+    int index;
+    WExecRegistry *registry;
+    int nsrc;
+    WCkptSource *srcs;
+    int nops;                       /* every built node, inputs first */
+    const WRel **rels;
+    WOperator **ops;
+    int nrecv;
+    WCkptRecv *recv;
+    int nsinks;                     /* table sinks */
+    const WRel **sink_rels;
+    WSink **sinks;
+} WCkptLane;
+
+/* Options of the job. NULL (and no error) when neither checkpointing, a restore nor a final
+   savepoint is asked for; NULL with err set on invalid options or an unreadable restore path
+   (the _metadata is read and checked here). job_id: 32 hex digits, or NULL for
+   `$internal.pipeline.job-id` / a random one. */
+WCkpt *wckpt_new(const WOptions *config, const char *job_id, int parallelism, WError *err);
+void wckpt_free(WCkpt *c);
+/* The max parallelism to run with: a restored checkpoint's unless the configuration sets one
+   (a different one is refused here, as Flink does). */
+bool wckpt_max_parallelism(WCkpt *c, int configured, int dflt, int *out, WError *err);
+bool wckpt_enabled(const WCkpt *c);             /* periodic checkpoints */
+bool wckpt_exactly_once(const WCkpt *c);
+/* Sinks commit only at checkpoints (set their `transactional`). */
+bool wckpt_transactional(const WCkpt *c);
+const char *wckpt_job_id(const WCkpt *c);
+
+/* Tag the registry entries created since the last call with the exec node id. */
+void wckpt_registry_tag(WExecRegistry *r, int node_id);
+
+/* Restore every lane from execution.savepoint.path (no-op without one). Everything is checked
+   before anything is restored; sinks publish the files the checkpoint covered last. sim_now
+   (may be NULL) receives the simulated processing time of the checkpoint (0 if none). */
+bool wckpt_restore(WCkpt *c, WCkptLane *lanes, int nlanes, int64_t *sim_now, WError *err);
+
+/* ---- periodic checkpoints ---- */
+/* Called by the triggering lane (0) at a chunk boundary: a new checkpoint id when one is due
+   (interval and min pause passed, none in progress, no lane has finished), else 0. now_ms is
+   the job's processing time (simulated clock in tests). */
+int64_t wckpt_poll_trigger(WCkpt *c, int64_t now_ms);
+/* The checkpoint lanes should take now (0 = none). */
+int64_t wckpt_pending(WCkpt *c);
+/* Write lane L's part of checkpoint id and acknowledge it; the last acknowledgement writes
+   _metadata and completes the checkpoint. sim_now: the simulated clock (0 = none). */
+bool wckpt_lane_snapshot(WCkpt *c, WCkptLane *L, int64_t id, int64_t align_us, int64_t sim_now,
+                         WError *err);
+/* Publish lane L's sink files covered by completed checkpoints (call from L's thread). */
+bool wckpt_lane_commit(WCkpt *c, WCkptLane *L, int64_t *committed, WError *err);
+/* A lane wants to end: false when a checkpoint it has not taken is pending (take it first);
+   true marks it ended (no checkpoint is triggered any more). */
+bool wckpt_lane_may_end(WCkpt *c, int lane, int64_t lane_done);
+/* The job ended: ok = every input ended. Takes the final checkpoint (or the savepoint of
+   weir.exec.savepoint-at-end) over the quiescent lanes, publishes every sink's files and applies
+   the retention policy. */
+bool wckpt_finish(WCkpt *c, WCkptLane *lanes, int nlanes, bool ok, int64_t sim_now, WError *err);
+
+/* Test hook weir.exec.test.kill-at = 'tick:<n>': SIGKILL at the n-th call (job.c calls it at
+   each chunk boundary of lane 0). */
+void wckpt_tick(WCkpt *c);
+
+/* ---- figures ---- */
+int wckpt_stats_count(const WCkpt *c);
+bool wckpt_stats_get(const WCkpt *c, int i, WCkptStats *out);
+/* "Checkpoint n: ..." lines for -v reports. */
+void wckpt_report(const WCkpt *c, WStrBuf *out);
+
+#endif
