@@ -42,6 +42,50 @@ struct Entry {
     unsigned char key[];    /* klen bytes */
 };
 
+/* Small objects (entries, values, per-key map tables) come from a per-backend pool with free
+   lists by 16-byte size class, so that millions of keys neither pay a malloc each nor a free
+   each when the job ends (the pool's blocks are released at once). */
+#define POOL_CLASSES 64                 /* up to 1024 bytes */
+typedef struct Pool {
+    void *free_list[POOL_CLASSES];
+    WArena arena;
+    bool init;
+} Pool;
+
+static void *pool_alloc(Pool *p, size_t n)
+{
+    if (!p || n > POOL_CLASSES * 16) return wmalloc(n ? n : 1);
+    if (!p->init) { warena_init(&p->arena, 1 << 20); p->init = true; }
+    size_t c = (n + 15) / 16;
+    if (c == 0) c = 1;
+    void *m = p->free_list[c - 1];
+    if (m) { p->free_list[c - 1] = *(void **)m; return m; }
+    return wa_alloc(&p->arena, c * 16);
+}
+
+static void pool_free(Pool *p, void *m, size_t n)
+{
+    if (!m) return;
+    if (!p || n > POOL_CLASSES * 16) { free(m); return; }
+    size_t c = (n + 15) / 16;
+    if (c == 0) c = 1;
+    *(void **)m = p->free_list[c - 1];
+    p->free_list[c - 1] = m;
+}
+
+static void *pool_zalloc(Pool *p, size_t n)
+{
+    void *m = pool_alloc(p, n);
+    memset(m, 0, n);
+    return m;
+}
+
+static void pool_release(Pool *p)
+{
+    if (p->init) warena_free(&p->arena);
+    memset(p, 0, sizeof *p);
+}
+
 struct WState {
     WStateBackend *b;
     char *name;
@@ -62,6 +106,7 @@ struct WStateBackend {
     uint64_t khash;
     int key_group;
     WRdb *rdb;              /* the RocksDB backend, when this is one */
+    Pool pool;              /* entries, values and per-key map tables */
     char *mismatch;         /* a restored state registered with another kind (sticky error) */
 };
 
@@ -86,9 +131,9 @@ WStateBackend *wstate_heap_new(const WStateBackendConfig *cfg)
 
 /* ---- entries and tables ---- */
 
-static Entry *entry_new(uint64_t h, const void *k, size_t klen)
+static Entry *entry_new(Pool *pool, uint64_t h, const void *k, size_t klen)
 {
-    Entry *e = wmalloc(sizeof *e + klen);
+    Entry *e = pool_alloc(pool, sizeof *e + klen);
     e->hash = h;
     e->klen = (uint32_t)klen;
     e->vlen = 0;
@@ -99,24 +144,29 @@ static Entry *entry_new(uint64_t h, const void *k, size_t klen)
     return e;
 }
 
-static void htab_free(HTab *t, WStateKind kind);
+static void htab_free(Pool *pool, HTab *t, WStateKind kind, bool sub);
 
-static void entry_free(Entry *e, WStateKind kind, bool top)
+static void entry_free(Pool *pool, Entry *e, WStateKind kind, bool top)
 {
-    if (top && kind == WSTATE_MAP && e->sub.map) { htab_free(e->sub.map, WSTATE_VALUE); free(e->sub.map); }
+    if (top && kind == WSTATE_MAP && e->sub.map) {
+        htab_free(pool, e->sub.map, WSTATE_VALUE, true);
+        pool_free(pool, e->sub.map, sizeof(HTab));
+    }
     if (top && kind == WSTATE_LIST && e->sub.list) {
         for (int i = 0; i < e->sub.list->n; i++) free((void *)e->sub.list->items[i].p);
         free(e->sub.list->items);
         free(e->sub.list);
     }
-    free(e->val);
-    free(e);
+    pool_free(pool, e->val, e->vlen ? e->vlen : 1);
+    pool_free(pool, e, sizeof *e + e->klen);
 }
 
-static void htab_free(HTab *t, WStateKind kind)
+/* sub: a per-key map table (its slot array comes from the pool) */
+static void htab_free(Pool *pool, HTab *t, WStateKind kind, bool sub)
 {
-    for (size_t i = 0; i < t->cap; i++) if (t->slots[i]) entry_free(t->slots[i], kind, true);
-    free(t->slots);
+    for (size_t i = 0; i < t->cap; i++) if (t->slots[i]) entry_free(pool, t->slots[i], kind, true);
+    if (sub) pool_free(pool, t->slots, sizeof(Entry *) * t->cap);
+    else free(t->slots);
     memset(t, 0, sizeof *t);
 }
 
@@ -131,10 +181,12 @@ static size_t htab_find(const HTab *t, uint64_t h, const void *k, size_t klen)
     }
 }
 
-static void htab_grow(HTab *t)
+/* pool: NULL for a state's top table (malloc), the backend's pool for per-key map tables */
+static void htab_grow(Pool *pool, HTab *t)
 {
     size_t ncap = t->cap ? t->cap * 2 : 4;     /* small: map state keeps a table per key */
-    Entry **ns = wcalloc(ncap, sizeof(Entry *));
+    Entry **ns = pool ? pool_alloc(pool, sizeof(Entry *) * ncap) : wmalloc(sizeof(Entry *) * ncap);
+    memset(ns, 0, sizeof(Entry *) * ncap);
     for (size_t i = 0; i < t->cap; i++) {
         Entry *e = t->slots[i];
         if (!e) continue;
@@ -142,14 +194,15 @@ static void htab_grow(HTab *t)
         while (ns[j]) j = (j + 1) & (ncap - 1);
         ns[j] = e;
     }
-    free(t->slots);
+    if (pool) pool_free(pool, t->slots, sizeof(Entry *) * t->cap);
+    else free(t->slots);
     t->slots = ns;
     t->cap = ncap;
 }
 
-static size_t htab_insert(HTab *t, Entry *e)
+static size_t htab_insert(Pool *pool, HTab *t, Entry *e)
 {
-    if ((t->n + 1) * 4 > t->cap * 3) htab_grow(t);
+    if ((t->n + 1) * 4 > t->cap * 3) htab_grow(pool, t);
     size_t mask = t->cap - 1, i = e->hash & mask;
     while (t->slots[i]) i = (i + 1) & mask;
     t->slots[i] = e;
@@ -225,18 +278,18 @@ static void cleanup_step(WState *s, int64_t now)
                 if (u && expired(s, u, now)) {
                     s->entries--;
                     s->bytes -= u->klen + u->vlen;
-                    entry_free(htab_remove_at(m, q), WSTATE_VALUE, false);
+                    entry_free(&s->b->pool, htab_remove_at(m, q), WSTATE_VALUE, false);
                     q--;    /* re-check the slot the shift filled */
                 }
             }
             if (m && m->n == 0) {
                 s->bytes -= e->klen;
-                entry_free(htab_remove_at(t, i), s->kind, true);
+                entry_free(&s->b->pool, htab_remove_at(t, i), s->kind, true);
                 t->cursor = i;
             }
         } else if (expired(s, e, now)) {
             account_remove(s, e);
-            entry_free(htab_remove_at(t, i), s->kind, true);
+            entry_free(&s->b->pool, htab_remove_at(t, i), s->kind, true);
             t->cursor = i;  /* the shift may have moved another entry here */
         }
     }
@@ -249,11 +302,12 @@ void wstate_backend_free(WStateBackend *b)
     if (!b) return;
     if (b->rdb) wrdb_free(b->rdb);
     for (int i = 0; i < b->nstates; i++) {
-        htab_free(&b->states[i]->tab, b->states[i]->kind);
+        htab_free(&b->pool, &b->states[i]->tab, b->states[i]->kind, false);
         free(b->states[i]->name);
         free(b->states[i]);
     }
     free(b->states);
+    pool_release(&b->pool);
     free(b->key);
     free(b->mismatch);
     free(b);
@@ -317,7 +371,7 @@ static Entry *top_entry(WState *s, int64_t now, WStateLookup *how, size_t *slot)
     Entry *e = s->tab.slots[i];
     if (s->kind != WSTATE_MAP && expired(s, e, now)) {
         account_remove(s, e);
-        entry_free(htab_remove_at(&s->tab, i), s->kind, true);
+        entry_free(&s->b->pool, htab_remove_at(&s->tab, i), s->kind, true);
         s->expired_reads++;
         *how = WSL_EXPIRED;
         return NULL;
@@ -345,10 +399,10 @@ static Entry *top_entry_create(WState *s, int64_t now)
     Entry *e = top_entry(s, now, &how, NULL);
     if (e) return e;
     WStateBackend *b = s->b;
-    e = entry_new(b->khash, b->key, b->klen);
-    htab_insert(&s->tab, e);
+    e = entry_new(&b->pool, b->khash, b->key, b->klen);
+    htab_insert(NULL, &s->tab, e);
     if (s->kind == WSTATE_MAP) {
-        e->sub.map = wcalloc(1, sizeof(HTab));
+        e->sub.map = pool_zalloc(&s->b->pool, sizeof(HTab));
         s->bytes += e->klen;
     } else {
         if (s->kind == WSTATE_LIST) e->sub.list = wcalloc(1, sizeof(ListVal));
@@ -358,11 +412,11 @@ static Entry *top_entry_create(WState *s, int64_t now)
     return e;
 }
 
-static void set_val(Entry *e, const void *v, size_t len)
+static void set_val(Pool *pool, Entry *e, const void *v, size_t len)
 {
     if (len != e->vlen || !e->val) {
-        free(e->val);
-        e->val = wmalloc(len ? len : 1);
+        pool_free(pool, e->val, e->vlen ? e->vlen : 1);
+        e->val = pool_alloc(pool, len ? len : 1);
     }
     if (len) memcpy(e->val, v, len);
     e->vlen = (uint32_t)len;
@@ -387,7 +441,7 @@ void wvalue_put(WState *s, const void *v, size_t len)
     int64_t now = wstate_now(s->b);
     Entry *e = top_entry_create(s, now);
     s->bytes += (int64_t)len - (int64_t)e->vlen;
-    set_val(e, v, len);
+    set_val(&s->b->pool, e, v, len);
     e->ts = now;
 }
 
@@ -398,7 +452,7 @@ void wvalue_clear(WState *s)
     size_t i = htab_find(&s->tab, b->khash, b->key, b->klen);
     if (i == SIZE_MAX) return;
     account_remove(s, s->tab.slots[i]);
-    entry_free(htab_remove_at(&s->tab, i), s->kind, true);
+    entry_free(&s->b->pool, htab_remove_at(&s->tab, i), s->kind, true);
 }
 
 /* ---- map ---- */
@@ -419,7 +473,7 @@ WStateLookup wmap_get(WState *s, const void *uk, size_t uklen, WBytes *out)
     if (expired(s, u, now)) {
         s->entries--;
         s->bytes -= u->klen + u->vlen;
-        entry_free(htab_remove_at(e->sub.map, i), WSTATE_VALUE, false);
+        entry_free(&s->b->pool, htab_remove_at(e->sub.map, i), WSTATE_VALUE, false);
         s->expired_reads++;
         return WSL_EXPIRED;
     }
@@ -437,15 +491,15 @@ void wmap_put(WState *s, const void *uk, size_t uklen, const void *uv, size_t uv
     size_t i = htab_find(e->sub.map, h, uk, uklen);
     Entry *u;
     if (i == SIZE_MAX) {
-        u = entry_new(h, uk, uklen);
-        htab_insert(e->sub.map, u);
+        u = entry_new(&s->b->pool, h, uk, uklen);
+        htab_insert(&s->b->pool, e->sub.map, u);
         s->entries++;
         s->bytes += (int64_t)uklen;
     } else {
         u = e->sub.map->slots[i];
     }
     s->bytes += (int64_t)uvlen - (int64_t)u->vlen;
-    set_val(u, uv, uvlen);
+    set_val(&s->b->pool, u, uv, uvlen);
     u->ts = now;
     e->ts = now;
 }
@@ -463,10 +517,10 @@ void wmap_remove(WState *s, const void *uk, size_t uklen)
     Entry *u = e->sub.map->slots[i];
     s->entries--;
     s->bytes -= u->klen + u->vlen;
-    entry_free(htab_remove_at(e->sub.map, i), WSTATE_VALUE, false);
+    entry_free(&s->b->pool, htab_remove_at(e->sub.map, i), WSTATE_VALUE, false);
     if (e->sub.map->n == 0) {
         s->bytes -= e->klen;
-        entry_free(htab_remove_at(&s->tab, ti), s->kind, true);
+        entry_free(&s->b->pool, htab_remove_at(&s->tab, ti), s->kind, true);
     }
 }
 
@@ -492,7 +546,7 @@ void wmap_clear(WState *s)
     size_t ti = htab_find(&s->tab, b->khash, b->key, b->klen);
     if (ti == SIZE_MAX) return;
     account_remove(s, s->tab.slots[ti]);
-    entry_free(htab_remove_at(&s->tab, ti), s->kind, true);
+    entry_free(&s->b->pool, htab_remove_at(&s->tab, ti), s->kind, true);
 }
 
 void wmap_iter(WState *s, WMapIter *it)
@@ -533,7 +587,7 @@ void wmap_iter_remove(WMapIter *it)
     if (!u) return;
     it->s->entries--;
     it->s->bytes -= u->klen + u->vlen;
-    entry_free(htab_remove_at(m, i), WSTATE_VALUE, false);
+    entry_free(&it->s->b->pool, htab_remove_at(m, i), WSTATE_VALUE, false);
     it->pos = i;    /* the backward shift may have moved an unvisited entry into slot i */
     /* note: an entry that wrapped around from the table start may be visited twice; callers
        only remove entries they decided on, so a second visit sees the same decision */
@@ -585,7 +639,7 @@ void wlist_remove_at(WState *s, int index)
     e->ts = wstate_now(b);
     if (l->n == 0) {
         account_remove(s, e);
-        entry_free(htab_remove_at(&s->tab, ti), s->kind, true);
+        entry_free(&s->b->pool, htab_remove_at(&s->tab, ti), s->kind, true);
     }
 }
 
@@ -671,7 +725,7 @@ static void restore_mismatch(WStateBackend *b, WState *s, WStateKind kind)
     if (s->rdb) {
         wrdb_fail(b->rdb, msg);
     } else {
-        htab_free(&s->tab, s->kind);
+        htab_free(&b->pool, &s->tab, s->kind, false);
         s->kind = kind;
         s->entries = s->bytes = 0;
     }
@@ -744,11 +798,11 @@ static Entry *restore_top(WState *s, const void *k, size_t kl)
     wstate_set_key(b, k, kl);
     size_t i = htab_find(&s->tab, b->khash, b->key, b->klen);
     if (i != SIZE_MAX) return s->tab.slots[i];
-    Entry *e = entry_new(b->khash, b->key, b->klen);
-    htab_insert(&s->tab, e);
+    Entry *e = entry_new(&b->pool, b->khash, b->key, b->klen);
+    htab_insert(NULL, &s->tab, e);
     s->bytes += e->klen;
     if (s->kind == WSTATE_MAP) {
-        e->sub.map = wcalloc(1, sizeof(HTab));
+        e->sub.map = pool_zalloc(&s->b->pool, sizeof(HTab));
     } else {
         if (s->kind == WSTATE_LIST) e->sub.list = wcalloc(1, sizeof(ListVal));
         s->entries++;
@@ -760,7 +814,7 @@ void wheap_restore_value(WState *s, const void *k, size_t kl, const void *v, siz
 {
     Entry *e = restore_top(s, k, kl);
     s->bytes += (int64_t)vl - (int64_t)e->vlen;
-    set_val(e, v, vl);
+    set_val(&s->b->pool, e, v, vl);
     e->ts = ts;
 }
 
@@ -772,15 +826,15 @@ void wheap_restore_map(WState *s, const void *k, size_t kl, const void *uk, size
     size_t i = htab_find(e->sub.map, h, uk, ukl);
     Entry *u;
     if (i == SIZE_MAX) {
-        u = entry_new(h, uk, ukl);
-        htab_insert(e->sub.map, u);
+        u = entry_new(&s->b->pool, h, uk, ukl);
+        htab_insert(&s->b->pool, e->sub.map, u);
         s->entries++;
         s->bytes += (int64_t)ukl;
     } else {
         u = e->sub.map->slots[i];
     }
     s->bytes += (int64_t)vl - (int64_t)u->vlen;
-    set_val(u, v, vl);
+    set_val(&s->b->pool, u, v, vl);
     u->ts = ts;
     if (ts > e->ts) e->ts = ts;
 }
