@@ -935,6 +935,17 @@ void wacc_cleanup(const WAccLayout *L)
     for (int d = 0; d < L->ndistinct; d++) wmap_clear(L->distinct[d].map);
 }
 
+void wacc_cleanup_values(const WAccLayout *L)
+{
+    for (int i = 0; i < L->naggs; i++) {
+        const WAccAgg *g = &L->aggs[i];
+        if (g->map1) wmap_clear(g->map1);
+        if (g->map2) wmap_clear(g->map2);
+        if (g->list1) wlist_clear(g->list1);
+        if (g->list2) wlist_clear(g->list2);
+    }
+}
+
 /* ------------------------------------------------------------------ row <-> datums */
 
 void wacc_decode(WAccCtx *c, const void *row, size_t len, WDatum *acc, uint8_t *nulls)
@@ -1042,6 +1053,14 @@ void wacc_write_partial(WAccCtx *c, const WAggPartial *P, const WDatum *acc, con
                 set_out(out, col, row, v, false);
             }
             break;
+        case WAGG_LISTAGG:
+            if (!g->retract) {
+                for (int k = 0; k < 2; k++)
+                    set_out(out, col + k, row, nulls[o + k] ? acc[o + k] : wdatum_copy(out->arena, &WTYPE_STRING, acc[o + k]),
+                            nulls[o + k] != 0);
+                break;
+            }
+            /* fallthrough */
         default: {
             WDatum z = {0};
             set_out(out, col, row, z, true);
@@ -1197,6 +1216,30 @@ void wacc_merge_partial(WAccCtx *c, const WAggPartial *P, WDatum *acc, uint8_t *
                 minmax_merge(c, g, acc, nulls, x.s);
             }
             break;
+        case WAGG_LISTAGG: {
+            /* ListAggFunction.mergeExpressions: the other's delimiter; acc || delimiter || other */
+            if (g->retract) break;
+            const WVector *cv = &in->cols[col + 1];
+            WDatum delim = x;
+            bool dnull = vn;
+            acc[o] = dnull ? acc[o] : copy_to(c, &WTYPE_STRING, delim);
+            nulls[o] = dnull;
+            if (cv->nulls[row]) break;
+            WStr other = cv->data[row].s;
+            if (nulls[o + 1]) {
+                acc[o + 1] = copy_to(c, &WTYPE_STRING, cv->data[row]);
+                nulls[o + 1] = 0;
+                break;
+            }
+            if (dnull) { nulls[o + 1] = 1; break; }
+            size_t len = (size_t)acc[o + 1].s.len + (size_t)delim.s.len + (size_t)other.len;
+            char *p = wa_alloc(c->scratch, len ? len : 1);
+            memcpy(p, acc[o + 1].s.p, (size_t)acc[o + 1].s.len);
+            memcpy(p + acc[o + 1].s.len, delim.s.p, (size_t)delim.s.len);
+            memcpy(p + acc[o + 1].s.len + delim.s.len, other.p, (size_t)other.len);
+            acc[o + 1].s = (WStr){p, (int32_t)len};
+            break;
+        }
         default:
             break;
         }

@@ -98,6 +98,8 @@ bool wacc_values_equal(const WAccLayout *L, const WDatum *a, const uint8_t *an, 
                        const uint8_t *bn);
 /* Clear every data view of the current key (Flink function.cleanup()). */
 void wacc_cleanup(const WAccLayout *L);
+/* Clear the data views of the current key except the DISTINCT value maps (additive). */
+void wacc_cleanup_values(const WAccLayout *L);
 
 /* ---- partial accumulators (two-phase aggregation; additive) ----
    The partial-accumulator row is described by plan/agg_rules.h (WAggPartial, built for the same

@@ -231,7 +231,7 @@ WOperator *wop_global_agg_new(WExecCtx *ctx, const WGlobalAggSpec *spec)
                 werr_set(ctx->err, WEXC_TABLE, "GlobalGroupAggregate: argument column %d out of range", c->args[k]);
                 return NULL;
             }
-        if (!wagg_mergeable(c)) {
+        if (!wagg_mergeable(c, spec->input_retracts)) {
             werr_set(ctx->err, WEXC_TABLE, "GlobalGroupAggregate: %s cannot be merged from partial accumulators",
                      c->name ? c->name : "?");
             return NULL;

@@ -151,6 +151,8 @@ static void ia_process(WOperator *op, int input, const WChunk *in)
             wacc_merge_partial(&g->pac, &g->PP, g->acc, g->accn, in, r, g->nkeys);
         int row = wchunk_add_row(g->mid, WRK_INSERT);
         wacc_write_partial(&g->pac, &g->FP, g->acc, g->accn, g->mid, row, 0);
+        /* value maps of MIN/MAX are increments too: only the distinct maps stay */
+        if (g->PL->has_views) wacc_cleanup_values(g->PL);
     }
     /* per final key: the merged increments of its partial keys */
     table_prepare(&g->ft, g->pt.n);
@@ -161,6 +163,7 @@ static void ia_process(WOperator *op, int input, const WChunk *in)
     WChunk *o = g->out;
     for (int fi = 0; fi < g->ft.n; fi++) {
         const Group *fg = &g->ft.groups[fi];
+        if (g->FL->has_views) wstate_set_key(g->backend, g->ft.keys.buf + fg->koff, fg->klen);
         wacc_create(g->FL, g->acc, g->accn);
         for (int pi = fg->first_row; pi >= 0; pi = g->ft.next[pi])
             wacc_merge_partial(&g->fac, &g->FP, g->acc, g->accn, g->mid, pi, 0);
@@ -172,6 +175,7 @@ static void ia_process(WOperator *op, int input, const WChunk *in)
             o->cols[k].nulls[row] = in->cols[g->fkeys[k]].nulls[r0];
         }
         wacc_write_partial(&g->fac, &g->FP, g->acc, g->accn, o, row, g->nfinal);
+        if (g->FL->has_views) wacc_cleanup(g->FL);
     }
     flush_out(g);
 }
@@ -233,7 +237,7 @@ WOperator *wop_incremental_agg_new(WExecCtx *ctx, const WIncrementalAggSpec *spe
                 werr_set(ctx->err, WEXC_TABLE, "IncrementalGroupAggregate: argument column %d out of range", c->args[k]);
                 return NULL;
             }
-        if (!wagg_mergeable(c)) {
+        if (!wagg_mergeable(c, spec->input_retracts)) {
             werr_set(ctx->err, WEXC_TABLE, "IncrementalGroupAggregate: %s cannot be merged from partial accumulators",
                      c->name ? c->name : "?");
             return NULL;
@@ -242,8 +246,8 @@ WOperator *wop_incremental_agg_new(WExecCtx *ctx, const WIncrementalAggSpec *spe
     IncrAgg *g = wcalloc(1, sizeof *g);
     warena_init(&g->parena, 0);
     WSchema ain = {spec->agg_ncols, NULL, spec->agg_types};
-    wagg_partial_layout(&g->parena, spec->aggs, spec->naggs, &ain, false, false, &g->PP);
-    wagg_partial_layout(&g->parena, spec->aggs, spec->naggs, &ain, false, true, &g->FP);
+    wagg_partial_layout(&g->parena, spec->aggs, spec->naggs, &ain, spec->input_retracts, false, &g->PP);
+    wagg_partial_layout(&g->parena, spec->aggs, spec->naggs, &ain, spec->input_retracts, true, &g->FP);
     if (spec->in_ncols != spec->nkeys + g->PP.ncols || spec->out.ncols != spec->nfinal_keys + g->FP.ncols) {
         werr_set(ctx->err, WEXC_TABLE, "IncrementalGroupAggregate: input has %d columns, expected %d",
                  spec->in_ncols, spec->nkeys + g->PP.ncols);
@@ -272,9 +276,9 @@ WOperator *wop_incremental_agg_new(WExecCtx *ctx, const WIncrementalAggSpec *spe
         g->fcalls[i] = spec->aggs[i];
         g->fcalls[i].distinct = false;
     }
-    g->PL = wacc_layout_new(spec->aggs, spec->naggs, spec->agg_types, false, g->backend,
+    g->PL = wacc_layout_new(spec->aggs, spec->naggs, spec->agg_types, spec->input_retracts, g->backend,
                             "incrementalGroupAggregateState", g->ttl_ms, ctx->err);
-    g->FL = g->PL ? wacc_layout_new(g->fcalls, spec->naggs, spec->agg_types, false, g->backend,
+    g->FL = g->PL ? wacc_layout_new(g->fcalls, spec->naggs, spec->agg_types, spec->input_retracts, g->backend,
                                     "incrementalGroupAggregateState$final", g->ttl_ms, ctx->err) : NULL;
     if (!g->PL || !g->FL) {
         wop_free(&g->base);

@@ -210,7 +210,7 @@ WOperator *wop_local_agg_new(WExecCtx *ctx, const WLocalAggSpec *spec)
             werr_set(ctx->err, WEXC_TABLE, "LocalGroupAggregate: FILTER column %d out of range", c->filter_col);
             return NULL;
         }
-        if (!wagg_mergeable(c)) {
+        if (!wagg_mergeable(c, spec->input_retracts)) {
             werr_set(ctx->err, WEXC_TABLE, "LocalGroupAggregate: %s cannot be merged from partial accumulators",
                      c->name ? c->name : "?");
             return NULL;

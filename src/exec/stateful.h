@@ -209,6 +209,7 @@ typedef struct WIncrementalAggSpec {
     const int *final_keys;
     int naggs;
     const WAggCall *aggs;           /* the partial calls */
+    bool input_retracts;            /* the partial local aggregate's input retracts */
     int64_t ttl_ms;
     WOpSchema out;                  /* final keys, then the accumulators (without distinct maps) */
 } WIncrementalAggSpec;

@@ -378,7 +378,7 @@ static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *i
             if (strcmp(inn[okeys[i]], on[i])) wsb_printf(out, " AS %s", on[i]);
         }
         WAggPartial O;
-        if (incr) wagg_partial_layout(a, r->aggs, r->naggs, &r->agg_input, false, true, &O);
+        if (incr) wagg_partial_layout(a, r->aggs, r->naggs, &r->agg_input, retract, true, &O);
         for (int i = 0; i < r->naggs; i++) {
             const WAggCall *c = &r->aggs[i];
             item_sep(out, &q);
@@ -389,6 +389,9 @@ static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *i
             if (incr) acc_names(out, on + nok, O.first[i], O.nfields[i]);
             else wsb_puts(out, on[nok + i]);
         }
+        /* the incremental node passes the inserted record count on (a global hides it) */
+        if (incr && O.count1_added)
+            wsb_printf(out, ", COUNT_RETRACT(%s) AS %s", acc[L.count1], on[nok + O.count1]);
     }
     wsb_puts(out, "])");
 }

@@ -114,7 +114,8 @@ static Cost cost_of(const ExCtx *x, const WRel *r)
         self_rows = 0;
         self_net = in.rowcount * row_size(&r->out);
         break;
-    case WR_GROUP_AGG: case WR_WINDOW_AGG:
+    case WR_GROUP_AGG: case WR_WINDOW_AGG: case WR_LOCAL_GROUP_AGG: case WR_GLOBAL_GROUP_AGG:
+    case WR_INCREMENTAL_GROUP_AGG:
         c.rowcount = r->nkeys ? in.rowcount * 0.1 : 1;
         self_rows = in.rowcount;
         self_cpu = in.rowcount;
@@ -413,9 +414,33 @@ static void stream_nodes(const ExCtx *x, const WRel *r, SNode *s, int *n, int ca
 
 /* ---------------- sections ---------------- */
 
+/* Flink translates the plan to operators for EXPLAIN too: mini-batch operators need a size. */
+static bool needs_minibatch_size(const WRel *r, int depth)
+{
+    if (depth > 2000) return false;
+    if (r->kind == WR_MINIBATCH_ASSIGNER && r->minibatch_check_size) return true;
+    for (int i = 0; i < r->ninputs; i++) if (needs_minibatch_size(r->inputs[i], depth + 1)) return true;
+    return false;
+}
+
+static bool check_minibatch_size(WPlanCtx *p, WRel **roots, int n)
+{
+    bool need = false;
+    for (int i = 0; i < n && !need; i++) need = needs_minibatch_size(roots[i], 0);
+    if (!need) return true;
+    int64_t size = -1;
+    WError tmp;
+    werr_clear(&tmp);
+    wopts_get_long(p->config, "table.exec.mini-batch.size", -1, &size, &tmp);
+    if (size > 0) return true;
+    return werr_set(p->err, WEXC_ILLEGAL_ARG,
+                    "Key: 'table.exec.mini-batch.size' , default: -1 (fallback keys: []) must be > 0.");
+}
+
 bool wexplain_text(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int details, WStrBuf *out)
 {
     if (p->err && p->err->set) return false;
+    if (!check_minibatch_size(p, roots, n)) return false;
     ExCtx x;
     if (!ex_ctx_init(&x, p, roots, n)) return false;
     bool batch = false;

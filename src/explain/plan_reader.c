@@ -66,6 +66,8 @@ static const WType *type_from_json(Rd *r, json_t *j)
             else if (kind && !strcmp(kind, "PROCTIME")) t = wtype_with_time_attr(a, t, WTA_PROCTIME);
             return t;
         }
+        /* accumulators of two-phase aggregation (MapView, MIN/MAX with retraction): bytes here */
+        if (!strcmp(ty, "RAW")) return &WTYPE_BYTES;
         fail(r, "The compiled plan has a type weir cannot read: %s", ty);
         return NULL;
     }
@@ -392,8 +394,11 @@ static void derive_mode(WRel *x)
     WRel *in = x->ninputs ? x->inputs[0] : NULL;
     switch (x->kind) {
     case WR_CALC: case WR_EXCHANGE: case WR_WATERMARK: case WR_SINK: case WR_SINK_MATERIALIZER:
+    case WR_MINIBATCH_ASSIGNER:
         x->changelog = in->changelog;
         break;
+    case WR_LOCAL_GROUP_AGG: case WR_INCREMENTAL_GROUP_AGG: x->changelog = WCM_INSERT; break;
+    case WR_GLOBAL_GROUP_AGG: x->changelog = ALL_KINDS; break;
     case WR_DROP_UPDATE_BEFORE: x->changelog = in->changelog & (uint8_t)~WCM_UPDATE_BEFORE; break;
     case WR_UNION:
         x->changelog = 0;
@@ -708,6 +713,48 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         for (int i = 0; i < x->nkeys; i++) u[i] = i;
         x->nunique = x->nkeys;
         x->unique = u;
+    } else if (!strcmp(type, "stream-exec-mini-batch-assigner_1")) {
+        NEED(1);
+        x = new_rel(r, WR_MINIBATCH_ASSIGNER, 1);
+        json_t *mi = json_object_get(j, "miniBatchInterval");
+        x->minibatch_ms = json_integer_value(json_object_get(mi, "interval"));
+        const char *mode = json_string_value(json_object_get(mi, "mode"));
+        x->minibatch_rowtime = mode && !strcmp(mode, "RowTime");
+        x->minibatch_check_size = true;
+        x->nunique = in->nunique;
+        x->unique = in->unique;
+    } else if (!strcmp(type, "stream-exec-local-group-aggregate_1")) {
+        NEED(1);
+        x = new_rel(r, WR_LOCAL_GROUP_AGG, 1);
+        x->nkeys = ints_from_json(r, json_object_get(j, "grouping"), &x->keys);
+        if (!read_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
+        x->input_retracts = json_is_true(json_object_get(j, "needRetraction"));
+        x->agg_input = in->out;
+        x->count1_col = -1;
+    } else if (!strcmp(type, "stream-exec-global-group-aggregate_1")) {
+        NEED(1);
+        x = new_rel(r, WR_GLOBAL_GROUP_AGG, 1);
+        x->nkeys = ints_from_json(r, json_object_get(j, "grouping"), &x->keys);
+        if (!read_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
+        if (!schema_from_json(r, json_object_get(j, "localAggInputRowType"), &x->agg_input)) return NULL;
+        x->input_retracts = json_is_true(json_object_get(j, "needRetraction"));
+        x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
+        x->ttl_ms = ttl_of(r, j, 0);
+        x->count1_col = -1;
+        int *u = WA_ARRAY(r->a, int, x->nkeys ? x->nkeys : 1);
+        for (int i = 0; i < x->nkeys; i++) u[i] = i;
+        x->nunique = x->nkeys;
+        x->unique = u;
+    } else if (!strcmp(type, "stream-exec-incremental-group-aggregate_1")) {
+        NEED(1);
+        x = new_rel(r, WR_INCREMENTAL_GROUP_AGG, 1);
+        x->nkeys = ints_from_json(r, json_object_get(j, "partialAggGrouping"), &x->keys);
+        x->nfinal_keys = ints_from_json(r, json_object_get(j, "finalAggGrouping"), &x->final_keys);
+        if (!read_aggs(r, json_object_get(j, "partialOriginalAggCalls"), x)) return NULL;
+        if (!schema_from_json(r, json_object_get(j, "partialLocalAggInputRowType"), &x->agg_input)) return NULL;
+        x->input_retracts = json_is_true(json_object_get(j, "partialAggNeedRetraction"));
+        x->ttl_ms = ttl_of(r, j, 0);
+        x->count1_col = -1;
     } else if (!strcmp(type, "stream-exec-join_1")) {
         NEED(2);
         x = new_rel(r, WR_JOIN, 2);

@@ -64,13 +64,15 @@ static int64_t opt_ms(WPlanCtx *p, const char *key)
 
 /* ------------------------------------------------------------------ partial accumulators */
 
-bool wagg_mergeable(const WAggCall *c)
+bool wagg_mergeable(const WAggCall *c, bool retract)
 {
     switch (c->kind) {
     case WAGG_COUNT_STAR: case WAGG_COUNT: case WAGG_SUM: case WAGG_SUM0: case WAGG_AVG:
         return true;
     case WAGG_MIN: case WAGG_MAX:
         return c->nargs == 1;
+    case WAGG_LISTAGG:          /* Flink's declarative ListAggFunction; with retraction not here */
+        return !retract && !c->distinct;
     default:
         return false;
     }
@@ -143,6 +145,12 @@ void wagg_partial_layout(WArena *a, const WAggCall *aggs, int naggs, const WSche
             L->names[n++] = wa_sprintf(a, "sum$%d", idx++);
             L->types[n] = &WTYPE_BIGINT;
             L->names[n++] = wa_sprintf(a, "count$%d", idx++);
+            break;
+        case WAGG_LISTAGG:
+            L->types[n] = &WTYPE_STRING;
+            L->names[n++] = wa_sprintf(a, "accDelimiter$%d", idx++);
+            L->types[n] = &WTYPE_STRING;
+            L->names[n++] = wa_sprintf(a, "concatAcc$%d", idx++);
             break;
         default:    /* MIN / MAX */
             L->types[n] = retract || !at ? &WTYPE_BYTES
@@ -440,7 +448,7 @@ static WRel *two_phase_one(WPlanCtx *p, WRel *r)
 {
     WRel *x = r->inputs[0];
     if (x->kind != WR_EXCHANGE) return r;
-    for (int i = 0; i < r->naggs; i++) if (!wagg_mergeable(&r->aggs[i])) return r;
+    for (int i = 0; i < r->naggs; i++) if (!wagg_mergeable(&r->aggs[i], r->input_retracts)) return r;
     WRel *in = x->inputs[0];
     WAggPartial L;
     wagg_partial_layout(p->arena, r->aggs, r->naggs, &in->out, r->input_retracts, false, &L);
@@ -482,8 +490,8 @@ static WRel *two_phase_walk(WPlanCtx *p, WRel *r, int depth)
 }
 
 /* Global(FINAL) <- Exchange <- Local(FINAL) <- Global(PARTIAL) <- Exchange <- Local(PARTIAL)
-   becomes Global(FINAL) <- Exchange <- Incremental <- Exchange <- Local(PARTIAL). weir merges
-   only an insert-only PARTIAL input (the incremental deltas of a retracting one are not done). */
+   becomes Global(FINAL) <- Exchange <- Incremental <- Exchange <- Local(PARTIAL). The final
+   global then reads accumulator increments and retracts only when the partial input did. */
 static WRel *incremental_one(WPlanCtx *p, WRel *g)
 {
     if (g->partial_final != WPF_FINAL) return g;
@@ -492,11 +500,12 @@ static WRel *incremental_one(WPlanCtx *p, WRel *g)
     WRel *fl = x->inputs[0];
     if (fl->kind != WR_LOCAL_GROUP_AGG || fl->partial_final != WPF_FINAL) return g;
     WRel *pg = fl->inputs[0];
-    if (pg->kind != WR_GLOBAL_GROUP_AGG || pg->partial_final != WPF_PARTIAL || pg->input_retracts) return g;
+    if (pg->kind != WR_GLOBAL_GROUP_AGG || pg->partial_final != WPF_PARTIAL) return g;
     WArena *a = p->arena;
     WRel *px = pg->inputs[0];        /* the partial exchange over the partial local */
     WAggPartial L;
-    wagg_partial_layout(a, pg->aggs, pg->naggs, &pg->agg_input, false, true, &L);
+    bool retract = pg->input_retracts;
+    wagg_partial_layout(a, pg->aggs, pg->naggs, &pg->agg_input, retract, true, &L);
     WRel *inc = wrel_new(p, WR_INCREMENTAL_GROUP_AGG, 1);
     inc->inputs[0] = px;
     inc->nkeys = pg->nkeys;
@@ -506,8 +515,8 @@ static WRel *incremental_one(WPlanCtx *p, WRel *g)
     inc->naggs = pg->naggs;
     inc->aggs = pg->aggs;
     inc->agg_input = pg->agg_input;
-    inc->input_retracts = false;
-    inc->count1_col = -1;
+    inc->input_retracts = retract;
+    inc->count1_col = L.count1 >= 0 ? fl->nkeys + L.count1 : -1;
     inc->ttl_ms = pg->ttl_ms;
     inc->nhints = pg->nhints;
     inc->hints = pg->hints;
@@ -517,8 +526,8 @@ static WRel *incremental_one(WPlanCtx *p, WRel *g)
     inc->nunique = -1;
     WRel *ex = exchange_over(p, inc, fl->nkeys);
     g->inputs[0] = ex;
-    g->input_retracts = false;
-    g->count1_col = -1;
+    g->input_retracts = retract;
+    g->count1_col = inc->count1_col;
     return g;
 }
 

@@ -21,13 +21,15 @@ WRel *wagg_split_distinct(WPlanCtx *p, WRel *root);
    (or its watermark assigner). NULL with p->err set on error. */
 WRel *wagg_mini_batch(WPlanCtx *p, WRel *root);
 
-/* Can GroupAggregate call c be merged from partial accumulators (two-phase)? */
-bool wagg_mergeable(const WAggCall *c);
+/* Can GroupAggregate call c be merged from partial accumulators (two-phase)? `retract`: the
+   input retracts (LISTAGG merges only without retractions). */
+bool wagg_mergeable(const WAggCall *c, bool retract);
 
 /* The partial-accumulator columns of `aggs` (after the grouping columns): per call the fields of
    Flink's accumulator (COUNT(*): count1; COUNT: count; SUM: sum [, count when retracting];
    $SUM0: sum; AVG: sum, count; MIN/MAX: the value, or one RAW field (VARBINARY here) holding the
-   value, the map size and the value->count map when retracting), then `count1` (a record count,
+   value, the map size and the value->count map when retracting; LISTAGG: accDelimiter,
+   concatAcc), then `count1` (a record count,
    COUNT_RETRACT(*)) when the input retracts and no plain COUNT(*) exists, then one RAW field
    `distinct$k` per distinct argument list (its value map) unless without_distinct. Column names
    carry Flink's running suffix (count1$0, sum$1, ...). */

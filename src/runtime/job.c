@@ -722,7 +722,8 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         WIncrementalAggSpec sp = {
             .agg_ncols = r->agg_input.n, .agg_types = r->agg_input.types, .in_ncols = in->out.n,
             .in_types = in->out.types, .nkeys = r->nkeys, .nfinal_keys = r->nfinal_keys,
-            .final_keys = r->final_keys, .naggs = r->naggs, .aggs = r->aggs, .ttl_ms = r->ttl_ms,
+            .final_keys = r->final_keys, .naggs = r->naggs, .aggs = r->aggs,
+            .input_retracts = r->input_retracts, .ttl_ms = r->ttl_ms,
             .out = {r->out.n, r->out.types, r->out.names}};
         op = wop_incremental_agg_new(&L->ctx, &sp);
         break;
