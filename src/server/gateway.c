@@ -53,6 +53,8 @@ struct Sess {
     int nops;
     int busy;                   /* requests and operation threads using the session */
     bool closing;
+    int njobs;                  /* background jobs submitted from this session: its catalog must */
+    char (*jobs)[33];           /* outlive them, so a closed session waits until they are freed */
 };
 
 struct WGateway {
@@ -63,6 +65,8 @@ struct WGateway {
     pthread_cond_t cv;
     int nsess;
     Sess *sessions[MAX_SESSIONS];
+    int nzombies;               /* closed sessions waiting for their jobs */
+    Sess **zombies;
     uint64_t rng;
     int64_t idle_ms;
     bool stopping;
@@ -433,6 +437,12 @@ static void *op_thread(void *arg)
                             .submitted = sk_submitted};
         ok = wsession_execute(ss->s, op->stmt, &sink, &res, &err);
     }
+    if (ok && res.kind == WSR_JOB_SUBMITTED && res.job_id[0]) {
+        pthread_mutex_lock(&g->mu);
+        ss->jobs = wrealloc(ss->jobs, sizeof *ss->jobs * (size_t)(ss->njobs + 1));
+        snprintf(ss->jobs[ss->njobs++], 33, "%s", res.job_id);
+        pthread_mutex_unlock(&g->mu);
+    }
     json_t *ev = json_pack("{s:s, s:b, s:o}", "type", "result", "ok", ok, "client", client_config(ss->s));
     if (ok) json_object_set_new(ev, "result", result_json(&res));
     else json_object_set_new(ev, "error", error_json(&err));
@@ -497,7 +507,10 @@ static void free_op(Op *op)
     free(op);
 }
 
-/* Remove a session from the list (locked), then wait for its users and free it (unlocks). */
+static void reap_zombies(WGateway *g);
+
+/* Remove a session from the list (locked), wait for its users, then free it once its background
+   jobs are gone (see reap_zombies). */
 static void close_session_locked(WGateway *g, Sess *ss)
 {
     ss->closing = true;
@@ -517,10 +530,28 @@ static void close_session_locked(WGateway *g, Sess *ss)
         free_op(ops);
         ops = next;
     }
-    wsession_free(ss->s);
-    pthread_mutex_destroy(&ss->run_mu);
-    free(ss);
     pthread_mutex_lock(&g->mu);
+    g->zombies = wrealloc(g->zombies, sizeof(Sess *) * (size_t)(g->nzombies + 1));
+    g->zombies[g->nzombies++] = ss;
+    reap_zombies(g);
+}
+
+/* Free closed sessions none of whose jobs is still alive (locked; unlocks while freeing). */
+static void reap_zombies(WGateway *g)
+{
+    for (int i = 0; i < g->nzombies; i++) {
+        Sess *ss = g->zombies[i];
+        bool alive = false;
+        for (int k = 0; k < ss->njobs && !alive; k++) alive = !wregistry_released(g->reg, ss->jobs[k]);
+        if (alive) continue;
+        g->zombies[i--] = g->zombies[--g->nzombies];
+        pthread_mutex_unlock(&g->mu);
+        wsession_free(ss->s);
+        pthread_mutex_destroy(&ss->run_mu);
+        free(ss->jobs);
+        free(ss);
+        pthread_mutex_lock(&g->mu);
+    }
 }
 
 static bool set_property(WSession *s, const char *k, const char *v, WError *err)
@@ -773,6 +804,9 @@ int wgateway_handle(WGateway *g, const char *method, const char *path, const cha
             return 400;
         }
     }
+    pthread_mutex_lock(&g->mu);
+    reap_zombies(g);
+    pthread_mutex_unlock(&g->mu);
     bool is_get = !strcmp(method, "GET"), is_post = !strcmp(method, "POST"), is_del = !strcmp(method, "DELETE");
     int status = 404;
     *out = NULL;
@@ -936,6 +970,10 @@ void wgateway_free(WGateway *g)
     g->stopping = true;
     pthread_cond_broadcast(&g->cv);
     while (g->nsess > 0) close_session_locked(g, g->sessions[0]);
+    reap_zombies(g);
+    if (g->nzombies)
+        fprintf(stderr, "weir: %d SQL gateway session(s) kept: their jobs did not stop\n", g->nzombies);
+    free(g->zombies);
     pthread_mutex_unlock(&g->mu);
     pthread_cond_destroy(&g->cv);
     pthread_mutex_destroy(&g->mu);

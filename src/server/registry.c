@@ -346,6 +346,10 @@ static void *job_thread(void *arg)
     /* nobody reads the job any more: free it outside the lock */
     wjob_free(job);
     warena_delete(arena);
+    pthread_mutex_lock(&r->mu);
+    j->released = true;
+    pthread_cond_broadcast(&r->cv);
+    pthread_mutex_unlock(&r->mu);
     return NULL;
 }
 
@@ -378,6 +382,9 @@ static void submit(void *ctx, const char *job_id, const char *job_name, WJob *jo
     if (rc != 0) {
         wjob_free(job);
         warena_delete(arena);
+        pthread_mutex_lock(&r->mu);
+        j->released = true;
+        pthread_mutex_unlock(&r->mu);
     }
 }
 
@@ -412,6 +419,7 @@ static void observe(void *ctx, const char *job_id, const char *job_name, WJob *j
             WRegJob *j = r->jobs[i];
             if (j->job != job) continue;
             finish(r, j, ok, ok ? NULL : wjob_error(job));
+            j->released = true;     /* the session frees it right after this call */
             break;
         }
     }
@@ -518,7 +526,16 @@ void wregistry_init(WRegistry *r, const WClusterConfig *cfg)
     r->has_sampler = pthread_create(&r->sampler, NULL, sampler_thread, r) == 0;
 }
 
-void wregistry_destroy(WRegistry *r)
+bool wregistry_released(WRegistry *r, const char *id)
+{
+    pthread_mutex_lock(&r->mu);
+    WRegJob *j = wregistry_find(r, id);
+    bool rel = !j || j->released;
+    pthread_mutex_unlock(&r->mu);
+    return rel;
+}
+
+void wregistry_stop_jobs(WRegistry *r)
 {
     pthread_mutex_lock(&r->mu);
     r->stopping = true;
@@ -531,11 +548,19 @@ void wregistry_destroy(WRegistry *r)
     }
     pthread_cond_broadcast(&r->cv);
     pthread_mutex_unlock(&r->mu);
-    if (r->has_sampler) pthread_join(r->sampler, NULL);
+    if (r->has_sampler) {
+        pthread_join(r->sampler, NULL);
+        r->has_sampler = false;
+    }
     /* wait for the job threads; a job that ignores cancellation for 10 s is left behind */
-    for (int i = 0; i < r->n; i++) {
-        WRegJob *j = r->jobs[i];
-        if (!j->has_thread) continue;
+    pthread_mutex_lock(&r->mu);
+    int n = 0;
+    WRegJob **threads = wcalloc((size_t)(r->n ? r->n : 1), sizeof(WRegJob *));
+    for (int i = 0; i < r->n; i++)
+        if (r->jobs[i]->has_thread) threads[n++] = r->jobs[i];
+    pthread_mutex_unlock(&r->mu);
+    for (int i = 0; i < n; i++) {
+        WRegJob *j = threads[i];
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
         until.tv_sec += 10;
@@ -545,6 +570,12 @@ void wregistry_destroy(WRegistry *r)
             fprintf(stderr, "weir: job %s did not stop within 10 s of its cancellation\n", j->id);
         }
     }
+    free(threads);
+}
+
+void wregistry_destroy(WRegistry *r)
+{
+    wregistry_stop_jobs(r);
     bool leaked = false;
     for (int i = 0; i < r->n; i++) {
         if (r->jobs[i]->has_thread) { leaked = true; continue; }

@@ -91,6 +91,7 @@ typedef struct WRegJob {
     pid_t tid;                  /* the job thread (Linux thread id), 0 when none */
     pthread_t thread;
     bool has_thread;
+    bool released;              /* the job and its plan are freed (nothing of it is running) */
     /* history for plots */
     int nhist, hist_start;
     WRegSample hist[WREG_HISTORY];
@@ -111,8 +112,13 @@ typedef struct WRegistry {
 } WRegistry;
 
 void wregistry_init(WRegistry *r, const WClusterConfig *cfg);
-/* Cancel running jobs, wait for their threads (bounded), free everything. */
+/* Refuse new jobs, cancel running ones and wait (bounded: 10 s per job) until their threads
+   ended. Entries stay readable. */
+void wregistry_stop_jobs(WRegistry *r);
+/* wregistry_stop_jobs, then free everything. */
 void wregistry_destroy(WRegistry *r);
+/* A job id that is unknown, or whose job has been freed (its session may go). */
+bool wregistry_released(WRegistry *r, const char *id);
 /* The executor to hand to wsession_set_executor. */
 WJobExecutor *wregistry_executor(WRegistry *r);
 

@@ -367,6 +367,7 @@ void wserver_stop(WServer *s)
     /* end waiting requests first, then the HTTP threads, then the sessions and the jobs */
     wgateway_shutdown_begin(s->gw);
     MHD_stop_daemon(s->mhd);    /* closes the listening socket too */
+    wregistry_stop_jobs(&s->reg);   /* before the sessions whose catalogs the jobs read */
     wgateway_free(s->gw);
     wregistry_destroy(&s->reg);
     free(s->dashboard);
