@@ -499,9 +499,15 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         partial_final_type(out, r);
         wsb_puts(out, "select=[");
         for (int i = 0; i < r->nkeys; i++) wsb_printf(out, "%s%s", i ? ", " : "", inn[r->keys[i]]);
+        /* the FINAL aggregate of a distinct split over an insert-only PARTIAL one: the partial
+           MIN/MAX only ever fall/rise, so Flink's monotonicity analysis drops their retraction */
+        const WRel *part = in && in->kind == WR_EXCHANGE ? in->inputs[0] : in;
+        bool mono = r->partial_final == WPF_FINAL && part && part->kind == WR_GROUP_AGG && !part->input_retracts;
         for (int j = 0; j < r->naggs; j++) {
             if (r->nkeys || j) wsb_puts(out, ", ");
-            ex_agg_call(&r->aggs[j], inn, ex_out_names(x, r)[r->nkeys + j], out, r->input_retracts);
+            const WAggCall *c = &r->aggs[j];
+            bool minmax = c->kind == WAGG_MIN || c->kind == WAGG_MAX;
+            ex_agg_call(c, inn, ex_out_names(x, r)[r->nkeys + j], out, r->input_retracts && !(mono && minmax));
         }
         wsb_putc(out, ']');
         if (d == EXD_REL) ttl_hint_text(ex_hint(x, r), false, out);
