@@ -16,6 +16,7 @@
 #  (c) tests/errors/*.sql the same way.
 #  (d) conformance cases (../shared/conformance relative to the repository, or $WEIR_CONFORMANCE):
 #      `weir conformance <case>` per case; a binary that answers "unknown command" skips them all.
+#  (e) cluster tests: tests/cluster/*.sh against a daemon each starts and stops (see there).
 # The last line is exactly "N passed, N failed, N skipped"; the exit status is 1 if any failed.
 set -uo pipefail
 
@@ -217,6 +218,29 @@ for rs in "$ROOT"/tests/recovery/*.sh; do
   echo "recovery/$(basename "$rs" .sh): $rp passed, $rf failed"
   passed=$((passed + rp)); failed=$((failed + rf))
 done
+
+# ----------------------------------------------------------------------------- (e) cluster tests
+# tests/cluster/*.sh (helpers in tests/cluster/lib.sh): each starts its own cluster daemon on a free
+# 127.0.0.1 port with private conf/log folders and stops it when it ends, also on failure or
+# timeout. Exit 0 pass, 77 skipped (a tool such as chromium is missing), else fail.
+# WEIR_SKIP_CLUSTER=1 skips the section.
+if [[ -z "${WEIR_SKIP_CLUSTER:-}" && -x "$BUILD/weir" ]]; then
+  "$ROOT/tests/cluster/setup.sh" > /dev/null 2>&1 || true
+  kp=0 kf=0 ks=0
+  for t in "$ROOT"/tests/cluster/*.sh; do
+    case "$(basename "$t")" in lib.sh|setup.sh) continue ;; esac
+    out="$(BUILD="$BUILD" timeout "${CLUSTER_TEST_TIMEOUT:-300}" bash "$t" 2>&1 < /dev/null)"; st=$?
+    if [[ $st -eq 0 ]]; then
+      kp=$((kp + 1))
+    elif [[ $st -eq 77 ]]; then
+      ks=$((ks + 1)); printf '%s\n' "$out" | grep '^SKIP' | head -n 3
+    else
+      kf=$((kf + 1)); echo "FAIL cluster/$(basename "$t" .sh) (exit $st)"; printf '%s\n' "$out" | head -n 40
+    fi
+  done
+  echo "cluster: $kp passed, $kf failed, $ks skipped"
+  passed=$((passed + kp)); failed=$((failed + kf)); skipped=$((skipped + ks))
+fi
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [[ $failed -eq 0 ]]
