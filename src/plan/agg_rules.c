@@ -27,6 +27,8 @@
  */
 #include "agg_rules.h"
 #include "bind_internal.h"
+#include "state_ttl.h"
+#include "../common/duration.h"
 #include "../expr/functions.h"
 
 #include <stdlib.h>
@@ -444,7 +446,11 @@ static WRel *exchange_over(WPlanCtx *p, WRel *in, int nkeys)
     return x;
 }
 
-static WRel *two_phase_one(WPlanCtx *p, WRel *r)
+/* STATE_TTL hints as they apply to the GroupAggregates before the rewrite (state_ttl.c resolves
+   hints on GroupAggregate nodes only): the global aggregate keeps the hinted TTL. */
+typedef struct TtlHints { const WStateTtlHint *h; int n; } TtlHints;
+
+static WRel *two_phase_one(WPlanCtx *p, WRel *r, const TtlHints *th)
 {
     WRel *x = r->inputs[0];
     if (x->kind != WR_EXCHANGE) return r;
@@ -478,14 +484,19 @@ static WRel *two_phase_one(WPlanCtx *p, WRel *r)
     for (int i = 0; i < r->nkeys; i++) g->keys[i] = i;
     g->agg_input = in->out;
     g->count1_col = L.count1 >= 0 ? r->nkeys + L.count1 : -1;
+    for (int i = 0; i < th->n; i++) {
+        if (th->h[i].node != r || !th->h[i].input) continue;
+        int64_t ms = 0;
+        if (wduration_parse(th->h[i].input, &ms, p->err)) g->ttl_ms = ms;
+    }
     return g;
 }
 
-static WRel *two_phase_walk(WPlanCtx *p, WRel *r, int depth)
+static WRel *two_phase_walk(WPlanCtx *p, WRel *r, const TtlHints *th, int depth)
 {
     if (depth > 2000) return r;
-    for (int i = 0; i < r->ninputs; i++) r->inputs[i] = two_phase_walk(p, r->inputs[i], depth + 1);
-    if (r->kind == WR_GROUP_AGG) return two_phase_one(p, r);
+    for (int i = 0; i < r->ninputs; i++) r->inputs[i] = two_phase_walk(p, r->inputs[i], th, depth + 1);
+    if (r->kind == WR_GROUP_AGG) return two_phase_one(p, r, th);
     return r;
 }
 
@@ -639,7 +650,12 @@ WRel *wagg_mini_batch(WPlanCtx *p, WRel *root)
     const char *strategy = wopts_get(p->config, "table.optimizer.agg-phase-strategy");
     bool two_phase = !(strategy && !strcasecmp(strategy, "ONE_PHASE"));
     if (two_phase) {
-        root = two_phase_walk(p, root, 0);
+        WStateTtlHint *h = NULL;
+        int nh = wstate_ttl_hints(p, root, &h);
+        if (nh < 0) return NULL;
+        TtlHints th = {h, nh};
+        root = two_phase_walk(p, root, &th, 0);
+        if (p->err && p->err->set) return NULL;
         if (opt_bool(p, "table.optimizer.incremental-agg-enabled", true)) root = incremental_walk(p, root, 0);
     }
     assign_walk(p, root, (MbTrait){MB_PROC, latency}, 0);
