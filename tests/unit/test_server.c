@@ -1,0 +1,300 @@
+/*
+ * test_server.c — the cluster's pieces without a network: config.yaml reading (server/
+ * cluster_config.c), metrics parsing (server/registry.c), REST routing and error answers
+ * (server/rest*.c) and the SQL gateway's request handling (server/gateway.c) called directly.
+ */
+#include "unit.h"
+#include "../../src/server/cluster_config.h"
+#include "../../src/server/registry.h"
+#include "../../src/server/rest.h"
+#include "../../src/server/gateway.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *first_error(json_t *j)
+{
+    json_t *e = json_object_get(j, "errors");
+    return json_string_value(json_array_get(e, 0));
+}
+
+WTEST(yaml_nested_and_flat_keys)
+{
+    WOptions o;
+    wopts_init(&o);
+    WError err;
+    werr_clear(&err);
+    const char *text =
+        "# comment\n"
+        "rest:\n"
+        "  port: 8082   # trailing comment\n"
+        "  bind-address: \"0.0.0.0\"\n"
+        "parallelism.default: 4\n"
+        "state:\n"
+        "  backend:\n"
+        "    type: rocksdb\n"
+        "  checkpoints.dir: 'file:///tmp/it''s'\n"
+        "env:\n"
+        "  java:\n"
+        "    opts: [\"-Xmx1g\", -Dx=1]\n"
+        "pipeline.jars:\n"
+        "  - a.jar\n"
+        "  - b.jar\n"
+        "url: http://x#frag\n";
+    CHECK(wyaml_flatten(text, "config.yaml", &o, &err));
+    CHECK_STR(wopts_get(&o, "rest.port"), "8082");
+    CHECK_STR(wopts_get(&o, "rest.bind-address"), "0.0.0.0");
+    CHECK_STR(wopts_get(&o, "parallelism.default"), "4");
+    CHECK_STR(wopts_get(&o, "state.backend.type"), "rocksdb");
+    CHECK_STR(wopts_get(&o, "state.checkpoints.dir"), "file:///tmp/it's");
+    CHECK_STR(wopts_get(&o, "env.java.opts"), "-Xmx1g;-Dx=1");
+    CHECK_STR(wopts_get(&o, "pipeline.jars"), "a.jar;b.jar");
+    CHECK_STR(wopts_get(&o, "url"), "http://x#frag");
+    wopts_free(&o);
+}
+
+WTEST(yaml_errors_name_the_line)
+{
+    WOptions o;
+    wopts_init(&o);
+    WError err;
+    werr_clear(&err);
+    CHECK(!wyaml_flatten("rest:\n  port: 1\nthis is not yaml\n", "c.yaml", &o, &err));
+    CHECK(strstr(err.msg, "c.yaml:3:") != NULL);
+    werr_clear(&err);
+    CHECK(!wyaml_flatten("a: 'unterminated\n", "c.yaml", &o, &err));
+    CHECK(strstr(err.msg, "unterminated") != NULL);
+    werr_clear(&err);
+    CHECK(!wyaml_flatten("rest:\n\tport: 1\n", "c.yaml", &o, &err));
+    CHECK(strstr(err.msg, "tabs") != NULL);
+    werr_clear(&err);
+    CHECK(!wyaml_flatten("- item\n", "c.yaml", &o, &err));
+    wopts_free(&o);
+}
+
+WTEST(cluster_config_defaults_and_ports)
+{
+    WClusterConfig c;
+    wcluster_config_init(&c);
+    WError err;
+    werr_clear(&err);
+    CHECK(wcluster_config_load(&c, "/nonexistent/weir/config.yaml", &err));     /* missing: defaults */
+    CHECK_STR(wcluster_bind_address(&c), "localhost");
+    CHECK_STR(wcluster_connect_address(&c), "localhost");
+    int lo = 0, hi = 0;
+    CHECK(wcluster_port_range(&c, &lo, &hi, &err));
+    CHECK_INT(lo, 8081);
+    CHECK_INT(hi, 8081);
+    wopts_set(&c.opts, "rest.port", "9000-9010");
+    CHECK(wcluster_port_range(&c, &lo, &hi, &err));
+    CHECK_INT(lo, 9000);
+    CHECK_INT(hi, 9010);
+    wopts_set(&c.opts, "rest.port", "90x");
+    CHECK(!wcluster_port_range(&c, &lo, &hi, &err));
+    werr_clear(&err);
+    wopts_set(&c.opts, "rest.port", "9010-9000");
+    CHECK(!wcluster_port_range(&c, &lo, &hi, &err));
+    werr_clear(&err);
+    wopts_set(&c.opts, "rest.port", "70000");
+    CHECK(!wcluster_port_range(&c, &lo, &hi, &err));
+    wopts_set(&c.opts, "rest.bind-address", "0.0.0.0");
+    CHECK_STR(wcluster_bind_address(&c), "0.0.0.0");
+    CHECK_STR(wcluster_connect_address(&c), "localhost");
+    wopts_set(&c.opts, "rest.address", "myhost");
+    CHECK_STR(wcluster_connect_address(&c), "myhost");
+    wcluster_config_free(&c);
+}
+
+WTEST(state_metrics_parsing)
+{
+    WStateMetric st[4];
+    int64_t expired = -1;
+    char rest[128];
+    int n = wregistry_parse_state_metrics("leftState.entries=3 leftState.bytes=120 rightState.entries=1 "
+                                          "rightState.bytes=40 ttlExpiredRecords=7 droppedRetractions=2",
+                                          st, 4, &expired, rest, sizeof rest);
+    CHECK_INT(n, 2);
+    CHECK_STR(st[0].name, "leftState");
+    CHECK_INT(st[0].entries, 3);
+    CHECK_INT(st[0].bytes, 120);
+    CHECK_STR(st[1].name, "rightState");
+    CHECK_INT(st[1].bytes, 40);
+    CHECK_INT(expired, 7);
+    CHECK_STR(rest, "droppedRetractions=2");
+    CHECK_INT(wregistry_parse_state_metrics("", st, 4, &expired, rest, sizeof rest), 0);
+    CHECK_INT(expired, 0);
+    CHECK_INT(wregistry_parse_state_metrics(NULL, st, 4, NULL, NULL, 0), 0);
+    /* more states than room: the extra ones are dropped, nothing overflows */
+    CHECK_INT(wregistry_parse_state_metrics("a.entries=1 b.entries=2 c.entries=3", st, 2, NULL, NULL, 0), 2);
+    CHECK_STR(wjob_state_name(WJS_CANCELLING), "CANCELLING");
+    CHECK(wjob_state_terminal(WJS_CANCELED));
+    CHECK(!wjob_state_terminal(WJS_RUNNING));
+}
+
+WTEST(rest_routes_and_errors_without_jobs)
+{
+    WClusterConfig cfg;
+    wcluster_config_init(&cfg);
+    WRegistry reg;
+    wregistry_init(&reg, &cfg);
+    WRest rest;
+    wrest_init(&rest, &reg, &cfg, "127.0.0.1", 1234);
+    json_t *out = NULL;
+
+    CHECK_INT(wrest_handle(&rest, "GET", "/overview", "", NULL, 0, &out), 200);
+    CHECK_INT(json_integer_value(json_object_get(out, "jobs-running")), 0);
+    CHECK_INT(json_integer_value(json_object_get(out, "slots-total")), 1);
+    json_decref(out);
+    CHECK_INT(wrest_handle(&rest, "GET", "/config", "", NULL, 0, &out), 200);
+    CHECK_STR(json_string_value(json_object_get(out, "flink-version")), WEIR_FLINK_VERSION);
+    json_decref(out);
+    CHECK_INT(wrest_handle(&rest, "GET", "/jobs", "", NULL, 0, &out), 200);
+    CHECK_INT(json_array_size(json_object_get(out, "jobs")), 0);
+    json_decref(out);
+    CHECK_INT(wrest_handle(&rest, "GET", "/jobmanager/config", "", NULL, 0, &out), 200);
+    CHECK(json_is_array(out) && json_array_size(out) > 0);
+    json_decref(out);
+    CHECK_INT(wrest_handle(&rest, "GET", "/taskmanagers", "", NULL, 0, &out), 200);
+    CHECK_STR(json_string_value(json_object_get(json_array_get(json_object_get(out, "taskmanagers"), 0), "id")),
+              rest.tm_id);
+    json_decref(out);
+
+    CHECK_INT(wrest_handle(&rest, "GET", "/nowhere", "", NULL, 0, &out), 404);
+    CHECK_STR(first_error(out), "Not found: /nowhere");
+    json_decref(out);
+    CHECK_INT(wrest_handle(&rest, "GET", "/", "", NULL, 0, &out), 404);
+    json_decref(out);
+    CHECK_INT(wrest_handle(&rest, "GET", "/jobs/xyz", "", NULL, 0, &out), 400);
+    CHECK(strstr(first_error(out), "jobid") != NULL);
+    json_decref(out);
+    CHECK_INT(wrest_handle(&rest, "GET", "/jobs/0123456789abcdef0123456789abcdef", "", NULL, 0, &out), 404);
+    CHECK(strstr(first_error(out), "not found") != NULL);
+    json_decref(out);
+    CHECK_INT(wrest_handle(&rest, "PATCH", "/jobs/0123456789abcdef0123456789abcdef", "mode=cancel", NULL, 0, &out), 404);
+    json_decref(out);
+    CHECK_INT(wrest_handle(&rest, "PATCH", "/jobs/0123456789abcdef0123456789abcdef", "mode=stop", NULL, 0, &out), 400);
+    json_decref(out);
+    CHECK_INT(wrest_handle(&rest, "DELETE", "/jobs", "", NULL, 0, &out), 405);
+    json_decref(out);
+    CHECK_INT(wrest_handle(&rest, "POST", "/overview", "", NULL, 0, &out), 405);
+    json_decref(out);
+    CHECK_INT(wrest_handle(&rest, "GET", "/taskmanagers/other/thread-dump", "", NULL, 0, &out), 404);
+    json_decref(out);
+    char tmpath[128];
+    snprintf(tmpath, sizeof tmpath, "/taskmanagers/%s/thread-dump", rest.tm_id);
+    CHECK_INT(wrest_handle(&rest, "GET", tmpath, "", NULL, 0, &out), 200);
+    CHECK(json_array_size(json_object_get(out, "threadInfos")) >= 1);
+    json_decref(out);
+    CHECK_INT(wrest_handle(&rest, "GET", "/weir/jobs/zz/state", "", NULL, 0, &out), 400);
+    json_decref(out);
+    CHECK_INT(wrest_handle(&rest, "GET", "/weir/other", "", NULL, 0, &out), 404);
+    json_decref(out);
+    char deep[600];
+    memset(deep, 0, sizeof deep);
+    for (int i = 0; i < 20; i++) strcat(deep, "/a");
+    CHECK_INT(wrest_handle(&rest, "GET", deep, "", NULL, 0, &out), 404);
+    json_decref(out);
+    char query[32];
+    CHECK_STR(wrest_query("a=1&mode=cancel&b", "mode", query, sizeof query), "cancel");
+    CHECK_STR(wrest_query("a=1&b", "b", query, sizeof query), "");
+    CHECK(wrest_query("a=1", "mode", query, sizeof query) == NULL);
+    CHECK(wrest_query("modex=1", "mode", query, sizeof query) == NULL);
+
+    wregistry_destroy(&reg);
+    wcluster_config_free(&cfg);
+}
+
+WTEST(gateway_requests_and_a_statement)
+{
+    WClusterConfig cfg;
+    wcluster_config_init(&cfg);
+    wopts_set(&cfg.opts, "parallelism.default", "1");
+    wopts_set(&cfg.opts, "rest.port", "1");       /* not a job key: not set in sessions */
+    WRegistry reg;
+    wregistry_init(&reg, &cfg);
+    FILE *devnull = fopen("/dev/null", "w");
+    WGateway *g = wgateway_new(&reg, &cfg, devnull);
+    json_t *out = NULL;
+
+    CHECK_INT(wgateway_handle(g, "GET", "/sessions", "", NULL, 0, &out), 405);
+    json_decref(out);
+    CHECK_INT(wgateway_handle(g, "POST", "/nothing", "", NULL, 0, &out), 404);
+    json_decref(out);
+    CHECK_INT(wgateway_handle(g, "POST", "/sessions", "", "{bad", 4, &out), 400);
+    json_decref(out);
+    CHECK_INT(wgateway_handle(g, "POST", "/sessions", "", "{\"properties\":{\"a\":1}}", 22, &out), 400);
+    json_decref(out);
+    const char *body = "{\"properties\":{\"pipeline.name\":\"unit\"}}";
+    CHECK_INT(wgateway_handle(g, "POST", "/sessions", "", body, strlen(body), &out), 200);
+    char sh[64];
+    snprintf(sh, sizeof sh, "%s", json_string_value(json_object_get(out, "sessionHandle")));
+    json_decref(out);
+    CHECK_INT(strlen(sh), 36);
+
+    char path[256];
+    snprintf(path, sizeof path, "/sessions/%s", sh);
+    CHECK_INT(wgateway_handle(g, "GET", path, "", NULL, 0, &out), 200);
+    json_t *props = json_object_get(out, "properties");
+    CHECK_STR(json_string_value(json_object_get(props, "pipeline.name")), "unit");
+    CHECK_STR(json_string_value(json_object_get(props, "parallelism.default")), "1");
+    CHECK(json_object_get(props, "rest.port") == NULL);
+    json_decref(out);
+
+    snprintf(path, sizeof path, "/sessions/%s/statements", sh);
+    CHECK_INT(wgateway_handle(g, "POST", path, "", "{\"statement\":1}", 15, &out), 400);
+    json_decref(out);
+    const char *st = "{\"statement\":\"SHOW JOBS\"}";
+    CHECK_INT(wgateway_handle(g, "POST", path, "", st, strlen(st), &out), 200);
+    char oh[64];
+    snprintf(oh, sizeof oh, "%s", json_string_value(json_object_get(out, "operationHandle")));
+    json_decref(out);
+
+    /* fetch until EOS (bounded) */
+    long token = 0;
+    bool got_result = false, eos = false;
+    for (int i = 0; i < 50 && !eos; i++) {
+        snprintf(path, sizeof path, "/sessions/%s/operations/%s/result/%ld", sh, oh, token);
+        CHECK_INT(wgateway_handle(g, "GET", path, "wait=200", NULL, 0, &out), 200);
+        json_t *evs = json_object_get(out, "events");
+        size_t k;
+        json_t *ev;
+        json_array_foreach(evs, k, ev) {
+            if (!strcmp(json_string_value(json_object_get(ev, "type")), "result")) {
+                got_result = true;
+                json_t *res = json_object_get(ev, "result");
+                CHECK_STR(json_string_value(json_object_get(res, "kind")), "TABLE");
+                CHECK_STR(json_string_value(json_array_get(json_object_get(res, "columns"), 0)), "job id");
+            }
+        }
+        token = (long)json_integer_value(json_object_get(out, "nextToken"));
+        eos = !strcmp(json_string_value(json_object_get(out, "resultType")), "EOS");
+        json_decref(out);
+    }
+    CHECK(got_result);
+    CHECK(eos);
+    snprintf(path, sizeof path, "/sessions/%s/operations/%s/result/%ld", sh, oh, token + 5);
+    CHECK_INT(wgateway_handle(g, "GET", path, "", NULL, 0, &out), 400);
+    json_decref(out);
+    snprintf(path, sizeof path, "/sessions/%s/operations/%s/status", sh, oh);
+    CHECK_INT(wgateway_handle(g, "GET", path, "", NULL, 0, &out), 200);
+    CHECK_STR(json_string_value(json_object_get(out, "status")), "FINISHED");
+    json_decref(out);
+    snprintf(path, sizeof path, "/sessions/%s/operations/%s/close", sh, oh);
+    CHECK_INT(wgateway_handle(g, "DELETE", path, "", NULL, 0, &out), 200);
+    json_decref(out);
+    CHECK_INT(wgateway_handle(g, "DELETE", path, "", NULL, 0, &out), 404);
+    json_decref(out);
+    snprintf(path, sizeof path, "/sessions/%s", sh);
+    CHECK_INT(wgateway_handle(g, "DELETE", path, "", NULL, 0, &out), 200);
+    json_decref(out);
+    CHECK_INT(wgateway_handle(g, "DELETE", path, "", NULL, 0, &out), 404);
+    json_decref(out);
+
+    wgateway_shutdown_begin(g);
+    wregistry_stop_jobs(&reg);
+    wgateway_free(g);
+    wregistry_destroy(&reg);
+    fclose(devnull);
+    wcluster_config_free(&cfg);
+}
