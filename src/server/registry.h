@@ -126,8 +126,8 @@ void wregistry_lock(WRegistry *r);
 void wregistry_unlock(WRegistry *r);
 /* (locked) Find by id (32 hex); NULL when unknown. */
 WRegJob *wregistry_find(WRegistry *r, const char *id);
-/* (locked) Operator stats of one subtask (subtask -1: summed over subtasks): live counters while
-   running, the final ones afterwards. */
+/* (locked) Operator stats of one subtask (subtask -1: summed over subtasks; below -1: zeros, a
+   subtask weir does not run): live counters while running, the final ones afterwards. */
 void wregistry_op_stats(const WRegJob *j, int op, int subtask, WOpStats *out);
 /* (locked) Epoch ms now. */
 int64_t wregistry_now(void);
