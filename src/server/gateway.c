@@ -365,6 +365,56 @@ static bool job_statement(WGateway *g, Sess *ss, const char *stmt, WStmtResult *
 
 /* ------------------------------------------------------------------ statements */
 
+/* DROP / ALTER of a table, view or database: what would free table definitions a job reads. */
+static bool changes_tables(const char *stmt)
+{
+    Tok t[2];
+    Tok all[64];
+    int n = tokenize(stmt, all, 64);
+    if (n < 2) {
+        /* tokenize gives up on anything but words and strings: look at the first two words only */
+        const char *p = stmt;
+        int k = 0;
+        while (*p && k < 2) {
+            while (*p && !isalpha((unsigned char)*p)) {
+                if (p[0] == '-' && p[1] == '-') { while (*p && *p != '\n') p++; continue; }
+                if (!isspace((unsigned char)*p)) return false;
+                p++;
+            }
+            size_t len = 0;
+            while (isalnum((unsigned char)p[len]) || p[len] == '_') len++;
+            if (!len) break;
+            if (len >= sizeof t[k].text) len = sizeof t[k].text - 1;
+            for (size_t i = 0; i < len; i++) t[k].text[i] = (char)toupper((unsigned char)p[i]);
+            t[k].text[len] = 0;
+            t[k].str = false;
+            k++;
+            p += len;
+        }
+        if (k < 2) return false;
+    } else {
+        t[0] = all[0];
+        t[1] = all[1];
+    }
+    if (!kw(&t[0], "DROP") && !kw(&t[0], "ALTER")) return false;
+    return kw(&t[1], "TABLE") || kw(&t[1], "TEMPORARY") || kw(&t[1], "VIEW") || kw(&t[1], "DATABASE") ||
+           kw(&t[1], "CATALOG");
+}
+
+/* Background jobs of the session that are still alive. */
+static bool live_jobs(WGateway *g, Sess *ss)
+{
+    pthread_mutex_lock(&g->mu);
+    int n = ss->njobs;
+    char (*ids)[33] = n ? wmalloc(sizeof *ids * (size_t)n) : NULL;
+    if (n) memcpy(ids, ss->jobs, sizeof *ids * (size_t)n);
+    pthread_mutex_unlock(&g->mu);
+    bool alive = false;
+    for (int i = 0; i < n && !alive; i++) alive = !wregistry_released(g->reg, ids[i]);
+    free(ids);
+    return alive;
+}
+
 static json_t *error_json(const WError *e)
 {
     return json_pack("{s:s, s:s, s:i, s:i, s:s, s:I}", "class", e->cls[0] ? e->cls : WEXC_TABLE, "message", e->msg,
@@ -431,6 +481,11 @@ static void *op_thread(void *arg)
     pthread_mutex_unlock(&g->mu);
     if (cancelled_early) {
         werr_set(&err, WEXC_GATEWAY, "The statement was cancelled before it ran.");
+    } else if (changes_tables(op->stmt) && live_jobs(g, ss)) {
+        /* the session's running jobs read its table definitions */
+        werr_set(&err, WEXC_VALIDATION,
+                 "A job submitted from this session is still running and reads the tables of this session: "
+                 "weir cannot drop or alter them meanwhile. Stop the job first (SHOW JOBS; STOP JOB '<id>').");
     } else if (!job_statement(g, ss, op->stmt, &res, &err, &ok)) {
         SinkCtx k = {.op = op};
         WResultSink sink = {.ctx = &k, .open = sk_open, .rows = sk_rows, .close = sk_close,

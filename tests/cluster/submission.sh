@@ -25,11 +25,13 @@ RESET 'table.exec.state.ttl';
 SET 'pipeline.name' = 'endless-two';
 INSERT INTO sink SELECT k, CAST(COUNT(*) AS BIGINT) FROM gen GROUP BY k;
 SHOW JOBS;
+DROP TABLE gen;
 SQL
 t0=$SECONDS
 sql "$W/start.sql" -i "$W/ddl.sql" > "$W/start.out" 2>&1
 check "INSERTs of unbounded jobs return at once" test $((SECONDS - t0)) -lt 30
 check "two Job ID lines" test "$(grep -c '^Job ID: [0-9a-f]\{32\}$' "$W/start.out")" -eq 2
+check "a table running jobs read cannot be dropped" grep -q "^org.apache.flink.table.api.ValidationException: A job submitted from this session is still running" "$W/start.out"
 check "SHOW JOBS lists both running" test "$(grep -cE '^\| [0-9a-f]{32} \| +endless-(agg|two) \| RUNNING \|' "$W/start.out")" -eq 2
 j1="$(jid_by_name endless-agg)"; j2="$(jid_by_name endless-two)"
 check "both jobs are RUNNING" wait_state "$j1" RUNNING
