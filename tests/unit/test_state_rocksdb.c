@@ -467,3 +467,41 @@ WTEST(state_backend_config_keys)
     CHECK_STR(err.msg, "Cannot find configured state backend factory class: memory");
     wopts_free(&o);
 }
+
+/* ------------------------------------------------------------------ selection by the job */
+
+#include "../../src/exec/operator.h"
+
+WTEST(state_wexec_new_backend_follows_the_configuration)
+{
+    char dir[] = "/tmp/weir-test-sel-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    WError err = {0};
+    WOptions o;
+    wopts_init(&o);
+    WExecCtx ctx = {.err = &err, .config = &o, .max_parallelism = 128};
+    WStateBackend *b = wexec_new_backend(&ctx, "GroupAggregate[1]");
+    CHECK_INT(wstate_backend_type(b), WSTATE_BACKEND_HASHMAP);
+    wstate_backend_free(b);
+    wopts_set(&o, "state.backend.type", "rocksdb");
+    wopts_set(&o, "state.backend.rocksdb.localdir", dir);
+    b = wexec_new_backend(&ctx, "GroupAggregate[1]");
+    CHECK_INT(wstate_backend_type(b), WSTATE_BACKEND_ROCKSDB);
+    CHECK_INT(dir_entries(dir), 1);
+    wstate_backend_free(b);
+    CHECK_INT(dir_entries(dir), 0);
+    ctx.state_backend_type = "hashmap";                 /* the runtime's override wins */
+    b = wexec_new_backend(&ctx, "x");
+    CHECK_INT(wstate_backend_type(b), WSTATE_BACKEND_HASHMAP);
+    wstate_backend_free(b);
+    ctx.state_backend_type = NULL;
+    wopts_set(&o, "state.backend.type", "forst");
+    b = wexec_new_backend(&ctx, "x");                   /* an error for the job, never NULL */
+    CHECK(b != NULL);
+    CHECK(err.set);
+    CHECK_STR(err.msg, "Cannot find configured state backend factory class: forst");
+    wstate_backend_free(b);
+    CHECK(!err.set || strcmp(err.cls, "org.apache.flink.util.DynamicCodeLoadingException") == 0);
+    wopts_free(&o);
+    rmdir(dir);
+}
