@@ -17,7 +17,9 @@
  * value buffers; reads skip checksum verification; tables use a bloom filter and an LRU block
  * cache. Stats: value state exact; map state bytes count key + user key + value per entry; list
  * state entries count items; entries removed by the compaction filter are subtracted as
- * estimates. Calls into heap_backend.c (objects) and snapshot.c (writer); see backend_internal.h.
+ * estimates. The files live in "<local dir>/weir-rocksdb-<operator>-p<pid>-XXXXXX", removed when
+ * the backend is freed, or by the next backend created there once process <pid> is gone (a
+ * killed job). Calls into heap_backend.c (objects) and snapshot.c (writer); see backend_internal.h.
  */
 #include "backend_internal.h"
 #include "../common/arena.h"
@@ -29,7 +31,10 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/random.h>
+#include <dirent.h>
+#include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -355,6 +360,29 @@ static char *sanitize(const char *name)
     return s;
 }
 
+/* Directories of backends whose process died without freeing them (killed jobs):
+   "weir-rocksdb-<operator>-p<pid>-XXXXXX" with no process <pid> any more. */
+static void remove_stale(const char *local)
+{
+    DIR *d = opendir(local);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *nm = e->d_name;
+        size_t l = strlen(nm);
+        if (strncmp(nm, "weir-rocksdb-", 13) != 0 || l < 13 + 10 || nm[l - 7] != '-') continue;
+        const char *p = nm + l - 8;
+        while (p > nm && *p >= '0' && *p <= '9') p--;
+        if (p <= nm + 1 || *p != 'p' || p[-1] != '-' || p == nm + l - 8) continue;
+        long pid = strtol(p + 1, NULL, 10);
+        if (pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+        char *path = wsnap_join(local, nm);
+        wsnap_rmtree(path);
+        free(path);
+    }
+    closedir(d);
+}
+
 WStateBackend *wstate_rocksdb_new(const WStateBackendConfig *cfg, const WRocksDBConfig *rcfg,
                                   WError *err)
 {
@@ -370,10 +398,11 @@ WStateBackend *wstate_rocksdb_new(const WStateBackendConfig *cfg, const WRocksDB
         werr_set(err, WEXC_IO, "Local DB files directory '%s' does not exist and cannot be created.", local);
         return NULL;
     }
+    remove_stale(local);
     char *op = sanitize(cfg->operator_name);
-    size_t n = strlen(local) + strlen(op) + 40;
+    size_t n = strlen(local) + strlen(op) + 64;
     char *root = wmalloc(n);
-    snprintf(root, n, "%s/weir-rocksdb-%s-XXXXXX", local, op);
+    snprintf(root, n, "%s/weir-rocksdb-%s-p%ld-XXXXXX", local, op, (long)getpid());
     free(op);
     if (!mkdtemp(root)) {
         werr_set(err, WEXC_IO, "Local DB files directory '%s' is not writable.", local);

@@ -505,3 +505,34 @@ WTEST(state_wexec_new_backend_follows_the_configuration)
     wopts_free(&o);
     rmdir(dir);
 }
+
+WTEST(state_rocksdb_removes_directories_of_dead_processes)
+{
+    char dir[] = "/tmp/weir-test-stale-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char stale[128], live[128], other[128];
+    snprintf(stale, sizeof stale, "%s/weir-rocksdb-Join-p999999999-AbCdEf", dir);   /* no such pid */
+    snprintf(live, sizeof live, "%s/weir-rocksdb-Join-p%ld-AbCdEf", dir, (long)getppid());
+    snprintf(other, sizeof other, "%s/weir-rocksdb-Join-AbCdEf", dir);               /* not ours */
+    mkdir(stale, 0755);
+    mkdir(live, 0755);
+    mkdir(other, 0755);
+    char f[160];
+    snprintf(f, sizeof f, "%s/LOCK", stale);
+    FILE *fp = fopen(f, "w");
+    if (fp) fclose(fp);
+    WStateBackendConfig cfg = {.operator_name = "op", .max_parallelism = 128};
+    WRocksDBConfig rc = {.local_dir = dir};
+    WError err = {0};
+    WStateBackend *b = wstate_rocksdb_new(&cfg, &rc, &err);
+    CHECK(b != NULL);
+    struct stat st;
+    CHECK(stat(stale, &st) != 0);
+    CHECK(stat(live, &st) == 0);
+    CHECK(stat(other, &st) == 0);
+    wstate_backend_free(b);
+    rmdir(live);
+    rmdir(other);
+    CHECK_INT(dir_entries(dir), 0);
+    rmdir(dir);
+}
