@@ -13,6 +13,7 @@
 #include "stateful.h"
 #include "accumulators.h"
 #include "../types/row.h"
+#include "../types/compare.h"
 #include "../common/hash.h"
 
 #include <stdio.h>
@@ -31,6 +32,8 @@ typedef struct LocalAgg {
     WOperator base;
     int nkeys;
     int *keys;
+    const WType **ktypes;
+    bool datum_keys;                /* keys compared as values (no float/composite column) */
     int naggs;
     WStateBackend *backend;         /* data views, per chunk only */
     WAccLayout *L;
@@ -72,8 +75,64 @@ static void prepare(LocalAgg *g, int nrows)
     wsb_clear(&g->kbytes);
 }
 
+static uint64_t key_hash(const LocalAgg *g, const WChunk *in, int r)
+{
+    uint64_t h = 0x6c6f63616cULL;
+    for (int k = 0; k < g->nkeys; k++) {
+        const WVector *v = &in->cols[g->keys[k]];
+        h = whash_combine(h, v->nulls[r] ? 0x6e756c6cULL : wdatum_hash(g->ktypes[k], v->data[r], 31));
+    }
+    return h;
+}
+
+static bool same_key(const LocalAgg *g, const WChunk *in, int a, int b)
+{
+    for (int k = 0; k < g->nkeys; k++) {
+        const WVector *v = &in->cols[g->keys[k]];
+        if (v->nulls[a] != v->nulls[b]) return false;
+        if (!v->nulls[a] && !wdatum_equal(g->ktypes[k], v->data[a], v->data[b])) return false;
+    }
+    return true;
+}
+
+/* Value keys: hash and compare the datums, encode a key only for a new group. */
+static void group_rows_datum(LocalAgg *g, const WChunk *in)
+{
+    uint32_t mask = (uint32_t)g->tcap - 1;
+    for (int r = 0; r < in->nrows; r++) {
+        uint64_t h = key_hash(g, in, r);
+        uint32_t i = (uint32_t)h & mask;
+        int gi;
+        for (;;) {
+            gi = g->table[i];
+            if (gi < 0) {
+                gi = g->ngroups++;
+                Group *n = &g->groups[gi];
+                n->hash = h;
+                n->first_row = r;
+                n->acc = NULL;
+                n->nulls = NULL;
+                wrow_encode_chunk(&g->tmp, in, r, g->nkeys, g->keys);
+                n->koff = (uint32_t)g->kbytes.len;
+                n->klen = (uint32_t)g->tmp.len;
+                wsb_appendn(&g->kbytes, g->tmp.buf, g->tmp.len);
+                g->table[i] = gi;
+                break;
+            }
+            const Group *o = &g->groups[gi];
+            if (o->hash == h && same_key(g, in, o->first_row, r)) break;
+            i = (i + 1) & mask;
+        }
+        g->row_group[r] = gi;
+    }
+}
+
 static void group_rows(LocalAgg *g, const WChunk *in)
 {
+    if (g->datum_keys) {
+        group_rows_datum(g, in);
+        return;
+    }
     uint32_t mask = (uint32_t)g->tcap - 1;
     for (int r = 0; r < in->nrows; r++) {
         wrow_encode_chunk(&g->tmp, in, r, g->nkeys, g->keys);
@@ -187,6 +246,7 @@ static void la_destroy(WOperator *op)
     free(g->groups);
     free(g->row_group);
     free(g->keys);
+    free(g->ktypes);
     free(g);
 }
 
@@ -231,7 +291,15 @@ WOperator *wop_local_agg_new(WExecCtx *ctx, const WLocalAggSpec *spec)
     g->base.name = "LocalGroupAggregate";
     g->nkeys = spec->nkeys;
     g->keys = wmalloc(sizeof(int) * (size_t)(spec->nkeys ? spec->nkeys : 1));
-    for (int k = 0; k < spec->nkeys; k++) g->keys[k] = spec->keys[k];
+    g->ktypes = wmalloc(sizeof(WType *) * (size_t)(spec->nkeys ? spec->nkeys : 1));
+    g->datum_keys = true;
+    for (int k = 0; k < spec->nkeys; k++) {
+        g->keys[k] = spec->keys[k];
+        const WType *t = spec->in_types[spec->keys[k]];
+        g->ktypes[k] = t;
+        if (wtype_is_approx(t) || wtype_is_composite(t) || t->id == WT_DECIMAL || wtype_is_timestamp(t))
+            g->datum_keys = false;
+    }
     g->naggs = spec->naggs;
     warena_init(&g->scratch, 0);
     wsb_init(&g->kbytes);
