@@ -55,6 +55,13 @@ static int64_t opt_long(WPlanCtx *p, const char *key, int64_t dflt)
     return v;
 }
 
+/* The rules are the stream planner's: batch mode plans without them. */
+static bool batch_mode(WPlanCtx *p)
+{
+    const char *m = wopts_get(p->config, "execution.runtime-mode");
+    return m && !strcasecmp(m, "batch");
+}
+
 static int64_t opt_ms(WPlanCtx *p, const char *key)
 {
     int64_t v = 0;
@@ -409,7 +416,7 @@ static WRel *split_walk(WPlanCtx *p, WRel *r, int depth)
 
 WRel *wagg_split_distinct(WPlanCtx *p, WRel *root)
 {
-    if (!opt_bool(p, "table.optimizer.distinct-agg.split.enabled", false)) return root;
+    if (batch_mode(p) || !opt_bool(p, "table.optimizer.distinct-agg.split.enabled", false)) return root;
     return split_walk(p, root, 0);
 }
 
@@ -641,7 +648,7 @@ static void mark_assigners(WRel *r, bool check, int depth)
 
 WRel *wagg_mini_batch(WPlanCtx *p, WRel *root)
 {
-    if (!root || !opt_bool(p, "table.exec.mini-batch.enabled", false)) return root;
+    if (!root || batch_mode(p) || !opt_bool(p, "table.exec.mini-batch.enabled", false)) return root;
     int64_t latency = opt_ms(p, "table.exec.mini-batch.allow-latency");
     if (latency <= 0) {
         werr_set(p->err, WEXC_ILLEGAL_ARG, "MiniBatch Latency must be greater than 0 ms.");
