@@ -14,7 +14,10 @@
  *   - a window fires when the watermark (processing time) reaches the timer of end - 1; it emits
  *     +I[keys, aggregates, window_start, window_end, window_time] unless its record count is 0
  *     (Flink: the COUNT(*) that HOP windows and retracting inputs carry), then clears its state;
- *   - retractions (-U/-D, input_retracts) retract from the accumulators of their windows.
+ *   - retractions (-U/-D, input_retracts) retract from the accumulators of their windows;
+ *   - attached windows (win.attached, Flink's WindowAttachedWindowingStrategy): the rows are the
+ *     output of an earlier window and carry window_start / window_end; each row goes to that one
+ *     window, which fires as above.
  * Unlike Flink, HOP and CUMULATE keep one accumulator per window instead of per slice (no
  * accumulator merge is needed; the results are identical). At end of input the framework's final
  * watermark fires every event-time window; processing-time windows fire then as well.
@@ -248,7 +251,9 @@ static void wagg_process(WOperator *op, int input, const WChunk *in)
         advance(w, now);
     }
     w->ac.now = wexec_now(op->ctx);
-    const WVector *tv = w->win.proctime ? NULL : &in->cols[w->win.time_col];
+    const WVector *tv = w->win.proctime || w->win.attached ? NULL : &in->cols[w->win.time_col];
+    const WVector *sv = w->win.attached ? &in->cols[w->win.start_col] : NULL;
+    const WVector *ev = w->win.attached ? &in->cols[w->win.end_col] : NULL;
     ensure_pairs(w, in->nrows * w->max_windows);
     memset(w->table, 0xff, sizeof *w->table * w->tcap);
     w->nslots = 0;
@@ -266,6 +271,19 @@ static void wagg_process(WOperator *op, int input, const WChunk *in)
             break;
         }
         int64_t ts;
+        int n;
+        if (ev) {
+            /* the row's window comes with it (an aggregate over an earlier window's output) */
+            if (sv->nulls[r] || ev->nulls[r]) {
+                werr_set(op->ctx->err, "java.lang.RuntimeException",
+                         "WindowAggregate received a row whose window_start or window_end is null");
+                break;
+            }
+            w->starts[0] = sv->data[r].ts.ms;
+            w->ends[0] = ev->data[r].ts.ms;
+            n = 1;
+            goto assigned;
+        }
         if (tv) {
             if (tv->nulls[r]) {
                 werr_set(op->ctx->err, "java.lang.RuntimeException", ROWTIME_NULL_MSG);
@@ -276,8 +294,9 @@ static void wagg_process(WOperator *op, int input, const WChunk *in)
             ts = now;
         }
         ts = wwin_to_shifted(&w->shift, ts);
-        int n = wwin_assign(&w->win, ts, w->starts, w->ends, w->max_windows);
+        n = wwin_assign(&w->win, ts, w->starts, w->ends, w->max_windows);
         if (n > w->max_windows) n = w->max_windows;
+    assigned:;
         bool any = false;
         for (int k = 0; k < n; k++) {
             if (!w->win.proctime && wwin_fired(&w->shift, w->ends[k], op->wm)) continue;
@@ -403,6 +422,12 @@ WOperator *wop_window_agg_new(WExecCtx *ctx, const WWindowAggSpec *spec)
     if (spec->out.ncols != nout || !spec->out.types) {
         werr_set(ctx->err, WEXC_TABLE, "WindowAggregate: output must have %d columns, got %d", nout,
                  spec->out.ncols);
+        return NULL;
+    }
+    if (spec->win.attached && (spec->win.start_col < 0 || spec->win.start_col >= spec->in_ncols ||
+                               spec->win.end_col < 0 || spec->win.end_col >= spec->in_ncols)) {
+        werr_set(ctx->err, WEXC_TABLE, "WindowAggregate: window columns %d/%d out of range",
+                 spec->win.start_col, spec->win.end_col);
         return NULL;
     }
     if (!spec->win.proctime && (spec->win.time_col < 0 || spec->win.time_col >= spec->in_ncols)) {

@@ -8,8 +8,10 @@
  * left_late / right_late, Flink's left/rightNumLateRecordsDropped). -U/-D input fails the job as
  * in Flink. A NULL join key never matches ('=' semantics). The residual condition is evaluated
  * over (left ++ right) columns a chunk of candidate pairs at a time.
- * State (keyed by the join key): `left-records` / `right-records` maps window_end -> list of binary
- * rows in arrival order; timers at window_end - 1 with the window end as namespace.
+ * State (keyed by the join key): `left-records` / `right-records` maps; under window_end ++ i
+ * (8 + 4 bytes, big-endian) the i-th binary row of that window in arrival order, and under
+ * window_end ++ 0xffffffff the window's row count (appends are O(1)); timers at window_end - 1
+ * with the window end as namespace.
  * May call exec/operator, expr/, state/, types/, common/.
  */
 #include "windowed.h"
@@ -216,23 +218,60 @@ static void do_join(WinJoinOp *j, int nl, int nr)
 /* Flink's RightOuterWindowJoinProcessor iterates right records first; the output multiset is the
    same as the left-major loop above, only the order differs. */
 
+/* The map key of a window's i-th row (i = UINT32_MAX: the window's row count). */
+static void window_uk(uint8_t uk[12], int64_t wend, uint32_t i)
+{
+    put_be64(uk, wend);
+    uk[8] = (uint8_t)(i >> 24);
+    uk[9] = (uint8_t)(i >> 16);
+    uk[10] = (uint8_t)(i >> 8);
+    uk[11] = (uint8_t)i;
+}
+
+static uint32_t window_count(WJSide *s, int64_t wend)
+{
+    uint8_t uk[12];
+    window_uk(uk, wend, UINT32_MAX);
+    WBytes v;
+    return wmap_get(s->st, uk, 12, &v) == WSL_FOUND && v.len == 4 ? get_u32(v.p) : 0;
+}
+
+/* Decodes one side's rows of a window (current key) into s->dec and removes them from state. */
+static int take_window(WinJoinOp *j, WJSide *s, int64_t wend)
+{
+    uint32_t n = window_count(s, wend);
+    if (n == 0) return 0;
+    uint8_t uk[12];
+    wsb_clear(&j->vbuf);
+    for (uint32_t i = 0; i < n; i++) {
+        window_uk(uk, wend, i);
+        WBytes v;
+        if (wmap_get(s->st, uk, 12, &v) != WSL_FOUND) continue;     /* expired by TTL */
+        uint32_t len = (uint32_t)v.len;
+        wsb_appendn(&j->vbuf, (const char *)&len, 4);
+        wsb_appendn(&j->vbuf, v.p, v.len);
+    }
+    WBytes all = {.p = j->vbuf.buf, .len = j->vbuf.len};
+    int got = decode_list(j, s, all);
+    for (uint32_t i = 0; i < n; i++) {
+        window_uk(uk, wend, i);
+        wmap_remove(s->st, uk, 12);
+    }
+    window_uk(uk, wend, UINT32_MAX);
+    wmap_remove(s->st, uk, 12);
+    return got;
+}
+
 static void fire(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns)
 {
     WinJoinOp *j = ctx;
     (void)ts;
     if (j->base.ctx->err->set) return;
     wstate_set_key(j->be, key, klen);
-    uint8_t uk[8];
-    put_be64(uk, ns);
-    WBytes lv, rv;
-    bool hl = wmap_get(j->side[0].st, uk, 8, &lv) == WSL_FOUND;
-    bool hr = wmap_get(j->side[1].st, uk, 8, &rv) == WSL_FOUND;
     warena_reset(j->dec_arena);
-    int nl = hl ? decode_list(j, &j->side[0], lv) : 0;
-    int nr = hr ? decode_list(j, &j->side[1], rv) : 0;
+    int nl = take_window(j, &j->side[0], ns);
+    int nr = take_window(j, &j->side[1], ns);
     do_join(j, nl, nr);
-    if (hl) wmap_remove(j->side[0].st, uk, 8);
-    if (hr) wmap_remove(j->side[1].st, uk, 8);
 }
 
 static void advance(WinJoinOp *j, int64_t progress)
@@ -265,16 +304,14 @@ static void wj_process(WOperator *op, int input, const WChunk *in)
         }
         wrow_encode_chunk(&j->kbuf, in, r, j->nkeys, s->keys);
         wstate_set_key(j->be, j->kbuf.buf, j->kbuf.len);
-        uint8_t uk[8];
-        put_be64(uk, wend);
         wrow_encode_chunk(&j->rbuf, in, r, s->ncols, s->all);
-        WBytes old;
-        wsb_clear(&j->vbuf);
-        if (wmap_get(s->st, uk, 8, &old) == WSL_FOUND) wsb_appendn(&j->vbuf, old.p, old.len);
-        uint32_t len = (uint32_t)j->rbuf.len;
-        wsb_appendn(&j->vbuf, (const char *)&len, 4);
-        wsb_appendn(&j->vbuf, j->rbuf.buf, j->rbuf.len);
-        wmap_put(s->st, uk, 8, j->vbuf.buf, j->vbuf.len);
+        uint32_t n = window_count(s, wend);
+        uint8_t uk[12];
+        window_uk(uk, wend, n);
+        wmap_put(s->st, uk, 12, j->rbuf.buf, j->rbuf.len);
+        window_uk(uk, wend, UINT32_MAX);
+        n++;
+        wmap_put(s->st, uk, 12, &n, 4);     /* the count, as get_u32 reads it */
         wtimers_register(j->timers, wend - 1, j->kbuf.buf, j->kbuf.len, wend);
     }
     flush(j);

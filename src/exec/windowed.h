@@ -27,6 +27,9 @@ typedef struct WWindowDef {
     const WTimeZone *tz;    /* session zone for LTZ windows */
     int npartition;         /* SESSION ... PARTITION BY keys (TVF session), else 0 */
     const int *partition;
+    bool attached;          /* window aggregate: each row already carries its window in
+                               start_col / end_col (the output of an earlier window) */
+    int start_col, end_col;
 } WWindowDef;
 
 /* Window boundaries are TIMESTAMP(3) values (epoch ms of the wall-clock time); window_time is

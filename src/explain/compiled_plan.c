@@ -504,8 +504,8 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
             json_object_set_new(j, "aggCalls", agg_calls_json(r->naggs, r->aggs, ex_out_names(x, r) + r->nkeys));
         }
         json_t *w = json_object();
-        json_object_set_new(w, "strategy", json_string(r->kind == WR_WINDOW_AGG || r->kind == WR_WINDOW_TVF
-                                                        ? "TimeAttribute" : "WindowAttached"));
+        bool attached = !(r->kind == WR_WINDOW_TVF || (r->kind == WR_WINDOW_AGG && !r->win_attached));
+        json_object_set_new(w, "strategy", json_string(attached ? "WindowAttached" : "TimeAttribute"));
         json_t *win = json_object();
         json_object_set_new(win, "type", json_string(window_type(r->win_kind)));
         if (r->win_kind == 3) {
@@ -517,7 +517,13 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
         }
         if (r->win_offset) json_object_set_new(win, "offset", iso_duration(r->win_offset));
         json_object_set_new(w, "window", win);
-        if (r->kind == WR_WINDOW_AGG || r->kind == WR_WINDOW_TVF) {
+        if (r->kind == WR_WINDOW_AGG && r->win_attached) {
+            const WRel *src = r->inputs[0];
+            json_object_set_new(w, "timeAttributeType", ex_type_json(src->out.types[r->win_end_col]));
+            json_object_set_new(w, "windowStart", json_integer(r->win_start_col));
+            json_object_set_new(w, "windowEnd", json_integer(r->win_end_col));
+            json_object_set_new(w, "isRowtime", json_boolean(!r->win_proctime));
+        } else if (r->kind == WR_WINDOW_AGG || r->kind == WR_WINDOW_TVF) {
             const WRel *src = r->inputs[0];
             json_object_set_new(w, "timeAttributeType", ex_type_json(src->out.types[r->win_time_col]));
             json_object_set_new(w, "timeAttributeIndex", json_integer(r->win_time_col));

@@ -593,7 +593,8 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
             wsb_puts(out, "], ");
         }
         wsb_puts(out, "window=[");
-        window_spec(out, r, r->win_proctime ? inn[r->win_time_col] : inn[r->win_time_col], NULL, NULL);
+        if (r->win_attached) window_spec(out, r, NULL, inn[r->win_start_col], inn[r->win_end_col]);
+        else window_spec(out, r, inn[r->win_time_col], NULL, NULL);
         wsb_puts(out, "], select=[");
         int q = 0;
         for (int i = 0; i < r->nkeys; i++) wsb_printf(out, "%s%s", q++ ? ", " : "", inn[r->keys[i]]);

@@ -520,6 +520,13 @@ static void read_window(Rd *r, json_t *w, WRel *x)
     x->win_offset = iso_ms(json_string_value(json_object_get(win, "offset")));
     x->win_time_col = (int)json_integer_value(json_object_get(w, "timeAttributeIndex"));
     x->win_proctime = json_is_false(json_object_get(w, "isRowtime"));
+    const char *strategy = json_string_value(json_object_get(w, "strategy"));
+    if (x->kind == WR_WINDOW_AGG && strategy && !strcmp(strategy, "WindowAttached")) {
+        x->win_attached = true;
+        x->win_start_col = (int)json_integer_value(json_object_get(w, "windowStart"));
+        x->win_end_col = (int)json_integer_value(json_object_get(w, "windowEnd"));
+        x->win_time_col = x->win_end_col;
+    }
     (void)r;
 }
 

@@ -407,6 +407,95 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
     return post;
 }
 
+/* The node that defines the window whose window_start/window_end columns window_props finds
+   (a WindowTableFunction or WindowAggregate), NULL if none. */
+static const WRel *window_origin(const WRel *r)
+{
+    switch (r->kind) {
+    case WR_WINDOW_TVF: case WR_WINDOW_AGG: return r;
+    case WR_EXCHANGE: case WR_WINDOW_RANK: case WR_CALC: return window_origin(r->inputs[0]);
+    default: return NULL;
+    }
+}
+
+/* GroupAggregate grouped by window_start and window_end of a windowed input that is not a
+   window TVF it can fuse (e.g. the output of a WindowAggregate, or a TVF behind a filter): a
+   WindowAggregate whose rows carry their window (Flink's WindowAttachedWindowingStrategy). */
+static WRel *window_attached_agg_rule(WPlanCtx *p, WRel *agg)
+{
+    WRel *in = agg->inputs[0];
+    int ws, we;
+    window_props(in, &ws, &we);
+    if (ws < 0 || in->changelog != WCM_INSERT) return NULL;
+    const WRel *origin = window_origin(in);
+    if (!origin || origin->win_kind == 3) return NULL;     /* session bounds are per session */
+    int gs = -1, ge = -1;
+    for (int i = 0; i < agg->nkeys; i++) {
+        if (agg->keys[i] == ws && gs < 0) gs = i;
+        else if (agg->keys[i] == we && ge < 0) ge = i;
+    }
+    if (gs < 0 || ge < 0) return NULL;
+    WRel *w = wrel_new(p, WR_WINDOW_AGG, 1);
+    w->inputs[0] = in;
+    w->win_kind = origin->win_kind;
+    w->win_size = origin->win_size;
+    w->win_slide = origin->win_slide;
+    w->win_offset = origin->win_offset;
+    w->win_proctime = origin->win_proctime;
+    w->win_attached = true;
+    w->win_start_col = ws;
+    w->win_end_col = we;
+    w->win_time_col = we;
+    int nk = 0;
+    w->keys = ints(p, agg->nkeys);
+    for (int k = 0; k < agg->nkeys; k++)
+        if (k != gs && k != ge) w->keys[nk++] = agg->keys[k];
+    w->nkeys = nk;
+    w->naggs = agg->naggs;
+    w->aggs = agg->aggs;
+    int no = nk + agg->naggs + 3;
+    w->out.n = no;
+    w->out.names = WA_ARRAY(p->arena, const char *, no);
+    w->out.types = WA_ARRAY(p->arena, const WType *, no);
+    int q = 0;
+    for (int k = 0; k < agg->nkeys; k++) {
+        if (k == gs || k == ge) continue;
+        w->out.names[q] = agg->out.names[k];
+        w->out.types[q++] = agg->out.types[k];
+    }
+    for (int j = 0; j < agg->naggs; j++) {
+        w->out.names[q] = agg->out.names[agg->nkeys + j];
+        w->out.types[q++] = agg->out.types[agg->nkeys + j];
+    }
+    w->win_out_start = q;
+    w->out.names[q] = "window_start";
+    w->out.types[q++] = in->out.types[ws];
+    w->win_out_end = q;
+    w->out.names[q] = "window_end";
+    w->out.types[q++] = in->out.types[we];
+    w->win_out_time = q;
+    w->out.names[q] = "window_time";
+    w->out.types[q++] = origin->kind == WR_WINDOW_AGG ? origin->out.types[origin->win_out_time]
+                                                      : origin->out.types[origin->inputs[0]->out.n + 2];
+    w->changelog = WCM_INSERT;
+    w->input_retracts = false;
+    /* map back to the GroupAggregate's layout */
+    WRel *post = wrel_new(p, WR_CALC, 1);
+    post->inputs[0] = w;
+    post->out = agg->out;
+    post->nexprs = agg->out.n;
+    post->exprs = WA_ARRAY(p->arena, WExpr *, agg->out.n ? agg->out.n : 1);
+    int kq = 0;
+    for (int k = 0; k < agg->nkeys; k++) {
+        int src_col = k == gs ? w->win_out_start : k == ge ? w->win_out_end : kq++;
+        post->exprs[k] = wexpr_column(p->arena, src_col, w->out.types[src_col], agg->out.names[k]);
+    }
+    for (int j = 0; j < agg->naggs; j++)
+        post->exprs[agg->nkeys + j] = wexpr_column(p->arena, nk + j, w->out.types[nk + j], agg->out.names[agg->nkeys + j]);
+    for (int i = 0; i < agg->out.n; i++) post->out.types[i] = post->exprs[i]->type;
+    return post;
+}
+
 /* Rank / Deduplicate partitioned by window_start and window_end of a window: WindowRank. */
 static WRel *window_rank_rule(WPlanCtx *p, WRel *r)
 {
@@ -421,6 +510,14 @@ static WRel *window_rank_rule(WPlanCtx *p, WRel *r)
     if (ks < 0 || ke < 0) return NULL;
     WRel *w = wa_memdup(p->arena, r, sizeof *r);
     w->kind = WR_WINDOW_RANK;
+    const WRel *origin = window_origin(r->inputs[0]);
+    if (origin) {
+        w->win_kind = origin->win_kind;
+        w->win_size = origin->win_size;
+        w->win_slide = origin->win_slide;
+        w->win_offset = origin->win_offset;
+        w->win_gap = origin->win_gap;
+    }
     w->win_dedup = r->kind == WR_DEDUP;
     w->win_start_col = ws;
     w->win_end_col = we;
@@ -445,6 +542,7 @@ static WRel *apply_window_rules(WPlanCtx *p, WRel *r)
     }
     if (r->kind == WR_GROUP_AGG) {
         WRel *x = window_agg_rule(p, r);
+        if (!x) x = window_attached_agg_rule(p, r);
         if (x) return x;
     }
     if (r->kind == WR_RANK || r->kind == WR_DEDUP) {
@@ -644,6 +742,15 @@ static WRel *window_join_rule(WPlanCtx *p, WRel *j)
     if (ks < 0 || ke < 0) return j;
     WRel *w = wa_memdup(p->arena, j, sizeof *j);
     w->kind = WR_WINDOW_JOIN;
+    const WRel *origin = window_origin(j->inputs[0]);
+    if (origin) {
+        w->win_kind = origin->win_kind;
+        w->win_size = origin->win_size;
+        w->win_slide = origin->win_slide;
+        w->win_offset = origin->win_offset;
+        w->win_gap = origin->win_gap;
+        w->win_proctime = origin->win_proctime;
+    }
     w->win_start_col = lws;
     w->win_end_col = lwe;
     w->win_rstart_col = rws;

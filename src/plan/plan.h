@@ -156,6 +156,8 @@ struct WRel {
     bool win_dedup;                 /* WINDOW_RANK is a WindowDeduplicate */
     bool win_legacy;                /* a legacy GROUP BY TUMBLE/HOP/SESSION group window */
     int win_out_start, win_out_end, win_out_time;   /* WINDOW_AGG: output positions, -1 if absent */
+    bool win_attached;              /* WINDOW_AGG: rows carry their window in win_start_col /
+                                       win_end_col (an aggregate over a window's output) */
     /* temporal / interval joins */
     AstExpr *temporal_as_of;        /* scan of a table read FOR SYSTEM_TIME AS OF (binder) */
     bool temporal;                  /* WR_JOIN with a versioned right side (binder) */

@@ -564,6 +564,11 @@ static WWindowDef window_def(Lane *L, const WRel *r, const WRel *in)
     WWindowDef d = {.kind = (WWindowKind)r->win_kind, .size_ms = r->win_size, .slide_ms = r->win_slide,
                     .offset_ms = r->win_offset, .gap_ms = r->win_gap, .time_col = r->win_time_col,
                     .proctime = r->win_proctime, .npartition = r->win_npartition, .partition = r->win_partition};
+    if (r->kind == WR_WINDOW_AGG && r->win_attached) {
+        d.attached = true;
+        d.start_col = r->win_start_col;
+        d.end_col = r->win_end_col;
+    }
     d.time_is_ltz = in->out.types[r->win_time_col]->id == WT_TIMESTAMP_LTZ;
     d.tz = L->ctx.cast.tz;
     return d;
