@@ -47,7 +47,7 @@ if [[ "${1:-}" == "--one" ]]; then
   args+=(-f "$tmp/$name.sql")
 
   status=0
-  (cd "$dir" && WEIR_TEST_DATA="$data" timeout "${TEST_TIMEOUT:-60}" "$build/weir" sql-client \
+  (cd "$dir" && WEIR_EMBEDDED=1 WEIR_TEST_DATA="$data" timeout "${TEST_TIMEOUT:-60}" "$build/weir" sql-client \
       "${args[@]}" > "$tmp/stdout" 2> "$tmp/stderr" < /dev/null) || status=$?
   if [[ $status -eq 124 ]]; then echo "timed out after ${TEST_TIMEOUT:-60}s" >> "$tmp/stderr"; fi
 
@@ -207,11 +207,13 @@ run_conformance 1
 run_conformance 2
 run_conformance 4
 
+# Golden, error and recovery runs use the embedded mode (WEIR_EMBEDDED=1) even when a developer's
+# cluster is running, so that they never submit to it.
 # (e) recovery: tests/recovery/*.sh kill checkpointed jobs and restore them (one "PASS name" /
 #     "FAIL name" line per case)
 for rs in "$ROOT"/tests/recovery/*.sh; do
   [[ -x "$rs" && -x "$BUILD/weir" ]] || continue
-  rout="$(TMPDIR="${TMPDIR:-/tmp}" timeout 300 "$rs" "$BUILD" 2>&1)"
+  rout="$(WEIR_EMBEDDED=1 TMPDIR="${TMPDIR:-/tmp}" timeout 300 "$rs" "$BUILD" 2>&1)"
   rp="$(grep -c '^PASS ' <<< "$rout")"; rf="$(grep -c '^FAIL ' <<< "$rout")"
   [[ $rp -eq 0 && $rf -eq 0 ]] && rf=1
   grep -A 20 '^FAIL ' <<< "$rout" | head -n 60
