@@ -165,19 +165,21 @@ run_dir "$ROOT/tests/golden" golden
 run_dir "$ROOT/tests/errors" errors
 
 # (d) conformance, at parallelism 1, then 2 and 4 (final tables must be the same; see
-#     WEIR_CONFORMANCE_PARALLELISM in src/session/conformance.c)
-run_conformance() { # $1 = parallelism
-  local par="$1" label="conformance"
+#     WEIR_CONFORMANCE_PARALLELISM in src/session/conformance.c), then on the RocksDB state backend
+#     (WEIR_CONFORMANCE_BACKEND)
+run_conformance() { # $1 = parallelism, $2 = state backend (default hashmap)
+  local par="$1" backend="${2:-hashmap}" label="conformance"
   [[ "$par" != 1 ]] && label="conformance (parallelism $par)"
+  [[ "$backend" != hashmap ]] && label="conformance ($backend)"
   conf="${WEIR_CONFORMANCE:-$ROOT/../shared/conformance}"
   if [[ ! -d "$conf" ]]; then echo "$label: $conf not found, skipped"; return; fi
   local cases=() cp=0 cf=0 cs=0 unknown=0
   while IFS= read -r -d '' s; do cases+=("$s"); done < <(
     find "$conf" \( -name '*.case' -o -name '*.qcase' \) -type f -print0 2>/dev/null | sort -z)
   for c in "${cases[@]}"; do
-    if [[ "$par" != 1 && "$c" == *.qcase ]]; then continue; fi
+    if [[ ( "$par" != 1 || "$backend" != hashmap ) && "$c" == *.qcase ]]; then continue; fi
     if [[ $unknown -eq 1 || ! -x "$BUILD/weir" ]]; then cs=$((cs + 1)); continue; fi
-    out="$(WEIR_CONFORMANCE_PARALLELISM="$par" timeout "${TEST_TIMEOUT:-60}" "$BUILD/weir" conformance "$c" 2>&1 < /dev/null)"; st=$?
+    out="$(WEIR_CONFORMANCE_PARALLELISM="$par" WEIR_CONFORMANCE_BACKEND="$backend" timeout "${TEST_TIMEOUT:-60}" "$BUILD/weir" conformance "$c" 2>&1 < /dev/null)"; st=$?
     if grep -q "unknown command" <<< "$out"; then
       unknown=1; cs=$((cs + 1)); continue
     fi
@@ -206,6 +208,7 @@ run_conformance() { # $1 = parallelism
 run_conformance 1
 run_conformance 2
 run_conformance 4
+run_conformance 1 rocksdb
 
 # Golden, error and recovery runs use the embedded mode (WEIR_EMBEDDED=1) even when a developer's
 # cluster is running, so that they never submit to it.

@@ -278,7 +278,11 @@ static bool run_once(WArena *a, Case *c, const char *dir, bool phase1_only, RunO
     const char *par = getenv("WEIR_CONFORMANCE_PARALLELISM");
     char par_sql[96];
     snprintf(par_sql, sizeof par_sql, "SET 'parallelism.default' = '%d'", par && atoi(par) > 0 ? atoi(par) : 1);
-    const char *setup[] = {"SET 'weir.exec.chunk-rows' = '1'", par_sql, NULL};
+    /* WEIR_CONFORMANCE_BACKEND runs it on another state backend (hashmap by default) */
+    const char *be = getenv("WEIR_CONFORMANCE_BACKEND");
+    char be_sql[96];
+    snprintf(be_sql, sizeof be_sql, "SET 'state.backend.type' = '%.40s'", be && *be ? be : "hashmap");
+    const char *setup[] = {"SET 'weir.exec.chunk-rows' = '1'", par_sql, be_sql, NULL};
     for (int i = 0; setup[i] && ok; i++) {
         ok = wsession_execute(s, setup[i], NULL, &res, err);
         wstmt_result_free(&res);
