@@ -8,6 +8,7 @@
 #include "explain_internal.h"
 #include "json_out.h"
 #include "../common/duration.h"
+#include "../common/hash.h"
 #include "../types/format.h"
 #include "../expr/functions.h"
 
@@ -274,6 +275,29 @@ static const char *ttl_text(WArena *a, int64_t ms)
     return wa_strdup(a, buf);
 }
 
+static const WRel *below_exchanges(const WRel *r)
+{
+    while (r->kind == WR_EXCHANGE || (r->kind == WR_CALC && !r->cond)) r = r->inputs[0];
+    return r;
+}
+
+static int rowtime_col(const WRel *r)
+{
+    for (int i = 0; i < r->out.n; i++)
+        if (wtype_is_timestamp(r->out.types[i]) && r->out.types[i]->time_attr == WTA_ROWTIME) return i;
+    return -1;
+}
+
+static bool keys_cover(int nkeys, const int *keys, int nu, const int *u)
+{
+    for (int i = 0; i < nu; i++) {
+        bool in = false;
+        for (int k = 0; k < nkeys; k++) if (keys[k] == u[i]) in = true;
+        if (!in) return false;
+    }
+    return true;
+}
+
 static void collect_advice(const ExCtx *x, const WRel *r, AdviceList *l, int depth)
 {
     if (depth > 1000) return;
@@ -343,9 +367,60 @@ static void collect_advice(const ExCtx *x, const WRel *r, AdviceList *l, int dep
             add_advice(l, r, "ADVICE", t);
         }
     }
+    /* weir's state advice: a regular join against a versioned (primary-keyed, updating) table
+       from an append-only input with a rowtime: an event-time temporal join keeps far less */
+    if (r->kind == WR_JOIN && !r->semi && !r->anti && (r->join_type == AJ_INNER || r->join_type == AJ_LEFT)) {
+        const WRel *lt = below_exchanges(r->inputs[0]), *rt = below_exchanges(r->inputs[1]);
+        int tcol = rowtime_col(lt);
+        if (lt->changelog == WCM_INSERT && tcol >= 0 && rt->changelog != WCM_INSERT && rt->nunique > 0 &&
+            keys_cover(r->nkeys, r->right_keys, rt->nunique, rt->unique)) {
+            char *t = wa_sprintf(a, "This regular join keeps every row of both inputs in state, but its right input "
+                                    "is a versioned table (it has a unique key covered by the join key and updates) "
+                                    "and its left input is append-only with the time attribute %s. An event-time "
+                                    "temporal join (JOIN ... FOR SYSTEM_TIME AS OF %s) joins each row with the "
+                                    "version valid at its time and drops versions the watermark has passed.",
+                                 lt->out.names[tcol], lt->out.names[tcol]);
+            add_advice(l, r, "ADVICE", t);
+        }
+    }
     const WRel **ins = WA_ARRAY(a, const WRel *, r->ninputs ? r->ninputs : 1);
     int n = ex_inputs(x, r, ins);
     for (int i = 0; i < n; i++) collect_advice(x, ins[i], l, depth + 1);
+}
+
+/* weir's advice: with max parallelism not a multiple of parallelism, keyed subtasks get unequal
+   numbers of key groups (../shared/seeds/002, trap 1). Query level, once. */
+static bool has_hash_exchange(const WRel *r)
+{
+    if (r->kind == WR_EXCHANGE && r->nkeys > 0) return true;
+    for (int i = 0; i < r->ninputs; i++) if (has_hash_exchange(r->inputs[i])) return true;
+    return false;
+}
+
+static void skew_advice(const ExCtx *x, const WRel *const *roots, int n, AdviceList *l)
+{
+    WError tmp;
+    werr_clear(&tmp);
+    int64_t par = 1, maxp = 0;
+    wopts_get_long(x->p->config, "parallelism.default", 1, &par, &tmp);
+    wopts_get_long(x->p->config, "pipeline.max-parallelism", 0, &maxp, &tmp);
+    if (par <= 1 || par > 32768) return;
+    bool keyed = false;
+    for (int i = 0; i < n && !keyed; i++) keyed = has_hash_exchange(roots[i]);
+    if (!keyed) return;
+    bool dflt = maxp <= 0;
+    if (dflt) maxp = wflink_default_max_parallelism((int)par);
+    if (maxp % par == 0) return;
+    int64_t lo = maxp / par, hi = lo + 1, nhi = maxp % par;
+    char *t = wa_sprintf(l->a, "Key groups are unevenly spread: max parallelism %lld%s is not a multiple of "
+                               "parallelism %lld, so %lld keyed subtask(s) own %lld key groups and %lld own %lld "
+                               "(up to %lld%% more keys, state and work for the former). Set "
+                               "'pipeline.max-parallelism' to a multiple of the parallelism, e.g. %lld.",
+                         (long long)maxp, dflt ? " (the default for this parallelism)" : "", (long long)par,
+                         (long long)nhi, (long long)hi, (long long)(par - nhi), (long long)lo,
+                         lo ? (long long)(100 * (hi - lo) / lo) : 100LL,
+                         (long long)(((maxp + par - 1) / par) * par));
+    add_advice(l, NULL, "WARNING", t);
 }
 
 /* ---------------- JSON execution plan ---------------- */
@@ -460,6 +535,9 @@ bool wexplain_text(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int detai
     TreeCtx t = {.x = &x, .d = EXD_REL, .details = details, .out = out};
     if (advice) {
         for (int i = 0; i < n; i++) collect_advice(&x, ex_skip(&x, ex_root(roots[i])), &al, 0);
+        const WRel **rr = WA_ARRAY(p->arena, const WRel *, n ? n : 1);
+        for (int i = 0; i < n; i++) rr[i] = ex_root(roots[i]);
+        skew_advice(&x, rr, n, &al);
         t.adv_node = WA_ARRAY(p->arena, const WRel *, al.n ? al.n : 1);
         t.adv_id = WA_ARRAY(p->arena, int, al.n ? al.n : 1);
         int next = 1;
