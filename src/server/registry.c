@@ -236,6 +236,7 @@ static void free_entry(WRegJob *j)
     free(j->last_change);
     free(j->last_rows);
     free(j->failure);
+    free(j->ckpts);
     free(j);
 }
 
@@ -282,10 +283,37 @@ static void detach(WRegJob *j)
         for (int k = 0; k < j->graph->nops; k++)
             for (int l = 0; l < j->nlanes; l++) lane_stats(j, k, l, &j->final[k * j->nlanes + l]);
     }
+    if (j->job && wjob_checkpoints(j->job)) {
+        free(j->ckpts);
+        j->ckpts = NULL;
+        j->nckpts = wregistry_ckpt_stats(j, &j->ckpts);
+        if (j->nckpts < 0) j->nckpts = 0;
+        j->ckpt_kept = true;
+    }
     free(j->op_of);
     j->op_of = NULL;
     j->job = NULL;
     j->arena = NULL;
+}
+
+int wregistry_ckpt_stats(const WRegJob *j, WCkptStats **out)
+{
+    *out = NULL;
+    const WCkpt *c = j->job ? wjob_checkpoints(j->job) : NULL;
+    if (!c) {
+        if (!j->ckpt_kept) return -1;
+        if (j->nckpts) {
+            *out = wmalloc(sizeof(WCkptStats) * (size_t)j->nckpts);
+            memcpy(*out, j->ckpts, sizeof(WCkptStats) * (size_t)j->nckpts);
+        }
+        return j->nckpts;
+    }
+    int n = wckpt_stats_count(c);
+    if (n <= 0) return 0;
+    *out = wmalloc(sizeof(WCkptStats) * (size_t)n);
+    int k = 0;
+    while (k < n && wckpt_stats_get(c, k, &(*out)[k])) k++;
+    return k;
 }
 
 /* (locked) The end of a run: the final state. */

@@ -26,6 +26,7 @@
 
 #include "cluster_config.h"
 #include "../runtime/job.h"
+#include "../runtime/checkpoint.h"
 #include "../runtime/vertices.h"
 #include "../session/session.h"
 
@@ -92,6 +93,10 @@ typedef struct WRegJob {
     pthread_t thread;
     bool has_thread;
     bool released;              /* the job and its plan are freed (nothing of it is running) */
+    /* checkpoint figures kept when the job ended (live ones come from the job's WCkpt) */
+    bool ckpt_kept;             /* the job took checkpoints (ckpts may still be empty) */
+    int nckpts;
+    WCkptStats *ckpts;
     /* history for plots */
     int nhist, hist_start;
     WRegSample hist[WREG_HISTORY];
@@ -129,6 +134,10 @@ WRegJob *wregistry_find(WRegistry *r, const char *id);
 /* (locked) Operator stats of one subtask (subtask -1: summed over subtasks; below -1: zeros, a
    subtask weir does not run): live counters while running, the final ones afterwards. */
 void wregistry_op_stats(const WRegJob *j, int op, int subtask, WOpStats *out);
+/* (locked) The job's checkpoints and savepoints in the order they ended (completed or failed):
+   live while it runs, the kept copy afterwards. *out is malloc'ed (NULL when none); returns the
+   count, -1 when the job takes no checkpoints. */
+int wregistry_ckpt_stats(const WRegJob *j, WCkptStats **out);
 /* (locked) Epoch ms now. */
 int64_t wregistry_now(void);
 

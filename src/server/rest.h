@@ -17,7 +17,7 @@
  *   /weir/jobs/:jid/state     per-operator state: name, TTL, entries, bytes, TTL-accuracy counter
  *   /weir/jobs/:jid/tasks     what each task is doing now (progress, idle time, threads)
  *   /weir/jobs/:jid/history   throughput and state-size samples (one a second, 5 minutes)
- * Depends on server/registry, server/cluster_config, runtime/vertices, jansson.
+ * Depends on server/registry, server/cluster_config, runtime/vertices, runtime/checkpoint (figures), jansson.
  */
 #ifndef WEIR_SERVER_REST_H
 #define WEIR_SERVER_REST_H
@@ -55,6 +55,12 @@ int wrest_cluster(WRest *r, const char *method, char **seg, int nseg, const char
 int wrest_jobs(WRest *r, const char *method, char **seg, int nseg, const char *query, const char *body,
                size_t body_len, json_t **out);
 int wrest_weir(WRest *r, const char *method, char **seg, int nseg, const char *query, json_t **out);
+/* (rest_ckpt.c, registry locked) GET /jobs/:jid/checkpoints, and .../checkpoints/details/:cid
+   (400 when cid is not a number, 404 when no such checkpoint is known). */
+json_t *wrest_checkpoints(const WRegJob *j);
+int wrest_checkpoint_details(const WRegJob *j, const char *cid, json_t **out);
+/* Percentile p (0..1] of n sorted values, as Flink's checkpoint summaries compute it. */
+double wrest_percentile(const int64_t *sorted, int n, double p);
 /* Slots a job uses (its largest vertex parallelism, at least 1). */
 int wrest_job_slots(const WRegJob *j);
 

@@ -292,23 +292,6 @@ static json_t *checkpoint_config(const WRegJob *j)
         wopts_get_or(o, "state.changelog.storage", "memory"));
 }
 
-static json_t *stats_summary(void)
-{
-    return json_pack("{s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f}", "min", 0, "max", 0, "avg", 0, "p50", 0.0, "p90",
-                     0.0, "p95", 0.0, "p99", 0.0, "p999", 0.0);
-}
-
-static json_t *checkpoint_stats(void)
-{
-    return json_pack("{s:{s:i, s:i, s:i, s:i, s:i}, s:{s:o, s:o, s:o, s:o, s:o, s:o}, "
-                     "s:{s:n, s:n, s:n, s:n}, s:[]}",
-                     "counts", "restored", 0, "total", 0, "in_progress", 0, "completed", 0, "failed", 0, "summary",
-                     "checkpointed_size", stats_summary(), "state_size", stats_summary(), "end_to_end_duration",
-                     stats_summary(), "alignment_buffered", stats_summary(), "processed_data", stats_summary(),
-                     "persisted_data", stats_summary(), "latest", "completed", "savepoint", "failed", "restored",
-                     "history");
-}
-
 /* ------------------------------------------------------------------ triggers (savepoints etc.) */
 
 static void add_trigger(WRest *r, const char *job, const char *kind, char out[33])
@@ -491,7 +474,7 @@ int wrest_jobs(WRest *r, const char *method, char **seg, int nseg, const char *q
         }
     } else if (nseg == 3 && !strcmp(sub, "checkpoints")) {
         if (get) {
-            *out = checkpoint_stats();
+            *out = wrest_checkpoints(j);
         } else if (post) {
             wregistry_unlock(r->reg);
             char id[33];
@@ -511,8 +494,7 @@ int wrest_jobs(WRest *r, const char *method, char **seg, int nseg, const char *q
         return trigger_status(r, jid, "checkpoint", seg[3], out);
     } else if (nseg == 5 && !strcmp(sub, "checkpoints") && !strcmp(seg[3], "details")) {
         if (!get) { wregistry_unlock(r->reg); goto bad_method; }
-        *out = wrest_error("Could not find checkpointing statistics for checkpoint %.32s.", seg[4]);
-        status = 404;
+        status = wrest_checkpoint_details(j, seg[4], out);
     } else if ((nseg == 3 && !strcmp(sub, "savepoints")) || (nseg == 3 && !strcmp(sub, "stop"))) {
         wregistry_unlock(r->reg);
         if (!post) goto bad_method;

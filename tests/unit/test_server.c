@@ -298,3 +298,115 @@ WTEST(gateway_requests_and_a_statement)
     fclose(devnull);
     wcluster_config_free(&cfg);
 }
+
+WTEST(checkpoint_percentiles_as_flink)
+{
+    int64_t one[] = {42};
+    CHECK(wrest_percentile(one, 1, 0.5) == 42.0);
+    CHECK(wrest_percentile(one, 0, 0.5) == 0.0);
+    int64_t v[] = {10, 20, 30, 40};
+    /* LEGACY estimation: pos = p * (n + 1), interpolated between neighbours */
+    CHECK(wrest_percentile(v, 4, 0.5) == 25.0);
+    CHECK(wrest_percentile(v, 4, 0.9) == 40.0);
+    CHECK(wrest_percentile(v, 4, 0.1) == 10.0);
+    CHECK(wrest_percentile(v, 4, 0.3) == 15.0);
+}
+
+static WCkptStats fake_ckpt(int64_t id, bool ok, bool savepoint, int64_t full, int64_t dur)
+{
+    WCkptStats s;
+    memset(&s, 0, sizeof s);
+    s.id = id;
+    s.completed = ok;
+    s.savepoint = savepoint;
+    s.trigger_ms = 1000 * id;
+    s.duration_ms = dur;
+    s.full_bytes = full;
+    s.incremental_bytes = full / 2;
+    snprintf(s.path, sizeof s.path, "/nonexistent/weir-test/chk-%lld", (long long)id);
+    if (!ok) snprintf(s.failure, sizeof s.failure, "disk full");
+    return s;
+}
+
+WTEST(checkpoint_statistics_json)
+{
+    WRegJob j;
+    memset(&j, 0, sizeof j);
+    wopts_init(&j.config);
+    j.nlanes = 2;
+    /* no checkpointing: zeros and nulls */
+    json_t *o = wrest_checkpoints(&j);
+    CHECK_INT(json_integer_value(json_object_get(json_object_get(o, "counts"), "total")), 0);
+    CHECK(json_is_null(json_object_get(json_object_get(o, "latest"), "completed")));
+    CHECK_INT((int64_t)json_array_size(json_object_get(o, "history")), 0);
+    CHECK_INT(json_integer_value(json_object_get(json_object_get(json_object_get(o, "summary"), "state_size"), "max")), 0);
+    json_decref(o);
+
+    WCkptStats st[4] = {fake_ckpt(1, true, false, 100, 5), fake_ckpt(2, false, false, 0, 9),
+                        fake_ckpt(3, true, false, 300, 15), fake_ckpt(4, true, true, 200, 10)};
+    j.ckpt_kept = true;
+    j.nckpts = 4;
+    j.ckpts = st;
+    o = wrest_checkpoints(&j);
+    json_t *c = json_object_get(o, "counts");
+    CHECK_INT(json_integer_value(json_object_get(c, "total")), 4);
+    CHECK_INT(json_integer_value(json_object_get(c, "completed")), 3);
+    CHECK_INT(json_integer_value(json_object_get(c, "failed")), 1);
+    CHECK_INT(json_integer_value(json_object_get(c, "restored")), 0);
+    json_t *ss = json_object_get(json_object_get(o, "summary"), "state_size");
+    CHECK_INT(json_integer_value(json_object_get(ss, "min")), 100);
+    CHECK_INT(json_integer_value(json_object_get(ss, "max")), 300);
+    CHECK_INT(json_integer_value(json_object_get(ss, "avg")), 200);
+    CHECK(json_real_value(json_object_get(ss, "p50")) == 200.0);
+    json_t *cs = json_object_get(json_object_get(o, "summary"), "checkpointed_size");
+    CHECK_INT(json_integer_value(json_object_get(cs, "max")), 150);
+    json_t *lat = json_object_get(o, "latest");
+    json_t *lc = json_object_get(lat, "completed");
+    CHECK_INT(json_integer_value(json_object_get(lc, "id")), 3);
+    CHECK_STR(json_string_value(json_object_get(lc, "@class")), "completed");
+    CHECK_STR(json_string_value(json_object_get(lc, "checkpoint_type")), "CHECKPOINT");
+    CHECK_INT(json_integer_value(json_object_get(lc, "latest_ack_timestamp")), 3015);
+    CHECK_STR(json_string_value(json_object_get(lc, "external_path")), "<checkpoint-not-externally-addressable>");
+    CHECK(json_is_true(json_object_get(lc, "discarded")));
+    CHECK_INT(json_integer_value(json_object_get(lc, "num_subtasks")), 2);
+    json_t *sp = json_object_get(lat, "savepoint");
+    CHECK_INT(json_integer_value(json_object_get(sp, "id")), 4);
+    CHECK_STR(json_string_value(json_object_get(sp, "checkpoint_type")), "SAVEPOINT");
+    CHECK_STR(json_string_value(json_object_get(sp, "external_path")), "file:/nonexistent/weir-test/chk-4");
+    json_t *lf = json_object_get(lat, "failed");
+    CHECK_STR(json_string_value(json_object_get(lf, "status")), "FAILED");
+    CHECK_STR(json_string_value(json_object_get(lf, "failure_message")), "disk full");
+    CHECK(json_is_null(json_object_get(lat, "restored")));
+    json_t *h = json_object_get(o, "history");
+    CHECK_INT((int64_t)json_array_size(h), 4);
+    CHECK_INT(json_integer_value(json_object_get(json_array_get(h, 0), "id")), 4);
+    CHECK_INT(json_integer_value(json_object_get(json_array_get(h, 3), "id")), 1);
+    json_decref(o);
+
+    /* web.checkpoints.history bounds the history; a restore shows in counts and latest */
+    wopts_set(&j.config, "web.checkpoints.history", "2");
+    wopts_set(&j.config, "execution.savepoint.path", "file:///nonexistent/weir-test/chk-7");
+    o = wrest_checkpoints(&j);
+    CHECK_INT((int64_t)json_array_size(json_object_get(o, "history")), 2);
+    CHECK_INT(json_integer_value(json_object_get(json_object_get(o, "counts"), "restored")), 1);
+    json_t *rs = json_object_get(json_object_get(o, "latest"), "restored");
+    CHECK_STR(json_string_value(json_object_get(rs, "external_path")), "file:/nonexistent/weir-test/chk-7");
+    json_decref(o);
+
+    /* details */
+    int status = wrest_checkpoint_details(&j, "3", &o);
+    CHECK_INT(status, 200);
+    CHECK_INT(json_integer_value(json_object_get(o, "id")), 3);
+    json_decref(o);
+    status = wrest_checkpoint_details(&j, "9", &o);
+    CHECK_INT(status, 404);
+    CHECK_STR(first_error(o), "Could not find checkpointing statistics for checkpoint 9.");
+    json_decref(o);
+    status = wrest_checkpoint_details(&j, "x1", &o);
+    CHECK_INT(status, 400);
+    json_decref(o);
+    status = wrest_checkpoint_details(&j, "", &o);
+    CHECK_INT(status, 400);
+    json_decref(o);
+    wopts_free(&j.config);
+}
