@@ -425,6 +425,7 @@ typedef struct Sender {
     const int *keys;
     bool single;
     int maxp;
+    uint16_t *lane_of_kg;       /* key group -> receiving lane (KeyGroupRangeAssignment), maxp entries */
     WStrBuf kb;
     int *target;
     uint8_t *sel;
@@ -459,7 +460,7 @@ static void sender_process(WOperator *op, int input, const WChunk *in)
         wsb_clear(&sd->kb);
         wrow_encode_chunk(&sd->kb, in, r, sd->nkeys, sd->keys);
         int kg = wflink_key_group(wrow_hash(sd->kb.buf, sd->kb.len), sd->maxp);
-        sd->target[r] = wflink_operator_index(sd->maxp, n, kg);
+        sd->target[r] = sd->lane_of_kg[kg];
         if (sd->target[r] != sd->target[0]) same = false;
     }
     if (same) { send_chunk_to(sd, sd->target[0], in); return; }
@@ -497,6 +498,7 @@ static void sender_destroy(WOperator *op)
 {
     Sender *sd = (Sender *)op;
     wsb_free(&sd->kb);
+    free(sd->lane_of_kg);
     free(sd->target);
     free(sd->sel);
     free(sd);
@@ -515,6 +517,9 @@ static WOperator *sender_new(Lane *L, int exch, WRel *r)
     sd->keys = r->keys;
     sd->single = r->exchange_single || r->nkeys == 0;
     sd->maxp = L->ctx.max_parallelism;
+    sd->lane_of_kg = wmalloc(sizeof *sd->lane_of_kg * (size_t)(sd->maxp > 0 ? sd->maxp : 1));
+    for (int kg = 0; kg < sd->maxp; kg++)
+        sd->lane_of_kg[kg] = (uint16_t)wflink_operator_index(sd->maxp, L->job->nlanes, kg);
     wsb_init(&sd->kb);
     sd->target = wmalloc(sizeof(int) * WCHUNK_CAP);
     sd->sel = wmalloc(WCHUNK_CAP);

@@ -234,6 +234,13 @@ static Entry *htab_remove_at(HTab *t, size_t i)
     return gone;
 }
 
+/* The clock for a state's timestamps: only read when the state has a TTL (a clock read per
+   access is measurable on the hot path, and write times matter only for TTL). */
+static inline int64_t state_now(const WState *s)
+{
+    return s->ttl > 0 ? wstate_now(s->b) : 0;
+}
+
 static bool expired(const WState *s, const Entry *e, int64_t now)
 {
     return s->ttl > 0 && now - e->ts >= s->ttl;
@@ -428,7 +435,7 @@ WStateLookup wvalue_get(WState *s, WBytes *out)
 {
     if (s->rdb) return wrdb_value_get(s->rdb, out);
     WStateLookup how;
-    Entry *e = top_entry(s, wstate_now(s->b), &how, NULL);
+    Entry *e = top_entry(s, state_now(s), &how, NULL);
     if (!e) { out->p = NULL; out->len = 0; return how; }
     out->p = e->val;
     out->len = e->vlen;
@@ -438,7 +445,7 @@ WStateLookup wvalue_get(WState *s, WBytes *out)
 void wvalue_put(WState *s, const void *v, size_t len)
 {
     if (s->rdb) { wrdb_value_put(s->rdb, v, len); return; }
-    int64_t now = wstate_now(s->b);
+    int64_t now = state_now(s);
     Entry *e = top_entry_create(s, now);
     s->bytes += (int64_t)len - (int64_t)e->vlen;
     set_val(&s->b->pool, e, v, len);
@@ -460,7 +467,7 @@ void wvalue_clear(WState *s)
 WStateLookup wmap_get(WState *s, const void *uk, size_t uklen, WBytes *out)
 {
     if (s->rdb) return wrdb_map_get(s->rdb, uk, uklen, out);
-    int64_t now = wstate_now(s->b);
+    int64_t now = state_now(s);
     WStateLookup how;
     Entry *e = top_entry(s, now, &how, NULL);
     out->p = NULL;
@@ -485,7 +492,7 @@ WStateLookup wmap_get(WState *s, const void *uk, size_t uklen, WBytes *out)
 void wmap_put(WState *s, const void *uk, size_t uklen, const void *uv, size_t uvlen)
 {
     if (s->rdb) { wrdb_map_put(s->rdb, uk, uklen, uv, uvlen); return; }
-    int64_t now = wstate_now(s->b);
+    int64_t now = state_now(s);
     Entry *e = top_entry_create(s, now);
     uint64_t h = whash_bytes(uk, uklen, 0x5eed);
     size_t i = htab_find(e->sub.map, h, uk, uklen);
@@ -527,7 +534,7 @@ void wmap_remove(WState *s, const void *uk, size_t uklen)
 size_t wmap_size(WState *s)
 {
     if (s->rdb) return wrdb_map_size(s->rdb, false);
-    int64_t now = wstate_now(s->b);
+    int64_t now = state_now(s);
     WStateLookup how;
     Entry *e = top_entry(s, now, &how, NULL);
     if (!e) return 0;
@@ -553,7 +560,7 @@ void wmap_iter(WState *s, WMapIter *it)
 {
     if (s->rdb) { wrdb_map_iter(s->rdb, it); return; }
     WStateLookup how;
-    Entry *e = top_entry(s, wstate_now(s->b), &how, NULL);
+    Entry *e = top_entry(s, state_now(s), &how, NULL);
     it->s = s;
     it->table = e ? e->sub.map : NULL;
     it->pos = 0;
@@ -564,7 +571,7 @@ bool wmap_next(WMapIter *it, WBytes *uk, WBytes *uv)
     if (it->s && it->s->rdb) return wrdb_map_next(it, uk, uv);
     HTab *m = it->table;
     if (!m) return false;
-    int64_t now = wstate_now(it->s->b);
+    int64_t now = state_now(it->s);
     while (it->pos < m->cap) {
         Entry *u = m->slots[it->pos++];
         if (!u || expired(it->s, u, now)) continue;
@@ -598,7 +605,7 @@ void wmap_iter_remove(WMapIter *it)
 void wlist_add(WState *s, const void *v, size_t len)
 {
     if (s->rdb) { wrdb_list_add(s->rdb, v, len); return; }
-    int64_t now = wstate_now(s->b);
+    int64_t now = state_now(s);
     Entry *e = top_entry_create(s, now);
     ListVal *l = e->sub.list;
     if (l->n == l->cap) {
@@ -616,7 +623,7 @@ int wlist_get(WState *s, const WBytes **items, WStateLookup *how)
 {
     if (s->rdb) return wrdb_list_get(s->rdb, items, how);
     WStateLookup h;
-    Entry *e = top_entry(s, wstate_now(s->b), &h, NULL);
+    Entry *e = top_entry(s, state_now(s), &h, NULL);
     if (how) *how = h;
     if (!e) { *items = NULL; return 0; }
     *items = e->sub.list->items;
@@ -636,7 +643,7 @@ void wlist_remove_at(WState *s, int index)
     free((void *)l->items[index].p);
     memmove(&l->items[index], &l->items[index + 1], sizeof(WBytes) * (size_t)(l->n - index - 1));
     l->n--;
-    e->ts = wstate_now(b);
+    e->ts = state_now(s);
     if (l->n == 0) {
         account_remove(s, e);
         entry_free(&s->b->pool, htab_remove_at(&s->tab, ti), s->kind, true);
