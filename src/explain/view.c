@@ -26,7 +26,10 @@ const WStateTtlHint *ex_hint(const ExCtx *x, const WRel *r)
 
 const WRel *ex_root(const WRel *r)
 {
-    if (r->kind == WR_SINK && !r->sink_table && r->ninputs == 1) return r->inputs[0];
+    if (r->kind == WR_SINK && !r->sink_table && r->ninputs == 1) {
+        r = r->inputs[0];
+        if (r->kind == WR_EXCHANGE && r->exchange_collect) r = r->inputs[0];
+    }
     return r;
 }
 

@@ -1256,8 +1256,10 @@ static WRel *apply_sinks(WPlanCtx *p, WRel *r)
     WError tmp;
     werr_clear(&tmp);
     wopts_get_long(p->config, "parallelism.default", 1, &par, &tmp);
-    if (!r->sink_table && par > 1 && r->inputs[0]->kind != WR_EXCHANGE)
+    if (!r->sink_table && par > 1 && r->inputs[0]->kind != WR_EXCHANGE) {
         r->inputs[0] = exchange(p, r->inputs[0], 0, NULL);
+        r->inputs[0]->exchange_collect = true;
+    }
     return plan_sink(p, r);
 }
 

@@ -114,6 +114,8 @@ struct WRel {
     int nkeys;
     int *keys;
     bool exchange_single;           /* Exchange(distribution=[single]) */
+    bool exchange_collect;          /* the gather in front of the client's collect sink (runtime
+                                       detail: EXPLAIN does not show it, as Flink's plan does not) */
     /* WR_GROUP_AGG */
     int naggs;
     WAggCall *aggs;
