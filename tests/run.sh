@@ -210,6 +210,18 @@ run_conformance 2
 run_conformance 4
 run_conformance 1 rocksdb
 
+# (e0) plans: tests/plans/compare.sh compares weir's COMPILE PLAN node sequence (types and state
+#      names/TTLs) with Flink's stored restore-test plans ("PASS/FAIL/SKIP name" lines; exit 77 when
+#      the conformance corpus is absent)
+if [[ -x "$ROOT/tests/plans/compare.sh" && -x "$BUILD/weir" ]]; then
+  pout="$(WEIR_EMBEDDED=1 TMPDIR="${TMPDIR:-/tmp}" timeout 600 "$ROOT/tests/plans/compare.sh" "$BUILD" 2>&1)"; pst=$?
+  pp="$(grep -c '^PASS ' <<< "$pout")"; pf="$(grep -c '^FAIL ' <<< "$pout")"; ps="$(grep -c '^SKIP ' <<< "$pout")"
+  if [[ $pst -eq 77 ]]; then ps=$((ps > 0 ? ps : 1)); elif [[ $pst -ne 0 && $pf -eq 0 ]]; then pf=1; fi
+  grep '^FAIL ' <<< "$pout" | head -n 40
+  echo "plans: $pp passed, $pf failed, $ps skipped"
+  passed=$((passed + pp)); failed=$((failed + pf)); skipped=$((skipped + ps))
+fi
+
 # Golden, error and recovery runs use the embedded mode (WEIR_EMBEDDED=1) even when a developer's
 # cluster is running, so that they never submit to it.
 # (e) recovery: tests/recovery/*.sh kill checkpointed jobs and restore them (one "PASS name" /
