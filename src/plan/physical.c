@@ -768,7 +768,7 @@ static WRel *window_join_rule(WPlanCtx *p, WRel *j)
 }
 
 /* A time bound "col [+/- interval]" of one join side: *side 0 left / 1 right, *col, *off ms. */
-static bool time_term(const WExpr *e, int ln, int *side, int *col, int64_t *off)
+static bool time_term(const WRel *j, const WExpr *e, int ln, int *side, int *col, int64_t *off)
 {
     int64_t o = 0;
     if (e->kind == WX_CAST && e->nargs == 1) e = e->args[0];
@@ -779,9 +779,13 @@ static bool time_term(const WExpr *e, int ln, int *side, int *col, int64_t *off)
         e = e->args[0];
         if (e->kind == WX_CAST && e->nargs == 1) e = e->args[0];
     }
-    if (e->kind != WX_COLUMN || !wtype_is_timestamp(e->type) || e->type->time_attr == WTA_NONE) return false;
+    if (e->kind != WX_COLUMN || !wtype_is_timestamp(e->type)) return false;
     *side = e->col >= ln;
     *col = e->col >= ln ? e->col - ln : e->col;
+    /* the input's column decides: a WHERE merged into the join refers to the join's output row,
+       whose types no longer carry time attributes */
+    const WRel *in = j->inputs[*side];
+    if (*col >= in->out.n || in->out.types[*col]->time_attr == WTA_NONE) return false;
     *off = o;
     return true;
 }
@@ -806,7 +810,7 @@ static WRel *interval_join_rule(WPlanCtx *p, WRel *j)
         int64_t oa, ob;
         const char *f = c->kind == WX_CALL && c->func ? c->func->name : "";
         bool cmp = !strcmp(f, "<") || !strcmp(f, "<=") || !strcmp(f, ">") || !strcmp(f, ">=");
-        if (!cmp || !time_term(c->args[0], ln, &sa, &ca, &oa) || !time_term(c->args[1], ln, &sb, &cb, &ob) ||
+        if (!cmp || !time_term(j, c->args[0], ln, &sa, &ca, &oa) || !time_term(j, c->args[1], ln, &sb, &cb, &ob) ||
             sa == sb) {
             rest[nrest++] = c;
             continue;

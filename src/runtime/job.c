@@ -439,7 +439,7 @@ static void send_chunk_to(Sender *sd, int to, const WChunk *c)
         return;
     }
     WChunk *copy = wchunk_new(c->ncols, c->types, c->nrows);
-    for (int r = 0; r < c->nrows; r++) wchunk_append_row(copy, c, r);
+    wchunk_append_selected(copy, c, NULL);
     if (to == L->index) {       /* checkpoint alignment: the local channel is blocked */
         Msg *m = wcalloc(1, sizeof *m);
         *m = (Msg){.kind = MSG_CHUNK, .exch = sd->exch, .from = L->index, .chunk = copy};
@@ -464,14 +464,27 @@ static void sender_process(WOperator *op, int input, const WChunk *in)
         if (sd->target[r] != sd->target[0]) same = false;
     }
     if (same) { send_chunk_to(sd, sd->target[0], in); return; }
+    Lane *L = sd->lane;
     for (int t = 0; t < n; t++) {
         int cnt = 0;
         for (int r = 0; r < in->nrows; r++) cnt += sd->sel[r] = sd->target[r] == t;
         if (!cnt) continue;
         WChunk *part = wchunk_new(in->ncols, in->types, cnt);
-        wchunk_gather(part, in, sd->sel);
-        send_chunk_to(sd, t, part);
-        wchunk_free(part);
+        if (t == L->index && !ck_blocked(L, L->recv[sd->exch], L->index)) {
+            /* the local lane takes the rows by reference, synchronously */
+            wchunk_gather(part, in, sd->sel);
+            receiver_deliver(L->recv[sd->exch], MSG_CHUNK, L->index, 0, part);
+            wchunk_free(part);
+            continue;
+        }
+        wchunk_append_selected(part, in, sd->sel);     /* another lane (or held): a deep copy */
+        if (t == L->index) {
+            Msg *m = wcalloc(1, sizeof *m);
+            *m = (Msg){.kind = MSG_CHUNK, .exch = sd->exch, .from = L->index, .chunk = part};
+            ck_hold(L, m);
+        } else {
+            lane_send(L, t, MSG_CHUNK, sd->exch, 0, part);
+        }
     }
 }
 

@@ -102,6 +102,40 @@ WDatum wdatum_copy(WArena *a, const WType *t, WDatum v)
     }
 }
 
+static bool needs_deep_copy(const WType *t)
+{
+    switch (t->id) {
+    case WT_CHAR: case WT_VARCHAR: case WT_BINARY: case WT_VARBINARY:
+    case WT_ARRAY: case WT_MULTISET: case WT_MAP: case WT_ROW:
+        return true;
+    default:
+        return false;
+    }
+}
+
+int wchunk_append_selected(WChunk *dst, const WChunk *src, const uint8_t *sel)
+{
+    int k0 = dst->nrows, k = k0;
+    for (int r = 0; r < src->nrows && k < dst->cap; r++)
+        if (!sel || sel[r]) dst->kinds[k++] = src->kinds[r];
+    int n = k - k0;
+    for (int i = 0; i < dst->ncols; i++) {
+        const WVector *sc = &src->cols[i];
+        WVector *dc = &dst->cols[i];
+        bool deep = needs_deep_copy(dst->types[i]);
+        int q = k0;
+        for (int r = 0; r < src->nrows && q < k; r++) {
+            if (sel && !sel[r]) continue;
+            uint8_t isnull = sc->nulls[r];
+            dc->nulls[q] = isnull;
+            dc->data[q] = isnull || !deep ? sc->data[r] : wdatum_copy(dst->arena, dst->types[i], sc->data[r]);
+            q++;
+        }
+    }
+    dst->nrows = k;
+    return n;
+}
+
 int wchunk_append_row(WChunk *dst, const WChunk *src, int row)
 {
     int r = wchunk_add_row(dst, (WRowKind)src->kinds[row]);

@@ -56,6 +56,9 @@ void wchunk_reset(WChunk *c);
 int wchunk_add_row(WChunk *c, WRowKind kind);
 /* Copy row `row` of src (all columns) to the end of dst, deep-copying variable bytes into dst's arena. */
 int wchunk_append_row(WChunk *dst, const WChunk *src, int row);
+/* Appends (deep copies) the rows of src with sel[r] != 0 (sel NULL = all), column by column;
+   dst must have room. Returns the number of rows appended. */
+int wchunk_append_selected(WChunk *dst, const WChunk *src, const uint8_t *sel);
 /* Deep-copy a datum of type t into arena a (strings/bytes/composites copied). */
 WDatum wdatum_copy(WArena *a, const WType *t, WDatum v);
 
