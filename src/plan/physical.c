@@ -1134,12 +1134,10 @@ static WRel *derive(WPlanCtx *p, WRel *r)
     case WR_WINDOW_JOIN: {
         WRel *l = r->inputs[0], *rt = r->inputs[1];
         r->changelog = WCM_INSERT;
-        int *lk = ints(p, r->nkeys + 2), *rk = ints(p, r->nkeys + 2);
-        for (int i = 0; i < r->nkeys; i++) { lk[i] = r->keys[i]; rk[i] = r->right_keys[i]; }
-        lk[r->nkeys] = r->win_start_col; lk[r->nkeys + 1] = r->win_end_col;
-        rk[r->nkeys] = r->win_rstart_col; rk[r->nkeys + 1] = r->win_rend_col;
-        r->inputs[0] = exchange(p, l, r->nkeys + 2, lk);
-        r->inputs[1] = exchange(p, rt, r->nkeys + 2, rk);
+        /* as Flink's WindowJoin: hash by the join keys without the window columns (state is keyed
+           the same way), single when there are none */
+        r->inputs[0] = exchange(p, l, r->nkeys, r->keys);
+        r->inputs[1] = exchange(p, rt, r->nkeys, r->right_keys);
         break;
     }
     case WR_WINDOW_AGG: {
@@ -1156,11 +1154,9 @@ static WRel *derive(WPlanCtx *p, WRel *r)
     }
     case WR_WINDOW_RANK: {
         r->changelog = WCM_INSERT;
-        int *k = ints(p, r->nkeys + 2);
-        for (int i = 0; i < r->nkeys; i++) k[i] = r->keys[i];
-        k[r->nkeys] = r->win_start_col;
-        k[r->nkeys + 1] = r->win_end_col;
-        r->inputs[0] = exchange(p, in, r->nkeys + 2, k);
+        /* as Flink's WindowRank: hash by the partition keys without the window columns, single
+           when there are none */
+        r->inputs[0] = exchange(p, in, r->nkeys, r->keys);
         break;
     }
     default:
