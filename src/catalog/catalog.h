@@ -49,6 +49,8 @@ typedef struct WTable {
     int nview_cols;
     char **view_cols;
     char *comment;
+    int npartition;             /* PARTITIONED BY (..): column indexes, in the clause's order */
+    int *partition_keys;
     WArena *arena;              /* owns everything above */
 } WTable;
 

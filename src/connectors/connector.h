@@ -36,6 +36,8 @@ typedef struct WTableSpec {
     const WCastCtx *cast;           /* session time zone etc. */
     int subtask, parallelism;       /* this instance among parallel ones (0 of 1 when single) */
     FILE *out;                      /* print sink: where lines go (stdout in the embedded client) */
+    int npartition;                 /* PARTITIONED BY keys as indexes into the physical columns */
+    const int *partition;
     bool ignore_errors_counted;     /* internal */
 } WTableSpec;
 

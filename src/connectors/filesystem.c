@@ -10,6 +10,12 @@
  * with checkpointing (exactly-once) a new part file starts at every checkpoint and a closed one
  * is renamed only when the checkpoint that covers it completes (prepare_commit / commit /
  * recover of WSink).
+ * Partitioned tables (PARTITIONED BY, WTableSpec.partition), as Flink's FileSystemTableSink:
+ * each row goes to <path>/k1=v1/k2=v2/ (values as CAST(.. AS STRING), NULL and '' as
+ * 'partition.default-name', names and values escaped as PartitionPathUtils.escapePathName does),
+ * every partition directory with its own part file in progress, rolled and committed like the
+ * unpartitioned one; the files hold the other columns only. The source reads the keys back from
+ * the k=v directory names (the default name reads as NULL).
  * Validation follows FileSystemTableFactory: required path/format, unknown options rejected except
  * the format's own "<format>." keys, unknown formats with Flink's message.
  * Depends on csv_reader, types/, common/.
@@ -17,6 +23,7 @@
 #include "connector.h"
 #include "conn_internal.h"
 #include "csv_reader.h"
+#include "../types/format.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -111,6 +118,18 @@ typedef struct FsSource {
     int64_t *start_off, *start_line;
     int *gidx;              /* index of each file among all files of the table (rescaling) */
     int parallelism;
+    /* partitioned tables: the files hold the other columns; the keys come from the path */
+    int npart, nread;
+    int *part_cols, *read_cols;     /* output column indexes */
+    const WType **part_types;
+    const char **part_names;
+    char *default_name, *root;    /* root: the table path */
+    const WCastCtx *cast;
+    WChunk *tmp;                    /* rows as read from the file */
+    WArena *pv_arena;               /* the current file's partition values */
+    WDatum *pv;
+    uint8_t *pv_null;
+    int pv_file;                    /* file whose values pv holds (-1 = none) */
 } FsSource;
 
 static void add_file(FsSource *s, const char *path)
@@ -167,7 +186,113 @@ static void fs_source_close(WSource *base)
     free(s->start_off);
     free(s->start_line);
     free(s->gidx);
+    free(s->part_cols);
+    free(s->read_cols);
+    free(s->part_types);
+    free(s->part_names);
+    free(s->default_name);
+    free(s->root);
+    if (s->tmp) wchunk_free(s->tmp);
+    if (s->pv_arena) warena_delete(s->pv_arena);
+    free(s->pv);
+    free(s->pv_null);
     free(s);
+}
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* Flink's PartitionPathUtils.unescapePathName: %XX (hex) becomes the byte. */
+static void unescape_path_name(WStrBuf *out, const char *p, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        int h1, h2;
+        if (p[i] == '%' && i + 2 < len && (h1 = hexval(p[i + 1])) >= 0 && (h2 = hexval(p[i + 2])) >= 0) {
+            wsb_putc(out, (char)(h1 * 16 + h2));
+            i += 2;
+        } else {
+            wsb_putc(out, p[i]);
+        }
+    }
+}
+
+/* The partition values of file s->cur from the k=v directories between the table path and the
+   file (the innermost wins); missing keys and the default partition name are NULL. */
+static bool part_values(FsSource *s, WError *err)
+{
+    if (s->pv_file == s->cur) return true;
+    warena_reset(s->pv_arena);
+    for (int k = 0; k < s->npart; k++) s->pv_null[k] = 1;
+    const char *f = s->files[s->cur];
+    size_t bl = strlen(s->root);
+    const char *rel = strncmp(f, s->root, bl) == 0 ? f + bl : "";
+    const char *last = strrchr(rel, '/');
+    WStrBuf key, val;
+    wsb_init(&key);
+    wsb_init(&val);
+    bool ok = true;
+    for (const char *c = rel; ok && last && c < last; ) {
+        while (*c == '/') c++;
+        const char *e = strchr(c, '/');
+        if (!e || e > last) e = last;
+        const char *eq = NULL;
+        for (const char *q = c; q < e; q++) if (*q == '=') eq = q;
+        if (eq && eq > c && eq + 1 < e) {
+            wsb_clear(&key);
+            wsb_clear(&val);
+            unescape_path_name(&key, c, (size_t)(eq - c));
+            unescape_path_name(&val, eq + 1, (size_t)(e - eq - 1));
+            for (int k = 0; k < s->npart; k++) {
+                if (strcmp(key.buf, s->part_names[k]) != 0) continue;
+                if (strcmp(val.buf, s->default_name) == 0) { s->pv_null[k] = 1; break; }
+                WCastResult r = wcast_from_text_ex(s->cast, val.buf, (int)val.len, s->part_types[k], &s->pv[k],
+                                                   s->pv_arena, err);
+                if (r == WCAST_ERROR) ok = false;       /* the cast's message (Flink: a parse exception) */
+                s->pv_null[k] = r != WCAST_OK;
+                break;
+            }
+        }
+        c = e;
+    }
+    wsb_free(&key);
+    wsb_free(&val);
+    if (ok) s->pv_file = s->cur;
+    return ok;
+}
+
+/* Read rows of the open file into out: straight for unpartitioned tables; through s->tmp with
+   the partition values added otherwise. */
+static WCsvStatus fill_rows(FsSource *s, WChunk *out, WError *err)
+{
+    if (!s->npart) return wcsv_reader_fill(s->rd, out, &s->base.rows_skipped, err);
+    if (!part_values(s, err)) return WCSV_ERROR;
+    if (!s->tmp) {
+        const WType **rt = wmalloc(sizeof(WType *) * (size_t)(s->nread ? s->nread : 1));
+        for (int i = 0; i < s->nread; i++) rt[i] = out->types[s->read_cols[i]];
+        s->tmp = wchunk_new(s->nread, rt, out->cap - out->nrows > 0 ? out->cap - out->nrows : 1);
+        free(rt);
+    }
+    wchunk_reset(s->tmp);
+    WCsvStatus st = wcsv_reader_fill(s->rd, s->tmp, &s->base.rows_skipped, err);
+    if (st == WCSV_ERROR) return st;
+    for (int r = 0; r < s->tmp->nrows; r++) {
+        int o = wchunk_add_row(out, (WRowKind)s->tmp->kinds[r]);
+        if (o < 0) return werr_set(err, WEXC_TABLE, "filesystem source: chunk overflow"), WCSV_ERROR;
+        for (int i = 0; i < s->nread; i++) {
+            out->cols[s->read_cols[i]].data[o] = s->tmp->cols[i].data[r];
+            out->cols[s->read_cols[i]].nulls[o] = s->tmp->cols[i].nulls[r];
+        }
+        for (int k = 0; k < s->npart; k++) {
+            out->cols[s->part_cols[k]].data[o] = s->pv[k];
+            out->cols[s->part_cols[k]].nulls[o] = s->pv_null[k];
+        }
+    }
+    return st;
 }
 
 static WSourceStatus fs_next(WSource *base, WChunk *out, WError *err)
@@ -183,7 +308,7 @@ static WSourceStatus fs_next(WSource *base, WChunk *out, WError *err)
             s->open = true;
         }
         int before = out->nrows;
-        WCsvStatus st = wcsv_reader_fill(s->rd, out, &base->rows_skipped, err);
+        WCsvStatus st = fill_rows(s, out, err);
         base->rows_read += out->nrows - before;
         if (st == WCSV_ERROR) return WSRC_ERROR;
         if (st == WCSV_MORE) return WSRC_MORE;
@@ -300,9 +425,39 @@ static WSource *fs_open_source(const WTableSpec *spec, WError *err)
     s->base.close = fs_source_close;
     s->base.bounded = true;
     s->base.emits_changelog = f->changelog;
-    s->rd = wcsv_reader_new(&cfg, spec->ncols, spec->col_types, spec->cast);
-    wcsv_config_free(&cfg);
     const char *path = local_path(wopts_get(spec->options, "path"));
+    if (spec->npartition > 0) {
+        size_t n1 = (size_t)(spec->ncols ? spec->ncols : 1);
+        s->read_cols = wmalloc(sizeof(int) * n1);
+        s->part_cols = wmalloc(sizeof(int) * n1);
+        s->part_types = wmalloc(sizeof(WType *) * n1);
+        s->part_names = wmalloc(sizeof(char *) * n1);
+        s->pv = wcalloc(n1, sizeof(WDatum));
+        s->pv_null = wcalloc(n1, 1);
+        const WType **rt = wmalloc(sizeof(WType *) * n1);
+        for (int i = 0; i < spec->ncols; i++) {
+            bool is_part = false;
+            for (int k = 0; k < spec->npartition; k++) if (spec->partition[k] == i) is_part = true;
+            if (!is_part) { rt[s->nread] = spec->col_types[i]; s->read_cols[s->nread++] = i; }
+        }
+        for (int k = 0; k < spec->npartition; k++) {
+            s->part_cols[k] = spec->partition[k];
+            s->part_types[k] = spec->col_types[spec->partition[k]];
+            s->part_names[k] = spec->col_names[spec->partition[k]];
+        }
+        s->npart = spec->npartition;
+        const char *dn = wopts_get(spec->options, "partition.default-name");
+        s->default_name = wstrdup(dn && dn[0] ? dn : "__DEFAULT_PARTITION__");
+        s->root = wstrdup(path);
+        s->cast = spec->cast;
+        s->pv_arena = warena_new(0);
+        s->pv_file = -1;
+        s->rd = wcsv_reader_new(&cfg, s->nread, rt, spec->cast);
+        free(rt);
+    } else {
+        s->rd = wcsv_reader_new(&cfg, spec->ncols, spec->col_types, spec->cast);
+    }
+    wcsv_config_free(&cfg);
     struct stat st;
     if (stat(path, &st) != 0) {
         const char *user = getenv("USER");
@@ -342,18 +497,42 @@ typedef struct FsPending {
     int64_t ckpt;               /* checkpoint that covers it; 0 = none yet */
 } FsPending;
 
+/* One partition directory (the table directory itself when the table is not partitioned) and
+   its part file in progress. */
+typedef struct FsBucket {
+    char *rel;                  /* "dt=2024-01-01/hm=10%3A00" ("" = not partitioned) */
+    char *dir;                  /* full directory */
+    char *tmp_path, *final_path;
+    int fd;                     /* -1 = no file in progress */
+    WStrBuf buf;
+    uint64_t used;              /* last write (tick), to close the least recently used */
+} FsBucket;
+
+/* Part files kept open at once; beyond that the least recently used one is rolled. */
+#define FS_MAX_OPEN 64
+
 typedef struct FsSink {
     WSink base;
     WCsvConfig cfg;
-    int ncols;
+    int ncols;                  /* columns written to the files (all but the partition keys) */
     const WType **types;
-    char *dir, *tmp_path, *final_path;
-    int fd;
+    int *write_cols;            /* their indexes in the input */
+    WVector *view;              /* scratch: the written columns of the current chunk */
+    int npart;                  /* partition keys: input index, type, name */
+    int *part_cols;
+    const WType **part_types;
+    char **part_names;
+    char *default_name;         /* 'partition.default-name' */
+    const WTimeZone *tz;
+    char *dir;
     bool done;
-    WStrBuf buf;
     char uuid[40];
     int subtask;
-    int counter;                /* part files started (the current one's number) */
+    int counter;                /* part files started by this subtask */
+    int nbuckets, cap_buckets, last, nopen;
+    FsBucket *buckets;
+    uint64_t tick;
+    WStrBuf key;                /* scratch: a row's partition path */
     int npending, cap_pending;
     FsPending *pending;         /* closed files not yet published (transactional) */
 } FsSink;
@@ -396,69 +575,156 @@ static bool mkdirs(const char *path, WError *err)
     return true;
 }
 
-static bool flush_buf(FsSink *s, WError *err)
+/* Hive's path escaping as Flink's PartitionPathUtils.escapePathName does it: control characters
+   and  " # % ' * / : = ? \ DEL { [ ] ^  become %XX (upper-case hex); other bytes stay. */
+static void escape_path_name(WStrBuf *out, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7F || (c < 0x80 && strchr("\"#%'*/:=?\\{[]^", c)))
+            wsb_printf(out, "%%%02X", c);
+        else
+            wsb_putc(out, (char)c);
+    }
+}
+
+static bool flush_bucket(FsBucket *b, WError *err)
 {
     size_t off = 0;
-    while (off < s->buf.len) {
-        ssize_t n = write(s->fd, s->buf.buf + off, s->buf.len - off);
+    while (off < b->buf.len) {
+        ssize_t n = write(b->fd, b->buf.buf + off, b->buf.len - off);
         if (n < 0) {
             if (errno == EINTR) continue;
-            return werr_set(err, WEXC_IO, "Failed to write '%s': %s", s->tmp_path, strerror(errno));
+            return werr_set(err, WEXC_IO, "Failed to write '%s': %s", b->tmp_path, strerror(errno));
         }
         off += (size_t)n;
     }
-    wsb_clear(&s->buf);
+    wsb_clear(&b->buf);
     return true;
+}
+
+/* Flush, sync and close a bucket's file in progress; transactional sinks keep it pending, others
+   publish it at once. */
+static bool close_bucket(FsSink *s, FsBucket *b, WError *err)
+{
+    if (b->fd < 0) return true;
+    s->nopen--;
+    if (!flush_bucket(b, err)) { close(b->fd); b->fd = -1; return false; }
+    if (s->base.transactional && fsync(b->fd) != 0) {
+        close(b->fd);
+        b->fd = -1;
+        return werr_set(err, WEXC_IO, "Failed to sync '%s': %s", b->tmp_path, strerror(errno));
+    }
+    if (close(b->fd) != 0) { b->fd = -1; return werr_set(err, WEXC_IO, "Failed to close '%s': %s", b->tmp_path, strerror(errno)); }
+    b->fd = -1;
+    if (s->base.transactional) {
+        if (s->npending == s->cap_pending) {
+            s->cap_pending = s->cap_pending ? s->cap_pending * 2 : 4;
+            s->pending = wrealloc(s->pending, sizeof(FsPending) * (size_t)s->cap_pending);
+        }
+        s->pending[s->npending++] = (FsPending){wstrdup(b->tmp_path), wstrdup(b->final_path), 0};
+        return true;
+    }
+    if (rename(b->tmp_path, b->final_path) != 0)
+        return werr_set(err, WEXC_IO, "Failed to commit '%s': %s", b->final_path, strerror(errno));
+    return true;
+}
+
+static bool close_all(FsSink *s, WError *err)
+{
+    for (int i = 0; i < s->nbuckets; i++)
+        if (!close_bucket(s, &s->buckets[i], err)) return false;
+    return true;
+}
+
+/* The bucket of partition path rel (created on first use). */
+static FsBucket *find_bucket(FsSink *s, const char *rel)
+{
+    if (s->last >= 0 && s->last < s->nbuckets && strcmp(s->buckets[s->last].rel, rel) == 0)
+        return &s->buckets[s->last];
+    for (int i = 0; i < s->nbuckets; i++)
+        if (strcmp(s->buckets[i].rel, rel) == 0) { s->last = i; return &s->buckets[i]; }
+    if (s->nbuckets == s->cap_buckets) {
+        s->cap_buckets = s->cap_buckets ? s->cap_buckets * 2 : 4;
+        s->buckets = wrealloc(s->buckets, sizeof(FsBucket) * (size_t)s->cap_buckets);
+    }
+    FsBucket *b = &s->buckets[s->nbuckets];
+    memset(b, 0, sizeof *b);
+    b->rel = wstrdup(rel);
+    size_t l = strlen(s->dir) + strlen(rel) + 2;
+    b->dir = wmalloc(l);
+    snprintf(b->dir, l, "%s%s%s", s->dir, rel[0] ? "/" : "", rel);
+    l = strlen(b->dir) + 128;
+    b->tmp_path = wmalloc(l);
+    b->final_path = wmalloc(l);
+    b->tmp_path[0] = b->final_path[0] = 0;
+    b->fd = -1;
+    wsb_init(&b->buf);
+    s->last = s->nbuckets++;
+    return b;
+}
+
+/* Start a part file in bucket b (its directory is created on first use). */
+static bool open_bucket(FsSink *s, FsBucket *b, WError *err)
+{
+    if (s->nopen >= FS_MAX_OPEN) {
+        FsBucket *lru = NULL;
+        for (int i = 0; i < s->nbuckets; i++)
+            if (s->buckets[i].fd >= 0 && (!lru || s->buckets[i].used < lru->used)) lru = &s->buckets[i];
+        if (lru && !close_bucket(s, lru, err)) return false;
+    }
+    if (b->rel[0] && !mkdirs(b->dir, err)) return false;
+    size_t l = strlen(b->dir) + 128;
+    snprintf(b->tmp_path, l, "%s/.part-%s-%d-%d.inprogress", b->dir, s->uuid, s->subtask, s->counter);
+    snprintf(b->final_path, l, "%s/part-%s-%d-%d", b->dir, s->uuid, s->subtask, s->counter);
+    b->fd = open(b->tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (b->fd < 0) return werr_set(err, WEXC_IO, "Failed to create '%s': %s", b->tmp_path, strerror(errno));
+    s->counter++;
+    s->nopen++;
+    return true;
+}
+
+/* The partition path of row r: k1=v1/k2=v2, NULL and empty values as the default name. */
+static void partition_path(FsSink *s, const WChunk *in, int r, WStrBuf *out)
+{
+    wsb_clear(out);
+    WStrBuf v;
+    wsb_init(&v);
+    for (int k = 0; k < s->npart; k++) {
+        const WVector *col = &in->cols[s->part_cols[k]];
+        wsb_clear(&v);
+        if (!col->nulls[r]) wfmt_sql(s->part_types[k], col->data[r], false, s->tz, &v);
+        if (k) wsb_putc(out, '/');
+        escape_path_name(out, s->part_names[k], strlen(s->part_names[k]));
+        wsb_putc(out, '=');
+        if (v.len == 0) escape_path_name(out, s->default_name, strlen(s->default_name));
+        else escape_path_name(out, v.buf, v.len);
+    }
+    wsb_free(&v);
 }
 
 static bool fs_write(WSink *base, const WChunk *in, WError *err)
 {
     FsSink *s = (FsSink *)base;
     if (in->nrows == 0) return true;
-    if (s->fd < 0) {
-        if (s->done) return werr_set(err, WEXC_TABLE, "The filesystem sink received rows after its input ended.");
-        size_t l = strlen(s->dir) + 128;
-        snprintf(s->tmp_path, l, "%s/.part-%s-%d-%d.inprogress", s->dir, s->uuid, s->subtask, s->counter);
-        snprintf(s->final_path, l, "%s/part-%s-%d-%d", s->dir, s->uuid, s->subtask, s->counter);
-        s->fd = open(s->tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-        if (s->fd < 0) return werr_set(err, WEXC_IO, "Failed to create '%s': %s", s->tmp_path, strerror(errno));
-    }
+    if (s->done) return werr_set(err, WEXC_TABLE, "The filesystem sink received rows after its input ended.");
+    WChunk view = *in;          /* the written columns only */
+    view.ncols = s->ncols;
+    view.cols = s->view;
+    for (int i = 0; i < s->ncols; i++) s->view[i] = in->cols[s->write_cols[i]];
     for (int r = 0; r < in->nrows; r++) {
         if (!s->cfg.changelog && in->kinds[r] != WRK_INSERT)
             return werr_set(err, WEXC_TABLE,
                             "The 'csv' format of the filesystem sink only accepts INSERT rows, got %s.",
                             wrowkind_short((WRowKind)in->kinds[r]));
-        wcsv_write_row(&s->cfg, s->ncols, s->types, in, r, &s->buf);
+        if (s->npart) partition_path(s, in, r, &s->key);
+        FsBucket *b = find_bucket(s, s->npart ? s->key.buf : "");
+        if (b->fd < 0 && !open_bucket(s, b, err)) return false;
+        b->used = ++s->tick;
+        wcsv_write_row(&s->cfg, s->ncols, s->types, &view, r, &b->buf);
+        if (b->buf.len >= (1u << 20) && !flush_bucket(b, err)) return false;
     }
     base->rows_written += in->nrows;
-    if (s->buf.len >= (1u << 20)) return flush_buf(s, err);
-    return true;
-}
-
-/* Flush, sync and close the file in progress; transactional sinks keep it pending, others
-   publish it at once. */
-static bool close_current(FsSink *s, WError *err)
-{
-    if (s->fd < 0) return true;
-    if (!flush_buf(s, err)) return false;
-    if (s->base.transactional && fsync(s->fd) != 0) {
-        close(s->fd);
-        s->fd = -1;
-        return werr_set(err, WEXC_IO, "Failed to sync '%s': %s", s->tmp_path, strerror(errno));
-    }
-    if (close(s->fd) != 0) { s->fd = -1; return werr_set(err, WEXC_IO, "Failed to close '%s': %s", s->tmp_path, strerror(errno)); }
-    s->fd = -1;
-    s->counter++;
-    if (s->base.transactional) {
-        if (s->npending == s->cap_pending) {
-            s->cap_pending = s->cap_pending ? s->cap_pending * 2 : 4;
-            s->pending = wrealloc(s->pending, sizeof(FsPending) * (size_t)s->cap_pending);
-        }
-        s->pending[s->npending++] = (FsPending){wstrdup(s->tmp_path), wstrdup(s->final_path), 0};
-        return true;
-    }
-    if (rename(s->tmp_path, s->final_path) != 0)
-        return werr_set(err, WEXC_IO, "Failed to commit '%s': %s", s->final_path, strerror(errno));
     return true;
 }
 
@@ -466,7 +732,7 @@ static bool fs_finish(WSink *base, WError *err)
 {
     FsSink *s = (FsSink *)base;
     if (s->done) return true;
-    if (!close_current(s, err)) return false;
+    if (!close_all(s, err)) return false;
     s->done = true;
     return true;
 }
@@ -488,7 +754,7 @@ static bool fs_prepare_commit(WSink *base, int64_t ckpt_id, char **state, WError
 {
     FsSink *s = (FsSink *)base;
     *state = NULL;
-    if (!close_current(s, err)) return false;
+    if (!close_all(s, err)) return false;
     WStrBuf b;
     wsb_init(&b);
     for (int i = 0; i < s->npending; i++) {
@@ -538,20 +804,39 @@ static bool fs_recover(WSink *base, const char *state, WError *err)
 static void fs_sink_close(WSink *base)
 {
     FsSink *s = (FsSink *)base;
-    if (s->fd >= 0) {
-        close(s->fd);
-        unlink(s->tmp_path);        /* not finished: drop the in-progress file */
+    for (int i = 0; i < s->nbuckets; i++) {
+        FsBucket *b = &s->buckets[i];
+        if (b->fd >= 0) {
+            close(b->fd);
+            unlink(b->tmp_path);    /* not finished: drop the in-progress file */
+        }
+        wsb_free(&b->buf);
+        free(b->rel);
+        free(b->dir);
+        free(b->tmp_path);
+        free(b->final_path);
     }
+    free(s->buckets);
     /* pending files stay: a restore from the checkpoint that covers them publishes them */
     for (int i = 0; i < s->npending; i++) { free(s->pending[i].tmp); free(s->pending[i].final); }
     free(s->pending);
     wcsv_config_free(&s->cfg);
-    wsb_free(&s->buf);
+    wsb_free(&s->key);
     free(s->types);
+    free(s->write_cols);
+    free(s->view);
+    free(s->part_cols);
+    free(s->part_types);
+    free(s->part_names);
+    free(s->default_name);
     free(s->dir);
-    free(s->tmp_path);
-    free(s->final_path);
     free(s);
+}
+
+static bool is_partition_col(const WTableSpec *spec, int i)
+{
+    for (int k = 0; k < spec->npartition; k++) if (spec->partition[k] == i) return true;
+    return false;
 }
 
 static WSink *fs_open_sink(const WTableSpec *spec, WError *err)
@@ -568,19 +853,34 @@ static WSink *fs_open_sink(const WTableSpec *spec, WError *err)
     s->base.prepare_commit = fs_prepare_commit;
     s->base.commit = fs_commit;
     s->base.recover = fs_recover;
-    s->ncols = spec->ncols;
-    s->types = wmalloc(sizeof(WType *) * (size_t)(spec->ncols ? spec->ncols : 1));
-    for (int i = 0; i < spec->ncols; i++) s->types[i] = spec->col_types[i];
+    size_t n1 = (size_t)(spec->ncols ? spec->ncols : 1);
+    s->types = wmalloc(sizeof(WType *) * n1);
+    s->write_cols = wmalloc(sizeof(int) * n1);
+    s->view = wmalloc(sizeof(WVector) * n1);
+    size_t np1 = (size_t)(spec->npartition ? spec->npartition : 1);
+    s->part_cols = wmalloc(sizeof(int) * np1);
+    s->part_types = wmalloc(sizeof(WType *) * np1);
+    s->part_names = wmalloc(sizeof(char *) * np1);
+    for (int i = 0; i < spec->ncols; i++) {
+        if (is_partition_col(spec, i)) continue;
+        s->types[s->ncols] = spec->col_types[i];
+        s->write_cols[s->ncols++] = i;
+    }
+    for (int k = 0; k < spec->npartition; k++) {
+        int c = spec->partition[k];
+        s->part_cols[k] = c;
+        s->part_types[k] = spec->col_types[c];
+        s->part_names[k] = (char *)spec->col_names[c];  /* the plan outlives the sink */
+    }
+    s->npart = spec->npartition;
+    const char *dn = wopts_get(spec->options, "partition.default-name");
+    s->default_name = wstrdup(dn && dn[0] ? dn : "__DEFAULT_PARTITION__");
+    s->tz = spec->cast ? spec->cast->tz : NULL;
     s->dir = wstrdup(path);
-    s->fd = -1;
-    wsb_init(&s->buf);
+    s->last = -1;
+    wsb_init(&s->key);
     make_uuid(s->uuid);
     s->subtask = spec->subtask;
-    size_t l = strlen(path) + 128;
-    s->tmp_path = wmalloc(l);
-    s->final_path = wmalloc(l);
-    snprintf(s->tmp_path, l, "%s/.part-%s-%d-0.inprogress", path, s->uuid, spec->subtask);
-    snprintf(s->final_path, l, "%s/part-%s-%d-0", path, s->uuid, spec->subtask);
     return &s->base;
 }
 

@@ -240,6 +240,25 @@ WTable *wbind_create_table(WPlanCtx *p, AstStmt *s, WArena *ta)
         t->wm_sql = ast_expr_sql(ta, s->wm_expr);
         t->cols[ci].type = wtype_with_time_attr(ta, ct, WTA_ROWTIME);
     }
+    /* PARTITIONED BY: the keys must be columns of the table (Flink's SqlCreateTableConverter) */
+    if (s->npartitioned) {
+        t->npartition = s->npartitioned;
+        t->partition_keys = WA_ARRAY(ta, int, s->npartitioned);
+        for (int k = 0; k < s->npartitioned; k++) {
+            int ci = find_col(t, t->ncols, s->partitioned_by[k]);
+            if (ci < 0) {
+                WStrBuf av;
+                wsb_init(&av);
+                for (int i = 0; i < t->ncols; i++) wsb_printf(&av, "%s'%s'", i ? ", " : "", t->cols[i].name);
+                werr_set(p->err, WEXC_VALIDATION,
+                         "Partition column '%s' not defined in the table schema. Available columns: [%s]",
+                         s->partitioned_by[k], av.buf);
+                wsb_free(&av);
+                goto fail;
+            }
+            t->partition_keys[k] = ci;
+        }
+    }
     for (int i = 0; i < s->noptions; i++) {
         if (wopts_get(&t->options, s->options[i].key)) {
             werr_set(p->err, WEXC_VALIDATION, "Duplicate option key '%s'", s->options[i].key);

@@ -196,6 +196,12 @@ static WTableSpec *make_spec(WPlanCtx *p, Lane *L, WTable *t, const char *qname)
     for (int k = 0; k < t->npk; k++)
         for (int i = 0; i < np; i++) if (phys[i] == t->pk[k]) pk[k] = i;
     sp->pk = pk;
+    /* partition keys as indexes into the physical columns */
+    int *part = WA_ARRAY(a, int, t->npartition ? t->npartition : 1);
+    sp->npartition = 0;
+    for (int k = 0; k < t->npartition; k++)
+        for (int i = 0; i < np; i++) if (phys[i] == t->partition_keys[k]) part[sp->npartition++] = i;
+    sp->partition = part;
     sp->options = &t->options;
     sp->cast = &L->ctx.cast;
     sp->subtask = L->index;
