@@ -475,7 +475,8 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         return;
     case WR_SINK:
         wsb_printf(out, "(table=[%s], fields=[", r->sink_qname ? r->sink_qname : "collect");
-        ex_names_list(out, &r->out);
+        /* Flink lists the input's field names (the sink writes by position) */
+        for (int i = 0; i < r->inputs[0]->out.n; i++) wsb_printf(out, "%s%s", i ? ", " : "", inn[i]);
         wsb_putc(out, ']');
         if (node && node->materializer) wsb_puts(out, ", upsertMaterialize=[true]");
         wsb_putc(out, ')');

@@ -277,8 +277,9 @@ static void fold_identity(ExCtx *x, const WRel *calc)
     const char *const *inn = ex_out_names(x, in);
     /* a Calc that only renames the FINAL aggregate of a distinct split is a trivial project
        Calcite removes (ProjectRemoveRule ignores names) */
-    bool renames_ok = (in->kind == WR_GROUP_AGG || in->kind == WR_GLOBAL_GROUP_AGG) &&
-                      in->partial_final == WPF_FINAL;
+    bool renames_ok = ((in->kind == WR_GROUP_AGG || in->kind == WR_GLOBAL_GROUP_AGG) &&
+                       in->partial_final == WPF_FINAL) ||
+                      in->kind == WR_RANK;      /* the rank number keeps Calcite's w0$o0 */
     for (int i = 0; i < calc->nexprs; i++) {
         const WExpr *e = calc->exprs[i];
         if (e->kind != WX_COLUMN || e->col != i || (!renames_ok && strcmp(inn[i], calc->out.names[i]) != 0) ||

@@ -968,6 +968,50 @@ static bool from_group_agg(const WRel *r)
     return r->kind == WR_GROUP_AGG;
 }
 
+/* Flink's modified monotonicity of an aggregate's output column: 0 constant (a group key),
+   1 increasing (COUNT, MAX), -1 decreasing (MIN), 2 not monotonic. */
+static int agg_col_monotonicity(const WRel *r, int col)
+{
+    while (r->kind == WR_CALC || r->kind == WR_EXCHANGE) {
+        if (r->kind == WR_CALC) {
+            if (col < 0 || col >= r->nexprs || r->exprs[col]->kind != WX_COLUMN) return 2;
+            col = r->exprs[col]->col;
+        }
+        r = r->inputs[0];
+    }
+    if (r->kind != WR_GROUP_AGG) return 2;
+    if (col < r->nkeys) return 0;
+    int j = col - r->nkeys;
+    if (j >= r->naggs || r->aggs[j].filter_col >= 0 || r->aggs[j].distinct) return 2;
+    switch (r->aggs[j].kind) {
+    case WAGG_COUNT: case WAGG_COUNT_STAR: case WAGG_MAX: return 1;
+    case WAGG_MIN: return -1;
+    default: return 2;
+    }
+}
+
+/* UpdateFast needs every sort field to move only towards the top: DESC on increasing, ASC on
+   decreasing (or constant) values (Flink's RankProcessStrategy). */
+static bool sort_monotonic(const WRel *rank, const WRel *in)
+{
+    for (int i = 0; i < rank->nsort; i++) {
+        int m = agg_col_monotonicity(in, rank->sort_cols[i]);
+        if (m == 2 || (m == 1 && !rank->sort_desc[i]) || (m == -1 && rank->sort_desc[i])) return false;
+    }
+    return true;
+}
+
+/* Whether a (Calc/Exchange over a) GroupAggregate can emit -D: only when its input retracts
+   (over an insert-only input a group's count never returns to zero; Flink's [I,UB,UA]). */
+static bool agg_may_delete(const WRel *r)
+{
+    while (r->kind == WR_CALC || r->kind == WR_EXCHANGE) {
+        if (r->kind == WR_CALC && r->cond) return true;    /* a filter turns updates into deletes */
+        r = r->inputs[0];
+    }
+    return r->kind != WR_GROUP_AGG || r->input_retracts;
+}
+
 /* Bottom-up: modes, unique keys, ChangelogNormalize, exchanges, TTLs. */
 static WRel *derive(WPlanCtx *p, WRel *r)
 {
@@ -1095,7 +1139,8 @@ static WRel *derive(WPlanCtx *p, WRel *r)
         }
         /* Flink's strategy choice */
         if (!r->input_retracts && !(in->changelog & WCM_UPDATE_AFTER)) r->rank_strategy = 0;        /* AppendFast */
-        else if (in->nunique >= 0 && !(in->changelog & WCM_DELETE) && from_group_agg(in)) r->rank_strategy = 1; /* UpdateFast */
+        else if (in->nunique >= 0 && from_group_agg(in) && !agg_may_delete(in) && sort_monotonic(r, in))
+            r->rank_strategy = 1;                                                                     /* UpdateFast */
         else r->rank_strategy = 2;                                                                    /* Retract */
         r->ttl_ms = ttl;
         r->inputs[0] = exchange(p, in, r->nkeys, r->keys);
