@@ -263,6 +263,29 @@ static void window_props(const WRel *r, int *ws, int *we)
     }
 }
 
+/* A Calc mapping a WindowAggregate's output (keys, aggregates, window_start, window_end,
+   window_time) back to the layout of the GroupAggregate it replaces: group key gs/ge/gt (-1 if
+   absent) are the window columns, the other keys and the aggregates in order. */
+static WRel *window_agg_layout(WPlanCtx *p, const WRel *agg, WRel *w, int gs, int ge, int gt)
+{
+    WRel *post = wrel_new(p, WR_CALC, 1);
+    post->inputs[0] = w;
+    post->out = agg->out;
+    post->out.types = WA_ARRAY(p->arena, const WType *, agg->out.n ? agg->out.n : 1);
+    post->nexprs = agg->out.n;
+    post->exprs = WA_ARRAY(p->arena, WExpr *, agg->out.n ? agg->out.n : 1);
+    int kq = 0;
+    for (int k = 0; k < agg->nkeys; k++) {
+        int src_col = k == gs ? w->win_out_start : k == ge ? w->win_out_end : k == gt ? w->win_out_time : kq++;
+        post->exprs[k] = wexpr_column(p->arena, src_col, w->out.types[src_col], agg->out.names[k]);
+    }
+    for (int j = 0; j < agg->naggs; j++)
+        post->exprs[agg->nkeys + j] = wexpr_column(p->arena, w->nkeys + j, w->out.types[w->nkeys + j],
+                                                   agg->out.names[agg->nkeys + j]);
+    for (int i = 0; i < agg->out.n; i++) post->out.types[i] = post->exprs[i]->type;
+    return post;
+}
+
 /* GroupAggregate over Calc over WindowTableFunction, grouped by window_start and window_end:
    a WindowAggregate that assigns windows itself (Flink fuses the TVF into the aggregate). */
 static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
@@ -390,21 +413,7 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
     w->out.types[q++] = tvf->out.types[n + 2];
     w->changelog = WCM_INSERT;
     w->input_retracts = src->changelog != WCM_INSERT;
-    /* map back to the GroupAggregate's layout */
-    WRel *post = wrel_new(p, WR_CALC, 1);
-    post->inputs[0] = w;
-    post->out = agg->out;
-    post->nexprs = agg->out.n;
-    post->exprs = WA_ARRAY(p->arena, WExpr *, agg->out.n ? agg->out.n : 1);
-    int kq = 0;
-    for (int k = 0; k < agg->nkeys; k++) {
-        int src_col = k == gs ? w->win_out_start : k == ge ? w->win_out_end : k == gt ? w->win_out_time : kq++;
-        post->exprs[k] = wexpr_column(p->arena, src_col, w->out.types[src_col], agg->out.names[k]);
-    }
-    for (int j = 0; j < agg->naggs; j++)
-        post->exprs[agg->nkeys + j] = wexpr_column(p->arena, nk + j, w->out.types[nk + j], agg->out.names[agg->nkeys + j]);
-    for (int i = 0; i < agg->out.n; i++) post->out.types[i] = post->exprs[i]->type;
-    return post;
+    return window_agg_layout(p, agg, w, gs, ge, gt);
 }
 
 /* The node that defines the window whose window_start/window_end columns window_props finds
@@ -416,6 +425,20 @@ static const WRel *window_origin(const WRel *r)
     case WR_EXCHANGE: case WR_WINDOW_RANK: case WR_CALC: return window_origin(r->inputs[0]);
     default: return NULL;
     }
+}
+
+/* Copies the window definition (kind, size, slide, offset, gap, time domain) of the window that
+   produced r's window columns onto w, when there is one. */
+static void copy_window_spec(WRel *w, const WRel *r)
+{
+    const WRel *origin = window_origin(r);
+    if (!origin) return;
+    w->win_kind = origin->win_kind;
+    w->win_size = origin->win_size;
+    w->win_slide = origin->win_slide;
+    w->win_offset = origin->win_offset;
+    w->win_gap = origin->win_gap;
+    w->win_proctime = origin->win_proctime;
 }
 
 /* GroupAggregate grouped by window_start and window_end of a windowed input that is not a
@@ -437,11 +460,7 @@ static WRel *window_attached_agg_rule(WPlanCtx *p, WRel *agg)
     if (gs < 0 || ge < 0) return NULL;
     WRel *w = wrel_new(p, WR_WINDOW_AGG, 1);
     w->inputs[0] = in;
-    w->win_kind = origin->win_kind;
-    w->win_size = origin->win_size;
-    w->win_slide = origin->win_slide;
-    w->win_offset = origin->win_offset;
-    w->win_proctime = origin->win_proctime;
+    copy_window_spec(w, in);
     w->win_attached = true;
     w->win_start_col = ws;
     w->win_end_col = we;
@@ -479,21 +498,7 @@ static WRel *window_attached_agg_rule(WPlanCtx *p, WRel *agg)
                                                       : origin->out.types[origin->inputs[0]->out.n + 2];
     w->changelog = WCM_INSERT;
     w->input_retracts = false;
-    /* map back to the GroupAggregate's layout */
-    WRel *post = wrel_new(p, WR_CALC, 1);
-    post->inputs[0] = w;
-    post->out = agg->out;
-    post->nexprs = agg->out.n;
-    post->exprs = WA_ARRAY(p->arena, WExpr *, agg->out.n ? agg->out.n : 1);
-    int kq = 0;
-    for (int k = 0; k < agg->nkeys; k++) {
-        int src_col = k == gs ? w->win_out_start : k == ge ? w->win_out_end : kq++;
-        post->exprs[k] = wexpr_column(p->arena, src_col, w->out.types[src_col], agg->out.names[k]);
-    }
-    for (int j = 0; j < agg->naggs; j++)
-        post->exprs[agg->nkeys + j] = wexpr_column(p->arena, nk + j, w->out.types[nk + j], agg->out.names[agg->nkeys + j]);
-    for (int i = 0; i < agg->out.n; i++) post->out.types[i] = post->exprs[i]->type;
-    return post;
+    return window_agg_layout(p, agg, w, gs, ge, -1);
 }
 
 /* Rank / Deduplicate partitioned by window_start and window_end of a window: WindowRank. */
@@ -510,14 +515,7 @@ static WRel *window_rank_rule(WPlanCtx *p, WRel *r)
     if (ks < 0 || ke < 0) return NULL;
     WRel *w = wa_memdup(p->arena, r, sizeof *r);
     w->kind = WR_WINDOW_RANK;
-    const WRel *origin = window_origin(r->inputs[0]);
-    if (origin) {
-        w->win_kind = origin->win_kind;
-        w->win_size = origin->win_size;
-        w->win_slide = origin->win_slide;
-        w->win_offset = origin->win_offset;
-        w->win_gap = origin->win_gap;
-    }
+    copy_window_spec(w, r->inputs[0]);
     w->win_dedup = r->kind == WR_DEDUP;
     w->win_start_col = ws;
     w->win_end_col = we;
@@ -742,15 +740,7 @@ static WRel *window_join_rule(WPlanCtx *p, WRel *j)
     if (ks < 0 || ke < 0) return j;
     WRel *w = wa_memdup(p->arena, j, sizeof *j);
     w->kind = WR_WINDOW_JOIN;
-    const WRel *origin = window_origin(j->inputs[0]);
-    if (origin) {
-        w->win_kind = origin->win_kind;
-        w->win_size = origin->win_size;
-        w->win_slide = origin->win_slide;
-        w->win_offset = origin->win_offset;
-        w->win_gap = origin->win_gap;
-        w->win_proctime = origin->win_proctime;
-    }
+    copy_window_spec(w, j->inputs[0]);
     w->win_start_col = lws;
     w->win_end_col = lwe;
     w->win_rstart_col = rws;
