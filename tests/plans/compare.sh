@@ -3,7 +3,8 @@
 # Compares weir's COMPILE PLAN output with Flink's stored compiled plans for the conformance
 # cases listed in tests/plans/flink_restore_plans.txt: the sequence of exec nodes (their "type",
 # in "nodes" array order) and each node's "state" list (name and ttl).
-# For each case it builds a sql-client script from /work/shared/conformance/cases/<case>.case the
+# For each case it builds a sql-client script from <conformance>/cases/<case>.case (the corpus is
+# ../shared/conformance beside the repository, or $WEIR_CONFORMANCE_DIR / $WEIR_CONFORMANCE) the
 # way src/session/conformance.c does (sources: filesystem + changelog-csv with the case's
 # changelog mode; sinks: print with the case's sink changelog mode, or the values-sink default),
 # the case's `config:` lines as SET statements, and `COMPILE PLAN ... FOR <the case's INSERT>`.
@@ -13,7 +14,7 @@
 set -u
 BUILD="${1:-build}"
 HERE="$(cd "$(dirname "$0")" && pwd)"
-CASES="${WEIR_CONFORMANCE_DIR:-/work/shared/conformance}/cases"
+CASES="${WEIR_CONFORMANCE_DIR:-${WEIR_CONFORMANCE:-$HERE/../../../shared/conformance}}/cases"
 if [[ ! -d "$CASES" ]]; then echo "SKIP plans: $CASES not found"; exit 77; fi
 if [[ ! -x "$BUILD/weir" ]]; then echo "FAIL plans: $BUILD/weir not found"; exit 1; fi
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/weir-plans-XXXXXX")"
