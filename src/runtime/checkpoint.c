@@ -72,6 +72,16 @@ typedef struct LaneFile {
     LSink *sinks;
 } LaneFile;
 
+/* A savepoint asked for while the job runs (wckpt_request_savepoint). */
+typedef struct SpReq {
+    char *target;               /* the savepoint directory's parent */
+    bool stop, drain;
+    WCkptRequestState state;
+    int64_t id;                 /* its checkpoint id once triggered */
+    char path[512];
+    char failure[256];
+} SpReq;
+
 /* A retained checkpoint: its directory and its keyed-state snapshot directories (GC roots). */
 typedef struct Retained { char *dir; int ndirs; char **dirs; } Retained;
 
@@ -110,6 +120,14 @@ struct WCkpt {
     Retained *retained;
     int nstats, cap_stats;
     WCkptStats *stats;
+    /* savepoints on request (guarded by mu; req_waiting is read without it) */
+    bool live;                  /* takes checkpoints, restores or has had a request */
+    int nreqs;
+    SpReq *reqs;
+    int req_waiting;            /* requests not yet triggered (atomic) */
+    int cur_req;                /* the request of the savepoint in progress, -1 = none */
+    char *cur_dir;              /* its directory, chosen once at the trigger */
+    bool stopped;               /* stop-with-savepoint without drain ended the job */
 };
 
 static int64_t wall_ms(void)
@@ -321,10 +339,14 @@ WCkpt *wckpt_new(const WOptions *o, const char *job_id, int parallelism, WError 
         ok = meta_read(c->restore_path, &c->restore, err);
         if (ok) c->last_id = c->restore->id;       /* ids continue after the restored one */
     }
-    if (!ok || (!c->interval_ms && !c->restore && !c->savepoint_dir)) {
+    if (!ok) {
         wckpt_free(c);
         return NULL;
     }
+    /* without checkpoints, a restore or a final savepoint the coordinator idles until a savepoint
+       is requested (nothing is written and every hook returns at once) */
+    c->live = c->interval_ms || c->restore || c->savepoint_dir;
+    c->cur_req = -1;
     const char *fixed = wopts_get(o, "$internal.pipeline.job-id");
     if (job_id && strlen(job_id) == 32) snprintf(c->job_id, sizeof c->job_id, "%s", job_id);
     else if (fixed && strlen(fixed) == 32) snprintf(c->job_id, sizeof c->job_id, "%s", fixed);
@@ -378,6 +400,9 @@ void wckpt_free(WCkpt *c)
     free(c->base);
     free(c->shared);
     free(c->savepoint_dir);
+    for (int i = 0; i < c->nreqs; i++) free(c->reqs[i].target);
+    free(c->reqs);
+    free(c->cur_dir);
     free(c->restore_path);
     pthread_mutex_destroy(&c->mu);
     free(c);
@@ -477,12 +502,47 @@ static bool write_text_file(const char *path, const char magic[8], const char *t
 
 static char *chk_dir(const WCkpt *c, int64_t id, bool savepoint);
 
+/* Called with mu held: start the oldest waiting savepoint request, if any. */
+static int64_t trigger_request(WCkpt *c)
+{
+    int r = -1;
+    for (int i = 0; i < c->nreqs && r < 0; i++) if (c->reqs[i].state == WCKPT_REQ_PENDING && !c->reqs[i].id) r = i;
+    if (r < 0) return 0;
+    SpReq *q = &c->reqs[r];
+    __atomic_sub_fetch(&c->req_waiting, 1, __ATOMIC_SEQ_CST);
+    if (c->lane_ended || c->failed) {
+        q->state = WCKPT_REQ_FAILED;
+        snprintf(q->failure, sizeof q->failure, "%s",
+                 c->failed ? "Failed to trigger savepoint. Failure reason: the job's checkpoint coordinator has failed."
+                           : "Failed to trigger savepoint. Failure reason: Not all required tasks are currently running.");
+        return 0;
+    }
+    int64_t id = ++c->last_id;
+    q->id = id;
+    c->pending = id;
+    c->cur_req = r;
+    char rnd[16], name[96];
+    random_hex(rnd, 12);
+    snprintf(name, sizeof name, "savepoint-%.6s-%s", c->job_id, rnd);
+    free(c->cur_dir);
+    c->cur_dir = wsnap_join(q->target, name);
+    snprintf(q->path, sizeof q->path, "%s", c->cur_dir);
+    c->trigger_wall_ms = wall_ms();
+    c->acks = 0;
+    c->full_bytes = c->inc_bytes = c->align_us = c->sync_us = 0;
+    c->inc_any = false;
+    return id;
+}
+
 int64_t wckpt_poll_trigger(WCkpt *c, int64_t now_ms)
 {
-    if (!c || c->interval_ms <= 0) return 0;
+    if (!c) return 0;
+    bool req = __atomic_load_n(&c->req_waiting, __ATOMIC_SEQ_CST) > 0;
+    if (c->interval_ms <= 0 && !req) return 0;
     int64_t id = 0;
     pthread_mutex_lock(&c->mu);
-    if (!c->pending && !c->lane_ended && !c->failed) {
+    if (req && !c->pending) id = trigger_request(c);
+    if (!id && c->interval_ms > 0 && !c->pending && !c->lane_ended && !c->failed) {
         if (!c->last_trigger_ms) c->last_trigger_ms = now_ms;     /* first interval from the start */
         bool due = now_ms - c->last_trigger_ms >= c->interval_ms;
         if (due && c->any_complete && now_ms - c->last_complete_ms < c->min_pause_ms) due = false;
@@ -710,6 +770,12 @@ static bool complete(WCkpt *c, int64_t id, const char *dir, bool savepoint, int6
     snprintf(st.path, sizeof st.path, "%s", dir);
     if (!ok) snprintf(st.failure, sizeof st.failure, "%s", err->msg);
     record_stats(c, &st);
+    if (c->cur_req >= 0 && c->reqs[c->cur_req].id == id) {
+        SpReq *q = &c->reqs[c->cur_req];
+        q->state = ok ? WCKPT_REQ_COMPLETED : WCKPT_REQ_FAILED;
+        if (!ok) snprintf(q->failure, sizeof q->failure, "%s", err->msg);
+        c->cur_req = -1;
+    }
     if (ok && !savepoint) {
         WStrBuf d;
         wsb_init(&d);
@@ -762,6 +828,11 @@ static bool lane_snapshot(WCkpt *c, WCkptLane *L, int64_t id, bool savepoint, co
         record_stats(c, &st);
         c->failed = true;
         c->pending = 0;
+        if (c->cur_req >= 0 && c->reqs[c->cur_req].id == id) {
+            c->reqs[c->cur_req].state = WCKPT_REQ_FAILED;
+            snprintf(c->reqs[c->cur_req].failure, sizeof c->reqs[c->cur_req].failure, "%s", err->msg);
+            c->cur_req = -1;
+        }
     }
     pthread_mutex_unlock(&c->mu);
     wsb_free(&meta);
@@ -771,12 +842,83 @@ static bool lane_snapshot(WCkpt *c, WCkptLane *L, int64_t id, bool savepoint, co
 
 bool wckpt_lane_snapshot(WCkpt *c, WCkptLane *L, int64_t id, int64_t align_us, int64_t sim_now, WError *err)
 {
-    char *dir = chk_dir(c, id, false);
-    bool ok = lane_snapshot(c, L, id, false, dir, align_us, sim_now, err);
+    pthread_mutex_lock(&c->mu);
+    bool sp = c->cur_req >= 0 && c->reqs[c->cur_req].id == id;
+    char *dir = sp ? wstrdup(c->cur_dir) : chk_dir(c, id, false);
+    pthread_mutex_unlock(&c->mu);
+    bool ok = lane_snapshot(c, L, id, sp, dir, align_us, sim_now, err);
     if (!ok) wsnap_rmtree(dir);
     free(dir);
-    if (!ok) werr_prefix(err, "Checkpoint %lld of job %s failed: ", (long long)id, c->job_id);
+    if (!ok) werr_prefix(err, "%s %lld of job %s failed: ", sp ? "Savepoint" : "Checkpoint", (long long)id, c->job_id);
     return ok;
+}
+
+/* ------------------------------------------------------------------ savepoints on request */
+
+int64_t wckpt_request_savepoint(WCkpt *c, const char *target_dir, bool stop, bool drain, WError *err)
+{
+    if (!c) return werr_set(err, "java.lang.IllegalStateException", "The job takes no savepoints."), 0;
+    if (!target_dir || !*target_dir)
+        return werr_set(err, WEXC_ILLEGAL_ARG,
+                        "No savepoint directory configured. You can either specify a directory explicitly or "
+                        "configure a default savepoint directory via key 'execution.checkpointing.savepoint-dir'."), 0;
+    pthread_mutex_lock(&c->mu);
+    if (c->nreqs >= 1024) {
+        pthread_mutex_unlock(&c->mu);
+        return werr_set(err, "java.lang.IllegalStateException", "Too many savepoint requests for job %s.", c->job_id), 0;
+    }
+    c->reqs = wrealloc(c->reqs, sizeof(SpReq) * (size_t)(c->nreqs + 1));
+    SpReq *q = &c->reqs[c->nreqs++];
+    memset(q, 0, sizeof *q);
+    q->target = wstrdup(local_path(target_dir));
+    q->stop = stop;
+    q->drain = drain;
+    q->state = WCKPT_REQ_PENDING;
+    __atomic_store_n(&c->live, true, __ATOMIC_SEQ_CST);
+    int64_t n = c->nreqs;
+    __atomic_add_fetch(&c->req_waiting, 1, __ATOMIC_SEQ_CST);
+    pthread_mutex_unlock(&c->mu);
+    return n;
+}
+
+bool wckpt_request_status(const WCkpt *c, int64_t req, WCkptRequest *out)
+{
+    if (!c || req < 1) return false;
+    pthread_mutex_lock((pthread_mutex_t *)&c->mu);
+    bool ok = req <= c->nreqs;
+    if (ok) {
+        const SpReq *q = &c->reqs[req - 1];
+        memset(out, 0, sizeof *out);
+        out->state = q->state;
+        out->id = q->id;
+        out->stop = q->stop;
+        out->drain = q->drain;
+        snprintf(out->path, sizeof out->path, "%s", q->path);
+        snprintf(out->failure, sizeof out->failure, "%s", q->failure);
+    }
+    pthread_mutex_unlock((pthread_mutex_t *)&c->mu);
+    return ok;
+}
+
+int wckpt_stop_state(WCkpt *c, int64_t id)
+{
+    if (!c || id <= 0) return 0;
+    int res = 0;
+    pthread_mutex_lock(&c->mu);
+    for (int i = 0; i < c->nreqs; i++) {
+        const SpReq *q = &c->reqs[i];
+        if (q->id != id || !q->stop) continue;
+        res = q->state == WCKPT_REQ_PENDING ? 1 : q->state == WCKPT_REQ_FAILED ? -1 : q->drain ? 3 : 2;
+        if (res == 2) c->stopped = true;
+    }
+    pthread_mutex_unlock(&c->mu);
+    return res;
+}
+
+bool wckpt_live(const WCkpt *c)
+{
+    if (!c) return false;
+    return __atomic_load_n(&c->live, __ATOMIC_SEQ_CST);
 }
 
 bool wckpt_lane_commit(WCkpt *c, WCkptLane *L, int64_t *committed, WError *err)
@@ -795,7 +937,18 @@ bool wckpt_finish(WCkpt *c, WCkptLane *lanes, int nlanes, bool ok, int64_t sim_n
 {
     if (!c) return true;
     bool res = true;
-    if (ok && (c->interval_ms > 0 || c->savepoint_dir)) {
+    pthread_mutex_lock(&c->mu);
+    bool stopped = c->stopped;
+    for (int i = 0; i < c->nreqs; i++)
+        if (c->reqs[i].state == WCKPT_REQ_PENDING) {
+            c->reqs[i].state = WCKPT_REQ_FAILED;
+            snprintf(c->reqs[i].failure, sizeof c->reqs[i].failure,
+                     "Failed to trigger savepoint. Failure reason: Not all required tasks are currently running.");
+        }
+    c->req_waiting = 0;
+    pthread_mutex_unlock(&c->mu);
+    if (stopped) ok = true;     /* stop-with-savepoint: finished, the savepoint is the last one */
+    if (ok && !stopped && (c->interval_ms > 0 || c->savepoint_dir)) {
         /* the final checkpoint (or savepoint) of a finished job: every lane is quiescent */
         bool sp = c->savepoint_dir != NULL;
         pthread_mutex_lock(&c->mu);

@@ -77,8 +77,9 @@ typedef struct WCkptLane {
     WSink **sinks;
 } WCkptLane;
 
-/* Options of the job. NULL (and no error) when neither checkpointing, a restore nor a final
-   savepoint is asked for; NULL with err set on invalid options or an unreadable restore path
+/* Options of the job. NULL (and no error) without a configuration; without checkpointing, a
+   restore or a final savepoint the coordinator idles (wckpt_live false) until a savepoint is
+   requested. NULL with err set on invalid options or an unreadable restore path
    (the _metadata is read and checked here). job_id: 32 hex digits, or NULL for
    `$internal.pipeline.job-id` / a random one. */
 WCkpt *wckpt_new(const WOptions *config, const char *job_id, int parallelism, WError *err);
@@ -120,6 +121,29 @@ bool wckpt_lane_may_end(WCkpt *c, int lane, int64_t lane_done);
    weir.exec.savepoint-at-end) over the quiescent lanes, publishes every sink's files and applies
    the retention policy. */
 bool wckpt_finish(WCkpt *c, WCkptLane *lanes, int nlanes, bool ok, int64_t sim_now, WError *err);
+
+/* ---- savepoints on request (REST /jobs/:jid/savepoints, /stop; STOP JOB ... WITH SAVEPOINT) ----
+   Thread-safe. A request is queued; the next trigger poll of lane 0 starts it as a savepoint
+   (aligned barriers like a checkpoint) into <target_dir>/savepoint-<job id prefix>-<random>,
+   the directory chosen once at the trigger. Requests are numbered from 1. */
+typedef enum WCkptRequestState { WCKPT_REQ_PENDING, WCKPT_REQ_COMPLETED, WCKPT_REQ_FAILED } WCkptRequestState;
+typedef struct WCkptRequest {
+    WCkptRequestState state;
+    int64_t id;                     /* checkpoint id (0 = not triggered yet) */
+    bool stop, drain;
+    char path[512];                 /* the savepoint directory (once triggered) */
+    char failure[256];              /* why it failed */
+} WCkptRequest;
+/* 0 with err set when refused (no target directory). */
+int64_t wckpt_request_savepoint(WCkpt *c, const char *target_dir, bool stop, bool drain, WError *err);
+bool wckpt_request_status(const WCkpt *c, int64_t req, WCkptRequest *out);
+/* For job.c after it snapshot checkpoint id: 0 = not a stop-with-savepoint, 1 = its savepoint is
+   still pending, 2 = completed: stop now (sources stop, no final watermark, no final checkpoint),
+   3 = completed with drain: end the sources as at end of input, -1 = it failed (resume). */
+int wckpt_stop_state(WCkpt *c, int64_t id);
+/* The coordinator takes checkpoints, restored, or had a savepoint request (else it idles and the
+   job shows no checkpoint figures). */
+bool wckpt_live(const WCkpt *c);
 
 /* Test hook weir.exec.test.kill-at = 'tick:<n>': SIGKILL at the n-th call (job.c calls it at
    each chunk boundary of lane 0). */

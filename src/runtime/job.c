@@ -82,6 +82,7 @@ struct Lane {
     int64_t ck_start_us;
     bool *ck_sent;              /* per exchange: barrier forwarded */
     Msg *held_head, *held_tail; /* messages of channels that delivered the barrier */
+    int64_t stop_wait;          /* stop-with-savepoint taken: sources pause until it completes */
 };
 
 #define LANE_INBOX_CAP 64
@@ -101,6 +102,7 @@ struct WJob {
     int nexch;
     WRel *exch[256];            /* exchange nodes, by index */
     volatile int failed;        /* a lane failed: every lane stops */
+    volatile int stopped;       /* stop-with-savepoint (no drain) completed: every lane stops */
     pthread_mutex_t mu;         /* ops/sinks registration */
     WCkpt *ck;                  /* checkpoints / restore / final savepoint; NULL = none */
     int *exch_ndeps;            /* per exchange: upstream exchanges of its sender in a lane */
@@ -253,7 +255,10 @@ static void lane_fail(Lane *L)
     if (L->err.set) __atomic_store_n(&L->job->failed, 1, __ATOMIC_SEQ_CST);
 }
 
-static bool job_failed(const WJob *j) { return __atomic_load_n(&j->failed, __ATOMIC_SEQ_CST) != 0; }
+static bool job_failed(const WJob *j)
+{
+    return __atomic_load_n(&j->failed, __ATOMIC_SEQ_CST) != 0 || __atomic_load_n(&j->stopped, __ATOMIC_SEQ_CST) != 0;
+}
 
 static void recv_process(WOperator *op, int input, const WChunk *in) { (void)input; wop_emit(op, in); }
 
@@ -1025,7 +1030,7 @@ static int lane_pump(Lane *L)
     for (int i = 0; i < L->nsrc; i++) {
         SourceSlot *s = &L->srcs[i];
         if (s->done) continue;
-        if (L->ck_id) { active++; continue; }      /* paused for a checkpoint */
+        if (L->ck_id || L->stop_wait) { active++; continue; }      /* paused for a checkpoint */
         bool more;
         if (s->pending) {
             s->pending = false;
@@ -1088,10 +1093,45 @@ static bool ck_aligned(const Receiver *rc)
 /* At a chunk boundary of lane L (never inside a push): publish sink files of completed
    checkpoints, trigger (lane 0), forward barriers whose upstream is aligned, snapshot once
    everything is aligned. */
+/* A stop-with-savepoint's savepoint completed (state 2: stop; 3: drain, i.e. end the sources as at
+   the end of their input, with the final watermark). */
+static void ck_apply_stop(Lane *L, int state)
+{
+    WJob *j = L->job;
+    L->stop_wait = 0;
+    if (state == 2) {
+        __atomic_store_n(&j->stopped, 1, __ATOMIC_SEQ_CST);
+        return;
+    }
+    for (int i = 0; i < L->nsrc; i++) {
+        SourceSlot *s = &L->srcs[i];
+        if (s->done) continue;
+        if (s->pending) {
+            s->pending = false;
+            wop_push(s->head, 0, s->chunk);
+        }
+        s->done = true;
+        wop_input_watermark(s->head, 0, WWM_MAX);
+        wop_input_end(s->head, 0);
+        lane_fail(L);
+    }
+}
+
 static void ck_step(Lane *L)
 {
     WJob *j = L->job;
     if (!j->ck || L->err.set) return;
+    if (!L->ck_id && !L->stop_wait && !wckpt_live(j->ck)) {
+        /* no checkpoints: only a savepoint request wakes the coordinator */
+        if (L->index == 0) wckpt_poll_trigger(j->ck, 0);
+        if (!wckpt_live(j->ck)) return;
+    }
+    if (L->stop_wait) {
+        int st = wckpt_stop_state(j->ck, L->stop_wait);
+        if (st == 1) return;
+        if (st >= 2) { ck_apply_stop(L, st); return; }
+        L->stop_wait = 0;
+    }
     if (!wckpt_lane_commit(j->ck, &j->ckv[L->index], &L->ck_committed, &L->err)) { lane_fail(L); return; }
     if (!L->ck_id) {
         if (L->index == 0) {
@@ -1124,6 +1164,7 @@ static void ck_step(Lane *L)
     }
     L->ck_done = id;
     L->ck_id = 0;
+    int stop = wckpt_stop_state(j->ck, id);
     for (int x = 0; x < j->nexch; x++) {
         L->ck_sent[x] = false;
         if (L->recv[x]) memset(L->recv[x]->barrier, 0, sizeof(bool) * (size_t)L->recv[x]->nfrom);
@@ -1136,7 +1177,9 @@ static void ck_step(Lane *L)
         lane_process_msg(L, m);
         m = n;
     }
-    if (!wckpt_lane_commit(j->ck, &j->ckv[L->index], &L->ck_committed, &L->err)) lane_fail(L);
+    if (!wckpt_lane_commit(j->ck, &j->ckv[L->index], &L->ck_committed, &L->err)) { lane_fail(L); return; }
+    if (stop == 1) L->stop_wait = id;
+    else if (stop >= 2) ck_apply_stop(L, stop);
 }
 
 static void ck_view(Lane *L, WCkptLane *v)
@@ -1270,7 +1313,7 @@ bool wjob_run(WJob *j)
         Lane *L = &j->lanes[0];
         L->ctx.cancelled = false;
         int active = L->nsrc;
-        while (active > 0 && !L->err.set && !L->ctx.cancelled && !j->ctx.cancelled) {
+        while (active > 0 && !L->err.set && !L->ctx.cancelled && !j->ctx.cancelled && !job_failed(j)) {
             active = lane_pump(L);
             ck_step(L);         /* checkpoints at chunk boundaries */
         }
@@ -1431,7 +1474,23 @@ const WOperator *wjob_node_op(const WJob *j, int i)
 
 int wjob_parallelism(const WJob *j) { return j ? j->nlanes : 0; }
 
-const WCkpt *wjob_checkpoints(const WJob *j) { return j ? j->ck : NULL; }
+const WCkpt *wjob_checkpoints(const WJob *j) { return j && wckpt_live(j->ck) ? j->ck : NULL; }
+
+int64_t wjob_trigger_savepoint(WJob *j, const char *target_dir, bool stop_after, bool drain, WError *err)
+{
+    if (!j || !j->ck) {
+        werr_set(err, "java.lang.IllegalStateException", "The job cannot take savepoints.");
+        return 0;
+    }
+    return wckpt_request_savepoint(j->ck, target_dir, stop_after, drain, err);
+}
+
+bool wjob_savepoint_status(const WJob *j, int64_t request, WCkptRequest *out)
+{
+    return j && wckpt_request_status(j->ck, request, out);
+}
+
+bool wjob_stopped(const WJob *j) { return j && __atomic_load_n(&j->stopped, __ATOMIC_SEQ_CST) != 0; }
 
 const WOperator *wjob_node_subtask_op(const WJob *j, int i, int subtask)
 {

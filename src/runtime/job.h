@@ -60,4 +60,15 @@ const WOperator *wjob_node_subtask_op(const WJob *job, int i, int subtask);
 struct WCkpt;
 const struct WCkpt *wjob_checkpoints(const WJob *job);
 
+/* Savepoints on demand (thread-safe, any thread while the job runs; runtime/checkpoint.h).
+   The next trigger poll starts a savepoint into <target_dir>/savepoint-<job id prefix>-<random>.
+   stop_after: the job ends once it completed (stop-with-savepoint: sources stop; drain: they end
+   as at the end of their input, so the final watermark flows). Returns the request number (>= 1)
+   for wjob_savepoint_status, 0 with err set when refused. */
+struct WCkptRequest;
+int64_t wjob_trigger_savepoint(WJob *job, const char *target_dir, bool stop_after, bool drain, WError *err);
+bool wjob_savepoint_status(const WJob *job, int64_t request, struct WCkptRequest *out);
+/* A stop-with-savepoint ended the job (it then finished). */
+bool wjob_stopped(const WJob *job);
+
 #endif

@@ -301,6 +301,68 @@ static void result_table(WStmtResult *res, int ncols, const char *const *names)
     res->empty_as_empty_set = true;
 }
 
+/* STOP JOB '<id>' WITH SAVEPOINT [WITH DRAIN]: stop-with-savepoint into the session's
+   execution.checkpointing.savepoint-dir (state.savepoints.dir); waits for it, as Flink's gateway
+   does, and answers a table of its `savepoint path`. */
+static bool stop_with_savepoint(WGateway *g, Sess *ss, const char *id, bool drain, WStmtResult *res, WError *err,
+                                bool *ok)
+{
+    const WOptions *o = wsession_config(ss->s);
+    const char *dir = o ? wopts_get(o, "execution.checkpointing.savepoint-dir") : NULL;
+    if ((!dir || !*dir) && o) dir = wopts_get(o, "state.savepoints.dir");
+    wregistry_lock(g->reg);
+    WRegJob *j = wregistry_find(g->reg, id);
+    WJobState st = j ? j->state : WJS_CREATED;
+    wregistry_unlock(g->reg);
+    if (!j) {
+        *ok = werr_set(err, "org.apache.flink.runtime.messages.FlinkJobNotFoundException", "Could not find Flink job (%s)", id);
+        return true;
+    }
+    if (wjob_state_terminal(st) || st == WJS_CANCELLING) {
+        *ok = werr_set(err, WEXC_GATEWAY, "Could not stop job %s: java.lang.IllegalStateException: Job %s is not in state "
+                       "RUNNING but %s instead. Aborting stop-with-savepoint.", id, id, wjob_state_name(st));
+        return true;
+    }
+    if (!dir || !*dir) {
+        *ok = werr_set(err, "java.lang.IllegalStateException",
+                       "No savepoint directory configured. You can either specify a directory while cancelling via "
+                       "-s :targetDirectory or configure a cluster-wide default via key "
+                       "'execution.checkpointing.savepoint-dir'.");
+        return true;
+    }
+    WError e;
+    werr_clear(&e);
+    int64_t req = wregistry_savepoint(g->reg, id, dir, true, drain, &e);
+    if (req <= 0) {
+        *ok = werr_set(err, WEXC_GATEWAY, "Could not stop job %s: %s", id, req < 0 ? "the job is not running." : e.msg);
+        return true;
+    }
+    WCkptRequest q;
+    memset(&q, 0, sizeof q);
+    for (int waited = 0;; waited += 20) {
+        if (!wregistry_savepoint_status(g->reg, id, req, &q)) break;
+        if (q.state != WCKPT_REQ_PENDING) break;
+        if (waited > 600000) { snprintf(q.failure, sizeof q.failure, "the savepoint did not complete in time."); break; }
+        struct timespec ts = {0, 20 * 1000000};
+        nanosleep(&ts, NULL);
+    }
+    if (q.state != WCKPT_REQ_COMPLETED) {
+        *ok = werr_set(err, WEXC_GATEWAY, "Could not stop job %s: org.apache.flink.runtime.checkpoint.CheckpointException: %s",
+                       id, q.failure[0] ? q.failure : "the savepoint failed.");
+        return true;
+    }
+    static const char *const COLS[] = {"savepoint path"};
+    result_table(res, 1, COLS);
+    res->nrows = 1;
+    res->cells = wcalloc(1, sizeof(char *));
+    WStrBuf b;
+    wsb_init(&b);
+    wsb_printf(&b, "file:%s", q.path);
+    res->cells[0] = wsb_detach(&b);
+    *ok = true;
+    return true;
+}
+
 /* Returns true when the statement was a job statement (handled: *ok and res/err set). */
 static bool job_statement(WGateway *g, Sess *ss, const char *stmt, WStmtResult *res, WError *err, bool *ok)
 {
@@ -336,12 +398,7 @@ static bool job_statement(WGateway *g, Sess *ss, const char *stmt, WStmtResult *
             else return false;
         }
         const char *id = t[2].text;
-        if (savepoint || drain) {
-            *ok = werr_set(err, WEXC_UNSUPPORTED,
-                           "STOP JOB ... WITH %s is not supported: weir cannot take savepoints yet. "
-                           "Use STOP JOB '%s' to cancel the job.", savepoint ? "SAVEPOINT" : "DRAIN", id);
-            return true;
-        }
+        if (savepoint) return stop_with_savepoint(g, ss, id, drain, res, err, ok);
         wregistry_lock(g->reg);
         WRegJob *j = wregistry_find(g->reg, id);
         WJobState st = j ? j->state : WJS_CREATED;

@@ -237,6 +237,7 @@ static void free_entry(WRegJob *j)
     free(j->last_rows);
     free(j->failure);
     free(j->ckpts);
+    free(j->savepoints);
     free(j);
 }
 
@@ -290,6 +291,12 @@ static void detach(WRegJob *j)
         if (j->nckpts < 0) j->nckpts = 0;
         j->ckpt_kept = true;
     }
+    for (int64_t q = 1;; q++) {
+        WCkptRequest rq;
+        if (!j->job || !wjob_savepoint_status(j->job, q, &rq)) break;
+        j->savepoints = wrealloc(j->savepoints, sizeof(WCkptRequest) * (size_t)(j->nsavepoints + 1));
+        j->savepoints[j->nsavepoints++] = rq;
+    }
     free(j->op_of);
     j->op_of = NULL;
     j->job = NULL;
@@ -314,6 +321,31 @@ int wregistry_ckpt_stats(const WRegJob *j, WCkptStats **out)
     int k = 0;
     while (k < n && wckpt_stats_get(c, k, &(*out)[k])) k++;
     return k;
+}
+
+int64_t wregistry_savepoint(WRegistry *r, const char *id, const char *dir, bool stop, bool drain, WError *err)
+{
+    wregistry_lock(r);
+    WRegJob *j = wregistry_find(r, id);
+    int64_t res = -1;
+    if (j && j->job && !wjob_state_terminal(j->state) && j->state != WJS_CANCELLING)
+        res = wjob_trigger_savepoint(j->job, dir, stop, drain, err);
+    wregistry_unlock(r);
+    return res;
+}
+
+bool wregistry_savepoint_status(WRegistry *r, const char *id, int64_t request, WCkptRequest *out)
+{
+    wregistry_lock(r);
+    WRegJob *j = wregistry_find(r, id);
+    bool ok = false;
+    if (j && j->job) ok = wjob_savepoint_status(j->job, request, out);
+    else if (j && request >= 1 && request <= j->nsavepoints) {
+        *out = j->savepoints[request - 1];
+        ok = true;
+    }
+    wregistry_unlock(r);
+    return ok;
 }
 
 /* (locked) The end of a run: the final state. */

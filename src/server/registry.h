@@ -97,6 +97,8 @@ typedef struct WRegJob {
     bool ckpt_kept;             /* the job took checkpoints (ckpts may still be empty) */
     int nckpts;
     WCkptStats *ckpts;
+    int nsavepoints;            /* savepoint requests' outcomes kept when the job ended */
+    struct WCkptRequest *savepoints;
     /* history for plots */
     int nhist, hist_start;
     WRegSample hist[WREG_HISTORY];
@@ -144,6 +146,11 @@ int64_t wregistry_now(void);
 /* Cancel (PATCH ?mode=cancel, STOP JOB). 0 ok, -1 unknown job, 1 already terminal. */
 int wregistry_cancel(WRegistry *r, const char *id);
 
+/* Savepoint on demand of a running job (runtime/job.h wjob_trigger_savepoint): the request
+   number (>= 1), -1 for an unknown or not running job, 0 with err set when refused. */
+int64_t wregistry_savepoint(WRegistry *r, const char *id, const char *dir, bool stop, bool drain, WError *err);
+/* Its state (also after the job ended); false when unknown. */
+bool wregistry_savepoint_status(WRegistry *r, const char *id, int64_t request, struct WCkptRequest *out);
 /* A fresh job id (32 hex). */
 void wregistry_new_id(WRegistry *r, char out[33]);
 

@@ -32,6 +32,8 @@ typedef struct WTrigger {
     char id[33];
     const char *kind;           /* "savepoint", "stop", "checkpoint" */
     int64_t ts;
+    int64_t req;                /* savepoint request of the job (wregistry_savepoint), 0 = none */
+    char failure[256];          /* why it was refused when req is 0 */
 } WTrigger;
 
 typedef struct WRest {

@@ -294,7 +294,7 @@ static json_t *checkpoint_config(const WRegJob *j)
 
 /* ------------------------------------------------------------------ triggers (savepoints etc.) */
 
-static void add_trigger(WRest *r, const char *job, const char *kind, char out[33])
+static void add_trigger(WRest *r, const char *job, const char *kind, char out[33], int64_t req, const char *failure)
 {
     wregistry_new_id(r->reg, out);
     wregistry_lock(r->reg);
@@ -308,6 +308,8 @@ static void add_trigger(WRest *r, const char *job, const char *kind, char out[33
     snprintf(t->id, sizeof t->id, "%s", out);
     t->kind = kind;
     t->ts = wregistry_now();
+    t->req = req;
+    snprintf(t->failure, sizeof t->failure, "%s", failure ? failure : "");
     wregistry_unlock(r->reg);
 }
 
@@ -320,10 +322,35 @@ static int trigger_status(WRest *r, const char *job, const char *kind, const cha
             (!strcmp(r->triggers[i].kind, kind) || (!strcmp(kind, "savepoint") && !strcmp(r->triggers[i].kind, "stop"))))
             t = &r->triggers[i];
     const char *tk = t ? t->kind : NULL;
+    int64_t req = t ? t->req : 0;
+    char refused[256] = "";
+    if (t) snprintf(refused, sizeof refused, "%s", t->failure);
     wregistry_unlock(r->reg);
     if (!t) {
         *out = wrest_error("There is no %s operation with trigger id %s for job %s.", kind, id, job);
         return 404;
+    }
+    if (strcmp(tk, "checkpoint") != 0) {
+        WCkptRequest q;
+        memset(&q, 0, sizeof q);
+        if (req > 0 && wregistry_savepoint_status(r->reg, job, req, &q) && q.state == WCKPT_REQ_PENDING) {
+            *out = json_pack("{s:{s:s}}", "status", "id", "IN_PROGRESS");
+            return 200;
+        }
+        if (req > 0 && q.state == WCKPT_REQ_COMPLETED && q.path[0]) {
+            char loc[600];
+            snprintf(loc, sizeof loc, "file:%s", q.path);
+            *out = json_pack("{s:{s:s}, s:{s:s}}", "status", "id", "COMPLETED", "operation", "location", loc);
+            return 200;
+        }
+        const char *why = req > 0 ? (q.failure[0] ? q.failure : "The savepoint was not taken: the job ended.")
+                                  : (refused[0] ? refused : "The job is not running.");
+        char trace[400];
+        snprintf(trace, sizeof trace, "org.apache.flink.runtime.checkpoint.CheckpointException: %s\n", why);
+        *out = json_pack("{s:{s:s}, s:{s:{s:s, s:s, s:s}}}", "status", "id", "COMPLETED", "operation", "failure-cause",
+                         "class", "org.apache.flink.runtime.checkpoint.CheckpointException", "stack-trace", trace,
+                         "serialized-throwable", "");
+        return 200;
     }
     char msg[300];
     snprintf(msg, sizeof msg, "weir cannot take %ss yet (%s of job %s).", !strcmp(tk, "checkpoint") ? "checkpoint" : "savepoint",
@@ -478,7 +505,7 @@ int wrest_jobs(WRest *r, const char *method, char **seg, int nseg, const char *q
         } else if (post) {
             wregistry_unlock(r->reg);
             char id[33];
-            add_trigger(r, jid, "checkpoint", id);
+            add_trigger(r, jid, "checkpoint", id, 0, NULL);
             *out = json_pack("{s:s}", "request-id", id);
             return 202;
         } else {
@@ -496,20 +523,46 @@ int wrest_jobs(WRest *r, const char *method, char **seg, int nseg, const char *q
         if (!get) { wregistry_unlock(r->reg); goto bad_method; }
         status = wrest_checkpoint_details(j, seg[4], out);
     } else if ((nseg == 3 && !strcmp(sub, "savepoints")) || (nseg == 3 && !strcmp(sub, "stop"))) {
+        /* the default directory of the job's effective configuration */
+        char dflt[512] = "";
+        const char *dd = wopts_get(&j->config, "execution.checkpointing.savepoint-dir");
+        if (!dd || !*dd) dd = wopts_get(&j->config, "state.savepoints.dir");
+        if (dd) snprintf(dflt, sizeof dflt, "%s", dd);
         wregistry_unlock(r->reg);
         if (!post) goto bad_method;
+        bool is_stop = !strcmp(sub, "stop");
+        const char *tkey = is_stop ? "targetDirectory" : "target-directory";
+        char target[512] = "";
+        bool cancel = false, drain = false;
         if (body_len) {
             json_error_t je;
             json_t *b = json_loadb(body, body_len, 0, &je);
             bool okb = b && json_is_object(b);
+            if (okb) {
+                json_t *td = json_object_get(b, tkey);
+                if (json_is_string(td)) snprintf(target, sizeof target, "%s", json_string_value(td));
+                cancel = json_is_true(json_object_get(b, "cancel-job"));
+                drain = json_is_true(json_object_get(b, "drain"));
+            }
             json_decref(b);
             if (!okb) {
                 *out = wrest_error("Bad request: the request body is not a JSON object.");
                 return 400;
             }
         }
+        if (!target[0] && !dflt[0]) {
+            *out = wrest_error("Config key [execution.checkpointing.savepoint-dir] is not set. Property [%s] must be provided.",
+                               tkey);
+            return 400;
+        }
+        WError e;
+        werr_clear(&e);
+        int64_t req = wregistry_savepoint(r->reg, jid, target[0] ? target : dflt, is_stop || cancel, is_stop && drain, &e);
+        char refused[256] = "";
+        if (req < 0) snprintf(refused, sizeof refused, "Job %s is not in state RUNNING.", jid);
+        else if (req == 0) snprintf(refused, sizeof refused, "%s", e.msg);
         char id[33];
-        add_trigger(r, jid, !strcmp(sub, "stop") ? "stop" : "savepoint", id);
+        add_trigger(r, jid, is_stop ? "stop" : "savepoint", id, req > 0 ? req : 0, refused);
         *out = json_pack("{s:s}", "request-id", id);
         return 202;
     } else if (nseg == 4 && !strcmp(sub, "savepoints")) {
