@@ -24,7 +24,8 @@
  * Cells are rendered as the SQL client's tableau renders them (wfmt_sql in the session's time
  * zone). Unfetched rows are bounded: the query blocks until the client fetches (Flink's collect
  * sink does the same). SHOW JOBS and STOP JOB '<id>' [WITH SAVEPOINT] [WITH DRAIN] are answered
- * from the registry (STOP JOB without savepoint cancels, as Flink does). Sessions idle for
+ * from the registry (STOP JOB without savepoint cancels, as Flink does; WITH SAVEPOINT stops the job
+ * with a savepoint into execution.checkpointing.savepoint-dir and answers its `savepoint path`). Sessions idle for
  * weir.gateway.session-idle-timeout (default 30 min) are closed. Limits: 64 sessions, 32
  * operations per session. Depends on session/, server/registry, types/ (rendering), jansson.
  */
