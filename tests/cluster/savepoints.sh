@@ -80,6 +80,28 @@ check "a savepoint under the configured directory" test -n "$sp2"
 check "it has _metadata" test -f "${sp2#file:}/_metadata"
 check "the job FINISHED" wait_state "$jid" FINISHED
 
+# POST /jobs/:jid/stop with drain: the savepoint, then the job ends as at the end of its input
+sed -i "s/'sp-agg'/'sp-drain'/" "$W/start.sql"
+sql "$W/start.sql" -i "$W/ddl.sql" > "$W/start2.out" 2>&1
+jid2="$(jid_by_name sp-drain)"
+check "a second job runs" wait_state "$jid2" RUNNING
+api POST "/jobs/$jid2/stop" -H 'Content-Type: application/json' \
+  -d "{\"targetDirectory\": \"file://$W/sp3\", \"drain\": true}" > "$W/stop3.json"
+check "POST stop is accepted (202)" test "$STATUS" = 202
+tid3="$(jq -r '."request-id" // empty' "$W/stop3.json")"
+st=""
+for ((i = 0; i < 200; i++)); do
+  st="$(api GET "/jobs/$jid2/savepoints/$tid3" | tee "$W/st3.json" | jq -r '.status.id')"
+  [[ "$st" == "COMPLETED" ]] && break
+  sleep 0.1
+done
+check "stop-with-savepoint (drain) COMPLETED with a location" jqe '.operation.location | startswith("file:")' "$W/st3.json"
+loc3="$(jq -r '.operation.location // empty' "$W/st3.json")"
+check "its savepoint has _metadata" test -f "${loc3#file:}/_metadata"
+check "the drained job FINISHED" wait_state "$jid2" FINISHED
+api GET "/jobs/$jid2/savepoints/$tid3" > "$W/st3b.json"
+check "its status is still answered after the end" jqe --arg l "$loc3" '.operation.location == $l' "$W/st3b.json"
+
 # restore into a new bounded run: the counts continue from the savepoint (-U of a restored count
 # first) and end at 1000 per key, as if the job had never stopped
 cat > "$W/restore.sql" <<SQL
