@@ -13,7 +13,10 @@
 #include "../common/hash.h"
 #include "../types/row.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <unistd.h>
+#include <semaphore.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -102,6 +105,8 @@ struct WJob {
     int nexch;
     WRel *exch[256];            /* exchange nodes, by index */
     volatile int failed;        /* a lane failed: every lane stops */
+    bool limit_workers;         /* more lanes than weir.exec.worker-threads: lanes take a slot */
+    sem_t workers;              /* free worker slots (a lane gives its slot back while it waits) */
     volatile int stopped;       /* stop-with-savepoint (no drain) completed: every lane stops */
     pthread_mutex_t mu;         /* ops/sinks registration */
     WCkpt *ck;                  /* checkpoints / restore / final savepoint; NULL = none */
@@ -111,6 +116,20 @@ struct WJob {
 };
 
 static bool ck_setup(WJob *j, WError *perr);     /* checkpoints, below */
+
+/* Worker slots: at most weir.exec.worker-threads lanes run at a time (default: the machine's
+   cores); a lane holds a slot while it works and gives it back while it waits for input or for
+   room in another lane's inbox, so a waiting lane never keeps a working one out. */
+static void worker_acquire(WJob *j)
+{
+    if (!j->limit_workers) return;
+    while (sem_wait(&j->workers) != 0 && errno == EINTR) {}
+}
+
+static void worker_release(WJob *j)
+{
+    if (j->limit_workers) sem_post(&j->workers);
+}
 
 static void add_op(WJob *j, WOperator *op)
 {
@@ -408,12 +427,16 @@ static void lane_send(Lane *from, int to, MsgKind kind, int exch, int64_t wm, WC
     while (T->count >= LANE_INBOX_CAP && from->draining == 0 && !job_failed(j)) {
         pthread_mutex_unlock(&T->mu);
         if (!lane_drain(from)) {
+            worker_release(j);
             pthread_mutex_lock(&T->mu);
             struct timespec ts;
             clock_gettime(CLOCK_REALTIME, &ts);
             ts.tv_nsec += 1000000;
             if (ts.tv_nsec >= 1000000000) { ts.tv_sec++; ts.tv_nsec -= 1000000000; }
             pthread_cond_timedwait(&T->cv, &T->mu, &ts);
+            pthread_mutex_unlock(&T->mu);
+            worker_acquire(j);
+            pthread_mutex_lock(&T->mu);
             continue;
         }
         pthread_mutex_lock(&T->mu);
@@ -1270,6 +1293,7 @@ static void *lane_main(void *arg)
 {
     Lane *L = arg;
     WJob *j = L->job;
+    worker_acquire(j);
     int active = L->nsrc;
     while (!job_failed(j) && !L->ctx.cancelled && !j->ctx.cancelled) {
         bool progress = false;
@@ -1286,6 +1310,7 @@ static void *lane_main(void *arg)
             if (empty && !L->ck_id && (!j->ck || wckpt_lane_may_end(j->ck, L->index, L->ck_done))) break;
         }
         if (!progress) {
+            worker_release(j);
             pthread_mutex_lock(&L->mu);
             if (!L->head && !job_failed(j)) {
                 struct timespec ts;
@@ -1295,8 +1320,10 @@ static void *lane_main(void *arg)
                 pthread_cond_timedwait(&L->cv, &L->mu, &ts);
             }
             pthread_mutex_unlock(&L->mu);
+            worker_acquire(j);
         }
     }
+    worker_release(j);
     lane_fail(L);
     /* wake the others so that they notice a failure */
     for (int l = 0; l < j->nlanes; l++) {
@@ -1345,8 +1372,16 @@ bool wjob_run(WJob *j)
                 }
             }
         }
+        int64_t nw = sysconf(_SC_NPROCESSORS_ONLN);
+        WError tmp;
+        werr_clear(&tmp);
+        if (j->env.config) wopts_get_long(j->env.config, "weir.exec.worker-threads", nw, &nw, &tmp);
+        if (nw < 1) nw = 1;
+        j->limit_workers = nw < j->nlanes;
+        if (j->limit_workers) sem_init(&j->workers, 0, (unsigned)nw);
         for (int l = 0; l < j->nlanes; l++) pthread_create(&j->lanes[l].thread, NULL, lane_main, &j->lanes[l]);
         for (int l = 0; l < j->nlanes; l++) pthread_join(j->lanes[l].thread, NULL);
+        if (j->limit_workers) sem_destroy(&j->workers);
     }
     for (int l = 0; l < j->nlanes; l++) {
         if (j->lanes[l].err.set) {
