@@ -1,14 +1,9 @@
 /*
- * job.c — building operators from the exec graph and driving sources. See job.h.
+ * job.c — running a job: lanes on worker threads, the hash/single exchanges between them with
+ * bounded inboxes, sources driven chunk by chunk, checkpoint hooks, reports. Operators are built
+ * by build.c. See job.h.
  */
-#include "job.h"
-#include "../exec/calc.h"
-#include "../exec/watermark.h"
-#include "../exec/union.h"
-#include "../exec/stateful.h"
-#include "../exec/windowed.h"
-#include "../connectors/connector.h"
-#include "checkpoint.h"
+#include "job_internal.h"
 
 #include "../common/hash.h"
 #include "../types/row.h"
@@ -20,100 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-typedef struct SourceSlot {
-    WSource *src;               /* NULL for VALUES */
-    WRel *rel;
-    WOperator *head;            /* receives the source's chunks on input 0 */
-    WChunk *chunk;
-    bool done;
-    bool pending;               /* chunk holds rows read before the lanes started */
-    int64_t last_rows_ms;       /* when the source last produced rows (idle timeout) */
-    bool idle;
-    int values_next;            /* VALUES: next row */
-} SourceSlot;
-
-typedef struct Built { WRel *rel; WOperator *op; } Built;
-
-typedef struct Lane Lane;
-
-/* A message between lanes: a chunk, a watermark or the end of one sender's stream. */
-typedef enum { MSG_CHUNK, MSG_WATERMARK, MSG_END, MSG_BARRIER /* wm = checkpoint id */ } MsgKind;
-typedef struct Msg {
-    MsgKind kind;
-    int exch;                   /* exchange index */
-    int from;                   /* sending lane */
-    int64_t wm;
-    WChunk *chunk;              /* owned by the message */
-    struct Msg *next;
-} Msg;
-
-/* The downstream side of an exchange in one lane: merges the senders of every lane (watermark =
-   minimum over senders; end when all ended). */
-typedef struct Receiver {
-    WOperator base;
-    int nfrom;
-    int64_t *wm;
-    bool *ended;
-    int nended;
-    bool *barrier;              /* checkpoints: senders whose barrier arrived */
-} Receiver;
-
-/* One copy of the whole operator graph: parallel subtask `index` of every vertex. With one lane
-   the job runs in the caller's thread; with several, each lane has a thread and exchanges move
-   rows between lanes by key group, as Flink's hash partitioner does. */
-struct Lane {
-    WJob *job;
-    int index;
-    WExecCtx ctx;
-    WError err;
-    int nsrc, cap_src;
-    SourceSlot *srcs;
-    int nbuilt, cap_built;
-    Built *built;
-    Receiver **recv;            /* by exchange index */
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    Msg *head, *tail;
-    int count;
-    int draining;
-    pthread_t thread;
-    /* ---- checkpoints (see checkpoint.h) ---- */
-    WExecRegistry registry;     /* backends and timer services of this lane's operators */
-    int64_t ck_id;              /* checkpoint being aligned (0 = none): sources pause */
-    int64_t ck_done, ck_committed;
-    int64_t ck_start_us;
-    bool *ck_sent;              /* per exchange: barrier forwarded */
-    Msg *held_head, *held_tail; /* messages of channels that delivered the barrier */
-    int64_t stop_wait;          /* stop-with-savepoint taken: sources pause until it completes */
-};
-
-#define LANE_INBOX_CAP 64
-
-struct WJob {
-    WExecCtx ctx;               /* template of the lanes' contexts */
-    int64_t sim_now, sim_step;  /* simulated processing time (weir.exec.simulated-clock.step) */
-    int64_t idle_timeout_ms;    /* table.exec.source.idle-timeout, 0 = never idle */
-    WError err;                 /* the job's own error (it may outlive the statement) */
-    WJobEnv env;
-    int nops, cap_ops;
-    WOperator **ops;            /* every operator of every lane */
-    int nsinks, cap_sinks;
-    WSink **sinks;
-    int nlanes;
-    Lane *lanes;
-    int nexch;
-    WRel *exch[256];            /* exchange nodes, by index */
-    volatile int failed;        /* a lane failed: every lane stops */
-    bool limit_workers;         /* more lanes than weir.exec.worker-threads: lanes take a slot */
-    sem_t workers;              /* free worker slots (a lane gives its slot back while it waits) */
-    volatile int stopped;       /* stop-with-savepoint (no drain) completed: every lane stops */
-    pthread_mutex_t mu;         /* ops/sinks registration */
-    WCkpt *ck;                  /* checkpoints / restore / final savepoint; NULL = none */
-    int *exch_ndeps;            /* per exchange: upstream exchanges of its sender in a lane */
-    int **exch_deps;
-    WCkptLane *ckv;             /* per lane: the lane as checkpoint.c sees it (after build) */
-};
 
 static bool ck_setup(WJob *j, WError *perr);     /* checkpoints, below */
 
@@ -131,7 +32,7 @@ static void worker_release(WJob *j)
     if (j->limit_workers) sem_post(&j->workers);
 }
 
-static void add_op(WJob *j, WOperator *op)
+void wjob_add_op(WJob *j, WOperator *op)
 {
     pthread_mutex_lock(&j->mu);
     if (j->nops == j->cap_ops) {
@@ -142,126 +43,9 @@ static void add_op(WJob *j, WOperator *op)
     pthread_mutex_unlock(&j->mu);
 }
 
-/* ---- passthrough head for sources ---- */
-
-static void pass_process(WOperator *op, int input, const WChunk *in) { (void)input; wop_emit(op, in); }
-static const WOpOps PASS_OPS = {.process = pass_process};
-
-/* DropUpdateBefore: forwards everything but -U rows. */
-typedef struct DropUbOp { WOperator base; WChunk *out; } DropUbOp;
-static void drop_ub_process(WOperator *op, int input, const WChunk *in)
-{
-    (void)input;
-    bool any = false;
-    for (int i = 0; i < in->nrows && !any; i++) any = in->kinds[i] == WRK_UPDATE_BEFORE;
-    if (!any) { wop_emit(op, in); return; }
-    uint8_t sel[WCHUNK_CAP];
-    for (int i = 0; i < in->nrows; i++) sel[i] = in->kinds[i] != WRK_UPDATE_BEFORE;
-    WChunk *c = wchunk_new(in->ncols, in->types, in->nrows);
-    wchunk_gather(c, in, sel);
-    wop_emit(op, c);
-    wchunk_free(c);
-}
-static const WOpOps DROP_UB_OPS = {.process = drop_ub_process};
-
-/* ---- sink operators ---- */
-
-typedef struct SinkOp {
-    WOperator base;
-    WSink *sink;
-    WCollect collect;
-    bool is_collect;
-} SinkOp;
-
-static void sink_process(WOperator *op, int input, const WChunk *in)
-{
-    SinkOp *s = (SinkOp *)op;
-    (void)input;
-    if (s->is_collect) {
-        if (s->collect.rows && !s->collect.rows(s->collect.ctx, in)) op->ctx->cancelled = true;
-        return;
-    }
-    if (!s->sink->write(s->sink, in, op->ctx->err)) return;
-}
-
-static void sink_end(WOperator *op)
-{
-    SinkOp *s = (SinkOp *)op;
-    if (!s->is_collect && s->sink->finish) s->sink->finish(s->sink, op->ctx->err);
-}
-
-static void sink_watermark(WOperator *op, int64_t wm) { (void)op; (void)wm; }
-
-static const WOpOps SINK_OPS = {.process = sink_process, .watermark = sink_watermark, .end_input = sink_end};
-
-/* ---- table spec for connectors ---- */
-
-static WTableSpec *make_spec(WPlanCtx *p, Lane *L, WTable *t, const char *qname)
-{
-    WArena *a = p->arena;
-    WTableSpec *sp = WA_NEW(a, WTableSpec);
-    int *phys = WA_ARRAY(a, int, t->ncols ? t->ncols : 1);
-    int np = wtable_physical(t, phys);
-    sp->name = qname;
-    sp->short_name = t->name;
-    sp->ncols = np;
-    sp->col_names = WA_ARRAY(a, const char *, np ? np : 1);
-    sp->col_types = WA_ARRAY(a, const WType *, np ? np : 1);
-    for (int i = 0; i < np; i++) {
-        sp->col_names[i] = t->cols[phys[i]].name;
-        sp->col_types[i] = t->cols[phys[i]].type;
-    }
-    /* primary key as indexes into the physical columns */
-    sp->npk = t->npk;
-    int *pk = WA_ARRAY(a, int, t->npk ? t->npk : 1);
-    for (int k = 0; k < t->npk; k++)
-        for (int i = 0; i < np; i++) if (phys[i] == t->pk[k]) pk[k] = i;
-    sp->pk = pk;
-    /* partition keys as indexes into the physical columns */
-    int *part = WA_ARRAY(a, int, t->npartition ? t->npartition : 1);
-    sp->npartition = 0;
-    for (int k = 0; k < t->npartition; k++)
-        for (int i = 0; i < np; i++) if (phys[i] == t->partition_keys[k]) part[sp->npartition++] = i;
-    sp->partition = part;
-    sp->options = &t->options;
-    sp->cast = &L->ctx.cast;
-    sp->subtask = L->index;
-    sp->parallelism = L->job->nlanes;
-    sp->out = L->job->env.print_out ? L->job->env.print_out : stdout;
-    return sp;
-}
-
-static const WConnector *find_connector(WPlanCtx *p, WTable *t, const char *qname, bool as_source)
-{
-    const char *cn = wopts_get(&t->options, "connector");
-    if (!cn) {
-        werr_set(p->err, WEXC_VALIDATION,
-                 "Table options do not contain an option key 'connector' for discovering a connector. "
-                 "Therefore, Flink assumes a managed table. However, a managed table factory that "
-                 "implements org.apache.flink.table.factories.ManagedTableFactory is not in the classpath.");
-        return NULL;
-    }
-    const WConnector *c = wconnector_find(cn);
-    if (!c) {
-        WStrBuf s;
-        wsb_init(&s);
-        wsb_printf(&s, "Could not find any factory for identifier '%s' that implements "
-                       "'org.apache.flink.table.factories.DynamicTableFactory' in the classpath.\n\n"
-                       "Available factory identifiers are:\n\n", cn);
-        const WConnector *const *all = wconnector_all();
-        for (int i = 0; all[i]; i++) wsb_printf(&s, "%s%s", i ? "\n" : "", all[i]->name);
-        werr_set(p->err, WEXC_VALIDATION, "%s", s.buf);
-        wsb_free(&s);
-        return NULL;
-    }
-    (void)qname;
-    (void)as_source;
-    return c;
-}
-
 /* ---- lanes and exchanges (parallel subtasks) ---- */
 
-static int exchange_index(WJob *j, WRel *r)
+int wjob_exchange_index(WJob *j, WRel *r)
 {
     for (int i = 0; i < j->nexch; i++) if (j->exch[i] == r) return i;
     if (j->nexch == (int)(sizeof j->exch / sizeof j->exch[0])) return -1;
@@ -292,7 +76,7 @@ static void recv_destroy(WOperator *op)
 
 static const WOpOps RECV_OPS = {.process = recv_process, .destroy = recv_destroy};
 
-static Receiver *receiver_new(Lane *L, WRel *r)
+Receiver *wjob_receiver_new(Lane *L, WRel *r)
 {
     Receiver *rc = wcalloc(1, sizeof *rc);
     wop_init(&rc->base, &RECV_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
@@ -554,7 +338,7 @@ static void sender_destroy(WOperator *op)
 static const WOpOps SENDER_OPS = {.process = sender_process, .watermark = sender_watermark,
                                   .end_input = sender_end, .destroy = sender_destroy};
 
-static WOperator *sender_new(Lane *L, int exch, WRel *r)
+WOperator *wjob_sender_new(Lane *L, int exch, WRel *r)
 {
     Sender *sd = wcalloc(1, sizeof *sd);
     wop_init(&sd->base, &SENDER_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
@@ -571,370 +355,6 @@ static WOperator *sender_new(Lane *L, int exch, WRel *r)
     sd->target = wmalloc(sizeof(int) * WCHUNK_CAP);
     sd->sel = wmalloc(WCHUNK_CAP);
     return &sd->base;
-}
-
-/* ---- building ---- */
-
-static WOperator *build(WPlanCtx *p, Lane *L, WRel *r);
-
-static WOperator *built_lookup(Lane *L, WRel *r)
-{
-    for (int i = 0; i < L->nbuilt; i++) if (L->built[i].rel == r) return L->built[i].op;
-    return NULL;
-}
-
-static void built_add(Lane *L, WRel *r, WOperator *op)
-{
-    if (L->nbuilt == L->cap_built) {
-        L->cap_built = L->cap_built ? L->cap_built * 2 : 16;
-        L->built = wrealloc(L->built, sizeof(Built) * (size_t)L->cap_built);
-    }
-    L->built[L->nbuilt++] = (Built){r, op};
-    wckpt_registry_tag(&L->registry, r->id);    /* checkpoints: backends/timers it created */
-}
-
-static void set_name(WPlanCtx *p, WOperator *op, WRel *r)
-{
-    op->id = r->id;
-    op->name = wa_sprintf(p->arena, "%s[%d]", wrel_kind_name(r->kind), r->id);
-}
-
-static SourceSlot *add_source(Lane *L)
-{
-    if (L->nsrc == L->cap_src) {
-        L->cap_src = L->cap_src ? L->cap_src * 2 : 4;
-        L->srcs = wrealloc(L->srcs, sizeof(SourceSlot) * (size_t)L->cap_src);
-    }
-    SourceSlot *s = &L->srcs[L->nsrc++];
-    memset(s, 0, sizeof *s);
-    return s;
-}
-
-/* The window definition of a window node over input `in`. */
-static WWindowDef window_def(Lane *L, const WRel *r, const WRel *in)
-{
-    WWindowDef d = {.kind = (WWindowKind)r->win_kind, .size_ms = r->win_size, .slide_ms = r->win_slide,
-                    .offset_ms = r->win_offset, .gap_ms = r->win_gap, .time_col = r->win_time_col,
-                    .proctime = r->win_proctime, .npartition = r->win_npartition, .partition = r->win_partition};
-    if (r->kind == WR_WINDOW_AGG && r->win_attached) {
-        d.attached = true;
-        d.start_col = r->win_start_col;
-        d.end_col = r->win_end_col;
-    }
-    d.time_is_ltz = in->out.types[r->win_time_col]->id == WT_TIMESTAMP_LTZ;
-    d.tz = L->ctx.cast.tz;
-    return d;
-}
-
-static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
-{
-    WJob *j = L->job;
-    WOperator *op = built_lookup(L, r);
-    if (op) return op;
-    WOperator **ins = WA_ARRAY(p->arena, WOperator *, r->ninputs ? r->ninputs : 1);
-    for (int i = 0; i < r->ninputs; i++) {
-        ins[i] = build(p, L, r->inputs[i]);
-        if (!ins[i]) return NULL;
-    }
-    switch (r->kind) {
-    case WR_SCAN:
-    case WR_VALUES: {
-        op = wcalloc(1, sizeof *op);
-        wop_init(op, &PASS_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
-        SourceSlot *s = add_source(L);
-        s->rel = r;
-        s->head = op;
-        if (r->kind == WR_SCAN) {
-            const WConnector *c = find_connector(p, r->table, r->table_qname, true);
-            if (!c) { wop_free(op); L->nsrc--; return NULL; }
-            if (!c->can_source) {
-                werr_set(p->err, WEXC_VALIDATION,
-                         "Connector '%s' can only be used as a sink. It cannot be used as a source.", c->name);
-                wop_free(op);
-                L->nsrc--;
-                return NULL;
-            }
-            WTableSpec *sp = make_spec(p, L, r->table, r->table_qname);
-            if (c->validate && !c->validate(sp, true, p->err)) { wop_free(op); L->nsrc--; return NULL; }
-            s->src = c->open_source(sp, p->err);
-            if (!s->src) { wop_free(op); L->nsrc--; return NULL; }
-        }
-        int cap = L->ctx.chunk_rows;
-        s->chunk = wchunk_new(r->out.n, r->out.types, cap);
-        break;
-    }
-    case WR_CALC:
-        op = wop_calc_new(&L->ctx, r->inputs[0]->out.n, r->inputs[0]->out.types, r->nexprs, r->exprs, r->cond,
-                          r->out.types, r->out.names);
-        break;
-    case WR_WATERMARK:
-        op = wop_watermark_new(&L->ctx, r->wm_expr, r->out.n, r->out.types, r->out.names);
-        break;
-    case WR_UNION:
-        op = wop_union_new(&L->ctx, r->ninputs, r->out.n, r->out.types, r->out.names);
-        break;
-    case WR_SINK: {
-        SinkOp *s = wcalloc(1, sizeof *s);
-        wop_init(&s->base, &SINK_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
-        if (!r->sink_table) {
-            s->is_collect = true;
-            if (L->index == 0) s->collect = j->env.collect;
-        } else {
-            const WConnector *c = find_connector(p, r->sink_table, r->sink_qname, false);
-            if (!c) { free(s); return NULL; }
-            if (!c->can_sink) {
-                werr_set(p->err, WEXC_VALIDATION,
-                         "Connector '%s' can only be used as a source. It cannot be used as a sink.", c->name);
-                free(s);
-                return NULL;
-            }
-            WTableSpec *sp = make_spec(p, L, r->sink_table, r->sink_qname);
-            if (c->validate && !c->validate(sp, false, p->err)) { free(s); return NULL; }
-            s->sink = c->open_sink(sp, p->err);
-            if (!s->sink) { free(s); return NULL; }
-            pthread_mutex_lock(&j->mu);
-            if (j->nsinks == j->cap_sinks) {
-                j->cap_sinks = j->cap_sinks ? j->cap_sinks * 2 : 4;
-                j->sinks = wrealloc(j->sinks, sizeof(WSink *) * (size_t)j->cap_sinks);
-            }
-            j->sinks[j->nsinks++] = s->sink;
-            pthread_mutex_unlock(&j->mu);
-        }
-        op = &s->base;
-        break;
-    }
-    case WR_EXCHANGE:
-        if (j->nlanes > 1) {
-            /* the sender ends the upstream chain; the receiver starts the downstream one */
-            int xi = exchange_index(j, r);
-            if (xi < 0) { werr_set(p->err, WEXC_TABLE, "Too many exchanges in one job"); return NULL; }
-            WOperator *snd = sender_new(L, xi, r);
-            set_name(p, snd, r);
-            add_op(j, snd);
-            wop_connect(ins[0], snd, 0);
-            Receiver *rc = receiver_new(L, r);
-            L->recv[xi] = rc;
-            op = &rc->base;
-            set_name(p, op, r);
-            add_op(j, op);
-            built_add(L, r, op);
-            return op;
-        }
-        /* one subtask: the exchange forwards */
-        op = wcalloc(1, sizeof *op);
-        wop_init(op, &PASS_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
-        break;
-    case WR_DROP_UPDATE_BEFORE:
-        op = wcalloc(1, sizeof *op);
-        wop_init(op, &DROP_UB_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
-        break;
-    case WR_GROUP_AGG: {
-        WRel *in = r->inputs[0];
-        WGroupAggSpec sp = {
-            .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-            .naggs = r->naggs, .aggs = r->aggs, .input_retracts = r->input_retracts,
-            .generate_update_before = r->generate_update_before, .ttl_ms = r->ttl_ms,
-            .state_name = "groupAggregateState",
-            .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_group_agg_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_MINIBATCH_ASSIGNER: {
-        /* weir's mini-batch is the chunk: the assigner forwards (Flink checks the size here) */
-        int64_t size = -1;
-        WError tmp;
-        werr_clear(&tmp);
-        wopts_get_long(p->config, "table.exec.mini-batch.size", -1, &size, &tmp);
-        if (r->minibatch_check_size && size <= 0) {
-            werr_set(p->err, WEXC_ILLEGAL_ARG,
-                     "Key: 'table.exec.mini-batch.size' , default: -1 (fallback keys: []) must be > 0.");
-            return NULL;
-        }
-        op = wcalloc(1, sizeof *op);
-        wop_init(op, &PASS_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
-        break;
-    }
-    case WR_LOCAL_GROUP_AGG: {
-        WRel *in = r->inputs[0];
-        WLocalAggSpec sp = {
-            .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-            .naggs = r->naggs, .aggs = r->aggs, .input_retracts = r->input_retracts,
-            .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_local_agg_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_GLOBAL_GROUP_AGG: {
-        WRel *in = r->inputs[0];
-        WGlobalAggSpec sp = {
-            .agg_ncols = r->agg_input.n, .agg_types = r->agg_input.types, .in_ncols = in->out.n,
-            .in_types = in->out.types, .nkeys = r->nkeys, .naggs = r->naggs, .aggs = r->aggs,
-            .input_retracts = r->input_retracts, .generate_update_before = r->generate_update_before,
-            .ttl_ms = r->ttl_ms, .state_name = "globalGroupAggregateState",
-            .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_global_agg_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_INCREMENTAL_GROUP_AGG: {
-        WRel *in = r->inputs[0];
-        WIncrementalAggSpec sp = {
-            .agg_ncols = r->agg_input.n, .agg_types = r->agg_input.types, .in_ncols = in->out.n,
-            .in_types = in->out.types, .nkeys = r->nkeys, .nfinal_keys = r->nfinal_keys,
-            .final_keys = r->final_keys, .naggs = r->naggs, .aggs = r->aggs,
-            .input_retracts = r->input_retracts, .ttl_ms = r->ttl_ms,
-            .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_incremental_agg_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_JOIN: {
-        WRel *l = r->inputs[0], *rt = r->inputs[1];
-        WJoinSpec sp = {
-            .kind = r->semi ? WJK_SEMI : r->anti ? WJK_ANTI
-                  : r->join_type == AJ_LEFT ? WJK_LEFT : r->join_type == AJ_RIGHT ? WJK_RIGHT
-                  : r->join_type == AJ_FULL ? WJK_FULL : WJK_INNER,
-            .left_ncols = l->out.n, .right_ncols = rt->out.n, .left_types = l->out.types,
-            .right_types = rt->out.types, .nkeys = r->nkeys, .left_keys = r->keys, .right_keys = r->right_keys,
-            .filter_nulls = r->key_filter_nulls, .residual = r->join_cond,
-            .left_nuk = l->nunique > 0 ? l->nunique : 0, .right_nuk = rt->nunique > 0 ? rt->nunique : 0,
-            .left_uk = l->unique, .right_uk = rt->unique,
-            .left_retracts = r->input_retracts, .right_retracts = r->right_retracts,
-            .generate_update_before = r->generate_update_before,
-            .left_ttl_ms = r->ttl_left_ms, .right_ttl_ms = r->ttl_right_ms,
-            .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_join_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_DEDUP: {
-        WRel *in = r->inputs[0];
-        WDedupSpec sp = {
-            .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-            .keep_last = r->keep_last, .rowtime = r->dedup_rowtime, .time_col = r->time_col,
-            .input_retracts = r->input_retracts, .generate_update_before = r->generate_update_before,
-            .generate_insert_only = r->changelog == WCM_INSERT, .ttl_ms = r->ttl_ms,
-            .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_dedup_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_RANK: {
-        WRel *in = r->inputs[0];
-        WSortKey *sk = WA_ARRAY(p->arena, WSortKey, r->nsort ? r->nsort : 1);
-        for (int i = 0; i < r->nsort; i++)
-            sk[i] = (WSortKey){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
-        WRankSpec sp = {
-            .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-            .nsort = r->nsort, .sort = sk, .func = (WRankFunc)r->rank_func,
-            .strategy = (WRankStrategy)r->rank_strategy, .rank_start = r->rank_start, .rank_end = r->rank_end,
-            .output_rank_number = r->output_rank_number, .nuk = in->nunique > 0 ? in->nunique : 0,
-            .uk = in->unique, .input_retracts = r->input_retracts,
-            .generate_update_before = r->generate_update_before, .ttl_ms = r->ttl_ms,
-            .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_rank_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_CHANGELOG_NORMALIZE: {
-        WRel *in = r->inputs[0];
-        WChangelogNormalizeSpec sp = {
-            .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-            .generate_update_before = r->generate_update_before, .ttl_ms = r->ttl_ms,
-            .filter = r->normalize_filter, .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_changelog_normalize_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_SINK_MATERIALIZER: {
-        WRel *in = r->inputs[0];
-        WSinkMaterializerSpec sp = {
-            .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-            .ttl_ms = r->ttl_ms, .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_sink_materializer_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_WINDOW_TVF: {
-        WRel *in = r->inputs[0];
-        WWindowTvfSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types,
-                             .win = window_def(L, r, in), .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_window_tvf_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_WINDOW_AGG: {
-        WRel *in = r->inputs[0];
-        WWindowAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-                             .naggs = r->naggs, .aggs = r->aggs, .win = window_def(L, r, in),
-                             .input_retracts = r->input_retracts, .out = {r->out.n, r->out.types, r->out.names},
-                             .group_window = r->win_legacy};
-        op = wop_window_agg_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_WINDOW_RANK: {
-        WRel *in = r->inputs[0];
-        WSortKey *sk = WA_ARRAY(p->arena, WSortKey, r->nsort ? r->nsort : 1);
-        for (int i = 0; i < r->nsort; i++) sk[i] = (WSortKey){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
-        WWindowRankSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-                              .start_col = r->win_start_col, .end_col = r->win_end_col, .nsort = r->nsort, .sort = sk,
-                              .func = (WRankFunc)r->rank_func, .rank_start = r->rank_start, .rank_end = r->rank_end,
-                              .output_rank_number = r->output_rank_number, .dedup = r->win_dedup,
-                              .keep_last = r->keep_last, .proctime = r->win_proctime,
-                              .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_window_rank_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_OVER_AGG: {
-        WRel *in = r->inputs[0];
-        WOverAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-                           .time_col = r->time_col, .proctime = r->win_proctime, .rows_frame = r->over_rows,
-                           .unbounded = r->over_unbounded, .preceding = r->over_preceding, .naggs = r->naggs,
-                           .aggs = r->aggs, .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_over_agg_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_INTERVAL_JOIN: {
-        WRel *l = r->inputs[0], *rt = r->inputs[1];
-        WIntervalJoinSpec sp = {
-            .kind = r->join_type == AJ_LEFT ? WJK_LEFT : r->join_type == AJ_RIGHT ? WJK_RIGHT
-                  : r->join_type == AJ_FULL ? WJK_FULL : WJK_INNER,
-            .left_ncols = l->out.n, .right_ncols = rt->out.n, .left_types = l->out.types,
-            .right_types = rt->out.types, .nkeys = r->nkeys, .left_keys = r->keys, .right_keys = r->right_keys,
-            .left_time_col = r->left_time_col, .right_time_col = r->right_time_col,
-            .lower_ms = r->lower_ms, .upper_ms = r->upper_ms, .lower_strict = r->lower_strict,
-            .upper_strict = r->upper_strict,
-            .proctime = l->out.types[r->left_time_col]->time_attr == WTA_PROCTIME,
-            .residual = r->join_cond, .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_interval_join_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_TEMPORAL_JOIN: {
-        WRel *l = r->inputs[0], *rt = r->inputs[1];
-        WTemporalJoinSpec sp = {
-            .left_outer = r->join_type == AJ_LEFT, .left_ncols = l->out.n, .right_ncols = rt->out.n,
-            .left_types = l->out.types, .right_types = rt->out.types, .nkeys = r->nkeys,
-            .left_keys = r->keys, .right_keys = r->right_keys, .left_time_col = r->left_time_col,
-            .right_time_col = r->right_time_col, .residual = r->join_cond,
-            .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_temporal_join_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_WINDOW_JOIN: {
-        WRel *l = r->inputs[0], *rt = r->inputs[1];
-        WWindowJoinSpec sp = {
-            .kind = r->semi ? WJK_SEMI : r->anti ? WJK_ANTI
-                  : r->join_type == AJ_LEFT ? WJK_LEFT : r->join_type == AJ_RIGHT ? WJK_RIGHT
-                  : r->join_type == AJ_FULL ? WJK_FULL : WJK_INNER,
-            .left_ncols = l->out.n, .right_ncols = rt->out.n, .left_types = l->out.types,
-            .right_types = rt->out.types, .nkeys = r->nkeys, .left_keys = r->keys, .right_keys = r->right_keys,
-            .left_start_col = r->win_start_col, .left_end_col = r->win_end_col,
-            .right_start_col = r->win_rstart_col, .right_end_col = r->win_rend_col,
-            .residual = r->join_cond, .proctime = false, .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_window_join_new(&L->ctx, &sp);
-        break;
-    }
-    default:
-        werr_set(p->err, WEXC_TABLE, "The operator %s is not supported yet by the runtime.", wrel_kind_name(r->kind));
-        return NULL;
-    }
-    if (!op) return NULL;
-    set_name(p, op, r);
-    add_op(j, op);
-    built_add(L, r, op);
-    for (int i = 0; i < r->ninputs; i++) wop_connect(ins[i], op, i);
-    return op;
 }
 
 static int64_t sim_clock(void *ctx) { return ((WJob *)ctx)->sim_now; }
@@ -1007,7 +427,7 @@ WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
     for (int l = 0; l < j->nlanes; l++) {
         Lane *L = &j->lanes[l];
         for (int i = 0; i < nroots; i++) {
-            if (!build(p, L, roots[i])) {
+            if (!wjob_build_node(p, L, roots[i])) {
                 /* operator constructors report through the lane's error, planning through p->err */
                 if (L->err.set && p->err && !p->err->set) *p->err = L->err;
                 wjob_free(j);

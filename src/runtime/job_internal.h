@@ -1,0 +1,127 @@
+/*
+ * job_internal.h — the runtime's private picture of a job: lanes (one copy of the operator graph
+ * per subtask), their sources, inboxes and exchange receivers. Shared by job.c (running lanes,
+ * exchanges, checkpoint hooks) and build.c (operators from exec nodes); not for other layers.
+ */
+#ifndef WEIR_RUNTIME_JOB_INTERNAL_H
+#define WEIR_RUNTIME_JOB_INTERNAL_H
+
+#include "job.h"
+#include "checkpoint.h"
+#include "../connectors/connector.h"
+
+#include <pthread.h>
+#include <semaphore.h>
+
+typedef struct SourceSlot {
+    WSource *src;               /* NULL for VALUES */
+    WRel *rel;
+    WOperator *head;            /* receives the source's chunks on input 0 */
+    WChunk *chunk;
+    bool done;
+    bool pending;               /* chunk holds rows read before the lanes started */
+    int64_t last_rows_ms;       /* when the source last produced rows (idle timeout) */
+    bool idle;
+    int values_next;            /* VALUES: next row */
+} SourceSlot;
+
+typedef struct Built { WRel *rel; WOperator *op; } Built;
+
+typedef struct Lane Lane;
+
+/* A message between lanes: a chunk, a watermark or the end of one sender's stream. */
+typedef enum { MSG_CHUNK, MSG_WATERMARK, MSG_END, MSG_BARRIER /* wm = checkpoint id */ } MsgKind;
+typedef struct Msg {
+    MsgKind kind;
+    int exch;                   /* exchange index */
+    int from;                   /* sending lane */
+    int64_t wm;
+    WChunk *chunk;              /* owned by the message */
+    struct Msg *next;
+} Msg;
+
+/* The downstream side of an exchange in one lane: merges the senders of every lane (watermark =
+   minimum over senders; end when all ended). */
+typedef struct Receiver {
+    WOperator base;
+    int nfrom;
+    int64_t *wm;
+    bool *ended;
+    int nended;
+    bool *barrier;              /* checkpoints: senders whose barrier arrived */
+} Receiver;
+
+/* One copy of the whole operator graph: parallel subtask `index` of every vertex. With one lane
+   the job runs in the caller's thread; with several, each lane has a thread and exchanges move
+   rows between lanes by key group, as Flink's hash partitioner does. */
+struct Lane {
+    WJob *job;
+    int index;
+    WExecCtx ctx;
+    WError err;
+    int nsrc, cap_src;
+    SourceSlot *srcs;
+    int nbuilt, cap_built;
+    Built *built;
+    Receiver **recv;            /* by exchange index */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    Msg *head, *tail;
+    int count;
+    int draining;
+    pthread_t thread;
+    /* ---- checkpoints (see checkpoint.h) ---- */
+    WExecRegistry registry;     /* backends and timer services of this lane's operators */
+    int64_t ck_id;              /* checkpoint being aligned (0 = none): sources pause */
+    int64_t ck_done, ck_committed;
+    int64_t ck_start_us;
+    bool *ck_sent;              /* per exchange: barrier forwarded */
+    Msg *held_head, *held_tail; /* messages of channels that delivered the barrier */
+    int64_t stop_wait;          /* stop-with-savepoint taken: sources pause until it completes */
+};
+
+#define LANE_INBOX_CAP 64
+
+struct WJob {
+    WExecCtx ctx;               /* template of the lanes' contexts */
+    int64_t sim_now, sim_step;  /* simulated processing time (weir.exec.simulated-clock.step) */
+    int64_t idle_timeout_ms;    /* table.exec.source.idle-timeout, 0 = never idle */
+    WError err;                 /* the job's own error (it may outlive the statement) */
+    WJobEnv env;
+    int nops, cap_ops;
+    WOperator **ops;            /* every operator of every lane */
+    int nsinks, cap_sinks;
+    WSink **sinks;
+    int nlanes;
+    Lane *lanes;
+    int nexch;
+    WRel *exch[256];            /* exchange nodes, by index */
+    volatile int failed;        /* a lane failed: every lane stops */
+    bool limit_workers;         /* more lanes than weir.exec.worker-threads: lanes take a slot */
+    sem_t workers;              /* free worker slots (a lane gives its slot back while it waits) */
+    volatile int stopped;       /* stop-with-savepoint (no drain) completed: every lane stops */
+    pthread_mutex_t mu;         /* ops/sinks registration */
+    WCkpt *ck;                  /* checkpoints / restore / final savepoint; NULL = none */
+    int *exch_ndeps;            /* per exchange: upstream exchanges of its sender in a lane */
+    int **exch_deps;
+    WCkptLane *ckv;             /* per lane: the lane as checkpoint.c sees it (after build) */
+};
+
+typedef struct SinkOp {
+    WOperator base;
+    WSink *sink;
+    WCollect collect;
+    bool is_collect;
+} SinkOp;
+
+/* job.c */
+void wjob_add_op(WJob *j, WOperator *op);
+int wjob_exchange_index(WJob *j, WRel *r);
+Receiver *wjob_receiver_new(Lane *L, WRel *r);
+WOperator *wjob_sender_new(Lane *L, int exch, WRel *r);
+
+/* build.c: the operators of exec node r (and, recursively, its inputs) in lane L; NULL with
+   p->err set on failure */
+WOperator *wjob_build_node(WPlanCtx *p, Lane *L, WRel *r);
+
+#endif
