@@ -241,6 +241,34 @@ static void apply_slot(WindowAggOp *w, const WChunk *in, const Slot *sl)
     }
 }
 
+/* The windows of input row r into w->starts / w->ends: the row's own window_start/window_end
+   columns (sv/ev, attached windows), else assigned from its time (tv, or `now` for processing
+   time). Returns how many, or -1 with err set for a NULL time or window bound. */
+static int row_windows(WindowAggOp *w, int r, const WVector *sv, const WVector *ev, const WVector *tv,
+                       int64_t now, WError *err)
+{
+    if (ev) {
+        if (sv->nulls[r] || ev->nulls[r]) {
+            werr_set(err, "java.lang.RuntimeException",
+                     "WindowAggregate received a row whose window_start or window_end is null");
+            return -1;
+        }
+        w->starts[0] = sv->data[r].ts.ms;
+        w->ends[0] = ev->data[r].ts.ms;
+        return 1;
+    }
+    int64_t ts = now;
+    if (tv) {
+        if (tv->nulls[r]) {
+            werr_set(err, "java.lang.RuntimeException", ROWTIME_NULL_MSG);
+            return -1;
+        }
+        ts = tv->data[r].ts.ms;
+    }
+    int n = wwin_assign(&w->win, wwin_to_shifted(&w->shift, ts), w->starts, w->ends, w->max_windows);
+    return n > w->max_windows ? w->max_windows : n;
+}
+
 static void wagg_process(WOperator *op, int input, const WChunk *in)
 {
     WindowAggOp *w = (WindowAggOp *)op;
@@ -270,33 +298,8 @@ static void wagg_process(WOperator *op, int input, const WChunk *in)
                      wrowkind_short(kind));
             break;
         }
-        int64_t ts;
-        int n;
-        if (ev) {
-            /* the row's window comes with it (an aggregate over an earlier window's output) */
-            if (sv->nulls[r] || ev->nulls[r]) {
-                werr_set(op->ctx->err, "java.lang.RuntimeException",
-                         "WindowAggregate received a row whose window_start or window_end is null");
-                break;
-            }
-            w->starts[0] = sv->data[r].ts.ms;
-            w->ends[0] = ev->data[r].ts.ms;
-            n = 1;
-            goto assigned;
-        }
-        if (tv) {
-            if (tv->nulls[r]) {
-                werr_set(op->ctx->err, "java.lang.RuntimeException", ROWTIME_NULL_MSG);
-                break;
-            }
-            ts = tv->data[r].ts.ms;
-        } else {
-            ts = now;
-        }
-        ts = wwin_to_shifted(&w->shift, ts);
-        n = wwin_assign(&w->win, ts, w->starts, w->ends, w->max_windows);
-        if (n > w->max_windows) n = w->max_windows;
-    assigned:;
+        int n = row_windows(w, r, sv, ev, tv, now, op->ctx->err);
+        if (n < 0) break;
         bool any = false;
         for (int k = 0; k < n; k++) {
             if (!w->win.proctime && wwin_fired(&w->shift, w->ends[k], op->wm)) continue;

@@ -249,15 +249,25 @@ typedef struct Sender {
     uint8_t *sel;
 } Sender;
 
-static void send_chunk_to(Sender *sd, int to, const WChunk *c)
+/* Sends the rows of c with sel[r] set (sel NULL: all of them) to lane `to`: the local lane takes
+   them by reference, synchronously; another lane (or a local channel blocked by checkpoint
+   alignment) gets a deep copy it owns. */
+static void send_rows_to(Sender *sd, int to, const WChunk *c, const uint8_t *sel, int nsel)
 {
     Lane *L = sd->lane;
     if (to == L->index && !ck_blocked(L, L->recv[sd->exch], L->index)) {
-        receiver_deliver(L->recv[sd->exch], MSG_CHUNK, L->index, 0, c);
+        if (!sel) {
+            receiver_deliver(L->recv[sd->exch], MSG_CHUNK, L->index, 0, c);
+            return;
+        }
+        WChunk *part = wchunk_new(c->ncols, c->types, nsel);
+        wchunk_gather(part, c, sel);
+        receiver_deliver(L->recv[sd->exch], MSG_CHUNK, L->index, 0, part);
+        wchunk_free(part);
         return;
     }
-    WChunk *copy = wchunk_new(c->ncols, c->types, c->nrows);
-    wchunk_append_selected(copy, c, NULL);
+    WChunk *copy = wchunk_new(c->ncols, c->types, sel ? nsel : c->nrows);
+    wchunk_append_selected(copy, c, sel);
     if (to == L->index) {       /* checkpoint alignment: the local channel is blocked */
         Msg *m = wcalloc(1, sizeof *m);
         *m = (Msg){.kind = MSG_CHUNK, .exch = sd->exch, .from = L->index, .chunk = copy};
@@ -272,7 +282,7 @@ static void sender_process(WOperator *op, int input, const WChunk *in)
     Sender *sd = (Sender *)op;
     (void)input;
     int n = sd->lane->job->nlanes;
-    if (sd->single) { send_chunk_to(sd, 0, in); return; }
+    if (sd->single) { send_rows_to(sd, 0, in, NULL, 0); return; }
     bool same = true;
     for (int r = 0; r < in->nrows; r++) {
         wsb_clear(&sd->kb);
@@ -281,28 +291,11 @@ static void sender_process(WOperator *op, int input, const WChunk *in)
         sd->target[r] = sd->lane_of_kg[kg];
         if (sd->target[r] != sd->target[0]) same = false;
     }
-    if (same) { send_chunk_to(sd, sd->target[0], in); return; }
-    Lane *L = sd->lane;
+    if (same) { send_rows_to(sd, sd->target[0], in, NULL, 0); return; }
     for (int t = 0; t < n; t++) {
         int cnt = 0;
         for (int r = 0; r < in->nrows; r++) cnt += sd->sel[r] = sd->target[r] == t;
-        if (!cnt) continue;
-        WChunk *part = wchunk_new(in->ncols, in->types, cnt);
-        if (t == L->index && !ck_blocked(L, L->recv[sd->exch], L->index)) {
-            /* the local lane takes the rows by reference, synchronously */
-            wchunk_gather(part, in, sd->sel);
-            receiver_deliver(L->recv[sd->exch], MSG_CHUNK, L->index, 0, part);
-            wchunk_free(part);
-            continue;
-        }
-        wchunk_append_selected(part, in, sd->sel);     /* another lane (or held): a deep copy */
-        if (t == L->index) {
-            Msg *m = wcalloc(1, sizeof *m);
-            *m = (Msg){.kind = MSG_CHUNK, .exch = sd->exch, .from = L->index, .chunk = part};
-            ck_hold(L, m);
-        } else {
-            lane_send(L, t, MSG_CHUNK, sd->exch, 0, part);
-        }
+        if (cnt) send_rows_to(sd, t, in, sd->sel, cnt);
     }
 }
 
