@@ -97,7 +97,8 @@ void wop_input_idle(WOperator *op, int input, bool idle)
     for (int i = 0; i < op->ninputs; i++) if (!op->input_idle[i] && !op->input_ended[i]) all = false;
     if (all != op->idle) {
         op->idle = all;
-        for (int i = 0; i < op->nouts; i++) wop_input_idle(op->outs[i].op, op->outs[i].input, all);
+        if (op->ops->idle) op->ops->idle(op, all);
+        else for (int i = 0; i < op->nouts; i++) wop_input_idle(op->outs[i].op, op->outs[i].input, all);
     }
     if (!all) advance_watermark(op);
 }

@@ -75,6 +75,7 @@ typedef struct WOpOps {
     void (*process)(WOperator *op, int input, const WChunk *in);
     void (*watermark)(WOperator *op, int64_t wm);   /* combined watermark advanced; default: forward */
     void (*end_input)(WOperator *op);               /* all inputs ended; default: forward end */
+    void (*idle)(WOperator *op, bool idle);         /* every input idle / one active again; default: forward */
     void (*destroy)(WOperator *op);
     /* Append "name: value" metric lines (state sizes etc.) for reports; optional. */
     void (*metrics)(WOperator *op, char *buf, size_t bufsz);

@@ -95,6 +95,7 @@ struct WCkpt {
     char *shared;               /* <base>/shared */
     bool temp_base;
     char *savepoint_dir;        /* weir.exec.savepoint-at-end target, NULL = none */
+    bool savepoint_drain;       /* weir.exec.savepoint-at-end.drain (default true) */
     char job_id[33];
     int parallelism, max_parallelism;
     Meta *restore;
@@ -329,6 +330,7 @@ WCkpt *wckpt_new(const WOptions *o, const char *job_id, int parallelism, WError 
                           "'weir.exec.savepoint-at-end' or configure a default via key 'state.savepoints.dir'.");
         else c->savepoint_dir = wstrdup(local_path(sd));
     }
+    if (ok) ok = wopts_get_bool(o, "weir.exec.savepoint-at-end.drain", true, &c->savepoint_drain, err);
     const char *rp = wopts_get(o, "execution.savepoint.path");
     if (ok && rp && *rp) {
         c->restore_path = wstrdup(local_path(rp));
@@ -428,6 +430,14 @@ bool wckpt_max_parallelism(WCkpt *c, int configured, int dflt, int *out, WError 
 
 bool wckpt_enabled(const WCkpt *c) { return c && c->interval_ms > 0; }
 bool wckpt_exactly_once(const WCkpt *c) { return c && c->exactly_once; }
+bool wckpt_stop_at_end(const WCkpt *c) { return c && c->savepoint_dir && !c->savepoint_drain; }
+
+int64_t wckpt_request_stop_at_end(WCkpt *c, WError *err)
+{
+    if (!wckpt_stop_at_end(c)) return 0;
+    return wckpt_request_savepoint(c, c->savepoint_dir, true, false, err);
+}
+
 bool wckpt_transactional(const WCkpt *c) { return c && (c->interval_ms > 0 || c->savepoint_dir); }
 const char *wckpt_job_id(const WCkpt *c) { return c ? c->job_id : NULL; }
 

@@ -117,6 +117,13 @@ bool wckpt_lane_commit(WCkpt *c, WCkptLane *L, int64_t *committed, WError *err);
 /* A lane wants to end: false when a checkpoint it has not taken is pending (take it first);
    true marks it ended (no checkpoint is triggered any more). */
 bool wckpt_lane_may_end(WCkpt *c, int lane, int64_t lane_done);
+/* weir.exec.savepoint-at-end with weir.exec.savepoint-at-end.drain = false: when every source has
+   read its input the job stops with a savepoint and without draining (no end of input, no final
+   watermark; windows and timers stay in the savepoint), as STOP JOB ... WITH SAVEPOINT does to an
+   unbounded source. job.c asks with wckpt_request_stop_at_end once all sources are exhausted (a
+   stop-with-savepoint request into the savepoint-at-end directory; 0 with err set on failure). */
+bool wckpt_stop_at_end(const WCkpt *c);
+int64_t wckpt_request_stop_at_end(WCkpt *c, WError *err);
 /* The job ended: ok = every input ended. Takes the final checkpoint (or the savepoint of
    weir.exec.savepoint-at-end) over the quiescent lanes, publishes every sink's files and applies
    the retention policy. */

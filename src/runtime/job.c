@@ -70,6 +70,7 @@ static void recv_destroy(WOperator *op)
     Receiver *r = (Receiver *)op;
     free(r->wm);
     free(r->ended);
+    free(r->idle);
     free(r->barrier);
     free(r);
 }
@@ -84,6 +85,7 @@ Receiver *wjob_receiver_new(Lane *L, WRel *r)
     rc->wm = wmalloc(sizeof(int64_t) * (size_t)rc->nfrom);
     rc->ended = wcalloc((size_t)rc->nfrom, sizeof(bool));
     rc->barrier = wcalloc((size_t)rc->nfrom, sizeof(bool));
+    rc->idle = wcalloc((size_t)rc->nfrom, sizeof(bool));
     for (int i = 0; i < rc->nfrom; i++) rc->wm[i] = WWM_MIN;
     return rc;
 }
@@ -96,11 +98,20 @@ static void receiver_deliver(Receiver *rc, MsgKind kind, int from, int64_t wm, c
     case MSG_CHUNK:
         wop_push(op, 0, c);
         break;
-    case MSG_WATERMARK: {
-        if (wm > rc->wm[from]) rc->wm[from] = wm;
+    case MSG_WATERMARK:
+    case MSG_IDLE: {
+        if (kind == MSG_IDLE) rc->idle[from] = wm != 0;
+        else if (wm > rc->wm[from]) rc->wm[from] = wm;
+        /* idle senders (Flink's WatermarkStatus.IDLE) do not hold the watermark back; when every
+           sender still running is idle, so is the receiver */
         int64_t m = WWM_MAX;
-        for (int i = 0; i < rc->nfrom; i++) if (rc->wm[i] < m) m = rc->wm[i];
-        if (m > WWM_MIN) wop_input_watermark(op, 0, m);
+        bool all_idle = true;
+        for (int i = 0; i < rc->nfrom; i++) {
+            if (!rc->idle[i] && rc->wm[i] < m) m = rc->wm[i];
+            if (!rc->idle[i] && !rc->ended[i]) all_idle = false;
+        }
+        if (kind == MSG_IDLE) wop_input_idle(op, 0, all_idle && rc->nended < rc->nfrom);
+        if (m > WWM_MIN && m < WWM_MAX) wop_input_watermark(op, 0, m);
         break;
     }
     case MSG_BARRIER:           /* handled by the lane (ck_barrier) */
@@ -317,6 +328,7 @@ static void sender_broadcast(Sender *sd, MsgKind kind, int64_t wm)
 
 static void sender_watermark(WOperator *op, int64_t wm) { sender_broadcast((Sender *)op, MSG_WATERMARK, wm); }
 static void sender_end(WOperator *op) { sender_broadcast((Sender *)op, MSG_END, 0); }
+static void sender_idle(WOperator *op, bool idle) { sender_broadcast((Sender *)op, MSG_IDLE, idle); }
 
 static void sender_destroy(WOperator *op)
 {
@@ -329,7 +341,7 @@ static void sender_destroy(WOperator *op)
 }
 
 static const WOpOps SENDER_OPS = {.process = sender_process, .watermark = sender_watermark,
-                                  .end_input = sender_end, .destroy = sender_destroy};
+                                  .end_input = sender_end, .idle = sender_idle, .destroy = sender_destroy};
 
 WOperator *wjob_sender_new(Lane *L, int exch, WRel *r)
 {
@@ -437,7 +449,34 @@ WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
         wjob_free(j);
         return NULL;
     }
+    j->stop_at_end = wckpt_stop_at_end(j->ck);
+    for (int l = 0; l < j->nlanes; l++) j->nsources += j->lanes[l].nsrc;
     return j;
+}
+
+/* Source s read its input: it ends (final watermark, end of input), or under stop-at-end it is
+   only exhausted — the job then stops with a savepoint and keeps every window and timer. */
+static void source_ended(Lane *L, SourceSlot *s)
+{
+    if (L->job->stop_at_end) {
+        if (!s->exhausted) {
+            s->exhausted = true;
+            /* a subtask that had nothing to read (no split) is idle: it does not hold the
+               watermark of the others back while the job waits for its savepoint */
+            bool read_nothing = s->src ? s->src->rows_read == 0 : L->index != 0 || s->rel->nrows == 0;
+            if (read_nothing && !s->idle) {
+                s->idle = true;
+                wop_input_idle(s->head, 0, true);
+                lane_fail(L);
+            }
+            __atomic_add_fetch(&L->job->nexhausted, 1, __ATOMIC_SEQ_CST);
+        }
+        return;
+    }
+    s->done = true;
+    wop_input_watermark(s->head, 0, WWM_MAX);
+    wop_input_end(s->head, 0);
+    lane_fail(L);
 }
 
 static bool pump_values(Lane *L, SourceSlot *s)
@@ -465,7 +504,7 @@ static int lane_pump(Lane *L)
     int active = 0;
     for (int i = 0; i < L->nsrc; i++) {
         SourceSlot *s = &L->srcs[i];
-        if (s->done) continue;
+        if (s->done || s->exhausted) continue;
         if (L->ck_id || L->stop_wait) { active++; continue; }      /* paused for a checkpoint */
         bool more;
         if (s->pending) {
@@ -498,14 +537,8 @@ static int lane_pump(Lane *L)
         }
         lane_fail(L);
         if (L->err.set || L->ctx.cancelled || job_failed(j)) return 0;
-        if (!more) {
-            s->done = true;
-            wop_input_watermark(s->head, 0, WWM_MAX);
-            wop_input_end(s->head, 0);
-            lane_fail(L);
-        } else {
-            active++;
-        }
+        if (!more) source_ended(L, s);
+        else active++;
     }
     return active;
 }
@@ -557,6 +590,18 @@ static void ck_step(Lane *L)
 {
     WJob *j = L->job;
     if (!j->ck || L->err.set) return;
+    if (L->index == 0 && j->stop_at_end && !j->stop_requested &&
+        __atomic_load_n(&j->nexhausted, __ATOMIC_SEQ_CST) == j->nsources) {
+        j->stop_requested = true;
+        j->stop_req = wckpt_request_stop_at_end(j->ck, &L->err);
+        if (!j->stop_req) { lane_fail(L); return; }
+    }
+    WCkptRequest rq;
+    if (L->index == 0 && j->stop_req && wckpt_request_status(j->ck, j->stop_req, &rq) && rq.state == WCKPT_REQ_FAILED) {
+        werr_set(&L->err, "java.util.concurrent.ExecutionException", "%s", rq.failure);
+        lane_fail(L);
+        return;
+    }
     if (!L->ck_id && !L->stop_wait && !wckpt_live(j->ck)) {
         /* no checkpoints: only a savepoint request wakes the coordinator */
         if (L->index == 0) wckpt_poll_trigger(j->ck, 0);
@@ -716,7 +761,7 @@ static void *lane_main(void *arg)
             progress = !L->ck_id;
         }
         if (lane_drain(L)) progress = true;
-        if (active == 0 && lane_receivers_done(L)) {
+        if (active == 0 && !j->stop_at_end && lane_receivers_done(L)) {
             pthread_mutex_lock(&L->mu);
             bool empty = L->head == NULL;
             pthread_mutex_unlock(&L->mu);
@@ -753,8 +798,10 @@ bool wjob_run(WJob *j)
         Lane *L = &j->lanes[0];
         L->ctx.cancelled = false;
         int active = L->nsrc;
-        while (active > 0 && !L->err.set && !L->ctx.cancelled && !j->ctx.cancelled && !job_failed(j)) {
-            active = lane_pump(L);
+        /* under stop-at-end the lane goes on until the savepoint has stopped the job */
+        while ((active > 0 || j->stop_at_end) && !L->err.set && !L->ctx.cancelled && !j->ctx.cancelled &&
+               !job_failed(j)) {
+            if (active > 0) active = lane_pump(L);
             ck_step(L);         /* checkpoints at chunk boundaries */
         }
     } else {
@@ -777,12 +824,7 @@ bool wjob_run(WJob *j)
                     else if (st != WSRC_END) more = true;
                     if (st == WSRC_END && s->chunk->nrows) s->pending = true;
                 }
-                if (!more) {
-                    s->done = true;
-                    wop_input_watermark(s->head, 0, WWM_MAX);
-                    wop_input_end(s->head, 0);
-                    lane_fail(L);
-                }
+                if (!more) source_ended(L, s);
             }
         }
         int64_t nw = sysconf(_SC_NPROCESSORS_ONLN);

@@ -19,6 +19,7 @@ typedef struct SourceSlot {
     WOperator *head;            /* receives the source's chunks on input 0 */
     WChunk *chunk;
     bool done;
+    bool exhausted;             /* read to its end under stop-at-end: no end of input is sent */
     bool pending;               /* chunk holds rows read before the lanes started */
     int64_t last_rows_ms;       /* when the source last produced rows (idle timeout) */
     bool idle;
@@ -30,7 +31,11 @@ typedef struct Built { WRel *rel; WOperator *op; } Built;
 typedef struct Lane Lane;
 
 /* A message between lanes: a chunk, a watermark or the end of one sender's stream. */
-typedef enum { MSG_CHUNK, MSG_WATERMARK, MSG_END, MSG_BARRIER /* wm = checkpoint id */ } MsgKind;
+typedef enum {
+    MSG_CHUNK, MSG_WATERMARK, MSG_END,
+    MSG_BARRIER,                /* wm = checkpoint id */
+    MSG_IDLE                    /* wm = 1: the sender is idle, 0: active again */
+} MsgKind;
 typedef struct Msg {
     MsgKind kind;
     int exch;                   /* exchange index */
@@ -47,6 +52,7 @@ typedef struct Receiver {
     int nfrom;
     int64_t *wm;
     bool *ended;
+    bool *idle;                 /* senders that are idle (WatermarkStatus) */
     int nended;
     bool *barrier;              /* checkpoints: senders whose barrier arrived */
 } Receiver;
@@ -100,6 +106,11 @@ struct WJob {
     bool limit_workers;         /* more lanes than weir.exec.worker-threads: lanes take a slot */
     sem_t workers;              /* free worker slots (a lane gives its slot back while it waits) */
     volatile int stopped;       /* stop-with-savepoint (no drain) completed: every lane stops */
+    bool stop_at_end;           /* wckpt_stop_at_end: exhausted sources stop the job with a savepoint */
+    int nsources;               /* source slots over all lanes */
+    volatile int nexhausted;    /* of them, exhausted (stop_at_end) */
+    bool stop_requested;        /* lane 0 asked for the stop-at-end savepoint */
+    int64_t stop_req;           /* its request number */
     pthread_mutex_t mu;         /* ops/sinks registration */
     WCkpt *ck;                  /* checkpoints / restore / final savepoint; NULL = none */
     int *exch_ndeps;            /* per exchange: upstream exchanges of its sender in a lane */

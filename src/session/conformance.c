@@ -6,12 +6,15 @@
 #include "../sql/parser.h"
 #include "../common/arena.h"
 #include "../common/strbuf.h"
+#include "../state/snapshot.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 typedef struct CObj {
     char *name;
@@ -267,8 +270,30 @@ static bool pk_leads(const char *ddl, int npk)
 
 typedef struct RunOut { char *text; size_t len; } RunOut;
 
+/* Which rows a run reads. RUN_ALL: every row in one run (semantic harness). RUN_PHASE1: rows and
+   rows-before-restore only (the first run of the phased harness). RUN_BEFORE_SAVEPOINT /
+   RUN_AFTER_SAVEPOINT: the restore harness — the first run reads rows-before-restore and stops
+   with a savepoint without draining (as Flink's RestoreTestBase stops its unbounded source); the
+   second restores from it, and rows-after-restore arrive as a new file in the source directory,
+   which the restored source reads after the one it had finished. */
+typedef enum RunKind { RUN_ALL, RUN_PHASE1, RUN_BEFORE_SAVEPOINT, RUN_AFTER_SAVEPOINT } RunKind;
+
+/* The savepoint directory the first run of the restore harness wrote under dir/savepoints. */
+static char *find_savepoint(WArena *a, const char *dir)
+{
+    char *sp = wa_sprintf(a, "%s/savepoints", dir);
+    DIR *d = opendir(sp);
+    if (!d) return NULL;
+    char *found = NULL;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strncmp(e->d_name, "savepoint-", 10) == 0) found = wa_sprintf(a, "%s/%s", sp, e->d_name);
+    closedir(d);
+    return found;
+}
+
 /* Run the case once with the given source rows; print output captured in *printed. */
-static bool run_once(WArena *a, Case *c, const char *dir, bool phase1_only, RunOut *printed, WError *err)
+static bool run_once(WArena *a, Case *c, const char *dir, RunKind kind, RunOut *printed, WError *err)
 {
     FILE *cap = open_memstream(&printed->text, &printed->len);
     WSession *s = wsession_new(cap);
@@ -282,7 +307,16 @@ static bool run_once(WArena *a, Case *c, const char *dir, bool phase1_only, RunO
     const char *be = getenv("WEIR_CONFORMANCE_BACKEND");
     char be_sql[96];
     snprintf(be_sql, sizeof be_sql, "SET 'state.backend.type' = '%.40s'", be && *be ? be : "hashmap");
-    const char *setup[] = {"SET 'weir.exec.chunk-rows' = '1'", par_sql, be_sql, NULL};
+    const char *sp_sql1 = NULL, *sp_sql2 = NULL;
+    if (kind == RUN_BEFORE_SAVEPOINT) {
+        sp_sql1 = wa_sprintf(a, "SET 'weir.exec.savepoint-at-end' = '%s/savepoints'", dir);
+        sp_sql2 = "SET 'weir.exec.savepoint-at-end.drain' = 'false'";
+    } else if (kind == RUN_AFTER_SAVEPOINT) {
+        const char *sp = find_savepoint(a, dir);
+        if (!sp) return werr_set(err, WEXC_IO, "the first run wrote no savepoint under %s/savepoints", dir);
+        sp_sql1 = wa_sprintf(a, "SET 'execution.savepoint.path' = '%s'", sp);
+    }
+    const char *setup[] = {"SET 'weir.exec.chunk-rows' = '1'", par_sql, be_sql, sp_sql1, sp_sql2, NULL};
     for (int i = 0; setup[i] && ok; i++) {
         ok = wsession_execute(s, setup[i], NULL, &res, err);
         wstmt_result_free(&res);
@@ -304,12 +338,18 @@ static bool run_once(WArena *a, Case *c, const char *dir, bool phase1_only, RunO
             with = wa_sprintf(a, "'connector' = 'print', 'print-identifier' = '%s', 'sink.changelog-mode' = '%s'",
                               o->name, mode);
         } else {
-            char *path = wa_sprintf(a, "%s/%s.csv", dir, o->name);
-            FILE *f = fopen(path, "w");
-            if (!f) { werr_set(err, WEXC_IO, "cannot write %s: %s", path, strerror(errno)); ok = false; break; }
-            if (o->rows) fputs(o->rows, f);
-            if (o->rows_before) fputs(o->rows_before, f);
-            if (o->rows_after && !phase1_only) fputs(o->rows_after, f);
+            /* the source is a directory: 1.csv holds the first run's rows, 2.csv the rows that
+               arrive after the savepoint */
+            char *path = wa_sprintf(a, "%s/%s", dir, o->name);
+            mkdir(path, 0777);
+            char *file = wa_sprintf(a, "%s/%d.csv", path, kind == RUN_AFTER_SAVEPOINT ? 2 : 1);
+            FILE *f = fopen(file, "w");
+            if (!f) { werr_set(err, WEXC_IO, "cannot write %s: %s", file, strerror(errno)); ok = false; break; }
+            if (kind != RUN_AFTER_SAVEPOINT) {
+                if (o->rows) fputs(o->rows, f);
+                if (o->rows_before) fputs(o->rows_before, f);
+            }
+            if (o->rows_after && (kind == RUN_ALL || kind == RUN_AFTER_SAVEPOINT)) fputs(o->rows_after, f);
             fclose(f);
             /* a source without a declared changelog mode is insert-only (FORMAT.md §3) */
             with = wa_sprintf(a, "'connector' = 'filesystem', 'path' = '%s', 'format' = 'changelog-csv', "
@@ -397,25 +437,46 @@ int wconformance_run(const char *case_path, FILE *out, int verbose)
     if (!dir) { fprintf(out, "FAIL %s: cannot create a temp dir\n", c.name); rc = WCONF_FAIL; goto done; }
     bool per_phase = c.compare && strcmp(c.compare, "materialized-per-phase") == 0;
     bool materialized = c.compare && strncmp(c.compare, "materialized", 12) == 0;
-    int phases = per_phase ? 2 : 1;
-    for (int ph = 0; ph < phases && rc == WCONF_PASS; ph++) {
-        bool phase1 = per_phase && ph == 0;
+    bool restore = c.harness && strcmp(c.harness, "restore") == 0 && !per_phase;
+    /* runs: the phased harness checks the table after phase 1 and after both; the restore harness
+       checks the changes before the savepoint, then all changes of both runs (as RestoreTestBase) */
+    RunKind runs[2];
+    int nruns = 1;
+    runs[0] = RUN_ALL;
+    if (per_phase) { runs[0] = RUN_PHASE1; runs[1] = RUN_ALL; nruns = 2; }
+    if (restore) { runs[0] = RUN_BEFORE_SAVEPOINT; runs[1] = RUN_AFTER_SAVEPOINT; nruns = 2; }
+    RunOut all = {0};
+    FILE *allf = open_memstream(&all.text, &all.len);
+    for (int ph = 0; ph < nruns && rc == WCONF_PASS; ph++) {
         RunOut printed = {0};
         WError err;
         werr_clear(&err);
-        if (!run_once(a, &c, dir, phase1, &printed, &err)) {
-            fprintf(out, "FAIL %s: %s: %s\n", c.name, err.cls, err.msg);
+        if (!run_once(a, &c, dir, runs[ph], &printed, &err)) {
+            fprintf(out, "FAIL %s: %s%s: %s\n", c.name, runs[ph] == RUN_AFTER_SAVEPOINT ? "after the restore: " : "",
+                    err.cls, err.msg);
             rc = WCONF_FAIL;
             free(printed.text);
             break;
         }
-        for (int i = 0; i < c.nobjs; i++) {
+        if (printed.text) fputs(printed.text, allf);
+        fflush(allf);
+        /* what this run is checked against: NULL = nothing yet */
+        const RunOut *check = &printed;
+        int which = per_phase ? (ph == 0 ? 1 : 2) : 0;   /* 0: everything, 1: before, 2: after */
+        bool mat = materialized;
+        if (restore && ph == 0) {
+            which = 1;
+            if (materialized) check = NULL;     /* a table is only checked at the end */
+        } else if (restore) {
+            check = &all;
+        }
+        for (int i = 0; check && i < c.nobjs; i++) {
             CObj *o = &c.objs[i];
             if (!o->is_sink) continue;
             Lines got = {0}, want = {0};
-            collect_sink(&printed, o->name, &got);
-            if (phase1) lines_from_text(&want, o->exp_before);
-            else if (per_phase) lines_from_text(&want, o->exp_after);
+            collect_sink(check, o->name, &got);
+            if (which == 1) lines_from_text(&want, o->exp_before);
+            else if (which == 2) lines_from_text(&want, o->exp_after);
             else {
                 lines_from_text(&want, o->exp);
                 lines_from_text(&want, o->exp_before);
@@ -425,14 +486,14 @@ int wconformance_run(const char *case_path, FILE *out, int verbose)
                the final (materialized) tables are compared instead of the raw changelogs. */
             const char *pe = getenv("WEIR_CONFORMANCE_PARALLELISM");
             bool parallel = pe && atoi(pe) > 1;
-            if (materialized || parallel) {
+            if (mat || parallel) {
                 int npk = count_pk_cols(o->ddl);
                 if (npk && !pk_leads(o->ddl, npk)) npk = 0;
-                Lines mat = {0};
-                materialize(&got, &mat, npk);
+                Lines m = {0};
+                materialize(&got, &m, npk);
                 lines_free(&got);
-                got = mat;
-                if (!materialized) {
+                got = m;
+                if (!mat) {
                     Lines wm = {0};
                     materialize(&want, &wm, npk);
                     lines_free(&want);
@@ -440,14 +501,15 @@ int wconformance_run(const char *case_path, FILE *out, int verbose)
                 }
             }
             if (!same_multiset(&want, &got)) {
+                const char *when = restore && ph == 0 ? " before the savepoint" : "";
                 if (tolerant) {
                     if (rc == WCONF_PASS)
-                        fprintf(out, "SKIP %s: output differs where Flink's own is not reproducible (%s)\n",
-                                c.name, tolerant);
+                        fprintf(out, "SKIP %s: output differs%s where Flink's own is not reproducible (%s)\n",
+                                c.name, when, tolerant);
                     if (verbose) print_diff(out, o->name, &want, &got);
                     if (rc == WCONF_PASS) rc = WCONF_SKIP;
                 } else {
-                    if (rc != WCONF_FAIL) fprintf(out, "FAIL %s: output differs\n", c.name);
+                    if (rc != WCONF_FAIL) fprintf(out, "FAIL %s: output differs%s\n", c.name, when);
                     print_diff(out, o->name, &want, &got);
                     rc = WCONF_FAIL;
                 }
@@ -458,10 +520,13 @@ int wconformance_run(const char *case_path, FILE *out, int verbose)
         if (verbose) fprintf(out, "--- printed output ---\n%s", printed.text ? printed.text : "");
         free(printed.text);
     }
+    fclose(allf);
+    free(all.text);
     for (int i = 0; i < c.nobjs; i++) {
-        char *path = wa_sprintf(a, "%s/%s.csv", dir, c.objs[i].name);
-        unlink(path);
+        char *path = wa_sprintf(a, "%s/%s", dir, c.objs[i].name);
+        wsnap_rmtree(path);
     }
+    wsnap_rmtree(wa_sprintf(a, "%s/savepoints", dir));
     rmdir(dir);
     if (rc == WCONF_PASS) fprintf(out, "PASS %s\n", c.name);
 done:

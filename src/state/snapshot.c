@@ -1036,7 +1036,7 @@ bool wstate_snapshot_gc(const char *shared_dir, const char *const *live_dirs, in
         wsnap_manifest_free(&m);
     }
     if (ok) {
-        qsort(names, n, sizeof(char *), cmp_str);
+        if (n) qsort(names, n, sizeof(char *), cmp_str);
         DIR *d = opendir(shared_dir);
         if (d) {
             struct dirent *e;
@@ -1045,7 +1045,7 @@ bool wstate_snapshot_gc(const char *shared_dir, const char *const *live_dirs, in
                 size_t l = strlen(nm);
                 if (l < 21 || nm[16] != '-' || strcmp(nm + l - 4, ".sst") != 0) continue;   /* ours only */
                 const char *key = nm;
-                if (bsearch(&key, names, n, sizeof(char *), cmp_str)) continue;
+                if (n && bsearch(&key, names, n, sizeof(char *), cmp_str)) continue;
                 char *p = wsnap_join(shared_dir, nm);
                 unlink(p);
                 free(p);

@@ -262,7 +262,7 @@ bool wtimers_restore(WTimerService *t, const char *const *paths, int npaths, int
         if (!ok || off != size)
             ok = werr_set(err, WEXC_IO, "Timer snapshot file '%s' is corrupted: bad record.", paths[f]);
     }
-    if (ok) {
+    if (ok && nref) {
         qsort(refs, nref, sizeof(TRef), cmp_tref);
         for (size_t i = 0; i < nref; i++) wtimers_register(t, refs[i].ts, refs[i].key, refs[i].klen, refs[i].ns);
     }
