@@ -465,8 +465,12 @@ WOperator *wop_window_agg_new(WExecCtx *ctx, const WWindowAggSpec *spec)
     wsb_init(&w->kbytes);
     wsb_init(&w->tbuf);
     w->be = wexec_new_backend(ctx, "WindowAggregate");
+    /* state and timers are keyed by key ++ window end: the end is a namespace, the key group is
+       the key's (the subtask the exchange sends the key to) */
+    wstate_set_namespace_bytes(w->be, sizeof(int64_t));
     w->st = wstate_register(w->be, "window-aggs", WSTATE_VALUE, 0);
     w->timers = wexec_new_timers(ctx, "WindowAggregate");
+    wtimers_set_namespace_bytes(w->timers, sizeof(int64_t));
     int cap = ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP;
     w->out = wchunk_new(nout, w->out_types, cap);
     w->L = wacc_layout_new(spec->aggs, spec->naggs, spec->in_types, spec->input_retracts, w->be,

@@ -61,6 +61,7 @@ void wrdb_free(WRdb *r);
 WRdbState *wrdb_register(WRdb *r, WState *s, const char *name, WStateKind kind, int64_t ttl);
 void wrdb_set_ttl(WRdbState *rs, int64_t ttl);
 int wrdb_set_key(WRdb *r, const void *key, size_t len);        /* returns the key group */
+void wrdb_set_key_group(WRdb *r, int kg);                       /* of the current key (namespaced keys) */
 WStateLookup wrdb_value_get(WRdbState *rs, WBytes *out);
 void wrdb_value_put(WRdbState *rs, const void *v, size_t len);
 void wrdb_clear(WRdbState *rs);                                 /* value, list and map */

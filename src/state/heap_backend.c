@@ -105,6 +105,7 @@ struct WStateBackend {
     size_t klen, kcap;
     uint64_t khash;
     int key_group;
+    size_t ns_bytes;        /* wstate_set_namespace_bytes */
     WRdb *rdb;              /* the RocksDB backend, when this is one */
     Pool pool;              /* entries, values and per-key map tables */
     char *mismatch;         /* a restored state registered with another kind (sticky error) */
@@ -354,7 +355,14 @@ void wstate_set_key(WStateBackend *b, const void *key, size_t len)
     }
     memcpy(b->key, key, len);
     b->klen = len;
-    if (b->rdb) { b->key_group = wrdb_set_key(b->rdb, key, len); return; }
+    if (b->rdb) {
+        b->key_group = wrdb_set_key(b->rdb, key, len);
+        if (b->ns_bytes) {
+            b->key_group = wstate_key_group_ns(key, len, b->ns_bytes, b->cfg.max_parallelism);
+            wrdb_set_key_group(b->rdb, b->key_group);
+        }
+        return;
+    }
     b->khash = whash_bytes(key, len, 0x5eed);
     b->key_group = -1;
 }
@@ -365,7 +373,7 @@ int wstate_current_key_group(const WStateBackend *b)
 {
     WStateBackend *m = (WStateBackend *)b;
     if (m->key_group < 0)
-        m->key_group = wflink_key_group(wflink_murmur_words(b->key, b->klen - b->klen % 4, 42), b->cfg.max_parallelism);
+        m->key_group = wstate_key_group_ns(b->key, b->klen, b->ns_bytes, b->cfg.max_parallelism);
     return m->key_group;
 }
 
@@ -674,6 +682,13 @@ int wstate_stats(const WStateBackend *b, WStateStats *out, int max)
 
 /* ---- backend kinds, key groups, private accessors (additive; see backend_internal.h) ---- */
 
+void wstate_set_namespace_bytes(WStateBackend *b, size_t ns_bytes) { b->ns_bytes = ns_bytes; }
+
+int wstate_key_group_ns(const void *key, size_t len, size_t ns_bytes, int max_parallelism)
+{
+    return wstate_key_group_of(key, len > ns_bytes ? len - ns_bytes : 0, max_parallelism);
+}
+
 int wstate_key_group_of(const void *key, size_t len, int max_parallelism)
 {
     return wflink_key_group(wflink_murmur_words(key, len - len % 4, 42), max_parallelism);
@@ -771,7 +786,7 @@ void wheap_snapshot_state(WState *s, WSnapWriter *w, int64_t now)
     for (size_t i = 0; i < s->tab.cap; i++) {
         Entry *e = s->tab.slots[i];
         if (!e) continue;
-        kgs[i] = (uint16_t)wstate_key_group_of(e->key, e->klen, maxp);
+        kgs[i] = (uint16_t)wstate_key_group_ns(e->key, e->klen, s->b->ns_bytes, maxp);
         count[kgs[i] + 1]++;
     }
     for (int g = 0; g < maxp; g++) count[g + 1] += count[g];

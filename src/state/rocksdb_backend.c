@@ -1263,3 +1263,8 @@ bool wstate_backend_config(const WOptions *config, WStateBackendType *type, WRoc
     return memory_option(config, "state.backend.rocksdb.block.cache-size", &rcfg->block_cache_bytes, err) &&
            memory_option(config, "state.backend.rocksdb.writebuffer.size", &rcfg->write_buffer_bytes, err);
 }
+
+void wrdb_set_key_group(WRdb *r, int kg)
+{
+    if (r->vklen >= 2) wbe_put16(r->vkey, (uint16_t)kg);
+}

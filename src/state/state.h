@@ -129,6 +129,13 @@ int wstate_max_parallelism(const WStateBackend *b);
 /* The one key-group computation (Flink's KeyGroupRangeAssignment over the key's bytes); equals
    wstate_current_key_group after wstate_set_key(key, len). */
 int wstate_key_group_of(const void *key, size_t len, int max_parallelism);
+/* Keys that end with ns_bytes of namespace (a window operator's key ++ window end, Flink's
+   namespace): their key group is that of the bytes before the namespace, so every window of a key
+   stays in the key's group — the subtask its rows are routed to — also when a snapshot is restored
+   at another parallelism. Set once on a new backend, before any key; applies to all its states. */
+void wstate_set_namespace_bytes(WStateBackend *b, size_t ns_bytes);
+/* The key group of key without its last ns_bytes (wstate_key_group_of when ns_bytes is 0). */
+int wstate_key_group_ns(const void *key, size_t len, size_t ns_bytes, int max_parallelism);
 /* A RocksDB failure (disk full, I/O error) after creation is sticky: later writes are dropped
    and reads answer ABSENT. True (and err filled, when given) once that happened. */
 bool wstate_backend_failed(const WStateBackend *b, WError *err);

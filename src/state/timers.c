@@ -24,7 +24,10 @@ struct WTimerService {
     size_t set_cap, set_n;
     uint64_t seq;
     size_t live;
+    size_t ns_bytes;        /* wtimers_set_namespace_bytes */
 };
+
+void wtimers_set_namespace_bytes(WTimerService *t, size_t ns_bytes) { t->ns_bytes = ns_bytes; }
 
 static uint64_t timer_hash(int64_t ts, const void *k, size_t klen, int64_t ns)
 {
@@ -254,7 +257,7 @@ bool wtimers_restore(WTimerService *t, const char *const *paths, int npaths, int
             TRef r = {(int64_t)wbe_get64(p + off), (int64_t)wbe_get64(p + off + 8), p + off + 20,
                       wbe_get32(p + off + 16), nref};
             off += 20 + r.klen;
-            int kg = wstate_key_group_of(r.key, r.klen, max_parallelism);
+            int kg = wstate_key_group_ns(r.key, r.klen, t->ns_bytes, max_parallelism);
             if (kg < kg_first || kg > kg_last) continue;
             if (nref == cap) { cap = cap ? cap * 2 : 256; refs = wrealloc(refs, sizeof(TRef) * cap); }
             refs[nref++] = r;

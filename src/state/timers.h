@@ -35,6 +35,9 @@ int64_t wtimers_next(const WTimerService *t);
    key, in firing order); restore re-registers, from one or more such files, the timers whose key
    (by wstate_key_group_of) falls in key groups kg_first..kg_last, in firing order. Every file is
    checked before any timer is added; a damaged file is refused with an error naming it. */
+/* Timer keys end with ns_bytes of namespace (see wstate_set_namespace_bytes): restore assigns key
+   groups by the bytes before it. Set once, before any timer. */
+void wtimers_set_namespace_bytes(WTimerService *t, size_t ns_bytes);
 bool wtimers_snapshot(const WTimerService *t, const char *path, int max_parallelism, WError *err);
 bool wtimers_restore(WTimerService *t, const char *const *paths, int npaths, int max_parallelism,
                      int kg_first, int kg_last, WError *err);

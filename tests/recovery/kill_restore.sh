@@ -184,11 +184,11 @@ done
 # Phase 1 reads a.csv and stops with a savepoint (weir.exec.savepoint-at-end.drain = false: no final
 # watermark, open windows stay in the savepoint); b.csv then arrives in the source directory and the
 # restored job reads only it. Both phases' published output must equal one run over all the input.
-stop_case() { # <name> <query> <backend> <parallelism> <restore parallelism>
-  local name="$1" q="$2" be="$3" par="$4" rpar="$5"
+stop_case() { # <name> <query> <backend> <parallelism> <restore parallelism> [rows in phase 1]
+  local name="$1" q="$2" be="$3" par="$4" rpar="$5" split="${6:-20000}"
   local out="$T/$name.o" in="$T/$name.in" sp="$T/$name.sp"
   mkdir -p "$in"
-  cp "$T/indir/a.csv" "$in/a.csv"
+  head -n "$split" "$T/in.csv" > "$in/a.csv"
   run "$name" "$q" "$out" "$in" "SET 'state.backend.type' = '$be';" "SET 'parallelism.default' = '$par';" \
       "SET 'weir.exec.savepoint-at-end' = '$sp';" "SET 'weir.exec.savepoint-at-end.drain' = 'false';"
   if [[ $RC -ne 0 ]]; then fail "$name" "phase 1 failed (status $RC)"; return; fi
@@ -198,7 +198,7 @@ stop_case() { # <name> <query> <backend> <parallelism> <restore parallelism>
   if [[ "$q" == win ]] && published "$out" | cmp -s - "$T/ref-$q.txt"; then
     fail "$name" "phase 1 fired every window: it drained"; return
   fi
-  cp "$T/indir/b.csv" "$in/b.csv"
+  tail -n "+$((split + 1))" "$T/in.csv" > "$in/b.csv"
   run "$name.restore" "$q" "$out" "$in" "SET 'state.backend.type' = '$be';" "SET 'parallelism.default' = '$rpar';" \
       "SET 'execution.savepoint.path' = '$spdir';"
   if [[ $RC -ne 0 ]]; then fail "$name.restore" "restore failed (status $RC)"; return; fi
@@ -214,3 +214,8 @@ stop_case "stop-win-rocksdb" win rocksdb 1 1
 stop_case "stop-agg-p2-to-p1" agg hashmap 2 1
 stop_case "stop-win-p1-to-p2" win hashmap 1 2
 stop_case "stop-win-p2-to-p2" win rocksdb 2 2
+# windows open across the savepoint (phase 1 ends inside a window), restored at another parallelism:
+# a key's windows must be restored in the subtask its rows go to
+stop_case "stop-win-open-p1-to-p2" win hashmap 1 2 20005
+stop_case "stop-win-open-p2-to-p4-rocksdb" win rocksdb 2 4 20005
+stop_case "stop-win-open-p4-to-p1" win hashmap 4 1 20005

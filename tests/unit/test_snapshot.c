@@ -525,3 +525,65 @@ WTEST(snapshot_restored_state_registered_with_another_kind)
         fx_done(&f);
     }
 }
+
+/* Namespaced keys (key ++ window end): the key group is the key's, so a rescaled restore puts
+   every window of a key into the backend that owns the key; timers likewise. */
+WTEST(snapshot_namespaced_keys_follow_their_key_group)
+{
+    for (int a = 0; a < 2; a++) {
+        Fx f;
+        fx_init(&f);
+        WStateBackend *src = mk(&f, TYPES[a], 128);
+        wstate_set_namespace_bytes(src, 8);
+        WState *s = wstate_register(src, "window-aggs", WSTATE_VALUE, 0);
+        WTimerService *tm = wtimers_new();
+        wtimers_set_namespace_bytes(tm, 8);
+        for (int64_t k = 0; k < 200; k++)
+            for (int64_t end = 10; end <= 30; end += 10) {
+                int64_t key[2] = {k, end};
+                wstate_set_key(src, key, 16);
+                CHECK_INT(wstate_current_key_group(src), wstate_key_group_of(&k, 8, 128));
+                wvalue_put(s, &end, 8);
+                wtimers_register(tm, end - 1, key, 16, end);
+            }
+        char *dir = fx_path(&f, "chk"), *tf = fx_path(&f, "timers");
+        WError err = {0};
+        CHECK(wstate_snapshot(src, dir, NULL, NULL, &err));
+        CHECK(wtimers_snapshot(tm, tf, 128, &err));
+        const char *dirs[1] = {dir};
+        const char *tfs[1] = {tf};
+        for (int half = 0; half < 2; half++) {
+            int lo = half ? 64 : 0, hi = half ? 127 : 63;
+            WStateBackend *b = mk(&f, TYPES[a], 128);
+            wstate_set_namespace_bytes(b, 8);
+            CHECK(wstate_restore(b, dirs, 1, lo, hi, &err));
+            WState *r = wstate_register(b, "window-aggs", WSTATE_VALUE, 0);
+            WTimerService *rt = wtimers_new();
+            wtimers_set_namespace_bytes(rt, 8);
+            CHECK(wtimers_restore(rt, tfs, 1, 128, lo, hi, &err));
+            int mine = 0, found = 0;
+            for (int64_t k = 0; k < 200; k++) {
+                int kg = wstate_key_group_of(&k, 8, 128);
+                bool owned = kg >= lo && kg <= hi;
+                mine += owned;
+                for (int64_t end = 10; end <= 30; end += 10) {
+                    int64_t key[2] = {k, end};
+                    wstate_set_key(b, key, 16);
+                    WBytes v;
+                    bool has = wvalue_get(r, &v) == WSL_FOUND;
+                    CHECK(has == owned);
+                    found += has;
+                }
+            }
+            CHECK_INT(found, mine * 3);
+            CHECK_INT((int)wtimers_count(rt), mine * 3);
+            wtimers_free(rt);
+            wstate_backend_free(b);
+        }
+        wtimers_free(tm);
+        wstate_backend_free(src);
+        free(dir);
+        free(tf);
+        fx_done(&f);
+    }
+}
