@@ -12,6 +12,8 @@
  *       every column puts the used columns plus the rowtime (and watermark) columns under the
  *       assigner (in input order), where they merge with a computed-column Calc or become the
  *       scan's projection in EXPLAIN.
+ *     ProjectWindowTableFunctionTransposeRule: a Calc over a window TVF puts the input columns it
+ *       uses, the time attribute and a session's partition keys under the TVF.
  *     PruneAggregateCallRule (PROJECT_ON_AGGREGATE / CALC_ON_AGGREGATE): a Calc over a
  *       GroupAggregate drops the aggregate calls it does not reference (one call stays when there
  *       is no grouping key); the aggregate's input is not cut again. Window aggregates are still
@@ -213,6 +215,44 @@ static WRel *project_watermark_transpose(WPlanCtx *p, WRel *calc)
     return recalc(p, calc, nw, map);
 }
 
+/* ProjectWindowTableFunctionTransposeRule: a Calc over a window TVF that does not use every
+   input column puts the used input columns, the time attribute and a session's partition keys
+   under the TVF. NULL when nothing would be dropped. */
+static WRel *project_window_tvf_transpose(WPlanCtx *p, WRel *calc)
+{
+    WRel *tvf = calc->inputs[0];
+    if (tvf->kind != WR_WINDOW_TVF || tvf->win_legacy) return NULL;  /* GROUP BY TUMBLE(...): no TVF in Flink */
+    WRel *in = tvf->inputs[0];
+    int n = in->out.n;
+    if (tvf->out.n != n + 3 || tvf->win_time_col < 0 || tvf->win_time_col >= n) return NULL;
+    bool *used = bools(p, n + 3);
+    for (int i = 0; i < calc->nexprs; i++) mark_refs(calc->exprs[i], used, n + 3);
+    mark_refs(calc->cond, used, n + 3);
+    used[tvf->win_time_col] = true;
+    for (int k = 0; k < tvf->win_npartition; k++) used[tvf->win_partition[k]] = true;
+    int m = count_used(used, n);
+    if (m == n) return NULL;
+    int *map = positions(p, used, n + 3);
+    for (int k = 0; k < 3; k++) map[n + k] = m + k;     /* window_start, window_end, window_time */
+    WRel *nt = wa_memdup(p->arena, tvf, sizeof *tvf);
+    nt->inputs = WA_ARRAY(p->arena, WRel *, 1);
+    nt->inputs[0] = pick(p, in, used);
+    nt->win_time_col = map[tvf->win_time_col];
+    if (tvf->win_npartition) {
+        nt->win_partition = ints(p, tvf->win_npartition);
+        for (int k = 0; k < tvf->win_npartition; k++) nt->win_partition[k] = map[tvf->win_partition[k]];
+    }
+    nt->out.n = m + 3;
+    nt->out.names = WA_ARRAY(p->arena, const char *, m + 3);
+    nt->out.types = WA_ARRAY(p->arena, const WType *, m + 3);
+    for (int i = 0; i < n + 3; i++) {
+        if (i < n && map[i] < 0) continue;
+        nt->out.names[map[i]] = tvf->out.names[i];
+        nt->out.types[map[i]] = tvf->out.types[i];
+    }
+    return recalc(p, calc, nt, map);
+}
+
 static WRel *phase1(WPlanCtx *p, WRel *r, int depth)
 {
     if (depth > 2000) return r;
@@ -222,6 +262,7 @@ static WRel *phase1(WPlanCtx *p, WRel *r, int depth)
             WRel *x = project_join_transpose(p, r);
             if (!x) x = prune_aggregate_calls(p, r);
             if (!x) x = project_watermark_transpose(p, r);
+            if (!x) x = project_window_tvf_transpose(p, r);
             if (x) r = x;
         }
     }
