@@ -159,6 +159,7 @@ static int parents_of(const WRel *target, WRel **roots, int n, int depth_guard)
 /* Projection (and filter) push-down for Calc -> [WatermarkAssigner ->] Scan. */
 static void push_down(ExCtx *x, const WRel *calc, WRel **roots, int nroots)
 {
+    if (calc->late_calc) return;   /* made after Flink's scan push-down (CalcRankTransposeRule) */
     const WRel *below = calc->inputs[0];
     const WRel *mba = NULL;         /* a MiniBatchAssigner comes after Flink's push-down */
     if (below->kind == WR_MINIBATCH_ASSIGNER) { mba = below; below = below->inputs[0]; }

@@ -1388,9 +1388,10 @@ WRel *wplan_physical(WPlanCtx *p, WRel *root)
 {
     root = apply_rank_rule(p, root);
     if (!root) return NULL;
+    root = merge_filters_into_joins(p, root);
+    root = wplan_prune(p, root);                /* prune_rules.c */
     root = apply_window_rules(p, root);
     if (!root) return NULL;
-    root = merge_filters_into_joins(p, root);
     root = apply_join_keys(p, root);
     if (!root) return NULL;
     root = wagg_split_distinct(p, root);        /* agg_rules.c */

@@ -102,6 +102,8 @@ struct WRel {
     int nexprs;
     WExpr **exprs;
     WExpr *cond;                    /* NULL = no filter */
+    bool late_calc;                 /* made after Flink's scan push-down phase (CalcRankTransposeRule,
+                                       prune_rules.c): EXPLAIN does not fold it into the scan */
     /* WR_WATERMARK */
     int rowtime_col;
     WExpr *wm_expr;
@@ -230,6 +232,13 @@ bool wplan_build(WPlanCtx *p, WRel **roots, int n);
 
 /* ---- rules (rules.c) ---- */
 WRel *wplan_optimize(WPlanCtx *p, WRel *root);
+/* CalcMerge of one Calc with the Calcs below it, then identity removal (what wplan_optimize does
+   at each Calc); returns the replacement (r itself when it is not a Calc). */
+WRel *wplan_simplify_calc(WPlanCtx *p, WRel *r);
+/* Projection pruning of Flink's logical phases (prune_rules.c): PROJECT_RULES' projection
+   push-down into join inputs, PruneAggregateCallRule, then LOGICAL_REWRITE's
+   CalcRankTransposeRule. Runs after the rank rule, before window recognition and exchanges. */
+WRel *wplan_prune(WPlanCtx *p, WRel *root);
 /* Physical planning (physical.c): rank/dedup recognition, changelog modes, unique keys,
    ChangelogNormalize / DropUpdateBefore / SinkUpsertMaterializer insertion, exchanges, and
    which nodes must emit UPDATE_BEFORE. Returns NULL with p->err set when the plan cannot run

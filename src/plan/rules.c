@@ -70,6 +70,7 @@ static WRel *merge_calc(WPlanCtx *p, WRel *top)
     m->generate_update_before = top->generate_update_before;
     m->nunique = top->nunique;
     m->unique = top->unique;
+    m->late_calc = top->late_calc || bot->late_calc;
     m->nexprs = top->nexprs;
     m->exprs = WA_ARRAY(p->arena, WExpr *, top->nexprs ? top->nexprs : 1);
     for (int i = 0; i < top->nexprs; i++) {
@@ -90,18 +91,22 @@ static WRel *merge_calc(WPlanCtx *p, WRel *top)
     return m;
 }
 
+WRel *wplan_simplify_calc(WPlanCtx *p, WRel *r)
+{
+    if (r->kind != WR_CALC) return r;
+    while (r->kind == WR_CALC && r->inputs[0]->kind == WR_CALC) {
+        WRel *m = merge_calc(p, r);
+        if (m == r) break;
+        r = m;
+    }
+    if (is_identity_calc(r)) return r->inputs[0];
+    return r;
+}
+
 static WRel *optimize(WPlanCtx *p, WRel *r)
 {
     for (int i = 0; i < r->ninputs; i++) r->inputs[i] = optimize(p, r->inputs[i]);
-    if (r->kind == WR_CALC) {
-        while (r->kind == WR_CALC && r->inputs[0]->kind == WR_CALC) {
-            WRel *m = merge_calc(p, r);
-            if (m == r) break;
-            r = m;
-        }
-        if (is_identity_calc(r)) return r->inputs[0];
-    }
-    return r;
+    return wplan_simplify_calc(p, r);
 }
 
 WRel *wplan_optimize(WPlanCtx *p, WRel *root)

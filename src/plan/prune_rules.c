@@ -1,0 +1,337 @@
+/*
+ * prune_rules.c — the projection pruning of Flink's logical optimisation, with the Calcs where
+ * Flink puts them (users see them in EXPLAIN and COMPILE PLAN):
+ *
+ *   Phase 1, Flink's PROJECT_RULES and LOGICAL_RULES (before any scan push-down is decided):
+ *     FlinkProjectJoinTransposeRule (Calcite's ProjectJoinTransposeRule, no expressions pushed):
+ *       a Calc over a regular join (not semi/anti, not temporal) that does not use every column
+ *       becomes a join of the inputs cut to the columns the Calc and the join condition use (a
+ *       column-picking Calc on each input that loses columns), under the remapped Calc, which
+ *       disappears when it is the identity.
+ *     ProjectWatermarkAssignerTransposeRule: a Calc over a WatermarkAssigner that does not use
+ *       every column puts the used columns plus the rowtime (and watermark) columns under the
+ *       assigner (in input order), where they merge with a computed-column Calc or become the
+ *       scan's projection in EXPLAIN.
+ *     ProjectWindowTableFunctionTransposeRule: a Calc over a window TVF puts the input columns it
+ *       uses, the time attribute and a session's partition keys under the TVF.
+ *     PruneAggregateCallRule (PROJECT_ON_AGGREGATE / CALC_ON_AGGREGATE): a Calc over a
+ *       GroupAggregate drops the aggregate calls it does not reference (one call stays when there
+ *       is no grouping key); the aggregate's input is not cut again. Window aggregates are still
+ *       GroupAggregates here, so they are pruned the same way.
+ *   Phase 2, Flink's LOGICAL_REWRITE:
+ *     CalcRankTransposeRule: a Calc over a Rank / Deduplicate (window ranks and window
+ *       deduplication included: they are recognised afterwards) puts a Calc under the rank with
+ *       the input columns the Calc uses plus the partition and order keys, in input order; the
+ *       Calc above disappears when it is the identity. That Calc comes after Flink's scan
+ *       push-down, so it is marked late_calc and EXPLAIN does not fold it into a scan.
+ *
+ * Column references are remapped through the new layouts; result rows do not change. Shared
+ * nodes are copied, never changed in place. May call plan.h, expr/, types/, common/.
+ */
+#include "plan.h"
+
+#include <string.h>
+
+/* ------------------------------------------------------------------ helpers */
+
+static void mark_refs(const WExpr *e, bool *used, int n)
+{
+    if (!e) return;
+    if (e->kind == WX_COLUMN && e->col >= 0 && e->col < n) used[e->col] = true;
+    for (int i = 0; i < e->nargs; i++) mark_refs(e->args[i], used, n);
+}
+
+/* e with column c replaced by map[c] (every referenced column must be mapped). */
+static WExpr *remap(WPlanCtx *p, const WExpr *e, const int *map)
+{
+    if (!e) return NULL;
+    WExpr *c = wa_memdup(p->arena, e, sizeof *e);
+    if (e->kind == WX_COLUMN) {
+        c->col = map[e->col];
+        return c;
+    }
+    if (e->nargs) {
+        c->args = WA_ARRAY(p->arena, WExpr *, e->nargs);
+        for (int i = 0; i < e->nargs; i++) c->args[i] = remap(p, e->args[i], map);
+    }
+    return c;
+}
+
+static bool *bools(WPlanCtx *p, int n) { return WA_ARRAY(p->arena, bool, n ? n : 1); }
+static int *ints(WPlanCtx *p, int n) { return WA_ARRAY(p->arena, int, n ? n : 1); }
+
+static int count_used(const bool *used, int n)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) k += used[i];
+    return k;
+}
+
+/* map[i] = new position of column i among the used ones, -1 when dropped. */
+static int *positions(WPlanCtx *p, const bool *used, int n)
+{
+    int *map = ints(p, n);
+    int k = 0;
+    for (int i = 0; i < n; i++) map[i] = used[i] ? k++ : -1;
+    return map;
+}
+
+/* A Calc over `in` that picks the used columns, in input order, with the input's names and
+   types (time attributes included). */
+static WRel *pick(WPlanCtx *p, WRel *in, const bool *used)
+{
+    int n = count_used(used, in->out.n);
+    WRel *c = wrel_new(p, WR_CALC, 1);
+    c->inputs[0] = in;
+    c->nexprs = n;
+    c->exprs = WA_ARRAY(p->arena, WExpr *, n ? n : 1);
+    c->out.n = n;
+    c->out.names = WA_ARRAY(p->arena, const char *, n ? n : 1);
+    c->out.types = WA_ARRAY(p->arena, const WType *, n ? n : 1);
+    int k = 0;
+    for (int i = 0; i < in->out.n; i++) {
+        if (!used[i]) continue;
+        c->exprs[k] = wexpr_column(p->arena, i, in->out.types[i], in->out.names[i]);
+        c->out.names[k] = in->out.names[i];
+        c->out.types[k] = in->out.types[i];
+        k++;
+    }
+    c->changelog = in->changelog;
+    return c;
+}
+
+/* The Calc `calc` moved onto `input` with its references remapped; the input itself when the
+   result is an identity projection. */
+static WRel *recalc(WPlanCtx *p, const WRel *calc, WRel *input, const int *map)
+{
+    WRel *c = wa_memdup(p->arena, calc, sizeof *calc);
+    c->inputs = WA_ARRAY(p->arena, WRel *, 1);
+    c->inputs[0] = input;
+    c->exprs = WA_ARRAY(p->arena, WExpr *, calc->nexprs ? calc->nexprs : 1);
+    for (int i = 0; i < calc->nexprs; i++) c->exprs[i] = remap(p, calc->exprs[i], map);
+    c->cond = remap(p, calc->cond, map);
+    return wplan_simplify_calc(p, c);
+}
+
+/* ------------------------------------------------------------------ phase 1 */
+
+/* FlinkProjectJoinTransposeRule. NULL when the Calc uses every column of the join. */
+static WRel *project_join_transpose(WPlanCtx *p, WRel *calc)
+{
+    WRel *j = calc->inputs[0];
+    if (j->kind != WR_JOIN || j->semi || j->anti || j->temporal || j->keys) return NULL;
+    int ln = j->inputs[0]->out.n, rn = j->inputs[1]->out.n, n = ln + rn;
+    if (j->out.n != n) return NULL;
+    bool *used = bools(p, n);
+    for (int i = 0; i < calc->nexprs; i++) mark_refs(calc->exprs[i], used, n);
+    mark_refs(calc->cond, used, n);
+    mark_refs(j->join_cond, used, n);
+    if (count_used(used, n) == n) return NULL;
+    /* a side keeps at least one column */
+    if (!count_used(used, ln)) used[0] = true;
+    if (!count_used(used + ln, rn)) used[ln] = true;
+    int *map = positions(p, used, n);
+    WRel *l = count_used(used, ln) == ln ? j->inputs[0] : pick(p, j->inputs[0], used);
+    WRel *r = count_used(used + ln, rn) == rn ? j->inputs[1] : pick(p, j->inputs[1], used + ln);
+    WRel *nj = wa_memdup(p->arena, j, sizeof *j);
+    nj->inputs = WA_ARRAY(p->arena, WRel *, 2);
+    nj->inputs[0] = l;
+    nj->inputs[1] = r;
+    int m = count_used(used, n);
+    nj->out.n = m;
+    nj->out.names = WA_ARRAY(p->arena, const char *, m);
+    nj->out.types = WA_ARRAY(p->arena, const WType *, m);
+    for (int i = 0; i < n; i++) {
+        if (map[i] < 0) continue;
+        nj->out.names[map[i]] = j->out.names[i];
+        nj->out.types[map[i]] = j->out.types[i];
+    }
+    nj->join_cond = remap(p, j->join_cond, map);
+    return recalc(p, calc, nj, map);
+}
+
+/* PruneAggregateCallRule. NULL when every aggregate call is used. */
+static WRel *prune_aggregate_calls(WPlanCtx *p, WRel *calc)
+{
+    WRel *agg = calc->inputs[0];
+    if (agg->kind != WR_GROUP_AGG || agg->partial_final != WPF_NONE || agg->naggs == 0) return NULL;
+    if (agg->nkeys == 0 && agg->naggs == 1) return NULL;     /* at least one output column */
+    int n = agg->out.n;
+    if (n != agg->nkeys + agg->naggs) return NULL;
+    bool *used = bools(p, n);
+    for (int i = 0; i < calc->nexprs; i++) mark_refs(calc->exprs[i], used, n);
+    mark_refs(calc->cond, used, n);
+    for (int k = 0; k < agg->nkeys; k++) used[k] = true;
+    if (count_used(used, n) == n) return NULL;
+    if (agg->nkeys == 0 && count_used(used, n) == 0) used[0] = true;   /* keeps the first call */
+    int *map = positions(p, used, n);
+    WRel *na = wa_memdup(p->arena, agg, sizeof *agg);
+    int m = count_used(used, n);
+    na->naggs = m - agg->nkeys;
+    na->aggs = WA_ARRAY(p->arena, WAggCall, na->naggs ? na->naggs : 1);
+    na->out.n = m;
+    na->out.names = WA_ARRAY(p->arena, const char *, m ? m : 1);
+    na->out.types = WA_ARRAY(p->arena, const WType *, m ? m : 1);
+    for (int i = 0; i < n; i++) {
+        if (map[i] < 0) continue;
+        na->out.names[map[i]] = agg->out.names[i];
+        na->out.types[map[i]] = agg->out.types[i];
+        if (i >= agg->nkeys) na->aggs[map[i] - agg->nkeys] = agg->aggs[i - agg->nkeys];
+    }
+    return recalc(p, calc, na, map);
+}
+
+/* ProjectWatermarkAssignerTransposeRule: a Calc over a WatermarkAssigner that does not use every
+   column moves the columns it uses (and the rowtime and watermark columns) below the assigner,
+   where they meet the source's projection. NULL when every column is used. */
+static WRel *project_watermark_transpose(WPlanCtx *p, WRel *calc)
+{
+    WRel *wa = calc->inputs[0];
+    if (wa->kind != WR_WATERMARK) return NULL;
+    WRel *in = wa->inputs[0];
+    int n = in->out.n;
+    if (wa->out.n != n || wa->rowtime_col < 0 || wa->rowtime_col >= n) return NULL;
+    bool *used = bools(p, n);
+    for (int i = 0; i < calc->nexprs; i++) mark_refs(calc->exprs[i], used, n);
+    mark_refs(calc->cond, used, n);
+    mark_refs(wa->wm_expr, used, n);
+    used[wa->rowtime_col] = true;
+    if (count_used(used, n) == n) return NULL;
+    int *map = positions(p, used, n);
+    WRel *nw = wa_memdup(p->arena, wa, sizeof *wa);
+    nw->inputs = WA_ARRAY(p->arena, WRel *, 1);
+    nw->inputs[0] = pick(p, in, used);
+    nw->rowtime_col = map[wa->rowtime_col];
+    nw->wm_expr = remap(p, wa->wm_expr, map);
+    int m = count_used(used, n);
+    nw->out.n = m;
+    nw->out.names = WA_ARRAY(p->arena, const char *, m);
+    nw->out.types = WA_ARRAY(p->arena, const WType *, m);
+    for (int i = 0; i < n; i++) {
+        if (map[i] < 0) continue;
+        nw->out.names[map[i]] = wa->out.names[i];
+        nw->out.types[map[i]] = wa->out.types[i];
+    }
+    return recalc(p, calc, nw, map);
+}
+
+/* ProjectWindowTableFunctionTransposeRule: a Calc over a window TVF that does not use every
+   input column puts the used input columns, the time attribute and a session's partition keys
+   under the TVF. NULL when nothing would be dropped. */
+static WRel *project_window_tvf_transpose(WPlanCtx *p, WRel *calc)
+{
+    WRel *tvf = calc->inputs[0];
+    if (tvf->kind != WR_WINDOW_TVF || tvf->win_legacy) return NULL;  /* GROUP BY TUMBLE(...): no TVF in Flink */
+    WRel *in = tvf->inputs[0];
+    int n = in->out.n;
+    if (tvf->out.n != n + 3 || tvf->win_time_col < 0 || tvf->win_time_col >= n) return NULL;
+    bool *used = bools(p, n + 3);
+    for (int i = 0; i < calc->nexprs; i++) mark_refs(calc->exprs[i], used, n + 3);
+    mark_refs(calc->cond, used, n + 3);
+    used[tvf->win_time_col] = true;
+    for (int k = 0; k < tvf->win_npartition; k++) used[tvf->win_partition[k]] = true;
+    int m = count_used(used, n);
+    if (m == n) return NULL;
+    int *map = positions(p, used, n + 3);
+    for (int k = 0; k < 3; k++) map[n + k] = m + k;     /* window_start, window_end, window_time */
+    WRel *nt = wa_memdup(p->arena, tvf, sizeof *tvf);
+    nt->inputs = WA_ARRAY(p->arena, WRel *, 1);
+    nt->inputs[0] = pick(p, in, used);
+    nt->win_time_col = map[tvf->win_time_col];
+    if (tvf->win_npartition) {
+        nt->win_partition = ints(p, tvf->win_npartition);
+        for (int k = 0; k < tvf->win_npartition; k++) nt->win_partition[k] = map[tvf->win_partition[k]];
+    }
+    nt->out.n = m + 3;
+    nt->out.names = WA_ARRAY(p->arena, const char *, m + 3);
+    nt->out.types = WA_ARRAY(p->arena, const WType *, m + 3);
+    for (int i = 0; i < n + 3; i++) {
+        if (i < n && map[i] < 0) continue;
+        nt->out.names[map[i]] = tvf->out.names[i];
+        nt->out.types[map[i]] = tvf->out.types[i];
+    }
+    return recalc(p, calc, nt, map);
+}
+
+static WRel *phase1(WPlanCtx *p, WRel *r, int depth)
+{
+    if (depth > 2000) return r;
+    if (r->kind == WR_CALC) {
+        r = wplan_simplify_calc(p, r);
+        if (r->kind == WR_CALC) {
+            WRel *x = project_join_transpose(p, r);
+            if (!x) x = prune_aggregate_calls(p, r);
+            if (!x) x = project_watermark_transpose(p, r);
+            if (!x) x = project_window_tvf_transpose(p, r);
+            if (x) r = x;
+        }
+    }
+    for (int i = 0; i < r->ninputs; i++) r->inputs[i] = phase1(p, r->inputs[i], depth + 1);
+    return r;
+}
+
+/* ------------------------------------------------------------------ phase 2 */
+
+/* CalcRankTransposeRule. NULL when the rank needs every input column. */
+static WRel *calc_rank_transpose(WPlanCtx *p, WRel *calc)
+{
+    WRel *rk = calc->inputs[0];
+    if (rk->kind != WR_RANK && rk->kind != WR_DEDUP) return NULL;
+    WRel *in = rk->inputs[0];
+    int n = in->out.n;
+    bool rn = rk->kind == WR_RANK && rk->output_rank_number;
+    if (rk->out.n != n + (rn ? 1 : 0) || (rn && rk->rank_col != n)) return NULL;
+    bool *used = bools(p, n);
+    for (int i = 0; i < calc->nexprs; i++) mark_refs(calc->exprs[i], used, n);
+    mark_refs(calc->cond, used, n);
+    for (int k = 0; k < rk->nkeys; k++) used[rk->keys[k]] = true;
+    for (int k = 0; k < rk->nsort; k++) used[rk->sort_cols[k]] = true;
+    if (rk->kind == WR_DEDUP) used[rk->time_col] = true;
+    if (count_used(used, n) == n) return NULL;
+    WRel *inner = pick(p, in, used);
+    inner->late_calc = true;
+    int m = inner->out.n;
+    int *map = ints(p, n + 1);
+    int *pos = positions(p, used, n);
+    memcpy(map, pos, sizeof(int) * (size_t)n);
+    map[n] = m;                             /* the rank number */
+    WRel *nr = wa_memdup(p->arena, rk, sizeof *rk);
+    nr->inputs = WA_ARRAY(p->arena, WRel *, 1);
+    nr->inputs[0] = inner;
+    nr->keys = ints(p, rk->nkeys);
+    for (int k = 0; k < rk->nkeys; k++) nr->keys[k] = map[rk->keys[k]];
+    nr->sort_cols = ints(p, rk->nsort);
+    for (int k = 0; k < rk->nsort; k++) nr->sort_cols[k] = map[rk->sort_cols[k]];
+    if (rk->kind == WR_DEDUP) nr->time_col = map[rk->time_col];
+    int no = m + (rn ? 1 : 0);
+    nr->out.n = no;
+    nr->out.names = WA_ARRAY(p->arena, const char *, no);
+    nr->out.types = WA_ARRAY(p->arena, const WType *, no);
+    for (int i = 0; i < m; i++) {
+        nr->out.names[i] = inner->out.names[i];
+        nr->out.types[i] = inner->out.types[i];
+    }
+    if (rn) {
+        nr->out.names[m] = rk->out.names[n];
+        nr->out.types[m] = rk->out.types[n];
+        nr->rank_col = m;
+    }
+    return recalc(p, calc, nr, map);
+}
+
+static WRel *phase2(WPlanCtx *p, WRel *r, int depth)
+{
+    if (depth > 2000) return r;
+    if (r->kind == WR_CALC) {
+        WRel *x = calc_rank_transpose(p, r);
+        if (x) r = x;
+    }
+    for (int i = 0; i < r->ninputs; i++) r->inputs[i] = phase2(p, r->inputs[i], depth + 1);
+    return r;
+}
+
+WRel *wplan_prune(WPlanCtx *p, WRel *root)
+{
+    root = phase1(p, root, 0);
+    return phase2(p, root, 0);
+}
