@@ -1165,6 +1165,11 @@ static WRel *bind_query_in(QCtx *q, AstQuery *aq)
     WRel *r = NULL;
     OrderCols oc = {0};
     bool sorted = aq->norder || aq->limit || aq->offset;
+    /* Calcite drops the ORDER BY of a subquery (a view, a CTE, a FROM or IN subquery) that has no
+       LIMIT / OFFSET: only the statement's own query is sorted */
+    if (p->depth > 1 && !aq->limit && !aq->offset) sorted = false;
+    int saved_norder = aq->norder;
+    if (!sorted) aq->norder = 0;
     switch (aq->kind) {
     case AQ_SELECT: r = bind_select_core(&inner, aq, aq->norder ? &oc : NULL); break;
     case AQ_SETOP: r = bind_union(&inner, aq); break;
@@ -1173,6 +1178,7 @@ static WRel *bind_query_in(QCtx *q, AstQuery *aq)
     if (r && sorted && aq->norder && aq->kind != AQ_SELECT)
         r = bsort_resolve_output(q->b, r, aq, &oc.cols, &oc.nvisible);
     if (r && sorted) r = bsort_node(q->b, r, aq, oc.cols, aq->norder ? oc.nvisible : r->out.n);
+    aq->norder = saved_norder;
     p->depth--;
     return r;
 }

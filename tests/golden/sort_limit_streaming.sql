@@ -23,6 +23,8 @@ SELECT id, name FROM score_changes LIMIT 2;
 CREATE VIEW top2 AS SELECT id, name, score FROM scores ORDER BY score DESC LIMIT 2;
 SELECT name FROM top2 WHERE score > 90;
 SELECT COUNT(*) AS c FROM (SELECT id FROM scores LIMIT 4);
+-- a subquery's ORDER BY without LIMIT is dropped (Calcite), so no sort error here
+SELECT MAX(score) AS m FROM (SELECT score FROM scores ORDER BY name);
 -- FETCH 0: nothing (Flink prunes the plan to an empty Values)
 SELECT name FROM scores ORDER BY score LIMIT 0;
 EXPLAIN SELECT name, score FROM scores ORDER BY score DESC LIMIT 3;
