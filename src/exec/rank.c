@@ -612,7 +612,7 @@ WOperator *wop_rank_new(WExecCtx *ctx, const WRankSpec *spec)
     o->ktypes = wmalloc(sizeof *o->ktypes * (size_t)(o->nkeys ? o->nkeys : 1));
     bool bad = !cols_ok(spec->keys, spec->nkeys, o->ncols) ||
                (spec->nuk > 0 && !cols_ok(spec->uk, spec->nuk, o->ncols)) ||
-               spec->nsort < 1 || !spec->sort;
+               spec->nsort < 0 || (spec->nsort > 0 && !spec->sort);
     for (int k = 0; !bad && k < spec->nsort; k++)
         if (spec->sort[k].col < 0 || spec->sort[k].col >= o->ncols) bad = true;
     if (bad) {

@@ -40,6 +40,22 @@ static json_t *one_state(int64_t ttl_ms, const char *name)
     return a;
 }
 
+/* SortSpec: {"fields": [{index, isAscending, nullIsLast}]} */
+static json_t *sort_spec_json(const WRel *r)
+{
+    json_t *ob = json_object();
+    json_t *fields = json_array();
+    for (int i = 0; i < r->nsort; i++) {
+        json_t *f = json_object();
+        json_object_set_new(f, "index", json_integer(r->sort_cols[i]));
+        json_object_set_new(f, "isAscending", json_boolean(!r->sort_desc[i]));
+        json_object_set_new(f, "nullIsLast", json_boolean(!r->sort_nulls_first[i]));
+        json_array_append_new(fields, f);
+    }
+    json_object_set_new(ob, "fields", fields);
+    return ob;
+}
+
 static json_t *input_property(const WRel *in)
 {
     json_t *p = json_object();
@@ -482,6 +498,32 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
         json_object_set_new(j, "state", one_state(r->ttl_ms, "rankState"));
         break;
     }
+    case WR_SORT_LIMIT: {
+        /* StreamExecSortLimit / StreamExecLimit (a StreamExecRank): the rank's own fields
+           (rankType, partition, outputRowNumber; Limit's empty orderBy) follow the description */
+        json_t *c = json_object();
+        json_object_set_new(c, "table.exec.rank.topn-cache-size",
+                            json_string(opt_str(x->p->config, "table.exec.rank.topn-cache-size", "10000")));
+        json_object_set_new(j, "configuration", c);
+        if (r->nsort) json_object_set_new(j, "orderBy", sort_spec_json(r));
+        json_t *rr = json_object();
+        json_object_set_new(rr, "type", json_string("Constant"));
+        json_object_set_new(rr, "start", json_integer(r->rank_start));
+        json_object_set_new(rr, "end", json_integer(r->rank_end));
+        json_object_set_new(j, "rankRange", rr);
+        json_t *rs = json_object();
+        static const char *const RS[] = {"AppendFast", "UpdateFast", "Retract"};
+        json_object_set_new(rs, "type", json_string(RS[r->rank_strategy >= 0 && r->rank_strategy < 3 ? r->rank_strategy : 2]));
+        if (r->rank_strategy == 1 && in && in->nunique > 0)
+            json_object_set_new(rs, "primaryKeys", ints_json(in->nunique, in->unique));
+        json_object_set_new(j, "rankStrategy", rs);
+        json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
+        json_object_set_new(j, "state", one_state(r->ttl_ms, "rankState"));
+        break;
+    }
+    case WR_TEMPORAL_SORT:
+        json_object_set_new(j, "orderBy", sort_spec_json(r));
+        break;
     case WR_CHANGELOG_NORMALIZE: {
         json_t *c = json_object();
         json_object_set_new(c, "table.exec.mini-batch.enabled",
@@ -571,6 +613,14 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
     ex_digest(x, r, EXD_EXEC, &d);
     json_object_set_new(j, "description", json_string(d.buf ? d.buf : ""));
     wsb_free(&d);
+    if (r->kind == WR_SORT_LIMIT) {
+        json_object_set_new(j, "rankType", json_string("ROW_NUMBER"));
+        json_t *part = json_object();
+        json_object_set_new(part, "fields", json_array());
+        json_object_set_new(j, "partition", part);
+        if (!r->nsort) json_object_set_new(j, "orderBy", sort_spec_json(r));
+        json_object_set_new(j, "outputRowNumber", json_false());
+    }
     return j;
 }
 

@@ -8,6 +8,7 @@
 #include "../plan/agg_rules.h"
 #include "../common/duration.h"
 
+#include <stdint.h>
 #include <string.h>
 
 const char *ex_rel_name(const WRel *r)
@@ -24,7 +25,9 @@ const char *ex_rel_name(const WRel *r)
     case WR_JOIN: return "Join";
     case WR_DEDUP: return "Deduplicate";
     case WR_RANK: return "Rank";
-    case WR_SORT_LIMIT: return "SortLimit";
+    case WR_SORT_LIMIT: return r->nsort ? "SortLimit" : "Limit";
+    case WR_SORT: return !r->nsort ? "Limit" : (r->sort_fetch >= 0 || r->sort_offset >= 0) ? "SortLimit" : "Sort";
+    case WR_TEMPORAL_SORT: return "TemporalSort";
     case WR_WINDOW_AGG: return "WindowAggregate";
     case WR_CHANGELOG_NORMALIZE: return "ChangelogNormalize";
     case WR_DROP_UPDATE_BEFORE: return "DropUpdateBefore";
@@ -58,7 +61,10 @@ const char *ex_exec_type(const WRel *r)
     case WR_JOIN: return "stream-exec-join_1";
     case WR_DEDUP: return "stream-exec-deduplicate_1";
     case WR_RANK: return "stream-exec-rank_1";
-    case WR_SORT_LIMIT: return "stream-exec-sort-limit_1";
+    case WR_SORT_LIMIT: return r->nsort ? "stream-exec-sort-limit_1" : "stream-exec-limit_1";
+    case WR_TEMPORAL_SORT: return "stream-exec-temporal-sort_1";
+    case WR_SORT: return !r->nsort ? "batch-exec-limit_1" : (r->sort_fetch >= 0 || r->sort_offset >= 0)
+                                                              ? "batch-exec-sort-limit_1" : "batch-exec-sort_1";
     case WR_WINDOW_AGG: return "stream-exec-window-aggregate_1";
     case WR_CHANGELOG_NORMALIZE: return "stream-exec-changelog-normalize_1";
     case WR_DROP_UPDATE_BEFORE: return "stream-exec-drop-update-before_1";
@@ -583,6 +589,56 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         sort_list(out, r, inn);
         wsb_puts(out, "], ");
         select_list(x, r, out);
+        wsb_putc(out, ')');
+        return;
+    }
+    case WR_SORT_LIMIT: {
+        /* StreamPhysicalSortLimit / StreamPhysicalLimit */
+        static const char *const STRAT[] = {"AppendFastStrategy", "UpdateFastStrategy", "RetractStrategy"};
+        wsb_putc(out, '(');
+        if (r->nsort) {
+            wsb_puts(out, "orderBy=[");
+            sort_list(out, r, inn);
+            wsb_puts(out, "], ");
+        }
+        wsb_printf(out, "offset=[%lld], fetch=[", (long long)(r->rank_start - 1));
+        if (r->rank_end == INT64_MAX) wsb_puts(out, "unlimited");
+        else wsb_printf(out, "%lld", (long long)(r->rank_end - r->rank_start + 1));
+        wsb_putc(out, ']');
+        if (r->nsort) {
+            int s = r->rank_strategy >= 0 && r->rank_strategy < 3 ? r->rank_strategy : 2;
+            wsb_printf(out, ", strategy=[%s", STRAT[s]);
+            if (s == 1 && in && in->nunique > 0) {
+                wsb_putc(out, '[');
+                for (int i = 0; i < in->nunique; i++) wsb_printf(out, "%s%d", i ? ", " : "", in->unique[i]);
+                wsb_putc(out, ']');
+            }
+            wsb_putc(out, ']');
+        }
+        wsb_putc(out, ')');
+        return;
+    }
+    case WR_TEMPORAL_SORT:
+        wsb_puts(out, "(orderBy=[");
+        sort_list(out, r, inn);
+        wsb_puts(out, "])");
+        return;
+    case WR_SORT: {
+        /* BatchPhysicalSort / BatchPhysicalSortLimit / BatchPhysicalLimit */
+        bool limited = r->sort_fetch >= 0 || r->sort_offset >= 0;
+        wsb_putc(out, '(');
+        if (r->nsort) {
+            wsb_puts(out, "orderBy=[");
+            sort_list(out, r, inn);
+            wsb_putc(out, ']');
+        }
+        if (limited || !r->nsort) {
+            wsb_printf(out, "%soffset=[%lld], fetch=[", r->nsort ? ", " : "",
+                       (long long)(r->sort_offset > 0 ? r->sort_offset : 0));
+            if (r->sort_fetch < 0) wsb_puts(out, "unlimited");
+            else wsb_printf(out, "%lld", (long long)r->sort_fetch);
+            wsb_printf(out, "], global=[%s]", r->sort_local ? "false" : "true");
+        }
         wsb_putc(out, ')');
         return;
     }

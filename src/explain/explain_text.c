@@ -337,14 +337,14 @@ static void collect_advice(const ExCtx *x, const WRel *r, AdviceList *l, int dep
     }
     /* weir's state advice: state that never expires on an unbounded input */
     bool stateful = r->kind == WR_GROUP_AGG || r->kind == WR_JOIN || r->kind == WR_DEDUP ||
-                    r->kind == WR_RANK || r->kind == WR_CHANGELOG_NORMALIZE;
+                    r->kind == WR_RANK || r->kind == WR_SORT_LIMIT || r->kind == WR_CHANGELOG_NORMALIZE;
     bool never = r->kind == WR_JOIN ? (r->ttl_left_ms == 0 || r->ttl_right_ms == 0) : r->ttl_ms == 0;
     if (stateful && never && source_unbounded(r)) {
         const char *state = r->kind == WR_GROUP_AGG ? "groupAggregateState"
                           : r->kind == WR_JOIN ? (r->ttl_left_ms == 0 && r->ttl_right_ms == 0 ? "leftState and rightState"
                                                   : r->ttl_left_ms == 0 ? "leftState" : "rightState")
                           : r->kind == WR_DEDUP ? "deduplicateState"
-                          : r->kind == WR_RANK ? "rankState" : "changelogNormalizeState";
+                          : r->kind == WR_RANK || r->kind == WR_SORT_LIMIT ? "rankState" : "changelogNormalizeState";
         char *t = wa_sprintf(a, "The state of %s (%s) never expires: 'table.exec.state.ttl' is 0 ms and no "
                                 "STATE_TTL hint applies, while its input is unbounded, so the state grows with "
                                 "every new key. Consider setting 'table.exec.state.ttl' or a STATE_TTL hint.",

@@ -218,6 +218,22 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
         wsb_puts(out, ")\n");
         break;
     }
+    case WR_SORT: {
+        /* Calcite's Sort.explainTerms: sortN, dirN (RelFieldCollation.shortString: the null
+           direction only when it is not the direction's default, ASC LAST / DESC FIRST), offset, fetch */
+        wsb_puts(out, "LogicalSort(");
+        bool first = true;
+        for (int k = 0; k < r->nsort; k++, first = false) wsb_printf(out, "%ssort%d=[$%d]", first ? "" : ", ", k, r->sort_cols[k]);
+        for (int k = 0; k < r->nsort; k++, first = false) {
+            const char *nd = r->sort_desc[k] ? (r->sort_nulls_first[k] ? "" : "-nulls-last")
+                                             : (r->sort_nulls_first[k] ? "-nulls-first" : "");
+            wsb_printf(out, "%sdir%d=[%s%s]", first ? "" : ", ", k, r->sort_desc[k] ? "DESC" : "ASC", nd);
+        }
+        if (r->sort_offset >= 0) { wsb_printf(out, "%soffset=[%lld]", first ? "" : ", ", (long long)r->sort_offset); first = false; }
+        if (r->sort_fetch >= 0) wsb_printf(out, "%sfetch=[%lld]", first ? "" : ", ", (long long)r->sort_fetch);
+        wsb_puts(out, ")\n");
+        break;
+    }
     case WR_WINDOW_TVF: {
         static const char *const K[] = {"TUMBLE", "HOP", "CUMULATE", "SESSION"};
         char a[48], b[48];

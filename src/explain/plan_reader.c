@@ -405,6 +405,10 @@ static void derive_mode(WRel *x)
         for (int i = 0; i < x->ninputs; i++) x->changelog |= x->inputs[i]->changelog;
         break;
     case WR_GROUP_AGG: case WR_RANK: case WR_CHANGELOG_NORMALIZE: x->changelog = ALL_KINDS; break;
+    case WR_SORT_LIMIT:
+        x->input_retracts = in->changelog != WCM_INSERT;
+        x->changelog = !x->nsort && !x->input_retracts && !(in->changelog & WCM_UPDATE_AFTER) ? WCM_INSERT : ALL_KINDS;
+        break;
     case WR_JOIN: {
         WRel *l = x->inputs[0], *rt = x->inputs[1];
         x->input_retracts = l->changelog != WCM_INSERT;
@@ -804,9 +808,11 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
                 in->out.types[i]->time_attr == (x->dedup_rowtime ? WTA_ROWTIME : WTA_PROCTIME)) x->time_col = i;
         x->nunique = x->nkeys;
         x->unique = x->keys;
-    } else if (!strcmp(type, "stream-exec-rank_1")) {
+    } else if (!strcmp(type, "stream-exec-rank_1") || !strcmp(type, "stream-exec-sort-limit_1") ||
+               !strcmp(type, "stream-exec-limit_1")) {
         NEED(1);
-        x = new_rel(r, WR_RANK, 1);
+        x = new_rel(r, strcmp(type, "stream-exec-rank_1") ? WR_SORT_LIMIT : WR_RANK, 1);
+        x->sort_offset = x->sort_fetch = -1;
         const char *rt = json_string_value(json_object_get(j, "rankType"));
         x->rank_func = rt && !strcmp(rt, "RANK") ? 1 : rt && !strcmp(rt, "DENSE_RANK") ? 2 : 0;
         x->nkeys = ints_from_json(r, json_object_get(json_object_get(j, "partition"), "fields"), &x->keys);
@@ -832,6 +838,30 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         x->rank_col = x->output_rank_number ? out.n - 1 : -1;
         x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
         x->ttl_ms = ttl_of(r, j, 0);
+    } else if (!strcmp(type, "stream-exec-temporal-sort_1")) {
+        NEED(1);
+        x = new_rel(r, WR_TEMPORAL_SORT, 1);
+        x->sort_offset = x->sort_fetch = -1;
+        json_t *of = json_object_get(json_object_get(j, "orderBy"), "fields");
+        x->nsort = (int)json_array_size(of);
+        x->sort_cols = WA_ARRAY(r->a, int, x->nsort ? x->nsort : 1);
+        x->sort_desc = WA_ARRAY(r->a, bool, x->nsort ? x->nsort : 1);
+        x->sort_nulls_first = WA_ARRAY(r->a, bool, x->nsort ? x->nsort : 1);
+        for (int i = 0; i < x->nsort; i++) {
+            json_t *f = json_array_get(of, (size_t)i);
+            x->sort_cols[i] = (int)json_integer_value(json_object_get(f, "index"));
+            x->sort_desc[i] = json_is_false(json_object_get(f, "isAscending"));
+            x->sort_nulls_first[i] = json_is_false(json_object_get(f, "nullIsLast"));
+            if (x->sort_cols[i] < 0 || x->sort_cols[i] >= in->out.n) {
+                werr_set(r->p->err, WEXC_TABLE, "Invalid compiled plan: sort field index out of range.");
+                return NULL;
+            }
+        }
+        if (!x->nsort || x->sort_desc[0] || in->out.types[x->sort_cols[0]]->time_attr == WTA_NONE) {
+            werr_set(r->p->err, WEXC_TABLE, "Sort: Primary sort order of a streaming table must be ascending on time.\n"
+                                         "please re-check sort statement according to the description above");
+            return NULL;
+        }
     } else if (!strcmp(type, "stream-exec-changelog-normalize_1")) {
         NEED(1);
         x = new_rel(r, WR_CHANGELOG_NORMALIZE, 1);

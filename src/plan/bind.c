@@ -46,7 +46,7 @@ const char *wrel_kind_name(WRelKind k)
                               "SinkUpsertMaterializer", "OverRank", "WindowTableFunction",
                               "WindowRank", "WindowJoin", "IntervalJoin", "TemporalJoin", "OverAggregate",
                               "MiniBatchAssigner", "LocalGroupAggregate", "GlobalGroupAggregate",
-                              "IncrementalGroupAggregate"};
+                              "IncrementalGroupAggregate", "Sort", "TemporalSort"};
     _Static_assert(sizeof N / sizeof N[0] == WR__COUNT, "a name per plan node kind");
     return (unsigned)k < WR__COUNT ? N[k] : "?";
 }
@@ -904,7 +904,73 @@ static WRel *bind_over_aggs(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, AstE
     return o;
 }
 
-static WRel *bind_select_core(QCtx *q, AstQuery *aq)
+/* The ORDER BY items of a query, resolved by bind_order_cols. */
+typedef struct OrderCols {
+    int *cols;              /* per item: output column (visible or hidden) */
+    int nvisible;           /* the query's own columns; hidden ORDER BY columns follow */
+} OrderCols;
+
+static const char *order_item_name(BindCtx *b, AstExpr *e, int idx)
+{
+    if (e->kind == AE_COLUMN) return e->name.parts[e->name.n - 1];
+    if (e->kind == AE_FIELD && e->str) return e->str;
+    return wa_sprintf(b->p->arena, "EXPR$%d", idx);
+}
+
+/* ORDER BY items of a SELECT: an ordinal or a select alias names an output column; any other
+   expression becomes a column appended to the select list (hidden: removed after the sort).
+   Returns the extended column list (*ncols grows) or NULL on error. */
+static SelCol *bind_order_cols(BindCtx *b, AstQuery *aq, SelCol *cols, int *ncols, OrderCols *oc)
+{
+    WArena *a = b->p->arena;
+    int nvis = *ncols, n = *ncols;
+    SelCol *ext = WA_ARRAY(a, SelCol, n + aq->norder);
+    memcpy(ext, cols, sizeof(SelCol) * (size_t)n);
+    const char **names = WA_ARRAY(a, const char *, nvis ? nvis : 1);
+    for (int i = 0; i < nvis; i++) names[i] = cols[i].name;
+    oc->cols = WA_ARRAY(a, int, aq->norder);
+    oc->nvisible = nvis;
+    for (int k = 0; k < aq->norder; k++) {
+        AstExpr *e = aq->order[k].expr;
+        int idx = bsort_ordinal_or_alias(b, e, nvis, names);
+        if (idx == -2) return NULL;
+        if (idx < 0) {
+            ext[n] = (SelCol){e, -1, order_item_name(b, e, n)};
+            idx = n++;
+        }
+        oc->cols[k] = idx;
+    }
+    *ncols = n;
+    return ext;
+}
+
+/* Hidden ORDER BY columns equal to a select item (or to an earlier hidden one) are dropped and
+   the item refers to that column instead, as Calcite does. */
+static WRel *dedupe_order_cols(WPlanCtx *p, WRel *calc, OrderCols *oc, int norder)
+{
+    int n = calc->nexprs, nvis = oc->nvisible;
+    int *map = WA_ARRAY(p->arena, int, n ? n : 1);
+    WExpr **ex = WA_ARRAY(p->arena, WExpr *, n ? n : 1);
+    const char **names = WA_ARRAY(p->arena, const char *, n ? n : 1);
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        map[i] = -1;
+        for (int j = 0; j < m && i >= nvis; j++)
+            if (wexpr_equal(ex[j], calc->exprs[i])) { map[i] = j; break; }
+        if (map[i] >= 0) continue;
+        ex[m] = calc->exprs[i];
+        names[m] = calc->out.names[i];
+        map[i] = m++;
+    }
+    for (int k = 0; k < norder; k++) oc->cols[k] = map[oc->cols[k]];
+    if (m == n) return calc;
+    WRel *c = make_calc(p, calc->inputs[0], m, ex, names, calc->cond);
+    c->nhints = calc->nhints;
+    c->hints = calc->hints;
+    return c;
+}
+
+static WRel *bind_select_core(QCtx *q, AstQuery *aq, OrderCols *oc)
 {
     BindCtx *b = q->b;
     WPlanCtx *p = b->p;
@@ -964,6 +1030,10 @@ static WRel *bind_select_core(QCtx *q, AstQuery *aq)
     SelCol *cols;
     int ncols = expand_items(b, aq, &scope, &cols);
     if (ncols < 0) return NULL;
+    if (oc) {
+        cols = bind_order_cols(b, aq, cols, &ncols, oc);
+        if (!cols) return NULL;
+    }
     bool has_agg = aq->ngroup > 0 || aq->having != NULL;
     for (int i = 0; i < ncols && !has_agg; i++) has_agg = cols[i].expr && ast_contains_aggregate(cols[i].expr);
     WRel *out;
@@ -991,6 +1061,27 @@ static WRel *bind_select_core(QCtx *q, AstQuery *aq)
         out = make_calc(p, in, ncols, ex, names, NULL);
     }
     if (!out) return NULL;
+    if (oc && ncols > oc->nvisible) {
+        out = dedupe_order_cols(p, out, oc, aq->norder);
+        if (aq->distinct && out->out.n > oc->nvisible) {
+            for (int k = 0; k < aq->norder; k++) {
+                if (oc->cols[k] < oc->nvisible) continue;
+                AstExpr *e = aq->order[k].expr;
+                /* Calcite prints an identifier unquoted (SqlIdentifier.toString) */
+                const char *txt = ast_expr_sql(a, e);
+                if (e->kind == AE_COLUMN) {
+                    WStrBuf nb;
+                    wsb_init(&nb);
+                    for (int i = 0; i < e->name.n; i++) wsb_printf(&nb, "%s%s", i ? "." : "", e->name.parts[i]);
+                    txt = wa_strdup(a, nb.buf);
+                    wsb_free(&nb);
+                }
+                werr_set_at(p->err, e->pos.line, e->pos.col, WEXC_CALCITE,
+                            "Expression '%s' is not in the select clause", txt);
+                return NULL;
+            }
+        }
+    }
     if (aq->hints.n) attach_hints(out, &aq->hints, 0);
     if (aq->distinct) {
         WRel *agg = wrel_new(p, WR_GROUP_AGG, 1);
@@ -1072,13 +1163,22 @@ static WRel *bind_query_in(QCtx *q, AstQuery *aq)
     CteFrame frame = {aq->nctes, aq->ctes, q->ctes};
     QCtx inner = {.b = q->b, .ctes = aq->nctes ? &frame : q->ctes};
     WRel *r = NULL;
+    OrderCols oc = {0};
+    bool sorted = aq->norder || aq->limit || aq->offset;
+    /* Calcite drops the ORDER BY of a subquery (a view, a CTE, a FROM or IN subquery) that has no
+       LIMIT / OFFSET: only the statement's own query is sorted */
+    if (p->depth > 1 && !aq->limit && !aq->offset) sorted = false;
+    int saved_norder = aq->norder;
+    if (!sorted) aq->norder = 0;
     switch (aq->kind) {
-    case AQ_SELECT: r = bind_select_core(&inner, aq); break;
+    case AQ_SELECT: r = bind_select_core(&inner, aq, aq->norder ? &oc : NULL); break;
     case AQ_SETOP: r = bind_union(&inner, aq); break;
     case AQ_VALUES: r = bind_values(&inner, aq); break;
     }
-    if (r && (aq->norder || aq->limit || aq->offset))
-        r = fail_rel(p, aq->pos, WEXC_TABLE, "ORDER BY / LIMIT are not supported yet");
+    if (r && sorted && aq->norder && aq->kind != AQ_SELECT)
+        r = bsort_resolve_output(q->b, r, aq, &oc.cols, &oc.nvisible);
+    if (r && sorted) r = bsort_node(q->b, r, aq, oc.cols, aq->norder ? oc.nvisible : r->out.n);
+    aq->norder = saved_norder;
     p->depth--;
     return r;
 }

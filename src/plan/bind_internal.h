@@ -64,4 +64,15 @@ bool ast_contains_aggregate(const AstExpr *e);
 /* SQL text of an expression as Flink prints it in messages/DESCRIBE. */
 char *ast_expr_sql(WArena *a, const AstExpr *e);
 
+/* ---- ORDER BY / LIMIT / OFFSET (bind_sort.c) ---- */
+/* An ORDER BY item that is an ordinal (1-based) or names one of the n output columns: its index;
+   -1 when it is neither; -2 with the error set (ordinal out of range). */
+int bsort_ordinal_or_alias(BindCtx *b, AstExpr *e, int n, const char **names);
+/* ORDER BY of a set operation or VALUES: items name output columns (or ordinals); other
+   expressions over the output are appended by a Calc. Sets *cols (per item) and *nvisible. */
+WRel *bsort_resolve_output(BindCtx *b, WRel *in, AstQuery *aq, int **cols, int *nvisible);
+/* The LogicalSort over `in` (sort keys cols per ORDER BY item, OFFSET / FETCH), then a Calc
+   keeping the first nvisible columns when ORDER BY added hidden ones. */
+WRel *bsort_node(BindCtx *b, WRel *in, AstQuery *aq, const int *cols, int nvisible);
+
 #endif

@@ -7,6 +7,7 @@
  */
 #include "bind_internal.h"
 #include "agg_rules.h"
+#include "sort_rules.h"
 #include "../expr/functions.h"
 
 #include <stdlib.h>
@@ -1117,10 +1118,14 @@ static WRel *derive(WPlanCtx *p, WRel *r)
         r->inputs[0] = exchange(p, in, r->nkeys, r->keys);
         break;
     }
-    case WR_RANK: {
+    case WR_RANK:
+    case WR_SORT_LIMIT: {
         r->input_retracts = in->changelog != WCM_INSERT;
         r->changelog = ALL_KINDS;
-        if (!r->output_rank_number && r->rank_end == 1) set_unique(p, r, r->nkeys, r->keys);
+        if (r->kind == WR_SORT_LIMIT) {
+            /* Limit over an insert-only input only ever inserts (Flink: [I]) */
+            if (!r->nsort && !r->input_retracts && !(in->changelog & WCM_UPDATE_AFTER)) r->changelog = WCM_INSERT;
+        } else if (!r->output_rank_number && r->rank_end == 1) set_unique(p, r, r->nkeys, r->keys);
         else if (r->output_rank_number) {
             int *u = ints(p, r->nkeys + 1);
             for (int i = 0; i < r->nkeys; i++) u[i] = r->keys[i];
@@ -1140,6 +1145,17 @@ static WRel *derive(WPlanCtx *p, WRel *r)
         r->changelog = in->changelog;
         break;
     }
+    case WR_SORT:               /* batch: the final rows, sorted, once the input ended */
+        r->input_retracts = in->changelog != WCM_INSERT;
+        r->changelog = WCM_INSERT;
+        if (!r->sort_local) r->inputs[0] = exchange(p, in, 0, NULL);
+        break;
+    case WR_TEMPORAL_SORT:
+        if (in->changelog != WCM_INSERT)
+            return fail(p, WEXC_TABLE, "TemporalSort doesn't support consuming update and delete changes.");
+        r->changelog = WCM_INSERT;
+        r->inputs[0] = exchange(p, in, 0, NULL);
+        break;
     case WR_WINDOW_TVF:
         r->changelog = in->changelog;
         break;
@@ -1218,6 +1234,7 @@ static const char *first_update_producer(const WRel *r)
     if (r->kind == WR_GROUP_AGG) return "GroupAggregate";
     if (r->kind == WR_JOIN) return "Join";
     if (r->kind == WR_RANK) return "Rank";
+    if (r->kind == WR_SORT_LIMIT) return r->nsort ? "SortLimit" : "Limit";
     if (r->kind == WR_DEDUP) return "Deduplicate";
     if (r->kind == WR_CHANGELOG_NORMALIZE) return "ChangelogNormalize";
     if (r->kind == WR_SCAN) return "TableSourceScan";
@@ -1322,8 +1339,13 @@ static void require_ub(WRel *r, bool need)
         require_ub(r->inputs[0], true);
         return;
     case WR_RANK:
-        r->generate_update_before = need;
+    case WR_SORT_LIMIT:
+        r->generate_update_before = need && r->changelog != WCM_INSERT;
         require_ub(r->inputs[0], r->rank_strategy != 1);
+        return;
+    case WR_SORT:               /* batch: retractions remove equal rows */
+        r->generate_update_before = false;
+        require_ub(r->inputs[0], true);
         return;
     case WR_JOIN:
         r->generate_update_before = need;
@@ -1342,6 +1364,7 @@ static void settle(WPlanCtx *p, WRel *r)
     for (int i = 0; i < r->ninputs; i++) settle(p, r->inputs[i]);
     switch (r->kind) {
     case WR_GROUP_AGG: case WR_JOIN: case WR_DEDUP: case WR_RANK: case WR_CHANGELOG_NORMALIZE:
+    case WR_SORT_LIMIT: case WR_SORT: case WR_TEMPORAL_SORT:
         if (r->changelog != WCM_INSERT) {
             if (r->generate_update_before) r->changelog |= WCM_UPDATE_BEFORE;
             else r->changelog &= (uint8_t)~WCM_UPDATE_BEFORE;
@@ -1386,6 +1409,8 @@ static WRel *push_filter_into_normalize(WPlanCtx *p, WRel *r)
 
 WRel *wplan_physical(WPlanCtx *p, WRel *root)
 {
+    root = wplan_sort_rules(p, root);           /* sort_rules.c */
+    if (!root) return NULL;
     root = apply_rank_rule(p, root);
     if (!root) return NULL;
     root = merge_filters_into_joins(p, root);

@@ -47,6 +47,9 @@ typedef enum WRelKind {
     WR_LOCAL_GROUP_AGG,     /* LocalGroupAggregate: pre-aggregation to partial accumulators */
     WR_GLOBAL_GROUP_AGG,    /* GlobalGroupAggregate: merges partial accumulators into state */
     WR_INCREMENTAL_GROUP_AGG, /* IncrementalGroupAggregate: split PARTIAL global + FINAL local */
+    WR_SORT,                /* ORDER BY / LIMIT / OFFSET: LogicalSort; in batch mode the physical
+                               Sort / SortLimit / Limit (bind_sort.c, sort_rules.c) */
+    WR_TEMPORAL_SORT,       /* TemporalSort: ORDER BY a time attribute ASC without a limit */
     WR__COUNT
 } WRelKind;
 
@@ -194,6 +197,10 @@ struct WRel {
     int count1_col;                 /* GLOBAL/INCREMENTAL: input column with the record count, -1 none */
     int nfinal_keys;                /* INCREMENTAL: final grouping (columns of its input) */
     int *final_keys;
+    /* ORDER BY / LIMIT (WR_SORT, WR_SORT_LIMIT, WR_TEMPORAL_SORT; sort keys in nsort/sort_cols/
+       sort_desc/sort_nulls_first): OFFSET and FETCH as written, -1 when absent */
+    int64_t sort_offset, sort_fetch;
+    bool sort_local;                /* batch WR_SORT with a limit: the local (global=[false]) half */
 };
 
 /* Flink's PartialFinalType of an aggregate produced by the distinct split. */

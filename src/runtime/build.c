@@ -10,6 +10,7 @@
 #include "../exec/union.h"
 #include "../exec/stateful.h"
 #include "../exec/windowed.h"
+#include "../exec/sort.h"
 
 #include "../common/hash.h"
 #include "../types/row.h"
@@ -369,7 +370,8 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         op = wop_dedup_new(&L->ctx, &sp);
         break;
     }
-    case WR_RANK: {
+    case WR_RANK:
+    case WR_SORT_LIMIT: {       /* SortLimit / Limit: a rank over the whole input */
         WRel *in = r->inputs[0];
         WSortKey *sk = WA_ARRAY(p->arena, WSortKey, r->nsort ? r->nsort : 1);
         for (int i = 0; i < r->nsort; i++)
@@ -383,6 +385,24 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
             .generate_update_before = r->generate_update_before, .ttl_ms = r->ttl_ms,
             .out = {r->out.n, r->out.types, r->out.names}};
         op = wop_rank_new(&L->ctx, &sp);
+        break;
+    }
+    case WR_SORT:
+    case WR_TEMPORAL_SORT: {
+        WRel *in = r->inputs[0];
+        WSortKeySpec *ks = WA_ARRAY(p->arena, WSortKeySpec, r->nsort ? r->nsort : 1);
+        for (int i = 0; i < r->nsort; i++)
+            ks[i] = (WSortKeySpec){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
+        if (r->kind == WR_SORT) {
+            WSortOpSpec sp = {.ncols = r->out.n, .types = r->out.types, .names = r->out.names,
+                              .nkeys = r->nsort, .keys = ks, .offset = r->sort_offset, .fetch = r->sort_fetch};
+            op = wop_sort_new(&L->ctx, &sp);
+        } else {
+            bool rowtime = r->nsort && in->out.types[r->sort_cols[0]]->time_attr == WTA_ROWTIME;
+            WTemporalSortSpec sp = {.ncols = r->out.n, .types = r->out.types, .names = r->out.names,
+                                    .nkeys = r->nsort, .keys = ks, .rowtime = rowtime};
+            op = wop_temporal_sort_new(&L->ctx, &sp);
+        }
         break;
     }
     case WR_CHANGELOG_NORMALIZE: {

@@ -1,0 +1,59 @@
+/*
+ * sort_buffer.h — rows held by the sort operators (batch Sort / SortLimit / Limit in sort.c,
+ * TemporalSort in temporal_sort.c) until they are emitted in order.
+ *
+ * Contract: a WSortBuf owns deep copies of the rows added to it (in chunks of its own), numbered
+ * in arrival order. A row can be removed again by value (the latest equal live row, found through
+ * a hash index when the buffer was created with `indexed`), or by number (wsortbuf_kill).
+ * wsortbuf_sort orders row numbers by the sort keys (Flink's comparator: ASC/DESC, NULLS
+ * FIRST/LAST per key), stably: rows with equal keys keep their arrival order. Killed rows are
+ * dropped from storage by wsortbuf_compact, which renumbers the live rows in arrival order.
+ * Depends on types/ (chunk, compare) and common/.
+ */
+#ifndef WEIR_EXEC_SORT_BUFFER_H
+#define WEIR_EXEC_SORT_BUFFER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "../types/chunk.h"
+
+typedef struct WSortKeySpec { int col; bool desc; bool nulls_first; } WSortKeySpec;
+
+typedef struct WSortBuf {
+    int ncols;
+    const WType **types;            /* not owned */
+    int nkeys;
+    WSortKeySpec *keys;
+    WChunk **chunks;                /* storage, append-only between compactions */
+    int nchunks, capchunks;
+    int64_t n, cap;                 /* rows ever added since the last compaction */
+    int32_t *chunk_of, *row_of;
+    uint8_t *dead;
+    int64_t live;
+    bool indexed;                   /* hash index for wsortbuf_remove */
+    int64_t nbuckets;
+    int64_t *heads, *next;          /* chains, newest first; -1 ends */
+    uint64_t *hash;
+} WSortBuf;
+
+void wsortbuf_init(WSortBuf *b, int ncols, const WType **types, int nkeys, const WSortKeySpec *keys, bool indexed);
+void wsortbuf_free(WSortBuf *b);
+/* Copy row `row` of c (all columns); returns its number. */
+int64_t wsortbuf_add(WSortBuf *b, const WChunk *c, int row);
+/* Remove the latest live row equal (all columns, NULL equals NULL) to row `row` of c; false when
+   there is none. Needs an indexed buffer. */
+bool wsortbuf_remove(WSortBuf *b, const WChunk *c, int row);
+void wsortbuf_kill(WSortBuf *b, int64_t i);
+bool wsortbuf_is_live(const WSortBuf *b, int64_t i);
+/* Value of column col of row i. */
+WDatum wsortbuf_get(const WSortBuf *b, int64_t i, int col, bool *is_null);
+/* Compare rows i and j by the sort keys starting at key `from` (<0, 0, >0). */
+int wsortbuf_cmp(const WSortBuf *b, int64_t i, int64_t j, int from);
+/* Sort the row numbers idx[0..n) by the keys from key `from` on, stably (ties keep idx order). */
+void wsortbuf_sort(const WSortBuf *b, int64_t *idx, int64_t n, int from);
+/* Append row i to out (deep copy) with row kind k; false when out is full. */
+bool wsortbuf_emit_to(const WSortBuf *b, int64_t i, WChunk *out, WRowKind k);
+/* Drop killed rows from storage (live rows are renumbered 0..live-1 in arrival order). */
+void wsortbuf_compact(WSortBuf *b);
+
+#endif

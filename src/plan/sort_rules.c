@@ -1,0 +1,107 @@
+/*
+ * sort_rules.c — from LogicalSort (WR_SORT) to the physical sort nodes, as Flink decides:
+ *   streaming  FETCH 0                          -> Values(tuples=[[]]) (PruneEmptyRules)
+ *              no ORDER BY, LIMIT/OFFSET        -> Limit      (WR_SORT_LIMIT, nsort = 0)
+ *              ORDER BY with LIMIT/OFFSET       -> SortLimit  (WR_SORT_LIMIT)
+ *              ORDER BY time attribute ASC, ... -> TemporalSort
+ *              any other ORDER BY               -> "Sort on a non-time-attribute field is not supported."
+ *              OFFSET without FETCH             -> "FETCH is missed, ..." (Flink's translation error)
+ *   batch      Sort, or SortLimit / Limit as a local (global=[false]) and a global node
+ *              (all WR_SORT; the exchange between them is added by physical.c).
+ * SortLimit and Limit are ranks over the whole input (Flink's StreamExecSortLimit/StreamExecLimit
+ * extend StreamExecRank): rank range [offset + 1, offset + fetch]. See sort_rules.h.
+ */
+#include "sort_rules.h"
+
+#include <stdint.h>
+#include <string.h>
+#include <strings.h>
+
+bool wplan_is_batch(const WPlanCtx *p)
+{
+    const char *m = p->config ? wopts_get(p->config, "execution.runtime-mode") : NULL;
+    return m && strcasecmp(m, "batch") == 0;
+}
+
+static WRel *empty_values(WPlanCtx *p, const WRel *like)
+{
+    WRel *v = wrel_new(p, WR_VALUES, 0);
+    v->out = like->out;
+    v->nrows = 0;
+    v->rows = WA_ARRAY(p->arena, WDatum *, 1);
+    v->row_nulls = WA_ARRAY(p->arena, uint8_t *, 1);
+    return v;
+}
+
+static bool is_empty_values(const WRel *r) { return r->kind == WR_VALUES && r->nrows == 0; }
+
+static WRel *streaming_sort(WPlanCtx *p, WRel *s)
+{
+    WRel *in = s->inputs[0];
+    bool limited = s->sort_fetch >= 0 || s->sort_offset >= 0;
+    if (!limited) {
+        const WType *t = in->out.types[s->sort_cols[0]];
+        if (t->time_attr == WTA_NONE || s->sort_desc[0]) {
+            werr_set(p->err, WEXC_TABLE, "Sort on a non-time-attribute field is not supported.");
+            return NULL;
+        }
+        WRel *ts = wa_memdup(p->arena, s, sizeof *s);
+        ts->kind = WR_TEMPORAL_SORT;
+        return ts;
+    }
+    if (s->sort_fetch < 0) {
+        werr_set(p->err, WEXC_TABLE, "FETCH is missed, which on streaming table is not supported currently.");
+        return NULL;
+    }
+    WRel *l = wa_memdup(p->arena, s, sizeof *s);
+    l->kind = WR_SORT_LIMIT;
+    int64_t off = s->sort_offset > 0 ? s->sort_offset : 0;
+    l->rank_func = 0;                   /* ROW_NUMBER */
+    l->rank_start = off + 1;
+    l->rank_end = s->sort_fetch > INT64_MAX - off ? INT64_MAX : off + s->sort_fetch;
+    l->output_rank_number = false;
+    l->nkeys = 0;
+    l->keys = WA_ARRAY(p->arena, int, 1);
+    return l;
+}
+
+static WRel *batch_sort(WPlanCtx *p, WRel *s)
+{
+    /* BatchPhysicalSortLimitRule / BatchPhysicalLimitRule: a local node limited to offset + fetch
+       rows under the global one */
+    if (s->sort_fetch < 0) return s;
+    WRel *local = wa_memdup(p->arena, s, sizeof *s);
+    int64_t off = s->sort_offset > 0 ? s->sort_offset : 0;
+    local->sort_local = true;
+    local->sort_offset = 0;
+    local->sort_fetch = s->sort_fetch > INT64_MAX - off ? INT64_MAX : off + s->sort_fetch;
+    local->inputs = WA_ARRAY(p->arena, WRel *, 1);
+    local->inputs[0] = s->inputs[0];
+    WRel *global = wa_memdup(p->arena, s, sizeof *s);
+    global->inputs = WA_ARRAY(p->arena, WRel *, 1);
+    global->inputs[0] = local;
+    if (global->sort_offset < 0) global->sort_offset = 0;
+    return global;
+}
+
+static WRel *rewrite(WPlanCtx *p, WRel *r, bool batch, int depth)
+{
+    if (depth > 500) return r;
+    for (int i = 0; i < r->ninputs; i++) {
+        r->inputs[i] = rewrite(p, r->inputs[i], batch, depth + 1);
+        if (!r->inputs[i]) return NULL;
+    }
+    if (r->kind == WR_SORT) {
+        if (r->sort_fetch == 0) return empty_values(p, r);
+        if (batch) return batch_sort(p, r);
+        return streaming_sort(p, r);
+    }
+    /* a projection or filter of nothing is nothing */
+    if (r->kind == WR_CALC && is_empty_values(r->inputs[0])) return empty_values(p, r);
+    return r;
+}
+
+WRel *wplan_sort_rules(WPlanCtx *p, WRel *root)
+{
+    return rewrite(p, root, wplan_is_batch(p), 0);
+}
