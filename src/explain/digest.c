@@ -539,7 +539,10 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         wsb_printf(out, "(joinType=[%s], windowBounds=[isRowTime=%s, leftLowerBound=%lld, leftUpperBound=%lld, "
                    "leftTimeIndex=%d, rightTimeIndex=%d], where=[", join_type_name(r), rowtime ? "true" : "false",
                    (long long)r->lower_ms, (long long)r->upper_ms, r->left_time_col, r->right_time_col);
-        join_condition(x, r, jn, d, out);
+        /* Flink shows the whole condition, time bounds included */
+        WRel shown = *r;
+        if (r->shown_cond) shown.join_cond = r->shown_cond;
+        join_condition(x, &shown, jn, d, out);
         wsb_puts(out, "], ");
         select_list(x, r, out);
         wsb_putc(out, ')');
@@ -560,7 +563,10 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         wsb_puts(out, "(leftWindow=[");
         window_spec(out, r, NULL, jn[r->win_start_col], jn[r->win_end_col]);
         wsb_puts(out, "], rightWindow=[");
-        window_spec(out, r, NULL, jn[ln + r->win_rstart_col], jn[ln + r->win_rend_col]);
+        /* the right window by the right input's own field names, as Flink prints it */
+        const char *const *rn = in_names(x, r->inputs[1]);
+        window_spec(out, r, NULL, rn ? rn[r->win_rstart_col] : jn[ln + r->win_rstart_col],
+                    rn ? rn[r->win_rend_col] : jn[ln + r->win_rend_col]);
         wsb_printf(out, "], joinType=[%s], where=[", join_type_name(r));
         join_condition(x, r, jn, d, out);
         wsb_puts(out, "], ");

@@ -833,6 +833,7 @@ static WRel *interval_join_rule(WPlanCtx *p, WRel *j)
     x->upper_ms = hi;
     x->lower_strict = lo_strict;
     x->upper_strict = hi_strict;
+    x->shown_cond = j->join_cond;
     x->join_cond = join_and(p, rest, nrest);
     return x;
 }

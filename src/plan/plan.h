@@ -130,6 +130,7 @@ struct WRel {
     int *right_keys;                /* keys = left keys */
     bool *key_filter_nulls;         /* per key: '=' (true) or IS NOT DISTINCT FROM (false) */
     WExpr *join_cond;               /* residual condition over left ++ right columns */
+    WExpr *shown_cond;              /* IntervalJoin: the condition incl. its time bounds, as EXPLAIN shows it */
     /* WR_DEDUP / WR_RANK / WR_OVER_RANK: partition keys in keys/nkeys */
     int nsort;
     int *sort_cols;
