@@ -56,6 +56,22 @@ static json_t *sort_spec_json(const WRel *r)
     return ob;
 }
 
+/* A rank's (or SortLimit's / Limit's) rankRange and rankStrategy (primary keys of UpdateFast). */
+static void rank_range_and_strategy(json_t *j, const WRel *r, const WRel *in)
+{
+    json_t *rr = json_object();
+    json_object_set_new(rr, "type", json_string("Constant"));
+    json_object_set_new(rr, "start", json_integer(r->rank_start));
+    json_object_set_new(rr, "end", json_integer(r->rank_end));
+    json_object_set_new(j, "rankRange", rr);
+    json_t *rs = json_object();
+    static const char *const RS[] = {"AppendFast", "UpdateFast", "Retract"};
+    json_object_set_new(rs, "type", json_string(RS[r->rank_strategy >= 0 && r->rank_strategy < 3 ? r->rank_strategy : 2]));
+    if (r->rank_strategy == 1 && in && in->nunique > 0)
+        json_object_set_new(rs, "primaryKeys", ints_json(in->nunique, in->unique));
+    json_object_set_new(j, "rankStrategy", rs);
+}
+
 static json_t *input_property(const WRel *in)
 {
     json_t *p = json_object();
@@ -471,28 +487,8 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
         json_t *part = json_object();
         json_object_set_new(part, "fields", ints_json(r->nkeys, r->keys));
         json_object_set_new(j, "partition", part);
-        json_t *ob = json_object();
-        json_t *fields = json_array();
-        for (int i = 0; i < r->nsort; i++) {
-            json_t *f = json_object();
-            json_object_set_new(f, "index", json_integer(r->sort_cols[i]));
-            json_object_set_new(f, "isAscending", json_boolean(!r->sort_desc[i]));
-            json_object_set_new(f, "nullIsLast", json_boolean(!r->sort_nulls_first[i]));
-            json_array_append_new(fields, f);
-        }
-        json_object_set_new(ob, "fields", fields);
-        json_object_set_new(j, "orderBy", ob);
-        json_t *rr = json_object();
-        json_object_set_new(rr, "type", json_string("Constant"));
-        json_object_set_new(rr, "start", json_integer(r->rank_start));
-        json_object_set_new(rr, "end", json_integer(r->rank_end));
-        json_object_set_new(j, "rankRange", rr);
-        json_t *rs = json_object();
-        static const char *const RS[] = {"AppendFast", "UpdateFast", "Retract"};
-        json_object_set_new(rs, "type", json_string(RS[r->rank_strategy >= 0 && r->rank_strategy < 3 ? r->rank_strategy : 2]));
-        if (r->rank_strategy == 1 && in && in->nunique > 0)
-            json_object_set_new(rs, "primaryKeys", ints_json(in->nunique, in->unique));
-        json_object_set_new(j, "rankStrategy", rs);
+        json_object_set_new(j, "orderBy", sort_spec_json(r));
+        rank_range_and_strategy(j, r, in);
         json_object_set_new(j, "outputRowNumber", json_boolean(r->output_rank_number));
         json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
         json_object_set_new(j, "state", one_state(r->ttl_ms, "rankState"));
@@ -506,17 +502,7 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
                             json_string(opt_str(x->p->config, "table.exec.rank.topn-cache-size", "10000")));
         json_object_set_new(j, "configuration", c);
         if (r->nsort) json_object_set_new(j, "orderBy", sort_spec_json(r));
-        json_t *rr = json_object();
-        json_object_set_new(rr, "type", json_string("Constant"));
-        json_object_set_new(rr, "start", json_integer(r->rank_start));
-        json_object_set_new(rr, "end", json_integer(r->rank_end));
-        json_object_set_new(j, "rankRange", rr);
-        json_t *rs = json_object();
-        static const char *const RS[] = {"AppendFast", "UpdateFast", "Retract"};
-        json_object_set_new(rs, "type", json_string(RS[r->rank_strategy >= 0 && r->rank_strategy < 3 ? r->rank_strategy : 2]));
-        if (r->rank_strategy == 1 && in && in->nunique > 0)
-            json_object_set_new(rs, "primaryKeys", ints_json(in->nunique, in->unique));
-        json_object_set_new(j, "rankStrategy", rs);
+        rank_range_and_strategy(j, r, in);
         json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
         json_object_set_new(j, "state", one_state(r->ttl_ms, "rankState"));
         break;

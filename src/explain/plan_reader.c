@@ -307,6 +307,28 @@ static WRel *new_rel(Rd *r, WRelKind kind, int nin)
     return x;
 }
 
+/* The orderBy fields of a rank / sort node into x's sort columns; false (error set) when an
+   index is outside the input row. */
+static bool read_sort_fields(Rd *r, json_t *j, WRel *x, const WRel *in)
+{
+    json_t *of = json_object_get(json_object_get(j, "orderBy"), "fields");
+    x->nsort = (int)json_array_size(of);
+    x->sort_cols = WA_ARRAY(r->a, int, x->nsort ? x->nsort : 1);
+    x->sort_desc = WA_ARRAY(r->a, bool, x->nsort ? x->nsort : 1);
+    x->sort_nulls_first = WA_ARRAY(r->a, bool, x->nsort ? x->nsort : 1);
+    for (int i = 0; i < x->nsort; i++) {
+        json_t *f = json_array_get(of, (size_t)i);
+        x->sort_cols[i] = (int)json_integer_value(json_object_get(f, "index"));
+        x->sort_desc[i] = json_is_false(json_object_get(f, "isAscending"));
+        x->sort_nulls_first[i] = json_is_false(json_object_get(f, "nullIsLast"));
+        if (x->sort_cols[i] < 0 || x->sort_cols[i] >= in->out.n) {
+            werr_set(r->p->err, WEXC_TABLE, "Invalid compiled plan: sort field index out of range.");
+            return false;
+        }
+    }
+    return true;
+}
+
 static char *unquote_identifier(WArena *a, const char *id)
 {
     WStrBuf b;
@@ -816,17 +838,7 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         const char *rt = json_string_value(json_object_get(j, "rankType"));
         x->rank_func = rt && !strcmp(rt, "RANK") ? 1 : rt && !strcmp(rt, "DENSE_RANK") ? 2 : 0;
         x->nkeys = ints_from_json(r, json_object_get(json_object_get(j, "partition"), "fields"), &x->keys);
-        json_t *of = json_object_get(json_object_get(j, "orderBy"), "fields");
-        x->nsort = (int)json_array_size(of);
-        x->sort_cols = WA_ARRAY(r->a, int, x->nsort ? x->nsort : 1);
-        x->sort_desc = WA_ARRAY(r->a, bool, x->nsort ? x->nsort : 1);
-        x->sort_nulls_first = WA_ARRAY(r->a, bool, x->nsort ? x->nsort : 1);
-        for (int i = 0; i < x->nsort; i++) {
-            json_t *f = json_array_get(of, (size_t)i);
-            x->sort_cols[i] = (int)json_integer_value(json_object_get(f, "index"));
-            x->sort_desc[i] = json_is_false(json_object_get(f, "isAscending"));
-            x->sort_nulls_first[i] = json_is_false(json_object_get(f, "nullIsLast"));
-        }
+        if (!read_sort_fields(r, j, x, in)) return NULL;
         json_t *rr = json_object_get(j, "rankRange");
         x->rank_start = json_integer_value(json_object_get(rr, "start"));
         x->rank_end = json_integer_value(json_object_get(rr, "end"));
@@ -842,21 +854,7 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         NEED(1);
         x = new_rel(r, WR_TEMPORAL_SORT, 1);
         x->sort_offset = x->sort_fetch = -1;
-        json_t *of = json_object_get(json_object_get(j, "orderBy"), "fields");
-        x->nsort = (int)json_array_size(of);
-        x->sort_cols = WA_ARRAY(r->a, int, x->nsort ? x->nsort : 1);
-        x->sort_desc = WA_ARRAY(r->a, bool, x->nsort ? x->nsort : 1);
-        x->sort_nulls_first = WA_ARRAY(r->a, bool, x->nsort ? x->nsort : 1);
-        for (int i = 0; i < x->nsort; i++) {
-            json_t *f = json_array_get(of, (size_t)i);
-            x->sort_cols[i] = (int)json_integer_value(json_object_get(f, "index"));
-            x->sort_desc[i] = json_is_false(json_object_get(f, "isAscending"));
-            x->sort_nulls_first[i] = json_is_false(json_object_get(f, "nullIsLast"));
-            if (x->sort_cols[i] < 0 || x->sort_cols[i] >= in->out.n) {
-                werr_set(r->p->err, WEXC_TABLE, "Invalid compiled plan: sort field index out of range.");
-                return NULL;
-            }
-        }
+        if (!read_sort_fields(r, j, x, in)) return NULL;
         if (!x->nsort || x->sort_desc[0] || in->out.types[x->sort_cols[0]]->time_attr == WTA_NONE) {
             werr_set(r->p->err, WEXC_TABLE, "Sort: Primary sort order of a streaming table must be ascending on time.\n"
                                          "please re-check sort statement according to the description above");
