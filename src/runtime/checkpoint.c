@@ -87,6 +87,10 @@ typedef struct Retained { char *dir; int ndirs; char **dirs; } Retained;
 
 struct WCkpt {
     int64_t interval_ms, timeout_ms, min_pause_ms;
+    int64_t tolerable;          /* execution.checkpointing.tolerable-failed-checkpoints */
+    int64_t consecutive_failed; /* checkpoints failed (expired) since the last completed one */
+    char *job_failure;          /* the tolerable failures were exceeded: the job fails with this */
+    int64_t test_delay_ms;      /* weir.exec.test.snapshot-delay: each lane sleeps before writing */
     bool exactly_once, incremental, ignore_unclaimed;
     Retention retention;
     int num_retained;
@@ -294,6 +298,8 @@ WCkpt *wckpt_new(const WOptions *o, const char *job_id, int parallelism, WError 
         ok = werr_set(err, WEXC_ILLEGAL_ARG,
                       "Could not parse value '%s' for key 'execution.checkpointing.mode'.", mode);
     if (ok) ok = wopts_get_duration_ms(o, "execution.checkpointing.timeout", 600000, &c->timeout_ms, err);
+    if (ok) ok = wopts_get_long(o, "execution.checkpointing.tolerable-failed-checkpoints", 0, &c->tolerable, err);
+    if (ok) ok = wopts_get_duration_ms(o, "weir.exec.test.snapshot-delay", 0, &c->test_delay_ms, err);
     if (ok) ok = wopts_get_duration_ms(o, "execution.checkpointing.min-pause", 0, &c->min_pause_ms, err);
     int64_t nret = 1;
     const char *nk = wopts_get(o, "execution.checkpointing.num-retained") ? "execution.checkpointing.num-retained"
@@ -402,6 +408,7 @@ void wckpt_free(WCkpt *c)
     free(c->base);
     free(c->shared);
     free(c->savepoint_dir);
+    free(c->job_failure);
     for (int i = 0; i < c->nreqs; i++) free(c->reqs[i].target);
     free(c->reqs);
     free(c->cur_dir);
@@ -544,6 +551,9 @@ static int64_t trigger_request(WCkpt *c)
     return id;
 }
 
+static void expire_locked(WCkpt *c);
+static bool expired_locked(const WCkpt *c);
+
 int64_t wckpt_poll_trigger(WCkpt *c, int64_t now_ms)
 {
     if (!c) return 0;
@@ -551,6 +561,7 @@ int64_t wckpt_poll_trigger(WCkpt *c, int64_t now_ms)
     if (c->interval_ms <= 0 && !req) return 0;
     int64_t id = 0;
     pthread_mutex_lock(&c->mu);
+    if (expired_locked(c)) expire_locked(c);
     if (req && !c->pending) id = trigger_request(c);
     if (!id && c->interval_ms > 0 && !c->pending && !c->lane_ended && !c->failed) {
         if (!c->last_trigger_ms) c->last_trigger_ms = now_ms;     /* first interval from the start */
@@ -613,6 +624,57 @@ static void record_stats(WCkpt *c, const WCkptStats *st)
         c->stats = wrealloc(c->stats, sizeof(WCkptStats) * (size_t)c->cap_stats);
     }
     c->stats[c->nstats++] = *st;
+}
+
+/* The pending checkpoint (or savepoint) ran past execution.checkpointing.timeout: it is declined
+   (Flink's CHECKPOINT_EXPIRED), its files removed; lanes still aligning for it drop it
+   (wckpt_pending no longer names it). More consecutive failures than
+   execution.checkpointing.tolerable-failed-checkpoints fail the job, as Flink's
+   CheckpointFailureManager does. Called with c->mu held. */
+static void expire_locked(WCkpt *c)
+{
+    int64_t id = c->pending;
+    bool sp = c->cur_req >= 0 && c->reqs[c->cur_req].id == id;
+    const char *why = "Checkpoint expired before completing.";
+    WCkptStats st = {.id = id, .savepoint = sp, .trigger_ms = c->trigger_wall_ms};
+    st.duration_ms = wall_ms() - c->trigger_wall_ms;
+    snprintf(st.failure, sizeof st.failure, "%s", why);
+    char *dir = sp ? wstrdup(c->cur_dir) : chk_dir(c, id, false);
+    snprintf(st.path, sizeof st.path, "%s", dir);
+    record_stats(c, &st);
+    wsnap_rmtree(dir);
+    free(dir);
+    if (sp) {
+        SpReq *q = &c->reqs[c->cur_req];
+        q->state = WCKPT_REQ_FAILED;
+        snprintf(q->failure, sizeof q->failure, "%s", why);
+        c->cur_req = -1;
+    }
+    for (int i = 0; i < c->parallelism; i++) { wsb_clear(&c->lane_meta[i]); free(c->lane_dirs[i]); c->lane_dirs[i] = NULL; }
+    c->pending = 0;
+    c->acks = 0;
+    if (!sp && ++c->consecutive_failed > c->tolerable && !c->job_failure) {
+        char msg[512];
+        snprintf(msg, sizeof msg,
+                 "Exceeded checkpoint tolerable failure threshold. The latest checkpoint failed due to %s, view the "
+                 "Checkpoint History tab or the Job Manager log to find out why continuous checkpoints failed.", why);
+        c->job_failure = wstrdup(msg);
+    }
+}
+
+static bool expired_locked(const WCkpt *c)
+{
+    return c->pending && c->timeout_ms > 0 && wall_ms() - c->trigger_wall_ms > c->timeout_ms;
+}
+
+bool wckpt_job_failure(WCkpt *c, WError *err)
+{
+    if (!c) return false;
+    pthread_mutex_lock(&c->mu);
+    bool f = c->job_failure != NULL;
+    if (f) werr_set(err, "org.apache.flink.util.FlinkRuntimeException", "%s", c->job_failure);
+    pthread_mutex_unlock(&c->mu);
+    return f;
 }
 
 /* Write lane L's files into dir; its metadata lines go to meta, its keyed-state dirs to dirs. */
@@ -798,6 +860,7 @@ static bool complete(WCkpt *c, int64_t id, const char *dir, bool savepoint, int6
     if (ok) {
         c->completed = id;
         c->any_complete = true;
+        if (!savepoint) c->consecutive_failed = 0;
     } else {
         c->failed = true;
         wsnap_rmtree(dir);
@@ -810,6 +873,10 @@ static bool complete(WCkpt *c, int64_t id, const char *dir, bool savepoint, int6
 static bool lane_snapshot(WCkpt *c, WCkptLane *L, int64_t id, bool savepoint, const char *dir, int64_t align_us,
                           int64_t sim_now, WError *err)
 {
+    if (c->test_delay_ms > 0) {
+        struct timespec ts = {c->test_delay_ms / 1000, (c->test_delay_ms % 1000) * 1000000};
+        nanosleep(&ts, NULL);
+    }
     int64_t t0 = mono_us();
     WStrBuf meta, dirs;
     wsb_init(&meta);
@@ -819,7 +886,14 @@ static bool lane_snapshot(WCkpt *c, WCkptLane *L, int64_t id, bool savepoint, co
     bool ok = wsnap_mkdirs(dir, err) && write_lane(c, L, id, dir, &meta, &dirs, &full, &inc, &inc_any, err);
     int64_t sync = mono_us() - t0;
     pthread_mutex_lock(&c->mu);
-    if (ok) {
+    if (c->pending == id && expired_locked(c)) expire_locked(c);
+    if (c->pending != id) {
+        /* expired meanwhile: this lane's part is dropped with the rest (a write that failed because
+           the expiry removed the directory under it is no failure of the job) */
+        wsnap_rmtree(dir);
+        if (!ok) werr_clear(err);
+        ok = true;
+    } else if (ok) {
         wsb_clear(&c->lane_meta[L->index]);
         if (meta.len) wsb_appendn(&c->lane_meta[L->index], meta.buf, meta.len);
         free(c->lane_dirs[L->index]);

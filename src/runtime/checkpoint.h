@@ -106,6 +106,10 @@ bool wckpt_restore(WCkpt *c, WCkptLane *lanes, int nlanes, int64_t *sim_now, WEr
    (interval and min pause passed, none in progress, no lane has finished), else 0. now_ms is
    the job's processing time (simulated clock in tests). */
 int64_t wckpt_poll_trigger(WCkpt *c, int64_t now_ms);
+/* Checkpoints that expire (execution.checkpointing.timeout) are declined: wckpt_pending stops naming
+   them, so a lane aligning for one drops it. True (err set to Flink's message) once more of them
+   failed in a row than execution.checkpointing.tolerable-failed-checkpoints allows: the job fails. */
+bool wckpt_job_failure(WCkpt *c, WError *err);
 /* The checkpoint lanes should take now (0 = none). */
 int64_t wckpt_pending(WCkpt *c);
 /* Write lane L's part of checkpoint id and acknowledge it; the last acknowledgement writes

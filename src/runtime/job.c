@@ -147,6 +147,29 @@ static void ck_enter(Lane *L, int64_t id)
     L->ck_start_us = now_us();
 }
 
+static void lane_process_msg(Lane *L, Msg *m);
+
+/* The lane is done with checkpoint ck_id (taken, or expired): alignment ends and the messages held
+   for it are processed. */
+static void ck_leave(Lane *L)
+{
+    WJob *j = L->job;
+    L->ck_done = L->ck_id;
+    L->ck_id = 0;
+    for (int x = 0; x < j->nexch; x++) {
+        L->ck_sent[x] = false;
+        if (L->recv[x]) memset(L->recv[x]->barrier, 0, sizeof(bool) * (size_t)L->recv[x]->nfrom);
+    }
+    Msg *m = L->held_head;
+    L->held_head = L->held_tail = NULL;
+    while (m) {
+        Msg *n = m->next;
+        m->next = NULL;
+        lane_process_msg(L, m);
+        m = n;
+    }
+}
+
 static bool ck_blocked(const Lane *L, const Receiver *rc, int from)
 {
     return L->ck_id && rc && rc->barrier[from] && wckpt_exactly_once(L->job->ck);
@@ -162,6 +185,8 @@ static void ck_hold(Lane *L, Msg *m)
 static void ck_barrier(Lane *L, Receiver *rc, int from, int64_t id)
 {
     if (!rc || id <= L->ck_done) return;        /* late barrier of a sender that had ended */
+    if (L->ck_id && id < L->ck_id) return;      /* of a checkpoint that expired */
+    if (L->ck_id && id > L->ck_id) ck_leave(L); /* the one being aligned expired */
     if (!L->ck_id) ck_enter(L, id);
     rc->barrier[from] = true;
 }
@@ -614,6 +639,12 @@ static void ck_step(Lane *L)
         L->stop_wait = 0;
     }
     if (!wckpt_lane_commit(j->ck, &j->ckv[L->index], &L->ck_committed, &L->err)) { lane_fail(L); return; }
+    if (wckpt_job_failure(j->ck, &L->err)) { lane_fail(L); return; }
+    if (L->ck_id && wckpt_pending(j->ck) != L->ck_id) {
+        /* expired before this lane took it */
+        ck_leave(L);
+        return;
+    }
     if (!L->ck_id) {
         if (L->index == 0) {
             wckpt_tick(j->ck);
@@ -643,21 +674,8 @@ static void ck_step(Lane *L)
         lane_fail(L);
         return;
     }
-    L->ck_done = id;
-    L->ck_id = 0;
     int stop = wckpt_stop_state(j->ck, id);
-    for (int x = 0; x < j->nexch; x++) {
-        L->ck_sent[x] = false;
-        if (L->recv[x]) memset(L->recv[x]->barrier, 0, sizeof(bool) * (size_t)L->recv[x]->nfrom);
-    }
-    Msg *m = L->held_head;
-    L->held_head = L->held_tail = NULL;
-    while (m) {
-        Msg *n = m->next;
-        m->next = NULL;
-        lane_process_msg(L, m);
-        m = n;
-    }
+    ck_leave(L);
     if (!wckpt_lane_commit(j->ck, &j->ckv[L->index], &L->ck_committed, &L->err)) { lane_fail(L); return; }
     if (stop == 1) L->stop_wait = id;
     else if (stop >= 2) ck_apply_stop(L, stop);

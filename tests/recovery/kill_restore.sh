@@ -219,3 +219,23 @@ stop_case "stop-win-p2-to-p2" win rocksdb 2 2
 stop_case "stop-win-open-p1-to-p2" win hashmap 1 2 20005
 stop_case "stop-win-open-p2-to-p4-rocksdb" win rocksdb 2 4 20005
 stop_case "stop-win-open-p4-to-p1" win hashmap 4 1 20005
+
+# ---- checkpoint timeout: expired checkpoints are declined; more than the tolerable number fail the job ----
+TO_SETS=("SET 'execution.checkpointing.dir' = 'file://$T/to.chk';" "SET 'execution.checkpointing.interval' = '5 ms';"
+         "SET 'execution.checkpointing.timeout' = '20 ms';" "SET 'weir.exec.test.snapshot-delay' = '40 ms';")
+run timeout-fails-job agg "$T/timeout-fails-job.o" "$T/in.csv" "${TO_SETS[@]}"
+if [[ $RC -ne 0 ]] && grep -q "Exceeded checkpoint tolerable failure threshold. The latest checkpoint failed due to Checkpoint expired before completing." "$T/timeout-fails-job.out"; then
+  pass timeout-fails-job
+else
+  fail timeout-fails-job "expected the job to fail on an expired checkpoint (status $RC)"
+fi
+for par in 1 2; do
+  name="timeout-tolerated-p$par"
+  run "$name" agg "$T/$name.o" "$T/in.csv" "${TO_SETS[@]}" "SET 'parallelism.default' = '$par';" \
+      "SET 'execution.checkpointing.tolerable-failed-checkpoints' = '1000';"
+  if [[ $RC -ne 0 ]]; then fail "$name" "the job failed (status $RC)"
+  elif ! grep -q "FAILED (Checkpoint expired before completing.)" "$T/$name.err"; then fail "$name" "no checkpoint expired"
+  elif published "$T/$name.o" | cmp -s - "$T/ref-agg.txt"; then pass "$name ($(grep -c 'expired before completing' "$T/$name.err") checkpoints expired, output unchanged)"
+  else fail "$name" "output differs from the run without checkpoints"
+  fi
+done
