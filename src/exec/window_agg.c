@@ -17,7 +17,13 @@
  *   - retractions (-U/-D, input_retracts) retract from the accumulators of their windows;
  *   - attached windows (win.attached, Flink's WindowAttachedWindowingStrategy): the rows are the
  *     output of an earlier window and carry window_start / window_end; each row goes to that one
- *     window, which fires as above.
+ *     window, which fires as above;
+ *   - GlobalWindowAggregate (spec->merge, Flink's SlicingWindowOperator over a local aggregate's
+ *     output, SliceAttached / WindowAttached strategies): a row is one slice's partial
+ *     accumulators with the slice end; it is merged (wacc_merge_partial) into every window of
+ *     the slice that has not fired and dropped as late when all have (Flink merges a late slice
+ *     into the windows not yet fired, the same rule); with slice_is_window the end is the one
+ *     window's end. Firing, state and checkpoints are the one-phase operator's.
  * Unlike Flink, HOP and CUMULATE keep one accumulator per window instead of per slice (no
  * accumulator merge is needed; the results are identical). At end of input the framework's final
  * watermark fires every event-time window; processing-time windows fire then as well.
@@ -83,6 +89,11 @@ typedef struct WindowAggOp {
     WChunk *out;
     const WType **out_types;
     int64_t fired, emitted;
+    /* GlobalWindowAggregate */
+    bool merge, slice_is_window;
+    int slice_col;
+    WArena parena;
+    WAggPartial P;
 } WindowAggOp;
 
 static int out_add(WindowAggOp *w)
@@ -230,7 +241,8 @@ static void apply_slot(WindowAggOp *w, const WChunk *in, const Slot *sl)
     else wacc_decode(&w->ac, v.p, v.len, w->acc, w->accn);
     for (int p = sl->head; p >= 0; p = w->pair_next[p]) {
         int r = w->pair_row[p];
-        if (wrowkind_is_retract((WRowKind)in->kinds[r])) wacc_retract(&w->ac, w->acc, w->accn, in, r);
+        if (w->merge) wacc_merge_partial(&w->ac, &w->P, w->acc, w->accn, in, r, w->nkeys);
+        else if (wrowkind_is_retract((WRowKind)in->kinds[r])) wacc_retract(&w->ac, w->acc, w->accn, in, r);
         else wacc_accumulate(&w->ac, w->acc, w->accn, in, r);
     }
     wacc_encode(&w->ac, w->acc, w->accn, &w->abuf);
@@ -247,6 +259,17 @@ static void apply_slot(WindowAggOp *w, const WChunk *in, const Slot *sl)
 static int row_windows(WindowAggOp *w, int r, const WVector *sv, const WVector *ev, const WVector *tv,
                        int64_t now, WError *err)
 {
+    if (w->merge) {
+        /* the slice end of a local aggregate's row (never NULL: the local aggregate sets it) */
+        int64_t se = tv->data[r].i;
+        if (w->slice_is_window) {
+            w->starts[0] = wwin_start_of(&w->win, se);
+            w->ends[0] = se;
+            return 1;
+        }
+        int n = wwin_assign(&w->win, se - 1, w->starts, w->ends, w->max_windows);
+        return n > w->max_windows ? w->max_windows : n;
+    }
     if (ev) {
         if (sv->nulls[r] || ev->nulls[r]) {
             werr_set(err, "java.lang.RuntimeException",
@@ -279,7 +302,8 @@ static void wagg_process(WOperator *op, int input, const WChunk *in)
         advance(w, now);
     }
     w->ac.now = wexec_now(op->ctx);
-    const WVector *tv = w->win.proctime || w->win.attached ? NULL : &in->cols[w->win.time_col];
+    const WVector *tv = w->merge ? &in->cols[w->slice_col]
+                      : w->win.proctime || w->win.attached ? NULL : &in->cols[w->win.time_col];
     const WVector *sv = w->win.attached ? &in->cols[w->win.start_col] : NULL;
     const WVector *ev = w->win.attached ? &in->cols[w->win.end_col] : NULL;
     ensure_pairs(w, in->nrows * w->max_windows);
@@ -292,7 +316,7 @@ static void wagg_process(WOperator *op, int input, const WChunk *in)
     for (int j = 0; j < w->max_windows; j++) w->prev_slot[j] = -1;
     for (int r = 0; r < in->nrows; r++) {
         WRowKind kind = (WRowKind)in->kinds[r];
-        if (wrowkind_is_retract(kind) && !w->retracts) {
+        if (wrowkind_is_retract(kind) && (!w->retracts || w->merge)) {
             werr_set(op->ctx->err, WEXC_TABLE,
                      "WindowAggregate received a %s row but its input was planned insert-only",
                      wrowkind_short(kind));
@@ -408,6 +432,7 @@ static void wagg_destroy(WOperator *op)
     free(w->vals);
     free(w->valn);
     free(w->out_types);
+    warena_free(&w->parena);
     free(w);
 }
 
@@ -417,7 +442,7 @@ static const WOpOps WAGG_OPS = {.process = wagg_process, .watermark = wagg_water
 
 WOperator *wop_window_agg_new(WExecCtx *ctx, const WWindowAggSpec *spec)
 {
-    if (spec->win.kind == WWIN_SESSION) return wop_session_agg_new(ctx, spec);
+    if (spec->win.kind == WWIN_SESSION && !spec->merge) return wop_session_agg_new(ctx, spec);
     int nout = spec->nkeys + spec->naggs + 3;
     bool ok = spec->group_window ? wwin_validate(&spec->win, ctx->err)
                                  : wwin_validate_slicing(&spec->win, ctx->err);
@@ -433,16 +458,29 @@ WOperator *wop_window_agg_new(WExecCtx *ctx, const WWindowAggSpec *spec)
                  spec->win.start_col, spec->win.end_col);
         return NULL;
     }
-    if (!spec->win.proctime && (spec->win.time_col < 0 || spec->win.time_col >= spec->in_ncols)) {
+    if (spec->merge) {
+        if (spec->win.proctime || spec->win.attached || spec->win.kind == WWIN_SESSION || spec->input_retracts ||
+            spec->in_ncols < spec->nkeys + 1 || spec->in_types[spec->in_ncols - 1]->id != WT_BIGINT) {
+            werr_set(ctx->err, WEXC_TABLE,
+                     "GlobalWindowAggregate: expects insert-only row-time slices ending in a BIGINT slice end");
+            return NULL;
+        }
+        for (int k = 0; k < spec->nkeys; k++)
+            if (spec->keys[k] != k) {
+                werr_set(ctx->err, WEXC_TABLE, "GlobalWindowAggregate: grouping key %d must be column %d", k, k);
+                return NULL;
+            }
+    } else if (!spec->win.proctime && (spec->win.time_col < 0 || spec->win.time_col >= spec->in_ncols)) {
         werr_set(ctx->err, WEXC_TABLE, "WindowAggregate: time column %d out of range",
                  spec->win.time_col);
         return NULL;
     }
     WindowAggOp *w = wcalloc(1, sizeof *w);
+    warena_init(&w->parena, 0);
     w->out_types = wmalloc(sizeof *w->out_types * (size_t)nout);
     memcpy(w->out_types, spec->out.types, sizeof *w->out_types * (size_t)nout);
     wop_init(&w->base, &WAGG_OPS, ctx, 1, nout, w->out_types, spec->out.names);
-    w->base.name = "WindowAggregate";
+    w->base.name = spec->merge ? "GlobalWindowAggregate" : "WindowAggregate";
     w->in_ncols = spec->in_ncols;
     w->nkeys = spec->nkeys;
     w->keys = wmalloc(sizeof *w->keys * (size_t)(spec->nkeys ? spec->nkeys : 1));
@@ -473,11 +511,25 @@ WOperator *wop_window_agg_new(WExecCtx *ctx, const WWindowAggSpec *spec)
     wtimers_set_namespace_bytes(w->timers, sizeof(int64_t));
     int cap = ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP;
     w->out = wchunk_new(nout, w->out_types, cap);
-    w->L = wacc_layout_new(spec->aggs, spec->naggs, spec->in_types, spec->input_retracts, w->be,
+    const WType **agg_types = spec->merge ? spec->agg_types : spec->in_types;
+    w->L = wacc_layout_new(spec->aggs, spec->naggs, agg_types, spec->input_retracts, w->be,
                            "window-aggs", 0, ctx->err);
     if (!w->L) {
         wop_free(&w->base);
         return NULL;
+    }
+    if (spec->merge) {
+        w->merge = true;
+        w->slice_is_window = spec->slice_is_window;
+        w->slice_col = spec->in_ncols - 1;
+        WSchema ain = {spec->agg_ncols, NULL, spec->agg_types};
+        wagg_partial_layout(&w->parena, spec->aggs, spec->naggs, &ain, false, false, &w->P);
+        if (spec->nkeys + w->P.ncols + 1 != spec->in_ncols) {
+            werr_set(ctx->err, WEXC_TABLE, "GlobalWindowAggregate: input has %d columns, expected %d",
+                     spec->in_ncols, spec->nkeys + w->P.ncols + 1);
+            wop_free(&w->base);
+            return NULL;
+        }
     }
     wacc_ctx_init(&w->ac, w->L, &w->scratch);
     w->ac.cast = ctx->cast;

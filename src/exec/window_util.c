@@ -110,6 +110,12 @@ int wwin_assign(const WWindowDef *d, int64_t ts, int64_t *starts, int64_t *ends,
     return 0;
 }
 
+int64_t wwin_slice_end(const WWindowDef *d, int64_t ts)
+{
+    int64_t step = d->kind == WWIN_TUMBLE || d->slide_ms <= 0 ? d->size_ms : d->slide_ms;
+    return wwin_start_with_offset(ts, d->offset_ms, step) + step;
+}
+
 int64_t wwin_start_of(const WWindowDef *d, int64_t window_end)
 {
     switch (d->kind) {

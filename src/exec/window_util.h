@@ -47,6 +47,10 @@ bool wwin_fired(const WWinShift *s, int64_t window_end, int64_t progress);
    order Flink's group-window assigners list them (HOP: latest start first; CUMULATE: growing
    ends). Writes at most max windows; returns how many there are (may exceed max). */
 int wwin_assign(const WWindowDef *d, int64_t ts, int64_t *starts, int64_t *ends, int max);
+/* End of the slice of shifted timestamp ts (Flink's SliceAssigner.assignSliceEnd): TUMBLE the
+   window end, HOP / CUMULATE the end of its slide / step. The windows of a slice are those of any
+   of its timestamps, e.g. wwin_assign(d, slice_end - 1, ...). */
+int64_t wwin_slice_end(const WWindowDef *d, int64_t ts);
 /* Start of the window that ends at window_end (CUMULATE: the start of its max-size window). */
 int64_t wwin_start_of(const WWindowDef *d, int64_t window_end);
 /* Upper bound of windows per row (size / slide for HOP, max size / step for CUMULATE). */

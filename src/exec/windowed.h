@@ -66,8 +66,35 @@ typedef struct WWindowAggSpec {
        TVF aggregation (slice assigners): HOP needs no size-multiple-of-slide, TUMBLE no
        |offset| < size. false = window TVF. */
     bool group_window;
+    /* Additive: GlobalWindowAggregate. The input rows are a LocalWindowAggregate's: keys
+       [0, nkeys) (keys must be 0..nkeys-1), the partial accumulators (plan/agg_rules.h), then the
+       slice end as BIGINT (a window end when slice_is_window: the local read attached windows).
+       Each row is merged into the windows of its slice; agg_ncols / agg_types is the local
+       aggregate's input row, which the calls refer to. win.time_col / win.attached are unused;
+       win.time_is_ltz is that of the local's time attribute. */
+    bool merge;
+    bool slice_is_window;
+    int agg_ncols;
+    const WType **agg_types;
 } WWindowAggSpec;
 WOperator *wop_window_agg_new(WExecCtx *ctx, const WWindowAggSpec *spec);
+
+/* ---------------- LocalWindowAggregate (Flink LocalSlicingWindowAggOperator) ----------------
+   Pre-aggregates each chunk per (keys, slice) and emits +I[keys, partial accumulators, slice
+   end] before returning; keeps no state and drops no row (the global aggregate decides what is
+   late). Row-time TUMBLE / HOP / CUMULATE windows (win.time_col), or attached windows
+   (win.attached: the slice end is the row's window_end). */
+typedef struct WLocalWindowAggSpec {
+    int in_ncols;
+    const WType **in_types;
+    int nkeys;
+    const int *keys;
+    int naggs;
+    const WAggCall *aggs;
+    WWindowDef win;
+    WOpSchema out;                  /* keys, partial accumulator columns, slice end (BIGINT) */
+} WLocalWindowAggSpec;
+WOperator *wop_local_window_agg_new(WExecCtx *ctx, const WLocalWindowAggSpec *spec);
 
 /* ---------------- WindowRank / WindowDeduplicate ----------------
    Input already carries window_start / window_end columns (start_col, end_col) from a window TVF.

@@ -311,6 +311,7 @@ static json_t *iso_duration(int64_t ms)
 }
 
 static void two_phase_json(const ExCtx *x, const WRel *r, json_t *j);
+static const WRel *window_global_of(const ExCtx *x, const WRel *local);
 static json_t *acc_row_type_json(const ExCtx *x, const WRel *r, const WSchema *os);
 
 static json_t *node_json(const ExCtx *x, const WRel *r, int id)
@@ -523,17 +524,23 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
         json_object_set_new(j, "state", one_state(r->ttl_ms, "changelogNormalizeState"));
         break;
     }
-    case WR_WINDOW_AGG: case WR_WINDOW_TVF: case WR_WINDOW_RANK: case WR_WINDOW_JOIN: {
+    case WR_WINDOW_AGG: case WR_WINDOW_TVF: case WR_WINDOW_RANK: case WR_WINDOW_JOIN:
+    case WR_LOCAL_WINDOW_AGG: case WR_GLOBAL_WINDOW_AGG: {
         json_t *c = json_object();
         json_object_set_new(c, "table.local-time-zone", json_string(opt_str(x->p->config, "table.local-time-zone", "default")));
         json_object_set_new(j, "configuration", c);
-        if (r->kind == WR_WINDOW_AGG) {
+        bool agg = r->kind == WR_WINDOW_AGG || r->kind == WR_LOCAL_WINDOW_AGG || r->kind == WR_GLOBAL_WINDOW_AGG;
+        if (agg) {
+            /* the calls carry the names of the (global) aggregate's results */
+            const WRel *g = r->kind == WR_LOCAL_WINDOW_AGG ? window_global_of(x, r) : r;
             json_object_set_new(j, "grouping", ints_json(r->nkeys, r->keys));
-            json_object_set_new(j, "aggCalls", agg_calls_json(r->naggs, r->aggs, ex_out_names(x, r) + r->nkeys));
+            json_object_set_new(j, "aggCalls", agg_calls_json(r->naggs, r->aggs, g ? ex_out_names(x, g) + g->nkeys : NULL));
         }
         json_t *w = json_object();
-        bool attached = !(r->kind == WR_WINDOW_TVF || (r->kind == WR_WINDOW_AGG && !r->win_attached));
-        json_object_set_new(w, "strategy", json_string(attached ? "WindowAttached" : "TimeAttribute"));
+        bool attached = !(r->kind == WR_WINDOW_TVF || (agg && !r->win_attached));
+        const char *strategy = attached ? "WindowAttached" : "TimeAttribute";
+        if (r->kind == WR_GLOBAL_WINDOW_AGG && !r->win_attached) strategy = "SliceAttached";
+        json_object_set_new(w, "strategy", json_string(strategy));
         json_t *win = json_object();
         json_object_set_new(win, "type", json_string(window_type(r->win_kind)));
         if (r->win_kind == 3) {
@@ -545,19 +552,32 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
         }
         if (r->win_offset) json_object_set_new(win, "offset", iso_duration(r->win_offset));
         json_object_set_new(w, "window", win);
-        if (r->kind == WR_WINDOW_AGG && r->win_attached) {
+        if (r->kind == WR_GLOBAL_WINDOW_AGG) {
+            /* the local aggregate's slice end (window end when attached) is the input's last field */
+            int end = r->inputs[0]->out.n - 1;
+            json_object_set_new(w, "timeAttributeType", ex_type_json(r->agg_input.types[r->win_time_col]));
+            if (r->win_attached) {
+                json_object_set_new(w, "windowStart", json_integer(-1));
+                json_object_set_new(w, "windowEnd", json_integer(end));
+            } else {
+                json_object_set_new(w, "sliceEnd", json_integer(end));
+            }
+            json_object_set_new(w, "isRowtime", json_boolean(!r->win_proctime));
+        } else if (agg && r->win_attached) {
             const WRel *src = r->inputs[0];
             json_object_set_new(w, "timeAttributeType", ex_type_json(src->out.types[r->win_end_col]));
             json_object_set_new(w, "windowStart", json_integer(r->win_start_col));
             json_object_set_new(w, "windowEnd", json_integer(r->win_end_col));
             json_object_set_new(w, "isRowtime", json_boolean(!r->win_proctime));
-        } else if (r->kind == WR_WINDOW_AGG || r->kind == WR_WINDOW_TVF) {
+        } else if (agg || r->kind == WR_WINDOW_TVF) {
             const WRel *src = r->inputs[0];
             json_object_set_new(w, "timeAttributeType", ex_type_json(src->out.types[r->win_time_col]));
             json_object_set_new(w, "timeAttributeIndex", json_integer(r->win_time_col));
             json_object_set_new(w, "isRowtime", json_boolean(!r->win_proctime));
         }
         json_object_set_new(j, "windowing", w);
+        if (r->kind == WR_GLOBAL_WINDOW_AGG)
+            json_object_set_new(j, "localAggInputRowType", ex_row_type_json(a, &r->agg_input));
         break;
     }
     case WR_SINK: {
@@ -610,6 +630,17 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
     return j;
 }
 
+/* The GlobalWindowAggregate reading local window aggregate `local` (through its exchange). */
+static const WRel *window_global_of(const ExCtx *x, const WRel *local)
+{
+    for (int i = 0; i < x->n; i++) {
+        const WRel *g = x->nodes[i].rel;
+        if (g->kind == WR_GLOBAL_WINDOW_AGG && g->inputs[0]->kind == WR_EXCHANGE && g->inputs[0]->inputs[0] == local)
+            return g;
+    }
+    return NULL;
+}
+
 /* The GlobalGroupAggregate reading local aggregate `local` (through its exchange), or NULL. */
 static const WRel *global_of(const ExCtx *x, const WRel *local)
 {
@@ -657,7 +688,8 @@ static void two_phase_json(const ExCtx *x, const WRel *r, json_t *j)
 static const WRel *acc_producer(const WRel *r)
 {
     if (r->kind == WR_EXCHANGE) r = r->inputs[0];
-    return r->kind == WR_LOCAL_GROUP_AGG || r->kind == WR_INCREMENTAL_GROUP_AGG ? r : NULL;
+    return r->kind == WR_LOCAL_GROUP_AGG || r->kind == WR_INCREMENTAL_GROUP_AGG || r->kind == WR_LOCAL_WINDOW_AGG
+               ? r : NULL;
 }
 
 /* outputType: accumulator rows hold RAW fields (the MapView of a DISTINCT, the accumulator of
@@ -697,6 +729,24 @@ static json_t *acc_row_type_json(const ExCtx *x, const WRel *r, const WSchema *o
                                     json_string(wa_sprintf(a, "MAP<%s, BIGINT NOT NULL>", ex_type_str(a, kt))));
                 json_array_append_new(attrs, at);
                 json_object_set_new(ext, "attributes", attrs);
+                if (lp->kind == WR_LOCAL_WINDOW_AGG) {
+                    /* the window aggregate's heap map view: the logical type plus the key's
+                       internal class where it is not the default one */
+                    json_t *wrap = json_object();
+                    json_object_set_new(wrap, "logicalType", ext);
+                    const char *kc = kt->id == WT_VARCHAR || kt->id == WT_CHAR ? "org.apache.flink.table.data.StringData"
+                                   : kt->id == WT_DECIMAL ? "org.apache.flink.table.data.DecimalData"
+                                   : wtype_is_timestamp(kt) ? "org.apache.flink.table.data.TimestampData" : NULL;
+                    if (kc) {
+                        json_t *fl = json_array(), *fm = json_object(), *kco = json_object();
+                        json_object_set_new(fm, "name", json_string("map"));
+                        json_object_set_new(kco, "conversionClass", json_string(kc));
+                        json_object_set_new(fm, "keyClass", kco);
+                        json_array_append_new(fl, fm);
+                        json_object_set_new(wrap, "fields", fl);
+                    }
+                    ext = wrap;
+                }
                 json_object_set_new(ft, "externalDataType", ext);
             }
             for (int m = 0; m < L.naggs && !ft; m++) {

@@ -43,6 +43,8 @@ const char *ex_rel_name(const WRel *r)
     case WR_LOCAL_GROUP_AGG: return "LocalGroupAggregate";
     case WR_GLOBAL_GROUP_AGG: return "GlobalGroupAggregate";
     case WR_INCREMENTAL_GROUP_AGG: return "IncrementalGroupAggregate";
+    case WR_LOCAL_WINDOW_AGG: return "LocalWindowAggregate";
+    case WR_GLOBAL_WINDOW_AGG: return "GlobalWindowAggregate";
     default: return "Unknown";
     }
 }
@@ -78,6 +80,8 @@ const char *ex_exec_type(const WRel *r)
     case WR_LOCAL_GROUP_AGG: return "stream-exec-local-group-aggregate_1";
     case WR_GLOBAL_GROUP_AGG: return "stream-exec-global-group-aggregate_1";
     case WR_INCREMENTAL_GROUP_AGG: return "stream-exec-incremental-group-aggregate_1";
+    case WR_LOCAL_WINDOW_AGG: return "stream-exec-local-window-aggregate_1";
+    case WR_GLOBAL_WINDOW_AGG: return "stream-exec-global-window-aggregate_1";
     default: return "stream-exec-unknown_1";
     }
 }
@@ -165,6 +169,7 @@ static void window_spec(WStrBuf *out, const WRel *r, const char *time_name, cons
     int k = r->win_kind >= 0 && r->win_kind < 4 ? r->win_kind : 0;
     wsb_printf(out, "%s(", KIND[k]);
     if (time_name) wsb_printf(out, "time_col=[%s]", time_name);
+    else if (!ws) wsb_printf(out, "%s=[%s]", r->win_attached ? "win_end" : "slice_end", we);   /* global */
     else wsb_printf(out, "win_start=[%s], win_end=[%s]", ws, we);
     switch (k) {
     case 0: wduration_format(r->win_size, a, sizeof a); wsb_printf(out, ", size=[%s]", a); break;
@@ -314,13 +319,17 @@ static void acc_names(WStrBuf *out, const char *const *names, int first, int n)
 static void item_sep(WStrBuf *out, int *q) { if ((*q)++) wsb_puts(out, ", "); }
 
 /* LocalGroupAggregate / GlobalGroupAggregate / IncrementalGroupAggregate (Flink's
-   RelExplainUtil.streamGroupAggregationToString with isLocal / isGlobal / a shuffle key). */
+   RelExplainUtil.streamGroupAggregationToString with isLocal / isGlobal / a shuffle key), and
+   LocalWindowAggregate / GlobalWindowAggregate (windowAggregationToString: window=[...] after
+   groupBy, the slice end / window properties last). */
 static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *inn, WStrBuf *out)
 {
     WArena *a = x->p->arena;
     const char *const *on = ex_out_names(x, r);
     WAggPartial L;
     bool incr = r->kind == WR_INCREMENTAL_GROUP_AGG;
+    bool window = r->kind == WR_LOCAL_WINDOW_AGG || r->kind == WR_GLOBAL_WINDOW_AGG;
+    bool local = r->kind == WR_LOCAL_GROUP_AGG || r->kind == WR_LOCAL_WINDOW_AGG;
     bool retract = r->input_retracts;
     wsb_putc(out, '(');
     if (incr) {
@@ -335,11 +344,19 @@ static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *i
             key_names(out, inn, r->nkeys, r->keys);
             wsb_puts(out, "], ");
         }
-        partial_final_type(out, r);
+        if (window) {
+            wsb_puts(out, "window=[");
+            if (r->kind == WR_GLOBAL_WINDOW_AGG) window_spec(out, r, NULL, NULL, inn[r->inputs[0]->out.n - 1]);
+            else if (r->win_attached) window_spec(out, r, NULL, inn[r->win_start_col], inn[r->win_end_col]);
+            else window_spec(out, r, inn[r->win_time_col], NULL, NULL);
+            wsb_puts(out, "], ");
+        } else {
+            partial_final_type(out, r);
+        }
     }
     wsb_puts(out, "select=[");
     int q = 0;
-    if (r->kind == WR_LOCAL_GROUP_AGG) {
+    if (local) {
         wagg_partial_layout(a, r->aggs, r->naggs, &r->agg_input, retract, false, &L);
         for (int i = 0; i < r->nkeys; i++) {
             item_sep(out, &q);
@@ -371,6 +388,7 @@ static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *i
                 wsb_printf(out, "%s%s", m ? ", " : "", inn[L.distinct_args[2 * k + m]]);
             wsb_printf(out, ") AS %s", acc[L.distinct_col[k]]);
         }
+        if (window) wsb_printf(out, ", slice_end('w$) AS %s", on[r->out.n - 1]);
     } else {
         /* the input's accumulator columns follow its grouping columns */
         wagg_partial_layout(a, r->aggs, r->naggs, &r->agg_input, retract, false, &L);
@@ -398,6 +416,13 @@ static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *i
         /* the incremental node passes the inserted record count on (a global hides it) */
         if (incr && O.count1_added)
             wsb_printf(out, ", COUNT_RETRACT(%s) AS %s", acc[L.count1], on[nok + O.count1]);
+        if (window) {
+            const ExNode *node = ex_node(x, r);
+            if (r->win_out_start >= 0) wsb_printf(out, ", start('w$) AS %s", r->out.names[r->win_out_start]);
+            if (r->win_out_end >= 0) wsb_printf(out, ", end('w$) AS %s", r->out.names[r->win_out_end]);
+            if (r->win_out_time >= 0 && node && node->wtime_used)
+                wsb_printf(out, ", rowtime('w$) AS %s", r->out.names[r->win_out_time]);
+        }
     }
     wsb_puts(out, "])");
 }
@@ -715,6 +740,7 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
                    r->minibatch_rowtime ? "RowTime" : "ProcTime");
         return;
     case WR_LOCAL_GROUP_AGG: case WR_GLOBAL_GROUP_AGG: case WR_INCREMENTAL_GROUP_AGG:
+    case WR_LOCAL_WINDOW_AGG: case WR_GLOBAL_WINDOW_AGG:
         two_phase_digest(x, r, inn, out);
         return;
     case WR_OVER_AGG:

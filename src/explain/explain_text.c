@@ -116,7 +116,7 @@ static Cost cost_of(const ExCtx *x, const WRel *r)
         self_net = in.rowcount * row_size(&r->out);
         break;
     case WR_GROUP_AGG: case WR_WINDOW_AGG: case WR_LOCAL_GROUP_AGG: case WR_GLOBAL_GROUP_AGG:
-    case WR_INCREMENTAL_GROUP_AGG:
+    case WR_INCREMENTAL_GROUP_AGG: case WR_LOCAL_WINDOW_AGG: case WR_GLOBAL_WINDOW_AGG:
         c.rowcount = r->nkeys ? in.rowcount * 0.1 : 1;
         self_rows = in.rowcount;
         self_cpu = in.rowcount;

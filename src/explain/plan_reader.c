@@ -547,7 +547,7 @@ static void read_window(Rd *r, json_t *w, WRel *x)
     x->win_time_col = (int)json_integer_value(json_object_get(w, "timeAttributeIndex"));
     x->win_proctime = json_is_false(json_object_get(w, "isRowtime"));
     const char *strategy = json_string_value(json_object_get(w, "strategy"));
-    if (x->kind == WR_WINDOW_AGG && strategy && !strcmp(strategy, "WindowAttached")) {
+    if ((x->kind == WR_WINDOW_AGG || x->kind == WR_LOCAL_WINDOW_AGG) && strategy && !strcmp(strategy, "WindowAttached")) {
         x->win_attached = true;
         x->win_start_col = (int)json_integer_value(json_object_get(w, "windowStart"));
         x->win_end_col = (int)json_integer_value(json_object_get(w, "windowEnd"));
@@ -880,6 +880,35 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         x->nkeys = ints_from_json(r, json_object_get(j, "grouping"), &x->keys);
         if (!read_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
         read_window(r, json_object_get(j, "windowing"), x);
+        x->win_out_start = x->nkeys + x->naggs;
+        x->win_out_end = x->win_out_start + 1;
+        x->win_out_time = x->win_out_start + 2;
+    } else if (!strcmp(type, "stream-exec-local-window-aggregate_1")) {
+        NEED(1);
+        x = new_rel(r, WR_LOCAL_WINDOW_AGG, 1);
+        x->nkeys = ints_from_json(r, json_object_get(j, "grouping"), &x->keys);
+        if (!read_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
+        read_window(r, json_object_get(j, "windowing"), x);
+        x->agg_input = in->out;
+        x->count1_col = -1;
+        x->win_out_start = x->win_out_end = x->win_out_time = -1;
+    } else if (!strcmp(type, "stream-exec-global-window-aggregate_1")) {
+        NEED(1);
+        x = new_rel(r, WR_GLOBAL_WINDOW_AGG, 1);
+        x->nkeys = ints_from_json(r, json_object_get(j, "grouping"), &x->keys);
+        if (!read_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
+        if (!schema_from_json(r, json_object_get(j, "localAggInputRowType"), &x->agg_input)) return NULL;
+        json_t *w = json_object_get(j, "windowing");
+        read_window(r, w, x);
+        const char *strategy = json_string_value(json_object_get(w, "strategy"));
+        x->win_attached = strategy && !strcmp(strategy, "WindowAttached");
+        /* the time attribute of the local aggregate's input (its zone shifts the windows) */
+        const WType *tt = type_from_json(r, json_object_get(w, "timeAttributeType"));
+        if (!tt) return NULL;
+        x->win_time_col = 0;
+        for (int i = x->agg_input.n - 1; i >= 0; i--)
+            if (x->agg_input.types[i]->id == tt->id && x->agg_input.types[i]->time_attr == WTA_ROWTIME) x->win_time_col = i;
+        x->count1_col = -1;
         x->win_out_start = x->nkeys + x->naggs;
         x->win_out_end = x->win_out_start + 1;
         x->win_out_time = x->win_out_start + 2;

@@ -226,7 +226,8 @@ static void push_down(ExCtx *x, const WRel *calc, WRel **roots, int nroots)
 static void agg_names(ExCtx *x, const WRel *calc)
 {
     const WRel *agg = calc->inputs[0];
-    if (agg->kind != WR_GROUP_AGG && agg->kind != WR_WINDOW_AGG && agg->kind != WR_GLOBAL_GROUP_AGG) return;
+    bool window = agg->kind == WR_WINDOW_AGG || agg->kind == WR_GLOBAL_WINDOW_AGG;
+    if (agg->kind != WR_GROUP_AGG && !window && agg->kind != WR_GLOBAL_GROUP_AGG) return;
     /* the aggregates of a distinct split keep Calcite's $fN names */
     if (agg->partial_final != WPF_NONE) return;
     ExNode *an = add(x, agg);
@@ -242,7 +243,7 @@ static void agg_names(ExCtx *x, const WRel *calc)
         /* CAST(agg AS T) AS name: the aggregate is still named after the select item */
         if (e->kind == WX_CAST && e->nargs == 1 && e->args[0]->kind == WX_COLUMN) e = e->args[0];
         if (e->kind != WX_COLUMN) continue;
-        if (agg->kind == WR_WINDOW_AGG && e->col == agg->win_out_time) an->wtime_used = true;
+        if (window && e->col == agg->win_out_time) an->wtime_used = true;
         if (e->col < first_agg || e->col >= end_agg) continue;
         for (int k = 0; k < calc->nexprs; k++) {
             const WExpr *o = calc->exprs[k];
@@ -251,7 +252,7 @@ static void agg_names(ExCtx *x, const WRel *calc)
         }
         if (!used_elsewhere) an->agg_names[e->col] = calc->out.names[i];
     }
-    if (calc->cond && agg->kind == WR_WINDOW_AGG) {
+    if (calc->cond && window) {
         /* a filter on the time column keeps it */
         bool *used = WA_ARRAY(a, bool, agg->out.n ? agg->out.n : 1);
         memset(used, 0, sizeof(bool) * (size_t)(agg->out.n ? agg->out.n : 1));

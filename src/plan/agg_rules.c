@@ -17,6 +17,9 @@
  *   TwoStageOptimizedAggregateRule (mini-batch on, table.optimizer.agg-phase-strategy not
  *     ONE_PHASE, every call mergeable): GroupAggregate <- Exchange <- input becomes
  *     GlobalGroupAggregate <- Exchange <- LocalGroupAggregate <- input.
+ *   TwoStageOptimizedWindowAggregateRule (strategy not ONE_PHASE, with or without mini-batch):
+ *     WindowAggregate <- Exchange <- input becomes GlobalWindowAggregate <- Exchange <-
+ *     LocalWindowAggregate <- input (row-time, non-session windows, every call mergeable).
  *   IncrementalAggregateRule (table.optimizer.incremental-agg-enabled, default true): the
  *     PARTIAL GlobalGroupAggregate and the FINAL LocalGroupAggregate become one
  *     IncrementalGroupAggregate.
@@ -587,6 +590,7 @@ static bool requires_watermark(const WRel *r)
     case WR_INTERVAL_JOIN: return rowtime_type(r->inputs[0]->out.types[r->left_time_col]);
     case WR_TEMPORAL_JOIN: return true;
     case WR_WINDOW_AGG: case WR_WINDOW_RANK: case WR_WINDOW_TVF: case WR_WINDOW_JOIN:
+    case WR_LOCAL_WINDOW_AGG: case WR_GLOBAL_WINDOW_AGG:
         return !r->win_proctime;
     case WR_OVER_AGG:
         return r->time_col >= 0 && r->time_col < r->inputs[0]->out.n &&
@@ -668,4 +672,77 @@ WRel *wagg_mini_batch(WPlanCtx *p, WRel *root)
     assign_walk(p, root, (MbTrait){MB_PROC, latency}, 0);
     mark_assigners(root, uses_trigger(root, 0), 0);
     return root;
+}
+
+/* ------------------------------------------------------------------ two-phase window aggregation */
+
+/* TwoStageOptimizedWindowAggregateRule: WindowAggregate <- Exchange <- input becomes
+   GlobalWindowAggregate <- Exchange <- LocalWindowAggregate <- input when the strategy is not
+   ONE_PHASE (also under the default AUTO, mini-batch or not), the windows are on row time, every
+   call merges (wagg_mergeable; DISTINCT calls travel as their value maps) and the window is not a
+   SESSION (Flink rejects it: session merges differ per subtask). The input of the exchange is
+   never hash-distributed by the keys in a weir plan (only exchanges are), so Flink's distribution
+   check always lets the rule apply. weir also keeps the one-phase plan when the input retracts:
+   Flink's LocalWindowAggregate only accumulates. The local aggregate appends the slice end (or,
+   for a window-attached input, the window end) as its last column; the global one reads it. */
+static WRel *window_two_phase_one(WPlanCtx *p, WRel *r)
+{
+    WRel *x = r->inputs[0];
+    if (x->kind != WR_EXCHANGE || r->win_proctime || r->win_legacy || r->win_kind == 3 || r->input_retracts)
+        return r;
+    for (int i = 0; i < r->naggs; i++) if (!wagg_mergeable(&r->aggs[i], false)) return r;
+    WRel *in = x->inputs[0];
+    WAggPartial L;
+    wagg_partial_layout(p->arena, r->aggs, r->naggs, &in->out, false, false, &L);
+    WRel *local = wrel_new(p, WR_LOCAL_WINDOW_AGG, 1);
+    *local = *r;
+    local->kind = WR_LOCAL_WINDOW_AGG;
+    local->id = 0;
+    local->inputs = WA_ARRAY(p->arena, WRel *, 1);
+    local->ninputs = 1;
+    local->inputs[0] = in;
+    local->agg_input = in->out;
+    local->count1_col = -1;
+    WSchema s = schema_of(p, &L, &in->out, r->keys, r->nkeys);
+    /* one more column: the slice end (window end when attached), epoch-like BIGINT */
+    local->out.n = s.n + 1;
+    local->out.names = WA_ARRAY(p->arena, const char *, s.n + 1);
+    local->out.types = WA_ARRAY(p->arena, const WType *, s.n + 1);
+    memcpy(local->out.names, s.names, sizeof(char *) * (size_t)s.n);
+    memcpy(local->out.types, s.types, sizeof(WType *) * (size_t)s.n);
+    local->out.names[s.n] = r->win_attached ? "$window_end" : "$slice_end";
+    local->out.types[s.n] = &WTYPE_BIGINT;
+    local->changelog = WCM_INSERT;
+    local->nunique = -1;
+    local->unique = NULL;
+    local->win_out_start = local->win_out_end = local->win_out_time = -1;
+    WRel *ex = exchange_over(p, local, r->nkeys);
+    WRel *g = wrel_new(p, WR_GLOBAL_WINDOW_AGG, 1);
+    *g = *r;
+    g->kind = WR_GLOBAL_WINDOW_AGG;
+    g->id = 0;
+    g->inputs = WA_ARRAY(p->arena, WRel *, 1);
+    g->ninputs = 1;
+    g->inputs[0] = ex;
+    g->keys = ints(p, r->nkeys);
+    for (int i = 0; i < r->nkeys; i++) g->keys[i] = i;
+    g->agg_input = in->out;
+    g->count1_col = -1;
+    return g;
+}
+
+static WRel *window_two_phase_walk(WPlanCtx *p, WRel *r, int depth)
+{
+    if (depth > 2000) return r;
+    for (int i = 0; i < r->ninputs; i++) r->inputs[i] = window_two_phase_walk(p, r->inputs[i], depth + 1);
+    if (r->kind == WR_WINDOW_AGG) return window_two_phase_one(p, r);
+    return r;
+}
+
+WRel *wagg_window_two_phase(WPlanCtx *p, WRel *root)
+{
+    if (!root || batch_mode(p)) return root;
+    const char *strategy = wopts_get(p->config, "table.optimizer.agg-phase-strategy");
+    if (strategy && !strcasecmp(strategy, "ONE_PHASE")) return root;
+    return window_two_phase_walk(p, root, 0);
 }

@@ -21,6 +21,10 @@ WRel *wagg_split_distinct(WPlanCtx *p, WRel *root);
    (or its watermark assigner). NULL with p->err set on error. */
 WRel *wagg_mini_batch(WPlanCtx *p, WRel *root);
 
+/* After physical planning: TwoStageOptimizedWindowAggregateRule (WindowAggregate over Exchange
+   -> GlobalWindowAggregate <- Exchange <- LocalWindowAggregate; conditions in agg_rules.c). */
+WRel *wagg_window_two_phase(WPlanCtx *p, WRel *root);
+
 /* Can GroupAggregate call c be merged from partial accumulators (two-phase)? `retract`: the
    input retracts (LISTAGG merges only without retractions). */
 bool wagg_mergeable(const WAggCall *c, bool retract);

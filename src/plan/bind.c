@@ -46,7 +46,8 @@ const char *wrel_kind_name(WRelKind k)
                               "SinkUpsertMaterializer", "OverRank", "WindowTableFunction",
                               "WindowRank", "WindowJoin", "IntervalJoin", "TemporalJoin", "OverAggregate",
                               "MiniBatchAssigner", "LocalGroupAggregate", "GlobalGroupAggregate",
-                              "IncrementalGroupAggregate", "Sort", "TemporalSort"};
+                              "IncrementalGroupAggregate", "Sort", "TemporalSort", "LocalWindowAggregate",
+                              "GlobalWindowAggregate"};
     _Static_assert(sizeof N / sizeof N[0] == WR__COUNT, "a name per plan node kind");
     return (unsigned)k < WR__COUNT ? N[k] : "?";
 }

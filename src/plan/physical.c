@@ -1428,5 +1428,6 @@ WRel *wplan_physical(WPlanCtx *p, WRel *root)
     if (!root) return NULL;
     require_ub(root, true);
     settle(p, root);
+    root = wagg_window_two_phase(p, root);      /* agg_rules.c */
     return wagg_mini_batch(p, root);            /* agg_rules.c */
 }

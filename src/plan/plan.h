@@ -50,6 +50,8 @@ typedef enum WRelKind {
     WR_SORT,                /* ORDER BY / LIMIT / OFFSET: LogicalSort; in batch mode the physical
                                Sort / SortLimit / Limit (bind_sort.c, sort_rules.c) */
     WR_TEMPORAL_SORT,       /* TemporalSort: ORDER BY a time attribute ASC without a limit */
+    WR_LOCAL_WINDOW_AGG,    /* LocalWindowAggregate: partial accumulators per key and slice */
+    WR_GLOBAL_WINDOW_AGG,   /* GlobalWindowAggregate: merges them into the windows */
     WR__COUNT
 } WRelKind;
 
@@ -165,7 +167,12 @@ struct WRel {
     bool win_legacy;                /* a legacy GROUP BY TUMBLE/HOP/SESSION group window */
     int win_out_start, win_out_end, win_out_time;   /* WINDOW_AGG: output positions, -1 if absent */
     bool win_attached;              /* WINDOW_AGG: rows carry their window in win_start_col /
-                                       win_end_col (an aggregate over a window's output) */
+                                       win_end_col (an aggregate over a window's output);
+                                       LOCAL_WINDOW_AGG likewise; GLOBAL_WINDOW_AGG: its local
+                                       was attached (WindowAttached on $window_end, else
+                                       SliceAttached on $slice_end; either is its input's last
+                                       column, and win_time_col / win_start_col / win_end_col
+                                       refer to agg_input, the local's input) */
     /* temporal / interval joins */
     AstExpr *temporal_as_of;        /* scan of a table read FOR SYSTEM_TIME AS OF (binder) */
     bool temporal;                  /* WR_JOIN with a versioned right side (binder) */
@@ -193,7 +200,7 @@ struct WRel {
     bool minibatch_rowtime;         /* WR_MINIBATCH_ASSIGNER: mode=[RowTime] (else ProcTime) */
     bool minibatch_check_size;      /* WR_MINIBATCH_ASSIGNER: the job has operators needing
                                        table.exec.mini-batch.size > 0 */
-    WSchema agg_input;              /* LOCAL/GLOBAL/INCREMENTAL: the row the aggregate calls read
+    WSchema agg_input;              /* LOCAL/GLOBAL/INCREMENTAL (group or window): the row the calls read
                                        (the local aggregate's input: Flink's localAggInputRowType) */
     int count1_col;                 /* GLOBAL/INCREMENTAL: input column with the record count, -1 none */
     int nfinal_keys;                /* INCREMENTAL: final grouping (columns of its input) */

@@ -163,7 +163,7 @@ static bool is_join_kind(WRelKind k)
     return k == WR_JOIN || k == WR_INTERVAL_JOIN || k == WR_TEMPORAL_JOIN || k == WR_WINDOW_JOIN;
 }
 
-static bool is_agg_kind(WRelKind k) { return k == WR_GROUP_AGG || k == WR_WINDOW_AGG; }
+static bool is_agg_kind(WRelKind k) { return k == WR_GROUP_AGG || k == WR_WINDOW_AGG || k == WR_GLOBAL_WINDOW_AGG; }
 
 static bool empty_hint_error(Walk *w, const AstHint *h)
 {

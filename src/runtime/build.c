@@ -438,6 +438,31 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         op = wop_window_agg_new(&L->ctx, &sp);
         break;
     }
+    case WR_LOCAL_WINDOW_AGG: {
+        WRel *in = r->inputs[0];
+        WWindowDef d = window_def(L, r, in);
+        if (r->win_attached) {
+            d.attached = true;
+            d.start_col = r->win_start_col;
+            d.end_col = r->win_end_col;
+        }
+        WLocalWindowAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys,
+                                  .keys = r->keys, .naggs = r->naggs, .aggs = r->aggs, .win = d,
+                                  .out = {r->out.n, r->out.types, r->out.names}};
+        op = wop_local_window_agg_new(&L->ctx, &sp);
+        break;
+    }
+    case WR_GLOBAL_WINDOW_AGG: {
+        /* the window's time attribute is the local aggregate's input column (its zone) */
+        WRel *in = r->inputs[0], local_in = {.out = r->agg_input};
+        WWindowAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+                             .naggs = r->naggs, .aggs = r->aggs, .win = window_def(L, r, &local_in),
+                             .out = {r->out.n, r->out.types, r->out.names}, .merge = true,
+                             .slice_is_window = r->win_attached, .agg_ncols = r->agg_input.n,
+                             .agg_types = r->agg_input.types};
+        op = wop_window_agg_new(&L->ctx, &sp);
+        break;
+    }
     case WR_WINDOW_RANK: {
         WRel *in = r->inputs[0];
         WSortKey *sk = WA_ARRAY(p->arena, WSortKey, r->nsort ? r->nsort : 1);

@@ -1,5 +1,6 @@
 -- Windows over windows: an aggregate grouped by the window_start/window_end of an earlier window
--- aggregate stays a WindowAggregate (Flink's window-attached strategy: the rows carry their window),
+-- aggregate stays a window aggregate (Flink's window-attached strategy: the rows carry their window;
+-- two phases, the global one on the $window_end its local aggregate appends),
 -- and a join of two windowed inputs on window_start and window_end is a WindowJoin. Both emit once
 -- per window when the watermark passes its end, insert-only (Nexmark q5's shape): the busiest user
 -- of each 10-second window. A filter on the TVF's output also keeps the aggregate windowed.

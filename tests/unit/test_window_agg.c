@@ -7,6 +7,7 @@
 #include "op_harness.h"
 #include "../../src/exec/windowed.h"
 #include "../../src/exec/window_util.h"
+#include "../../src/plan/agg_rules.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,14 +35,18 @@ static const WType *OUT1_T[5] = {&WTYPE_STRING, &WTYPE_BIGINT_NN, &TS3_NN, &TS3_
 typedef struct Fix {
     TestEnv env;
     WOperator *op;
+    WOperator *global;          /* two phases: op is the LocalWindowAggregate feeding it */
     Capture *cap;
     int64_t maxts;
     int ncols;
     const WType **types;
+    WArena arena;               /* the partial row's layout */
 } Fix;
 
 static bool fix_open(Fix *f, const WWindowAggSpec *spec)
 {
+    memset(f, 0, sizeof *f);
+    warena_init(&f->arena, 0);
     test_env_init(&f->env);
     f->maxts = INT64_MIN;
     f->ncols = spec->in_ncols;
@@ -57,7 +62,53 @@ static bool fix_open(Fix *f, const WWindowAggSpec *spec)
 static void fix_close(Fix *f)
 {
     if (f->op) wop_free(f->op);
+    if (f->global) wop_free(f->global);
     if (f->cap) capture_free(f->cap);
+    warena_free(&f->arena);
+}
+
+/* The same aggregation in two phases: LocalWindowAggregate -> GlobalWindowAggregate (the window
+   aggregate merging partial rows: keys, partial accumulators, slice end). */
+static bool fix_open_two_phase(Fix *f, const WWindowAggSpec *spec)
+{
+    memset(f, 0, sizeof *f);
+    test_env_init(&f->env);
+    warena_init(&f->arena, 0);
+    f->maxts = INT64_MIN;
+    f->ncols = spec->in_ncols;
+    f->types = (const WType **)spec->in_types;
+    WAggPartial P;
+    WSchema in = {spec->in_ncols, NULL, spec->in_types};
+    wagg_partial_layout(&f->arena, spec->aggs, spec->naggs, &in, false, false, &P);
+    int n = spec->nkeys + P.ncols + 1;
+    const WType **lt = WA_ARRAY(&f->arena, const WType *, n);
+    int *gkeys = WA_ARRAY(&f->arena, int, spec->nkeys + 1);
+    for (int k = 0; k < spec->nkeys; k++) {
+        lt[k] = spec->in_types[spec->keys[k]];
+        gkeys[k] = k;
+    }
+    for (int i = 0; i < P.ncols; i++) lt[spec->nkeys + i] = P.types[i];
+    lt[n - 1] = &WTYPE_BIGINT;
+    WLocalWindowAggSpec ls = {.in_ncols = spec->in_ncols, .in_types = spec->in_types, .nkeys = spec->nkeys,
+                              .keys = spec->keys, .naggs = spec->naggs, .aggs = spec->aggs, .win = spec->win,
+                              .out = {.ncols = n, .types = lt}};
+    WWindowAggSpec gs = *spec;
+    gs.in_ncols = n;
+    gs.in_types = lt;
+    gs.keys = gkeys;
+    gs.merge = true;
+    gs.slice_is_window = spec->win.attached;
+    gs.win.attached = false;
+    gs.agg_ncols = spec->in_ncols;
+    gs.agg_types = spec->in_types;
+    f->op = wop_local_window_agg_new(&f->env.ctx, &ls);
+    if (!f->op) return false;
+    f->global = wop_window_agg_new(&f->env.ctx, &gs);
+    if (!f->global) return false;
+    f->cap = capture_new(&f->env, spec->out.ncols, spec->out.types);
+    wop_connect(f->op, f->global, 0);
+    wop_connect(f->global, &f->cap->base, 0);
+    return true;
 }
 
 /* Feeds "kind,time,v1,v2,..." lines one row per chunk; time "00:00:01" means 2020-10-10 00:00:01
@@ -207,11 +258,16 @@ static char *as_sink(const char *text)
     return out;
 }
 
-static void run_case(int *wtest_failed_, WWindowAggSpec s, const char *p2, const char *want1, const char *want2)
+/* Runs a case in one phase and, for slicing windows, in two phases (same results). */
+static void run_one(int *wtest_failed_, WWindowAggSpec s, bool two, const char *p2, const char *want1,
+                    const char *want2)
 {
     Fix f;
-    CHECK(fix_open(&f, &s));
-    if (!f.op) return;
+    CHECK(two ? fix_open_two_phase(&f, &s) : fix_open(&f, &s));
+    if (!f.op || (two && !f.global)) {
+        fix_close(&f);
+        return;
+    }
     feed(&f, PHASE1, 1000);
     char *got1 = as_sink(f.cap->text.buf ? f.cap->text.buf : "");
     CHECK_MULTISET(got1, want1);
@@ -225,6 +281,12 @@ static void run_case(int *wtest_failed_, WWindowAggSpec s, const char *p2, const
     CHECK(!f.env.err.set);
     CHECK(f.cap->ended);
     fix_close(&f);
+}
+
+static void run_case(int *wtest_failed_, WWindowAggSpec s, const char *p2, const char *want1, const char *want2)
+{
+    run_one(wtest_failed_, s, false, p2, want1, want2);
+    if (s.win.kind != WWIN_SESSION) run_one(wtest_failed_, s, true, p2, want1, want2);
 }
 
 /* ---- conformance: window TVF aggregation ---- */
@@ -875,4 +937,136 @@ WTEST(window_agg_ltz_dst_gap)
               "+I[a, 1, 2, 1, 2021-03-14T03:00, 2021-03-14T04:00, 2021-03-14T10:59:59.999Z]\n");
     fix_close(&f);
     wtz_free(tz);
+}
+
+/* ---- two phases: LocalWindowAggregate -> GlobalWindowAggregate ---- */
+
+/* The local aggregate folds a chunk per key and slice (HOP: the slide) and drops nothing; the
+   global one drops a slice whose windows all fired (numLateRecordsDropped) and merges a late
+   slice into the windows still open. */
+WTEST(window_agg_two_phase_late_slices)
+{
+    WWindowAggSpec s = spec3(WWIN_HOP, 10000, 5000, 0);
+    Fix f;
+    CHECK(fix_open_two_phase(&f, &s));
+    if (!f.global) { fix_close(&f); return; }
+    /* watermark 00:00:06 after the second row: [23:59:55, 00:00:05) fired, 00:00:02 still counts
+       in [00:00:00, 00:00:10); watermark 00:00:18 then: 00:00:03 is dropped (both windows fired) */
+    feed(&f, "+I,00:00:01,1,x,a\n+I,00:00:07,1,y,a\n+I,00:00:02,5,z,a\n+I,00:00:19,1,w,a\n"
+             "+I,00:00:03,9,v,a\n", 1000);
+    CHECK_INT(f.op->late_dropped, 0);
+    CHECK_INT(f.global->late_dropped, 1);
+    finish(&f);
+    CHECK_MULTISET(f.cap->text.buf,
+                   "+I[a, 1, 1, 1, 2020-10-09T23:59:55, 2020-10-10T00:00:05, 2020-10-10T00:00:04.999]\n"
+                   "+I[a, 3, 7, 3, 2020-10-10T00:00, 2020-10-10T00:00:10, 2020-10-10T00:00:09.999]\n"
+                   "+I[a, 1, 1, 1, 2020-10-10T00:00:05, 2020-10-10T00:00:15, 2020-10-10T00:00:14.999]\n"
+                   "+I[a, 1, 1, 1, 2020-10-10T00:00:10, 2020-10-10T00:00:20, 2020-10-10T00:00:19.999]\n"
+                   "+I[a, 1, 1, 1, 2020-10-10T00:00:15, 2020-10-10T00:00:25, 2020-10-10T00:00:24.999]\n");
+    CHECK(!f.env.err.set);
+    fix_close(&f);
+}
+
+/* The local aggregate's rows: one per key and slice of a chunk, keys, partial accumulators
+   (count1, sum, count, the distinct map) and the slice end (CUMULATE: the step's end). */
+WTEST(window_agg_two_phase_local_rows)
+{
+    WWindowAggSpec s = spec3(WWIN_CUMULATE, 10000, 5000, 0);
+    Fix f;
+    CHECK(fix_open_two_phase(&f, &s));
+    if (!f.global) { fix_close(&f); return; }
+    Capture *lc = capture_new(&f.env, f.op->ncols, f.op->types);
+    f.op->nouts = 0;
+    wop_connect(f.op, &lc->base, 0);
+    const char *kinds[4] = {"+I", "+I", "+I", "+I"};
+    const char *cells[16] = {"2020-10-10 00:00:01", "1", "x", "a", "2020-10-10 00:00:03", "2", "x", "a",
+                             "2020-10-10 00:00:06", "4", "y", "a", "2020-10-10 00:00:02", "8", "z", "b"};
+    WChunk *c = chunk_from_text(&f.env, 4, SRC_T, 4, kinds, cells);
+    wop_push(f.op, 0, c);
+    wchunk_free(c);
+    CHECK_INT(lc->rows, 3);
+    CHECK(strstr(lc->text.buf, "+I[a, 2, 3, 1, ") != NULL);     /* 00:00:01 and 00:00:03, one x */
+    char want[64];
+    snprintf(want, sizeof want, ", %lld]", (long long)(1602288005000LL));
+    CHECK(strstr(lc->text.buf, want) != NULL);                  /* slice end 00:00:05 (epoch ms) */
+    CHECK_INT(f.op->late_dropped, 0);
+    capture_free(lc);
+    f.op->nouts = 0;
+    fix_close(&f);
+}
+
+WTEST(window_agg_two_phase_errors)
+{
+    /* the local aggregate: no processing time, no session, mergeable calls only, insert-only */
+    WWindowAggSpec s = spec3(WWIN_TUMBLE, 5000, 0, 0);
+    Fix f;
+    CHECK(fix_open_two_phase(&f, &s));
+    const char *kinds[1] = {"-D"};
+    const char *cells[4] = {"2020-10-10 00:00:01", "1", "x", "a"};
+    WChunk *c = chunk_from_text(&f.env, 4, SRC_T, 1, kinds, cells);
+    wop_push(f.op, 0, c);
+    wchunk_free(c);
+    CHECK(f.env.err.set);
+    CHECK(strstr(f.env.err.msg, "LocalWindowAggregate received a -D row") != NULL);
+    fix_close(&f);
+
+    static const WAggCall FIRST[1] = {
+        {.kind = WAGG_FIRST_VALUE, .name = "FIRST_VALUE", .nargs = 1, .args = {2}, .filter_col = -1,
+         .type = &WTYPE_STRING}};
+    WLocalWindowAggSpec ls = {.in_ncols = 4, .in_types = SRC_T, .nkeys = 1, .keys = NAME_KEY, .naggs = 1,
+                              .aggs = FIRST, .win = s.win};
+    TestEnv e;
+    test_env_init(&e);
+    CHECK(wop_local_window_agg_new(&e.ctx, &ls) == NULL);
+    CHECK(strstr(e.err.msg, "FIRST_VALUE cannot be merged") != NULL);
+    test_env_init(&e);
+    ls.aggs = AGGS3;
+    ls.naggs = 3;
+    ls.win.proctime = true;
+    CHECK(wop_local_window_agg_new(&e.ctx, &ls) == NULL);
+    CHECK(strstr(e.err.msg, "row-time TUMBLE, HOP and CUMULATE") != NULL);
+    /* the global aggregate needs the local's row: keys, accumulators, a BIGINT slice end */
+    test_env_init(&e);
+    WWindowAggSpec gs = s;
+    gs.merge = true;
+    gs.agg_ncols = 4;
+    gs.agg_types = SRC_T;
+    CHECK(wop_window_agg_new(&e.ctx, &gs) == NULL);
+    CHECK(strstr(e.err.msg, "GlobalWindowAggregate") != NULL);
+}
+
+/* Attached windows (an aggregate over a window aggregate's output): the local aggregate sends the
+   row's window end, the global one merges into exactly that window. */
+WTEST(window_agg_two_phase_attached)
+{
+    static const WType *IN_T[3] = {&TS3_NN, &TS3_NN, &WTYPE_BIGINT};
+    static const WAggCall AG[2] = {
+        {.kind = WAGG_COUNT_STAR, .name = "COUNT", .nargs = 0, .filter_col = -1, .type = &WTYPE_BIGINT_NN},
+        {.kind = WAGG_MAX, .name = "MAX", .nargs = 1, .args = {2}, .filter_col = -1, .type = &WTYPE_BIGINT}};
+    static const WType *OUT_T[5] = {&WTYPE_BIGINT_NN, &WTYPE_BIGINT, &TS3_NN, &TS3_NN, &TS3_NN};
+    WWindowAggSpec s = {.in_ncols = 3, .in_types = IN_T, .nkeys = 0, .naggs = 2, .aggs = AG,
+                        .out = {.ncols = 5, .types = OUT_T}};
+    s.win.kind = WWIN_HOP;
+    s.win.size_ms = 10000;
+    s.win.slide_ms = 5000;
+    s.win.attached = true;
+    s.win.start_col = 0;
+    s.win.end_col = 1;
+    Fix f;
+    CHECK(fix_open_two_phase(&f, &s));
+    if (!f.global) { fix_close(&f); return; }
+    const char *kinds[3] = {"+I", "+I", "+I"};
+    const char *cells[9] = {"2020-10-10 00:00:00", "2020-10-10 00:00:10", "3",
+                            "2020-10-10 00:00:00", "2020-10-10 00:00:10", "7",
+                            "2020-10-10 00:00:05", "2020-10-10 00:00:15", "2"};
+    WChunk *c = chunk_from_text(&f.env, 3, IN_T, 3, kinds, cells);
+    wop_push(f.op, 0, c);
+    wchunk_free(c);
+    wop_input_watermark(f.op, 0, WWM_MAX);
+    wop_input_end(f.op, 0);
+    CHECK_MULTISET(f.cap->text.buf,
+                   "+I[2, 7, 2020-10-10T00:00, 2020-10-10T00:00:10, 2020-10-10T00:00:09.999]\n"
+                   "+I[1, 2, 2020-10-10T00:00:05, 2020-10-10T00:00:15, 2020-10-10T00:00:14.999]\n");
+    CHECK(!f.env.err.set);
+    fix_close(&f);
 }
