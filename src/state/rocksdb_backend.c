@@ -22,6 +22,7 @@
  * killed job). Calls into heap_backend.c (objects) and snapshot.c (writer); see backend_internal.h.
  */
 #include "backend_internal.h"
+#include "rocksdb_cache.h"
 #include "../common/arena.h"
 
 #include <rocksdb/c.h>
@@ -42,6 +43,10 @@
 #define DEFAULT_CACHE (256LL << 20)
 #define DEFAULT_WRITE_BUFFER (64LL << 20)
 #define MAX_HASH_BUCKETS 262144         /* hashed memtable of value/list states: <= 2 MB each */
+#define WRITE_CACHE_KEY "state.backend.rocksdb.weir.write-cache-entries"
+#define DEFAULT_WRITE_CACHE 100000      /* entries per state when WRITE_CACHE_KEY is not set */
+#define READ_SLACK 64                   /* entries reads may add beyond the bound (writes evict) */
+#define MAX_CACHED_VALUE 65536          /* larger values bypass the write cache */
 
 struct WRdbState {
     WRdb *r;
@@ -68,6 +73,7 @@ struct WRdbState {
     bool it_started;
     int64_t entries, bytes, expired_reads;
     _Atomic int64_t dropped_entries, dropped_bytes;
+    WRcache cache;                      /* write-back cache (rocksdb_cache.h) */
 };
 
 struct WRdb {
@@ -78,6 +84,8 @@ struct WRdb {
     rocksdb_cache_t *cache;
     rocksdb_writeoptions_t *wo;
     rocksdb_readoptions_t *ro;
+    rocksdb_writebatch_t *batch;        /* dirty cache entries are written through it */
+    int64_t cache_entries;              /* per state; 0 = no write cache */
     rocksdb_column_family_handle_t *default_cf;
     int nstates, capstates;
     WRdbState **states;
@@ -438,6 +446,9 @@ WStateBackend *wstate_rocksdb_new(const WStateBackendConfig *cfg, const WRocksDB
     rocksdb_writeoptions_disable_WAL(r->wo, 1);
     r->ro = rocksdb_readoptions_create();
     rocksdb_readoptions_set_verify_checksums(r->ro, 0);
+    r->batch = rocksdb_writebatch_create();
+    r->cache_entries = !rcfg || rcfg->write_cache_entries == 0 ? DEFAULT_WRITE_CACHE
+                       : rcfg->write_cache_entries < 0 ? 0 : rcfg->write_cache_entries;
     if (getrandom(&r->uid, sizeof r->uid, 0) != (ssize_t)sizeof r->uid) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
@@ -476,6 +487,7 @@ void wrdb_free(WRdb *r)
         WRdbState *rs = r->states[i];
         if (rs->filter) rocksdb_compactionfilter_destroy(rs->filter);
         ring_release(rs);
+        wrc_free(&rs->cache);
         free(rs->known_uk);
         free(rs->ub);
         free(rs->name);
@@ -486,6 +498,7 @@ void wrdb_free(WRdb *r)
     rocksdb_cache_destroy(r->cache);
     rocksdb_writeoptions_destroy(r->wo);
     rocksdb_readoptions_destroy(r->ro);
+    rocksdb_writebatch_destroy(r->batch);
     wsnap_rmtree(r->root);
     for (int i = 0; i < r->nup; i++) { free(r->up[i].sst); free(r->up[i].shared_name); }
     free(r->up);
@@ -508,6 +521,7 @@ WRdbState *wrdb_register(WRdb *r, WState *s, const char *name, WStateKind kind, 
     rs->kind = kind;
     rs->ttl = ttl;
     atomic_store(&rs->ttl_shared, ttl);
+    wrc_init(&rs->cache, (size_t)r->cache_entries);
     if (r->nstates == r->capstates) {
         r->capstates = r->capstates ? r->capstates * 2 : 8;
         r->states = wrealloc(r->states, sizeof(WRdbState *) * (size_t)r->capstates);
@@ -570,6 +584,118 @@ static void del_raw(WRdbState *rs, const void *k, size_t kl)
     check(rs->r, e, "delete");
 }
 
+/* ---------------------------------------------------------------- write-back cache */
+
+/* Write the state's dirty cache entries to RocksDB in one batch (puts, and deletes for entries
+   known absent); they stay cached, clean. */
+static void cache_write(WRdbState *rs)
+{
+    WRcache *c = &rs->cache;
+    if (!c->ndirty) return;
+    WRdb *r = rs->r;
+    if (usable(rs)) {
+        rocksdb_writebatch_clear(r->batch);
+        for (uint32_t i = 0; i < c->ndirty; i++) {
+            WRcEntry *e = wrc_dirty_at(c, i);
+            if (e->flags & WRC_PRESENT)
+                rocksdb_writebatch_put_cf(r->batch, rs->cf, (const char *)wrc_key(e), e->klen,
+                                          (const char *)wrc_value(e), e->vlen);
+            else
+                rocksdb_writebatch_delete_cf(r->batch, rs->cf, (const char *)wrc_key(e), e->klen);
+        }
+        char *e = NULL;
+        rocksdb_write(r->db, r->wo, r->batch, &e);
+        check(r, e, "batch write");
+        rocksdb_writebatch_clear(r->batch);
+    }
+    wrc_clean_all(c);
+}
+
+/* After a write: back to the bound, writing the dirty entries first (one batch per eviction of
+   an eighth of the cache). */
+static void cache_room(WRdbState *rs)
+{
+    WRcache *c = &rs->cache;
+    if (c->n <= c->max) return;
+    cache_write(rs);
+    wrc_evict(c, c->max - c->max / 8);
+}
+
+/* Before the state's entries are read or written in RocksDB directly: write the dirty ones, and
+   with drop, forget all (restore adds entries behind the cache's back). */
+static void cache_sync(WRdbState *rs, bool drop)
+{
+    cache_write(rs);
+    if (drop && rs->cache.n) wrc_clear(&rs->cache);
+}
+
+/* The cache entry of composite key k (present or known absent), read from RocksDB on a miss.
+   NULL when the cache is off, RocksDB failed, or (for reads, !force) the cache is over its bound;
+   the caller then works on RocksDB directly. */
+static WRcEntry *cache_load(WRdbState *rs, const unsigned char *k, size_t kl, bool force)
+{
+    WRcache *c = &rs->cache;
+    if (!wrc_on(c)) return NULL;
+    WRcEntry *e = wrc_find(c, k, kl);
+    if (e) return e;
+    if (!force && c->n >= c->max + READ_SLACK) return NULL;
+    size_t vl = 0;
+    char *v = get_raw(rs, k, kl, &vl);
+    if (rs->r->failed) { free(v); return NULL; }
+    if (v && vl > MAX_CACHED_VALUE && !force) { free(v); return NULL; }   /* read again, uncached */
+    e = wrc_insert(c, k, kl, v, v ? vl : 0);
+    free(v);
+    return e;
+}
+
+/* A present entry whose TTL ran out, found by a read: removed (WSL_EXPIRED), unless RocksDB's
+   compaction filter dropped it already while it sat clean in the cache (then it reads as absent
+   and was counted by the filter, as without the cache). */
+static WStateLookup cache_expire(WRdbState *rs, WRcEntry *e, int64_t items, int64_t bytes)
+{
+    if (!(e->flags & WRC_DIRTY)) {
+        size_t vl;
+        char *v = get_raw(rs, wrc_key(e), e->klen, &vl);
+        bool there = v != NULL;
+        free(v);
+        if (!there) {
+            e->flags &= (uint8_t)~WRC_PRESENT;
+            e->vlen = 0;
+            return WSL_ABSENT;
+        }
+    }
+    wrc_set(&rs->cache, e, NULL, 0);
+    rs->entries -= items;
+    rs->bytes -= bytes;
+    rs->expired_reads++;
+    ring_release(rs);
+    return WSL_EXPIRED;
+}
+
+static int64_t entry_ts(const WRcEntry *e) { return (int64_t)wbe_get64(wrc_value(e)); }
+
+/* ts + bytes as the value of e (dirty); bytes may point into the cache. Values too large for the
+   cache are written to RocksDB directly and the entry removed. */
+static void cache_put(WRdbState *rs, WRcEntry *e, int64_t ts, const void *v, size_t len)
+{
+    if (len + 8 > MAX_CACHED_VALUE) {
+        size_t n;
+        const char *val = encode_value(rs->r, ts, v, len, &n);
+        put_raw(rs, wrc_key(e), e->klen, val, n);
+        wrc_remove(&rs->cache, e);
+        return;
+    }
+    const unsigned char *src = v;
+    if (len && src >= e->buf && src < e->buf + e->cap) {   /* own bytes: keep them across growth */
+        grow(&rs->r->vbuf, &rs->r->vbcap, len);
+        memcpy(rs->r->vbuf, v, len);
+        src = rs->r->vbuf;
+    }
+    unsigned char *p = wrc_reserve(&rs->cache, e, len + 8);
+    wbe_put64(p, (uint64_t)ts);
+    if (len) memmove(p + 8, src, len);
+}
+
 /* ---------------------------------------------------------------- value state */
 
 WStateLookup wrdb_value_get(WRdbState *rs, WBytes *out)
@@ -580,6 +706,15 @@ WStateLookup wrdb_value_get(WRdbState *rs, WBytes *out)
     rs->known_epoch = r->epoch;
     rs->known_found = false;
     if (!usable(rs)) return WSL_ABSENT;
+    WRcEntry *ce = cache_load(rs, r->vkey, r->vklen, false);
+    if (ce) {
+        if (!(ce->flags & WRC_PRESENT)) return WSL_ABSENT;
+        if (rs->ttl > 0 && expired_at(rs->ttl, entry_ts(ce), now_of(r)))
+            return cache_expire(rs, ce, 1, (int64_t)(r->vklen - 2 + ce->vlen - 8));
+        out->p = wrc_value(ce) + 8;
+        out->len = ce->vlen - 8;
+        return WSL_FOUND;
+    }
     size_t vl;
     char *v = get_raw(rs, r->vkey, r->vklen, &vl);
     if (!v) return WSL_ABSENT;
@@ -608,6 +743,23 @@ void wrdb_value_put(WRdbState *rs, const void *v, size_t len)
     int64_t now = now_of(r);
     bool found;
     size_t old = 0;
+    WRcEntry *ce = cache_load(rs, r->vkey, r->vklen, true);
+    if (ce) {
+        found = ce->flags & WRC_PRESENT;
+        if (found) {
+            old = ce->vlen - 8;
+            if (rs->ttl > 0 && expired_at(rs->ttl, entry_ts(ce), now)) rs->expired_reads++;
+            rs->bytes += (int64_t)len - (int64_t)old;
+        } else {
+            rs->entries++;
+            rs->bytes += (int64_t)(r->vklen - 2 + len);
+        }
+        cache_put(rs, ce, now, v, len);
+        rs->known_epoch = 0;
+        ring_release(rs);
+        cache_room(rs);
+        return;
+    }
     if (rs->known_epoch == r->epoch) {
         found = rs->known_found;
         old = rs->known_vlen;
@@ -646,6 +798,23 @@ void wrdb_clear(WRdbState *rs)
     bool found;
     size_t old = 0, items = 0;
     int n = 1;
+    WRcEntry *ce = cache_load(rs, r->vkey, r->vklen, true);
+    if (ce) {
+        if (!(ce->flags & WRC_PRESENT)) return;
+        if (rs->kind == WSTATE_LIST) {
+            n = list_count(wrc_value(ce) + 8, ce->vlen - 8, &items);
+            rs->entries -= n < 0 ? 0 : n;
+            rs->bytes -= (int64_t)items;
+        } else {
+            rs->entries--;
+            rs->bytes -= (int64_t)(r->vklen - 2 + ce->vlen - 8);
+        }
+        wrc_set(&rs->cache, ce, NULL, 0);
+        rs->known_epoch = 0;
+        ring_release(rs);
+        cache_room(rs);
+        return;
+    }
     if (rs->kind == WSTATE_VALUE && rs->known_epoch == r->epoch) {
         found = rs->known_found;
         old = rs->known_vlen;
@@ -702,6 +871,15 @@ WStateLookup wrdb_map_get(WRdbState *rs, const void *uk, size_t uklen, WBytes *o
     if (!usable(rs)) return WSL_ABSENT;
     size_t kl, vl;
     const unsigned char *k = mkey_with(r, uk, uklen, &kl);
+    WRcEntry *ce = cache_load(rs, k, kl, false);
+    if (ce) {
+        if (!(ce->flags & WRC_PRESENT)) return WSL_ABSENT;
+        if (rs->ttl > 0 && expired_at(rs->ttl, entry_ts(ce), now_of(r)))
+            return cache_expire(rs, ce, 1, (int64_t)(kl - 6 + ce->vlen - 8));
+        out->p = wrc_value(ce) + 8;
+        out->len = ce->vlen - 8;
+        return WSL_FOUND;
+    }
     char *v = get_raw(rs, k, kl, &vl);
     if (!v) { remember_uk(rs, uk, uklen, false, 0); return WSL_ABSENT; }
     if (rs->ttl > 0 && expired_at(rs->ttl, (int64_t)wbe_get64((unsigned char *)v), now_of(r))) {
@@ -730,6 +908,21 @@ void wrdb_map_put(WRdbState *rs, const void *uk, size_t uklen, const void *uv, s
     mkey_with(r, uk, uklen, &kl);
     bool found;
     size_t old = 0;
+    WRcEntry *ce = cache_load(rs, r->mkey, kl, true);
+    if (ce) {
+        found = ce->flags & WRC_PRESENT;
+        if (found) {
+            rs->bytes += (int64_t)uvlen - (int64_t)(ce->vlen - 8);
+        } else {
+            rs->entries++;
+            rs->bytes += (int64_t)(kl - 6 + uvlen);
+        }
+        cache_put(rs, ce, now, uv, uvlen);
+        rs->known_epoch = 0;
+        ring_release(rs);
+        cache_room(rs);
+        return;
+    }
     if (knows_uk(rs, uk, uklen)) {
         found = rs->known_found;
         old = rs->known_vlen;
@@ -760,6 +953,17 @@ void wrdb_map_remove(WRdbState *rs, const void *uk, size_t uklen)
     mkey_with(r, uk, uklen, &kl);
     bool found;
     size_t old = 0;
+    WRcEntry *ce = cache_load(rs, r->mkey, kl, true);
+    if (ce) {
+        if (!(ce->flags & WRC_PRESENT)) return;
+        rs->entries--;
+        rs->bytes -= (int64_t)(kl - 6 + ce->vlen - 8);
+        wrc_set(&rs->cache, ce, NULL, 0);
+        rs->known_epoch = 0;
+        ring_release(rs);
+        cache_room(rs);
+        return;
+    }
     if (knows_uk(rs, uk, uklen)) {
         found = rs->known_found;
         old = rs->known_vlen;
@@ -797,6 +1001,7 @@ static rocksdb_iterator_t *prefix_iter(WRdbState *rs, rocksdb_readoptions_t **ro
 size_t wrdb_map_size(WRdbState *rs, bool stop_at_first)
 {
     if (!usable(rs)) return 0;
+    cache_sync(rs, false);
     int64_t now = rs->ttl > 0 ? now_of(rs->r) : 0;
     rocksdb_readoptions_t *ro;
     unsigned char *ub = NULL;
@@ -816,8 +1021,18 @@ size_t wrdb_map_size(WRdbState *rs, bool stop_at_first)
     return n;
 }
 
+/* A key deleted in RocksDB directly (after cache_sync): known absent in the cache too. */
+static void cache_forget(WRdbState *rs, const void *k, size_t kl)
+{
+    WRcEntry *e = wrc_on(&rs->cache) ? wrc_find(&rs->cache, k, kl) : NULL;
+    if (!e) return;
+    e->flags &= (uint8_t)~WRC_PRESENT;
+    e->vlen = 0;
+}
+
 static void map_clear(WRdbState *rs)
 {
+    cache_sync(rs, false);
     rocksdb_readoptions_t *ro;
     unsigned char *ub = NULL;
     size_t ubcap = 0, prefix;
@@ -827,6 +1042,7 @@ static void map_clear(WRdbState *rs)
         const char *k = rocksdb_iter_key(it, &kl);
         rocksdb_iter_value(it, &vl);
         del_raw(rs, k, kl);
+        cache_forget(rs, k, kl);
         rs->entries--;
         rs->bytes -= (int64_t)(kl - 6 + (vl >= 8 ? vl - 8 : 0));
     }
@@ -844,6 +1060,7 @@ void wrdb_map_iter(WRdbState *rs, WMapIter *it)
     it->table = NULL;
     it->pos = 0;
     if (!usable(rs)) return;
+    cache_sync(rs, false);
     rs->it = prefix_iter(rs, &rs->itro, &rs->ub, &rs->ubcap, &rs->it_prefix);
     rs->it_started = false;
     it->table = rs;
@@ -881,6 +1098,7 @@ void wrdb_map_iter_remove(WMapIter *it)
     const char *k = rocksdb_iter_key(rs->it, &kl);
     rocksdb_iter_value(rs->it, &vl);
     del_raw(rs, k, kl);
+    cache_forget(rs, k, kl);
     rs->entries--;
     rs->bytes -= (int64_t)(kl - 6 + (vl >= 8 ? vl - 8 : 0));
     rs->known_epoch = 0;
@@ -893,6 +1111,42 @@ void wrdb_list_add(WRdbState *rs, const void *v, size_t len)
     WRdb *r = rs->r;
     if (!usable(rs)) return;
     int64_t now = now_of(r);
+    /* a cached list is appended to in the cache; an uncached one gets a merge (no read) */
+    WRcEntry *ce = wrc_on(&rs->cache) ? wrc_find(&rs->cache, r->vkey, r->vklen) : NULL;
+    if (ce) {
+        size_t keep = 0;            /* body bytes kept: none when the last write is older than the TTL */
+        if ((ce->flags & WRC_PRESENT) && ce->vlen >= 8) {
+            keep = ce->vlen - 8;
+            if (expired_at(rs->ttl, entry_ts(ce), now)) {
+                size_t ib = 0;
+                int n = list_count(wrc_value(ce) + 8, keep, &ib);
+                rs->entries -= n < 0 ? 0 : n;
+                rs->bytes -= (int64_t)ib;
+                keep = 0;
+            }
+        }
+        if (keep + 12 + len <= MAX_CACHED_VALUE) {
+            const unsigned char *src = v;
+            if (len && src >= ce->buf && src < ce->buf + ce->cap) {
+                grow(&r->vbuf, &r->vbcap, len);
+                memcpy(r->vbuf, v, len);
+                src = r->vbuf;
+            }
+            unsigned char *p = wrc_reserve(&rs->cache, ce, 8 + keep + 4 + len);
+            wbe_put64(p, (uint64_t)now);
+            wbe_put32(p + 8 + keep, (uint32_t)len);
+            if (len) memcpy(p + 12 + keep, src, len);
+            rs->entries++;
+            rs->bytes += (int64_t)len;
+            ring_release(rs);
+            cache_room(rs);
+            return;
+        }
+        /* too large for the cache: RocksDB gets the list so far, then the merge below */
+        if (!keep) wrc_set(&rs->cache, ce, NULL, 0);
+        cache_sync(rs, false);
+        wrc_remove(&rs->cache, ce);
+    }
     grow(&r->vbuf, &r->vbcap, len + 12);
     wbe_put64(r->vbuf, (uint64_t)now);
     wbe_put32(r->vbuf + 8, (uint32_t)len);
@@ -911,6 +1165,30 @@ int wrdb_list_get(WRdbState *rs, const WBytes **items, WStateLookup *how)
     *items = NULL;
     if (how) *how = WSL_ABSENT;
     if (!usable(rs)) return 0;
+    WRcEntry *ce = cache_load(rs, r->vkey, r->vklen, false);
+    if (ce) {
+        if (!(ce->flags & WRC_PRESENT) || ce->vlen < 8) return 0;
+        const unsigned char *body = wrc_value(ce) + 8;
+        size_t ib = 0;
+        int n = list_count(body, ce->vlen - 8, &ib);
+        if (n <= 0) return 0;
+        if (rs->ttl > 0 && expired_at(rs->ttl, entry_ts(ce), now_of(r))) {
+            WStateLookup l = cache_expire(rs, ce, n, (int64_t)ib);
+            if (how) *how = l;
+            return 0;
+        }
+        WBytes *arr = wmalloc(sizeof(WBytes) * (size_t)n);
+        size_t off = 0;
+        for (int i = 0; i < n; i++) {
+            uint32_t l = wbe_get32(body + off);
+            arr[i] = (WBytes){body + off + 4, l};
+            off += 4 + l;
+        }
+        ring_push(rs, arr);
+        *items = arr;
+        if (how) *how = WSL_FOUND;
+        return n;
+    }
     size_t vl;
     char *v = get_raw(rs, r->vkey, r->vklen, &vl);
     if (!v) return 0;
@@ -946,6 +1224,30 @@ void wrdb_list_remove_at(WRdbState *rs, int index)
 {
     WRdb *r = rs->r;
     if (!usable(rs)) return;
+    WRcEntry *ce = cache_load(rs, r->vkey, r->vklen, true);
+    if (ce) {
+        if (!(ce->flags & WRC_PRESENT) || ce->vlen < 8) return;
+        const unsigned char *body = wrc_value(ce) + 8;
+        size_t blen = ce->vlen - 8;
+        int n = list_count(body, blen, NULL);
+        if (index < 0 || index >= n) return;
+        size_t off = 0;
+        for (int i = 0; i < index; i++) off += 4 + wbe_get32(body + off);
+        uint32_t l = wbe_get32(body + off);
+        if (n == 1) {
+            wrc_set(&rs->cache, ce, NULL, 0);
+        } else {                    /* in place: the rest moves down, the timestamp is now */
+            unsigned char *p = wrc_value(ce);
+            memmove(p + 8 + off, p + 8 + off + 4 + l, blen - off - 4 - l);
+            wbe_put64(p, (uint64_t)now_of(r));
+            wrc_reserve(&rs->cache, ce, 8 + blen - 4 - l);
+        }
+        rs->entries--;
+        rs->bytes -= l;
+        ring_release(rs);
+        cache_room(rs);
+        return;
+    }
     size_t vl;
     char *v = get_raw(rs, r->vkey, r->vklen, &vl);
     if (!v) return;
@@ -976,6 +1278,7 @@ void wrdb_list_remove_at(WRdbState *rs, int index)
 void wrdb_for_each(WRdbState *rs, WStateKeyFn fn, void *ctx)
 {
     if (!usable(rs)) return;
+    cache_sync(rs, false);
     rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
     rocksdb_readoptions_set_verify_checksums(ro, 0);
     rocksdb_readoptions_set_total_order_seek(ro, 1);
@@ -1032,6 +1335,7 @@ void wrdb_fail(WRdb *r, const char *msg)
 
 static void flush_all(WRdb *r)
 {
+    for (int i = 0; i < r->nstates; i++) cache_sync(r->states[i], false);
     rocksdb_flushoptions_t *fo = rocksdb_flushoptions_create();
     rocksdb_flushoptions_set_wait(fo, 1);
     for (int i = 0; i < r->nstates && !r->failed; i++) {
@@ -1087,6 +1391,7 @@ void wrdb_snapshot_state(WRdbState *rs, WSnapWriter *w, int64_t now)
 {
     if (!usable(rs)) return;
     close_iter(rs);
+    cache_sync(rs, false);
     rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
     rocksdb_readoptions_set_verify_checksums(ro, 0);
     rocksdb_readoptions_set_fill_cache(ro, 0);
@@ -1138,6 +1443,7 @@ void wrdb_restore_value(WRdbState *rs, int kg, const void *k, size_t kl, const v
                         int64_t ts)
 {
     if (!usable(rs)) return;
+    cache_sync(rs, true);
     size_t n, vn;
     unsigned char *ck = restore_key(rs->r, kg, k, kl, NULL, 0, false, &n);
     const char *val = encode_value(rs->r, ts, v, vl, &vn);
@@ -1150,6 +1456,7 @@ void wrdb_restore_map(WRdbState *rs, int kg, const void *k, size_t kl, const voi
                       const void *v, size_t vl, int64_t ts)
 {
     if (!usable(rs)) return;
+    cache_sync(rs, true);
     size_t n, vn;
     unsigned char *ck = restore_key(rs->r, kg, k, kl, uk, ukl, true, &n);
     const char *val = encode_value(rs->r, ts, v, vl, &vn);
@@ -1162,6 +1469,7 @@ void wrdb_restore_list(WRdbState *rs, int kg, const void *k, size_t kl, const vo
                        size_t bodylen, int nitems, int64_t ts)
 {
     if (!usable(rs)) return;
+    cache_sync(rs, true);
     size_t n, vn;
     unsigned char *ck = restore_key(rs->r, kg, k, kl, NULL, 0, false, &n);
     const char *val = encode_value(rs->r, ts, body, bodylen, &vn);
@@ -1175,6 +1483,7 @@ void wrdb_restore_list(WRdbState *rs, int kg, const void *k, size_t kl, const vo
 void wrdb_restore_raw(WRdbState *rs, const void *ck, size_t cklen, const void *v, size_t vlen)
 {
     if (!usable(rs) || cklen < 2 || vlen < 8) return;
+    cache_sync(rs, true);
     rs->r->epoch++;
     if (rs->kind == WSTATE_LIST) {
         size_t ib = 0;
@@ -1260,6 +1569,22 @@ bool wstate_backend_config(const WOptions *config, WStateBackendType *type, WRoc
     }
     if (!rcfg) return true;
     rcfg->local_dir = wopts_get(config, "state.backend.rocksdb.localdir");
-    return memory_option(config, "state.backend.rocksdb.block.cache-size", &rcfg->block_cache_bytes, err) &&
-           memory_option(config, "state.backend.rocksdb.writebuffer.size", &rcfg->write_buffer_bytes, err);
+    if (!memory_option(config, "state.backend.rocksdb.block.cache-size", &rcfg->block_cache_bytes, err) ||
+        !memory_option(config, "state.backend.rocksdb.writebuffer.size", &rcfg->write_buffer_bytes, err))
+        return false;
+    const char *wc = wopts_get(config, WRITE_CACHE_KEY);
+    if (wc) {
+        char *end;
+        while (*wc == ' ') wc++;
+        errno = 0;
+        long long n = *wc >= '0' && *wc <= '9' ? strtoll(wc, &end, 10) : -1;
+        if (n >= 0) while (*end == ' ') end++;
+        if (n < 0 || errno || *end || n > INT32_MAX) {
+            werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key '%s'.",
+                     wopts_get(config, WRITE_CACHE_KEY), WRITE_CACHE_KEY);
+            return false;
+        }
+        rcfg->write_cache_entries = n == 0 ? -1 : n;
+    }
+    return true;
 }
