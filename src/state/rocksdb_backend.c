@@ -74,6 +74,8 @@ struct WRdbState {
     int64_t entries, bytes, expired_reads;
     _Atomic int64_t dropped_entries, dropped_bytes;
     WRcache cache;                      /* write-back cache (rocksdb_cache.h) */
+    uint64_t memo_epoch, memo_gen;      /* the current key's entry (value/list) was memo_idx */
+    uint32_t memo_idx;
 };
 
 struct WRdb {
@@ -86,6 +88,8 @@ struct WRdb {
     rocksdb_readoptions_t *ro;
     rocksdb_writebatch_t *batch;        /* dirty cache entries are written through it */
     int64_t cache_entries;              /* per state; 0 = no write cache */
+    WRcEntry **sorted;                  /* dirty entries in key order, for the batch */
+    uint32_t sortcap;
     rocksdb_column_family_handle_t *default_cf;
     int nstates, capstates;
     WRdbState **states;
@@ -310,7 +314,8 @@ static void merge_delete(void *st, const char *v, size_t vl) { (void)st; (void)v
    read-only open, which needs the merge operator only). *filter receives the filter to destroy
    after the DB closes. */
 static rocksdb_options_t *cf_options(rocksdb_options_t *base, WStateKind kind, void *st,
-                                     rocksdb_compactionfilter_t **filter, int64_t write_buffer)
+                                     rocksdb_compactionfilter_t **filter, int64_t write_buffer,
+                                     bool hashed)
 {
     /* bucket array (8 bytes each) at most 1/16 of a memtable */
     size_t buckets = (size_t)(write_buffer / 128) < MAX_HASH_BUCKETS ? (size_t)(write_buffer / 128) : MAX_HASH_BUCKETS;
@@ -323,7 +328,7 @@ static rocksdb_options_t *cf_options(rocksdb_options_t *base, WStateKind kind, v
     if (kind != WSTATE_MAP && filter) {
         rocksdb_options_set_prefix_extractor(
             o, rocksdb_slicetransform_create(NULL, noop_destructor, wk_transform, wk_in_domain, wk_in_range, wk_name));
-        rocksdb_options_set_hash_link_list_rep(o, buckets);
+        if (hashed) rocksdb_options_set_hash_link_list_rep(o, buckets);
     }
     if (kind == WSTATE_LIST)
         rocksdb_options_set_merge_operator(
@@ -334,7 +339,7 @@ static rocksdb_options_t *cf_options(rocksdb_options_t *base, WStateKind kind, v
 
 /* ---------------------------------------------------------------- backend */
 
-static rocksdb_options_t *base_options(rocksdb_cache_t *cache, int64_t write_buffer)
+static rocksdb_options_t *base_options(rocksdb_cache_t *cache, int64_t write_buffer, bool hashed)
 {
     rocksdb_options_t *o = rocksdb_options_create();
     rocksdb_options_set_create_if_missing(o, 1);
@@ -345,7 +350,7 @@ static rocksdb_options_t *base_options(rocksdb_cache_t *cache, int64_t write_buf
     rocksdb_options_set_max_open_files(o, -1);
     rocksdb_options_set_write_buffer_size(o, (size_t)write_buffer);
     rocksdb_options_set_max_write_buffer_number(o, 2);
-    rocksdb_options_set_inplace_update_support(o, 1);
+    rocksdb_options_set_inplace_update_support(o, hashed);
     rocksdb_options_set_allow_concurrent_memtable_write(o, 0);
     rocksdb_options_set_memtable_prefix_bloom_size_ratio(o, 0.1);
     rocksdb_options_set_memtable_whole_key_filtering(o, 1);
@@ -422,8 +427,10 @@ WStateBackend *wstate_rocksdb_new(const WStateBackendConfig *cfg, const WRocksDB
     r->dbdir = wsnap_join(root, "db");
     int64_t cache = rcfg && rcfg->block_cache_bytes > 0 ? rcfg->block_cache_bytes : DEFAULT_CACHE;
     int64_t wb = rcfg && rcfg->write_buffer_bytes > 0 ? rcfg->write_buffer_bytes : DEFAULT_WRITE_BUFFER;
+    r->cache_entries = !rcfg || rcfg->write_cache_entries == 0 ? DEFAULT_WRITE_CACHE
+                       : rcfg->write_cache_entries < 0 ? 0 : rcfg->write_cache_entries;
     r->cache = rocksdb_cache_create_lru((size_t)cache);
-    r->opts = base_options(r->cache, wb);
+    r->opts = base_options(r->cache, wb, r->cache_entries == 0);
     r->write_buffer = wb;
     const char *names[1] = {"default"};
     const rocksdb_options_t *cfo[1] = {r->opts};
@@ -447,8 +454,6 @@ WStateBackend *wstate_rocksdb_new(const WStateBackendConfig *cfg, const WRocksDB
     r->ro = rocksdb_readoptions_create();
     rocksdb_readoptions_set_verify_checksums(r->ro, 0);
     r->batch = rocksdb_writebatch_create();
-    r->cache_entries = !rcfg || rcfg->write_cache_entries == 0 ? DEFAULT_WRITE_CACHE
-                       : rcfg->write_cache_entries < 0 ? 0 : rcfg->write_cache_entries;
     if (getrandom(&r->uid, sizeof r->uid, 0) != (ssize_t)sizeof r->uid) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
@@ -499,6 +504,7 @@ void wrdb_free(WRdb *r)
     rocksdb_writeoptions_destroy(r->wo);
     rocksdb_readoptions_destroy(r->ro);
     rocksdb_writebatch_destroy(r->batch);
+    free(r->sorted);
     wsnap_rmtree(r->root);
     for (int i = 0; i < r->nup; i++) { free(r->up[i].sst); free(r->up[i].shared_name); }
     free(r->up);
@@ -527,7 +533,7 @@ WRdbState *wrdb_register(WRdb *r, WState *s, const char *name, WStateKind kind, 
         r->states = wrealloc(r->states, sizeof(WRdbState *) * (size_t)r->capstates);
     }
     r->states[r->nstates++] = rs;
-    rocksdb_options_t *o = cf_options(r->opts, kind, rs, &rs->filter, r->write_buffer);
+    rocksdb_options_t *o = cf_options(r->opts, kind, rs, &rs->filter, r->write_buffer, r->cache_entries == 0);
     char *e = NULL;
     /* the default column family exists already and has no merge operator: rename that one */
     rs->cf = rocksdb_create_column_family(r->db, o, strcmp(name, "default") == 0 ? "_default" : name, &e);
@@ -586,17 +592,31 @@ static void del_raw(WRdbState *rs, const void *k, size_t kl)
 
 /* ---------------------------------------------------------------- write-back cache */
 
+static int cmp_entry_key(const void *a, const void *b)
+{
+    const WRcEntry *x = *(WRcEntry *const *)a, *y = *(WRcEntry *const *)b;
+    int c = memcmp(wrc_key(x), wrc_key(y), x->klen < y->klen ? x->klen : y->klen);
+    return c ? c : (x->klen > y->klen) - (x->klen < y->klen);
+}
+
 /* Write the state's dirty cache entries to RocksDB in one batch (puts, and deletes for entries
-   known absent); they stay cached, clean. */
+   known absent) in key order, so that the memtable's skip list inserts them walking forward
+   from the previous one; they stay cached, clean. */
 static void cache_write(WRdbState *rs)
 {
     WRcache *c = &rs->cache;
     if (!c->ndirty) return;
     WRdb *r = rs->r;
     if (usable(rs)) {
+        if (c->ndirty > r->sortcap) {
+            r->sortcap = c->ndirty * 2;
+            r->sorted = wrealloc(r->sorted, sizeof(WRcEntry *) * r->sortcap);
+        }
+        for (uint32_t i = 0; i < c->ndirty; i++) r->sorted[i] = wrc_dirty_at(c, i);
+        qsort(r->sorted, c->ndirty, sizeof(WRcEntry *), cmp_entry_key);
         rocksdb_writebatch_clear(r->batch);
         for (uint32_t i = 0; i < c->ndirty; i++) {
-            WRcEntry *e = wrc_dirty_at(c, i);
+            WRcEntry *e = r->sorted[i];
             if (e->flags & WRC_PRESENT)
                 rocksdb_writebatch_put_cf(r->batch, rs->cf, (const char *)wrc_key(e), e->klen,
                                           (const char *)wrc_value(e), e->vlen);
@@ -636,15 +656,24 @@ static WRcEntry *cache_load(WRdbState *rs, const unsigned char *k, size_t kl, bo
 {
     WRcache *c = &rs->cache;
     if (!wrc_on(c)) return NULL;
+    WRdb *r = rs->r;
+    bool cur = k == r->vkey;            /* the current key of a value/list state: memoised */
+    if (cur && rs->memo_epoch == r->epoch && rs->memo_gen == c->gen) return &c->e[rs->memo_idx];
     WRcEntry *e = wrc_find(c, k, kl);
-    if (e) return e;
-    if (!force && c->n >= c->max + READ_SLACK) return NULL;
-    size_t vl = 0;
-    char *v = get_raw(rs, k, kl, &vl);
-    if (rs->r->failed) { free(v); return NULL; }
-    if (v && vl > MAX_CACHED_VALUE && !force) { free(v); return NULL; }   /* read again, uncached */
-    e = wrc_insert(c, k, kl, v, v ? vl : 0);
-    free(v);
+    if (!e) {
+        if (!force && c->n >= c->max + READ_SLACK) return NULL;
+        size_t vl = 0;
+        char *v = get_raw(rs, k, kl, &vl);
+        if (r->failed) { free(v); return NULL; }
+        if (v && vl > MAX_CACHED_VALUE && !force) { free(v); return NULL; }   /* read again, uncached */
+        e = wrc_insert(c, k, kl, v, v ? vl : 0);
+        free(v);
+    }
+    if (cur) {
+        rs->memo_epoch = r->epoch;
+        rs->memo_gen = c->gen;
+        rs->memo_idx = (uint32_t)(e - c->e);
+    }
     return e;
 }
 
@@ -1504,8 +1533,8 @@ void wrdb_restore_raw(WRdbState *rs, const void *ck, size_t cklen, const void *v
 /* Options to open a snapshot's column families read-only (merge operator for lists). */
 void *wrdb_readonly_cf_options(WStateKind kind)
 {
-    rocksdb_options_t *base = base_options(NULL, DEFAULT_WRITE_BUFFER);
-    rocksdb_options_t *o = cf_options(base, kind, NULL, NULL, DEFAULT_WRITE_BUFFER);
+    rocksdb_options_t *base = base_options(NULL, DEFAULT_WRITE_BUFFER, false);
+    rocksdb_options_t *o = cf_options(base, kind, NULL, NULL, DEFAULT_WRITE_BUFFER, false);
     rocksdb_options_destroy(base);
     return o;
 }

@@ -35,9 +35,9 @@ void wrc_free(WRcache *c)
 
 void wrc_clear(WRcache *c)
 {
-    size_t max = c->max;
+    uint64_t gen = c->gen;
     wrc_free(c);
-    c->max = max;
+    c->gen = gen + 1;
 }
 
 static uint64_t hash_of(const void *k, size_t kl) { return whash_bytes(k, kl, 0x5bd1e995u); }
@@ -97,6 +97,7 @@ WRcEntry *wrc_insert(WRcache *c, const void *k, size_t kl, const void *v, size_t
     }
     if ((size_t)(c->n + 1) * 2 > c->nslots) rehash(c, c->nslots ? c->nslots * 2 : MIN_SLOTS);
     uint32_t i = c->n++;
+    c->gen++;
     WRcEntry *e = &c->e[i];
     memset(e, 0, sizeof *e);
     e->hash = hash_of(k, kl);
@@ -161,6 +162,7 @@ void wrc_clean_all(WRcache *c)
 void wrc_remove(WRcache *c, WRcEntry *e)
 {
     uint32_t i = (uint32_t)(e - c->e);
+    c->gen++;
     if (e->flags & WRC_DIRTY) {         /* swap-remove from the dirty list */
         uint32_t last = c->dirty[--c->ndirty];
         if (e->dirty_pos < c->ndirty) {

@@ -36,6 +36,7 @@ typedef struct WRcache {
     uint32_t *dirty;            /* indices of dirty entries */
     uint32_t ndirty, dcap;
     uint32_t hand;              /* CLOCK hand */
+    uint64_t gen;               /* ++ whenever entries move (insert, remove, evict, clear) */
     int64_t hits, misses, evicted, written;
 } WRcache;
 
