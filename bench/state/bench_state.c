@@ -8,7 +8,8 @@
  * count it takes snapshots of the state: full on both backends, and incremental on RocksDB (a
  * first one, then one after 1% of the keys changed), with sizes and durations, and restores.
  *
- * Usage: bench_state [--keys 1000,100000,10000000] [--rows N] [--dir /tmp] [--no-snapshot]
+ * Usage: bench_state [--keys 1000,100000,10000000] [--rows N] [--dir /tmp] [--write-cache N]
+ *        [--no-snapshot]   (--write-cache: RocksDB write-cache entries per state, 0 = off)
  * Built by bench/state/run against src/common and src/state only.
  */
 #include "../../src/state/state.h"
@@ -43,11 +44,13 @@ static uint64_t rng(uint64_t *s)
     return *s = x;
 }
 
+static int64_t write_cache;     /* --write-cache: entries per state, 0 = default, -1 = off */
+
 static WStateBackend *mk(WStateBackendType t, const char *dir)
 {
     WStateBackendConfig cfg = {.operator_name = "GroupAggregate[2]", .max_parallelism = 128};
     if (t == WSTATE_BACKEND_HASHMAP) return wstate_heap_new(&cfg);
-    WRocksDBConfig rc = {.local_dir = dir};
+    WRocksDBConfig rc = {.local_dir = dir, .write_cache_entries = write_cache};
     WError err = {0};
     WStateBackend *b = wstate_rocksdb_new(&cfg, &rc, &err);
     if (!b) { fprintf(stderr, "%s\n", err.msg); exit(1); }
@@ -102,10 +105,13 @@ int main(int argc, char **argv)
             rows_opt = atoll(argv[++i]);
         } else if (!strcmp(argv[i], "--dir") && i + 1 < argc) {
             base = argv[++i];
+        } else if (!strcmp(argv[i], "--write-cache") && i + 1 < argc) {
+            write_cache = atoll(argv[++i]);
+            if (write_cache == 0) write_cache = -1;
         } else if (!strcmp(argv[i], "--no-snapshot")) {
             snap = false;
         } else {
-            fprintf(stderr, "usage: %s [--keys a,b,c] [--rows N] [--dir D] [--no-snapshot]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--keys a,b,c] [--rows N] [--dir D] [--write-cache N] [--no-snapshot]\n", argv[0]);
             return 2;
         }
     }
