@@ -7,10 +7,14 @@
  * one contiguous prefix range); value = last-write timestamp (8 bytes BE, Flink's TtlValue order)
  * + the value bytes. A list is one value whose body is its items as (4-byte BE length, bytes)*;
  * wlist_add appends with a merge operator (as Flink's RocksDBListState), and the merge starts a
- * new list when the previous write is older than the TTL, as the heap backend does. Value and
- * list column families use a hashed memtable (whole key as prefix) and every column family
- * updates same-sized values in place, so a key's repeated get + put costs a hash lookup instead
- * of a growing skip list of versions. TTL: expired
+ * new list when the previous write is older than the TTL, as the heap backend does. Each state
+ * has a bounded write-back cache (rocksdb_cache.c; state.backend.rocksdb.weir.write-cache-entries)
+ * of raw entries by composite key: reads and writes of cached keys stay in memory; dirty entries
+ * go to RocksDB in one key-ordered WriteBatch when an eighth of the cache is evicted, and before
+ * every snapshot, flush, compaction, whole-state or map iteration (cache_sync); restores drop the
+ * cache. With the cache off, value and list column families use a hashed memtable (whole key as
+ * prefix) and every column family updates same-sized values in place, so a key's repeated get +
+ * put costs a hash lookup instead of a growing skip list of versions. TTL: expired
  * values are never returned (checked on read, then deleted and reported WSL_EXPIRED) and are
  * dropped by a compaction filter, as Flink's RocksDB TTL cleanup. Writes are direct puts without
  * WAL (Flink disables it too; snapshots are what make state durable) through reusable key and
@@ -43,8 +47,7 @@
 #define DEFAULT_CACHE (256LL << 20)
 #define DEFAULT_WRITE_BUFFER (64LL << 20)
 #define MAX_HASH_BUCKETS 262144         /* hashed memtable of value/list states: <= 2 MB each */
-#define WRITE_CACHE_KEY "state.backend.rocksdb.weir.write-cache-entries"
-#define DEFAULT_WRITE_CACHE 100000      /* entries per state when WRITE_CACHE_KEY is not set */
+#define DEFAULT_WRITE_CACHE 100000      /* entries per state when write_cache_entries is 0 */
 #define READ_SLACK 64                   /* entries reads may add beyond the bound (writes evict) */
 #define MAX_CACHED_VALUE 65536          /* larger values bypass the write cache */
 
@@ -1537,83 +1540,4 @@ void *wrdb_readonly_cf_options(WStateKind kind)
     rocksdb_options_t *o = cf_options(base, kind, NULL, NULL, DEFAULT_WRITE_BUFFER, false);
     rocksdb_options_destroy(base);
     return o;
-}
-
-/* ---------------------------------------------------------------- configuration */
-
-static bool parse_memory(const char *s, int64_t *out)
-{
-    char *end;
-    while (*s == ' ') s++;
-    if (*s < '0' || *s > '9') return false;
-    unsigned long long v = strtoull(s, &end, 10);
-    while (*end == ' ') end++;
-    int64_t mul = 1;
-    if (*end) {
-        static const struct { const char *u; int64_t m; } units[] = {
-            {"b", 1}, {"bytes", 1}, {"k", 1LL << 10}, {"kb", 1LL << 10}, {"kibibytes", 1LL << 10},
-            {"m", 1LL << 20}, {"mb", 1LL << 20}, {"mebibytes", 1LL << 20}, {"g", 1LL << 30},
-            {"gb", 1LL << 30}, {"gibibytes", 1LL << 30}, {"t", 1LL << 40}, {"tb", 1LL << 40},
-            {"tebibytes", 1LL << 40}};
-        size_t i;
-        for (i = 0; i < sizeof units / sizeof units[0]; i++) if (strcasecmp(end, units[i].u) == 0) break;
-        if (i == sizeof units / sizeof units[0]) return false;
-        mul = units[i].m;
-    }
-    if (v > (unsigned long long)(INT64_MAX / mul)) return false;
-    *out = (int64_t)v * mul;
-    return true;
-}
-
-static bool memory_option(const WOptions *c, const char *key, int64_t *out, WError *err)
-{
-    const char *v = wopts_get(c, key);
-    if (!v) return true;
-    if (!parse_memory(v, out)) {
-        werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key '%s'.", v, key);
-        return false;
-    }
-    return true;
-}
-
-bool wstate_backend_config(const WOptions *config, WStateBackendType *type, WRocksDBConfig *rcfg,
-                           WError *err)
-{
-    *type = WSTATE_BACKEND_HASHMAP;
-    if (rcfg) memset(rcfg, 0, sizeof *rcfg);
-    if (!config) return true;
-    const char *name = wopts_get(config, "state.backend.type");
-    if (!name) name = wopts_get(config, "state.backend");
-    if (name) {
-        if (strcasecmp(name, "hashmap") == 0 || strcasecmp(name, "filesystem") == 0 ||
-            strcasecmp(name, "jobmanager") == 0) {
-            *type = WSTATE_BACKEND_HASHMAP;
-        } else if (strcasecmp(name, "rocksdb") == 0) {
-            *type = WSTATE_BACKEND_ROCKSDB;
-        } else {
-            werr_set(err, "org.apache.flink.util.DynamicCodeLoadingException",
-                     "Cannot find configured state backend factory class: %s", name);
-            return false;
-        }
-    }
-    if (!rcfg) return true;
-    rcfg->local_dir = wopts_get(config, "state.backend.rocksdb.localdir");
-    if (!memory_option(config, "state.backend.rocksdb.block.cache-size", &rcfg->block_cache_bytes, err) ||
-        !memory_option(config, "state.backend.rocksdb.writebuffer.size", &rcfg->write_buffer_bytes, err))
-        return false;
-    const char *wc = wopts_get(config, WRITE_CACHE_KEY);
-    if (wc) {
-        char *end;
-        while (*wc == ' ') wc++;
-        errno = 0;
-        long long n = *wc >= '0' && *wc <= '9' ? strtoll(wc, &end, 10) : -1;
-        if (n >= 0) while (*end == ' ') end++;
-        if (n < 0 || errno || *end || n > INT32_MAX) {
-            werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key '%s'.",
-                     wopts_get(config, WRITE_CACHE_KEY), WRITE_CACHE_KEY);
-            return false;
-        }
-        rcfg->write_cache_entries = n == 0 ? -1 : n;
-    }
-    return true;
 }
