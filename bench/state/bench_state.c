@@ -8,7 +8,8 @@
  * count it takes snapshots of the state: full on both backends, and incremental on RocksDB (a
  * first one, then one after 1% of the keys changed), with sizes and durations, and restores.
  *
- * Usage: bench_state [--keys 1000,100000,10000000] [--rows N] [--dir /tmp] [--no-snapshot]
+ * Usage: bench_state [--keys 1000,100000,10000000] [--rows N] [--dir /tmp] [--write-cache N]
+ *        [--no-snapshot]   (--write-cache: RocksDB write-cache entries per state, 0 = off)
  * Built by bench/state/run against src/common and src/state only.
  */
 #include "../../src/state/state.h"
@@ -43,11 +44,13 @@ static uint64_t rng(uint64_t *s)
     return *s = x;
 }
 
+static int64_t write_cache;     /* --write-cache: entries per state, 0 = default, -1 = off */
+
 static WStateBackend *mk(WStateBackendType t, const char *dir)
 {
     WStateBackendConfig cfg = {.operator_name = "GroupAggregate[2]", .max_parallelism = 128};
     if (t == WSTATE_BACKEND_HASHMAP) return wstate_heap_new(&cfg);
-    WRocksDBConfig rc = {.local_dir = dir};
+    WRocksDBConfig rc = {.local_dir = dir, .write_cache_entries = write_cache};
     WError err = {0};
     WStateBackend *b = wstate_rocksdb_new(&cfg, &rc, &err);
     if (!b) { fprintf(stderr, "%s\n", err.msg); exit(1); }
@@ -102,10 +105,13 @@ int main(int argc, char **argv)
             rows_opt = atoll(argv[++i]);
         } else if (!strcmp(argv[i], "--dir") && i + 1 < argc) {
             base = argv[++i];
+        } else if (!strcmp(argv[i], "--write-cache") && i + 1 < argc) {
+            write_cache = atoll(argv[++i]);
+            if (write_cache == 0) write_cache = -1;
         } else if (!strcmp(argv[i], "--no-snapshot")) {
             snap = false;
         } else {
-            fprintf(stderr, "usage: %s [--keys a,b,c] [--rows N] [--dir D] [--no-snapshot]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--keys a,b,c] [--rows N] [--dir D] [--write-cache N] [--no-snapshot]\n", argv[0]);
             return 2;
         }
     }
@@ -113,8 +119,8 @@ int main(int argc, char **argv)
     snprintf(root, sizeof root, "%s/weir-bench-state-XXXXXX", base);
     if (!mkdtemp(root)) { perror(root); return 1; }
     printf("keyed state, group-aggregation-like (get + put of a 24-byte accumulator per row, 16-byte keys)\n");
-    printf("%10s %10s | %14s %14s | %14s %14s | %6s\n", "keys", "rows", "hashmap rows/s", "(cpu rows/s)",
-           "rocksdb rows/s", "(cpu rows/s)", "ratio");
+    printf("%10s %10s | %14s %14s | %14s %14s | %6s %6s\n", "keys", "rows", "hashmap rows/s", "(cpu rows/s)",
+           "rocksdb rows/s", "(cpu rows/s)", "ratio", "(cpu)");
     WStateBackend *last[2] = {NULL, NULL};
     for (int k = 0; k < nkeys; k++) {
         int64_t keys = keyset[k];
@@ -126,8 +132,9 @@ int main(int argc, char **argv)
             if (k == nkeys - 1 && snap) last[t] = b;
             else wstate_backend_free(b);
         }
-        printf("%10lld %10lld | %14.0f %14.0f | %14.0f %14.0f | %5.2fx\n", (long long)keys, (long long)rows,
-               r[0].rows_s, r[0].cpu_rows_s, r[1].rows_s, r[1].cpu_rows_s, r[0].rows_s / r[1].rows_s);
+        printf("%10lld %10lld | %14.0f %14.0f | %14.0f %14.0f | %5.2fx %5.2fx\n", (long long)keys, (long long)rows,
+               r[0].rows_s, r[0].cpu_rows_s, r[1].rows_s, r[1].cpu_rows_s, r[0].rows_s / r[1].rows_s,
+               r[0].cpu_rows_s / r[1].cpu_rows_s);
         fflush(stdout);
     }
     if (!snap) { wsnap_rmtree(root); return 0; }

@@ -7,10 +7,14 @@
  * one contiguous prefix range); value = last-write timestamp (8 bytes BE, Flink's TtlValue order)
  * + the value bytes. A list is one value whose body is its items as (4-byte BE length, bytes)*;
  * wlist_add appends with a merge operator (as Flink's RocksDBListState), and the merge starts a
- * new list when the previous write is older than the TTL, as the heap backend does. Value and
- * list column families use a hashed memtable (whole key as prefix) and every column family
- * updates same-sized values in place, so a key's repeated get + put costs a hash lookup instead
- * of a growing skip list of versions. TTL: expired
+ * new list when the previous write is older than the TTL, as the heap backend does. Each state
+ * has a bounded write-back cache (rocksdb_cache.c; state.backend.rocksdb.weir.write-cache-entries)
+ * of raw entries by composite key: reads and writes of cached keys stay in memory; dirty entries
+ * go to RocksDB in one key-ordered WriteBatch when an eighth of the cache is evicted, and before
+ * every snapshot, flush, compaction, whole-state or map iteration (cache_sync); restores drop the
+ * cache. With the cache off, value and list column families use a hashed memtable (whole key as
+ * prefix) and every column family updates same-sized values in place, so a key's repeated get +
+ * put costs a hash lookup instead of a growing skip list of versions. TTL: expired
  * values are never returned (checked on read, then deleted and reported WSL_EXPIRED) and are
  * dropped by a compaction filter, as Flink's RocksDB TTL cleanup. Writes are direct puts without
  * WAL (Flink disables it too; snapshots are what make state durable) through reusable key and
@@ -22,6 +26,7 @@
  * killed job). Calls into heap_backend.c (objects) and snapshot.c (writer); see backend_internal.h.
  */
 #include "backend_internal.h"
+#include "rocksdb_cache.h"
 #include "../common/arena.h"
 
 #include <rocksdb/c.h>
@@ -42,6 +47,9 @@
 #define DEFAULT_CACHE (256LL << 20)
 #define DEFAULT_WRITE_BUFFER (64LL << 20)
 #define MAX_HASH_BUCKETS 262144         /* hashed memtable of value/list states: <= 2 MB each */
+#define DEFAULT_WRITE_CACHE 100000      /* entries per state when write_cache_entries is 0 */
+#define READ_SLACK 64                   /* entries reads may add beyond the bound (writes evict) */
+#define MAX_CACHED_VALUE 65536          /* larger values bypass the write cache */
 
 struct WRdbState {
     WRdb *r;
@@ -68,6 +76,9 @@ struct WRdbState {
     bool it_started;
     int64_t entries, bytes, expired_reads;
     _Atomic int64_t dropped_entries, dropped_bytes;
+    WRcache cache;                      /* write-back cache (rocksdb_cache.h) */
+    uint64_t memo_epoch, memo_gen;      /* the current key's entry (value/list) was memo_idx */
+    uint32_t memo_idx;
 };
 
 struct WRdb {
@@ -78,6 +89,10 @@ struct WRdb {
     rocksdb_cache_t *cache;
     rocksdb_writeoptions_t *wo;
     rocksdb_readoptions_t *ro;
+    rocksdb_writebatch_t *batch;        /* dirty cache entries are written through it */
+    int64_t cache_entries;              /* per state; 0 = no write cache */
+    WRcEntry **sorted;                  /* dirty entries in key order, for the batch */
+    uint32_t sortcap;
     rocksdb_column_family_handle_t *default_cf;
     int nstates, capstates;
     WRdbState **states;
@@ -302,7 +317,8 @@ static void merge_delete(void *st, const char *v, size_t vl) { (void)st; (void)v
    read-only open, which needs the merge operator only). *filter receives the filter to destroy
    after the DB closes. */
 static rocksdb_options_t *cf_options(rocksdb_options_t *base, WStateKind kind, void *st,
-                                     rocksdb_compactionfilter_t **filter, int64_t write_buffer)
+                                     rocksdb_compactionfilter_t **filter, int64_t write_buffer,
+                                     bool hashed)
 {
     /* bucket array (8 bytes each) at most 1/16 of a memtable */
     size_t buckets = (size_t)(write_buffer / 128) < MAX_HASH_BUCKETS ? (size_t)(write_buffer / 128) : MAX_HASH_BUCKETS;
@@ -315,7 +331,7 @@ static rocksdb_options_t *cf_options(rocksdb_options_t *base, WStateKind kind, v
     if (kind != WSTATE_MAP && filter) {
         rocksdb_options_set_prefix_extractor(
             o, rocksdb_slicetransform_create(NULL, noop_destructor, wk_transform, wk_in_domain, wk_in_range, wk_name));
-        rocksdb_options_set_hash_link_list_rep(o, buckets);
+        if (hashed) rocksdb_options_set_hash_link_list_rep(o, buckets);
     }
     if (kind == WSTATE_LIST)
         rocksdb_options_set_merge_operator(
@@ -326,7 +342,7 @@ static rocksdb_options_t *cf_options(rocksdb_options_t *base, WStateKind kind, v
 
 /* ---------------------------------------------------------------- backend */
 
-static rocksdb_options_t *base_options(rocksdb_cache_t *cache, int64_t write_buffer)
+static rocksdb_options_t *base_options(rocksdb_cache_t *cache, int64_t write_buffer, bool hashed)
 {
     rocksdb_options_t *o = rocksdb_options_create();
     rocksdb_options_set_create_if_missing(o, 1);
@@ -337,7 +353,7 @@ static rocksdb_options_t *base_options(rocksdb_cache_t *cache, int64_t write_buf
     rocksdb_options_set_max_open_files(o, -1);
     rocksdb_options_set_write_buffer_size(o, (size_t)write_buffer);
     rocksdb_options_set_max_write_buffer_number(o, 2);
-    rocksdb_options_set_inplace_update_support(o, 1);
+    rocksdb_options_set_inplace_update_support(o, hashed);
     rocksdb_options_set_allow_concurrent_memtable_write(o, 0);
     rocksdb_options_set_memtable_prefix_bloom_size_ratio(o, 0.1);
     rocksdb_options_set_memtable_whole_key_filtering(o, 1);
@@ -414,8 +430,10 @@ WStateBackend *wstate_rocksdb_new(const WStateBackendConfig *cfg, const WRocksDB
     r->dbdir = wsnap_join(root, "db");
     int64_t cache = rcfg && rcfg->block_cache_bytes > 0 ? rcfg->block_cache_bytes : DEFAULT_CACHE;
     int64_t wb = rcfg && rcfg->write_buffer_bytes > 0 ? rcfg->write_buffer_bytes : DEFAULT_WRITE_BUFFER;
+    r->cache_entries = !rcfg || rcfg->write_cache_entries == 0 ? DEFAULT_WRITE_CACHE
+                       : rcfg->write_cache_entries < 0 ? 0 : rcfg->write_cache_entries;
     r->cache = rocksdb_cache_create_lru((size_t)cache);
-    r->opts = base_options(r->cache, wb);
+    r->opts = base_options(r->cache, wb, r->cache_entries == 0);
     r->write_buffer = wb;
     const char *names[1] = {"default"};
     const rocksdb_options_t *cfo[1] = {r->opts};
@@ -438,6 +456,7 @@ WStateBackend *wstate_rocksdb_new(const WStateBackendConfig *cfg, const WRocksDB
     rocksdb_writeoptions_disable_WAL(r->wo, 1);
     r->ro = rocksdb_readoptions_create();
     rocksdb_readoptions_set_verify_checksums(r->ro, 0);
+    r->batch = rocksdb_writebatch_create();
     if (getrandom(&r->uid, sizeof r->uid, 0) != (ssize_t)sizeof r->uid) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
@@ -476,6 +495,7 @@ void wrdb_free(WRdb *r)
         WRdbState *rs = r->states[i];
         if (rs->filter) rocksdb_compactionfilter_destroy(rs->filter);
         ring_release(rs);
+        wrc_free(&rs->cache);
         free(rs->known_uk);
         free(rs->ub);
         free(rs->name);
@@ -486,6 +506,8 @@ void wrdb_free(WRdb *r)
     rocksdb_cache_destroy(r->cache);
     rocksdb_writeoptions_destroy(r->wo);
     rocksdb_readoptions_destroy(r->ro);
+    rocksdb_writebatch_destroy(r->batch);
+    free(r->sorted);
     wsnap_rmtree(r->root);
     for (int i = 0; i < r->nup; i++) { free(r->up[i].sst); free(r->up[i].shared_name); }
     free(r->up);
@@ -508,12 +530,13 @@ WRdbState *wrdb_register(WRdb *r, WState *s, const char *name, WStateKind kind, 
     rs->kind = kind;
     rs->ttl = ttl;
     atomic_store(&rs->ttl_shared, ttl);
+    wrc_init(&rs->cache, (size_t)r->cache_entries);
     if (r->nstates == r->capstates) {
         r->capstates = r->capstates ? r->capstates * 2 : 8;
         r->states = wrealloc(r->states, sizeof(WRdbState *) * (size_t)r->capstates);
     }
     r->states[r->nstates++] = rs;
-    rocksdb_options_t *o = cf_options(r->opts, kind, rs, &rs->filter, r->write_buffer);
+    rocksdb_options_t *o = cf_options(r->opts, kind, rs, &rs->filter, r->write_buffer, r->cache_entries == 0);
     char *e = NULL;
     /* the default column family exists already and has no merge operator: rename that one */
     rs->cf = rocksdb_create_column_family(r->db, o, strcmp(name, "default") == 0 ? "_default" : name, &e);
@@ -570,6 +593,141 @@ static void del_raw(WRdbState *rs, const void *k, size_t kl)
     check(rs->r, e, "delete");
 }
 
+/* ---------------------------------------------------------------- write-back cache */
+
+static int cmp_entry_key(const void *a, const void *b)
+{
+    const WRcEntry *x = *(WRcEntry *const *)a, *y = *(WRcEntry *const *)b;
+    int c = memcmp(wrc_key(x), wrc_key(y), x->klen < y->klen ? x->klen : y->klen);
+    return c ? c : (x->klen > y->klen) - (x->klen < y->klen);
+}
+
+/* Write the state's dirty cache entries to RocksDB in one batch (puts, and deletes for entries
+   known absent) in key order, so that the memtable's skip list inserts them walking forward
+   from the previous one; they stay cached, clean. */
+static void cache_write(WRdbState *rs)
+{
+    WRcache *c = &rs->cache;
+    if (!c->ndirty) return;
+    WRdb *r = rs->r;
+    if (usable(rs)) {
+        if (c->ndirty > r->sortcap) {
+            r->sortcap = c->ndirty * 2;
+            r->sorted = wrealloc(r->sorted, sizeof(WRcEntry *) * r->sortcap);
+        }
+        for (uint32_t i = 0; i < c->ndirty; i++) r->sorted[i] = wrc_dirty_at(c, i);
+        qsort(r->sorted, c->ndirty, sizeof(WRcEntry *), cmp_entry_key);
+        rocksdb_writebatch_clear(r->batch);
+        for (uint32_t i = 0; i < c->ndirty; i++) {
+            WRcEntry *e = r->sorted[i];
+            if (e->flags & WRC_PRESENT)
+                rocksdb_writebatch_put_cf(r->batch, rs->cf, (const char *)wrc_key(e), e->klen,
+                                          (const char *)wrc_value(e), e->vlen);
+            else
+                rocksdb_writebatch_delete_cf(r->batch, rs->cf, (const char *)wrc_key(e), e->klen);
+        }
+        char *e = NULL;
+        rocksdb_write(r->db, r->wo, r->batch, &e);
+        check(r, e, "batch write");
+        rocksdb_writebatch_clear(r->batch);
+    }
+    wrc_clean_all(c);
+}
+
+/* After a write: back to the bound, writing the dirty entries first (one batch per eviction of
+   an eighth of the cache). */
+static void cache_room(WRdbState *rs)
+{
+    WRcache *c = &rs->cache;
+    if (c->n <= c->max) return;
+    cache_write(rs);
+    wrc_evict(c, c->max - c->max / 8);
+}
+
+/* Before the state's entries are read or written in RocksDB directly: write the dirty ones, and
+   with drop, forget all (restore adds entries behind the cache's back). */
+static void cache_sync(WRdbState *rs, bool drop)
+{
+    cache_write(rs);
+    if (drop && rs->cache.n) wrc_clear(&rs->cache);
+}
+
+/* The cache entry of composite key k (present or known absent), read from RocksDB on a miss.
+   NULL when the cache is off, RocksDB failed, or (for reads, !force) the cache is over its bound;
+   the caller then works on RocksDB directly. */
+static WRcEntry *cache_load(WRdbState *rs, const unsigned char *k, size_t kl, bool force)
+{
+    WRcache *c = &rs->cache;
+    if (!wrc_on(c)) return NULL;
+    WRdb *r = rs->r;
+    bool cur = k == r->vkey;            /* the current key of a value/list state: memoised */
+    if (cur && rs->memo_epoch == r->epoch && rs->memo_gen == c->gen) return &c->e[rs->memo_idx];
+    WRcEntry *e = wrc_find(c, k, kl);
+    if (!e) {
+        if (!force && c->n >= c->max + READ_SLACK) return NULL;
+        size_t vl = 0;
+        char *v = get_raw(rs, k, kl, &vl);
+        if (r->failed) { free(v); return NULL; }
+        if (v && vl > MAX_CACHED_VALUE && !force) { free(v); return NULL; }   /* read again, uncached */
+        e = wrc_insert(c, k, kl, v, v ? vl : 0);
+        free(v);
+    }
+    if (cur) {
+        rs->memo_epoch = r->epoch;
+        rs->memo_gen = c->gen;
+        rs->memo_idx = (uint32_t)(e - c->e);
+    }
+    return e;
+}
+
+/* A present entry whose TTL ran out, found by a read: removed (WSL_EXPIRED), unless RocksDB's
+   compaction filter dropped it already while it sat clean in the cache (then it reads as absent
+   and was counted by the filter, as without the cache). */
+static WStateLookup cache_expire(WRdbState *rs, WRcEntry *e, int64_t items, int64_t bytes)
+{
+    if (!(e->flags & WRC_DIRTY)) {
+        size_t vl;
+        char *v = get_raw(rs, wrc_key(e), e->klen, &vl);
+        bool there = v != NULL;
+        free(v);
+        if (!there) {
+            e->flags &= (uint8_t)~WRC_PRESENT;
+            e->vlen = 0;
+            return WSL_ABSENT;
+        }
+    }
+    wrc_set(&rs->cache, e, NULL, 0);
+    rs->entries -= items;
+    rs->bytes -= bytes;
+    rs->expired_reads++;
+    ring_release(rs);
+    return WSL_EXPIRED;
+}
+
+static int64_t entry_ts(const WRcEntry *e) { return (int64_t)wbe_get64(wrc_value(e)); }
+
+/* ts + bytes as the value of e (dirty); bytes may point into the cache. Values too large for the
+   cache are written to RocksDB directly and the entry removed. */
+static void cache_put(WRdbState *rs, WRcEntry *e, int64_t ts, const void *v, size_t len)
+{
+    if (len + 8 > MAX_CACHED_VALUE) {
+        size_t n;
+        const char *val = encode_value(rs->r, ts, v, len, &n);
+        put_raw(rs, wrc_key(e), e->klen, val, n);
+        wrc_remove(&rs->cache, e);
+        return;
+    }
+    const unsigned char *src = v;
+    if (len && src >= e->buf && src < e->buf + e->cap) {   /* own bytes: keep them across growth */
+        grow(&rs->r->vbuf, &rs->r->vbcap, len);
+        memcpy(rs->r->vbuf, v, len);
+        src = rs->r->vbuf;
+    }
+    unsigned char *p = wrc_reserve(&rs->cache, e, len + 8);
+    wbe_put64(p, (uint64_t)ts);
+    if (len) memmove(p + 8, src, len);
+}
+
 /* ---------------------------------------------------------------- value state */
 
 WStateLookup wrdb_value_get(WRdbState *rs, WBytes *out)
@@ -580,6 +738,15 @@ WStateLookup wrdb_value_get(WRdbState *rs, WBytes *out)
     rs->known_epoch = r->epoch;
     rs->known_found = false;
     if (!usable(rs)) return WSL_ABSENT;
+    WRcEntry *ce = cache_load(rs, r->vkey, r->vklen, false);
+    if (ce) {
+        if (!(ce->flags & WRC_PRESENT)) return WSL_ABSENT;
+        if (rs->ttl > 0 && expired_at(rs->ttl, entry_ts(ce), now_of(r)))
+            return cache_expire(rs, ce, 1, (int64_t)(r->vklen - 2 + ce->vlen - 8));
+        out->p = wrc_value(ce) + 8;
+        out->len = ce->vlen - 8;
+        return WSL_FOUND;
+    }
     size_t vl;
     char *v = get_raw(rs, r->vkey, r->vklen, &vl);
     if (!v) return WSL_ABSENT;
@@ -608,6 +775,23 @@ void wrdb_value_put(WRdbState *rs, const void *v, size_t len)
     int64_t now = now_of(r);
     bool found;
     size_t old = 0;
+    WRcEntry *ce = cache_load(rs, r->vkey, r->vklen, true);
+    if (ce) {
+        found = ce->flags & WRC_PRESENT;
+        if (found) {
+            old = ce->vlen - 8;
+            if (rs->ttl > 0 && expired_at(rs->ttl, entry_ts(ce), now)) rs->expired_reads++;
+            rs->bytes += (int64_t)len - (int64_t)old;
+        } else {
+            rs->entries++;
+            rs->bytes += (int64_t)(r->vklen - 2 + len);
+        }
+        cache_put(rs, ce, now, v, len);
+        rs->known_epoch = 0;
+        ring_release(rs);
+        cache_room(rs);
+        return;
+    }
     if (rs->known_epoch == r->epoch) {
         found = rs->known_found;
         old = rs->known_vlen;
@@ -646,6 +830,23 @@ void wrdb_clear(WRdbState *rs)
     bool found;
     size_t old = 0, items = 0;
     int n = 1;
+    WRcEntry *ce = cache_load(rs, r->vkey, r->vklen, true);
+    if (ce) {
+        if (!(ce->flags & WRC_PRESENT)) return;
+        if (rs->kind == WSTATE_LIST) {
+            n = list_count(wrc_value(ce) + 8, ce->vlen - 8, &items);
+            rs->entries -= n < 0 ? 0 : n;
+            rs->bytes -= (int64_t)items;
+        } else {
+            rs->entries--;
+            rs->bytes -= (int64_t)(r->vklen - 2 + ce->vlen - 8);
+        }
+        wrc_set(&rs->cache, ce, NULL, 0);
+        rs->known_epoch = 0;
+        ring_release(rs);
+        cache_room(rs);
+        return;
+    }
     if (rs->kind == WSTATE_VALUE && rs->known_epoch == r->epoch) {
         found = rs->known_found;
         old = rs->known_vlen;
@@ -702,6 +903,15 @@ WStateLookup wrdb_map_get(WRdbState *rs, const void *uk, size_t uklen, WBytes *o
     if (!usable(rs)) return WSL_ABSENT;
     size_t kl, vl;
     const unsigned char *k = mkey_with(r, uk, uklen, &kl);
+    WRcEntry *ce = cache_load(rs, k, kl, false);
+    if (ce) {
+        if (!(ce->flags & WRC_PRESENT)) return WSL_ABSENT;
+        if (rs->ttl > 0 && expired_at(rs->ttl, entry_ts(ce), now_of(r)))
+            return cache_expire(rs, ce, 1, (int64_t)(kl - 6 + ce->vlen - 8));
+        out->p = wrc_value(ce) + 8;
+        out->len = ce->vlen - 8;
+        return WSL_FOUND;
+    }
     char *v = get_raw(rs, k, kl, &vl);
     if (!v) { remember_uk(rs, uk, uklen, false, 0); return WSL_ABSENT; }
     if (rs->ttl > 0 && expired_at(rs->ttl, (int64_t)wbe_get64((unsigned char *)v), now_of(r))) {
@@ -730,6 +940,21 @@ void wrdb_map_put(WRdbState *rs, const void *uk, size_t uklen, const void *uv, s
     mkey_with(r, uk, uklen, &kl);
     bool found;
     size_t old = 0;
+    WRcEntry *ce = cache_load(rs, r->mkey, kl, true);
+    if (ce) {
+        found = ce->flags & WRC_PRESENT;
+        if (found) {
+            rs->bytes += (int64_t)uvlen - (int64_t)(ce->vlen - 8);
+        } else {
+            rs->entries++;
+            rs->bytes += (int64_t)(kl - 6 + uvlen);
+        }
+        cache_put(rs, ce, now, uv, uvlen);
+        rs->known_epoch = 0;
+        ring_release(rs);
+        cache_room(rs);
+        return;
+    }
     if (knows_uk(rs, uk, uklen)) {
         found = rs->known_found;
         old = rs->known_vlen;
@@ -760,6 +985,17 @@ void wrdb_map_remove(WRdbState *rs, const void *uk, size_t uklen)
     mkey_with(r, uk, uklen, &kl);
     bool found;
     size_t old = 0;
+    WRcEntry *ce = cache_load(rs, r->mkey, kl, true);
+    if (ce) {
+        if (!(ce->flags & WRC_PRESENT)) return;
+        rs->entries--;
+        rs->bytes -= (int64_t)(kl - 6 + ce->vlen - 8);
+        wrc_set(&rs->cache, ce, NULL, 0);
+        rs->known_epoch = 0;
+        ring_release(rs);
+        cache_room(rs);
+        return;
+    }
     if (knows_uk(rs, uk, uklen)) {
         found = rs->known_found;
         old = rs->known_vlen;
@@ -797,6 +1033,7 @@ static rocksdb_iterator_t *prefix_iter(WRdbState *rs, rocksdb_readoptions_t **ro
 size_t wrdb_map_size(WRdbState *rs, bool stop_at_first)
 {
     if (!usable(rs)) return 0;
+    cache_sync(rs, false);
     int64_t now = rs->ttl > 0 ? now_of(rs->r) : 0;
     rocksdb_readoptions_t *ro;
     unsigned char *ub = NULL;
@@ -816,8 +1053,18 @@ size_t wrdb_map_size(WRdbState *rs, bool stop_at_first)
     return n;
 }
 
+/* A key deleted in RocksDB directly (after cache_sync): known absent in the cache too. */
+static void cache_forget(WRdbState *rs, const void *k, size_t kl)
+{
+    WRcEntry *e = wrc_on(&rs->cache) ? wrc_find(&rs->cache, k, kl) : NULL;
+    if (!e) return;
+    e->flags &= (uint8_t)~WRC_PRESENT;
+    e->vlen = 0;
+}
+
 static void map_clear(WRdbState *rs)
 {
+    cache_sync(rs, false);
     rocksdb_readoptions_t *ro;
     unsigned char *ub = NULL;
     size_t ubcap = 0, prefix;
@@ -827,6 +1074,7 @@ static void map_clear(WRdbState *rs)
         const char *k = rocksdb_iter_key(it, &kl);
         rocksdb_iter_value(it, &vl);
         del_raw(rs, k, kl);
+        cache_forget(rs, k, kl);
         rs->entries--;
         rs->bytes -= (int64_t)(kl - 6 + (vl >= 8 ? vl - 8 : 0));
     }
@@ -844,6 +1092,7 @@ void wrdb_map_iter(WRdbState *rs, WMapIter *it)
     it->table = NULL;
     it->pos = 0;
     if (!usable(rs)) return;
+    cache_sync(rs, false);
     rs->it = prefix_iter(rs, &rs->itro, &rs->ub, &rs->ubcap, &rs->it_prefix);
     rs->it_started = false;
     it->table = rs;
@@ -881,6 +1130,7 @@ void wrdb_map_iter_remove(WMapIter *it)
     const char *k = rocksdb_iter_key(rs->it, &kl);
     rocksdb_iter_value(rs->it, &vl);
     del_raw(rs, k, kl);
+    cache_forget(rs, k, kl);
     rs->entries--;
     rs->bytes -= (int64_t)(kl - 6 + (vl >= 8 ? vl - 8 : 0));
     rs->known_epoch = 0;
@@ -893,6 +1143,42 @@ void wrdb_list_add(WRdbState *rs, const void *v, size_t len)
     WRdb *r = rs->r;
     if (!usable(rs)) return;
     int64_t now = now_of(r);
+    /* a cached list is appended to in the cache; an uncached one gets a merge (no read) */
+    WRcEntry *ce = wrc_on(&rs->cache) ? wrc_find(&rs->cache, r->vkey, r->vklen) : NULL;
+    if (ce) {
+        size_t keep = 0;            /* body bytes kept: none when the last write is older than the TTL */
+        if ((ce->flags & WRC_PRESENT) && ce->vlen >= 8) {
+            keep = ce->vlen - 8;
+            if (expired_at(rs->ttl, entry_ts(ce), now)) {
+                size_t ib = 0;
+                int n = list_count(wrc_value(ce) + 8, keep, &ib);
+                rs->entries -= n < 0 ? 0 : n;
+                rs->bytes -= (int64_t)ib;
+                keep = 0;
+            }
+        }
+        if (keep + 12 + len <= MAX_CACHED_VALUE) {
+            const unsigned char *src = v;
+            if (len && src >= ce->buf && src < ce->buf + ce->cap) {
+                grow(&r->vbuf, &r->vbcap, len);
+                memcpy(r->vbuf, v, len);
+                src = r->vbuf;
+            }
+            unsigned char *p = wrc_reserve(&rs->cache, ce, 8 + keep + 4 + len);
+            wbe_put64(p, (uint64_t)now);
+            wbe_put32(p + 8 + keep, (uint32_t)len);
+            if (len) memcpy(p + 12 + keep, src, len);
+            rs->entries++;
+            rs->bytes += (int64_t)len;
+            ring_release(rs);
+            cache_room(rs);
+            return;
+        }
+        /* too large for the cache: RocksDB gets the list so far, then the merge below */
+        if (!keep) wrc_set(&rs->cache, ce, NULL, 0);
+        cache_sync(rs, false);
+        wrc_remove(&rs->cache, ce);
+    }
     grow(&r->vbuf, &r->vbcap, len + 12);
     wbe_put64(r->vbuf, (uint64_t)now);
     wbe_put32(r->vbuf + 8, (uint32_t)len);
@@ -911,6 +1197,30 @@ int wrdb_list_get(WRdbState *rs, const WBytes **items, WStateLookup *how)
     *items = NULL;
     if (how) *how = WSL_ABSENT;
     if (!usable(rs)) return 0;
+    WRcEntry *ce = cache_load(rs, r->vkey, r->vklen, false);
+    if (ce) {
+        if (!(ce->flags & WRC_PRESENT) || ce->vlen < 8) return 0;
+        const unsigned char *body = wrc_value(ce) + 8;
+        size_t ib = 0;
+        int n = list_count(body, ce->vlen - 8, &ib);
+        if (n <= 0) return 0;
+        if (rs->ttl > 0 && expired_at(rs->ttl, entry_ts(ce), now_of(r))) {
+            WStateLookup l = cache_expire(rs, ce, n, (int64_t)ib);
+            if (how) *how = l;
+            return 0;
+        }
+        WBytes *arr = wmalloc(sizeof(WBytes) * (size_t)n);
+        size_t off = 0;
+        for (int i = 0; i < n; i++) {
+            uint32_t l = wbe_get32(body + off);
+            arr[i] = (WBytes){body + off + 4, l};
+            off += 4 + l;
+        }
+        ring_push(rs, arr);
+        *items = arr;
+        if (how) *how = WSL_FOUND;
+        return n;
+    }
     size_t vl;
     char *v = get_raw(rs, r->vkey, r->vklen, &vl);
     if (!v) return 0;
@@ -946,6 +1256,30 @@ void wrdb_list_remove_at(WRdbState *rs, int index)
 {
     WRdb *r = rs->r;
     if (!usable(rs)) return;
+    WRcEntry *ce = cache_load(rs, r->vkey, r->vklen, true);
+    if (ce) {
+        if (!(ce->flags & WRC_PRESENT) || ce->vlen < 8) return;
+        const unsigned char *body = wrc_value(ce) + 8;
+        size_t blen = ce->vlen - 8;
+        int n = list_count(body, blen, NULL);
+        if (index < 0 || index >= n) return;
+        size_t off = 0;
+        for (int i = 0; i < index; i++) off += 4 + wbe_get32(body + off);
+        uint32_t l = wbe_get32(body + off);
+        if (n == 1) {
+            wrc_set(&rs->cache, ce, NULL, 0);
+        } else {                    /* in place: the rest moves down, the timestamp is now */
+            unsigned char *p = wrc_value(ce);
+            memmove(p + 8 + off, p + 8 + off + 4 + l, blen - off - 4 - l);
+            wbe_put64(p, (uint64_t)now_of(r));
+            wrc_reserve(&rs->cache, ce, 8 + blen - 4 - l);
+        }
+        rs->entries--;
+        rs->bytes -= l;
+        ring_release(rs);
+        cache_room(rs);
+        return;
+    }
     size_t vl;
     char *v = get_raw(rs, r->vkey, r->vklen, &vl);
     if (!v) return;
@@ -976,6 +1310,7 @@ void wrdb_list_remove_at(WRdbState *rs, int index)
 void wrdb_for_each(WRdbState *rs, WStateKeyFn fn, void *ctx)
 {
     if (!usable(rs)) return;
+    cache_sync(rs, false);
     rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
     rocksdb_readoptions_set_verify_checksums(ro, 0);
     rocksdb_readoptions_set_total_order_seek(ro, 1);
@@ -1032,6 +1367,7 @@ void wrdb_fail(WRdb *r, const char *msg)
 
 static void flush_all(WRdb *r)
 {
+    for (int i = 0; i < r->nstates; i++) cache_sync(r->states[i], false);
     rocksdb_flushoptions_t *fo = rocksdb_flushoptions_create();
     rocksdb_flushoptions_set_wait(fo, 1);
     for (int i = 0; i < r->nstates && !r->failed; i++) {
@@ -1087,6 +1423,7 @@ void wrdb_snapshot_state(WRdbState *rs, WSnapWriter *w, int64_t now)
 {
     if (!usable(rs)) return;
     close_iter(rs);
+    cache_sync(rs, false);
     rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
     rocksdb_readoptions_set_verify_checksums(ro, 0);
     rocksdb_readoptions_set_fill_cache(ro, 0);
@@ -1138,6 +1475,7 @@ void wrdb_restore_value(WRdbState *rs, int kg, const void *k, size_t kl, const v
                         int64_t ts)
 {
     if (!usable(rs)) return;
+    cache_sync(rs, true);
     size_t n, vn;
     unsigned char *ck = restore_key(rs->r, kg, k, kl, NULL, 0, false, &n);
     const char *val = encode_value(rs->r, ts, v, vl, &vn);
@@ -1150,6 +1488,7 @@ void wrdb_restore_map(WRdbState *rs, int kg, const void *k, size_t kl, const voi
                       const void *v, size_t vl, int64_t ts)
 {
     if (!usable(rs)) return;
+    cache_sync(rs, true);
     size_t n, vn;
     unsigned char *ck = restore_key(rs->r, kg, k, kl, uk, ukl, true, &n);
     const char *val = encode_value(rs->r, ts, v, vl, &vn);
@@ -1162,6 +1501,7 @@ void wrdb_restore_list(WRdbState *rs, int kg, const void *k, size_t kl, const vo
                        size_t bodylen, int nitems, int64_t ts)
 {
     if (!usable(rs)) return;
+    cache_sync(rs, true);
     size_t n, vn;
     unsigned char *ck = restore_key(rs->r, kg, k, kl, NULL, 0, false, &n);
     const char *val = encode_value(rs->r, ts, body, bodylen, &vn);
@@ -1175,6 +1515,7 @@ void wrdb_restore_list(WRdbState *rs, int kg, const void *k, size_t kl, const vo
 void wrdb_restore_raw(WRdbState *rs, const void *ck, size_t cklen, const void *v, size_t vlen)
 {
     if (!usable(rs) || cklen < 2 || vlen < 8) return;
+    cache_sync(rs, true);
     rs->r->epoch++;
     if (rs->kind == WSTATE_LIST) {
         size_t ib = 0;
@@ -1195,76 +1536,14 @@ void wrdb_restore_raw(WRdbState *rs, const void *ck, size_t cklen, const void *v
 /* Options to open a snapshot's column families read-only (merge operator for lists). */
 void *wrdb_readonly_cf_options(WStateKind kind)
 {
-    rocksdb_options_t *base = base_options(NULL, DEFAULT_WRITE_BUFFER);
-    rocksdb_options_t *o = cf_options(base, kind, NULL, NULL, DEFAULT_WRITE_BUFFER);
+    rocksdb_options_t *base = base_options(NULL, DEFAULT_WRITE_BUFFER, false);
+    rocksdb_options_t *o = cf_options(base, kind, NULL, NULL, DEFAULT_WRITE_BUFFER, false);
     rocksdb_options_destroy(base);
     return o;
-}
-
-/* ---------------------------------------------------------------- configuration */
-
-static bool parse_memory(const char *s, int64_t *out)
-{
-    char *end;
-    while (*s == ' ') s++;
-    if (*s < '0' || *s > '9') return false;
-    unsigned long long v = strtoull(s, &end, 10);
-    while (*end == ' ') end++;
-    int64_t mul = 1;
-    if (*end) {
-        static const struct { const char *u; int64_t m; } units[] = {
-            {"b", 1}, {"bytes", 1}, {"k", 1LL << 10}, {"kb", 1LL << 10}, {"kibibytes", 1LL << 10},
-            {"m", 1LL << 20}, {"mb", 1LL << 20}, {"mebibytes", 1LL << 20}, {"g", 1LL << 30},
-            {"gb", 1LL << 30}, {"gibibytes", 1LL << 30}, {"t", 1LL << 40}, {"tb", 1LL << 40},
-            {"tebibytes", 1LL << 40}};
-        size_t i;
-        for (i = 0; i < sizeof units / sizeof units[0]; i++) if (strcasecmp(end, units[i].u) == 0) break;
-        if (i == sizeof units / sizeof units[0]) return false;
-        mul = units[i].m;
-    }
-    if (v > (unsigned long long)(INT64_MAX / mul)) return false;
-    *out = (int64_t)v * mul;
-    return true;
-}
-
-static bool memory_option(const WOptions *c, const char *key, int64_t *out, WError *err)
-{
-    const char *v = wopts_get(c, key);
-    if (!v) return true;
-    if (!parse_memory(v, out)) {
-        werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key '%s'.", v, key);
-        return false;
-    }
-    return true;
-}
-
-bool wstate_backend_config(const WOptions *config, WStateBackendType *type, WRocksDBConfig *rcfg,
-                           WError *err)
-{
-    *type = WSTATE_BACKEND_HASHMAP;
-    if (rcfg) memset(rcfg, 0, sizeof *rcfg);
-    if (!config) return true;
-    const char *name = wopts_get(config, "state.backend.type");
-    if (!name) name = wopts_get(config, "state.backend");
-    if (name) {
-        if (strcasecmp(name, "hashmap") == 0 || strcasecmp(name, "filesystem") == 0 ||
-            strcasecmp(name, "jobmanager") == 0) {
-            *type = WSTATE_BACKEND_HASHMAP;
-        } else if (strcasecmp(name, "rocksdb") == 0) {
-            *type = WSTATE_BACKEND_ROCKSDB;
-        } else {
-            werr_set(err, "org.apache.flink.util.DynamicCodeLoadingException",
-                     "Cannot find configured state backend factory class: %s", name);
-            return false;
-        }
-    }
-    if (!rcfg) return true;
-    rcfg->local_dir = wopts_get(config, "state.backend.rocksdb.localdir");
-    return memory_option(config, "state.backend.rocksdb.block.cache-size", &rcfg->block_cache_bytes, err) &&
-           memory_option(config, "state.backend.rocksdb.writebuffer.size", &rcfg->write_buffer_bytes, err);
 }
 
 void wrdb_set_key_group(WRdb *r, int kg)
 {
     if (r->vklen >= 2) wbe_put16(r->vkey, (uint16_t)kg);
+    r->epoch++;
 }

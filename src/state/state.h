@@ -116,6 +116,10 @@ typedef struct WRocksDBConfig {
     const char *local_dir;          /* state.backend.rocksdb.localdir; NULL = $TMPDIR or /tmp */
     int64_t block_cache_bytes;      /* state.backend.rocksdb.block.cache-size; 0 = 256 MiB */
     int64_t write_buffer_bytes;     /* state.backend.rocksdb.writebuffer.size; 0 = 64 MiB */
+    /* state.backend.rocksdb.weir.write-cache-entries (weir only): entries each state keeps in a
+       write-back cache in front of RocksDB, written in batches on eviction and before every
+       snapshot, compaction or whole-state iteration; 0 = default (100000), < 0 = no cache. */
+    int64_t write_cache_entries;
 } WRocksDBConfig;
 
 /* Files live in a fresh directory under local_dir, removed by wstate_backend_free.

@@ -15,6 +15,7 @@ static int64_t clock_now(void *c) { return ((Clock *)c)->now; }
 
 typedef struct Env {
     WStateBackendType type;
+    int64_t cache;              /* write-cache entries per state (0 = default, -1 = none) */
     Clock clk;
     char dir[64];
 } Env;
@@ -27,7 +28,8 @@ static WStateBackend *env_backend(Env *e, const char *op)
         snprintf(e->dir, sizeof e->dir, "/tmp/weir-test-rdb-XXXXXX");
         if (!mkdtemp(e->dir)) return NULL;
     }
-    WRocksDBConfig rc = {.local_dir = e->dir, .block_cache_bytes = 8 << 20, .write_buffer_bytes = 4 << 20};
+    WRocksDBConfig rc = {.local_dir = e->dir, .block_cache_bytes = 8 << 20, .write_buffer_bytes = 4 << 20,
+                         .write_cache_entries = e->cache};
     WError err = {0};
     WStateBackend *b = wstate_rocksdb_new(&cfg, &rc, &err);
     if (!b) fprintf(stderr, "rocksdb: %s\n", err.msg);
@@ -383,15 +385,15 @@ static const struct { const char *name; Scenario fn; } SCENARIOS[] = {
     {"key_group_matches_flink", sc_key_group_matches_flink},
 };
 
-static void run_all(WStateBackendType type, int *wtest_failed_)
+static void run_all(WStateBackendType type, int64_t cache, int *wtest_failed_)
 {
     for (size_t i = 0; i < sizeof SCENARIOS / sizeof SCENARIOS[0]; i++) {
-        Env e = {.type = type};
+        Env e = {.type = type, .cache = cache};
         int f = 0;
         SCENARIOS[i].fn(&e, &f);
         if (f) {
-            fprintf(stderr, "  scenario %s failed on %s\n", SCENARIOS[i].name,
-                    type == WSTATE_BACKEND_ROCKSDB ? "rocksdb" : "hashmap");
+            fprintf(stderr, "  scenario %s failed on %s (write cache %lld)\n", SCENARIOS[i].name,
+                    type == WSTATE_BACKEND_ROCKSDB ? "rocksdb" : "hashmap", (long long)cache);
             *wtest_failed_ = 1;
         }
         if (e.dir[0]) CHECK_INT(dir_entries(e.dir), 0);   /* the RocksDB files are gone */
@@ -399,8 +401,11 @@ static void run_all(WStateBackendType type, int *wtest_failed_)
     }
 }
 
-WTEST(state_scenarios_hashmap) { run_all(WSTATE_BACKEND_HASHMAP, wtest_failed_); }
-WTEST(state_scenarios_rocksdb) { run_all(WSTATE_BACKEND_ROCKSDB, wtest_failed_); }
+WTEST(state_scenarios_hashmap) { run_all(WSTATE_BACKEND_HASHMAP, 0, wtest_failed_); }
+WTEST(state_scenarios_rocksdb) { run_all(WSTATE_BACKEND_ROCKSDB, 0, wtest_failed_); }
+/* every entry evicted (and written) almost at once, and the write cache off */
+WTEST(state_scenarios_rocksdb_tiny_write_cache) { run_all(WSTATE_BACKEND_ROCKSDB, 1, wtest_failed_); }
+WTEST(state_scenarios_rocksdb_no_write_cache) { run_all(WSTATE_BACKEND_ROCKSDB, -1, wtest_failed_); }
 
 /* ------------------------------------------------------------------ RocksDB specifics */
 
