@@ -46,7 +46,7 @@ const char *wrel_kind_name(WRelKind k)
                               "SinkUpsertMaterializer", "OverRank", "WindowTableFunction",
                               "WindowRank", "WindowJoin", "IntervalJoin", "TemporalJoin", "OverAggregate",
                               "MiniBatchAssigner", "LocalGroupAggregate", "GlobalGroupAggregate",
-                              "IncrementalGroupAggregate", "Sort", "TemporalSort"};
+                              "IncrementalGroupAggregate", "Sort", "TemporalSort", "Expand", "Correlate"};
     _Static_assert(sizeof N / sizeof N[0] == WR__COUNT, "a name per plan node kind");
     return (unsigned)k < WR__COUNT ? N[k] : "?";
 }
@@ -1099,15 +1099,15 @@ static WRel *bind_union(QCtx *q, AstQuery *aq)
 {
     WPlanCtx *p = q->b->p;
     WArena *a = p->arena;
-    if (aq->setop != ASO_UNION)
-        return fail_rel(p, aq->pos, WEXC_TABLE, aq->setop == ASO_INTERSECT ? "INTERSECT is not supported yet"
-                                                                           : "EXCEPT is not supported yet");
+    const char *opname = aq->setop == ASO_INTERSECT ? "INTERSECT" : aq->setop == ASO_EXCEPT ? "EXCEPT" : "UNION";
     WRel *l = bind_query_in(q, aq->left);
     if (!l) return NULL;
     WRel *r = bind_query_in(q, aq->right);
     if (!r) return NULL;
-    if (l->out.n != r->out.n)
-        return fail_rel(p, aq->pos, WEXC_CALCITE, "Column count mismatch in UNION");
+    if (l->out.n != r->out.n) {
+        werr_set_at(p->err, aq->pos.line, aq->pos.col, WEXC_CALCITE, "Column count mismatch in %s", opname);
+        return NULL;
+    }
     int n = l->out.n;
     const WType **ct = WA_ARRAY(a, const WType *, n ? n : 1);
     bool castl = false, castr = false;
@@ -1115,7 +1115,7 @@ static WRel *bind_union(QCtx *q, AstQuery *aq)
         ct[i] = wtype_common(a, l->out.types[i], r->out.types[i]);
         if (!ct[i]) {
             werr_set_at(p->err, aq->pos.line, aq->pos.col, WEXC_CALCITE,
-                        "Type mismatch in column %d of UNION", i + 1);
+                        "Type mismatch in column %d of %s", i + 1, opname);
             return NULL;
         }
         if (!wtype_equals(ct[i], l->out.types[i], false)) castl = true;
@@ -1134,6 +1134,15 @@ static WRel *bind_union(QCtx *q, AstQuery *aq)
                 ex[i]->type = ct[i];
         }
         sides[s] = make_calc(p, sides[s], n, ex, sides[s]->out.names, NULL);
+    }
+    if (aq->setop != ASO_UNION) {
+        WSchema os;
+        schema_alloc(p, &os, n);
+        for (int i = 0; i < n; i++) {
+            os.names[i] = l->out.names[i];
+            os.types[i] = ct[i];
+        }
+        return bsetop_rewrite(q->b, aq->setop, aq->all, sides[0], sides[1], &os);
     }
     WRel *u = wrel_new(p, WR_UNION, 2);
     u->inputs[0] = sides[0];

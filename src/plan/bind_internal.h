@@ -75,4 +75,9 @@ WRel *bsort_resolve_output(BindCtx *b, WRel *in, AstQuery *aq, int **cols, int *
    keeping the first nvisible columns when ORDER BY added hidden ones. */
 WRel *bsort_node(BindCtx *b, WRel *in, AstQuery *aq, const int *cols, int nvisible);
 
+/* ---- INTERSECT / EXCEPT [ALL] (bind_setops.c) ---- */
+/* l and r carry the set operation's column types (out): the rewrite Flink's planner makes of
+   INTERSECT / EXCEPT (op), DISTINCT or ALL. NULL with the error set on failure. */
+WRel *bsetop_rewrite(BindCtx *b, AstSetOp op, bool all, WRel *l, WRel *r, const WSchema *out);
+
 #endif
