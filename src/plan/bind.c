@@ -576,18 +576,25 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
     BAgg g = {0};
     g.input = scope;
     g.win_key = -1;
-    /* group keys */
+    /* group keys: the GROUP BY expressions, or the keys of its grouping sets (grouping_sets.c) */
     int ng = 0;
     AstExpr *group_window = NULL;
-    for (int i = 0; i < aq->ngroup; i++) {
-        if (aq->group[i].kind != AG_EXPR)
-            return fail_rel(p, aq->pos, WEXC_TABLE, "GROUPING SETS, ROLLUP and CUBE are not supported yet");
-        AstExpr *ge = aq->group[i].expr;
+    BGroupSets gs = {0};
+    bool has_sets = false;
+    for (int i = 0; i < aq->ngroup; i++) has_sets |= aq->group[i].kind != AG_EXPR;
+    if (has_sets && !bgs_collect(b, aq, &gs)) return NULL;
+    int ngk = has_sets ? gs.nkeys : aq->ngroup;
+    AstExpr **gk = WA_ARRAY(a, AstExpr *, ngk ? ngk : 1);
+    for (int i = 0; i < ngk; i++) gk[i] = has_sets ? gs.keys[i] : aq->group[i].expr;
+    for (int i = 0; i < ngk; i++) {
+        AstExpr *ge = gk[i];
         if (ge->kind == AE_FUNC && ge->name.n == 1 &&
             (!strcasecmp(ge->name.parts[0], "TUMBLE") || !strcasecmp(ge->name.parts[0], "HOP") ||
              !strcasecmp(ge->name.parts[0], "SESSION"))) {
             if (group_window)
                 return fail_rel(p, ge->pos, WEXC_VALIDATION, "Multiple group windows are not supported");
+            if (has_sets)
+                return fail_rel(p, ge->pos, WEXC_TABLE, "Group windows with GROUPING SETS, ROLLUP or CUBE are not supported yet");
             group_window = ge;
             ng += 2;
         }
@@ -624,8 +631,9 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
         }
     }
     g.group = WA_ARRAY(a, WExpr *, ng ? ng : 1);
-    for (int i = 0; i < aq->ngroup; i++) {
-        AstExpr *ge = aq->group[i].expr;
+    int *key_of = WA_ARRAY(a, int, ngk ? ngk : 1);
+    for (int i = 0; i < ngk; i++) {
+        AstExpr *ge = gk[i];
         if (ge == group_window) {
             int n = in->out.n - 3;
             g.win_key = g.ngroup;
@@ -638,9 +646,21 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
             return fail_rel(p, ge->pos, WEXC_CALCITE, "Aggregate expression is illegal in GROUP BY clause");
         WExpr *x = bind_expr(b, scope, ge);
         if (!x) return NULL;
-        bool dup = false;
-        for (int j = 0; j < g.ngroup; j++) if (wexpr_equal(g.group[j], x)) dup = true;
-        if (!dup) g.group[g.ngroup++] = x;
+        key_of[i] = -1;
+        for (int j = 0; j < g.ngroup; j++) if (wexpr_equal(g.group[j], x)) key_of[i] = j;
+        if (key_of[i] < 0) {
+            key_of[i] = g.ngroup;
+            g.group[g.ngroup++] = x;
+        }
+    }
+    if (has_sets) {
+        if (!bgs_remap(b, &gs, key_of, g.ngroup, aq->pos)) return NULL;
+        g.gsets = &gs;
+        if (gs.active) {
+            g.key_types = WA_ARRAY(a, const WType *, g.ngroup ? g.ngroup : 1);
+            for (int i = 0; i < g.ngroup; i++)
+                g.key_types[i] = wtype_with_time_attr(a, wtype_with_nullable(a, g.group[i]->type, true), WTA_NONE);
+        }
     }
     /* bind select items and HAVING in aggregate mode */
     b->agg = &g;
@@ -679,6 +699,16 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
     }
     uniquify(a, npre, pre_names);
     WRel *calc = make_calc(p, in, npre, pre, pre_names, NULL);
+    if (gs.active) {
+        WRel *agg = bgs_aggregate(b, &g, &gs, calc);
+        agg->left_name = scope_single_name(scope);
+        for (int i = 0; i < ncols; i++) out[i] = bgs_shift_post(a, out[i], g.ngroup);
+        having = bgs_shift_post(a, having, g.ngroup);
+        const char **names = WA_ARRAY(a, const char *, ncols ? ncols : 1);
+        for (int i = 0; i < ncols; i++) names[i] = cols[i].name;
+        uniquify(a, ncols, names);
+        return make_calc(p, agg, ncols, out, names, having);
+    }
     WRel *agg = wrel_new(p, WR_GROUP_AGG, 1);
     agg->inputs[0] = calc;
     agg->left_name = scope_single_name(scope);
