@@ -45,6 +45,8 @@ const char *ex_rel_name(const WRel *r)
     case WR_INCREMENTAL_GROUP_AGG: return "IncrementalGroupAggregate";
     case WR_LOCAL_WINDOW_AGG: return "LocalWindowAggregate";
     case WR_GLOBAL_WINDOW_AGG: return "GlobalWindowAggregate";
+    case WR_EXPAND: return "Expand";
+    case WR_REPLICATE_ROWS: return "Correlate";
     default: return "Unknown";
     }
 }
@@ -82,6 +84,8 @@ const char *ex_exec_type(const WRel *r)
     case WR_INCREMENTAL_GROUP_AGG: return "stream-exec-incremental-group-aggregate_1";
     case WR_LOCAL_WINDOW_AGG: return "stream-exec-local-window-aggregate_1";
     case WR_GLOBAL_WINDOW_AGG: return "stream-exec-global-window-aggregate_1";
+    case WR_EXPAND: return "stream-exec-expand_1";
+    case WR_REPLICATE_ROWS: return "stream-exec-correlate_1";
     default: return "stream-exec-unknown_1";
     }
 }
@@ -227,6 +231,7 @@ static const char *const *join_names(const ExCtx *x, const WRel *r)
 static void join_condition(const ExCtx *x, const WRel *r, const char *const *names, ExDialect d, WStrBuf *out)
 {
     int ln = r->inputs[0]->out.n;
+    if (ex_setops_null_safe_condition(r, names, d, out)) return;
     int nterms = r->nkeys + (r->join_cond ? 1 : 0);
     if (nterms == 0) { wsb_puts(out, "true"); return; }
     bool exec = d == EXD_EXEC;
@@ -742,6 +747,12 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
     case WR_LOCAL_GROUP_AGG: case WR_GLOBAL_GROUP_AGG: case WR_INCREMENTAL_GROUP_AGG:
     case WR_LOCAL_WINDOW_AGG: case WR_GLOBAL_WINDOW_AGG:
         two_phase_digest(x, r, inn, out);
+        return;
+    case WR_EXPAND:
+        ex_setops_expand_digest(x, r, inn, out);
+        return;
+    case WR_REPLICATE_ROWS:
+        ex_setops_correlate_digest(x, r, inn, out);
         return;
     case WR_OVER_AGG:
         wsb_puts(out, "(partitionBy=[");

@@ -96,4 +96,14 @@ void ex_ast_tree(WPlanCtx *p, const WRel *root, WStrBuf *out);
 /* small helpers */
 void ex_names_list(WStrBuf *out, const WSchema *s);          /* a, b, c */
 
+/* ---- set operations and grouping sets (setops_digest.c) ---- */
+/* Expand(projects=[{a, null AS b, 0 AS $e}, ...]) */
+void ex_setops_expand_digest(const ExCtx *x, const WRel *r, const char *const *inn, WStrBuf *out);
+/* Correlate(invocation=[$REPLICATE_ROWS$1($0, $1)], correlate=[...], select=[...], rowType=[...], joinType=[INNER]) */
+void ex_setops_correlate_digest(const ExCtx *x, const WRel *r, const char *const *inn, WStrBuf *out);
+/* A join on null-safe keys only (INTERSECT / EXCEPT): IS NOT DISTINCT FROM(a, b) for one key, the
+   expanded ((a = b) OR (a IS NULL AND b IS NULL)) conjunction for several; false (nothing
+   printed) for any other join. */
+bool ex_setops_null_safe_condition(const WRel *r, const char *const *names, ExDialect d, WStrBuf *out);
+
 #endif

@@ -101,6 +101,16 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
         return;
     }
     prefix(out, last, depth);
+    if (r->setop_kind && r->setop_inputs[0] && r->setop_inputs[1]) {
+        /* INTERSECT / EXCEPT as written (bind_setops.c keeps the bound inputs) */
+        wsb_printf(out, "%s(all=[%s])\n", r->setop_kind == 2 ? "LogicalIntersect" : "LogicalMinus",
+                   r->setop_all ? "true" : "false");
+        for (int i = 0; i < 2 && depth < 255; i++) {
+            last[depth + 1] = i == 1;
+            node(p, r->setop_inputs[i], out, last, depth + 1, path, NULL);
+        }
+        return;
+    }
     switch (r->kind) {
     case WR_SINK:
         wsb_printf(out, "LogicalSink(table=[%s], fields=[", r->sink_qname ? r->sink_qname : "collect");
@@ -149,9 +159,25 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
         wsb_puts(out, "])\n");
         break;
     case WR_GROUP_AGG: {
+        const WRel *ex = r->inputs[0]->kind == WR_EXPAND ? r->inputs[0] : NULL;
+        int nk = ex ? r->nkeys - 1 : r->nkeys;     /* grouping sets: $e is the last key */
         wsb_puts(out, "LogicalAggregate(group=[{");
-        for (int i = 0; i < r->nkeys; i++) wsb_printf(out, "%s%d", i ? ", " : "", r->keys[i]);
+        for (int i = 0; i < nk; i++) wsb_printf(out, "%s%d", i ? ", " : "", r->keys[i]);
         wsb_puts(out, "}]");
+        if (ex) {
+            wsb_puts(out, ", groups=[[");
+            for (int k = 0; k < ex->nexpand; k++) {
+                wsb_puts(out, k ? ", {" : "{");
+                bool first = true;
+                for (int i = 0; i < nk; i++) {
+                    if (ex->expand_src[(size_t)k * (size_t)ex->out.n + (size_t)r->keys[i]] < 0) continue;
+                    wsb_printf(out, "%s%d", first ? "" : ", ", r->keys[i]);
+                    first = false;
+                }
+                wsb_putc(out, '}');
+            }
+            wsb_puts(out, "]]");
+        }
         for (int j = 0; j < r->naggs; j++) {
             const WAggCall *c = &r->aggs[j];
             const char *nm = rename ? rename[r->nkeys + j] : c->out_name ? c->out_name : "EXPR$0";
@@ -164,6 +190,12 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
         }
         ttl_hints(r, path, out);
         wsb_puts(out, ")\n");
+        if (ex) {
+            /* the Expand is the planner's: the AST shows the aggregate over its input */
+            last[depth + 1] = true;
+            if (depth < 255) node(p, ex->inputs[0], out, last, depth + 1, path, NULL);
+            return;
+        }
         break;
     }
     case WR_JOIN: {

@@ -47,7 +47,7 @@ const char *wrel_kind_name(WRelKind k)
                               "WindowRank", "WindowJoin", "IntervalJoin", "TemporalJoin", "OverAggregate",
                               "MiniBatchAssigner", "LocalGroupAggregate", "GlobalGroupAggregate",
                               "IncrementalGroupAggregate", "Sort", "TemporalSort", "LocalWindowAggregate",
-                              "GlobalWindowAggregate"};
+                              "GlobalWindowAggregate", "Expand", "Correlate"};
     _Static_assert(sizeof N / sizeof N[0] == WR__COUNT, "a name per plan node kind");
     return (unsigned)k < WR__COUNT ? N[k] : "?";
 }
@@ -577,18 +577,25 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
     BAgg g = {0};
     g.input = scope;
     g.win_key = -1;
-    /* group keys */
+    /* group keys: the GROUP BY expressions, or the keys of its grouping sets (grouping_sets.c) */
     int ng = 0;
     AstExpr *group_window = NULL;
-    for (int i = 0; i < aq->ngroup; i++) {
-        if (aq->group[i].kind != AG_EXPR)
-            return fail_rel(p, aq->pos, WEXC_TABLE, "GROUPING SETS, ROLLUP and CUBE are not supported yet");
-        AstExpr *ge = aq->group[i].expr;
+    BGroupSets gs = {0};
+    bool has_sets = false;
+    for (int i = 0; i < aq->ngroup; i++) has_sets |= aq->group[i].kind != AG_EXPR;
+    if (has_sets && !bgs_collect(b, aq, &gs)) return NULL;
+    int ngk = has_sets ? gs.nkeys : aq->ngroup;
+    AstExpr **gk = WA_ARRAY(a, AstExpr *, ngk ? ngk : 1);
+    for (int i = 0; i < ngk; i++) gk[i] = has_sets ? gs.keys[i] : aq->group[i].expr;
+    for (int i = 0; i < ngk; i++) {
+        AstExpr *ge = gk[i];
         if (ge->kind == AE_FUNC && ge->name.n == 1 &&
             (!strcasecmp(ge->name.parts[0], "TUMBLE") || !strcasecmp(ge->name.parts[0], "HOP") ||
              !strcasecmp(ge->name.parts[0], "SESSION"))) {
             if (group_window)
                 return fail_rel(p, ge->pos, WEXC_VALIDATION, "Multiple group windows are not supported");
+            if (has_sets)
+                return fail_rel(p, ge->pos, WEXC_TABLE, "Group windows with GROUPING SETS, ROLLUP or CUBE are not supported yet");
             group_window = ge;
             ng += 2;
         }
@@ -625,8 +632,9 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
         }
     }
     g.group = WA_ARRAY(a, WExpr *, ng ? ng : 1);
-    for (int i = 0; i < aq->ngroup; i++) {
-        AstExpr *ge = aq->group[i].expr;
+    int *key_of = WA_ARRAY(a, int, ngk ? ngk : 1);
+    for (int i = 0; i < ngk; i++) {
+        AstExpr *ge = gk[i];
         if (ge == group_window) {
             int n = in->out.n - 3;
             g.win_key = g.ngroup;
@@ -639,9 +647,21 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
             return fail_rel(p, ge->pos, WEXC_CALCITE, "Aggregate expression is illegal in GROUP BY clause");
         WExpr *x = bind_expr(b, scope, ge);
         if (!x) return NULL;
-        bool dup = false;
-        for (int j = 0; j < g.ngroup; j++) if (wexpr_equal(g.group[j], x)) dup = true;
-        if (!dup) g.group[g.ngroup++] = x;
+        key_of[i] = -1;
+        for (int j = 0; j < g.ngroup; j++) if (wexpr_equal(g.group[j], x)) key_of[i] = j;
+        if (key_of[i] < 0) {
+            key_of[i] = g.ngroup;
+            g.group[g.ngroup++] = x;
+        }
+    }
+    if (has_sets) {
+        if (!bgs_remap(b, &gs, key_of, g.ngroup, aq->pos)) return NULL;
+        g.gsets = &gs;
+        if (gs.active) {
+            g.key_types = WA_ARRAY(a, const WType *, g.ngroup ? g.ngroup : 1);
+            for (int i = 0; i < g.ngroup; i++)
+                g.key_types[i] = wtype_with_time_attr(a, wtype_with_nullable(a, g.group[i]->type, true), WTA_NONE);
+        }
     }
     /* bind select items and HAVING in aggregate mode */
     b->agg = &g;
@@ -680,6 +700,16 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
     }
     uniquify(a, npre, pre_names);
     WRel *calc = make_calc(p, in, npre, pre, pre_names, NULL);
+    if (gs.active) {
+        WRel *agg = bgs_aggregate(b, &g, &gs, calc);
+        agg->left_name = scope_single_name(scope);
+        for (int i = 0; i < ncols; i++) out[i] = bgs_shift_post(a, out[i], g.ngroup);
+        having = bgs_shift_post(a, having, g.ngroup);
+        const char **names = WA_ARRAY(a, const char *, ncols ? ncols : 1);
+        for (int i = 0; i < ncols; i++) names[i] = cols[i].name;
+        uniquify(a, ncols, names);
+        return make_calc(p, agg, ncols, out, names, having);
+    }
     WRel *agg = wrel_new(p, WR_GROUP_AGG, 1);
     agg->inputs[0] = calc;
     agg->left_name = scope_single_name(scope);
@@ -1100,15 +1130,15 @@ static WRel *bind_union(QCtx *q, AstQuery *aq)
 {
     WPlanCtx *p = q->b->p;
     WArena *a = p->arena;
-    if (aq->setop != ASO_UNION)
-        return fail_rel(p, aq->pos, WEXC_TABLE, aq->setop == ASO_INTERSECT ? "INTERSECT is not supported yet"
-                                                                           : "EXCEPT is not supported yet");
+    const char *opname = aq->setop == ASO_INTERSECT ? "INTERSECT" : aq->setop == ASO_EXCEPT ? "EXCEPT" : "UNION";
     WRel *l = bind_query_in(q, aq->left);
     if (!l) return NULL;
     WRel *r = bind_query_in(q, aq->right);
     if (!r) return NULL;
-    if (l->out.n != r->out.n)
-        return fail_rel(p, aq->pos, WEXC_CALCITE, "Column count mismatch in UNION");
+    if (l->out.n != r->out.n) {
+        werr_set_at(p->err, aq->pos.line, aq->pos.col, WEXC_CALCITE, "Column count mismatch in %s", opname);
+        return NULL;
+    }
     int n = l->out.n;
     const WType **ct = WA_ARRAY(a, const WType *, n ? n : 1);
     bool castl = false, castr = false;
@@ -1116,7 +1146,7 @@ static WRel *bind_union(QCtx *q, AstQuery *aq)
         ct[i] = wtype_common(a, l->out.types[i], r->out.types[i]);
         if (!ct[i]) {
             werr_set_at(p->err, aq->pos.line, aq->pos.col, WEXC_CALCITE,
-                        "Type mismatch in column %d of UNION", i + 1);
+                        "Type mismatch in column %d of %s", i + 1, opname);
             return NULL;
         }
         if (!wtype_equals(ct[i], l->out.types[i], false)) castl = true;
@@ -1135,6 +1165,15 @@ static WRel *bind_union(QCtx *q, AstQuery *aq)
                 ex[i]->type = ct[i];
         }
         sides[s] = make_calc(p, sides[s], n, ex, sides[s]->out.names, NULL);
+    }
+    if (aq->setop != ASO_UNION) {
+        WSchema os;
+        schema_alloc(p, &os, n);
+        for (int i = 0; i < n; i++) {
+            os.names[i] = l->out.names[i];
+            os.types[i] = ct[i];
+        }
+        return bsetop_rewrite(q->b, aq->setop, aq->all, sides[0], sides[1], &os);
     }
     WRel *u = wrel_new(p, WR_UNION, 2);
     u->inputs[0] = sides[0];

@@ -766,6 +766,10 @@ static WExpr *agg_match(BindCtx *b, AstExpr *e, bool *handled)
 {
     BAgg *g = b->agg;
     *handled = false;
+    if (bgs_is_grouping_func(e)) {
+        *handled = true;
+        return bgs_grouping_call(b, e);
+    }
     if (ast_is_aggregate_call(e)) {
         *handled = true;
         int idx = agg_register(b, g->input, e);
@@ -805,7 +809,8 @@ static WExpr *agg_match(BindCtx *b, AstExpr *e, bool *handled)
         for (int i = 0; i < g->ngroup; i++) {
             if (wexpr_equal(w, g->group[i])) {
                 *handled = true;
-                return wexpr_column(b->p->arena, i, g->group[i]->type, g->group[i]->name);
+                return wexpr_column(b->p->arena, i, g->key_types ? g->key_types[i] : g->group[i]->type,
+                                    g->group[i]->name);
             }
         }
         if (wexpr_is_const(w)) { *handled = true; return w; }

@@ -38,6 +38,9 @@ typedef struct BAgg {
     bool probing;           /* binding against the input to match a group key */
     int win_key;            /* legacy group window: index of window_start among the group keys
                                (window_end and window_time follow), -1 if none */
+    const WType **key_types;            /* grouping sets: the (nullable) key types seen above the
+                                           aggregate; NULL = the keys' own types */
+    const struct BGroupSets *gsets;     /* grouping sets of this aggregate, NULL for none */
 } BAgg;
 
 typedef struct BindCtx {
@@ -74,5 +77,34 @@ WRel *bsort_resolve_output(BindCtx *b, WRel *in, AstQuery *aq, int **cols, int *
 /* The LogicalSort over `in` (sort keys cols per ORDER BY item, OFFSET / FETCH), then a Calc
    keeping the first nvisible columns when ORDER BY added hidden ones. */
 WRel *bsort_node(BindCtx *b, WRel *in, AstQuery *aq, const int *cols, int nvisible);
+
+/* ---- GROUPING SETS / ROLLUP / CUBE (grouping_sets.c) ---- */
+typedef struct BGroupSets {
+    int nkeys, cap;             /* key expressions as written, duplicates included */
+    AstExpr **keys;
+    int nsets;
+    uint64_t *sets;             /* per set: bit k = keys[k] (after bgs_remap: group key k) is in it */
+    uint64_t *ids;              /* after bgs_remap: $e of each set; sets are in $e order */
+    int ngroup;
+    bool active;                /* more than one set: Expand + $e */
+} BGroupSets;
+/* The grouping sets of aq's GROUP BY (cross product of its items). */
+bool bgs_collect(BindCtx *b, AstQuery *aq, BGroupSets *gs);
+/* map[k] = index among the bound (deduplicated) group keys of gs->keys[k]: sets over those keys,
+   their ids, Calcite's order; duplicates are refused. */
+bool bgs_remap(BindCtx *b, BGroupSets *gs, const int *map, int ngroup, AstPos pos);
+/* GROUPING / GROUPING_ID / GROUP_ID calls, bound in aggregate mode. */
+bool bgs_is_grouping_func(const AstExpr *e);
+WExpr *bgs_grouping_call(BindCtx *b, AstExpr *e);
+/* Expand over the pre-aggregate Calc (keys, then arguments) and the GroupAggregate by keys + $e. */
+WRel *bgs_aggregate(BindCtx *b, BAgg *g, const BGroupSets *gs, WRel *calc);
+/* An expression bound over the aggregate's output without $e, moved over the output with $e after
+   the ngroup keys (copied). */
+WExpr *bgs_shift_post(WArena *a, WExpr *e, int ngroup);
+
+/* ---- INTERSECT / EXCEPT [ALL] (bind_setops.c) ---- */
+/* l and r carry the set operation's column types (out): the rewrite Flink's planner makes of
+   INTERSECT / EXCEPT (op), DISTINCT or ALL. NULL with the error set on failure. */
+WRel *bsetop_rewrite(BindCtx *b, AstSetOp op, bool all, WRel *l, WRel *r, const WSchema *out);
 
 #endif

@@ -52,6 +52,10 @@ typedef enum WRelKind {
     WR_TEMPORAL_SORT,       /* TemporalSort: ORDER BY a time attribute ASC without a limit */
     WR_LOCAL_WINDOW_AGG,    /* LocalWindowAggregate: partial accumulators per key and slice */
     WR_GLOBAL_WINDOW_AGG,   /* GlobalWindowAggregate: merges them into the windows */
+    WR_EXPAND,              /* Expand: each input row once per projection (grouping sets, grouping_sets.c) */
+    WR_REPLICATE_ROWS,      /* Correlate with $REPLICATE_ROWS$1: input column 0 (BIGINT n) ++ the other
+                               columns, each row n times with the others appended again (INTERSECT ALL /
+                               EXCEPT ALL, bind_setops.c) */
     WR__COUNT
 } WRelKind;
 
@@ -209,6 +213,16 @@ struct WRel {
        sort_desc/sort_nulls_first): OFFSET and FETCH as written, -1 when absent */
     int64_t sort_offset, sort_fetch;
     bool sort_local;                /* batch WR_SORT with a limit: the local (global=[false]) half */
+    /* WR_EXPAND: nexpand projections of out.n columns each; expand_src[k * out.n + c] is the input
+       column of output column c in projection k, -1 for NULL, -2 for the literal expand_ids[k] */
+    int nexpand;
+    int *expand_src;
+    int64_t *expand_ids;
+    /* the set operation a subtree was rewritten from (bind_setops.c), for the AST section:
+       setop_kind = 1 + AstSetOp (0 = none), its two bound inputs in setop_inputs */
+    int setop_kind;
+    bool setop_all;
+    WRel *setop_inputs[2];
 };
 
 /* Flink's PartialFinalType of an aggregate produced by the distinct split. */

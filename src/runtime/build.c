@@ -8,6 +8,8 @@
 #include "../exec/calc.h"
 #include "../exec/watermark.h"
 #include "../exec/union.h"
+#include "../exec/expand.h"
+#include "../exec/replicate_rows.h"
 #include "../exec/stateful.h"
 #include "../exec/windowed.h"
 #include "../exec/sort.h"
@@ -228,6 +230,12 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         break;
     case WR_UNION:
         op = wop_union_new(&L->ctx, r->ninputs, r->out.n, r->out.types, r->out.names);
+        break;
+    case WR_EXPAND:
+        op = wop_expand_new(&L->ctx, r->nexpand, r->expand_src, r->expand_ids, r->out.n, r->out.types, r->out.names);
+        break;
+    case WR_REPLICATE_ROWS:
+        op = wop_replicate_rows_new(&L->ctx, r->out.n, r->out.types, r->out.names);
         break;
     case WR_SINK: {
         SinkOp *s = wcalloc(1, sizeof *s);
