@@ -43,6 +43,7 @@ const char *ex_rel_name(const WRel *r)
     case WR_LOCAL_GROUP_AGG: return "LocalGroupAggregate";
     case WR_GLOBAL_GROUP_AGG: return "GlobalGroupAggregate";
     case WR_INCREMENTAL_GROUP_AGG: return "IncrementalGroupAggregate";
+    case WR_CORRELATE: return "Correlate";
     default: return "Unknown";
     }
 }
@@ -78,6 +79,7 @@ const char *ex_exec_type(const WRel *r)
     case WR_LOCAL_GROUP_AGG: return "stream-exec-local-group-aggregate_1";
     case WR_GLOBAL_GROUP_AGG: return "stream-exec-global-group-aggregate_1";
     case WR_INCREMENTAL_GROUP_AGG: return "stream-exec-incremental-group-aggregate_1";
+    case WR_CORRELATE: return "stream-exec-correlate_1";
     default: return "stream-exec-unknown_1";
     }
 }
@@ -451,6 +453,9 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         wsb_puts(out, "])");
         return;
     }
+    case WR_CORRELATE:
+        ex_correlate_digest(x, r, out);
+        return;
     case WR_CALC: {
         wsb_puts(out, "(select=[");
         for (int i = 0; i < r->nexprs; i++) {

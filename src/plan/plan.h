@@ -50,6 +50,7 @@ typedef enum WRelKind {
     WR_SORT,                /* ORDER BY / LIMIT / OFFSET: LogicalSort; in batch mode the physical
                                Sort / SortLimit / Limit (bind_sort.c, sort_rules.c) */
     WR_TEMPORAL_SORT,       /* TemporalSort: ORDER BY a time attribute ASC without a limit */
+    WR_CORRELATE,           /* Correlate with $UNNEST_ROWS$1: UNNEST of an ARRAY/MAP/MULTISET (bind_unnest.c) */
     WR__COUNT
 } WRelKind;
 
@@ -201,6 +202,15 @@ struct WRel {
        sort_desc/sort_nulls_first): OFFSET and FETCH as written, -1 when absent */
     int64_t sort_offset, sort_fetch;
     bool sort_local;                /* batch WR_SORT with a limit: the local (global=[false]) half */
+    /* WR_CORRELATE (bind_unnest.c): exprs[0] is the collection over the left input (inputs[0]);
+       join_type AJ_INNER or AJ_LEFT; cond (NULL = none) filters over the function's columns only
+       ($0 = its first column). out = the first nleft_out left columns, then the function's. */
+    bool unnest_ordinality;         /* WITH ORDINALITY: $UNNEST_ROWS_WITH_ORDINALITY$1 */
+    int cor_id;                     /* $cor<N> of the correlation */
+    int nleft_out;                  /* left columns in the output (0: a standalone UNNEST over Values) */
+    bool unnest_physical;           /* the physical rule gave it Flink's column names */
+    int nalias;                     /* AST: the column aliases of AS t(c, ...) (0 = none) */
+    const char **alias_names;
 };
 
 /* Flink's PartialFinalType of an aggregate produced by the distinct split. */
@@ -231,6 +241,13 @@ WTable *wbind_create_table(WPlanCtx *p, AstStmt *s, WArena *table_arena);
 WTable *wbind_create_view(WPlanCtx *p, AstStmt *s, WArena *table_arena);
 /* Convert a syntax type to a logical type (Flink's rules and errors). */
 const WType *wbind_type(WPlanCtx *p, const AstType *t);
+
+/* ---- UNNEST (bind_unnest.c) ----
+   The columns $UNNEST_ROWS$1 produces for a collection type: Flink's physical names (f0, the
+   row's fields, ordinality), the validator's names (EXPR$0, the row's fields, KEY, VALUE,
+   ORDINALITY) and their types (nullable when `nullable`). Returns the count, 0 for no collection. */
+int wunnest_columns(WPlanCtx *p, const WType *coll, bool ordinality, bool nullable,
+                    const char ***phys, const char ***sql, const WType ***types);
 
 /* ---- the whole planning pipeline (rules.c) ----
    optimize -> physical -> optimize -> finalize over statement roots (sinks): what EXPLAIN,
