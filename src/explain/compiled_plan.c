@@ -599,6 +599,9 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
             json_object_set_new(j, "state", one_state(node->materializer->ttl_ms, "sinkMaterializeState"));
         break;
     }
+    case WR_CORRELATE:
+        ex_correlate_json(x, r, j);
+        break;
     default:
         break;
     }

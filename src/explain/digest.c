@@ -47,6 +47,7 @@ const char *ex_rel_name(const WRel *r)
     case WR_GLOBAL_WINDOW_AGG: return "GlobalWindowAggregate";
     case WR_EXPAND: return "Expand";
     case WR_REPLICATE_ROWS: return "Correlate";
+    case WR_CORRELATE: return "Correlate";
     default: return "Unknown";
     }
 }
@@ -86,6 +87,7 @@ const char *ex_exec_type(const WRel *r)
     case WR_GLOBAL_WINDOW_AGG: return "stream-exec-global-window-aggregate_1";
     case WR_EXPAND: return "stream-exec-expand_1";
     case WR_REPLICATE_ROWS: return "stream-exec-correlate_1";
+    case WR_CORRELATE: return "stream-exec-correlate_1";
     default: return "stream-exec-unknown_1";
     }
 }
@@ -481,6 +483,9 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         wsb_puts(out, "])");
         return;
     }
+    case WR_CORRELATE:
+        ex_correlate_digest(x, r, out);
+        return;
     case WR_CALC: {
         wsb_puts(out, "(select=[");
         for (int i = 0; i < r->nexprs; i++) {

@@ -90,6 +90,12 @@ void ex_agg_call(const WAggCall *c, const char *const *in_names, const char *out
 /* Changelog mode: I,UB,UA,D or NONE */
 void ex_changelog(uint8_t mode, WStrBuf *out);
 
+/* ---- UNNEST's Correlate (correlate.c) ---- */
+/* The attributes after the name: (invocation=[...], ..., joinType=[INNER]). */
+void ex_correlate_digest(const ExCtx *x, const WRel *r, WStrBuf *out);
+/* stream-exec-correlate_1's joinType, functionCall and condition into node j. */
+void ex_correlate_json(const ExCtx *x, const WRel *r, json_t *j);
+
 /* ---- logical plan for the Abstract Syntax Tree (logical.c) ---- */
 void ex_ast_tree(WPlanCtx *p, const WRel *root, WStrBuf *out);
 

@@ -90,6 +90,70 @@ static void children(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int d
     }
 }
 
+static void cols_used(const WExpr *e, bool *used, int n)
+{
+    if (e->kind == WX_COLUMN && e->col >= 0 && e->col < n) used[e->col] = true;
+    for (int i = 0; i < e->nargs; i++) cols_used(e->args[i], used, n);
+}
+
+/* UNNEST as Calcite converts it: LogicalCorrelate over the left input and
+   [LogicalProject(aliases)] / Uncollect / LogicalProject($cor0.x) / LogicalValues({ 0 }); a
+   standalone UNNEST is the Uncollect part alone. */
+static void correlate_node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth, const char *path)
+{
+    const WRel *in = r->inputs[0];
+    bool alone = r->cor_id < 0;
+    int d = depth;
+    if (!alone && depth < 250) {
+        prefix(out, last, depth);
+        wsb_printf(out, "LogicalCorrelate(correlation=[$cor%d], joinType=[%s], requiredColumns=[{", r->cor_id,
+                   r->join_type == AJ_LEFT ? "left" : "inner");
+        bool *used = WA_ARRAY(p->arena, bool, in->out.n ? in->out.n : 1);
+        cols_used(r->exprs[0], used, in->out.n);
+        bool first = true;
+        for (int i = 0; i < in->out.n; i++)
+            if (used[i]) { wsb_printf(out, "%s%d", first ? "" : ", ", i); first = false; }
+        wsb_puts(out, "}])\n");
+        last[depth + 1] = false;
+        node(p, in, out, last, depth + 1, wa_sprintf(p->arena, "%s%s0", path, *path ? ", " : ""), NULL);
+        d = depth + 1;
+        last[d] = true;
+    }
+    int nl = r->nleft_out;
+    int nf = r->out.n - nl;
+    if (r->nalias) {
+        prefix(out, last, d);
+        wsb_puts(out, "LogicalProject(");
+        for (int i = 0; i < nf; i++) wsb_printf(out, "%s%s=[$%d]", i ? ", " : "", r->out.names[nl + i], i);
+        wsb_puts(out, ")\n");
+        d++;
+        last[d] = true;
+    }
+    if (r->cond) {
+        prefix(out, last, d);
+        wsb_puts(out, "LogicalFilter(condition=[");
+        ex_rex(out, r->cond, NULL, EXD_AST);
+        wsb_puts(out, "])\n");
+        d++;
+        last[d] = true;
+    }
+    prefix(out, last, d);
+    wsb_puts(out, r->unnest_ordinality ? "Uncollect(withOrdinality=[true])\n" : "Uncollect\n");
+    d++;
+    last[d] = true;
+    prefix(out, last, d);
+    const WExpr *e = r->exprs[0];
+    const char **cn = WA_ARRAY(p->arena, const char *, in->out.n ? in->out.n : 1);
+    for (int i = 0; i < in->out.n; i++) cn[i] = wa_sprintf(p->arena, "$cor%d.%s", r->cor_id, in->out.names[i]);
+    wsb_printf(out, "LogicalProject(%s=[", e->kind == WX_COLUMN ? in->out.names[e->col] : "EXPR$0");
+    ex_rex(out, e, cn, EXD_REL);
+    wsb_puts(out, "])\n");
+    d++;
+    last[d] = true;
+    prefix(out, last, d);
+    wsb_puts(out, "LogicalValues(tuples=[[{ 0 }]])\n");
+}
+
 static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth, const char *path,
                  const char *const *rename)
 {
@@ -98,6 +162,10 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
     if (r->kind == WR_CALC && !r->cond && (r->inputs[0]->kind == WR_GROUP_AGG || r->inputs[0]->kind == WR_OVER_RANK) &&
         identity_exprs(r)) {
         node(p, r->inputs[0], out, last, depth, path, (const char *const *)r->out.names);
+        return;
+    }
+    if (r->kind == WR_CORRELATE) {
+        correlate_node(p, r, out, last, depth, path);
         return;
     }
     prefix(out, last, depth);

@@ -5,6 +5,7 @@
  */
 #include "bind_internal.h"
 #include "bind_join.h"
+#include "bind_unnest.h"
 #include "../expr/functions.h"
 
 #include <ctype.h>
@@ -47,7 +48,7 @@ const char *wrel_kind_name(WRelKind k)
                               "WindowRank", "WindowJoin", "IntervalJoin", "TemporalJoin", "OverAggregate",
                               "MiniBatchAssigner", "LocalGroupAggregate", "GlobalGroupAggregate",
                               "IncrementalGroupAggregate", "Sort", "TemporalSort", "LocalWindowAggregate",
-                              "GlobalWindowAggregate", "Expand", "Correlate"};
+                              "GlobalWindowAggregate", "Expand", "Correlate", "Correlate"};
     _Static_assert(sizeof N / sizeof N[0] == WR__COUNT, "a name per plan node kind");
     return (unsigned)k < WR__COUNT ? N[k] : "?";
 }
@@ -409,6 +410,8 @@ static WRel *bind_from(QCtx *q, AstFrom *f, BScope *scope)
         BScope ls, rs;
         WRel *l = bind_from(q, f->left, &ls);
         if (!l) return NULL;
+        if (f->right->kind == AFR_UNNEST)       /* a lateral UNNEST of the left's columns */
+            return bind_unnest_rel(q->b, l, &ls, f->right, f->join_type, f->on, f->right->pos, scope);
         WRel *r = bind_from(q, f->right, &rs);
         if (!r) return NULL;
         return bind_join_rel(q->b, l, &ls, r, &rs, f, scope);
@@ -422,7 +425,7 @@ static WRel *bind_from(QCtx *q, AstFrom *f, BScope *scope)
         return r;
     }
     case AFR_UNNEST:
-        return fail_rel(p, f->pos, WEXC_TABLE, "UNNEST is not supported yet");
+        return bind_unnest_rel(q->b, NULL, NULL, f, AJ_CROSS, NULL, f->pos, scope);
     case AFR_LATERAL:
         return fail_rel(p, f->pos, WEXC_TABLE, "LATERAL TABLE is not supported yet");
     }

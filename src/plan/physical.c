@@ -8,6 +8,7 @@
 #include "bind_internal.h"
 #include "agg_rules.h"
 #include "sort_rules.h"
+#include "bind_unnest.h"
 #include "../expr/functions.h"
 
 #include <stdlib.h>
@@ -1414,6 +1415,7 @@ WRel *wplan_physical(WPlanCtx *p, WRel *root)
     if (!root) return NULL;
     root = apply_rank_rule(p, root);
     if (!root) return NULL;
+    root = wplan_correlate_rules(p, root);      /* bind_unnest.c */
     root = merge_filters_into_joins(p, root);
     root = wplan_prune(p, root);                /* prune_rules.c */
     root = apply_window_rules(p, root);

@@ -56,6 +56,7 @@ typedef enum WRelKind {
     WR_REPLICATE_ROWS,      /* Correlate with $REPLICATE_ROWS$1: input column 0 (BIGINT n) ++ the other
                                columns, each row n times with the others appended again (INTERSECT ALL /
                                EXCEPT ALL, bind_setops.c) */
+    WR_CORRELATE,           /* Correlate with $UNNEST_ROWS$1: UNNEST of an ARRAY/MAP/MULTISET (bind_unnest.c) */
     WR__COUNT
 } WRelKind;
 
@@ -223,6 +224,15 @@ struct WRel {
     int setop_kind;
     bool setop_all;
     WRel *setop_inputs[2];
+    /* WR_CORRELATE (bind_unnest.c): exprs[0] is the collection over the left input (inputs[0]);
+       join_type AJ_INNER or AJ_LEFT; cond (NULL = none) filters over the function's columns only
+       ($0 = its first column). out = the first nleft_out left columns, then the function's. */
+    bool unnest_ordinality;         /* WITH ORDINALITY: $UNNEST_ROWS_WITH_ORDINALITY$1 */
+    int cor_id;                     /* $cor<N> of the correlation */
+    int nleft_out;                  /* left columns in the output (0: a standalone UNNEST over Values) */
+    bool unnest_physical;           /* the physical rule gave it Flink's column names */
+    int nalias;                     /* AST: the column aliases of AS t(c, ...) (0 = none) */
+    const char **alias_names;
 };
 
 /* Flink's PartialFinalType of an aggregate produced by the distinct split. */
@@ -253,6 +263,13 @@ WTable *wbind_create_table(WPlanCtx *p, AstStmt *s, WArena *table_arena);
 WTable *wbind_create_view(WPlanCtx *p, AstStmt *s, WArena *table_arena);
 /* Convert a syntax type to a logical type (Flink's rules and errors). */
 const WType *wbind_type(WPlanCtx *p, const AstType *t);
+
+/* ---- UNNEST (bind_unnest.c) ----
+   The columns $UNNEST_ROWS$1 produces for a collection type: Flink's physical names (f0, the
+   row's fields, ordinality), the validator's names (EXPR$0, the row's fields, KEY, VALUE,
+   ORDINALITY) and their types (nullable when `nullable`). Returns the count, 0 for no collection. */
+int wunnest_columns(WPlanCtx *p, const WType *coll, bool ordinality, bool nullable,
+                    const char ***phys, const char ***sql, const WType ***types);
 
 /* ---- the whole planning pipeline (rules.c) ----
    optimize -> physical -> optimize -> finalize over statement roots (sinks): what EXPLAIN,

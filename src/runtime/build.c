@@ -6,6 +6,7 @@
  */
 #include "job_internal.h"
 #include "../exec/calc.h"
+#include "../exec/correlate.h"
 #include "../exec/watermark.h"
 #include "../exec/union.h"
 #include "../exec/expand.h"
@@ -225,6 +226,14 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         op = wop_calc_new(&L->ctx, r->inputs[0]->out.n, r->inputs[0]->out.types, r->nexprs, r->exprs, r->cond,
                           r->out.types, r->out.names);
         break;
+    case WR_CORRELATE: {
+        WCorrelateSpec sp = {
+            .in_ncols = r->inputs[0]->out.n, .in_types = r->inputs[0]->out.types, .nleft = r->nleft_out,
+            .collection = r->exprs[0], .ordinality = r->unnest_ordinality, .left_join = r->join_type == AJ_LEFT,
+            .cond = r->cond, .ncols = r->out.n, .types = r->out.types, .names = r->out.names};
+        op = wop_correlate_new(&L->ctx, &sp);
+        break;
+    }
     case WR_WATERMARK:
         op = wop_watermark_new(&L->ctx, r->wm_expr, r->out.n, r->out.types, r->out.names);
         break;
