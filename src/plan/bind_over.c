@@ -361,6 +361,48 @@ static const char *args_text(OCtx *o, const WSchema *s, const WOverCall *k)
     }
 }
 
+static void remap(int *c, const int *map, int nin)
+{
+    if (*c >= nin) *c = map[*c - nin];
+}
+
+/* Drop argument columns no call uses (bind_agg_register adds plain columns too). */
+static void compact_args(OCtx *o)
+{
+    BAgg *g = &o->g;
+    if (!g->nargs) return;
+    int *map = WA_ARRAY(o->b->p->arena, int, g->nargs);
+    bool *used = WA_ARRAY(o->b->p->arena, bool, g->nargs);
+    for (int i = 0; i < o->n; i++) {
+        OCall *c = &o->calls[i];
+        int cols[16], nc = 0;
+        cols[nc++] = c->call.arg;
+        cols[nc++] = c->call.default_col;
+        for (int k = 0; k < c->call.agg.nargs && c->call.fn == WOF_AGG; k++) cols[nc++] = c->call.agg.args[k];
+        if (c->call.fn == WOF_AGG) cols[nc++] = c->call.agg.filter_col;
+        for (int k = 0; k < nc; k++) if (cols[k] >= o->nin) used[cols[k] - o->nin] = true;
+        for (int k = 0; k < c->npart; k++) if (c->part[k] >= o->nin) used[c->part[k] - o->nin] = true;
+        for (int k = 0; k < c->norder; k++) if (c->order[k] >= o->nin) used[c->order[k] - o->nin] = true;
+    }
+    int m = 0;
+    for (int i = 0; i < g->nargs; i++) {
+        map[i] = used[i] ? o->nin + m : -1;
+        if (used[i]) g->args[m++] = g->args[i];
+    }
+    g->nargs = m;
+    for (int i = 0; i < o->n; i++) {
+        OCall *c = &o->calls[i];
+        remap(&c->call.arg, map, o->nin);
+        remap(&c->call.default_col, map, o->nin);
+        if (c->call.fn == WOF_AGG) {
+            for (int k = 0; k < c->call.agg.nargs; k++) remap(&c->call.agg.args[k], map, o->nin);
+            remap(&c->call.agg.filter_col, map, o->nin);
+        }
+        for (int k = 0; k < c->npart; k++) remap(&c->part[k], map, o->nin);
+        for (int k = 0; k < c->norder; k++) remap(&c->order[k], map, o->nin);
+    }
+}
+
 WRel *bover_bind(BindCtx *b, AstQuery *aq, WRel *in, BScope *scope)
 {
     WPlanCtx *p = b->p;
@@ -388,6 +430,7 @@ WRel *bover_bind(BindCtx *b, AstQuery *aq, WRel *in, BScope *scope)
         o->calls[i].ast = asts[i];
         if (!bind_call(o, aq, scope, &o->calls[i])) return NULL;
     }
+    compact_args(o);
     /* Calcite's window groups (naming) and Flink's nodes (partition + order) */
     int nwin = 0, nnode = 0;
     int win_first[MAX_OVER], node_first[MAX_OVER];
