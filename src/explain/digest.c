@@ -6,6 +6,7 @@
  */
 #include "explain_internal.h"
 #include "../plan/agg_rules.h"
+#include "../plan/over_window.h"
 #include "../common/duration.h"
 
 #include <stdint.h>
@@ -78,7 +79,7 @@ const char *ex_exec_type(const WRel *r)
     case WR_WINDOW_JOIN: return "stream-exec-window-join_1";
     case WR_INTERVAL_JOIN: return "stream-exec-interval-join_1";
     case WR_TEMPORAL_JOIN: return "stream-exec-temporal-join_1";
-    case WR_OVER_AGG: return "stream-exec-over-aggregate_1";
+    case WR_OVER_AGG: return r->over ? "batch-exec-over-aggregate_1" : "stream-exec-over-aggregate_1";
     case WR_MINIBATCH_ASSIGNER: return "stream-exec-mini-batch-assigner_1";
     case WR_LOCAL_GROUP_AGG: return "stream-exec-local-group-aggregate_1";
     case WR_GLOBAL_GROUP_AGG: return "stream-exec-global-group-aggregate_1";
@@ -158,6 +159,56 @@ void ex_agg_call(const WAggCall *c, const char *const *names, const char *out_na
     wsb_putc(out, ')');
     if (c->filter_col >= 0) wsb_printf(out, " FILTER %s", names[c->filter_col]);
     wsb_printf(out, " AS %s", out_name ? out_name : c->out_name ? c->out_name : "EXPR$0");
+}
+
+static void over_bound(WStrBuf *out, const WOverBound *b, ExDialect d)
+{
+    switch (b->kind) {
+    case WOB_UNBOUNDED_PRECEDING: wsb_puts(out, "UNBOUNDED PRECEDING"); return;
+    case WOB_UNBOUNDED_FOLLOWING: wsb_puts(out, "UNBOUNDED FOLLOWING"); return;
+    case WOB_CURRENT_ROW: wsb_puts(out, "CURRENT ROW"); return;
+    case WOB_PRECEDING: case WOB_FOLLOWING:
+        if (b->lit) ex_literal(out, b->lit, d);
+        else wsb_printf(out, "%g", b->offset);
+        wsb_puts(out, b->kind == WOB_PRECEDING ? " PRECEDING" : " FOLLOWING");
+        return;
+    }
+}
+
+/* BatchPhysicalOverAggregate: partitionBy, orderBy, window#i=[calls frame], select */
+static void batch_over_digest(const WRel *r, const char *const *inn, ExDialect d, WStrBuf *out)
+{
+    const WOverSpec *ov = r->over;
+    wsb_putc(out, '(');
+    if (r->nkeys) {
+        wsb_puts(out, "partitionBy=[");
+        for (int i = 0; i < r->nkeys; i++) wsb_printf(out, "%s%s", i ? ", " : "", inn[r->keys[i]]);
+        wsb_puts(out, "], ");
+    }
+    if (r->nsort) {
+        wsb_puts(out, "orderBy=[");
+        for (int i = 0; i < r->nsort; i++)
+            wsb_printf(out, "%s%s %s", i ? ", " : "", inn[r->sort_cols[i]], r->sort_desc[i] ? "DESC" : "ASC");
+        wsb_puts(out, "], ");
+    }
+    for (int w = 0; w < ov->nwindows; w++) {
+        const WOverWindow *win = &ov->windows[w];
+        wsb_printf(out, "window#%d=[", w);
+        for (int k = 0; k < win->ncalls; k++) {
+            const WOverCall *c = &win->calls[k];
+            if (k) wsb_puts(out, ", ");
+            if (c->fn == WOF_AGG) ex_agg_call(&c->agg, inn, c->name, out, false);
+            else wsb_printf(out, "%s(%s) AS %s", wover_fn_name(c), c->args_text ? c->args_text : "*", c->name);
+        }
+        wsb_printf(out, " %s BETWEEN ", win->rows ? "ROWS" : "RANGE");
+        over_bound(out, &win->lower, d);
+        wsb_puts(out, " AND ");
+        over_bound(out, &win->upper, d);
+        wsb_puts(out, "], ");
+    }
+    wsb_puts(out, "select=[");
+    for (int i = 0; i < r->out.n; i++) wsb_printf(out, "%s%s", i ? ", " : "", r->out.names[i]);
+    wsb_puts(out, "])");
 }
 
 static void table_path(WStrBuf *out, const char *qname)
@@ -760,6 +811,10 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         ex_setops_correlate_digest(x, r, inn, out);
         return;
     case WR_OVER_AGG:
+        if (r->over) {
+            batch_over_digest(r, inn, d, out);
+            return;
+        }
         wsb_puts(out, "(partitionBy=[");
         key_names(out, inn, r->nkeys, r->keys);
         wsb_printf(out, "], orderBy=[%s ASC], window=[%s], ", in ? inn[r->time_col] : "",

@@ -212,7 +212,18 @@ static void tree(TreeCtx *t, const WRel *r, bool *last, int depth)
     wsb_putc(out, '\n');
     const WRel **ins = WA_ARRAY(t->x->p->arena, const WRel *, r->ninputs ? r->ninputs : 1);
     int n = ex_inputs(t->x, r, ins);
-    if (depth >= 255) return;
+    if (depth >= 254) return;
+    if (n == 1 && r->kind == WR_OVER_AGG && r->over && r->nkeys > 0 &&
+        (ins[0]->kind == WR_SORT || (ins[0]->kind == WR_OVER_AGG && ins[0]->over))) {
+        /* Flink's batch plan keeps the sorted partitions with a forward exchange (the
+           ForwardHashExchangeProcessor); weir chains the two operators */
+        last[depth + 1] = true;
+        prefix(out, last, depth + 1);
+        wsb_puts(out, "Exchange(distribution=[forward]");
+        if (t->d == EXD_REL && (t->details & AX_CHANGELOG_MODE)) wsb_puts(out, ", changelogMode=[I]");
+        wsb_puts(out, ")\n");
+        depth++;
+    }
     for (int i = 0; i < n; i++) {
         last[depth + 1] = i == n - 1;
         tree(t, ins[i], last, depth + 1);

@@ -6,6 +6,7 @@
 #include "bind_internal.h"
 #include "bind_join.h"
 #include "bind_unnest.h"
+#include "sort_rules.h"
 #include "../expr/functions.h"
 
 #include <ctype.h>
@@ -753,7 +754,7 @@ static WRel *bind_over_rank(QCtx *q, WRel *in, BScope *scope, AstExpr *e)
     if (strcasecmp(fname, "ROW_NUMBER") == 0) func = 0;
     else if (strcasecmp(fname, "RANK") == 0) func = 1;
     else if (strcasecmp(fname, "DENSE_RANK") == 0) func = 2;
-    else return fail_rel(p, e->pos, WEXC_TABLE, "OVER aggregates are not supported yet");
+    else return bover_stream_refuse(b, scope, e);
     AstOver *ov = e->over;
     if (ov->ref_name) return fail_rel(p, e->pos, WEXC_TABLE, "Named windows (OVER w) are not supported yet");
     if (ov->norder == 0)
@@ -845,19 +846,12 @@ static WRel *bind_over_aggs(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, AstE
         if (o2 != ov && !(o2->ref_name && ov->ref_name && !strcmp(o2->ref_name, ov->ref_name)) &&
             asts[i]->over != asts[0]->over)
             return fail_rel(p, asts[i]->pos, WEXC_TABLE,
-                            "Over Agg: Unsupported use of OVER windows. All aggregates must be computed on the same window.");
+                            "Over Agg: Unsupported use of OVER windows. All aggregates must be computed on the same window. "
+                            "please re-check the over window statement.");
     }
-    if (ov->norder != 1)
-        return fail_rel(p, asts[0]->pos, WEXC_TABLE,
-                        "Over Agg: The window can only be ordered by a single time column.");
+    if (!bover_stream_window_check(b, scope, ov, asts[0]->pos)) return NULL;
     WExpr *oc = bind_expr(b, scope, ov->order[0].expr);
     if (!oc) return NULL;
-    if (oc->kind != WX_COLUMN || !wtype_is_timestamp(oc->type) || oc->type->time_attr == WTA_NONE)
-        return fail_rel(p, ov->order[0].expr->pos, WEXC_TABLE,
-                        "OVER windows' ordering in stream mode must be defined on a time attribute.");
-    if (ov->order[0].desc)
-        return fail_rel(p, ov->order[0].expr->pos, WEXC_TABLE,
-                        "Over Agg: The window can only be ordered in ASCENDING mode.");
     int nin = in->out.n;
     BAgg g = {0};
     g.input = scope;
@@ -1043,7 +1037,15 @@ static WRel *bind_select_core(QCtx *q, AstQuery *aq, OrderCols *oc)
     /* OVER aggregates (SUM(x) OVER w ...): one OverAggregate appending their results */
     AstExpr *over_asts[64];
     int over_cols[64], nover = 0;
-    for (int i = 0; i < aq->nitems && nover < 64; i++) {
+    /* batch mode: every OVER window (bind_over.c) */
+    bool batch_over = wplan_is_batch(p) && bover_has_over(aq) && !bover_only_rank(aq);
+    if (batch_over) {
+        if (aq->ngroup > 0 || aq->having)
+            return fail_rel(p, aq->pos, WEXC_TABLE, "OVER windows together with GROUP BY are not supported yet in batch mode (aggregate in a subquery)");
+        in = bover_bind(b, aq, in, &scope);
+        if (!in) return NULL;
+    }
+    for (int i = 0; i < aq->nitems && nover < 64 && !batch_over; i++) {
         AstExpr *e = aq->items[i].expr;
         if (e->kind == AE_FUNC && e->over && e->name.n == 1 && is_over_aggregate(e)) over_asts[nover++] = e;
     }
@@ -1053,7 +1055,7 @@ static WRel *bind_select_core(QCtx *q, AstQuery *aq, OrderCols *oc)
     }
     for (int i = 0; i < aq->nitems; i++) {
         AstExpr *e = aq->items[i].expr;
-        if (e->kind != AE_FUNC || !e->over || is_over_aggregate(e)) continue;
+        if (batch_over || e->kind != AE_FUNC || !e->over || is_over_aggregate(e)) continue;
         if (rank_ast)
             return fail_rel(p, e->pos, WEXC_TABLE, "Only one ranking function (ROW_NUMBER/RANK/DENSE_RANK) per SELECT is supported yet");
         in = bind_over_rank(q, in, &scope, e);

@@ -699,8 +699,15 @@ static WExpr *bind_func(BindCtx *b, BScope *s, AstExpr *e)
     snprintf(upper, sizeof upper, "%s", name);
     for (char *q = upper; *q; q++) *q = (char)toupper((unsigned char)*q);
 
-    if (e->over)
+    if (e->over) {
+        /* batch: computed by an OverAggregate below (bind_over.c) */
+        for (int i = 0; i < b->nover_map; i++)
+            if (b->over_map_ast[i] == e) {
+                int c = b->over_map_col[i];
+                return wexpr_column(a, c, s->cols[c].type, s->cols[c].name);
+            }
         return fail_at(b, e->pos, WEXC_TABLE, "%s", "OVER windows are not supported yet");
+    }
     if (ast_is_aggregate_call(e))
         return fail_at(b, e->pos, WEXC_VALIDATION,
                        "Aggregate function '%s' is not allowed in this position (no GROUP BY context)", upper);

@@ -47,6 +47,9 @@ typedef struct BindCtx {
     WPlanCtx *p;
     BAgg *agg;
     int expr_counter;       /* for EXPR$n names */
+    int nover_map;          /* batch OVER calls already computed (bind_over.c): call -> column */
+    AstExpr **over_map_ast;
+    int *over_map_col;
 } BindCtx;
 
 void bscope_init(BScope *s);
@@ -66,6 +69,25 @@ int bind_agg_register(BindCtx *b, BScope *input, AstExpr *e);
 bool ast_contains_aggregate(const AstExpr *e);
 /* SQL text of an expression as Flink prints it in messages/DESCRIBE. */
 char *ast_expr_sql(WArena *a, const AstExpr *e);
+
+/* ---- batch OVER windows (bind_over.c) ---- */
+/* Whether a select item of aq calls a function with OVER. */
+bool bover_has_over(const AstQuery *aq);
+/* Batch mode: every OVER call of aq's select items (also inside expressions) is computed by
+   OverAggregate nodes over `in` (one per partition / order, Flink's window#i per frame); their
+   columns join the scope (hidden) and b's over map, so that bind_expr turns the calls into column
+   references. NULL with the error set. */
+WRel *bover_bind(BindCtx *b, AstQuery *aq, WRel *in, BScope *scope);
+/* The SELECT's only OVER call is one top-level ROW_NUMBER / RANK / DENSE_RANK over columns: it
+   is bound as a ranking node (a Top-N filter may follow; else over_rules.c makes it an
+   OverAggregate). */
+bool bover_only_rank(const AstQuery *aq);
+/* Streaming: the checks Flink's StreamExecOverAggregate makes of a window, with its messages
+   (one time-attribute ORDER BY key, ascending, frame ending at CURRENT ROW). */
+bool bover_stream_window_check(BindCtx *b, BScope *scope, const AstOver *ov, AstPos pos);
+/* Streaming: the error for an OVER call of a function the streaming OverAggregate does not run
+   (CUME_DIST, PERCENT_RANK, NTILE, LEAD as Flink; LAG not yet). Always NULL. */
+WRel *bover_stream_refuse(BindCtx *b, BScope *scope, AstExpr *e);
 
 /* ---- ORDER BY / LIMIT / OFFSET (bind_sort.c) ---- */
 /* An ORDER BY item that is an ordinal (1-based) or names one of the n output columns: its index;

@@ -9,6 +9,7 @@
 #include "agg_rules.h"
 #include "sort_rules.h"
 #include "bind_unnest.h"
+#include "over_rules.h"
 #include "../expr/functions.h"
 
 #include <stdlib.h>
@@ -222,10 +223,7 @@ static WRel *apply_rank_rule(WPlanCtx *p, WRel *r)
         r->inputs[i] = apply_rank_rule(p, r->inputs[i]);
         if (!r->inputs[i]) return NULL;
     }
-    if (r->kind == WR_OVER_RANK)
-        return fail(p, WEXC_TABLE,
-                    "A ranking function (ROW_NUMBER/RANK/DENSE_RANK) without a filter on its result "
-                    "(e.g. WHERE rn <= N) is an OVER aggregation, which is not supported yet.");
+    if (r->kind == WR_OVER_RANK) return wover_rank_without_filter(p, r);     /* over_rules.c */
     return r;
 }
 
@@ -1162,6 +1160,10 @@ static WRel *derive(WPlanCtx *p, WRel *r)
         r->changelog = in->changelog;
         break;
     case WR_OVER_AGG:
+        if (r->over) {          /* batch: Sort + Exchange below (over_rules.c) */
+            wover_batch_physical(p, r);
+            break;
+        }
         if (in->changelog != WCM_INSERT)
             return fail(p, WEXC_TABLE, "OverAggregate doesn't support consuming update and delete changes.");
         r->changelog = WCM_INSERT;

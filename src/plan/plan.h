@@ -188,6 +188,8 @@ struct WRel {
     bool over_rows;                 /* ROWS frame (else RANGE) */
     bool over_unbounded;
     int64_t over_preceding;
+    const struct WOverSpec *over;   /* batch OverAggregate (over_window.h: windows and calls;
+                                       partition in keys, order in sort_*); NULL in streaming */
     /* state and TTL (finalisation) */
     int64_t ttl_ms;                 /* resolved TTL for stateful nodes, 0 = never */
     int64_t ttl_left_ms, ttl_right_ms;

@@ -14,6 +14,7 @@
 #include "../exec/stateful.h"
 #include "../exec/windowed.h"
 #include "../exec/sort.h"
+#include "../exec/over_batch.h"
 
 #include "../common/hash.h"
 #include "../types/row.h"
@@ -495,6 +496,16 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
     }
     case WR_OVER_AGG: {
         WRel *in = r->inputs[0];
+        if (r->over) {          /* batch */
+            WSortKeySpec *ks = WA_ARRAY(p->arena, WSortKeySpec, r->nsort ? r->nsort : 1);
+            for (int i = 0; i < r->nsort; i++)
+                ks[i] = (WSortKeySpec){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
+            WOverBatchSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys,
+                                 .keys = r->keys, .nsort = r->nsort, .sort = ks, .over = r->over,
+                                 .out = {r->out.n, r->out.types, r->out.names}};
+            op = wop_over_batch_new(&L->ctx, &sp);
+            break;
+        }
         WOverAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
                            .time_col = r->time_col, .proctime = r->win_proctime, .rows_frame = r->over_rows,
                            .unbounded = r->over_unbounded, .preceding = r->over_preceding, .naggs = r->naggs,
