@@ -640,7 +640,6 @@ static AstExpr *json_path_call(WSqlParser *p, const char *w, AstPos pos)
         c->type = ps_type(p);
         add_arg(p, c, literal(p, AL_NULL, NULL, cpos));
         returning = c;
-        e->type = c->type;
     }
     const char *wrapper = "WITHOUT";
     if (fn == 1) {
@@ -1239,7 +1238,7 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
                 AstExpr *f = mk_func(p, kind, opos);
                 f->name.parts[0] = wa_sprintf(p->a, "IS %sJSON %s", e->negated ? "NOT " : "", kind);
                 f->special = 'I';
-                f->negated = e->negated;
+                f->negated = false;     /* the name says IS NOT JSON */
                 add_arg(p, f, left);
                 left = f;
                 continue;
