@@ -150,3 +150,48 @@ WTEST(json_path_eval)
     CHECK_STR(ev(&a, "null", "$"), "ERR: json object can not be null");
     warena_free(&a);
 }
+
+/* The json format's options (connectors/format_json.h), validated as JsonFormatOptionsUtil does. */
+#include "../../src/connectors/format_json.h"
+
+static const char *fmt_err(const char *k1, const char *v1, const char *k2, const char *v2, bool as_source, WJsonFmt *out)
+{
+    static _Thread_local char msg[512];
+    WOptions o;
+    wopts_init(&o);
+    if (k1) wopts_set(&o, k1, v1);
+    if (k2) wopts_set(&o, k2, v2);
+    WError e;
+    werr_clear(&e);
+    WJsonFmt cfg;
+    bool ok = wjsonfmt_config(&cfg, &o, as_source, &e);
+    snprintf(msg, sizeof msg, "%s", ok ? "ok" : e.msg);
+    if (out && ok) { *out = cfg; } else wjsonfmt_config_free(&cfg);
+    wopts_free(&o);
+    return msg;
+}
+
+WTEST(json_format_options)
+{
+    WJsonFmt c;
+    CHECK_STR(fmt_err(NULL, NULL, NULL, NULL, true, &c), "ok");
+    CHECK(!c.fail_on_missing && !c.ignore_errors && !c.iso8601 && c.null_key == WJF_NULLKEY_FAIL);
+    CHECK_STR(c.null_key_literal, "null");
+    wjsonfmt_config_free(&c);
+    CHECK_STR(fmt_err("json.fail-on-missing-field", "true", "json.ignore-parse-errors", "true", true, NULL),
+              "fail-on-missing-field and ignore-parse-errors shouldn't both be true.");
+    CHECK_STR(fmt_err("json.fail-on-missing-field", "true", "json.ignore-parse-errors", "true", false, NULL), "ok");
+    CHECK_STR(fmt_err("json.timestamp-format.standard", "iso", NULL, NULL, true, NULL),
+              "Unsupported value 'iso' for timestamp-format.standard. Supported values are [SQL, ISO-8601].");
+    CHECK_STR(fmt_err("json.map-null-key.mode", "KEEP", NULL, NULL, false, NULL),
+              "Unsupported value 'KEEP' for option map-null-key.mode. Supported values are [LITERAL, FAIL, DROP].");
+    CHECK_STR(fmt_err("json.map-null-key.mode", "KEEP", NULL, NULL, true, NULL), "ok");    /* decoding ignores it */
+    CHECK_STR(fmt_err("json.map-null-key.mode", "literal", "json.map-null-key.literal", "N/A", false, &c), "ok");
+    CHECK(c.null_key == WJF_NULLKEY_LITERAL);
+    CHECK_STR(c.null_key_literal, "N/A");
+    wjsonfmt_config_free(&c);
+    CHECK_STR(fmt_err("json.timestamp-format.standard", "ISO-8601", "json.encode.ignore-null-fields", "true", false, &c), "ok");
+    CHECK(c.iso8601 && c.ignore_null_fields);
+    wjsonfmt_config_free(&c);
+    CHECK(strcmp(fmt_err("json.ignore-parse-errors", "maybe", NULL, NULL, true, NULL), "ok") != 0);
+}
