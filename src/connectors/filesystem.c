@@ -1,6 +1,7 @@
 /*
  * filesystem.c — the 'filesystem' connector: a bounded source over a file or a directory tree and
- * a simple (non-transactional) sink, for the formats 'csv' and 'changelog-csv'.
+ * a simple (non-transactional) sink, for the formats 'csv', 'changelog-csv' and 'json' (JSON lines,
+ * format_json.h: the same files, positions and commits, another row reader and encoder).
  *
  * Source: `path` is a file or a directory; directories are walked recursively, entries sorted by
  * name, skipping hidden files/directories (names starting with '.' or '_'), as Flink's file
@@ -23,6 +24,7 @@
 #include "connector.h"
 #include "conn_internal.h"
 #include "csv_reader.h"
+#include "format_json.h"
 #include "../types/format.h"
 
 #include <dirent.h>
@@ -85,11 +87,18 @@ static bool fs_validate(const WTableSpec *spec, bool as_source, WError *err)
     if (!f)
         return werr_set(err, WEXC_VALIDATION,
                         "Could not find any format factory for identifier '%s' in the classpath.", format);
-    WCsvConfig cfg;
-    bool ok = wconn_format_config(f, spec->options, &cfg, err);
-    wcsv_config_free(&cfg);
-    if (!ok) return false;
-    if (!wcsv_check_types(spec->ncols, spec->col_names, spec->col_types, err)) return false;
+    if (f->json) {
+        WJsonFmt jc;
+        bool ok = wjsonfmt_config(&jc, spec->options, as_source, err);
+        wjsonfmt_config_free(&jc);
+        if (!ok || !wjsonfmt_check_types(spec->ncols, spec->col_names, spec->col_types, err)) return false;
+    } else {
+        WCsvConfig cfg;
+        bool ok = wconn_format_config(f, spec->options, &cfg, err);
+        wcsv_config_free(&cfg);
+        if (!ok) return false;
+        if (!wcsv_check_types(spec->ncols, spec->col_names, spec->col_types, err)) return false;
+    }
     int64_t ms;
     if (!wopts_get_duration_ms(spec->options, "source.monitor-interval", 0, &ms, err)) return false;
     if (as_source && wopts_get(spec->options, "source.monitor-interval"))
@@ -110,6 +119,7 @@ static bool fs_is_changelog(const WOptions *options)
 typedef struct FsSource {
     WSource base;
     WCsvReader *rd;
+    WJsonReader *jrd;       /* format 'json': used instead of rd */
     char **files;
     int nfiles, cap_files;
     int cur;                /* index of the open (or next) file */
@@ -131,6 +141,30 @@ typedef struct FsSource {
     uint8_t *pv_null;
     int pv_file;                    /* file whose values pv holds (-1 = none) */
 } FsSource;
+
+/* The row reader of the table's format. */
+static bool rd_open(FsSource *s, const char *path, int64_t off, int64_t line, WError *err)
+{
+    return s->jrd ? wjsonfmt_reader_open(s->jrd, path, off, line, err) : wcsv_reader_open(s->rd, path, off, line, err);
+}
+
+static void rd_close(FsSource *s)
+{
+    if (s->jrd) wjsonfmt_reader_close(s->jrd);
+    else wcsv_reader_close(s->rd);
+}
+
+static WCsvStatus rd_fill(FsSource *s, WChunk *out, WError *err)
+{
+    if (s->jrd) return (WCsvStatus)wjsonfmt_reader_fill(s->jrd, out, &s->base.rows_skipped, err);
+    return wcsv_reader_fill(s->rd, out, &s->base.rows_skipped, err);
+}
+
+static void rd_position(const FsSource *s, int64_t *off, int64_t *line)
+{
+    if (s->jrd) wjsonfmt_reader_position(s->jrd, off, line);
+    else wcsv_reader_position(s->rd, off, line);
+}
 
 static void add_file(FsSource *s, const char *path)
 {
@@ -181,6 +215,7 @@ static void fs_source_close(WSource *base)
 {
     FsSource *s = (FsSource *)base;
     wcsv_reader_free(s->rd);
+    wjsonfmt_reader_free(s->jrd);
     for (int i = 0; i < s->nfiles; i++) free(s->files[i]);
     free(s->files);
     free(s->start_off);
@@ -269,7 +304,7 @@ static bool part_values(FsSource *s, WError *err)
    the partition values added otherwise. */
 static WCsvStatus fill_rows(FsSource *s, WChunk *out, WError *err)
 {
-    if (!s->npart) return wcsv_reader_fill(s->rd, out, &s->base.rows_skipped, err);
+    if (!s->npart) return rd_fill(s, out, err);
     if (!part_values(s, err)) return WCSV_ERROR;
     if (!s->tmp) {
         const WType **rt = wmalloc(sizeof(WType *) * (size_t)(s->nread ? s->nread : 1));
@@ -278,7 +313,7 @@ static WCsvStatus fill_rows(FsSource *s, WChunk *out, WError *err)
         free(rt);
     }
     wchunk_reset(s->tmp);
-    WCsvStatus st = wcsv_reader_fill(s->rd, s->tmp, &s->base.rows_skipped, err);
+    WCsvStatus st = rd_fill(s, s->tmp, err);
     if (st == WCSV_ERROR) return st;
     for (int r = 0; r < s->tmp->nrows; r++) {
         int o = wchunk_add_row(out, (WRowKind)s->tmp->kinds[r]);
@@ -304,7 +339,7 @@ static WSourceStatus fs_next(WSource *base, WChunk *out, WError *err)
             int64_t off = s->start_off ? s->start_off[s->cur] : 0;
             int64_t line = s->start_line ? s->start_line[s->cur] : 1;
             if (off < 0) { s->cur++; continue; }       /* read before a restore */
-            if (!wcsv_reader_open(s->rd, s->files[s->cur], off, line, err)) return WSRC_ERROR;
+            if (!rd_open(s, s->files[s->cur], off, line, err)) return WSRC_ERROR;
             s->open = true;
         }
         int before = out->nrows;
@@ -312,7 +347,7 @@ static WSourceStatus fs_next(WSource *base, WChunk *out, WError *err)
         base->rows_read += out->nrows - before;
         if (st == WCSV_ERROR) return WSRC_ERROR;
         if (st == WCSV_MORE) return WSRC_MORE;
-        wcsv_reader_close(s->rd);
+        rd_close(s);
         s->open = false;
         s->cur++;
         if (out->nrows > 0) return s->cur >= s->nfiles ? WSRC_END : WSRC_MORE;
@@ -326,7 +361,7 @@ static bool fs_position(WSource *base, char *buf, size_t bufsz)
 {
     FsSource *s = (FsSource *)base;
     int64_t off = 0, line = 1;
-    if (s->open) wcsv_reader_position(s->rd, &off, &line);
+    if (s->open) rd_position(s, &off, &line);
     else if (s->start_off && s->cur < s->nfiles) { off = s->start_off[s->cur]; line = s->start_line[s->cur]; }
     int n = snprintf(buf, bufsz, "fs:%d:%lld:%lld", s->cur, (long long)off, (long long)line);
     if (n <= 0 || (size_t)n >= bufsz) return false;
@@ -375,7 +410,7 @@ static bool fs_seek(WSource *base, const char *pos, WError *err)
     long long off, line;
     if (sscanf(pos, "fs:%d:%lld:%lld", &cur, &off, &line) != 3 || cur < 0)
         return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid filesystem source position '%s'.", pos);
-    wcsv_reader_close(s->rd);
+    rd_close(s);
     s->open = false;
     s->cur = cur;
     if (strchr(pos, ';')) {
@@ -386,7 +421,7 @@ static bool fs_seek(WSource *base, const char *pos, WError *err)
     }
     if (cur >= s->nfiles) return true;
     if (off < 0) { s->cur++; return true; }
-    if (!wcsv_reader_open(s->rd, s->files[cur], off, line, err)) return false;
+    if (!rd_open(s, s->files[cur], off, line, err)) return false;
     s->open = true;
     return true;
 }
@@ -396,7 +431,7 @@ static bool fs_seek(WSource *base, const char *pos, WError *err)
 static bool fs_seek_rescaled(WSource *base, const char *const *positions, int n, WError *err)
 {
     FsSource *s = (FsSource *)base;
-    wcsv_reader_close(s->rd);
+    rd_close(s);
     s->open = false;
     s->cur = 0;
     ensure_starts(s);
@@ -416,7 +451,12 @@ static WSource *fs_open_source(const WTableSpec *spec, WError *err)
     if (!fs_validate(spec, true, err)) return NULL;
     const WConnFormat *f = wconn_format_find(wopts_get(spec->options, "format"));
     WCsvConfig cfg;
-    if (!wconn_format_config(f, spec->options, &cfg, err)) { wcsv_config_free(&cfg); return NULL; }
+    WJsonFmt jcfg;
+    memset(&jcfg, 0, sizeof jcfg);
+    if (f->json) {
+        wcsv_config_init(&cfg, false);
+        if (!wjsonfmt_config(&jcfg, spec->options, true, err)) { wjsonfmt_config_free(&jcfg); wcsv_config_free(&cfg); return NULL; }
+    } else if (!wconn_format_config(f, spec->options, &cfg, err)) { wcsv_config_free(&cfg); return NULL; }
     FsSource *s = wcalloc(1, sizeof *s);
     s->base.next = fs_next;
     s->base.position = fs_position;
@@ -435,10 +475,11 @@ static WSource *fs_open_source(const WTableSpec *spec, WError *err)
         s->pv = wcalloc(n1, sizeof(WDatum));
         s->pv_null = wcalloc(n1, 1);
         const WType **rt = wmalloc(sizeof(WType *) * n1);
+        const char **rn = wmalloc(sizeof(char *) * n1);
         for (int i = 0; i < spec->ncols; i++) {
             bool is_part = false;
             for (int k = 0; k < spec->npartition; k++) if (spec->partition[k] == i) is_part = true;
-            if (!is_part) { rt[s->nread] = spec->col_types[i]; s->read_cols[s->nread++] = i; }
+            if (!is_part) { rt[s->nread] = spec->col_types[i]; rn[s->nread] = spec->col_names[i]; s->read_cols[s->nread++] = i; }
         }
         for (int k = 0; k < spec->npartition; k++) {
             s->part_cols[k] = spec->partition[k];
@@ -452,12 +493,17 @@ static WSource *fs_open_source(const WTableSpec *spec, WError *err)
         s->cast = spec->cast;
         s->pv_arena = warena_new(0);
         s->pv_file = -1;
-        s->rd = wcsv_reader_new(&cfg, s->nread, rt, spec->cast);
+        if (f->json) s->jrd = wjsonfmt_reader_new(&jcfg, s->nread, rn, rt);
+        else s->rd = wcsv_reader_new(&cfg, s->nread, rt, spec->cast);
         free(rt);
+        free(rn);
+    } else if (f->json) {
+        s->jrd = wjsonfmt_reader_new(&jcfg, spec->ncols, spec->col_names, spec->col_types);
     } else {
         s->rd = wcsv_reader_new(&cfg, spec->ncols, spec->col_types, spec->cast);
     }
     wcsv_config_free(&cfg);
+    wjsonfmt_config_free(&jcfg);
     struct stat st;
     if (stat(path, &st) != 0) {
         const char *user = getenv("USER");
@@ -514,6 +560,10 @@ typedef struct FsBucket {
 typedef struct FsSink {
     WSink base;
     WCsvConfig cfg;
+    bool json;                  /* format 'json': rows written by wjsonfmt_write_row */
+    WJsonFmt jcfg;
+    const char **names;         /* names of the written columns (json) */
+    const char *format;
     int ncols;                  /* columns written to the files (all but the partition keys) */
     const WType **types;
     int *write_cols;            /* their indexes in the input */
@@ -715,13 +765,17 @@ static bool fs_write(WSink *base, const WChunk *in, WError *err)
     for (int r = 0; r < in->nrows; r++) {
         if (!s->cfg.changelog && in->kinds[r] != WRK_INSERT)
             return werr_set(err, WEXC_TABLE,
-                            "The 'csv' format of the filesystem sink only accepts INSERT rows, got %s.",
-                            wrowkind_short((WRowKind)in->kinds[r]));
+                            "The '%s' format of the filesystem sink only accepts INSERT rows, got %s.",
+                            s->format, wrowkind_short((WRowKind)in->kinds[r]));
         if (s->npart) partition_path(s, in, r, &s->key);
         FsBucket *b = find_bucket(s, s->npart ? s->key.buf : "");
         if (b->fd < 0 && !open_bucket(s, b, err)) return false;
         b->used = ++s->tick;
-        wcsv_write_row(&s->cfg, s->ncols, s->types, &view, r, &b->buf);
+        if (s->json) {
+            if (!wjsonfmt_write_row(&s->jcfg, s->ncols, s->names, s->types, &view, r, &b->buf, err)) return false;
+        } else {
+            wcsv_write_row(&s->cfg, s->ncols, s->types, &view, r, &b->buf);
+        }
         if (b->buf.len >= (1u << 20) && !flush_bucket(b, err)) return false;
     }
     base->rows_written += in->nrows;
@@ -821,6 +875,8 @@ static void fs_sink_close(WSink *base)
     for (int i = 0; i < s->npending; i++) { free(s->pending[i].tmp); free(s->pending[i].final); }
     free(s->pending);
     wcsv_config_free(&s->cfg);
+    wjsonfmt_config_free(&s->jcfg);
+    free(s->names);
     wsb_free(&s->key);
     free(s->types);
     free(s->write_cols);
@@ -846,7 +902,17 @@ static WSink *fs_open_sink(const WTableSpec *spec, WError *err)
     const char *path = local_path(wopts_get(spec->options, "path"));
     if (!mkdirs(path, err)) return NULL;
     FsSink *s = wcalloc(1, sizeof *s);
-    if (!wconn_format_config(f, spec->options, &s->cfg, err)) { wcsv_config_free(&s->cfg); free(s); return NULL; }
+    s->json = f->json;
+    s->format = f->name;
+    if (f->json) {
+        wcsv_config_init(&s->cfg, false);
+        if (!wjsonfmt_config(&s->jcfg, spec->options, false, err)) {
+            wjsonfmt_config_free(&s->jcfg);
+            wcsv_config_free(&s->cfg);
+            free(s);
+            return NULL;
+        }
+    } else if (!wconn_format_config(f, spec->options, &s->cfg, err)) { wcsv_config_free(&s->cfg); free(s); return NULL; }
     s->base.write = fs_write;
     s->base.finish = fs_finish;
     s->base.close = fs_sink_close;
@@ -855,6 +921,7 @@ static WSink *fs_open_sink(const WTableSpec *spec, WError *err)
     s->base.recover = fs_recover;
     size_t n1 = (size_t)(spec->ncols ? spec->ncols : 1);
     s->types = wmalloc(sizeof(WType *) * n1);
+    s->names = wmalloc(sizeof(char *) * n1);
     s->write_cols = wmalloc(sizeof(int) * n1);
     s->view = wmalloc(sizeof(WVector) * n1);
     size_t np1 = (size_t)(spec->npartition ? spec->npartition : 1);
@@ -864,6 +931,7 @@ static WSink *fs_open_sink(const WTableSpec *spec, WError *err)
     for (int i = 0; i < spec->ncols; i++) {
         if (is_partition_col(spec, i)) continue;
         s->types[s->ncols] = spec->col_types[i];
+        s->names[s->ncols] = spec->col_names[i];      /* the plan outlives the sink */
         s->write_cols[s->ncols++] = i;
     }
     for (int k = 0; k < spec->npartition; k++) {

@@ -1,6 +1,6 @@
 /*
  * format_changelog_csv.c — weir's 'changelog-csv' format and the format registry of the
- * filesystem connector.
+ * filesystem connector ('csv', 'changelog-csv', 'json').
  *
  * changelog-csv is CSV whose first field is the row kind (+I, -U, +U, -D or INSERT,
  * UPDATE_BEFORE, UPDATE_AFTER, DELETE), followed by the physical columns. It follows the
@@ -17,8 +17,9 @@
 #include <string.h>
 
 static const WConnFormat FORMATS[] = {
-    {"csv", false},
-    {"changelog-csv", true},
+    {"csv", false, false},
+    {"changelog-csv", true, false},
+    {"json", false, true},
 };
 
 const WConnFormat *wconn_format_find(const char *name)

@@ -154,5 +154,6 @@ extern const WFuncDef *const wf_numeric_defs[];
 extern const WFuncDef *const wf_time_defs[];
 extern const WFuncDef *const wf_misc_defs[];
 extern const WFuncDef *const wf_collection_defs[];
+extern const WFuncDef *const wf_json_defs[];
 
 #endif

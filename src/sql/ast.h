@@ -220,8 +220,13 @@ struct AstExpr {
        'N' a niladic function written without parentheses (USER, CURRENT_TIMESTAMP, LOCALTIME,
            CURRENT_ROW_TIMESTAMP, ...): Calcite resolves such a name to a column of that name first
            (e.g. an unquoted `user` column in a SELECT list), so the binder should try that.
-       JSON_VALUE/JSON_QUERY/JSON_EXISTS(x, path [RETURNING type]) are plain calls with the
-       RETURNING type in `type`. A leading minus on a number stays AE_UNARY(AO_NEG, literal). */
+       'I' also names the negated form "IS NOT JSON VALUE" etc. (then `negated` stays false).
+       JSON_VALUE/JSON_QUERY/JSON_EXISTS: args laid out by parse_expr.c's json_path_call:
+       JSON_VALUE [x, path, CAST(NULL AS returning) or NULL, empty mode 'NULL'|'ERROR'|'DEFAULT',
+       empty default or NULL, error mode, error default or NULL]; JSON_QUERY [x, path, wrapper
+       'WITHOUT'|'CONDITIONAL'|'UNCONDITIONAL', empty mode, error mode] (modes 'NULL'|'ERROR'|
+       'EMPTY ARRAY'|'EMPTY OBJECT'); JSON_EXISTS [x, path, optional 'TRUE'|'FALSE'|'UNKNOWN'|
+       'ERROR']. A leading minus on a number stays AE_UNARY(AO_NEG, literal). */
     char special;
 };
 

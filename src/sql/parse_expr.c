@@ -591,6 +591,108 @@ static const char *const NILADIC[] = {
     "CURRENT_CATALOG", "CURRENT_SCHEMA",
 };
 
+/* JSON_VALUE / JSON_QUERY / JSON_EXISTS with their clauses, as ast.h lays the arguments out:
+     JSON_VALUE(x, path, returning, empty_mode, empty_default, error_mode, error_default)
+       returning: CAST(NULL AS type) for RETURNING type, else an untyped NULL; modes 'NULL' |
+       'ERROR' | 'DEFAULT' (defaults: the DEFAULT expressions or NULL)
+     JSON_QUERY(x, path, wrapper 'WITHOUT' | 'CONDITIONAL' | 'UNCONDITIONAL', empty_mode,
+       error_mode) with modes 'NULL' | 'ERROR' | 'EMPTY ARRAY' | 'EMPTY OBJECT'
+     JSON_EXISTS(x, path [, 'TRUE' | 'FALSE' | 'UNKNOWN' | 'ERROR'])
+   Calcite's order of the clauses is kept: RETURNING, wrapper, ON EMPTY, ON ERROR. */
+static AstExpr *json_behavior(WSqlParser *p, int fn, AstExpr **dflt, const char **mode)
+{
+    AstPos pos = ps_pos(p);
+    *mode = NULL;
+    if (fn == 0 && ps_kw_at(p, 0, "DEFAULT")) {
+        ps_next(p);
+        *dflt = ps_expr(p);
+        *mode = "DEFAULT";
+    } else if (ps_kw_at(p, 0, "NULL") && ps_kw_at(p, 1, "ON")) { ps_next(p); *mode = "NULL"; }
+    else if (ps_kw_at(p, 0, "ERROR") && ps_kw_at(p, 1, "ON")) { ps_next(p); *mode = "ERROR"; }
+    else if (fn == 1 && ps_kw_at(p, 0, "EMPTY") && (ps_kw_at(p, 1, "ARRAY") || ps_kw_at(p, 1, "OBJECT"))) {
+        ps_next(p);
+        *mode = ps_kw_at(p, 0, "ARRAY") ? "EMPTY ARRAY" : "EMPTY OBJECT";
+        ps_next(p);
+    } else if (fn == 2 && (ps_kw_at(p, 0, "TRUE") || ps_kw_at(p, 0, "FALSE") || ps_kw_at(p, 0, "UNKNOWN"))
+               && ps_kw_at(p, 1, "ON")) {
+        *mode = ps_kw_at(p, 0, "TRUE") ? "TRUE" : ps_kw_at(p, 0, "FALSE") ? "FALSE" : "UNKNOWN";
+        ps_next(p);
+    }
+    if (!*mode) return NULL;
+    ps_expect_kw(p, "ON");
+    return ps_string_lit(p, *mode, pos);
+}
+
+static AstExpr *json_path_call(WSqlParser *p, const char *w, AstPos pos)
+{
+    int fn = strcmp(w, "JSON_VALUE") == 0 ? 0 : strcmp(w, "JSON_QUERY") == 0 ? 1 : 2;
+    AstExpr *e = mk_func(p, w, pos);
+    ps_next(p);
+    ps_expect(p, TK_LPAREN);
+    add_arg(p, e, ps_expr(p));
+    if (ps_kw_at(p, 0, "FORMAT") && ps_kw_at(p, 1, "JSON")) { ps_next(p); ps_next(p); }
+    ps_expect(p, TK_COMMA);
+    add_arg(p, e, ps_expr(p));
+    AstPos cpos = ps_pos(p);
+    AstExpr *returning = literal(p, AL_NULL, NULL, cpos);
+    if (fn != 2 && ps_accept_kw(p, "RETURNING")) {
+        AstExpr *c = ps_new_expr(p, AE_CAST, cpos);
+        c->type = ps_type(p);
+        add_arg(p, c, literal(p, AL_NULL, NULL, cpos));
+        returning = c;
+    }
+    const char *wrapper = "WITHOUT";
+    if (fn == 1) {
+        if (ps_accept_kw(p, "WITHOUT")) {
+            ps_accept_kw(p, "ARRAY");
+            ps_expect_kw(p, "WRAPPER");
+        } else if (ps_accept_kw(p, "WITH")) {
+            wrapper = "UNCONDITIONAL";
+            if (ps_accept_kw(p, "CONDITIONAL")) wrapper = "CONDITIONAL";
+            else ps_accept_kw(p, "UNCONDITIONAL");
+            ps_accept_kw(p, "ARRAY");
+            ps_expect_kw(p, "WRAPPER");
+        }
+    }
+    AstExpr *empty = NULL, *error = NULL, *empty_d = NULL, *error_d = NULL;
+    const char *mode;
+    AstPos bpos = ps_pos(p);
+    AstExpr *b = json_behavior(p, fn, &empty_d, &mode);
+    if (b) {
+        if (fn != 2 && ps_accept_kw(p, "EMPTY")) {
+            empty = b;
+            bpos = ps_pos(p);
+            b = json_behavior(p, fn, &error_d, &mode);
+            if (b) { ps_expect_kw(p, "ERROR"); error = b; }
+        } else {
+            ps_expect_kw(p, "ERROR");
+            error = b;
+            error_d = empty_d;
+            empty_d = NULL;
+        }
+    }
+    (void)bpos;
+    ps_expect(p, TK_RPAREN);
+    AstExpr *nul = literal(p, AL_NULL, NULL, cpos);
+    if (fn == 0) {
+        add_arg(p, e, returning);
+        add_arg(p, e, empty ? empty : ps_string_lit(p, "NULL", cpos));
+        add_arg(p, e, empty_d ? empty_d : nul);
+        add_arg(p, e, error ? error : ps_string_lit(p, "NULL", cpos));
+        add_arg(p, e, error_d ? error_d : nul);
+    } else if (fn == 1) {
+        if (returning->kind == AE_CAST && returning->type->kind != AT_STRING && returning->type->kind != AT_VARCHAR)
+            ps_fail_at(p, ps_cur(p), "JSON_QUERY supports RETURNING STRING / VARCHAR only (at line %d, column %d).",
+                       cpos.line, cpos.col);
+        add_arg(p, e, ps_string_lit(p, wrapper, cpos));
+        add_arg(p, e, empty ? empty : ps_string_lit(p, "NULL", cpos));
+        add_arg(p, e, error ? error : ps_string_lit(p, "NULL", cpos));
+    } else if (error) {
+        add_arg(p, e, error);
+    }
+    return e;
+}
+
 static AstExpr *special_call(WSqlParser *p)
 {
     WSqlToken *t = ps_cur(p);
@@ -745,20 +847,8 @@ static AstExpr *special_call(WSqlParser *p)
         if (agg) call_suffix(p, e);
         return e;
     }
-    if (strcmp(w, "JSON_VALUE") == 0 || strcmp(w, "JSON_QUERY") == 0 || strcmp(w, "JSON_EXISTS") == 0) {
-        AstExpr *e = mk_func(p, w, pos);
-        ps_next(p);
-        ps_expect(p, TK_LPAREN);
-        add_arg(p, e, ps_expr(p));
-        ps_expect(p, TK_COMMA);
-        add_arg(p, e, ps_expr(p));
-        if (ps_accept_kw(p, "RETURNING")) e->type = ps_type(p);
-        if (!ps_is(p, TK_RPAREN))
-            ps_fail_at(p, ps_cur(p), "The ON EMPTY / ON ERROR / WRAPPER clauses of %s are not supported (at line %d, column %d).",
-                       w, ps_cur(p)->line, ps_cur(p)->col);
-        ps_expect(p, TK_RPAREN);
-        return e;
-    }
+    if (strcmp(w, "JSON_VALUE") == 0 || strcmp(w, "JSON_QUERY") == 0 || strcmp(w, "JSON_EXISTS") == 0)
+        return json_path_call(p, w, pos);
     return NULL;
 }
 
@@ -1146,9 +1236,9 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
                 else if (ps_accept_kw(p, "ARRAY")) kind = "ARRAY";
                 else if (ps_accept_kw(p, "SCALAR")) kind = "SCALAR";
                 AstExpr *f = mk_func(p, kind, opos);
-                f->name.parts[0] = wa_sprintf(p->a, "IS JSON %s", kind);
+                f->name.parts[0] = wa_sprintf(p->a, "IS %sJSON %s", e->negated ? "NOT " : "", kind);
                 f->special = 'I';
-                f->negated = e->negated;
+                f->negated = false;     /* the name says IS NOT JSON */
                 add_arg(p, f, left);
                 left = f;
                 continue;

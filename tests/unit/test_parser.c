@@ -661,7 +661,10 @@ WTEST(parser_special_functions)
     CHECK_STR(E("FLOOR(1.5)"), "FLOOR(1.5)");
     CHECK_STR(E("TIMESTAMPADD(MINUTE, 5, ts)"), "TIMESTAMPADD(MINUTE, 5, ts)");
     CHECK_STR(E("TIMESTAMPDIFF(SQL_TSI_SECOND, a, b)"), "TIMESTAMPDIFF(SECOND, a, b)");
-    CHECK_STR(E("JSON_VALUE(j, '$.a' RETURNING INT)"), "JSON_VALUE(j, '$.a' RETURNING INT)");
+    CHECK_STR(E("JSON_VALUE(j, '$.a' RETURNING INT)"), "JSON_VALUE(j, '$.a', CAST(NULL AS INT), 'NULL', NULL, 'NULL', NULL)");
+    CHECK_STR(E("JSON_VALUE(j, 'lax $.a' DEFAULT 0 ON EMPTY ERROR ON ERROR)"),
+              "JSON_VALUE(j, 'lax $.a', NULL, 'DEFAULT', 0, 'ERROR', NULL)");
+    CHECK_STR(E("JSON_VALUE(j, '$.a' DEFAULT x ON ERROR)"), "JSON_VALUE(j, '$.a', NULL, 'NULL', NULL, 'DEFAULT', x)");
 }
 
 WTEST(parser_json_functions)
@@ -673,9 +676,13 @@ WTEST(parser_json_functions)
     CHECK_STR(E("JSON_ARRAYAGG(x ORDER BY y NULL ON NULL)"),
               "JSON_ARRAYAGG(J: 'NULL_ON_NULL', x) WITHIN GROUP (ORDER BY y)");
     CHECK_STR(E("JSON_OBJECTAGG(k VALUE v)"), "JSON_OBJECTAGG(J: 'NULL_ON_NULL', k, v)");
-    CHECK_STR(E("s IS NOT JSON OBJECT"), "NOT IS JSON OBJECT(I: s)");
+    CHECK_STR(E("s IS NOT JSON OBJECT"), "IS NOT JSON OBJECT(I: s)");
     CHECK_STR(E("s IS JSON"), "IS JSON VALUE(I: s)");
-    CHECK_STR(E("JSON_QUERY(j, '$.a')"), "JSON_QUERY(j, '$.a')");
+    CHECK_STR(E("JSON_QUERY(j, '$.a')"), "JSON_QUERY(j, '$.a', 'WITHOUT', 'NULL', 'NULL')");
+    CHECK_STR(E("JSON_QUERY(j, '$.a' WITH CONDITIONAL ARRAY WRAPPER EMPTY OBJECT ON EMPTY EMPTY ARRAY ON ERROR)"),
+              "JSON_QUERY(j, '$.a', 'CONDITIONAL', 'EMPTY OBJECT', 'EMPTY ARRAY')");
+    CHECK_STR(E("JSON_EXISTS(j, '$.a' UNKNOWN ON ERROR)"), "JSON_EXISTS(j, '$.a', 'UNKNOWN')");
+    CHECK_STR(E("JSON_EXISTS(j, '$.a')"), "JSON_EXISTS(j, '$.a')");
 }
 
 WTEST(parser_long_lists_are_linear)

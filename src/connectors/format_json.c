@@ -1,0 +1,695 @@
+/*
+ * format_json.c — the 'json' format of the filesystem connector (see format_json.h).
+ *
+ * Reading follows Flink 1.20's default JsonParserRowDataDeserializationSchema /
+ * JsonParserToRowDataConverters: each line must hold a JSON object (anything after it on the line
+ * is ignored, as Jackson does); members are matched to columns by name, unknown members are
+ * ignored, a missing one is NULL (or "Could not find field with name 'x'." with
+ * fail-on-missing-field); JSON null is NULL. Numbers written as strings are accepted where Flink
+ * parses the text (INT from "12", DOUBLE from "1.5", DECIMAL from "1.23", BOOLEAN by
+ * Boolean.parseBoolean); a JSON object or array read into a STRING column is its JSON text.
+ * Timestamps: SQL 'yyyy-MM-dd HH:mm:ss[.f]' or ISO-8601 'yyyy-MM-ddTHH:mm:ss[.f]' ('Z' suffix for
+ * TIMESTAMP_LTZ), BYTES as base64. The JSON text is parsed with common/json.h (a hand parser that
+ * keeps number literals exact for DECIMAL); scalar texts go through the CSV format's Java-exact
+ * conversions (csv_reader.h) so messages match ('For input string: "x"').
+ * Writing follows RowDataToJsonConverters: fields in column order, NULL as null (or left out with
+ * encode.ignore-null-fields), DECIMAL as BigDecimal.toString (toPlainString with
+ * decimal-as-plain-number), FLOAT/DOUBLE as Java prints them, TIME as HH:mm:ss, DATE ISO, BYTES
+ * base64, MAP as an object (NULL keys per map-null-key.mode), MULTISET as element -> count.
+ * The file reader is line based like the CSV one: one read(2) buffer, position = byte offset and
+ * line of the next line (restores seek there).
+ * Depends on common/json.h, csv_reader.h, types/, common/.
+ */
+#include "format_json.h"
+#include "conn_internal.h"
+#include "csv_reader.h"
+#include "../common/json.h"
+#include "../types/format.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+int wcsv_parse_timestamp_text(const char *s, int len, bool ltz, WTimestamp *out, int *bad);  /* format_csv.c */
+
+/* ------------------------------------------------------------------------------------------ */
+/* options                                                                                     */
+
+bool wjsonfmt_config(WJsonFmt *cfg, const WOptions *o, bool as_source, WError *err)
+{
+    memset(cfg, 0, sizeof *cfg);
+    bool b;
+    if (!wopts_get_bool(o, "json.fail-on-missing-field", false, &b, err)) return false;
+    cfg->fail_on_missing = b;
+    if (!wopts_get_bool(o, "json.ignore-parse-errors", false, &b, err)) return false;
+    cfg->ignore_errors = b;
+    if (!wopts_get_bool(o, "json.encode.decimal-as-plain-number", false, &b, err)) return false;
+    cfg->decimal_plain = b;
+    if (!wopts_get_bool(o, "json.encode.ignore-null-fields", false, &b, err)) return false;
+    cfg->ignore_null_fields = b;
+    if (!wopts_get_bool(o, "json.decode.json-parser.enabled", true, &b, err)) return false;
+    if (as_source && cfg->fail_on_missing && cfg->ignore_errors)
+        return werr_set(err, WEXC_VALIDATION, "fail-on-missing-field and ignore-parse-errors shouldn't both be true.");
+    const char *ts = wopts_get(o, "json.timestamp-format.standard");
+    if (ts && strcmp(ts, "SQL") != 0 && strcmp(ts, "ISO-8601") != 0)
+        return werr_set(err, WEXC_VALIDATION,
+                        "Unsupported value '%s' for timestamp-format.standard. Supported values are [SQL, ISO-8601].", ts);
+    cfg->iso8601 = ts && strcmp(ts, "ISO-8601") == 0;
+    const char *nk = wopts_get(o, "json.map-null-key.mode");
+    cfg->null_key = WJF_NULLKEY_FAIL;
+    if (nk) {
+        if (!strcasecmp(nk, "FAIL")) cfg->null_key = WJF_NULLKEY_FAIL;
+        else if (!strcasecmp(nk, "DROP")) cfg->null_key = WJF_NULLKEY_DROP;
+        else if (!strcasecmp(nk, "LITERAL")) cfg->null_key = WJF_NULLKEY_LITERAL;
+        else if (!as_source)
+            return werr_set(err, WEXC_VALIDATION,
+                            "Unsupported value '%s' for option map-null-key.mode. Supported values are [LITERAL, FAIL, DROP].", nk);
+    }
+    const char *lit = wopts_get(o, "json.map-null-key.literal");
+    cfg->null_key_literal = wstrdup(lit ? lit : "null");
+    return true;
+}
+
+void wjsonfmt_config_free(WJsonFmt *cfg)
+{
+    free(cfg->null_key_literal);
+    cfg->null_key_literal = NULL;
+}
+
+static bool check_type(const WType *t, WError *err)
+{
+    switch (t->id) {
+    case WT_NULL: {
+        return werr_set(err, WEXC_UNSUPPORTED, "Unsupported type: NULL");
+    }
+    case WT_MAP: case WT_MULTISET: {
+        const WType *k = t->id == WT_MAP ? t->key : t->elem;
+        if (!wtype_is_string(k)) {
+            WStrBuf b;
+            wsb_init(&b);
+            wtype_to_string(t, &b);
+            werr_set(err, WEXC_UNSUPPORTED, "JSON format doesn't support non-string as key type of map. The type is: %s", b.buf);
+            wsb_free(&b);
+            return false;
+        }
+        return t->id == WT_MAP ? check_type(t->elem, err) : true;
+    }
+    case WT_ARRAY: return check_type(t->elem, err);
+    case WT_ROW:
+        for (int i = 0; i < t->nfields; i++) if (!check_type(t->fields[i], err)) return false;
+        return true;
+    default: return true;
+    }
+}
+
+bool wjsonfmt_check_types(int ncols, const char **names, const WType **types, WError *err)
+{
+    (void)names;
+    for (int i = 0; i < ncols; i++)
+        if (!check_type(types[i], err)) return false;
+    return true;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* values                                                                                      */
+
+#define BUF_INIT (1u << 20)
+
+struct WJsonReader {
+    WJsonFmt cfg;
+    WCsvConfig csv;             /* default CSV config for the shared scalar conversions */
+    int ncols;
+    const char **names;
+    const WType **types;
+    WArena *scratch;            /* one line's document */
+    int fd;
+    char *path;
+    char *buf;
+    size_t cap, len, pos;
+    int64_t buf_off, line;
+    bool eof;
+};
+
+/* Text of a scalar node as Jackson's getText gives it. */
+static void node_text(const WJson *v, const char **s, int *len)
+{
+    switch (v->kind) {
+    case WJ_TRUE: *s = "true"; *len = 4; break;
+    case WJ_FALSE: *s = "false"; *len = 5; break;
+    case WJ_NULL: *s = "null"; *len = 4; break;
+    default: *s = v->s; *len = v->len; break;
+    }
+}
+
+static void java_trim(const char **s, int *len)
+{
+    while (*len > 0 && (unsigned char)(*s)[0] <= ' ') { (*s)++; (*len)--; }
+    while (*len > 0 && (unsigned char)(*s)[*len - 1] <= ' ') (*len)--;
+}
+
+static int conv(const WJsonReader *r, const WType *t, const WJson *v, WDatum *out, WArena *a, char *eb, size_t esz);
+
+static int conv_text_scalar(const WJsonReader *r, const WType *t, const char *s, int len, WDatum *out, WArena *a,
+                            char *eb, size_t esz)
+{
+    if (len == 0) {             /* parseInt("") etc.: the CSV conversion reads "" as NULL */
+        snprintf(eb, esz, "For input string: \"\"");
+        return -1;
+    }
+    return wcsv_convert(&r->csv, t, s, len, out, a, eb, esz);
+}
+
+static int conv_timestamp(const WJsonReader *r, const WType *t, const char *s, int len, WDatum *out, char *eb, size_t esz)
+{
+    bool ltz = t->id == WT_TIMESTAMP_LTZ;
+    /* the date part is yyyy-MM-dd; the separator is ' ' (SQL) or 'T' (ISO-8601) */
+    const char *sep = memchr(s, r->cfg.iso8601 ? 'T' : ' ', (size_t)len);
+    int bad = 0;
+    char tmp[96];
+    if (sep && len < (int)sizeof tmp) {
+        memcpy(tmp, s, (size_t)len);
+        tmp[sep - s] = ' ';
+        if (wcsv_parse_timestamp_text(tmp, len, ltz, &out->ts, &bad) > 0) return 1;
+    } else {
+        bad = sep ? 0 : (len > 10 ? 10 : len);
+    }
+    snprintf(eb, esz, "Text '%.*s' could not be parsed at index %d", len > 200 ? 200 : len, s, bad);
+    return -1;
+}
+
+static int conv_integer_node(const WJsonReader *r, const WType *t, const WJson *v, WDatum *out, WArena *a,
+                             char *eb, size_t esz)
+{
+    if (v->kind == WJ_NUMBER && !v->is_float && (t->id == WT_INT || t->id == WT_BIGINT ||
+                                                 t->id == WT_INTERVAL_YM || t->id == WT_INTERVAL_DT)) {
+        bool is_int = t->id == WT_INT || t->id == WT_INTERVAL_YM;
+        errno = 0;
+        char tmp[64];
+        int n = v->len < 63 ? v->len : 63;
+        memcpy(tmp, v->s, (size_t)n);
+        tmp[n] = 0;
+        long long x = strtoll(tmp, NULL, 10);
+        if (errno == ERANGE || v->len > 62 || (is_int && (x < INT32_MIN || x > INT32_MAX))) {
+            snprintf(eb, esz, is_int ? "Numeric value (%.*s) out of range of int (-2147483648 - 2147483647)"
+                                     : "Numeric value (%.*s) out of range of long (-9223372036854775808 - 9223372036854775807)",
+                     v->len > 200 ? 200 : v->len, v->s);
+            return -1;
+        }
+        out->i = x;
+        return 1;
+    }
+    const char *s;
+    int len;
+    node_text(v, &s, &len);
+    java_trim(&s, &len);
+    return conv_text_scalar(r, t, s, len, out, a, eb, esz);
+}
+
+static const char *token_name(const WJson *v)
+{
+    switch (v->kind) {
+    case WJ_OBJECT: return "START_OBJECT";
+    case WJ_ARRAY: return "START_ARRAY";
+    case WJ_STRING: return "VALUE_STRING";
+    case WJ_NUMBER: return v->is_float ? "VALUE_NUMBER_FLOAT" : "VALUE_NUMBER_INT";
+    case WJ_TRUE: return "VALUE_TRUE";
+    case WJ_FALSE: return "VALUE_FALSE";
+    default: return "VALUE_NULL";
+    }
+}
+
+static int conv(const WJsonReader *r, const WType *t, const WJson *v, WDatum *out, WArena *a, char *eb, size_t esz)
+{
+    if (!v || v->kind == WJ_NULL) return 0;
+    const char *s;
+    int len;
+    switch (t->id) {
+    case WT_CHAR: case WT_VARCHAR:
+        if (v->kind == WJ_OBJECT || v->kind == WJ_ARRAY) {
+            WStrBuf b;
+            wsb_init(&b);
+            wjson_write(v, false, &b);
+            out->s.p = wa_memdup(a, b.buf, b.len + 1);
+            out->s.len = (int32_t)b.len;
+            wsb_free(&b);
+        } else {
+            node_text(v, &s, &len);
+            out->s.p = len ? wa_memdup(a, s, (size_t)len) : "";
+            out->s.len = len;
+        }
+        return 1;
+    case WT_BOOLEAN:
+        if (v->kind == WJ_TRUE || v->kind == WJ_FALSE) { out->i = v->kind == WJ_TRUE; return 1; }
+        node_text(v, &s, &len);
+        java_trim(&s, &len);
+        out->i = len == 4 && strncasecmp(s, "true", 4) == 0;
+        return 1;
+    case WT_TINYINT: case WT_SMALLINT: case WT_INT: case WT_BIGINT:
+    case WT_INTERVAL_YM: case WT_INTERVAL_DT:
+        if (v->kind == WJ_OBJECT || v->kind == WJ_ARRAY) break;
+        return conv_integer_node(r, t, v, out, a, eb, esz);
+    case WT_FLOAT: case WT_DOUBLE: case WT_DECIMAL:
+        if (v->kind == WJ_OBJECT || v->kind == WJ_ARRAY) break;
+        node_text(v, &s, &len);
+        if (t->id != WT_DECIMAL) java_trim(&s, &len);
+        return conv_text_scalar(r, t, s, len, out, a, eb, esz);
+    case WT_DATE: case WT_TIME:
+        if (v->kind == WJ_OBJECT || v->kind == WJ_ARRAY) break;
+        node_text(v, &s, &len);
+        return conv_text_scalar(r, t, s, len, out, a, eb, esz);
+    case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ:
+        if (v->kind == WJ_OBJECT || v->kind == WJ_ARRAY) break;
+        node_text(v, &s, &len);
+        return conv_timestamp(r, t, s, len, out, eb, esz);
+    case WT_BINARY: case WT_VARBINARY:
+        if (v->kind != WJ_STRING) {
+            snprintf(eb, esz, "Current token (%s) not VALUE_STRING or VALUE_EMBEDDED_OBJECT, can not access as binary",
+                     token_name(v));
+            return -1;
+        }
+        return wcsv_convert(&r->csv, t, v->s, v->len, out, a, eb, esz);
+    case WT_ARRAY: {
+        if (v->kind != WJ_ARRAY) break;
+        WComposite *cx = WA_NEW(a, WComposite);
+        cx->n = v->n;
+        cx->vals = WA_ARRAY(a, WDatum, v->n ? v->n : 1);
+        cx->nulls = wa_zalloc(a, (size_t)(v->n ? v->n : 1));
+        for (int i = 0; i < v->n; i++) {
+            int k = conv(r, t->elem, v->items[i], &cx->vals[i], a, eb, esz);
+            if (k < 0 && !r->cfg.ignore_errors) return -1;
+            cx->nulls[i] = k != 1;
+        }
+        out->cx = cx;
+        return 1;
+    }
+    case WT_MAP: case WT_MULTISET: {
+        if (v->kind != WJ_OBJECT) break;
+        WComposite *cx = WA_NEW(a, WComposite);
+        cx->n = v->n;
+        bool ms = t->id == WT_MULTISET;
+        int slots = ms ? 0 : 2 * v->n;
+        if (ms) for (int i = 0; i < v->n; i++) {     /* element repeated count times */
+            WDatum c;
+            int k = conv(r, &WTYPE_INT, v->items[i], &c, a, eb, esz);
+            if (k < 0) { if (!r->cfg.ignore_errors) return -1; continue; }
+            if (k == 1 && c.i > 0) slots += (int)(c.i > 1000000 ? 1000000 : c.i);
+        }
+        cx->vals = WA_ARRAY(a, WDatum, slots ? slots : 1);
+        cx->nulls = wa_zalloc(a, (size_t)(slots ? slots : 1));
+        int o = 0;
+        for (int i = 0; i < v->n; i++) {
+            WDatum key;
+            key.s.p = v->key_lens[i] ? wa_memdup(a, v->keys[i], (size_t)v->key_lens[i]) : "";
+            key.s.len = v->key_lens[i];
+            if (ms) {
+                WDatum c;
+                if (conv(r, &WTYPE_INT, v->items[i], &c, a, eb, esz) != 1) continue;
+                for (int64_t k = 0; k < c.i && o < slots; k++) cx->vals[o++] = key;
+                continue;
+            }
+            cx->vals[2 * i] = key;
+            int k = conv(r, t->elem, v->items[i], &cx->vals[2 * i + 1], a, eb, esz);
+            if (k < 0 && !r->cfg.ignore_errors) return -1;
+            cx->nulls[2 * i + 1] = k != 1;
+        }
+        cx->n = ms ? o : v->n;
+        out->cx = cx;
+        return 1;
+    }
+    case WT_ROW: {
+        if (v->kind != WJ_OBJECT) break;
+        WComposite *cx = WA_NEW(a, WComposite);
+        cx->n = t->nfields;
+        cx->vals = WA_ARRAY(a, WDatum, t->nfields ? t->nfields : 1);
+        cx->nulls = wa_zalloc(a, (size_t)(t->nfields ? t->nfields : 1));
+        for (int i = 0; i < t->nfields; i++) {
+            const WJson *f = wjson_get(v, t->field_names[i], strlen(t->field_names[i]));
+            if (!f && r->cfg.fail_on_missing) {
+                snprintf(eb, esz, "Could not find field with name '%s'.", t->field_names[i]);
+                return -1;
+            }
+            int k = conv(r, t->fields[i], f, &cx->vals[i], a, eb, esz);
+            if (k < 0 && !r->cfg.ignore_errors) return -1;
+            cx->nulls[i] = k != 1;
+        }
+        out->cx = cx;
+        return 1;
+    }
+    default: {
+        WStrBuf b;
+        wsb_init(&b);
+        wtype_to_string(t, &b);
+        snprintf(eb, esz, "Unsupported type: %s", b.buf);
+        wsb_free(&b);
+        return -1;
+    }
+    }
+    WStrBuf b;
+    wsb_init(&b);
+    wtype_to_string(t, &b);
+    snprintf(eb, esz, "Unexpected JSON %s for a value of type %s.", token_name(v), b.buf);
+    wsb_free(&b);
+    return -1;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* reader                                                                                      */
+
+WJsonReader *wjsonfmt_reader_new(const WJsonFmt *cfg, int ncols, const char **names, const WType **types)
+{
+    WJsonReader *r = wcalloc(1, sizeof *r);
+    r->cfg = *cfg;
+    r->cfg.null_key_literal = wstrdup(cfg->null_key_literal ? cfg->null_key_literal : "null");
+    wcsv_config_init(&r->csv, false);
+    r->ncols = ncols;
+    size_t n1 = (size_t)(ncols ? ncols : 1);
+    r->names = wmalloc(sizeof(char *) * n1);
+    r->types = wmalloc(sizeof(WType *) * n1);
+    for (int i = 0; i < ncols; i++) { r->names[i] = wstrdup(names[i]); r->types[i] = types[i]; }
+    r->scratch = warena_new(0);
+    r->fd = -1;
+    return r;
+}
+
+void wjsonfmt_reader_close(WJsonReader *r)
+{
+    if (!r) return;
+    if (r->fd >= 0) close(r->fd);
+    r->fd = -1;
+    free(r->path);
+    r->path = NULL;
+    r->len = r->pos = 0;
+}
+
+void wjsonfmt_reader_free(WJsonReader *r)
+{
+    if (!r) return;
+    wjsonfmt_reader_close(r);
+    free(r->buf);
+    for (int i = 0; i < r->ncols; i++) free((char *)r->names[i]);
+    free(r->names);
+    free(r->types);
+    wcsv_config_free(&r->csv);
+    wjsonfmt_config_free(&r->cfg);
+    warena_delete(r->scratch);
+    free(r);
+}
+
+static bool io_error(WJsonReader *r, const char *what, WError *err)
+{
+    werr_set(err, WEXC_IO, "%s '%s': %s", what, r->path ? r->path : "?", strerror(errno));
+    if (err) snprintf(err->file, sizeof err->file, "%s", r->path ? r->path : "");
+    return false;
+}
+
+bool wjsonfmt_reader_open(WJsonReader *r, const char *path, int64_t offset, int64_t line, WError *err)
+{
+    wjsonfmt_reader_close(r);
+    r->path = wstrdup(path);
+    r->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (r->fd < 0) return io_error(r, "Failed to open", err);
+    if (offset > 0 && lseek(r->fd, (off_t)offset, SEEK_SET) < 0) return io_error(r, "Failed to seek", err);
+    r->buf_off = offset;
+    r->line = line;
+    r->len = r->pos = 0;
+    r->eof = false;
+    return true;
+}
+
+void wjsonfmt_reader_position(const WJsonReader *r, int64_t *offset, int64_t *line)
+{
+    *offset = r->buf_off + (int64_t)r->pos;
+    *line = r->line;
+}
+
+/* Move unread bytes to the front and read more, growing the buffer when a line does not fit. */
+static bool refill(WJsonReader *r, WError *err)
+{
+    if (r->pos > 0) {
+        memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+        r->buf_off += (int64_t)r->pos;
+        r->len -= r->pos;
+        r->pos = 0;
+    }
+    if (r->len == r->cap) {
+        r->cap = r->cap ? r->cap * 2 : BUF_INIT;
+        r->buf = wrealloc(r->buf, r->cap + 1);
+    }
+    while (r->len < r->cap && !r->eof) {
+        ssize_t n = read(r->fd, r->buf + r->len, r->cap - r->len);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return io_error(r, "Failed to read", err);
+        }
+        if (n == 0) { r->eof = true; break; }
+        r->len += (size_t)n;
+    }
+    return true;
+}
+
+static bool row_error(WJsonReader *r, const char *line, int len, const char *field, const char *cause, WError *err)
+{
+    int shown = len > 200 ? 200 : len;
+    if (field)
+        werr_set(err, WEXC_IO, "Failed to deserialize JSON '%.*s%s' at %s:%lld, field '%s': %s", shown, line,
+                 len > shown ? "..." : "", r->path, (long long)r->line, field, cause);
+    else
+        werr_set(err, WEXC_IO, "Failed to deserialize JSON '%.*s%s' at %s:%lld: %s", shown, line,
+                 len > shown ? "..." : "", r->path, (long long)r->line, cause);
+    if (err) {
+        snprintf(err->file, sizeof err->file, "%s", r->path);
+        err->file_line = (long)r->line;
+    }
+    return false;
+}
+
+/* Parse one line into the next row of out. 1 row added, 0 skipped, -1 error. */
+static int parse_line(WJsonReader *r, const char *line, int len, WChunk *out, int64_t *skipped, WError *err)
+{
+    warena_reset(r->scratch);
+    char eb[512];
+    WJson *doc = wjson_parse(r->scratch, line, (size_t)len, false, eb, sizeof eb);
+    if (doc && doc->kind != WJ_OBJECT) {
+        doc = NULL;
+        snprintf(eb, sizeof eb, "No content to map due to end-of-input");
+    }
+    if (!doc) {
+        if (r->cfg.ignore_errors) { if (skipped) (*skipped)++; return 0; }
+        int show = len;
+        while (show > 0 && (line[show - 1] == '\r')) show--;
+        return row_error(r, line, show, NULL, eb, err) ? 0 : -1;
+    }
+    int row = wchunk_add_row(out, WRK_INSERT);
+    for (int c = 0; c < r->ncols; c++) {
+        const WJson *f = wjson_get(doc, r->names[c], strlen(r->names[c]));
+        if (!f && r->cfg.fail_on_missing) {
+            out->nrows--;
+            char m[300];
+            snprintf(m, sizeof m, "Could not find field with name '%s'.", r->names[c]);
+            return row_error(r, line, len, NULL, m, err) ? 0 : -1;
+        }
+        int k = conv(r, r->types[c], f, &out->cols[c].data[row], out->arena, eb, sizeof eb);
+        if (k < 0) {
+            if (!r->cfg.ignore_errors) {
+                out->nrows--;
+                int show = len;
+                while (show > 0 && line[show - 1] == '\r') show--;
+                return row_error(r, line, show, r->names[c], eb, err) ? 0 : -1;
+            }
+            k = 0;
+        }
+        out->cols[c].nulls[row] = k != 1;
+    }
+    return 1;
+}
+
+int wjsonfmt_reader_fill(WJsonReader *r, WChunk *out, int64_t *skipped, WError *err)
+{
+    if (r->fd < 0) return 0;
+    while (out->nrows < out->cap) {
+        char *start = r->buf + r->pos;
+        char *nl = r->len > r->pos ? memchr(start, '\n', r->len - r->pos) : NULL;
+        if (!nl && !r->eof) {
+            if (!refill(r, err)) return -1;
+            continue;
+        }
+        size_t llen = nl ? (size_t)(nl - start) : r->len - r->pos;
+        if (!nl && llen == 0) return 0;             /* end of file */
+        int k = parse_line(r, start, (int)llen, out, skipped, err);
+        if (k < 0) return -1;
+        r->pos += llen + (nl ? 1 : 0);
+        r->line++;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* writer                                                                                      */
+
+static bool write_value(const WJsonFmt *cfg, const WType *t, WDatum v, WStrBuf *o, WError *err);
+
+static bool write_row_fields(const WJsonFmt *cfg, int n, const char *const *names, const WType *const *types,
+                             const WDatum *vals, const uint8_t *nulls, WStrBuf *o, WError *err)
+{
+    wsb_putc(o, '{');
+    bool first = true;
+    for (int i = 0; i < n; i++) {
+        if (nulls[i] && cfg->ignore_null_fields) continue;
+        if (!first) wsb_putc(o, ',');
+        first = false;
+        wjson_write_string(names[i], strlen(names[i]), o);
+        wsb_putc(o, ':');
+        if (nulls[i]) wsb_append(o, "null");
+        else if (!write_value(cfg, types[i], vals[i], o, err)) return false;
+    }
+    wsb_putc(o, '}');
+    return true;
+}
+
+static bool write_value(const WJsonFmt *cfg, const WType *t, WDatum v, WStrBuf *o, WError *err)
+{
+    char b[96];
+    switch (t->id) {
+    case WT_BOOLEAN: wsb_append(o, v.i ? "true" : "false"); break;
+    case WT_TINYINT: case WT_SMALLINT: case WT_INT: case WT_BIGINT:
+    case WT_INTERVAL_YM: case WT_INTERVAL_DT:
+        wsb_printf(o, "%lld", (long long)v.i);
+        break;
+    case WT_FLOAT: case WT_DOUBLE:
+        if (t->id == WT_FLOAT) wfmt_float_java((float)v.d, b);
+        else wfmt_double_java(v.d, b);
+        if (v.d != v.d || v.d > 1.7976931348623157e308 || v.d < -1.7976931348623157e308)
+            wjson_write_string(b, strlen(b), o);    /* Jackson quotes non-numeric numbers */
+        else
+            wsb_append(o, b);
+        break;
+    case WT_DECIMAL:
+        wcsv_bigdecimal_string(v.dec, t->scale, !cfg->decimal_plain, b);
+        wsb_append(o, b);
+        break;
+    case WT_CHAR: case WT_VARCHAR: wjson_write_string(v.s.p, (size_t)v.s.len, o); break;
+    case WT_BINARY: case WT_VARBINARY: {
+        WStrBuf t64;
+        wsb_init(&t64);
+        WCsvConfig csv;
+        wcsv_config_init(&csv, false);
+        csv.quote = -1;
+        wcsv_write_value(&csv, t, v, false, &t64);      /* base64 */
+        wcsv_config_free(&csv);
+        wjson_write_string(t64.buf, t64.len, o);
+        wsb_free(&t64);
+        break;
+    }
+    case WT_DATE: wjson_fmt_date(v.i, b); wjson_write_string(b, strlen(b), o); break;
+    case WT_TIME: wjson_fmt_time(v.i / 1000 * 1000000000LL, b); wjson_write_string(b, strlen(b), o); break;
+    case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ: {
+        int k = wjson_fmt_datetime(v.ts.ms, v.ts.ns, cfg->iso8601 ? 'T' : ' ', b);
+        if (t->id == WT_TIMESTAMP_LTZ) { b[k++] = 'Z'; b[k] = 0; }
+        wjson_write_string(b, (size_t)k, o);
+        break;
+    }
+    case WT_ARRAY:
+        wsb_putc(o, '[');
+        for (int i = 0; v.cx && i < v.cx->n; i++) {
+            if (i) wsb_putc(o, ',');
+            if (v.cx->nulls[i]) wsb_append(o, "null");
+            else if (!write_value(cfg, t->elem, v.cx->vals[i], o, err)) return false;
+        }
+        wsb_putc(o, ']');
+        break;
+    case WT_MAP: {
+        wsb_putc(o, '{');
+        bool first = true;
+        for (int i = 0; v.cx && i < v.cx->n; i++) {
+            const char *kp;
+            size_t kl;
+            if (v.cx->nulls[2 * i]) {
+                if (cfg->null_key == WJF_NULLKEY_DROP) continue;
+                if (cfg->null_key == WJF_NULLKEY_FAIL)
+                    return werr_set(err, WEXC_RUNTIME,
+                                    "JSON format doesn't support to serialize map data with null keys. You can drop null key "
+                                    "entries or encode null in literals by specifying map-null-key.mode option.");
+                kp = cfg->null_key_literal;
+                kl = strlen(kp);
+            } else {
+                kp = v.cx->vals[2 * i].s.p;
+                kl = (size_t)v.cx->vals[2 * i].s.len;
+            }
+            if (!first) wsb_putc(o, ',');
+            first = false;
+            wjson_write_string(kp, kl, o);
+            wsb_putc(o, ':');
+            if (v.cx->nulls[2 * i + 1]) wsb_append(o, "null");
+            else if (!write_value(cfg, t->elem, v.cx->vals[2 * i + 1], o, err)) return false;
+        }
+        wsb_putc(o, '}');
+        break;
+    }
+    case WT_MULTISET: {         /* element -> number of occurrences, in first-seen order */
+        wsb_putc(o, '{');
+        int n = v.cx ? v.cx->n : 0;
+        bool first = true;
+        for (int i = 0; i < n; i++) {
+            bool seen = false;
+            for (int j = 0; j < i && !seen; j++)
+                seen = v.cx->nulls[j] == v.cx->nulls[i] &&
+                       (v.cx->nulls[i] || (v.cx->vals[j].s.len == v.cx->vals[i].s.len &&
+                                           !memcmp(v.cx->vals[j].s.p, v.cx->vals[i].s.p, (size_t)v.cx->vals[i].s.len)));
+            if (seen) continue;
+            int cnt = 0;
+            for (int j = i; j < n; j++)
+                if (v.cx->nulls[j] == v.cx->nulls[i] &&
+                    (v.cx->nulls[i] || (v.cx->vals[j].s.len == v.cx->vals[i].s.len &&
+                                        !memcmp(v.cx->vals[j].s.p, v.cx->vals[i].s.p, (size_t)v.cx->vals[i].s.len)))) cnt++;
+            if (v.cx->nulls[i] && cfg->null_key == WJF_NULLKEY_DROP) continue;
+            if (v.cx->nulls[i] && cfg->null_key == WJF_NULLKEY_FAIL)
+                return werr_set(err, WEXC_RUNTIME,
+                                "JSON format doesn't support to serialize map data with null keys. You can drop null key "
+                                "entries or encode null in literals by specifying map-null-key.mode option.");
+            if (!first) wsb_putc(o, ',');
+            first = false;
+            if (v.cx->nulls[i]) wjson_write_string(cfg->null_key_literal, strlen(cfg->null_key_literal), o);
+            else wjson_write_string(v.cx->vals[i].s.p, (size_t)v.cx->vals[i].s.len, o);
+            wsb_printf(o, ":%d", cnt);
+        }
+        wsb_putc(o, '}');
+        break;
+    }
+    case WT_ROW:
+        if (!v.cx) { wsb_append(o, "null"); break; }
+        return write_row_fields(cfg, t->nfields < v.cx->n ? t->nfields : v.cx->n, t->field_names,
+                                (const WType *const *)t->fields, v.cx->vals, v.cx->nulls, o, err);
+    default:
+        wfmt_java(t, v, false, NULL, o);
+        break;
+    }
+    return true;
+}
+
+bool wjsonfmt_write_row(const WJsonFmt *cfg, int ncols, const char **names, const WType **types,
+                        const WChunk *c, int row, WStrBuf *out, WError *err)
+{
+    size_t mark = out->len;
+    wsb_putc(out, '{');
+    bool first = true;
+    for (int i = 0; i < ncols; i++) {
+        bool isnull = c->cols[i].nulls[row] != 0;
+        if (isnull && cfg->ignore_null_fields) continue;
+        if (!first) wsb_putc(out, ',');
+        first = false;
+        wjson_write_string(names[i], strlen(names[i]), out);
+        wsb_putc(out, ':');
+        if (isnull) wsb_append(out, "null");
+        else if (!write_value(cfg, types[i], c->cols[i].data[row], out, err)) {
+            out->len = mark;
+            out->buf[mark] = 0;
+            return false;
+        }
+    }
+    wsb_append(out, "}\n");
+    return true;
+}

@@ -1,0 +1,197 @@
+/* test_json.c — unit tests for src/common/json (parser, writer, Java renderings) and
+   src/expr/json_path (Jayway-style path compile and evaluation, lax and strict). */
+#include "unit.h"
+#include "../../src/common/json.h"
+#include "../../src/expr/json_path.h"
+
+#include <string.h>
+
+static char *roundtrip(WArena *a, const char *text, bool sort)
+{
+    char err[256];
+    WJson *v = wjson_parse(a, text, strlen(text), false, err, sizeof err);
+    if (!v) return wa_sprintf(a, "ERR: %s", err);
+    WStrBuf b;
+    wsb_init(&b);
+    wjson_write(v, sort, &b);
+    char *r = wa_strdup(a, b.buf);
+    wsb_free(&b);
+    return r;
+}
+
+WTEST(json_parse_and_write)
+{
+    WArena a;
+    warena_init(&a, 0);
+    CHECK_STR(roundtrip(&a, " {\"b\": [1, 2.50, -0, true, null], \"a\": \"x\\ny\\u00e9\\ud83d\\ude00\"} ", false),
+              "{\"b\":[1,2.50,0,true,null],\"a\":\"x\\ny\xc3\xa9\xf0\x9f\x98\x80\"}");
+    CHECK_STR(roundtrip(&a, "{\"b\":1,\"a\":{\"d\":1,\"c\":2}}", true), "{\"a\":{\"c\":2,\"d\":1},\"b\":1}");
+    /* a repeated key keeps its first place with the last value (LinkedHashMap) */
+    CHECK_STR(roundtrip(&a, "{\"k\":1,\"j\":2,\"k\":3}", false), "{\"k\":3,\"j\":2}");
+    /* content after the first value is not examined, as Jackson's readValue */
+    CHECK_STR(roundtrip(&a, "[1] trailing", false), "[1]");
+    CHECK_STR(roundtrip(&a, "\"\\u0001\\t\"", false), "\"\\u0001\\t\"");
+    CHECK_STR(roundtrip(&a, "", false), "ERR: No content to map due to end-of-input");
+    CHECK_STR(roundtrip(&a, "{\"a\":1", false), "ERR: Unexpected end-of-input: expected close marker for Object");
+    CHECK_STR(roundtrip(&a, "01", false), "ERR: Invalid numeric value: Leading zeroes not allowed");
+    CHECK_STR(roundtrip(&a, "abc", false),
+              "ERR: Unrecognized token 'abc': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')");
+    CHECK_STR(roundtrip(&a, "{'a':1}", false),
+              "ERR: Unexpected character (''' (code 39)): was expecting double-quote to start field name");
+    CHECK_STR(roundtrip(&a, "\"a\nb\"", false),
+              "ERR: Illegal unquoted character ((CTRL-CHAR, code 10)): has to be escaped using backslash to be included in string value");
+    CHECK_STR(roundtrip(&a, "[1,]", false),
+              "ERR: Unexpected character (']' (code 93)): expected a valid value (JSON String, Number, Array, Object or token 'null', 'true' or 'false')");
+    char err[128];
+    CHECK(wjson_parse(&a, "[1] x", 5, true, err, sizeof err) == NULL);
+    /* nesting limit: no stack overflow */
+    char deep[3000];
+    memset(deep, '[', sizeof deep - 1);
+    deep[sizeof deep - 1] = 0;
+    CHECK(wjson_parse(&a, deep, strlen(deep), false, err, sizeof err) == NULL);
+    CHECK(strstr(err, "nesting depth") != NULL);
+    warena_free(&a);
+}
+
+static char *num(WArena *a, const char *t)
+{
+    WStrBuf b;
+    wsb_init(&b);
+    wjson_number_java(t, strlen(t), &b);
+    char *r = wa_strdup(a, b.buf);
+    wsb_free(&b);
+    return r;
+}
+
+WTEST(json_number_java_rendering)
+{
+    WArena a;
+    warena_init(&a, 0);
+    CHECK_STR(num(&a, "10"), "10");
+    CHECK_STR(num(&a, "-0"), "0");
+    CHECK_STR(num(&a, "1.50"), "1.50");
+    CHECK_STR(num(&a, "1e3"), "1E+3");
+    CHECK_STR(num(&a, "12.5e1"), "125");
+    CHECK_STR(num(&a, "1.0E10"), "1.0E+10");
+    CHECK_STR(num(&a, "0.00000001"), "1E-8");
+    CHECK_STR(num(&a, "0.000001"), "0.000001");
+    CHECK_STR(num(&a, "-0.0"), "0.0");
+    CHECK_STR(num(&a, "123456789012345678901234567890123456789012"), "123456789012345678901234567890123456789012");
+    char b[64];
+    wjson_fmt_datetime(1704164645120LL, 0, ' ', b);
+    CHECK_STR(b, "2024-01-02 03:04:05.12");
+    wjson_fmt_datetime(-1, 999999, 'T', b);
+    CHECK_STR(b, "1969-12-31T23:59:59.999999999");
+    wjson_fmt_time(0, b);
+    CHECK_STR(b, "00:00:00");
+    warena_free(&a);
+}
+
+/* Evaluate path on doc; "ERR: msg", "NULL" or the JSON text of the result. */
+static char *ev(WArena *a, const char *doc, const char *path)
+{
+    char err[512];
+    WJsonPath p;
+    if (!wjpath_compile(a, path, strlen(path), &p, err, sizeof err)) return wa_sprintf(a, "BAD: %s", err);
+    WJson *root = wjson_parse(a, doc, strlen(doc), false, err, sizeof err);
+    if (!root) return wa_sprintf(a, "DOC: %s", err);
+    const WJson *out;
+    if (!wjpath_eval(a, &p, root, &out, err, sizeof err)) return wa_sprintf(a, "ERR: %s", err);
+    if (!out) return "NULL";
+    WStrBuf b;
+    wsb_init(&b);
+    wjson_write(out, false, &b);
+    char *r = wa_strdup(a, b.buf);
+    wsb_free(&b);
+    return r;
+}
+
+WTEST(json_path_eval)
+{
+    WArena a;
+    warena_init(&a, 0);
+    const char *d = "{\"a\":{\"b\":[10,{\"c\":\"x\"},30]},\"k y\":1,\"n\":null}";
+    CHECK_STR(ev(&a, d, "$.a.b[0]"), "10");
+    CHECK_STR(ev(&a, d, "strict $.a.b[-1]"), "30");
+    CHECK_STR(ev(&a, d, "lax $.a.b[1].c"), "\"x\"");
+    CHECK_STR(ev(&a, d, "$['k y']"), "1");
+    CHECK_STR(ev(&a, d, "a.b[2]"), "30");                    /* '$.' is implied */
+    CHECK_STR(ev(&a, d, "$"), "{\"a\":{\"b\":[10,{\"c\":\"x\"},30]},\"k y\":1,\"n\":null}");
+    CHECK_STR(ev(&a, d, "$.a.b[*]"), "[10,{\"c\":\"x\"},30]");
+    CHECK_STR(ev(&a, d, "$.a.b[0,2]"), "[10,30]");
+    CHECK_STR(ev(&a, d, "$.a.b[1:]"), "[{\"c\":\"x\"},30]");
+    CHECK_STR(ev(&a, d, "$.a.b[:-1]"), "[10,{\"c\":\"x\"}]");
+    CHECK_STR(ev(&a, d, "$..c"), "[\"x\"]");
+    CHECK_STR(ev(&a, d, "$.*"), "[{\"b\":[10,{\"c\":\"x\"},30]},1,null]");
+    CHECK_STR(ev(&a, d, "$.a.b[*].c"), "[\"x\"]");
+    CHECK_STR(ev(&a, d, "$.n"), "NULL");
+    /* strict: Jayway's exceptions */
+    CHECK_STR(ev(&a, d, "$.zz"), "ERR: No results for path: $['zz']");
+    CHECK_STR(ev(&a, d, "strict $.zz.y"), "ERR: Missing property in path $['zz']");
+    CHECK_STR(ev(&a, d, "$.a.b[7]"), "ERR: No results for path: $['a']['b'][7]");
+    CHECK_STR(ev(&a, d, "$.a[0]"), "ERR: Filter: [0] can only be applied to arrays. Current context is: {b=[10, {c=x}, 30]}");
+    CHECK_STR(ev(&a, d, "$.a.b.x"),
+              "ERR: Expected to find an object with property ['x'] in path $['a']['b'] but found 'java.util.ArrayList'. "
+              "This is not a json object according to the JsonProvider: 'com.jayway.jsonpath.spi.json.JacksonJsonProvider'.");
+    CHECK_STR(ev(&a, d, "$.n.x"), "ERR: Expected to find an object with property ['x'] in path $['n'] but found 'null'. "
+                                  "This is not a json object according to the JsonProvider: 'com.jayway.jsonpath.spi.json.JacksonJsonProvider'.");
+    /* lax: nothing instead of errors */
+    CHECK_STR(ev(&a, d, "lax $.zz"), "NULL");
+    CHECK_STR(ev(&a, d, "lax $.zz.y"), "NULL");
+    CHECK_STR(ev(&a, d, "LAX $.a[0]"), "NULL");
+    CHECK_STR(ev(&a, d, "lax $.zz[*]"), "[]");
+    /* indefinite paths skip what is missing even in strict mode */
+    CHECK_STR(ev(&a, "[{\"a\":1},{\"b\":2}]", "$[*].a"), "[1]");
+    /* invalid paths */
+    CHECK_STR(ev(&a, d, "$["), "BAD: Illegal jsonpath spec ''$['', format of the spec should be: ''<lax|strict> $'{'expr'}'''");
+    CHECK_STR(ev(&a, d, "lax $.a."), "BAD: Illegal jsonpath spec ''lax $.a.'', format of the spec should be: ''<lax|strict> $'{'expr'}'''");
+    CHECK_STR(ev(&a, d, "$.a[?(@.b)]"), "BAD: Illegal jsonpath spec ''$.a[?(@.b)]'', format of the spec should be: ''<lax|strict> $'{'expr'}'''");
+    CHECK_STR(ev(&a, d, ""), "BAD: Path can not be null or empty");
+    CHECK_STR(ev(&a, "null", "$"), "ERR: json object can not be null");
+    warena_free(&a);
+}
+
+/* The json format's options (connectors/format_json.h), validated as JsonFormatOptionsUtil does. */
+#include "../../src/connectors/format_json.h"
+
+static const char *fmt_err(const char *k1, const char *v1, const char *k2, const char *v2, bool as_source, WJsonFmt *out)
+{
+    static _Thread_local char msg[512];
+    WOptions o;
+    wopts_init(&o);
+    if (k1) wopts_set(&o, k1, v1);
+    if (k2) wopts_set(&o, k2, v2);
+    WError e;
+    werr_clear(&e);
+    WJsonFmt cfg;
+    bool ok = wjsonfmt_config(&cfg, &o, as_source, &e);
+    snprintf(msg, sizeof msg, "%s", ok ? "ok" : e.msg);
+    if (out && ok) { *out = cfg; } else wjsonfmt_config_free(&cfg);
+    wopts_free(&o);
+    return msg;
+}
+
+WTEST(json_format_options)
+{
+    WJsonFmt c;
+    CHECK_STR(fmt_err(NULL, NULL, NULL, NULL, true, &c), "ok");
+    CHECK(!c.fail_on_missing && !c.ignore_errors && !c.iso8601 && c.null_key == WJF_NULLKEY_FAIL);
+    CHECK_STR(c.null_key_literal, "null");
+    wjsonfmt_config_free(&c);
+    CHECK_STR(fmt_err("json.fail-on-missing-field", "true", "json.ignore-parse-errors", "true", true, NULL),
+              "fail-on-missing-field and ignore-parse-errors shouldn't both be true.");
+    CHECK_STR(fmt_err("json.fail-on-missing-field", "true", "json.ignore-parse-errors", "true", false, NULL), "ok");
+    CHECK_STR(fmt_err("json.timestamp-format.standard", "iso", NULL, NULL, true, NULL),
+              "Unsupported value 'iso' for timestamp-format.standard. Supported values are [SQL, ISO-8601].");
+    CHECK_STR(fmt_err("json.map-null-key.mode", "KEEP", NULL, NULL, false, NULL),
+              "Unsupported value 'KEEP' for option map-null-key.mode. Supported values are [LITERAL, FAIL, DROP].");
+    CHECK_STR(fmt_err("json.map-null-key.mode", "KEEP", NULL, NULL, true, NULL), "ok");    /* decoding ignores it */
+    CHECK_STR(fmt_err("json.map-null-key.mode", "literal", "json.map-null-key.literal", "N/A", false, &c), "ok");
+    CHECK(c.null_key == WJF_NULLKEY_LITERAL);
+    CHECK_STR(c.null_key_literal, "N/A");
+    wjsonfmt_config_free(&c);
+    CHECK_STR(fmt_err("json.timestamp-format.standard", "ISO-8601", "json.encode.ignore-null-fields", "true", false, &c), "ok");
+    CHECK(c.iso8601 && c.ignore_null_fields);
+    wjsonfmt_config_free(&c);
+    CHECK(strcmp(fmt_err("json.ignore-parse-errors", "maybe", NULL, NULL, true, NULL), "ok") != 0);
+}
