@@ -255,17 +255,17 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
             if (L->index == 0) s->collect = j->env.collect;
         } else {
             const WConnector *c = find_connector(p, r->sink_table, r->sink_qname, false);
-            if (!c) { free(s); return NULL; }
+            if (!c) { wop_free(&s->base); return NULL; }
             if (!c->can_sink) {
                 werr_set(p->err, WEXC_VALIDATION,
                          "Connector '%s' can only be used as a source. It cannot be used as a sink.", c->name);
-                free(s);
+                wop_free(&s->base);
                 return NULL;
             }
             WTableSpec *sp = make_spec(p, L, r->sink_table, r->sink_qname);
-            if (c->validate && !c->validate(sp, false, p->err)) { free(s); return NULL; }
+            if (c->validate && !c->validate(sp, false, p->err)) { wop_free(&s->base); return NULL; }
             s->sink = c->open_sink(sp, p->err);
-            if (!s->sink) { free(s); return NULL; }
+            if (!s->sink) { wop_free(&s->base); return NULL; }
             pthread_mutex_lock(&j->mu);
             if (j->nsinks == j->cap_sinks) {
                 j->cap_sinks = j->cap_sinks ? j->cap_sinks * 2 : 4;

@@ -427,25 +427,29 @@ static void new_job_id(WSession *s, char out[33])
 }
 
 /* Plan and run (or hand to the executor: *handed_over is then set, and the arena belongs to it). */
+typedef struct Announce { WResultSink *sink; const char *job_id; bool sync; } Announce;
 static bool run_built(WSession *s, WPlanCtx *p, WRel **roots, int n, WResultSink *sink, WError *err,
-                      const char *job_id, const char *job_name, bool *handed_over);
+                      const char *job_id, const char *job_name, bool *handed_over, const Announce *an);
 
 static bool run_roots(WSession *s, WPlanCtx *p, WRel **roots, int n, WResultSink *sink, WError *err,
                       const char *job_id, const char *job_name, bool *handed_over)
 {
     if (!wplan_build(p, roots, n)) return false;
-    return run_built(s, p, roots, n, sink, err, job_id, job_name, handed_over);
+    return run_built(s, p, roots, n, sink, err, job_id, job_name, handed_over, NULL);
 }
 
-/* Run finalised roots (from the SQL, or read back by EXECUTE PLAN). */
+/* Run finalised roots (from the SQL, or read back by EXECUTE PLAN). an (may be NULL): the job is
+   announced as submitted once it is built — connector options are validated before, as Flink
+   validates them while planning. */
 static bool run_built(WSession *s, WPlanCtx *p, WRel **roots, int n, WResultSink *sink, WError *err,
-                      const char *job_id, const char *job_name, bool *handed_over)
+                      const char *job_id, const char *job_name, bool *handed_over, const Announce *an)
 {
     CollectBridge bridge = {.sink = sink, .batch = wsession_is_batch(s)};
     WJobEnv env = {.config = &s->config, .cast = p->cast, .print_out = s->print_out,
                    .collect = {&bridge, collect_rows}, .err = err, .job_id = job_id};
     WJob *job = wjob_build(p, roots, n, &env);
     if (!job) return false;
+    if (an && an->sink && an->sink->submitted) an->sink->submitted(an->sink->ctx, an->job_id, an->sync);
     if (handed_over && s->executor) {
         s->executor->submit(s->executor->ctx, job_id, job_name, job, p->arena, &s->config);
         *handed_over = true;
@@ -487,6 +491,26 @@ static bool plan_ctx(WSession *s, WPlanCtx *p, WArena *a, WCastCtx *cast, WError
     return true;
 }
 
+/* INSERT / STATEMENT SET / (COMPILE AND) EXECUTE PLAN: plan (unless planned), build, announce the
+   job id, then run it here (table.dml-sync) or hand it to the executor. */
+static bool submit_insert(WSession *s, WPlanCtx *p, WRel **roots, int n, bool planned, WArena *a,
+                          WResultSink *sink, WStmtResult *res, WError *err, bool *handed_over)
+{
+    if (!planned && !wplan_build(p, roots, n)) return false;
+    res->kind = WSR_JOB_SUBMITTED;
+    new_job_id(s, res->job_id);
+    bool sync = false;
+    WError tmp;
+    werr_clear(&tmp);
+    wopts_get_bool(&s->config, "table.dml-sync", false, &sync, &tmp);
+    const char *name = wopts_get(&s->config, "pipeline.name");
+    if (!name) name = wa_sprintf(a, "insert-into_%s", roots[0]->sink_qname ? roots[0]->sink_qname : "sink");
+    Announce an = {sink, res->job_id, sync};
+    if (!run_built(s, p, roots, n, NULL, err, res->job_id, name, sync ? NULL : handed_over, &an)) return false;
+    if (sync) res->kind = WSR_JOB_COMPLETED;
+    return true;
+}
+
 static bool exec_statement_set(WSession *s, int n, AstStmt **stmts, WArena *a, WResultSink *sink,
                                WStmtResult *res, WError *err, bool *handed_over)
 {
@@ -503,18 +527,7 @@ static bool exec_statement_set(WSession *s, int n, AstStmt **stmts, WArena *a, W
         if (!roots[i]) return false;
     }
     if (n == 0) return werr_set(err, WEXC_TABLE, "No statement to execute in the statement set.");
-    res->kind = WSR_JOB_SUBMITTED;
-    new_job_id(s, res->job_id);
-    bool sync = false;
-    WError tmp;
-    werr_clear(&tmp);
-    wopts_get_bool(&s->config, "table.dml-sync", false, &sync, &tmp);
-    if (sink && sink->submitted) sink->submitted(sink->ctx, res->job_id, sync);
-    const char *name = wopts_get(&s->config, "pipeline.name");
-    if (!name) name = wa_sprintf(a, "insert-into_%s", roots[0]->sink_qname ? roots[0]->sink_qname : "sink");
-    if (!run_roots(s, &p, roots, n, NULL, err, res->job_id, name, sync ? NULL : handed_over)) return false;
-    if (sync) res->kind = WSR_JOB_COMPLETED;
-    return true;
+    return submit_insert(s, &p, roots, n, false, a, sink, res, err, handed_over);
 }
 
 
@@ -628,16 +641,7 @@ static bool exec_compile_plan(WSession *s, AstStmt *st, WArena *a, WResultSink *
     }
     if (st->kind == AS_COMPILE_PLAN) { res->kind = WSR_OK; return true; }
     /* COMPILE AND EXECUTE: run what was compiled */
-    res->kind = WSR_JOB_SUBMITTED;
-    new_job_id(s, res->job_id);
-    bool sync = false;
-    wopts_get_bool(&s->config, "table.dml-sync", false, &sync, &tmp);
-    if (sink && sink->submitted) sink->submitted(sink->ctx, res->job_id, sync);
-    const char *name = wopts_get(&s->config, "pipeline.name");
-    if (!name) name = wa_sprintf(a, "insert-into_%s", roots[0]->sink_qname ? roots[0]->sink_qname : "sink");
-    if (!run_built(s, &p, roots, n, NULL, err, res->job_id, name, sync ? NULL : handed_over)) return false;
-    if (sync) res->kind = WSR_JOB_COMPLETED;
-    return true;
+    return submit_insert(s, &p, roots, n, true, a, sink, res, err, handed_over);
 }
 
 static bool exec_execute_plan(WSession *s, AstStmt *st, WArena *a, WResultSink *sink, WStmtResult *res,
@@ -660,18 +664,7 @@ static bool exec_execute_plan(WSession *s, AstStmt *st, WArena *a, WResultSink *
     int n = wplan_from_json(&p, json.buf ? json.buf : "", &roots);
     wsb_free(&json);
     if (n < 0) return false;
-    res->kind = WSR_JOB_SUBMITTED;
-    new_job_id(s, res->job_id);
-    bool sync = false;
-    WError tmp;
-    werr_clear(&tmp);
-    wopts_get_bool(&s->config, "table.dml-sync", false, &sync, &tmp);
-    if (sink && sink->submitted) sink->submitted(sink->ctx, res->job_id, sync);
-    const char *name = wopts_get(&s->config, "pipeline.name");
-    if (!name) name = wa_sprintf(a, "insert-into_%s", roots[0]->sink_qname ? roots[0]->sink_qname : "sink");
-    if (!run_built(s, &p, roots, n, NULL, err, res->job_id, name, sync ? NULL : handed_over)) return false;
-    if (sync) res->kind = WSR_JOB_COMPLETED;
-    return true;
+    return submit_insert(s, &p, roots, n, true, a, sink, res, err, handed_over);
 }
 
 bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResult *res, WError *err)
