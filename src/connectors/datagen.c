@@ -14,6 +14,7 @@
  */
 #include "connector.h"
 #include "conn_internal.h"
+#include "../types/compare.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -453,9 +454,37 @@ static bool gen_value(DgSource *s, Gen *g, int64_t k, WArena *a, WDatum *out)
         out->i = t->id == WT_DATE ? days : now - days * 86400000;
         return true;
     }
-    case WT_ARRAY: case WT_MULTISET: case WT_MAP: case WT_ROW: {
+    case WT_MULTISET: {
+        /* Flink generates element -> count (0..10); weir's multiset value is the element list
+           (types/value.h), each element repeated count times */
+        int n = g->length, total = 0;
+        WDatum *el = WA_ARRAY(a, WDatum, n ? n : 1);
+        uint8_t *eln = wa_zalloc(a, (size_t)(n ? n : 1));
+        int *cnt = WA_ARRAY(a, int, n ? n : 1);
+        for (int i = 0; i < n; i++) {
+            eln[i] = !gen_value(s, &g->sub[0], k, a, &el[i]);
+            cnt[i] = (int)rng_range(r, 0, 10);
+            /* a map: an element generated again replaces the earlier entry's count */
+            for (int j = 0; j < i; j++)
+                if (cnt[j] >= 0 && eln[j] == eln[i] && (eln[i] || wdatum_equal(t->elem, el[j], el[i]))) {
+                    cnt[j] = cnt[i];
+                    cnt[i] = -1;
+                    break;
+                }
+        }
+        for (int i = 0; i < n; i++) if (cnt[i] > 0) total += cnt[i];
+        WComposite *cx = WA_NEW(a, WComposite);
+        cx->n = total;
+        cx->vals = WA_ARRAY(a, WDatum, total ? total : 1);
+        cx->nulls = wa_zalloc(a, (size_t)(total ? total : 1));
+        for (int i = 0, o = 0; i < n; i++)
+            for (int c = 0; c < cnt[i]; c++, o++) { cx->vals[o] = el[i]; cx->nulls[o] = eln[i]; }   /* cnt -1: replaced */
+        out->cx = cx;
+        return true;
+    }
+    case WT_ARRAY: case WT_MAP: case WT_ROW: {
         int n = t->id == WT_ROW ? t->nfields : g->length;
-        int slots = t->id == WT_MAP || t->id == WT_MULTISET ? 2 * n : n;
+        int slots = t->id == WT_MAP ? 2 * n : n;
         WComposite *cx = WA_NEW(a, WComposite);
         cx->n = n;
         cx->vals = WA_ARRAY(a, WDatum, slots ? slots : 1);
@@ -466,10 +495,6 @@ static bool gen_value(DgSource *s, Gen *g, int64_t k, WArena *a, WDatum *out)
             } else if (t->id == WT_MAP) {
                 cx->nulls[2 * i] = !gen_value(s, &g->sub[0], k, a, &cx->vals[2 * i]);
                 cx->nulls[2 * i + 1] = !gen_value(s, &g->sub[1], k, a, &cx->vals[2 * i + 1]);
-            } else if (t->id == WT_MULTISET) {
-                cx->nulls[2 * i] = !gen_value(s, &g->sub[0], k, a, &cx->vals[2 * i]);
-                cx->vals[2 * i + 1].i = rng_range(r, 0, 10);
-                cx->nulls[2 * i + 1] = 0;
             } else {
                 cx->nulls[i] = !gen_value(s, &g->sub[0], k, a, &cx->vals[i]);
             }
