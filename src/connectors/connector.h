@@ -39,6 +39,10 @@ typedef struct WTableSpec {
     int npartition;                 /* PARTITIONED BY keys as indexes into the physical columns */
     const int *partition;
     bool ignore_errors_counted;     /* internal */
+    /* sinks: INSERT OVERWRITE, in a bounded (batch) job; sink_uuid names this job's part files,
+       the same for every subtask of the sink (NULL: the sink makes its own) */
+    bool overwrite, bounded;
+    const char *sink_uuid;
 } WTableSpec;
 
 typedef enum WSourceStatus { WSRC_MORE = 1, WSRC_END = 0, WSRC_ERROR = -1, WSRC_IDLE = 2 } WSourceStatus;
@@ -84,6 +88,7 @@ struct WSink {
 typedef struct WConnector {
     const char *name;               /* value of 'connector' */
     bool can_source, can_sink;
+    bool can_overwrite;             /* INSERT OVERWRITE (Flink's SupportsOverwrite) */
     /* Validate options for use as a source (as_source) or sink; Flink's messages on failure. */
     bool (*validate)(const WTableSpec *spec, bool as_source, WError *err);
     WSource *(*open_source)(const WTableSpec *spec, WError *err);

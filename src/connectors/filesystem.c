@@ -99,6 +99,8 @@ static bool fs_validate(const WTableSpec *spec, bool as_source, WError *err)
         if (!ok) return false;
         if (!wcsv_check_types(spec->ncols, spec->col_names, spec->col_types, err)) return false;
     }
+    if (!as_source && spec->overwrite && !spec->bounded)
+        return werr_set(err, "java.lang.IllegalStateException", "Streaming mode not support overwrite.");
     int64_t ms;
     if (!wopts_get_duration_ms(spec->options, "source.monitor-interval", 0, &ms, err)) return false;
     if (as_source && wopts_get(spec->options, "source.monitor-interval"))
@@ -585,6 +587,7 @@ typedef struct FsSink {
     WStrBuf key;                /* scratch: a row's partition path */
     int npending, cap_pending;
     FsPending *pending;         /* closed files not yet published (transactional) */
+    bool overwrite;             /* INSERT OVERWRITE: replace the data the job's output replaces */
 } FsSink;
 
 static void make_uuid(char *out /* >= 37 */)
@@ -782,11 +785,42 @@ static bool fs_write(WSink *base, const WChunk *in, WError *err)
     return true;
 }
 
+/* INSERT OVERWRITE: remove the visible files of dir that this job did not write (its part files
+   share the prefix part-<uuid>-); hidden files ('.', '_') are not data. */
+static bool remove_old_files(FsSink *s, const char *dir, WError *err)
+{
+    DIR *d = opendir(dir);
+    if (!d) return true;
+    char mine[64];
+    snprintf(mine, sizeof mine, "part-%s-", s->uuid);
+    bool ok = true;
+    struct dirent *e;
+    while (ok && (e = readdir(d))) {
+        const char *nm = e->d_name;
+        if (nm[0] == '.' || nm[0] == '_' || strncmp(nm, mine, strlen(mine)) == 0) continue;
+        WStrBuf path;
+        wsb_init(&path);
+        wsb_printf(&path, "%s/%s", dir, nm);
+        struct stat st;
+        if (stat(path.buf, &st) == 0 && S_ISREG(st.st_mode) && unlink(path.buf) != 0 && errno != ENOENT)
+            ok = werr_set(err, WEXC_IO, "Failed to overwrite '%s': %s", path.buf, strerror(errno));
+        wsb_free(&path);
+    }
+    closedir(d);
+    return ok;
+}
+
 static bool fs_finish(WSink *base, WError *err)
 {
     FsSink *s = (FsSink *)base;
     if (s->done) return true;
     if (!close_all(s, err)) return false;
+    /* INSERT OVERWRITE (batch): the table (unpartitioned) or the partitions written are replaced */
+    if (s->overwrite) {
+        if (!s->npart && !remove_old_files(s, s->dir, err)) return false;
+        for (int i = 0; s->npart && i < s->nbuckets; i++)
+            if (!remove_old_files(s, s->buckets[i].dir, err)) return false;
+    }
     s->done = true;
     return true;
 }
@@ -947,7 +981,9 @@ static WSink *fs_open_sink(const WTableSpec *spec, WError *err)
     s->dir = wstrdup(path);
     s->last = -1;
     wsb_init(&s->key);
-    make_uuid(s->uuid);
+    if (spec->sink_uuid) snprintf(s->uuid, sizeof s->uuid, "%s", spec->sink_uuid);
+    else make_uuid(s->uuid);
+    s->overwrite = spec->overwrite;
     s->subtask = spec->subtask;
     return &s->base;
 }
@@ -956,6 +992,7 @@ const WConnector wconn_filesystem = {
     .name = "filesystem",
     .can_source = true,
     .can_sink = true,
+    .can_overwrite = true,
     .validate = fs_validate,
     .open_source = fs_open_source,
     .open_sink = fs_open_sink,

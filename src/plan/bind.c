@@ -1386,6 +1386,7 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
     sink->inputs[0] = r;
     sink->sink_table = t;
     sink->sink_qname = qn;
+    sink->sink_overwrite = s->overwrite;
     sink->out = sink_schema;
     sink->changelog = r->changelog;
     return sink;

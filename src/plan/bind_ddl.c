@@ -115,8 +115,21 @@ WTable *wbind_create_table(WPlanCtx *p, AstStmt *s, WArena *ta)
 {
     if (s->like_table.n)
         { werr_set(p->err, WEXC_TABLE, "CREATE TABLE ... LIKE is not supported yet"); return NULL; }
-    if (s->query)
-        { werr_set(p->err, WEXC_TABLE, "CREATE TABLE ... AS SELECT is not supported yet"); return NULL; }
+    /* CREATE TABLE ... AS SELECT: the columns are the query's (names and types, time attributes
+       dropped, nullability kept, as Flink's SqlCreateTableAsConverter derives them) */
+    const WRel *q = NULL;
+    if (s->query) {
+        if (s->ncols || s->npk || s->wm_column) {
+            werr_set(p->err, WEXC_TABLE, "CREATE TABLE AS SELECT with a column list, primary key or watermark "
+                                         "is not supported yet in weir.");
+            return NULL;
+        }
+        WArena *saved_arena = p->arena;
+        p->arena = ta;
+        q = wbind_query(p, s->query);
+        p->arena = saved_arena;
+        if (!q) return NULL;
+    }
     WTable *t = WA_NEW(ta, WTable);
     t->arena = ta;
     t->name = wa_strdup(ta, s->target.parts[s->target.n - 1]);
@@ -169,6 +182,18 @@ WTable *wbind_create_table(WPlanCtx *p, AstStmt *s, WArena *ta)
             }
         }
         bscope_add(ta, &scope, NULL, c->name, c->type);
+    }
+    if (q) {
+        t->ncols = q->out.n;
+        t->cols = WA_ARRAY(ta, WColumn, t->ncols ? t->ncols : 1);
+        for (int i = 0; i < t->ncols; i++) {
+            t->cols[i].name = wa_strdup(ta, q->out.names[i]);
+            t->cols[i].type = wtype_with_time_attr(ta, q->out.types[i], WTA_NONE);
+            if (find_col(t, i, t->cols[i].name) >= 0) {
+                werr_set(p->err, WEXC_VALIDATION, "A column named '%s' already exists in the table.", t->cols[i].name);
+                goto fail;
+            }
+        }
     }
     /* primary key */
     if (s->npk || pk_from_col >= 0) {

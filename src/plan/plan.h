@@ -120,6 +120,7 @@ struct WRel {
     const char *wm_sql;
     /* WR_SINK */
     WTable *sink_table;             /* NULL = collect to the client */
+    bool sink_overwrite;            /* INSERT OVERWRITE */
     const char *sink_qname;
     bool upsert_sink;
     /* WR_EXCHANGE / WR_GROUP_AGG / WR_JOIN / WR_DEDUP / WR_RANK keys */

@@ -21,6 +21,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* ---- passthrough head for sources ---- */
 
@@ -263,6 +264,25 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
                 return NULL;
             }
             WTableSpec *sp = make_spec(p, L, r->sink_table, r->sink_qname);
+            if (r->sink_overwrite && !c->can_overwrite) {
+                werr_set(p->err, WEXC_VALIDATION,
+                         "INSERT OVERWRITE requires that the underlying DynamicTableSink of table '%s' implements "
+                         "the SupportsOverwrite interface.", r->sink_qname);
+                wop_free(&s->base);
+                return NULL;
+            }
+            const char *mode = j->env.config ? wopts_get(j->env.config, "execution.runtime-mode") : NULL;
+            sp->overwrite = r->sink_overwrite;
+            sp->bounded = mode && !strcasecmp(mode, "batch");
+            /* one part-file prefix for every subtask of this sink, as Flink's per-sink UUID */
+            char idk[64];
+            int idn = snprintf(idk, sizeof idk, "%s/%d", j->env.job_id ? j->env.job_id : "", r->id);
+            uint64_t h1 = whash_bytes(idk, (size_t)idn, 0x243f6a8885a308d3ULL);
+            uint64_t h2 = whash_bytes(idk, (size_t)idn, 0x13198a2e03707344ULL);
+            sp->sink_uuid = wa_sprintf(p->arena, "%08x-%04x-4%03x-%04x-%012llx", (unsigned)(h1 >> 32),
+                                       (unsigned)(h1 >> 16) & 0xffff, (unsigned)h1 & 0xfff,
+                                       0x8000 | ((unsigned)(h2 >> 48) & 0x3fff),
+                                       (unsigned long long)(h2 & 0xffffffffffffULL));
             if (c->validate && !c->validate(sp, false, p->err)) { wop_free(&s->base); return NULL; }
             s->sink = c->open_sink(sp, p->err);
             if (!s->sink) { wop_free(&s->base); return NULL; }

@@ -427,7 +427,7 @@ static void new_job_id(WSession *s, char out[33])
 }
 
 /* Plan and run (or hand to the executor: *handed_over is then set, and the arena belongs to it). */
-typedef struct Announce { WResultSink *sink; const char *job_id; bool sync; } Announce;
+typedef struct Announce { WResultSink *sink; const char *job_id; bool sync; bool *built; } Announce;
 static bool run_built(WSession *s, WPlanCtx *p, WRel **roots, int n, WResultSink *sink, WError *err,
                       const char *job_id, const char *job_name, bool *handed_over, const Announce *an);
 
@@ -449,6 +449,7 @@ static bool run_built(WSession *s, WPlanCtx *p, WRel **roots, int n, WResultSink
                    .collect = {&bridge, collect_rows}, .err = err, .job_id = job_id};
     WJob *job = wjob_build(p, roots, n, &env);
     if (!job) return false;
+    if (an && an->built) *an->built = true;
     if (an && an->sink && an->sink->submitted) an->sink->submitted(an->sink->ctx, an->job_id, an->sync);
     if (handed_over && s->executor) {
         s->executor->submit(s->executor->ctx, job_id, job_name, job, p->arena, &s->config);
@@ -505,7 +506,7 @@ static bool submit_insert(WSession *s, WPlanCtx *p, WRel **roots, int n, bool pl
     wopts_get_bool(&s->config, "table.dml-sync", false, &sync, &tmp);
     const char *name = wopts_get(&s->config, "pipeline.name");
     if (!name) name = wa_sprintf(a, "insert-into_%s", roots[0]->sink_qname ? roots[0]->sink_qname : "sink");
-    Announce an = {sink, res->job_id, sync};
+    Announce an = {sink, res->job_id, sync, &res->job_built};
     if (!run_built(s, p, roots, n, NULL, err, res->job_id, name, sync ? NULL : handed_over, &an)) return false;
     if (sync) res->kind = WSR_JOB_COMPLETED;
     return true;
@@ -710,6 +711,19 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
         if (!wcatalog_add(&s->catalog, t, err)) { wopts_free(&t->options); ok = false; break; }
         keep_arena = true;
         res->kind = WSR_OK;
+        if (st->kind == AS_CREATE_TABLE && st->query) {
+            /* CREATE TABLE ... AS SELECT: the table exists, then the query is inserted into it as a
+               job (as Flink's CTAS; a job that cannot be planned leaves no table behind) */
+            AstStmt *ins = WA_NEW(a, AstStmt);
+            ins->kind = AS_INSERT;
+            ins->target = st->target;
+            ins->query = st->query;
+            WArena *ja = warena_new(0);
+            bool handed = false;
+            ok = exec_statement_set(s, 1, &ins, ja, sink, res, err, &handed);
+            if (!handed) warena_delete(ja);
+            if (!ok && !res->job_built) wcatalog_drop(&s->catalog, &st->target, false, true, NULL);
+        }
         break;
     }
     case AS_DROP_TABLE:

@@ -70,6 +70,7 @@ typedef struct WStmtResult {
     WStmtResultKind kind;
     char *message;              /* WSR_MESSAGE / WSR_TEXT (heap) */
     char job_id[33];            /* WSR_JOB_SUBMITTED */
+    bool job_built;             /* a job was planned and built (then announced), even if it failed running */
     /* WSR_TABLE: rows of strings, already rendered */
     int ncols, nrows;
     char **col_names;           /* heap */
