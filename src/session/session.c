@@ -3,6 +3,7 @@
  * run; DDL against the catalog; SET/RESET; SHOW/DESCRIBE tables. See session.h.
  */
 #include "session.h"
+#include "show_create.h"
 #include "../sql/parser.h"
 #include "../catalog/catalog.h"
 #include "../plan/plan.h"
@@ -240,6 +241,27 @@ static bool exec_show(WSession *s, AstStmt *st, WStmtResult *res, WError *err)
             free(names[i]);
         }
         free(names);
+        return true;
+    }
+    case ASH_CREATE_TABLE: {
+        free(names);
+        WTable *t = wcatalog_lookup(&s->catalog, &st->target);
+        if (!t) {
+            WArena *a = warena_new(0);
+            char *qn = wcatalog_qualified(a, &s->catalog, &st->target);
+            werr_set(err, WEXC_VALIDATION, "Could not execute SHOW CREATE TABLE. Table with identifier %s does not exist.",
+                     qn);
+            warena_delete(a);
+            return false;
+        }
+        WStrBuf ddl;
+        wsb_init(&ddl);
+        if (!wshow_create_table(t, &ddl, err)) { wsb_free(&ddl); return false; }
+        const char *c[1] = {"result"};
+        table_begin(res, 1, c);
+        const char *cell[1] = {ddl.buf};
+        table_row(res, cell);
+        wsb_free(&ddl);
         return true;
     }
     default:

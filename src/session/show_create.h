@@ -1,0 +1,14 @@
+/*
+ * show_create.h — SHOW CREATE TABLE text (Flink's ShowCreateUtil.buildShowCreateTableRow).
+ */
+#ifndef WEIR_SESSION_SHOW_CREATE_H
+#define WEIR_SESSION_SHOW_CREATE_H
+
+#include "../catalog/catalog.h"
+#include "../common/error.h"
+#include "../common/strbuf.h"
+
+/* Append the DDL of table t to out; false with Flink's error for a view. */
+bool wshow_create_table(const WTable *t, WStrBuf *out, WError *err);
+
+#endif
