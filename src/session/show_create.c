@@ -13,25 +13,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void ident(WStrBuf *o, const char *s)
+/* s between quote characters q, a q inside doubled (identifiers in backticks, strings in ''). */
+static void quote_with(WStrBuf *o, const char *s, char q)
 {
-    wsb_putc(o, '`');
+    wsb_putc(o, q);
     for (; *s; s++) {
-        if (*s == '`') wsb_putc(o, '`');
+        if (*s == q) wsb_putc(o, q);
         wsb_putc(o, *s);
     }
-    wsb_putc(o, '`');
+    wsb_putc(o, q);
 }
 
-static void quoted(WStrBuf *o, const char *s)
-{
-    wsb_putc(o, '\'');
-    for (; *s; s++) {
-        if (*s == '\'') wsb_putc(o, '\'');
-        wsb_putc(o, *s);
-    }
-    wsb_putc(o, '\'');
-}
+static void ident(WStrBuf *o, const char *s) { quote_with(o, s, '`'); }
+static void quoted(WStrBuf *o, const char *s) { quote_with(o, s, '\''); }
 
 /* LogicalType#asSerializableString from the summary string: STRING and BYTES spelled out,
    TIMESTAMP_LTZ(p) as TIMESTAMP(p) WITH LOCAL TIME ZONE, time attribute markers dropped. */
