@@ -264,6 +264,9 @@ WRel *wbind_select(WPlanCtx *p, AstStmt *s);
 /* CREATE TABLE / CREATE VIEW: validate and build a catalog entry (the arena becomes the table's). */
 WTable *wbind_create_table(WPlanCtx *p, AstStmt *s, WArena *table_arena);
 WTable *wbind_create_view(WPlanCtx *p, AstStmt *s, WArena *table_arena);
+/* CREATE TABLE ... LIKE base: s merged with base (the base table's own CREATE TABLE, parsed) by
+   Flink's LIKE merging rules (bind_like.c); NULL with p->err set on a conflict. */
+AstStmt *wbind_merge_like(WPlanCtx *p, const AstStmt *s, const AstStmt *base);
 /* Convert a syntax type to a logical type (Flink's rules and errors). */
 const WType *wbind_type(WPlanCtx *p, const AstType *t);
 

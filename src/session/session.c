@@ -190,6 +190,33 @@ static bool like_match(const char *pat, const char *s, bool ci)
     return false;
 }
 
+/* CREATE TABLE ... LIKE: the base table's definition (its SHOW CREATE TABLE text, parsed again) merged
+   with the statement (wbind_merge_like). */
+static AstStmt *like_merged(WSession *s, WPlanCtx *p, AstStmt *st, WArena *a, WError *err)
+{
+    WTable *bt = wcatalog_lookup(&s->catalog, &st->like_table);
+    if (!bt) {
+        WStrBuf nm;
+        wsb_init(&nm);
+        for (int i = 0; i < st->like_table.n; i++) wsb_printf(&nm, "%s%s", i ? "." : "", st->like_table.parts[i]);
+        werr_set(err, WEXC_VALIDATION, "Source table '%s' of the LIKE clause not found in the catalog, at line %d, column %d",
+                 nm.buf, st->like_table.pos.line, st->like_table.pos.col);
+        wsb_free(&nm);
+        return NULL;
+    }
+    if (bt->is_view) {
+        werr_set(err, WEXC_VALIDATION, "Source table '%s' of the LIKE clause can not be a VIEW, at line %d, column %d",
+                 bt->name, st->like_table.pos.line, st->like_table.pos.col);
+        return NULL;
+    }
+    WStrBuf ddl;
+    wsb_init(&ddl);
+    AstStmt *base = wshow_create_table(bt, &ddl, err) ? wsql_parse_statement(a, ddl.buf, err) : NULL;
+    wsb_free(&ddl);
+    if (!base) return NULL;
+    return wbind_merge_like(p, st, base);
+}
+
 static bool exec_show(WSession *s, AstStmt *st, WStmtResult *res, WError *err)
 {
     const char *col;
@@ -728,6 +755,10 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
             break;
         }
         if (!plan_ctx(s, &p, a, &cast, err)) { ok = false; break; }
+        if (st->kind == AS_CREATE_TABLE && st->like_table.n) {
+            st = like_merged(s, &p, st, a, err);
+            if (!st) { ok = false; break; }
+        }
         WTable *t = st->kind == AS_CREATE_TABLE ? wbind_create_table(&p, st, a) : wbind_create_view(&p, st, a);
         if (!t) { ok = false; break; }
         if (!wcatalog_add(&s->catalog, t, err)) { wopts_free(&t->options); ok = false; break; }

@@ -18,6 +18,11 @@ typedef struct AstExpr AstExpr;
 typedef struct AstQuery AstQuery;
 typedef struct AstFrom AstFrom;
 typedef struct AstStmt AstStmt;
+typedef enum AstLikeMode { ALM_INCLUDING, ALM_EXCLUDING, ALM_OVERWRITING } AstLikeMode;
+typedef enum AstLikeFeature {
+    ALF_ALL, ALF_CONSTRAINTS, ALF_PARTITIONS, ALF_WATERMARKS, ALF_GENERATED, ALF_METADATA, ALF_OPTIONS,
+    ALF_DISTRIBUTION
+} AstLikeFeature;
 typedef struct AstType AstType;
 
 typedef struct AstPos { int line, col; } AstPos;
@@ -434,6 +439,10 @@ struct AstStmt {
     AstOption *options;     /* WITH (...) */
     char *comment;
     AstName like_table;     /* CREATE TABLE .. LIKE src (n = 0 if none) */
+    /* LIKE src (INCLUDING | EXCLUDING | OVERWRITING feature, ...) in the order written */
+    int nlike_opts;
+    AstLikeMode like_mode[16];
+    AstLikeFeature like_feature[16];
     int nview_cols;         /* CREATE VIEW v (a, b) */
     char **view_cols;
     /* AS_SHOW */

@@ -264,13 +264,19 @@ static void like_clause(WSqlParser *p, AstStmt *s)
 {
     s->like_table = ps_compound(p);
     if (ps_accept(p, TK_LPAREN)) {
+        static const char *const FEATURES[] = {"ALL", "CONSTRAINTS", "PARTITIONS", "WATERMARKS", "GENERATED",
+                                               "METADATA", "OPTIONS", "DISTRIBUTION"};
         do {
-            if (!ps_accept_kw(p, "INCLUDING") && !ps_accept_kw(p, "EXCLUDING")) ps_expect_kw(p, "OVERWRITING");
-            if (!ps_accept_kw(p, "ALL") && !ps_accept_kw(p, "CONSTRAINTS") && !ps_accept_kw(p, "PARTITIONS")
-                && !ps_accept_kw(p, "WATERMARKS") && !ps_accept_kw(p, "GENERATED")
-                && !ps_accept_kw(p, "METADATA") && !ps_accept_kw(p, "OPTIONS")
-                && !ps_accept_kw(p, "DISTRIBUTION"))
-                ps_fail(p);
+            AstLikeMode mode = ALM_INCLUDING;
+            if (ps_accept_kw(p, "EXCLUDING")) mode = ALM_EXCLUDING;
+            else if (!ps_accept_kw(p, "INCLUDING")) { ps_expect_kw(p, "OVERWRITING"); mode = ALM_OVERWRITING; }
+            int f = -1;
+            for (int i = 0; i < 8 && f < 0; i++) if (ps_accept_kw(p, FEATURES[i])) f = i;
+            if (f < 0) { ps_fail(p); break; }
+            if (s->nlike_opts < 16) {
+                s->like_mode[s->nlike_opts] = mode;
+                s->like_feature[s->nlike_opts++] = (AstLikeFeature)f;
+            }
         } while (ps_accept(p, TK_COMMA) || ps_kw_at(p, 0, "INCLUDING") || ps_kw_at(p, 0, "EXCLUDING")
                  || ps_kw_at(p, 0, "OVERWRITING"));
         ps_expect(p, TK_RPAREN);
