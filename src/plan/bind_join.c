@@ -115,8 +115,9 @@ WRel *bind_join_rel(BindCtx *b, WRel *l, BScope *ls, WRel *r, BScope *rs, AstFro
             return NULL;
         }
         if (t->type->time_attr == WTA_PROCTIME) {
-            werr_set_at(p->err, r->temporal_as_of->pos.line, r->temporal_as_of->pos.col, WEXC_TABLE,
-                        "Processing-time temporal joins (lookup joins) are not supported yet");
+            /* Flink's message for a processing-time temporal join whose table is no lookup source
+               (weir's connectors are none) */
+            werr_set(p->err, WEXC_TABLE, "Processing-time temporal join is not supported yet.");
             return NULL;
         }
         if (j->join_type != AJ_INNER && j->join_type != AJ_LEFT) {
