@@ -166,7 +166,7 @@ run_dir "$ROOT/tests/errors" errors
 
 # (d) conformance, at parallelism 1, then 2 and 4 (final tables must be the same; see
 #     WEIR_CONFORMANCE_PARALLELISM in src/session/conformance.c), then on the RocksDB state backend
-#     (WEIR_CONFORMANCE_BACKEND)
+#     (WEIR_CONFORMANCE_BACKEND); weir's own cases in tests/conformance run with them
 run_conformance() { # $1 = parallelism, $2 = state backend (default hashmap)
   local par="$1" backend="${2:-hashmap}" label="conformance"
   [[ "$par" != 1 ]] && label="conformance (parallelism $par)"
@@ -175,7 +175,7 @@ run_conformance() { # $1 = parallelism, $2 = state backend (default hashmap)
   if [[ ! -d "$conf" ]]; then echo "$label: $conf not found, skipped"; return; fi
   local cases=() cp=0 cf=0 cs=0 unknown=0
   while IFS= read -r -d '' s; do cases+=("$s"); done < <(
-    find "$conf" \( -name '*.case' -o -name '*.qcase' \) -type f -print0 2>/dev/null | sort -z)
+    find "$conf" "$ROOT/tests/conformance" \( -name '*.case' -o -name '*.qcase' \) -type f -print0 2>/dev/null | sort -z)
   for c in "${cases[@]}"; do
     if [[ ( "$par" != 1 || "$backend" != hashmap ) && "$c" == *.qcase ]]; then continue; fi
     if [[ $unknown -eq 1 || ! -x "$BUILD/weir" ]]; then cs=$((cs + 1)); continue; fi

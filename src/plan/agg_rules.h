@@ -1,5 +1,6 @@
 /*
- * agg_rules.h — the aggregate rewrites of mini-batch and the distinct split (agg_rules.c), and the
+ * agg_rules.h — the aggregate rewrites of mini-batch (agg_rules.c) and the distinct split
+ * (split_distinct.c), and the
  * partial-accumulator row that LocalGroupAggregate sends to GlobalGroupAggregate /
  * IncrementalGroupAggregate, shared by the planner (schemas), explain/ (digests) and exec/
  * (encoding). Depends on plan.h.
@@ -10,10 +11,12 @@
 #include "plan.h"
 
 /* SplitAggregateRule (table.optimizer.distinct-agg.split.enabled): a GroupAggregate with a
-   DISTINCT call becomes Calc (MOD(HASH_CODE(x), bucket-num) AS $fN) -> PARTIAL aggregate grouped
-   by the keys and the buckets -> FINAL aggregate -> renaming Calc. Runs before changelog
-   derivation (the exchanges come later). NULL with p->err set on error. */
-WRel *wagg_split_distinct(WPlanCtx *p, WRel *root);
+   DISTINCT call becomes Calc (MOD(HASH_CODE(x), bucket-num) AS $fN) [-> Expand -> Calc of the $g_n
+   filters when several calls add bucket columns] -> PARTIAL aggregate grouped by the keys and the
+   buckets -> FINAL aggregate -> renaming Calc; a WindowAggregate likewise becomes a partial
+   WindowAggregate and a window-attached final one. Runs before changelog derivation (the
+   exchanges come later). */
+WRel *wagg_split_distinct(WPlanCtx *p, WRel *root);        /* split_distinct.c */
 
 /* After physical planning: Flink's mini-batch option checks, TwoStageOptimizedAggregateRule
    (GroupAggregate over Exchange -> GlobalGroupAggregate <- Exchange <- LocalGroupAggregate),
