@@ -887,6 +887,10 @@ static WRel *bind_select_core(QCtx *q, AstQuery *aq, OrderCols *oc)
     BindCtx *b = q->b;
     WPlanCtx *p = b->p;
     WArena *a = p->arena;
+    if (bover_in_aggregate(aq)) {      /* OVER windows after GROUP BY (bind_over_group.c) */
+        AstQuery *outer = bover_split_aggregate(b, aq);
+        return outer ? bind_select_core(q, outer, oc) : NULL;
+    }
     BScope scope;
     bscope_init(&scope);
     WRel *in;
