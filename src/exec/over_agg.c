@@ -249,7 +249,7 @@ static void x_values(OverOp *o)
         const uint8_t *p = NULL;
         uint32_t len = 0;
         const WType *t = NULL;
-        if ((int64_t)x->nbuf == k->n + 1) {
+        if (x->nbuf > 0 && (int64_t)x->nbuf == k->n + 1) {
             p = x->buf[0];
             len = x->len[0];
             t = o->types[k->arg];
