@@ -1,6 +1,6 @@
 /*
  * calc.c — the Calc operator: optional filter, then projection expressions, a vector at a time.
- * Row kinds pass through unchanged. Stateless.
+ * Row kinds pass through unchanged. Stateless; CURRENT_WATERMARK sees the operator's watermark.
  */
 #include "calc.h"
 
@@ -25,7 +25,7 @@ static void calc_process(WOperator *op, int input, const WChunk *in)
     if (c->cond) {
         memset(c->sel, 1, (size_t)in->nrows);
         WEvalCtx ec = {.arena = c->out->arena, .cast = op->ctx->cast, .now_ms = op->ctx->start_ms,
-                       .err = op->ctx->err};
+                       .err = op->ctx->err, .has_watermark = op->wm != WWM_MIN, .watermark = op->wm};
         wchunk_reset(c->out);
         ec.arena = c->out->arena;
         if (!wexpr_filter(&ec, c->cond, in, c->sel)) return;
@@ -41,7 +41,7 @@ static void calc_process(WOperator *op, int input, const WChunk *in)
         wchunk_reset(c->out);
     }
     WEvalCtx ec = {.arena = c->out->arena, .cast = op->ctx->cast, .now_ms = op->ctx->start_ms,
-                   .err = op->ctx->err};
+                   .err = op->ctx->err, .has_watermark = op->wm != WWM_MIN, .watermark = op->wm};
     for (int i = 0; i < c->nexprs; i++) {
         if (!wexpr_eval(&ec, c->exprs[i], src, NULL, &c->out->cols[i])) return;
     }

@@ -18,15 +18,25 @@
  *       ProcTimeRangeBoundedPrecedingFunction (rows of one millisecond are emitted together when
  *       the clock passes it; processing-time timers fire whenever the operator is called, and at
  *       end of input).
- * Output: input columns then one column per aggregate. Aggregates come from accumulators.h
- * (retractable variants for bounded frames).
+ * Output: input columns then one column per call. Aggregates come from accumulators.h
+ * (retractable variants for bounded frames). With UNBOUNDED PRECEDING frames the calls may also
+ * be Flink's stream-only over functions, kept next to the accumulators:
+ *   LAG(v [, n [, default]])   LagAggFunction: a buffer of the last n + 1 values; the value is its
+ *                               first when full, else the default of the last accumulated row;
+ *   ROW_NUMBER / RANK / DENSE_RANK   RowNumber/Rank/DenseRankAggFunction: a sequence and the last
+ *                               order key (rows of one time compare equal; processing time keys
+ *                               are NULL in Flink, so they never do).
+ * In RANGE frames all rows of one time are accumulated before any is emitted, so they share
+ * one value (LAG of tied rows sees the last of them, as in Flink).
  * State (keyed by the partition keys): inputState (map time -> list of rows), accState (value:
- * accumulator row, data views under "accState$..."), lastTriggeringTsState, cleanupTsState,
+ * accumulator row, data views under "accState$..."; with the functions above [u32 accumulator
+ * length][accumulator row][their state]), lastTriggeringTsState, cleanupTsState,
  * processedCountState, smallestTsState (values).
- * May call exec/operator, exec/accumulators, state/, types/, common/.
+ * May call exec/operator, exec/accumulators, plan/over_window.h, state/, types/, common/.
  */
 #include "windowed.h"
 #include "accumulators.h"
+#include "../plan/over_window.h"
 #include "../state/timers.h"
 #include "../types/row.h"
 
@@ -35,6 +45,17 @@
 #include <string.h>
 
 #define WADD(a, b) ((int64_t)((uint64_t)(a) + (uint64_t)(b)))
+
+/* The state of one non-aggregate call (LAG or a ranking function) for the current key. */
+typedef struct XState {
+    int64_t seq, rank, last;
+    bool has_last;
+    int nbuf, cap;                  /* LAG: encoded one-column rows, oldest first (work arena) */
+    const uint8_t **buf;
+    uint32_t *len;
+    const uint8_t *def;             /* LAG: default of the last accumulated row, NULL = none */
+    uint32_t deflen;
+} XState;
 
 typedef struct OverOp {
     WOperator base;
@@ -49,6 +70,15 @@ typedef struct OverOp {
     bool proctime, rows, unbounded;
     int64_t offset;             /* Flink's precedingOffset: n + 1 for ROWS, n ms for RANGE */
     int naggs;
+    int ncalls;                 /* output calls (aggregates and the functions below) */
+    WOverCall *calls;
+    int *call_slot;             /* per call: aggregate index, or -1 - index into xs */
+    int nx;                     /* LAG / ranking calls */
+    const WOverCall **xcalls;
+    XState *xs;
+    WDatum *xvals;
+    uint8_t *xvaln;
+    WStrBuf xbuf;
     WAccLayout *L;
     WAccCtx ac;
     WArena scratch;
@@ -129,10 +159,170 @@ static void emit_row(OverOp *o, const WChunk *c, int r)
         o->out->cols[i].nulls[k] = nul;
         o->out->cols[i].data[k] = nul ? (WDatum){0} : wdatum_copy(a, o->types[i], c->cols[i].data[r]);
     }
-    for (int i = 0; i < o->naggs && o->ncols + i < o->out_ncols; i++) {
-        int col = o->ncols + i;
-        o->out->cols[col].nulls[k] = o->valn[i];
-        o->out->cols[col].data[k] = o->valn[i] ? (WDatum){0} : wdatum_copy(a, o->otypes[col], o->vals[i]);
+    for (int i = 0; i < o->ncalls && o->ncols + i < o->out_ncols; i++) {
+        int col = o->ncols + i, s = o->call_slot[i];
+        bool nul = s >= 0 ? o->valn[s] : o->xvaln[-1 - s];
+        WDatum v = s >= 0 ? o->vals[s] : o->xvals[-1 - s];
+        o->out->cols[col].nulls[k] = nul;
+        o->out->cols[col].data[k] = nul ? (WDatum){0} : wdatum_copy(a, o->otypes[col], v);
+    }
+}
+
+/* ---- LAG and the ranking functions ---- */
+
+static void x_reset(OverOp *o)
+{
+    for (int i = 0; i < o->nx; i++) {
+        XState *x = &o->xs[i];
+        x->seq = x->rank = x->last = 0;
+        x->has_last = false;
+        x->nbuf = 0;
+        x->def = NULL;
+        x->deflen = 0;
+    }
+}
+
+static void x_push(XState *x, const uint8_t *p, uint32_t len)
+{
+    if (x->nbuf == x->cap) {
+        x->cap = x->cap ? x->cap * 2 : 4;
+        x->buf = wrealloc(x->buf, sizeof *x->buf * (size_t)x->cap);
+        x->len = wrealloc(x->len, sizeof *x->len * (size_t)x->cap);
+    }
+    x->buf[x->nbuf] = p;
+    x->len[x->nbuf++] = len;
+}
+
+/* One column of chunk row r as an encoded one-column row in the work arena. */
+static const uint8_t *x_blob(OverOp *o, const WChunk *c, int r, int col, uint32_t *len)
+{
+    wrow_encode_chunk(&o->rbuf, c, r, 1, &col);
+    *len = (uint32_t)o->rbuf.len;
+    return wa_memdup(o->work, o->rbuf.buf, o->rbuf.len);
+}
+
+static void x_accumulate(OverOp *o, const WChunk *c, int r)
+{
+    for (int i = 0; i < o->nx; i++) {
+        const WOverCall *k = o->xcalls[i];
+        XState *x = &o->xs[i];
+        if (k->fn == WOF_LAG) {
+            if (k->n < 0) {
+                werr_set(o->base.ctx->err, WEXC_TABLE, "Offset(%lld) should be positive.", (long long)k->n);
+                return;
+            }
+            uint32_t len;
+            const uint8_t *p = x_blob(o, c, r, k->arg, &len);
+            x_push(x, p, len);
+            if ((int64_t)x->nbuf > k->n + 1) {
+                int drop = x->nbuf - (int)(k->n + 1);
+                memmove(x->buf, x->buf + drop, sizeof *x->buf * (size_t)(x->nbuf - drop));
+                memmove(x->len, x->len + drop, sizeof *x->len * (size_t)(x->nbuf - drop));
+                x->nbuf -= drop;
+            }
+            if (k->default_col >= 0) x->def = x_blob(o, c, r, k->default_col, &x->deflen);
+            continue;
+        }
+        /* the order key: rows of one event time are peers; processing time never is */
+        bool nul = o->proctime || c->cols[o->time_col].nulls[r];
+        int64_t key = nul ? 0 : c->cols[o->time_col].data[r].ts.ms;
+        bool peer = !nul && x->has_last && x->last == key;
+        x->seq++;
+        if (k->fn == WOF_ROW_NUMBER) x->rank = x->seq;
+        else if (k->fn == WOF_RANK) { if (!peer) x->rank = x->seq; }
+        else if (!peer) x->rank++;
+        x->has_last = !nul;
+        x->last = key;
+    }
+}
+
+static void x_values(OverOp *o)
+{
+    for (int i = 0; i < o->nx; i++) {
+        const WOverCall *k = o->xcalls[i];
+        XState *x = &o->xs[i];
+        o->xvaln[i] = 0;
+        if (k->fn != WOF_LAG) {
+            o->xvals[i].i = x->rank;
+            continue;
+        }
+        const uint8_t *p = NULL;
+        uint32_t len = 0;
+        const WType *t = NULL;
+        if (x->nbuf > 0 && (int64_t)x->nbuf == k->n + 1) {
+            p = x->buf[0];
+            len = x->len[0];
+            t = o->types[k->arg];
+        } else if (x->def) {
+            p = x->def;
+            len = x->deflen;
+            t = o->types[k->default_col];
+        }
+        WDatum d;
+        bool nn = p && (wtype_is_composite(t) ? wrow_get_arena(p, len, 1, t, 0, &d, o->work)
+                                               : wrow_get(p, len, 1, t, 0, &d));
+        o->xvaln[i] = !nn;
+        o->xvals[i] = nn ? d : (WDatum){0};
+    }
+}
+
+static void put_u32b(WStrBuf *b, uint32_t v) { wsb_appendn(b, (const char *)&v, 4); }
+
+static void x_encode(OverOp *o, WStrBuf *b)
+{
+    for (int i = 0; i < o->nx; i++) {
+        const XState *x = &o->xs[i];
+        if (o->xcalls[i]->fn != WOF_LAG) {
+            int64_t v[3] = {x->seq, x->rank, x->last};
+            wsb_appendn(b, (const char *)v, sizeof v);
+            wsb_putc(b, x->has_last ? 1 : 0);
+            continue;
+        }
+        put_u32b(b, (uint32_t)x->nbuf);
+        for (int k = 0; k < x->nbuf; k++) {
+            put_u32b(b, x->len[k]);
+            wsb_appendn(b, (const char *)x->buf[k], x->len[k]);
+        }
+        put_u32b(b, x->def ? x->deflen : UINT32_MAX);
+        if (x->def) wsb_appendn(b, (const char *)x->def, x->deflen);
+    }
+}
+
+/* Decode the calls' state from p (already in the work arena). */
+static void x_decode(OverOp *o, const uint8_t *p, const uint8_t *end)
+{
+    x_reset(o);
+    for (int i = 0; i < o->nx && p < end; i++) {
+        XState *x = &o->xs[i];
+        if (o->xcalls[i]->fn != WOF_LAG) {
+            int64_t v[3];
+            if (end - p < (ptrdiff_t)sizeof v + 1) return;
+            memcpy(v, p, sizeof v);
+            x->seq = v[0];
+            x->rank = v[1];
+            x->last = v[2];
+            x->has_last = p[sizeof v] != 0;
+            p += sizeof v + 1;
+            continue;
+        }
+        if (end - p < 4) return;
+        uint32_t n = get_u32(p);
+        p += 4;
+        for (uint32_t k = 0; k < n; k++) {
+            if (end - p < 4) return;
+            uint32_t l = get_u32(p);
+            if ((size_t)(end - p - 4) < l) return;
+            x_push(x, p + 4, l);
+            p += 4 + l;
+        }
+        if (end - p < 4) return;
+        uint32_t l = get_u32(p);
+        p += 4;
+        if (l != UINT32_MAX && (size_t)(end - p) >= l) {
+            x->def = p;
+            x->deflen = l;
+            p += l;
+        }
     }
 }
 
@@ -141,17 +331,49 @@ static void emit_row(OverOp *o, const WChunk *c, int r)
 static void load_acc(OverOp *o)
 {
     WBytes v;
-    if (wvalue_get(o->acc_st, &v) == WSL_FOUND) wacc_decode(&o->ac, v.p, v.len, o->acc, o->accn);
+    if (wvalue_get(o->acc_st, &v) != WSL_FOUND) {
+        wacc_create(o->L, o->acc, o->accn);
+        x_reset(o);
+        return;
+    }
+    if (!o->nx) {
+        wacc_decode(&o->ac, v.p, v.len, o->acc, o->accn);
+        return;
+    }
+    const uint8_t *p = wa_memdup(o->work, v.p, v.len);
+    uint32_t alen = v.len >= 4 ? get_u32(p) : 0;
+    if (alen > v.len - 4) alen = 0;
+    if (alen) wacc_decode(&o->ac, p + 4, alen, o->acc, o->accn);
     else wacc_create(o->L, o->acc, o->accn);
+    x_decode(o, p + 4 + alen, p + v.len);
 }
 
 static void save_acc(OverOp *o)
 {
     wacc_encode(&o->ac, o->acc, o->accn, &o->abuf);
-    wvalue_put(o->acc_st, o->abuf.buf, o->abuf.len);
+    if (!o->nx) {
+        wvalue_put(o->acc_st, o->abuf.buf, o->abuf.len);
+        return;
+    }
+    wsb_clear(&o->xbuf);
+    put_u32b(&o->xbuf, (uint32_t)o->abuf.len);
+    wsb_appendn(&o->xbuf, o->abuf.buf, o->abuf.len);
+    x_encode(o, &o->xbuf);
+    wvalue_put(o->acc_st, o->xbuf.buf, o->xbuf.len);
 }
 
-static void get_value(OverOp *o) { wacc_get_value(&o->ac, o->acc, o->accn, o->vals, o->valn); }
+static void get_value(OverOp *o)
+{
+    wacc_get_value(&o->ac, o->acc, o->accn, o->vals, o->valn);
+    if (o->nx) x_values(o);
+}
+
+/* Accumulate chunk row r into the aggregates and the other calls. */
+static void acc_row(OverOp *o, const WChunk *c, int r)
+{
+    wacc_accumulate(&o->ac, o->acc, o->accn, c, r);
+    if (o->nx) x_accumulate(o, c, r);
+}
 
 /* ---- stored row lists ---- */
 
@@ -262,12 +484,12 @@ static void rt_unbounded_timer(OverOp *o)
         int cnt = decode_list(o, v.p, v.len);
         if (o->rows) {
             for (int r = 0; r < cnt; r++) {
-                wacc_accumulate(&o->ac, o->acc, o->accn, o->dec, r);
+                acc_row(o, o->dec, r);
                 get_value(o);
                 emit_row(o, o->dec, r);
             }
         } else {
-            for (int r = 0; r < cnt; r++) wacc_accumulate(&o->ac, o->acc, o->accn, o->dec, r);
+            for (int r = 0; r < cnt; r++) acc_row(o, o->dec, r);
             get_value(o);
             for (int r = 0; r < cnt; r++) emit_row(o, o->dec, r);
         }
@@ -595,7 +817,7 @@ static void over_process(WOperator *op, int input, const WChunk *in)
         if (o->proctime) {
             if (o->unbounded) {
                 load_acc(o);
-                wacc_accumulate(&o->ac, o->acc, o->accn, in, r);
+                acc_row(o, in, r);
                 get_value(o);
                 emit_row(o, in, r);
                 save_acc(o);
@@ -673,6 +895,17 @@ static void over_destroy(WOperator *op)
     free(o->accn);
     free(o->vals);
     free(o->valn);
+    for (int i = 0; i < o->nx; i++) {
+        free(o->xs[i].buf);
+        free(o->xs[i].len);
+    }
+    free(o->xs);
+    free(o->xcalls);
+    free(o->xvals);
+    free(o->xvaln);
+    free(o->calls);
+    free(o->call_slot);
+    wsb_free(&o->xbuf);
     free(o->keys);
     free(o->all);
     free(o->types);
@@ -692,11 +925,34 @@ WOperator *wop_over_agg_new(WExecCtx *ctx, const WOverAggSpec *spec)
     o->types = wmalloc(sizeof *o->types * nc);
     memcpy(o->types, spec->in_types, sizeof *o->types * (size_t)o->ncols);
     o->naggs = spec->naggs;
-    o->out_ncols = spec->out.ncols ? spec->out.ncols : o->ncols + o->naggs;
+    /* the output calls: the aggregates in order, or spec->calls (aggregates among them in the
+       order of spec->aggs) */
+    o->ncalls = spec->ncalls > 0 ? spec->ncalls : spec->naggs;
+    size_t ncl = (size_t)(o->ncalls > 0 ? o->ncalls : 1);
+    o->calls = wcalloc(ncl, sizeof *o->calls);
+    o->call_slot = wcalloc(ncl, sizeof *o->call_slot);
+    o->xcalls = wcalloc(ncl, sizeof *o->xcalls);
+    o->xs = wcalloc(ncl, sizeof *o->xs);
+    o->xvals = wcalloc(ncl, sizeof *o->xvals);
+    o->xvaln = wcalloc(ncl, 1);
+    wsb_init(&o->xbuf);
+    int nagg_calls = 0;
+    for (int i = 0; i < o->ncalls; i++) {
+        if (spec->ncalls > 0) o->calls[i] = spec->calls[i];
+        else o->calls[i] = (WOverCall){.fn = WOF_AGG, .agg = spec->aggs[i], .arg = -1, .default_col = -1,
+                                       .type = spec->aggs[i].type};
+        if (o->calls[i].fn == WOF_AGG) {
+            o->call_slot[i] = nagg_calls++;
+        } else {
+            o->xcalls[o->nx] = &o->calls[i];
+            o->call_slot[i] = -1 - o->nx++;
+        }
+    }
+    o->out_ncols = spec->out.ncols ? spec->out.ncols : o->ncols + o->ncalls;
     o->otypes = wmalloc(sizeof *o->otypes * (size_t)(o->out_ncols ? o->out_ncols : 1));
     for (int i = 0; i < o->out_ncols; i++) {
         if (spec->out.types) o->otypes[i] = spec->out.types[i];
-        else o->otypes[i] = i < o->ncols ? o->types[i] : spec->aggs[i - o->ncols].type;
+        else o->otypes[i] = i < o->ncols ? o->types[i] : o->calls[i - o->ncols].type;
     }
     wop_init(&o->base, &OVER_OPS, ctx, 1, o->out_ncols, o->otypes, spec->out.names);
     o->nkeys = spec->nkeys;
@@ -735,6 +991,27 @@ WOperator *wop_over_agg_new(WExecCtx *ctx, const WOverAggSpec *spec)
     if (!spec->unbounded && spec->preceding < 0) {
         werr_set(ctx->err, WEXC_TABLE, "OverAggregate: the preceding offset must be non-negative");
         return &o->base;
+    }
+    if (nagg_calls != spec->naggs) {
+        werr_set(ctx->err, WEXC_TABLE, "OverAggregate: %d aggregate calls for %d aggregates", nagg_calls, spec->naggs);
+        return &o->base;
+    }
+    for (int i = 0; i < o->nx; i++) {
+        const WOverCall *k = o->xcalls[i];
+        bool lag = k->fn == WOF_LAG;
+        if (!lag && k->fn != WOF_ROW_NUMBER && k->fn != WOF_RANK && k->fn != WOF_DENSE_RANK) {
+            werr_set(ctx->err, WEXC_TABLE, "%s Function is not supported in stream mode.", wover_fn_name(k));
+            return &o->base;
+        }
+        if (!spec->unbounded) {
+            werr_set(ctx->err, WEXC_TABLE, "%s", lag ? "LAG Function with retraction is not supported in stream mode."
+                                                     : "OverAggregate: a ranking function needs an unbounded frame");
+            return &o->base;
+        }
+        if (lag && (k->arg < 0 || k->arg >= o->ncols || k->default_col >= o->ncols)) {
+            werr_set(ctx->err, WEXC_TABLE, "OverAggregate: LAG argument column out of range");
+            return &o->base;
+        }
     }
     o->L = wacc_layout_new(spec->aggs, spec->naggs, spec->in_types, !spec->unbounded, o->be,
                            "accState", 0, ctx->err);

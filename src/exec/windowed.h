@@ -188,6 +188,11 @@ typedef struct WOverAggSpec {
     int64_t preceding;              /* rows count or ms */
     int naggs;
     const WAggCall *aggs;
+    int ncalls;                     /* 0: the output calls are the aggregates; else every call in
+                                       output order (plan/over_window.h: aggregates in `aggs` order,
+                                       LAG, ROW_NUMBER, RANK, DENSE_RANK; unbounded frames only
+                                       for the non-aggregates) */
+    const struct WOverCall *calls;
     WOpSchema out;
 } WOverAggSpec;
 WOperator *wop_over_agg_new(WExecCtx *ctx, const WOverAggSpec *spec);

@@ -211,6 +211,37 @@ static void batch_over_digest(const WRel *r, const char *const *inn, ExDialect d
     wsb_puts(out, "])");
 }
 
+/* StreamPhysicalOverAggregate: partitionBy (when keyed), orderBy, window=[ ROWS|RANGE BETWEEN
+   UNBOUNDED PRECEDING | n PRECEDING AND CURRENT ROW] (RANGE offsets in ms), select=[input columns,
+   calls AS w0$oN] */
+static void stream_over_digest(const WRel *r, const char *const *inn, WStrBuf *out)
+{
+    wsb_putc(out, '(');
+    if (r->nkeys) {
+        wsb_puts(out, "partitionBy=[");
+        for (int i = 0; i < r->nkeys; i++) wsb_printf(out, "%s%s", i ? ", " : "", inn[r->keys[i]]);
+        wsb_puts(out, "], ");
+    }
+    wsb_printf(out, "orderBy=[%s ASC], window=[ %s BETWEEN ", r->time_col >= 0 ? inn[r->time_col] : "",
+               r->over_rows ? "ROWS" : "RANGE");
+    if (r->over_unbounded) wsb_puts(out, "UNBOUNDED PRECEDING");
+    else wsb_printf(out, "%lld PRECEDING", (long long)r->over_preceding);
+    wsb_puts(out, " AND CURRENT ROW], select=[");
+    int nin = r->inputs[0]->out.n;
+    for (int i = 0; i < nin; i++) wsb_printf(out, "%s%s", i ? ", " : "", inn[i]);
+    const WOverWindow *w = r->over_stream && r->over_stream->nwindows == 1 ? &r->over_stream->windows[0] : NULL;
+    int ncalls = w ? w->ncalls : r->naggs;
+    for (int k = 0; k < ncalls; k++) {
+        const char *name = nin + k < r->out.n ? r->out.names[nin + k] : "?";
+        wsb_puts(out, nin + k ? ", " : "");
+        if (!w) ex_agg_call(&r->aggs[k], inn, name, out, false);
+        else if (w->calls[k].fn == WOF_AGG) ex_agg_call(&w->calls[k].agg, inn, name, out, false);
+        else wsb_printf(out, "%s(%s) AS %s", wover_fn_name(&w->calls[k]),
+                        w->calls[k].args_text ? w->calls[k].args_text : "*", name);
+    }
+    wsb_puts(out, "])");
+}
+
 static void table_path(WStrBuf *out, const char *qname)
 {
     for (const char *s = qname; *s; s++) {
@@ -815,12 +846,7 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
             batch_over_digest(r, inn, d, out);
             return;
         }
-        wsb_puts(out, "(partitionBy=[");
-        key_names(out, inn, r->nkeys, r->keys);
-        wsb_printf(out, "], orderBy=[%s ASC], window=[%s], ", in ? inn[r->time_col] : "",
-                   r->over_rows ? "ROWS" : "RANG");
-        select_list(x, r, out);
-        wsb_putc(out, ')');
+        stream_over_digest(r, inn, out);
         return;
     default:
         return;

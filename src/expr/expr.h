@@ -65,6 +65,8 @@ typedef struct WEvalCtx {
     int64_t now_ms;             /* statement/query start for CURRENT_TIMESTAMP (streaming: per record
                                    in Flink; weir uses per chunk) */
     WError *err;
+    bool has_watermark;         /* CURRENT_WATERMARK: the evaluating operator's watermark (ms), */
+    int64_t watermark;          /* when it has received one (else NULL) */
 } WEvalCtx;
 
 /* Evaluate e over chunk rows [0, in->nrows); writes into out (type e->type). out->data and

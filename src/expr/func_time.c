@@ -3,7 +3,8 @@
  * YEAR..SECOND shorthands, FLOOR/CEIL(x TO unit), TIMESTAMPADD, TIMESTAMPDIFF, TO_TIMESTAMP,
  * TO_TIMESTAMP_LTZ, TO_DATE, FROM_UNIXTIME, UNIX_TIMESTAMP, DATE_FORMAT, CONVERT_TZ and the
  * clock functions (CURRENT_TIMESTAMP, NOW, LOCALTIMESTAMP, CURRENT_DATE, CURRENT_TIME,
- * LOCALTIME, CURRENT_ROW_TIMESTAMP) evaluated from ctx->now_ms in the session time zone
+ * LOCALTIME, CURRENT_ROW_TIMESTAMP) evaluated from ctx->now_ms in the session time zone, and
+ * CURRENT_WATERMARK (ctx->watermark)
  * (ctx->cast.tz; NULL means UTC).
  * Unit arguments arrive as STRING literals: EXTRACT(unit, x), TIMESTAMPADD(unit, n, x),
  * TIMESTAMPDIFF(unit, a, b), FLOOR/CEIL(x, unit). Depends on func_impl.h, types/datetime.h.
@@ -769,6 +770,43 @@ EV(ev_clock)
     WF_FOR(i, n, act) { out->nulls[i] = 0; out->data[i] = v; }
 }
 
+/* CURRENT_WATERMARK(rowtime): the watermark the evaluating operator has received, as
+   TIMESTAMP(3) / TIMESTAMP_LTZ(3) like the argument (BuiltInFunctionDefinitions.CURRENT_WATERMARK,
+   CurrentWatermarkInputTypeStrategy's messages); NULL before the first watermark. */
+INF(inf_current_watermark)
+{
+    (void)co;
+    if (n != 1) return NULL;
+    const WType *t0 = t[0];
+    bool ts = t0->id == WT_TIMESTAMP || t0->id == WT_TIMESTAMP_LTZ;
+    if (!ts || t0->precision != 3 || t0->time_attr != WTA_ROWTIME) {
+        WStrBuf b;
+        wsb_init(&b);
+        if (t0->id == WT_NULL) wsb_append(&b, "NULL");
+        else wtype_to_string(t0, &b);
+        if (t0->time_attr == WTA_PROCTIME && t0->id != WT_TIMESTAMP_LTZ) wsb_append(&b, " *PROCTIME*");
+        if (!ts || t0->precision != 3)
+            werr_set(err, WEXC_VALIDATION, "CURRENT_WATERMARK() must be called with a single rowtime attribute "
+                     "argument, but '%s' cannot be a time attribute.", b.buf);
+        else
+            werr_set(err, WEXC_VALIDATION, "The argument of CURRENT_WATERMARK() must be a rowtime attribute, "
+                     "but was '%s'.", b.buf);
+        wsb_free(&b);
+        return NULL;
+    }
+    return wtype_timestamp(a, t0->id, 3, true);
+}
+
+EV(ev_current_watermark)
+{
+    (void)av; (void)na; (void)call;
+    WF_FOR(i, n, act) {
+        out->nulls[i] = !ctx->has_watermark;
+        out->data[i].ts.ms = ctx->has_watermark ? ctx->watermark : 0;
+        out->data[i].ts.ns = 0;
+    }
+}
+
 /* ---------------------------------------------------------------- table */
 
 #define DEF(var, name, mn, mx, det, inf, ev, prep) \
@@ -796,6 +834,8 @@ DEF(D_DATE_FORMAT, "DATE_FORMAT", 2, 2, true, inf_date_format, ev_date_format, N
 DEF(D_CONVERT_TZ, "CONVERT_TZ", 3, 3, true, inf_convert_tz, ev_convert_tz, NULL)
 DEF(D_CURRENT_TIMESTAMP, "CURRENT_TIMESTAMP", 0, 0, false, inf_current_timestamp, ev_clock, NULL)
 DEF(D_NOW, "NOW", 0, 0, false, inf_now, ev_clock, NULL)
+static const WFuncDef D_CURRENT_WATERMARK = {"CURRENT_WATERMARK", 1, 1, true, false, inf_current_watermark,
+                                             ev_current_watermark, NULL};
 DEF(D_CURRENT_ROW_TIMESTAMP, "CURRENT_ROW_TIMESTAMP", 0, 0, false, inf_current_row_timestamp, ev_clock, NULL)
 DEF(D_LOCALTIMESTAMP, "LOCALTIMESTAMP", 0, 0, false, inf_localtimestamp, ev_clock, NULL)
 DEF(D_CURRENT_DATE, "CURRENT_DATE", 0, 0, false, inf_current_date, ev_clock, NULL)
@@ -803,6 +843,7 @@ DEF(D_CURRENT_TIME, "CURRENT_TIME", 0, 0, false, inf_current_time, ev_clock, NUL
 DEF(D_LOCALTIME, "LOCALTIME", 0, 0, false, inf_localtime, ev_clock, NULL)
 
 const WFuncDef *const wf_time_defs[] = {
+    &D_CURRENT_WATERMARK,
     &D_EXTRACT, &D_YEAR, &D_QUARTER, &D_MONTH, &D_WEEK, &D_DAYOFYEAR, &D_DAYOFMONTH, &D_DAYOFWEEK,
     &D_HOUR, &D_MINUTE, &D_SECOND, &D_TIMESTAMPADD, &D_TIMESTAMPDIFF, &D_TO_TIMESTAMP,
     &D_TO_TIMESTAMP_LTZ, &D_TO_DATE, &D_FROM_UNIXTIME, &D_UNIX_TIMESTAMP, &D_DATE_FORMAT,

@@ -816,122 +816,6 @@ static void attach_hints(WRel *r, AstHints *h, int depth)
     }
 }
 
-static bool is_over_aggregate(const AstExpr *e)
-{
-    AstExpr tmp = *e;
-    tmp.over = NULL;
-    return ast_is_aggregate_call(&tmp);
-}
-
-static const AstOver *resolve_window(AstQuery *aq, const AstOver *ov)
-{
-    if (!ov->ref_name) return ov;
-    for (int i = 0; i < aq->nwindows; i++)
-        if (strcmp(aq->windows[i].name, ov->ref_name) == 0) return aq->windows[i].spec;
-    return NULL;
-}
-
-/* SUM(x) OVER (PARTITION BY k ORDER BY ts ROWS|RANGE BETWEEN ... PRECEDING AND CURRENT ROW):
-   an OverAggregate over the input, appending one column per aggregate (out_cols[i]). */
-static WRel *bind_over_aggs(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, AstExpr **asts, int n, int *out_cols)
-{
-    BindCtx *b = q->b;
-    WPlanCtx *p = b->p;
-    WArena *a = p->arena;
-    const AstOver *ov = resolve_window(aq, asts[0]->over);
-    if (!ov) return fail_rel(p, asts[0]->pos, WEXC_CALCITE, "Window not found");
-    for (int i = 1; i < n; i++) {
-        const AstOver *o2 = resolve_window(aq, asts[i]->over);
-        if (!o2) return fail_rel(p, asts[i]->pos, WEXC_CALCITE, "Window not found");
-        if (o2 != ov && !(o2->ref_name && ov->ref_name && !strcmp(o2->ref_name, ov->ref_name)) &&
-            asts[i]->over != asts[0]->over)
-            return fail_rel(p, asts[i]->pos, WEXC_TABLE,
-                            "Over Agg: Unsupported use of OVER windows. All aggregates must be computed on the same window. "
-                            "please re-check the over window statement.");
-    }
-    if (!bover_stream_window_check(b, scope, ov, asts[0]->pos)) return NULL;
-    WExpr *oc = bind_expr(b, scope, ov->order[0].expr);
-    if (!oc) return NULL;
-    int nin = in->out.n;
-    BAgg g = {0};
-    g.input = scope;
-    g.ngroup = nin;
-    g.win_key = -1;
-    b->agg = &g;
-    int call_of[64];
-    for (int i = 0; i < n; i++) {
-        call_of[i] = bind_agg_register(b, scope, asts[i]);
-        if (call_of[i] < 0) { b->agg = NULL; return NULL; }
-    }
-    b->agg = NULL;
-    /* pre-projection: the input columns then the aggregates' argument expressions */
-    WRel *pre = in;
-    if (g.nargs) {
-        WExpr **ex = WA_ARRAY(a, WExpr *, nin + g.nargs);
-        const char **nm = WA_ARRAY(a, const char *, nin + g.nargs);
-        for (int i = 0; i < nin; i++) {
-            ex[i] = wexpr_column(a, i, in->out.types[i], in->out.names[i]);
-            nm[i] = in->out.names[i];
-        }
-        for (int i = 0; i < g.nargs; i++) {
-            ex[nin + i] = g.args[i];
-            nm[nin + i] = wa_sprintf(a, "$%d", nin + i);
-        }
-        pre = make_calc(p, in, nin + g.nargs, ex, nm, NULL);
-    }
-    WRel *o = wrel_new(p, WR_OVER_AGG, 1);
-    o->inputs[0] = pre;
-    o->nkeys = ov->npartition;
-    o->keys = WA_ARRAY(a, int, ov->npartition ? ov->npartition : 1);
-    for (int i = 0; i < ov->npartition; i++) {
-        WExpr *x = bind_expr(b, scope, ov->partition[i]);
-        if (!x) return NULL;
-        if (x->kind != WX_COLUMN)
-            return fail_rel(p, ov->partition[i]->pos, WEXC_TABLE, "PARTITION BY expressions must be columns (compute them in a subquery)");
-        o->keys[i] = x->col;
-    }
-    o->time_col = oc->col;
-    o->win_proctime = oc->type->time_attr == WTA_PROCTIME;
-    o->over_rows = ov->frame == AF_ROWS;
-    o->over_unbounded = ov->frame == AF_NONE || ov->start_kind == AB_UNBOUNDED_PRECEDING;
-    if (ov->frame != AF_NONE && ov->end_kind != AB_CURRENT_ROW && ov->end_kind != AB_NONE)
-        return fail_rel(p, ov->pos, WEXC_TABLE, "OVER RANGE FOLLOWING windows are not supported yet.");
-    if (!o->over_unbounded) {
-        if (ov->start_kind == AB_CURRENT_ROW) {
-            o->over_preceding = 0;
-        } else {
-            WExpr *x = ov->start_expr ? bind_expr(b, &(BScope){0}, ov->start_expr) : NULL;
-            if (!x || x->kind != WX_LITERAL || x->is_null)
-                return fail_rel(p, ov->pos, WEXC_TABLE, "The PRECEDING bound of an OVER window must be a literal.");
-            o->over_preceding = x->lit.i;
-            if (!o->over_rows && x->type->id != WT_INTERVAL_DT)
-                return fail_rel(p, ov->pos, WEXC_TABLE, "A RANGE OVER window needs an interval PRECEDING bound.");
-        }
-    }
-    o->naggs = g.ncalls;
-    o->aggs = g.calls;
-    int no = pre->out.n + g.ncalls;
-    schema_alloc(p, &o->out, no);
-    for (int i = 0; i < pre->out.n; i++) { o->out.names[i] = pre->out.names[i]; o->out.types[i] = pre->out.types[i]; }
-    for (int i = 0; i < g.ncalls; i++) {
-        o->out.names[pre->out.n + i] = wa_sprintf(a, "w0$o%d", i);
-        o->out.types[pre->out.n + i] = g.calls[i].type;
-    }
-    o->changelog = in->changelog;
-    for (int i = 0; i < n; i++) out_cols[i] = pre->out.n + call_of[i];
-    /* the new columns join the scope (argument columns, then results), hidden from * */
-    for (int i = nin; i < pre->out.n; i++) {
-        bscope_add(a, scope, NULL, pre->out.names[i], pre->out.types[i]);
-        scope->cols[scope->n - 1].hidden = true;
-    }
-    for (int i = 0; i < g.ncalls; i++) {
-        bscope_add(a, scope, NULL, o->out.names[pre->out.n + i], o->out.types[pre->out.n + i]);
-        scope->cols[scope->n - 1].hidden = true;
-    }
-    /* keep the pre-projection's extra columns addressable in the scope */
-    return o;
-}
-
 /* The ORDER BY items of a query, resolved by bind_order_cols. */
 typedef struct OrderCols {
     int *cols;              /* per item: output column (visible or hidden) */
@@ -1003,6 +887,10 @@ static WRel *bind_select_core(QCtx *q, AstQuery *aq, OrderCols *oc)
     BindCtx *b = q->b;
     WPlanCtx *p = b->p;
     WArena *a = p->arena;
+    if (bover_in_aggregate(aq)) {      /* OVER windows after GROUP BY (bind_over_group.c) */
+        AstQuery *outer = bover_split_aggregate(b, aq);
+        return outer ? bind_select_core(q, outer, oc) : NULL;
+    }
     BScope scope;
     bscope_init(&scope);
     WRel *in;
@@ -1034,28 +922,16 @@ static WRel *bind_select_core(QCtx *q, AstQuery *aq, OrderCols *oc)
     }
     AstExpr *rank_ast = NULL;
     int rank_col = -1;
-    /* OVER aggregates (SUM(x) OVER w ...): one OverAggregate appending their results */
-    AstExpr *over_asts[64];
-    int over_cols[64], nover = 0;
-    /* batch mode: every OVER window (bind_over.c) */
-    bool batch_over = wplan_is_batch(p) && bover_has_over(aq) && !bover_only_rank(aq);
-    if (batch_over) {
-        if (aq->ngroup > 0 || aq->having)
-            return fail_rel(p, aq->pos, WEXC_TABLE, "OVER windows together with GROUP BY are not supported yet in batch mode (aggregate in a subquery)");
+    /* OVER windows (bind_over.c): OverAggregate nodes appending the calls' results; a lone
+       ROW_NUMBER / RANK / DENSE_RANK is a ranking node instead (a Top-N filter may follow) */
+    bool has_over = bover_has_over(aq), rank_only = has_over && bover_only_rank(aq);
+    if (has_over && !rank_only) {
         in = bover_bind(b, aq, in, &scope);
-        if (!in) return NULL;
-    }
-    for (int i = 0; i < aq->nitems && nover < 64 && !batch_over; i++) {
-        AstExpr *e = aq->items[i].expr;
-        if (e->kind == AE_FUNC && e->over && e->name.n == 1 && is_over_aggregate(e)) over_asts[nover++] = e;
-    }
-    if (nover) {
-        in = bind_over_aggs(q, aq, in, &scope, over_asts, nover, over_cols);
         if (!in) return NULL;
     }
     for (int i = 0; i < aq->nitems; i++) {
         AstExpr *e = aq->items[i].expr;
-        if (batch_over || e->kind != AE_FUNC || !e->over || is_over_aggregate(e)) continue;
+        if (!rank_only || e->kind != AE_FUNC || !e->over) continue;
         if (rank_ast)
             return fail_rel(p, e->pos, WEXC_TABLE, "Only one ranking function (ROW_NUMBER/RANK/DENSE_RANK) per SELECT is supported yet");
         in = bind_over_rank(q, in, &scope, e);
@@ -1079,11 +955,7 @@ static WRel *bind_select_core(QCtx *q, AstQuery *aq, OrderCols *oc)
         WExpr **ex = WA_ARRAY(a, WExpr *, ncols ? ncols : 1);
         const char **names = WA_ARRAY(a, const char *, ncols ? ncols : 1);
         for (int i = 0; i < ncols; i++) {
-            int oi = -1;
-            for (int k = 0; k < nover; k++) if (cols[i].expr == over_asts[k]) oi = k;
-            if (oi >= 0) {
-                ex[i] = wexpr_column(a, over_cols[oi], in->out.types[over_cols[oi]], cols[i].name);
-            } else if (cols[i].expr && cols[i].expr == rank_ast) {
+            if (cols[i].expr && cols[i].expr == rank_ast) {
                 ex[i] = wexpr_column(a, rank_col, in->out.types[rank_col], cols[i].name);
             } else if (cols[i].expr) {
                 ex[i] = bind_expr(b, &scope, cols[i].expr);

@@ -89,6 +89,13 @@ bool bover_stream_window_check(BindCtx *b, BScope *scope, const AstOver *ov, Ast
    (CUME_DIST, PERCENT_RANK, NTILE, LEAD as Flink; LAG not yet). Always NULL. */
 WRel *bover_stream_refuse(BindCtx *b, BScope *scope, AstExpr *e);
 
+/* ---- OVER windows in an aggregating SELECT (bind_over_group.c) ---- */
+/* Whether aq has OVER calls and aggregates (GROUP BY, HAVING or aggregate calls outside them). */
+bool bover_in_aggregate(const AstQuery *aq);
+/* aq as the equivalent two-level query: the aggregation in a FROM subquery, the window calls
+   over its columns. NULL with the error set. */
+AstQuery *bover_split_aggregate(BindCtx *b, AstQuery *aq);
+
 /* ---- ORDER BY / LIMIT / OFFSET (bind_sort.c) ---- */
 /* An ORDER BY item that is an ordinal (1-based) or names one of the n output columns: its index;
    -1 when it is neither; -2 with the error set (ordinal out of range). */

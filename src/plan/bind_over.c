@@ -1,6 +1,6 @@
 /*
- * bind_over.c — OVER windows of a SELECT in batch mode, as Calcite converts them and Flink's
- * BatchPhysicalOverAggregateRule plans them: every call `f(...) OVER (PARTITION BY .. ORDER BY ..
+ * bind_over.c — OVER windows of a SELECT, as Calcite converts them and Flink's
+ * Batch/StreamPhysicalOverAggregateRule plans them: every call `f(...) OVER (PARTITION BY .. ORDER BY ..
  * frame)` of the select items (also inside expressions) is bound; calls with the same partition
  * and order keys share one OverAggregate node, calls with the same frame in it one window
  * (window#i); windows are numbered in order of first appearance across the SELECT and their
@@ -9,10 +9,14 @@
  * Frames: ranking functions, NTILE, LAG and LEAD ignore the written frame (Calcite: ROWS for
  * ROW_NUMBER, RANGE for the others, UNBOUNDED PRECEDING to CURRENT ROW); without a frame it is
  * RANGE UNBOUNDED PRECEDING to CURRENT ROW with ORDER BY, the whole partition without.
+ * Streaming (StreamExecOverAggregate): one window only, ordered ascending by one time attribute,
+ * from UNBOUNDED / n PRECEDING to CURRENT ROW; aggregates, LAG and ROW_NUMBER / RANK /
+ * DENSE_RANK (CUME_DIST, PERCENT_RANK, NTILE, LEAD refused with Flink's messages).
  * See bind_internal.h. May call the binder (bind_expr.c), plan/, types/.
  */
 #include "bind_internal.h"
 #include "over_window.h"
+#include "sort_rules.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -403,6 +407,69 @@ static void compact_args(OCtx *o)
     }
 }
 
+static void upper_name(const AstExpr *e, char *up, size_t n)
+{
+    snprintf(up, n, "%s", e->name.parts[e->name.n - 1]);
+    for (char *q = up; *q; q++) *q = (char)(*q >= 'a' && *q <= 'z' ? *q - 32 : *q);
+}
+
+/* Streaming: the functions AggFunctionFactory refuses for an unbounded input. */
+static bool stream_function_ok(BindCtx *b, const AstExpr *e)
+{
+    char up[64];
+    upper_name(e, up, sizeof up);
+    if (!strcmp(up, "CUME_DIST") || !strcmp(up, "PERCENT_RANK") || !strcmp(up, "NTILE") || !strcmp(up, "LEAD")) {
+        werr_set_at(b->p->err, e->pos.line, e->pos.col, WEXC_TABLE, "%s Function is not supported in stream mode.", up);
+        return false;
+    }
+    return true;
+}
+
+/* Streaming: the OverAggregate's time column, frame and calls as the stream operator takes them
+   (StreamExecOverAggregate: one window, ordered by a time attribute, frame ending at CURRENT ROW). */
+static bool stream_node(BindCtx *b, WRel *r)
+{
+    WPlanCtx *p = b->p;
+    WArena *a = p->arena;
+    const WOverSpec *spec = r->over;
+    const WOverWindow *w = &spec->windows[0];
+    const WRel *in = r->inputs[0];
+    if (r->nsort != 1 || spec->nwindows != 1) {
+        werr_set(p->err, WEXC_TABLE, "The window can only be ordered by a single time column.");
+        return false;
+    }
+    const WType *t = in->out.types[r->sort_cols[0]];
+    if (!wtype_is_timestamp(t) || t->time_attr == WTA_NONE) {
+        werr_set(p->err, WEXC_TABLE, "OVER windows' ordering in stream mode must be defined on a time attribute.");
+        return false;
+    }
+    if (w->upper.kind != WOB_CURRENT_ROW ||
+        (w->lower.kind != WOB_UNBOUNDED_PRECEDING && w->lower.kind != WOB_PRECEDING)) {
+        werr_set(p->err, WEXC_TABLE, "OVER RANGE FOLLOWING windows are not supported yet.");
+        return false;
+    }
+    r->time_col = r->sort_cols[0];
+    r->win_proctime = t->time_attr == WTA_PROCTIME;
+    r->over_rows = w->rows;
+    r->over_unbounded = w->lower.kind == WOB_UNBOUNDED_PRECEDING;
+    r->over_preceding = 0;
+    if (!r->over_unbounded) {
+        const WExpr *lit = w->lower.lit;
+        if (!w->rows && (!lit || lit->type->id != WT_INTERVAL_DT)) {
+            werr_set(p->err, WEXC_TABLE, "A RANGE OVER window needs an interval PRECEDING bound.");
+            return false;
+        }
+        r->over_preceding = (int64_t)w->lower.offset;
+    }
+    r->naggs = 0;
+    r->aggs = WA_ARRAY(a, WAggCall, w->ncalls ? w->ncalls : 1);
+    for (int i = 0; i < w->ncalls; i++)
+        if (w->calls[i].fn == WOF_AGG) r->aggs[r->naggs++] = w->calls[i].agg;
+    r->over_stream = spec;
+    r->over = NULL;
+    return true;
+}
+
 WRel *bover_bind(BindCtx *b, AstQuery *aq, WRel *in, BScope *scope)
 {
     WPlanCtx *p = b->p;
@@ -426,6 +493,13 @@ WRel *bover_bind(BindCtx *b, AstQuery *aq, WRel *in, BScope *scope)
         return NULL;
     }
     o->n = n;
+    bool stream = !wplan_is_batch(p);
+    for (int i = 0; i < n && stream; i++) {
+        const AstOver *ov = resolve(aq, asts[i]->over);
+        if (!ov) return fail(b, asts[i]->pos, WEXC_CALCITE, "Window not found");
+        if (!bover_stream_window_check(b, scope, ov, asts[i]->pos)) return NULL;
+        if (!stream_function_ok(b, asts[i])) return NULL;
+    }
     for (int i = 0; i < n; i++) {
         o->calls[i].ast = asts[i];
         if (!bind_call(o, aq, scope, &o->calls[i])) return NULL;
@@ -445,6 +519,10 @@ WRel *bover_bind(BindCtx *b, AstQuery *aq, WRel *in, BScope *scope)
             if (o->calls[win_first[j]].node == c->node && same_frame(&o->calls[win_first[j]], c)) c->window = j;
         if (c->window < 0) { win_first[nwin] = i; c->window = nwin++; }
     }
+    if (stream && nwin > 1)
+        return fail(b, aq->pos, WEXC_TABLE,
+                    "Over Agg: Unsupported use of OVER windows. All aggregates must be computed on the same window. "
+                    "please re-check the over window statement.");
     /* the pre-projection: input columns, then arguments and keys that are expressions */
     WRel *cur = in;
     if (o->g.nargs) {
@@ -534,6 +612,7 @@ WRel *bover_bind(BindCtx *b, AstQuery *aq, WRel *in, BScope *scope)
             bscope_add(a, scope, NULL, new_names[i], new_types[i]);
             scope->cols[scope->n - 1].hidden = true;
         }
+        if (stream && !stream_node(b, r)) return NULL;
         cur = r;
     }
     /* the calls become column references (bind_expr looks them up) */
@@ -599,15 +678,7 @@ WRel *bover_stream_refuse(BindCtx *b, BScope *scope, AstExpr *e)
     snprintf(up, sizeof up, "%s", e->name.parts[e->name.n - 1]);
     for (char *q = up; *q; q++) *q = (char)(*q >= 'a' && *q <= 'z' ? *q - 32 : *q);
     if (!e->over->ref_name && !bover_stream_window_check(b, scope, e->over, e->pos)) return NULL;
-    if (!strcmp(up, "CUME_DIST") || !strcmp(up, "PERCENT_RANK") || !strcmp(up, "NTILE") || !strcmp(up, "LEAD")) {
-        werr_set_at(b->p->err, e->pos.line, e->pos.col, WEXC_TABLE, "%s Function is not supported in stream mode.", up);
-        return NULL;
-    }
-    if (!strcmp(up, "LAG")) {
-        werr_set_at(b->p->err, e->pos.line, e->pos.col, WEXC_TABLE,
-                    "LAG in a streaming OVER window is not supported yet (it is in batch mode).");
-        return NULL;
-    }
+    if (!stream_function_ok(b, e)) return NULL;
     werr_set_at(b->p->err, e->pos.line, e->pos.col, WEXC_VALIDATION,
                 "OVER clause is necessary for window functions; '%s' is not an aggregate or window function", up);
     return NULL;

@@ -7,7 +7,8 @@
  * The Sort keeps the final rows of an updating input (a batch input's result is final), so the
  * OverAggregate sees inserts only; without a Sort the OverAggregate keeps them itself.
  * A ranking function without a filter on its result (no Top-N) is an OVER aggregation too:
- * in batch mode it becomes this OverAggregate; in streaming Flink's over-window checks apply.
+ * in batch mode it becomes this OverAggregate; in streaming the streaming OverAggregate (ordered
+ * ascending by one time attribute, UNBOUNDED PRECEDING: ROWS for ROW_NUMBER, RANGE otherwise).
  * See over_rules.h.
  */
 #include "over_rules.h"
@@ -86,10 +87,6 @@ WRel *wover_rank_without_filter(WPlanCtx *p, WRel *r)
             werr_set(p->err, WEXC_TABLE, "OVER windows' ordering in stream mode must be defined on a time attribute.");
             return NULL;
         }
-        werr_set(p->err, WEXC_TABLE,
-                 "A ranking function (ROW_NUMBER/RANK/DENSE_RANK) over a time attribute without a filter on its "
-                 "result (e.g. WHERE rn <= N) is a streaming OVER aggregation, which is not supported yet.");
-        return NULL;
     }
     WArena *a = p->arena;
     WOverSpec *spec = WA_NEW(a, WOverSpec);
@@ -110,6 +107,17 @@ WRel *wover_rank_without_filter(WPlanCtx *p, WRel *r)
     c->name = r->out.names[r->rank_col];
     c->args_text = "*";
     r->kind = WR_OVER_AGG;
+    if (!wplan_is_batch(p)) {
+        const WType *t = r->inputs[0]->out.types[r->sort_cols[0]];
+        r->over_stream = spec;
+        r->time_col = r->sort_cols[0];
+        r->win_proctime = t->time_attr == WTA_PROCTIME;
+        r->over_rows = w->rows;
+        r->over_unbounded = true;
+        r->over_preceding = 0;
+        r->naggs = 0;
+        return r;
+    }
     r->over = spec;
     r->time_col = -1;
     return r;

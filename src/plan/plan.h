@@ -191,6 +191,9 @@ struct WRel {
     int64_t over_preceding;
     const struct WOverSpec *over;   /* batch OverAggregate (over_window.h: windows and calls;
                                        partition in keys, order in sort_*); NULL in streaming */
+    const struct WOverSpec *over_stream;    /* streaming OverAggregate: its one window and calls
+                                       (aggregates, LAG, ROW_NUMBER, RANK, DENSE_RANK) in output
+                                       order; the aggregates also in naggs / aggs */
     /* state and TTL (finalisation) */
     int64_t ttl_ms;                 /* resolved TTL for stateful nodes, 0 = never */
     int64_t ttl_left_ms, ttl_right_ms;

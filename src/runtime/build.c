@@ -13,6 +13,7 @@
 #include "../exec/replicate_rows.h"
 #include "../exec/stateful.h"
 #include "../exec/windowed.h"
+#include "../plan/over_window.h"
 #include "../exec/sort.h"
 #include "../exec/over_batch.h"
 
@@ -530,6 +531,10 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
                            .time_col = r->time_col, .proctime = r->win_proctime, .rows_frame = r->over_rows,
                            .unbounded = r->over_unbounded, .preceding = r->over_preceding, .naggs = r->naggs,
                            .aggs = r->aggs, .out = {r->out.n, r->out.types, r->out.names}};
+        if (r->over_stream && r->over_stream->nwindows == 1) {
+            sp.ncalls = r->over_stream->windows[0].ncalls;
+            sp.calls = r->over_stream->windows[0].calls;
+        }
         op = wop_over_agg_new(&L->ctx, &sp);
         break;
     }
