@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "../expr/expr.h"
+#include "plan.h"
 
 #define WMATCH_MAX_VARS 64
 
