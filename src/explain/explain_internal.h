@@ -115,5 +115,7 @@ bool ex_setops_null_safe_condition(const WRel *r, const char *const *names, ExDi
 /* ---- MATCH_RECOGNIZE (match_digest.c) ---- */
 /* The attributes after the name: (partitionBy=[...], ..., define=[{...}]). */
 void ex_match_digest(const ExCtx *x, const WRel *r, const char *const *inn, ExDialect d, WStrBuf *out);
+/* The Abstract Syntax Tree line: LogicalMatch(partition=[[0]], ..., inputFields=[[...]]) and a newline. */
+void ex_match_ast(const WRel *r, WStrBuf *out);
 
 #endif

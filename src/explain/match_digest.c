@@ -73,3 +73,33 @@ void ex_match_digest(const ExCtx *x, const WRel *r, const char *const *inn, ExDi
     }
     wsb_puts(out, "}])");
 }
+
+void ex_match_ast(const WRel *r, WStrBuf *out)
+{
+    const WMatchSpec *ms = r->match;
+    const WRel *in = r->inputs[0];
+    wsb_puts(out, "LogicalMatch(partition=[[");
+    for (int i = 0; i < r->nkeys; i++) wsb_printf(out, "%s%d", i ? ", " : "", r->keys[i]);
+    wsb_puts(out, "]], order=[[");
+    for (int i = 0; i < r->nsort; i++)
+        wsb_printf(out, "%s%d %s-nulls-%s", i ? ", " : "", r->sort_cols[i], r->sort_desc[i] ? "DESC" : "ASC",
+                   r->sort_nulls_first[i] ? "first" : "last");
+    wsb_puts(out, "]], outputFields=[[");
+    ex_names_list(out, &r->out);
+    wsb_puts(out, "]], allRows=[false], after=[");
+    switch (ms->after) {
+    case WMA_PAST_LAST_ROW: wsb_puts(out, "FLAG(SKIP PAST LAST ROW)"); break;
+    case WMA_TO_NEXT_ROW: wsb_puts(out, "FLAG(SKIP TO NEXT ROW)"); break;
+    case WMA_TO_FIRST: wsb_printf(out, "SKIP TO FIRST(_UTF-16LE'%s')", ms->vars[ms->after_var]); break;
+    case WMA_TO_LAST: wsb_printf(out, "SKIP TO LAST(_UTF-16LE'%s')", ms->vars[ms->after_var]); break;
+    }
+    wsb_printf(out, "], pattern=[%s], isStrictStarts=[false], isStrictEnds=[false], subsets=[[]], patternDefinitions=[[",
+               ms->pattern_text);
+    for (int i = 0; i < ms->ndefine_order; i++) {
+        if (i) wsb_puts(out, ", ");
+        prog_text(ms->define[ms->define_order[i]], EXD_REL, out);
+    }
+    wsb_puts(out, "]], inputFields=[[");
+    ex_names_list(out, &in->out);
+    wsb_puts(out, "]])\n");
+}
