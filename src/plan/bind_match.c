@@ -349,6 +349,20 @@ static AstExpr *rewrite_nav(MB *m, AstExpr *e)
     const AstExpr *arg = e->args[0];
     if (arg->kind != AE_COLUMN) {
         /* which variables does the argument use? */
+        const char *seen[2] = {0};
+        int nseen = 0;
+        const AstExpr *stack[64];
+        int sp = 0;
+        stack[sp++] = arg;
+        while (sp) {
+            const AstExpr *x = stack[--sp];
+            if (x->kind == AE_COLUMN && x->name.n == 2) {
+                if (!nseen || (strcmp(seen[0], x->name.parts[0]) != 0 && nseen < 2)) seen[nseen++] = x->name.parts[0];
+            }
+            for (int i = 0; i < x->nargs && sp < 64; i++) stack[sp++] = x->args[i];
+        }
+        if (nseen > 1)
+            return fail_at(m, e->pos, WEXC_CALCITE, "Aggregation must be applied to a single pattern variable");
         return fail_at(m, arg->pos, WEXC_TABLE, "weir supports only a column of a pattern variable as the argument of an aggregate in MATCH_RECOGNIZE (e.g. SUM(A.price)).");
     }
     if (!pattern_col(m, arg, &r, &alpha)) return NULL;
