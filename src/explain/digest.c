@@ -49,6 +49,7 @@ const char *ex_rel_name(const WRel *r)
     case WR_EXPAND: return "Expand";
     case WR_REPLICATE_ROWS: return "Correlate";
     case WR_CORRELATE: return "Correlate";
+    case WR_MATCH: return "Match";
     default: return "Unknown";
     }
 }
@@ -89,6 +90,7 @@ const char *ex_exec_type(const WRel *r)
     case WR_EXPAND: return "stream-exec-expand_1";
     case WR_REPLICATE_ROWS: return "stream-exec-correlate_1";
     case WR_CORRELATE: return "stream-exec-correlate_1";
+    case WR_MATCH: return "stream-exec-match_1";
     default: return "stream-exec-unknown_1";
     }
 }
@@ -741,6 +743,9 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         wsb_putc(out, ')');
         return;
     }
+    case WR_MATCH:
+        ex_match_digest(x, r, inn, d, out);
+        return;
     case WR_TEMPORAL_SORT:
         wsb_puts(out, "(orderBy=[");
         sort_list(out, r, inn);

@@ -112,4 +112,10 @@ void ex_setops_correlate_digest(const ExCtx *x, const WRel *r, const char *const
    printed) for any other join. */
 bool ex_setops_null_safe_condition(const WRel *r, const char *const *names, ExDialect d, WStrBuf *out);
 
+/* ---- MATCH_RECOGNIZE (match_digest.c) ---- */
+/* The attributes after the name: (partitionBy=[...], ..., define=[{...}]). */
+void ex_match_digest(const ExCtx *x, const WRel *r, const char *const *inn, ExDialect d, WStrBuf *out);
+/* The Abstract Syntax Tree line: LogicalMatch(partition=[[0]], ..., inputFields=[[...]]) and a newline. */
+void ex_match_ast(const WRel *r, WStrBuf *out);
+
 #endif

@@ -350,6 +350,9 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
         wsb_puts(out, ")])\n");
         break;
     }
+    case WR_MATCH:
+        ex_match_ast(r, out);
+        break;
     default:
         wsb_printf(out, "Logical%s\n", ex_rel_name(r));
         break;

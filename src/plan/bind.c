@@ -6,6 +6,7 @@
 #include "bind_internal.h"
 #include "bind_join.h"
 #include "bind_unnest.h"
+#include "bind_match.h"
 #include "sort_rules.h"
 #include "../expr/functions.h"
 
@@ -49,7 +50,7 @@ const char *wrel_kind_name(WRelKind k)
                               "WindowRank", "WindowJoin", "IntervalJoin", "TemporalJoin", "OverAggregate",
                               "MiniBatchAssigner", "LocalGroupAggregate", "GlobalGroupAggregate",
                               "IncrementalGroupAggregate", "Sort", "TemporalSort", "LocalWindowAggregate",
-                              "GlobalWindowAggregate", "Expand", "Correlate", "Correlate"};
+                              "GlobalWindowAggregate", "Expand", "Correlate", "Correlate", "Match"};
     _Static_assert(sizeof N / sizeof N[0] == WR__COUNT, "a name per plan node kind");
     return (unsigned)k < WR__COUNT ? N[k] : "?";
 }
@@ -429,6 +430,17 @@ static WRel *bind_from(QCtx *q, AstFrom *f, BScope *scope)
         return bind_unnest_rel(q->b, NULL, NULL, f, AJ_CROSS, NULL, f->pos, scope);
     case AFR_LATERAL:
         return fail_rel(p, f->pos, WEXC_TABLE, "LATERAL TABLE is not supported yet");
+    case AFR_MATCH: {
+        BScope is;
+        WRel *in = bind_from(q, f->left, &is);
+        if (!in) return NULL;
+        WRel *r = bind_match_rel(q->b, in, &is, f, scope);
+        if (r && f->ncol_aliases) {
+            r = rename_output(p, r, f->ncol_aliases, f->col_aliases, f->pos);
+            if (r) scope_from_rel(p, scope, r, f->alias);
+        }
+        return r;
+    }
     }
     return NULL;
 }

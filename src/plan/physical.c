@@ -1150,6 +1150,12 @@ static WRel *derive(WPlanCtx *p, WRel *r)
         r->changelog = WCM_INSERT;
         if (!r->sort_local) r->inputs[0] = exchange(p, in, 0, NULL);
         break;
+    case WR_MATCH:              /* StreamPhysicalMatchRule: a hash exchange on the partition keys */
+        if (in->changelog != WCM_INSERT)
+            return fail(p, WEXC_TABLE, "Match doesn't support consuming update and delete changes.");
+        r->changelog = WCM_INSERT;
+        r->inputs[0] = exchange(p, in, r->nkeys, r->keys);
+        break;
     case WR_TEMPORAL_SORT:
         if (in->changelog != WCM_INSERT)
             return fail(p, WEXC_TABLE, "TemporalSort doesn't support consuming update and delete changes.");

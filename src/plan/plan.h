@@ -57,6 +57,8 @@ typedef enum WRelKind {
                                columns, each row n times with the others appended again (INTERSECT ALL /
                                EXCEPT ALL, bind_setops.c) */
     WR_CORRELATE,           /* Correlate with $UNNEST_ROWS$1: UNNEST of an ARRAY/MAP/MULTISET (bind_unnest.c) */
+    WR_MATCH,               /* Match: MATCH_RECOGNIZE (bind_match.c; partition in keys, order in sort_*,
+                               the rest in `match`, match_spec.h) */
     WR__COUNT
 } WRelKind;
 
@@ -239,6 +241,8 @@ struct WRel {
     bool unnest_physical;           /* the physical rule gave it Flink's column names */
     int nalias;                     /* AST: the column aliases of AS t(c, ...) (0 = none) */
     const char **alias_names;
+    /* WR_MATCH (bind_match.c) */
+    const struct WMatchSpec *match;
 };
 
 /* Flink's PartialFinalType of an aggregate produced by the distinct split. */

@@ -15,6 +15,7 @@
 #include "../exec/windowed.h"
 #include "../plan/over_window.h"
 #include "../exec/sort.h"
+#include "../exec/match.h"
 #include "../exec/over_batch.h"
 
 #include "../common/hash.h"
@@ -442,6 +443,17 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
                                     .nkeys = r->nsort, .keys = ks, .rowtime = rowtime};
             op = wop_temporal_sort_new(&L->ctx, &sp);
         }
+        break;
+    }
+    case WR_MATCH: {
+        WRel *in = r->inputs[0];
+        WSortKeySpec *ks = WA_ARRAY(p->arena, WSortKeySpec, r->nsort ? r->nsort : 1);
+        for (int i = 0; i < r->nsort; i++)
+            ks[i] = (WSortKeySpec){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
+        WMatchOpSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+                           .norder = r->nsort, .order = ks, .spec = r->match, .out_ncols = r->out.n,
+                           .out_types = r->out.types, .out_names = r->out.names};
+        op = wop_match_new(&L->ctx, &sp);
         break;
     }
     case WR_CHANGELOG_NORMALIZE: {

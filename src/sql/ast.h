@@ -243,7 +243,8 @@ typedef enum AstFromKind {
     AFR_TVF,            /* TABLE(func(args)) [AS alias]: window TVFs and others; also func(args)
                            written without TABLE(...) (process table functions) */
     AFR_UNNEST,         /* UNNEST(expr) [WITH ORDINALITY] AS t(c) */
-    AFR_LATERAL         /* LATERAL TABLE(func(args)) AS t(c) */
+    AFR_LATERAL,        /* LATERAL TABLE(func(args)) AS t(c) */
+    AFR_MATCH           /* left MATCH_RECOGNIZE (...) [AS alias]: `match` (ast_match.h) */
 } AstFromKind;
 
 typedef enum AstJoinType {
@@ -268,6 +269,7 @@ struct AstFrom {
     char **using_cols;
     AstExpr *call;              /* AFR_TVF / AFR_LATERAL: the AE_FUNC call; AFR_UNNEST: the array expr */
     bool with_ordinality;
+    struct AstMatchRecognize *match;    /* AFR_MATCH (ast_match.h) */
 };
 
 /* ---- queries ---- */

@@ -382,6 +382,7 @@ static void from(WStrBuf *b, const AstFrom *f)
         if (f->with_ordinality) wsb_append(b, " WITH ORDINALITY");
         break;
     case AFR_LATERAL: wsb_append(b, "LATERAL TABLE("); expr(b, f->call); wsb_putc(b, ')'); break;
+    case AFR_MATCH: from(b, f->left); wsb_append(b, " MATCH_RECOGNIZE (...)"); break;
     }
     alias(b, f);
 }

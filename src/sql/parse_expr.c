@@ -574,6 +574,7 @@ static const char *const RESERVED_FUNCS[] = {
     "PERCENTILE_DISC", "POWER", "QUARTER", "RANK", "REGR_COUNT", "REGR_SXX", "REGR_SYY", "RIGHT",
     "ROW_NUMBER", "SECOND", "SOME", "SQRT", "STDDEV_POP", "STDDEV_SAMP", "SUM", "TRANSLATE",
     "TRUNCATE", "UPPER", "VAR_POP", "VAR_SAMP", "WEEK", "YEAR", "EVERY",
+    "PREV", "NEXT",     /* MATCH_RECOGNIZE navigation (Calcite's MatchRecognizeNavigationPhysical) */
 };
 
 static bool reserved_func(const WSqlToken *t)

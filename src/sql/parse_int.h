@@ -104,4 +104,8 @@ AstQuery *ps_query(WSqlParser *p);             /* [WITH] query [ORDER BY] [LIMIT
 AstHints ps_hints_opt(WSqlParser *p);          /* an optional hint comment */
 AstFrom *ps_table_ref_simple(WSqlParser *p);
 
+/* ---- MATCH_RECOGNIZE (parse_match.c) ---- */
+/* The clause at the current MATCH_RECOGNIZE token over table reference `input`: an AFR_MATCH. */
+AstFrom *ps_match_recognize(WSqlParser *p, AstFrom *input);
+
 #endif

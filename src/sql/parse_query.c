@@ -225,10 +225,8 @@ static AstFrom *table_ref(WSqlParser *p)
             f->system_time = ps_expr(p);
         }
     }
+    if (ps_kw_at(p, 0, "MATCH_RECOGNIZE")) f = ps_match_recognize(p, f);   /* parse_match.c */
     alias_opt(p, f);
-    if (ps_kw_at(p, 0, "MATCH_RECOGNIZE"))
-        ps_fail_at(p, ps_cur(p), "MATCH_RECOGNIZE is not supported by weir (at line %d, column %d).",
-                   ps_cur(p)->line, ps_cur(p)->col);
     ps_leave(p);
     return f;
 }

@@ -1,0 +1,7 @@
+-- An aggregate over two pattern variables.
+CREATE TABLE ev (
+  k STRING, id INT, v STRING, ts TIMESTAMP(3), pt AS PROCTIME(),
+  WATERMARK FOR ts AS ts
+) WITH ('connector' = 'filesystem', 'path' = '$DATA/mr_events.csv', 'format' = 'csv');
+SET 'sql-client.execution.result-mode' = 'tableau';
+SELECT * FROM ev MATCH_RECOGNIZE (ORDER BY ts MEASURES SUM(A.id + B.id) AS s PATTERN (A B) DEFINE A AS A.v = 'a') AS T;
