@@ -15,6 +15,7 @@
 #include "accumulators.h"
 #include "../types/row.h"
 #include "../common/hash.h"
+#include "chunk_groups.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,64 +45,40 @@ typedef struct GlobalAgg {
     WDatum *prev, *cur, *acc;
     uint8_t *prevn, *curn, *accn;
     /* per-call */
-    int32_t *table;
-    int tcap;
-    Group *groups;
-    int ngroups, gcap;
-    int32_t *next_row;
-    int rcap;
+    WChunkGroups cg;                /* table, next row of each row's group, key bytes */
+    Group *groups;                  /* = cg.groups */
     int *keycols;
-    WStrBuf kbytes, tmp;
+    WStrBuf tmp;
     int64_t ttl_expired;
 } GlobalAgg;
 
-static void prepare(GlobalAgg *g, int nrows)
-{
-    int need = 16;
-    while (need < nrows * 2) need *= 2;
-    if (need > g->tcap) {
-        free(g->table);
-        g->table = wmalloc(sizeof(int32_t) * (size_t)need);
-        g->tcap = need;
-    }
-    memset(g->table, 0xff, sizeof(int32_t) * (size_t)g->tcap);
-    if (nrows > g->gcap) {
-        g->gcap = nrows;
-        g->groups = wrealloc(g->groups, sizeof(Group) * (size_t)nrows);
-    }
-    if (nrows > g->rcap) {
-        g->rcap = nrows;
-        g->next_row = wrealloc(g->next_row, sizeof(int32_t) * (size_t)nrows);
-    }
-    g->ngroups = 0;
-    wsb_clear(&g->kbytes);
-}
+static void prepare(GlobalAgg *g, int nrows) { g->groups = wcg_prepare(&g->cg, nrows); }
 
 /* Groups of rows with equal keys, each a linked list of rows in input order. */
 static void group_rows(GlobalAgg *g, const WChunk *in)
 {
-    uint32_t mask = (uint32_t)g->tcap - 1;
+    uint32_t mask = (uint32_t)g->cg.tcap - 1;
     for (int r = 0; r < in->nrows; r++) {
-        g->next_row[r] = -1;
+        g->cg.rows[r] = -1;
         wrow_encode_chunk(&g->tmp, in, r, g->nkeys, g->keycols);
         uint64_t h = whash_bytes(g->tmp.buf, g->tmp.len, 23);
         uint32_t i = (uint32_t)h & mask;
         for (;;) {
-            int gi = g->table[i];
+            int gi = g->cg.table[i];
             if (gi < 0) {
-                gi = g->ngroups++;
+                gi = g->cg.ngroups++;
                 Group *n = &g->groups[gi];
                 n->hash = h;
                 n->first_row = n->last_row = r;
-                n->koff = (uint32_t)g->kbytes.len;
+                n->koff = (uint32_t)g->cg.kbytes.len;
                 n->klen = (uint32_t)g->tmp.len;
-                wsb_appendn(&g->kbytes, g->tmp.buf, g->tmp.len);
-                g->table[i] = gi;
+                wsb_appendn(&g->cg.kbytes, g->tmp.buf, g->tmp.len);
+                g->cg.table[i] = gi;
                 break;
             }
             Group *o = &g->groups[gi];
-            if (o->hash == h && o->klen == g->tmp.len && !memcmp(g->kbytes.buf + o->koff, g->tmp.buf, g->tmp.len)) {
-                g->next_row[o->last_row] = r;
+            if (o->hash == h && o->klen == g->tmp.len && !memcmp(g->cg.kbytes.buf + o->koff, g->tmp.buf, g->tmp.len)) {
+                g->cg.rows[o->last_row] = r;
                 o->last_row = r;
                 break;
             }
@@ -143,21 +120,21 @@ static void ga_process(WOperator *op, int input, const WChunk *in)
     prepare(g, in->nrows);
     group_rows(g, in);
     const WAccLayout *L = g->L;
-    for (int gi = 0; gi < g->ngroups; gi++) {
+    for (int gi = 0; gi < g->cg.ngroups; gi++) {
         Group *gr = &g->groups[gi];
-        wstate_set_key(g->backend, g->kbytes.buf + gr->koff, gr->klen);
+        wstate_set_key(g->backend, g->cg.kbytes.buf + gr->koff, gr->klen);
         WBytes v;
         WStateLookup how = wvalue_get(g->acc_state, &v);
         bool first = how != WSL_FOUND;
         if (how == WSL_EXPIRED) {
-            for (int r = gr->first_row; r >= 0; r = g->next_row[r]) g->ttl_expired++;
+            for (int r = gr->first_row; r >= 0; r = g->cg.rows[r]) g->ttl_expired++;
             if (L->has_views) wacc_cleanup(L);
         }
         if (first) wacc_create(L, g->acc, g->accn);
         else wacc_decode(&g->ac, v.p, v.len, g->acc, g->accn);
         wacc_get_value(&g->ac, g->acc, g->accn, g->prev, g->prevn);
         /* strings of the previous result must survive the merge (scratch is not reset here) */
-        for (int r = gr->first_row; r >= 0; r = g->next_row[r])
+        for (int r = gr->first_row; r >= 0; r = g->cg.rows[r])
             wacc_merge_partial(&g->ac, &g->P, g->acc, g->accn, in, r, g->nkeys);
         wacc_get_value(&g->ac, g->acc, g->accn, g->cur, g->curn);
         bool zero = g->counted && g->acc[0].i == 0;
@@ -204,11 +181,8 @@ static void ga_destroy(WOperator *op)
     warena_free(&g->scratch);
     warena_free(&g->parena);
     wchunk_free(g->out);
-    wsb_free(&g->kbytes);
     wsb_free(&g->tmp);
-    free(g->table);
-    free(g->groups);
-    free(g->next_row);
+    wcg_free(&g->cg);
     free(g->keycols);
     free(g->prev);
     free(g->cur);
@@ -259,7 +233,7 @@ WOperator *wop_global_agg_new(WExecCtx *ctx, const WGlobalAggSpec *spec)
     g->ttl_ms = spec->ttl_ms > 0 ? spec->ttl_ms : 0;
     g->state_name = wstrdup(spec->state_name ? spec->state_name : "globalGroupAggregateState");
     warena_init(&g->scratch, 0);
-    wsb_init(&g->kbytes);
+    wcg_init(&g->cg, sizeof(Group));
     wsb_init(&g->tmp);
     g->backend = wexec_new_backend(ctx, "GlobalGroupAggregate");
     g->acc_state = wstate_register(g->backend, g->state_name, WSTATE_VALUE, g->ttl_ms);

@@ -24,6 +24,7 @@
 #include "../types/row.h"
 #include "../types/compare.h"
 #include "../common/hash.h"
+#include "chunk_groups.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,13 +97,8 @@ typedef struct GroupAgg {
     const WType **ktypes;
 
     /* per-call scratch */
-    int tcap;
-    int32_t *table;
-    Slot *slots;
-    int nslots, slots_cap;
-    int32_t *row_slot;
-    int rows_cap;
-    WStrBuf kbytes;             /* encoded keys of the chunk's slots */
+    WChunkGroups cg;            /* table, each row's slot, encoded keys of the chunk's slots */
+    Slot *slots;                /* = cg.groups */
     WStrBuf tmp;
     WChunk *out;
     WDatum *prev, *cur;
@@ -174,31 +170,11 @@ static bool same_key_datum(const GroupAgg *g, const WChunk *in, int a, int b)
 
 /* ------------------------------------------------------------------ per-call table */
 
-static void table_prepare(GroupAgg *g, int nrows)
-{
-    int need = 16;
-    while (need < nrows * 2) need *= 2;
-    if (need > g->tcap) {
-        free(g->table);
-        g->table = wmalloc(sizeof(int32_t) * (size_t)need);
-        g->tcap = need;
-    }
-    memset(g->table, 0xff, sizeof(int32_t) * (size_t)g->tcap);
-    if (nrows > g->rows_cap) {
-        g->rows_cap = nrows;
-        g->row_slot = wrealloc(g->row_slot, sizeof(int32_t) * (size_t)nrows);
-    }
-    if (nrows > g->slots_cap) {
-        g->slots_cap = nrows;
-        g->slots = wrealloc(g->slots, sizeof(Slot) * (size_t)nrows);
-    }
-    g->nslots = 0;
-    wsb_clear(&g->kbytes);
-}
+static void table_prepare(GroupAgg *g, int nrows) { g->slots = wcg_prepare(&g->cg, nrows); }
 
 static void set_slot_key(GroupAgg *g, const Slot *s)
 {
-    wstate_set_key(g->backend, g->kbytes.buf + s->koff, s->klen);
+    wstate_set_key(g->backend, g->cg.kbytes.buf + s->koff, s->klen);
 }
 
 /* Key bytes of row r (the binary row of the key columns). Fixed-width key columns are written
@@ -257,7 +233,7 @@ static bool key_type_fixed(const WType *t)
 
 static int slot_new(GroupAgg *g, int r, uint64_t h)
 {
-    int si = g->nslots++;
+    int si = g->cg.ngroups++;
     Slot *s = &g->slots[si];
     memset(s, 0, sizeof *s);
     s->hash = h;
@@ -271,9 +247,9 @@ static WStateLookup slot_load(GroupAgg *g, const WChunk *in, Slot *s, WBytes *v,
 {
     encode_key(g, in, s->first_row, &g->tmp);
     if (keep_key) {
-        s->koff = (uint32_t)g->kbytes.len;
+        s->koff = (uint32_t)g->cg.kbytes.len;
         s->klen = (uint32_t)g->tmp.len;
-        wsb_appendn(&g->kbytes, g->tmp.buf, g->tmp.len);
+        wsb_appendn(&g->cg.kbytes, g->tmp.buf, g->tmp.len);
     }
     wstate_set_key(g->backend, g->tmp.buf, g->tmp.len);
     WStateLookup how = wvalue_get(g->acc_state, v);
@@ -286,7 +262,7 @@ static WStateLookup slot_load(GroupAgg *g, const WChunk *in, Slot *s, WBytes *v,
 static void load_slots_general(GroupAgg *g, const WChunk *in)
 {
     int nf = g->L->nfields;
-    for (int i = 0; i < g->nslots; i++) {
+    for (int i = 0; i < g->cg.ngroups; i++) {
         Slot *s = &g->slots[i];
         WBytes v;
         s->acc = wa_alloc(&g->scratch, sizeof(WDatum) * (size_t)nf);
@@ -301,7 +277,7 @@ static void load_slots_general(GroupAgg *g, const WChunk *in)
 /* Assign every row of the chunk to a slot (per-call table; no state access). */
 static void assign_slots(GroupAgg *g, const WChunk *in)
 {
-    uint32_t mask = (uint32_t)g->tcap - 1;
+    uint32_t mask = (uint32_t)g->cg.tcap - 1;
     const int n = in->nrows;
     if (g->kmode == KM_INT1) {
         const WVector *kv = &in->cols[g->keys[0]];
@@ -312,14 +288,14 @@ static void assign_slots(GroupAgg *g, const WChunk *in)
             uint32_t i = (uint32_t)h & mask;
             int si;
             for (;;) {
-                si = g->table[i];
-                if (si < 0) { si = slot_new(g, r, h); g->table[i] = si; break; }
+                si = g->cg.table[i];
+                if (si < 0) { si = slot_new(g, r, h); g->cg.table[i] = si; break; }
                 const Slot *s = &g->slots[si];
                 int fr = s->first_row;
                 if (s->hash == h && (kv->nulls[fr] != 0) == nul && (nul || kv->data[fr].i == x)) break;
                 i = (i + 1) & mask;
             }
-            g->row_slot[r] = si;
+            g->cg.rows[r] = si;
         }
         return;
     }
@@ -334,15 +310,15 @@ static void assign_slots(GroupAgg *g, const WChunk *in)
         uint32_t i = (uint32_t)h & mask;
         int si;
         for (;;) {
-            si = g->table[i];
+            si = g->cg.table[i];
             if (si < 0) {
                 si = slot_new(g, r, h);
-                g->table[i] = si;
+                g->cg.table[i] = si;
                 if (g->kmode == KM_ENCODED) {
                     Slot *s = &g->slots[si];
-                    s->koff = (uint32_t)g->kbytes.len;
+                    s->koff = (uint32_t)g->cg.kbytes.len;
                     s->klen = (uint32_t)g->tmp.len;
-                    wsb_appendn(&g->kbytes, g->tmp.buf, g->tmp.len);
+                    wsb_appendn(&g->cg.kbytes, g->tmp.buf, g->tmp.len);
                 }
                 break;
             }
@@ -350,12 +326,12 @@ static void assign_slots(GroupAgg *g, const WChunk *in)
             if (s->hash == h) {
                 bool eq;
                 if (g->kmode == KM_DATUM) eq = same_key_datum(g, in, s->first_row, r);
-                else eq = s->klen == g->tmp.len && memcmp(g->kbytes.buf + s->koff, g->tmp.buf, g->tmp.len) == 0;
+                else eq = s->klen == g->tmp.len && memcmp(g->cg.kbytes.buf + s->koff, g->tmp.buf, g->tmp.len) == 0;
                 if (eq) break;
             }
             i = (i + 1) & mask;
         }
-        g->row_slot[r] = si;
+        g->cg.rows[r] = si;
     }
 }
 
@@ -402,7 +378,7 @@ static void process_general(GroupAgg *g, const WChunk *in)
     const WAccLayout *L = g->L;
     int cur_key = -1;
     for (int r = 0; r < in->nrows; r++) {
-        Slot *s = &g->slots[g->row_slot[r]];
+        Slot *s = &g->slots[g->cg.rows[r]];
         bool retract = wrowkind_is_retract((WRowKind)in->kinds[r]);
         if (s->expired) { g->ttl_expired++; s->expired = false; }
         bool first = false;
@@ -412,9 +388,9 @@ static void process_general(GroupAgg *g, const WChunk *in)
             s->present = true;
             first = true;
         }
-        if (L->has_views && cur_key != g->row_slot[r]) {
+        if (L->has_views && cur_key != g->cg.rows[r]) {
             set_slot_key(g, s);
-            cur_key = g->row_slot[r];
+            cur_key = g->cg.rows[r];
         }
         if (!first) wacc_get_value(&g->ac, s->acc, s->nulls, g->prev, g->prevn);
         if (retract) wacc_retract(&g->ac, s->acc, s->nulls, in, r);
@@ -588,19 +564,19 @@ static void *grow(void *p, int *cap, int n, size_t sz)
 
 static void process_fast(GroupAgg *g, const WChunk *in)
 {
-    const int n = in->nrows, na = g->naggs, ns = g->nslots;
+    const int n = in->nrows, na = g->naggs, ns = g->cg.ngroups;
     WChunk *o = g->out;
     /* rows grouped by key, stable (counting sort over slots) */
     int32_t *start = wa_alloc(&g->scratch, sizeof(int32_t) * (size_t)(ns + 1));
     memset(start, 0, sizeof(int32_t) * (size_t)(ns + 1));
-    for (int r = 0; r < n; r++) start[g->row_slot[r] + 1]++;
+    for (int r = 0; r < n; r++) start[g->cg.rows[r] + 1]++;
     for (int i = 0; i < ns; i++) start[i + 1] += start[i];
     g->order = grow(g->order, &g->order_cap, n, sizeof(int32_t));
     g->prev_row = grow(g->prev_row, &g->prev_cap, n, sizeof(int32_t));
     g->first = grow(g->first, &g->first_cap, n, 1);
     for (int r = 0; r < n; r++) {
-        Slot *s = &g->slots[g->row_slot[r]];
-        g->order[start[g->row_slot[r]] + s->nrows++] = r;
+        Slot *s = &g->slots[g->cg.rows[r]];
+        g->order[start[g->cg.rows[r]] + s->nrows++] = r;
         g->prev_row[r] = s->last_row;
         s->last_row = r;
     }
@@ -674,7 +650,7 @@ static void process_fast(GroupAgg *g, const WChunk *in)
         if (pr >= 0) {
             for (int a = 0; a < na; a++) { g->prev[a] = cols[a].out[pr]; g->prevn[a] = cols[a].on[pr]; }
         } else {
-            size_t base = (size_t)g->row_slot[r] * (size_t)na;
+            size_t base = (size_t)g->cg.rows[r] * (size_t)na;
             memcpy(g->prev, g->init + base, sizeof(WDatum) * (size_t)na);
             memcpy(g->prevn, g->initn + base, (size_t)na);
         }
@@ -688,7 +664,7 @@ static void process_fast(GroupAgg *g, const WChunk *in)
 
 static void write_back(GroupAgg *g)
 {
-    for (int i = 0; i < g->nslots; i++) {
+    for (int i = 0; i < g->cg.ngroups; i++) {
         Slot *s = &g->slots[i];
         if (!s->dirty) continue;
         set_slot_key(g, s);
@@ -758,11 +734,8 @@ static void ga_destroy(WOperator *op)
     wstate_backend_free(g->backend);
     warena_free(&g->scratch);
     wchunk_free(g->out);
-    wsb_free(&g->kbytes);
     wsb_free(&g->tmp);
-    free(g->table);
-    free(g->slots);
-    free(g->row_slot);
+    wcg_free(&g->cg);
     free(g->keys);
     free(g->ktypes);
     free(g->fa);
@@ -896,7 +869,7 @@ WOperator *wop_group_agg_new(WExecCtx *ctx, const WGroupAggSpec *spec)
     g->ttl_ms = spec->ttl_ms > 0 ? spec->ttl_ms : 0;
     g->state_name = wstrdup(spec->state_name ? spec->state_name : "groupAggregateState");
     warena_init(&g->scratch, 0);
-    wsb_init(&g->kbytes);
+    wcg_init(&g->cg, sizeof(Slot));
     wsb_init(&g->tmp);
     g->backend = wexec_new_backend(ctx, "GroupAggregate");
     g->acc_state = wstate_register(g->backend, g->state_name, WSTATE_VALUE, g->ttl_ms);

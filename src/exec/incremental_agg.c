@@ -16,6 +16,7 @@
 #include "accumulators.h"
 #include "../types/row.h"
 #include "../common/hash.h"
+#include "chunk_groups.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,13 +29,8 @@ typedef struct Group {
 } Group;
 
 typedef struct Table {
-    int32_t *slots;
-    int cap;
-    Group *groups;
-    int n, gcap;
-    int32_t *next;                  /* next row (partial groups) or next member (final groups) */
-    int ncap;
-    WStrBuf keys;
+    WChunkGroups cg;                /* rows: next row (partial groups) or next member (final groups) */
+    Group *groups;                  /* = cg.groups */
 } Table;
 
 typedef struct IncrAgg {
@@ -56,51 +52,31 @@ typedef struct IncrAgg {
     int64_t ttl_expired;
 } IncrAgg;
 
-static void table_prepare(Table *t, int n)
-{
-    int need = 16;
-    while (need < n * 2) need *= 2;
-    if (need > t->cap) {
-        free(t->slots);
-        t->slots = wmalloc(sizeof(int32_t) * (size_t)need);
-        t->cap = need;
-    }
-    memset(t->slots, 0xff, sizeof(int32_t) * (size_t)t->cap);
-    if (n > t->gcap) {
-        t->gcap = n;
-        t->groups = wrealloc(t->groups, sizeof(Group) * (size_t)n);
-    }
-    if (n > t->ncap) {
-        t->ncap = n;
-        t->next = wrealloc(t->next, sizeof(int32_t) * (size_t)n);
-    }
-    t->n = 0;
-    wsb_clear(&t->keys);
-}
+static void table_prepare(Table *t, int n) { t->groups = wcg_prepare(&t->cg, n); }
 
 /* Adds item `item` with key bytes k to t; returns its group. Items of a group are chained
-   through t->next in insertion order. */
+   through t->cg.rows in insertion order. */
 static int table_add(Table *t, const char *k, size_t klen, int item)
 {
     uint64_t h = whash_bytes(k, klen, 29);
-    uint32_t mask = (uint32_t)t->cap - 1, i = (uint32_t)h & mask;
-    t->next[item] = -1;
+    uint32_t mask = (uint32_t)t->cg.tcap - 1, i = (uint32_t)h & mask;
+    t->cg.rows[item] = -1;
     for (;;) {
-        int gi = t->slots[i];
+        int gi = t->cg.table[i];
         if (gi < 0) {
-            gi = t->n++;
+            gi = t->cg.ngroups++;
             Group *g = &t->groups[gi];
             g->hash = h;
             g->first_row = g->last = item;
-            g->koff = (uint32_t)t->keys.len;
+            g->koff = (uint32_t)t->cg.kbytes.len;
             g->klen = (uint32_t)klen;
-            wsb_appendn(&t->keys, k, klen);
-            t->slots[i] = gi;
+            wsb_appendn(&t->cg.kbytes, k, klen);
+            t->cg.table[i] = gi;
             return gi;
         }
         Group *g = &t->groups[gi];
-        if (g->hash == h && g->klen == klen && !memcmp(t->keys.buf + g->koff, k, klen)) {
-            t->next[g->last] = item;
+        if (g->hash == h && g->klen == klen && !memcmp(t->cg.kbytes.buf + g->koff, k, klen)) {
+            t->cg.rows[g->last] = item;
             g->last = item;
             return gi;
         }
@@ -108,13 +84,7 @@ static int table_add(Table *t, const char *k, size_t klen, int item)
     }
 }
 
-static void table_free(Table *t)
-{
-    free(t->slots);
-    free(t->groups);
-    free(t->next);
-    wsb_free(&t->keys);
-}
+static void table_free(Table *t) { wcg_free(&t->cg); }
 
 static void flush_out(IncrAgg *g)
 {
@@ -137,17 +107,17 @@ static void ia_process(WOperator *op, int input, const WChunk *in)
         wrow_encode_chunk(&g->tmp, in, r, g->nkeys, g->pkeys);
         table_add(&g->pt, g->tmp.buf, g->tmp.len, r);
     }
-    if (g->pt.n > g->mid->cap) {
+    if (g->pt.cg.ngroups > g->mid->cap) {
         wchunk_free(g->mid);
-        g->mid = wchunk_new(g->FP.ncols, g->FP.types, g->pt.n);
+        g->mid = wchunk_new(g->FP.ncols, g->FP.types, g->pt.cg.ngroups);
     }
     wchunk_reset(g->mid);
     /* per partial key: the chunk's increments against the distinct maps in state */
-    for (int pi = 0; pi < g->pt.n; pi++) {
+    for (int pi = 0; pi < g->pt.cg.ngroups; pi++) {
         const Group *pg = &g->pt.groups[pi];
-        wstate_set_key(g->backend, g->pt.keys.buf + pg->koff, pg->klen);
+        wstate_set_key(g->backend, g->pt.cg.kbytes.buf + pg->koff, pg->klen);
         wacc_create(g->PL, g->acc, g->accn);
-        for (int r = pg->first_row; r >= 0; r = g->pt.next[r])
+        for (int r = pg->first_row; r >= 0; r = g->pt.cg.rows[r])
             wacc_merge_partial(&g->pac, &g->PP, g->acc, g->accn, in, r, g->nkeys);
         int row = wchunk_add_row(g->mid, WRK_INSERT);
         wacc_write_partial(&g->pac, &g->FP, g->acc, g->accn, g->mid, row, 0);
@@ -155,17 +125,17 @@ static void ia_process(WOperator *op, int input, const WChunk *in)
         if (g->PL->has_views) wacc_cleanup_values(g->PL);
     }
     /* per final key: the merged increments of its partial keys */
-    table_prepare(&g->ft, g->pt.n);
-    for (int pi = 0; pi < g->pt.n; pi++) {
+    table_prepare(&g->ft, g->pt.cg.ngroups);
+    for (int pi = 0; pi < g->pt.cg.ngroups; pi++) {
         wrow_encode_chunk(&g->tmp, in, g->pt.groups[pi].first_row, g->nfinal, g->fkeys);
         table_add(&g->ft, g->tmp.buf, g->tmp.len, pi);
     }
     WChunk *o = g->out;
-    for (int fi = 0; fi < g->ft.n; fi++) {
+    for (int fi = 0; fi < g->ft.cg.ngroups; fi++) {
         const Group *fg = &g->ft.groups[fi];
-        if (g->FL->has_views) wstate_set_key(g->backend, g->ft.keys.buf + fg->koff, fg->klen);
+        if (g->FL->has_views) wstate_set_key(g->backend, g->ft.cg.kbytes.buf + fg->koff, fg->klen);
         wacc_create(g->FL, g->acc, g->accn);
-        for (int pi = fg->first_row; pi >= 0; pi = g->ft.next[pi])
+        for (int pi = fg->first_row; pi >= 0; pi = g->ft.cg.rows[pi])
             wacc_merge_partial(&g->fac, &g->FP, g->acc, g->accn, g->mid, pi, 0);
         if (o->nrows >= o->cap) flush_out(g);
         int row = wchunk_add_row(o, WRK_INSERT);
@@ -267,6 +237,8 @@ WOperator *wop_incremental_agg_new(WExecCtx *ctx, const WIncrementalAggSpec *spe
     g->ttl_ms = spec->ttl_ms > 0 ? spec->ttl_ms : 0;
     warena_init(&g->scratch, 0);
     wsb_init(&g->tmp);
+    wcg_init(&g->pt.cg, sizeof(Group));
+    wcg_init(&g->ft.cg, sizeof(Group));
     g->backend = wexec_new_backend(ctx, "IncrementalGroupAggregate");
     int cap = ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP;
     g->out = wchunk_new(spec->out.ncols, spec->out.types, cap);

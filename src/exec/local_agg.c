@@ -15,6 +15,7 @@
 #include "../types/row.h"
 #include "../types/compare.h"
 #include "../common/hash.h"
+#include "chunk_groups.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,37 +44,13 @@ typedef struct LocalAgg {
     WAggPartial P;
     WChunk *out;
     /* per-call */
-    int32_t *table;
-    int tcap;
+    WChunkGroups cg;                /* table, rows, key bytes; groups aliases cg.groups */
     Group *groups;
-    int ngroups, gcap;
-    int32_t *row_group;
-    int rcap;
-    WStrBuf kbytes, tmp;
+    WStrBuf tmp;
     int64_t rows_combined;
 } LocalAgg;
 
-static void prepare(LocalAgg *g, int nrows)
-{
-    int need = 16;
-    while (need < nrows * 2) need *= 2;
-    if (need > g->tcap) {
-        free(g->table);
-        g->table = wmalloc(sizeof(int32_t) * (size_t)need);
-        g->tcap = need;
-    }
-    memset(g->table, 0xff, sizeof(int32_t) * (size_t)g->tcap);
-    if (nrows > g->gcap) {
-        g->gcap = nrows;
-        g->groups = wrealloc(g->groups, sizeof(Group) * (size_t)nrows);
-    }
-    if (nrows > g->rcap) {
-        g->rcap = nrows;
-        g->row_group = wrealloc(g->row_group, sizeof(int32_t) * (size_t)nrows);
-    }
-    g->ngroups = 0;
-    wsb_clear(&g->kbytes);
-}
+static void prepare(LocalAgg *g, int nrows) { g->groups = wcg_prepare(&g->cg, nrows); }
 
 static uint64_t key_hash(const LocalAgg *g, const WChunk *in, int r)
 {
@@ -98,32 +75,32 @@ static bool same_key(const LocalAgg *g, const WChunk *in, int a, int b)
 /* Value keys: hash and compare the datums, encode a key only for a new group. */
 static void group_rows_datum(LocalAgg *g, const WChunk *in)
 {
-    uint32_t mask = (uint32_t)g->tcap - 1;
+    uint32_t mask = (uint32_t)g->cg.tcap - 1;
     for (int r = 0; r < in->nrows; r++) {
         uint64_t h = key_hash(g, in, r);
         uint32_t i = (uint32_t)h & mask;
         int gi;
         for (;;) {
-            gi = g->table[i];
+            gi = g->cg.table[i];
             if (gi < 0) {
-                gi = g->ngroups++;
+                gi = g->cg.ngroups++;
                 Group *n = &g->groups[gi];
                 n->hash = h;
                 n->first_row = r;
                 n->acc = NULL;
                 n->nulls = NULL;
                 wrow_encode_chunk(&g->tmp, in, r, g->nkeys, g->keys);
-                n->koff = (uint32_t)g->kbytes.len;
+                n->koff = (uint32_t)g->cg.kbytes.len;
                 n->klen = (uint32_t)g->tmp.len;
-                wsb_appendn(&g->kbytes, g->tmp.buf, g->tmp.len);
-                g->table[i] = gi;
+                wsb_appendn(&g->cg.kbytes, g->tmp.buf, g->tmp.len);
+                g->cg.table[i] = gi;
                 break;
             }
             const Group *o = &g->groups[gi];
             if (o->hash == h && same_key(g, in, o->first_row, r)) break;
             i = (i + 1) & mask;
         }
-        g->row_group[r] = gi;
+        g->cg.rows[r] = gi;
     }
 }
 
@@ -133,39 +110,39 @@ static void group_rows(LocalAgg *g, const WChunk *in)
         group_rows_datum(g, in);
         return;
     }
-    uint32_t mask = (uint32_t)g->tcap - 1;
+    uint32_t mask = (uint32_t)g->cg.tcap - 1;
     for (int r = 0; r < in->nrows; r++) {
         wrow_encode_chunk(&g->tmp, in, r, g->nkeys, g->keys);
         uint64_t h = whash_bytes(g->tmp.buf, g->tmp.len, 17);
         uint32_t i = (uint32_t)h & mask;
         int gi;
         for (;;) {
-            gi = g->table[i];
+            gi = g->cg.table[i];
             if (gi < 0) {
-                gi = g->ngroups++;
+                gi = g->cg.ngroups++;
                 Group *n = &g->groups[gi];
                 n->hash = h;
                 n->first_row = r;
-                n->koff = (uint32_t)g->kbytes.len;
+                n->koff = (uint32_t)g->cg.kbytes.len;
                 n->klen = (uint32_t)g->tmp.len;
                 n->acc = NULL;
                 n->nulls = NULL;
-                wsb_appendn(&g->kbytes, g->tmp.buf, g->tmp.len);
-                g->table[i] = gi;
+                wsb_appendn(&g->cg.kbytes, g->tmp.buf, g->tmp.len);
+                g->cg.table[i] = gi;
                 break;
             }
             const Group *o = &g->groups[gi];
-            if (o->hash == h && o->klen == g->tmp.len && !memcmp(g->kbytes.buf + o->koff, g->tmp.buf, g->tmp.len))
+            if (o->hash == h && o->klen == g->tmp.len && !memcmp(g->cg.kbytes.buf + o->koff, g->tmp.buf, g->tmp.len))
                 break;
             i = (i + 1) & mask;
         }
-        g->row_group[r] = gi;
+        g->cg.rows[r] = gi;
     }
 }
 
 static void set_key(LocalAgg *g, const Group *gr)
 {
-    wstate_set_key(g->backend, g->kbytes.buf + gr->koff, gr->klen);
+    wstate_set_key(g->backend, g->cg.kbytes.buf + gr->koff, gr->klen);
 }
 
 static void flush_out(LocalAgg *g)
@@ -189,7 +166,7 @@ static void la_process(WOperator *op, int input, const WChunk *in)
     int nf = L->nfields;
     int cur = -1;
     for (int r = 0; r < in->nrows; r++) {
-        int gi = g->row_group[r];
+        int gi = g->cg.rows[r];
         Group *gr = &g->groups[gi];
         if (!gr->acc) {
             gr->acc = wa_alloc(&g->scratch, sizeof(WDatum) * (size_t)nf);
@@ -203,9 +180,9 @@ static void la_process(WOperator *op, int input, const WChunk *in)
         if (wrowkind_is_retract((WRowKind)in->kinds[r])) wacc_retract(&g->ac, gr->acc, gr->nulls, in, r);
         else wacc_accumulate(&g->ac, gr->acc, gr->nulls, in, r);
     }
-    g->rows_combined += in->nrows - g->ngroups;
+    g->rows_combined += in->nrows - g->cg.ngroups;
     WChunk *o = g->out;
-    for (int gi = 0; gi < g->ngroups; gi++) {
+    for (int gi = 0; gi < g->cg.ngroups; gi++) {
         Group *gr = &g->groups[gi];
         if (o->nrows >= o->cap) flush_out(g);
         int row = wchunk_add_row(o, WRK_INSERT);
@@ -240,11 +217,8 @@ static void la_destroy(WOperator *op)
     warena_free(&g->scratch);
     warena_free(&g->parena);
     wchunk_free(g->out);
-    wsb_free(&g->kbytes);
     wsb_free(&g->tmp);
-    free(g->table);
-    free(g->groups);
-    free(g->row_group);
+    wcg_free(&g->cg);
     free(g->keys);
     free(g->ktypes);
     free(g);
@@ -302,7 +276,7 @@ WOperator *wop_local_agg_new(WExecCtx *ctx, const WLocalAggSpec *spec)
     }
     g->naggs = spec->naggs;
     warena_init(&g->scratch, 0);
-    wsb_init(&g->kbytes);
+    wcg_init(&g->cg, sizeof(Group));
     wsb_init(&g->tmp);
     g->backend = wexec_new_backend(ctx, "LocalGroupAggregate");
     g->out = wchunk_new(spec->out.ncols, spec->out.types, ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP);

@@ -22,6 +22,7 @@
 #include "window_util.h"
 #include "../types/row.h"
 #include "../common/hash.h"
+#include "chunk_groups.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,37 +55,13 @@ typedef struct LocalWindowAgg {
     WAggPartial P;
     WChunk *out;
     /* per call */
-    int32_t *table;
-    int tcap;
+    WChunkGroups cg;                /* table, rows, key bytes; groups aliases cg.groups */
     Group *groups;
-    int ngroups, gcap;
-    int32_t *row_group;
-    int rcap;
-    WStrBuf kbytes, tmp;
+    WStrBuf tmp;
     int64_t rows_combined;
 } LocalWindowAgg;
 
-static void prepare(LocalWindowAgg *g, int nrows)
-{
-    int need = 16;
-    while (need < nrows * 2) need *= 2;
-    if (need > g->tcap) {
-        free(g->table);
-        g->table = wmalloc(sizeof(int32_t) * (size_t)need);
-        g->tcap = need;
-    }
-    memset(g->table, 0xff, sizeof(int32_t) * (size_t)g->tcap);
-    if (nrows > g->gcap) {
-        g->gcap = nrows;
-        g->groups = wrealloc(g->groups, sizeof(Group) * (size_t)nrows);
-    }
-    if (nrows > g->rcap) {
-        g->rcap = nrows;
-        g->row_group = wrealloc(g->row_group, sizeof(int32_t) * (size_t)nrows);
-    }
-    g->ngroups = 0;
-    wsb_clear(&g->kbytes);
-}
+static void prepare(LocalWindowAgg *g, int nrows) { g->groups = wcg_prepare(&g->cg, nrows); }
 
 /* The slice end of row r, false with err set for a NULL time attribute / window end. */
 static bool slice_end_of(LocalWindowAgg *g, const WChunk *in, int r, int64_t *end, WError *err)
@@ -111,7 +88,7 @@ static bool slice_end_of(LocalWindowAgg *g, const WChunk *in, int r, int64_t *en
 /* Groups rows by (key bytes, slice end); false with err set on a bad row. */
 static bool group_rows(LocalWindowAgg *g, const WChunk *in, WError *err)
 {
-    uint32_t mask = (uint32_t)g->tcap - 1;
+    uint32_t mask = (uint32_t)g->cg.tcap - 1;
     for (int r = 0; r < in->nrows; r++) {
         int64_t se;
         if (!slice_end_of(g, in, r, &se, err)) return false;
@@ -121,34 +98,34 @@ static bool group_rows(LocalWindowAgg *g, const WChunk *in, WError *err)
         uint32_t i = (uint32_t)h & mask;
         int gi;
         for (;;) {
-            gi = g->table[i];
+            gi = g->cg.table[i];
             if (gi < 0) {
-                gi = g->ngroups++;
+                gi = g->cg.ngroups++;
                 Group *n = &g->groups[gi];
                 n->hash = h;
                 n->first_row = r;
                 n->slice_end = se;
-                n->koff = (uint32_t)g->kbytes.len;
+                n->koff = (uint32_t)g->cg.kbytes.len;
                 n->klen = (uint32_t)g->tmp.len;
                 n->acc = NULL;
                 n->nulls = NULL;
-                wsb_appendn(&g->kbytes, g->tmp.buf, g->tmp.len);
-                g->table[i] = gi;
+                wsb_appendn(&g->cg.kbytes, g->tmp.buf, g->tmp.len);
+                g->cg.table[i] = gi;
                 break;
             }
             const Group *o = &g->groups[gi];
-            if (o->hash == h && o->klen == g->tmp.len && !memcmp(g->kbytes.buf + o->koff, g->tmp.buf, g->tmp.len))
+            if (o->hash == h && o->klen == g->tmp.len && !memcmp(g->cg.kbytes.buf + o->koff, g->tmp.buf, g->tmp.len))
                 break;
             i = (i + 1) & mask;
         }
-        g->row_group[r] = gi;
+        g->cg.rows[r] = gi;
     }
     return true;
 }
 
 static void set_key(LocalWindowAgg *g, const Group *gr)
 {
-    wstate_set_key(g->backend, g->kbytes.buf + gr->koff, gr->klen);
+    wstate_set_key(g->backend, g->cg.kbytes.buf + gr->koff, gr->klen);
 }
 
 static void flush_out(LocalWindowAgg *g)
@@ -179,7 +156,7 @@ static void lwa_process(WOperator *op, int input, const WChunk *in)
                      wrowkind_short(kind));
             return;
         }
-        int gi = g->row_group[r];
+        int gi = g->cg.rows[r];
         Group *gr = &g->groups[gi];
         if (!gr->acc) {
             gr->acc = wa_alloc(&g->scratch, sizeof(WDatum) * (size_t)nf);
@@ -192,10 +169,10 @@ static void lwa_process(WOperator *op, int input, const WChunk *in)
         }
         wacc_accumulate(&g->ac, gr->acc, gr->nulls, in, r);
     }
-    g->rows_combined += in->nrows - g->ngroups;
+    g->rows_combined += in->nrows - g->cg.ngroups;
     WChunk *o = g->out;
     int send = g->nkeys + g->P.ncols;
-    for (int gi = 0; gi < g->ngroups; gi++) {
+    for (int gi = 0; gi < g->cg.ngroups; gi++) {
         Group *gr = &g->groups[gi];
         if (o->nrows >= o->cap) flush_out(g);
         int row = wchunk_add_row(o, WRK_INSERT);
@@ -234,11 +211,8 @@ static void lwa_destroy(WOperator *op)
     warena_free(&g->scratch);
     warena_free(&g->parena);
     if (g->out) wchunk_free(g->out);
-    wsb_free(&g->kbytes);
     wsb_free(&g->tmp);
-    free(g->table);
-    free(g->groups);
-    free(g->row_group);
+    wcg_free(&g->cg);
     free(g->keys);
     free(g);
 }
@@ -299,7 +273,7 @@ WOperator *wop_local_window_agg_new(WExecCtx *ctx, const WLocalWindowAggSpec *sp
     g->win = spec->win;
     g->shift = wwin_shift_of(&g->win, ctx->start_ms ? ctx->start_ms : wexec_now(ctx));
     warena_init(&g->scratch, 0);
-    wsb_init(&g->kbytes);
+    wcg_init(&g->cg, sizeof(Group));
     wsb_init(&g->tmp);
     g->backend = wexec_new_backend(ctx, "LocalWindowAggregate");
     g->out = wchunk_new(spec->out.ncols, spec->out.types, ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP);
