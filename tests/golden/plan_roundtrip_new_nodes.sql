@@ -16,6 +16,10 @@ CREATE TABLE Ticker (
   symbol STRING, rowtime TIMESTAMP(3), price INT, tax INT,
   WATERMARK FOR rowtime AS rowtime - INTERVAL '1' SECOND
 ) WITH ('connector' = 'filesystem', 'path' = '$DATA/ticker.csv', 'format' = 'csv');
+CREATE TABLE mr (
+  k STRING, id INT, v STRING, ts TIMESTAMP(3),
+  WATERMARK FOR ts AS ts
+) WITH ('connector' = 'filesystem', 'path' = '$DATA/mr_events.csv', 'format' = 'csv');
 CREATE TABLE ev (
   k INT, b BIGINT, ts TIMESTAMP(3),
   WATERMARK FOR ts AS ts - INTERVAL '5' SECOND
@@ -27,6 +31,8 @@ CREATE TABLE distinct_buyers (buyer_id BIGINT, n BIGINT, m DECIMAL(10, 2)) WITH 
 CREATE TABLE common (k INT, v STRING) WITH ('connector' = 'print', 'print-identifier' = 'common');
 CREATE TABLE matched (symbol STRING, start_tstamp TIMESTAMP(3), bottom_tstamp TIMESTAMP(3), end_tstamp TIMESTAMP(3), n BIGINT)
   WITH ('connector' = 'print', 'print-identifier' = 'matched');
+CREATE TABLE runs (k STRING, first_id INT, last_id INT, n BIGINT, avg_id INT, mt TIMESTAMP(3))
+  WITH ('connector' = 'print', 'print-identifier' = 'runs');
 CREATE TABLE top3 (purchase_id BIGINT, price DECIMAL(10, 2)) WITH ('connector' = 'print', 'print-identifier' = 'top3');
 CREATE TABLE by_time (purchase_id BIGINT, ts TIMESTAMP(3)) WITH ('connector' = 'print', 'print-identifier' = 'by_time');
 CREATE TABLE windows (buyer_id BIGINT, window_start TIMESTAMP(3), window_end TIMESTAMP(3), n BIGINT, total DECIMAL(38, 2))
@@ -90,6 +96,26 @@ INSERT INTO matched SELECT * FROM Ticker MATCH_RECOGNIZE (
                        PRICE_DOWN.price < LAST(PRICE_DOWN.price, 1),
          PRICE_UP AS PRICE_UP.price > LAST(PRICE_DOWN.price, 1)) MR;
 EXECUTE PLAN 'file://$TMP/matched.json';
+
+-- Match: SUBSET, WITHIN, a reluctant quantifier, SKIP TO FIRST, aggregates, MATCH_ROWTIME()
+INSERT INTO runs SELECT * FROM mr MATCH_RECOGNIZE (
+  PARTITION BY k ORDER BY ts
+  MEASURES FIRST(A.id) AS first_id, LAST(AB.id) AS last_id, COUNT(*) AS n, AVG(A.id) AS avg_id,
+           MATCH_ROWTIME() AS mt
+  AFTER MATCH SKIP TO FIRST B
+  PATTERN (A+? B) WITHIN INTERVAL '5' SECOND
+  SUBSET AB = (A, B)
+  DEFINE A AS A.v = 'a', B AS B.v = 'b' AND B.id > FIRST(A.id)) MR;
+COMPILE PLAN 'file://$TMP/runs.json' FOR
+INSERT INTO runs SELECT * FROM mr MATCH_RECOGNIZE (
+  PARTITION BY k ORDER BY ts
+  MEASURES FIRST(A.id) AS first_id, LAST(AB.id) AS last_id, COUNT(*) AS n, AVG(A.id) AS avg_id,
+           MATCH_ROWTIME() AS mt
+  AFTER MATCH SKIP TO FIRST B
+  PATTERN (A+? B) WITHIN INTERVAL '5' SECOND
+  SUBSET AB = (A, B)
+  DEFINE A AS A.v = 'a', B AS B.v = 'b' AND B.id > FIRST(A.id)) MR;
+EXECUTE PLAN 'file://$TMP/runs.json';
 
 -- SortLimit, Limit and TemporalSort
 INSERT INTO top3 SELECT purchase_id, price FROM purchases ORDER BY price DESC LIMIT 3;
