@@ -8,6 +8,7 @@
 #include "explain_internal.h"
 #include "json_out.h"
 #include "../plan/agg_rules.h"
+#include "../plan/over_window.h"
 #include "../common/duration.h"
 
 #include <string.h>
@@ -311,6 +312,17 @@ static json_t *iso_duration(int64_t ms)
 }
 
 static void two_phase_json(const ExCtx *x, const WRel *r, json_t *j);
+static void over_spec_json(const ExCtx *x, const WRel *r, const WRel *in, json_t *j);
+
+/* {kind: INPUT_REF, inputIndex, type} of input field i (through a projected scan's map cm) */
+static json_t *input_ref_json(const WRel *in, int i, const int *cm)
+{
+    json_t *e = json_object();
+    json_object_set_new(e, "kind", json_string("INPUT_REF"));
+    json_object_set_new(e, "inputIndex", json_integer(cm ? cm[i] : i));
+    json_object_set_new(e, "type", ex_type_json(in->out.types[i]));
+    return e;
+}
 static const WRel *window_global_of(const ExCtx *x, const WRel *local);
 static json_t *acc_row_type_json(const ExCtx *x, const WRel *r, const WSchema *os);
 
@@ -602,6 +614,59 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
     case WR_CORRELATE:
         ex_correlate_json(x, r, j);
         break;
+    case WR_REPLICATE_ROWS: {
+        /* Correlate with the internal table function $REPLICATE_ROWS$1 over all input fields
+           (the count first); its row type is the fields it appends */
+        json_object_set_new(j, "joinType", json_string("INNER"));
+        json_t *fc = json_object(), *ops = json_array();
+        json_object_set_new(fc, "kind", json_string("CALL"));
+        json_object_set_new(fc, "internalName", json_string("$REPLICATE_ROWS$1"));
+        for (int i = 0; i < in->out.n; i++) json_array_append_new(ops, input_ref_json(in, i, cm));
+        json_object_set_new(fc, "operands", ops);
+        const char *const *on = ex_out_names(x, r);
+        int nf = r->out.n - in->out.n;
+        WSchema fs = {nf, (const char **)on + in->out.n, r->out.types + in->out.n};
+        json_t *row = ex_row_type_json(a, &fs);
+        if (json_is_string(row)) {
+            json_t *nn = json_string(wa_sprintf(a, "%s NOT NULL", json_string_value(row)));
+            json_decref(row);
+            row = nn;
+        }
+        json_object_set_new(fc, "type", row);
+        json_object_set_new(j, "functionCall", fc);
+        json_object_set_new(j, "condition", json_null());
+        break;
+    }
+    case WR_EXPAND: {
+        /* projects: one RexNode list per projection: input fields, typed NULLs, the expand id */
+        json_t *projects = json_array();
+        int nc = r->out.n;
+        for (int k = 0; k < r->nexpand; k++) {
+            json_t *pr = json_array();
+            for (int c = 0; c < nc; c++) {
+                int src = r->expand_src[k * nc + c];
+                if (src >= 0) {
+                    json_array_append_new(pr, input_ref_json(in, src, cm));
+                } else {
+                    json_t *l = json_object();
+                    json_object_set_new(l, "kind", json_string("LITERAL"));
+                    json_object_set_new(l, "value", src == -1 ? json_null() : json_integer(r->expand_ids[k]));
+                    json_object_set_new(l, "type", ex_type_json(src == -1 ? wtype_with_nullable(a, r->out.types[c], true)
+                                                                          : r->out.types[c]));
+                    json_array_append_new(pr, l);
+                }
+            }
+            json_array_append_new(projects, pr);
+        }
+        json_object_set_new(j, "projects", projects);
+        break;
+    }
+    case WR_OVER_AGG:
+        if (r->over_stream) over_spec_json(x, r, in, j);
+        break;
+    case WR_MATCH:
+        ex_match_json(x, r, j);
+        break;
     default:
         break;
     }
@@ -685,6 +750,102 @@ static void two_phase_json(const ExCtx *x, const WRel *r, json_t *j)
     json_object_set_new(j, "needRetraction", json_boolean(r->input_retracts));
     if (r->kind == WR_GLOBAL_GROUP_AGG)
         json_object_set_new(j, "state", one_state(r->ttl_ms, "globalGroupAggregateState"));
+}
+
+/* A constant of an OverAggregate's window group: its input index (after the input's fields),
+   equal literals shared as in Calcite's RexProgram. Takes lit (owned). */
+static int over_constant(json_t *consts, int nin, json_t *lit)
+{
+    for (size_t i = 0; i < json_array_size(consts); i++)
+        if (json_equal(json_array_get(consts, i), lit)) { json_decref(lit); return nin + (int)i; }
+    json_array_append_new(consts, lit);
+    return nin + (int)json_array_size(consts) - 1;
+}
+
+/* StreamExecOverAggregate's overSpec: partition, one group (orderBy, frame, calls: aggregates,
+   $LAG$1 with its offset among the constants, $ROW_NUMBER$1 / $RANK$1 / $DENSE_RANK$1),
+   constants, originalInputFields. */
+static void over_spec_json(const ExCtx *x, const WRel *r, const WRel *in, json_t *j)
+{
+    WArena *a = x->p->arena;
+    const WOverWindow *w = &r->over_stream->windows[0];
+    int nin = in->out.n;
+    const char *const *on = ex_out_names(x, r);
+    json_t *spec = json_object(), *consts = json_array();
+    json_t *part = json_object();
+    json_object_set_new(part, "fields", ints_json(r->nkeys, r->keys));
+    json_object_set_new(spec, "partition", part);
+    json_t *g = json_object();
+    json_t *ob = json_object(), *of = json_array(), *f = json_object();
+    json_object_set_new(f, "index", json_integer(r->time_col));
+    json_object_set_new(f, "isAscending", json_true());
+    json_object_set_new(f, "nullIsLast", json_false());
+    json_array_append_new(of, f);
+    json_object_set_new(ob, "fields", of);
+    json_object_set_new(g, "orderBy", ob);
+    json_object_set_new(g, "isRows", json_boolean(r->over_rows));
+    json_t *lb = json_object();
+    if (r->over_unbounded) {
+        json_object_set_new(lb, "kind", json_string("UNBOUNDED_PRECEDING"));
+    } else {
+        json_object_set_new(lb, "kind", json_string("BOUNDED_WINDOW"));
+        json_object_set_new(lb, "isPreceding", json_true());
+        json_t *lit;
+        if (w->lower.lit) {
+            lit = ex_rex_json(x->p, w->lower.lit, NULL);
+        } else {
+            WExpr l = {.kind = WX_LITERAL, .type = &WTYPE_BIGINT_NN, .lit.i = r->over_preceding};
+            lit = ex_rex_json(x->p, &l, NULL);
+        }
+        json_t *ref = json_object();
+        json_object_set_new(ref, "kind", json_string("INPUT_REF"));
+        json_object_set_new(ref, "inputIndex", json_integer(over_constant(consts, nin, json_incref(lit))));
+        json_object_set(ref, "type", json_object_get(lit, "type"));
+        json_decref(lit);
+        json_object_set_new(lb, "offset", ref);
+    }
+    json_object_set_new(g, "lowerBound", lb);
+    json_t *ub = json_object();
+    json_object_set_new(ub, "kind", json_string("CURRENT_ROW"));
+    json_object_set_new(g, "upperBound", ub);
+    json_t *calls = json_array();
+    for (int i = 0; i < w->ncalls; i++) {
+        const WOverCall *c = &w->calls[i];
+        const char *name = nin + i < r->out.n ? on[nin + i] : c->name;
+        if (c->fn == WOF_AGG) {
+            json_t *one = agg_calls_json(1, &c->agg, &name);
+            json_array_append(calls, json_array_get(one, 0));
+            json_decref(one);
+            continue;
+        }
+        json_t *cj = json_object();
+        json_object_set_new(cj, "name", json_string(name));
+        const char *in_name = c->fn == WOF_LAG ? "$LAG$1" : c->fn == WOF_RANK ? "$RANK$1"
+                            : c->fn == WOF_DENSE_RANK ? "$DENSE_RANK$1" : "$ROW_NUMBER$1";
+        json_object_set_new(cj, "internalName", json_string(in_name));
+        json_t *al = json_array();
+        if (c->fn == WOF_LAG) {
+            json_array_append_new(al, json_integer(c->arg));
+            WExpr l = {.kind = WX_LITERAL, .type = &WTYPE_INT_NN, .lit.i = c->n};
+            json_array_append_new(al, json_integer(over_constant(consts, nin, ex_rex_json(x->p, &l, NULL))));
+            if (c->default_col >= 0) json_array_append_new(al, json_integer(c->default_col));
+        }
+        json_object_set_new(cj, "argList", al);
+        json_object_set_new(cj, "filterArg", json_integer(-1));
+        json_object_set_new(cj, "distinct", json_false());
+        json_object_set_new(cj, "approximate", json_false());
+        json_object_set_new(cj, "ignoreNulls", json_false());
+        json_object_set_new(cj, "type", ex_type_json(c->type));
+        json_array_append_new(calls, cj);
+    }
+    json_object_set_new(g, "aggCalls", calls);
+    json_t *groups = json_array();
+    json_array_append_new(groups, g);
+    json_object_set_new(spec, "groups", groups);
+    json_object_set_new(spec, "constants", consts);
+    json_object_set_new(spec, "originalInputFields", json_integer(nin));
+    json_object_set_new(j, "overSpec", spec);
+    (void)a;
 }
 
 /* The local aggregate whose accumulator row r carries (r itself, or below an exchange). */

@@ -117,5 +117,7 @@ bool ex_setops_null_safe_condition(const WRel *r, const char *const *names, ExDi
 void ex_match_digest(const ExCtx *x, const WRel *r, const char *const *inn, ExDialect d, WStrBuf *out);
 /* The Abstract Syntax Tree line: LogicalMatch(partition=[[0]], ..., inputFields=[[...]]) and a newline. */
 void ex_match_ast(const WRel *r, WStrBuf *out);
+/* stream-exec-match_1's matchSpec into node j (match_json.c). */
+void ex_match_json(const ExCtx *x, const WRel *r, json_t *j);
 
 #endif

@@ -6,7 +6,7 @@
  * table.exec.state.ttl). Nodes weir keeps apart from Flink's (the projection of a scan, the
  * upsert materializer of a sink) are rebuilt. See explain.h.
  */
-#include "explain_internal.h"
+#include "plan_reader_internal.h"
 #include "../sql/parser.h"
 #include "../expr/functions.h"
 #include "../common/duration.h"
@@ -17,26 +17,15 @@
 #include <string.h>
 #include <strings.h>
 
-typedef struct Rd {
-    WPlanCtx *p;
-    WArena *a;
-    int64_t dflt_ttl;
-    int n;
-    json_t **nodes;         /* by position */
-    int *ids;
-    WRel **rels;            /* built node per position */
-    json_t *edges;
-    int next_id;
-} Rd;
 
-static bool fail(Rd *r, const char *fmt, const char *what)
+bool rd_fail(Rd *r, const char *fmt, const char *what)
 {
     return werr_set(r->p->err, WEXC_TABLE, fmt, what ? what : "");
 }
 
 /* ---------------- types ---------------- */
 
-static const WType *type_from_json(Rd *r, json_t *j)
+const WType *rd_type(Rd *r, json_t *j)
 {
     WArena *a = r->a;
     if (json_is_string(j)) {
@@ -45,7 +34,7 @@ static const WType *type_from_json(Rd *r, json_t *j)
         WError tmp;
         werr_clear(&tmp);
         AstType *t = wsql_parse_type(a, s, &tmp);
-        if (!t) { fail(r, "The compiled plan has a type weir cannot read: %s", s); return NULL; }
+        if (!t) { rd_fail(r, "The compiled plan has a type weir cannot read: %s", s); return NULL; }
         const WType *w = wbind_type(r->p, t);
         if (!w) return NULL;
         /* VARCHAR(2147483647) is STRING */
@@ -53,7 +42,7 @@ static const WType *type_from_json(Rd *r, json_t *j)
     }
     if (json_is_object(j)) {
         const char *ty = json_string_value(json_object_get(j, "type"));
-        if (!ty) { fail(r, "The compiled plan has a malformed type%s", ""); return NULL; }
+        if (!ty) { rd_fail(r, "The compiled plan has a malformed type%s", ""); return NULL; }
         if (!strcmp(ty, "TIMESTAMP_WITHOUT_TIME_ZONE") || !strcmp(ty, "TIMESTAMP_WITH_LOCAL_TIME_ZONE")) {
             json_t *pj = json_object_get(j, "precision");
             int prec = pj ? (int)json_integer_value(pj) : 6;
@@ -68,15 +57,15 @@ static const WType *type_from_json(Rd *r, json_t *j)
         }
         /* accumulators of two-phase aggregation (MapView, MIN/MAX with retraction): bytes here */
         if (!strcmp(ty, "RAW")) return &WTYPE_BYTES;
-        fail(r, "The compiled plan has a type weir cannot read: %s", ty);
+        rd_fail(r, "The compiled plan has a type weir cannot read: %s", ty);
         return NULL;
     }
-    fail(r, "The compiled plan has a malformed type%s", "");
+    rd_fail(r, "The compiled plan has a malformed type%s", "");
     return NULL;
 }
 
 /* outputType: "ROW<`a` INT, `b` BIGINT>" or {"type":"ROW","fields":[{name, fieldType}]} */
-static bool schema_from_json(Rd *r, json_t *j, WSchema *out)
+bool rd_schema(Rd *r, json_t *j, WSchema *out)
 {
     WArena *a = r->a;
     if (json_is_object(j)) {
@@ -88,13 +77,13 @@ static bool schema_from_json(Rd *r, json_t *j, WSchema *out)
         for (int i = 0; i < n; i++) {
             json_t *fi = json_array_get(f, (size_t)i);
             out->names[i] = wa_strdup(a, json_string_value(json_object_get(fi, "name")) ? json_string_value(json_object_get(fi, "name")) : "");
-            out->types[i] = type_from_json(r, json_object_get(fi, "fieldType"));
+            out->types[i] = rd_type(r, json_object_get(fi, "fieldType"));
             if (!out->types[i]) return false;
         }
         return true;
     }
     const char *s = json_string_value(j);
-    if (!s || strncmp(s, "ROW<", 4) != 0) return fail(r, "The compiled plan has a malformed outputType%s", "");
+    if (!s || strncmp(s, "ROW<", 4) != 0) return rd_fail(r, "The compiled plan has a malformed outputType%s", "");
     /* split the top-level fields: `name` type, ... */
     int cap = 16, n = 0;
     const char **names = WA_ARRAY(a, const char *, cap);
@@ -135,7 +124,7 @@ static bool schema_from_json(Rd *r, json_t *j, WSchema *out)
         wsb_free(&nm);
         char *tstr = wa_strndup(a, ts, (size_t)(q - ts));
         json_t *tj = json_string(tstr);
-        types[n] = type_from_json(r, tj);
+        types[n] = rd_type(r, tj);
         json_decref(tj);
         if (!types[n]) return false;
         n++;
@@ -148,7 +137,7 @@ static bool schema_from_json(Rd *r, json_t *j, WSchema *out)
 
 /* ---------------- expressions ---------------- */
 
-static WExpr *rex_from_json(Rd *r, json_t *j, const WSchema *in);
+
 
 static bool literal_value(Rd *r, json_t *v, const WType *t, WExpr *e)
 {
@@ -168,12 +157,12 @@ static bool literal_value(Rd *r, json_t *v, const WType *t, WExpr *e)
         __int128 u;
         int sc;
         if (!wdec_parse_java(s, (int)strlen(s), &u, &sc) || !wdec_rescale(u, sc, t->scale, &e->lit.dec))
-            return fail(r, "The compiled plan has a bad DECIMAL literal: %s", s);
+            return rd_fail(r, "The compiled plan has a bad DECIMAL literal: %s", s);
         return true;
     }
     case WT_CHAR: case WT_VARCHAR: case WT_BINARY: case WT_VARBINARY: {
         const char *s = json_string_value(v);
-        if (!s) return fail(r, "The compiled plan has a bad string literal%s", "");
+        if (!s) return rd_fail(r, "The compiled plan has a bad string literal%s", "");
         size_t len = json_string_length(v);
         e->lit.s.p = wa_strndup(a, s, len);
         e->lit.s.len = (int32_t)len;
@@ -181,16 +170,16 @@ static bool literal_value(Rd *r, json_t *v, const WType *t, WExpr *e)
     }
     case WT_DATE: {
         const char *s = json_string_value(v);
-        return (s && wparse_date(s, (int)strlen(s), &e->lit.i)) || fail(r, "The compiled plan has a bad DATE literal%s", "");
+        return (s && wparse_date(s, (int)strlen(s), &e->lit.i)) || rd_fail(r, "The compiled plan has a bad DATE literal%s", "");
     }
     case WT_TIME: {
         const char *s = json_string_value(v);
-        return (s && wparse_time(s, (int)strlen(s), &e->lit.i)) || fail(r, "The compiled plan has a bad TIME literal%s", "");
+        return (s && wparse_time(s, (int)strlen(s), &e->lit.i)) || rd_fail(r, "The compiled plan has a bad TIME literal%s", "");
     }
     case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ: {
         const char *s = json_string_value(v);
         return (s && wparse_timestamp(s, (int)strlen(s), &e->lit.ts)) ||
-               fail(r, "The compiled plan has a bad TIMESTAMP literal%s", "");
+               rd_fail(r, "The compiled plan has a bad TIMESTAMP literal%s", "");
     }
     case WT_INTERVAL_DT: case WT_INTERVAL_YM: {
         const char *s = json_string_value(v);
@@ -198,7 +187,7 @@ static bool literal_value(Rd *r, json_t *v, const WType *t, WExpr *e)
         return true;
     }
     default:
-        return fail(r, "The compiled plan has a literal of a type EXECUTE PLAN cannot read yet%s", "");
+        return rd_fail(r, "The compiled plan has a literal of a type EXECUTE PLAN cannot read yet%s", "");
     }
 }
 
@@ -213,16 +202,32 @@ static const char *op_from_internal(const char *name, int nargs)
     return name;
 }
 
-static WExpr *rex_from_json(Rd *r, json_t *j, const WSchema *in)
+WExpr *rd_rex(Rd *r, json_t *j, const WSchema *in)
 {
     WArena *a = r->a;
     const char *kind = json_string_value(json_object_get(j, "kind"));
-    if (!kind) { fail(r, "The compiled plan has a malformed expression%s", ""); return NULL; }
-    const WType *t = type_from_json(r, json_object_get(j, "type"));
+    if (!kind) { rd_fail(r, "The compiled plan has a malformed expression%s", ""); return NULL; }
+    if (r->hook) {
+        bool handled = false;
+        WExpr *h = r->hook(r, j, r->hook_ctx, &handled);
+        if (h || handled) return h;
+    }
+    if (!strcmp(kind, "FIELD_ACCESS") && r->correl) {
+        /* a Correlate's $cor0.name: the left input's column of that name */
+        const char *nm = json_string_value(json_object_get(j, "name"));
+        const char *dot = nm ? strrchr(nm, '.') : NULL;
+        const char *col = dot ? dot + 1 : nm;
+        for (int i = 0; col && i < r->correl->n; i++)
+            if (!strcmp(r->correl->names[i], col))
+                return wexpr_column(a, i, r->correl->types[i], r->correl->names[i]);
+        rd_fail(r, "The compiled plan's correlation refers to a missing field: %s", nm);
+        return NULL;
+    }
+    const WType *t = rd_type(r, json_object_get(j, "type"));
     if (!t) return NULL;
     if (!strcmp(kind, "INPUT_REF")) {
         int idx = (int)json_integer_value(json_object_get(j, "inputIndex"));
-        if (idx < 0 || idx >= in->n) { fail(r, "The compiled plan refers to a missing input field%s", ""); return NULL; }
+        if (idx < 0 || idx >= in->n) { rd_fail(r, "The compiled plan refers to a missing input field%s", ""); return NULL; }
         return wexpr_column(a, idx, in->types[idx], in->names[idx]);
     }
     if (!strcmp(kind, "LITERAL")) {
@@ -230,9 +235,9 @@ static WExpr *rex_from_json(Rd *r, json_t *j, const WSchema *in)
         if (!literal_value(r, json_object_get(j, "value"), t, e)) return NULL;
         return e;
     }
-    if (strcmp(kind, "CALL") != 0) { fail(r, "The compiled plan has an expression of kind %s", kind); return NULL; }
+    if (strcmp(kind, "CALL") != 0) { rd_fail(r, "The compiled plan has an expression of kind %s", kind); return NULL; }
     const char *in_name = json_string_value(json_object_get(j, "internalName"));
-    if (!in_name) { fail(r, "The compiled plan has a call without internalName%s", ""); return NULL; }
+    if (!in_name) { rd_fail(r, "The compiled plan has a call without internalName%s", ""); return NULL; }
     /* strip "$" ... "$1" */
     char name[128];
     snprintf(name, sizeof name, "%s", in_name[0] == '$' ? in_name + 1 : in_name);
@@ -242,7 +247,7 @@ static WExpr *rex_from_json(Rd *r, json_t *j, const WSchema *in)
     int n = (int)json_array_size(ops);
     WExpr **args = WA_ARRAY(a, WExpr *, n ? n : 1);
     for (int i = 0; i < n; i++) {
-        args[i] = rex_from_json(r, json_array_get(ops, (size_t)i), in);
+        args[i] = rd_rex(r, json_array_get(ops, (size_t)i), in);
         if (!args[i]) return NULL;
     }
     WExprKind k = WX_CALL;
@@ -267,7 +272,7 @@ static WExpr *rex_from_json(Rd *r, json_t *j, const WSchema *in)
     if (k == WX_CALL) {
         const char *fn = op_from_internal(name, n);
         e->func = wfunc_lookup(fn);
-        if (!e->func) { fail(r, "The compiled plan calls a function weir does not know: %s", name); return NULL; }
+        if (!e->func) { rd_fail(r, "The compiled plan calls a function weir does not know: %s", name); return NULL; }
         e->name = e->func->name;
         if (e->func->prepare && !e->func->prepare(a, e, r->p->err)) return NULL;
     }
@@ -276,7 +281,7 @@ static WExpr *rex_from_json(Rd *r, json_t *j, const WSchema *in)
 
 /* ---------------- helpers ---------------- */
 
-static int ints_from_json(Rd *r, json_t *arr, int **out)
+int rd_ints(Rd *r, json_t *arr, int **out)
 {
     int n = (int)json_array_size(arr);
     *out = WA_ARRAY(r->a, int, n ? n : 1);
@@ -284,7 +289,7 @@ static int ints_from_json(Rd *r, json_t *arr, int **out)
     return n;
 }
 
-static int64_t ttl_of(Rd *r, json_t *node, int index)
+int64_t rd_ttl(Rd *r, json_t *node, int index)
 {
     json_t *st = json_object_get(node, "state");
     for (size_t i = 0; i < json_array_size(st); i++) {
@@ -299,7 +304,7 @@ static int64_t ttl_of(Rd *r, json_t *node, int index)
     return r->dflt_ttl;
 }
 
-static WRel *new_rel(Rd *r, WRelKind kind, int nin)
+WRel *rd_new_rel(Rd *r, WRelKind kind, int nin)
 {
     WRel *x = wrel_new(r->p, kind, nin);
     x->id = ++r->next_id;
@@ -309,7 +314,7 @@ static WRel *new_rel(Rd *r, WRelKind kind, int nin)
 
 /* The orderBy fields of a rank / sort node into x's sort columns; false (error set) when an
    index is outside the input row. */
-static bool read_sort_fields(Rd *r, json_t *j, WRel *x, const WRel *in)
+bool rd_sort_fields(Rd *r, json_t *j, WRel *x, const WRel *in)
 {
     json_t *of = json_object_get(json_object_get(j, "orderBy"), "fields");
     x->nsort = (int)json_array_size(of);
@@ -347,7 +352,7 @@ static WTable *table_from_json(Rd *r, json_t *tj, const char **qname)
     json_t *rt = json_object_get(tj, "resolvedTable");
     json_t *schema = json_object_get(rt, "schema");
     json_t *cols = json_object_get(schema, "columns");
-    if (!id || !cols) { fail(r, "The compiled plan has a table without identifier or schema%s", ""); return NULL; }
+    if (!id || !cols) { rd_fail(r, "The compiled plan has a table without identifier or schema%s", ""); return NULL; }
     WTable *t = WA_NEW(a, WTable);
     *qname = unquote_identifier(a, id);
     const char *dot = strrchr(*qname, '.');
@@ -369,7 +374,7 @@ static WTable *table_from_json(Rd *r, json_t *tj, const char **qname)
             continue;
         }
         col->kind = k && !strcmp(k, "METADATA") ? WCOL_METADATA : WCOL_PHYSICAL;
-        col->type = type_from_json(r, json_object_get(c, "dataType"));
+        col->type = rd_type(r, json_object_get(c, "dataType"));
         if (!col->type) return NULL;
     }
     json_t *pk = json_object_get(schema, "primaryKey");
@@ -381,7 +386,7 @@ static WTable *table_from_json(Rd *r, json_t *tj, const char **qname)
             const char *cn = json_string_value(json_array_get(pc, (size_t)k));
             t->pk[k] = -1;
             for (int i = 0; i < n; i++) if (cn && !strcmp(t->cols[i].name, cn)) t->pk[k] = i;
-            if (t->pk[k] < 0) { fail(r, "The compiled plan's primary key names a missing column: %s", cn); return NULL; }
+            if (t->pk[k] < 0) { rd_fail(r, "The compiled plan's primary key names a missing column: %s", cn); return NULL; }
         }
         const char *pkn = json_string_value(json_object_get(pk, "name"));
         t->pk_name = pkn ? wa_strdup(a, pkn) : NULL;
@@ -403,7 +408,7 @@ static WTable *table_from_json(Rd *r, json_t *tj, const char **qname)
         o->value = wa_strdup(a, json_string_value(val) ? json_string_value(val) : "");
     }
     if (!wopts_get(&t->options, "connector"))
-        { fail(r, "The compiled plan has no options for table '%s' (compile it with weir to run it here).", *qname); return NULL; }
+        { rd_fail(r, "The compiled plan has no options for table '%s' (compile it with weir to run it here).", *qname); return NULL; }
     return t;
 }
 
@@ -416,7 +421,7 @@ static void derive_mode(WRel *x)
     WRel *in = x->ninputs ? x->inputs[0] : NULL;
     switch (x->kind) {
     case WR_CALC: case WR_EXCHANGE: case WR_WATERMARK: case WR_SINK: case WR_SINK_MATERIALIZER:
-    case WR_MINIBATCH_ASSIGNER:
+    case WR_MINIBATCH_ASSIGNER: case WR_CORRELATE: case WR_EXPAND: case WR_REPLICATE_ROWS: case WR_WINDOW_TVF:
         x->changelog = in->changelog;
         break;
     case WR_LOCAL_GROUP_AGG: case WR_INCREMENTAL_GROUP_AGG: x->changelog = WCM_INSERT; break;
@@ -457,7 +462,7 @@ static void set_unique_from(Rd *r, WRel *x, json_t *keys)
 {
     if (json_array_size(keys) == 0) return;
     int *k;
-    int n = ints_from_json(r, json_array_get(keys, 0), &k);
+    int n = rd_ints(r, json_array_get(keys, 0), &k);
     x->nunique = n;
     x->unique = k;
 }
@@ -495,7 +500,7 @@ static int64_t iso_ms(const char *s)
     return ms;
 }
 
-static bool read_aggs(Rd *r, json_t *calls, WRel *x)
+bool rd_aggs(Rd *r, json_t *calls, WRel *x)
 {
     int n = (int)json_array_size(calls);
     x->naggs = n;
@@ -516,7 +521,7 @@ static bool read_aggs(Rd *r, json_t *calls, WRel *x)
         bool found = false;
         for (size_t k = 0; k < sizeof K / sizeof K[0]; k++)
             if (in && !strcmp(in, K[k].in)) { ac->kind = K[k].k; ac->name = K[k].name; found = true; }
-        if (!found) return fail(r, "The compiled plan uses an aggregate function weir does not know: %s", in);
+        if (!found) return rd_fail(r, "The compiled plan uses an aggregate function weir does not know: %s", in);
         json_t *args = json_object_get(c, "argList");
         ac->nargs = (int)json_array_size(args);
         if (ac->nargs > 2) ac->nargs = 2;
@@ -524,7 +529,7 @@ static bool read_aggs(Rd *r, json_t *calls, WRel *x)
         if (ac->kind == WAGG_COUNT && ac->nargs == 0) ac->kind = WAGG_COUNT_STAR;
         ac->filter_col = (int)json_integer_value(json_object_get(c, "filterArg"));
         ac->distinct = json_is_true(json_object_get(c, "distinct"));
-        ac->type = type_from_json(r, json_object_get(c, "type"));
+        ac->type = rd_type(r, json_object_get(c, "type"));
         if (!ac->type) return false;
         const char *nm = json_string_value(json_object_get(c, "name"));
         ac->out_name = nm ? wa_strdup(r->a, nm) : NULL;
@@ -565,17 +570,17 @@ static bool read_join_spec(Rd *r, json_t *js, WRel *x, const WSchema *combined)
     else if (jt && !strcmp(jt, "FULL")) x->join_type = AJ_FULL;
     else if (jt && !strcmp(jt, "SEMI")) x->semi = true;
     else if (jt && !strcmp(jt, "ANTI")) x->anti = true;
-    x->nkeys = ints_from_json(r, json_object_get(js, "leftKeys"), &x->keys);
+    x->nkeys = rd_ints(r, json_object_get(js, "leftKeys"), &x->keys);
     int *rk;
-    int nr = ints_from_json(r, json_object_get(js, "rightKeys"), &rk);
-    if (nr != x->nkeys) return fail(r, "The compiled plan has a join with unequal key lists%s", "");
+    int nr = rd_ints(r, json_object_get(js, "rightKeys"), &rk);
+    if (nr != x->nkeys) return rd_fail(r, "The compiled plan has a join with unequal key lists%s", "");
     x->right_keys = rk;
     json_t *fn = json_object_get(js, "filterNulls");
     x->key_filter_nulls = WA_ARRAY(r->a, bool, x->nkeys ? x->nkeys : 1);
     for (int k = 0; k < x->nkeys; k++) x->key_filter_nulls[k] = !json_is_false(json_array_get(fn, (size_t)k));
     json_t *c = json_object_get(js, "nonEquiCondition");
     if (c && !json_is_null(c)) {
-        x->join_cond = rex_from_json(r, c, combined);
+        x->join_cond = rd_rex(r, c, combined);
         if (!x->join_cond) return false;
     }
     return true;
@@ -598,11 +603,11 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
 {
     json_t *j = r->nodes[pos];
     const char *type = json_string_value(json_object_get(j, "type"));
-    if (!type) { fail(r, "The compiled plan has a node without type%s", ""); return NULL; }
+    if (!type) { rd_fail(r, "The compiled plan has a node without type%s", ""); return NULL; }
     WSchema out;
-    if (!schema_from_json(r, json_object_get(j, "outputType"), &out)) return NULL;
+    if (!rd_schema(r, json_object_get(j, "outputType"), &out)) return NULL;
     WRel *in = nin ? ins[0] : NULL;
-#define NEED(k) do { if (nin != (k)) { fail(r, "The compiled plan's node %s has the wrong number of inputs.", type); return NULL; } } while (0)
+#define NEED(k) do { if (nin != (k)) { rd_fail(r, "The compiled plan's node %s has the wrong number of inputs.", type); return NULL; } } while (0)
     WRel *x;
     if (!strcmp(type, "stream-exec-table-source-scan_1")) {
         NEED(0);
@@ -610,7 +615,7 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         const char *qname;
         WTable *t = table_from_json(r, json_object_get(sts, "table"), &qname);
         if (!t) return NULL;
-        x = new_rel(r, WR_SCAN, 0);
+        x = rd_new_rel(r, WR_SCAN, 0);
         x->table = t;
         x->table_qname = qname;
         int *phys = WA_ARRAY(r->a, int, t->ncols ? t->ncols : 1);
@@ -657,7 +662,7 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
             if (!at || strcmp(at, "ProjectPushDown") != 0) continue;
             json_t *pf = json_object_get(ability, "projectedFields");
             int n = (int)json_array_size(pf);
-            WRel *c = new_rel(r, WR_CALC, 1);
+            WRel *c = rd_new_rel(r, WR_CALC, 1);
             c->inputs[0] = x;
             c->nexprs = n;
             c->exprs = WA_ARRAY(r->a, WExpr *, n ? n : 1);
@@ -666,7 +671,7 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
             c->out.types = WA_ARRAY(r->a, const WType *, n ? n : 1);
             for (int k = 0; k < n; k++) {
                 int col = (int)json_integer_value(json_array_get(json_array_get(pf, (size_t)k), 0));
-                if (col < 0 || col >= np) { fail(r, "The compiled plan projects a missing column%s", ""); return NULL; }
+                if (col < 0 || col >= np) { rd_fail(r, "The compiled plan projects a missing column%s", ""); return NULL; }
                 c->exprs[k] = wexpr_column(r->a, col, x->out.types[col], x->out.names[col]);
                 c->out.names[k] = x->out.names[col];
                 c->out.types[k] = x->out.types[col];
@@ -678,46 +683,46 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
     }
     if (!strcmp(type, "stream-exec-calc_1")) {
         NEED(1);
-        x = new_rel(r, WR_CALC, 1);
+        x = rd_new_rel(r, WR_CALC, 1);
         json_t *proj = json_object_get(j, "projection");
         x->nexprs = (int)json_array_size(proj);
         x->exprs = WA_ARRAY(r->a, WExpr *, x->nexprs ? x->nexprs : 1);
         for (int i = 0; i < x->nexprs; i++) {
-            x->exprs[i] = rex_from_json(r, json_array_get(proj, (size_t)i), &in->out);
+            x->exprs[i] = rd_rex(r, json_array_get(proj, (size_t)i), &in->out);
             if (!x->exprs[i]) return NULL;
             if (i < out.n) x->exprs[i]->name = out.names[i];
         }
         json_t *c = json_object_get(j, "condition");
         if (c && !json_is_null(c)) {
-            x->cond = rex_from_json(r, c, &in->out);
+            x->cond = rd_rex(r, c, &in->out);
             if (!x->cond) return NULL;
         }
     } else if (!strcmp(type, "stream-exec-watermark-assigner_1")) {
         NEED(1);
-        x = new_rel(r, WR_WATERMARK, 1);
+        x = rd_new_rel(r, WR_WATERMARK, 1);
         x->rowtime_col = (int)json_integer_value(json_object_get(j, "rowtimeFieldIndex"));
-        x->wm_expr = rex_from_json(r, json_object_get(j, "watermarkExpr"), &in->out);
+        x->wm_expr = rd_rex(r, json_object_get(j, "watermarkExpr"), &in->out);
         if (!x->wm_expr) return NULL;
     } else if (!strcmp(type, "stream-exec-exchange_1")) {
         NEED(1);
-        x = new_rel(r, WR_EXCHANGE, 1);
+        x = rd_new_rel(r, WR_EXCHANGE, 1);
         json_t *d = json_object_get(json_array_get(json_object_get(j, "inputProperties"), 0), "requiredDistribution");
         const char *dt = json_string_value(json_object_get(d, "type"));
-        if (dt && !strcmp(dt, "HASH")) x->nkeys = ints_from_json(r, json_object_get(d, "keys"), &x->keys);
+        if (dt && !strcmp(dt, "HASH")) x->nkeys = rd_ints(r, json_object_get(d, "keys"), &x->keys);
         else x->exchange_single = true;
         x->nunique = in->nunique;
         x->unique = in->unique;
     } else if (!strcmp(type, "stream-exec-drop-update-before_1")) {
         NEED(1);
-        x = new_rel(r, WR_DROP_UPDATE_BEFORE, 1);
+        x = rd_new_rel(r, WR_DROP_UPDATE_BEFORE, 1);
         x->nunique = in->nunique;
         x->unique = in->unique;
     } else if (!strcmp(type, "stream-exec-union_1")) {
-        x = new_rel(r, WR_UNION, nin);
+        x = rd_new_rel(r, WR_UNION, nin);
         for (int i = 0; i < nin; i++) x->inputs[i] = ins[i];
     } else if (!strcmp(type, "stream-exec-values_1")) {
         NEED(0);
-        x = new_rel(r, WR_VALUES, 0);
+        x = rd_new_rel(r, WR_VALUES, 0);
         json_t *tuples = json_object_get(j, "tuples");
         x->nrows = (int)json_array_size(tuples);
         x->rows = WA_ARRAY(r->a, WDatum *, x->nrows ? x->nrows : 1);
@@ -727,7 +732,7 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
             x->row_nulls[i] = WA_ARRAY(r->a, uint8_t, out.n ? out.n : 1);
             json_t *row = json_array_get(tuples, (size_t)i);
             for (int k = 0; k < out.n; k++) {
-                WExpr *lit = rex_from_json(r, json_array_get(row, (size_t)k), &out);
+                WExpr *lit = rd_rex(r, json_array_get(row, (size_t)k), &out);
                 if (!lit) return NULL;
                 x->rows[i][k] = lit->lit;
                 x->row_nulls[i][k] = lit->is_null;
@@ -736,19 +741,19 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         x->changelog = WCM_INSERT;
     } else if (!strcmp(type, "stream-exec-group-aggregate_1")) {
         NEED(1);
-        x = new_rel(r, WR_GROUP_AGG, 1);
-        x->nkeys = ints_from_json(r, json_object_get(j, "grouping"), &x->keys);
-        if (!read_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
+        x = rd_new_rel(r, WR_GROUP_AGG, 1);
+        x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
+        if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
         x->input_retracts = json_is_true(json_object_get(j, "needRetraction"));
         x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
-        x->ttl_ms = ttl_of(r, j, 0);
+        x->ttl_ms = rd_ttl(r, j, 0);
         int *u = WA_ARRAY(r->a, int, x->nkeys ? x->nkeys : 1);
         for (int i = 0; i < x->nkeys; i++) u[i] = i;
         x->nunique = x->nkeys;
         x->unique = u;
     } else if (!strcmp(type, "stream-exec-mini-batch-assigner_1")) {
         NEED(1);
-        x = new_rel(r, WR_MINIBATCH_ASSIGNER, 1);
+        x = rd_new_rel(r, WR_MINIBATCH_ASSIGNER, 1);
         json_t *mi = json_object_get(j, "miniBatchInterval");
         x->minibatch_ms = json_integer_value(json_object_get(mi, "interval"));
         const char *mode = json_string_value(json_object_get(mi, "mode"));
@@ -758,21 +763,21 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         x->unique = in->unique;
     } else if (!strcmp(type, "stream-exec-local-group-aggregate_1")) {
         NEED(1);
-        x = new_rel(r, WR_LOCAL_GROUP_AGG, 1);
-        x->nkeys = ints_from_json(r, json_object_get(j, "grouping"), &x->keys);
-        if (!read_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
+        x = rd_new_rel(r, WR_LOCAL_GROUP_AGG, 1);
+        x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
+        if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
         x->input_retracts = json_is_true(json_object_get(j, "needRetraction"));
         x->agg_input = in->out;
         x->count1_col = -1;
     } else if (!strcmp(type, "stream-exec-global-group-aggregate_1")) {
         NEED(1);
-        x = new_rel(r, WR_GLOBAL_GROUP_AGG, 1);
-        x->nkeys = ints_from_json(r, json_object_get(j, "grouping"), &x->keys);
-        if (!read_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
-        if (!schema_from_json(r, json_object_get(j, "localAggInputRowType"), &x->agg_input)) return NULL;
+        x = rd_new_rel(r, WR_GLOBAL_GROUP_AGG, 1);
+        x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
+        if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
+        if (!rd_schema(r, json_object_get(j, "localAggInputRowType"), &x->agg_input)) return NULL;
         x->input_retracts = json_is_true(json_object_get(j, "needRetraction"));
         x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
-        x->ttl_ms = ttl_of(r, j, 0);
+        x->ttl_ms = rd_ttl(r, j, 0);
         x->count1_col = -1;
         int *u = WA_ARRAY(r->a, int, x->nkeys ? x->nkeys : 1);
         for (int i = 0; i < x->nkeys; i++) u[i] = i;
@@ -780,27 +785,27 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         x->unique = u;
     } else if (!strcmp(type, "stream-exec-incremental-group-aggregate_1")) {
         NEED(1);
-        x = new_rel(r, WR_INCREMENTAL_GROUP_AGG, 1);
-        x->nkeys = ints_from_json(r, json_object_get(j, "partialAggGrouping"), &x->keys);
-        x->nfinal_keys = ints_from_json(r, json_object_get(j, "finalAggGrouping"), &x->final_keys);
-        if (!read_aggs(r, json_object_get(j, "partialOriginalAggCalls"), x)) return NULL;
-        if (!schema_from_json(r, json_object_get(j, "partialLocalAggInputRowType"), &x->agg_input)) return NULL;
+        x = rd_new_rel(r, WR_INCREMENTAL_GROUP_AGG, 1);
+        x->nkeys = rd_ints(r, json_object_get(j, "partialAggGrouping"), &x->keys);
+        x->nfinal_keys = rd_ints(r, json_object_get(j, "finalAggGrouping"), &x->final_keys);
+        if (!rd_aggs(r, json_object_get(j, "partialOriginalAggCalls"), x)) return NULL;
+        if (!rd_schema(r, json_object_get(j, "partialLocalAggInputRowType"), &x->agg_input)) return NULL;
         x->input_retracts = json_is_true(json_object_get(j, "partialAggNeedRetraction"));
-        x->ttl_ms = ttl_of(r, j, 0);
+        x->ttl_ms = rd_ttl(r, j, 0);
         x->count1_col = -1;
     } else if (!strcmp(type, "stream-exec-join_1")) {
         NEED(2);
-        x = new_rel(r, WR_JOIN, 2);
+        x = rd_new_rel(r, WR_JOIN, 2);
         WSchema comb = concat(r, &ins[0]->out, &ins[1]->out);
         if (!read_join_spec(r, json_object_get(j, "joinSpec"), x, &comb)) return NULL;
         set_unique_from(r, ins[0], json_object_get(j, "leftUpsertKeys"));
         set_unique_from(r, ins[1], json_object_get(j, "rightUpsertKeys"));
-        x->ttl_left_ms = ttl_of(r, j, 0);
-        x->ttl_right_ms = ttl_of(r, j, 1);
+        x->ttl_left_ms = rd_ttl(r, j, 0);
+        x->ttl_right_ms = rd_ttl(r, j, 1);
         x->ttl_ms = r->dflt_ttl;
     } else if (!strcmp(type, "stream-exec-interval-join_1")) {
         NEED(2);
-        x = new_rel(r, WR_INTERVAL_JOIN, 2);
+        x = rd_new_rel(r, WR_INTERVAL_JOIN, 2);
         json_t *ij = json_object_get(j, "intervalJoinSpec");
         WSchema comb = concat(r, &ins[0]->out, &ins[1]->out);
         if (!read_join_spec(r, json_object_get(ij, "joinSpec"), x, &comb)) return NULL;
@@ -811,19 +816,19 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         x->right_time_col = (int)json_integer_value(json_object_get(wb, "rightTimeIndex"));
     } else if (!strcmp(type, "stream-exec-temporal-join_1")) {
         NEED(2);
-        x = new_rel(r, WR_TEMPORAL_JOIN, 2);
+        x = rd_new_rel(r, WR_TEMPORAL_JOIN, 2);
         WSchema comb = concat(r, &ins[0]->out, &ins[1]->out);
         if (!read_join_spec(r, json_object_get(j, "joinSpec"), x, &comb)) return NULL;
         x->left_time_col = (int)json_integer_value(json_object_get(j, "leftTimeAttributeIndex"));
         x->right_time_col = (int)json_integer_value(json_object_get(j, "rightTimeAttributeIndex"));
     } else if (!strcmp(type, "stream-exec-deduplicate_1")) {
         NEED(1);
-        x = new_rel(r, WR_DEDUP, 1);
-        x->nkeys = ints_from_json(r, json_object_get(j, "uniqueKeys"), &x->keys);
+        x = rd_new_rel(r, WR_DEDUP, 1);
+        x->nkeys = rd_ints(r, json_object_get(j, "uniqueKeys"), &x->keys);
         x->dedup_rowtime = json_is_true(json_object_get(j, "isRowtime"));
         x->keep_last = json_is_true(json_object_get(j, "keepLastRow"));
         x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
-        x->ttl_ms = ttl_of(r, j, 0);
+        x->ttl_ms = rd_ttl(r, j, 0);
         x->time_col = -1;
         for (int i = 0; i < in->out.n; i++)
             if (wtype_is_timestamp(in->out.types[i]) &&
@@ -833,28 +838,28 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
     } else if (!strcmp(type, "stream-exec-rank_1") || !strcmp(type, "stream-exec-sort-limit_1") ||
                !strcmp(type, "stream-exec-limit_1")) {
         NEED(1);
-        x = new_rel(r, strcmp(type, "stream-exec-rank_1") ? WR_SORT_LIMIT : WR_RANK, 1);
+        x = rd_new_rel(r, strcmp(type, "stream-exec-rank_1") ? WR_SORT_LIMIT : WR_RANK, 1);
         x->sort_offset = x->sort_fetch = -1;
         const char *rt = json_string_value(json_object_get(j, "rankType"));
         x->rank_func = rt && !strcmp(rt, "RANK") ? 1 : rt && !strcmp(rt, "DENSE_RANK") ? 2 : 0;
-        x->nkeys = ints_from_json(r, json_object_get(json_object_get(j, "partition"), "fields"), &x->keys);
-        if (!read_sort_fields(r, j, x, in)) return NULL;
+        x->nkeys = rd_ints(r, json_object_get(json_object_get(j, "partition"), "fields"), &x->keys);
+        if (!rd_sort_fields(r, j, x, in)) return NULL;
         json_t *rr = json_object_get(j, "rankRange");
         x->rank_start = json_integer_value(json_object_get(rr, "start"));
         x->rank_end = json_integer_value(json_object_get(rr, "end"));
         const char *rs = json_string_value(json_object_get(json_object_get(j, "rankStrategy"), "type"));
         x->rank_strategy = rs && !strcmp(rs, "AppendFast") ? 0 : rs && !strcmp(rs, "UpdateFast") ? 1 : 2;
         json_t *pks = json_object_get(json_object_get(j, "rankStrategy"), "primaryKeys");
-        if (pks) in->nunique = ints_from_json(r, pks, &in->unique);
+        if (pks) in->nunique = rd_ints(r, pks, &in->unique);
         x->output_rank_number = json_is_true(json_object_get(j, "outputRowNumber"));
         x->rank_col = x->output_rank_number ? out.n - 1 : -1;
         x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
-        x->ttl_ms = ttl_of(r, j, 0);
+        x->ttl_ms = rd_ttl(r, j, 0);
     } else if (!strcmp(type, "stream-exec-temporal-sort_1")) {
         NEED(1);
-        x = new_rel(r, WR_TEMPORAL_SORT, 1);
+        x = rd_new_rel(r, WR_TEMPORAL_SORT, 1);
         x->sort_offset = x->sort_fetch = -1;
-        if (!read_sort_fields(r, j, x, in)) return NULL;
+        if (!rd_sort_fields(r, j, x, in)) return NULL;
         if (!x->nsort || x->sort_desc[0] || in->out.types[x->sort_cols[0]]->time_attr == WTA_NONE) {
             werr_set(r->p->err, WEXC_TABLE, "Sort: Primary sort order of a streaming table must be ascending on time.\n"
                                          "please re-check sort statement according to the description above");
@@ -862,48 +867,48 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         }
     } else if (!strcmp(type, "stream-exec-changelog-normalize_1")) {
         NEED(1);
-        x = new_rel(r, WR_CHANGELOG_NORMALIZE, 1);
-        x->nkeys = ints_from_json(r, json_object_get(j, "uniqueKeys"), &x->keys);
+        x = rd_new_rel(r, WR_CHANGELOG_NORMALIZE, 1);
+        x->nkeys = rd_ints(r, json_object_get(j, "uniqueKeys"), &x->keys);
         x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
         x->input_retracts = true;
         json_t *fc = json_object_get(j, "filterCondition");
         if (fc && !json_is_null(fc)) {
-            x->normalize_filter = rex_from_json(r, fc, &in->out);
+            x->normalize_filter = rd_rex(r, fc, &in->out);
             if (!x->normalize_filter) return NULL;
         }
-        x->ttl_ms = ttl_of(r, j, 0);
+        x->ttl_ms = rd_ttl(r, j, 0);
         x->nunique = x->nkeys;
         x->unique = x->keys;
     } else if (!strcmp(type, "stream-exec-window-aggregate_1")) {
         NEED(1);
-        x = new_rel(r, WR_WINDOW_AGG, 1);
-        x->nkeys = ints_from_json(r, json_object_get(j, "grouping"), &x->keys);
-        if (!read_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
+        x = rd_new_rel(r, WR_WINDOW_AGG, 1);
+        x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
+        if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
         read_window(r, json_object_get(j, "windowing"), x);
         x->win_out_start = x->nkeys + x->naggs;
         x->win_out_end = x->win_out_start + 1;
         x->win_out_time = x->win_out_start + 2;
     } else if (!strcmp(type, "stream-exec-local-window-aggregate_1")) {
         NEED(1);
-        x = new_rel(r, WR_LOCAL_WINDOW_AGG, 1);
-        x->nkeys = ints_from_json(r, json_object_get(j, "grouping"), &x->keys);
-        if (!read_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
+        x = rd_new_rel(r, WR_LOCAL_WINDOW_AGG, 1);
+        x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
+        if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
         read_window(r, json_object_get(j, "windowing"), x);
         x->agg_input = in->out;
         x->count1_col = -1;
         x->win_out_start = x->win_out_end = x->win_out_time = -1;
     } else if (!strcmp(type, "stream-exec-global-window-aggregate_1")) {
         NEED(1);
-        x = new_rel(r, WR_GLOBAL_WINDOW_AGG, 1);
-        x->nkeys = ints_from_json(r, json_object_get(j, "grouping"), &x->keys);
-        if (!read_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
-        if (!schema_from_json(r, json_object_get(j, "localAggInputRowType"), &x->agg_input)) return NULL;
+        x = rd_new_rel(r, WR_GLOBAL_WINDOW_AGG, 1);
+        x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
+        if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
+        if (!rd_schema(r, json_object_get(j, "localAggInputRowType"), &x->agg_input)) return NULL;
         json_t *w = json_object_get(j, "windowing");
         read_window(r, w, x);
         const char *strategy = json_string_value(json_object_get(w, "strategy"));
         x->win_attached = strategy && !strcmp(strategy, "WindowAttached");
         /* the time attribute of the local aggregate's input (its zone shifts the windows) */
-        const WType *tt = type_from_json(r, json_object_get(w, "timeAttributeType"));
+        const WType *tt = rd_type(r, json_object_get(w, "timeAttributeType"));
         if (!tt) return NULL;
         x->win_time_col = 0;
         for (int i = x->agg_input.n - 1; i >= 0; i--)
@@ -914,8 +919,20 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         x->win_out_time = x->win_out_start + 2;
     } else if (!strcmp(type, "stream-exec-window-table-function_1")) {
         NEED(1);
-        x = new_rel(r, WR_WINDOW_TVF, 1);
+        x = rd_new_rel(r, WR_WINDOW_TVF, 1);
         read_window(r, json_object_get(j, "windowing"), x);
+    } else if (!strcmp(type, "stream-exec-correlate_1")) {
+        NEED(1);
+        if (!(x = rd_correlate(r, j, in, &out))) return NULL;
+    } else if (!strcmp(type, "stream-exec-expand_1")) {
+        NEED(1);
+        if (!(x = rd_expand(r, j, in, &out))) return NULL;
+    } else if (!strcmp(type, "stream-exec-over-aggregate_1")) {
+        NEED(1);
+        if (!(x = rd_over_aggregate(r, j, in, &out))) return NULL;
+    } else if (!strcmp(type, "stream-exec-match_1")) {
+        NEED(1);
+        if (!(x = rd_match(r, j, in, &out))) return NULL;
     } else if (!strcmp(type, "stream-exec-sink_1")) {
         NEED(1);
         json_t *dts = json_object_get(j, "dynamicTableSink");
@@ -923,7 +940,7 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         WTable *t = table_from_json(r, json_object_get(dts, "table"), &qname);
         if (!t) return NULL;
         if (json_is_true(json_object_get(j, "requireUpsertMaterialize"))) {
-            WRel *m = new_rel(r, WR_SINK_MATERIALIZER, 1);
+            WRel *m = rd_new_rel(r, WR_SINK_MATERIALIZER, 1);
             m->inputs[0] = in;
             m->out = in->out;
             int *phys = WA_ARRAY(r->a, int, t->ncols ? t->ncols : 1);
@@ -932,16 +949,16 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
             m->keys = WA_ARRAY(r->a, int, t->npk ? t->npk : 1);
             for (int k = 0; k < t->npk; k++)
                 for (int i = 0; i < np; i++) if (phys[i] == t->pk[k]) m->keys[k] = i;
-            m->ttl_ms = ttl_of(r, j, 0);
+            m->ttl_ms = rd_ttl(r, j, 0);
             derive_mode(m);
             in = m;
         }
-        x = new_rel(r, WR_SINK, 1);
+        x = rd_new_rel(r, WR_SINK, 1);
         x->sink_table = t;
         x->sink_qname = qname;
         x->upsert_sink = t->npk > 0;
     } else {
-        fail(r, "EXECUTE PLAN cannot run a plan node of type '%s' yet.", type);
+        rd_fail(r, "EXECUTE PLAN cannot run a plan node of type '%s' yet.", type);
         return NULL;
     }
 #undef NEED

@@ -1,0 +1,60 @@
+/*
+ * plan_reader_internal.h — private to EXECUTE PLAN (plan_reader.c, plan_reader_nodes.c): the
+ * reader's state and the helpers that turn compiled-plan JSON (types, row types, RexNodes, key
+ * lists, aggregate calls, state TTLs) back into plan structures.
+ *
+ * Contract: everything is allocated in the statement's plan arena; every helper returns
+ * false/NULL with the statement error set when the JSON is not what COMPILE PLAN writes.
+ * Depends on explain_internal.h (plan/, types/, jansson).
+ */
+#ifndef WEIR_EXPLAIN_PLAN_READER_INTERNAL_H
+#define WEIR_EXPLAIN_PLAN_READER_INTERNAL_H
+
+#include "explain_internal.h"
+
+typedef struct Rd Rd;
+
+/* A hook for RexNode kinds only one node type has (MATCH_RECOGNIZE's navigation calls): returns
+   the expression for j, or NULL with *handled false to read j the ordinary way (NULL with
+   *handled true: an error is set). */
+typedef WExpr *(*RdRexHook)(Rd *r, json_t *j, void *ctx, bool *handled);
+
+struct Rd {
+    WPlanCtx *p;
+    WArena *a;
+    int64_t dflt_ttl;
+    int n;
+    json_t **nodes;         /* by position */
+    int *ids;
+    WRel **rels;            /* built node per position */
+    json_t *edges;
+    int next_id;
+    const WSchema *correl;  /* Correlate: the left input FIELD_ACCESS($cor0, name) reads, else NULL */
+    RdRexHook hook;         /* see RdRexHook; NULL = none */
+    void *hook_ctx;
+};
+
+/* Sets a TABLE error from fmt (one %s: what) and returns false. */
+bool rd_fail(Rd *r, const char *fmt, const char *what);
+const WType *rd_type(Rd *r, json_t *j);
+bool rd_schema(Rd *r, json_t *j, WSchema *out);
+/* A RexNode over the row `in`. */
+WExpr *rd_rex(Rd *r, json_t *j, const WSchema *in);
+int rd_ints(Rd *r, json_t *arr, int **out);
+int64_t rd_ttl(Rd *r, json_t *node, int index);
+WRel *rd_new_rel(Rd *r, WRelKind kind, int nin);
+/* orderBy.fields of node j into x's sort columns (indexes checked against in's row). */
+bool rd_sort_fields(Rd *r, json_t *j, WRel *x, const WRel *in);
+/* aggCalls into x->naggs / x->aggs. */
+bool rd_aggs(Rd *r, json_t *calls, WRel *x);
+
+/* ---- plan_reader_nodes.c: the nodes of UNNEST, set operations, grouping sets, OVER and
+   MATCH_RECOGNIZE. Each returns the node (inputs, out and changelog set by the caller) or NULL
+   with the error set. ---- */
+/* stream-exec-correlate_1: $UNNEST_ROWS$1 / $UNNEST_ROWS_WITH_ORDINALITY$1 or $REPLICATE_ROWS$1 */
+WRel *rd_correlate(Rd *r, json_t *j, WRel *in, const WSchema *out);
+WRel *rd_expand(Rd *r, json_t *j, WRel *in, const WSchema *out);
+WRel *rd_over_aggregate(Rd *r, json_t *j, WRel *in, const WSchema *out);
+WRel *rd_match(Rd *r, json_t *j, WRel *in, const WSchema *out);
+
+#endif

@@ -1,0 +1,206 @@
+/*
+ * test_plan_reader.c — EXECUTE PLAN's reader for the nodes of UNNEST, set operations, grouping
+ * sets, OVER and MATCH_RECOGNIZE (plan_reader_nodes.c): hand-written compiled plans read back into
+ * WRel fields, and the errors for plans weir cannot run.
+ */
+#include "unit.h"
+#include "../../src/explain/explain.h"
+#include "../../src/plan/match_spec.h"
+#include "../../src/plan/over_window.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct RCtx {
+    WArena *a;
+    WOptions cfg;
+    WError err;
+    WPlanCtx p;
+} RCtx;
+
+static void rctx_init(RCtx *t)
+{
+    memset(t, 0, sizeof *t);
+    t->a = warena_new(0);
+    wopts_init(&t->cfg);
+    werr_clear(&t->err);
+    t->p.arena = t->a;
+    t->p.config = &t->cfg;
+    t->p.err = &t->err;
+}
+
+static void rctx_free(RCtx *t)
+{
+    wopts_free(&t->cfg);
+    warena_delete(t->a);
+}
+
+/* values (id INT, k BIGINT, xs ARRAY<INT>) -> node2 -> sink; node2 is given as JSON members */
+static char *plan3(const char *node2, const char *out2)
+{
+    static char buf[8192];
+    snprintf(buf, sizeof buf,
+        "{\"flinkVersion\":\"1.19\",\"nodes\":["
+        "{\"id\":1,\"type\":\"stream-exec-values_1\",\"tuples\":[[{\"kind\":\"LITERAL\",\"value\":1,\"type\":\"INT\"},"
+        "{\"kind\":\"LITERAL\",\"value\":7,\"type\":\"BIGINT\"},{\"kind\":\"LITERAL\",\"value\":null,\"type\":\"ARRAY<INT>\"}]],"
+        "\"outputType\":\"ROW<`id` INT, `k` BIGINT, `xs` ARRAY<INT>>\"},"
+        "{\"id\":2,%s,\"outputType\":\"%s\"},"
+        "{\"id\":3,\"type\":\"stream-exec-sink_1\",\"dynamicTableSink\":{\"table\":{\"identifier\":\"`default_catalog`.`default_database`.`s`\","
+        "\"resolvedTable\":{\"schema\":{\"columns\":[{\"name\":\"a\",\"dataType\":\"INT\"}]},\"options\":{\"connector\":\"blackhole\"}}}},"
+        "\"outputType\":\"%s\"}],"
+        "\"edges\":[{\"source\":1,\"target\":2},{\"source\":2,\"target\":3}]}",
+        node2, out2, out2);
+    return buf;
+}
+
+static const WRel *read_mid(RCtx *t, const char *node2, const char *out2)
+{
+    WRel **roots = NULL;
+    int n = wplan_from_json(&t->p, plan3(node2, out2), &roots);
+    if (n != 1) return NULL;
+    return roots[0]->inputs[0];
+}
+
+WTEST(plan_reader_unnest_correlate)
+{
+    RCtx t;
+    rctx_init(&t);
+    const WRel *c = read_mid(&t,
+        "\"type\":\"stream-exec-correlate_1\",\"joinType\":\"LEFT\",\"functionCall\":{\"kind\":\"CALL\","
+        "\"internalName\":\"$UNNEST_ROWS_WITH_ORDINALITY$1\",\"operands\":[{\"kind\":\"FIELD_ACCESS\",\"name\":\"xs\","
+        "\"expr\":{\"kind\":\"CORREL_VARIABLE\",\"correl\":\"$cor3\",\"type\":\"INT\"}}],\"type\":\"ROW<`f0` INT, `ORDINALITY` INT NOT NULL> NOT NULL\"},"
+        "\"condition\":{\"kind\":\"CALL\",\"internalName\":\"$>$1\",\"operands\":[{\"kind\":\"INPUT_REF\",\"inputIndex\":0,\"type\":\"INT\"},"
+        "{\"kind\":\"LITERAL\",\"value\":2,\"type\":\"INT NOT NULL\"}],\"type\":\"BOOLEAN\"}",
+        "ROW<`id` INT, `k` BIGINT, `xs` ARRAY<INT>, `f0` INT, `ORDINALITY` INT NOT NULL>");
+    CHECK(c != NULL);
+    if (c) {
+        CHECK_INT(c->kind, WR_CORRELATE);
+        CHECK(c->unnest_ordinality);
+        CHECK_INT(c->join_type, AJ_LEFT);
+        CHECK_INT(c->nleft_out, 3);
+        CHECK_INT(c->cor_id, 3);
+        CHECK(c->exprs[0]->kind == WX_COLUMN && c->exprs[0]->col == 2);
+        CHECK(c->cond != NULL && c->cond->args[0]->col == 0);
+    }
+    rctx_free(&t);
+}
+
+WTEST(plan_reader_correlate_errors)
+{
+    RCtx t;
+    rctx_init(&t);
+    WRel **roots;
+    int n = wplan_from_json(&t.p, plan3("\"type\":\"stream-exec-correlate_1\",\"joinType\":\"INNER\",\"functionCall\":{\"kind\":\"CALL\","
+                                        "\"systemName\":\"MyUdtf\",\"operands\":[],\"type\":\"ROW<`s` STRING>\"}",
+                                        "ROW<`id` INT, `k` BIGINT, `xs` ARRAY<INT>, `s` STRING>"), &roots);
+    CHECK_INT(n, -1);
+    CHECK(strstr(t.err.msg, "Correlate of the table function (none)") != NULL);
+    rctx_free(&t);
+    rctx_init(&t);
+    n = wplan_from_json(&t.p, plan3("\"type\":\"stream-exec-correlate_1\",\"joinType\":\"INNER\",\"functionCall\":{\"kind\":\"CALL\","
+                                    "\"internalName\":\"$UNNEST_ROWS$1\",\"operands\":[{\"kind\":\"FIELD_ACCESS\",\"name\":\"nope\","
+                                    "\"expr\":{\"kind\":\"CORREL_VARIABLE\",\"correl\":\"$cor0\",\"type\":\"INT\"}}],\"type\":\"ROW<`f0` INT>\"}",
+                                    "ROW<`id` INT, `k` BIGINT, `xs` ARRAY<INT>, `f0` INT>"), &roots);
+    CHECK_INT(n, -1);
+    CHECK(strstr(t.err.msg, "missing field: nope") != NULL);
+    rctx_free(&t);
+}
+
+WTEST(plan_reader_expand)
+{
+    RCtx t;
+    rctx_init(&t);
+    const WRel *e = read_mid(&t,
+        "\"type\":\"stream-exec-expand_1\",\"projects\":[[{\"kind\":\"INPUT_REF\",\"inputIndex\":1,\"type\":\"BIGINT\"},"
+        "{\"kind\":\"LITERAL\",\"value\":0,\"type\":\"BIGINT NOT NULL\"}],[{\"kind\":\"LITERAL\",\"value\":null,\"type\":\"BIGINT\"},"
+        "{\"kind\":\"LITERAL\",\"value\":1,\"type\":\"BIGINT NOT NULL\"}]]",
+        "ROW<`k` BIGINT, `$e` BIGINT NOT NULL>");
+    CHECK(e != NULL);
+    if (e) {
+        CHECK_INT(e->kind, WR_EXPAND);
+        CHECK_INT(e->nexpand, 2);
+        CHECK_INT(e->expand_src[0], 1);
+        CHECK_INT(e->expand_src[1], -2);
+        CHECK_INT(e->expand_src[2], -1);
+        CHECK_INT(e->expand_ids[1], 1);
+    }
+    rctx_free(&t);
+    rctx_init(&t);
+    WRel **roots;
+    int n = wplan_from_json(&t.p, plan3("\"type\":\"stream-exec-expand_1\",\"projects\":[[{\"kind\":\"INPUT_REF\",\"inputIndex\":9,\"type\":\"BIGINT\"}]]",
+                                        "ROW<`k` BIGINT>"), &roots);
+    CHECK_INT(n, -1);
+    CHECK(strstr(t.err.msg, "missing input field") != NULL);
+    rctx_free(&t);
+}
+
+WTEST(plan_reader_over_aggregate)
+{
+    RCtx t;
+    rctx_init(&t);
+    /* k is the order key here only for the reader: a time attribute is not checked by it */
+    const WRel *o = read_mid(&t,
+        "\"type\":\"stream-exec-over-aggregate_1\",\"overSpec\":{\"partition\":{\"fields\":[0]},\"groups\":[{"
+        "\"orderBy\":{\"fields\":[{\"index\":1,\"isAscending\":true,\"nullIsLast\":false}]},\"isRows\":true,"
+        "\"lowerBound\":{\"kind\":\"BOUNDED_WINDOW\",\"isPreceding\":true,\"offset\":{\"kind\":\"INPUT_REF\",\"inputIndex\":4,\"type\":\"INT NOT NULL\"}},"
+        "\"upperBound\":{\"kind\":\"CURRENT_ROW\"},\"aggCalls\":["
+        "{\"name\":\"w0$o0\",\"internalName\":\"$LAG$1\",\"argList\":[1,3,1],\"type\":\"BIGINT\"},"
+        "{\"name\":\"w0$o1\",\"internalName\":\"$SUM$1\",\"argList\":[1],\"filterArg\":-1,\"type\":\"BIGINT\"},"
+        "{\"name\":\"w0$o2\",\"internalName\":\"$ROW_NUMBER$1\",\"argList\":[],\"type\":\"BIGINT NOT NULL\"}]}],"
+        "\"constants\":[{\"kind\":\"LITERAL\",\"value\":2,\"type\":\"INT NOT NULL\"},{\"kind\":\"LITERAL\",\"value\":5,\"type\":\"INT NOT NULL\"}],"
+        "\"originalInputFields\":3}",
+        "ROW<`id` INT, `k` BIGINT, `xs` ARRAY<INT>, `w0$o0` BIGINT, `w0$o1` BIGINT, `w0$o2` BIGINT NOT NULL>");
+    CHECK(o != NULL);
+    if (o) {
+        CHECK_INT(o->kind, WR_OVER_AGG);
+        CHECK_INT(o->nkeys, 1);
+        CHECK_INT(o->time_col, 1);
+        CHECK(o->over_rows && !o->over_unbounded);
+        CHECK_INT((int)o->over_preceding, 5);
+        CHECK_INT(o->naggs, 1);
+        CHECK_INT(o->aggs[0].kind, WAGG_SUM);
+        const WOverWindow *w = &o->over_stream->windows[0];
+        CHECK_INT(w->ncalls, 3);
+        CHECK_INT(w->calls[0].fn, WOF_LAG);
+        CHECK_INT((int)w->calls[0].n, 2);
+        CHECK_INT(w->calls[0].default_col, 1);
+        CHECK_INT(w->calls[1].fn, WOF_AGG);
+        CHECK_INT(w->calls[2].fn, WOF_ROW_NUMBER);
+    }
+    rctx_free(&t);
+    rctx_init(&t);
+    WRel **roots;
+    int n = wplan_from_json(&t.p, plan3("\"type\":\"stream-exec-over-aggregate_1\",\"overSpec\":{\"partition\":{\"fields\":[]},\"groups\":[{"
+                                        "\"orderBy\":{\"fields\":[{\"index\":1,\"isAscending\":true,\"nullIsLast\":false}]},\"isRows\":false,"
+                                        "\"lowerBound\":{\"kind\":\"UNBOUNDED_PRECEDING\"},\"upperBound\":{\"kind\":\"UNBOUNDED_FOLLOWING\"},"
+                                        "\"aggCalls\":[]}],\"constants\":[],\"originalInputFields\":3}",
+                                        "ROW<`id` INT, `k` BIGINT, `xs` ARRAY<INT>>"), &roots);
+    CHECK_INT(n, -1);
+    CHECK(strstr(t.err.msg, "FOLLOWING windows are not supported") != NULL);
+    rctx_free(&t);
+}
+
+WTEST(plan_reader_match_errors)
+{
+    RCtx t;
+    rctx_init(&t);
+    WRel **roots;
+    int n = wplan_from_json(&t.p, plan3("\"type\":\"stream-exec-match_1\",\"matchSpec\":{\"allRows\":true}", "ROW<`id` INT>"), &roots);
+    CHECK_INT(n, -1);
+    CHECK_STR(t.err.msg, "All rows per match mode is not supported yet.");
+    rctx_free(&t);
+    rctx_init(&t);
+    n = wplan_from_json(&t.p, plan3("\"type\":\"stream-exec-match_1\"", "ROW<`id` INT>"), &roots);
+    CHECK_INT(n, -1);
+    CHECK(strstr(t.err.msg, "without matchSpec") != NULL);
+    rctx_free(&t);
+    /* ordered by a column that is no time attribute */
+    rctx_init(&t);
+    n = wplan_from_json(&t.p, plan3("\"type\":\"stream-exec-match_1\",\"matchSpec\":{\"pattern\":{\"kind\":\"LITERAL\",\"value\":\"A\","
+                                    "\"type\":\"CHAR(1) NOT NULL\"},\"patternDefinitions\":{},\"measures\":{},\"subsets\":{},\"allRows\":false,"
+                                    "\"partition\":{\"fields\":[]},\"orderBy\":{\"fields\":[{\"index\":1,\"isAscending\":true,\"nullIsLast\":false}]},"
+                                    "\"interval\":null}", "ROW<`id` INT>"), &roots);
+    CHECK_INT(n, -1);
+    CHECK(strstr(t.err.msg, "rowtime or proctime") != NULL);
+    rctx_free(&t);
+}
