@@ -4,7 +4,11 @@
  * rows of a (partial) match (MatchCodeGenerator's semantics: a variable's rows in match order,
  * the current row appended for the variable being defined and for the universal variable *;
  * FIRST(x, n) / LAST(x, n) count from either end; aggregates run over those rows).
- * May call exec/operator, exec/sort_buffer, exec/match_nfa, expr/, types/, common/.
+ * Per key a "session" loads the run from nfaStateName, reads rows of partial matches from
+ * sharedBuffer-events only when a condition or measure needs them, feeds the key's rows, and saves
+ * once: rows no partial match needs are removed, new ones a partial match needs are written.
+ * Event-time rows of one chunk are grouped by key and time: one read and write of a time's list.
+ * May call exec/operator, exec/sort_buffer, exec/match_nfa, state/, expr/, types/, common/.
  */
 #include "match.h"
 #include "match_nfa.h"

@@ -8,7 +8,8 @@
  * wsortbuf_sort orders row numbers by the sort keys (Flink's comparator: ASC/DESC, NULLS
  * FIRST/LAST per key), stably: rows with equal keys keep their arrival order. Killed rows are
  * dropped from storage by wsortbuf_compact, which renumbers the live rows in arrival order.
- * Depends on types/ (chunk, compare) and common/.
+ * The row-list helpers below encode rows for keyed state (types/row). Depends on types/ (chunk,
+ * compare, row) and common/.
  */
 #ifndef WEIR_EXEC_SORT_BUFFER_H
 #define WEIR_EXEC_SORT_BUFFER_H
