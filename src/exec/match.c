@@ -4,7 +4,11 @@
  * rows of a (partial) match (MatchCodeGenerator's semantics: a variable's rows in match order,
  * the current row appended for the variable being defined and for the universal variable *;
  * FIRST(x, n) / LAST(x, n) count from either end; aggregates run over those rows).
- * May call exec/operator, exec/sort_buffer, exec/match_nfa, expr/, types/, common/.
+ * Per key a "session" loads the run from nfaStateName, reads rows of partial matches from
+ * sharedBuffer-events only when a condition or measure needs them, feeds the key's rows, and saves
+ * once: rows no partial match needs are removed, new ones a partial match needs are written.
+ * Event-time rows of one chunk are grouped by key and time: one read and write of a time's list.
+ * May call exec/operator, exec/sort_buffer, exec/match_nfa, state/, expr/, types/, common/.
  */
 #include "match.h"
 #include "match_nfa.h"
@@ -18,15 +22,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct KeyState {
-    uint8_t *key;
-    size_t keylen;
-    uint64_t hash;
-    WSortBuf pending;           /* event time: rows waiting for the watermark */
-    WSortBuf hist;              /* rows fed to the NFA; row number = seq - base */
-    int64_t base, next_seq;
-    WNfaRun run;
-} KeyState;
+/* Rows of the loaded key, in chunks of RS_ROWS (reused from key to key). */
+#define RS_ROWS 64
+typedef struct RowStore {
+    WChunk **ch;
+    int nch, capch;
+    int64_t n;
+    int ncols;
+    const WType **types;
+} RowStore;
+
+typedef struct Ent { size_t koff; uint32_t klen; int r; int64_t ts; } Ent;
 
 typedef struct Prog {
     const WMatchProg *p;
@@ -43,9 +49,32 @@ typedef struct MatchOp {
     WNfa nfa;
     bool rowtime;
     int time_col;
-    int64_t cur_wm;
-    KeyState **tab;             /* open addressing */
-    size_t tabcap, nkeys_live;
+    int64_t cur_wm, adv_wm;
+    /* keyed state (Flink's CepOperator / SharedBuffer names) and timers */
+    WStateBackend *be;
+    WState *queue;              /* eventQueuesStateName: time -> rows waiting for the watermark */
+    WState *nfa_st;             /* nfaStateName: row numbering + the NFA's partial matches */
+    WState *events;             /* sharedBuffer-events: row number -> row of a partial match */
+    WTimerService *timers;
+    /* the key loaded (a session: load, feed rows, save) */
+    bool loaded;
+    WStrBuf skey;
+    WNfaRun run;
+    int64_t seq0, next_seq;     /* rows seq0..next_seq-1 are addressable */
+    int64_t stored_lo, stored_hi;   /* rows in sharedBuffer-events at load */
+    int64_t *slot;              /* row number - base -> hist index, -1 = not loaded yet */
+    int64_t slotcap;
+    RowStore hist;
+    /* decoding */
+    WArena decarena;
+    WChunk *dec;
+    int *ord;
+    int ordcap;
+    int64_t *tsl;
+    int tslcap;
+    Ent *ents;
+    int entcap;
+    WStrBuf kall, list, enc;
     Prog *define;               /* per variable (p NULL = true) */
     Prog *measures;
     WEvalCtx ev;
@@ -54,69 +83,164 @@ typedef struct MatchOp {
     WStrBuf kb;
     WChunk *out;
     /* the evaluation in progress */
-    KeyState *ks;
     int64_t cur_seq, cur_ts;
     bool in_define;
     int cur_var;
-    int64_t *list;
+    int64_t *list_seq;
     int listcap;
     int64_t matches;
 } MatchOp;
 
-/* ---- keys ---- */
-
-static KeyState *key_state(MatchOp *o, const WChunk *in, int r)
+static void put_be64(uint8_t *p, int64_t v)
 {
-    wsb_clear(&o->kb);
-    wrow_encode_chunk(&o->kb, in, r, o->sp.nkeys, o->sp.keys);
-    uint64_t h = whash_bytes(o->kb.buf, o->kb.len, 0x5eed);
-    if ((o->nkeys_live + 1) * 2 > o->tabcap) {
-        size_t nc = o->tabcap ? o->tabcap * 2 : 64;
-        KeyState **nt = wcalloc(nc, sizeof *nt);
-        for (size_t i = 0; i < o->tabcap; i++) {
-            KeyState *k = o->tab[i];
-            if (!k) continue;
-            size_t j = k->hash & (nc - 1);
-            while (nt[j]) j = (j + 1) & (nc - 1);
-            nt[j] = k;
-        }
-        free(o->tab);
-        o->tab = nt;
-        o->tabcap = nc;
-    }
-    size_t j = h & (o->tabcap - 1);
-    while (o->tab[j]) {
-        KeyState *k = o->tab[j];
-        if (k->hash == h && k->keylen == o->kb.len && memcmp(k->key, o->kb.buf, k->keylen) == 0) return k;
-        j = (j + 1) & (o->tabcap - 1);
-    }
-    KeyState *k = wcalloc(1, sizeof *k);
-    k->keylen = o->kb.len;
-    k->key = wmalloc(k->keylen ? k->keylen : 1);
-    memcpy(k->key, o->kb.buf, k->keylen);
-    k->hash = h;
-    wsortbuf_init(&k->pending, o->sp.in_ncols, o->sp.in_types, o->sp.norder, o->sp.order, false);
-    wsortbuf_init(&k->hist, o->sp.in_ncols, o->sp.in_types, 0, NULL, false);
-    wnfa_run_init(&o->nfa, &k->run);
-    o->tab[j] = k;
-    o->nkeys_live++;
-    return k;
+    uint64_t u = (uint64_t)v;
+    for (int i = 7; i >= 0; i--) { p[i] = (uint8_t)u; u >>= 8; }
 }
 
-static void key_free(KeyState *k)
+static int64_t get_be64(const uint8_t *p)
 {
-    wsortbuf_free(&k->pending);
-    wsortbuf_free(&k->hist);
-    wnfa_run_free(&k->run);
-    free(k->key);
-    free(k);
+    uint64_t u = 0;
+    for (int i = 0; i < 8; i++) u = (u << 8) | p[i];
+    return (int64_t)u;
+}
+
+/* ---- row store ---- */
+
+static int64_t rs_add(RowStore *s, const WChunk *c, int r)
+{
+    int ci = (int)(s->n / RS_ROWS);
+    if (ci == s->nch) {
+        if (s->nch == s->capch) {
+            s->capch = s->capch ? s->capch * 2 : 8;
+            s->ch = wrealloc(s->ch, sizeof *s->ch * (size_t)s->capch);
+        }
+        s->ch[s->nch++] = wchunk_new(s->ncols, s->types, RS_ROWS);
+    }
+    wchunk_append_row(s->ch[ci], c, r);
+    return s->n++;
+}
+
+static WDatum rs_get(const RowStore *s, int64_t i, int col, bool *isnull)
+{
+    const WChunk *h = s->ch[i / RS_ROWS];
+    int r = (int)(i % RS_ROWS);
+    *isnull = h->cols[col].nulls[r] != 0;
+    return h->cols[col].data[r];
+}
+
+static void rs_reset(RowStore *s)
+{
+    for (int i = 0; i < s->nch; i++) if (s->ch[i]->nrows) wchunk_reset(s->ch[i]);
+    s->n = 0;
+}
+
+static void rs_free(RowStore *s)
+{
+    for (int i = 0; i < s->nch; i++) wchunk_free(s->ch[i]);
+    free(s->ch);
+}
+
+/* ---- the key's state: load, rows, save ---- */
+
+static void ensure_slot(MatchOp *o, int64_t n)
+{
+    if (n <= o->slotcap) return;
+    o->slotcap = n * 2 + 64;
+    o->slot = wrealloc(o->slot, sizeof *o->slot * (size_t)o->slotcap);
+}
+
+static void session_load(MatchOp *o, const void *key, size_t klen)
+{
+    wstate_set_key(o->be, key, klen);
+    wsb_clear(&o->skey);
+    wsb_appendn(&o->skey, key, klen);
+    if (o->loaded) wnfa_run_free(&o->run);
+    rs_reset(&o->hist);
+    o->loaded = true;
+    WBytes v;
+    o->seq0 = o->next_seq = 0;
+    if (wvalue_get(o->nfa_st, &v) == WSL_FOUND) {
+        if (v.len < 16 || !wnfa_run_decode(&o->nfa, &o->run, (const uint8_t *)v.p + 16, v.len - 16)) {
+            if (v.len >= 16) wnfa_run_free(&o->run);
+            wnfa_run_init(&o->nfa, &o->run);
+            werr_set(o->base.ctx->err, WEXC_RUNTIME, "%s: damaged nfaStateName entry", o->base.name ? o->base.name : "Match");
+        } else {
+            memcpy(&o->seq0, v.p, 8);
+            memcpy(&o->next_seq, (const uint8_t *)v.p + 8, 8);
+            if (o->next_seq < o->seq0) o->next_seq = o->seq0;
+        }
+    } else {
+        wnfa_run_init(&o->nfa, &o->run);
+    }
+    o->stored_lo = o->seq0;
+    o->stored_hi = o->next_seq;
+    ensure_slot(o, o->next_seq - o->seq0);
+    for (int64_t i = 0; i < o->next_seq - o->seq0; i++) o->slot[i] = -1;
+}
+
+/* Write the loaded key back: rows no partial match needs leave sharedBuffer-events, new rows a
+   partial match needs enter it, the run is stored (or cleared when only the start state is left,
+   which also restarts the row numbering). */
+static void session_save(MatchOp *o)
+{
+    if (!o->loaded) return;
+    wstate_set_key(o->be, o->skey.buf, o->skey.len);
+    bool idle = wnfa_idle(&o->run);
+    int64_t keep = idle ? o->next_seq : wnfa_min_seq(&o->run);
+    if (keep == INT64_MAX || keep > o->next_seq) keep = o->next_seq;
+    if (keep < o->seq0) keep = o->seq0;
+    uint8_t uk[8];
+    for (int64_t q = o->stored_lo; q < keep && q < o->stored_hi; q++) {
+        put_be64(uk, q);
+        wmap_remove(o->events, uk, 8);
+    }
+    for (int64_t q = keep > o->stored_hi ? keep : o->stored_hi; q < o->next_seq; q++) {
+        int64_t h = o->slot[q - o->seq0];
+        if (h < 0) continue;
+        WChunk *c = o->hist.ch[h / RS_ROWS];
+        wsb_clear(&o->list);
+        wrowlist_append(&o->list, c, (int)(h % RS_ROWS), &o->enc);
+        put_be64(uk, q);
+        wmap_put(o->events, uk, 8, o->list.buf + 4, o->list.len - 4);
+    }
+    if (idle) {
+        wvalue_clear(o->nfa_st);
+    } else {
+        wsb_clear(&o->list);
+        wsb_appendn(&o->list, (const char *)&keep, 8);
+        wsb_appendn(&o->list, (const char *)&o->next_seq, 8);
+        wnfa_run_encode(&o->run, &o->list);
+        wvalue_put(o->nfa_st, o->list.buf, o->list.len);
+    }
+    wnfa_run_free(&o->run);
+    o->loaded = false;
+}
+
+/* Row `seq` of the loaded key (from sharedBuffer-events on first use); -1 when absent. */
+static int64_t hist_row(MatchOp *o, int64_t seq)
+{
+    if (seq < o->seq0 || seq >= o->next_seq) return -1;
+    int64_t h = o->slot[seq - o->seq0];
+    if (h >= 0) return h;
+    uint8_t uk[8];
+    put_be64(uk, seq);
+    WBytes v;
+    if (wmap_get(o->events, uk, 8, &v) != WSL_FOUND) return -1;
+    warena_reset(&o->decarena);
+    if (o->dec) wchunk_reset(o->dec);
+    if (!wrow_decode_into(v.p, v.len, &o->dec, o->sp.in_ncols, o->sp.in_types, &o->decarena)) return -1;
+    h = rs_add(&o->hist, o->dec, 0);
+    o->slot[seq - o->seq0] = h;
+    return h;
 }
 
 /* ---- references ---- */
 
 static WDatum hist_get(MatchOp *o, int64_t seq, int col, bool *isnull)
 {
-    return wsortbuf_get(&o->ks->hist, seq - o->ks->base, col, isnull);
+    int64_t h = hist_row(o, seq);
+    if (h < 0) { *isnull = true; return (WDatum){0}; }
+    return rs_get(&o->hist, h, col, isnull);
 }
 
 /* The rows (sequence numbers) of the reference's variables, in match order. */
@@ -125,13 +249,13 @@ static int ref_rows(MatchOp *o, const WMatchRef *r, const WNfaStep *path, int np
     int n = 0;
     if (o->listcap < npath + 1) {
         o->listcap = (npath + 1) * 2;
-        o->list = wrealloc(o->list, sizeof *o->list * (size_t)o->listcap);
+        o->list_seq = wrealloc(o->list_seq, sizeof *o->list_seq * (size_t)o->listcap);
     }
     for (int v = 0; v < o->ms->nvars; v++) {
         if (!(r->vars & (1ULL << v))) continue;
-        for (int i = 0; i < npath; i++) if (path[i].var == v) o->list[n++] = path[i].seq;
+        for (int i = 0; i < npath; i++) if (path[i].var == v) o->list_seq[n++] = path[i].seq;
     }
-    if (o->in_define && (r->all || (r->vars & (1ULL << o->cur_var)))) o->list[n++] = o->cur_seq;
+    if (o->in_define && (r->all || (r->vars & (1ULL << o->cur_var)))) o->list_seq[n++] = o->cur_seq;
     return n;
 }
 
@@ -147,7 +271,7 @@ static bool agg_value(MatchOp *o, const WMatchRef *r, int n, WDatum *out, bool *
     bool have = false;
     for (int i = 0; i < n; i++) {
         bool nl;
-        WDatum v = hist_get(o, o->list[i], r->col, &nl);
+        WDatum v = hist_get(o, o->list_seq[i], r->col, &nl);
         if (nl) continue;
         cnt++;
         if (r->agg == WAGG_SUM || r->agg == WAGG_AVG) {
@@ -201,7 +325,7 @@ static bool run_prog(MatchOp *o, Prog *pg, const WNfaStep *path, int npath)
             int n = ref_rows(o, r, path, npath);
             if (n > r->offset) {
                 int idx = r->first ? r->offset : n - 1 - r->offset;
-                v = hist_get(o, o->list[idx], r->col, &isnull);
+                v = hist_get(o, o->list_seq[idx], r->col, &isnull);
             }
             break;
         }
@@ -277,18 +401,6 @@ static void nfa_match(void *ctx, const WNfaStep *path, int npath, int64_t ts)
 
 /* ---- feeding the NFA ---- */
 
-static void gc_hist(MatchOp *o, KeyState *k)
-{
-    int64_t keep = wnfa_min_seq(&k->run);
-    if (keep == INT64_MAX) keep = k->next_seq;
-    int64_t dead = keep - k->base;
-    if (dead <= 0 || dead * 2 < k->hist.n) return;
-    for (int64_t i = 0; i < dead; i++) wsortbuf_kill(&k->hist, i);
-    wsortbuf_compact(&k->hist);
-    k->base = keep;
-    (void)o;
-}
-
 static bool check_cb(MatchOp *o, WNfaCallbacks *cb)
 {
     if (!cb->err) return !o->base.ctx->err->set;
@@ -299,95 +411,204 @@ static bool check_cb(MatchOp *o, WNfaCallbacks *cb)
     return false;
 }
 
-/* Feed the row (copied into hist) at time ts. */
-static bool feed(MatchOp *o, KeyState *k, const WChunk *c, int r, int64_t ts, WNfaCallbacks *cb)
+/* Feed row r of c (copied into the loaded key's rows) at time ts. */
+static bool feed(MatchOp *o, const WChunk *c, int r, int64_t ts, WNfaCallbacks *cb)
 {
-    int64_t num = wsortbuf_add(&k->hist, c, r);
-    int64_t seq = k->base + num;
-    k->next_seq = seq + 1;
-    o->ks = k;
+    int64_t seq = o->next_seq++;
+    ensure_slot(o, o->next_seq - o->seq0);
+    o->slot[seq - o->seq0] = rs_add(&o->hist, c, r);
     o->cur_ts = ts;
-    wnfa_process(&o->nfa, &k->run, seq, ts, cb);
+    wnfa_process(&o->nfa, &o->run, seq, ts, cb);
     return check_cb(o, cb);
 }
 
-static void advance(MatchOp *o, KeyState *k, int64_t ts, WNfaCallbacks *cb)
+static void advance(MatchOp *o, int64_t ts, WNfaCallbacks *cb)
 {
-    o->ks = k;
     o->cur_ts = ts;
-    wnfa_advance(&o->nfa, &k->run, ts, cb);
+    wnfa_advance(&o->nfa, &o->run, ts, cb);
     check_cb(o, cb);
+}
+
+static void ensure_ord(MatchOp *o, int n)
+{
+    if (n <= o->ordcap) return;
+    o->ordcap = n * 2 + 64;
+    o->ord = wrealloc(o->ord, sizeof *o->ord * (size_t)o->ordcap);
+}
+
+/* Entries of one chunk by key bytes, then time, then arrival (stable merge sort). */
+static int ent_cmp(const Ent *a, const Ent *b, const char *kb)
+{
+    size_t n = a->klen < b->klen ? a->klen : b->klen;
+    int c = n ? memcmp(kb + a->koff, kb + b->koff, n) : 0;
+    if (c) return c;
+    if (a->klen != b->klen) return a->klen < b->klen ? -1 : 1;
+    if (a->ts != b->ts) return a->ts < b->ts ? -1 : 1;
+    return a->r < b->r ? -1 : a->r > b->r;
+}
+
+static void sort_ents(Ent *e, int n, const char *kb)
+{
+    Ent *tmp = wmalloc(sizeof *tmp * (size_t)(n ? n : 1));
+    for (int w = 1; w < n; w *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * w) {
+            int mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            int a = lo, b = mid, k = lo;
+            while (a < mid && b < hi) tmp[k++] = ent_cmp(&e[b], &e[a], kb) < 0 ? e[b++] : e[a++];
+            while (a < mid) tmp[k++] = e[a++];
+            while (b < hi) tmp[k++] = e[b++];
+        }
+        memcpy(e, tmp, sizeof *e * (size_t)n);
+    }
+    free(tmp);
+}
+
+/* Event time: buffer the chunk's rows in eventQueuesStateName, one read and write per key and
+   time, and an event-time timer per new time (CepOperator.bufferEvent). */
+static void rt_process(MatchOp *o, const WChunk *in)
+{
+    WOperator *op = &o->base;
+    if (o->entcap < in->nrows) {
+        o->entcap = in->nrows * 2;
+        o->ents = wrealloc(o->ents, sizeof *o->ents * (size_t)o->entcap);
+    }
+    int n = 0;
+    wsb_clear(&o->kall);
+    for (int r = 0; r < in->nrows; r++) {
+        if (wrowkind_is_retract((WRowKind)in->kinds[r])) continue;
+        if (in->cols[o->time_col].nulls[r] || in->cols[o->time_col].data[r].ts.ms <= o->cur_wm) {
+            op->late_dropped++;
+            continue;
+        }
+        wrow_encode_chunk(&o->kb, in, r, o->sp.nkeys, o->sp.keys);
+        o->ents[n] = (Ent){o->kall.len, (uint32_t)o->kb.len, r, in->cols[o->time_col].data[r].ts.ms};
+        wsb_appendn(&o->kall, o->kb.buf, o->kb.len);
+        n++;
+    }
+    sort_ents(o->ents, n, o->kall.buf);
+    for (int i = 0; i < n;) {
+        const Ent *k0 = &o->ents[i];
+        const char *key = o->kall.buf + k0->koff;
+        wstate_set_key(o->be, key, k0->klen);
+        while (i < n && o->ents[i].klen == k0->klen && memcmp(o->kall.buf + o->ents[i].koff, key, k0->klen) == 0) {
+            int64_t t = o->ents[i].ts;
+            uint8_t uk[8];
+            put_be64(uk, t);
+            WBytes old;
+            wsb_clear(&o->list);
+            bool had = wmap_get(o->queue, uk, 8, &old) == WSL_FOUND;
+            if (had) wsb_appendn(&o->list, old.p, old.len);
+            for (; i < n && o->ents[i].ts == t && o->ents[i].klen == k0->klen &&
+                   memcmp(o->kall.buf + o->ents[i].koff, key, k0->klen) == 0; i++)
+                wrowlist_append(&o->list, in, o->ents[i].r, &o->enc);
+            wmap_put(o->queue, uk, 8, o->list.buf, o->list.len);
+            if (!had) wtimers_register(o->timers, t, key, k0->klen, 0);
+        }
+    }
+}
+
+/* Processing time: rows run at once, in arrival order; a key stays loaded while its rows follow
+   each other and is saved at the end of the chunk. */
+static void pt_process(MatchOp *o, const WChunk *in)
+{
+    WOperator *op = &o->base;
+    WNfaCallbacks cb = {.cond = nfa_cond, .match = nfa_match, .ctx = o};
+    for (int r = 0; r < in->nrows && !op->ctx->err->set; r++) {
+        if (wrowkind_is_retract((WRowKind)in->kinds[r])) continue;
+        wrow_encode_chunk(&o->kb, in, r, o->sp.nkeys, o->sp.keys);
+        if (!o->loaded || o->kb.len != o->skey.len || memcmp(o->kb.buf, o->skey.buf, o->kb.len) != 0) {
+            session_save(o);
+            session_load(o, o->kb.buf, o->kb.len);
+        }
+        int64_t now = wexec_now(op->ctx);
+        warena_reset(&o->arena);
+        advance(o, now, &cb);
+        if (!op->ctx->err->set) feed(o, in, r, now, &cb);
+    }
+    session_save(o);
 }
 
 static void m_process(WOperator *op, int input, const WChunk *in)
 {
     MatchOp *o = (MatchOp *)op;
     (void)input;
-    WNfaCallbacks cb = {.cond = nfa_cond, .match = nfa_match, .ctx = o};
-    for (int r = 0; r < in->nrows && !op->ctx->err->set; r++) {
-        if (wrowkind_is_retract((WRowKind)in->kinds[r])) continue;
-        if (o->rowtime) {
-            if (in->cols[o->time_col].nulls[r] || in->cols[o->time_col].data[r].ts.ms <= o->cur_wm) {
-                op->late_dropped++;
-                continue;
-            }
-            KeyState *k = key_state(o, in, r);
-            wsortbuf_add(&k->pending, in, r);
-        } else {
-            KeyState *k = key_state(o, in, r);
-            int64_t now = wexec_now(op->ctx);
-            warena_reset(&o->arena);
-            advance(o, k, now, &cb);
-            if (!op->ctx->err->set) feed(o, k, in, r, now, &cb);
-            gc_hist(o, k);
-        }
-    }
+    if (op->ctx->err->set || !o->nfa.states) return;
+    if (o->rowtime) rt_process(o, in);
+    else pt_process(o, in);
     flush(o);
 }
 
-static void process_key(MatchOp *o, KeyState *k, int64_t wm, WNfaCallbacks *cb)
+static int cmp_i64(const void *a, const void *b)
 {
-    WSortBuf *b = &k->pending;
-    int64_t n = 0;
-    int64_t *idx = wmalloc(sizeof *idx * (size_t)(b->n ? b->n : 1));
-    for (int64_t i = 0; i < b->n; i++) {
-        if (!wsortbuf_is_live(b, i)) continue;
-        bool isnull;
-        if (wsortbuf_get(b, i, o->time_col, &isnull).ts.ms <= wm) idx[n++] = i;
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* CepOperator.onEventTime: the key's waiting rows up to the watermark run through the NFA in time
+   order (ties by the secondary ORDER BY keys, then arrival), then time advances to the watermark.
+   One timer does it for all the key's due times (their other timers are deleted). */
+static void on_timer(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns)
+{
+    MatchOp *o = ctx;
+    (void)ns;
+    if (o->base.ctx->err->set) return;
+    int64_t wm = o->adv_wm;
+    session_load(o, key, klen);
+    int nt = 0;
+    size_t sz = wmap_size(o->queue);
+    if ((size_t)o->tslcap < sz) {
+        o->tslcap = (int)sz * 2 + 16;
+        o->tsl = wrealloc(o->tsl, sizeof *o->tsl * (size_t)o->tslcap);
     }
-    wsortbuf_sort(b, idx, n, 0);
-    int64_t last_ts = INT64_MIN;
-    WChunk *one = wchunk_new(o->sp.in_ncols, o->sp.in_types, 1);
-    for (int64_t i = 0; i < n && !o->base.ctx->err->set; i++) {
-        bool isnull;
-        int64_t ts = wsortbuf_get(b, idx[i], o->time_col, &isnull).ts.ms;
-        warena_reset(&o->arena);
-        if (ts != last_ts) {
-            advance(o, k, ts, cb);
-            last_ts = ts;
+    WMapIter it;
+    WBytes uk, uv;
+    wmap_iter(o->queue, &it);
+    while (wmap_next(&it, &uk, &uv) && (size_t)nt < sz)
+        if (uk.len == 8 && get_be64(uk.p) <= wm) o->tsl[nt++] = get_be64(uk.p);
+    qsort(o->tsl, (size_t)nt, sizeof *o->tsl, cmp_i64);
+    WNfaCallbacks cb = {.cond = nfa_cond, .match = nfa_match, .ctx = o};
+    for (int i = 0; i < nt && !o->base.ctx->err->set; i++) {
+        int64_t t = o->tsl[i];
+        uint8_t tk[8];
+        put_be64(tk, t);
+        WBytes v;
+        if (wmap_get(o->queue, tk, 8, &v) != WSL_FOUND) continue;
+        warena_reset(&o->decarena);
+        if (o->dec) wchunk_reset(o->dec);
+        int n = wrowlist_decode(v.p, v.len, &o->dec, o->sp.in_ncols, o->sp.in_types, &o->decarena);
+        if (n < 0) {
+            werr_set(o->base.ctx->err, WEXC_RUNTIME, "%s: damaged eventQueuesStateName entry",
+                     o->base.name ? o->base.name : "Match");
+            break;
         }
-        wchunk_reset(one);
-        wsortbuf_emit_to(b, idx[i], one, WRK_INSERT);
-        if (!feed(o, k, one, 0, ts, cb)) break;
-        if (o->out->nrows >= o->out->cap) flush(o);
+        ensure_ord(o, n);
+        for (int j = 0; j < n; j++) o->ord[j] = j;
+        wsort_chunk_rows(o->dec, o->sp.order, o->sp.norder, 1, o->ord, n);
+        warena_reset(&o->arena);
+        advance(o, t, &cb);
+        for (int j = 0; j < n && !o->base.ctx->err->set; j++) {
+            warena_reset(&o->arena);
+            if (!feed(o, o->dec, o->ord[j], t, &cb)) break;
+        }
+        wmap_remove(o->queue, tk, 8);
+        if (t != ts) wtimers_delete(o->timers, t, key, klen, 0);
     }
-    wchunk_free(one);
-    for (int64_t i = 0; i < n; i++) wsortbuf_kill(b, idx[i]);
-    if (b->live * 2 < b->n) wsortbuf_compact(b);
-    free(idx);
-    if (!o->base.ctx->err->set) advance(o, k, wm, cb);
-    gc_hist(o, k);
+    if (!o->base.ctx->err->set) {
+        warena_reset(&o->arena);
+        advance(o, wm, &cb);
+    }
+    /* partial matches that WITHIN may time out: look again at the next watermark */
+    if (o->nfa.window_ms > 0 && !wnfa_idle(&o->run) && wm < INT64_MAX)
+        wtimers_register(o->timers, wm + 1, key, klen, 0);
+    session_save(o);
 }
 
 static void m_watermark(WOperator *op, int64_t wm)
 {
     MatchOp *o = (MatchOp *)op;
-    if (o->rowtime) {
-        WNfaCallbacks cb = {.cond = nfa_cond, .match = nfa_match, .ctx = o};
-        for (size_t i = 0; i < o->tabcap && !op->ctx->err->set; i++) {
-            KeyState *k = o->tab[i];
-            if (k && k->pending.live) process_key(o, k, wm, &cb);
-        }
+    if (o->rowtime && o->nfa.states && !op->ctx->err->set) {
+        o->adv_wm = wm;
+        wtimers_advance(o->timers, wm, on_timer, o);
         flush(o);
     }
     if (wm > o->cur_wm) o->cur_wm = wm;
@@ -397,13 +618,25 @@ static void m_watermark(WOperator *op, int64_t wm)
 static void m_destroy(WOperator *op)
 {
     MatchOp *o = (MatchOp *)op;
-    for (size_t i = 0; i < o->tabcap; i++) if (o->tab[i]) key_free(o->tab[i]);
-    free(o->tab);
+    if (o->loaded) wnfa_run_free(&o->run);
+    wstate_backend_free(o->be);
+    wtimers_free(o->timers);
+    rs_free(&o->hist);
+    free(o->slot);
+    warena_free(&o->decarena);
+    if (o->dec) wchunk_free(o->dec);
+    free(o->ord);
+    free(o->tsl);
+    free(o->ents);
+    wsb_free(&o->kall);
+    wsb_free(&o->list);
+    wsb_free(&o->enc);
+    wsb_free(&o->skey);
     for (int v = 0; v < o->ms->nvars; v++) if (o->define[v].row) wchunk_free(o->define[v].row);
     for (int i = 0; i < o->ms->nmeasures; i++) if (o->measures[i].row) wchunk_free(o->measures[i].row);
     free(o->define);
     free(o->measures);
-    free(o->list);
+    free(o->list_seq);
     wnfa_free(&o->nfa);
     wchunk_free(o->out);
     wsb_free(&o->kb);
@@ -414,11 +647,18 @@ static void m_destroy(WOperator *op)
 static void m_metrics(WOperator *op, char *buf, size_t bufsz)
 {
     MatchOp *o = (MatchOp *)op;
-    int64_t pending = 0, partial = 0;
-    for (size_t i = 0; i < o->tabcap; i++)
-        if (o->tab[i]) { pending += o->tab[i]->pending.live; partial += o->tab[i]->run.n - 1; }
-    snprintf(buf, bufsz, "bufferedRows: %lld\npartialMatches: %lld\nmatches: %lld\n", (long long)pending,
-             (long long)partial, (long long)o->matches);
+    size_t len = strlen(buf);
+    WStateStats st[8];
+    int n = wstate_stats(o->be, st, 8);
+    for (int i = 0; i < n && len < bufsz; i++) {
+        int k = snprintf(buf + len, bufsz - len, "%s%s.entries=%lld %s.bytes=%lld", len ? " " : "", st[i].name,
+                         (long long)st[i].entries, st[i].name, (long long)st[i].bytes);
+        if (k < 0) return;
+        len += (size_t)k;
+    }
+    if (len < bufsz)
+        snprintf(buf + len, bufsz - len, "%smatches=%lld numLateRecordsDropped=%lld", len ? " " : "",
+                 (long long)o->matches, (long long)op->late_dropped);
 }
 
 static const WOpOps MATCH_OPS = {.process = m_process, .watermark = m_watermark, .destroy = m_destroy,
@@ -452,11 +692,23 @@ WOperator *wop_match_new(WExecCtx *ctx, const WMatchOpSpec *spec)
     o->measures = wcalloc((size_t)(o->ms->nmeasures ? o->ms->nmeasures : 1), sizeof *o->measures);
     for (int i = 0; i < o->ms->nmeasures; i++) prog_init(&o->measures[i], &o->ms->measures[i]);
     warena_init(&o->arena, 0);
+    warena_init(&o->decarena, 0);
     o->ev.arena = &o->arena;
     o->ev.cast = ctx->cast;
     o->ev.now_ms = ctx->start_ms;
     o->ev.err = &o->everr;
     wsb_init(&o->kb);
+    wsb_init(&o->kall);
+    wsb_init(&o->list);
+    wsb_init(&o->enc);
+    wsb_init(&o->skey);
+    o->hist.ncols = spec->in_ncols;
+    o->hist.types = spec->in_types;
+    o->be = wexec_new_backend(ctx, "Match");
+    o->queue = wstate_register(o->be, "eventQueuesStateName", WSTATE_MAP, 0);
+    o->nfa_st = wstate_register(o->be, "nfaStateName", WSTATE_VALUE, 0);
+    o->events = wstate_register(o->be, "sharedBuffer-events", WSTATE_MAP, 0);
+    o->timers = wexec_new_timers(ctx, "Match");
     o->out = wchunk_new(spec->out_ncols, spec->out_types, ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP);
     return &o->base;
 }

@@ -6,9 +6,13 @@
  * the watermark passes them (rows not after the current watermark are late: dropped and counted),
  * then run through the NFA in time order (ties by the secondary ORDER BY keys, then arrival);
  * processing-time rows run at once in arrival order. Each completed match emits one insert row:
- * the partition key values, then the measures. The per-key state (waiting rows, rows of partial
- * matches, the NFA's partial matches) is kept in operator memory, not in keyed state: it is not
- * part of checkpoints. Depends on exec/operator.h, exec/sort_buffer.h, plan/match_spec.h.
+ * the partition key values, then the measures. The per-key state is keyed state (checkpointed),
+ * with the names of Flink's CepOperator / SharedBuffer: eventQueuesStateName (map: time -> rows
+ * waiting for the watermark, one event-time timer per time), nfaStateName (value: the NFA's
+ * partial and waiting matches) and sharedBuffer-events (map: row number -> a row some partial match
+ * holds). With WITHIN, a key with partial matches also gets a timer at the next watermark, so
+ * partial matches time out then (CepOperator's watermark + 1 timer). Depends on exec/operator.h,
+ * exec/sort_buffer.h, plan/match_spec.h.
  */
 #ifndef WEIR_EXEC_MATCH_H
 #define WEIR_EXEC_MATCH_H

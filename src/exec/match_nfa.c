@@ -347,3 +347,99 @@ bool wnfa_idle(const WNfaRun *run)
 {
     return run->nc == 0 && run->n == 1 && run->partial[0].start_seq < 0;
 }
+
+/* ---- the run as bytes: u32 version | i64 next_order | i32 n | i32 nc |
+   per computation state: i32 state | i64 start_seq | i64 start_ts | i64 order | i32 npath |
+   npath x (i64 seq | i32 var) — host byte order (checkpoints are read by the same build) ---- */
+
+#define RUN_VERSION 1u
+
+static void put_cs(WStrBuf *out, const WNfaCS *c)
+{
+    int32_t st = c->state, np = c->npath;
+    wsb_appendn(out, (const char *)&st, 4);
+    wsb_appendn(out, (const char *)&c->start_seq, 8);
+    wsb_appendn(out, (const char *)&c->start_ts, 8);
+    wsb_appendn(out, (const char *)&c->order, 8);
+    wsb_appendn(out, (const char *)&np, 4);
+    for (int i = 0; i < c->npath; i++) {
+        int32_t v = c->path[i].var;
+        wsb_appendn(out, (const char *)&c->path[i].seq, 8);
+        wsb_appendn(out, (const char *)&v, 4);
+    }
+}
+
+void wnfa_run_encode(const WNfaRun *run, WStrBuf *out)
+{
+    uint32_t ver = RUN_VERSION;
+    int32_t n = run->n, nc = run->nc;
+    wsb_appendn(out, (const char *)&ver, 4);
+    wsb_appendn(out, (const char *)&run->next_order, 8);
+    wsb_appendn(out, (const char *)&n, 4);
+    wsb_appendn(out, (const char *)&nc, 4);
+    for (int i = 0; i < run->n; i++) put_cs(out, &run->partial[i]);
+    for (int i = 0; i < run->nc; i++) put_cs(out, &run->completed[i]);
+}
+
+typedef struct Rd { const uint8_t *p, *end; bool bad; } Rd;
+
+static void rd(Rd *r, void *dst, size_t n)
+{
+    if (r->bad || (size_t)(r->end - r->p) < n) { r->bad = true; memset(dst, 0, n); return; }
+    memcpy(dst, r->p, n);
+    r->p += n;
+}
+
+static bool get_cs(Rd *r, const WNfa *nfa, bool completed, WNfaCS *c)
+{
+    int32_t st = 0, np = 0;
+    memset(c, 0, sizeof *c);
+    rd(r, &st, 4);
+    rd(r, &c->start_seq, 8);
+    rd(r, &c->start_ts, 8);
+    rd(r, &c->order, 8);
+    rd(r, &np, 4);
+    if (r->bad || np < 0 || (size_t)np > (size_t)(r->end - r->p) / 12) return false;
+    if (st < (completed ? -1 : 0) || st >= nfa->nstates) return false;
+    c->state = st;
+    c->npath = np;
+    c->cap = np ? np : 1;
+    c->path = wmalloc(sizeof *c->path * (size_t)c->cap);
+    for (int i = 0; i < np; i++) {
+        int32_t v = 0;
+        rd(r, &c->path[i].seq, 8);
+        rd(r, &v, 4);
+        c->path[i].var = v;
+    }
+    if (r->bad) { cs_free(c); return false; }
+    return true;
+}
+
+bool wnfa_run_decode(const WNfa *nfa, WNfaRun *run, const void *p, size_t len)
+{
+    memset(run, 0, sizeof *run);
+    Rd r = {p, (const uint8_t *)p + len, false};
+    uint32_t ver = 0;
+    int32_t n = 0, nc = 0;
+    rd(&r, &ver, 4);
+    rd(&r, &run->next_order, 8);
+    rd(&r, &n, 4);
+    rd(&r, &nc, 4);
+    bool ok = !r.bad && ver == RUN_VERSION && n >= 0 && nc >= 0;
+    for (int i = 0; ok && i < n; i++) {
+        WNfaCS c;
+        if (!(ok = get_cs(&r, nfa, false, &c))) break;
+        push(&run->partial, &run->n, &run->cap, c);
+    }
+    for (int i = 0; ok && i < nc; i++) {
+        WNfaCS c;
+        if (!(ok = get_cs(&r, nfa, true, &c))) break;
+        push(&run->completed, &run->nc, &run->capc, c);
+    }
+    if (ok && r.p != r.end) ok = false;
+    if (!ok) {
+        wnfa_run_free(run);
+        wnfa_run_init(nfa, run);
+    }
+    return ok;
+}

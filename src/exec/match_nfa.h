@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "../plan/match_spec.h"
+#include "../common/strbuf.h"
 
 #define WNFA_MAX_LITS 8
 
@@ -92,5 +93,12 @@ void wnfa_advance(const WNfa *nfa, WNfaRun *run, int64_t ts, WNfaCallbacks *cb);
 int64_t wnfa_min_seq(const WNfaRun *run);
 /* Only the start state is left. */
 bool wnfa_idle(const WNfaRun *run);
+
+/* The run as bytes (appended to out), for keyed state (Flink's nfaStateName): the partial and the
+   waiting completed matches with their rows' sequence numbers. wnfa_run_decode replaces *run
+   (initialised or freed before) with the decoded run; false for bytes that are not a run of this
+   NFA (then *run is a fresh run). */
+void wnfa_run_encode(const WNfaRun *run, WStrBuf *out);
+bool wnfa_run_decode(const WNfa *nfa, WNfaRun *run, const void *p, size_t len);
 
 #endif

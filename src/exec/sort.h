@@ -12,7 +12,8 @@
 /* Batch Sort / SortLimit / Limit (Flink's BatchExecSort / SortLimit / Limit): keeps the input's
    final rows (-U/-D remove an equal earlier row, as a bounded input's result is final), and when
    the input ends emits them as +I sorted by the keys (stable; none for Limit), rows
-   [offset, offset + fetch) of that order (fetch < 0: all). Not checkpointed: batch jobs restart. */
+   [offset, offset + fetch) of that order (fetch < 0: all). Memory, not keyed state: BATCH jobs
+   do not checkpoint (runtime/job.c). */
 typedef struct WSortOpSpec {
     int ncols;
     const WType **types;
@@ -27,8 +28,10 @@ WOperator *wop_sort_new(WExecCtx *ctx, const WSortOpSpec *spec);
    attribute. Event time: rows wait until the watermark reaches their time, then leave ordered by
    time and the other keys (ties in arrival order); a row whose time is not after the last emitted
    time is late and dropped. Processing time: with only the time key rows pass through; otherwise
-   the rows arriving together (one input chunk) leave ordered by the other keys. The buffer is
-   operator memory (Flink declares no state for the node either). */
+   the rows arriving together (one input chunk) leave ordered by the other keys. Event time keeps
+   the waiting rows in keyed state as Flink's RowTimeSortOperator does (dataState: time -> rows,
+   lastTriggeringTsState, one event-time timer per time), so checkpoints and savepoints hold them;
+   Flink's COMPILE PLAN declares no state for the node (no TTL to set). */
 typedef struct WTemporalSortSpec {
     int ncols;
     const WType **types;

@@ -234,3 +234,118 @@ void wsortbuf_compact(WSortBuf *b)
     free(b->keys);
     *b = nb;
 }
+
+/* ---- rows in keyed state ---- */
+
+#include "../types/row.h"
+
+static uint32_t rd_u32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+void wrowlist_append(WStrBuf *list, const WChunk *c, int row, WStrBuf *scratch)
+{
+    enum { SMALL = 64 };
+    int all_s[SMALL] = {0};
+    int *all = c->ncols > SMALL ? xrealloc(NULL, sizeof *all * (size_t)c->ncols) : all_s;
+    for (int k = 0; k < c->ncols; k++) all[k] = k;
+    wrow_encode_chunk(scratch, c, row, c->ncols, all);
+    if (all != all_s) free(all);
+    uint32_t l = (uint32_t)scratch->len;
+    wsb_appendn(list, (const char *)&l, 4);
+    wsb_appendn(list, scratch->buf, scratch->len);
+}
+
+static void ensure_room(WChunk **dst, int ncols, const WType **types, int more)
+{
+    WChunk *c = *dst;
+    if (c && c->nrows + more <= c->cap) return;
+    int cap = c ? c->cap : 0;
+    int need = (c ? c->nrows : 0) + more;
+    while (cap < need) cap = cap ? cap * 2 : 16;
+    WChunk *n = wchunk_new(ncols, types, cap);
+    if (c) {
+        /* shallow copy: the values live in the caller's arena */
+        for (int r = 0; r < c->nrows; r++) {
+            int q = wchunk_add_row(n, (WRowKind)c->kinds[r]);
+            for (int k = 0; k < ncols; k++) {
+                n->cols[k].nulls[q] = c->cols[k].nulls[r];
+                n->cols[k].data[q] = c->cols[k].data[r];
+            }
+        }
+        wchunk_free(c);
+    }
+    *dst = n;
+}
+
+static void decode_row(const uint8_t *p, size_t len, WChunk *c, int ncols, const WType **types, WArena *a)
+{
+    int r = wchunk_add_row(c, WRK_INSERT);
+    for (int k = 0; k < ncols; k++) {
+        const WType *t = types[k];
+        WDatum d;
+        bool nn = wtype_is_composite(t) ? wrow_get_arena(p, len, ncols, t, k, &d, a) : wrow_get(p, len, ncols, t, k, &d);
+        c->cols[k].nulls[r] = !nn;
+        c->cols[k].data[r] = nn ? d : (WDatum){0};
+    }
+}
+
+bool wrow_decode_into(const void *p, size_t len, WChunk **dst, int ncols, const WType **types, WArena *a)
+{
+    if (len < wrow_fixed_size(ncols)) return false;
+    ensure_room(dst, ncols, types, 1);
+    decode_row(wa_memdup(a, p, len), len, *dst, ncols, types, a);
+    return true;
+}
+
+int wrowlist_decode(const void *p, size_t len, WChunk **dst, int ncols, const WType **types, WArena *a)
+{
+    if (!len) return 0;
+    const uint8_t *b = wa_memdup(a, p, len), *end = b + len;
+    int n = 0;
+    size_t fixed = wrow_fixed_size(ncols);
+    for (const uint8_t *q = b; q < end; n++) {
+        if (end - q < 4) return -1;
+        uint32_t l = rd_u32(q);
+        if (l < fixed || (size_t)(end - q - 4) < l) return -1;
+        q += 4 + l;
+    }
+    ensure_room(dst, ncols, types, n);
+    for (const uint8_t *q = b; q < end; q += 4 + rd_u32(q)) decode_row(q + 4, rd_u32(q), *dst, ncols, types, a);
+    return n;
+}
+
+static int chunk_cmp(const WChunk *c, const WSortKeySpec *keys, int nkeys, int from, int i, int j)
+{
+    for (int k = from; k < nkeys; k++) {
+        const WSortKeySpec *s = &keys[k];
+        bool ni = c->cols[s->col].nulls[i] != 0, nj = c->cols[s->col].nulls[j] != 0;
+        if (ni || nj) {
+            if (ni && nj) continue;
+            return ni ? (s->nulls_first ? -1 : 1) : (s->nulls_first ? 1 : -1);
+        }
+        int r = wdatum_compare(c->types[s->col], c->cols[s->col].data[i], c->cols[s->col].data[j]);
+        if (r) return s->desc ? -r : r;
+    }
+    return 0;
+}
+
+void wsort_chunk_rows(const WChunk *c, const WSortKeySpec *keys, int nkeys, int from, int *idx, int n)
+{
+    if (n < 2 || from >= nkeys) return;
+    int *tmp = xrealloc(NULL, sizeof *tmp * (size_t)n);
+    for (int w = 1; w < n; w *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * w) {
+            int mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            int a = lo, b = mid, o = lo;
+            while (a < mid && b < hi) tmp[o++] = chunk_cmp(c, keys, nkeys, from, idx[b], idx[a]) < 0 ? idx[b++] : idx[a++];
+            while (a < mid) tmp[o++] = idx[a++];
+            while (b < hi) tmp[o++] = idx[b++];
+        }
+        memcpy(idx, tmp, sizeof *idx * (size_t)n);
+    }
+    free(tmp);
+}

@@ -8,7 +8,8 @@
  * wsortbuf_sort orders row numbers by the sort keys (Flink's comparator: ASC/DESC, NULLS
  * FIRST/LAST per key), stably: rows with equal keys keep their arrival order. Killed rows are
  * dropped from storage by wsortbuf_compact, which renumbers the live rows in arrival order.
- * Depends on types/ (chunk, compare) and common/.
+ * The row-list helpers below encode rows for keyed state (types/row). Depends on types/ (chunk,
+ * compare, row) and common/.
  */
 #ifndef WEIR_EXEC_SORT_BUFFER_H
 #define WEIR_EXEC_SORT_BUFFER_H
@@ -16,6 +17,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "../types/chunk.h"
+#include "../common/arena.h"
+#include "../common/strbuf.h"
 
 typedef struct WSortKeySpec { int col; bool desc; bool nulls_first; } WSortKeySpec;
 
@@ -55,5 +58,19 @@ void wsortbuf_sort(const WSortBuf *b, int64_t *idx, int64_t n, int from);
 bool wsortbuf_emit_to(const WSortBuf *b, int64_t i, WChunk *out, WRowKind k);
 /* Drop killed rows from storage (live rows are renumbered 0..live-1 in arrival order). */
 void wsortbuf_compact(WSortBuf *b);
+
+/* ---- rows in keyed state (additive) ----
+   A row list as the buffering operators keep it in map state (TemporalSort's dataState, Match's
+   eventQueuesStateName: time -> rows): [u32 length][binary row of every column]..., in arrival
+   order. wrowlist_append appends row `row` of c (scratch: an encoding buffer). wrowlist_decode
+   appends the rows of a list value to *dst (grown as needed; schema ncols/types) with kind +I;
+   their variable-length values live in arena a (the bytes are copied there first). Returns the
+   number of rows, -1 for a malformed value. */
+void wrowlist_append(WStrBuf *list, const WChunk *c, int row, WStrBuf *scratch);
+int wrowlist_decode(const void *p, size_t len, WChunk **dst, int ncols, const WType **types, WArena *a);
+/* Decode one binary row (all columns) as the next row of *dst, like wrowlist_decode. */
+bool wrow_decode_into(const void *p, size_t len, WChunk **dst, int ncols, const WType **types, WArena *a);
+/* Sort idx[0..n) (row numbers of c) by keys[from..nkeys), stably (Flink's comparator as above). */
+void wsort_chunk_rows(const WChunk *c, const WSortKeySpec *keys, int nkeys, int from, int *idx, int n);
 
 #endif

@@ -1,17 +1,25 @@
 /*
  * temporal_sort.c — the TemporalSort operator (ORDER BY a time attribute ASC, ... without a
  * limit), as Flink's RowTimeSortOperator / ProcTimeSortOperator:
- *   event time       rows are held until the watermark reaches their time; then every row with
- *                    time <= watermark leaves, ordered by time and the secondary keys (ties in
- *                    arrival order); the last emitted time is remembered and a row not after it is
- *                    late and dropped (numLateRecordsDropped);
+ *   event time       rows are kept in keyed state until the watermark reaches their time: map
+ *                    state dataState (time -> the rows of that time, in arrival order) with one
+ *                    event-time timer per time, and value state lastTriggeringTsState (the last
+ *                    time emitted), under the empty key (Flink's EmptyRowDataKeySelector: the
+ *                    operator runs as a single instance). A timer emits its time's rows ordered
+ *                    by the secondary keys (ties in arrival order) and remembers the time; a row
+ *                    not after it is late and dropped (numLateRecordsDropped). Both states and
+ *                    the timers are registered for checkpoints (wexec_new_backend /
+ *                    wexec_new_timers), so a savepoint keeps the rows that wait;
  *   processing time  only the time key: rows pass through unchanged (Flink forwards the input);
  *                    with secondary keys the rows of one input chunk (rows arriving together)
- *                    leave ordered by them.
- * See sort.h. May call exec/operator, exec/sort_buffer, types/, common/.
+ *                    leave ordered by them. Nothing is kept across chunks.
+ * The rows of one chunk are grouped by time first, so each time's list is read and written once
+ * per chunk. See sort.h. May call exec/operator, exec/sort_buffer, state/, types/, common/.
  */
 #include "sort.h"
 #include "../common/arena.h"
+#include "../common/strbuf.h"
+#include "../types/row.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,14 +27,32 @@
 
 typedef struct TemporalSortOp {
     WOperator base;
-    WSortBuf buf;
+    WSortBuf buf;               /* processing time with secondary keys: one chunk's rows */
     bool rowtime;
     int time_col;
-    bool has_last;
-    int64_t last_ms;            /* lastTriggeringTs */
+    int nkeys;
+    WSortKeySpec *keys;
+    /* event time */
+    WStateBackend *be;
+    WState *data;               /* dataState */
+    WState *last;               /* lastTriggeringTsState */
+    WTimerService *timers;
+    WStrBuf key;                /* the empty key */
+    WStrBuf list, enc;
+    WArena arena;
+    WChunk *dec;                /* decoded rows of one time */
+    WChunk *out;
+    int *ord;
+    int ordcap;
     int64_t *idx;
     int64_t idxcap;
 } TemporalSortOp;
+
+static void put_be64(uint8_t *p, int64_t v)
+{
+    uint64_t u = (uint64_t)v;
+    for (int i = 7; i >= 0; i--) { p[i] = (uint8_t)u; u >>= 8; }
+}
 
 static int64_t row_ms(const TemporalSortOp *o, const WChunk *c, int r)
 {
@@ -40,8 +66,16 @@ static void ensure_idx(TemporalSortOp *o, int64_t n)
     o->idx = wrealloc(o->idx, sizeof *o->idx * (size_t)o->idxcap);
 }
 
-/* Emit rows idx[0..n) in that order as inserts. */
-static void emit_rows(TemporalSortOp *o, const int64_t *idx, int64_t n)
+static void ensure_ord(TemporalSortOp *o, int n)
+{
+    if (n <= o->ordcap) return;
+    o->ordcap = n * 2 + 64;
+    o->ord = wrealloc(o->ord, sizeof *o->ord * (size_t)o->ordcap);
+}
+
+/* ---- processing time ---- */
+
+static void emit_buf_rows(TemporalSortOp *o, const int64_t *idx, int64_t n)
 {
     WOperator *op = &o->base;
     int cap = op->ctx->chunk_rows > 0 ? op->ctx->chunk_rows : WCHUNK_CAP;
@@ -57,53 +91,133 @@ static void emit_rows(TemporalSortOp *o, const int64_t *idx, int64_t n)
     wchunk_free(out);
 }
 
+static void pt_process(TemporalSortOp *o, const WChunk *in)
+{
+    if (o->nkeys <= 1) { wop_emit(&o->base, in); return; }
+    for (int r = 0; r < in->nrows; r++) wsortbuf_add(&o->buf, in, r);
+    ensure_idx(o, o->buf.n);
+    for (int64_t i = 0; i < o->buf.n; i++) o->idx[i] = i;
+    wsortbuf_sort(&o->buf, o->idx, o->buf.n, 1);
+    emit_buf_rows(o, o->idx, o->buf.n);
+    for (int64_t i = 0; i < o->buf.n; i++) wsortbuf_kill(&o->buf, i);
+    wsortbuf_compact(&o->buf);
+}
+
+/* ---- event time ---- */
+
+static bool get_last(TemporalSortOp *o, int64_t *out)
+{
+    WBytes v;
+    if (wvalue_get(o->last, &v) != WSL_FOUND || v.len != 8) return false;
+    memcpy(out, v.p, 8);
+    return true;
+}
+
+/* Chunk rows by time, then arrival (a stable merge sort of row numbers). */
+static int cmp_row_time(const TemporalSortOp *o, const WChunk *in, int a, int b)
+{
+    int64_t x = row_ms(o, in, a), y = row_ms(o, in, b);
+    if (x != y) return x < y ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+static void sort_by_time(TemporalSortOp *o, const WChunk *in, int *ix, int n)
+{
+    int *tmp = wmalloc(sizeof *tmp * (size_t)(n ? n : 1));
+    for (int w = 1; w < n; w *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * w) {
+            int mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            int a = lo, b = mid, k = lo;
+            while (a < mid && b < hi) tmp[k++] = cmp_row_time(o, in, ix[b], ix[a]) < 0 ? ix[b++] : ix[a++];
+            while (a < mid) tmp[k++] = ix[a++];
+            while (b < hi) tmp[k++] = ix[b++];
+        }
+        memcpy(ix, tmp, sizeof *ix * (size_t)n);
+    }
+    free(tmp);
+}
+
+static void rt_process(TemporalSortOp *o, const WChunk *in)
+{
+    WOperator *op = &o->base;
+    wstate_set_key(o->be, o->key.buf, o->key.len);
+    int64_t last = 0;
+    bool has_last = get_last(o, &last);
+    ensure_ord(o, in->nrows);
+    int n = 0;
+    for (int r = 0; r < in->nrows; r++) {
+        if (in->cols[o->time_col].nulls[r] || (has_last && row_ms(o, in, r) <= last)) {
+            op->late_dropped++;
+            continue;
+        }
+        o->ord[n++] = r;
+    }
+    sort_by_time(o, in, o->ord, n);
+    for (int i = 0; i < n;) {
+        int64_t t = row_ms(o, in, o->ord[i]);
+        uint8_t uk[8];
+        put_be64(uk, t);
+        WBytes old;
+        wsb_clear(&o->list);
+        bool had = wmap_get(o->data, uk, 8, &old) == WSL_FOUND;
+        if (had) wsb_appendn(&o->list, old.p, old.len);
+        for (; i < n && row_ms(o, in, o->ord[i]) == t; i++) wrowlist_append(&o->list, in, o->ord[i], &o->enc);
+        wmap_put(o->data, uk, 8, o->list.buf, o->list.len);
+        if (!had) wtimers_register(o->timers, t, o->key.buf, o->key.len, 0);
+    }
+}
+
+static void flush(TemporalSortOp *o)
+{
+    if (o->out->nrows) wop_emit(&o->base, o->out);
+    wchunk_reset(o->out);
+}
+
+/* onEventTime: the rows of time ts leave, ordered by the secondary keys. */
+static void on_timer(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns)
+{
+    TemporalSortOp *o = ctx;
+    (void)ns;
+    if (o->base.ctx->err->set) return;
+    wstate_set_key(o->be, key, klen);
+    uint8_t uk[8];
+    put_be64(uk, ts);
+    WBytes v;
+    if (wmap_get(o->data, uk, 8, &v) != WSL_FOUND) return;
+    warena_reset(&o->arena);
+    if (o->dec) wchunk_reset(o->dec);
+    int n = wrowlist_decode(v.p, v.len, &o->dec, o->base.ncols, o->base.types, &o->arena);
+    if (n < 0) {
+        werr_set(o->base.ctx->err, WEXC_RUNTIME, "TemporalSort: damaged dataState entry for time %lld", (long long)ts);
+        return;
+    }
+    ensure_ord(o, n);
+    for (int i = 0; i < n; i++) o->ord[i] = i;
+    wsort_chunk_rows(o->dec, o->keys, o->nkeys, 1, o->ord, n);
+    for (int i = 0; i < n; i++) {
+        if (o->out->nrows >= o->out->cap) flush(o);
+        wchunk_append_row(o->out, o->dec, o->ord[i]);
+        o->out->kinds[o->out->nrows - 1] = WRK_INSERT;
+    }
+    wmap_remove(o->data, uk, 8);
+    wvalue_put(o->last, &ts, sizeof ts);
+}
+
 static void ts_process(WOperator *op, int input, const WChunk *in)
 {
     TemporalSortOp *o = (TemporalSortOp *)op;
     (void)input;
-    if (!o->rowtime) {
-        if (o->buf.nkeys <= 1) { wop_emit(op, in); return; }
-        for (int r = 0; r < in->nrows; r++) wsortbuf_add(&o->buf, in, r);
-        ensure_idx(o, o->buf.n);
-        for (int64_t i = 0; i < o->buf.n; i++) o->idx[i] = i;
-        wsortbuf_sort(&o->buf, o->idx, o->buf.n, 1);
-        emit_rows(o, o->idx, o->buf.n);
-        for (int64_t i = 0; i < o->buf.n; i++) wsortbuf_kill(&o->buf, i);
-        wsortbuf_compact(&o->buf);
-        return;
-    }
-    for (int r = 0; r < in->nrows; r++) {
-        if (in->cols[o->time_col].nulls[r] || (o->has_last && row_ms(o, in, r) <= o->last_ms)) {
-            op->late_dropped++;
-            continue;
-        }
-        wsortbuf_add(&o->buf, in, r);
-    }
+    if (op->ctx->err->set) return;
+    if (!o->rowtime) pt_process(o, in);
+    else rt_process(o, in);
 }
 
 static void ts_watermark(WOperator *op, int64_t wm)
 {
     TemporalSortOp *o = (TemporalSortOp *)op;
-    if (o->rowtime && o->buf.live) {
-        WSortBuf *b = &o->buf;
-        ensure_idx(o, b->n);
-        int64_t n = 0;
-        for (int64_t i = 0; i < b->n; i++) {
-            if (!wsortbuf_is_live(b, i)) continue;
-            bool isnull;
-            WDatum t = wsortbuf_get(b, i, o->time_col, &isnull);
-            if (t.ts.ms <= wm) o->idx[n++] = i;
-        }
-        if (n) {
-            wsortbuf_sort(b, o->idx, n, 0);
-            emit_rows(o, o->idx, n);
-            bool isnull;
-            int64_t last = wsortbuf_get(b, o->idx[n - 1], o->time_col, &isnull).ts.ms;
-            if (!o->has_last || last > o->last_ms) o->last_ms = last;
-            o->has_last = true;
-            for (int64_t i = 0; i < n; i++) wsortbuf_kill(b, o->idx[i]);
-            if (b->live * 2 < b->n) wsortbuf_compact(b);
-        }
+    if (o->rowtime) {
+        wtimers_advance(o->timers, wm, on_timer, o);
+        flush(o);
     }
     wop_emit_watermark(op, wm);
 }
@@ -112,6 +226,16 @@ static void ts_destroy(WOperator *op)
 {
     TemporalSortOp *o = (TemporalSortOp *)op;
     wsortbuf_free(&o->buf);
+    if (o->be) wstate_backend_free(o->be);
+    if (o->timers) wtimers_free(o->timers);
+    wsb_free(&o->key);
+    wsb_free(&o->list);
+    wsb_free(&o->enc);
+    warena_free(&o->arena);
+    if (o->dec) wchunk_free(o->dec);
+    if (o->out) wchunk_free(o->out);
+    free(o->keys);
+    free(o->ord);
     free(o->idx);
     free(o);
 }
@@ -119,7 +243,19 @@ static void ts_destroy(WOperator *op)
 static void ts_metrics(WOperator *op, char *buf, size_t bufsz)
 {
     TemporalSortOp *o = (TemporalSortOp *)op;
-    snprintf(buf, bufsz, "bufferedRows: %lld\n", (long long)o->buf.live);
+    size_t len = strlen(buf);
+    if (o->be) {
+        WStateStats st[4];
+        int n = wstate_stats(o->be, st, 4);
+        for (int i = 0; i < n && len < bufsz; i++) {
+            int k = snprintf(buf + len, bufsz - len, "%s%s.entries=%lld %s.bytes=%lld", len ? " " : "", st[i].name,
+                             (long long)st[i].entries, st[i].name, (long long)st[i].bytes);
+            if (k < 0) return;
+            len += (size_t)k;
+        }
+    }
+    if (len < bufsz)
+        snprintf(buf + len, bufsz - len, "%snumLateRecordsDropped=%lld", len ? " " : "", (long long)op->late_dropped);
 }
 
 static const WOpOps TEMPORAL_SORT_OPS = {.process = ts_process, .watermark = ts_watermark,
@@ -135,6 +271,22 @@ WOperator *wop_temporal_sort_new(WExecCtx *ctx, const WTemporalSortSpec *spec)
     if (bad) werr_set(ctx->err, WEXC_TABLE, "TemporalSort: sort key column index out of range");
     o->rowtime = spec->rowtime;
     o->time_col = bad ? 0 : spec->keys[0].col;
-    wsortbuf_init(&o->buf, spec->ncols, o->base.types, bad ? 0 : spec->nkeys, spec->keys, false);
+    o->nkeys = bad ? 0 : spec->nkeys;
+    o->keys = wmalloc(sizeof *o->keys * (size_t)(o->nkeys ? o->nkeys : 1));
+    if (o->nkeys) memcpy(o->keys, spec->keys, sizeof *o->keys * (size_t)o->nkeys);
+    wsortbuf_init(&o->buf, spec->ncols, o->base.types, o->nkeys, o->keys, false);
+    wsb_init(&o->key);
+    wsb_init(&o->list);
+    wsb_init(&o->enc);
+    warena_init(&o->arena, 0);
+    if (o->rowtime && !bad) {
+        o->be = wexec_new_backend(ctx, "TemporalSort");
+        o->data = wstate_register(o->be, "dataState", WSTATE_MAP, 0);
+        o->last = wstate_register(o->be, "lastTriggeringTsState", WSTATE_VALUE, 0);
+        o->timers = wexec_new_timers(ctx, "TemporalSort");
+        /* the empty key: an empty binary row */
+        wrow_encode(&o->key, 0, NULL, NULL, NULL, WRK_INSERT);
+        o->out = wchunk_new(spec->ncols, o->base.types, ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP);
+    }
     return &o->base;
 }

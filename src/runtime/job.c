@@ -444,7 +444,11 @@ WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
     /* checkpoints: options, and the checkpoint to restore (its max parallelism wins) */
     WError ckerr;
     werr_clear(&ckerr);
-    j->ck = wckpt_new(env->config, env->job_id, j->nlanes, &ckerr);
+    /* BATCH jobs do not checkpoint (Flink disables checkpointing in BATCH execution mode: its batch
+       operators — Sort, OverAggregate — keep their input in memory, not in keyed state) */
+    const char *rmode = env->config ? wopts_get(env->config, "execution.runtime-mode") : NULL;
+    bool batch = rmode && !strcasecmp(rmode, "batch");
+    j->ck = batch ? NULL : wckpt_new(env->config, env->job_id, j->nlanes, &ckerr);
     if (ckerr.set || !wckpt_max_parallelism(j->ck, (int)maxp, j->ctx.max_parallelism, &j->ctx.max_parallelism, &ckerr)) {
         if (p->err && !p->err->set) *p->err = ckerr;
         wckpt_free(j->ck);

@@ -239,3 +239,77 @@ for par in 1 2; do
   else fail "$name" "output differs from the run without checkpoints"
   fi
 done
+
+# ---- MATCH_RECOGNIZE and TemporalSort: rows waiting for the watermark, partial matches and their
+# timers are keyed state, so a savepoint taken inside a match (or with rows still unsorted) and
+# restored — at the same or another parallelism, on either backend — continues them ----
+eval "$(declare -f query | sed '1s/^query/query_base/')"
+query() {
+  case "$1" in
+    mr|mrw)
+      local within=""
+      [[ "$1" == mrw ]] && within="WITHIN INTERVAL '45' SECOND"
+      cat <<SQL
+CREATE TABLE mr_out (k STRING, aid BIGINT, bid BIGINT, cid BIGINT, nb BIGINT, sb INT, mx INT)
+  WITH ('connector' = 'filesystem', 'path' = '$OUT_DIR', 'format' = 'csv');
+INSERT INTO mr_out SELECT * FROM src MATCH_RECOGNIZE (
+  PARTITION BY k ORDER BY ts
+  MEASURES FIRST(A.id) AS aid, LAST(B.id) AS bid, C.id AS cid, COUNT(B.id) AS nb, SUM(B.v) AS sb, MAX(B.v) AS mx
+  ONE ROW PER MATCH AFTER MATCH SKIP PAST LAST ROW
+  PATTERN (A B+ C) $within
+  DEFINE A AS A.v < 40, B AS B.v >= 40 AND (LAST(B.v, 1) IS NULL OR B.v > LAST(B.v, 1) - 40), C AS C.v < 40
+) MR;
+SQL
+      ;;
+    tsort)
+      cat <<SQL
+CREATE TABLE ts_out (id BIGINT, k STRING, v INT, ts TIMESTAMP(3))
+  WITH ('connector' = 'filesystem', 'path' = '$OUT_DIR', 'format' = 'csv');
+INSERT INTO ts_out SELECT id, k, v, ts FROM src ORDER BY ts, v DESC;
+SQL
+      ;;
+    *) query_base "$1" ;;
+  esac
+}
+# the sink tables of these queries are created with the query: run() passes the output directory
+eval "$(declare -f run | sed '1s/^run/run_base/')"
+run() { OUT_DIR="$3" run_base "$@"; }
+
+for q in mr mrw tsort; do
+  run "ref-$q" "$q" "$T/ref-$q" "$T/in.csv"
+  published "$T/ref-$q" > "$T/ref-$q.txt"
+  if [[ $RC -ne 0 || ! -s "$T/ref-$q.txt" ]]; then fail "ref-$q" "reference run failed (status $RC)"; fi
+done
+echo "# reference rows: mr=$(wc -l < "$T/ref-mr.txt") mrw=$(wc -l < "$T/ref-mrw.txt") tsort=$(wc -l < "$T/ref-tsort.txt")" >&2
+
+# phase 1 must leave something open: its output is not yet the whole result
+stop_case_open() {
+  local name="$1"
+  stop_case "$@"
+  if [[ -f "$T/$name.p1.txt" ]] && cmp -s "$T/$name.p1.txt" "$T/ref-$2.txt"; then
+    fail "$name" "phase 1 already produced the whole result: nothing was open across the savepoint"
+  fi
+}
+# stop_case publishes phase 1 into the same directory; record it before phase 2 by wrapping run
+eval "$(declare -f run | sed '1s/^run/run_open/')"
+run() {
+  run_open "$@"
+  [[ "$1" != *.restore && "$1" == stop-* ]] && published "$3" > "$T/$1.p1.txt"
+  return 0
+}
+
+for be in hashmap rocksdb; do
+  stop_case_open "stop-mr-$be" mr "$be" 1 1 20005
+  stop_case_open "stop-mrw-$be" mrw "$be" 1 1 20005
+  stop_case_open "stop-tsort-$be" tsort "$be" 1 1 20005
+done
+stop_case_open "stop-mr-p1-to-p2" mr hashmap 1 2 20005
+stop_case_open "stop-mr-p2-to-p3-rocksdb" mr rocksdb 2 3 20005
+stop_case_open "stop-mrw-p4-to-p1" mrw hashmap 4 1 20005
+stop_case_open "stop-tsort-p1-to-p2-rocksdb" tsort rocksdb 1 2 20005
+stop_case_open "stop-tsort-p2-to-p1" tsort hashmap 2 1 20005
+# and SIGKILL between checkpoints
+kill_case "mr-hashmap-between" mr hashmap 1 1 "tick:37"
+kill_case "mrw-rocksdb-unpublished" mrw rocksdb 1 1 "after-metadata:5"
+kill_case "tsort-hashmap-between" tsort hashmap 1 1 "tick:41"
+kill_case "mr-p2-to-p1" mr rocksdb 2 1 "after-metadata:3"

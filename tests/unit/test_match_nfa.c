@@ -34,7 +34,15 @@ static void t_match(void *ctx, const WNfaStep *path, int npath, int64_t ts)
 }
 
 /* elems: per variable min, max (-1 unbounded), reluctant */
+static int run_ex(T *t, int n, const int (*q)[3], WMatchAfter after, int after_var, int64_t within, bool roundtrip);
 static int run(T *t, int n, const int (*q)[3], WMatchAfter after, int after_var, int64_t within)
+{
+    return run_ex(t, n, q, after, after_var, within, false);
+}
+
+/* roundtrip: the run goes through wnfa_run_encode / wnfa_run_decode after every event, as the
+   Match operator keeps it in keyed state between records. */
+static int run_ex(T *t, int n, const int (*q)[3], WMatchAfter after, int after_var, int64_t within, bool roundtrip)
 {
     WMatchElem el[8];
     memset(el, 0, sizeof el);
@@ -56,6 +64,14 @@ static int run(T *t, int n, const int (*q)[3], WMatchAfter after, int after_var,
     for (int64_t i = 0; i < len; i++) {
         wnfa_advance(&nfa, &r, i, &cb);
         wnfa_process(&nfa, &r, i, i, &cb);
+        if (roundtrip) {
+            WStrBuf b;
+            wsb_init(&b);
+            wnfa_run_encode(&r, &b);
+            wnfa_run_free(&r);
+            if (!wnfa_run_decode(&nfa, &r, b.buf, b.len)) t->nout = -100;
+            wsb_free(&b);
+        }
     }
     wnfa_advance(&nfa, &r, INT64_MAX / 2, &cb);
     wnfa_run_free(&r);
@@ -137,4 +153,60 @@ WTEST(nfa_compile_refuses)
     static const int bad[][3] = {{3, 2, 0}};
     T t = {.events = "a", .accept = {"a"}};
     CHECK_INT(run(&t, 1, bad, WMA_PAST_LAST_ROW, 0, 0), -1);
+}
+
+WTEST(nfa_run_encode_round_trip)
+{
+    /* every pattern above gives the same matches when the run is stored and reloaded after each row */
+    static const int gre[][3] = {{1, 1, 0}, {1, -1, 0}, {1, 1, 0}};
+    static const int rel[][3] = {{1, 1, 0}, {1, -1, 1}, {1, 1, 0}};
+    static const int ab[][3] = {{1, -1, 0}, {1, 1, 0}};
+    const WMatchAfter afters[] = {WMA_PAST_LAST_ROW, WMA_TO_NEXT_ROW, WMA_TO_LAST, WMA_TO_FIRST};
+    for (int a = 0; a < 4; a++) {
+        T x = {.events = "aaabaab", .accept = {"a", "b"}}, y = x;
+        CHECK_INT(run_ex(&x, 2, ab, afters[a], 0, 0, false), run_ex(&y, 2, ab, afters[a], 0, 0, true));
+        for (int i = 0; i < x.nout; i++) CHECK_STR(x.out[i], y.out[i]);
+    }
+    T x = {.events = "abbcdabcd", .accept = {"a", "bc", "d"}}, y = x;
+    CHECK_INT(run_ex(&y, 3, gre, WMA_PAST_LAST_ROW, 0, 0, true), run_ex(&x, 3, gre, WMA_PAST_LAST_ROW, 0, 0, false));
+    for (int i = 0; i < x.nout; i++) CHECK_STR(x.out[i], y.out[i]);
+    T u = {.events = "abbbc" "abc", .accept = {"a", "b", "c"}}, w = u;
+    CHECK_INT(run_ex(&u, 3, rel, WMA_PAST_LAST_ROW, 0, 3, true), 1);
+    CHECK_INT(run_ex(&w, 3, rel, WMA_PAST_LAST_ROW, 0, 3, false), 1);
+    CHECK_STR(u.out[0], w.out[0]);
+}
+
+WTEST(nfa_run_decode_refuses_damaged_bytes)
+{
+    static const WMatchElem el[2] = {{.var = 0, .min = 1, .max = -1, .greedy = true}, {.var = 1, .min = 1, .max = 1}};
+    WNfa nfa;
+    const char *msg;
+    CHECK(wnfa_compile(el, 2, 0, WMA_PAST_LAST_ROW, 0, &nfa, &msg));
+    T t = {.events = "aa", .accept = {"a", "b"}};
+    WNfaCallbacks cb = {.cond = t_cond, .match = t_match, .ctx = &t};
+    WNfaRun r;
+    wnfa_run_init(&nfa, &r);
+    wnfa_process(&nfa, &r, 0, 0, &cb);
+    wnfa_process(&nfa, &r, 1, 1, &cb);
+    WStrBuf b;
+    wsb_init(&b);
+    wnfa_run_encode(&r, &b);
+    int partial = r.n;
+    wnfa_run_free(&r);
+    CHECK(wnfa_run_decode(&nfa, &r, b.buf, b.len));
+    CHECK_INT(r.n, partial);
+    CHECK(!wnfa_idle(&r));
+    CHECK_INT(wnfa_min_seq(&r), 0);
+    wnfa_run_free(&r);
+    for (size_t cut = 0; cut < b.len; cut += 3) {        /* truncated: refused, a fresh run */
+        CHECK(!wnfa_run_decode(&nfa, &r, b.buf, cut));
+        CHECK(wnfa_idle(&r));
+        wnfa_run_free(&r);
+    }
+    int32_t bad = 99;                                       /* a state the NFA does not have */
+    memcpy(b.buf + 20, &bad, 4);
+    CHECK(!wnfa_run_decode(&nfa, &r, b.buf, b.len));
+    wnfa_run_free(&r);
+    wsb_free(&b);
+    wnfa_free(&nfa);
 }
