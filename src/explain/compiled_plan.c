@@ -73,16 +73,18 @@ static void rank_range_and_strategy(json_t *j, const WRel *r, const WRel *in)
     json_object_set_new(j, "rankStrategy", rs);
 }
 
-static json_t *input_property(const WRel *in)
+/* An exec node's input property: as in Flink only an Exchange requires a distribution (its own
+   HASH keys or SINGLETON); every other node reads its input as it comes (UNKNOWN). */
+static json_t *input_property(const WRel *owner)
 {
     json_t *p = json_object();
     json_t *d = json_object();
-    if (in && in->kind == WR_EXCHANGE) {
-        if (in->exchange_single || in->nkeys == 0) {
+    if (owner->kind == WR_EXCHANGE) {
+        if (owner->exchange_single || owner->nkeys == 0) {
             json_object_set_new(d, "type", json_string("SINGLETON"));
         } else {
             json_object_set_new(d, "type", json_string("HASH"));
-            json_object_set_new(d, "keys", ints_json(in->nkeys, in->keys));
+            json_object_set_new(d, "keys", ints_json(owner->nkeys, owner->keys));
         }
     } else {
         json_object_set_new(d, "type", json_string("UNKNOWN"));
@@ -289,7 +291,7 @@ static int *input_colmap(const ExCtx *x, const WRel *in)
 
 static const char *window_type(int k)
 {
-    return k == 1 ? "SlidingWindow" : k == 2 ? "CumulativeWindow" : k == 3 ? "SessionWindow" : "TumblingWindow";
+    return k == 1 ? "HoppingWindow" : k == 2 ? "CumulativeWindow" : k == 3 ? "SessionWindow" : "TumblingWindow";
 }
 
 static json_t *iso_duration(int64_t ms)
@@ -323,6 +325,99 @@ static json_t *input_ref_json(const WRel *in, int i, const int *cm)
     json_object_set_new(e, "type", ex_type_json(in->out.types[i]));
     return e;
 }
+/* The window of a windowing strategy: {type, size | maxSize, slide | step, gap, offset}. */
+static json_t *window_spec_json(const WRel *r)
+{
+    json_t *win = json_object();
+    json_object_set_new(win, "type", json_string(window_type(r->win_kind)));
+    if (r->win_kind == 3) {
+        json_object_set_new(win, "gap", iso_duration(r->win_gap));
+    } else {
+        json_object_set_new(win, r->win_kind == 2 ? "maxSize" : "size", iso_duration(r->win_size));
+        if (r->win_kind == 1) json_object_set_new(win, "slide", iso_duration(r->win_slide));
+        if (r->win_kind == 2) json_object_set_new(win, "step", iso_duration(r->win_slide));
+    }
+    if (r->win_offset) json_object_set_new(win, "offset", iso_duration(r->win_offset));
+    return win;
+}
+
+/* The time attribute that defined the windows rows of `r` carry (the window table function's or
+   the first window aggregate's time column), NULL if none is found. */
+static const WType *window_time_type(const WRel *r)
+{
+    while (r) {
+        switch (r->kind) {
+        case WR_WINDOW_TVF:
+            return r->inputs[0]->out.types[r->win_time_col];
+        case WR_WINDOW_AGG: case WR_LOCAL_WINDOW_AGG:
+            if (!r->win_attached) return r->inputs[0]->out.types[r->win_time_col];
+            r = r->inputs[0];
+            break;
+        case WR_GLOBAL_WINDOW_AGG:
+            if (!r->win_attached) return r->agg_input.types[r->win_time_col];
+            r = r->inputs[0];
+            break;
+        default:
+            r = r->ninputs ? r->inputs[0] : NULL;
+            break;
+        }
+    }
+    return NULL;
+}
+
+/* WindowAttachedWindowingStrategy over input `in` whose rows carry their window in columns
+   ws / we: {strategy, window, timeAttributeType, windowStart, windowEnd, isRowtime}. */
+static json_t *attached_windowing(const WRel *r, const WRel *in, int ws, int we)
+{
+    json_t *w = json_object();
+    json_object_set_new(w, "strategy", json_string("WindowAttached"));
+    json_object_set_new(w, "window", window_spec_json(r));
+    const WType *tt = window_time_type(in);
+    json_object_set_new(w, "timeAttributeType", ex_type_json(tt ? tt : in->out.types[we]));
+    json_object_set_new(w, "windowStart", json_integer(ws));
+    json_object_set_new(w, "windowEnd", json_integer(we));
+    json_object_set_new(w, "isRowtime", json_boolean(!r->win_proctime));
+    return w;
+}
+
+/* StreamExecWindowRank {rankType, partitionSpec, sortSpec, rankRange, outputRowNumber, windowing},
+   StreamExecWindowDeduplicate {partitionKeys, orderKey, keepLastRow, windowing} and
+   StreamExecWindowJoin {joinSpec, leftWindowing, rightWindowing}, after their configuration. */
+static void window_rank_join_json(const ExCtx *x, const WRel *r, json_t *j)
+{
+    json_t *c = json_object();
+    json_object_set_new(c, "table.local-time-zone", json_string(opt_str(x->p->config, "table.local-time-zone", "default")));
+    json_object_set_new(j, "configuration", c);
+    const WRel *in = r->inputs[0];
+    if (r->kind == WR_WINDOW_JOIN) {
+        json_t *js = join_spec(r);
+        json_object_set_new(js, "nonEquiCondition", r->join_cond ? ex_rex_json(x->p, r->join_cond, NULL) : json_null());
+        json_object_set_new(j, "joinSpec", js);
+        json_object_set_new(j, "leftWindowing", attached_windowing(r, in, r->win_start_col, r->win_end_col));
+        json_object_set_new(j, "rightWindowing", attached_windowing(r, r->inputs[1], r->win_rstart_col, r->win_rend_col));
+        return;
+    }
+    if (r->win_dedup) {
+        json_object_set_new(j, "partitionKeys", ints_json(r->nkeys, r->keys));
+        json_object_set_new(j, "orderKey", json_integer(r->nsort ? r->sort_cols[0] : r->time_col));
+        json_object_set_new(j, "keepLastRow", json_boolean(r->keep_last));
+    } else {
+        static const char *const RT[] = {"ROW_NUMBER", "RANK", "DENSE_RANK"};
+        json_object_set_new(j, "rankType", json_string(RT[r->rank_func >= 0 && r->rank_func < 3 ? r->rank_func : 0]));
+        json_t *part = json_object();
+        json_object_set_new(part, "fields", ints_json(r->nkeys, r->keys));
+        json_object_set_new(j, "partitionSpec", part);
+        json_object_set_new(j, "sortSpec", sort_spec_json(r));
+        json_t *rr = json_object();
+        json_object_set_new(rr, "type", json_string("Constant"));
+        json_object_set_new(rr, "start", json_integer(r->rank_start));
+        json_object_set_new(rr, "end", json_integer(r->rank_end));
+        json_object_set_new(j, "rankRange", rr);
+        json_object_set_new(j, "outputRowNumber", json_boolean(r->output_rank_number));
+    }
+    json_object_set_new(j, "windowing", attached_windowing(r, in, r->win_start_col, r->win_end_col));
+}
+
 static const WRel *window_global_of(const ExCtx *x, const WRel *local);
 static json_t *acc_row_type_json(const ExCtx *x, const WRel *r, const WSchema *os);
 
@@ -536,37 +631,28 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
         json_object_set_new(j, "state", one_state(r->ttl_ms, "changelogNormalizeState"));
         break;
     }
-    case WR_WINDOW_AGG: case WR_WINDOW_TVF: case WR_WINDOW_RANK: case WR_WINDOW_JOIN:
+    case WR_WINDOW_RANK: case WR_WINDOW_JOIN:
+        window_rank_join_json(x, r, j);
+        break;
+    case WR_WINDOW_AGG: case WR_WINDOW_TVF:
     case WR_LOCAL_WINDOW_AGG: case WR_GLOBAL_WINDOW_AGG: {
         json_t *c = json_object();
         json_object_set_new(c, "table.local-time-zone", json_string(opt_str(x->p->config, "table.local-time-zone", "default")));
         json_object_set_new(j, "configuration", c);
-        bool agg = r->kind == WR_WINDOW_AGG || r->kind == WR_LOCAL_WINDOW_AGG || r->kind == WR_GLOBAL_WINDOW_AGG;
+        bool agg = r->kind != WR_WINDOW_TVF;
         if (agg) {
             /* the calls carry the names of the (global) aggregate's results */
             const WRel *g = r->kind == WR_LOCAL_WINDOW_AGG ? window_global_of(x, r) : r;
             json_object_set_new(j, "grouping", ints_json(r->nkeys, r->keys));
             json_object_set_new(j, "aggCalls", agg_calls_json(r->naggs, r->aggs, g ? ex_out_names(x, g) + g->nkeys : NULL));
         }
-        json_t *w = json_object();
-        bool attached = !(r->kind == WR_WINDOW_TVF || (agg && !r->win_attached));
-        const char *strategy = attached ? "WindowAttached" : "TimeAttribute";
-        if (r->kind == WR_GLOBAL_WINDOW_AGG && !r->win_attached) strategy = "SliceAttached";
-        json_object_set_new(w, "strategy", json_string(strategy));
-        json_t *win = json_object();
-        json_object_set_new(win, "type", json_string(window_type(r->win_kind)));
-        if (r->win_kind == 3) {
-            json_object_set_new(win, "gap", iso_duration(r->win_gap));
-        } else {
-            json_object_set_new(win, r->win_kind == 2 ? "maxSize" : "size", iso_duration(r->win_size));
-            if (r->win_kind == 1) json_object_set_new(win, "slide", iso_duration(r->win_slide));
-            if (r->win_kind == 2) json_object_set_new(win, "step", iso_duration(r->win_slide));
-        }
-        if (r->win_offset) json_object_set_new(win, "offset", iso_duration(r->win_offset));
-        json_object_set_new(w, "window", win);
+        json_t *w;
         if (r->kind == WR_GLOBAL_WINDOW_AGG) {
             /* the local aggregate's slice end (window end when attached) is the input's last field */
             int end = r->inputs[0]->out.n - 1;
+            w = json_object();
+            json_object_set_new(w, "strategy", json_string(r->win_attached ? "WindowAttached" : "SliceAttached"));
+            json_object_set_new(w, "window", window_spec_json(r));
             json_object_set_new(w, "timeAttributeType", ex_type_json(r->agg_input.types[r->win_time_col]));
             if (r->win_attached) {
                 json_object_set_new(w, "windowStart", json_integer(-1));
@@ -576,13 +662,12 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
             }
             json_object_set_new(w, "isRowtime", json_boolean(!r->win_proctime));
         } else if (agg && r->win_attached) {
+            w = attached_windowing(r, r->inputs[0], r->win_start_col, r->win_end_col);
+        } else {
             const WRel *src = r->inputs[0];
-            json_object_set_new(w, "timeAttributeType", ex_type_json(src->out.types[r->win_end_col]));
-            json_object_set_new(w, "windowStart", json_integer(r->win_start_col));
-            json_object_set_new(w, "windowEnd", json_integer(r->win_end_col));
-            json_object_set_new(w, "isRowtime", json_boolean(!r->win_proctime));
-        } else if (agg || r->kind == WR_WINDOW_TVF) {
-            const WRel *src = r->inputs[0];
+            w = json_object();
+            json_object_set_new(w, "strategy", json_string("TimeAttribute"));
+            json_object_set_new(w, "window", window_spec_json(r));
             json_object_set_new(w, "timeAttributeType", ex_type_json(src->out.types[r->win_time_col]));
             json_object_set_new(w, "timeAttributeIndex", json_integer(r->win_time_col));
             json_object_set_new(w, "isRowtime", json_boolean(!r->win_proctime));
@@ -671,7 +756,7 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
         break;
     }
     json_t *props = json_array();
-    for (int i = 0; i < nin; i++) json_array_append_new(props, input_property(ins[i]));
+    for (int i = 0; i < nin; i++) json_array_append_new(props, input_property(r));
     json_object_set_new(j, "inputProperties", props);
     WSchema os = ex_schema(x, r);
     if ((r->kind == WR_WATERMARK || r->kind == WR_MINIBATCH_ASSIGNER) && cm) {

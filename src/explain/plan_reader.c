@@ -470,7 +470,7 @@ static void set_unique_from(Rd *r, WRel *x, json_t *keys)
 static int window_kind(const char *t)
 {
     if (!t) return 0;
-    if (!strcmp(t, "SlidingWindow")) return 1;
+    if (!strcmp(t, "HoppingWindow") || !strcmp(t, "SlidingWindow")) return 1;
     if (!strcmp(t, "CumulativeWindow")) return 2;
     if (!strcmp(t, "SessionWindow")) return 3;
     return 0;
@@ -537,7 +537,7 @@ bool rd_aggs(Rd *r, json_t *calls, WRel *x)
     return true;
 }
 
-static void read_window(Rd *r, json_t *w, WRel *x)
+void rd_window(Rd *r, json_t *w, WRel *x)
 {
     json_t *win = json_object_get(w, "window");
     x->win_kind = window_kind(json_string_value(json_object_get(win, "type")));
@@ -552,7 +552,8 @@ static void read_window(Rd *r, json_t *w, WRel *x)
     x->win_time_col = (int)json_integer_value(json_object_get(w, "timeAttributeIndex"));
     x->win_proctime = json_is_false(json_object_get(w, "isRowtime"));
     const char *strategy = json_string_value(json_object_get(w, "strategy"));
-    if ((x->kind == WR_WINDOW_AGG || x->kind == WR_LOCAL_WINDOW_AGG) && strategy && !strcmp(strategy, "WindowAttached")) {
+    if ((x->kind == WR_WINDOW_AGG || x->kind == WR_LOCAL_WINDOW_AGG || x->kind == WR_WINDOW_RANK ||
+         x->kind == WR_WINDOW_JOIN) && strategy && !strcmp(strategy, "WindowAttached")) {
         x->win_attached = true;
         x->win_start_col = (int)json_integer_value(json_object_get(w, "windowStart"));
         x->win_end_col = (int)json_integer_value(json_object_get(w, "windowEnd"));
@@ -561,7 +562,7 @@ static void read_window(Rd *r, json_t *w, WRel *x)
     (void)r;
 }
 
-static bool read_join_spec(Rd *r, json_t *js, WRel *x, const WSchema *combined)
+bool rd_join_spec(Rd *r, json_t *js, WRel *x, const WSchema *combined)
 {
     const char *jt = json_string_value(json_object_get(js, "joinType"));
     x->join_type = AJ_INNER;
@@ -586,7 +587,7 @@ static bool read_join_spec(Rd *r, json_t *js, WRel *x, const WSchema *combined)
     return true;
 }
 
-static WSchema concat(Rd *r, const WSchema *a, const WSchema *b)
+WSchema rd_concat(Rd *r, const WSchema *a, const WSchema *b)
 {
     WSchema s;
     s.n = a->n + b->n;
@@ -796,8 +797,8 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
     } else if (!strcmp(type, "stream-exec-join_1")) {
         NEED(2);
         x = rd_new_rel(r, WR_JOIN, 2);
-        WSchema comb = concat(r, &ins[0]->out, &ins[1]->out);
-        if (!read_join_spec(r, json_object_get(j, "joinSpec"), x, &comb)) return NULL;
+        WSchema comb = rd_concat(r, &ins[0]->out, &ins[1]->out);
+        if (!rd_join_spec(r, json_object_get(j, "joinSpec"), x, &comb)) return NULL;
         set_unique_from(r, ins[0], json_object_get(j, "leftUpsertKeys"));
         set_unique_from(r, ins[1], json_object_get(j, "rightUpsertKeys"));
         x->ttl_left_ms = rd_ttl(r, j, 0);
@@ -807,8 +808,8 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         NEED(2);
         x = rd_new_rel(r, WR_INTERVAL_JOIN, 2);
         json_t *ij = json_object_get(j, "intervalJoinSpec");
-        WSchema comb = concat(r, &ins[0]->out, &ins[1]->out);
-        if (!read_join_spec(r, json_object_get(ij, "joinSpec"), x, &comb)) return NULL;
+        WSchema comb = rd_concat(r, &ins[0]->out, &ins[1]->out);
+        if (!rd_join_spec(r, json_object_get(ij, "joinSpec"), x, &comb)) return NULL;
         json_t *wb = json_object_get(ij, "windowBounds");
         x->lower_ms = json_integer_value(json_object_get(wb, "leftLowerBound"));
         x->upper_ms = json_integer_value(json_object_get(wb, "leftUpperBound"));
@@ -817,8 +818,8 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
     } else if (!strcmp(type, "stream-exec-temporal-join_1")) {
         NEED(2);
         x = rd_new_rel(r, WR_TEMPORAL_JOIN, 2);
-        WSchema comb = concat(r, &ins[0]->out, &ins[1]->out);
-        if (!read_join_spec(r, json_object_get(j, "joinSpec"), x, &comb)) return NULL;
+        WSchema comb = rd_concat(r, &ins[0]->out, &ins[1]->out);
+        if (!rd_join_spec(r, json_object_get(j, "joinSpec"), x, &comb)) return NULL;
         x->left_time_col = (int)json_integer_value(json_object_get(j, "leftTimeAttributeIndex"));
         x->right_time_col = (int)json_integer_value(json_object_get(j, "rightTimeAttributeIndex"));
     } else if (!strcmp(type, "stream-exec-deduplicate_1")) {
@@ -884,7 +885,7 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         x = rd_new_rel(r, WR_WINDOW_AGG, 1);
         x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
         if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
-        read_window(r, json_object_get(j, "windowing"), x);
+        rd_window(r, json_object_get(j, "windowing"), x);
         x->win_out_start = x->nkeys + x->naggs;
         x->win_out_end = x->win_out_start + 1;
         x->win_out_time = x->win_out_start + 2;
@@ -893,7 +894,7 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         x = rd_new_rel(r, WR_LOCAL_WINDOW_AGG, 1);
         x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
         if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
-        read_window(r, json_object_get(j, "windowing"), x);
+        rd_window(r, json_object_get(j, "windowing"), x);
         x->agg_input = in->out;
         x->count1_col = -1;
         x->win_out_start = x->win_out_end = x->win_out_time = -1;
@@ -904,7 +905,7 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
         if (!rd_schema(r, json_object_get(j, "localAggInputRowType"), &x->agg_input)) return NULL;
         json_t *w = json_object_get(j, "windowing");
-        read_window(r, w, x);
+        rd_window(r, w, x);
         const char *strategy = json_string_value(json_object_get(w, "strategy"));
         x->win_attached = strategy && !strcmp(strategy, "WindowAttached");
         /* the time attribute of the local aggregate's input (its zone shifts the windows) */
@@ -920,7 +921,13 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
     } else if (!strcmp(type, "stream-exec-window-table-function_1")) {
         NEED(1);
         x = rd_new_rel(r, WR_WINDOW_TVF, 1);
-        read_window(r, json_object_get(j, "windowing"), x);
+        rd_window(r, json_object_get(j, "windowing"), x);
+    } else if (!strcmp(type, "stream-exec-window-rank_1") || !strcmp(type, "stream-exec-window-deduplicate_1")) {
+        NEED(1);
+        if (!(x = rd_window_rank(r, j, in, &out, strcmp(type, "stream-exec-window-rank_1") != 0))) return NULL;
+    } else if (!strcmp(type, "stream-exec-window-join_1")) {
+        NEED(2);
+        if (!(x = rd_window_join(r, j, ins, &out))) return NULL;
     } else if (!strcmp(type, "stream-exec-correlate_1")) {
         NEED(1);
         if (!(x = rd_correlate(r, j, in, &out))) return NULL;

@@ -47,14 +47,24 @@ WRel *rd_new_rel(Rd *r, WRelKind kind, int nin);
 bool rd_sort_fields(Rd *r, json_t *j, WRel *x, const WRel *in);
 /* aggCalls into x->naggs / x->aggs. */
 bool rd_aggs(Rd *r, json_t *calls, WRel *x);
+/* A windowing strategy into x's win_* fields (attached start/end columns for the window
+   aggregates, rank, deduplicate and join). */
+void rd_window(Rd *r, json_t *w, WRel *x);
+/* A joinSpec into x's join type, keys, filterNulls and non-equi condition over `combined`. */
+bool rd_join_spec(Rd *r, json_t *js, WRel *x, const WSchema *combined);
+WSchema rd_concat(Rd *r, const WSchema *a, const WSchema *b);
 
-/* ---- plan_reader_nodes.c: the nodes of UNNEST, set operations, grouping sets, OVER and
-   MATCH_RECOGNIZE. Each returns the node (inputs, out and changelog set by the caller) or NULL
+/* ---- plan_reader_nodes.c: the nodes of UNNEST, set operations, grouping sets, OVER,
+   MATCH_RECOGNIZE and the window Top-N / deduplicate / join. Each returns the node (inputs, out and changelog set by the caller) or NULL
    with the error set. ---- */
 /* stream-exec-correlate_1: $UNNEST_ROWS$1 / $UNNEST_ROWS_WITH_ORDINALITY$1 or $REPLICATE_ROWS$1 */
 WRel *rd_correlate(Rd *r, json_t *j, WRel *in, const WSchema *out);
 WRel *rd_expand(Rd *r, json_t *j, WRel *in, const WSchema *out);
 WRel *rd_over_aggregate(Rd *r, json_t *j, WRel *in, const WSchema *out);
 WRel *rd_match(Rd *r, json_t *j, WRel *in, const WSchema *out);
+/* stream-exec-window-rank_1, or stream-exec-window-deduplicate_1 when dedup */
+WRel *rd_window_rank(Rd *r, json_t *j, WRel *in, const WSchema *out, bool dedup);
+/* stream-exec-window-join_1 over ins[0], ins[1] */
+WRel *rd_window_join(Rd *r, json_t *j, WRel **ins, const WSchema *out);
 
 #endif

@@ -1,7 +1,9 @@
 /*
  * plan_reader_nodes.c — EXECUTE PLAN for the exec nodes of UNNEST and INTERSECT/EXCEPT ALL
  * (stream-exec-correlate_1), grouping sets and the distinct split (stream-exec-expand_1), OVER
- * windows (stream-exec-over-aggregate_1) and MATCH_RECOGNIZE (stream-exec-match_1): the JSON
+ * windows (stream-exec-over-aggregate_1), MATCH_RECOGNIZE (stream-exec-match_1) and the window
+ * Top-N, deduplicate and join (stream-exec-window-rank_1 / -window-deduplicate_1 / -window-join_1,
+ * read into the WR_WINDOW_RANK / WR_WINDOW_JOIN the window rules of physical.c make): the JSON
  * compiled_plan.c writes, in Flink's shape, read back into the WRel the binder builds.
  * Contract: see plan_reader_internal.h. Depends on plan/ (match_spec.h, over_window.h).
  */
@@ -495,5 +497,107 @@ WRel *rd_match(Rd *r, json_t *j, WRel *in, const WSchema *out)
             ms->measures[i++] = *pg;
         }
     }
+    return x;
+}
+
+/* ---------------- WindowRank / WindowDeduplicate / WindowJoin ---------------- */
+
+/* The attached window columns of `w` (a WindowAttached strategy) over a row of n fields into
+   *ws / *we; false with the error set when they are missing or out of range. */
+static bool attached_cols(Rd *r, json_t *w, int n, int *ws, int *we)
+{
+    const char *strategy = json_string_value(json_object_get(w, "strategy"));
+    json_t *js = json_object_get(w, "windowStart"), *je = json_object_get(w, "windowEnd");
+    if (!strategy || strcmp(strategy, "WindowAttached") != 0 || !json_is_integer(js) || !json_is_integer(je))
+        return rd_fail(r, "Invalid compiled plan: a window rank, deduplicate or join needs a %s windowing strategy.",
+                       "WindowAttached");
+    *ws = (int)json_integer_value(js);
+    *we = (int)json_integer_value(je);
+    if (*ws < 0 || *ws >= n || *we < 0 || *we >= n)
+        return rd_fail(r, "Invalid compiled plan: the window %s columns are out of range.", "start/end");
+    return true;
+}
+
+static bool keys_in_range(Rd *r, int nk, const int *k, int n, const char *what)
+{
+    for (int i = 0; i < nk; i++)
+        if (k[i] < 0 || k[i] >= n) return rd_fail(r, "Invalid compiled plan: a %s index is out of range.", what);
+    return true;
+}
+
+WRel *rd_window_rank(Rd *r, json_t *j, WRel *in, const WSchema *out, bool dedup)
+{
+    WRel *x = rd_new_rel(r, WR_WINDOW_RANK, 1);
+    json_t *w = json_object_get(j, "windowing");
+    rd_window(r, w, x);
+    if (!attached_cols(r, w, in->out.n, &x->win_start_col, &x->win_end_col)) return NULL;
+    x->win_time_col = x->win_end_col;
+    x->win_dedup = dedup;
+    x->sort_offset = x->sort_fetch = -1;
+    if (dedup) {
+        x->nkeys = rd_ints(r, json_object_get(j, "partitionKeys"), &x->keys);
+        json_t *ok = json_object_get(j, "orderKey");
+        int oc = json_is_integer(ok) ? (int)json_integer_value(ok) : -1;
+        if (oc < 0 || oc >= in->out.n)
+            return rd_fail(r, "Invalid compiled plan: the window deduplicate's %s is out of range.", "orderKey"), NULL;
+        x->keep_last = json_is_true(json_object_get(j, "keepLastRow"));
+        x->nsort = 1;
+        x->sort_cols = WA_ARRAY(r->a, int, 1);
+        x->sort_desc = WA_ARRAY(r->a, bool, 1);
+        x->sort_nulls_first = WA_ARRAY(r->a, bool, 1);
+        x->sort_cols[0] = oc;
+        x->sort_desc[0] = x->keep_last;
+        x->sort_nulls_first[0] = !x->keep_last;
+        x->time_col = oc;
+        x->dedup_rowtime = !x->win_proctime;
+        x->rank_func = 0;
+        x->rank_start = x->rank_end = 1;
+        x->output_rank_number = false;
+        x->rank_col = -1;
+        if (out->n != in->out.n)
+            return rd_fail(r, "Invalid compiled plan: the window deduplicate has %s output fields.", "the wrong number of"), NULL;
+    } else {
+        const char *rt = json_string_value(json_object_get(j, "rankType"));
+        if (rt && strcmp(rt, "ROW_NUMBER") && strcmp(rt, "RANK") && strcmp(rt, "DENSE_RANK"))
+            return rd_fail(r, "Invalid compiled plan: unknown rank type %s.", rt), NULL;
+        x->rank_func = rt && !strcmp(rt, "RANK") ? 1 : rt && !strcmp(rt, "DENSE_RANK") ? 2 : 0;
+        x->nkeys = rd_ints(r, json_object_get(json_object_get(j, "partitionSpec"), "fields"), &x->keys);
+        json_t *ob = json_object();
+        json_object_set(ob, "orderBy", json_object_get(j, "sortSpec"));
+        bool ok = rd_sort_fields(r, ob, x, in);
+        json_decref(ob);
+        if (!ok) return NULL;
+        json_t *rr = json_object_get(j, "rankRange");
+        const char *rrt = json_string_value(json_object_get(rr, "type"));
+        if (rrt && strcmp(rrt, "Constant") != 0)
+            return rd_fail(r, "EXECUTE PLAN cannot run a window rank with a %s rank range.", rrt), NULL;
+        x->rank_start = json_integer_value(json_object_get(rr, "start"));
+        x->rank_end = json_integer_value(json_object_get(rr, "end"));
+        x->output_rank_number = json_is_true(json_object_get(j, "outputRowNumber"));
+        x->rank_col = x->output_rank_number ? out->n - 1 : -1;
+        if (out->n != in->out.n + (x->output_rank_number ? 1 : 0))
+            return rd_fail(r, "Invalid compiled plan: the window rank has %s output fields.", "the wrong number of"), NULL;
+    }
+    if (!keys_in_range(r, x->nkeys, x->keys, in->out.n, "partition key")) return NULL;
+    return x;
+}
+
+WRel *rd_window_join(Rd *r, json_t *j, WRel **ins, const WSchema *out)
+{
+    WRel *x = rd_new_rel(r, WR_WINDOW_JOIN, 2);
+    WSchema comb = rd_concat(r, &ins[0]->out, &ins[1]->out);
+    if (!rd_join_spec(r, json_object_get(j, "joinSpec"), x, &comb)) return NULL;
+    if (!keys_in_range(r, x->nkeys, x->keys, ins[0]->out.n, "join key") ||
+        !keys_in_range(r, x->nkeys, x->right_keys, ins[1]->out.n, "join key"))
+        return NULL;
+    json_t *lw = json_object_get(j, "leftWindowing"), *rw = json_object_get(j, "rightWindowing");
+    rd_window(r, lw, x);
+    if (!attached_cols(r, lw, ins[0]->out.n, &x->win_start_col, &x->win_end_col) ||
+        !attached_cols(r, rw, ins[1]->out.n, &x->win_rstart_col, &x->win_rend_col))
+        return NULL;
+    x->win_time_col = x->win_end_col;
+    int expect = ins[0]->out.n + (x->semi || x->anti ? 0 : ins[1]->out.n);
+    if (out->n != expect)
+        return rd_fail(r, "Invalid compiled plan: the window join has %s output fields.", "the wrong number of"), NULL;
     return x;
 }

@@ -1,6 +1,6 @@
 /*
  * test_plan_reader.c — EXECUTE PLAN's reader for the nodes of UNNEST, set operations, grouping
- * sets, OVER and MATCH_RECOGNIZE (plan_reader_nodes.c): hand-written compiled plans read back into
+ * sets, OVER, MATCH_RECOGNIZE and the window Top-N / deduplicate (plan_reader_nodes.c): hand-written compiled plans read back into
  * WRel fields, and the errors for plans weir cannot run.
  */
 #include "unit.h"
@@ -202,5 +202,85 @@ WTEST(plan_reader_match_errors)
                                     "\"interval\":null}", "ROW<`id` INT>"), &roots);
     CHECK_INT(n, -1);
     CHECK(strstr(t.err.msg, "rowtime or proctime") != NULL);
+    rctx_free(&t);
+}
+
+#define ATTACHED_HOP "\"windowing\":{\"strategy\":\"WindowAttached\",\"window\":{\"type\":\"HoppingWindow\",\"size\":\"PT10S\"," \
+    "\"slide\":\"PT5S\"},\"timeAttributeType\":\"TIMESTAMP(3)\",\"windowStart\":0,\"windowEnd\":1,\"isRowtime\":true}"
+
+WTEST(plan_reader_window_rank_and_dedup)
+{
+    RCtx t;
+    rctx_init(&t);
+    const WRel *w = read_mid(&t,
+        "\"type\":\"stream-exec-window-rank_1\",\"rankType\":\"DENSE_RANK\",\"partitionSpec\":{\"fields\":[2]},"
+        "\"sortSpec\":{\"fields\":[{\"index\":1,\"isAscending\":false,\"nullIsLast\":true}]},"
+        "\"rankRange\":{\"type\":\"Constant\",\"start\":1,\"end\":3},\"outputRowNumber\":true," ATTACHED_HOP,
+        "ROW<`id` INT, `k` BIGINT, `xs` ARRAY<INT>, `w0$o0` BIGINT NOT NULL>");
+    CHECK(w != NULL);
+    if (w) {
+        CHECK_INT(w->kind, WR_WINDOW_RANK);
+        CHECK(!w->win_dedup);
+        CHECK_INT(w->rank_func, 2);
+        CHECK_INT(w->rank_end, 3);
+        CHECK_INT(w->nkeys, 1);
+        CHECK_INT(w->keys[0], 2);
+        CHECK_INT(w->nsort, 1);
+        CHECK(w->sort_desc[0] && !w->sort_nulls_first[0]);
+        CHECK_INT(w->rank_col, 3);
+        CHECK_INT(w->win_kind, 1);
+        CHECK_INT(w->win_slide, 5000);
+        CHECK_INT(w->win_start_col, 0);
+        CHECK_INT(w->win_end_col, 1);
+    }
+    rctx_free(&t);
+    rctx_init(&t);
+    w = read_mid(&t, "\"type\":\"stream-exec-window-deduplicate_1\",\"partitionKeys\":[0],\"orderKey\":1,"
+                     "\"keepLastRow\":true," ATTACHED_HOP, "ROW<`id` INT, `k` BIGINT, `xs` ARRAY<INT>>");
+    CHECK(w != NULL);
+    if (w) {
+        CHECK_INT(w->kind, WR_WINDOW_RANK);
+        CHECK(w->win_dedup && w->keep_last);
+        CHECK_INT(w->nsort, 1);
+        CHECK_INT(w->sort_cols[0], 1);
+        CHECK(w->sort_desc[0]);
+        CHECK_INT(w->rank_start, 1);
+        CHECK_INT(w->rank_end, 1);
+        CHECK(!w->output_rank_number);
+    }
+    rctx_free(&t);
+}
+
+WTEST(plan_reader_window_rank_errors)
+{
+    RCtx t;
+    WRel **roots;
+    rctx_init(&t);
+    int n = wplan_from_json(&t.p, plan3("\"type\":\"stream-exec-window-deduplicate_1\",\"partitionKeys\":[],\"orderKey\":1,"
+                                        "\"keepLastRow\":false,\"windowing\":{\"strategy\":\"TimeAttribute\",\"window\":"
+                                        "{\"type\":\"TumblingWindow\",\"size\":\"PT10S\"},\"timeAttributeIndex\":1}",
+                                        "ROW<`id` INT, `k` BIGINT, `xs` ARRAY<INT>>"), &roots);
+    CHECK_INT(n, -1);
+    CHECK(strstr(t.err.msg, "needs a WindowAttached windowing strategy") != NULL);
+    rctx_free(&t);
+    rctx_init(&t);
+    n = wplan_from_json(&t.p, plan3("\"type\":\"stream-exec-window-deduplicate_1\",\"partitionKeys\":[],\"orderKey\":9,"
+                                    "\"keepLastRow\":false," ATTACHED_HOP, "ROW<`id` INT, `k` BIGINT, `xs` ARRAY<INT>>"), &roots);
+    CHECK_INT(n, -1);
+    CHECK(strstr(t.err.msg, "orderKey is out of range") != NULL);
+    rctx_free(&t);
+    rctx_init(&t);
+    n = wplan_from_json(&t.p, plan3("\"type\":\"stream-exec-window-rank_1\",\"rankType\":\"ROW_NUMBER\",\"partitionSpec\":{\"fields\":[7]},"
+                                    "\"sortSpec\":{\"fields\":[]},\"rankRange\":{\"type\":\"Constant\",\"start\":1,\"end\":1},"
+                                    "\"outputRowNumber\":false," ATTACHED_HOP, "ROW<`id` INT, `k` BIGINT, `xs` ARRAY<INT>>"), &roots);
+    CHECK_INT(n, -1);
+    CHECK(strstr(t.err.msg, "partition key index is out of range") != NULL);
+    rctx_free(&t);
+    rctx_init(&t);
+    n = wplan_from_json(&t.p, plan3("\"type\":\"stream-exec-window-rank_1\",\"rankType\":\"ROW_NUMBER\",\"partitionSpec\":{\"fields\":[]},"
+                                    "\"sortSpec\":{\"fields\":[]},\"rankRange\":{\"type\":\"Constant\",\"start\":1,\"end\":1},"
+                                    "\"outputRowNumber\":true," ATTACHED_HOP, "ROW<`id` INT, `k` BIGINT, `xs` ARRAY<INT>>"), &roots);
+    CHECK_INT(n, -1);
+    CHECK(strstr(t.err.msg, "window rank has the wrong number of output fields") != NULL);
     rctx_free(&t);
 }
