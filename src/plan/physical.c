@@ -338,22 +338,33 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
     int *newpos = ints(p, npre);
     WExpr **ex = WA_ARRAY(p->arena, WExpr *, npre + 1);
     const char **names = WA_ARRAY(p->arena, const char *, npre + 1);
-    int m = 0;
+    int m = 0, time_col = -1;
     for (int i = 0; i < npre; i++) {
         newpos[i] = -1;
         bool is_wkey = false;
         for (int k = 0; k < agg->nkeys; k++)
             if (agg->keys[k] == i && (k == gs || k == ge || k == gt)) is_wkey = true;
+        if (is_wkey && tvf->win_legacy && agg->keys[gs] == i) {
+            /* a legacy group window's input keeps the time column where GROUP BY named the
+               window (Flink's LogicalProject under the aggregate) */
+            time_col = m;
+            ex[m] = wexpr_column(p->arena, tvf->win_time_col, src->out.types[tvf->win_time_col],
+                                 src->out.names[tvf->win_time_col]);
+            names[m] = src->out.names[tvf->win_time_col];
+            m++;
+        }
         if (is_wkey) continue;
         newpos[i] = m;
         ex[m] = pre->exprs[i];
         names[m] = pre->out.names[i];
         m++;
     }
-    int time_col = m;
-    ex[m] = wexpr_column(p->arena, tvf->win_time_col, src->out.types[tvf->win_time_col], src->out.names[tvf->win_time_col]);
-    names[m] = src->out.names[tvf->win_time_col];
-    m++;
+    if (time_col < 0) {
+        time_col = m;
+        ex[m] = wexpr_column(p->arena, tvf->win_time_col, src->out.types[tvf->win_time_col], src->out.names[tvf->win_time_col]);
+        names[m] = src->out.names[tvf->win_time_col];
+        m++;
+    }
     WRel *c = wrel_new(p, WR_CALC, 1);
     c->inputs[0] = src;
     c->nexprs = m;
