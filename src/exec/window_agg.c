@@ -53,6 +53,7 @@ typedef struct Slot Slot;
 
 typedef struct WindowAggOp {
     WOperator base;
+    int props;                  /* window columns: wwin_set_cols (-1 = TVF layout) */
     int in_ncols;
     int nkeys;
     int *keys;
@@ -132,10 +133,7 @@ static void emit_window(WindowAggOp *w, const void *key, size_t klen, int64_t en
         out->cols[c].data[o] = w->valn[i] ? (WDatum){0} : wdatum_copy(a, w->out_types[c], w->vals[i]);
     }
     int64_t start = wwin_start_of(&w->win, end);
-    out->cols[c].data[o].ts = (WTimestamp){start, 0};
-    out->cols[c + 1].data[o].ts = (WTimestamp){end, 0};
-    out->cols[c + 2].data[o].ts = (WTimestamp){wwin_to_epoch(&w->shift, end - 1), 0};
-    out->cols[c].nulls[o] = out->cols[c + 1].nulls[o] = out->cols[c + 2].nulls[o] = 0;
+    wwin_set_cols(out, c, o, w->props, start, end, wwin_to_epoch(&w->shift, end - 1));
     w->emitted++;
 }
 
@@ -443,7 +441,9 @@ static const WOpOps WAGG_OPS = {.process = wagg_process, .watermark = wagg_water
 WOperator *wop_window_agg_new(WExecCtx *ctx, const WWindowAggSpec *spec)
 {
     if (spec->win.kind == WWIN_SESSION && !spec->merge) return wop_session_agg_new(ctx, spec);
-    int nout = spec->nkeys + spec->naggs + 3;
+    int props = wwin_spec_props(spec);
+    if (props > 0 && props != 3 && props != 4) props = 3;   /* rejected by the column check */
+    int nout = spec->nkeys + spec->naggs + wwin_ncols(props);
     bool ok = spec->group_window ? wwin_validate(&spec->win, ctx->err)
                                  : wwin_validate_slicing(&spec->win, ctx->err);
     if (!ok) return NULL;
@@ -482,6 +482,7 @@ WOperator *wop_window_agg_new(WExecCtx *ctx, const WWindowAggSpec *spec)
     wop_init(&w->base, &WAGG_OPS, ctx, 1, nout, w->out_types, spec->out.names);
     w->base.name = spec->merge ? "GlobalWindowAggregate" : "WindowAggregate";
     w->in_ncols = spec->in_ncols;
+    w->props = props;
     w->nkeys = spec->nkeys;
     w->keys = wmalloc(sizeof *w->keys * (size_t)(spec->nkeys ? spec->nkeys : 1));
     w->ktypes = wmalloc(sizeof *w->ktypes * (size_t)(spec->nkeys ? spec->nkeys : 1));

@@ -36,6 +36,7 @@
 typedef struct SessOp {
     WOperator base;
     bool agg;                   /* aggregate (else TVF) */
+    int props;                  /* window columns: wwin_set_cols (-1 = TVF layout) */
     int in_ncols;
     const WType **in_types;
     int *all_cols;              /* 0..in_ncols-1 */
@@ -129,11 +130,7 @@ static void decode_row(SessOp *s, WChunk *c, int o, const void *row, size_t len)
 
 static void set_window_cols(SessOp *s, int c, int o, WSession w)
 {
-    WChunk *out = s->out;
-    out->cols[c].data[o].ts = (WTimestamp){w.start, 0};
-    out->cols[c + 1].data[o].ts = (WTimestamp){w.end, 0};
-    out->cols[c + 2].data[o].ts = (WTimestamp){wwin_to_epoch(&s->shift, w.end - 1), 0};
-    out->cols[c].nulls[o] = out->cols[c + 1].nulls[o] = out->cols[c + 2].nulls[o] = 0;
+    wwin_set_cols(s->out, c, o, s->props, w.start, w.end, wwin_to_epoch(&s->shift, w.end - 1));
 }
 
 /* ---- firing ---- */
@@ -399,6 +396,7 @@ static SessOp *sess_new(WExecCtx *ctx, bool agg, int in_ncols, const WType **in_
     wop_init(&s->base, &SESS_OPS, ctx, 1, out->ncols, s->out_types, out->names);
     s->base.name = name;
     s->agg = agg;
+    s->props = -1;
     s->in_ncols = in_ncols;
     s->in_types = in_types;
     s->all_cols = wmalloc(sizeof *s->all_cols * (size_t)(in_ncols ? in_ncols : 1));
@@ -454,11 +452,14 @@ WOperator *wop_session_tvf_new(WExecCtx *ctx, const WWindowTvfSpec *spec)
 
 WOperator *wop_session_agg_new(WExecCtx *ctx, const WWindowAggSpec *spec)
 {
+    int props = wwin_spec_props(spec);
+    if (props > 0 && props != 3 && props != 4) props = 3;   /* rejected by the column check */
     if (!check_common(ctx, &spec->win, spec->in_ncols, spec->nkeys, spec->keys, &spec->out,
-                      spec->nkeys + spec->naggs + 3, "WindowAggregate"))
+                      spec->nkeys + spec->naggs + wwin_ncols(props), "WindowAggregate"))
         return NULL;
     SessOp *s = sess_new(ctx, true, spec->in_ncols, spec->in_types, &spec->win, spec->nkeys,
                          spec->keys, &spec->out, "WindowAggregate");
+    s->props = props;
     s->naggs = spec->naggs;
     s->L = wacc_layout_new(spec->aggs, spec->naggs, spec->in_types, spec->input_retracts, s->be,
                            "window-aggs", 0, ctx->err);

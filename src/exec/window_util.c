@@ -277,3 +277,28 @@ int wsess_find_end(const WSession *set, int n, int64_t end)
         if (set[i].end == end) return i;
     return -1;
 }
+
+int wwin_ncols(int props) { return props < 0 ? 3 : props; }
+
+int wwin_spec_props(const WWindowAggSpec *spec)
+{
+    if (!spec->group_window || !spec->group_props) return -1;
+    return spec->out.ncols - spec->nkeys - spec->naggs;
+}
+
+void wwin_set_cols(WChunk *out, int c, int o, int props, int64_t start, int64_t end, int64_t time)
+{
+    if (props == 0) return;
+    out->cols[c].data[o].ts = (WTimestamp){start, 0};
+    out->cols[c + 1].data[o].ts = (WTimestamp){end, 0};
+    out->cols[c].nulls[o] = out->cols[c + 1].nulls[o] = 0;
+    if (props < 0 || props == 4) {
+        out->cols[c + 2].data[o].ts = (WTimestamp){time, 0};
+        out->cols[c + 2].nulls[o] = 0;
+    }
+    if (props == 3 || props == 4) {
+        int pc = c + props - 1;
+        out->cols[pc].data[o] = (WDatum){0};
+        out->cols[pc].nulls[o] = 1;
+    }
+}

@@ -80,4 +80,13 @@ int wsess_remove(WSession *set, int n, WSession w);
 /* Index of the session ending at end, or -1. */
 int wsess_find_end(const WSession *set, int n, int64_t end);
 
+/* The window columns an aggregate emits after its aggregates. props < 0: window_start,
+   window_end, window_time (window TVF layout); props >= 0: that many GroupWindowAggregate named
+   properties (0; 3 = w$start, w$end, w$proctime; 4 = w$start, w$end, w$rowtime, w$proctime, the
+   w$proctime NULL). wwin_ncols gives the column count, wwin_set_cols writes row o from column c. */
+int wwin_ncols(int props);
+void wwin_set_cols(WChunk *out, int c, int o, int props, int64_t start, int64_t end, int64_t time);
+/* props of a WWindowAggSpec (its group_props layout), given its output column count */
+int wwin_spec_props(const WWindowAggSpec *spec);
+
 #endif

@@ -66,6 +66,12 @@ typedef struct WWindowAggSpec {
        TVF aggregation (slice assigners): HOP needs no size-multiple-of-slide, TUMBLE no
        |offset| < size. false = window TVF. */
     bool group_window;
+    /* Additive: with group_window, the columns after the aggregates are Flink's
+       GroupWindowAggregate named window properties instead of window_start / window_end /
+       window_time: none (out has nkeys + naggs columns), w$start, w$end, w$proctime (3, proc-time
+       windows) or w$start, w$end, w$rowtime, w$proctime (4, row-time windows); w$proctime is
+       NULL (Flink materializes processing time downstream). */
+    bool group_props;
     /* Additive: GlobalWindowAggregate. The input rows are a LocalWindowAggregate's: keys
        [0, nkeys) (keys must be 0..nkeys-1), the partial accumulators (plan/agg_rules.h), then the
        slice end as BIGINT (a window end when slice_is_window: the local read attached windows).

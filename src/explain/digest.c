@@ -29,7 +29,7 @@ const char *ex_rel_name(const WRel *r)
     case WR_SORT_LIMIT: return r->nsort ? "SortLimit" : "Limit";
     case WR_SORT: return !r->nsort ? "Limit" : (r->sort_fetch >= 0 || r->sort_offset >= 0) ? "SortLimit" : "Sort";
     case WR_TEMPORAL_SORT: return "TemporalSort";
-    case WR_WINDOW_AGG: return "WindowAggregate";
+    case WR_WINDOW_AGG: return r->win_legacy ? "GroupWindowAggregate" : "WindowAggregate";
     case WR_CHANGELOG_NORMALIZE: return "ChangelogNormalize";
     case WR_DROP_UPDATE_BEFORE: return "DropUpdateBefore";
     case WR_SINK_MATERIALIZER: return "SinkMaterializer";
@@ -72,7 +72,7 @@ const char *ex_exec_type(const WRel *r)
     case WR_TEMPORAL_SORT: return "stream-exec-temporal-sort_1";
     case WR_SORT: return !r->nsort ? "batch-exec-limit_1" : (r->sort_fetch >= 0 || r->sort_offset >= 0)
                                                               ? "batch-exec-sort-limit_1" : "batch-exec-sort_1";
-    case WR_WINDOW_AGG: return "stream-exec-window-aggregate_1";
+    case WR_WINDOW_AGG: return r->win_legacy ? "stream-exec-group-window-aggregate_1" : "stream-exec-window-aggregate_1";
     case WR_CHANGELOG_NORMALIZE: return "stream-exec-changelog-normalize_1";
     case WR_DROP_UPDATE_BEFORE: return "stream-exec-drop-update-before_1";
     case WR_WINDOW_TVF: return "stream-exec-window-table-function_1";
@@ -277,6 +277,48 @@ static void window_spec(WStrBuf *out, const WRel *r, const char *time_name, cons
     }
     if (r->win_offset) { wduration_format(r->win_offset, a, sizeof a); wsb_printf(out, ", offset=[%s]", a); }
     wsb_putc(out, ')');
+}
+
+/* A legacy group window's window, Flink's LogicalWindow toString: TumblingGroupWindow('w$,
+   rowtime, 5000), SlidingGroupWindow('w$, proctime, size, slide), SessionGroupWindow('w$, ts, gap). */
+static void legacy_window_spec(WStrBuf *out, const WRel *r, const char *time_name)
+{
+    switch (r->win_kind) {
+    case 1:
+        wsb_printf(out, "SlidingGroupWindow('w$, %s, %lld, %lld)", time_name, (long long)r->win_size,
+                   (long long)r->win_slide);
+        break;
+    case 3: wsb_printf(out, "SessionGroupWindow('w$, %s, %lld)", time_name, (long long)r->win_gap); break;
+    default: wsb_printf(out, "TumblingGroupWindow('w$, %s, %lld)", time_name, (long long)r->win_size); break;
+    }
+}
+
+/* GroupWindowAggregate's digest after its groupBy: window, properties, select (Flink
+   StreamPhysicalGroupWindowAggregate explainTerms). */
+static void legacy_window_digest(const ExCtx *x, const WRel *r, const char *const *inn, WStrBuf *out)
+{
+    wsb_puts(out, "window=[");
+    legacy_window_spec(out, r, inn[r->win_time_col]);
+    wsb_putc(out, ']');
+    int p0 = r->nkeys + r->naggs, np = r->out.n - p0;
+    static const char *const FN[] = {"start", "end", "rowtime", "proctime"};
+    if (np > 0) {
+        wsb_puts(out, ", properties=[");
+        for (int i = 0; i < np; i++) wsb_printf(out, "%s%s", i ? ", " : "", r->out.names[p0 + i]);
+        wsb_putc(out, ']');
+    }
+    wsb_puts(out, ", select=[");
+    int q = 0;
+    for (int i = 0; i < r->nkeys; i++) wsb_printf(out, "%s%s", q++ ? ", " : "", inn[r->keys[i]]);
+    for (int j = 0; j < r->naggs; j++) {
+        if (q++) wsb_puts(out, ", ");
+        ex_agg_call(&r->aggs[j], inn, ex_out_names(x, r)[r->nkeys + j], out, false);
+    }
+    for (int i = 0; i < np; i++) {
+        int f = np == 3 && i == 2 ? 3 : i < 4 ? i : 3;
+        wsb_printf(out, "%s%s('w$) AS %s", q++ ? ", " : "", FN[f], r->out.names[p0 + i]);
+    }
+    wsb_puts(out, "])");
 }
 
 static const char *join_type_name(const WRel *r)
@@ -776,6 +818,10 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
             wsb_puts(out, "groupBy=[");
             key_names(out, inn, r->nkeys, r->keys);
             wsb_puts(out, "], ");
+        }
+        if (r->win_legacy) {
+            legacy_window_digest(x, r, inn, out);
+            return;
         }
         wsb_puts(out, "window=[");
         if (r->win_attached) window_spec(out, r, NULL, inn[r->win_start_col], inn[r->win_end_col]);

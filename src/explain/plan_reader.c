@@ -880,9 +880,13 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         x->ttl_ms = rd_ttl(r, j, 0);
         x->nunique = x->nkeys;
         x->unique = x->keys;
-    } else if (!strcmp(type, "stream-exec-window-aggregate_1")) {
+    } else if (!strcmp(type, "stream-exec-window-aggregate_1") ||
+               !strcmp(type, "stream-exec-group-window-aggregate_1")) {
+        /* TODO: Flink's group-window JSON (window / namedWindowProperties); weir's COMPILE PLAN
+           still writes the window TVF "windowing" form for it */
         NEED(1);
         x = rd_new_rel(r, WR_WINDOW_AGG, 1);
+        x->win_legacy = type[12] == 'g';
         x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
         if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
         rd_window(r, json_object_get(j, "windowing"), x);

@@ -702,6 +702,7 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
         if (!having) { b->agg = NULL; return NULL; }
     }
     b->agg = NULL;
+    if (group_window && g.win_props_used) in->win_legacy_props = true;
     /* pre-projection: group keys then aggregate arguments */
     int npre = g.ngroup + g.nargs;
     WExpr **pre = WA_ARRAY(a, WExpr *, npre ? npre : 1);

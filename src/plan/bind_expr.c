@@ -795,6 +795,7 @@ static WExpr *agg_match(BindCtx *b, AstExpr *e, bool *handled)
             else if (!strcasecmp(us + 1, "ROWTIME") || !strcasecmp(us + 1, "PROCTIME")) off = 2;
             if (off >= 0) {
                 *handled = true;
+                g->win_props_used = true;
                 int k = g->win_key + off;
                 const WType *t = g->group[k]->type;
                 if (off < 2) t = wtype_with_time_attr(b->p->arena, t, WTA_NONE);

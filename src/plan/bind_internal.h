@@ -38,6 +38,7 @@ typedef struct BAgg {
     bool probing;           /* binding against the input to match a group key */
     int win_key;            /* legacy group window: index of window_start among the group keys
                                (window_end and window_time follow), -1 if none */
+    bool win_props_used;    /* a TUMBLE_START / HOP_END / ... property function was bound */
     const WType **key_types;            /* grouping sets: the (nullable) key types seen above the
                                            aggregate; NULL = the keys' own types */
     const struct BGroupSets *gsets;     /* grouping sets of this aggregate, NULL for none */

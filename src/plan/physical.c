@@ -277,6 +277,11 @@ static WRel *window_agg_layout(WPlanCtx *p, const WRel *agg, WRel *w, int gs, in
     int kq = 0;
     for (int k = 0; k < agg->nkeys; k++) {
         int src_col = k == gs ? w->win_out_start : k == ge ? w->win_out_end : k == gt ? w->win_out_time : kq++;
+        if (src_col < 0) {
+            /* a legacy group window whose properties nothing uses */
+            post->exprs[k] = wexpr_literal(p->arena, agg->out.types[k], (WDatum){0}, true);
+            continue;
+        }
         post->exprs[k] = wexpr_column(p->arena, src_col, w->out.types[src_col], agg->out.names[k]);
     }
     for (int j = 0; j < agg->naggs; j++)
@@ -333,22 +338,33 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
     int *newpos = ints(p, npre);
     WExpr **ex = WA_ARRAY(p->arena, WExpr *, npre + 1);
     const char **names = WA_ARRAY(p->arena, const char *, npre + 1);
-    int m = 0;
+    int m = 0, time_col = -1;
     for (int i = 0; i < npre; i++) {
         newpos[i] = -1;
         bool is_wkey = false;
         for (int k = 0; k < agg->nkeys; k++)
             if (agg->keys[k] == i && (k == gs || k == ge || k == gt)) is_wkey = true;
+        if (is_wkey && tvf->win_legacy && agg->keys[gs] == i) {
+            /* a legacy group window's input keeps the time column where GROUP BY named the
+               window (Flink's LogicalProject under the aggregate) */
+            time_col = m;
+            ex[m] = wexpr_column(p->arena, tvf->win_time_col, src->out.types[tvf->win_time_col],
+                                 src->out.names[tvf->win_time_col]);
+            names[m] = src->out.names[tvf->win_time_col];
+            m++;
+        }
         if (is_wkey) continue;
         newpos[i] = m;
         ex[m] = pre->exprs[i];
         names[m] = pre->out.names[i];
         m++;
     }
-    int time_col = m;
-    ex[m] = wexpr_column(p->arena, tvf->win_time_col, src->out.types[tvf->win_time_col], src->out.names[tvf->win_time_col]);
-    names[m] = src->out.names[tvf->win_time_col];
-    m++;
+    if (time_col < 0) {
+        time_col = m;
+        ex[m] = wexpr_column(p->arena, tvf->win_time_col, src->out.types[tvf->win_time_col], src->out.names[tvf->win_time_col]);
+        names[m] = src->out.names[tvf->win_time_col];
+        m++;
+    }
     WRel *c = wrel_new(p, WR_CALC, 1);
     c->inputs[0] = src;
     c->nexprs = m;
@@ -385,8 +401,11 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
         for (int k = 0; k < agg->aggs[j].nargs; k++) w->aggs[j].args[k] = newpos[agg->aggs[j].args[k]];
         if (agg->aggs[j].filter_col >= 0) w->aggs[j].filter_col = newpos[agg->aggs[j].filter_col];
     }
-    /* output: keys, aggregates, window_start, window_end, window_time */
-    int no = nk + agg->naggs + 3;
+    /* output: keys, aggregates, window_start, window_end, window_time; a legacy group window
+       (Flink's GroupWindowAggregate): keys, aggregates, then its named window properties
+       w$start, w$end, w$rowtime (row time only), w$proctime when the query uses any of them */
+    int nprops = !tvf->win_legacy ? 3 : !tvf->win_legacy_props ? 0 : tvf->win_proctime ? 3 : 4;
+    int no = nk + agg->naggs + nprops;
     w->out.n = no;
     w->out.names = WA_ARRAY(p->arena, const char *, no);
     w->out.types = WA_ARRAY(p->arena, const WType *, no);
@@ -401,6 +420,31 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
         w->out.names[q] = agg->out.names[agg->nkeys + j];
         w->out.types[q] = agg->out.types[agg->nkeys + j];
         q++;
+    }
+    w->win_legacy_props = tvf->win_legacy_props;
+    if (tvf->win_legacy) {
+        w->win_out_start = w->win_out_end = w->win_out_time = -1;
+        if (nprops) {
+            w->win_out_start = q;
+            w->out.names[q] = "w$start";
+            w->out.types[q++] = tvf->out.types[n];
+            w->win_out_end = q;
+            w->out.names[q] = "w$end";
+            w->out.types[q++] = tvf->out.types[n + 1];
+            const WType *ltz = wtype_with_time_attr(p->arena, wtype_timestamp(p->arena, WT_TIMESTAMP_LTZ, 3, true), WTA_PROCTIME);
+            if (!tvf->win_proctime) {
+                w->win_out_time = q;
+                w->out.names[q] = "w$rowtime";
+                w->out.types[q++] = wtype_with_nullable(p->arena, tvf->out.types[n + 2], true);
+            } else {
+                w->win_out_time = q;
+            }
+            w->out.names[q] = "w$proctime";
+            w->out.types[q++] = ltz;
+        }
+        w->changelog = WCM_INSERT;
+        w->input_retracts = src->changelog != WCM_INSERT;
+        return window_agg_layout(p, agg, w, gs, ge, gt);
     }
     w->win_out_start = q;
     w->out.names[q] = "window_start";

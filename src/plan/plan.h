@@ -173,6 +173,9 @@ struct WRel {
     int win_rstart_col, win_rend_col;
     bool win_dedup;                 /* WINDOW_RANK is a WindowDeduplicate */
     bool win_legacy;                /* a legacy GROUP BY TUMBLE/HOP/SESSION group window */
+    bool win_legacy_props;          /* win_legacy: the query uses TUMBLE_START & co, so the
+                                       GroupWindowAggregate emits its named window properties
+                                       (w$start, w$end, [w$rowtime,] w$proctime) after the aggs */
     int win_out_start, win_out_end, win_out_time;   /* WINDOW_AGG: output positions, -1 if absent */
     bool win_attached;              /* WINDOW_AGG: rows carry their window in win_start_col /
                                        win_end_col (an aggregate over a window's output);

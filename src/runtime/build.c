@@ -485,7 +485,7 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         WWindowAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
                              .naggs = r->naggs, .aggs = r->aggs, .win = window_def(L, r, in),
                              .input_retracts = r->input_retracts, .out = {r->out.n, r->out.types, r->out.names},
-                             .group_window = r->win_legacy};
+                             .group_window = r->win_legacy, .group_props = r->win_legacy};
         op = wop_window_agg_new(&L->ctx, &sp);
         break;
     }
