@@ -11,7 +11,10 @@
  *     ProjectWatermarkAssignerTransposeRule: a Calc over a WatermarkAssigner that does not use
  *       every column puts the used columns plus the rowtime (and watermark) columns under the
  *       assigner (in input order), where they merge with a computed-column Calc or become the
- *       scan's projection in EXPLAIN.
+ *       scan's projection in EXPLAIN. wplan_calc_watermark_transpose is the same rule for a
+ *       legacy group window's input Calc (physical.c builds it when it fuses the window): there
+ *       the columns go under the assigner in order of first use, as Flink's NestedSchema lists
+ *       them, and the rule applies only when the Calc and the watermark leave a column unused.
  *     ProjectWindowTableFunctionTransposeRule: a Calc over a window TVF puts the input columns it
  *       uses, the time attribute and a session's partition keys under the TVF.
  *     PruneAggregateCallRule (PROJECT_ON_AGGREGATE / CALC_ON_AGGREGATE): a Calc over a
