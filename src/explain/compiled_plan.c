@@ -418,6 +418,67 @@ static void window_rank_join_json(const ExCtx *x, const WRel *r, json_t *j)
     json_object_set_new(j, "windowing", attached_windowing(r, in, r->win_start_col, r->win_end_col));
 }
 
+/* {name: "w$", type} — the window alias Flink's LogicalWindow and its named properties refer to */
+static json_t *window_alias_json(const WType *tt)
+{
+    json_t *al = json_object();
+    json_object_set_new(al, "name", json_string("w$"));
+    json_object_set_new(al, "type", ex_type_json(tt));
+    return al;
+}
+
+/* StreamExecGroupWindowAggregate (a legacy GROUP BY TUMBLE / HOP / SESSION window):
+   configuration, grouping, aggCalls, window {kind, alias, timeField, isTimeWindow, size | slide |
+   gap}, namedWindowProperties, needRetraction. No state list (its operator keeps window state). */
+static void group_window_json(const ExCtx *x, const WRel *r, json_t *j)
+{
+    const WRel *in = r->inputs[0];
+    json_t *c = json_object();
+    json_object_set_new(c, "table.exec.mini-batch.enabled",
+                        json_string(bool_str(x->p->config, "table.exec.mini-batch.enabled", "false")));
+    json_object_set_new(c, "table.exec.mini-batch.size",
+                        json_string(opt_str(x->p->config, "table.exec.mini-batch.size", "-1")));
+    json_object_set_new(c, "table.local-time-zone", json_string(opt_str(x->p->config, "table.local-time-zone", "default")));
+    json_object_set_new(j, "configuration", c);
+    json_object_set_new(j, "grouping", ints_json(r->nkeys, r->keys));
+    json_object_set_new(j, "aggCalls", agg_calls_json(r->naggs, r->aggs, ex_out_names(x, r) + r->nkeys));
+    const WType *tt = in->out.types[r->win_time_col];
+    json_t *w = json_object();
+    json_object_set_new(w, "kind", json_string(r->win_kind == 1 ? "SLIDING" : r->win_kind == 3 ? "SESSION" : "TUMBLING"));
+    json_object_set_new(w, "alias", window_alias_json(tt));
+    json_t *tf = json_object();
+    json_object_set_new(tf, "fieldName", json_string(ex_out_names(x, in)[r->win_time_col]));
+    json_object_set_new(tf, "fieldIndex", json_integer(r->win_time_col));
+    json_object_set_new(tf, "inputIndex", json_integer(0));
+    json_object_set_new(tf, "fieldType", ex_type_json(tt));
+    json_object_set_new(w, "timeField", tf);
+    json_object_set_new(w, "isTimeWindow", json_true());
+    if (r->win_kind == 3) {
+        json_object_set_new(w, "gap", iso_duration(r->win_gap));
+    } else {
+        json_object_set_new(w, "size", iso_duration(r->win_size));
+        if (r->win_kind == 1) json_object_set_new(w, "slide", iso_duration(r->win_slide));
+    }
+    json_object_set_new(j, "window", w);
+    /* w$start, w$end, [w$rowtime,] w$proctime when the query uses TUMBLE_START & co */
+    json_t *props = json_array();
+    if (r->win_legacy_props) {
+        static const char *const NAME[] = {"w$start", "w$end", "w$rowtime", "w$proctime"};
+        static const char *const KIND[] = {"WindowStart", "WindowEnd", "Rowtime", "Proctime"};
+        for (int i = 0; i < 4; i++) {
+            if (i == 2 && r->win_proctime) continue;
+            json_t *np = json_object(), *pr = json_object();
+            json_object_set_new(np, "name", json_string(NAME[i]));
+            json_object_set_new(pr, "kind", json_string(KIND[i]));
+            json_object_set_new(pr, "reference", window_alias_json(tt));
+            json_object_set_new(np, "property", pr);
+            json_array_append_new(props, np);
+        }
+    }
+    json_object_set_new(j, "namedWindowProperties", props);
+    json_object_set_new(j, "needRetraction", json_boolean(r->input_retracts));
+}
+
 static const WRel *window_global_of(const ExCtx *x, const WRel *local);
 static json_t *acc_row_type_json(const ExCtx *x, const WRel *r, const WSchema *os);
 
@@ -636,6 +697,10 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
         break;
     case WR_WINDOW_AGG: case WR_WINDOW_TVF:
     case WR_LOCAL_WINDOW_AGG: case WR_GLOBAL_WINDOW_AGG: {
+        if (r->kind == WR_WINDOW_AGG && r->win_legacy) {
+            group_window_json(x, r, j);
+            break;
+        }
         json_t *c = json_object();
         json_object_set_new(c, "table.local-time-zone", json_string(opt_str(x->p->config, "table.local-time-zone", "default")));
         json_object_set_new(j, "configuration", c);

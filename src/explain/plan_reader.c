@@ -598,6 +598,55 @@ WSchema rd_concat(Rd *r, const WSchema *a, const WSchema *b)
     return s;
 }
 
+/* StreamExecGroupWindowAggregate (legacy GROUP BY TUMBLE / HOP / SESSION): grouping, aggCalls,
+   window {kind, alias, timeField, isTimeWindow, size | slide | gap}, namedWindowProperties (none,
+   or w$start, w$end, [w$rowtime,] w$proctime after the aggregates), needRetraction. */
+static WRel *rd_group_window(Rd *r, json_t *j, WRel *in, const WSchema *out)
+{
+    WRel *x = rd_new_rel(r, WR_WINDOW_AGG, 1);
+    x->win_legacy = true;
+    x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
+    if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
+    json_t *w = json_object_get(j, "window");
+    const char *kind = json_string_value(json_object_get(w, "kind"));
+    if (!kind || (strcmp(kind, "TUMBLING") && strcmp(kind, "SLIDING") && strcmp(kind, "SESSION")) ||
+        json_is_false(json_object_get(w, "isTimeWindow"))) {
+        rd_fail(r, "The compiled plan has an unsupported group window kind: %s", kind ? kind : "(none)");
+        return NULL;
+    }
+    x->win_kind = !strcmp(kind, "SLIDING") ? 1 : !strcmp(kind, "SESSION") ? 3 : 0;
+    if (x->win_kind == 3) {
+        x->win_gap = iso_ms(json_string_value(json_object_get(w, "gap")));
+    } else {
+        x->win_size = iso_ms(json_string_value(json_object_get(w, "size")));
+        if (x->win_kind == 1) x->win_slide = iso_ms(json_string_value(json_object_get(w, "slide")));
+    }
+    json_t *tf = json_object_get(w, "timeField");
+    json_t *fi = json_object_get(tf, "fieldIndex");
+    x->win_time_col = (int)json_integer_value(fi);
+    if (!json_is_integer(fi) || x->win_time_col < 0 || x->win_time_col >= in->out.n ||
+        in->out.types[x->win_time_col]->time_attr == WTA_NONE) {
+        rd_fail(r, "The compiled plan's group window has no time attribute field%s", "");
+        return NULL;
+    }
+    x->win_proctime = in->out.types[x->win_time_col]->time_attr == WTA_PROCTIME;
+    size_t nprops = json_array_size(json_object_get(j, "namedWindowProperties"));
+    size_t want = nprops == 0 ? 0 : x->win_proctime ? 3 : 4;
+    if (nprops != want || out->n != x->nkeys + x->naggs + (int)want) {
+        rd_fail(r, "The compiled plan's group window has unexpected named window properties%s", "");
+        return NULL;
+    }
+    x->win_legacy_props = nprops > 0;
+    x->win_out_start = x->win_out_end = x->win_out_time = -1;
+    if (nprops) {
+        x->win_out_start = x->nkeys + x->naggs;
+        x->win_out_end = x->win_out_start + 1;
+        x->win_out_time = x->win_out_start + 2;
+    }
+    x->input_retracts = json_is_true(json_object_get(j, "needRetraction"));
+    return x;
+}
+
 /* ---------------- nodes ---------------- */
 
 static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
@@ -880,13 +929,12 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         x->ttl_ms = rd_ttl(r, j, 0);
         x->nunique = x->nkeys;
         x->unique = x->keys;
-    } else if (!strcmp(type, "stream-exec-window-aggregate_1") ||
-               !strcmp(type, "stream-exec-group-window-aggregate_1")) {
-        /* TODO: Flink's group-window JSON (window / namedWindowProperties); weir's COMPILE PLAN
-           still writes the window TVF "windowing" form for it */
+    } else if (!strcmp(type, "stream-exec-group-window-aggregate_1")) {
+        NEED(1);
+        if (!(x = rd_group_window(r, j, in, &out))) return NULL;
+    } else if (!strcmp(type, "stream-exec-window-aggregate_1")) {
         NEED(1);
         x = rd_new_rel(r, WR_WINDOW_AGG, 1);
-        x->win_legacy = type[12] == 'g';
         x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
         if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
         rd_window(r, json_object_get(j, "windowing"), x);

@@ -374,8 +374,15 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
     c->out.types = WA_ARRAY(p->arena, const WType *, m);
     for (int i = 0; i < m; i++) c->out.types[i] = ex[i]->type;
     c->changelog = src->changelog;
+    WRel *cin = c;
+    if (tvf->win_legacy) {
+        /* Flink's LogicalProject under a legacy group window sits right on the watermark
+           assigner: ProjectWatermarkAssignerTransposeRule pushes it below */
+        WRel *t = wplan_calc_watermark_transpose(p, c);
+        if (t) cin = t;
+    }
     WRel *w = wrel_new(p, WR_WINDOW_AGG, 1);
-    w->inputs[0] = c;
+    w->inputs[0] = cin;
     w->win_kind = tvf->win_kind;
     w->win_size = tvf->win_size;
     w->win_slide = tvf->win_slide;

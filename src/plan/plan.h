@@ -301,6 +301,12 @@ WRel *wplan_simplify_calc(WPlanCtx *p, WRel *r);
    push-down into join inputs, PruneAggregateCallRule, then LOGICAL_REWRITE's
    CalcRankTransposeRule. Runs after the rank rule, before window recognition and exchanges. */
 WRel *wplan_prune(WPlanCtx *p, WRel *root);
+/* Flink's ProjectWatermarkAssignerTransposeRule as it applies to a legacy group window's input
+   Calc (prune_rules.c): when `calc` (no condition) over a WatermarkAssigner and the watermark
+   expression do not use every column, the used columns move under the assigner in order of first
+   use (the rowtime last if unused) and `calc` is remapped onto it (gone when it becomes an
+   identity). NULL when the rule does not apply. */
+WRel *wplan_calc_watermark_transpose(WPlanCtx *p, WRel *calc);
 /* Physical planning (physical.c): rank/dedup recognition, changelog modes, unique keys,
    ChangelogNormalize / DropUpdateBefore / SinkUpsertMaterializer insertion, exchanges, and
    which nodes must emit UPDATE_BEFORE. Returns NULL with p->err set when the plan cannot run

@@ -11,7 +11,10 @@
  *     ProjectWatermarkAssignerTransposeRule: a Calc over a WatermarkAssigner that does not use
  *       every column puts the used columns plus the rowtime (and watermark) columns under the
  *       assigner (in input order), where they merge with a computed-column Calc or become the
- *       scan's projection in EXPLAIN.
+ *       scan's projection in EXPLAIN. wplan_calc_watermark_transpose is the same rule for a
+ *       legacy group window's input Calc (physical.c builds it when it fuses the window): there
+ *       the columns go under the assigner in order of first use, as Flink's NestedSchema lists
+ *       them, and the rule applies only when the Calc and the watermark leave a column unused.
  *     ProjectWindowTableFunctionTransposeRule: a Calc over a window TVF puts the input columns it
  *       uses, the time attribute and a session's partition keys under the TVF.
  *     PruneAggregateCallRule (PROJECT_ON_AGGREGATE / CALC_ON_AGGREGATE): a Calc over a
@@ -111,6 +114,65 @@ static WRel *recalc(WPlanCtx *p, const WRel *calc, WRel *input, const int *map)
     for (int i = 0; i < calc->nexprs; i++) c->exprs[i] = remap(p, calc->exprs[i], map);
     c->cond = remap(p, calc->cond, map);
     return wplan_simplify_calc(p, c);
+}
+
+/* Column references of e in visiting order (operands left to right), each added once to
+   order[*n] (seen marks them). */
+static void first_refs(const WExpr *e, bool *seen, int *order, int *n, int ncols)
+{
+    if (!e) return;
+    if (e->kind == WX_COLUMN && e->col >= 0 && e->col < ncols) {
+        if (!seen[e->col]) { seen[e->col] = true; order[(*n)++] = e->col; }
+        return;
+    }
+    for (int i = 0; i < e->nargs; i++) first_refs(e->args[i], seen, order, n, ncols);
+}
+
+WRel *wplan_calc_watermark_transpose(WPlanCtx *p, WRel *calc)
+{
+    if (calc->kind != WR_CALC || calc->cond) return NULL;
+    WRel *wa = calc->inputs[0];
+    if (wa->kind != WR_WATERMARK) return NULL;
+    WRel *in = wa->inputs[0];
+    int n = in->out.n;
+    if (wa->out.n != n || wa->rowtime_col < 0 || wa->rowtime_col >= n) return NULL;
+    bool *seen = bools(p, n);
+    int *order = ints(p, n), m = 0;
+    for (int i = 0; i < calc->nexprs; i++) first_refs(calc->exprs[i], seen, order, &m, n);
+    first_refs(wa->wm_expr, seen, order, &m, n);
+    if (m == n) return NULL;                        /* the rule's matches(): nothing to drop */
+    if (!seen[wa->rowtime_col]) { seen[wa->rowtime_col] = true; order[m++] = wa->rowtime_col; }
+    int *map = ints(p, n);
+    for (int i = 0; i < n; i++) map[i] = -1;
+    for (int k = 0; k < m; k++) map[order[k]] = k;
+    /* the Calc under the assigner: the used columns in order of first use */
+    WRel *lo = wrel_new(p, WR_CALC, 1);
+    lo->inputs[0] = in;
+    lo->nexprs = m;
+    lo->exprs = WA_ARRAY(p->arena, WExpr *, m);
+    lo->out.n = m;
+    lo->out.names = WA_ARRAY(p->arena, const char *, m);
+    lo->out.types = WA_ARRAY(p->arena, const WType *, m);
+    for (int k = 0; k < m; k++) {
+        int c = order[k];
+        lo->exprs[k] = wexpr_column(p->arena, c, in->out.types[c], in->out.names[c]);
+        lo->out.names[k] = in->out.names[c];
+        lo->out.types[k] = in->out.types[c];
+    }
+    lo->changelog = in->changelog;
+    WRel *nw = wa_memdup(p->arena, wa, sizeof *wa);
+    nw->inputs = WA_ARRAY(p->arena, WRel *, 1);
+    nw->inputs[0] = wplan_simplify_calc(p, lo);
+    nw->rowtime_col = map[wa->rowtime_col];
+    nw->wm_expr = remap(p, wa->wm_expr, map);
+    nw->out.n = m;
+    nw->out.names = WA_ARRAY(p->arena, const char *, m);
+    nw->out.types = WA_ARRAY(p->arena, const WType *, m);
+    for (int k = 0; k < m; k++) {
+        nw->out.names[k] = wa->out.names[order[k]];
+        nw->out.types[k] = wa->out.types[order[k]];
+    }
+    return recalc(p, calc, nw, map);
 }
 
 /* ------------------------------------------------------------------ phase 1 */
