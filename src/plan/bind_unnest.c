@@ -116,27 +116,6 @@ static WExpr *shift(WPlanCtx *p, const WExpr *e, int delta)
     return c;
 }
 
-static void split_and(WExpr *e, WExpr **out, int *n, int max)
-{
-    if (!e) return;
-    if (e->kind == WX_AND) {
-        for (int i = 0; i < e->nargs; i++) split_and(e->args[i], out, n, max);
-        return;
-    }
-    if (*n < max) out[(*n)++] = e;
-}
-
-static WExpr *and_of(WPlanCtx *p, WExpr **xs, int n)
-{
-    if (n == 0) return NULL;
-    if (n == 1) return xs[0];
-    bool nullable = false;
-    for (int i = 0; i < n; i++) nullable = nullable || xs[i]->type->nullable;
-    WExpr *a = wexpr_new(p->arena, WX_AND, wtype_with_nullable(p->arena, &WTYPE_BOOLEAN, nullable), n);
-    for (int i = 0; i < n; i++) a->args[i] = xs[i];
-    return a;
-}
-
 static WRel *calc_over(WPlanCtx *p, WRel *in, int n, WExpr **exprs, const char **names, WExpr *cond)
 {
     WRel *c = wrel_new(p, WR_CALC, 1);
@@ -293,7 +272,7 @@ static WRel *rewrite(WPlanCtx *p, WRel *r)
            columns into the Correlate (inner joins only), the rest stay above */
         WExpr *cs[256];
         int n = 0;
-        split_and(top->cond, cs, &n, 256);
+        wplan_split_and(top->cond, cs, &n, 256);
         WExpr *keep[256], *lpush[256], *rpush[256];
         int nk = 0, nlp = 0, nrp = 0;
         for (int i = 0; i < n; i++) {
@@ -302,15 +281,15 @@ static WRel *rewrite(WPlanCtx *p, WRel *r)
                 rpush[nrp++] = shift(p, cs[i], -nl);
             else keep[nk++] = cs[i];
         }
-        if (nlp) c->inputs[0] = filter_over(p, c->inputs[0], and_of(p, lpush, nlp));
+        if (nlp) c->inputs[0] = filter_over(p, c->inputs[0], wplan_and(p, lpush, nlp));
         if (nrp) {
             WExpr *all[260];
             int na = 0;
-            split_and(c->cond, all, &na, 256);
+            wplan_split_and(c->cond, all, &na, 256);
             for (int i = 0; i < nrp && na < 260; i++) all[na++] = rpush[i];
-            c->cond = and_of(p, all, na);
+            c->cond = wplan_and(p, all, na);
         }
-        top->cond = and_of(p, keep, nk);
+        top->cond = wplan_and(p, keep, nk);
     }
     /* Flink's names on the Correlate, the query's names on a Calc above it */
     const char **phys = physical_names(p, c);

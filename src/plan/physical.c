@@ -28,17 +28,17 @@ static int *ints(WPlanCtx *p, int n) { return WA_ARRAY(p->arena, int, n ? n : 1)
 
 /* ---------------- expression helpers ---------------- */
 
-static void split_and(WExpr *e, WExpr **out, int *n, int max)
+void wplan_split_and(WExpr *e, WExpr **out, int *n, int max)
 {
     if (!e) return;
     if (e->kind == WX_AND) {
-        for (int i = 0; i < e->nargs; i++) split_and(e->args[i], out, n, max);
+        for (int i = 0; i < e->nargs; i++) wplan_split_and(e->args[i], out, n, max);
         return;
     }
     if (*n < max) out[(*n)++] = e;
 }
 
-static WExpr *join_and(WPlanCtx *p, WExpr **xs, int n)
+WExpr *wplan_and(WPlanCtx *p, WExpr **xs, int n)
 {
     if (n == 0) return NULL;
     if (n == 1) return xs[0];
@@ -117,7 +117,7 @@ static WRel *rank_rule(WPlanCtx *p, WRel *calc)
     int rc = ov->rank_col;
     WExpr *cs[128];
     int n = 0;
-    split_and(calc->cond, cs, &n, 128);
+    wplan_split_and(calc->cond, cs, &n, 128);
     int64_t lo = 1, hi = INT64_MAX;
     bool found = false;
     WExpr *keep[128];
@@ -196,7 +196,7 @@ static WRel *rank_rule(WPlanCtx *p, WRel *calc)
     c->inputs = WA_ARRAY(p->arena, WRel *, 1);
     c->inputs[0] = r;
     c->exprs = exprs;
-    c->cond = join_and(p, keep, nk);
+    c->cond = wplan_and(p, keep, nk);
     return c;
 }
 
@@ -612,10 +612,10 @@ static WRel *merge_filters_into_joins(WPlanCtx *p, WRel *r)
             WExpr *cs[2] = {j->join_cond, r->cond};
             WExpr *all[256];
             int n = 0;
-            split_and(cs[0], all, &n, 256);
-            split_and(cs[1], all, &n, 256);
+            wplan_split_and(cs[0], all, &n, 256);
+            wplan_split_and(cs[1], all, &n, 256);
             WRel *nj = wa_memdup(p->arena, j, sizeof *j);
-            nj->join_cond = join_and(p, all, n);
+            nj->join_cond = wplan_and(p, all, n);
             WRel *c = wa_memdup(p->arena, r, sizeof *r);
             c->inputs = WA_ARRAY(p->arena, WRel *, 1);
             c->inputs[0] = nj;
@@ -676,7 +676,7 @@ static WRel *plan_join_keys(WPlanCtx *p, WRel *j)
     int ln = j->inputs[0]->out.n, rn = j->inputs[1]->out.n;
     WExpr *cs[256];
     int n = 0;
-    split_and(j->join_cond, cs, &n, 256);
+    wplan_split_and(j->join_cond, cs, &n, 256);
     WExpr *lx[64], *rx[64];
     bool fnull[64];
     int nkeys = 0;
@@ -736,7 +736,7 @@ static WRel *plan_join_keys(WPlanCtx *p, WRel *j)
         if (rx[k]->kind == WX_COLUMN) j->right_keys[k] = rx[k]->col;
         else { j->right_keys[k] = rn + nre; rextra[nre++] = rx[k]; }
     }
-    WExpr *residual = join_and(p, rest, nrest);
+    WExpr *residual = wplan_and(p, rest, nrest);
     if (nle == 0 && nre == 0) {
         j->join_cond = residual;
         return j;
@@ -839,7 +839,7 @@ static WRel *interval_join_rule(WPlanCtx *p, WRel *j)
     int ln = j->inputs[0]->out.n;
     WExpr *cs[256];
     int n = 0;
-    split_and(j->join_cond, cs, &n, 256);
+    wplan_split_and(j->join_cond, cs, &n, 256);
     bool has_lo = false, has_hi = false, lo_strict = false, hi_strict = false;
     int64_t lo = 0, hi = 0;
     int lcol = -1, rcol = -1;
@@ -884,7 +884,7 @@ static WRel *interval_join_rule(WPlanCtx *p, WRel *j)
     x->lower_strict = lo_strict;
     x->upper_strict = hi_strict;
     x->shown_cond = j->join_cond;
-    x->join_cond = join_and(p, rest, nrest);
+    x->join_cond = wplan_and(p, rest, nrest);
     return x;
 }
 

@@ -277,6 +277,10 @@ WTable *wbind_create_view(WPlanCtx *p, AstStmt *s, WArena *table_arena);
 /* CREATE TABLE ... LIKE base: s merged with base (the base table's own CREATE TABLE, parsed) by
    Flink's LIKE merging rules (bind_like.c); NULL with p->err set on a conflict. */
 AstStmt *wbind_merge_like(WPlanCtx *p, const AstStmt *s, const AstStmt *base);
+/* Conjunctions (physical.c): the conjuncts of e (nested ANDs flattened, at most max), and the AND of
+   n expressions (NULL for none, the expression itself for one). */
+void wplan_split_and(WExpr *e, WExpr **out, int *n, int max);
+WExpr *wplan_and(WPlanCtx *p, WExpr **xs, int n);
 /* Convert a syntax type to a logical type (Flink's rules and errors). */
 const WType *wbind_type(WPlanCtx *p, const AstType *t);
 
