@@ -236,6 +236,18 @@ for rs in "$ROOT"/tests/recovery/*.sh; do
   passed=$((passed + rp)); failed=$((failed + rf))
 done
 
+# (e') consistency: tests/consistency/*.sh run a query in streaming and batch mode and compare the
+#      final tables ("PASS name" / "FAIL name" lines)
+for cs_script in "$ROOT"/tests/consistency/*.sh; do
+  [[ -x "$cs_script" && -x "$BUILD/weir" ]] || continue
+  cout="$(WEIR_EMBEDDED=1 TMPDIR="${TMPDIR:-/tmp}" timeout 300 "$cs_script" "$BUILD" 2>&1)"
+  cp_="$(grep -c '^PASS ' <<< "$cout")"; cf="$(grep -c '^FAIL ' <<< "$cout")"
+  [[ $cp_ -eq 0 && $cf -eq 0 ]] && cf=1
+  grep -A 8 '^FAIL ' <<< "$cout" | head -n 40
+  echo "consistency/$(basename "$cs_script" .sh): $cp_ passed, $cf failed"
+  passed=$((passed + cp_)); failed=$((failed + cf))
+done
+
 # ----------------------------------------------------------------------------- (e) cluster tests
 # tests/cluster/*.sh (helpers in tests/cluster/lib.sh): each starts its own cluster daemon on a free
 # 127.0.0.1 port with private conf/log folders and stops it when it ends, also on failure or
