@@ -23,10 +23,13 @@
  * state entries count items; entries removed by the compaction filter are subtracted as
  * estimates. The files live in "<local dir>/weir-rocksdb-<operator>-p<pid>-XXXXXX", removed when
  * the backend is freed, or by the next backend created there once process <pid> is gone (a
- * killed job). Calls into heap_backend.c (objects) and snapshot.c (writer); see backend_internal.h.
+ * killed job). Options and the RocksDB callbacks (TTL compaction filter, list merge operator) are in
+ * rocksdb_options.c, the shared structures in rocksdb_internal.h. Calls into heap_backend.c
+ * (objects) and snapshot.c (writer); see backend_internal.h.
  */
 #include "backend_internal.h"
 #include "rocksdb_cache.h"
+#include "rocksdb_internal.h"
 #include "../common/arena.h"
 
 #include <rocksdb/c.h>
@@ -43,82 +46,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define RING 64                         /* read results kept before the oldest is freed */
-#define DEFAULT_CACHE (256LL << 20)
-#define DEFAULT_WRITE_BUFFER (64LL << 20)
-#define MAX_HASH_BUCKETS 262144         /* hashed memtable of value/list states: <= 2 MB each */
-#define DEFAULT_WRITE_CACHE 100000      /* entries per state when write_cache_entries is 0 */
-#define READ_SLACK 64                   /* entries reads may add beyond the bound (writes evict) */
-#define MAX_CACHED_VALUE 65536          /* larger values bypass the write cache */
-
-struct WRdbState {
-    WRdb *r;
-    WState *s;
-    char *name;
-    WStateKind kind;
-    int64_t ttl;                        /* main thread */
-    _Atomic int64_t ttl_shared;         /* compaction filter / merge operator threads */
-    rocksdb_column_family_handle_t *cf;
-    rocksdb_compactionfilter_t *filter;
-    void *ring[RING];                   /* read results, freed on the next write */
-    int nring, ring_head;
-    /* existence of the current key (value state) or of known_uk (map) from the last access */
-    uint64_t known_epoch;
-    bool known_found;
-    size_t known_vlen;
-    unsigned char *known_uk;
-    size_t known_uklen, known_ukcap;
-    /* user iteration */
-    rocksdb_iterator_t *it;
-    rocksdb_readoptions_t *itro;
-    unsigned char *ub;
-    size_t ubcap, it_prefix;
-    bool it_started;
-    int64_t entries, bytes, expired_reads;
-    _Atomic int64_t dropped_entries, dropped_bytes;
-    WRcache cache;                      /* write-back cache (rocksdb_cache.h) */
-    uint64_t memo_epoch, memo_gen;      /* the current key's entry (value/list) was memo_idx */
-    uint32_t memo_idx;
-};
-
-struct WRdb {
-    WStateBackend *b;
-    char *root, *dbdir;
-    rocksdb_t *db;
-    rocksdb_options_t *opts;
-    rocksdb_cache_t *cache;
-    rocksdb_writeoptions_t *wo;
-    rocksdb_readoptions_t *ro;
-    rocksdb_writebatch_t *batch;        /* dirty cache entries are written through it */
-    int64_t cache_entries;              /* per state; 0 = no write cache */
-    WRcEntry **sorted;                  /* dirty entries in key order, for the batch */
-    uint32_t sortcap;
-    rocksdb_column_family_handle_t *default_cf;
-    int nstates, capstates;
-    WRdbState **states;
-    int maxp;
-    int64_t write_buffer;
-    unsigned char *vkey;                /* kg + key */
-    size_t vkcap, vklen;
-    unsigned char *mkey;                /* kg + klen + key (+ user key) */
-    size_t mkcap, mprefix;
-    uint64_t mepoch;                    /* epoch mkey was built for */
-    unsigned char *vbuf;                /* value / composite scratch */
-    size_t vbcap;
-    unsigned char *rbuf;                /* restore scratch */
-    size_t rbcap;
-    uint64_t epoch;                     /* ++ per set_key (and restore) */
-    pthread_t perf_thread;              /* thread whose RocksDB perf counting is off */
-    bool perf_set;
-    _Atomic int64_t now;                /* last clock reading, for the compaction filter */
-    bool failed;
-    char errmsg[600];
-    uint64_t uid;
-    int64_t seq;
-    char *shared_dir;                   /* uploaded SSTs of incremental snapshots */
-    WRdbUploaded *up;
-    int nup, capup;
-};
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -166,24 +93,6 @@ static void ring_release(WRdbState *rs)
     rs->ring_head = 0;
 }
 
-static bool expired_at(int64_t ttl, int64_t ts, int64_t now) { return ttl > 0 && now - ts >= ttl; }
-
-/* Items of a list body; -1 when malformed. */
-static int list_count(const unsigned char *p, size_t n, size_t *item_bytes)
-{
-    int c = 0;
-    size_t off = 0, bytes = 0;
-    while (off < n) {
-        if (n - off < 4) return -1;
-        uint32_t l = wbe_get32(p + off);
-        if (l > n - off - 4) return -1;
-        off += 4 + l;
-        bytes += l;
-        c++;
-    }
-    if (item_bytes) *item_bytes = bytes;
-    return c;
-}
 
 /* Map composite key of the current key (+ uk). */
 static const unsigned char *mkey_with(WRdb *r, const void *uk, size_t uklen, size_t *len)
@@ -224,147 +133,8 @@ static size_t upper_bound(const unsigned char *prefix, size_t n, unsigned char *
     return n;
 }
 
-/* ---------------------------------------------------------------- TTL filter, list merge */
-
-static void noop_destructor(void *st) { (void)st; }
-static const char *filter_name(void *st) { (void)st; return "weir.TtlCompactionFilter"; }
-static const char *merge_name(void *st) { (void)st; return "weir.ListAppend"; }
-
-static unsigned char ttl_filter(void *st, int level, const char *key, size_t kl, const char *v,
-                                size_t vl, char **nv, size_t *nvl, unsigned char *changed)
-{
-    (void)level; (void)nv; (void)nvl; (void)changed;
-    WRdbState *rs = st;
-    int64_t ttl = atomic_load_explicit(&rs->ttl_shared, memory_order_relaxed);
-    if (ttl <= 0 || vl < 8) return 0;
-    int64_t now = atomic_load_explicit(&rs->r->now, memory_order_relaxed);
-    int64_t ts = (int64_t)wbe_get64((const unsigned char *)v);
-    if (!expired_at(ttl, ts, now)) return 0;
-    int64_t n = 1, bytes;
-    if (rs->kind == WSTATE_LIST) {
-        size_t ib = 0;
-        int c = list_count((const unsigned char *)v + 8, vl - 8, &ib);
-        n = c < 0 ? 0 : c;
-        bytes = (int64_t)ib;
-    } else {
-        bytes = (int64_t)(kl - (rs->kind == WSTATE_MAP ? 6 : 2) + vl - 8);
-    }
-    atomic_fetch_add_explicit(&rs->dropped_entries, n, memory_order_relaxed);
-    atomic_fetch_add_explicit(&rs->dropped_bytes, bytes, memory_order_relaxed);
-    return 1;
-}
-
-/* Operands (and the existing value) are ts + body; the result keeps the bodies written since
-   the last gap of at least the TTL between consecutive writes, with the last timestamp. */
-static char *list_merge(WRdbState *rs, const char *ev, size_t evlen, const char *const *ops,
-                        const size_t *oplen, int n, unsigned char *success, size_t *newlen)
-{
-    int64_t ttl = rs ? atomic_load_explicit(&rs->ttl_shared, memory_order_relaxed) : 0;
-    int start = ev && evlen >= 8 ? -1 : 0;          /* -1 = keep the existing value */
-    int64_t prev = start < 0 ? (int64_t)wbe_get64((const unsigned char *)ev) : 0;
-    bool have = start < 0;
-    int64_t last = prev;
-    for (int i = 0; i < n; i++) {
-        if (oplen[i] < 8) continue;
-        int64_t ts = (int64_t)wbe_get64((const unsigned char *)ops[i]);
-        if (have && expired_at(ttl, prev, ts)) start = i;
-        prev = last = ts;
-        have = true;
-    }
-    size_t total = 8;
-    if (start < 0) total += evlen - 8;
-    for (int i = start < 0 ? 0 : start; i < n; i++) if (oplen[i] >= 8) total += oplen[i] - 8;
-    char *out = malloc(total);
-    if (!out) { *success = 0; return NULL; }
-    wbe_put64((unsigned char *)out, (uint64_t)last);
-    size_t off = 8;
-    if (start < 0) { memcpy(out + off, ev + 8, evlen - 8); off += evlen - 8; }
-    for (int i = start < 0 ? 0 : start; i < n; i++) {
-        if (oplen[i] < 8) continue;
-        memcpy(out + off, ops[i] + 8, oplen[i] - 8);
-        off += oplen[i] - 8;
-    }
-    *newlen = total;
-    *success = 1;
-    return out;
-}
-
-static char *full_merge(void *st, const char *key, size_t kl, const char *ev, size_t evlen,
-                        const char *const *ops, const size_t *oplen, int n, unsigned char *success,
-                        size_t *newlen)
-{
-    (void)key; (void)kl;
-    return list_merge(st, ev, evlen, ops, oplen, n, success, newlen);
-}
-
-static char *partial_merge(void *st, const char *key, size_t kl, const char *const *ops,
-                           const size_t *oplen, int n, unsigned char *success, size_t *newlen)
-{
-    (void)key; (void)kl;
-    return list_merge(st, NULL, 0, ops, oplen, n, success, newlen);
-}
-
-/* The whole key as "prefix": value and list states are only read by exact key, so a hashed
-   memtable can serve them. */
-static char *wk_transform(void *st, const char *k, size_t n, size_t *dn) { (void)st; *dn = n; return (char *)k; }
-static unsigned char wk_in_domain(void *st, const char *k, size_t n) { (void)st; (void)k; (void)n; return 1; }
-static unsigned char wk_in_range(void *st, const char *k, size_t n) { (void)st; (void)k; (void)n; return 0; }
-static const char *wk_name(void *st) { (void)st; return "weir.WholeKey"; }
-
-static void merge_delete(void *st, const char *v, size_t vl) { (void)st; (void)vl; free((void *)v); }
-
-/* Column-family options of a state kind; st is the WRdbState the callbacks see (NULL for a
-   read-only open, which needs the merge operator only). *filter receives the filter to destroy
-   after the DB closes. */
-static rocksdb_options_t *cf_options(rocksdb_options_t *base, WStateKind kind, void *st,
-                                     rocksdb_compactionfilter_t **filter, int64_t write_buffer,
-                                     bool hashed)
-{
-    /* bucket array (8 bytes each) at most 1/16 of a memtable */
-    size_t buckets = (size_t)(write_buffer / 128) < MAX_HASH_BUCKETS ? (size_t)(write_buffer / 128) : MAX_HASH_BUCKETS;
-    if (buckets < 1024) buckets = 1024;
-    rocksdb_options_t *o = rocksdb_options_create_copy(base);
-    if (filter) {
-        *filter = rocksdb_compactionfilter_create(st, noop_destructor, ttl_filter, filter_name);
-        rocksdb_options_set_compaction_filter(o, *filter);
-    }
-    if (kind != WSTATE_MAP && filter) {
-        rocksdb_options_set_prefix_extractor(
-            o, rocksdb_slicetransform_create(NULL, noop_destructor, wk_transform, wk_in_domain, wk_in_range, wk_name));
-        if (hashed) rocksdb_options_set_hash_link_list_rep(o, buckets);
-    }
-    if (kind == WSTATE_LIST)
-        rocksdb_options_set_merge_operator(
-            o, rocksdb_mergeoperator_create(st, noop_destructor, full_merge, partial_merge,
-                                            merge_delete, merge_name));
-    return o;
-}
-
 /* ---------------------------------------------------------------- backend */
 
-static rocksdb_options_t *base_options(rocksdb_cache_t *cache, int64_t write_buffer, bool hashed)
-{
-    rocksdb_options_t *o = rocksdb_options_create();
-    rocksdb_options_set_create_if_missing(o, 1);
-    rocksdb_options_set_create_missing_column_families(o, 1);
-    rocksdb_options_set_max_background_jobs(o, 2);
-    rocksdb_options_set_info_log_level(o, 3);       /* errors only */
-    rocksdb_options_set_keep_log_file_num(o, 1);
-    rocksdb_options_set_max_open_files(o, -1);
-    rocksdb_options_set_write_buffer_size(o, (size_t)write_buffer);
-    rocksdb_options_set_max_write_buffer_number(o, 2);
-    rocksdb_options_set_inplace_update_support(o, hashed);
-    rocksdb_options_set_allow_concurrent_memtable_write(o, 0);
-    rocksdb_options_set_memtable_prefix_bloom_size_ratio(o, 0.1);
-    rocksdb_options_set_memtable_whole_key_filtering(o, 1);
-    rocksdb_block_based_table_options_t *t = rocksdb_block_based_options_create();
-    if (cache) rocksdb_block_based_options_set_block_cache(t, cache);
-    rocksdb_block_based_options_set_filter_policy(t, rocksdb_filterpolicy_create_bloom_full(10));
-    rocksdb_block_based_options_set_whole_key_filtering(t, 1);
-    rocksdb_options_set_block_based_table_factory(o, t);
-    rocksdb_block_based_options_destroy(t);
-    return o;
-}
 
 static char *sanitize(const char *name)
 {
@@ -433,7 +203,7 @@ WStateBackend *wstate_rocksdb_new(const WStateBackendConfig *cfg, const WRocksDB
     r->cache_entries = !rcfg || rcfg->write_cache_entries == 0 ? DEFAULT_WRITE_CACHE
                        : rcfg->write_cache_entries < 0 ? 0 : rcfg->write_cache_entries;
     r->cache = rocksdb_cache_create_lru((size_t)cache);
-    r->opts = base_options(r->cache, wb, r->cache_entries == 0);
+    r->opts = wrdb_base_options(r->cache, wb, r->cache_entries == 0);
     r->write_buffer = wb;
     const char *names[1] = {"default"};
     const rocksdb_options_t *cfo[1] = {r->opts};
@@ -536,7 +306,7 @@ WRdbState *wrdb_register(WRdb *r, WState *s, const char *name, WStateKind kind, 
         r->states = wrealloc(r->states, sizeof(WRdbState *) * (size_t)r->capstates);
     }
     r->states[r->nstates++] = rs;
-    rocksdb_options_t *o = cf_options(r->opts, kind, rs, &rs->filter, r->write_buffer, r->cache_entries == 0);
+    rocksdb_options_t *o = wrdb_cf_options(r->opts, kind, rs, &rs->filter, r->write_buffer, r->cache_entries == 0);
     char *e = NULL;
     /* the default column family exists already and has no merge operator: rename that one */
     rs->cf = rocksdb_create_column_family(r->db, o, strcmp(name, "default") == 0 ? "_default" : name, &e);
@@ -1536,8 +1306,8 @@ void wrdb_restore_raw(WRdbState *rs, const void *ck, size_t cklen, const void *v
 /* Options to open a snapshot's column families read-only (merge operator for lists). */
 void *wrdb_readonly_cf_options(WStateKind kind)
 {
-    rocksdb_options_t *base = base_options(NULL, DEFAULT_WRITE_BUFFER, false);
-    rocksdb_options_t *o = cf_options(base, kind, NULL, NULL, DEFAULT_WRITE_BUFFER, false);
+    rocksdb_options_t *base = wrdb_base_options(NULL, DEFAULT_WRITE_BUFFER, false);
+    rocksdb_options_t *o = wrdb_cf_options(base, kind, NULL, NULL, DEFAULT_WRITE_BUFFER, false);
     rocksdb_options_destroy(base);
     return o;
 }
