@@ -45,3 +45,28 @@ void wcg_free(WChunkGroups *cg)
     wsb_free(&cg->kbytes);
     memset(cg, 0, sizeof *cg);
 }
+
+int wcg_find_or_add(WChunkGroups *cg, const void *key, size_t klen, uint64_t h, bool *added)
+{
+    uint32_t mask = (uint32_t)cg->tcap - 1, i = (uint32_t)h & mask;
+    for (;;) {
+        int gi = cg->table[i];
+        if (gi < 0) {
+            gi = cg->ngroups++;
+            WGroupKey *n = (WGroupKey *)((char *)cg->groups + (size_t)gi * cg->gsize);
+            n->hash = h;
+            n->koff = (uint32_t)cg->kbytes.len;
+            n->klen = (uint32_t)klen;
+            wsb_appendn(&cg->kbytes, key, klen);
+            cg->table[i] = gi;
+            *added = true;
+            return gi;
+        }
+        const WGroupKey *o = (const WGroupKey *)((const char *)cg->groups + (size_t)gi * cg->gsize);
+        if (o->hash == h && o->klen == klen && !memcmp(cg->kbytes.buf + o->koff, key, klen)) {
+            *added = false;
+            return gi;
+        }
+        i = (i + 1) & mask;
+    }
+}

@@ -23,9 +23,8 @@
 #include <string.h>
 
 typedef struct Group {
-    uint64_t hash;
+    WGroupKey key;                  /* first: chunk_groups.h */
     int first_row, last;            /* first row; last: chained rows or members */
-    uint32_t koff, klen;
 } Group;
 
 typedef struct Table {
@@ -58,30 +57,14 @@ static void table_prepare(Table *t, int n) { t->groups = wcg_prepare(&t->cg, n);
    through t->cg.rows in insertion order. */
 static int table_add(Table *t, const char *k, size_t klen, int item)
 {
-    uint64_t h = whash_bytes(k, klen, 29);
-    uint32_t mask = (uint32_t)t->cg.tcap - 1, i = (uint32_t)h & mask;
     t->cg.rows[item] = -1;
-    for (;;) {
-        int gi = t->cg.table[i];
-        if (gi < 0) {
-            gi = t->cg.ngroups++;
-            Group *g = &t->groups[gi];
-            g->hash = h;
-            g->first_row = g->last = item;
-            g->koff = (uint32_t)t->cg.kbytes.len;
-            g->klen = (uint32_t)klen;
-            wsb_appendn(&t->cg.kbytes, k, klen);
-            t->cg.table[i] = gi;
-            return gi;
-        }
-        Group *g = &t->groups[gi];
-        if (g->hash == h && g->klen == klen && !memcmp(t->cg.kbytes.buf + g->koff, k, klen)) {
-            t->cg.rows[g->last] = item;
-            g->last = item;
-            return gi;
-        }
-        i = (i + 1) & mask;
-    }
+    bool added;
+    int gi = wcg_find_or_add(&t->cg, k, klen, whash_bytes(k, klen, 29), &added);
+    Group *g = &t->groups[gi];
+    if (added) g->first_row = item;
+    else t->cg.rows[g->last] = item;
+    g->last = item;
+    return gi;
 }
 
 static void table_free(Table *t) { wcg_free(&t->cg); }
@@ -115,7 +98,7 @@ static void ia_process(WOperator *op, int input, const WChunk *in)
     /* per partial key: the chunk's increments against the distinct maps in state */
     for (int pi = 0; pi < g->pt.cg.ngroups; pi++) {
         const Group *pg = &g->pt.groups[pi];
-        wstate_set_key(g->backend, g->pt.cg.kbytes.buf + pg->koff, pg->klen);
+        wstate_set_key(g->backend, g->pt.cg.kbytes.buf + pg->key.koff, pg->key.klen);
         wacc_create(g->PL, g->acc, g->accn);
         for (int r = pg->first_row; r >= 0; r = g->pt.cg.rows[r])
             wacc_merge_partial(&g->pac, &g->PP, g->acc, g->accn, in, r, g->nkeys);
@@ -133,7 +116,7 @@ static void ia_process(WOperator *op, int input, const WChunk *in)
     WChunk *o = g->out;
     for (int fi = 0; fi < g->ft.cg.ngroups; fi++) {
         const Group *fg = &g->ft.groups[fi];
-        if (g->FL->has_views) wstate_set_key(g->backend, g->ft.cg.kbytes.buf + fg->koff, fg->klen);
+        if (g->FL->has_views) wstate_set_key(g->backend, g->ft.cg.kbytes.buf + fg->key.koff, fg->key.klen);
         wacc_create(g->FL, g->acc, g->accn);
         for (int pi = fg->first_row; pi >= 0; pi = g->ft.cg.rows[pi])
             wacc_merge_partial(&g->fac, &g->FP, g->acc, g->accn, g->mid, pi, 0);

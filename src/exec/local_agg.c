@@ -22,9 +22,8 @@
 #include <string.h>
 
 typedef struct Group {
-    uint64_t hash;
+    WGroupKey key;                  /* first: chunk_groups.h */
     int first_row;
-    uint32_t koff, klen;
     WDatum *acc;
     uint8_t *nulls;
 } Group;
@@ -85,19 +84,19 @@ static void group_rows_datum(LocalAgg *g, const WChunk *in)
             if (gi < 0) {
                 gi = g->cg.ngroups++;
                 Group *n = &g->groups[gi];
-                n->hash = h;
+                n->key.hash = h;
                 n->first_row = r;
                 n->acc = NULL;
                 n->nulls = NULL;
                 wrow_encode_chunk(&g->tmp, in, r, g->nkeys, g->keys);
-                n->koff = (uint32_t)g->cg.kbytes.len;
-                n->klen = (uint32_t)g->tmp.len;
+                n->key.koff = (uint32_t)g->cg.kbytes.len;
+                n->key.klen = (uint32_t)g->tmp.len;
                 wsb_appendn(&g->cg.kbytes, g->tmp.buf, g->tmp.len);
                 g->cg.table[i] = gi;
                 break;
             }
             const Group *o = &g->groups[gi];
-            if (o->hash == h && same_key(g, in, o->first_row, r)) break;
+            if (o->key.hash == h && same_key(g, in, o->first_row, r)) break;
             i = (i + 1) & mask;
         }
         g->cg.rows[r] = gi;
@@ -110,31 +109,15 @@ static void group_rows(LocalAgg *g, const WChunk *in)
         group_rows_datum(g, in);
         return;
     }
-    uint32_t mask = (uint32_t)g->cg.tcap - 1;
     for (int r = 0; r < in->nrows; r++) {
         wrow_encode_chunk(&g->tmp, in, r, g->nkeys, g->keys);
-        uint64_t h = whash_bytes(g->tmp.buf, g->tmp.len, 17);
-        uint32_t i = (uint32_t)h & mask;
-        int gi;
-        for (;;) {
-            gi = g->cg.table[i];
-            if (gi < 0) {
-                gi = g->cg.ngroups++;
-                Group *n = &g->groups[gi];
-                n->hash = h;
-                n->first_row = r;
-                n->koff = (uint32_t)g->cg.kbytes.len;
-                n->klen = (uint32_t)g->tmp.len;
-                n->acc = NULL;
-                n->nulls = NULL;
-                wsb_appendn(&g->cg.kbytes, g->tmp.buf, g->tmp.len);
-                g->cg.table[i] = gi;
-                break;
-            }
-            const Group *o = &g->groups[gi];
-            if (o->hash == h && o->klen == g->tmp.len && !memcmp(g->cg.kbytes.buf + o->koff, g->tmp.buf, g->tmp.len))
-                break;
-            i = (i + 1) & mask;
+        bool added;
+        int gi = wcg_find_or_add(&g->cg, g->tmp.buf, g->tmp.len, whash_bytes(g->tmp.buf, g->tmp.len, 17), &added);
+        if (added) {
+            Group *n = &g->groups[gi];
+            n->first_row = r;
+            n->acc = NULL;
+            n->nulls = NULL;
         }
         g->cg.rows[r] = gi;
     }
@@ -142,7 +125,7 @@ static void group_rows(LocalAgg *g, const WChunk *in)
 
 static void set_key(LocalAgg *g, const Group *gr)
 {
-    wstate_set_key(g->backend, g->cg.kbytes.buf + gr->koff, gr->klen);
+    wstate_set_key(g->backend, g->cg.kbytes.buf + gr->key.koff, gr->key.klen);
 }
 
 static void flush_out(LocalAgg *g)

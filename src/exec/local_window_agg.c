@@ -32,10 +32,9 @@
     "RowTime field should not be null, please convert it to a non-null long value."
 
 typedef struct Group {
-    uint64_t hash;
+    WGroupKey key;                  /* first (chunk_groups.h): key bytes ++ slice end */
     int first_row;
     int64_t slice_end;
-    uint32_t koff, klen;            /* key bytes ++ slice end in kbytes */
     WDatum *acc;
     uint8_t *nulls;
 } Group;
@@ -88,35 +87,20 @@ static bool slice_end_of(LocalWindowAgg *g, const WChunk *in, int r, int64_t *en
 /* Groups rows by (key bytes, slice end); false with err set on a bad row. */
 static bool group_rows(LocalWindowAgg *g, const WChunk *in, WError *err)
 {
-    uint32_t mask = (uint32_t)g->cg.tcap - 1;
     for (int r = 0; r < in->nrows; r++) {
         int64_t se;
         if (!slice_end_of(g, in, r, &se, err)) return false;
         wrow_encode_chunk(&g->tmp, in, r, g->nkeys, g->keys);
         wsb_appendn(&g->tmp, (const char *)&se, sizeof se);
-        uint64_t h = whash_bytes(g->tmp.buf, g->tmp.len, 0x736c696365ULL);
-        uint32_t i = (uint32_t)h & mask;
-        int gi;
-        for (;;) {
-            gi = g->cg.table[i];
-            if (gi < 0) {
-                gi = g->cg.ngroups++;
-                Group *n = &g->groups[gi];
-                n->hash = h;
-                n->first_row = r;
-                n->slice_end = se;
-                n->koff = (uint32_t)g->cg.kbytes.len;
-                n->klen = (uint32_t)g->tmp.len;
-                n->acc = NULL;
-                n->nulls = NULL;
-                wsb_appendn(&g->cg.kbytes, g->tmp.buf, g->tmp.len);
-                g->cg.table[i] = gi;
-                break;
-            }
-            const Group *o = &g->groups[gi];
-            if (o->hash == h && o->klen == g->tmp.len && !memcmp(g->cg.kbytes.buf + o->koff, g->tmp.buf, g->tmp.len))
-                break;
-            i = (i + 1) & mask;
+        bool added;
+        int gi = wcg_find_or_add(&g->cg, g->tmp.buf, g->tmp.len,
+                                 whash_bytes(g->tmp.buf, g->tmp.len, 0x736c696365ULL), &added);
+        if (added) {
+            Group *n = &g->groups[gi];
+            n->first_row = r;
+            n->slice_end = se;
+            n->acc = NULL;
+            n->nulls = NULL;
         }
         g->cg.rows[r] = gi;
     }
@@ -125,7 +109,7 @@ static bool group_rows(LocalWindowAgg *g, const WChunk *in, WError *err)
 
 static void set_key(LocalWindowAgg *g, const Group *gr)
 {
-    wstate_set_key(g->backend, g->cg.kbytes.buf + gr->koff, gr->klen);
+    wstate_set_key(g->backend, g->cg.kbytes.buf + gr->key.koff, gr->key.klen);
 }
 
 static void flush_out(LocalWindowAgg *g)
