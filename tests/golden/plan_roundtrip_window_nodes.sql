@@ -123,25 +123,41 @@ ON o.purchase_id = p.order_id AND o.window_start = p.window_start AND o.window_e
 AND p.pay_method <> 'cash';
 EXECUTE PLAN 'file://$TMP/paid_left.json';
 
--- at parallelism 2: the hash exchanges of the plan are read back (per-subtask output)
+-- at parallelism 2: the hash exchanges of the plan are read back; the two subtasks' outputs
+-- interleave in any order, so they go to files and are compared sorted
+CREATE TABLE paid_left_sql (ws TIMESTAMP(3), purchase_id BIGINT, price DECIMAL(10, 2), pay_method STRING)
+  WITH ('connector' = 'filesystem', 'path' = '$TMP/paid_left_sql', 'format' = 'csv');
+CREATE TABLE paid_left_plan (ws TIMESTAMP(3), purchase_id BIGINT, price DECIMAL(10, 2), pay_method STRING)
+  WITH ('connector' = 'filesystem', 'path' = '$TMP/paid_left_plan', 'format' = 'csv');
+CREATE TABLE first_click_sql (ws TIMESTAMP(3), username STRING, url STRING, ts TIMESTAMP(3))
+  WITH ('connector' = 'filesystem', 'path' = '$TMP/first_click_sql', 'format' = 'csv');
+CREATE TABLE first_click_plan (ws TIMESTAMP(3), username STRING, url STRING, ts TIMESTAMP(3))
+  WITH ('connector' = 'filesystem', 'path' = '$TMP/first_click_plan', 'format' = 'csv');
+SET 'table.dml-sync' = 'true';
 SET 'parallelism.default' = '2';
-INSERT INTO paid_left SELECT o.window_start, o.purchase_id, o.price, p.pay_method
+INSERT INTO paid_left_sql SELECT o.window_start, o.purchase_id, o.price, p.pay_method
 FROM (SELECT * FROM TABLE(TUMBLE(TABLE purchases, DESCRIPTOR(ts), INTERVAL '10' MINUTE))) o
 LEFT JOIN (SELECT * FROM TABLE(TUMBLE(TABLE payments, DESCRIPTOR(ts), INTERVAL '10' MINUTE))) p
 ON o.purchase_id = p.order_id AND o.window_start = p.window_start AND o.window_end = p.window_end
 AND p.pay_method <> 'cash';
 COMPILE PLAN 'file://$TMP/paid_left2.json' FOR
-INSERT INTO paid_left SELECT o.window_start, o.purchase_id, o.price, p.pay_method
+INSERT INTO paid_left_plan SELECT o.window_start, o.purchase_id, o.price, p.pay_method
 FROM (SELECT * FROM TABLE(TUMBLE(TABLE purchases, DESCRIPTOR(ts), INTERVAL '10' MINUTE))) o
 LEFT JOIN (SELECT * FROM TABLE(TUMBLE(TABLE payments, DESCRIPTOR(ts), INTERVAL '10' MINUTE))) p
 ON o.purchase_id = p.order_id AND o.window_start = p.window_start AND o.window_end = p.window_end
 AND p.pay_method <> 'cash';
 EXECUTE PLAN 'file://$TMP/paid_left2.json';
-INSERT INTO first_click SELECT window_start, username, url, ts FROM (
+INSERT INTO first_click_sql SELECT window_start, username, url, ts FROM (
   SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end, username ORDER BY ts ASC) AS rn
   FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '10' SECOND))) WHERE rn = 1;
 COMPILE PLAN 'file://$TMP/first_click2.json' FOR
-INSERT INTO first_click SELECT window_start, username, url, ts FROM (
+INSERT INTO first_click_plan SELECT window_start, username, url, ts FROM (
   SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end, username ORDER BY ts ASC) AS rn
   FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '10' SECOND))) WHERE rn = 1;
 EXECUTE PLAN 'file://$TMP/first_click2.json';
+SET 'execution.runtime-mode' = 'batch';
+SET 'sql-client.execution.result-mode' = 'tableau';
+SELECT * FROM paid_left_sql ORDER BY purchase_id;
+SELECT * FROM paid_left_plan ORDER BY purchase_id;
+SELECT * FROM first_click_sql ORDER BY ws, username;
+SELECT * FROM first_click_plan ORDER BY ws, username;
