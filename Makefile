@@ -19,8 +19,13 @@ UNITSRC := $(sort tests/unit/main.c $(UNITS))
 REL_DIR ?= build
 TST_DIR ?= build-test
 
-REL_CFLAGS := $(CSTD) $(WARN) -O2 -g -MMD -MP
-TST_CFLAGS := $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+# The Apache Flink release weir follows, pinned in one place (FLINK_VERSION): the generated
+# <build>/gen/flink_version.h gives it to the code (REST flink-version, compiled plans), and
+# scripts/install-flink.sh installs the same release for the Flink-backed tests.
+FLINK_VERSION := $(shell tr -d '[:space:]' < FLINK_VERSION)
+
+REL_CFLAGS := $(CSTD) $(WARN) -O2 -g -MMD -MP -I$(REL_DIR)/gen
+TST_CFLAGS := $(CSTD) $(WARN) -I$(TST_DIR)/gen -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
               -fno-sanitize-recover=undefined -MMD -MP
 TST_LDFLAGS := -fsanitize=address,undefined
 
@@ -38,6 +43,14 @@ deps:
 
 $(REL_DIR)/weir: $(REL_OBJ)
 	$(CC) -o $@ $^ $(LIBS)
+
+# every object waits for the packages (deps) and the generated header, also under make -j
+$(REL_OBJ): | deps $(REL_DIR)/gen/flink_version.h
+$(TST_OBJ) $(TST_MAIN_OBJ) $(UNIT_OBJ): | deps $(TST_DIR)/gen/flink_version.h
+
+%/gen/flink_version.h: FLINK_VERSION
+	@mkdir -p $(dir $@)
+	@printf '/* generated from FLINK_VERSION by the Makefile: the Flink release weir follows */\n#define WEIR_FLINK_VERSION "%s"\n' '$(FLINK_VERSION)' > $@.tmp && mv $@.tmp $@
 
 $(REL_DIR)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -14,7 +14,16 @@
 #include <string.h>
 #include <strings.h>
 
-#define FLINK_PLAN_VERSION "1.19"
+#include "flink_version.h"    /* WEIR_FLINK_VERSION, generated from FLINK_VERSION */
+
+/* Flink writes its release's "major.minor" (FlinkVersion) as a plan's flinkVersion. */
+static json_t *plan_version_json(void)
+{
+    const char *v = WEIR_FLINK_VERSION;
+    const char *dot = strchr(v, '.');
+    const char *end = dot ? strchr(dot + 1, '.') : NULL;
+    return json_stringn(v, end ? (size_t)(end - v) : strlen(v));
+}
 
 static json_t *ints_json(int n, const int *v)
 {
@@ -1102,7 +1111,7 @@ bool wexplain_compiled_plan(WPlanCtx *p, WRel **roots, int n, WStrBuf *out)
     int maxid = 0;
     for (int i = 0; i < x.n; i++) if (x.nodes[i].id > maxid) maxid = x.nodes[i].id;
     json_t *doc = json_object();
-    json_object_set_new(doc, "flinkVersion", json_string(FLINK_PLAN_VERSION));
+    json_object_set_new(doc, "flinkVersion", plan_version_json());
     json_t *nodes = json_array(), *edges = json_array();
     for (int id = 1; id <= maxid; id++) {
         const ExNode *en = NULL;

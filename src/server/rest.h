@@ -25,7 +25,7 @@
 #include <jansson.h>
 #include "registry.h"
 
-#define WEIR_FLINK_VERSION "1.20.0"
+#include "flink_version.h"    /* WEIR_FLINK_VERSION, generated from FLINK_VERSION */
 
 typedef struct WTrigger {
     char job[33];
