@@ -4,6 +4,8 @@
 
 #include "operator.h"
 
-WOperator *wop_watermark_new(WExecCtx *ctx, WExpr *expr, int ncols, const WType **types, const char **names);
+/* rowtime_col: the rowtime column (rows not after the pending watermark cut the chunk), -1 none */
+WOperator *wop_watermark_new(WExecCtx *ctx, WExpr *expr, int rowtime_col, int ncols, const WType **types,
+                             const char **names);
 
 #endif

@@ -239,7 +239,7 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         break;
     }
     case WR_WATERMARK:
-        op = wop_watermark_new(&L->ctx, r->wm_expr, r->out.n, r->out.types, r->out.names);
+        op = wop_watermark_new(&L->ctx, r->wm_expr, r->rowtime_col, r->out.n, r->out.types, r->out.names);
         break;
     case WR_UNION:
         op = wop_union_new(&L->ctx, r->ninputs, r->out.n, r->out.types, r->out.names);

@@ -1,3 +1,6 @@
+-- Flink 2.3 prints this join's paypal row or not depending on how far its orders source has got when
+-- the late payment arrives (two bounded sources race); weir reads the orders first, so the late payment
+-- finds order 6 already expired, as Flink does once its orders watermark has passed 09:15.
 -- An interval join: payments within 3 minutes after their order.
 CREATE TABLE orders (
   order_id BIGINT,

@@ -1,8 +1,7 @@
 -- A TUMBLE window aggregate: one +I per window, emitted when the watermark passes its end (the
--- last windows close on the final watermark at the end of the file). With the default chunking the
--- whole file is read before the first watermark, so the out-of-order row still counts; with
--- watermarks after every row ('weir.exec.chunk-rows' = '1', Flink's on-event emission) it is late
--- and dropped.
+-- last windows close on the final watermark at the end of the file). As in Flink, the watermark
+-- follows every row, so the out-of-order row is late and dropped, whatever 'weir.exec.chunk-rows' is
+-- (both queries print Flink 2.3's rows).
 CREATE TABLE clicks (
   username STRING, url STRING, ts TIMESTAMP(3),
   WATERMARK FOR ts AS ts - INTERVAL '3' SECOND
