@@ -2,6 +2,7 @@
 #   make            optimised build: build/weir
 #   make test       ASan+UBSan build and every test (unit, golden, errors, conformance)
 #   make demo       runs the example streaming job
+#   make flink-fuzz N=.. SEED=..  weir against real Flink on random queries (tests/flink/differential)
 #   make fuzz       libFuzzer target for the SQL parser (clang), not part of `make test`
 
 CC      ?= gcc
@@ -34,7 +35,7 @@ TST_OBJ := $(patsubst %.c,$(TST_DIR)/%.o,$(LIBSRC))
 TST_MAIN_OBJ := $(TST_DIR)/$(MAIN:.c=.o)
 UNIT_OBJ := $(patsubst %.c,$(TST_DIR)/%.o,$(UNITSRC))
 
-.PHONY: all deps test unit demo fuzz clean bench
+.PHONY: all deps test unit demo fuzz clean bench flink-fuzz
 
 all: deps $(REL_DIR)/weir
 
@@ -82,6 +83,11 @@ fuzz:
 	    tests/fuzz/fuzz_parser.c $(filter src/common/% src/sql/%,$(LIBSRC)) -lm
 	@mkdir -p build-fuzz/corpus
 	build-fuzz/fuzz-parser -max_total_time=$${FUZZ_SECONDS:-600} -max_len=4096 build-fuzz/corpus tests/fuzz/seeds
+
+# the differential tester against real Flink, any size and seed: make flink-fuzz N=500 SEED=7
+flink-fuzz: all
+	@python3 tests/flink/differential/fuzz.py --weir $(REL_DIR)/weir -n $${N:-200} --seed $${SEED:-1} \
+	    --run-dir $(REL_DIR)/flink-run --found tests/flink/found
 
 bench: all
 	@echo "see bench/README.md"

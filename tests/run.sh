@@ -248,6 +248,46 @@ for cs_script in "$ROOT"/tests/consistency/*.sh; do
   passed=$((passed + cp_)); failed=$((failed + cf))
 done
 
+# ----------------------------------------------------------------------------- (f) real Flink
+# One Flink cluster (tests/flink/flinkctl.py: the release pinned in FLINK_VERSION, installed by
+# scripts/install-flink.sh) serves the Flink-backed suites of this run; it is stopped on exit.
+# The differential tester runs a fixed-seed sample (FLINK_DIFF_N queries from FLINK_DIFF_SEED,
+# each at parallelism 1 and 2) on weir and on Flink; each query is one test. Known differences
+# are listed with their reason in tests/flink/differential/expected.txt ("seed query reason") and
+# count as expected failures (skipped, with the reason printed). When Flink cannot be installed
+# here the section says why and counts as skipped. WEIR_SKIP_FLINK=1 skips it.
+if [[ -z "${WEIR_SKIP_FLINK:-}" && -x "$BUILD/weir" ]]; then
+  flink_run="$BUILD/flink-run"
+  trap 'python3 "$ROOT/tests/flink/flinkctl.py" stop --run-dir "$flink_run" >/dev/null 2>&1' EXIT
+  fstart=$(date +%s)
+  if python3 "$ROOT/tests/flink/flinkctl.py" start --run-dir "$flink_run" > /dev/null 2> "$BUILD/flink-start.log"; then
+    fout="$(timeout 1800 python3 "$ROOT/tests/flink/differential/fuzz.py" --weir "$BUILD/weir" \
+        -n "${FLINK_DIFF_N:-100}" --seed "${FLINK_DIFF_SEED:-20261201}" --run-dir "$flink_run" \
+        --found "$BUILD/flink-found" --expected "$ROOT/tests/flink/differential/expected.txt" --quiet 2>&1)"; fst=$?
+    summary="$(grep '^flink-differential:' <<< "$fout" | tail -n 1)"
+    grep -E '^(DIFFER|EXPECTED|SKIP)|^  ' <<< "$fout" | head -n 80
+    if [[ -z "$summary" ]]; then
+      echo "FAIL flink-differential (exit $fst)"; printf '%s\n' "$fout" | tail -n 20
+      failed=$((failed + 1))
+    else
+      fa="$(sed -E 's/^flink-differential: ([0-9]+)\/.*/\1/' <<< "$summary")"
+      fn="$(sed -E 's/^flink-differential: [0-9]+\/([0-9]+).*/\1/' <<< "$summary")"
+      fs="$(sed -E 's/.*, ([0-9]+) skipped.*/\1/' <<< "$summary")"
+      fx="$(grep -c '^EXPECTED ' <<< "$fout")"
+      passed=$((passed + fa)); failed=$((failed + fn - fa - fx)); skipped=$((skipped + fs + fx))
+      echo "$summary ($(( $(date +%s) - fstart )) s with Flink's start)"
+    fi
+  else
+    st=$?
+    reason="$(tail -n 3 "$BUILD/flink-start.log" | tr '\n' ' ')"
+    if [[ $st -eq 77 ]]; then
+      echo "flink: skipped, Flink cannot be installed here: $reason"; skipped=$((skipped + 1))
+    else
+      echo "FAIL flink: the Flink cluster did not start: $reason"; failed=$((failed + 1))
+    fi
+  fi
+fi
+
 # ----------------------------------------------------------------------------- (e) cluster tests
 # tests/cluster/*.sh (helpers in tests/cluster/lib.sh): each starts its own cluster daemon on a free
 # 127.0.0.1 port with private conf/log folders and stops it when it ends, also on failure or

@@ -30,6 +30,8 @@ typedef struct WTableSpec {
     int ncols;                      /* physical columns */
     const char **col_names;
     const WType **col_types;
+    const uint8_t *col_read;        /* per physical column: 1 when the query reads it (NULL: all);
+                                       a source may leave the others unparsed (NULL values) */
     const WOptions *options;        /* WITH (...) */
     int npk;                        /* primary key column indexes (into the physical columns) */
     const int *pk;

@@ -12,6 +12,7 @@
 #include "csv_reader.h"
 #include "conn_internal.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -26,7 +27,7 @@
 #define BUF_PAD    64              /* zeroed bytes after the data: SIMD over-read + sentinel */
 #define REFILL_LOW (1u << 20)      /* refill at call start when less than this is buffered */
 
-enum { FK_GEN = 0, FK_STR, FK_INT, FK_DOUBLE, FK_DEC, FK_TS };
+enum { FK_GEN = 0, FK_STR, FK_INT, FK_DOUBLE, FK_DEC, FK_TS, FK_SKIP };
 
 /* parse_row results */
 enum { PR_ROW = 1, PR_SKIP = 0, PR_ERR = -1, PR_INCOMPLETE = -2 };
@@ -75,6 +76,12 @@ WCsvReader *wcsv_reader_new(const WCsvConfig *cfg, int ncols, const WType **type
     if (cast) r->cast = *cast;
     r->fd = -1;
     return r;
+}
+
+void wcsv_reader_skip_column(WCsvReader *r, int col)
+{
+    assert(col >= 0 && col < r->ncols);
+    r->fk[col] = FK_SKIP;
 }
 
 void wcsv_reader_close(WCsvReader *r)
@@ -548,10 +555,11 @@ static int parse_row(WCsvReader *r, WChunk *out, int64_t *skipped, WError *err)
             WDatum *d = &vec->data[row];
             switch (r->fk[c]) {
             case FK_STR: d->s.p = text; d->s.len = len; res = 1; break;
-            case FK_INT: res = len == 0 ? 0 : fast_int(text, len, r->imin[c], r->imax[c], d); break;
-            case FK_DOUBLE: res = len == 0 ? 0 : fast_double(text, len, d); break;
-            case FK_DEC: res = len == 0 ? 0 : fast_decimal(r->types[c], text, len, d); break;
-            case FK_TS: res = len == 0 ? 0 : fast_timestamp(text, len, &d->ts); break;
+            case FK_INT: res = len == 0 ? 2 : fast_int(text, len, r->imin[c], r->imax[c], d); break;
+            case FK_DOUBLE: res = len == 0 ? 2 : fast_double(text, len, d); break;
+            case FK_DEC: res = len == 0 ? 2 : fast_decimal(r->types[c], text, len, d); break;
+            case FK_TS: res = len == 0 ? 2 : fast_timestamp(text, len, &d->ts); break;
+            case FK_SKIP: res = 0; break;   /* not read by the query: not converted (Flink) */
             default: res = 2; break;
             }
             if (res == 2) {
@@ -568,7 +576,7 @@ static int parse_row(WCsvReader *r, WChunk *out, int64_t *skipped, WError *err)
                         row_error(r, row_start, end, r->line, field, eb, err);
                         return PR_ERR;
                     }
-                    goto skip_bad_row;   /* Flink's file reader drops a row that fails to convert */
+                    res = 0;   /* csv.ignore-parse-errors: the field is NULL, the row stays (Flink 2.3) */
                 }
             }
         }
@@ -623,18 +631,6 @@ too_many: {
         (*skipped)++;
         return PR_SKIP;
     }
-
-skip_bad_row:
-    /* ignore-parse-errors: drop the whole row (the rest of its fields included) and count it */
-    if (p < end && *p == delim) {
-        p++;
-        if (skip_rest(r, &p, end, a, &lines) == PR_INCOMPLETE) return PR_INCOMPLETE;
-    }
-    if (eat_eol(r, &p, end) == PR_INCOMPLETE) return PR_INCOMPLETE;
-    r->pos = (size_t)(p - base);
-    r->line += 1 + lines;
-    (*skipped)++;
-    return PR_SKIP;
 
 row_failed:
     if (!r->cfg.ignore_errors) {

@@ -61,6 +61,10 @@ typedef struct WCsvReader WCsvReader;
 
 typedef enum WCsvStatus { WCSV_MORE = 1, WCSV_EOF = 0, WCSV_ERROR = -1 } WCsvStatus;
 
+/* Column `col` is not read by the query: its field is still split off but not converted, so a
+   value that would not parse does not fail the row (Flink's projected csv reading); it reads as
+   NULL. */
+void wcsv_reader_skip_column(WCsvReader *r, int col);
 WCsvReader *wcsv_reader_new(const WCsvConfig *cfg, int ncols, const WType **types,
                             const WCastCtx *cast);
 void wcsv_reader_free(WCsvReader *r);

@@ -503,6 +503,8 @@ static WSource *fs_open_source(const WTableSpec *spec, WError *err)
         s->jrd = wjsonfmt_reader_new(&jcfg, spec->ncols, spec->col_names, spec->col_types);
     } else {
         s->rd = wcsv_reader_new(&cfg, spec->ncols, spec->col_types, spec->cast);
+        for (int c = 0; spec->col_read && c < spec->ncols; c++)
+            if (!spec->col_read[c]) wcsv_reader_skip_column(s->rd, c);
     }
     wcsv_config_free(&cfg);
     wjsonfmt_config_free(&jcfg);

@@ -587,7 +587,26 @@ static int conv_composite(const WCsvConfig *cfg, const WType *t, const char *s, 
 int wcsv_convert(const WCsvConfig *cfg, const WType *t, const char *s, int len, WDatum *out,
                  WArena *a, char *errbuf, size_t errsz)
 {
-    if (len == 0 && !wtype_is_string(t)) return 0;
+    /* Flink's csv format has no implicit NULL: an empty field of a non-string column fails the row
+       (measured on Flink 2.3, messages as its Java parsers give them; csv.null-literal = '' or
+       csv.ignore-parse-errors make it NULL), except BOOLEAN (Boolean.parseBoolean("") = false).
+       changelog-csv, weir's own format, keeps an empty field as NULL. */
+    if (len == 0 && !wtype_is_string(t) && t->id != WT_BOOLEAN) {
+        if (cfg->changelog) return 0;
+        switch (t->id) {
+        case WT_FLOAT: case WT_DOUBLE: snprintf(errbuf, errsz, "empty String"); break;
+        case WT_DECIMAL: snprintf(errbuf, errsz, "Index 0 out of bounds for length 0"); break;
+        case WT_DATE: case WT_TIME: snprintf(errbuf, errsz, "java.lang.IllegalArgumentException"); break;
+        case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ:
+            snprintf(errbuf, errsz, "Text '' could not be parsed at index 0");
+            break;
+        case WT_TINYINT: case WT_SMALLINT: case WT_INT: case WT_BIGINT:
+            snprintf(errbuf, errsz, "For input string: \"\"");
+            break;
+        default: return 0;  /* binary and composite types: an empty value */
+        }
+        return -1;
+    }
     switch (t->id) {
     case WT_CHAR: case WT_VARCHAR:
         out->s.p = s;

@@ -1162,7 +1162,9 @@ static WRel *derive(WPlanCtx *p, WRel *r)
     }
     case WR_DEDUP: {
         r->input_retracts = in->changelog != WCM_INSERT;
-        bool insert_only = !r->keep_last && !r->dedup_rowtime && !r->input_retracts;
+        /* keep-first over an insert-only input only ever inserts; on rowtime the earliest row waits
+           for the watermark (Flink 2.3: outputInsertOnly=[true] for proctime and rowtime alike) */
+        bool insert_only = !r->keep_last && !r->input_retracts;
         r->changelog = insert_only ? WCM_INSERT : ALL_KINDS;
         set_unique(p, r, r->nkeys, r->keys);
         r->ttl_ms = ttl;

@@ -106,6 +106,8 @@ struct WRel {
     int nfields;                    /* physical columns read, in table order */
     int *fields;                    /* indexes into the table's physical columns list */
     bool source_changelog;          /* the connector emits updates */
+    uint8_t *scan_reads;            /* set by the runtime build (wjob_mark_scan_reads): 1 per output
+                                       column its consumers read; NULL = all */
     /* WR_VALUES */
     int nrows;
     WDatum **rows;

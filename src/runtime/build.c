@@ -21,6 +21,7 @@
 #include "../common/hash.h"
 #include "../types/row.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -218,6 +219,7 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
                 return NULL;
             }
             WTableSpec *sp = make_spec(p, L, r->table, r->table_qname);
+            if (r->scan_reads && r->out.n == sp->ncols) sp->col_read = r->scan_reads;
             if (c->validate && !c->validate(sp, true, p->err)) { wop_free(op); L->nsrc--; return NULL; }
             s->src = c->open_source(sp, p->err);
             if (!s->src) { wop_free(op); L->nsrc--; return NULL; }
@@ -603,3 +605,65 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
 }
 
 WOperator *wjob_build_node(WPlanCtx *p, Lane *L, WRel *r) { return build(p, L, r); }
+
+/* ---------------------------------------------------------------- columns a scan's readers use */
+typedef struct ReadMarks {
+    WRel **seen;
+    int nseen, cap;
+} ReadMarks;
+
+static void mark_expr(const WExpr *e, uint8_t *used, int n)
+{
+    if (!e) return;
+    if (e->kind == WX_COLUMN && e->col >= 0 && e->col < n) used[e->col] = 1;
+    for (int i = 0; i < e->nargs; i++) mark_expr(e->args[i], used, n);
+}
+
+/* `used` (over rel's output columns) is read by one consumer of rel: pass it down through
+   watermark assigners (which also read the rowtime and their expression) to the scan. */
+static void reads_into(WPlanCtx *p, WRel *rel, const uint8_t *used)
+{
+    int n = rel->out.n;
+    if (rel->kind == WR_WATERMARK && rel->ninputs == 1 && rel->inputs[0]->out.n == n) {
+        uint8_t *u = wa_zalloc(p->arena, (size_t)(n ? n : 1));
+        for (int i = 0; i < n; i++) u[i] = used ? used[i] : 1;
+        if (rel->rowtime_col >= 0 && rel->rowtime_col < n) u[rel->rowtime_col] = 1;
+        mark_expr(rel->wm_expr, u, n);
+        reads_into(p, rel->inputs[0], u);
+        return;
+    }
+    if (rel->kind != WR_SCAN) return;
+    if (!rel->scan_reads) rel->scan_reads = wa_zalloc(p->arena, (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) rel->scan_reads[i] |= used ? used[i] : 1;
+}
+
+static void mark_reads(WPlanCtx *p, ReadMarks *m, WRel *r)
+{
+    for (int i = 0; i < m->nseen; i++) if (m->seen[i] == r) return;
+    if (m->nseen == m->cap) {
+        m->cap = m->cap ? 2 * m->cap : 64;
+        WRel **g = WA_ARRAY(p->arena, WRel *, m->cap);
+        for (int i = 0; i < m->nseen; i++) g[i] = m->seen[i];
+        m->seen = g;
+    }
+    m->seen[m->nseen++] = r;
+    for (int i = 0; i < r->ninputs; i++) {
+        WRel *in = r->inputs[i];
+        if (r->kind == WR_CALC) {
+            int n = in->out.n;
+            uint8_t *u = wa_zalloc(p->arena, (size_t)(n ? n : 1));
+            for (int k = 0; k < r->nexprs; k++) mark_expr(r->exprs[k], u, n);
+            mark_expr(r->cond, u, n);
+            reads_into(p, in, u);
+        } else {
+            reads_into(p, in, NULL);   /* any other consumer reads every column */
+        }
+        mark_reads(p, m, in);
+    }
+}
+
+void wjob_mark_scan_reads(WPlanCtx *p, WRel **roots, int nroots)
+{
+    ReadMarks m = {0};
+    for (int i = 0; i < nroots; i++) mark_reads(p, &m, roots[i]);
+}

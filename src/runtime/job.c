@@ -458,6 +458,7 @@ WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
     }
     j->lanes = wcalloc((size_t)j->nlanes, sizeof(Lane));
     for (int l = 0; l < j->nlanes; l++) lane_init(j, &j->lanes[l], l);
+    wjob_mark_scan_reads(p, roots, nroots);
     for (int l = 0; l < j->nlanes; l++) {
         Lane *L = &j->lanes[l];
         for (int i = 0; i < nroots; i++) {

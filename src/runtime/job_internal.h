@@ -134,5 +134,9 @@ WOperator *wjob_sender_new(Lane *L, int exch, WRel *r);
 /* build.c: the operators of exec node r (and, recursively, its inputs) in lane L; NULL with
    p->err set on failure */
 WOperator *wjob_build_node(WPlanCtx *p, Lane *L, WRel *r);
+/* Before building: note on every scan which of its columns its consumers read (a Calc reads what
+   its expressions refer to, a watermark assigner passes its consumer's columns on plus its own;
+   anything else reads all), so that sources may leave the other columns unparsed. */
+void wjob_mark_scan_reads(WPlanCtx *p, WRel **roots, int nroots);
 
 #endif

@@ -17,7 +17,7 @@ import collections, subprocess, sys
 weir, tmp = sys.argv[1:3]
 def run(name, q, mode, extra):
     ddl = (f"CREATE TABLE t (id INT, k STRING, v INT, g INT) WITH ('connector'='filesystem',"
-           f"'path'='{tmp}/t.csv','format'='csv');\nSET 'sql-client.execution.result-mode'='tableau';\n"
+           f"'path'='{tmp}/t.csv','format'='csv','csv.null-literal'='');\nSET 'sql-client.execution.result-mode'='tableau';\n"
            f"SET 'execution.runtime-mode'='{mode}';\nSET 'parallelism.default'='2';\n{extra}")
     with open(f"{tmp}/{name}.sql", "w") as f:
         f.write(ddl + q + ";\n")

@@ -1,6 +1,6 @@
 -- mini-batch enabled with a latency but no size: the plan is made (COMPILE PLAN works), building
 -- the operators fails, which EXPLAIN does too.
-CREATE TABLE page_views (view_id BIGINT, page STRING, visitor_id INT, dwell_ms BIGINT, viewed_at TIMESTAMP(3)) WITH ('connector' = 'filesystem', 'path' = '$DATA/page_views.csv', 'format' = 'csv');
+CREATE TABLE page_views (view_id BIGINT, page STRING, visitor_id INT, dwell_ms BIGINT, viewed_at TIMESTAMP(3)) WITH ('connector' = 'filesystem', 'path' = '$DATA/page_views.csv', 'format' = 'csv', 'csv.null-literal' = '');
 CREATE TABLE page_hits (page STRING, hits BIGINT) WITH ('connector' = 'blackhole');
 SET 'sql-client.execution.result-mode' = 'tableau';
 SET 'table.exec.mini-batch.enabled' = 'true';

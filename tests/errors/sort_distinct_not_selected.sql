@@ -1,4 +1,4 @@
 -- SELECT DISTINCT ordered by a column it does not select.
-CREATE TABLE orders (order_id BIGINT, user_id INT, amount DECIMAL(10, 2), ts TIMESTAMP(3)) WITH ('connector' = 'filesystem', 'path' = '$DATA/orders.csv', 'format' = 'csv');
+CREATE TABLE orders (order_id BIGINT, user_id INT, amount DECIMAL(10, 2), ts TIMESTAMP(3)) WITH ('connector' = 'filesystem', 'path' = '$DATA/orders.csv', 'format' = 'csv', 'csv.null-literal' = '');
 SET 'sql-client.execution.result-mode' = 'tableau';
 SELECT DISTINCT user_id FROM orders ORDER BY amount LIMIT 3;

@@ -6,6 +6,6 @@ CREATE TABLE orders (
   amount DECIMAL(10, 2),
   ts TIMESTAMP(3),
   WATERMARK FOR ts AS ts - INTERVAL '5' SECOND
-) WITH ('connector' = 'filesystem', 'path' = '$DATA/orders.csv', 'format' = 'csv');
+) WITH ('connector' = 'filesystem', 'path' = '$DATA/orders.csv', 'format' = 'csv', 'csv.null-literal' = '');
 SET 'sql-client.execution.result-mode' = 'tableau';
 SELECT user_id, COUNT(*) AS n, SUM(amount) AS total FROM orders GROUP BY user_id;

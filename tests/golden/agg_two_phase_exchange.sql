@@ -5,7 +5,7 @@
 -- aggregate. agg_two_phase_results compares the results.
 CREATE TABLE page_views (
   view_id BIGINT, page STRING, visitor_id INT, dwell_ms BIGINT, viewed_at TIMESTAMP(3)
-) WITH ('connector' = 'filesystem', 'path' = '$DATA/page_views.csv', 'format' = 'csv');
+) WITH ('connector' = 'filesystem', 'path' = '$DATA/page_views.csv', 'format' = 'csv', 'csv.null-literal' = '');
 CREATE TABLE page_hits (page STRING, hits BIGINT, visitors BIGINT) WITH ('connector' = 'blackhole');
 SET 'table.dml-sync' = 'true';
 SET 'weir.exec.chunk-rows' = '20';

@@ -5,7 +5,7 @@
 -- their intermediate updates while the last row of every key is the batch result.
 CREATE TABLE page_views (
   view_id BIGINT, page STRING, visitor_id INT, dwell_ms BIGINT, viewed_at TIMESTAMP(3)
-) WITH ('connector' = 'filesystem', 'path' = '$DATA/page_views.csv', 'format' = 'csv');
+) WITH ('connector' = 'filesystem', 'path' = '$DATA/page_views.csv', 'format' = 'csv', 'csv.null-literal' = '');
 CREATE TABLE page_stats (page STRING, hits BIGINT, dwell BIGINT, avg_dwell BIGINT, min_dwell BIGINT,
   visitors BIGINT, PRIMARY KEY (page) NOT ENFORCED)
   WITH ('connector' = 'print', 'print-identifier' = 'stats');

@@ -2,7 +2,7 @@
 -- INSERT gives; a STATE_TTL hint reaches the global aggregate's state.
 CREATE TABLE page_views (
   view_id BIGINT, page STRING, visitor_id INT, dwell_ms BIGINT, viewed_at TIMESTAMP(3)
-) WITH ('connector' = 'filesystem', 'path' = '$DATA/page_views.csv', 'format' = 'csv');
+) WITH ('connector' = 'filesystem', 'path' = '$DATA/page_views.csv', 'format' = 'csv', 'csv.null-literal' = '');
 CREATE TABLE page_stats (page STRING, hits BIGINT, dwell BIGINT, top_dwell BIGINT, PRIMARY KEY (page) NOT ENFORCED)
   WITH ('connector' = 'print', 'print-identifier' = 'stats');
 CREATE TABLE page_visitors (page STRING, visitors BIGINT, hits BIGINT, PRIMARY KEY (page) NOT ENFORCED)
@@ -32,5 +32,5 @@ COMPILE PLAN 'file://$TMP/hinted.json' FOR
 INSERT INTO page_stats SELECT /*+ STATE_TTL('pv' = '2d') */ page, COUNT(*), SUM(dwell_ms), MAX(dwell_ms)
 FROM page_views pv GROUP BY page;
 CREATE TABLE hinted_plan (line STRING) WITH ('connector' = 'filesystem', 'path' = '$TMP/hinted.json',
-  'format' = 'csv', 'csv.disable-quote-character' = 'true', 'csv.field-delimiter' = '|');
+  'format' = 'csv', 'csv.null-literal' = '', 'csv.disable-quote-character' = 'true', 'csv.field-delimiter' = '|');
 SELECT TRIM(line) AS line FROM hinted_plan WHERE line LIKE '%"type" : "stream-exec%' OR line LIKE '%"ttl"%' OR line LIKE '%State"%';

@@ -8,7 +8,7 @@ CREATE TABLE orders (
 ) WITH (
   'connector' = 'filesystem',
   'path' = '$DATA/orders.csv',
-  'format' = 'csv'
+  'format' = 'csv', 'csv.null-literal' = ''
 );
 CREATE TABLE bh (id BIGINT) WITH ('connector' = 'blackhole');
 SET 'table.dml-sync' = 'true';

@@ -3,7 +3,7 @@
 -- into the filesystem scan and kept in a Calc, the hash Exchange under the GroupAggregate, the
 -- local-global [ADVICE], changelog modes, estimated costs and the JSON execution plan.
 CREATE TABLE sales (sale_id BIGINT, shop_id BIGINT, amount DECIMAL(10, 2), sold_at TIMESTAMP(3))
-  WITH ('connector' = 'filesystem', 'path' = '$DATA/orders.csv', 'format' = 'csv');
+  WITH ('connector' = 'filesystem', 'path' = '$DATA/orders.csv', 'format' = 'csv', 'csv.null-literal' = '');
 CREATE TABLE shop_totals (shop_id BIGINT, total DECIMAL(38, 2)) WITH ('connector' = 'blackhole');
 CREATE TABLE big_sales (sale_id BIGINT, amount DECIMAL(10, 2)) WITH ('connector' = 'blackhole');
 

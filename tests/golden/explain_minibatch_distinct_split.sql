@@ -6,7 +6,7 @@
 -- .bucket-num; queries the split leaves alone.
 CREATE TABLE page_views (
   view_id BIGINT, page STRING, visitor_id INT, dwell_ms BIGINT, viewed_at TIMESTAMP(3)
-) WITH ('connector' = 'filesystem', 'path' = '$DATA/page_views.csv', 'format' = 'csv');
+) WITH ('connector' = 'filesystem', 'path' = '$DATA/page_views.csv', 'format' = 'csv', 'csv.null-literal' = '');
 CREATE TABLE page_visitors (page STRING, visitors BIGINT) WITH ('connector' = 'blackhole');
 SET 'sql-client.execution.result-mode' = 'tableau';
 SET 'sql-client.display.max-column-width' = '200';
@@ -48,6 +48,6 @@ RESET 'table.optimizer.agg-phase-strategy';
 COMPILE PLAN 'file://$TMP/split.json' FOR
 INSERT INTO page_visitors SELECT page, COUNT(DISTINCT visitor_id) FROM page_views GROUP BY page;
 CREATE TABLE split_plan (line STRING) WITH ('connector' = 'filesystem', 'path' = '$TMP/split.json',
-  'format' = 'csv', 'csv.disable-quote-character' = 'true', 'csv.field-delimiter' = '|');
+  'format' = 'csv', 'csv.null-literal' = '', 'csv.disable-quote-character' = 'true', 'csv.field-delimiter' = '|');
 SELECT TRIM(line) AS line FROM split_plan
 WHERE line LIKE '%"type" : "stream-exec%' OR line LIKE '%"ttl"%' OR line LIKE '%State"%';

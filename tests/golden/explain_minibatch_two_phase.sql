@@ -5,7 +5,7 @@
 -- assigner and Flink's advice), and the compiled plan keeps state only in the global aggregate.
 CREATE TABLE page_views (
   view_id BIGINT, page STRING, visitor_id INT, dwell_ms BIGINT, viewed_at TIMESTAMP(3)
-) WITH ('connector' = 'filesystem', 'path' = '$DATA/page_views.csv', 'format' = 'csv');
+) WITH ('connector' = 'filesystem', 'path' = '$DATA/page_views.csv', 'format' = 'csv', 'csv.null-literal' = '');
 CREATE TABLE page_stats (page STRING, view_count BIGINT, total_dwell BIGINT, avg_dwell BIGINT, max_dwell BIGINT)
   WITH ('connector' = 'blackhole');
 SET 'sql-client.execution.result-mode' = 'tableau';
@@ -46,7 +46,7 @@ RESET 'table.optimizer.agg-phase-strategy';
 COMPILE PLAN 'file://$TMP/two-phase.json' FOR
 INSERT INTO page_stats SELECT page, COUNT(*), SUM(dwell_ms), AVG(dwell_ms), MAX(dwell_ms) FROM page_views GROUP BY page;
 CREATE TABLE two_phase_plan (line STRING) WITH ('connector' = 'filesystem', 'path' = '$TMP/two-phase.json',
-  'format' = 'csv', 'csv.disable-quote-character' = 'true', 'csv.field-delimiter' = '|');
+  'format' = 'csv', 'csv.null-literal' = '', 'csv.disable-quote-character' = 'true', 'csv.field-delimiter' = '|');
 SELECT TRIM(line) AS line FROM two_phase_plan
 WHERE line LIKE '%"type" : "stream-exec%' OR line LIKE '%"ttl"%' OR line LIKE '%State"%' OR line LIKE '%"interval"%'
    OR line LIKE '%"mode"%' OR line LIKE '%"description"%' OR line LIKE '%"table.exec.mini-batch%';

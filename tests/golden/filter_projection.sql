@@ -8,7 +8,7 @@ CREATE TABLE orders (
 ) WITH (
   'connector' = 'filesystem',
   'path' = '$DATA/orders.csv',
-  'format' = 'csv'
+  'format' = 'csv', 'csv.null-literal' = ''
 );
 SET 'sql-client.execution.result-mode' = 'tableau';
 SELECT order_id, amount * 2 AS doubled, ts FROM orders WHERE amount > 50;

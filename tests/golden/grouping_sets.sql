@@ -1,6 +1,6 @@
 -- GROUPING SETS, ROLLUP and CUBE with GROUPING / GROUPING_ID / GROUP_ID: a NULL key of the data
 -- and a rolled-up key both print NULL; GROUPING tells them apart.
-CREATE TABLE staff (id INT, name STRING, dept INT, gender STRING) WITH ('connector' = 'filesystem', 'path' = '$DATA/staff.csv', 'format' = 'csv');
+CREATE TABLE staff (id INT, name STRING, dept INT, gender STRING) WITH ('connector' = 'filesystem', 'path' = '$DATA/staff.csv', 'format' = 'csv', 'csv.null-literal' = '');
 CREATE TABLE staff_changes (id INT, dept INT, gender STRING) WITH ('connector' = 'filesystem', 'path' = '$DATA/staff_changes.csv', 'format' = 'changelog-csv');
 SET 'sql-client.execution.result-mode' = 'tableau';
 SET 'parallelism.default' = '1';

@@ -8,7 +8,7 @@ CREATE TABLE orders (
 ) WITH (
   'connector' = 'filesystem',
   'path' = '$DATA/orders.csv',
-  'format' = 'csv'
+  'format' = 'csv', 'csv.null-literal' = ''
 );
 CREATE TABLE o2 (id BIGINT, note STRING, amount DECIMAL(10, 2)) WITH ('connector' = 'print');
 SET 'table.dml-sync' = 'true';

@@ -5,7 +5,7 @@ CREATE TABLE orders (
   amount DECIMAL(10, 2),
   ts TIMESTAMP(3),
   WATERMARK FOR ts AS ts - INTERVAL '5' SECOND
-) WITH ('connector' = 'filesystem', 'path' = '$DATA/orders.csv', 'format' = 'csv');
+) WITH ('connector' = 'filesystem', 'path' = '$DATA/orders.csv', 'format' = 'csv', 'csv.null-literal' = '');
 CREATE TABLE users (user_id INT, name STRING, region STRING, active BOOLEAN)
   WITH ('connector' = 'filesystem', 'path' = '$DATA/users.csv', 'format' = 'csv');
 SET 'sql-client.execution.result-mode' = 'tableau';

@@ -23,10 +23,10 @@ CREATE TABLE out2 (id INT, price DECIMAL(12, 8), ts TIMESTAMP(3), note STRING)
 SET 'sql-client.display.max-column-width' = '200';
 INSERT INTO out2 VALUES (1, 0.00000001, TIMESTAMP '2024-01-02 03:04:05.5', CAST(NULL AS STRING));
 CREATE TABLE out2_text (line STRING)
-  WITH ('connector' = 'filesystem', 'path' = '$TMP/out2', 'format' = 'csv', 'csv.field-delimiter' = '|',
+  WITH ('connector' = 'filesystem', 'path' = '$TMP/out2', 'format' = 'csv', 'csv.null-literal' = '', 'csv.field-delimiter' = '|',
         'csv.disable-quote-character' = 'true');
 SELECT * FROM out2_text;
 CREATE TABLE out_text (line STRING)
-  WITH ('connector' = 'filesystem', 'path' = '$TMP/out', 'format' = 'csv', 'csv.field-delimiter' = '|',
+  WITH ('connector' = 'filesystem', 'path' = '$TMP/out', 'format' = 'csv', 'csv.null-literal' = '', 'csv.field-delimiter' = '|',
         'csv.disable-quote-character' = 'true');
 SELECT * FROM out_text;

@@ -2,7 +2,7 @@
 SET 'execution.runtime-mode' = 'batch';
 SET 'sql-client.execution.result-mode' = 'tableau';
 CREATE TABLE scores (name STRING, team STRING, score INT, d DATE)
-  WITH ('connector' = 'filesystem', 'path' = '$DATA/over_scores.csv', 'format' = 'csv');
+  WITH ('connector' = 'filesystem', 'path' = '$DATA/over_scores.csv', 'format' = 'csv', 'csv.null-literal' = '');
 -- ranking functions: peers share RANK / DENSE_RANK / CUME_DIST; NULL sorts first ascending
 SELECT team, name, score,
   ROW_NUMBER() OVER w AS rn, RANK() OVER w AS rk, DENSE_RANK() OVER w AS drk,

@@ -1,7 +1,7 @@
 -- More subtasks than worker threads: 4 subtasks share 1 worker slot (weir.exec.worker-threads);
 -- a subtask gives its slot back while it waits, so the job neither deadlocks nor changes results.
 CREATE TABLE orders (order_id BIGINT, customer STRING, amount DECIMAL(10, 2), ts TIMESTAMP(3))
-  WITH ('connector' = 'filesystem', 'path' = '$DATA/orders.csv', 'format' = 'csv');
+  WITH ('connector' = 'filesystem', 'path' = '$DATA/orders.csv', 'format' = 'csv', 'csv.null-literal' = '');
 SET 'sql-client.execution.result-mode' = 'tableau';
 SET 'execution.runtime-mode' = 'batch';
 SET 'parallelism.default' = '4';

@@ -7,7 +7,7 @@
 CREATE TABLE orders (
   order_id BIGINT, user_id BIGINT, amount DECIMAL(10, 2), ts TIMESTAMP(3),
   WATERMARK FOR ts AS ts - INTERVAL '1' SECOND
-) WITH ('connector' = 'filesystem', 'path' = '$DATA/orders.csv', 'format' = 'csv');
+) WITH ('connector' = 'filesystem', 'path' = '$DATA/orders.csv', 'format' = 'csv', 'csv.null-literal' = '');
 CREATE TABLE users (user_id BIGINT, name STRING, region STRING, active BOOLEAN)
   WITH ('connector' = 'filesystem', 'path' = '$DATA/users.csv', 'format' = 'csv');
 SET 'sql-client.execution.result-mode' = 'tableau';

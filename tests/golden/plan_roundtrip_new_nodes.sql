@@ -9,9 +9,9 @@ CREATE TABLE items (id INT, items ARRAY<STRING>) WITH (
 CREATE TABLE purchases (
   purchase_id BIGINT, buyer_id BIGINT, price DECIMAL(10, 2), ts TIMESTAMP(3),
   WATERMARK FOR ts AS ts - INTERVAL '5' SECOND
-) WITH ('connector' = 'filesystem', 'path' = '$DATA/orders.csv', 'format' = 'csv');
+) WITH ('connector' = 'filesystem', 'path' = '$DATA/orders.csv', 'format' = 'csv', 'csv.null-literal' = '');
 CREATE TABLE l (k INT, v STRING) WITH ('connector' = 'filesystem', 'path' = '$DATA/set_left.csv', 'format' = 'changelog-csv');
-CREATE TABLE r (k INT, v STRING) WITH ('connector' = 'filesystem', 'path' = '$DATA/set_right.csv', 'format' = 'csv');
+CREATE TABLE r (k INT, v STRING) WITH ('connector' = 'filesystem', 'path' = '$DATA/set_right.csv', 'format' = 'csv', 'csv.null-literal' = '');
 CREATE TABLE Ticker (
   symbol STRING, rowtime TIMESTAMP(3), price INT, tax INT,
   WATERMARK FOR rowtime AS rowtime - INTERVAL '1' SECOND

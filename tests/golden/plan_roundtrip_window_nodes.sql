@@ -5,7 +5,7 @@
 CREATE TABLE purchases (
   purchase_id BIGINT, buyer_id BIGINT, price DECIMAL(10, 2), ts TIMESTAMP(3),
   WATERMARK FOR ts AS ts - INTERVAL '5' SECOND
-) WITH ('connector' = 'filesystem', 'path' = '$DATA/orders.csv', 'format' = 'csv');
+) WITH ('connector' = 'filesystem', 'path' = '$DATA/orders.csv', 'format' = 'csv', 'csv.null-literal' = '');
 CREATE TABLE payments (
   payment_id BIGINT, order_id BIGINT, pay_method STRING, ts TIMESTAMP(3),
   WATERMARK FOR ts AS ts - INTERVAL '5' SECOND
@@ -126,13 +126,13 @@ EXECUTE PLAN 'file://$TMP/paid_left.json';
 -- at parallelism 2: the hash exchanges of the plan are read back; the two subtasks' outputs
 -- interleave in any order, so they go to files and are compared sorted
 CREATE TABLE paid_left_sql (ws TIMESTAMP(3), purchase_id BIGINT, price DECIMAL(10, 2), pay_method STRING)
-  WITH ('connector' = 'filesystem', 'path' = '$TMP/paid_left_sql', 'format' = 'csv');
+  WITH ('connector' = 'filesystem', 'path' = '$TMP/paid_left_sql', 'format' = 'csv', 'csv.null-literal' = '');
 CREATE TABLE paid_left_plan (ws TIMESTAMP(3), purchase_id BIGINT, price DECIMAL(10, 2), pay_method STRING)
-  WITH ('connector' = 'filesystem', 'path' = '$TMP/paid_left_plan', 'format' = 'csv');
+  WITH ('connector' = 'filesystem', 'path' = '$TMP/paid_left_plan', 'format' = 'csv', 'csv.null-literal' = '');
 CREATE TABLE first_click_sql (ws TIMESTAMP(3), username STRING, url STRING, ts TIMESTAMP(3))
-  WITH ('connector' = 'filesystem', 'path' = '$TMP/first_click_sql', 'format' = 'csv');
+  WITH ('connector' = 'filesystem', 'path' = '$TMP/first_click_sql', 'format' = 'csv', 'csv.null-literal' = '');
 CREATE TABLE first_click_plan (ws TIMESTAMP(3), username STRING, url STRING, ts TIMESTAMP(3))
-  WITH ('connector' = 'filesystem', 'path' = '$TMP/first_click_plan', 'format' = 'csv');
+  WITH ('connector' = 'filesystem', 'path' = '$TMP/first_click_plan', 'format' = 'csv', 'csv.null-literal' = '');
 SET 'table.dml-sync' = 'true';
 SET 'parallelism.default' = '2';
 INSERT INTO paid_left_sql SELECT o.window_start, o.purchase_id, o.price, p.pay_method

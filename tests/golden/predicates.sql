@@ -8,7 +8,7 @@ CREATE TABLE orders (
 ) WITH (
   'connector' = 'filesystem',
   'path' = '$DATA/orders.csv',
-  'format' = 'csv'
+  'format' = 'csv', 'csv.null-literal' = ''
 );
 SET 'sql-client.execution.result-mode' = 'tableau';
 SELECT order_id, user_id IN (101, 103) AS in_set, amount BETWEEN 10 AND 100 AS mid,

@@ -8,7 +8,7 @@ CREATE TABLE orders (
 ) WITH (
   'connector' = 'filesystem',
   'path' = '$DATA/orders.csv',
-  'format' = 'csv'
+  'format' = 'csv', 'csv.null-literal' = ''
 );
 CREATE TABLE out_t (id BIGINT, amount DECIMAL(10, 2), ts TIMESTAMP(3)) WITH ('connector' = 'print', 'print-identifier' = 'out');
 INSERT INTO out_t SELECT order_id, amount, ts FROM orders WHERE order_id <= 3;

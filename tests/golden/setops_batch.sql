@@ -3,7 +3,7 @@ SET 'execution.runtime-mode' = 'batch';
 SET 'sql-client.execution.result-mode' = 'tableau';
 SET 'parallelism.default' = '1';
 CREATE TABLE l (k INT, v STRING) WITH ('connector' = 'filesystem', 'path' = '$DATA/set_left.csv', 'format' = 'changelog-csv');
-CREATE TABLE r (k INT, v STRING) WITH ('connector' = 'filesystem', 'path' = '$DATA/set_right.csv', 'format' = 'csv');
+CREATE TABLE r (k INT, v STRING) WITH ('connector' = 'filesystem', 'path' = '$DATA/set_right.csv', 'format' = 'csv', 'csv.null-literal' = '');
 SELECT * FROM l INTERSECT SELECT * FROM r ORDER BY k, v;
 SELECT * FROM l EXCEPT SELECT * FROM r ORDER BY k, v;
 SELECT * FROM r EXCEPT SELECT * FROM l ORDER BY k, v;

@@ -1,6 +1,6 @@
 -- INTERSECT / EXCEPT [ALL] over an updating input: NULLs are equal, retractions flow through.
 CREATE TABLE l (k INT, v STRING) WITH ('connector' = 'filesystem', 'path' = '$DATA/set_left.csv', 'format' = 'changelog-csv');
-CREATE TABLE r (k INT, v STRING) WITH ('connector' = 'filesystem', 'path' = '$DATA/set_right.csv', 'format' = 'csv');
+CREATE TABLE r (k INT, v STRING) WITH ('connector' = 'filesystem', 'path' = '$DATA/set_right.csv', 'format' = 'csv', 'csv.null-literal' = '');
 SET 'sql-client.execution.result-mode' = 'tableau';
 SET 'parallelism.default' = '1';
 SELECT * FROM l INTERSECT SELECT * FROM r;

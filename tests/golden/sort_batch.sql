@@ -2,7 +2,7 @@
 SET 'execution.runtime-mode' = 'batch';
 SET 'sql-client.execution.result-mode' = 'tableau';
 CREATE TABLE orders (order_id BIGINT, user_id INT, amount DECIMAL(10, 2), ts TIMESTAMP(3))
-  WITH ('connector' = 'filesystem', 'path' = '$DATA/orders.csv', 'format' = 'csv');
+  WITH ('connector' = 'filesystem', 'path' = '$DATA/orders.csv', 'format' = 'csv', 'csv.null-literal' = '');
 SELECT order_id, amount FROM orders ORDER BY amount DESC LIMIT 3;
 -- NULLs first ascending, last descending (Flink's default null ordering)
 SELECT order_id, amount FROM orders ORDER BY amount;

@@ -2,7 +2,7 @@
 -- Limit. Both run on one subtask behind Exchange(distribution=[single]).
 SET 'sql-client.execution.result-mode' = 'tableau';
 CREATE TABLE scores (id INT, name STRING, score INT, ts TIMESTAMP(3)) WITH (
-  'connector' = 'filesystem', 'path' = '$DATA/scores.csv', 'format' = 'csv');
+  'connector' = 'filesystem', 'path' = '$DATA/scores.csv', 'format' = 'csv', 'csv.null-literal' = '');
 CREATE TABLE score_changes (id INT, name STRING, score INT) WITH (
   'connector' = 'filesystem', 'path' = '$DATA/score_changes.csv', 'format' = 'changelog-csv');
 -- append-only input: AppendFastStrategy, a row that leaves the top 3 is deleted

@@ -8,7 +8,7 @@ CREATE TABLE orders (
 ) WITH (
   'connector' = 'filesystem',
   'path' = '$DATA/orders.csv',
-  'format' = 'csv'
+  'format' = 'csv', 'csv.null-literal' = ''
 );
 CREATE TABLE a_out (id BIGINT) WITH ('connector' = 'print', 'print-identifier' = 'A');
 CREATE TABLE b_out (id BIGINT) WITH ('connector' = 'print', 'print-identifier' = 'B');

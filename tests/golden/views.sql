@@ -8,7 +8,7 @@ CREATE TABLE orders (
 ) WITH (
   'connector' = 'filesystem',
   'path' = '$DATA/orders.csv',
-  'format' = 'csv'
+  'format' = 'csv', 'csv.null-literal' = ''
 );
 CREATE VIEW big_orders AS SELECT order_id, amount FROM orders WHERE amount >= 100;
 CREATE TEMPORARY VIEW big_ids (id) AS SELECT order_id FROM big_orders;
