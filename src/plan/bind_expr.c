@@ -825,7 +825,11 @@ static WExpr *agg_match(BindCtx *b, AstExpr *e, bool *handled)
     }
     if (e->kind == AE_COLUMN) {
         *handled = true;
+        /* Flink 2.3 names the column without quotes: Expression 't0.v' is not being grouped */
         char *txt = ast_expr_sql(b->p->arena, e);
+        char *w = txt;
+        for (char *c = txt; *c; c++) if (*c != '`') *w++ = *c;
+        *w = 0;
         werr_set_at(b->p->err, e->pos.line, e->pos.col, WEXC_CALCITE,
                     "Expression '%s' is not being grouped", txt);
         return NULL;

@@ -1472,6 +1472,7 @@ static WRel *push_filter_into_normalize(WPlanCtx *p, WRel *r)
 
 WRel *wplan_physical(WPlanCtx *p, WRel *root)
 {
+    root = wplan_prune_empty(p, root);          /* prune_empty.c */
     root = wplan_sort_rules(p, root);           /* sort_rules.c */
     if (!root) return NULL;
     root = apply_rank_rule(p, root);

@@ -264,6 +264,8 @@ typedef struct WPlanCtx {
 } WPlanCtx;
 
 WRel *wrel_new(WPlanCtx *p, WRelKind kind, int ninputs);
+/* prune_empty.c: constant-false conditions and empty inputs pruned as Flink's planner does */
+WRel *wplan_prune_empty(WPlanCtx *p, WRel *root);
 const char *wrel_kind_name(WRelKind k);
 
 /* ---- binder (bind.c, bind_expr.c, bind_ddl.c) ---- */
