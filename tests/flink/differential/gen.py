@@ -348,7 +348,7 @@ def agg_call(rng, eg, mergeable=False):
 
 def gen_query(rng, tables):
     cats = ["project", "project", "filter", "agg", "agg", "agg_global", "distinct", "topn", "union",
-            "invalid", "cast"]
+            "invalid", "cast", "typeof"]
     if len(tables) >= 2:
         cats += ["join", "join", "subquery"]
     if any(t.rowtime for t in tables):
@@ -361,6 +361,12 @@ def gen_query(rng, tables):
     def sel_list(n):
         return ", ".join("%s AS e%d" % (eg.any_expr(1), i) for i in range(n))
 
+    if cat == "typeof":
+        # the result types the engines infer, compared directly (DECIMAL precision and scale,
+        # nullability)
+        sql = "SELECT DISTINCT %s FROM %s" % (", ".join("TYPEOF(%s) AS t%d" % (eg.any_expr(1), i)
+                                                       for i in range(rng.randint(1, 4))), t.name)
+        return Query(cat, sql, "final", [t])
     if cat in ("project", "filter", "cast"):
         if cat == "cast":
             target = rng.choice(["INT", "BIGINT", "DECIMAL(10, 2)", "DOUBLE", "STRING", "BOOLEAN", "DATE", "TIMESTAMP(3)"])
