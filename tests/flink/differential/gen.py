@@ -353,6 +353,8 @@ def gen_query(rng, tables):
         cats += ["join", "join", "subquery"]
     if any(t.rowtime for t in tables):
         cats += ["window", "window", "dedup", "over"]
+    if sum(1 for t in tables if t.rowtime) >= 2:
+        cats += ["interval_join"]
     cat = rng.choice(cats)
     t = rng.choice(tables)
     eg = ExprGen(rng, qcols(t))
@@ -447,6 +449,18 @@ def gen_query(rng, tables):
             ", ".join(c.name for c in t.columns[:2]), t.name, t.columns[0].name, rng.choice(["IN", "NOT IN"]),
             o.columns[0].name, o.name)
         return Query(cat, sql, "final", [t, o])
+    if cat == "interval_join":
+        a, b = rng.sample([x for x in tables if x.rowtime], 2)
+        lo, hi = rng.choice([(0, 2), (-2, 2), (1, 5), (-5, 0)])
+        kind = rng.choice(["JOIN", "JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL OUTER JOIN"])
+        cond = "CAST(a.k AS STRING) = CAST(b.k AS STRING)"
+        sql = ("SELECT a.k AS ak, a.ts AS ats, b.ts AS bts FROM %s a %s %s b ON %s AND "
+               "b.ts BETWEEN a.ts + INTERVAL '%d' SECOND AND a.ts + INTERVAL '%d' SECOND"
+               % (a.name, kind, b.name, cond, lo, hi)) if lo >= 0 else (
+               "SELECT a.k AS ak, a.ts AS ats, b.ts AS bts FROM %s a %s %s b ON %s AND "
+               "b.ts BETWEEN a.ts - INTERVAL '%d' SECOND AND a.ts + INTERVAL '%d' SECOND"
+               % (a.name, kind, b.name, cond, -lo, hi))
+        return Query(cat, sql, "final", [a, b])
     # event-time categories
     tt = rng.choice([x for x in tables if x.rowtime])
     eg = ExprGen(rng, qcols(tt))
