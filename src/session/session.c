@@ -336,7 +336,8 @@ static bool exec_describe(WSession *s, AstStmt *st, WStmtResult *res, WError *er
                 wsb_putc(&key, ')');
             }
         }
-        const char *cells[6] = {c->name, ty.buf, nullable ? "true" : "false", key.buf,
+        /* `null` is a BOOLEAN column of the result: TRUE / FALSE, as Flink 2.x prints booleans */
+        const char *cells[6] = {c->name, ty.buf, nullable ? "TRUE" : "FALSE", key.buf,
                                 c->expr_sql ? c->expr_sql : "", i == t->wm_col ? t->wm_sql : ""};
         table_row(res, cells);
     }

@@ -185,8 +185,8 @@ def _complete(buf):
 def split_statements(script):
     """The statements of a -f script as lists of lines, as the clients read them: the file is
     trimmed and ';' appended when missing (Flink's formatSqlFile); lines are read until the text
-    is complete (_complete); blank lines before a statement are skipped, comment lines before it
-    belong to it. Text after the last complete statement that holds more than comments is a last
+    is complete (_complete); blank and comment lines before a statement belong to it (Flink's line
+    reader keeps them in the statement's buffer: its echo shows them). Text after the last complete statement that holds more than comments is a last
     (unterminated) statement."""
     text = script.strip()
     if not text.endswith(";"):
@@ -195,8 +195,6 @@ def split_statements(script):
     out, cur = [], []
     for line in lines:
         line = line[:-1] if line.endswith("\r") else line
-        if not cur and not line.strip():
-            continue
         cur.append(line)
         if _complete("\n".join(cur)):
             out.append(cur)
@@ -238,30 +236,36 @@ def _segments(text):
 
 
 def _canonical_echo(seg, stmt_lines, source):
+    """(echo, output) of one prompt's text (rule 4); echo is None when weir's echo is not the
+    whole statement (then output is the text as it is)."""
     full = echo_of(stmt_lines)
     if source == "weir":
         if seg.startswith(full + "\n"):
-            return full + "\n" + seg[len(full) + 1:]
-        return seg
+            return full, seg[len(full) + 1:]
+        return None, seg
     k, n = 0, min(len(full), len(seg))
     while k < n and seg[k] == full[k]:
         k += 1
     rest = seg[k:]
     if k == len(full) and rest.startswith("\n"):
         rest = rest[1:]
-    return full + "\n" + rest
+    return full, rest
 
 
-def _take_print_rows(seg):
-    """Splits weir's print-connector rows out of one statement's output (rule 8)."""
-    lines = seg.split("\n")
+def _take_print_rows(output):
+    """Splits weir's print-connector rows out of one statement's output (rule 8). A run of rows
+    between two blank lines takes one of them along (weir prints the rows of an asynchronous
+    INSERT as a paragraph of their own after the Job ID)."""
+    lines = output.split("\n")
     keep, rows, i = [], [], 0
     while i < len(lines):
-        if lines[i] == "" and i + 1 < len(lines) and PRINT_ROW.match(lines[i + 1]):
-            j = i + 1
+        if PRINT_ROW.match(lines[i]):
+            j = i
             while j < len(lines) and PRINT_ROW.match(lines[j]):
                 rows.append(lines[j])
                 j += 1
+            if keep and keep[-1] == "" and j < len(lines) and lines[j] == "":
+                keep.pop()
             i = j
             continue
         keep.append(lines[i])
@@ -317,8 +321,9 @@ def normalize(text, script, paths=(), source="weir", printed=None):
     head, segs = _segments(text)
     out, printed_rows, par, sort_print = [head], [], 1, False
     for i, seg in enumerate(segs):
+        echo = None
         if i < len(stmts):
-            seg = _canonical_echo(seg, stmts[i], source)                # rule 4
+            echo, seg = _canonical_echo(seg, stmts[i], source)          # rule 4
         if source == "weir":
             seg, rows = _take_print_rows(seg)                           # rule 8
             printed_rows += rows
@@ -327,7 +332,7 @@ def normalize(text, script, paths=(), source="weir", printed=None):
         if i < len(stmts):
             par = _parallelism_after(stmts[i], par)
             sort_print = sort_print or par > 1
-        out.append(PROMPT + seg)
+        out.append(PROMPT + (echo + "\n" if echo is not None else "") + seg)
     text = "".join(out)
     if source == "flink" and printed:
         printed_rows = [l for l in _paths(ANSI.sub("", printed), paths).split("\n") if l]
