@@ -43,8 +43,9 @@ blank lines. The rules, in the order they are applied:
  8. The print connector's rows. On a Flink cluster they go to the TaskManager's stdout, never into
     the client's transcript; weir (embedded) prints them into its own stdout after the INSERT's
     output. Both are moved to one trailing section `--- print connector output ---`: for weir the
-    runs of print lines (`[<identifier>[:<subtask>]> ]<+I|-U|+U|-D>[...]`, after a blank line)
-    are taken out of the transcript in the order printed; for Flink `printed` (what the
+    print lines (`[<identifier>[:<subtask>]> ]<+I|-U|+U|-D>[...]`) are taken out of the
+    transcript in the order printed (what remains is then what Flink prints: e.g. after an
+    asynchronous INSERT's `Job ID:` line two blank lines); for Flink `printed` (what the
     TaskManager printed while the script ran) is appended. The section is omitted when empty.
  9. Nondeterministic row order: while a script has set `parallelism.default` above 1 (tracked
     through its SET/RESET statements), several subtasks deliver rows in an order that changes
@@ -253,23 +254,10 @@ def _canonical_echo(seg, stmt_lines, source):
 
 
 def _take_print_rows(output):
-    """Splits weir's print-connector rows out of one statement's output (rule 8). A run of rows
-    between two blank lines takes one of them along (weir prints the rows of an asynchronous
-    INSERT as a paragraph of their own after the Job ID)."""
-    lines = output.split("\n")
-    keep, rows, i = [], [], 0
-    while i < len(lines):
-        if PRINT_ROW.match(lines[i]):
-            j = i
-            while j < len(lines) and PRINT_ROW.match(lines[j]):
-                rows.append(lines[j])
-                j += 1
-            if keep and keep[-1] == "" and j < len(lines) and lines[j] == "":
-                keep.pop()
-            i = j
-            continue
-        keep.append(lines[i])
-        i += 1
+    """Splits weir's print-connector rows out of one statement's output (rule 8)."""
+    keep, rows = [], []
+    for line in output.split("\n"):
+        (rows if PRINT_ROW.match(line) else keep).append(line)
     return "\n".join(keep), rows
 
 

@@ -167,6 +167,8 @@ def main():
     ap.add_argument("--no-run", action="store_true")
     ap.add_argument("--keep", action="store_true", help="leave a cluster this run started running")
     ap.add_argument("--timeout", type=int, default=300)
+    ap.add_argument("--weir-rev", help="with --no-run: compare with weir's recordings at this git "
+                    "revision (e.g. for before/after figures; nothing is written but SUMMARY-<rev>)")
     a = ap.parse_args()
     raw_dir = a.raw_dir or os.path.join(a.run_dir, "raw")
     os.makedirs(raw_dir, exist_ok=True)
@@ -187,10 +189,11 @@ def main():
         for name in names:
             why = weir_only_reason(name)
             for ext in (".out", ".exit", ".diff"):
-                if os.path.exists(os.path.join(OUT, name + ext)):
+                if not a.weir_rev and os.path.exists(os.path.join(OUT, name + ext)):
                     os.remove(os.path.join(OUT, name + ext))
             if why:
-                weir_only[name] = why
+                if not a.weir_rev:
+                    weir_only[name] = why
                 summary[name] = "weir-only"
                 print("weir-only %s: %s" % (name, why), flush=True)
                 continue
@@ -200,16 +203,21 @@ def main():
             elif not os.path.exists(os.path.join(raw_dir, name + ".stdout")):
                 print("missing   %s: no raw transcript in %s" % (name, raw_dir), flush=True)
                 continue
-            cls = classify(name, raw_dir)
+            cls = classify(name, raw_dir, a.weir_rev)
             summary[name] = cls
             print("%-9s %s" % (cls, name), flush=True)
     finally:
-        normalize.write_list(os.path.join(OUT, "WEIR_ONLY"), weir_only,
-                             "Golden tests Flink cannot run (they use weir's own extensions): they "
-                             "stay recorded from weir.\n# <name> <reason>")
-        normalize.write_list(os.path.join(OUT, "SUMMARY"), summary,
-                             "How each golden test compares with Flink's recording (written by "
-                             "tests/flink/record_goldens.py).\n# <name> same|differs|weir-only")
+        if a.weir_rev:
+            normalize.write_list(os.path.join(raw_dir, "SUMMARY-" + a.weir_rev), summary,
+                                 "Comparison with weir's recordings at %s" % a.weir_rev)
+            summary = {n: summary[n] for n in names if n in summary}
+        else:
+            normalize.write_list(os.path.join(OUT, "WEIR_ONLY"), weir_only,
+                                 "Golden tests Flink cannot run (they use weir's own extensions): "
+                                 "they stay recorded from weir.\n<name> <reason>")
+            normalize.write_list(os.path.join(OUT, "SUMMARY"), summary,
+                                 "How each golden test compares with Flink's recording (written "
+                                 "by tests/flink/record_goldens.py).\n<name> same|differs|weir-only")
         if started and not a.keep:
             run.stop()
     counts = {}
@@ -218,19 +226,31 @@ def main():
     print(", ".join("%d %s" % (counts[k], k) for k in sorted(counts)))
 
 
-def classify(name, raw_dir):
+def git_show(rev, path):
+    import subprocess
+    p = subprocess.run(["git", "-C", ROOT, "show", "%s:%s" % (rev, os.path.relpath(path, ROOT))],
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    return p.stdout.decode("utf-8") if p.returncode == 0 else None
+
+
+def classify(name, raw_dir, weir_rev=None):
     raw = read(os.path.join(raw_dir, name + ".stdout"))
     status = int(read(os.path.join(raw_dir, name + ".exit")).strip() or 0)
     scratch = read(os.path.join(raw_dir, name + ".scratch")).strip()
     script = read(os.path.join(GOLDEN, name + ".sql"))
     flink = normalize.normalize(raw, script, paths=paths_for(scratch), source="flink")
-    write(os.path.join(OUT, name + ".out"), flink)
-    write(os.path.join(OUT, name + ".exit"), "%d\n" % status)
     weir_path = os.path.join(GOLDEN, name + ".out")
-    weir = normalize.normalize(read(weir_path), script, source="weir") \
-        if os.path.exists(weir_path) else ""
     weir_exit_path = os.path.join(GOLDEN, name + ".exit")
-    weir_status = int(read(weir_exit_path).strip()) if os.path.exists(weir_exit_path) else 0
+    if weir_rev:
+        weir = git_show(weir_rev, weir_path) or ""
+        weir_exit = git_show(weir_rev, weir_exit_path)
+    else:
+        write(os.path.join(OUT, name + ".out"), flink)
+        write(os.path.join(OUT, name + ".exit"), "%d\n" % status)
+        weir = read(weir_path) if os.path.exists(weir_path) else ""
+        weir_exit = read(weir_exit_path) if os.path.exists(weir_exit_path) else None
+    weir = normalize.normalize(weir, script, source="weir")
+    weir_status = int(weir_exit.strip()) if weir_exit else 0
     want_status = normalize.expected_weir_exit(flink, status)
     if weir == flink and weir_status == want_status:
         return "same"
@@ -241,7 +261,8 @@ def classify(name, raw_dir):
     if weir_status != want_status:
         diff += "exit status: weir %d, expected %d (Flink exits %d)\n" % (weir_status, want_status,
                                                                           status)
-    write(os.path.join(OUT, name + ".diff"), diff)
+    if not weir_rev:
+        write(os.path.join(OUT, name + ".diff"), diff)
     return "differs"
 
 

@@ -18,7 +18,7 @@ CREATE TABLE users (
 ) WITH (
   'connector' = 'filesystem',
   'path' = '$DATA/users.csv',
-  'format' = 'csv'
+  'format' = 'csv', 'csv.null-literal' = ''
 );
 SHOW TABLES LIKE 'u%';
 SHOW CATALOGS;
