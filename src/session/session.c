@@ -39,11 +39,11 @@ struct WSession {
 
 void wsession_set_executor(WSession *s, WJobExecutor *ex) { s->executor = ex; }
 
-/* Deprecated option keys that Flink still accepts, and the key they set. */
+/* Deprecated option keys that Flink still accepts, and the key they set. (Flink 2.3 no longer reads
+   sql-client.display.max-column-width: SET accepts it like any key, and it changes nothing.) */
 static const char *canonical_key(const char *key)
 {
     static const char *const ALIASES[][2] = {
-        {"sql-client.display.max-column-width", "table.display.max-column-width"},
         {"state.backend", "state.backend.type"},
         {"execution.checkpointing.externalized-checkpoint-retention", "execution.checkpointing.externalized-checkpoint-retention"},
         {"state.checkpoints.dir", "execution.checkpointing.dir"},

@@ -238,7 +238,12 @@ def classify(name, raw_dir, weir_rev=None):
     status = int(read(os.path.join(raw_dir, name + ".exit")).strip() or 0)
     scratch = read(os.path.join(raw_dir, name + ".scratch")).strip()
     script = read(os.path.join(GOLDEN, name + ".sql"))
-    flink = normalize.normalize(raw, script, paths=paths_for(scratch), source="flink")
+    if weir_rev:
+        script = git_show(weir_rev, os.path.join(GOLDEN, name + ".sql")) or script
+    printed = read(os.path.join(raw_dir, name + ".print")) \
+        if os.path.exists(os.path.join(raw_dir, name + ".print")) else None
+    flink = normalize.normalize(raw, script, paths=paths_for(scratch), source="flink",
+                                printed=printed)
     weir_path = os.path.join(GOLDEN, name + ".out")
     weir_exit_path = os.path.join(GOLDEN, name + ".exit")
     if weir_rev:
