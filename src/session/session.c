@@ -816,16 +816,15 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
         }
         break;
     case AS_RESET:
+        /* Flink 2.3 answers both forms with the generic "Execute statement succeeded." (the
+           "Session property has been reset." wording was 1.x's) */
         if (st->key) {
             wopts_remove(&s->config, canonical_key(st->key));
-            res->kind = WSR_MESSAGE;
-            res->message = wstrdup("Session property has been reset.");
         } else {
             wopts_free(&s->config);
             wopts_init(&s->config);
-            res->kind = WSR_MESSAGE;
-            res->message = wstrdup("All session properties have been set to their default values.");
         }
+        res->kind = WSR_OK;
         break;
     case AS_QUERY: {
         if (!plan_ctx(s, &p, a, &cast, err)) { ok = false; break; }
