@@ -74,7 +74,8 @@ def main():
             f += 1
             continue
         script = read(os.path.join(GOLDEN, name + ".sql"))
-        weir = normalize.normalize(out, script, source="weir")
+        init = read(os.path.join(GOLDEN, name + ".init.sql"))
+        weir = normalize.normalize(out, script, source="weir", init=init)
         want_status = normalize.expected_weir_exit(flink, flink_status)
         status = int(status.strip() or "0")
         same = weir == flink and status == want_status

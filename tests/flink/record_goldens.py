@@ -20,7 +20,8 @@ For each test <name> it
   4. compares it with weir's recording tests/golden/<name>.out (normalized the same way) and
      classifies the test:
        same       Flink's and weir's normalized transcripts are equal;
-       differs    they differ: the unified diff goes to tests/golden/flink/<name>.diff;
+       differs    they differ: the unified diff goes to <raw folder>/<name>.diff (and
+                  tests/flink/goldens_check.py prints it);
        weir-only  Flink cannot run the script because it uses something only weir has (a weir
                   connector or format); the test stays weir-recorded, listed with its reason in
                   tests/golden/flink/WEIR_ONLY (and no .out is stored for it).
@@ -242,8 +243,10 @@ def classify(name, raw_dir, weir_rev=None):
         script = git_show(weir_rev, os.path.join(GOLDEN, name + ".sql")) or script
     printed = read(os.path.join(raw_dir, name + ".print")) \
         if os.path.exists(os.path.join(raw_dir, name + ".print")) else None
+    init_path = os.path.join(GOLDEN, name + ".init.sql")
+    init = read(init_path) if os.path.exists(init_path) else None
     flink = normalize.normalize(raw, script, paths=paths_for(scratch), source="flink",
-                                printed=printed)
+                                printed=printed, init=init)
     weir_path = os.path.join(GOLDEN, name + ".out")
     weir_exit_path = os.path.join(GOLDEN, name + ".exit")
     if weir_rev:
@@ -254,7 +257,7 @@ def classify(name, raw_dir, weir_rev=None):
         write(os.path.join(OUT, name + ".exit"), "%d\n" % status)
         weir = read(weir_path) if os.path.exists(weir_path) else ""
         weir_exit = read(weir_exit_path) if os.path.exists(weir_exit_path) else None
-    weir = normalize.normalize(weir, script, source="weir")
+    weir = normalize.normalize(weir, script, source="weir", init=init)
     weir_status = int(weir_exit.strip()) if weir_exit else 0
     want_status = normalize.expected_weir_exit(flink, status)
     if weir == flink and weir_status == want_status:
@@ -267,7 +270,7 @@ def classify(name, raw_dir, weir_rev=None):
         diff += "exit status: weir %d, expected %d (Flink exits %d)\n" % (weir_status, want_status,
                                                                           status)
     if not weir_rev:
-        write(os.path.join(OUT, name + ".diff"), diff)
+        write(os.path.join(raw_dir, name + ".diff"), diff)
     return "differs"
 
 
