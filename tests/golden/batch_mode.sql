@@ -9,7 +9,7 @@ CREATE TABLE users (
 ) WITH (
   'connector' = 'filesystem',
   'path' = '$DATA/users.csv',
-  'format' = 'csv', 'csv.null-literal' = ''
+  'format' = 'csv'
 );
 SELECT user_id, name, region FROM users WHERE active IS NOT FALSE;
 SELECT * FROM users WHERE user_id > 1000;

@@ -10,7 +10,7 @@ CREATE TABLE settlements (
   WATERMARK FOR ts AS ts - INTERVAL '5' SECOND
 ) WITH ('connector' = 'filesystem', 'path' = '$DATA/payments.csv', 'format' = 'csv');
 CREATE TABLE buyers (buyer_id BIGINT, name STRING, region STRING, active BOOLEAN)
-  WITH ('connector' = 'filesystem', 'path' = '$DATA/users.csv', 'format' = 'csv', 'csv.null-literal' = '');
+  WITH ('connector' = 'filesystem', 'path' = '$DATA/users.csv', 'format' = 'csv');
 CREATE TABLE fx (currency STRING, rate DECIMAL(10, 2), updated TIMESTAMP(3), PRIMARY KEY (currency) NOT ENFORCED)
   WITH ('connector' = 'filesystem', 'path' = '$DATA/rates.csv', 'format' = 'changelog-csv',
         'changelog-csv.changelog-mode' = 'I,UA,D');

@@ -7,7 +7,7 @@ CREATE TABLE users (
 ) WITH (
   'connector' = 'filesystem',
   'path' = '$DATA/users.csv',
-  'format' = 'csv', 'csv.null-literal' = ''
+  'format' = 'csv'
 );
 CREATE TABLE IF NOT EXISTS users (x INT) WITH ('connector' = 'datagen');
 DESCRIBE users;

@@ -7,6 +7,6 @@ CREATE TABLE orders (
   WATERMARK FOR ts AS ts - INTERVAL '5' SECOND
 ) WITH ('connector' = 'filesystem', 'path' = '$DATA/orders.csv', 'format' = 'csv', 'csv.null-literal' = '');
 CREATE TABLE users (user_id INT, name STRING, region STRING, active BOOLEAN)
-  WITH ('connector' = 'filesystem', 'path' = '$DATA/users.csv', 'format' = 'csv', 'csv.null-literal' = '');
+  WITH ('connector' = 'filesystem', 'path' = '$DATA/users.csv', 'format' = 'csv');
 SET 'sql-client.execution.result-mode' = 'tableau';
 SELECT u.name, t.total FROM users u JOIN (SELECT user_id, SUM(amount) AS total FROM orders GROUP BY user_id) t ON u.user_id = t.user_id;

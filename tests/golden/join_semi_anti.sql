@@ -7,7 +7,7 @@ CREATE TABLE orders (
   WATERMARK FOR ts AS ts - INTERVAL '5' SECOND
 ) WITH ('connector' = 'filesystem', 'path' = '$DATA/orders.csv', 'format' = 'csv', 'csv.null-literal' = '');
 CREATE TABLE users (user_id INT, name STRING, region STRING, active BOOLEAN)
-  WITH ('connector' = 'filesystem', 'path' = '$DATA/users.csv', 'format' = 'csv', 'csv.null-literal' = '');
+  WITH ('connector' = 'filesystem', 'path' = '$DATA/users.csv', 'format' = 'csv');
 SET 'sql-client.execution.result-mode' = 'tableau';
 SELECT name FROM users WHERE user_id IN (SELECT user_id FROM orders WHERE amount > 900);
 SELECT name FROM users u WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.user_id = u.user_id AND o.amount > 100);

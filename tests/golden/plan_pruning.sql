@@ -9,7 +9,7 @@ CREATE TABLE orders (
   WATERMARK FOR ts AS ts - INTERVAL '1' SECOND
 ) WITH ('connector' = 'filesystem', 'path' = '$DATA/orders.csv', 'format' = 'csv', 'csv.null-literal' = '');
 CREATE TABLE users (user_id BIGINT, name STRING, region STRING, active BOOLEAN)
-  WITH ('connector' = 'filesystem', 'path' = '$DATA/users.csv', 'format' = 'csv', 'csv.null-literal' = '');
+  WITH ('connector' = 'filesystem', 'path' = '$DATA/users.csv', 'format' = 'csv');
 SET 'sql-client.execution.result-mode' = 'tableau';
 SET 'execution.runtime-mode' = 'streaming';
 

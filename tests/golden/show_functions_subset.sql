@@ -18,7 +18,7 @@ CREATE TABLE users (
 ) WITH (
   'connector' = 'filesystem',
   'path' = '$DATA/users.csv',
-  'format' = 'csv', 'csv.null-literal' = ''
+  'format' = 'csv'
 );
 SHOW TABLES LIKE 'u%';
 SHOW CATALOGS;
