@@ -47,6 +47,9 @@ blank lines. The rules, in the order they are applied:
     transcript in the order printed (what remains is then what Flink prints: e.g. after an
     asynchronous INSERT's `Job ID:` line two blank lines); for Flink `printed` (what the
     TaskManager printed while the script ran) is appended. The section is omitted when empty.
+    Its lines are grouped by print identifier (a stable sort on the `<identifier>> ` prefix):
+    the rows of one sink keep their order, but two sinks of one job (a statement set) are two
+    Flink tasks writing to the same stdout, whose interleaving changes from run to run.
  9. Nondeterministic row order: while a script has set `parallelism.default` above 1 (tracked
     through its SET/RESET statements), several subtasks deliver rows in an order that changes
     from run to run, in Flink as in weir. In that stretch the data rows of each result table
@@ -352,6 +355,9 @@ def normalize(text, script, paths=(), source="weir", printed=None, init=None):
     if printed_rows:
         if sort_print:
             printed_rows = sorted(printed_rows)
+        else:   # grouped by print identifier, each sink's rows in their order (rule 8)
+            printed_rows = sorted(printed_rows, key=lambda l: l.split("> ", 1)[0]
+                                  if re.match(r"^[^\n|>]*> ", l) else "")
         if not text.endswith("\n"):
             text += "\n"
         text += PRINT_HEADER + "\n" + "\n".join(printed_rows) + "\n"

@@ -53,6 +53,11 @@ WEIR_ONLY_FEATURES = [
      "uses weir's changelog-csv format (Flink has no such format)"),
     (re.compile(r"'connector'\s*=\s*'nexmark'"),
      "uses weir's built-in nexmark connector (Flink's distribution has none)"),
+    (re.compile(r"'sink\.changelog-mode'"),
+     "uses weir's print-connector option sink.changelog-mode (Flink rejects it)"),
+    (re.compile(r"'weir\.exec\.simulated-clock\.step'"),
+     "uses weir's simulated processing-time clock (weir.exec.simulated-clock.step): state TTL "
+     "expiry is reproducible only there"),
 ]
 
 
