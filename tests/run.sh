@@ -13,6 +13,8 @@
 #      output is compared exactly with <name>.out (stdout), <name>.err (stderr; without it stderr
 #      must be empty) and <name>.exit (exit status, when the file exists). Absolute paths in the
 #      output are written back as $DATA (the data folder) and $GOLDEN (the test folder).
+#  (b') golden vs Flink: weir's golden transcripts, normalized (tests/flink/normalize.py), against
+#      Flink's recordings in tests/golden/flink (tests/flink/goldens_check.py; no Flink needed).
 #  (c) tests/errors/*.sql the same way.
 #  (d) conformance cases (../shared/conformance relative to the repository, or $WEIR_CONFORMANCE):
 #      `weir conformance <case>` per case; a binary that answers "unknown command" skips them all.
@@ -62,6 +64,8 @@ if [[ "${1:-}" == "--one" ]]; then
   }
   normalize "$tmp/stdout" > "$tmp/out"
   normalize "$tmp/stderr" > "$tmp/err"
+  cp "$tmp/out" "$results/$name.stdout"        # for the Flink comparison (section b')
+  echo "$status" > "$results/$name.status"
 
   rel="${dir#"$ROOT/"}/$name"
   if [[ -n "${UPDATE:-}" ]]; then
@@ -157,9 +161,26 @@ run_dir() { # $1 = folder, $2 = label
       sed -n '1,80p' "$results/$name.log" 2>/dev/null
     fi
   done
-  rm -rf "$results"
   echo "$label: $p passed, $f failed"
   passed=$((passed + p)); failed=$((failed + f))
+  [[ "$label" == golden && -z "${UPDATE:-}" ]] && flink_goldens "$results"
+  rm -rf "$results"
+}
+
+# (b') golden vs Flink: weir's stdout of each golden test (normalized by tests/flink/normalize.py)
+#      must equal Flink's committed recording tests/golden/flink/<name>.out (python3
+#      tests/flink/record_goldens.py re-records them; Flink is not needed here). Tests listed in
+#      tests/golden/flink/EXPECTED_DIFFERENCES are expected failures (XFAIL, counted as skipped;
+#      XPASS when they match again), tests in tests/golden/flink/WEIR_ONLY are skipped.
+flink_goldens() { # $1 = folder with the golden run's <name>.stdout and <name>.status
+  local out st fp ff fs
+  out="$(python3 "$ROOT/tests/flink/goldens_check.py" --actual "$1" 2>&1)"; st=$?
+  fp="$(grep -c '^PASS \|^XPASS ' <<< "$out")"; ff="$(grep -c '^FAIL ' <<< "$out")"
+  fs="$(grep -c '^SKIP \|^XFAIL ' <<< "$out")"
+  [[ $st -ne 0 && $ff -eq 0 ]] && ff=1
+  grep -v '^PASS \|^SKIP ' <<< "$out" | grep -v '^flink-goldens: ' | head -n 200
+  echo "golden vs Flink: $fp passed, $ff failed, $fs skipped ($(grep -c '^XFAIL ' <<< "$out") expected differences)"
+  passed=$((passed + fp)); failed=$((failed + ff)); skipped=$((skipped + fs))
 }
 run_dir "$ROOT/tests/golden" golden
 run_dir "$ROOT/tests/errors" errors

@@ -5,7 +5,7 @@
  * delegated to messages.c (results, errors) and tableau.c (query rows).
  * Settings read from the session: sql-client.execution.result-mode (tableau required in -f mode;
  * in the interactive client `table` and `changelog` fall back to tableau for now),
- * table.display.max-column-width (fallback key sql-client.display.max-column-width, default 30),
+ * table.display.max-column-width (default 30; Flink 2.3 ignores the old sql-client.display.* key),
  * execution.runtime-mode (streaming or batch tableau), sql-client.display.print-time-cost
  * (" (0.12 seconds)" after the footers; weir's default is false so outputs stay deterministic,
  * Flink 1.19+ defaults it to true).
@@ -27,7 +27,6 @@
 
 #define KEY_RESULT_MODE   "sql-client.execution.result-mode"
 #define KEY_MAX_WIDTH     "table.display.max-column-width"
-#define KEY_MAX_WIDTH_OLD "sql-client.display.max-column-width"
 #define KEY_TIME_COST     "sql-client.display.print-time-cost"
 #define KEY_VERBOSE       "sql-client.verbose"
 
@@ -47,8 +46,8 @@ bool wcli_take_sigint(void)
 
 static int max_column_width(const WSession *s)
 {
+    /* only the table.* key: Flink 2.3 ignores the old sql-client.display.max-column-width */
     const char *v = wsession_get(s, KEY_MAX_WIDTH, NULL);
-    if (!v) v = wsession_get(s, KEY_MAX_WIDTH_OLD, NULL);
     if (!v) return WTAB_DEFAULT_MAX_WIDTH;
     char *end;
     long w = strtol(v, &end, 10);

@@ -70,42 +70,43 @@ const char *wmsg_prompt(bool color)
 
 /* ------------------------------------------------------------------ HELP */
 
+/* The commands of Flink 2.x's client, in its order; each name is padded to the longest one. */
 static const char *const HELP[][2] = {
-    {"CLEAR", "Clears the current terminal."},
-    {"CREATE TABLE", "Create table under current catalog and database."},
-    {"DROP TABLE", "Drop table with optional catalog and database. Syntax: 'DROP TABLE [IF EXISTS] <name>;'"},
-    {"CREATE VIEW", "Creates a virtual table from a SQL query. Syntax: 'CREATE VIEW <name> AS <query>;'"},
-    {"DESCRIBE", "Describes the schema of a table with the given name."},
-    {"DROP VIEW", "Deletes a previously created virtual table. Syntax: 'DROP VIEW <name>;'"},
-    {"EXPLAIN", "Describes the execution plan of a query or table with the given name."},
     {"HELP", "Prints the available commands."},
+    {"QUIT/EXIT", "Quits the SQL CLI client."},
+    {"CLEAR", "Clears the current terminal."},
+    {"SET", "Sets a session configuration property. Syntax: \"SET '<key>'='<value>';\". Use \"SET;\" for listing all properties."},
+    {"RESET", "Resets a session configuration property. Syntax: \"RESET '<key>';\". Use \"RESET;\" for reset all session properties."},
     {"INSERT INTO", "Inserts the results of a SQL SELECT query into a declared table sink."},
     {"INSERT OVERWRITE", "Inserts the results of a SQL SELECT query into a declared table sink and overwrite existing data."},
-    {"QUIT", "Quits the SQL CLI client."},
-    {"RESET", "Resets a session configuration property. Syntax: 'RESET <key>;'. Use 'RESET;' for reset all session properties."},
     {"SELECT", "Executes a SQL SELECT query on the Flink cluster."},
-    {"SET", "Sets a session configuration property. Syntax: 'SET <key>=<value>;'. Use 'SET;' for listing all properties."},
-    {"SHOW FUNCTIONS", "Shows all user-defined and built-in functions or only user-defined functions. Syntax: 'SHOW [USER] FUNCTIONS;'"},
-    {"SHOW TABLES", "Shows all registered tables."},
-    {"USE CATALOG", "Sets the current catalog. The current database is set to the catalog's default one. Experimental! Syntax: 'USE CATALOG <name>;'"},
-    {"USE", "Sets the current default database. Experimental! Syntax: 'USE <name>;'"},
-    {"BEGIN STATEMENT SET", "Begins a statement set. Syntax: 'BEGIN STATEMENT SET;'"},
-    {"END", "Ends a statement set. Syntax: 'END;'"},
+    {"EXPLAIN", "Describes the execution plan of a query or table with the given name."},
+    {"BEGIN STATEMENT SET", "Begins a statement set. Syntax: \"BEGIN STATEMENT SET;\""},
+    {"END", "Ends a statement set. Syntax: \"END;\""},
+    {"ADD JAR", "Adds the specified jar file to the submitted jobs' classloader. Syntax: \"ADD JAR '<path_to_filename>.jar'\""},
+    {"REMOVE JAR", "Removes the specified jar file from the submitted jobs' classloader. Syntax: \"REMOVE JAR '<path_to_filename>.jar'\""},
+    {"SHOW JARS", "Shows the list of user-specified jar dependencies. This list is impacted by the --jar and --library startup options as well as the ADD/REMOVE JAR commands."},
 };
 
 void wmsg_help(FILE *out, bool color)
 {
+    size_t n = sizeof HELP / sizeof HELP[0];
+    int width = 0;
+    for (size_t i = 0; i < n; i++)
+        if ((int)strlen(HELP[i][0]) > width) width = (int)strlen(HELP[i][0]);
     fputs("The following commands are available:\n\n", out);
-    for (size_t i = 0; i < sizeof HELP / sizeof HELP[0]; i++) {
+    for (size_t i = 0; i < n; i++) {
         if (color) fputs(ANSI_BOLD, out);
-        fputs(HELP[i][0], out);
-        fputs("\t\t", out);
+        fprintf(out, "%-*s\t\t", width, HELP[i][0]);
         if (color) fputs(ANSI_RESET, out);
         fputs(HELP[i][1], out);
         fputc('\n', out);
     }
     fputs(color ? "\n\x1b[4mHint" ANSI_RESET : "\nHint", out);
-    fputs(": Make sure that a statement ends with ';' for finalizing (multi-line) statements.\n", out);
+    fputs(": Make sure that a statement ends with \";\" for finalizing (multi-line) statements.\n"
+          "You can also type any Flink SQL statement, please visit "
+          "https://nightlies.apache.org/flink/flink-docs-stable/docs/dev/table/sql/overview/ "
+          "for more details.\n", out);
     fflush(out);
 }
 
@@ -220,11 +221,12 @@ bool wmsg_print_result(FILE *out, bool color, const WStmtResult *r)
                            (const char *const *)r->cells, INT_MAX, true, r->empty_as_empty_set, "");
         break;
     case WSR_TEXT: {
-        const char *m = r->message ? r->message : "";
-        size_t n = strlen(m);
-        fputs(m, out);
-        if (n == 0 || m[n - 1] != '\n') fputc('\n', out);
-        fflush(out);
+        /* EXPLAIN's text is a one-row table with the column `result`, printed as Flink 2.x's
+           client prints every statement result: the whole text is one cell (its line breaks
+           count as one column each), then `1 row in set`. */
+        static const char *const name[] = {"result"};
+        const char *cell[] = {r->message ? r->message : ""};
+        wtab_print_strings(out, 1, name, 1, cell, INT_MAX, true, false, "");
         break;
     }
     case WSR_QUERY_DONE:

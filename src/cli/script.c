@@ -94,13 +94,8 @@ WCliScriptEnd wcli_run_script(const WCliScript *sc, const char *text)
     WCliScriptEnd end = WCS_EOF;
 
     for (;;) {
-        /* blank lines between statements are not echoed as part of the next one */
-        for (;;) {
-            const char *q = p;
-            while (*q == ' ' || *q == '\t' || *q == '\r') q++;
-            if (*q != '\n') break;
-            p = q + 1;
-        }
+        /* Blank lines between statements belong to the next one and are echoed with it, as in
+           Flink, whose line reader keeps them in the buffer of the statement that follows. */
         if (sc->echo) {
             fputs("\n", sc->out);
             fputs(wmsg_prompt(sc->color), sc->out);

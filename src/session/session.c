@@ -39,11 +39,11 @@ struct WSession {
 
 void wsession_set_executor(WSession *s, WJobExecutor *ex) { s->executor = ex; }
 
-/* Deprecated option keys that Flink still accepts, and the key they set. */
+/* Deprecated option keys that Flink still accepts, and the key they set. (Flink 2.3 no longer reads
+   sql-client.display.max-column-width: SET accepts it like any key, and it changes nothing.) */
 static const char *canonical_key(const char *key)
 {
     static const char *const ALIASES[][2] = {
-        {"sql-client.display.max-column-width", "table.display.max-column-width"},
         {"state.backend", "state.backend.type"},
         {"execution.checkpointing.externalized-checkpoint-retention", "execution.checkpointing.externalized-checkpoint-retention"},
         {"state.checkpoints.dir", "execution.checkpointing.dir"},
@@ -336,7 +336,8 @@ static bool exec_describe(WSession *s, AstStmt *st, WStmtResult *res, WError *er
                 wsb_putc(&key, ')');
             }
         }
-        const char *cells[6] = {c->name, ty.buf, nullable ? "true" : "false", key.buf,
+        /* `null` is a BOOLEAN column of the result: TRUE / FALSE, as Flink 2.x prints booleans */
+        const char *cells[6] = {c->name, ty.buf, nullable ? "TRUE" : "FALSE", key.buf,
                                 c->expr_sql ? c->expr_sql : "", i == t->wm_col ? t->wm_sql : ""};
         table_row(res, cells);
     }
@@ -815,16 +816,15 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
         }
         break;
     case AS_RESET:
+        /* Flink 2.3 answers both forms with the generic "Execute statement succeeded." (the
+           "Session property has been reset." wording was 1.x's) */
         if (st->key) {
             wopts_remove(&s->config, canonical_key(st->key));
-            res->kind = WSR_MESSAGE;
-            res->message = wstrdup("Session property has been reset.");
         } else {
             wopts_free(&s->config);
             wopts_init(&s->config);
-            res->kind = WSR_MESSAGE;
-            res->message = wstrdup("All session properties have been set to their default values.");
         }
+        res->kind = WSR_OK;
         break;
     case AS_QUERY: {
         if (!plan_ctx(s, &p, a, &cast, err)) { ok = false; break; }

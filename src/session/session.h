@@ -58,7 +58,7 @@ typedef enum WStmtResultKind {
     WSR_OK,             /* "[INFO] Execute statement succeeded." */
     WSR_MESSAGE,        /* info lines in `message` (e.g. RESET wording), printed as [INFO] lines */
     WSR_TABLE,          /* a result table (SHOW, DESCRIBE, SET listing): printed as a batch tableau */
-    WSR_TEXT,           /* plain text to print as-is (EXPLAIN output) */
+    WSR_TEXT,           /* EXPLAIN text: the client prints it as a one-cell table `result` */
     WSR_QUERY_DONE,     /* a SELECT whose rows went to the result sink */
     WSR_JOB_SUBMITTED,  /* an INSERT / statement set: job id in job_id (already announced through
                            WResultSink.submitted when the sink has that callback) */

@@ -2,8 +2,8 @@
  * show_create.c — SHOW CREATE TABLE: the DDL of a catalog table as Flink's ShowCreateUtil writes
  * it (identifiers in backticks, serializable types — VARCHAR(2147483647) for STRING, no time
  * attribute markers —, computed and metadata columns by their expression, the watermark, the
- * primary key constraint, comment, PARTITIONED BY, options sorted by key), in the layout of the
- * 1.17-1.19 SQL client's table.q (") WITH (" on one line). May use catalog/,
+ * primary key constraint, comment, PARTITIONED BY, options sorted by key), in Flink 2.3's layout
+ * (COMMENT, PARTITIONED BY and WITH each on a line of their own). May use catalog/,
  * types/ and common/ only.
  */
 #include "show_create.h"
@@ -111,20 +111,20 @@ bool wshow_create_table(const WTable *t, WStrBuf *out, WError *err)
         }
         wsb_append(out, ") NOT ENFORCED");
     }
-    /* Flink 1.15-1.19: the closing parenthesis and what follows share a line (") WITH (") */
-    wsb_append(out, "\n) ");
+    /* Flink 2.3: COMMENT, PARTITIONED BY and WITH each start a line after the closing
+       parenthesis (1.17-1.19 wrote ") WITH (") */
+    wsb_append(out, "\n)");
     if (t->comment && *t->comment) {
-        wsb_append(out, "COMMENT ");
+        wsb_append(out, "\nCOMMENT ");
         quoted(out, t->comment);
-        wsb_putc(out, '\n');
     }
     if (t->npartition) {
-        wsb_append(out, "PARTITIONED BY (");
+        wsb_append(out, "\nPARTITIONED BY (");
         for (int k = 0; k < t->npartition; k++) {
             if (k) wsb_append(out, ", ");
             ident(out, t->cols[t->partition_keys[k]].name);
         }
-        wsb_append(out, ")\n");
+        wsb_putc(out, ')');
     }
     int n = t->options.n;
     if (n) {
@@ -137,7 +137,7 @@ bool wshow_create_table(const WTable *t, WStrBuf *out, WError *err)
                 ord[j] = ord[j - 1];
                 ord[j - 1] = x;
             }
-        wsb_append(out, "WITH (\n");
+        wsb_append(out, "\nWITH (\n");
         for (int i = 0; i < n; i++) {
             if (i) wsb_append(out, ",\n");
             wsb_append(out, "  ");
@@ -145,8 +145,9 @@ bool wshow_create_table(const WTable *t, WStrBuf *out, WError *err)
             wsb_append(out, " = ");
             quoted(out, t->options.items[ord[i]].value);
         }
-        wsb_append(out, "\n)\n");
+        wsb_append(out, "\n)");
         free(ord);
     }
+    wsb_putc(out, '\n');
     return true;
 }

@@ -8,7 +8,7 @@ CREATE TABLE page_stats (page STRING, hits BIGINT, dwell BIGINT, top_dwell BIGIN
 CREATE TABLE page_visitors (page STRING, visitors BIGINT, hits BIGINT, PRIMARY KEY (page) NOT ENFORCED)
   WITH ('connector' = 'print', 'print-identifier' = 'visitors');
 SET 'sql-client.execution.result-mode' = 'tableau';
-SET 'sql-client.display.max-column-width' = '60';
+SET 'table.display.max-column-width' = '60';
 SET 'table.dml-sync' = 'true';
 SET 'table.exec.mini-batch.enabled' = 'true';
 SET 'table.exec.mini-batch.allow-latency' = '1 s';

@@ -9,7 +9,7 @@ CREATE TABLE page_views (
 ) WITH ('connector' = 'filesystem', 'path' = '$DATA/page_views.csv', 'format' = 'csv', 'csv.null-literal' = '');
 CREATE TABLE page_visitors (page STRING, visitors BIGINT) WITH ('connector' = 'blackhole');
 SET 'sql-client.execution.result-mode' = 'tableau';
-SET 'sql-client.display.max-column-width' = '200';
+SET 'table.display.max-column-width' = '200';
 
 -- without the split: one GroupAggregate keeps every visitor of a page in one subtask
 EXPLAIN SELECT page, COUNT(DISTINCT visitor_id) AS visitors FROM page_views GROUP BY page;

@@ -9,7 +9,7 @@ CREATE TABLE page_views (
 CREATE TABLE page_stats (page STRING, view_count BIGINT, total_dwell BIGINT, avg_dwell BIGINT, max_dwell BIGINT)
   WITH ('connector' = 'blackhole');
 SET 'sql-client.execution.result-mode' = 'tableau';
-SET 'sql-client.display.max-column-width' = '200';
+SET 'table.display.max-column-width' = '200';
 
 -- TWO_PHASE without mini-batch: still one GroupAggregate, no warning
 SET 'table.optimizer.agg-phase-strategy' = 'TWO_PHASE';

@@ -20,7 +20,7 @@ CREATE TABLE out2 (id INT, price DECIMAL(12, 8), ts TIMESTAMP(3), note STRING)
   WITH ('connector' = 'filesystem', 'path' = '$TMP/out2', 'format' = 'json',
         'json.timestamp-format.standard' = 'ISO-8601', 'json.encode.decimal-as-plain-number' = 'true',
         'json.encode.ignore-null-fields' = 'true');
-SET 'sql-client.display.max-column-width' = '200';
+SET 'table.display.max-column-width' = '200';
 INSERT INTO out2 VALUES (1, 0.00000001, TIMESTAMP '2024-01-02 03:04:05.5', CAST(NULL AS STRING));
 CREATE TABLE out2_text (line STRING)
   WITH ('connector' = 'filesystem', 'path' = '$TMP/out2', 'format' = 'csv', 'csv.null-literal' = '', 'csv.field-delimiter' = '|',

@@ -1,7 +1,7 @@
 -- Flink's JSON functions. Paths are strict unless prefixed with 'lax'; output JSON is compact with
 -- object keys sorted.
 SET 'sql-client.execution.result-mode' = 'tableau';
-SET 'sql-client.display.max-column-width' = '60';
+SET 'table.display.max-column-width' = '60';
 
 -- IS JSON
 SELECT '1' IS JSON AS a, '[]' IS JSON AS b, '{}' IS JSON OBJECT AS c, '"abc"' IS JSON SCALAR AS d,

@@ -1,7 +1,7 @@
 -- Nexmark queries (github.com/nexmark/nexmark @6b3646c, Apache-2.0; see bench/nexmark/queries)
 -- on the nexmark source: 300 events at 10 events/s of event time; group aggregates and Top-N: q15 q16 q17 q18 q19 (batch: final results).
 SET 'sql-client.execution.result-mode' = 'tableau';
-SET 'sql-client.display.max-column-width' = '1000';
+SET 'table.display.max-column-width' = '1000';
 SET 'execution.runtime-mode' = 'batch';
 
 -- q15

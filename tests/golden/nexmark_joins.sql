@@ -1,7 +1,7 @@
 -- Nexmark queries (github.com/nexmark/nexmark @6b3646c, Apache-2.0; see bench/nexmark/queries)
 -- on the nexmark source: 2500 events at 10 events/s of event time; q2, the regular joins q3 and q20 (streaming), q4 and q9 (batch: final results).
 SET 'sql-client.execution.result-mode' = 'tableau';
-SET 'sql-client.display.max-column-width' = '1000';
+SET 'table.display.max-column-width' = '1000';
 SET 'execution.runtime-mode' = 'streaming';
 
 -- q2

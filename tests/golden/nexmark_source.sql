@@ -1,7 +1,7 @@
 -- Nexmark queries (github.com/nexmark/nexmark @6b3646c, Apache-2.0; see bench/nexmark/queries)
 -- on the nexmark source: 60 events at 10 events/s of event time; DESCRIBE, the person and auction views, the stateless queries q0 q1 q10 q21 q22 (streaming).
 SET 'sql-client.execution.result-mode' = 'tableau';
-SET 'sql-client.display.max-column-width' = '1000';
+SET 'table.display.max-column-width' = '1000';
 SET 'execution.runtime-mode' = 'streaming';
 DESCRIBE datagen;
 SELECT * FROM person;

@@ -1,7 +1,7 @@
 -- Nexmark queries (github.com/nexmark/nexmark @6b3646c, Apache-2.0; see bench/nexmark/queries)
 -- on the nexmark source: 1000 events at 10 events/s of event time; window queries: q5 (batch), q7, q8, q11 (streaming).
 SET 'sql-client.execution.result-mode' = 'tableau';
-SET 'sql-client.display.max-column-width' = '1000';
+SET 'table.display.max-column-width' = '1000';
 SET 'execution.runtime-mode' = 'batch';
 
 -- q5

@@ -14,7 +14,7 @@ CREATE TABLE buyers (buyer_id BIGINT, country STRING)
 CREATE TABLE kv_out (k STRING, v BIGINT) WITH ('connector' = 'blackhole');
 CREATE TABLE window_out (window_start TIMESTAMP(3), window_end TIMESTAMP(3), v BIGINT) WITH ('connector' = 'blackhole');
 SET 'sql-client.execution.result-mode' = 'tableau';
-SET 'sql-client.display.max-column-width' = '60';
+SET 'table.display.max-column-width' = '60';
 
 -- 1. a filter-only INSERT: no node keeps state
 COMPILE PLAN 'file://$TMP/filter-plan.json' FOR
