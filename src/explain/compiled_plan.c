@@ -837,7 +837,8 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
     json_t *props = json_array();
     for (int i = 0; i < nin; i++) json_array_append_new(props, input_property(r));
     json_object_set_new(j, "inputProperties", props);
-    WSchema os = ex_schema(x, r);
+    /* a sink's output type is its input row (Flink 2.x: the query's names, not the table's) */
+    WSchema os = r->kind == WR_SINK && in ? ex_schema(x, in) : ex_schema(x, r);
     if ((r->kind == WR_WATERMARK || r->kind == WR_MINIBATCH_ASSIGNER) && cm) {
         /* a watermark assigner over a projected scan produces the projected columns */
         WSchema ps = {0, WA_ARRAY(a, const char *, os.n ? os.n : 1), WA_ARRAY(a, const WType *, os.n ? os.n : 1)};
