@@ -310,6 +310,7 @@ uint8_t ex_changelog_mode(const ExCtx *x, const WRel *r)
 {
     switch (r->kind) {
     case WR_SINK: return 0;
+    case WR_SCAN: return r->changelog;      /* what the source sends (a DropUpdateBefore may follow) */
     case WR_CALC: case WR_EXCHANGE: case WR_WATERMARK: case WR_SINK_MATERIALIZER: case WR_MINIBATCH_ASSIGNER:
     case WR_CORRELATE:
         return r->ninputs ? ex_changelog_mode(x, r->inputs[0]) : r->changelog;
