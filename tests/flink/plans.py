@@ -40,6 +40,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import plan_cases as pc          # noqa: E402
 import plan_normalize as pn      # noqa: E402
+import plan_causes               # noqa: E402
 
 ROOT = pc.ROOT
 STORE = os.path.join(HERE, "plans")
@@ -463,6 +464,13 @@ def check(a, weir, work):
         print(line)
     summary = figures(counts)
     print(summary, end="")
+    if a.causes:
+        groups = {}
+        for name, sec, verdict, detail, known, ft, wt in rows_all:
+            if verdict == "diff":
+                groups.setdefault((sec if a.causes == "section" else "", plan_causes.cause(sec, detail, ft, wt)), []).append(name)
+        for (sec, why), names in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+            print("%5d  %s%s   e.g. %s" % (len(names), sec + ": " if sec else "", why, names[0]))
     if a.report:
         write_report(a.report, summary, rows_all, skipped, stale)
     if a.diffs:
@@ -496,6 +504,13 @@ def write_report(path, summary, rows, skipped, stale):
         f.write("# identical = equal after tests/flink/plan_normalize.py; differ = not equal (known: listed in\n"
                 "# tests/flink/plans.xfail); both-rej = both engines reject the statement.\n\n")
         f.write(summary)
+        groups = {}
+        for name, sec, verdict, detail, known, ft, wt in rows:
+            if verdict == "diff":
+                groups.setdefault(plan_causes.cause(sec, detail, ft, wt), []).append(name)
+        f.write("\n# differing sections by cause (plan_causes.py), most common first\n")
+        for why, names in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+            f.write("%5d  %s\n" % (len(names), why))
         f.write("\n# differing sections: name, then the first differing line (flink | weir)\n")
         for name, sec, verdict, detail, known, _, _ in rows:
             if verdict == "diff":
@@ -520,6 +535,8 @@ def main():
     c.add_argument("--report")
     c.add_argument("--diffs", help="write a unified diff of every differing section to this file")
     c.add_argument("--no-xfail", action="store_true")
+    c.add_argument("--causes", nargs="?", const="all", choices=["all", "section"],
+                   help="print the differences grouped by cause (per section with 'section')")
     c.add_argument("--keep", action="store_true")
     a = ap.parse_args()
     return cmd_record(a) if a.cmd == "record" else cmd_check(a)
