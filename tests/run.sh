@@ -243,6 +243,20 @@ if [[ -x "$ROOT/tests/plans/compare.sh" && -x "$BUILD/weir" ]]; then
   passed=$((passed + pp)); failed=$((failed + pf)); skipped=$((skipped + ps))
 fi
 
+# (e0') plans against Flink: tests/flink/plans.py check runs every query / INSERT of the golden tests
+#       and conformance cases through weir's EXPLAIN (plain, CHANGELOG_MODE, PLAN_ADVICE, all details)
+#       and COMPILE PLAN and compares each section with Flink's stored output (tests/flink/plans/,
+#       re-recorded by `plans.py record` where Flink is installed): "PASS/FAIL/XFAIL/SKIP name"
+#       lines; XFAIL (a known difference, tests/flink/plans.xfail) and SKIP count as skipped
+if [[ -f "$ROOT/tests/flink/plans.py" && -x "$BUILD/weir" ]] && command -v python3 > /dev/null 2>&1; then
+  fout="$(WEIR_EMBEDDED=1 TMPDIR="${TMPDIR:-/tmp}" timeout 900 python3 "$ROOT/tests/flink/plans.py" check --build "$BUILD" 2>&1)"; fst=$?
+  fp="$(grep -c '^PASS ' <<< "$fout")"; ff="$(grep -c '^FAIL ' <<< "$fout")"; fx="$(grep -cE '^(XFAIL|SKIP) ' <<< "$fout")"
+  if [[ $fst -eq 77 ]]; then fx=$((fx > 0 ? fx : 1)); elif [[ $fst -ne 0 && $ff -eq 0 ]]; then ff=1; fi
+  grep -E '^FAIL |XPASS' <<< "$fout" | head -n 40
+  echo "plans vs flink: $fp passed, $ff failed, $fx skipped"
+  passed=$((passed + fp)); failed=$((failed + ff)); skipped=$((skipped + fx))
+fi
+
 # Golden, error and recovery runs use the embedded mode (WEIR_EMBEDDED=1) even when a developer's
 # cluster is running, so that they never submit to it.
 # (e) recovery: tests/recovery/*.sh kill checkpointed jobs and restore them (one "PASS name" /

@@ -229,7 +229,9 @@ static json_t *table_json(const ExCtx *x, const WTable *t, const char *qname, co
         json_object_set_new(w, "expression", e);
         json_array_append_new(wms, w);
     }
-    json_object_set_new(schema, "watermarkSpecs", wms);
+    /* Flink 2.x writes the list only when the table declares a watermark */
+    if (json_array_size(wms)) json_object_set_new(schema, "watermarkSpecs", wms);
+    else json_decref(wms);
     if (t->npk) {
         json_t *pk = json_object();
         json_object_set_new(pk, "name", json_string(t->pk_name ? t->pk_name : "PK"));
@@ -240,7 +242,11 @@ static json_t *table_json(const ExCtx *x, const WTable *t, const char *qname, co
         json_object_set_new(schema, "primaryKey", pk);
     }
     json_object_set_new(rt, "schema", schema);
-    json_object_set_new(rt, "partitionKeys", json_array());
+    if (t->npartition) {          /* only for a partitioned table, as Flink 2.x */
+        json_t *pk = json_array();
+        for (int k = 0; k < t->npartition; k++) json_array_append_new(pk, json_string(t->cols[t->partition_keys[k]].name));
+        json_object_set_new(rt, "partitionKeys", pk);
+    }
     json_t *opts = json_object();
     for (int i = 0; i < t->options.n; i++)
         json_object_set_new(opts, t->options.items[i].key, json_string(t->options.items[i].value));
@@ -560,8 +566,7 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
         ex_digest(x, r, EXD_EXEC, &d);
         json_object_set_new(j, "description", json_string(d.buf));
         wsb_free(&d);
-        json_object_set_new(j, "inputProperties", json_array());
-        return j;
+        return j;       /* a source has no inputProperties (stream-exec-table-source-scan_2) */
     }
     case WR_CALC: {
         json_t *proj = json_array();
@@ -832,7 +837,8 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
     json_t *props = json_array();
     for (int i = 0; i < nin; i++) json_array_append_new(props, input_property(r));
     json_object_set_new(j, "inputProperties", props);
-    WSchema os = ex_schema(x, r);
+    /* a sink's output type is its input row (Flink 2.x: the query's names, not the table's) */
+    WSchema os = r->kind == WR_SINK && in ? ex_schema(x, in) : ex_schema(x, r);
     if ((r->kind == WR_WATERMARK || r->kind == WR_MINIBATCH_ASSIGNER) && cm) {
         /* a watermark assigner over a projected scan produces the projected columns */
         WSchema ps = {0, WA_ARRAY(a, const char *, os.n ? os.n : 1), WA_ARRAY(a, const WType *, os.n ? os.n : 1)};

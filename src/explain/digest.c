@@ -57,12 +57,12 @@ const char *ex_rel_name(const WRel *r)
 const char *ex_exec_type(const WRel *r)
 {
     switch (r->kind) {
-    case WR_SCAN: return "stream-exec-table-source-scan_1";
+    case WR_SCAN: return "stream-exec-table-source-scan_2";
     case WR_VALUES: return "stream-exec-values_1";
     case WR_CALC: return "stream-exec-calc_1";
     case WR_UNION: return "stream-exec-union_1";
     case WR_WATERMARK: return "stream-exec-watermark-assigner_1";
-    case WR_SINK: return "stream-exec-sink_1";
+    case WR_SINK: return "stream-exec-sink_2";
     case WR_EXCHANGE: return "stream-exec-exchange_1";
     case WR_GROUP_AGG: return "stream-exec-group-aggregate_1";
     case WR_JOIN: return "stream-exec-join_1";

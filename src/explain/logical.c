@@ -182,7 +182,8 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
     switch (r->kind) {
     case WR_SINK:
         wsb_printf(out, "LogicalSink(table=[%s], fields=[", r->sink_qname ? r->sink_qname : "collect");
-        ex_names_list(out, &r->out);
+        /* Flink 2.x lists the query's field names (the sink writes by position) */
+        ex_names_list(out, r->ninputs ? &r->inputs[0]->out : &r->out);
         wsb_puts(out, "])\n");
         break;
     case WR_CALC: {

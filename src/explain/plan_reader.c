@@ -659,7 +659,7 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
     WRel *in = nin ? ins[0] : NULL;
 #define NEED(k) do { if (nin != (k)) { rd_fail(r, "The compiled plan's node %s has the wrong number of inputs.", type); return NULL; } } while (0)
     WRel *x;
-    if (!strcmp(type, "stream-exec-table-source-scan_1")) {
+    if (!strcmp(type, "stream-exec-table-source-scan_1") || !strcmp(type, "stream-exec-table-source-scan_2")) {
         NEED(0);
         json_t *sts = json_object_get(j, "scanTableSource");
         const char *qname;
@@ -992,7 +992,7 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
     } else if (!strcmp(type, "stream-exec-match_1")) {
         NEED(1);
         if (!(x = rd_match(r, j, in, &out))) return NULL;
-    } else if (!strcmp(type, "stream-exec-sink_1")) {
+    } else if (!strcmp(type, "stream-exec-sink_1") || !strcmp(type, "stream-exec-sink_2")) {
         NEED(1);
         json_t *dts = json_object_get(j, "dynamicTableSink");
         const char *qname;

@@ -122,6 +122,18 @@ static void mark_refs(const WExpr *e, bool *used, int n)
     for (int i = 0; i < e->nargs; i++) mark_refs(e->args[i], used, n);
 }
 
+/* Columns in the order of their first reference (Flink's projection push-down lists the fields
+   as a projection right above the scan first uses them) */
+static void order_refs(const WExpr *e, int *order, int *k, bool *seen, int n)
+{
+    if (!e) return;
+    if (e->kind == WX_COLUMN && e->col >= 0 && e->col < n && !seen[e->col]) {
+        seen[e->col] = true;
+        order[(*k)++] = e->col;
+    }
+    for (int i = 0; i < e->nargs; i++) order_refs(e->args[i], order, k, seen, n);
+}
+
 static bool projectable(const WRel *scan)
 {
     if (scan->kind != WR_SCAN || !scan->table) return false;
@@ -203,7 +215,17 @@ static void push_down(ExCtx *x, const WRel *calc, WRel **roots, int nroots)
         sn->nproj = nu;
         sn->proj = WA_ARRAY(a, int, nu);
         int k = 0;
-        for (int i = 0; i < n; i++) if (used[i]) sn->proj[k++] = i;
+        bool *seen = WA_ARRAY(a, bool, n);
+        memset(seen, 0, sizeof(bool) * (size_t)n);
+        /* with a filter the projection comes from below it (Calcite's transpose keeps the table
+           order); without, the projection's own order */
+        if (!calc->cond)
+            for (int i = 0; i < calc->nexprs; i++) order_refs(calc->exprs[i], sn->proj, &k, seen, n);
+        if (wa) {
+            if (!seen[wa->rowtime_col]) { seen[wa->rowtime_col] = true; sn->proj[k++] = wa->rowtime_col; }
+            order_refs(wa->wm_expr, sn->proj, &k, seen, n);
+        }
+        for (int i = 0; i < n; i++) if (used[i] && !seen[i]) sn->proj[k++] = i;
     }
     if (!wa && calc->cond && filterable(scan)) sn->pushed_filter = calc->cond;
     /* a Calc that now only repeats the projected columns disappears too */
@@ -310,6 +332,7 @@ uint8_t ex_changelog_mode(const ExCtx *x, const WRel *r)
 {
     switch (r->kind) {
     case WR_SINK: return 0;
+    case WR_SCAN: return r->changelog;      /* what the source sends (a DropUpdateBefore may follow) */
     case WR_CALC: case WR_EXCHANGE: case WR_WATERMARK: case WR_SINK_MATERIALIZER: case WR_MINIBATCH_ASSIGNER:
     case WR_CORRELATE:
         return r->ninputs ? ex_changelog_mode(x, r->inputs[0]) : r->changelog;

@@ -1307,8 +1307,9 @@ static const char *first_update_producer(const WRel *r)
 }
 
 /* The row kinds a sink accepts: 'sink.changelog-mode' (weir's option) or the connector's own:
-   print and blackhole take every kind (as Flink's do, also with a primary key), the filesystem
-   sink only inserts unless its format is changelog-csv. */
+   print takes every kind (as Flink's does, also with a primary key), blackhole every kind but
+   UPDATE_BEFORE (Flink's drops it: an upsert sink), the filesystem sink only inserts unless its
+   format is changelog-csv. */
 static uint8_t sink_mode(const WTable *t)
 {
     const char *m = wopts_get(&t->options, "sink.changelog-mode");
@@ -1319,6 +1320,7 @@ static uint8_t sink_mode(const WTable *t)
         const char *f = wopts_get(&t->options, "format");
         return f && strcmp(f, "changelog-csv") == 0 ? ALL_KINDS : WCM_INSERT;
     }
+    if (strcmp(c, "blackhole") == 0) return WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE;
     return ALL_KINDS;
 }
 
@@ -1380,45 +1382,130 @@ static WRel *apply_sinks(WPlanCtx *p, WRel *r)
 
 /* ---------------- UPDATE_BEFORE requirements (top-down) ---------------- */
 
-static void require_ub(WRel *r, bool need)
+/* What a parent needs of a node's updates (Flink's UpdateKindTrait): nothing (the node sends
+   none), UPDATE_AFTER only, or UPDATE_BEFORE with UPDATE_AFTER. */
+enum { UK_NONE, UK_ONLY_UA, UK_BEFORE_AFTER };
+
+static bool has_updates(const WRel *r) { return (r->changelog & (WCM_UPDATE_BEFORE | WCM_UPDATE_AFTER)) != 0; }
+
+/* `want` for a child that sends updates, nothing for one that does not */
+static int uk_for(const WRel *child, int want) { return has_updates(child) ? want : UK_NONE; }
+
+/* The join's input `side` has a unique key that contains its join keys (Flink's
+   inputUniqueKeyContainsJoinKey): then the join can work with UPDATE_AFTER only. */
+static bool join_input_keyed(const WRel *j, int side)
 {
+    const WRel *in = j->inputs[side];
+    const int *keys = side == 0 ? j->keys : j->right_keys;
+    if (in->nunique < 0 || !keys) return false;
+    for (int k = 0; k < j->nkeys; k++) {
+        bool found = false;
+        for (int u = 0; u < in->nunique && !found; u++) found = in->unique[u] == keys[k];
+        if (!found) return false;
+    }
+    return true;
+}
+
+/* Flink's SatisfyUpdateKindTraitVisitor: can `r` deliver what `req` asks, and (apply) record
+   the decision in generate_update_before. A dry run (apply = false) changes nothing. */
+static bool satisfy_ub(WRel *r, int req, bool apply)
+{
+    if (apply) r->generate_update_before = req == UK_BEFORE_AFTER;
     switch (r->kind) {
     case WR_SINK:
-        if (!r->sink_table) need = true;
-        else need = !r->upsert_sink;
-        r->generate_update_before = need;
-        require_ub(r->inputs[0], need);
-        return;
     case WR_SINK_MATERIALIZER:
-        require_ub(r->inputs[0], true);
-        return;
+        return satisfy_ub(r->inputs[0], uk_for(r->inputs[0], UK_BEFORE_AFTER), apply);
     case WR_CHANGELOG_NORMALIZE:
-        r->generate_update_before = need;
-        require_ub(r->inputs[0], false);
-        return;
-    case WR_GROUP_AGG:
-    case WR_DEDUP:
-        r->generate_update_before = need;
-        require_ub(r->inputs[0], true);
-        return;
-    case WR_RANK:
+        /* emits either; reads its upsert input without UPDATE_BEFORE */
+        return satisfy_ub(r->inputs[0], uk_for(r->inputs[0], UK_ONLY_UA), apply);
+    case WR_GROUP_AGG: case WR_WINDOW_AGG: case WR_OVER_AGG: case WR_DEDUP: case WR_SORT:
+        /* emit either; need UPDATE_BEFORE from an updating input */
+        return satisfy_ub(r->inputs[0], uk_for(r->inputs[0], UK_BEFORE_AFTER), apply);
     case WR_SORT_LIMIT:
-        r->generate_update_before = need && r->changelog != WCM_INSERT;
-        require_ub(r->inputs[0], r->rank_strategy != 1);
-        return;
-    case WR_SORT:               /* batch: retractions remove equal rows */
-        r->generate_update_before = false;
-        require_ub(r->inputs[0], true);
-        return;
-    case WR_JOIN:
-        r->generate_update_before = need;
-        require_ub(r->inputs[0], true);
-        require_ub(r->inputs[1], true);
-        return;
-    default:
-        r->generate_update_before = need;
-        for (int i = 0; i < r->ninputs; i++) require_ub(r->inputs[i], need);
+    case WR_RANK: {
+        if (r->kind == WR_SORT_LIMIT && !r->nsort)
+            return satisfy_ub(r->inputs[0], uk_for(r->inputs[0], UK_BEFORE_AFTER), apply);
+        /* UpdateFast reads UPDATE_AFTER only, Retract needs UPDATE_BEFORE */
+        int want = r->rank_strategy == 1 ? UK_ONLY_UA : UK_BEFORE_AFTER;
+        if (apply && r->changelog == WCM_INSERT) r->generate_update_before = false;
+        return satisfy_ub(r->inputs[0], uk_for(r->inputs[0], want), apply);
     }
+    case WR_CALC:
+        /* a filter does not keep UPDATE_AFTER-only streams correct (a row leaving the filter
+           would need a retraction): Flink refuses, and the parent falls back */
+        if (req == UK_ONLY_UA && r->cond) return false;
+        return satisfy_ub(r->inputs[0], uk_for(r->inputs[0], req == UK_NONE ? UK_BEFORE_AFTER : req), apply);
+    case WR_JOIN: {
+        bool ok = true;
+        for (int i = 0; i < 2 && ok; i++) {
+            WRel *c = r->inputs[i];
+            if (req == UK_ONLY_UA && has_updates(c) && !join_input_keyed(r, i)) return false;
+            ok = satisfy_ub(c, uk_for(c, req == UK_ONLY_UA ? UK_ONLY_UA : UK_BEFORE_AFTER), apply);
+        }
+        return ok;
+    }
+    case WR_TEMPORAL_JOIN: {
+        WRel *l = r->inputs[0], *rt = r->inputs[1];
+        if (!satisfy_ub(l, uk_for(l, req == UK_BEFORE_AFTER ? UK_BEFORE_AFTER : UK_ONLY_UA), apply)) return false;
+        /* the versioned side: UPDATE_AFTER only if it can, else both */
+        if (satisfy_ub(rt, uk_for(rt, UK_ONLY_UA), false))
+            return satisfy_ub(rt, uk_for(rt, UK_ONLY_UA), apply);
+        return satisfy_ub(rt, uk_for(rt, UK_BEFORE_AFTER), apply);
+    }
+    case WR_SCAN:
+        /* a source sending UPDATE_BEFORE that nobody needs gets a DropUpdateBefore above it */
+        return true;
+    default: {
+        bool ok = true;
+        for (int i = 0; i < r->ninputs && ok; i++)
+            ok = satisfy_ub(r->inputs[i], uk_for(r->inputs[i], req == UK_NONE ? UK_BEFORE_AFTER : req), apply);
+        return ok;
+    }
+    }
+}
+
+/* The root's requirement: a sink taking UPDATE_BEFORE (print, the client's collect sink) gets
+   both kinds; one that drops it (blackhole, an upsert sink) UPDATE_AFTER only when the whole plan
+   can deliver that and a primary key of the sink is the query's upsert key; an EXPLAINed query
+   (Flink plans it without the collect sink) likewise prefers UPDATE_AFTER only. */
+static void require_ub(WPlanCtx *p, WRel *root)
+{
+    WRel *top = root;
+    bool try_ua;
+    if (root->kind == WR_SINK) {
+        top = root->inputs[0];
+        if (!root->sink_table) try_ua = p->explain;
+        else if (sink_mode(root->sink_table) & WCM_UPDATE_BEFORE) try_ua = false;
+        else try_ua = !(top->kind == WR_SINK_MATERIALIZER);
+        root->generate_update_before = !try_ua;
+    } else {
+        try_ua = true;
+    }
+    int want = try_ua && satisfy_ub(top, uk_for(top, UK_ONLY_UA), false) ? UK_ONLY_UA : UK_BEFORE_AFTER;
+    satisfy_ub(top, uk_for(top, want), true);
+    if (root != top) root->generate_update_before = want == UK_BEFORE_AFTER;
+}
+
+/* DropUpdateBefore above a source whose UPDATE_BEFORE messages no operator reads (the source's
+   generate_update_before says whether its parent needs them, see satisfy_ub) */
+static WRel *drop_source_ub(WPlanCtx *p, WRel *r)
+{
+    for (int i = 0; i < r->ninputs; i++) {
+        WRel *c = r->inputs[i];
+        if (c->kind == WR_SCAN && (c->changelog & WCM_UPDATE_BEFORE) && !c->generate_update_before &&
+            r->kind != WR_DROP_UPDATE_BEFORE) {
+            WRel *d = wrel_new(p, WR_DROP_UPDATE_BEFORE, 1);
+            d->inputs[0] = c;
+            d->out = c->out;
+            d->changelog = c->changelog & (uint8_t)~WCM_UPDATE_BEFORE;
+            d->nunique = c->nunique;
+            d->unique = c->unique;
+            r->inputs[i] = d;
+        } else {
+            r->inputs[i] = drop_source_ub(p, c);
+        }
+    }
+    return r;
 }
 
 /* Recompute UB bits after the decision; insert DropUpdateBefore where a source's UB is unwanted. */
@@ -1439,18 +1526,6 @@ static void settle(WPlanCtx *p, WRel *r)
         if (r->ninputs) {
             r->changelog = 0;
             for (int i = 0; i < r->ninputs; i++) r->changelog |= r->inputs[i]->changelog;
-        }
-    }
-    for (int i = 0; i < r->ninputs; i++) {
-        WRel *c = r->inputs[i];
-        if ((c->changelog & WCM_UPDATE_BEFORE) && !r->generate_update_before && r->kind == WR_SINK) {
-            WRel *d = wrel_new(p, WR_DROP_UPDATE_BEFORE, 1);
-            d->inputs[0] = c;
-            d->out = c->out;
-            d->changelog = c->changelog & (uint8_t)~WCM_UPDATE_BEFORE;
-            d->nunique = c->nunique;
-            d->unique = c->unique;
-            r->inputs[i] = d;
         }
     }
 }
@@ -1490,7 +1565,8 @@ WRel *wplan_physical(WPlanCtx *p, WRel *root)
     root = push_filter_into_normalize(p, root);
     root = apply_sinks(p, root);
     if (!root) return NULL;
-    require_ub(root, true);
+    require_ub(p, root);
+    root = drop_source_ub(p, root);
     settle(p, root);
     root = wagg_window_two_phase(p, root);      /* agg_rules.c */
     return wagg_mini_batch(p, root);            /* agg_rules.c */

@@ -261,6 +261,8 @@ typedef struct WPlanCtx {
     const WCastCtx *cast;
     WError *err;
     int depth;
+    bool explain;                   /* planning for EXPLAIN: a query is planned without the
+                                       client's collect sink (it then prefers UPDATE_AFTER only) */
 } WPlanCtx;
 
 WRel *wrel_new(WPlanCtx *p, WRelKind kind, int ninputs);

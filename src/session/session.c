@@ -628,6 +628,7 @@ static bool exec_explain(WSession *s, AstStmt *st, WArena *a, WStmtResult *res, 
     WPlanCtx p;
     WCastCtx cast;
     if (!plan_ctx(s, &p, a, &cast, err)) return false;
+    p.explain = true;
     WRel **ast = NULL, **roots = NULL;
     /* bound twice: once as the user wrote it (AST section), once to optimise */
     int n = bind_roots(s, &p, st->inner, &ast, err);
