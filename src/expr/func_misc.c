@@ -437,6 +437,8 @@ EV(ev_typeof)
     WStrBuf b;
     wsb_init(&b);
     const WType *t = call->args[0]->type;
+    /* a time attribute is materialized where TYPEOF reads it: Flink 2.3 answers TIMESTAMP(3) */
+    if (t->time_attr != WTA_NONE) t = wtype_with_time_attr(ctx->arena, t, WTA_NONE);
     if (t->id == WT_NULL) wsb_append(&b, "NULL");
     else wtype_to_string(t, &b);
     char *p = wa_memdup(ctx->arena, b.buf, b.len + 1);

@@ -213,25 +213,59 @@ def prepare_unit_dirs(unit, work):
 
 
 # ------------------------------------------------------------------------------- weir
+def unwrap_table(body):
+    """A statement result printed as Flink 2.3's client prints it (a one-column `result` table whose
+    cell holds the EXPLAIN text) -> the text's lines; other bodies are returned as they are."""
+    if len(body) >= 4 and body[0].startswith("+-") and body[2].startswith("+-") and \
+            body[1].strip("| ").strip() == "result":
+        inner = body[3:]
+        while inner and (inner[-1].startswith("+-") or inner[-1].endswith("in set") or inner[-1] == ""):
+            inner.pop()
+        if inner and inner[-1].strip() == "|":
+            inner.pop()
+        elif inner and inner[-1].endswith(" |"):
+            inner[-1] = inner[-1][:-2]      # the cell's last line closes the table row
+        if inner and inner[0].startswith("| "):
+            inner[0] = inner[0][2:]
+        return inner
+    return body
+
+
+def echo_matches(lines, i, echo):
+    """The client's echo of a statement at lines[i:]: `Flink SQL> ` + the first line and `> ` +
+    the others; a statement that starts on the line after the previous `;` is echoed with an empty
+    first line. Returns the number of lines it takes, or 0."""
+    for lead in ([], [""]):
+        e = lead + echo
+        want = ["Flink SQL> " + e[0]] + ["> " + x for x in e[1:]]
+        want[-1] += ";"
+        if lines[i:i + len(want)] == want:
+            return len(want)
+    return 0
+
+
 def parse_transcript(stdout, stmts):
     """weir's sql-client -f output -> [(status, text)] for the leading statements that ran."""
     lines = stdout.split("\n")
     i, out = 0, []
     for s in stmts:
         echo = s.split("\n")
-        want = ["Flink SQL> " + echo[0]] + ["> " + e for e in echo[1:]]
-        want[-1] += ";"
-        while i < len(lines) and lines[i] != want[0]:
+        n = 0
+        while i < len(lines):
+            n = echo_matches(lines, i, echo)
+            if n:
+                break
             i += 1
-        if i >= len(lines) or lines[i:i + len(want)] != want:
+        if not n:
             break
-        i += len(want)
+        i += n
         body = []
         while i < len(lines) and not lines[i].startswith("Flink SQL> ") and lines[i] != "Flink SQL> ":
             body.append(lines[i])
             i += 1
         if body and body[-1] == "":
             body.pop()
+        body = unwrap_table(body)
         text = "\n".join(body)
         out.append(("error" if text.startswith("[ERROR]") else "ok", text))
         if text.startswith("[ERROR]"):
