@@ -38,8 +38,8 @@ static void prefix(WStrBuf *out, const bool *last, int depth)
 /* Flink's estimate without statistics: 1.0E8 rows per source, filters halve, aggregates keep. */
 typedef struct Cost { double rowcount, rows, cpu, io, network, memory; } Cost;
 
-/* Calcite's guesses (RelMdUtil.guessSelectivity): = 0.15, comparisons 0.5, IS NOT NULL 0.9,
-   anything else 0.25; AND multiplies. */
+/* Flink's guesses without statistics: = 0.15, <> 0.85, comparisons 0.5, LIKE 0.05, IS NOT NULL
+   0.9, anything else 0.25; AND multiplies, OR is the sum less the product. */
 static double selectivity(const WExpr *e)
 {
     if (!e) return 1.0;
@@ -48,30 +48,74 @@ static double selectivity(const WExpr *e)
         for (int i = 0; i < e->nargs; i++) s *= selectivity(e->args[i]);
         return s;
     }
+    if (e->kind == WX_OR) {
+        double sum = 0, prod = 1.0;
+        for (int i = 0; i < e->nargs; i++) {
+            double k = selectivity(e->args[i]);
+            sum += k;
+            prod *= k;
+        }
+        return sum - prod;
+    }
     if (e->kind == WX_IS_NULL && e->negated) return 0.9;
     if (e->kind == WX_CALL && e->func) {
         const char *n = e->func->name;
         if (!strcmp(n, "=")) return 0.15;
+        if (!strcmp(n, "<>")) return 0.85;
         if (!strcmp(n, "<") || !strcmp(n, "<=") || !strcmp(n, ">") || !strcmp(n, ">=")) return 0.5;
+        if (!strcasecmp(n, "LIKE")) return 0.05;
     }
     return 0.25;
 }
 
-static double row_size(const WSchema *s)
+/* Calc's computations: projections that are neither a field, a literal nor a CAST (Flink counts
+   no CASTs, which its reduction leaves only where needed) */
+static int computations(const WRel *r)
+{
+    int n = 0;
+    for (int i = 0; i < r->nexprs; i++) {
+        const WExpr *e = r->exprs[i];
+        if (e->kind != WX_COLUMN && e->kind != WX_LITERAL && e->kind != WX_CAST) n++;
+    }
+    return n;
+}
+
+/* Flink's average value sizes (FlinkRelMdSize): CHAR 1, VARCHAR 12, DECIMAL and date/time 12,
+   BINARY 16, collections 16 elements, a RAW value (a DISTINCT's MapView, which weir types as
+   BYTES in partial-aggregate rows: `raw_bytes`) 128 */
+static double type_size(const WType *t, bool raw_bytes)
+{
+    switch (t->id) {
+    case WT_BOOLEAN: case WT_TINYINT: case WT_CHAR: return 1;
+    case WT_SMALLINT: return 2;
+    case WT_INT: case WT_FLOAT: case WT_INTERVAL_DT: return 4;
+    case WT_BIGINT: case WT_DOUBLE: case WT_INTERVAL_YM: return 8;
+    case WT_DECIMAL: case WT_VARCHAR: case WT_DATE: case WT_TIME: case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ: return 12;
+    case WT_BINARY: return 16;
+    case WT_VARBINARY: return raw_bytes ? 128 : 16;
+    case WT_ARRAY: return t->elem ? 16 * type_size(t->elem, false) : 16 * 8;
+    case WT_MULTISET: return t->elem ? 16 * (type_size(t->elem, false) + 4) : 16 * 12;
+    case WT_MAP: return t->key && t->elem ? 16 * (type_size(t->key, false) + type_size(t->elem, false)) : 16 * 16;
+    case WT_ROW: {
+        double b = 0;
+        for (int i = 0; i < t->nfields; i++) b += type_size(t->fields[i], false);
+        return b;
+    }
+    default: return 8;
+    }
+}
+
+static double row_size(const WSchema *s, bool raw_bytes)
 {
     double b = 0;
-    for (int i = 0; i < s->n; i++) {
-        switch (s->types[i]->id) {
-        case WT_BOOLEAN: case WT_TINYINT: b += 1; break;
-        case WT_SMALLINT: b += 2; break;
-        case WT_INT: case WT_FLOAT: case WT_DATE: case WT_TIME: b += 4; break;
-        case WT_DECIMAL: b += 12; break;
-        case WT_CHAR: case WT_VARCHAR: case WT_BINARY: case WT_VARBINARY: b += 12; break;
-        case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ: b += 12; break;
-        default: b += 8; break;
-        }
-    }
+    for (int i = 0; i < s->n; i++) b += type_size(s->types[i], raw_bytes);
     return b;
+}
+
+static bool partial_agg_rows(const WRel *r)
+{
+    while (r && (r->kind == WR_EXCHANGE || r->kind == WR_MINIBATCH_ASSIGNER)) r = r->inputs[0];
+    return r && (r->kind == WR_LOCAL_GROUP_AGG || r->kind == WR_LOCAL_WINDOW_AGG);
 }
 
 static Cost cost_of(const ExCtx *x, const WRel *r)
@@ -89,12 +133,14 @@ static Cost cost_of(const ExCtx *x, const WRel *r)
         in.network += k.network;
         in.memory += k.memory;
     }
-    double self_rows, self_cpu = 0, self_io = 0, self_net = 0, self_mem = 0;
+    /* Flink's stream cost model without statistics: most operators keep their input's row
+       count and cost (rows, rows) themselves */
+    double self_rows = in.rowcount, self_cpu = in.rowcount, self_io = 0, self_net = 0, self_mem = 0;
+    c.rowcount = in.rowcount;
     switch (r->kind) {
-    case WR_SCAN: case WR_VALUES:
-        c.rowcount = r->kind == WR_VALUES ? r->nrows : 1.0E8;
-        self_rows = c.rowcount;
-        self_cpu = c.rowcount;
+    case WR_SCAN:
+        c.rowcount = 1.0E8;
+        self_rows = self_cpu = c.rowcount;
         {
             ExNode *en = ex_node(x, r);
             WSchema ps = r->out;
@@ -103,33 +149,34 @@ static Cost cost_of(const ExCtx *x, const WRel *r)
                 ps.types = WA_ARRAY(x->p->arena, const WType *, en->nproj);
                 for (int i = 0; i < en->nproj; i++) ps.types[i] = r->out.types[en->proj[i]];
             }
-            self_io = c.rowcount * row_size(&ps);
+            self_io = c.rowcount * row_size(&ps, false);
         }
+        break;
+    case WR_VALUES:
+        c.rowcount = self_rows = r->nrows;
+        self_cpu = 1;
         break;
     case WR_CALC:
         c.rowcount = in.rowcount * selectivity(r->cond);
         self_rows = c.rowcount;
+        self_cpu = c.rowcount * computations(r);
         break;
-    case WR_EXCHANGE:
+    case WR_EXCHANGE: {
+        /* serialisation (160 per row) plus hashing (8 per key) or 1 for a single target */
+        double per_row = 160 + ((r->exchange_single || r->nkeys == 0) ? 1 : 8.0 * r->nkeys);
+        self_cpu = in.rowcount * per_row;
+        self_net = in.rowcount * row_size(&r->out, partial_agg_rows(r));
+        break;
+    }
+    case WR_JOIN:
+        /* a stream join costs 100 per input, whatever the rows */
+        self_rows = self_cpu = 100.0 * n;
         c.rowcount = in.rowcount;
-        self_rows = 0;
-        self_net = in.rowcount * row_size(&r->out);
         break;
-    case WR_GROUP_AGG: case WR_WINDOW_AGG: case WR_LOCAL_GROUP_AGG: case WR_GLOBAL_GROUP_AGG:
-    case WR_INCREMENTAL_GROUP_AGG: case WR_LOCAL_WINDOW_AGG: case WR_GLOBAL_WINDOW_AGG:
-        c.rowcount = r->nkeys ? in.rowcount * 0.1 : 1;
-        self_rows = in.rowcount;
-        self_cpu = in.rowcount;
-        self_mem = c.rowcount * row_size(&r->out);
-        break;
-    case WR_SINK:
-        c.rowcount = in.rowcount;
-        self_rows = c.rowcount;
-        self_cpu = c.rowcount;
+    case WR_WINDOW_JOIN:
+        self_cpu = 0;
         break;
     default:
-        c.rowcount = in.rowcount;
-        self_rows = c.rowcount;
         break;
     }
     c.rows = in.rows + self_rows;

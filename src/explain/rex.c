@@ -145,6 +145,30 @@ static void calcite_type(WStrBuf *out, const WType *t, bool with_null)
     if (with_null && !t->nullable) wsb_puts(out, " NOT NULL");
 }
 
+/* The target type of a CAST in the execution plan: Calcite's type name without the character
+   set and nullability (INTEGER, VARCHAR(2147483647), TIMESTAMP_WITH_LOCAL_TIME_ZONE(3),
+   INTEGER ARRAY) */
+static void exec_cast_type(WStrBuf *out, const WType *t)
+{
+    switch (t->id) {
+    case WT_INT: wsb_puts(out, "INTEGER"); return;
+    case WT_VARCHAR: wsb_printf(out, "VARCHAR(%d)", t->precision); return;
+    case WT_CHAR: wsb_printf(out, "CHAR(%d)", t->precision); return;
+    case WT_TIMESTAMP_LTZ: wsb_printf(out, "TIMESTAMP_WITH_LOCAL_TIME_ZONE(%d)", t->precision); return;
+    case WT_ARRAY: case WT_MULTISET:
+        if (t->elem) {
+            exec_cast_type(out, t->elem);
+            wsb_puts(out, t->id == WT_ARRAY ? " ARRAY" : " MULTISET");
+            return;
+        }
+        break;
+    default: break;
+    }
+    WArena *a = warena_new(0);
+    wsb_puts(out, ex_type_str(a, wtype_with_nullable(a, t, true)));
+    warena_delete(a);
+}
+
 static const char *interval_qual(WIntervalQual q)
 {
     switch (q) {
@@ -234,11 +258,32 @@ void ex_literal(WStrBuf *out, const WExpr *e, ExDialect d)
 
 static void rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialect d);
 
+/* The keyword an argument stands for (Calcite's flag literals): TRIM's BOTH / LEADING / TRAILING
+   and the ON NULL behaviour of JSON_OBJECT / JSON_ARRAY, which weir keeps as string literals.
+   Printed FLAG(BOTH) in the AST and physical plans, BOTH in the execution plan. */
+static const char *flag_arg(const WExpr *call, int i)
+{
+    if (call->kind != WX_CALL || !call->func || i != 0) return NULL;
+    const WExpr *a = call->args[0];
+    if (a->kind != WX_LITERAL || a->is_null || (a->type->id != WT_CHAR && a->type->id != WT_VARCHAR)) return NULL;
+    static const char *const TRIM_FLAGS[] = {"BOTH", "LEADING", "TRAILING", NULL};
+    static const char *const JSON_FLAGS[] = {"NULL_ON_NULL", "ABSENT_ON_NULL", NULL};
+    const char *const *flags = !strcasecmp(call->func->name, "TRIM") ? TRIM_FLAGS
+                             : (!strcasecmp(call->func->name, "JSON_OBJECT") || !strcasecmp(call->func->name, "JSON_ARRAY"))
+                             ? JSON_FLAGS : NULL;
+    for (int k = 0; flags && flags[k]; k++)
+        if ((size_t)a->lit.s.len == strlen(flags[k]) && !strncmp(a->lit.s.p, flags[k], (size_t)a->lit.s.len)) return flags[k];
+    return NULL;
+}
+
 static void args_list(WStrBuf *out, const WExpr *e, const char *const *names, ExDialect d, int from)
 {
     for (int i = from; i < e->nargs; i++) {
         if (i > from) wsb_puts(out, ", ");
-        rex(out, e->args[i], names, d);
+        const char *flag = flag_arg(e, i);
+        if (flag && d == EXD_EXEC) wsb_puts(out, flag);
+        else if (flag) wsb_printf(out, "FLAG(%s)", flag);
+        else rex(out, e->args[i], names, d);
     }
 }
 
@@ -281,6 +326,16 @@ static void rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialec
                 rex(out, xs[i], names, d);
             }
             wsb_putc(out, ')');
+        } else if (d == EXD_PUSHED && e->kind == WX_OR && n > 1) {
+            /* a pushed-down OR comes back from Flink's expression conversion as nested binary
+               ORs: OR(OR(a, b), c) */
+            for (int i = 1; i < n; i++) wsb_puts(out, "OR(");
+            rex(out, xs[0], names, d);
+            for (int i = 1; i < n; i++) {
+                wsb_puts(out, ", ");
+                rex(out, xs[i], names, d);
+                wsb_putc(out, ')');
+            }
         } else {
             wsb_puts(out, d == EXD_PUSHED ? (e->kind == WX_AND ? "and" : "or") : op);
             wsb_putc(out, '(');
@@ -310,12 +365,36 @@ static void rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialec
             ex_literal(out, e->args[0], d);
             return;
         }
+        if (!e->try_cast && e->args[0]->kind == WX_LITERAL && !e->args[0]->is_null &&
+            (e->args[0]->type->id == WT_CHAR || e->args[0]->type->id == WT_VARCHAR) &&
+            (e->type->id == WT_VARCHAR || e->type->id == WT_CHAR)) {
+            /* a string literal cast to a type that holds it unchanged is a typed literal in
+               Calcite (the reduction folds the CAST): 'x':VARCHAR(5) CHARACTER SET "UTF-16LE" */
+            const WStr *v = &e->args[0]->lit.s;
+            int chars = 0;
+            for (size_t k = 0; k < (size_t)v->len; k++) chars += ((unsigned char)v->p[k] & 0xC0) != 0x80;
+            if (e->type->id == WT_VARCHAR ? chars <= e->type->precision : chars == e->type->precision) {
+                ex_literal(out, e->args[0], d);
+                if (!exec) {
+                    wsb_putc(out, ':');
+                    calcite_type(out, e->type, false);
+                }
+                return;
+            }
+        }
         if (exec) {
             wsb_puts(out, e->try_cast ? "TRY_CAST(" : "CAST(");
             rex(out, e->args[0], names, d);
-            WArena *a = warena_new(0);
-            wsb_printf(out, " AS %s)", ex_type_str(a, wtype_with_nullable(a, e->type, true)));
-            warena_delete(a);
+            wsb_puts(out, " AS ");
+            exec_cast_type(out, e->type);
+            wsb_putc(out, ')');
+        } else if (d == EXD_REL) {
+            /* Flink 2.x's physical digests: CAST(x AS <Calcite type>) */
+            wsb_puts(out, e->try_cast ? "TRY_CAST(" : "CAST(");
+            rex(out, e->args[0], names, d);
+            wsb_puts(out, " AS ");
+            calcite_type(out, e->type, true);
+            wsb_putc(out, ')');
         } else {
             wsb_puts(out, e->try_cast ? "TRY_CAST(" : "CAST(");
             rex(out, e->args[0], names, d);

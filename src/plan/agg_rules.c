@@ -409,6 +409,14 @@ static bool uses_trigger(const WRel *r, int depth)
     return false;
 }
 
+static bool any_requires_watermark(const WRel *r, int depth)
+{
+    if (depth > 2000) return false;
+    if (requires_watermark(r)) return true;
+    for (int i = 0; i < r->ninputs; i++) if (any_requires_watermark(r->inputs[i], depth + 1)) return true;
+    return false;
+}
+
 static void mark_assigners(WRel *r, bool check, int depth)
 {
     if (depth > 2000) return;
@@ -435,6 +443,9 @@ WRel *wagg_mini_batch(WPlanCtx *p, WRel *root)
         if (p->err && p->err->set) return NULL;
         if (opt_bool(p, "table.optimizer.incremental-agg-enabled", true)) root = incremental_walk(p, root, 0);
     }
+    /* a plan without an operator that buffers per mini-batch (and no event-time operator) gets
+       no MiniBatchAssigner: Flink 2.3 plans a plain filter or projection without one */
+    if (!uses_trigger(root, 0) && !any_requires_watermark(root, 0)) return root;
     assign_walk(p, root, (MbTrait){MB_PROC, latency}, 0);
     mark_assigners(root, uses_trigger(root, 0), 0);
     return root;
