@@ -79,6 +79,8 @@ typedef struct WOpOps {
     void (*destroy)(WOperator *op);
     /* Append "name: value" metric lines (state sizes etc.) for reports; optional. */
     void (*metrics)(WOperator *op, char *buf, size_t bufsz);
+    /* Processing-time timer: the runtime calls it between chunks (the MiniBatchAssigner); optional. */
+    void (*tick)(WOperator *op);
 } WOpOps;
 
 typedef struct WOpOut {
@@ -106,6 +108,7 @@ struct WOperator {
     int64_t rows_in, rows_out;
     int64_t late_dropped;           /* numLateRecordsDropped */
     bool finished;
+    struct WMiniBatch *mb;          /* mini-batch bundle (minibatch.h), NULL = rows are processed at once */
 };
 
 /* Initialise the framework part of an operator (called by each operator's constructor). */
