@@ -119,6 +119,11 @@ bool wmb_collect(WOperator *op, const WChunk *c)
 {
     WMiniBatch *mb = op->mb;
     if (!mb->collecting) return false;
+    if (mb->mode != WMB_COMPACT) {          /* reordered later (emit_reordered) */
+        ensure_room(&mb->store, op->ncols, op->types, c->nrows);
+        wchunk_append_selected(mb->store, c, NULL);
+        return true;
+    }
     for (int r = 0; r < c->nrows; r++) {
         bool added;
         int gi = find_key(mb, c, r, mb->nout_keys, mb->out_keys, &added);
@@ -215,6 +220,60 @@ static int by_u64(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
+/* Rows of c in the order of their keys' buckets in a java.util.HashMap of table length cap
+   (keys[rows[r]].bucket holds the spread hashCode), the rows of one bucket in their order. */
+static void sort_by_bucket(WMiniBatch *mb, int nrows, const KeyRec *keys, const int32_t *rows, int64_t cap)
+{
+    mb->order = wrealloc(mb->order, sizeof(uint64_t) * (size_t)(nrows ? nrows : 1));
+    for (int r = 0; r < nrows; r++)
+        mb->order[r] = (uint64_t)(keys[rows[r]].bucket & (uint32_t)(cap - 1)) << 32 | (uint32_t)r;
+    qsort(mb->order, (size_t)nrows, sizeof(uint64_t), by_u64);   /* (bucket, row): stable */
+}
+
+/* Group the rows of c by key columns keys into mb->cg (rows[r] = group), each group's bucket
+   field the spread hashCode of the key's BinaryRowData, as java.util.HashMap computes it. */
+static void group_java(WMiniBatch *mb, const WChunk *c, int nkeys, const int *keys)
+{
+    wcg_prepare(&mb->cg, c->nrows);
+    for (int r = 0; r < c->nrows; r++) {
+        bool added;
+        int gi = find_key(mb, c, r, nkeys, keys, &added);
+        if (added) {
+            uint32_t h = (uint32_t)wrow_hash(mb->tmp.buf, mb->tmp.len);
+            ((KeyRec *)mb->cg.groups)[gi].bucket = h ^ (h >> 16);
+        }
+        mb->cg.rows[r] = gi;
+    }
+}
+
+/* Table length of a java.util.HashMap that held n keys, starting from cap (load factor 0.75). */
+static int64_t java_table_length(int64_t cap, int64_t n)
+{
+    while (n * 4 > cap * 3) cap *= 2;
+    return cap;
+}
+
+/* The operator's output of a flush in the order of Flink's HashMap of output keys, created for the
+   flush (MiniBatchIncrementalGroupAggFunction's map of final keys). */
+static void emit_reordered(WOperator *op)
+{
+    WMiniBatch *mb = op->mb;
+    WChunk *s = mb->store;
+    if (!s || !s->nrows) return;
+    group_java(mb, s, mb->nout_keys, mb->out_keys);
+    sort_by_bucket(mb, s->nrows, mb->cg.groups, mb->cg.rows, java_table_length(16, mb->cg.ngroups));
+    WChunk *out = wchunk_new(op->ncols, op->types, WCHUNK_CAP);
+    for (int i = 0; i < s->nrows && !op->ctx->err->set; i++) {
+        if (out->nrows == out->cap) {
+            wop_emit(op, out);
+            wchunk_reset(out);
+        }
+        wchunk_append_row(out, s, (int)(uint32_t)mb->order[i]);
+    }
+    wop_emit(op, out);
+    wchunk_free(out);
+}
+
 /* The bundle's rows in the order Flink's bundle (a java.util.HashMap keyed by the key's
    BinaryRowData) hands its keys out: by bucket (the key's hashCode spread, modulo the table length,
    which grows as keys are added and is kept when the bundle is cleared), keys of one bucket in the
@@ -223,28 +282,15 @@ static int by_u64(const void *x, const void *y)
 static WChunk *order_rows(WMiniBatch *mb, WChunk *b)
 {
     if (mb->nkeys == 0 || b->nrows < 2) return b;
-    wcg_prepare(&mb->cg, b->nrows);
-    for (int r = 0; r < b->nrows; r++) {
-        bool added;
-        int gi = find_key(mb, b, r, mb->nkeys, mb->keys, &added);
-        if (added) {
-            uint32_t h = (uint32_t)wrow_hash(mb->tmp.buf, mb->tmp.len);
-            ((KeyRec *)mb->cg.groups)[gi].bucket = h ^ (h >> 16);
-        }
-        mb->cg.rows[r] = gi;
-    }
-    while ((int64_t)mb->cg.ngroups * 4 > mb->java_cap * 3) mb->java_cap *= 2;   /* load factor 0.75 */
-    KeyRec *keys = mb->cg.groups;
+    group_java(mb, b, mb->nkeys, mb->keys);
+    mb->java_cap = java_table_length(mb->java_cap, mb->cg.ngroups);
+    const KeyRec *keys = mb->cg.groups;
     bool sorted = true;
-    for (int gi = 0; gi < mb->cg.ngroups; gi++) {
-        keys[gi].bucket &= (uint32_t)(mb->java_cap - 1);
-        if (gi && keys[gi].bucket < keys[gi - 1].bucket) sorted = false;
-    }
+    uint32_t mask = (uint32_t)(mb->java_cap - 1);
+    for (int gi = 1; gi < mb->cg.ngroups && sorted; gi++)
+        if ((keys[gi].bucket & mask) < (keys[gi - 1].bucket & mask)) sorted = false;
     if (sorted) return b;
-    /* sort (bucket, row) pairs: stable by construction */
-    mb->order = wrealloc(mb->order, sizeof(uint64_t) * (size_t)b->nrows);
-    for (int r = 0; r < b->nrows; r++) mb->order[r] = (uint64_t)keys[mb->cg.rows[r]].bucket << 32 | (uint32_t)r;
-    qsort(mb->order, (size_t)b->nrows, sizeof(uint64_t), by_u64);
+    sort_by_bucket(mb, b->nrows, keys, mb->cg.rows, mb->java_cap);
     if (mb->ordered && mb->ordered->cap < b->nrows) {
         wchunk_free(mb->ordered);
         mb->ordered = NULL;
@@ -271,7 +317,15 @@ void wop_minibatch_flush(WOperator *op)
         WChunk *b = order_rows(mb, mb->bundle);
         switch (mb->mode) {
         case WMB_FOLD:
+            if (!mb->nout_keys) {
+                op->ops->process(op, 0, b);
+                break;
+            }
+            if (mb->store) wchunk_reset(mb->store);
+            mb->collecting = true;
             op->ops->process(op, 0, b);
+            mb->collecting = false;
+            emit_reordered(op);
             break;
         case WMB_COMPACT:
             wcg_prepare(&mb->cg, b->nrows);

@@ -40,7 +40,9 @@ typedef struct WMiniBatchSpec {
     int64_t size;                   /* table.exec.mini-batch.size (> 0): rows per bundle */
     int nkeys;                      /* the key columns of the input (the bundle's keys) */
     const int *keys;
-    int nout_keys;                  /* COMPACT: the output starts with this many key columns */
+    int nout_keys;                  /* COMPACT: the output starts with this many key columns;
+                                       FOLD: when > 0, the output of a flush is emitted in the order
+                                       of a fresh HashMap of these keys (the incremental aggregate) */
     bool generate_update_before;    /* COMPACT: -U(old) before +U(new) (the operator must emit -U) */
     bool emit_unchanged;            /* COMPACT: an unchanged result is emitted again (TTL on) */
 } WMiniBatchSpec;

@@ -233,6 +233,8 @@ static void minibatch_bundle(WPlanCtx *p, const WRel *r, WOperator *op)
         mb.mode = WMB_FOLD;
         mb.nkeys = r->nkeys;
         mb.keys = keys;
+        /* MiniBatchIncrementalGroupAggFunction emits through a HashMap of the final keys */
+        if (r->kind == WR_INCREMENTAL_GROUP_AGG) mb.nout_keys = r->nfinal_keys;
         break;
     }
     case WR_DEDUP:                          /* RowTime/ProcTimeMiniBatchDeduplicate...Function */
