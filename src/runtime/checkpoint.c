@@ -16,6 +16,7 @@
 #include "../state/timers.h"
 #include "../common/hash.h"
 #include "../common/arena.h"
+#include "../common/duration.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -90,7 +91,7 @@ struct WCkpt {
     int64_t tolerable;          /* execution.checkpointing.tolerable-failed-checkpoints */
     int64_t consecutive_failed; /* checkpoints failed (expired) since the last completed one */
     char *job_failure;          /* the tolerable failures were exceeded: the job fails with this */
-    int64_t test_delay_ms;      /* weir.exec.test.snapshot-delay: each lane sleeps before writing */
+    int64_t test_delay_ms;      /* WEIR_TEST_SNAPSHOT_DELAY (environment): each lane sleeps before writing */
     bool exactly_once, incremental, ignore_unclaimed;
     Retention retention;
     int num_retained;
@@ -273,12 +274,12 @@ static bool parse_kill(WCkpt *c, const char *v, WError *err)
     char what[64];
     long long n;
     if (sscanf(v, "%63[a-z-]:%lld", what, &n) != 2 || n < 1)
-        return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid value for weir.exec.test.kill-at: '%s'.", v);
+        return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid value for WEIR_TEST_KILL_AT: '%s'.", v);
     c->kill_n = n;
     if (!strcmp(what, "tick")) c->kill_at = KILL_TICK;
     else if (!strcmp(what, "before-metadata")) c->kill_at = KILL_BEFORE_META;
     else if (!strcmp(what, "after-metadata")) c->kill_at = KILL_AFTER_META;
-    else return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid value for weir.exec.test.kill-at: '%s'.", v);
+    else return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid value for WEIR_TEST_KILL_AT: '%s'.", v);
     return true;
 }
 
@@ -299,7 +300,10 @@ WCkpt *wckpt_new(const WOptions *o, const char *job_id, int parallelism, WError 
                       "Could not parse value '%s' for key 'execution.checkpointing.mode'.", mode);
     if (ok) ok = wopts_get_duration_ms(o, "execution.checkpointing.timeout", 600000, &c->timeout_ms, err);
     if (ok) ok = wopts_get_long(o, "execution.checkpointing.tolerable-failed-checkpoints", 0, &c->tolerable, err);
-    if (ok) ok = wopts_get_duration_ms(o, "weir.exec.test.snapshot-delay", 0, &c->test_delay_ms, err);
+    /* test hooks: only the environment of the weir process reaches them (tests/recovery), never a
+       SQL session or the gateway (a SET of any other key is accepted and has no effect, as in Flink) */
+    const char *delay = getenv("WEIR_TEST_SNAPSHOT_DELAY");
+    if (ok && delay && *delay) ok = wduration_parse(delay, &c->test_delay_ms, err);
     if (ok) ok = wopts_get_duration_ms(o, "execution.checkpointing.min-pause", 0, &c->min_pause_ms, err);
     int64_t nret = 1;
     const char *nk = wopts_get(o, "execution.checkpointing.num-retained") ? "execution.checkpointing.num-retained"
@@ -323,7 +327,7 @@ WCkpt *wckpt_new(const WOptions *o, const char *job_id, int parallelism, WError 
     const char *ik2 = wopts_get(o, "execution.savepoint.ignore-unclaimed-state") ? "execution.savepoint.ignore-unclaimed-state"
                                                                                   : "execution.savepoint.allow-non-restored-state";
     if (ok) ok = wopts_get_bool(o, ik2, false, &c->ignore_unclaimed, err);
-    if (ok) ok = parse_kill(c, wopts_get(o, "weir.exec.test.kill-at"), err);
+    if (ok) ok = parse_kill(c, getenv("WEIR_TEST_KILL_AT"), err);
     const char *dir = opt2(o, "execution.checkpointing.dir", "state.checkpoints.dir");
     if (dir && *dir) c->root = wstrdup(local_path(dir));
     const char *spe = wopts_get(o, "weir.exec.savepoint-at-end");
