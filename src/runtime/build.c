@@ -60,7 +60,12 @@ static void sink_process(WOperator *op, int input, const WChunk *in)
         if (s->collect.rows && !s->collect.rows(s->collect.ctx, in)) op->ctx->cancelled = true;
         return;
     }
-    if (!s->sink->write(s->sink, in, op->ctx->err)) return;
+    /* the NOT NULL enforcer: under ERROR the rows before the offending one are still written */
+    bool fail;
+    const WChunk *rows = wnotnull_apply(&s->not_null, in, &fail, op->ctx->err);
+    WError later;
+    werr_clear(&later);
+    if (rows) s->sink->write(s->sink, rows, fail ? &later : op->ctx->err);
 }
 
 static void sink_end(WOperator *op)
@@ -71,7 +76,24 @@ static void sink_end(WOperator *op)
 
 static void sink_watermark(WOperator *op, int64_t wm) { (void)op; (void)wm; }
 
-static const WOpOps SINK_OPS = {.process = sink_process, .watermark = sink_watermark, .end_input = sink_end};
+static void sink_metrics(WOperator *op, char *buf, size_t bufsz)
+{
+    SinkOp *s = (SinkOp *)op;
+    size_t len = strlen(buf);
+    if (s->not_null.drop && s->not_null.ncols && len < bufsz)
+        snprintf(buf + len, bufsz - len, "%snotNullDroppedRecords=%lld", len ? " " : "",
+                 (long long)s->not_null.dropped);
+}
+
+static void sink_destroy(WOperator *op)
+{
+    SinkOp *s = (SinkOp *)op;
+    wnotnull_free(&s->not_null);
+    free(s);
+}
+
+static const WOpOps SINK_OPS = {.process = sink_process, .watermark = sink_watermark, .end_input = sink_end,
+                                .destroy = sink_destroy, .metrics = sink_metrics};
 
 /* ---- table spec for connectors ---- */
 
@@ -351,6 +373,10 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
                                        0x8000 | ((unsigned)(h2 >> 48) & 0x3fff),
                                        (unsigned long long)(h2 & 0xffffffffffffULL));
             if (c->validate && !c->validate(sp, false, p->err)) { wop_free(&s->base); return NULL; }
+            if (!wnotnull_init(&s->not_null, r->out.n, r->out.types, r->out.names, p->config, p->err)) {
+                wop_free(&s->base);
+                return NULL;
+            }
             s->sink = c->open_sink(sp, p->err);
             if (!s->sink) { wop_free(&s->base); return NULL; }
             pthread_mutex_lock(&j->mu);

@@ -9,6 +9,7 @@
 #include "job.h"
 #include "checkpoint.h"
 #include "../connectors/connector.h"
+#include "../exec/constraint_enforcer.h"
 
 #include <pthread.h>
 #include <semaphore.h>
@@ -123,6 +124,7 @@ typedef struct SinkOp {
     WSink *sink;
     WCollect collect;
     bool is_collect;
+    WNotNullEnforcer not_null;      /* the sink table's NOT NULL columns (exec/constraint_enforcer.h) */
 } SinkOp;
 
 /* job.c */
