@@ -60,9 +60,9 @@ static void sink_process(WOperator *op, int input, const WChunk *in)
         if (s->collect.rows && !s->collect.rows(s->collect.ctx, in)) op->ctx->cancelled = true;
         return;
     }
-    /* the NOT NULL enforcer: under ERROR the rows before the offending one are still written */
+    /* the constraint enforcer: under ERROR the rows before the offending one are still written */
     bool fail;
-    const WChunk *rows = wnotnull_apply(&s->not_null, in, &fail, op->ctx->err);
+    const WChunk *rows = wsink_enforce(&s->enforcer, in, &fail, op->ctx->err);
     WError later;
     werr_clear(&later);
     if (rows) s->sink->write(s->sink, rows, fail ? &later : op->ctx->err);
@@ -80,15 +80,15 @@ static void sink_metrics(WOperator *op, char *buf, size_t bufsz)
 {
     SinkOp *s = (SinkOp *)op;
     size_t len = strlen(buf);
-    if (s->not_null.drop && s->not_null.ncols && len < bufsz)
+    if (s->enforcer.drop && s->enforcer.nnot_null && len < bufsz)
         snprintf(buf + len, bufsz - len, "%snotNullDroppedRecords=%lld", len ? " " : "",
-                 (long long)s->not_null.dropped);
+                 (long long)s->enforcer.dropped);
 }
 
 static void sink_destroy(WOperator *op)
 {
     SinkOp *s = (SinkOp *)op;
-    wnotnull_free(&s->not_null);
+    wsink_enforcer_free(&s->enforcer);
     free(s);
 }
 
@@ -373,7 +373,7 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
                                        0x8000 | ((unsigned)(h2 >> 48) & 0x3fff),
                                        (unsigned long long)(h2 & 0xffffffffffffULL));
             if (c->validate && !c->validate(sp, false, p->err)) { wop_free(&s->base); return NULL; }
-            if (!wnotnull_init(&s->not_null, r->out.n, r->out.types, r->out.names, p->config, p->err)) {
+            if (!wsink_enforcer_init(&s->enforcer, r->out.n, r->out.types, r->out.names, p->config, p->err)) {
                 wop_free(&s->base);
                 return NULL;
             }

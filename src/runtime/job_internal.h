@@ -124,7 +124,7 @@ typedef struct SinkOp {
     WSink *sink;
     WCollect collect;
     bool is_collect;
-    WNotNullEnforcer not_null;      /* the sink table's NOT NULL columns (exec/constraint_enforcer.h) */
+    WSinkEnforcer enforcer;         /* NOT NULL and length constraints of the sink table (exec/constraint_enforcer.h) */
 } SinkOp;
 
 /* job.c */
