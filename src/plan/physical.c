@@ -564,6 +564,11 @@ static WRel *window_rank_rule(WPlanCtx *p, WRel *r)
         if (r->keys[i] == we) ke = i;
     }
     if (ks < 0 || ke < 0) return NULL;
+    /* Flink 2.3's WindowRank ranks by ROW_NUMBER only (rank_func: 0 ROW_NUMBER, 1 RANK, 2 DENSE_RANK) */
+    if (r->kind == WR_RANK && r->rank_func != 0)
+        return fail(p, WEXC_TABLE, r->rank_func == 1
+            ? "RANK() function is not supported on Window TopN currently, only ROW_NUMBER() is supported."
+            : "DENSE_RANK() function is not supported on Window TopN currently, only ROW_NUMBER() is supported.");
     WRel *w = wa_memdup(p->arena, r, sizeof *r);
     w->kind = WR_WINDOW_RANK;
     copy_window_spec(w, r->inputs[0]);
@@ -597,6 +602,7 @@ static WRel *apply_window_rules(WPlanCtx *p, WRel *r)
     if (r->kind == WR_RANK || r->kind == WR_DEDUP) {
         WRel *x = window_rank_rule(p, r);
         if (x) return x;
+        if (p->err && p->err->set) return NULL;
     }
     return r;
 }
