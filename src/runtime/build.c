@@ -185,7 +185,10 @@ static WWindowDef window_def(Lane *L, const WRel *r, const WRel *in)
         d.start_col = r->win_start_col;
         d.end_col = r->win_end_col;
     }
-    d.time_is_ltz = in->out.types[r->win_time_col]->id == WT_TIMESTAMP_LTZ;
+    /* the plan reader refuses out-of-range indexes (plan_reader_check.c); never index past the row */
+    assert(r->win_time_col < in->out.n || r->kind == WR_GLOBAL_WINDOW_AGG);
+    d.time_is_ltz = r->win_time_col >= 0 && r->win_time_col < in->out.n &&
+                    in->out.types[r->win_time_col]->id == WT_TIMESTAMP_LTZ;
     d.tz = L->ctx.cast.tz;
     return d;
 }
