@@ -5,6 +5,7 @@
  * once per lane and root. May call exec/, connectors/, state/ through exec, types/, common/.
  */
 #include "job_internal.h"
+#include "final_rows.h"
 #include "../exec/calc.h"
 #include "../exec/correlate.h"
 #include "../exec/watermark.h"
@@ -59,18 +60,34 @@ static void sink_process(WOperator *op, int input, const WChunk *in)
         if (s->collect.rows && !s->collect.rows(s->collect.ctx, in)) op->ctx->cancelled = true;
         return;
     }
+    if (s->final) { wfinal_apply(s->final, in); return; }
     if (!s->sink->write(s->sink, in, op->ctx->err)) return;
+}
+
+static bool sink_write_final(void *ctx, const WChunk *c)
+{
+    SinkOp *s = ctx;
+    return s->sink->write(s->sink, c, s->base.ctx->err);
 }
 
 static void sink_end(WOperator *op)
 {
     SinkOp *s = (SinkOp *)op;
+    if (s->final && !op->ctx->err->set && !wfinal_flush(s->final, sink_write_final, s)) return;
     if (!s->is_collect && s->sink->finish) s->sink->finish(s->sink, op->ctx->err);
 }
 
 static void sink_watermark(WOperator *op, int64_t wm) { (void)op; (void)wm; }
 
-static const WOpOps SINK_OPS = {.process = sink_process, .watermark = sink_watermark, .end_input = sink_end};
+static void sink_destroy(WOperator *op)
+{
+    SinkOp *s = (SinkOp *)op;
+    wfinal_free(s->final);
+    free(s);
+}
+
+static const WOpOps SINK_OPS = {.process = sink_process, .watermark = sink_watermark, .end_input = sink_end,
+                                .destroy = sink_destroy};
 
 /* ---- table spec for connectors ---- */
 
@@ -293,6 +310,7 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
             if (c->validate && !c->validate(sp, false, p->err)) { wop_free(&s->base); return NULL; }
             s->sink = c->open_sink(sp, p->err);
             if (!s->sink) { wop_free(&s->base); return NULL; }
+            if (r->sink_final_rows) s->final = wfinal_new(r->out.n, r->out.types);
             pthread_mutex_lock(&j->mu);
             if (j->nsinks == j->cap_sinks) {
                 j->cap_sinks = j->cap_sinks ? j->cap_sinks * 2 : 4;
