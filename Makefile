@@ -78,7 +78,7 @@ $(TSAN_DIR)/weir: $(TSAN_OBJ)
 # (tests/cluster/lib.sh). Not part of `make test` (a second full build).
 tsan: deps $(TSAN_DIR)/weir
 	@fails=0; for t in tests/cluster/*.sh; do case "$$(basename $$t)" in lib.sh|setup.sh) continue;; esac; \
-	  if BUILD=$(TSAN_DIR) TSAN_OPTIONS="$${TSAN_OPTIONS:-halt_on_error=0 second_deadlock_stack=1}" \
+	  if BUILD=$(CURDIR)/$(TSAN_DIR) TSAN_OPTIONS="$${TSAN_OPTIONS:-halt_on_error=0 second_deadlock_stack=1}" \
 	     timeout $${CLUSTER_TEST_TIMEOUT:-600} bash $$t > $(TSAN_DIR)/$$(basename $$t .sh).log 2>&1; then \
 	    echo "PASS tsan $$(basename $$t .sh)"; \
 	  else st=$$?; [ $$st = 77 ] && echo "SKIP tsan $$(basename $$t .sh)" || { echo "FAIL tsan $$(basename $$t .sh) (see $(TSAN_DIR)/$$(basename $$t .sh).log)"; fails=$$((fails+1)); }; fi; \

@@ -49,7 +49,7 @@ typedef struct WExecCtx {
     WCastCtx cast;
     const WOptions *config;
     int64_t start_ms;               /* job start (wall clock, ms) */
-    volatile bool cancelled;
+    bool cancelled;                 /* set from other threads: wexec_cancel / wexec_cancelled */
     int chunk_rows;                 /* preferred chunk size */
     int max_parallelism;            /* key groups (pipeline.max-parallelism or Flink's default) */
     WClockFn clock;                 /* processing-time clock for TTL and proctime (NULL = wall) */
@@ -68,6 +68,9 @@ WStateBackend *wexec_new_backend(WExecCtx *ctx, const char *operator_name);
 /* A timer service for one operator instance (wtimers_new), registered for checkpoints like
    wexec_new_backend's backends; the operator owns and frees it. */
 WTimerService *wexec_new_timers(WExecCtx *ctx, const char *operator_name);
+/* Cancel the job this context runs (any thread); whether it was cancelled. */
+static inline void wexec_cancel(WExecCtx *ctx) { __atomic_store_n(&ctx->cancelled, true, __ATOMIC_RELEASE); }
+static inline bool wexec_cancelled(const WExecCtx *ctx) { return __atomic_load_n(&ctx->cancelled, __ATOMIC_ACQUIRE); }
 /* Processing time now (ms) from the job clock. */
 int64_t wexec_now(const WExecCtx *ctx);
 

@@ -281,6 +281,7 @@ bool rd_check_node(Rd *r, WRel *x)
         /* their readers check their own indexes (plan_reader_nodes.c); the kept input columns */
         if (x->kind == WR_OVER_AGG && !indexes_ok(r, "overSpec.partition.fields", x->keys, x->nkeys, is->n)) return false;
         if (x->kind == WR_OVER_AGG && !indexes_ok(r, "overSpec.groups.orderBy.fields", x->sort_cols, x->nsort, is->n)) return false;
+        if (x->kind == WR_OVER_AGG && !aggs_ok(r, "overSpec.groups.aggCalls", x, is->n)) return false;
         if (x->kind == WR_OVER_AGG && (x->out.n < is->n || !columns_ok(r, x, 0, is, 0, is->n)))
             return x->out.n < is->n ? width_ok(r, x, is->n) : false;
         return true;

@@ -57,7 +57,7 @@ static void sink_process(WOperator *op, int input, const WChunk *in)
     SinkOp *s = (SinkOp *)op;
     (void)input;
     if (s->is_collect) {
-        if (s->collect.rows && !s->collect.rows(s->collect.ctx, in)) op->ctx->cancelled = true;
+        if (s->collect.rows && !s->collect.rows(s->collect.ctx, in)) wexec_cancel(op->ctx);
         return;
     }
     if (s->final) { wfinal_apply(s->final, in); return; }

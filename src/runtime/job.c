@@ -566,7 +566,7 @@ static int lane_pump(Lane *L)
             }
         }
         lane_fail(L);
-        if (L->err.set || L->ctx.cancelled || job_failed(j)) return 0;
+        if (L->err.set || wexec_cancelled(&L->ctx) || job_failed(j)) return 0;
         if (!more) source_ended(L, s);
         else active++;
     }
@@ -788,7 +788,7 @@ static void *lane_main(void *arg)
     WJob *j = L->job;
     worker_acquire(j);
     int active = L->nsrc;
-    while (!job_failed(j) && !L->ctx.cancelled && !j->ctx.cancelled) {
+    while (!job_failed(j) && !wexec_cancelled(&L->ctx) && !wexec_cancelled(&j->ctx)) {
         bool progress = false;
         lane_publish(L, false);
         ck_step(L);
@@ -834,10 +834,10 @@ bool wjob_run(WJob *j)
     for (int l = 0; l < j->nlanes; l++) lane_publish(&j->lanes[l], true);     /* before any lane runs */
     if (j->nlanes == 1) {
         Lane *L = &j->lanes[0];
-        L->ctx.cancelled = false;
+        __atomic_store_n(&L->ctx.cancelled, false, __ATOMIC_RELAXED);
         int active = L->nsrc;
         /* under stop-at-end the lane goes on until the savepoint has stopped the job */
-        while ((active > 0 || j->stop_at_end) && !L->err.set && !L->ctx.cancelled && !j->ctx.cancelled &&
+        while ((active > 0 || j->stop_at_end) && !L->err.set && !wexec_cancelled(&L->ctx) && !wexec_cancelled(&j->ctx) &&
                !job_failed(j)) {
             if (active > 0) active = lane_pump(L);
             ck_step(L);         /* checkpoints at chunk boundaries */
@@ -886,7 +886,7 @@ bool wjob_run(WJob *j)
     }
     /* checkpoints: the final checkpoint or savepoint, sink commits, retention */
     if (j->ck) {
-        bool ok = !j->err.set && !j->ctx.cancelled;
+        bool ok = !j->err.set && !wexec_cancelled(&j->ctx);
         WError e;
         werr_clear(&e);
         if (!wckpt_finish(j->ck, j->ckv, j->nlanes, ok, j->sim_step ? j->sim_now : 0, &e) && !j->err.set) j->err = e;
@@ -896,8 +896,8 @@ bool wjob_run(WJob *j)
 
 void wjob_cancel(WJob *j)
 {
-    j->ctx.cancelled = true;
-    for (int l = 0; l < j->nlanes; l++) j->lanes[l].ctx.cancelled = true;
+    wexec_cancel(&j->ctx);
+    for (int l = 0; l < j->nlanes; l++) wexec_cancel(&j->lanes[l].ctx);
 }
 
 void wjob_free(WJob *j)
