@@ -1336,6 +1336,12 @@ static WRel *plan_sink(WPlanCtx *p, WRel *s)
 {
     WRel *in = s->inputs[0];
     if (!s->sink_table || in->changelog == WCM_INSERT) return s;
+    if (wplan_is_batch(p)) {
+        /* Flink's batch plans are insert-only (a batch GROUP BY writes each group once): every
+           sink takes the final rows, whatever changes it could consume */
+        s->sink_final_rows = true;
+        return s;
+    }
     if (!sink_accepts_updates(s->sink_table)) {
         werr_set(p->err, WEXC_TABLE,
                  "Table sink '%s' doesn't support consuming update and delete changes which is produced by node %s",
@@ -1481,6 +1487,7 @@ static void require_ub(WPlanCtx *p, WRel *root)
     if (root->kind == WR_SINK) {
         top = root->inputs[0];
         if (!root->sink_table) try_ua = p->explain;
+        else if (root->sink_final_rows) try_ua = false;     /* final rows: retractions applied */
         else if (sink_mode(root->sink_table) & WCM_UPDATE_BEFORE) try_ua = false;
         else try_ua = !(top->kind == WR_SINK_MATERIALIZER);
         root->generate_update_before = !try_ua;

@@ -5,6 +5,7 @@
  * once per lane and root. May call exec/, connectors/, state/ through exec, types/, common/.
  */
 #include "job_internal.h"
+#include "final_rows.h"
 #include "../exec/calc.h"
 #include "../exec/correlate.h"
 #include "../exec/watermark.h"
@@ -56,21 +57,37 @@ static void sink_process(WOperator *op, int input, const WChunk *in)
     SinkOp *s = (SinkOp *)op;
     (void)input;
     if (s->is_collect) {
-        if (s->collect.rows && !s->collect.rows(s->collect.ctx, in)) op->ctx->cancelled = true;
+        if (s->collect.rows && !s->collect.rows(s->collect.ctx, in)) wexec_cancel(op->ctx);
         return;
     }
+    if (s->final) { wfinal_apply(s->final, in); return; }
     if (!s->sink->write(s->sink, in, op->ctx->err)) return;
+}
+
+static bool sink_write_final(void *ctx, const WChunk *c)
+{
+    SinkOp *s = ctx;
+    return s->sink->write(s->sink, c, s->base.ctx->err);
 }
 
 static void sink_end(WOperator *op)
 {
     SinkOp *s = (SinkOp *)op;
+    if (s->final && !op->ctx->err->set && !wfinal_flush(s->final, sink_write_final, s)) return;
     if (!s->is_collect && s->sink->finish) s->sink->finish(s->sink, op->ctx->err);
 }
 
 static void sink_watermark(WOperator *op, int64_t wm) { (void)op; (void)wm; }
 
-static const WOpOps SINK_OPS = {.process = sink_process, .watermark = sink_watermark, .end_input = sink_end};
+static void sink_destroy(WOperator *op)
+{
+    SinkOp *s = (SinkOp *)op;
+    wfinal_free(s->final);
+    free(s);
+}
+
+static const WOpOps SINK_OPS = {.process = sink_process, .watermark = sink_watermark, .end_input = sink_end,
+                                .destroy = sink_destroy};
 
 /* ---- table spec for connectors ---- */
 
@@ -185,7 +202,10 @@ static WWindowDef window_def(Lane *L, const WRel *r, const WRel *in)
         d.start_col = r->win_start_col;
         d.end_col = r->win_end_col;
     }
-    d.time_is_ltz = in->out.types[r->win_time_col]->id == WT_TIMESTAMP_LTZ;
+    /* the plan reader refuses out-of-range indexes (plan_reader_check.c); never index past the row */
+    assert(r->win_time_col < in->out.n || r->kind == WR_GLOBAL_WINDOW_AGG);
+    d.time_is_ltz = r->win_time_col >= 0 && r->win_time_col < in->out.n &&
+                    in->out.types[r->win_time_col]->id == WT_TIMESTAMP_LTZ;
     d.tz = L->ctx.cast.tz;
     return d;
 }
@@ -290,6 +310,7 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
             if (c->validate && !c->validate(sp, false, p->err)) { wop_free(&s->base); return NULL; }
             s->sink = c->open_sink(sp, p->err);
             if (!s->sink) { wop_free(&s->base); return NULL; }
+            if (r->sink_final_rows) s->final = wfinal_new(r->out.n, r->out.types);
             pthread_mutex_lock(&j->mu);
             if (j->nsinks == j->cap_sinks) {
                 j->cap_sinks = j->cap_sinks ? j->cap_sinks * 2 : 4;
