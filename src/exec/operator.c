@@ -1,5 +1,6 @@
 /* operator.c — framework part of operators: wiring, watermark merge, end of input. */
 #include "operator.h"
+#include "minibatch.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -57,6 +58,7 @@ void wop_free(WOperator *op)
         pthread_mutex_destroy(&op->published->mu);
         free(op->published);
     }
+    wmb_free(op);
     if (op->ops->destroy) op->ops->destroy(op);
     else free(op);
 }
@@ -65,12 +67,14 @@ void wop_push(WOperator *op, int input, const WChunk *in)
 {
     if (op->ctx->err->set || in->nrows == 0) return;
     PUBLISH(op->rows_in, op->rows_in + in->nrows);
-    op->ops->process(op, input, in);
+    if (op->mb) wmb_add(op, in);
+    else op->ops->process(op, input, in);
 }
 
 void wop_emit(WOperator *op, const WChunk *c)
 {
     if (c->nrows == 0) return;
+    if (op->mb && wmb_collect(op, c)) return;
     PUBLISH(op->rows_out, op->rows_out + c->nrows);
     for (int i = 0; i < op->nouts; i++) wop_push(op->outs[i].op, op->outs[i].input, c);
 }
@@ -98,14 +102,19 @@ static int64_t min_watermark(const WOperator *op)
     return m;
 }
 
+/* The combined watermark advanced to m: a mini-batch boundary first processes the bundle. */
+static void deliver_watermark(WOperator *op, int64_t m)
+{
+    PUBLISH(op->wm, m);
+    if (op->mb) wop_minibatch_flush(op);
+    if (op->ops->watermark) op->ops->watermark(op, m);
+    else wop_emit_watermark(op, m);
+}
+
 static void advance_watermark(WOperator *op)
 {
     int64_t m = min_watermark(op);
-    if (m > op->wm) {
-        PUBLISH(op->wm, m);
-        if (op->ops->watermark) op->ops->watermark(op, m);
-        else wop_emit_watermark(op, m);
-    }
+    if (m > op->wm) deliver_watermark(op, m);
 }
 
 void wop_input_idle(WOperator *op, int input, bool idle)
@@ -128,12 +137,7 @@ void wop_input_watermark(WOperator *op, int input, int64_t wm)
     if (op->ctx->err->set) return;
     if (wm <= op->input_wm[input]) return;
     op->input_wm[input] = wm;
-    int64_t m = min_watermark(op);
-    if (m > op->wm) {
-        PUBLISH(op->wm, m);
-        if (op->ops->watermark) op->ops->watermark(op, m);
-        else wop_emit_watermark(op, m);
-    }
+    advance_watermark(op);
 }
 
 void wop_input_end(WOperator *op, int input)
@@ -144,6 +148,7 @@ void wop_input_end(WOperator *op, int input)
     if (op->ended < op->ninputs) return;
     if (op->ctx->err->set) return;
     PUBLISH(op->finished, true);
+    if (op->mb) wop_minibatch_flush(op);
     if (op->ops->end_input) op->ops->end_input(op);
     else wop_emit_end(op);
 }

@@ -82,6 +82,8 @@ typedef struct WOpOps {
     void (*destroy)(WOperator *op);
     /* Append "name: value" metric lines (state sizes etc.) for reports; optional. */
     void (*metrics)(WOperator *op, char *buf, size_t bufsz);
+    /* Processing-time timer: the runtime calls it between chunks (the MiniBatchAssigner); optional. */
+    void (*tick)(WOperator *op);
 } WOpOps;
 
 typedef struct WOpOut {
@@ -113,6 +115,7 @@ struct WOperator {
     int64_t late_dropped;           /* numLateRecordsDropped */
     bool finished;
     struct WOpPublished *published; /* the metrics text, published by the lane (wop_publish_metrics) */
+    struct WMiniBatch *mb;          /* mini-batch bundle (minibatch.h), NULL = rows are processed at once */
 };
 
 /* A late record dropped (numLateRecordsDropped). */

@@ -16,6 +16,7 @@
 #include "../state/timers.h"
 #include "../common/hash.h"
 #include "../common/arena.h"
+#include "../common/duration.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -90,9 +91,9 @@ struct WCkpt {
     int64_t tolerable;          /* execution.checkpointing.tolerable-failed-checkpoints */
     int64_t consecutive_failed; /* checkpoints failed (expired) since the last completed one */
     char *job_failure;          /* the tolerable failures were exceeded: the job fails with this */
-    int64_t test_delay_ms;      /* weir.exec.test.snapshot-delay: each lane sleeps before writing */
-    int nfail_ids;              /* weir.exec.test.fail-checkpoints: checkpoint ids whose state write */
-    int64_t fail_ids[32];       /* fails as on a full disk (ENOSPC), for the tolerance tests */
+    int64_t test_delay_ms;      /* WEIR_TEST_SNAPSHOT_DELAY (environment): each lane sleeps before writing */
+    int nfail_ids;              /* WEIR_TEST_FAIL_CHECKPOINTS (environment): checkpoint ids whose state */
+    int64_t fail_ids[32];       /* write fails as on a full disk (ENOSPC), for the tolerance tests */
     bool exactly_once, incremental, ignore_unclaimed;
     Retention retention;
     int num_retained;
@@ -269,7 +270,8 @@ static bool meta_read(const char *dir, Meta **out, WError *err)
 
 /* ------------------------------------------------------------------------------ options */
 
-/* weir.exec.test.fail-checkpoints = '2,3,7': the state writes of these checkpoints fail */
+/* WEIR_TEST_FAIL_CHECKPOINTS=2,3,7 (an environment variable of the weir process, for tests only):
+   the state writes of these checkpoints fail */
 static bool parse_fail_ids(WCkpt *c, const char *v, WError *err)
 {
     if (!v) return true;
@@ -279,7 +281,7 @@ static bool parse_fail_ids(WCkpt *c, const char *v, WError *err)
         long long id = strtoll(p, &end, 10);
         if (end == p || id < 1 || c->nfail_ids == (int)(sizeof c->fail_ids / sizeof c->fail_ids[0]) ||
             (*end && *end != ','))
-            return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid value for weir.exec.test.fail-checkpoints: '%s'.", v);
+            return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid value for WEIR_TEST_FAIL_CHECKPOINTS: '%s'.", v);
         c->fail_ids[c->nfail_ids++] = id;
         p = *end ? end + 1 : end;
     }
@@ -292,12 +294,12 @@ static bool parse_kill(WCkpt *c, const char *v, WError *err)
     char what[64];
     long long n;
     if (sscanf(v, "%63[a-z-]:%lld", what, &n) != 2 || n < 1)
-        return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid value for weir.exec.test.kill-at: '%s'.", v);
+        return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid value for WEIR_TEST_KILL_AT: '%s'.", v);
     c->kill_n = n;
     if (!strcmp(what, "tick")) c->kill_at = KILL_TICK;
     else if (!strcmp(what, "before-metadata")) c->kill_at = KILL_BEFORE_META;
     else if (!strcmp(what, "after-metadata")) c->kill_at = KILL_AFTER_META;
-    else return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid value for weir.exec.test.kill-at: '%s'.", v);
+    else return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid value for WEIR_TEST_KILL_AT: '%s'.", v);
     return true;
 }
 
@@ -318,7 +320,10 @@ WCkpt *wckpt_new(const WOptions *o, const char *job_id, int parallelism, WError 
                       "Could not parse value '%s' for key 'execution.checkpointing.mode'.", mode);
     if (ok) ok = wopts_get_duration_ms(o, "execution.checkpointing.timeout", 600000, &c->timeout_ms, err);
     if (ok) ok = wopts_get_long(o, "execution.checkpointing.tolerable-failed-checkpoints", 0, &c->tolerable, err);
-    if (ok) ok = wopts_get_duration_ms(o, "weir.exec.test.snapshot-delay", 0, &c->test_delay_ms, err);
+    /* test hooks: only the environment of the weir process reaches them (tests/recovery), never a
+       SQL session or the gateway (a SET of any other key is accepted and has no effect, as in Flink) */
+    const char *delay = getenv("WEIR_TEST_SNAPSHOT_DELAY");
+    if (ok && delay && *delay) ok = wduration_parse(delay, &c->test_delay_ms, err);
     if (ok) ok = wopts_get_duration_ms(o, "execution.checkpointing.min-pause", 0, &c->min_pause_ms, err);
     int64_t nret = 1;
     const char *nk = wopts_get(o, "execution.checkpointing.num-retained") ? "execution.checkpointing.num-retained"
@@ -342,8 +347,8 @@ WCkpt *wckpt_new(const WOptions *o, const char *job_id, int parallelism, WError 
     const char *ik2 = wopts_get(o, "execution.savepoint.ignore-unclaimed-state") ? "execution.savepoint.ignore-unclaimed-state"
                                                                                   : "execution.savepoint.allow-non-restored-state";
     if (ok) ok = wopts_get_bool(o, ik2, false, &c->ignore_unclaimed, err);
-    if (ok) ok = parse_kill(c, wopts_get(o, "weir.exec.test.kill-at"), err);
-    if (ok) ok = parse_fail_ids(c, wopts_get(o, "weir.exec.test.fail-checkpoints"), err);
+    if (ok) ok = parse_kill(c, getenv("WEIR_TEST_KILL_AT"), err);
+    if (ok) ok = parse_fail_ids(c, getenv("WEIR_TEST_FAIL_CHECKPOINTS"), err);
     const char *dir = opt2(o, "execution.checkpointing.dir", "state.checkpoints.dir");
     if (dir && *dir) c->root = wstrdup(local_path(dir));
     const char *spe = wopts_get(o, "weir.exec.savepoint-at-end");
@@ -922,7 +927,7 @@ static bool lane_snapshot(WCkpt *c, WCkptLane *L, int64_t id, bool savepoint, co
     bool ok = wsnap_mkdirs(dir, err);
     for (int i = 0; ok && !savepoint && i < c->nfail_ids; i++)
         if (c->fail_ids[i] == id)
-            ok = werr_set(err, WEXC_IO, "Cannot write '%s': %s (weir.exec.test.fail-checkpoints)", dir, strerror(ENOSPC));
+            ok = werr_set(err, WEXC_IO, "Cannot write '%s': %s (WEIR_TEST_FAIL_CHECKPOINTS)", dir, strerror(ENOSPC));
     ok = ok && write_lane(c, L, id, dir, &meta, &dirs, &full, &inc, &inc_any, err);
     int64_t sync = mono_us() - t0;
     pthread_mutex_lock(&c->mu);

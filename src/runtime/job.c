@@ -7,6 +7,7 @@
 
 #include "../common/hash.h"
 #include "../types/row.h"
+#include "../exec/minibatch.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -527,6 +528,25 @@ static bool pump_values(Lane *L, SourceSlot *s)
     return s->values_next < r->nrows;
 }
 
+/* Processing-time timers of the lane's operators (the MiniBatchAssigner's interval). */
+static void lane_tick(Lane *L)
+{
+    for (int i = 0; i < L->nbuilt && !L->err.set; i++) {
+        WOperator *op = L->built[i].op;
+        if (op->ops->tick) op->ops->tick(op);
+    }
+}
+
+/* Mini-batch: process the bundles of the lane's operators that feed rel r (up to the exchanges
+   before it), upstream first, so that what they hold leaves before a checkpoint barrier does. */
+static void lane_flush_bundles(Lane *L, const WRel *r, int depth)
+{
+    if (depth > 2000 || r->kind == WR_EXCHANGE) return;
+    for (int i = 0; i < r->ninputs; i++) lane_flush_bundles(L, r->inputs[i], depth + 1);
+    for (int i = 0; i < L->nbuilt; i++)
+        if (L->built[i].rel == r && L->built[i].op->mb) wop_minibatch_flush(L->built[i].op);
+}
+
 /* One round over the lane's sources; returns the number still active. */
 static int lane_pump(Lane *L)
 {
@@ -569,6 +589,10 @@ static int lane_pump(Lane *L)
         if (L->err.set || wexec_cancelled(&L->ctx) || job_failed(j)) return 0;
         if (!more) source_ended(L, s);
         else active++;
+    }
+    if (!L->ck_id && !L->stop_wait) {
+        lane_tick(L);
+        lane_fail(L);
     }
     return active;
 }
@@ -666,6 +690,7 @@ static void ck_step(Lane *L)
         for (int d = 0; d < j->exch_ndeps[x]; d++) up = up && ck_aligned(L->recv[j->exch_deps[x][d]]);
         if (!up) { ready = false; continue; }
         L->ck_sent[x] = true;
+        lane_flush_bundles(L, j->exch[x]->inputs[0], 0);
         for (int t = 0; t < j->nlanes; t++) {
             if (t == L->index) ck_barrier(L, L->recv[x], L->index, L->ck_id);
             else lane_send(L, t, MSG_BARRIER, x, L->ck_id, NULL);
@@ -674,6 +699,10 @@ static void ck_step(Lane *L)
     if (!ready) return;
     for (int x = 0; x < j->nexch; x++) if (!ck_aligned(L->recv[x])) return;
     int64_t id = L->ck_id;
+    for (int i = 0; i < L->nbuilt; i++)         /* Flink's prepareSnapshotPreBarrier */
+        if (L->built[i].op->mb) wop_minibatch_flush(L->built[i].op);
+    lane_fail(L);
+    if (L->err.set) return;
     if (!wckpt_lane_snapshot(j->ck, &j->ckv[L->index], id, now_us() - L->ck_start_us, j->sim_step ? j->sim_now : 0,
                              &L->err)) {
         lane_fail(L);

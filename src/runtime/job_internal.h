@@ -9,6 +9,7 @@
 #include "job.h"
 #include "checkpoint.h"
 #include "../connectors/connector.h"
+#include "../exec/constraint_enforcer.h"
 
 #include <pthread.h>
 #include <semaphore.h>
@@ -125,6 +126,7 @@ typedef struct SinkOp {
     WCollect collect;
     bool is_collect;
     struct WFinalRows *final;   /* batch over an updating input: final rows written at the end */
+    WSinkEnforcer enforcer;         /* NOT NULL and length constraints of the sink table (exec/constraint_enforcer.h) */
 } SinkOp;
 
 /* job.c */

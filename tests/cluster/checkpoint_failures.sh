@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # checkpoint_failures.sh — checkpoint write errors count against
 # execution.checkpointing.tolerable-failed-checkpoints, as in Flink (issue 19: a full disk failed
-# the job at the first error). The test fault hook weir.exec.test.fail-checkpoints makes the state
-# writes of the listed checkpoints fail with ENOSPC. With a tolerance of 2, two consecutive failed
+# the job at the first error). The test fault hook WEIR_TEST_FAIL_CHECKPOINTS (an environment variable
+# of the cluster daemon, out of users' reach) makes the state writes of the listed checkpoints of
+# every job fail with ENOSPC. With a tolerance of 2, two consecutive failed
 # checkpoints are declined (listed as FAILED with the write error) and the job goes on RUNNING and
 # completes later checkpoints; with the default tolerance 0 the first failure fails the job with
 # Flink's "Exceeded checkpoint tolerable failure threshold." Bounded: about 10 s.
@@ -11,6 +12,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 need_tools curl jq
 cluster_setup "taskmanager.numberOfTaskSlots: 4"
 W="$TMPD/work"
+export WEIR_TEST_FAIL_CHECKPOINTS=2,3
 cluster_start
 
 job() { # name, tolerance (empty = default)
@@ -20,7 +22,6 @@ CREATE TABLE gen (k INT, v INT) WITH ('connector' = 'datagen', 'rows-per-second'
 CREATE TABLE sink (k INT, total BIGINT) WITH ('connector' = 'blackhole');
 SET 'execution.checkpointing.interval' = '200 ms';
 SET 'execution.checkpointing.dir' = 'file://$W/chk-$1';
-SET 'weir.exec.test.fail-checkpoints' = '2,3';
 ${2:+SET 'execution.checkpointing.tolerable-failed-checkpoints' = '$2';}
 SET 'pipeline.name' = '$1';
 INSERT INTO sink SELECT k, CAST(SUM(v) AS BIGINT) FROM gen GROUP BY k;
