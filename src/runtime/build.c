@@ -5,6 +5,7 @@
  * once per lane and root. May call exec/, connectors/, state/ through exec, types/, common/.
  */
 #include "job_internal.h"
+#include "final_rows.h"
 #include "../exec/calc.h"
 #include "../exec/correlate.h"
 #include "../exec/watermark.h"
@@ -57,7 +58,7 @@ static void sink_process(WOperator *op, int input, const WChunk *in)
     SinkOp *s = (SinkOp *)op;
     (void)input;
     if (s->is_collect) {
-        if (s->collect.rows && !s->collect.rows(s->collect.ctx, in)) op->ctx->cancelled = true;
+        if (s->collect.rows && !s->collect.rows(s->collect.ctx, in)) wexec_cancel(op->ctx);
         return;
     }
     /* the constraint enforcer: under ERROR the rows before the offending one are still written */
@@ -65,12 +66,21 @@ static void sink_process(WOperator *op, int input, const WChunk *in)
     const WChunk *rows = wsink_enforce(&s->enforcer, in, &fail, op->ctx->err);
     WError later;
     werr_clear(&later);
-    if (rows) s->sink->write(s->sink, rows, fail ? &later : op->ctx->err);
+    if (!rows) return;
+    if (s->final) wfinal_apply(s->final, rows);     /* batch over an updating input: at the end */
+    else s->sink->write(s->sink, rows, fail ? &later : op->ctx->err);
+}
+
+static bool sink_write_final(void *ctx, const WChunk *c)
+{
+    SinkOp *s = ctx;
+    return s->sink->write(s->sink, c, s->base.ctx->err);
 }
 
 static void sink_end(WOperator *op)
 {
     SinkOp *s = (SinkOp *)op;
+    if (s->final && !op->ctx->err->set && !wfinal_flush(s->final, sink_write_final, s)) return;
     if (!s->is_collect && s->sink->finish) s->sink->finish(s->sink, op->ctx->err);
 }
 
@@ -88,6 +98,7 @@ static void sink_metrics(WOperator *op, char *buf, size_t bufsz)
 static void sink_destroy(WOperator *op)
 {
     SinkOp *s = (SinkOp *)op;
+    wfinal_free(s->final);
     wsink_enforcer_free(&s->enforcer);
     free(s);
 }
@@ -208,7 +219,10 @@ static WWindowDef window_def(Lane *L, const WRel *r, const WRel *in)
         d.start_col = r->win_start_col;
         d.end_col = r->win_end_col;
     }
-    d.time_is_ltz = in->out.types[r->win_time_col]->id == WT_TIMESTAMP_LTZ;
+    /* the plan reader refuses out-of-range indexes (plan_reader_check.c); never index past the row */
+    assert(r->win_time_col < in->out.n || r->kind == WR_GLOBAL_WINDOW_AGG);
+    d.time_is_ltz = r->win_time_col >= 0 && r->win_time_col < in->out.n &&
+                    in->out.types[r->win_time_col]->id == WT_TIMESTAMP_LTZ;
     d.tz = L->ctx.cast.tz;
     return d;
 }
@@ -379,6 +393,7 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
             }
             s->sink = c->open_sink(sp, p->err);
             if (!s->sink) { wop_free(&s->base); return NULL; }
+            if (r->sink_final_rows) s->final = wfinal_new(r->out.n, r->out.types);
             pthread_mutex_lock(&j->mu);
             if (j->nsinks == j->cap_sinks) {
                 j->cap_sinks = j->cap_sinks ? j->cap_sinks * 2 : 4;

@@ -586,7 +586,7 @@ static int lane_pump(Lane *L)
             }
         }
         lane_fail(L);
-        if (L->err.set || L->ctx.cancelled || job_failed(j)) return 0;
+        if (L->err.set || wexec_cancelled(&L->ctx) || job_failed(j)) return 0;
         if (!more) source_ended(L, s);
         else active++;
     }
@@ -799,14 +799,27 @@ static bool ck_setup(WJob *j, WError *perr)
     return true;
 }
 
+/* Publish the metrics text of every operator of lane L (exec/operator.h: state sizes are read
+   by the thread running the lane only). `force`: now; else at most every 100 ms. */
+static void lane_publish(Lane *L, bool force)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    int64_t now = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    if (!force && now - L->published_ms < 100) return;
+    L->published_ms = now;
+    for (int i = 0; i < L->nbuilt; i++) wop_publish_metrics(L->built[i].op);
+}
+
 static void *lane_main(void *arg)
 {
     Lane *L = arg;
     WJob *j = L->job;
     worker_acquire(j);
     int active = L->nsrc;
-    while (!job_failed(j) && !L->ctx.cancelled && !j->ctx.cancelled) {
+    while (!job_failed(j) && !wexec_cancelled(&L->ctx) && !wexec_cancelled(&j->ctx)) {
         bool progress = false;
+        lane_publish(L, false);
         ck_step(L);
         if (active > 0) {
             active = lane_pump(L);
@@ -820,6 +833,7 @@ static void *lane_main(void *arg)
             if (empty && !L->ck_id && (!j->ck || wckpt_lane_may_end(j->ck, L->index, L->ck_done))) break;
         }
         if (!progress) {
+            lane_publish(L, false);
             worker_release(j);
             pthread_mutex_lock(&L->mu);
             if (!L->head && !job_failed(j)) {
@@ -846,15 +860,17 @@ static void *lane_main(void *arg)
 
 bool wjob_run(WJob *j)
 {
+    for (int l = 0; l < j->nlanes; l++) lane_publish(&j->lanes[l], true);     /* before any lane runs */
     if (j->nlanes == 1) {
         Lane *L = &j->lanes[0];
-        L->ctx.cancelled = false;
+        __atomic_store_n(&L->ctx.cancelled, false, __ATOMIC_RELAXED);
         int active = L->nsrc;
         /* under stop-at-end the lane goes on until the savepoint has stopped the job */
-        while ((active > 0 || j->stop_at_end) && !L->err.set && !L->ctx.cancelled && !j->ctx.cancelled &&
+        while ((active > 0 || j->stop_at_end) && !L->err.set && !wexec_cancelled(&L->ctx) && !wexec_cancelled(&j->ctx) &&
                !job_failed(j)) {
             if (active > 0) active = lane_pump(L);
             ck_step(L);         /* checkpoints at chunk boundaries */
+            lane_publish(L, false);
         }
     } else {
         /* Before the lanes start, read one chunk of every source: a subtask whose source split is
@@ -890,6 +906,8 @@ bool wjob_run(WJob *j)
         for (int l = 0; l < j->nlanes; l++) pthread_join(j->lanes[l].thread, NULL);
         if (j->limit_workers) sem_destroy(&j->workers);
     }
+    /* the lanes are done (joined): the final figures for readers */
+    for (int l = 0; l < j->nlanes; l++) lane_publish(&j->lanes[l], true);
     for (int l = 0; l < j->nlanes; l++) {
         if (j->lanes[l].err.set) {
             if (!j->err.set) j->err = j->lanes[l].err;
@@ -897,7 +915,7 @@ bool wjob_run(WJob *j)
     }
     /* checkpoints: the final checkpoint or savepoint, sink commits, retention */
     if (j->ck) {
-        bool ok = !j->err.set && !j->ctx.cancelled;
+        bool ok = !j->err.set && !wexec_cancelled(&j->ctx);
         WError e;
         werr_clear(&e);
         if (!wckpt_finish(j->ck, j->ckv, j->nlanes, ok, j->sim_step ? j->sim_now : 0, &e) && !j->err.set) j->err = e;
@@ -907,8 +925,8 @@ bool wjob_run(WJob *j)
 
 void wjob_cancel(WJob *j)
 {
-    j->ctx.cancelled = true;
-    for (int l = 0; l < j->nlanes; l++) j->lanes[l].ctx.cancelled = true;
+    wexec_cancel(&j->ctx);
+    for (int l = 0; l < j->nlanes; l++) wexec_cancel(&j->lanes[l].ctx);
 }
 
 void wjob_free(WJob *j)

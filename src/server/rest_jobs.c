@@ -2,6 +2,7 @@
  * rest_jobs.c — job REST endpoints (Flink's shapes) and weir's /weir/jobs additions. See rest.h.
  */
 #include "rest.h"
+#include "rest_path.h"
 #include "../common/arena.h"
 #include "../common/duration.h"
 #include "../common/strbuf.h"
@@ -836,22 +837,14 @@ void wrest_init(WRest *r, WRegistry *reg, const WClusterConfig *cfg, const char 
 int wrest_handle(WRest *r, const char *method, const char *path, const char *query, const char *body,
                  size_t body_len, json_t **out)
 {
-    char buf[1024];
     *out = NULL;
-    if (strlen(path) >= sizeof buf) {
+    WRestPath rp;
+    int nseg = wrest_path_split(&rp, path, WREST_PATH_SEGMENTS);
+    if (nseg < 0) {
         *out = wrest_error("Not found: %.200s", path);
         return 404;
     }
-    snprintf(buf, sizeof buf, "%s", path);
-    char *seg[16];
-    int nseg = 0;
-    for (char *tok = strtok(buf, "/"); tok; tok = strtok(NULL, "/")) {
-        if (nseg == 16) {
-            *out = wrest_error("Not found: %.200s", path);
-            return 404;
-        }
-        seg[nseg++] = tok;
-    }
+    char **seg = rp.seg;
     /* Flink's REST paths may carry the API version prefix /v1 (the gateway's /v1/sessions is routed
        before this) */
     int status = 0;
