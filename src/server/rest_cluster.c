@@ -100,9 +100,8 @@ static json_t *overview_json(WRest *r)
     int total = slots_total(r), used = slots_used(r);
     wregistry_unlock(r->reg);
     int avail = total - used > 0 ? total - used : 0;
-    return json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:s}", "taskmanagers", 1,
-                     "taskmanagers-blocked", 0, "slots-total", total, "slots-available", avail,
-                     "slots-free-and-blocked", 0, "jobs-running", running, "jobs-finished", finished,
+    return json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:s}", "taskmanagers", 1,
+                     "slots-total", total, "slots-available", avail, "jobs-running", running, "jobs-finished", finished,
                      "jobs-cancelled", cancelled, "jobs-failed", failed, "flink-version", WEIR_FLINK_VERSION,
                      "flink-commit", "weir " WEIR_VERSION);
 }
