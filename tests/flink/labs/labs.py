@@ -598,7 +598,7 @@ def compare_artifact(lab, name, fa, wa, fl, we):
     ta, tb = lc.paths(ta, la, DATA), lc.paths(tb, lb, DATA)
     if name.endswith(".error"):
         return 1, [("<error>", ta, tb)] if ta != tb else []
-    if name.endswith("-plan.json"):
+    if name.endswith("-plan.json") and not name.startswith("rest-"):
         return lc.diff_fields(lc.plan_fields(ta), lc.plan_fields(tb))
     if name.endswith(".out"):
         script_name = name[:-4] + ".sql"
@@ -654,6 +654,13 @@ def rest_doc_fields(doc, side, name):
     idx = job_index(side)
     text = json.dumps(doc)
     jid = next((j for j in idx if j in text), None)
+    if not jid:     # a vertex document names no job: it belongs to the job its file is named after
+        owner = {"rest-running": "rest-running-job.json", "rest-cancel": "rest-cancelled-job.json",
+                 "rest-finished": "rest-finished-job.json"}
+        for prefix, f in owner.items():
+            if name.startswith(prefix):
+                d = (load_json(os.path.join(side, "rest"), f) or {}).get("body") or {}
+                jid = d.get("jid") if d.get("jid") in idx else None
     ids, offset = {}, 0
     if jid:
         vids, offset = idx[jid]
