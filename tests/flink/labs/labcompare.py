@@ -21,7 +21,10 @@ alike, says why it exists, and none hides a value a grader or a user could rely 
                  is a field (section:line N, lines paired by a longest-common-subsequence match so an
                  extra line costs one field, not every line after it).
   N5 REST        (rest_fields) job ids become <jid>, vertex ids <vertex N> (N by first appearance),
-                 the task manager's id <tm>; request/trigger ids <id>. Values that are clock
+                 the task manager's id <tm>; request/trigger ids <id>; an exec-node id [N] in a
+                 vertex name or description becomes its rank among the ids of the job's vertex
+                 names (Flink draws them from one counter shared by the sessions of its process,
+                 so concurrent statements leave gaps: only their order means anything). Values that are clock
                  readings or measurements of this machine (TIME_KEYS: start/end times, durations,
                  "now", timestamps, heartbeats; MEASURED_KEYS: bytes, busy/idle times, memory and
                  hardware figures; everything below such a key, e.g. the aggregated statistics of a

@@ -72,6 +72,15 @@ import plans as plans_tool  # noqa: E402  (parse_transcript: weir's EXPLAIN resu
 DATA = os.path.join(HERE, "data")
 EXPECTED = os.path.join(HERE, "EXPECTED_DIFFERENCES")
 TERMINAL = {"FINISHED", "CANCELED", "FAILED"}
+TIMES = []          # (engine, step, seconds) for --times
+
+
+def timed(eng, step, fn, *args):
+    t = time.time()
+    try:
+        return fn(*args)
+    finally:
+        TIMES.append((eng.name, step, time.time() - t))
 
 
 # ============================================================================== engines
@@ -296,14 +305,14 @@ def lab001(eng, folder):
 
     def plans():
         for s in ("calc", "agg", "agg-ttl", "join-hint", "cascade"):
-            log[s] = eng.statements(folder, "ddl.sql", s + ".sql")
+            log[s] = timed(eng, "lab001 " + s, eng.statements, folder, "ddl.sql", s + ".sql")
 
     def window():
-        rc, out, err = eng.client(folder, "ddl.sql", "window.sql")
+        rc, out, err = timed(eng, "lab001 window client", eng.client, folder, "ddl.sql", "window.sql")
         save(folder, "window.out", out)
 
     def rocks():
-        rc, out, err = eng.client(folder, "ddl.sql", "rocks.sql")
+        rc, out, err = timed(eng, "lab001 rocks client", eng.client, folder, "ddl.sql", "rocks.sql")
         save(folder, "rocks.out", out)
         jid = job_by_name(eng, "lab-rides-rocks")
         if not jid:
@@ -382,13 +391,13 @@ def lab004(eng, folder):
 
     def explains():
         for s in ("explain", "details", "minibatch", "distinct"):
-            out[s] = eng.statements(folder, "ddl.sql", s + ".sql")
+            out[s] = timed(eng, "lab004 " + s, eng.statements, folder, "ddl.sql", s + ".sql")
 
     def job(name, script):
-        res = eng.statements(folder, "ddl.sql", script)
+        res = timed(eng, "lab004 " + name, eng.statements, folder, "ddl.sql", script)
         jid = next((r[3] for r in res if r[3]), None)
         if jid:
-            wait_job(eng, jid)
+            timed(eng, "lab004 %s wait" % name, wait_job, eng, jid)
             st, doc = eng.rest("/jobs/%s" % jid)
             save(folder, name + "-job.json", doc)
         else:
@@ -420,12 +429,11 @@ def op_name(line):
 
 
 def rebase_list(names):
-    """Exec-node ids [N] counted from the list's first one (Flink's ids come from a process-wide
-    counter: the same job planned twice gets other numbers)."""
+    """Exec-node ids [N] replaced by their rank among the list's ids (see exec_ranks)."""
     if not names:
         return names
-    nums = [int(x) for n in names for x in re.findall(r"\[(\d+)\]", n)]
-    return [rebase_exec_ids(n, min(nums) - 1) for n in names] if nums else names
+    ranks = exec_ranks(names)
+    return [rebase_exec_ids(n, ranks) for n in names]
 
 
 def answers004(folder):
@@ -485,25 +493,47 @@ REST_JOB_ENDPOINTS = ["", "/status", "/plan", "/config", "/exceptions", "/accumu
 REST_CLUSTER_ENDPOINTS = ["/config", "/overview", "/jobmanager/config", "/taskmanagers"]
 
 
-def rest_lab(eng, folder, rocks_jid):
-    """Flink's REST endpoints that weir serves, for the same jobs: the finished RocksDB job of
-    lab001, and a running checkpointed job, then cancelled. Saves rest-<name>.json."""
+def rest_grab(eng, docs, name, path, method="GET"):
+    st, doc = eng.rest(path, method)
+    docs[name] = {"status": st, "body": doc}
+
+
+def rest_running(eng, folder):
+    """The running checkpointed job of rest/job.sql: its endpoints while it runs, then cancelled."""
     prepare("rest", folder)
     docs = {}
+    res = eng.statements(folder, "ddl.sql", "job.sql")
+    jid = next((r[3] for r in res if r[3]), None)
+    if not jid:
+        save(folder, "job.error", "\n".join(r[2] for r in res if r[1] == "error") or "no job id")
+        return
+    wait_job(eng, jid, {"RUNNING"} | TERMINAL)
+    deadline = time.time() + 30
+    while time.time() < deadline:      # the first completed checkpoint
+        st, ck = eng.rest("/jobs/%s/checkpoints" % jid)
+        if st == 200 and ((ck or {}).get("counts") or {}).get("completed", 0) >= 1:
+            break
+        time.sleep(0.3)
+    for p in REST_JOB_ENDPOINTS + ["/execution-result"]:
+        rest_grab(eng, docs, "running-job" + p.replace("/", "-"), "/jobs/%s%s" % (jid, p))
+    st, doc = eng.rest("/jobs/%s" % jid)
+    for i, v in enumerate((doc or {}).get("vertices", [])):
+        rest_grab(eng, docs, "running-vertex%d" % i, "/jobs/%s/vertices/%s" % (jid, v["id"]))
+    rest_grab(eng, docs, "cancel", "/jobs/%s?mode=cancel" % jid, "PATCH")
+    wait_job(eng, jid)
+    rest_grab(eng, docs, "cancelled-job", "/jobs/%s" % jid)
+    rest_grab(eng, docs, "cancelled-job-execution-result", "/jobs/%s/execution-result" % jid)
+    for name, d in docs.items():
+        save(folder, "rest-%s.json" % name, d)
 
-    def grab(name, path, method="GET"):
-        st, doc = eng.rest(path, method)
-        docs[name] = {"status": st, "body": doc}
 
-    for p in REST_CLUSTER_ENDPOINTS:
-        grab("cluster" + p.replace("/", "-"), p)
-    st, tms = eng.rest("/taskmanagers")
-    tm = ((tms or {}).get("taskmanagers") or [{}])[0].get("id")
-    if tm:
-        grab("cluster-taskmanager", "/taskmanagers/%s" % tm)
+def rest_finished(eng, folder, rocks_jid):
+    """The finished RocksDB job of lab001, and the cluster endpoints once no job runs."""
+    os.makedirs(folder, exist_ok=True)
+    docs = {}
     if rocks_jid:
         for p in REST_JOB_ENDPOINTS + ["/execution-result"]:
-            grab("finished-job" + p.replace("/", "-"), "/jobs/%s%s" % (rocks_jid, p))
+            rest_grab(eng, docs, "finished-job" + p.replace("/", "-"), "/jobs/%s%s" % (rocks_jid, p))
         st, doc = eng.rest("/jobs/overview")
         docs["finished-jobs-overview"] = {"status": st, "body": {"jobs": [
             j for j in (doc or {}).get("jobs", []) if j.get("jid") == rocks_jid]}}
@@ -512,32 +542,17 @@ def rest_lab(eng, folder, rocks_jid):
             j for j in (doc or {}).get("jobs", []) if j.get("id") == rocks_jid]}}
         st, doc = eng.rest("/jobs/%s" % rocks_jid)
         for i, v in enumerate((doc or {}).get("vertices", [])):
-            grab("finished-vertex%d" % i, "/jobs/%s/vertices/%s" % (rocks_jid, v["id"]))
-            grab("finished-vertex%d-watermarks" % i, "/jobs/%s/vertices/%s/watermarks" % (rocks_jid, v["id"]))
-    res = eng.statements(folder, "ddl.sql", "job.sql")
-    jid = next((r[3] for r in res if r[3]), None)
-    if jid:
-        wait_job(eng, jid, {"RUNNING"} | TERMINAL)
-        deadline = time.time() + 30
-        while time.time() < deadline:      # the first checkpoint
-            st, ck = eng.rest("/jobs/%s/checkpoints" % jid)
-            if st == 200 and ((ck or {}).get("counts") or {}).get("completed", 0) >= 1:
-                break
-            time.sleep(0.3)
-        for p in REST_JOB_ENDPOINTS + ["/execution-result"]:
-            grab("running-job" + p.replace("/", "-"), "/jobs/%s%s" % (jid, p))
-        st, doc = eng.rest("/jobs/%s" % jid)
-        for i, v in enumerate((doc or {}).get("vertices", [])):
-            grab("running-vertex%d" % i, "/jobs/%s/vertices/%s" % (jid, v["id"]))
-        grab("cancel", "/jobs/%s?mode=cancel" % jid, "PATCH")
-        wait_job(eng, jid)
-        grab("cancelled-job", "/jobs/%s" % jid)
-        grab("cancelled-job-execution-result", "/jobs/%s/execution-result" % jid)
-    else:
-        save(folder, "job.error", "\n".join(r[2] for r in res if r[1] == "error") or "no job id")
+            rest_grab(eng, docs, "finished-vertex%d" % i, "/jobs/%s/vertices/%s" % (rocks_jid, v["id"]))
+            rest_grab(eng, docs, "finished-vertex%d-watermarks" % i,
+                      "/jobs/%s/vertices/%s/watermarks" % (rocks_jid, v["id"]))
+    for p in REST_CLUSTER_ENDPOINTS:
+        rest_grab(eng, docs, "cluster" + p.replace("/", "-"), p)
+    st, tms = eng.rest("/taskmanagers")
+    tm = ((tms or {}).get("taskmanagers") or [{}])[0].get("id")
+    if tm:
+        rest_grab(eng, docs, "cluster-taskmanager", "/taskmanagers/%s" % tm)
     for name, d in docs.items():
         save(folder, "rest-%s.json" % name, d)
-    return jid
 
 
 # ============================================================================== comparison
@@ -624,9 +639,9 @@ MISSING_FILE = "<no such file>"
 
 
 def job_index(side):
-    """{jid: {vertex id: "<vertex i>"}, offset of its exec-node ids} from every saved /jobs/<jid>
+    """{jid: ({vertex id: "<vertex i>"}, {exec-node id: rank})} from every saved /jobs/<jid>
     document of one engine (rule N5: a vertex is named by its place in the job's vertex list, an
-    exec-node id [N] by its distance from the job's first one)."""
+    exec-node id [N] by its rank among the ids the job's vertex names carry)."""
     idx = {}
     for lab in ("lab001", "lab004", "rest"):
         d = os.path.join(side, lab)
@@ -641,13 +656,20 @@ def job_index(side):
             if not isinstance(doc, dict) or not isinstance(doc.get("vertices"), list) or "jid" not in doc:
                 continue
             vids = {v.get("id"): "<vertex %d>" % (i + 1) for i, v in enumerate(doc["vertices"])}
-            nums = [int(x) for v in doc["vertices"] for x in re.findall(r"\[(\d+)\]", v.get("name", ""))]
-            idx[doc["jid"]] = (vids, (min(nums) - 1) if nums else 0)
+            idx[doc["jid"]] = (vids, exec_ranks(v.get("name", "") for v in doc["vertices"]))
     return idx
 
 
-def rebase_exec_ids(text, offset):
-    return re.sub(r"\[(\d+)\]", lambda m: "[%d]" % (int(m.group(1)) - offset), text) if offset else text
+def exec_ranks(names):
+    """{exec-node id: its rank among the ids in names}. Flink draws exec-node ids from one counter
+    of the process, which concurrent sessions share: only their order within a job means anything."""
+    nums = sorted({int(x) for n in names for x in re.findall(r"\[(\d+)\]", n or "")})
+    return {n: i + 1 for i, n in enumerate(nums)}
+
+
+def rebase_exec_ids(text, ranks):
+    return re.sub(r"\[(\d+)\]", lambda m: "[%s]" % ranks.get(int(m.group(1)), "?" + m.group(1)), text) \
+        if ranks else text
 
 
 def rest_doc_fields(doc, side, name):
@@ -661,7 +683,7 @@ def rest_doc_fields(doc, side, name):
             if name.startswith(prefix):
                 d = (load_json(os.path.join(side, "rest"), f) or {}).get("body") or {}
                 jid = d.get("jid") if d.get("jid") in idx else None
-    ids, offset = {}, 0
+    ids, offset = {}, {}
     if jid:
         vids, offset = idx[jid]
         ids = dict(vids)
@@ -675,12 +697,19 @@ def rest_doc_fields(doc, side, name):
 
 
 def grade(out):
-    """grader.json per engine: the seed grader's recomputation from the CSVs against the files."""
+    """The files read off the artifacts (report.json, answers.json; derived again here so that a
+    --compare-only run uses the current rules), and grader.json per engine: the seed grader's
+    recomputation from the CSVs against the files."""
+    for side in ("flink", "weir"):
+        folder = os.path.join(out, side, "lab004")
+        if os.path.exists(os.path.join(folder, "explain.txt")):
+            save(folder, "answers.json", answers004(folder))
     windows, riders = grader001()
     for side in ("flink", "weir"):
         folder = os.path.join(out, side, "lab001")
         if not os.path.isdir(folder):
             continue
+        save(folder, "report.json", report001(folder))
         res = {}
         for name, want in (("window.out", windows), ("rocks.out", riders)):
             p = os.path.join(folder, name)
@@ -704,6 +733,7 @@ def main():
     ap.add_argument("--only", default="lab001,lab004,rest")
     ap.add_argument("--compare-only", action="store_true", help="compare an existing --out")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--times", action="store_true", help="print how long each step took")
     a = ap.parse_args()
     t0 = time.time()
     out = os.path.abspath(a.out) if a.out else tempfile.mkdtemp(prefix="weir-labs-")
@@ -724,12 +754,22 @@ def main():
             engines = [Flink(run), weir]
 
             def one(eng):
+                """The labs of one engine; independent parts run side by side."""
                 base = os.path.join(out, eng.name)
-                jid = lab001(eng, os.path.join(base, "lab001")) if "lab001" in only or "rest" in only else None
-                if "lab004" in only:
-                    lab004(eng, os.path.join(base, "lab004"))
+                with concurrent.futures.ThreadPoolExecutor(3) as ex:
+                    f1 = ex.submit(timed, eng, "lab001", lab001, eng, os.path.join(base, "lab001")) \
+                        if "lab001" in only or "rest" in only else None
+                    f4 = ex.submit(timed, eng, "lab004", lab004, eng, os.path.join(base, "lab004")) \
+                        if "lab004" in only else None
+                    fr = ex.submit(timed, eng, "rest running", rest_running, eng, os.path.join(base, "rest")) \
+                        if "rest" in only else None
+                    jid = f1.result() if f1 else None
+                    for f in (f4, fr):
+                        if f:
+                            f.result()
                 if "rest" in only:
-                    rest_lab(eng, os.path.join(base, "rest"), jid)
+                    timed(eng, "rest finished", rest_finished, eng, os.path.join(base, "rest"), jid)
+
             with concurrent.futures.ThreadPoolExecutor(2) as ex:
                 for f in [ex.submit(one, e) for e in engines]:
                     f.result()
@@ -741,7 +781,10 @@ def main():
                     print("FAIL weir's cluster log shows a sanitizer report:\n" + prob)
             if started:
                 run.stop()
-        grade(out)
+        if a.times:
+            for e, step, sec in TIMES:
+                print("time %-5s %-28s %6.1f s" % (e, step, sec))
+    grade(out)
     expected = lc.Expected(EXPECTED)
     t = compare(out, expected, a.quiet)
     print("flink-labs: %d/%d artifacts identical, %d/%d fields identical (%d expected differences, "
