@@ -541,8 +541,15 @@ static json_t *literal_json(const WExpr *e)
         }
     }
     json_object_set_new(j, "value", v);
-    if (t->id == WT_NULL) json_object_set_new(j, "type", json_string("NULL"));
-    else json_object_set_new(j, "type", ex_type_json(t));
+    if (t->id == WT_NULL) {
+        json_object_set_new(j, "type", json_string("NULL"));
+    } else if (t->id == WT_INTERVAL_DT && t->qual == WIQ_SECOND) {
+        /* the literal's Calcite type keeps Calcite's default fractional second precision (6);
+           Flink's logical type of it, which weir carries, has 3 */
+        json_object_set_new(j, "type", json_string(t->nullable ? "INTERVAL SECOND(6)" : "INTERVAL SECOND(6) NOT NULL"));
+    } else {
+        json_object_set_new(j, "type", ex_type_json(t));
+    }
     return j;
 }
 
