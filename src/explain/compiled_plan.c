@@ -790,7 +790,8 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
         json_t *dts = json_object();
         if (r->sink_table) json_object_set_new(dts, "table", table_json(x, r->sink_table, r->sink_qname, NULL));
         json_object_set_new(j, "dynamicTableSink", dts);
-        json_object_set_new(j, "inputChangelogMode", changelog_json(in ? in->changelog : WCM_INSERT));
+        /* the modes the input really sends (an aggregate over an insert-only input sends no DELETE) */
+        json_object_set_new(j, "inputChangelogMode", changelog_json(in ? ex_changelog_mode(x, in) : WCM_INSERT));
         if (node && node->materializer) json_object_set_new(j, "requireUpsertMaterialize", json_true());
         if (in && in->nunique > 0 && in->changelog != WCM_INSERT)
             json_object_set_new(j, "inputUpsertKey", ints_json(in->nunique, in->unique));
