@@ -2,6 +2,7 @@
  * rest_jobs.c — job REST endpoints (Flink's shapes) and weir's /weir/jobs additions. See rest.h.
  */
 #include "rest.h"
+#include "rest_path.h"
 #include "../common/arena.h"
 #include "../common/duration.h"
 #include "../common/strbuf.h"
@@ -83,17 +84,17 @@ static void vertex_records(const WRegJob *j, int v, int subtask, int64_t *read, 
     }
 }
 
-/* Flink's IOMetricsInfo: the *-complete flags say every subtask has reported (always so here);
-   the busy time is a double, "NaN" while the task runs (Flink 2.3 measures it only when the busy-time
-   metric is enabled) and 0.0 once it ended. */
-static json_t *metrics_json(int64_t read, int64_t write, bool ended)
+/* Flink's IOMetricsInfo. weir measures records; bytes are not measured (weir exchanges chunks, not
+   serialized buffers): their figures say so with Flink's `-complete: false`. The busy, idle and
+   back-pressured times are not measured either: they carry what Flink itself reports for a task
+   whose time metrics are not available (0, 0 and a busy time of "NaN"), so the keys stay Flink's. */
+static json_t *metrics_json(int64_t read, int64_t write, bool complete)
 {
-    return json_pack("{s:i, s:b, s:i, s:b, s:I, s:b, s:I, s:b, s:i, s:i, s:o}", "read-bytes", 0,
-                     "read-bytes-complete", 1, "write-bytes", 0, "write-bytes-complete", 1,
-                     "read-records", (json_int_t)read, "read-records-complete", 1, "write-records",
-                     (json_int_t)write, "write-records-complete", 1, "accumulated-backpressured-time", 0,
-                     "accumulated-idle-time", 0, "accumulated-busy-time",
-                     ended ? json_real(0.0) : json_string("NaN"));
+    return json_pack("{s:i, s:b, s:i, s:b, s:I, s:b, s:I, s:b, s:i, s:i, s:s}", "read-bytes", 0, "read-bytes-complete", 0,
+                     "write-bytes", 0, "write-bytes-complete", 0, "read-records", (json_int_t)read,
+                     "read-records-complete", complete, "write-records", (json_int_t)write,
+                     "write-records-complete", complete, "accumulated-backpressured-time", 0,
+                     "accumulated-idle-time", 0, "accumulated-busy-time", "NaN");
 }
 
 /* One AggregatedMetric of Flink's vertex details: min, max, sum, avg and percentiles over the
@@ -897,22 +898,14 @@ void wrest_init(WRest *r, WRegistry *reg, const WClusterConfig *cfg, const char 
 int wrest_handle(WRest *r, const char *method, const char *path, const char *query, const char *body,
                  size_t body_len, json_t **out)
 {
-    char buf[1024];
     *out = NULL;
-    if (strlen(path) >= sizeof buf) {
+    WRestPath rp;
+    int nseg = wrest_path_split(&rp, path, WREST_PATH_SEGMENTS);
+    if (nseg < 0) {
         *out = wrest_error("Not found: %.200s", path);
         return 404;
     }
-    snprintf(buf, sizeof buf, "%s", path);
-    char *seg[16];
-    int nseg = 0;
-    for (char *tok = strtok(buf, "/"); tok; tok = strtok(NULL, "/")) {
-        if (nseg == 16) {
-            *out = wrest_error("Not found: %.200s", path);
-            return 404;
-        }
-        seg[nseg++] = tok;
-    }
+    char **seg = rp.seg;
     /* Flink's REST paths may carry the API version prefix /v1 (the gateway's /v1/sessions is routed
        before this) */
     int status = 0;
