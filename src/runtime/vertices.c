@@ -327,11 +327,11 @@ static void sink_desc(const WRel *r, int id, WStrBuf *d)
 static void build_ops(Builder *b, RelInfo *ri)
 {
     WRel *r = ri->rel;
+    if (identity_calc(r)) return;      /* no operator: its consumers read its input (producers) */
     WStrBuf name, desc;
     wsb_init(&name);
     wsb_init(&desc);
     const int id = xid(b, r);
-    if (identity_calc(r)) return;      /* no operator: its consumers read its input (producers) */
     switch (r->kind) {
     case WR_EXCHANGE:
     case WR_UNION:
