@@ -90,6 +90,7 @@ class Weir:
     def __init__(self, weir, work):
         self.weir = os.path.abspath(weir)
         self.dir = os.path.join(work, "weir-cluster")
+        shutil.rmtree(self.dir, ignore_errors=True)     # no log of an earlier run
         for d in ("conf", "log"):
             os.makedirs(os.path.join(self.dir, d), exist_ok=True)
         with open(os.path.join(self.dir, "conf", "config.yaml"), "w") as f:
@@ -736,6 +737,7 @@ def main():
     ap.add_argument("--times", action="store_true", help="print how long each step took")
     a = ap.parse_args()
     t0 = time.time()
+    sanitizer_failed = []
     out = os.path.abspath(a.out) if a.out else tempfile.mkdtemp(prefix="weir-labs-")
     only = set(a.only.split(","))
     if not a.compare_only:
@@ -779,6 +781,7 @@ def main():
                 prob = weir.log_problems()
                 if prob:
                     print("FAIL weir's cluster log shows a sanitizer report:\n" + prob)
+                    sanitizer_failed.append(True)
             if started:
                 run.stop()
         if a.times:
@@ -794,7 +797,7 @@ def main():
         shutil.rmtree(out, ignore_errors=True)
     elif not a.quiet:
         print("artifacts in %s" % out)
-    return 1 if t["unexpected"] else 0
+    return 1 if t["unexpected"] or sanitizer_failed else 0
 
 
 if __name__ == "__main__":
