@@ -26,6 +26,7 @@
 #include "../common/json.h"
 #include "../types/format.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -39,27 +40,41 @@ int wcsv_parse_timestamp_text(const char *s, int len, bool ltz, WTimestamp *out,
 /* ------------------------------------------------------------------------------------------ */
 /* options                                                                                     */
 
-bool wjsonfmt_config(WJsonFmt *cfg, const WOptions *o, bool as_source, WError *err)
+bool wjsonfmt_config(WJsonFmt *cfg, const WOptions *o, const char *format, bool as_source, WError *err)
 {
     memset(cfg, 0, sizeof *cfg);
+    bool debezium = strcmp(format, "debezium-json") == 0;
+    assert(debezium || strcmp(format, "json") == 0);
+    cfg->envelope = debezium ? WJF_DEBEZIUM : WJF_PLAIN;
+    char key[96];
+#define KEY(k) (snprintf(key, sizeof key, "%s.%s", format, k), key)
     bool b;
-    if (!wopts_get_bool(o, "json.fail-on-missing-field", false, &b, err)) return false;
-    cfg->fail_on_missing = b;
-    if (!wopts_get_bool(o, "json.ignore-parse-errors", false, &b, err)) return false;
+    /* fail-on-missing-field and decode.json-parser.enabled are 'json' options only: under
+       'debezium-json.' they are unknown keys, which the filesystem connector ignores */
+    if (!debezium) {
+        if (!wopts_get_bool(o, KEY("fail-on-missing-field"), false, &b, err)) return false;
+        cfg->fail_on_missing = b;
+    }
+    if (!wopts_get_bool(o, KEY("ignore-parse-errors"), false, &b, err)) return false;
     cfg->ignore_errors = b;
-    if (!wopts_get_bool(o, "json.encode.decimal-as-plain-number", false, &b, err)) return false;
+    if (!wopts_get_bool(o, KEY("encode.decimal-as-plain-number"), false, &b, err)) return false;
     cfg->decimal_plain = b;
-    if (!wopts_get_bool(o, "json.encode.ignore-null-fields", false, &b, err)) return false;
+    if (!wopts_get_bool(o, KEY("encode.ignore-null-fields"), false, &b, err)) return false;
     cfg->ignore_null_fields = b;
-    if (!wopts_get_bool(o, "json.decode.json-parser.enabled", true, &b, err)) return false;
+    if (debezium) {
+        if (!wopts_get_bool(o, KEY("schema-include"), false, &b, err)) return false;
+        cfg->schema_include = b;
+    } else if (!wopts_get_bool(o, KEY("decode.json-parser.enabled"), true, &b, err)) {
+        return false;
+    }
     if (as_source && cfg->fail_on_missing && cfg->ignore_errors)
         return werr_set(err, WEXC_VALIDATION, "fail-on-missing-field and ignore-parse-errors shouldn't both be true.");
-    const char *ts = wopts_get(o, "json.timestamp-format.standard");
+    const char *ts = wopts_get(o, KEY("timestamp-format.standard"));
     if (ts && strcmp(ts, "SQL") != 0 && strcmp(ts, "ISO-8601") != 0)
         return werr_set(err, WEXC_VALIDATION,
                         "Unsupported value '%s' for timestamp-format.standard. Supported values are [SQL, ISO-8601].", ts);
     cfg->iso8601 = ts && strcmp(ts, "ISO-8601") == 0;
-    const char *nk = wopts_get(o, "json.map-null-key.mode");
+    const char *nk = wopts_get(o, KEY("map-null-key.mode"));
     cfg->null_key = WJF_NULLKEY_FAIL;
     if (nk) {
         if (!strcasecmp(nk, "FAIL")) cfg->null_key = WJF_NULLKEY_FAIL;
@@ -69,7 +84,11 @@ bool wjsonfmt_config(WJsonFmt *cfg, const WOptions *o, bool as_source, WError *e
             return werr_set(err, WEXC_VALIDATION,
                             "Unsupported value '%s' for option map-null-key.mode. Supported values are [LITERAL, FAIL, DROP].", nk);
     }
-    const char *lit = wopts_get(o, "json.map-null-key.literal");
+    if (debezium && !as_source && cfg->schema_include)
+        return werr_set(err, WEXC_VALIDATION,
+                        "Debezium JSON serialization doesn't support '%s.schema-include' option been set to true.", format);
+    const char *lit = wopts_get(o, KEY("map-null-key.literal"));
+#undef KEY
     cfg->null_key_literal = wstrdup(lit ? lit : "null");
     return true;
 }
@@ -451,14 +470,16 @@ static bool refill(WJsonReader *r, WError *err)
     return true;
 }
 
-static bool row_error(WJsonReader *r, const char *line, int len, const char *field, const char *cause, WError *err)
+bool wjsonfmt_line_error(WJsonReader *r, const char *what, const char *line, int len, const char *field,
+                         const char *cause, WError *err)
 {
+    while (len > 0 && line[len - 1] == '\r') len--;
     int shown = len > 200 ? 200 : len;
     if (field)
-        werr_set(err, WEXC_IO, "Failed to deserialize JSON '%.*s%s' at %s:%lld, field '%s': %s", shown, line,
+        werr_set(err, WEXC_IO, "%s '%.*s%s' at %s:%lld, field '%s': %s", what, shown, line,
                  len > shown ? "..." : "", r->path, (long long)r->line, field, cause);
     else
-        werr_set(err, WEXC_IO, "Failed to deserialize JSON '%.*s%s' at %s:%lld: %s", shown, line,
+        werr_set(err, WEXC_IO, "%s '%.*s%s' at %s:%lld: %s", what, shown, line,
                  len > shown ? "..." : "", r->path, (long long)r->line, cause);
     if (err) {
         snprintf(err->file, sizeof err->file, "%s", r->path);
@@ -467,38 +488,33 @@ static bool row_error(WJsonReader *r, const char *line, int len, const char *fie
     return false;
 }
 
-/* Parse one line into the next row of out. 1 row added, 0 skipped, -1 error. */
-static int parse_line(WJsonReader *r, const char *line, int len, WChunk *out, int64_t *skipped, WError *err)
+const char *wjsonfmt_reader_column(const WJsonReader *r, int i)
 {
-    warena_reset(r->scratch);
-    char eb[512];
-    WJson *doc = wjson_parse(r->scratch, line, (size_t)len, false, eb, sizeof eb);
-    if (doc && doc->kind != WJ_OBJECT) {
-        doc = NULL;
-        snprintf(eb, sizeof eb, "No content to map due to end-of-input");
-    }
-    if (!doc) {
-        if (r->cfg.ignore_errors) { if (skipped) (*skipped)++; return 0; }
-        int show = len;
-        while (show > 0 && (line[show - 1] == '\r')) show--;
-        return row_error(r, line, show, NULL, eb, err) ? 0 : -1;
-    }
-    int row = wchunk_add_row(out, WRK_INSERT);
+    assert(i >= 0 && i < r->ncols);
+    return r->names[i];
+}
+
+const WJsonFmt *wjsonfmt_reader_config(const WJsonReader *r) { return &r->cfg; }
+
+int wjsonfmt_read_object(WJsonReader *r, const WJson *obj, WChunk *out, WRowKind kind, int *bad_col,
+                         char *eb, size_t esz)
+{
+    assert(obj && obj->kind == WJ_OBJECT && out->nrows < out->cap);
+    int row = wchunk_add_row(out, kind);
     for (int c = 0; c < r->ncols; c++) {
-        const WJson *f = wjson_get(doc, r->names[c], strlen(r->names[c]));
+        const WJson *f = wjson_get(obj, r->names[c], strlen(r->names[c]));
         if (!f && r->cfg.fail_on_missing) {
             out->nrows--;
-            char m[300];
-            snprintf(m, sizeof m, "Could not find field with name '%s'.", r->names[c]);
-            return row_error(r, line, len, NULL, m, err) ? 0 : -1;
+            *bad_col = -1;
+            snprintf(eb, esz, "Could not find field with name '%s'.", r->names[c]);
+            return -1;
         }
-        int k = conv(r, r->types[c], f, &out->cols[c].data[row], out->arena, eb, sizeof eb);
+        int k = conv(r, r->types[c], f, &out->cols[c].data[row], out->arena, eb, esz);
         if (k < 0) {
             if (!r->cfg.ignore_errors) {
                 out->nrows--;
-                int show = len;
-                while (show > 0 && line[show - 1] == '\r') show--;
-                return row_error(r, line, show, r->names[c], eb, err) ? 0 : -1;
+                *bad_col = c;
+                return -1;
             }
             k = 0;
         }
@@ -507,10 +523,42 @@ static int parse_line(WJsonReader *r, const char *line, int len, WChunk *out, in
     return 1;
 }
 
+/* Parse one line into the next row(s) of out. 1 row(s) added or the line skipped, -1 error. */
+static int parse_line(WJsonReader *r, const char *line, int len, WChunk *out, int64_t *skipped, WError *err)
+{
+    warena_reset(r->scratch);
+    char eb[512];
+    if (r->cfg.envelope == WJF_DEBEZIUM && len == 0) return 1;     /* an empty message: no rows */
+    WJson *doc = wjson_parse(r->scratch, line, (size_t)len, false, eb, sizeof eb);
+    if (r->cfg.envelope == WJF_DEBEZIUM) {
+        if (!doc) {
+            if (r->cfg.ignore_errors) { if (skipped) (*skipped)++; return 1; }
+            return wjsonfmt_line_error(r, "Corrupt Debezium JSON message", line, len, NULL, eb, err) ? 1 : -1;
+        }
+        return wdbzjson_read_line(r, doc, line, len, out, skipped, err);
+    }
+    if (doc && doc->kind != WJ_OBJECT) {
+        doc = NULL;
+        snprintf(eb, sizeof eb, "No content to map due to end-of-input");
+    }
+    if (!doc) {
+        if (r->cfg.ignore_errors) { if (skipped) (*skipped)++; return 1; }
+        return wjsonfmt_line_error(r, "Failed to deserialize JSON", line, len, NULL, eb, err) ? 1 : -1;
+    }
+    int bad = -1;
+    if (wjsonfmt_read_object(r, doc, out, WRK_INSERT, &bad, eb, sizeof eb) < 0)
+        return wjsonfmt_line_error(r, "Failed to deserialize JSON", line, len, bad >= 0 ? r->names[bad] : NULL, eb, err)
+               ? 1 : -1;
+    return 1;
+}
+
 int wjsonfmt_reader_fill(WJsonReader *r, WChunk *out, int64_t *skipped, WError *err)
 {
     if (r->fd < 0) return 0;
-    while (out->nrows < out->cap) {
+    /* room for the rows one line can give (an update: -U and +U) */
+    int per_line = r->cfg.envelope == WJF_DEBEZIUM ? 2 : 1;
+    assert(out->cap >= per_line);
+    while (out->nrows + per_line <= out->cap) {
         char *start = r->buf + r->pos;
         char *nl = r->len > r->pos ? memchr(start, '\n', r->len - r->pos) : NULL;
         if (!nl && !r->eof) {
@@ -670,8 +718,8 @@ static bool write_value(const WJsonFmt *cfg, const WType *t, WDatum v, WStrBuf *
     return true;
 }
 
-bool wjsonfmt_write_row(const WJsonFmt *cfg, int ncols, const char **names, const WType **types,
-                        const WChunk *c, int row, WStrBuf *out, WError *err)
+bool wjsonfmt_write_object(const WJsonFmt *cfg, int ncols, const char **names, const WType **types,
+                           const WChunk *c, int row, WStrBuf *out, WError *err)
 {
     size_t mark = out->len;
     wsb_putc(out, '{');
@@ -690,6 +738,15 @@ bool wjsonfmt_write_row(const WJsonFmt *cfg, int ncols, const char **names, cons
             return false;
         }
     }
-    wsb_append(out, "}\n");
+    wsb_putc(out, '}');
+    return true;
+}
+
+bool wjsonfmt_write_row(const WJsonFmt *cfg, int ncols, const char **names, const WType **types,
+                        const WChunk *c, int row, WStrBuf *out, WError *err)
+{
+    if (cfg->envelope == WJF_DEBEZIUM) return wdbzjson_write_row(cfg, ncols, names, types, c, row, out, err);
+    if (!wjsonfmt_write_object(cfg, ncols, names, types, c, row, out, err)) return false;
+    wsb_putc(out, '\n');
     return true;
 }

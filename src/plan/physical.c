@@ -927,6 +927,11 @@ static WRel *apply_join_keys(WPlanCtx *p, WRel *r)
 
 /* ---------------- changelog modes and unique keys ---------------- */
 
+bool wplan_changelog_format(const char *format)
+{
+    return format && (strcmp(format, "changelog-csv") == 0 || strcmp(format, "debezium-json") == 0);
+}
+
 static uint8_t parse_mode(const char *m)
 {
     if (!m) return ALL_KINDS;
@@ -1309,7 +1314,7 @@ static const char *first_update_producer(const WRel *r)
 /* The row kinds a sink accepts: 'sink.changelog-mode' (weir's option) or the connector's own:
    print takes every kind (as Flink's does, also with a primary key), blackhole every kind but
    UPDATE_BEFORE (Flink's drops it: an upsert sink), the filesystem sink only inserts unless its
-   format is changelog-csv. */
+   format is a changelog one (changelog-csv, debezium-json). */
 static uint8_t sink_mode(const WTable *t)
 {
     const char *m = wopts_get(&t->options, "sink.changelog-mode");
@@ -1318,7 +1323,7 @@ static uint8_t sink_mode(const WTable *t)
     if (!c) return WCM_INSERT;
     if (strcmp(c, "filesystem") == 0) {
         const char *f = wopts_get(&t->options, "format");
-        return f && strcmp(f, "changelog-csv") == 0 ? ALL_KINDS : WCM_INSERT;
+        return wplan_changelog_format(f) ? ALL_KINDS : WCM_INSERT;
     }
     if (strcmp(c, "blackhole") == 0) return WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE;
     return ALL_KINDS;

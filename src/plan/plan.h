@@ -266,6 +266,9 @@ typedef struct WPlanCtx {
 } WPlanCtx;
 
 WRel *wrel_new(WPlanCtx *p, WRelKind kind, int ninputs);
+/* Does a source with this 'format' produce every row kind (changelog-csv, debezium-json: their
+   changelog mode, as Flink asks the format's DecodingFormat), and a sink take every kind? */
+bool wplan_changelog_format(const char *format);
 /* prune_empty.c: constant-false conditions and empty inputs pruned as Flink's planner does */
 WRel *wplan_prune_empty(WPlanCtx *p, WRel *root);
 const char *wrel_kind_name(WRelKind k);

@@ -225,6 +225,7 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
             if (!s->src) { wop_free(op); L->nsrc--; return NULL; }
         }
         int cap = L->ctx.chunk_rows;
+        if (s->src && s->src->min_chunk_rows > cap) cap = s->src->min_chunk_rows;   /* -U/+U of one record */
         s->chunk = wchunk_new(r->out.n, r->out.types, cap);
         break;
     }
