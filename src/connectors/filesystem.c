@@ -504,6 +504,8 @@ static WSource *fs_open_source(const WTableSpec *spec, WError *err)
         free(rn);
     } else if (f->json) {
         s->jrd = wjsonfmt_reader_new(&jcfg, spec->ncols, spec->col_names, spec->col_types);
+        for (int c = 0; spec->col_read && c < spec->ncols; c++)
+            if (!spec->col_read[c]) wjsonfmt_reader_skip_column(s->jrd, c);
     } else {
         s->rd = wcsv_reader_new(&cfg, spec->ncols, spec->col_types, spec->cast);
         for (int c = 0; spec->col_read && c < spec->ncols; c++)

@@ -144,6 +144,7 @@ struct WJsonReader {
     int ncols;
     const char **names;
     const WType **types;
+    uint8_t *skip;              /* per column: 1 = not read (NULL) */
     WArena *scratch;            /* one line's document */
     int fd;
     char *path;
@@ -389,9 +390,16 @@ WJsonReader *wjsonfmt_reader_new(const WJsonFmt *cfg, int ncols, const char **na
     r->names = wmalloc(sizeof(char *) * n1);
     r->types = wmalloc(sizeof(WType *) * n1);
     for (int i = 0; i < ncols; i++) { r->names[i] = wstrdup(names[i]); r->types[i] = types[i]; }
+    r->skip = wcalloc(n1, 1);
     r->scratch = warena_new(0);
     r->fd = -1;
     return r;
+}
+
+void wjsonfmt_reader_skip_column(WJsonReader *r, int col)
+{
+    assert(col >= 0 && col < r->ncols);
+    r->skip[col] = 1;
 }
 
 void wjsonfmt_reader_close(WJsonReader *r)
@@ -412,6 +420,7 @@ void wjsonfmt_reader_free(WJsonReader *r)
     for (int i = 0; i < r->ncols; i++) free((char *)r->names[i]);
     free(r->names);
     free(r->types);
+    free(r->skip);
     wcsv_config_free(&r->csv);
     wjsonfmt_config_free(&r->cfg);
     warena_delete(r->scratch);
@@ -502,6 +511,7 @@ int wjsonfmt_read_object(WJsonReader *r, const WJson *obj, WChunk *out, WRowKind
     assert(obj && obj->kind == WJ_OBJECT && out->nrows < out->cap);
     int row = wchunk_add_row(out, kind);
     for (int c = 0; c < r->ncols; c++) {
+        if (r->skip[c]) { out->cols[c].nulls[row] = 1; continue; }
         const WJson *f = wjson_get(obj, r->names[c], strlen(r->names[c]));
         if (!f && r->cfg.fail_on_missing) {
             out->nrows--;

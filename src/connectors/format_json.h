@@ -63,6 +63,9 @@ bool wjsonfmt_check_types(int ncols, const char **names, const WType **types, WE
 typedef struct WJsonReader WJsonReader;
 WJsonReader *wjsonfmt_reader_new(const WJsonFmt *cfg, int ncols, const char **names, const WType **types);
 void wjsonfmt_reader_free(WJsonReader *r);
+/* Leave column col unread: it reads as NULL and is never converted (a projection pushed into the
+   source, as WTableSpec.col_read says). */
+void wjsonfmt_reader_skip_column(WJsonReader *r, int col);
 bool wjsonfmt_reader_open(WJsonReader *r, const char *path, int64_t offset, int64_t line, WError *err);
 void wjsonfmt_reader_close(WJsonReader *r);
 /* 1 = more (chunk full), 0 = end of file, -1 = error (as WCsvStatus). A debezium-json line may

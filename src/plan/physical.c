@@ -1082,6 +1082,14 @@ static WRel *derive(WPlanCtx *p, WRel *r)
         }
         if (!r->source_changelog) { r->changelog = WCM_INSERT; break; }
         r->changelog = parse_mode(wopts_get(&t->options, "changelog-csv.changelog-mode"));
+        if (!t->npk && cdc_duplicates(p) && r->changelog != WCM_INSERT)
+        {
+            werr_set(p->err, WEXC_TABLE,
+                     "Configuration 'table.exec.source.cdc-events-duplicate' is enabled which requires the changelog "
+                     "sources to define a PRIMARY KEY. However, table '%s' doesn't have a primary key.",
+                     r->table_qname);
+            return NULL;
+        }
         bool upsert = !(r->changelog & WCM_UPDATE_BEFORE) && (r->changelog & (WCM_UPDATE_AFTER | WCM_DELETE));
         if (t->npk && (upsert || (cdc_duplicates(p) && r->changelog != WCM_INSERT))) {
             WRel *below = r;
