@@ -13,8 +13,8 @@
  * keeps number literals exact for DECIMAL); scalar texts go through the CSV format's Java-exact
  * conversions (csv_reader.h) so messages match ('For input string: "x"').
  * Writing follows RowDataToJsonConverters: fields in column order, NULL as null (or left out with
- * encode.ignore-null-fields), DECIMAL as BigDecimal.toString (toPlainString with
- * decimal-as-plain-number), FLOAT/DOUBLE as Java prints them, TIME as HH:mm:ss, DATE ISO, BYTES
+ * encode.ignore-null-fields), DECIMAL without trailing zeros (Jackson's node factory) as
+ * BigDecimal.toString (with decimal-as-plain-number: toPlainString, the scale kept), FLOAT/DOUBLE as Java prints them, TIME as HH:mm:ss, DATE ISO, BYTES
  * base64, MAP as an object (NULL keys per map-null-key.mode), MULTISET as element -> count.
  * The file reader is line based like the CSV one: one read(2) buffer, position = byte offset and
  * line of the next line (restores seek there).
@@ -590,6 +590,21 @@ int wjsonfmt_reader_fill(WJsonReader *r, WChunk *out, int64_t *skipped, WError *
 
 static bool write_value(const WJsonFmt *cfg, const WType *t, WDatum v, WStrBuf *o, WError *err);
 
+/* A DECIMAL as Flink 2.3's JSON writers put it (measured): by default Jackson's node factory strips
+   the trailing zeros (zero is 0) and BigDecimal.toString renders it (12.5, 2E+1, 1E-8); with
+   encode.decimal-as-plain-number the value keeps its scale and is written by toPlainString
+   (20.00000000, 0.00000001). */
+static void write_decimal(__int128 unscaled, int scale, bool plain, WStrBuf *o)
+{
+    char b[96];
+    if (!plain) {
+        if (unscaled == 0) { wsb_putc(o, '0'); return; }
+        while (unscaled % 10 == 0) { unscaled /= 10; scale--; }
+    }
+    wcsv_bigdecimal_string(unscaled, scale, !plain, b);
+    wsb_append(o, b);
+}
+
 static bool write_row_fields(const WJsonFmt *cfg, int n, const char *const *names, const WType *const *types,
                              const WDatum *vals, const uint8_t *nulls, WStrBuf *o, WError *err)
 {
@@ -626,8 +641,7 @@ static bool write_value(const WJsonFmt *cfg, const WType *t, WDatum v, WStrBuf *
             wsb_append(o, b);
         break;
     case WT_DECIMAL:
-        wcsv_bigdecimal_string(v.dec, t->scale, !cfg->decimal_plain, b);
-        wsb_append(o, b);
+        write_decimal(v.dec, t->scale, cfg->decimal_plain, o);
         break;
     case WT_CHAR: case WT_VARCHAR: wjson_write_string(v.s.p, (size_t)v.s.len, o); break;
     case WT_BINARY: case WT_VARBINARY: {
