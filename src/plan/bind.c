@@ -120,6 +120,7 @@ static WRel *bind_table_scan(QCtx *q, WTable *t, const AstName *name, const char
     const char *conn = wopts_get(&t->options, "connector");
     const char *fmt = wopts_get(&t->options, "format");
     scan->source_changelog = wplan_changelog_format(fmt);
+    if (!wplan_check_changelog_source(p, t, scan->table_qname)) return NULL;
     if (scan->source_changelog) scan->changelog = WCM_INSERT | WCM_UPDATE_BEFORE | WCM_UPDATE_AFTER | WCM_DELETE;
     (void)name;
     WRel *top = scan;
