@@ -14,10 +14,13 @@
  * conversions (csv_reader.h) so messages match ('For input string: "x"').
  * Writing follows RowDataToJsonConverters: fields in column order, NULL as null (or left out with
  * encode.ignore-null-fields), DECIMAL without trailing zeros (Jackson's node factory) as
- * BigDecimal.toString (with decimal-as-plain-number: toPlainString, the scale kept), FLOAT/DOUBLE as Java prints them, TIME as HH:mm:ss, DATE ISO, BYTES
- * base64, MAP as an object (NULL keys per map-null-key.mode), MULTISET as element -> count.
+ * BigDecimal.toString (with decimal-as-plain-number: toPlainString, the scale kept), FLOAT/DOUBLE
+ * as Java prints them, TIME as HH:mm:ss, DATE ISO, BYTES base64, MAP as an object (NULL keys per
+ * map-null-key.mode), MULTISET as element -> count.
  * The file reader is line based like the CSV one: one read(2) buffer, position = byte offset and
- * line of the next line (restores seek there).
+ * line of the next line (restores seek there). Columns a query does not read are left NULL and
+ * never converted (wjsonfmt_reader_skip_column). A 'debezium-json' line is handed to
+ * format_debezium_json.c, which reads the rows inside the envelope with wjsonfmt_read_object.
  * Depends on common/json.h, csv_reader.h, types/, common/.
  */
 #include "format_json.h"
