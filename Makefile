@@ -88,7 +88,7 @@ fuzz:
 # (CDC=1: only queries over changelog inputs, CDC=0: none; default a fifth of them)
 flink-fuzz: all
 	@python3 tests/flink/differential/fuzz.py --weir $(REL_DIR)/weir -n $${N:-200} --seed $${SEED:-1} \
-	    --cdc-share $${CDC:-0.2} \
+	    --cdc-share $${CDC:-0.2} --expected tests/flink/differential/expected.txt \
 	    --run-dir $(REL_DIR)/flink-run --found tests/flink/found
 
 bench: all
