@@ -86,6 +86,8 @@ def run_weir(weir, ddls, sets, query, workdir, timeout=60):
         for d in ddls:
             f.write(d + ";\n")
         f.write("SET 'sql-client.execution.result-mode' = 'tableau';\n")
+        # whole values (LISTAGG builds long strings; the gateway gives Flink's untruncated)
+        f.write("SET 'table.display.max-column-width' = '100000';\n")
         for k, v in sets.items():
             f.write("SET '%s' = '%s';\n" % (k, v))
         f.write(query + ";\n")

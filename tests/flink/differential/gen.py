@@ -533,7 +533,7 @@ def gen_query(rng, tables, cat=None, cdc=False):
     if cat == "top1":
         # Top-1 (deduplication without a time attribute: a Rank over the updating input)
         order_col = rng.choice([c.name for c in t.columns[1:] if cls_of(c.type) in ("int", "dec", "str", "date")]
-                               or [t.columns[0].name])
+                               or [t.columns[-1].name])   # not the partition key: see "topn" below
         sql = ("SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY %s ORDER BY %s %s) AS rn FROM %s) "
                "WHERE rn = 1" % (t.columns[0].name, order_col, rng.choice(["ASC", "DESC"]), t.name))
         return Query(cat, sql, single, [t])
