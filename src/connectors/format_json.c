@@ -275,18 +275,11 @@ static int conv(const WJsonReader *r, const WType *t, const WJson *v, WDatum *ou
     case WT_INTERVAL_YM: case WT_INTERVAL_DT:
         if (v->kind == WJ_OBJECT || v->kind == WJ_ARRAY) break;
         return conv_integer_node(r, t, v, out, a, eb, esz);
-    case WT_FLOAT: case WT_DOUBLE: case WT_DECIMAL: {
+    case WT_FLOAT: case WT_DOUBLE: case WT_DECIMAL:
         if (v->kind == WJ_OBJECT || v->kind == WJ_ARRAY) break;
         node_text(v, &s, &len);
         if (t->id != WT_DECIMAL) java_trim(&s, &len);
-        int k = conv_text_scalar(r, t, s, len, out, a, eb, esz);
-        /* debezium-json reads the event as a tree whose numbers are BigDecimals (Flink's mapper
-           uses them for floats): there is no negative zero, -0.0 reads as 0.0 (measured) */
-        if (k == 1 && t->id != WT_DECIMAL && r->cfg.envelope == WJF_DEBEZIUM && v->kind == WJ_NUMBER &&
-            out->d == 0)
-            out->d = 0.0;
-        return k;
-    }
+        return conv_text_scalar(r, t, s, len, out, a, eb, esz);
     case WT_DATE: case WT_TIME:
         if (v->kind == WJ_OBJECT || v->kind == WJ_ARRAY) break;
         node_text(v, &s, &len);
