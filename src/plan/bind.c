@@ -370,13 +370,7 @@ static WRel *bind_from(QCtx *q, AstFrom *f, BScope *scope)
         }
         WTable *t = wcatalog_lookup(p->catalog, &f->name);
         if (!t) {
-            char *qn = wcatalog_qualified(p->arena, p->catalog, &f->name);
-            (void)qn;
-            WStrBuf s;
-            wsb_init(&s);
-            for (int i = 0; i < f->name.n; i++) wsb_printf(&s, "%s%s", i ? "." : "", f->name.parts[i]);
-            werr_set_at(p->err, f->pos.line, f->pos.col, WEXC_CALCITE, "Object '%s' not found", s.buf);
-            wsb_free(&s);
+            wcatalog_missing_error(p->catalog, &f->name, p->err);
             return NULL;
         }
         if (f->system_time && t->is_view)
@@ -1153,6 +1147,20 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
     WTable *t = wcatalog_lookup(p->catalog, &s->target);
     char *qn = wcatalog_qualified(a, p->catalog, &s->target);
     if (!t) {
+        WObjectId id;
+        bool qualified = s->target.n > 1 && wcatalog_resolve(p->catalog, &s->target, &id, NULL);
+        const WCatalogEntry *ce = qualified ? wcatalog_find_catalog(p->catalog, id.catalog) : NULL;
+        if (qualified && !(ce && wcatalog_find_database(ce, id.database))) {
+            /* Flink's message for a sink in a catalog or database that does not exist */
+            WStrBuf b;
+            wsb_init(&b);
+            for (int i = 0; i < p->catalog->ncat; i++) wsb_printf(&b, "%s%s", i ? ", " : "", p->catalog->cats[i]->name);
+            werr_set(p->err, WEXC_VALIDATION,
+                     "Cannot find table '`%s`.`%s`.`%s`' in any of the catalogs [%s], nor as a temporary table.",
+                     id.catalog, id.database, id.object, b.buf ? b.buf : "");
+            wsb_free(&b);
+            return NULL;
+        }
         werr_set_at(p->err, s->target.pos.line, s->target.pos.col, WEXC_CALCITE, "Object '%s' not found",
                     s->target.parts[s->target.n - 1]);
         return NULL;

@@ -360,8 +360,13 @@ typedef enum AstStmtKind {
     AS_STOP_JOB,
     AS_USE,                 /* USE [CATALOG] name */
     AS_CREATE_FUNCTION,     /* parsed, reported as not supported */
-    AS_CREATE_CATALOG,      /* parsed, reported as not supported */
-    AS_CREATE_DATABASE,     /* parsed, reported as not supported */
+    AS_CREATE_CATALOG,      /* CREATE CATALOG [IF NOT EXISTS] c [COMMENT '..'] WITH (..) */
+    AS_CREATE_DATABASE,     /* CREATE DATABASE [IF NOT EXISTS] [c.]d [COMMENT '..'] [WITH (..)] */
+    AS_DROP_CATALOG,        /* DROP CATALOG [IF EXISTS] c */
+    AS_DROP_DATABASE,       /* DROP DATABASE [IF EXISTS] [c.]d [RESTRICT | CASCADE] */
+    AS_ALTER_CATALOG,       /* ALTER CATALOG c SET (..) | RESET (..) | COMMENT '..' */
+    AS_ALTER_DATABASE,      /* ALTER DATABASE [c.]d SET (..) */
+    AS_DESCRIBE_CATALOG,    /* DESCRIBE CATALOG [EXTENDED] c */
     AS_ADD_JAR,             /* parsed, reported as not supported */
     AS_HELP,
     AS_QUIT,
@@ -375,13 +380,14 @@ typedef enum AstAlterKind {
     AAL_OTHER = 0,          /* ADD / DROP / MODIFY / ... (only the target is recorded) */
     AAL_RENAME,             /* RENAME TO rename_to */
     AAL_SET_OPTIONS,        /* SET ('k' = 'v', ...) -> options */
-    AAL_RESET_OPTIONS       /* RESET ('k', ...) -> options with value NULL */
+    AAL_RESET_OPTIONS,      /* RESET ('k', ...) -> options with value NULL */
+    AAL_COMMENT             /* ALTER CATALOG c COMMENT 'x' -> comment */
 } AstAlterKind;
 
 typedef enum AstShowKind {
     ASH_TABLES, ASH_VIEWS, ASH_JOBS, ASH_FUNCTIONS, ASH_USER_FUNCTIONS, ASH_CATALOGS, ASH_DATABASES,
     ASH_CURRENT_CATALOG, ASH_CURRENT_DATABASE, ASH_MODULES, ASH_FULL_MODULES, ASH_JARS,
-    ASH_CREATE_TABLE, ASH_CREATE_VIEW, ASH_COLUMNS
+    ASH_CREATE_TABLE, ASH_CREATE_VIEW, ASH_COLUMNS, ASH_CREATE_CATALOG
 } AstShowKind;
 
 typedef struct AstColumnDef {
@@ -474,6 +480,8 @@ struct AstStmt {
     AstAlterKind alter_kind;    /* AS_ALTER_TABLE */
     AstName rename_to;      /* AS_ALTER_TABLE RENAME TO */
     const char *other;      /* AS_OTHER: the statement's kind, e.g. "DROP FUNCTION" */
+    bool cascade;           /* AS_DROP_DATABASE ... CASCADE */
+    bool extended;          /* DESCRIBE [CATALOG] EXTENDED */
 };
 
 typedef struct AstScript {
