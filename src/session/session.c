@@ -253,7 +253,9 @@ static bool not_supported(WError *err, const char *what)
     return werr_set(err, WEXC_TABLE, "%s is not supported yet in weir.", what);
 }
 
-/* ALTER TABLE t RENAME TO u / SET ('k' = 'v') / RESET ('k'). */
+static bool plan_ctx(WSession *s, WPlanCtx *p, WArena *a, WCastCtx *cast, WError *err);
+
+/* ALTER TABLE t RENAME TO u / SET ('k' = 'v') / RESET ('k') / schema changes (alter_table.c). */
 static bool exec_alter_table(WSession *s, AstStmt *st, WArena *a, WStmtResult *res, WError *err)
 {
     WObjectId id;
@@ -285,6 +287,18 @@ static bool exec_alter_table(WSession *s, AstStmt *st, WArena *a, WStmtResult *r
             wopts_remove(&t->options, st->options[i].key);
         }
         break;
+    case AAL_ADD:
+    case AAL_MODIFY:
+    case AAL_DROP_COLUMNS:
+    case AAL_DROP_PRIMARY_KEY:
+    case AAL_DROP_WATERMARK:
+    case AAL_RENAME_COLUMN: {
+        WPlanCtx p;
+        WCastCtx cast;
+        if (!plan_ctx(s, &p, a, &cast, err)) return false;
+        if (!wsession_alter_table_schema(&s->catalog, &p, t, st, err)) return false;
+        break;
+    }
     default:
         return not_supported(err, "This ALTER TABLE statement");
     }

@@ -24,4 +24,10 @@ bool wsession_catalog_statement(WCatalog *c, const AstStmt *st, WStmtResult *res
 /* Whether wsession_catalog_statement runs this statement. */
 bool wsession_is_catalog_statement(const AstStmt *st);
 
+/* ALTER TABLE ADD / MODIFY / DROP / RENAME of columns, primary key and watermark on permanent table
+   t (alter_table.c): the changed table replaces t in its database. p is a planning context of the
+   session (its arena is not used for the new table). */
+struct WPlanCtx;
+bool wsession_alter_table_schema(WCatalog *c, struct WPlanCtx *p, WTable *t, const AstStmt *st, WError *err);
+
 #endif

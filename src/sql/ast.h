@@ -377,11 +377,17 @@ typedef enum AstStmtKind {
 
 /* AS_ALTER_TABLE: what the ALTER does */
 typedef enum AstAlterKind {
-    AAL_OTHER = 0,          /* ADD / DROP / MODIFY / ... (only the target is recorded) */
+    AAL_OTHER = 0,          /* COMPACT / DISTRIBUTED ... (only the target is recorded) */
     AAL_RENAME,             /* RENAME TO rename_to */
     AAL_SET_OPTIONS,        /* SET ('k' = 'v', ...) -> options */
     AAL_RESET_OPTIONS,      /* RESET ('k', ...) -> options with value NULL */
-    AAL_COMMENT             /* ALTER CATALOG c COMMENT 'x' -> comment */
+    AAL_COMMENT,            /* ALTER CATALOG c COMMENT 'x' -> comment */
+    AAL_ADD,                /* ADD component | (components): cols (with first/after), wm_*, pk_* */
+    AAL_MODIFY,             /* MODIFY component | (components): as ADD */
+    AAL_DROP_COLUMNS,       /* DROP col | (col, ...): names in view_cols / nview_cols */
+    AAL_DROP_PRIMARY_KEY,   /* DROP PRIMARY KEY | DROP CONSTRAINT name (name in key) */
+    AAL_DROP_WATERMARK,     /* DROP WATERMARK */
+    AAL_RENAME_COLUMN       /* RENAME col TO new: key -> value */
 } AstAlterKind;
 
 typedef enum AstShowKind {
@@ -401,6 +407,8 @@ typedef struct AstColumnDef {
     bool primary_key;       /* column-level PRIMARY KEY NOT ENFORCED */
     bool pk_enforced;       /* PRIMARY KEY without NOT ENFORCED (an error Flink reports) */
     AstPos pos;
+    bool first;             /* ALTER TABLE ADD/MODIFY ... FIRST */
+    char *after;            /* ALTER TABLE ADD/MODIFY ... AFTER col */
 } AstColumnDef;
 
 typedef struct AstOption {

@@ -495,7 +495,51 @@ static AstStmt *alter_stmt(WSqlParser *p)
             s->rename_to = ps_compound(p);
             return s;
         }
-        skip_rest(p);
+        s->alter_kind = AAL_RENAME_COLUMN;
+        AstName from = ps_compound(p);
+        s->key = ps_name_join(p, &from);
+        ps_expect_kw(p, "TO");
+        AstName to = ps_compound(p);
+        s->value = ps_name_join(p, &to);
+        return s;
+    }
+    if (ps_is_kw(p, "ADD") || ps_is_kw(p, "MODIFY")) {
+        s->alter_kind = ps_is_kw(p, "ADD") ? AAL_ADD : AAL_MODIFY;
+        ps_next(p);
+        PsList cols = {0};
+        bool list = ps_accept(p, TK_LPAREN);
+        do {
+            int before = cols.n;
+            column_or_constraint(p, s, &cols);
+            AstColumnDef *c = cols.n > before ? cols.v[cols.n - 1] : NULL;
+            if (c && ps_accept_kw(p, "FIRST")) c->first = true;
+            else if (c && ps_accept_kw(p, "AFTER")) c->after = ps_ident(p);
+        } while (list && ps_accept(p, TK_COMMA));
+        if (list) ps_expect(p, TK_RPAREN);
+        s->ncols = cols.n;
+        s->cols = WA_ARRAY(p->a, AstColumnDef, cols.n ? cols.n : 1);
+        for (int i = 0; i < cols.n; i++) s->cols[i] = *(AstColumnDef *)cols.v[i];
+        return s;
+    }
+    if (ps_accept_kw(p, "DROP")) {
+        if (ps_accept_kw(p, "PRIMARY")) {
+            ps_expect_kw(p, "KEY");
+            s->alter_kind = AAL_DROP_PRIMARY_KEY;
+        } else if (ps_accept_kw(p, "CONSTRAINT")) {
+            s->alter_kind = AAL_DROP_PRIMARY_KEY;
+            s->key = ps_ident(p);
+        } else if (ps_accept_kw(p, "WATERMARK")) {
+            s->alter_kind = AAL_DROP_WATERMARK;
+        } else if (ps_at(p, 0, TK_LPAREN)) {
+            s->alter_kind = AAL_DROP_COLUMNS;
+            s->view_cols = ident_list(p, &s->nview_cols);
+        } else {
+            s->alter_kind = AAL_DROP_COLUMNS;
+            AstName n = ps_compound(p);
+            s->nview_cols = 1;
+            s->view_cols = WA_ARRAY(p->a, char *, 1);
+            s->view_cols[0] = ps_name_join(p, &n);
+        }
         return s;
     }
     if (ps_kw_at(p, 0, "SET") && ps_at(p, 1, TK_LPAREN)) {
@@ -510,8 +554,7 @@ static AstStmt *alter_stmt(WSqlParser *p)
         key_list(p, s);
         return s;
     }
-    if (ps_is_kw(p, "ADD") || ps_is_kw(p, "DROP") || ps_is_kw(p, "MODIFY") || ps_is_kw(p, "COMPACT")
-        || ps_is_kw(p, "DISTRIBUTED")) {
+    if (ps_is_kw(p, "COMPACT") || ps_is_kw(p, "DISTRIBUTED")) {
         skip_rest(p);
         return s;
     }

@@ -412,7 +412,7 @@ WTEST(parser_alter_table)
     AstStmt *r = P("ALTER TABLE t RESET ('k', 'j')");
     CHECK(r && r->alter_kind == AAL_RESET_OPTIONS && r->noptions == 2 && r->options[1].value == NULL);
     AstStmt *a = P("ALTER TABLE t ADD (c INT, d AS c + 1)");
-    CHECK(a && a->kind == AS_ALTER_TABLE && a->alter_kind == AAL_OTHER);
+    CHECK(a && a->kind == AS_ALTER_TABLE && a->alter_kind == AAL_ADD && a->ncols == 2);
     AstStmt *v = P("ALTER VIEW v AS SELECT 1");
     CHECK(v && v->kind == AS_OTHER);
 }
