@@ -59,6 +59,8 @@ typedef struct WTable {
     WOptions options;
     AstQuery *view_query;       /* views */
     char *view_sql;             /* the view's query text */
+    char *view_catalog, *view_database; /* current catalog and database when the view was created:
+                                           its query's names resolve against them (Flink expands them) */
     int nview_cols;
     char **view_cols;
     char *comment;

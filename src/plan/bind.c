@@ -379,7 +379,15 @@ static WRel *bind_from(QCtx *q, AstFrom *f, BScope *scope)
         if (t->is_view) {
             QCtx inner = {.b = q->b};
             if (++p->depth > 64) return fail_rel(p, f->pos, WEXC_VALIDATION, "Views are nested too deeply");
+            /* the view's names resolve where the view was created */
+            char *cur_cat = p->catalog->current_catalog, *cur_db = p->catalog->current_database;
+            if (t->view_catalog && t->view_database) {
+                p->catalog->current_catalog = t->view_catalog;
+                p->catalog->current_database = t->view_database;
+            }
             r = bind_query_in(&inner, t->view_query);
+            p->catalog->current_catalog = cur_cat;
+            p->catalog->current_database = cur_db;
             p->depth--;
             if (!r) return NULL;
             if (t->nview_cols) r = rename_output(p, r, t->nview_cols, t->view_cols, f->pos);

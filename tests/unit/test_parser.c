@@ -415,6 +415,22 @@ WTEST(parser_alter_table)
     CHECK(a && a->kind == AS_ALTER_TABLE && a->alter_kind == AAL_ADD && a->ncols == 2);
     AstStmt *v = P("ALTER VIEW v AS SELECT 1");
     CHECK(v && v->kind == AS_OTHER);
+    AstStmt *f = P("ALTER TABLE t ADD x BIGINT FIRST");
+    CHECK(f && f->alter_kind == AAL_ADD && f->ncols == 1 && f->cols[0].first);
+    AstStmt *af = P("ALTER TABLE t MODIFY (x BIGINT AFTER y, WATERMARK FOR ts AS ts)");
+    CHECK(af && af->alter_kind == AAL_MODIFY && af->ncols == 1 && af->wm_column != NULL);
+    if (af && af->ncols == 1) CHECK_STR(af->cols[0].after, "y");
+    AstStmt *pk = P("ALTER TABLE t ADD PRIMARY KEY (a, b) NOT ENFORCED");
+    CHECK(pk && pk->alter_kind == AAL_ADD && pk->npk == 2 && pk->ncols == 0);
+    AstStmt *dc = P("ALTER TABLE t DROP (a, b)");
+    CHECK(dc && dc->alter_kind == AAL_DROP_COLUMNS && dc->nview_cols == 2);
+    AstStmt *dp = P("ALTER TABLE t DROP PRIMARY KEY");
+    CHECK(dp && dp->alter_kind == AAL_DROP_PRIMARY_KEY);
+    AstStmt *dw = P("ALTER TABLE t DROP WATERMARK");
+    CHECK(dw && dw->alter_kind == AAL_DROP_WATERMARK);
+    AstStmt *rc = P("ALTER TABLE t RENAME a TO b");
+    CHECK(rc && rc->alter_kind == AAL_RENAME_COLUMN);
+    if (rc) { CHECK_STR(rc->key, "a"); CHECK_STR(rc->value, "b"); }
 }
 
 WTEST(parser_show)
