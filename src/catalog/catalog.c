@@ -110,6 +110,17 @@ WTable *wcatalog_lookup_simple(WCatalog *c, const char *name)
     return wcatalog_lookup(c, &n);
 }
 
+/* whether a temporary object lives in catalog.database (Calcite then sees the database) */
+static bool has_temporary_in(const WCatalog *c, const char *cat, const char *db)
+{
+    for (int i = 0; i < c->ntemp; i++)
+        if (strcmp(c->temps[i]->catalog, cat) == 0 && strcmp(c->temps[i]->database, db) == 0) return true;
+    return false;
+}
+
+/* Calcite looks a name up as [current catalog, current database, name...], [current catalog,
+   name...] and [name...]; its message names the longest prefix it found. A database Flink's
+   catalog does not have but a temporary object lives in is seen, and the catalog then fails. */
 void wcatalog_missing_error(const WCatalog *c, const AstName *name, WError *err)
 {
     WObjectId id;
@@ -118,17 +129,27 @@ void wcatalog_missing_error(const WCatalog *c, const AstName *name, WError *err)
         werr_set_at(err, line, col, WEXC_CALCITE, "Object '%s' not found", name->parts[0]);
         return;
     }
-    WCatalogEntry *e = wcatalog_find_catalog(c, id.catalog);
-    if (!e) {
-        werr_set_at(err, line, col, WEXC_CALCITE, "Object '%s' not found", name->parts[0]);
+    const WCatalogEntry *e = wcatalog_find_catalog(c, id.catalog);
+    bool db_exists = e && wcatalog_find_database(e, id.database);
+    if (db_exists) {
+        werr_set_at(err, line, col, WEXC_CALCITE, "Object '%s' not found within '%s.%s'", id.object, id.catalog,
+                    id.database);
         return;
     }
-    if (!wcatalog_find_database(e, id.database)) {
+    if (e && has_temporary_in(c, id.catalog, id.database)) {
         werr_set(err, WEXC_DB_MISSING, "Database %s does not exist in Catalog %s.", id.database, id.catalog);
         return;
     }
-    werr_set_at(err, line, col, WEXC_CALCITE, "Object '%s' not found within '%s.%s'", id.object, id.catalog,
-                id.database);
+    if (name->n == 2 && wcatalog_find_catalog(c, name->parts[0])) {
+        /* catalog.database read as a catalog and an object in it */
+        werr_set_at(err, line, col, WEXC_CALCITE, "Object '%s' not found within '%s'", name->parts[1], name->parts[0]);
+        return;
+    }
+    if (name->n == 3 && e) {
+        werr_set_at(err, line, col, WEXC_CALCITE, "Object '%s' not found within '%s'", id.database, id.catalog);
+        return;
+    }
+    werr_set_at(err, line, col, WEXC_CALCITE, "Object '%s' not found", name->parts[0]);
 }
 
 static void push_table(WTable ***arr, int *n, int *cap, WTable *t)

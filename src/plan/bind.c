@@ -1155,22 +1155,16 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
     WTable *t = wcatalog_lookup(p->catalog, &s->target);
     char *qn = wcatalog_qualified(a, p->catalog, &s->target);
     if (!t) {
+        /* Flink's message for a sink that is not there (in any part of its name) */
         WObjectId id;
-        bool qualified = s->target.n > 1 && wcatalog_resolve(p->catalog, &s->target, &id, NULL);
-        const WCatalogEntry *ce = qualified ? wcatalog_find_catalog(p->catalog, id.catalog) : NULL;
-        if (qualified && !(ce && wcatalog_find_database(ce, id.database))) {
-            /* Flink's message for a sink in a catalog or database that does not exist */
-            WStrBuf b;
-            wsb_init(&b);
-            for (int i = 0; i < p->catalog->ncat; i++) wsb_printf(&b, "%s%s", i ? ", " : "", p->catalog->cats[i]->name);
-            werr_set(p->err, WEXC_VALIDATION,
-                     "Cannot find table '`%s`.`%s`.`%s`' in any of the catalogs [%s], nor as a temporary table.",
-                     id.catalog, id.database, id.object, b.buf ? b.buf : "");
-            wsb_free(&b);
-            return NULL;
-        }
-        werr_set_at(p->err, s->target.pos.line, s->target.pos.col, WEXC_CALCITE, "Object '%s' not found",
-                    s->target.parts[s->target.n - 1]);
+        if (!wcatalog_resolve(p->catalog, &s->target, &id, p->err)) return NULL;
+        WStrBuf b;
+        wsb_init(&b);
+        for (int i = 0; i < p->catalog->ncat; i++) wsb_printf(&b, "%s%s", i ? ", " : "", p->catalog->cats[i]->name);
+        werr_set(p->err, WEXC_VALIDATION,
+                 "Cannot find table '`%s`.`%s`.`%s`' in any of the catalogs [%s], nor as a temporary table.",
+                 id.catalog, id.database, id.object, b.buf ? b.buf : "");
+        wsb_free(&b);
         return NULL;
     }
     if (t->is_view) {

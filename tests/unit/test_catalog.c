@@ -123,7 +123,7 @@ WTEST(catalog_missing_errors)
     char *p1[] = {"nope", "t"};
     AstName n1 = name_of(p1, 2);
     wcatalog_missing_error(&c, &n1, &e);
-    CHECK_STR(e.msg, "Database nope does not exist in Catalog default_catalog.");
+    CHECK_STR(e.msg, "Object 'nope' not found");
     werr_clear(&e);
     char *p2[] = {"default_database", "t"};
     AstName n2 = name_of(p2, 2);
