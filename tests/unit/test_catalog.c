@@ -4,7 +4,10 @@
  */
 #include "unit.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../src/catalog/catalog.h"
 
@@ -141,4 +144,49 @@ WTEST(catalog_missing_errors)
     CHECK(!wcatalog_resolve(&c, &n4, &id, &e));
     CHECK_STR(e.msg, "Object identifier must consist of 1 to 3 parts.");
     wcatalog_free(&c);
+}
+
+WTEST(catalog_file_store_round_trip)
+{
+    char dir[] = "/tmp/weir-catalog-store-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char store[128];
+    snprintf(store, sizeof store, "file://%s/store", dir);
+    WCatalog c;
+    wcatalog_init(&c);
+    WError e;
+    werr_clear(&e);
+    CHECK(wcatalog_store_open(&c, "file", store, &e));
+    WOptions o;
+    wopts_init(&o);
+    wopts_set(&o, "type", "generic_in_memory");
+    wopts_set(&o, "default-database", "say \"hi\"");
+    CHECK(wcatalog_create_catalog(&c, "c1", NULL, &o, true, &e));
+    CHECK(wcatalog_store_save(&c, wcatalog_find_catalog(&c, "c1"), &e));
+    wopts_free(&o);
+    char path[160];
+    snprintf(path, sizeof path, "%s/store/c1.yaml", dir);
+    FILE *f = fopen(path, "r");
+    char buf[256] = {0};
+    if (f) {
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        buf[n] = 0;
+        fclose(f);
+    }
+    CHECK_STR(buf, "default-database: \"say \\\"hi\\\"\"\ntype: \"generic_in_memory\"\n");
+    wcatalog_free(&c);
+    /* a new manager reads the catalog back */
+    wcatalog_init(&c);
+    CHECK(wcatalog_store_open(&c, "file", store, &e));
+    WCatalogEntry *c1 = wcatalog_find_catalog(&c, "c1");
+    CHECK(c1 && c1->in_store);
+    if (c1) CHECK_STR(wcatalog_default_database(c1), "say \"hi\"");
+    CHECK(wcatalog_drop_catalog(&c, "c1", false, &e));
+    CHECK(fopen(path, "r") == NULL);
+    CHECK(!wcatalog_store_open(&c, "nosuch", NULL, &e));
+    wcatalog_free(&c);
+    char rm[200];
+    snprintf(rm, sizeof rm, "%s/store", dir);
+    rmdir(rm);
+    rmdir(dir);
 }
