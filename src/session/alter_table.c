@@ -76,7 +76,7 @@ static void remove_column(AstStmt *base, int k)
     base->ncols--;
 }
 
-static bool apply_add_modify(WArena *a, AstStmt *base, const AstStmt *st, WError *err)
+static bool apply_add_modify(WArena *a, AstStmt *base, const AstStmt *st, const WTable *t, WError *err)
 {
     bool add = st->alter_kind == AAL_ADD;
     for (int i = 0; i < st->ncols; i++) {
@@ -133,10 +133,20 @@ static bool apply_add_modify(WArena *a, AstStmt *base, const AstStmt *st, WError
         if (add && base->wm_column)
             return werr_set(err, WEXC_VALIDATION, ALTER_FAILED "The current table has already defined the watermark "
                             "strategy `%s` AS %s. You might want to drop it before adding a new one.", base->wm_column,
-                            "the existing expression");
+                            t->wm_sql ? t->wm_sql : "");
         if (!add && !base->wm_column)
-            return werr_set(err, WEXC_VALIDATION, ALTER_FAILED "The current table does not define any watermark "
-                            "strategy. You might want to add a new one.");
+            return werr_set(err, WEXC_VALIDATION, ALTER_FAILED "The current table does not define any watermark. "
+                            "You might want to add a new one.");
+        if (col_index(base, st->wm_column) < 0) {
+            /* Flink's ALTER TABLE names the columns without backticks (its CREATE TABLE quotes them) */
+            WStrBuf b;
+            wsb_init(&b);
+            for (int i = 0; i < base->ncols; i++) wsb_printf(&b, "%s%s", i ? ", " : "", base->cols[i].name);
+            werr_set(err, WEXC_VALIDATION, "Invalid column name '%s' for rowtime attribute in watermark declaration. "
+                     "Available columns are: [%s]", st->wm_column, b.buf ? b.buf : "");
+            wsb_free(&b);
+            return false;
+        }
         base->wm_column = st->wm_column;
         base->wm_expr = st->wm_expr;
         base->wm_pos = st->wm_pos;
@@ -144,12 +154,12 @@ static bool apply_add_modify(WArena *a, AstStmt *base, const AstStmt *st, WError
     return true;
 }
 
-static bool apply_change(WArena *a, AstStmt *base, const AstStmt *st, WError *err)
+static bool apply_change(WArena *a, AstStmt *base, const AstStmt *st, const WTable *t, WError *err)
 {
     switch (st->alter_kind) {
     case AAL_ADD:
     case AAL_MODIFY:
-        return apply_add_modify(a, base, st, err);
+        return apply_add_modify(a, base, st, t, err);
     case AAL_DROP_COLUMNS:
         for (int i = 0; i < st->nview_cols; i++) {
             const char *name = st->view_cols[i];
@@ -202,7 +212,7 @@ bool wsession_alter_table_schema(WCatalog *c, WPlanCtx *p, WTable *t, const AstS
     AstStmt *base = change && wshow_create_table(t, &ddl, err) ? wsql_parse_statement(ta, ddl.buf, err) : NULL;
     wsb_free(&ddl);
     WTable *nt = NULL;
-    if (base && apply_change(ta, base, change, err)) {
+    if (base && apply_change(ta, base, change, t, err)) {
         WArena *saved = p->arena;
         p->arena = ta;
         nt = wbind_create_table(p, base, ta);
