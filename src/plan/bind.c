@@ -100,6 +100,35 @@ static void scope_from_rel(WPlanCtx *p, BScope *s, const WRel *r, const char *qu
 
 /* ---- tables ---- */
 
+/* Table OPTIONS hints (Flink's dynamic table options): a copy of the table, in the plan's arena,
+   whose options are the table's with the hints' options set over them. */
+static WTable *with_hint_options(WPlanCtx *p, const WTable *t, const AstHints *hints)
+{
+    WArena *a = p->arena;
+    int extra = 0;
+    for (int h = 0; h < hints->n; h++) extra += hints->items[h].nopts;
+    WTable *c = WA_NEW(a, WTable);
+    *c = *t;
+    c->options.items = WA_ARRAY(a, WOption, t->options.n + extra + 1);
+    c->options.n = t->options.n;
+    c->options.cap = t->options.n + extra + 1;
+    memcpy(c->options.items, t->options.items, sizeof(WOption) * (size_t)t->options.n);
+    for (int h = 0; h < hints->n; h++) {
+        const AstHint *hint = &hints->items[h];
+        if (strcasecmp(hint->name, "OPTIONS") != 0) continue;
+        for (int k = 0; k < hint->nopts; k++) {
+            const char *key = hint->opts[k].key, *value = hint->opts[k].value;
+            if (!key || !value) continue;
+            int i = 0;
+            while (i < c->options.n && strcmp(c->options.items[i].key, key) != 0) i++;
+            if (i == c->options.n) c->options.n++;
+            c->options.items[i].key = wa_strdup(a, key);
+            c->options.items[i].value = wa_strdup(a, value);
+        }
+    }
+    return c;
+}
+
 static WRel *bind_table_scan(QCtx *q, WTable *t, const AstName *name, const char *qual, BScope *scope)
 {
     WPlanCtx *p = q->b->p;
@@ -373,6 +402,11 @@ static WRel *bind_from(QCtx *q, AstFrom *f, BScope *scope)
             wcatalog_missing_error(p->catalog, &f->name, p->err);
             return NULL;
         }
+        for (int h = 0; h < f->hints.n && t->is_view; h++)
+            if (strcasecmp(f->hints.items[h].name, "OPTIONS") == 0)
+                return fail_rel(p, f->pos, WEXC_VALIDATION,
+                                wa_sprintf(p->arena, "View '`%s`.`%s`.`%s`' cannot be enriched with new options. Hints "
+                                           "can only be applied to tables.", t->catalog, t->database, t->name));
         if (f->system_time && t->is_view)
             return fail_rel(p, f->pos, WEXC_TABLE, "FOR SYSTEM_TIME AS OF on a view is not supported yet");
         WRel *r;
@@ -395,7 +429,20 @@ static WRel *bind_from(QCtx *q, AstFrom *f, BScope *scope)
             if (r) scope_from_rel(p, scope, r, qual);
             return r;
         }
+        int noptions_hints = 0;
+        for (int h = 0; h < f->hints.n; h++) noptions_hints += strcasecmp(f->hints.items[h].name, "OPTIONS") == 0;
+        if (noptions_hints) t = with_hint_options(p, t, &f->hints);
         r = bind_table_scan(q, t, &f->name, qual, scope);
+        if (r && noptions_hints) {
+            /* the scan is the first node of the table's chain (a Calc of computed columns may sit above) */
+            WRel *scan = r;
+            while (scan->kind != WR_SCAN && scan->ninputs == 1) scan = scan->inputs[0];
+            if (scan->kind == WR_SCAN) {
+                scan->hints = WA_ARRAY(p->arena, AstHint, noptions_hints);
+                for (int h = 0; h < f->hints.n; h++)
+                    if (strcasecmp(f->hints.items[h].name, "OPTIONS") == 0) scan->hints[scan->nhints++] = f->hints.items[h];
+            }
+        }
         if (r && f->system_time) r->temporal_as_of = f->system_time;
         if (r && f->ncol_aliases) {
             r = rename_output(p, r, f->ncol_aliases, f->col_aliases, f->pos);
