@@ -112,8 +112,10 @@ WTEST(catalog_temporary_shadowing)
     CHECK(wcatalog_lookup_simple(&c, "t") == NULL);
     /* a temporary object needs no existing database; a permanent one does */
     CHECK(wcatalog_add(&c, table("default_catalog", "nodb", "x", false, true), &e));
-    CHECK(!wcatalog_add(&c, table("default_catalog", "nodb", "y", false, false), &e));
+    WTable *y = table("default_catalog", "nodb", "y", false, false);
+    CHECK(!wcatalog_add(&c, y, &e));        /* not taken over on failure */
     CHECK_STR(e.msg, "Database nodb does not exist in Catalog default_catalog.");
+    wtable_free(y);
     wcatalog_free(&c);
 }
 
