@@ -512,6 +512,8 @@ static void stream_nodes(const ExCtx *x, const WRel *r, SNode *s, int *n, int ca
     if (r->kind == WR_SCAN) {
         type = wa_sprintf(x->p->arena, "Source: %s[%d]", r->table ? r->table->name : "source", id);
         pact = "Data Source";
+    } else if (r->kind == WR_SINK && wrel_sink_writer(r)) {
+        type = wa_sprintf(x->p->arena, "%s[%d]: Writer", r->sink_table->name, id);
     } else if (r->kind == WR_SINK) {
         type = wa_sprintf(x->p->arena, "Sink: %s[%d]", r->sink_table ? r->sink_table->name : "collect", id);
         pact = "Data Sink";
@@ -520,7 +522,8 @@ static void stream_nodes(const ExCtx *x, const WRel *r, SNode *s, int *n, int ca
     }
     json_object_set_new(j, "type", json_string(type));
     json_object_set_new(j, "pact", json_string(pact));
-    json_object_set_new(j, "contents", json_string(wa_sprintf(x->p->arena, "[%d]:%s", id, d.buf ? d.buf : "")));
+    json_object_set_new(j, "contents", json_string(r->kind == WR_SINK && wrel_sink_writer(r)
+                                                       ? type : wa_sprintf(x->p->arena, "[%d]:%s", id, d.buf ? d.buf : "")));
     json_object_set_new(j, "parallelism", json_integer(parallelism));
     wsb_free(&d);
     if (nin) {
