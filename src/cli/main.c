@@ -327,6 +327,15 @@ static int sql_client_main(int argc, char **argv)
     int status = remote_failed ? 1 : 0;
     for (int i = 0; i < a.ndyn; i++)
         if (!apply_dynamic(s, a.dyn[i])) status = 1;
+    if (status == 0 && !remote) {
+        /* the catalog store of the start configuration (-D table.catalog-store.kind=file ...) */
+        WError err;
+        werr_clear(&err);
+        if (!wsession_open_catalog_store(s, &err)) {
+            wmsg_error_werr(stderr, false, &err);
+            status = 1;
+        }
+    }
 
     if (status == 0 && init_path) {
         char *content = load_script(init_path);

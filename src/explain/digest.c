@@ -589,7 +589,9 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         } else {
             ex_names_list(out, &r->out);
         }
-        wsb_puts(out, "])");
+        wsb_puts(out, "]");
+        ex_options_hints(out, r, false);
+        wsb_puts(out, ")");
         return;
     }
     case WR_VALUES: {
@@ -902,4 +904,19 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
     default:
         return;
     }
+}
+
+void ex_options_hints(WStrBuf *out, const WRel *scan, bool ast)
+{
+    if (scan->kind != WR_SCAN || !scan->nhints) return;
+    wsb_puts(out, ", hints=[[");
+    for (int h = 0; h < scan->nhints; h++) {
+        const AstHint *hint = &scan->hints[h];
+        wsb_printf(out, "%s[OPTIONS %soptions:{", h ? ", " : "", ast ? "inheritPath:[] " : "");
+        for (int k = 0; k < hint->nopts; k++)
+            wsb_printf(out, "%s%s=%s", k ? ", " : "", hint->opts[k].key ? hint->opts[k].key : "",
+                       hint->opts[k].value ? hint->opts[k].value : "");
+        wsb_puts(out, "}]");
+    }
+    wsb_puts(out, "]]");
 }

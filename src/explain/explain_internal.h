@@ -123,4 +123,8 @@ void ex_match_ast(const WRel *r, WStrBuf *out);
 /* stream-exec-match_1's matchSpec into node j (match_json.c). */
 void ex_match_json(const ExCtx *x, const WRel *r, json_t *j);
 
+/* ", hints=[[[OPTIONS [inheritPath:[] ]options:{k=v, ...}]]]" of a scan with table OPTIONS hints
+   (ast: the LogicalTableScan form), nothing otherwise (digest.c). */
+void ex_options_hints(WStrBuf *out, const WRel *scan, bool ast);
+
 #endif

@@ -219,7 +219,9 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
             if (*s == '.') wsb_puts(out, ", ");
             else wsb_putc(out, *s);
         }
-        wsb_puts(out, "]])\n");
+        wsb_puts(out, "]]");
+        ex_options_hints(out, r, true);
+        wsb_puts(out, ")\n");
         break;
     }
     case WR_WATERMARK:

@@ -368,10 +368,16 @@ static WTable *table_from_json(Rd *r, json_t *tj, const char **qname)
     if (!id || !cols) { rd_fail(r, "The compiled plan has a table without identifier or schema%s", ""); return NULL; }
     WTable *t = WA_NEW(a, WTable);
     *qname = unquote_identifier(a, id);
+    /* catalog.database.object (names with dots inside backticks are not split correctly) */
     const char *dot = strrchr(*qname, '.');
     t->name = wa_strdup(a, dot ? dot + 1 : *qname);
     t->catalog = "default_catalog";
     t->database = "default_database";
+    const char *first = strchr(*qname, '.');
+    if (dot && first && first != dot) {
+        t->catalog = wa_strndup(a, *qname, (size_t)(first - *qname));
+        t->database = wa_strndup(a, first + 1, (size_t)(dot - first - 1));
+    }
     t->wm_col = -1;
     int n = (int)json_array_size(cols);
     t->ncols = n;

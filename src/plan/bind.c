@@ -107,6 +107,35 @@ static void scope_from_rel(WPlanCtx *p, BScope *s, const WRel *r, const char *qu
 
 /* ---- tables ---- */
 
+/* Table OPTIONS hints (Flink's dynamic table options): a copy of the table, in the plan's arena,
+   whose options are the table's with the hints' options set over them. */
+static WTable *with_hint_options(WPlanCtx *p, const WTable *t, const AstHints *hints)
+{
+    WArena *a = p->arena;
+    int extra = 0;
+    for (int h = 0; h < hints->n; h++) extra += hints->items[h].nopts;
+    WTable *c = WA_NEW(a, WTable);
+    *c = *t;
+    c->options.items = WA_ARRAY(a, WOption, t->options.n + extra + 1);
+    c->options.n = t->options.n;
+    c->options.cap = t->options.n + extra + 1;
+    memcpy(c->options.items, t->options.items, sizeof(WOption) * (size_t)t->options.n);
+    for (int h = 0; h < hints->n; h++) {
+        const AstHint *hint = &hints->items[h];
+        if (strcasecmp(hint->name, "OPTIONS") != 0) continue;
+        for (int k = 0; k < hint->nopts; k++) {
+            const char *key = hint->opts[k].key, *value = hint->opts[k].value;
+            if (!key || !value) continue;
+            int i = 0;
+            while (i < c->options.n && strcmp(c->options.items[i].key, key) != 0) i++;
+            if (i == c->options.n) c->options.n++;
+            c->options.items[i].key = wa_strdup(a, key);
+            c->options.items[i].value = wa_strdup(a, value);
+        }
+    }
+    return c;
+}
+
 static WRel *bind_table_scan(QCtx *q, WTable *t, const AstName *name, const char *qual, BScope *scope)
 {
     WPlanCtx *p = q->b->p;
@@ -394,22 +423,29 @@ static WRel *bind_from(QCtx *q, AstFrom *f, BScope *scope)
         }
         WTable *t = wcatalog_lookup(p->catalog, &f->name);
         if (!t) {
-            char *qn = wcatalog_qualified(p->arena, p->catalog, &f->name);
-            (void)qn;
-            WStrBuf s;
-            wsb_init(&s);
-            for (int i = 0; i < f->name.n; i++) wsb_printf(&s, "%s%s", i ? "." : "", f->name.parts[i]);
-            werr_set_at(p->err, f->pos.line, f->pos.col, WEXC_CALCITE, "Object '%s' not found", s.buf);
-            wsb_free(&s);
+            wcatalog_missing_error(p->catalog, &f->name, p->err);
             return NULL;
         }
+        for (int h = 0; h < f->hints.n && t->is_view; h++)
+            if (strcasecmp(f->hints.items[h].name, "OPTIONS") == 0)
+                return fail_rel(p, f->pos, WEXC_VALIDATION,
+                                wa_sprintf(p->arena, "View '`%s`.`%s`.`%s`' cannot be enriched with new options. Hints "
+                                           "can only be applied to tables.", t->catalog, t->database, t->name));
         if (f->system_time && t->is_view)
             return fail_rel(p, f->pos, WEXC_TABLE, "FOR SYSTEM_TIME AS OF on a view is not supported yet");
         WRel *r;
         if (t->is_view) {
             QCtx inner = {.b = q->b};
             if (++p->depth > 64) return fail_rel(p, f->pos, WEXC_VALIDATION, "Views are nested too deeply");
+            /* the view's names resolve where the view was created */
+            char *cur_cat = p->catalog->current_catalog, *cur_db = p->catalog->current_database;
+            if (t->view_catalog && t->view_database) {
+                p->catalog->current_catalog = t->view_catalog;
+                p->catalog->current_database = t->view_database;
+            }
             r = bind_query_in(&inner, t->view_query);
+            p->catalog->current_catalog = cur_cat;
+            p->catalog->current_database = cur_db;
             p->depth--;
             if (!r) return NULL;
             if (t->nview_cols) r = rename_output(p, r, t->nview_cols, t->view_cols, f->pos);
@@ -417,7 +453,20 @@ static WRel *bind_from(QCtx *q, AstFrom *f, BScope *scope)
             if (r) scope_from_rel(p, scope, r, qual);
             return r;
         }
+        int noptions_hints = 0;
+        for (int h = 0; h < f->hints.n; h++) noptions_hints += strcasecmp(f->hints.items[h].name, "OPTIONS") == 0;
+        if (noptions_hints) t = with_hint_options(p, t, &f->hints);
         r = bind_table_scan(q, t, &f->name, qual, scope);
+        if (r && noptions_hints) {
+            /* the scan is the first node of the table's chain (a Calc of computed columns may sit above) */
+            WRel *scan = r;
+            while (scan->kind != WR_SCAN && scan->ninputs == 1) scan = scan->inputs[0];
+            if (scan->kind == WR_SCAN) {
+                scan->hints = WA_ARRAY(p->arena, AstHint, noptions_hints);
+                for (int h = 0; h < f->hints.n; h++)
+                    if (strcasecmp(f->hints.items[h].name, "OPTIONS") == 0) scan->hints[scan->nhints++] = f->hints.items[h];
+            }
+        }
         if (r && f->system_time) r->temporal_as_of = f->system_time;
         if (r && f->ncol_aliases) {
             r = rename_output(p, r, f->ncol_aliases, f->col_aliases, f->pos);
@@ -1177,8 +1226,16 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
     WTable *t = wcatalog_lookup(p->catalog, &s->target);
     char *qn = wcatalog_qualified(a, p->catalog, &s->target);
     if (!t) {
-        werr_set_at(p->err, s->target.pos.line, s->target.pos.col, WEXC_CALCITE, "Object '%s' not found",
-                    s->target.parts[s->target.n - 1]);
+        /* Flink's message for a sink that is not there (in any part of its name) */
+        WObjectId id;
+        if (!wcatalog_resolve(p->catalog, &s->target, &id, p->err)) return NULL;
+        WStrBuf b;
+        wsb_init(&b);
+        for (int i = 0; i < p->catalog->ncat; i++) wsb_printf(&b, "%s%s", i ? ", " : "", p->catalog->cats[i]->name);
+        werr_set(p->err, WEXC_VALIDATION,
+                 "Cannot find table '`%s`.`%s`.`%s`' in any of the catalogs [%s], nor as a temporary table.",
+                 id.catalog, id.database, id.object, b.buf ? b.buf : "");
+        wsb_free(&b);
         return NULL;
     }
     if (t->is_view) {

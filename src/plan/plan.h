@@ -210,7 +210,9 @@ struct WRel {
     int64_t ttl_ms;                 /* resolved TTL for stateful nodes, 0 = never */
     int64_t ttl_left_ms, ttl_right_ms;
     int nhints;
-    AstHint *hints;                 /* query hints of the SELECT this node came from (STATE_TTL ...) */
+    AstHint *hints;                 /* query hints of the SELECT this node came from (STATE_TTL ...);
+                                       a WR_SCAN: its table's OPTIONS hints (already merged into
+                                       its table's options), for the plan digests */
     const char *left_name;          /* join: the left input's table name/alias when it is one table
                                        or a named subquery (hint keys), else NULL; aggregate: its
                                        input's name */

@@ -755,6 +755,13 @@ static int open_session(WGateway *g, json_t *body, json_t **out)
             }
         }
     }
+    /* the catalog store named by the cluster configuration or the properties (Flink builds the
+       session's catalog manager from them when the session opens) */
+    if (!wsession_open_catalog_store(s, &err)) {
+        wsession_free(s);
+        *out = wgateway_error("Could not open the catalog store: %s", err.msg);
+        return 400;
+    }
     Sess *ss = wcalloc(1, sizeof *ss);
     ss->g = g;
     ss->s = s;

@@ -4,6 +4,7 @@
  */
 #include "session.h"
 #include "show_create.h"
+#include "session_internal.h"
 #include "../sql/parser.h"
 #include "../catalog/catalog.h"
 #include "../plan/plan.h"
@@ -157,38 +158,7 @@ const char *wsession_last_job_report(const WSession *s) { return s->last_report;
 
 /* ---- result tables ---- */
 
-static void table_begin(WStmtResult *r, int ncols, const char *const *names)
-{
-    r->kind = WSR_TABLE;
-    r->ncols = ncols;
-    r->col_names = wcalloc((size_t)ncols, sizeof(char *));
-    for (int i = 0; i < ncols; i++) r->col_names[i] = wstrdup(names[i]);
-}
-
-static void table_row(WStmtResult *r, const char *const *cells)
-{
-    r->cells = wrealloc(r->cells, sizeof(char *) * (size_t)((r->nrows + 1) * r->ncols));
-    for (int i = 0; i < r->ncols; i++) r->cells[r->nrows * r->ncols + i] = cells[i] ? wstrdup(cells[i]) : NULL;
-    r->nrows++;
-}
-
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-static bool like_match(const char *pat, const char *s, bool ci)
-{
-    /* SQL LIKE with % and _ (SHOW ... LIKE) */
-    if (!*pat) return !*s;
-    if (*pat == '%') {
-        for (;; s++) {
-            if (like_match(pat + 1, s, ci)) return true;
-            if (!*s) return false;
-        }
-    }
-    if (!*s) return false;
-    if (*pat == '_' || (ci ? tolower((unsigned char)*pat) == tolower((unsigned char)*s) : *pat == *s))
-        return like_match(pat + 1, s + 1, ci);
-    return false;
-}
 
 /* CREATE TABLE ... LIKE: the base table's definition (its SHOW CREATE TABLE text, parsed again) merged
    with the statement (wbind_merge_like). */
@@ -219,131 +189,63 @@ static AstStmt *like_merged(WSession *s, WPlanCtx *p, AstStmt *st, WArena *a, WE
 
 static bool exec_show(WSession *s, AstStmt *st, WStmtResult *res, WError *err)
 {
-    const char *col;
-    int n = 0;
-    char **names = wcalloc((size_t)s->catalog.n + 8, sizeof(char *));
     switch (st->show) {
-    case ASH_TABLES:
-    case ASH_VIEWS:
-        col = st->show == ASH_TABLES ? "table name" : "view name";
-        for (int i = 0; i < s->catalog.n; i++) {
-            WTable *t = s->catalog.tables[i];
-            if (st->show == ASH_VIEWS && !t->is_view) continue;
-            if (strcmp(t->catalog, s->catalog.current_catalog) || strcmp(t->database, s->catalog.current_database))
-                continue;
-            if (st->like_pattern && like_match(st->like_pattern, t->name, false) == st->not_like) continue;
-            names[n++] = t->name;
-        }
-        break;
-    case ASH_CATALOGS: col = "catalog name"; names[n++] = s->catalog.current_catalog; break;
-    case ASH_DATABASES: col = "database name"; names[n++] = s->catalog.current_database; break;
-    case ASH_CURRENT_CATALOG: col = "current catalog name"; names[n++] = s->catalog.current_catalog; break;
-    case ASH_CURRENT_DATABASE: col = "current database name"; names[n++] = s->catalog.current_database; break;
     case ASH_FUNCTIONS:
     case ASH_USER_FUNCTIONS: {
-        col = "function name";
-        free(names);
-        if (st->show == ASH_USER_FUNCTIONS) {
-            const char *c[1] = {col};
-            table_begin(res, 1, c);
-            res->empty_as_empty_set = true;
-            return true;
-        }
+        const char *col = "function name";
+        const char *c[1] = {col};
+        wres_table(res, 1, c);
+        res->empty_as_empty_set = true;
+        if (st->show == ASH_USER_FUNCTIONS) return true;
         const WFuncDef *const *all = wfunc_all();
         int total = 0;
         while (all && all[total]) total++;
-        names = wcalloc((size_t)total + 1, sizeof(char *));
+        char **names = wcalloc((size_t)total + 1, sizeof(char *));
+        int n = 0;
         for (int i = 0; i < total; i++) {
             char *lower = wstrdup(all[i]->name);
             for (char *q = lower; *q; q++) *q = (char)tolower((unsigned char)*q);
             names[n++] = lower;
         }
         qsort(names, (size_t)n, sizeof(char *), cmp_str);
-        const char *c[1] = {col};
-        table_begin(res, 1, c);
-        res->empty_as_empty_set = true;
         for (int i = 0; i < n; i++) {
             const char *cell[1] = {names[i]};
-            table_row(res, cell);
+            wres_row(res, cell);
             free(names[i]);
         }
         free(names);
         return true;
     }
-    case ASH_CREATE_TABLE: {
-        free(names);
+    case ASH_CREATE_TABLE:
+    case ASH_CREATE_VIEW: {
+        bool view = st->show == ASH_CREATE_VIEW;
         WTable *t = wcatalog_lookup(&s->catalog, &st->target);
-        if (!t) {
-            WArena *a = warena_new(0);
-            char *qn = wcatalog_qualified(a, &s->catalog, &st->target);
-            werr_set(err, WEXC_VALIDATION, "Could not execute SHOW CREATE TABLE. Table with identifier %s does not exist.",
-                     qn);
-            warena_delete(a);
-            return false;
-        }
+        WObjectId id;
+        if (!wcatalog_resolve(&s->catalog, &st->target, &id, err)) return false;
+        if (!t)
+            return werr_set(err, WEXC_VALIDATION,
+                            "Could not execute SHOW CREATE %s. %s with identifier `%s`.`%s`.`%s` does not exist.",
+                            view ? "VIEW" : "TABLE", view ? "View" : "Table", id.catalog, id.database, id.object);
+        if (view && !t->is_view)
+            return werr_set(err, WEXC_TABLE,
+                            "SHOW CREATE VIEW is only supported for views, but `%s`.`%s`.`%s` is a table. Please use "
+                            "SHOW CREATE TABLE instead.", t->catalog, t->database, t->name);
+        if (view)
+            return werr_set(err, WEXC_TABLE, "SHOW CREATE VIEW is not supported yet in weir (it needs the view's "
+                                             "query in Flink's expanded form).");
         WStrBuf ddl;
         wsb_init(&ddl);
         if (!wshow_create_table(t, &ddl, err)) { wsb_free(&ddl); return false; }
         const char *c[1] = {"result"};
-        table_begin(res, 1, c);
+        wres_table(res, 1, c);
         const char *cell[1] = {ddl.buf};
-        table_row(res, cell);
+        wres_row(res, cell);
         wsb_free(&ddl);
         return true;
     }
     default:
-        free(names);
         return werr_set(err, WEXC_TABLE, "This SHOW statement is not supported yet.");
     }
-    qsort(names, (size_t)n, sizeof(char *), cmp_str);
-    const char *c[1] = {col};
-    table_begin(res, 1, c);
-    res->empty_as_empty_set = true;
-    for (int i = 0; i < n; i++) {
-        const char *cell[1] = {names[i]};
-        table_row(res, cell);
-    }
-    free(names);
-    return true;
-}
-
-static bool exec_describe(WSession *s, AstStmt *st, WStmtResult *res, WError *err)
-{
-    WTable *t = wcatalog_lookup(&s->catalog, &st->target);
-    if (!t) {
-        WArena a;
-        warena_init(&a, 0);
-        werr_set(err, WEXC_VALIDATION, "Tables or views with the identifier '%s' doesn't exist",
-                 wcatalog_qualified(&a, &s->catalog, &st->target));
-        warena_free(&a);
-        return false;
-    }
-    static const char *const COLS[] = {"name", "type", "null", "key", "extras", "watermark"};
-    table_begin(res, 6, COLS);
-    WStrBuf ty, key;
-    wsb_init(&ty);
-    wsb_init(&key);
-    for (int i = 0; i < t->ncols; i++) {
-        WColumn *c = &t->cols[i];
-        wsb_clear(&ty);
-        wtype_to_string(wtype_with_nullable(t->arena, c->type, true), &ty);
-        bool nullable = c->type->nullable;
-        wsb_clear(&key);
-        for (int k = 0; k < t->npk; k++) {
-            if (t->pk[k] == i) {
-                wsb_append(&key, "PRI(");
-                for (int m = 0; m < t->npk; m++) wsb_printf(&key, "%s%s", m ? ", " : "", t->cols[t->pk[m]].name);
-                wsb_putc(&key, ')');
-            }
-        }
-        /* `null` is a BOOLEAN column of the result: TRUE / FALSE, as Flink 2.x prints booleans */
-        const char *cells[6] = {c->name, ty.buf, nullable ? "TRUE" : "FALSE", key.buf,
-                                c->expr_sql ? c->expr_sql : "", i == t->wm_col ? t->wm_sql : ""};
-        table_row(res, cells);
-    }
-    wsb_free(&ty);
-    wsb_free(&key);
-    return true;
 }
 
 static bool not_supported(WError *err, const char *what)
@@ -351,19 +253,20 @@ static bool not_supported(WError *err, const char *what)
     return werr_set(err, WEXC_TABLE, "%s is not supported yet in weir.", what);
 }
 
-/* ALTER TABLE t RENAME TO u / SET ('k' = 'v') / RESET ('k'). */
+static bool plan_ctx(WSession *s, WPlanCtx *p, WArena *a, WCastCtx *cast, WError *err);
+
+/* ALTER TABLE t RENAME TO u / SET ('k' = 'v') / RESET ('k') / schema changes (alter_table.c). */
 static bool exec_alter_table(WSession *s, AstStmt *st, WArena *a, WStmtResult *res, WError *err)
 {
-    WTable *t = wcatalog_lookup(&s->catalog, &st->target);
-    if (!t || t->is_view) {
-        char *qn = wcatalog_qualified(a, &s->catalog, &st->target);
-        char *cat = qn, *db = strchr(cat, '.');
-        *db++ = 0;
-        char *obj = strchr(db, '.');
-        *obj++ = 0;
+    WObjectId id;
+    if (!wcatalog_resolve(&s->catalog, &st->target, &id, err)) return false;
+    WTable *t = wcatalog_find_permanent(&s->catalog, &id);
+    if (!t) {
+        if (st->if_exists) { res->kind = WSR_OK; return true; }
         return werr_set(err, WEXC_VALIDATION, "Table `%s`.`%s`.`%s` doesn't exist or is a temporary table.",
-                        cat, db, obj);
+                        id.catalog, id.database, id.object);
     }
+    if (t->is_view) return werr_set(err, WEXC_VALIDATION, "ALTER TABLE for a view is not allowed");
     switch (st->alter_kind) {
     case AAL_RENAME: {
         if (wcatalog_lookup(&s->catalog, &st->rename_to)) {
@@ -384,6 +287,18 @@ static bool exec_alter_table(WSession *s, AstStmt *st, WArena *a, WStmtResult *r
             wopts_remove(&t->options, st->options[i].key);
         }
         break;
+    case AAL_ADD:
+    case AAL_MODIFY:
+    case AAL_DROP_COLUMNS:
+    case AAL_DROP_PRIMARY_KEY:
+    case AAL_DROP_WATERMARK:
+    case AAL_RENAME_COLUMN: {
+        WPlanCtx p;
+        WCastCtx cast;
+        if (!plan_ctx(s, &p, a, &cast, err)) return false;
+        if (!wsession_alter_table_schema(&s->catalog, &p, t, st, err)) return false;
+        break;
+    }
     default:
         return not_supported(err, "This ALTER TABLE statement");
     }
@@ -719,6 +634,12 @@ static bool exec_execute_plan(WSession *s, AstStmt *st, WArena *a, WResultSink *
     return submit_insert(s, &p, roots, n, true, a, sink, res, err, handed_over);
 }
 
+bool wsession_open_catalog_store(WSession *s, WError *err)
+{
+    return wcatalog_store_open(&s->catalog, wopts_get(&s->config, "table.catalog-store.kind"),
+                               wopts_get(&s->config, "table.catalog-store.file.path"), err);
+}
+
 bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResult *res, WError *err)
 {
     memset(res, 0, sizeof *res);
@@ -740,20 +661,20 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
     switch (st->kind) {
     case AS_CREATE_TABLE:
     case AS_CREATE_VIEW: {
-        WTable *existing = wcatalog_lookup(&s->catalog, &st->target);
+        /* a temporary object may shadow a permanent one of the same identifier: only an object of
+           the same temporary-ness makes the name taken */
+        WObjectId id;
+        if (!wcatalog_resolve(&s->catalog, &st->target, &id, err)) { ok = false; break; }
+        WTable *existing = st->temporary ? wcatalog_find_temporary(&s->catalog, &id)
+                                         : wcatalog_find_permanent(&s->catalog, &id);
         if (existing) {
             if (st->if_not_exists) { res->kind = WSR_OK; break; }
-            char *qn = wcatalog_qualified(a, &s->catalog, &st->target);
-            char *c1 = wa_strdup(a, qn);
-            /* Flink: "Could not execute CreateTable in path `cat`.`db`.`t`" */
-            char *cat = c1, *db = strchr(cat, '.');
-            *db++ = 0;
-            char *obj = strchr(db, '.');
-            *obj++ = 0;
-            if (st->kind == AS_CREATE_TABLE)
-                ok = werr_set(err, WEXC_VALIDATION, "Could not execute CreateTable in path `%s`.`%s`.`%s`", cat, db, obj);
+            if (st->temporary)
+                ok = werr_set(err, WEXC_VALIDATION, "Temporary table '`%s`.`%s`.`%s`' already exists", id.catalog,
+                              id.database, id.object);
             else
-                ok = werr_set(err, WEXC_VALIDATION, "Could not execute CreateTable in path `%s`.`%s`.`%s`", cat, db, obj);
+                ok = werr_set(err, WEXC_VALIDATION, "Could not execute CreateTable in path `%s`.`%s`.`%s`",
+                              id.catalog, id.database, id.object);
             break;
         }
         if (!plan_ctx(s, &p, a, &cast, err)) { ok = false; break; }
@@ -777,25 +698,32 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
             bool handed = false;
             ok = exec_statement_set(s, 1, &ins, ja, sink, res, err, &handed);
             if (!handed) warena_delete(ja);
-            if (!ok && !res->job_built) wcatalog_drop(&s->catalog, &st->target, false, true, NULL);
+            if (!ok && !res->job_built) wcatalog_remove(&s->catalog, t);
         }
         break;
     }
     case AS_DROP_TABLE:
     case AS_DROP_VIEW:
-        ok = wcatalog_drop(&s->catalog, &st->target, st->kind == AS_DROP_VIEW, st->if_exists, err);
+        ok = wcatalog_drop(&s->catalog, &st->target, st->kind == AS_DROP_VIEW, st->temporary, st->if_exists, err);
         res->kind = WSR_OK;
         break;
     case AS_SHOW:
-        ok = exec_show(s, st, res, err);
-        break;
     case AS_DESCRIBE:
-        ok = exec_describe(s, st, res, err);
+    case AS_USE:
+    case AS_CREATE_CATALOG:
+    case AS_DROP_CATALOG:
+    case AS_ALTER_CATALOG:
+    case AS_DESCRIBE_CATALOG:
+    case AS_CREATE_DATABASE:
+    case AS_DROP_DATABASE:
+    case AS_ALTER_DATABASE:
+        ok = wsession_is_catalog_statement(st) ? wsession_catalog_statement(&s->catalog, st, res, err)
+                                               : exec_show(s, st, res, err);
         break;
     case AS_SET:
         if (!st->key) {
             static const char *const C[] = {"key", "value"};
-            table_begin(res, 2, C);
+            wres_table(res, 2, C);
             res->empty_as_empty_set = true;
             int n = s->config.n;
             char **keys = wcalloc((size_t)n + 1, sizeof(char *));
@@ -803,7 +731,7 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
             qsort(keys, (size_t)n, sizeof(char *), cmp_str);
             for (int i = 0; i < n; i++) {
                 const char *cells[2] = {keys[i], wopts_get(&s->config, keys[i])};
-                table_row(res, cells);
+                wres_row(res, cells);
             }
             free(keys);
         } else {
@@ -892,16 +820,6 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
             ok = not_supported(err, "This EXECUTE statement");
         }
         break;
-    case AS_USE:
-        ok = werr_set(err, WEXC_VALIDATION, "%s '%s' does not exist.", st->use_catalog ? "Catalog" : "Database",
-                      st->target.parts[st->target.n - 1]);
-        if ((st->use_catalog && strcmp(st->target.parts[0], s->catalog.current_catalog) == 0) ||
-            (!st->use_catalog && strcmp(st->target.parts[st->target.n - 1], s->catalog.current_database) == 0)) {
-            werr_clear(err);
-            ok = true;
-            res->kind = WSR_OK;
-        }
-        break;
     case AS_QUIT:
         res->kind = WSR_QUIT;
         break;
@@ -941,8 +859,6 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
     case AS_STOP_JOB: ok = not_supported(err, "STOP JOB (there is no running cluster job)"); break;
     case AS_ALTER_TABLE: ok = exec_alter_table(s, st, a, res, err); break;
     case AS_CREATE_FUNCTION: ok = not_supported(err, "CREATE FUNCTION"); break;
-    case AS_CREATE_CATALOG: ok = not_supported(err, "CREATE CATALOG"); break;
-    case AS_CREATE_DATABASE: ok = not_supported(err, "CREATE DATABASE"); break;
     case AS_ADD_JAR: ok = not_supported(err, "ADD JAR"); break;
     case AS_CLEAR: res->kind = WSR_OK; break;
     case AS_OTHER: ok = not_supported(err, st->other ? st->other : "This statement"); break;

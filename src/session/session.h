@@ -84,6 +84,12 @@ void wstmt_result_free(WStmtResult *r);
 WSession *wsession_new(FILE *print_out);
 void wsession_free(WSession *s);
 
+/* Open the catalog store the session's configuration names (table.catalog-store.kind = file and
+   table.catalog-store.file.path) and create the catalogs kept there. Call once, after the start
+   configuration (cluster configuration, -D options, session properties) is set, as Flink builds
+   its catalog manager when the session starts; a later SET of these keys changes nothing. */
+bool wsession_open_catalog_store(WSession *s, WError *err);
+
 /* Run one statement (text without or with the trailing ';'). */
 bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResult *res, WError *err);
 

@@ -151,3 +151,33 @@ bool wshow_create_table(const WTable *t, WStrBuf *out, WError *err)
     wsb_putc(out, '\n');
     return true;
 }
+
+static int cmp_option_key(const void *a, const void *b)
+{
+    return strcmp(((const WOption *)a)->key, ((const WOption *)b)->key);
+}
+
+void wshow_create_catalog(const WCatalogEntry *e, WStrBuf *out)
+{
+    wsb_append(out, "CREATE CATALOG ");
+    ident(out, e->name);
+    wsb_putc(out, '\n');
+    if (e->comment) {
+        wsb_append(out, "COMMENT ");
+        quoted(out, e->comment);
+        wsb_putc(out, '\n');
+    }
+    WOption *sorted = wcalloc((size_t)e->options.n + 1, sizeof(WOption));
+    memcpy(sorted, e->options.items, sizeof(WOption) * (size_t)e->options.n);
+    qsort(sorted, (size_t)e->options.n, sizeof(WOption), cmp_option_key);
+    wsb_append(out, "WITH (\n");
+    for (int i = 0; i < e->options.n; i++) {
+        wsb_append(out, "  ");
+        quoted(out, sorted[i].key);
+        wsb_append(out, " = ");
+        quoted(out, sorted[i].value);
+        wsb_append(out, i + 1 < e->options.n ? ",\n" : "\n");
+    }
+    wsb_append(out, ")\n");
+    free(sorted);
+}

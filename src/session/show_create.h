@@ -1,5 +1,5 @@
 /*
- * show_create.h — SHOW CREATE TABLE text (Flink's ShowCreateUtil.buildShowCreateTableRow).
+ * show_create.h — SHOW CREATE TABLE / CATALOG text (Flink's ShowCreateUtil).
  */
 #ifndef WEIR_SESSION_SHOW_CREATE_H
 #define WEIR_SESSION_SHOW_CREATE_H
@@ -10,5 +10,9 @@
 
 /* Append the DDL of table t to out; false with Flink's error for a view. */
 bool wshow_create_table(const WTable *t, WStrBuf *out, WError *err);
+
+/* Append the CREATE CATALOG statement of a catalog (Flink's ShowCreateUtil.buildShowCreateCatalogRow:
+   comment, then the options sorted by key). */
+void wshow_create_catalog(const WCatalogEntry *e, WStrBuf *out);
 
 #endif

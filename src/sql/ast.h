@@ -360,8 +360,13 @@ typedef enum AstStmtKind {
     AS_STOP_JOB,
     AS_USE,                 /* USE [CATALOG] name */
     AS_CREATE_FUNCTION,     /* parsed, reported as not supported */
-    AS_CREATE_CATALOG,      /* parsed, reported as not supported */
-    AS_CREATE_DATABASE,     /* parsed, reported as not supported */
+    AS_CREATE_CATALOG,      /* CREATE CATALOG [IF NOT EXISTS] c [COMMENT '..'] WITH (..) */
+    AS_CREATE_DATABASE,     /* CREATE DATABASE [IF NOT EXISTS] [c.]d [COMMENT '..'] [WITH (..)] */
+    AS_DROP_CATALOG,        /* DROP CATALOG [IF EXISTS] c */
+    AS_DROP_DATABASE,       /* DROP DATABASE [IF EXISTS] [c.]d [RESTRICT | CASCADE] */
+    AS_ALTER_CATALOG,       /* ALTER CATALOG c SET (..) | RESET (..) | COMMENT '..' */
+    AS_ALTER_DATABASE,      /* ALTER DATABASE [c.]d SET (..) */
+    AS_DESCRIBE_CATALOG,    /* DESCRIBE CATALOG [EXTENDED] c */
     AS_ADD_JAR,             /* parsed, reported as not supported */
     AS_HELP,
     AS_QUIT,
@@ -372,16 +377,23 @@ typedef enum AstStmtKind {
 
 /* AS_ALTER_TABLE: what the ALTER does */
 typedef enum AstAlterKind {
-    AAL_OTHER = 0,          /* ADD / DROP / MODIFY / ... (only the target is recorded) */
+    AAL_OTHER = 0,          /* COMPACT / DISTRIBUTED ... (only the target is recorded) */
     AAL_RENAME,             /* RENAME TO rename_to */
     AAL_SET_OPTIONS,        /* SET ('k' = 'v', ...) -> options */
-    AAL_RESET_OPTIONS       /* RESET ('k', ...) -> options with value NULL */
+    AAL_RESET_OPTIONS,      /* RESET ('k', ...) -> options with value NULL */
+    AAL_COMMENT,            /* ALTER CATALOG c COMMENT 'x' -> comment */
+    AAL_ADD,                /* ADD component | (components): cols (with first/after), wm_*, pk_* */
+    AAL_MODIFY,             /* MODIFY component | (components): as ADD */
+    AAL_DROP_COLUMNS,       /* DROP col | (col, ...): names in view_cols / nview_cols */
+    AAL_DROP_PRIMARY_KEY,   /* DROP PRIMARY KEY | DROP CONSTRAINT name (name in key) */
+    AAL_DROP_WATERMARK,     /* DROP WATERMARK */
+    AAL_RENAME_COLUMN       /* RENAME col TO new: key -> value */
 } AstAlterKind;
 
 typedef enum AstShowKind {
     ASH_TABLES, ASH_VIEWS, ASH_JOBS, ASH_FUNCTIONS, ASH_USER_FUNCTIONS, ASH_CATALOGS, ASH_DATABASES,
     ASH_CURRENT_CATALOG, ASH_CURRENT_DATABASE, ASH_MODULES, ASH_FULL_MODULES, ASH_JARS,
-    ASH_CREATE_TABLE, ASH_CREATE_VIEW, ASH_COLUMNS
+    ASH_CREATE_TABLE, ASH_CREATE_VIEW, ASH_COLUMNS, ASH_CREATE_CATALOG
 } AstShowKind;
 
 typedef struct AstColumnDef {
@@ -395,6 +407,8 @@ typedef struct AstColumnDef {
     bool primary_key;       /* column-level PRIMARY KEY NOT ENFORCED */
     bool pk_enforced;       /* PRIMARY KEY without NOT ENFORCED (an error Flink reports) */
     AstPos pos;
+    bool first;             /* ALTER TABLE ADD/MODIFY ... FIRST */
+    char *after;            /* ALTER TABLE ADD/MODIFY ... AFTER col */
 } AstColumnDef;
 
 typedef struct AstOption {
@@ -474,6 +488,8 @@ struct AstStmt {
     AstAlterKind alter_kind;    /* AS_ALTER_TABLE */
     AstName rename_to;      /* AS_ALTER_TABLE RENAME TO */
     const char *other;      /* AS_OTHER: the statement's kind, e.g. "DROP FUNCTION" */
+    bool cascade;           /* AS_DROP_DATABASE ... CASCADE */
+    bool extended;          /* DESCRIBE [CATALOG] EXTENDED */
 };
 
 typedef struct AstScript {

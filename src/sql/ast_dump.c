@@ -518,7 +518,8 @@ static void stmt(WStrBuf *b, const AstStmt *s)
         "QUERY", "INSERT", "CREATE TABLE", "CREATE VIEW", "DROP TABLE", "DROP VIEW", "ALTER TABLE",
         "SHOW", "DESCRIBE", "SET", "RESET", "EXPLAIN", "COMPILE PLAN", "COMPILE AND EXECUTE PLAN",
         "EXECUTE PLAN", "BEGIN STATEMENT SET", "END", "STATEMENT SET", "EXECUTE", "STOP JOB", "USE",
-        "CREATE FUNCTION", "CREATE CATALOG", "CREATE DATABASE", "ADD JAR", "HELP", "QUIT", "CLEAR",
+        "CREATE FUNCTION", "CREATE CATALOG", "CREATE DATABASE", "DROP CATALOG", "DROP DATABASE",
+        "ALTER CATALOG", "ALTER DATABASE", "DESCRIBE CATALOG", "ADD JAR", "HELP", "QUIT", "CLEAR",
         "OTHER",
     };
     wsb_printf(b, "[%s", (unsigned)s->kind < sizeof kinds / sizeof kinds[0] ? kinds[s->kind] : "?");

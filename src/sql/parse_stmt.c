@@ -65,6 +65,23 @@ static void options_list(WSqlParser *p, AstStmt *s)
     for (int i = 0; i < l.n; i++) s->options[i] = *(AstOption *)l.v[i];
 }
 
+/* ( 'k', ... ) -> options with value NULL */
+static void key_list(WSqlParser *p, AstStmt *s)
+{
+    ps_expect(p, TK_LPAREN);
+    PsList l = {0};
+    do {
+        AstOption *o = WA_NEW(p->a, AstOption);
+        o->pos = ps_pos(p);
+        o->key = ps_string(p);
+        ps_list_add(p, &l, o);
+    } while (ps_accept(p, TK_COMMA));
+    ps_expect(p, TK_RPAREN);
+    s->noptions = l.n;
+    s->options = WA_ARRAY(p->a, AstOption, l.n);
+    for (int i = 0; i < l.n; i++) s->options[i] = *(AstOption *)l.v[i];
+}
+
 static char **ident_list(WSqlParser *p, int *n)
 {
     ps_expect(p, TK_LPAREN);
@@ -399,8 +416,22 @@ static AstStmt *drop_stmt(WSqlParser *p)
     if (ps_accept_kw(p, "TABLE")) s->kind = AS_DROP_TABLE;
     else if (ps_accept_kw(p, "VIEW")) s->kind = AS_DROP_VIEW;
     else if (ps_accept_kw(p, "FUNCTION")) return other(p, pos, "DROP FUNCTION");
-    else if (!s->temporary && ps_accept_kw(p, "CATALOG")) return other(p, pos, "DROP CATALOG");
-    else if (!s->temporary && ps_accept_kw(p, "DATABASE")) return other(p, pos, "DROP DATABASE");
+    else if (!s->temporary && ps_accept_kw(p, "CATALOG")) {
+        s->kind = AS_DROP_CATALOG;
+        s->if_exists = if_exists(p);
+        s->target.n = 1;
+        s->target.pos = ps_pos(p);
+        s->target.parts = WA_ARRAY(p->a, char *, 1);
+        s->target.parts[0] = ps_ident(p);
+        return s;
+    } else if (!s->temporary && ps_accept_kw(p, "DATABASE")) {
+        s->kind = AS_DROP_DATABASE;
+        s->if_exists = if_exists(p);
+        s->target = ps_compound(p);
+        if (ps_accept_kw(p, "CASCADE")) s->cascade = true;
+        else (void)ps_accept_kw(p, "RESTRICT");
+        return s;
+    }
     else if (!s->temporary && ps_accept_kw(p, "MATERIALIZED")) return other(p, pos, "DROP MATERIALIZED TABLE");
     else if (ps_accept_kw(p, "MODEL")) return other(p, pos, "DROP MODEL");
     else ps_fail(p);
@@ -413,10 +444,35 @@ static AstStmt *alter_stmt(WSqlParser *p)
 {
     AstPos pos = ps_pos(p);
     ps_expect_kw(p, "ALTER");
+    if (ps_accept_kw(p, "CATALOG")) {
+        AstStmt *s = new_stmt(p, AS_ALTER_CATALOG, pos);
+        s->target.n = 1;
+        s->target.pos = ps_pos(p);
+        s->target.parts = WA_ARRAY(p->a, char *, 1);
+        s->target.parts[0] = ps_ident(p);
+        if (ps_accept_kw(p, "SET")) {
+            s->alter_kind = AAL_SET_OPTIONS;
+            options_list(p, s);
+        } else if (ps_accept_kw(p, "RESET")) {
+            s->alter_kind = AAL_RESET_OPTIONS;
+            key_list(p, s);
+        } else {
+            ps_expect_kw(p, "COMMENT");
+            s->alter_kind = AAL_COMMENT;
+            s->comment = ps_string(p);
+        }
+        return s;
+    }
+    if (ps_accept_kw(p, "DATABASE")) {
+        AstStmt *s = new_stmt(p, AS_ALTER_DATABASE, pos);
+        s->target = ps_compound(p);
+        ps_expect_kw(p, "SET");
+        s->alter_kind = AAL_SET_OPTIONS;
+        options_list(p, s);
+        return s;
+    }
     if (!ps_accept_kw(p, "TABLE")) {
         const char *what = ps_kw_at(p, 0, "VIEW") ? "ALTER VIEW"
-                         : ps_kw_at(p, 0, "DATABASE") ? "ALTER DATABASE"
-                         : ps_kw_at(p, 0, "CATALOG") ? "ALTER CATALOG"
                          : ps_kw_at(p, 0, "FUNCTION") || ps_kw_at(p, 0, "TEMPORARY") ? "ALTER FUNCTION"
                          : ps_kw_at(p, 0, "MATERIALIZED") ? "ALTER MATERIALIZED TABLE"
                          : ps_kw_at(p, 0, "MODEL") ? "ALTER MODEL" : NULL;
@@ -439,7 +495,51 @@ static AstStmt *alter_stmt(WSqlParser *p)
             s->rename_to = ps_compound(p);
             return s;
         }
-        skip_rest(p);
+        s->alter_kind = AAL_RENAME_COLUMN;
+        AstName from = ps_compound(p);
+        s->key = ps_name_join(p, &from);
+        ps_expect_kw(p, "TO");
+        AstName to = ps_compound(p);
+        s->value = ps_name_join(p, &to);
+        return s;
+    }
+    if (ps_is_kw(p, "ADD") || ps_is_kw(p, "MODIFY")) {
+        s->alter_kind = ps_is_kw(p, "ADD") ? AAL_ADD : AAL_MODIFY;
+        ps_next(p);
+        PsList cols = {0};
+        bool list = ps_accept(p, TK_LPAREN);
+        do {
+            int before = cols.n;
+            column_or_constraint(p, s, &cols);
+            AstColumnDef *c = cols.n > before ? cols.v[cols.n - 1] : NULL;
+            if (c && ps_accept_kw(p, "FIRST")) c->first = true;
+            else if (c && ps_accept_kw(p, "AFTER")) c->after = ps_ident(p);
+        } while (list && ps_accept(p, TK_COMMA));
+        if (list) ps_expect(p, TK_RPAREN);
+        s->ncols = cols.n;
+        s->cols = WA_ARRAY(p->a, AstColumnDef, cols.n ? cols.n : 1);
+        for (int i = 0; i < cols.n; i++) s->cols[i] = *(AstColumnDef *)cols.v[i];
+        return s;
+    }
+    if (ps_accept_kw(p, "DROP")) {
+        if (ps_accept_kw(p, "PRIMARY")) {
+            ps_expect_kw(p, "KEY");
+            s->alter_kind = AAL_DROP_PRIMARY_KEY;
+        } else if (ps_accept_kw(p, "CONSTRAINT")) {
+            s->alter_kind = AAL_DROP_PRIMARY_KEY;
+            s->key = ps_ident(p);
+        } else if (ps_accept_kw(p, "WATERMARK")) {
+            s->alter_kind = AAL_DROP_WATERMARK;
+        } else if (ps_at(p, 0, TK_LPAREN)) {
+            s->alter_kind = AAL_DROP_COLUMNS;
+            s->view_cols = ident_list(p, &s->nview_cols);
+        } else {
+            s->alter_kind = AAL_DROP_COLUMNS;
+            AstName n = ps_compound(p);
+            s->nview_cols = 1;
+            s->view_cols = WA_ARRAY(p->a, char *, 1);
+            s->view_cols[0] = ps_name_join(p, &n);
+        }
         return s;
     }
     if (ps_kw_at(p, 0, "SET") && ps_at(p, 1, TK_LPAREN)) {
@@ -450,23 +550,11 @@ static AstStmt *alter_stmt(WSqlParser *p)
     }
     if (ps_kw_at(p, 0, "RESET") && ps_at(p, 1, TK_LPAREN)) {
         ps_next(p);
-        ps_next(p);
         s->alter_kind = AAL_RESET_OPTIONS;
-        PsList l = {0};
-        do {
-            AstOption *o = WA_NEW(p->a, AstOption);
-            o->pos = ps_pos(p);
-            o->key = ps_string(p);
-            ps_list_add(p, &l, o);
-        } while (ps_accept(p, TK_COMMA));
-        ps_expect(p, TK_RPAREN);
-        s->noptions = l.n;
-        s->options = WA_ARRAY(p->a, AstOption, l.n);
-        for (int i = 0; i < l.n; i++) s->options[i] = *(AstOption *)l.v[i];
+        key_list(p, s);
         return s;
     }
-    if (ps_is_kw(p, "ADD") || ps_is_kw(p, "DROP") || ps_is_kw(p, "MODIFY") || ps_is_kw(p, "COMPACT")
-        || ps_is_kw(p, "DISTRIBUTED")) {
+    if (ps_is_kw(p, "COMPACT") || ps_is_kw(p, "DISTRIBUTED")) {
         skip_rest(p);
         return s;
     }
@@ -478,12 +566,14 @@ static AstStmt *alter_stmt(WSqlParser *p)
 
 /* ---- SHOW / DESCRIBE / USE ---- */
 
-static void like_opt(WSqlParser *p, AstStmt *s)
+/* [NOT] LIKE 'p' (and [NOT] ILIKE 'p' where Flink's grammar has it: SHOW CATALOGS / DATABASES /
+   FUNCTIONS, not SHOW TABLES / VIEWS / COLUMNS) */
+static void like_opt_kind(WSqlParser *p, AstStmt *s, bool allow_ilike)
 {
     bool neg = ps_accept_kw(p, "NOT");
     if (ps_accept_kw(p, "LIKE")) {
         s->like_pattern = ps_string(p);
-    } else if (ps_accept_kw(p, "ILIKE")) {
+    } else if (allow_ilike && ps_accept_kw(p, "ILIKE")) {
         s->ilike = true;
         s->like_pattern = ps_string(p);
     } else {
@@ -492,6 +582,9 @@ static void like_opt(WSqlParser *p, AstStmt *s)
     }
     s->not_like = neg;
 }
+
+static void like_opt(WSqlParser *p, AstStmt *s) { like_opt_kind(p, s, true); }
+static void like_opt_no_ilike(WSqlParser *p, AstStmt *s) { like_opt_kind(p, s, false); }
 
 static void from_in_opt(WSqlParser *p, AstStmt *s)
 {
@@ -503,8 +596,8 @@ static AstStmt *show_stmt(WSqlParser *p)
     AstPos pos = ps_pos(p);
     ps_expect_kw(p, "SHOW");
     AstStmt *s = new_stmt(p, AS_SHOW, pos);
-    if (ps_accept_kw(p, "TABLES")) { s->show = ASH_TABLES; from_in_opt(p, s); like_opt(p, s); }
-    else if (ps_accept_kw(p, "VIEWS")) { s->show = ASH_VIEWS; from_in_opt(p, s); like_opt(p, s); }
+    if (ps_accept_kw(p, "TABLES")) { s->show = ASH_TABLES; from_in_opt(p, s); like_opt_no_ilike(p, s); }
+    else if (ps_accept_kw(p, "VIEWS")) { s->show = ASH_VIEWS; from_in_opt(p, s); like_opt_no_ilike(p, s); }
     else if (ps_accept_kw(p, "JOBS")) s->show = ASH_JOBS;
     else if (ps_accept_kw(p, "FUNCTIONS")) { s->show = ASH_FUNCTIONS; from_in_opt(p, s); like_opt(p, s); }
     else if (ps_kw_at(p, 0, "USER") && ps_kw_at(p, 1, "FUNCTIONS")) {
@@ -527,7 +620,8 @@ static AstStmt *show_stmt(WSqlParser *p)
     else if (ps_accept_kw(p, "CREATE")) {
         if (ps_accept_kw(p, "TABLE")) s->show = ASH_CREATE_TABLE;
         else if (ps_accept_kw(p, "VIEW")) s->show = ASH_CREATE_VIEW;
-        else if (ps_is_kw(p, "CATALOG") || ps_is_kw(p, "MODEL") || ps_is_kw(p, "MATERIALIZED")
+        else if (ps_accept_kw(p, "CATALOG")) s->show = ASH_CREATE_CATALOG;
+        else if (ps_is_kw(p, "MODEL") || ps_is_kw(p, "MATERIALIZED")
                  || ps_is_kw(p, "CONNECTION"))
             return other(p, pos, "SHOW CREATE");
         else ps_fail(p);
@@ -536,7 +630,7 @@ static AstStmt *show_stmt(WSqlParser *p)
         s->show = ASH_COLUMNS;
         if (!ps_accept_kw(p, "FROM")) ps_expect_kw(p, "IN");
         s->target = ps_compound(p);
-        like_opt(p, s);
+        like_opt_no_ilike(p, s);
     } else if (ps_is_kw(p, "PARTITIONS") || ps_is_kw(p, "PROCEDURES") || ps_is_kw(p, "MODELS")
                || ps_is_kw(p, "CONNECTIONS") || ps_is_kw(p, "MATERIALIZED")) {
         return other(p, pos, wa_sprintf(p->a, "SHOW %s", ps_cur(p)->kw->word));
@@ -550,13 +644,29 @@ static AstStmt *describe_stmt(WSqlParser *p)
 {
     AstPos pos = ps_pos(p);
     if (!ps_accept_kw(p, "DESCRIBE")) ps_expect_kw(p, "DESC");
-    if (ps_is_kw(p, "CATALOG") || ps_is_kw(p, "DATABASE") || ps_is_kw(p, "FUNCTION") || ps_is_kw(p, "JOB")
+    if (ps_kw_at(p, 0, "CATALOG") && !ps_at(p, 1, TK_EOF) && !ps_at(p, 1, TK_SEMICOLON) && !ps_at(p, 1, TK_DOT)) {
+        ps_next(p);
+        AstStmt *s = new_stmt(p, AS_DESCRIBE_CATALOG, pos);
+        if (ps_kw_at(p, 0, "EXTENDED") && !ps_at(p, 1, TK_EOF) && !ps_at(p, 1, TK_SEMICOLON)) {
+            ps_next(p);
+            s->extended = true;
+        }
+        s->target.n = 1;
+        s->target.pos = ps_pos(p);
+        s->target.parts = WA_ARRAY(p->a, char *, 1);
+        s->target.parts[0] = ps_ident(p);
+        return s;
+    }
+    if (ps_is_kw(p, "DATABASE") || ps_is_kw(p, "FUNCTION") || ps_is_kw(p, "JOB")
         || ps_is_kw(p, "MODEL") || ps_is_kw(p, "CONNECTION")) {
         if (!ps_at(p, 1, TK_EOF) && !ps_at(p, 1, TK_SEMICOLON) && !ps_at(p, 1, TK_DOT))
             return other(p, pos, wa_sprintf(p->a, "DESCRIBE %s", ps_cur(p)->kw->word));
     }
     AstStmt *s = new_stmt(p, AS_DESCRIBE, pos);
-    if (ps_kw_at(p, 0, "EXTENDED")) ps_next(p);
+    if (ps_kw_at(p, 0, "EXTENDED")) {
+        ps_next(p);
+        s->extended = true;
+    }
     s->target = ps_compound(p);
     return s;
 }

@@ -379,8 +379,10 @@ def normalize(text, script, paths=(), source="weir", printed=None, init=None):
 def expected_weir_exit(flink_normalized, flink_status):
     """The exit status weir must return for a script whose Flink transcript this is."""
     tail = flink_normalized.split(PRINT_HEADER)[0].rstrip("\n").split("\n")
-    # ... [ERROR] block, blank line, "Shutting down the session...", "done."
-    body = "\n".join(tail[-12:])
+    # ... [ERROR] block, blank line, "Shutting down the session...", "done." (the block may span
+    # many lines: look from the last statement's prompt on)
+    last = max([i for i, line in enumerate(tail) if line.startswith("Flink SQL> ")] or [0])
+    body = "\n".join(tail[last:])
     if re.search(r"^\[ERROR\][^\n]*(?:\n(?!Flink SQL> )[^\n]*)*\n\nShutting down the session\.\.\.\ndone\.$",
                  body, re.M):
         return 1

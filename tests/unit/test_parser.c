@@ -364,7 +364,39 @@ WTEST(parser_drop)
     CHECK(f && f->kind == AS_OTHER);
     if (f) CHECK_STR(f->other, "DROP FUNCTION");
     AstStmt *d = P("DROP DATABASE IF EXISTS d CASCADE");
-    CHECK(d && d->kind == AS_OTHER);
+    CHECK(d && d->kind == AS_DROP_DATABASE && d->if_exists && d->cascade && d->target.n == 1);
+    AstStmt *d2 = P("DROP DATABASE c.d RESTRICT");
+    CHECK(d2 && d2->kind == AS_DROP_DATABASE && !d2->cascade && d2->target.n == 2);
+    AstStmt *c = P("DROP CATALOG IF EXISTS c1");
+    CHECK(c && c->kind == AS_DROP_CATALOG && c->if_exists);
+    if (c) CHECK_STR(c->target.parts[0], "c1");
+}
+
+WTEST(parser_catalog_statements)
+{
+    AstStmt *s = P("ALTER CATALOG c SET ('default-database' = 'x')");
+    CHECK(s && s->kind == AS_ALTER_CATALOG && s->alter_kind == AAL_SET_OPTIONS && s->noptions == 1);
+    AstStmt *r = P("ALTER CATALOG c RESET ('a', 'b')");
+    CHECK(r && r->kind == AS_ALTER_CATALOG && r->alter_kind == AAL_RESET_OPTIONS && r->noptions == 2);
+    AstStmt *m = P("ALTER CATALOG c COMMENT 'hello'");
+    CHECK(m && m->alter_kind == AAL_COMMENT);
+    if (m) CHECK_STR(m->comment, "hello");
+    AstStmt *d = P("ALTER DATABASE c.d SET ('k' = 'v')");
+    CHECK(d && d->kind == AS_ALTER_DATABASE && d->target.n == 2 && d->noptions == 1);
+    AstStmt *x = P("DESCRIBE CATALOG EXTENDED c");
+    CHECK(x && x->kind == AS_DESCRIBE_CATALOG && x->extended);
+    AstStmt *y = P("desc catalog c");
+    CHECK(y && y->kind == AS_DESCRIBE_CATALOG && !y->extended);
+    AstStmt *z = P("SHOW CREATE CATALOG c");
+    CHECK(z && z->kind == AS_SHOW && z->show == ASH_CREATE_CATALOG);
+    AstStmt *cd = P("CREATE DATABASE IF NOT EXISTS c.d COMMENT 'x' WITH ('k' = 'v')");
+    CHECK(cd && cd->kind == AS_CREATE_DATABASE && cd->if_not_exists && cd->noptions == 1);
+    /* SHOW TABLES / COLUMNS have no ILIKE in Flink's grammar */
+    WError e;
+    werr_clear(&e);
+    CHECK(!wsql_parse_statement(arena(), "SHOW TABLES ILIKE 'a'", &e));
+    werr_clear(&e);
+    CHECK(!wsql_parse_statement(arena(), "SHOW COLUMNS FROM t ILIKE 'a'", &e));
 }
 
 WTEST(parser_alter_table)
@@ -380,9 +412,25 @@ WTEST(parser_alter_table)
     AstStmt *r = P("ALTER TABLE t RESET ('k', 'j')");
     CHECK(r && r->alter_kind == AAL_RESET_OPTIONS && r->noptions == 2 && r->options[1].value == NULL);
     AstStmt *a = P("ALTER TABLE t ADD (c INT, d AS c + 1)");
-    CHECK(a && a->kind == AS_ALTER_TABLE && a->alter_kind == AAL_OTHER);
+    CHECK(a && a->kind == AS_ALTER_TABLE && a->alter_kind == AAL_ADD && a->ncols == 2);
     AstStmt *v = P("ALTER VIEW v AS SELECT 1");
     CHECK(v && v->kind == AS_OTHER);
+    AstStmt *f = P("ALTER TABLE t ADD x BIGINT FIRST");
+    CHECK(f && f->alter_kind == AAL_ADD && f->ncols == 1 && f->cols[0].first);
+    AstStmt *af = P("ALTER TABLE t MODIFY (x BIGINT AFTER y, WATERMARK FOR ts AS ts)");
+    CHECK(af && af->alter_kind == AAL_MODIFY && af->ncols == 1 && af->wm_column != NULL);
+    if (af && af->ncols == 1) CHECK_STR(af->cols[0].after, "y");
+    AstStmt *pk = P("ALTER TABLE t ADD PRIMARY KEY (a, b) NOT ENFORCED");
+    CHECK(pk && pk->alter_kind == AAL_ADD && pk->npk == 2 && pk->ncols == 0);
+    AstStmt *dc = P("ALTER TABLE t DROP (a, b)");
+    CHECK(dc && dc->alter_kind == AAL_DROP_COLUMNS && dc->nview_cols == 2);
+    AstStmt *dp = P("ALTER TABLE t DROP PRIMARY KEY");
+    CHECK(dp && dp->alter_kind == AAL_DROP_PRIMARY_KEY);
+    AstStmt *dw = P("ALTER TABLE t DROP WATERMARK");
+    CHECK(dw && dw->alter_kind == AAL_DROP_WATERMARK);
+    AstStmt *rc = P("ALTER TABLE t RENAME a TO b");
+    CHECK(rc && rc->alter_kind == AAL_RENAME_COLUMN);
+    if (rc) { CHECK_STR(rc->key, "a"); CHECK_STR(rc->value, "b"); }
 }
 
 WTEST(parser_show)

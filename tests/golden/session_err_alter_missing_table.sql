@@ -1,0 +1,2 @@
+-- ALTER TABLE of a table that does not exist.
+ALTER TABLE nope ADD x INT;

@@ -1,0 +1,4 @@
+-- ALTER TABLE MODIFY WATERMARK without one.
+CREATE TABLE t (a INT, b STRING, c AS a + 1) WITH ('connector' = 'datagen');
+ALTER TABLE t ADD ts TIMESTAMP(3);
+ALTER TABLE t MODIFY WATERMARK FOR ts AS ts;

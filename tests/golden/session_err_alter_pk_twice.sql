@@ -1,0 +1,4 @@
+-- ALTER TABLE ADD PRIMARY KEY when the table has one.
+CREATE TABLE t (a INT, b STRING, c AS a + 1) WITH ('connector' = 'datagen');
+ALTER TABLE t ADD PRIMARY KEY (a) NOT ENFORCED;
+ALTER TABLE t ADD PRIMARY KEY (b) NOT ENFORCED;

@@ -1,0 +1,2 @@
+-- ALTER CATALOG of a catalog that does not exist.
+ALTER CATALOG nope SET ('default-database' = 'x');

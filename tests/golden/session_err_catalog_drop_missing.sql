@@ -1,0 +1,2 @@
+-- DROP CATALOG without IF EXISTS.
+DROP CATALOG nope;

@@ -1,0 +1,2 @@
+-- CREATE CATALOG needs a 'type'.
+CREATE CATALOG c1 WITH ('default-database' = 'x');

@@ -1,0 +1,2 @@
+-- SHOW CREATE CATALOG of a catalog that does not exist.
+SHOW CREATE CATALOG nope;

@@ -1,0 +1,2 @@
+-- USE CATALOG of a catalog that does not exist.
+USE CATALOG nope;

@@ -1,0 +1,2 @@
+-- The current database cannot be dropped.
+DROP DATABASE default_database;

@@ -1,0 +1,2 @@
+-- DROP DATABASE without IF EXISTS.
+DROP DATABASE nope;

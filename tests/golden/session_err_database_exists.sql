@@ -1,0 +1,3 @@
+-- A database name that is taken.
+CREATE DATABASE d1;
+CREATE DATABASE d1;

@@ -1,0 +1,2 @@
+-- USE of a database that does not exist.
+USE nope;

@@ -1,0 +1,2 @@
+-- DROP TEMPORARY TABLE of nothing.
+DROP TEMPORARY TABLE nope;

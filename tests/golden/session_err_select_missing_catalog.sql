@@ -1,0 +1,2 @@
+-- A table in a catalog that does not exist.
+SELECT * FROM nope.d1.t;

@@ -1,0 +1,2 @@
+-- A table in a database that does not exist.
+SELECT * FROM nope.t;

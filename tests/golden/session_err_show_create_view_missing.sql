@@ -1,0 +1,2 @@
+-- SHOW CREATE VIEW of nothing.
+SHOW CREATE VIEW nope;

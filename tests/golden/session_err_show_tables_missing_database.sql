@@ -1,0 +1,2 @@
+-- SHOW TABLES FROM a database that does not exist.
+SHOW TABLES FROM nope;
