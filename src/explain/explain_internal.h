@@ -39,6 +39,9 @@ typedef struct ExNode {
 
 typedef struct ExCtx {
     WPlanCtx *p;
+    bool batch;                     /* execution.runtime-mode = batch (Flink's batch physical nodes) */
+    bool costs;                     /* the physical plan being printed shows ESTIMATED_COST: Calcite's
+                                       ALL_ATTRIBUTES level, which leaves out DIGEST_ATTRIBUTES-only items */
     int n, cap;
     ExNode *nodes;
     WStateTtlHint *hints;
@@ -79,6 +82,9 @@ json_t *ex_rex_json(WPlanCtx *p, const WExpr *e, const int *colmap);
 json_t *ex_type_json(const WType *t);
 const char *ex_type_str(WArena *a, const WType *t);       /* summary string: VARCHAR(2147483647) */
 json_t *ex_row_type_json(WArena *a, const WSchema *s);     /* outputType */
+/* Calcite's type name without character set and nullability, as RecordType(...) lists its
+   fields: INTEGER, VARCHAR(11), TIMESTAMP_WITH_LOCAL_TIME_ZONE(3), INTEGER ARRAY */
+void ex_calcite_type_name(WStrBuf *out, const WType *t);
 
 /* ---- node digests (digest.c) ---- */
 const char *ex_rel_name(const WRel *r);                     /* Calc, GroupAggregate, ... */

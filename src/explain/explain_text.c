@@ -509,8 +509,8 @@ static void stream_nodes(const ExCtx *x, const WRel *r, SNode *s, int *n, int ca
     json_object_set_new(j, "id", json_integer(sid));
     char *type;
     const char *pact = "Operator";
-    if (r->kind == WR_SCAN) {
-        type = wa_sprintf(x->p->arena, "Source: %s[%d]", r->table ? r->table->name : "source", id);
+    if (r->kind == WR_SCAN || r->kind == WR_VALUES) {
+        type = wa_sprintf(x->p->arena, "Source: %s[%d]", r->table ? r->table->name : "Values", id);
         pact = "Data Source";
     } else if (r->kind == WR_SINK) {
         type = wa_sprintf(x->p->arena, "Sink: %s[%d]", r->sink_table ? r->sink_table->name : "collect", id);
@@ -610,11 +610,13 @@ bool wexplain_text(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int detai
         }
     }
     bool last[256];
+    x.costs = (details & AX_ESTIMATED_COST) != 0;
     for (int i = 0; i < n; i++) {
         last[0] = true;
         tree(&t, ex_skip(&x, ex_root(roots[i])), last, 0);
         wsb_putc(out, '\n');
     }
+    x.costs = false;
     if (advice) {
         if (al.n == 0) {
             wsb_puts(out, "No available advice...\n");

@@ -169,6 +169,11 @@ static void exec_cast_type(WStrBuf *out, const WType *t)
     warena_delete(a);
 }
 
+void ex_calcite_type_name(WStrBuf *out, const WType *t)
+{
+    exec_cast_type(out, t);
+}
+
 static const char *interval_qual(WIntervalQual q)
 {
     switch (q) {

@@ -373,6 +373,8 @@ bool ex_ctx_init(ExCtx *x, WPlanCtx *p, WRel **roots, int n)
 {
     memset(x, 0, sizeof *x);
     x->p = p;
+    const char *mode = wopts_get(p->config, "execution.runtime-mode");
+    x->batch = mode && !strcasecmp(mode, "batch");
     if (p->err && p->err->set) return false;
     for (int i = 0; i < n; i++) scan_push_downs(x, roots[i], roots, n, 0);
     int next = 1;

@@ -911,13 +911,18 @@ static WRel *bind_select_core(QCtx *q, AstQuery *aq, OrderCols *oc)
         in = bind_from(q, aq->from, &scope);
         if (!in) return NULL;
     } else {
+        /* Calcite's single row of a SELECT without FROM: one INT NOT NULL column ZERO holding 0,
+           which no name in the query can reach (the scope stays empty) */
         in = wrel_new(p, WR_VALUES, 0);
-        schema_alloc(p, &in->out, 0);
+        schema_alloc(p, &in->out, 1);
+        in->out.names[0] = "ZERO";
+        in->out.types[0] = wtype_new(a, WT_INT, false);
         in->nrows = 1;
         in->rows = WA_ARRAY(a, WDatum *, 1);
         in->row_nulls = WA_ARRAY(a, uint8_t *, 1);
         in->rows[0] = WA_ARRAY(a, WDatum, 1);
         in->row_nulls[0] = WA_ARRAY(a, uint8_t, 1);
+        in->rows[0][0].i = 0;
     }
     if (aq->where) {
         if (ast_contains_aggregate(aq->where))

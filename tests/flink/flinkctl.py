@@ -193,8 +193,11 @@ class FlinkRun:
     def running(self):
         if not self.info:
             return False
-        st, r = http_json("http://127.0.0.1:%d/overview" % self.info["rest_port"], timeout=5) \
-            if self._port_open(self.info["rest_port"]) else (0, None)
+        try:
+            st, r = http_json("http://127.0.0.1:%d/overview" % self.info["rest_port"], timeout=5) \
+                if self._port_open(self.info["rest_port"]) else (0, None)
+        except OSError:         # a timeout while the cluster is still starting on a loaded machine
+            return False
         return st == 200 and r.get("taskmanagers", 0) >= 1 and self._port_open(self.info["gateway_port"])
 
     @staticmethod
