@@ -20,7 +20,9 @@ typedef enum ExDialect {
     EXD_REL,        /* Calcite RexNode digest with field names: >(a, 10), _UTF-16LE'x' (physical plan) */
     EXD_EXEC,       /* Flink's infix form: (a > 10), 'x' (execution plan, compiled-plan descriptions) */
     EXD_AST,        /* Calcite digest with input refs: >($0, 10) (abstract syntax tree) */
-    EXD_PUSHED      /* a predicate pushed into a scan: like EXD_REL but and(...) in lower case */
+    EXD_PUSHED,     /* a predicate pushed into a scan: like EXD_REL but and(...) in lower case */
+    EXD_MATCH       /* like EXD_REL, for MATCH_RECOGNIZE's measures and definitions, which the
+                       planner does not reduce (string literals keep their CHAR type) */
 } ExDialect;
 
 /* One exec node as Flink sees it. */

@@ -393,7 +393,7 @@ static void rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialec
             wsb_puts(out, " AS ");
             exec_cast_type(out, e->type);
             wsb_putc(out, ')');
-        } else if (d == EXD_REL) {
+        } else if (d == EXD_REL || d == EXD_MATCH) {
             /* Flink 2.x's physical digests: CAST(x AS <Calcite type>) */
             wsb_puts(out, e->try_cast ? "TRY_CAST(" : "CAST(");
             rex(out, e->args[0], names, d);
@@ -440,6 +440,20 @@ static void rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialec
                 if (a->kind == WX_CAST && !a->try_cast && a->nargs == 1 && wtype_is_numeric(a->type) &&
                     wtype_is_numeric(a->args[0]->type))
                     targs[i] = a->args[0];
+            }
+            /* a CHAR literal compared with a VARCHAR operand: the optimised plan holds it as a
+               literal of the operand's type (Calcite's reduction folds the coercion CAST) */
+            WExpr casts[2];
+            WExpr *lits[2] = {targs[0], targs[1]};
+            for (int i = 0; i < 2 && (d == EXD_REL || d == EXD_PUSHED); i++) {
+                const WExpr *l = targs[i], *o = targs[1 - i];
+                if (l->kind == WX_LITERAL && !l->is_null && l->type->id == WT_CHAR &&
+                    o->kind != WX_LITERAL && o->type->id == WT_VARCHAR) {
+                    casts[i] = (WExpr){.kind = WX_CAST, .type = o->type, .nargs = 1,
+                                       .args = &lits[i]};
+                    targs[i] = &casts[i];
+                    break;
+                }
             }
             if (targs[0] != e->args[0] || targs[1] != e->args[1]) {
                 tmp.args = targs;
