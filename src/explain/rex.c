@@ -423,6 +423,14 @@ static void rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialec
         return;
     case WX_CALL: {
         const char *fname = e->func ? e->func->name : (e->name ? e->name : "?");
+        if (!strcmp(fname, "FIELD") && e->nargs == 2 && e->args[1]->kind == WX_LITERAL &&
+            e->args[0]->type->id == WT_ROW && e->args[0]->type->field_names &&
+            e->args[1]->lit.i >= 0 && e->args[1]->lit.i < e->args[0]->type->nfields) {
+            /* Calcite's RexFieldAccess: <expr>.<field> */
+            rex(out, e->args[0], names, d);
+            wsb_printf(out, ".%s", e->args[0]->type->field_names[e->args[1]->lit.i]);
+            return;
+        }
         const OpInfo *op = op_info(fname);
         if (!op) {
             if (!strcmp(fname, "SUBSTR")) fname = "SUBSTRING";
