@@ -666,8 +666,13 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         return;
     case WR_SINK:
         wsb_printf(out, "(table=[%s], fields=[", r->sink_qname ? r->sink_qname : "collect");
-        /* Flink lists the input's field names (the sink writes by position) */
-        for (int i = 0; i < r->inputs[0]->out.n; i++) wsb_printf(out, "%s%s", i ? ", " : "", inn[i]);
+        /* Flink lists the input's field names (the sink writes by position): those of the node
+           printed below it (a Calc that only renames is not in Flink's plan) */
+        {
+            const WRel *shown = ex_skip(x, r->inputs[0]);
+            const char *const *sn = shown->out.n == r->inputs[0]->out.n ? in_names(x, shown) : inn;
+            for (int i = 0; i < r->inputs[0]->out.n; i++) wsb_printf(out, "%s%s", i ? ", " : "", sn[i]);
+        }
         wsb_putc(out, ']');
         if (node && node->materializer) wsb_puts(out, ", upsertMaterialize=[true]");
         wsb_putc(out, ')');

@@ -299,15 +299,12 @@ static void fold_identity(ExCtx *x, const WRel *calc)
     ExNode *cn = ex_node(x, calc);
     if (cn && cn->id < 0) return;
     const char *const *inn = ex_out_names(x, in);
-    /* a Calc that only renames the FINAL aggregate of a distinct split is a trivial project
-       Calcite removes (ProjectRemoveRule ignores names) */
-    bool renames_ok = ((in->kind == WR_GROUP_AGG || in->kind == WR_GLOBAL_GROUP_AGG) &&
-                       in->partial_final == WPF_FINAL) ||
-                      in->kind == WR_RANK;      /* the rank number keeps Calcite's w0$o0 */
+    /* a Calc that only renames is a trivial program Calcite removes (CalcRemoveRule and
+       ProjectRemoveRule ignore names): the names below it show through */
+    (void)inn;
     for (int i = 0; i < calc->nexprs; i++) {
         const WExpr *e = calc->exprs[i];
-        if (e->kind != WX_COLUMN || e->col != i || (!renames_ok && strcmp(inn[i], calc->out.names[i]) != 0) ||
-            !wtype_equals(e->type, calc->out.types[i], false)) return;
+        if (e->kind != WX_COLUMN || e->col != i || !wtype_equals(e->type, calc->out.types[i], false)) return;
     }
     cn = add(x, calc);
     cn->id = -1;
