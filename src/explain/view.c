@@ -374,8 +374,9 @@ bool ex_ctx_init(ExCtx *x, WPlanCtx *p, WRel **roots, int n)
     x->batch = mode && !strcasecmp(mode, "batch");
     if (p->err && p->err->set) return false;
     for (int i = 0; i < n; i++) scan_push_downs(x, roots[i], roots, n, 0);
-    int next = 1;
+    int next = p->exec_node_ids ? *p->exec_node_ids + 1 : 1;
     for (int i = 0; i < n; i++) number(x, ex_root(roots[i]), &next, 0);
+    if (p->exec_node_ids) *p->exec_node_ids = next - 1;
     for (int i = 0; i < n; i++) {
         WStateTtlHint *h = NULL;
         int k = wstate_ttl_hints(p, roots[i], &h);
@@ -388,4 +389,13 @@ bool ex_ctx_init(ExCtx *x, WPlanCtx *p, WRel **roots, int n)
         x->nhints += k;
     }
     return true;
+}
+
+void wexplain_take_exec_node_ids(WPlanCtx *p, WRel **roots, int n)
+{
+    if (!p->exec_node_ids) return;
+    ExCtx x;
+    if (!ex_ctx_init(&x, p, roots, n)) return;
+    /* a query's collect sink is an exec node too when the statement runs */
+    for (int i = 0; i < n; i++) if (roots[i]->kind == WR_SINK && !roots[i]->sink_table) (*p->exec_node_ids)++;
 }

@@ -263,6 +263,9 @@ typedef struct WPlanCtx {
     int depth;
     bool explain;                   /* planning for EXPLAIN: a query is planned without the
                                        client's collect sink (it then prefers UPDATE_AFTER only) */
+    int *exec_node_ids;             /* the session's last ExecNode id: Flink's ids count on through a
+                                       session (EXPLAIN, COMPILE PLAN and executed statements all take
+                                       ids); NULL = every plan numbers its nodes from 1 */
 } WPlanCtx;
 
 WRel *wrel_new(WPlanCtx *p, WRelKind kind, int ninputs);
