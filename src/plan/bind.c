@@ -200,7 +200,7 @@ static WRel *rename_output(WPlanCtx *p, WRel *r, int n, char **names, AstPos pos
 }
 
 /* An interval literal argument in milliseconds. */
-static bool interval_ms(BindCtx *b, AstExpr *e, const char *what, int64_t *out)
+static bool interval_ms(BindCtx *b, AstExpr *e, const char *what, int64_t *out, const WExpr **lit)
 {
     WExpr *x = e ? bind_expr(b, &(BScope){0}, e) : NULL;
     if (!x) return false;
@@ -210,6 +210,7 @@ static bool interval_ms(BindCtx *b, AstExpr *e, const char *what, int64_t *out)
         return false;
     }
     *out = x->lit.i;
+    if (lit) *lit = x;
     return true;
 }
 
@@ -288,6 +289,7 @@ static WRel *bind_window_tvf(QCtx *q, AstExpr *call)
     WRel *w = wrel_new(p, WR_WINDOW_TVF, 1);
     w->inputs[0] = in;
     w->win_kind = kind;
+    w->win_table_input = !q->pre_bound && !data->subquery;
     if (data->nargs) {
         /* SESSION(TABLE t PARTITION BY k, ...): sessions per partition key */
         if (kind != 3) return fail_rel(p, data->pos, WEXC_VALIDATION, "Only SESSION windows take PARTITION BY.");
@@ -303,14 +305,14 @@ static WRel *bind_window_tvf(QCtx *q, AstExpr *call)
     w->win_time_col = tc->col;
     w->win_proctime = tt->time_attr == WTA_PROCTIME;
     int64_t v;
-    if (!interval_ms(b, size, kind == 3 ? "gap" : "size", &v)) return NULL;
+    if (!interval_ms(b, size, kind == 3 ? "gap" : "size", &v, &w->win_args[0])) return NULL;
     if (kind == 3) w->win_gap = v; else w->win_size = v;
     if (slide) {
-        if (!interval_ms(b, slide, kind == 2 ? "step" : "slide", &v)) return NULL;
+        if (!interval_ms(b, slide, kind == 2 ? "step" : "slide", &v, &w->win_args[1])) return NULL;
         w->win_slide = v;
     }
     if (offset) {
-        if (!interval_ms(b, offset, "offset", &v)) return NULL;
+        if (!interval_ms(b, offset, "offset", &v, &w->win_args[2])) return NULL;
         w->win_offset = v;
     }
     if (w->win_size <= 0 && kind != 3) return fail_rel(p, size->pos, WEXC_VALIDATION, "The window size must be positive.");

@@ -175,6 +175,9 @@ struct WRel {
     int win_rstart_col, win_rend_col;
     bool win_dedup;                 /* WINDOW_RANK is a WindowDeduplicate */
     bool win_legacy;                /* a legacy GROUP BY TUMBLE/HOP/SESSION group window */
+    const WExpr *win_args[3];       /* WINDOW_TVF: the interval literals as written (size or gap,
+                                       slide or step, offset; NULL when absent), for the AST */
+    bool win_table_input;           /* WINDOW_TVF: the data is TABLE t (Calcite projects its columns) */
     bool win_legacy_props;          /* win_legacy: the query uses TUMBLE_START & co, so the
                                        GroupWindowAggregate emits its named window properties
                                        (w$start, w$end, [w$rowtime,] w$proctime) after the aggs */
