@@ -206,6 +206,13 @@ static json_t *table_json(const ExCtx *x, const WTable *t, const char *qname, co
             json_t *e = json_object();
             const char *sql = c->expr_sql ? c->expr_sql : "";
             if (!strncmp(sql, "AS ", 3)) sql += 3;
+            /* the resolved expression over the physical columns */
+            WError berr;
+            werr_clear(&berr);
+            WPlanCtx bp = *x->p;
+            bp.err = &berr;
+            WExpr *rx = c->expr ? wbind_table_expr(&bp, t, c->expr) : NULL;
+            if (rx) json_object_set_new(e, "rexNode", ex_rex_json(x->p, rx, NULL));
             json_object_set_new(e, "serializableString", json_string(sql));
             json_object_set_new(cj, "expression", e);
         } else if (c->kind == WCOL_METADATA) {
@@ -652,6 +659,10 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
     }
     case WR_DEDUP: {
         json_t *c = json_object();
+        json_object_set_new(c, "table.exec.deduplicate.insert-update-after-sensitive-enabled",
+                            json_string(bool_str(x->p->config, "table.exec.deduplicate.insert-update-after-sensitive-enabled", "true")));
+        json_object_set_new(c, "table.exec.deduplicate.mini-batch.compact-changes-enabled",
+                            json_string(bool_str(x->p->config, "table.exec.deduplicate.mini-batch.compact-changes-enabled", "false")));
         json_object_set_new(c, "table.exec.mini-batch.enabled",
                             json_string(bool_str(x->p->config, "table.exec.mini-batch.enabled", "false")));
         json_object_set_new(c, "table.exec.mini-batch.size",
@@ -660,6 +671,7 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
         json_object_set_new(j, "uniqueKeys", ints_json(r->nkeys, r->keys));
         json_object_set_new(j, "isRowtime", json_boolean(r->dedup_rowtime));
         json_object_set_new(j, "keepLastRow", json_boolean(r->keep_last));
+        json_object_set_new(j, "outputInsertOnly", json_boolean(r->changelog == WCM_INSERT));
         json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
         json_object_set_new(j, "state", one_state(r->ttl_ms, "deduplicateState"));
         break;

@@ -767,7 +767,8 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
     case WR_DEDUP:
         wsb_printf(out, "(keep=[%s], key=[", r->keep_last ? "LastRow" : "FirstRow");
         key_names(out, inn, r->nkeys, r->keys);
-        wsb_printf(out, "], order=[%s])", r->dedup_rowtime ? "ROWTIME" : "PROCTIME");
+        wsb_printf(out, "], order=[%s], outputInsertOnly=[%s])", r->dedup_rowtime ? "ROWTIME" : "PROCTIME",
+                   r->changelog == WCM_INSERT ? "true" : "false");
         return;
     case WR_RANK: {
         static const char *const STRAT[] = {"AppendFastStrategy", "UpdateFastStrategy", "RetractStrategy"};

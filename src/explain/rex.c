@@ -568,7 +568,14 @@ json_t *ex_rex_json(WPlanCtx *p, const WExpr *e, const int *colmap)
         return j;
     }
     case WX_LITERAL: return literal_json(e);
-    case WX_PROCTIME: return call_json("FUNCTION_ID", "PROCTIME", json_array(), e->type);
+    case WX_PROCTIME: {
+        /* Flink writes PROCTIME() without syntax and operands */
+        json_t *j = json_object();
+        json_object_set_new(j, "kind", json_string("CALL"));
+        json_object_set_new(j, "internalName", json_string("$PROCTIME$1"));
+        json_object_set_new(j, "type", ex_type_json(e->type));
+        return j;
+    }
     case WX_AND: return call_json("BINARY", "AND", ops, e->type);
     case WX_OR: return call_json("BINARY", "OR", ops, e->type);
     case WX_NOT: return call_json("PREFIX", "NOT", ops, e->type);

@@ -100,6 +100,16 @@ static void scope_from_rel(WPlanCtx *p, BScope *s, const WRel *r, const char *qu
 
 /* ---- tables ---- */
 
+WExpr *wbind_table_expr(WPlanCtx *p, const WTable *t, AstExpr *e)
+{
+    BScope ps;
+    bscope_init(&ps);
+    for (int i = 0; i < t->ncols; i++)
+        if (t->cols[i].kind == WCOL_PHYSICAL) bscope_add(p->arena, &ps, NULL, t->cols[i].name, t->cols[i].type);
+    BindCtx inner = {.p = p};
+    return bind_expr(&inner, &ps, e);
+}
+
 static WRel *bind_table_scan(QCtx *q, WTable *t, const AstName *name, const char *qual, BScope *scope)
 {
     WPlanCtx *p = q->b->p;
