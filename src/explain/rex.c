@@ -547,6 +547,14 @@ static json_t *literal_json(const WExpr *e)
         }
     }
     json_object_set_new(j, "value", v);
+    if (t->id == WT_INTERVAL_DT && (t->qual == WIQ_SECOND || t->qual == WIQ_MINUTE_TO_SECOND ||
+                                    t->qual == WIQ_HOUR_TO_SECOND || t->qual == WIQ_DAY_TO_SECOND)) {
+        /* Calcite's interval literals carry the default fractional second precision 6 */
+        WType it = *t;
+        it.scale = 6;
+        json_object_set_new(j, "type", ex_type_json(&it));
+        return j;
+    }
     if (t->id == WT_NULL) json_object_set_new(j, "type", json_string("NULL"));
     else json_object_set_new(j, "type", ex_type_json(t));
     return j;
@@ -588,6 +596,12 @@ json_t *ex_rex_json(WPlanCtx *p, const WExpr *e, const int *colmap)
         const char *fname = e->func ? e->func->name : "?";
         const OpInfo *op = op_info(fname);
         if (op && !strcmp(fname, "%")) return call_json(NULL, "MOD", ops, e->type);
+        /* datetime +/- interval: Calcite's DATETIME_PLUS / MINUS_DATE are special operators */
+        if (op && (!strcmp(fname, "+") || !strcmp(fname, "-")) && e->nargs == 2 &&
+            (wtype_is_timestamp(e->type) || e->type->id == WT_DATE || e->type->id == WT_TIME) &&
+            (e->args[1]->type->id == WT_INTERVAL_DT || e->args[1]->type->id == WT_INTERVAL_YM ||
+             e->args[0]->type->id == WT_INTERVAL_DT || e->args[0]->type->id == WT_INTERVAL_YM))
+            return call_json("SPECIAL", op->calcite, ops, e->type);
         if (op) return call_json(op->syntax, op->calcite, ops, e->type);
         return call_json(NULL, fname, ops, e->type);
     }

@@ -100,12 +100,16 @@ static void scope_from_rel(WPlanCtx *p, BScope *s, const WRel *r, const char *qu
 
 /* ---- tables ---- */
 
-WExpr *wbind_table_expr(WPlanCtx *p, const WTable *t, AstExpr *e)
+WExpr *wbind_table_expr(WPlanCtx *p, const WTable *t, AstExpr *e, bool all_columns)
 {
     BScope ps;
     bscope_init(&ps);
-    for (int i = 0; i < t->ncols; i++)
-        if (t->cols[i].kind == WCOL_PHYSICAL) bscope_add(p->arena, &ps, NULL, t->cols[i].name, t->cols[i].type);
+    for (int i = 0; i < t->ncols; i++) {
+        if (!all_columns && t->cols[i].kind != WCOL_PHYSICAL) continue;
+        const WType *ct = t->cols[i].type;
+        if (wtype_is_timestamp(ct) && ct->time_attr == WTA_ROWTIME) ct = wtype_with_time_attr(p->arena, ct, WTA_NONE);
+        bscope_add(p->arena, &ps, NULL, t->cols[i].name, ct);
+    }
     BindCtx inner = {.p = p};
     return bind_expr(&inner, &ps, e);
 }

@@ -293,9 +293,11 @@ AstStmt *wbind_merge_like(WPlanCtx *p, const AstStmt *s, const AstStmt *base);
    n expressions (NULL for none, the expression itself for one). */
 void wplan_split_and(WExpr *e, WExpr **out, int *n, int max);
 WExpr *wplan_and(WPlanCtx *p, WExpr **xs, int n);
-/* A table's computed-column expression bound over its physical columns (input refs are physical
-   column positions, as Flink's resolved schema holds them); NULL with p->err set on error. */
-WExpr *wbind_table_expr(WPlanCtx *p, const WTable *t, AstExpr *e);
+/* An expression of a table's schema bound over its columns, as Flink's resolved schema holds it: a
+   computed column's over the physical columns (all_columns false), the watermark's over all
+   columns (input refs are positions in that list; time attributes not yet applied). NULL with
+   p->err set on error. */
+WExpr *wbind_table_expr(WPlanCtx *p, const WTable *t, AstExpr *e, bool all_columns);
 /* Convert a syntax type to a logical type (Flink's rules and errors). */
 const WType *wbind_type(WPlanCtx *p, const AstType *t);
 
