@@ -5,6 +5,8 @@
  */
 #include "json.h"
 
+#include <assert.h>
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -332,6 +334,8 @@ static WJson *parse_value(JP *j)
 
 WJson *wjson_parse(WArena *a, const char *text, size_t len, bool full, char *err, size_t errsz)
 {
+    assert(text || len == 0);
+    if (!text) text = "";       /* an empty buffer may come as NULL: no arithmetic on a null pointer */
     JP j = { .a = a, .p = text, .end = text + len, .err = err, .errsz = errsz };
     if (err && errsz) err[0] = 0;
     /* a UTF-8 byte order mark is skipped, as Jackson's byte source detection does */
@@ -379,6 +383,7 @@ void wjson_write_string(const char *s, size_t n, WStrBuf *out)
 
 void wjson_number_java(const char *text, size_t len, WStrBuf *out)
 {
+    if (!text) text = "";
     const char *p = text, *end = text + len;
     bool neg = p < end && *p == '-';
     if (neg) p++;

@@ -218,7 +218,7 @@ static void proc_rowtime_insert_only(DedupOp *d, const WChunk *in, int r)
     int64_t cur_t = time_of_datum(d->types[d->time_col], in->cols[d->time_col].data[r],
                                   in->cols[d->time_col].nulls[r]);
     if (cur_t < d->base.wm) {
-        d->base.late_dropped++;
+        wop_count_late(&d->base);
         return;
     }
     WBytes v;

@@ -1,8 +1,8 @@
 /*
  * global_agg.c — GlobalGroupAggregate (Flink MiniBatchGlobalGroupAggFunction), see stateful.h.
  *
- * A chunk of partial-accumulator rows is a mini-batch: rows are grouped by key (order of first
- * appearance); per key the accumulators are read from state (globalGroupAggregateState, TTL
+ * process() gets a mini-batch of partial-accumulator rows (the framework's bundle, minibatch.h):
+ * rows are grouped by key (order of first appearance); per key the accumulators are read from state (globalGroupAggregateState, TTL
  * spec->ttl_ms), the previous result is taken, every partial row of the key is merged in input
  * order (wacc_merge_partial), and Flink's emission follows: a key without state emits +I; a key
  * with state emits -U(old) (generate_update_before) and +U(new) when the result changed, or

@@ -3,8 +3,8 @@
  * the PARTIAL global and FINAL local aggregate of a distinct split under mini-batch, see
  * stateful.h.
  *
- * A chunk of partial-accumulator rows (keyed by the partial key: the original keys plus the hash
- * buckets) is a mini-batch. Per partial key, fresh accumulators merge the key's rows; a DISTINCT
+ * process() gets a mini-batch (the framework's bundle, minibatch.h) of partial-accumulator rows
+ * (keyed by the partial key: the original keys plus the hash buckets). Per partial key, fresh accumulators merge the key's rows; a DISTINCT
  * call counts only the values its value map in state (incrementalGroupAggregateState, the one
  * state this node keeps) did not hold yet, so the accumulators are the chunk's increments. Then
  * per final key (order of first appearance) the increments of its partial keys are merged and one

@@ -1,13 +1,14 @@
 /*
  * local_agg.c — LocalGroupAggregate (Flink MiniBatchLocalGroupAggFunction), see stateful.h.
  *
- * A chunk is a mini-batch: its rows are grouped by key in a per-call table, each key gets fresh
- * accumulators (accumulators.h) that accumulate / retract the key's rows in input order, and
- * before process() returns one +I row per key (in order of first appearance) carries the key and
- * the partial accumulators (plan/agg_rules.h) to the exchange. Data views (DISTINCT value maps,
+ * process() gets a whole mini-batch (the framework's bundle, minibatch.h): its rows are grouped by
+ * key in a per-call table, each key gets fresh accumulators (accumulators.h) that accumulate /
+ * retract the key's rows in input order, and before process() returns one +I row per key (in order
+ * of first appearance, which the bundle made Flink's HashMap order) carries the key and the
+ * partial accumulators (plan/agg_rules.h) to the exchange. Data views (DISTINCT value maps,
  * MIN/MAX value counts when retracting) live in this operator's keyed-state backend only while
  * the chunk is processed and are cleared when the key's row is written, so nothing is kept
- * across calls (a watermark or the end of input has nothing to flush).
+ * across calls (the bundle is what waits for the batch boundary).
  * May call exec/operator.h, exec/accumulators.h, plan/agg_rules.h, state/, types/, common/.
  */
 #include "stateful.h"

@@ -477,7 +477,7 @@ static void rt_process(MatchOp *o, const WChunk *in)
     for (int r = 0; r < in->nrows; r++) {
         if (wrowkind_is_retract((WRowKind)in->kinds[r])) continue;
         if (in->cols[o->time_col].nulls[r] || in->cols[o->time_col].data[r].ts.ms <= o->cur_wm) {
-            op->late_dropped++;
+            wop_count_late(op);
             continue;
         }
         wrow_encode_chunk(&o->kb, in, r, o->sp.nkeys, o->sp.keys);

@@ -1,9 +1,22 @@
 /* operator.c — framework part of operators: wiring, watermark merge, end of input. */
 #include "operator.h"
+#include "minibatch.h"
 
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#define PUBLISHED_TEXT 1024
+
+struct WOpPublished {
+    pthread_mutex_t mu;
+    char text[PUBLISHED_TEXT];
+};
+
+/* relaxed atomic stores: the running thread is the only writer, other threads read */
+#define PUBLISH(field, value) __atomic_store_n(&(field), (value), __ATOMIC_RELAXED)
 
 void wop_init(WOperator *op, const WOpOps *ops, WExecCtx *ctx, int ninputs, int ncols,
               const WType **types, const char **names)
@@ -16,6 +29,10 @@ void wop_init(WOperator *op, const WOpOps *ops, WExecCtx *ctx, int ninputs, int 
     op->input_idle = wcalloc((size_t)(ninputs ? ninputs : 1), sizeof(bool));
     for (int i = 0; i < ninputs; i++) op->input_wm[i] = WWM_MIN;
     op->wm = WWM_MIN;
+    if (ops->metrics) {
+        op->published = wcalloc(1, sizeof *op->published);
+        pthread_mutex_init(&op->published->mu, NULL);
+    }
     op->ncols = ncols;
     op->types = types;
     op->names = names;
@@ -37,6 +54,11 @@ void wop_free(WOperator *op)
     free(op->input_ended);
     free(op->input_idle);
     free(op->outs);
+    if (op->published) {
+        pthread_mutex_destroy(&op->published->mu);
+        free(op->published);
+    }
+    wmb_free(op);
     if (op->ops->destroy) op->ops->destroy(op);
     else free(op);
 }
@@ -44,14 +66,16 @@ void wop_free(WOperator *op)
 void wop_push(WOperator *op, int input, const WChunk *in)
 {
     if (op->ctx->err->set || in->nrows == 0) return;
-    op->rows_in += in->nrows;
-    op->ops->process(op, input, in);
+    PUBLISH(op->rows_in, op->rows_in + in->nrows);
+    if (op->mb) wmb_add(op, in);
+    else op->ops->process(op, input, in);
 }
 
 void wop_emit(WOperator *op, const WChunk *c)
 {
     if (c->nrows == 0) return;
-    op->rows_out += c->nrows;
+    if (op->mb && wmb_collect(op, c)) return;
+    PUBLISH(op->rows_out, op->rows_out + c->nrows);
     for (int i = 0; i < op->nouts; i++) wop_push(op->outs[i].op, op->outs[i].input, c);
 }
 
@@ -78,14 +102,19 @@ static int64_t min_watermark(const WOperator *op)
     return m;
 }
 
+/* The combined watermark advanced to m: a mini-batch boundary first processes the bundle. */
+static void deliver_watermark(WOperator *op, int64_t m)
+{
+    PUBLISH(op->wm, m);
+    if (op->mb) wop_minibatch_flush(op);
+    if (op->ops->watermark) op->ops->watermark(op, m);
+    else wop_emit_watermark(op, m);
+}
+
 static void advance_watermark(WOperator *op)
 {
     int64_t m = min_watermark(op);
-    if (m > op->wm) {
-        op->wm = m;
-        if (op->ops->watermark) op->ops->watermark(op, m);
-        else wop_emit_watermark(op, m);
-    }
+    if (m > op->wm) deliver_watermark(op, m);
 }
 
 void wop_input_idle(WOperator *op, int input, bool idle)
@@ -108,12 +137,7 @@ void wop_input_watermark(WOperator *op, int input, int64_t wm)
     if (op->ctx->err->set) return;
     if (wm <= op->input_wm[input]) return;
     op->input_wm[input] = wm;
-    int64_t m = min_watermark(op);
-    if (m > op->wm) {
-        op->wm = m;
-        if (op->ops->watermark) op->ops->watermark(op, m);
-        else wop_emit_watermark(op, m);
-    }
+    advance_watermark(op);
 }
 
 void wop_input_end(WOperator *op, int input)
@@ -123,7 +147,8 @@ void wop_input_end(WOperator *op, int input)
     op->ended++;
     if (op->ended < op->ninputs) return;
     if (op->ctx->err->set) return;
-    op->finished = true;
+    PUBLISH(op->finished, true);
+    if (op->mb) wop_minibatch_flush(op);
     if (op->ops->end_input) op->ops->end_input(op);
     else wop_emit_end(op);
 }
@@ -188,4 +213,34 @@ int64_t wexec_now(const WExecCtx *ctx)
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void wop_read_counters(const WOperator *op, WOpCounters *out)
+{
+    out->rows_in = __atomic_load_n(&op->rows_in, __ATOMIC_RELAXED);
+    out->rows_out = __atomic_load_n(&op->rows_out, __ATOMIC_RELAXED);
+    out->late_dropped = __atomic_load_n(&op->late_dropped, __ATOMIC_RELAXED);
+    out->wm = __atomic_load_n(&op->wm, __ATOMIC_RELAXED);
+    out->finished = __atomic_load_n(&op->finished, __ATOMIC_RELAXED);
+}
+
+void wop_publish_metrics(WOperator *op)
+{
+    if (!op->published) return;
+    char text[PUBLISHED_TEXT];
+    text[0] = 0;
+    op->ops->metrics(op, text, sizeof text);
+    pthread_mutex_lock(&op->published->mu);
+    memcpy(op->published->text, text, strlen(text) + 1);
+    pthread_mutex_unlock(&op->published->mu);
+}
+
+void wop_read_metrics(const WOperator *op, char *buf, size_t bufsz)
+{
+    if (!bufsz) return;
+    buf[0] = 0;
+    if (!op->published) return;
+    pthread_mutex_lock(&op->published->mu);
+    snprintf(buf, bufsz, "%s", op->published->text);
+    pthread_mutex_unlock(&op->published->mu);
 }

@@ -49,7 +49,7 @@ typedef struct WExecCtx {
     WCastCtx cast;
     const WOptions *config;
     int64_t start_ms;               /* job start (wall clock, ms) */
-    volatile bool cancelled;
+    bool cancelled;                 /* set from other threads: wexec_cancel / wexec_cancelled */
     int chunk_rows;                 /* preferred chunk size */
     int max_parallelism;            /* key groups (pipeline.max-parallelism or Flink's default) */
     WClockFn clock;                 /* processing-time clock for TTL and proctime (NULL = wall) */
@@ -68,6 +68,9 @@ WStateBackend *wexec_new_backend(WExecCtx *ctx, const char *operator_name);
 /* A timer service for one operator instance (wtimers_new), registered for checkpoints like
    wexec_new_backend's backends; the operator owns and frees it. */
 WTimerService *wexec_new_timers(WExecCtx *ctx, const char *operator_name);
+/* Cancel the job this context runs (any thread); whether it was cancelled. */
+static inline void wexec_cancel(WExecCtx *ctx) { __atomic_store_n(&ctx->cancelled, true, __ATOMIC_RELEASE); }
+static inline bool wexec_cancelled(const WExecCtx *ctx) { return __atomic_load_n(&ctx->cancelled, __ATOMIC_ACQUIRE); }
 /* Processing time now (ms) from the job clock. */
 int64_t wexec_now(const WExecCtx *ctx);
 
@@ -79,6 +82,8 @@ typedef struct WOpOps {
     void (*destroy)(WOperator *op);
     /* Append "name: value" metric lines (state sizes etc.) for reports; optional. */
     void (*metrics)(WOperator *op, char *buf, size_t bufsz);
+    /* Processing-time timer: the runtime calls it between chunks (the MiniBatchAssigner); optional. */
+    void (*tick)(WOperator *op);
 } WOpOps;
 
 typedef struct WOpOut {
@@ -103,10 +108,34 @@ struct WOperator {
     int ncols;                      /* output schema */
     const WType **types;
     const char **names;
+    /* counters other threads read while the lane runs (REST, the metrics sampler): only the
+       thread running the operator writes them, with relaxed atomic stores (wop_count_late and
+       the framework); readers use wop_read_counters */
     int64_t rows_in, rows_out;
     int64_t late_dropped;           /* numLateRecordsDropped */
     bool finished;
+    struct WOpPublished *published; /* the metrics text, published by the lane (wop_publish_metrics) */
+    struct WMiniBatch *mb;          /* mini-batch bundle (minibatch.h), NULL = rows are processed at once */
 };
+
+/* A late record dropped (numLateRecordsDropped). */
+static inline void wop_count_late(WOperator *op)
+{
+    __atomic_store_n(&op->late_dropped, op->late_dropped + 1, __ATOMIC_RELAXED);
+}
+
+/* The operator's counters as another thread may read them while it runs. */
+typedef struct WOpCounters {
+    int64_t rows_in, rows_out, late_dropped, wm;
+    bool finished;
+} WOpCounters;
+void wop_read_counters(const WOperator *op, WOpCounters *out);
+/* The thread running op renders its `metrics` text (state sizes: reading a state backend is only
+   safe from that thread) and publishes it; wop_read_metrics gives any thread the last published
+   text ("" before the first). The runtime publishes when a job starts, every 100 ms while a
+   lane runs and when it ends. */
+void wop_publish_metrics(WOperator *op);
+void wop_read_metrics(const WOperator *op, char *buf, size_t bufsz);
 
 /* Initialise the framework part of an operator (called by each operator's constructor). */
 void wop_init(WOperator *op, const WOpOps *ops, WExecCtx *ctx, int ninputs, int ncols,

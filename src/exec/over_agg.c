@@ -458,7 +458,7 @@ static void rt_unbounded_element(OverOp *o, const WChunk *in, int r, int64_t ts)
         put_be64(uk, ts);
         list_append(o, uk, in, r);
     } else {
-        o->base.late_dropped++;
+        wop_count_late(&o->base);
     }
 }
 
@@ -506,7 +506,7 @@ static void rt_bounded_element(OverOp *o, const WChunk *in, int r, int64_t ts)
     int64_t last = 0;
     get_long(o->last_ts, &last);
     if (ts <= last) {
-        o->base.late_dropped++;
+        wop_count_late(&o->base);
         return;
     }
     uint8_t uk[8];

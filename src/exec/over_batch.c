@@ -2,7 +2,8 @@
  * over_batch.c — the batch OverAggregate: the input's final rows wait in a WSortBuf (a
  * retraction removes an equal earlier row); at the end of input they are sorted by the partition
  * keys then the order keys, and each partition is evaluated window by window:
- *   ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST (peers: equal order keys), NTILE,
+ *   ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK (peers: equal order keys), CUME_DIST (rows up to
+ *   this one, peers not included, as Flink 2.3 computes it), NTILE,
  *   LAG / LEAD (offset, default), and aggregates over each row's frame (over_frame.c) through
  *   the accumulator library: a frame that keeps its start and grows is accumulated
  *   incrementally, any other frame is accumulated afresh.
@@ -193,7 +194,8 @@ static void eval_functions(OverBatchOp *o, WinEval *we, const WOverPart *part, c
             case WOF_RANK: v[i].i = part->peer_lo[i] + 1; break;
             case WOF_DENSE_RANK: v[i].i = dense[i] + 1; break;
             case WOF_PERCENT_RANK: v[i].d = n > 1 ? (double)part->peer_lo[i] / (double)(n - 1) : 0.0; break;
-            case WOF_CUME_DIST: v[i].d = (double)(part->peer_hi[i] + 1) / (double)n; break;
+            case WOF_CUME_DIST: /* Flink 2.3 counts the rows up to this one, not its peers */
+                v[i].d = (double)(i + 1) / (double)n; break;
             case WOF_NTILE: v[i].i = wover_ntile(n, c->n, i); break;
             case WOF_LAG: case WOF_LEAD: {
                 int64_t j = c->fn == WOF_LAG ? i - c->n : i + c->n;

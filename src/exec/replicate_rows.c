@@ -25,7 +25,7 @@ static void replicate_process(WOperator *op, int input, const WChunk *in)
         if (in->cols[0].nulls[r]) continue;
         int64_t times = in->cols[0].data[r].i;
         for (int64_t t = 0; t < times; t++) {
-            if (op->ctx->cancelled) return;
+            if (wexec_cancelled(op->ctx)) return;
             int o = wchunk_add_row(x->out, (WRowKind)in->kinds[r]);
             if (o < 0) {
                 wop_emit(op, x->out);

@@ -161,12 +161,12 @@ WOperator *wop_sink_materializer_new(WExecCtx *ctx, const WSinkMaterializerSpec 
 /* ---------------- two-phase aggregation (additive) ----------------
    LocalGroupAggregate / GlobalGroupAggregate / IncrementalGroupAggregate as Flink runs them under
    mini-batch (MiniBatchLocalGroupAggFunction, MiniBatchGlobalGroupAggFunction,
-   MiniBatchIncrementalGroupAggFunction). weir's mini-batch is the chunk: the local aggregate
-   pre-aggregates the rows of each chunk it receives and emits, before returning, one +I row per
-   key (the key, then the partial accumulators of plan/agg_rules.h); nothing is held across calls,
-   so watermarks and the end of input find nothing to flush. The global aggregate merges the
-   accumulator rows of a chunk per key into its state (globalGroupAggregateState) and emits as
-   GroupAggFunction does, once per key and chunk: +I for a new key, -U/+U when the result changed
+   MiniBatchIncrementalGroupAggFunction). The runtime gives them the framework's mini-batch bundle
+   (minibatch.h), so each process() call is one mini-batch: the local aggregate pre-aggregates the
+   rows of the batch and emits, before returning, one +I row per key (the key, then the partial
+   accumulators of plan/agg_rules.h); nothing is held across calls. The global aggregate merges
+   the accumulator rows of a batch per key into its state (globalGroupAggregateState) and emits as
+   GroupAggFunction does, once per key and batch: +I for a new key, -U/+U when the result changed
    (always with TTL), -D and cleared state when the record count falls to zero (input with
    retractions). The incremental aggregate keeps the DISTINCT value maps of the partial keys in
    state (incrementalGroupAggregateState) and emits per final key the accumulator deltas of the

@@ -147,7 +147,7 @@ static void rt_process(TemporalSortOp *o, const WChunk *in)
     int n = 0;
     for (int r = 0; r < in->nrows; r++) {
         if (in->cols[o->time_col].nulls[r] || (has_last && row_ms(o, in, r) <= last)) {
-            op->late_dropped++;
+            wop_count_late(op);
             continue;
         }
         o->ord[n++] = r;

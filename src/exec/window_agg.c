@@ -357,7 +357,7 @@ static void wagg_process(WOperator *op, int input, const WChunk *in)
             else sl->head = p;
             sl->tail = p;
         }
-        if (!any) op->late_dropped++;
+        if (!any) wop_count_late(op);
     }
     for (int s = 0; s < w->nslots; s++) {
         apply_slot(w, in, &w->slots[s]);

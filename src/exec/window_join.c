@@ -293,7 +293,7 @@ static void wj_process(WOperator *op, int input, const WChunk *in)
                                   in->cols[s->end_col].nulls[r]);
         if (wend != INT64_MAX && j->progress >= wend - 1) {
             s->late++;
-            op->late_dropped++;
+            wop_count_late(op);
             continue;
         }
         if (wrowkind_is_retract(k)) {

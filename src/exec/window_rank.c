@@ -234,7 +234,7 @@ static void wr_process(WOperator *op, int input, const WChunk *in)
                                   in->cols[w->end_col].nulls[r]);
         /* TimeWindowUtil.isWindowFired */
         if (wend != INT64_MAX && w->progress >= wend - 1) {
-            op->late_dropped++;
+            wop_count_late(op);
             continue;
         }
         wrow_encode_chunk(&w->kbuf, in, r, w->nkeys, w->keys);

@@ -292,7 +292,7 @@ static void sess_process(WOperator *op, int input, const WChunk *in)
         int nrem = 0;
         int n2 = wsess_add(s->set, n, ts, ts + s->win.gap_ms, &res, s->removed, &nrem);
         if (!s->win.proctime && wwin_fired(&s->shift, res.end, op->wm)) {
-            op->late_dropped++;                 /* the window is late: retired, row dropped */
+            wop_count_late(op);                 /* the window is late: retired, row dropped */
             continue;
         }
         bool unchanged = nrem == 1 && s->removed[0].start == res.start && s->removed[0].end == res.end;

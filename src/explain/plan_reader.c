@@ -13,6 +13,7 @@
 #include "../types/datetime.h"
 #include "../types/decimal.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -45,7 +46,11 @@ const WType *rd_type(Rd *r, json_t *j)
         if (!ty) { rd_fail(r, "The compiled plan has a malformed type%s", ""); return NULL; }
         if (!strcmp(ty, "TIMESTAMP_WITHOUT_TIME_ZONE") || !strcmp(ty, "TIMESTAMP_WITH_LOCAL_TIME_ZONE")) {
             json_t *pj = json_object_get(j, "precision");
-            int prec = pj ? (int)json_integer_value(pj) : 6;
+            int prec = pj ? rd_int(pj, 6) : 6;
+            if (prec < 0 || prec > 9) {
+                rd_fail(r, "The compiled plan has a TIMESTAMP type with a precision outside 0..9%s", "");
+                return NULL;
+            }
             json_t *nj = json_object_get(j, "nullable");
             bool nullable = !nj || json_is_true(nj);
             const WType *t = wtype_timestamp(a, !strcmp(ty, "TIMESTAMP_WITHOUT_TIME_ZONE") ? WT_TIMESTAMP : WT_TIMESTAMP_LTZ,
@@ -226,7 +231,7 @@ WExpr *rd_rex(Rd *r, json_t *j, const WSchema *in)
     const WType *t = rd_type(r, json_object_get(j, "type"));
     if (!t) return NULL;
     if (!strcmp(kind, "INPUT_REF")) {
-        int idx = (int)json_integer_value(json_object_get(j, "inputIndex"));
+        int idx = rd_int(json_object_get(j, "inputIndex"), RD_BAD_INDEX);
         if (idx < 0 || idx >= in->n) { rd_fail(r, "The compiled plan refers to a missing input field%s", ""); return NULL; }
         return wexpr_column(a, idx, in->types[idx], in->names[idx]);
     }
@@ -281,11 +286,19 @@ WExpr *rd_rex(Rd *r, json_t *j, const WSchema *in)
 
 /* ---------------- helpers ---------------- */
 
+int rd_int(json_t *v, int absent)
+{
+    if (!v) return absent;
+    if (!json_is_integer(v)) return RD_BAD_INDEX;
+    json_int_t i = json_integer_value(v);
+    return i < 0 && i != -1 ? RD_BAD_INDEX : i > INT_MAX ? RD_BAD_INDEX : (int)i;
+}
+
 int rd_ints(Rd *r, json_t *arr, int **out)
 {
     int n = (int)json_array_size(arr);
     *out = WA_ARRAY(r->a, int, n ? n : 1);
-    for (int i = 0; i < n; i++) (*out)[i] = (int)json_integer_value(json_array_get(arr, (size_t)i));
+    for (int i = 0; i < n; i++) (*out)[i] = rd_int(json_array_get(arr, (size_t)i), RD_BAD_INDEX);
     return n;
 }
 
@@ -323,7 +336,7 @@ bool rd_sort_fields(Rd *r, json_t *j, WRel *x, const WRel *in)
     x->sort_nulls_first = WA_ARRAY(r->a, bool, x->nsort ? x->nsort : 1);
     for (int i = 0; i < x->nsort; i++) {
         json_t *f = json_array_get(of, (size_t)i);
-        x->sort_cols[i] = (int)json_integer_value(json_object_get(f, "index"));
+        x->sort_cols[i] = rd_int(json_object_get(f, "index"), RD_BAD_INDEX);
         x->sort_desc[i] = json_is_false(json_object_get(f, "isAscending"));
         x->sort_nulls_first[i] = json_is_false(json_object_get(f, "nullIsLast"));
         if (x->sort_cols[i] < 0 || x->sort_cols[i] >= in->out.n) {
@@ -525,9 +538,9 @@ bool rd_aggs(Rd *r, json_t *calls, WRel *x)
         json_t *args = json_object_get(c, "argList");
         ac->nargs = (int)json_array_size(args);
         if (ac->nargs > 2) ac->nargs = 2;
-        for (int k = 0; k < ac->nargs; k++) ac->args[k] = (int)json_integer_value(json_array_get(args, (size_t)k));
+        for (int k = 0; k < ac->nargs; k++) ac->args[k] = rd_int(json_array_get(args, (size_t)k), RD_BAD_INDEX);
         if (ac->kind == WAGG_COUNT && ac->nargs == 0) ac->kind = WAGG_COUNT_STAR;
-        ac->filter_col = (int)json_integer_value(json_object_get(c, "filterArg"));
+        ac->filter_col = rd_int(json_object_get(c, "filterArg"), -1);
         ac->distinct = json_is_true(json_object_get(c, "distinct"));
         ac->type = rd_type(r, json_object_get(c, "type"));
         if (!ac->type) return false;
@@ -549,14 +562,14 @@ void rd_window(Rd *r, json_t *w, WRel *x)
         if (x->win_kind == 2) x->win_slide = iso_ms(json_string_value(json_object_get(win, "step")));
     }
     x->win_offset = iso_ms(json_string_value(json_object_get(win, "offset")));
-    x->win_time_col = (int)json_integer_value(json_object_get(w, "timeAttributeIndex"));
+    x->win_time_col = rd_int(json_object_get(w, "timeAttributeIndex"), 0);
     x->win_proctime = json_is_false(json_object_get(w, "isRowtime"));
     const char *strategy = json_string_value(json_object_get(w, "strategy"));
     if ((x->kind == WR_WINDOW_AGG || x->kind == WR_LOCAL_WINDOW_AGG || x->kind == WR_WINDOW_RANK ||
          x->kind == WR_WINDOW_JOIN) && strategy && !strcmp(strategy, "WindowAttached")) {
         x->win_attached = true;
-        x->win_start_col = (int)json_integer_value(json_object_get(w, "windowStart"));
-        x->win_end_col = (int)json_integer_value(json_object_get(w, "windowEnd"));
+        x->win_start_col = rd_int(json_object_get(w, "windowStart"), RD_BAD_INDEX);
+        x->win_end_col = rd_int(json_object_get(w, "windowEnd"), RD_BAD_INDEX);
         x->win_time_col = x->win_end_col;
     }
     (void)r;
@@ -653,6 +666,8 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
 {
     json_t *j = r->nodes[pos];
     const char *type = json_string_value(json_object_get(j, "type"));
+    r->cur_id = r->ids[pos];
+    r->cur_type = type;
     if (!type) { rd_fail(r, "The compiled plan has a node without type%s", ""); return NULL; }
     WSchema out;
     if (!rd_schema(r, json_object_get(j, "outputType"), &out)) return NULL;
@@ -720,7 +735,7 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
             c->out.names = WA_ARRAY(r->a, const char *, n ? n : 1);
             c->out.types = WA_ARRAY(r->a, const WType *, n ? n : 1);
             for (int k = 0; k < n; k++) {
-                int col = (int)json_integer_value(json_array_get(json_array_get(pf, (size_t)k), 0));
+                int col = rd_int(json_array_get(json_array_get(pf, (size_t)k), 0), RD_BAD_INDEX);
                 if (col < 0 || col >= np) { rd_fail(r, "The compiled plan projects a missing column%s", ""); return NULL; }
                 c->exprs[k] = wexpr_column(r->a, col, x->out.types[col], x->out.names[col]);
                 c->out.names[k] = x->out.names[col];
@@ -750,7 +765,7 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
     } else if (!strcmp(type, "stream-exec-watermark-assigner_1")) {
         NEED(1);
         x = rd_new_rel(r, WR_WATERMARK, 1);
-        x->rowtime_col = (int)json_integer_value(json_object_get(j, "rowtimeFieldIndex"));
+        x->rowtime_col = rd_int(json_object_get(j, "rowtimeFieldIndex"), RD_BAD_INDEX);
         x->wm_expr = rd_rex(r, json_object_get(j, "watermarkExpr"), &in->out);
         if (!x->wm_expr) return NULL;
     } else if (!strcmp(type, "stream-exec-exchange_1")) {
@@ -862,15 +877,15 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         json_t *wb = json_object_get(ij, "windowBounds");
         x->lower_ms = json_integer_value(json_object_get(wb, "leftLowerBound"));
         x->upper_ms = json_integer_value(json_object_get(wb, "leftUpperBound"));
-        x->left_time_col = (int)json_integer_value(json_object_get(wb, "leftTimeIndex"));
-        x->right_time_col = (int)json_integer_value(json_object_get(wb, "rightTimeIndex"));
+        x->left_time_col = rd_int(json_object_get(wb, "leftTimeIndex"), RD_BAD_INDEX);
+        x->right_time_col = rd_int(json_object_get(wb, "rightTimeIndex"), RD_BAD_INDEX);
     } else if (!strcmp(type, "stream-exec-temporal-join_1")) {
         NEED(2);
         x = rd_new_rel(r, WR_TEMPORAL_JOIN, 2);
         WSchema comb = rd_concat(r, &ins[0]->out, &ins[1]->out);
         if (!rd_join_spec(r, json_object_get(j, "joinSpec"), x, &comb)) return NULL;
-        x->left_time_col = (int)json_integer_value(json_object_get(j, "leftTimeAttributeIndex"));
-        x->right_time_col = (int)json_integer_value(json_object_get(j, "rightTimeAttributeIndex"));
+        x->left_time_col = rd_int(json_object_get(j, "leftTimeAttributeIndex"), 0);
+        x->right_time_col = rd_int(json_object_get(j, "rightTimeAttributeIndex"), 0);
     } else if (!strcmp(type, "stream-exec-deduplicate_1")) {
         NEED(1);
         x = rd_new_rel(r, WR_DEDUP, 1);
@@ -1025,6 +1040,8 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
     if (x->kind == WR_SINK) x->inputs[0] = in;
     x->out = out;
     derive_mode(x);
+    if (x->kind == WR_SINK && in->kind == WR_SINK_MATERIALIZER && !rd_check_node(r, in)) return NULL;
+    if (!rd_check_node(r, x)) return NULL;
     return x;
 }
 
@@ -1061,8 +1078,36 @@ int wplan_from_json(WPlanCtx *p, const char *json, WRel ***roots)
     rd.rels = WA_ARRAY(p->arena, WRel *, rd.n);
     for (int i = 0; i < rd.n; i++) {
         rd.nodes[i] = json_array_get(nodes, (size_t)i);
-        rd.ids[i] = (int)json_integer_value(json_object_get(rd.nodes[i], "id"));
+        json_t *idj = json_object_get(rd.nodes[i], "id");
+        rd.ids[i] = rd_int(idj, RD_BAD_INDEX);
         rd.rels[i] = NULL;
+        if (!json_is_object(rd.nodes[i]) || !json_is_integer(idj) || rd.ids[i] < 0) {
+            werr_set(p->err, WEXC_TABLE, "Invalid compiled plan: node %d of 'nodes' has no valid 'id' (an integer from 0).", i + 1);
+            json_decref(doc);
+            return -1;
+        }
+        for (int k = 0; k < i; k++)
+            if (rd.ids[k] == rd.ids[i]) {
+                werr_set(p->err, WEXC_TABLE, "Invalid compiled plan: two nodes have the 'id' %d.", rd.ids[i]);
+                json_decref(doc);
+                return -1;
+            }
+    }
+    for (size_t e = 0; e < json_array_size(rd.edges); e++) {
+        json_t *ed = json_array_get(rd.edges, e);
+        json_t *sj = json_object_get(ed, "source"), *tj = json_object_get(ed, "target");
+        int src = rd_int(sj, RD_BAD_INDEX), dst = rd_int(tj, RD_BAD_INDEX);
+        bool known_src = false, known_dst = false;
+        for (int k = 0; k < rd.n; k++) {
+            if (rd.ids[k] == src) known_src = true;
+            if (rd.ids[k] == dst) known_dst = true;
+        }
+        if (!json_is_integer(sj) || !json_is_integer(tj) || !known_src || !known_dst) {
+            werr_set(p->err, WEXC_TABLE, "Invalid compiled plan: edge %zu of 'edges' does not connect two nodes of the plan "
+                     "('source' and 'target' must be node ids).", e + 1);
+            json_decref(doc);
+            return -1;
+        }
     }
     /* nodes are listed inputs first; edges give each node's inputs in order */
     int nroots = 0;
@@ -1084,7 +1129,18 @@ int wplan_from_json(WPlanCtx *p, const char *json, WRel ***roots)
             ins[nin++] = sr;
         }
         rd.rels[i] = build_node(&rd, i, ins, nin);
-        if (!rd.rels[i]) { json_decref(doc); return -1; }
+        if (!rd.rels[i] && !p->err->set) rd_fail(&rd, "The compiled plan has a node weir cannot read%s", "");
+        if (!rd.rels[i] || p->err->set) {
+            /* name the node in the reader's own messages (Flink's messages stay as they are) */
+            if (strstr(p->err->msg, "compiled plan") && !strstr(p->err->msg, "Invalid compiled plan: node ")) {
+                size_t len = strlen(p->err->msg);
+                while (len && p->err->msg[len - 1] == '.') len--;
+                snprintf(p->err->msg + len, sizeof p->err->msg - len, " (node %d, %s).", rd.ids[i],
+                         rd.cur_type ? rd.cur_type : "without type");
+            }
+            json_decref(doc);
+            return -1;
+        }
         if (rd.rels[i]->kind == WR_SINK) out[nroots++] = rd.rels[i];
     }
     json_decref(doc);

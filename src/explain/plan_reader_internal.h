@@ -12,6 +12,8 @@
 
 #include "explain_internal.h"
 
+#include <limits.h>
+
 typedef struct Rd Rd;
 
 /* A hook for RexNode kinds only one node type has (MATCH_RECOGNIZE's navigation calls): returns
@@ -32,7 +34,12 @@ struct Rd {
     const WSchema *correl;  /* Correlate: the left input FIELD_ACCESS($cor0, name) reads, else NULL */
     RdRexHook hook;         /* see RdRexHook; NULL = none */
     void *hook_ctx;
+    int cur_id;             /* the node being read (its "id") and "type", for error messages */
+    const char *cur_type;
 };
+
+/* An index read from the plan that is not a usable int (not an integer, below -1, too large). */
+#define RD_BAD_INDEX INT_MIN
 
 /* Sets a TABLE error from fmt (one %s: what) and returns false. */
 bool rd_fail(Rd *r, const char *fmt, const char *what);
@@ -40,7 +47,13 @@ const WType *rd_type(Rd *r, json_t *j);
 bool rd_schema(Rd *r, json_t *j, WSchema *out);
 /* A RexNode over the row `in`. */
 WExpr *rd_rex(Rd *r, json_t *j, const WSchema *in);
+/* An integer field: `absent` when v is NULL, RD_BAD_INDEX when it is not an int in -1..INT_MAX. */
+int rd_int(json_t *v, int absent);
+/* An array of indexes (entries that are not ints become RD_BAD_INDEX, refused by rd_check_node). */
 int rd_ints(Rd *r, json_t *arr, int **out);
+/* plan_reader_check.c: every index and shape of node x against its inputs and its outputType;
+   false with "Invalid compiled plan: node <id> (<type>): '<field>' ..." set. */
+bool rd_check_node(Rd *r, WRel *x);
 int64_t rd_ttl(Rd *r, json_t *node, int index);
 WRel *rd_new_rel(Rd *r, WRelKind kind, int nin);
 /* orderBy.fields of node j into x's sort columns (indexes checked against in's row). */

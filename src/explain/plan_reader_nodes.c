@@ -89,7 +89,7 @@ WRel *rd_expand(Rd *r, json_t *j, WRel *in, const WSchema *out)
             const char *kind = json_string_value(json_object_get(e, "kind"));
             json_t *v = json_object_get(e, "value");
             if (kind && !strcmp(kind, "INPUT_REF")) {
-                int idx = (int)json_integer_value(json_object_get(e, "inputIndex"));
+                int idx = rd_int(json_object_get(e, "inputIndex"), RD_BAD_INDEX);
                 if (idx < 0 || idx >= in->out.n) return rd_fail(r, "The compiled plan refers to a missing input field%s", ""), NULL;
                 x->expand_src[k * nc + c] = idx;
             } else if (kind && !strcmp(kind, "LITERAL") && json_is_null(v)) {
@@ -186,7 +186,7 @@ WRel *rd_over_aggregate(Rd *r, json_t *j, WRel *in, const WSchema *out)
             c->fn = WOF_LAG;
             json_t *al = json_object_get(cj, "argList");
             int na = (int)json_array_size(al);
-            c->arg = na > 0 ? (int)json_integer_value(json_array_get(al, 0)) : -1;
+            c->arg = na > 0 ? rd_int(json_array_get(al, 0), RD_BAD_INDEX) : -1;
             c->n = 1;
             if (na > 1) {
                 json_t *ref = json_object();
@@ -198,7 +198,7 @@ WRel *rd_over_aggregate(Rd *r, json_t *j, WRel *in, const WSchema *out)
                 c->n = (int64_t)off;
             }
             if (na > 2) {
-                c->default_col = (int)json_integer_value(json_array_get(al, 2));
+                c->default_col = rd_int(json_array_get(al, 2), RD_BAD_INDEX);
                 if (c->default_col < 0 || c->default_col >= nin)
                     return rd_fail(r, "EXECUTE PLAN reads LAG's default value only from an input field%s", ""), NULL;
             }
@@ -264,7 +264,7 @@ static WExpr *match_hook(Rd *r, json_t *j, void *ctx, bool *handled)
         ref.all = true;
         ref.vars = ~0ULL;
         json_t *o = json_array_get(ops, 0);
-        int col = o ? (int)json_integer_value(json_object_get(o, "inputIndex")) : -1;
+        int col = o ? rd_int(json_object_get(o, "inputIndex"), RD_BAD_INDEX) : -1;
         ref.col = col;
         ref.text = ref.kind == WMR_PROCTIME ? "MATCH_PROCTIME()"
                  : col >= 0 && col < m->in->out.n ? wa_sprintf(a, "MATCH_ROWTIME(*.%s)", m->in->out.names[col]) : "MATCH_ROWTIME()";
@@ -289,7 +289,7 @@ static WExpr *match_hook(Rd *r, json_t *j, void *ctx, bool *handled)
         const char *alpha = json_string_value(json_object_get(pir, "alpha"));
         if (!pk || strcmp(pk, "PATTERN_INPUT_REF") != 0 || !alpha)
             return rd_fail(r, "EXECUTE PLAN reads only pattern columns (A.price) as arguments of %s in MATCH_RECOGNIZE.", fn), NULL;
-        ref.col = (int)json_integer_value(json_object_get(pir, "inputIndex"));
+        ref.col = rd_int(json_object_get(pir, "inputIndex"), RD_BAD_INDEX);
         if (ref.col < 0 || ref.col >= m->in->out.n) return rd_fail(r, "The compiled plan refers to a missing input field%s", ""), NULL;
         if (!strcmp(alpha, "*")) {
             ref.all = true;
@@ -511,8 +511,8 @@ static bool attached_cols(Rd *r, json_t *w, int n, int *ws, int *we)
     if (!strategy || strcmp(strategy, "WindowAttached") != 0 || !json_is_integer(js) || !json_is_integer(je))
         return rd_fail(r, "Invalid compiled plan: a window rank, deduplicate or join needs a %s windowing strategy.",
                        "WindowAttached");
-    *ws = (int)json_integer_value(js);
-    *we = (int)json_integer_value(je);
+    *ws = rd_int(js, RD_BAD_INDEX);
+    *we = rd_int(je, RD_BAD_INDEX);
     if (*ws < 0 || *ws >= n || *we < 0 || *we >= n)
         return rd_fail(r, "Invalid compiled plan: the window %s columns are out of range.", "start/end");
     return true;
@@ -537,7 +537,7 @@ WRel *rd_window_rank(Rd *r, json_t *j, WRel *in, const WSchema *out, bool dedup)
     if (dedup) {
         x->nkeys = rd_ints(r, json_object_get(j, "partitionKeys"), &x->keys);
         json_t *ok = json_object_get(j, "orderKey");
-        int oc = json_is_integer(ok) ? (int)json_integer_value(ok) : -1;
+        int oc = json_is_integer(ok) ? rd_int(ok, -1) : -1;
         if (oc < 0 || oc >= in->out.n)
             return rd_fail(r, "Invalid compiled plan: the window deduplicate's %s is out of range.", "orderKey"), NULL;
         x->keep_last = json_is_true(json_object_get(j, "keepLastRow"));

@@ -419,58 +419,85 @@ static WExpr *bind_literal(BindCtx *b, AstExpr *e)
 
 /* ---- names ---- */
 
+/* FIELD(row, i): the field `fname` of a ROW-typed expression; NULL when it has no such field. */
+static WExpr *field_access(BindCtx *b, WExpr *row, const char *fname)
+{
+    const WType *rt = row->type;
+    if (rt->id != WT_ROW) return NULL;
+    const WFuncDef *fd = wfunc_lookup("FIELD");
+    for (int f = 0; fd && f < rt->nfields; f++) {
+        if (strcmp(rt->field_names[f], fname) != 0) continue;
+        /* a field of a nullable row is nullable */
+        WExpr *c = wexpr_new(b->p->arena, WX_CALL,
+                             wtype_with_nullable(b->p->arena, rt->fields[f], rt->fields[f]->nullable || rt->nullable), 2);
+        c->func = fd;
+        c->args[0] = row;
+        WDatum fi = {.i = f};
+        c->args[1] = wexpr_literal(b->p->arena, &WTYPE_INT_NN, fi, false);
+        return c;
+    }
+    return NULL;
+}
+
+/* parts[from..to-1] joined by dots (arena). */
+static const char *dotted(BindCtx *b, char **parts, int from, int to)
+{
+    size_t len = 1;
+    for (int i = from; i < to; i++) len += strlen(parts[i]) + 1;
+    char *r = wa_alloc(b->p->arena, len);
+    r[0] = 0;
+    for (int i = from; i < to; i++) {
+        if (i > from) strcat(r, ".");
+        strcat(r, parts[i]);
+    }
+    return r;
+}
+
+/* A compound name as Calcite resolves it: `qual.col[.field...]` when the first part names a
+   table (alias) in scope, else `col[.field...]`; the parts after the column are field accesses
+   into ROW values (FIELD calls). */
 static WExpr *bind_column(BindCtx *b, BScope *s, AstExpr *e)
 {
-    const char *qual = NULL, *name;
-    if (e->name.n == 1) name = e->name.parts[0];
-    else { qual = e->name.parts[e->name.n - 2]; name = e->name.parts[e->name.n - 1]; }
+    int n = e->name.n;
+    bool qual_seen = false;
+    for (int i = 0; n >= 2 && i < s->n && !qual_seen; i++)
+        qual_seen = s->cols[i].qual && strcmp(s->cols[i].qual, e->name.parts[0]) == 0;
+    const char *qual = qual_seen ? e->name.parts[0] : NULL;
+    int at = qual_seen ? 1 : 0;                     /* the part that names the column */
+    const char *name = e->name.parts[at];
     int found = -1;
-    bool qual_seen = false, ambiguous = false;
+    bool ambiguous = false;
     for (int i = 0; i < s->n; i++) {
         BCol *c = &s->cols[i];
-        if (qual) {
-            if (!c->qual || strcmp(c->qual, qual) != 0) continue;
-            qual_seen = true;
-        }
+        if (qual && (!c->qual || strcmp(c->qual, qual) != 0)) continue;
         if (strcmp(c->name, name) != 0) continue;
         if (found >= 0 && s->cols[found].depth == c->depth) { ambiguous = true; continue; }
         if (found < 0 || c->depth < s->cols[found].depth) { found = i; ambiguous = false; }
     }
     if (ambiguous) return fail_at(b, e->pos, WEXC_CALCITE, "Column '%s' is ambiguous", name);
     if (found < 0) {
-        if (e->name.n > 2 || (qual && !qual_seen)) {
-            /* maybe a field access on a ROW column: a.b where a is a column */
-            if (e->name.n == 2) {
-                for (int i = 0; i < s->n; i++) {
-                    if (strcmp(s->cols[i].name, e->name.parts[0]) == 0 && s->cols[i].type->id == WT_ROW) {
-                        const WType *rt = s->cols[i].type;
-                        for (int f = 0; f < rt->nfields; f++) {
-                            if (strcmp(rt->field_names[f], e->name.parts[1]) == 0) {
-                                const WFuncDef *fd = wfunc_lookup("FIELD");
-                                if (!fd) break;
-                                WExpr *c = wexpr_new(b->p->arena, WX_CALL,
-                                                     wtype_with_nullable(b->p->arena, rt->fields[f], true), 2);
-                                c->func = fd;
-                                c->args[0] = wexpr_column(b->p->arena, i, rt, s->cols[i].name);
-                                WDatum fi = {.i = f};
-                                c->args[1] = wexpr_literal(b->p->arena, &WTYPE_INT_NN, fi, false);
-                                return c;
-                            }
-                        }
-                    }
-                }
-            }
-            if (qual && !qual_seen)
-                return fail_at(b, e->pos, WEXC_CALCITE, "Table '%s' not found", qual);
-        }
         if (qual) {
             char msg[512];
             snprintf(msg, sizeof msg, "Column '%s' not found in table '%s'", name, qual);
             return fail_at(b, e->pos, WEXC_CALCITE, "%s", msg);
         }
+        if (n >= 2) /* Calcite names every part but the last as the table it did not find */
+            return fail_at(b, e->pos, WEXC_CALCITE, "Table '%s' not found", dotted(b, e->name.parts, 0, n - 1));
         return fail_at(b, e->pos, WEXC_CALCITE, "Column '%s' not found in any table", name);
     }
-    return wexpr_column(b->p->arena, found, s->cols[found].type, s->cols[found].name);
+    WExpr *x = wexpr_column(b->p->arena, found, s->cols[found].type, s->cols[found].name);
+    for (int k = at + 1; k < n; k++) {
+        WExpr *f = field_access(b, x, e->name.parts[k]);
+        if (!f) {   /* the column and its fields up to the missing one, in the column's table */
+            const char *tq = qual ? qual : s->cols[found].qual;
+            char msg[768];
+            if (tq) snprintf(msg, sizeof msg, "Column '%s' not found in table '%s'", dotted(b, e->name.parts, at, k + 1), tq);
+            else snprintf(msg, sizeof msg, "Column '%s' not found in any table", dotted(b, e->name.parts, at, k + 1));
+            return fail_at(b, e->pos, WEXC_CALCITE, "%s", msg);
+        }
+        x = f;
+    }
+    return x;
 }
 
 /* ---- calls ---- */

@@ -564,6 +564,11 @@ static WRel *window_rank_rule(WPlanCtx *p, WRel *r)
         if (r->keys[i] == we) ke = i;
     }
     if (ks < 0 || ke < 0) return NULL;
+    /* Flink 2.3's WindowRank ranks by ROW_NUMBER only (rank_func: 0 ROW_NUMBER, 1 RANK, 2 DENSE_RANK) */
+    if (r->kind == WR_RANK && r->rank_func != 0)
+        return fail(p, WEXC_TABLE, r->rank_func == 1
+            ? "RANK() function is not supported on Window TopN currently, only ROW_NUMBER() is supported."
+            : "DENSE_RANK() function is not supported on Window TopN currently, only ROW_NUMBER() is supported.");
     WRel *w = wa_memdup(p->arena, r, sizeof *r);
     w->kind = WR_WINDOW_RANK;
     copy_window_spec(w, r->inputs[0]);
@@ -597,6 +602,7 @@ static WRel *apply_window_rules(WPlanCtx *p, WRel *r)
     if (r->kind == WR_RANK || r->kind == WR_DEDUP) {
         WRel *x = window_rank_rule(p, r);
         if (x) return x;
+        if (p->err && p->err->set) return NULL;
     }
     return r;
 }
@@ -1330,6 +1336,12 @@ static WRel *plan_sink(WPlanCtx *p, WRel *s)
 {
     WRel *in = s->inputs[0];
     if (!s->sink_table || in->changelog == WCM_INSERT) return s;
+    if (wplan_is_batch(p)) {
+        /* Flink's batch plans are insert-only (a batch GROUP BY writes each group once): every
+           sink takes the final rows, whatever changes it could consume */
+        s->sink_final_rows = true;
+        return s;
+    }
     if (!sink_accepts_updates(s->sink_table)) {
         werr_set(p->err, WEXC_TABLE,
                  "Table sink '%s' doesn't support consuming update and delete changes which is produced by node %s",
@@ -1475,6 +1487,7 @@ static void require_ub(WPlanCtx *p, WRel *root)
     if (root->kind == WR_SINK) {
         top = root->inputs[0];
         if (!root->sink_table) try_ua = p->explain;
+        else if (root->sink_final_rows) try_ua = false;     /* final rows: retractions applied */
         else if (sink_mode(root->sink_table) & WCM_UPDATE_BEFORE) try_ua = false;
         else try_ua = !(top->kind == WR_SINK_MATERIALIZER);
         root->generate_update_before = !try_ua;

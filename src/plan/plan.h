@@ -127,6 +127,9 @@ struct WRel {
     bool sink_overwrite;            /* INSERT OVERWRITE */
     const char *sink_qname;
     bool upsert_sink;
+    bool sink_final_rows;           /* batch mode over an updating input: the sink writes the final
+                                       rows as inserts when its input ends (runtime/final_rows.h),
+                                       as Flink's insert-only batch plan does */
     /* WR_EXCHANGE / WR_GROUP_AGG / WR_JOIN / WR_DEDUP / WR_RANK keys */
     int nkeys;
     int *keys;

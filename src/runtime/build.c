@@ -5,6 +5,7 @@
  * once per lane and root. May call exec/, connectors/, state/ through exec, types/, common/.
  */
 #include "job_internal.h"
+#include "final_rows.h"
 #include "../exec/calc.h"
 #include "../exec/correlate.h"
 #include "../exec/watermark.h"
@@ -17,6 +18,7 @@
 #include "../exec/sort.h"
 #include "../exec/match.h"
 #include "../exec/over_batch.h"
+#include "../exec/minibatch.h"
 
 #include "../common/hash.h"
 #include "../types/row.h"
@@ -56,21 +58,53 @@ static void sink_process(WOperator *op, int input, const WChunk *in)
     SinkOp *s = (SinkOp *)op;
     (void)input;
     if (s->is_collect) {
-        if (s->collect.rows && !s->collect.rows(s->collect.ctx, in)) op->ctx->cancelled = true;
+        if (s->collect.rows && !s->collect.rows(s->collect.ctx, in)) wexec_cancel(op->ctx);
         return;
     }
-    if (!s->sink->write(s->sink, in, op->ctx->err)) return;
+    /* the constraint enforcer: under ERROR the rows before the offending one are still written */
+    bool fail;
+    const WChunk *rows = wsink_enforce(&s->enforcer, in, &fail, op->ctx->err);
+    WError later;
+    werr_clear(&later);
+    if (!rows) return;
+    if (s->final) wfinal_apply(s->final, rows);     /* batch over an updating input: at the end */
+    else s->sink->write(s->sink, rows, fail ? &later : op->ctx->err);
+}
+
+static bool sink_write_final(void *ctx, const WChunk *c)
+{
+    SinkOp *s = ctx;
+    return s->sink->write(s->sink, c, s->base.ctx->err);
 }
 
 static void sink_end(WOperator *op)
 {
     SinkOp *s = (SinkOp *)op;
+    if (s->final && !op->ctx->err->set && !wfinal_flush(s->final, sink_write_final, s)) return;
     if (!s->is_collect && s->sink->finish) s->sink->finish(s->sink, op->ctx->err);
 }
 
 static void sink_watermark(WOperator *op, int64_t wm) { (void)op; (void)wm; }
 
-static const WOpOps SINK_OPS = {.process = sink_process, .watermark = sink_watermark, .end_input = sink_end};
+static void sink_metrics(WOperator *op, char *buf, size_t bufsz)
+{
+    SinkOp *s = (SinkOp *)op;
+    size_t len = strlen(buf);
+    if (s->enforcer.drop && s->enforcer.nnot_null && len < bufsz)
+        snprintf(buf + len, bufsz - len, "%snotNullDroppedRecords=%lld", len ? " " : "",
+                 (long long)s->enforcer.dropped);
+}
+
+static void sink_destroy(WOperator *op)
+{
+    SinkOp *s = (SinkOp *)op;
+    wfinal_free(s->final);
+    wsink_enforcer_free(&s->enforcer);
+    free(s);
+}
+
+static const WOpOps SINK_OPS = {.process = sink_process, .watermark = sink_watermark, .end_input = sink_end,
+                                .destroy = sink_destroy, .metrics = sink_metrics};
 
 /* ---- table spec for connectors ---- */
 
@@ -185,9 +219,74 @@ static WWindowDef window_def(Lane *L, const WRel *r, const WRel *in)
         d.start_col = r->win_start_col;
         d.end_col = r->win_end_col;
     }
-    d.time_is_ltz = in->out.types[r->win_time_col]->id == WT_TIMESTAMP_LTZ;
+    /* the plan reader refuses out-of-range indexes (plan_reader_check.c); never index past the row */
+    assert(r->win_time_col < in->out.n || r->kind == WR_GLOBAL_WINDOW_AGG);
+    d.time_is_ltz = r->win_time_col >= 0 && r->win_time_col < in->out.n &&
+                    in->out.types[r->win_time_col]->id == WT_TIMESTAMP_LTZ;
     d.tz = L->ctx.cast.tz;
     return d;
+}
+
+/* table.exec.mini-batch.size when mini-batch is on in a streaming job, else -1. */
+static int64_t minibatch_size(WPlanCtx *p)
+{
+    bool on = false;
+    int64_t size = -1;
+    WError tmp;
+    werr_clear(&tmp);
+    const char *mode = wopts_get(p->config, "execution.runtime-mode");
+    if (mode && !strcasecmp(mode, "batch")) return -1;
+    wopts_get_bool(p->config, "table.exec.mini-batch.enabled", false, &on, &tmp);
+    if (!on) return -1;
+    wopts_get_long(p->config, "table.exec.mini-batch.size", -1, &size, &tmp);
+    return size > 0 ? size : -1;
+}
+
+/* The operators Flink makes mini-batch aware get a bundle (exec/minibatch.h). */
+static void minibatch_bundle(WPlanCtx *p, const WRel *r, WOperator *op)
+{
+    int64_t size = minibatch_size(p);
+    if (size <= 0) return;
+    WMiniBatchSpec mb = {.size = size};
+    switch (r->kind) {
+    case WR_GROUP_AGG: {                    /* MiniBatchGroupAggFunction: one change per key */
+        mb.mode = WMB_COMPACT;
+        mb.nkeys = r->nkeys;
+        mb.keys = r->keys;
+        mb.nout_keys = r->nkeys;                            /* the output starts with the keys */
+        mb.generate_update_before = r->generate_update_before;
+        mb.emit_unchanged = r->ttl_ms > 0;
+        break;
+    }
+    case WR_LOCAL_GROUP_AGG:
+        mb.mode = WMB_FOLD;
+        mb.nkeys = r->nkeys;
+        mb.keys = r->keys;
+        break;
+    case WR_GLOBAL_GROUP_AGG: case WR_INCREMENTAL_GROUP_AGG: {  /* input: the (partial) keys first */
+        int *keys = WA_ARRAY(p->arena, int, r->nkeys ? r->nkeys : 1);
+        for (int k = 0; k < r->nkeys; k++) keys[k] = k;
+        mb.mode = WMB_FOLD;
+        mb.nkeys = r->nkeys;
+        mb.keys = keys;
+        /* MiniBatchIncrementalGroupAggFunction emits through a HashMap of the final keys */
+        if (r->kind == WR_INCREMENTAL_GROUP_AGG) mb.nout_keys = r->nfinal_keys;
+        break;
+    }
+    case WR_DEDUP:                          /* RowTime/ProcTimeMiniBatchDeduplicate...Function */
+        mb.mode = r->dedup_rowtime ? WMB_FOLD : r->keep_last ? WMB_LAST_PER_KEY : WMB_FIRST_PER_KEY;
+        mb.nkeys = r->nkeys;
+        mb.keys = r->keys;
+        break;
+    case WR_CHANGELOG_NORMALIZE:            /* ProcTimeMiniBatchDeduplicateKeepLastRowFunction */
+        mb.mode = WMB_LAST_PER_KEY;
+        mb.nkeys = r->nkeys;
+        mb.keys = r->keys;
+        break;
+    default:
+        return;
+    }
+    wop_minibatch_enable(op, &mb);
 }
 
 static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
@@ -288,8 +387,13 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
                                        0x8000 | ((unsigned)(h2 >> 48) & 0x3fff),
                                        (unsigned long long)(h2 & 0xffffffffffffULL));
             if (c->validate && !c->validate(sp, false, p->err)) { wop_free(&s->base); return NULL; }
+            if (!wsink_enforcer_init(&s->enforcer, r->out.n, r->out.types, r->out.names, p->config, p->err)) {
+                wop_free(&s->base);
+                return NULL;
+            }
             s->sink = c->open_sink(sp, p->err);
             if (!s->sink) { wop_free(&s->base); return NULL; }
+            if (r->sink_final_rows) s->final = wfinal_new(r->out.n, r->out.types);
             pthread_mutex_lock(&j->mu);
             if (j->nsinks == j->cap_sinks) {
                 j->cap_sinks = j->cap_sinks ? j->cap_sinks * 2 : 4;
@@ -331,25 +435,21 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         WGroupAggSpec sp = {
             .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
             .naggs = r->naggs, .aggs = r->aggs, .input_retracts = r->input_retracts,
-            .generate_update_before = r->generate_update_before, .ttl_ms = r->ttl_ms,
+            .generate_update_before = r->generate_update_before || minibatch_size(p) > 0, .ttl_ms = r->ttl_ms,
             .state_name = "groupAggregateState",
             .out = {r->out.n, r->out.types, r->out.names}};
         op = wop_group_agg_new(&L->ctx, &sp);
         break;
     }
     case WR_MINIBATCH_ASSIGNER: {
-        /* weir's mini-batch is the chunk: the assigner forwards (Flink checks the size here) */
-        int64_t size = -1;
-        WError tmp;
-        werr_clear(&tmp);
-        wopts_get_long(p->config, "table.exec.mini-batch.size", -1, &size, &tmp);
-        if (r->minibatch_check_size && size <= 0) {
+        /* Flink checks the size here (the operators that buffer per mini-batch need it) */
+        if (r->minibatch_check_size && minibatch_size(p) <= 0) {
             werr_set(p->err, WEXC_ILLEGAL_ARG,
                      "Key: 'table.exec.mini-batch.size' , default: -1 (fallback keys: []) must be > 0.");
             return NULL;
         }
-        op = wcalloc(1, sizeof *op);
-        wop_init(op, &PASS_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
+        op = wop_minibatch_assigner_new(&L->ctx, r->minibatch_ms, r->minibatch_rowtime, r->out.n, r->out.types,
+                                        r->out.names);
         break;
     }
     case WR_LOCAL_GROUP_AGG: {
@@ -597,6 +697,7 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         return NULL;
     }
     if (!op) return NULL;
+    minibatch_bundle(p, r, op);
     set_name(p, op, r);
     wjob_add_op(j, op);
     built_add(L, r, op);

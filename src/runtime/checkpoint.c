@@ -16,6 +16,7 @@
 #include "../state/timers.h"
 #include "../common/hash.h"
 #include "../common/arena.h"
+#include "../common/duration.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -90,7 +91,9 @@ struct WCkpt {
     int64_t tolerable;          /* execution.checkpointing.tolerable-failed-checkpoints */
     int64_t consecutive_failed; /* checkpoints failed (expired) since the last completed one */
     char *job_failure;          /* the tolerable failures were exceeded: the job fails with this */
-    int64_t test_delay_ms;      /* weir.exec.test.snapshot-delay: each lane sleeps before writing */
+    int64_t test_delay_ms;      /* WEIR_TEST_SNAPSHOT_DELAY (environment): each lane sleeps before writing */
+    int nfail_ids;              /* WEIR_TEST_FAIL_CHECKPOINTS (environment): checkpoint ids whose state */
+    int64_t fail_ids[32];       /* write fails as on a full disk (ENOSPC), for the tolerance tests */
     bool exactly_once, incremental, ignore_unclaimed;
     Retention retention;
     int num_retained;
@@ -267,18 +270,36 @@ static bool meta_read(const char *dir, Meta **out, WError *err)
 
 /* ------------------------------------------------------------------------------ options */
 
+/* WEIR_TEST_FAIL_CHECKPOINTS=2,3,7 (an environment variable of the weir process, for tests only):
+   the state writes of these checkpoints fail */
+static bool parse_fail_ids(WCkpt *c, const char *v, WError *err)
+{
+    if (!v) return true;
+    const char *p = v;
+    while (*p) {
+        char *end;
+        long long id = strtoll(p, &end, 10);
+        if (end == p || id < 1 || c->nfail_ids == (int)(sizeof c->fail_ids / sizeof c->fail_ids[0]) ||
+            (*end && *end != ','))
+            return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid value for WEIR_TEST_FAIL_CHECKPOINTS: '%s'.", v);
+        c->fail_ids[c->nfail_ids++] = id;
+        p = *end ? end + 1 : end;
+    }
+    return true;
+}
+
 static bool parse_kill(WCkpt *c, const char *v, WError *err)
 {
     if (!v) return true;
     char what[64];
     long long n;
     if (sscanf(v, "%63[a-z-]:%lld", what, &n) != 2 || n < 1)
-        return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid value for weir.exec.test.kill-at: '%s'.", v);
+        return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid value for WEIR_TEST_KILL_AT: '%s'.", v);
     c->kill_n = n;
     if (!strcmp(what, "tick")) c->kill_at = KILL_TICK;
     else if (!strcmp(what, "before-metadata")) c->kill_at = KILL_BEFORE_META;
     else if (!strcmp(what, "after-metadata")) c->kill_at = KILL_AFTER_META;
-    else return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid value for weir.exec.test.kill-at: '%s'.", v);
+    else return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid value for WEIR_TEST_KILL_AT: '%s'.", v);
     return true;
 }
 
@@ -299,7 +320,10 @@ WCkpt *wckpt_new(const WOptions *o, const char *job_id, int parallelism, WError 
                       "Could not parse value '%s' for key 'execution.checkpointing.mode'.", mode);
     if (ok) ok = wopts_get_duration_ms(o, "execution.checkpointing.timeout", 600000, &c->timeout_ms, err);
     if (ok) ok = wopts_get_long(o, "execution.checkpointing.tolerable-failed-checkpoints", 0, &c->tolerable, err);
-    if (ok) ok = wopts_get_duration_ms(o, "weir.exec.test.snapshot-delay", 0, &c->test_delay_ms, err);
+    /* test hooks: only the environment of the weir process reaches them (tests/recovery), never a
+       SQL session or the gateway (a SET of any other key is accepted and has no effect, as in Flink) */
+    const char *delay = getenv("WEIR_TEST_SNAPSHOT_DELAY");
+    if (ok && delay && *delay) ok = wduration_parse(delay, &c->test_delay_ms, err);
     if (ok) ok = wopts_get_duration_ms(o, "execution.checkpointing.min-pause", 0, &c->min_pause_ms, err);
     int64_t nret = 1;
     const char *nk = wopts_get(o, "execution.checkpointing.num-retained") ? "execution.checkpointing.num-retained"
@@ -323,7 +347,8 @@ WCkpt *wckpt_new(const WOptions *o, const char *job_id, int parallelism, WError 
     const char *ik2 = wopts_get(o, "execution.savepoint.ignore-unclaimed-state") ? "execution.savepoint.ignore-unclaimed-state"
                                                                                   : "execution.savepoint.allow-non-restored-state";
     if (ok) ok = wopts_get_bool(o, ik2, false, &c->ignore_unclaimed, err);
-    if (ok) ok = parse_kill(c, wopts_get(o, "weir.exec.test.kill-at"), err);
+    if (ok) ok = parse_kill(c, getenv("WEIR_TEST_KILL_AT"), err);
+    if (ok) ok = parse_fail_ids(c, getenv("WEIR_TEST_FAIL_CHECKPOINTS"), err);
     const char *dir = opt2(o, "execution.checkpointing.dir", "state.checkpoints.dir");
     if (dir && *dir) c->root = wstrdup(local_path(dir));
     const char *spe = wopts_get(o, "weir.exec.savepoint-at-end");
@@ -626,6 +651,22 @@ static void record_stats(WCkpt *c, const WCkptStats *st)
     c->stats[c->nstats++] = *st;
 }
 
+/* A checkpoint failed (expired, or its files could not be written): as Flink's
+   CheckpointFailureManager, more consecutive failures than
+   execution.checkpointing.tolerable-failed-checkpoints fail the job (wckpt_job_failure); a
+   completed checkpoint resets the count. `why` is Flink's CheckpointFailureReason message.
+   Called with c->mu held. */
+static void count_failure_locked(WCkpt *c, const char *why)
+{
+    if (++c->consecutive_failed > c->tolerable && !c->job_failure) {
+        char msg[512];
+        snprintf(msg, sizeof msg,
+                 "Exceeded checkpoint tolerable failure threshold. The latest checkpoint failed due to %s, view the "
+                 "Checkpoint History tab or the Job Manager log to find out why continuous checkpoints failed.", why);
+        c->job_failure = wstrdup(msg);
+    }
+}
+
 /* The pending checkpoint (or savepoint) ran past execution.checkpointing.timeout: it is declined
    (Flink's CHECKPOINT_EXPIRED), its files removed; lanes still aligning for it drop it
    (wckpt_pending no longer names it). More consecutive failures than
@@ -653,13 +694,7 @@ static void expire_locked(WCkpt *c)
     for (int i = 0; i < c->parallelism; i++) { wsb_clear(&c->lane_meta[i]); free(c->lane_dirs[i]); c->lane_dirs[i] = NULL; }
     c->pending = 0;
     c->acks = 0;
-    if (!sp && ++c->consecutive_failed > c->tolerable && !c->job_failure) {
-        char msg[512];
-        snprintf(msg, sizeof msg,
-                 "Exceeded checkpoint tolerable failure threshold. The latest checkpoint failed due to %s, view the "
-                 "Checkpoint History tab or the Job Manager log to find out why continuous checkpoints failed.", why);
-        c->job_failure = wstrdup(msg);
-    }
+    if (!sp) count_failure_locked(c, why);
 }
 
 static bool expired_locked(const WCkpt *c)
@@ -861,6 +896,12 @@ static bool complete(WCkpt *c, int64_t id, const char *dir, bool savepoint, int6
         c->completed = id;
         c->any_complete = true;
         if (!savepoint) c->consecutive_failed = 0;
+    } else if (!savepoint) {
+        /* declined, counted against the tolerance; checkpointing goes on */
+        wsnap_rmtree(dir);
+        count_failure_locked(c, "Failure to finalize checkpoint.");
+        werr_clear(err);
+        ok = true;
     } else {
         c->failed = true;
         wsnap_rmtree(dir);
@@ -883,7 +924,11 @@ static bool lane_snapshot(WCkpt *c, WCkptLane *L, int64_t id, bool savepoint, co
     wsb_init(&dirs);
     int64_t full = 0, inc = 0;
     bool inc_any = false;
-    bool ok = wsnap_mkdirs(dir, err) && write_lane(c, L, id, dir, &meta, &dirs, &full, &inc, &inc_any, err);
+    bool ok = wsnap_mkdirs(dir, err);
+    for (int i = 0; ok && !savepoint && i < c->nfail_ids; i++)
+        if (c->fail_ids[i] == id)
+            ok = werr_set(err, WEXC_IO, "Cannot write '%s': %s (WEIR_TEST_FAIL_CHECKPOINTS)", dir, strerror(ENOSPC));
+    ok = ok && write_lane(c, L, id, dir, &meta, &dirs, &full, &inc, &inc_any, err);
     int64_t sync = mono_us() - t0;
     pthread_mutex_lock(&c->mu);
     if (c->pending == id && expired_locked(c)) expire_locked(c);
@@ -910,8 +955,19 @@ static bool lane_snapshot(WCkpt *c, WCkptLane *L, int64_t id, bool savepoint, co
         snprintf(st.failure, sizeof st.failure, "%s", err->msg);
         st.duration_ms = wall_ms() - c->trigger_wall_ms;
         record_stats(c, &st);
-        c->failed = true;
         c->pending = 0;
+        for (int i = 0; i < c->parallelism; i++) { wsb_clear(&c->lane_meta[i]); free(c->lane_dirs[i]); c->lane_dirs[i] = NULL; }
+        c->acks = 0;
+        if (!savepoint) {
+            /* a checkpoint whose files could not be written (a full disk) is declined and counted
+               against the tolerance, as Flink's CHECKPOINT_ASYNC_EXCEPTION; the job goes on */
+            count_failure_locked(c, "Asynchronous task checkpoint failed.");
+            wsnap_rmtree(dir);
+            werr_clear(err);
+            ok = true;
+        } else {
+            c->failed = true;
+        }
         if (c->cur_req >= 0 && c->reqs[c->cur_req].id == id) {
             c->reqs[c->cur_req].state = WCKPT_REQ_FAILED;
             snprintf(c->reqs[c->cur_req].failure, sizeof c->reqs[c->cur_req].failure, "%s", err->msg);

@@ -156,7 +156,7 @@ int wckpt_stop_state(WCkpt *c, int64_t id);
    job shows no checkpoint figures). */
 bool wckpt_live(const WCkpt *c);
 
-/* Test hook weir.exec.test.kill-at = 'tick:<n>': SIGKILL at the n-th call (job.c calls it at
+/* Test hook (environment variable) WEIR_TEST_KILL_AT = 'tick:<n>': SIGKILL at the n-th call (job.c calls it at
    each chunk boundary of lane 0). */
 void wckpt_tick(WCkpt *c);
 

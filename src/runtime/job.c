@@ -7,6 +7,7 @@
 
 #include "../common/hash.h"
 #include "../types/row.h"
+#include "../exec/minibatch.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -527,6 +528,25 @@ static bool pump_values(Lane *L, SourceSlot *s)
     return s->values_next < r->nrows;
 }
 
+/* Processing-time timers of the lane's operators (the MiniBatchAssigner's interval). */
+static void lane_tick(Lane *L)
+{
+    for (int i = 0; i < L->nbuilt && !L->err.set; i++) {
+        WOperator *op = L->built[i].op;
+        if (op->ops->tick) op->ops->tick(op);
+    }
+}
+
+/* Mini-batch: process the bundles of the lane's operators that feed rel r (up to the exchanges
+   before it), upstream first, so that what they hold leaves before a checkpoint barrier does. */
+static void lane_flush_bundles(Lane *L, const WRel *r, int depth)
+{
+    if (depth > 2000 || r->kind == WR_EXCHANGE) return;
+    for (int i = 0; i < r->ninputs; i++) lane_flush_bundles(L, r->inputs[i], depth + 1);
+    for (int i = 0; i < L->nbuilt; i++)
+        if (L->built[i].rel == r && L->built[i].op->mb) wop_minibatch_flush(L->built[i].op);
+}
+
 /* One round over the lane's sources; returns the number still active. */
 static int lane_pump(Lane *L)
 {
@@ -566,9 +586,13 @@ static int lane_pump(Lane *L)
             }
         }
         lane_fail(L);
-        if (L->err.set || L->ctx.cancelled || job_failed(j)) return 0;
+        if (L->err.set || wexec_cancelled(&L->ctx) || job_failed(j)) return 0;
         if (!more) source_ended(L, s);
         else active++;
+    }
+    if (!L->ck_id && !L->stop_wait) {
+        lane_tick(L);
+        lane_fail(L);
     }
     return active;
 }
@@ -666,6 +690,7 @@ static void ck_step(Lane *L)
         for (int d = 0; d < j->exch_ndeps[x]; d++) up = up && ck_aligned(L->recv[j->exch_deps[x][d]]);
         if (!up) { ready = false; continue; }
         L->ck_sent[x] = true;
+        lane_flush_bundles(L, j->exch[x]->inputs[0], 0);
         for (int t = 0; t < j->nlanes; t++) {
             if (t == L->index) ck_barrier(L, L->recv[x], L->index, L->ck_id);
             else lane_send(L, t, MSG_BARRIER, x, L->ck_id, NULL);
@@ -674,6 +699,10 @@ static void ck_step(Lane *L)
     if (!ready) return;
     for (int x = 0; x < j->nexch; x++) if (!ck_aligned(L->recv[x])) return;
     int64_t id = L->ck_id;
+    for (int i = 0; i < L->nbuilt; i++)         /* Flink's prepareSnapshotPreBarrier */
+        if (L->built[i].op->mb) wop_minibatch_flush(L->built[i].op);
+    lane_fail(L);
+    if (L->err.set) return;
     if (!wckpt_lane_snapshot(j->ck, &j->ckv[L->index], id, now_us() - L->ck_start_us, j->sim_step ? j->sim_now : 0,
                              &L->err)) {
         lane_fail(L);
@@ -770,14 +799,27 @@ static bool ck_setup(WJob *j, WError *perr)
     return true;
 }
 
+/* Publish the metrics text of every operator of lane L (exec/operator.h: state sizes are read
+   by the thread running the lane only). `force`: now; else at most every 100 ms. */
+static void lane_publish(Lane *L, bool force)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    int64_t now = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    if (!force && now - L->published_ms < 100) return;
+    L->published_ms = now;
+    for (int i = 0; i < L->nbuilt; i++) wop_publish_metrics(L->built[i].op);
+}
+
 static void *lane_main(void *arg)
 {
     Lane *L = arg;
     WJob *j = L->job;
     worker_acquire(j);
     int active = L->nsrc;
-    while (!job_failed(j) && !L->ctx.cancelled && !j->ctx.cancelled) {
+    while (!job_failed(j) && !wexec_cancelled(&L->ctx) && !wexec_cancelled(&j->ctx)) {
         bool progress = false;
+        lane_publish(L, false);
         ck_step(L);
         if (active > 0) {
             active = lane_pump(L);
@@ -791,6 +833,7 @@ static void *lane_main(void *arg)
             if (empty && !L->ck_id && (!j->ck || wckpt_lane_may_end(j->ck, L->index, L->ck_done))) break;
         }
         if (!progress) {
+            lane_publish(L, false);
             worker_release(j);
             pthread_mutex_lock(&L->mu);
             if (!L->head && !job_failed(j)) {
@@ -817,15 +860,17 @@ static void *lane_main(void *arg)
 
 bool wjob_run(WJob *j)
 {
+    for (int l = 0; l < j->nlanes; l++) lane_publish(&j->lanes[l], true);     /* before any lane runs */
     if (j->nlanes == 1) {
         Lane *L = &j->lanes[0];
-        L->ctx.cancelled = false;
+        __atomic_store_n(&L->ctx.cancelled, false, __ATOMIC_RELAXED);
         int active = L->nsrc;
         /* under stop-at-end the lane goes on until the savepoint has stopped the job */
-        while ((active > 0 || j->stop_at_end) && !L->err.set && !L->ctx.cancelled && !j->ctx.cancelled &&
+        while ((active > 0 || j->stop_at_end) && !L->err.set && !wexec_cancelled(&L->ctx) && !wexec_cancelled(&j->ctx) &&
                !job_failed(j)) {
             if (active > 0) active = lane_pump(L);
             ck_step(L);         /* checkpoints at chunk boundaries */
+            lane_publish(L, false);
         }
     } else {
         /* Before the lanes start, read one chunk of every source: a subtask whose source split is
@@ -861,6 +906,8 @@ bool wjob_run(WJob *j)
         for (int l = 0; l < j->nlanes; l++) pthread_join(j->lanes[l].thread, NULL);
         if (j->limit_workers) sem_destroy(&j->workers);
     }
+    /* the lanes are done (joined): the final figures for readers */
+    for (int l = 0; l < j->nlanes; l++) lane_publish(&j->lanes[l], true);
     for (int l = 0; l < j->nlanes; l++) {
         if (j->lanes[l].err.set) {
             if (!j->err.set) j->err = j->lanes[l].err;
@@ -868,7 +915,7 @@ bool wjob_run(WJob *j)
     }
     /* checkpoints: the final checkpoint or savepoint, sink commits, retention */
     if (j->ck) {
-        bool ok = !j->err.set && !j->ctx.cancelled;
+        bool ok = !j->err.set && !wexec_cancelled(&j->ctx);
         WError e;
         werr_clear(&e);
         if (!wckpt_finish(j->ck, j->ckv, j->nlanes, ok, j->sim_step ? j->sim_now : 0, &e) && !j->err.set) j->err = e;
@@ -878,8 +925,8 @@ bool wjob_run(WJob *j)
 
 void wjob_cancel(WJob *j)
 {
-    j->ctx.cancelled = true;
-    for (int l = 0; l < j->nlanes; l++) j->lanes[l].ctx.cancelled = true;
+    wexec_cancel(&j->ctx);
+    for (int l = 0; l < j->nlanes; l++) wexec_cancel(&j->lanes[l].ctx);
 }
 
 void wjob_free(WJob *j)

@@ -9,6 +9,7 @@
 #include "job.h"
 #include "checkpoint.h"
 #include "../connectors/connector.h"
+#include "../exec/constraint_enforcer.h"
 
 #include <pthread.h>
 #include <semaphore.h>
@@ -84,6 +85,7 @@ struct Lane {
     bool *ck_sent;              /* per exchange: barrier forwarded */
     Msg *held_head, *held_tail; /* messages of channels that delivered the barrier */
     int64_t stop_wait;          /* stop-with-savepoint taken: sources pause until it completes */
+    int64_t published_ms;       /* metrics texts last published (lane_publish) */
 };
 
 #define LANE_INBOX_CAP 64
@@ -123,6 +125,8 @@ typedef struct SinkOp {
     WSink *sink;
     WCollect collect;
     bool is_collect;
+    struct WFinalRows *final;   /* batch over an updating input: final rows written at the end */
+    WSinkEnforcer enforcer;         /* NOT NULL and length constraints of the sink table (exec/constraint_enforcer.h) */
 } SinkOp;
 
 /* job.c */

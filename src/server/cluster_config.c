@@ -94,7 +94,8 @@ static char *scalar(const char *v)
         char *inner = wstrdup(v + 1);
         inner[n - 2] = 0;
         int k = 0;
-        for (char *tok = strtok(inner, ","); tok; tok = strtok(NULL, ",")) {
+        char *save = NULL;
+        for (char *tok = strtok_r(inner, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             char *item = scalar(tok);
             if (!item) continue;
             size_t m = strlen(item);

@@ -2,6 +2,7 @@
  * gateway.c — SQL gateway sessions and operations. See gateway.h.
  */
 #include "gateway.h"
+#include "rest_path.h"
 #include "../common/arena.h"
 #include "../common/strbuf.h"
 #include "../types/format.h"
@@ -889,22 +890,14 @@ static int fetch(WGateway *g, Sess *ss, Op *op, const char *token_s, const char 
 int wgateway_handle(WGateway *g, const char *method, const char *path, const char *query, const char *body,
                     size_t body_len, json_t **out)
 {
-    /* split the path */
-    char buf[512];
-    if (strlen(path) >= sizeof buf) {
-        *out = wgateway_error("Not found: /v1%s", "");
+    /* split the path (reentrant: one thread per connection) */
+    WRestPath rp;
+    int nseg = wrest_path_split(&rp, path, 8);
+    if (nseg < 0) {
+        *out = wgateway_error("Not found: /v1%.200s", path);
         return 404;
     }
-    snprintf(buf, sizeof buf, "%s", path);
-    char *seg[8];
-    int nseg = 0;
-    for (char *tok = strtok(buf, "/"); tok; tok = strtok(NULL, "/")) {
-        if (nseg == 8) {
-            *out = wgateway_error("Not found: /v1%s", path);
-            return 404;
-        }
-        seg[nseg++] = tok;
-    }
+    char **seg = rp.seg;
     json_t *jb = NULL;
     if (body_len) {
         json_error_t je;

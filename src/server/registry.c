@@ -72,15 +72,18 @@ static void read_op(const WOperator *op, WOpStats *out)
     memset(out, 0, sizeof *out);
     out->watermark = INT64_MIN;
     if (!op) return;
-    out->rows_in = op->rows_in;
-    out->rows_out = op->rows_out;
-    out->late_dropped = op->late_dropped;
-    out->watermark = op->wm;
-    out->finished = op->finished;
+    /* the lane runs on while this is read: counters by atomic loads, the state figures from the
+       text the lane published (exec/operator.h), never from the state backend itself */
+    WOpCounters k;
+    wop_read_counters(op, &k);
+    out->rows_in = k.rows_in;
+    out->rows_out = k.rows_out;
+    out->late_dropped = k.late_dropped;
+    out->watermark = k.wm;
+    out->finished = k.finished;
     if (op->ops && op->ops->metrics) {
         char text[1024];
-        text[0] = 0;
-        op->ops->metrics((WOperator *)op, text, sizeof text);
+        wop_read_metrics(op, text, sizeof text);
         out->nstates = wregistry_parse_state_metrics(text, out->states, WREG_MAX_STATES, &out->ttl_expired,
                                                      out->metrics, sizeof out->metrics);
     }

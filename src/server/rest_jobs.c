@@ -2,6 +2,7 @@
  * rest_jobs.c — job REST endpoints (Flink's shapes) and weir's /weir/jobs additions. See rest.h.
  */
 #include "rest.h"
+#include "rest_path.h"
 #include "../common/arena.h"
 #include "../common/duration.h"
 #include "../common/strbuf.h"
@@ -82,13 +83,15 @@ static void vertex_records(const WRegJob *j, int v, int subtask, int64_t *read, 
     }
 }
 
+/* Flink's IOMetricsInfo for what weir measures: records. Bytes are not measured (weir exchanges
+   chunks, not serialized buffers): their figures say so with Flink's `-complete: false`; the
+   busy/idle/backpressured times are not measured either and are left out. */
 static json_t *metrics_json(int64_t read, int64_t write, bool complete)
 {
-    return json_pack("{s:i, s:b, s:i, s:b, s:I, s:b, s:I, s:b, s:i, s:i, s:i}", "read-bytes", 0,
-                     "read-bytes-complete", complete, "write-bytes", 0, "write-bytes-complete", complete,
-                     "read-records", (json_int_t)read, "read-records-complete", complete, "write-records",
-                     (json_int_t)write, "write-records-complete", complete, "accumulated-backpressured-time", 0,
-                     "accumulated-idle-time", 0, "accumulated-busy-time", 0);
+    return json_pack("{s:i, s:b, s:i, s:b, s:I, s:b, s:I, s:b}", "read-bytes", 0, "read-bytes-complete", 0,
+                     "write-bytes", 0, "write-bytes-complete", 0, "read-records", (json_int_t)read,
+                     "read-records-complete", complete, "write-records", (json_int_t)write,
+                     "write-records-complete", complete);
 }
 
 static void vertex_id(const WRegJob *j, int v, char out[33]) { wjobgraph_vertex_id(j->id, v, out); }
@@ -834,22 +837,14 @@ void wrest_init(WRest *r, WRegistry *reg, const WClusterConfig *cfg, const char 
 int wrest_handle(WRest *r, const char *method, const char *path, const char *query, const char *body,
                  size_t body_len, json_t **out)
 {
-    char buf[1024];
     *out = NULL;
-    if (strlen(path) >= sizeof buf) {
+    WRestPath rp;
+    int nseg = wrest_path_split(&rp, path, WREST_PATH_SEGMENTS);
+    if (nseg < 0) {
         *out = wrest_error("Not found: %.200s", path);
         return 404;
     }
-    snprintf(buf, sizeof buf, "%s", path);
-    char *seg[16];
-    int nseg = 0;
-    for (char *tok = strtok(buf, "/"); tok; tok = strtok(NULL, "/")) {
-        if (nseg == 16) {
-            *out = wrest_error("Not found: %.200s", path);
-            return 404;
-        }
-        seg[nseg++] = tok;
-    }
+    char **seg = rp.seg;
     /* Flink's REST paths may carry the API version prefix /v1 (the gateway's /v1/sessions is routed
        before this) */
     int status = 0;

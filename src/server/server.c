@@ -2,6 +2,7 @@
  * server.c — libmicrohttpd wiring, request limits and routing. See server.h.
  */
 #include "server.h"
+#include "conn_guard.h"
 #include "gateway.h"
 #include "registry.h"
 #include "rest.h"
@@ -20,6 +21,8 @@
 #include <unistd.h>
 
 #define MAX_BODY (1u << 20)
+#define MAX_CONNECTIONS 128     /* open connections (a thread each) */
+#define IDLE_TIMEOUT_S 30       /* an idle connection is closed after this long */
 
 struct WServer {
     const WClusterConfig *cfg;
@@ -27,6 +30,7 @@ struct WServer {
     WGateway *gw;
     WRest rest;
     struct MHD_Daemon *mhd;
+    WConnGuard *guard;          /* accepts connections, bounds them, closes idle ones under load */
     int listen_fd;
     int port;
     bool loopback;
@@ -37,6 +41,7 @@ struct WServer {
 };
 
 typedef struct Req {
+    WServer *server;
     WStrBuf body;
     bool too_big;
     bool responded;
@@ -194,7 +199,9 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
         rq = calloc(1, sizeof *rq);
         if (!rq) return MHD_NO;
         wsb_init(&rq->body);
+        rq->server = s;
         *con_cls = rq;
+        wconn_guard_busy(s->guard, c, true);
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
         if (cl && strtoull(cl, NULL, 10) > MAX_BODY) rq->too_big = true;
         return MHD_YES;
@@ -221,10 +228,10 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
 static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe)
 {
     (void)cls;
-    (void)c;
     (void)toe;
     Req *rq = *con_cls;
     if (!rq) return;
+    wconn_guard_busy(rq->server->guard, c, false);
     wsb_free(&rq->body);
     free(rq);
     *con_cls = NULL;
@@ -265,7 +272,7 @@ static int bind_listen(const char *address, int lo, int hi, int *port_out, bool 
             }
             int one = 1;
             setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-            if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 64) == 0) {
+            if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 256) == 0) {
                 struct sockaddr_storage ss;
                 socklen_t sl = sizeof ss;
                 getsockname(fd, (struct sockaddr *)&ss, &sl);
@@ -338,16 +345,24 @@ WServer *wserver_start(const WClusterConfig *cfg, const char *web_dir, FILE *pri
     s->gw = wgateway_new(&s->reg, cfg, print_out);
     wrest_init(&s->rest, &s->reg, cfg, s->address, port);
 
-    unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG;
+    /* the guard accepts and bounds the connections (conn_guard.h); the daemon's own limit leaves
+       room for the ones the guard has shut down and that are still closing */
+    s->guard = wconn_guard_new(fd, MAX_CONNECTIONS);
+    unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG |
+                     MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC;
     if (ipv6) flags |= MHD_USE_IPv6;
     s->mhd = MHD_start_daemon(flags, 0, NULL, NULL, handler, s, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, s,
-                              MHD_OPTION_LISTEN_SOCKET, fd,
-                              MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
+                              MHD_OPTION_CONNECTION_LIMIT, (unsigned)(2 * MAX_CONNECTIONS + 8),
+                              MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)IDLE_TIMEOUT_S,
                               MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024), MHD_OPTION_NOTIFY_COMPLETED,
-                              completed, s, MHD_OPTION_END);
-    if (!s->mhd) {
+                              completed, s, MHD_OPTION_NOTIFY_CONNECTION, wconn_guard_notify, s->guard,
+                              MHD_OPTION_END);
+    if (!s->mhd || !wconn_guard_start(s->guard, s->mhd)) {
         werr_set(err, "org.apache.flink.runtime.rest.RestServerEndpoint", "Could not start the HTTP server on %s:%d.",
                  bind_addr, port);
+        wconn_guard_stop(s->guard);
+        if (s->mhd) MHD_stop_daemon(s->mhd);
+        wconn_guard_free(s->guard);
         wgateway_free(s->gw);
         wregistry_destroy(&s->reg);
         close(fd);
@@ -366,7 +381,10 @@ void wserver_stop(WServer *s)
     if (!s) return;
     /* end waiting requests first, then the HTTP threads, then the sessions and the jobs */
     wgateway_shutdown_begin(s->gw);
-    MHD_stop_daemon(s->mhd);    /* closes the listening socket too */
+    wconn_guard_stop(s->guard);
+    MHD_stop_daemon(s->mhd);
+    wconn_guard_free(s->guard);
+    close(s->listen_fd);
     wregistry_stop_jobs(&s->reg);   /* before the sessions whose catalogs the jobs read */
     wgateway_free(s->gw);
     wregistry_destroy(&s->reg);

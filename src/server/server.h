@@ -4,7 +4,9 @@
  *
  * Contract: wserver_start binds rest.bind-address (default localhost) on the first free port of
  * rest.port (default 8081; 0 = any free port) and serves, with libmicrohttpd (a thread per
- * connection, at most 64 connections, 60 s idle timeout):
+ * connection, at most 128 open connections, 30 s idle timeout; conn_guard.h accepts them: at the
+ * limit the longest-idle connection is closed to make room, and when all are busy a new client
+ * gets 503 at once, so idle connections never lock clients out):
  *   /  and /index.html        the dashboard (web/dashboard.html under `web_dir`, read once at start)
  *   /v1/sessions...           the SQL gateway (gateway.h)
  *   everything else           the REST API (rest.h)

@@ -306,6 +306,109 @@ static void values_sink_overwrite(char *stmt)
     if (strncasecmp(q, "OVERWRITE", 9) == 0 && isspace((unsigned char)q[9])) memcpy(q, "INTO     ", 9);
 }
 
+/* One field of a case row (FORMAT.md §4): quoted or bare; *quoted says which. Returns the field
+   (arena copy, quotes undone) and advances *pp past it and its comma; NULL at the end. */
+static char *next_field(WArena *a, const char **pp, bool *quoted)
+{
+    const char *p = *pp;
+    if (!p) return NULL;
+    WStrBuf b;
+    wsb_init(&b);
+    *quoted = *p == '"';
+    if (*quoted) {
+        for (p++; *p; p++) {
+            if (*p == '"' && p[1] == '"') { wsb_putc(&b, '"'); p++; continue; }
+            if (*p == '"') { p++; break; }
+            wsb_putc(&b, *p);
+        }
+    } else {
+        while (*p && *p != ',') wsb_putc(&b, *p++);
+    }
+    *pp = *p == ',' ? p + 1 : NULL;
+    char *r = wa_strdup(a, b.buf ? b.buf : "");
+    wsb_free(&b);
+    return r;
+}
+
+static char *sql_quote(WArena *a, const char *v)
+{
+    WStrBuf b;
+    wsb_init(&b);
+    wsb_putc(&b, '\'');
+    for (const char *p = v; *p; p++) {
+        if (*p == '\'') wsb_putc(&b, '\'');
+        wsb_putc(&b, *p);
+    }
+    wsb_putc(&b, '\'');
+    char *r = wa_strdup(a, b.buf);
+    wsb_free(&b);
+    return r;
+}
+
+/* Rows with composite literals (`@sql:ROW(...)`, `@sql:MAP[...]`) cannot be written as CSV: the
+   source `name` reads JSON from `path` instead, and weir itself writes that JSON from the case's
+   rows — a table LIKE the source (its physical columns) with the json format at the same path,
+   filled by INSERT ... SELECT .. UNION ALL SELECT .. where each composite field is its SQL literal
+   and each other field its text, CAST to the column's type (from DESCRIBE) and a bare NULL a typed NULL. Only
+   insert-only rows can be fed this way (+I); anything else is an error naming the row. */
+static bool feed_composite_rows(WArena *a, WSession *s, const char *name, const char *path, const char *rows,
+                                WError *err)
+{
+    WStmtResult res;
+    const char *feed = wa_sprintf(a, "__weir_feed_%s", name);
+    bool ok = wsession_execute(s, wa_sprintf(a, "CREATE TEMPORARY TABLE `%s` WITH ('connector' = 'filesystem', "
+                                                "'path' = '%s', 'format' = 'json') LIKE `%s` (EXCLUDING ALL)",
+                                             feed, path, name), NULL, &res, err);
+    wstmt_result_free(&res);
+    if (!ok) return false;
+    ok = wsession_execute(s, wa_sprintf(a, "DESCRIBE `%s`", feed), NULL, &res, err);
+    if (!ok) { wstmt_result_free(&res); return false; }
+    int ncols = res.nrows;
+    const char **types = WA_ARRAY(a, const char *, ncols ? ncols : 1);
+    for (int i = 0; i < ncols; i++) {
+        const char *t = res.cells[i * res.ncols + 1];
+        bool nullable = res.ncols > 2 && res.cells[i * res.ncols + 2] &&
+                        strcasecmp(res.cells[i * res.ncols + 2], "FALSE") != 0;
+        types[i] = wa_sprintf(a, "%s%s", t ? t : "STRING", nullable ? "" : " NOT NULL");
+    }
+    wstmt_result_free(&res);
+    WStrBuf sql;
+    wsb_init(&sql);
+    wsb_printf(&sql, "INSERT INTO `%s` ", feed);
+    int nrows = 0;
+    for (const char *t = rows; t && *t;) {
+        const char *nl = strchr(t, '\n');
+        char *line = wa_strndup(a, t, nl ? (size_t)(nl - t) : strlen(t));
+        t = nl ? nl + 1 : NULL;
+        if (!*trim(line)) continue;
+        const char *p = line;
+        bool q;
+        char *kind = next_field(a, &p, &q);
+        if (!kind || strcmp(kind, "+I") != 0) {
+            werr_set(err, WEXC_TABLE, "source %s: rows with composite literals must be insert-only (+I): %s", name, line);
+            wsb_free(&sql);
+            return false;
+        }
+        wsb_append(&sql, nrows++ ? " UNION ALL SELECT " : "SELECT ");
+        for (int c = 0; c < ncols; c++) {
+            char *v = next_field(a, &p, &q);
+            if (!v) {
+                werr_set(err, WEXC_TABLE, "source %s: the row has fewer than %d fields: %s", name, ncols, line);
+                wsb_free(&sql);
+                return false;
+            }
+            if (c) wsb_append(&sql, ", ");
+            if (!q && strcmp(v, "NULL") == 0) wsb_printf(&sql, "CAST(NULL AS %s)", types[c]);
+            else if (strncmp(v, "@sql:", 5) == 0) wsb_printf(&sql, "CAST(%s AS %s)", v + 5, types[c]);
+            else wsb_printf(&sql, "CAST(%s AS %s)", sql_quote(a, v), types[c]);
+        }
+    }
+    ok = nrows == 0 || wsession_execute(s, sql.buf, NULL, &res, err);
+    if (nrows) wstmt_result_free(&res);
+    wsb_free(&sql);
+    return ok;
+}
+
 /* Run the case once with the given source rows; print output captured in *printed. */
 static bool run_once(WArena *a, Case *c, const char *dir, RunKind kind, RunOut *printed, WError *err)
 {
@@ -356,6 +459,21 @@ static bool run_once(WArena *a, Case *c, const char *dir, RunKind kind, RunOut *
                arrive after the savepoint */
             char *path = wa_sprintf(a, "%s/%s", dir, o->name);
             mkdir(path, 0777);
+            if (o->rows && strstr(o->rows, "@sql:")) {
+                if (kind != RUN_ALL || o->rows_before || o->rows_after || (o->mode && strcmp(o->mode, "I") != 0)) {
+                    werr_set(err, WEXC_TABLE, "source %s: composite literals (@sql:) are fed only to an "
+                             "insert-only source read in one run", o->name);
+                    ok = false;
+                    break;
+                }
+                char *ddl = rewrite_ddl(a, o->ddl, wa_sprintf(a, "'connector' = 'filesystem', 'path' = '%s', "
+                                                             "'format' = 'json'", path));
+                if (!ddl) { werr_set(err, WEXC_TABLE, "case DDL of %s has no '<abstract>' connector", o->name); ok = false; break; }
+                ok = wsession_execute(s, ddl, NULL, &res, err);
+                wstmt_result_free(&res);
+                if (ok) ok = feed_composite_rows(a, s, o->name, path, o->rows, err);
+                continue;
+            }
             char *file = wa_sprintf(a, "%s/%d.csv", path, kind == RUN_AFTER_SAVEPOINT ? 2 : 1);
             FILE *f = fopen(file, "w");
             if (!f) { werr_set(err, WEXC_IO, "cannot write %s: %s", file, strerror(errno)); ok = false; break; }
@@ -438,11 +556,6 @@ int wconformance_run(const char *case_path, FILE *out, int verbose)
         if (strcmp(c.requires[i], "proctime") == 0) tolerant = "processing time";
     if (c.deterministic && strncmp(c.deterministic, "yes", 3) != 0) tolerant = c.deterministic;
     if (c.restore_sensitive && strncmp(c.restore_sensitive, "yes", 3) == 0) tolerant = c.restore_sensitive;
-    if (strstr(text.buf, "@sql:")) {
-        fprintf(out, "SKIP %s: rows with composite literals (@sql:) are not fed yet\n", c.name);
-        rc = WCONF_SKIP;
-        goto done;
-    }
     char tmpl[] = "/tmp/weir-conf-XXXXXX";
     const char *tmpdir = getenv("TMPDIR");
     char dirbuf[512];

@@ -42,9 +42,9 @@ cluster_cleanup() {
       if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid" 2>/dev/null; fi
     fi
     if [[ -f "$TMPD/log/weir-cluster.log" ]] &&
-       grep -qE "ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:" "$TMPD/log/weir-cluster.log"; then
+       grep -qE "ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:|WARNING: ThreadSanitizer" "$TMPD/log/weir-cluster.log"; then
       echo "FAIL $TEST_NAME: the daemon's log shows a sanitizer report:"
-      grep -A 12 -E "ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:" "$TMPD/log/weir-cluster.log" | head -40
+      grep -A 30 -E "ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:|WARNING: ThreadSanitizer" "$TMPD/log/weir-cluster.log" | head -80
       FAILS=$((FAILS + 1))
     fi
     if [[ -n "${KEEP_TMP:-}" ]]; then echo "kept $TMPD"; else rm -rf "$TMPD"; fi

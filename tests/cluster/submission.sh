@@ -39,6 +39,9 @@ sleep 3
 api GET "/jobs/$j1" > "$W/j1.json"
 check "the running job's vertices run" jqe '[.vertices[].status] | all(. == "RUNNING")' "$W/j1.json"
 check "records flow (write-records of the source vertex > 0)" jqe '.vertices[0].metrics["write-records"] > 0' "$W/j1.json"
+check "unmeasured figures say so: bytes incomplete, no busy/idle/backpressured times" \
+  jqe '[.vertices[].metrics | (.["read-bytes-complete"] == false and .["write-bytes-complete"] == false
+        and (has("accumulated-busy-time") or has("accumulated-idle-time") or has("accumulated-backpressured-time")) == false)] | all' "$W/j1.json"
 check "end-time is -1 while running" jqe '.["end-time"] == -1' "$W/j1.json"
 api GET "/weir/jobs/$j1/state" > "$W/state.json"
 check "the state view shows groupAggregateState with TTL 30 min" \

@@ -193,10 +193,10 @@ class FlinkRun:
     def running(self):
         if not self.info:
             return False
-        try:
-            st, r = http_json("http://127.0.0.1:%d/overview" % self.info["rest_port"], timeout=5) \
+        try:   # a JobManager that is still starting may accept the connection and answer late
+            st, r = http_json("http://127.0.0.1:%d/overview" % self.info["rest_port"], timeout=10) \
                 if self._port_open(self.info["rest_port"]) else (0, None)
-        except OSError:         # a timeout while the cluster is still starting on a loaded machine
+        except (OSError, ValueError):
             return False
         return st == 200 and r.get("taskmanagers", 0) >= 1 and self._port_open(self.info["gateway_port"])
 
@@ -257,12 +257,13 @@ class FlinkRun:
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
         subprocess.run([os.path.join(home, "bin", "sql-gateway.sh"), "start"], env=env,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-        deadline = time.time() + 120
+        wait = int(os.environ.get("WEIR_FLINK_START_TIMEOUT", "300"))   # JVM start-up on a busy machine
+        deadline = time.time() + wait
         while time.time() < deadline:
             if self.running():
                 return True
             time.sleep(0.5)
-        sys.stderr.write("flinkctl: Flink did not come up within 120 s; logs in %s\n" % log)
+        sys.stderr.write("flinkctl: Flink did not come up within %d s; logs in %s\n" % (wait, log))
         return False
 
     def stop(self):

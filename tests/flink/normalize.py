@@ -290,11 +290,23 @@ def _settings_after(stmt_lines, conf):
 
 
 def _is_unordered_query(stmt_lines):
-    """A query (SELECT / WITH / VALUES / TABLE, after comments) without ORDER BY anywhere."""
+    """A query (SELECT / WITH / VALUES / TABLE, after comments) without an ORDER BY of its own:
+    an ORDER BY inside parentheses (an OVER window, a WINDOW clause, a subquery) orders nothing
+    that the result shows, so only one at the query's own level counts."""
     text = re.sub(r"--[^\n]*|/\*.*?\*/", " ", "\n".join(stmt_lines), flags=re.S)
     text = re.sub(r"'(?:[^']|'')*'", "''", text).strip()
-    return bool(re.match(r"(?i)^\(*\s*(SELECT|WITH|VALUES|TABLE)\b", text)) and \
-        not re.search(r"(?i)\bORDER\s+BY\b", text)
+    text = re.sub(r'"(?:[^"]|"")*"|`(?:[^`]|``)*`', "x", text)
+    if not re.match(r"(?i)^\(*\s*(SELECT|WITH|VALUES|TABLE)\b", text):
+        return False
+    outer = len(re.match(r"^[(\s]*", text).group(0).replace(" ", "").replace("\n", ""))
+    depth, top = 0, []
+    for ch in text:   # the text at the query's own parenthesis level
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        top.append(ch if depth <= outer and ch not in "()" else " ")
+    return not re.search(r"(?i)\bORDER\s+BY\b", "".join(top))
 
 
 def _sort_tables(seg):

@@ -1,8 +1,9 @@
 -- Two-phase aggregation and the distinct split really run as planned and give the one-phase
--- results. Batch mode gives the reference. A chunk is a mini-batch (weir.exec.chunk-rows): with one
--- chunk for all rows the global aggregate emits each key once, with the final values; with smaller
--- chunks it emits once per key and mini-batch, so the changelogs differ from the one-phase ones in
--- their intermediate updates while the last row of every key is the batch result.
+-- results. Batch mode gives the reference. With all rows in one mini-batch the global aggregate
+-- emits each key once, with the final values; with smaller batches (table.exec.mini-batch.size;
+-- the latency of a day leaves the end of input the only time boundary) it emits once per key and
+-- mini-batch, so the changelogs differ from the one-phase ones in their intermediate updates while
+-- the last row of every key is the batch result.
 CREATE TABLE page_views (
   view_id BIGINT, page STRING, visitor_id INT, dwell_ms BIGINT, viewed_at TIMESTAMP(3)
 ) WITH ('connector' = 'filesystem', 'path' = '$DATA/page_views.csv', 'format' = 'csv', 'csv.null-literal' = '');
@@ -26,25 +27,24 @@ SELECT page, COUNT(*) AS hits, SUM(dwell_ms) AS dwell, AVG(dwell_ms) AS avg_dwel
 SET 'execution.runtime-mode' = 'streaming';
 
 SET 'table.exec.mini-batch.enabled' = 'true';
-SET 'table.exec.mini-batch.allow-latency' = '1 s';
-SET 'table.exec.mini-batch.size' = '100';
+SET 'table.exec.mini-batch.allow-latency' = '1 d';
 
 -- two phases, mini-batches of 7 rows (the LISTAGG order is the arrival order, as in batch)
-SET 'weir.exec.chunk-rows' = '7';
+SET 'table.exec.mini-batch.size' = '7';
 SELECT page, COUNT(*) AS hits, SUM(dwell_ms) AS dwell, AVG(dwell_ms) AS avg_dwell, MIN(dwell_ms) AS min_dwell,
   COUNT(DISTINCT visitor_id) AS visitors, LISTAGG(CAST(visitor_id AS STRING), '') AS ids FROM page_views
 WHERE view_id <= 20 GROUP BY page;
 
 -- an aggregate over an updating aggregate: the outer local aggregate folds each -U/+U pair of a
 -- mini-batch into one partial row, the outer global aggregate retracts (-D when a group empties)
-SET 'weir.exec.chunk-rows' = '6';
+SET 'table.exec.mini-batch.size' = '6';
 SELECT hits, COUNT(*) AS pages, SUM(dwell) AS dwell, MAX(dwell) AS top FROM (
   SELECT page, COUNT(*) AS hits, SUM(dwell_ms) AS dwell FROM page_views WHERE view_id <= 24 GROUP BY page)
 GROUP BY hits;
 
 -- the distinct split under mini-batch (IncrementalGroupAggregate), and without mini-batch
 SET 'table.optimizer.distinct-agg.split.enabled' = 'true';
-SET 'weir.exec.chunk-rows' = '7';
+SET 'table.exec.mini-batch.size' = '7';
 SELECT page, COUNT(DISTINCT visitor_id) AS visitors, COUNT(*) AS hits, MAX(visitor_id) AS top_visitor
 FROM page_views WHERE view_id <= 20 GROUP BY page;
 SET 'table.exec.mini-batch.enabled' = 'false';
@@ -53,7 +53,7 @@ FROM page_views WHERE view_id <= 20 GROUP BY page;
 
 -- all rows in one mini-batch: one row per key, the final values (split and two phases together)
 SET 'table.exec.mini-batch.enabled' = 'true';
-RESET 'weir.exec.chunk-rows';
+SET 'table.exec.mini-batch.size' = '1000';
 SELECT page, COUNT(*) AS hits, SUM(dwell_ms) AS dwell, AVG(dwell_ms) AS avg_dwell, MIN(dwell_ms) AS min_dwell,
   COUNT(DISTINCT visitor_id) AS visitors FROM page_views GROUP BY page;
 

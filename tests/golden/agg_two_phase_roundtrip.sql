@@ -11,7 +11,7 @@ SET 'sql-client.execution.result-mode' = 'tableau';
 SET 'table.display.max-column-width' = '60';
 SET 'table.dml-sync' = 'true';
 SET 'table.exec.mini-batch.enabled' = 'true';
-SET 'table.exec.mini-batch.allow-latency' = '1 s';
+SET 'table.exec.mini-batch.allow-latency' = '1 d';
 SET 'table.exec.mini-batch.size' = '100';
 SET 'weir.exec.chunk-rows' = '30';
 

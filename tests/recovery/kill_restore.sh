@@ -2,7 +2,8 @@
 # kill_restore.sh — exactly-once recovery of checkpointed jobs (issue 5, runtime half).
 #
 # Each case runs a job over a file source into an exactly-once filesystem sink with checkpoints,
-# kills it with SIGKILL in the middle (weir.exec.test.kill-at: between checkpoints, while a
+# kills it with SIGKILL in the middle (the test hook WEIR_TEST_KILL_AT, an environment variable of
+# the weir process — no SQL session reaches it: between checkpoints, while a
 # checkpoint is being written, after a checkpoint completed but before its files were published,
 # or an external `kill -9`), restarts it from the latest retained checkpoint
 # (SET 'execution.savepoint.path') and compares the sink's published output with a run without a
@@ -43,17 +44,23 @@ query() { # $1 = agg | win | flt | agg2 (a changed aggregate)
   case "$1" in
     agg) echo "INSERT INTO agg_out SELECT k, COUNT(*), SUM(v) FROM src GROUP BY k;" ;;
     agg2) echo "INSERT INTO agg_out SELECT k, COUNT(*), MAX(CAST(v AS BIGINT)) FROM src GROUP BY k;" ;;
+    mbagg) echo "SET 'table.exec.mini-batch.enabled' = 'true';"
+           echo "SET 'table.exec.mini-batch.allow-latency' = '1 d';"
+           echo "SET 'table.exec.mini-batch.size' = '700';"
+           echo "INSERT INTO agg_out SELECT k, COUNT(*), SUM(v) FROM src GROUP BY k;" ;;
     win) echo "INSERT INTO win_out SELECT k, window_end, COUNT(*), SUM(v) FROM TABLE(TUMBLE(TABLE src, DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY k, window_start, window_end;" ;;
     flt) echo "INSERT INTO flt_out SELECT id, k, v FROM src WHERE v < 50;" ;;
   esac
 }
 
-# run <name> <query> <out dir> <input> <extra SET lines...>; status in $RC, stderr in $T/<name>.err
+# run <name> <query> <out dir> <input> <extra SET lines...>; status in $RC, stderr in $T/<name>.err;
+# HOOKS="WEIR_TEST_...=v ..." sets the runtime's test hooks (environment variables) for this run
 run() {
   local name="$1" q="$2" out="$3" in="$4"
   shift 4
   { ddl "$out" "$in"; for s in "$@"; do echo "$s"; done; query "$q"; } > "$T/$name.sql"
-  (cd "$T" && timeout 60 "$WEIR" sql-client -v -f "$T/$name.sql" > "$T/$name.out" 2> "$T/$name.err" < /dev/null)
+  # shellcheck disable=SC2086
+  (cd "$T" && env ${HOOKS:-} timeout 60 "$WEIR" sql-client -v -f "$T/$name.sql" > "$T/$name.out" 2> "$T/$name.err" < /dev/null)
   RC=$?
 }
 
@@ -104,7 +111,7 @@ kill_case() {
     wait "$pid" 2>/dev/null
     RC=137
   else
-    run "$name" "$q" "$out" "$in" "${sets[@]}" "SET 'weir.exec.test.kill-at' = '$kill';"
+    HOOKS="WEIR_TEST_KILL_AT=$kill" run "$name" "$q" "$out" "$in" "${sets[@]}"
   fi
   if [[ $RC -ne 137 ]]; then fail "$name" "the job was not killed (status $RC)"; return; fi
   local cp
@@ -137,10 +144,41 @@ kill_case "win-p1-to-p2" win rocksdb 1 2 "after-metadata:4"
 kill_case "flt-p2-to-p1-two-files" flt hashmap 2 1 "after-metadata:2" "$T/indir"
 kill_case "flt-p1-to-p2-two-files" flt hashmap 1 2 "tick:30" "$T/indir"
 
+# ---- the test hooks are out of a SQL session's reach: SET of their old keys is accepted (as Flink
+# accepts any key) and has no effect — the job is neither killed nor slowed down ----
+run hooks-unreachable agg "$T/hooks-unreachable.o" "$T/in.csv" \
+    "SET 'execution.checkpointing.dir' = 'file://$T/hooks.chk';" "SET 'execution.checkpointing.interval' = '8 ms';" \
+    "SET 'weir.exec.simulated-clock.step' = '1 ms';" "SET 'weir.exec.test.kill-at' = 'tick:3';" \
+    "SET 'weir.exec.test.snapshot-delay' = '1 h';" "SET 'execution.checkpointing.timeout' = '10 s';"
+if [[ $RC -eq 0 ]] && published "$T/hooks-unreachable.o" | cmp -s - "$T/ref-agg.txt"; then
+  pass hooks-unreachable
+else
+  fail hooks-unreachable "a SET of a test hook's key changed the job (status $RC)"
+fi
+
+# ---- mini-batch under checkpoints: the bundles are processed before every barrier (and before the
+# snapshot), so a restore from any checkpoint neither loses nor repeats a batch. Batches end where
+# checkpoints fall, so the changelog differs from run to run: the final table must equal the one of
+# the run without mini-batch and without failure. (The input only inserts, so a key's final row is
+# its row with the largest count — the fold does not depend on the order of the part files.) ----
+fold() { awk -F, '($1 == "+I" || $1 == "+U") && (!($2 in c) || $3 + 0 > c[$2]) { c[$2] = $3 + 0; v[$2] = $2 "," $3 "," $4 }
+                  END { for (k in v) print v[k] }' | LC_ALL=C sort; }
+fold < "$T/ref-agg.txt" > "$T/ref-mbagg.txt"
+mb_case() { # name, backend, parallelism, restore parallelism, kill point
+  local name="$1"
+  published() { cat "$1"/part-* 2>/dev/null | fold; }
+  kill_case "$name" mbagg "$2" "$3" "$4" "$5"
+  published() { cat "$1"/part-* 2>/dev/null | LC_ALL=C sort; }
+}
+mb_case "mbagg-hashmap-between" hashmap 1 1 "tick:37"
+mb_case "mbagg-rocksdb-unpublished" rocksdb 1 1 "after-metadata:4"
+mb_case "mbagg-p2-to-p1" hashmap 2 1 "after-metadata:3"
+mb_case "mbagg-p1-to-p2" hashmap 1 2 "tick:30"
+
 # ---- a changed query and damaged files are refused ----
-run keep agg "$T/keep.o" "$T/in.csv" "SET 'execution.checkpointing.dir' = 'file://$T/keep.chk';" \
-    "SET 'execution.checkpointing.interval' = '8 ms';" "SET 'weir.exec.simulated-clock.step' = '1 ms';" \
-    "SET 'weir.exec.test.kill-at' = 'after-metadata:2';"
+HOOKS="WEIR_TEST_KILL_AT=after-metadata:2" run keep agg "$T/keep.o" "$T/in.csv" \
+    "SET 'execution.checkpointing.dir' = 'file://$T/keep.chk';" \
+    "SET 'execution.checkpointing.interval' = '8 ms';" "SET 'weir.exec.simulated-clock.step' = '1 ms';"
 CP="$(latest_checkpoint "$T/keep.chk")"
 refused() { # name, expected message part, extra SETs...
   local name="$1" want="$2" q="${3:-agg}"
@@ -222,8 +260,9 @@ stop_case "stop-win-open-p4-to-p1" win hashmap 4 1 20005
 
 # ---- checkpoint timeout: expired checkpoints are declined; more than the tolerable number fail the job ----
 TO_SETS=("SET 'execution.checkpointing.dir' = 'file://$T/to.chk';" "SET 'execution.checkpointing.interval' = '5 ms';"
-         "SET 'execution.checkpointing.timeout' = '20 ms';" "SET 'weir.exec.test.snapshot-delay' = '40 ms';")
-run timeout-fails-job agg "$T/timeout-fails-job.o" "$T/in.csv" "${TO_SETS[@]}"
+         "SET 'execution.checkpointing.timeout' = '20 ms';")
+TO_HOOKS="WEIR_TEST_SNAPSHOT_DELAY=40ms"
+HOOKS="$TO_HOOKS" run timeout-fails-job agg "$T/timeout-fails-job.o" "$T/in.csv" "${TO_SETS[@]}"
 if [[ $RC -ne 0 ]] && grep -q "Exceeded checkpoint tolerable failure threshold. The latest checkpoint failed due to Checkpoint expired before completing." "$T/timeout-fails-job.out"; then
   pass timeout-fails-job
 else
@@ -231,7 +270,7 @@ else
 fi
 for par in 1 2; do
   name="timeout-tolerated-p$par"
-  run "$name" agg "$T/$name.o" "$T/in.csv" "${TO_SETS[@]}" "SET 'parallelism.default' = '$par';" \
+  HOOKS="$TO_HOOKS" run "$name" agg "$T/$name.o" "$T/in.csv" "${TO_SETS[@]}" "SET 'parallelism.default' = '$par';" \
       "SET 'execution.checkpointing.tolerable-failed-checkpoints' = '1000';"
   if [[ $RC -ne 0 ]]; then fail "$name" "the job failed (status $RC)"
   elif ! grep -q "FAILED (Checkpoint expired before completing.)" "$T/$name.err"; then fail "$name" "no checkpoint expired"

@@ -195,3 +195,18 @@ WTEST(json_format_options)
     wjsonfmt_config_free(&c);
     CHECK(strcmp(fmt_err("json.ignore-parse-errors", "maybe", NULL, NULL, true, NULL), "ok") != 0);
 }
+
+/* an empty document given as a NULL buffer (an empty string's data pointer may be NULL) is
+   "no content", with no arithmetic on the null pointer (issue 19, UBSan) */
+WTEST(json_parse_null_buffer)
+{
+    WArena *a = warena_new(0);
+    char err[256];
+    CHECK(wjson_parse(a, NULL, 0, false, err, sizeof err) == NULL);
+    CHECK(strstr(err, "No content to map due to end-of-input") != NULL);
+    WStrBuf sb;
+    wsb_init(&sb);
+    wjson_number_java(NULL, 0, &sb);
+    wsb_free(&sb);
+    warena_delete(a);
+}

@@ -8,6 +8,7 @@
 #include "../../src/server/registry.h"
 #include "../../src/server/rest.h"
 #include "../../src/server/gateway.h"
+#include "../../src/server/rest_path.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -409,4 +410,32 @@ WTEST(checkpoint_statistics_json)
     CHECK_INT(status, 400);
     json_decref(o);
     wopts_free(&j.config);
+}
+
+/* rest_path.h: the one reentrant path splitter of the REST and gateway routes (issue 19: strtok
+   shared its position between connection threads) */
+WTEST(rest_path_split)
+{
+    WRestPath p;
+    CHECK_INT(wrest_path_split(&p, "/jobs/abc/vertices/def/watermarks", WREST_PATH_SEGMENTS), 5);
+    CHECK_STR(p.seg[0], "jobs");
+    CHECK_STR(p.seg[2], "vertices");
+    CHECK_STR(p.seg[4], "watermarks");
+    CHECK_INT(wrest_path_split(&p, "//jobs///overview/", WREST_PATH_SEGMENTS), 2);
+    CHECK_STR(p.seg[0], "jobs");
+    CHECK_STR(p.seg[1], "overview");
+    CHECK_INT(wrest_path_split(&p, "/", WREST_PATH_SEGMENTS), 0);
+    CHECK_INT(wrest_path_split(&p, "", WREST_PATH_SEGMENTS), 0);
+    CHECK_INT(wrest_path_split(&p, "/a/b/c", 2), -1);
+    CHECK_INT(wrest_path_split(&p, "/a/b", 2), 2);
+    char longp[WREST_PATH_MAX + 8];
+    memset(longp, 'a', sizeof longp - 1);
+    longp[sizeof longp - 1] = 0;
+    CHECK_INT(wrest_path_split(&p, longp, WREST_PATH_SEGMENTS), -1);
+    /* two splitters interleaved keep their own positions */
+    WRestPath q;
+    CHECK_INT(wrest_path_split(&p, "/jobs/overview", WREST_PATH_SEGMENTS), 2);
+    CHECK_INT(wrest_path_split(&q, "/taskmanagers/x/thread-dump", WREST_PATH_SEGMENTS), 3);
+    CHECK_STR(p.seg[1], "overview");
+    CHECK_STR(q.seg[2], "thread-dump");
 }

@@ -1,0 +1,291 @@
+/*
+ * plan_reader_check.c — EXECUTE PLAN never trusts a compiled plan: every index and shape a node
+ * read from the JSON (key, field, sort, time-attribute and window-column indexes, aggregate
+ * arguments, the width and column types of its outputType against what the node computes from
+ * its inputs) is checked against the rows it refers to before the runtime sees it. A damaged or
+ * hand-edited plan is refused with "Invalid compiled plan: node <id> (<type>): '<field>' ..." and
+ * never reaches an operator (which indexes rows without checks).
+ * Contract: rd_check_node(r, x) after a node is read (r->cur_id / r->cur_type name it); false
+ * with the statement error set. Depends on plan_reader_internal.h.
+ */
+#include "plan_reader_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+static bool bad(Rd *r, const char *field, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool bad(Rd *r, const char *field, const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return werr_set(r->p->err, WEXC_TABLE, "Invalid compiled plan: node %d (%s): '%s' %s", r->cur_id,
+                    r->cur_type ? r->cur_type : "?", field, msg);
+}
+
+/* the type as Flink writes it (for messages) */
+static const char *tn(const WType *t, char *buf)
+{
+    WStrBuf sb;
+    wsb_init(&sb);
+    wtype_to_string(t, &sb);
+    snprintf(buf, 96, "%s", sb.buf ? sb.buf : "?");
+    wsb_free(&sb);
+    return buf;
+}
+
+static bool index_ok(Rd *r, const char *field, int v, int n)
+{
+    if (v >= 0 && v < n) return true;
+    if (v == RD_BAD_INDEX) return bad(r, field, "holds a value that is not a field index (an integer from 0).");
+    return bad(r, field, "refers to field %d, outside the row of %d field(s) it indexes.", v, n);
+}
+
+static bool indexes_ok(Rd *r, const char *field, const int *v, int cnt, int n)
+{
+    if (cnt < 0) return bad(r, field, "has a negative length.");
+    for (int i = 0; i < cnt; i++)
+        if (!index_ok(r, field, v[i], n)) return false;
+    return true;
+}
+
+static bool time_col_ok(Rd *r, const char *field, const WSchema *s, int c)
+{
+    if (!index_ok(r, field, c, s->n)) return false;
+    WTypeId id = s->types[c]->id;
+    if (id != WT_TIMESTAMP && id != WT_TIMESTAMP_LTZ)
+        return bad(r, field, "refers to field %d, which is not a TIMESTAMP or TIMESTAMP_LTZ column.", c);
+    return true;
+}
+
+/* How a value of type id is held in a datum (values of one class share the representation). */
+static int repr_class(WTypeId id)
+{
+    switch (id) {
+    case WT_NULL: return 0;
+    case WT_BOOLEAN: case WT_TINYINT: case WT_SMALLINT: case WT_INT: case WT_BIGINT:
+    case WT_DATE: case WT_TIME: case WT_INTERVAL_YM: case WT_INTERVAL_DT: return 1;
+    case WT_FLOAT: case WT_DOUBLE: return 2;
+    case WT_DECIMAL: return 3;
+    case WT_CHAR: case WT_VARCHAR: case WT_BINARY: case WT_VARBINARY: return 4;
+    case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ: return 5;
+    case WT_ARRAY: case WT_MULTISET: return 6;
+    case WT_MAP: return 7;
+    case WT_ROW: return 8;
+    default: return -1;
+    }
+}
+
+/* a and b hold their values the same way (NULL fits anything); composites compared deeply */
+static bool same_repr(const WType *a, const WType *b, int depth)
+{
+    if (!a || !b) return false;
+    if (a->id == WT_NULL || b->id == WT_NULL) return true;
+    if (repr_class(a->id) != repr_class(b->id) || repr_class(a->id) < 0) return false;
+    if (depth > 64) return true;
+    switch (a->id) {
+    case WT_ARRAY: case WT_MULTISET: return same_repr(a->elem, b->elem, depth + 1);
+    case WT_MAP: return same_repr(a->key, b->key, depth + 1) && same_repr(a->elem, b->elem, depth + 1);
+    case WT_ROW:
+        if (a->nfields != b->nfields) return false;
+        for (int i = 0; i < a->nfields; i++)
+            if (!same_repr(a->fields[i], b->fields[i], depth + 1)) return false;
+        return true;
+    default: return true;
+    }
+}
+
+static bool width_ok(Rd *r, const WRel *x, int want)
+{
+    if (x->out.n == want) return true;
+    return bad(r, "outputType", "has %d field(s), but the node produces %d.", x->out.n, want);
+}
+
+/* out columns [at, at+n) hold what src columns [from, from+n) hold */
+static bool columns_ok(Rd *r, const WRel *x, int at, const WSchema *src, int from, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const WType *o = x->out.types[at + i], *s = src->types[from + i];
+        if (!same_repr(o, s, 0))
+            return bad(r, "outputType", "declares field %d as %s, but the node produces a %s there.", at + i,
+                       tn(o, (char[96]){0}), tn(s, (char[96]){0}));
+    }
+    return true;
+}
+
+static bool passthrough_ok(Rd *r, const WRel *x, const WSchema *in)
+{
+    return width_ok(r, x, in->n) && columns_ok(r, x, 0, in, 0, in->n);
+}
+
+static bool aggs_ok(Rd *r, const char *field, const WRel *x, int nin)
+{
+    for (int i = 0; i < x->naggs; i++) {
+        const WAggCall *c = &x->aggs[i];
+        if (c->nargs < 0 || c->nargs > 2) return bad(r, field, "has a call with %d arguments.", c->nargs);
+        for (int k = 0; k < c->nargs; k++)
+            if (!index_ok(r, field, c->args[k], nin)) return false;
+        if (c->filter_col != -1 && !index_ok(r, field, c->filter_col, nin)) return false;
+    }
+    return true;
+}
+
+/* keys, then aggregate results, at the start of the output */
+static bool keys_aggs_out_ok(Rd *r, const WRel *x, const WSchema *in, int extra)
+{
+    if (!width_ok(r, x, x->nkeys + x->naggs + extra)) return false;
+    for (int k = 0; k < x->nkeys; k++)
+        if (!columns_ok(r, x, k, in, x->keys[k], 1)) return false;
+    for (int i = 0; i < x->naggs; i++) {
+        const WType *o = x->out.types[x->nkeys + i];
+        if (x->aggs[i].type && !same_repr(o, x->aggs[i].type, 0))
+            return bad(r, "outputType", "declares field %d as %s, but aggregate %d produces a %s.", x->nkeys + i,
+                       tn(o, (char[96]){0}), i, tn(x->aggs[i].type, (char[96]){0}));
+    }
+    return true;
+}
+
+static bool window_ok(Rd *r, const char *w, const WRel *x, const WSchema *in)
+{
+    char f[96];
+    if (x->win_kind < 0 || x->win_kind > 3) { snprintf(f, sizeof f, "%s.window", w); return bad(r, f, "has an unknown window kind."); }
+    if (x->win_attached) {
+        snprintf(f, sizeof f, "%s.windowStart", w);
+        if (!index_ok(r, f, x->win_start_col, in->n)) return false;
+        snprintf(f, sizeof f, "%s.windowEnd", w);
+        if (!index_ok(r, f, x->win_end_col, in->n)) return false;
+    } else {
+        snprintf(f, sizeof f, "%s.timeAttributeIndex", w);
+        if (!time_col_ok(r, f, in, x->win_time_col)) return false;
+    }
+    /* sizes, slides, steps and gaps are checked where the window is set up, with Flink's messages
+       (exec/window_util.c) */
+    return true;
+}
+
+bool rd_check_node(Rd *r, WRel *x)
+{
+    const WRel *in = x->ninputs ? x->inputs[0] : NULL;
+    const WSchema *is = in ? &in->out : NULL;
+    for (int i = 0; i < x->ninputs; i++)
+        if (!x->inputs[i]) return bad(r, "edges", "leave input %d of the node unconnected.", i);
+    if (x->nunique > 0 && !indexes_ok(r, "upsertKeys", x->unique, x->nunique, x->out.n)) return false;
+    switch (x->kind) {
+    case WR_SCAN: case WR_VALUES:
+        return true;
+    case WR_CALC:
+        if (!width_ok(r, x, x->nexprs)) return false;
+        for (int i = 0; i < x->nexprs; i++)
+            if (!same_repr(x->out.types[i], x->exprs[i]->type, 0))
+                return bad(r, "outputType", "declares field %d as %s, but projection %d is a %s.", i,
+                           tn(x->out.types[i], (char[96]){0}), i, tn(x->exprs[i]->type, (char[96]){0}));
+        return true;
+    case WR_WATERMARK:
+        return time_col_ok(r, "rowtimeFieldIndex", is, x->rowtime_col) && passthrough_ok(r, x, is);
+    case WR_EXCHANGE:
+        return indexes_ok(r, "inputProperties.requiredDistribution.keys", x->keys, x->nkeys, is->n) &&
+               passthrough_ok(r, x, is);
+    case WR_DROP_UPDATE_BEFORE: case WR_MINIBATCH_ASSIGNER: case WR_TEMPORAL_SORT:
+        return passthrough_ok(r, x, is);
+    case WR_UNION:
+        if (x->ninputs < 1) return bad(r, "edges", "give the union no input.");
+        for (int i = 0; i < x->ninputs; i++)
+            if (!passthrough_ok(r, x, &x->inputs[i]->out)) return false;
+        return true;
+    case WR_SINK_MATERIALIZER:
+        return indexes_ok(r, "dynamicTableSink.table.resolvedTable.schema.primaryKey", x->keys, x->nkeys, is->n) &&
+               passthrough_ok(r, x, is);
+    case WR_SINK: {
+        const WTable *t = x->sink_table;
+        int phys = 0;
+        for (int i = 0; i < t->ncols; i++) if (t->cols[i].kind == WCOL_PHYSICAL) phys++;
+        if (is->n < phys)
+            return bad(r, "dynamicTableSink.table", "has %d physical column(s), but the sink's input has %d.", phys, is->n);
+        return true;
+    }
+    case WR_GROUP_AGG:
+        return indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) && aggs_ok(r, "aggCalls", x, is->n) &&
+               keys_aggs_out_ok(r, x, is, 0);
+    case WR_LOCAL_GROUP_AGG:
+        if (!indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) || !aggs_ok(r, "aggCalls", x, is->n)) return false;
+        if (x->out.n < x->nkeys) return width_ok(r, x, x->nkeys);
+        for (int k = 0; k < x->nkeys; k++)
+            if (!columns_ok(r, x, k, is, x->keys[k], 1)) return false;
+        return true;
+    case WR_GLOBAL_GROUP_AGG:
+        return indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) &&
+               aggs_ok(r, "aggCalls", x, x->agg_input.n) && keys_aggs_out_ok(r, x, is, 0);
+    case WR_INCREMENTAL_GROUP_AGG:
+        return indexes_ok(r, "partialAggGrouping", x->keys, x->nkeys, is->n) &&
+               indexes_ok(r, "finalAggGrouping", x->final_keys, x->nfinal_keys, is->n) &&
+               aggs_ok(r, "partialOriginalAggCalls", x, x->agg_input.n);
+    case WR_JOIN: case WR_INTERVAL_JOIN: case WR_TEMPORAL_JOIN: case WR_WINDOW_JOIN: {
+        const WSchema *ls = &x->inputs[0]->out, *rs = &x->inputs[1]->out;
+        if (!indexes_ok(r, "joinSpec.leftKeys", x->keys, x->nkeys, ls->n) ||
+            !indexes_ok(r, "joinSpec.rightKeys", x->right_keys, x->nkeys, rs->n))
+            return false;
+        if (x->kind == WR_INTERVAL_JOIN &&
+            (!time_col_ok(r, "intervalJoinSpec.windowBounds.leftTimeIndex", ls, x->left_time_col) ||
+             !time_col_ok(r, "intervalJoinSpec.windowBounds.rightTimeIndex", rs, x->right_time_col)))
+            return false;
+        if (x->kind == WR_TEMPORAL_JOIN &&
+            (!time_col_ok(r, "leftTimeAttributeIndex", ls, x->left_time_col) ||
+             (x->right_time_col != -1 && !time_col_ok(r, "rightTimeAttributeIndex", rs, x->right_time_col))))
+            return false;
+        if (x->semi || x->anti) return passthrough_ok(r, x, ls);
+        if (!width_ok(r, x, ls->n + rs->n)) return false;
+        return columns_ok(r, x, 0, ls, 0, ls->n) && columns_ok(r, x, ls->n, rs, 0, rs->n);
+    }
+    case WR_DEDUP: case WR_CHANGELOG_NORMALIZE:
+        return indexes_ok(r, "uniqueKeys", x->keys, x->nkeys, is->n) && passthrough_ok(r, x, is);
+    case WR_RANK: case WR_SORT_LIMIT: {
+        if (!indexes_ok(r, "partition.fields", x->keys, x->nkeys, is->n) ||
+            !indexes_ok(r, "orderBy.fields", x->sort_cols, x->nsort, is->n) ||
+            (in->nunique > 0 && !indexes_ok(r, "rankStrategy.primaryKeys", in->unique, in->nunique, is->n)))
+            return false;
+        bool num = x->kind == WR_RANK && x->output_rank_number;
+        if (!width_ok(r, x, is->n + (num ? 1 : 0)) || !columns_ok(r, x, 0, is, 0, is->n)) return false;
+        if (num && repr_class(x->out.types[is->n]->id) != 1)
+            return bad(r, "outputType", "declares the rank number (field %d) as %s, not BIGINT.", is->n,
+                       tn(x->out.types[is->n], (char[96]){0}));
+        return true;
+    }
+    case WR_WINDOW_AGG:
+        if (x->win_legacy) return indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) && aggs_ok(r, "aggCalls", x, is->n);
+        return indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) && aggs_ok(r, "aggCalls", x, is->n) &&
+               window_ok(r, "windowing", x, is) && keys_aggs_out_ok(r, x, is, 3);
+    case WR_LOCAL_WINDOW_AGG:
+        return indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) && aggs_ok(r, "aggCalls", x, is->n) &&
+               window_ok(r, "windowing", x, is);
+    case WR_GLOBAL_WINDOW_AGG:
+        return indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) && aggs_ok(r, "aggCalls", x, x->agg_input.n) &&
+               window_ok(r, "windowing", x, &x->agg_input) && keys_aggs_out_ok(r, x, is, 3);
+    case WR_WINDOW_TVF:
+        if (!window_ok(r, "windowing", x, is) || !width_ok(r, x, is->n + 3) || !columns_ok(r, x, 0, is, 0, is->n))
+            return false;
+        for (int i = is->n; i < is->n + 3; i++)
+            if (repr_class(x->out.types[i]->id) != 5)
+                return bad(r, "outputType", "declares window column %d as %s, not a TIMESTAMP.", i,
+                           tn(x->out.types[i], (char[96]){0}));
+        return true;
+    case WR_WINDOW_RANK:
+        return window_ok(r, "windowing", x, is) && indexes_ok(r, "sortSpec.fields", x->sort_cols, x->nsort, is->n) &&
+               columns_ok(r, x, 0, is, 0, is->n);
+    case WR_EXPAND:
+        for (int i = 0; i < x->nexpand * x->out.n; i++)
+            if (x->expand_src[i] >= 0 && !index_ok(r, "projects", x->expand_src[i], is->n)) return false;
+        return true;
+    case WR_MATCH: case WR_OVER_AGG: case WR_CORRELATE: case WR_REPLICATE_ROWS:
+        /* their readers check their own indexes (plan_reader_nodes.c); the kept input columns */
+        if (x->kind == WR_OVER_AGG && !indexes_ok(r, "overSpec.partition.fields", x->keys, x->nkeys, is->n)) return false;
+        if (x->kind == WR_OVER_AGG && !indexes_ok(r, "overSpec.groups.orderBy.fields", x->sort_cols, x->nsort, is->n)) return false;
+        if (x->kind == WR_OVER_AGG && !aggs_ok(r, "overSpec.groups.aggCalls", x, is->n)) return false;
+        if (x->kind == WR_OVER_AGG && (x->out.n < is->n || !columns_ok(r, x, 0, is, 0, is->n)))
+            return x->out.n < is->n ? width_ok(r, x, is->n) : false;
+        return true;
+    default:
+        return true;
+    }
+}

@@ -1,0 +1,3 @@
+-- A damaged compiled plan (duplicate node id) is refused with an error naming the node and the JSON field;
+-- it never reaches the runtime (issue 19: EXECUTE PLAN trusted every index and crashed).
+EXECUTE PLAN '$DATA/damaged_plans/duplicate_node_id.json';
