@@ -756,14 +756,26 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
         agg->out.names[i] = pre_names[i];
         agg->out.types[i] = wtype_with_time_attr(a, pre[i]->type, WTA_NONE);
     }
-    for (int i = 0; i < g.ncalls; i++) {
-        agg->out.names[g.ngroup + i] = g.calls[i].out_name;
-        agg->out.types[g.ngroup + i] = g.calls[i].type;
-    }
     /* the output columns refer to the aggregate's output by index; retype group refs */
     const char **names = WA_ARRAY(a, const char *, ncols ? ncols : 1);
     for (int i = 0; i < ncols; i++) names[i] = cols[i].name;
     uniquify(a, ncols, names);
+    /* Calcite names an aggregate call after the first select item that is exactly that call */
+    bool *named = WA_ARRAY(a, bool, g.ncalls ? g.ncalls : 1);
+    for (int i = 0; i < ncols; i++) {
+        const WExpr *e = out[i];
+        if (!e || e->kind != WX_COLUMN || e->col < g.ngroup || e->col >= g.ngroup + g.ncalls) continue;
+        int k = e->col - g.ngroup;
+        if (named[k]) continue;
+        named[k] = true;
+        bool clash = false;
+        for (int j = 0; j < g.ngroup; j++) if (!strcmp(pre_names[j], names[i])) clash = true;
+        if (!clash) g.calls[k].out_name = names[i];
+    }
+    for (int i = 0; i < g.ncalls; i++) {
+        agg->out.names[g.ngroup + i] = g.calls[i].out_name;
+        agg->out.types[g.ngroup + i] = g.calls[i].type;
+    }
     WRel *post = make_calc(p, agg, ncols, out, names, having);
     return post;
 }
