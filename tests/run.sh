@@ -290,7 +290,9 @@ done
 # each at parallelism 1 and 2) on weir and on Flink; each query is one test. Known differences
 # are listed with their reason in tests/flink/differential/expected.txt ("seed query reason") and
 # count as expected failures (skipped, with the reason printed). When Flink cannot be installed
-# here the section says why and counts as skipped. WEIR_SKIP_FLINK=1 skips it.
+# here the section says why and counts as skipped. WEIR_SKIP_FLINK=1 skips it. Then the seed labs
+# and REST shapes (tests/flink/labs/labs.py) run on the same Flink cluster and on a private weir
+# cluster, one test per artifact.
 if [[ -z "${WEIR_SKIP_FLINK:-}" && -x "$BUILD/weir" ]]; then
   flink_run="$BUILD/flink-run"
   trap 'python3 "$ROOT/tests/flink/flinkctl.py" stop --run-dir "$flink_run" >/dev/null 2>&1' EXIT
@@ -312,6 +314,18 @@ if [[ -z "${WEIR_SKIP_FLINK:-}" && -x "$BUILD/weir" ]]; then
       passed=$((passed + fa)); failed=$((failed + fn - fa - fx)); skipped=$((skipped + fs + fx))
       echo "$summary ($(( $(date +%s) - fstart )) s with Flink's start)"
     fi
+    # the seed labs (001 state/TTL, 004 EXPLAIN) and Flink's REST endpoints, on both engines, each
+    # artifact one test (tests/flink/labs/labs.py; known differences in its EXPECTED_DIFFERENCES
+    # count as skipped)
+    lout="$(timeout 600 python3 "$ROOT/tests/flink/labs/labs.py" --weir "$BUILD/weir" \
+        --run-dir "$flink_run" 2>&1)"; lst=$?
+    lsum="$(grep '^flink-labs:' <<< "$lout" | tail -n 1)"
+    lp="$(grep -c '^PASS ' <<< "$lout")"; lf="$(grep -c '^FAIL' <<< "$lout")"; lx="$(grep -c '^XFAIL ' <<< "$lout")"
+    [[ $lst -ne 0 && $lf -eq 0 ]] && lf=1
+    grep -E '^(FAIL|UNUSED)|^  ' <<< "$lout" | head -n 60
+    [[ -z "$lsum" ]] && printf '%s\n' "$lout" | tail -n 20
+    echo "${lsum:-flink-labs: no summary (exit $lst)}"
+    passed=$((passed + lp)); failed=$((failed + lf)); skipped=$((skipped + lx))
   else
     st=$?
     reason="$(tail -n 3 "$BUILD/flink-start.log" | tr '\n' ' ')"

@@ -339,10 +339,11 @@ static int sql_client_main(int argc, char **argv)
             bool ok = wcli_run_init(&c, content, cap);
             if (cap) fclose(cap);
             if (ok) {
-                printf("Successfully initialized from sql script: file:%s\n", init_path);
+                /* Flink 2.3 names the script as it was given on the command line */
+                printf("Successfully initialized from sql script: %s\n", a.init_file);
             } else {
-                printf("Failed to initialize from sql script: file:%s. Please refer to the LOG for "
-                       "detailed error messages.\n", init_path);
+                printf("Failed to initialize from sql script: %s. Please refer to the LOG for "
+                       "detailed error messages.\n", a.init_file);
                 if (captured) fputs(captured, stderr);
                 status = 1;
             }

@@ -233,14 +233,14 @@ static json_t *table_json(const ExCtx *x, const WTable *t, const char *qname, co
             json_object_set_new(cj, "expression", e);
         } else if (c->kind == WCOL_METADATA) {
             json_object_set_new(cj, "kind", json_string("METADATA"));
-            json_object_set_new(cj, "dataType", json_string(ex_type_str(a, c->type)));
+            json_object_set_new(cj, "dataType", json_string(ex_type_serial(a, c->type)));
             if (c->metadata_key) json_object_set_new(cj, "metadataKey", json_string(c->metadata_key));
             json_object_set_new(cj, "isVirtual", json_boolean(c->is_virtual));
         } else {
             /* the rowtime column keeps its time attribute in the resolved schema */
             bool rowtime = i == t->wm_col && wtype_is_timestamp(c->type);
             json_object_set_new(cj, "dataType", rowtime ? ex_type_json(wtype_with_time_attr(a, c->type, WTA_ROWTIME))
-                                                        : json_string(ex_type_str(a, wtype_with_time_attr(a, c->type, WTA_NONE))));
+                                                        : json_string(ex_type_serial(a, wtype_with_time_attr(a, c->type, WTA_NONE))));
         }
         json_array_append_new(cols, cj);
     }
@@ -579,7 +579,7 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
             wsb_init(&pt);
             wsb_puts(&pt, "ROW<");
             for (int k = 0; k < produced.n; k++)
-                wsb_printf(&pt, "%s`%s` %s", k ? ", " : "", produced.names[k], ex_type_str(a, produced.types[k]));
+                wsb_printf(&pt, "%s`%s` %s", k ? ", " : "", produced.names[k], ex_type_serial(a, produced.types[k]));
             wsb_puts(&pt, "> NOT NULL");
             json_t *p = json_object();
             json_object_set_new(p, "type", json_string("ProjectPushDown"));
@@ -663,8 +663,9 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
         json_t *js = join_spec(r);
         json_object_set_new(js, "nonEquiCondition", r->join_cond ? ex_rex_json(x->p, r->join_cond, NULL) : json_null());
         json_object_set_new(j, "joinSpec", js);
-        json_object_set_new(j, "leftUpsertKeys", upsert_keys(r->inputs[0]));
-        json_object_set_new(j, "rightUpsertKeys", upsert_keys(r->inputs[1]));
+        /* Flink 2.3 writes the inputs' upsert keys only when they have some */
+        if (r->inputs[0]->nunique > 0) json_object_set_new(j, "leftUpsertKeys", upsert_keys(r->inputs[0]));
+        if (r->inputs[1]->nunique > 0) json_object_set_new(j, "rightUpsertKeys", upsert_keys(r->inputs[1]));
         json_t *st = json_array();
         json_array_append_new(st, state_entry(0, r->ttl_left_ms, "leftState"));
         json_array_append_new(st, state_entry(1, r->ttl_right_ms, "rightState"));
@@ -803,6 +804,28 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
             json_object_set_new(w, "isRowtime", json_boolean(!r->win_proctime));
         }
         json_object_set_new(j, "windowing", w);
+        if (r->kind == WR_WINDOW_AGG || r->kind == WR_GLOBAL_WINDOW_AGG) {
+            /* the window properties the aggregate produces: window_start, window_end, and
+               window_time when a consumer reads it */
+            const WType *tt = r->kind == WR_GLOBAL_WINDOW_AGG ? r->agg_input.types[r->win_time_col]
+                                                              : r->inputs[0]->out.types[r->win_time_col];
+            const ExNode *en = ex_node(x, r);
+            const char *const *on = ex_out_names(x, r);
+            json_t *props = json_array();
+            int cols[3] = {r->win_out_start, r->win_out_end, en && en->wtime_used ? r->win_out_time : -1};
+            const char *kinds[3] = {"WindowStart", "WindowEnd", r->win_proctime ? "Proctime" : "Rowtime"};
+            for (int k = 0; k < 3; k++) {
+                if (cols[k] < 0) continue;
+                json_t *np = json_object(), *pr = json_object();
+                json_object_set_new(np, "name", json_string(on[cols[k]]));
+                json_object_set_new(pr, "kind", json_string(kinds[k]));
+                json_object_set_new(pr, "reference", window_alias_json(tt));
+                json_object_set_new(np, "property", pr);
+                json_array_append_new(props, np);
+            }
+            json_object_set_new(j, "namedWindowProperties", props);
+        }
+        if (agg) json_object_set_new(j, "needRetraction", json_boolean(r->input_retracts));
         if (r->kind == WR_GLOBAL_WINDOW_AGG)
             json_object_set_new(j, "localAggInputRowType", ex_row_type_json(a, &r->agg_input));
         break;
@@ -818,7 +841,8 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
         json_t *dts = json_object();
         if (r->sink_table) json_object_set_new(dts, "table", table_json(x, r->sink_table, r->sink_qname, NULL));
         json_object_set_new(j, "dynamicTableSink", dts);
-        json_object_set_new(j, "inputChangelogMode", changelog_json(in ? in->changelog : WCM_INSERT));
+        /* the modes the input really sends (an aggregate over an insert-only input sends no DELETE) */
+        json_object_set_new(j, "inputChangelogMode", changelog_json(in ? ex_changelog_mode(x, in) : WCM_INSERT));
         if (node && node->materializer) json_object_set_new(j, "requireUpsertMaterialize", json_true());
         if (in && in->nunique > 0 && in->changelog != WCM_INSERT)
             json_object_set_new(j, "inputUpsertKey", ints_json(in->nunique, in->unique));
@@ -896,6 +920,14 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
         for (int i = 0; i < os.n; i++)
             if (cm[i] >= 0) { ps.names[cm[i]] = os.names[i]; ps.types[cm[i]] = os.types[i]; ps.n++; }
         os = ps;
+    }
+    if ((r->kind == WR_WINDOW_AGG || r->kind == WR_GLOBAL_WINDOW_AGG) && !r->win_legacy && r->win_out_time >= 0 &&
+        r->win_out_time < os.n && !(node && node->wtime_used)) {
+        /* window_time is produced only when a consumer reads it */
+        WSchema ws = {0, WA_ARRAY(a, const char *, os.n), WA_ARRAY(a, const WType *, os.n)};
+        for (int i = 0; i < os.n; i++)
+            if (i != r->win_out_time) { ws.names[ws.n] = os.names[i]; ws.types[ws.n] = os.types[i]; ws.n++; }
+        os = ws;
     }
     json_object_set_new(j, "outputType", acc_row_type_json(x, r, &os));
     WStrBuf d;
@@ -1106,7 +1138,7 @@ static json_t *acc_row_type_json(const ExCtx *x, const WRel *r, const WSchema *o
                 json_t *at = json_object();
                 json_object_set_new(at, "name", json_string("map"));
                 json_object_set_new(at, "attributeType",
-                                    json_string(wa_sprintf(a, "MAP<%s, BIGINT NOT NULL>", ex_type_str(a, kt))));
+                                    json_string(wa_sprintf(a, "MAP<%s, BIGINT NOT NULL>", ex_type_serial(a, kt))));
                 json_array_append_new(attrs, at);
                 json_object_set_new(ext, "attributes", attrs);
                 if (lp->kind == WR_LOCAL_WINDOW_AGG) {

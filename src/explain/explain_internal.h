@@ -83,6 +83,9 @@ json_t *ex_rex_json(WPlanCtx *p, const WExpr *e, const int *colmap);
 /* Flink's JSON type string or object ("INT NOT NULL", or {"type":"TIMESTAMP_WITHOUT_TIME_ZONE",...}). */
 json_t *ex_type_json(const WType *t);
 const char *ex_type_str(WArena *a, const WType *t);       /* summary string: VARCHAR(2147483647) */
+/* The type as a compiled plan writes it (LogicalType.asSerializableString: TIMESTAMP(p) WITH LOCAL
+   TIME ZONE where EXPLAIN text writes TIMESTAMP_LTZ(p)). */
+const char *ex_type_serial(WArena *a, const WType *t);
 json_t *ex_row_type_json(WArena *a, const WSchema *s);     /* outputType */
 /* Calcite's type name without character set and nullability, as RecordType(...) lists its
    fields: INTEGER, VARCHAR(11), TIMESTAMP_WITH_LOCAL_TIME_ZONE(3), INTEGER ARRAY */

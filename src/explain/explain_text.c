@@ -576,8 +576,9 @@ static void stream_nodes(const ExCtx *x, const WRel *r, SNode *s, int *n, int ca
     ExNode *en = ex_node(x, r);
     int id = en ? en->id : 0;
     const char *connector = r->kind == WR_SINK && r->sink_table ? wopts_get(&r->sink_table->options, "connector") : NULL;
-    if (connector && (!strcasecmp(connector, "blackhole") || !strcasecmp(connector, "filesystem"))) {
-        sink_v2_nodes(x, r, ins[0], id, !strcasecmp(connector, "filesystem"), s, n, cap, arr, parallelism);
+    bool filesystem = connector && !strcasecmp(connector, "filesystem");
+    if (wrel_sink_writer(r) || filesystem) {
+        sink_v2_nodes(x, r, ins[0], id, filesystem, s, n, cap, arr, parallelism);
         return;
     }
     int sid = *n + 1;

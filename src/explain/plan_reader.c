@@ -660,6 +660,25 @@ static WRel *rd_group_window(Rd *r, json_t *j, WRel *in, const WSchema *out)
     return x;
 }
 
+/* Flink 2.3 writes a window aggregate's window_time in its outputType only when a consumer reads
+   it; weir's window operators always produce start, end and time: the column is added back. */
+static bool rd_window_time(Rd *r, json_t *windowing, const WRel *x, WSchema *out)
+{
+    if (out->n != x->win_out_start + 2) return true;
+    const WType *tt = rd_type(r, json_object_get(windowing, "timeAttributeType"));
+    if (!tt) return false;
+    WSchema s = {out->n + 1, WA_ARRAY(r->a, const char *, out->n + 1), WA_ARRAY(r->a, const WType *, out->n + 1)};
+    for (int i = 0; i < out->n; i++) {
+        s.names[i] = out->names[i];
+        s.types[i] = out->types[i];
+    }
+    s.names[out->n] = "window_time";
+    s.types[out->n] = wtype_with_nullable(r->a, wtype_with_time_attr(r->a, tt, x->win_proctime ? WTA_PROCTIME : WTA_ROWTIME),
+                                          false);
+    *out = s;
+    return true;
+}
+
 /* ---------------- nodes ---------------- */
 
 static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
@@ -956,6 +975,7 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         x->win_out_start = x->nkeys + x->naggs;
         x->win_out_end = x->win_out_start + 1;
         x->win_out_time = x->win_out_start + 2;
+        if (!rd_window_time(r, json_object_get(j, "windowing"), x, &out)) return NULL;
     } else if (!strcmp(type, "stream-exec-local-window-aggregate_1")) {
         NEED(1);
         x = rd_new_rel(r, WR_LOCAL_WINDOW_AGG, 1);
@@ -985,6 +1005,7 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         x->win_out_start = x->nkeys + x->naggs;
         x->win_out_end = x->win_out_start + 1;
         x->win_out_time = x->win_out_start + 2;
+        if (!rd_window_time(r, w, x, &out)) return NULL;
     } else if (!strcmp(type, "stream-exec-window-table-function_1")) {
         NEED(1);
         x = rd_new_rel(r, WR_WINDOW_TVF, 1);

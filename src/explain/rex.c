@@ -76,6 +76,27 @@ const char *ex_type_str(WArena *a, const WType *t)
     return r;
 }
 
+const char *ex_type_serial(WArena *a, const WType *t)
+{
+    const char *s = ex_type_str(a, t);
+    if (!strstr(s, "TIMESTAMP_LTZ(")) return s;
+    /* LocalZonedTimestampType.asSerializableString: TIMESTAMP(p) WITH LOCAL TIME ZONE */
+    WStrBuf o;
+    wsb_init(&o);
+    while (*s) {
+        int p = 0, n = 0;
+        if (sscanf(s, "TIMESTAMP_LTZ(%d)%n", &p, &n) == 1 && n > 0) {
+            wsb_printf(&o, "TIMESTAMP(%d) WITH LOCAL TIME ZONE", p);
+            s += n;
+        } else {
+            wsb_putc(&o, *s++);
+        }
+    }
+    const char *r = wa_strdup(a, o.buf ? o.buf : "");
+    wsb_free(&o);
+    return r;
+}
+
 json_t *ex_type_json(const WType *t)
 {
     WArena *a = warena_new(0);
@@ -88,7 +109,7 @@ json_t *ex_type_json(const WType *t)
         json_object_set_new(j, "precision", json_integer(t->precision));
         json_object_set_new(j, "kind", json_string(t->time_attr == WTA_ROWTIME ? "ROWTIME" : "PROCTIME"));
     } else {
-        j = json_string(ex_type_str(a, t));
+        j = json_string(ex_type_serial(a, t));
     }
     warena_delete(a);
     return j;
@@ -104,7 +125,7 @@ json_t *ex_row_type_json(WArena *a, const WSchema *s)
         wsb_init(&b);
         wsb_puts(&b, "ROW<");
         for (int i = 0; i < s->n; i++)
-            wsb_printf(&b, "%s`%s` %s", i ? ", " : "", s->names[i], ex_type_str(a, s->types[i]));
+            wsb_printf(&b, "%s`%s` %s", i ? ", " : "", s->names[i], ex_type_serial(a, s->types[i]));
         wsb_puts(&b, ">");
         json_t *j = json_string(b.buf);
         wsb_free(&b);
@@ -547,16 +568,15 @@ static json_t *literal_json(const WExpr *e)
         }
     }
     json_object_set_new(j, "value", v);
-    if (t->id == WT_INTERVAL_DT && (t->qual == WIQ_SECOND || t->qual == WIQ_MINUTE_TO_SECOND ||
-                                    t->qual == WIQ_HOUR_TO_SECOND || t->qual == WIQ_DAY_TO_SECOND)) {
-        /* Calcite's interval literals carry the default fractional second precision 6 */
-        WType it = *t;
-        it.scale = 6;
-        json_object_set_new(j, "type", ex_type_json(&it));
-        return j;
+    if (t->id == WT_NULL) {
+        json_object_set_new(j, "type", json_string("NULL"));
+    } else if (t->id == WT_INTERVAL_DT && t->qual == WIQ_SECOND) {
+        /* the literal's Calcite type keeps Calcite's default fractional second precision (6);
+           Flink's logical type of it, which weir carries, has 3 */
+        json_object_set_new(j, "type", json_string(t->nullable ? "INTERVAL SECOND(6)" : "INTERVAL SECOND(6) NOT NULL"));
+    } else {
+        json_object_set_new(j, "type", ex_type_json(t));
     }
-    if (t->id == WT_NULL) json_object_set_new(j, "type", json_string("NULL"));
-    else json_object_set_new(j, "type", ex_type_json(t));
     return j;
 }
 

@@ -246,10 +246,15 @@ static bool eval_cast(WEvalCtx *ctx, const WExpr *e, const WChunk *in, const uin
             werr_clear(&local);
             if (!wcast_datum(&ctx->cast, from, v->data[i], to, &out->data[i], ctx->arena, &local))
                 out->nulls[i] = 1;
-        } else if (!wcast_datum(&ctx->cast, from, v->data[i], to, &out->data[i], ctx->arena, ctx->err)) {
-            if (ctx->err && !ctx->err->set)
-                werr_set(ctx->err, WEXC_TABLE, "Cast failed.");
-            return false;
+        } else {
+            /* a numeric value out of a DECIMAL's range is NULL in Flink, not an error */
+            WCastResult cr = wcast_datum_ex(&ctx->cast, from, v->data[i], to, &out->data[i], ctx->arena, ctx->err);
+            if (cr == WCAST_NULL) { out->nulls[i] = 1; continue; }
+            if (cr != WCAST_OK) {
+                if (ctx->err && !ctx->err->set)
+                    werr_set(ctx->err, WEXC_TABLE, "Cast failed.");
+                return false;
+            }
         }
     }
     return true;

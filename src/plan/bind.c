@@ -41,6 +41,13 @@ WRel *wrel_new(WPlanCtx *p, WRelKind kind, int ninputs)
     return r;
 }
 
+bool wrel_sink_writer(const WRel *r)
+{
+    if (r->kind != WR_SINK || !r->sink_table) return false;
+    const char *c = wopts_get(&r->sink_table->options, "connector");
+    return c && !strcmp(c, "blackhole");
+}
+
 const char *wrel_kind_name(WRelKind k)
 {
     static const char *N[] = {"TableSourceScan", "Values", "Calc", "Union", "WatermarkAssigner", "Sink",

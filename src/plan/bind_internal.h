@@ -114,6 +114,9 @@ typedef struct BGroupSets {
     AstExpr **keys;
     int nsets;
     uint64_t *sets;             /* per set: bit k = keys[k] (after bgs_remap: group key k) is in it */
+    uint64_t *origins;          /* per set: the expansion it came from (sets of one ROLLUP / CUBE share
+                                   it; a set written out in GROUPING SETS has its own) */
+    uint64_t next_origin;
     uint64_t *ids;              /* after bgs_remap: $e of each set; sets are in $e order */
     int ngroup;
     bool active;                /* more than one set: Expand + $e */

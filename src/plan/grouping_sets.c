@@ -28,6 +28,7 @@
 typedef struct SetList {
     int n;
     uint64_t *m;
+    uint64_t *origin;           /* per set: see BGroupSets.origins */
 } SetList;
 
 static bool fail(BindCtx *b, AstPos pos, const char *msg)
@@ -50,14 +51,17 @@ static int add_key(BindCtx *b, BGroupSets *gs, AstExpr *e)
     return gs->nkeys++;
 }
 
-static bool push_set(BindCtx *b, SetList *l, uint64_t m, AstPos pos)
+static bool push_set(BindCtx *b, SetList *l, uint64_t m, uint64_t origin, AstPos pos)
 {
     if (l->n >= MAX_SETS) return fail(b, pos, "Too many grouping sets (at most 4096 are supported)");
-    if (!l->m) l->m = WA_ARRAY(b->p->arena, uint64_t, MAX_SETS);
+    if (!l->m) {
+        l->m = WA_ARRAY(b->p->arena, uint64_t, MAX_SETS);
+        l->origin = WA_ARRAY(b->p->arena, uint64_t, MAX_SETS);
+    }
+    l->origin[l->n] = origin;
     l->m[l->n++] = m;
     return true;
 }
-
 /* The mask of one element: an expression, or a parenthesised list of them (composite). */
 static bool element_mask(BindCtx *b, BGroupSets *gs, AstExpr **items, int nitems, uint64_t *out, AstPos pos)
 {
@@ -83,22 +87,25 @@ static bool is_named_func(const AstExpr *e, const char *name)
     return e && e->kind == AE_FUNC && !e->over && e->name.n == 1 && !strcasecmp(e->name.parts[0], name);
 }
 
-/* ROLLUP / CUBE over element masks em[0..n-1], appended to l. */
-static bool rollup_cube(BindCtx *b, bool cube, const uint64_t *em, int n, SetList *l, AstPos pos)
+/* ROLLUP / CUBE over element masks em[0..n-1], appended to l; its sets share one origin, so that
+   bgs_remap keeps each distinct set once, as Calcite expands them (ROLLUP(k, k) is (k), ()), while
+   sets written out in GROUPING SETS keep their duplicates. */
+static bool rollup_cube(BindCtx *b, BGroupSets *gs, bool cube, const uint64_t *em, int n, SetList *l, AstPos pos)
 {
+    uint64_t origin = ++gs->next_origin;
     if (cube) {
         if (n > 12) return fail(b, pos, "CUBE over more than 12 elements is not supported");
         for (uint32_t s = 0; s < (1u << n); s++) {
             uint64_t m = 0;
             for (int i = 0; i < n; i++) if (s & (1u << i)) m |= em[i];
-            if (!push_set(b, l, m, pos)) return false;
+            if (!push_set(b, l, m, origin, pos)) return false;
         }
         return true;
     }
     for (int i = n; i >= 0; i--) {
         uint64_t m = 0;
         for (int j = 0; j < i; j++) m |= em[j];
-        if (!push_set(b, l, m, pos)) return false;
+        if (!push_set(b, l, m, origin, pos)) return false;
     }
     return true;
 }
@@ -110,7 +117,7 @@ static bool nested_rollup_cube(BindCtx *b, BGroupSets *gs, AstExpr *f, SetList *
     uint64_t *em = WA_ARRAY(b->p->arena, uint64_t, n ? n : 1);
     for (int i = 0; i < n; i++)
         if (!element_mask(b, gs, &f->args[i], 1, &em[i], f->pos)) return false;
-    return rollup_cube(b, is_named_func(f, "CUBE"), em, n, l, f->pos);
+    return rollup_cube(b, gs, is_named_func(f, "CUBE"), em, n, l, f->pos);
 }
 
 /* The sets of one GROUP BY item. */
@@ -120,7 +127,7 @@ static bool item_sets(BindCtx *b, BGroupSets *gs, AstGroupItem *it, AstPos pos, 
     case AG_EXPR: {
         uint64_t m;
         if (!element_mask(b, gs, &it->expr, 1, &m, pos)) return false;
-        return push_set(b, l, m, pos);
+        return push_set(b, l, m, ++gs->next_origin, pos);
     }
     case AG_GROUPING_SETS:
         for (int j = 0; j < it->nsets; j++) {
@@ -130,7 +137,7 @@ static bool item_sets(BindCtx *b, BGroupSets *gs, AstGroupItem *it, AstPos pos, 
             }
             uint64_t m;
             if (!element_mask(b, gs, it->sets[j], it->set_sizes[j], &m, pos)) return false;
-            if (!push_set(b, l, m, pos)) return false;
+            if (!push_set(b, l, m, ++gs->next_origin, pos)) return false;
         }
         return true;
     case AG_ROLLUP:
@@ -139,7 +146,7 @@ static bool item_sets(BindCtx *b, BGroupSets *gs, AstGroupItem *it, AstPos pos, 
         uint64_t *em = WA_ARRAY(b->p->arena, uint64_t, n ? n : 1);
         for (int j = 0; j < n; j++)
             if (!element_mask(b, gs, it->sets[j], it->set_sizes[j], &em[j], pos)) return false;
-        return rollup_cube(b, it->kind == AG_CUBE, em, n, l, pos);
+        return rollup_cube(b, gs, it->kind == AG_CUBE, em, n, l, pos);
     }
     }
     return true;
@@ -149,18 +156,20 @@ bool bgs_collect(BindCtx *b, AstQuery *aq, BGroupSets *gs)
 {
     memset(gs, 0, sizeof *gs);
     SetList acc = {0};
-    if (!push_set(b, &acc, 0, aq->pos)) return false;
+    if (!push_set(b, &acc, 0, 0, aq->pos)) return false;
     for (int i = 0; i < aq->ngroup; i++) {
         SetList its = {0};
         if (!item_sets(b, gs, &aq->group[i], aq->pos, &its)) return false;
         SetList next = {0};
         for (int x = 0; x < acc.n; x++)
             for (int y = 0; y < its.n; y++)
-                if (!push_set(b, &next, acc.m[x] | its.m[y], aq->pos)) return false;
+                if (!push_set(b, &next, acc.m[x] | its.m[y],
+                              acc.origin[x] * 0x9E3779B97F4A7C15ULL + its.origin[y], aq->pos)) return false;
         acc = next;
     }
     gs->nsets = acc.n;
     gs->sets = acc.m;
+    gs->origins = acc.origin;
     return true;
 }
 
@@ -187,8 +196,18 @@ bool bgs_remap(BindCtx *b, BGroupSets *gs, const int *map, int ngroup, AstPos po
         for (int k = 0; k < gs->nkeys; k++)
             if (gs->sets[s] & ((uint64_t)1 << k)) m |= (uint64_t)1 << map[k];
         gs->sets[s] = m;
-        ids[s] = set_id(m, ngroup);
     }
+    int kept = 0;   /* a set its own expansion produced already (after the remap) is dropped */
+    for (int s = 0; s < gs->nsets; s++) {
+        bool again = false;
+        for (int t = 0; t < kept && !again; t++)
+            again = gs->sets[t] == gs->sets[s] && gs->origins[t] == gs->origins[s];
+        if (again) continue;
+        gs->origins[kept] = gs->origins[s];
+        gs->sets[kept++] = gs->sets[s];
+    }
+    gs->nsets = kept;
+    for (int s = 0; s < gs->nsets; s++) ids[s] = set_id(gs->sets[s], ngroup);
     qsort(ids, (size_t)gs->nsets, sizeof ids[0], cmp_u64);
     for (int s = 1; s < gs->nsets; s++)
         if (ids[s] == ids[s - 1])

@@ -1232,8 +1232,14 @@ static WRel *derive(WPlanCtx *p, WRel *r)
     case WR_DEDUP: {
         r->input_retracts = in->changelog != WCM_INSERT;
         /* keep-first over an insert-only input only ever inserts; on rowtime the earliest row waits
-           for the watermark (Flink 2.3: outputInsertOnly=[true] for proctime and rowtime alike) */
-        bool insert_only = !r->keep_last && !r->input_retracts;
+           for the watermark (Flink 2.3: outputInsertOnly=[true] for proctime and rowtime alike),
+           except under mini-batch, where Flink's rowtime dedup emits each batch's first row and
+           updates it when a later batch brings an earlier one */
+        bool minibatch = false;
+        WError mb_err;
+        werr_clear(&mb_err);
+        wopts_get_bool(p->config, "table.exec.mini-batch.enabled", false, &minibatch, &mb_err);
+        bool insert_only = !r->keep_last && !r->input_retracts && !(r->dedup_rowtime && minibatch);
         r->changelog = insert_only ? WCM_INSERT : ALL_KINDS;
         set_unique(p, r, r->nkeys, r->keys);
         r->ttl_ms = ttl;

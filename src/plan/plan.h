@@ -278,6 +278,9 @@ WRel *wrel_new(WPlanCtx *p, WRelKind kind, int ninputs);
 /* prune_empty.c: constant-false conditions and empty inputs pruned as Flink's planner does */
 WRel *wplan_prune_empty(WPlanCtx *p, WRel *root);
 const char *wrel_kind_name(WRelKind k);
+/* A sink Flink 2.3 runs as a SinkV2 writer operator ("<table>[id]: Writer" in the job graph and the
+   JSON execution plan, not "Sink: <table>[id]"): the blackhole connector's. */
+bool wrel_sink_writer(const WRel *r);
 
 /* ---- binder (bind.c, bind_expr.c, bind_ddl.c) ---- */
 /* A query (SELECT / VALUES / set operation) to a plan whose output is the query's columns. */

@@ -105,9 +105,43 @@ static void add_input(WStreamOp *o, int from, WShip ship)
     o->inputs[o->ninputs++] = (WGraphEdge){from, ship};
 }
 
+/* A Calc that repeats its input column by column (same types, no condition) is no operator of
+   Flink's job: Calcite removes such a projection (ProjectRemoveRule) and EXPLAIN folds it the same
+   way (explain/view.c fold_identity). Its names may differ from the input's only where EXPLAIN
+   names the input's columns after the Calc: aggregate results and a rank's number. */
+static bool identity_calc(const WRel *r)
+{
+    if (r->kind != WR_CALC || r->cond || r->ninputs != 1) return false;
+    const WRel *in = r->inputs[0];
+    if (r->nexprs == 0 || r->nexprs != in->out.n) return false;
+    bool renames_ok = in->kind == WR_GROUP_AGG || in->kind == WR_GLOBAL_GROUP_AGG || in->kind == WR_RANK;
+    for (int i = 0; i < r->nexprs; i++) {
+        const WExpr *e = r->exprs[i];
+        if (e->kind != WX_COLUMN || e->col != i || !wtype_equals(e->type, r->out.types[i], false) ||
+            !wtype_equals(in->out.types[i], r->out.types[i], false))
+            return false;
+        if (!renames_ok && strcmp(in->out.names[i], r->out.names[i]) != 0) return false;
+    }
+    return true;
+}
+
+/* The exec-node id Flink gives r: the planner's id less the identity Calcs numbered before it
+   (they are not in Flink's exec graph). */
+static int xid(const Builder *b, const WRel *r)
+{
+    int folded = 0;
+    for (int i = 0; i < b->nrels; i++)
+        if (b->rels[i].rel->id < r->id && identity_calc(b->rels[i].rel)) folded++;
+    return r->id - folded;
+}
+
 /* Producers of r's output as seen by a consumer: (operator, ship) pairs. */
 static void producers(Builder *b, const WRel *r, WShip ship, WGraphEdge **out, int *n)
 {
+    if (identity_calc(r)) {        /* passes its input's records on */
+        producers(b, r->inputs[0], ship, out, n);
+        return;
+    }
     if (r->kind == WR_EXCHANGE) {
         WShip s = r->exchange_single || r->nkeys == 0 ? WSHIP_GLOBAL : WSHIP_HASH;
         producers(b, r->inputs[0], s, out, n);
@@ -233,10 +267,10 @@ static int add_enforcer(Builder *b, const WRel *sink, const WRel *fed_by)
     enforcer_desc(b, &sc, &d);
     if (!d.len) { wsb_free(&d); return -1; }
     char name[64], *desc = NULL;
-    snprintf(name, sizeof name, "ConstraintEnforcer[%d]", sink->id);
+    snprintf(name, sizeof name, "ConstraintEnforcer[%d]", xid(b, sink));
     WStrBuf full;
     wsb_init(&full);
-    wsb_printf(&full, "[%d]:%s", sink->id, d.buf);
+    wsb_printf(&full, "[%d]:%s", xid(b, sink), d.buf);
     desc = full.buf;
     int op = new_op(b, name, desc, sink, WSOP_CONSTRAINT_ENFORCER);
     wsb_free(&full);
@@ -271,21 +305,21 @@ static void plain_desc(const WRel *r, int id, WStrBuf *d)
     if (r->digest && *r->digest) wsb_printf(d, "(%s)", r->digest);
 }
 
-static void scan_desc(const WRel *r, WStrBuf *d)
+static void scan_desc(const WRel *r, int id, WStrBuf *d)
 {
     const WTable *t = r->table;
-    wsb_printf(d, "[%d]:TableSourceScan(table=[[%s, %s, %s]], fields=[", r->id, t->catalog ? t->catalog : "default_catalog",
+    wsb_printf(d, "[%d]:TableSourceScan(table=[[%s, %s, %s]], fields=[", id, t->catalog ? t->catalog : "default_catalog",
                t->database ? t->database : "default_database", t->name);
     for (int i = 0; i < r->out.n; i++) wsb_printf(d, "%s%s", i ? ", " : "", r->out.names[i]);
     wsb_append(d, "])");
 }
 
-static void sink_desc(const WRel *r, WStrBuf *d)
+static void sink_desc(const WRel *r, int id, WStrBuf *d)
 {
     if (r->sink_table)
-        wsb_printf(d, "[%d]:Sink(table=[%s], fields=[", r->id, r->sink_qname ? r->sink_qname : r->sink_table->name);
+        wsb_printf(d, "[%d]:Sink(table=[%s], fields=[", id, r->sink_qname ? r->sink_qname : r->sink_table->name);
     else
-        wsb_printf(d, "[%d]:Sink(table=[*anonymous_collect$%d*], fields=[", r->id, r->id);
+        wsb_printf(d, "[%d]:Sink(table=[*anonymous_collect$%d*], fields=[", id, id);
     for (int i = 0; i < r->out.n; i++) wsb_printf(d, "%s%s", i ? ", " : "", r->out.names[i]);
     wsb_append(d, "])");
 }
@@ -293,9 +327,11 @@ static void sink_desc(const WRel *r, WStrBuf *d)
 static void build_ops(Builder *b, RelInfo *ri)
 {
     WRel *r = ri->rel;
+    if (identity_calc(r)) return;      /* no operator: its consumers read its input (producers) */
     WStrBuf name, desc;
     wsb_init(&name);
     wsb_init(&desc);
+    const int id = xid(b, r);
     switch (r->kind) {
     case WR_EXCHANGE:
     case WR_UNION:
@@ -303,12 +339,12 @@ static void build_ops(Builder *b, RelInfo *ri)
     case WR_SCAN:
     case WR_VALUES: {
         if (r->kind == WR_SCAN) {
-            wsb_printf(&name, "Source: %s[%d]", r->table && r->table->name ? r->table->name : "?", r->id);
-            if (r->table) scan_desc(r, &desc);
-            else plain_desc(r, r->id, &desc);
+            wsb_printf(&name, "Source: %s[%d]", r->table && r->table->name ? r->table->name : "?", id);
+            if (r->table) scan_desc(r, id, &desc);
+            else plain_desc(r, id, &desc);
         } else {
-            wsb_printf(&name, "Source: Values[%d]", r->id);
-            plain_desc(r, r->id, &desc);
+            wsb_printf(&name, "Source: Values[%d]", id);
+            plain_desc(r, id, &desc);
         }
         int op = new_op(b, name.buf, desc.buf, r, WSOP_OPERATOR);
         b->ops[op].is_source = true;
@@ -322,17 +358,22 @@ static void build_ops(Builder *b, RelInfo *ri)
         int inserter = -1;
         if (!r->sink_table && rowtime_col(r) >= 0) {
             char nm[80];
-            snprintf(nm, sizeof nm, "StreamRecordTimestampInserter[%d]", r->id);
-            wsb_printf(&desc, "[%d]:StreamRecordTimestampInserter(rowtime field: %d)", r->id, rowtime_col(r));
+            snprintf(nm, sizeof nm, "StreamRecordTimestampInserter[%d]", id);
+            wsb_printf(&desc, "[%d]:StreamRecordTimestampInserter(rowtime field: %d)", id, rowtime_col(r));
             inserter = new_op(b, nm, desc.buf, r, WSOP_TIMESTAMP_INSERTER);
             if (first >= 0) add_input(&b->ops[inserter], first, WSHIP_FORWARD);
             else wire_inputs(b, r, inserter, false);
             if (first < 0) first = inserter;
             wsb_clear(&desc);
         }
-        if (r->sink_table) wsb_printf(&name, "Sink: %s[%d]", r->sink_table->name, r->id);
-        else wsb_append(&name, "Sink: Collect table sink");
-        sink_desc(r, &desc);
+        if (wrel_sink_writer(r)) {      /* a SinkV2 writer (Flink 2.3's blackhole) */
+            wsb_printf(&name, "%s[%d]: Writer", r->sink_table->name, id);
+            wsb_append(&desc, name.buf);
+        } else {
+            if (r->sink_table) wsb_printf(&name, "Sink: %s[%d]", r->sink_table->name, id);
+            else wsb_append(&name, "Sink: Collect table sink");
+            sink_desc(r, id, &desc);
+        }
         int op = new_op(b, name.buf, desc.buf, r, WSOP_OPERATOR);
         b->ops[op].is_sink = true;
         if (inserter >= 0) add_input(&b->ops[op], inserter, WSHIP_FORWARD);
@@ -346,10 +387,10 @@ static void build_ops(Builder *b, RelInfo *ri)
         /* Flink's SinkUpsertMaterializer is part of the sink node: it carries the sink's id and
            is fed by a keyBy on the primary key, after the sink's ConstraintEnforcer. */
         const WRel *sink = ri->nconsumers == 1 && ri->consumer->kind == WR_SINK ? ri->consumer : NULL;
-        int id = sink ? sink->id : r->id;
+        int mid = sink ? xid(b, sink) : id;
         int enf = sink ? add_enforcer(b, sink, r) : -1;
-        wsb_printf(&name, "SinkMaterializer[%d]", id);
-        wsb_printf(&desc, "[%d]:SinkMaterializer(pk=[", id);
+        wsb_printf(&name, "SinkMaterializer[%d]", mid);
+        wsb_printf(&desc, "[%d]:SinkMaterializer(pk=[", mid);
         for (int k = 0; k < r->nkeys; k++)
             wsb_printf(&desc, "%s%s", k ? ", " : "", r->keys[k] < r->out.n ? r->out.names[r->keys[k]] : "?");
         wsb_append(&desc, "])");
@@ -361,8 +402,8 @@ static void build_ops(Builder *b, RelInfo *ri)
         break;
     }
     default: {
-        wsb_printf(&name, "%s[%d]", simple_name(r), r->id);
-        plain_desc(r, r->id, &desc);
+        wsb_printf(&name, "%s[%d]", simple_name(r), id);
+        plain_desc(r, id, &desc);
         int op = new_op(b, name.buf, desc.buf, r, WSOP_OPERATOR);
         wire_inputs(b, r, op, false);
         ri->first_op = ri->last_op = op;

@@ -42,9 +42,9 @@ static int cmp_i64(const void *a, const void *b)
 /* StatsSummaryDto of n values (sorted here). */
 static json_t *summary(int64_t *v, int n)
 {
-    if (n == 0)
-        return json_pack("{s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f}", "min", 0, "max", 0, "avg", 0, "p50", 0.0, "p90",
-                         0.0, "p95", 0.0, "p99", 0.0, "p999", 0.0);
+    if (n == 0)     /* Flink 2.3: no completed checkpoint, no percentiles ("NaN") */
+        return json_pack("{s:i, s:i, s:i, s:s, s:s, s:s, s:s, s:s}", "min", 0, "max", 0, "avg", 0, "p50", "NaN", "p90",
+                         "NaN", "p95", "NaN", "p99", "NaN", "p999", "NaN");
     qsort(v, (size_t)n, sizeof *v, cmp_i64);
     int64_t sum = 0;
     for (int i = 0; i < n; i++) sum += v[i];

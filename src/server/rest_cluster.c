@@ -100,9 +100,8 @@ static json_t *overview_json(WRest *r)
     int total = slots_total(r), used = slots_used(r);
     wregistry_unlock(r->reg);
     int avail = total - used > 0 ? total - used : 0;
-    return json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:s}", "taskmanagers", 1,
-                     "taskmanagers-blocked", 0, "slots-total", total, "slots-available", avail,
-                     "slots-free-and-blocked", 0, "jobs-running", running, "jobs-finished", finished,
+    return json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:s}", "taskmanagers", 1,
+                     "slots-total", total, "slots-available", avail, "jobs-running", running, "jobs-finished", finished,
                      "jobs-cancelled", cancelled, "jobs-failed", failed, "flink-version", WEIR_FLINK_VERSION,
                      "flink-commit", "weir " WEIR_VERSION);
 }
@@ -188,6 +187,10 @@ static json_t *taskmanager_json(WRest *r, bool details)
     wregistry_lock(r->reg);
     int total = slots_total(r), used = slots_used(r);
     int64_t now = wregistry_now();
+    int tasks = 0;          /* subtasks deployed here: those of the jobs still running */
+    for (int i = 0; i < r->reg->n; i++)
+        if (!wjob_state_terminal(r->reg->jobs[i]->state) && r->reg->jobs[i]->graph)
+            for (int v = 0; v < r->reg->jobs[i]->graph->nvertices; v++) tasks += r->reg->jobs[i]->graph->vertices[v].parallelism;
     json_t *alloc = details ? json_array() : NULL;
     if (details)
         for (int i = 0; i < r->reg->n; i++)
@@ -199,22 +202,29 @@ static json_t *taskmanager_json(WRest *r, bool details)
     char path[128];
     snprintf(path, sizeof path, "weir://%s:%d/taskmanager_0", r->host, r->port);
     json_t *tm = json_pack(
-        "{s:s, s:s, s:i, s:i, s:I, s:i, s:i, s:o, s:o, s:{s:i, s:I, s:I, s:i}, s:{s:i, s:i, s:i, s:i, s:i, s:i, s:i, "
-        "s:i, s:i, s:i}, s:b}",
+        "{s:s, s:s, s:i, s:i, s:I, s:i, s:i, s:i, s:o, s:o, s:{s:i, s:I, s:I, s:i}, s:{s:i, s:i, s:i, s:i, s:i, s:i, "
+        "s:i, s:i, s:i, s:i}}",
         "id", r->tm_id, "path", path, "dataPort", -1, "jmxPort", -1, "timeSinceLastHeartbeat", (json_int_t)now,
-        "slotsNumber", total, "freeSlots", free_slots, "totalResource", resource(cores), "freeResource",
+        "slotsNumber", total, "freeSlots", free_slots, "assignedTasks", tasks, "totalResource", resource(cores), "freeResource",
         resource(free_slots ? cores : 0), "hardware", "cpuCores", cores, "physicalMemory", (json_int_t)phys,
         "freeMemory", (json_int_t)meminfo("MemAvailable"), "managedMemory", 0, "memoryConfiguration",
         "frameworkHeap", 0, "taskHeap", 0, "frameworkOffHeap", 0, "taskOffHeap", 0, "networkMemory", 0,
-        "managedMemory", 0, "jvmMetaspace", 0, "jvmOverhead", 0, "totalFlinkMemory", 0, "totalProcessMemory", 0,
-        "blocked", 0);
+        "managedMemory", 0, "jvmMetaspace", 0, "jvmOverhead", 0, "totalFlinkMemory", 0, "totalProcessMemory", 0);
     if (details) {
         json_object_set_new(tm, "allocatedSlots", alloc);
         long long rss = rss_bytes();
-        json_object_set_new(tm, "metrics", json_pack("{s:I, s:I, s:I, s:i, s:i, s:i, s:[]}", "heapUsed",
-                                                     (json_int_t)rss, "heapCommitted", (json_int_t)rss, "heapMax",
-                                                     (json_int_t)phys, "nonHeapUsed", 0, "directCount", 0,
-                                                     "directUsed", 0, "garbageCollectors"));
+        /* Flink's TaskManagerMetricsInfo; the JVM's non-heap, direct, mapped and network buffer
+           pools do not exist in a C process (0), and no garbage collector runs (empty list) */
+        json_object_set_new(tm, "metrics",
+                            json_pack("{s:I, s:I, s:I, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, "
+                                      "s:i, s:i, s:i, s:[]}",
+                                      "heapUsed", (json_int_t)rss, "heapCommitted", (json_int_t)rss, "heapMax",
+                                      (json_int_t)phys, "nonHeapUsed", 0, "nonHeapCommitted", 0, "nonHeapMax", 0,
+                                      "directCount", 0, "directUsed", 0, "directMax", 0, "mappedCount", 0, "mappedUsed",
+                                      0, "mappedMax", 0, "nettyShuffleMemorySegmentsAvailable", 0,
+                                      "nettyShuffleMemorySegmentsUsed", 0, "nettyShuffleMemorySegmentsTotal", 0,
+                                      "nettyShuffleMemoryAvailable", 0, "nettyShuffleMemoryUsed", 0,
+                                      "nettyShuffleMemoryTotal", 0, "garbageCollectors"));
     }
     return tm;
 }

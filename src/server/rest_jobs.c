@@ -60,8 +60,8 @@ static const char *vertex_state(const WRegJob *j, int v)
     }
 }
 
-/* Records into / out of a vertex (Flink counts network records: a source reads none, a sink
-   writes none). subtask -1 = all. */
+/* Records into / out of a vertex (Flink counts network records, and a source task's input is what
+   its reader emitted; a sink writes none). subtask -1 = all. */
 static void vertex_records(const WRegJob *j, int v, int subtask, int64_t *read, int64_t *write)
 {
     const WJobGraph *g = j->graph;
@@ -78,20 +78,74 @@ static void vertex_records(const WRegJob *j, int v, int subtask, int64_t *read, 
         for (int c = 0; c < g->nops; c++)
             for (int e = 0; e < g->ops[c].ninputs; e++)
                 if (g->ops[c].inputs[e].from == op && g->ops[c].vertex != v) ext_out = true;
-        if (ext_in && !so->is_source) *read += st.rows_in;
+        if (so->is_source) *read += st.rows_out;    /* Flink 2.3: a source task's numRecordsIn */
+        else if (ext_in) *read += st.rows_in;
         if (ext_out && !so->is_sink) *write += st.rows_out;
     }
 }
 
-/* Flink's IOMetricsInfo for what weir measures: records. Bytes are not measured (weir exchanges
-   chunks, not serialized buffers): their figures say so with Flink's `-complete: false`; the
-   busy/idle/backpressured times are not measured either and are left out. */
+/* Flink's IOMetricsInfo. weir measures records; bytes are not measured (weir exchanges chunks, not
+   serialized buffers): their figures say so with Flink's `-complete: false`. The busy, idle and
+   back-pressured times are not measured either: they carry what Flink itself reports for a task
+   whose time metrics are not available (0, 0 and a busy time of "NaN"), so the keys stay Flink's. */
 static json_t *metrics_json(int64_t read, int64_t write, bool complete)
 {
-    return json_pack("{s:i, s:b, s:i, s:b, s:I, s:b, s:I, s:b}", "read-bytes", 0, "read-bytes-complete", 0,
+    return json_pack("{s:i, s:b, s:i, s:b, s:I, s:b, s:I, s:b, s:i, s:i, s:s}", "read-bytes", 0, "read-bytes-complete", 0,
                      "write-bytes", 0, "write-bytes-complete", 0, "read-records", (json_int_t)read,
                      "read-records-complete", complete, "write-records", (json_int_t)write,
-                     "write-records-complete", complete);
+                     "write-records-complete", complete, "accumulated-backpressured-time", 0,
+                     "accumulated-idle-time", 0, "accumulated-busy-time", "NaN");
+}
+
+/* One AggregatedMetric of Flink's vertex details: min, max, sum, avg and percentiles over the
+   subtasks' values. */
+static json_t *aggregate_values(int64_t *v, int n)
+{
+    for (int a = 1; a < n; a++)
+        for (int b = a; b > 0 && v[b - 1] > v[b]; b--) {
+            int64_t t = v[b];
+            v[b] = v[b - 1];
+            v[b - 1] = t;
+        }
+    int64_t sum = 0;
+    for (int i = 0; i < n; i++) sum += v[i];
+    json_int_t mn = n ? v[0] : 0, mx = n ? v[n - 1] : 0, avg = n ? sum / n : 0;
+    json_int_t p25 = n ? v[(n - 1) / 4] : 0, med = n ? v[(n - 1) / 2] : 0, p75 = n ? v[(n - 1) * 3 / 4] : 0;
+    json_int_t p95 = n ? v[(n - 1) * 95 / 100] : 0;
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "p25", p25, "min", mn, "avg", avg, "median", med, "max",
+                     mx, "sum", (json_int_t)sum, "p95", p95, "p75", p75);
+}
+
+/* Flink's "aggregated" block of /jobs/:jid/vertices/:vid over the subtasks built there. */
+static json_t *aggregated_json(json_t *subs)
+{
+    static const char *const METRICS[] = {"read-bytes", "write-bytes", "read-records", "write-records",
+                                          "accumulated-backpressured-time", "accumulated-idle-time",
+                                          "accumulated-busy-time"};
+    int n = (int)json_array_size(subs);
+    int64_t *vals = wcalloc((size_t)n + 1, sizeof *vals);
+    json_t *m = json_object(), *sd = json_object();
+    for (size_t k = 0; k < sizeof METRICS / sizeof METRICS[0]; k++) {
+        bool unmeasured = false;
+        for (int i = 0; i < n; i++) {
+            json_t *x = json_object_get(json_object_get(json_array_get(subs, (size_t)i), "metrics"), METRICS[k]);
+            vals[i] = json_is_integer(x) ? json_integer_value(x) : json_is_real(x) ? (int64_t)json_real_value(x) : 0;
+            if (json_is_string(x)) unmeasured = true;       /* NaN: Flink aggregates it as -1 */
+        }
+        if (unmeasured)
+            for (int i = 0; i < n; i++) vals[i] = -1;
+        json_object_set_new(m, METRICS[k], aggregate_values(vals, n));
+    }
+    json_t *first = json_object_get(json_array_get(subs, 0), "status-duration");
+    const char *state;
+    json_t *unused;
+    json_object_foreach(first, state, unused) {
+        for (int i = 0; i < n; i++)
+            vals[i] = json_integer_value(json_object_get(json_object_get(json_array_get(subs, (size_t)i), "status-duration"), state));
+        json_object_set_new(sd, state, aggregate_values(vals, n));
+    }
+    free(vals);
+    return json_pack("{s:o, s:o}", "metrics", m, "status-duration", sd);
 }
 
 static void vertex_id(const WRegJob *j, int v, char out[33]) { wjobgraph_vertex_id(j->id, v, out); }
@@ -108,7 +162,7 @@ static json_t *plan_json(const WRegJob *j)
     json_t *nodes = json_array();
     bool batch = strcasecmp(wopts_get_or(&j->config, "execution.runtime-mode", "streaming"), "batch") == 0;
     if (j->graph) {
-        for (int v = 0; v < j->graph->nvertices; v++) {
+        for (int v = j->graph->nvertices - 1; v >= 0; v--) {     /* Flink 2.3: sinks first */
             const WJobVertex *vx = &j->graph->vertices[v];
             char id[33];
             vertex_id(j, v, id);
@@ -167,6 +221,8 @@ static json_t *job_details(const WRegJob *j, int64_t now)
     json_t *vertices = json_array();
     int status_counts[NEXEC];
     memset(status_counts, 0, sizeof status_counts);
+    char ssg[33];       /* every vertex is in the default slot sharing group */
+    wjobgraph_vertex_id(j->id, -1, ssg);
     if (j->graph) {
         for (int v = 0; v < j->graph->nvertices; v++) {
             const WJobVertex *vx = &j->graph->vertices[v];
@@ -181,7 +237,8 @@ static json_t *job_details(const WRegJob *j, int64_t now)
             vertex_records(j, v, -1, &rd, &wr);
             json_array_append_new(
                 vertices,
-                json_pack("{s:s, s:s, s:i, s:i, s:s, s:I, s:I, s:I, s:o, s:o}", "id", id, "name", vx->name,
+                json_pack("{s:s, s:s, s:s, s:i, s:i, s:s, s:I, s:I, s:I, s:o, s:o}", "id", id,
+                          "slotSharingGroupId", ssg, "name", vx->name,
                           "maxParallelism", vx->max_parallelism, "parallelism", vx->parallelism, "status", st,
                           "start-time", (json_int_t)j->start_ms, "end-time", (json_int_t)job_end(j), "duration",
                           (json_int_t)job_duration(j, now), "tasks", tasks_json(counts, false, 0), "metrics",
@@ -189,12 +246,13 @@ static json_t *job_details(const WRegJob *j, int64_t now)
         }
     }
     bool batch = strcasecmp(wopts_get_or(&j->config, "execution.runtime-mode", "streaming"), "batch") == 0;
-    return json_pack("{s:s, s:s, s:b, s:s, s:s, s:I, s:I, s:I, s:i, s:I, s:o, s:o, s:o, s:o}", "jid", j->id, "name",
-                     j->name, "isStoppable", 0, "state", wjob_state_name(j->state), "job-type",
-                     batch ? "BATCH" : "STREAMING", "start-time", (json_int_t)j->start_ms, "end-time",
-                     (json_int_t)job_end(j), "duration", (json_int_t)job_duration(j, now), "maxParallelism", -1,
-                     "now", (json_int_t)now, "timestamps", ts, "vertices", vertices, "status-counts",
-                     tasks_json(status_counts, false, 0), "plan", plan_json(j));
+    return json_pack("{s:s, s:s, s:s, s:b, s:s, s:s, s:s, s:I, s:I, s:I, s:i, s:I, s:o, s:o, s:o, s:o, s:i}", "jid",
+                     j->id, "application-id", j->id, "name", j->name, "isStoppable", 0, "state",
+                     wjob_state_name(j->state), "job-type", batch ? "BATCH" : "STREAMING", "schedulerType", "Default",
+                     "start-time", (json_int_t)j->start_ms, "end-time", (json_int_t)job_end(j), "duration",
+                     (json_int_t)job_duration(j, now), "maxParallelism", -1, "now", (json_int_t)now, "timestamps", ts,
+                     "vertices", vertices, "status-counts", tasks_json(status_counts, false, 0), "plan", plan_json(j),
+                     "pending-operators", 0);
 }
 
 static json_t *job_overview_entry(const WRegJob *j, int64_t now)
@@ -203,10 +261,12 @@ static json_t *job_overview_entry(const WRegJob *j, int64_t now)
     int total = job_task_counts(j, counts);
     int64_t last = j->start_ms;
     for (int s = 0; s < WJS__COUNT; s++) if (j->ts[s] > last) last = j->ts[s];
-    return json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:s, s:o}", "jid", j->id, "name", j->name, "start-time",
-                     (json_int_t)j->start_ms, "end-time", (json_int_t)job_end(j), "duration",
+    bool batch = strcasecmp(wopts_get_or(&j->config, "execution.runtime-mode", "streaming"), "batch") == 0;
+    return json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:s, s:o, s:s, s:i, s:s}", "jid", j->id, "name", j->name,
+                     "start-time", (json_int_t)j->start_ms, "end-time", (json_int_t)job_end(j), "duration",
                      (json_int_t)job_duration(j, now), "last-modification", (json_int_t)last, "state",
-                     wjob_state_name(j->state), "tasks", tasks_json(counts, true, total));
+                     wjob_state_name(j->state), "tasks", tasks_json(counts, true, total), "jobType",
+                     batch ? "BATCH" : "STREAMING", "pending-operators", 0, "schedulerType", "Default");
 }
 
 /* ------------------------------------------------------------------ checkpoints */
@@ -271,6 +331,7 @@ static json_t *checkpoint_config(const WRegJob *j)
     bool at_least = !strcasecmp(mode, "AT_LEAST_ONCE");
     int64_t interval = cfg_duration(o, "execution.checkpointing.interval", INT64_MAX);
     if (interval <= 0) interval = INT64_MAX;
+    if (interval == INT64_MAX) at_least = true;     /* Flink 2.3: no checkpoints, no alignment */
     const char *ret = wopts_get(o, "execution.checkpointing.externalized-checkpoint-retention");
     if (!ret) ret = wopts_get(o, "execution.checkpointing.externalized-checkpoint-retention.type");
     bool ext = ret && strcasecmp(ret, "NO_EXTERNALIZED_CHECKPOINTS") != 0;
@@ -454,13 +515,11 @@ int wrest_jobs(WRest *r, const char *method, char **seg, int nseg, const char *q
         *out = json_pack("{s:o}", "plan", plan_json(j));
     } else if (nseg == 3 && !strcmp(sub, "config")) {
         if (!get) { wregistry_unlock(r->reg); goto bad_method; }
-        json_t *uc = json_object();
-        for (int i = 0; i < j->config.n; i++)
-            json_object_set_new(uc, j->config.items[i].key, json_string(j->config.items[i].value));
-        *out = json_pack("{s:s, s:s, s:{s:s, s:s, s:I, s:b, s:o}}", "jid", j->id, "name", j->name, "execution-config",
-                         "execution-mode", "PIPELINED", "restart-strategy", "Cluster level default restart strategy",
+        /* user-config is the job's global job parameters, which a SQL job does not set */
+        *out = json_pack("{s:s, s:s, s:{s:s, s:I, s:b, s:{}}}", "jid", j->id, "name", j->name, "execution-config",
+                         "restart-strategy", "Cluster level default restart strategy",
                          "job-parallelism", (json_int_t)cfg_long(&j->config, "parallelism.default", 1),
-                         "object-reuse-mode", 0, "user-config", uc);
+                         "object-reuse-mode", 0, "user-config");
     } else if (nseg == 3 && !strcmp(sub, "exceptions")) {
         if (!get) { wregistry_unlock(r->reg); goto bad_method; }
         char buf[32];
@@ -482,9 +541,7 @@ int wrest_jobs(WRest *r, const char *method, char **seg, int nseg, const char *q
                                                      "stacktrace", j->failure, "timestamp", (json_int_t)j->failure_ms,
                                                      "taskName", "endpoint", "taskManagerId", "failureLabels",
                                                      "concurrentExceptions"));
-        *out = json_pack("{s:s?, s:o, s:[], s:b, s:{s:o, s:b}}", "root-exception", j->failure, "timestamp",
-                         j->failure ? json_integer(j->failure_ms) : json_null(), "all-exceptions", "truncated", 0,
-                         "exceptionHistory", "entries", entries, "truncated", 0);
+        *out = json_pack("{s:{s:o, s:b}}", "exceptionHistory", "entries", entries, "truncated", 0);
     } else if (nseg == 3 && !strcmp(sub, "accumulators")) {
         if (!get) { wregistry_unlock(r->reg); goto bad_method; }
         *out = json_pack("{s:[], s:[], s:{}}", "job-accumulators", "user-task-accumulators",
@@ -495,8 +552,10 @@ int wrest_jobs(WRest *r, const char *method, char **seg, int nseg, const char *q
             *out = json_pack("{s:{s:s}}", "status", "id", "IN_PROGRESS");
         } else {
             const char *app = j->state == WJS_FINISHED ? "SUCCEEDED" : j->state == WJS_CANCELED ? "CANCELED" : "FAILED";
-            json_t *res = json_pack("{s:s, s:s, s:{}, s:I}", "id", j->id, "application-status", app,
-                                    "accumulator-results", "net-runtime", (json_int_t)job_duration(j, now));
+            json_t *res = json_pack("{s:s, s:s, s:s, s:{}, s:I, s:s, s:I, s:I}", "id", j->id, "name", j->name,
+                                    "application-status", app, "accumulator-results", "net-runtime",
+                                    (json_int_t)job_duration(j, now), "application-id", j->id, "start-time",
+                                    (json_int_t)j->start_ms, "end-time", (json_int_t)job_end(j));
             if (j->failure)
                 json_object_set_new(res, "failure-cause", json_pack("{s:s, s:s, s:s}", "class", j->error.cls,
                                                                     "stack-trace", j->failure, "serialized-throwable", ""));
@@ -590,32 +649,34 @@ int wrest_jobs(WRest *r, const char *method, char **seg, int nseg, const char *q
             const WJobVertex *vx = &j->graph->vertices[v];
             const char *st = vertex_state(j, v);
             json_t *subs = json_array();
-            int sdur[NEXEC];
-            memset(sdur, 0, sizeof sdur);
             for (int s = 0; s < vx->parallelism; s++) {
                 int64_t rd, wr;
                 vertex_records(j, v, s < j->nlanes ? s : -2, &rd, &wr);
+                /* the states the subtask went through (Flink 2.3 lists them, not the final one) */
                 json_t *sd = json_object();
-                for (int k = 0; k < NEXEC; k++) json_object_set_new(sd, EXEC_STATES[k], json_integer(0));
-                json_object_set_new(sd, st, json_integer(job_duration(j, now)));
+                static const char *const PASSED[] = {"CREATED", "SCHEDULED", "DEPLOYING", "INITIALIZING"};
+                for (int k = 0; k < 4; k++) json_object_set_new(sd, PASSED[k], json_integer(0));
+                json_object_set_new(sd, "RUNNING", json_integer(job_duration(j, now)));
                 char ep[128];
                 snprintf(ep, sizeof ep, "%s:%d", r->host, r->port);
                 json_array_append_new(
-                    subs, json_pack("{s:i, s:s, s:i, s:s, s:I, s:I, s:I, s:o, s:s, s:o}", "subtask", s, "status", st,
-                                    "attempt", 0, "endpoint", ep, "start-time", (json_int_t)j->start_ms, "end-time",
-                                    (json_int_t)job_end(j), "duration", (json_int_t)job_duration(j, now), "metrics",
-                                    metrics_json(rd, wr, wjob_state_terminal(j->state)), "taskmanager-id", r->tm_id,
-                                    "status-duration", sd));
+                    subs, json_pack("{s:i, s:s, s:i, s:s, s:I, s:I, s:I, s:o, s:s, s:o, s:I}", "subtask", s, "status",
+                                    st, "attempt", 0, "endpoint", ep, "start-time", (json_int_t)j->start_ms,
+                                    "end-time", (json_int_t)job_end(j), "duration", (json_int_t)job_duration(j, now),
+                                    "metrics", metrics_json(rd, wr, wjob_state_terminal(j->state)), "taskmanager-id",
+                                    r->tm_id, "status-duration", sd, "start_time", (json_int_t)j->start_ms));
             }
             char id[33];
             vertex_id(j, v, id);
-            *out = json_pack("{s:s, s:s, s:i, s:i, s:I, s:o}", "id", id, "name", vx->name, "parallelism",
+            *out = json_pack("{s:s, s:s, s:i, s:i, s:I, s:o, s:o}", "id", id, "name", vx->name, "parallelism",
                              vx->parallelism, "maxParallelism", vx->max_parallelism, "now", (json_int_t)now,
-                             "subtasks", subs);
+                             "subtasks", subs, "aggregated", aggregated_json(subs));
         } else if (nseg == 5 && !strcmp(seg[4], "watermarks")) {
             const WJobVertex *vx = &j->graph->vertices[v];
             json_t *a = json_array();
-            for (int s = 0; s < vx->parallelism; s++) {
+            /* Flink 2.3 keeps no metrics of a finished task: the list is empty then */
+            bool gone = !strcmp(vertex_state(j, v), "FINISHED") || wjob_state_terminal(j->state);
+            for (int s = 0; s < (gone ? 0 : vx->parallelism); s++) {
                 WOpStats st;
                 wregistry_op_stats(j, vx->ops[0], s < j->nlanes ? s : -2, &st);
                 char idb[32], val[32];

@@ -302,6 +302,19 @@ static void grouping_set(WSqlParser *p, PsList *sizes, PsList *sets)
         ps_next(p);
         ps_next(p);
         *sz = 0;
+    } else if ((ps_kw_at(p, 0, "ROLLUP") || ps_kw_at(p, 0, "CUBE")) && ps_at(p, 1, TK_LPAREN)) {
+        /* ROLLUP(...) / CUBE(...) as one element of GROUPING SETS: a call the binder expands */
+        AstExpr *f = ps_new_expr(p, AE_FUNC, ps_pos(p));
+        f->name.n = 1;
+        f->name.parts = WA_ARRAY(p->a, char *, 1);
+        f->name.parts[0] = wa_strdup(p->a, ps_kw_at(p, 0, "CUBE") ? "CUBE" : "ROLLUP");
+        ps_next(p);
+        ps_expect(p, TK_LPAREN);
+        f->args = expr_list(p, &f->nargs);
+        ps_expect(p, TK_RPAREN);
+        *sz = 1;
+        items = WA_ARRAY(p->a, AstExpr *, 1);
+        items[0] = f;
     } else {
         AstExpr *e = ps_expr(p);
         if (e->kind == AE_ROW) {

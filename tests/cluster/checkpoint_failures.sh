@@ -48,7 +48,7 @@ check "tolerance 2: the job is still RUNNING" wait_state "$jt" RUNNING
 check "tolerance 0: the job fails" wait_state "$js" FAILED
 api GET "/jobs/$js/exceptions" > "$W/ex.json"
 check "tolerance 0: with Flink's message" \
-  jqe '.["root-exception"] | test("Exceeded checkpoint tolerable failure threshold. The latest checkpoint failed due to Asynchronous task checkpoint failed.")' "$W/ex.json"
+  jqe '.exceptionHistory.entries[0].stacktrace | test("Exceeded checkpoint tolerable failure threshold. The latest checkpoint failed due to Asynchronous task checkpoint failed.")' "$W/ex.json"
 api GET "/jobs/$js/checkpoints" > "$W/cs.json"
 check "tolerance 0: checkpoint 1 completed, 2 failed" jqe '.counts.completed == 1 and .counts.failed == 1' "$W/cs.json"
 exit 0

@@ -3,7 +3,7 @@
 # /jobs/overview, /jobs/:jid, /jobs/:jid/vertices/:vid(/watermarks), /jobs/:jid/checkpoints and
 # /weir/jobs/:jid/state of a running job at the same time (the server answers each connection in
 # its own thread). Every answer must be 200: a wrong 400/404 means two requests' paths were
-# split with shared state (as strtok did). Bounded: 4 x 3000 requests (about 10 s), 60 s at most; before the fix about 1 request in 6000 got a wrong answer.
+# split with shared state (as strtok did). Bounded: 4 x 5000 requests (10-20 s), 60 s at most; before the fix about 1 request in 6000 got a wrong answer, so a run of the old code passes only by luck (about 4%).
 TEST_NAME=rest_concurrency
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 need_tools curl jq
@@ -30,7 +30,7 @@ IFS=, read -r -a varr <<< "$vids"
 paths=("/jobs/overview" "/jobs/$jid" "/jobs/$jid/status" "/jobs/$jid/checkpoints" "/weir/jobs/$jid/state"
        "/overview" "/v1/jobs/$jid/config" "/jobs/$jid/plan")
 for v in "${varr[@]}"; do paths+=("/jobs/$jid/vertices/$v" "/jobs/$jid/vertices/$v/watermarks"); done
-N="${LOAD_REQUESTS:-3000}"
+N="${LOAD_REQUESTS:-5000}"
 for p in 0 1 2 3; do
   for ((i = 0; i < N; i++)); do
     echo "url = \"$BASE${paths[$(( (i * 5 + p) % ${#paths[@]} ))]}\""
