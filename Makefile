@@ -108,8 +108,10 @@ fuzz:
 	build-fuzz/fuzz-parser -max_total_time=$${FUZZ_SECONDS:-600} -max_len=4096 build-fuzz/corpus tests/fuzz/seeds
 
 # the differential tester against real Flink, any size and seed: make flink-fuzz N=500 SEED=7
+# (CDC=1: only queries over changelog inputs, CDC=0: none; default a fifth of them)
 flink-fuzz: all
 	@python3 tests/flink/differential/fuzz.py --weir $(REL_DIR)/weir -n $${N:-200} --seed $${SEED:-1} \
+	    --cdc-share $${CDC:-0.2} --expected tests/flink/differential/expected.txt \
 	    --run-dir $(REL_DIR)/flink-run --found tests/flink/found
 
 bench: all

@@ -52,11 +52,11 @@ static inline int wconn_month_len(int64_t y, int m)
    validation errors carry the root cause's message (ValidationException). */
 
 /* The formats the filesystem connector reads and writes (format_changelog_csv.c). wconn_format_config
-   is for the CSV ones; 'json' is configured by format_json.h. */
+   is for the CSV ones; 'json' and 'debezium-json' are configured by format_json.h. */
 typedef struct WConnFormat {
     const char *name;       /* value of 'format' */
-    bool changelog;         /* rows carry their kind (changelog-csv) */
-    bool json;              /* 'json' (format_json.h) instead of the CSV reader/writer */
+    bool changelog;         /* rows carry their kind (changelog-csv, debezium-json) */
+    bool json;              /* format_json.h (json, debezium-json) instead of the CSV reader/writer */
 } WConnFormat;
 const WConnFormat *wconn_format_find(const char *name);        /* NULL if unknown */
 struct WCsvConfig;

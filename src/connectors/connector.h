@@ -64,7 +64,9 @@ struct WSource {
        the part of that input it owns now. NULL = the source cannot change parallelism. */
     bool (*seek_rescaled)(WSource *s, const char *const *positions, int n, WError *err);
     bool bounded;
-    bool emits_changelog;           /* may emit -U/+U/-D (changelog-csv) */
+    bool emits_changelog;           /* may emit -U/+U/-D (changelog-csv, debezium-json) */
+    int min_chunk_rows;             /* rows one input record can give at once (debezium-json: 2 for an
+                                       update); the chunks given to next() hold at least that many */
     int64_t rows_skipped;           /* rows dropped by ignore-parse-errors */
     int64_t rows_read;
 };

@@ -1,7 +1,9 @@
 /*
  * filesystem.c — the 'filesystem' connector: a bounded source over a file or a directory tree and
- * a simple (non-transactional) sink, for the formats 'csv', 'changelog-csv' and 'json' (JSON lines,
- * format_json.h: the same files, positions and commits, another row reader and encoder).
+ * a simple (non-transactional) sink, for the formats 'csv', 'changelog-csv', 'json' and
+ * 'debezium-json' (JSON lines, format_json.h: the same files, positions and commits, another row
+ * reader and encoder). The changelog formats (changelog-csv, debezium-json) read and write every
+ * row kind; the others only inserts.
  *
  * Source: `path` is a file or a directory; directories are walked recursively, entries sorted by
  * name, skipping hidden files/directories (names starting with '.' or '_'), as Flink's file
@@ -89,7 +91,7 @@ static bool fs_validate(const WTableSpec *spec, bool as_source, WError *err)
                         "Could not find any format factory for identifier '%s' in the classpath.", format);
     if (f->json) {
         WJsonFmt jc;
-        bool ok = wjsonfmt_config(&jc, spec->options, as_source, err);
+        bool ok = wjsonfmt_config(&jc, spec->options, f->name, as_source, err);
         wjsonfmt_config_free(&jc);
         if (!ok || !wjsonfmt_check_types(spec->ncols, spec->col_names, spec->col_types, err)) return false;
     } else {
@@ -457,7 +459,7 @@ static WSource *fs_open_source(const WTableSpec *spec, WError *err)
     memset(&jcfg, 0, sizeof jcfg);
     if (f->json) {
         wcsv_config_init(&cfg, false);
-        if (!wjsonfmt_config(&jcfg, spec->options, true, err)) { wjsonfmt_config_free(&jcfg); wcsv_config_free(&cfg); return NULL; }
+        if (!wjsonfmt_config(&jcfg, spec->options, f->name, true, err)) { wjsonfmt_config_free(&jcfg); wcsv_config_free(&cfg); return NULL; }
     } else if (!wconn_format_config(f, spec->options, &cfg, err)) { wcsv_config_free(&cfg); return NULL; }
     FsSource *s = wcalloc(1, sizeof *s);
     s->base.next = fs_next;
@@ -467,6 +469,7 @@ static WSource *fs_open_source(const WTableSpec *spec, WError *err)
     s->base.close = fs_source_close;
     s->base.bounded = true;
     s->base.emits_changelog = f->changelog;
+    s->base.min_chunk_rows = f->json && f->changelog ? 2 : 1;      /* debezium-json: an update is -U, +U */
     const char *path = local_path(wopts_get(spec->options, "path"));
     if (spec->npartition > 0) {
         size_t n1 = (size_t)(spec->ncols ? spec->ncols : 1);
@@ -501,6 +504,8 @@ static WSource *fs_open_source(const WTableSpec *spec, WError *err)
         free(rn);
     } else if (f->json) {
         s->jrd = wjsonfmt_reader_new(&jcfg, spec->ncols, spec->col_names, spec->col_types);
+        for (int c = 0; spec->col_read && c < spec->ncols; c++)
+            if (!spec->col_read[c]) wjsonfmt_reader_skip_column(s->jrd, c);
     } else {
         s->rd = wcsv_reader_new(&cfg, spec->ncols, spec->col_types, spec->cast);
         for (int c = 0; spec->col_read && c < spec->ncols; c++)
@@ -564,7 +569,8 @@ typedef struct FsBucket {
 typedef struct FsSink {
     WSink base;
     WCsvConfig cfg;
-    bool json;                  /* format 'json': rows written by wjsonfmt_write_row */
+    bool json;                  /* json formats: rows written by wjsonfmt_write_row */
+    bool changelog;             /* the format writes every row kind (else only inserts) */
     WJsonFmt jcfg;
     const char **names;         /* names of the written columns (json) */
     const char *format;
@@ -768,7 +774,7 @@ static bool fs_write(WSink *base, const WChunk *in, WError *err)
     view.cols = s->view;
     for (int i = 0; i < s->ncols; i++) s->view[i] = in->cols[s->write_cols[i]];
     for (int r = 0; r < in->nrows; r++) {
-        if (!s->cfg.changelog && in->kinds[r] != WRK_INSERT)
+        if (!s->changelog && in->kinds[r] != WRK_INSERT)
             return werr_set(err, WEXC_TABLE,
                             "The '%s' format of the filesystem sink only accepts INSERT rows, got %s.",
                             s->format, wrowkind_short((WRowKind)in->kinds[r]));
@@ -939,10 +945,11 @@ static WSink *fs_open_sink(const WTableSpec *spec, WError *err)
     if (!mkdirs(path, err)) return NULL;
     FsSink *s = wcalloc(1, sizeof *s);
     s->json = f->json;
+    s->changelog = f->changelog;
     s->format = f->name;
     if (f->json) {
         wcsv_config_init(&s->cfg, false);
-        if (!wjsonfmt_config(&s->jcfg, spec->options, false, err)) {
+        if (!wjsonfmt_config(&s->jcfg, spec->options, f->name, false, err)) {
             wjsonfmt_config_free(&s->jcfg);
             wcsv_config_free(&s->cfg);
             free(s);

@@ -1,6 +1,6 @@
 /*
  * format_changelog_csv.c — weir's 'changelog-csv' format and the format registry of the
- * filesystem connector ('csv', 'changelog-csv', 'json').
+ * filesystem connector ('csv', 'changelog-csv', 'json', 'debezium-json').
  *
  * changelog-csv is CSV whose first field is the row kind (+I, -U, +U, -D or INSERT,
  * UPDATE_BEFORE, UPDATE_AFTER, DELETE), followed by the physical columns. It follows the
@@ -20,6 +20,7 @@ static const WConnFormat FORMATS[] = {
     {"csv", false, false},
     {"changelog-csv", true, false},
     {"json", false, true},
+    {"debezium-json", true, true},      /* Debezium's change events (format_debezium_json.c) */
 };
 
 const WConnFormat *wconn_format_find(const char *name)

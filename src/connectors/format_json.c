@@ -13,11 +13,14 @@
  * keeps number literals exact for DECIMAL); scalar texts go through the CSV format's Java-exact
  * conversions (csv_reader.h) so messages match ('For input string: "x"').
  * Writing follows RowDataToJsonConverters: fields in column order, NULL as null (or left out with
- * encode.ignore-null-fields), DECIMAL as BigDecimal.toString (toPlainString with
- * decimal-as-plain-number), FLOAT/DOUBLE as Java prints them, TIME as HH:mm:ss, DATE ISO, BYTES
- * base64, MAP as an object (NULL keys per map-null-key.mode), MULTISET as element -> count.
+ * encode.ignore-null-fields), DECIMAL without trailing zeros (Jackson's node factory) as
+ * BigDecimal.toString (with decimal-as-plain-number: toPlainString, the scale kept), FLOAT/DOUBLE
+ * as Java prints them, TIME as HH:mm:ss, DATE ISO, BYTES base64, MAP as an object (NULL keys per
+ * map-null-key.mode), MULTISET as element -> count.
  * The file reader is line based like the CSV one: one read(2) buffer, position = byte offset and
- * line of the next line (restores seek there).
+ * line of the next line (restores seek there). Columns a query does not read are left NULL and
+ * never converted (wjsonfmt_reader_skip_column). A 'debezium-json' line is handed to
+ * format_debezium_json.c, which reads the rows inside the envelope with wjsonfmt_read_object.
  * Depends on common/json.h, csv_reader.h, types/, common/.
  */
 #include "format_json.h"
@@ -26,6 +29,7 @@
 #include "../common/json.h"
 #include "../types/format.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -39,27 +43,41 @@ int wcsv_parse_timestamp_text(const char *s, int len, bool ltz, WTimestamp *out,
 /* ------------------------------------------------------------------------------------------ */
 /* options                                                                                     */
 
-bool wjsonfmt_config(WJsonFmt *cfg, const WOptions *o, bool as_source, WError *err)
+bool wjsonfmt_config(WJsonFmt *cfg, const WOptions *o, const char *format, bool as_source, WError *err)
 {
     memset(cfg, 0, sizeof *cfg);
+    bool debezium = strcmp(format, "debezium-json") == 0;
+    assert(debezium || strcmp(format, "json") == 0);
+    cfg->envelope = debezium ? WJF_DEBEZIUM : WJF_PLAIN;
+    char key[96];
+#define KEY(k) (snprintf(key, sizeof key, "%s.%s", format, k), key)
     bool b;
-    if (!wopts_get_bool(o, "json.fail-on-missing-field", false, &b, err)) return false;
-    cfg->fail_on_missing = b;
-    if (!wopts_get_bool(o, "json.ignore-parse-errors", false, &b, err)) return false;
+    /* fail-on-missing-field and decode.json-parser.enabled are 'json' options only: under
+       'debezium-json.' they are unknown keys, which the filesystem connector ignores */
+    if (!debezium) {
+        if (!wopts_get_bool(o, KEY("fail-on-missing-field"), false, &b, err)) return false;
+        cfg->fail_on_missing = b;
+    }
+    if (!wopts_get_bool(o, KEY("ignore-parse-errors"), false, &b, err)) return false;
     cfg->ignore_errors = b;
-    if (!wopts_get_bool(o, "json.encode.decimal-as-plain-number", false, &b, err)) return false;
+    if (!wopts_get_bool(o, KEY("encode.decimal-as-plain-number"), false, &b, err)) return false;
     cfg->decimal_plain = b;
-    if (!wopts_get_bool(o, "json.encode.ignore-null-fields", false, &b, err)) return false;
+    if (!wopts_get_bool(o, KEY("encode.ignore-null-fields"), false, &b, err)) return false;
     cfg->ignore_null_fields = b;
-    if (!wopts_get_bool(o, "json.decode.json-parser.enabled", true, &b, err)) return false;
+    if (debezium) {
+        if (!wopts_get_bool(o, KEY("schema-include"), false, &b, err)) return false;
+        cfg->schema_include = b;
+    } else if (!wopts_get_bool(o, KEY("decode.json-parser.enabled"), true, &b, err)) {
+        return false;
+    }
     if (as_source && cfg->fail_on_missing && cfg->ignore_errors)
         return werr_set(err, WEXC_VALIDATION, "fail-on-missing-field and ignore-parse-errors shouldn't both be true.");
-    const char *ts = wopts_get(o, "json.timestamp-format.standard");
+    const char *ts = wopts_get(o, KEY("timestamp-format.standard"));
     if (ts && strcmp(ts, "SQL") != 0 && strcmp(ts, "ISO-8601") != 0)
         return werr_set(err, WEXC_VALIDATION,
                         "Unsupported value '%s' for timestamp-format.standard. Supported values are [SQL, ISO-8601].", ts);
     cfg->iso8601 = ts && strcmp(ts, "ISO-8601") == 0;
-    const char *nk = wopts_get(o, "json.map-null-key.mode");
+    const char *nk = wopts_get(o, KEY("map-null-key.mode"));
     cfg->null_key = WJF_NULLKEY_FAIL;
     if (nk) {
         if (!strcasecmp(nk, "FAIL")) cfg->null_key = WJF_NULLKEY_FAIL;
@@ -69,7 +87,11 @@ bool wjsonfmt_config(WJsonFmt *cfg, const WOptions *o, bool as_source, WError *e
             return werr_set(err, WEXC_VALIDATION,
                             "Unsupported value '%s' for option map-null-key.mode. Supported values are [LITERAL, FAIL, DROP].", nk);
     }
-    const char *lit = wopts_get(o, "json.map-null-key.literal");
+    if (debezium && !as_source && cfg->schema_include)
+        return werr_set(err, WEXC_VALIDATION,
+                        "Debezium JSON serialization doesn't support '%s.schema-include' option been set to true.", format);
+    const char *lit = wopts_get(o, KEY("map-null-key.literal"));
+#undef KEY
     cfg->null_key_literal = wstrdup(lit ? lit : "null");
     return true;
 }
@@ -125,6 +147,7 @@ struct WJsonReader {
     int ncols;
     const char **names;
     const WType **types;
+    uint8_t *skip;              /* per column: 1 = not read (NULL) */
     WArena *scratch;            /* one line's document */
     int fd;
     char *path;
@@ -370,9 +393,16 @@ WJsonReader *wjsonfmt_reader_new(const WJsonFmt *cfg, int ncols, const char **na
     r->names = wmalloc(sizeof(char *) * n1);
     r->types = wmalloc(sizeof(WType *) * n1);
     for (int i = 0; i < ncols; i++) { r->names[i] = wstrdup(names[i]); r->types[i] = types[i]; }
+    r->skip = wcalloc(n1, 1);
     r->scratch = warena_new(0);
     r->fd = -1;
     return r;
+}
+
+void wjsonfmt_reader_skip_column(WJsonReader *r, int col)
+{
+    assert(col >= 0 && col < r->ncols);
+    r->skip[col] = 1;
 }
 
 void wjsonfmt_reader_close(WJsonReader *r)
@@ -393,6 +423,7 @@ void wjsonfmt_reader_free(WJsonReader *r)
     for (int i = 0; i < r->ncols; i++) free((char *)r->names[i]);
     free(r->names);
     free(r->types);
+    free(r->skip);
     wcsv_config_free(&r->csv);
     wjsonfmt_config_free(&r->cfg);
     warena_delete(r->scratch);
@@ -451,14 +482,16 @@ static bool refill(WJsonReader *r, WError *err)
     return true;
 }
 
-static bool row_error(WJsonReader *r, const char *line, int len, const char *field, const char *cause, WError *err)
+bool wjsonfmt_line_error(WJsonReader *r, const char *what, const char *line, int len, const char *field,
+                         const char *cause, WError *err)
 {
+    while (len > 0 && line[len - 1] == '\r') len--;
     int shown = len > 200 ? 200 : len;
     if (field)
-        werr_set(err, WEXC_IO, "Failed to deserialize JSON '%.*s%s' at %s:%lld, field '%s': %s", shown, line,
+        werr_set(err, WEXC_IO, "%s '%.*s%s' at %s:%lld, field '%s': %s", what, shown, line,
                  len > shown ? "..." : "", r->path, (long long)r->line, field, cause);
     else
-        werr_set(err, WEXC_IO, "Failed to deserialize JSON '%.*s%s' at %s:%lld: %s", shown, line,
+        werr_set(err, WEXC_IO, "%s '%.*s%s' at %s:%lld: %s", what, shown, line,
                  len > shown ? "..." : "", r->path, (long long)r->line, cause);
     if (err) {
         snprintf(err->file, sizeof err->file, "%s", r->path);
@@ -467,38 +500,34 @@ static bool row_error(WJsonReader *r, const char *line, int len, const char *fie
     return false;
 }
 
-/* Parse one line into the next row of out. 1 row added, 0 skipped, -1 error. */
-static int parse_line(WJsonReader *r, const char *line, int len, WChunk *out, int64_t *skipped, WError *err)
+const char *wjsonfmt_reader_column(const WJsonReader *r, int i)
 {
-    warena_reset(r->scratch);
-    char eb[512];
-    WJson *doc = wjson_parse(r->scratch, line, (size_t)len, false, eb, sizeof eb);
-    if (doc && doc->kind != WJ_OBJECT) {
-        doc = NULL;
-        snprintf(eb, sizeof eb, "No content to map due to end-of-input");
-    }
-    if (!doc) {
-        if (r->cfg.ignore_errors) { if (skipped) (*skipped)++; return 0; }
-        int show = len;
-        while (show > 0 && (line[show - 1] == '\r')) show--;
-        return row_error(r, line, show, NULL, eb, err) ? 0 : -1;
-    }
-    int row = wchunk_add_row(out, WRK_INSERT);
+    assert(i >= 0 && i < r->ncols);
+    return r->names[i];
+}
+
+const WJsonFmt *wjsonfmt_reader_config(const WJsonReader *r) { return &r->cfg; }
+
+int wjsonfmt_read_object(WJsonReader *r, const WJson *obj, WChunk *out, WRowKind kind, int *bad_col,
+                         char *eb, size_t esz)
+{
+    assert(obj && obj->kind == WJ_OBJECT && out->nrows < out->cap);
+    int row = wchunk_add_row(out, kind);
     for (int c = 0; c < r->ncols; c++) {
-        const WJson *f = wjson_get(doc, r->names[c], strlen(r->names[c]));
+        if (r->skip[c]) { out->cols[c].nulls[row] = 1; continue; }
+        const WJson *f = wjson_get(obj, r->names[c], strlen(r->names[c]));
         if (!f && r->cfg.fail_on_missing) {
             out->nrows--;
-            char m[300];
-            snprintf(m, sizeof m, "Could not find field with name '%s'.", r->names[c]);
-            return row_error(r, line, len, NULL, m, err) ? 0 : -1;
+            *bad_col = -1;
+            snprintf(eb, esz, "Could not find field with name '%s'.", r->names[c]);
+            return -1;
         }
-        int k = conv(r, r->types[c], f, &out->cols[c].data[row], out->arena, eb, sizeof eb);
+        int k = conv(r, r->types[c], f, &out->cols[c].data[row], out->arena, eb, esz);
         if (k < 0) {
             if (!r->cfg.ignore_errors) {
                 out->nrows--;
-                int show = len;
-                while (show > 0 && line[show - 1] == '\r') show--;
-                return row_error(r, line, show, r->names[c], eb, err) ? 0 : -1;
+                *bad_col = c;
+                return -1;
             }
             k = 0;
         }
@@ -507,10 +536,42 @@ static int parse_line(WJsonReader *r, const char *line, int len, WChunk *out, in
     return 1;
 }
 
+/* Parse one line into the next row(s) of out. 1 row(s) added or the line skipped, -1 error. */
+static int parse_line(WJsonReader *r, const char *line, int len, WChunk *out, int64_t *skipped, WError *err)
+{
+    warena_reset(r->scratch);
+    char eb[512];
+    if (r->cfg.envelope == WJF_DEBEZIUM && len == 0) return 1;     /* an empty message: no rows */
+    WJson *doc = wjson_parse(r->scratch, line, (size_t)len, false, eb, sizeof eb);
+    if (r->cfg.envelope == WJF_DEBEZIUM) {
+        if (!doc) {
+            if (r->cfg.ignore_errors) { if (skipped) (*skipped)++; return 1; }
+            return wjsonfmt_line_error(r, "Corrupt Debezium JSON message", line, len, NULL, eb, err) ? 1 : -1;
+        }
+        return wdbzjson_read_line(r, doc, line, len, out, skipped, err);
+    }
+    if (doc && doc->kind != WJ_OBJECT) {
+        doc = NULL;
+        snprintf(eb, sizeof eb, "No content to map due to end-of-input");
+    }
+    if (!doc) {
+        if (r->cfg.ignore_errors) { if (skipped) (*skipped)++; return 1; }
+        return wjsonfmt_line_error(r, "Failed to deserialize JSON", line, len, NULL, eb, err) ? 1 : -1;
+    }
+    int bad = -1;
+    if (wjsonfmt_read_object(r, doc, out, WRK_INSERT, &bad, eb, sizeof eb) < 0)
+        return wjsonfmt_line_error(r, "Failed to deserialize JSON", line, len, bad >= 0 ? r->names[bad] : NULL, eb, err)
+               ? 1 : -1;
+    return 1;
+}
+
 int wjsonfmt_reader_fill(WJsonReader *r, WChunk *out, int64_t *skipped, WError *err)
 {
     if (r->fd < 0) return 0;
-    while (out->nrows < out->cap) {
+    /* room for the rows one line can give (an update: -U and +U) */
+    int per_line = r->cfg.envelope == WJF_DEBEZIUM ? 2 : 1;
+    assert(out->cap >= per_line);
+    while (out->nrows + per_line <= out->cap) {
         char *start = r->buf + r->pos;
         char *nl = r->len > r->pos ? memchr(start, '\n', r->len - r->pos) : NULL;
         if (!nl && !r->eof) {
@@ -531,6 +592,21 @@ int wjsonfmt_reader_fill(WJsonReader *r, WChunk *out, int64_t *skipped, WError *
 /* writer                                                                                      */
 
 static bool write_value(const WJsonFmt *cfg, const WType *t, WDatum v, WStrBuf *o, WError *err);
+
+/* A DECIMAL as Flink 2.3's JSON writers put it (measured): by default Jackson's node factory strips
+   the trailing zeros (zero is 0) and BigDecimal.toString renders it (12.5, 2E+1, 1E-8); with
+   encode.decimal-as-plain-number the value keeps its scale and is written by toPlainString
+   (20.00000000, 0.00000001). */
+static void write_decimal(__int128 unscaled, int scale, bool plain, WStrBuf *o)
+{
+    char b[96];
+    if (!plain) {
+        if (unscaled == 0) { wsb_putc(o, '0'); return; }
+        while (unscaled % 10 == 0) { unscaled /= 10; scale--; }
+    }
+    wcsv_bigdecimal_string(unscaled, scale, !plain, b);
+    wsb_append(o, b);
+}
 
 static bool write_row_fields(const WJsonFmt *cfg, int n, const char *const *names, const WType *const *types,
                              const WDatum *vals, const uint8_t *nulls, WStrBuf *o, WError *err)
@@ -568,8 +644,7 @@ static bool write_value(const WJsonFmt *cfg, const WType *t, WDatum v, WStrBuf *
             wsb_append(o, b);
         break;
     case WT_DECIMAL:
-        wcsv_bigdecimal_string(v.dec, t->scale, !cfg->decimal_plain, b);
-        wsb_append(o, b);
+        write_decimal(v.dec, t->scale, cfg->decimal_plain, o);
         break;
     case WT_CHAR: case WT_VARCHAR: wjson_write_string(v.s.p, (size_t)v.s.len, o); break;
     case WT_BINARY: case WT_VARBINARY: {
@@ -670,8 +745,8 @@ static bool write_value(const WJsonFmt *cfg, const WType *t, WDatum v, WStrBuf *
     return true;
 }
 
-bool wjsonfmt_write_row(const WJsonFmt *cfg, int ncols, const char **names, const WType **types,
-                        const WChunk *c, int row, WStrBuf *out, WError *err)
+bool wjsonfmt_write_object(const WJsonFmt *cfg, int ncols, const char **names, const WType **types,
+                           const WChunk *c, int row, WStrBuf *out, WError *err)
 {
     size_t mark = out->len;
     wsb_putc(out, '{');
@@ -690,6 +765,15 @@ bool wjsonfmt_write_row(const WJsonFmt *cfg, int ncols, const char **names, cons
             return false;
         }
     }
-    wsb_append(out, "}\n");
+    wsb_putc(out, '}');
+    return true;
+}
+
+bool wjsonfmt_write_row(const WJsonFmt *cfg, int ncols, const char **names, const WType **types,
+                        const WChunk *c, int row, WStrBuf *out, WError *err)
+{
+    if (cfg->envelope == WJF_DEBEZIUM) return wdbzjson_write_row(cfg, ncols, names, types, c, row, out, err);
+    if (!wjsonfmt_write_object(cfg, ncols, names, types, c, row, out, err)) return false;
+    wsb_putc(out, '\n');
     return true;
 }

@@ -103,7 +103,8 @@ void wmb_add(WOperator *op, const WChunk *in)
         int64_t room = mb->size - have;
         int take = (int64_t)(in->nrows - r) < room ? in->nrows - r : (int)room;
         ensure_room(&mb->bundle, in->ncols, in->types, take);
-        for (int k = 0; k < take; k++) wchunk_append_row(mb->bundle, in, r + k);
+        if (r == 0 && take == in->nrows) wchunk_append_selected(mb->bundle, in, NULL);  /* by columns */
+        else for (int k = 0; k < take; k++) wchunk_append_row(mb->bundle, in, r + k);
         r += take;
         if (mb->bundle->nrows >= mb->size) wop_minibatch_flush(op);   /* CountBundleTrigger */
     }

@@ -719,7 +719,7 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
                     x->out.types[i] = out.types[k];
         }
         const char *fmt = wopts_get(&t->options, "format");
-        x->source_changelog = fmt && !strcmp(fmt, "changelog-csv");
+        x->source_changelog = wplan_changelog_format(fmt);
         x->changelog = x->source_changelog ? ALL_KINDS : WCM_INSERT;
         if (x->source_changelog) {
             const char *m = wopts_get(&t->options, "changelog-csv.changelog-mode");

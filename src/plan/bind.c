@@ -140,9 +140,9 @@ static WRel *bind_table_scan(QCtx *q, WTable *t, const AstName *name, const char
     }
     const char *conn = wopts_get(&t->options, "connector");
     const char *fmt = wopts_get(&t->options, "format");
-    scan->source_changelog = fmt && strcmp(fmt, "changelog-csv") == 0;
+    scan->source_changelog = wplan_changelog_format(fmt);
+    if (!wplan_check_changelog_source(p, t, scan->table_qname)) return NULL;
     if (scan->source_changelog) scan->changelog = WCM_INSERT | WCM_UPDATE_BEFORE | WCM_UPDATE_AFTER | WCM_DELETE;
-    (void)conn;
     (void)name;
     WRel *top = scan;
     bool has_computed = np != t->ncols;
@@ -164,8 +164,25 @@ static WRel *bind_table_scan(QCtx *q, WTable *t, const AstName *name, const char
                 if (!ex[i]) return NULL;
                 ex[i]->name = names[i];
             } else {
-                werr_set(p->err, WEXC_TABLE, "Metadata column '%s' of table '%s' is not supported yet",
-                         t->cols[i].name, scan->table_qname);
+                /* Flink 2.3's filesystem source offers the file.* keys only (a format's metadata,
+                   e.g. debezium-json's source.table, is not passed through); weir reads none yet */
+                static const char *const FS_METADATA[] = {"file.path", "file.name", "file.size",
+                                                          "file.modification-time"};
+                const char *key = t->cols[i].metadata_key ? t->cols[i].metadata_key : t->cols[i].name;
+                bool known = false;
+                for (size_t m = 0; m < sizeof FS_METADATA / sizeof FS_METADATA[0]; m++)
+                    known = known || strcmp(key, FS_METADATA[m]) == 0;
+                if (conn && strcmp(conn, "filesystem") == 0 && !known) {
+                    werr_set(p->err, WEXC_VALIDATION,
+                             "Invalid metadata key '%s' in column '%s' of table '%s'. The DynamicTableSource class "
+                             "'org.apache.flink.connector.file.table.FileSystemTableSource' supports the following "
+                             "metadata keys for reading:\nfile.path\nfile.name\nfile.size\nfile.modification-time",
+                             key, t->cols[i].name, scan->table_qname);
+                    return NULL;
+                }
+                werr_set(p->err, WEXC_TABLE,
+                         "Metadata column '%s' (metadata key '%s') of table '%s' is not supported yet in weir.",
+                         t->cols[i].name, key, scan->table_qname);
                 return NULL;
             }
         }

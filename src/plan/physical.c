@@ -12,6 +12,7 @@
 #include "over_rules.h"
 #include "../expr/functions.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -996,6 +997,11 @@ static WRel *apply_join_keys(WPlanCtx *p, WRel *r)
 
 /* ---------------- changelog modes and unique keys ---------------- */
 
+bool wplan_changelog_format(const char *format)
+{
+    return format && (strcmp(format, "changelog-csv") == 0 || strcmp(format, "debezium-json") == 0);
+}
+
 static uint8_t parse_mode(const char *m)
 {
     if (!m) return ALL_KINDS;
@@ -1123,6 +1129,58 @@ static bool agg_may_delete(const WRel *r)
     return r->kind != WR_GROUP_AGG || r->input_retracts;
 }
 
+bool wplan_check_changelog_source(WPlanCtx *p, const WTable *t, const char *qname)
+{
+    const char *fmt = wopts_get(&t->options, "format");
+    if (!wplan_changelog_format(fmt) || t->npk || !cdc_duplicates(p)) return true;
+    if (parse_mode(wopts_get(&t->options, "changelog-csv.changelog-mode")) == WCM_INSERT) return true;
+    werr_set(p->err, WEXC_TABLE,
+             "Configuration 'table.exec.source.cdc-events-duplicate' is enabled which requires the changelog "
+             "sources to define a PRIMARY KEY. However, table '%s' doesn't have a primary key.", qname);
+    return false;
+}
+
+/* FlinkAggregateRemoveRule: a group aggregate (one grouping set, at least one key) whose keys
+   contain a unique key of its input and whose calls are all SUM, MIN or MAX of one column without
+   FILTER computes nothing: each group is one row. It becomes a Calc projecting the keys and the
+   arguments (cast to the aggregate's result types), so an update of the input stays an update
+   (Flink 2.3 plans no GroupAggregate there). NULL when the rule does not apply. */
+static WRel *remove_unique_agg(WPlanCtx *p, WRel *agg, WRel *in)
+{
+    if (agg->nkeys == 0 || in->nunique < 0 || agg->partial_final != WPF_NONE) return NULL;
+    for (int j = 0; j < agg->naggs; j++) {
+        const WAggCall *a = &agg->aggs[j];
+        if ((a->kind != WAGG_SUM && a->kind != WAGG_MIN && a->kind != WAGG_MAX) || a->filter_col >= 0 ||
+            a->nargs != 1)
+            return NULL;
+    }
+    for (int u = 0; u < in->nunique; u++) {
+        bool grouped = false;
+        for (int k = 0; k < agg->nkeys && !grouped; k++) grouped = agg->keys[k] == in->unique[u];
+        if (!grouped) return NULL;
+    }
+    int n = agg->nkeys + agg->naggs;
+    assert(n == agg->out.n);
+    WRel *c = wrel_new(p, WR_CALC, 1);
+    c->inputs[0] = in;
+    c->out = agg->out;
+    c->nexprs = n;
+    c->exprs = WA_ARRAY(p->arena, WExpr *, n);
+    c->agg_removed = true;
+    for (int i = 0; i < n; i++) {
+        int col = i < agg->nkeys ? agg->keys[i] : agg->aggs[i - agg->nkeys].args[0];
+        WExpr *e = wexpr_column(p->arena, col, in->out.types[col], in->out.names[col]);
+        if (!wtype_equals(e->type, agg->out.types[i], true)) {
+            WExpr *cast = wexpr_new(p->arena, WX_CAST, agg->out.types[i], 1);
+            cast->args[0] = e;
+            e = cast;
+        }
+        e->name = agg->out.names[i];
+        c->exprs[i] = e;
+    }
+    return wplan_simplify_calc(p, c);
+}
+
 /* Bottom-up: modes, unique keys, ChangelogNormalize, exchanges, TTLs. */
 static WRel *derive(WPlanCtx *p, WRel *r)
 {
@@ -1178,6 +1236,10 @@ static WRel *derive(WPlanCtx *p, WRel *r)
     }
     case WR_VALUES: r->changelog = WCM_INSERT; break;
     case WR_CALC:
+        if (in->kind == WR_CALC && in->agg_removed) {
+            r = wplan_simplify_calc(p, r);      /* as Flink's CalcMerge after the removal */
+            in = r->inputs[0];
+        }
         r->changelog = in->changelog;
         calc_unique(p, r);
         break;
@@ -1193,6 +1255,13 @@ static WRel *derive(WPlanCtx *p, WRel *r)
         for (int i = 0; i < r->ninputs; i++) r->changelog |= r->inputs[i]->changelog;
         break;
     case WR_GROUP_AGG: {
+        WRel *removed = remove_unique_agg(p, r, in);
+        if (removed) {
+            r = removed;
+            r->changelog = r->inputs[0]->changelog;
+            calc_unique(p, r);
+            break;
+        }
         r->input_retracts = (in->changelog & (WCM_UPDATE_BEFORE | WCM_DELETE)) != 0 ||
                             (in->changelog & WCM_UPDATE_AFTER);
         r->changelog = ALL_KINDS;
@@ -1384,7 +1453,7 @@ static const char *first_update_producer(const WRel *r)
 /* The row kinds a sink accepts: 'sink.changelog-mode' (weir's option) or the connector's own:
    print takes every kind (as Flink's does, also with a primary key), blackhole every kind but
    UPDATE_BEFORE (Flink's drops it: an upsert sink), the filesystem sink only inserts unless its
-   format is changelog-csv. */
+   format is a changelog one (changelog-csv, debezium-json). */
 static uint8_t sink_mode(const WTable *t)
 {
     const char *m = wopts_get(&t->options, "sink.changelog-mode");
@@ -1393,7 +1462,7 @@ static uint8_t sink_mode(const WTable *t)
     if (!c) return WCM_INSERT;
     if (strcmp(c, "filesystem") == 0) {
         const char *f = wopts_get(&t->options, "format");
-        return f && strcmp(f, "changelog-csv") == 0 ? ALL_KINDS : WCM_INSERT;
+        return wplan_changelog_format(f) ? ALL_KINDS : WCM_INSERT;
     }
     if (strcmp(c, "blackhole") == 0) return WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE;
     return ALL_KINDS;

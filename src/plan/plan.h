@@ -116,6 +116,8 @@ struct WRel {
     int nexprs;
     WExpr **exprs;
     WExpr *cond;                    /* NULL = no filter */
+    bool agg_removed;               /* WR_CALC: replaces a group aggregate over unique keys
+                                       (FlinkAggregateRemoveRule); merged into the Calc above */
     bool late_calc;                 /* made after Flink's scan push-down phase (CalcRankTransposeRule,
                                        prune_rules.c): EXPLAIN does not fold it into the scan */
     /* WR_WATERMARK */
@@ -275,6 +277,13 @@ typedef struct WPlanCtx {
 } WPlanCtx;
 
 WRel *wrel_new(WPlanCtx *p, WRelKind kind, int ninputs);
+/* Does a source with this 'format' produce every row kind (changelog-csv, debezium-json: their
+   changelog mode, as Flink asks the format's DecodingFormat), and a sink take every kind? */
+bool wplan_changelog_format(const char *format);
+/* A changelog source read with 'table.exec.source.cdc-events-duplicate' needs a PRIMARY KEY:
+   Flink's TableException when it has none (checked when the scan is bound, as Flink does when it
+   converts the source, before any pruning). */
+bool wplan_check_changelog_source(WPlanCtx *p, const WTable *t, const char *qname);
 /* prune_empty.c: constant-false conditions and empty inputs pruned as Flink's planner does */
 WRel *wplan_prune_empty(WPlanCtx *p, WRel *root);
 const char *wrel_kind_name(WRelKind k);

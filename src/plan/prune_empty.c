@@ -7,9 +7,10 @@
  *   - a Calc, a grouped aggregate, an inner/semi join or a left join's left side over an empty
  *     Values is empty too; a Union drops its empty inputs;
  *   - an aggregate without grouping keys over an empty Values becomes a one-row Values of the
- *     aggregates' results for no rows (COUNT = 0, the others NULL): Flink then emits that row,
- *     in streaming as in batch (measured on Flink 2.3), where a global aggregate over a source
- *     that happens to be empty emits nothing.
+ *     aggregates' results for no rows (COUNT = 0, the others NULL) when all its calls are COUNT,
+ *     SUM, MIN, MAX or AVG: Flink then emits that row, in streaming as in batch (measured on Flink
+ *     2.3), where a global aggregate over a source that happens to be empty (or with another call
+ *     over the empty Values) emits nothing.
  *
  * Shared nodes are copied, never changed in place. May call plan.h, expr/, types/, common/.
  */
@@ -44,30 +45,36 @@ static WRel *values_like(WPlanCtx *p, const WRel *shape, int nrows)
     return v;
 }
 
-/* literals Flink 2.3 is measured to reduce in a condition: booleans and numbers (1 > 2, NOT TRUE
-   IS TRUE); a comparison of TIMESTAMP literals is left to run (its global aggregate then emits
-   nothing), so other literal types are not folded */
-static bool foldable(const WExpr *e)
-{
-    if (e->kind == WX_LITERAL) {
-        WTypeId id = e->type->id;
-        return id == WT_BOOLEAN || id == WT_TINYINT || id == WT_SMALLINT || id == WT_INT || id == WT_BIGINT ||
-               id == WT_DECIMAL || id == WT_DOUBLE || id == WT_FLOAT || id == WT_NULL;
-    }
-    for (int i = 0; i < e->nargs; i++) if (!foldable(e->args[i])) return false;
-    return true;
-}
-
-/* the constant value of a condition: 1 TRUE, 0 FALSE or NULL, -1 not a constant */
+/* A constant condition is reduced whatever its literals' types (measured on Flink 2.3: DATE, TIME,
+   TIMESTAMP and string comparisons, IN lists, LIKE and functions of literals are folded as numbers
+   and booleans are); non-deterministic calls are not constants (wexpr_is_const).
+   The constant value of a condition: 1 TRUE, 0 FALSE or NULL, -1 not a constant. */
 static int const_cond(WPlanCtx *p, const WExpr *cond)
 {
-    if (!cond || !wexpr_is_const(cond) || !foldable(cond)) return -1;
+    if (!cond || !wexpr_is_const(cond)) return -1;
     WEvalCtx ec = {.arena = p->arena, .err = NULL};
     if (p->cast) ec.cast = *p->cast;
     WDatum v;
     bool isnull = false;
     if (!wexpr_eval_const(&ec, cond, &v, &isnull)) return -1;
     return !isnull && v.i ? 1 : 0;
+}
+
+/* Calcite's AggregateValuesRule knows the result over no rows of COUNT, $SUM0, SUM, MIN and MAX
+   only (AVG too, which Flink has split into SUM / COUNT by then); with any other call (LISTAGG,
+   FIRST_VALUE, STDDEV_POP, ...) the aggregate stays over the empty input (measured on Flink 2.3). */
+static bool reducible_on_empty(const WRel *agg)
+{
+    for (int i = 0; i < agg->naggs; i++) {
+        switch (agg->aggs[i].kind) {
+        case WAGG_COUNT_STAR: case WAGG_COUNT: case WAGG_SUM: case WAGG_SUM0: case WAGG_MIN: case WAGG_MAX:
+        case WAGG_AVG:
+            break;
+        default:
+            return false;
+        }
+    }
+    return true;
 }
 
 /* the one row of an aggregate without keys over no rows */
@@ -112,8 +119,8 @@ static WRel *rewrite(Pruner *pr, WRel *r)
     case WR_GROUP_AGG:
         if (!is_empty(r->inputs[0])) return r;
         if (r->nkeys > 0) return values_like(p, r, 0);
-        if (r->out.n == r->naggs) return empty_aggregate_row(p, r);
-        return r;
+        if (r->out.n == r->naggs && reducible_on_empty(r)) return empty_aggregate_row(p, r);
+        return r;       /* runs over no rows: a streaming global aggregate then emits nothing */
     case WR_JOIN:
         if (r->anti) return is_empty(r->inputs[0]) ? values_like(p, r, 0) : r;
         if ((r->join_type == AJ_INNER || r->join_type == AJ_CROSS || r->join_type == AJ_COMMA || r->semi) &&

@@ -324,6 +324,7 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
             if (!s->src) { wop_free(op); L->nsrc--; return NULL; }
         }
         int cap = L->ctx.chunk_rows;
+        if (s->src && s->src->min_chunk_rows > cap) cap = s->src->min_chunk_rows;   /* -U/+U of one record */
         s->chunk = wchunk_new(r->out.n, r->out.types, cap);
         break;
     }
@@ -720,11 +721,33 @@ static void mark_expr(const WExpr *e, uint8_t *used, int n)
     for (int i = 0; i < e->nargs; i++) mark_expr(e->args[i], used, n);
 }
 
+/* Nodes between a Calc and a changelog scan that pass columns through unchanged: Flink pushes the
+   projection into the scan below them (keeping the primary key that ChangelogNormalize needs), so
+   ChangelogNormalize sees only the columns read above it and drops an update of the others. */
+static bool reads_pass_through(const WRel *r)
+{
+    return (r->kind == WR_EXCHANGE || r->kind == WR_DROP_UPDATE_BEFORE || r->kind == WR_CHANGELOG_NORMALIZE) &&
+           r->ninputs == 1 && r->inputs[0]->out.n == r->out.n;
+}
+
 /* `used` (over rel's output columns) is read by one consumer of rel: pass it down through
-   watermark assigners (which also read the rowtime and their expression) to the scan. */
+   watermark assigners (which also read the rowtime and their expression) and the pass-through
+   nodes above a changelog scan (ChangelogNormalize also reads its keys and its filter) to the
+   scan. */
 static void reads_into(WPlanCtx *p, WRel *rel, const uint8_t *used)
 {
     int n = rel->out.n;
+    if (reads_pass_through(rel)) {
+        uint8_t *u = wa_zalloc(p->arena, (size_t)(n ? n : 1));
+        for (int i = 0; i < n; i++) u[i] = used ? used[i] : 1;
+        if (rel->kind == WR_CHANGELOG_NORMALIZE) {
+            for (int k = 0; k < rel->nkeys; k++)
+                if (rel->keys[k] >= 0 && rel->keys[k] < n) u[rel->keys[k]] = 1;
+            mark_expr(rel->normalize_filter, u, n);
+        }
+        reads_into(p, rel->inputs[0], u);
+        return;
+    }
     if (rel->kind == WR_WATERMARK && rel->ninputs == 1 && rel->inputs[0]->out.n == n) {
         uint8_t *u = wa_zalloc(p->arena, (size_t)(n ? n : 1));
         for (int i = 0; i < n; i++) u[i] = used ? used[i] : 1;
@@ -756,9 +779,9 @@ static void mark_reads(WPlanCtx *p, ReadMarks *m, WRel *r)
             for (int k = 0; k < r->nexprs; k++) mark_expr(r->exprs[k], u, n);
             mark_expr(r->cond, u, n);
             reads_into(p, in, u);
-        } else {
+        } else if (!reads_pass_through(r)) {
             reads_into(p, in, NULL);   /* any other consumer reads every column */
-        }
+        }                              /* (a pass-through node's consumers mark through it) */
         mark_reads(p, m, in);
     }
 }

@@ -164,7 +164,7 @@ static const char *fmt_err(const char *k1, const char *v1, const char *k2, const
     WError e;
     werr_clear(&e);
     WJsonFmt cfg;
-    bool ok = wjsonfmt_config(&cfg, &o, as_source, &e);
+    bool ok = wjsonfmt_config(&cfg, &o, "json", as_source, &e);
     snprintf(msg, sizeof msg, "%s", ok ? "ok" : e.msg);
     if (out && ok) { *out = cfg; } else wjsonfmt_config_free(&cfg);
     wopts_free(&o);

@@ -2,9 +2,13 @@
 """fuzz.py — the differential tester: random typed tables and queries run on weir and on real
 Apache Flink (the oracle), compared result by result.
 
-Usage: fuzz.py --weir BUILD/weir [-n N] [--seed S] [--run-dir D] [--found DIR] [--quiet]
+Usage: fuzz.py --weir BUILD/weir [-n N] [--seed S] [--cdc-share P] [--run-dir D] [--found DIR] [--quiet]
   N queries from seed S (each query i uses the random stream seed S*1000003+i, so any one of them
-  can be re-run alone with --only i). Each query runs on both engines at parallelism 1 and 2 (one
+  can be re-run alone with --only i). A share P of the queries (default 0.2; 1 = only those, 0 =
+  none; drawn from a stream of its own, so the other queries of a seed stay the same) read
+  changelog inputs: tables written as debezium-json (inserts, updates, deletes; with and without
+  a PRIMARY KEY; gen.gen_cdc_tables), their categories named cdc_<category>; their runs also draw
+  table.exec.source.cdc-events-duplicate (ChangelogNormalize over a PRIMARY KEY source). Each query runs on both engines at parallelism 1 and 2 (one
   engine run each; the state backend, mini-batch, two-phase aggregation and distinct split are
   drawn per run and set identically on both). The last line is
       flink-differential: K/N agree (M invalid on both, S skipped)
@@ -82,6 +86,8 @@ def run_weir(weir, ddls, sets, query, workdir, timeout=60):
         for d in ddls:
             f.write(d + ";\n")
         f.write("SET 'sql-client.execution.result-mode' = 'tableau';\n")
+        # whole values (LISTAGG builds long strings; the gateway gives Flink's untruncated)
+        f.write("SET 'table.display.max-column-width' = '100000';\n")
         for k, v in sets.items():
             f.write("SET '%s' = '%s';\n" % (k, v))
         f.write(query + ";\n")
@@ -198,7 +204,13 @@ def norm_msg(m):
 
 
 # ------------------------------------------------------------------------------------------ run
-def draw_sets(rng, par):
+def is_cdc(seed, i, share):
+    """Is query i of seed a changelog-input one? From its own random stream (the main stream of a
+    query that is not stays as it was before this category existed)."""
+    return share >= 1 or (share > 0 and random.Random((seed * 1000003 + i) * 31 + 17).random() < share)
+
+
+def draw_sets(rng, par, cdc=False):
     sets = {"parallelism.default": str(par),
             "state.backend.type": rng.choice(["hashmap", "hashmap", "rocksdb"]),
             "table.exec.mini-batch.enabled": "false",
@@ -211,6 +223,8 @@ def draw_sets(rng, par):
                      "table.exec.mini-batch.size": "1000",
                      "table.optimizer.agg-phase-strategy": rng.choice(["AUTO", "TWO_PHASE"]),
                      "table.optimizer.distinct-agg.split.enabled": rng.choice(["true", "false"])})
+    if cdc:
+        sets["table.exec.source.cdc-events-duplicate"] = rng.choice(["false", "false", "true"])
     return sets
 
 
@@ -218,8 +232,13 @@ def one_query(args, flink, seed, i, workdir, log):
     rng = random.Random(seed * 1000003 + i)
     qdir = os.path.join(workdir, "q%d" % i)
     os.makedirs(qdir, exist_ok=True)
-    tables = gen.gen_tables(rng, qdir)
-    q = gen.gen_query(rng, tables)
+    cdc = is_cdc(seed, i, args.cdc_share)
+    if cdc:
+        tables = gen.gen_cdc_tables(rng, qdir)
+        q = gen.gen_cdc_query(rng, tables)
+    else:
+        tables = gen.gen_tables(rng, qdir)
+        q = gen.gen_query(rng, tables)
     ddls = [t.ddl() for t in tables]
     try:
         flink.reset(ddls)
@@ -227,7 +246,7 @@ def one_query(args, flink, seed, i, workdir, log):
         return q, [("skip", str(e))]
     outcomes = []
     for par in (1, 2):
-        sets = draw_sets(rng, par)
+        sets = draw_sets(rng, par, cdc)
         exact = q.order == "changelog" and par == 1 and sets["table.exec.mini-batch.enabled"] == "false"
         if q.category == "interval_join" and any(t.has_late_rows() for t in q.tables):
             outcomes.append(("skip", "late rows into a join of two sources: which rows Flink drops depends on "
@@ -321,6 +340,8 @@ def main():
     ap.add_argument("-n", type=int, default=50)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", type=int)
+    ap.add_argument("--cdc-share", type=float, default=0.2,
+                    help="share of queries over changelog (debezium-json) inputs: 0..1")
     ap.add_argument("--run-dir", default=None)
     ap.add_argument("--found", default=os.path.join(HERE, "..", "found"))
     ap.add_argument("--no-reduce", action="store_true")
@@ -400,9 +421,15 @@ def main():
         for o in outcomes:
             if o[0] == "skip":
                 run_skips[o[1]] = run_skips.get(o[1], 0) + 1
+    groups = {}
     for c in sorted(stats):
         s = stats[c]
-        print("  %-10s agree %3d  invalid-on-both %3d  differ %3d  skipped %3d" % (c, s["agree"], s["invalid"], s["differ"], s["skip"]))
+        print("  %-14s agree %3d  invalid-on-both %3d  differ %3d  skipped %3d" % (c, s["agree"], s["invalid"], s["differ"], s["skip"]))
+        g = groups.setdefault("changelog input (cdc_*)" if c.startswith("cdc_") else "append-only input", [0] * 4)
+        for k, key in enumerate(("agree", "invalid", "differ", "skip")):
+            g[k] += s[key]
+    for g, (a, inv, d, sk) in sorted(groups.items()):
+        print("  %s: %d/%d agree (%d invalid on both, %d skipped)" % (g, a + inv, a + inv + d, inv, sk))
     for reason, n in sorted(run_skips.items()):
         print("  %d runs not compared: %s" % (n, reason))
     print("  error messages equal on %d of %d queries both engines reject" % (msg_same, invalid))

@@ -5,7 +5,15 @@ Contract: everything is drawn from one random.Random, so a seed names a case exa
       generator knows: TINYINT..BIGINT, DECIMAL(p,s), DOUBLE, STRING with unicode, BOOLEAN, DATE,
       TIMESTAMP(0..6)), NULLs everywhere, duplicates and skewed keys, an event-time column with
       out-of-order and late rows and a watermark; written as csv or json files in `folder`.
-      Some tables are changelog-csv sources with a PRIMARY KEY... not here: see Table.kind.
+  gen_cdc_tables(rng, folder) -> [Table]: 1-3 changelog tables written as debezium-json (the
+      format both engines read): inserts ("c", or "r" as a snapshot read), updates ("u" with
+      "before" and "after") and deletes ("d"), with a PRIMARY KEY (a consistent history per key:
+      a key is inserted, updated, deleted and maybe inserted again) or without one (a retract
+      stream: updates and deletes retract rows that are live at that point, keys may change and be
+      NULL). Table.rows holds the events; Table.write keeps any subset of them consistent.
+  gen_cdc_query(rng, tables) -> Query: a query over changelog tables from the categories Flink
+      accepts on updating input (projection, filter, casts, group aggregation, DISTINCT, Top-N,
+      Top-1, set operations, joins, subqueries, invalid ones); its category is "cdc_<category>".
   gen_query(rng, tables) -> Query(category, sql, order): one query of a category (projection,
       filter, scalar functions, CAST/TRY_CAST, CASE, group aggregation with DISTINCT/FILTER/HAVING,
       grouping sets, joins of every kind, deduplication, Top-N, window TVFs with aggregation,
@@ -43,9 +51,15 @@ class Column:
 
 
 class Table:
-    def __init__(self, name, columns, rows, fmt, path, rowtime=None, delay=0):
+    """format "debezium-json": rows are change events (op, before, after, extra) with op in c, r,
+    u, d and before/after value lists or None; pk says whether column 0 is the PRIMARY KEY."""
+
+    def __init__(self, name, columns, rows, fmt, path, rowtime=None, delay=0, pk=False):
         self.name, self.columns, self.rows, self.format = name, columns, rows, fmt
-        self.path, self.rowtime, self.delay = path, rowtime, delay
+        self.path, self.rowtime, self.delay, self.pk = path, rowtime, delay, pk
+
+    def is_changelog(self):
+        return self.format == "debezium-json"
 
     def has_late_rows(self):
         """A row whose rowtime is not after the watermark of the rows before it (Flink's sources emit
@@ -65,6 +79,8 @@ class Table:
 
     def ddl(self, rows=None):
         cols = ["%s %s" % (c.name, c.type) for c in self.columns]
+        if self.pk:
+            cols.append("PRIMARY KEY (%s) NOT ENFORCED" % self.columns[0].name)
         if self.rowtime:
             cols.append("WATERMARK FOR %s AS %s - INTERVAL '%d' SECOND" % (self.rowtime, self.rowtime, self.delay))
         opts = ["'connector' = 'filesystem'", "'path' = '%s'" % self.path, "'format' = '%s'" % self.format]
@@ -74,6 +90,8 @@ class Table:
 
     def write(self, rows=None):
         rows = self.rows if rows is None else rows
+        if self.is_changelog():
+            return self.write_events(rows)
         with open(self.path, "w", encoding="utf-8") as f:
             for r in rows:
                 if self.format == "csv":
@@ -81,6 +99,27 @@ class Table:
                 else:
                     f.write(json.dumps({c.name: json_value(v, c.type) for c, v in zip(self.columns, r)},
                                        ensure_ascii=False) + "\n")
+
+
+    def obj(self, r):
+        return None if r is None else {c.name: json_value(v, c.type) for c, v in zip(self.columns, r)}
+
+    def write_events(self, events):
+        """Debezium JSON lines. An update or delete whose "before" row is not live (after the
+        reducer dropped the event that inserted it) is left out, so every subset of the events is a
+        consistent changelog."""
+        live = []
+        with open(self.path, "w", encoding="utf-8") as f:
+            for op, before, after, extra in events:
+                if op in ("u", "d"):
+                    if before not in live:
+                        continue
+                    live.remove(before)
+                if op != "d":
+                    live.append(after)
+                e = {"before": self.obj(before), "after": self.obj(after), "op": op}
+                e.update(extra)
+                f.write(json.dumps(e, ensure_ascii=False) + "\n")
 
 
 def _ts_minus(ts, seconds):
@@ -193,6 +232,74 @@ def gen_tables(rng, folder, n=None):
         path = os.path.join(folder, "%s.%s" % (name, fmt))
         t = Table(name, cols, rows, fmt, path, rowtime="ts" if with_time else None,
                   delay=rng.choice([0, 1, 2, 5]))
+        t.write()
+        tables.append(t)
+    return tables
+
+
+def gen_cdc_tables(rng, folder, n=None):
+    """Changelog tables in debezium-json: with a PRIMARY KEY (column k, never NULL) a consistent
+    history per key, without one a retract stream over a live multiset of rows."""
+    tables = []
+    n = n or rng.choice([1, 2, 2, 3])
+    for ti in range(n):
+        name = "t%d" % ti
+        pk = rng.random() < 0.5
+        cols = [Column("k", rng.choice(["INT", "STRING", "BIGINT"]))]    # a PRIMARY KEY column is NOT NULL
+        for ci in range(rng.randint(1, 4)):
+            cols.append(Column("c%d" % ci, gen_type(rng)))
+        null_rate = rng.choice([0.0, 0.1, 0.3])
+        key_pool = [gen_value(rng, cols[0].type, 0) for _ in range(rng.choice([1, 3, 6, 10]))]
+
+        def new_row(key=None):
+            k = key if key is not None else (rng.choice(key_pool) if pk or rng.random() > null_rate / 3
+                                             else None)
+            return [k] + [gen_value(rng, c.type, null_rate) for c in cols[1:]]
+
+        def extra():
+            r = rng.random()
+            if r < 0.3:
+                return {"source": {"db": "inventory", "table": name, "ts_ms": 1700000000000 + rng.randint(0, 999)},
+                        "ts_ms": 1700000000000 + rng.randint(1000, 9999)}
+            if r < 0.4:
+                return {"transaction": None}
+            return {}
+
+        events, live = [], []
+        for _ in range(rng.choice([0, 1, 5, 12, 30, 60])):
+            r = rng.random()
+            if pk:
+                key = rng.choice(key_pool)
+                cur = next((x for x in live if x[0] == key), None)
+                if cur is None:
+                    row = new_row(key)
+                    events.append((rng.choice(["c", "c", "c", "r"]), None, row, extra()))
+                    live.append(row)
+                elif r < 0.65:
+                    row = new_row(key)
+                    if rng.random() < 0.15:
+                        row = list(cur)        # an update that changes nothing
+                    events.append(("u", cur, row, extra()))
+                    live[live.index(cur)] = row
+                else:
+                    events.append(("d", cur, None, extra()))
+                    live.remove(cur)
+            else:
+                if not live or r < 0.5:
+                    row = new_row() if not live or rng.random() > 0.15 else list(rng.choice(live))
+                    events.append((rng.choice(["c", "c", "c", "r"]), None, row, extra()))
+                    live.append(row)
+                elif r < 0.8:
+                    cur = rng.choice(live)
+                    row = new_row(cur[0] if rng.random() < 0.7 else None)
+                    events.append(("u", cur, row, extra()))
+                    live[live.index(cur)] = row
+                else:
+                    cur = rng.choice(live)
+                    events.append(("d", cur, None, extra()))
+                    live.remove(cur)
+        path = os.path.join(folder, "%s.json" % name)
+        t = Table(name, cols, events, "debezium-json", path, pk=pk)
         t.write()
         tables.append(t)
     return tables
@@ -346,7 +453,20 @@ def agg_call(rng, eg, mergeable=False):
     return call
 
 
-def gen_query(rng, tables):
+CDC_CATEGORIES = ["project", "filter", "agg", "agg", "agg", "agg_global", "distinct", "topn", "top1",
+                  "union", "cast", "invalid"]
+
+
+def gen_cdc_query(rng, tables):
+    cats = list(CDC_CATEGORIES)
+    if len(tables) >= 2:
+        cats += ["join", "join", "join", "subquery"]
+    q = gen_query(rng, tables, rng.choice(cats), cdc=True)
+    q.category = "cdc_" + q.category
+    return q
+
+
+def gen_query(rng, tables, cat=None, cdc=False):
     cats = ["project", "project", "filter", "agg", "agg", "agg_global", "distinct", "topn", "union",
             "invalid", "cast", "typeof"]
     if len(tables) >= 2:
@@ -355,7 +475,7 @@ def gen_query(rng, tables):
         cats += ["window", "window", "dedup", "over"]
     if sum(1 for t in tables if t.rowtime) >= 2:
         cats += ["interval_join"]
-    cat = rng.choice(cats)
+    cat = cat or rng.choice(cats)
     t = rng.choice(tables)
     eg = ExprGen(rng, qcols(t))
     single = "changelog"   # one source at parallelism 1: Flink's order is deterministic
@@ -400,11 +520,22 @@ def gen_query(rng, tables):
         sql = "SELECT DISTINCT %s FROM %s" % (", ".join(eg.expr(rng.choice(["int", "str", "bool"]), 2) for _ in range(rng.randint(1, 2))), t.name)
         return Query(cat, sql, single, [t])
     if cat == "topn":
-        order_col = rng.choice([c.name for c in t.columns if cls_of(c.type) in ("int", "dec", "dbl", "str", "date", "ts")] or [t.columns[0].name])
+        # over changelog input not ordered by the partition key: over an upsert source Flink 2.3 then
+        # picks its UpdateFastStrategy (the order key is constant per partition) and emits -U/+U
+        # where weir's retracting Top-N emits -D/+I (docs/user-guide.md, differences)
+        order_col = rng.choice([c.name for c in t.columns[1 if cdc else 0:]
+                                if cls_of(c.type) in ("int", "dec", "dbl", "str", "date", "ts")] or [t.columns[-1].name])
         n = rng.randint(1, 3)
         sql = ("SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY %s ORDER BY %s %s) AS rn FROM %s) "
                "WHERE rn <= %d" % (t.columns[0].name, order_col, rng.choice(["ASC", "DESC"]), t.name, n))
         # ties make the row picked by Top-N depend on arrival order only; still deterministic at p=1
+        return Query(cat, sql, single, [t])
+    if cat == "top1":
+        # Top-1 (deduplication without a time attribute: a Rank over the updating input)
+        order_col = rng.choice([c.name for c in t.columns[1:] if cls_of(c.type) in ("int", "dec", "str", "date")]
+                               or [t.columns[-1].name])   # not the partition key: see "topn" below
+        sql = ("SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY %s ORDER BY %s %s) AS rn FROM %s) "
+               "WHERE rn = 1" % (t.columns[0].name, order_col, rng.choice(["ASC", "DESC"]), t.name))
         return Query(cat, sql, single, [t])
     if cat == "union":
         o = rng.choice(tables)
