@@ -104,6 +104,22 @@ static json_t *input_property(const WRel *owner)
     return p;
 }
 
+/* e with its input references of rowtime type read as plain timestamps (a copy where needed). */
+static const WExpr *plain_time_refs(WArena *a, const WExpr *e)
+{
+    if (e->kind == WX_COLUMN) {
+        if (!wtype_is_timestamp(e->type) || e->type->time_attr != WTA_ROWTIME) return e;
+        WExpr *c = wa_memdup(a, e, sizeof *e);
+        c->type = wtype_with_time_attr(a, e->type, WTA_NONE);
+        return c;
+    }
+    if (!e->nargs) return e;
+    WExpr *c = wa_memdup(a, e, sizeof *e);
+    c->args = WA_ARRAY(a, WExpr *, e->nargs);
+    for (int i = 0; i < e->nargs; i++) c->args[i] = (WExpr *)plain_time_refs(a, e->args[i]);
+    return c;
+}
+
 static const char *bool_str(const WOptions *o, const char *key, const char *dflt)
 {
     const char *v = wopts_get(o, key);
@@ -206,6 +222,13 @@ static json_t *table_json(const ExCtx *x, const WTable *t, const char *qname, co
             json_t *e = json_object();
             const char *sql = c->expr_sql ? c->expr_sql : "";
             if (!strncmp(sql, "AS ", 3)) sql += 3;
+            /* the resolved expression over the physical columns */
+            WError berr;
+            werr_clear(&berr);
+            WPlanCtx bp = *x->p;
+            bp.err = &berr;
+            WExpr *rx = c->expr ? wbind_table_expr(&bp, t, c->expr, false) : NULL;
+            if (rx) json_object_set_new(e, "rexNode", ex_rex_json(x->p, rx, NULL));
             json_object_set_new(e, "serializableString", json_string(sql));
             json_object_set_new(cj, "expression", e);
         } else if (c->kind == WCOL_METADATA) {
@@ -214,7 +237,10 @@ static json_t *table_json(const ExCtx *x, const WTable *t, const char *qname, co
             if (c->metadata_key) json_object_set_new(cj, "metadataKey", json_string(c->metadata_key));
             json_object_set_new(cj, "isVirtual", json_boolean(c->is_virtual));
         } else {
-            json_object_set_new(cj, "dataType", json_string(ex_type_serial(a, wtype_with_time_attr(a, c->type, WTA_NONE))));
+            /* the rowtime column keeps its time attribute in the resolved schema */
+            bool rowtime = i == t->wm_col && wtype_is_timestamp(c->type);
+            json_object_set_new(cj, "dataType", rowtime ? ex_type_json(wtype_with_time_attr(a, c->type, WTA_ROWTIME))
+                                                        : json_string(ex_type_serial(a, wtype_with_time_attr(a, c->type, WTA_NONE))));
         }
         json_array_append_new(cols, cj);
     }
@@ -224,7 +250,17 @@ static json_t *table_json(const ExCtx *x, const WTable *t, const char *qname, co
         json_t *w = json_object();
         json_object_set_new(w, "rowtimeAttribute", json_string(t->cols[t->wm_col].name));
         json_t *e = json_object();
-        if (wm && wm->wm_expr) json_object_set_new(e, "rexNode", ex_rex_json(x->p, wm->wm_expr, NULL));
+        if (wm && wm->wm_expr) {
+            json_object_set_new(e, "rexNode", ex_rex_json(x->p, wm->wm_expr, NULL));
+        } else if (t->wm_expr) {
+            /* the watermark bound over the table's columns */
+            WError berr;
+            werr_clear(&berr);
+            WPlanCtx bp = *x->p;
+            bp.err = &berr;
+            WExpr *rx = wbind_table_expr(&bp, t, t->wm_expr, true);
+            if (rx) json_object_set_new(e, "rexNode", ex_rex_json(x->p, rx, NULL));
+        }
         json_object_set_new(e, "serializableString", json_string(t->wm_sql ? t->wm_sql : ""));
         json_object_set_new(w, "expression", e);
         json_array_append_new(wms, w);
@@ -560,7 +596,15 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
         if (json_array_size(ab)) json_object_set_new(sts, "abilities", ab);
         else json_decref(ab);
         json_object_set_new(j, "scanTableSource", sts);
-        json_object_set_new(j, "outputType", ex_row_type_json(a, &produced));
+        /* the source produces plain timestamps: the WatermarkAssigner above makes the rowtime */
+        WSchema plain = produced;
+        plain.types = WA_ARRAY(a, const WType *, produced.n ? produced.n : 1);
+        for (int k = 0; k < produced.n; k++) {
+            const WType *pt0 = produced.types[k];
+            plain.types[k] = wtype_is_timestamp(pt0) && pt0->time_attr == WTA_ROWTIME
+                           ? wtype_with_time_attr(a, pt0, WTA_NONE) : pt0;
+        }
+        json_object_set_new(j, "outputType", ex_row_type_json(a, &plain));
         WStrBuf d;
         wsb_init(&d);
         ex_digest(x, r, EXD_EXEC, &d);
@@ -576,7 +620,9 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
         break;
     }
     case WR_WATERMARK:
-        json_object_set_new(j, "watermarkExpr", r->wm_expr ? ex_rex_json(x->p, r->wm_expr, cm) : json_null());
+        /* the expression reads the input before it is a time attribute */
+        json_object_set_new(j, "watermarkExpr", r->wm_expr ? ex_rex_json(x->p, plain_time_refs(a, r->wm_expr), cm)
+                                                           : json_null());
         json_object_set_new(j, "rowtimeFieldIndex", json_integer(cm ? cm[r->rowtime_col] : r->rowtime_col));
         break;
     case WR_VALUES: {
@@ -653,6 +699,10 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
     }
     case WR_DEDUP: {
         json_t *c = json_object();
+        json_object_set_new(c, "table.exec.deduplicate.insert-update-after-sensitive-enabled",
+                            json_string(bool_str(x->p->config, "table.exec.deduplicate.insert-update-after-sensitive-enabled", "true")));
+        json_object_set_new(c, "table.exec.deduplicate.mini-batch.compact-changes-enabled",
+                            json_string(bool_str(x->p->config, "table.exec.deduplicate.mini-batch.compact-changes-enabled", "false")));
         json_object_set_new(c, "table.exec.mini-batch.enabled",
                             json_string(bool_str(x->p->config, "table.exec.mini-batch.enabled", "false")));
         json_object_set_new(c, "table.exec.mini-batch.size",
@@ -661,6 +711,7 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
         json_object_set_new(j, "uniqueKeys", ints_json(r->nkeys, r->keys));
         json_object_set_new(j, "isRowtime", json_boolean(r->dedup_rowtime));
         json_object_set_new(j, "keepLastRow", json_boolean(r->keep_last));
+        json_object_set_new(j, "outputInsertOnly", json_boolean(r->changelog == WCM_INSERT));
         json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
         json_object_set_new(j, "state", one_state(r->ttl_ms, "deduplicateState"));
         break;

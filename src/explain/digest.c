@@ -595,20 +595,44 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         return;
     }
     case WR_VALUES: {
-        wsb_puts(out, "(tuples=[[");
+        /* Calcite's Values: type=[RecordType(...)] only at the DIGEST_ATTRIBUTES level (the
+           physical plan without costs), the tuples as RexLiterals print in every plan; Flink's
+           batch Values adds values=[names] */
+        wsb_putc(out, '(');
+        if (d == EXD_REL && !x->costs && !x->batch) {
+            wsb_puts(out, "type=[RecordType(");
+            for (int k = 0; k < r->out.n; k++) {
+                if (k) wsb_puts(out, ", ");
+                ex_calcite_type_name(out, r->out.types[k]);
+                wsb_printf(out, " %s", r->out.names[k]);
+            }
+            wsb_puts(out, ")], ");
+        }
+        wsb_puts(out, "tuples=[[");
         for (int i = 0; i < r->nrows; i++) {
             wsb_printf(out, "%s{ ", i ? ", " : "");
             for (int k = 0; k < r->out.n; k++) {
                 WExpr lit = {.kind = WX_LITERAL, .type = r->out.types[k], .lit = r->rows[i][k],
                              .is_null = r->row_nulls[i][k] != 0};
                 if (k) wsb_puts(out, ", ");
-                ex_literal(out, &lit, d);
+                if (!lit.is_null && (lit.type->id == WT_VARCHAR || lit.type->id == WT_CHAR)) {
+                    /* the tuples keep the CHAR literals as written; the row type widens them */
+                    WExpr ch = lit;
+                    ch.type = wtype_new(x->p->arena, WT_CHAR, false);
+                    ex_literal(out, &ch, EXD_REL);
+                } else {
+                    ex_literal(out, &lit, EXD_REL);
+                }
             }
             wsb_puts(out, " }");
         }
-        wsb_puts(out, "]], values=[");
-        ex_names_list(out, &r->out);
-        wsb_puts(out, "])");
+        wsb_puts(out, "]]");
+        if (x->batch) {
+            wsb_puts(out, ", values=[");
+            ex_names_list(out, &r->out);
+            wsb_putc(out, ']');
+        }
+        wsb_putc(out, ')');
         return;
     }
     case WR_CORRELATE:
@@ -644,8 +668,13 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         return;
     case WR_SINK:
         wsb_printf(out, "(table=[%s], fields=[", r->sink_qname ? r->sink_qname : "collect");
-        /* Flink lists the input's field names (the sink writes by position) */
-        for (int i = 0; i < r->inputs[0]->out.n; i++) wsb_printf(out, "%s%s", i ? ", " : "", inn[i]);
+        /* Flink lists the input's field names (the sink writes by position): those of the node
+           printed below it (a Calc that only renames is not in Flink's plan) */
+        {
+            const WRel *shown = ex_skip(x, r->inputs[0]);
+            const char *const *sn = shown->out.n == r->inputs[0]->out.n ? in_names(x, shown) : inn;
+            for (int i = 0; i < r->inputs[0]->out.n; i++) wsb_printf(out, "%s%s", i ? ", " : "", sn[i]);
+        }
         wsb_putc(out, ']');
         if (node && node->materializer) wsb_puts(out, ", upsertMaterialize=[true]");
         wsb_putc(out, ')');
@@ -740,7 +769,8 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
     case WR_DEDUP:
         wsb_printf(out, "(keep=[%s], key=[", r->keep_last ? "LastRow" : "FirstRow");
         key_names(out, inn, r->nkeys, r->keys);
-        wsb_printf(out, "], order=[%s])", r->dedup_rowtime ? "ROWTIME" : "PROCTIME");
+        wsb_printf(out, "], order=[%s], outputInsertOnly=[%s])", r->dedup_rowtime ? "ROWTIME" : "PROCTIME",
+                   r->changelog == WCM_INSERT ? "true" : "false");
         return;
     case WR_RANK: {
         static const char *const STRAT[] = {"AppendFastStrategy", "UpdateFastStrategy", "RetractStrategy"};

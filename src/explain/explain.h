@@ -22,6 +22,10 @@ bool wexplain_text(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int detai
 /* COMPILE PLAN: the JSON document Flink writes (flinkVersion, nodes, edges). */
 bool wexplain_compiled_plan(WPlanCtx *p, WRel **roots, int n, WStrBuf *out);
 
+/* A statement that runs takes ExecNode ids from the session's counter (p->exec_node_ids) as
+   Flink's translation does: one per node of its plan, the collect sink of a query included. */
+void wexplain_take_exec_node_ids(WPlanCtx *p, WRel **roots, int n);
+
 /* EXECUTE PLAN: parse a compiled plan into finalised roots (allocated in p->arena); the tables
    the plan names are taken from the plan itself. Returns the number of roots, -1 on error. */
 int wplan_from_json(WPlanCtx *p, const char *json, WRel ***roots);

@@ -20,7 +20,9 @@ typedef enum ExDialect {
     EXD_REL,        /* Calcite RexNode digest with field names: >(a, 10), _UTF-16LE'x' (physical plan) */
     EXD_EXEC,       /* Flink's infix form: (a > 10), 'x' (execution plan, compiled-plan descriptions) */
     EXD_AST,        /* Calcite digest with input refs: >($0, 10) (abstract syntax tree) */
-    EXD_PUSHED      /* a predicate pushed into a scan: like EXD_REL but and(...) in lower case */
+    EXD_PUSHED,     /* a predicate pushed into a scan: like EXD_REL but and(...) in lower case */
+    EXD_MATCH       /* like EXD_REL, for MATCH_RECOGNIZE's measures and definitions, which the
+                       planner does not reduce (string literals keep their CHAR type) */
 } ExDialect;
 
 /* One exec node as Flink sees it. */
@@ -39,6 +41,9 @@ typedef struct ExNode {
 
 typedef struct ExCtx {
     WPlanCtx *p;
+    bool batch;                     /* execution.runtime-mode = batch (Flink's batch physical nodes) */
+    bool costs;                     /* the physical plan being printed shows ESTIMATED_COST: Calcite's
+                                       ALL_ATTRIBUTES level, which leaves out DIGEST_ATTRIBUTES-only items */
     int n, cap;
     ExNode *nodes;
     WStateTtlHint *hints;
@@ -82,6 +87,9 @@ const char *ex_type_str(WArena *a, const WType *t);       /* summary string: VAR
    TIME ZONE where EXPLAIN text writes TIMESTAMP_LTZ(p)). */
 const char *ex_type_serial(WArena *a, const WType *t);
 json_t *ex_row_type_json(WArena *a, const WSchema *s);     /* outputType */
+/* Calcite's type name without character set and nullability, as RecordType(...) lists its
+   fields: INTEGER, VARCHAR(11), TIMESTAMP_WITH_LOCAL_TIME_ZONE(3), INTEGER ARRAY */
+void ex_calcite_type_name(WStrBuf *out, const WType *t);
 
 /* ---- node digests (digest.c) ---- */
 const char *ex_rel_name(const WRel *r);                     /* Calc, GroupAggregate, ... */

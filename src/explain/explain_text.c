@@ -491,6 +491,81 @@ static int stream_id(SNode *s, int n, const WRel *r)
     return 0;
 }
 
+/* One operator of the stream graph: type = contents = name (the operators a sink V2 adds). */
+static void named_operator(json_t *arr, int sid, const char *name, int parallelism, int pred, const char *ship)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "id", json_integer(sid));
+    json_object_set_new(j, "type", json_string(name));
+    json_object_set_new(j, "pact", json_string("Operator"));
+    json_object_set_new(j, "contents", json_string(name));
+    json_object_set_new(j, "parallelism", json_integer(parallelism));
+    json_t *preds = json_array();
+    json_t *e = json_object();
+    json_object_set_new(e, "id", json_integer(pred));
+    json_object_set_new(e, "ship_strategy", json_string(ship));
+    json_object_set_new(e, "side", json_string("second"));
+    json_array_append_new(preds, e);
+    json_object_set_new(j, "predecessors", preds);
+    json_array_append_new(arr, j);
+}
+
+static int stream_id(SNode *s, int n, const WRel *r);
+
+/* Flink 2.x's sink V2 operators: blackhole writes with '<table>[id]: Writer'; the filesystem sink
+   with a StreamRecordTimestampInserter when its input has a rowtime attribute, the
+   StreamingFileWriter and the discarding 'end: Writer' (parallelism 1, rebalanced). */
+static void sink_v2_nodes(const ExCtx *x, const WRel *r, const WRel *in, int id, bool filesystem, SNode *s,
+                          int *n, int cap, json_t *arr, int parallelism)
+{
+    WArena *a = x->p->arena;
+    const WRel *src = in;
+    const char *ship = "FORWARD";
+    if (src->kind == WR_EXCHANGE) {
+        ship = src->exchange_single || src->nkeys == 0 ? "GLOBAL" : "HASH";
+        const WRel *below[1];
+        ex_inputs(x, src, below);
+        src = below[0];
+    }
+    int pred = stream_id(s, *n, src);
+    if (*n + 3 > cap) return;
+    if (!filesystem) {
+        int sid = *n + 1;
+        s[(*n)++] = (SNode){r, sid};
+        named_operator(arr, sid, wa_sprintf(a, "%s[%d]: Writer", r->sink_table->name, id), parallelism, pred, ship);
+        return;
+    }
+    int rowtime = -1;
+    for (int i = 0; i < in->out.n; i++)
+        if (wtype_is_timestamp(in->out.types[i]) && in->out.types[i]->time_attr == WTA_ROWTIME) rowtime = i;
+    if (rowtime >= 0) {
+        int sid = *n + 1;
+        s[(*n)++] = (SNode){NULL, sid};
+        json_t *j = json_object();
+        json_object_set_new(j, "id", json_integer(sid));
+        json_object_set_new(j, "type", json_string(wa_sprintf(a, "StreamRecordTimestampInserter[%d]", id)));
+        json_object_set_new(j, "pact", json_string("Operator"));
+        json_object_set_new(j, "contents", json_string(wa_sprintf(a, "[%d]:StreamRecordTimestampInserter(rowtime field: %d)",
+                                                                  id, rowtime)));
+        json_object_set_new(j, "parallelism", json_integer(parallelism));
+        json_t *preds = json_array(), *e = json_object();
+        json_object_set_new(e, "id", json_integer(pred));
+        json_object_set_new(e, "ship_strategy", json_string(ship));
+        json_object_set_new(e, "side", json_string("second"));
+        json_array_append_new(preds, e);
+        json_object_set_new(j, "predecessors", preds);
+        json_array_append_new(arr, j);
+        pred = sid;
+        ship = "FORWARD";
+    }
+    int writer = *n + 1;
+    s[(*n)++] = (SNode){NULL, writer};
+    named_operator(arr, writer, "StreamingFileWriter", parallelism, pred, ship);
+    int end = *n + 1;
+    s[(*n)++] = (SNode){r, end};
+    named_operator(arr, end, "end: Writer", 1, writer, parallelism == 1 ? "FORWARD" : "REBALANCE");
+}
+
 static void stream_nodes(const ExCtx *x, const WRel *r, SNode *s, int *n, int cap, json_t *arr, int parallelism)
 {
     if (stream_id(s, *n, r) || *n >= cap) return;
@@ -498,10 +573,16 @@ static void stream_nodes(const ExCtx *x, const WRel *r, SNode *s, int *n, int ca
     int nin = ex_inputs(x, r, ins);
     for (int i = 0; i < nin; i++) stream_nodes(x, ins[i], s, n, cap, arr, parallelism);
     if (r->kind == WR_EXCHANGE) return;     /* a partitioner on the edge, not an operator */
-    int sid = *n + 1;
-    s[(*n)++] = (SNode){r, sid};
     ExNode *en = ex_node(x, r);
     int id = en ? en->id : 0;
+    const char *connector = r->kind == WR_SINK && r->sink_table ? wopts_get(&r->sink_table->options, "connector") : NULL;
+    bool filesystem = connector && !strcasecmp(connector, "filesystem");
+    if (wrel_sink_writer(r) || filesystem) {
+        sink_v2_nodes(x, r, ins[0], id, filesystem, s, n, cap, arr, parallelism);
+        return;
+    }
+    int sid = *n + 1;
+    s[(*n)++] = (SNode){r, sid};
     WStrBuf d;
     wsb_init(&d);
     ex_digest(x, r, EXD_EXEC, &d);
@@ -509,11 +590,9 @@ static void stream_nodes(const ExCtx *x, const WRel *r, SNode *s, int *n, int ca
     json_object_set_new(j, "id", json_integer(sid));
     char *type;
     const char *pact = "Operator";
-    if (r->kind == WR_SCAN) {
-        type = wa_sprintf(x->p->arena, "Source: %s[%d]", r->table ? r->table->name : "source", id);
+    if (r->kind == WR_SCAN || r->kind == WR_VALUES) {
+        type = wa_sprintf(x->p->arena, "Source: %s[%d]", r->table ? r->table->name : "Values", id);
         pact = "Data Source";
-    } else if (r->kind == WR_SINK && wrel_sink_writer(r)) {
-        type = wa_sprintf(x->p->arena, "%s[%d]: Writer", r->sink_table->name, id);
     } else if (r->kind == WR_SINK) {
         type = wa_sprintf(x->p->arena, "Sink: %s[%d]", r->sink_table ? r->sink_table->name : "collect", id);
         pact = "Data Sink";
@@ -522,8 +601,7 @@ static void stream_nodes(const ExCtx *x, const WRel *r, SNode *s, int *n, int ca
     }
     json_object_set_new(j, "type", json_string(type));
     json_object_set_new(j, "pact", json_string(pact));
-    json_object_set_new(j, "contents", json_string(r->kind == WR_SINK && wrel_sink_writer(r)
-                                                       ? type : wa_sprintf(x->p->arena, "[%d]:%s", id, d.buf ? d.buf : "")));
+    json_object_set_new(j, "contents", json_string(wa_sprintf(x->p->arena, "[%d]:%s", id, d.buf ? d.buf : "")));
     json_object_set_new(j, "parallelism", json_integer(parallelism));
     wsb_free(&d);
     if (nin) {
@@ -613,11 +691,13 @@ bool wexplain_text(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int detai
         }
     }
     bool last[256];
+    x.costs = (details & AX_ESTIMATED_COST) != 0;
     for (int i = 0; i < n; i++) {
         last[0] = true;
         tree(&t, ex_skip(&x, ex_root(roots[i])), last, 0);
         wsb_putc(out, '\n');
     }
+    x.costs = false;
     if (advice) {
         if (al.n == 0) {
             wsb_puts(out, "No available advice...\n");
@@ -648,7 +728,7 @@ bool wexplain_text(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int detai
         if (par < 1) par = 1;
         json_t *doc = json_object();
         json_t *arr = json_array();
-        int cap = x.n + 1, ns = 0;
+        int cap = x.n + 3 * n + 1, ns = 0;
         SNode *s = WA_ARRAY(p->arena, SNode, cap);
         for (int i = 0; i < n; i++) stream_nodes(&x, ex_skip(&x, ex_root(roots[i])), s, &ns, cap, arr, (int)par);
         json_object_set_new(doc, "nodes", arr);

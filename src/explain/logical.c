@@ -80,6 +80,18 @@ static void ttl_hints(const WRel *r, const char *path, WStrBuf *out)
 static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth, const char *path,
                  const char *const *rename);
 
+/* A field type as Calcite's RecordType lists it: no nullability, time attributes marked
+   (TIMESTAMP(3) *ROWTIME*, TIMESTAMP_LTZ(3) *PROCTIME*). */
+static void record_field_type(WStrBuf *out, const WType *t)
+{
+    if (wtype_is_timestamp(t) && t->time_attr != WTA_NONE) {
+        wsb_printf(out, "%s(%d) %s", t->id == WT_TIMESTAMP_LTZ ? "TIMESTAMP_LTZ" : "TIMESTAMP", t->precision,
+                   t->time_attr == WTA_ROWTIME ? "*ROWTIME*" : "*PROCTIME*");
+        return;
+    }
+    ex_calcite_type_name(out, t);
+}
+
 static void children(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth, const char *path)
 {
     if (depth >= 255) return;
@@ -167,6 +179,21 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
     if (r->kind == WR_CORRELATE) {
         correlate_node(p, r, out, last, depth, path);
         return;
+    }
+    /* a projection over an aggregate that drops or reorders columns: the aggregate calls are
+       still named after the select items that read them */
+    const char **agg_rename = NULL;
+    if (r->kind == WR_CALC && r->inputs[0]->kind == WR_GROUP_AGG && r->inputs[0]->naggs) {
+        const WRel *g = r->inputs[0];
+        agg_rename = WA_ARRAY(p->arena, const char *, g->out.n);
+        for (int i = 0; i < g->out.n; i++) agg_rename[i] = g->out.names[i];
+        for (int i = 0; i < g->naggs; i++)
+            if (g->aggs[i].out_name) agg_rename[g->nkeys + i] = g->aggs[i].out_name;
+        for (int i = 0; i < r->nexprs; i++) {
+            const WExpr *e = r->exprs[i];
+            if (e->kind == WX_COLUMN && e->col >= g->nkeys && e->col < g->nkeys + g->naggs)
+                agg_rename[e->col] = r->out.names[i];
+        }
     }
     prefix(out, last, depth);
     if (r->setop_kind && r->setop_inputs[0] && r->setop_inputs[1]) {
@@ -338,19 +365,41 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
         break;
     }
     case WR_WINDOW_TVF: {
+        /* Calcite's call: TUMBLE(TABLE(#0), DESCRIPTOR(_UTF-16LE'ts'), 10000:INTERVAL SECOND), the
+           intervals in the order of the function's parameters (HOP/CUMULATE: slide or step, then
+           size; the offset last) */
         static const char *const K[] = {"TUMBLE", "HOP", "CUMULATE", "SESSION"};
-        char a[48], b[48];
-        wduration_format(r->win_kind == 3 ? r->win_gap : r->win_size, a, sizeof a);
-        wduration_format(r->win_slide, b, sizeof b);
-        wsb_printf(out, "LogicalTableFunctionScan(invocation=[%s(DESCRIPTOR($%d), %s", K[r->win_kind & 3],
-                   r->win_time_col, a);
-        if (r->win_kind == 1 || r->win_kind == 2) wsb_printf(out, ", %s", b);
+        wsb_printf(out, "LogicalTableFunctionScan(invocation=[%s(TABLE(#0)", K[r->win_kind & 3]);
+        if (r->win_npartition) {
+            wsb_puts(out, " PARTITION BY(");
+            for (int k = 0; k < r->win_npartition; k++) wsb_printf(out, "%s$%d", k ? ", " : "", r->win_partition[k]);
+            wsb_putc(out, ')');
+        }
+        wsb_printf(out, ", DESCRIPTOR(_UTF-16LE'%s')", r->inputs[0]->out.names[r->win_time_col]);
+        const WExpr *order[3] = {r->win_args[1], r->win_args[0], r->win_args[2]};
+        for (int k = 0; k < 3; k++) {
+            if (!order[k]) continue;
+            wsb_puts(out, ", ");
+            ex_literal(out, order[k], EXD_AST);
+        }
         wsb_puts(out, ")], rowType=[RecordType(");
         for (int i = 0; i < r->out.n; i++) {
-            WArena *ar = p->arena;
-            wsb_printf(out, "%s%s %s", i ? ", " : "", ex_type_str(ar, r->out.types[i]), r->out.names[i]);
+            if (i) wsb_puts(out, ", ");
+            record_field_type(out, r->out.types[i]);
+            wsb_printf(out, " %s", r->out.names[i]);
         }
         wsb_puts(out, ")])\n");
+        if (r->win_table_input && depth < 254) {
+            /* TABLE t reads the table's columns through a projection */
+            const WRel *in = r->inputs[0];
+            last[depth + 1] = true;
+            prefix(out, last, depth + 1);
+            wsb_puts(out, "LogicalProject(");
+            for (int i = 0; i < in->out.n; i++) wsb_printf(out, "%s%s=[$%d]", i ? ", " : "", in->out.names[i], i);
+            wsb_puts(out, ")\n");
+            children(p, r, out, last, depth + 1, path);
+            return;
+        }
         break;
     }
     case WR_MATCH:
@@ -359,6 +408,12 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
     default:
         wsb_printf(out, "Logical%s\n", ex_rel_name(r));
         break;
+    }
+    if (agg_rename && depth < 255) {
+        last[depth + 1] = true;
+        node(p, r->inputs[0], out, last, depth + 1, wa_sprintf(p->arena, "%s%s0", path, *path ? ", " : ""),
+             agg_rename);
+        return;
     }
     children(p, r, out, last, depth, path);
 }

@@ -38,7 +38,7 @@ void ex_match_digest(const ExCtx *x, const WRel *r, const char *const *inn, ExDi
         wsb_puts(out, "measures=[");
         for (int i = 0; i < ms->nmeasures; i++) {
             wsb_puts(out, i ? ", FINAL(" : "FINAL(");
-            prog_text(&ms->measures[i], d == EXD_EXEC ? EXD_REL : d, out);
+            prog_text(&ms->measures[i], EXD_MATCH, out);
             wsb_printf(out, ") AS %s", ms->measure_names[i]);
         }
         wsb_puts(out, "], ");
@@ -69,7 +69,7 @@ void ex_match_digest(const ExCtx *x, const WRel *r, const char *const *inn, ExDi
     for (int i = 0; i < ms->ndefine_order; i++) {
         int v = ms->define_order[i];
         wsb_printf(out, "%s%s=", i ? ", " : "", ms->vars[v]);
-        prog_text(ms->define[v], EXD_REL, out);
+        prog_text(ms->define[v], EXD_MATCH, out);
     }
     wsb_puts(out, "}])");
 }
@@ -97,7 +97,7 @@ void ex_match_ast(const WRel *r, WStrBuf *out)
                ms->pattern_text);
     for (int i = 0; i < ms->ndefine_order; i++) {
         if (i) wsb_puts(out, ", ");
-        prog_text(ms->define[ms->define_order[i]], EXD_REL, out);
+        prog_text(ms->define[ms->define_order[i]], EXD_MATCH, out);
     }
     wsb_puts(out, "]], inputFields=[[");
     ex_names_list(out, &in->out);

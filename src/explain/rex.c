@@ -190,6 +190,11 @@ static void exec_cast_type(WStrBuf *out, const WType *t)
     warena_delete(a);
 }
 
+void ex_calcite_type_name(WStrBuf *out, const WType *t)
+{
+    exec_cast_type(out, t);
+}
+
 static const char *interval_qual(WIntervalQual q)
 {
     switch (q) {
@@ -409,7 +414,7 @@ static void rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialec
             wsb_puts(out, " AS ");
             exec_cast_type(out, e->type);
             wsb_putc(out, ')');
-        } else if (d == EXD_REL) {
+        } else if (d == EXD_REL || d == EXD_MATCH) {
             /* Flink 2.x's physical digests: CAST(x AS <Calcite type>) */
             wsb_puts(out, e->try_cast ? "TRY_CAST(" : "CAST(");
             rex(out, e->args[0], names, d);
@@ -439,6 +444,14 @@ static void rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialec
         return;
     case WX_CALL: {
         const char *fname = e->func ? e->func->name : (e->name ? e->name : "?");
+        if (!strcmp(fname, "FIELD") && e->nargs == 2 && e->args[1]->kind == WX_LITERAL &&
+            e->args[0]->type->id == WT_ROW && e->args[0]->type->field_names &&
+            e->args[1]->lit.i >= 0 && e->args[1]->lit.i < e->args[0]->type->nfields) {
+            /* Calcite's RexFieldAccess: <expr>.<field> */
+            rex(out, e->args[0], names, d);
+            wsb_printf(out, ".%s", e->args[0]->type->field_names[e->args[1]->lit.i]);
+            return;
+        }
         const OpInfo *op = op_info(fname);
         if (!op) {
             if (!strcmp(fname, "SUBSTR")) fname = "SUBSTRING";
@@ -456,6 +469,20 @@ static void rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialec
                 if (a->kind == WX_CAST && !a->try_cast && a->nargs == 1 && wtype_is_numeric(a->type) &&
                     wtype_is_numeric(a->args[0]->type))
                     targs[i] = a->args[0];
+            }
+            /* a CHAR literal compared with a VARCHAR operand: the optimised plan holds it as a
+               literal of the operand's type (Calcite's reduction folds the coercion CAST) */
+            WExpr casts[2];
+            WExpr *lits[2] = {targs[0], targs[1]};
+            for (int i = 0; i < 2 && (d == EXD_REL || d == EXD_PUSHED); i++) {
+                const WExpr *l = targs[i], *o = targs[1 - i];
+                if (l->kind == WX_LITERAL && !l->is_null && l->type->id == WT_CHAR &&
+                    o->kind != WX_LITERAL && o->type->id == WT_VARCHAR) {
+                    casts[i] = (WExpr){.kind = WX_CAST, .type = o->type, .nargs = 1,
+                                       .args = &lits[i]};
+                    targs[i] = &casts[i];
+                    break;
+                }
             }
             if (targs[0] != e->args[0] || targs[1] != e->args[1]) {
                 tmp.args = targs;
@@ -569,7 +596,14 @@ json_t *ex_rex_json(WPlanCtx *p, const WExpr *e, const int *colmap)
         return j;
     }
     case WX_LITERAL: return literal_json(e);
-    case WX_PROCTIME: return call_json("FUNCTION_ID", "PROCTIME", json_array(), e->type);
+    case WX_PROCTIME: {
+        /* Flink writes PROCTIME() without syntax and operands */
+        json_t *j = json_object();
+        json_object_set_new(j, "kind", json_string("CALL"));
+        json_object_set_new(j, "internalName", json_string("$PROCTIME$1"));
+        json_object_set_new(j, "type", ex_type_json(e->type));
+        return j;
+    }
     case WX_AND: return call_json("BINARY", "AND", ops, e->type);
     case WX_OR: return call_json("BINARY", "OR", ops, e->type);
     case WX_NOT: return call_json("PREFIX", "NOT", ops, e->type);
@@ -582,6 +616,12 @@ json_t *ex_rex_json(WPlanCtx *p, const WExpr *e, const int *colmap)
         const char *fname = e->func ? e->func->name : "?";
         const OpInfo *op = op_info(fname);
         if (op && !strcmp(fname, "%")) return call_json(NULL, "MOD", ops, e->type);
+        /* datetime +/- interval: Calcite's DATETIME_PLUS / MINUS_DATE are special operators */
+        if (op && (!strcmp(fname, "+") || !strcmp(fname, "-")) && e->nargs == 2 &&
+            (wtype_is_timestamp(e->type) || e->type->id == WT_DATE || e->type->id == WT_TIME) &&
+            (e->args[1]->type->id == WT_INTERVAL_DT || e->args[1]->type->id == WT_INTERVAL_YM ||
+             e->args[0]->type->id == WT_INTERVAL_DT || e->args[0]->type->id == WT_INTERVAL_YM))
+            return call_json("SPECIAL", op->calcite, ops, e->type);
         if (op) return call_json(op->syntax, op->calcite, ops, e->type);
         return call_json(NULL, fname, ops, e->type);
     }

@@ -299,15 +299,12 @@ static void fold_identity(ExCtx *x, const WRel *calc)
     ExNode *cn = ex_node(x, calc);
     if (cn && cn->id < 0) return;
     const char *const *inn = ex_out_names(x, in);
-    /* a Calc that only renames the FINAL aggregate of a distinct split is a trivial project
-       Calcite removes (ProjectRemoveRule ignores names) */
-    bool renames_ok = ((in->kind == WR_GROUP_AGG || in->kind == WR_GLOBAL_GROUP_AGG) &&
-                       in->partial_final == WPF_FINAL) ||
-                      in->kind == WR_RANK;      /* the rank number keeps Calcite's w0$o0 */
+    /* a Calc that only renames is a trivial program Calcite removes (CalcRemoveRule and
+       ProjectRemoveRule ignore names): the names below it show through */
+    (void)inn;
     for (int i = 0; i < calc->nexprs; i++) {
         const WExpr *e = calc->exprs[i];
-        if (e->kind != WX_COLUMN || e->col != i || (!renames_ok && strcmp(inn[i], calc->out.names[i]) != 0) ||
-            !wtype_equals(e->type, calc->out.types[i], false)) return;
+        if (e->kind != WX_COLUMN || e->col != i || !wtype_equals(e->type, calc->out.types[i], false)) return;
     }
     cn = add(x, calc);
     cn->id = -1;
@@ -373,10 +370,13 @@ bool ex_ctx_init(ExCtx *x, WPlanCtx *p, WRel **roots, int n)
 {
     memset(x, 0, sizeof *x);
     x->p = p;
+    const char *mode = wopts_get(p->config, "execution.runtime-mode");
+    x->batch = mode && !strcasecmp(mode, "batch");
     if (p->err && p->err->set) return false;
     for (int i = 0; i < n; i++) scan_push_downs(x, roots[i], roots, n, 0);
-    int next = 1;
+    int next = p->exec_node_ids ? *p->exec_node_ids + 1 : 1;
     for (int i = 0; i < n; i++) number(x, ex_root(roots[i]), &next, 0);
+    if (p->exec_node_ids) *p->exec_node_ids = next - 1;
     for (int i = 0; i < n; i++) {
         WStateTtlHint *h = NULL;
         int k = wstate_ttl_hints(p, roots[i], &h);
@@ -389,4 +389,13 @@ bool ex_ctx_init(ExCtx *x, WPlanCtx *p, WRel **roots, int n)
         x->nhints += k;
     }
     return true;
+}
+
+void wexplain_take_exec_node_ids(WPlanCtx *p, WRel **roots, int n)
+{
+    if (!p->exec_node_ids) return;
+    ExCtx x;
+    if (!ex_ctx_init(&x, p, roots, n)) return;
+    /* a query's collect sink is an exec node too when the statement runs */
+    for (int i = 0; i < n; i++) if (roots[i]->kind == WR_SINK && !roots[i]->sink_table) (*p->exec_node_ids)++;
 }

@@ -136,6 +136,20 @@ static WTable *with_hint_options(WPlanCtx *p, const WTable *t, const AstHints *h
     return c;
 }
 
+WExpr *wbind_table_expr(WPlanCtx *p, const WTable *t, AstExpr *e, bool all_columns)
+{
+    BScope ps;
+    bscope_init(&ps);
+    for (int i = 0; i < t->ncols; i++) {
+        if (!all_columns && t->cols[i].kind != WCOL_PHYSICAL) continue;
+        const WType *ct = t->cols[i].type;
+        if (wtype_is_timestamp(ct) && ct->time_attr == WTA_ROWTIME) ct = wtype_with_time_attr(p->arena, ct, WTA_NONE);
+        bscope_add(p->arena, &ps, NULL, t->cols[i].name, ct);
+    }
+    BindCtx inner = {.p = p};
+    return bind_expr(&inner, &ps, e);
+}
+
 static WRel *bind_table_scan(QCtx *q, WTable *t, const AstName *name, const char *qual, BScope *scope)
 {
     WPlanCtx *p = q->b->p;
@@ -253,7 +267,7 @@ static WRel *rename_output(WPlanCtx *p, WRel *r, int n, char **names, AstPos pos
 }
 
 /* An interval literal argument in milliseconds. */
-static bool interval_ms(BindCtx *b, AstExpr *e, const char *what, int64_t *out)
+static bool interval_ms(BindCtx *b, AstExpr *e, const char *what, int64_t *out, const WExpr **lit)
 {
     WExpr *x = e ? bind_expr(b, &(BScope){0}, e) : NULL;
     if (!x) return false;
@@ -263,6 +277,7 @@ static bool interval_ms(BindCtx *b, AstExpr *e, const char *what, int64_t *out)
         return false;
     }
     *out = x->lit.i;
+    if (lit) *lit = x;
     return true;
 }
 
@@ -341,6 +356,7 @@ static WRel *bind_window_tvf(QCtx *q, AstExpr *call)
     WRel *w = wrel_new(p, WR_WINDOW_TVF, 1);
     w->inputs[0] = in;
     w->win_kind = kind;
+    w->win_table_input = !q->pre_bound && !data->subquery;
     if (data->nargs) {
         /* SESSION(TABLE t PARTITION BY k, ...): sessions per partition key */
         if (kind != 3) return fail_rel(p, data->pos, WEXC_VALIDATION, "Only SESSION windows take PARTITION BY.");
@@ -356,14 +372,14 @@ static WRel *bind_window_tvf(QCtx *q, AstExpr *call)
     w->win_time_col = tc->col;
     w->win_proctime = tt->time_attr == WTA_PROCTIME;
     int64_t v;
-    if (!interval_ms(b, size, kind == 3 ? "gap" : "size", &v)) return NULL;
+    if (!interval_ms(b, size, kind == 3 ? "gap" : "size", &v, &w->win_args[0])) return NULL;
     if (kind == 3) w->win_gap = v; else w->win_size = v;
     if (slide) {
-        if (!interval_ms(b, slide, kind == 2 ? "step" : "slide", &v)) return NULL;
+        if (!interval_ms(b, slide, kind == 2 ? "step" : "slide", &v, &w->win_args[1])) return NULL;
         w->win_slide = v;
     }
     if (offset) {
-        if (!interval_ms(b, offset, "offset", &v)) return NULL;
+        if (!interval_ms(b, offset, "offset", &v, &w->win_args[2])) return NULL;
         w->win_offset = v;
     }
     if (w->win_size <= 0 && kind != 3) return fail_rel(p, size->pos, WEXC_VALIDATION, "The window size must be positive.");
@@ -813,14 +829,26 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
         agg->out.names[i] = pre_names[i];
         agg->out.types[i] = wtype_with_time_attr(a, pre[i]->type, WTA_NONE);
     }
-    for (int i = 0; i < g.ncalls; i++) {
-        agg->out.names[g.ngroup + i] = g.calls[i].out_name;
-        agg->out.types[g.ngroup + i] = g.calls[i].type;
-    }
     /* the output columns refer to the aggregate's output by index; retype group refs */
     const char **names = WA_ARRAY(a, const char *, ncols ? ncols : 1);
     for (int i = 0; i < ncols; i++) names[i] = cols[i].name;
     uniquify(a, ncols, names);
+    /* Calcite names an aggregate call after the first select item that is exactly that call */
+    bool *named = WA_ARRAY(a, bool, g.ncalls ? g.ncalls : 1);
+    for (int i = 0; i < ncols; i++) {
+        const WExpr *e = out[i];
+        if (!e || e->kind != WX_COLUMN || e->col < g.ngroup || e->col >= g.ngroup + g.ncalls) continue;
+        int k = e->col - g.ngroup;
+        if (named[k]) continue;
+        named[k] = true;
+        bool clash = false;
+        for (int j = 0; j < g.ngroup; j++) if (!strcmp(pre_names[j], names[i])) clash = true;
+        if (!clash) g.calls[k].out_name = names[i];
+    }
+    for (int i = 0; i < g.ncalls; i++) {
+        agg->out.names[g.ngroup + i] = g.calls[i].out_name;
+        agg->out.types[g.ngroup + i] = g.calls[i].type;
+    }
     WRel *post = make_calc(p, agg, ncols, out, names, having);
     return post;
 }
@@ -984,13 +1012,18 @@ static WRel *bind_select_core(QCtx *q, AstQuery *aq, OrderCols *oc)
         in = bind_from(q, aq->from, &scope);
         if (!in) return NULL;
     } else {
+        /* Calcite's single row of a SELECT without FROM: one INT NOT NULL column ZERO holding 0,
+           which no name in the query can reach (the scope stays empty) */
         in = wrel_new(p, WR_VALUES, 0);
-        schema_alloc(p, &in->out, 0);
+        schema_alloc(p, &in->out, 1);
+        in->out.names[0] = "ZERO";
+        in->out.types[0] = wtype_new(a, WT_INT, false);
         in->nrows = 1;
         in->rows = WA_ARRAY(a, WDatum *, 1);
         in->row_nulls = WA_ARRAY(a, uint8_t *, 1);
         in->rows[0] = WA_ARRAY(a, WDatum, 1);
         in->row_nulls[0] = WA_ARRAY(a, uint8_t, 1);
+        in->rows[0][0].i = 0;
     }
     if (aq->where) {
         if (ast_contains_aggregate(aq->where))

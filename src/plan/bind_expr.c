@@ -940,6 +940,12 @@ static int agg_register(BindCtx *b, BScope *input, AstExpr *e)
     WExpr *filt = e->filter ? bind_condition(b, input, e->filter, "FILTER") : NULL;
     b->agg = sa;
     if (e->filter && !filt) return -1;
+    if (filt && filt->type->nullable) {
+        /* Calcite's aggregate converter: a nullable FILTER condition becomes IS TRUE(cond) */
+        WExpr *args[1] = {filt};
+        filt = make_call(b, e->filter->pos, "IS TRUE", "IS TRUE", args, 1);
+        if (!filt) return -1;
+    }
     if (c.kind != WAGG_COUNT_STAR && nargs < 1) {
         werr_set_at(b->p->err, e->pos.line, e->pos.col, WEXC_CALCITE,
                     "Invalid number of arguments to function '%s'. Was expecting 1 arguments", up);

@@ -610,9 +610,72 @@ static WRel *apply_window_rules(WPlanCtx *p, WRel *r)
 
 /* ---------------- inner-join filter merge ---------------- */
 
+/* The columns e reads: bit 0 = some below `split`, bit 1 = some at or above it; 4 = a
+   non-deterministic part (PROCTIME(), a non-deterministic function). */
+static int join_side_refs(const WExpr *e, int split)
+{
+    if (e->kind == WX_COLUMN) return e->col < split ? 1 : 2;
+    if (e->kind == WX_PROCTIME || (e->kind == WX_CALL && e->func && !e->func->deterministic)) return 4;
+    int m = 0;
+    for (int i = 0; i < e->nargs; i++) m |= join_side_refs(e->args[i], split);
+    return m;
+}
+
+/* A filter over `in` keeping all its columns. */
+static WRel *filter_rel(WPlanCtx *p, WRel *in, WExpr *cond)
+{
+    WRel *c = wrel_new(p, WR_CALC, 1);
+    c->inputs[0] = in;
+    c->nexprs = in->out.n;
+    c->exprs = WA_ARRAY(p->arena, WExpr *, in->out.n ? in->out.n : 1);
+    c->out = in->out;
+    for (int i = 0; i < in->out.n; i++) c->exprs[i] = wexpr_column(p->arena, i, in->out.types[i], in->out.names[i]);
+    c->cond = cond;
+    c->changelog = in->changelog;
+    return c;
+}
+
+static bool window_input(const WRel *r)
+{
+    while (r->kind == WR_CALC) r = r->inputs[0];
+    if (r->kind == WR_WINDOW_TVF || r->kind == WR_WINDOW_AGG || r->kind == WR_WINDOW_RANK) return true;
+    return (r->kind == WR_GROUP_AGG || r->kind == WR_RANK || r->kind == WR_DEDUP) && r->ninputs &&
+           window_input(r->inputs[0]);
+}
+
+/* Calcite's FilterJoinRule: a join condition's conjuncts that read one input only filter that
+   input below the join — both inputs of an inner join, the inner side of an outer or semi/anti
+   join (the preserved side's rows must all reach the join). Deterministic conjuncts only; joins
+   of windows and temporal joins keep their conditions (their rules read them). */
+static WRel *push_join_filters(WPlanCtx *p, WRel *j)
+{
+    if (j->kind != WR_JOIN || !j->join_cond || j->temporal || j->join_type == AJ_FULL) return j;
+    if (window_input(j->inputs[0]) || window_input(j->inputs[1])) return j;
+    int nl = j->inputs[0]->out.n;
+    bool to_left = j->join_type == AJ_INNER && !j->semi && !j->anti;
+    to_left = to_left || (j->join_type == AJ_RIGHT);
+    bool to_right = j->join_type == AJ_INNER || j->join_type == AJ_LEFT;
+    WExpr *all[256], *keep[256], *lf[256], *rf[256];
+    int n = 0, nk = 0, nlf = 0, nrf = 0;
+    wplan_split_and(j->join_cond, all, &n, 256);
+    for (int i = 0; i < n; i++) {
+        int m = join_side_refs(all[i], nl);
+        if (m == 1 && to_left) lf[nlf++] = all[i];
+        else if (m == 2 && to_right) rf[nrf++] = shift_cols(p, all[i], nl, -nl);
+        else keep[nk++] = all[i];
+    }
+    if (!nlf && !nrf) return j;
+    WRel *nj = wa_memdup(p->arena, j, sizeof *j);
+    nj->inputs = WA_ARRAY(p->arena, WRel *, 2);
+    nj->inputs[0] = nlf ? filter_rel(p, j->inputs[0], wplan_and(p, lf, nlf)) : j->inputs[0];
+    nj->inputs[1] = nrf ? filter_rel(p, j->inputs[1], wplan_and(p, rf, nrf)) : j->inputs[1];
+    nj->join_cond = wplan_and(p, keep, nk);
+    return nj;
+}
+
 static WRel *merge_filters_into_joins(WPlanCtx *p, WRel *r)
 {
-    for (int i = 0; i < r->ninputs; i++) r->inputs[i] = merge_filters_into_joins(p, r->inputs[i]);
+    for (int i = 0; i < r->ninputs; i++) r->inputs[i] = push_join_filters(p, merge_filters_into_joins(p, r->inputs[i]));
     if (r->kind == WR_CALC && r->cond && r->inputs[0]->kind == WR_JOIN) {
         WRel *j = r->inputs[0];
         if (j->join_type == AJ_INNER && !j->semi && !j->anti) {
@@ -625,7 +688,7 @@ static WRel *merge_filters_into_joins(WPlanCtx *p, WRel *r)
             nj->join_cond = wplan_and(p, all, n);
             WRel *c = wa_memdup(p->arena, r, sizeof *r);
             c->inputs = WA_ARRAY(p->arena, WRel *, 1);
-            c->inputs[0] = nj;
+            c->inputs[0] = push_join_filters(p, nj);
             c->cond = NULL;
             return c;
         }

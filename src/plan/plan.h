@@ -180,6 +180,9 @@ struct WRel {
     int win_rstart_col, win_rend_col;
     bool win_dedup;                 /* WINDOW_RANK is a WindowDeduplicate */
     bool win_legacy;                /* a legacy GROUP BY TUMBLE/HOP/SESSION group window */
+    const WExpr *win_args[3];       /* WINDOW_TVF: the interval literals as written (size or gap,
+                                       slide or step, offset; NULL when absent), for the AST */
+    bool win_table_input;           /* WINDOW_TVF: the data is TABLE t (Calcite projects its columns) */
     bool win_legacy_props;          /* win_legacy: the query uses TUMBLE_START & co, so the
                                        GroupWindowAggregate emits its named window properties
                                        (w$start, w$end, [w$rowtime,] w$proctime) after the aggs */
@@ -270,6 +273,9 @@ typedef struct WPlanCtx {
     int depth;
     bool explain;                   /* planning for EXPLAIN: a query is planned without the
                                        client's collect sink (it then prefers UPDATE_AFTER only) */
+    int *exec_node_ids;             /* the session's last ExecNode id: Flink's ids count on through a
+                                       session (EXPLAIN, COMPILE PLAN and executed statements all take
+                                       ids); NULL = every plan numbers its nodes from 1 */
 } WPlanCtx;
 
 WRel *wrel_new(WPlanCtx *p, WRelKind kind, int ninputs);
@@ -304,6 +310,11 @@ AstStmt *wbind_merge_like(WPlanCtx *p, const AstStmt *s, const AstStmt *base);
    n expressions (NULL for none, the expression itself for one). */
 void wplan_split_and(WExpr *e, WExpr **out, int *n, int max);
 WExpr *wplan_and(WPlanCtx *p, WExpr **xs, int n);
+/* An expression of a table's schema bound over its columns, as Flink's resolved schema holds it: a
+   computed column's over the physical columns (all_columns false), the watermark's over all
+   columns (input refs are positions in that list; time attributes not yet applied). NULL with
+   p->err set on error. */
+WExpr *wbind_table_expr(WPlanCtx *p, const WTable *t, AstExpr *e, bool all_columns);
 /* Convert a syntax type to a logical type (Flink's rules and errors). */
 const WType *wbind_type(WPlanCtx *p, const AstType *t);
 

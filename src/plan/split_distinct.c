@@ -238,10 +238,12 @@ static bool needs_duplicates(const SplitShape *s, const WAggCall *aggs, int nagg
     return false;
 }
 
-static WExpr *bigint_lit(WArena *a, int64_t v)
+/* The expand id a $g_n filter compares $e (BIGINT) with: SplitAggregateRule's
+   relBuilder.literal(id), an INTEGER literal (=($e, 1)) */
+static WExpr *expand_id_lit(WArena *a, int64_t v)
 {
     WDatum d = {.i = v};
-    return wexpr_literal(a, &WTYPE_BIGINT_NN, d, false);
+    return wexpr_literal(a, &WTYPE_INT_NN, d, false);
 }
 
 /* Expand over `in` (one projection per set, $e appended), then the Calc of the $g_n filters.
@@ -302,7 +304,7 @@ static WRel *expand_filters(WPlanCtx *p, WRel *in, const SplitShape *s, WAggCall
             e->func = eq;
             e->name = eq->name;
             e->args[0] = wexpr_column(a, n, &WTYPE_BIGINT_NN, "$e");
-            e->args[1] = bigint_lit(a, id);
+            e->args[1] = expand_id_lit(a, id);
             if (old >= 0) {
                 WExpr *f = wexpr_column(a, old, x->out.types[old], x->out.names[old]);
                 WExpr *and = wexpr_new(a, WX_AND, wtype_with_nullable(a, &WTYPE_BOOLEAN, f->type->nullable), 2);

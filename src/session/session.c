@@ -36,6 +36,7 @@ struct WSession {
     int nset;
     char **set_sql;
     WJobExecutor *executor;
+    int exec_node_ids;      /* the last ExecNode id handed out in this session (WPlanCtx) */
 };
 
 void wsession_set_executor(WSession *s, WJobExecutor *ex) { s->executor = ex; }
@@ -400,6 +401,7 @@ static bool run_roots(WSession *s, WPlanCtx *p, WRel **roots, int n, WResultSink
                       const char *job_id, const char *job_name, bool *handed_over)
 {
     if (!wplan_build(p, roots, n)) return false;
+    wexplain_take_exec_node_ids(p, roots, n);
     return run_built(s, p, roots, n, sink, err, job_id, job_name, handed_over, NULL);
 }
 
@@ -450,6 +452,7 @@ static bool plan_ctx(WSession *s, WPlanCtx *p, WArena *a, WCastCtx *cast, WError
     p->catalog = &s->catalog;
     p->config = &s->config;
     p->err = err;
+    p->exec_node_ids = &s->exec_node_ids;
     memset(cast, 0, sizeof *cast);
     cast->tz = session_tz(s, err);
     if (!cast->tz) return false;
@@ -462,7 +465,10 @@ static bool plan_ctx(WSession *s, WPlanCtx *p, WArena *a, WCastCtx *cast, WError
 static bool submit_insert(WSession *s, WPlanCtx *p, WRel **roots, int n, bool planned, WArena *a,
                           WResultSink *sink, WStmtResult *res, WError *err, bool *handed_over)
 {
-    if (!planned && !wplan_build(p, roots, n)) return false;
+    if (!planned) {
+        if (!wplan_build(p, roots, n)) return false;
+        wexplain_take_exec_node_ids(p, roots, n);
+    }
     res->kind = WSR_JOB_SUBMITTED;
     new_job_id(s, res->job_id);
     bool sync = false;

@@ -2,7 +2,7 @@
 """plans.py — weir's EXPLAIN and COMPILE PLAN output against Apache Flink's, for every query and
 INSERT of the golden tests and the conformance cases (tests/flink/plan_cases.py collects them).
 
-  plans.py record [--run-dir D] [--only GLOB]
+  plans.py record [--run-dir D] [--only GLOB] [--stale]
       runs every probe (plan_cases.probes: EXPLAIN, EXPLAIN CHANGELOG_MODE, EXPLAIN PLAN_ADVICE,
       EXPLAIN ESTIMATED_COST, CHANGELOG_MODE, PLAN_ADVICE, JSON_EXECUTION_PLAN, COMPILE PLAN) on the
       Flink cluster of flinkctl.py (default run dir /tmp/flink-plans; started when needed) and
@@ -184,6 +184,10 @@ def cmd_record(a):
     items, _ = work_items(work, a.only)
     by_unit = {}
     for u, t, nn, probes in items:
+        if a.stale:
+            script, stored = read_store(u, nn)
+            if stored is not None and script == script_text(u, t, pc.DATA, work):
+                continue
         by_unit.setdefault(u.name, (u, []))[1].append((t, nn, probes))
     done = 0
     for name, (u, entries) in by_unit.items():
@@ -581,6 +585,8 @@ def main():
     r.add_argument("--run-dir", default="/tmp/flink-plans")
     r.add_argument("--only")
     r.add_argument("--work")
+    r.add_argument("--stale", action="store_true",
+                   help="record only statements with no stored output or whose script changed")
     c = sub.add_parser("check")
     c.add_argument("--build", default=os.path.join(ROOT, "build"))
     c.add_argument("--only")
