@@ -616,9 +616,10 @@ json_t *ex_rex_json(WPlanCtx *p, const WExpr *e, const int *colmap)
         const char *fname = e->func ? e->func->name : "?";
         const OpInfo *op = op_info(fname);
         if (op && !strcmp(fname, "%")) return call_json(NULL, "MOD", ops, e->type);
-        /* datetime +/- interval: Calcite's DATETIME_PLUS / MINUS_DATE are special operators */
+        /* datetime +/- interval: Calcite's DATETIME_PLUS / MINUS_DATE are special operators (not
+           for TIMESTAMP_LTZ, which Flink 2.3 writes with the binary operator) */
         if (op && (!strcmp(fname, "+") || !strcmp(fname, "-")) && e->nargs == 2 &&
-            (wtype_is_timestamp(e->type) || e->type->id == WT_DATE || e->type->id == WT_TIME) &&
+            (e->type->id == WT_TIMESTAMP || e->type->id == WT_DATE || e->type->id == WT_TIME) &&
             (e->args[1]->type->id == WT_INTERVAL_DT || e->args[1]->type->id == WT_INTERVAL_YM ||
              e->args[0]->type->id == WT_INTERVAL_DT || e->args[0]->type->id == WT_INTERVAL_YM))
             return call_json("SPECIAL", op->calcite, ops, e->type);
