@@ -3,6 +3,7 @@
 #include "../../src/types/format.h"
 #include "../../src/types/cast.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,4 +87,23 @@ WChunk *chunk_from_text(TestEnv *e, int ncols, const WType **types, int nrows, c
         }
     }
     return c;
+}
+
+void push_text_rows(TestEnv *e, WOperator *op, int ncols, const WType **types, const char *text)
+{
+    assert(ncols <= 8);
+    const char *kinds[64];
+    const char *cells[64 * 8];
+    char *copy = strdup(text);
+    int n = 0;
+    for (char *line = strtok(copy, "\n"); line && n < 64; line = strtok(NULL, "\n")) {
+        char *save = NULL;
+        kinds[n] = strtok_r(line, ",", &save);
+        for (int c = 0; c < ncols; c++) cells[n * ncols + c] = strtok_r(NULL, ",", &save);
+        n++;
+    }
+    WChunk *c = chunk_from_text(e, ncols, types, n, kinds, cells);
+    wop_push(op, 0, c);
+    wchunk_free(c);
+    free(copy);
 }

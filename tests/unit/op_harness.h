@@ -34,5 +34,8 @@ void capture_clear(Capture *c);
    for SQL NULL; values parsed with CAST-from-string rules for each column type. */
 WChunk *chunk_from_text(TestEnv *e, int ncols, const WType **types, int nrows, const char **kinds,
                         const char **cells);
+/* Push rows written one per line as "+I,v1,v2,..." (at most 64 rows of 8 columns, no commas
+   inside values) into input 0 of op as one chunk. */
+void push_text_rows(TestEnv *e, WOperator *op, int ncols, const WType **types, const char *text);
 
 #endif

@@ -8,24 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void push_rows(TestEnv *e, WOperator *op, int ncols, const WType **types, const char *text)
-{
-    const char *kinds[64];
-    const char *cells[64 * 8];
-    char *copy = strdup(text);
-    int n = 0;
-    for (char *line = strtok(copy, "\n"); line && n < 64; line = strtok(NULL, "\n")) {
-        char *save = NULL;
-        kinds[n] = strtok_r(line, ",", &save);
-        for (int c = 0; c < ncols; c++) cells[n * ncols + c] = strtok_r(NULL, ",", &save);
-        n++;
-    }
-    WChunk *c = chunk_from_text(e, ncols, types, n, kinds, cells);
-    wop_push(op, 0, c);
-    wchunk_free(c);
-    free(copy);
-}
-
 static const WType *SRC_T[3] = {&WTYPE_STRING, &WTYPE_INT, &WTYPE_STRING};
 static const int KEY_A[1] = {0};
 
@@ -93,7 +75,7 @@ WTEST(cn_conformance_changelog_normalize)
     /* upsert sink: no UPDATE_BEFORE needed */
     Fix f;
     fix_open(&f, false, 0, NULL);
-    push_rows(&f.env, f.op, 3, SRC_T, CASE_ROWS);
+    push_text_rows(&f.env, f.op, 3, SRC_T, CASE_ROWS);
     CHECK_STR(f.cap->text.buf,
               "+I[one, 1, a]\n+U[one, 2, bb]\n+I[three, 3, ccc]\n+U[one, 4, aaaa]\n"
               "-D[three, 3, ccc]\n");
@@ -107,7 +89,7 @@ WTEST(cn_conformance_filter_all_pass)
 {
     Fix f;
     fix_open(&f, false, 0, filter_b_not_null);
-    push_rows(&f.env, f.op, 3, SRC_T, CASE_ROWS);
+    push_text_rows(&f.env, f.op, 3, SRC_T, CASE_ROWS);
     CHECK_STR(f.cap->text.buf,
               "+I[one, 1, a]\n+U[one, 2, bb]\n+I[three, 3, ccc]\n+U[one, 4, aaaa]\n"
               "-D[three, 3, ccc]\n");
@@ -118,7 +100,7 @@ WTEST(cn_conformance_upsert_with_retract_sink)
 {
     Fix f;
     fix_open(&f, true, 0, NULL);
-    push_rows(&f.env, f.op, 3, SRC_T,
+    push_text_rows(&f.env, f.op, 3, SRC_T,
               "+I,one,1,a\n+U,one,2,bb\n+I,three,3,ccc\n+U,three,3,ccc\n+I,one,4,aaaa\n"
               "+U,one,4,aaaa\n-D,three,3,cc\n");
     /* the -D carries the stored row (ccc), not the delete's content (cc) */
@@ -132,7 +114,7 @@ WTEST(cn_conformance_upsert_key_filter)
 {
     Fix f;
     fix_open(&f, true, 0, filter_a_not_three);
-    push_rows(&f.env, f.op, 3, SRC_T,
+    push_text_rows(&f.env, f.op, 3, SRC_T,
               "+I,one,1,a\n+U,one,2,bb\n+U,three,3,ccc\n+U,three,3,ccc\n+I,one,4,aaaa\n"
               "+U,one,4,aaaa\n+I,two,1,d\n+U,two,1,d\n-D,three,3,ccc\n-D,two,1,d\n");
     CHECK_STR(f.cap->text.buf,
@@ -145,7 +127,7 @@ WTEST(cn_conformance_key_filter_upsert_sink)
 {
     Fix f;
     fix_open(&f, false, 0, filter_a_not_three);
-    push_rows(&f.env, f.op, 3, SRC_T,
+    push_text_rows(&f.env, f.op, 3, SRC_T,
               "+I,one,1,a\n+U,one,2,bb\n+U,three,3,ccc\n+U,three,3,ccc\n+I,one,4,aaaa\n"
               "+U,one,4,aaaa\n+I,two,1,d\n+U,two,1,d\n-D,three,3,cc\n-D,two,1,d\n");
     CHECK_STR(f.cap->text.buf,
@@ -158,7 +140,7 @@ WTEST(cn_conformance_upsert_with_filter)
     /* a present key whose new version fails the filter is retracted with -D(stored) */
     Fix f;
     fix_open(&f, true, 0, filter_b_lt_3);
-    push_rows(&f.env, f.op, 3, SRC_T,
+    push_text_rows(&f.env, f.op, 3, SRC_T,
               "+I,one,1,a\n+U,one,2,bb\n+U,three,3,ccc\n+U,three,3,ccc\n+I,one,4,aaaa\n"
               "+U,one,4,aaaa\n-D,three,5,ccc\n");
     CHECK_STR(f.cap->text.buf,
@@ -173,13 +155,13 @@ WTEST(cn_conformance_source_after_drop_update_before)
        (DropUpdateBefore), so the operator sees the stream without them */
     Fix f;
     fix_open(&f, true, 0, NULL);
-    push_rows(&f.env, f.op, 3, SRC_T,
+    push_text_rows(&f.env, f.op, 3, SRC_T,
               "+I,one,1,a\n+I,two,2,b\n+U,one,1,aa\n+I,three,3,c\n-D,two,2,b\n+U,three,3,cc\n");
     CHECK_STR(f.cap->text.buf,
               "+I[one, 1, a]\n+I[two, 2, b]\n-U[one, 1, a]\n+U[one, 1, aa]\n+I[three, 3, c]\n"
               "-D[two, 2, b]\n-U[three, 3, c]\n+U[three, 3, cc]\n");
     capture_clear(f.cap);
-    push_rows(&f.env, f.op, 3, SRC_T,
+    push_text_rows(&f.env, f.op, 3, SRC_T,
               "+I,four,4,d\n+I,five,5,e\n+U,four,4,dd\n+I,six,6,f\n-D,six,6,f\n");
     CHECK_STR(f.cap->text.buf,
               "+I[four, 4, d]\n+I[five, 5, e]\n-U[four, 4, d]\n+U[four, 4, dd]\n+I[six, 6, f]\n"
@@ -193,7 +175,7 @@ WTEST(cn_update_before_input_deletes)
        +U is then a first row (+I) */
     Fix f;
     fix_open(&f, true, 0, NULL);
-    push_rows(&f.env, f.op, 3, SRC_T, "+I,one,1,a\n-U,one,1,a\n+U,one,1,aa\n-U,zzz,1,a\n");
+    push_text_rows(&f.env, f.op, 3, SRC_T, "+I,one,1,a\n-U,one,1,a\n+U,one,1,aa\n-U,zzz,1,a\n");
     CHECK_STR(f.cap->text.buf, "+I[one, 1, a]\n-D[one, 1, a]\n+I[one, 1, aa]\n");
     fix_close(&f);
 }
@@ -202,9 +184,9 @@ WTEST(cn_conformance_upsert)
 {
     Fix f;
     fix_open(&f, true, 0, NULL);
-    push_rows(&f.env, f.op, 3, SRC_T,
+    push_text_rows(&f.env, f.op, 3, SRC_T,
               "+U,one,1,a\n+U,two,2,b\n+U,one,1,aa\n+U,three,3,c\n-D,two,2,b\n+U,three,3,cc\n");
-    push_rows(&f.env, f.op, 3, SRC_T,
+    push_text_rows(&f.env, f.op, 3, SRC_T,
               "+U,four,4,d\n+U,five,5,e\n+U,six,6,f\n+U,five,5,ee\n-D,six,6,f\n+U,four,4,dd\n");
     CHECK_STR(f.cap->text.buf,
               "+I[one, 1, a]\n+I[two, 2, b]\n-U[one, 1, a]\n+U[one, 1, aa]\n+I[three, 3, c]\n"
@@ -218,15 +200,15 @@ WTEST(cn_ttl_reemits_identical_and_expires)
 {
     Fix f;
     fix_open(&f, true, 1000, NULL);
-    push_rows(&f.env, f.op, 3, SRC_T, "+I,one,1,a\n+U,one,1,a\n");
+    push_text_rows(&f.env, f.op, 3, SRC_T, "+I,one,1,a\n+U,one,1,a\n");
     CHECK_STR(f.cap->text.buf, "+I[one, 1, a]\n-U[one, 1, a]\n+U[one, 1, a]\n");
     capture_clear(f.cap);
     f.env.now += 999;
-    push_rows(&f.env, f.op, 3, SRC_T, "+U,one,2,b\n");
+    push_text_rows(&f.env, f.op, 3, SRC_T, "+U,one,2,b\n");
     CHECK_STR(f.cap->text.buf, "-U[one, 1, a]\n+U[one, 2, b]\n");
     capture_clear(f.cap);
     f.env.now += 1000;              /* expired: a delete is dropped, an upsert is a first row */
-    push_rows(&f.env, f.op, 3, SRC_T, "-D,one,2,b\n+U,one,3,c\n");
+    push_text_rows(&f.env, f.op, 3, SRC_T, "-D,one,2,b\n+U,one,3,c\n");
     CHECK_STR(f.cap->text.buf, "+I[one, 3, c]\n");
     fix_close(&f);
 }
@@ -235,7 +217,7 @@ WTEST(cn_null_key_and_null_values)
 {
     Fix f;
     fix_open(&f, true, 0, NULL);
-    push_rows(&f.env, f.op, 3, SRC_T, "+I,null,1,null\n+U,null,null,x\n-D,null,0,y\n-D,null,0,y\n");
+    push_text_rows(&f.env, f.op, 3, SRC_T, "+I,null,1,null\n+U,null,null,x\n-D,null,0,y\n-D,null,0,y\n");
     CHECK_STR(f.cap->text.buf,
               "+I[null, 1, null]\n-U[null, 1, null]\n+U[null, null, x]\n-D[null, null, x]\n");
     fix_close(&f);
@@ -246,7 +228,7 @@ WTEST(cn_filter_rejecting_first_row_is_not_stored)
     /* a row failing the filter for a new key is ignored; a later passing row is a first row */
     Fix f;
     fix_open(&f, true, 0, filter_b_lt_3);
-    push_rows(&f.env, f.op, 3, SRC_T, "+I,k,5,x\n+U,k,1,y\n+U,k,1,y\n+U,k,7,z\n-D,k,7,z\n");
+    push_text_rows(&f.env, f.op, 3, SRC_T, "+I,k,5,x\n+U,k,1,y\n+U,k,1,y\n+U,k,7,z\n-D,k,7,z\n");
     CHECK_STR(f.cap->text.buf, "+I[k, 1, y]\n-D[k, 1, y]\n");
     fix_close(&f);
 }

@@ -8,29 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Push rows written one per line as "+I,v1,v2,..." (no commas inside values). */
-static void push_rows(TestEnv *e, WOperator *op, int ncols, const WType **types, const char *text)
-{
-    const char *kinds[64];
-    const char *cells[64 * 8];
-    char *copy = strdup(text);
-    int n = 0;
-    for (char *line = strtok(copy, "\n"); line && n < 64; line = strtok(NULL, "\n")) {
-        char *save = NULL;
-        char *f = strtok_r(line, ",", &save);
-        kinds[n] = f;
-        for (int c = 0; c < ncols; c++) {
-            f = strtok_r(NULL, ",", &save);
-            cells[n * ncols + c] = f;
-        }
-        n++;
-    }
-    WChunk *c = chunk_from_text(e, ncols, types, n, kinds, cells);
-    wop_push(op, 0, c);
-    wchunk_free(c);
-    free(copy);
-}
-
 static const WType *ORDER_T[4] = {&WTYPE_BIGINT, &WTYPE_STRING, &WTYPE_STRING, &WTYPE_BIGINT};
 static const int PRODUCT_KEY[1] = {2};
 
@@ -74,10 +51,10 @@ WTEST(dedup_conformance_asc_proctime)
     WDedupSpec s = order_spec(false, false);
     s.generate_insert_only = true;
     fix_open(&f, s);
-    push_rows(&f.env, f.op, 4, ORDER_T, ORDERS_1);
+    push_text_rows(&f.env, f.op, 4, ORDER_T, ORDERS_1);
     CHECK_STR(f.cap->text.buf, "+I[1, terry, pen, 1000]\n+I[4, bob, apple, 4000]\n");
     capture_clear(f.cap);
-    push_rows(&f.env, f.op, 4, ORDER_T, ORDERS_2);
+    push_text_rows(&f.env, f.op, 4, ORDER_T, ORDERS_2);
     CHECK_STR(f.cap->text.buf, "+I[8, bill, banana, 8000]\n");
     CHECK(!f.env.err.set);
     char m[256] = "";
@@ -91,8 +68,8 @@ WTEST(dedup_conformance_asc_rowtime)
 {
     Fix f;
     fix_open(&f, order_spec(false, true));
-    push_rows(&f.env, f.op, 4, ORDER_T, ORDERS_1);
-    push_rows(&f.env, f.op, 4, ORDER_T, ORDERS_2);
+    push_text_rows(&f.env, f.op, 4, ORDER_T, ORDERS_1);
+    push_text_rows(&f.env, f.op, 4, ORDER_T, ORDERS_2);
     CHECK_STR(f.cap->text.buf,
               "+I[1, terry, pen, 1000]\n+I[4, bob, apple, 4000]\n+I[8, bill, banana, 8000]\n");
     fix_close(&f);
@@ -102,13 +79,13 @@ WTEST(dedup_conformance_desc_rowtime)
 {
     Fix f;
     fix_open(&f, order_spec(true, true));
-    push_rows(&f.env, f.op, 4, ORDER_T, ORDERS_1);
+    push_text_rows(&f.env, f.op, 4, ORDER_T, ORDERS_1);
     CHECK_STR(f.cap->text.buf,
               "+I[1, terry, pen, 1000]\n-U[1, terry, pen, 1000]\n+U[2, alice, pen, 2000]\n"
               "-U[2, alice, pen, 2000]\n+U[3, bob, pen, 3000]\n+I[4, bob, apple, 4000]\n"
               "-U[4, bob, apple, 4000]\n+U[5, fish, apple, 5000]\n");
     capture_clear(f.cap);
-    push_rows(&f.env, f.op, 4, ORDER_T, ORDERS_2);
+    push_text_rows(&f.env, f.op, 4, ORDER_T, ORDERS_2);
     CHECK_STR(f.cap->text.buf,
               "-U[3, bob, pen, 3000]\n+U[6, jerry, pen, 6000]\n-U[5, fish, apple, 5000]\n"
               "+U[7, larry, apple, 7000]\n+I[8, bill, banana, 8000]\n-U[7, larry, apple, 7000]\n"
@@ -121,7 +98,7 @@ WTEST(dedup_rowtime_keep_first_out_of_order)
     /* a row with an earlier time replaces the kept one; an equal time does not */
     Fix f;
     fix_open(&f, order_spec(false, true));
-    push_rows(&f.env, f.op, 4, ORDER_T,
+    push_text_rows(&f.env, f.op, 4, ORDER_T,
               "+I,1,a,pen,5000\n+I,2,b,pen,5000\n+I,3,c,pen,3000\n+I,4,d,pen,9000\n");
     CHECK_STR(f.cap->text.buf,
               "+I[1, a, pen, 5000]\n-U[1, a, pen, 5000]\n+U[3, c, pen, 3000]\n");
@@ -135,7 +112,7 @@ WTEST(dedup_rowtime_keep_last_equal_time_and_late)
     WDedupSpec s = order_spec(true, true);
     s.generate_update_before = false;
     fix_open(&f, s);
-    push_rows(&f.env, f.op, 4, ORDER_T,
+    push_text_rows(&f.env, f.op, 4, ORDER_T,
               "+I,1,a,pen,5000\n+I,2,b,pen,5000\n+I,3,c,pen,3000\n");
     CHECK_STR(f.cap->text.buf, "+I[1, a, pen, 5000]\n+U[2, b, pen, 5000]\n");
     fix_close(&f);
@@ -151,7 +128,7 @@ WTEST(dedup_rowtime_timestamp_column)
                     .rowtime = true, .time_col = 1, .generate_update_before = true};
     Fix f;
     fix_open(&f, s);
-    push_rows(&f.env, f.op, 2, tys,
+    push_text_rows(&f.env, f.op, 2, tys,
               "+I,k,2020-10-10 00:00:05\n+I,k,2020-10-10 00:00:01\n+I,k,2020-10-10 00:01:00\n");
     CHECK_STR(f.cap->text.buf,
               "+I[k, 2020-10-10T00:00:05]\n-U[k, 2020-10-10T00:00:05]\n+U[k, 2020-10-10T00:01]\n");
@@ -163,7 +140,7 @@ WTEST(dedup_proctime_keep_last)
 {
     Fix f;
     fix_open(&f, order_spec(true, false));
-    push_rows(&f.env, f.op, 4, ORDER_T,
+    push_text_rows(&f.env, f.op, 4, ORDER_T,
               "+I,1,a,pen,1\n+I,2,b,pen,2\n+I,2,b,pen,2\n+I,3,c,apple,3\n");
     /* the identical row (2,b,pen,2) emits nothing without TTL */
     CHECK_STR(f.cap->text.buf,
@@ -177,7 +154,7 @@ WTEST(dedup_proctime_keep_last_no_update_before)
     WDedupSpec s = order_spec(true, false);
     s.generate_update_before = false;
     fix_open(&f, s);
-    push_rows(&f.env, f.op, 4, ORDER_T, "+I,1,a,pen,1\n+I,2,b,pen,2\n");
+    push_text_rows(&f.env, f.op, 4, ORDER_T, "+I,1,a,pen,1\n+I,2,b,pen,2\n");
     CHECK_STR(f.cap->text.buf, "+I[1, a, pen, 1]\n+U[2, b, pen, 2]\n");
     fix_close(&f);
 }
@@ -188,12 +165,12 @@ WTEST(dedup_proctime_keep_last_ttl_reemits_identical_and_expires)
     WDedupSpec s = order_spec(true, false);
     s.ttl_ms = 1000;
     fix_open(&f, s);
-    push_rows(&f.env, f.op, 4, ORDER_T, "+I,1,a,pen,1\n+I,1,a,pen,1\n");
+    push_text_rows(&f.env, f.op, 4, ORDER_T, "+I,1,a,pen,1\n+I,1,a,pen,1\n");
     /* with TTL enabled the identical row is re-emitted as -U/+U */
     CHECK_STR(f.cap->text.buf, "+I[1, a, pen, 1]\n-U[1, a, pen, 1]\n+U[1, a, pen, 1]\n");
     capture_clear(f.cap);
     f.env.now += 1000;              /* state expired: the next row is a first row again */
-    push_rows(&f.env, f.op, 4, ORDER_T, "+I,2,b,pen,2\n");
+    push_text_rows(&f.env, f.op, 4, ORDER_T, "+I,2,b,pen,2\n");
     CHECK_STR(f.cap->text.buf, "+I[2, b, pen, 2]\n");
     char m[256] = "";
     f.op->ops->metrics(f.op, m, sizeof m);
@@ -208,11 +185,11 @@ WTEST(dedup_proctime_keep_first_ttl_expiry)
     WDedupSpec s = order_spec(false, false);
     s.ttl_ms = 500;
     fix_open(&f, s);
-    push_rows(&f.env, f.op, 4, ORDER_T, "+I,1,a,pen,1\n");
+    push_text_rows(&f.env, f.op, 4, ORDER_T, "+I,1,a,pen,1\n");
     f.env.now += 499;
-    push_rows(&f.env, f.op, 4, ORDER_T, "+I,2,b,pen,2\n");
+    push_text_rows(&f.env, f.op, 4, ORDER_T, "+I,2,b,pen,2\n");
     f.env.now += 1;                 /* 500 ms after the first (and only) write */
-    push_rows(&f.env, f.op, 4, ORDER_T, "+I,3,c,pen,3\n");
+    push_text_rows(&f.env, f.op, 4, ORDER_T, "+I,3,c,pen,3\n");
     CHECK_STR(f.cap->text.buf, "+I[1, a, pen, 1]\n+I[3, c, pen, 3]\n");
     fix_close(&f);
 }
@@ -224,7 +201,7 @@ WTEST(dedup_null_key_is_its_own_group)
     WDedupSpec s = {.in_ncols = 2, .in_types = tys, .nkeys = 1, .keys = key};
     Fix f;
     fix_open(&f, s);
-    push_rows(&f.env, f.op, 2, tys, "+I,null,login\n+I,Vas,click\n+I,null,click\n");
+    push_text_rows(&f.env, f.op, 2, tys, "+I,null,login\n+I,Vas,click\n+I,null,click\n");
     CHECK_STR(f.cap->text.buf, "+I[null, login]\n+I[Vas, click]\n");
     fix_close(&f);
 }
@@ -235,7 +212,7 @@ WTEST(dedup_no_partition_key_keeps_one_row)
     WDedupSpec s = {.in_ncols = 2, .in_types = tys, .nkeys = 0};
     Fix f;
     fix_open(&f, s);
-    push_rows(&f.env, f.op, 2, tys, "+I,Vas,login\n+I,Alice,click\n+I,Bob,view\n");
+    push_text_rows(&f.env, f.op, 2, tys, "+I,Vas,login\n+I,Alice,click\n+I,Bob,view\n");
     CHECK_STR(f.cap->text.buf, "+I[Vas, login]\n");
     fix_close(&f);
 }
@@ -244,7 +221,7 @@ WTEST(dedup_retraction_on_insert_only_input_is_an_error)
 {
     Fix f;
     fix_open(&f, order_spec(false, false));
-    push_rows(&f.env, f.op, 4, ORDER_T, "+I,1,a,pen,1\n-D,1,a,pen,1\n+I,2,b,apple,2\n");
+    push_text_rows(&f.env, f.op, 4, ORDER_T, "+I,1,a,pen,1\n-D,1,a,pen,1\n+I,2,b,apple,2\n");
     CHECK(f.env.err.set);
     CHECK(strstr(f.env.err.msg, "insert-only") != NULL);
     CHECK_STR(f.cap->text.buf, "+I[1, a, pen, 1]\n");
@@ -257,7 +234,7 @@ WTEST(dedup_keep_last_changelog_input)
     WDedupSpec s = order_spec(true, false);
     s.input_retracts = true;
     fix_open(&f, s);
-    push_rows(&f.env, f.op, 4, ORDER_T,
+    push_text_rows(&f.env, f.op, 4, ORDER_T,
               "+I,1,a,pen,1\n+U,2,b,pen,2\n-U,9,x,pen,9\n-D,5,q,apple,5\n+U,3,c,pen,3\n");
     CHECK_STR(f.cap->text.buf,
               "+I[1, a, pen, 1]\n-U[1, a, pen, 1]\n+U[2, b, pen, 2]\n-D[2, b, pen, 2]\n"
@@ -273,14 +250,14 @@ WTEST(dedup_rowtime_insert_only_keep_first_on_watermark)
     s.generate_insert_only = true;
     fix_open(&f, s);
     wop_input_watermark(f.op, 0, 50);
-    push_rows(&f.env, f.op, 4, ORDER_T,
+    push_text_rows(&f.env, f.op, 4, ORDER_T,
               "+I,0,late,pen,1\n+I,1,a,pen,101\n+I,2,b,pen,99\n+I,3,c,pen,99\n+I,4,d,pen,100\n");
     CHECK_STR(f.cap->text.buf, "");
     CHECK_INT(f.op->late_dropped, 1);
     wop_input_watermark(f.op, 0, 99);
     CHECK_STR(f.cap->text.buf, "+I[2, b, pen, 99]\n");
     CHECK_INT(f.cap->last_wm, 99);
-    push_rows(&f.env, f.op, 4, ORDER_T, "+I,5,e,pen,120\n");
+    push_text_rows(&f.env, f.op, 4, ORDER_T, "+I,5,e,pen,120\n");
     wop_input_watermark(f.op, 0, 200);
     CHECK_STR(f.cap->text.buf, "+I[2, b, pen, 99]\n");
     fix_close(&f);

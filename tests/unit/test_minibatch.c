@@ -11,25 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Push rows written one per line as "+I,v1,v2,..." (no commas inside values) as one chunk. */
-static void push_rows(TestEnv *e, WOperator *op, int ncols, const WType **types, const char *text)
-{
-    const char *kinds[64];
-    const char *cells[64 * 4];
-    char *copy = strdup(text);
-    int n = 0;
-    for (char *line = strtok(copy, "\n"); line && n < 64; line = strtok(NULL, "\n")) {
-        char *save = NULL;
-        kinds[n] = strtok_r(line, ",", &save);
-        for (int c = 0; c < ncols; c++) cells[n * ncols + c] = strtok_r(NULL, ",", &save);
-        n++;
-    }
-    WChunk *c = chunk_from_text(e, ncols, types, n, kinds, cells);
-    wop_push(op, 0, c);
-    wchunk_free(c);
-    free(copy);
-}
-
 static const WType *KV_T[2] = {&WTYPE_STRING, &WTYPE_BIGINT};
 static const char *KV_N[2] = {"k", "v"};
 
@@ -42,11 +23,11 @@ WTEST(minibatch_proctime_assigner_boundaries)
     Capture *cap = capture_new(&e, 2, KV_T);
     wop_connect(a, &cap->base, 0);
     cap->last_wm = WWM_MIN;
-    push_rows(&e, a, 2, KV_T, "+I,a,1\n");
+    push_text_rows(&e, a, 2, KV_T, "+I,a,1\n");
     CHECK_INT(cap->last_wm, 12000);         /* the start of the interval, before the rows */
     CHECK_INT(cap->rows, 1);
     e.now = 12999;
-    push_rows(&e, a, 2, KV_T, "+I,a,2\n");
+    push_text_rows(&e, a, 2, KV_T, "+I,a,2\n");
     a->ops->tick(a);
     CHECK_INT(cap->last_wm, 12000);         /* same interval: no boundary */
     e.now = 13001;
@@ -131,24 +112,24 @@ WTEST(minibatch_group_agg_once_per_key_and_batch)
 {
     Agg g;
     agg_open(&g, 1000, true, 0);
-    push_rows(&g.env, g.op, 2, KV_T, "+I,a,1\n+I,a,2\n");
-    push_rows(&g.env, g.op, 2, KV_T, "+I,a,3\n");
+    push_text_rows(&g.env, g.op, 2, KV_T, "+I,a,1\n+I,a,2\n");
+    push_text_rows(&g.env, g.op, 2, KV_T, "+I,a,3\n");
     CHECK_STR(g.cap->text.buf, "");         /* held until the boundary */
     wop_input_watermark(g.op, 0, 100);
     CHECK_STR(g.cap->text.buf, "+I[a, 3, 6]\n");   /* three rows, one +I */
     CHECK_INT(g.cap->last_wm, 100);
     capture_clear(g.cap);
     /* a changed key: -U(before the batch) +U(after it); a key whose rows cancel: nothing */
-    push_rows(&g.env, g.op, 2, KV_T, "+I,a,4\n+I,a,5\n+I,b,7\n-D,b,7\n");
+    push_text_rows(&g.env, g.op, 2, KV_T, "+I,a,4\n+I,a,5\n+I,b,7\n-D,b,7\n");
     wop_input_watermark(g.op, 0, 200);
     CHECK_STR(g.cap->text.buf, "-U[a, 3, 6]\n+U[a, 5, 15]\n");
     capture_clear(g.cap);
     /* an update that leaves the result as it was emits nothing (no TTL) */
-    push_rows(&g.env, g.op, 2, KV_T, "-U,a,5\n+U,a,5\n");
+    push_text_rows(&g.env, g.op, 2, KV_T, "-U,a,5\n+U,a,5\n");
     wop_input_watermark(g.op, 0, 300);
     CHECK_STR(g.cap->text.buf, "");
     /* every row retracted: -D of the result before the batch */
-    push_rows(&g.env, g.op, 2, KV_T, "-D,a,1\n-D,a,2\n-D,a,3\n-D,a,4\n-D,a,5\n");
+    push_text_rows(&g.env, g.op, 2, KV_T, "-D,a,1\n-D,a,2\n-D,a,3\n-D,a,4\n-D,a,5\n");
     wop_input_end(g.op, 0);
     CHECK_STR(g.cap->text.buf, "-D[a, 5, 15]\n");
     CHECK(g.cap->ended);
@@ -161,14 +142,14 @@ WTEST(minibatch_group_agg_size_and_ttl)
     Agg g;
     agg_open(&g, 2, false, 60000);
     /* batches of two rows (CountBundleTrigger), also inside one chunk */
-    push_rows(&g.env, g.op, 2, KV_T, "+I,a,1\n+I,a,2\n+I,a,3\n");
+    push_text_rows(&g.env, g.op, 2, KV_T, "+I,a,1\n+I,a,2\n+I,a,3\n");
     CHECK_STR(g.cap->text.buf, "+I[a, 2, 3]\n");
-    push_rows(&g.env, g.op, 2, KV_T, "+I,b,1\n");
+    push_text_rows(&g.env, g.op, 2, KV_T, "+I,b,1\n");
     /* keys leave a batch in the order of Flink's bundle HashMap: 'b' before 'a' */
     CHECK_STR(g.cap->text.buf, "+I[a, 2, 3]\n+I[b, 1, 1]\n-U[a, 2, 3]\n+U[a, 3, 6]\n");
     capture_clear(g.cap);
     /* with state TTL an unchanged result is emitted again */
-    push_rows(&g.env, g.op, 2, KV_T, "+I,a,0\n");
+    push_text_rows(&g.env, g.op, 2, KV_T, "+I,a,0\n");
     wop_minibatch_flush(g.op);
     CHECK_STR(g.cap->text.buf, "-U[a, 3, 6]\n+U[a, 4, 6]\n");
     agg_close(&g);
@@ -190,9 +171,9 @@ static void dedup_run(int *wtest_failed_, bool keep_last, const char *want)
     wop_minibatch_enable(op, &mb);
     Capture *cap = capture_new(&e, 3, ORDER_T);
     wop_connect(op, &cap->base, 0);
-    push_rows(&e, op, 3, ORDER_T, "+I,1,pen,10\n+I,2,pen,20\n+I,3,ink,5\n+I,4,pen,30\n");
+    push_text_rows(&e, op, 3, ORDER_T, "+I,1,pen,10\n+I,2,pen,20\n+I,3,ink,5\n+I,4,pen,30\n");
     wop_input_watermark(op, 0, 1);
-    push_rows(&e, op, 3, ORDER_T, "+I,5,ink,6\n+I,6,ink,7\n");
+    push_text_rows(&e, op, 3, ORDER_T, "+I,5,ink,6\n+I,6,ink,7\n");
     wop_input_end(op, 0);
     CHECK_STR(cap->text.buf, want);
     CHECK(!e.err.set);

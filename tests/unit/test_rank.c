@@ -9,24 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void push_rows(TestEnv *e, WOperator *op, int ncols, const WType **types, const char *text)
-{
-    const char *kinds[64];
-    const char *cells[64 * 8];
-    char *copy = strdup(text);
-    int n = 0;
-    for (char *line = strtok(copy, "\n"); line && n < 64; line = strtok(NULL, "\n")) {
-        char *save = NULL;
-        kinds[n] = strtok_r(line, ",", &save);
-        for (int c = 0; c < ncols; c++) cells[n * ncols + c] = strtok_r(NULL, ",", &save);
-        n++;
-    }
-    WChunk *c = chunk_from_text(e, ncols, types, n, kinds, cells);
-    wop_push(op, 0, c);
-    wchunk_free(c);
-    free(copy);
-}
-
 typedef struct Fix {
     TestEnv env;
     WOperator *op;
@@ -87,12 +69,12 @@ WTEST(rank_conformance_append_fast_top1)
 {
     Fix f;
     fix_open(&f, abc_spec(WRANK_APPEND_FAST));
-    push_rows(&f.env, f.op, 3, ABC_T, ABC_1);
+    push_text_rows(&f.env, f.op, 3, ABC_T, ABC_1);
     CHECK_STR(f.cap->text.buf,
               "+I[2, a, 6]\n+I[4, b, 8]\n+I[6, c, 10]\n-U[2, a, 6]\n+U[1, a, 5]\n-U[4, b, 8]\n"
               "+U[3, b, 7]\n-U[6, c, 10]\n+U[5, c, 9]\n");
     capture_clear(f.cap);
-    push_rows(&f.env, f.op, 3, ABC_T, ABC_2);
+    push_text_rows(&f.env, f.op, 3, ABC_T, ABC_2);
     CHECK_STR(f.cap->text.buf, "+I[4, d, 7]\n+I[3, e, 8]\n");
     char m[256] = "";
     f.op->ops->metrics(f.op, m, sizeof m);
@@ -104,12 +86,12 @@ WTEST(rank_conformance_retract_top1)
 {
     Fix f;
     fix_open(&f, abc_spec(WRANK_RETRACT));
-    push_rows(&f.env, f.op, 3, ABC_T, ABC_1);
+    push_text_rows(&f.env, f.op, 3, ABC_T, ABC_1);
     CHECK_STR(f.cap->text.buf,
               "+I[2, a, 6]\n+I[4, b, 8]\n+I[6, c, 10]\n-D[2, a, 6]\n+I[1, a, 5]\n-D[4, b, 8]\n"
               "+I[3, b, 7]\n-D[6, c, 10]\n+I[5, c, 9]\n");
     capture_clear(f.cap);
-    push_rows(&f.env, f.op, 3, ABC_T, ABC_2);
+    push_text_rows(&f.env, f.op, 3, ABC_T, ABC_2);
     CHECK_STR(f.cap->text.buf, "+I[4, d, 7]\n+I[3, e, 8]\n");
     fix_close(&f);
 }
@@ -128,25 +110,25 @@ WTEST(rank_conformance_update_fast)
                    .generate_update_before = true};
     Fix f;
     fix_open(&f, s);
-    push_rows(&f.env, f.op, 3, T, "+I,2,a,1\n+I,4,b,1\n+I,6,c,1\n+I,1,a,1\n+I,3,b,1\n+I,5,c,1\n");
+    push_text_rows(&f.env, f.op, 3, T, "+I,2,a,1\n+I,4,b,1\n+I,6,c,1\n+I,1,a,1\n+I,3,b,1\n+I,5,c,1\n");
     CHECK_STR(f.cap->text.buf,
               "+I[2, a, 1, 1]\n+I[4, b, 1, 1]\n+I[6, c, 1, 1]\n-U[2, a, 1, 1]\n+U[1, a, 1, 1]\n"
               "+I[2, a, 1, 2]\n-U[4, b, 1, 1]\n+U[3, b, 1, 1]\n+I[4, b, 1, 2]\n-U[6, c, 1, 1]\n"
               "+U[5, c, 1, 1]\n+I[6, c, 1, 2]\n");
     capture_clear(f.cap);
-    push_rows(&f.env, f.op, 3, T, "+I,4,d,1\n+I,0,a,1\n");
+    push_text_rows(&f.env, f.op, 3, T, "+I,4,d,1\n+I,0,a,1\n");
     CHECK_STR(f.cap->text.buf,
               "+I[4, d, 1, 1]\n-U[1, a, 1, 1]\n+U[0, a, 1, 1]\n-U[2, a, 1, 2]\n+U[1, a, 1, 2]\n"
               "+I[2, a, 1, 3]\n");
     /* an update moving a row up: rows in between shift down */
     capture_clear(f.cap);
-    push_rows(&f.env, f.op, 3, T, "+U,2,a,2\n");
+    push_text_rows(&f.env, f.op, 3, T, "+U,2,a,2\n");
     CHECK_STR(f.cap->text.buf,
               "-U[0, a, 1, 1]\n-U[2, a, 1, 3]\n+U[2, a, 2, 1]\n-U[1, a, 1, 2]\n+U[0, a, 1, 2]\n"
               "+U[1, a, 1, 3]\n");
     /* same sort key, same row key: updated in place */
     capture_clear(f.cap);
-    push_rows(&f.env, f.op, 3, T, "+U,2,a,2\n");
+    push_text_rows(&f.env, f.op, 3, T, "+U,2,a,2\n");
     CHECK_STR(f.cap->text.buf, "-U[2, a, 2, 1]\n+U[2, a, 2, 1]\n");
     fix_close(&f);
 }
@@ -163,12 +145,12 @@ WTEST(rank_conformance_first_n_proctime)
                    .rank_end = 2, .output_rank_number = true};
     Fix f;
     fix_open(&f, s);
-    push_rows(&f.env, f.op, 4, T,
+    push_text_rows(&f.env, f.op, 4, T,
               "+I,book,1,12,null\n+I,book,2,19,null\n+I,book,4,11,null\n+I,fruit,4,33,null\n");
     CHECK_STR(f.cap->text.buf,
               "+I[book, 1, 12, null, 1]\n+I[book, 2, 19, null, 2]\n+I[fruit, 4, 33, null, 1]\n");
     capture_clear(f.cap);
-    push_rows(&f.env, f.op, 4, T,
+    push_text_rows(&f.env, f.op, 4, T,
               "+I,cereal,6,21,null\n+I,cereal,7,23,null\n+I,apple,8,31,null\n+I,fruit,9,41,null\n");
     CHECK_STR(f.cap->text.buf,
               "+I[cereal, 6, 21, null, 1]\n+I[cereal, 7, 23, null, 2]\n+I[apple, 8, 31, null, 1]\n"
@@ -183,13 +165,13 @@ WTEST(rank_append_with_row_number_shifts)
 {
     Fix f;
     fix_open(&f, kv_spec(WRANK_APPEND_FAST, 1, 3, true));
-    push_rows(&f.env, f.op, 2, KV_T, "+I,k,5\n+I,k,3\n+I,k,4\n+I,k,1\n+I,k,6\n+I,k,4\n");
+    push_text_rows(&f.env, f.op, 2, KV_T, "+I,k,5\n+I,k,3\n+I,k,4\n+I,k,1\n+I,k,6\n+I,k,4\n");
     CHECK_STR(f.cap->text.buf,
               "+I[k, 5, 1]\n-U[k, 5, 1]\n+U[k, 3, 1]\n+I[k, 5, 2]\n-U[k, 5, 2]\n+U[k, 4, 2]\n"
               "+I[k, 5, 3]\n-U[k, 3, 1]\n+U[k, 1, 1]\n-U[k, 4, 2]\n+U[k, 3, 2]\n-U[k, 5, 3]\n"
               "+U[k, 4, 3]\n");
     capture_clear(f.cap);
-    push_rows(&f.env, f.op, 2, KV_T, "+I,k,2\n+I,j,9\n");
+    push_text_rows(&f.env, f.op, 2, KV_T, "+I,k,2\n+I,j,9\n");
     CHECK_STR(f.cap->text.buf,
               "-U[k, 3, 2]\n+U[k, 2, 2]\n-U[k, 4, 3]\n+U[k, 3, 3]\n+I[j, 9, 1]\n");
     fix_close(&f);
@@ -199,7 +181,7 @@ WTEST(rank_append_without_row_number)
 {
     Fix f;
     fix_open(&f, kv_spec(WRANK_APPEND_FAST, 1, 2, false));
-    push_rows(&f.env, f.op, 2, KV_T, "+I,k,5\n+I,k,3\n+I,k,4\n+I,k,1\n+I,k,6\n+I,k,3\n");
+    push_text_rows(&f.env, f.op, 2, KV_T, "+I,k,5\n+I,k,3\n+I,k,4\n+I,k,1\n+I,k,6\n+I,k,3\n");
     CHECK_STR(f.cap->text.buf,
               "+I[k, 5]\n+I[k, 3]\n-D[k, 5]\n+I[k, 4]\n-D[k, 4]\n+I[k, 1]\n");
     fix_close(&f);
@@ -209,7 +191,7 @@ WTEST(rank_append_offset_without_rank_column)
 {
     Fix f;
     fix_open(&f, kv_spec(WRANK_APPEND_FAST, 2, 3, false));
-    push_rows(&f.env, f.op, 2, KV_T, "+I,k,5\n+I,k,3\n+I,k,4\n");
+    push_text_rows(&f.env, f.op, 2, KV_T, "+I,k,5\n+I,k,3\n+I,k,4\n");
     CHECK_STR(f.cap->text.buf, "+I[k, 5]\n-U[k, 5]\n+U[k, 4]\n+I[k, 5]\n");
     fix_close(&f);
 }
@@ -222,7 +204,7 @@ WTEST(rank_append_ties_keep_arrival_order)
     s.in_types = T;
     Fix f;
     fix_open(&f, s);
-    push_rows(&f.env, f.op, 3, T, "+I,k,1,a\n+I,k,1,b\n+I,k,1,c\n+I,k,0,d\n");
+    push_text_rows(&f.env, f.op, 3, T, "+I,k,1,a\n+I,k,1,b\n+I,k,1,c\n+I,k,0,d\n");
     CHECK_STR(f.cap->text.buf,
               "+I[k, 1, a, 1]\n+I[k, 1, b, 2]\n-U[k, 1, a, 1]\n+U[k, 0, d, 1]\n-U[k, 1, b, 2]\n"
               "+U[k, 1, a, 2]\n");
@@ -237,7 +219,7 @@ WTEST(rank_null_sort_keys_and_desc)
     Fix f;
     fix_open(&f, s);
     /* DESC NULLS LAST: 7, 2, null */
-    push_rows(&f.env, f.op, 2, KV_T, "+I,k,null\n+I,k,2\n+I,k,7\n+I,null,1\n");
+    push_text_rows(&f.env, f.op, 2, KV_T, "+I,k,null\n+I,k,2\n+I,k,7\n+I,null,1\n");
     CHECK_STR(f.cap->text.buf,
               "+I[k, null, 1]\n-U[k, null, 1]\n+U[k, 2, 1]\n+I[k, null, 2]\n-U[k, 2, 1]\n"
               "+U[k, 7, 1]\n-U[k, null, 2]\n+U[k, 2, 2]\n+I[k, null, 3]\n+I[null, 1, 1]\n");
@@ -253,11 +235,11 @@ WTEST(rank_top1_with_rank_number_and_ttl)
     s.generate_update_before = false;
     Fix f;
     fix_open(&f, s);
-    push_rows(&f.env, f.op, 2, KV_T, "+I,k,5\n+I,k,5\n+I,k,3\n+I,k,4\n");
+    push_text_rows(&f.env, f.op, 2, KV_T, "+I,k,5\n+I,k,5\n+I,k,3\n+I,k,4\n");
     CHECK_STR(f.cap->text.buf, "+I[k, 5, 1]\n+U[k, 3, 1]\n");
     capture_clear(f.cap);
     f.env.now += 100;
-    push_rows(&f.env, f.op, 2, KV_T, "+I,k,9\n");
+    push_text_rows(&f.env, f.op, 2, KV_T, "+I,k,9\n");
     CHECK_STR(f.cap->text.buf, "+I[k, 9, 1]\n");
     fix_close(&f);
 }
@@ -266,7 +248,7 @@ WTEST(rank_append_drops_retractions)
 {
     Fix f;
     fix_open(&f, kv_spec(WRANK_APPEND_FAST, 1, 2, false));
-    push_rows(&f.env, f.op, 2, KV_T, "+I,k,5\n-D,k,5\n-U,k,5\n");
+    push_text_rows(&f.env, f.op, 2, KV_T, "+I,k,5\n-D,k,5\n-U,k,5\n");
     CHECK_STR(f.cap->text.buf, "+I[k, 5]\n");
     CHECK(!f.env.err.set);
     fix_close(&f);
@@ -284,7 +266,7 @@ WTEST(rank_update_fast_without_row_number)
                    .rank_end = 2, .nuk = 1, .uk = UK, .generate_update_before = true};
     Fix f;
     fix_open(&f, s);
-    push_rows(&f.env, f.op, 3, T, "+I,1,x,1\n+I,2,x,1\n+I,3,x,5\n+U,1,x,7\n+I,4,x,0\n");
+    push_text_rows(&f.env, f.op, 3, T, "+I,1,x,1\n+I,2,x,1\n+I,3,x,5\n+U,1,x,7\n+I,4,x,0\n");
     CHECK_STR(f.cap->text.buf,
               "+I[1, x, 1]\n+I[2, x, 1]\n-D[2, x, 1]\n+I[3, x, 5]\n-U[1, x, 1]\n+U[1, x, 7]\n");
     fix_close(&f);
@@ -296,18 +278,18 @@ WTEST(rank_retract_with_row_number)
 {
     Fix f;
     fix_open(&f, kv_spec(WRANK_RETRACT, 1, 2, true));
-    push_rows(&f.env, f.op, 2, KV_T, "+I,k,3\n+I,k,1\n+I,k,2\n-D,k,1\n");
+    push_text_rows(&f.env, f.op, 2, KV_T, "+I,k,3\n+I,k,1\n+I,k,2\n-D,k,1\n");
     CHECK_STR(f.cap->text.buf,
               "+I[k, 3, 1]\n-U[k, 3, 1]\n+U[k, 1, 1]\n+I[k, 3, 2]\n-U[k, 3, 2]\n+U[k, 2, 2]\n"
               "-U[k, 1, 1]\n+U[k, 2, 1]\n-U[k, 2, 2]\n+U[k, 3, 2]\n");
     capture_clear(f.cap);
     /* unknown retraction: nothing; a row outside the top N comes and goes silently */
-    push_rows(&f.env, f.op, 2, KV_T, "-D,k,5\n+I,k,9\n-U,k,9\n");
+    push_text_rows(&f.env, f.op, 2, KV_T, "-D,k,5\n+I,k,9\n-U,k,9\n");
     CHECK_STR(f.cap->text.buf, "");
-    push_rows(&f.env, f.op, 2, KV_T, "-D,k,2\n");
+    push_text_rows(&f.env, f.op, 2, KV_T, "-D,k,2\n");
     CHECK_STR(f.cap->text.buf, "-U[k, 2, 1]\n+U[k, 3, 1]\n-D[k, 3, 2]\n");
     capture_clear(f.cap);
-    push_rows(&f.env, f.op, 2, KV_T, "-D,k,3\n");
+    push_text_rows(&f.env, f.op, 2, KV_T, "-D,k,3\n");
     CHECK_STR(f.cap->text.buf, "-D[k, 3, 1]\n");
     char m[256] = "";
     f.op->ops->metrics(f.op, m, sizeof m);
@@ -320,7 +302,7 @@ WTEST(rank_retract_without_row_number)
 {
     Fix f;
     fix_open(&f, kv_spec(WRANK_RETRACT, 1, 2, false));
-    push_rows(&f.env, f.op, 2, KV_T, "+I,k,3\n+I,k,1\n+I,k,2\n-D,k,1\n-D,k,2\n-D,k,3\n");
+    push_text_rows(&f.env, f.op, 2, KV_T, "+I,k,3\n+I,k,1\n+I,k,2\n-D,k,1\n-D,k,2\n-D,k,3\n");
     CHECK_STR(f.cap->text.buf,
               "+I[k, 3]\n+I[k, 1]\n-D[k, 3]\n+I[k, 2]\n-D[k, 1]\n+I[k, 3]\n-D[k, 2]\n-D[k, 3]\n");
     fix_close(&f);
@@ -331,7 +313,7 @@ WTEST(rank_retract_duplicates_and_update_pairs)
     Fix f;
     fix_open(&f, kv_spec(WRANK_RETRACT, 1, 2, false));
     /* two identical rows: retracting one keeps the other; -U/+U of an upstream update */
-    push_rows(&f.env, f.op, 2, KV_T, "+I,k,4\n+I,k,4\n-U,k,4\n+U,k,2\n");
+    push_text_rows(&f.env, f.op, 2, KV_T, "+I,k,4\n+I,k,4\n-U,k,4\n+U,k,2\n");
     CHECK_STR(f.cap->text.buf, "+I[k, 4]\n+I[k, 4]\n-D[k, 4]\n+I[k, 2]\n");
     fix_close(&f);
 }
@@ -340,7 +322,7 @@ WTEST(rank_retract_offset_range)
 {
     Fix f;
     fix_open(&f, kv_spec(WRANK_RETRACT, 2, 2, true));
-    push_rows(&f.env, f.op, 2, KV_T, "+I,k,5\n+I,k,3\n+I,k,1\n-D,k,3\n");
+    push_text_rows(&f.env, f.op, 2, KV_T, "+I,k,5\n+I,k,3\n+I,k,1\n-D,k,3\n");
     CHECK_STR(f.cap->text.buf,
               "+I[k, 5, 2]\n-U[k, 5, 2]\n+U[k, 3, 2]\n-U[k, 3, 2]\n+U[k, 5, 2]\n");
     fix_close(&f);

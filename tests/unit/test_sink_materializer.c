@@ -8,24 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void push_rows(TestEnv *e, WOperator *op, int ncols, const WType **types, const char *text)
-{
-    const char *kinds[64];
-    const char *cells[64 * 8];
-    char *copy = strdup(text);
-    int n = 0;
-    for (char *line = strtok(copy, "\n"); line && n < 64; line = strtok(NULL, "\n")) {
-        char *save = NULL;
-        kinds[n] = strtok_r(line, ",", &save);
-        for (int c = 0; c < ncols; c++) cells[n * ncols + c] = strtok_r(NULL, ",", &save);
-        n++;
-    }
-    WChunk *c = chunk_from_text(e, ncols, types, n, kinds, cells);
-    wop_push(op, 0, c);
-    wchunk_free(c);
-    free(copy);
-}
-
 static const WType *ROW_T[3] = {&WTYPE_STRING, &WTYPE_BIGINT, &WTYPE_BIGINT};
 static const int KEY0[1] = {0};
 
@@ -55,7 +37,7 @@ WTEST(sum_conformance_rollback_to_previous_row)
 {
     Fix f;
     fix_open(&f, 0, NULL, 0);
-    push_rows(&f.env, f.op, 3, ROW_T, "+I,BOB,5,5\n+I,BOB,6,6\n-D,BOB,6,6\n");
+    push_text_rows(&f.env, f.op, 3, ROW_T, "+I,BOB,5,5\n+I,BOB,6,6\n-D,BOB,6,6\n");
     CHECK_STR(f.cap->text.buf, "+I[BOB, 5, 5]\n+U[BOB, 6, 6]\n+U[BOB, 5, 5]\n");
     char m[256] = "";
     f.op->ops->metrics(f.op, m, sizeof m);
@@ -67,7 +49,7 @@ WTEST(sum_retract_non_latest_is_swallowed)
 {
     Fix f;
     fix_open(&f, 0, NULL, 0);
-    push_rows(&f.env, f.op, 3, ROW_T,
+    push_text_rows(&f.env, f.op, 3, ROW_T,
               "+I,a,1,1\n+U,a,2,2\n-U,a,1,1\n-D,a,2,2\n+I,a,3,3\n-D,a,3,3\n");
     CHECK_STR(f.cap->text.buf,
               "+I[a, 1, 1]\n+U[a, 2, 2]\n-D[a, 2, 2]\n+I[a, 3, 3]\n-D[a, 3, 3]\n");
@@ -83,7 +65,7 @@ WTEST(sum_duplicates_and_unknown_retractions)
     fix_open(&f, 0, NULL, 0);
     /* two identical rows: retracting one keeps the other (the
        first one is removed silently); a retraction of a row never seen is dropped */
-    push_rows(&f.env, f.op, 3, ROW_T,
+    push_text_rows(&f.env, f.op, 3, ROW_T,
               "+I,a,1,1\n+I,a,1,1\n-D,a,9,9\n-D,b,1,1\n-D,a,1,1\n-D,a,1,1\n");
     CHECK_STR(f.cap->text.buf,
               "+I[a, 1, 1]\n+U[a, 1, 1]\n-D[a, 1, 1]\n");
@@ -95,7 +77,7 @@ WTEST(sum_middle_of_three)
 {
     Fix f;
     fix_open(&f, 0, NULL, 0);
-    push_rows(&f.env, f.op, 3, ROW_T, "+I,k,1,0\n+I,k,2,0\n+I,k,3,0\n-D,k,2,0\n-D,k,3,0\n-D,k,1,0\n");
+    push_text_rows(&f.env, f.op, 3, ROW_T, "+I,k,1,0\n+I,k,2,0\n+I,k,3,0\n-D,k,2,0\n-D,k,3,0\n-D,k,1,0\n");
     CHECK_STR(f.cap->text.buf,
               "+I[k, 1, 0]\n+U[k, 2, 0]\n+U[k, 3, 0]\n+U[k, 1, 0]\n-D[k, 1, 0]\n");
     fix_close(&f);
@@ -106,7 +88,7 @@ WTEST(sum_upsert_key_replaces_in_place)
     static const int UK[1] = {1};
     Fix f;
     fix_open(&f, 1, UK, 0);
-    push_rows(&f.env, f.op, 3, ROW_T,
+    push_text_rows(&f.env, f.op, 3, ROW_T,
               "+I,k,1,10\n+I,k,2,20\n+U,k,1,11\n-D,k,2,99\n-U,k,1,0\n");
     /* +U(k,1,11) replaces the first row in place (emitted as +U); deleting the latest (uk 2)
        rolls back to (k,1,11); the retraction by upsert key empties the list: -D with its own row */
@@ -119,7 +101,7 @@ WTEST(sum_null_values_and_keys)
 {
     Fix f;
     fix_open(&f, 0, NULL, 0);
-    push_rows(&f.env, f.op, 3, ROW_T, "+I,null,null,1\n+I,null,2,null\n-D,null,2,null\n-D,null,null,1\n");
+    push_text_rows(&f.env, f.op, 3, ROW_T, "+I,null,null,1\n+I,null,2,null\n-D,null,2,null\n-D,null,null,1\n");
     CHECK_STR(f.cap->text.buf,
               "+I[null, null, 1]\n+U[null, 2, null]\n+U[null, null, 1]\n-D[null, null, 1]\n");
     fix_close(&f);
@@ -129,9 +111,9 @@ WTEST(sum_ttl_expiry)
 {
     Fix f;
     fix_open(&f, 0, NULL, 100);
-    push_rows(&f.env, f.op, 3, ROW_T, "+I,a,1,1\n");
+    push_text_rows(&f.env, f.op, 3, ROW_T, "+I,a,1,1\n");
     f.env.now += 100;
-    push_rows(&f.env, f.op, 3, ROW_T, "-D,a,1,1\n+I,a,2,2\n");
+    push_text_rows(&f.env, f.op, 3, ROW_T, "-D,a,1,1\n+I,a,2,2\n");
     CHECK_STR(f.cap->text.buf, "+I[a, 1, 1]\n+I[a, 2, 2]\n");
     fix_close(&f);
 }
