@@ -89,8 +89,38 @@ struct WSink {
     bool (*recover)(WSink *s, const char *state, WError *err);
 };
 
+/* The inventory of the options a connector or format accepts, and what each does in weir. The
+   validation refuses a WOPT_REFUSED option unless it is set to its default (naming it: "... is not
+   supported by weir yet"); tests/unit/test_option_inventory.c walks every entry and proves its
+   effect or its error, and fails on an accepted option missing here. A '#' in a key stands for a
+   column (or nested field) name: datagen's "fields.#.kind". Lists end with a NULL key. */
+typedef enum WOptEffect {
+    WOPT_APPLIED = 1,               /* changes what is read, written or run, as in Flink */
+    WOPT_NO_EFFECT_IN_FLINK,        /* Flink accepts it and nothing observable depends on it there
+                                       either (property-version) */
+    WOPT_REFUSED,                   /* Flink's, not implemented by weir: refused unless default */
+} WOptEffect;
+
+typedef struct WConnOption {
+    const char *key;
+    WOptEffect effect;
+    const char *dflt;               /* WOPT_REFUSED: the value that changes nothing (accepted) */
+    const char *what;               /* what it does, one line */
+} WConnOption;
+
+/* Does key match the inventory key pattern ('#' = one or more characters)? */
+bool wconn_option_key_matches(const char *pattern, const char *key);
+/* The entry of key in inv (NULL: not in the inventory). */
+const WConnOption *wconn_option_find(const WConnOption *inv, const char *key);
+/* Refuse every option of o (keys under prefix, "" = all) whose inventory entry is WOPT_REFUSED and
+   whose value is not its default: "Option 'k' of the 'owner' connector|format is not supported by
+   weir yet." owner_kind is "connector" or "format". */
+bool wconn_refuse_unimplemented(const WConnOption *inv, const char *owner, const char *owner_kind,
+                                const char *prefix, const WOptions *o, WError *err);
+
 typedef struct WConnector {
     const char *name;               /* value of 'connector' */
+    const WConnOption *options;     /* every option the factory accepts (required ones too) */
     bool can_source, can_sink;
     bool can_overwrite;             /* INSERT OVERWRITE (Flink's SupportsOverwrite) */
     /* Validate options for use as a source (as_source) or sink; Flink's messages on failure. */

@@ -28,6 +28,7 @@
 #include "csv_reader.h"
 #include "format_json.h"
 #include "../types/format.h"
+#include "../expr/regex.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -40,35 +41,76 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *const FS_REQUIRED[] = {"path", "format", NULL};
-static const char *const FS_OPTIONAL[] = {
-    "property-version",
-    "sink.changelog-mode",          /* weir: the row kinds a changelog-csv sink accepts */
-    "partition.default-name",
-    "source.monitor-interval",
-    "source.report-statistics",
-    "source.path.regex-pattern",
-    "sink.rolling-policy.file-size",
-    "sink.rolling-policy.rollover-interval",
-    "sink.rolling-policy.inactivity-interval",
-    "sink.rolling-policy.check-interval",
-    "sink.shuffle-by-partition.enable",
-    "partition.time-extractor.kind",
-    "partition.time-extractor.class",
-    "partition.time-extractor.timestamp-formatter",
-    "partition.time-extractor.timestamp-pattern",
-    "sink.partition-commit.trigger",
-    "sink.partition-commit.delay",
-    "sink.partition-commit.watermark-time-zone",
-    "sink.partition-commit.policy.kind",
-    "sink.partition-commit.policy.class",
-    "sink.partition-commit.policy.class.parameters",
-    "sink.partition-commit.success-file.name",
-    "auto-compaction",
-    "compaction.file-size",
-    "sink.parallelism",
-    NULL,
+/* Every option FileSystemTableFactory accepts (and weir's sink.changelog-mode), with what it does
+   here; FS_REQUIRED / FS_OPTIONAL for the validation are made from it. */
+static const WConnOption FS_INVENTORY[] = {
+    {"path", WOPT_APPLIED, NULL, "the file or directory read or written"},
+    {"format", WOPT_APPLIED, NULL, "the format of the files"},
+    {"property-version", WOPT_NO_EFFECT_IN_FLINK, NULL, "a legacy version number Flink accepts and ignores"},
+    {"sink.changelog-mode", WOPT_APPLIED, NULL, "weir: the row kinds a changelog format's sink accepts (planner)"},
+    {"partition.default-name", WOPT_APPLIED, NULL, "the directory name of a NULL or empty partition value"},
+    {"source.monitor-interval", WOPT_REFUSED, NULL, "continuous directory monitoring"},
+    {"source.report-statistics", WOPT_NO_EFFECT_IN_FLINK, NULL,
+     "statistics for Flink's batch cost-based optimizer only; weir's plans use no statistics"},
+    {"source.path.regex-pattern", WOPT_APPLIED, NULL, "only the files whose whole path matches are read"},
+    {"sink.rolling-policy.file-size", WOPT_REFUSED, "128MB", "part files rolled by size"},
+    {"sink.rolling-policy.rollover-interval", WOPT_REFUSED, "30 min", "part files rolled by age"},
+    {"sink.rolling-policy.inactivity-interval", WOPT_REFUSED, "30 min", "part files rolled by inactivity"},
+    {"sink.rolling-policy.check-interval", WOPT_REFUSED, "1 min", "how often the rolling times are checked"},
+    {"sink.shuffle-by-partition.enable", WOPT_REFUSED, "false", "a shuffle by the partition keys before the sink"},
+    {"partition.time-extractor.kind", WOPT_REFUSED, "default", "how a partition's time is extracted"},
+    {"partition.time-extractor.class", WOPT_REFUSED, NULL, "a Java class extracting partition times"},
+    {"partition.time-extractor.timestamp-formatter", WOPT_REFUSED, NULL, "the format of the partition time"},
+    {"partition.time-extractor.timestamp-pattern", WOPT_REFUSED, NULL, "how the partition time is built"},
+    {"sink.partition-commit.trigger", WOPT_REFUSED, "process-time", "when a partition is committed"},
+    {"sink.partition-commit.delay", WOPT_REFUSED, "0 s", "the delay of a partition commit"},
+    {"sink.partition-commit.watermark-time-zone", WOPT_REFUSED, "UTC", "the time zone of the watermark"},
+    {"sink.partition-commit.policy.kind", WOPT_REFUSED, NULL, "what a partition commit does"},
+    {"sink.partition-commit.policy.class", WOPT_REFUSED, NULL, "a Java partition commit policy"},
+    {"sink.partition-commit.policy.class.parameters", WOPT_REFUSED, NULL, "parameters of a Java commit policy"},
+    {"sink.partition-commit.success-file.name", WOPT_REFUSED, "_SUCCESS", "the success file's name"},
+    {"auto-compaction", WOPT_REFUSED, "false", "compaction of the files of a checkpoint"},
+    {"compaction.file-size", WOPT_REFUSED, NULL, "the size compacted files reach"},
+    {"sink.parallelism", WOPT_APPLIED, NULL, "the sink's parallelism (runtime/vertices.c)"},
+    {NULL, 0, NULL, NULL},
 };
+#define FS_NOPTIONS (sizeof FS_INVENTORY / sizeof FS_INVENTORY[0])
+static const char *const FS_REQUIRED[] = {"path", "format", NULL};
+
+/* The optional keys: every inventory key but the required ones. */
+static void fs_optional_keys(const char **out /* FS_NOPTIONS */)
+{
+    int n = 0;
+    for (size_t i = 0; FS_INVENTORY[i].key; i++)
+        if (strcmp(FS_INVENTORY[i].key, "path") != 0 && strcmp(FS_INVENTORY[i].key, "format") != 0)
+            out[n++] = FS_INVENTORY[i].key;
+    out[n] = NULL;
+}
+
+/* 'source.path.regex-pattern' compiled in arena a (Java's PatternSyntaxException on a bad
+   pattern); *re = NULL when the option is absent. */
+static bool path_regex(const WOptions *o, WArena *a, WRegex **re, WError *err)
+{
+    *re = NULL;
+    const char *rx = wopts_get(o, "source.path.regex-pattern");
+    if (!rx) return true;
+    char *msg = NULL;
+    *re = wre_compile(a, rx, (int)strlen(rx), &msg);
+    if (!*re) return werr_set(err, "java.util.regex.PatternSyntaxException", "%s", msg ? msg : rx);
+    return true;
+}
+
+/* Does the file's path (as Flink's Path.getPath(): no scheme) match the whole pattern? */
+static bool path_matches(const WRegex *re, const char *file)
+{
+    if (!re) return true;
+    int caps[2 * 32];
+    int ng = wre_ngroups(re);
+    int *c = ng < 31 ? caps : wmalloc(sizeof(int) * 2 * (size_t)(ng + 1));
+    bool m = wre_exec(re, file, (int)strlen(file), 0, true, true, c);
+    if (c != caps) free(c);
+    return m;
+}
 
 /* Local path of a Flink path ('file:///x' or 'file:/x' or '/x'). */
 static const char *local_path(const char *p)
@@ -84,11 +126,14 @@ static bool fs_validate(const WTableSpec *spec, bool as_source, WError *err)
     char prefix[80];
     snprintf(prefix, sizeof prefix, "%s.", format ? format : "null");
     const char *const prefixes[] = {prefix, NULL};
-    if (!wconnector_check_options(spec, "filesystem", FS_REQUIRED, FS_OPTIONAL, prefixes, err)) return false;
+    const char *optional[FS_NOPTIONS];
+    fs_optional_keys(optional);
+    if (!wconnector_check_options(spec, "filesystem", FS_REQUIRED, optional, prefixes, err)) return false;
     const WConnFormat *f = wconn_format_find(format);
     if (!f)
         return werr_set(err, WEXC_VALIDATION,
                         "Could not find any format factory for identifier '%s' in the classpath.", format);
+    if (!wconn_refuse_unimplemented(f->options, f->name, "format", prefix, spec->options, err)) return false;
     if (f->json) {
         WJsonFmt jc;
         bool ok = wjsonfmt_config(&jc, spec->options, f->name, as_source, err);
@@ -103,11 +148,13 @@ static bool fs_validate(const WTableSpec *spec, bool as_source, WError *err)
     }
     if (!as_source && spec->overwrite && !spec->bounded)
         return werr_set(err, "java.lang.IllegalStateException", "Streaming mode not support overwrite.");
-    int64_t ms;
-    if (!wopts_get_duration_ms(spec->options, "source.monitor-interval", 0, &ms, err)) return false;
-    if (as_source && wopts_get(spec->options, "source.monitor-interval"))
-        return werr_set(err, WEXC_UNSUPPORTED,
-                        "The filesystem option 'source.monitor-interval' (continuous file monitoring) is not supported by weir yet.");
+    if (as_source) {
+        WArena *a = warena_new(0);
+        WRegex *re;
+        bool ok = path_regex(spec->options, a, &re, err);
+        warena_delete(a);
+        if (!ok) return false;
+    }
     return true;
 }
 
@@ -533,6 +580,24 @@ static WSource *fs_open_source(const WTableSpec *spec, WError *err)
     } else {
         add_file(&tmp, path);
     }
+    /* source.path.regex-pattern: only the files whose whole path matches (Flink's file enumerator
+       with a regex still walks every directory and keeps the hidden-file rule) */
+    WArena *ra = warena_new(0);
+    WRegex *re = NULL;
+    if (!path_regex(spec->options, ra, &re, err)) {
+        for (int i = 0; i < tmp.nfiles; i++) free(tmp.files[i]);
+        free(tmp.files);
+        warena_delete(ra);
+        fs_source_close(&s->base);
+        return NULL;
+    }
+    int kept = 0;
+    for (int i = 0; i < tmp.nfiles; i++) {
+        if (path_matches(re, tmp.files[i])) tmp.files[kept++] = tmp.files[i];
+        else free(tmp.files[i]);
+    }
+    tmp.nfiles = kept;
+    warena_delete(ra);
     int p = spec->parallelism > 0 ? spec->parallelism : 1;
     s->parallelism = p;
     s->gidx = wmalloc(sizeof(int) * (size_t)(tmp.nfiles / p + 1));
@@ -999,6 +1064,7 @@ static WSink *fs_open_sink(const WTableSpec *spec, WError *err)
 
 const WConnector wconn_filesystem = {
     .name = "filesystem",
+    .options = FS_INVENTORY,
     .can_source = true,
     .can_sink = true,
     .can_overwrite = true,
