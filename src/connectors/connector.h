@@ -45,6 +45,9 @@ typedef struct WTableSpec {
        the same for every subtask of the sink (NULL: the sink makes its own) */
     bool overwrite, bounded;
     const char *sink_uuid;
+    /* processing time in ms (the job's clock: simulated in tests); NULL = the wall clock */
+    int64_t (*clock)(void *ctx);
+    void *clock_ctx;
 } WTableSpec;
 
 typedef enum WSourceStatus { WSRC_MORE = 1, WSRC_END = 0, WSRC_ERROR = -1, WSRC_IDLE = 2 } WSourceStatus;
@@ -87,6 +90,9 @@ struct WSink {
     bool (*prepare_commit)(WSink *s, int64_t ckpt_id, char **state, WError *err);
     bool (*commit)(WSink *s, int64_t ckpt_id, WError *err);
     bool (*recover)(WSink *s, const char *state, WError *err);
+    /* The sink's input watermark advanced (optional; the filesystem sink's partition-time
+       commit trigger). */
+    void (*watermark)(WSink *s, int64_t wm);
 };
 
 /* The inventory of the options a connector or format accepts, and what each does in weir. The

@@ -29,6 +29,7 @@
 #include "format_json.h"
 #include "../types/format.h"
 #include "../expr/regex.h"
+#include "fs_partition_commit.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -53,22 +54,22 @@ static const WConnOption FS_INVENTORY[] = {
     {"source.report-statistics", WOPT_NO_EFFECT_IN_FLINK, NULL,
      "statistics for Flink's batch cost-based optimizer only; weir's plans use no statistics"},
     {"source.path.regex-pattern", WOPT_APPLIED, NULL, "only the files whose whole path matches are read"},
-    {"sink.rolling-policy.file-size", WOPT_REFUSED, "128MB", "part files rolled by size"},
-    {"sink.rolling-policy.rollover-interval", WOPT_REFUSED, "30 min", "part files rolled by age"},
-    {"sink.rolling-policy.inactivity-interval", WOPT_REFUSED, "30 min", "part files rolled by inactivity"},
-    {"sink.rolling-policy.check-interval", WOPT_REFUSED, "1 min", "how often the rolling times are checked"},
+    {"sink.rolling-policy.file-size", WOPT_APPLIED, NULL, "streaming: a part file larger than this rolls at the next row (and at a checkpoint)"},
+    {"sink.rolling-policy.rollover-interval", WOPT_APPLIED, NULL, "streaming: a part file this old rolls at the next check"},
+    {"sink.rolling-policy.inactivity-interval", WOPT_APPLIED, NULL, "streaming: a part file idle this long rolls at the next check"},
+    {"sink.rolling-policy.check-interval", WOPT_APPLIED, NULL, "how often the rolling times are checked"},
     {"sink.shuffle-by-partition.enable", WOPT_REFUSED, "false", "a shuffle by the partition keys before the sink"},
-    {"partition.time-extractor.kind", WOPT_REFUSED, "default", "how a partition's time is extracted"},
-    {"partition.time-extractor.class", WOPT_REFUSED, NULL, "a Java class extracting partition times"},
-    {"partition.time-extractor.timestamp-formatter", WOPT_REFUSED, NULL, "the format of the partition time"},
-    {"partition.time-extractor.timestamp-pattern", WOPT_REFUSED, NULL, "how the partition time is built"},
-    {"sink.partition-commit.trigger", WOPT_REFUSED, "process-time", "when a partition is committed"},
-    {"sink.partition-commit.delay", WOPT_REFUSED, "0 s", "the delay of a partition commit"},
-    {"sink.partition-commit.watermark-time-zone", WOPT_REFUSED, "UTC", "the time zone of the watermark"},
-    {"sink.partition-commit.policy.kind", WOPT_REFUSED, NULL, "what a partition commit does"},
-    {"sink.partition-commit.policy.class", WOPT_REFUSED, NULL, "a Java partition commit policy"},
-    {"sink.partition-commit.policy.class.parameters", WOPT_REFUSED, NULL, "parameters of a Java commit policy"},
-    {"sink.partition-commit.success-file.name", WOPT_REFUSED, "_SUCCESS", "the success file's name"},
+    {"partition.time-extractor.kind", WOPT_APPLIED, NULL, "default (custom needs a Java class: refused)"},
+    {"partition.time-extractor.class", WOPT_REFUSED, NULL, "a Java PartitionTimeExtractor class"},
+    {"partition.time-extractor.timestamp-formatter", WOPT_APPLIED, NULL, "the pattern the partition time is parsed with"},
+    {"partition.time-extractor.timestamp-pattern", WOPT_APPLIED, NULL, "the partition time from the key values ($key)"},
+    {"sink.partition-commit.trigger", WOPT_APPLIED, NULL, "process-time or partition-time (watermark) commits"},
+    {"sink.partition-commit.delay", WOPT_APPLIED, NULL, "how long after its creation / its time a partition commits"},
+    {"sink.partition-commit.watermark-time-zone", WOPT_APPLIED, NULL, "the zone the partition time is read in"},
+    {"sink.partition-commit.policy.kind", WOPT_APPLIED, NULL, "success-file (metastore: refused as Flink does; custom: refused)"},
+    {"sink.partition-commit.policy.class", WOPT_REFUSED, NULL, "a Java PartitionCommitPolicy class"},
+    {"sink.partition-commit.policy.class.parameters", WOPT_REFUSED, NULL, "parameters of a Java PartitionCommitPolicy class"},
+    {"sink.partition-commit.success-file.name", WOPT_APPLIED, NULL, "the success file's name"},
     {"auto-compaction", WOPT_REFUSED, "false", "compaction of the files of a checkpoint"},
     {"compaction.file-size", WOPT_REFUSED, NULL, "the size compacted files reach"},
     {"sink.parallelism", WOPT_APPLIED, NULL, "the sink's parallelism (runtime/vertices.c)"},
@@ -112,6 +113,19 @@ static bool path_matches(const WRegex *re, const char *file)
     return m;
 }
 
+/* The rolling policy's options (Flink's defaults: 128MB, 30 min, 30 min, 1 min). */
+static bool rolling_options(const WOptions *o, int64_t *size, int64_t *rollover, int64_t *inactivity,
+                            int64_t *check, WError *err)
+{
+    if (!wopts_get_bytes(o, "sink.rolling-policy.file-size", 128LL << 20, size, err)) return false;
+    if (!wopts_get_duration_ms(o, "sink.rolling-policy.rollover-interval", 30 * 60000, rollover, err)) return false;
+    if (!wopts_get_duration_ms(o, "sink.rolling-policy.inactivity-interval", 30 * 60000, inactivity, err)) return false;
+    if (!wopts_get_duration_ms(o, "sink.rolling-policy.check-interval", 60000, check, err)) return false;
+    if (*size <= 0 || *rollover <= 0 || *inactivity <= 0 || *check <= 0)
+        return werr_set(err, WEXC_ILLEGAL_ARG, "The rolling policy's file size and intervals must be positive.");
+    return true;
+}
+
 /* Local path of a Flink path ('file:///x' or 'file:/x' or '/x'). */
 static const char *local_path(const char *p)
 {
@@ -148,6 +162,14 @@ static bool fs_validate(const WTableSpec *spec, bool as_source, WError *err)
     }
     if (!as_source && spec->overwrite && !spec->bounded)
         return werr_set(err, "java.lang.IllegalStateException", "Streaming mode not support overwrite.");
+    {
+        WFsCommitConfig cc;
+        int64_t a1, a2, a3, a4;
+        bool ok = wfs_commit_config(&cc, spec->options, err);
+        wfs_commit_config_free(&cc);
+        if (!ok) return false;
+        if (!as_source && !rolling_options(spec->options, &a1, &a2, &a3, &a4, err)) return false;
+    }
     if (as_source) {
         WArena *a = warena_new(0);
         WRegex *re;
@@ -626,6 +648,11 @@ typedef struct FsBucket {
     int fd;                     /* -1 = no file in progress */
     WStrBuf buf;
     uint64_t used;              /* last write (tick), to close the least recently used */
+    int64_t bytes;              /* the part file's size (written + buffered) */
+    /* csv: the size Flink's CsvBulkWriter reports (bulk_size_add): rows pass through Jackson's
+       4000-char buffer and the 8192-byte buffer of an OutputStreamWriter before the file sees them */
+    int64_t bulk_chars, bulk_writer, bulk_flushed;
+    int64_t created_ms, last_ms;    /* processing time the part file started / was last written */
 } FsBucket;
 
 /* Part files kept open at once; beyond that the least recently used one is rolled. */
@@ -661,7 +688,28 @@ typedef struct FsSink {
     int npending, cap_pending;
     FsPending *pending;         /* closed files not yet published (transactional) */
     bool overwrite;             /* INSERT OVERWRITE: replace the data the job's output replaces */
+    bool batch;                 /* a bounded (batch) job: Flink's FileSystemOutputFormat, no rolling */
+    /* rolling policy (streaming), as Flink's TableRollingPolicy */
+    int64_t roll_size;          /* sink.rolling-policy.file-size: roll when a file is larger */
+    int64_t rollover_ms, inactivity_ms, check_ms;
+    bool roll_on_checkpoint;    /* csv is a bulk format in Flink: its files roll at every checkpoint;
+                                   json formats (Flink's row encoders) keep them in progress */
+    int64_t next_check_ms;      /* the next processing-time check of the rolling times */
+    int64_t (*clock)(void *ctx);
+    void *clock_ctx;
+    /* partition commit */
+    WFsCommitConfig commit;
+    WFsCommitTracker *tracker;
+    int64_t wm;                 /* the input's watermark */
 } FsSink;
+
+static int64_t sink_now(const FsSink *s)
+{
+    if (s->clock) return s->clock(s->clock_ctx);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 static void make_uuid(char *out /* >= 37 */)
 {
@@ -729,8 +777,9 @@ static bool flush_bucket(FsBucket *b, WError *err)
     return true;
 }
 
-/* Flush, sync and close a bucket's file in progress; transactional sinks keep it pending, others
-   publish it at once. */
+/* Flush, sync and close a bucket's file in progress: it is pending until a checkpoint covering it
+   completes (transactional) or the input ends (as Flink, a streaming job without checkpoints
+   publishes nothing before its end). */
 static bool close_bucket(FsSink *s, FsBucket *b, WError *err)
 {
     if (b->fd < 0) return true;
@@ -743,16 +792,11 @@ static bool close_bucket(FsSink *s, FsBucket *b, WError *err)
     }
     if (close(b->fd) != 0) { b->fd = -1; return werr_set(err, WEXC_IO, "Failed to close '%s': %s", b->tmp_path, strerror(errno)); }
     b->fd = -1;
-    if (s->base.transactional) {
-        if (s->npending == s->cap_pending) {
-            s->cap_pending = s->cap_pending ? s->cap_pending * 2 : 4;
-            s->pending = wrealloc(s->pending, sizeof(FsPending) * (size_t)s->cap_pending);
-        }
-        s->pending[s->npending++] = (FsPending){wstrdup(b->tmp_path), wstrdup(b->final_path), 0};
-        return true;
+    if (s->npending == s->cap_pending) {
+        s->cap_pending = s->cap_pending ? s->cap_pending * 2 : 4;
+        s->pending = wrealloc(s->pending, sizeof(FsPending) * (size_t)s->cap_pending);
     }
-    if (rename(b->tmp_path, b->final_path) != 0)
-        return werr_set(err, WEXC_IO, "Failed to commit '%s': %s", b->final_path, strerror(errno));
+    s->pending[s->npending++] = (FsPending){wstrdup(b->tmp_path), wstrdup(b->final_path), 0};
     return true;
 }
 
@@ -801,12 +845,61 @@ static bool open_bucket(FsSink *s, FsBucket *b, WError *err)
     }
     if (b->rel[0] && !mkdirs(b->dir, err)) return false;
     size_t l = strlen(b->dir) + 128;
-    snprintf(b->tmp_path, l, "%s/.part-%s-%d-%d.inprogress", b->dir, s->uuid, s->subtask, s->counter);
-    snprintf(b->final_path, l, "%s/part-%s-%d-%d", b->dir, s->uuid, s->subtask, s->counter);
+    if (s->batch) {
+        /* FileSystemOutputFormat's names (written hidden here instead of in a staging folder) */
+        snprintf(b->tmp_path, l, "%s/.part-%s-task-%d-file-%d.inprogress", b->dir, s->uuid, s->subtask, s->counter);
+        snprintf(b->final_path, l, "%s/part-%s-task-%d-file-%d", b->dir, s->uuid, s->subtask, s->counter);
+    } else {
+        /* the streaming file sink's: .part-<uuid>-<subtask>-<n>.inprogress.<uuid> until committed */
+        char tag[40];
+        make_uuid(tag);
+        snprintf(b->tmp_path, l, "%s/.part-%s-%d-%d.inprogress.%s", b->dir, s->uuid, s->subtask, s->counter, tag);
+        snprintf(b->final_path, l, "%s/part-%s-%d-%d", b->dir, s->uuid, s->subtask, s->counter);
+    }
     b->fd = open(b->tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (b->fd < 0) return werr_set(err, WEXC_IO, "Failed to create '%s': %s", b->tmp_path, strerror(errno));
     s->counter++;
     s->nopen++;
+    b->bytes = b->bulk_chars = b->bulk_writer = b->bulk_flushed = 0;
+    b->created_ms = b->last_ms = sink_now(s);
+    return true;
+}
+
+/* A row of len bytes written to a csv part file: what Flink's CsvBulkWriter has passed to the file
+   by then (the size its rolling policy sees; recorded from Flink 2.3: with a 1kb file size its
+   csv part files end at the row that makes the first 8192 bytes reach the file). */
+static void bulk_size_add(FsBucket *b, int64_t len)
+{
+    if (b->bulk_chars + len >= 4000) {
+        b->bulk_writer += b->bulk_chars;
+        b->bulk_chars = 0;
+        while (b->bulk_writer > 8192) { b->bulk_flushed += 8192; b->bulk_writer -= 8192; }
+    }
+    b->bulk_chars += len;
+}
+
+/* The size the rolling policy compares with the file size. */
+static int64_t roll_bytes(const FsSink *s, const FsBucket *b)
+{
+    return s->roll_on_checkpoint ? b->bulk_flushed : b->bytes;
+}
+
+/* The processing-time check of the rolling policy (Flink's timer every check-interval from the
+   start): at each tick passed, files older than rollover-interval or idle for
+   inactivity-interval are rolled, as of the tick's time. */
+static bool check_rolling_times(FsSink *s, WError *err)
+{
+    if (s->batch) return true;
+    int64_t now = sink_now(s);
+    if (now < s->next_check_ms) return true;
+    int64_t tick = s->next_check_ms + (now - s->next_check_ms) / s->check_ms * s->check_ms;
+    s->next_check_ms = tick + s->check_ms;
+    for (int i = 0; i < s->nbuckets; i++) {
+        FsBucket *b = &s->buckets[i];
+        if (b->fd >= 0 && (tick - b->created_ms >= s->rollover_ms || tick - b->last_ms >= s->inactivity_ms) &&
+            !close_bucket(s, b, err))
+            return false;
+    }
     return true;
 }
 
@@ -838,6 +931,7 @@ static bool fs_write(WSink *base, const WChunk *in, WError *err)
     view.ncols = s->ncols;
     view.cols = s->view;
     for (int i = 0; i < s->ncols; i++) s->view[i] = in->cols[s->write_cols[i]];
+    const uint64_t tick0 = s->tick;
     for (int r = 0; r < in->nrows; r++) {
         if (!s->changelog && in->kinds[r] != WRK_INSERT)
             return werr_set(err, WEXC_TABLE,
@@ -845,17 +939,25 @@ static bool fs_write(WSink *base, const WChunk *in, WError *err)
                             s->format, wrowkind_short((WRowKind)in->kinds[r]));
         if (s->npart) partition_path(s, in, r, &s->key);
         FsBucket *b = find_bucket(s, s->npart ? s->key.buf : "");
+        /* rolled on the next row once larger than the file size (streaming only) */
+        if (b->fd >= 0 && !s->batch && roll_bytes(s, b) > s->roll_size && !close_bucket(s, b, err)) return false;
         if (b->fd < 0 && !open_bucket(s, b, err)) return false;
+        if (s->tracker) wfs_commit_touch(s->tracker, b->rel, b->dir);
         b->used = ++s->tick;
+        size_t before = b->buf.len;
         if (s->json) {
             if (!wjsonfmt_write_row(&s->jcfg, s->ncols, s->names, s->types, &view, r, &b->buf, err)) return false;
         } else {
             wcsv_write_row(&s->cfg, s->ncols, s->types, &view, r, &b->buf);
         }
+        b->bytes += (int64_t)(b->buf.len - before);
+        if (s->roll_on_checkpoint) bulk_size_add(b, (int64_t)(b->buf.len - before));
         if (b->buf.len >= (1u << 20) && !flush_bucket(b, err)) return false;
     }
+    int64_t now = sink_now(s);
+    for (int i = 0; i < s->nbuckets; i++) if (s->buckets[i].fd >= 0 && s->buckets[i].used > tick0) s->buckets[i].last_ms = now;
     base->rows_written += in->nrows;
-    return true;
+    return check_rolling_times(s, err);
 }
 
 /* INSERT OVERWRITE: remove the visible files of dir that this job did not write (its part files
@@ -883,6 +985,29 @@ static bool remove_old_files(FsSink *s, const char *dir, WError *err)
     return ok;
 }
 
+static bool publish(const char *tmp, const char *final, WError *err);
+
+/* Publish every pending file, then commit the partitions (end of input). */
+static bool publish_all(FsSink *s, WError *err)
+{
+    for (int i = 0; i < s->npending; i++) {
+        if (!publish(s->pending[i].tmp, s->pending[i].final, err)) return false;
+        free(s->pending[i].tmp);
+        free(s->pending[i].final);
+        s->pending[i].tmp = s->pending[i].final = NULL;
+    }
+    s->npending = 0;
+    if (s->batch && s->commit.enabled) {
+        /* FileSystemOutputFormat commits every partition written (the table folder when not
+           partitioned) */
+        if (!s->npart && s->nbuckets && !wfs_commit_partition_dir(&s->commit, s->dir, err)) return false;
+        for (int i = 0; s->npart && i < s->nbuckets; i++)
+            if (!wfs_commit_partition_dir(&s->commit, s->buckets[i].dir, err)) return false;
+        return true;
+    }
+    return !s->tracker || wfs_commit_ready(s->tracker, INT64_MAX, true, sink_now(s), err);
+}
+
 static bool fs_finish(WSink *base, WError *err)
 {
     FsSink *s = (FsSink *)base;
@@ -895,7 +1020,8 @@ static bool fs_finish(WSink *base, WError *err)
             if (!remove_old_files(s, s->buckets[i].dir, err)) return false;
     }
     s->done = true;
-    return true;
+    /* with checkpoints the files wait for the final checkpoint (fs_commit) */
+    return s->base.transactional || publish_all(s, err);
 }
 
 /* Publish tmp as final; a file published already (a repeated commit) is fine. */
@@ -911,17 +1037,36 @@ static bool publish(const char *tmp, const char *final, WError *err)
     return werr_set(err, WEXC_IO, "Failed to commit '%s': %s", final, strerror(errno));
 }
 
+/* At a checkpoint: files roll as Flink's shouldRollOnCheckpoint says (csv: always; json: when
+   larger than the file size), the others stay in progress and the state keeps their length. */
 static bool fs_prepare_commit(WSink *base, int64_t ckpt_id, char **state, WError *err)
 {
     FsSink *s = (FsSink *)base;
     *state = NULL;
-    if (!close_all(s, err)) return false;
+    if (!check_rolling_times(s, err)) return false;
+    for (int i = 0; i < s->nbuckets; i++) {
+        FsBucket *b = &s->buckets[i];
+        if (b->fd < 0) continue;
+        if (s->roll_on_checkpoint || s->done || roll_bytes(s, b) > s->roll_size) {
+            if (!close_bucket(s, b, err)) return false;
+        } else if (!flush_bucket(b, err)) {
+            return false;
+        } else if (fsync(b->fd) != 0) {
+            return werr_set(err, WEXC_IO, "Failed to sync '%s': %s", b->tmp_path, strerror(errno));
+        }
+    }
     WStrBuf b;
     wsb_init(&b);
     for (int i = 0; i < s->npending; i++) {
         if (s->pending[i].ckpt == 0) s->pending[i].ckpt = ckpt_id;
         wsb_printf(&b, "%s\t%s\n", s->pending[i].tmp, s->pending[i].final);
     }
+    /* files in progress: "<tmp>\t<final>\t<length>"; a restore ends them at that length */
+    for (int i = 0; i < s->nbuckets; i++)
+        if (s->buckets[i].fd >= 0)
+            wsb_printf(&b, "%s\t%s\t%lld\n", s->buckets[i].tmp_path, s->buckets[i].final_path,
+                       (long long)s->buckets[i].bytes);
+    if (s->tracker) wfs_commit_checkpoint(s->tracker, ckpt_id, s->wm, sink_now(s));
     *state = wsb_detach(&b);
     return true;
 }
@@ -940,6 +1085,9 @@ static bool fs_commit(WSink *base, int64_t ckpt_id, WError *err)
         s->pending[k++] = *p;
     }
     s->npending = k;
+    /* the partitions whose files this checkpoint committed, as the trigger lets them through; all
+       of them once the input ended */
+    if (ok && s->tracker) ok = wfs_commit_ready(s->tracker, ckpt_id, s->done && s->npending == 0, sink_now(s), err);
     return ok;
 }
 
@@ -951,9 +1099,19 @@ static bool fs_recover(WSink *base, const char *state, WError *err)
         const char *tab = strchr(p, '\t'), *nl = strchr(p, '\n');
         if (!tab || !nl || tab > nl)
             return werr_set(err, WEXC_IO, "Invalid filesystem sink state in the checkpoint.");
+        const char *tab2 = memchr(tab + 1, '\t', (size_t)(nl - tab - 1));
         char *tmp = strndup(p, (size_t)(tab - p));
-        char *final = strndup(tab + 1, (size_t)(nl - tab - 1));
-        bool ok = publish(tmp, final, err);
+        char *final = strndup(tab + 1, (size_t)((tab2 ? tab2 : nl) - tab - 1));
+        bool ok = true;
+        if (tab2) {
+            /* a file in progress at the checkpoint: its content up to there is kept and published
+               (Flink resumes writing it; weir ends it there) */
+            long long len = atoll(tab2 + 1);
+            struct stat st;
+            if (stat(tmp, &st) == 0 && truncate(tmp, (off_t)len) != 0)
+                ok = werr_set(err, WEXC_IO, "Failed to restore '%s': %s", tmp, strerror(errno));
+        }
+        if (ok) ok = publish(tmp, final, err);
         free(tmp);
         free(final);
         if (!ok) return false;
@@ -981,6 +1139,8 @@ static void fs_sink_close(WSink *base)
     /* pending files stay: a restore from the checkpoint that covers them publishes them */
     for (int i = 0; i < s->npending; i++) { free(s->pending[i].tmp); free(s->pending[i].final); }
     free(s->pending);
+    wfs_commit_tracker_free(s->tracker);
+    wfs_commit_config_free(&s->commit);
     wcsv_config_free(&s->cfg);
     wjsonfmt_config_free(&s->jcfg);
     free(s->names);
@@ -994,6 +1154,12 @@ static void fs_sink_close(WSink *base)
     free(s->default_name);
     free(s->dir);
     free(s);
+}
+
+static void fs_sink_watermark(WSink *base, int64_t wm)
+{
+    FsSink *s = (FsSink *)base;
+    if (wm > s->wm) s->wm = wm;
 }
 
 static bool is_partition_col(const WTableSpec *spec, int i)
@@ -1059,6 +1225,20 @@ static WSink *fs_open_sink(const WTableSpec *spec, WError *err)
     else make_uuid(s->uuid);
     s->overwrite = spec->overwrite;
     s->subtask = spec->subtask;
+    s->batch = spec->bounded;
+    s->base.watermark = fs_sink_watermark;
+    s->wm = INT64_MIN;
+    s->clock = spec->clock;
+    s->clock_ctx = spec->clock_ctx;
+    s->roll_on_checkpoint = !f->json;
+    if (!rolling_options(spec->options, &s->roll_size, &s->rollover_ms, &s->inactivity_ms, &s->check_ms, err) ||
+        !wfs_commit_config(&s->commit, spec->options, err)) {
+        fs_sink_close(&s->base);
+        return NULL;
+    }
+    s->next_check_ms = sink_now(s) + s->check_ms;
+    /* streaming: partitions are committed for partitioned tables only (Flink's StreamingSink) */
+    if (s->commit.enabled && !s->batch && s->npart) s->tracker = wfs_commit_tracker_new(&s->commit);
     return &s->base;
 }
 

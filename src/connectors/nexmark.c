@@ -776,40 +776,14 @@ static bool opt_int(const WOptions *o, const char *key, int32_t dflt, int32_t *o
     return true;
 }
 
-/* Flink MemorySize: a number with an optional unit (b, k/kb, m/mb, g/gb, t/tb and the long
-   names), case-insensitive; the value must fit an int (the connector casts it to int). */
+/* Flink MemorySize (wopts_get_bytes); the connector casts it to int, so it must fit one. */
 static bool opt_size(const WOptions *o, const char *key, int32_t dflt, int32_t *out, WError *err)
 {
-    const char *v = wopts_get(o, key);
-    if (!v) { *out = dflt; return true; }
-    const char *p = v;
-    while (*p == ' ') p++;
-    if (!isdigit((unsigned char)*p)) return parse_fail(key, v, err);
-    unsigned long long n = 0;
-    while (isdigit((unsigned char)*p)) {
-        n = n * 10 + (unsigned)(*p - '0');
-        if (n > (1ULL << 50)) return parse_fail(key, v, err);
-        p++;
-    }
-    while (*p == ' ') p++;
-    char unit[16];
-    int ul = 0;
-    while (*p && *p != ' ' && ul < 15) unit[ul++] = (char)tolower((unsigned char)*p++);
-    unit[ul] = 0;
-    while (*p == ' ') p++;
-    if (*p) return parse_fail(key, v, err);
-    static const struct { const char *u; int shift; } UNITS[] = {
-        {"", 0}, {"b", 0}, {"bytes", 0}, {"k", 10}, {"kb", 10}, {"kibibytes", 10}, {"m", 20}, {"mb", 20},
-        {"mebibytes", 20}, {"g", 30}, {"gb", 30}, {"gibibytes", 30}, {"t", 40}, {"tb", 40}, {"tebibytes", 40}};
-    for (size_t i = 0; i < sizeof UNITS / sizeof UNITS[0]; i++)
-        if (strcmp(unit, UNITS[i].u) == 0) {
-            unsigned long long bytes = n << UNITS[i].shift;
-            if (UNITS[i].shift && n > (1ULL << (62 - UNITS[i].shift))) return parse_fail(key, v, err);
-            if (bytes > INT32_MAX) return parse_fail(key, v, err);
-            *out = (int32_t)bytes;
-            return true;
-        }
-    return parse_fail(key, v, err);
+    int64_t v;
+    if (!wopts_get_bytes(o, key, dflt, &v, err)) return false;
+    if (v > INT32_MAX) return parse_fail(key, wopts_get(o, key), err);
+    *out = (int32_t)v;
+    return true;
 }
 
 typedef struct NxOpts {
