@@ -41,8 +41,9 @@ typedef struct WTableSpec {
     int npartition;                 /* PARTITIONED BY keys as indexes into the physical columns */
     const int *partition;
     bool ignore_errors_counted;     /* internal */
-    /* sinks: INSERT OVERWRITE, in a bounded (batch) job; sink_uuid names this job's part files,
-       the same for every subtask of the sink (NULL: the sink makes its own) */
+    /* INSERT OVERWRITE (sinks); bounded: the job runs in batch mode (sources must end there);
+       sink_uuid names this job's part files, the same for every subtask of the sink (NULL: the
+       sink makes its own) */
     bool overwrite, bounded;
     const char *sink_uuid;
     /* processing time in ms (the job's clock: simulated in tests); NULL = the wall clock */

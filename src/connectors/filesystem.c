@@ -30,6 +30,7 @@
 #include "../types/format.h"
 #include "../expr/regex.h"
 #include "fs_partition_commit.h"
+#include "../common/hash.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -50,7 +51,7 @@ static const WConnOption FS_INVENTORY[] = {
     {"property-version", WOPT_NO_EFFECT_IN_FLINK, NULL, "a legacy version number Flink accepts and ignores"},
     {"sink.changelog-mode", WOPT_APPLIED, NULL, "weir: the row kinds a changelog format's sink accepts (planner)"},
     {"partition.default-name", WOPT_APPLIED, NULL, "the directory name of a NULL or empty partition value"},
-    {"source.monitor-interval", WOPT_REFUSED, NULL, "continuous directory monitoring"},
+    {"source.monitor-interval", WOPT_APPLIED, NULL, "an unbounded source listing the path again every interval for new files"},
     {"source.report-statistics", WOPT_NO_EFFECT_IN_FLINK, NULL,
      "statistics for Flink's batch cost-based optimizer only; weir's plans use no statistics"},
     {"source.path.regex-pattern", WOPT_APPLIED, NULL, "only the files whose whole path matches are read"},
@@ -170,7 +171,13 @@ static bool fs_validate(const WTableSpec *spec, bool as_source, WError *err)
         if (!ok) return false;
         if (!as_source && !rolling_options(spec->options, &a1, &a2, &a3, &a4, err)) return false;
     }
+    if (as_source && spec->bounded && wopts_get(spec->options, "source.monitor-interval"))
+        return werr_set(err, WEXC_VALIDATION,
+                        "Querying an unbounded table '%s' in batch mode is not allowed. The table source is unbounded.",
+                        spec->name);
     if (as_source) {
+        int64_t ms;
+        if (!wopts_get_duration_ms(spec->options, "source.monitor-interval", 0, &ms, err)) return false;
         WArena *a = warena_new(0);
         WRegex *re;
         bool ok = path_regex(spec->options, a, &re, err);
@@ -213,7 +220,44 @@ typedef struct FsSource {
     WDatum *pv;
     uint8_t *pv_null;
     int pv_file;                    /* file whose values pv holds (-1 = none) */
+    /* source.monitor-interval: unbounded; the path is listed again every interval and files not
+       seen before are read (this subtask's: hash of the path modulo the parallelism) */
+    int64_t monitor_ms;             /* 0 = bounded */
+    int64_t next_scan_ms;
+    uint64_t *seen;                 /* hashes of the paths taken */
+    int nseen, cap_seen;
+    char *list_path;                /* what is listed (file or directory) */
+    WArena *re_arena;
+    WRegex *re;                     /* source.path.regex-pattern */
+    int subtask;
+    int64_t (*clock)(void *ctx);
+    void *clock_ctx;
 } FsSource;
+
+static uint64_t path_hash(const char *p) { return whash_bytes(p, strlen(p), 0x6d6f6e69746f72ULL); }
+
+static bool seen_has(const FsSource *s, uint64_t h)
+{
+    for (int i = 0; i < s->nseen; i++) if (s->seen[i] == h) return true;
+    return false;
+}
+
+static void seen_add(FsSource *s, uint64_t h)
+{
+    if (s->nseen == s->cap_seen) {
+        s->cap_seen = s->cap_seen ? s->cap_seen * 2 : 64;
+        s->seen = wrealloc(s->seen, sizeof(uint64_t) * (size_t)s->cap_seen);
+    }
+    s->seen[s->nseen++] = h;
+}
+
+static int64_t source_now(const FsSource *s)
+{
+    if (s->clock) return s->clock(s->clock_ctx);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 /* The row reader of the table's format. */
 static bool rd_open(FsSource *s, const char *path, int64_t off, int64_t line, WError *err)
@@ -304,6 +348,9 @@ static void fs_source_close(WSource *base)
     if (s->pv_arena) warena_delete(s->pv_arena);
     free(s->pv);
     free(s->pv_null);
+    free(s->seen);
+    free(s->list_path);
+    if (s->re_arena) warena_delete(s->re_arena);
     free(s);
 }
 
@@ -403,10 +450,45 @@ static WCsvStatus fill_rows(FsSource *s, WChunk *out, WError *err)
     return st;
 }
 
+/* Monitoring: list the path again and append this subtask's files not seen before (in listing
+   order: sorted by name, directories walked recursively). */
+static bool fs_scan(FsSource *s, WError *err)
+{
+    FsSource tmp = {0};
+    struct stat st;
+    bool ok = true;
+    if (stat(s->list_path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) ok = list_dir(&tmp, s->list_path, err);
+        else add_file(&tmp, s->list_path);
+    }
+    for (int i = 0; i < tmp.nfiles; i++) {
+        uint64_t h = path_hash(tmp.files[i]);
+        if (ok && (int)(h % (uint64_t)s->parallelism) == s->subtask && !seen_has(s, h) && path_matches(s->re, tmp.files[i])) {
+            seen_add(s, h);
+            add_file(s, tmp.files[i]);
+        }
+        free(tmp.files[i]);
+    }
+    free(tmp.files);
+    return ok;
+}
+
 static WSourceStatus fs_next(WSource *base, WChunk *out, WError *err)
 {
     FsSource *s = (FsSource *)base;
     for (;;) {
+        if (!s->open && s->cur >= s->nfiles && s->monitor_ms > 0) {
+            if (out->nrows > 0) return WSRC_MORE;
+            int64_t now = source_now(s);
+            if (now >= s->next_scan_ms) {
+                s->next_scan_ms = now + s->monitor_ms;
+                if (!fs_scan(s, err)) return WSRC_ERROR;
+                if (s->cur < s->nfiles) continue;
+            }
+            struct timespec nap = {0, 10000000};
+            nanosleep(&nap, NULL);
+            return WSRC_IDLE;
+        }
         if (!s->open) {
             if (s->cur >= s->nfiles) return WSRC_END;
             int64_t off = s->start_off ? s->start_off[s->cur] : 0;
@@ -423,8 +505,55 @@ static WSourceStatus fs_next(WSource *base, WChunk *out, WError *err)
         rd_close(s);
         s->open = false;
         s->cur++;
-        if (out->nrows > 0) return s->cur >= s->nfiles ? WSRC_END : WSRC_MORE;
+        if (out->nrows > 0) return s->cur >= s->nfiles && !s->monitor_ms ? WSRC_END : WSRC_MORE;
     }
+}
+
+/* Position of a monitored source: "fsm:<hash of the open file or 0>:<offset>:<line>:<hashes of the
+   files read, comma-separated>" (hex); a restore lists the path again, skips the files read and
+   resumes the open one. */
+static bool fsm_position(FsSource *s, char *buf, size_t bufsz)
+{
+    int64_t off = 0, line = 1;
+    uint64_t cur = 0;
+    if (s->open) { rd_position(s, &off, &line); cur = path_hash(s->files[s->cur]); }
+    size_t n = (size_t)snprintf(buf, bufsz, "fsm:%llx:%lld:%lld:", (unsigned long long)cur, (long long)off, (long long)line);
+    for (int i = 0; i < s->cur && n < bufsz; i++)
+        n += (size_t)snprintf(buf + n, bufsz - n, "%s%llx", i ? "," : "", (unsigned long long)path_hash(s->files[i]));
+    return n < bufsz;
+}
+
+static bool fsm_seek(FsSource *s, const char *pos, WError *err)
+{
+    unsigned long long cur;
+    long long off, line;
+    int used = 0;
+    if (sscanf(pos, "fsm:%llx:%lld:%lld:%n", &cur, &off, &line, &used) != 3 || used == 0)
+        return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid filesystem source position '%s'.", pos);
+    rd_close(s);
+    s->open = false;
+    for (int i = 0; i < s->nfiles; i++) free(s->files[i]);
+    s->nfiles = s->cur = 0;
+    s->nseen = 0;
+    for (const char *p = pos + used; *p; ) {
+        char *end;
+        unsigned long long h = strtoull(p, &end, 16);
+        if (end == p) return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid filesystem source position '%s'.", pos);
+        seen_add(s, h);
+        p = *end == ',' ? end + 1 : end;
+    }
+    if (!fs_scan(s, err)) return false;
+    s->next_scan_ms = source_now(s) + s->monitor_ms;
+    for (int i = 0; cur && i < s->nfiles; i++) {
+        if (path_hash(s->files[i]) != cur) continue;
+        char *f = s->files[i];
+        memmove(&s->files[1], &s->files[0], sizeof(char *) * (size_t)i);
+        s->files[0] = f;
+        if (!rd_open(s, f, off, line, err)) return false;
+        s->open = true;
+        break;
+    }
+    return true;
 }
 
 /* Position: "fs:<cur>:<offset>:<line>" (the open or next file of this subtask's list and where
@@ -433,6 +562,7 @@ static WSourceStatus fs_next(WSource *base, WChunk *out, WError *err)
 static bool fs_position(WSource *base, char *buf, size_t bufsz)
 {
     FsSource *s = (FsSource *)base;
+    if (s->monitor_ms) return fsm_position(s, buf, bufsz);
     int64_t off = 0, line = 1;
     if (s->open) rd_position(s, &off, &line);
     else if (s->start_off && s->cur < s->nfiles) { off = s->start_off[s->cur]; line = s->start_line[s->cur]; }
@@ -479,6 +609,7 @@ static void ensure_starts(FsSource *s)
 static bool fs_seek(WSource *base, const char *pos, WError *err)
 {
     FsSource *s = (FsSource *)base;
+    if (s->monitor_ms) return fsm_seek(s, pos, err);
     int cur;
     long long off, line;
     if (sscanf(pos, "fs:%d:%lld:%lld", &cur, &off, &line) != 3 || cur < 0)
@@ -590,6 +721,26 @@ static WSource *fs_open_source(const WTableSpec *spec, WError *err)
                  path, user ? user : "weir");
         fs_source_close(&s->base);
         return NULL;
+    }
+    if (!wopts_get_duration_ms(spec->options, "source.monitor-interval", 0, &s->monitor_ms, err)) {
+        fs_source_close(&s->base);
+        return NULL;
+    }
+    if (s->monitor_ms > 0) {
+        s->base.bounded = false;
+        s->base.seek_rescaled = NULL;       /* the files are dealt by path hash, not by index */
+        s->parallelism = spec->parallelism > 0 ? spec->parallelism : 1;
+        s->subtask = spec->subtask;
+        s->clock = spec->clock;
+        s->clock_ctx = spec->clock_ctx;
+        s->list_path = wstrdup(path);
+        s->re_arena = warena_new(0);
+        if (!path_regex(spec->options, s->re_arena, &s->re, err) || !fs_scan(s, err)) {
+            fs_source_close(&s->base);
+            return NULL;
+        }
+        s->next_scan_ms = source_now(s) + s->monitor_ms;
+        return &s->base;
     }
     FsSource tmp = {0};
     if (S_ISDIR(st.st_mode)) {
@@ -931,6 +1082,8 @@ static bool fs_write(WSink *base, const WChunk *in, WError *err)
     view.ncols = s->ncols;
     view.cols = s->view;
     for (int i = 0; i < s->ncols; i++) s->view[i] = in->cols[s->write_cols[i]];
+    /* the rolling policy's timer ticks that passed before these rows arrived */
+    if (!check_rolling_times(s, err)) return false;
     const uint64_t tick0 = s->tick;
     for (int r = 0; r < in->nrows; r++) {
         if (!s->changelog && in->kinds[r] != WRK_INSERT)
@@ -957,7 +1110,7 @@ static bool fs_write(WSink *base, const WChunk *in, WError *err)
     int64_t now = sink_now(s);
     for (int i = 0; i < s->nbuckets; i++) if (s->buckets[i].fd >= 0 && s->buckets[i].used > tick0) s->buckets[i].last_ms = now;
     base->rows_written += in->nrows;
-    return check_rolling_times(s, err);
+    return true;
 }
 
 /* INSERT OVERWRITE: remove the visible files of dir that this job did not write (its part files

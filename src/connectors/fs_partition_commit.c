@@ -35,7 +35,10 @@ bool wfs_commit_config(WFsCommitConfig *c, const WOptions *o, WError *err)
     const char *trigger = wopts_get_or(o, "sink.partition-commit.trigger", "process-time");
     if (strcmp(trigger, "partition-time") == 0) c->partition_time = true;
     else if (strcmp(trigger, "process-time") != 0)
-        return werr_set(err, WEXC_UNSUPPORTED, "Unsupported partition commit trigger: %s", trigger);
+        return werr_set(err, WEXC_ILLEGAL_ARG,
+                        "Could not parse value for enum class org.apache.flink.connector.file.table."
+                        "FileSystemConnectorOptions$PartitionCommitTriggerType. Expected one of: "
+                        "[[process-time, partition-time]]");
     if (!wopts_get_duration_ms(o, "sink.partition-commit.delay", 0, &c->delay_ms, err)) return false;
     const char *kind = wopts_get_or(o, "partition.time-extractor.kind", "default");
     if (strcasecmp(kind, "custom") == 0)
@@ -75,7 +78,7 @@ bool wfs_commit_config(WFsCommitConfig *c, const WOptions *o, WError *err)
         } else if (strcasecmp(one, "custom") == 0) {
             return not_supported(err, "sink.partition-commit.policy.kind", policy, "a Java PartitionCommitPolicy class");
         } else {
-            return werr_set(err, WEXC_UNSUPPORTED, "Unsupported commit policy: %s", one);
+            return werr_set(err, WEXC_UNSUPPORTED, "Unsupported policy: %s", one);
         }
         p = e ? e + 1 : p + n;
     }
