@@ -32,6 +32,7 @@
 #include "fs_partition_commit.h"
 #include "../common/hash.h"
 
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -232,7 +233,46 @@ typedef struct FsSource {
     int subtask;
     int64_t (*clock)(void *ctx);
     void *clock_ctx;
+    /* metadata columns after the physical ones: which file.* key each is, and the current file's
+       size and modification time (of file meta_file) */
+    int ncols, nmeta;
+    int *meta_kind;                 /* FS_META_* */
+    int meta_file;
+    int64_t meta_size, meta_mtime_ms;
 } FsSource;
+
+enum { FS_META_PATH, FS_META_NAME, FS_META_SIZE, FS_META_MTIME };
+
+/* The file.* metadata of the rows [from, out->nrows) of the open file (Flink's
+   FileSystemTableSource.ReadableFileInfo: the path without scheme, its last name, the size and the
+   modification time in ms). */
+static bool fill_metadata(FsSource *s, WChunk *out, int from, WError *err)
+{
+    if (!s->nmeta || from >= out->nrows) return true;
+    const char *path = s->files[s->cur];
+    if (s->meta_file != s->cur) {
+        struct stat st;
+        if (stat(path, &st) != 0) return werr_set(err, WEXC_IO, "Failed to read the metadata of '%s': %s", path, strerror(errno));
+        s->meta_size = (int64_t)st.st_size;
+        s->meta_mtime_ms = (int64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
+        s->meta_file = s->cur;
+    }
+    const char *slash = strrchr(path, '/');
+    const char *name = slash ? slash + 1 : path;
+    for (int m = 0; m < s->nmeta; m++) {
+        WVector *v = &out->cols[s->ncols + m];
+        for (int r = from; r < out->nrows; r++) {
+            v->nulls[r] = 0;
+            switch (s->meta_kind[m]) {
+            case FS_META_PATH: v->data[r].s = (WStr){path, (int)strlen(path)}; break;
+            case FS_META_NAME: v->data[r].s = (WStr){name, (int)strlen(name)}; break;
+            case FS_META_SIZE: v->data[r].i = s->meta_size; break;
+            default: v->data[r].ts = (WTimestamp){s->meta_mtime_ms, 0}; break;
+            }
+        }
+    }
+    return true;
+}
 
 static uint64_t path_hash(const char *p) { return whash_bytes(p, strlen(p), 0x6d6f6e69746f72ULL); }
 
@@ -349,6 +389,7 @@ static void fs_source_close(WSource *base)
     free(s->pv);
     free(s->pv_null);
     free(s->seen);
+    free(s->meta_kind);
     free(s->list_path);
     if (s->re_arena) warena_delete(s->re_arena);
     free(s);
@@ -501,6 +542,7 @@ static WSourceStatus fs_next(WSource *base, WChunk *out, WError *err)
         WCsvStatus st = fill_rows(s, out, err);
         base->rows_read += out->nrows - before;
         if (st == WCSV_ERROR) return WSRC_ERROR;
+        if (!fill_metadata(s, out, before, err)) return WSRC_ERROR;
         if (st == WCSV_MORE) return WSRC_MORE;
         rd_close(s);
         s->open = false;
@@ -532,6 +574,7 @@ static bool fsm_seek(FsSource *s, const char *pos, WError *err)
         return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid filesystem source position '%s'.", pos);
     rd_close(s);
     s->open = false;
+    s->meta_file = -1;
     for (int i = 0; i < s->nfiles; i++) free(s->files[i]);
     s->nfiles = s->cur = 0;
     s->nseen = 0;
@@ -616,6 +659,7 @@ static bool fs_seek(WSource *base, const char *pos, WError *err)
         return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid filesystem source position '%s'.", pos);
     rd_close(s);
     s->open = false;
+    s->meta_file = -1;
     s->cur = cur;
     if (strchr(pos, ';')) {
         ensure_starts(s);
@@ -670,6 +714,17 @@ static WSource *fs_open_source(const WTableSpec *spec, WError *err)
     s->base.bounded = true;
     s->base.emits_changelog = f->changelog;
     s->base.min_chunk_rows = f->json && f->changelog ? 2 : 1;      /* debezium-json: an update is -U, +U */
+    s->ncols = spec->ncols;
+    s->nmeta = spec->nmeta;
+    s->meta_file = -1;
+    s->meta_kind = wcalloc((size_t)(spec->nmeta ? spec->nmeta : 1), sizeof(int));
+    for (int m = 0; m < spec->nmeta; m++) {
+        const char *k = spec->meta_keys[m];
+        s->meta_kind[m] = !strcmp(k, "file.path") ? FS_META_PATH : !strcmp(k, "file.name") ? FS_META_NAME
+                          : !strcmp(k, "file.size") ? FS_META_SIZE : FS_META_MTIME;
+        assert(!strcmp(k, "file.path") || !strcmp(k, "file.name") || !strcmp(k, "file.size") ||
+               !strcmp(k, "file.modification-time"));
+    }
     const char *path = local_path(wopts_get(spec->options, "path"));
     if (spec->npartition > 0) {
         size_t n1 = (size_t)(spec->ncols ? spec->ncols : 1);

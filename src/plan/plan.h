@@ -105,6 +105,9 @@ struct WRel {
     const char *table_qname;        /* default_catalog.default_database.t */
     int nfields;                    /* physical columns read, in table order */
     int *fields;                    /* indexes into the table's physical columns list */
+    int nmeta;                      /* metadata columns read (filesystem: file.*), after the physical
+                                       ones in out, in table order; their keys */
+    const char **meta_keys;
     bool source_changelog;          /* the connector emits updates */
     uint8_t *scan_reads;            /* set by the runtime build (wjob_mark_scan_reads): 1 per output
                                        column its consumers read; NULL = all */

@@ -325,6 +325,8 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
             }
             WTableSpec *sp = make_spec(p, L, r->table, r->table_qname);
             if (r->scan_reads && r->out.n == sp->ncols) sp->col_read = r->scan_reads;
+            sp->nmeta = r->nmeta;
+            sp->meta_keys = r->meta_keys;
             const char *rmode = j->env.config ? wopts_get(j->env.config, "execution.runtime-mode") : NULL;
             sp->bounded = rmode && !strcasecmp(rmode, "batch");     /* a batch job: sources must be bounded */
             if (c->validate && !c->validate(sp, true, p->err)) { wop_free(op); L->nsrc--; return NULL; }
