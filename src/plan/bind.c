@@ -156,7 +156,7 @@ WExpr *wbind_table_expr(WPlanCtx *p, const WTable *t, AstExpr *e, bool all_colum
    (BIGINT NOT NULL) and file.modification-time (TIMESTAMP_LTZ(3) NOT NULL); a format's metadata
    (e.g. debezium-json's source.table) is not passed through, and other connectors have none in
    weir yet. */
-static bool bind_scan_metadata(WPlanCtx *p, const WTable *t, WRel *scan, const char *conn)
+bool wplan_scan_metadata(WPlanCtx *p, const WTable *t, WRel *scan, const char *conn)
 {
     WArena *a = p->arena;
     int nmeta = 0;
@@ -213,7 +213,7 @@ static WRel *bind_table_scan(QCtx *q, WTable *t, const AstName *name, const char
     }
     const char *conn = wopts_get(&t->options, "connector");
     const char *fmt = wopts_get(&t->options, "format");
-    if (!bind_scan_metadata(p, t, scan, conn)) return NULL;
+    if (!wplan_scan_metadata(p, t, scan, conn)) return NULL;
     scan->source_changelog = wplan_changelog_format(fmt);
     if (!wplan_check_changelog_source(p, t, scan->table_qname)) return NULL;
     if (scan->source_changelog) scan->changelog = WCM_INSERT | WCM_UPDATE_BEFORE | WCM_UPDATE_AFTER | WCM_DELETE;

@@ -358,4 +358,9 @@ void wplan_dump(FILE *f, const WRel *root);
 /* Number nodes (Flink's bottom-up order) and resolve state TTLs. */
 void wplan_finalize(WPlanCtx *p, WRel *root);
 
+/* The metadata columns of table t read by scan (connector conn): appended to scan->out after the
+   physical columns with their keys' types (scan->nmeta, scan->meta_keys); Flink's errors for an
+   unknown key, weir's for a connector without metadata. (bind.c; the plan reader uses it too) */
+bool wplan_scan_metadata(WPlanCtx *p, const WTable *t, WRel *scan, const char *conn);
+
 #endif
