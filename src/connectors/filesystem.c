@@ -1,18 +1,26 @@
 /*
- * filesystem.c — the 'filesystem' connector: a bounded source over a file or a directory tree and
- * a simple (non-transactional) sink, for the formats 'csv', 'changelog-csv', 'json' and
- * 'debezium-json' (JSON lines, format_json.h: the same files, positions and commits, another row
- * reader and encoder). The changelog formats (changelog-csv, debezium-json) read and write every
- * row kind; the others only inserts.
+ * filesystem.c — the 'filesystem' connector: a source over a file or a directory tree (bounded, or
+ * unbounded with source.monitor-interval) and a sink with Flink's part files, rolling policy and
+ * partition commit, for the formats 'csv', 'changelog-csv', 'json' and 'debezium-json' (JSON
+ * lines, format_json.h: the same files, positions and commits, another row reader and encoder).
+ * The changelog formats (changelog-csv, debezium-json) read and write every row kind; the others
+ * only inserts. FS_INVENTORY lists every option with what it does (connector.h).
  *
  * Source: `path` is a file or a directory; directories are walked recursively, entries sorted by
  * name, skipping hidden files/directories (names starting with '.' or '_'), as Flink's file
- * enumerator does. Files are dealt round-robin to the subtasks. Position = file index, byte offset
- * and line of the next row. Sink: `path` is a directory; each subtask writes one part file
- * `part-<uuid>-<subtask>-<n>`, written as `.part-...inprogress` and renamed when the input ends;
- * with checkpointing (exactly-once) a new part file starts at every checkpoint and a closed one
- * is renamed only when the checkpoint that covers it completes (prepare_commit / commit /
- * recover of WSink).
+ * enumerator does; source.path.regex-pattern keeps the files whose whole path matches. Files are
+ * dealt round-robin to the subtasks (monitored: by path hash, the path listed again every
+ * interval). Position = file index, byte offset and line of the next row (monitored: hashes of the
+ * paths read). Metadata columns (WTableSpec.nmeta) get file.path / file.name / file.size /
+ * file.modification-time of each row's file.
+ * Sink: `path` is a directory; part files part-<uuid>-<subtask>-<n> (batch:
+ * part-<uuid>-task-<subtask>-file-<n>) are written hidden (.part-...inprogress[.<uuid>]) and
+ * published when a checkpoint covering them completes (prepare_commit / commit / recover of
+ * WSink) or, without checkpoints, when the input ends. Streaming files roll as Flink's
+ * TableRollingPolicy says (size at the next row, rollover / inactivity at check-interval ticks of
+ * the job clock, csv also at every checkpoint); a json file in progress at a checkpoint stays in
+ * progress (the state keeps its length). Partition commit (success file, process-time /
+ * partition-time triggers) is fs_partition_commit.c.
  * Partitioned tables (PARTITIONED BY, WTableSpec.partition), as Flink's FileSystemTableSink:
  * each row goes to <path>/k1=v1/k2=v2/ (values as CAST(.. AS STRING), NULL and '' as
  * 'partition.default-name', names and values escaped as PartitionPathUtils.escapePathName does),
@@ -20,7 +28,8 @@
  * unpartitioned one; the files hold the other columns only. The source reads the keys back from
  * the k=v directory names (the default name reads as NULL).
  * Validation follows FileSystemTableFactory: required path/format, unknown options rejected except
- * the format's own "<format>." keys, unknown formats with Flink's message.
+ * the format's own "<format>." keys, unknown formats with Flink's message, unimplemented options
+ * refused by name.
  * Depends on csv_reader, types/, common/.
  */
 #include "connector.h"
