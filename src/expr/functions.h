@@ -47,5 +47,7 @@ bool wfunc_unknown_error(WError *err, const char *name, const WType **args, int 
    validation error (bad LIKE escape, unknown time unit). */
 /* All scalar functions (for SHOW FUNCTIONS), NULL-terminated. */
 const WFuncDef *const *wfunc_all(void);
+/* Whether SHOW FUNCTIONS lists it (not an operator or internal name). */
+bool wfunc_listed(const WFuncDef *d);
 
 #endif
