@@ -24,9 +24,30 @@ typedef struct LoadCtx {
     const WCatalogEntry *e;
     bool views;             /* this pass binds views (tables come first) */
     int loaded, pending;    /* views bound in this pass / views waiting for another object */
-    WError last;            /* why the last pending view did not bind */
-    const char *last_file;
+    bool unbound;           /* the last pass: views that do not bind are kept unbound */
 } LoadCtx;
+
+/* A view whose query does not bind (it reads an object that was dropped): kept without columns, its
+   query is bound (and fails with the binder's message) when it is used. */
+static WTable *unbound_view(AstStmt *st, const WFileCatObject *o, WArena *a)
+{
+    WTable *t = WA_NEW(a, WTable);
+    t->arena = a;
+    t->is_view = true;
+    t->catalog = st->target.parts[0];
+    t->database = st->target.parts[1];
+    t->name = st->target.parts[2];
+    t->view_query = st->query;
+    t->view_sql = st->query_sql;
+    t->view_catalog = wa_strdup(a, o->view_catalog);
+    t->view_database = wa_strdup(a, o->view_database ? o->view_database : o->database);
+    t->nview_cols = st->nview_cols;
+    t->view_cols = st->view_cols;
+    t->comment = st->comment;
+    t->wm_col = -1;
+    wopts_init(&t->options);
+    return t;
+}
 
 static bool load_object(void *vctx, const WFileCatObject *o, WError *err)
 {
@@ -68,6 +89,7 @@ static bool load_object(void *vctx, const WFileCatObject *o, WError *err)
         t = is_view ? wbind_create_view(&p, st, a) : wbind_create_table(&p, st, a);
     c->current_catalog = saved_cat;
     c->current_database = saved_db;
+    if (!t && is_view && x->unbound) t = unbound_view(st, o, a);
     if (t && wcatalog_add(c, t, &bind_err)) {
         x->loaded++;
         return true;
@@ -77,8 +99,6 @@ static bool load_object(void *vctx, const WFileCatObject *o, WError *err)
     if (is_view) {
         /* it may read a view not bound yet: another pass */
         x->pending++;
-        x->last = bind_err;
-        x->last_file = o->file;
         return true;
     }
     return werr_set(err, WEXC_CATALOG, "Catalog %s: the table in %s could not be created: %s", x->e->name, o->file,
@@ -99,9 +119,9 @@ bool wsession_load_file_catalogs(WSession *s, WError *err)
             x.loaded = x.pending = 0;
             if (!wfilecat_objects(e, load_object, &x, err)) return false;
         } while (x.pending && x.loaded);
-        if (x.pending)
-            return werr_set(err, WEXC_CATALOG, "Catalog %s: the view in %s could not be created: %s", e->name,
-                            x.last_file ? x.last_file : "?", x.last.msg);
+        /* what is left reads an object that is gone (Flink keeps such a view too: it fails when queried) */
+        x.unbound = true;
+        if (x.pending && !wfilecat_objects(e, load_object, &x, err)) return false;
     }
     return true;
 }
@@ -159,8 +179,17 @@ bool wsession_persist_statement(WSession *s, const AstStmt *st, WError *err)
         return st->temporary || sync_name(c, &st->target, err);
     case AS_ALTER_TABLE:
     case AS_ALTER_VIEW:
+    {
         if (!sync_name(c, &st->target, err)) return false;
-        return st->alter_kind != AAL_RENAME || sync_name(c, &st->rename_to, err);
+        if (st->alter_kind != AAL_RENAME) return true;
+        /* a table or view is renamed within its database (the new name's last part counts) */
+        WObjectId id;
+        WError ignored;
+        werr_clear(&ignored);
+        if (!wcatalog_resolve(c, &st->target, &id, &ignored)) return true;
+        id.object = st->rename_to.parts[st->rename_to.n - 1];
+        return sync_object(c, &id, err);
+    }
     case AS_CREATE_DATABASE:
     case AS_DROP_DATABASE:
     case AS_ALTER_DATABASE:
