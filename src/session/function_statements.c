@@ -11,7 +11,8 @@
 #include "../expr/functions.h"
 #include "../common/strbuf.h"
 
-#include <ctype.h>
+#define WEXC_FUNCTION_MISSING "org.apache.flink.table.catalog.exceptions.FunctionNotExistException"
+
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -50,40 +51,31 @@ static bool show_modules(const WModules *m, bool full, WStmtResult *res)
 
 /* ---- functions ---- */
 
-/* the built-in function a (one-part) name designates, or NULL */
-static const WFuncDef *builtin(const WCatalog *c, const AstName *name)
+/* the core module's function a (one-part) name designates, or NULL */
+static const WCoreFunction *builtin(const WCatalog *c, const AstName *name)
 {
     if (name->n != 1 || !wmodules_core_used(&c->modules)) return NULL;
-    const WFuncDef *d = wfunc_lookup(name->parts[0]);
-    return d && wfunc_listed(d) ? d : NULL;
+    return wcore_function(name->parts[0]);
 }
 
 static bool show_functions(const WCatalog *c, const AstStmt *st, WStmtResult *res, WError *err)
 {
     static const char *const COL[] = {"function name"};
-    if (st->target.n) {
-        /* the database must exist (catalog functions would be listed from it) */
-        if (!wcatalog_database_or_error(c, &st->target, err)) return false;
-    }
+    /* the database must exist (its catalog functions would be listed too) */
+    if (st->target.n && !wcatalog_database_or_error(c, &st->target, err)) return false;
     wres_table(res, 1, COL);
     res->empty_as_empty_set = true;
     if (st->show == ASH_USER_FUNCTIONS || !wmodules_core_used(&c->modules)) return true;
-    const WFuncDef *const *all = wfunc_all();
     int total = 0;
-    while (all && all[total]) total++;
-    char **names = wcalloc((size_t)total + 1, sizeof(char *));
+    for (const WCoreFunction *f = wcore_functions(); f->name; f++) total++;
+    const char **names = wcalloc((size_t)total + 1, sizeof(char *));
     int n = 0;
-    for (int i = 0; i < total; i++) {
-        char *lower = wstrdup(all[i]->name);
-        for (char *q = lower; *q; q++) *q = (char)tolower((unsigned char)*q);
-        if (like_filter(st, lower)) names[n++] = lower;
-        else free(lower);
-    }
+    for (const WCoreFunction *f = wcore_functions(); f->name; f++)
+        if (like_filter(st, f->name)) names[n++] = f->name;
     qsort(names, (size_t)n, sizeof(char *), cmp_str);
     for (int i = 0; i < n; i++) {
         const char *cell[1] = {names[i]};
         wres_row(res, cell);
-        free(names[i]);
     }
     free(names);
     return true;
@@ -91,8 +83,8 @@ static bool show_functions(const WCatalog *c, const AstStmt *st, WStmtResult *re
 
 static bool describe_function(const WCatalog *c, const AstStmt *st, WStmtResult *res, WError *err)
 {
-    const WFuncDef *d = builtin(c, &st->target);
-    if (!d) {
+    const WCoreFunction *f = builtin(c, &st->target);
+    if (!f) {
         WStrBuf n;
         wsb_init(&n);
         for (int i = 0; i < st->target.n; i++) wsb_printf(&n, "%s`%s`", i ? "." : "", st->target.parts[i]);
@@ -102,11 +94,19 @@ static bool describe_function(const WCatalog *c, const AstStmt *st, WStmtResult 
     }
     static const char *const COLS[] = {"info name", "info value"};
     wres_table(res, 2, COLS);
-    const char *rows[][2] = {
-        {"is system function", "true"},
-        {"is temporary", "false"},
-    };
+    const char *rows[][2] = {{"is system function", "true"}, {"is temporary", "false"}};
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) wres_row(res, rows[i]);
+    if (!st->extended) return true;
+    /* what weir knows of the function; Flink's signature row (its type inference's text) is not
+       printed (docs/user-guide.md, differences) */
+    const WFuncDef *d = wfunc_lookup(f->name);
+    const char *more[][2] = {
+        {"kind", f->kind == WCORE_AGGREGATE ? "AGGREGATE" : "SCALAR"},
+        {"requirements", "[]"},
+        {"is deterministic", d && !d->deterministic ? "false" : "true"},
+        {"supports constant folding", "true"},
+    };
+    for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) wres_row(res, more[i]);
     return true;
 }
 
@@ -125,8 +125,12 @@ static bool drop_function(const WCatalog *c, const AstStmt *st, WStmtResult *res
                 werr_set(err, WEXC_VALIDATION, "Temporary catalog function `%s`.`%s`.`%s` doesn't exist", id.catalog,
                          id.database, id.object);
         }
-        else
-            werr_set(err, WEXC_VALIDATION, "Function %s doesn't exist.", n.buf);
+        else {
+            WObjectId id;
+            if (wcatalog_resolve(c, &st->target, &id, err))
+                werr_set(err, WEXC_FUNCTION_MISSING, "Function %s.%s does not exist in Catalog %s.", id.database,
+                         id.object, id.catalog);
+        }
     }
     wsb_free(&n);
     if (done) ok(res);
