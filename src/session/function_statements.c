@@ -118,7 +118,8 @@ static bool drop_function(const WCatalog *c, const AstStmt *st, WStmtResult *res
     bool done = st->if_exists;
     if (!done) {
         if (st->system_function)
-            werr_set(err, WEXC_VALIDATION, "Temporary system function %s doesn't exist", n.buf);
+            werr_set(err, WEXC_VALIDATION,
+                     "Could not drop temporary system function. A function named '%s' doesn't exist.", n.buf);
         else if (st->temporary) {
             WObjectId id;
             if (wcatalog_resolve(c, &st->target, &id, err))

@@ -205,12 +205,12 @@ static bool exec_show(WSession *s, AstStmt *st, WStmtResult *res, WError *err)
             return werr_set(err, WEXC_TABLE,
                             "SHOW CREATE VIEW is only supported for views, but `%s`.`%s`.`%s` is a table. Please use "
                             "SHOW CREATE TABLE instead.", t->catalog, t->database, t->name);
-        if (view)
-            return werr_set(err, WEXC_TABLE, "SHOW CREATE VIEW is not supported yet in weir (it needs the view's "
-                                             "query in Flink's expanded form).");
         WStrBuf ddl;
         wsb_init(&ddl);
-        if (!wshow_create_table(t, &ddl, err)) { wsb_free(&ddl); return false; }
+        if (view ? !wsession_show_create_view(&s->catalog, t, &ddl, err) : !wshow_create_table(t, &ddl, err)) {
+            wsb_free(&ddl);
+            return false;
+        }
         const char *c[1] = {"result"};
         wres_table(res, 1, c);
         const char *cell[1] = {ddl.buf};

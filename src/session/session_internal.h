@@ -9,6 +9,7 @@
 #include "session.h"
 #include "../catalog/catalog.h"
 #include "../sql/ast.h"
+#include "../common/strbuf.h"
 
 /* Start a result table with these column names; rows are added with wres_row (a NULL cell prints
    as <NULL>). */
@@ -34,6 +35,10 @@ bool wsession_alter_table_schema(WCatalog *c, struct WPlanCtx *p, WTable *t, con
    MODULES, SHOW [USER] FUNCTIONS, DESCRIBE FUNCTION, DROP / CREATE FUNCTION. */
 bool wsession_function_statement(WCatalog *c, const AstStmt *st, WStmtResult *res, WError *err);
 bool wsession_is_function_statement(const AstStmt *st);
+
+/* SHOW CREATE VIEW's text of view t (view_expand.c): Flink's expanded query; refused with a message
+   for a query using a construct the expansion does not cover. */
+bool wsession_show_create_view(WCatalog *c, const WTable *t, WStrBuf *out, WError *err);
 
 /* ALTER VIEW v RENAME TO w | AS query (alter_view.c). */
 bool wsession_alter_view(WSession *s, const AstStmt *st, WError *err);
