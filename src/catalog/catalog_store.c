@@ -114,7 +114,7 @@ static int cmp_option(const void *a, const void *b)
 void wcatalog_yaml_write(WStrBuf *b, const WOptions *o)
 {
     WOption *sorted = wcalloc((size_t)o->n + 1, sizeof(WOption));
-    memcpy(sorted, o->items, sizeof(WOption) * (size_t)o->n);
+    if (o->n) memcpy(sorted, o->items, sizeof(WOption) * (size_t)o->n);
     qsort(sorted, (size_t)o->n, sizeof(WOption), cmp_option);
     for (int i = 0; i < o->n; i++) {
         wsb_printf(b, "%s: ", sorted[i].key);

@@ -575,7 +575,7 @@ WTEST(parser_unsupported_kinds)
     CHECK(dm && dm->kind == AS_USE && dm->target.n == 1);
     AstStmt *df = P("DESCRIBE FUNCTION EXTENDED `ABS`");
     CHECK(df && df->kind == AS_DESCRIBE_FUNCTION && df->extended && df->target.n == 1);
-    AstStmt *dt = P("DESCRIBE function");
+    AstStmt *dt = P("DESCRIBE `function`");
     CHECK(dt && dt->kind == AS_DESCRIBE && dt->target.n == 1);
 }
 
