@@ -571,8 +571,6 @@ WTEST(parser_unsupported_kinds)
     AstStmt *um = P("USE MODULES core, hive");
     CHECK(um && um->kind == AS_USE_MODULES && um->nnames == 2);
     if (um && um->nnames == 2) CHECK_STR(um->names[1], "hive");
-    AstStmt *dm = P("USE modules");
-    CHECK(dm && dm->kind == AS_USE && dm->target.n == 1);
     AstStmt *df = P("DESCRIBE FUNCTION EXTENDED `ABS`");
     CHECK(df && df->kind == AS_DESCRIBE_FUNCTION && df->extended && df->target.n == 1);
     AstStmt *dt = P("DESCRIBE `function`");
