@@ -260,11 +260,17 @@ static void expr(Expand *x, const AstExpr *e)
         wsb_putc(o, ')');
         return;
     case AE_CASE:
+        /* Calcite's validator rewrites CASE x WHEN v into CASE WHEN x = v */
         wsb_append(o, "CASE");
-        if (e->case_operand) { wsb_putc(o, ' '); expr(x, e->case_operand); }
         for (int i = 0; i < e->nwhen; i++) {
             wsb_append(o, " WHEN ");
-            expr(x, e->when[i]);
+            if (e->case_operand) {
+                operand(x, e->case_operand, 30);
+                wsb_append(o, " = ");
+                operand(x, e->when[i], 31);
+            } else {
+                expr(x, e->when[i]);
+            }
             wsb_append(o, " THEN ");
             expr(x, e->then[i]);
         }
