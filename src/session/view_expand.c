@@ -2,11 +2,14 @@
  * view_expand.c — SHOW CREATE VIEW in Flink's form: the view's identifier, its column list, its
  * comment, and its query as Flink stores it (Calcite's expanded SQL: every table by its full
  * identifier `catalog`.`database`.`table` AS `alias`, every column qualified by its table's alias,
- * `*` replaced by the columns, clauses on lines of their own, Calcite's type names and
- * parentheses). The expansion covers SELECT [DISTINCT] ... FROM tables and views joined with
- * [INNER | LEFT | RIGHT | FULL] JOIN ... ON, WHERE, GROUP BY and HAVING over scalar expressions,
- * function and aggregate calls, CAST, CASE, [NOT] IN lists, BETWEEN, LIKE and IS; a view using
- * another construct is refused with a message naming it (docs/user-guide.md, differences).
+ * `*` replaced by the columns with unique names, a simple CASE in its searched form, clauses on
+ * lines of their own, Calcite's type names, operator spacing and parentheses). The expansion covers
+ * SELECT [DISTINCT] over tables, views and aliased subqueries joined with [INNER | LEFT | RIGHT |
+ * FULL] JOIN ... ON or commas, WHERE, GROUP BY, HAVING, ORDER BY output columns, LIMIT (FETCH
+ * NEXT), UNION / INTERSECT / EXCEPT [ALL], scalar expressions, calls (also with OVER (PARTITION BY
+ * ... ORDER BY ...)), CAST, CASE, [NOT] IN lists, BETWEEN, LIKE, IS, intervals; a view using another
+ * construct (a subquery in an expression, a window TVF, USING, a window frame, ...) is refused
+ * with a message naming it (docs/user-guide.md, differences).
  * See session_internal.h.
  */
 #include "session_internal.h"
@@ -20,7 +23,11 @@
 
 typedef struct ScopeItem {
     const char *alias;
-    const WTable *t;
+    const WTable *t;            /* a table or view, else NULL */
+    char *sub_sql;              /* a subquery: its expanded text (heap) */
+    int ncols;
+    char **cols;                /* column names (heap array; strings borrowed or heap for a subquery) */
+    bool own_names;
 } ScopeItem;
 
 typedef struct Expand {
@@ -30,7 +37,25 @@ typedef struct Expand {
     int n;
     const char *unsupported;    /* the first construct the expansion does not cover */
     WStrBuf *o;
+    int nout;                   /* the derived names of the last select list written */
+    char **out;
 } Expand;
+
+static void query(Expand *x, const AstQuery *q);
+
+static void expand_free(Expand *x)
+{
+    for (int i = 0; i < x->n; i++) {
+        if (x->items[i].own_names)
+            for (int k = 0; k < x->items[i].ncols; k++) free(x->items[i].cols[k]);
+        free(x->items[i].cols);
+        free(x->items[i].sub_sql);
+    }
+    for (int i = 0; i < x->nout; i++) free(x->out[i]);
+    free(x->out);
+    x->n = x->nout = 0;
+    x->out = NULL;
+}
 
 static void no(Expand *x, const char *what)
 {
@@ -59,24 +84,40 @@ static void string_lit(WStrBuf *o, const char *s)
 
 /* ---- scope: the FROM items and their columns ---- */
 
-static int column_index(const WTable *t, const char *name)
+static int column_index(const ScopeItem *s, const char *name)
 {
-    for (int i = 0; i < t->ncols; i++)
-        if (strcmp(t->cols[i].name, name) == 0) return i;
+    for (int i = 0; i < s->ncols; i++)
+        if (strcmp(s->cols[i], name) == 0) return i;
     return -1;
 }
 
 static bool add_from(Expand *x, const AstFrom *f)
 {
     if (f->kind == AFR_JOIN) {
-        if (f->natural || f->nusing || !f->on || f->join_type == AJ_CROSS || f->join_type == AJ_COMMA) {
-            no(x, "a join without ON");
+        if (f->natural || f->nusing || (!f->on && f->join_type != AJ_COMMA)) {
+            no(x, "a join with USING, NATURAL or without ON");
             return false;
         }
         return add_from(x, f->left) && add_from(x, f->right);
     }
+    if (f->kind == AFR_SUBQUERY && f->alias && !f->ncol_aliases && x->n < MAX_SCOPE) {
+        /* a subquery has a scope of its own: expanded apart, its derived names are its columns */
+        WStrBuf sub;
+        wsb_init(&sub);
+        Expand y = {.c = x->c, .view = x->view, .o = &sub};
+        query(&y, f->subquery);
+        if (y.unsupported) no(x, y.unsupported);
+        ScopeItem *it = &x->items[x->n++];
+        *it = (ScopeItem){.alias = f->alias, .sub_sql = wsb_detach(&sub), .ncols = y.nout, .cols = y.out,
+                          .own_names = true};
+        if (!it->sub_sql) it->sub_sql = wstrdup("");
+        y.out = NULL;
+        y.nout = 0;
+        expand_free(&y);
+        return !x->unsupported;
+    }
     if (f->kind != AFR_TABLE) {
-        no(x, "a FROM item other than a table or view");
+        no(x, "a FROM item other than a table, a view or an aliased subquery");
         return false;
     }
     if (f->hints.n || f->system_time || f->ncol_aliases) {
@@ -92,9 +133,10 @@ static bool add_from(Expand *x, const AstFrom *f)
         no(x, "a table that no longer exists");
         return false;
     }
-    x->items[x->n].alias = f->alias ? f->alias : f->name.parts[f->name.n - 1];
-    x->items[x->n].t = t;
-    x->n++;
+    ScopeItem *it = &x->items[x->n++];
+    *it = (ScopeItem){.alias = f->alias ? f->alias : f->name.parts[f->name.n - 1], .t = t, .ncols = t->ncols};
+    it->cols = wcalloc((size_t)t->ncols + 1, sizeof(char *));
+    for (int i = 0; i < t->ncols; i++) it->cols[i] = t->cols[i].name;
     return true;
 }
 
@@ -104,7 +146,7 @@ static const ScopeItem *resolve(Expand *x, const AstName *name, const char **col
     *col = name->parts[name->n - 1];
     for (int i = 0; i < x->n; i++) {
         if (name->n == 2 && strcmp(x->items[i].alias, name->parts[0]) != 0) continue;
-        if (column_index(x->items[i].t, *col) >= 0) return &x->items[i];
+        if (column_index(&x->items[i], *col) >= 0) return &x->items[i];
     }
     no(x, name->n > 2 ? "a column qualified by a table's full name" : "a column of no table in FROM");
     return NULL;
@@ -133,6 +175,8 @@ static int prec(const AstExpr *e)
 }
 
 static void expr(Expand *x, const AstExpr *e);
+static void list(Expand *x, AstExpr *const *args, int n);
+static void over(Expand *x, const AstOver *w);
 
 static void operand(Expand *x, const AstExpr *e, int min_prec)
 {
@@ -195,6 +239,17 @@ static void literal(Expand *x, const AstExpr *e)
     case AL_DATE: wsb_append(o, "DATE "); string_lit(o, e->text); break;
     case AL_TIME: wsb_append(o, "TIME "); string_lit(o, e->text); break;
     case AL_TIMESTAMP: wsb_append(o, "TIMESTAMP "); string_lit(o, e->text); break;
+    case AL_INTERVAL: {
+        static const char *const UNIT[] = {"", "YEAR", "QUARTER", "MONTH", "WEEK", "DAY", "HOUR", "MINUTE", "SECOND"};
+        if (e->iv_end || e->iv_precision >= 0 || e->iv_frac >= 0 || e->iv_start < 1 || e->iv_start > 8) {
+            no(x, "an interval literal of this form");
+            break;
+        }
+        wsb_append(o, e->negative ? "INTERVAL -" : "INTERVAL ");
+        string_lit(o, e->text);
+        wsb_printf(o, " %s", UNIT[e->iv_start]);
+        break;
+    }
     default: no(x, "a literal of this kind");
     }
 }
@@ -205,6 +260,35 @@ static void list(Expand *x, AstExpr *const *args, int n)
         if (i) wsb_append(x->o, ", ");
         expr(x, args[i]);
     }
+}
+
+static void order_items(Expand *x, const AstOrderItem *items, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (i) wsb_append(x->o, ", ");
+        expr(x, items[i].expr);
+        if (items[i].desc) wsb_append(x->o, " DESC");
+        if (items[i].nulls) wsb_append(x->o, items[i].nulls == 1 ? " NULLS FIRST" : " NULLS LAST");
+    }
+}
+
+static void over(Expand *x, const AstOver *w)
+{
+    if (w->ref_name || w->frame != AF_NONE) {
+        no(x, "a named window or a window frame");
+        return;
+    }
+    WStrBuf *o = x->o;
+    wsb_append(o, " OVER (");
+    if (w->npartition) {
+        wsb_append(o, "PARTITION BY ");
+        list(x, w->partition, w->npartition);
+    }
+    if (w->norder) {
+        wsb_append(o, w->npartition ? " ORDER BY " : "ORDER BY ");
+        order_items(x, w->order, w->norder);
+    }
+    wsb_putc(o, ')');
 }
 
 static void expr(Expand *x, const AstExpr *e)
@@ -226,7 +310,7 @@ static void expr(Expand *x, const AstExpr *e)
             wsb_append(o, "NOT ");
             operand(x, e->args[0], 26);
         } else {
-            wsb_append(o, e->op == AO_NEG ? "-" : "+");
+            wsb_append(o, e->op == AO_NEG ? "- " : "+ ");
             operand(x, e->args[0], 80);
         }
         return;
@@ -240,17 +324,19 @@ static void expr(Expand *x, const AstExpr *e)
         return;
     }
     case AE_FUNC:
-        if (e->special || e->over || e->filter || e->nwithin || e->name.n != 1) {
+        if ((e->special && e->special != 'N') || e->filter || e->nwithin || e->name.n != 1) {
             no(x, "this function call form");
             return;
         }
         for (const char *s = e->name.parts[0]; *s; s++)
             wsb_putc(o, (*s >= 'a' && *s <= 'z') ? (char)(*s - 32) : *s);
+        if (e->special == 'N') return;      /* CURRENT_TIMESTAMP and the like */
         wsb_putc(o, '(');
         if (e->distinct) wsb_append(o, "DISTINCT ");
         if (e->star_arg) wsb_putc(o, '*');
         list(x, e->args, e->nargs);
         wsb_putc(o, ')');
+        if (e->over) over(x, e->over);
         return;
     case AE_CAST:
         wsb_append(o, e->try_cast ? "TRY_CAST(" : "CAST(");
@@ -302,7 +388,13 @@ static void expr(Expand *x, const AstExpr *e)
         return;
     case AE_IS: {
         static const char *const WHAT[] = {"NULL", "TRUE", "FALSE", "UNKNOWN"};
-        if (e->nargs != 1 || (int)e->is_what < 0 || (int)e->is_what > 3) { no(x, "IS DISTINCT FROM"); return; }
+        if (e->nargs == 2) {
+            operand(x, e->args[0], 29);
+            wsb_append(o, e->negated ? " IS NOT DISTINCT FROM " : " IS DISTINCT FROM ");
+            operand(x, e->args[1], 29);
+            return;
+        }
+        if (e->nargs != 1 || (int)e->is_what < 0 || (int)e->is_what > 3) { no(x, "this IS form"); return; }
         operand(x, e->args[0], 29);
         wsb_printf(o, " IS %s%s", e->negated ? "NOT " : "", WHAT[e->is_what]);
         return;
@@ -319,11 +411,25 @@ static void from_item(Expand *x, const AstFrom *f, bool first)
     WStrBuf *o = x->o;
     if (f->kind == AFR_JOIN) {
         from_item(x, f->left, first);
+        if (f->join_type == AJ_COMMA) {
+            wsb_append(o, ",\n");
+            from_item(x, f->right, false);
+            return;
+        }
         static const char *const JOIN[] = {"INNER JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN"};
         wsb_printf(o, "\n%s ", JOIN[f->join_type]);
         from_item(x, f->right, false);
         wsb_append(o, " ON ");
         expr(x, f->on);
+        return;
+    }
+    if (f->kind == AFR_SUBQUERY) {
+        for (int i = 0; i < x->n; i++) {
+            if (!x->items[i].sub_sql || strcmp(x->items[i].alias, f->alias) != 0) continue;
+            wsb_printf(o, "(%s) AS ", x->items[i].sub_sql);
+            ident(o, f->alias);
+            return;
+        }
         return;
     }
     WTable *t = wcatalog_lookup(x->c, &f->name);
@@ -357,7 +463,7 @@ static void select_list(Expand *x, const AstQuery *q)
     int cap = 0;
     for (int i = 0; i < q->nitems; i++) {
         const AstExpr *e = q->items[i].expr;
-        if (e->kind == AE_STAR) for (int k = 0; k < x->n; k++) cap += x->items[k].t->ncols;
+        if (e->kind == AE_STAR) for (int k = 0; k < x->n; k++) cap += x->items[k].ncols;
         else cap++;
     }
     OutCol *cols = wcalloc((size_t)cap + 1, sizeof(OutCol));
@@ -368,7 +474,7 @@ static void select_list(Expand *x, const AstQuery *q)
             for (int k = 0; k < x->n; k++) {
                 if (e->name.n == 1 && strcmp(x->items[k].alias, e->name.parts[0]) != 0) continue;
                 if (e->name.n > 1) { no(x, "a qualified star"); break; }
-                for (int c = 0; c < x->items[k].t->ncols; c++)
+                for (int c = 0; c < x->items[k].ncols; c++)
                     cols[n++] = (OutCol){.s = &x->items[k], .col = c};
             }
             continue;
@@ -378,7 +484,7 @@ static void select_list(Expand *x, const AstQuery *q)
     /* derived names, made unique as Calcite's validator does (a repeated name gets 0, 1, ...) */
     for (int i = 0; i < n; i++) {
         const char *base = cols[i].alias ? cols[i].alias
-                         : !cols[i].e ? cols[i].s->t->cols[cols[i].col].name
+                         : !cols[i].e ? cols[i].s->cols[cols[i].col]
                          : cols[i].e->kind == AE_COLUMN ? cols[i].e->name.parts[cols[i].e->name.n - 1] : NULL;
         WStrBuf b;
         wsb_init(&b);
@@ -397,7 +503,7 @@ static void select_list(Expand *x, const AstQuery *q)
         if (!cols[i].e) {
             ident(o, cols[i].s->alias);
             wsb_putc(o, '.');
-            own = cols[i].s->t->cols[cols[i].col].name;
+            own = cols[i].s->cols[cols[i].col];
             ident(o, own);
         } else {
             expr(x, cols[i].e);
@@ -412,15 +518,67 @@ static void select_list(Expand *x, const AstQuery *q)
             ident(o, cols[i].name);
         }
     }
-    for (int i = 0; i < n; i++) free(cols[i].name);
+    x->out = wcalloc((size_t)n + 1, sizeof(char *));
+    for (int i = 0; i < n; i++) x->out[i] = cols[i].name;
+    x->nout = n;
     free(cols);
 }
 
+static void order_and_fetch(Expand *x, const AstQuery *q)
+{
+    WStrBuf *o = x->o;
+    if (q->norder) {
+        /* ORDER BY names the query's output columns */
+        wsb_append(o, "\nORDER BY ");
+        for (int i = 0; i < q->norder; i++) {
+            const AstExpr *e = q->order[i].expr;
+            bool found = false;
+            for (int k = 0; e->kind == AE_COLUMN && e->name.n == 1 && k < x->nout; k++)
+                found |= strcmp(x->out[k], e->name.parts[0]) == 0;
+            if (!found) { no(x, "ORDER BY an expression that is not an output column"); return; }
+            if (i) wsb_append(o, ", ");
+            ident(o, e->name.parts[0]);
+            if (q->order[i].desc) wsb_append(o, " DESC");
+            if (q->order[i].nulls) wsb_append(o, q->order[i].nulls == 1 ? " NULLS FIRST" : " NULLS LAST");
+        }
+    }
+    if (q->offset) { no(x, "OFFSET"); return; }
+    if (q->limit) {
+        if (q->limit->kind != AE_LITERAL || q->limit->lit != AL_INTEGER) { no(x, "this LIMIT"); return; }
+        wsb_printf(o, "\nFETCH NEXT %s ROWS ONLY", q->limit->text);
+    }
+}
+
+static void select_query(Expand *x, const AstQuery *q);
+
 static void query(Expand *x, const AstQuery *q)
 {
-    if (q->kind != AQ_SELECT) { no(x, "a set operation or VALUES"); return; }
-    if (q->nctes || q->nwindows || q->qualify || q->norder || q->limit || q->offset || q->hints.n || !q->from) {
-        no(x, "WITH, WINDOW, QUALIFY, ORDER BY, LIMIT, hints or a query without FROM");
+    if (q->kind == AQ_SETOP) {
+        if (q->nctes || q->norder || q->limit || q->offset) { no(x, "ORDER BY or LIMIT over a set operation"); return; }
+        static const char *const OP[] = {"UNION", "INTERSECT", "EXCEPT"};
+        Expand l = {.c = x->c, .view = x->view, .o = x->o};
+        query(&l, q->left);
+        wsb_printf(x->o, "\n%s%s\n", OP[q->setop], q->all ? " ALL" : "");
+        Expand r = {.c = x->c, .view = x->view, .o = x->o};
+        query(&r, q->right);
+        if (l.unsupported) no(x, l.unsupported);
+        if (r.unsupported) no(x, r.unsupported);
+        x->out = l.out;                 /* a set operation's columns are its left input's */
+        x->nout = l.nout;
+        l.out = NULL;
+        l.nout = 0;
+        expand_free(&l);
+        expand_free(&r);
+        return;
+    }
+    select_query(x, q);
+}
+
+static void select_query(Expand *x, const AstQuery *q)
+{
+    if (q->kind != AQ_SELECT) { no(x, "VALUES"); return; }
+    if (q->nctes || q->nwindows || q->qualify || q->hints.n || !q->from) {
+        no(x, "WITH, WINDOW, QUALIFY, hints or a query without FROM");
         return;
     }
     if (!add_from(x, q->from)) return;
@@ -445,6 +603,7 @@ static void query(Expand *x, const AstQuery *q)
         wsb_append(o, "\nHAVING ");
         expr(x, q->having);
     }
+    order_and_fetch(x, q);
 }
 
 bool wsession_show_create_view(WCatalog *c, const WTable *t, WStrBuf *out, WError *err)
@@ -459,14 +618,14 @@ bool wsession_show_create_view(WCatalog *c, const WTable *t, WStrBuf *out, WErro
     wsb_init(&q);
     Expand x = {.c = c, .view = t, .o = &q};
     query(&x, t->view_query);
+    expand_free(&x);
     c->current_catalog = saved_cat;
     c->current_database = saved_db;
     if (x.unsupported) {
         wsb_free(&q);
         return werr_set(err, WEXC_TABLE,
-                        "SHOW CREATE VIEW is not supported in weir for a view whose query uses %s (weir prints "
-                        "Flink's expanded query for SELECT ... FROM tables and views with joins ON, WHERE, GROUP "
-                        "BY and HAVING).", x.unsupported);
+                        "SHOW CREATE VIEW is not supported in weir for a view whose query uses %s (weir writes "
+                        "Flink's expanded query for the forms docs/user-guide.md lists).", x.unsupported);
     }
     wsb_append(out, t->temporary ? "CREATE TEMPORARY VIEW " : "CREATE VIEW ");
     ident(out, t->catalog);
