@@ -202,7 +202,8 @@ bool wfilecat_remove_object(const WCatalogEntry *e, const char *db, const char *
 /* ---- modules (modules.c) ---- */
 void wmodules_init(WModules *m);         /* 'core' loaded and used */
 void wmodules_free(WModules *m);
-/* LOAD MODULE name [WITH (options)] / UNLOAD MODULE name / USE MODULES names, Flink's messages. */
+/* LOAD MODULE name [WITH (options)] / UNLOAD MODULE name / USE MODULES names, Flink's messages
+   (the core module, as Flink's, does not check the options: it has none). */
 bool wmodules_load(WModules *m, const char *name, const WOptions *options, WError *err);
 bool wmodules_unload(WModules *m, const char *name, WError *err);
 bool wmodules_use(WModules *m, char *const *names, int n, WError *err);

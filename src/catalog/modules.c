@@ -3,7 +3,8 @@
  * the ones used for function resolution, in resolution order. A session starts with Flink's 'core'
  * module loaded and used; LOAD MODULE appends a module to both lists, UNLOAD MODULE removes it from
  * both, USE MODULES picks and orders the used ones. The module types weir has are the factories
- * LOAD MODULE can create ('core' only: its built-in functions are weir's function library).
+ * LOAD MODULE can create ('core' only: its built-in functions are weir's function library; as
+ * Flink's, it takes no options and does not check the ones given).
  * Messages are Flink's. See catalog.h.
  */
 #include "catalog.h"
@@ -67,24 +68,9 @@ bool wmodules_load(WModules *m, const char *name, const WOptions *options, WErro
         wsb_free(&b);
         return false;
     }
-    /* the core module takes no options */
-    if (options && options->n) {
-        WStrBuf b;
-        wsb_init(&b);
-        wsb_printf(&b, "Unsupported options found for '%s'.\n\nUnsupported options:\n\n", name);
-        const char **keys = wcalloc((size_t)options->n, sizeof(char *));
-        for (int i = 0; i < options->n; i++) keys[i] = options->items[i].key;
-        for (int i = 1; i < options->n; i++)
-            for (int j = i; j > 0 && strcmp(keys[j - 1], keys[j]) > 0; j--) {
-                const char *x = keys[j]; keys[j] = keys[j - 1]; keys[j - 1] = x;
-            }
-        for (int i = 0; i < options->n; i++) wsb_printf(&b, "%s\n", keys[i]);
-        free(keys);
-        wsb_append(&b, "\nSupported options:\n\nproperty-version");
-        werr_set(err, WEXC_VALIDATION, "%s", b.buf);
-        wsb_free(&b);
-        return false;
-    }
+    /* the core module has no options; Flink's core module factory does not validate the ones
+       given WITH (...) either, so they are accepted and have no effect, as in Flink */
+    (void)options;
     grow(m);
     m->loaded[m->nloaded++] = wstrdup(name);
     m->used[m->nused++] = wstrdup(name);
