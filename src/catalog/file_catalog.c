@@ -107,20 +107,24 @@ static bool fail(WError *err, const WCatalogEntry *e, const char *what, const ch
     return werr_set(err, WEXC_CATALOG, "Catalog %s: could not %s %s: %s", e->name, what, path, strerror(errno));
 }
 
-/* write through a temporary file and rename, so a reader never sees half a definition */
+/* write through a temporary file of its own (sessions of the cluster daemon are threads of one
+   process) and rename, so a reader never sees half a definition */
 static bool write_file(const WCatalogEntry *e, const char *path, const char *text, WError *err)
 {
     WStrBuf tmp;
     wsb_init(&tmp);
-    wsb_printf(&tmp, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp.buf, "w");
+    wsb_printf(&tmp, "%s.tmpXXXXXX", path);
+    int fd = mkstemp(tmp.buf);
+    if (fd >= 0) (void)fchmod(fd, 0644);       /* mkstemp's 0600 -> the usual mode of a definition */
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (fd >= 0 && !f) close(fd);
     size_t n = strlen(text);
     bool ok = f && (n == 0 || fwrite(text, 1, n, f) == n);
     if (f && fclose(f) != 0) ok = false;
     if (ok && rename(tmp.buf, path) != 0) ok = false;
     if (!ok) {
         fail(err, e, "write", path);
-        unlink(tmp.buf);
+        if (fd >= 0) unlink(tmp.buf);
     }
     wsb_free(&tmp);
     return ok;
