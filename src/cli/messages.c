@@ -56,11 +56,49 @@ void wmsg_error(FILE *out, bool color, const char *what, const char *cls, const 
     wsb_free(&sb);
 }
 
+/* Flink 2.x's client prints the root cause of a failure. For a syntax error that is the
+   parser's own ParseException, not the SqlParserException wrapping it: the message loses its
+   "SQL parse failed. " prefix and trailing blanks, and Calcite's "Incorrect syntax near the
+   keyword 'K' at ..." wording (added by the wrapper) is the parser's "Encountered "K" at ...".
+   Returns false when e is not such a wrapped syntax error. */
+static bool parse_error_root_cause(const WError *e, WStrBuf *msg)
+{
+    static const char PREFIX[] = "SQL parse failed. ";
+    static const char ENCOUNTERED[] = "Encountered \"";
+    static const char KEYWORD[] = "Incorrect syntax near the keyword '";
+    if (strcmp(e->cls, WEXC_PARSE) != 0 || strncmp(e->msg, PREFIX, sizeof PREFIX - 1) != 0)
+        return false;
+    const char *rest = e->msg + sizeof PREFIX - 1;
+    if (strncmp(rest, ENCOUNTERED, sizeof ENCOUNTERED - 1) == 0) {
+        wsb_append(msg, rest);
+    } else if (strncmp(rest, KEYWORD, sizeof KEYWORD - 1) == 0) {
+        const char *kw = rest + sizeof KEYWORD - 1;
+        const char *q = strstr(kw, "' at line ");
+        if (!q) return false;
+        wsb_append(msg, ENCOUNTERED);
+        wsb_appendn(msg, kw, (size_t)(q - kw));
+        wsb_putc(msg, '"');
+        wsb_append(msg, q + 1);
+    } else {
+        return false;
+    }
+    while (msg->len > 0 && (msg->buf[msg->len - 1] == ' ' || msg->buf[msg->len - 1] == '\n'))
+        msg->buf[--msg->len] = 0;
+    return true;
+}
+
 void wmsg_error_werr(FILE *out, bool color, const WError *e)
 {
     const char *cls = e && e->cls[0] ? e->cls : WEXC_TABLE;
     const char *msg = e && e->msg[0] ? e->msg : "Unknown error.";
+    WStrBuf root;
+    wsb_init(&root);
+    if (e && parse_error_root_cause(e, &root)) {
+        cls = WEXC_PARSER_ROOT;
+        msg = root.buf;
+    }
     wmsg_error(out, color, WMSG_SQL_EXECUTION_ERROR, cls, msg);
+    wsb_free(&root);
 }
 
 const char *wmsg_prompt(bool color)
