@@ -393,6 +393,7 @@ static bool handle_keys(WResultView *v, const char *buf, int n)
     bool redraw = false;
     for (int i = 0; i < n; i++) {
         ViewOp op = decode_key(buf, n, &i);
+        int before = cur;
         bool paging = op == OP_GOTO || op == OP_NEXT || op == OP_PREV || op == OP_LAST;
         if (paging && v->changelog) continue;      /* the changelog view has no pages */
         switch (op) {
@@ -426,19 +427,22 @@ static bool handle_keys(WResultView *v, const char *buf, int n)
             cur = pages;
             break;
         case OP_UP:
-        case OP_DOWN:
-            if (v->nrows == 0) break;
-            if (v->selected == NO_ROW)
-                v->selected = op == OP_UP ? v->nrows - 1 : (long)(cur - 1) * (v->changelog ? 0 : visible);
-            else if (op == OP_UP && v->selected > 0)
-                v->selected--;
-            else if (op == OP_DOWN && v->selected + 1 < v->nrows)
-                v->selected++;
-            if (v->selected >= v->nrows) v->selected = v->nrows - 1;
+        case OP_DOWN: {
+            /* the selection moves within the rows shown (the table's page) */
+            long first = 0, last = v->nrows - 1;
             if (!v->changelog) {
-                v->page = cur = (int)(v->selected / visible) + 1;
+                first = (long)(cur - 1) * visible;
+                last = first + visible - 1 < v->nrows - 1 ? first + visible - 1 : v->nrows - 1;
             }
+            if (last < first) break;
+            if (v->selected == NO_ROW || v->selected < first || v->selected > last)
+                v->selected = op == OP_UP ? last : first;
+            else if (op == OP_UP && v->selected > first)
+                v->selected--;
+            else if (op == OP_DOWN && v->selected < last)
+                v->selected++;
             break;
+        }
         case OP_LEFT:
             if (v->offset_x > 0) v->offset_x--;
             break;
@@ -449,6 +453,7 @@ static bool handle_keys(WResultView *v, const char *buf, int n)
             open_row(v);
             break;
         }
+        if (cur != before) v->selected = NO_ROW;
         redraw = true;
     }
     if (redraw) draw(v);

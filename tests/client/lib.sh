@@ -52,9 +52,20 @@ type_text() {
   fi
 }
 keys() { tm send-keys -t t "$@"; }
-screen() { tm capture-pane -p -t t -S -200; }
+screen() { tm capture-pane -p -t t -S -200; }          # with the scrollback
+visible() { tm capture-pane -p -t t; }                  # the screen only
+line_at() { visible | sed -n "${1}p" | sed -e 's/[[:space:]]*$//'; }
 
 # wait_for REGEX [seconds]: true once the screen (with its scrollback) matches.
+# wait_count REGEX N [seconds]: true once N lines of the screen and scrollback match.
+wait_count() {
+  local deadline=$((SECONDS + ${3:-20}))
+  while (( SECONDS < deadline )); do
+    [[ "$(screen | grep -cE -- "$1")" -ge "$2" ]] && return 0
+    sleep 0.1
+  done
+  return 1
+}
 wait_for() {
   local deadline=$((SECONDS + ${2:-20}))
   while (( SECONDS < deadline )); do
