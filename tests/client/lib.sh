@@ -25,19 +25,37 @@ client_cleanup() {
   local rc=$?
   trap - EXIT INT TERM
   [[ -n "$SOCK" ]] && tm kill-server > /dev/null 2>&1
+  if [[ -n "$CLUSTER" && -f "$TMPD/log/weir-cluster.pid" ]]; then
+    local pid
+    pid="$(cat "$TMPD/log/weir-cluster.pid" 2>/dev/null)"
+    WEIR_CONF_DIR="$TMPD/conf" WEIR_LOG_DIR="$TMPD/log" timeout 40 "$WEIR" cluster stop > /dev/null 2>&1
+    if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid" 2>/dev/null; fi
+  fi
   [[ -n "$TMPD" && -d "$TMPD" ]] && rm -rf "$TMPD"
   if [[ $rc -eq 0 && $FAILS -gt 0 ]]; then rc=1; fi
   exit $rc
 }
 
 # client_start [cols rows]: the client in a cols x rows terminal, waiting for its first prompt.
+# With CLUSTER=1 set before, a private cluster daemon (free loopback port, own conf/log folders,
+# stopped by the cleanup) is started first and the client runs in remote mode against it.
+CLUSTER="${CLUSTER:-}"
 client_start() {
   command -v tmux > /dev/null 2>&1 || skip "tmux is not installed"
   TMPD="$(mktemp -d)"
   SOCK="weir-client-$$"
   trap client_cleanup EXIT INT TERM
+  local mode="WEIR_EMBEDDED=1"
+  if [[ -n "$CLUSTER" ]]; then
+    mkdir -p "$TMPD/conf" "$TMPD/log"
+    printf 'rest:\n  address: 127.0.0.1\n  bind-address: 127.0.0.1\n  port: 0\nparallelism.default: 1\n' \
+      > "$TMPD/conf/config.yaml"
+    (unset WEIR_EMBEDDED; WEIR_CONF_DIR="$TMPD/conf" WEIR_LOG_DIR="$TMPD/log" "$WEIR" cluster start \
+      > "$TMPD/start.out" 2>&1) || { fail "the cluster did not start: $(cat "$TMPD/start.out")"; exit 1; }
+    mode="-u WEIR_EMBEDDED WEIR_CONF_DIR='$TMPD/conf' WEIR_LOG_DIR='$TMPD/log'"
+  fi
   tm new-session -d -s t -x "${1:-100}" -y "${2:-30}" \
-    "env -u LANG -u LC_ALL -u LC_CTYPE -u LANGUAGE WEIR_EMBEDDED=1 HOME='$TMPD' '$WEIR' sql-client; echo CLIENT-EXITED \$?; sleep 60"
+    "env -u LANG -u LC_ALL -u LC_CTYPE -u LANGUAGE $mode HOME='$TMPD' '$WEIR' sql-client; echo CLIENT-EXITED \$?; sleep 60"
   wait_for 'Flink SQL>' || { fail "no prompt"; screen; exit 1; }
 }
 
