@@ -71,7 +71,9 @@ def parse_weir(out):
     header = [c.strip() for c in tab[0].strip("|").split(" | ")]
     rows = []
     for l in tab[1:]:
-        cells = [c.strip() for c in l[1:-1].split(" | ")]
+        # "| " cell " | " cell " |": tableau right-aligns, so a value keeps its trailing spaces;
+        # its leading spaces cannot be told from the padding (to_cells drops them on Flink's side)
+        cells = [c.lstrip(" ") for c in l[2:-2].split(" | ")]
         if header and header[0] == "op":
             rows.append((cells[0], cells[1:]))
         else:
@@ -106,7 +108,8 @@ def run_weir(weir, ddls, sets, query, workdir, timeout=60):
 
 # ---------------------------------------------------------------------------------------- flink
 def to_cells(fields):
-    return ["<NULL>" if v is None else str(v) for v in fields]
+    # leading spaces dropped as parse_weir must (tableau pads on the left)
+    return ["<NULL>" if v is None else str(v).lstrip(" ") for v in fields]
 
 
 class FlinkSide:
