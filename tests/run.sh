@@ -19,7 +19,7 @@
 #  (d) conformance cases (../shared/conformance relative to the repository, or $WEIR_CONFORMANCE):
 #      `weir conformance <case>` per case; a binary that answers "unknown command" skips them all.
 #  (e) cluster tests: tests/cluster/*.sh against a daemon each starts and stops (see there).
-#  (f) client tests: tests/client/*.sh, the interactive client driven through tmux.
+#  (g) client tests: tests/client/*.sh, the interactive client driven through tmux.
 # The last line is exactly "N passed, N failed, N skipped"; the exit status is 1 if any failed.
 set -uo pipefail
 
@@ -361,7 +361,7 @@ if [[ -z "${WEIR_SKIP_CLUSTER:-}" && -x "$BUILD/weir" ]]; then
   passed=$((passed + kp)); failed=$((failed + kf)); skipped=$((skipped + ks))
 fi
 
-# ----------------------------------------------------------------------------- (f) client tests
+# ----------------------------------------------------------------------------- (g) client tests
 # tests/client/*.sh (helpers in tests/client/lib.sh): the interactive client in a private tmux
 # terminal (typed keys, screen contents). Exit 0 pass, 77 skipped (tmux missing), else fail.
 if [[ -x "$BUILD/weir" ]]; then
