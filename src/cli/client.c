@@ -114,7 +114,7 @@ static void qs_open(void *ctx, int ncols, const char *const *names, const WType 
     q->opened = true;
     if (q->reject) return;
     if (q->use_view)
-        q->view = wrv_open(STDIN_FILENO, q->c->out, q->c->color, q->changelog, ncols, names, types,
+        q->view = wrv_open(STDIN_FILENO, q->c->out, q->changelog, ncols, names, types,
                            q->max_width, q->tz);
     else if (q->batch)
         wtab_batch_begin(&q->b, ncols, names, q->tz);

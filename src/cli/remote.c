@@ -297,7 +297,7 @@ static void on_open(Run *r, json_t *ev)
         r->str_types[i] = &WTYPE_STRING;
     }
     if (r->use_view) {
-        r->view = wrv_open(STDIN_FILENO, r->c->out, r->c->color, r->changelog, n, names, types,
+        r->view = wrv_open(STDIN_FILENO, r->c->out, r->changelog, n, names, types,
                            r->max_width, NULL);
         r->viewed = true;
     } else if (r->batch) {

@@ -36,6 +36,7 @@ static const struct { const char *label; long ms; } INTERVALS[] = {
 #define TABLE_DEFAULT_INTERVAL 3
 #define TABLE_MIN_INTERVAL 1
 #define CHANGELOG_DEFAULT_INTERVAL 0
+#define CHANGELOG_MAX_ROWS 1000     /* CliChangelogResultView.DEFAULT_MAX_ROW_COUNT */
 
 typedef struct ViewRow {
     char **cells;           /* ncols strings (changelog: the kind first) */
@@ -156,6 +157,30 @@ static void help_lines(WStrBuf *l1, WStrBuf *l2, int width, const char *const (*
     }
 }
 
+/* Flink's CliUtils.normalizeColumn: lengths in UTF-16 units (Java's String.length(), not display
+   columns); a longer value keeps its first width - 1 units and ends with '~', a shorter one is
+   right-aligned. */
+static void normalize_column(WStrBuf *sb, const char *s, int width)
+{
+    int len = wtab_utf16_len(s);
+    if (len <= width) {
+        wsb_repeat(sb, ' ', (size_t)(width - len));
+        wsb_append(sb, s);
+        return;
+    }
+    const unsigned char *p = (const unsigned char *)s;
+    int units = 0;
+    while (*p) {
+        int n = (*p < 0x80) ? 1 : (*p & 0xE0) == 0xC0 ? 2 : (*p & 0xF0) == 0xE0 ? 3 : 4;
+        int u = n == 4 ? 2 : 1;
+        if (units + u > width - 1) break;
+        for (int k = 0; k < n && p[k]; k++) wsb_putc(sb, (char)p[k]);
+        units += u;
+        p += n;
+    }
+    wsb_putc(sb, '~');
+}
+
 /* One line of cells from the first shown column on (horizontal scrolling skips whole columns;
    the terminal's auto-wrap is off, so a line longer than the screen is cut at its edge). */
 static void put_cells(WStrBuf *sb, const WResultView *v, char *const *cells, bool underline)
@@ -163,7 +188,7 @@ static void put_cells(WStrBuf *sb, const WResultView *v, char *const *cells, boo
     for (int i = v->offset_x; i < v->ncols; i++) {
         wsb_putc(sb, ' ');
         if (underline) wsb_append(sb, UNDERLINE);
-        wtab_fit(sb, cells[i], v->widths[i]);
+        normalize_column(sb, cells[i], v->widths[i]);
         if (underline) wsb_append(sb, RESET);
     }
 }
@@ -197,7 +222,7 @@ static void draw(WResultView *v)
         snprintf(middle, sizeof middle, "Page: Last of %d", pages);
     else
         snprintf(middle, sizeof middle, "Page: %d of %d", v->page, pages);
-    snprintf(right, sizeof right, "Updated: %s ", v->updated[0] ? v->updated : "unknown");
+    snprintf(right, sizeof right, "Updated: %s ", v->updated[0] ? v->updated : "Unknown");
     put_line_at(&sb, 2);
     int used = (int)strlen(left);
     wsb_append(&sb, left);
@@ -284,7 +309,7 @@ static int input_page(WResultView *v, int pages)
     char digits[12] = {0};
     int nd = 0;
     for (;;) {
-        fprintf(v->out, "\x1b[%d;1H\x1b[2K\x1b[%d;1H\x1b[2KEnter page number [1 to %d]: %s\x1b[?25h",
+        fprintf(v->out, "\x1b[%d;1H\x1b[2K\x1b[%d;1H\x1b[2KEnter page number: [1 to %d] %s\x1b[?25h",
                 height - 1, height, pages, digits);
         fflush(v->out);
         char k;
@@ -326,12 +351,13 @@ static void open_row(WResultView *v)
         wsb_append(&sb, v->rows[v->selected].cells[i]);
         wsb_append(&sb, "\r\n\r\n");
     }
-    wsb_printf(&sb, "\x1b[%d;1H" INVERSE "Q" RESET " Back", height);
+    wsb_printf(&sb, "\x1b[%d;1HPress " INVERSE "Q" RESET " to go back.", height);
     fwrite(sb.buf, 1, sb.len, v->out);
     fflush(v->out);
     wsb_free(&sb);
-    char k;
-    while (read_keys(v, &k, 1, 200) != 1) {}
+    char k = 0;
+    while (k != 'q' && k != 'Q' && k != 0x1b)
+        if (read_keys(v, &k, 1, 200) != 1) k = 0;
 }
 
 typedef enum ViewOp {
@@ -472,11 +498,9 @@ bool wrv_poll(WResultView *v)
 
 /* ------------------------------------------------------------------ life cycle */
 
-WResultView *wrv_open(int in_fd, FILE *out, bool color, bool changelog, int ncols,
-                      const char *const *names, const WType *const *types, int max_width,
-                      const WTimeZone *tz)
+WResultView *wrv_open(int in_fd, FILE *out, bool changelog, int ncols, const char *const *names,
+                      const WType *const *types, int max_width, const WTimeZone *tz)
 {
-    (void)color;
     WResultView *v = wcalloc(1, sizeof *v);
     v->in_fd = in_fd;
     v->out = out;
@@ -532,7 +556,15 @@ bool wrv_rows(WResultView *v, const WChunk *c)
             if (col < c->ncols) wtab_render_cell(c, col, r, v->tz, &cell);
             cells[col + extra] = wstrdup(cell.buf ? cell.buf : "");
         }
-        if (v->changelog || !wrowkind_is_retract(kind)) {
+        if (v->changelog) {
+            if (v->nrows >= CHANGELOG_MAX_ROWS) {     /* Flink keeps the newest 1000 changes */
+                free_row(&v->rows[0], v->ncols);
+                memmove(&v->rows[0], &v->rows[1], (size_t)(v->nrows - 1) * sizeof(ViewRow));
+                v->nrows--;
+                if (v->selected != NO_ROW) v->selected = v->selected > 0 ? v->selected - 1 : NO_ROW;
+            }
+            push_row(v, cells);
+        } else if (!wrowkind_is_retract(kind)) {
             push_row(v, cells);
         } else {
             remove_last_equal(v, cells);

@@ -27,6 +27,17 @@ keys q
 wait_for 'Result retrieval cancelled' || fail "Q did not leave the table view"
 expect_line "[INFO] Result retrieval cancelled."
 
+# --- cells as Flink's table view prints them (measured on Flink 2.3): a value longer than the
+#     column keeps width - 1 characters and '~'; NULL is <NULL>; widths count UTF-16 units, so
+#     CJK text is not padded by its display width
+run "SELECT 'abcdefghijklmnopqrstuvwxyz0123456789' AS s, CAST(NULL AS INT) AS n, '日本語のテキストです日本語のテキストです' AS j"
+wait_count 'Table program finished' 1 20 || fail "no table view of the long values"
+wait_for 'abcdefghijklmnopqrstuvwxyz012~' 5 || fail "no truncated value"
+expect_line "                              s           n                              j"
+expect_line " abcdefghijklmnopqrstuvwxyz012~      <NULL>           日本語のテキストです日本語のテキストです"
+keys q
+wait_count 'Result retrieval cancelled' 2 5 || fail "Q did not leave the second table view"
+
 # --- changelog view
 run "SET 'sql-client.execution.result-mode' = 'changelog'"
 run "SELECT x, COUNT(*) AS c FROM (VALUES (1),(2),(1),(3),(1)) AS t(x) GROUP BY x"
@@ -39,7 +50,7 @@ expect_line " op           x                    c"
 expect_line "Q Quit                              + Inc Refresh                       O Open Row"
 expect_line "R Refresh                           - Dec Refresh"
 keys Escape
-wait_count 'Result retrieval cancelled' 2 5 || fail "Esc did not leave the changelog view"
+wait_count 'Result retrieval cancelled' 3 5 || fail "Esc did not leave the changelog view"
 
 # --- pages: 50 rows, 18 per page at 24 lines
 run "SET 'sql-client.execution.result-mode' = 'table'"
@@ -52,7 +63,7 @@ keys p
 wait_for 'Page: 2 of 3' 5 || fail "P did not go to page 2"
 [[ "$(line_at 5 | tr -d ' ')" == 19 ]] || fail "page 2 does not start at row 19"
 keys g
-wait_for 'Enter page number \[1 to 3\]' 5 || fail "G asks for no page number"
+wait_for 'Enter page number: \[1 to 3\]' 5 || fail "G asks for no page number"
 keys 1 Enter
 wait_for 'Page: 1 of 3' 5 || fail "G 1 did not go to page 1"
 keys n
@@ -64,10 +75,14 @@ keys s o
 wait_for 'Row Summary' 5 || fail "O opened no row"
 expect_line "id (INT):"
 expect_line "37"
+expect_line "Press Q to go back."
 keys x
+sleep 0.3
+[[ "$(visible | grep -c 'Row Summary')" == 1 ]] || fail "a key other than Q left the row view"
+keys q
 wait_for 'Page: Last of 3' 5 || fail "no way back from the row"
 keys q
-wait_count 'Result retrieval cancelled' 3 5 || fail "Q did not leave the paged table"
+wait_count 'Result retrieval cancelled' 4 5 || fail "Q did not leave the paged table"
 
 # --- refresh interval of a running query: 1 s, + 5 s, - - - 100 ms (the table's minimum)
 run "CREATE TABLE u (id INT) WITH ('connector' = 'datagen', 'rows-per-second' = '20', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '1000000')"
@@ -78,7 +93,7 @@ wait_for '^ Refresh: 5 s ' 5 || fail "+ did not go to 5 s"
 keys - - - -
 wait_for '^ Refresh: 100 ms ' 5 || fail "- did not stop at 100 ms"
 keys q
-wait_count 'Result retrieval cancelled' 4 10 || fail "Q did not end the running query"
+wait_count 'Result retrieval cancelled' 5 10 || fail "Q did not end the running query"
 
 run "QUIT"
 wait_for 'CLIENT-EXITED 0' || fail "QUIT did not end the client with status 0"
