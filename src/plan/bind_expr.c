@@ -1010,12 +1010,17 @@ static int agg_register(BindCtx *b, BScope *input, AstExpr *e)
         ((WType *)c.type)->elem = at;
         break;
     }
-    c.nargs = nargs;
+    /* Calcite's converter drops the arguments of a COUNT that can never see a NULL: COUNT(1) and
+       COUNT(k) of a NOT NULL k are COUNT(*) (and merge with it); COUNT(DISTINCT k) keeps k */
+    /* (the dropped arguments still take their place in the projection below the aggregate, which
+       numbers the $f columns after them, as Calcite projects before it simplifies) */
+    c.nargs = 0;
+    bool count_args = c.kind == WAGG_COUNT && !c.distinct;
     for (int i = 0; i < nargs; i++) {
-        WExpr *x = argx[i];
-        if (x->kind == WX_COLUMN && x->col < 0) x = argx[i];
-        c.args[i] = agg_add_arg(b, x);
+        int col = agg_add_arg(b, argx[i]);
+        if (!count_args || argx[i]->type->nullable) c.args[c.nargs++] = col;
     }
+    if (count_args && c.nargs == 0) c.kind = WAGG_COUNT_STAR;
     if (filt) c.filter_col = agg_add_arg(b, filt);
     /* same call already registered? */
     for (int i = 0; i < g->ncalls; i++) {
@@ -1037,7 +1042,8 @@ static int agg_register(BindCtx *b, BScope *input, AstExpr *e)
         g->call_ast = na;
         g->cap_calls = cap;
     }
-    c.out_name = wa_sprintf(a, "EXPR$%d", g->ncalls);
+    /* a call no select item names (in HAVING, inside an expression) is its field: $f<n> */
+    c.out_name = wa_sprintf(a, "$f%d", g->ngroup + g->ncalls);
     g->call_ast[g->ncalls] = e;
     g->calls[g->ncalls++] = c;
     return g->ncalls - 1;
