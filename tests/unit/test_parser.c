@@ -913,13 +913,27 @@ WTEST(parser_is_complete)
     CHECK(wsql_is_complete("SELECT 1;"));
     CHECK(!wsql_is_complete("SELECT 1;  -- done\n"));   /* Flink: the text itself must end with ; */
     CHECK(!wsql_is_complete("SELECT 1"));
-    /* Flink lexes an unterminated quote as a lone quote token: the text still ends with ';' */
-    CHECK(wsql_is_complete("SELECT ';"));
-    /* a lexical error ends the input so that it is reported (the select.q unterminated comment) */
-    CHECK(wsql_is_complete("SELECT /*;"));
+    /* Flink 2.3's client keeps reading while the text ends inside a string, a `name`, a comment
+       or a hint (SqlClientParserState), even when the line ends with ';' */
+    CHECK(!wsql_is_complete("SELECT ';"));
+    CHECK(!wsql_is_complete("SELECT 'it''s;"));
+    CHECK(wsql_is_complete("SELECT 'it''s;';"));
+    CHECK(!wsql_is_complete("SELECT 'abc;\ndef;"));
+    CHECK(wsql_is_complete("SELECT 'abc;\ndef';"));
+    CHECK(!wsql_is_complete("SELECT 1 AS `a;"));
+    CHECK(wsql_is_complete("SELECT 1 AS `a;\n`;"));
+    CHECK(!wsql_is_complete("SELECT /*;"));
+    CHECK(!wsql_is_complete("SELECT /*+ OPTIONS('a'='b') ;"));
+    CHECK(!wsql_is_complete("SELECT /*+ hint\n;"));
+    CHECK(wsql_is_complete("SELECT /*+ hint\n;\n*/ 3;"));
+    CHECK(wsql_is_complete("SELECT 1 /* a */ /* b */;"));
+    CHECK(!wsql_is_complete("-- only a comment;"));
+    CHECK(wsql_is_complete("-- a comment\nSELECT 1;"));
     CHECK(!wsql_is_complete("SELECT 1; -- done"));
     CHECK(!wsql_is_complete("SELECT 1 /* ; */"));
-    CHECK(wsql_is_complete("SELECT 1 /* ; "));          /* lexical error: reported, so complete */
+    CHECK(!wsql_is_complete("SELECT 1 /* ; "));
+    /* a lexical error outside those states ends the input so that it is reported */
+    CHECK(wsql_is_complete("SELECT 1 \x01;"));
     CHECK(!wsql_is_complete("EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT CASE WHEN x THEN 1 END;"));
     CHECK(!wsql_is_complete("SELECT 1 -- ;"));
     CHECK(!wsql_is_complete(""));
