@@ -49,7 +49,7 @@ if [[ "${1:-}" == "--one" ]]; then
   args+=(-f "$tmp/$name.sql")
 
   status=0
-  (cd "$dir" && WEIR_EMBEDDED=1 WEIR_TEST_DATA="$data" timeout "${TEST_TIMEOUT:-60}" "$build/weir" sql-client \
+  (cd "$dir" && WEIR_EMBEDDED=1 WEIR_CHECK_JOB_GRAPH=1 WEIR_TEST_DATA="$data" timeout "${TEST_TIMEOUT:-60}" "$build/weir" sql-client \
       "${args[@]}" > "$tmp/stdout" 2> "$tmp/stderr" < /dev/null) || status=$?
   if [[ $status -eq 124 ]]; then echo "timed out after ${TEST_TIMEOUT:-60}s" >> "$tmp/stderr"; fi
 

@@ -396,6 +396,10 @@ void wexplain_take_exec_node_ids(WPlanCtx *p, WRel **roots, int n)
     if (!p->exec_node_ids) return;
     ExCtx x;
     if (!ex_ctx_init(&x, p, roots, n)) return;
+    /* the job graph and the runtime name their operators with these ids (WRel.exec_id) */
+    for (int i = 0; i < x.n; i++)
+        if (x.nodes[i].id > 0) ((WRel *)x.nodes[i].rel)->exec_id = x.nodes[i].id;
     /* a query's collect sink is an exec node too when the statement runs */
-    for (int i = 0; i < n; i++) if (roots[i]->kind == WR_SINK && !roots[i]->sink_table) (*p->exec_node_ids)++;
+    for (int i = 0; i < n; i++)
+        if (roots[i]->kind == WR_SINK && !roots[i]->sink_table) roots[i]->exec_id = ++(*p->exec_node_ids);
 }

@@ -48,6 +48,13 @@ bool wrel_sink_writer(const WRel *r)
     return c && !strcmp(c, "blackhole");
 }
 
+bool wrel_sink_file_writer(const WRel *r)
+{
+    if (r->kind != WR_SINK || !r->sink_table) return false;
+    const char *c = wopts_get(&r->sink_table->options, "connector");
+    return c && !strcasecmp(c, "filesystem");
+}
+
 const char *wrel_kind_name(WRelKind k)
 {
     static const char *N[] = {"TableSourceScan", "Values", "Calc", "Union", "WatermarkAssigner", "Sink",
