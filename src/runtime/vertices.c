@@ -235,6 +235,10 @@ static const char *simple_name(const WRel *r)
     case WR_SINK_MATERIALIZER: return "SinkMaterializer";
     case WR_WINDOW_RANK: return r->win_dedup ? "WindowDeduplicate" : "WindowRank";
     case WR_SORT_LIMIT: return r->nsort ? "SortLimit" : "Limit";
+    /* as EXPLAIN names them (explain/digest.c ex_rel_name) */
+    case WR_SORT: return !r->nsort ? "Limit" : (r->sort_fetch >= 0 || r->sort_offset >= 0) ? "SortLimit" : "Sort";
+    case WR_WINDOW_AGG: return r->win_legacy ? "GroupWindowAggregate" : "WindowAggregate";
+    case WR_REPLICATE_ROWS: return "Correlate";
     default: return wrel_kind_name(r->kind);
     }
 }
@@ -296,7 +300,7 @@ static void build_ops(Builder *b, RelInfo *ri)
         bool mat = r->ninputs == 1 && r->inputs[0]->kind == WR_SINK_MATERIALIZER;
         int first = mat ? -1 : add_enforcer(b, r, r), last = first;
         bool filesystem = wrel_sink_file_writer(r) && !b->batch;
-        int rowtime = !r->sink_table ? rowtime_col(r) : filesystem ? last_rowtime_col(r) : -1;
+        int rowtime = !r->sink_table ? rowtime_col(r) : filesystem && r->ninputs ? last_rowtime_col(r->inputs[0]) : -1;
         if (rowtime >= 0) {
             char nm[80];
             snprintf(nm, sizeof nm, "StreamRecordTimestampInserter[%d]", id);

@@ -412,6 +412,10 @@ static bool run_roots(WSession *s, WPlanCtx *p, WRel **roots, int n, WResultSink
 static bool run_built(WSession *s, WPlanCtx *p, WRel **roots, int n, WResultSink *sink, WError *err,
                       const char *job_id, const char *job_name, bool *handed_over, const Announce *an)
 {
+    /* a plan read back (EXECUTE PLAN) takes the session's ExecNode ids as one planned here */
+    bool numbered = false;
+    for (int i = 0; i < n && !numbered; i++) numbered = roots[i]->exec_id > 0;
+    if (!numbered) wexplain_take_exec_node_ids(p, roots, n);
     CollectBridge bridge = {.sink = sink, .batch = wsession_is_batch(s)};
     WJobEnv env = {.config = &s->config, .cast = p->cast, .print_out = s->print_out,
                    .collect = {&bridge, collect_rows}, .err = err, .job_id = job_id};
