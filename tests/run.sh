@@ -200,7 +200,7 @@ run_conformance() { # $1 = parallelism, $2 = state backend (default hashmap)
   for c in "${cases[@]}"; do
     if [[ ( "$par" != 1 || "$backend" != hashmap ) && "$c" == *.qcase ]]; then continue; fi
     if [[ $unknown -eq 1 || ! -x "$BUILD/weir" ]]; then cs=$((cs + 1)); continue; fi
-    out="$(WEIR_CONFORMANCE_PARALLELISM="$par" WEIR_CONFORMANCE_BACKEND="$backend" timeout "${TEST_TIMEOUT:-60}" "$BUILD/weir" conformance "$c" 2>&1 < /dev/null)"; st=$?
+    out="$(WEIR_CHECK_JOB_GRAPH=1 WEIR_CONFORMANCE_PARALLELISM="$par" WEIR_CONFORMANCE_BACKEND="$backend" timeout "${TEST_TIMEOUT:-60}" "$BUILD/weir" conformance "$c" 2>&1 < /dev/null)"; st=$?
     if grep -q "unknown command" <<< "$out"; then
       unknown=1; cs=$((cs + 1)); continue
     fi
