@@ -82,6 +82,13 @@ static WRel *fail_rel(WPlanCtx *p, AstPos pos, const char *cls, const char *msg)
     return NULL;
 }
 
+/* A NULL literal as a select item or a VALUES cell has no type Calcite can infer, whatever the
+   other rows hold or the sink column it goes to (checked on Flink 2.3.0: `SELECT NULL`,
+   `VALUES (1, NULL), (2, 'x')`, `INSERT INTO t VALUES (NULL, 'a')`): a validation error, not a
+   NULL for the sink's enforcer. CAST(NULL AS type) is the typed form. */
+#define ILLEGAL_NULL "Illegal use of 'NULL'"
+static bool is_bare_null(const AstExpr *e) { return e && e->kind == AE_LITERAL && e->lit == AL_NULL; }
+
 /* A Calc over `in` computing exprs (and optional condition). */
 static WRel *make_calc(WPlanCtx *p, WRel *in, int n, WExpr **exprs, const char **names, WExpr *cond)
 {
@@ -561,6 +568,7 @@ static WRel *bind_values(QCtx *q, AstQuery *aq)
         cells[r] = WA_ARRAY(a, WExpr *, n);
         for (int c = 0; c < n; c++) {
             AstExpr *ce = row->kind == AE_ROW ? row->args[c] : row;
+            if (is_bare_null(ce)) return fail_rel(p, ce->pos, WEXC_CALCITE, ILLEGAL_NULL);
             cells[r][c] = bind_expr(q->b, &empty, ce);
             if (!cells[r][c]) return NULL;
         }
@@ -1065,6 +1073,8 @@ static WRel *bind_select_core(QCtx *q, AstQuery *aq, OrderCols *oc)
         rank_ast = e;
         rank_col = in->rank_col;
     }
+    for (int i = 0; i < aq->nitems; i++)
+        if (is_bare_null(aq->items[i].expr)) return fail_rel(p, aq->items[i].expr->pos, WEXC_CALCITE, ILLEGAL_NULL);
     SelCol *cols;
     int ncols = expand_items(b, aq, &scope, &cols);
     if (ncols < 0) return NULL;
