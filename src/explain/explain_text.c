@@ -568,14 +568,9 @@ static void sink_nodes(const ExCtx *x, const WRel *r, const WRel *in, int id, SN
     WStrBuf d;
     wsb_init(&d);
     bool enforce = wsink_constraint_digest(r, x->p->config, &d);
+    /* a materializer's keyBy (folded in the plan, view.c) is the edge into the materializer */
     json_t *preds = json_array();
-    if (mat && enforce && in->kind == WR_EXCHANGE) {     /* the keyBy feeds the materializer */
-        const WRel *below[1];
-        ex_inputs(x, in, below);
-        add_preds(x, below[0], "FORWARD", s, *n, preds, 0);
-    } else {
-        add_preds(x, in, "FORWARD", s, *n, preds, 0);
-    }
+    add_preds(x, in, mat && !enforce ? "HASH" : "FORWARD", s, *n, preds, 0);
     if (enforce) {
         int sid = *n + 1;
         s[(*n)++] = (SNode){NULL, sid};

@@ -319,6 +319,10 @@ static void scan_push_downs(ExCtx *x, const WRel *r, WRel **roots, int nroots, i
         agg_names(x, r);
         fold_identity(x, r);
     }
+    /* the keyBy on the primary key that feeds a SinkMaterializer is part of Flink's sink
+       translation: no Exchange node in the plan, no ExecNode id */
+    if (r->kind == WR_SINK_MATERIALIZER && r->ninputs == 1 && r->inputs[0]->kind == WR_EXCHANGE)
+        add(x, r->inputs[0])->id = -1;
 }
 
 const WRel *ex_skip(const ExCtx *x, const WRel *r) { return skip_folded(x, r); }
