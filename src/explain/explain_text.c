@@ -591,6 +591,21 @@ static void sink_nodes(const ExCtx *x, const WRel *r, const WRel *in, int id, SN
         preds = one_pred(sid, "FORWARD");
         wsb_free(&pk);
     }
+    /* the writer runs at sink.parallelism: a keyBy on the primary key (keyed shuffle) or a
+       rebalance when that differs from its input's */
+    int sink_p = parallelism;
+    int64_t sp = 0;
+    WError tmp;
+    werr_clear(&tmp);
+    if (r->sink_table && wopts_get_long(&r->sink_table->options, "sink.parallelism", 0, &sp, &tmp) && sp > 0 &&
+        sp <= 32768)
+        sink_p = (int)sp;
+    const char *edge = wsink_keyed_shuffle(r, x->p->config, parallelism, sink_p) ? "HASH"
+                     : sink_p != parallelism ? "REBALANCE" : NULL;
+    size_t pi;
+    json_t *pe;
+    if (edge) json_array_foreach(preds, pi, pe) json_object_set_new(pe, "ship_strategy", json_string(edge));
+    parallelism = sink_p;
     int sid = *n + 1;
     if (wrel_sink_writer(r)) {
         s[(*n)++] = (SNode){r, sid};

@@ -90,3 +90,16 @@ bool wsink_constraint_digest(const WRel *sink, const WOptions *config, WStrBuf *
     wsb_free(&bl);
     return any;
 }
+
+bool wsink_keyed_shuffle(const WRel *sink, const WOptions *config, int input_parallelism, int sink_parallelism)
+{
+    assert(sink && sink->kind == WR_SINK);
+    if (!sink->sink_table || sink->sink_table->npk == 0 || sink->ninputs != 1) return false;
+    if (sink->inputs[0]->kind == WR_SINK_MATERIALIZER || sink_parallelism == 1) return false;
+    const char *rmode = config ? wopts_get(config, "execution.runtime-mode") : NULL;
+    if (rmode && !strcasecmp(rmode, "batch")) return false;
+    const char *mode = config ? wopts_get(config, "table.exec.sink.keyed-shuffle") : NULL;
+    if (!mode || !strcasecmp(mode, "AUTO"))
+        return sink->inputs[0]->changelog == WCM_INSERT && input_parallelism != sink_parallelism;
+    return strcasecmp(mode, "FORCE") == 0;
+}

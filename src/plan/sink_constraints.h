@@ -20,4 +20,12 @@
    enforcer. */
 bool wsink_constraint_digest(const WRel *sink, const WOptions *config, WStrBuf *out);
 
+/* table.exec.sink.keyed-shuffle: whether Flink's CommonExecSink puts a keyBy on the primary key
+   in front of sink `sink` (a WR_SINK of a streaming job without a SinkMaterializer, which has its
+   own) whose input runs at `input_parallelism` and the sink at `sink_parallelism`: NONE never;
+   AUTO (the default) for an insert-only input when the parallelisms differ; FORCE always — both
+   only for a table with a primary key and a sink of more than one subtask (measured on Flink
+   2.3.0). */
+bool wsink_keyed_shuffle(const WRel *sink, const WOptions *config, int input_parallelism, int sink_parallelism);
+
 #endif

@@ -337,6 +337,36 @@ static void minibatch_bundle(WPlanCtx *p, const WRel *r, WOperator *op)
     wop_minibatch_enable(op, &mb);
 }
 
+/* table.exec.sink.keyed-shuffle: the keyBy on sink r's primary key (an edge of the job graph, so
+   an exchange of the runtime, keyed as the sink table's key) in front of its writer. */
+static WOperator *build_sink_key_by(WPlanCtx *p, Lane *L, WRel *r, WOperator *input)
+{
+    if (L->job->nlanes <= 1) return input;
+    WRel *x = NULL;
+    for (int i = 0; i < L->job->nexch && !x; i++)     /* one exchange node for every lane */
+        if (L->job->exch[i]->inputs[0] == r->inputs[0] && L->job->exch[i]->id == r->id)  /* the sink's id */
+            x = L->job->exch[i];
+    if (!x) {
+        const WTable *t = r->sink_table;
+        int *phys = WA_ARRAY(p->arena, int, t->ncols ? t->ncols : 1);
+        int np = wtable_physical(t, phys);
+        int *keys = WA_ARRAY(p->arena, int, t->npk ? t->npk : 1);
+        for (int k = 0; k < t->npk; k++)
+            for (int i = 0; i < np; i++) if (phys[i] == t->pk[k]) keys[k] = i;
+        x = WA_NEW(p->arena, WRel);
+        x->kind = WR_EXCHANGE;
+        x->id = r->id;
+        x->ninputs = 1;
+        x->inputs = WA_ARRAY(p->arena, WRel *, 1);
+        x->inputs[0] = r->inputs[0];
+        x->out = r->inputs[0]->out;
+        x->changelog = r->inputs[0]->changelog;
+        x->nkeys = t->npk;
+        x->keys = keys;
+    }
+    return build_exchange(p, L, x, input);
+}
+
 static WOperator *materializer_new(Lane *L, WRel *r)
 {
     WRel *in = r->inputs[0];
@@ -446,6 +476,10 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         if (ke >= 0 && !(feed = build_enforcer(p, L, r, ke, feed))) return NULL;
         int ki = stream_op_of(j, r, WSOP_TIMESTAMP_INSERTER);
         if (ki >= 0) feed = add_op(p, L, r, simple_op(L, r, &TIMESTAMP_INSERTER_OPS), ki, feed);
+        int ks = stream_op_of(j, r, WSOP_OPERATOR);
+        if (ks >= 0 && j->graph->ops[ks].ninputs == 1 && j->graph->ops[ks].inputs[0].ship == WSHIP_HASH &&
+            !(feed = build_sink_key_by(p, L, r, feed)))
+            return NULL;
         SinkOp *s = wcalloc(1, sizeof *s);
         wop_init(&s->base, &SINK_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
         if (!r->sink_table) {

@@ -438,6 +438,11 @@ static void set_parallelism(Builder *b)
                 }
             }
         }
+        /* table.exec.sink.keyed-shuffle: a keyBy on the primary key in front of the sink */
+        if (o->is_sink && o->role == WSOP_OPERATOR && o->rel && o->rel->kind == WR_SINK && o->ninputs == 1 &&
+            o->inputs[0].ship == WSHIP_FORWARD &&
+            wsink_keyed_shuffle(o->rel, b->config, b->ops[o->inputs[0].from].parallelism, p))
+            o->inputs[0].ship = WSHIP_HASH;
         o->parallelism = p;
         if (single) o->max_parallelism = 1;
         else if (b->max_p > 0) o->max_parallelism = (int)b->max_p;
