@@ -419,6 +419,15 @@ static void set_parallelism(Builder *b)
                 const WStreamOp *in = &b->ops[o->inputs[0].from];
                 p = in->parallelism;
                 single = in->max_parallelism == 1;
+            } else if (o->ninputs > 1) {
+                /* every input forward (a union's): the largest of their parallelisms */
+                bool all_forward = true;
+                int maxp = 0;
+                for (int k = 0; k < o->ninputs; k++) {
+                    if (o->inputs[k].ship != WSHIP_FORWARD) all_forward = false;
+                    else if (b->ops[o->inputs[k].from].parallelism > maxp) maxp = b->ops[o->inputs[k].from].parallelism;
+                }
+                if (all_forward && maxp > 0) p = maxp;
             }
             if (o->is_sink || (o->kind == WR_SINK_MATERIALIZER && o->role == WSOP_OPERATOR)) {
                 const WRel *sink = NULL;
