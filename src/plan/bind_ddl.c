@@ -173,6 +173,17 @@ WTable *wbind_create_table(WPlanCtx *p, AstStmt *s, WArena *ta)
             c->type = wbind_type(p, cd->type);
             if (!c->type) goto fail;
             if (cd->metadata) {
+                /* one column per metadata key (Flink's DefaultSchemaResolver) */
+                const char *key = cd->metadata_key ? cd->metadata_key : c->name;
+                for (int k = 0; k < i; k++) {
+                    const WColumn *o = &t->cols[k];
+                    if (o->kind != WCOL_METADATA || strcmp(o->metadata_key ? o->metadata_key : o->name, key) != 0) continue;
+                    werr_set(p->err, WEXC_VALIDATION,
+                             "The column `%s` and `%s` in the table are both from the same metadata key '%s'. Please "
+                             "specify one of the columns as the metadata column and use the computed column syntax to "
+                             "specify the others.", o->name, c->name, key);
+                    goto fail;
+                }
                 c->kind = WCOL_METADATA;
                 c->metadata_key = cd->metadata_key;
                 c->is_virtual = cd->is_virtual;
@@ -323,6 +334,8 @@ WTable *wbind_create_view(WPlanCtx *p, AstStmt *s, WArena *ta)
     if (s->target.n >= 2) t->database = wa_strdup(ta, s->target.parts[s->target.n - 2]);
     if (s->target.n >= 3) t->catalog = wa_strdup(ta, s->target.parts[0]);
     t->view_query = s->query;
+    t->view_sql = s->query_sql ? wa_strdup(ta, s->query_sql) : NULL;
+    t->comment = s->comment ? wa_strdup(ta, s->comment) : NULL;
     t->view_catalog = wa_strdup(ta, p->catalog->current_catalog);
     t->view_database = wa_strdup(ta, p->catalog->current_database);
     t->wm_col = -1;
