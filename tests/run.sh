@@ -50,7 +50,7 @@ if [[ "${1:-}" == "--one" ]]; then
   args+=(-f "$tmp/$name.sql")
 
   status=0
-  (cd "$dir" && WEIR_EMBEDDED=1 WEIR_TEST_DATA="$data" timeout "${TEST_TIMEOUT:-60}" "$build/weir" sql-client \
+  (cd "$dir" && WEIR_EMBEDDED=1 WEIR_CHECK_JOB_GRAPH=1 WEIR_TEST_DATA="$data" timeout "${TEST_TIMEOUT:-60}" "$build/weir" sql-client \
       "${args[@]}" > "$tmp/stdout" 2> "$tmp/stderr" < /dev/null) || status=$?
   if [[ $status -eq 124 ]]; then echo "timed out after ${TEST_TIMEOUT:-60}s" >> "$tmp/stderr"; fi
 
@@ -201,7 +201,7 @@ run_conformance() { # $1 = parallelism, $2 = state backend (default hashmap)
   for c in "${cases[@]}"; do
     if [[ ( "$par" != 1 || "$backend" != hashmap ) && "$c" == *.qcase ]]; then continue; fi
     if [[ $unknown -eq 1 || ! -x "$BUILD/weir" ]]; then cs=$((cs + 1)); continue; fi
-    out="$(WEIR_CONFORMANCE_PARALLELISM="$par" WEIR_CONFORMANCE_BACKEND="$backend" timeout "${TEST_TIMEOUT:-60}" "$BUILD/weir" conformance "$c" 2>&1 < /dev/null)"; st=$?
+    out="$(WEIR_CHECK_JOB_GRAPH=1 WEIR_CONFORMANCE_PARALLELISM="$par" WEIR_CONFORMANCE_BACKEND="$backend" timeout "${TEST_TIMEOUT:-60}" "$BUILD/weir" conformance "$c" 2>&1 < /dev/null)"; st=$?
     if grep -q "unknown command" <<< "$out"; then
       unknown=1; cs=$((cs + 1)); continue
     fi

@@ -4,7 +4,10 @@
  * May call types/, common/.
  */
 #include "constraint_enforcer.h"
+#include "operator.h"
+#include "../common/arena.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -207,4 +210,53 @@ const WChunk *wsink_enforce(WSinkEnforcer *e, const WChunk *in, bool *fail, WErr
         }
     }
     return k->nrows ? k : NULL;
+}
+
+/* ---------------------------------------------------------------- the operator */
+
+typedef struct EnforcerOp {
+    WOperator base;
+    WSinkEnforcer enforcer;
+} EnforcerOp;
+
+static void enforcer_process(WOperator *op, int input, const WChunk *in)
+{
+    (void)input;
+    EnforcerOp *e = (EnforcerOp *)op;
+    bool fail = false;
+    WError failure;
+    werr_clear(&failure);
+    const WChunk *rows = wsink_enforce(&e->enforcer, in, &fail, &failure);
+    if (rows && rows->nrows) wop_emit(op, rows);     /* under ERROR: the rows before the offending one */
+    if (fail && !op->ctx->err->set) *op->ctx->err = failure;
+}
+
+static void enforcer_metrics(WOperator *op, char *buf, size_t bufsz)
+{
+    EnforcerOp *e = (EnforcerOp *)op;
+    size_t len = strlen(buf);
+    if (e->enforcer.drop && e->enforcer.nnot_null && len < bufsz)
+        snprintf(buf + len, bufsz - len, "%snotNullDroppedRecords=%lld", len ? " " : "",
+                 (long long)e->enforcer.dropped);
+}
+
+static void enforcer_destroy(WOperator *op)
+{
+    EnforcerOp *e = (EnforcerOp *)op;
+    wsink_enforcer_free(&e->enforcer);
+    free(e);
+}
+
+static const WOpOps ENFORCER_OPS = {.process = enforcer_process, .metrics = enforcer_metrics,
+                                    .destroy = enforcer_destroy};
+
+WOperator *wop_constraint_enforcer_new(WExecCtx *ctx, int ncols, const WType **types, const char **names, WError *err)
+{
+    EnforcerOp *e = wcalloc(1, sizeof *e);
+    if (!wsink_enforcer_init(&e->enforcer, ncols, types, names, ctx->config, err)) {
+        free(e);
+        return NULL;
+    }
+    wop_init(&e->base, &ENFORCER_OPS, ctx, 1, ncols, types, names);
+    return &e->base;
 }

@@ -13,7 +13,7 @@
  *                                       a CHAR/BINARY value of another length than n, or a
  *                                       VARCHAR/VARBINARY value longer than n, fails the job.
  * Under ERROR the rows before the offending one are written. Values (option names) are
- * case-insensitive; a bad one gets Flink's enum message. Depends on types/, common/.
+ * case-insensitive; a bad one gets Flink's enum message. Depends on exec/operator.h, types/, common/.
  */
 #ifndef WEIR_EXEC_CONSTRAINT_ENFORCER_H
 #define WEIR_EXEC_CONSTRAINT_ENFORCER_H
@@ -49,5 +49,14 @@ void wsink_enforcer_free(WSinkEnforcer *e);
    ERROR the rows before the offending one (NULL when there are none), *fail set and err set with
    Flink's message. */
 const WChunk *wsink_enforce(WSinkEnforcer *e, const WChunk *in, bool *fail, WError *err);
+
+/* Flink's ConstraintEnforcer as an operator of its own (in front of the sink, and of the
+   SinkMaterializer when there is one): rows pass through wsink_enforce; the rows before an
+   offending one are emitted before the job fails with ctx->err; its metrics report
+   notNullDroppedRecords under DROP. NULL with err set on a bad option value. */
+struct WOperator;
+struct WExecCtx;
+struct WOperator *wop_constraint_enforcer_new(struct WExecCtx *ctx, int ncols, const WType **types,
+                                              const char **names, WError *err);
 
 #endif

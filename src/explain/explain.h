@@ -23,7 +23,9 @@ bool wexplain_text(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int detai
 bool wexplain_compiled_plan(WPlanCtx *p, WRel **roots, int n, WStrBuf *out);
 
 /* A statement that runs takes ExecNode ids from the session's counter (p->exec_node_ids) as
-   Flink's translation does: one per node of its plan, the collect sink of a query included. */
+   Flink's translation does: one per node of its plan, the collect sink of a query included. The
+   only change explain/ makes to a plan: each numbered node's WRel.exec_id is set, so that the job
+   graph and the runtime name their operators with the ids EXPLAIN shows. */
 void wexplain_take_exec_node_ids(WPlanCtx *p, WRel **roots, int n);
 
 /* EXECUTE PLAN: parse a compiled plan into finalised roots (allocated in p->arena); the tables

@@ -7,11 +7,13 @@
  */
 #include "explain_internal.h"
 #include "json_out.h"
+#include "../plan/sink_constraints.h"
 #include "../common/duration.h"
 #include "../common/hash.h"
 #include "../types/format.h"
 #include "../expr/functions.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -483,7 +485,7 @@ static void skew_advice(const ExCtx *x, const WRel *const *roots, int n, AdviceL
 
 /* ---------------- JSON execution plan ---------------- */
 
-typedef struct SNode { const WRel *rel; int sid; } SNode;
+typedef struct SNode { const WRel *rel; int sid; int par; } SNode;
 
 static int stream_id(SNode *s, int n, const WRel *r)
 {
@@ -512,57 +514,179 @@ static void named_operator(json_t *arr, int sid, const char *name, int paralleli
 
 static int stream_id(SNode *s, int n, const WRel *r);
 
-/* Flink 2.x's sink V2 operators: blackhole writes with '<table>[id]: Writer'; the filesystem sink
-   with a StreamRecordTimestampInserter when its input has a rowtime attribute, the
-   StreamingFileWriter and the discarding 'end: Writer' (parallelism 1, rebalanced). */
-static void sink_v2_nodes(const ExCtx *x, const WRel *r, const WRel *in, int id, bool filesystem, SNode *s,
-                          int *n, int cap, json_t *arr, int parallelism)
+/* The stream operators that feed a consumer of r, as (id, ship strategy) entries of `preds`: an
+   Exchange is the partitioner of the edge (HASH, or GLOBAL for a single one), a Union a virtual
+   node whose inputs feed the consumer directly (Flink's StreamGraph has no operator for either). */
+static void add_preds(const ExCtx *x, const WRel *r, const char *ship, SNode *s, int n, json_t *preds, int depth)
+{
+    if (depth > 2000) return;
+    if (r->kind == WR_EXCHANGE || r->kind == WR_UNION) {
+        if (r->kind == WR_EXCHANGE) ship = r->exchange_single || r->nkeys == 0 ? "GLOBAL" : "HASH";
+        const WRel **ins = WA_ARRAY(x->p->arena, const WRel *, r->ninputs ? r->ninputs : 1);
+        int nin = ex_inputs(x, r, ins);
+        for (int i = 0; i < nin; i++) add_preds(x, ins[i], ship, s, n, preds, depth + 1);
+        return;
+    }
+    json_t *e = json_object();
+    json_object_set_new(e, "id", json_integer(stream_id(s, n, r)));
+    json_object_set_new(e, "ship_strategy", json_string(ship));
+    json_object_set_new(e, "side", json_string("second"));
+    json_array_append_new(preds, e);
+}
+
+/* One operator of the stream graph with its own contents and its predecessors (may be empty). */
+static int stream_op_preds(json_t *arr, int sid, const char *type, const char *pact, const char *contents,
+                           int parallelism, json_t *preds)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "id", json_integer(sid));
+    json_object_set_new(j, "type", json_string(type));
+    json_object_set_new(j, "pact", json_string(pact));
+    json_object_set_new(j, "contents", json_string(contents));
+    json_object_set_new(j, "parallelism", json_integer(parallelism));
+    if (preds && json_array_size(preds)) json_object_set_new(j, "predecessors", preds);
+    else json_decref(preds);
+    json_array_append_new(arr, j);
+    return sid;
+}
+
+static json_t *one_pred(int id, const char *ship)
+{
+    json_t *preds = json_array(), *e = json_object();
+    json_object_set_new(e, "id", json_integer(id));
+    json_object_set_new(e, "ship_strategy", json_string(ship));
+    json_object_set_new(e, "side", json_string("second"));
+    json_array_append_new(preds, e);
+    return preds;
+}
+
+static int sid_par(const SNode *s, int n, int sid)
+{
+    for (int i = 0; i < n; i++) if (s[i].sid == sid) return s[i].par > 0 ? s[i].par : 1;
+    return 1;
+}
+
+/* The parallelism Flink's translation gives an operator fed by `preds`: its inputs' over forward
+   edges, 1 after a global exchange, the default after a keyBy. */
+static int fed_parallelism(json_t *preds, const SNode *s, int n, int dflt)
+{
+    size_t i;
+    json_t *e;
+    bool all_fwd = true, all_global = json_array_size(preds) > 0;
+    int maxp = 0;
+    json_array_foreach(preds, i, e) {
+        const char *ship = json_string_value(json_object_get(e, "ship_strategy"));
+        int pp = sid_par(s, n, (int)json_integer_value(json_object_get(e, "id")));
+        if (strcmp(ship, "FORWARD") != 0) all_fwd = false;
+        else if (pp > maxp) maxp = pp;
+        if (strcmp(ship, "GLOBAL") != 0) all_global = false;
+    }
+    if (all_global) return 1;
+    return all_fwd && maxp > 0 ? maxp : dflt;
+}
+
+/* A forward edge between different parallelisms is a rebalance (Flink's StreamGraph). */
+static void rebalance_edges(json_t *preds, const SNode *s, int n, int p)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(preds, i, e) {
+        const char *ship = json_string_value(json_object_get(e, "ship_strategy"));
+        if (!strcmp(ship, "FORWARD") && sid_par(s, n, (int)json_integer_value(json_object_get(e, "id"))) != p)
+            json_object_set_new(e, "ship_strategy", json_string("REBALANCE"));
+    }
+}
+
+static void sink_nodes(const ExCtx *x, const WRel *r, const WRel *in, int id, SNode *s, int *n, int cap, json_t *arr,
+                       int parallelism)
 {
     WArena *a = x->p->arena;
-    const WRel *src = in;
-    const char *ship = "FORWARD";
-    if (src->kind == WR_EXCHANGE) {
-        ship = src->exchange_single || src->nkeys == 0 ? "GLOBAL" : "HASH";
-        const WRel *below[1];
-        ex_inputs(x, src, below);
-        src = below[0];
-    }
-    int pred = stream_id(s, *n, src);
-    if (*n + 3 > cap) return;
-    if (!filesystem) {
+    if (*n + 5 > cap) return;
+    const WRel *mat = r->ninputs == 1 && r->inputs[0]->kind == WR_SINK_MATERIALIZER ? r->inputs[0] : NULL;
+    WStrBuf d;
+    wsb_init(&d);
+    bool enforce = wsink_constraint_digest(r, x->p->config, &d);
+    /* a materializer's keyBy (folded in the plan, view.c) is the edge into the materializer */
+    json_t *preds = json_array();
+    add_preds(x, in, mat && !enforce ? "HASH" : "FORWARD", s, *n, preds, 0);
+    const int dflt = parallelism;
+    int chain_p = fed_parallelism(preds, s, *n, dflt);      /* the sink's input side */
+    /* the writer (and a materializer) run at sink.parallelism, else at the input's parallelism */
+    int sink_p = chain_p;
+    int64_t sp = 0;
+    WError tmp;
+    werr_clear(&tmp);
+    if (r->sink_table && wopts_get_long(&r->sink_table->options, "sink.parallelism", 0, &sp, &tmp) && sp > 0 &&
+        sp <= 32768)
+        sink_p = (int)sp;
+    parallelism = chain_p;
+    if (enforce) {
+        rebalance_edges(preds, s, *n, chain_p);
         int sid = *n + 1;
-        s[(*n)++] = (SNode){r, sid};
-        named_operator(arr, sid, wa_sprintf(a, "%s[%d]: Writer", r->sink_table->name, id), parallelism, pred, ship);
+        s[(*n)++] = (SNode){NULL, sid, chain_p};
+        stream_op_preds(arr, sid, wa_sprintf(a, "ConstraintEnforcer[%d]", id), "Operator",
+                        wa_sprintf(a, "[%d]:%s", id, d.buf), chain_p, preds);
+        preds = one_pred(sid, mat ? "HASH" : "FORWARD");
+    }
+    wsb_free(&d);
+    if (mat) {
+        WStrBuf pk;
+        wsb_init(&pk);
+        for (int k = 0; k < mat->nkeys; k++)
+            wsb_printf(&pk, "%s%s", k ? ", " : "", mat->keys[k] < mat->out.n ? mat->out.names[mat->keys[k]] : "?");
+        int sid = *n + 1;
+        s[(*n)++] = (SNode){NULL, sid, sink_p};
+        stream_op_preds(arr, sid, wa_sprintf(a, "SinkMaterializer[%d]", id), "Operator",
+                        wa_sprintf(a, "[%d]:SinkMaterializer(pk=[%s])", id, pk.buf ? pk.buf : ""), sink_p, preds);
+        preds = one_pred(sid, "FORWARD");
+        parallelism = sink_p;
+        wsb_free(&pk);
+    }
+    /* a keyBy on the primary key (keyed shuffle) or a rebalance when the writer's parallelism
+       differs from its input's */
+    const char *edge = wsink_keyed_shuffle(r, x->p->config, parallelism, sink_p) ? "HASH" : NULL;
+    size_t pi;
+    json_t *pe;
+    if (edge) json_array_foreach(preds, pi, pe) json_object_set_new(pe, "ship_strategy", json_string(edge));
+    rebalance_edges(preds, s, *n, sink_p);
+    parallelism = sink_p;
+    int sid = *n + 1;
+    if (wrel_sink_writer(r)) {
+        s[(*n)++] = (SNode){r, sid, parallelism};
+        const char *w = wa_sprintf(a, "%s[%d]: Writer", r->sink_table->name, id);
+        stream_op_preds(arr, sid, w, "Operator", w, parallelism, preds);
+        return;
+    }
+    if (wrel_sink_file_writer(r) && x->batch) {
+        s[(*n)++] = (SNode){r, sid, parallelism};
+        stream_op_preds(arr, sid, "Sink: Filesystem", "Data Sink", "Sink: Filesystem", parallelism, preds);
+        return;
+    }
+    if (!wrel_sink_file_writer(r)) {
+        WStrBuf dg;
+        wsb_init(&dg);
+        ex_digest(x, r, EXD_EXEC, &dg);
+        s[(*n)++] = (SNode){r, sid, parallelism};
+        stream_op_preds(arr, sid, wa_sprintf(a, "Sink: %s[%d]", r->sink_table ? r->sink_table->name : "collect", id),
+                        "Data Sink", wa_sprintf(a, "[%d]:%s", id, dg.buf ? dg.buf : ""), parallelism, preds);
+        wsb_free(&dg);
         return;
     }
     int rowtime = -1;
     for (int i = 0; i < in->out.n; i++)
         if (wtype_is_timestamp(in->out.types[i]) && in->out.types[i]->time_attr == WTA_ROWTIME) rowtime = i;
     if (rowtime >= 0) {
-        int sid = *n + 1;
-        s[(*n)++] = (SNode){NULL, sid};
-        json_t *j = json_object();
-        json_object_set_new(j, "id", json_integer(sid));
-        json_object_set_new(j, "type", json_string(wa_sprintf(a, "StreamRecordTimestampInserter[%d]", id)));
-        json_object_set_new(j, "pact", json_string("Operator"));
-        json_object_set_new(j, "contents", json_string(wa_sprintf(a, "[%d]:StreamRecordTimestampInserter(rowtime field: %d)",
-                                                                  id, rowtime)));
-        json_object_set_new(j, "parallelism", json_integer(parallelism));
-        json_t *preds = json_array(), *e = json_object();
-        json_object_set_new(e, "id", json_integer(pred));
-        json_object_set_new(e, "ship_strategy", json_string(ship));
-        json_object_set_new(e, "side", json_string("second"));
-        json_array_append_new(preds, e);
-        json_object_set_new(j, "predecessors", preds);
-        json_array_append_new(arr, j);
-        pred = sid;
-        ship = "FORWARD";
+        s[(*n)++] = (SNode){NULL, sid, parallelism};
+        stream_op_preds(arr, sid, wa_sprintf(a, "StreamRecordTimestampInserter[%d]", id), "Operator",
+                        wa_sprintf(a, "[%d]:StreamRecordTimestampInserter(rowtime field: %d)", id, rowtime),
+                        parallelism, preds);
+        preds = one_pred(sid, "FORWARD");
     }
     int writer = *n + 1;
-    s[(*n)++] = (SNode){NULL, writer};
-    named_operator(arr, writer, "StreamingFileWriter", parallelism, pred, ship);
+    s[(*n)++] = (SNode){NULL, writer, parallelism};
+    stream_op_preds(arr, writer, "StreamingFileWriter", "Operator", "StreamingFileWriter", parallelism, preds);
     int end = *n + 1;
-    s[(*n)++] = (SNode){r, end};
+    s[(*n)++] = (SNode){r, end, 1};
     named_operator(arr, end, "end: Writer", 1, writer, parallelism == 1 ? "FORWARD" : "REBALANCE");
 }
 
@@ -572,17 +696,15 @@ static void stream_nodes(const ExCtx *x, const WRel *r, SNode *s, int *n, int ca
     const WRel **ins = WA_ARRAY(x->p->arena, const WRel *, r->ninputs ? r->ninputs : 1);
     int nin = ex_inputs(x, r, ins);
     for (int i = 0; i < nin; i++) stream_nodes(x, ins[i], s, n, cap, arr, parallelism);
-    if (r->kind == WR_EXCHANGE) return;     /* a partitioner on the edge, not an operator */
+    if (r->kind == WR_EXCHANGE || r->kind == WR_UNION) return;  /* an edge's partitioner, a virtual node */
     ExNode *en = ex_node(x, r);
     int id = en ? en->id : 0;
-    const char *connector = r->kind == WR_SINK && r->sink_table ? wopts_get(&r->sink_table->options, "connector") : NULL;
-    bool filesystem = connector && !strcasecmp(connector, "filesystem");
-    if (wrel_sink_writer(r) || filesystem) {
-        sink_v2_nodes(x, r, ins[0], id, filesystem, s, n, cap, arr, parallelism);
+    if (r->kind == WR_SINK && nin == 1) {
+        sink_nodes(x, r, ins[0], id, s, n, cap, arr, parallelism);
         return;
     }
     int sid = *n + 1;
-    s[(*n)++] = (SNode){r, sid};
+    s[(*n)++] = (SNode){r, sid, 0};
     WStrBuf d;
     wsb_init(&d);
     ex_digest(x, r, EXD_EXEC, &d);
@@ -602,27 +724,28 @@ static void stream_nodes(const ExCtx *x, const WRel *r, SNode *s, int *n, int ca
     json_object_set_new(j, "type", json_string(type));
     json_object_set_new(j, "pact", json_string(pact));
     json_object_set_new(j, "contents", json_string(wa_sprintf(x->p->arena, "[%d]:%s", id, d.buf ? d.buf : "")));
-    json_object_set_new(j, "parallelism", json_integer(parallelism));
     wsb_free(&d);
-    if (nin) {
-        json_t *preds = json_array();
-        for (int i = 0; i < nin; i++) {
-            const WRel *p = ins[i];
-            const char *ship = "FORWARD";
-            if (p->kind == WR_EXCHANGE) {
-                ship = p->exchange_single || p->nkeys == 0 ? "GLOBAL" : "HASH";
-                const WRel *below[1];
-                ex_inputs(x, p, below);
-                p = below[0];
-            }
-            json_t *e = json_object();
-            json_object_set_new(e, "id", json_integer(stream_id(s, *n, p)));
-            json_object_set_new(e, "ship_strategy", json_string(ship));
-            json_object_set_new(e, "side", json_string("second"));
-            json_array_append_new(preds, e);
-        }
-        json_object_set_new(j, "predecessors", preds);
+    /* Flink's parallelism: VALUES 1, a scan its scan.parallelism, others their inputs' (fed_parallelism) */
+    int p = parallelism;
+    json_t *preds = json_array();
+    for (int i = 0; i < nin; i++) add_preds(x, ins[i], "FORWARD", s, *n, preds, 0);
+    if (r->kind == WR_VALUES) {
+        p = 1;
+    } else if (r->kind == WR_SCAN) {
+        int64_t sp = 0;
+        WError tmp;
+        werr_clear(&tmp);
+        if (r->table && wopts_get_long(&r->table->options, "scan.parallelism", 0, &sp, &tmp) && sp > 0 && sp <= 32768)
+            p = (int)sp;
+    } else if (nin) {
+        p = fed_parallelism(preds, s, *n, parallelism);
+        rebalance_edges(preds, s, *n, p);
     }
+    assert(s[sid - 1].sid == sid);
+    s[sid - 1].par = p;
+    json_object_set_new(j, "parallelism", json_integer(p));
+    if (nin) json_object_set_new(j, "predecessors", preds);
+    else json_decref(preds);
     json_array_append_new(arr, j);
 }
 
@@ -728,7 +851,7 @@ bool wexplain_text(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int detai
         if (par < 1) par = 1;
         json_t *doc = json_object();
         json_t *arr = json_array();
-        int cap = x.n + 3 * n + 1, ns = 0;
+        int cap = x.n + 5 * n + 1, ns = 0;
         SNode *s = WA_ARRAY(p->arena, SNode, cap);
         for (int i = 0; i < n; i++) stream_nodes(&x, ex_skip(&x, ex_root(roots[i])), s, &ns, cap, arr, (int)par);
         json_object_set_new(doc, "nodes", arr);

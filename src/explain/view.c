@@ -353,6 +353,10 @@ static void scan_push_downs(ExCtx *x, const WRel *r, WRel **roots, int nroots, i
         agg_names(x, r);
         fold_identity(x, r);
     }
+    /* the keyBy on the primary key that feeds a SinkMaterializer is part of Flink's sink
+       translation: no Exchange node in the plan, no ExecNode id */
+    if (r->kind == WR_SINK_MATERIALIZER && r->ninputs == 1 && r->inputs[0]->kind == WR_EXCHANGE)
+        add(x, r->inputs[0])->id = -1;
 }
 
 const WRel *ex_skip(const ExCtx *x, const WRel *r) { return skip_folded(x, r); }
@@ -430,6 +434,10 @@ void wexplain_take_exec_node_ids(WPlanCtx *p, WRel **roots, int n)
     if (!p->exec_node_ids) return;
     ExCtx x;
     if (!ex_ctx_init(&x, p, roots, n)) return;
+    /* the job graph and the runtime name their operators with these ids (WRel.exec_id) */
+    for (int i = 0; i < x.n; i++)
+        if (x.nodes[i].id > 0) ((WRel *)x.nodes[i].rel)->exec_id = x.nodes[i].id;
     /* a query's collect sink is an exec node too when the statement runs */
-    for (int i = 0; i < n; i++) if (roots[i]->kind == WR_SINK && !roots[i]->sink_table) (*p->exec_node_ids)++;
+    for (int i = 0; i < n; i++)
+        if (roots[i]->kind == WR_SINK && !roots[i]->sink_table) roots[i]->exec_id = ++(*p->exec_node_ids);
 }

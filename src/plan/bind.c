@@ -51,6 +51,13 @@ bool wrel_sink_writer(const WRel *r)
     return c && !strcmp(c, "blackhole");
 }
 
+bool wrel_sink_file_writer(const WRel *r)
+{
+    if (r->kind != WR_SINK || !r->sink_table) return false;
+    const char *c = wopts_get(&r->sink_table->options, "connector");
+    return c && !strcasecmp(c, "filesystem");
+}
+
 const char *wrel_kind_name(WRelKind k)
 {
     static const char *N[] = {"TableSourceScan", "Values", "Calc", "Union", "WatermarkAssigner", "Sink",
@@ -77,6 +84,13 @@ static WRel *fail_rel(WPlanCtx *p, AstPos pos, const char *cls, const char *msg)
     werr_set_at(p->err, pos.line, pos.col, cls, "%s", msg);
     return NULL;
 }
+
+/* A NULL literal as a select item or a VALUES cell has no type Calcite can infer, whatever the
+   other rows hold or the sink column it goes to (checked on Flink 2.3.0: `SELECT NULL`,
+   `VALUES (1, NULL), (2, 'x')`, `INSERT INTO t VALUES (NULL, 'a')`): a validation error, not a
+   NULL for the sink's enforcer. CAST(NULL AS type) is the typed form. */
+#define ILLEGAL_NULL "Illegal use of 'NULL'"
+static bool is_bare_null(const AstExpr *e) { return e && e->kind == AE_LITERAL && e->lit == AL_NULL; }
 
 /* A Calc over `in` computing exprs (and optional condition). */
 static WRel *make_calc(WPlanCtx *p, WRel *in, int n, WExpr **exprs, const char **names, WExpr *cond)
@@ -595,6 +609,7 @@ static WRel *bind_values(QCtx *q, AstQuery *aq)
         cells[r] = WA_ARRAY(a, WExpr *, n);
         for (int c = 0; c < n; c++) {
             AstExpr *ce = row->kind == AE_ROW ? row->args[c] : row;
+            if (is_bare_null(ce)) return fail_rel(p, ce->pos, WEXC_CALCITE, ILLEGAL_NULL);
             cells[r][c] = bind_expr(q->b, &empty, ce);
             if (!cells[r][c]) return NULL;
         }
@@ -1137,6 +1152,8 @@ static WRel *bind_select_core(QCtx *q, AstQuery *aq, OrderCols *oc)
         rank_ast = e;
         rank_col = in->rank_col;
     }
+    for (int i = 0; i < aq->nitems; i++)
+        if (is_bare_null(aq->items[i].expr)) return fail_rel(p, aq->items[i].expr->pos, WEXC_CALCITE, ILLEGAL_NULL);
     SelCol *cols;
     int ncols = expand_items(b, aq, &scope, &cols);
     if (ncols < 0) return NULL;

@@ -1470,9 +1470,55 @@ static uint8_t sink_mode(const WTable *t)
 
 static bool sink_accepts_updates(const WTable *t) { return sink_mode(t) != WCM_INSERT; }
 
+/* The sink's primary key as indexes into its physical columns. */
+static int *sink_pk(WPlanCtx *p, const WTable *t)
+{
+    int *pk = ints(p, t->npk);
+    int *phys = ints(p, t->ncols);
+    int np = wtable_physical(t, phys);
+    for (int k = 0; k < t->npk; k++)
+        for (int i = 0; i < np; i++) if (phys[i] == t->pk[k]) pk[k] = i;
+    return pk;
+}
+
+/* SinkUpsertMaterializer over sink s's input, fed by a keyBy on the primary key. */
+static WRel *materialize(WPlanCtx *p, WRel *s, int *pk)
+{
+    WRel *in = s->inputs[0];
+    WTable *t = s->sink_table;
+    WRel *x = exchange(p, in, t->npk, pk);
+    WRel *m = wrel_new(p, WR_SINK_MATERIALIZER, 1);
+    m->inputs[0] = x;
+    m->out = in->out;
+    m->nkeys = t->npk;
+    m->keys = pk;
+    m->changelog = WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE;
+    m->ttl_ms = state_ttl(p);
+    m->input_retracts = true;
+    s->inputs[0] = m;
+    return s;
+}
+
+/* table.exec.sink.upsert-materialize: FORCE materializes every sink with a primary key, whatever
+   its input and changelog mode (Flink 2.3.0: an insert-only INSERT into a print sink with a key
+   gets ConstraintEnforcer -> HASH -> SinkMaterializer); NONE never; AUTO when an updating input's
+   upsert key is not the primary key of an upsert sink. */
 static WRel *plan_sink(WPlanCtx *p, WRel *s)
 {
     WRel *in = s->inputs[0];
+    const char *mode = wopts_get_or(p->config, "table.exec.sink.upsert-materialize", "auto");
+    bool force = strcasecmp(mode, "force") == 0;
+    bool none = strcasecmp(mode, "none") == 0;
+    if (s->sink_table && s->sink_table->npk && force && !wplan_is_batch(p)) {
+        if (in->changelog != WCM_INSERT && !sink_accepts_updates(s->sink_table)) {
+            werr_set(p->err, WEXC_TABLE,
+                     "Table sink '%s' doesn't support consuming update and delete changes which is produced by node %s",
+                     s->sink_qname, first_update_producer(in));
+            return NULL;
+        }
+        if (in->changelog != WCM_INSERT && !(sink_mode(s->sink_table) & WCM_UPDATE_BEFORE)) s->upsert_sink = true;
+        return materialize(p, s, sink_pk(p, s->sink_table));
+    }
     if (!s->sink_table || in->changelog == WCM_INSERT) return s;
     if (wplan_is_batch(p)) {
         /* Flink's batch plans are insert-only (a batch GROUP BY writes each group once): every
@@ -1491,27 +1537,9 @@ static WRel *plan_sink(WPlanCtx *p, WRel *s)
     /* a keyed sink that does not take UPDATE_BEFORE is an upsert sink */
     if (sink_mode(t) & WCM_UPDATE_BEFORE) return s;
     s->upsert_sink = true;
-    int *pk = ints(p, t->npk);
-    int *phys = ints(p, t->ncols);
-    int np = wtable_physical(t, phys);
-    for (int k = 0; k < t->npk; k++)
-        for (int i = 0; i < np; i++) if (phys[i] == t->pk[k]) pk[k] = i;
-    const char *mode = wopts_get_or(p->config, "table.exec.sink.upsert-materialize", "auto");
+    int *pk = sink_pk(p, t);
     bool matches = in->nunique >= 0 && same_key_set(in->nunique, in->unique, t->npk, pk);
-    bool force = strcasecmp(mode, "force") == 0;
-    bool none = strcasecmp(mode, "none") == 0;
-    if ((!matches && !none) || force) {
-        WRel *x = exchange(p, in, t->npk, pk);
-        WRel *m = wrel_new(p, WR_SINK_MATERIALIZER, 1);
-        m->inputs[0] = x;
-        m->out = in->out;
-        m->nkeys = t->npk;
-        m->keys = pk;
-        m->changelog = WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE;
-        m->ttl_ms = state_ttl(p);
-        m->input_retracts = true;
-        s->inputs[0] = m;
-    }
+    if (!matches && !none) return materialize(p, s, pk);
     return s;
 }
 

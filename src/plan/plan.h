@@ -95,6 +95,9 @@ typedef struct WRel WRel;
 struct WRel {
     WRelKind kind;
     int id;                         /* exec node id (1-based, Flink order), 0 until finalised */
+    int exec_id;                    /* the ExecNode id Flink gives the node in the statement that runs it
+                                       (the session's counter, wexplain_take_exec_node_ids); 0 = not
+                                       numbered (a node Flink folds, or a plan not run): use `id` */
     WSchema out;
     int ninputs;
     WRel **inputs;
@@ -297,6 +300,10 @@ const char *wrel_kind_name(WRelKind k);
 /* A sink Flink 2.3 runs as a SinkV2 writer operator ("<table>[id]: Writer" in the job graph and the
    JSON execution plan, not "Sink: <table>[id]"): the blackhole connector's. */
 bool wrel_sink_writer(const WRel *r);
+/* Whether sink r is a filesystem sink: Flink 2.x writes it through the streaming file sink in a
+   streaming job (StreamingFileWriter, then the discarding `end: Writer`), through one
+   `Sink: Filesystem` operator in a batch job. */
+bool wrel_sink_file_writer(const WRel *r);
 
 /* ---- binder (bind.c, bind_expr.c, bind_ddl.c) ---- */
 /* A query (SELECT / VALUES / set operation) to a plan whose output is the query's columns. */

@@ -61,14 +61,8 @@ static void sink_process(WOperator *op, int input, const WChunk *in)
         if (s->collect.rows && !s->collect.rows(s->collect.ctx, in)) wexec_cancel(op->ctx);
         return;
     }
-    /* the constraint enforcer: under ERROR the rows before the offending one are still written */
-    bool fail;
-    const WChunk *rows = wsink_enforce(&s->enforcer, in, &fail, op->ctx->err);
-    WError later;
-    werr_clear(&later);
-    if (!rows) return;
-    if (s->final) wfinal_apply(s->final, rows);     /* batch over an updating input: at the end */
-    else s->sink->write(s->sink, rows, fail ? &later : op->ctx->err);
+    if (s->final) wfinal_apply(s->final, in);     /* batch over an updating input: at the end */
+    else s->sink->write(s->sink, in, op->ctx->err);
 }
 
 static bool sink_write_final(void *ctx, const WChunk *c)
@@ -82,6 +76,7 @@ static void sink_end(WOperator *op)
     SinkOp *s = (SinkOp *)op;
     if (s->final && !op->ctx->err->set && !wfinal_flush(s->final, sink_write_final, s)) return;
     if (!s->is_collect && s->sink->finish) s->sink->finish(s->sink, op->ctx->err);
+    wop_emit_end(op);       /* a file sink's `end: Writer` follows it */
 }
 
 static void sink_watermark(WOperator *op, int64_t wm)
@@ -90,25 +85,23 @@ static void sink_watermark(WOperator *op, int64_t wm)
     if (!s->is_collect && s->sink && s->sink->watermark) s->sink->watermark(s->sink, wm);
 }
 
-static void sink_metrics(WOperator *op, char *buf, size_t bufsz)
-{
-    SinkOp *s = (SinkOp *)op;
-    size_t len = strlen(buf);
-    if (s->enforcer.drop && s->enforcer.nnot_null && len < bufsz)
-        snprintf(buf + len, bufsz - len, "%snotNullDroppedRecords=%lld", len ? " " : "",
-                 (long long)s->enforcer.dropped);
-}
-
 static void sink_destroy(WOperator *op)
 {
     SinkOp *s = (SinkOp *)op;
     wfinal_free(s->final);
-    wsink_enforcer_free(&s->enforcer);
     free(s);
 }
 
 static const WOpOps SINK_OPS = {.process = sink_process, .watermark = sink_watermark, .end_input = sink_end,
-                                .destroy = sink_destroy, .metrics = sink_metrics};
+                                .destroy = sink_destroy};
+
+/* StreamRecordTimestampInserter: Flink copies the rowtime column into the StreamRecord's timestamp
+   for the sink; a weir row has no timestamp apart from its rowtime column, so rows pass as they are. */
+static const WOpOps TIMESTAMP_INSERTER_OPS = {.process = pass_process};
+
+/* `end: Writer`: the discarding sink after a StreamingFileWriter (its committables end there). */
+static void discard_process(WOperator *op, int input, const WChunk *in) { (void)op; (void)input; (void)in; }
+static const WOpOps DISCARD_OPS = {.process = discard_process};
 
 /* ---- table spec for connectors ---- */
 
@@ -187,20 +180,75 @@ static WOperator *built_lookup(Lane *L, WRel *r)
     return NULL;
 }
 
-static void built_add(Lane *L, WRel *r, WOperator *op)
+static void built_add(Lane *L, WRel *r, WOperator *op, int stream_op)
 {
     if (L->nbuilt == L->cap_built) {
         L->cap_built = L->cap_built ? L->cap_built * 2 : 16;
         L->built = wrealloc(L->built, sizeof(Built) * (size_t)L->cap_built);
     }
-    L->built[L->nbuilt++] = (Built){r, op};
+    L->built[L->nbuilt++] = (Built){r, op, stream_op};
     wckpt_registry_tag(&L->registry, r->id);    /* checkpoints: backends/timers it created */
 }
 
-static void set_name(WPlanCtx *p, WOperator *op, WRel *r)
+/* The job-graph operator that exec node r's runtime operator in `role` implements (-1: none, the
+   node is an edge of the job graph — Exchange, Union — or folded into its consumer). */
+static int stream_op_of(const WJob *j, const WRel *r, WStreamOpRole role)
+{
+    for (int k = 0; j->graph && k < j->graph->nops; k++)
+        if (j->graph->ops[k].rel == r && j->graph->ops[k].role == role) return k;
+    return -1;
+}
+
+/* Operators are named as the job graph names them ("Source: orders[1]", "GroupAggregate[4]",
+   "ConstraintEnforcer[5]"); the runtime's own plumbing by its exec node ("Exchange[3]"). The id
+   stays the exec node's (checkpoints key state by it). */
+static void set_name(WPlanCtx *p, Lane *L, WOperator *op, WRel *r, int stream_op)
 {
     op->id = r->id;
-    op->name = wa_sprintf(p->arena, "%s[%d]", wrel_kind_name(r->kind), r->id);
+    op->name = stream_op >= 0 ? wa_strdup(p->arena, L->job->graph->ops[stream_op].name)
+                              : wa_sprintf(p->arena, "%s[%d]", wrel_kind_name(r->kind), r->id);
+}
+
+/* Registers op (built for r as job-graph operator stream_op) in lane L, fed by `input` (may be NULL). */
+static WOperator *add_op(WPlanCtx *p, Lane *L, WRel *r, WOperator *op, int stream_op, WOperator *input)
+{
+    set_name(p, L, op, r, stream_op);
+    wjob_add_op(L->job, op);
+    built_add(L, r, op, stream_op);
+    if (input) wop_connect(input, op, 0);
+    return op;
+}
+
+/* A pass-through operator (timestamp inserter) or a discarding one (`end: Writer`) over r's schema. */
+static WOperator *simple_op(Lane *L, const WRel *r, const WOpOps *ops)
+{
+    WOperator *op = wcalloc(1, sizeof *op);
+    wop_init(op, ops, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
+    return op;
+}
+
+/* The ConstraintEnforcer of sink `sink` (job-graph operator k) over `input`. */
+static WOperator *build_enforcer(WPlanCtx *p, Lane *L, WRel *sink, int k, WOperator *input)
+{
+    WOperator *op = wop_constraint_enforcer_new(&L->ctx, sink->out.n, sink->out.types, sink->out.names, p->err);
+    return op ? add_op(p, L, sink, op, k, input) : NULL;
+}
+
+/* The exchange r over `input`: with one lane the consumer reads `input` itself; with several, a
+   sender ends the upstream chain and a receiver starts the downstream one. */
+static WOperator *build_exchange(WPlanCtx *p, Lane *L, WRel *r, WOperator *input)
+{
+    WJob *j = L->job;
+    if (j->nlanes <= 1) return input;
+    int xi = wjob_exchange_index(j, r);
+    if (xi < 0) { werr_set(p->err, WEXC_TABLE, "Too many exchanges in one job"); return NULL; }
+    WOperator *snd = wjob_sender_new(L, xi, r);
+    set_name(p, L, snd, r, -1);
+    wjob_add_op(j, snd);
+    wop_connect(input, snd, 0);
+    Receiver *rc = wjob_receiver_new(L, r);
+    L->recv[xi] = rc;
+    return add_op(p, L, r, &rc->base, -1, NULL);
 }
 
 static SourceSlot *add_source(Lane *L)
@@ -295,16 +343,83 @@ static void minibatch_bundle(WPlanCtx *p, const WRel *r, WOperator *op)
     wop_minibatch_enable(op, &mb);
 }
 
+/* table.exec.sink.keyed-shuffle: the keyBy on sink r's primary key (an edge of the job graph, so
+   an exchange of the runtime, keyed as the sink table's key) in front of its writer. */
+static WOperator *build_sink_key_by(WPlanCtx *p, Lane *L, WRel *r, WOperator *input)
+{
+    if (L->job->nlanes <= 1) return input;
+    WRel *x = NULL;
+    for (int i = 0; i < L->job->nexch && !x; i++)     /* one exchange node for every lane */
+        if (L->job->exch[i]->inputs[0] == r->inputs[0] && L->job->exch[i]->id == r->id)  /* the sink's id */
+            x = L->job->exch[i];
+    if (!x) {
+        const WTable *t = r->sink_table;
+        int *phys = WA_ARRAY(p->arena, int, t->ncols ? t->ncols : 1);
+        int np = wtable_physical(t, phys);
+        int *keys = WA_ARRAY(p->arena, int, t->npk ? t->npk : 1);
+        for (int k = 0; k < t->npk; k++)
+            for (int i = 0; i < np; i++) if (phys[i] == t->pk[k]) keys[k] = i;
+        x = WA_NEW(p->arena, WRel);
+        x->kind = WR_EXCHANGE;
+        x->id = r->id;
+        x->ninputs = 1;
+        x->inputs = WA_ARRAY(p->arena, WRel *, 1);
+        x->inputs[0] = r->inputs[0];
+        x->out = r->inputs[0]->out;
+        x->changelog = r->inputs[0]->changelog;
+        x->nkeys = t->npk;
+        x->keys = keys;
+    }
+    return build_exchange(p, L, x, input);
+}
+
+static WOperator *materializer_new(Lane *L, WRel *r)
+{
+    WRel *in = r->inputs[0];
+    WSinkMaterializerSpec sp = {
+        .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+        .ttl_ms = r->ttl_ms, .out = {r->out.n, r->out.types, r->out.names}};
+    return wop_sink_materializer_new(&L->ctx, &sp);
+}
+
+/* The ConstraintEnforcer (job-graph operator) that feeds SinkMaterializer r, -1 when none. */
+static int enforcer_before(const WJob *j, const WRel *r)
+{
+    int k = stream_op_of(j, r, WSOP_OPERATOR);
+    if (k < 0 || j->graph->ops[k].ninputs != 1) return -1;
+    int from = j->graph->ops[k].inputs[0].from;
+    return j->graph->ops[from].role == WSOP_CONSTRAINT_ENFORCER ? from : -1;
+}
+
+/* Flink's CommonExecSink order: input -> ConstraintEnforcer -> keyBy(primary key) ->
+   SinkMaterializer (whose exec node sits above the exchange in weir's exec graph). */
+static WOperator *build_materialized(WPlanCtx *p, Lane *L, WRel *r, int enforcer)
+{
+    WRel *x = r->inputs[0];
+    WRel *below = x->kind == WR_EXCHANGE ? x->inputs[0] : x;
+    WOperator *in = build(p, L, below);
+    if (!in) return NULL;
+    WOperator *enf = build_enforcer(p, L, (WRel *)L->job->graph->ops[enforcer].rel, enforcer, in);
+    if (!enf) return NULL;
+    WOperator *fed = x->kind == WR_EXCHANGE ? build_exchange(p, L, x, enf) : enf;
+    if (!fed) return NULL;
+    WOperator *op = materializer_new(L, r);
+    return op ? add_op(p, L, r, op, stream_op_of(L->job, r, WSOP_OPERATOR), fed) : NULL;
+}
+
 static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
 {
     WJob *j = L->job;
     WOperator *op = built_lookup(L, r);
     if (op) return op;
+    if (r->kind == WR_SINK_MATERIALIZER && enforcer_before(j, r) >= 0)
+        return build_materialized(p, L, r, enforcer_before(j, r));
     WOperator **ins = WA_ARRAY(p->arena, WOperator *, r->ninputs ? r->ninputs : 1);
     for (int i = 0; i < r->ninputs; i++) {
         ins[i] = build(p, L, r->inputs[i]);
         if (!ins[i]) return NULL;
     }
+    if (wjobgraph_folds_calc(r)) return ins[0];     /* no operator in Flink's job: reads its input */
     switch (r->kind) {
     case WR_SCAN:
     case WR_VALUES: {
@@ -363,6 +478,18 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         op = wop_replicate_rows_new(&L->ctx, r->out.n, r->out.types, r->out.names);
         break;
     case WR_SINK: {
+        /* [ConstraintEnforcer] -> [StreamRecordTimestampInserter] -> the writer -> [end: Writer],
+           as the job graph expands the sink (a materialized sink's enforcer is in front of the
+           SinkMaterializer: build_materialized) */
+        WOperator *feed = ins[0];
+        int ke = r->inputs[0]->kind == WR_SINK_MATERIALIZER ? -1 : stream_op_of(j, r, WSOP_CONSTRAINT_ENFORCER);
+        if (ke >= 0 && !(feed = build_enforcer(p, L, r, ke, feed))) return NULL;
+        int ki = stream_op_of(j, r, WSOP_TIMESTAMP_INSERTER);
+        if (ki >= 0) feed = add_op(p, L, r, simple_op(L, r, &TIMESTAMP_INSERTER_OPS), ki, feed);
+        int ks = stream_op_of(j, r, WSOP_OPERATOR);
+        if (ks >= 0 && j->graph->ops[ks].ninputs == 1 && j->graph->ops[ks].inputs[0].ship == WSHIP_HASH &&
+            !(feed = build_sink_key_by(p, L, r, feed)))
+            return NULL;
         SinkOp *s = wcalloc(1, sizeof *s);
         wop_init(&s->base, &SINK_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
         if (!r->sink_table) {
@@ -398,10 +525,6 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
                                        0x8000 | ((unsigned)(h2 >> 48) & 0x3fff),
                                        (unsigned long long)(h2 & 0xffffffffffffULL));
             if (c->validate && !c->validate(sp, false, p->err)) { wop_free(&s->base); return NULL; }
-            if (!wsink_enforcer_init(&s->enforcer, r->out.n, r->out.types, r->out.names, p->config, p->err)) {
-                wop_free(&s->base);
-                return NULL;
-            }
             s->sink = c->open_sink(sp, p->err);
             if (!s->sink) { wop_free(&s->base); return NULL; }
             if (r->sink_final_rows) s->final = wfinal_new(r->out.n, r->out.types);
@@ -413,30 +536,13 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
             j->sinks[j->nsinks++] = s->sink;
             pthread_mutex_unlock(&j->mu);
         }
-        op = &s->base;
-        break;
+        add_op(p, L, r, &s->base, stream_op_of(j, r, WSOP_OPERATOR), feed);
+        int kend = stream_op_of(j, r, WSOP_SINK_END);
+        if (kend >= 0) add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kend, &s->base);
+        return &s->base;
     }
-    case WR_EXCHANGE:
-        if (j->nlanes > 1) {
-            /* the sender ends the upstream chain; the receiver starts the downstream one */
-            int xi = wjob_exchange_index(j, r);
-            if (xi < 0) { werr_set(p->err, WEXC_TABLE, "Too many exchanges in one job"); return NULL; }
-            WOperator *snd = wjob_sender_new(L, xi, r);
-            set_name(p, snd, r);
-            wjob_add_op(j, snd);
-            wop_connect(ins[0], snd, 0);
-            Receiver *rc = wjob_receiver_new(L, r);
-            L->recv[xi] = rc;
-            op = &rc->base;
-            set_name(p, op, r);
-            wjob_add_op(j, op);
-            built_add(L, r, op);
-            return op;
-        }
-        /* one subtask: the exchange forwards */
-        op = wcalloc(1, sizeof *op);
-        wop_init(op, &PASS_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
-        break;
+    case WR_EXCHANGE:       /* an edge of the job graph */
+        return build_exchange(p, L, r, ins[0]);
     case WR_DROP_UPDATE_BEFORE:
         op = wcalloc(1, sizeof *op);
         wop_init(op, &DROP_UB_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
@@ -578,14 +684,9 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         op = wop_changelog_normalize_new(&L->ctx, &sp);
         break;
     }
-    case WR_SINK_MATERIALIZER: {
-        WRel *in = r->inputs[0];
-        WSinkMaterializerSpec sp = {
-            .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-            .ttl_ms = r->ttl_ms, .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_sink_materializer_new(&L->ctx, &sp);
+    case WR_SINK_MATERIALIZER:
+        op = materializer_new(L, r);
         break;
-    }
     case WR_WINDOW_TVF: {
         WRel *in = r->inputs[0];
         WWindowTvfSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types,
@@ -709,9 +810,13 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
     }
     if (!op) return NULL;
     minibatch_bundle(p, r, op);
-    set_name(p, op, r);
+    /* a Union is no operator of the job graph (its inputs feed its consumer): the runtime's merge;
+       a Calc the job graph folds into the scan below (a pushed-down projection / filter, which
+       Flink's source does) runs as part of that source: neither is a stream operator */
+    int k = r->kind == WR_UNION ? -1 : stream_op_of(j, r, WSOP_OPERATOR);
+    set_name(p, L, op, r, k);
     wjob_add_op(j, op);
-    built_add(L, r, op);
+    built_add(L, r, op, k);
     for (int i = 0; i < r->ninputs; i++) wop_connect(ins[i], op, i);
     return op;
 }

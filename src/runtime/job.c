@@ -457,6 +457,8 @@ WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
         free(j);
         return NULL;
     }
+    /* the job graph first: every lane builds the operators it lists (build.c) */
+    j->graph = wjobgraph_build(roots, nroots, env->config);
     j->lanes = wcalloc((size_t)j->nlanes, sizeof(Lane));
     for (int l = 0; l < j->nlanes; l++) lane_init(j, &j->lanes[l], l);
     wjob_mark_scan_reads(p, roots, nroots);
@@ -729,6 +731,9 @@ static void ck_view(Lane *L, WCkptLane *v)
     v->sink_rels = wcalloc((size_t)(L->nbuilt ? L->nbuilt : 1), sizeof(WRel *));
     v->sinks = wcalloc((size_t)(L->nbuilt ? L->nbuilt : 1), sizeof(WSink *));
     for (int i = 0; i < L->nbuilt; i++) {
+        /* the operators a sink adds (enforcer, timestamp inserter, end writer) keep no state */
+        int k = L->built[i].stream_op;
+        if (k >= 0 && j->graph->ops[k].role != WSOP_OPERATOR) continue;
         v->rels[v->nops] = L->built[i].rel;
         v->ops[v->nops++] = L->built[i].op;
         if (L->built[i].rel->kind == WR_SINK) {
@@ -959,18 +964,28 @@ void wjob_free(WJob *j)
     for (int x = 0; j->exch_deps && x < j->nexch; x++) free(j->exch_deps[x]);
     free(j->exch_deps);
     free(j->exch_ndeps);
+    wjobgraph_free(j->graph);
     wckpt_free(j->ck);
     pthread_mutex_destroy(&j->mu);
     free(j);
 }
 
-/* Operators of lane 0 in build order, each with its totals over all lanes (and per subtask when
-   the job runs in several). */
-void wjob_report(const WJob *j, WStrBuf *out)
+/* The built operator (index into every lane's `built`) of job-graph operator k, -1 when none. */
+static int built_of(const WJob *j, int k)
 {
     const Lane *L0 = &j->lanes[0];
-    for (int i = 0; i < L0->nbuilt; i++) {
-        WOperator *op = L0->built[i].op;
+    for (int i = 0; i < L0->nbuilt; i++) if (L0->built[i].stream_op == k) return i;
+    return -1;
+}
+
+/* The job's operators in job-graph order (the nodes of EXPLAIN's JSON execution plan), each
+   with its totals over all lanes (and per subtask when the job runs in several). */
+void wjob_report(const WJob *j, WStrBuf *out)
+{
+    for (int k = 0; j->graph && k < j->graph->nops; k++) {
+        int i = built_of(j, k);
+        if (i < 0) continue;
+        WOperator *op = j->lanes[0].built[i].op;
         long long in = 0, outr = 0, late = 0;
         for (int l = 0; l < j->nlanes; l++) {
             WOperator *o = j->lanes[l].built[i].op;
@@ -1007,6 +1022,15 @@ void wjob_report(const WJob *j, WStrBuf *out)
                            (long long)L->srcs[i].src->rows_skipped);
     }
     wckpt_report(j->ck, out);
+}
+
+const WJobGraph *wjob_graph(const WJob *j) { return j ? j->graph : NULL; }
+
+int wjob_stream_op_built(const WJob *j, int k) { return j ? built_of(j, k) : -1; }
+
+int wjob_node_stream_op(const WJob *j, int i)
+{
+    return j && i >= 0 && i < j->lanes[0].nbuilt ? j->lanes[0].built[i].stream_op : -1;
 }
 
 int64_t wjob_rows_skipped(const WJob *j)

@@ -51,6 +51,14 @@ int64_t wjob_rows_skipped(const WJob *job);
 int wjob_node_count(const WJob *job);
 const WRel *wjob_node_rel(const WJob *job, int i);
 const WOperator *wjob_node_op(const WJob *job, int i);
+/* The job graph the job was built from (vertices.h; NULL for a job without sinks): every lane
+   built one operator per stream operator of it. wjob_stream_op_built gives the node index (for
+   wjob_node_op / wjob_node_subtask_op) of stream operator k, -1 when the runtime built none. */
+struct WJobGraph;
+const struct WJobGraph *wjob_graph(const WJob *job);
+int wjob_stream_op_built(const WJob *job, int k);
+/* The stream operator node i implements, -1 for the runtime's plumbing (Union merge, receiver). */
+int wjob_node_stream_op(const WJob *job, int i);
 /* Parallel subtasks (parallelism.default): every node has one operator per subtask. */
 int wjob_parallelism(const WJob *job);
 const WOperator *wjob_node_subtask_op(const WJob *job, int i, int subtask);

@@ -8,6 +8,7 @@
 
 #include "job.h"
 #include "checkpoint.h"
+#include "vertices.h"
 #include "../connectors/connector.h"
 #include "../exec/constraint_enforcer.h"
 
@@ -27,7 +28,10 @@ typedef struct SourceSlot {
     int values_next;            /* VALUES: next row */
 } SourceSlot;
 
-typedef struct Built { WRel *rel; WOperator *op; } Built;
+/* An operator built in a lane for exec node `rel`: the implementation of job-graph operator
+   `stream_op` (an index into WJob.graph->ops), or -1 for the runtime's own plumbing that Flink
+   has no operator for (a Union's merge, an exchange's receiver: edges of the job graph). */
+typedef struct Built { WRel *rel; WOperator *op; int stream_op; } Built;
 
 typedef struct Lane Lane;
 
@@ -118,6 +122,8 @@ struct WJob {
     int *exch_ndeps;            /* per exchange: upstream exchanges of its sender in a lane */
     int **exch_deps;
     WCkptLane *ckv;             /* per lane: the lane as checkpoint.c sees it (after build) */
+    WJobGraph *graph;           /* the job graph (vertices.h): every lane builds one operator per
+                                   stream operator of it, named as it names them */
 };
 
 typedef struct SinkOp {
@@ -126,7 +132,6 @@ typedef struct SinkOp {
     WCollect collect;
     bool is_collect;
     struct WFinalRows *final;   /* batch over an updating input: final rows written at the end */
-    WSinkEnforcer enforcer;         /* NOT NULL and length constraints of the sink table (exec/constraint_enforcer.h) */
 } SinkOp;
 
 /* job.c */

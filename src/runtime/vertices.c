@@ -2,6 +2,7 @@
  * vertices.c — stream operators, chaining and job vertices of a SQL job. See vertices.h.
  */
 #include "vertices.h"
+#include "../plan/sink_constraints.h"
 #include "../common/arena.h"
 #include "../common/hash.h"
 #include "../common/strbuf.h"
@@ -35,6 +36,9 @@ typedef struct Builder {
     int default_p;
     int64_t max_p;              /* pipeline.max-parallelism, 0 = Flink's default */
     bool chaining;
+    bool batch;                 /* execution.runtime-mode = batch */
+    bool numbered;              /* the statement took ExecNode ids (WRel.exec_id): nodes without one
+                                   are folded into others as in Flink's plan */
     int nrels, cap_rels;
     RelInfo *rels;
     int nops, cap_ops;
@@ -89,6 +93,7 @@ static int new_op(Builder *b, const char *name, const char *desc, const WRel *r,
     memset(o, 0, sizeof *o);
     o->name = wstrdup(name);
     o->description = wstrdup(desc);
+    o->rel = r;
     o->rel_id = r->id;
     o->kind = r->kind;
     o->role = role;
@@ -109,7 +114,7 @@ static void add_input(WStreamOp *o, int from, WShip ship)
    Flink's job: Calcite removes such a projection (ProjectRemoveRule) and EXPLAIN folds it the same
    way (explain/view.c fold_identity). Its names may differ from the input's only where EXPLAIN
    names the input's columns after the Calc: aggregate results and a rank's number. */
-static bool identity_calc(const WRel *r)
+bool wjobgraph_folds_calc(const WRel *r)
 {
     if (r->kind != WR_CALC || r->cond || r->ninputs != 1) return false;
     const WRel *in = r->inputs[0];
@@ -125,20 +130,30 @@ static bool identity_calc(const WRel *r)
     return true;
 }
 
+/* Whether Calc r is no operator of Flink's job: an identity projection, or (in a numbered plan) a
+   Calc EXPLAIN folds — a projection / filter pushed into the scan below it, which the source does
+   in Flink (the runtime still runs it, as part of the source: runtime/build.c). */
+static bool folded_calc(const Builder *b, const WRel *r)
+{
+    if (r->kind != WR_CALC) return false;
+    return wjobgraph_folds_calc(r) || (b->numbered && r->exec_id == 0);
+}
+
 /* The exec-node id Flink gives r: the planner's id less the identity Calcs numbered before it
    (they are not in Flink's exec graph). */
 static int xid(const Builder *b, const WRel *r)
 {
+    if (r->exec_id > 0) return r->exec_id;      /* numbered by the statement that runs it */
     int folded = 0;
     for (int i = 0; i < b->nrels; i++)
-        if (b->rels[i].rel->id < r->id && identity_calc(b->rels[i].rel)) folded++;
+        if (b->rels[i].rel->id < r->id && folded_calc(b, b->rels[i].rel)) folded++;
     return r->id - folded;
 }
 
 /* Producers of r's output as seen by a consumer: (operator, ship) pairs. */
 static void producers(Builder *b, const WRel *r, WShip ship, WGraphEdge **out, int *n)
 {
-    if (identity_calc(r)) {        /* passes its input's records on */
+    if (folded_calc(b, r)) {        /* passes its input's records on */
         producers(b, r->inputs[0], ship, out, n);
         return;
     }
@@ -172,113 +187,38 @@ static void wire_inputs(Builder *b, const WRel *r, int op, bool keyed)
 
 /* ------------------------------------------------------------------ sink expansion */
 
-typedef struct SinkCols {
-    int n;
-    const char **names;
-    const WType **types;
-    int npk;
-    int pk_idx[64];             /* pk as indexes into names/types */
-} SinkCols;
-
-static void sink_cols(const WRel *sink, SinkCols *sc, const char **names_buf, const WType **types_buf, int cap)
-{
-    memset(sc, 0, sizeof *sc);
-    sc->names = names_buf;
-    sc->types = types_buf;
-    const WTable *t = sink->sink_table;
-    if (!t) {
-        int n = sink->out.n < cap ? sink->out.n : cap;
-        for (int i = 0; i < n; i++) {
-            names_buf[i] = sink->out.names[i];
-            types_buf[i] = sink->out.types[i];
-        }
-        sc->n = n;
-        return;
-    }
-    for (int i = 0; i < t->ncols && sc->n < cap; i++) {
-        if (t->cols[i].kind != WCOL_PHYSICAL) continue;
-        for (int k = 0; k < t->npk && sc->npk < 64; k++)
-            if (t->pk[k] == i) sc->pk_idx[sc->npk++] = sc->n;
-        names_buf[sc->n] = t->cols[i].name;
-        types_buf[sc->n] = t->cols[i].type;
-        sc->n++;
-    }
-}
-
-static bool is_pk(const SinkCols *sc, int i)
-{
-    for (int k = 0; k < sc->npk; k++) if (sc->pk_idx[k] == i) return true;
-    return false;
-}
-
-/* ConstraintEnforcer description ("" when Flink adds none). */
-static void enforcer_desc(const Builder *b, const SinkCols *sc, WStrBuf *out)
-{
-    WStrBuf nn;
-    wsb_init(&nn);
-    int nnn = 0;
-    for (int i = 0; i < sc->n; i++) {
-        if (sc->types[i] && (!sc->types[i]->nullable || is_pk(sc, i))) {
-            wsb_printf(&nn, "%s%s", nnn ? ", " : "", sc->names[i]);
-            nnn++;
-        }
-    }
-    const char *len_enf = b->config ? wopts_get(b->config, "table.exec.sink.type-length-enforcer") : NULL;
-    bool lengths = len_enf && strcasecmp(len_enf, "IGNORE") != 0;
-    WStrBuf cl, bl;
-    wsb_init(&cl);
-    wsb_init(&bl);
-    int ncl = 0, nbl = 0;
-    if (lengths) {
-        for (int i = 0; i < sc->n; i++) {
-            const WType *t = sc->types[i];
-            if (!t) continue;
-            if (t->id == WT_CHAR || (t->id == WT_VARCHAR && t->precision < WT_MAX_LENGTH)) {
-                wsb_printf(&cl, "%s%s", ncl ? ", " : "", sc->names[i]);
-                ncl++;
-            } else if (t->id == WT_BINARY || (t->id == WT_VARBINARY && t->precision < WT_MAX_LENGTH)) {
-                wsb_printf(&bl, "%s%s", nbl ? ", " : "", sc->names[i]);
-                nbl++;
-            }
-        }
-    }
-    if (nnn || ncl || nbl) {
-        wsb_append(out, "ConstraintEnforcer[");
-        int parts = 0;
-        if (nnn) { wsb_printf(out, "NotNullEnforcer(fields=[%s])", nn.buf); parts++; }
-        if (ncl) { wsb_printf(out, "%sCharLengthEnforcer(fields=[%s])", parts ? ", " : "", cl.buf); parts++; }
-        if (nbl) wsb_printf(out, "%sBinaryLengthEnforcer(fields=[%s])", parts ? ", " : "", bl.buf);
-        wsb_putc(out, ']');
-    }
-    wsb_free(&nn);
-    wsb_free(&cl);
-    wsb_free(&bl);
-}
-
 /* Adds the ConstraintEnforcer of sink `sink` fed by rel r's inputs; returns its op or -1. */
 static int add_enforcer(Builder *b, const WRel *sink, const WRel *fed_by)
 {
-    const char *names[256];
-    const WType *types[256];
-    SinkCols sc;
-    sink_cols(sink, &sc, names, types, 256);
     WStrBuf d;
     wsb_init(&d);
-    enforcer_desc(b, &sc, &d);
-    if (!d.len) { wsb_free(&d); return -1; }
-    char name[64], *desc = NULL;
+    if (!wsink_constraint_digest(sink, b->config, &d)) {
+        wsb_free(&d);
+        return -1;
+    }
+    char name[64];
     snprintf(name, sizeof name, "ConstraintEnforcer[%d]", xid(b, sink));
     WStrBuf full;
     wsb_init(&full);
     wsb_printf(&full, "[%d]:%s", xid(b, sink), d.buf);
-    desc = full.buf;
-    int op = new_op(b, name, desc, sink, WSOP_CONSTRAINT_ENFORCER);
+    int op = new_op(b, name, full.buf, sink, WSOP_CONSTRAINT_ENFORCER);
     wsb_free(&full);
     wsb_free(&d);
     wire_inputs(b, fed_by, op, false);
     return op;
 }
 
+/* The last rowtime column of r's output, -1 when none (the file sink's timestamp inserter). */
+static int last_rowtime_col(const WRel *r)
+{
+    int found = -1;
+    for (int i = 0; i < r->out.n; i++)
+        if (r->out.types[i] && wtype_is_timestamp(r->out.types[i]) && r->out.types[i]->time_attr == WTA_ROWTIME)
+            found = i;
+    return found;
+}
+
+/* The only rowtime column of r's output, -1 when none or several (the collect sink's inserter). */
 static int rowtime_col(const WRel *r)
 {
     int found = -1, n = 0;
@@ -295,6 +235,10 @@ static const char *simple_name(const WRel *r)
     case WR_SINK_MATERIALIZER: return "SinkMaterializer";
     case WR_WINDOW_RANK: return r->win_dedup ? "WindowDeduplicate" : "WindowRank";
     case WR_SORT_LIMIT: return r->nsort ? "SortLimit" : "Limit";
+    /* as EXPLAIN names them (explain/digest.c ex_rel_name) */
+    case WR_SORT: return !r->nsort ? "Limit" : (r->sort_fetch >= 0 || r->sort_offset >= 0) ? "SortLimit" : "Sort";
+    case WR_WINDOW_AGG: return r->win_legacy ? "GroupWindowAggregate" : "WindowAggregate";
+    case WR_REPLICATE_ROWS: return "Correlate";
     default: return wrel_kind_name(r->kind);
     }
 }
@@ -327,7 +271,7 @@ static void sink_desc(const WRel *r, int id, WStrBuf *d)
 static void build_ops(Builder *b, RelInfo *ri)
 {
     WRel *r = ri->rel;
-    if (identity_calc(r)) return;      /* no operator: its consumers read its input (producers) */
+    if (folded_calc(b, r)) return;      /* no operator: its consumers read its input (producers) */
     WStrBuf name, desc;
     wsb_init(&name);
     wsb_init(&desc);
@@ -352,21 +296,29 @@ static void build_ops(Builder *b, RelInfo *ri)
         break;
     }
     case WR_SINK: {
-        int first = -1;
+        /* CommonExecSink: [ConstraintEnforcer] -> [StreamRecordTimestampInserter] -> the writer(s) */
         bool mat = r->ninputs == 1 && r->inputs[0]->kind == WR_SINK_MATERIALIZER;
-        if (!mat) first = add_enforcer(b, r, r);
-        int inserter = -1;
-        if (!r->sink_table && rowtime_col(r) >= 0) {
+        int first = mat ? -1 : add_enforcer(b, r, r), last = first;
+        bool filesystem = wrel_sink_file_writer(r) && !b->batch;
+        int rowtime = !r->sink_table ? rowtime_col(r) : filesystem && r->ninputs ? last_rowtime_col(r->inputs[0]) : -1;
+        if (rowtime >= 0) {
             char nm[80];
             snprintf(nm, sizeof nm, "StreamRecordTimestampInserter[%d]", id);
-            wsb_printf(&desc, "[%d]:StreamRecordTimestampInserter(rowtime field: %d)", id, rowtime_col(r));
-            inserter = new_op(b, nm, desc.buf, r, WSOP_TIMESTAMP_INSERTER);
-            if (first >= 0) add_input(&b->ops[inserter], first, WSHIP_FORWARD);
+            wsb_printf(&desc, "[%d]:StreamRecordTimestampInserter(rowtime field: %d)", id, rowtime);
+            int inserter = new_op(b, nm, desc.buf, r, WSOP_TIMESTAMP_INSERTER);
+            if (last >= 0) add_input(&b->ops[inserter], last, WSHIP_FORWARD);
             else wire_inputs(b, r, inserter, false);
             if (first < 0) first = inserter;
+            last = inserter;
             wsb_clear(&desc);
         }
-        if (wrel_sink_writer(r)) {      /* a SinkV2 writer (Flink 2.3's blackhole) */
+        if (filesystem) {               /* Flink 2.x's streaming file sink */
+            wsb_append(&name, "StreamingFileWriter");
+            wsb_append(&desc, name.buf);
+        } else if (wrel_sink_file_writer(r)) {      /* batch: FileSystemOutputFormat */
+            wsb_append(&name, "Sink: Filesystem");
+            wsb_append(&desc, name.buf);
+        } else if (wrel_sink_writer(r)) {      /* a SinkV2 writer (Flink 2.3's blackhole) */
             wsb_printf(&name, "%s[%d]: Writer", r->sink_table->name, id);
             wsb_append(&desc, name.buf);
         } else {
@@ -376,11 +328,16 @@ static void build_ops(Builder *b, RelInfo *ri)
         }
         int op = new_op(b, name.buf, desc.buf, r, WSOP_OPERATOR);
         b->ops[op].is_sink = true;
-        if (inserter >= 0) add_input(&b->ops[op], inserter, WSHIP_FORWARD);
-        else if (first >= 0) add_input(&b->ops[op], first, WSHIP_FORWARD);
+        if (last >= 0) add_input(&b->ops[op], last, WSHIP_FORWARD);
         else wire_inputs(b, r, op, false);
+        last = op;
+        if (filesystem) {               /* the discarding end of the file sink's committables */
+            int end = new_op(b, "end: Writer", "end: Writer", r, WSOP_SINK_END);
+            add_input(&b->ops[end], op, WSHIP_FORWARD);
+            last = end;
+        }
         ri->first_op = first >= 0 ? first : op;
-        ri->last_op = op;
+        ri->last_op = last;
         break;
     }
     case WR_SINK_MATERIALIZER: {
@@ -389,6 +346,9 @@ static void build_ops(Builder *b, RelInfo *ri)
         const WRel *sink = ri->nconsumers == 1 && ri->consumer->kind == WR_SINK ? ri->consumer : NULL;
         int mid = sink ? xid(b, sink) : id;
         int enf = sink ? add_enforcer(b, sink, r) : -1;
+        /* the keyBy on the primary key feeds the materializer: the enforcer reads its input as it is */
+        for (int k = 0; enf >= 0 && k < b->ops[enf].ninputs; k++)
+            if (b->ops[enf].inputs[k].ship == WSHIP_HASH) b->ops[enf].inputs[k].ship = WSHIP_FORWARD;
         wsb_printf(&name, "SinkMaterializer[%d]", mid);
         wsb_printf(&desc, "[%d]:SinkMaterializer(pk=[", mid);
         for (int k = 0; k < r->nkeys; k++)
@@ -436,7 +396,9 @@ static void set_parallelism(Builder *b)
         WStreamOp *o = &b->ops[i];
         int p = b->default_p;
         bool single = false;
-        if (o->is_source) {
+        if (o->role == WSOP_SINK_END) {
+            p = 1;                  /* Flink's discarding end of a file sink: one subtask */
+        } else if (o->is_source) {
             if (o->kind == WR_VALUES) {
                 p = 1;
                 single = true;
@@ -457,6 +419,15 @@ static void set_parallelism(Builder *b)
                 const WStreamOp *in = &b->ops[o->inputs[0].from];
                 p = in->parallelism;
                 single = in->max_parallelism == 1;
+            } else if (o->ninputs > 1) {
+                /* every input forward (a union's): the largest of their parallelisms */
+                bool all_forward = true;
+                int maxp = 0;
+                for (int k = 0; k < o->ninputs; k++) {
+                    if (o->inputs[k].ship != WSHIP_FORWARD) all_forward = false;
+                    else if (b->ops[o->inputs[k].from].parallelism > maxp) maxp = b->ops[o->inputs[k].from].parallelism;
+                }
+                if (all_forward && maxp > 0) p = maxp;
             }
             if (o->is_sink || (o->kind == WR_SINK_MATERIALIZER && o->role == WSOP_OPERATOR)) {
                 const WRel *sink = NULL;
@@ -476,6 +447,11 @@ static void set_parallelism(Builder *b)
                 }
             }
         }
+        /* table.exec.sink.keyed-shuffle: a keyBy on the primary key in front of the sink */
+        if (o->is_sink && o->role == WSOP_OPERATOR && o->rel && o->rel->kind == WR_SINK && o->ninputs == 1 &&
+            o->inputs[0].ship == WSHIP_FORWARD &&
+            wsink_keyed_shuffle(o->rel, b->config, b->ops[o->inputs[0].from].parallelism, p))
+            o->inputs[0].ship = WSHIP_HASH;
         o->parallelism = p;
         if (single) o->max_parallelism = 1;
         else if (b->max_p > 0) o->max_parallelism = (int)b->max_p;
@@ -543,7 +519,10 @@ WJobGraph *wjobgraph_build(WRel *const *roots, int nroots, const WOptions *confi
     b.max_p = opt_long(config, "pipeline.max-parallelism", 0);
     if (b.max_p < 0 || b.max_p > 32768) b.max_p = 0;
     b.chaining = opt_bool(config, "pipeline.operator-chaining.enabled", true);
+    const char *mode = config ? wopts_get(config, "execution.runtime-mode") : NULL;
+    b.batch = mode && !strcasecmp(mode, "batch");
     for (int i = 0; i < nroots; i++) collect(&b, roots[i]);
+    for (int i = 0; i < b.nrels; i++) b.numbered |= b.rels[i].rel->exec_id > 0;
     for (int i = 0; i < b.nrels; i++) {
         WRel *r = b.rels[i].rel;
         for (int k = 0; k < r->ninputs; k++) {

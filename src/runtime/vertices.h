@@ -44,12 +44,15 @@ typedef struct WGraphEdge {
 typedef enum WStreamOpRole {
     WSOP_OPERATOR = 0,          /* the exec node's own operator */
     WSOP_CONSTRAINT_ENFORCER,   /* added in front of a sink (no weir operator of its own) */
-    WSOP_TIMESTAMP_INSERTER     /* added in front of a collect sink (no weir operator of its own) */
+    WSOP_TIMESTAMP_INSERTER,    /* added in front of a collect or file sink over a rowtime column */
+    WSOP_SINK_END               /* `end: Writer`, the discarding end after a StreamingFileWriter */
 } WStreamOpRole;
 
 typedef struct WStreamOp {
     char *name;                 /* "Calc[2]", "Source: orders[1]", "Sink: kv_sink[5]" */
     char *description;          /* "[2]:Calc" (+ details where weir has them) */
+    const WRel *rel;            /* the exec node it comes from (valid while the plan is: the runtime
+                                   builds one operator per stream operator from it, runtime/build.c) */
     int rel_id;                 /* exec node id of the weir operator that measures it */
     WRelKind kind;              /* exec node kind it came from */
     WStreamOpRole role;
@@ -80,6 +83,10 @@ typedef struct WJobGraph {
     int nedges_non_forward;     /* operator edges that are not FORWARD */
     bool chaining;              /* pipeline.operator-chaining.enabled */
 } WJobGraph;
+
+/* Whether Calc r is an identity projection Flink has no operator for (Calcite removes it): its
+   consumers read its input, in the job graph and in the runtime. */
+bool wjobgraph_folds_calc(const WRel *r);
 
 /* Build the job graph of finalised exec-graph roots (sinks). NULL only for nroots <= 0. */
 WJobGraph *wjobgraph_build(WRel *const *roots, int nroots, const WOptions *config);

@@ -118,13 +118,6 @@ static void lane_stats(const WRegJob *j, int op, int lane, WOpStats *out)
 {
     if (j->job && j->op_of) {
         read_op(j->op_of[op * j->nlanes + lane], out);
-        /* an enforcer / timestamp inserter passes its input through: it sees the sink's input */
-        if (j->graph->ops[op].role != WSOP_OPERATOR) {
-            out->rows_out = out->rows_in;
-            out->nstates = 0;
-            out->ttl_expired = 0;
-            out->metrics[0] = 0;
-        }
     } else if (j->final) {
         *out = j->final[op * j->nlanes + lane];
     } else {
@@ -266,13 +259,10 @@ static void attach(WRegJob *j, WJob *job)
         for (int k = 0; k < j->graph->nops; k++) {
             const WStreamOp *so = &j->graph->ops[k];
             j->last_change[k] = j->start_ms;
-            for (int i = 0; i < nn; i++) {
-                const WRel *rel = wjob_node_rel(job, i);
-                if (rel && rel->id == so->rel_id && rel->kind == so->kind) {
-                    for (int l = 0; l < j->nlanes; l++) j->op_of[k * j->nlanes + l] = wjob_node_subtask_op(job, i, l);
-                    break;
-                }
-            }
+            /* the runtime built one operator per stream operator of the same graph */
+            int i = wjob_stream_op_built(job, k);
+            (void)so;
+            for (int l = 0; i >= 0 && l < j->nlanes; l++) j->op_of[k * j->nlanes + l] = wjob_node_subtask_op(job, i, l);
         }
     }
     j->job = job;

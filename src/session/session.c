@@ -10,6 +10,7 @@
 #include "../plan/plan.h"
 #include "../runtime/job.h"
 #include "../explain/explain.h"
+#include "job_graph_check.h"
 #include "../expr/functions.h"
 #include "../types/format.h"
 #include "../types/compare.h"
@@ -385,11 +386,29 @@ static bool run_roots(WSession *s, WPlanCtx *p, WRel **roots, int n, WResultSink
 static bool run_built(WSession *s, WPlanCtx *p, WRel **roots, int n, WResultSink *sink, WError *err,
                       const char *job_id, const char *job_name, bool *handed_over, const Announce *an)
 {
+    /* a plan read back (EXECUTE PLAN) takes the session's ExecNode ids as one planned here */
+    bool numbered = false;
+    for (int i = 0; i < n && !numbered; i++) numbered = roots[i]->exec_id > 0;
+    if (!numbered) wexplain_take_exec_node_ids(p, roots, n);
     CollectBridge bridge = {.sink = sink, .batch = wsession_is_batch(s)};
     WJobEnv env = {.config = &s->config, .cast = p->cast, .print_out = s->print_out,
                    .collect = {&bridge, collect_rows}, .err = err, .job_id = job_id};
     WJob *job = wjob_build(p, roots, n, &env);
     if (!job) return false;
+    if (wjob_graph_check_enabled()) {       /* the test runner's check (job_graph_check.h) */
+        WStrBuf diff;
+        wsb_init(&diff);
+        bool same = wjob_graph_check(p, roots, n, job, &diff);
+        if (!same) {
+            fprintf(stderr, "weir: job graph check: %s", diff.buf);
+            werr_set(err, WEXC_TABLE, "The job that runs differs from its EXPLAIN (WEIR_CHECK_JOB_GRAPH).");
+        }
+        wsb_free(&diff);
+        if (!same) {
+            wjob_free(job);
+            return false;
+        }
+    }
     if (an && an->built) *an->built = true;
     if (an && an->sink && an->sink->submitted) an->sink->submitted(an->sink->ctx, an->job_id, an->sync);
     if (handed_over && s->executor) {
