@@ -1,6 +1,7 @@
 /* operator.c — framework part of operators: wiring, watermark merge, end of input. */
 #include "operator.h"
 #include "minibatch.h"
+#include "../common/memsize.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -194,6 +195,13 @@ WStateBackend *wexec_new_backend(WExecCtx *ctx, const char *operator_name)
     if (ctx->state_local_dir) rcfg.local_dir = ctx->state_local_dir;
     WStateBackend *b = NULL;
     if (ok && type == WSTATE_BACKEND_ROCKSDB) b = wstate_rocksdb_new(&cfg, &rcfg, ctx->err);
+    /* weir.state.memory-limit bounds heap state; RocksDB keeps its state on disk */
+    const char *lim = ctx->config ? wopts_get(ctx->config, "weir.state.memory-limit") : NULL;
+    if (!b && ok && lim) {
+        if (!wmemsize_parse(lim, &cfg.memory_limit))
+            werr_set(ctx->err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key 'weir.state.memory-limit'.", lim);
+        cfg.limit_err = ctx->err;
+    }
     wopts_free(&over);
     if (!b) b = wstate_heap_new(&cfg);
     registry_add(ctx, operator_name, b, NULL);

@@ -176,16 +176,20 @@ static bool load_tzif(WTimeZone *tz, const unsigned char *b, size_t n)
     size_t tsize = 4;
     const unsigned char *d = h + 44;
     if (ver >= '2') {
+        /* the counts come from the file: negative or past its end is a damaged file, checked
+           before any pointer is formed from them */
+        if (timecnt < 0 || typecnt < 0 || charcnt < 0 || leap < 0 || isstd < 0 || isut < 0) return false;
         size_t v1 = (size_t)timecnt * 5 + (size_t)typecnt * 6 + (size_t)charcnt + (size_t)leap * 8 +
                     (size_t)isstd + (size_t)isut;
+        if (v1 > n - 44 || n - 44 - v1 < 44) return false;
         h = d + v1;
-        if ((size_t)(h - b) + 44 > n || memcmp(h, "TZif", 4) != 0) return false;
+        if (memcmp(h, "TZif", 4) != 0) return false;
         isut = be32(h + 20); isstd = be32(h + 24); leap = be32(h + 28); timecnt = be32(h + 32);
         typecnt = be32(h + 36); charcnt = be32(h + 40);
         tsize = 8;
         d = h + 44;
     }
-    if (timecnt < 0 || typecnt <= 0 || charcnt < 0 || leap < 0) return false;
+    if (timecnt < 0 || typecnt <= 0 || charcnt < 0 || leap < 0 || isstd < 0 || isut < 0) return false;
     size_t need = (size_t)timecnt * (tsize + 1) + (size_t)typecnt * 6 + (size_t)charcnt +
                   (size_t)leap * (tsize + 4) + (size_t)isstd + (size_t)isut;
     if ((size_t)(d - b) + need > n) return false;
@@ -272,16 +276,25 @@ WTimeZone *wtz_load(const char *id, WError *err)
             if (len > (1u << 20)) break;
         }
         fclose(f);
-        WTimeZone *tz = wcalloc(1, sizeof *tz);
-        snprintf(tz->id, sizeof tz->id, "%s", id);
-        bool ok = load_tzif(tz, buf, len);
+        WTimeZone *tz = wtz_from_tzif(id, buf, len, err);
         free(buf);
-        if (!ok) { wtz_free(tz); goto bad; }
         return tz;
     }
 bad:
     werr_set(err, WEXC_VALIDATION, FLINK_TZ_MSG, id);
     return NULL;
+}
+
+WTimeZone *wtz_from_tzif(const char *id, const unsigned char *bytes, size_t n, WError *err)
+{
+    WTimeZone *tz = wcalloc(1, sizeof *tz);
+    snprintf(tz->id, sizeof tz->id, "%s", id);
+    if (!load_tzif(tz, bytes, n)) {
+        wtz_free(tz);
+        werr_set(err, WEXC_VALIDATION, FLINK_TZ_MSG, id);
+        return NULL;
+    }
+    return tz;
 }
 
 /* ------------------------------------------------------------ offsets */
