@@ -124,6 +124,8 @@ struct WCkpt {
     int64_t full_bytes, inc_bytes, align_us, sync_us;
     bool inc_any;
     bool failed;
+    bool finishing;             /* the final checkpoint of a finished job is being taken: it cannot be
+                                   declined (nothing after it would commit the job's last output) */
     int nretained;
     Retained *retained;
     int nstats, cap_stats;
@@ -656,8 +658,15 @@ static void record_stats(WCkpt *c, const WCkptStats *st)
    execution.checkpointing.tolerable-failed-checkpoints fail the job (wckpt_job_failure); a
    completed checkpoint resets the count. `why` is Flink's CheckpointFailureReason message.
    Called with c->mu held. */
-static void count_failure_locked(WCkpt *c, const char *why)
+/* A declined checkpoint: Flink's job failure message names only the failure reason and points to
+   the checkpoint history and the JobManager log for the cause; weir's log is the process's
+   standard error (the daemon's log file in a cluster), so the cause (the file that could not be
+   written and the errno text, or the expiry) goes there, one line per failed checkpoint. */
+static void count_failure_locked(WCkpt *c, int64_t id, const char *why, const char *detail)
 {
+    fprintf(stderr, "WARN Checkpoint %lld of job %s failed (%d consecutive failures, %lld tolerated): %s\n",
+            (long long)id, c->job_id, (int)(c->consecutive_failed + 1), (long long)c->tolerable,
+            detail && *detail ? detail : why);
     if (++c->consecutive_failed > c->tolerable && !c->job_failure) {
         char msg[512];
         snprintf(msg, sizeof msg,
@@ -694,7 +703,7 @@ static void expire_locked(WCkpt *c)
     for (int i = 0; i < c->parallelism; i++) { wsb_clear(&c->lane_meta[i]); free(c->lane_dirs[i]); c->lane_dirs[i] = NULL; }
     c->pending = 0;
     c->acks = 0;
-    if (!sp) count_failure_locked(c, why);
+    if (!sp) count_failure_locked(c, id, why, why);
 }
 
 static bool expired_locked(const WCkpt *c)
@@ -896,10 +905,10 @@ static bool complete(WCkpt *c, int64_t id, const char *dir, bool savepoint, int6
         c->completed = id;
         c->any_complete = true;
         if (!savepoint) c->consecutive_failed = 0;
-    } else if (!savepoint) {
+    } else if (!savepoint && !c->finishing) {
         /* declined, counted against the tolerance; checkpointing goes on */
         wsnap_rmtree(dir);
-        count_failure_locked(c, "Failure to finalize checkpoint.");
+        count_failure_locked(c, id, "Failure to finalize checkpoint.", err->msg);
         werr_clear(err);
         ok = true;
     } else {
@@ -958,10 +967,14 @@ static bool lane_snapshot(WCkpt *c, WCkptLane *L, int64_t id, bool savepoint, co
         c->pending = 0;
         for (int i = 0; i < c->parallelism; i++) { wsb_clear(&c->lane_meta[i]); free(c->lane_dirs[i]); c->lane_dirs[i] = NULL; }
         c->acks = 0;
-        if (!savepoint) {
+        if (!savepoint && !c->finishing) {
             /* a checkpoint whose files could not be written (a full disk) is declined and counted
-               against the tolerance, as Flink's CHECKPOINT_ASYNC_EXCEPTION; the job goes on */
-            count_failure_locked(c, "Asynchronous task checkpoint failed.");
+               against the tolerance, as Flink's CHECKPOINT_ASYNC_EXCEPTION; the job goes on. The
+               final checkpoint of a finished job is not declined: the job's last output is only
+               committed by it, so its failure fails the job (found by tests/fault/sweep: a failed
+               rename of the final checkpoint's manifest ended the job "successfully" with its last
+               part file never published) */
+            count_failure_locked(c, id, "Asynchronous task checkpoint failed.", err->msg);
             wsnap_rmtree(dir);
             werr_clear(err);
             ok = true;
@@ -1096,6 +1109,7 @@ bool wckpt_finish(WCkpt *c, WCkptLane *lanes, int nlanes, bool ok, int64_t sim_n
         c->pending = id;
         c->acks = 0;
         c->failed = false;
+        c->finishing = true;
         c->trigger_wall_ms = wall_ms();
         c->full_bytes = c->inc_bytes = c->align_us = c->sync_us = 0;
         c->inc_any = false;
