@@ -272,11 +272,13 @@ for rs in "$ROOT"/tests/recovery/*.sh; do
 done
 
 # (e2) fault injection (tests/fault/sweep): a sample of the I/O and allocation fault points of
-#      small checkpointing jobs (`tests/fault/sweep --build <dir>` runs every point); needs the
-#      test build's libweirfault.so. Passed = fault points that behaved.
+#      small checkpointing jobs — always the first and the last two calls of each kind, the rest
+#      at random (`tests/fault/sweep --build <dir>` runs every point); needs the test build's
+#      libweirfault.so. Passed = fault points that behaved.
 if [[ -x "$ROOT/tests/fault/sweep" && -x "$BUILD/weir" && -f "$BUILD/libweirfault.so" ]]; then
   fout="$(TMPDIR="${TMPDIR:-/tmp}" timeout 600 python3 "$ROOT/tests/fault/sweep" --build "$BUILD" \
-      --sample "${FAULT_SAMPLE:-4}" --alloc-sample "${FAULT_ALLOC_SAMPLE:-6}" --rows 1500 --seed "$RANDOM" 2>&1)"; fst=$?
+      --scenarios "${FAULT_SCENARIOS:-checkpoint-hashmap,checkpoint-rocksdb}" --sample "${FAULT_SAMPLE:-3}" \
+      --alloc-sample "${FAULT_ALLOC_SAMPLE:-3}" --rows 1500 --seed "$RANDOM" 2>&1)"; fst=$?
   fp="$(grep -o '^# fault sweep: [0-9]* passed' <<< "$fout" | grep -o '[0-9]*')"
   ff="$(grep -c '^FAIL ' <<< "$fout")"
   if [[ -z "$fp" ]]; then fp=0; ff=$((ff > 0 ? ff : 1)); tail -n 10 <<< "$fout"; fi
