@@ -996,6 +996,8 @@ static void two_phase_json(const ExCtx *x, const WRel *r, json_t *j)
         json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
     }
     json_object_set_new(j, "needRetraction", json_boolean(r->input_retracts));
+    int count_star = wagg_index_of_count_star(r);
+    if (count_star >= 0) json_object_set_new(j, "indexOfCountStar", json_integer(count_star));
     if (r->kind == WR_GLOBAL_GROUP_AGG)
         json_object_set_new(j, "state", one_state(r->ttl_ms, "globalGroupAggregateState"));
 }

@@ -557,7 +557,10 @@ static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *i
                 wsb_printf(out, ", rowtime('w$) AS %s", r->out.names[r->win_out_time]);
         }
     }
-    wsb_puts(out, "])");
+    wsb_puts(out, "]");
+    int count_star = wagg_index_of_count_star(r);
+    if (count_star >= 0) wsb_printf(out, ", indexOfCountStar=[%d]", count_star);
+    wsb_putc(out, ')');
 }
 
 static const char *rank_type(int f) { return f == 1 ? "RANK" : f == 2 ? "DENSE_RANK" : "ROW_NUMBER"; }

@@ -867,6 +867,17 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         if (!rd_schema(r, json_object_get(j, "localAggInputRowType"), &x->agg_input)) return NULL;
         x->input_retracts = json_is_true(json_object_get(j, "needRetraction"));
         x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
+        json_t *count_star = json_object_get(j, "indexOfCountStar");
+        if (count_star) {
+            json_int_t i = json_is_integer(count_star) ? json_integer_value(count_star) : -2;
+            if (i < -1 || i >= x->naggs || (i >= 0 && x->aggs[i].kind != WAGG_SUM0 && x->aggs[i].kind != WAGG_COUNT_STAR))
+            {
+                rd_fail(r, "The compiled plan has a GlobalGroupAggregate whose indexOfCountStar is not one of "
+                           "its record counts%s", "");
+                return NULL;
+            }
+            if (i >= 0 && x->aggs[i].kind == WAGG_SUM0) x->aggs[i].counts_records = true;
+        }
         x->ttl_ms = rd_ttl(r, j, 0);
         x->count1_col = -1;
         int *u = WA_ARRAY(r->a, int, x->nkeys ? x->nkeys : 1);

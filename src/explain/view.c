@@ -161,6 +161,32 @@ static int count_parents(const WRel *r, const WRel *target, int depth)
     return c;
 }
 
+/* The node that reads `target` (the first found), or NULL. */
+static const WRel *parent_in(const WRel *r, const WRel *target, int depth)
+{
+    if (depth > 2000) return NULL;
+    for (int i = 0; i < r->ninputs; i++) {
+        if (r->inputs[i] == target) return r;
+        const WRel *p = parent_in(r->inputs[i], target, depth + 1);
+        if (p) return p;
+    }
+    return NULL;
+}
+
+/* A group aggregate reads `calc` (through its hash exchange): Calcite merges a Calc that only
+   picks columns into the aggregate's own field references. */
+static bool read_by_aggregate(const WRel *calc, WRel **roots, int nroots)
+{
+    const WRel *p = NULL;
+    for (int i = 0; i < nroots && !p; i++) p = roots[i] == calc ? NULL : parent_in(roots[i], calc, 0);
+    if (p && p->kind == WR_EXCHANGE) {
+        const WRel *q = NULL;
+        for (int i = 0; i < nroots && !q; i++) q = parent_in(roots[i], p, 0);
+        p = q;
+    }
+    return p && (p->kind == WR_GROUP_AGG || p->kind == WR_LOCAL_GROUP_AGG);
+}
+
 static int parents_of(const WRel *target, WRel **roots, int n, int depth_guard)
 {
     int c = 0;
@@ -192,6 +218,14 @@ static void push_down(ExCtx *x, const WRel *calc, WRel **roots, int nroots)
         if (e->kind != WX_COLUMN || strcmp(scan->out.names[e->col], calc->out.names[i]) != 0 ||
             !wtype_equals(e->type, scan->out.types[e->col], false)) pure = false;
         for (int k = 0; k < i && pure; k++) if (calc->exprs[k]->col == e->col) pure = false;
+    }
+    /* every field, reordered: Flink pushes no projection; the Calc stays, unless an aggregate
+       reads it (then the aggregate refers to the scan's fields itself) */
+    if (pure && calc->nexprs == n) {
+        bool same_order = true;
+        for (int i = 0; i < n; i++) if (calc->exprs[i]->col != i) same_order = false;
+        if (same_order || read_by_aggregate(calc, roots, nroots)) add(x, calc)->id = -1;
+        return;
     }
     if (pure) {
         sn->nproj = calc->nexprs;

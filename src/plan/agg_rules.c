@@ -94,7 +94,15 @@ static const WType *avg_sum_type(WArena *a, const WType *t)
 
 static bool is_record_count(const WAggCall *c)
 {
-    return c->kind == WAGG_COUNT_STAR && c->filter_col < 0 && !c->distinct;
+    return (c->kind == WAGG_COUNT_STAR && c->filter_col < 0 && !c->distinct) || c->counts_records;
+}
+
+int wagg_index_of_count_star(const WRel *r)
+{
+    if (r->kind != WR_GLOBAL_GROUP_AGG || !r->input_retracts) return -1;
+    for (int i = 0; i < r->naggs; i++)
+        if (r->aggs[i].counts_records) return i;
+    return -1;
 }
 
 void wagg_partial_layout(WArena *a, const WAggCall *aggs, int naggs, const WSchema *in, bool retract,

@@ -56,6 +56,10 @@ typedef struct WAggPartial {
     const WType **types;
 } WAggPartial;
 
+/* The aggregate call of a retracting GlobalGroupAggregate that counts its records (the final
+   $SUM0 of a split COUNT(*)): Flink's indexOfCountStar, -1 when there is none. */
+int wagg_index_of_count_star(const WRel *r);
+
 void wagg_partial_layout(WArena *a, const WAggCall *aggs, int naggs, const WSchema *in, bool retract,
                          bool without_distinct, WAggPartial *out);
 

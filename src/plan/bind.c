@@ -4,6 +4,8 @@
  * CTEs; and the statement roots (SELECT to the client, INSERT INTO a table). See plan.h.
  */
 #include "bind_internal.h"
+
+#include <assert.h>
 #include "bind_join.h"
 #include "bind_unnest.h"
 #include "bind_match.h"
@@ -674,6 +676,35 @@ static void uniquify(WArena *a, int n, const char **names)
     }
 }
 
+
+/* The aggregate arguments no call reads any more (the arguments of COUNT(1), dropped by the
+   binder) leave the projection below the aggregate; the others keep their $f names. Returns the
+   projection's new width and renumbers the calls' argument columns. */
+static int drop_unused_agg_args(WArena *a, BAgg *g, int npre, WExpr **pre, const char **pre_names)
+{
+    int *to = WA_ARRAY(a, int, npre ? npre : 1);
+    for (int i = 0; i < npre; i++) to[i] = i < g->ngroup ? i : -1;
+    for (int k = 0; k < g->ncalls; k++) {
+        const WAggCall *c = &g->calls[k];
+        for (int m = 0; m < c->nargs; m++) to[c->args[m]] = c->args[m];
+        if (c->filter_col >= 0) to[c->filter_col] = c->filter_col;
+    }
+    int n = 0;
+    for (int i = 0; i < npre; i++) {
+        if (to[i] < 0) continue;
+        pre[n] = pre[i];
+        pre_names[n] = pre_names[i];
+        to[i] = n++;
+    }
+    for (int k = 0; k < g->ncalls; k++) {
+        WAggCall *c = &g->calls[k];
+        for (int m = 0; m < c->nargs; m++) c->args[m] = to[c->args[m]];
+        if (c->filter_col >= 0) c->filter_col = to[c->filter_col];
+        assert(c->filter_col >= -1);
+    }
+    return n;
+}
+
 static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelCol *cols, int ncols)
 {
     BindCtx *b = q->b;
@@ -805,6 +836,7 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
         pre_names[g.ngroup + i] = g.args[i]->kind == WX_COLUMN ? g.args[i]->name : wa_sprintf(a, "$f%d", g.ngroup + i);
     }
     uniquify(a, npre, pre_names);
+    npre = drop_unused_agg_args(a, &g, npre, pre, pre_names);
     WRel *calc = make_calc(p, in, npre, pre, pre_names, NULL);
     if (gs.active) {
         WRel *agg = bgs_aggregate(b, &g, &gs, calc);
@@ -833,14 +865,22 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
     const char **names = WA_ARRAY(a, const char *, ncols ? ncols : 1);
     for (int i = 0; i < ncols; i++) names[i] = cols[i].name;
     uniquify(a, ncols, names);
-    /* Calcite names an aggregate call after the first select item that is exactly that call */
-    bool *named = WA_ARRAY(a, bool, g.ncalls ? g.ncalls : 1);
+    /* Calcite names an aggregate call after the first select item that is exactly that call; a
+       later item written the same way renames it (SUM(a) AS s1, SUM(a) AS s2 keeps s2), one that
+       only became the same call (COUNT(*) after COUNT(1)) does not */
+    int *named_by = WA_ARRAY(a, int, g.ncalls ? g.ncalls : 1);
+    for (int k = 0; k < g.ncalls; k++) named_by[k] = -1;
     for (int i = 0; i < ncols; i++) {
         const WExpr *e = out[i];
         if (!e || e->kind != WX_COLUMN || e->col < g.ngroup || e->col >= g.ngroup + g.ncalls) continue;
+        /* CAST(SUM(a) AS INT) binds to the call itself when the types agree, yet is no call */
+        if (!cols[i].expr || !ast_is_aggregate_call(cols[i].expr)) continue;
         int k = e->col - g.ngroup;
-        if (named[k]) continue;
-        named[k] = true;
+        if (named_by[k] >= 0) {
+            const AstExpr *first = cols[named_by[k]].expr;
+            if (!first || !cols[i].expr || strcmp(ast_expr_sql(a, first), ast_expr_sql(a, cols[i].expr))) continue;
+        }
+        named_by[k] = i;
         bool clash = false;
         for (int j = 0; j < g.ngroup; j++) if (!strcmp(pre_names[j], names[i])) clash = true;
         if (!clash) g.calls[k].out_name = names[i];

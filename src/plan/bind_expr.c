@@ -8,6 +8,7 @@
 #include "../types/datetime.h"
 #include "../common/strbuf.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,7 +220,9 @@ static bool parse_i128(const char *s, __int128 *out, int *digits)
     return any;
 }
 
-static WExpr *bind_decimal_literal(BindCtx *b, AstExpr *e)
+/* An exact literal; `negated` when a minus sign is written before it (Calcite's parser folds the
+   sign into the literal, so -9223372036854775808 is a BIGINT while 9223372036854775808 is refused). */
+static WExpr *bind_decimal_literal(BindCtx *b, AstExpr *e, bool negated)
 {
     const char *t = e->text;
     char digits[128];
@@ -234,8 +237,15 @@ static WExpr *bind_decimal_literal(BindCtx *b, AstExpr *e)
     digits[nd] = 0;
     __int128 v;
     int prec;
-    if (!parse_i128(digits, &v, &prec))
-        return fail_at(b, e->pos, WEXC_VALIDATION, "Numeric literal '%s' out of range", t);
+    /* Calcite's validator takes an exact literal only if its unscaled value fits a BIGINT:
+       0.1234567890123456789 is DECIMAL(20, 19), one digit more is out of range (Flink 2.3) */
+    if (!parse_i128(digits, &v, &prec) || v > (__int128)INT64_MAX + negated)
+        {
+        werr_set_at(b->p->err, e->pos.line, e->pos.col, WEXC_CALCITE, "Numeric literal '%s%s' out of range",
+                    negated ? "-" : "", t);
+        return NULL;
+    }
+    if (negated) v = -v;
     /* Calcite types an exact literal by its text: every digit written counts, leading zeros too
        (0.25 is DECIMAL(3, 2), .5 DECIMAL(1, 1), 0.001 DECIMAL(4, 3); measured on Flink 2.3) */
     prec = nd > 38 ? 38 : nd;
@@ -339,6 +349,23 @@ static WIntervalQual interval_qual(int st, int en)
     }
 }
 
+static WExpr *bind_exact_integer(BindCtx *b, AstExpr *e, bool negated)
+{
+    WDatum d = {0};
+    __int128 v;
+    int nd;
+    /* beyond BIGINT Calcite's validator refuses the literal (see bind_decimal_literal) */
+    if (!parse_i128(e->text, &v, &nd) || v > (__int128)INT64_MAX + negated)
+        {
+        werr_set_at(b->p->err, e->pos.line, e->pos.col, WEXC_CALCITE, "Numeric literal '%s%s' out of range",
+                    negated ? "-" : "", e->text);
+        return NULL;
+    }
+    if (negated) v = -v;
+    d.i = (int64_t)v;
+    return wexpr_literal(b->p->arena, v >= INT32_MIN && v <= INT32_MAX ? &WTYPE_INT_NN : &WTYPE_BIGINT_NN, d, false);
+}
+
 static WExpr *bind_literal(BindCtx *b, AstExpr *e)
 {
     WArena *a = b->p->arena;
@@ -348,17 +375,8 @@ static WExpr *bind_literal(BindCtx *b, AstExpr *e)
     case AL_TRUE: d.i = 1; return wexpr_literal(a, &WTYPE_BOOLEAN_NN, d, false);
     case AL_FALSE: d.i = 0; return wexpr_literal(a, &WTYPE_BOOLEAN_NN, d, false);
     case AL_UNKNOWN: return wexpr_literal(a, &WTYPE_BOOLEAN, d, true);
-    case AL_INTEGER: {
-        __int128 v;
-        int nd;
-        if (!parse_i128(e->text, &v, &nd))
-            return fail_at(b, e->pos, WEXC_VALIDATION, "Numeric literal '%s' out of range", e->text);
-        if (v <= INT32_MAX + (__int128)1 && v <= INT32_MAX) { d.i = (int64_t)v; return wexpr_literal(a, &WTYPE_INT_NN, d, false); }
-        if (v <= INT64_MAX) { d.i = (int64_t)v; return wexpr_literal(a, &WTYPE_BIGINT_NN, d, false); }
-        d.dec = v;
-        return wexpr_literal(a, wtype_decimal(a, nd, 0, false), d, false);
-    }
-    case AL_DECIMAL: return bind_decimal_literal(b, e);
+    case AL_INTEGER: return bind_exact_integer(b, e, false);
+    case AL_DECIMAL: return bind_decimal_literal(b, e, false);
     case AL_APPROX: d.d = strtod(e->text, NULL); return wexpr_literal(a, &WTYPE_DOUBLE_NN, d, false);
     case AL_STRING: {
         int len = (int)strlen(e->text), chars = 0;
@@ -992,12 +1010,17 @@ static int agg_register(BindCtx *b, BScope *input, AstExpr *e)
         ((WType *)c.type)->elem = at;
         break;
     }
-    c.nargs = nargs;
+    /* Calcite's converter drops the arguments of a COUNT that can never see a NULL: COUNT(1) and
+       COUNT(k) of a NOT NULL k are COUNT(*) (and merge with it); COUNT(DISTINCT k) keeps k */
+    /* (the dropped arguments still take their place in the projection below the aggregate, which
+       numbers the $f columns after them, as Calcite projects before it simplifies) */
+    c.nargs = 0;
+    bool count_args = c.kind == WAGG_COUNT && !c.distinct;
     for (int i = 0; i < nargs; i++) {
-        WExpr *x = argx[i];
-        if (x->kind == WX_COLUMN && x->col < 0) x = argx[i];
-        c.args[i] = agg_add_arg(b, x);
+        int col = agg_add_arg(b, argx[i]);
+        if (!count_args || argx[i]->type->nullable) c.args[c.nargs++] = col;
     }
+    if (count_args && c.nargs == 0) c.kind = WAGG_COUNT_STAR;
     if (filt) c.filter_col = agg_add_arg(b, filt);
     /* same call already registered? */
     for (int i = 0; i < g->ncalls; i++) {
@@ -1019,7 +1042,8 @@ static int agg_register(BindCtx *b, BScope *input, AstExpr *e)
         g->call_ast = na;
         g->cap_calls = cap;
     }
-    c.out_name = wa_sprintf(a, "EXPR$%d", g->ncalls);
+    /* a call no select item names (in HAVING, inside an expression) is its field: $f<n> */
+    c.out_name = wa_sprintf(a, "$f%d", g->ngroup + g->ncalls);
     g->call_ast[g->ncalls] = e;
     g->calls[g->ncalls++] = c;
     return g->ncalls - 1;
@@ -1061,15 +1085,16 @@ WExpr *bind_expr(BindCtx *b, BScope *s, AstExpr *e)
             r = bind_expr(b, s, e->args[0]);
         } else {
             AstExpr *x = e->args[0];
-            if (x->kind == AE_LITERAL && (x->lit == AL_INTEGER || x->lit == AL_DECIMAL || x->lit == AL_APPROX)) {
+            if (x->kind == AE_LITERAL && x->lit == AL_INTEGER) {
+                r = bind_exact_integer(b, x, true);
+            } else if (x->kind == AE_LITERAL && x->lit == AL_DECIMAL) {
+                r = bind_decimal_literal(b, x, true);
+            } else if (x->kind == AE_LITERAL && x->lit == AL_APPROX) {
                 r = bind_expr(b, s, x);
                 if (r) {
+                    assert(r->type->id == WT_DOUBLE);
                     WExpr *n = wexpr_literal(a, r->type, r->lit, false);
-                    if (r->type->id == WT_DECIMAL) n->lit.dec = -r->lit.dec;
-                    else if (r->type->id == WT_DOUBLE) n->lit.d = -r->lit.d;
-                    else n->lit.i = -r->lit.i;
-                    /* -2147483648 is an INT literal */
-                    if (r->type->id == WT_BIGINT && n->lit.i == INT32_MIN) n->type = &WTYPE_INT_NN;
+                    n->lit.d = -r->lit.d;
                     r = n;
                 }
             } else if (x->kind == AE_LITERAL && x->lit == AL_INTERVAL) {

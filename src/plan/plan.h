@@ -87,6 +87,8 @@ typedef struct WAggCall {
     int filter_col;             /* input column holding the FILTER boolean, -1 if none */
     const WType *type;          /* result type */
     const char *out_name;
+    bool counts_records;        /* the final $SUM0 of a split COUNT(*): the node's record count
+                                   (Flink's indexOfCountStar) */
 } WAggCall;
 
 typedef struct WRel WRel;

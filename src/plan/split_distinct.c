@@ -123,7 +123,8 @@ static WExpr *hash_bucket(WPlanCtx *p, WExpr *col, int64_t buckets)
     return m;
 }
 
-/* The final call merging partial call o (its partial result in column `col`). */
+/* The final call merging partial call o (its partial result in column `col`); the $SUM0 of an
+   unfiltered COUNT(*) counts the final node's records (a FILTER of the expanded rows stops it). */
 static WAggCall final_call(const WAggCall *o, int col)
 {
     WAggCall c = {0};
@@ -133,6 +134,7 @@ static WAggCall final_call(const WAggCall *o, int col)
     c.args[0] = col;
     c.filter_col = -1;
     c.type = o->type;
+    c.counts_records = o->kind == WAGG_COUNT_STAR && o->filter_col < 0 && !o->distinct;
     return c;
 }
 
@@ -464,7 +466,7 @@ static WRel *split_group(WPlanCtx *p, WRel *r)
         fin->out.types[i] = part->out.types[fin->keys[i]];
     }
     for (int i = 0; i < r->naggs; i++) {
-        WAggCall c = final_call(&r->aggs[i], npk + i);
+        WAggCall c = final_call(&pcalls[i], npk + i);
         c.out_name = calcite_name(a, fin->out.names, r->nkeys + i, r->nkeys + i);
         fin->aggs[i] = c;
         fin->out.names[r->nkeys + i] = c.out_name;

@@ -392,11 +392,13 @@ const WType *wtype_common(WArena *a, const WType *x, const WType *y)
         int p1, s1, p2, s2;
         as_decimal(x, &p1, &s1);
         as_decimal(y, &p2, &s2);
-        int s = s1 > s2 ? s1 : s2;
+        /* Flink's common DECIMAL: the whole digits are kept (at most 38), the scale gives way:
+           DECIMAL(38, 0) and DECIMAL(1, 1) meet at DECIMAL(38, 0), (30, 10) and (30, 20) at (38, 18) */
         int ip = (p1 - s1) > (p2 - s2) ? (p1 - s1) : (p2 - s2);
-        int p = ip + s;
-        if (p > 38) p = 38;
-        return wtype_decimal(a, p, s, nullable);
+        if (ip > 38) ip = 38;
+        int s = s1 > s2 ? s1 : s2;
+        if (s > 38 - ip) s = 38 - ip;
+        return wtype_decimal(a, ip + s, s, nullable);
     }
     if (wtype_is_string(x) && wtype_is_string(y)) {
         int len = x->precision > y->precision ? x->precision : y->precision;

@@ -71,7 +71,9 @@ def parse_weir(out):
     header = [c.strip() for c in tab[0].strip("|").split(" | ")]
     rows = []
     for l in tab[1:]:
-        cells = [c.strip() for c in l[1:-1].split(" | ")]
+        # "| " cell " | " cell " |": tableau right-aligns, so a value keeps its trailing spaces;
+        # its leading spaces cannot be told from the padding (to_cells drops them on Flink's side)
+        cells = [c.lstrip(" ") for c in l[2:-2].split(" | ")]
         if header and header[0] == "op":
             rows.append((cells[0], cells[1:]))
         else:
@@ -106,7 +108,8 @@ def run_weir(weir, ddls, sets, query, workdir, timeout=60):
 
 # ---------------------------------------------------------------------------------------- flink
 def to_cells(fields):
-    return ["<NULL>" if v is None else str(v) for v in fields]
+    # leading spaces dropped as parse_weir must (tableau pads on the left)
+    return ["<NULL>" if v is None else str(v).lstrip(" ") for v in fields]
 
 
 class FlinkSide:
@@ -199,6 +202,43 @@ def compare(w, f, exact_order, float_cols, key_idx=None):
     return "differ", "different final table"
 
 
+TOP1_UB = ("a Top-1 selected to the client: Flink 2.3 sends a key's updates without their -U rows "
+           "(docs/user-guide.md, differences)")
+
+
+# Flink 2.3's own failures on queries weir answers (docs/user-guide.md, differences)
+FLINK_INTERNAL_FAILURES = [
+    (r"RexCall cannot be cast to class org\.apache\.calcite\.rex\.RexLiteral",
+     "Flink 2.3 fails reducing a constant NULLIF division (Calcite ClassCastException)"),
+    (r"This function does not support retraction, Please choose SumWithRetractAggFunction",
+     "Flink 2.3 cannot run SUM(DISTINCT ..) in a HOP window aggregate"),
+    (r"divisionComparable",
+     "Flink 2.3 internal error (divisionComparable is null)"),
+]
+
+
+def flink_internal_failure(w, f):
+    """The reason when Flink failed with one of its listed internal errors and weir answered."""
+    if w[0] != "ok" or f[0] != "error":
+        return None
+    for pattern, reason in FLINK_INTERNAL_FAILURES:
+        if re.search(pattern, f[1]):
+            return reason + " (docs/user-guide.md, differences)"
+    return None
+
+
+def top1_without_update_before(sql, w, f, float_cols):
+    """The one listed difference recognised by its shape: a ROW_NUMBER Top-1 whose rows Flink sends
+    as +I/+U without -U, equal to weir's once weir's -U rows are dropped."""
+    if w[0] != "ok" or f[0] != "ok" or "ROW_NUMBER()" not in sql or not re.search(r"rn (<= ?|= ?)1\b", sql):
+        return False
+    if any(op == "-U" for op, _ in f[2]) or not any(op == "-U" for op, _ in w[2]):
+        return False
+    a = [((op,) + tuple(c), 1) for op, c in w[2] if op != "-U"]
+    b = [((op,) + tuple(c), 1) for op, c in f[2]]
+    return rows_eq(a, b, bool(float_cols))
+
+
 def norm_msg(m):
     return re.sub(r"\s+", " ", m.strip().splitlines()[0] if m.strip() else "")
 
@@ -263,6 +303,10 @@ def one_query(args, flink, seed, i, workdir, log):
         wres = run_weir(args.weir, ddls, sets, q.sql, qdir)
         float_cols = [t for t in ftypes if t in ("DOUBLE", "FLOAT")] if (par > 1 or not exact) else []
         verdict, detail = compare(wres, fres, exact, float_cols, q.key_idx)
+        if verdict == "differ" and top1_without_update_before(q.sql, wres, fres, float_cols):
+            verdict, detail = "known", TOP1_UB
+        elif verdict == "differ" and flink_internal_failure(wres, fres):
+            verdict, detail = "known", flink_internal_failure(wres, fres)
         outcomes.append((verdict, detail, par, sets, wres, fres))
         if verdict == "differ":
             break
@@ -378,6 +422,9 @@ def main():
         cat = stats.setdefault(q.category, {"runs": 0, "agree": 0, "invalid": 0, "differ": 0, "skip": 0})
         verdicts = [o[0] for o in outcomes]
         known = expected.get((args.seed, i))
+        if "known" in verdicts and "differ" not in verdicts:
+            known = outcomes[verdicts.index("known")][1]
+            verdicts = ["differ" if v == "known" else v for v in verdicts]
         if known and "differ" in verdicts:
             cat["differ"] += 1
             print("EXPECTED seed %d query %d [%s]: %s" % (args.seed, i, q.category, known))
