@@ -240,7 +240,12 @@ static bool meta_read(const char *dir, Meta **out, WError *err)
         long long x, y, z;
         int i1, i2, i3;
         if (nline++ == 0) bad = strcmp(line, "weir-checkpoint 1") != 0;
-        else if (sscanf(line, "job %255s", a) == 1) m->job_id = wstrdup(a);
+        else if (sscanf(line, "job %255s", a) == 1) {
+            /* a second job line is a damaged file (and would leak the first: found by
+               tests/fuzz/fuzz_checkpoint.c) */
+            if (m->job_id) bad = true;
+            else m->job_id = wstrdup(a);
+        }
         else if (sscanf(line, "checkpoint %lld", &x) == 1) m->id = x;
         else if (sscanf(line, "type %255s", a) == 1) m->savepoint = strcmp(a, "SAVEPOINT") == 0;
         else if (sscanf(line, "parallelism %d", &i1) == 1) m->parallelism = i1;

@@ -107,9 +107,11 @@ static const char *parse_hms(const char *p, int32_t *out)
     else if (*p == '-') { sign = -1; p++; }
     int h = 0, m = 0, s = 0;
     if (!isdigit((unsigned char)*p)) return NULL;
-    while (isdigit((unsigned char)*p)) h = h * 10 + (*p++ - '0');
-    if (*p == ':') { p++; while (isdigit((unsigned char)*p)) m = m * 10 + (*p++ - '0'); }
-    if (*p == ':') { p++; while (isdigit((unsigned char)*p)) s = s * 10 + (*p++ - '0'); }
+    /* RFC 8536 allows hours up to 167; more digits than that are a damaged footer (an int
+       overflow before: found by tests/fuzz/fuzz_tzif.c) */
+    while (isdigit((unsigned char)*p)) { h = h * 10 + (*p++ - '0'); if (h > 167) return NULL; }
+    if (*p == ':') { p++; while (isdigit((unsigned char)*p)) { m = m * 10 + (*p++ - '0'); if (m > 59) return NULL; } }
+    if (*p == ':') { p++; while (isdigit((unsigned char)*p)) { s = s * 10 + (*p++ - '0'); if (s > 59) return NULL; } }
     *out = sign * (h * 3600 + m * 60 + s);
     return p;
 }
@@ -132,6 +134,10 @@ static const char *parse_rule(const char *p, PosixRule *r)
         r->kind = 'N';
         r->d = (int)strtol(p, (char **)&p, 10);
     } else return NULL;
+    /* the fields index months and days: out of their POSIX ranges is a damaged footer */
+    if (r->kind == 'M' && (r->m < 1 || r->m > 12 || r->w < 1 || r->w > 5 || r->d < 0 || r->d > 6)) return NULL;
+    if (r->kind == 'J' && (r->d < 1 || r->d > 365)) return NULL;
+    if (r->kind == 'N' && (r->d < 0 || r->d > 365)) return NULL;
     if (*p == '/') {
         p++;
         p = parse_hms(p, &r->time);
