@@ -5,8 +5,8 @@
 # resident memory after each round; after a warm-up round, the RSS must not keep growing (a leak of
 # a few hundred bytes per request would show as megabytes). Limits: a request header beyond the
 # server's connection memory gets 431 and a body beyond 1 MiB gets 413, and the server keeps
-# serving. LOAD_ROUNDS (default 4) x LOAD_REQUESTS (default 4000) requests and 3 x GATEWAY_SESSIONS
-# (default 15) sessions, about 30-60 s under the sanitizers.
+# serving. LOAD_ROUNDS (default 3) x LOAD_REQUESTS (default 3000) requests and 3 x GATEWAY_SESSIONS
+# (default 10) sessions, about 30 s under the sanitizers.
 TEST_NAME=rest_load
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # under AddressSanitizer freed memory waits in a quarantine (256 MB by default) before it is reused,
@@ -45,8 +45,8 @@ check "the server answers after the oversized requests" test "$STATUS" = 200
 # ---- REST rounds: 4 curl processes, 8 transfers in flight each, keep-alive ----
 paths=("/overview" "/jobs/overview" "/jobs/$jid" "/jobs/$jid/checkpoints" "/weir/jobs/$jid/state"
        "/jobs/$jid/plan" "/taskmanagers" "/config")
-N="${LOAD_REQUESTS:-4000}"
-ROUNDS="${LOAD_ROUNDS:-4}"
+N="${LOAD_REQUESTS:-3000}"
+ROUNDS="${LOAD_ROUNDS:-3}"
 for p in 0 1 2 3; do
   for ((i = 0; i < N / 4; i++)); do
     echo "url = \"$BASE${paths[$(( (i * 3 + p) % ${#paths[@]} ))]}\""
@@ -83,7 +83,7 @@ gw_round() { # n sessions
   done
   echo "$ok"
 }
-G="${GATEWAY_SESSIONS:-15}"
+G="${GATEWAY_SESSIONS:-10}"
 grss=()
 for ((r = 1; r <= 3; r++)); do
   t0=$(date +%s%N)
