@@ -14,7 +14,7 @@
 #include <stdarg.h>
 
 /* Exception classes Flink users see in the client (`[ERROR] ... Reason:` line). */
-#define WEXC_PARSE        "org.apache.flink.table.api.SqlParserException"
+#define WEXC_PARSE        "org.apache.flink.sql.parser.impl.ParseException"   /* as Flink 2.3's client prints a parse error: the parser's own exception */
 #define WEXC_VALIDATION   "org.apache.flink.table.api.ValidationException"
 #define WEXC_TABLE        "org.apache.flink.table.api.TableException"
 #define WEXC_SQL_VALIDATE "org.apache.flink.sql.parser.error.SqlValidateException"

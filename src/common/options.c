@@ -3,6 +3,7 @@
 #include "arena.h"
 #include "duration.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,4 +101,37 @@ bool wopts_get_duration_ms(const WOptions *o, const char *key, int64_t dflt, int
     if (!wduration_parse(v, out, &inner))
         return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key '%s'.", v, key);
     return true;
+}
+
+bool wopts_get_bytes(const WOptions *o, const char *key, int64_t dflt, int64_t *out, WError *err)
+{
+    const char *v = wopts_get(o, key);
+    if (!v) { *out = dflt; return true; }
+    const char *p = v;
+    while (*p == ' ') p++;
+    if (!isdigit((unsigned char)*p)) goto bad;
+    unsigned long long n = 0;
+    while (isdigit((unsigned char)*p)) {
+        n = n * 10 + (unsigned)(*p - '0');
+        if (n > (1ULL << 50)) goto bad;
+        p++;
+    }
+    while (*p == ' ') p++;
+    char unit[16];
+    int ul = 0;
+    while (*p && *p != ' ' && ul < 15) unit[ul++] = (char)tolower((unsigned char)*p++);
+    unit[ul] = 0;
+    while (*p == ' ') p++;
+    if (*p) goto bad;
+    static const struct { const char *u; int shift; } UNITS[] = {
+        {"", 0}, {"b", 0}, {"bytes", 0}, {"k", 10}, {"kb", 10}, {"kibibytes", 10}, {"m", 20}, {"mb", 20},
+        {"mebibytes", 20}, {"g", 30}, {"gb", 30}, {"gibibytes", 30}, {"t", 40}, {"tb", 40}, {"tebibytes", 40}};
+    for (size_t i = 0; i < sizeof UNITS / sizeof UNITS[0]; i++)
+        if (strcmp(unit, UNITS[i].u) == 0) {
+            if (UNITS[i].shift && n > (1ULL << (62 - UNITS[i].shift))) goto bad;
+            *out = (int64_t)(n << UNITS[i].shift);
+            return true;
+        }
+bad:
+    return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key '%s'.", v, key);
 }

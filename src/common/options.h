@@ -30,6 +30,9 @@ const char *wopts_get_or(const WOptions *o, const char *key, const char *dflt);
    (Flink: "Could not parse value 'x' for key 'k'."). Absent keys give dflt. */
 bool wopts_get_bool(const WOptions *o, const char *key, bool dflt, bool *out, WError *err);
 bool wopts_get_long(const WOptions *o, const char *key, int64_t dflt, int64_t *out, WError *err);
+/* Flink MemorySize: a number with an optional unit (b, bytes, k/kb/kibibytes, m/mb/mebibytes,
+   g/gb/gibibytes, t/tb/tebibytes), case-insensitive, in bytes. */
+bool wopts_get_bytes(const WOptions *o, const char *key, int64_t dflt, int64_t *out, WError *err);
 bool wopts_get_duration_ms(const WOptions *o, const char *key, int64_t dflt, int64_t *out, WError *err);
 
 #endif

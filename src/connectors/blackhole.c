@@ -9,6 +9,12 @@
 
 static const char *const BH_OPTIONAL[] = {"property-version", "sink.changelog-mode", NULL};
 
+static const WConnOption BH_INVENTORY[] = {
+    {"property-version", WOPT_NO_EFFECT_IN_FLINK, NULL, "a legacy version number Flink accepts and ignores"},
+    {"sink.changelog-mode", WOPT_APPLIED, NULL, "weir: the row kinds the sink accepts (planner)"},
+    {NULL, 0, NULL, NULL},
+};
+
 static bool bh_validate(const WTableSpec *spec, bool as_source, WError *err)
 {
     if (as_source)
@@ -40,6 +46,7 @@ static WSink *bh_open_sink(const WTableSpec *spec, WError *err)
 
 const WConnector wconn_blackhole = {
     .name = "blackhole",
+    .options = BH_INVENTORY,
     .can_source = false,
     .can_sink = true,
     .validate = bh_validate,

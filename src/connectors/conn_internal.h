@@ -57,7 +57,9 @@ typedef struct WConnFormat {
     const char *name;       /* value of 'format' */
     bool changelog;         /* rows carry their kind (changelog-csv, debezium-json) */
     bool json;              /* format_json.h (json, debezium-json) instead of the CSV reader/writer */
+    const WConnOption *options;     /* the format's options, keys without the "<name>." prefix */
 } WConnFormat;
+const WConnFormat *wconn_format_all(int *n);
 const WConnFormat *wconn_format_find(const char *name);        /* NULL if unknown */
 struct WCsvConfig;
 /* Read the options "<name>.*" of the format into cfg (Flink's CsvCommons validation). */

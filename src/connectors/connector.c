@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Sorted by identifier, as Flink lists "Available factory identifiers". */
 static const WConnector *const ALL[] = {
@@ -50,6 +51,42 @@ bool wconnector_lookup(const WOptions *options, bool as_source, const WConnector
         return werr_set(err, WEXC_VALIDATION,
                         "Connector '%s' can only be used as a source. It cannot be used as a sink.", name);
     *out = c;
+    return true;
+}
+
+bool wconn_option_key_matches(const char *pattern, const char *key)
+{
+    if (*pattern == 0) return *key == 0;
+    if (*pattern == '#') {
+        /* one or more characters, then the rest of the pattern */
+        for (const char *k = key + 1; k <= key + strlen(key); k++)
+            if (*key && wconn_option_key_matches(pattern + 1, k)) return true;
+        return false;
+    }
+    return *key == *pattern && wconn_option_key_matches(pattern + 1, key + 1);
+}
+
+const WConnOption *wconn_option_find(const WConnOption *inv, const char *key)
+{
+    for (int i = 0; inv && inv[i].key; i++)
+        if (wconn_option_key_matches(inv[i].key, key)) return &inv[i];
+    return NULL;
+}
+
+bool wconn_refuse_unimplemented(const WConnOption *inv, const char *owner, const char *owner_kind,
+                                const char *prefix, const WOptions *o, WError *err)
+{
+    size_t pl = strlen(prefix);
+    for (int i = 0; o && i < o->n; i++) {
+        const char *k = o->items[i].key, *v = o->items[i].value;
+        if (strncmp(k, prefix, pl) != 0) continue;
+        const WConnOption *e = wconn_option_find(inv, k + pl);
+        if (!e || e->effect != WOPT_REFUSED) continue;
+        if (e->dflt && strcasecmp(e->dflt, v) == 0) continue;      /* the default changes nothing */
+        return werr_set(err, WEXC_VALIDATION,
+                        "Option '%s' of the '%s' %s is not supported by weir yet (%s).", k, owner, owner_kind,
+                        e->what);
+    }
     return true;
 }
 
@@ -144,5 +181,6 @@ bool wconnector_check_options(const WTableSpec *spec, const char *connector,
         return false;
     }
     free(unsup);
-    return true;
+    const WConnector *c = wconnector_find(connector);
+    return !c || wconn_refuse_unimplemented(c->options, connector, "connector", "", o, err);
 }

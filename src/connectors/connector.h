@@ -33,6 +33,10 @@ typedef struct WTableSpec {
     const uint8_t *col_read;        /* per physical column: 1 when the query reads it (NULL: all);
                                        a source may leave the others unparsed (NULL values) */
     const WOptions *options;        /* WITH (...) */
+    int nmeta;                      /* sources: metadata columns after the physical ones in the
+                                       chunks (filesystem: "file.path", "file.name", "file.size",
+                                       "file.modification-time"), their keys */
+    const char *const *meta_keys;
     int npk;                        /* primary key column indexes (into the physical columns) */
     const int *pk;
     const WCastCtx *cast;           /* session time zone etc. */
@@ -41,10 +45,14 @@ typedef struct WTableSpec {
     int npartition;                 /* PARTITIONED BY keys as indexes into the physical columns */
     const int *partition;
     bool ignore_errors_counted;     /* internal */
-    /* sinks: INSERT OVERWRITE, in a bounded (batch) job; sink_uuid names this job's part files,
-       the same for every subtask of the sink (NULL: the sink makes its own) */
+    /* INSERT OVERWRITE (sinks); bounded: the job runs in batch mode (sources must end there);
+       sink_uuid names this job's part files, the same for every subtask of the sink (NULL: the
+       sink makes its own) */
     bool overwrite, bounded;
     const char *sink_uuid;
+    /* processing time in ms (the job's clock: simulated in tests); NULL = the wall clock */
+    int64_t (*clock)(void *ctx);
+    void *clock_ctx;
 } WTableSpec;
 
 typedef enum WSourceStatus { WSRC_MORE = 1, WSRC_END = 0, WSRC_ERROR = -1, WSRC_IDLE = 2 } WSourceStatus;
@@ -87,10 +95,43 @@ struct WSink {
     bool (*prepare_commit)(WSink *s, int64_t ckpt_id, char **state, WError *err);
     bool (*commit)(WSink *s, int64_t ckpt_id, WError *err);
     bool (*recover)(WSink *s, const char *state, WError *err);
+    /* The sink's input watermark advanced (optional; the filesystem sink's partition-time
+       commit trigger). */
+    void (*watermark)(WSink *s, int64_t wm);
 };
+
+/* The inventory of the options a connector or format accepts, and what each does in weir. The
+   validation refuses a WOPT_REFUSED option unless it is set to its default (naming it: "... is not
+   supported by weir yet"); tests/unit/test_option_inventory.c walks every entry and proves its
+   effect or its error, and fails on an accepted option missing here. A '#' in a key stands for a
+   column (or nested field) name: datagen's "fields.#.kind". Lists end with a NULL key. */
+typedef enum WOptEffect {
+    WOPT_APPLIED = 1,               /* changes what is read, written or run, as in Flink */
+    WOPT_NO_EFFECT_IN_FLINK,        /* Flink accepts it and nothing observable depends on it there
+                                       either (property-version) */
+    WOPT_REFUSED,                   /* Flink's, not implemented by weir: refused unless default */
+} WOptEffect;
+
+typedef struct WConnOption {
+    const char *key;
+    WOptEffect effect;
+    const char *dflt;               /* WOPT_REFUSED: the value that changes nothing (accepted) */
+    const char *what;               /* what it does, one line */
+} WConnOption;
+
+/* Does key match the inventory key pattern ('#' = one or more characters)? */
+bool wconn_option_key_matches(const char *pattern, const char *key);
+/* The entry of key in inv (NULL: not in the inventory). */
+const WConnOption *wconn_option_find(const WConnOption *inv, const char *key);
+/* Refuse every option of o (keys under prefix, "" = all) whose inventory entry is WOPT_REFUSED and
+   whose value is not its default: "Option 'k' of the 'owner' connector|format is not supported by
+   weir yet." owner_kind is "connector" or "format". */
+bool wconn_refuse_unimplemented(const WConnOption *inv, const char *owner, const char *owner_kind,
+                                const char *prefix, const WOptions *o, WError *err);
 
 typedef struct WConnector {
     const char *name;               /* value of 'connector' */
+    const WConnOption *options;     /* every option the factory accepts (required ones too) */
     bool can_source, can_sink;
     bool can_overwrite;             /* INSERT OVERWRITE (Flink's SupportsOverwrite) */
     /* Validate options for use as a source (as_source) or sink; Flink's messages on failure. */

@@ -305,6 +305,22 @@ static void free_gen(Gen *g)
 /* ------------------------------------------------------------------------------------------ */
 /* validation                                                                                  */
 
+static const WConnOption DG_INVENTORY[] = {
+    {"rows-per-second", WOPT_APPLIED, NULL, "the rows each subtask emits per second"},
+    {"number-of-rows", WOPT_APPLIED, NULL, "the rows to emit (bounded source); unset = unbounded"},
+    {"scan.parallelism", WOPT_APPLIED, NULL, "the source's parallelism (runtime/vertices.c)"},
+    {"fields.#.kind", WOPT_APPLIED, NULL, "random or sequence generator of a column"},
+    {"fields.#.min", WOPT_APPLIED, NULL, "lower bound of a random number"},
+    {"fields.#.max", WOPT_APPLIED, NULL, "upper bound of a random number"},
+    {"fields.#.length", WOPT_APPLIED, NULL, "length of a random string or collection"},
+    {"fields.#.var-len", WOPT_APPLIED, NULL, "random strings of variable length"},
+    {"fields.#.max-past", WOPT_APPLIED, NULL, "how far in the past a random timestamp may be"},
+    {"fields.#.start", WOPT_APPLIED, NULL, "first value of a sequence"},
+    {"fields.#.end", WOPT_APPLIED, NULL, "last value of a sequence"},
+    {"fields.#.null-rate", WOPT_APPLIED, NULL, "the share of NULL values"},
+    {NULL, 0, NULL, NULL},
+};
+
 static const char *const DG_BASE[] = {"rows-per-second", "number-of-rows", "scan.parallelism"};
 
 static bool dg_build_all(const WTableSpec *spec, Gen *gens, KeyList *kl, WError *err)
@@ -611,6 +627,7 @@ static WSource *dg_open_source(const WTableSpec *spec, WError *err)
 
 const WConnector wconn_datagen = {
     .name = "datagen",
+    .options = DG_INVENTORY,
     .can_source = true,
     .can_sink = false,
     .validate = dg_validate,

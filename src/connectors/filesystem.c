@@ -1,18 +1,26 @@
 /*
- * filesystem.c — the 'filesystem' connector: a bounded source over a file or a directory tree and
- * a simple (non-transactional) sink, for the formats 'csv', 'changelog-csv', 'json' and
- * 'debezium-json' (JSON lines, format_json.h: the same files, positions and commits, another row
- * reader and encoder). The changelog formats (changelog-csv, debezium-json) read and write every
- * row kind; the others only inserts.
+ * filesystem.c — the 'filesystem' connector: a source over a file or a directory tree (bounded, or
+ * unbounded with source.monitor-interval) and a sink with Flink's part files, rolling policy and
+ * partition commit, for the formats 'csv', 'changelog-csv', 'json' and 'debezium-json' (JSON
+ * lines, format_json.h: the same files, positions and commits, another row reader and encoder).
+ * The changelog formats (changelog-csv, debezium-json) read and write every row kind; the others
+ * only inserts. FS_INVENTORY lists every option with what it does (connector.h).
  *
  * Source: `path` is a file or a directory; directories are walked recursively, entries sorted by
  * name, skipping hidden files/directories (names starting with '.' or '_'), as Flink's file
- * enumerator does. Files are dealt round-robin to the subtasks. Position = file index, byte offset
- * and line of the next row. Sink: `path` is a directory; each subtask writes one part file
- * `part-<uuid>-<subtask>-<n>`, written as `.part-...inprogress` and renamed when the input ends;
- * with checkpointing (exactly-once) a new part file starts at every checkpoint and a closed one
- * is renamed only when the checkpoint that covers it completes (prepare_commit / commit /
- * recover of WSink).
+ * enumerator does; source.path.regex-pattern keeps the files whose whole path matches. Files are
+ * dealt round-robin to the subtasks (monitored: by path hash, the path listed again every
+ * interval). Position = file index, byte offset and line of the next row (monitored: hashes of the
+ * paths read). Metadata columns (WTableSpec.nmeta) get file.path / file.name / file.size /
+ * file.modification-time of each row's file.
+ * Sink: `path` is a directory; part files part-<uuid>-<subtask>-<n> (batch:
+ * part-<uuid>-task-<subtask>-file-<n>) are written hidden (.part-...inprogress[.<uuid>]) and
+ * published when a checkpoint covering them completes (prepare_commit / commit / recover of
+ * WSink) or, without checkpoints, when the input ends. Streaming files roll as Flink's
+ * TableRollingPolicy says (size at the next row, rollover / inactivity at check-interval ticks of
+ * the job clock, csv also at every checkpoint); a json file in progress at a checkpoint stays in
+ * progress (the state keeps its length). Partition commit (success file, process-time /
+ * partition-time triggers) is fs_partition_commit.c.
  * Partitioned tables (PARTITIONED BY, WTableSpec.partition), as Flink's FileSystemTableSink:
  * each row goes to <path>/k1=v1/k2=v2/ (values as CAST(.. AS STRING), NULL and '' as
  * 'partition.default-name', names and values escaped as PartitionPathUtils.escapePathName does),
@@ -20,7 +28,8 @@
  * unpartitioned one; the files hold the other columns only. The source reads the keys back from
  * the k=v directory names (the default name reads as NULL).
  * Validation follows FileSystemTableFactory: required path/format, unknown options rejected except
- * the format's own "<format>." keys, unknown formats with Flink's message.
+ * the format's own "<format>." keys, unknown formats with Flink's message, unimplemented options
+ * refused by name.
  * Depends on csv_reader, types/, common/.
  */
 #include "connector.h"
@@ -28,7 +37,11 @@
 #include "csv_reader.h"
 #include "format_json.h"
 #include "../types/format.h"
+#include "../expr/regex.h"
+#include "fs_partition_commit.h"
+#include "../common/hash.h"
 
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -40,35 +53,89 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *const FS_REQUIRED[] = {"path", "format", NULL};
-static const char *const FS_OPTIONAL[] = {
-    "property-version",
-    "sink.changelog-mode",          /* weir: the row kinds a changelog-csv sink accepts */
-    "partition.default-name",
-    "source.monitor-interval",
-    "source.report-statistics",
-    "source.path.regex-pattern",
-    "sink.rolling-policy.file-size",
-    "sink.rolling-policy.rollover-interval",
-    "sink.rolling-policy.inactivity-interval",
-    "sink.rolling-policy.check-interval",
-    "sink.shuffle-by-partition.enable",
-    "partition.time-extractor.kind",
-    "partition.time-extractor.class",
-    "partition.time-extractor.timestamp-formatter",
-    "partition.time-extractor.timestamp-pattern",
-    "sink.partition-commit.trigger",
-    "sink.partition-commit.delay",
-    "sink.partition-commit.watermark-time-zone",
-    "sink.partition-commit.policy.kind",
-    "sink.partition-commit.policy.class",
-    "sink.partition-commit.policy.class.parameters",
-    "sink.partition-commit.success-file.name",
-    "auto-compaction",
-    "compaction.file-size",
-    "sink.parallelism",
-    NULL,
+/* Every option FileSystemTableFactory accepts (and weir's sink.changelog-mode), with what it does
+   here; FS_REQUIRED / FS_OPTIONAL for the validation are made from it. */
+static const WConnOption FS_INVENTORY[] = {
+    {"path", WOPT_APPLIED, NULL, "the file or directory read or written"},
+    {"format", WOPT_APPLIED, NULL, "the format of the files"},
+    {"property-version", WOPT_NO_EFFECT_IN_FLINK, NULL, "a legacy version number Flink accepts and ignores"},
+    {"sink.changelog-mode", WOPT_APPLIED, NULL, "weir: the row kinds a changelog format's sink accepts (planner)"},
+    {"partition.default-name", WOPT_APPLIED, NULL, "the directory name of a NULL or empty partition value"},
+    {"source.monitor-interval", WOPT_APPLIED, NULL, "an unbounded source listing the path again every interval for new files"},
+    {"source.report-statistics", WOPT_NO_EFFECT_IN_FLINK, NULL,
+     "statistics for Flink's batch cost-based optimizer only; weir's plans use no statistics"},
+    {"source.path.regex-pattern", WOPT_APPLIED, NULL, "only the files whose whole path matches are read"},
+    {"sink.rolling-policy.file-size", WOPT_APPLIED, NULL, "streaming: a part file larger than this rolls at the next row (and at a checkpoint)"},
+    {"sink.rolling-policy.rollover-interval", WOPT_APPLIED, NULL, "streaming: a part file this old rolls at the next check"},
+    {"sink.rolling-policy.inactivity-interval", WOPT_APPLIED, NULL, "streaming: a part file idle this long rolls at the next check"},
+    {"sink.rolling-policy.check-interval", WOPT_APPLIED, NULL, "how often the rolling times are checked"},
+    {"sink.shuffle-by-partition.enable", WOPT_REFUSED, "false", "a shuffle by the partition keys before the sink"},
+    {"partition.time-extractor.kind", WOPT_APPLIED, NULL, "default (custom needs a Java class: refused)"},
+    {"partition.time-extractor.class", WOPT_REFUSED, NULL, "a Java PartitionTimeExtractor class"},
+    {"partition.time-extractor.timestamp-formatter", WOPT_APPLIED, NULL, "the pattern the partition time is parsed with"},
+    {"partition.time-extractor.timestamp-pattern", WOPT_APPLIED, NULL, "the partition time from the key values ($key)"},
+    {"sink.partition-commit.trigger", WOPT_APPLIED, NULL, "process-time or partition-time (watermark) commits"},
+    {"sink.partition-commit.delay", WOPT_APPLIED, NULL, "how long after its creation / its time a partition commits"},
+    {"sink.partition-commit.watermark-time-zone", WOPT_APPLIED, NULL, "the zone the partition time is read in"},
+    {"sink.partition-commit.policy.kind", WOPT_APPLIED, NULL, "success-file (metastore: refused as Flink does; custom: refused)"},
+    {"sink.partition-commit.policy.class", WOPT_REFUSED, NULL, "a Java PartitionCommitPolicy class"},
+    {"sink.partition-commit.policy.class.parameters", WOPT_REFUSED, NULL, "parameters of a Java PartitionCommitPolicy class"},
+    {"sink.partition-commit.success-file.name", WOPT_APPLIED, NULL, "the success file's name"},
+    {"auto-compaction", WOPT_REFUSED, "false", "compaction of the files of a checkpoint"},
+    {"compaction.file-size", WOPT_REFUSED, NULL, "the size compacted files reach"},
+    {"sink.parallelism", WOPT_APPLIED, NULL, "the sink's parallelism (runtime/vertices.c)"},
+    {NULL, 0, NULL, NULL},
 };
+#define FS_NOPTIONS (sizeof FS_INVENTORY / sizeof FS_INVENTORY[0])
+static const char *const FS_REQUIRED[] = {"path", "format", NULL};
+
+/* The optional keys: every inventory key but the required ones. */
+static void fs_optional_keys(const char **out /* FS_NOPTIONS */)
+{
+    int n = 0;
+    for (size_t i = 0; FS_INVENTORY[i].key; i++)
+        if (strcmp(FS_INVENTORY[i].key, "path") != 0 && strcmp(FS_INVENTORY[i].key, "format") != 0)
+            out[n++] = FS_INVENTORY[i].key;
+    out[n] = NULL;
+}
+
+/* 'source.path.regex-pattern' compiled in arena a (Java's PatternSyntaxException on a bad
+   pattern); *re = NULL when the option is absent. */
+static bool path_regex(const WOptions *o, WArena *a, WRegex **re, WError *err)
+{
+    *re = NULL;
+    const char *rx = wopts_get(o, "source.path.regex-pattern");
+    if (!rx) return true;
+    char *msg = NULL;
+    *re = wre_compile(a, rx, (int)strlen(rx), &msg);
+    if (!*re) return werr_set(err, "java.util.regex.PatternSyntaxException", "%s", msg ? msg : rx);
+    return true;
+}
+
+/* Does the file's path (as Flink's Path.getPath(): no scheme) match the whole pattern? */
+static bool path_matches(const WRegex *re, const char *file)
+{
+    if (!re) return true;
+    int caps[2 * 32];
+    int ng = wre_ngroups(re);
+    int *c = ng < 31 ? caps : wmalloc(sizeof(int) * 2 * (size_t)(ng + 1));
+    bool m = wre_exec(re, file, (int)strlen(file), 0, true, true, c);
+    if (c != caps) free(c);
+    return m;
+}
+
+/* The rolling policy's options (Flink's defaults: 128MB, 30 min, 30 min, 1 min). */
+static bool rolling_options(const WOptions *o, int64_t *size, int64_t *rollover, int64_t *inactivity,
+                            int64_t *check, WError *err)
+{
+    if (!wopts_get_bytes(o, "sink.rolling-policy.file-size", 128LL << 20, size, err)) return false;
+    if (!wopts_get_duration_ms(o, "sink.rolling-policy.rollover-interval", 30 * 60000, rollover, err)) return false;
+    if (!wopts_get_duration_ms(o, "sink.rolling-policy.inactivity-interval", 30 * 60000, inactivity, err)) return false;
+    if (!wopts_get_duration_ms(o, "sink.rolling-policy.check-interval", 60000, check, err)) return false;
+    if (*size <= 0 || *rollover <= 0 || *inactivity <= 0 || *check <= 0)
+        return werr_set(err, WEXC_ILLEGAL_ARG, "The rolling policy's file size and intervals must be positive.");
+    return true;
+}
 
 /* Local path of a Flink path ('file:///x' or 'file:/x' or '/x'). */
 static const char *local_path(const char *p)
@@ -84,11 +151,14 @@ static bool fs_validate(const WTableSpec *spec, bool as_source, WError *err)
     char prefix[80];
     snprintf(prefix, sizeof prefix, "%s.", format ? format : "null");
     const char *const prefixes[] = {prefix, NULL};
-    if (!wconnector_check_options(spec, "filesystem", FS_REQUIRED, FS_OPTIONAL, prefixes, err)) return false;
+    const char *optional[FS_NOPTIONS];
+    fs_optional_keys(optional);
+    if (!wconnector_check_options(spec, "filesystem", FS_REQUIRED, optional, prefixes, err)) return false;
     const WConnFormat *f = wconn_format_find(format);
     if (!f)
         return werr_set(err, WEXC_VALIDATION,
                         "Could not find any format factory for identifier '%s' in the classpath.", format);
+    if (!wconn_refuse_unimplemented(f->options, f->name, "format", prefix, spec->options, err)) return false;
     if (f->json) {
         WJsonFmt jc;
         bool ok = wjsonfmt_config(&jc, spec->options, f->name, as_source, err);
@@ -103,11 +173,27 @@ static bool fs_validate(const WTableSpec *spec, bool as_source, WError *err)
     }
     if (!as_source && spec->overwrite && !spec->bounded)
         return werr_set(err, "java.lang.IllegalStateException", "Streaming mode not support overwrite.");
-    int64_t ms;
-    if (!wopts_get_duration_ms(spec->options, "source.monitor-interval", 0, &ms, err)) return false;
-    if (as_source && wopts_get(spec->options, "source.monitor-interval"))
-        return werr_set(err, WEXC_UNSUPPORTED,
-                        "The filesystem option 'source.monitor-interval' (continuous file monitoring) is not supported by weir yet.");
+    {
+        WFsCommitConfig cc;
+        int64_t a1, a2, a3, a4;
+        bool ok = wfs_commit_config(&cc, spec->options, err);
+        wfs_commit_config_free(&cc);
+        if (!ok) return false;
+        if (!as_source && !rolling_options(spec->options, &a1, &a2, &a3, &a4, err)) return false;
+    }
+    if (as_source && spec->bounded && wopts_get(spec->options, "source.monitor-interval"))
+        return werr_set(err, WEXC_VALIDATION,
+                        "Querying an unbounded table '%s' in batch mode is not allowed. The table source is unbounded.",
+                        spec->name);
+    if (as_source) {
+        int64_t ms;
+        if (!wopts_get_duration_ms(spec->options, "source.monitor-interval", 0, &ms, err)) return false;
+        WArena *a = warena_new(0);
+        WRegex *re;
+        bool ok = path_regex(spec->options, a, &re, err);
+        warena_delete(a);
+        if (!ok) return false;
+    }
     return true;
 }
 
@@ -144,7 +230,83 @@ typedef struct FsSource {
     WDatum *pv;
     uint8_t *pv_null;
     int pv_file;                    /* file whose values pv holds (-1 = none) */
+    /* source.monitor-interval: unbounded; the path is listed again every interval and files not
+       seen before are read (this subtask's: hash of the path modulo the parallelism) */
+    int64_t monitor_ms;             /* 0 = bounded */
+    int64_t next_scan_ms;
+    uint64_t *seen;                 /* hashes of the paths taken */
+    int nseen, cap_seen;
+    char *list_path;                /* what is listed (file or directory) */
+    WArena *re_arena;
+    WRegex *re;                     /* source.path.regex-pattern */
+    int subtask;
+    int64_t (*clock)(void *ctx);
+    void *clock_ctx;
+    /* metadata columns after the physical ones: which file.* key each is, and the current file's
+       size and modification time (of file meta_file) */
+    int ncols, nmeta;
+    int *meta_kind;                 /* FS_META_* */
+    int meta_file;
+    int64_t meta_size, meta_mtime_ms;
 } FsSource;
+
+enum { FS_META_PATH, FS_META_NAME, FS_META_SIZE, FS_META_MTIME };
+
+/* The file.* metadata of the rows [from, out->nrows) of the open file (Flink's
+   FileSystemTableSource.ReadableFileInfo: the path without scheme, its last name, the size and the
+   modification time in ms). */
+static bool fill_metadata(FsSource *s, WChunk *out, int from, WError *err)
+{
+    if (!s->nmeta || from >= out->nrows) return true;
+    const char *path = s->files[s->cur];
+    if (s->meta_file != s->cur) {
+        struct stat st;
+        if (stat(path, &st) != 0) return werr_set(err, WEXC_IO, "Failed to read the metadata of '%s': %s", path, strerror(errno));
+        s->meta_size = (int64_t)st.st_size;
+        s->meta_mtime_ms = (int64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
+        s->meta_file = s->cur;
+    }
+    const char *slash = strrchr(path, '/');
+    const char *name = slash ? slash + 1 : path;
+    for (int m = 0; m < s->nmeta; m++) {
+        WVector *v = &out->cols[s->ncols + m];
+        for (int r = from; r < out->nrows; r++) {
+            v->nulls[r] = 0;
+            switch (s->meta_kind[m]) {
+            case FS_META_PATH: v->data[r].s = (WStr){path, (int)strlen(path)}; break;
+            case FS_META_NAME: v->data[r].s = (WStr){name, (int)strlen(name)}; break;
+            case FS_META_SIZE: v->data[r].i = s->meta_size; break;
+            default: v->data[r].ts = (WTimestamp){s->meta_mtime_ms, 0}; break;
+            }
+        }
+    }
+    return true;
+}
+
+static uint64_t path_hash(const char *p) { return whash_bytes(p, strlen(p), 0x6d6f6e69746f72ULL); }
+
+static bool seen_has(const FsSource *s, uint64_t h)
+{
+    for (int i = 0; i < s->nseen; i++) if (s->seen[i] == h) return true;
+    return false;
+}
+
+static void seen_add(FsSource *s, uint64_t h)
+{
+    if (s->nseen == s->cap_seen) {
+        s->cap_seen = s->cap_seen ? s->cap_seen * 2 : 64;
+        s->seen = wrealloc(s->seen, sizeof(uint64_t) * (size_t)s->cap_seen);
+    }
+    s->seen[s->nseen++] = h;
+}
+
+static int64_t source_now(const FsSource *s)
+{
+    if (s->clock) return s->clock(s->clock_ctx);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 /* The row reader of the table's format. */
 static bool rd_open(FsSource *s, const char *path, int64_t off, int64_t line, WError *err)
@@ -235,6 +397,10 @@ static void fs_source_close(WSource *base)
     if (s->pv_arena) warena_delete(s->pv_arena);
     free(s->pv);
     free(s->pv_null);
+    free(s->seen);
+    free(s->meta_kind);
+    free(s->list_path);
+    if (s->re_arena) warena_delete(s->re_arena);
     free(s);
 }
 
@@ -334,10 +500,45 @@ static WCsvStatus fill_rows(FsSource *s, WChunk *out, WError *err)
     return st;
 }
 
+/* Monitoring: list the path again and append this subtask's files not seen before (in listing
+   order: sorted by name, directories walked recursively). */
+static bool fs_scan(FsSource *s, WError *err)
+{
+    FsSource tmp = {0};
+    struct stat st;
+    bool ok = true;
+    if (stat(s->list_path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) ok = list_dir(&tmp, s->list_path, err);
+        else add_file(&tmp, s->list_path);
+    }
+    for (int i = 0; i < tmp.nfiles; i++) {
+        uint64_t h = path_hash(tmp.files[i]);
+        if (ok && (int)(h % (uint64_t)s->parallelism) == s->subtask && !seen_has(s, h) && path_matches(s->re, tmp.files[i])) {
+            seen_add(s, h);
+            add_file(s, tmp.files[i]);
+        }
+        free(tmp.files[i]);
+    }
+    free(tmp.files);
+    return ok;
+}
+
 static WSourceStatus fs_next(WSource *base, WChunk *out, WError *err)
 {
     FsSource *s = (FsSource *)base;
     for (;;) {
+        if (!s->open && s->cur >= s->nfiles && s->monitor_ms > 0) {
+            if (out->nrows > 0) return WSRC_MORE;
+            int64_t now = source_now(s);
+            if (now >= s->next_scan_ms) {
+                s->next_scan_ms = now + s->monitor_ms;
+                if (!fs_scan(s, err)) return WSRC_ERROR;
+                if (s->cur < s->nfiles) continue;
+            }
+            struct timespec nap = {0, 10000000};
+            nanosleep(&nap, NULL);
+            return WSRC_IDLE;
+        }
         if (!s->open) {
             if (s->cur >= s->nfiles) return WSRC_END;
             int64_t off = s->start_off ? s->start_off[s->cur] : 0;
@@ -350,12 +551,61 @@ static WSourceStatus fs_next(WSource *base, WChunk *out, WError *err)
         WCsvStatus st = fill_rows(s, out, err);
         base->rows_read += out->nrows - before;
         if (st == WCSV_ERROR) return WSRC_ERROR;
+        if (!fill_metadata(s, out, before, err)) return WSRC_ERROR;
         if (st == WCSV_MORE) return WSRC_MORE;
         rd_close(s);
         s->open = false;
         s->cur++;
-        if (out->nrows > 0) return s->cur >= s->nfiles ? WSRC_END : WSRC_MORE;
+        if (out->nrows > 0) return s->cur >= s->nfiles && !s->monitor_ms ? WSRC_END : WSRC_MORE;
     }
+}
+
+/* Position of a monitored source: "fsm:<hash of the open file or 0>:<offset>:<line>:<hashes of the
+   files read, comma-separated>" (hex); a restore lists the path again, skips the files read and
+   resumes the open one. */
+static bool fsm_position(FsSource *s, char *buf, size_t bufsz)
+{
+    int64_t off = 0, line = 1;
+    uint64_t cur = 0;
+    if (s->open) { rd_position(s, &off, &line); cur = path_hash(s->files[s->cur]); }
+    size_t n = (size_t)snprintf(buf, bufsz, "fsm:%llx:%lld:%lld:", (unsigned long long)cur, (long long)off, (long long)line);
+    for (int i = 0; i < s->cur && n < bufsz; i++)
+        n += (size_t)snprintf(buf + n, bufsz - n, "%s%llx", i ? "," : "", (unsigned long long)path_hash(s->files[i]));
+    return n < bufsz;
+}
+
+static bool fsm_seek(FsSource *s, const char *pos, WError *err)
+{
+    unsigned long long cur;
+    long long off, line;
+    int used = 0;
+    if (sscanf(pos, "fsm:%llx:%lld:%lld:%n", &cur, &off, &line, &used) != 3 || used == 0)
+        return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid filesystem source position '%s'.", pos);
+    rd_close(s);
+    s->open = false;
+    s->meta_file = -1;
+    for (int i = 0; i < s->nfiles; i++) free(s->files[i]);
+    s->nfiles = s->cur = 0;
+    s->nseen = 0;
+    for (const char *p = pos + used; *p; ) {
+        char *end;
+        unsigned long long h = strtoull(p, &end, 16);
+        if (end == p) return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid filesystem source position '%s'.", pos);
+        seen_add(s, h);
+        p = *end == ',' ? end + 1 : end;
+    }
+    if (!fs_scan(s, err)) return false;
+    s->next_scan_ms = source_now(s) + s->monitor_ms;
+    for (int i = 0; cur && i < s->nfiles; i++) {
+        if (path_hash(s->files[i]) != cur) continue;
+        char *f = s->files[i];
+        memmove(&s->files[1], &s->files[0], sizeof(char *) * (size_t)i);
+        s->files[0] = f;
+        if (!rd_open(s, f, off, line, err)) return false;
+        s->open = true;
+        break;
+    }
+    return true;
 }
 
 /* Position: "fs:<cur>:<offset>:<line>" (the open or next file of this subtask's list and where
@@ -364,6 +614,7 @@ static WSourceStatus fs_next(WSource *base, WChunk *out, WError *err)
 static bool fs_position(WSource *base, char *buf, size_t bufsz)
 {
     FsSource *s = (FsSource *)base;
+    if (s->monitor_ms) return fsm_position(s, buf, bufsz);
     int64_t off = 0, line = 1;
     if (s->open) rd_position(s, &off, &line);
     else if (s->start_off && s->cur < s->nfiles) { off = s->start_off[s->cur]; line = s->start_line[s->cur]; }
@@ -410,12 +661,14 @@ static void ensure_starts(FsSource *s)
 static bool fs_seek(WSource *base, const char *pos, WError *err)
 {
     FsSource *s = (FsSource *)base;
+    if (s->monitor_ms) return fsm_seek(s, pos, err);
     int cur;
     long long off, line;
     if (sscanf(pos, "fs:%d:%lld:%lld", &cur, &off, &line) != 3 || cur < 0)
         return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid filesystem source position '%s'.", pos);
     rd_close(s);
     s->open = false;
+    s->meta_file = -1;
     s->cur = cur;
     if (strchr(pos, ';')) {
         ensure_starts(s);
@@ -470,6 +723,17 @@ static WSource *fs_open_source(const WTableSpec *spec, WError *err)
     s->base.bounded = true;
     s->base.emits_changelog = f->changelog;
     s->base.min_chunk_rows = f->json && f->changelog ? 2 : 1;      /* debezium-json: an update is -U, +U */
+    s->ncols = spec->ncols;
+    s->nmeta = spec->nmeta;
+    s->meta_file = -1;
+    s->meta_kind = wcalloc((size_t)(spec->nmeta ? spec->nmeta : 1), sizeof(int));
+    for (int m = 0; m < spec->nmeta; m++) {
+        const char *k = spec->meta_keys[m];
+        s->meta_kind[m] = !strcmp(k, "file.path") ? FS_META_PATH : !strcmp(k, "file.name") ? FS_META_NAME
+                          : !strcmp(k, "file.size") ? FS_META_SIZE : FS_META_MTIME;
+        assert(!strcmp(k, "file.path") || !strcmp(k, "file.name") || !strcmp(k, "file.size") ||
+               !strcmp(k, "file.modification-time"));
+    }
     const char *path = local_path(wopts_get(spec->options, "path"));
     if (spec->npartition > 0) {
         size_t n1 = (size_t)(spec->ncols ? spec->ncols : 1);
@@ -522,6 +786,26 @@ static WSource *fs_open_source(const WTableSpec *spec, WError *err)
         fs_source_close(&s->base);
         return NULL;
     }
+    if (!wopts_get_duration_ms(spec->options, "source.monitor-interval", 0, &s->monitor_ms, err)) {
+        fs_source_close(&s->base);
+        return NULL;
+    }
+    if (s->monitor_ms > 0) {
+        s->base.bounded = false;
+        s->base.seek_rescaled = NULL;       /* the files are dealt by path hash, not by index */
+        s->parallelism = spec->parallelism > 0 ? spec->parallelism : 1;
+        s->subtask = spec->subtask;
+        s->clock = spec->clock;
+        s->clock_ctx = spec->clock_ctx;
+        s->list_path = wstrdup(path);
+        s->re_arena = warena_new(0);
+        if (!path_regex(spec->options, s->re_arena, &s->re, err) || !fs_scan(s, err)) {
+            fs_source_close(&s->base);
+            return NULL;
+        }
+        s->next_scan_ms = source_now(s) + s->monitor_ms;
+        return &s->base;
+    }
     FsSource tmp = {0};
     if (S_ISDIR(st.st_mode)) {
         if (!list_dir(&tmp, path, err)) {
@@ -533,6 +817,24 @@ static WSource *fs_open_source(const WTableSpec *spec, WError *err)
     } else {
         add_file(&tmp, path);
     }
+    /* source.path.regex-pattern: only the files whose whole path matches (Flink's file enumerator
+       with a regex still walks every directory and keeps the hidden-file rule) */
+    WArena *ra = warena_new(0);
+    WRegex *re = NULL;
+    if (!path_regex(spec->options, ra, &re, err)) {
+        for (int i = 0; i < tmp.nfiles; i++) free(tmp.files[i]);
+        free(tmp.files);
+        warena_delete(ra);
+        fs_source_close(&s->base);
+        return NULL;
+    }
+    int kept = 0;
+    for (int i = 0; i < tmp.nfiles; i++) {
+        if (path_matches(re, tmp.files[i])) tmp.files[kept++] = tmp.files[i];
+        else free(tmp.files[i]);
+    }
+    tmp.nfiles = kept;
+    warena_delete(ra);
     int p = spec->parallelism > 0 ? spec->parallelism : 1;
     s->parallelism = p;
     s->gidx = wmalloc(sizeof(int) * (size_t)(tmp.nfiles / p + 1));
@@ -561,6 +863,11 @@ typedef struct FsBucket {
     int fd;                     /* -1 = no file in progress */
     WStrBuf buf;
     uint64_t used;              /* last write (tick), to close the least recently used */
+    int64_t bytes;              /* the part file's size (written + buffered) */
+    /* csv: the size Flink's CsvBulkWriter reports (bulk_size_add): rows pass through Jackson's
+       4000-char buffer and the 8192-byte buffer of an OutputStreamWriter before the file sees them */
+    int64_t bulk_chars, bulk_writer, bulk_flushed;
+    int64_t created_ms, last_ms;    /* processing time the part file started / was last written */
 } FsBucket;
 
 /* Part files kept open at once; beyond that the least recently used one is rolled. */
@@ -596,7 +903,28 @@ typedef struct FsSink {
     int npending, cap_pending;
     FsPending *pending;         /* closed files not yet published (transactional) */
     bool overwrite;             /* INSERT OVERWRITE: replace the data the job's output replaces */
+    bool batch;                 /* a bounded (batch) job: Flink's FileSystemOutputFormat, no rolling */
+    /* rolling policy (streaming), as Flink's TableRollingPolicy */
+    int64_t roll_size;          /* sink.rolling-policy.file-size: roll when a file is larger */
+    int64_t rollover_ms, inactivity_ms, check_ms;
+    bool roll_on_checkpoint;    /* csv is a bulk format in Flink: its files roll at every checkpoint;
+                                   json formats (Flink's row encoders) keep them in progress */
+    int64_t next_check_ms;      /* the next processing-time check of the rolling times */
+    int64_t (*clock)(void *ctx);
+    void *clock_ctx;
+    /* partition commit */
+    WFsCommitConfig commit;
+    WFsCommitTracker *tracker;
+    int64_t wm;                 /* the input's watermark */
 } FsSink;
+
+static int64_t sink_now(const FsSink *s)
+{
+    if (s->clock) return s->clock(s->clock_ctx);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 static void make_uuid(char *out /* >= 37 */)
 {
@@ -664,8 +992,9 @@ static bool flush_bucket(FsBucket *b, WError *err)
     return true;
 }
 
-/* Flush, sync and close a bucket's file in progress; transactional sinks keep it pending, others
-   publish it at once. */
+/* Flush, sync and close a bucket's file in progress: it is pending until a checkpoint covering it
+   completes (transactional) or the input ends (as Flink, a streaming job without checkpoints
+   publishes nothing before its end). */
 static bool close_bucket(FsSink *s, FsBucket *b, WError *err)
 {
     if (b->fd < 0) return true;
@@ -678,16 +1007,11 @@ static bool close_bucket(FsSink *s, FsBucket *b, WError *err)
     }
     if (close(b->fd) != 0) { b->fd = -1; return werr_set(err, WEXC_IO, "Failed to close '%s': %s", b->tmp_path, strerror(errno)); }
     b->fd = -1;
-    if (s->base.transactional) {
-        if (s->npending == s->cap_pending) {
-            s->cap_pending = s->cap_pending ? s->cap_pending * 2 : 4;
-            s->pending = wrealloc(s->pending, sizeof(FsPending) * (size_t)s->cap_pending);
-        }
-        s->pending[s->npending++] = (FsPending){wstrdup(b->tmp_path), wstrdup(b->final_path), 0};
-        return true;
+    if (s->npending == s->cap_pending) {
+        s->cap_pending = s->cap_pending ? s->cap_pending * 2 : 4;
+        s->pending = wrealloc(s->pending, sizeof(FsPending) * (size_t)s->cap_pending);
     }
-    if (rename(b->tmp_path, b->final_path) != 0)
-        return werr_set(err, WEXC_IO, "Failed to commit '%s': %s", b->final_path, strerror(errno));
+    s->pending[s->npending++] = (FsPending){wstrdup(b->tmp_path), wstrdup(b->final_path), 0};
     return true;
 }
 
@@ -736,12 +1060,61 @@ static bool open_bucket(FsSink *s, FsBucket *b, WError *err)
     }
     if (b->rel[0] && !mkdirs(b->dir, err)) return false;
     size_t l = strlen(b->dir) + 128;
-    snprintf(b->tmp_path, l, "%s/.part-%s-%d-%d.inprogress", b->dir, s->uuid, s->subtask, s->counter);
-    snprintf(b->final_path, l, "%s/part-%s-%d-%d", b->dir, s->uuid, s->subtask, s->counter);
+    if (s->batch) {
+        /* FileSystemOutputFormat's names (written hidden here instead of in a staging folder) */
+        snprintf(b->tmp_path, l, "%s/.part-%s-task-%d-file-%d.inprogress", b->dir, s->uuid, s->subtask, s->counter);
+        snprintf(b->final_path, l, "%s/part-%s-task-%d-file-%d", b->dir, s->uuid, s->subtask, s->counter);
+    } else {
+        /* the streaming file sink's: .part-<uuid>-<subtask>-<n>.inprogress.<uuid> until committed */
+        char tag[40];
+        make_uuid(tag);
+        snprintf(b->tmp_path, l, "%s/.part-%s-%d-%d.inprogress.%s", b->dir, s->uuid, s->subtask, s->counter, tag);
+        snprintf(b->final_path, l, "%s/part-%s-%d-%d", b->dir, s->uuid, s->subtask, s->counter);
+    }
     b->fd = open(b->tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (b->fd < 0) return werr_set(err, WEXC_IO, "Failed to create '%s': %s", b->tmp_path, strerror(errno));
     s->counter++;
     s->nopen++;
+    b->bytes = b->bulk_chars = b->bulk_writer = b->bulk_flushed = 0;
+    b->created_ms = b->last_ms = sink_now(s);
+    return true;
+}
+
+/* A row of len bytes written to a csv part file: what Flink's CsvBulkWriter has passed to the file
+   by then (the size its rolling policy sees; recorded from Flink 2.3: with a 1kb file size its
+   csv part files end at the row that makes the first 8192 bytes reach the file). */
+static void bulk_size_add(FsBucket *b, int64_t len)
+{
+    if (b->bulk_chars + len >= 4000) {
+        b->bulk_writer += b->bulk_chars;
+        b->bulk_chars = 0;
+        while (b->bulk_writer > 8192) { b->bulk_flushed += 8192; b->bulk_writer -= 8192; }
+    }
+    b->bulk_chars += len;
+}
+
+/* The size the rolling policy compares with the file size. */
+static int64_t roll_bytes(const FsSink *s, const FsBucket *b)
+{
+    return s->roll_on_checkpoint ? b->bulk_flushed : b->bytes;
+}
+
+/* The processing-time check of the rolling policy (Flink's timer every check-interval from the
+   start): at each tick passed, files older than rollover-interval or idle for
+   inactivity-interval are rolled, as of the tick's time. */
+static bool check_rolling_times(FsSink *s, WError *err)
+{
+    if (s->batch) return true;
+    int64_t now = sink_now(s);
+    if (now < s->next_check_ms) return true;
+    int64_t tick = s->next_check_ms + (now - s->next_check_ms) / s->check_ms * s->check_ms;
+    s->next_check_ms = tick + s->check_ms;
+    for (int i = 0; i < s->nbuckets; i++) {
+        FsBucket *b = &s->buckets[i];
+        if (b->fd >= 0 && (tick - b->created_ms >= s->rollover_ms || tick - b->last_ms >= s->inactivity_ms) &&
+            !close_bucket(s, b, err))
+            return false;
+    }
     return true;
 }
 
@@ -773,6 +1146,9 @@ static bool fs_write(WSink *base, const WChunk *in, WError *err)
     view.ncols = s->ncols;
     view.cols = s->view;
     for (int i = 0; i < s->ncols; i++) s->view[i] = in->cols[s->write_cols[i]];
+    /* the rolling policy's timer ticks that passed before these rows arrived */
+    if (!check_rolling_times(s, err)) return false;
+    const uint64_t tick0 = s->tick;
     for (int r = 0; r < in->nrows; r++) {
         if (!s->changelog && in->kinds[r] != WRK_INSERT)
             return werr_set(err, WEXC_TABLE,
@@ -780,15 +1156,23 @@ static bool fs_write(WSink *base, const WChunk *in, WError *err)
                             s->format, wrowkind_short((WRowKind)in->kinds[r]));
         if (s->npart) partition_path(s, in, r, &s->key);
         FsBucket *b = find_bucket(s, s->npart ? s->key.buf : "");
+        /* rolled on the next row once larger than the file size (streaming only) */
+        if (b->fd >= 0 && !s->batch && roll_bytes(s, b) > s->roll_size && !close_bucket(s, b, err)) return false;
         if (b->fd < 0 && !open_bucket(s, b, err)) return false;
+        if (s->tracker) wfs_commit_touch(s->tracker, b->rel, b->dir);
         b->used = ++s->tick;
+        size_t before = b->buf.len;
         if (s->json) {
             if (!wjsonfmt_write_row(&s->jcfg, s->ncols, s->names, s->types, &view, r, &b->buf, err)) return false;
         } else {
             wcsv_write_row(&s->cfg, s->ncols, s->types, &view, r, &b->buf);
         }
+        b->bytes += (int64_t)(b->buf.len - before);
+        if (s->roll_on_checkpoint) bulk_size_add(b, (int64_t)(b->buf.len - before));
         if (b->buf.len >= (1u << 20) && !flush_bucket(b, err)) return false;
     }
+    int64_t now = sink_now(s);
+    for (int i = 0; i < s->nbuckets; i++) if (s->buckets[i].fd >= 0 && s->buckets[i].used > tick0) s->buckets[i].last_ms = now;
     base->rows_written += in->nrows;
     return true;
 }
@@ -818,6 +1202,29 @@ static bool remove_old_files(FsSink *s, const char *dir, WError *err)
     return ok;
 }
 
+static bool publish(const char *tmp, const char *final, WError *err);
+
+/* Publish every pending file, then commit the partitions (end of input). */
+static bool publish_all(FsSink *s, WError *err)
+{
+    for (int i = 0; i < s->npending; i++) {
+        if (!publish(s->pending[i].tmp, s->pending[i].final, err)) return false;
+        free(s->pending[i].tmp);
+        free(s->pending[i].final);
+        s->pending[i].tmp = s->pending[i].final = NULL;
+    }
+    s->npending = 0;
+    if (s->batch && s->commit.enabled) {
+        /* FileSystemOutputFormat commits every partition written (the table folder when not
+           partitioned) */
+        if (!s->npart && s->nbuckets && !wfs_commit_partition_dir(&s->commit, s->dir, err)) return false;
+        for (int i = 0; s->npart && i < s->nbuckets; i++)
+            if (!wfs_commit_partition_dir(&s->commit, s->buckets[i].dir, err)) return false;
+        return true;
+    }
+    return !s->tracker || wfs_commit_ready(s->tracker, INT64_MAX, true, sink_now(s), err);
+}
+
 static bool fs_finish(WSink *base, WError *err)
 {
     FsSink *s = (FsSink *)base;
@@ -830,7 +1237,8 @@ static bool fs_finish(WSink *base, WError *err)
             if (!remove_old_files(s, s->buckets[i].dir, err)) return false;
     }
     s->done = true;
-    return true;
+    /* with checkpoints the files wait for the final checkpoint (fs_commit) */
+    return s->base.transactional || publish_all(s, err);
 }
 
 /* Publish tmp as final; a file published already (a repeated commit) is fine. */
@@ -846,17 +1254,36 @@ static bool publish(const char *tmp, const char *final, WError *err)
     return werr_set(err, WEXC_IO, "Failed to commit '%s': %s", final, strerror(errno));
 }
 
+/* At a checkpoint: files roll as Flink's shouldRollOnCheckpoint says (csv: always; json: when
+   larger than the file size), the others stay in progress and the state keeps their length. */
 static bool fs_prepare_commit(WSink *base, int64_t ckpt_id, char **state, WError *err)
 {
     FsSink *s = (FsSink *)base;
     *state = NULL;
-    if (!close_all(s, err)) return false;
+    if (!check_rolling_times(s, err)) return false;
+    for (int i = 0; i < s->nbuckets; i++) {
+        FsBucket *b = &s->buckets[i];
+        if (b->fd < 0) continue;
+        if (s->roll_on_checkpoint || s->done || roll_bytes(s, b) > s->roll_size) {
+            if (!close_bucket(s, b, err)) return false;
+        } else if (!flush_bucket(b, err)) {
+            return false;
+        } else if (fsync(b->fd) != 0) {
+            return werr_set(err, WEXC_IO, "Failed to sync '%s': %s", b->tmp_path, strerror(errno));
+        }
+    }
     WStrBuf b;
     wsb_init(&b);
     for (int i = 0; i < s->npending; i++) {
         if (s->pending[i].ckpt == 0) s->pending[i].ckpt = ckpt_id;
         wsb_printf(&b, "%s\t%s\n", s->pending[i].tmp, s->pending[i].final);
     }
+    /* files in progress: "<tmp>\t<final>\t<length>"; a restore ends them at that length */
+    for (int i = 0; i < s->nbuckets; i++)
+        if (s->buckets[i].fd >= 0)
+            wsb_printf(&b, "%s\t%s\t%lld\n", s->buckets[i].tmp_path, s->buckets[i].final_path,
+                       (long long)s->buckets[i].bytes);
+    if (s->tracker) wfs_commit_checkpoint(s->tracker, ckpt_id, s->wm, sink_now(s));
     *state = wsb_detach(&b);
     return true;
 }
@@ -875,6 +1302,9 @@ static bool fs_commit(WSink *base, int64_t ckpt_id, WError *err)
         s->pending[k++] = *p;
     }
     s->npending = k;
+    /* the partitions whose files this checkpoint committed, as the trigger lets them through; all
+       of them once the input ended */
+    if (ok && s->tracker) ok = wfs_commit_ready(s->tracker, ckpt_id, s->done && s->npending == 0, sink_now(s), err);
     return ok;
 }
 
@@ -886,9 +1316,19 @@ static bool fs_recover(WSink *base, const char *state, WError *err)
         const char *tab = strchr(p, '\t'), *nl = strchr(p, '\n');
         if (!tab || !nl || tab > nl)
             return werr_set(err, WEXC_IO, "Invalid filesystem sink state in the checkpoint.");
+        const char *tab2 = memchr(tab + 1, '\t', (size_t)(nl - tab - 1));
         char *tmp = strndup(p, (size_t)(tab - p));
-        char *final = strndup(tab + 1, (size_t)(nl - tab - 1));
-        bool ok = publish(tmp, final, err);
+        char *final = strndup(tab + 1, (size_t)((tab2 ? tab2 : nl) - tab - 1));
+        bool ok = true;
+        if (tab2) {
+            /* a file in progress at the checkpoint: its content up to there is kept and published
+               (Flink resumes writing it; weir ends it there) */
+            long long len = atoll(tab2 + 1);
+            struct stat st;
+            if (stat(tmp, &st) == 0 && truncate(tmp, (off_t)len) != 0)
+                ok = werr_set(err, WEXC_IO, "Failed to restore '%s': %s", tmp, strerror(errno));
+        }
+        if (ok) ok = publish(tmp, final, err);
         free(tmp);
         free(final);
         if (!ok) return false;
@@ -916,6 +1356,8 @@ static void fs_sink_close(WSink *base)
     /* pending files stay: a restore from the checkpoint that covers them publishes them */
     for (int i = 0; i < s->npending; i++) { free(s->pending[i].tmp); free(s->pending[i].final); }
     free(s->pending);
+    wfs_commit_tracker_free(s->tracker);
+    wfs_commit_config_free(&s->commit);
     wcsv_config_free(&s->cfg);
     wjsonfmt_config_free(&s->jcfg);
     free(s->names);
@@ -929,6 +1371,12 @@ static void fs_sink_close(WSink *base)
     free(s->default_name);
     free(s->dir);
     free(s);
+}
+
+static void fs_sink_watermark(WSink *base, int64_t wm)
+{
+    FsSink *s = (FsSink *)base;
+    if (wm > s->wm) s->wm = wm;
 }
 
 static bool is_partition_col(const WTableSpec *spec, int i)
@@ -994,11 +1442,26 @@ static WSink *fs_open_sink(const WTableSpec *spec, WError *err)
     else make_uuid(s->uuid);
     s->overwrite = spec->overwrite;
     s->subtask = spec->subtask;
+    s->batch = spec->bounded;
+    s->base.watermark = fs_sink_watermark;
+    s->wm = INT64_MIN;
+    s->clock = spec->clock;
+    s->clock_ctx = spec->clock_ctx;
+    s->roll_on_checkpoint = !f->json;
+    if (!rolling_options(spec->options, &s->roll_size, &s->rollover_ms, &s->inactivity_ms, &s->check_ms, err) ||
+        !wfs_commit_config(&s->commit, spec->options, err)) {
+        fs_sink_close(&s->base);
+        return NULL;
+    }
+    s->next_check_ms = sink_now(s) + s->check_ms;
+    /* streaming: partitions are committed for partitioned tables only (Flink's StreamingSink) */
+    if (s->commit.enabled && !s->batch && s->npart) s->tracker = wfs_commit_tracker_new(&s->commit);
     return &s->base;
 }
 
 const WConnector wconn_filesystem = {
     .name = "filesystem",
+    .options = FS_INVENTORY,
     .can_source = true,
     .can_sink = true,
     .can_overwrite = true,

@@ -16,12 +16,56 @@
 #include <stdio.h>
 #include <string.h>
 
-static const WConnFormat FORMATS[] = {
-    {"csv", false, false},
-    {"changelog-csv", true, false},
-    {"json", false, true},
-    {"debezium-json", true, true},      /* Debezium's change events (format_debezium_json.c) */
+/* The options of the formats (keys under "<format>."); the filesystem connector lets through any
+   key under the format's prefix, as Flink's FileSystemTableFactory does (validateExcept), and the
+   formats read these. */
+static const WConnOption CSV_OPTIONS[] = {
+    {"field-delimiter", WOPT_APPLIED, NULL, "the field separator"},
+    {"disable-quote-character", WOPT_APPLIED, NULL, "no quoting"},
+    {"quote-character", WOPT_APPLIED, NULL, "the quote character"},
+    {"allow-comments", WOPT_APPLIED, NULL, "lines starting with # are skipped"},
+    {"ignore-parse-errors", WOPT_APPLIED, NULL, "rows that do not parse are skipped (fields as NULL)"},
+    {"array-element-delimiter", WOPT_APPLIED, NULL, "the separator of array elements"},
+    {"escape-character", WOPT_APPLIED, NULL, "the escape character"},
+    {"null-literal", WOPT_APPLIED, NULL, "the text read and written as NULL"},
+    {"write-bigdecimal-in-scientific-notation", WOPT_APPLIED, NULL, "DECIMAL written as 1E+1 or 10"},
+    {NULL, 0, NULL, NULL},
 };
+static const WConnOption JSON_OPTIONS[] = {
+    {"fail-on-missing-field", WOPT_APPLIED, NULL, "a missing field is an error"},
+    {"ignore-parse-errors", WOPT_APPLIED, NULL, "rows that do not parse are skipped"},
+    {"timestamp-format.standard", WOPT_APPLIED, NULL, "SQL or ISO-8601 timestamps"},
+    {"map-null-key.mode", WOPT_APPLIED, NULL, "FAIL, DROP or LITERAL for a NULL map key when writing"},
+    {"map-null-key.literal", WOPT_APPLIED, NULL, "the key written for a NULL map key (LITERAL)"},
+    {"encode.decimal-as-plain-number", WOPT_APPLIED, NULL, "DECIMAL written without exponent"},
+    {"encode.ignore-null-fields", WOPT_APPLIED, NULL, "NULL fields left out when writing"},
+    {"decode.json-parser.enabled", WOPT_NO_EFFECT_IN_FLINK, NULL,
+     "chooses Flink's JSON parser implementation; the rows read are the same"},
+    {NULL, 0, NULL, NULL},
+};
+static const WConnOption DEBEZIUM_JSON_OPTIONS[] = {
+    {"schema-include", WOPT_APPLIED, NULL, "the events are wrapped in {\"schema\", \"payload\"}"},
+    {"ignore-parse-errors", WOPT_APPLIED, NULL, "events that do not parse are skipped"},
+    {"timestamp-format.standard", WOPT_APPLIED, NULL, "SQL or ISO-8601 timestamps"},
+    {"map-null-key.mode", WOPT_APPLIED, NULL, "FAIL, DROP or LITERAL for a NULL map key when writing"},
+    {"map-null-key.literal", WOPT_APPLIED, NULL, "the key written for a NULL map key (LITERAL)"},
+    {"encode.decimal-as-plain-number", WOPT_APPLIED, NULL, "DECIMAL written without exponent"},
+    {"encode.ignore-null-fields", WOPT_APPLIED, NULL, "NULL fields left out when writing"},
+    {NULL, 0, NULL, NULL},
+};
+
+static const WConnFormat FORMATS[] = {
+    {"csv", false, false, CSV_OPTIONS},
+    {"changelog-csv", true, false, CSV_OPTIONS},
+    {"json", false, true, JSON_OPTIONS},
+    {"debezium-json", true, true, DEBEZIUM_JSON_OPTIONS},   /* Debezium's change events (format_debezium_json.c) */
+};
+
+const WConnFormat *wconn_format_all(int *n)
+{
+    *n = (int)(sizeof FORMATS / sizeof FORMATS[0]);
+    return FORMATS;
+}
 
 const WConnFormat *wconn_format_find(const char *name)
 {

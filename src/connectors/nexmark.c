@@ -733,6 +733,35 @@ static const char *const NX_OPTIONAL[] = {
     "events.num", "keep-alive", "stop-at", "max-emit-speed", "base-time",
     "bid.flink-bidder-offset", "table.type", "scan.parallelism", NULL};
 
+static const WConnOption NX_INVENTORY[] = {
+    {"rate.shape", WOPT_NO_EFFECT_IN_FLINK, NULL,
+     "the rate's shape between first-event.rate and next-event.rate; a different next-event.rate is refused"},
+    {"rate.period", WOPT_NO_EFFECT_IN_FLINK, NULL,
+     "the period of the rate's shape; a different next-event.rate is refused"},
+    {"rate.limited", WOPT_REFUSED, "false", "sleeping to keep the generator's rate"},
+    {"first-event.rate", WOPT_APPLIED, NULL, "events per second: the spacing of the event times"},
+    {"next-event.rate", WOPT_APPLIED, NULL, "must equal first-event.rate in weir (a changing rate is refused)"},
+    {"tps", WOPT_APPLIED, NULL, "the same as first-event.rate"},
+    {"person.avg-size", WOPT_APPLIED, NULL, "average person size: the extra field's length"},
+    {"auction.avg-size", WOPT_APPLIED, NULL, "average auction size: the extra field's length"},
+    {"bid.avg-size", WOPT_APPLIED, NULL, "average bid size: the extra field's length"},
+    {"person.proportion", WOPT_APPLIED, NULL, "share of person events"},
+    {"auction.proportion", WOPT_APPLIED, NULL, "share of auction events"},
+    {"bid.proportion", WOPT_APPLIED, NULL, "share of bid events"},
+    {"bid.hot-ratio.auctions", WOPT_APPLIED, NULL, "hot auctions among bids"},
+    {"bid.hot-ratio.bidders", WOPT_APPLIED, NULL, "hot bidders among bids"},
+    {"auction.hot-ratio.sellers", WOPT_APPLIED, NULL, "hot sellers among auctions"},
+    {"events.num", WOPT_APPLIED, NULL, "the events to generate (bounded)"},
+    {"keep-alive", WOPT_APPLIED, NULL, "stay running (idle) after the last event"},
+    {"stop-at", WOPT_APPLIED, NULL, "the event number to stop at (bounded)"},
+    {"max-emit-speed", WOPT_APPLIED, NULL, "false: emit each event when the wall clock reaches its time"},
+    {"base-time", WOPT_APPLIED, NULL, "event time of the first event (epoch ms; 0 = now)"},
+    {"bid.flink-bidder-offset", WOPT_APPLIED, NULL, "the bidder id offset of Flink's generator"},
+    {"table.type", WOPT_APPLIED, NULL, "all, person, auction or bid rows"},
+    {"scan.parallelism", WOPT_APPLIED, NULL, "the source's parallelism (runtime/vertices.c)"},
+    {NULL, 0, NULL, NULL},
+};
+
 static bool parse_fail(const char *key, const char *v, WError *err)
 {
     return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key '%s'.", v, key);
@@ -747,40 +776,14 @@ static bool opt_int(const WOptions *o, const char *key, int32_t dflt, int32_t *o
     return true;
 }
 
-/* Flink MemorySize: a number with an optional unit (b, k/kb, m/mb, g/gb, t/tb and the long
-   names), case-insensitive; the value must fit an int (the connector casts it to int). */
+/* Flink MemorySize (wopts_get_bytes); the connector casts it to int, so it must fit one. */
 static bool opt_size(const WOptions *o, const char *key, int32_t dflt, int32_t *out, WError *err)
 {
-    const char *v = wopts_get(o, key);
-    if (!v) { *out = dflt; return true; }
-    const char *p = v;
-    while (*p == ' ') p++;
-    if (!isdigit((unsigned char)*p)) return parse_fail(key, v, err);
-    unsigned long long n = 0;
-    while (isdigit((unsigned char)*p)) {
-        n = n * 10 + (unsigned)(*p - '0');
-        if (n > (1ULL << 50)) return parse_fail(key, v, err);
-        p++;
-    }
-    while (*p == ' ') p++;
-    char unit[16];
-    int ul = 0;
-    while (*p && *p != ' ' && ul < 15) unit[ul++] = (char)tolower((unsigned char)*p++);
-    unit[ul] = 0;
-    while (*p == ' ') p++;
-    if (*p) return parse_fail(key, v, err);
-    static const struct { const char *u; int shift; } UNITS[] = {
-        {"", 0}, {"b", 0}, {"bytes", 0}, {"k", 10}, {"kb", 10}, {"kibibytes", 10}, {"m", 20}, {"mb", 20},
-        {"mebibytes", 20}, {"g", 30}, {"gb", 30}, {"gibibytes", 30}, {"t", 40}, {"tb", 40}, {"tebibytes", 40}};
-    for (size_t i = 0; i < sizeof UNITS / sizeof UNITS[0]; i++)
-        if (strcmp(unit, UNITS[i].u) == 0) {
-            unsigned long long bytes = n << UNITS[i].shift;
-            if (UNITS[i].shift && n > (1ULL << (62 - UNITS[i].shift))) return parse_fail(key, v, err);
-            if (bytes > INT32_MAX) return parse_fail(key, v, err);
-            *out = (int32_t)bytes;
-            return true;
-        }
-    return parse_fail(key, v, err);
+    int64_t v;
+    if (!wopts_get_bytes(o, key, dflt, &v, err)) return false;
+    if (v > INT32_MAX) return parse_fail(key, wopts_get(o, key), err);
+    *out = (int32_t)v;
+    return true;
 }
 
 typedef struct NxOpts {
@@ -810,7 +813,12 @@ static bool read_options(const WTableSpec *spec, NxOpts *no, WError *err)
                             "The nexmark options 'tps' and 'first-event.rate' set the same rate; use one of them.");
         if (!opt_int(o, "tps", 10000, &c->first_event_rate, err)) return false;
     }
-    if (!opt_int(o, "next-event.rate", 10000, &next_rate, err)) return false;
+    if (!opt_int(o, "next-event.rate", c->first_event_rate, &next_rate, err)) return false;
+    if (next_rate != c->first_event_rate)
+        return werr_set(err, WEXC_VALIDATION,
+                        "Option 'next-event.rate' of the 'nexmark' connector is not supported by weir yet with a "
+                        "value other than first-event.rate (%d): weir generates events at a constant rate.",
+                        c->first_event_rate);
     if (!opt_size(o, "person.avg-size", 200, &c->avg_person_size, err)) return false;
     if (!opt_size(o, "auction.avg-size", 500, &c->avg_auction_size, err)) return false;
     if (!opt_size(o, "bid.avg-size", 100, &c->avg_bid_size, err)) return false;
@@ -1102,6 +1110,7 @@ static WSource *nx_open_source(const WTableSpec *spec, WError *err)
 
 const WConnector wconn_nexmark = {
     .name = "nexmark",
+    .options = NX_INVENTORY,
     .can_source = true,
     .can_sink = false,
     .validate = nx_validate,

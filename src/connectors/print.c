@@ -21,6 +21,15 @@ static const char *const PRINT_OPTIONAL[] = {
     NULL,
 };
 
+static const WConnOption PRINT_INVENTORY[] = {
+    {"print-identifier", WOPT_APPLIED, NULL, "the prefix of every printed line"},
+    {"property-version", WOPT_NO_EFFECT_IN_FLINK, NULL, "a legacy version number Flink accepts and ignores"},
+    {"sink.parallelism", WOPT_APPLIED, NULL, "the sink's parallelism (runtime/vertices.c)"},
+    {"standard-error", WOPT_APPLIED, NULL, "print to stderr instead of stdout"},
+    {"sink.changelog-mode", WOPT_APPLIED, NULL, "weir: the row kinds the sink accepts (planner)"},
+    {NULL, 0, NULL, NULL},
+};
+
 static bool print_validate(const WTableSpec *spec, bool as_source, WError *err)
 {
     if (as_source)
@@ -113,6 +122,7 @@ static WSink *print_open_sink(const WTableSpec *spec, WError *err)
 
 const WConnector wconn_print = {
     .name = "print",
+    .options = PRINT_INVENTORY,
     .can_source = false,
     .can_sink = true,
     .validate = print_validate,

@@ -566,32 +566,43 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
         }
         WSchema produced = r->out;
         if (node && node->nproj) {
+            /* the physical fields projected (ProjectPushDown), then the metadata keys read
+               (ReadingMetadata), each with the row type it produces */
             produced.n = node->nproj;
             produced.names = WA_ARRAY(a, const char *, node->nproj);
             produced.types = WA_ARRAY(a, const WType *, node->nproj);
-            json_t *pf = json_array();
+            json_t *pf = json_array(), *keys = json_array();
+            int nphys = 0;
             for (int k = 0; k < node->nproj; k++) {
                 produced.names[k] = r->out.names[node->proj[k]];
                 produced.types[k] = r->out.types[node->proj[k]];
-                json_array_append_new(pf, ints_json(1, &node->proj[k]));
+                if (node->proj[k] < r->nfields) { json_array_append_new(pf, ints_json(1, &node->proj[k])); nphys++; }
+                else json_array_append_new(keys, json_string(r->meta_keys[node->proj[k] - r->nfields]));
             }
-            WStrBuf pt;
+            WStrBuf pt, ptp;
             wsb_init(&pt);
+            wsb_init(&ptp);
             wsb_puts(&pt, "ROW<");
-            for (int k = 0; k < produced.n; k++)
+            wsb_puts(&ptp, "ROW<");
+            for (int k = 0, q = 0; k < produced.n; k++) {
                 wsb_printf(&pt, "%s`%s` %s", k ? ", " : "", produced.names[k], ex_type_serial(a, produced.types[k]));
+                if (node->proj[k] < r->nfields)
+                    wsb_printf(&ptp, "%s`%s` %s", q++ ? ", " : "", produced.names[k], ex_type_serial(a, produced.types[k]));
+            }
             wsb_puts(&pt, "> NOT NULL");
+            wsb_puts(&ptp, "> NOT NULL");
             json_t *p = json_object();
             json_object_set_new(p, "type", json_string("ProjectPushDown"));
             json_object_set_new(p, "projectedFields", pf);
-            json_object_set_new(p, "producedType", json_string(pt.buf));
+            json_object_set_new(p, "producedType", json_string(nphys == produced.n ? pt.buf : ptp.buf));
             json_array_append_new(ab, p);
             json_t *md = json_object();
             json_object_set_new(md, "type", json_string("ReadingMetadata"));
-            json_object_set_new(md, "metadataKeys", json_array());
+            json_object_set_new(md, "metadataKeys", keys);
             json_object_set_new(md, "producedType", json_string(pt.buf));
             json_array_append_new(ab, md);
             wsb_free(&pt);
+            wsb_free(&ptp);
         }
         if (json_array_size(ab)) json_object_set_new(sts, "abilities", ab);
         else json_decref(ab);

@@ -582,9 +582,26 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
             wsb_putc(out, ']');
         }
         if (node && node->nproj) {
+            /* the physical columns read, then the metadata keys read (Flink's SupportsReadingMetadata) */
             wsb_puts(out, ", project=[");
-            for (int i = 0; i < node->nproj; i++) wsb_printf(out, "%s%s", i ? ", " : "", r->out.names[node->proj[i]]);
-            wsb_puts(out, "], metadata=[]");
+            bool first = true;
+            for (int i = 0; i < node->nproj; i++) {
+                if (node->proj[i] >= r->nfields) continue;
+                wsb_printf(out, "%s%s", first ? "" : ", ", r->out.names[node->proj[i]]);
+                first = false;
+            }
+            wsb_puts(out, "], metadata=[");
+            first = true;
+            for (int i = 0; i < node->nproj; i++) {
+                if (node->proj[i] < r->nfields) continue;
+                wsb_printf(out, "%s%s", first ? "" : ", ", r->meta_keys[node->proj[i] - r->nfields]);
+                first = false;
+            }
+            wsb_putc(out, ']');
+        } else if (r->nmeta) {
+            wsb_puts(out, ", metadata=[");
+            for (int m = 0; m < r->nmeta; m++) wsb_printf(out, "%s%s", m ? ", " : "", r->meta_keys[m]);
+            wsb_putc(out, ']');
         }
         wsb_puts(out, "]], fields=[");
         if (node && node->nproj) {

@@ -246,6 +246,11 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
             if (*s == '.') wsb_puts(out, ", ");
             else wsb_putc(out, *s);
         }
+        if (r->nmeta) {
+            wsb_puts(out, ", metadata=[");
+            for (int m = 0; m < r->nmeta; m++) wsb_printf(out, "%s%s", m ? ", " : "", r->meta_keys[m]);
+            wsb_putc(out, ']');
+        }
         wsb_puts(out, "]]");
         ex_options_hints(out, r, true);
         wsb_puts(out, ")\n");

@@ -393,6 +393,11 @@ static WTable *table_from_json(Rd *r, json_t *tj, const char **qname)
             continue;
         }
         col->kind = k && !strcmp(k, "METADATA") ? WCOL_METADATA : WCOL_PHYSICAL;
+        if (col->kind == WCOL_METADATA) {
+            const char *mk = json_string_value(json_object_get(c, "metadataKey"));
+            col->metadata_key = mk ? wa_strdup(a, mk) : NULL;
+            col->is_virtual = json_is_true(json_object_get(c, "isVirtual"));
+        }
         col->type = rd_type(r, json_object_get(c, "dataType"));
         if (!col->type) return NULL;
     }
@@ -724,6 +729,8 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
                 if (!strcmp(out.names[k], x->out.names[i]) && wtype_is_timestamp(out.types[k]))
                     x->out.types[i] = out.types[k];
         }
+        /* the table's metadata columns, read after the physical ones as the binder reads them */
+        if (!wplan_scan_metadata(r->p, t, x, wopts_get(&t->options, "connector"))) return NULL;
         const char *fmt = wopts_get(&t->options, "format");
         x->source_changelog = wplan_changelog_format(fmt);
         x->changelog = x->source_changelog ? ALL_KINDS : WCM_INSERT;
@@ -751,7 +758,14 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
             const char *at = json_string_value(json_object_get(ability, "type"));
             if (!at || strcmp(at, "ProjectPushDown") != 0) continue;
             json_t *pf = json_object_get(ability, "projectedFields");
-            int n = (int)json_array_size(pf);
+            /* the metadata keys read come after the projected physical fields */
+            json_t *mkeys = NULL;
+            for (size_t q = 0; q < json_array_size(ab); q++) {
+                const char *qt = json_string_value(json_object_get(json_array_get(ab, q), "type"));
+                if (qt && !strcmp(qt, "ReadingMetadata")) mkeys = json_object_get(json_array_get(ab, q), "metadataKeys");
+            }
+            int nphys = (int)json_array_size(pf);
+            int n = nphys + (int)json_array_size(mkeys);
             WRel *c = rd_new_rel(r, WR_CALC, 1);
             c->inputs[0] = x;
             c->nexprs = n;
@@ -760,8 +774,15 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
             c->out.names = WA_ARRAY(r->a, const char *, n ? n : 1);
             c->out.types = WA_ARRAY(r->a, const WType *, n ? n : 1);
             for (int k = 0; k < n; k++) {
-                int col = rd_int(json_array_get(json_array_get(pf, (size_t)k), 0), RD_BAD_INDEX);
-                if (col < 0 || col >= np) { rd_fail(r, "The compiled plan projects a missing column%s", ""); return NULL; }
+                int col = RD_BAD_INDEX;
+                if (k < nphys) {
+                    col = rd_int(json_array_get(json_array_get(pf, (size_t)k), 0), RD_BAD_INDEX);
+                    if (col >= np) col = RD_BAD_INDEX;
+                } else {
+                    const char *key = json_string_value(json_array_get(mkeys, (size_t)(k - nphys)));
+                    for (int m = 0; key && m < x->nmeta; m++) if (!strcmp(x->meta_keys[m], key)) col = np + m;
+                }
+                if (col < 0 || col >= x->out.n) { rd_fail(r, "The compiled plan projects a missing column%s", ""); return NULL; }
                 c->exprs[k] = wexpr_column(r->a, col, x->out.types[col], x->out.names[col]);
                 c->out.names[k] = x->out.names[col];
                 c->out.types[k] = x->out.types[col];

@@ -415,11 +415,18 @@ static void rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialec
             exec_cast_type(out, e->type);
             wsb_putc(out, ')');
         } else if (d == EXD_REL || d == EXD_MATCH) {
-            /* Flink 2.x's physical digests: CAST(x AS <Calcite type>) */
+            /* Flink 2.x's physical digests: CAST(x AS <Calcite type>); a cast that only makes a string
+               nullable (a NOT NULL metadata column read into a STRING column) shows no character
+               set, as recorded from Flink 2.3 */
             wsb_puts(out, e->try_cast ? "TRY_CAST(" : "CAST(");
             rex(out, e->args[0], names, d);
             wsb_puts(out, " AS ");
-            calcite_type(out, e->type, true);
+            const WType *from = e->args[0]->type;
+            if (e->type->id == WT_VARCHAR && from->id == WT_VARCHAR && from->precision == e->type->precision &&
+                !from->nullable && e->type->nullable)
+                wsb_printf(out, "VARCHAR(%d)", e->type->precision);
+            else
+                calcite_type(out, e->type, true);
             wsb_putc(out, ')');
         } else {
             wsb_puts(out, e->try_cast ? "TRY_CAST(" : "CAST(");

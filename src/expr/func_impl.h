@@ -123,13 +123,7 @@ void wf_eval_time_floor(WEvalCtx *ctx, const WExpr *call, WVector *const *args, 
 char *wf_cstr(WEvalCtx *ctx, WStr s);
 
 /* ---- regex (java.util.regex semantics, backtracking) ---- */
-typedef struct WRegex WRegex;
-/* Compile; NULL and *errmsg set (arena string) on a syntax error. */
-WRegex *wre_compile(WArena *a, const char *pat, int len, char **errmsg);
-int wre_ngroups(const WRegex *re);
-/* Search from byte offset `start`; caps gets 2*(ngroups+1) offsets (-1 unset). `anchored`:
-   match must start at `start`; `full`: match must also end at the end of the text. */
-bool wre_exec(const WRegex *re, const char *s, int len, int start, bool anchored, bool full, int *caps);
+#include "regex.h"         /* wre_compile, wre_exec */
 
 /* ---- digests ---- */
 void wf_md5(const void *p, size_t n, uint8_t out[16]);

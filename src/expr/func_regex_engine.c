@@ -87,11 +87,15 @@ static void add_kid(Parser *ps, Node *n, Node *k)
     n->kids = nk;
 }
 
-static bool fail(Parser *ps, const char *msg)
+/* Java's PatternSyntaxException text: description, index, the pattern and a caret under the index */
+static bool fail_at(Parser *ps, const char *msg, int index)
 {
-    if (!ps->err) ps->err = wa_sprintf(ps->a, "%s near index %d\n%.*s", msg, ps->pos, ps->len, ps->p);
+    if (!ps->err)
+        ps->err = wa_sprintf(ps->a, "%s near index %d\n%.*s\n%*s^", msg, index, ps->len, ps->p, index, "");
     return false;
 }
+
+static bool fail(Parser *ps, const char *msg) { return fail_at(ps, msg, ps->pos); }
 
 static int peek(Parser *ps) { return ps->pos < ps->len ? (unsigned char)ps->p[ps->pos] : -1; }
 
@@ -326,7 +330,7 @@ static Node *parse_class(Parser *ps)
     if (peek(ps) == '^') { ps->classes[ci].neg = true; ps->pos++; }
     bool first = true;
     for (;;) {
-        if (ps->pos >= ps->len) { fail(ps, "Unclosed character class"); return NULL; }
+        if (ps->pos >= ps->len) { fail_at(ps, "Unclosed character class", ps->len - 1); return NULL; }
         int c = peek(ps);
         if (c == ']' && !first) { ps->pos++; break; }
         first = false;

@@ -14,6 +14,7 @@
 
 #include <ctype.h>
 #include <stdlib.h>
+#include <assert.h>
 #include <string.h>
 #include <strings.h>
 
@@ -152,6 +153,49 @@ WExpr *wbind_table_expr(WPlanCtx *p, const WTable *t, AstExpr *e, bool all_colum
     return bind_expr(&inner, &ps, e);
 }
 
+/* The metadata columns of t, read by the scan after its physical columns with the types of their
+   keys: Flink 2.3's filesystem source offers file.path / file.name (STRING NOT NULL), file.size
+   (BIGINT NOT NULL) and file.modification-time (TIMESTAMP_LTZ(3) NOT NULL); a format's metadata
+   (e.g. debezium-json's source.table) is not passed through, and other connectors have none in
+   weir yet. */
+bool wplan_scan_metadata(WPlanCtx *p, const WTable *t, WRel *scan, const char *conn)
+{
+    WArena *a = p->arena;
+    int nmeta = 0;
+    for (int i = 0; i < t->ncols; i++) nmeta += t->cols[i].kind == WCOL_METADATA;
+    if (!nmeta) return true;
+    static const char *const FS_METADATA[] = {"file.path", "file.name", "file.size", "file.modification-time"};
+    const WType *fs_types[] = {&WTYPE_STRING_NN, &WTYPE_STRING_NN, &WTYPE_BIGINT_NN,
+                               wtype_timestamp(a, WT_TIMESTAMP_LTZ, 3, false)};
+    int np = scan->out.n;
+    WSchema out;
+    schema_alloc(p, &out, np + nmeta);
+    for (int i = 0; i < np; i++) { out.names[i] = scan->out.names[i]; out.types[i] = scan->out.types[i]; }
+    scan->meta_keys = WA_ARRAY(a, const char *, nmeta);
+    for (int i = 0; i < t->ncols; i++) {
+        if (t->cols[i].kind != WCOL_METADATA) continue;
+        const char *key = t->cols[i].metadata_key ? t->cols[i].metadata_key : t->cols[i].name;
+        int known = -1;
+        for (int m = 0; m < 4; m++) if (strcmp(key, FS_METADATA[m]) == 0) known = m;
+        bool fs = conn && strcmp(conn, "filesystem") == 0;
+        if (fs && known < 0)
+            return werr_set(p->err, WEXC_VALIDATION,
+                            "Invalid metadata key '%s' in column '%s' of table '%s'. The DynamicTableSource class "
+                            "'org.apache.flink.connector.file.table.FileSystemTableSource' supports the following "
+                            "metadata keys for reading:\nfile.path\nfile.name\nfile.size\nfile.modification-time",
+                            key, t->cols[i].name, scan->table_qname);
+        if (!fs)
+            return werr_set(p->err, WEXC_TABLE,
+                            "Metadata column '%s' (metadata key '%s') of table '%s' is not supported yet in weir.",
+                            t->cols[i].name, key, scan->table_qname);
+        out.names[np + scan->nmeta] = t->cols[i].name;
+        out.types[np + scan->nmeta] = fs_types[known];
+        scan->meta_keys[scan->nmeta++] = FS_METADATA[known];
+    }
+    scan->out = out;
+    return true;
+}
+
 static WRel *bind_table_scan(QCtx *q, WTable *t, const AstName *name, const char *qual, BScope *scope)
 {
     WPlanCtx *p = q->b->p;
@@ -171,6 +215,7 @@ static WRel *bind_table_scan(QCtx *q, WTable *t, const AstName *name, const char
     }
     const char *conn = wopts_get(&t->options, "connector");
     const char *fmt = wopts_get(&t->options, "format");
+    if (!wplan_scan_metadata(p, t, scan, conn)) return NULL;
     scan->source_changelog = wplan_changelog_format(fmt);
     if (!wplan_check_changelog_source(p, t, scan->table_qname)) return NULL;
     if (scan->source_changelog) scan->changelog = WCM_INSERT | WCM_UPDATE_BEFORE | WCM_UPDATE_AFTER | WCM_DELETE;
@@ -195,26 +240,20 @@ static WRel *bind_table_scan(QCtx *q, WTable *t, const AstName *name, const char
                 if (!ex[i]) return NULL;
                 ex[i]->name = names[i];
             } else {
-                /* Flink 2.3's filesystem source offers the file.* keys only (a format's metadata,
-                   e.g. debezium-json's source.table, is not passed through); weir reads none yet */
-                static const char *const FS_METADATA[] = {"file.path", "file.name", "file.size",
-                                                          "file.modification-time"};
-                const char *key = t->cols[i].metadata_key ? t->cols[i].metadata_key : t->cols[i].name;
-                bool known = false;
-                for (size_t m = 0; m < sizeof FS_METADATA / sizeof FS_METADATA[0]; m++)
-                    known = known || strcmp(key, FS_METADATA[m]) == 0;
-                if (conn && strcmp(conn, "filesystem") == 0 && !known) {
-                    werr_set(p->err, WEXC_VALIDATION,
-                             "Invalid metadata key '%s' in column '%s' of table '%s'. The DynamicTableSource class "
-                             "'org.apache.flink.connector.file.table.FileSystemTableSource' supports the following "
-                             "metadata keys for reading:\nfile.path\nfile.name\nfile.size\nfile.modification-time",
-                             key, t->cols[i].name, scan->table_qname);
-                    return NULL;
+                /* a metadata column: the scan reads it after the physical columns (its key's type),
+                   cast to the declared type as Flink's projection does */
+                int at = -1;
+                for (int q = 0; q < scan->nmeta; q++)
+                    if (strcmp(scan->out.names[scan->nfields + q], t->cols[i].name) == 0) at = scan->nfields + q;
+                assert(at >= 0);
+                WExpr *ref = wexpr_column(a, at, scan->out.types[at], names[i]);
+                if (!wtype_equals(ref->type, t->cols[i].type, false)) {
+                    WExpr *c = wexpr_new(a, WX_CAST, t->cols[i].type, 1);
+                    c->args[0] = ref;
+                    ref = c;
                 }
-                werr_set(p->err, WEXC_TABLE,
-                         "Metadata column '%s' (metadata key '%s') of table '%s' is not supported yet in weir.",
-                         t->cols[i].name, key, scan->table_qname);
-                return NULL;
+                ref->name = names[i];
+                ex[i] = ref;
             }
         }
         top = make_calc(p, scan, t->ncols, ex, names, NULL);

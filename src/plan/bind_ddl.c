@@ -173,6 +173,17 @@ WTable *wbind_create_table(WPlanCtx *p, AstStmt *s, WArena *ta)
             c->type = wbind_type(p, cd->type);
             if (!c->type) goto fail;
             if (cd->metadata) {
+                /* one column per metadata key (Flink's DefaultSchemaResolver) */
+                const char *key = cd->metadata_key ? cd->metadata_key : c->name;
+                for (int k = 0; k < i; k++) {
+                    const WColumn *o = &t->cols[k];
+                    if (o->kind != WCOL_METADATA || strcmp(o->metadata_key ? o->metadata_key : o->name, key) != 0) continue;
+                    werr_set(p->err, WEXC_VALIDATION,
+                             "The column `%s` and `%s` in the table are both from the same metadata key '%s'. Please "
+                             "specify one of the columns as the metadata column and use the computed column syntax to "
+                             "specify the others.", o->name, c->name, key);
+                    goto fail;
+                }
                 c->kind = WCOL_METADATA;
                 c->metadata_key = cd->metadata_key;
                 c->is_virtual = cd->is_virtual;

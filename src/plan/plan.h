@@ -107,6 +107,9 @@ struct WRel {
     const char *table_qname;        /* default_catalog.default_database.t */
     int nfields;                    /* physical columns read, in table order */
     int *fields;                    /* indexes into the table's physical columns list */
+    int nmeta;                      /* metadata columns read (filesystem: file.*), after the physical
+                                       ones in out, in table order; their keys */
+    const char **meta_keys;
     bool source_changelog;          /* the connector emits updates */
     uint8_t *scan_reads;            /* set by the runtime build (wjob_mark_scan_reads): 1 per output
                                        column its consumers read; NULL = all */
@@ -356,5 +359,10 @@ WRel *wplan_physical(WPlanCtx *p, WRel *root);
 void wplan_dump(FILE *f, const WRel *root);
 /* Number nodes (Flink's bottom-up order) and resolve state TTLs. */
 void wplan_finalize(WPlanCtx *p, WRel *root);
+
+/* The metadata columns of table t read by scan (connector conn): appended to scan->out after the
+   physical columns with their keys' types (scan->nmeta, scan->meta_keys); Flink's errors for an
+   unknown key, weir's for a connector without metadata. (bind.c; the plan reader uses it too) */
+bool wplan_scan_metadata(WPlanCtx *p, const WTable *t, WRel *scan, const char *conn);
 
 #endif

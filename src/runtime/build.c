@@ -84,7 +84,11 @@ static void sink_end(WOperator *op)
     if (!s->is_collect && s->sink->finish) s->sink->finish(s->sink, op->ctx->err);
 }
 
-static void sink_watermark(WOperator *op, int64_t wm) { (void)op; (void)wm; }
+static void sink_watermark(WOperator *op, int64_t wm)
+{
+    SinkOp *s = (SinkOp *)op;
+    if (!s->is_collect && s->sink && s->sink->watermark) s->sink->watermark(s->sink, wm);
+}
 
 static void sink_metrics(WOperator *op, char *buf, size_t bufsz)
 {
@@ -140,6 +144,8 @@ static WTableSpec *make_spec(WPlanCtx *p, Lane *L, WTable *t, const char *qname)
     sp->subtask = L->index;
     sp->parallelism = L->job->nlanes;
     sp->out = L->job->env.print_out ? L->job->env.print_out : stdout;
+    sp->clock = L->ctx.clock;
+    sp->clock_ctx = L->ctx.clock_ctx;
     return sp;
 }
 
@@ -319,6 +325,10 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
             }
             WTableSpec *sp = make_spec(p, L, r->table, r->table_qname);
             if (r->scan_reads && r->out.n == sp->ncols) sp->col_read = r->scan_reads;
+            sp->nmeta = r->nmeta;
+            sp->meta_keys = r->meta_keys;
+            const char *rmode = j->env.config ? wopts_get(j->env.config, "execution.runtime-mode") : NULL;
+            sp->bounded = rmode && !strcasecmp(rmode, "batch");     /* a batch job: sources must be bounded */
             if (c->validate && !c->validate(sp, true, p->err)) { wop_free(op); L->nsrc--; return NULL; }
             s->src = c->open_source(sp, p->err);
             if (!s->src) { wop_free(op); L->nsrc--; return NULL; }

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
@@ -409,13 +410,17 @@ _Noreturn void ps_fail(WSqlParser *p)
             }
         }
     }
-    if (t->kind == TK_IDENT && t->kw && t->kw->reserved && p->exp_pos == p->pos && p->exp_ident) {
+    /* the list ends with its last entry (no indentation of a next one) */
+    if (o >= 5 && strcmp(exp + o - 5, "\n    ") == 0) exp[o - 5] = 0;
+    /* Calcite names a reserved word written in capitals "the keyword"; in other case it is a token */
+    bool capitals = true;
+    for (int i = 0; i < t->len; i++) if (islower((unsigned char)t->start[i])) capitals = false;
+    if (t->kind == TK_IDENT && t->kw && t->kw->reserved && capitals && p->exp_pos == p->pos && p->exp_ident) {
         werr_set_at(p->err, t->line, t->col, WEXC_PARSE,
-                    "SQL parse failed. Incorrect syntax near the keyword '%s' at line %d, column %d.%s", enc,
-                    t->line, t->col, exp);
+                    "Incorrect syntax near the keyword '%s' at line %d, column %d.%s", enc, t->line, t->col, exp);
     } else {
         werr_set_at(p->err, t->line, t->col, WEXC_PARSE,
-                    "SQL parse failed. Encountered \"%s\" at line %d, column %d.%s", enc, t->line, t->col, exp);
+                    "Encountered \"%s\" at line %d, column %d.%s", enc, t->line, t->col, exp);
     }
     longjmp(p->jb, 1);
 }
@@ -427,7 +432,7 @@ _Noreturn void ps_fail_at(WSqlParser *p, const WSqlToken *t, const char *fmt, ..
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    werr_set_at(p->err, t->line, t->col, WEXC_PARSE, "SQL parse failed. %s", msg);
+    werr_set_at(p->err, t->line, t->col, WEXC_PARSE, "%s", msg);
     longjmp(p->jb, 1);
 }
 

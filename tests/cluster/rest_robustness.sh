@@ -93,7 +93,7 @@ expect 400 GET "/v1/sessions/$sh/operations/$oh/result/99999"
 expect 400 GET "/v1/sessions/$sh/operations/$oh/result/-1"
 res="$(api GET "/v1/sessions/$sh/operations/$oh/result/0?wait=3000")"
 check "the broken statement reports its parse error as a result" \
-  jqe '[.events[] | select(.type == "result")][0].error.class == "org.apache.flink.table.api.SqlParserException"' <<< "$res"
+  jqe '[.events[] | select(.type == "result")][0].error.class == "org.apache.flink.sql.parser.impl.ParseException"' <<< "$res"
 expect 405 PATCH /v1/sessions/$sh
 api DELETE /v1/sessions/$sh > /dev/null
 check "the session closes" test "$STATUS" = 200

@@ -13,6 +13,13 @@ void wtest_register(const char *name, const char *file, wtest_fn fn)
         tests[ntests++] = (Test){name, file, fn};
 }
 
+bool wtest_exists(const char *name)
+{
+    for (int i = 0; i < ntests; i++)
+        if (strcmp(tests[i].name, name) == 0) return true;
+    return false;
+}
+
 void wtest_report(const char *file, int line, const char *what)
 {
     fprintf(stderr, "  %s:%d: check failed: %s\n", file, line, what);

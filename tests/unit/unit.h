@@ -13,6 +13,8 @@
 typedef void (*wtest_fn)(int *failed);
 void wtest_register(const char *name, const char *file, wtest_fn fn);
 void wtest_report(const char *file, int line, const char *what);
+/* Is a test of that name registered? (a check may point at the test that covers it) */
+bool wtest_exists(const char *name);
 
 #define WTEST(name)                                                                \
     static void name(int *wtest_failed_);                                          \
