@@ -1,7 +1,6 @@
 /* operator.c — framework part of operators: wiring, watermark merge, end of input. */
 #include "operator.h"
 #include "minibatch.h"
-#include "../common/memsize.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -198,8 +197,7 @@ WStateBackend *wexec_new_backend(WExecCtx *ctx, const char *operator_name)
     /* weir.state.memory-limit bounds heap state; RocksDB keeps its state on disk */
     const char *lim = ctx->config ? wopts_get(ctx->config, "weir.state.memory-limit") : NULL;
     if (!b && ok && lim) {
-        if (!wmemsize_parse(lim, &cfg.memory_limit))
-            werr_set(ctx->err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key 'weir.state.memory-limit'.", lim);
+        wopts_get_bytes(ctx->config, "weir.state.memory-limit", 0, &cfg.memory_limit, ctx->err);
         cfg.limit_err = ctx->err;
     }
     wopts_free(&over);

@@ -5,7 +5,6 @@
  * weir.write-cache-entries). Calls common/ only.
  */
 #include "state.h"
-#include "../common/memsize.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -17,13 +16,7 @@
 
 static bool memory_option(const WOptions *c, const char *key, int64_t *out, WError *err)
 {
-    const char *v = wopts_get(c, key);
-    if (!v) return true;
-    if (!wmemsize_parse(v, out)) {
-        werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key '%s'.", v, key);
-        return false;
-    }
-    return true;
+    return !wopts_get(c, key) || wopts_get_bytes(c, key, 0, out, err);
 }
 
 bool wstate_backend_config(const WOptions *config, WStateBackendType *type, WRocksDBConfig *rcfg,

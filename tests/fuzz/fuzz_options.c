@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "../../src/common/duration.h"
-#include "../../src/common/memsize.h"
 #include "../../src/common/options.h"
 #include "../../src/server/cluster_config.h"
 #include "../../src/state/state.h"
@@ -28,7 +27,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     werr_clear(&err);
     (void)wduration_parse(text, &v, &err);
-    (void)wmemsize_parse(text, &v);
 
     WOptions o;
     wopts_init(&o);
@@ -39,6 +37,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     (void)wopts_get_long(&o, "k", 0, &v, &err);
     werr_clear(&err);
     (void)wopts_get_duration_ms(&o, "k", 0, &v, &err);
+    werr_clear(&err);
+    (void)wopts_get_bytes(&o, "k", 0, &v, &err);
     wopts_set(&o, "state.backend.type", text);
     wopts_set(&o, "state.backend.rocksdb.block.cache-size", text);
     wopts_set(&o, "state.backend.rocksdb.weir.write-cache-entries", text);

@@ -5,7 +5,6 @@
 #include "../../src/common/duration.h"
 #include "../../src/common/hash.h"
 #include "../../src/common/options.h"
-#include "../../src/common/memsize.h"
 
 WTEST(arena_alloc_and_reset)
 {
@@ -99,19 +98,4 @@ WTEST(options_set_get)
     wopts_set(&o, "bad", "x");
     CHECK(!wopts_get_bool(&o, "bad", false, &b, &e));
     wopts_free(&o);
-}
-
-WTEST(memsize_parse)
-{
-    int64_t b = 0;
-    CHECK(wmemsize_parse("1024", &b)); CHECK_INT(b, 1024);
-    CHECK(wmemsize_parse("64 mb", &b)); CHECK_INT(b, 64LL << 20);
-    CHECK(wmemsize_parse(" 1gb ", &b)); CHECK_INT(b, 1LL << 30);
-    CHECK(wmemsize_parse("512 KibiBytes", &b)); CHECK_INT(b, 512LL << 10);
-    CHECK(!wmemsize_parse("", &b));
-    CHECK(!wmemsize_parse("mb", &b));
-    CHECK(!wmemsize_parse("-1 mb", &b));
-    CHECK(!wmemsize_parse("1 parsec", &b));
-    CHECK(!wmemsize_parse("99999999999999999999", &b));      /* past 2^64 */
-    CHECK(!wmemsize_parse("9999999999 tb", &b));              /* past int64 bytes */
 }
