@@ -27,6 +27,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #define META_FILE "_metadata"
@@ -35,7 +36,7 @@ static const char LANE_MAGIC[8] = {'W', 'E', 'I', 'R', 'L', 'A', 'N', '1'};
 static const char END_MAGIC[4] = {'W', 'E', 'N', 'D'};
 
 typedef enum { RET_NONE, RET_DELETE_ON_CANCEL, RET_RETAIN_ON_CANCEL } Retention;
-typedef enum { KILL_NONE, KILL_TICK, KILL_BEFORE_META, KILL_AFTER_META } KillAt;
+typedef enum { KILL_NONE, KILL_TICK, KILL_BEFORE_META, KILL_DURING_META, KILL_AFTER_META } KillAt;
 typedef enum { DIST_FORWARD, DIST_HASH, DIST_SINGLE } Dist;
 
 /* ---- parsed _metadata ---- */
@@ -305,6 +306,7 @@ static bool parse_kill(WCkpt *c, const char *v, WError *err)
     c->kill_n = n;
     if (!strcmp(what, "tick")) c->kill_at = KILL_TICK;
     else if (!strcmp(what, "before-metadata")) c->kill_at = KILL_BEFORE_META;
+    else if (!strcmp(what, "during-metadata")) c->kill_at = KILL_DURING_META;
     else if (!strcmp(what, "after-metadata")) c->kill_at = KILL_AFTER_META;
     else return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid value for WEIR_TEST_KILL_AT: '%s'.", v);
     return true;
@@ -879,9 +881,28 @@ static bool complete(WCkpt *c, int64_t id, const char *dir, bool savepoint, int6
                c->job_id, (long long)id, savepoint ? "SAVEPOINT" : "CHECKPOINT", c->parallelism, c->max_parallelism,
                (long long)sim_now, (long long)c->trigger_wall_ms);
     for (int i = 0; i < c->parallelism; i++) if (c->lane_meta[i].len) wsb_appendn(&m, c->lane_meta[i].buf, c->lane_meta[i].len);
+    /* _metadata marks a checkpoint complete, so it must appear whole or not at all: written as
+       _metadata.inprogress, then renamed (and the directory synced). Written in place, a SIGKILL
+       inside the write left a torn _metadata that looked complete and was refused at restore
+       (found by tests/recovery/chaos; WEIR_TEST_KILL_AT=during-metadata:<n> tears the write) */
     char *path = wsnap_join(dir, META_FILE);
+    char *tmp = wsnap_join(dir, META_FILE ".inprogress");
     int64_t size = 0;
-    bool ok = write_text_file(path, META_MAGIC, m.buf, m.len, &size, NULL, err);
+    if (c->kill_at == KILL_DURING_META && id >= c->kill_n) {
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd >= 0 && write(fd, m.buf, m.len / 2) >= 0) raise(SIGKILL);
+        raise(SIGKILL);
+    }
+    bool ok = write_text_file(tmp, META_MAGIC, m.buf, m.len, &size, NULL, err);
+    if (ok && rename(tmp, path) != 0) {
+        ok = werr_set(err, WEXC_IO, "Cannot write '%s': %s", path, strerror(errno));
+        unlink(tmp);
+    }
+    if (ok) {
+        int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd >= 0) { fsync(dfd); close(dfd); }
+    }
+    free(tmp);
     free(path);
     wsb_free(&m);
     WCkptStats st = {.id = id, .savepoint = savepoint, .completed = ok, .incremental = c->inc_any,
