@@ -19,6 +19,7 @@
 #  (d) conformance cases (../shared/conformance relative to the repository, or $WEIR_CONFORMANCE):
 #      `weir conformance <case>` per case; a binary that answers "unknown command" skips them all.
 #  (e) cluster tests: tests/cluster/*.sh against a daemon each starts and stops (see there).
+#  (g) client tests: tests/client/*.sh, the interactive client driven through tmux.
 # The last line is exactly "N passed, N failed, N skipped"; the exit status is 1 if any failed.
 set -uo pipefail
 
@@ -395,6 +396,26 @@ if [[ -z "${WEIR_SKIP_CLUSTER:-}" && -x "$BUILD/weir" ]]; then
   done
   echo "cluster: $kp passed, $kf failed, $ks skipped"
   passed=$((passed + kp)); failed=$((failed + kf)); skipped=$((skipped + ks))
+fi
+
+# ----------------------------------------------------------------------------- (g) client tests
+# tests/client/*.sh (helpers in tests/client/lib.sh): the interactive client in a private tmux
+# terminal (typed keys, screen contents). Exit 0 pass, 77 skipped (tmux missing), else fail.
+if [[ -x "$BUILD/weir" ]]; then
+  cp_=0 cf_=0 cs_=0
+  for t in "$ROOT"/tests/client/*.sh; do
+    [[ "$(basename "$t")" == lib.sh ]] && continue
+    out="$(BUILD="$BUILD" timeout "${CLIENT_TEST_TIMEOUT:-120}" bash "$t" 2>&1 < /dev/null)"; st=$?
+    if [[ $st -eq 0 ]]; then
+      cp_=$((cp_ + 1))
+    elif [[ $st -eq 77 ]]; then
+      cs_=$((cs_ + 1)); printf '%s\n' "$out" | grep '^SKIP' | head -n 3
+    else
+      cf_=$((cf_ + 1)); echo "FAIL client/$(basename "$t" .sh) (exit $st)"; printf '%s\n' "$out" | head -n 40
+    fi
+  done
+  echo "client: $cp_ passed, $cf_ failed, $cs_ skipped"
+  passed=$((passed + cp_)); failed=$((failed + cf_)); skipped=$((skipped + cs_))
 fi
 
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -19,6 +19,7 @@ void wcatalog_init(WCatalog *c)
     wopts_free(&o);
     c->current_catalog = wstrdup("default_catalog");
     c->current_database = wstrdup("default_database");
+    wmodules_init(&c->modules);
 }
 
 void wtable_free(WTable *t)
@@ -37,6 +38,7 @@ void wcatalog_free(WCatalog *c)
     free(c->current_catalog);
     free(c->current_database);
     free(c->store_dir);
+    wmodules_free(&c->modules);
     memset(c, 0, sizeof *c);
 }
 
@@ -193,6 +195,23 @@ static bool remove_from(WTable **arr, int *n, WTable *t)
         return true;
     }
     return false;
+}
+
+bool wcatalog_replace(WCatalog *c, WTable *t, WTable *nt, WError *err)
+{
+    assert(!t->temporary && !nt->temporary);
+    WCatalogEntry *e = wcatalog_find_catalog(c, t->catalog);
+    WDatabase *d = e ? wcatalog_find_database(e, t->database) : NULL;
+    for (int i = 0; d && i < d->n; i++) {
+        if (d->tables[i] != t) continue;
+        if (!nt->catalog) nt->catalog = wa_strdup(nt->arena, t->catalog);
+        if (!nt->database) nt->database = wa_strdup(nt->arena, t->database);
+        d->tables[i] = nt;
+        wtable_free(t);
+        return true;
+    }
+    wtable_free(nt);
+    return werr_set(err, WEXC_TABLE, "The table to alter is no longer in its database.");
 }
 
 void wcatalog_remove(WCatalog *c, WTable *t)

@@ -22,12 +22,14 @@
 #include "../types/type.h"
 #include "../common/options.h"
 #include "../common/error.h"
+#include "../common/strbuf.h"
 
 /* Exception classes of Flink's catalog layer. */
 #define WEXC_CATALOG          "org.apache.flink.table.catalog.exceptions.CatalogException"
 #define WEXC_CATALOG_MISSING  "org.apache.flink.table.api.CatalogNotExistException"
 #define WEXC_DB_MISSING       "org.apache.flink.table.catalog.exceptions.DatabaseNotExistException"
 #define WEXC_DB_EXISTS        "org.apache.flink.table.catalog.exceptions.DatabaseAlreadyExistException"
+#define WEXC_TABLE_EXISTS     "org.apache.flink.table.catalog.exceptions.TableAlreadyExistException"
 #define WEXC_DB_NOT_EMPTY     "org.apache.flink.table.catalog.exceptions.DatabaseNotEmptyException"
 
 typedef enum WColumnKind { WCOL_PHYSICAL, WCOL_COMPUTED, WCOL_METADATA } WColumnKind;
@@ -84,9 +86,17 @@ typedef struct WCatalogEntry {
     char *comment;              /* NULL when none */
     WOptions options;           /* the descriptor's options, 'type' included */
     bool in_store;              /* created by CREATE CATALOG (the built-in one is not in the store) */
+    bool objects_to_load;       /* a weir-file catalog whose stored tables and views the session has
+                                   still to bind (wfilecat_objects), set by wfilecat_open */
     int ndb, capdb;
     WDatabase **dbs;            /* in creation order */
 } WCatalogEntry;
+
+/* The session's modules (modules.c): loaded ones in load order, used ones in resolution order. */
+typedef struct WModules {
+    int nloaded, nused, cap;
+    char **loaded, **used;
+} WModules;
 
 /* The catalog manager of a session. */
 typedef struct WCatalog {
@@ -96,6 +106,7 @@ typedef struct WCatalog {
     WTable **temps;             /* temporary tables and views */
     char *current_catalog, *current_database;
     char *store_dir;            /* the file catalog store's folder, NULL for the in-memory store */
+    WModules modules;
 } WCatalog;
 
 /* A resolved object identifier (strings borrowed from the name or the manager). */
@@ -126,6 +137,8 @@ bool wcatalog_add(WCatalog *c, WTable *t, WError *err);
 /* DROP [TEMPORARY] TABLE / VIEW with Flink's rules for temporary objects shadowing permanent ones. */
 bool wcatalog_drop(WCatalog *c, const AstName *name, bool want_view, bool temporary, bool if_exists,
                    WError *err);
+/* Put nt (a new definition: owned by the catalog from now on) in the place of permanent t (freed). */
+bool wcatalog_replace(WCatalog *c, WTable *t, WTable *nt, WError *err);
 /* Remove a table without checks (a failed CTAS). */
 void wcatalog_remove(WCatalog *c, WTable *t);
 void wtable_free(WTable *t);
@@ -139,9 +152,9 @@ bool wcatalog_validate_options(const WOptions *options, WError *err);
 /* CREATE CATALOG (options copied; validated first). */
 bool wcatalog_create_catalog(WCatalog *c, const char *name, const char *comment, const WOptions *options,
                              bool in_store, WError *err);
-/* Re-create a catalog from its (changed) descriptor: its databases and tables are lost, as with
-   Flink's in-memory catalogs. */
-void wcatalog_reinit_catalog(WCatalogEntry *e);
+/* Re-create a catalog from its (changed) descriptor: an in-memory catalog loses its databases and
+   tables (as Flink's); a weir-file catalog reads them again from its folder. */
+bool wcatalog_reinit_catalog(WCatalogEntry *e, WError *err);
 bool wcatalog_drop_catalog(WCatalog *c, const char *name, bool if_exists, WError *err);
 bool wcatalog_use_catalog(WCatalog *c, const char *name, WError *err);
 /* The default database a catalog type creates ('default-database', else "default"). */
@@ -155,6 +168,47 @@ bool wcatalog_store_open(WCatalog *c, const char *kind, const char *path, WError
 /* Write / delete a catalog's definition in the file store (no-op for the in-memory store). */
 bool wcatalog_store_save(const WCatalog *c, const WCatalogEntry *e, WError *err);
 bool wcatalog_store_remove(const WCatalog *c, const char *name, WError *err);
+
+/* YAML of the store files: `key: "value"` lines (sorted by key) and back; a scalar after the colon. */
+void wcatalog_yaml_write(WStrBuf *b, const WOptions *o);
+void wcatalog_yaml_quoted(WStrBuf *b, const char *s);
+char *wcatalog_yaml_scalar(const char *s);
+bool wcatalog_yaml_read(const char *path, WOptions *o, WError *err);
+/* 'file:///x/y' or '/x/y' -> /x/y; NULL for another scheme */
+const char *wcatalog_local_dir(const char *uri);
+
+/* ---- the weir-file catalog type (file_catalog.c) ---- */
+#define WCATALOG_FILE_TYPE "weir-file"
+bool wcatalog_is_file_catalog(const WCatalogEntry *e);
+/* Open the catalog's folder ('path', created when missing): add its stored databases to e (and the
+   default database when it has none), mark its tables and views to be loaded. */
+bool wfilecat_open(WCatalogEntry *e, WError *err);
+/* One stored table or view: its database, name, DDL text (and file), and for a view the catalog
+   and database its query resolves against. */
+typedef struct WFileCatObject {
+    const char *database, *name, *ddl, *file;
+    char *view_catalog, *view_database;     /* NULL for a table */
+} WFileCatObject;
+typedef bool (*WFileCatVisit)(void *ctx, const WFileCatObject *o, WError *err);
+/* Visit every stored object of e's databases (by database, then name); stops at the first false. */
+bool wfilecat_objects(const WCatalogEntry *e, WFileCatVisit visit, void *ctx, WError *err);
+/* Write / delete a database's folder and file, a permanent table's or view's file (ddl: its
+   CREATE statement). */
+bool wfilecat_save_database(const WCatalogEntry *e, const WDatabase *d, WError *err);
+bool wfilecat_remove_database(const WCatalogEntry *e, const char *db, WError *err);
+bool wfilecat_save_object(const WCatalogEntry *e, const WTable *t, const char *ddl, WError *err);
+bool wfilecat_remove_object(const WCatalogEntry *e, const char *db, const char *name, WError *err);
+
+/* ---- modules (modules.c) ---- */
+void wmodules_init(WModules *m);         /* 'core' loaded and used */
+void wmodules_free(WModules *m);
+/* LOAD MODULE name [WITH (options)] / UNLOAD MODULE name / USE MODULES names, Flink's messages
+   (the core module, as Flink's, does not check the options: it has none). */
+bool wmodules_load(WModules *m, const char *name, const WOptions *options, WError *err);
+bool wmodules_unload(WModules *m, const char *name, WError *err);
+bool wmodules_use(WModules *m, char *const *names, int n, WError *err);
+/* Whether the core module (weir's built-in functions) takes part in function resolution. */
+bool wmodules_core_used(const WModules *m);
 
 /* ---- databases (database.c) ---- */
 WDatabase *wcatalog_find_database(const WCatalogEntry *e, const char *name);

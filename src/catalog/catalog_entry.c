@@ -7,15 +7,19 @@
 #include <string.h>
 #include "../common/strbuf.h"
 
-/* A catalog type: its factory identifier and the options it supports (besides 'type'). */
+/* A catalog type: its factory identifier, the options it supports (besides 'type') and the one it
+   requires. */
 typedef struct CatalogType {
     const char *identifier;
     const char *const *options;     /* sorted, NULL-terminated */
+    const char *required;           /* NULL when none */
 } CatalogType;
 
 static const char *const IN_MEMORY_OPTIONS[] = {"default-database", "property-version", NULL};
+static const char *const FILE_OPTIONS[] = {"default-database", "path", "property-version", NULL};
 static const CatalogType CATALOG_TYPES[] = {
-    {"generic_in_memory", IN_MEMORY_OPTIONS},
+    {"generic_in_memory", IN_MEMORY_OPTIONS, NULL},
+    {WCATALOG_FILE_TYPE, FILE_OPTIONS, "path"},   /* weir's own: see file_catalog.c */
 };
 #define NTYPES (sizeof CATALOG_TYPES / sizeof CATALOG_TYPES[0])
 
@@ -70,6 +74,10 @@ bool wcatalog_validate_options(const WOptions *options, WError *err)
         wsb_free(&b);
     }
     free(bad);
+    if (nbad == 0 && ct->required && !wopts_get(options, ct->required))
+        return werr_set(err, WEXC_VALIDATION,
+                        "One or more required options are missing.\n\nMissing required options are:\n\n%s",
+                        ct->required);
     return nbad == 0;
 }
 
@@ -78,11 +86,14 @@ const char *wcatalog_default_database(const WCatalogEntry *e)
     return wopts_get_or(&e->options, "default-database", "default");
 }
 
-void wcatalog_reinit_catalog(WCatalogEntry *e)
+bool wcatalog_reinit_catalog(WCatalogEntry *e, WError *err)
 {
     for (int i = 0; i < e->ndb; i++) wdatabase_free(e->dbs[i]);
     e->ndb = 0;
+    e->objects_to_load = false;
+    if (wcatalog_is_file_catalog(e)) return wfilecat_open(e, err);
     wdatabase_add(e, wcatalog_default_database(e), NULL, NULL);
+    return true;
 }
 
 bool wcatalog_create_catalog(WCatalog *c, const char *name, const char *comment, const WOptions *options,
@@ -95,7 +106,10 @@ bool wcatalog_create_catalog(WCatalog *c, const char *name, const char *comment,
     e->comment = comment ? wstrdup(comment) : NULL;
     wopts_copy(&e->options, options);
     e->in_store = in_store;
-    wcatalog_reinit_catalog(e);
+    if (!wcatalog_reinit_catalog(e, err)) {
+        wcatalog_entry_free(e);
+        return false;
+    }
     if (c->ncat == c->capcat) {
         c->capcat = c->capcat ? c->capcat * 2 : 4;
         c->cats = wrealloc(c->cats, sizeof(WCatalogEntry *) * (size_t)c->capcat);

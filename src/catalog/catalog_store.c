@@ -16,8 +16,7 @@
 #include <unistd.h>
 #include "../common/strbuf.h"
 
-/* 'file:///x/y' or '/x/y' -> /x/y; NULL for another scheme */
-static const char *local_dir(const char *uri)
+const char *wcatalog_local_dir(const char *uri)
 {
     if (!strncmp(uri, "file://", 7)) return uri + 7;
     if (!strncmp(uri, "file:", 5)) return uri + 5;
@@ -34,7 +33,7 @@ static char *catalog_file(const WCatalog *c, const char *name)
 }
 
 /* "..." with \" \\ \n \t escapes, or a plain scalar up to the end of the line */
-static char *yaml_scalar(const char *s)
+char *wcatalog_yaml_scalar(const char *s)
 {
     WStrBuf b;
     wsb_init(&b);
@@ -60,7 +59,7 @@ static char *yaml_scalar(const char *s)
     return wsb_detach(&b);
 }
 
-static bool read_definition(const char *path, WOptions *o, WError *err)
+bool wcatalog_yaml_read(const char *path, WOptions *o, WError *err)
 {
     FILE *f = fopen(path, "r");
     if (!f) return werr_set(err, WEXC_CATALOG, "Failed to load catalog definition from %s: %s", path, strerror(errno));
@@ -86,7 +85,7 @@ static bool read_definition(const char *path, WOptions *o, WError *err)
             break;
         }
         *colon = 0;
-        char *key = yaml_scalar(s), *value = yaml_scalar(colon + 1);
+        char *key = wcatalog_yaml_scalar(s), *value = wcatalog_yaml_scalar(colon + 1);
         wopts_set(o, key, value);
         free(key);
         free(value);
@@ -95,7 +94,7 @@ static bool read_definition(const char *path, WOptions *o, WError *err)
     return ok;
 }
 
-static void yaml_quoted(WStrBuf *b, const char *s)
+void wcatalog_yaml_quoted(WStrBuf *b, const char *s)
 {
     wsb_putc(b, '"');
     for (; *s; s++) {
@@ -112,20 +111,25 @@ static int cmp_option(const void *a, const void *b)
     return strcmp(((const WOption *)a)->key, ((const WOption *)b)->key);
 }
 
+void wcatalog_yaml_write(WStrBuf *b, const WOptions *o)
+{
+    WOption *sorted = wcalloc((size_t)o->n + 1, sizeof(WOption));
+    if (o->n) memcpy(sorted, o->items, sizeof(WOption) * (size_t)o->n);
+    qsort(sorted, (size_t)o->n, sizeof(WOption), cmp_option);
+    for (int i = 0; i < o->n; i++) {
+        wsb_printf(b, "%s: ", sorted[i].key);
+        wcatalog_yaml_quoted(b, sorted[i].value);
+        wsb_putc(b, '\n');
+    }
+    free(sorted);
+}
+
 bool wcatalog_store_save(const WCatalog *c, const WCatalogEntry *e, WError *err)
 {
     if (!c->store_dir || !e->in_store) return true;
-    WOption *sorted = wcalloc((size_t)e->options.n + 1, sizeof(WOption));
-    memcpy(sorted, e->options.items, sizeof(WOption) * (size_t)e->options.n);
-    qsort(sorted, (size_t)e->options.n, sizeof(WOption), cmp_option);
     WStrBuf b;
     wsb_init(&b);
-    for (int i = 0; i < e->options.n; i++) {
-        wsb_printf(&b, "%s: ", sorted[i].key);
-        yaml_quoted(&b, sorted[i].value);
-        wsb_putc(&b, '\n');
-    }
-    free(sorted);
+    wcatalog_yaml_write(&b, &e->options);
     char *path = catalog_file(c, e->name);
     FILE *f = fopen(path, "w");
     bool ok = f && (b.len == 0 || fwrite(b.buf, 1, b.len, f) == b.len);
@@ -159,7 +163,7 @@ bool wcatalog_store_open(WCatalog *c, const char *kind, const char *path, WError
     if (!path || !*path)
         return werr_set(err, WEXC_VALIDATION,
                         "One or more required options are missing.\n\nMissing required options are:\n\npath");
-    const char *dir = local_dir(path);
+    const char *dir = wcatalog_local_dir(path);
     if (!dir) return werr_set(err, WEXC_CATALOG, "Unsupported file system scheme of the catalog store path '%s'.", path);
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return werr_set(err, WEXC_CATALOG, "Failed to open file catalog store directory %s: %s", path, strerror(errno));
@@ -185,7 +189,7 @@ bool wcatalog_store_open(WCatalog *c, const char *kind, const char *path, WError
             WOptions o;
             wopts_init(&o);
             char *file = catalog_file(c, names[i]);
-            ok = read_definition(file, &o, err) && wcatalog_create_catalog(c, names[i], NULL, &o, true, err);
+            ok = wcatalog_yaml_read(file, &o, err) && wcatalog_create_catalog(c, names[i], NULL, &o, true, err);
             free(file);
             wopts_free(&o);
         }

@@ -4,7 +4,8 @@
  * Contract: see client.h. The only file of src/cli that calls wsession_execute; printing is
  * delegated to messages.c (results, errors) and tableau.c (query rows).
  * Settings read from the session: sql-client.execution.result-mode (tableau required in -f mode;
- * in the interactive client `table` and `changelog` fall back to tableau for now),
+ * in the interactive client on a terminal `table` and `changelog` open Flink's full-screen result
+ * views, cli/result_view.h; piped input or output prints the tableau),
  * table.display.max-column-width (default 30; Flink 2.3 ignores the old sql-client.display.* key),
  * execution.runtime-mode (streaming or batch tableau), sql-client.display.print-time-cost
  * (" (0.12 seconds)" after the footers; weir's default is false so outputs stay deterministic,
@@ -19,8 +20,10 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "messages.h"
+#include "result_view.h"
 #include "tableau.h"
 #include "../common/arena.h"
 #include "../common/strbuf.h"
@@ -68,6 +71,12 @@ static bool result_mode_is_tableau(const WSession *s)
     return v && strcasecmp(v, "tableau") == 0;
 }
 
+static bool result_mode_is_changelog(const WSession *s)
+{
+    const char *v = wsession_get(s, KEY_RESULT_MODE, "table");
+    return v && strcasecmp(v, "changelog") == 0;
+}
+
 static double now_seconds(void)
 {
     struct timespec ts;
@@ -80,6 +89,8 @@ static double now_seconds(void)
 typedef struct QuerySink {
     WClient *c;
     bool batch, reject, opened, cancelled, time_cost, announced;
+    bool use_view, changelog;   /* interactive table/changelog result view (result_view.h) */
+    WResultView *view;
     int max_width;
     const WTimeZone *tz;
     double t0;
@@ -102,7 +113,10 @@ static void qs_open(void *ctx, int ncols, const char *const *names, const WType 
     if (q->opened) return;
     q->opened = true;
     if (q->reject) return;
-    if (q->batch)
+    if (q->use_view)
+        q->view = wrv_open(STDIN_FILENO, q->c->out, q->changelog, ncols, names, types,
+                           q->max_width, q->tz);
+    else if (q->batch)
         wtab_batch_begin(&q->b, ncols, names, q->tz);
     else
         wtab_stream_begin(&q->st, q->c->out, ncols, names, types, q->max_width, q->tz);
@@ -117,6 +131,13 @@ static bool qs_rows(void *ctx, const WChunk *c)
         return false;
     }
     if (!q->opened) return true;
+    if (q->view) {
+        if (!wrv_rows(q->view, c)) {
+            q->cancelled = true;    /* the user left the view: cancel the query */
+            return false;
+        }
+        return true;
+    }
     if (q->batch)
         wtab_batch_chunk(&q->b, c);
     else
@@ -129,6 +150,15 @@ static void qs_close(void *ctx, bool ok)
     QuerySink *q = ctx;
     if (!q->opened || q->reject) return;
     if (!q->cancelled && wcli_take_sigint()) q->cancelled = true;
+    if (q->view) {
+        /* The view stays until the user leaves it; Ctrl-C leaves it too (Flink binds it to Quit). */
+        if (!q->cancelled) wrv_finish(q->view, ok, wcli_take_sigint);
+        wrv_close(q->view, ok || q->cancelled);
+        q->view = NULL;
+        q->use_view = false;
+        q->cancelled = true;        /* nothing more to print for the rows */
+        return;
+    }
     char suffix[64];
     time_suffix(q, suffix, sizeof suffix);
     if (q->batch) {
@@ -240,6 +270,11 @@ bool wcli_execute(void *ctx, const char *stmt, WCliCmd cmd, bool *quit)
     q.c = c;
     q.batch = wsession_is_batch(c->s);
     q.reject = c->mode == WCLI_NON_INTERACTIVE && !result_mode_is_tableau(c->s);
+    /* Flink's interactive result views for the modes table and changelog need a terminal on
+       both sides; piped input (read as a script) and pipes out print the tableau. */
+    q.use_view = c->mode == WCLI_INTERACTIVE && !result_mode_is_tableau(c->s) && c->tty_out
+                 && isatty(STDIN_FILENO);
+    q.changelog = result_mode_is_changelog(c->s);
     q.max_width = max_column_width(c->s);
     q.tz = wsession_time_zone(c->s);
     q.time_cost = opt_true(c->s, KEY_TIME_COST);
@@ -254,7 +289,7 @@ bool wcli_execute(void *ctx, const char *stmt, WCliCmd cmd, bool *quit)
 
     fflush(c->out);
     bool ok = wsession_execute(c->s, stmt, &sink, &res, &err);
-    if (q.opened && !q.reject && (q.batch ? q.b.names != NULL : q.st.widths != NULL)) {
+    if (q.opened && !q.reject && (q.view || (q.batch ? q.b.names != NULL : q.st.widths != NULL))) {
         /* The session did not close the sink (it must); close it ourselves. */
         qs_close(&q, ok);
     }

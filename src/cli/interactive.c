@@ -1,36 +1,20 @@
 /*
- * interactive.c — the interactive SQL client loop on libedit (see interactive.h).
+ * interactive.c — the interactive SQL client loop (see interactive.h).
  *
- * Contract: owns the terminal loop only; statements are run by wcli_execute (client.c).
+ * Contract: owns the statement loop only; lines come from cli/line_editor (libedit, UTF-8),
+ * statements are run by wcli_execute (client.c).
  */
 #include "interactive.h"
 
-#include <errno.h>
-#include <histedit.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "line_editor.h"
 #include "messages.h"
 #include "../common/arena.h"
 #include "../common/strbuf.h"
-
-#define PROMPT_ESC '\1'
-
-typedef struct LoopState {
-    bool color;
-    bool continuation;
-} LoopState;
-
-static char *prompt_fn(EditLine *el)
-{
-    LoopState *st = NULL;
-    el_get(el, EL_CLIENTDATA, &st);
-    if (st && st->continuation) return (char *)WMSG_CONT_PROMPT;
-    if (st && st->color) return (char *)"\1\x1b[32m\1" WMSG_PROMPT "\1\x1b[0m\1> ";
-    return (char *)WMSG_PROMPT "> ";
-}
 
 static char *default_history_path(void)
 {
@@ -95,18 +79,10 @@ int wcli_interactive(WClient *c, const char *history_path, const char *version)
     else
         fprintf(c->out, "Unable to create history file: %s\n", hpath ? hpath : "(no HOME)");
 
-    LoopState st = {.color = c->color, .continuation = false};
-    EditLine *el = el_init("weir", stdin, stdout, stderr);
-    History *hist = history_init();
-    HistEvent ev;
-    history(hist, &ev, H_SETSIZE, 2000);
-    history(hist, &ev, H_SETUNIQUE, 1);
-    if (have_hist) history(hist, &ev, H_LOAD, hpath);
-    el_set(el, EL_CLIENTDATA, &st);
-    el_set(el, EL_EDITOR, "emacs");
-    el_set(el, EL_PROMPT_ESC, prompt_fn, PROMPT_ESC);
-    el_set(el, EL_HIST, history, hist);
-    el_source(el, NULL);
+    WLineEditor *le = wle_open(stdin, stdout, have_hist ? hpath : NULL, c->color);
+    if (!wle_utf8(le))
+        wmsg_warning(c->out, c->color, "No UTF-8 locale is available: characters beyond ASCII "
+                                       "cannot be typed.");
 
     WStrBuf stmt;
     wsb_init(&stmt);
@@ -115,31 +91,26 @@ int wcli_interactive(WClient *c, const char *history_path, const char *version)
         fputc('\n', c->out);
         fflush(c->out);
         wsb_clear(&stmt);
-        st.continuation = false;
-        bool got = false, eof = false;
+        bool continuation = false, got = false, eof = false;
         for (;;) {
-            int count = 0;
-            errno = 0;
+            const char *line = NULL;
+            size_t n = 0;
             set_sigint_blocked(false);
-            const char *line = el_gets(el, &count);
-            int e = errno;
+            WLineStatus ls = wle_read(le, continuation, &line, &n);
             set_sigint_blocked(true);
-            bool interrupted = wcli_take_sigint() || (!line && count < 0 && e == EINTR);
-            if (interrupted) {
+            if (wcli_take_sigint() || ls == WLE_INTERRUPTED) {
                 /* Ctrl-C at the prompt: drop what was typed (Flink: UserInterruptException). */
-                el_reset(el);
+                wle_reset(le);
                 fputc('\n', c->out);
                 break;
             }
-            if (!line || count == 0) {
+            if (ls == WLE_EOF) {
                 eof = true;
                 break;
             }
-            size_t n = strlen(line);
-            while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) n--;
-            if (st.continuation) wsb_putc(&stmt, '\n');
+            if (continuation) wsb_putc(&stmt, '\n');
             wsb_appendn(&stmt, line, n);
-            st.continuation = true;
+            continuation = true;
             if (wcli_buffer_complete(stmt.buf)) {
                 got = true;
                 break;
@@ -148,16 +119,14 @@ int wcli_interactive(WClient *c, const char *history_path, const char *version)
         if (eof) break;
         if (!got) continue;
 
-        history(hist, &ev, H_ENTER, stmt.buf);
-        if (have_hist) history(hist, &ev, H_SAVE, hpath);
+        wle_add_history(le, stmt.buf);
         bool quit = false;
         wcli_execute(c, stmt.buf, wcli_classify(stmt.buf), &quit);
         c->interrupted = false;
         if (quit) running = false;
     }
     wsb_free(&stmt);
-    history_end(hist);
-    el_end(el);
+    wle_close(le);
     free(owned);
     return 0;
 }

@@ -1,6 +1,7 @@
 /*
- * interactive.h — the interactive SQL client (private to src/cli): libedit line editing with
- * history, `Flink SQL> ` prompt and `> ` continuation until a statement is complete.
+ * interactive.h — the interactive SQL client (private to src/cli): line editing with history
+ * (cli/line_editor: libedit, UTF-8 input), `Flink SQL> ` prompt and `> ` continuation until a
+ * statement is complete.
  *
  * Contract: prints the banner and `Command history file path: <path>` (as Flink does), reads
  * statements until QUIT/EXIT or end of input (Ctrl-D), runs each through wcli_execute and adds it
@@ -8,7 +9,7 @@
  * the query (see client.h). SIGINT must be blocked in the calling thread and a no-op handler
  * installed (main.c does both); it is unblocked only while waiting for input.
  * With stdin not a terminal the input is read as a script (echoed, not stopping at failures).
- * Depends on cli/client, cli/script, cli/messages, libedit.
+ * Depends on cli/client, cli/script, cli/messages, cli/line_editor.
  */
 #ifndef WEIR_CLI_INTERACTIVE_H
 #define WEIR_CLI_INTERACTIVE_H

@@ -60,6 +60,8 @@ void wmsg_error_werr(FILE *out, bool color, const WError *e)
 {
     const char *cls = e && e->cls[0] ? e->cls : WEXC_TABLE;
     const char *msg = e && e->msg[0] ? e->msg : "Unknown error.";
+    /* a syntax error is already the parser's own ParseException, the root cause Flink 2.x's
+       client prints (src/sql/parse_util.c) */
     wmsg_error(out, color, WMSG_SQL_EXECUTION_ERROR, cls, msg);
 }
 

@@ -41,7 +41,8 @@ void wmsg_info(FILE *out, bool color, const char *msg);
 void wmsg_warning(FILE *out, bool color, const char *msg);
 /* `[ERROR] <what> Reason:\n<cls>: <msg>` (bold red); without cls just `<msg>`. */
 void wmsg_error(FILE *out, bool color, const char *what, const char *cls, const char *msg);
-/* The statement-failure block for a WError. */
+/* The statement-failure block for a WError, as Flink 2.x prints it: the root cause (a wrapped
+   syntax error shows as the parser's ParseException, see messages.c). */
 void wmsg_error_werr(FILE *out, bool color, const WError *e);
 /* The `Flink SQL> ` prompt (green "Flink SQL" on a terminal). */
 const char *wmsg_prompt(bool color);

@@ -4,6 +4,7 @@
 #include "remote.h"
 #include "cluster.h"
 #include "messages.h"
+#include "result_view.h"
 #include "tableau.h"
 #include "../common/arena.h"
 #include "../common/strbuf.h"
@@ -221,6 +222,9 @@ typedef struct Run {
     WClient *c;
     WArena *arena;
     bool batch, reject, opened, cancelled, time_cost, announced;
+    bool use_view, changelog;   /* interactive table/changelog result view (result_view.h) */
+    bool viewed;                /* a view showed the rows: no tableau footer */
+    WResultView *view;
     int max_width;
     double t0;
     int ncols;
@@ -246,7 +250,11 @@ static void apply_client_config(Run *r, json_t *cfg)
 {
     if (!cfg) return;
     r->batch = json_is_true(json_object_get(cfg, "batch"));
-    r->reject = r->c->mode == WCLI_NON_INTERACTIVE && strcasecmp(jstr(cfg, "resultMode", "table"), "tableau") != 0;
+    const char *mode = jstr(cfg, "resultMode", "table");
+    r->reject = r->c->mode == WCLI_NON_INTERACTIVE && strcasecmp(mode, "tableau") != 0;
+    r->use_view = r->c->mode == WCLI_INTERACTIVE && strcasecmp(mode, "tableau") != 0 && r->c->tty_out
+                  && isatty(STDIN_FILENO);
+    r->changelog = strcasecmp(mode, "changelog") == 0;
     r->time_cost = !strcasecmp(jstr(cfg, "printTimeCost", "false"), "true");
     const char *w = jstr(cfg, "maxColumnWidth", NULL);
     r->max_width = WTAB_DEFAULT_MAX_WIDTH;
@@ -288,8 +296,23 @@ static void on_open(Run *r, json_t *ev)
         types[i] = t;
         r->str_types[i] = &WTYPE_STRING;
     }
-    if (r->batch) wtab_batch_begin(&r->b, n, names, NULL);
-    else wtab_stream_begin(&r->st, r->c->out, n, names, types, r->max_width, NULL);
+    if (r->use_view) {
+        r->view = wrv_open(STDIN_FILENO, r->c->out, r->changelog, n, names, types,
+                           r->max_width, NULL);
+        r->viewed = true;
+    } else if (r->batch) {
+        wtab_batch_begin(&r->b, n, names, NULL);
+    } else {
+        wtab_stream_begin(&r->st, r->c->out, n, names, types, r->max_width, NULL);
+    }
+}
+
+/* The user left the result view: restore the terminal now; the caller cancels the query. */
+static void leave_view(Run *r)
+{
+    wrv_close(r->view, true);
+    r->view = NULL;
+    r->cancelled = true;
 }
 
 static void on_rows(Run *r, json_t *ev)
@@ -313,9 +336,14 @@ static void on_rows(Run *r, json_t *ev)
                 ch->cols[col].data[row].s = (WStr){s ? s : "", s ? (int32_t)json_string_length(v) : 0};
             }
         }
-        if (r->batch) wtab_batch_chunk(&r->b, ch);
-        else wtab_stream_chunk(&r->st, ch);
+        if (r->view) {
+            if (!wrv_rows(r->view, ch)) leave_view(r);
+        } else if (!r->viewed) {
+            if (r->batch) wtab_batch_chunk(&r->b, ch);
+            else wtab_stream_chunk(&r->st, ch);
+        }
         wchunk_free(ch);
+        if (r->cancelled) break;
     }
 }
 
@@ -323,6 +351,16 @@ static void on_close(Run *r, bool ok)
 {
     if (!r->opened || r->reject) return;
     if (!r->cancelled && wcli_take_sigint()) r->cancelled = true;
+    if (r->viewed) {
+        /* The view stays until the user leaves it; Ctrl-C leaves it too (Flink binds it to Quit). */
+        if (r->view) {
+            if (!r->cancelled) wrv_finish(r->view, ok, wcli_take_sigint);
+            wrv_close(r->view, ok || r->cancelled);
+            r->view = NULL;
+        }
+        r->opened = false;
+        return;
+    }
     char suffix[64];
     time_suffix(r, suffix, sizeof suffix);
     if (r->batch) {
@@ -419,6 +457,14 @@ static bool remote_exec(void *ctx, WClient *c, const char *stmt, bool *quit)
     char *report = NULL;
     long token = 0;
     while (ok && !have_result) {
+        if (r.view && !wrv_poll(r.view)) leave_view(&r);
+        if (!cancel_sent && (r.viewed && r.cancelled)) {
+            cancel_sent = true;
+            snprintf(path, sizeof path, "/v1/sessions/%s/operations/%s/cancel", rm->session, op);
+            WError ce;
+            werr_clear(&ce);
+            call(rm, "POST", path, NULL, 10000, NULL, &ce);
+        }
         if (!cancel_sent && wcli_take_sigint()) {
             r.cancelled = true;
             cancel_sent = true;

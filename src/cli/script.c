@@ -89,8 +89,9 @@ char *wcli_format_script(const char *content, bool add_semicolon)
 WCliScriptEnd wcli_run_script(const WCliScript *sc, const char *text)
 {
     const char *p = text ? text : "";
-    WStrBuf buf;
+    WStrBuf buf, echo;
     wsb_init(&buf);
+    wsb_init(&echo);
     WCliScriptEnd end = WCS_EOF;
 
     for (;;) {
@@ -102,17 +103,16 @@ WCliScriptEnd wcli_run_script(const WCliScript *sc, const char *text)
             fflush(sc->out);
         }
         wsb_clear(&buf);
+        wsb_clear(&echo);
         bool first = true, complete = false;
         while (*p) {
             const char *nl = strchr(p, '\n');
             size_t n = nl ? (size_t)(nl - p) : strlen(p);
             size_t m = n;
             if (m > 0 && p[m - 1] == '\r') m--;     /* CRLF scripts */
-            if (sc->echo) {
-                if (!first) fputs(WMSG_CONT_PROMPT, sc->out);
-                fwrite(p, 1, m, sc->out);
-                fputc('\n', sc->out);
-            }
+            if (!first) wsb_append(&echo, WMSG_CONT_PROMPT);
+            wsb_appendn(&echo, p, m);
+            wsb_putc(&echo, '\n');
             if (!first) wsb_putc(&buf, '\n');
             wsb_appendn(&buf, p, m);
             first = false;
@@ -128,7 +128,12 @@ WCliScriptEnd wcli_run_script(const WCliScript *sc, const char *text)
                trailing comments do not. */
             if (buf.len == 0 || wcli_classify(buf.buf) == WCMD_NONE) break;
         }
-        if (sc->echo) fflush(sc->out);
+        /* The echo of a statement, printed once it is known to be one: comments after the last
+           statement are not echoed (Flink's prompt stays empty there). */
+        if (sc->echo) {
+            fwrite(echo.buf, 1, echo.len, sc->out);
+            fflush(sc->out);
+        }
         bool quit = false;
         bool ok = sc->fn(sc->ctx, buf.buf, wcli_classify(buf.buf), &quit);
         if (quit) {
@@ -142,6 +147,7 @@ WCliScriptEnd wcli_run_script(const WCliScript *sc, const char *text)
         if (!complete) break;
     }
     wsb_free(&buf);
+    wsb_free(&echo);
     fflush(sc->out);
     return end;
 }

@@ -3,14 +3,16 @@
  * (private to src/cli).
  *
  * Contract: a statement is complete when the text read so far literally ends with ';' (so
- * `SELECT 1; -- note` keeps reading, as in Flink), that ';' is outside quotes and comments
- * (wsql_is_complete), and the text holds more than whitespace, comments or a lone ';' (Flink's
+ * `SELECT 1; -- note` keeps reading, as in Flink), that ';' is outside strings, quoted
+ * identifiers, comments and hints (wsql_is_complete), and the text holds more than whitespace, comments or a lone ';' (Flink's
  * SqlMultiLineParser + SqlCommandParserImpl). QUIT/EXIT, HELP and CLEAR are recognised by their
  * first token. wcli_run_script reproduces `sql-client.sh -f`: the file is trimmed and a ';' is
  * appended when missing (SqlMultiLineParser.formatSqlFile), then, statement by statement, an empty
  * line, `Flink SQL> ` + the first line, `> ` + each further line (blank lines and comments
  * before a statement belong to it), then whatever the statement callback prints. At the end of
- * input the last prompt stays on its own line, as Flink leaves it.
+ * input the last prompt stays on its own line, as Flink leaves it; comments after the last
+ * statement are not echoed, and an unterminated statement there (open string or comment) still
+ * runs so that its error is reported (Flink drops it silently).
  * Depends on sql/parser.h (wsql_is_complete) and cli/messages.
  */
 #ifndef WEIR_CLI_SCRIPT_H

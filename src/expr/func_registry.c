@@ -72,7 +72,7 @@ bool wfunc_unknown_error(WError *err, const char *name, const WType **args, int 
 }
 
 /* Operators and internal names are not listed by SHOW FUNCTIONS. */
-static bool listed(const WFuncDef *d)
+bool wfunc_listed(const WFuncDef *d)
 {
     const char *n = d->name;
     if (!((n[0] >= 'A' && n[0] <= 'Z') || (n[0] >= 'a' && n[0] <= 'z'))) return false;
@@ -91,7 +91,7 @@ const WFuncDef *const *wfunc_all(void)
     int k = 0;
     for (int f = 0; f < NFAM; f++)
         for (const WFuncDef *const *d = FAMILIES[f]; *d && k < WF_MAX_LISTED; d++)
-            if (listed(*d)) buf[k++] = *d;
+            if (wfunc_listed(*d)) buf[k++] = *d;
     for (int i = 1; i < k; i++) {
         const WFuncDef *x = buf[i];
         int j = i - 1;

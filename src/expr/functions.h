@@ -47,5 +47,16 @@ bool wfunc_unknown_error(WError *err, const char *name, const WType **args, int 
    validation error (bad LIKE escape, unknown time unit). */
 /* All scalar functions (for SHOW FUNCTIONS), NULL-terminated. */
 const WFuncDef *const *wfunc_all(void);
+/* Flink's core module (core_module.c): the built-in function definitions SHOW FUNCTIONS lists, in
+   Flink's order (NULL-terminated by name), and a case-insensitive lookup (NULL when absent). */
+typedef enum WCoreFunctionKind { WCORE_SCALAR, WCORE_AGGREGATE } WCoreFunctionKind;
+typedef struct WCoreFunction {
+    const char *name;
+    WCoreFunctionKind kind;
+} WCoreFunction;
+const WCoreFunction *wcore_functions(void);
+const WCoreFunction *wcore_function(const char *name);
+/* Whether SHOW FUNCTIONS lists it (not an operator or internal name). */
+bool wfunc_listed(const WFuncDef *d);
 
 #endif

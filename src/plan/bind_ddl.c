@@ -334,6 +334,8 @@ WTable *wbind_create_view(WPlanCtx *p, AstStmt *s, WArena *ta)
     if (s->target.n >= 2) t->database = wa_strdup(ta, s->target.parts[s->target.n - 2]);
     if (s->target.n >= 3) t->catalog = wa_strdup(ta, s->target.parts[0]);
     t->view_query = s->query;
+    t->view_sql = s->query_sql ? wa_strdup(ta, s->query_sql) : NULL;
+    t->comment = s->comment ? wa_strdup(ta, s->comment) : NULL;
     t->view_catalog = wa_strdup(ta, p->catalog->current_catalog);
     t->view_database = wa_strdup(ta, p->catalog->current_database);
     t->wm_col = -1;

@@ -222,15 +222,5 @@ bool wsession_alter_table_schema(WCatalog *c, WPlanCtx *p, WTable *t, const AstS
         warena_delete(ta);
         return false;
     }
-    WObjectId id = {t->catalog, t->database, t->name};
-    WCatalogEntry *e = wcatalog_find_catalog(c, id.catalog);
-    WDatabase *d = e ? wcatalog_find_database(e, id.database) : NULL;
-    for (int i = 0; d && i < d->n; i++) {
-        if (d->tables[i] != t) continue;
-        d->tables[i] = nt;
-        wtable_free(t);
-        return true;
-    }
-    wtable_free(nt);
-    return werr_set(err, WEXC_TABLE, "The table to alter is no longer in its database.");
+    return wcatalog_replace(c, t, nt, err);
 }

@@ -119,7 +119,7 @@ static bool alter_catalog(WCatalog *c, const AstStmt *st, WStmtResult *res, WErr
     }
     wopts_free(&before);
     if (!done) return false;
-    wcatalog_reinit_catalog(e);
+    if (!wcatalog_reinit_catalog(e, err)) return false;
     if (!wcatalog_store_save(c, e, err)) return false;
     ok(res);
     return true;

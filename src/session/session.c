@@ -191,32 +191,6 @@ static AstStmt *like_merged(WSession *s, WPlanCtx *p, AstStmt *st, WArena *a, WE
 static bool exec_show(WSession *s, AstStmt *st, WStmtResult *res, WError *err)
 {
     switch (st->show) {
-    case ASH_FUNCTIONS:
-    case ASH_USER_FUNCTIONS: {
-        const char *col = "function name";
-        const char *c[1] = {col};
-        wres_table(res, 1, c);
-        res->empty_as_empty_set = true;
-        if (st->show == ASH_USER_FUNCTIONS) return true;
-        const WFuncDef *const *all = wfunc_all();
-        int total = 0;
-        while (all && all[total]) total++;
-        char **names = wcalloc((size_t)total + 1, sizeof(char *));
-        int n = 0;
-        for (int i = 0; i < total; i++) {
-            char *lower = wstrdup(all[i]->name);
-            for (char *q = lower; *q; q++) *q = (char)tolower((unsigned char)*q);
-            names[n++] = lower;
-        }
-        qsort(names, (size_t)n, sizeof(char *), cmp_str);
-        for (int i = 0; i < n; i++) {
-            const char *cell[1] = {names[i]};
-            wres_row(res, cell);
-            free(names[i]);
-        }
-        free(names);
-        return true;
-    }
     case ASH_CREATE_TABLE:
     case ASH_CREATE_VIEW: {
         bool view = st->show == ASH_CREATE_VIEW;
@@ -231,12 +205,12 @@ static bool exec_show(WSession *s, AstStmt *st, WStmtResult *res, WError *err)
             return werr_set(err, WEXC_TABLE,
                             "SHOW CREATE VIEW is only supported for views, but `%s`.`%s`.`%s` is a table. Please use "
                             "SHOW CREATE TABLE instead.", t->catalog, t->database, t->name);
-        if (view)
-            return werr_set(err, WEXC_TABLE, "SHOW CREATE VIEW is not supported yet in weir (it needs the view's "
-                                             "query in Flink's expanded form).");
         WStrBuf ddl;
         wsb_init(&ddl);
-        if (!wshow_create_table(t, &ddl, err)) { wsb_free(&ddl); return false; }
+        if (view ? !wsession_show_create_view(&s->catalog, t, &ddl, err) : !wshow_create_table(t, &ddl, err)) {
+            wsb_free(&ddl);
+            return false;
+        }
         const char *c[1] = {"result"};
         wres_table(res, 1, c);
         const char *cell[1] = {ddl.buf};
@@ -460,6 +434,13 @@ static bool plan_ctx(WSession *s, WPlanCtx *p, WArena *a, WCastCtx *cast, WError
     return true;
 }
 
+WCatalog *wsession_catalog(WSession *s) { return &s->catalog; }
+
+bool wsession_plan_ctx(WSession *s, WPlanCtx *p, WArena *a, WCastCtx *cast, WError *err)
+{
+    return plan_ctx(s, p, a, cast, err);
+}
+
 /* INSERT / STATEMENT SET / (COMPILE AND) EXECUTE PLAN: plan (unless planned), build, announce the
    job id, then run it here (table.dml-sync) or hand it to the executor. */
 static bool submit_insert(WSession *s, WPlanCtx *p, WRel **roots, int n, bool planned, WArena *a,
@@ -643,7 +624,8 @@ static bool exec_execute_plan(WSession *s, AstStmt *st, WArena *a, WResultSink *
 bool wsession_open_catalog_store(WSession *s, WError *err)
 {
     return wcatalog_store_open(&s->catalog, wopts_get(&s->config, "table.catalog-store.kind"),
-                               wopts_get(&s->config, "table.catalog-store.file.path"), err);
+                               wopts_get(&s->config, "table.catalog-store.file.path"), err)
+           && wsession_load_file_catalogs(s, err);
 }
 
 bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResult *res, WError *err)
@@ -714,6 +696,11 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
         res->kind = WSR_OK;
         break;
     case AS_SHOW:
+        if (wsession_is_function_statement(st)) {
+            ok = wsession_function_statement(&s->catalog, st, res, err);
+            break;
+        }
+        /* fall through */
     case AS_DESCRIBE:
     case AS_USE:
     case AS_CREATE_CATALOG:
@@ -864,10 +851,26 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
     case AS_EXECUTE_PLAN: ok = exec_execute_plan(s, st, a, sink, res, err, &keep_arena); break;
     case AS_STOP_JOB: ok = not_supported(err, "STOP JOB (there is no running cluster job)"); break;
     case AS_ALTER_TABLE: ok = exec_alter_table(s, st, a, res, err); break;
-    case AS_CREATE_FUNCTION: ok = not_supported(err, "CREATE FUNCTION"); break;
+    case AS_ALTER_VIEW:
+        ok = wsession_alter_view(s, st, err);
+        res->kind = WSR_OK;
+        break;
+    case AS_LOAD_MODULE:
+    case AS_UNLOAD_MODULE:
+    case AS_USE_MODULES:
+    case AS_DROP_FUNCTION:
+    case AS_DESCRIBE_FUNCTION:
+    case AS_CREATE_FUNCTION:
+        ok = wsession_function_statement(&s->catalog, st, res, err);
+        break;
     case AS_ADD_JAR: ok = not_supported(err, "ADD JAR"); break;
     case AS_CLEAR: res->kind = WSR_OK; break;
     case AS_OTHER: ok = not_supported(err, st->other ? st->other : "This statement"); break;
+    }
+    if (ok && !wsession_persist_statement(s, st, err)) {
+        ok = false;
+        wstmt_result_free(res);
+        memset(res, 0, sizeof *res);
     }
     if (!keep_arena) warena_delete(a);
     return ok;

@@ -7,6 +7,8 @@
  * types/ and common/ only.
  */
 #include "show_create.h"
+
+#include <assert.h>
 #include "../common/arena.h"
 #include "../common/strbuf.h"
 
@@ -60,6 +62,27 @@ static void serializable_type(WStrBuf *o, const WType *t)
         }
     }
     wsb_free(&b);
+}
+
+void wshow_create_view_as_written(const WTable *t, WStrBuf *out)
+{
+    assert(t->is_view && t->view_sql);
+    wsb_append(out, "CREATE VIEW ");
+    ident(out, t->name);
+    if (t->nview_cols) {
+        wsb_append(out, " (");
+        for (int i = 0; i < t->nview_cols; i++) {
+            if (i) wsb_append(out, ", ");
+            ident(out, t->view_cols[i]);
+        }
+        wsb_putc(out, ')');
+    }
+    if (t->comment) {
+        wsb_append(out, " COMMENT ");
+        quoted(out, t->comment);
+    }
+    wsb_append(out, " AS\n");
+    wsb_append(out, t->view_sql);
 }
 
 bool wshow_create_table(const WTable *t, WStrBuf *out, WError *err)

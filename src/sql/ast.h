@@ -368,6 +368,12 @@ typedef enum AstStmtKind {
     AS_ALTER_DATABASE,      /* ALTER DATABASE [c.]d SET (..) */
     AS_DESCRIBE_CATALOG,    /* DESCRIBE CATALOG [EXTENDED] c */
     AS_ADD_JAR,             /* parsed, reported as not supported */
+    AS_ALTER_VIEW,          /* ALTER VIEW v RENAME TO w (alter_kind AAL_RENAME) | AS query (AAL_VIEW_QUERY) */
+    AS_LOAD_MODULE,         /* LOAD MODULE name [WITH (..)] */
+    AS_UNLOAD_MODULE,       /* UNLOAD MODULE name */
+    AS_USE_MODULES,         /* USE MODULES a [, b ...]: names / nnames */
+    AS_DROP_FUNCTION,       /* DROP [TEMPORARY [SYSTEM]] FUNCTION [IF EXISTS] name */
+    AS_DESCRIBE_FUNCTION,   /* DESCRIBE FUNCTION [EXTENDED] name */
     AS_HELP,
     AS_QUIT,
     AS_CLEAR,
@@ -387,7 +393,8 @@ typedef enum AstAlterKind {
     AAL_DROP_COLUMNS,       /* DROP col | (col, ...): names in view_cols / nview_cols */
     AAL_DROP_PRIMARY_KEY,   /* DROP PRIMARY KEY | DROP CONSTRAINT name (name in key) */
     AAL_DROP_WATERMARK,     /* DROP WATERMARK */
-    AAL_RENAME_COLUMN       /* RENAME col TO new: key -> value */
+    AAL_RENAME_COLUMN,      /* RENAME col TO new: key -> value */
+    AAL_VIEW_QUERY          /* ALTER VIEW v AS query: query, query_sql */
 } AstAlterKind;
 
 typedef enum AstShowKind {
@@ -490,6 +497,10 @@ struct AstStmt {
     const char *other;      /* AS_OTHER: the statement's kind, e.g. "DROP FUNCTION" */
     bool cascade;           /* AS_DROP_DATABASE ... CASCADE */
     bool extended;          /* DESCRIBE [CATALOG] EXTENDED */
+    char *query_sql;        /* AS_CREATE_VIEW / ALTER VIEW AS: the query's text as written */
+    bool system_function;   /* AS_DROP_FUNCTION / AS_CREATE_FUNCTION: TEMPORARY SYSTEM */
+    int nnames;             /* AS_USE_MODULES: the module names in order */
+    char **names;
 };
 
 typedef struct AstScript {

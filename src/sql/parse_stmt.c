@@ -93,6 +93,16 @@ static char **ident_list(WSqlParser *p, int *n)
     return (char **)l.v;
 }
 
+/* A query and its text as written (from its first token to its last). */
+static AstQuery *query_with_text(WSqlParser *p, char **text)
+{
+    const char *start = ps_cur(p)->start;
+    AstQuery *q = ps_query(p);
+    const WSqlToken *last = &p->t[p->pos - 1];
+    *text = wa_strndup(p->a, start, (size_t)(last->start + last->len - start));
+    return q;
+}
+
 static bool if_not_exists(WSqlParser *p)
 {
     if (!ps_kw_at(p, 0, "IF")) {
@@ -342,6 +352,7 @@ static AstStmt *create_stmt(WSqlParser *p)
         if (ps_accept_kw(p, "SYSTEM")) {
             ps_expect_kw(p, "FUNCTION");
             s->kind = AS_CREATE_FUNCTION;
+            s->system_function = true;
             goto function;
         }
     }
@@ -353,7 +364,7 @@ static AstStmt *create_stmt(WSqlParser *p)
         if (ps_at(p, 0, TK_LPAREN)) s->view_cols = ident_list(p, &s->nview_cols);
         if (ps_accept_kw(p, "COMMENT")) s->comment = ps_string(p);
         ps_expect_kw(p, "AS");
-        s->query = ps_query(p);
+        s->query = query_with_text(p, &s->query_sql);
         return s;
     }
     if (ps_accept_kw(p, "FUNCTION")) {
@@ -410,12 +421,16 @@ static AstStmt *drop_stmt(WSqlParser *p)
         s->temporary = true;
         if (ps_accept_kw(p, "SYSTEM")) {
             ps_expect_kw(p, "FUNCTION");
-            return other(p, pos, "DROP FUNCTION");
+            s->system_function = true;
+            s->kind = AS_DROP_FUNCTION;
+            s->if_exists = if_exists(p);
+            s->target = ps_compound(p);
+            return s;
         }
     }
     if (ps_accept_kw(p, "TABLE")) s->kind = AS_DROP_TABLE;
     else if (ps_accept_kw(p, "VIEW")) s->kind = AS_DROP_VIEW;
-    else if (ps_accept_kw(p, "FUNCTION")) return other(p, pos, "DROP FUNCTION");
+    else if (ps_accept_kw(p, "FUNCTION")) s->kind = AS_DROP_FUNCTION;
     else if (!s->temporary && ps_accept_kw(p, "CATALOG")) {
         s->kind = AS_DROP_CATALOG;
         s->if_exists = if_exists(p);
@@ -471,9 +486,25 @@ static AstStmt *alter_stmt(WSqlParser *p)
         options_list(p, s);
         return s;
     }
+    if (ps_accept_kw(p, "VIEW")) {
+        AstStmt *s = new_stmt(p, AS_ALTER_VIEW, pos);
+        s->target = ps_compound(p);
+        if (ps_accept_kw(p, "RENAME")) {
+            ps_expect_kw(p, "TO");
+            s->alter_kind = AAL_RENAME;
+            s->rename_to = ps_compound(p);
+            return s;
+        }
+        if (ps_accept_kw(p, "AS")) {
+            s->alter_kind = AAL_VIEW_QUERY;
+            s->query = query_with_text(p, &s->query_sql);
+            return s;
+        }
+        (void)ps_is_kw(p, "RENAME");
+        ps_fail(p);
+    }
     if (!ps_accept_kw(p, "TABLE")) {
-        const char *what = ps_kw_at(p, 0, "VIEW") ? "ALTER VIEW"
-                         : ps_kw_at(p, 0, "FUNCTION") || ps_kw_at(p, 0, "TEMPORARY") ? "ALTER FUNCTION"
+        const char *what = ps_kw_at(p, 0, "FUNCTION") || ps_kw_at(p, 0, "TEMPORARY") ? "ALTER FUNCTION"
                          : ps_kw_at(p, 0, "MATERIALIZED") ? "ALTER MATERIALIZED TABLE"
                          : ps_kw_at(p, 0, "MODEL") ? "ALTER MODEL" : NULL;
         if (!what) {
@@ -657,7 +688,18 @@ static AstStmt *describe_stmt(WSqlParser *p)
         s->target.parts[0] = ps_ident(p);
         return s;
     }
-    if (ps_is_kw(p, "DATABASE") || ps_is_kw(p, "FUNCTION") || ps_is_kw(p, "JOB")
+    if (ps_kw_at(p, 0, "FUNCTION") && !ps_at(p, 1, TK_EOF) && !ps_at(p, 1, TK_SEMICOLON) && !ps_at(p, 1, TK_DOT)) {
+        ps_next(p);
+        AstStmt *s = new_stmt(p, AS_DESCRIBE_FUNCTION, pos);
+        if (ps_kw_at(p, 0, "EXTENDED") && !ps_at(p, 1, TK_EOF) && !ps_at(p, 1, TK_SEMICOLON)
+            && !ps_at(p, 1, TK_DOT)) {
+            ps_next(p);
+            s->extended = true;
+        }
+        s->target = ps_compound(p);
+        return s;
+    }
+    if (ps_is_kw(p, "DATABASE") || ps_is_kw(p, "JOB")
         || ps_is_kw(p, "MODEL") || ps_is_kw(p, "CONNECTION")) {
         if (!ps_at(p, 1, TK_EOF) && !ps_at(p, 1, TK_SEMICOLON) && !ps_at(p, 1, TK_DOT))
             return other(p, pos, wa_sprintf(p->a, "DESCRIBE %s", ps_cur(p)->kw->word));
@@ -678,8 +720,16 @@ static AstStmt *use_stmt(WSqlParser *p)
     if (ps_kw_at(p, 0, "CATALOG") && !ps_at(p, 1, TK_EOF) && !ps_at(p, 1, TK_SEMICOLON) && !ps_at(p, 1, TK_DOT)) {
         ps_next(p);
         s->use_catalog = true;
-    } else if (ps_kw_at(p, 0, "MODULES") && !ps_at(p, 1, TK_EOF) && !ps_at(p, 1, TK_SEMICOLON)) {
-        return other(p, s->pos, "USE MODULES");
+    } else if (ps_kw_at(p, 0, "MODULES") && !ps_at(p, 1, TK_EOF) && !ps_at(p, 1, TK_SEMICOLON)
+               && !ps_at(p, 1, TK_DOT)) {
+        ps_next(p);
+        s->kind = AS_USE_MODULES;
+        PsList l = {0};
+        do ps_list_add(p, &l, ps_ident(p));
+        while (ps_accept(p, TK_COMMA));
+        s->nnames = l.n;
+        s->names = (char **)l.v;
+        return s;
     }
     s->target = ps_compound(p);
     return s;
@@ -906,8 +956,17 @@ static AstStmt *statement(WSqlParser *p)
         return s;
     }
     if (ps_is_kw(p, "REMOVE") && ps_kw_at(p, 1, "JAR")) return other(p, pos, "REMOVE JAR");
-    if (ps_is_kw(p, "LOAD") && ps_word_at(p, 1, "MODULE")) return other(p, pos, "LOAD MODULE");
-    if (ps_is_kw(p, "UNLOAD") && ps_word_at(p, 1, "MODULE")) return other(p, pos, "UNLOAD MODULE");
+    if ((ps_is_kw(p, "LOAD") || ps_is_kw(p, "UNLOAD")) && ps_word_at(p, 1, "MODULE")) {
+        AstStmt *s = new_stmt(p, ps_is_kw(p, "LOAD") ? AS_LOAD_MODULE : AS_UNLOAD_MODULE, pos);
+        ps_next(p);
+        ps_next(p);
+        s->target.n = 1;
+        s->target.pos = ps_pos(p);
+        s->target.parts = WA_ARRAY(p->a, char *, 1);
+        s->target.parts[0] = ps_ident(p);
+        if (s->kind == AS_LOAD_MODULE && ps_accept_kw(p, "WITH")) options_list(p, s);
+        return s;
+    }
     if (ps_is_kw(p, "ANALYZE") && ps_kw_at(p, 1, "TABLE")) return other(p, pos, "ANALYZE TABLE");
     if (ps_is_kw(p, "STOP") && ps_kw_at(p, 1, "JOB")) return stop_job(p);
     if (ps_is_kw(p, "SET")) return set_stmt(p);

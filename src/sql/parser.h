@@ -33,7 +33,8 @@ typedef struct WSqlPiece {
 int wsql_split(WArena *a, const char *script, WSqlPiece **out);
 
 /* true when text (e.g. the lines typed so far in interactive mode) is a complete statement:
-   it ends with ';' outside quotes and comments. */
+   it ends with ';' outside strings, quoted identifiers, comments and hints, as Flink's client
+   decides it (see split.c). */
 bool wsql_is_complete(const char *text);
 
 #endif

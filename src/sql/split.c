@@ -183,9 +183,49 @@ int wsql_split(WArena *a, const char *script, WSqlPiece **out)
     return c.n;
 }
 
-/* Flink's client (ClientParser) runs its lexer over the typed text: the statement is complete when
-   the last token is ';' (a lexical error also ends the input, so that it gets reported). weir adds
-   one rule: after STATEMENT SET BEGIN the input continues until "END ;". */
+/* The lexical states of Flink's client (SqlClientParserState, default dialect), tried in this
+   order at each character outside any of them. */
+typedef struct ClientState {
+    const char *start, *end;
+} ClientState;
+
+static const ClientState CLIENT_STATES[] = {
+    {"'", "'"},         /* string ('' closes and reopens: the same as an escape) */
+    {"`", "`"},         /* quoted identifier */
+    {"--", "\n"},       /* line comment */
+    {"/*+", "*/"},      /* hint */
+    {"/*", "*/"},       /* block comment */
+};
+
+/* true when the text ends inside a string, quoted identifier, comment or hint, by the rules of
+   Flink's SqlClientParserState.computeCurrentStateAtTheEndOfLine: outside a state a start marker
+   opens one (the scan skips the marker); inside, the end marker closes it and the scan goes on at
+   the next character (so the '/' of a closing star-slash is looked at again). */
+static bool ends_inside_client_state(const char *t)
+{
+    const ClientState *cur = NULL;
+    for (size_t i = 0; t[i]; i++) {
+        if (!cur) {
+            for (size_t k = 0; k < sizeof CLIENT_STATES / sizeof CLIENT_STATES[0]; k++) {
+                size_t len = strlen(CLIENT_STATES[k].start);
+                if (strncmp(t + i, CLIENT_STATES[k].start, len) == 0) {
+                    cur = &CLIENT_STATES[k];
+                    i += len - 1;
+                    break;
+                }
+            }
+        } else if (strncmp(t + i, cur->end, strlen(cur->end)) == 0) {
+            cur = NULL;
+        }
+    }
+    return cur != NULL;
+}
+
+/* Flink's client (SqlMultiLineParser) keeps reading while the text does not end with ';' or ends
+   inside a string, quoted identifier, comment or hint (ends_inside_client_state); then its
+   ClientParser runs the lexer over the text: the statement is complete when the last token is ';'
+   (a lexical error also ends the input, so that it gets reported). weir adds one rule: after
+   STATEMENT SET BEGIN the input continues until "END ;". */
 bool wsql_is_complete(const char *text)
 {
     const char *t = text ? text : "";
@@ -194,6 +234,7 @@ bool wsql_is_complete(const char *text)
                      || t[n - 1] == '\f'))
         n--;
     if (n == 0 || t[n - 1] != ';') return false;
+    if (ends_inside_client_state(t)) return false;
     WArena a;
     warena_init(&a, 0);
     WError err;

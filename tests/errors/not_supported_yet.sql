@@ -1,2 +1,2 @@
 -- A statement weir parses but does not run yet says so.
-CREATE FUNCTION f AS 'com.example.F';
+SHOW PARTITIONS t;

@@ -170,11 +170,32 @@ def _words(text):
     return out
 
 
+_CLIENT_STATES = (("'", "'"), ("`", "`"), ("--", "\n"), ("/*+", "*/"), ("/*", "*/"))
+
+
+def _ends_inside_client_state(text):
+    """Flink's SqlClientParserState.computeCurrentStateAtTheEndOfLine (default dialect): does the
+    text end inside a string, `name`, comment or hint? A start marker is skipped whole; after an
+    end marker the scan goes on at the next character."""
+    cur, i = None, 0
+    while i < len(text):
+        if cur is None:
+            for start, end in _CLIENT_STATES:
+                if text.startswith(start, i):
+                    cur = (start, end)
+                    i += len(start) - 1
+                    break
+        elif text.startswith(cur[1], i):
+            cur = None
+        i += 1
+    return cur is not None
+
+
 def _complete(buf):
     """Flink's (and weir's) rule: the text read so far literally ends with ';', that ';' is
     outside quotes and comments, the text holds more than blanks, comments and ';', and an
     `[EXECUTE] STATEMENT SET BEGIN ...` block is closed by `END;`."""
-    if not buf.rstrip().endswith(";"):
+    if not buf.rstrip().endswith(";") or _ends_inside_client_state(buf):
         return False
     state, last, content = _scan(buf, None)
     if state is not None or last != ";" or not content:

@@ -269,6 +269,12 @@ def parse_transcript(stdout, stmts):
             i += 1
         if body and body[-1] == "":
             body.pop()
+        # A statement that ends inside a comment or string (e.g. `SELECT /*;`) keeps the client
+        # reading (Flink's SqlClientParserState): the following lines are echoed with it as `> `
+        # lines and the whole text fails; the failure is this statement's.
+        errs = [j for j, l in enumerate(body) if l.startswith("[ERROR]")]
+        if errs and all(l.startswith("> ") for l in body[:errs[0]]):
+            body = body[errs[0]:]
         body = unwrap_table(body)
         text = "\n".join(body)
         out.append(("error" if text.startswith("[ERROR]") else "ok", text))

@@ -361,8 +361,9 @@ WTEST(parser_drop)
     AstStmt *v = P("drop view v");
     CHECK(v && v->kind == AS_DROP_VIEW && !v->if_exists);
     AstStmt *f = P("DROP TEMPORARY SYSTEM FUNCTION f");
-    CHECK(f && f->kind == AS_OTHER);
-    if (f) CHECK_STR(f->other, "DROP FUNCTION");
+    CHECK(f && f->kind == AS_DROP_FUNCTION && f->temporary && f->system_function && !f->if_exists);
+    AstStmt *cf = P("DROP FUNCTION IF EXISTS db.f");
+    CHECK(cf && cf->kind == AS_DROP_FUNCTION && !cf->temporary && cf->if_exists && cf->target.n == 2);
     AstStmt *d = P("DROP DATABASE IF EXISTS d CASCADE");
     CHECK(d && d->kind == AS_DROP_DATABASE && d->if_exists && d->cascade && d->target.n == 1);
     AstStmt *d2 = P("DROP DATABASE c.d RESTRICT");
@@ -413,8 +414,14 @@ WTEST(parser_alter_table)
     CHECK(r && r->alter_kind == AAL_RESET_OPTIONS && r->noptions == 2 && r->options[1].value == NULL);
     AstStmt *a = P("ALTER TABLE t ADD (c INT, d AS c + 1)");
     CHECK(a && a->kind == AS_ALTER_TABLE && a->alter_kind == AAL_ADD && a->ncols == 2);
-    AstStmt *v = P("ALTER VIEW v AS SELECT 1");
-    CHECK(v && v->kind == AS_OTHER);
+    AstStmt *v = P("ALTER VIEW v AS SELECT 1 ");
+    CHECK(v && v->kind == AS_ALTER_VIEW && v->alter_kind == AAL_VIEW_QUERY && v->query);
+    if (v) CHECK_STR(v->query_sql, "SELECT 1");
+    AstStmt *vr = P("ALTER VIEW c.d.v RENAME TO w");
+    CHECK(vr && vr->kind == AS_ALTER_VIEW && vr->alter_kind == AAL_RENAME && vr->target.n == 3 && vr->rename_to.n == 1);
+    AstStmt *cv = P("CREATE VIEW v COMMENT 'c' AS SELECT a FROM t /* x */ WHERE a > 1;");
+    CHECK(cv && cv->kind == AS_CREATE_VIEW);
+    if (cv) CHECK_STR(cv->query_sql, "SELECT a FROM t /* x */ WHERE a > 1");
     AstStmt *f = P("ALTER TABLE t ADD x BIGINT FIRST");
     CHECK(f && f->alter_kind == AAL_ADD && f->ncols == 1 && f->cols[0].first);
     AstStmt *af = P("ALTER TABLE t MODIFY (x BIGINT AFTER y, WATERMARK FOR ts AS ts)");
@@ -557,8 +564,17 @@ WTEST(parser_unsupported_kinds)
     CHECK(j && j->kind == AS_ADD_JAR);
     if (j) CHECK_STR(j->value, "/tmp/x.jar");
     AstStmt *l = P("LOAD MODULE hive WITH ('hive-version' = '3.1')");
-    CHECK(l && l->kind == AS_OTHER);
-    if (l) CHECK_STR(l->other, "LOAD MODULE");
+    CHECK(l && l->kind == AS_LOAD_MODULE && l->noptions == 1 && l->target.n == 1);
+    if (l) CHECK_STR(l->target.parts[0], "hive");
+    AstStmt *ul = P("UNLOAD MODULE core");
+    CHECK(ul && ul->kind == AS_UNLOAD_MODULE);
+    AstStmt *um = P("USE MODULES core, hive");
+    CHECK(um && um->kind == AS_USE_MODULES && um->nnames == 2);
+    if (um && um->nnames == 2) CHECK_STR(um->names[1], "hive");
+    AstStmt *df = P("DESCRIBE FUNCTION EXTENDED `ABS`");
+    CHECK(df && df->kind == AS_DESCRIBE_FUNCTION && df->extended && df->target.n == 1);
+    AstStmt *dt = P("DESCRIBE `function`");
+    CHECK(dt && dt->kind == AS_DESCRIBE && dt->target.n == 1);
 }
 
 WTEST(parser_client_commands)
@@ -897,13 +913,27 @@ WTEST(parser_is_complete)
     CHECK(wsql_is_complete("SELECT 1;"));
     CHECK(!wsql_is_complete("SELECT 1;  -- done\n"));   /* Flink: the text itself must end with ; */
     CHECK(!wsql_is_complete("SELECT 1"));
-    /* Flink lexes an unterminated quote as a lone quote token: the text still ends with ';' */
-    CHECK(wsql_is_complete("SELECT ';"));
-    /* a lexical error ends the input so that it is reported (the select.q unterminated comment) */
-    CHECK(wsql_is_complete("SELECT /*;"));
+    /* Flink 2.3's client keeps reading while the text ends inside a string, a `name`, a comment
+       or a hint (SqlClientParserState), even when the line ends with ';' */
+    CHECK(!wsql_is_complete("SELECT ';"));
+    CHECK(!wsql_is_complete("SELECT 'it''s;"));
+    CHECK(wsql_is_complete("SELECT 'it''s;';"));
+    CHECK(!wsql_is_complete("SELECT 'abc;\ndef;"));
+    CHECK(wsql_is_complete("SELECT 'abc;\ndef';"));
+    CHECK(!wsql_is_complete("SELECT 1 AS `a;"));
+    CHECK(wsql_is_complete("SELECT 1 AS `a;\n`;"));
+    CHECK(!wsql_is_complete("SELECT /*;"));
+    CHECK(!wsql_is_complete("SELECT /*+ OPTIONS('a'='b') ;"));
+    CHECK(!wsql_is_complete("SELECT /*+ hint\n;"));
+    CHECK(wsql_is_complete("SELECT /*+ hint\n;\n*/ 3;"));
+    CHECK(wsql_is_complete("SELECT 1 /* a */ /* b */;"));
+    CHECK(!wsql_is_complete("-- only a comment;"));
+    CHECK(wsql_is_complete("-- a comment\nSELECT 1;"));
     CHECK(!wsql_is_complete("SELECT 1; -- done"));
     CHECK(!wsql_is_complete("SELECT 1 /* ; */"));
-    CHECK(wsql_is_complete("SELECT 1 /* ; "));          /* lexical error: reported, so complete */
+    CHECK(!wsql_is_complete("SELECT 1 /* ; "));
+    /* a lexical error outside those states ends the input so that it is reported */
+    CHECK(wsql_is_complete("SELECT 1 \x01;"));
     CHECK(!wsql_is_complete("EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT CASE WHEN x THEN 1 END;"));
     CHECK(!wsql_is_complete("SELECT 1 -- ;"));
     CHECK(!wsql_is_complete(""));

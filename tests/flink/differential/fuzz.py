@@ -214,6 +214,8 @@ FLINK_INTERNAL_FAILURES = [
      "Flink 2.3 cannot run SUM(DISTINCT ..) in a HOP window aggregate"),
     (r"divisionComparable",
      "Flink 2.3 internal error (divisionComparable is null)"),
+    (r"is NOT NULL, however, a null value is being written into it",
+     "Flink 2.3 types a nullable result NOT NULL and its own enforcer fails the job"),
 ]
 
 
@@ -236,7 +238,10 @@ def top1_without_update_before(sql, w, f, float_cols):
         return False
     a = [((op,) + tuple(c), 1) for op, c in w[2] if op != "-U"]
     b = [((op,) + tuple(c), 1) for op, c in f[2]]
-    return rows_eq(a, b, bool(float_cols))
+    if rows_eq(a, b, bool(float_cols)):
+        return True
+    # at parallelism 2 the keys' changes interleave differently: the same rows in another order
+    return rows_eq(sorted(a), sorted(b), bool(float_cols))
 
 
 def norm_msg(m):

@@ -1,0 +1,653 @@
+/*
+ * view_expand.c — SHOW CREATE VIEW in Flink's form: the view's identifier, its column list, its
+ * comment, and its query as Flink stores it (Calcite's expanded SQL: every table by its full
+ * identifier `catalog`.`database`.`table` AS `alias`, every column qualified by its table's alias,
+ * `*` replaced by the columns with unique names, a simple CASE in its searched form, clauses on
+ * lines of their own, Calcite's type names, operator spacing and parentheses). The expansion covers
+ * SELECT [DISTINCT] over tables, views and aliased subqueries joined with [INNER | LEFT | RIGHT |
+ * FULL] JOIN ... ON or commas, WHERE, GROUP BY, HAVING, ORDER BY output columns, LIMIT (FETCH
+ * NEXT), UNION / INTERSECT / EXCEPT [ALL], scalar expressions, calls (also with OVER (PARTITION BY
+ * ... ORDER BY ...)), CAST, CASE, [NOT] IN lists, BETWEEN, LIKE, IS, intervals; a view using another
+ * construct (a subquery in an expression, a window TVF, USING, a window frame, ...) is refused
+ * with a message naming it (docs/user-guide.md, differences).
+ * See session_internal.h.
+ */
+#include "session_internal.h"
+#include "../common/strbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define MAX_SCOPE 16
+
+typedef struct ScopeItem {
+    const char *alias;
+    const WTable *t;            /* a table or view, else NULL */
+    char *sub_sql;              /* a subquery: its expanded text (heap) */
+    int ncols;
+    char **cols;                /* column names (heap array; strings borrowed or heap for a subquery) */
+    bool own_names;
+} ScopeItem;
+
+typedef struct Expand {
+    WCatalog *c;
+    const WTable *view;
+    ScopeItem items[MAX_SCOPE];
+    int n;
+    const char *unsupported;    /* the first construct the expansion does not cover */
+    WStrBuf *o;
+    int nout;                   /* the derived names of the last select list written */
+    char **out;
+} Expand;
+
+static void query(Expand *x, const AstQuery *q);
+
+static void expand_free(Expand *x)
+{
+    for (int i = 0; i < x->n; i++) {
+        if (x->items[i].own_names)
+            for (int k = 0; k < x->items[i].ncols; k++) free(x->items[i].cols[k]);
+        free(x->items[i].cols);
+        free(x->items[i].sub_sql);
+    }
+    for (int i = 0; i < x->nout; i++) free(x->out[i]);
+    free(x->out);
+    x->n = x->nout = 0;
+    x->out = NULL;
+}
+
+static void no(Expand *x, const char *what)
+{
+    if (!x->unsupported) x->unsupported = what;
+}
+
+static void ident(WStrBuf *o, const char *s)
+{
+    wsb_putc(o, '`');
+    for (; *s; s++) {
+        if (*s == '`') wsb_putc(o, '`');
+        wsb_putc(o, *s);
+    }
+    wsb_putc(o, '`');
+}
+
+static void string_lit(WStrBuf *o, const char *s)
+{
+    wsb_putc(o, '\'');
+    for (; *s; s++) {
+        if (*s == '\'') wsb_putc(o, '\'');
+        wsb_putc(o, *s);
+    }
+    wsb_putc(o, '\'');
+}
+
+/* ---- scope: the FROM items and their columns ---- */
+
+static int column_index(const ScopeItem *s, const char *name)
+{
+    for (int i = 0; i < s->ncols; i++)
+        if (strcmp(s->cols[i], name) == 0) return i;
+    return -1;
+}
+
+static bool add_from(Expand *x, const AstFrom *f)
+{
+    if (f->kind == AFR_JOIN) {
+        if (f->natural || f->nusing || (!f->on && f->join_type != AJ_COMMA)) {
+            no(x, "a join with USING, NATURAL or without ON");
+            return false;
+        }
+        return add_from(x, f->left) && add_from(x, f->right);
+    }
+    if (f->kind == AFR_SUBQUERY && f->alias && !f->ncol_aliases && x->n < MAX_SCOPE) {
+        /* a subquery has a scope of its own: expanded apart, its derived names are its columns */
+        WStrBuf sub;
+        wsb_init(&sub);
+        Expand y = {.c = x->c, .view = x->view, .o = &sub};
+        query(&y, f->subquery);
+        if (y.unsupported) no(x, y.unsupported);
+        ScopeItem *it = &x->items[x->n++];
+        *it = (ScopeItem){.alias = f->alias, .sub_sql = wsb_detach(&sub), .ncols = y.nout, .cols = y.out,
+                          .own_names = true};
+        if (!it->sub_sql) it->sub_sql = wstrdup("");
+        y.out = NULL;
+        y.nout = 0;
+        expand_free(&y);
+        return !x->unsupported;
+    }
+    if (f->kind != AFR_TABLE) {
+        no(x, "a FROM item other than a table, a view or an aliased subquery");
+        return false;
+    }
+    if (f->hints.n || f->system_time || f->ncol_aliases) {
+        no(x, "a table with hints, FOR SYSTEM_TIME or column aliases");
+        return false;
+    }
+    if (x->n == MAX_SCOPE) {
+        no(x, "more than 16 tables");
+        return false;
+    }
+    WTable *t = wcatalog_lookup(x->c, &f->name);
+    if (!t) {
+        no(x, "a table that no longer exists");
+        return false;
+    }
+    ScopeItem *it = &x->items[x->n++];
+    *it = (ScopeItem){.alias = f->alias ? f->alias : f->name.parts[f->name.n - 1], .t = t, .ncols = t->ncols};
+    it->cols = wcalloc((size_t)t->ncols + 1, sizeof(char *));
+    for (int i = 0; i < t->ncols; i++) it->cols[i] = t->cols[i].name;
+    return true;
+}
+
+/* the scope item a column reference designates (qualified by an alias, or the one table having it) */
+static const ScopeItem *resolve(Expand *x, const AstName *name, const char **col)
+{
+    *col = name->parts[name->n - 1];
+    for (int i = 0; i < x->n; i++) {
+        if (name->n == 2 && strcmp(x->items[i].alias, name->parts[0]) != 0) continue;
+        if (column_index(&x->items[i], *col) >= 0) return &x->items[i];
+    }
+    no(x, name->n > 2 ? "a column qualified by a table's full name" : "a column of no table in FROM");
+    return NULL;
+}
+
+/* ---- expressions ---- */
+
+/* Calcite's operator precedences (left binding power) */
+static int prec(const AstExpr *e)
+{
+    switch (e->kind) {
+    case AE_BINARY:
+        switch (e->op) {
+        case AO_OR: return 22;
+        case AO_AND: return 24;
+        case AO_EQ: case AO_NE: case AO_LT: case AO_LE: case AO_GT: case AO_GE: return 30;
+        case AO_PLUS: case AO_MINUS: return 40;
+        case AO_CONCAT: return 60;
+        default: return 60;
+        }
+    case AE_UNARY: return e->op == AO_NOT ? 26 : 80;
+    case AE_IN: case AE_BETWEEN: case AE_LIKE: return 32;
+    case AE_IS: return 28;
+    default: return 100;
+    }
+}
+
+static void expr(Expand *x, const AstExpr *e);
+static void list(Expand *x, AstExpr *const *args, int n);
+static void over(Expand *x, const AstOver *w);
+
+static void operand(Expand *x, const AstExpr *e, int min_prec)
+{
+    bool paren = prec(e) < min_prec;
+    if (paren) wsb_putc(x->o, '(');
+    expr(x, e);
+    if (paren) wsb_putc(x->o, ')');
+}
+
+static const char *binop(AstOp op)
+{
+    switch (op) {
+    case AO_PLUS: return "+"; case AO_MINUS: return "-"; case AO_MUL: return "*";
+    case AO_DIV: return "/"; case AO_MOD: return "%"; case AO_CONCAT: return "||";
+    case AO_EQ: return "="; case AO_NE: return "<>"; case AO_LT: return "<";
+    case AO_LE: return "<="; case AO_GT: return ">"; case AO_GE: return ">=";
+    case AO_AND: return "AND"; case AO_OR: return "OR";
+    default: return NULL;
+    }
+}
+
+static void type_name(Expand *x, const AstType *t)
+{
+    WStrBuf *o = x->o;
+    switch (t->kind) {
+    case AT_BOOLEAN: wsb_append(o, "BOOLEAN"); break;
+    case AT_TINYINT: wsb_append(o, "TINYINT"); break;
+    case AT_SMALLINT: wsb_append(o, "SMALLINT"); break;
+    case AT_INT: wsb_append(o, "INTEGER"); break;
+    case AT_BIGINT: wsb_append(o, "BIGINT"); break;
+    case AT_FLOAT: wsb_append(o, "FLOAT"); break;
+    case AT_DOUBLE: wsb_append(o, "DOUBLE"); break;
+    case AT_DATE: wsb_append(o, "DATE"); break;
+    case AT_DECIMAL:
+        wsb_append(o, "DECIMAL");
+        if (t->has_precision) wsb_printf(o, "(%d", t->precision);
+        if (t->has_precision && t->has_scale) wsb_printf(o, ", %d", t->scale);
+        if (t->has_precision) wsb_putc(o, ')');
+        break;
+    case AT_CHAR: case AT_VARCHAR: case AT_TIMESTAMP: case AT_TIME:
+        wsb_append(o, t->kind == AT_CHAR ? "CHAR" : t->kind == AT_VARCHAR ? "VARCHAR"
+                      : t->kind == AT_TIME ? "TIME" : "TIMESTAMP");
+        if (t->has_precision) wsb_printf(o, "(%d)", t->precision);
+        break;
+    default:
+        no(x, "a CAST to this type");
+    }
+    if (t->not_null) wsb_append(o, " NOT NULL");
+}
+
+static void literal(Expand *x, const AstExpr *e)
+{
+    WStrBuf *o = x->o;
+    switch (e->lit) {
+    case AL_NULL: wsb_append(o, "NULL"); break;
+    case AL_TRUE: wsb_append(o, "TRUE"); break;
+    case AL_FALSE: wsb_append(o, "FALSE"); break;
+    case AL_INTEGER: case AL_DECIMAL: wsb_append(o, e->text); break;
+    case AL_STRING: string_lit(o, e->text); break;
+    case AL_DATE: wsb_append(o, "DATE "); string_lit(o, e->text); break;
+    case AL_TIME: wsb_append(o, "TIME "); string_lit(o, e->text); break;
+    case AL_TIMESTAMP: wsb_append(o, "TIMESTAMP "); string_lit(o, e->text); break;
+    case AL_INTERVAL: {
+        static const char *const UNIT[] = {"", "YEAR", "QUARTER", "MONTH", "WEEK", "DAY", "HOUR", "MINUTE", "SECOND"};
+        if (e->iv_end || e->iv_precision >= 0 || e->iv_frac >= 0 || e->iv_start < 1 || e->iv_start > 8) {
+            no(x, "an interval literal of this form");
+            break;
+        }
+        wsb_append(o, e->negative ? "INTERVAL -" : "INTERVAL ");
+        string_lit(o, e->text);
+        wsb_printf(o, " %s", UNIT[e->iv_start]);
+        break;
+    }
+    default: no(x, "a literal of this kind");
+    }
+}
+
+static void list(Expand *x, AstExpr *const *args, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (i) wsb_append(x->o, ", ");
+        expr(x, args[i]);
+    }
+}
+
+static void order_items(Expand *x, const AstOrderItem *items, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (i) wsb_append(x->o, ", ");
+        expr(x, items[i].expr);
+        if (items[i].desc) wsb_append(x->o, " DESC");
+        if (items[i].nulls) wsb_append(x->o, items[i].nulls == 1 ? " NULLS FIRST" : " NULLS LAST");
+    }
+}
+
+static void over(Expand *x, const AstOver *w)
+{
+    if (w->ref_name || w->frame != AF_NONE) {
+        no(x, "a named window or a window frame");
+        return;
+    }
+    WStrBuf *o = x->o;
+    wsb_append(o, " OVER (");
+    if (w->npartition) {
+        wsb_append(o, "PARTITION BY ");
+        list(x, w->partition, w->npartition);
+    }
+    if (w->norder) {
+        wsb_append(o, w->npartition ? " ORDER BY " : "ORDER BY ");
+        order_items(x, w->order, w->norder);
+    }
+    wsb_putc(o, ')');
+}
+
+static void expr(Expand *x, const AstExpr *e)
+{
+    WStrBuf *o = x->o;
+    switch (e->kind) {
+    case AE_LITERAL: literal(x, e); return;
+    case AE_COLUMN: {
+        const char *col;
+        const ScopeItem *s = resolve(x, &e->name, &col);
+        if (!s) return;
+        ident(o, s->alias);
+        wsb_putc(o, '.');
+        ident(o, col);
+        return;
+    }
+    case AE_UNARY:
+        if (e->op == AO_NOT) {
+            wsb_append(o, "NOT ");
+            operand(x, e->args[0], 26);
+        } else {
+            wsb_append(o, e->op == AO_NEG ? "- " : "+ ");
+            operand(x, e->args[0], 80);
+        }
+        return;
+    case AE_BINARY: {
+        const char *op = binop(e->op);
+        if (!op) { no(x, "this operator"); return; }
+        int p = prec(e);
+        operand(x, e->args[0], p);
+        wsb_printf(o, " %s ", op);
+        operand(x, e->args[1], p + 1);
+        return;
+    }
+    case AE_FUNC:
+        if ((e->special && e->special != 'N') || e->filter || e->nwithin || e->name.n != 1) {
+            no(x, "this function call form");
+            return;
+        }
+        for (const char *s = e->name.parts[0]; *s; s++)
+            wsb_putc(o, (*s >= 'a' && *s <= 'z') ? (char)(*s - 32) : *s);
+        if (e->special == 'N') return;      /* CURRENT_TIMESTAMP and the like */
+        wsb_putc(o, '(');
+        if (e->distinct) wsb_append(o, "DISTINCT ");
+        if (e->star_arg) wsb_putc(o, '*');
+        list(x, e->args, e->nargs);
+        wsb_putc(o, ')');
+        if (e->over) over(x, e->over);
+        return;
+    case AE_CAST:
+        wsb_append(o, e->try_cast ? "TRY_CAST(" : "CAST(");
+        expr(x, e->args[0]);
+        wsb_append(o, " AS ");
+        type_name(x, e->type);
+        wsb_putc(o, ')');
+        return;
+    case AE_CASE:
+        /* Calcite's validator rewrites CASE x WHEN v into CASE WHEN x = v */
+        wsb_append(o, "CASE");
+        for (int i = 0; i < e->nwhen; i++) {
+            wsb_append(o, " WHEN ");
+            if (e->case_operand) {
+                operand(x, e->case_operand, 30);
+                wsb_append(o, " = ");
+                operand(x, e->when[i], 31);
+            } else {
+                expr(x, e->when[i]);
+            }
+            wsb_append(o, " THEN ");
+            expr(x, e->then[i]);
+        }
+        wsb_append(o, " ELSE ");
+        if (e->else_expr) expr(x, e->else_expr);
+        else wsb_append(o, "NULL");
+        wsb_append(o, " END");
+        return;
+    case AE_IN:
+        if (e->subquery) { no(x, "IN with a subquery"); return; }
+        operand(x, e->args[0], 33);
+        wsb_append(o, e->negated ? " NOT IN (" : " IN (");
+        list(x, e->args + 1, e->nargs - 1);
+        wsb_putc(o, ')');
+        return;
+    case AE_BETWEEN:
+        if (e->symmetric) { no(x, "BETWEEN SYMMETRIC"); return; }
+        operand(x, e->args[0], 33);
+        wsb_append(o, e->negated ? " NOT BETWEEN ASYMMETRIC " : " BETWEEN ASYMMETRIC ");
+        operand(x, e->args[1], 33);
+        wsb_append(o, " AND ");
+        operand(x, e->args[2], 33);
+        return;
+    case AE_LIKE:
+        if (e->similar || e->nargs > 2) { no(x, "SIMILAR TO or LIKE ... ESCAPE"); return; }
+        operand(x, e->args[0], 33);
+        wsb_append(o, e->negated ? " NOT LIKE " : " LIKE ");
+        operand(x, e->args[1], 33);
+        return;
+    case AE_IS: {
+        static const char *const WHAT[] = {"NULL", "TRUE", "FALSE", "UNKNOWN"};
+        if (e->nargs == 2) {
+            operand(x, e->args[0], 29);
+            wsb_append(o, e->negated ? " IS NOT DISTINCT FROM " : " IS DISTINCT FROM ");
+            operand(x, e->args[1], 29);
+            return;
+        }
+        if (e->nargs != 1 || (int)e->is_what < 0 || (int)e->is_what > 3) { no(x, "this IS form"); return; }
+        operand(x, e->args[0], 29);
+        wsb_printf(o, " IS %s%s", e->negated ? "NOT " : "", WHAT[e->is_what]);
+        return;
+    }
+    default:
+        no(x, "this kind of expression");
+    }
+}
+
+/* ---- the query ---- */
+
+static void from_item(Expand *x, const AstFrom *f, bool first)
+{
+    WStrBuf *o = x->o;
+    if (f->kind == AFR_JOIN) {
+        from_item(x, f->left, first);
+        if (f->join_type == AJ_COMMA) {
+            wsb_append(o, ",\n");
+            from_item(x, f->right, false);
+            return;
+        }
+        static const char *const JOIN[] = {"INNER JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN"};
+        wsb_printf(o, "\n%s ", JOIN[f->join_type]);
+        from_item(x, f->right, false);
+        wsb_append(o, " ON ");
+        expr(x, f->on);
+        return;
+    }
+    if (f->kind == AFR_SUBQUERY) {
+        for (int i = 0; i < x->n; i++) {
+            if (!x->items[i].sub_sql || strcmp(x->items[i].alias, f->alias) != 0) continue;
+            wsb_printf(o, "(%s) AS ", x->items[i].sub_sql);
+            ident(o, f->alias);
+            return;
+        }
+        return;
+    }
+    WTable *t = wcatalog_lookup(x->c, &f->name);
+    if (!t) return;
+    ident(o, t->catalog);
+    wsb_putc(o, '.');
+    ident(o, t->database);
+    wsb_putc(o, '.');
+    ident(o, t->name);
+    wsb_append(o, " AS ");
+    ident(o, f->alias ? f->alias : f->name.parts[f->name.n - 1]);
+}
+
+typedef struct OutCol {
+    const AstExpr *e;           /* NULL: a column of a star */
+    const ScopeItem *s;         /* star column: its table */
+    int col;                    /* star column: index */
+    const char *alias;          /* written alias, else NULL */
+    char *name;                 /* derived name (heap) */
+} OutCol;
+
+static bool same_name_used(OutCol *cols, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(cols[i].name, name) == 0) return true;
+    return false;
+}
+
+static void select_list(Expand *x, const AstQuery *q)
+{
+    int cap = 0;
+    for (int i = 0; i < q->nitems; i++) {
+        const AstExpr *e = q->items[i].expr;
+        if (e->kind == AE_STAR) for (int k = 0; k < x->n; k++) cap += x->items[k].ncols;
+        else cap++;
+    }
+    OutCol *cols = wcalloc((size_t)cap + 1, sizeof(OutCol));
+    int n = 0;
+    for (int i = 0; i < q->nitems; i++) {
+        const AstExpr *e = q->items[i].expr;
+        if (e->kind == AE_STAR) {
+            for (int k = 0; k < x->n; k++) {
+                if (e->name.n == 1 && strcmp(x->items[k].alias, e->name.parts[0]) != 0) continue;
+                if (e->name.n > 1) { no(x, "a qualified star"); break; }
+                for (int c = 0; c < x->items[k].ncols; c++)
+                    cols[n++] = (OutCol){.s = &x->items[k], .col = c};
+            }
+            continue;
+        }
+        cols[n++] = (OutCol){.e = e, .alias = q->items[i].alias};
+    }
+    /* derived names, made unique as Calcite's validator does (a repeated name gets 0, 1, ...) */
+    for (int i = 0; i < n; i++) {
+        const char *base = cols[i].alias ? cols[i].alias
+                         : !cols[i].e ? cols[i].s->cols[cols[i].col]
+                         : cols[i].e->kind == AE_COLUMN ? cols[i].e->name.parts[cols[i].e->name.n - 1] : NULL;
+        WStrBuf b;
+        wsb_init(&b);
+        if (base) wsb_append(&b, base);
+        else wsb_printf(&b, "EXPR$%d", i);
+        for (int k = 0; same_name_used(cols, i, b.buf); k++) {
+            b.len = 0;
+            wsb_printf(&b, "%s%d", base ? base : "EXPR$", k);
+        }
+        cols[i].name = wsb_detach(&b);
+    }
+    WStrBuf *o = x->o;
+    for (int i = 0; i < n; i++) {
+        if (i) wsb_append(o, ", ");
+        const char *own;
+        if (!cols[i].e) {
+            ident(o, cols[i].s->alias);
+            wsb_putc(o, '.');
+            own = cols[i].s->cols[cols[i].col];
+            ident(o, own);
+        } else {
+            expr(x, cols[i].e);
+            own = cols[i].e->kind == AE_COLUMN ? cols[i].e->name.parts[cols[i].e->name.n - 1] : NULL;
+        }
+        /* Calcite writes an alias that differs from the name the expression has of itself (a
+           column's name); an expression without one keeps its derived EXPR$n unwritten */
+        bool write_alias = cols[i].alias ? !own || strcmp(own, cols[i].alias) != 0
+                                         : own && strcmp(own, cols[i].name) != 0;
+        if (write_alias) {
+            wsb_append(o, " AS ");
+            ident(o, cols[i].name);
+        }
+    }
+    x->out = wcalloc((size_t)n + 1, sizeof(char *));
+    for (int i = 0; i < n; i++) x->out[i] = cols[i].name;
+    x->nout = n;
+    free(cols);
+}
+
+static void order_and_fetch(Expand *x, const AstQuery *q)
+{
+    WStrBuf *o = x->o;
+    if (q->norder) {
+        /* ORDER BY names the query's output columns */
+        wsb_append(o, "\nORDER BY ");
+        for (int i = 0; i < q->norder; i++) {
+            const AstExpr *e = q->order[i].expr;
+            bool found = false;
+            for (int k = 0; e->kind == AE_COLUMN && e->name.n == 1 && k < x->nout; k++)
+                found |= strcmp(x->out[k], e->name.parts[0]) == 0;
+            if (!found) { no(x, "ORDER BY an expression that is not an output column"); return; }
+            if (i) wsb_append(o, ", ");
+            ident(o, e->name.parts[0]);
+            if (q->order[i].desc) wsb_append(o, " DESC");
+            if (q->order[i].nulls) wsb_append(o, q->order[i].nulls == 1 ? " NULLS FIRST" : " NULLS LAST");
+        }
+    }
+    if (q->offset) { no(x, "OFFSET"); return; }
+    if (q->limit) {
+        if (q->limit->kind != AE_LITERAL || q->limit->lit != AL_INTEGER) { no(x, "this LIMIT"); return; }
+        wsb_printf(o, "\nFETCH NEXT %s ROWS ONLY", q->limit->text);
+    }
+}
+
+static void select_query(Expand *x, const AstQuery *q);
+
+static void query(Expand *x, const AstQuery *q)
+{
+    if (q->kind == AQ_SETOP) {
+        if (q->nctes || q->norder || q->limit || q->offset) { no(x, "ORDER BY or LIMIT over a set operation"); return; }
+        static const char *const OP[] = {"UNION", "INTERSECT", "EXCEPT"};
+        Expand l = {.c = x->c, .view = x->view, .o = x->o};
+        query(&l, q->left);
+        wsb_printf(x->o, "\n%s%s\n", OP[q->setop], q->all ? " ALL" : "");
+        Expand r = {.c = x->c, .view = x->view, .o = x->o};
+        query(&r, q->right);
+        if (l.unsupported) no(x, l.unsupported);
+        if (r.unsupported) no(x, r.unsupported);
+        x->out = l.out;                 /* a set operation's columns are its left input's */
+        x->nout = l.nout;
+        l.out = NULL;
+        l.nout = 0;
+        expand_free(&l);
+        expand_free(&r);
+        return;
+    }
+    select_query(x, q);
+}
+
+static void select_query(Expand *x, const AstQuery *q)
+{
+    if (q->kind != AQ_SELECT) { no(x, "VALUES"); return; }
+    if (q->nctes || q->nwindows || q->qualify || q->hints.n || !q->from) {
+        no(x, "WITH, WINDOW, QUALIFY, hints or a query without FROM");
+        return;
+    }
+    if (!add_from(x, q->from)) return;
+    WStrBuf *o = x->o;
+    wsb_append(o, q->distinct ? "SELECT DISTINCT " : "SELECT ");
+    select_list(x, q);
+    wsb_append(o, "\nFROM ");
+    from_item(x, q->from, true);
+    if (q->where) {
+        wsb_append(o, "\nWHERE ");
+        expr(x, q->where);
+    }
+    if (q->ngroup) {
+        wsb_append(o, "\nGROUP BY ");
+        for (int i = 0; i < q->ngroup; i++) {
+            if (q->group[i].kind != AG_EXPR) { no(x, "GROUPING SETS, ROLLUP or CUBE"); return; }
+            if (i) wsb_append(o, ", ");
+            expr(x, q->group[i].expr);
+        }
+    }
+    if (q->having) {
+        wsb_append(o, "\nHAVING ");
+        expr(x, q->having);
+    }
+    order_and_fetch(x, q);
+}
+
+bool wsession_show_create_view(WCatalog *c, const WTable *t, WStrBuf *out, WError *err)
+{
+    if (!t->view_query)
+        return werr_set(err, WEXC_TABLE, "SHOW CREATE VIEW: the view %s has no query.", t->name);
+    /* the query's names resolve against the catalog and database current when it was created */
+    char *saved_cat = c->current_catalog, *saved_db = c->current_database;
+    c->current_catalog = t->view_catalog;
+    c->current_database = t->view_database;
+    WStrBuf q;
+    wsb_init(&q);
+    Expand x = {.c = c, .view = t, .o = &q};
+    query(&x, t->view_query);
+    expand_free(&x);
+    c->current_catalog = saved_cat;
+    c->current_database = saved_db;
+    if (x.unsupported) {
+        wsb_free(&q);
+        return werr_set(err, WEXC_TABLE,
+                        "SHOW CREATE VIEW is not supported in weir for a view whose query uses %s (weir writes "
+                        "Flink's expanded query for the forms docs/user-guide.md lists).", x.unsupported);
+    }
+    wsb_append(out, t->temporary ? "CREATE TEMPORARY VIEW " : "CREATE VIEW ");
+    ident(out, t->catalog);
+    wsb_putc(out, '.');
+    ident(out, t->database);
+    wsb_putc(out, '.');
+    ident(out, t->name);
+    wsb_append(out, " (\n");
+    for (int i = 0; i < t->ncols; i++) {
+        wsb_append(out, "  ");
+        ident(out, t->cols[i].name);
+        wsb_append(out, i + 1 < t->ncols ? ",\n" : "\n");
+    }
+    wsb_append(out, ")\n");
+    if (t->comment) {
+        wsb_append(out, "COMMENT ");
+        string_lit(out, t->comment);
+        wsb_putc(out, '\n');
+    }
+    wsb_append(out, "AS ");
+    wsb_append(out, q.buf ? q.buf : "");
+    wsb_putc(out, '\n');
+    wsb_free(&q);
+    return true;
+}

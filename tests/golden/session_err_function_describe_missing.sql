@@ -1,0 +1,2 @@
+-- DESCRIBE FUNCTION of a missing function.
+DESCRIBE FUNCTION nothing;

@@ -1,0 +1,2 @@
+-- DROP FUNCTION of a missing catalog function.
+DROP FUNCTION nothing;

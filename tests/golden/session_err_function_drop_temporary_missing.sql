@@ -1,0 +1,2 @@
+-- DROP TEMPORARY FUNCTION of a missing temporary catalog function.
+DROP TEMPORARY FUNCTION nothing;

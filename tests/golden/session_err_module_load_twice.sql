@@ -1,0 +1,2 @@
+-- LOAD MODULE of a module already loaded.
+LOAD MODULE core;

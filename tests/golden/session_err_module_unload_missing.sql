@@ -1,0 +1,2 @@
+-- UNLOAD MODULE of a module not loaded.
+UNLOAD MODULE hive;

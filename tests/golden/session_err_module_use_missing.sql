@@ -1,0 +1,2 @@
+-- USE MODULES with a module not loaded.
+USE MODULES core, nothing;

@@ -1,0 +1,2 @@
+-- USE MODULES naming a module twice.
+USE MODULES core, core;

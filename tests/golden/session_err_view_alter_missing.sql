@@ -1,0 +1,2 @@
+-- ALTER VIEW of a missing view.
+ALTER VIEW nothing RENAME TO other;

@@ -1,0 +1,3 @@
+-- ALTER VIEW of a temporary view.
+CREATE TEMPORARY VIEW v AS SELECT 1 AS a;
+ALTER VIEW v RENAME TO w;

@@ -1,0 +1,2 @@
+-- SHOW FUNCTIONS FROM a database that does not exist.
+SHOW FUNCTIONS FROM nothing;
