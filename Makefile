@@ -3,8 +3,9 @@
 #   make test       ASan+UBSan build and every test (unit, golden, errors, conformance)
 #   make demo       runs the example streaming job
 #   make flink-fuzz N=.. SEED=..  weir against real Flink on random queries (tests/flink/differential)
-#   make fuzz       libFuzzer target for the SQL parser (clang), not part of `make test`
+#   make fuzz       libFuzzer targets (clang; tests/fuzz), FUZZ_SECONDS each; make test replays their inputs
 #   make tsan       ThreadSanitizer build (build-tsan/) and the cluster/REST tests under it
+#   make chaos N=.. crash-restore chains per operator kind, backend and parallelism (tests/recovery/chaos)
 
 CC      ?= gcc
 CSTD    := -std=c17 -D_GNU_SOURCE
@@ -21,6 +22,8 @@ UNITSRC := $(sort tests/unit/main.c $(UNITS))
 REL_DIR ?= build
 TST_DIR ?= build-test
 TSAN_DIR ?= build-tsan
+FUZZ_DIR ?= build-fuzz
+FUZZ_TARGETS ?= parser formats plan checkpoint rest options tzif
 
 # The Apache Flink release weir follows, pinned in one place (FLINK_VERSION): the generated
 # <build>/gen/flink_version.h gives it to the code (REST flink-version, compiled plans), and
@@ -29,7 +32,7 @@ FLINK_VERSION := $(shell tr -d '[:space:]' < FLINK_VERSION)
 
 REL_CFLAGS := $(CSTD) $(WARN) -O2 -g -MMD -MP -I$(REL_DIR)/gen
 TST_CFLAGS := $(CSTD) $(WARN) -I$(TST_DIR)/gen -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
-              -fno-sanitize-recover=undefined -MMD -MP
+              -fno-sanitize-recover=undefined -MMD -MP -DWEIR_FAULT_INJECTION
 TST_LDFLAGS := -fsanitize=address,undefined
 TSAN_CFLAGS := $(CSTD) $(WARN) -I$(TSAN_DIR)/gen -O1 -g -fno-omit-frame-pointer -fsanitize=thread -MMD -MP
 
@@ -39,7 +42,7 @@ TST_MAIN_OBJ := $(TST_DIR)/$(MAIN:.c=.o)
 UNIT_OBJ := $(patsubst %.c,$(TST_DIR)/%.o,$(UNITSRC))
 TSAN_OBJ := $(patsubst %.c,$(TSAN_DIR)/%.o,$(SRC))
 
-.PHONY: all deps test unit demo fuzz clean bench flink-fuzz tsan
+.PHONY: all deps test unit demo fuzz clean bench flink-fuzz tsan chaos
 
 all: deps $(REL_DIR)/weir
 
@@ -93,19 +96,47 @@ $(TST_DIR)/unit-tests: $(TST_OBJ) $(UNIT_OBJ)
 unit: deps $(TST_DIR)/unit-tests
 	$(TST_DIR)/unit-tests
 
-test: deps $(TST_DIR)/weir $(TST_DIR)/unit-tests
+# I/O fault injection (tests/fault): an LD_PRELOAD library of the test build, never in weir itself
+$(TST_DIR)/libweirfault.so: tests/fault/fault_io.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) -O1 -g -shared -fPIC -o $@ $< -ldl
+
+test: deps $(TST_DIR)/weir $(TST_DIR)/unit-tests $(TST_DIR)/libweirfault.so \
+      $(addprefix $(TST_DIR)/fuzz-replay-,$(FUZZ_TARGETS))
 	@tests/run.sh $(TST_DIR)
+
+# crash-restore at scale (tests/recovery/chaos): N chains per operator kind, backend and parallelism
+# on the optimised build; make test runs a bounded sample (tests/recovery/chaos_small.sh)
+chaos: all
+	@python3 tests/recovery/chaos --build $(REL_DIR) --chains $${N:-3} $${SEED:+--seed $$SEED} $${CHAOS_ARGS:-}
 
 demo: all
 	@bin/sql-client.sh -f examples/demo.sql
 
+# libFuzzer targets (tests/fuzz/fuzz_<target>.c), built with clang over every library source:
+#   make fuzz FUZZ_SECONDS=60 [FUZZ_TARGETS="formats plan"]   each target for FUZZ_SECONDS, corpus in
+#   build-fuzz/corpus/<target> (seeded from tests/fuzz/seeds/<target>), crashes in build-fuzz/findings/
+FUZZ_CFLAGS := $(CSTD) -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
+               -fno-sanitize-recover=undefined -I$(FUZZ_DIR)/gen -MMD -MP
+FUZZ_OBJ := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(LIBSRC))
+
+$(FUZZ_OBJ): | $(FUZZ_DIR)/gen/flink_version.h
+$(FUZZ_DIR)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -c $< -o $@
+
+$(FUZZ_DIR)/fuzz-%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(LIBS)
+
 fuzz:
 	@scripts/install-deps.sh --fuzz
-	@mkdir -p build-fuzz
-	clang $(CSTD) -O1 -g -fsanitize=fuzzer,address,undefined -o build-fuzz/fuzz-parser \
-	    tests/fuzz/fuzz_parser.c $(filter src/common/% src/sql/%,$(LIBSRC)) -lm
-	@mkdir -p build-fuzz/corpus
-	build-fuzz/fuzz-parser -max_total_time=$${FUZZ_SECONDS:-600} -max_len=4096 build-fuzz/corpus tests/fuzz/seeds
+	@$(MAKE) --no-print-directory $(addprefix $(FUZZ_DIR)/fuzz-,$(FUZZ_TARGETS))
+	@tests/fuzz/run.sh $(FUZZ_DIR) $${FUZZ_SECONDS:-600} $(FUZZ_TARGETS)
+
+# the same targets' entry points linked with the test build (gcc, ASan+UBSan) and a plain main:
+# make test replays every seed and kept regression input through them
+$(TST_DIR)/fuzz-replay-%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(TST_OBJ)
+	$(CC) $(TST_CFLAGS) $(TST_LDFLAGS) -o $@ tests/fuzz/fuzz_$*.c tests/fuzz/replay_main.c $(TST_OBJ) $(LIBS)
 
 # the differential tester against real Flink, any size and seed: make flink-fuzz N=500 SEED=7
 # (CDC=1: only queries over changelog inputs, CDC=0: none; default a fifth of them)
@@ -118,6 +149,7 @@ bench: all
 	@echo "see bench/README.md"
 
 clean:
-	rm -rf $(REL_DIR) $(TST_DIR) $(TSAN_DIR) build-fuzz
+	rm -rf $(REL_DIR) $(TST_DIR) $(TSAN_DIR) $(FUZZ_DIR)
 
--include $(REL_OBJ:.o=.d) $(TST_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(TST_MAIN_OBJ:.o=.d) $(TSAN_OBJ:.o=.d)
+-include $(REL_OBJ:.o=.d) $(TST_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(TST_MAIN_OBJ:.o=.d) $(TSAN_OBJ:.o=.d) \
+         $(wildcard $(FUZZ_DIR)/obj/src/*/*.d)

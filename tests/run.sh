@@ -272,6 +272,43 @@ for rs in "$ROOT"/tests/recovery/*.sh; do
   passed=$((passed + rp)); failed=$((failed + rf))
 done
 
+# (e2) fault injection (tests/fault/sweep): a sample of the I/O and allocation fault points of
+#      small checkpointing jobs — always the first and the last two calls of each kind, the rest
+#      at random (`tests/fault/sweep --build <dir>` runs every point); needs the test build's
+#      libweirfault.so. Passed = fault points that behaved.
+if [[ -x "$ROOT/tests/fault/sweep" && -x "$BUILD/weir" && -f "$BUILD/libweirfault.so" ]]; then
+  fout="$(TMPDIR="${TMPDIR:-/tmp}" timeout 600 python3 "$ROOT/tests/fault/sweep" --build "$BUILD" \
+      --scenarios "${FAULT_SCENARIOS:-checkpoint-hashmap,checkpoint-rocksdb}" --sample "${FAULT_SAMPLE:-3}" \
+      --alloc-sample "${FAULT_ALLOC_SAMPLE:-3}" --rows 1500 --seed "$RANDOM" 2>&1)"; fst=$?
+  fp="$(grep -o '^# fault sweep: [0-9]* passed' <<< "$fout" | grep -o '[0-9]*')"
+  ff="$(grep -c '^FAIL ' <<< "$fout")"
+  if [[ -z "$fp" ]]; then fp=0; ff=$((ff > 0 ? ff : 1)); tail -n 10 <<< "$fout"; fi
+  [[ $fst -ne 0 && $ff -eq 0 ]] && ff=1
+  grep -A 6 '^FAIL ' <<< "$fout" | head -n 40
+  grep '^# ' <<< "$fout"
+  echo "fault: $fp passed, $ff failed"
+  passed=$((passed + fp)); failed=$((failed + ff))
+fi
+
+# (e3) fuzz regressions: every seed and kept regression input of each libFuzzer target
+#      (tests/fuzz/seeds/<t>, tests/fuzz/regressions/<t>) replayed through the target's entry
+#      point linked with this build (<build>/fuzz-replay-<t>); one test per target
+for fr in "$BUILD"/fuzz-replay-*; do
+  [[ -x "$fr" ]] || continue
+  t="${fr##*/fuzz-replay-}"
+  inputs=()
+  for d in "$ROOT/tests/fuzz/seeds/$t" "$ROOT/tests/fuzz/regressions/$t"; do
+    [[ -d "$d" ]] && while IFS= read -r f; do inputs+=("$f"); done < <(find "$d" -type f | sort)
+  done
+  if rout="$(timeout 300 "$fr" "${inputs[@]}" 2>&1)"; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL fuzz-replay $t"; tail -n 20 <<< "$rout"
+    failed=$((failed + 1))
+  fi
+  echo "fuzz-replay/$t: $(grep -o 'replayed [0-9]* inputs' <<< "$rout" || echo 'no result')"
+done
+
 # (e') consistency: tests/consistency/*.sh run a query in streaming and batch mode and compare the
 #      final tables ("PASS name" / "FAIL name" lines)
 for cs_script in "$ROOT"/tests/consistency/*.sh; do

@@ -1,9 +1,11 @@
 /* arena.c — region allocator; see arena.h for the contract. */
 #include "arena.h"
+#include "fault.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct WArenaBlock {
     WArenaBlock *next;
@@ -11,29 +13,33 @@ struct WArenaBlock {
     _Alignas(16) unsigned char data[];
 };
 
+/* Out of memory ends the process with a message and exit status 1 (no signal, no core): there is no
+   recovery path, and the durable state is what the last completed checkpoint holds, exactly as
+   after a crash. _exit, not exit: other threads are running and atexit handlers would race them. */
 static void die_oom(size_t n)
 {
     fprintf(stderr, "weir: out of memory allocating %zu bytes\n", n);
-    abort();
+    fflush(stdout);
+    _exit(1);
 }
 
 void *wmalloc(size_t n)
 {
-    void *p = malloc(n ? n : 1);
+    void *p = wfault_alloc_fails() ? NULL : malloc(n ? n : 1);
     if (!p) die_oom(n);
     return p;
 }
 
 void *wcalloc(size_t n, size_t m)
 {
-    void *p = calloc(n ? n : 1, m ? m : 1);
+    void *p = wfault_alloc_fails() ? NULL : calloc(n ? n : 1, m ? m : 1);
     if (!p) die_oom(n * m);
     return p;
 }
 
 void *wrealloc(void *p, size_t n)
 {
-    void *q = realloc(p, n ? n : 1);
+    void *q = wfault_alloc_fails() ? NULL : realloc(p, n ? n : 1);
     if (!q) die_oom(n);
     return q;
 }

@@ -3,7 +3,8 @@
  *
  * Contract: everything allocated from an arena is freed at once by warena_reset/warena_free;
  * individual frees do not exist. Allocations are 16-byte aligned and zero-filled (wa_zalloc) or
- * not (wa_alloc). Out-of-memory aborts the process with a message (there is no recovery path).
+ * not (wa_alloc). Out-of-memory ends the process with a message and exit status 1 (there is no
+ * recovery path; the test build can make the n-th allocation fail, common/fault.h).
  * Depends on nothing but libc.
  */
 #ifndef WEIR_COMMON_ARENA_H
@@ -37,7 +38,7 @@ char *wa_vsprintf(WArena *a, const char *fmt, va_list ap);
 #define WA_NEW(a, T)        ((T *)wa_zalloc((a), sizeof(T)))
 #define WA_ARRAY(a, T, n)   ((T *)wa_zalloc((a), sizeof(T) * (size_t)(n)))
 
-/* malloc wrappers that abort on failure (for long-lived, individually freed objects) */
+/* malloc wrappers that end the process on failure (for long-lived, individually freed objects) */
 void *wmalloc(size_t n);
 void *wcalloc(size_t n, size_t m);
 void *wrealloc(void *p, size_t n);

@@ -572,7 +572,9 @@ int wjsonfmt_reader_fill(WJsonReader *r, WChunk *out, int64_t *skipped, WError *
     int per_line = r->cfg.envelope == WJF_DEBEZIUM ? 2 : 1;
     assert(out->cap >= per_line);
     while (out->nrows + per_line <= out->cap) {
-        char *start = r->buf + r->pos;
+        /* no buffer before the first refill: no pointer arithmetic on NULL (UBSan, found by
+           tests/fuzz/fuzz_formats.c) */
+        char *start = r->buf ? r->buf + r->pos : NULL;
         char *nl = r->len > r->pos ? memchr(start, '\n', r->len - r->pos) : NULL;
         if (!nl && !r->eof) {
             if (!refill(r, err)) return -1;

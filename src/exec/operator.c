@@ -194,6 +194,12 @@ WStateBackend *wexec_new_backend(WExecCtx *ctx, const char *operator_name)
     if (ctx->state_local_dir) rcfg.local_dir = ctx->state_local_dir;
     WStateBackend *b = NULL;
     if (ok && type == WSTATE_BACKEND_ROCKSDB) b = wstate_rocksdb_new(&cfg, &rcfg, ctx->err);
+    /* weir.state.memory-limit bounds heap state; RocksDB keeps its state on disk */
+    const char *lim = ctx->config ? wopts_get(ctx->config, "weir.state.memory-limit") : NULL;
+    if (!b && ok && lim) {
+        wopts_get_bytes(ctx->config, "weir.state.memory-limit", 0, &cfg.memory_limit, ctx->err);
+        cfg.limit_err = ctx->err;
+    }
     wopts_free(&over);
     if (!b) b = wstate_heap_new(&cfg);
     registry_add(ctx, operator_name, b, NULL);

@@ -27,6 +27,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #define META_FILE "_metadata"
@@ -35,7 +36,7 @@ static const char LANE_MAGIC[8] = {'W', 'E', 'I', 'R', 'L', 'A', 'N', '1'};
 static const char END_MAGIC[4] = {'W', 'E', 'N', 'D'};
 
 typedef enum { RET_NONE, RET_DELETE_ON_CANCEL, RET_RETAIN_ON_CANCEL } Retention;
-typedef enum { KILL_NONE, KILL_TICK, KILL_BEFORE_META, KILL_AFTER_META } KillAt;
+typedef enum { KILL_NONE, KILL_TICK, KILL_BEFORE_META, KILL_DURING_META, KILL_AFTER_META } KillAt;
 typedef enum { DIST_FORWARD, DIST_HASH, DIST_SINGLE } Dist;
 
 /* ---- parsed _metadata ---- */
@@ -124,6 +125,8 @@ struct WCkpt {
     int64_t full_bytes, inc_bytes, align_us, sync_us;
     bool inc_any;
     bool failed;
+    bool finishing;             /* the final checkpoint of a finished job is being taken: it cannot be
+                                   declined (nothing after it would commit the job's last output) */
     int nretained;
     Retained *retained;
     int nstats, cap_stats;
@@ -238,7 +241,12 @@ static bool meta_read(const char *dir, Meta **out, WError *err)
         long long x, y, z;
         int i1, i2, i3;
         if (nline++ == 0) bad = strcmp(line, "weir-checkpoint 1") != 0;
-        else if (sscanf(line, "job %255s", a) == 1) m->job_id = wstrdup(a);
+        else if (sscanf(line, "job %255s", a) == 1) {
+            /* a second job line is a damaged file (and would leak the first: found by
+               tests/fuzz/fuzz_checkpoint.c) */
+            if (m->job_id) bad = true;
+            else m->job_id = wstrdup(a);
+        }
         else if (sscanf(line, "checkpoint %lld", &x) == 1) m->id = x;
         else if (sscanf(line, "type %255s", a) == 1) m->savepoint = strcmp(a, "SAVEPOINT") == 0;
         else if (sscanf(line, "parallelism %d", &i1) == 1) m->parallelism = i1;
@@ -298,6 +306,7 @@ static bool parse_kill(WCkpt *c, const char *v, WError *err)
     c->kill_n = n;
     if (!strcmp(what, "tick")) c->kill_at = KILL_TICK;
     else if (!strcmp(what, "before-metadata")) c->kill_at = KILL_BEFORE_META;
+    else if (!strcmp(what, "during-metadata")) c->kill_at = KILL_DURING_META;
     else if (!strcmp(what, "after-metadata")) c->kill_at = KILL_AFTER_META;
     else return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid value for WEIR_TEST_KILL_AT: '%s'.", v);
     return true;
@@ -656,8 +665,15 @@ static void record_stats(WCkpt *c, const WCkptStats *st)
    execution.checkpointing.tolerable-failed-checkpoints fail the job (wckpt_job_failure); a
    completed checkpoint resets the count. `why` is Flink's CheckpointFailureReason message.
    Called with c->mu held. */
-static void count_failure_locked(WCkpt *c, const char *why)
+/* A declined checkpoint: Flink's job failure message names only the failure reason and points to
+   the checkpoint history and the JobManager log for the cause; weir's log is the process's
+   standard error (the daemon's log file in a cluster), so the cause (the file that could not be
+   written and the errno text, or the expiry) goes there, one line per failed checkpoint. */
+static void count_failure_locked(WCkpt *c, int64_t id, const char *why, const char *detail)
 {
+    fprintf(stderr, "WARN Checkpoint %lld of job %s failed (%d consecutive failures, %lld tolerated): %s\n",
+            (long long)id, c->job_id, (int)(c->consecutive_failed + 1), (long long)c->tolerable,
+            detail && *detail ? detail : why);
     if (++c->consecutive_failed > c->tolerable && !c->job_failure) {
         char msg[512];
         snprintf(msg, sizeof msg,
@@ -694,7 +710,7 @@ static void expire_locked(WCkpt *c)
     for (int i = 0; i < c->parallelism; i++) { wsb_clear(&c->lane_meta[i]); free(c->lane_dirs[i]); c->lane_dirs[i] = NULL; }
     c->pending = 0;
     c->acks = 0;
-    if (!sp) count_failure_locked(c, why);
+    if (!sp) count_failure_locked(c, id, why, why);
 }
 
 static bool expired_locked(const WCkpt *c)
@@ -865,9 +881,28 @@ static bool complete(WCkpt *c, int64_t id, const char *dir, bool savepoint, int6
                c->job_id, (long long)id, savepoint ? "SAVEPOINT" : "CHECKPOINT", c->parallelism, c->max_parallelism,
                (long long)sim_now, (long long)c->trigger_wall_ms);
     for (int i = 0; i < c->parallelism; i++) if (c->lane_meta[i].len) wsb_appendn(&m, c->lane_meta[i].buf, c->lane_meta[i].len);
+    /* _metadata marks a checkpoint complete, so it must appear whole or not at all: written as
+       _metadata.inprogress, then renamed (and the directory synced). Written in place, a SIGKILL
+       inside the write left a torn _metadata that looked complete and was refused at restore
+       (found by tests/recovery/chaos; WEIR_TEST_KILL_AT=during-metadata:<n> tears the write) */
     char *path = wsnap_join(dir, META_FILE);
+    char *tmp = wsnap_join(dir, META_FILE ".inprogress");
     int64_t size = 0;
-    bool ok = write_text_file(path, META_MAGIC, m.buf, m.len, &size, NULL, err);
+    if (c->kill_at == KILL_DURING_META && id >= c->kill_n) {
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd >= 0 && write(fd, m.buf, m.len / 2) >= 0) raise(SIGKILL);
+        raise(SIGKILL);
+    }
+    bool ok = write_text_file(tmp, META_MAGIC, m.buf, m.len, &size, NULL, err);
+    if (ok && rename(tmp, path) != 0) {
+        ok = werr_set(err, WEXC_IO, "Cannot write '%s': %s", path, strerror(errno));
+        unlink(tmp);
+    }
+    if (ok) {
+        int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd >= 0) { fsync(dfd); close(dfd); }
+    }
+    free(tmp);
     free(path);
     wsb_free(&m);
     WCkptStats st = {.id = id, .savepoint = savepoint, .completed = ok, .incremental = c->inc_any,
@@ -896,10 +931,10 @@ static bool complete(WCkpt *c, int64_t id, const char *dir, bool savepoint, int6
         c->completed = id;
         c->any_complete = true;
         if (!savepoint) c->consecutive_failed = 0;
-    } else if (!savepoint) {
+    } else if (!savepoint && !c->finishing) {
         /* declined, counted against the tolerance; checkpointing goes on */
         wsnap_rmtree(dir);
-        count_failure_locked(c, "Failure to finalize checkpoint.");
+        count_failure_locked(c, id, "Failure to finalize checkpoint.", err->msg);
         werr_clear(err);
         ok = true;
     } else {
@@ -958,10 +993,14 @@ static bool lane_snapshot(WCkpt *c, WCkptLane *L, int64_t id, bool savepoint, co
         c->pending = 0;
         for (int i = 0; i < c->parallelism; i++) { wsb_clear(&c->lane_meta[i]); free(c->lane_dirs[i]); c->lane_dirs[i] = NULL; }
         c->acks = 0;
-        if (!savepoint) {
+        if (!savepoint && !c->finishing) {
             /* a checkpoint whose files could not be written (a full disk) is declined and counted
-               against the tolerance, as Flink's CHECKPOINT_ASYNC_EXCEPTION; the job goes on */
-            count_failure_locked(c, "Asynchronous task checkpoint failed.");
+               against the tolerance, as Flink's CHECKPOINT_ASYNC_EXCEPTION; the job goes on. The
+               final checkpoint of a finished job is not declined: the job's last output is only
+               committed by it, so its failure fails the job (found by tests/fault/sweep: a failed
+               rename of the final checkpoint's manifest ended the job "successfully" with its last
+               part file never published) */
+            count_failure_locked(c, id, "Asynchronous task checkpoint failed.", err->msg);
             wsnap_rmtree(dir);
             werr_clear(err);
             ok = true;
@@ -1096,6 +1135,7 @@ bool wckpt_finish(WCkpt *c, WCkptLane *lanes, int nlanes, bool ok, int64_t sim_n
         c->pending = id;
         c->acks = 0;
         c->failed = false;
+        c->finishing = true;
         c->trigger_wall_ms = wall_ms();
         c->full_bytes = c->inc_bytes = c->align_us = c->sync_us = 0;
         c->inc_any = false;

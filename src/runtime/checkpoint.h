@@ -157,7 +157,8 @@ int wckpt_stop_state(WCkpt *c, int64_t id);
 bool wckpt_live(const WCkpt *c);
 
 /* Test hook (environment variable) WEIR_TEST_KILL_AT = 'tick:<n>': SIGKILL at the n-th call (job.c calls it at
-   each chunk boundary of lane 0). */
+   each chunk boundary of lane 0); 'before-metadata:<n>', 'during-metadata:<n>' (half of _metadata
+   written) and 'after-metadata:<n>' kill when checkpoint n completes. */
 void wckpt_tick(WCkpt *c);
 
 /* ---- figures ---- */

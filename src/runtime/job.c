@@ -5,6 +5,7 @@
  */
 #include "job_internal.h"
 
+#include "../common/duration.h"
 #include "../common/hash.h"
 #include "../types/row.h"
 #include "../exec/minibatch.h"
@@ -439,6 +440,20 @@ WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
         j->ctx.clock = sim_clock;
         j->ctx.clock_ctx = j;
     }
+    /* test hook, out of a SQL session's reach like WEIR_TEST_KILL_AT (checkpoint.h) */
+    const char *src_delay = getenv("WEIR_TEST_SOURCE_DELAY");
+    if (src_delay && *src_delay) {
+        int64_t ms = 0;
+        WError derr;
+        werr_clear(&derr);
+        if (!wduration_parse(src_delay, &ms, &derr) || ms < 0) {
+            if (p->err && !p->err->set)
+                werr_set(p->err, WEXC_ILLEGAL_ARG, "Invalid value for WEIR_TEST_SOURCE_DELAY: '%s'.", src_delay);
+            free(j);
+            return NULL;
+        }
+        j->test_source_delay_us = ms * 1000;
+    }
     int64_t maxp = 0;
     if (env->config) wopts_get_long(env->config, "pipeline.max-parallelism", 0, &maxp, &tmp);
     j->ctx.max_parallelism = maxp > 0 ? (int)maxp : wflink_default_max_parallelism(j->nlanes);
@@ -571,6 +586,8 @@ static int lane_pump(Lane *L)
             if (st == WSRC_ERROR) { lane_fail(L); return 0; }
             if (s->chunk->nrows) wop_push(s->head, 0, s->chunk);
             if (j->sim_step) j->sim_now += j->sim_step;
+            if (j->test_source_delay_us && s->chunk->nrows)
+                nanosleep(&(struct timespec){j->test_source_delay_us / 1000000, j->test_source_delay_us % 1000000 * 1000}, NULL);
             more = st != WSRC_END;
             /* table.exec.source.idle-timeout: a source without data that long is idle, so it no
                longer holds back the watermark downstream; rows make it active again */

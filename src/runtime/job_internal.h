@@ -97,6 +97,9 @@ struct Lane {
 struct WJob {
     WExecCtx ctx;               /* template of the lanes' contexts */
     int64_t sim_now, sim_step;  /* simulated processing time (weir.exec.simulated-clock.step) */
+    int64_t test_source_delay_us; /* WEIR_TEST_SOURCE_DELAY (environment, tests only): sleep after each
+                                     source chunk, so that a bounded test job runs long enough for
+                                     checkpoints and kills at random moments (tests/recovery/chaos) */
     int64_t idle_timeout_ms;    /* table.exec.source.idle-timeout, 0 = never idle */
     WError err;                 /* the job's own error (it may outlive the statement) */
     WJobEnv env;

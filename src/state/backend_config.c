@@ -14,39 +14,9 @@
 
 #define WRITE_CACHE_KEY "state.backend.rocksdb.weir.write-cache-entries"
 
-static bool parse_memory(const char *s, int64_t *out)
-{
-    char *end;
-    while (*s == ' ') s++;
-    if (*s < '0' || *s > '9') return false;
-    unsigned long long v = strtoull(s, &end, 10);
-    while (*end == ' ') end++;
-    int64_t mul = 1;
-    if (*end) {
-        static const struct { const char *u; int64_t m; } units[] = {
-            {"b", 1}, {"bytes", 1}, {"k", 1LL << 10}, {"kb", 1LL << 10}, {"kibibytes", 1LL << 10},
-            {"m", 1LL << 20}, {"mb", 1LL << 20}, {"mebibytes", 1LL << 20}, {"g", 1LL << 30},
-            {"gb", 1LL << 30}, {"gibibytes", 1LL << 30}, {"t", 1LL << 40}, {"tb", 1LL << 40},
-            {"tebibytes", 1LL << 40}};
-        size_t i;
-        for (i = 0; i < sizeof units / sizeof units[0]; i++) if (strcasecmp(end, units[i].u) == 0) break;
-        if (i == sizeof units / sizeof units[0]) return false;
-        mul = units[i].m;
-    }
-    if (v > (unsigned long long)(INT64_MAX / mul)) return false;
-    *out = (int64_t)v * mul;
-    return true;
-}
-
 static bool memory_option(const WOptions *c, const char *key, int64_t *out, WError *err)
 {
-    const char *v = wopts_get(c, key);
-    if (!v) return true;
-    if (!parse_memory(v, out)) {
-        werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key '%s'.", v, key);
-        return false;
-    }
-    return true;
+    return !wopts_get(c, key) || wopts_get_bytes(c, key, 0, out, err);
 }
 
 bool wstate_backend_config(const WOptions *config, WStateBackendType *type, WRocksDBConfig *rcfg,

@@ -109,6 +109,7 @@ struct WStateBackend {
     WRdb *rdb;              /* the RocksDB backend, when this is one */
     Pool pool;              /* entries, values and per-key map tables */
     char *mismatch;         /* a restored state registered with another kind (sticky error) */
+    bool over_limit;        /* cfg.memory_limit was passed (reported once) */
 };
 
 static int64_t wall_ms(void *ctx)
@@ -128,6 +129,27 @@ WStateBackend *wstate_heap_new(const WStateBackendConfig *cfg)
     if (!b->cfg.clock) b->cfg.clock = wall_ms;
     if (b->cfg.max_parallelism <= 0) b->cfg.max_parallelism = 128;
     return b;
+}
+
+/* weir.state.memory-limit: after a write that grew the state, the bytes of every state of the
+   backend against the limit (a handful of states: cheaper than a second running total). Passing it
+   fails the job with an error naming the operator instead of growing until the kernel kills the
+   process. */
+static void check_memory_limit(WState *s)
+{
+    WStateBackend *b = s->b;
+    if (!b->cfg.memory_limit || b->over_limit || !b->cfg.limit_err) return;
+    int64_t total = 0;
+    for (int i = 0; i < b->nstates; i++) total += b->states[i]->bytes;
+    if (total <= b->cfg.memory_limit) return;
+    b->over_limit = true;
+    if (!b->cfg.limit_err->set)
+        werr_set(b->cfg.limit_err, WEXC_RUNTIME,
+                 "The keyed state of operator %s holds %lld bytes, more than weir.state.memory-limit (%lld bytes). "
+                 "Raise the limit, give the state a TTL (table.exec.state.ttl), or use the rocksdb state backend, "
+                 "which keeps state on disk.",
+                 b->cfg.operator_name ? b->cfg.operator_name : "(unnamed)", (long long)total,
+                 (long long)b->cfg.memory_limit);
 }
 
 /* ---- entries and tables ---- */
@@ -458,6 +480,7 @@ void wvalue_put(WState *s, const void *v, size_t len)
     s->bytes += (int64_t)len - (int64_t)e->vlen;
     set_val(&s->b->pool, e, v, len);
     e->ts = now;
+    check_memory_limit(s);
 }
 
 void wvalue_clear(WState *s)
@@ -516,6 +539,7 @@ void wmap_put(WState *s, const void *uk, size_t uklen, const void *uv, size_t uv
     s->bytes += (int64_t)uvlen - (int64_t)u->vlen;
     set_val(&s->b->pool, u, uv, uvlen);
     u->ts = now;
+    check_memory_limit(s);
     e->ts = now;
 }
 
@@ -625,6 +649,7 @@ void wlist_add(WState *s, const void *v, size_t len)
     l->items[l->n++] = (WBytes){copy, len};
     s->bytes += (int64_t)len;
     e->ts = now;
+    check_memory_limit(s);
 }
 
 int wlist_get(WState *s, const WBytes **items, WStateLookup *how)

@@ -47,6 +47,10 @@ typedef struct WStateBackendConfig {
     int max_parallelism;        /* key groups */
     WClockFn clock;             /* NULL = wall clock */
     void *clock_ctx;
+    int64_t memory_limit;       /* weir.state.memory-limit: heap state bytes (keys + values of every
+                                   state of this backend) allowed; 0 = no limit. Passing it sets
+                                   *limit_err once, naming the operator (the job then fails) */
+    WError *limit_err;
 } WStateBackendConfig;
 
 WStateBackend *wstate_heap_new(const WStateBackendConfig *cfg);

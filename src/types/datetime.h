@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "value.h"
 #include "../common/error.h"
+#include <stddef.h>
 
 int64_t wdate_from_ymd(int y, int m, int d);                 /* days since epoch */
 void    wdate_to_ymd(int64_t days, int *y, int *m, int *d);
@@ -24,6 +25,9 @@ typedef struct WTimeZone WTimeZone;
    (Flink: "The supported Zone ID is either a full name such as 'America/Los_Angeles', or a custom
    timezone id such as 'GMT-08:00', but configured Zone ID is 'x'."). */
 WTimeZone *wtz_load(const char *id, WError *err);
+/* A zone from the bytes of a TZif file (what wtz_load reads from tzdata); NULL with Flink's
+   invalid-time-zone message when they are not a valid TZif file. Never trusts a count in the file. */
+WTimeZone *wtz_from_tzif(const char *id, const unsigned char *bytes, size_t n, WError *err);
 void wtz_free(WTimeZone *tz);
 const char *wtz_id(const WTimeZone *tz);
 /* Offset in seconds east of UTC at the instant epoch_ms. */

@@ -107,9 +107,11 @@ static const char *parse_hms(const char *p, int32_t *out)
     else if (*p == '-') { sign = -1; p++; }
     int h = 0, m = 0, s = 0;
     if (!isdigit((unsigned char)*p)) return NULL;
-    while (isdigit((unsigned char)*p)) h = h * 10 + (*p++ - '0');
-    if (*p == ':') { p++; while (isdigit((unsigned char)*p)) m = m * 10 + (*p++ - '0'); }
-    if (*p == ':') { p++; while (isdigit((unsigned char)*p)) s = s * 10 + (*p++ - '0'); }
+    /* RFC 8536 allows hours up to 167; more digits than that are a damaged footer (an int
+       overflow before: found by tests/fuzz/fuzz_tzif.c) */
+    while (isdigit((unsigned char)*p)) { h = h * 10 + (*p++ - '0'); if (h > 167) return NULL; }
+    if (*p == ':') { p++; while (isdigit((unsigned char)*p)) { m = m * 10 + (*p++ - '0'); if (m > 59) return NULL; } }
+    if (*p == ':') { p++; while (isdigit((unsigned char)*p)) { s = s * 10 + (*p++ - '0'); if (s > 59) return NULL; } }
     *out = sign * (h * 3600 + m * 60 + s);
     return p;
 }
@@ -132,6 +134,10 @@ static const char *parse_rule(const char *p, PosixRule *r)
         r->kind = 'N';
         r->d = (int)strtol(p, (char **)&p, 10);
     } else return NULL;
+    /* the fields index months and days: out of their POSIX ranges is a damaged footer */
+    if (r->kind == 'M' && (r->m < 1 || r->m > 12 || r->w < 1 || r->w > 5 || r->d < 0 || r->d > 6)) return NULL;
+    if (r->kind == 'J' && (r->d < 1 || r->d > 365)) return NULL;
+    if (r->kind == 'N' && (r->d < 0 || r->d > 365)) return NULL;
     if (*p == '/') {
         p++;
         p = parse_hms(p, &r->time);
@@ -176,16 +182,20 @@ static bool load_tzif(WTimeZone *tz, const unsigned char *b, size_t n)
     size_t tsize = 4;
     const unsigned char *d = h + 44;
     if (ver >= '2') {
+        /* the counts come from the file: negative or past its end is a damaged file, checked
+           before any pointer is formed from them */
+        if (timecnt < 0 || typecnt < 0 || charcnt < 0 || leap < 0 || isstd < 0 || isut < 0) return false;
         size_t v1 = (size_t)timecnt * 5 + (size_t)typecnt * 6 + (size_t)charcnt + (size_t)leap * 8 +
                     (size_t)isstd + (size_t)isut;
+        if (v1 > n - 44 || n - 44 - v1 < 44) return false;
         h = d + v1;
-        if ((size_t)(h - b) + 44 > n || memcmp(h, "TZif", 4) != 0) return false;
+        if (memcmp(h, "TZif", 4) != 0) return false;
         isut = be32(h + 20); isstd = be32(h + 24); leap = be32(h + 28); timecnt = be32(h + 32);
         typecnt = be32(h + 36); charcnt = be32(h + 40);
         tsize = 8;
         d = h + 44;
     }
-    if (timecnt < 0 || typecnt <= 0 || charcnt < 0 || leap < 0) return false;
+    if (timecnt < 0 || typecnt <= 0 || charcnt < 0 || leap < 0 || isstd < 0 || isut < 0) return false;
     size_t need = (size_t)timecnt * (tsize + 1) + (size_t)typecnt * 6 + (size_t)charcnt +
                   (size_t)leap * (tsize + 4) + (size_t)isstd + (size_t)isut;
     if ((size_t)(d - b) + need > n) return false;
@@ -272,16 +282,25 @@ WTimeZone *wtz_load(const char *id, WError *err)
             if (len > (1u << 20)) break;
         }
         fclose(f);
-        WTimeZone *tz = wcalloc(1, sizeof *tz);
-        snprintf(tz->id, sizeof tz->id, "%s", id);
-        bool ok = load_tzif(tz, buf, len);
+        WTimeZone *tz = wtz_from_tzif(id, buf, len, err);
         free(buf);
-        if (!ok) { wtz_free(tz); goto bad; }
         return tz;
     }
 bad:
     werr_set(err, WEXC_VALIDATION, FLINK_TZ_MSG, id);
     return NULL;
+}
+
+WTimeZone *wtz_from_tzif(const char *id, const unsigned char *bytes, size_t n, WError *err)
+{
+    WTimeZone *tz = wcalloc(1, sizeof *tz);
+    snprintf(tz->id, sizeof tz->id, "%s", id);
+    if (!load_tzif(tz, bytes, n)) {
+        wtz_free(tz);
+        werr_set(err, WEXC_VALIDATION, FLINK_TZ_MSG, id);
+        return NULL;
+    }
+    return tz;
 }
 
 /* ------------------------------------------------------------ offsets */

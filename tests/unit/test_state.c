@@ -196,3 +196,38 @@ WTEST(timers_order_dedupe_delete)
     CHECK_INT(wtimers_count(t), 0);
     wtimers_free(t);
 }
+
+/* weir.state.memory-limit: the first write that takes the backend's state bytes past the limit
+   sets the error once, naming the operator; below it nothing is reported */
+WTEST(state_memory_limit_reports_the_operator)
+{
+    FakeClock clk = {1000};
+    WError err;
+    werr_clear(&err);
+    WStateBackendConfig cfg = {.operator_name = "GroupAggregate", .max_parallelism = 128, .clock = fake_now,
+                               .clock_ctx = &clk, .memory_limit = 4096, .limit_err = &err};
+    WStateBackend *b = wstate_heap_new(&cfg);
+    WState *v = wstate_register(b, "groupAggregateState", WSTATE_VALUE, 0);
+    char val[100] = {0};
+    int k;
+    for (k = 0; k < 1000 && !err.set; k++) {
+        wstate_set_key(b, &k, sizeof k);
+        wvalue_put(v, val, sizeof val);
+    }
+    CHECK(err.set);
+    CHECK(k > 30 && k < 45);                    /* 4096 / (4 + 100) bytes per key */
+    CHECK(strstr(err.msg, "operator GroupAggregate holds") != NULL);
+    CHECK(strstr(err.msg, "weir.state.memory-limit (4096 bytes)") != NULL);
+    wstate_backend_free(b);
+
+    werr_clear(&err);
+    cfg.memory_limit = 1 << 20;
+    b = wstate_heap_new(&cfg);
+    v = wstate_register(b, "groupAggregateState", WSTATE_VALUE, 0);
+    for (k = 0; k < 1000; k++) {
+        wstate_set_key(b, &k, sizeof k);
+        wvalue_put(v, val, sizeof val);
+    }
+    CHECK(!err.set);
+    wstate_backend_free(b);
+}

@@ -938,3 +938,32 @@ WTEST(types_compare)
     CHECK(wdatum_compare(arr, p, q) > 0);    /* longer greater */
     warena_free(&a);
 }
+
+/* A TZif file is read from bytes that may be damaged: counts are never trusted (found while
+   writing the TZif fuzz target: a negative count in a version-2 header moved the reader's pointer
+   outside the file before any bounds check) */
+WTEST(types_tzif_damaged_headers)
+{
+    WError e;
+    werr_clear(&e);
+    unsigned char b[200];
+    memset(b, 0, sizeof b);
+    memcpy(b, "TZif2", 5);
+    /* isut, isstd, leap, timecnt, typecnt, charcnt at 20..43 */
+    memset(b + 32, 0xff, 4);
+    b[35] = 0xf6;                               /* timecnt = -10, typecnt = 0: the version-1 block's
+                                                   size is -50, which put the version-2 header 6
+                                                   bytes before the buffer (an out-of-bounds read) */
+    CHECK(wtz_from_tzif("Bad/Zone", b, sizeof b, &e) == NULL);
+    CHECK(strstr(e.msg, "Bad/Zone") != NULL);
+    memset(b + 32, 0, 4);
+    memset(b + 20, 0x80, 4);                    /* isut = INT32_MIN */
+    werr_clear(&e);
+    CHECK(wtz_from_tzif("Bad/Zone", b, sizeof b, &e) == NULL);
+    memset(b + 20, 0, 4);
+    b[43] = 200;                                /* charcnt past the end of the file */
+    werr_clear(&e);
+    CHECK(wtz_from_tzif("Bad/Zone", b, sizeof b, &e) == NULL);
+    werr_clear(&e);
+    CHECK(wtz_from_tzif("Bad/Zone", b, 10, &e) == NULL);      /* shorter than a header */
+}

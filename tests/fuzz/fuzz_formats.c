@@ -1,0 +1,127 @@
+/*
+ * fuzz_formats.c — libFuzzer target for the filesystem formats' readers: the CSV reader under
+ * 'csv' and 'changelog-csv' (src/connectors/csv_reader.c, format_csv.c) and the JSON reader under
+ * 'json' and 'debezium-json' (format_json.c, format_debezium_json.c). The first input byte picks
+ * the format and its options (ignore-parse-errors, comments, a null literal, schema-include, the
+ * ISO-8601 timestamp standard); the rest is the file, read through an in-memory file into chunks of
+ * a schema with every kind of column. Every row read is formatted back (the sink's writers).
+ * Depends on src/connectors, src/types, src/common.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "../../src/connectors/csv_reader.h"
+#include "../../src/connectors/format_json.h"
+
+enum { NCOLS = 11 };
+
+static void schema(WArena *a, const WType **t, const char **names)
+{
+    static const char *const n[NCOLS] = {"id", "s", "d", "ts", "b", "f", "dt", "arr", "tm", "ltz", "bin"};
+    t[0] = &WTYPE_BIGINT;
+    t[1] = &WTYPE_STRING;
+    t[2] = wtype_decimal(a, 10, 2, true);
+    t[3] = wtype_timestamp(a, WT_TIMESTAMP, 3, true);
+    t[4] = &WTYPE_BOOLEAN;
+    t[5] = &WTYPE_DOUBLE;
+    t[6] = &WTYPE_DATE;
+    t[7] = wtype_array(a, &WTYPE_INT, true);
+    t[8] = wtype_time(a, 0, true);
+    t[9] = wtype_timestamp(a, WT_TIMESTAMP_LTZ, 6, true);
+    t[10] = &WTYPE_BYTES;
+    for (int i = 0; i < NCOLS; i++) names[i] = n[i];
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1) return 0;
+    uint8_t mode = data[0];
+    int fd = memfd_create("fuzz-formats", 0);
+    if (fd < 0) return 0;
+    if (size > 1 && write(fd, data + 1, size - 1) != (ssize_t)(size - 1)) { close(fd); return 0; }
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+
+    WArena a;
+    warena_init(&a, 0);
+    const WType *types[NCOLS];
+    const char *names[NCOLS];
+    schema(&a, types, names);
+    WCastCtx cast = {0};
+    WError err;
+    werr_clear(&err);
+    WChunk *chunk = wchunk_new(NCOLS, types, 64);
+    WOptions o;
+    wopts_init(&o);
+    int64_t skipped = 0;
+    WStrBuf out;
+    wsb_init(&out);
+
+    if ((mode & 3) < 2) {                       /* csv, changelog-csv */
+        bool changelog = mode & 1;
+        const char *pre = changelog ? "changelog-csv." : "csv.";
+        char key[64];
+        if (mode & 4) { snprintf(key, sizeof key, "%signore-parse-errors", pre); wopts_set(&o, key, "true"); }
+        if (mode & 8) { snprintf(key, sizeof key, "%sallow-comments", pre); wopts_set(&o, key, "true"); }
+        if (mode & 16) { snprintf(key, sizeof key, "%snull-literal", pre); wopts_set(&o, key, "n/a"); }
+        if (mode & 32) { snprintf(key, sizeof key, "%sfield-delimiter", pre); wopts_set(&o, key, ";"); }
+        if (mode & 64) { snprintf(key, sizeof key, "%sdisable-quote-character", pre); wopts_set(&o, key, "true"); }
+        WCsvConfig cfg;
+        wcsv_config_init(&cfg, changelog);
+        if (wcsv_config_from_options(&cfg, &o, pre, changelog, &err)) {
+            WCsvReader *r = wcsv_reader_new(&cfg, NCOLS, types, &cast);
+            if (wcsv_reader_open(r, path, 0, 1, &err)) {
+                for (int round = 0; round < 10000; round++) {
+                    wchunk_reset(chunk);
+                    WCsvStatus st = wcsv_reader_fill(r, chunk, &skipped, &err);
+                    for (int i = 0; i < chunk->nrows; i++)
+                        for (int c = 0; c < NCOLS; c++) {
+                            wsb_clear(&out);
+                            wcsv_write_value(&cfg, types[c], chunk->cols[c].data[i], chunk->cols[c].nulls[i], &out);
+                        }
+                    if (st != WCSV_MORE) break;
+                }
+            }
+            wcsv_reader_free(r);
+        }
+        wcsv_config_free(&cfg);
+    } else {                                    /* json, debezium-json */
+        bool dbz = (mode & 3) == 3;
+        const char *fmt = dbz ? "debezium-json" : "json";
+        char key[64];
+        if (mode & 4) { snprintf(key, sizeof key, "%s.ignore-parse-errors", fmt); wopts_set(&o, key, "true"); }
+        if (mode & 8) { snprintf(key, sizeof key, "%s.timestamp-format.standard", fmt); wopts_set(&o, key, "ISO-8601"); }
+        if (dbz && (mode & 16)) wopts_set(&o, "debezium-json.schema-include", "true");
+        if (!dbz && (mode & 16)) wopts_set(&o, "json.fail-on-missing-field", "true");
+        WJsonFmt cfg;
+        if (wjsonfmt_config(&cfg, &o, fmt, true, &err)) {
+            WJsonReader *r = wjsonfmt_reader_new(&cfg, NCOLS, names, types);
+            if (wjsonfmt_reader_open(r, path, 0, 1, &err)) {
+                for (int round = 0; round < 10000; round++) {
+                    wchunk_reset(chunk);
+                    int st = wjsonfmt_reader_fill(r, chunk, &skipped, &err);
+                    for (int i = 0; i < chunk->nrows; i++) {
+                        wsb_clear(&out);
+                        WError werr;
+                        werr_clear(&werr);
+                        (void)wjsonfmt_write_row(&cfg, NCOLS, names, types, chunk, i, &out, &werr);
+                    }
+                    if (st != 1) break;
+                }
+            }
+            wjsonfmt_reader_free(r);
+            wjsonfmt_config_free(&cfg);
+        }
+    }
+    wsb_free(&out);
+    wopts_free(&o);
+    wchunk_free(chunk);
+    warena_free(&a);
+    close(fd);
+    return 0;
+}
