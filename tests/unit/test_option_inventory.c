@@ -404,6 +404,23 @@ static void bid_spec(InvSpec *t)
     wopts_set(&t->opts, "table.type", "bid");
 }
 
+/* A spec over a two-column (INT c0, STRING s) table `name`. */
+static void int_string_spec(InvSpec *t, const char *name, const char *c0)
+{
+    memset(t, 0, sizeof *t);
+    wopts_init(&t->opts);
+    t->names[0] = c0; t->types[0] = &WTYPE_INT;
+    t->names[1] = "s"; t->types[1] = &WTYPE_STRING;
+    t->spec.name = name;
+    t->spec.short_name = strrchr(name, '.') + 1;
+    t->spec.ncols = 2;
+    t->spec.col_names = t->names;
+    t->spec.col_types = t->types;
+    t->spec.options = &t->opts;
+    t->spec.cast = &t->cast;
+    t->spec.parallelism = 1;
+}
+
 static const char *fn_nexmark_keep_alive(void)
 {
     const char *why = NULL;
@@ -773,19 +790,7 @@ static const char *fn_fs_monitor(void)
     const char *why = NULL;
     for (int mon = 1; mon >= 0 && !why; mon--) {
         InvSpec t;
-        memset(&t, 0, sizeof t);
-        wopts_init(&t.opts);
-        static const char *N[] = {"id", "s"};
-        t.names[0] = N[0]; t.types[0] = &WTYPE_INT;
-        t.names[1] = N[1]; t.types[1] = &WTYPE_STRING;
-        t.spec.name = "default_catalog.default_database.m";
-        t.spec.short_name = "m";
-        t.spec.ncols = 2;
-        t.spec.col_names = t.names;
-        t.spec.col_types = t.types;
-        t.spec.options = &t.opts;
-        t.spec.cast = &t.cast;
-        t.spec.parallelism = 1;
+        int_string_spec(&t, "default_catalog.default_database.m", "id");
         t.spec.clock = src_clock;
         g_src_now = 1000;
         char path[128];
@@ -909,19 +914,7 @@ static void report(int *wtest_failed_, const char *owner, const char *key, const
 static int accepted_options(const WConnector *c, char ***out)
 {
     InvSpec t;
-    memset(&t, 0, sizeof t);
-    wopts_init(&t.opts);
-    static const char *N[] = {"a", "s"};
-    t.names[0] = N[0]; t.types[0] = &WTYPE_INT;
-    t.names[1] = N[1]; t.types[1] = &WTYPE_STRING;
-    t.spec.name = "default_catalog.default_database.t";
-    t.spec.short_name = "t";
-    t.spec.ncols = 2;
-    t.spec.col_names = t.names;
-    t.spec.col_types = t.types;
-    t.spec.options = &t.opts;
-    t.spec.cast = &t.cast;
-    t.spec.parallelism = 1;
+    int_string_spec(&t, "default_catalog.default_database.t", "a");
     wopts_set(&t.opts, "connector", c->name);
     if (!strcmp(c->name, "filesystem")) { wopts_set(&t.opts, "path", "/nonexistent"); wopts_set(&t.opts, "format", "csv"); }
     wopts_set(&t.opts, "zz-not-an-option", "1");
