@@ -752,9 +752,11 @@ static int drop_unused_agg_args(WArena *a, BAgg *g, int npre, WExpr **pre, const
     }
     for (int k = 0; k < g->ncalls; k++) {
         WAggCall *c = &g->calls[k];
-        for (int m = 0; m < c->nargs; m++) c->args[m] = to[c->args[m]];
+        for (int m = 0; m < c->nargs; m++) {
+            c->args[m] = to[c->args[m]];
+            assert(c->args[m] >= 0);   /* a column a call reads stays */
+        }
         if (c->filter_col >= 0) c->filter_col = to[c->filter_col];
-        assert(c->filter_col >= -1);
     }
     return n;
 }

@@ -308,10 +308,11 @@ def one_query(args, flink, seed, i, workdir, log):
         wres = run_weir(args.weir, ddls, sets, q.sql, qdir)
         float_cols = [t for t in ftypes if t in ("DOUBLE", "FLOAT")] if (par > 1 or not exact) else []
         verdict, detail = compare(wres, fres, exact, float_cols, q.key_idx)
-        if verdict == "differ" and top1_without_update_before(q.sql, wres, fres, float_cols):
-            verdict, detail = "known", TOP1_UB
-        elif verdict == "differ" and flink_internal_failure(wres, fres):
-            verdict, detail = "known", flink_internal_failure(wres, fres)
+        if verdict == "differ":
+            known = TOP1_UB if top1_without_update_before(q.sql, wres, fres, float_cols) else \
+                flink_internal_failure(wres, fres)
+            if known:
+                verdict, detail = "known", known
         outcomes.append((verdict, detail, par, sets, wres, fres))
         if verdict == "differ":
             break
