@@ -10,6 +10,7 @@
 #include "sort_rules.h"
 #include "bind_unnest.h"
 #include "over_rules.h"
+#include "sink_constraints.h"
 #include "../expr/functions.h"
 
 #include <assert.h>
@@ -1506,6 +1507,7 @@ static WRel *materialize(WPlanCtx *p, WRel *s, int *pk)
 static WRel *plan_sink(WPlanCtx *p, WRel *s)
 {
     WRel *in = s->inputs[0];
+    if (!wsink_check_modes(p->config, p->err)) return NULL;
     const char *mode = wopts_get_or(p->config, "table.exec.sink.upsert-materialize", "auto");
     bool force = strcasecmp(mode, "force") == 0;
     bool none = strcasecmp(mode, "none") == 0;

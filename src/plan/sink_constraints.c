@@ -17,6 +17,22 @@ typedef struct SinkCols {
     int pk_idx[MAX_PK];         /* primary key as indexes into names/types */
 } SinkCols;
 
+
+bool wsink_check_modes(const WOptions *config, WError *err)
+{
+    static const struct { const char *key, *cls; } MODES[] = {
+        {"table.exec.sink.keyed-shuffle", "SinkKeyedShuffle"},
+        {"table.exec.sink.upsert-materialize", "UpsertMaterialize"},
+    };
+    for (size_t k = 0; k < sizeof MODES / sizeof MODES[0]; k++) {
+        const char *v = config ? wopts_get(config, MODES[k].key) : NULL;
+        if (v && strcasecmp(v, "NONE") && strcasecmp(v, "AUTO") && strcasecmp(v, "FORCE"))
+            return werr_set(err, WEXC_ILLEGAL_ARG,
+                            "Could not parse value for enum class org.apache.flink.table.api.config."
+                            "ExecutionConfigOptions$%s. Expected one of: [[NONE, AUTO, FORCE]]", MODES[k].cls);
+    }
+    return true;
+}
 /* The sink's physical columns (the table's, or the query's for a collect sink). */
 static void sink_cols(const WRel *sink, SinkCols *sc)
 {

@@ -26,6 +26,10 @@ bool wsink_constraint_digest(const WRel *sink, const WOptions *config, WStrBuf *
    AUTO (the default) for an insert-only input when the parallelisms differ; FORCE always — both
    only for a table with a primary key and a sink of more than one subtask (measured on Flink
    2.3.0). */
+/* table.exec.sink.keyed-shuffle and table.exec.sink.upsert-materialize hold one of NONE / AUTO /
+   FORCE (any case); else Flink's enum error. */
+bool wsink_check_modes(const WOptions *config, WError *err);
+
 bool wsink_keyed_shuffle(const WRel *sink, const WOptions *config, int input_parallelism, int sink_parallelism);
 
 #endif
