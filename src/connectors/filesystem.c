@@ -1150,7 +1150,10 @@ static bool fs_write(WSink *base, const WChunk *in, WError *err)
     if (!check_rolling_times(s, err)) return false;
     const uint64_t tick0 = s->tick;
     for (int r = 0; r < in->nrows; r++) {
-        if (!s->changelog && in->kinds[r] != WRK_INSERT)
+        /* the planner gives an insert-only sink insert-only streams; +U still arrives from a
+           Top-1 Flink 2.3 declares insert-only (src/plan/physical.c, WR_RANK), and Flink's
+           encoders write it as a row, as here. -U/-D would be a planning error. */
+        if (!s->changelog && in->kinds[r] != WRK_INSERT && in->kinds[r] != WRK_UPDATE_AFTER)
             return werr_set(err, WEXC_TABLE,
                             "The '%s' format of the filesystem sink only accepts INSERT rows, got %s.",
                             s->format, wrowkind_short((WRowKind)in->kinds[r]));

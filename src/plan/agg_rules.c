@@ -417,6 +417,16 @@ static bool uses_trigger(const WRel *r, int depth)
     return false;
 }
 
+/* a Rank (Top-N, also Top-1) gets the MiniBatchAssigner too (measured on Flink 2.3), though it
+   does not buffer per mini-batch */
+static bool any_rank(const WRel *r, int depth)
+{
+    if (depth > 2000) return false;
+    if (r->kind == WR_RANK) return true;
+    for (int i = 0; i < r->ninputs; i++) if (any_rank(r->inputs[i], depth + 1)) return true;
+    return false;
+}
+
 static bool any_requires_watermark(const WRel *r, int depth)
 {
     if (depth > 2000) return false;
@@ -453,7 +463,7 @@ WRel *wagg_mini_batch(WPlanCtx *p, WRel *root)
     }
     /* a plan without an operator that buffers per mini-batch (and no event-time operator) gets
        no MiniBatchAssigner: Flink 2.3 plans a plain filter or projection without one */
-    if (!uses_trigger(root, 0) && !any_requires_watermark(root, 0)) return root;
+    if (!uses_trigger(root, 0) && !any_rank(root, 0) && !any_requires_watermark(root, 0)) return root;
     assign_walk(p, root, (MbTrait){MB_PROC, latency}, 0);
     mark_assigners(root, uses_trigger(root, 0), 0);
     return root;

@@ -28,6 +28,16 @@ static WRel *fail(WPlanCtx *p, const char *cls, const char *msg)
 
 static int *ints(WPlanCtx *p, int n) { return WA_ARRAY(p->arena, int, n ? n : 1); }
 
+/* table.exec.mini-batch.enabled (validated when SET; a bad value reads as false here) */
+static bool minibatch_enabled(WPlanCtx *p)
+{
+    bool on = false;
+    WError err;
+    werr_clear(&err);
+    wopts_get_bool(p->config, "table.exec.mini-batch.enabled", false, &on, &err);
+    return on;
+}
+
 /* ---------------- expression helpers ---------------- */
 
 void wplan_split_and(WExpr *e, WExpr **out, int *n, int max)
@@ -1305,11 +1315,7 @@ static WRel *derive(WPlanCtx *p, WRel *r)
            for the watermark (Flink 2.3: outputInsertOnly=[true] for proctime and rowtime alike),
            except under mini-batch, where Flink's rowtime dedup emits each batch's first row and
            updates it when a later batch brings an earlier one */
-        bool minibatch = false;
-        WError mb_err;
-        werr_clear(&mb_err);
-        wopts_get_bool(p->config, "table.exec.mini-batch.enabled", false, &minibatch, &mb_err);
-        bool insert_only = !r->keep_last && !r->input_retracts && !(r->dedup_rowtime && minibatch);
+        bool insert_only = !r->keep_last && !r->input_retracts && !(r->dedup_rowtime && minibatch_enabled(p));
         r->changelog = insert_only ? WCM_INSERT : ALL_KINDS;
         set_unique(p, r, r->nkeys, r->keys);
         r->ttl_ms = ttl;
@@ -1335,6 +1341,16 @@ static WRel *derive(WPlanCtx *p, WRel *r)
         else if (in->nunique >= 0 && from_group_agg(in) && !agg_may_delete(in) && sort_monotonic(r, in))
             r->rank_strategy = 1;                                                                     /* UpdateFast */
         else r->rank_strategy = 2;                                                                    /* Retract */
+        /* Flink 2.1+ takes a ROW_NUMBER Top-1 without its rank column for a keep-first
+           deduplication (its changelog inference asks RankUtil.isDeduplication, which does not
+           check that the sort is on a time attribute): over an insert-only input, unless it sorts
+           on one column descending or mini-batch is on, the rank is declared insert-only. It then
+           sends a key's new first row as +U without -U, and operators downstream read the stream
+           as insert-only (measured on Flink 2.3; docs/user-guide.md, differences) */
+        if (r->kind == WR_RANK && r->rank_func == 0 && !r->output_rank_number && r->rank_start == 1 &&
+            r->rank_end == 1 && in->changelog == WCM_INSERT && !(r->nsort == 1 && r->sort_desc[0]) &&
+            !minibatch_enabled(p))
+            r->changelog = WCM_INSERT;
         r->ttl_ms = ttl;
         r->inputs[0] = exchange(p, in, r->nkeys, r->keys);
         break;

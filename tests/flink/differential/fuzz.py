@@ -202,10 +202,6 @@ def compare(w, f, exact_order, float_cols, key_idx=None):
     return "differ", "different final table"
 
 
-TOP1_UB = ("a Top-1 selected to the client: Flink 2.3 sends a key's updates without their -U rows "
-           "(docs/user-guide.md, differences)")
-
-
 # Flink 2.3's own failures on queries weir answers (docs/user-guide.md, differences)
 FLINK_INTERNAL_FAILURES = [
     (r"RexCall cannot be cast to class org\.apache\.calcite\.rex\.RexLiteral",
@@ -227,21 +223,6 @@ def flink_internal_failure(w, f):
         if re.search(pattern, f[1]):
             return reason + " (docs/user-guide.md, differences)"
     return None
-
-
-def top1_without_update_before(sql, w, f, float_cols):
-    """The one listed difference recognised by its shape: a ROW_NUMBER Top-1 whose rows Flink sends
-    as +I/+U without -U, equal to weir's once weir's -U rows are dropped."""
-    if w[0] != "ok" or f[0] != "ok" or "ROW_NUMBER()" not in sql or not re.search(r"rn (<= ?|= ?)1\b", sql):
-        return False
-    if any(op == "-U" for op, _ in f[2]) or not any(op == "-U" for op, _ in w[2]):
-        return False
-    a = [((op,) + tuple(c), 1) for op, c in w[2] if op != "-U"]
-    b = [((op,) + tuple(c), 1) for op, c in f[2]]
-    if rows_eq(a, b, bool(float_cols)):
-        return True
-    # at parallelism 2 the keys' changes interleave differently: the same rows in another order
-    return rows_eq(sorted(a), sorted(b), bool(float_cols))
 
 
 def norm_msg(m):
@@ -309,8 +290,7 @@ def one_query(args, flink, seed, i, workdir, log):
         float_cols = [t for t in ftypes if t in ("DOUBLE", "FLOAT")] if (par > 1 or not exact) else []
         verdict, detail = compare(wres, fres, exact, float_cols, q.key_idx)
         if verdict == "differ":
-            known = TOP1_UB if top1_without_update_before(q.sql, wres, fres, float_cols) else \
-                flink_internal_failure(wres, fres)
+            known = flink_internal_failure(wres, fres)
             if known:
                 verdict, detail = "known", known
         outcomes.append((verdict, detail, par, sets, wres, fres))
