@@ -74,7 +74,7 @@ static const WSessionOption OPTIONS[] = {
     {"pipeline.operator-chaining.enabled", WSO_APPLIED, "tests/cluster/chaining.sh"},
     /* state.* */
     {"state.backend.type", WSO_APPLIED, "tests/cluster/rocksdb_step.sh"},
-    {"state.backend", WSO_APPLIED, "tests/recovery/kill_restore.sh"},
+    {"state.backend", WSO_APPLIED, "tests/unit/test_state_rocksdb.c"},
     {"state.backend.rocksdb.localdir", WSO_APPLIED, "tests/unit/test_state_rocksdb.c"},
     {"state.backend.rocksdb.block.cache-size", WSO_APPLIED, "tests/unit/test_state_rocksdb.c"},
     {"state.backend.rocksdb.weir.write-cache-entries", WSO_APPLIED, "tests/unit/test_state_rocksdb_cache.c"},
