@@ -203,7 +203,7 @@ static void shutdown_lines(void)
     fflush(stdout);
 }
 
-/* Applies -D key=value as a silent SET. */
+/* Applies -D key=value as a SET that prints nothing but its warning (on stderr). */
 static bool apply_dynamic(WSession *s, const char *kv)
 {
     const char *eq = strchr(kv, '=');
@@ -228,6 +228,8 @@ static bool apply_dynamic(WSession *s, const char *kv)
     if (!ok) {
         fprintf(stderr, "Invalid dynamic option -D%s\n", kv);
         wmsg_error_werr(stderr, false, &err);
+    } else if (res.message && *res.message) {
+        wmsg_warning(stderr, false, res.message);   /* an option weir does not apply (session_options.h) */
     }
     wstmt_result_free(&res);
     wsb_free(&sql);

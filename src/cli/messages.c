@@ -200,6 +200,8 @@ bool wmsg_print_result(FILE *out, bool color, const WStmtResult *r)
 {
     switch (r->kind) {
     case WSR_OK:
+        /* a warning of the statement (SET of an option weir does not apply, session_options.h) */
+        if (r->message && *r->message) wmsg_warning(out, color, r->message);
         wmsg_info(out, color, WMSG_EXECUTE_STATEMENT);
         break;
     case WSR_MESSAGE: {

@@ -5,6 +5,7 @@
 #include "session.h"
 #include "show_create.h"
 #include "session_internal.h"
+#include "session_options.h"
 #include "../sql/parser.h"
 #include "../catalog/catalog.h"
 #include "../plan/plan.h"
@@ -754,6 +755,8 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
                 break;
             }
             res->kind = WSR_OK;
+            /* a watched key weir does not act on: accepted as in Flink, with a warning */
+            res->message = wsession_option_warning(st->key);
         }
         break;
     case AS_RESET:

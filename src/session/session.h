@@ -55,7 +55,8 @@ typedef struct WResultSink {
 } WResultSink;
 
 typedef enum WStmtResultKind {
-    WSR_OK,             /* "[INFO] Execute statement succeeded." */
+    WSR_OK,             /* "[INFO] Execute statement succeeded." (after "[WARNING] <message>" when
+                           `message` is set: SET of an option weir does not apply) */
     WSR_MESSAGE,        /* info lines in `message` (e.g. RESET wording), printed as [INFO] lines */
     WSR_TABLE,          /* a result table (SHOW, DESCRIBE, SET listing): printed as a batch tableau */
     WSR_TEXT,           /* EXPLAIN text: the client prints it as a one-cell table `result` */
@@ -68,7 +69,7 @@ typedef enum WStmtResultKind {
 
 typedef struct WStmtResult {
     WStmtResultKind kind;
-    char *message;              /* WSR_MESSAGE / WSR_TEXT (heap) */
+    char *message;              /* WSR_MESSAGE / WSR_TEXT / WSR_OK warning (heap) */
     char job_id[33];            /* WSR_JOB_SUBMITTED */
     bool job_built;             /* a job was planned and built (then announced), even if it failed running */
     /* WSR_TABLE: rows of strings, already rendered */

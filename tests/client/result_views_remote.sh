@@ -18,6 +18,10 @@ expect_line "           x                    c"
 keys q
 wait_count 'Result retrieval cancelled' 1 10 || fail "Q did not leave the table view"
 
+# SET of an option weir does not apply: accepted, with the warning the gateway passes on
+run "SET 'table.exec.no-such-option' = '1'"
+wait_for "WARNING\] weir does not know the option 'table.exec.no-such-option'" 20 || fail "no warning for an unknown option over the gateway"
+
 run "SET 'sql-client.execution.result-mode' = 'changelog'"
 run "CREATE TABLE u (id INT) WITH ('connector' = 'datagen', 'rows-per-second' = '20', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '1000000')"
 run "SELECT id FROM u"
