@@ -66,6 +66,7 @@ cluster_setup() {
     echo "  address: 127.0.0.1"
     echo "  bind-address: 127.0.0.1"
     echo "  port: 0"
+    echo "sql-gateway.endpoint.rest.port: 0"
     echo "parallelism.default: 1"
     local l
     for l in "$@"; do echo "$l"; done
@@ -81,6 +82,9 @@ cluster_start() {
   fi
   read -r _ PORT < "$TMPD/log/weir-cluster.rest"
   BASE="http://127.0.0.1:$PORT"
+  # Flink's SQL gateway endpoint (sql-gateway.endpoint.rest.port: 0 = a free port), from the log
+  GWPORT="$(sed -n 's/.*SQL gateway endpoint listening at http:\/\/[^ ]*:\([0-9][0-9]*\) .*/\1/p' \
+    "$TMPD/log/weir-cluster.log" | tail -n 1)"
 }
 
 # api METHOD PATH [curl args...]: prints the body; HTTP status in $STATUS
