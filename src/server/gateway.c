@@ -1354,7 +1354,8 @@ int wgateway_flink_handle(WGateway *g, const char *method, const char *path, con
 {
     bool is_get = !strcmp(method, "GET"), is_post = !strcmp(method, "POST"), is_del = !strcmp(method, "DELETE");
     *out = NULL;
-    if (!strcmp(path, "/api_versions")) {
+    if (!strcmp(path, "/api_versions") || (!strncmp(path, "/v", 2) && path[2] >= '1' && path[2] <= '4' &&
+                                           !strcmp(path + 3, "/api_versions"))) {
         if (!is_get) goto bad_method;
         *out = json_pack("{s:[s, s, s, s]}", "versions", "V1", "V2", "V3", "V4");
         return 200;
@@ -1428,6 +1429,18 @@ int wgateway_flink_handle(WGateway *g, const char *method, const char *path, con
     } else if (nseg == 3 && !strcmp(seg[2], "heartbeat") && is_post) {
         *out = json_object();
         status = 200;
+    } else if (nseg == 3 && !strcmp(seg[2], "complete-statement") && is_get) {
+        /* Flink completes from Calcite's SQL advisor; weir has no completion engine: a body-less
+           request gets Flink's 400, a real one a clear 500 */
+        if (!jb) {
+            *out = json_pack("{s:[s]}", "errors", "org.apache.flink.runtime.rest.handler.RestHandlerException: "
+                                                  "Bad request received. Request did not conform to expected format.");
+            status = 400;
+        } else {
+            *out = wflink_handler_error("Failed to getCompletionHints.",
+                                        "weir does not complete statements (complete-statement is not supported).");
+            status = 500;
+        }
     } else if (nseg == 3 && !strcmp(seg[2], "configure-session") && is_post) {
         status = configure_session(g, ss, jb, out);
     } else if (nseg == 3 && !strcmp(seg[2], "statements") && is_post) {

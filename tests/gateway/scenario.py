@@ -27,7 +27,6 @@ class Conv:
 
     def call(self, method, path, body=None, label=None, keep=True):
         data = None if body is None else json.dumps(body).encode()
-        path = path.replace("/v3/", "/%s/" % VERSION, 1) if path.startswith("/v3/") else path
         req = urllib.request.Request(self.base + path, data=data, method=method,
                                      headers={"Content-Type": "application/json"})
         try:
@@ -85,8 +84,6 @@ def run(port):
     sh = r["sessionHandle"]
     sb = "/%s/sessions/%s" % (VERSION, sh)
     c.call("GET", sb, label="get session config")
-    c.call("GET", sb + "/complete-statement", {"statement": "SHOW TAB", "position": 8},
-           label="complete-statement GET body")
     c.call("POST", sb + "/heartbeat", None)
     c.call("POST", sb + "/configure-session", {"statement": "SET 'pipeline.name' = 'gw-scenario'"},
            label="configure-session SET")

@@ -56,7 +56,7 @@ public class GatewayJdbc {
             query(st, "SELECT k, UPPER('a') AS u FROM src WHERE k > 2");
             try {
                 query(st, "SELECT * FROM no_such_table");
-            } catch (SQLException e) {
+            } catch (Exception e) {     // Flink's driver throws its SqlExecutionException
                 System.out.println("error: " + rootLine(e));
             }
         }
