@@ -173,6 +173,7 @@ static void sk_open(void *ctx, int ncols, const char *const *names, const WType 
         for (int i = 0; i < ncols; i++) json_array_append_new(fc, wflink_column(names[i], types[i]));
         WGateway *g = k->op->sess->g;
         pthread_mutex_lock(&g->mu);
+        json_decref(k->op->fcols);
         k->op->fcols = fc;
         k->op->fquery = true;
         k->op->fkind = "SUCCESS_WITH_CONTENT";
