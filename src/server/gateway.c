@@ -52,6 +52,8 @@ typedef struct Op {
     char fjob[33];
     const char *fkind;
     json_t *ferr;
+    bool fserved;               /* a PAYLOAD page was answered (EOS comes after one, as in Flink) */
+    int64_t start_ms;
     struct Op *next;
 } Op;
 
@@ -243,7 +245,7 @@ static void find_query_job(WGateway *g, Op *op)
     wregistry_lock(g->reg);
     for (int i = g->reg->n - 1; i >= 0; i--) {
         const WRegJob *j = g->reg->jobs[i];
-        if (j->tid == op->tid && !wjob_state_terminal(j->state)) {
+        if (j->tid == op->tid && j->start_ms >= op->start_ms) {
             snprintf(op->fjob, sizeof op->fjob, "%s", j->id);
             break;
         }
@@ -992,6 +994,7 @@ static int submit_statement(WGateway *g, Sess *ss, json_t *body, json_t **out, b
     op->stmt = wstrdup(json_string_value(st));
     op->events = json_array();
     op->flink = flink;
+    op->start_ms = now_ms();
     op->exec_config = xc ? json_deep_copy(xc) : json_object();
     op->status = OP_RUNNING;
     new_uuid(g, op->id);
@@ -1284,7 +1287,8 @@ static int flink_fetch(WGateway *g, Sess *ss, Op *op, const char *ver, const cha
         *out = json_pack("{s:s, s:s}", "resultType", "NOT_READY", "nextResultUri", uri);
         return 200;
     }
-    bool eos = !n && op->done;
+    bool eos = !n && op->done && op->fserved;
+    op->fserved = true;
     *out = json_pack("{s:s, s:b, s:s, s:{s:O, s:s, s:o}}", "resultType", eos ? "EOS" : "PAYLOAD", "isQueryResult",
                      op->fquery, "resultKind", op->fkind ? op->fkind : "SUCCESS", "results", "columns", op->fcols,
                      "rowFormat", "JSON", "data", data);
@@ -1435,7 +1439,11 @@ int wgateway_flink_handle(WGateway *g, const char *method, const char *path, con
            request gets Flink's 400, a real one a clear 500 */
         if (!jb) {
             *out = json_pack("{s:[s]}", "errors", "org.apache.flink.runtime.rest.handler.RestHandlerException: "
-                                                  "Bad request received. Request did not conform to expected format.");
+                                                  "Bad request received. Request did not conform to expected format.\n"
+                                                  "Caused by: org.apache.flink.shaded.jackson2.com.fasterxml.jackson."
+                                                  "databind.exc.MismatchedInputException: Cannot map `null` into type "
+                                                  "`int` (set DeserializationConfig.DeserializationFeature."
+                                                  "FAIL_ON_NULL_FOR_PRIMITIVES to 'false' to allow)");
             status = 400;
         } else {
             *out = wflink_handler_error("Failed to getCompletionHints.",
