@@ -245,7 +245,7 @@ static void find_query_job(WGateway *g, Op *op)
     wregistry_lock(g->reg);
     for (int i = g->reg->n - 1; i >= 0; i--) {
         const WRegJob *j = g->reg->jobs[i];
-        if (j->tid == op->tid && j->start_ms >= op->start_ms) {
+        if (j->owner_tid == op->tid && j->start_ms >= op->start_ms) {
             snprintf(op->fjob, sizeof op->fjob, "%s", j->id);
             break;
         }
@@ -258,16 +258,29 @@ static bool flink_rows(SinkCtx *k, const WChunk *c, const WTimeZone *tz)
 {
     Op *op = k->op;
     WGateway *g = op->sess->g;
+    /* each row in both of Flink's row formats: JSON (typed values) and PLAIN_TEXT (the values cast
+       to STRING, as Flink's sql-client asks for them) */
     json_t *rows = json_array();
+    WStrBuf cell;
+    wsb_init(&cell);
     for (int r = 0; r < c->nrows; r++) {
-        json_t *fields = json_array();
+        json_t *fields = json_array(), *texts = json_array();
         for (int col = 0; col < c->ncols; col++) {
             const WVector *v = &c->cols[col];
-            json_array_append_new(fields, wflink_value(c->types[col], v->data[r], v->nulls && v->nulls[r], tz));
+            bool null = v->nulls && v->nulls[r];
+            json_array_append_new(fields, wflink_value(c->types[col], v->data[r], null, tz));
+            if (null) {
+                json_array_append_new(texts, json_null());
+                continue;
+            }
+            wsb_clear(&cell);
+            wfmt_sql(c->types[col], v->data[r], false, tz, &cell);
+            json_array_append_new(texts, json_stringn(cell.buf ? cell.buf : "", cell.len));
         }
-        json_array_append_new(rows, json_pack("{s:s, s:o}", "kind", wflink_row_kind((WRowKind)c->kinds[r]),
-                                              "fields", fields));
+        json_array_append_new(rows, json_pack("{s:s, s:o, s:o}", "kind", wflink_row_kind((WRowKind)c->kinds[r]),
+                                              "fields", fields, "text", texts));
     }
+    wsb_free(&cell);
     pthread_mutex_lock(&g->mu);
     find_query_job(g, op);
     push_event(g, op, json_pack("{s:o}", "data", rows), c->nrows);
@@ -1245,11 +1258,12 @@ static int flink_fetch(WGateway *g, Sess *ss, Op *op, const char *ver, const cha
         return 500;
     }
     const char *fmt = strstr(query ? query : "", "rowFormat=");
-    if (fmt && strncmp(fmt + 10, "JSON", 4) != 0) {
-        *out = wflink_handler_error("Failed to fetchResults.",
-                                    "weir answers rowFormat=JSON only (rowFormat=PLAIN_TEXT is not supported).");
+    bool plain = fmt && !strncmp(fmt + 10, "PLAIN_TEXT", 10);
+    if (fmt && !plain && strncmp(fmt + 10, "JSON", 4) != 0) {
+        *out = wflink_handler_error("Failed to fetchResults.", "The row format must be JSON or PLAIN_TEXT.");
         return 500;
     }
+    const char *fmt_name = plain ? "PLAIN_TEXT" : "JSON";
     for (long i = op->base; i < token; i++) {
         json_t *rows = json_object_get(json_array_get(op->events, 0), "data");
         op->pending_rows -= (long)json_array_size(rows);
@@ -1268,7 +1282,13 @@ static int flink_fetch(WGateway *g, Sess *ss, Op *op, const char *ver, const cha
     json_t *data = json_array();
     while (n < json_array_size(op->events) && nrows < FLINK_PAGE_ROWS) {
         json_t *rows = json_object_get(json_array_get(op->events, n), "data");
-        json_array_extend(data, rows);
+        size_t i;
+        json_t *row;
+        json_array_foreach(rows, i, row) {
+            json_t *text = json_object_get(row, "text");
+            json_array_append_new(data, json_pack("{s:O, s:O}", "kind", json_object_get(row, "kind"), "fields",
+                                                  plain && text ? text : json_object_get(row, "fields")));
+        }
         nrows += json_array_size(rows);
         n++;
     }
@@ -1278,12 +1298,12 @@ static int flink_fetch(WGateway *g, Sess *ss, Op *op, const char *ver, const cha
         return 500;
     }
     char uri[256];
-    snprintf(uri, sizeof uri, "/%s/sessions/%s/operations/%s/result/%ld?rowFormat=JSON", ver, ss->id, op->id,
-             token + (long)n);
+    snprintf(uri, sizeof uri, "/%s/sessions/%s/operations/%s/result/%ld?rowFormat=%s", ver, ss->id, op->id,
+             token + (long)n, fmt_name);
     if (!op->fcols) {
         json_decref(data);
-        snprintf(uri, sizeof uri, "/%s/sessions/%s/operations/%s/result/%ld?rowFormat=JSON", ver, ss->id, op->id,
-                 token);
+        snprintf(uri, sizeof uri, "/%s/sessions/%s/operations/%s/result/%ld?rowFormat=%s", ver, ss->id, op->id,
+                 token, fmt_name);
         *out = json_pack("{s:s, s:s}", "resultType", "NOT_READY", "nextResultUri", uri);
         return 200;
     }
@@ -1291,7 +1311,7 @@ static int flink_fetch(WGateway *g, Sess *ss, Op *op, const char *ver, const cha
     op->fserved = true;
     *out = json_pack("{s:s, s:b, s:s, s:{s:O, s:s, s:o}}", "resultType", eos ? "EOS" : "PAYLOAD", "isQueryResult",
                      op->fquery, "resultKind", op->fkind ? op->fkind : "SUCCESS", "results", "columns", op->fcols,
-                     "rowFormat", "JSON", "data", data);
+                     "rowFormat", fmt_name, "data", data);
     if (op->fjob[0]) json_object_set_new(*out, "jobID", json_string(op->fjob));
     if (!eos) json_object_set_new(*out, "nextResultUri", json_string(uri));
     return 200;

@@ -111,7 +111,7 @@ def run(port):
     c.statement(sh, "SELECT k % 2 AS g, COUNT(*) AS c FROM src GROUP BY k % 2", "batch agg",
                 config={"execution.runtime-mode": "batch"})
     c.statement(sh, "SELECT * FROM nope", "error unknown table")
-    c.statement(sh, "SELECT 1 +", "error parse")
+    c.statement(sh, "SELECT nope FROM src", "error unknown column")
     c.statement(sh, "SELECT * FROM (VALUES (1)) AS t(x) WHERE x > 5", "empty query",
                 config={"execution.runtime-mode": "batch"})
     c.call("GET", "/%s/sessions/00000000-0000-0000-0000-000000000000" % VERSION, label="unknown session")
