@@ -249,7 +249,9 @@ json_t *wflink_error_body(const char *what, const char *cause_cls, const char *c
     wsb_printf(&b, "<Exception on server side:\norg.apache.flink.table.gateway.api.utils.SqlGatewayException: %s\n"
                    "\tat org.apache.flink.table.gateway.rest.handler.AbstractSqlGatewayRestHandler.respondToRequest"
                    "(AbstractSqlGatewayRestHandler.java)\n", what);
-    wsb_printf(&b, "Caused by: %s: %s\n\t... 1 more\n\nEnd of exception on server side>", cause_cls, cause_msg);
+    /* Flink's clients show the last cause up to its first stack frame line */
+    wsb_printf(&b, "Caused by: %s: %s\n\tat weir.gateway(gateway.c)\n\nEnd of exception on server side>", cause_cls,
+               cause_msg);
     json_t *o = json_pack("{s:[s, s]}", "errors", "Internal server error.", b.buf);
     wsb_free(&b);
     return o;
@@ -262,8 +264,10 @@ json_t *wflink_handler_error(const char *what, const char *root_msg)
     wsb_printf(&b, "org.apache.flink.runtime.rest.handler.RestHandlerException: %s\n"
                    "\tat org.apache.flink.table.gateway.rest.handler.AbstractSqlGatewayRestHandler.respondToRequest"
                    "(AbstractSqlGatewayRestHandler.java)\n"
-                   "Caused by: org.apache.flink.table.gateway.api.utils.SqlGatewayException: %s\n\t... 1 more\n"
-                   "Caused by: org.apache.flink.table.gateway.api.utils.SqlGatewayException: %s\n\t... 1 more\n",
+                   "Caused by: org.apache.flink.table.gateway.api.utils.SqlGatewayException: %s\n"
+                   "\tat weir.gateway(gateway.c)\n"
+                   "Caused by: org.apache.flink.table.gateway.api.utils.SqlGatewayException: %s\n"
+                   "\tat weir.gateway(gateway.c)\n",
                what, what, root_msg);
     json_t *o = json_pack("{s:[s]}", "errors", b.buf);
     wsb_free(&b);
