@@ -1490,7 +1490,8 @@ int wgateway_flink_handle(WGateway *g, const char *method, const char *path, con
             *out = wflink_handler_error(nseg == 6 ? "Failed to fetchResults." : "Failed to getOperationInfo.", msg);
             status = 500;
         } else if (nseg == 5 && !strcmp(seg[4], "status") && is_get) {
-            *out = json_pack("{s:s}", "status", OP_STATUS[op->status]);
+            /* a cancelled operation is CANCELED at once, as in Flink, while its thread winds down */
+            *out = json_pack("{s:s}", "status", op->cancel ? "CANCELED" : OP_STATUS[op->status]);
             status = 200;
         } else if (nseg == 5 && !strcmp(seg[4], "cancel") && is_post) {
             if (!op->done) cancel_op(g, op);

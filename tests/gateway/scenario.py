@@ -114,6 +114,10 @@ def run(port):
     c.statement(sh, "SELECT nope FROM src", "error unknown column")
     c.statement(sh, "SELECT * FROM (VALUES (1)) AS t(x) WHERE x > 5", "empty query",
                 config={"execution.runtime-mode": "batch"})
+    c.statement(sh, "CREATE TABLE endless (k BIGINT) WITH ('connector' = 'datagen', "
+                "'rows-per-second' = '5')", "create endless")
+    c.statement(sh, "SELECT k FROM endless", "cancel running query",
+                config={"execution.runtime-mode": "streaming"}, cancel=True)
     c.call("GET", "/%s/sessions/00000000-0000-0000-0000-000000000000" % VERSION, label="unknown session")
     c.call("GET", sb + "/operations/00000000-0000-0000-0000-000000000000/status", label="unknown operation")
     c.call("GET", "/%s/nothing" % VERSION, label="unknown path")
