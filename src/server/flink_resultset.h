@@ -8,7 +8,7 @@
  *    TIME/TIMESTAMP "precision", ARRAY "elementType", MAP "keyType"/"valueType", ROW "fields"
  *    [{"name","fieldType"}]).
  *  - wflink_column: {"name","logicalType","comment":null}.
- *  - wflink_value: a cell as rowFormat=JSON carries it (numbers, booleans, strings, ISO dates and
+ *  - wflink_value: a cell as rowFormat=JSON carries it (PLAIN_TEXT cells are wfmt_sql's text) (numbers, booleans, strings, ISO dates and
  *    timestamps, arrays, maps as objects, rows as objects by field name, NULL as null).
  *  - wflink_row_kind: INSERT / UPDATE_BEFORE / UPDATE_AFTER / DELETE.
  *  - wflink_error_body: the 500 body of a failed operation: "Internal server error." and the server

@@ -52,7 +52,7 @@ int wgateway_handle(WGateway *g, const char *method, const char *path, const cha
 /* Flink's SQL Gateway REST API (its own endpoint, sql-gateway.endpoint.rest.*), as Flink 2.3.0
    serves it: GET /api_versions, /info, /v{1..4}/info; under /v{1..4}/sessions: open (properties),
    GET (properties), DELETE, heartbeat, configure-session, statements {statement, executionConfig}
-   -> operationHandle, operations/:oh/status|cancel|close, operations/:oh/result/:token?rowFormat=JSON
+   -> operationHandle, operations/:oh/status|cancel|close, operations/:oh/result/:token?rowFormat=JSON|PLAIN_TEXT
    -> Flink's ResultSet (resultType NOT_READY/PAYLOAD/EOS, isQueryResult, jobID, resultKind,
    results{columns with serialized logical types, rowFormat, data [{kind, fields}]}, nextResultUri).
    Errors as Flink's: 500 with RestHandlerException text (unknown session / operation), a failed
