@@ -18,7 +18,8 @@
 #  (c) tests/errors/*.sql the same way.
 #  (d) conformance cases (../shared/conformance relative to the repository, or $WEIR_CONFORMANCE):
 #      `weir conformance <case>` per case; a binary that answers "unknown command" skips them all.
-#  (e) cluster tests: tests/cluster/*.sh against a daemon each starts and stops (see there).
+#  (e) cluster tests: tests/cluster/*.sh against a daemon each starts and stops (see there);
+#      then tests/gateway/*.sh: Flink's own clients against weir's SQL gateway endpoint.
 #  (g) client tests: tests/client/*.sh, the interactive client driven through tmux.
 # The last line is exactly "N passed, N failed, N skipped"; the exit status is 1 if any failed.
 set -uo pipefail
@@ -396,6 +397,28 @@ if [[ -z "${WEIR_SKIP_CLUSTER:-}" && -x "$BUILD/weir" ]]; then
   done
   echo "cluster: $kp passed, $kf failed, $ks skipped"
   passed=$((passed + kp)); failed=$((failed + kf)); skipped=$((skipped + ks))
+fi
+
+# ----------------------------------------------------------------------------- (e2) gateway tests
+# tests/gateway/*.sh: Flink's own clients (its SQL Gateway REST protocol, its sql-client in gateway
+# mode, its JDBC driver) against a weir daemon each starts (tests/cluster/lib.sh), compared with
+# what they do against Flink's own gateway (recordings in tests/gateway/flink-recorded/). Exit 0
+# pass, 77 skipped (Flink or its driver cannot be installed here), else fail.
+# WEIR_SKIP_CLUSTER=1 skips the section too.
+if [[ -z "${WEIR_SKIP_CLUSTER:-}" && -x "$BUILD/weir" ]]; then
+  gp=0 gf=0 gs=0
+  for t in "$ROOT"/tests/gateway/*.sh; do
+    out="$(BUILD="$BUILD" timeout "${CLUSTER_TEST_TIMEOUT:-600}" bash "$t" 2>&1 < /dev/null)"; st=$?
+    if [[ $st -eq 0 ]]; then
+      gp=$((gp + 1))
+    elif [[ $st -eq 77 ]]; then
+      gs=$((gs + 1)); printf '%s\n' "$out" | grep '^SKIP' | head -n 3
+    else
+      gf=$((gf + 1)); echo "FAIL gateway/$(basename "$t" .sh) (exit $st)"; printf '%s\n' "$out" | head -n 60
+    fi
+  done
+  echo "gateway: $gp passed, $gf failed, $gs skipped"
+  passed=$((passed + gp)); failed=$((failed + gf)); skipped=$((skipped + gs))
 fi
 
 # ----------------------------------------------------------------------------- (g) client tests

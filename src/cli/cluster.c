@@ -253,6 +253,9 @@ static int cluster_run(void)
     }
     log_line("REST endpoint listening at http://%s:%d (bind address %s)", wserver_address(srv), wserver_port(srv),
              wcluster_bind_address(&cfg));
+    if (wserver_gateway_port(srv))
+        log_line("SQL gateway endpoint listening at http://%s:%d (Flink's SQL Gateway REST API)",
+                 wcluster_gateway_bind_address(&cfg), wserver_gateway_port(srv));
     ready(rfd, "OK %s %d %d\n", wserver_address(srv), wserver_port(srv), (int)getpid());
 
     int sig = 0;

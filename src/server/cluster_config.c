@@ -282,9 +282,9 @@ static bool parse_port(const char *s, const char *end, int *out)
     return true;
 }
 
-bool wcluster_port_range(const WClusterConfig *c, int *lo, int *hi, WError *err)
+static bool port_range_of(const char *text, int *lo, int *hi, WError *err)
 {
-    const char *v = wcluster_get(c, "rest.port", "8081");
+    const char *v = text;
     while (*v == ' ') v++;
     const char *dash = strchr(v, '-');
     const char *end = v + strlen(v);
@@ -293,6 +293,25 @@ bool wcluster_port_range(const WClusterConfig *c, int *lo, int *hi, WError *err)
     if (!dash) *hi = *lo;
     if (!ok || *lo > *hi)
         return werr_set(err, "org.apache.flink.configuration.IllegalConfigurationException",
-                        "Invalid port range definition: %s", wcluster_get(c, "rest.port", "8081"));
+                        "Invalid port range definition: %s", text);
     return true;
+}
+
+bool wcluster_port_range(const WClusterConfig *c, int *lo, int *hi, WError *err)
+{
+    return port_range_of(wcluster_get(c, "rest.port", "8081"), lo, hi, err);
+}
+
+bool wcluster_gateway_port_range(const WClusterConfig *c, int *lo, int *hi, WError *err)
+{
+    const char *v = wcluster_get(c, "sql-gateway.endpoint.rest.bind-port", NULL);
+    if (!v) v = wcluster_get(c, "sql-gateway.endpoint.rest.port", "8083");
+    return port_range_of(v, lo, hi, err);
+}
+
+const char *wcluster_gateway_bind_address(const WClusterConfig *c)
+{
+    const char *v = wcluster_get(c, "sql-gateway.endpoint.rest.bind-address", NULL);
+    if (!v) v = wcluster_get(c, "sql-gateway.endpoint.rest.address", NULL);
+    return v ? v : wcluster_bind_address(c);
 }

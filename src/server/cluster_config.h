@@ -37,5 +37,10 @@ const char *wcluster_bind_address(const WClusterConfig *c);
 const char *wcluster_connect_address(const WClusterConfig *c);
 /* Port range from rest.port ("8081" or "8081-8090"); false when malformed (err set). */
 bool wcluster_port_range(const WClusterConfig *c, int *lo, int *hi, WError *err);
+/* Flink's SQL gateway endpoint: sql-gateway.endpoint.rest.bind-port (a range allowed), else
+   .port, default 8083; bind address sql-gateway.endpoint.rest.bind-address, else .address, else
+   the REST bind address. */
+bool wcluster_gateway_port_range(const WClusterConfig *c, int *lo, int *hi, WError *err);
+const char *wcluster_gateway_bind_address(const WClusterConfig *c);
 
 #endif

@@ -3,6 +3,8 @@
  */
 #include "gateway.h"
 #include "rest_path.h"
+#include "flink_resultset.h"
+#include "flink_version.h"
 #include "../common/arena.h"
 #include "../common/strbuf.h"
 #include "../types/format.h"
@@ -41,6 +43,17 @@ typedef struct Op {
     long base;
     long pending_rows;
     bool done;
+    /* Flink's protocol (flink = true): events are Flink rows {"kind","fields"}; the result set's
+       columns, whether it is a query, its job id and kind, or the error body */
+    bool flink;
+    json_t *exec_config;        /* executionConfig: the session's options for this statement */
+    json_t *fcols;
+    bool fquery;
+    char fjob[33];
+    const char *fkind;
+    json_t *ferr;
+    bool fserved;               /* a PAYLOAD page was answered (EOS comes after one, as in Flink) */
+    int64_t start_ms;
     struct Op *next;
 } Op;
 
@@ -157,6 +170,19 @@ static void sk_open(void *ctx, int ncols, const char *const *names, const WType 
 {
     SinkCtx *k = ctx;
     k->ncols = ncols;
+    if (k->op->flink) {
+        json_t *fc = json_array();
+        for (int i = 0; i < ncols; i++) json_array_append_new(fc, wflink_column(names[i], types[i]));
+        WGateway *g = k->op->sess->g;
+        pthread_mutex_lock(&g->mu);
+        json_decref(k->op->fcols);
+        k->op->fcols = fc;
+        k->op->fquery = true;
+        k->op->fkind = "SUCCESS_WITH_CONTENT";
+        pthread_cond_broadcast(&g->cv);
+        pthread_mutex_unlock(&g->mu);
+        return;
+    }
     json_t *cols = json_array();
     for (int i = 0; i < ncols; i++) {
         const WType *t = types[i];
@@ -173,12 +199,15 @@ static void sk_open(void *ctx, int ncols, const char *const *names, const WType 
                           client_config(k->op->sess->s)), 0);
 }
 
+static bool flink_rows(SinkCtx *k, const WChunk *c, const WTimeZone *tz);
+
 static bool sk_rows(void *ctx, const WChunk *c)
 {
     SinkCtx *k = ctx;
     Op *op = k->op;
     WGateway *g = op->sess->g;
     const WTimeZone *tz = wsession_time_zone(op->sess->s);
+    if (op->flink) return flink_rows(k, c, tz);
     json_t *kinds = json_array(), *data = json_array();
     WStrBuf cell;
     wsb_init(&cell);
@@ -209,15 +238,82 @@ static bool sk_rows(void *ctx, const WChunk *c)
     return go_on;
 }
 
+/* The running query's job id: the registry's entry run by this operation's thread. */
+static void find_query_job(WGateway *g, Op *op)
+{
+    if (op->fjob[0] || !op->tid) return;
+    wregistry_lock(g->reg);
+    for (int i = g->reg->n - 1; i >= 0; i--) {
+        const WRegJob *j = g->reg->jobs[i];
+        if (j->owner_tid == op->tid && j->start_ms >= op->start_ms) {
+            snprintf(op->fjob, sizeof op->fjob, "%s", j->id);
+            break;
+        }
+    }
+    wregistry_unlock(g->reg);
+}
+
+/* Flink's protocol: one event per row; waits for a slow client as sk_rows does. */
+static bool flink_rows(SinkCtx *k, const WChunk *c, const WTimeZone *tz)
+{
+    Op *op = k->op;
+    WGateway *g = op->sess->g;
+    /* each row in both of Flink's row formats: JSON (typed values) and PLAIN_TEXT (the values cast
+       to STRING, as Flink's sql-client asks for them) */
+    json_t *rows = json_array();
+    WStrBuf cell;
+    wsb_init(&cell);
+    for (int r = 0; r < c->nrows; r++) {
+        json_t *fields = json_array(), *texts = json_array();
+        for (int col = 0; col < c->ncols; col++) {
+            const WVector *v = &c->cols[col];
+            bool null = v->nulls && v->nulls[r];
+            json_array_append_new(fields, wflink_value(c->types[col], v->data[r], null, tz));
+            if (null) {
+                json_array_append_new(texts, json_null());
+                continue;
+            }
+            wsb_clear(&cell);
+            wfmt_sql(c->types[col], v->data[r], false, tz, &cell);
+            json_array_append_new(texts, json_stringn(cell.buf ? cell.buf : "", cell.len));
+        }
+        json_array_append_new(rows, json_pack("{s:s, s:o, s:o}", "kind", wflink_row_kind((WRowKind)c->kinds[r]),
+                                              "fields", fields, "text", texts));
+    }
+    wsb_free(&cell);
+    pthread_mutex_lock(&g->mu);
+    find_query_job(g, op);
+    push_event(g, op, json_pack("{s:o}", "data", rows), c->nrows);
+    while (op->pending_rows > MAX_PENDING_ROWS && !op->cancel && !op->sess->closing && !g->stopping)
+        pthread_cond_wait(&g->cv, &g->mu);
+    bool go_on = !op->cancel && !op->sess->closing && !g->stopping;
+    pthread_mutex_unlock(&g->mu);
+    return go_on;
+}
+
 static void sk_close(void *ctx, bool ok)
 {
     SinkCtx *k = ctx;
+    if (k->op->flink) {
+        WGateway *g = k->op->sess->g;
+        pthread_mutex_lock(&g->mu);
+        find_query_job(g, k->op);
+        pthread_mutex_unlock(&g->mu);
+        return;
+    }
     emit(k->op, json_pack("{s:s, s:b}", "type", "close", "ok", ok), 0);
 }
 
 static void sk_submitted(void *ctx, const char *job_id, bool sync)
 {
     SinkCtx *k = ctx;
+    if (k->op->flink) {
+        WGateway *g = k->op->sess->g;
+        pthread_mutex_lock(&g->mu);
+        snprintf(k->op->fjob, sizeof k->op->fjob, "%s", job_id);
+        pthread_mutex_unlock(&g->mu);
+        return;
+    }
     emit(k->op, json_pack("{s:s, s:s, s:b}", "type", "submitted", "jobId", job_id, "sync", sync), 0);
 }
 
@@ -517,6 +613,73 @@ static json_t *result_json(const WStmtResult *r)
     return o;
 }
 
+static bool set_property(WSession *s, const char *k, const char *v, WError *err);
+
+/* Run a SET / RESET on the session (the statement's executionConfig and its restoring). */
+static void set_or_reset(WSession *s, const char *k, const char *v)
+{
+    WError e;
+    werr_clear(&e);
+    if (v) {
+        set_property(s, k, v, &e);
+        return;
+    }
+    WStrBuf sql;
+    wsb_init(&sql);
+    wsb_append(&sql, "RESET '");
+    for (const char *p = k; *p; p++) { if (*p == '\'') wsb_putc(&sql, '\''); wsb_putc(&sql, *p); }
+    wsb_putc(&sql, '\'');
+    WStmtResult res;
+    memset(&res, 0, sizeof res);
+    wsession_execute(s, sql.buf, NULL, &res, &e);
+    wstmt_result_free(&res);
+    wsb_free(&sql);
+}
+
+/* (locked) Flink's result set of a finished statement that was not a query. */
+static void flink_finish(Op *op, bool ok, const WStmtResult *res, const WError *err)
+{
+    if (!ok) {
+        op->ferr = wflink_error_body("org.apache.flink.table.gateway.api.utils.SqlGatewayException: Failed to fetchResults.",
+                                     err->cls[0] ? err->cls : WEXC_TABLE, err->msg);
+        return;
+    }
+    if (op->fquery) return;
+    json_t *cols = json_array(), *rows = json_array();
+    op->fkind = "SUCCESS_WITH_CONTENT";
+    switch (res->kind) {
+    case WSR_TABLE:
+        for (int i = 0; i < res->ncols; i++) json_array_append_new(cols, wflink_string_column(res->col_names[i] ? res->col_names[i] : ""));
+        for (int r = 0; r < res->nrows; r++) {
+            json_t *f = json_array();
+            for (int c = 0; c < res->ncols; c++) {
+                const char *v = res->cells ? res->cells[r * res->ncols + c] : NULL;
+                json_array_append_new(f, v ? json_string(v) : json_null());
+            }
+            json_array_append_new(rows, json_pack("{s:s, s:o}", "kind", "INSERT", "fields", f));
+        }
+        break;
+    case WSR_TEXT:
+        json_array_append_new(cols, wflink_string_column("result"));
+        json_array_append_new(rows, json_pack("{s:s, s:[s]}", "kind", "INSERT", "fields", res->message ? res->message : ""));
+        break;
+    case WSR_JOB_SUBMITTED: case WSR_JOB_COMPLETED:
+        if (res->job_id[0]) snprintf(op->fjob, sizeof op->fjob, "%s", res->job_id);
+        json_array_append_new(cols, wflink_string_column("job id"));
+        json_array_append_new(rows, json_pack("{s:s, s:[s]}", "kind", "INSERT", "fields", op->fjob));
+        break;
+    default:
+        op->fkind = "SUCCESS";
+        json_array_append_new(cols, wflink_string_column("result"));
+        json_array_append_new(rows, json_pack("{s:s, s:[s]}", "kind", "INSERT", "fields", "OK"));
+        break;
+    }
+    op->fcols = cols;
+    long n = (long)json_array_size(rows);
+    json_array_append_new(op->events, json_pack("{s:o}", "data", rows));
+    op->pending_rows += n;
+}
+
 static void *op_thread(void *arg)
 {
     Op *op = arg;
@@ -548,7 +711,19 @@ static void *op_thread(void *arg)
         SinkCtx k = {.op = op};
         WResultSink sink = {.ctx = &k, .open = sk_open, .rows = sk_rows, .close = sk_close,
                             .submitted = sk_submitted};
-        ok = wsession_execute(ss->s, op->stmt, &sink, &res, &err);
+        /* executionConfig: the statement runs with these options, the session keeps its own */
+        json_t *saved = json_object();
+        const char *key;
+        json_t *val;
+        bool cfg_ok = true;
+        json_object_foreach(op->exec_config, key, val) {
+            const char *old = wsession_get(ss->s, key, NULL);
+            json_object_set_new(saved, key, old ? json_string(old) : json_null());
+            if (cfg_ok && !set_property(ss->s, key, json_string_value(val), &err)) cfg_ok = false;
+        }
+        if (cfg_ok) ok = wsession_execute(ss->s, op->stmt, &sink, &res, &err);
+        json_object_foreach(saved, key, val) set_or_reset(ss->s, key, json_string_value(val));
+        json_decref(saved);
     }
     if (ok && res.kind == WSR_JOB_SUBMITTED && res.job_id[0]) {
         pthread_mutex_lock(&g->mu);
@@ -563,11 +738,17 @@ static void *op_thread(void *arg)
         const char *rep = wsession_last_job_report(ss->s);
         if (rep) json_object_set_new(ev, "jobReport", json_string(rep));
     }
-    wstmt_result_free(&res);
     pthread_mutex_unlock(&ss->run_mu);
 
     pthread_mutex_lock(&g->mu);
-    push_event(g, op, ev, 0);
+    if (op->flink) {
+        json_decref(ev);
+        flink_finish(op, ok, &res, &err);
+        pthread_cond_broadcast(&g->cv);
+    } else {
+        push_event(g, op, ev, 0);
+    }
+    wstmt_result_free(&res);
     op->done = true;
     op->status = op->cancel ? OP_CANCELED : ok ? OP_FINISHED : OP_ERROR;
     op->tid = 0;
@@ -616,6 +797,9 @@ static void free_op(Op *op)
 {
     if (op->has_thread) pthread_join(op->thread, NULL);
     json_decref(op->events);
+    json_decref(op->exec_config);
+    json_decref(op->fcols);
+    json_decref(op->ferr);
     free(op->stmt);
     free(op);
 }
@@ -783,12 +967,25 @@ static int open_session(WGateway *g, json_t *body, json_t **out)
     return 200;
 }
 
-static int submit_statement(WGateway *g, Sess *ss, json_t *body, json_t **out)
+static int submit_statement(WGateway *g, Sess *ss, json_t *body, json_t **out, bool flink)
 {
     json_t *st = body ? json_object_get(body, "statement") : NULL;
     if (!st || !json_is_string(st)) {
         *out = wgateway_error("Bad request: the body must be {\"statement\": \"<SQL>\"}.");
         return 400;
+    }
+    json_t *xc = body ? json_object_get(body, "executionConfig") : NULL;
+    if (xc && !json_is_null(xc)) {
+        const char *k;
+        json_t *v;
+        bool strings = json_is_object(xc);
+        if (strings) json_object_foreach(xc, k, v) strings &= json_is_string(v);
+        if (!strings) {
+            *out = wgateway_error("Bad request: \"executionConfig\" must be an object of strings.");
+            return 400;
+        }
+    } else {
+        xc = NULL;
     }
     /* drop finished operations beyond the limit (oldest first) */
     if (ss->nops >= MAX_OPS_PER_SESSION) {
@@ -809,12 +1006,16 @@ static int submit_statement(WGateway *g, Sess *ss, json_t *body, json_t **out)
     op->sess = ss;
     op->stmt = wstrdup(json_string_value(st));
     op->events = json_array();
+    op->flink = flink;
+    op->start_ms = now_ms();
+    op->exec_config = xc ? json_deep_copy(xc) : json_object();
     op->status = OP_RUNNING;
     new_uuid(g, op->id);
     ss->busy++;
     if (pthread_create(&op->thread, NULL, op_thread, op) != 0) {
         ss->busy--;
         json_decref(op->events);
+        json_decref(op->exec_config);
         free(op->stmt);
         free(op);
         *out = wgateway_error("Could not start the statement: out of threads.");
@@ -969,7 +1170,7 @@ int wgateway_handle(WGateway *g, const char *method, const char *path, const cha
     }
     if (nseg == 3 && !strcmp(seg[2], "statements")) {
         if (!is_post) { pthread_mutex_unlock(&g->mu); goto bad_method; }
-        status = submit_statement(g, ss, jb, out);
+        status = submit_statement(g, ss, jb, out, false);
         pthread_mutex_unlock(&g->mu);
         goto done;
     }
@@ -1036,6 +1237,301 @@ bad_method:
 done:
     json_decref(jb);
     return status;
+}
+
+/* ------------------------------------------------------------------ Flink's protocol */
+
+#define FLINK_PAGE_ROWS 1000
+
+/* (locked) GET .../result/:token in Flink's ResultSet format. */
+static int flink_fetch(WGateway *g, Sess *ss, Op *op, const char *ver, const char *token_s, const char *query,
+                       json_t **out)
+{
+    char *end;
+    errno = 0;
+    long token = strtol(token_s, &end, 10);
+    long have = op->base + (long)json_array_size(op->events);
+    if (*end || end == token_s || errno || token < op->base || token > have) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "The token %s is not valid: the next token is %ld.", token_s, have);
+        *out = wflink_handler_error("Failed to fetchResults.", msg);
+        return 500;
+    }
+    const char *fmt = strstr(query ? query : "", "rowFormat=");
+    bool plain = fmt && !strncmp(fmt + 10, "PLAIN_TEXT", 10);
+    if (fmt && !plain && strncmp(fmt + 10, "JSON", 4) != 0) {
+        *out = wflink_handler_error("Failed to fetchResults.", "The row format must be JSON or PLAIN_TEXT.");
+        return 500;
+    }
+    const char *fmt_name = plain ? "PLAIN_TEXT" : "JSON";
+    for (long i = op->base; i < token; i++) {
+        json_t *rows = json_object_get(json_array_get(op->events, 0), "data");
+        op->pending_rows -= (long)json_array_size(rows);
+        json_array_remove(op->events, 0);
+    }
+    if (token > op->base) pthread_cond_broadcast(&g->cv);
+    op->base = token;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += 500 * 1000000L;
+    if (until.tv_nsec >= 1000000000L) { until.tv_sec++; until.tv_nsec -= 1000000000L; }
+    while (json_array_size(op->events) == 0 && !op->done && !ss->closing && !g->stopping) {
+        if (pthread_cond_timedwait(&g->cv, &g->mu, &until) == ETIMEDOUT) break;
+    }
+    size_t n = 0, nrows = 0;
+    json_t *data = json_array();
+    while (n < json_array_size(op->events) && nrows < FLINK_PAGE_ROWS) {
+        json_t *rows = json_object_get(json_array_get(op->events, n), "data");
+        size_t i;
+        json_t *row;
+        json_array_foreach(rows, i, row) {
+            json_t *text = json_object_get(row, "text");
+            json_array_append_new(data, json_pack("{s:O, s:O}", "kind", json_object_get(row, "kind"), "fields",
+                                                  plain && text ? text : json_object_get(row, "fields")));
+        }
+        nrows += json_array_size(rows);
+        n++;
+    }
+    if (!n && op->done && op->ferr) {
+        json_decref(data);
+        *out = json_deep_copy(op->ferr);
+        return 500;
+    }
+    char uri[256];
+    snprintf(uri, sizeof uri, "/%s/sessions/%s/operations/%s/result/%ld?rowFormat=%s", ver, ss->id, op->id,
+             token + (long)n, fmt_name);
+    if (!op->fcols) {
+        json_decref(data);
+        snprintf(uri, sizeof uri, "/%s/sessions/%s/operations/%s/result/%ld?rowFormat=%s", ver, ss->id, op->id,
+                 token, fmt_name);
+        *out = json_pack("{s:s, s:s}", "resultType", "NOT_READY", "nextResultUri", uri);
+        return 200;
+    }
+    bool eos = !n && op->done && op->fserved;
+    op->fserved = true;
+    *out = json_pack("{s:s, s:b, s:s, s:{s:O, s:s, s:o}}", "resultType", eos ? "EOS" : "PAYLOAD", "isQueryResult",
+                     op->fquery, "resultKind", op->fkind ? op->fkind : "SUCCESS", "results", "columns", op->fcols,
+                     "rowFormat", fmt_name, "data", data);
+    if (op->fjob[0]) json_object_set_new(*out, "jobID", json_string(op->fjob));
+    if (!eos) json_object_set_new(*out, "nextResultUri", json_string(uri));
+    return 200;
+}
+
+static bool configure_statement(const char *stmt)
+{
+    static const char *const OK[] = {"SET", "RESET", "CREATE", "DROP", "ALTER", "USE", "LOAD", "UNLOAD", "ADD"};
+    const char *p = stmt;
+    while (*p && isspace((unsigned char)*p)) p++;
+    size_t len = 0;
+    while (isalpha((unsigned char)p[len])) len++;
+    for (size_t i = 0; i < sizeof OK / sizeof OK[0]; i++)
+        if (len == strlen(OK[i]) && !strncasecmp(p, OK[i], len)) return true;
+    return false;
+}
+
+/* POST .../configure-session {"statement"}: runs a SET / DDL / USE ... in the session at once. */
+static int configure_session(WGateway *g, Sess *ss, json_t *body, json_t **out)
+{
+    json_t *st = body ? json_object_get(body, "statement") : NULL;
+    if (!st || !json_is_string(st)) {
+        *out = wflink_handler_error("Bad request received.", "The body must be {\"statement\": \"<SQL>\"}.");
+        return 400;
+    }
+    const char *sql = json_string_value(st);
+    if (!configure_statement(sql)) {
+        WStrBuf m;
+        wsb_init(&m);
+        wsb_printf(&m, "Unsupported statement for configuring session: %s\nThe configureSession API only supports "
+                       "executing statements of type SET, RESET, CREATE TABLE, CREATE VIEW, CREATE DATABASE, CREATE "
+                       "FUNCTION, CREATE TEMPORARY SYSTEM FUNCTION, CREATE CATALOG, CREATE MODEL, CREATE MATERIALIZED "
+                       "TABLE, DROP TABLE, DROP VIEW, DROP DATABASE, DROP FUNCTION, DROP TEMPORARY SYSTEM FUNCTION, "
+                       "DROP CATALOG, DROP MODEL, DROP MATERIALIZED TABLE, ALTER TABLE, ALTER VIEW, ALTER DATABASE, "
+                       "ALTER FUNCTION, ALTER CATALOG SET, ALTER CATALOG RESET, ALTER CATALOG COMMENT, ALTER MODEL, "
+                       "ALTER MODEL, ALTER MATERIALIZED TABLE, USE CATALOG, USE [CATALOG.]DATABASE, USE MODULES, "
+                       "LOAD MODULE, UNLOAD MODULE, ADD JAR.", sql);
+        *out = wflink_error_body("Failed to configure session.", "java.lang.UnsupportedOperationException", m.buf);
+        wsb_free(&m);
+        return 500;
+    }
+    ss->busy++;
+    pthread_mutex_unlock(&g->mu);
+    pthread_mutex_lock(&ss->run_mu);
+    WStmtResult res;
+    memset(&res, 0, sizeof res);
+    WError err;
+    werr_clear(&err);
+    bool ok = wsession_execute(ss->s, sql, NULL, &res, &err);
+    wstmt_result_free(&res);
+    pthread_mutex_unlock(&ss->run_mu);
+    pthread_mutex_lock(&g->mu);
+    ss->busy--;
+    pthread_cond_broadcast(&g->cv);
+    if (!ok) {
+        *out = wflink_error_body("Failed to configure session.", err.cls[0] ? err.cls : WEXC_TABLE, err.msg);
+        return 500;
+    }
+    *out = json_object();
+    return 200;
+}
+
+int wgateway_flink_handle(WGateway *g, const char *method, const char *path, const char *query, const char *body,
+                          size_t body_len, json_t **out)
+{
+    bool is_get = !strcmp(method, "GET"), is_post = !strcmp(method, "POST"), is_del = !strcmp(method, "DELETE");
+    *out = NULL;
+    if (!strcmp(path, "/api_versions") || (!strncmp(path, "/v", 2) && path[2] >= '1' && path[2] <= '4' &&
+                                           !strcmp(path + 3, "/api_versions"))) {
+        if (!is_get) goto bad_method;
+        *out = json_pack("{s:[s, s, s, s]}", "versions", "V1", "V2", "V3", "V4");
+        return 200;
+    }
+    char ver[3] = "v1";
+    const char *rest = path;
+    if (path[0] == '/' && path[1] == 'v' && path[2] >= '1' && path[2] <= '4' && (path[3] == '/' || !path[3])) {
+        ver[1] = path[2];
+        rest = path + 3;
+    }
+    if (!strcmp(rest, "/info")) {
+        if (!is_get) goto bad_method;
+        *out = json_pack("{s:s, s:s}", "productName", "Apache Flink", "version", WEIR_FLINK_VERSION);
+        return 200;
+    }
+    if (rest == path) goto not_found;
+    WRestPath rp;
+    int nseg = wrest_path_split(&rp, rest, 8);
+    if (nseg < 1 || strcmp(rp.seg[0], "sessions") != 0) goto not_found;
+    char **seg = rp.seg;
+    json_t *jb = NULL;
+    if (body_len) {
+        json_error_t je;
+        jb = json_loadb(body, body_len, JSON_REJECT_DUPLICATES, &je);
+        if (!jb || !json_is_object(jb)) {
+            json_decref(jb);
+            *out = json_pack("{s:[s]}", "errors", "Bad request received. Request did not conform to expected format.");
+            return 400;
+        }
+    }
+    int status = 404;
+    pthread_mutex_lock(&g->mu);
+    reap_zombies(g);
+    pthread_mutex_unlock(&g->mu);
+    if (nseg == 1) {
+        if (!is_post) { json_decref(jb); goto bad_method; }
+        status = open_session(g, jb, out);
+        if (status != 200) {
+            json_t *e = *out;
+            *out = wflink_handler_error("Failed to openSession.",
+                                        json_string_value(json_array_get(json_object_get(e, "errors"), 0)));
+            json_decref(e);
+            status = 500;
+        }
+        json_decref(jb);
+        return status;
+    }
+    pthread_mutex_lock(&g->mu);
+    Sess *ss = is_uuid(seg[1]) ? find_session(g, seg[1]) : NULL;
+    if (!ss) {
+        pthread_mutex_unlock(&g->mu);
+        json_decref(jb);
+        char msg[160];
+        snprintf(msg, sizeof msg, "Session '%.60s' does not exist.", seg[1]);
+        *out = wflink_handler_error(nseg > 3 && !strcmp(seg[2], "operations") ? "Failed to getOperationInfo."
+                                                                             : "Failed to getSessionConfig.", msg);
+        return 500;
+    }
+    ss->last_access = now_ms();
+    bool handled = true;
+    if (nseg == 2 && is_del) {
+        close_session_locked(g, ss);
+        *out = json_pack("{s:s}", "status", "CLOSED");
+        status = 200;
+    } else if (nseg == 2 && is_get) {
+        json_t *props = json_object();
+        const WOptions *cfg = wsession_config(ss->s);
+        for (int i = 0; i < cfg->n; i++) json_object_set_new(props, cfg->items[i].key, json_string(cfg->items[i].value));
+        *out = json_pack("{s:o}", "properties", props);
+        status = 200;
+    } else if (nseg == 3 && !strcmp(seg[2], "heartbeat") && is_post) {
+        *out = json_object();
+        status = 200;
+    } else if (nseg == 3 && !strcmp(seg[2], "complete-statement") && is_get) {
+        /* Flink completes from Calcite's SQL advisor; weir has no completion engine: a body-less
+           request gets Flink's 400, a real one a clear 500 */
+        if (!jb) {
+            *out = json_pack("{s:[s]}", "errors", "org.apache.flink.runtime.rest.handler.RestHandlerException: "
+                                                  "Bad request received. Request did not conform to expected format.\n"
+                                                  "Caused by: org.apache.flink.shaded.jackson2.com.fasterxml.jackson."
+                                                  "databind.exc.MismatchedInputException: Cannot map `null` into type "
+                                                  "`int` (set DeserializationConfig.DeserializationFeature."
+                                                  "FAIL_ON_NULL_FOR_PRIMITIVES to 'false' to allow)");
+            status = 400;
+        } else {
+            *out = wflink_handler_error("Failed to getCompletionHints.",
+                                        "weir does not complete statements (complete-statement is not supported).");
+            status = 500;
+        }
+    } else if (nseg == 3 && !strcmp(seg[2], "configure-session") && is_post) {
+        status = configure_session(g, ss, jb, out);
+    } else if (nseg == 3 && !strcmp(seg[2], "statements") && is_post) {
+        status = submit_statement(g, ss, jb, out, true);
+        if (status != 200) {
+            json_t *e = *out;
+            *out = wflink_handler_error("Failed to executeStatement.",
+                                        json_string_value(json_array_get(json_object_get(e, "errors"), 0)));
+            json_decref(e);
+            status = 500;
+        }
+    } else if (nseg >= 5 && !strcmp(seg[2], "operations")) {
+        Op *op = is_uuid(seg[3]) ? find_op(ss, seg[3]) : NULL;
+        if (!op || !op->flink) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "Can not find the submitted operation in the OperationManager with the %.60s.",
+                     seg[3]);
+            *out = wflink_handler_error(nseg == 6 ? "Failed to fetchResults." : "Failed to getOperationInfo.", msg);
+            status = 500;
+        } else if (nseg == 5 && !strcmp(seg[4], "status") && is_get) {
+            /* a cancelled operation is CANCELED at once, as in Flink, while its thread winds down */
+            *out = json_pack("{s:s}", "status", op->cancel ? "CANCELED" : OP_STATUS[op->status]);
+            status = 200;
+        } else if (nseg == 5 && !strcmp(seg[4], "cancel") && is_post) {
+            if (!op->done) cancel_op(g, op);
+            *out = json_pack("{s:s}", "status", op->done ? OP_STATUS[op->status] : "CANCELED");
+            status = 200;
+        } else if (nseg == 5 && !strcmp(seg[4], "close") && is_del) {
+            if (!op->done) cancel_op(g, op);
+            Op **pp = &ss->ops;
+            while (*pp != op) pp = &(*pp)->next;
+            *pp = op->next;
+            ss->nops--;
+            ss->busy++;
+            pthread_mutex_unlock(&g->mu);
+            free_op(op);
+            pthread_mutex_lock(&g->mu);
+            ss->busy--;
+            pthread_cond_broadcast(&g->cv);
+            *out = json_pack("{s:s}", "status", "CLOSED");
+            status = 200;
+        } else if (nseg == 6 && !strcmp(seg[4], "result") && is_get) {
+            ss->busy++;
+            status = flink_fetch(g, ss, op, ver, seg[5], query, out);
+            ss->busy--;
+            ss->last_access = now_ms();
+            pthread_cond_broadcast(&g->cv);
+        } else {
+            handled = false;
+        }
+    } else {
+        handled = false;
+    }
+    pthread_mutex_unlock(&g->mu);
+    json_decref(jb);
+    if (handled) return status;
+not_found:
+    *out = json_pack("{s:[s+]}", "errors", "Not found: ", path);
+    return 404;
+bad_method:
+    *out = json_pack("{s:[s+]}", "errors", "Not found: ", path);
+    return 404;
 }
 
 /* ------------------------------------------------------------------ lifecycle */

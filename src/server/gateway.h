@@ -49,6 +49,18 @@ void wgateway_free(WGateway *g);
 int wgateway_handle(WGateway *g, const char *method, const char *path, const char *query, const char *body,
                     size_t body_len, json_t **out);
 
+/* Flink's SQL Gateway REST API (its own endpoint, sql-gateway.endpoint.rest.*), as Flink 2.3.0
+   serves it: GET /api_versions, /info, /v{1..4}/info; under /v{1..4}/sessions: open (properties),
+   GET (properties), DELETE, heartbeat, configure-session, statements {statement, executionConfig}
+   -> operationHandle, operations/:oh/status|cancel|close, operations/:oh/result/:token?rowFormat=JSON|PLAIN_TEXT
+   -> Flink's ResultSet (resultType NOT_READY/PAYLOAD/EOS, isQueryResult, jobID, resultKind,
+   results{columns with serialized logical types, rowFormat, data [{kind, fields}]}, nextResultUri).
+   Errors as Flink's: 500 with RestHandlerException text (unknown session / operation), a failed
+   statement's fetch answers 500 with the server-side exception whose last "Caused by:" is the error.
+   Unknown paths and methods 404 "Not found: <path>" (as Flink's router). */
+int wgateway_flink_handle(WGateway *g, const char *method, const char *path, const char *query, const char *body,
+                          size_t body_len, json_t **out);
+
 /* Flink-style error body {"errors":[msg]}. */
 json_t *wgateway_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -462,6 +462,7 @@ static void observe(void *ctx, const char *job_id, const char *job_name, WJob *j
         j->is_query = job_id == NULL;
         attach(j, job);
         j->tid = (pid_t)syscall(SYS_gettid);
+        j->owner_tid = j->tid;
         set_state(j, WJS_RUNNING);
         if (r->stopping) {
             set_state(j, WJS_CANCELLING);

@@ -90,6 +90,7 @@ typedef struct WRegJob {
     char *failure;              /* "<class>: <message>" of a failed job */
     int64_t failure_ms;
     pid_t tid;                  /* the job thread (Linux thread id), 0 when none */
+    pid_t owner_tid;            /* the session thread that ran a query or dml-sync job (kept after it ended) */
     pthread_t thread;
     bool has_thread;
     bool released;              /* the job and its plan are freed (nothing of it is running) */

@@ -38,10 +38,18 @@ struct WServer {
     char address[256];
     char *dashboard;
     size_t dashboard_len;
+    /* Flink's SQL gateway endpoint (sql-gateway.endpoint.rest.*), when the gateway is enabled */
+    struct MHD_Daemon *gw_mhd;
+    WConnGuard *gw_guard;
+    int gw_fd;
+    int gw_port;
+    bool gw_loopback;
 };
 
 typedef struct Req {
     WServer *server;
+    WConnGuard *guard;
+    bool flink_gateway;         /* a request to the SQL gateway endpoint */
     WStrBuf body;
     bool too_big;
     bool responded;
@@ -134,17 +142,46 @@ static enum MHD_Result query_arg(void *cls, enum MHD_ValueKind kind, const char 
 
 /* ------------------------------------------------------------------ dispatch */
 
+static bool collect_query(struct MHD_Connection *c, WStrBuf *out)
+{
+    struct QueryBuild q;
+    wsb_init(&q.sb);
+    q.count = 0;
+    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, query_arg, &q);
+    *out = q.sb;
+    return q.count <= 64;
+}
+
+/* The SQL gateway endpoint: Flink's protocol only. */
+static enum MHD_Result dispatch_gateway(WServer *s, struct MHD_Connection *c, const char *url, const char *method,
+                                        Req *rq)
+{
+    if (strlen(url) > 2048) return send_error(c, 414, "The request path is too long.");
+    for (const char *p = url; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == '\\') return send_error(c, 400, "Bad request: malformed path.");
+    WStrBuf q;
+    if (!collect_query(c, &q)) {
+        wsb_free(&q);
+        return send_error(c, 400, "Bad request: too many query parameters.");
+    }
+    json_t *out = NULL;
+    int status = wgateway_flink_handle(s->gw, method, url, q.buf ? q.buf : "", rq->body.buf, rq->body.len, &out);
+    wsb_free(&q);
+    return send_json(c, (unsigned)status, out);
+}
+
 static enum MHD_Result dispatch(WServer *s, struct MHD_Connection *c, const char *url, const char *method, Req *rq)
 {
     const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
     const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
-    if (s->loopback && !loopback_host(host))
+    if ((rq->flink_gateway ? s->gw_loopback : s->loopback) && !loopback_host(host))
         return send_error(c, 403, "Forbidden: this server answers requests for localhost only.");
     if (!same_origin(origin, host)) return send_error(c, 403, "Forbidden: cross-origin requests are not accepted.");
     bool get = !strcmp(method, "GET"), head = !strcmp(method, "HEAD");
     if (!get && !head && strcmp(method, "POST") && strcmp(method, "PATCH") && strcmp(method, "DELETE"))
         return send_error(c, 405, "Method not allowed.");
     if (head) return send_error(c, 405, "Method not allowed.");
+    if (rq->flink_gateway) return dispatch_gateway(s, c, url, method, rq);
 
     if (!strcmp(url, "/") || !strcmp(url, "/index.html")) {
         if (!get) return send_error(c, 405, "Method not allowed.");
@@ -188,20 +225,19 @@ static enum MHD_Result dispatch(WServer *s, struct MHD_Connection *c, const char
     return send_json(c, (unsigned)status, out);
 }
 
-static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
-                               const char *version, const char *upload_data, size_t *upload_data_size,
-                               void **con_cls)
+static enum MHD_Result handle(WServer *s, bool gateway_conn, struct MHD_Connection *c, const char *url,
+                              const char *method, const char *upload_data, size_t *upload_data_size, void **con_cls)
 {
-    (void)version;
-    WServer *s = cls;
     Req *rq = *con_cls;
     if (!rq) {
         rq = calloc(1, sizeof *rq);
         if (!rq) return MHD_NO;
         wsb_init(&rq->body);
         rq->server = s;
+        rq->flink_gateway = gateway_conn;
+        rq->guard = gateway_conn ? s->gw_guard : s->guard;
         *con_cls = rq;
-        wconn_guard_busy(s->guard, c, true);
+        wconn_guard_busy(rq->guard, c, true);
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
         if (cl && strtoull(cl, NULL, 10) > MAX_BODY) rq->too_big = true;
         return MHD_YES;
@@ -225,13 +261,29 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     return dispatch(s, c, url, method, rq);
 }
 
+static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                               const char *version, const char *upload_data, size_t *upload_data_size,
+                               void **con_cls)
+{
+    (void)version;
+    return handle(cls, false, c, url, method, upload_data, upload_data_size, con_cls);
+}
+
+static enum MHD_Result gw_handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                                  const char *version, const char *upload_data, size_t *upload_data_size,
+                                  void **con_cls)
+{
+    (void)version;
+    return handle(cls, true, c, url, method, upload_data, upload_data_size, con_cls);
+}
+
 static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe)
 {
     (void)cls;
     (void)toe;
     Req *rq = *con_cls;
     if (!rq) return;
-    wconn_guard_busy(rq->server->guard, c, false);
+    wconn_guard_busy(rq->guard, c, false);
     wsb_free(&rq->body);
     free(rq);
     *con_cls = NULL;
@@ -303,6 +355,35 @@ static int bind_listen(const char *address, int lo, int hi, int *port_out, bool 
     return -1;
 }
 
+static struct MHD_Daemon *start_daemon(WServer *s, WConnGuard *guard, bool ipv6, MHD_AccessHandlerCallback h)
+{
+    unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG |
+                     MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC;
+    if (ipv6) flags |= MHD_USE_IPv6;
+    return MHD_start_daemon(flags, 0, NULL, NULL, h, s, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, s,
+                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)(2 * MAX_CONNECTIONS + 8),
+                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)IDLE_TIMEOUT_S,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024), MHD_OPTION_NOTIFY_COMPLETED,
+                            completed, s, MHD_OPTION_NOTIFY_CONNECTION, wconn_guard_notify, guard, MHD_OPTION_END);
+}
+
+/* Flink's SQL gateway endpoint on its own address and port (sql-gateway.endpoint.rest.*). */
+static bool start_gateway_endpoint(WServer *s, const WClusterConfig *cfg, WError *err)
+{
+    int lo, hi;
+    if (!wcluster_gateway_port_range(cfg, &lo, &hi, err)) return false;
+    bool ipv6 = false;
+    const char *bind_addr = wcluster_gateway_bind_address(cfg);
+    s->gw_fd = bind_listen(bind_addr, lo, hi, &s->gw_port, &s->gw_loopback, &ipv6, err);
+    if (s->gw_fd < 0) return false;
+    s->gw_guard = wconn_guard_new(s->gw_fd, MAX_CONNECTIONS);
+    s->gw_mhd = start_daemon(s, s->gw_guard, ipv6, gw_handler);
+    if (!s->gw_mhd || !wconn_guard_start(s->gw_guard, s->gw_mhd))
+        return werr_set(err, "org.apache.flink.table.gateway.api.utils.SqlGatewayException",
+                        "Could not start the SQL gateway endpoint on %s:%d.", bind_addr, s->gw_port);
+    return true;
+}
+
 static char *read_small_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -348,15 +429,8 @@ WServer *wserver_start(const WClusterConfig *cfg, const char *web_dir, FILE *pri
     /* the guard accepts and bounds the connections (conn_guard.h); the daemon's own limit leaves
        room for the ones the guard has shut down and that are still closing */
     s->guard = wconn_guard_new(fd, MAX_CONNECTIONS);
-    unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG |
-                     MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC;
-    if (ipv6) flags |= MHD_USE_IPv6;
-    s->mhd = MHD_start_daemon(flags, 0, NULL, NULL, handler, s, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, s,
-                              MHD_OPTION_CONNECTION_LIMIT, (unsigned)(2 * MAX_CONNECTIONS + 8),
-                              MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)IDLE_TIMEOUT_S,
-                              MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024), MHD_OPTION_NOTIFY_COMPLETED,
-                              completed, s, MHD_OPTION_NOTIFY_CONNECTION, wconn_guard_notify, s->guard,
-                              MHD_OPTION_END);
+    s->gw_fd = -1;
+    s->mhd = start_daemon(s, s->guard, ipv6, handler);
     if (!s->mhd || !wconn_guard_start(s->guard, s->mhd)) {
         werr_set(err, "org.apache.flink.runtime.rest.RestServerEndpoint", "Could not start the HTTP server on %s:%d.",
                  bind_addr, port);
@@ -370,10 +444,15 @@ WServer *wserver_start(const WClusterConfig *cfg, const char *web_dir, FILE *pri
         free(s);
         return NULL;
     }
+    if (s->gateway_enabled && !start_gateway_endpoint(s, cfg, err)) {
+        wserver_stop(s);
+        return NULL;
+    }
     return s;
 }
 
 int wserver_port(const WServer *s) { return s ? s->port : 0; }
+int wserver_gateway_port(const WServer *s) { return s && s->gw_mhd ? s->gw_port : 0; }
 const char *wserver_address(const WServer *s) { return s ? s->address : ""; }
 
 void wserver_stop(WServer *s)
@@ -381,6 +460,10 @@ void wserver_stop(WServer *s)
     if (!s) return;
     /* end waiting requests first, then the HTTP threads, then the sessions and the jobs */
     wgateway_shutdown_begin(s->gw);
+    if (s->gw_guard) wconn_guard_stop(s->gw_guard);
+    if (s->gw_mhd) MHD_stop_daemon(s->gw_mhd);
+    if (s->gw_guard) wconn_guard_free(s->gw_guard);
+    if (s->gw_fd >= 0) close(s->gw_fd);
     wconn_guard_stop(s->guard);
     MHD_stop_daemon(s->mhd);
     wconn_guard_free(s->guard);

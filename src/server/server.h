@@ -33,6 +33,9 @@ typedef struct WServer WServer;
 /* cfg must outlive the server. print_out receives print-sink output (the daemon's .out file). */
 WServer *wserver_start(const WClusterConfig *cfg, const char *web_dir, FILE *print_out, WError *err);
 int wserver_port(const WServer *s);
+/* Port of Flink's SQL gateway endpoint (sql-gateway.endpoint.rest.port, default 8083); 0 when the
+   gateway is disabled. */
+int wserver_gateway_port(const WServer *s);
 /* The address clients should use (rest.address, or the bound host). */
 const char *wserver_address(const WServer *s);
 void wserver_stop(WServer *s);

@@ -48,7 +48,7 @@ client_start() {
   local mode="WEIR_EMBEDDED=1"
   if [[ -n "$CLUSTER" ]]; then
     mkdir -p "$TMPD/conf" "$TMPD/log"
-    printf 'rest:\n  address: 127.0.0.1\n  bind-address: 127.0.0.1\n  port: 0\nparallelism.default: 1\n' \
+    printf 'rest:\n  address: 127.0.0.1\n  bind-address: 127.0.0.1\n  port: 0\nsql-gateway.endpoint.rest.port: 0\nparallelism.default: 1\n' \
       > "$TMPD/conf/config.yaml"
     (unset WEIR_EMBEDDED; WEIR_CONF_DIR="$TMPD/conf" WEIR_LOG_DIR="$TMPD/log" "$WEIR" cluster start \
       > "$TMPD/start.out" 2>&1) || { fail "the cluster did not start: $(cat "$TMPD/start.out")"; exit 1; }

@@ -35,6 +35,10 @@ cluster_cleanup() {
   local rc=$?
   trap - EXIT INT TERM
   if [[ -n "$TMPD" && -d "$TMPD" ]]; then
+    if [[ -f "$TMPD/proxy.pids" ]]; then
+      local ppid
+      while read -r ppid; do kill "$ppid" 2>/dev/null; done < "$TMPD/proxy.pids"
+    fi
     if [[ -f "$TMPD/log/weir-cluster.pid" ]]; then
       local pid
       pid="$(cat "$TMPD/log/weir-cluster.pid" 2>/dev/null)"
@@ -66,6 +70,7 @@ cluster_setup() {
     echo "  address: 127.0.0.1"
     echo "  bind-address: 127.0.0.1"
     echo "  port: 0"
+    echo "sql-gateway.endpoint.rest.port: 0"
     echo "parallelism.default: 1"
     local l
     for l in "$@"; do echo "$l"; done
@@ -81,6 +86,9 @@ cluster_start() {
   fi
   read -r _ PORT < "$TMPD/log/weir-cluster.rest"
   BASE="http://127.0.0.1:$PORT"
+  # Flink's SQL gateway endpoint (sql-gateway.endpoint.rest.port: 0 = a free port), from the log
+  GWPORT="$(sed -n 's/.*SQL gateway endpoint listening at http:\/\/[^ ]*:\([0-9][0-9]*\) .*/\1/p' \
+    "$TMPD/log/weir-cluster.log" | tail -n 1)"
 }
 
 # api METHOD PATH [curl args...]: prints the body; HTTP status in $STATUS
@@ -112,3 +120,14 @@ wait_state() {
 
 jid_by_name() { api GET /jobs/overview | jq -r --arg n "$1" '[.jobs[] | select(.name == $n)][0].jid // empty'; }
 jqe() { jq -e "$@" > /dev/null; }
+
+# start_gateway_proxy LOG: tests/gateway/proxy.py between a Flink client and the daemon's SQL
+# gateway endpoint ($GWPORT); sets PPORT (the port clients connect to); every call is appended to
+# LOG as "METHOD /path STATUS". Stopped by the cleanup (its pid is in $TMPD/proxy.pids).
+start_gateway_proxy() {
+  local log="$1" pf="$TMPD/proxy.$RANDOM.port" i
+  python3 "$ROOT/tests/gateway/proxy.py" --target "$GWPORT" --port-file "$pf" --log "$log" &
+  echo $! >> "$TMPD/proxy.pids"
+  for i in $(seq 1 100); do [[ -s "$pf" ]] && break; sleep 0.1; done
+  read -r PPORT < "$pf"
+}

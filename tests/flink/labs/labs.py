@@ -96,6 +96,7 @@ class Weir:
         with open(os.path.join(self.dir, "conf", "config.yaml"), "w") as f:
             # the same cluster settings as flinkctl.py gives Flink's cluster
             f.write("rest:\n  address: 127.0.0.1\n  bind-address: 127.0.0.1\n  port: 0\n"
+                    "sql-gateway.endpoint.rest.port: 0\n"
                     "parallelism.default: 1\ntaskmanager.numberOfTaskSlots: 4\n")
         self.env = dict(os.environ, WEIR_CONF_DIR=os.path.join(self.dir, "conf"),
                         WEIR_LOG_DIR=os.path.join(self.dir, "log"))
