@@ -279,13 +279,14 @@ static const Check CHECKS[] = {
     {"nexmark", "max-emit-speed", K_FN, NULL, NULL, NULL, NULL, fn_nexmark_emit_speed, NULL},
     {"nexmark", "scan.parallelism", K_TEST, NULL, NULL, "vertices_scan_parallelism_and_values", NULL, NULL, NULL},
     /* jdbc: the options that need a PostgreSQL server are shown by tests/jdbc (make test) */
-#define JD "CREATE TABLE j (id INT) WITH ('connector' = 'jdbc', 'url' = 'jdbc:postgresql://127.0.0.1:1/x', 'table-name' = 't'%s)"
+#define JD "CREATE TABLE j (id INT) WITH ('connector' = 'jdbc', 'table-name' = 't'%s)"
+#define JDU ", 'url' = 'jdbc:postgresql://127.0.0.1:1/x'"
     {"jdbc", "url", K_ERR, JD, "SELECT * FROM j", "Could not find any jdbc dialect factory", ", 'url' = 'jdbc:db2://h/x'", NULL, NULL},
     {"jdbc", "table-name", K_SCRIPT, NULL, NULL, "tests/jdbc/scan_sink.sh", NULL, NULL, NULL},
-    {"jdbc", "driver", K_ERR, JD, "SELECT * FROM j", "is not supported by weir", ", 'driver' = 'com.mysql.cj.jdbc.Driver'", NULL, NULL},
-    {"jdbc", "username", K_ERR, JD, "SELECT * FROM j", "Either all or none", ", 'username' = 'u'", NULL, NULL},
-    {"jdbc", "password", K_ERR, JD, "SELECT * FROM j", "Either all or none", ", 'password' = 'u'", NULL, NULL},
-    {"jdbc", "connection.max-retry-timeout", K_ERR, JD, "SELECT * FROM j", "must be in second granularity", ", 'connection.max-retry-timeout' = '500ms'", NULL, NULL},
+    {"jdbc", "driver", K_ERR, JD, "SELECT * FROM j", "is not supported by weir", JDU ", 'driver' = 'com.mysql.cj.jdbc.Driver'", NULL, NULL},
+    {"jdbc", "username", K_ERR, JD, "SELECT * FROM j", "Either all or none", JDU ", 'username' = 'u'", NULL, NULL},
+    {"jdbc", "password", K_ERR, JD, "SELECT * FROM j", "Either all or none", JDU ", 'password' = 'u'", NULL, NULL},
+    {"jdbc", "connection.max-retry-timeout", K_ERR, JD, "SELECT * FROM j", "must be in second granularity", JDU ", 'connection.max-retry-timeout' = '500ms'", NULL, NULL},
     {"jdbc", "scan.partition.column", K_SCRIPT, NULL, NULL, "tests/jdbc/scan_sink.sh", NULL, NULL, NULL},
     {"jdbc", "scan.partition.num", K_SCRIPT, NULL, NULL, "tests/jdbc/scan_sink.sh", NULL, NULL, NULL},
     {"jdbc", "scan.partition.lower-bound", K_SCRIPT, NULL, NULL, "tests/jdbc/scan_sink.sh", NULL, NULL, NULL},
@@ -947,6 +948,7 @@ static int accepted_options(const WConnector *c, char ***out)
     int_string_spec(&t, "default_catalog.default_database.t", "a");
     wopts_set(&t.opts, "connector", c->name);
     if (!strcmp(c->name, "filesystem")) { wopts_set(&t.opts, "path", "/nonexistent"); wopts_set(&t.opts, "format", "csv"); }
+    if (!strcmp(c->name, "jdbc")) { wopts_set(&t.opts, "url", "jdbc:postgresql://127.0.0.1:1/x"); wopts_set(&t.opts, "table-name", "t"); }
     wopts_set(&t.opts, "zz-not-an-option", "1");
     WError e;
     werr_clear(&e);
@@ -1005,7 +1007,8 @@ WTEST(option_inventory_every_accepted_option_has_an_effect_or_an_error)
                 /* a value other than the default is refused, naming the option */
                 char setup[512];
                 snprintf(setup, sizeof setup, "CREATE TABLE t (a INT) WITH ('connector' = '%s'%s, '%s' = 'x-not-default')",
-                         c->name, !strcmp(c->name, "filesystem") ? ", 'path' = '$D/in', 'format' = 'csv'" : "", o->key);
+                         c->name, !strcmp(c->name, "filesystem") ? ", 'path' = '$D/in', 'format' = 'csv'"
+                         : !strcmp(c->name, "jdbc") ? ", 'url' = 'jdbc:postgresql://127.0.0.1:1/x', 'table-name' = 't'" : "", o->key);
                 WError e;
                 const char *q = c->can_source ? "SELECT * FROM t" : "INSERT INTO t VALUES (1)";
                 char *got = inv_run(setup, q, NULL, NULL, &e);
