@@ -34,6 +34,8 @@ bool wjdbc_conf(const WTableSpec *spec, WJdbcConf *c, WError *err);
 /* A connection with the session settings the conversions rely on (UTC, ISO dates); retried
    until connection.max-retry-timeout. Error: "Cannot connect to 'url': <libpq message>". */
 PGconn *wjdbc_connect(const WJdbcConf *c, WError *err);
+/* Waits ms milliseconds (between retries). */
+void wjdbc_sleep_ms(int64_t ms);
 /* libpq's message of the last failure, one line. */
 const char *wjdbc_pg_error(PGconn *conn, const PGresult *res);
 

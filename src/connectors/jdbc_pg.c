@@ -13,7 +13,7 @@
 #include "../types/format.h"
 #include "../types/datetime.h"
 
-static void sleep_ms(int64_t ms)
+void wjdbc_sleep_ms(int64_t ms)
 {
     struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
@@ -62,7 +62,7 @@ PGconn *wjdbc_connect(const WJdbcConf *c, WError *err)
             werr_set(err, "java.sql.SQLException", "Cannot connect to '%s': %s", c->url, why);
             return NULL;
         }
-        sleep_ms(attempt < 3 ? 200 : 1000);
+        wjdbc_sleep_ms(attempt < 3 ? 200 : 1000);
     }
 }
 

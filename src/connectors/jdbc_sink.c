@@ -48,12 +48,6 @@ static int64_t now_ms(const JdbcSink *s)
     return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-static void sleep_ms(int64_t ms)
-{
-    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
 static bool is_key_col(const JdbcSink *s, int c)
 {
     for (int k = 0; k < s->spec.npk; k++) if (s->spec.pk[k] == c) return true;
@@ -251,7 +245,7 @@ static bool flush(JdbcSink *s, WError *err)
                 return false;
             }
         }
-        sleep_ms(1000 * i);
+        wjdbc_sleep_ms(1000 * i);
     }
     wsb_free(&why);
     s->base.rows_written += s->nrows;
