@@ -49,6 +49,11 @@ void wjdbc_to_text(const WType *t, WDatum v, WStrBuf *out);
 /* Flink's PostgresDialect type check: "The PostgreSQL dialect doesn't support type: T." */
 bool wjdbc_check_types(const WTableSpec *spec, WError *err);
 
+/* The scan's splits: Flink's JdbcNumericBetweenParametersProvider.ofBatchNum + getParameterValues
+   ([lo, hi] per split, malloc'd in *out; the count returned). Without scan.partition.column one
+   split without bounds (*out NULL). */
+int wjdbc_splits(const WJdbcConf *c, int64_t (**out)[2]);
+
 WSource *wjdbc_open_source(const WTableSpec *spec, WError *err);
 WSink *wjdbc_open_sink(const WTableSpec *spec, WError *err);
 

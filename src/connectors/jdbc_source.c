@@ -32,27 +32,24 @@ typedef struct JdbcSource {
     bool in_cursor, cursor_more;
 } JdbcSource;
 
-/* Flink's JdbcNumericBetweenParametersProvider.ofBatchNum + getParameterValues. */
-static void compute_splits(JdbcSource *s)
+int wjdbc_splits(const WJdbcConf *c, int64_t (**out)[2])
 {
-    const WJdbcConf *c = &s->conf;
-    if (!c->part_col) {
-        s->nsplits = 1;
-        return;
-    }
+    *out = NULL;
+    if (!c->part_col) return 1;
     int64_t max_elems = c->part_hi - c->part_lo + 1;
     int64_t num = c->part_num > max_elems ? max_elems : c->part_num;
     int64_t size = (int64_t)ceil((double)max_elems / (double)num);
     int64_t big = max_elems - (size - 1) * num;
-    s->nsplits = (int)num;
-    s->splits = wcalloc((size_t)num, sizeof *s->splits);
+    int64_t (*sp)[2] = wcalloc((size_t)num, sizeof *sp);
     int64_t start = c->part_lo;
     for (int64_t i = 0; i < num; i++) {
         int64_t end = start + size - 1 - (i >= big ? 1 : 0);
-        s->splits[i][0] = start;
-        s->splits[i][1] = end;
+        sp[i][0] = start;
+        sp[i][1] = end;
         start = end + 1;
     }
+    *out = sp;
+    return (int)num;
 }
 
 static void query_text(const JdbcSource *s, int split, WStrBuf *q)
@@ -208,7 +205,7 @@ WSource *wjdbc_open_source(const WTableSpec *spec, WError *err)
         return NULL;
     }
     s->spec = *spec;
-    compute_splits(s);
+    s->nsplits = wjdbc_splits(&s->conf, &s->splits);
     s->split = spec->subtask;
     s->base.next = js_next;
     s->base.position = js_position;
