@@ -7,7 +7,7 @@
  * a key column) for +I/+U and "DELETE FROM t WHERE k = $1 AND ..." for -D/-U. A flush runs when
  * sink.buffer-flush.max-rows rows are buffered (0: never by count), when a row arrives
  * sink.buffer-flush.interval after the last flush (0: never by time), at every checkpoint and at
- * the end of input; it is one transaction, retried sink.max-retries times (reconnecting when the
+ * the end of input; it is one transaction (statements sent in libpq's pipeline mode), retried sink.max-retries times (reconnecting when the
  * connection broke, waiting 1 s x attempt as Flink does) before the job fails with "Writing
  * records to JDBC failed.". Depends on jdbc_internal.h, common/.
  */
@@ -37,6 +37,7 @@ typedef struct JdbcSink {
     int *slots;                     /* open addressing over rows by key (upsert mode), -1 empty */
     int nslots;
     int64_t last_flush_ms;
+    bool broken;                    /* the connection is in an unknown state: reconnect */
     WStrBuf tmp;
 } JdbcSink;
 
@@ -181,32 +182,74 @@ static bool run(JdbcSink *s, const char *sql, ExecStatusType want, WStrBuf *why)
     return ok;
 }
 
-/* One attempt: the buffer as one transaction (upserts, then deletes, as Flink's executor). */
+/* Read the results of the statements sent since the last sync, up to the sync itself; the first
+   failure's message goes to why. */
+static bool drain(JdbcSink *s, WStrBuf *why)
+{
+    bool ok = true;
+    for (;;) {
+        PGresult *r = PQgetResult(s->conn);
+        if (!r) {
+            if (s->broken || PQstatus(s->conn) != CONNECTION_OK) {
+            s->broken = false;
+                if (ok) wsb_append(why, wjdbc_pg_error(s->conn, NULL));
+                return false;
+            }
+            continue;                   /* the end of one statement's results */
+        }
+        ExecStatusType st = PQresultStatus(r);
+        if (st == PGRES_PIPELINE_SYNC) { PQclear(r); return ok; }
+        if (st != PGRES_COMMAND_OK && st != PGRES_PIPELINE_ABORTED && ok) {
+            ok = false;
+            wsb_append(why, wjdbc_pg_error(s->conn, r));
+        }
+        if (st == PGRES_PIPELINE_ABORTED) ok = false;
+        PQclear(r);
+    }
+}
+
+#define PIPELINE_BATCH 1000
+
+/* One attempt: the buffer as one transaction (upserts, then deletes, as Flink's executor), sent
+   in libpq's pipeline mode (no round trip per row), synchronised every PIPELINE_BATCH rows so
+   neither side's buffers fill up. */
 static bool attempt(JdbcSink *s, WStrBuf *why)
 {
     if (!run(s, "BEGIN", PGRES_COMMAND_OK, why)) return false;
+    if (!PQenterPipelineMode(s->conn)) {
+        wsb_append(why, wjdbc_pg_error(s->conn, NULL));
+        return false;
+    }
     int nk = s->spec.npk;
     const char **kv = wmalloc(sizeof(char *) * (size_t)(nk + 1));
     bool ok = true;
+    int pending = 0;
     for (int pass = 0; ok && pass < 2; pass++) {
         for (int i = 0; ok && i < s->nrows; i++) {
             BufRow *b = &s->rows[i];
             if (b->upsert != (pass == 0)) continue;
-            PGresult *r;
+            int sent;
             if (b->upsert) {
-                r = PQexecPrepared(s->conn, "weir_ins", s->spec.ncols, (const char *const *)b->vals, NULL, NULL, 0);
+                sent = PQsendQueryPrepared(s->conn, "weir_ins", s->spec.ncols, (const char *const *)b->vals, NULL, NULL, 0);
             } else {
                 for (int k = 0; k < nk; k++) kv[k] = b->vals[s->spec.pk[k]];
-                r = PQexecPrepared(s->conn, "weir_del", nk, kv, NULL, NULL, 0);
+                sent = PQsendQueryPrepared(s->conn, "weir_del", nk, kv, NULL, NULL, 0);
             }
-            if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-                ok = false;
-                wsb_append(why, wjdbc_pg_error(s->conn, r));
+            if (!sent) { ok = false; wsb_append(why, wjdbc_pg_error(s->conn, NULL)); break; }
+            if (++pending == PIPELINE_BATCH) {
+                ok = PQpipelineSync(s->conn) && drain(s, why);
+                pending = 0;
             }
-            PQclear(r);
         }
     }
+    if (pending && ok) ok = PQpipelineSync(s->conn) && drain(s, why);
     free(kv);
+    if (!PQexitPipelineMode(s->conn)) {
+        /* results left unread after a send failure: the connection is reset by the retry */
+        if (ok) wsb_append(why, wjdbc_pg_error(s->conn, NULL));
+        s->broken = true;               /* flush reconnects before the retry */
+        return false;
+    }
     if (ok) return run(s, "COMMIT", PGRES_COMMAND_OK, why);
     WStrBuf ignore;
     wsb_init(&ignore);
@@ -230,7 +273,8 @@ static bool flush(JdbcSink *s, WError *err)
             wsb_free(&why);
             return false;
         }
-        if (PQstatus(s->conn) != CONNECTION_OK) {
+        if (s->broken || PQstatus(s->conn) != CONNECTION_OK) {
+            s->broken = false;
             PQfinish(s->conn);
             s->conn = NULL;
             WError e;
