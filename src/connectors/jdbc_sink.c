@@ -7,9 +7,10 @@
  * a key column) for +I/+U and "DELETE FROM t WHERE k = $1 AND ..." for -D/-U. A flush runs when
  * sink.buffer-flush.max-rows rows are buffered (0: never by count), when a row arrives
  * sink.buffer-flush.interval after the last flush (0: never by time), at every checkpoint and at
- * the end of input; it is one transaction (statements sent in libpq's pipeline mode), retried sink.max-retries times (reconnecting when the
- * connection broke, waiting 1 s x attempt as Flink does) before the job fails with "Writing
- * records to JDBC failed.". Depends on jdbc_internal.h, common/.
+ * the end of input; it is one transaction (statements sent in libpq's pipeline mode), retried
+ * sink.max-retries times (reconnecting when the connection broke, waiting 1 s x attempt as Flink
+ * does) before the job fails with "Writing records to JDBC failed.". Depends on jdbc_internal.h,
+ * common/.
  */
 #include "jdbc_internal.h"
 #include "../common/hash.h"
