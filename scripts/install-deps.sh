@@ -5,6 +5,7 @@
 set -euo pipefail
 
 pkgs=(gcc make libc6-dev libedit-dev libjansson-dev librocksdb-dev libmicrohttpd-dev python3)
+pkgs+=(libpq-dev postgresql)   # the jdbc connector (libpq) and its tests' PostgreSQL server
 if [[ "${1:-}" == "--fuzz" ]]; then pkgs+=(clang libclang-rt-14-dev); fi
 
 missing=()

@@ -21,6 +21,7 @@
 #  (e) cluster tests: tests/cluster/*.sh against a daemon each starts and stops (see there);
 #      then tests/gateway/*.sh: Flink's own clients against weir's SQL gateway endpoint.
 #  (g) client tests: tests/client/*.sh, the interactive client driven through tmux.
+#  (h) jdbc tests: tests/jdbc/*.sh, the jdbc connector against a real PostgreSQL server.
 # The last line is exactly "N passed, N failed, N skipped"; the exit status is 1 if any failed.
 set -uo pipefail
 
@@ -439,6 +440,27 @@ if [[ -x "$BUILD/weir" ]]; then
   done
   echo "client: $cp_ passed, $cf_ failed, $cs_ skipped"
   passed=$((passed + cp_)); failed=$((failed + cf_)); skipped=$((skipped + cs_))
+fi
+
+# ----------------------------------------------------------------------------- (h) jdbc tests
+# tests/jdbc/*.sh (helpers in tests/jdbc/lib.sh): the jdbc connector against a throw-away
+# PostgreSQL server each test starts on a free loopback port and stops. Exit 0 pass, 77 skipped
+# (PostgreSQL not installed), else fail.
+if [[ -x "$BUILD/weir" ]]; then
+  jp_=0 jf_=0 js_=0
+  for t in "$ROOT"/tests/jdbc/*.sh; do
+    [[ "$(basename "$t")" == lib.sh ]] && continue
+    out="$(BUILD="$BUILD" timeout "${JDBC_TEST_TIMEOUT:-300}" bash "$t" 2>&1 < /dev/null)"; st=$?
+    if [[ $st -eq 0 ]]; then
+      jp_=$((jp_ + 1))
+    elif [[ $st -eq 77 ]]; then
+      js_=$((js_ + 1)); printf '%s\n' "$out" | grep '^SKIP' | head -n 3
+    else
+      jf_=$((jf_ + 1)); echo "FAIL jdbc/$(basename "$t" .sh) (exit $st)"; printf '%s\n' "$out" | head -n 40
+    fi
+  done
+  echo "jdbc: $jp_ passed, $jf_ failed, $js_ skipped"
+  passed=$((passed + jp_)); failed=$((failed + jf_)); skipped=$((skipped + js_))
 fi
 
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -115,8 +115,18 @@ WRel *bind_join_rel(BindCtx *b, WRel *l, BScope *ls, WRel *r, BScope *rs, AstFro
             return NULL;
         }
         if (t->type->time_attr == WTA_PROCTIME) {
-            /* Flink's message for a processing-time temporal join whose table is no lookup source
-               (weir's connectors are none) */
+            /* Flink plans a lookup join when the table is a lookup source (jdbc, filesystem);
+               weir runs none yet and says so. Otherwise Flink's message for a processing-time
+               temporal join whose table is no lookup source. */
+            const WRel *sc = r;
+            while (sc->kind != WR_SCAN && sc->ninputs > 0) sc = sc->inputs[0];
+            const char *c = sc->kind == WR_SCAN && sc->table ? wopts_get(&sc->table->options, "connector") : NULL;
+            if (c && (strcmp(c, "jdbc") == 0 || strcmp(c, "filesystem") == 0)) {
+                werr_set(p->err, WEXC_TABLE,
+                         "Lookup join (FOR SYSTEM_TIME AS OF a processing-time attribute) on the '%s' table %s is "
+                         "not supported by weir yet.", c, sc->table_qname ? sc->table_qname : "");
+                return NULL;
+            }
             werr_set(p->err, WEXC_TABLE, "Processing-time temporal join is not supported yet.");
             return NULL;
         }

@@ -1482,6 +1482,7 @@ static uint8_t sink_mode(const WTable *t)
         return wplan_changelog_format(f) ? ALL_KINDS : WCM_INSERT;
     }
     if (strcmp(c, "blackhole") == 0) return WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE;
+    if (strcmp(c, "jdbc") == 0) return WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE;     /* an upsert sink */
     return ALL_KINDS;
 }
 
@@ -1551,6 +1552,13 @@ static WRel *plan_sink(WPlanCtx *p, WRel *s)
         return NULL;
     }
     WTable *t = s->sink_table;
+    const char *conn = wopts_get(&t->options, "connector");
+    if (!t->npk && conn && strcmp(conn, "jdbc") == 0) {
+        /* Flink's JdbcDynamicTableSink.validatePrimaryKey */
+        werr_set(p->err, "java.lang.IllegalStateException",
+                 "please declare primary key for sink table when query contains update/delete record.");
+        return NULL;
+    }
     if (!t->npk) return s;
     /* a keyed sink that does not take UPDATE_BEFORE is an upsert sink */
     if (sink_mode(t) & WCM_UPDATE_BEFORE) return s;

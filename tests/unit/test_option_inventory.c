@@ -187,6 +187,7 @@ typedef enum {
     K_PRINT,        /* ... print lines containing expect ("" = nothing printed) */
     K_FILES,        /* ... write the data files (contents concatenated) under $D/<query's table> = expect */
     K_TEST,         /* the unit test named expect shows it */
+    K_SCRIPT,       /* the server test script expect (tests/..., run by make test) sets the option */
     K_FN,           /* fn */
 } CheckKind;
 
@@ -277,6 +278,24 @@ static const Check CHECKS[] = {
     {"nexmark", "keep-alive", K_FN, NULL, NULL, NULL, NULL, fn_nexmark_keep_alive, NULL},
     {"nexmark", "max-emit-speed", K_FN, NULL, NULL, NULL, NULL, fn_nexmark_emit_speed, NULL},
     {"nexmark", "scan.parallelism", K_TEST, NULL, NULL, "vertices_scan_parallelism_and_values", NULL, NULL, NULL},
+    /* jdbc: the options that need a PostgreSQL server are shown by tests/jdbc (make test) */
+#define JD "CREATE TABLE j (id INT) WITH ('connector' = 'jdbc', 'table-name' = 't'%s)"
+#define JDU ", 'url' = 'jdbc:postgresql://127.0.0.1:1/x'"
+    {"jdbc", "url", K_ERR, JD, "SELECT * FROM j", "Could not find any jdbc dialect factory", ", 'url' = 'jdbc:db2://h/x'", NULL, NULL},
+    {"jdbc", "table-name", K_SCRIPT, NULL, NULL, "tests/jdbc/scan_sink.sh", NULL, NULL, NULL},
+    {"jdbc", "driver", K_ERR, JD, "SELECT * FROM j", "is not supported by weir", JDU ", 'driver' = 'com.mysql.cj.jdbc.Driver'", NULL, NULL},
+    {"jdbc", "username", K_ERR, JD, "SELECT * FROM j", "Either all or none", JDU ", 'username' = 'u'", NULL, NULL},
+    {"jdbc", "password", K_ERR, JD, "SELECT * FROM j", "Either all or none", JDU ", 'password' = 'u'", NULL, NULL},
+    {"jdbc", "connection.max-retry-timeout", K_ERR, JD, "SELECT * FROM j", "must be in second granularity", JDU ", 'connection.max-retry-timeout' = '500ms'", NULL, NULL},
+    {"jdbc", "scan.partition.column", K_SCRIPT, NULL, NULL, "tests/jdbc/scan_sink.sh", NULL, NULL, NULL},
+    {"jdbc", "scan.partition.num", K_SCRIPT, NULL, NULL, "tests/jdbc/scan_sink.sh", NULL, NULL, NULL},
+    {"jdbc", "scan.partition.lower-bound", K_SCRIPT, NULL, NULL, "tests/jdbc/scan_sink.sh", NULL, NULL, NULL},
+    {"jdbc", "scan.partition.upper-bound", K_SCRIPT, NULL, NULL, "tests/jdbc/scan_sink.sh", NULL, NULL, NULL},
+    {"jdbc", "scan.fetch-size", K_SCRIPT, NULL, NULL, "tests/jdbc/scan_sink.sh", NULL, NULL, NULL},
+    {"jdbc", "sink.buffer-flush.max-rows", K_SCRIPT, NULL, NULL, "tests/jdbc/scan_sink.sh", NULL, NULL, NULL},
+    {"jdbc", "sink.buffer-flush.interval", K_SCRIPT, NULL, NULL, "tests/jdbc/scan_sink.sh", NULL, NULL, NULL},
+    {"jdbc", "sink.max-retries", K_SCRIPT, NULL, NULL, "tests/jdbc/scan_sink.sh", NULL, NULL, NULL},
+    {"jdbc", "sink.parallelism", K_TEST, NULL, NULL, "vertices_sink_parallelism_breaks_chain_with_rebalance", NULL, NULL, NULL},
     /* filesystem */
     {"filesystem", "path", K_ROWS, FS_IN("csv", "in/a.csv", "id INT, s STRING"), "SELECT * FROM f", "1|a\n2|b", "", NULL, NULL},
     {"filesystem", "format", K_ROWS, FS_IN("json", "j/a.json", "id INT, s STRING"), "SELECT * FROM f", "1|a", "", NULL, NULL},
@@ -831,6 +850,18 @@ static const char *run_check(const Check *c)
     switch (c->kind) {
     case K_TEST:
         return wtest_exists(c->expect) ? NULL : fail_why("no unit test named %s%s", c->expect, "");
+    case K_SCRIPT: {
+        char path[512], *text = NULL, quoted[128];
+        snprintf(path, sizeof path, "%s/%s", getenv("ROOT") ? getenv("ROOT") : ".", c->expect);
+        FILE *f = fopen(path, "r");
+        size_t len = 0;
+        if (f) { text = wmalloc(1 << 20); len = fread(text, 1, (1 << 20) - 1, f); text[len] = 0; fclose(f); }
+        snprintf(quoted, sizeof quoted, "'%s'", c->key);
+        const char *why = !text ? fail_why("no test script %s%s", c->expect, "")
+                          : !strstr(text, quoted) ? fail_why("the script %s does not set %s", c->expect, c->key) : NULL;
+        free(text);
+        return why;
+    }
     case K_FN:
         return c->fn();
     case K_ROWS: {
@@ -917,6 +948,7 @@ static int accepted_options(const WConnector *c, char ***out)
     int_string_spec(&t, "default_catalog.default_database.t", "a");
     wopts_set(&t.opts, "connector", c->name);
     if (!strcmp(c->name, "filesystem")) { wopts_set(&t.opts, "path", "/nonexistent"); wopts_set(&t.opts, "format", "csv"); }
+    if (!strcmp(c->name, "jdbc")) { wopts_set(&t.opts, "url", "jdbc:postgresql://127.0.0.1:1/x"); wopts_set(&t.opts, "table-name", "t"); }
     wopts_set(&t.opts, "zz-not-an-option", "1");
     WError e;
     werr_clear(&e);
@@ -975,7 +1007,8 @@ WTEST(option_inventory_every_accepted_option_has_an_effect_or_an_error)
                 /* a value other than the default is refused, naming the option */
                 char setup[512];
                 snprintf(setup, sizeof setup, "CREATE TABLE t (a INT) WITH ('connector' = '%s'%s, '%s' = 'x-not-default')",
-                         c->name, !strcmp(c->name, "filesystem") ? ", 'path' = '$D/in', 'format' = 'csv'" : "", o->key);
+                         c->name, !strcmp(c->name, "filesystem") ? ", 'path' = '$D/in', 'format' = 'csv'"
+                         : !strcmp(c->name, "jdbc") ? ", 'url' = 'jdbc:postgresql://127.0.0.1:1/x', 'table-name' = 't'" : "", o->key);
                 WError e;
                 const char *q = c->can_source ? "SELECT * FROM t" : "INSERT INTO t VALUES (1)";
                 char *got = inv_run(setup, q, NULL, NULL, &e);

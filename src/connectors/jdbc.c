@@ -1,0 +1,207 @@
+/*
+ * jdbc.c — the 'jdbc' connector's factory: Flink's JdbcDynamicTableFactory options and validation
+ * for PostgreSQL URLs (jdbc:postgresql://host[:port]/database[?k=v&...]), read through libpq.
+ * The scan is in jdbc_source.c, the sink in jdbc_sink.c, the connection and value conversions in
+ * jdbc_pg.c. Depends on connector.h, common/.
+ */
+#include "jdbc_internal.h"
+#include "conn_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const JDBC_REQUIRED[] = {"url", "table-name", NULL};
+static const char *const JDBC_OPTIONAL[] = {
+    "driver", "username", "password", "compatible-mode", "connection.max-retry-timeout",
+    "scan.partition.column", "scan.partition.num", "scan.partition.lower-bound", "scan.partition.upper-bound",
+    "scan.fetch-size", "scan.auto-commit",
+    "lookup.cache", "lookup.partial-cache.max-rows", "lookup.partial-cache.expire-after-write",
+    "lookup.partial-cache.expire-after-access", "lookup.partial-cache.cache-missing-key",
+    "lookup.full-cache.reload-strategy", "lookup.full-cache.periodic-reload.interval",
+    "lookup.full-cache.periodic-reload.schedule-mode", "lookup.full-cache.timed-reload.iso-time",
+    "lookup.full-cache.timed-reload.interval-in-days",
+    "lookup.cache.max-rows", "lookup.cache.ttl", "lookup.cache.caching-missing-key", "lookup.max-retries",
+    "sink.buffer-flush.max-rows", "sink.buffer-flush.interval", "sink.max-retries", "sink.parallelism",
+    "property-version",
+    NULL,
+};
+
+#define LOOKUP_ONLY "only read by a lookup join, which weir does not run on jdbc tables yet"
+static const WConnOption JDBC_INVENTORY[] = {
+    {"url", WOPT_APPLIED, NULL, "the PostgreSQL server and database (jdbc:postgresql://host:port/db)"},
+    {"table-name", WOPT_APPLIED, NULL, "the table read and written"},
+    {"driver", WOPT_APPLIED, NULL, "the JDBC driver class: only org.postgresql.Driver (libpq)"},
+    {"username", WOPT_APPLIED, NULL, "the database user"},
+    {"password", WOPT_APPLIED, NULL, "the user's password"},
+    {"compatible-mode", WOPT_REFUSED, NULL, "a dialect compatibility mode"},
+    {"connection.max-retry-timeout", WOPT_APPLIED, NULL, "how long connecting is retried"},
+    {"scan.partition.column", WOPT_APPLIED, NULL, "the numeric column the scan is split on"},
+    {"scan.partition.num", WOPT_APPLIED, NULL, "the number of splits"},
+    {"scan.partition.lower-bound", WOPT_APPLIED, NULL, "the smallest value of the first split"},
+    {"scan.partition.upper-bound", WOPT_APPLIED, NULL, "the largest value of the last split"},
+    {"scan.fetch-size", WOPT_APPLIED, NULL, "rows per round trip (a cursor); 0 = the whole result at once"},
+    {"scan.auto-commit", WOPT_REFUSED, "true", "reads outside an explicit transaction"},
+    {"lookup.cache", WOPT_REFUSED, "NONE", LOOKUP_ONLY},
+    {"lookup.partial-cache.max-rows", WOPT_REFUSED, NULL, LOOKUP_ONLY},
+    {"lookup.partial-cache.expire-after-write", WOPT_REFUSED, NULL, LOOKUP_ONLY},
+    {"lookup.partial-cache.expire-after-access", WOPT_REFUSED, NULL, LOOKUP_ONLY},
+    {"lookup.partial-cache.cache-missing-key", WOPT_REFUSED, "true", LOOKUP_ONLY},
+    {"lookup.full-cache.reload-strategy", WOPT_REFUSED, "PERIODIC", LOOKUP_ONLY},
+    {"lookup.full-cache.periodic-reload.interval", WOPT_REFUSED, NULL, LOOKUP_ONLY},
+    {"lookup.full-cache.periodic-reload.schedule-mode", WOPT_REFUSED, "FIXED_DELAY", LOOKUP_ONLY},
+    {"lookup.full-cache.timed-reload.iso-time", WOPT_REFUSED, NULL, LOOKUP_ONLY},
+    {"lookup.full-cache.timed-reload.interval-in-days", WOPT_REFUSED, "1", LOOKUP_ONLY},
+    {"lookup.cache.max-rows", WOPT_REFUSED, NULL, LOOKUP_ONLY},
+    {"lookup.cache.ttl", WOPT_REFUSED, NULL, LOOKUP_ONLY},
+    {"lookup.cache.caching-missing-key", WOPT_REFUSED, "true", LOOKUP_ONLY},
+    {"lookup.max-retries", WOPT_REFUSED, "3", LOOKUP_ONLY},
+    {"sink.buffer-flush.max-rows", WOPT_APPLIED, NULL, "rows buffered before a flush (0: no count trigger)"},
+    {"sink.buffer-flush.interval", WOPT_APPLIED, NULL, "time after which buffered rows are flushed (0: none)"},
+    {"sink.max-retries", WOPT_APPLIED, NULL, "retries of a failed flush"},
+    {"sink.parallelism", WOPT_APPLIED, NULL, "the sink's parallelism (runtime/vertices.c)"},
+    {"property-version", WOPT_NO_EFFECT_IN_FLINK, NULL, "a legacy version number Flink accepts and ignores"},
+    {NULL, 0, NULL, NULL},
+};
+
+/* Flink's FactoryUtil/JdbcDynamicTableFactory "all or none" check. */
+static bool all_or_none(const WOptions *o, const char *const *keys, WError *err)
+{
+    int n = 0, set = 0;
+    for (; keys[n]; n++) set += wopts_get(o, keys[n]) != NULL;
+    if (set == 0 || set == n) return true;
+    WStrBuf s;
+    wsb_init(&s);
+    for (int i = 0; i < n; i++) wsb_printf(&s, "\n%s", keys[i]);
+    werr_set(err, WEXC_VALIDATION, "Either all or none of the following options should be provided:%s", s.buf);
+    wsb_free(&s);
+    return false;
+}
+
+static bool not_negative(const WOptions *o, const char *key, int64_t dflt, int64_t *out, WError *err)
+{
+    if (!wopts_get_long(o, key, dflt, out, err)) return false;
+    if (*out < 0)
+        return werr_set(err, WEXC_VALIDATION, "The value of '%s' option shouldn't be negative, but is %lld.", key,
+                        (long long)*out);
+    return true;
+}
+
+/* jdbc:postgresql://host[:port]/database[?params] into c (libpq keywords). */
+static bool parse_url(const char *url, WJdbcConf *c, WError *err)
+{
+    static const char P[] = "jdbc:postgresql:";
+    if (strncmp(url, P, sizeof P - 1) != 0)
+        return werr_set(err, "java.lang.IllegalStateException",
+                        "Could not find any jdbc dialect factory that can handle url '%s' that implements "
+                        "'org.apache.flink.connector.jdbc.core.database.JdbcFactory' in the classpath.\n\n"
+                        "Available factories are:\n\n"
+                        "org.apache.flink.connector.jdbc.postgres.database.PostgresFactory", url);
+    const char *s = url + sizeof P - 1;
+    const char *bad = NULL;
+    if (strncmp(s, "//", 2) != 0) bad = "expected jdbc:postgresql://host[:port]/database";
+    else s += 2;
+    const char *slash = bad ? NULL : strchr(s, '/');
+    if (!bad && !slash) bad = "the database name is missing";
+    if (bad) return werr_set(err, WEXC_VALIDATION, "Invalid PostgreSQL url '%s': %s.", url, bad);
+    const char *colon = memchr(s, ':', (size_t)(slash - s));
+    const char *hend = colon ? colon : slash;
+    if (hend == s || (size_t)(hend - s) >= sizeof c->host)
+        return werr_set(err, WEXC_VALIDATION, "Invalid PostgreSQL url '%s': the host is missing.", url);
+    snprintf(c->host, sizeof c->host, "%.*s", (int)(hend - s), s);
+    snprintf(c->port, sizeof c->port, "5432");
+    if (colon) {
+        int pl = (int)(slash - colon - 1);
+        char *e;
+        char tmp[16];
+        snprintf(tmp, sizeof tmp, "%.*s", pl, colon + 1);
+        long port = strtol(tmp, &e, 10);
+        if (pl <= 0 || pl >= 6 || *e || port <= 0 || port > 65535)
+            return werr_set(err, WEXC_VALIDATION, "Invalid PostgreSQL url '%s': bad port.", url);
+        snprintf(c->port, sizeof c->port, "%ld", port);
+    }
+    const char *db = slash + 1, *q = strchr(db, '?');
+    int dl = q ? (int)(q - db) : (int)strlen(db);
+    if (dl == 0 || dl >= (int)sizeof c->dbname)
+        return werr_set(err, WEXC_VALIDATION, "Invalid PostgreSQL url '%s': the database name is missing.", url);
+    snprintf(c->dbname, sizeof c->dbname, "%.*s", dl, db);
+    c->params[0] = 0;
+    if (q) snprintf(c->params, sizeof c->params, "%s", q + 1);
+    return true;
+}
+
+bool wjdbc_conf(const WTableSpec *spec, WJdbcConf *c, WError *err)
+{
+    const WOptions *o = spec->options;
+    memset(c, 0, sizeof *c);
+    c->url = wopts_get(o, "url");
+    c->table = wopts_get(o, "table-name");
+    c->user = wopts_get(o, "username");
+    c->password = wopts_get(o, "password");
+    const char *drv = wopts_get(o, "driver");
+    if (drv && strcmp(drv, "org.postgresql.Driver") != 0)
+        return werr_set(err, WEXC_VALIDATION,
+                        "Option 'driver' = '%s' is not supported by weir: it reaches PostgreSQL through libpq "
+                        "(driver 'org.postgresql.Driver').", drv);
+    if (!parse_url(c->url, c, err)) return false;
+    static const char *const CRED[] = {"username", "password", NULL};
+    if (!all_or_none(o, CRED, err)) return false;
+    static const char *const PART[] = {"scan.partition.column", "scan.partition.num", "scan.partition.lower-bound",
+                                      "scan.partition.upper-bound", NULL};
+    if (!all_or_none(o, PART, err)) return false;
+    c->part_col = wopts_get(o, "scan.partition.column");
+    if (c->part_col) {
+        if (!wopts_get_long(o, "scan.partition.num", 0, &c->part_num, err) ||
+            !wopts_get_long(o, "scan.partition.lower-bound", 0, &c->part_lo, err) ||
+            !wopts_get_long(o, "scan.partition.upper-bound", 0, &c->part_hi, err))
+            return false;
+        if (c->part_lo > c->part_hi)
+            return werr_set(err, WEXC_VALIDATION,
+                            "'scan.partition.lower-bound'='%lld' must not be larger than "
+                            "'scan.partition.upper-bound'='%lld'.", (long long)c->part_lo, (long long)c->part_hi);
+        int col = -1;
+        for (int i = 0; i < spec->ncols; i++)
+            if (strcmp(spec->col_names[i], c->part_col) == 0) col = i;
+        if (col < 0)
+            return werr_set(err, WEXC_VALIDATION, "Partition column '%s' is not a column of table %s.",
+                            c->part_col, spec->name);
+        if (c->part_num <= 0)
+            return werr_set(err, WEXC_ILLEGAL_ARG, "Batch number must be positive");
+    }
+    static const char *const CACHE[] = {"lookup.cache.max-rows", "lookup.cache.ttl", NULL};
+    if (!all_or_none(o, CACHE, err)) return false;
+    if (!not_negative(o, "lookup.max-retries", 3, &c->lookup_retries, err)) return false;
+    if (!not_negative(o, "sink.max-retries", 3, &c->sink_retries, err)) return false;
+    if (!wopts_get_duration_ms(o, "connection.max-retry-timeout", 60000, &c->max_retry_timeout_ms, err)) return false;
+    if (c->max_retry_timeout_ms < 1000 || c->max_retry_timeout_ms % 1000)
+        return werr_set(err, WEXC_VALIDATION,
+                        "The value of 'connection.max-retry-timeout' option must be in second granularity and "
+                        "shouldn't be smaller than 1 second, but is %s.", wopts_get(o, "connection.max-retry-timeout"));
+    if (!wopts_get_long(o, "scan.fetch-size", 0, &c->fetch_size, err)) return false;
+    if (!wopts_get_bool(o, "scan.auto-commit", true, &c->auto_commit, err)) return false;
+    if (!wopts_get_long(o, "sink.buffer-flush.max-rows", 100, &c->flush_rows, err)) return false;
+    if (!wopts_get_duration_ms(o, "sink.buffer-flush.interval", 1000, &c->flush_interval_ms, err)) return false;
+    int64_t par;
+    if (!wopts_get_long(o, "sink.parallelism", 1, &par, err)) return false;
+    return true;
+}
+
+static bool jdbc_validate(const WTableSpec *spec, bool as_source, WError *err)
+{
+    (void)as_source;
+    if (!wconnector_check_options(spec, "jdbc", JDBC_REQUIRED, JDBC_OPTIONAL, NULL, err)) return false;
+    WJdbcConf c;
+    return wjdbc_conf(spec, &c, err) && wjdbc_check_types(spec, err);
+}
+
+const WConnector wconn_jdbc = {
+    .name = "jdbc",
+    .options = JDBC_INVENTORY,
+    .can_source = true,
+    .can_sink = true,
+    .validate = jdbc_validate,
+    .open_source = wjdbc_open_source,
+    .open_sink = wjdbc_open_sink,
+    .source_is_changelog = NULL,
+};
