@@ -239,6 +239,8 @@ class FlinkRun:
             "sql-gateway.endpoint.rest.bind-address": "localhost",
             "sql-gateway.endpoint.rest.port": gw,
             "execution.checkpointing.interval": "0",
+            # the RPC actor system must come up on a loaded machine too (default 10 s)
+            "pekko.startup-timeout": "120 s", "pekko.ask.timeout": "60 s",
             "io.tmp.dirs": os.path.join(self.run_dir, "tmp"),
             "web.tmpdir": os.path.join(self.run_dir, "tmp"),
         }
