@@ -228,7 +228,9 @@ class FlinkRun:
             java_opts = m.group(1) if m else ""
         rest, rpc, gw = free_port(), free_port(), free_port()
         settings = {
-            "env.java.opts.all": java_opts,
+            # Flink's pekko.startup-timeout does not reach the classic remoting's own 10 s start-up
+            # limit, which a loaded machine exceeds; Pekko reads that one from a system property
+            "env.java.opts.all": (java_opts + " -Dpekko.remote.classic.startup-timeout=120s").strip(),
             "jobmanager.rpc.address": "localhost", "jobmanager.rpc.port": rpc,
             "jobmanager.bind-host": "localhost", "jobmanager.memory.process.size": "1600m",
             "taskmanager.bind-host": "localhost", "taskmanager.host": "localhost",
@@ -239,6 +241,7 @@ class FlinkRun:
             "sql-gateway.endpoint.rest.bind-address": "localhost",
             "sql-gateway.endpoint.rest.port": gw,
             "execution.checkpointing.interval": "0",
+            "pekko.ask.timeout": "60 s",     # RPCs on a loaded machine (default 10 s)
             "io.tmp.dirs": os.path.join(self.run_dir, "tmp"),
             "web.tmpdir": os.path.join(self.run_dir, "tmp"),
         }
