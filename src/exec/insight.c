@@ -1,6 +1,7 @@
 /* insight.c — hot keys, late rows and state growth of a running operator; see insight.h. */
 #include "insight.h"
 #include "operator.h"
+#include "../common/arena.h"
 #include "../common/hash.h"
 #include "../common/strbuf.h"
 #include "../types/format.h"

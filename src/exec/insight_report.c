@@ -1,6 +1,7 @@
 /* insight_report.c — readings of insight snapshots shared by the `-v` report and REST; see
    insight.h. */
 #include "insight.h"
+#include "../common/arena.h"
 
 #include <math.h>
 #include <stdlib.h>

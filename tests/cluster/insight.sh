@@ -80,7 +80,7 @@ check "an unknown insight path is 404" test "$STATUS" = 404
 sql "$W/late.sql" -i "$W/ddl.sql" > "$W/late.out" 2>&1
 ljid="$(jid_by_name insight-late)"
 check "the late-data job ran" test -n "$ljid"
-lvid="$(vid_of "$ljid" WindowAggregate)"
+lvid="$(vid_of "$ljid" GlobalWindowAggregate)"
 api GET "/weir/jobs/$ljid/vertices/$lvid/late-data" > "$W/late.json"
 check "late-data: the 7 late rows are counted" jqe '.operators[0].late_rows_dropped == 7' "$W/late.json"
 check "late-data: all on input 0, subtask 0" jqe '.operators[0].per_input == [7] and .operators[0].per_subtask == [7]' "$W/late.json"
@@ -125,7 +125,7 @@ if [[ -n "$CHROME" ]]; then
   chrome --dump-dom "$BASE/#/job/$jid" > "$W/dom-hot.html"
   check "dashboard: the hot key warning names the remedy" grep -q "Hot key: Key hot has" "$W/dom-hot.html"
   chrome --dump-dom "$BASE/#/job/$ljid" > "$W/dom-late.html"
-  check "dashboard: the late rows are listed" grep -q "late by [0-9]* ms: k=late1" "$W/dom-late.html"
+  check "dashboard: the late rows are listed" grep -q "late by [0-9]* ms: late1" "$W/dom-late.html"
   shot="${BUILD:-$ROOT/build}/insight-dashboard.png"
   mkdir -p "$(dirname "$shot")"; rm -f "$shot"
   (cd "$TMPD" && chrome --screenshot="$shot" "$BASE/#/job/$gjid" > /dev/null)
@@ -140,7 +140,7 @@ api PATCH "/jobs/$tjid?mode=cancel" > /dev/null
 WEIR_EMBEDDED=1 timeout 120 "$WEIR" sql-client -v -i "$W/ddl.sql" -f "$W/hot.sql" > "$W/v-hot.out" 2> "$W/v-hot.err" < /dev/null
 check "-v: the hot key is reported with its remedy" grep -q "hot key: hot has 6[0-9]% of GroupAggregate\[[0-9]*\]'s rows (subtask 0); remedy: not applied: enable two-phase" "$W/v-hot.err"
 WEIR_EMBEDDED=1 timeout 120 "$WEIR" sql-client -v -i "$W/ddl.sql" -f "$W/late.sql" > "$W/v-late.out" 2> "$W/v-late.err" < /dev/null
-check "-v: the late rows are reported" grep -q "late rows dropped: 7, late by up to 3[89][0-9]* ms .*first: late by [0-9]* ms: k=late1" "$W/v-late.err"
+check "-v: the late rows are reported" grep -q "late rows dropped: 7, late by up to 3[89][0-9]* ms .*first: late by [0-9]* ms: late1" "$W/v-late.err"
 # off: no insight at all
 sed "s/SET 'table.dml-sync'/SET 'weir.insight.enabled' = 'false';\nSET 'table.dml-sync'/" "$W/hot.sql" > "$W/hot-off.sql"
 WEIR_EMBEDDED=1 timeout 120 "$WEIR" sql-client -v -i "$W/ddl.sql" -f "$W/hot-off.sql" > "$W/v-off.out" 2> "$W/v-off.err" < /dev/null
