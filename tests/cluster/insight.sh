@@ -114,7 +114,11 @@ check "state-growth: with a TTL the forecast is new keys/s x TTL" \
        ((.operators[0].states[0].steady_state_entries - .operators[0].states[0].new_keys_per_s * 20) | fabs) <= 1' "$W/ttl.json"
 
 # ---- dashboard (optional: headless Chromium)
-CHROME="$(command -v chromium || command -v chromium-browser || true)"
+CHROME="$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)"
+if [[ -z "$CHROME" && -z "${WEIR_NO_INSTALL:-}" ]]; then
+  "$ROOT/tests/cluster/setup.sh" --chromium > /dev/null 2>&1 || true
+  CHROME="$(command -v chromium || true)"
+fi
 if [[ -n "$CHROME" ]]; then
   chrome() {
     timeout 60 "$CHROME" --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run \
