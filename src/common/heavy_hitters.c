@@ -10,7 +10,7 @@ void whh_init(WHeavyHitters *h)
     memset(h, 0, sizeof *h);
 }
 
-WHHEntry *whh_add(WHeavyHitters *h, uint64_t hash, int64_t weight)
+WHHEntry *whh_add(WHeavyHitters *h, uint64_t hash, int64_t weight, bool *entered)
 {
     assert(weight > 0 && h->n >= 0 && h->n <= WHH_SLOTS);
     h->total += weight;
@@ -18,7 +18,8 @@ WHHEntry *whh_add(WHeavyHitters *h, uint64_t hash, int64_t weight)
     for (int i = 0; i < h->n; i++) {
         if (h->e[i].hash == hash) {
             h->e[i].count += weight;
-            return NULL;
+            *entered = false;
+            return &h->e[i];
         }
         if (h->e[i].count < h->e[min].count) min = i;
     }
@@ -35,6 +36,7 @@ WHHEntry *whh_add(WHeavyHitters *h, uint64_t hash, int64_t weight)
     e->count = base + weight;
     e->error = base;
     e->label[0] = 0;
+    *entered = true;
     return e;
 }
 

@@ -31,9 +31,10 @@ typedef struct WHeavyHitters {
 } WHeavyHitters;
 
 void whh_init(WHeavyHitters *h);
-/* Count `weight` for the key with this hash. Returns the key's entry when the key entered the
-   sketch with this call (its label is empty: the caller writes it), NULL when it was there. */
-WHHEntry *whh_add(WHeavyHitters *h, uint64_t hash, int64_t weight);
+/* Count `weight` for the key with this hash; returns its entry. *entered: the key entered the
+   sketch with this call (its label is then empty). A caller that labels keys lazily writes the
+   label when a key already present has none (so that keys seen once cost no formatting). */
+WHHEntry *whh_add(WHeavyHitters *h, uint64_t hash, int64_t weight, bool *entered);
 /* Up to max entries, highest count first (ties: lower hash first). Returns how many. */
 int whh_top(const WHeavyHitters *h, WHHEntry *out, int max);
 

@@ -31,7 +31,7 @@ static json_t *hot_keys(const WRegJob *j, int op, const WInsightSnap *s, double 
     if (!keyed) return NULL;
     json_t *keys = json_array();
     for (int i = 0; i < n; i++)
-        json_array_append_new(keys, json_pack("{s:s, s:I, s:I, s:f, s:i}", "key", top[i].e.label, "records",
+        json_array_append_new(keys, json_pack("{s:s?, s:I, s:I, s:f, s:i}", "key", top[i].e.label[0] ? top[i].e.label : NULL, "records",
                                               (json_int_t)(top[i].e.count * WINS_SAMPLE_EVERY), "error",
                                               (json_int_t)(top[i].e.error * WINS_SAMPLE_EVERY), "share",
                                               top[i].share, "subtask", top[i].subtask));

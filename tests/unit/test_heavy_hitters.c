@@ -14,8 +14,9 @@ WTEST(hh_finds_planted_key)
     for (int i = 0; i < 100000; i++) {
         uint64_t k = (i % 5 == 0) ? 7 : 1000 + (uint64_t)i;     /* key 7: 20% of the rows */
         if (k == 7) planted++;
-        WHHEntry *e = whh_add(&h, whash_u64(k), 1);
-        if (e) snprintf(e->label, sizeof e->label, "%llu", (unsigned long long)k);
+        bool entered;
+        WHHEntry *e = whh_add(&h, whash_u64(k), 1, &entered);
+        if (!entered && !e->label[0]) snprintf(e->label, sizeof e->label, "%llu", (unsigned long long)k);
     }
     CHECK_INT(h.total, 100000);
     WHHEntry top[3];
@@ -34,8 +35,10 @@ WTEST(hh_exact_when_few_keys)
     whh_init(&h);
     for (int k = 1; k <= 10; k++)
         for (int r = 0; r < k; r++) {
-            WHHEntry *e = whh_add(&h, (uint64_t)k, 2);
-            if (e) {
+            bool entered;
+            WHHEntry *e = whh_add(&h, (uint64_t)k, 2, &entered);
+            CHECK(e->hash == (uint64_t)k);
+            if (entered) {
                 CHECK_INT(e->label[0], 0);
                 snprintf(e->label, sizeof e->label, "k%d", k);
             }
@@ -56,8 +59,9 @@ WTEST(hh_guarantee_after_churn)
 {
     WHeavyHitters h;
     whh_init(&h);
-    for (int i = 0; i < 50000; i++) whh_add(&h, whash_u64(100000 + (uint64_t)i), 1);   /* churn first */
-    for (int i = 0; i < 5000; i++) whh_add(&h, whash_u64(42), 1);                       /* 9% late */
+    bool entered;
+    for (int i = 0; i < 50000; i++) whh_add(&h, whash_u64(100000 + (uint64_t)i), 1, &entered);  /* churn first */
+    for (int i = 0; i < 5000; i++) whh_add(&h, whash_u64(42), 1, &entered);                      /* 9% late */
     WHHEntry top[1];
     CHECK_INT(whh_top(&h, top, 1), 1);
     CHECK(top[0].hash == whash_u64(42));
