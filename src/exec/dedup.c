@@ -219,7 +219,7 @@ static void proc_rowtime_insert_only(DedupOp *d, const WChunk *in, int r)
     int64_t cur_t = time_of_datum(d->types[d->time_col], in->cols[d->time_col].data[r],
                                   in->cols[d->time_col].nulls[r]);
     if (cur_t < d->base.wm) {
-        wop_late_row(&d->base, 0, in, r, d->base.wm - cur_t);
+        wop_late_row(&d->base, 0, in, r, winsight_lateness(d->base.wm, cur_t));
         return;
     }
     WBytes v;

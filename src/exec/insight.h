@@ -77,6 +77,14 @@ void wop_insight_keys(struct WOperator *op, int input, int nkeys, const int *key
 void winsight_rows(struct WOperator *op, int input, const struct WChunk *c);
 /* An operator dropped row `row` of c (input `input`) as late by lateness_ms (>= 0). */
 void wop_late_row(struct WOperator *op, int input, const struct WChunk *c, int row, int64_t lateness_ms);
+/* How late a row of time t is at progress `now` (watermark, window progress or last emitted
+   time): now - t, saturated (a watermark of Long.MAX at the end of input, times before 1970). */
+static inline int64_t winsight_lateness(int64_t now, int64_t t)
+{
+    int64_t d;
+    if (__builtin_sub_overflow(now, t, &d)) return t < 0 ? INT64_MAX : INT64_MIN;
+    return d;
+}
 /* The running thread: publish a copy (rates over windows of >= 1 s of wall time now_ms). */
 void winsight_publish(struct WOperator *op, int64_t now_ms);
 /* Any thread: the last published copy; false when the operator keeps no insight. */

@@ -459,7 +459,7 @@ static void rt_unbounded_element(OverOp *o, const WChunk *in, int r, int64_t ts)
         put_be64(uk, ts);
         list_append(o, uk, in, r);
     } else {
-        wop_late_row(&o->base, 0, in, r, wm - ts);
+        wop_late_row(&o->base, 0, in, r, winsight_lateness(wm, ts));
     }
 }
 
@@ -507,7 +507,7 @@ static void rt_bounded_element(OverOp *o, const WChunk *in, int r, int64_t ts)
     int64_t last = 0;
     get_long(o->last_ts, &last);
     if (ts <= last) {
-        wop_late_row(&o->base, 0, in, r, last - ts);
+        wop_late_row(&o->base, 0, in, r, winsight_lateness(last, ts));
         return;
     }
     uint8_t uk[8];

@@ -148,7 +148,7 @@ static void rt_process(TemporalSortOp *o, const WChunk *in)
     int n = 0;
     for (int r = 0; r < in->nrows; r++) {
         if (in->cols[o->time_col].nulls[r] || (has_last && row_ms(o, in, r) <= last)) {
-            wop_late_row(op, 0, in, r, in->cols[o->time_col].nulls[r] ? 0 : last - row_ms(o, in, r));
+            wop_late_row(op, 0, in, r, in->cols[o->time_col].nulls[r] ? 0 : winsight_lateness(last, row_ms(o, in, r)));
             continue;
         }
         o->ord[n++] = r;

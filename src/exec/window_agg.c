@@ -360,7 +360,7 @@ static void wagg_process(WOperator *op, int input, const WChunk *in)
         if (!any) {
             int64_t last_end = INT64_MIN;
             for (int k = 0; k < n; k++) if (w->ends[k] > last_end) last_end = w->ends[k];
-            wop_late_row(op, input, in, r, n > 0 ? op->wm - (last_end - 1) : 0);
+            wop_late_row(op, input, in, r, n > 0 ? winsight_lateness(op->wm, last_end - 1) : 0);
         }
     }
     for (int s = 0; s < w->nslots; s++) {
