@@ -10,34 +10,33 @@ void whh_init(WHeavyHitters *h)
     memset(h, 0, sizeof *h);
 }
 
-WHHEntry *whh_add(WHeavyHitters *h, uint64_t hash, int64_t weight, bool *entered)
+int whh_add(WHeavyHitters *h, uint64_t hash, int64_t weight, bool *entered)
 {
     assert(weight > 0 && h->n >= 0 && h->n <= WHH_SLOTS);
     h->total += weight;
-    int min = 0;
-    for (int i = 0; i < h->n; i++) {
-        if (h->e[i].hash == hash) {
-            h->e[i].count += weight;
+    for (int i = 0; i < h->n; i++)
+        if (h->hash[i] == hash) {
+            h->count[i] += weight;
             *entered = false;
-            return &h->e[i];
+            return i;
         }
-        if (h->e[i].count < h->e[min].count) min = i;
-    }
-    WHHEntry *e;
+    int slot;
     int64_t base = 0;
     if (h->n < WHH_SLOTS) {
-        e = &h->e[h->n++];
+        slot = h->n++;
     } else {
         /* Space-Saving: the new key takes the least counted slot and inherits its count */
-        e = &h->e[min];
-        base = e->count;
+        slot = 0;
+        for (int i = 1; i < WHH_SLOTS; i++)
+            if (h->count[i] < h->count[slot]) slot = i;
+        base = h->count[slot];
     }
-    e->hash = hash;
-    e->count = base + weight;
-    e->error = base;
-    e->label[0] = 0;
+    h->hash[slot] = hash;
+    h->count[slot] = base + weight;
+    h->error[slot] = base;
+    h->label[slot][0] = 0;
     *entered = true;
-    return e;
+    return slot;
 }
 
 static int by_count(const void *a, const void *b)
@@ -50,9 +49,13 @@ static int by_count(const void *a, const void *b)
 int whh_top(const WHeavyHitters *h, WHHEntry *out, int max)
 {
     WHHEntry all[WHH_SLOTS];
-    memcpy(all, h->e, sizeof(WHHEntry) * (size_t)h->n);
+    for (int i = 0; i < h->n; i++) {
+        all[i] = (WHHEntry){.hash = h->hash[i], .count = h->count[i], .error = h->error[i]};
+        memcpy(all[i].label, h->label[i], WHH_LABEL);
+    }
     qsort(all, (size_t)h->n, sizeof *all, by_count);
     int n = h->n < max ? h->n : max;
-    memcpy(out, all, sizeof(WHHEntry) * (size_t)(n > 0 ? n : 0));
-    return n > 0 ? n : 0;
+    if (n <= 0) return 0;
+    memcpy(out, all, sizeof(WHHEntry) * (size_t)n);
+    return n;
 }

@@ -17,6 +17,7 @@
 #define WHH_SLOTS 32
 #define WHH_LABEL 64
 
+/* One key as whh_top reports it. */
 typedef struct WHHEntry {
     uint64_t hash;
     int64_t count;              /* estimated records (an over-estimate by at most error) */
@@ -24,17 +25,22 @@ typedef struct WHHEntry {
     char label[WHH_LABEL];      /* printable form of the key, NUL-terminated, maybe truncated */
 } WHHEntry;
 
+/* Slots as parallel arrays, so that the scan of an update reads 2 x 256 contiguous bytes. */
 typedef struct WHeavyHitters {
     int n;                      /* slots in use */
     int64_t total;              /* weight added in all */
-    WHHEntry e[WHH_SLOTS];
+    uint64_t hash[WHH_SLOTS];
+    int64_t count[WHH_SLOTS];
+    int64_t error[WHH_SLOTS];
+    char label[WHH_SLOTS][WHH_LABEL];
 } WHeavyHitters;
 
 void whh_init(WHeavyHitters *h);
-/* Count `weight` for the key with this hash; returns its entry. *entered: the key entered the
-   sketch with this call (its label is then empty). A caller that labels keys lazily writes the
-   label when a key already present has none (so that keys seen once cost no formatting). */
-WHHEntry *whh_add(WHeavyHitters *h, uint64_t hash, int64_t weight, bool *entered);
+/* Count `weight` for the key with this hash; returns its slot. *entered: the key entered the
+   sketch with this call (its label h->label[slot] is then empty). A caller that labels keys
+   lazily writes the label when a key already present has none (so that keys seen once cost no
+   formatting). */
+int whh_add(WHeavyHitters *h, uint64_t hash, int64_t weight, bool *entered);
 /* Up to max entries, highest count first (ties: lower hash first). Returns how many. */
 int whh_top(const WHeavyHitters *h, WHHEntry *out, int max);
 

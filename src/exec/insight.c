@@ -100,10 +100,11 @@ void winsight_rows(WOperator *op, int input, const WChunk *c)
         for (int k = 0; k < n; k++)
             h = whash_combine(h, datum_hash(c->types[keys[k]], c->cols[keys[k]].data[r], c->cols[keys[k]].nulls[r]));
         bool entered;
-        WHHEntry *e = whh_add(&in->live.hh, h, 1, &entered);
+        int slot = whh_add(&in->live.hh, h, 1, &entered);
         /* lazily: a key is labelled when met again while in the sketch (keys seen once cost no
            formatting; the keys that matter are met many times) */
-        if (!entered && !e->label[0]) row_label(op, c, r, n, keys, false, e->label, sizeof e->label);
+        char *label = in->live.hh.label[slot];
+        if (!entered && !label[0]) row_label(op, c, r, n, keys, false, label, WHH_LABEL);
     }
     in->skip = r - c->nrows;
     assert(in->skip >= 0 && in->skip < WINS_SAMPLE_EVERY);

@@ -21,7 +21,7 @@
 #include "../common/heavy_hitters.h"
 #include "../common/options.h"
 
-#define WINS_SAMPLE_EVERY 4         /* one row in 4 of a keyed input goes into the sketch */
+#define WINS_SAMPLE_EVERY 16        /* one row in 16 of a keyed input goes into the sketch */
 #define WINS_LATE_BUCKETS 48        /* bucket 0: late by 0 ms; bucket b: [2^(b-1), 2^b) ms */
 #define WINS_LATE_SAMPLES 8
 #define WINS_SAMPLE_LEN 200

@@ -22,7 +22,9 @@ int winsight_top_keys(const WInsightSnap *snaps, int nsnaps, WHotKey *out, int m
     for (int s = 0; s < nsnaps; s++) {
         if (!snaps[s].keyed) continue;
         total += snaps[s].hh.total;
-        for (int i = 0; i < snaps[s].hh.n; i++) all[n++] = (WHotKey){.e = snaps[s].hh.e[i], .subtask = s};
+        WHHEntry e[WHH_SLOTS];
+        int ne = whh_top(&snaps[s].hh, e, WHH_SLOTS);
+        for (int i = 0; i < ne; i++) all[n++] = (WHotKey){.e = e[i], .subtask = s};
     }
     qsort(all, (size_t)n, sizeof *all, by_count);
     int k = n < max ? n : max;

@@ -13,9 +13,9 @@ need_tools curl jq
 cluster_setup
 W="$TMPD/work"
 
-# 1000 rows: key 'hot' every 5 rows out of 3 (60%), 400 other keys once each
+# 2000 rows: key 'hot' 3 rows in 5 (60%), 800 other keys once each
 : > "$W/clicks.csv"
-for i in $(seq 1 1000); do
+for i in $(seq 1 2000); do
   if (( i % 5 < 3 )); then echo "hot,$i"; else echo "k$i,$i"; fi
 done > "$W/clicks.csv"
 # events: a.csv in time order (one row a second from 2026-01-01 00:00:00), b-late.csv rows an hour

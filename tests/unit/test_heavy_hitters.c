@@ -15,8 +15,8 @@ WTEST(hh_finds_planted_key)
         uint64_t k = (i % 5 == 0) ? 7 : 1000 + (uint64_t)i;     /* key 7: 20% of the rows */
         if (k == 7) planted++;
         bool entered;
-        WHHEntry *e = whh_add(&h, whash_u64(k), 1, &entered);
-        if (!entered && !e->label[0]) snprintf(e->label, sizeof e->label, "%llu", (unsigned long long)k);
+        int slot = whh_add(&h, whash_u64(k), 1, &entered);
+        if (!entered && !h.label[slot][0]) snprintf(h.label[slot], WHH_LABEL, "%llu", (unsigned long long)k);
     }
     CHECK_INT(h.total, 100000);
     WHHEntry top[3];
@@ -36,11 +36,11 @@ WTEST(hh_exact_when_few_keys)
     for (int k = 1; k <= 10; k++)
         for (int r = 0; r < k; r++) {
             bool entered;
-            WHHEntry *e = whh_add(&h, (uint64_t)k, 2, &entered);
-            CHECK(e->hash == (uint64_t)k);
+            int slot = whh_add(&h, (uint64_t)k, 2, &entered);
+            CHECK(h.hash[slot] == (uint64_t)k);
             if (entered) {
-                CHECK_INT(e->label[0], 0);
-                snprintf(e->label, sizeof e->label, "k%d", k);
+                CHECK_INT(h.label[slot][0], 0);
+                snprintf(h.label[slot], WHH_LABEL, "k%d", k);
             }
         }
     CHECK_INT(h.n, 10);

@@ -8,10 +8,9 @@
 static void put_key(WInsightSnap *s, const char *label, uint64_t hash, int64_t count)
 {
     s->keyed = true;
-    s->hh.e[s->hh.n] = (WHHEntry){.hash = hash, .count = count};
-    snprintf(s->hh.e[s->hh.n].label, WHH_LABEL, "%s", label);
-    s->hh.n++;
-    s->hh.total += count;
+    bool entered;
+    int slot = whh_add(&s->hh, hash, count, &entered);
+    snprintf(s->hh.label[slot], WHH_LABEL, "%s", label);
 }
 
 /* Keys of two subtasks are merged by count; the share is over both subtasks' sampled rows. */
