@@ -16,6 +16,7 @@
  * Every byte of state lives in WState `deduplicateState` (binary rows, types/row.h).
  * May call exec/operator, state/, types/, common/.
  */
+#include "insight.h"
 #include "stateful.h"
 #include "../state/timers.h"
 #include "../types/row.h"
@@ -218,7 +219,7 @@ static void proc_rowtime_insert_only(DedupOp *d, const WChunk *in, int r)
     int64_t cur_t = time_of_datum(d->types[d->time_col], in->cols[d->time_col].data[r],
                                   in->cols[d->time_col].nulls[r]);
     if (cur_t < d->base.wm) {
-        wop_count_late(&d->base);
+        wop_late_row(&d->base, 0, in, r, winsight_lateness(d->base.wm, cur_t));
         return;
     }
     WBytes v;

@@ -10,6 +10,7 @@
  * Event-time rows of one chunk are grouped by key and time: one read and write of a time's list.
  * May call exec/operator, exec/sort_buffer, exec/match_nfa, state/, expr/, types/, common/.
  */
+#include "insight.h"
 #include "match.h"
 #include "match_nfa.h"
 #include "../common/arena.h"
@@ -477,7 +478,7 @@ static void rt_process(MatchOp *o, const WChunk *in)
     for (int r = 0; r < in->nrows; r++) {
         if (wrowkind_is_retract((WRowKind)in->kinds[r])) continue;
         if (in->cols[o->time_col].nulls[r] || in->cols[o->time_col].data[r].ts.ms <= o->cur_wm) {
-            wop_count_late(op);
+            wop_late_row(op, 0, in, r, in->cols[o->time_col].nulls[r] ? 0 : winsight_lateness(o->cur_wm, in->cols[o->time_col].data[r].ts.ms));
             continue;
         }
         wrow_encode_chunk(&o->kb, in, r, o->sp.nkeys, o->sp.keys);

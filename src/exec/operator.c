@@ -1,5 +1,6 @@
 /* operator.c — framework part of operators: wiring, watermark merge, end of input. */
 #include "operator.h"
+#include "insight.h"
 #include "minibatch.h"
 
 #include <pthread.h>
@@ -36,6 +37,7 @@ void wop_init(WOperator *op, const WOpOps *ops, WExecCtx *ctx, int ninputs, int 
     op->ncols = ncols;
     op->types = types;
     op->names = names;
+    op->insight = winsight_new(ctx->config, ctx->err);
 }
 
 void wop_connect(WOperator *from, WOperator *to, int to_input)
@@ -59,6 +61,7 @@ void wop_free(WOperator *op)
         free(op->published);
     }
     wmb_free(op);
+    winsight_free(op->insight);
     if (op->ops->destroy) op->ops->destroy(op);
     else free(op);
 }
@@ -67,6 +70,7 @@ void wop_push(WOperator *op, int input, const WChunk *in)
 {
     if (op->ctx->err->set || in->nrows == 0) return;
     PUBLISH(op->rows_in, op->rows_in + in->nrows);
+    if (op->insight) winsight_rows(op, input, in);
     if (op->mb) wmb_add(op, in);
     else op->ops->process(op, input, in);
 }

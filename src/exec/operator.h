@@ -116,9 +116,10 @@ struct WOperator {
     bool finished;
     struct WOpPublished *published; /* the metrics text, published by the lane (wop_publish_metrics) */
     struct WMiniBatch *mb;          /* mini-batch bundle (minibatch.h), NULL = rows are processed at once */
+    struct WInsight *insight;       /* hot keys, late rows, state growth (insight.h); NULL = off */
 };
 
-/* A late record dropped (numLateRecordsDropped). */
+/* A late record dropped (numLateRecordsDropped); insight.h wop_late_row also accounts it. */
 static inline void wop_count_late(WOperator *op)
 {
     __atomic_store_n(&op->late_dropped, op->late_dropped + 1, __ATOMIC_RELAXED);

@@ -34,6 +34,7 @@
  * processedCountState, smallestTsState (values).
  * May call exec/operator, exec/accumulators, plan/over_window.h, state/, types/, common/.
  */
+#include "insight.h"
 #include "windowed.h"
 #include "accumulators.h"
 #include "../plan/over_window.h"
@@ -458,7 +459,7 @@ static void rt_unbounded_element(OverOp *o, const WChunk *in, int r, int64_t ts)
         put_be64(uk, ts);
         list_append(o, uk, in, r);
     } else {
-        wop_count_late(&o->base);
+        wop_late_row(&o->base, 0, in, r, winsight_lateness(wm, ts));
     }
 }
 
@@ -506,7 +507,7 @@ static void rt_bounded_element(OverOp *o, const WChunk *in, int r, int64_t ts)
     int64_t last = 0;
     get_long(o->last_ts, &last);
     if (ts <= last) {
-        wop_count_late(&o->base);
+        wop_late_row(&o->base, 0, in, r, winsight_lateness(last, ts));
         return;
     }
     uint8_t uk[8];

@@ -16,6 +16,7 @@
  * The rows of one chunk are grouped by time first, so each time's list is read and written once
  * per chunk. See sort.h. May call exec/operator, exec/sort_buffer, state/, types/, common/.
  */
+#include "insight.h"
 #include "sort.h"
 #include "../common/arena.h"
 #include "../common/strbuf.h"
@@ -147,7 +148,7 @@ static void rt_process(TemporalSortOp *o, const WChunk *in)
     int n = 0;
     for (int r = 0; r < in->nrows; r++) {
         if (in->cols[o->time_col].nulls[r] || (has_last && row_ms(o, in, r) <= last)) {
-            wop_count_late(op);
+            wop_late_row(op, 0, in, r, in->cols[o->time_col].nulls[r] ? 0 : winsight_lateness(last, row_ms(o, in, r)));
             continue;
         }
         o->ord[n++] = r;

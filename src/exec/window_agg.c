@@ -34,6 +34,7 @@
  * May call exec/operator, exec/accumulators, exec/window_util, exec/window_session, state/,
  * types/, common/.
  */
+#include "insight.h"
 #include "windowed.h"
 #include "accumulators.h"
 #include "window_util.h"
@@ -293,7 +294,6 @@ static int row_windows(WindowAggOp *w, int r, const WVector *sv, const WVector *
 static void wagg_process(WOperator *op, int input, const WChunk *in)
 {
     WindowAggOp *w = (WindowAggOp *)op;
-    (void)input;
     int64_t now = 0;
     if (w->win.proctime) {
         now = wexec_now(op->ctx);
@@ -357,7 +357,11 @@ static void wagg_process(WOperator *op, int input, const WChunk *in)
             else sl->head = p;
             sl->tail = p;
         }
-        if (!any) wop_count_late(op);
+        if (!any) {
+            int64_t last_end = INT64_MIN;
+            for (int k = 0; k < n; k++) if (w->ends[k] > last_end) last_end = w->ends[k];
+            wop_late_row(op, input, in, r, n > 0 ? winsight_lateness(op->wm, last_end - 1) : 0);
+        }
     }
     for (int s = 0; s < w->nslots; s++) {
         apply_slot(w, in, &w->slots[s]);

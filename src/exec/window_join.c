@@ -14,6 +14,7 @@
  * with the window end as namespace.
  * May call exec/operator, expr/, state/, types/, common/.
  */
+#include "insight.h"
 #include "windowed.h"
 #include "../state/timers.h"
 #include "../types/row.h"
@@ -293,7 +294,7 @@ static void wj_process(WOperator *op, int input, const WChunk *in)
                                   in->cols[s->end_col].nulls[r]);
         if (wend != INT64_MAX && j->progress >= wend - 1) {
             s->late++;
-            wop_count_late(op);
+            wop_late_row(op, input, in, r, winsight_lateness(j->progress, wend - 1));
             continue;
         }
         if (wrowkind_is_retract(k)) {

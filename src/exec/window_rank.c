@@ -19,6 +19,7 @@
  * (checked whenever the operator is called).
  * May call exec/operator, state/, types/, common/.
  */
+#include "insight.h"
 #include "windowed.h"
 #include "../state/timers.h"
 #include "../types/row.h"
@@ -234,7 +235,7 @@ static void wr_process(WOperator *op, int input, const WChunk *in)
                                   in->cols[w->end_col].nulls[r]);
         /* TimeWindowUtil.isWindowFired */
         if (wend != INT64_MAX && w->progress >= wend - 1) {
-            wop_count_late(op);
+            wop_late_row(op, 0, in, r, winsight_lateness(w->progress, wend - 1));
             continue;
         }
         wrow_encode_chunk(&w->kbuf, in, r, w->nkeys, w->keys);

@@ -21,6 +21,7 @@
  * in arrival order (data views under the key row ++ window end, cleared afterwards).
  * May call exec/operator, exec/accumulators, exec/window_util, state/, types/, common/.
  */
+#include "insight.h"
 #include "window_session.h"
 #include "accumulators.h"
 #include "window_util.h"
@@ -292,7 +293,7 @@ static void sess_process(WOperator *op, int input, const WChunk *in)
         int nrem = 0;
         int n2 = wsess_add(s->set, n, ts, ts + s->win.gap_ms, &res, s->removed, &nrem);
         if (!s->win.proctime && wwin_fired(&s->shift, res.end, op->wm)) {
-            wop_count_late(op);                 /* the window is late: retired, row dropped */
+            wop_late_row(op, 0, in, r, winsight_lateness(op->wm, ts)); /* the window is late: retired, row dropped */
             continue;
         }
         bool unchanged = nrem == 1 && s->removed[0].start == res.start && s->removed[0].end == res.end;

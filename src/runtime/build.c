@@ -18,6 +18,7 @@
 #include "../exec/sort.h"
 #include "../exec/match.h"
 #include "../exec/over_batch.h"
+#include "../exec/insight.h"
 #include "../exec/minibatch.h"
 
 #include "../common/hash.h"
@@ -817,7 +818,13 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
     set_name(p, L, op, r, k);
     wjob_add_op(j, op);
     built_add(L, r, op, k);
-    for (int i = 0; i < r->ninputs; i++) wop_connect(ins[i], op, i);
+    for (int i = 0; i < r->ninputs; i++) {
+        wop_connect(ins[i], op, i);
+        /* insight: an input behind a hash exchange is keyed by the exchange's keys */
+        const WRel *x = r->inputs[i];
+        if (x->kind == WR_EXCHANGE && !x->exchange_single && !x->exchange_collect && x->nkeys > 0)
+            wop_insight_keys(op, i, x->nkeys, x->keys);
+    }
     return op;
 }
 

@@ -8,6 +8,7 @@
 #include "../common/duration.h"
 #include "../common/hash.h"
 #include "../types/row.h"
+#include "../exec/insight.h"
 #include "../exec/minibatch.h"
 
 #include <errno.h>
@@ -830,7 +831,10 @@ static void lane_publish(Lane *L, bool force)
     int64_t now = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
     if (!force && now - L->published_ms < 100) return;
     L->published_ms = now;
-    for (int i = 0; i < L->nbuilt; i++) wop_publish_metrics(L->built[i].op);
+    for (int i = 0; i < L->nbuilt; i++) {
+        wop_publish_metrics(L->built[i].op);
+        winsight_publish(L->built[i].op, now);
+    }
 }
 
 static void *lane_main(void *arg)
@@ -1030,6 +1034,7 @@ void wjob_report(const WJob *j, WStrBuf *out)
             }
         }
         wsb_putc(out, '\n');
+        wjob_insight_report(j, i, out);
     }
     for (int l = 0; l < j->nlanes; l++) {
         const Lane *L = &j->lanes[l];

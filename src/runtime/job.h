@@ -42,6 +42,14 @@ void wjob_cancel(WJob *job);
 void wjob_free(WJob *job);
 /* Per-operator metrics, one line each (name, rows in/out, late records dropped, state). */
 void wjob_report(const WJob *job, WStrBuf *out);
+/* Insight (exec/insight.h, job_insight.c): the report lines of built node i (hot key, late rows,
+   unbounded state growth), only when there is something to act on. */
+void wjob_insight_report(const WJob *job, int built_index, WStrBuf *out);
+/* Some source of the job is unbounded. */
+bool wjob_unbounded(const WJob *job);
+/* weir.insight.hot-key-share: the share of an operator's rows from which one key is reported as
+   hot (default 0.2). */
+double wjob_hot_key_threshold(const WOptions *config);
 /* Rows skipped by sources that ignore parse errors, summed. */
 int64_t wjob_rows_skipped(const WJob *job);
 

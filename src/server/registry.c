@@ -4,6 +4,7 @@
 #include "registry.h"
 #include "../common/arena.h"
 #include "../common/strbuf.h"
+#include "../exec/insight.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -126,6 +127,18 @@ static void lane_stats(const WRegJob *j, int op, int lane, WOpStats *out)
     }
 }
 
+bool wregistry_op_insight(const WRegJob *j, int op, int subtask, WInsightSnap *out)
+{
+    if (!j->graph || op < 0 || op >= j->graph->nops || subtask < 0 || subtask >= j->nlanes) return false;
+    size_t at = (size_t)op * (size_t)j->nlanes + (size_t)subtask;
+    if (j->job && j->op_of) return j->op_of[at] && winsight_read(j->op_of[at], out);
+    if (j->final_insight && j->final_has_insight[at]) {
+        *out = j->final_insight[at];
+        return true;
+    }
+    return false;
+}
+
 void wregistry_op_stats(const WRegJob *j, int op, int subtask, WOpStats *out)
 {
     memset(out, 0, sizeof *out);
@@ -229,6 +242,8 @@ static void free_entry(WRegJob *j)
     wjobgraph_free(j->graph);
     free(j->op_of);
     free(j->final);
+    free(j->final_insight);
+    free(j->final_has_insight);
     free(j->last_change);
     free(j->last_rows);
     free(j->failure);
@@ -256,6 +271,7 @@ static void attach(WRegJob *j, WJob *job)
         j->op_of = wcalloc(nops * (size_t)j->nlanes, sizeof(WOperator *));
         j->last_change = wcalloc(nops, sizeof(int64_t));
         j->last_rows = wcalloc(nops, sizeof(int64_t));
+        j->unbounded = wjob_unbounded(job);
         for (int k = 0; k < j->graph->nops; k++) {
             const WStreamOp *so = &j->graph->ops[k];
             j->last_change[k] = j->start_ms;
@@ -276,6 +292,11 @@ static void detach(WRegJob *j)
         j->final = wcalloc(n ? n : 1, sizeof(WOpStats));
         for (int k = 0; k < j->graph->nops; k++)
             for (int l = 0; l < j->nlanes; l++) lane_stats(j, k, l, &j->final[k * j->nlanes + l]);
+        WInsightSnap *ins = wcalloc(n ? n : 1, sizeof *ins);
+        bool *has = wcalloc(n ? n : 1, sizeof *has);
+        for (size_t x = 0; x < n; x++) has[x] = j->op_of[x] && winsight_read(j->op_of[x], &ins[x]);
+        j->final_insight = ins;
+        j->final_has_insight = has;
     }
     if (j->job && wjob_checkpoints(j->job)) {
         free(j->ckpts);

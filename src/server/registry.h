@@ -85,6 +85,9 @@ typedef struct WRegJob {
                                    it, or NULL */
     /* after the end */
     WOpStats *final;            /* [graph operator * nlanes + subtask], set when the job ended */
+    struct WInsightSnap *final_insight; /* same index: the insight kept when the job ended */
+    bool *final_has_insight;
+    bool unbounded;             /* some source of the job is unbounded (insight: state forecast) */
     int64_t *last_change;       /* per graph operator: when rows_in or rows_out last changed */
     int64_t *last_rows;         /* per graph operator: rows_in + rows_out at the last sample */
     char *failure;              /* "<class>: <message>" of a failed job */
@@ -137,6 +140,9 @@ WRegJob *wregistry_find(WRegistry *r, const char *id);
 /* (locked) Operator stats of one subtask (subtask -1: summed over subtasks; below -1: zeros, a
    subtask weir does not run): live counters while running, the final ones afterwards. */
 void wregistry_op_stats(const WRegJob *j, int op, int subtask, WOpStats *out);
+/* (locked) The insight snapshot (exec/insight.h) of graph operator op in subtask: live while
+   the job runs, the kept one afterwards; false when the operator keeps none. */
+bool wregistry_op_insight(const WRegJob *j, int op, int subtask, struct WInsightSnap *out);
 /* (locked) The job's checkpoints and savepoints in the order they ended (completed or failed):
    live while it runs, the kept copy afterwards. *out is malloc'ed (NULL when none); returns the
    count, -1 when the job takes no checkpoints. */

@@ -57,6 +57,9 @@ int wrest_cluster(WRest *r, const char *method, char **seg, int nseg, const char
 int wrest_jobs(WRest *r, const char *method, char **seg, int nseg, const char *query, const char *body,
                size_t body_len, json_t **out);
 int wrest_weir(WRest *r, const char *method, char **seg, int nseg, const char *query, json_t **out);
+/* (locked) GET /weir/jobs/:jid/vertices/:vid/<what> for vertex v (rest_insight.c): hot-keys,
+   late-data, state-growth; 0 when `what` is none of them. */
+int wrest_insight(const WRegJob *j, int v, const char *what, json_t **out);
 /* (rest_ckpt.c, registry locked) GET /jobs/:jid/checkpoints, and .../checkpoints/details/:cid
    (400 when cid is not a number, 404 when no such checkpoint is known). */
 json_t *wrest_checkpoints(const WRegJob *j);

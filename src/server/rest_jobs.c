@@ -851,7 +851,7 @@ int wrest_weir(WRest *r, const char *method, char **seg, int nseg, const char *q
 {
     (void)query;
     /* seg[0] == "weir" */
-    if (nseg != 4 || strcmp(seg[1], "jobs") != 0) return 0;
+    if ((nseg != 4 && !(nseg == 6 && !strcmp(seg[3], "vertices"))) || strcmp(seg[1], "jobs") != 0) return 0;
     if (strcmp(method, "GET") != 0) {
         *out = wrest_error("Method %s is not allowed here.", method);
         return 405;
@@ -870,6 +870,19 @@ int wrest_weir(WRest *r, const char *method, char **seg, int nseg, const char *q
     if (!j) {
         *out = wrest_error("org.apache.flink.runtime.rest.NotFoundException: Job %s not found", jid);
         status = 404;
+    } else if (nseg == 6) {
+        int v = -1;
+        for (int i = 0; j->graph && i < j->graph->nvertices; i++) {
+            char id[33];
+            vertex_id(j, i, id);
+            if (!strcasecmp(id, seg[4])) v = i;
+        }
+        if (v < 0) {
+            *out = wrest_error("org.apache.flink.runtime.rest.NotFoundException: JobVertex %.64s not found", seg[4]);
+            status = 404;
+        } else {
+            status = wrest_insight(j, v, seg[5], out);
+        }
     } else if (!strcmp(seg[3], "state")) {
         *out = state_view(j);
     } else if (!strcmp(seg[3], "tasks")) {

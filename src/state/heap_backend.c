@@ -93,6 +93,7 @@ struct WState {
     int64_t ttl;
     HTab tab;
     int64_t entries, bytes, expired_reads;
+    int64_t created, expired;   /* entries ever created / removed by TTL (insight: state growth) */
     WRdbState *rdb;         /* RocksDB backend: the column family side */
     bool from_restore;      /* created by a restore; the first register adopts its TTL */
 };
@@ -307,6 +308,7 @@ static void cleanup_step(WState *s, int64_t now)
                 Entry *u = m->slots[q];
                 if (u && expired(s, u, now)) {
                     s->entries--;
+                    s->expired++;
                     s->bytes -= u->klen + u->vlen;
                     entry_free(&s->b->pool, htab_remove_at(m, q), WSTATE_VALUE, false);
                     q--;    /* re-check the slot the shift filled */
@@ -318,6 +320,7 @@ static void cleanup_step(WState *s, int64_t now)
                 t->cursor = i;
             }
         } else if (expired(s, e, now)) {
+            s->expired++;
             account_remove(s, e);
             entry_free(&s->b->pool, htab_remove_at(t, i), s->kind, true);
             t->cursor = i;  /* the shift may have moved another entry here */
@@ -407,6 +410,7 @@ static Entry *top_entry(WState *s, int64_t now, WStateLookup *how, size_t *slot)
     if (i == SIZE_MAX) { cleanup_step(s, now); *how = WSL_ABSENT; return NULL; }
     Entry *e = s->tab.slots[i];
     if (s->kind != WSTATE_MAP && expired(s, e, now)) {
+        s->expired++;
         account_remove(s, e);
         entry_free(&s->b->pool, htab_remove_at(&s->tab, i), s->kind, true);
         s->expired_reads++;
@@ -444,6 +448,7 @@ static Entry *top_entry_create(WState *s, int64_t now)
     } else {
         if (s->kind == WSTATE_LIST) e->sub.list = wcalloc(1, sizeof(ListVal));
         s->entries++;
+        s->created++;
         s->bytes += e->klen;
     }
     return e;
@@ -510,6 +515,7 @@ WStateLookup wmap_get(WState *s, const void *uk, size_t uklen, WBytes *out)
     Entry *u = e->sub.map->slots[i];
     if (expired(s, u, now)) {
         s->entries--;
+        s->expired++;
         s->bytes -= u->klen + u->vlen;
         entry_free(&s->b->pool, htab_remove_at(e->sub.map, i), WSTATE_VALUE, false);
         s->expired_reads++;
@@ -532,6 +538,7 @@ void wmap_put(WState *s, const void *uk, size_t uklen, const void *uv, size_t uv
         u = entry_new(&s->b->pool, h, uk, uklen);
         htab_insert(&s->b->pool, e->sub.map, u);
         s->entries++;
+        s->created++;
         s->bytes += (int64_t)uklen;
     } else {
         u = e->sub.map->slots[i];
@@ -700,7 +707,9 @@ int wstate_stats(const WStateBackend *b, WStateStats *out, int max)
     for (int i = 0; i < b->nstates && n < max; i++, n++) {
         WState *s = b->states[i];
         if (s->rdb) wrdb_stats(s->rdb, &s->entries, &s->bytes, &s->expired_reads);
-        out[n] = (WStateStats){s->name, s->kind, s->ttl, s->entries, s->bytes, s->expired_reads};
+        /* RocksDB does not count creations and expiries: -1 (insight falls back to net growth) */
+        out[n] = (WStateStats){s->name, s->kind, s->ttl, s->entries, s->bytes, s->expired_reads,
+                               s->rdb ? -1 : s->created, s->rdb ? -1 : s->expired};
     }
     return n;
 }

@@ -104,6 +104,8 @@ typedef struct WStateStats {
     int64_t entries;            /* keys (value/list) or user entries (map) */
     int64_t bytes;              /* key + value bytes held */
     int64_t expired_reads;      /* lookups that found an expired entry */
+    int64_t created;            /* entries created since the backend started (-1 = not counted) */
+    int64_t expired;            /* entries removed because their TTL ran out (-1 = not counted) */
 } WStateStats;
 int wstate_stats(const WStateBackend *b, WStateStats *out, int max);
 

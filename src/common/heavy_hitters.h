@@ -1,0 +1,47 @@
+/*
+ * heavy_hitters.h — a Space-Saving heavy-hitters sketch (Metwally, Agrawal, El Abbadi 2005):
+ * the most frequent keys of a stream in bounded memory.
+ *
+ * Contract: a WHeavyHitters is a plain value (copyable, no pointers) of WHH_SLOTS counters, each
+ * a key hash, its estimated count, the error bound of that estimate and a bounded printable label
+ * the caller fills when a key enters. Every key whose true count exceeds total / WHH_SLOTS is in
+ * the sketch; an entry's true count lies in [count - error, count]. Updates cost one scan of the
+ * slots. Single-threaded: the owner updates it, readers get copies. Depends on nothing but libc.
+ */
+#ifndef WEIR_COMMON_HEAVY_HITTERS_H
+#define WEIR_COMMON_HEAVY_HITTERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define WHH_SLOTS 32
+#define WHH_LABEL 64
+
+/* One key as whh_top reports it. */
+typedef struct WHHEntry {
+    uint64_t hash;
+    int64_t count;              /* estimated records (an over-estimate by at most error) */
+    int64_t error;              /* the count of the key it replaced */
+    char label[WHH_LABEL];      /* printable form of the key, NUL-terminated, maybe truncated */
+} WHHEntry;
+
+/* Slots as parallel arrays, so that the scan of an update reads 2 x 256 contiguous bytes. */
+typedef struct WHeavyHitters {
+    int n;                      /* slots in use */
+    int64_t total;              /* weight added in all */
+    uint64_t hash[WHH_SLOTS];
+    int64_t count[WHH_SLOTS];
+    int64_t error[WHH_SLOTS];
+    char label[WHH_SLOTS][WHH_LABEL];
+} WHeavyHitters;
+
+void whh_init(WHeavyHitters *h);
+/* Count `weight` for the key with this hash; returns its slot. *entered: the key entered the
+   sketch with this call (its label h->label[slot] is then empty). A caller that labels keys
+   lazily writes the label when a key already present has none (so that keys seen once cost no
+   formatting). */
+int whh_add(WHeavyHitters *h, uint64_t hash, int64_t weight, bool *entered);
+/* Up to max entries, highest count first (ties: lower hash first). Returns how many. */
+int whh_top(const WHeavyHitters *h, WHHEntry *out, int max);
+
+#endif

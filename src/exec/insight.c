@@ -1,0 +1,230 @@
+/* insight.c — hot keys, late rows and state growth of a running operator; see insight.h. */
+#include "insight.h"
+#include "operator.h"
+#include "../common/arena.h"
+#include "../common/hash.h"
+#include "../common/strbuf.h"
+#include "../types/format.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+WInsight *winsight_new(const WOptions *config, WError *err)
+{
+    bool on = true;
+    if (config && !wopts_get_bool(config, "weir.insight.enabled", true, &on, err)) return NULL;
+    if (!on) return NULL;
+    const char *share = config ? wopts_get(config, "weir.insight.hot-key-share") : NULL;
+    if (share) {
+        char *end;
+        double d = strtod(share, &end);
+        if (end == share || *end || !(d > 0 && d <= 1)) {
+            werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key 'weir.insight.hot-key-share' "
+                     "(a share in (0, 1], such as 0.2).", share);
+            return NULL;
+        }
+    }
+    WInsight *in = wcalloc(1, sizeof *in);
+    in->live.sample_every = WINS_SAMPLE_EVERY;
+    whh_init(&in->live.hh);
+    in->pub = in->live;
+    pthread_mutex_init(&in->mu, NULL);
+    return in;
+}
+
+void winsight_free(WInsight *in)
+{
+    if (!in) return;
+    for (int i = 0; i < WINS_INPUTS; i++) free(in->keys[i]);
+    pthread_mutex_destroy(&in->mu);
+    free(in);
+}
+
+void wop_insight_keys(WOperator *op, int input, int nkeys, const int *keys)
+{
+    WInsight *in = op->insight;
+    if (!in || input < 0 || input >= WINS_INPUTS || nkeys <= 0) return;
+    free(in->keys[input]);
+    in->keys[input] = wmalloc(sizeof(int) * (size_t)nkeys);
+    memcpy(in->keys[input], keys, sizeof(int) * (size_t)nkeys);
+    in->nkeys[input] = nkeys;
+    in->live.keyed = true;
+}
+
+/* A key column's hash by its type (the union's unused bytes are not hashed). */
+static uint64_t datum_hash(const WType *t, WDatum v, bool null)
+{
+    if (null) return 0x6e756c6cULL;
+    switch (t->id) {
+    case WT_CHAR: case WT_VARCHAR: case WT_BINARY: case WT_VARBINARY:
+        return whash_bytes(v.s.p, (size_t)v.s.len, 0x1d);
+    case WT_DECIMAL:
+        return whash_combine(whash_u64((uint64_t)v.dec), (uint64_t)(v.dec >> 64));
+    case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ:
+        return whash_combine(whash_u64((uint64_t)v.ts.ms), (uint64_t)v.ts.ns);
+    case WT_ARRAY: case WT_MAP: case WT_MULTISET: case WT_ROW:
+        return whash_u64((uint64_t)(v.cx ? v.cx->n : 0));   /* composites: by size only (rare keys) */
+    default:
+        return whash_u64((uint64_t)v.i);
+    }
+}
+
+static void row_label(const WOperator *op, const WChunk *c, int row, int n, const int *cols, bool names,
+                      char *out, size_t outsz)
+{
+    WStrBuf sb;
+    wsb_init(&sb);
+    for (int k = 0; k < n && sb.len < outsz; k++) {
+        int col = cols ? cols[k] : k;
+        if (k) wsb_append(&sb, ", ");
+        if (names && op->ninputs == 1 && op->names && col < op->ncols && c->ncols == op->ncols)
+            wsb_printf(&sb, "%s=", op->names[col]);
+        wfmt_sql(c->types[col], c->cols[col].data[row], c->cols[col].nulls[row], op->ctx->cast.tz, &sb);
+    }
+    snprintf(out, outsz, "%s", sb.buf ? sb.buf : "");
+    if (sb.len >= outsz && outsz > 4) memcpy(out + outsz - 4, "...", 4);
+    wsb_free(&sb);
+}
+
+void winsight_rows(WOperator *op, int input, const WChunk *c)
+{
+    WInsight *in = op->insight;
+    if (input >= WINS_INPUTS || !in->nkeys[input]) return;
+    int n = in->nkeys[input];
+    const int *keys = in->keys[input];
+    int r = in->skip;
+    for (; r < c->nrows; r += WINS_SAMPLE_EVERY) {
+        uint64_t h = 0x9e3779b97f4a7c15ULL;
+        for (int k = 0; k < n; k++)
+            h = whash_combine(h, datum_hash(c->types[keys[k]], c->cols[keys[k]].data[r], c->cols[keys[k]].nulls[r]));
+        bool entered;
+        int slot = whh_add(&in->live.hh, h, 1, &entered);
+        /* lazily: a key is labelled when met again while in the sketch (keys seen once cost no
+           formatting; the keys that matter are met many times) */
+        char *label = in->live.hh.label[slot];
+        if (!entered && !label[0]) row_label(op, c, r, n, keys, false, label, WHH_LABEL);
+    }
+    in->skip = r - c->nrows;
+    assert(in->skip >= 0 && in->skip < WINS_SAMPLE_EVERY);
+}
+
+int winsight_late_bucket(int64_t lateness_ms)
+{
+    if (lateness_ms <= 0) return 0;
+    int b = 64 - __builtin_clzll((unsigned long long)lateness_ms);
+    return b < WINS_LATE_BUCKETS ? b : WINS_LATE_BUCKETS - 1;
+}
+
+int64_t winsight_bucket_floor(int b)
+{
+    return b <= 0 ? 0 : (int64_t)1 << (b - 1);
+}
+
+void wop_late_row(WOperator *op, int input, const WChunk *c, int row, int64_t lateness_ms)
+{
+    wop_count_late(op);
+    WInsight *in = op->insight;
+    if (!in) return;
+    if (lateness_ms < 0) lateness_ms = 0;
+    WInsightSnap *s = &in->live;
+    s->late_total++;
+    s->late_by_input[input > 0 && input < WINS_INPUTS ? input : 0]++;
+    s->late_hist[winsight_late_bucket(lateness_ms)]++;
+    if (lateness_ms > s->late_max_ms) s->late_max_ms = lateness_ms;
+    if (c && s->nsamples < WINS_LATE_SAMPLES) {
+        char *out = s->samples[s->nsamples++];
+        int w = snprintf(out, WINS_SAMPLE_LEN, "late by %lld ms: ", (long long)lateness_ms);
+        row_label(op, c, row, c->ncols, NULL, true, out + w, (size_t)(WINS_SAMPLE_LEN - w));
+    }
+}
+
+/* The states of the backends op registered (the lane's checkpoint registry, by exec node id). */
+static void collect_states(WOperator *op, WInsightSnap *s)
+{
+    s->nstates = 0;
+    const WExecRegistry *reg = op->ctx->registry;
+    for (int i = 0; reg && i < reg->n; i++) {
+        const WExecStateEntry *e = &reg->items[i];
+        if (e->node_id != op->id || !e->backend) continue;
+        WStateStats st[WINS_STATES];
+        int n = wstate_stats(e->backend, st, WINS_STATES);
+        for (int k = 0; k < n && s->nstates < WINS_STATES; k++) {
+            WInsightState *x = &s->states[s->nstates++];
+            snprintf(x->name, sizeof x->name, "%s", st[k].name);
+            x->ttl_ms = st[k].ttl_ms;
+            x->entries = st[k].entries;
+            x->bytes = st[k].bytes;
+            x->created = st[k].created;
+            x->expired = st[k].expired;
+        }
+    }
+}
+
+#define RATE_WINDOW_MS 1000
+
+void winsight_publish(WOperator *op, int64_t now_ms)
+{
+    WInsight *in = op->insight;
+    if (!in) return;
+    WInsightSnap *s = &in->live;
+    WInsightState prev[WINS_STATES];
+    int nprev = s->nstates;
+    memcpy(prev, s->states, sizeof prev);
+    collect_states(op, s);
+    if (!in->t0_ms) in->t0_ms = in->rate_t_ms = now_ms;
+    s->elapsed_ms = now_ms - in->t0_ms;
+    /* keep the previous window's rates until a new window of >= 1 s completes */
+    for (int k = 0; k < s->nstates; k++) {
+        WInsightState *x = &s->states[k];
+        bool same = k < nprev && !strcmp(prev[k].name, x->name);
+        x->new_per_s = same ? prev[k].new_per_s : 0;
+        x->expired_per_s = same ? prev[k].expired_per_s : 0;
+        x->rates_known = same && prev[k].rates_known;
+    }
+    int64_t dt = now_ms - in->rate_t_ms;
+    bool done = __atomic_load_n(&op->finished, __ATOMIC_RELAXED);
+    if (done && s->elapsed_ms > 0) {
+        /* the input ended: rates over the whole run (the state no longer grows) */
+        for (int k = 0; k < s->nstates; k++) {
+            WInsightState *x = &s->states[k];
+            int64_t c = x->created >= 0 ? x->created : x->entries;
+            x->new_per_s = (double)c * 1000.0 / (double)s->elapsed_ms;
+            x->expired_per_s = (double)(x->expired > 0 ? x->expired : 0) * 1000.0 / (double)s->elapsed_ms;
+            x->rates_known = true;
+        }
+    } else if (dt >= RATE_WINDOW_MS) {
+        for (int k = 0; k < s->nstates; k++) {
+            WInsightState *x = &s->states[k];
+            /* a backend that does not count creations (RocksDB): net growth of the entries */
+            int64_t c = x->created >= 0 ? x->created : x->entries;
+            int64_t e = x->expired >= 0 ? x->expired : 0;
+            x->new_per_s = (double)(c - in->rate_created[k]) * 1000.0 / (double)dt;
+            x->expired_per_s = (double)(e - in->rate_expired[k]) * 1000.0 / (double)dt;
+            if (x->new_per_s < 0) x->new_per_s = 0;
+            x->rates_known = true;
+            in->rate_created[k] = c;
+            in->rate_expired[k] = e;
+        }
+        in->rate_t_ms = now_ms;
+    } else if (in->rate_t_ms == in->t0_ms && nprev == 0) {
+        for (int k = 0; k < s->nstates; k++) {
+            in->rate_created[k] = s->states[k].created >= 0 ? s->states[k].created : s->states[k].entries;
+            in->rate_expired[k] = s->states[k].expired >= 0 ? s->states[k].expired : 0;
+        }
+    }
+    pthread_mutex_lock(&in->mu);
+    in->pub = *s;
+    pthread_mutex_unlock(&in->mu);
+}
+
+bool winsight_read(const WOperator *op, WInsightSnap *out)
+{
+    WInsight *in = op->insight;
+    if (!in) return false;
+    pthread_mutex_lock(&in->mu);
+    *out = in->pub;
+    pthread_mutex_unlock(&in->mu);
+    return true;
+}

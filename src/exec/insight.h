@@ -1,0 +1,130 @@
+/*
+ * insight.h — what a running operator can say about itself beyond Flink's metrics: its hot keys,
+ * the rows it dropped as late, and how its state grows (issue 21; docs/insight.md).
+ *
+ * Contract: an operator gets a WInsight at wop_init unless `weir.insight.enabled` is false. Only
+ * the thread running the operator writes it: the framework feeds every sampled row of a keyed
+ * input (an input behind a hash exchange: wop_insight_keys) into a Space-Saving sketch
+ * (common/heavy_hitters.h) by key hash with a bounded printable key; operators report each late
+ * row they drop with its lateness (wop_late_row); the lane publishes a copy (WInsightSnap) every
+ * 100 ms together with the metrics text, computing per-state new-key and expiry rates from the
+ * backends the operator registered (state/state.h WStateStats.created / expired). Any thread
+ * reads the last published copy with winsight_read. Depends on operator.h, common/, types/.
+ */
+#ifndef WEIR_EXEC_INSIGHT_H
+#define WEIR_EXEC_INSIGHT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "../common/error.h"
+#include "../common/heavy_hitters.h"
+#include "../common/options.h"
+
+#define WINS_SAMPLE_EVERY 16        /* one row in 16 of a keyed input goes into the sketch */
+#define WINS_LATE_BUCKETS 48        /* bucket 0: late by 0 ms; bucket b: [2^(b-1), 2^b) ms */
+#define WINS_LATE_SAMPLES 8
+#define WINS_SAMPLE_LEN 200
+#define WINS_INPUTS 2
+#define WINS_STATES 6
+#define WINS_NAME 48
+
+typedef struct WInsightState {
+    char name[WINS_NAME];
+    int64_t ttl_ms;
+    int64_t entries, bytes;
+    int64_t created, expired;       /* since the start; -1 = the backend does not count them */
+    double new_per_s, expired_per_s;/* over the last rate window (>= 1 s) */
+    bool rates_known;               /* a rate window has passed */
+} WInsightState;
+
+/* The published picture of one operator instance (one subtask): a plain copyable value. */
+typedef struct WInsightSnap {
+    bool keyed;                     /* some input is keyed: the sketch is fed */
+    int sample_every;               /* sketch counts are rows / sample_every */
+    WHeavyHitters hh;
+    int64_t late_total;
+    int64_t late_by_input[WINS_INPUTS];
+    int64_t late_hist[WINS_LATE_BUCKETS];
+    int64_t late_max_ms;
+    int nsamples;                   /* the first WINS_LATE_SAMPLES dropped rows */
+    char samples[WINS_LATE_SAMPLES][WINS_SAMPLE_LEN];
+    int nstates;
+    WInsightState states[WINS_STATES];
+    int64_t elapsed_ms;             /* since the operator's first publication */
+} WInsightSnap;
+
+typedef struct WInsight {
+    int nkeys[WINS_INPUTS];
+    int *keys[WINS_INPUTS];
+    int skip;                       /* rows until the next sampled one */
+    WInsightSnap live;
+    int64_t t0_ms, rate_t_ms;       /* first publication; start of the current rate window */
+    int64_t rate_created[WINS_STATES], rate_expired[WINS_STATES];
+    pthread_mutex_t mu;
+    WInsightSnap pub;
+} WInsight;
+
+struct WOperator;
+struct WChunk;
+
+/* NULL when config says weir.insight.enabled = false (an invalid value is an error in err). */
+WInsight *winsight_new(const WOptions *config, WError *err);
+void winsight_free(WInsight *in);
+/* The key columns of input `input` (the keys of the hash exchange in front of it). */
+void wop_insight_keys(struct WOperator *op, int input, int nkeys, const int *keys);
+/* Framework: the rows of a chunk arriving on input (sampled into the sketch). */
+void winsight_rows(struct WOperator *op, int input, const struct WChunk *c);
+/* An operator dropped row `row` of c (input `input`) as late by lateness_ms (>= 0). */
+void wop_late_row(struct WOperator *op, int input, const struct WChunk *c, int row, int64_t lateness_ms);
+/* How late a row of time t is at progress `now` (watermark, window progress or last emitted
+   time): now - t, saturated (a watermark of Long.MAX at the end of input, times before 1970). */
+static inline int64_t winsight_lateness(int64_t now, int64_t t)
+{
+    int64_t d;
+    if (__builtin_sub_overflow(now, t, &d)) return t < 0 ? INT64_MAX : INT64_MIN;
+    return d;
+}
+/* The running thread: publish a copy (rates over windows of >= 1 s of wall time now_ms). */
+void winsight_publish(struct WOperator *op, int64_t now_ms);
+/* Any thread: the last published copy; false when the operator keeps no insight. */
+bool winsight_read(const struct WOperator *op, WInsightSnap *out);
+/* Late-lateness histogram bucket of a lateness in ms, and the bucket's lower bound. */
+int winsight_late_bucket(int64_t lateness_ms);
+int64_t winsight_bucket_floor(int b);
+
+/* ---- readings shared by the `-v` report and REST (insight_report.c) ---- */
+
+/* A key of the merged top list: the entry, the subtask whose sketch holds it, its share of the
+   operator's sampled records over all subtasks. */
+typedef struct WHotKey {
+    WHHEntry e;
+    int subtask;
+    double share;
+} WHotKey;
+/* The top keys over the subtasks' snapshots (snaps[s] of subtask s; keyed ones only), highest
+   count first; *sampled = sampled records of all subtasks. */
+int winsight_top_keys(const WInsightSnap *snaps, int nsnaps, WHotKey *out, int max, int64_t *sampled);
+/* One key dominates: its share reaches threshold, it is twice the next key's, and at least
+   WINS_HOT_MIN_SAMPLED records were sampled. */
+#define WINS_HOT_MIN_SAMPLED 100
+bool winsight_is_hot(const WHotKey *top, int n, int64_t sampled, double threshold);
+/* The remedy Flink users know for a hot key in this operator (by its job-graph name), and whether
+   the plan already applies it. */
+const char *winsight_remedy(const char *op_name, bool *applied);
+/* One operator state summed over subtasks (same name), with the forecast: steady-state entries
+   (new keys/s x TTL) and bytes (at the current bytes per entry); -1 = unbounded (no TTL, input
+   unbounded); for an ended input, the current size. */
+typedef struct WStateGrowth {
+    WInsightState s;
+    int64_t steady_entries, steady_bytes;
+    const char *verdict;            /* "bounded by TTL" | "unbounded" | "input ended" | "measuring" */
+} WStateGrowth;
+int winsight_state_growth(const WInsightSnap *snaps, int nsnaps, bool unbounded, bool finished, WStateGrowth *out,
+                          int max);
+/* The late rows of all subtasks summed into one snapshot's late fields (samples: the first ones). */
+void winsight_late_sum(const WInsightSnap *snaps, int nsnaps, WInsightSnap *out);
+/* The lateness below which half / 99% of the late rows lie (histogram bucket upper bounds, ms). */
+int64_t winsight_late_quantile(const WInsightSnap *s, double q);
+
+#endif

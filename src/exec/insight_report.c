@@ -1,0 +1,151 @@
+/* insight_report.c — readings of insight snapshots shared by the `-v` report and REST; see
+   insight.h. */
+#include "insight.h"
+#include "../common/arena.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int by_count(const void *a, const void *b)
+{
+    const WHotKey *x = a, *y = b;
+    if (x->e.count != y->e.count) return x->e.count > y->e.count ? -1 : 1;
+    return x->subtask - y->subtask;
+}
+
+int winsight_top_keys(const WInsightSnap *snaps, int nsnaps, WHotKey *out, int max, int64_t *sampled)
+{
+    int64_t total = 0;
+    int n = 0;
+    WHotKey *all = wcalloc((size_t)nsnaps * WHH_SLOTS + 1, sizeof *all);
+    for (int s = 0; s < nsnaps; s++) {
+        if (!snaps[s].keyed) continue;
+        total += snaps[s].hh.total;
+        WHHEntry e[WHH_SLOTS];
+        int ne = whh_top(&snaps[s].hh, e, WHH_SLOTS);
+        for (int i = 0; i < ne; i++) all[n++] = (WHotKey){.e = e[i], .subtask = s};
+    }
+    qsort(all, (size_t)n, sizeof *all, by_count);
+    int k = n < max ? n : max;
+    for (int i = 0; i < k; i++) {
+        out[i] = all[i];
+        out[i].share = total ? (double)all[i].e.count / (double)total : 0;
+    }
+    free(all);
+    *sampled = total;
+    return k;
+}
+
+bool winsight_is_hot(const WHotKey *top, int n, int64_t sampled, double threshold)
+{
+    if (n == 0 || sampled < WINS_HOT_MIN_SAMPLED || top[0].share < threshold) return false;
+    return n == 1 || top[0].share >= 2 * top[1].share;
+}
+
+static bool starts(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
+
+const char *winsight_remedy(const char *op_name, bool *applied)
+{
+    *applied = false;
+    if (starts(op_name, "GlobalGroupAggregate") || starts(op_name, "GlobalWindowAggregate")) {
+        *applied = true;
+        return "two-phase aggregation is applied (a local aggregate pre-aggregates each key before the exchange); "
+               "for COUNT(DISTINCT) on a hot key also set table.optimizer.distinct-agg.split.enabled = true";
+    }
+    if (starts(op_name, "IncrementalGroupAggregate")) {
+        *applied = true;
+        return "the distinct split is applied (table.optimizer.distinct-agg.split.enabled)";
+    }
+    if (starts(op_name, "GroupAggregate"))
+        return "not applied: enable two-phase aggregation (table.exec.mini-batch.enabled = true, "
+               "table.exec.mini-batch.allow-latency, table.exec.mini-batch.size, "
+               "table.optimizer.agg-phase-strategy = TWO_PHASE) and, for COUNT(DISTINCT), "
+               "table.optimizer.distinct-agg.split.enabled = true";
+    if (starts(op_name, "WindowAggregate"))
+        return "not applied: enable two-phase window aggregation (table.optimizer.agg-phase-strategy = TWO_PHASE "
+               "gives a LocalWindowAggregate before the exchange)";
+    if (strstr(op_name, "Join"))
+        return "not applied (Flink has no automatic remedy for join skew): salt the hot key — add a random "
+               "salt column to the big side's join key and replicate the other side over the salt values";
+    return "not applied: salt the key (add a random salt column to the key, then combine the salted partial "
+           "results in a second step)";
+}
+
+int winsight_state_growth(const WInsightSnap *snaps, int nsnaps, bool unbounded, bool finished, WStateGrowth *out,
+                          int max)
+{
+    int n = 0;
+    for (int s = 0; s < nsnaps; s++)
+        for (int i = 0; i < snaps[s].nstates; i++) {
+            const WInsightState *x = &snaps[s].states[i];
+            int k = 0;
+            while (k < n && strcmp(out[k].s.name, x->name)) k++;
+            if (k == n) {
+                if (n == max) continue;
+                memset(&out[n], 0, sizeof out[n]);
+                memcpy(out[n].s.name, x->name, sizeof x->name);
+                out[n].s.ttl_ms = x->ttl_ms;
+                out[n].s.rates_known = true;
+                n++;
+            }
+            WInsightState *t = &out[k].s;
+            t->entries += x->entries;
+            t->bytes += x->bytes;
+            t->created = (t->created < 0 || x->created < 0) ? -1 : t->created + x->created;
+            t->expired = (t->expired < 0 || x->expired < 0) ? -1 : t->expired + x->expired;
+            t->new_per_s += x->new_per_s;
+            t->expired_per_s += x->expired_per_s;
+            t->rates_known = t->rates_known && x->rates_known;
+        }
+    for (int k = 0; k < n; k++) {
+        WStateGrowth *g = &out[k];
+        double per_entry = g->s.entries > 0 ? (double)g->s.bytes / (double)g->s.entries : 0;
+        if (finished || !unbounded) {
+            g->verdict = "input ended";
+            g->steady_entries = g->s.entries;
+            g->steady_bytes = g->s.bytes;
+        } else if (!g->s.rates_known) {
+            g->verdict = "measuring";
+            g->steady_entries = g->steady_bytes = 0;
+        } else if (g->s.ttl_ms <= 0) {
+            g->verdict = g->s.new_per_s > 0 ? "unbounded" : "not growing";
+            g->steady_entries = g->s.new_per_s > 0 ? -1 : g->s.entries;
+            g->steady_bytes = g->s.new_per_s > 0 ? -1 : g->s.bytes;
+        } else {
+            g->verdict = "bounded by TTL";
+            /* Little's law: entries alive = arrival rate x lifetime (the TTL) */
+            g->steady_entries = llround(g->s.new_per_s * (double)g->s.ttl_ms / 1000.0);
+            g->steady_bytes = llround((double)g->steady_entries * per_entry);
+        }
+    }
+    return n;
+}
+
+void winsight_late_sum(const WInsightSnap *snaps, int nsnaps, WInsightSnap *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int s = 0; s < nsnaps; s++) {
+        const WInsightSnap *x = &snaps[s];
+        out->late_total += x->late_total;
+        for (int i = 0; i < WINS_INPUTS; i++) out->late_by_input[i] += x->late_by_input[i];
+        for (int b = 0; b < WINS_LATE_BUCKETS; b++) out->late_hist[b] += x->late_hist[b];
+        if (x->late_max_ms > out->late_max_ms) out->late_max_ms = x->late_max_ms;
+        for (int i = 0; i < x->nsamples && out->nsamples < WINS_LATE_SAMPLES; i++)
+            memcpy(out->samples[out->nsamples++], x->samples[i], WINS_SAMPLE_LEN);
+    }
+}
+
+int64_t winsight_late_quantile(const WInsightSnap *s, double q)
+{
+    if (s->late_total <= 0) return 0;
+    int64_t want = (int64_t)ceil(q * (double)s->late_total), seen = 0;
+    for (int b = 0; b < WINS_LATE_BUCKETS; b++) {
+        seen += s->late_hist[b];
+        if (seen >= want) {
+            int64_t upper = b == 0 ? 0 : ((int64_t)1 << b) - 1;
+            return upper < s->late_max_ms ? upper : s->late_max_ms;
+        }
+    }
+    return s->late_max_ms;
+}

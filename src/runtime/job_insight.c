@@ -1,0 +1,75 @@
+/*
+ * job_insight.c — the insight lines of the job report (`-v`): a dominant hot key with its remedy,
+ * late rows with their lateness and a sample, and states that grow without bound (exec/insight.h).
+ * Lines are printed only when there is something to act on, so a healthy job's report is
+ * unchanged.
+ */
+#include "job_internal.h"
+#include "../common/duration.h"
+#include "../exec/insight.h"
+
+#include <stdlib.h>
+
+bool wjob_unbounded(const WJob *j)
+{
+    for (int l = 0; j && l < j->nlanes; l++)
+        for (int i = 0; i < j->lanes[l].nsrc; i++)
+            if (j->lanes[l].srcs[i].src && !j->lanes[l].srcs[i].src->bounded) return true;
+    return false;
+}
+
+double wjob_hot_key_threshold(const WOptions *config)
+{
+    const char *v = config ? wopts_get(config, "weir.insight.hot-key-share") : NULL;
+    if (!v) return 0.2;
+    char *end;
+    double d = strtod(v, &end);
+    return end != v && *end == 0 && d > 0 && d <= 1 ? d : 0.2;
+}
+
+static void report_op(const WJob *j, int i, WStrBuf *out)
+{
+    WInsightSnap *snaps = wcalloc((size_t)j->nlanes, sizeof *snaps);
+    bool any = false;
+    for (int l = 0; l < j->nlanes; l++) any |= winsight_read(j->lanes[l].built[i].op, &snaps[l]);
+    const char *name = j->lanes[0].built[i].op->name;
+    if (any) {
+        WHotKey top[2];
+        int64_t sampled = 0;
+        int n = winsight_top_keys(snaps, j->nlanes, top, 2, &sampled);
+        if (winsight_is_hot(top, n, sampled, wjob_hot_key_threshold(j->env.config))) {
+            bool applied;
+            const char *remedy = winsight_remedy(name, &applied);
+            wsb_printf(out, "  hot key: %s has %.0f%% of %s's rows (subtask %d); remedy: %s\n", top[0].e.label,
+                       top[0].share * 100, name, top[0].subtask, remedy);
+        }
+        WInsightSnap late;
+        winsight_late_sum(snaps, j->nlanes, &late);
+        if (late.late_total) {
+            wsb_printf(out, "  late rows dropped: %lld", (long long)late.late_total);
+            if (late.late_by_input[1]) wsb_printf(out, " (input 0: %lld, input 1: %lld)", (long long)late.late_by_input[0],
+                                                  (long long)late.late_by_input[1]);
+            if (j->nlanes > 1) {
+                wsb_append(out, " by subtask [");
+                for (int l = 0; l < j->nlanes; l++) wsb_printf(out, "%s%lld", l ? "," : "", (long long)snaps[l].late_total);
+                wsb_putc(out, ']');
+            }
+            wsb_printf(out, ", late by up to %lld ms (median <= %lld ms); first: %s\n", (long long)late.late_max_ms,
+                       (long long)winsight_late_quantile(&late, 0.5), late.nsamples ? late.samples[0] : "");
+        }
+        WStateGrowth g[WINS_STATES];
+        int ng = winsight_state_growth(snaps, j->nlanes, wjob_unbounded(j), false, g, WINS_STATES);
+        for (int k = 0; k < ng; k++)
+            if (g[k].steady_entries < 0)
+                wsb_printf(out, "  state growth: %s has no TTL and gains %.1f new keys/s on an unbounded input "
+                           "(%lld entries, %lld bytes now): it grows without bound; set table.exec.state.ttl "
+                           "or a STATE_TTL hint\n", g[k].s.name, g[k].s.new_per_s, (long long)g[k].s.entries,
+                           (long long)g[k].s.bytes);
+    }
+    free(snaps);
+}
+
+void wjob_insight_report(const WJob *j, int built_index, WStrBuf *out)
+{
+    if (built_index >= 0 && built_index < j->lanes[0].nbuilt) report_op(j, built_index, out);
+}

@@ -1,0 +1,130 @@
+/*
+ * rest_insight.c — /weir/jobs/:jid/vertices/:vid/{hot-keys,late-data,state-growth}: the insight
+ * of the vertex's operators (exec/insight.h) as JSON, read under the registry lock from the
+ * snapshots the operators publish (live) or the copies kept when the job ended. See rest.h.
+ */
+#include "rest.h"
+#include "../common/duration.h"
+#include "../exec/insight.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Every subtask's snapshot of graph operator op; NULL when the operator keeps no insight. */
+static WInsightSnap *op_snaps(const WRegJob *j, int op)
+{
+    WInsightSnap *s = wcalloc((size_t)(j->nlanes > 0 ? j->nlanes : 1), sizeof *s);
+    bool any = false;
+    for (int l = 0; l < j->nlanes; l++) any |= wregistry_op_insight(j, op, l, &s[l]);
+    if (!any) { free(s); return NULL; }
+    return s;
+}
+
+static json_t *hot_keys(const WRegJob *j, int op, const WInsightSnap *s, double threshold)
+{
+    WHotKey top[10];
+    int64_t sampled = 0;
+    int n = winsight_top_keys(s, j->nlanes, top, 10, &sampled);
+    bool keyed = false;
+    for (int l = 0; l < j->nlanes; l++) keyed |= s[l].keyed;
+    if (!keyed) return NULL;
+    json_t *keys = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(keys, json_pack("{s:s?, s:I, s:I, s:f, s:i}", "key", top[i].e.label[0] ? top[i].e.label : NULL, "records",
+                                              (json_int_t)(top[i].e.count * WINS_SAMPLE_EVERY), "error",
+                                              (json_int_t)(top[i].e.error * WINS_SAMPLE_EVERY), "share",
+                                              top[i].share, "subtask", top[i].subtask));
+    const char *name = j->graph->ops[op].name;
+    json_t *o = json_pack("{s:s, s:I, s:i, s:o}", "operator", name, "records_sampled", (json_int_t)sampled,
+                          "sample_every", WINS_SAMPLE_EVERY, "keys", keys);
+    bool hot = winsight_is_hot(top, n, sampled, threshold);
+    json_object_set_new(o, "hot", json_boolean(hot));
+    if (hot) {
+        bool applied;
+        const char *remedy = winsight_remedy(name, &applied);
+        char w[256];
+        snprintf(w, sizeof w, "Key %s has %.0f%% of the records of %s (subtask %d).", top[0].e.label,
+                 top[0].share * 100, name, top[0].subtask);
+        json_object_set_new(o, "warning", json_string(w));
+        json_object_set_new(o, "remedy", json_string(remedy));
+        json_object_set_new(o, "remedy_applied", json_boolean(applied));
+    }
+    return o;
+}
+
+static json_t *late_data(const WRegJob *j, int op, const WInsightSnap *s)
+{
+    WInsightSnap sum;
+    winsight_late_sum(s, j->nlanes, &sum);
+    json_t *hist = json_array();
+    for (int b = 0; b < WINS_LATE_BUCKETS; b++)
+        if (sum.late_hist[b])
+            json_array_append_new(hist, json_pack("{s:I, s:I, s:I}", "from_ms", (json_int_t)winsight_bucket_floor(b),
+                                                  "to_ms", (json_int_t)(b ? ((int64_t)1 << b) - 1 : 0), "rows",
+                                                  (json_int_t)sum.late_hist[b]));
+    json_t *subs = json_array(), *inputs = json_array(), *samples = json_array();
+    for (int l = 0; l < j->nlanes; l++) json_array_append_new(subs, json_integer(s[l].late_total));
+    int nin = j->graph->ops[op].ninputs > 1 ? 2 : 1;
+    for (int i = 0; i < nin; i++) json_array_append_new(inputs, json_integer(sum.late_by_input[i]));
+    for (int i = 0; i < sum.nsamples; i++) json_array_append_new(samples, json_string(sum.samples[i]));
+    return json_pack("{s:s, s:I, s:o, s:o, s:I, s:I, s:o, s:o}", "operator", j->graph->ops[op].name, "late_rows_dropped",
+                     (json_int_t)sum.late_total, "per_input", inputs, "per_subtask", subs, "max_lateness_ms",
+                     (json_int_t)sum.late_max_ms, "median_lateness_ms", (json_int_t)winsight_late_quantile(&sum, 0.5),
+                     "lateness_histogram", hist, "sample", samples);
+}
+
+static json_t *state_growth(const WRegJob *j, int op, const WInsightSnap *s)
+{
+    WStateGrowth g[WINS_STATES];
+    bool ended = wjob_state_terminal(j->state);
+    int n = winsight_state_growth(s, j->nlanes, j->unbounded, ended, g, WINS_STATES);
+    if (!n) return NULL;
+    json_t *states = json_array();
+    for (int k = 0; k < n; k++) {
+        char ttl[64];
+        wduration_format(g[k].s.ttl_ms, ttl, sizeof ttl);
+        json_t *x = json_pack("{s:s, s:s, s:I, s:I, s:I, s:f, s:f, s:s}", "name", g[k].s.name, "ttl", ttl, "ttl_ms",
+                              (json_int_t)g[k].s.ttl_ms, "entries", (json_int_t)g[k].s.entries, "bytes",
+                              (json_int_t)g[k].s.bytes, "new_keys_per_s", g[k].s.new_per_s, "expiries_per_s",
+                              g[k].s.expired_per_s, "forecast", g[k].verdict);
+        if (g[k].steady_entries < 0) {
+            json_object_set_new(x, "steady_state_entries", json_string("unbounded"));
+            json_object_set_new(x, "steady_state_bytes", json_string("unbounded"));
+            double per_entry = g[k].s.entries ? (double)g[k].s.bytes / (double)g[k].s.entries : 0;
+            json_object_set_new(x, "bytes_in_a_week",
+                                json_integer((json_int_t)((double)g[k].s.bytes + g[k].s.new_per_s * 604800.0 * per_entry)));
+        } else {
+            json_object_set_new(x, "steady_state_entries", json_integer(g[k].steady_entries));
+            json_object_set_new(x, "steady_state_bytes", json_integer(g[k].steady_bytes));
+        }
+        if (g[k].s.created < 0) json_object_set_new(x, "rates_from", json_string("net growth of the entries"));
+        json_array_append_new(states, x);
+    }
+    return json_pack("{s:s, s:o}", "operator", j->graph->ops[op].name, "states", states);
+}
+
+int wrest_insight(const WRegJob *j, int v, const char *what, json_t **out)
+{
+    bool hk = !strcmp(what, "hot-keys"), ld = !strcmp(what, "late-data"), sg = !strcmp(what, "state-growth");
+    if (!hk && !ld && !sg) return 0;
+    const WJobVertex *vx = &j->graph->vertices[v];
+    double threshold = wjob_hot_key_threshold(&j->config);
+    json_t *ops = json_array();
+    for (int k = 0; k < vx->nops; k++) {
+        int op = vx->ops[k];
+        WInsightSnap *s = op_snaps(j, op);
+        if (!s) continue;
+        json_t *o = hk ? hot_keys(j, op, s, threshold) : ld ? late_data(j, op, s) : state_growth(j, op, s);
+        if (o) json_array_append_new(ops, o);
+        free(s);
+    }
+    char vid[33];
+    wjobgraph_vertex_id(j->id, v, vid);
+    *out = json_pack("{s:s, s:s, s:s, s:s, s:b, s:o}", "jid", j->id, "vertex_id", vid, "vertex", vx->name, "job_state",
+                     wjob_state_name(j->state), "enabled", wopts_get(&j->config, "weir.insight.enabled") == NULL ||
+                     strcasecmp(wopts_get(&j->config, "weir.insight.enabled"), "false") != 0, "operators", ops);
+    if (hk) json_object_set_new(*out, "threshold", json_real(threshold));
+    if (sg) json_object_set_new(*out, "input", json_string(j->unbounded ? "unbounded" : "bounded"));
+    return 200;
+}

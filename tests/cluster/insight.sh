@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# insight.sh — issue 21: the running job explains itself. Plants a hot key (60% of the rows of a
+# GROUP BY), late rows in one file of a directory read by an event-time window, and a state without
+# TTL on an unbounded input (datagen with new keys all the time), then finds each one:
+#   - REST /weir/jobs/:jid/vertices/:vid/hot-keys, /late-data, /state-growth (cluster daemon);
+#   - the `-v` job report (embedded sql-client);
+#   - the dashboard (headless Chromium, when installed: its insight tables; screenshot to
+#     $BUILD/insight-dashboard.png).
+# And `weir.insight.enabled` = false turns it off.
+TEST_NAME=insight
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+need_tools curl jq
+cluster_setup
+W="$TMPD/work"
+
+# 2000 rows: key 'hot' 3 rows in 5 (60%), 800 other keys once each
+: > "$W/clicks.csv"
+for i in $(seq 1 2000); do
+  if (( i % 5 < 3 )); then echo "hot,$i"; else echo "k$i,$i"; fi
+done > "$W/clicks.csv"
+# events: a.csv in time order (one row a second from 2026-01-01 00:00:00), b-late.csv rows an hour
+# before everything (read after a.csv: dropped as late by the window)
+mkdir -p "$W/events"
+for i in $(seq 0 299); do printf 'e%d,2026-01-01 %02d:%02d:%02d\n' $((i % 3)) 0 $((i / 60)) $((i % 60)); done > "$W/events/a.csv"
+for i in $(seq 1 7); do printf 'late%d,2025-12-31 23:00:%02d\n' "$i" "$i"; done > "$W/events/b-late.csv"
+
+cat > "$W/ddl.sql" <<SQL
+CREATE TABLE clicks (page STRING, n INT) WITH ('connector' = 'filesystem', 'path' = '$W/clicks.csv', 'format' = 'csv');
+CREATE TABLE events (k STRING, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND)
+  WITH ('connector' = 'filesystem', 'path' = '$W/events', 'format' = 'csv');
+CREATE TABLE users (uid STRING) WITH ('connector' = 'datagen', 'rows-per-second' = '300', 'fields.uid.length' = '12');
+CREATE TABLE page_sink (page STRING, cnt BIGINT) WITH ('connector' = 'blackhole');
+CREATE TABLE win_sink (k STRING, w TIMESTAMP(3), cnt BIGINT) WITH ('connector' = 'blackhole');
+SQL
+cat > "$W/hot.sql" <<SQL
+SET 'pipeline.name' = 'insight-hot';
+SET 'table.dml-sync' = 'true';
+INSERT INTO page_sink SELECT page, COUNT(*) FROM clicks GROUP BY page;
+SQL
+cat > "$W/late.sql" <<SQL
+SET 'pipeline.name' = 'insight-late';
+SET 'table.dml-sync' = 'true';
+SET 'weir.exec.chunk-rows' = '16';
+INSERT INTO win_sink SELECT k, window_end, COUNT(*) FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(ts), INTERVAL '10' SECOND))
+  GROUP BY k, window_start, window_end;
+SQL
+cat > "$W/grow.sql" <<SQL
+SET 'pipeline.name' = 'insight-grow';
+INSERT INTO page_sink SELECT uid, COUNT(*) FROM users GROUP BY uid;
+SQL
+cat > "$W/ttl.sql" <<SQL
+SET 'pipeline.name' = 'insight-ttl';
+SET 'table.exec.state.ttl' = '20 s';
+INSERT INTO page_sink SELECT uid, COUNT(*) FROM users GROUP BY uid;
+SQL
+
+cluster_start
+# the vertex id of the vertex whose name contains $2 in job $1
+vid_of() { api GET "/jobs/$1" | jq -r --arg n "$2" '[.vertices[] | select(.name | contains($n))][0].id // empty'; }
+
+# ---- hot key
+sql "$W/hot.sql" -i "$W/ddl.sql" > "$W/hot.out" 2>&1
+jid="$(jid_by_name insight-hot)"
+check "the hot-key job ran" test -n "$jid"
+vid="$(vid_of "$jid" GroupAggregate)"
+api GET "/weir/jobs/$jid/vertices/$vid/hot-keys" > "$W/hot.json"
+check "hot-keys answers 200" test "$STATUS" = 200
+check "hot-keys: the top key is 'hot'" jqe '.operators[0].keys[0].key == "hot"' "$W/hot.json"
+check "hot-keys: its share is about 60%" jqe '.operators[0].keys[0].share > 0.5 and .operators[0].keys[0].share < 0.7' "$W/hot.json"
+check "hot-keys: it lands on subtask 0" jqe '.operators[0].keys[0].subtask == 0' "$W/hot.json"
+check "hot-keys: flagged hot with a warning" jqe '.operators[0].hot == true and (.operators[0].warning | contains("hot"))' "$W/hot.json"
+check "hot-keys: the remedy is two-phase aggregation, not applied" \
+  jqe '(.operators[0].remedy | contains("TWO_PHASE")) and .operators[0].remedy_applied == false' "$W/hot.json"
+api GET "/weir/jobs/$jid/vertices/0123456789abcdef0123456789abcdef/hot-keys" > /dev/null
+check "an unknown vertex is 404" test "$STATUS" = 404
+api GET "/weir/jobs/$jid/vertices/$vid/nothing" > /dev/null
+check "an unknown insight path is 404" test "$STATUS" = 404
+
+# ---- late rows
+sql "$W/late.sql" -i "$W/ddl.sql" > "$W/late.out" 2>&1
+ljid="$(jid_by_name insight-late)"
+check "the late-data job ran" test -n "$ljid"
+lvid="$(vid_of "$ljid" GlobalWindowAggregate)"
+api GET "/weir/jobs/$ljid/vertices/$lvid/late-data" > "$W/late.json"
+check "late-data: the 7 late rows are counted" jqe '.operators[0].late_rows_dropped == 7' "$W/late.json"
+check "late-data: all on input 0, subtask 0" jqe '.operators[0].per_input == [7] and .operators[0].per_subtask == [7]' "$W/late.json"
+check "late-data: about 65 minutes late (window end vs watermark)" jqe '.operators[0].max_lateness_ms > 3800000 and .operators[0].max_lateness_ms < 4000000' "$W/late.json"
+check "late-data: the histogram holds the 7 rows" jqe '[.operators[0].lateness_histogram[].rows] | add == 7' "$W/late.json"
+check "late-data: the sample shows a dropped row" jqe '.operators[0].sample[0] | contains("late1")' "$W/late.json"
+
+# ---- state growth: no TTL on an unbounded input, and with a TTL
+sql "$W/grow.sql" -i "$W/ddl.sql" > "$W/grow.out" 2>&1
+sql "$W/ttl.sql" -i "$W/ddl.sql" > "$W/ttl.out" 2>&1
+gjid="$(jid_by_name insight-grow)"
+tjid="$(jid_by_name insight-ttl)"
+check "the growing jobs run" wait_state "$gjid" RUNNING
+wait_state "$tjid" RUNNING > /dev/null
+gvid="$(vid_of "$gjid" GroupAggregate)"
+tvid="$(vid_of "$tjid" GroupAggregate)"
+for i in $(seq 1 100); do
+  api GET "/weir/jobs/$gjid/vertices/$gvid/state-growth" > "$W/grow.json"
+  api GET "/weir/jobs/$tjid/vertices/$tvid/state-growth" > "$W/ttl.json"
+  jqe '.operators[0].states[0].new_keys_per_s > 50' "$W/grow.json" && jqe '.operators[0].states[0].new_keys_per_s > 50' "$W/ttl.json" && break
+  sleep 0.2
+done
+check "state-growth: the input is unbounded" jqe '.input == "unbounded"' "$W/grow.json"
+check "state-growth: groupAggregateState gains new keys" jqe '.operators[0].states[0].name == "groupAggregateState" and .operators[0].states[0].new_keys_per_s > 50' "$W/grow.json"
+check "state-growth: without TTL the forecast is unbounded" \
+  jqe '.operators[0].states[0].forecast == "unbounded" and .operators[0].states[0].steady_state_entries == "unbounded" and .operators[0].states[0].ttl_ms == 0' "$W/grow.json"
+check "state-growth: a week's projection is given" jqe '.operators[0].states[0].bytes_in_a_week > .operators[0].states[0].bytes' "$W/grow.json"
+# with a 20 s TTL: steady state = new keys/s x 20 s (300 keys/s -> about 6000 entries)
+check "state-growth: with a TTL the forecast is new keys/s x TTL" \
+  jqe '.operators[0].states[0].forecast == "bounded by TTL" and .operators[0].states[0].ttl_ms == 20000 and
+       ((.operators[0].states[0].steady_state_entries - .operators[0].states[0].new_keys_per_s * 20) | fabs) <= 1' "$W/ttl.json"
+
+# ---- dashboard (optional: headless Chromium)
+CHROME="$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)"
+if [[ -z "$CHROME" && -z "${WEIR_NO_INSTALL:-}" ]]; then
+  "$ROOT/tests/cluster/setup.sh" --chromium > /dev/null 2>&1 || true
+  CHROME="$(command -v chromium || true)"
+fi
+if [[ -n "$CHROME" ]]; then
+  chrome() {
+    timeout 60 "$CHROME" --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run \
+      --user-data-dir="$TMPD/chrome" --window-size=1400,2200 --virtual-time-budget=10000 "$@" 2> "$TMPD/chrome.err"
+  }
+  chrome --dump-dom "$BASE/#/job/$gjid" > "$W/dom-grow.html"
+  check "dashboard: the growth warning is shown" grep -q "groupAggregateState has no TTL and grows" "$W/dom-grow.html"
+  chrome --dump-dom "$BASE/#/job/$jid" > "$W/dom-hot.html"
+  check "dashboard: the hot key warning names the remedy" grep -q "Hot key: Key hot has" "$W/dom-hot.html"
+  chrome --dump-dom "$BASE/#/job/$ljid" > "$W/dom-late.html"
+  check "dashboard: the late rows are listed" grep -q "late by [0-9]* ms: late1" "$W/dom-late.html"
+  shot="${BUILD:-$ROOT/build}/insight-dashboard.png"
+  mkdir -p "$(dirname "$shot")"; rm -f "$shot"
+  (cd "$TMPD" && chrome --screenshot="$shot" "$BASE/#/job/$gjid" > /dev/null)
+  check "a dashboard screenshot was written ($shot)" test -s "$shot"
+else
+  echo "note $TEST_NAME: chromium is not installed; the dashboard part is not checked"
+fi
+api PATCH "/jobs/$gjid?mode=cancel" > /dev/null
+api PATCH "/jobs/$tjid?mode=cancel" > /dev/null
+
+# ---- the -v report (embedded)
+WEIR_EMBEDDED=1 timeout 120 "$WEIR" sql-client -v -i "$W/ddl.sql" -f "$W/hot.sql" > "$W/v-hot.out" 2> "$W/v-hot.err" < /dev/null
+check "-v: the hot key is reported with its remedy" grep -q "hot key: hot has 6[0-9]% of GroupAggregate\[[0-9]*\]'s rows (subtask 0); remedy: not applied: enable two-phase" "$W/v-hot.err"
+WEIR_EMBEDDED=1 timeout 120 "$WEIR" sql-client -v -i "$W/ddl.sql" -f "$W/late.sql" > "$W/v-late.out" 2> "$W/v-late.err" < /dev/null
+check "-v: the late rows are reported" grep -q "late rows dropped: 7, late by up to 3[89][0-9]* ms .*first: late by [0-9]* ms: late1" "$W/v-late.err"
+# off: no insight at all
+sed "s/SET 'table.dml-sync'/SET 'weir.insight.enabled' = 'false';\nSET 'table.dml-sync'/" "$W/hot.sql" > "$W/hot-off.sql"
+WEIR_EMBEDDED=1 timeout 120 "$WEIR" sql-client -v -i "$W/ddl.sql" -f "$W/hot-off.sql" > "$W/v-off.out" 2> "$W/v-off.err" < /dev/null
+check "weir.insight.enabled = false: no hot-key line" bash -c "grep -q 'GroupAggregate' '$W/v-off.err' && ! grep -q 'hot key' '$W/v-off.err'"
+if [[ $FAILS -gt 0 ]]; then for f in hot late grow ttl; do echo "== $f.json"; cat "$W/$f.json"; done; cat "$W"/v-*.err; fi
+exit 0

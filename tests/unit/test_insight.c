@@ -1,0 +1,92 @@
+/* test_insight.c — unit tests for the insight readings (src/exec/insight_report.c): the hot-key
+   verdict, the state-growth forecast and the lateness histogram. */
+#include "unit.h"
+#include "../../src/exec/insight.h"
+
+#include <stdio.h>
+
+static void put_key(WInsightSnap *s, const char *label, uint64_t hash, int64_t count)
+{
+    s->keyed = true;
+    bool entered;
+    int slot = whh_add(&s->hh, hash, count, &entered);
+    snprintf(s->hh.label[slot], WHH_LABEL, "%s", label);
+}
+
+/* Keys of two subtasks are merged by count; the share is over both subtasks' sampled rows. */
+WTEST(insight_hot_key_over_subtasks)
+{
+    WInsightSnap s[2] = {0};
+    put_key(&s[0], "a", 1, 10);
+    put_key(&s[0], "b", 2, 10);
+    put_key(&s[1], "hot", 3, 120);
+    put_key(&s[1], "c", 4, 60);
+    WHotKey top[4];
+    int64_t sampled;
+    int n = winsight_top_keys(s, 2, top, 4, &sampled);
+    CHECK_INT(n, 4);
+    CHECK_INT(sampled, 200);
+    CHECK_STR(top[0].e.label, "hot");
+    CHECK_INT(top[0].subtask, 1);
+    CHECK(top[0].share > 0.59 && top[0].share < 0.61);
+    CHECK(winsight_is_hot(top, n, sampled, 0.2));
+    CHECK(!winsight_is_hot(top, n, sampled, 0.7));          /* under the threshold */
+    top[1].share = 0.4;                                     /* not twice the next key */
+    CHECK(!winsight_is_hot(top, n, sampled, 0.2));
+    CHECK(!winsight_is_hot(top, n, 50, 0.2));               /* too few rows sampled */
+    bool applied;
+    winsight_remedy("GlobalGroupAggregate[5]", &applied);
+    CHECK(applied);
+    CHECK(strstr(winsight_remedy("GroupAggregate[3]", &applied), "TWO_PHASE") && !applied);
+    CHECK(strstr(winsight_remedy("Join[4]", &applied), "salt") && !applied);
+}
+
+/* Steady state = new keys/s x TTL; no TTL on an unbounded input = unbounded; ended = final. */
+WTEST(insight_state_forecast)
+{
+    WInsightSnap s[2] = {0};
+    for (int i = 0; i < 2; i++) {
+        s[i].nstates = 2;
+        s[i].states[0] = (WInsightState){.name = "groupAggregateState", .ttl_ms = 60000, .entries = 100,
+                                         .bytes = 4000, .new_per_s = 25, .rates_known = true};
+        s[i].states[1] = (WInsightState){.name = "leftState", .ttl_ms = 0, .entries = 10, .bytes = 100,
+                                         .new_per_s = 5, .rates_known = true};
+    }
+    WStateGrowth g[4];
+    int n = winsight_state_growth(s, 2, true, false, g, 4);
+    CHECK_INT(n, 2);
+    CHECK_STR(g[0].verdict, "bounded by TTL");
+    CHECK_INT(g[0].s.entries, 200);
+    CHECK_INT(g[0].steady_entries, 3000);                   /* 50 keys/s x 60 s */
+    CHECK_INT(g[0].steady_bytes, 3000 * 40);
+    CHECK_STR(g[1].verdict, "unbounded");
+    CHECK_INT(g[1].steady_entries, -1);
+    n = winsight_state_growth(s, 2, false, false, g, 4);
+    CHECK_STR(g[1].verdict, "input ended");
+    CHECK_INT(g[1].steady_entries, 20);
+    s[0].states[0].rates_known = false;
+    winsight_state_growth(s, 2, true, false, g, 4);
+    CHECK_STR(g[0].verdict, "measuring");
+}
+
+/* log2 buckets of lateness; quantiles are bucket upper bounds capped by the maximum. */
+WTEST(insight_lateness_histogram)
+{
+    CHECK_INT(winsight_late_bucket(0), 0);
+    CHECK_INT(winsight_late_bucket(1), 1);
+    CHECK_INT(winsight_late_bucket(1000), 10);
+    CHECK_INT(winsight_bucket_floor(10), 512);
+    CHECK_INT(winsight_late_bucket(INT64_MAX), WINS_LATE_BUCKETS - 1);
+    WInsightSnap a = {0}, b = {0}, sum;
+    a.late_total = 3; a.late_hist[winsight_late_bucket(5)] = 3; a.late_max_ms = 5;
+    b.late_total = 1; b.late_hist[winsight_late_bucket(100000)] = 1; b.late_max_ms = 100000;
+    snprintf(b.samples[0], WINS_SAMPLE_LEN, "late by 100000 ms: x");
+    b.nsamples = 1;
+    WInsightSnap both[2] = {a, b};
+    winsight_late_sum(both, 2, &sum);
+    CHECK_INT(sum.late_total, 4);
+    CHECK_INT(sum.late_max_ms, 100000);
+    CHECK_INT(sum.nsamples, 1);
+    CHECK_INT(winsight_late_quantile(&sum, 0.5), 7);        /* 5 ms lies in [4, 7] */
+    CHECK_INT(winsight_late_quantile(&sum, 1.0), 100000);
+}
