@@ -10,7 +10,7 @@
 CC      ?= gcc
 CSTD    := -std=c17 -D_GNU_SOURCE
 WARN    := -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation
-LIBS    := -ledit -ljansson -lrocksdb -lmicrohttpd -lm -lpthread
+LIBS    := -ledit -ljansson -lrocksdb -lmicrohttpd -lrdkafka -lm -lpthread
 
 MODULES ?= $(notdir $(wildcard src/*))
 SRC     := $(sort $(foreach m,$(MODULES),$(wildcard src/$(m)/*.c)))
