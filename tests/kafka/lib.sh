@@ -5,7 +5,7 @@
 # mode (broker and controller in one JVM, the jars scripts/install-kafka.sh caches) listening on two
 # free 127.0.0.1 ports, with a throw-away log dir under a private /tmp/kafka-* folder. kafka_start
 # waits until the broker answers metadata requests; BOOTSTRAP is then "127.0.0.1:<port>".
-# kafka_topic NAME PARTITIONS creates a topic; kafka_produce / kafka_consume move records with kcat.
+# kafka_topic NAME:PARTITIONS... creates topics; kafka_produce / kafka_consume move records with kcat.
 # Cleanup (every exit) stops the server (TERM, then KILL) and removes the folder.
 # Exit status of a test: 0 pass, 1 fail, 77 skipped (Java, kcat or the Kafka jars missing).
 #   WEIR  the weir binary (default: $BUILD/weir, else build/weir)
@@ -94,11 +94,18 @@ LOG
   fail "the Kafka server did not start"; exit 1
 }
 
-# kafka_topic NAME PARTITIONS
+# kafka_topic NAME:PARTITIONS... : creates the topics (one short-lived JVM each, in parallel)
 kafka_topic() {
-  "${KJAVA[@]}" org.apache.kafka.tools.TopicCommand --bootstrap-server "$BOOTSTRAP" --create --topic "$1" \
-    --partitions "$2" --replication-factor 1 > "$KTMP/topic-$1.log" 2>&1 \
-    || { cat "$KTMP/topic-$1.log"; fail "cannot create topic $1"; exit 1; }
+  local pids=() names=() spec
+  for spec in "$@"; do
+    "${KJAVA[@]}" -XX:TieredStopAtLevel=1 org.apache.kafka.tools.TopicCommand --bootstrap-server "$BOOTSTRAP" \
+      --create --topic "${spec%%:*}" --partitions "${spec##*:}" --replication-factor 1 > "$KTMP/topic-${spec%%:*}.log" 2>&1 &
+    pids+=($!); names+=("${spec%%:*}")
+  done
+  local i
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || { cat "$KTMP/topic-${names[$i]}.log"; fail "cannot create topic ${names[$i]}"; exit 1; }
+  done
 }
 
 # kafka_produce TOPIC PARTITION < lines   (one record per line; with KEYDELIM set, "key<delim>value")

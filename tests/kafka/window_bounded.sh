@@ -7,7 +7,7 @@
 TEST_NAME=kafka/window_bounded
 source "$(dirname "$0")/lib.sh"
 kafka_start
-kafka_topic events 4
+kafka_topic events:4
 
 # 400 events, 100 per partition: id, user, amount, ts (each partition's timestamps jitter by up to 3 s)
 python3 - "$KTMP" <<'PY'
