@@ -7,7 +7,8 @@
  * end event at or past it counts too, so transaction markers do not keep a read open). Records are
  * decoded by the key and value codecs; metadata columns (topic, partition, offset, timestamp,
  * timestamp-type, headers) follow the physical ones. The checkpoint position is the next offset
- * of every owned partition ("topic\tpartition\toffset\n" lines); seek assigns those offsets.
+ * of every owned partition ("topic/partition/offset;..."; topic names have no '/' or ';'); seek
+ * assigns those offsets.
  * A record that cannot be decoded fails the job naming its topic, partition and offset.
  * Depends on kafka.h, librdkafka.
  */
@@ -373,7 +374,7 @@ static bool ks_position(WSource *base, char *buf, size_t bufsz)
     size_t o = 0;
     buf[0] = 0;
     for (int i = 0; i < s->nparts; i++) {
-        int n = snprintf(buf + o, bufsz - o, "%s\t%d\t%lld\n", s->parts[i].topic, s->parts[i].partition,
+        int n = snprintf(buf + o, bufsz - o, "%s%s/%d/%lld", i ? ";" : "", s->parts[i].topic, s->parts[i].partition,
                          (long long)s->parts[i].next);
         if (n < 0 || (size_t)n >= bufsz - o) return false;
         o += (size_t)n;
@@ -385,17 +386,18 @@ static bool ks_seek(WSource *base, const char *pos, WError *err)
 {
     KSource *s = (KSource *)base;
     for (const char *p = pos; p && *p;) {
-        const char *tab = strchr(p, '\t');
+        const char *sl = strchr(p, '/');
         char *end;
-        if (!tab) return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid kafka source position '%s'.", pos);
-        long part = strtol(tab + 1, &end, 10);
-        if (*end != '\t') return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid kafka source position '%s'.", pos);
+        if (!sl) return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid kafka source position '%s'.", pos);
+        long part = strtol(sl + 1, &end, 10);
+        if (*end != '/') return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid kafka source position '%s'.", pos);
         long long off = strtoll(end + 1, &end, 10);
-        char *topic = strndup(p, (size_t)(tab - p));
+        if (*end && *end != ';') return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid kafka source position '%s'.", pos);
+        char *topic = strndup(p, (size_t)(sl - p));
         KPart *kp = find_part(s, topic, (int32_t)part);
         free(topic);
         if (kp) kp->next = off;       /* a partition this subtask no longer owns is not read here */
-        p = *end == '\n' ? end + 1 : end;
+        p = *end == ';' ? end + 1 : end;
     }
     return assign(s, err);
 }
