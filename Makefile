@@ -10,7 +10,7 @@
 CC      ?= gcc
 CSTD    := -std=c17 -D_GNU_SOURCE
 WARN    := -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation
-LIBS    := -ledit -ljansson -lrocksdb -lmicrohttpd -lm -lpthread
+LIBS    := -ledit -ljansson -lrocksdb -lmicrohttpd -lrdkafka -lm -lpthread
 LIBS    += -lpq
 CSTD    += -I/usr/include/postgresql   # libpq-fe.h (the jdbc connector)
 

@@ -4,7 +4,7 @@
 # Usage: scripts/install-deps.sh [--fuzz]    (--fuzz adds clang and its libFuzzer runtime)
 set -euo pipefail
 
-pkgs=(gcc make libc6-dev libedit-dev libjansson-dev librocksdb-dev libmicrohttpd-dev python3)
+pkgs=(gcc make libc6-dev libedit-dev libjansson-dev librocksdb-dev libmicrohttpd-dev librdkafka-dev kcat python3)
 pkgs+=(libpq-dev postgresql)   # the jdbc connector (libpq) and its tests' PostgreSQL server
 if [[ "${1:-}" == "--fuzz" ]]; then pkgs+=(clang libclang-rt-14-dev); fi
 

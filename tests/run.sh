@@ -22,6 +22,7 @@
 #      then tests/gateway/*.sh: Flink's own clients against weir's SQL gateway endpoint.
 #  (g) client tests: tests/client/*.sh, the interactive client driven through tmux.
 #  (h) jdbc tests: tests/jdbc/*.sh, the jdbc connector against a real PostgreSQL server.
+#  (i) kafka tests: tests/kafka/*.sh against a real Kafka server each starts and stops.
 # The last line is exactly "N passed, N failed, N skipped"; the exit status is 1 if any failed.
 set -uo pipefail
 
@@ -420,6 +421,28 @@ if [[ -z "${WEIR_SKIP_CLUSTER:-}" && -x "$BUILD/weir" ]]; then
   done
   echo "gateway: $gp passed, $gf failed, $gs skipped"
   passed=$((passed + gp)); failed=$((failed + gf)); skipped=$((skipped + gs))
+fi
+
+# ----------------------------------------------------------------------------- (i) kafka tests
+# tests/kafka/*.sh (helpers in tests/kafka/lib.sh): each starts its own Apache Kafka server (KRaft,
+# the jars scripts/install-kafka.sh caches) on free 127.0.0.1 ports with a throw-away log dir, and
+# stops it when it ends, also on failure or timeout. Exit 0 pass, 77 skipped (java, kcat or the
+# Kafka jars missing), else fail. WEIR_SKIP_KAFKA=1 skips the section.
+if [[ -z "${WEIR_SKIP_KAFKA:-}" && -x "$BUILD/weir" ]]; then
+  zp=0 zf=0 zs=0
+  for t in "$ROOT"/tests/kafka/*.sh; do
+    [[ "$(basename "$t")" == lib.sh ]] && continue
+    out="$(BUILD="$BUILD" timeout "${KAFKA_TEST_TIMEOUT:-600}" bash "$t" 2>&1 < /dev/null)"; st=$?
+    if [[ $st -eq 0 ]]; then
+      zp=$((zp + 1))
+    elif [[ $st -eq 77 ]]; then
+      zs=$((zs + 1)); printf '%s\n' "$out" | grep '^SKIP' | head -n 3
+    else
+      zf=$((zf + 1)); echo "FAIL kafka/$(basename "$t" .sh) (exit $st)"; printf '%s\n' "$out" | tail -n 40
+    fi
+  done
+  echo "kafka: $zp passed, $zf failed, $zs skipped"
+  passed=$((passed + zp)); failed=$((failed + zf)); skipped=$((skipped + zs))
 fi
 
 # ----------------------------------------------------------------------------- (g) client tests

@@ -167,11 +167,25 @@ WExpr *wbind_table_expr(WPlanCtx *p, const WTable *t, AstExpr *e, bool all_colum
     return bind_expr(&inner, &ps, e);
 }
 
+/* The kafka source's metadata keys and their types (Flink's KafkaDynamicSource.ReadableMetadata). */
+static bool kafka_metadata(WPlanCtx *p, const char *key, const WType **out)
+{
+    WArena *a = p->arena;
+    if (!strcmp(key, "topic") || !strcmp(key, "timestamp-type")) *out = &WTYPE_STRING_NN;
+    else if (!strcmp(key, "partition")) *out = wtype_with_nullable(a, &WTYPE_INT, false);
+    else if (!strcmp(key, "leader-epoch")) *out = &WTYPE_INT;
+    else if (!strcmp(key, "offset")) *out = &WTYPE_BIGINT_NN;
+    else if (!strcmp(key, "timestamp")) *out = wtype_timestamp(a, WT_TIMESTAMP_LTZ, 3, false);
+    else if (!strcmp(key, "headers")) *out = wtype_map(a, &WTYPE_STRING, &WTYPE_BYTES, false);
+    else return false;
+    return true;
+}
+
 /* The metadata columns of t, read by the scan after its physical columns with the types of their
    keys: Flink 2.3's filesystem source offers file.path / file.name (STRING NOT NULL), file.size
    (BIGINT NOT NULL) and file.modification-time (TIMESTAMP_LTZ(3) NOT NULL); a format's metadata
-   (e.g. debezium-json's source.table) is not passed through, and other connectors have none in
-   weir yet. */
+   (e.g. debezium-json's source.table) is not passed through, the kafka source offers Flink's
+   keys (kafka_metadata), other connectors have none in weir yet. */
 bool wplan_scan_metadata(WPlanCtx *p, const WTable *t, WRel *scan, const char *conn)
 {
     WArena *a = p->arena;
@@ -192,6 +206,19 @@ bool wplan_scan_metadata(WPlanCtx *p, const WTable *t, WRel *scan, const char *c
         int known = -1;
         for (int m = 0; m < 4; m++) if (strcmp(key, FS_METADATA[m]) == 0) known = m;
         bool fs = conn && strcmp(conn, "filesystem") == 0;
+        if (conn && strcmp(conn, "kafka") == 0) {
+            const WType *kt;
+            if (!kafka_metadata(p, key, &kt))
+                return werr_set(p->err, WEXC_VALIDATION,
+                                "Invalid metadata key '%s' in column '%s' of table '%s'. The DynamicTableSource class "
+                                "'org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicSource' supports the "
+                                "following metadata keys for reading:\ntopic\npartition\nheaders\nleader-epoch\noffset"
+                                "\ntimestamp\ntimestamp-type", key, t->cols[i].name, scan->table_qname);
+            out.names[np + scan->nmeta] = t->cols[i].name;
+            out.types[np + scan->nmeta] = kt;
+            scan->meta_keys[scan->nmeta++] = wa_strdup(a, key);
+            continue;
+        }
         if (fs && known < 0)
             return werr_set(p->err, WEXC_VALIDATION,
                             "Invalid metadata key '%s' in column '%s' of table '%s'. The DynamicTableSource class "

@@ -1470,7 +1470,7 @@ static const char *first_update_producer(const WRel *r)
 /* The row kinds a sink accepts: 'sink.changelog-mode' (weir's option) or the connector's own:
    print takes every kind (as Flink's does, also with a primary key), blackhole every kind but
    UPDATE_BEFORE (Flink's drops it: an upsert sink), the filesystem sink only inserts unless its
-   format is a changelog one (changelog-csv, debezium-json). */
+   format is a changelog one (changelog-csv, debezium-json), kafka only inserts. */
 static uint8_t sink_mode(const WTable *t)
 {
     const char *m = wopts_get(&t->options, "sink.changelog-mode");
@@ -1483,6 +1483,7 @@ static uint8_t sink_mode(const WTable *t)
     }
     if (strcmp(c, "blackhole") == 0) return WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE;
     if (strcmp(c, "jdbc") == 0) return WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE;     /* an upsert sink */
+    if (strcmp(c, "kafka") == 0) return WCM_INSERT;
     return ALL_KINDS;
 }
 

@@ -1059,11 +1059,11 @@ WTEST(validation_messages)
     tspec_init(&t, 2, N2, ty);
     CHECK_STR(validate_msg(&t, true, &e),
               "Table options do not contain an option key 'connector' for discovering a connector.");
-    wopts_set(&t.opts, "connector", "kafka");
+    wopts_set(&t.opts, "connector", "kinesis");
     CHECK_STR(validate_msg(&t, true, &e),
-              "Could not find any factory for identifier 'kafka' that implements "
+              "Could not find any factory for identifier 'kinesis' that implements "
               "'org.apache.flink.table.factories.DynamicTableFactory' in the classpath.\n\n"
-              "Available factory identifiers are:\n\nblackhole\ndatagen\nfilesystem\njdbc\nnexmark\nprint");
+              "Available factory identifiers are:\n\nblackhole\ndatagen\nfilesystem\njdbc\nkafka\nnexmark\nprint");
     CHECK_STR(e.cls, "org.apache.flink.table.api.ValidationException");
     wopts_set(&t.opts, "connector", "print");
     CHECK_STR(validate_msg(&t, true, &e), "Connector 'print' can only be used as a sink. It cannot be used as a source.");

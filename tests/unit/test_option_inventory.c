@@ -316,6 +316,28 @@ static const Check CHECKS[] = {
     {"filesystem", "sink.partition-commit.policy.kind", K_FN, NULL, NULL, NULL, NULL, fn_fs_success_file, NULL},
     {"filesystem", "sink.partition-commit.success-file.name", K_FN, NULL, NULL, NULL, NULL, fn_fs_success_file, NULL},
     {"filesystem", "sink.parallelism", K_TEST, NULL, NULL, "vertices_sink_parallelism_breaks_chain_with_rebalance", NULL, NULL, NULL},
+    /* kafka: the options' reading (tests/unit/test_kafka_config.c); their effect on a real broker: the tests in tests/kafka */
+    {"kafka", "topic", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
+    {"kafka", "topic-pattern", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
+    {"kafka", "properties.bootstrap.servers", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
+    {"kafka", "properties.group.id", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
+    {"kafka", "properties.#", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
+    {"kafka", "format", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
+    {"kafka", "value.format", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
+    {"kafka", "key.format", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
+    {"kafka", "key.fields", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
+    {"kafka", "key.fields-prefix", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
+    {"kafka", "value.fields-include", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
+    {"kafka", "scan.startup.mode", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
+    {"kafka", "scan.startup.specific-offsets", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
+    {"kafka", "scan.startup.timestamp-millis", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
+    {"kafka", "scan.bounded.mode", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
+    {"kafka", "scan.bounded.specific-offsets", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
+    {"kafka", "scan.bounded.timestamp-millis", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
+    {"kafka", "scan.parallelism", K_TEST, NULL, NULL, "vertices_scan_parallelism_and_values", NULL, NULL, NULL},
+    {"kafka", "sink.partitioner", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
+    {"kafka", "sink.delivery-guarantee", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
+    {"kafka", "sink.parallelism", K_TEST, NULL, NULL, "vertices_sink_parallelism_breaks_chain_with_rebalance", NULL, NULL, NULL},
     /* csv (and changelog-csv, which shares the inventory and the reader/writer) */
     {"format:csv", "field-delimiter", K_ROWS, FS_IN("csv", "c/semi.csv", "id INT, s STRING"), "SELECT * FROM f", "1|a", ", 'csv.field-delimiter' = ';'", NULL, NULL},
     {"format:csv", "disable-quote-character", K_ROWS, FS_IN("csv", "c/quoted.csv", "id INT, s STRING"), "SELECT * FROM f", "1|\"a\"", ", 'csv.disable-quote-character' = 'true'", NULL, NULL},
@@ -949,6 +971,7 @@ static int accepted_options(const WConnector *c, char ***out)
     wopts_set(&t.opts, "connector", c->name);
     if (!strcmp(c->name, "filesystem")) { wopts_set(&t.opts, "path", "/nonexistent"); wopts_set(&t.opts, "format", "csv"); }
     if (!strcmp(c->name, "jdbc")) { wopts_set(&t.opts, "url", "jdbc:postgresql://127.0.0.1:1/x"); wopts_set(&t.opts, "table-name", "t"); }
+    if (!strcmp(c->name, "kafka")) wopts_set(&t.opts, "properties.bootstrap.servers", "127.0.0.1:1");
     wopts_set(&t.opts, "zz-not-an-option", "1");
     WError e;
     werr_clear(&e);
@@ -1008,7 +1031,10 @@ WTEST(option_inventory_every_accepted_option_has_an_effect_or_an_error)
                 char setup[512];
                 snprintf(setup, sizeof setup, "CREATE TABLE t (a INT) WITH ('connector' = '%s'%s, '%s' = 'x-not-default')",
                          c->name, !strcmp(c->name, "filesystem") ? ", 'path' = '$D/in', 'format' = 'csv'"
-                         : !strcmp(c->name, "jdbc") ? ", 'url' = 'jdbc:postgresql://127.0.0.1:1/x', 'table-name' = 't'" : "", o->key);
+                         : !strcmp(c->name, "jdbc") ? ", 'url' = 'jdbc:postgresql://127.0.0.1:1/x', 'table-name' = 't'"
+                         : !strcmp(c->name, "kafka") ? ", 'properties.bootstrap.servers' = '127.0.0.1:1', "
+                                                                "'topic' = 't', 'format' = 'csv'" : "", o->key);
+
                 WError e;
                 const char *q = c->can_source ? "SELECT * FROM t" : "INSERT INTO t VALUES (1)";
                 char *got = inv_run(setup, q, NULL, NULL, &e);

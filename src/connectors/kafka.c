@@ -1,0 +1,329 @@
+/*
+ * kafka.c — the 'kafka' connector's factory: its option inventory and validation with Flink's
+ * option names and messages (KafkaDynamicTableFactory, KafkaConnectorOptionsUtil), read into a
+ * WKafkaConfig (kafka.h). The source and the sink are in kafka_source.c / kafka_sink.c.
+ * Depends on kafka.h.
+ */
+#include "kafka.h"
+#include "conn_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const KAFKA_OPTIONAL[] = {
+    "topic", "topic-pattern", "properties.group.id", "format", "key.format", "value.format", "key.fields",
+    "key.fields-prefix", "value.fields-include", "scan.startup.mode", "scan.startup.specific-offsets",
+    "scan.startup.timestamp-millis", "scan.bounded.mode", "scan.bounded.specific-offsets",
+    "scan.bounded.timestamp-millis", "scan.topic-partition-discovery.interval", "scan.parallelism",
+    "sink.partitioner", "sink.delivery-guarantee", "sink.transactional-id-prefix", "sink.parallelism",
+    NULL,
+};
+static const char *const KAFKA_REQUIRED[] = {"properties.bootstrap.servers", NULL};
+
+static const WConnOption KAFKA_INVENTORY[] = {
+    {"topic", WOPT_APPLIED, NULL, "the topics read or written (';'-separated for a source)"},
+    {"topic-pattern", WOPT_APPLIED, NULL, "a regular expression of the topics read"},
+    {"properties.bootstrap.servers", WOPT_APPLIED, NULL, "the brokers"},
+    {"properties.group.id", WOPT_APPLIED, NULL, "the consumer group (group-offsets)"},
+    {"properties.#", WOPT_APPLIED, NULL, "passed to librdkafka as its configuration property"},
+    {"format", WOPT_APPLIED, NULL, "the value format (csv, json, raw)"},
+    {"value.format", WOPT_APPLIED, NULL, "the value format (csv, json, raw)"},
+    {"key.format", WOPT_APPLIED, NULL, "the key format (csv, json, raw)"},
+    {"key.fields", WOPT_APPLIED, NULL, "the columns the key carries"},
+    {"key.fields-prefix", WOPT_APPLIED, NULL, "the prefix of the key columns' names, removed in the key format"},
+    {"value.fields-include", WOPT_APPLIED, NULL, "ALL or EXCEPT_KEY: the columns the value carries"},
+    {"scan.startup.mode", WOPT_APPLIED, NULL, "where reading starts"},
+    {"scan.startup.specific-offsets", WOPT_APPLIED, NULL, "start offsets per partition"},
+    {"scan.startup.timestamp-millis", WOPT_APPLIED, NULL, "start at the first record at or after this time"},
+    {"scan.bounded.mode", WOPT_APPLIED, NULL, "where a bounded read ends"},
+    {"scan.bounded.specific-offsets", WOPT_APPLIED, NULL, "end offsets per partition"},
+    {"scan.bounded.timestamp-millis", WOPT_APPLIED, NULL, "end at the first record at or after this time"},
+    {"scan.topic-partition-discovery.interval", WOPT_REFUSED, NULL,
+     "weir reads the partitions that exist when the source starts"},
+    {"scan.parallelism", WOPT_APPLIED, NULL, "the source's parallelism (runtime/vertices.c)"},
+    {"sink.partitioner", WOPT_APPLIED, NULL, "default, fixed or round-robin"},
+    {"sink.delivery-guarantee", WOPT_APPLIED, NULL, "none or at-least-once (flush at checkpoints)"},
+    {"sink.transactional-id-prefix", WOPT_REFUSED, NULL, "exactly-once Kafka transactions are not implemented"},
+    {"sink.parallelism", WOPT_APPLIED, NULL, "the sink's parallelism (runtime/vertices.c)"},
+    {NULL, 0, NULL, NULL},
+};
+
+int wkafka_split_owner(const char *topic, int32_t partition, int parallelism)
+{
+    int32_t h = 0;          /* java.lang.String.hashCode (ASCII topic names) */
+    for (const unsigned char *p = (const unsigned char *)topic; *p; p++) h = (int32_t)((uint32_t)h * 31u + *p);
+    int32_t start = (int32_t)(((uint32_t)h * 31u) & 0x7FFFFFFFu) % parallelism;
+    return (int)((start + partition) % parallelism);
+}
+
+static bool parse_mode(const WOptions *o, const char *key, bool bounded, WKafkaMode *out, WError *err)
+{
+    const char *v = wopts_get(o, key);
+    *out = bounded ? WKS_UNBOUNDED : WKS_GROUP;
+    if (!v) return true;
+    static const struct { const char *name; WKafkaMode m; } M[] = {
+        {"earliest-offset", WKS_EARLIEST}, {"latest-offset", WKS_LATEST}, {"group-offsets", WKS_GROUP},
+        {"timestamp", WKS_TIMESTAMP}, {"specific-offsets", WKS_SPECIFIC}, {"unbounded", WKS_UNBOUNDED},
+    };
+    for (size_t i = 0; i < sizeof M / sizeof M[0]; i++) {
+        if (strcasecmp(v, M[i].name) == 0 && (bounded ? M[i].m != WKS_EARLIEST : M[i].m != WKS_UNBOUNDED)) {
+            *out = M[i].m;
+            return true;
+        }
+    }
+    return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key '%s'.", v, key);
+}
+
+/* "partition:0,offset:42;partition:1,offset:300" */
+static bool parse_offsets(const WOptions *o, const char *key, WKafkaOffset **out, int *n, WError *err)
+{
+    const char *v = wopts_get(o, key);
+    *out = NULL;
+    *n = 0;
+    if (!v) return true;
+    const char *p = v;
+    while (*p) {
+        long long part, off;
+        int used = 0;
+        if (sscanf(p, "partition:%lld,offset:%lld%n", &part, &off, &used) != 2 || used == 0 || part < 0 ||
+            (p[used] && p[used] != ';')) {
+            free(*out);
+            *out = NULL;
+            *n = 0;
+            return werr_set(err, WEXC_VALIDATION,
+                            "Invalid properties '%s' should follow the format 'partition:0,offset:42;partition:1,offset:300', "
+                            "but is '%s'.", key, v);
+        }
+        *out = realloc(*out, sizeof **out * (size_t)(*n + 1));
+        (*out)[(*n)++] = (WKafkaOffset){(int32_t)part, off};
+        p += used;
+        if (*p == ';') p++;
+    }
+    return true;
+}
+
+static int find_col(const WTableSpec *spec, const char *name, size_t len)
+{
+    for (int i = 0; i < spec->ncols; i++)
+        if (strlen(spec->col_names[i]) == len && strncmp(spec->col_names[i], name, len) == 0) return i;
+    return -1;
+}
+
+static void codec_cols(WKafkaCodec *c, const WTableSpec *spec, const int *cols, int n, const char *prefix)
+{
+    c->ncols = n;
+    c->cols = wmalloc(sizeof(int) * (size_t)(n ? n : 1));
+    c->names = wmalloc(sizeof(char *) * (size_t)(n ? n : 1));
+    c->types = wmalloc(sizeof(WType *) * (size_t)(n ? n : 1));
+    size_t pl = prefix ? strlen(prefix) : 0;
+    for (int i = 0; i < n; i++) {
+        c->cols[i] = cols[i];
+        c->names[i] = spec->col_names[cols[i]] + pl;     /* the plan outlives the codec */
+        c->types[i] = spec->col_types[cols[i]];
+    }
+}
+
+/* key.fields / value.fields-include: which physical columns the key and the value carry
+   (KafkaConnectorOptionsUtil.createKeyFormatProjection / createValueFormatProjection). */
+static bool projections(WKafkaConfig *cfg, const WTableSpec *spec, const char *key_format, int **kc, int *nk,
+                        int **vc, int *nv, const char **prefix, WError *err)
+{
+    const WOptions *o = spec->options;
+    const char *kf = wopts_get(o, "key.fields");
+    *prefix = wopts_get_or(o, "key.fields-prefix", "");
+    const char *inc = wopts_get_or(o, "value.fields-include", "ALL");
+    bool except_key = strcasecmp(inc, "EXCEPT_KEY") == 0;
+    if (!except_key && strcasecmp(inc, "ALL") != 0)
+        return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key 'value.fields-include'.", inc);
+    *kc = wmalloc(sizeof(int) * (size_t)(spec->ncols + 1));
+    *vc = wmalloc(sizeof(int) * (size_t)(spec->ncols + 1));
+    *nk = *nv = 0;
+    if (key_format && !kf)
+        return werr_set(err, WEXC_VALIDATION,
+                        "A key format 'key.format' requires the declaration of one or more of key fields using 'key.fields'.");
+    if (!key_format && kf)
+        return werr_set(err, WEXC_VALIDATION,
+                        "The option 'key.fields' can only be declared if a key format is defined using 'key.format'.");
+    if ((*prefix)[0] && !except_key)
+        return werr_set(err, WEXC_VALIDATION,
+                        "A key prefix is not allowed when option 'value.fields-include' is set to 'ALL'. "
+                        "Set it to 'EXCEPT_KEY' instead to avoid field overlaps.");
+    for (const char *p = kf; p && *p;) {
+        const char *e = strchr(p, ';');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        int col = find_col(spec, p, len);
+        if (col < 0) {
+            WStrBuf all;
+            wsb_init(&all);
+            for (int i = 0; i < spec->ncols; i++) wsb_printf(&all, "%s%s", i ? ", " : "", spec->col_names[i]);
+            werr_set(err, WEXC_VALIDATION,
+                     "Could not find the field '%.*s' in the table schema for usage in the key format. "
+                     "A key field must be a regular, physical column. The following columns can be selected "
+                     "in the 'key.fields' option:\n[%s]", (int)len, p, all.buf ? all.buf : "");
+            wsb_free(&all);
+            return false;
+        }
+        if (strncmp(spec->col_names[col], *prefix, strlen(*prefix)) != 0)
+            return werr_set(err, WEXC_VALIDATION,
+                            "All fields in 'key.fields' must be prefixed with '%s' when option 'key.fields-prefix' "
+                            "is set but field '%s' is not prefixed.", *prefix, spec->col_names[col]);
+        (*kc)[(*nk)++] = col;
+        p = e ? e + 1 : p + len;
+    }
+    for (int i = 0; i < spec->ncols; i++) {
+        bool is_key = false;
+        for (int k = 0; k < *nk; k++) is_key |= (*kc)[k] == i;
+        if (except_key && is_key) continue;
+        (*vc)[(*nv)++] = i;
+    }
+    (void)cfg;
+    return true;
+}
+
+bool wkafka_config(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, WError *err)
+{
+    memset(cfg, 0, sizeof *cfg);
+    wopts_init(&cfg->props);
+    const WOptions *o = spec->options;
+    /* the formats' own options are accepted under their prefixes */
+    const char *fmt = wopts_get(o, "format"), *vfmt = wopts_get(o, "value.format"), *kfmt = wopts_get(o, "key.format");
+    char p1[128], p2[128], p3[128];
+    snprintf(p1, sizeof p1, "%s.", fmt ? fmt : "\x01");
+    snprintf(p2, sizeof p2, "value.%s.", vfmt ? vfmt : "\x01");
+    snprintf(p3, sizeof p3, "key.%s.", kfmt ? kfmt : "\x01");
+    const char *const prefixes[] = {"properties.", p1, p2, p3, NULL};
+    if (!wconnector_check_options(spec, "kafka", KAFKA_REQUIRED, KAFKA_OPTIONAL, prefixes, err)) return false;
+    const char *topic = wopts_get(o, "topic"), *pattern = wopts_get(o, "topic-pattern");
+    if (topic && pattern)
+        return werr_set(err, WEXC_VALIDATION, "Option 'topic' and 'topic-pattern' shouldn't be set together.");
+    if (!topic && !pattern)
+        return werr_set(err, WEXC_VALIDATION, "Either 'topic' or 'topic-pattern' must be set.");
+    if (!as_source && pattern)
+        return werr_set(err, WEXC_VALIDATION, "Currently 'topic-pattern' is not supported for a sink; use 'topic'.");
+    if (!as_source && topic && strchr(topic, ';'))
+        return werr_set(err, WEXC_VALIDATION,
+                        "Flink Kafka sink currently only supports single topic, but got topic: [%s].", topic);
+    if (fmt && vfmt)
+        return werr_set(err, WEXC_VALIDATION,
+                        "Option 'format' = '%s' and 'value.format' = '%s' are both set; use one of them.", fmt, vfmt);
+    if (!fmt && !vfmt)
+        return werr_set(err, WEXC_VALIDATION, "Could not find required %s format 'value.format'.",
+                        as_source ? "scan" : "sink");
+    for (const char *p = topic; p && *p;) {
+        const char *e = strchr(p, ';');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        while (len && *p == ' ') { p++; len--; }
+        while (len && p[len - 1] == ' ') len--;
+        if (len) {
+            cfg->topics = realloc(cfg->topics, sizeof(char *) * (size_t)(cfg->ntopics + 1));
+            cfg->topics[cfg->ntopics++] = strndup(p, len);
+        }
+        p = e ? e + 1 : p + strlen(p);
+    }
+    if (topic && !cfg->ntopics) return werr_set(err, WEXC_VALIDATION, "Option 'topic' names no topic.");
+    cfg->pattern = pattern ? wstrdup(pattern) : NULL;
+    for (int i = 0; i < o->n; i++)
+        if (strncmp(o->items[i].key, "properties.", 11) == 0) wopts_set(&cfg->props, o->items[i].key + 11, o->items[i].value);
+    const char *gid = wopts_get(o, "properties.group.id");
+    cfg->group_id = gid ? wstrdup(gid) : NULL;
+    /* startup and bounded modes */
+    if (!parse_mode(o, "scan.startup.mode", false, &cfg->startup, err) ||
+        !parse_mode(o, "scan.bounded.mode", true, &cfg->bounded, err) ||
+        !parse_offsets(o, "scan.startup.specific-offsets", &cfg->startup_offsets, &cfg->nstartup_offsets, err) ||
+        !parse_offsets(o, "scan.bounded.specific-offsets", &cfg->bounded_offsets, &cfg->nbounded_offsets, err) ||
+        !wopts_get_long(o, "scan.startup.timestamp-millis", -1, &cfg->startup_ts, err) ||
+        !wopts_get_long(o, "scan.bounded.timestamp-millis", -1, &cfg->bounded_ts, err))
+        return false;
+    if (cfg->startup == WKS_TIMESTAMP && cfg->startup_ts < 0)
+        return werr_set(err, WEXC_VALIDATION,
+                        "'scan.startup.timestamp-millis' is required in 'timestamp' startup mode but missing.");
+    if (cfg->startup == WKS_SPECIFIC && !cfg->nstartup_offsets)
+        return werr_set(err, WEXC_VALIDATION,
+                        "'scan.startup.specific-offsets' is required in 'specific-offsets' startup mode but missing.");
+    if (cfg->bounded == WKS_TIMESTAMP && cfg->bounded_ts < 0)
+        return werr_set(err, WEXC_VALIDATION,
+                        "'scan.bounded.timestamp-millis' is required in 'timestamp' bounded mode but missing.");
+    if (cfg->bounded == WKS_SPECIFIC && !cfg->nbounded_offsets)
+        return werr_set(err, WEXC_VALIDATION,
+                        "'scan.bounded.specific-offsets' is required in 'specific-offsets' bounded mode but missing.");
+    if ((cfg->startup == WKS_SPECIFIC || cfg->bounded == WKS_SPECIFIC) && cfg->ntopics != 1)
+        return werr_set(err, WEXC_VALIDATION,
+                        "Currently Kafka source only supports specific offset for single topic.");
+    if (as_source && spec->bounded && cfg->bounded == WKS_UNBOUNDED)
+        return werr_set(err, WEXC_VALIDATION,
+                        "Querying an unbounded table 'default_catalog.default_database.%s' in batch mode is not allowed. "
+                        "The table source is unbounded.", spec->short_name ? spec->short_name : spec->name);
+    /* sink options */
+    const char *part = wopts_get_or(o, "sink.partitioner", "default");
+    if (strcmp(part, "default") == 0) cfg->partitioner = WKP_DEFAULT;
+    else if (strcmp(part, "fixed") == 0) cfg->partitioner = WKP_FIXED;
+    else if (strcmp(part, "round-robin") == 0) cfg->partitioner = WKP_ROUND_ROBIN;
+    else
+        return werr_set(err, WEXC_VALIDATION,
+                        "Could not find and instantiate partitioner class '%s' (weir supports the built-in "
+                        "partitioners 'default', 'fixed' and 'round-robin').", part);
+    const char *dg = wopts_get_or(o, "sink.delivery-guarantee", "at-least-once");
+    if (strcasecmp(dg, "exactly-once") == 0)
+        return werr_set(err, WEXC_VALIDATION,
+                        "Option 'sink.delivery-guarantee' = 'exactly-once' of the 'kafka' connector is not supported "
+                        "by weir yet (Kafka transactions are not implemented).");
+    if (strcasecmp(dg, "at-least-once") != 0 && strcasecmp(dg, "none") != 0)
+        return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key 'sink.delivery-guarantee'.", dg);
+    cfg->at_least_once = strcasecmp(dg, "at-least-once") == 0;
+    int64_t par;
+    if (!wopts_get_long(o, "sink.parallelism", 1, &par, err) || !wopts_get_long(o, "scan.parallelism", 1, &par, err))
+        return false;
+    /* key and value formats */
+    int *kc = NULL, *vc = NULL, nk = 0, nv = 0;
+    const char *prefix = "";
+    bool ok = projections(cfg, spec, kfmt, &kc, &nk, &vc, &nv, &prefix, err);
+    if (ok) {
+        codec_cols(&cfg->value, spec, vc, nv, NULL);
+        ok = wkafka_codec_init(&cfg->value, fmt ? fmt : vfmt, fmt ? "" : "value.", o, as_source, spec, err);
+    }
+    if (ok && kfmt) {
+        cfg->has_key = true;
+        codec_cols(&cfg->key, spec, kc, nk, prefix);
+        ok = wkafka_codec_init(&cfg->key, kfmt, "key.", o, as_source, spec, err);
+    }
+    free(kc);
+    free(vc);
+    return ok;
+}
+
+void wkafka_config_free(WKafkaConfig *cfg)
+{
+    for (int i = 0; i < cfg->ntopics; i++) free(cfg->topics[i]);
+    free(cfg->topics);
+    free(cfg->pattern);
+    free(cfg->group_id);
+    free(cfg->startup_offsets);
+    free(cfg->bounded_offsets);
+    wopts_free(&cfg->props);
+    wkafka_codec_free(&cfg->key);
+    wkafka_codec_free(&cfg->value);
+    memset(cfg, 0, sizeof *cfg);
+}
+
+static bool kafka_validate(const WTableSpec *spec, bool as_source, WError *err)
+{
+    WKafkaConfig cfg;
+    bool ok = wkafka_config(&cfg, spec, as_source, err);
+    wkafka_config_free(&cfg);
+    return ok;
+}
+
+WSource *wkafka_open_source(const WTableSpec *spec, WError *err);
+WSink *wkafka_open_sink(const WTableSpec *spec, WError *err);
+
+const WConnector wconn_kafka = {
+    .name = "kafka",
+    .options = KAFKA_INVENTORY,
+    .can_source = true,
+    .can_sink = true,
+    .validate = kafka_validate,
+    .open_source = wkafka_open_source,
+    .open_sink = wkafka_open_sink,
+    .source_is_changelog = NULL,
+};

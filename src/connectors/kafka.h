@@ -1,0 +1,84 @@
+/*
+ * kafka.h — private to src/connectors: Flink's 'kafka' connector (librdkafka underneath).
+ *
+ * Contract:
+ *  - WKafkaConfig is a table's WITH options read and validated once (kafka.c) with Flink's option
+ *    names: topics or a topic pattern, the librdkafka properties ('properties.*' minus the
+ *    prefix), startup and bounded modes, key/value formats and the columns each one carries.
+ *  - A WKafkaCodec (kafka_codec.c) turns a record's key or value bytes into the columns of its
+ *    format (csv, json, raw) and back, with the format's own options ('csv.*', 'key.csv.*', ...).
+ *    It reads into a private one-row chunk; the caller copies the values out.
+ *  - kafka_source.c / kafka_sink.c open the consumer and the producer.
+ * Depends on connector.h, csv_reader.h, format_json.h, types/, common/.
+ */
+#ifndef WEIR_CONNECTORS_KAFKA_H
+#define WEIR_CONNECTORS_KAFKA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "connector.h"
+#include "csv_reader.h"
+#include "format_json.h"
+
+typedef enum { WKF_CSV, WKF_JSON, WKF_RAW } WKafkaFormatKind;
+
+/* One side (key or value) of a record: its format and the table columns it carries. */
+typedef struct WKafkaCodec {
+    WKafkaFormatKind kind;
+    int ncols;
+    int *cols;                  /* indexes into the table's physical columns */
+    const char **names;         /* field names in the format (key.fields-prefix removed) */
+    const WType **types;
+    WCsvConfig csv;
+    WJsonFmt json;
+    bool raw_big_endian;
+    WJsonReader *jrd;           /* json decoding */
+    WChunk *row;                /* decoding: one row of the format's fields */
+    WStrBuf buf;                /* encoding */
+    WChunk view;                /* encoding: the row's columns of this side */
+    WVector *view_cols;
+} WKafkaCodec;
+
+typedef enum { WKS_EARLIEST, WKS_LATEST, WKS_GROUP, WKS_TIMESTAMP, WKS_SPECIFIC, WKS_UNBOUNDED } WKafkaMode;
+typedef enum { WKP_DEFAULT, WKP_FIXED, WKP_ROUND_ROBIN } WKafkaPartitioner;
+
+typedef struct WKafkaOffset { int32_t partition; int64_t offset; } WKafkaOffset;
+
+typedef struct WKafkaConfig {
+    char **topics;              /* 'topic' split on ';' */
+    int ntopics;
+    char *pattern;              /* 'topic-pattern' (Java regex, matched whole) */
+    WOptions props;             /* 'properties.*' without the prefix */
+    char *group_id;             /* properties.group.id (NULL: unset) */
+    WKafkaMode startup;
+    int64_t startup_ts;
+    WKafkaOffset *startup_offsets;
+    int nstartup_offsets;
+    WKafkaMode bounded;         /* WKS_UNBOUNDED unless scan.bounded.mode says otherwise */
+    int64_t bounded_ts;
+    WKafkaOffset *bounded_offsets;
+    int nbounded_offsets;
+    WKafkaPartitioner partitioner;
+    bool at_least_once;         /* sink.delivery-guarantee (none / at-least-once) */
+    bool has_key;
+    WKafkaCodec key, value;
+} WKafkaConfig;
+
+/* Read and validate spec's options (Flink's messages). */
+bool wkafka_config(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, WError *err);
+void wkafka_config_free(WKafkaConfig *cfg);
+/* Flink's owner of a partition among parallel readers (KafkaSourceEnumerator.getSplitOwner). */
+int wkafka_split_owner(const char *topic, int32_t partition, int parallelism);
+
+/* Codec set-up (within wkafka_config): format options are read under opt_prefix ("" for 'format',
+   "key." / "value."); names/types are the codec's columns. */
+bool wkafka_codec_init(WKafkaCodec *c, const char *format, const char *opt_prefix, const WOptions *o,
+                       bool as_source, const WTableSpec *spec, WError *err);
+void wkafka_codec_free(WKafkaCodec *c);
+/* Decode bytes (NULL = no key/value) into c->row (reset first): 1 = one row, 0 = skipped (a
+   tombstone, or a bad record under ignore-parse-errors), -1 = error (cause in eb). */
+int wkafka_codec_decode(WKafkaCodec *c, const void *p, size_t n, char *eb, size_t esz);
+/* Encode row `row` of in (the table's physical columns) into c->buf; false with err set. */
+bool wkafka_codec_encode(WKafkaCodec *c, const WChunk *in, int row, WError *err);
+
+#endif

@@ -1,0 +1,191 @@
+/* test_kafka_config.c — the 'kafka' connector's options read into its configuration (kafka.h):
+   what each option selects, and Flink's errors for wrong combinations. The connector's reading and
+   writing against a real broker is tested by the tests in tests/kafka. */
+#include "unit.h"
+#include "../../src/connectors/kafka.h"
+
+#include <string.h>
+
+typedef struct KSpec {
+    WTableSpec spec;
+    WOptions opts;
+    const char *names[4];
+    const WType *types[4];
+    WCastCtx cast;
+} KSpec;
+
+static void kspec(KSpec *k, const char *const *kv)
+{
+    memset(k, 0, sizeof *k);
+    wopts_init(&k->opts);
+    k->names[0] = "k_id"; k->types[0] = &WTYPE_INT;
+    k->names[1] = "name"; k->types[1] = &WTYPE_STRING;
+    k->names[2] = "v"; k->types[2] = &WTYPE_BIGINT;
+    k->spec.name = "default_catalog.default_database.t";
+    k->spec.short_name = "t";
+    k->spec.ncols = 3;
+    k->spec.col_names = k->names;
+    k->spec.col_types = k->types;
+    k->spec.options = &k->opts;
+    k->spec.cast = &k->cast;
+    k->spec.parallelism = 1;
+    wopts_set(&k->opts, "connector", "kafka");
+    wopts_set(&k->opts, "properties.bootstrap.servers", "127.0.0.1:9");
+    for (int i = 0; kv[i]; i += 2) wopts_set(&k->opts, kv[i], kv[i + 1]);
+}
+
+static bool kconfig(const char *const *kv, bool as_source, WKafkaConfig *cfg, WError *e)
+{
+    KSpec k;
+    kspec(&k, kv);
+    werr_clear(e);
+    bool ok = wkafka_config(cfg, &k.spec, as_source, e);
+    if (!ok) wkafka_config_free(cfg);
+    if (ok) {
+        /* the codecs keep pointers to the names, which live in k: copy what the checks read */
+        static char names[8][32];
+        for (int i = 0; i < cfg->key.ncols && i < 4; i++) { snprintf(names[i], 32, "%s", cfg->key.names[i]); cfg->key.names[i] = names[i]; }
+        for (int i = 0; i < cfg->value.ncols && i < 4; i++) { snprintf(names[4 + i], 32, "%s", cfg->value.names[i]); cfg->value.names[i] = names[4 + i]; }
+    }
+    wopts_free(&k.opts);
+    return ok;
+}
+
+WTEST(kafka_config_reads_options)
+{
+    WKafkaConfig c;
+    WError e;
+    /* topics, properties, startup and bounded modes */
+    const char *const a[] = {"topic", "a; b", "format", "csv", "properties.group.id", "g1", "properties.fetch.min.bytes", "7",
+                             "scan.startup.mode", "timestamp", "scan.startup.timestamp-millis", "1000",
+                             "scan.bounded.mode", "latest-offset", NULL};
+    CHECK(kconfig(a, true, &c, &e));
+    CHECK_INT(c.ntopics, 2);
+    CHECK_STR(c.topics[1], "b");
+    CHECK_STR(c.group_id, "g1");
+    CHECK_STR(wopts_get(&c.props, "fetch.min.bytes"), "7");
+    CHECK_STR(wopts_get(&c.props, "bootstrap.servers"), "127.0.0.1:9");
+    CHECK_INT(c.startup, WKS_TIMESTAMP);
+    CHECK_INT(c.startup_ts, 1000);
+    CHECK_INT(c.bounded, WKS_LATEST);
+    CHECK_INT(c.value.kind, WKF_CSV);
+    CHECK_INT(c.value.ncols, 3);
+    CHECK(!c.has_key);
+    wkafka_config_free(&c);
+    /* default startup: group-offsets, unbounded */
+    const char *const d[] = {"topic-pattern", "ev.*", "value.format", "json", NULL};
+    CHECK(kconfig(d, true, &c, &e));
+    CHECK_STR(c.pattern, "ev.*");
+    CHECK_INT(c.startup, WKS_GROUP);
+    CHECK_INT(c.bounded, WKS_UNBOUNDED);
+    CHECK_INT(c.value.kind, WKF_JSON);
+    wkafka_config_free(&c);
+    /* specific offsets */
+    const char *const s[] = {"topic", "t", "format", "csv", "scan.startup.mode", "specific-offsets",
+                             "scan.startup.specific-offsets", "partition:0,offset:42;partition:3,offset:7",
+                             "scan.bounded.mode", "specific-offsets", "scan.bounded.specific-offsets", "partition:1,offset:5",
+                             "scan.bounded.timestamp-millis", "9", NULL};
+    CHECK(kconfig(s, true, &c, &e));
+    CHECK_INT(c.nstartup_offsets, 2);
+    CHECK_INT(c.startup_offsets[1].partition, 3);
+    CHECK_INT(c.startup_offsets[1].offset, 7);
+    CHECK_INT(c.nbounded_offsets, 1);
+    CHECK_INT(c.bounded_offsets[0].offset, 5);
+    CHECK_INT(c.bounded_ts, 9);
+    wkafka_config_free(&c);
+    /* key and value: key.fields with a prefix (removed in the key format), EXCEPT_KEY */
+    const char *const k[] = {"topic", "t", "key.format", "json", "key.fields", "k_id", "key.fields-prefix", "k_",
+                             "value.format", "csv", "value.fields-include", "EXCEPT_KEY", NULL};
+    CHECK(kconfig(k, true, &c, &e));
+    CHECK(c.has_key);
+    CHECK_INT(c.key.kind, WKF_JSON);
+    CHECK_INT(c.key.ncols, 1);
+    CHECK_STR(c.key.names[0], "id");
+    CHECK_INT(c.value.ncols, 2);
+    CHECK_INT(c.value.cols[0], 1);
+    wkafka_config_free(&c);
+    /* sink options */
+    const char *const p[] = {"topic", "t", "format", "raw", "sink.partitioner", "round-robin",
+                             "sink.delivery-guarantee", "none", "sink.parallelism", "2", NULL};
+    KSpec one;
+    (void)one;
+    CHECK(!kconfig(p, false, &c, &e));      /* raw: one column only */
+    CHECK(strstr(e.msg, "single physical column") != NULL);
+    const char *const p2[] = {"topic", "t", "format", "csv", "sink.partitioner", "round-robin",
+                              "sink.delivery-guarantee", "none", "sink.parallelism", "2", NULL};
+    CHECK(kconfig(p2, false, &c, &e));
+    CHECK_INT(c.partitioner, WKP_ROUND_ROBIN);
+    CHECK(!c.at_least_once);
+    wkafka_config_free(&c);
+    const char *const p3[] = {"topic", "t", "format", "csv", "sink.partitioner", "fixed", NULL};
+    CHECK(kconfig(p3, false, &c, &e));
+    CHECK_INT(c.partitioner, WKP_FIXED);
+    CHECK(c.at_least_once);
+    wkafka_config_free(&c);
+}
+
+WTEST(kafka_config_errors)
+{
+    WKafkaConfig c;
+    WError e;
+    const char *const none[] = {"format", "csv", NULL};
+    CHECK(!kconfig(none, true, &c, &e));
+    CHECK_STR(e.msg, "Either 'topic' or 'topic-pattern' must be set.");
+    const char *const both[] = {"topic", "t", "topic-pattern", "t.*", "format", "csv", NULL};
+    CHECK(!kconfig(both, true, &c, &e));
+    CHECK_STR(e.msg, "Option 'topic' and 'topic-pattern' shouldn't be set together.");
+    const char *const nofmt[] = {"topic", "t", NULL};
+    CHECK(!kconfig(nofmt, true, &c, &e));
+    CHECK_STR(e.msg, "Could not find required scan format 'value.format'.");
+    const char *const ts[] = {"topic", "t", "format", "csv", "scan.startup.mode", "timestamp", NULL};
+    CHECK(!kconfig(ts, true, &c, &e));
+    CHECK_STR(e.msg, "'scan.startup.timestamp-millis' is required in 'timestamp' startup mode but missing.");
+    const char *const mode[] = {"topic", "t", "format", "csv", "scan.bounded.mode", "earliest-offset", NULL};
+    CHECK(!kconfig(mode, true, &c, &e));
+    CHECK_STR(e.msg, "Could not parse value 'earliest-offset' for key 'scan.bounded.mode'.");
+    const char *const offs[] = {"topic", "t", "format", "csv", "scan.startup.mode", "specific-offsets",
+                                "scan.startup.specific-offsets", "partition:0;offset:1", NULL};
+    CHECK(!kconfig(offs, true, &c, &e));
+    CHECK(strstr(e.msg, "should follow the format 'partition:0,offset:42;partition:1,offset:300'") != NULL);
+    const char *const kf[] = {"topic", "t", "format", "csv", "key.fields", "k_id", NULL};
+    CHECK(!kconfig(kf, true, &c, &e));
+    CHECK_STR(e.msg, "The option 'key.fields' can only be declared if a key format is defined using 'key.format'.");
+    const char *const kp[] = {"topic", "t", "format", "csv", "key.format", "csv", "key.fields", "name",
+                              "key.fields-prefix", "k_", "value.fields-include", "EXCEPT_KEY", NULL};
+    CHECK(!kconfig(kp, true, &c, &e));
+    CHECK(strstr(e.msg, "must be prefixed with 'k_'") != NULL);
+    const char *const kpa[] = {"topic", "t", "format", "csv", "key.format", "csv", "key.fields", "k_id",
+                               "key.fields-prefix", "k_", NULL};
+    CHECK(!kconfig(kpa, true, &c, &e));
+    CHECK(strstr(e.msg, "A key prefix is not allowed when option 'value.fields-include' is set to 'ALL'") != NULL);
+    const char *const eo[] = {"topic", "t", "format", "csv", "sink.delivery-guarantee", "exactly-once", NULL};
+    CHECK(!kconfig(eo, false, &c, &e));
+    CHECK(strstr(e.msg, "not supported by weir yet") != NULL);
+    const char *const part[] = {"topic", "t", "format", "csv", "sink.partitioner", "com.example.P", NULL};
+    CHECK(!kconfig(part, false, &c, &e));
+    CHECK(strstr(e.msg, "com.example.P") != NULL);
+    const char *const unk[] = {"topic", "t", "format", "csv", "scan.foo", "1", NULL};
+    CHECK(!kconfig(unk, true, &c, &e));
+    CHECK(strstr(e.msg, "Unsupported options found for 'kafka'.") != NULL);
+    const char *const noboot[] = {NULL};
+    KSpec k;
+    kspec(&k, noboot);
+    wopts_remove(&k.opts, "properties.bootstrap.servers");
+    wopts_set(&k.opts, "topic", "t");
+    werr_clear(&e);
+    CHECK(!wkafka_config(&c, &k.spec, true, &e));
+    wkafka_config_free(&c);
+    CHECK(strstr(e.msg, "Missing required options are:\n\nproperties.bootstrap.servers") != NULL);
+    wopts_free(&k.opts);
+}
+
+WTEST(kafka_split_owner_as_flink)
+{
+    /* KafkaSourceEnumerator.getSplitOwner: ((topic.hashCode() * 31) & 0x7FFFFFFF) % n, + partition */
+    int seen[4] = {0};
+    for (int p = 0; p < 4; p++) seen[wkafka_split_owner("events", p, 4)]++;
+    for (int i = 0; i < 4; i++) CHECK_INT(seen[i], 1);
+    /* "events".hashCode() = -1291329255; * 31 = -1376501241 (int); & 0x7FFFFFFF = 770982407; % 3 = 2 */
+    CHECK_INT(wkafka_split_owner("events", 0, 3), 2);
+    CHECK_INT(wkafka_split_owner("events", 1, 3), 0);
+}
