@@ -19,6 +19,8 @@
 #  (d) conformance cases (../shared/conformance relative to the repository, or $WEIR_CONFORMANCE):
 #      `weir conformance <case>` per case; a binary that answers "unknown command" skips them all.
 #  (e) cluster tests: tests/cluster/*.sh against a daemon each starts and stops (see there).
+#  (t) ThreadSanitizer: tests/tsan/run.sh with the TSan build (parallel conformance, cluster REST and
+#      checkpoint tests; zero TSan reports).
 #  (g) client tests: tests/client/*.sh, the interactive client driven through tmux.
 # The last line is exactly "N passed, N failed, N skipped"; the exit status is 1 if any failed.
 set -uo pipefail
@@ -396,6 +398,21 @@ if [[ -z "${WEIR_SKIP_CLUSTER:-}" && -x "$BUILD/weir" ]]; then
   done
   echo "cluster: $kp passed, $kf failed, $ks skipped"
   passed=$((passed + kp)); failed=$((failed + kf)); skipped=$((skipped + ks))
+fi
+
+# ----------------------------------------------------------------------------- (t) ThreadSanitizer
+# tests/tsan/run.sh: the TSan build ($TSAN_BUILD, default build-tsan, made by `make test`) runs the
+# parallel conformance cases, the REST / checkpoint / savepoint cluster tests with zero TSan
+# reports (the sample and its cost are described there). WEIR_SKIP_TSAN=1 skips the section.
+if [[ -z "${WEIR_SKIP_TSAN:-}" ]]; then
+  tb="${TSAN_BUILD:-$ROOT/build-tsan}"
+  tout="$(timeout "${TSAN_STAGE_TIMEOUT:-1500}" "$ROOT/tests/tsan/run.sh" "$tb" 2>&1 < /dev/null)"; tst=$?
+  tp="$(grep -c '^PASS ' <<< "$tout")"; tf="$(grep -c '^FAIL ' <<< "$tout")"; ts="$(grep -c '^SKIP ' <<< "$tout")"
+  if [[ $tst -ne 0 && $tst -ne 77 && $tf -eq 0 ]]; then tf=1; echo "FAIL tsan: tests/tsan/run.sh exited $tst"; fi
+  grep -A 60 '^FAIL ' <<< "$tout" | head -n 120
+  [[ $tst -eq 77 ]] && grep '^SKIP tsan' <<< "$tout" | head -n 1
+  echo "tsan: $tp passed, $tf failed, $ts skipped"
+  passed=$((passed + tp)); failed=$((failed + tf)); skipped=$((skipped + ts))
 fi
 
 # ----------------------------------------------------------------------------- (g) client tests
