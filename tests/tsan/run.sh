@@ -3,7 +3,7 @@
 # the TSan build (make build-tsan/weir), must give their usual results with zero TSan reports.
 #
 # What runs, and why (measured on 2 cores: a conformance case takes 0.3-4 s under TSan, the cluster
-# tests 15-60 s; the whole stage about 5 min):
+# tests 10-70 s; the whole stage took 13 min with the load average at 30, less on an idle machine):
 #  - every conformance case at parallelism 2, and at parallelism 4 the first case of each operator
 #    family (calc, join, window-agg, ...: the prefix before "__" in the case name) plus weir's own
 #    cases. Every family crosses lanes through hash exchanges, bounded inboxes and checkpoint
