@@ -1,10 +1,10 @@
 # weir — build, test, demo. See README.md.
 #   make            optimised build: build/weir
-#   make test       ASan+UBSan build and every test (unit, golden, errors, conformance)
+#   make test       ASan+UBSan build and every test (unit, golden, errors, conformance), and the TSan stage
 #   make demo       runs the example streaming job
 #   make flink-fuzz N=.. SEED=..  weir against real Flink on random queries (tests/flink/differential)
 #   make fuzz       libFuzzer targets (clang; tests/fuzz), FUZZ_SECONDS each; make test replays their inputs
-#   make tsan       ThreadSanitizer build (build-tsan/) and the cluster/REST tests under it
+#   make tsan       ThreadSanitizer build (build-tsan/): the TSan stage of make test, then every cluster test
 #   make chaos N=.. crash-restore chains per operator kind, backend and parallelism (tests/recovery/chaos)
 
 CC      ?= gcc
@@ -78,11 +78,12 @@ $(TSAN_DIR)/%.o: %.c
 $(TSAN_DIR)/weir: $(TSAN_OBJ)
 	$(CC) -fsanitize=thread -o $@ $^ $(LIBS)
 
-# ThreadSanitizer: the cluster daemon (a thread per HTTP connection, a thread per lane, the
-# metrics sampler) under the cluster/REST tests; a data race in the daemon's log fails the test
-# (tests/cluster/lib.sh). Not part of `make test` (a second full build).
+# ThreadSanitizer: the TSan stage of `make test` (tests/tsan/run.sh: parallel conformance, REST,
+# checkpoint and savepoint cluster tests with zero reports), then every cluster test under TSan;
+# a data race in a daemon's log fails the test (tests/cluster/lib.sh).
 tsan: deps $(TSAN_DIR)/weir
-	@fails=0; for t in tests/cluster/*.sh; do case "$$(basename $$t)" in lib.sh|setup.sh) continue;; esac; \
+	@tests/tsan/run.sh $(TSAN_DIR) && \
+	fails=0; for t in tests/cluster/*.sh; do case "$$(basename $$t)" in lib.sh|setup.sh) continue;; esac; \
 	  if BUILD=$(CURDIR)/$(TSAN_DIR) TSAN_OPTIONS="$${TSAN_OPTIONS:-halt_on_error=0 second_deadlock_stack=1}" \
 	     timeout $${CLUSTER_TEST_TIMEOUT:-600} bash $$t > $(TSAN_DIR)/$$(basename $$t .sh).log 2>&1; then \
 	    echo "PASS tsan $$(basename $$t .sh)"; \
@@ -104,8 +105,8 @@ $(TST_DIR)/libweirfault.so: tests/fault/fault_io.c
 	$(CC) $(CSTD) $(WARN) -O1 -g -shared -fPIC -o $@ $< -ldl
 
 test: deps $(TST_DIR)/weir $(TST_DIR)/unit-tests $(TST_DIR)/libweirfault.so \
-      $(addprefix $(TST_DIR)/fuzz-replay-,$(FUZZ_TARGETS))
-	@tests/run.sh $(TST_DIR)
+      $(addprefix $(TST_DIR)/fuzz-replay-,$(FUZZ_TARGETS)) $(TSAN_DIR)/weir
+	@TSAN_BUILD=$(CURDIR)/$(TSAN_DIR) tests/run.sh $(TST_DIR)
 
 # crash-restore at scale (tests/recovery/chaos): N chains per operator kind, backend and parallelism
 # on the optimised build; make test runs a bounded sample (tests/recovery/chaos_small.sh)

@@ -20,6 +20,8 @@
 #      `weir conformance <case>` per case; a binary that answers "unknown command" skips them all.
 #  (e) cluster tests: tests/cluster/*.sh against a daemon each starts and stops (see there);
 #      then tests/gateway/*.sh: Flink's own clients against weir's SQL gateway endpoint.
+#  (t) ThreadSanitizer: tests/tsan/run.sh with the TSan build (parallel conformance, cluster REST and
+#      checkpoint tests; zero TSan reports).
 #  (g) client tests: tests/client/*.sh, the interactive client driven through tmux.
 #  (h) jdbc tests: tests/jdbc/*.sh, the jdbc connector against a real PostgreSQL server.
 #  (i) kafka tests: tests/kafka/*.sh against a real Kafka server each starts and stops.
@@ -443,6 +445,21 @@ if [[ -z "${WEIR_SKIP_KAFKA:-}" && -x "$BUILD/weir" ]]; then
   done
   echo "kafka: $zp passed, $zf failed, $zs skipped"
   passed=$((passed + zp)); failed=$((failed + zf)); skipped=$((skipped + zs))
+fi
+
+# ----------------------------------------------------------------------------- (t) ThreadSanitizer
+# tests/tsan/run.sh: the TSan build ($TSAN_BUILD, default build-tsan, made by `make test`) runs the
+# parallel conformance cases, the REST / checkpoint / savepoint cluster tests with zero TSan
+# reports (the sample and its cost are described there). WEIR_SKIP_TSAN=1 skips the section.
+if [[ -z "${WEIR_SKIP_TSAN:-}" ]]; then
+  tb="${TSAN_BUILD:-$ROOT/build-tsan}"
+  tout="$(timeout "${TSAN_STAGE_TIMEOUT:-1500}" "$ROOT/tests/tsan/run.sh" "$tb" 2>&1 < /dev/null)"; tst=$?
+  tp="$(grep -c '^PASS ' <<< "$tout")"; tf="$(grep -c '^FAIL ' <<< "$tout")"; ts="$(grep -c '^SKIP ' <<< "$tout")"
+  if [[ $tst -ne 0 && $tst -ne 77 && $tf -eq 0 ]]; then tf=1; echo "FAIL tsan: tests/tsan/run.sh exited $tst"; fi
+  grep -A 60 '^FAIL ' <<< "$tout" | head -n 120
+  [[ $tst -eq 77 ]] && grep '^SKIP tsan' <<< "$tout" | head -n 1
+  echo "tsan: $tp passed, $tf failed, $ts skipped"
+  passed=$((passed + tp)); failed=$((failed + tf)); skipped=$((skipped + ts))
 fi
 
 # ----------------------------------------------------------------------------- (g) client tests

@@ -11,8 +11,7 @@
 #define WEIR_EXEC_WINDOWED_H
 
 #include "stateful.h"
-
-typedef enum WWindowKind { WWIN_TUMBLE, WWIN_HOP, WWIN_CUMULATE, WWIN_SESSION } WWindowKind;
+#include "../common/window_kind.h"
 
 /* A window definition as the TVF / group window declares it. Sizes in ms. */
 typedef struct WWindowDef {

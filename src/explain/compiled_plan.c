@@ -340,9 +340,9 @@ static int *input_colmap(const ExCtx *x, const WRel *in)
     return m;
 }
 
-static const char *window_type(int k)
+static const char *window_type(WWindowKind k)
 {
-    return k == 1 ? "HoppingWindow" : k == 2 ? "CumulativeWindow" : k == 3 ? "SessionWindow" : "TumblingWindow";
+    return k == WWIN_HOP ? "HoppingWindow" : k == WWIN_CUMULATE ? "CumulativeWindow" : k == WWIN_SESSION ? "SessionWindow" : "TumblingWindow";
 }
 
 static json_t *iso_duration(int64_t ms)
@@ -381,12 +381,12 @@ static json_t *window_spec_json(const WRel *r)
 {
     json_t *win = json_object();
     json_object_set_new(win, "type", json_string(window_type(r->win_kind)));
-    if (r->win_kind == 3) {
+    if (r->win_kind == WWIN_SESSION) {
         json_object_set_new(win, "gap", iso_duration(r->win_gap));
     } else {
-        json_object_set_new(win, r->win_kind == 2 ? "maxSize" : "size", iso_duration(r->win_size));
-        if (r->win_kind == 1) json_object_set_new(win, "slide", iso_duration(r->win_slide));
-        if (r->win_kind == 2) json_object_set_new(win, "step", iso_duration(r->win_slide));
+        json_object_set_new(win, r->win_kind == WWIN_CUMULATE ? "maxSize" : "size", iso_duration(r->win_size));
+        if (r->win_kind == WWIN_HOP) json_object_set_new(win, "slide", iso_duration(r->win_slide));
+        if (r->win_kind == WWIN_CUMULATE) json_object_set_new(win, "step", iso_duration(r->win_slide));
     }
     if (r->win_offset) json_object_set_new(win, "offset", iso_duration(r->win_offset));
     return win;
@@ -495,7 +495,7 @@ static void group_window_json(const ExCtx *x, const WRel *r, json_t *j)
     json_object_set_new(j, "aggCalls", agg_calls_json(r->naggs, r->aggs, ex_out_names(x, r) + r->nkeys));
     const WType *tt = in->out.types[r->win_time_col];
     json_t *w = json_object();
-    json_object_set_new(w, "kind", json_string(r->win_kind == 1 ? "SLIDING" : r->win_kind == 3 ? "SESSION" : "TUMBLING"));
+    json_object_set_new(w, "kind", json_string(r->win_kind == WWIN_HOP ? "SLIDING" : r->win_kind == WWIN_SESSION ? "SESSION" : "TUMBLING"));
     json_object_set_new(w, "alias", window_alias_json(tt));
     json_t *tf = json_object();
     json_object_set_new(tf, "fieldName", json_string(ex_out_names(x, in)[r->win_time_col]));
@@ -504,11 +504,11 @@ static void group_window_json(const ExCtx *x, const WRel *r, json_t *j)
     json_object_set_new(tf, "fieldType", ex_type_json(tt));
     json_object_set_new(w, "timeField", tf);
     json_object_set_new(w, "isTimeWindow", json_true());
-    if (r->win_kind == 3) {
+    if (r->win_kind == WWIN_SESSION) {
         json_object_set_new(w, "gap", iso_duration(r->win_gap));
     } else {
         json_object_set_new(w, "size", iso_duration(r->win_size));
-        if (r->win_kind == 1) json_object_set_new(w, "slide", iso_duration(r->win_slide));
+        if (r->win_kind == WWIN_HOP) json_object_set_new(w, "slide", iso_duration(r->win_slide));
     }
     json_object_set_new(j, "window", w);
     /* w$start, w$end, [w$rowtime,] w$proctime when the query uses TUMBLE_START & co */

@@ -255,25 +255,25 @@ static void table_path(WStrBuf *out, const char *qname)
 static void window_spec(WStrBuf *out, const WRel *r, const char *time_name, const char *ws, const char *we)
 {
     char a[48], b[48];
-    static const char *const KIND[] = {"TUMBLE", "HOP", "CUMULATE", "SESSION"};
-    int k = r->win_kind >= 0 && r->win_kind < 4 ? r->win_kind : 0;
+    static const char *const KIND[WWIN_NKINDS] = {"TUMBLE", "HOP", "CUMULATE", "SESSION"};
+    WWindowKind k = (int)r->win_kind >= 0 && r->win_kind < WWIN_NKINDS ? r->win_kind : WWIN_TUMBLE;
     wsb_printf(out, "%s(", KIND[k]);
     if (time_name) wsb_printf(out, "time_col=[%s]", time_name);
     else if (!ws) wsb_printf(out, "%s=[%s]", r->win_attached ? "win_end" : "slice_end", we);   /* global */
     else wsb_printf(out, "win_start=[%s], win_end=[%s]", ws, we);
     switch (k) {
-    case 0: wduration_format(r->win_size, a, sizeof a); wsb_printf(out, ", size=[%s]", a); break;
-    case 1:
+    case WWIN_TUMBLE: wduration_format(r->win_size, a, sizeof a); wsb_printf(out, ", size=[%s]", a); break;
+    case WWIN_HOP:
         wduration_format(r->win_size, a, sizeof a);
         wduration_format(r->win_slide, b, sizeof b);
         wsb_printf(out, ", size=[%s], slide=[%s]", a, b);
         break;
-    case 2:
+    case WWIN_CUMULATE:
         wduration_format(r->win_size, a, sizeof a);
         wduration_format(r->win_slide, b, sizeof b);
         wsb_printf(out, ", max_size=[%s], step=[%s]", a, b);
         break;
-    case 3: wduration_format(r->win_gap, a, sizeof a); wsb_printf(out, ", gap=[%s]", a); break;
+    case WWIN_SESSION: wduration_format(r->win_gap, a, sizeof a); wsb_printf(out, ", gap=[%s]", a); break;
     }
     if (r->win_offset) { wduration_format(r->win_offset, a, sizeof a); wsb_printf(out, ", offset=[%s]", a); }
     wsb_putc(out, ')');
@@ -284,11 +284,11 @@ static void window_spec(WStrBuf *out, const WRel *r, const char *time_name, cons
 static void legacy_window_spec(WStrBuf *out, const WRel *r, const char *time_name)
 {
     switch (r->win_kind) {
-    case 1:
+    case WWIN_HOP:
         wsb_printf(out, "SlidingGroupWindow('w$, %s, %lld, %lld)", time_name, (long long)r->win_size,
                    (long long)r->win_slide);
         break;
-    case 3: wsb_printf(out, "SessionGroupWindow('w$, %s, %lld)", time_name, (long long)r->win_gap); break;
+    case WWIN_SESSION: wsb_printf(out, "SessionGroupWindow('w$, %s, %lld)", time_name, (long long)r->win_gap); break;
     default: wsb_printf(out, "TumblingGroupWindow('w$, %s, %lld)", time_name, (long long)r->win_size); break;
     }
 }

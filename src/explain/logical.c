@@ -373,8 +373,8 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
         /* Calcite's call: TUMBLE(TABLE(#0), DESCRIPTOR(_UTF-16LE'ts'), 10000:INTERVAL SECOND), the
            intervals in the order of the function's parameters (HOP/CUMULATE: slide or step, then
            size; the offset last) */
-        static const char *const K[] = {"TUMBLE", "HOP", "CUMULATE", "SESSION"};
-        wsb_printf(out, "LogicalTableFunctionScan(invocation=[%s(TABLE(#0)", K[r->win_kind & 3]);
+        static const char *const K[WWIN_NKINDS] = {"TUMBLE", "HOP", "CUMULATE", "SESSION"};
+        wsb_printf(out, "LogicalTableFunctionScan(invocation=[%s(TABLE(#0)", K[r->win_kind]);
         if (r->win_npartition) {
             wsb_puts(out, " PARTITION BY(");
             for (int k = 0; k < r->win_npartition; k++) wsb_printf(out, "%s$%d", k ? ", " : "", r->win_partition[k]);

@@ -491,13 +491,13 @@ static void set_unique_from(Rd *r, WRel *x, json_t *keys)
     x->unique = k;
 }
 
-static int window_kind(const char *t)
+static WWindowKind window_kind(const char *t)
 {
-    if (!t) return 0;
-    if (!strcmp(t, "HoppingWindow") || !strcmp(t, "SlidingWindow")) return 1;
-    if (!strcmp(t, "CumulativeWindow")) return 2;
-    if (!strcmp(t, "SessionWindow")) return 3;
-    return 0;
+    if (!t) return WWIN_TUMBLE;
+    if (!strcmp(t, "HoppingWindow") || !strcmp(t, "SlidingWindow")) return WWIN_HOP;
+    if (!strcmp(t, "CumulativeWindow")) return WWIN_CUMULATE;
+    if (!strcmp(t, "SessionWindow")) return WWIN_SESSION;
+    return WWIN_TUMBLE;
 }
 
 /* ISO-8601 PTnHnMn.nS to ms */
@@ -565,12 +565,12 @@ void rd_window(Rd *r, json_t *w, WRel *x)
 {
     json_t *win = json_object_get(w, "window");
     x->win_kind = window_kind(json_string_value(json_object_get(win, "type")));
-    if (x->win_kind == 3) {
+    if (x->win_kind == WWIN_SESSION) {
         x->win_gap = iso_ms(json_string_value(json_object_get(win, "gap")));
     } else {
-        x->win_size = iso_ms(json_string_value(json_object_get(win, x->win_kind == 2 ? "maxSize" : "size")));
-        if (x->win_kind == 1) x->win_slide = iso_ms(json_string_value(json_object_get(win, "slide")));
-        if (x->win_kind == 2) x->win_slide = iso_ms(json_string_value(json_object_get(win, "step")));
+        x->win_size = iso_ms(json_string_value(json_object_get(win, x->win_kind == WWIN_CUMULATE ? "maxSize" : "size")));
+        if (x->win_kind == WWIN_HOP) x->win_slide = iso_ms(json_string_value(json_object_get(win, "slide")));
+        if (x->win_kind == WWIN_CUMULATE) x->win_slide = iso_ms(json_string_value(json_object_get(win, "step")));
     }
     x->win_offset = iso_ms(json_string_value(json_object_get(win, "offset")));
     x->win_time_col = rd_int(json_object_get(w, "timeAttributeIndex"), 0);
@@ -638,12 +638,12 @@ static WRel *rd_group_window(Rd *r, json_t *j, WRel *in, const WSchema *out)
         rd_fail(r, "The compiled plan has an unsupported group window kind: %s", kind ? kind : "(none)");
         return NULL;
     }
-    x->win_kind = !strcmp(kind, "SLIDING") ? 1 : !strcmp(kind, "SESSION") ? 3 : 0;
-    if (x->win_kind == 3) {
+    x->win_kind = !strcmp(kind, "SLIDING") ? WWIN_HOP : !strcmp(kind, "SESSION") ? WWIN_SESSION : WWIN_TUMBLE;
+    if (x->win_kind == WWIN_SESSION) {
         x->win_gap = iso_ms(json_string_value(json_object_get(w, "gap")));
     } else {
         x->win_size = iso_ms(json_string_value(json_object_get(w, "size")));
-        if (x->win_kind == 1) x->win_slide = iso_ms(json_string_value(json_object_get(w, "slide")));
+        if (x->win_kind == WWIN_HOP) x->win_slide = iso_ms(json_string_value(json_object_get(w, "slide")));
     }
     json_t *tf = json_object_get(w, "timeField");
     json_t *fi = json_object_get(tf, "fieldIndex");

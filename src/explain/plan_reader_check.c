@@ -150,7 +150,7 @@ static bool keys_aggs_out_ok(Rd *r, const WRel *x, const WSchema *in, int extra)
 static bool window_ok(Rd *r, const char *w, const WRel *x, const WSchema *in)
 {
     char f[96];
-    if (x->win_kind < 0 || x->win_kind > 3) { snprintf(f, sizeof f, "%s.window", w); return bad(r, f, "has an unknown window kind."); }
+    if ((int)x->win_kind < 0 || x->win_kind >= WWIN_NKINDS) { snprintf(f, sizeof f, "%s.window", w); return bad(r, f, "has an unknown window kind."); }
     if (x->win_attached) {
         snprintf(f, sizeof f, "%s.windowStart", w);
         if (!index_ok(r, f, x->win_start_col, in->n)) return false;

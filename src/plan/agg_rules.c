@@ -483,7 +483,7 @@ WRel *wagg_mini_batch(WPlanCtx *p, WRel *root)
 static WRel *window_two_phase_one(WPlanCtx *p, WRel *r)
 {
     WRel *x = r->inputs[0];
-    if (x->kind != WR_EXCHANGE || r->win_proctime || r->win_legacy || r->win_kind == 3 || r->input_retracts)
+    if (x->kind != WR_EXCHANGE || r->win_proctime || r->win_legacy || r->win_kind == WWIN_SESSION || r->input_retracts)
         return r;
     for (int i = 0; i < r->naggs; i++) if (!wagg_mergeable(&r->aggs[i], false)) return r;
     WRel *in = x->inputs[0];

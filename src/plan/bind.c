@@ -373,11 +373,11 @@ static WRel *bind_window_tvf(QCtx *q, AstExpr *call)
     if (!call || call->kind != AE_FUNC)
         return fail_rel(p, call ? call->pos : (AstPos){0, 0}, WEXC_TABLE, "Only window table functions are supported in TABLE(...)");
     const char *fn = call->name.parts[call->name.n - 1];
-    int kind;
-    if (strcasecmp(fn, "TUMBLE") == 0) kind = 0;
-    else if (strcasecmp(fn, "HOP") == 0) kind = 1;
-    else if (strcasecmp(fn, "CUMULATE") == 0) kind = 2;
-    else if (strcasecmp(fn, "SESSION") == 0) kind = 3;
+    WWindowKind kind;
+    if (strcasecmp(fn, "TUMBLE") == 0) kind = WWIN_TUMBLE;
+    else if (strcasecmp(fn, "HOP") == 0) kind = WWIN_HOP;
+    else if (strcasecmp(fn, "CUMULATE") == 0) kind = WWIN_CUMULATE;
+    else if (strcasecmp(fn, "SESSION") == 0) kind = WWIN_SESSION;
     else {
         werr_set_at(p->err, call->pos.line, call->pos.col, WEXC_CALCITE,
                     "No match found for function signature %s(<TABLE>)", fn);
@@ -441,7 +441,7 @@ static WRel *bind_window_tvf(QCtx *q, AstExpr *call)
     w->win_table_input = !q->pre_bound && !data->subquery;
     if (data->nargs) {
         /* SESSION(TABLE t PARTITION BY k, ...): sessions per partition key */
-        if (kind != 3) return fail_rel(p, data->pos, WEXC_VALIDATION, "Only SESSION windows take PARTITION BY.");
+        if (kind != WWIN_SESSION) return fail_rel(p, data->pos, WEXC_VALIDATION, "Only SESSION windows take PARTITION BY.");
         w->win_npartition = data->nargs;
         w->win_partition = WA_ARRAY(a, int, data->nargs);
         for (int i = 0; i < data->nargs; i++) {

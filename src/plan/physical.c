@@ -321,7 +321,7 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
         else if (k->col == n + 2) gt = i;
     }
     if (gs < 0 || ge < 0) return NULL;
-    if (tvf->win_kind == 3 && !tvf->win_legacy) {
+    if (tvf->win_kind == WWIN_SESSION && !tvf->win_legacy) {
         /* a SESSION TVF's sessions span its partition (all rows without PARTITION BY): the
            aggregate is fused only when it groups by exactly that partition, as Flink does */
         int nother = 0;
@@ -408,7 +408,7 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
     for (int k = 0; k < agg->nkeys; k++)
         if (k != gs && k != ge && k != gt) w->keys[nk++] = newpos[agg->keys[k]];
     w->nkeys = nk;
-    if (tvf->win_kind == 3 && !tvf->win_legacy) {
+    if (tvf->win_kind == WWIN_SESSION && !tvf->win_legacy) {
         /* the session partition is the aggregate's key */
         w->win_npartition = nk;
         w->win_partition = w->keys;
@@ -514,7 +514,7 @@ static WRel *window_attached_agg_rule(WPlanCtx *p, WRel *agg)
     window_props(in, &ws, &we);
     if (ws < 0 || in->changelog != WCM_INSERT) return NULL;
     const WRel *origin = window_origin(in);
-    if (!origin || origin->win_kind == 3) return NULL;     /* session bounds are per session */
+    if (!origin || origin->win_kind == WWIN_SESSION) return NULL;     /* session bounds are per session */
     int gs = -1, ge = -1;
     for (int i = 0; i < agg->nkeys; i++) {
         if (agg->keys[i] == ws && gs < 0) gs = i;

@@ -18,6 +18,7 @@
 #include "../expr/expr.h"
 #include "../sql/ast.h"
 #include "../common/options.h"
+#include "../common/window_kind.h"
 
 typedef enum WRelKind {
     WR_SCAN,                /* TableSourceScan */
@@ -177,7 +178,7 @@ struct WRel {
     int *unique;
     WExpr *normalize_filter;        /* WR_CHANGELOG_NORMALIZE: pushed-in filter */
     /* windows (WR_WINDOW_TVF, WR_WINDOW_AGG, WR_WINDOW_RANK, WR_WINDOW_JOIN) */
-    int win_kind;                   /* WWindowKind: tumble, hop, cumulate, session */
+    WWindowKind win_kind;           /* tumble, hop, cumulate, session */
     int64_t win_size, win_slide, win_offset, win_gap;
     int win_time_col;               /* time attribute column of the window's input */
     bool win_proctime;

@@ -490,7 +490,7 @@ static WRel *split_window(WPlanCtx *p, WRel *post)
 {
     WArena *a = p->arena;
     WRel *w = post->inputs[0];
-    if (w->win_attached || w->win_legacy || w->win_proctime || w->win_kind == 3 || w->win_out_start < 0 ||
+    if (w->win_attached || w->win_legacy || w->win_proctime || w->win_kind == WWIN_SESSION || w->win_out_start < 0 ||
         w->win_out_end < 0 || w->win_out_time < 0 || !splittable(w->aggs, w->naggs) || post->cond)
         return post;
     int nlk = post->nexprs - w->naggs;              /* the logical keys: w's keys + window columns */

@@ -266,7 +266,7 @@ static SourceSlot *add_source(Lane *L)
 /* The window definition of a window node over input `in`. */
 static WWindowDef window_def(Lane *L, const WRel *r, const WRel *in)
 {
-    WWindowDef d = {.kind = (WWindowKind)r->win_kind, .size_ms = r->win_size, .slide_ms = r->win_slide,
+    WWindowDef d = {.kind = r->win_kind, .size_ms = r->win_size, .slide_ms = r->win_slide,
                     .offset_ms = r->win_offset, .gap_ms = r->win_gap, .time_col = r->win_time_col,
                     .proctime = r->win_proctime, .npartition = r->win_npartition, .partition = r->win_partition};
     if (r->kind == WR_WINDOW_AGG && r->win_attached) {

@@ -18,6 +18,7 @@
 #include "../common/arena.h"
 #include "../common/duration.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -618,6 +619,26 @@ int64_t wckpt_poll_trigger(WCkpt *c, int64_t now_ms)
     return id;
 }
 
+int64_t wckpt_wait_ms(WCkpt *c, int64_t now_ms)
+{
+    if (!c) return -1;
+    if (__atomic_load_n(&c->req_waiting, __ATOMIC_SEQ_CST) > 0) return 0;
+    int64_t wait = 0;
+    bool timed = true;
+    pthread_mutex_lock(&c->mu);
+    if (c->pending && c->timeout_ms > 0) {
+        wait = c->trigger_wall_ms + c->timeout_ms + 1 - wall_ms();
+    } else if (!c->pending && c->interval_ms > 0 && !c->lane_ended && !c->failed) {
+        int64_t due = (c->last_trigger_ms ? c->last_trigger_ms : now_ms) + c->interval_ms;
+        if (c->any_complete && c->last_complete_ms + c->min_pause_ms > due) due = c->last_complete_ms + c->min_pause_ms;
+        wait = due - now_ms;
+    } else {
+        timed = false;
+    }
+    pthread_mutex_unlock(&c->mu);
+    return !timed ? -1 : wait < 0 ? 0 : wait;
+}
+
 int64_t wckpt_pending(WCkpt *c)
 {
     if (!c) return 0;
@@ -629,8 +650,8 @@ int64_t wckpt_pending(WCkpt *c)
 
 bool wckpt_lane_may_end(WCkpt *c, int lane, int64_t lane_done)
 {
-    (void)lane;
     if (!c) return true;
+    assert(lane >= 0 && lane < c->parallelism && lane_done >= 0);
     pthread_mutex_lock(&c->mu);
     bool ok = !(c->pending && c->pending > lane_done);
     if (ok) c->lane_ended = true;
@@ -1021,6 +1042,7 @@ static bool lane_snapshot(WCkpt *c, WCkptLane *L, int64_t id, bool savepoint, co
 
 bool wckpt_lane_snapshot(WCkpt *c, WCkptLane *L, int64_t id, int64_t align_us, int64_t sim_now, WError *err)
 {
+    assert(c && L && L->index >= 0 && L->index < c->parallelism && id > 0 && err);
     pthread_mutex_lock(&c->mu);
     bool sp = c->cur_req >= 0 && c->reqs[c->cur_req].id == id;
     char *dir = sp ? wstrdup(c->cur_dir) : chk_dir(c, id, false);
@@ -1102,6 +1124,7 @@ bool wckpt_live(const WCkpt *c)
 
 bool wckpt_lane_commit(WCkpt *c, WCkptLane *L, int64_t *committed, WError *err)
 {
+    assert(c && L && committed && L->index >= 0 && L->index < c->parallelism);
     pthread_mutex_lock(&c->mu);
     int64_t done = c->completed;
     pthread_mutex_unlock(&c->mu);
@@ -1115,6 +1138,7 @@ bool wckpt_lane_commit(WCkpt *c, WCkptLane *L, int64_t *committed, WError *err)
 bool wckpt_finish(WCkpt *c, WCkptLane *lanes, int nlanes, bool ok, int64_t sim_now, WError *err)
 {
     if (!c) return true;
+    assert(err && nlanes >= 0 && nlanes <= c->parallelism && (lanes || nlanes == 0));
     bool res = true;
     pthread_mutex_lock(&c->mu);
     bool stopped = c->stopped;
@@ -1368,6 +1392,7 @@ bool wckpt_restore(WCkpt *c, WCkptLane *lanes, int nlanes, int64_t *sim_now, WEr
 {
     if (sim_now) *sim_now = 0;
     if (!c || !c->restore) return true;
+    assert(nlanes >= 0 && nlanes <= c->parallelism && (lanes || nlanes == 0));
     Meta *m = c->restore;
     const char *dir = m->dir;
     LaneFile *files = wcalloc((size_t)m->parallelism, sizeof(LaneFile));

@@ -106,6 +106,11 @@ bool wckpt_restore(WCkpt *c, WCkptLane *lanes, int nlanes, int64_t *sim_now, WEr
    (interval and min pause passed, none in progress, no lane has finished), else 0. now_ms is
    the job's processing time (simulated clock in tests). */
 int64_t wckpt_poll_trigger(WCkpt *c, int64_t now_ms);
+/* How long the triggering lane may sleep before wckpt_poll_trigger has something to do: the
+   milliseconds until the next periodic trigger is due (interval, min pause) or the pending
+   checkpoint expires; 0 when a savepoint request waits; -1 when nothing is timed (the lane sleeps
+   until woken: a request, a message, a failure). now_ms as for wckpt_poll_trigger. */
+int64_t wckpt_wait_ms(WCkpt *c, int64_t now_ms);
 /* Checkpoints that expire (execution.checkpointing.timeout) are declined: wckpt_pending stops naming
    them, so a lane aligning for one drops it. True (err set to Flink's message) once more of them
    failed in a row than execution.checkpointing.tolerable-failed-checkpoints allows: the job fails. */

@@ -2,6 +2,30 @@
  * job.c — running a job: lanes on worker threads, the hash/single exchanges between them with
  * bounded inboxes, sources driven chunk by chunk, checkpoint hooks, reports. Operators are built
  * by build.c. See job.h.
+ *
+ * Threads and memory ordering. Each lane is run by one thread (the caller's with one lane), which
+ * alone touches its operators, sources, receivers and checkpoint alignment. What lanes share:
+ *  - an inbox (head/tail, qcount, woken, room_waiters) only under its lane's `mu`; a message is
+ *    handed over whole under that mutex, so the receiving thread sees the chunk its sender wrote;
+ *  - `failed`, `stopped`: set once (0 -> 1) with release stores, read with acquire loads; the
+ *    setter then wakes every lane (job_wake_all), so a lane asleep in lane_wait notices. Errors
+ *    themselves stay in each lane's WError and are read only after the lanes are joined;
+ *  - cancellation: WExecCtx.cancelled (exec/operator.h, release/acquire) followed by job_wake_all;
+ *  - `nexhausted`: sequentially consistent increments, read by lane 0;
+ *  - the checkpoint coordinator (checkpoint.c) under its own mutex; operator counters with relaxed
+ *    atomics and metrics texts under a mutex (exec/operator.h) for the REST readers.
+ * Lanes never poll: a lane without work sleeps on its condition variable until a message, a
+ * wake-up or — lane 0 only, while checkpoints are live — the coordinator's next deadline
+ * (wckpt_wait_ms). Lock order: never two inbox mutexes at once.
+ *
+ * Back-pressure. An inbox holds at most LANE_INBOX_CAP messages of each exchange; a sender finding
+ * it full registers as a room waiter and, while it waits, works off the messages of its own inbox
+ * whose exchange has a rank at least that of the exchange it sends on (their rows only reach
+ * senders of a higher rank, so nesting is bounded by the number of exchanges, and along any chain
+ * of waiting lanes the ranks rise: no cycle, no deadlock). Messages held for checkpoint alignment
+ * leave the bound (Flink blocks those channels; here one thread serves every stage of a lane),
+ * and when a newer barrier overtakes an expired checkpoint the held messages are processed in
+ * place, whatever the exchange a lane is waiting on.
  */
 #include "job_internal.h"
 
@@ -11,6 +35,7 @@
 #include "../exec/insight.h"
 #include "../exec/minibatch.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <pthread.h>
 #include <unistd.h>
@@ -20,6 +45,7 @@
 #include <time.h>
 
 static bool ck_setup(WJob *j, WError *perr);     /* checkpoints, below */
+static void ck_collect_deps(WJob *j, const WRel *r, int x);
 
 /* Worker slots: at most weir.exec.worker-threads lanes run at a time (default: the machine's
    cores); a lane holds a slot while it works and gives it back while it waits for input or for
@@ -35,8 +61,23 @@ static void worker_release(WJob *j)
     if (j->limit_workers) sem_post(&j->workers);
 }
 
+/* Set `woken` on lane L and signal it (any thread; takes only L's mutex). */
+static void lane_wake(Lane *L)
+{
+    pthread_mutex_lock(&L->mu);
+    L->woken = true;
+    pthread_cond_signal(&L->cv);
+    pthread_mutex_unlock(&L->mu);
+}
+
+static void job_wake_all(WJob *j)
+{
+    for (int l = 0; l < j->nlanes; l++) lane_wake(&j->lanes[l]);
+}
+
 void wjob_add_op(WJob *j, WOperator *op)
 {
+    assert(j && op && op->ops);
     pthread_mutex_lock(&j->mu);
     if (j->nops == j->cap_ops) {
         j->cap_ops = j->cap_ops ? j->cap_ops * 2 : 16;
@@ -50,20 +91,37 @@ void wjob_add_op(WJob *j, WOperator *op)
 
 int wjob_exchange_index(WJob *j, WRel *r)
 {
+    assert(r && r->kind == WR_EXCHANGE);
     for (int i = 0; i < j->nexch; i++) if (j->exch[i] == r) return i;
-    if (j->nexch == (int)(sizeof j->exch / sizeof j->exch[0])) return -1;
+    if (j->nexch == j->cap_exch) {      /* every lane's receivers grow with the table */
+        int cap = j->cap_exch ? j->cap_exch * 2 : 16;
+        j->exch = wrealloc(j->exch, sizeof(WRel *) * (size_t)cap);
+        for (int l = 0; l < j->nlanes; l++) {
+            Lane *L = &j->lanes[l];
+            L->recv = wrealloc(L->recv, sizeof(Receiver *) * (size_t)cap);
+            memset(L->recv + j->cap_exch, 0, sizeof(Receiver *) * (size_t)(cap - j->cap_exch));
+        }
+        j->cap_exch = cap;
+    }
     j->exch[j->nexch] = r;
     return j->nexch++;
 }
 
 static void lane_fail(Lane *L)
 {
-    if (L->err.set) __atomic_store_n(&L->job->failed, 1, __ATOMIC_SEQ_CST);
+    if (L->err.set && atomic_exchange_explicit(&L->job->failed, 1, memory_order_acq_rel) == 0) job_wake_all(L->job);
 }
 
 static bool job_failed(const WJob *j)
 {
-    return __atomic_load_n(&j->failed, __ATOMIC_SEQ_CST) != 0 || __atomic_load_n(&j->stopped, __ATOMIC_SEQ_CST) != 0;
+    return atomic_load_explicit(&j->failed, memory_order_acquire) != 0 ||
+           atomic_load_explicit(&j->stopped, memory_order_acquire) != 0;
+}
+
+/* The lane stops waiting: the job failed, stopped or was cancelled. */
+static bool lane_halted(Lane *L)
+{
+    return job_failed(L->job) || wexec_cancelled(&L->ctx) || wexec_cancelled(&L->job->ctx);
 }
 
 static void recv_process(WOperator *op, int input, const WChunk *in) { (void)input; wop_emit(op, in); }
@@ -97,6 +155,7 @@ Receiver *wjob_receiver_new(Lane *L, WRel *r)
 static void receiver_deliver(Receiver *rc, MsgKind kind, int from, int64_t wm, const WChunk *c)
 {
     WOperator *op = &rc->base;
+    assert(from >= 0 && from < rc->nfrom && rc->nended <= rc->nfrom);
     switch (kind) {
     case MSG_CHUNK:
         wop_push(op, 0, c);
@@ -187,6 +246,7 @@ static void ck_hold(Lane *L, Msg *m)
 
 static void ck_barrier(Lane *L, Receiver *rc, int from, int64_t id)
 {
+    assert(id > 0 && (!rc || (from >= 0 && from < rc->nfrom)));
     if (!rc || id <= L->ck_done) return;        /* late barrier of a sender that had ended */
     if (L->ck_id && id < L->ck_id) return;      /* of a checkpoint that expired */
     if (L->ck_id && id > L->ck_id) ck_leave(L); /* the one being aligned expired */
@@ -196,6 +256,8 @@ static void ck_barrier(Lane *L, Receiver *rc, int from, int64_t id)
 
 static void lane_process_msg(Lane *L, Msg *m)
 {
+    assert(m && m->exch >= 0 && m->exch < L->job->nexch && m->from >= 0 && m->from < L->job->nlanes);
+    assert((m->kind == MSG_CHUNK) == (m->chunk != NULL));
     Receiver *rc = L->recv[m->exch];
     if (m->kind == MSG_BARRIER) { ck_barrier(L, rc, m->from, m->wm); free(m); return; }
     if (ck_blocked(L, rc, m->from)) { ck_hold(L, m); return; }
@@ -205,40 +267,86 @@ static void lane_process_msg(Lane *L, Msg *m)
     free(m);
 }
 
-static Msg *lane_pop(Lane *L)
+/* The first message of L's inbox whose exchange has rank >= min_rank (under L->mu). */
+static Msg *inbox_find(const Lane *L, int min_rank, Msg **prev)
 {
-    pthread_mutex_lock(&L->mu);
-    Msg *m = L->head;
-    if (m) {
-        L->head = m->next;
-        if (!L->head) L->tail = NULL;
-        L->count--;
-        pthread_cond_broadcast(&L->cv);
-    }
-    pthread_mutex_unlock(&L->mu);
+    Msg *p = NULL, *m = L->head;
+    while (m && L->job->exch_rank[m->exch] < min_rank) { p = m; m = m->next; }
+    if (prev) *prev = p;
     return m;
 }
 
-/* Process what is in L's inbox now; true when something was processed. */
-static bool lane_drain(Lane *L)
+/* Take the first message of L's inbox with exchange rank >= min_rank (L's own thread); the lanes
+   waiting for room in L's inbox are woken. */
+static Msg *lane_pop(Lane *L, int min_rank)
+{
+    WJob *j = L->job;
+    int nwake = 0;
+    pthread_mutex_lock(&L->mu);
+    Msg *prev;
+    Msg *m = inbox_find(L, min_rank, &prev);
+    if (m) {
+        if (prev) prev->next = m->next; else L->head = m->next;
+        if (L->tail == m) L->tail = prev;
+        m->next = NULL;
+        assert(L->qcount[m->exch] > 0);
+        L->qcount[m->exch]--;
+        for (int w = 0; w < j->nlanes && L->nroom_waiters > 0; w++) {
+            if (!L->room_waiters[w]) continue;
+            L->room_waiters[w] = false;
+            L->nroom_waiters--;
+            L->wake_list[nwake++] = w;
+        }
+        assert(L->nroom_waiters == 0);
+    }
+    pthread_mutex_unlock(&L->mu);
+    for (int i = 0; i < nwake; i++) lane_wake(&j->lanes[L->wake_list[i]]);
+    return m;
+}
+
+/* Process what is in L's inbox now (messages of exchanges of rank >= min_rank); true when
+   something was processed. */
+static bool lane_drain(Lane *L, int min_rank)
 {
     bool any = false;
     Msg *m;
-    L->draining++;
-    while (!job_failed(L->job) && (m = lane_pop(L)) != NULL) {
+    while (!job_failed(L->job) && (m = lane_pop(L, min_rank)) != NULL) {
         lane_process_msg(L, m);
         any = true;
     }
-    L->draining--;
     return any;
 }
 
-/* Send from lane `from` to lane `to` (another lane). Bounded inboxes give backpressure; a lane
-   waiting for room works off its own inbox meanwhile, and a lane already inside its inbox work
-   never waits (so two lanes can never wait on each other). */
+/* Sleep until L's inbox has a message of rank >= min_rank, L is woken, the job halts or
+   timeout_ms passed (-1: no timeout). The lane's worker slot is free meanwhile. */
+static void lane_wait(Lane *L, int min_rank, int64_t timeout_ms)
+{
+    WJob *j = L->job;
+    worker_release(j);
+    struct timespec until;
+    if (timeout_ms >= 0) {
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += timeout_ms / 1000;
+        until.tv_nsec += timeout_ms % 1000 * 1000000;
+        if (until.tv_nsec >= 1000000000) { until.tv_sec++; until.tv_nsec -= 1000000000; }
+    }
+    pthread_mutex_lock(&L->mu);
+    while (!L->woken && !inbox_find(L, min_rank, NULL) && !lane_halted(L)) {
+        if (timeout_ms < 0) pthread_cond_wait(&L->cv, &L->mu);
+        else if (pthread_cond_timedwait(&L->cv, &L->mu, &until) == ETIMEDOUT) break;
+    }
+    L->woken = false;
+    pthread_mutex_unlock(&L->mu);
+    worker_acquire(j);
+}
+
+/* Send from lane `from` to lane `to` (another lane). The inbox bound gives back-pressure: while
+   `to` holds LANE_INBOX_CAP messages of this exchange, `from` works off the messages of its own
+   inbox of this exchange's rank or higher, or sleeps until `to` takes a message (see the top). */
 static void lane_send(Lane *from, int to, MsgKind kind, int exch, int64_t wm, WChunk *chunk)
 {
     WJob *j = from->job;
+    assert(to != from->index && to >= 0 && to < j->nlanes && exch >= 0 && exch < j->nexch);
     Lane *T = &j->lanes[to];
     Msg *m = wcalloc(1, sizeof *m);
     m->kind = kind;
@@ -246,28 +354,21 @@ static void lane_send(Lane *from, int to, MsgKind kind, int exch, int64_t wm, WC
     m->from = from->index;
     m->wm = wm;
     m->chunk = chunk;
+    int rank = j->exch_rank[exch];
     pthread_mutex_lock(&T->mu);
-    while (T->count >= LANE_INBOX_CAP && from->draining == 0 && !job_failed(j)) {
-        pthread_mutex_unlock(&T->mu);
-        if (!lane_drain(from)) {
-            worker_release(j);
-            pthread_mutex_lock(&T->mu);
-            struct timespec ts;
-            clock_gettime(CLOCK_REALTIME, &ts);
-            ts.tv_nsec += 1000000;
-            if (ts.tv_nsec >= 1000000000) { ts.tv_sec++; ts.tv_nsec -= 1000000000; }
-            pthread_cond_timedwait(&T->cv, &T->mu, &ts);
-            pthread_mutex_unlock(&T->mu);
-            worker_acquire(j);
-            pthread_mutex_lock(&T->mu);
-            continue;
+    while (T->qcount[exch] >= LANE_INBOX_CAP && !lane_halted(from)) {
+        if (!T->room_waiters[from->index]) {
+            T->room_waiters[from->index] = true;
+            T->nroom_waiters++;
         }
+        pthread_mutex_unlock(&T->mu);
+        if (!lane_drain(from, rank)) lane_wait(from, rank, -1);
         pthread_mutex_lock(&T->mu);
     }
     if (T->tail) T->tail->next = m; else T->head = m;
     T->tail = m;
-    T->count++;
-    pthread_cond_broadcast(&T->cv);
+    T->qcount[exch]++;
+    pthread_cond_signal(&T->cv);
     pthread_mutex_unlock(&T->mu);
 }
 
@@ -294,6 +395,7 @@ typedef struct Sender {
 static void send_rows_to(Sender *sd, int to, const WChunk *c, const uint8_t *sel, int nsel)
 {
     Lane *L = sd->lane;
+    assert(to >= 0 && to < L->job->nlanes && (!sel || (nsel > 0 && nsel <= c->nrows)));
     if (to == L->index && !ck_blocked(L, L->recv[sd->exch], L->index)) {
         if (!sel) {
             receiver_deliver(L->recv[sd->exch], MSG_CHUNK, L->index, 0, c);
@@ -390,6 +492,21 @@ WOperator *wjob_sender_new(Lane *L, int exch, WRel *r)
     return &sd->base;
 }
 
+/* exch_rank[x]: 1 + the highest rank of the exchanges upstream of x's sender (memoised; the
+   exchanges form a DAG, so depth never exceeds their number). */
+static int exch_rank_of(WJob *j, int x, int depth)
+{
+    assert(depth <= j->nexch);
+    if (j->exch_rank[x]) return j->exch_rank[x] - 1;
+    int r = 0;
+    for (int d = 0; d < j->exch_ndeps[x]; d++) {
+        int u = exch_rank_of(j, j->exch_deps[x][d], depth + 1) + 1;
+        if (u > r) r = u;
+    }
+    j->exch_rank[x] = r + 1;        /* stored + 1 while building: 0 = not computed yet */
+    return r;
+}
+
 static int64_t sim_clock(void *ctx) { return ((WJob *)ctx)->sim_now; }
 
 static void lane_init(WJob *j, Lane *L, int index)
@@ -400,7 +517,9 @@ static void lane_init(WJob *j, Lane *L, int index)
     werr_clear(&L->err);
     L->ctx.err = &L->err;
     L->ctx.registry = &L->registry;
-    L->recv = wcalloc(sizeof j->exch / sizeof j->exch[0], sizeof(Receiver *));
+    L->recv = NULL;             /* grown with the exchange table (wjob_exchange_index) */
+    L->room_waiters = wcalloc((size_t)j->nlanes, sizeof(bool));
+    L->wake_list = wcalloc((size_t)j->nlanes, sizeof(int));
     pthread_mutex_init(&L->mu, NULL);
     pthread_cond_init(&L->cv, NULL);
 }
@@ -428,7 +547,14 @@ WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
     int64_t par = 1;
     if (env->config) wopts_get_long(env->config, "parallelism.default", 1, &par, &tmp);
     if (par < 1) par = 1;
-    if (par > 64) par = 64;
+    if (par > WJOB_MAX_PARALLELISM) {
+        if (p->err && !p->err->set)
+            werr_set(p->err, WEXC_ILLEGAL_ARG,
+                     "The parallelism %lld (parallelism.default) is larger than the %d parallel subtasks weir runs a job with at most.",
+                     (long long)par, WJOB_MAX_PARALLELISM);
+        free(j);
+        return NULL;
+    }
     j->nlanes = (int)par;
     /* weir.exec.simulated-clock.step: processing time starts at the job's start and advances by
        this much after every chunk a source delivers, so TTL and processing-time behaviour are
@@ -494,6 +620,14 @@ WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
             return NULL;
         }
     }
+    /* exchange ranks (lane_send's back-pressure) and the inboxes' per-exchange counts */
+    j->exch_ndeps = wcalloc((size_t)(j->nexch ? j->nexch : 1), sizeof(int));
+    j->exch_deps = wcalloc((size_t)(j->nexch ? j->nexch : 1), sizeof(int *));
+    for (int x = 0; x < j->nexch; x++) ck_collect_deps(j, j->exch[x], x);
+    j->exch_rank = wcalloc((size_t)(j->nexch ? j->nexch : 1), sizeof(int));
+    for (int x = 0; x < j->nexch; x++) exch_rank_of(j, x, 0);
+    for (int x = 0; x < j->nexch; x++) j->exch_rank[x]--;
+    for (int l = 0; l < j->nlanes; l++) j->lanes[l].qcount = wcalloc((size_t)(j->nexch ? j->nexch : 1), sizeof(int));
     if (j->ck && !ck_setup(j, p->err)) {
         wjob_free(j);
         return NULL;
@@ -518,7 +652,8 @@ static void source_ended(Lane *L, SourceSlot *s)
                 wop_input_idle(s->head, 0, true);
                 lane_fail(L);
             }
-            __atomic_add_fetch(&L->job->nexhausted, 1, __ATOMIC_SEQ_CST);
+            if (atomic_fetch_add(&L->job->nexhausted, 1) + 1 == L->job->nsources && L->index != 0)
+                lane_wake(&L->job->lanes[0]);       /* lane 0 asks for the savepoint */
         }
         return;
     }
@@ -643,7 +778,8 @@ static void ck_apply_stop(Lane *L, int state)
     WJob *j = L->job;
     L->stop_wait = 0;
     if (state == 2) {
-        __atomic_store_n(&j->stopped, 1, __ATOMIC_SEQ_CST);
+        atomic_store_explicit(&j->stopped, 1, memory_order_release);
+        job_wake_all(j);
         return;
     }
     for (int i = 0; i < L->nsrc; i++) {
@@ -660,12 +796,24 @@ static void ck_apply_stop(Lane *L, int state)
     }
 }
 
+/* Lane 0 after polling the coordinator: a checkpoint triggered or expired wakes every lane (a
+   sleeping lane has no other reason to look). */
+static void ck_notice(Lane *L)
+{
+    WJob *j = L->job;
+    assert(L->index == 0);
+    int64_t pend = wckpt_pending(j->ck);
+    if (pend == j->ck_seen) return;
+    j->ck_seen = pend;
+    job_wake_all(j);
+}
+
 static void ck_step(Lane *L)
 {
     WJob *j = L->job;
     if (!j->ck || L->err.set) return;
     if (L->index == 0 && j->stop_at_end && !j->stop_requested &&
-        __atomic_load_n(&j->nexhausted, __ATOMIC_SEQ_CST) == j->nsources) {
+        atomic_load(&j->nexhausted) == j->nsources) {
         j->stop_requested = true;
         j->stop_req = wckpt_request_stop_at_end(j->ck, &L->err);
         if (!j->stop_req) { lane_fail(L); return; }
@@ -678,7 +826,10 @@ static void ck_step(Lane *L)
     }
     if (!L->ck_id && !L->stop_wait && !wckpt_live(j->ck)) {
         /* no checkpoints: only a savepoint request wakes the coordinator */
-        if (L->index == 0) wckpt_poll_trigger(j->ck, 0);
+        if (L->index == 0) {
+            wckpt_poll_trigger(j->ck, 0);
+            ck_notice(L);
+        }
         if (!wckpt_live(j->ck)) return;
     }
     if (L->stop_wait) {
@@ -698,6 +849,7 @@ static void ck_step(Lane *L)
         if (L->index == 0) {
             wckpt_tick(j->ck);
             wckpt_poll_trigger(j->ck, wexec_now(&L->ctx));
+            ck_notice(L);
         }
         int64_t pend = wckpt_pending(j->ck);
         if (pend <= L->ck_done) return;
@@ -728,6 +880,7 @@ static void ck_step(Lane *L)
         lane_fail(L);
         return;
     }
+    job_wake_all(j);            /* the last acknowledgement completed it: the others commit, stop */
     int stop = wckpt_stop_state(j->ck, id);
     ck_leave(L);
     if (!wckpt_lane_commit(j->ck, &j->ckv[L->index], &L->ck_committed, &L->err)) { lane_fail(L); return; }
@@ -797,9 +950,6 @@ static void ck_collect_deps(WJob *j, const WRel *r, int x)
 /* After build: barrier routing, lane views, transactional sinks, restore. */
 static bool ck_setup(WJob *j, WError *perr)
 {
-    j->exch_ndeps = wcalloc((size_t)(j->nexch ? j->nexch : 1), sizeof(int));
-    j->exch_deps = wcalloc((size_t)(j->nexch ? j->nexch : 1), sizeof(int *));
-    for (int x = 0; x < j->nexch; x++) ck_collect_deps(j, j->exch[x], x);
     j->ckv = wcalloc((size_t)j->nlanes, sizeof(WCkptLane));
     for (int l = 0; l < j->nlanes; l++) {
         j->lanes[l].ck_sent = wcalloc((size_t)(j->nexch ? j->nexch : 1), sizeof(bool));
@@ -849,9 +999,9 @@ static void *lane_main(void *arg)
         ck_step(L);
         if (active > 0) {
             active = lane_pump(L);
-            progress = !L->ck_id;
+            progress = !L->ck_id && !L->stop_wait;     /* paused sources: sleep until woken */
         }
-        if (lane_drain(L)) progress = true;
+        if (lane_drain(L, 0)) progress = true;
         if (active == 0 && !j->stop_at_end && lane_receivers_done(L)) {
             pthread_mutex_lock(&L->mu);
             bool empty = L->head == NULL;
@@ -860,17 +1010,9 @@ static void *lane_main(void *arg)
         }
         if (!progress) {
             lane_publish(L, false);
-            worker_release(j);
-            pthread_mutex_lock(&L->mu);
-            if (!L->head && !job_failed(j)) {
-                struct timespec ts;
-                clock_gettime(CLOCK_REALTIME, &ts);
-                ts.tv_nsec += 10000000;
-                if (ts.tv_nsec >= 1000000000) { ts.tv_sec++; ts.tv_nsec -= 1000000000; }
-                pthread_cond_timedwait(&L->cv, &L->mu, &ts);
-            }
-            pthread_mutex_unlock(&L->mu);
-            worker_acquire(j);
+            /* lane 0 triggers checkpoints and expires them: it sleeps until the next is due */
+            int64_t timeout = L->index == 0 && j->ck ? wckpt_wait_ms(j->ck, wexec_now(&L->ctx)) : -1;
+            if (timeout != 0) lane_wait(L, 0, timeout);
         }
     }
     worker_release(j);
@@ -953,6 +1095,7 @@ void wjob_cancel(WJob *j)
 {
     wexec_cancel(&j->ctx);
     for (int l = 0; l < j->nlanes; l++) wexec_cancel(&j->lanes[l].ctx);
+    job_wake_all(j);            /* after the flags: a lane asleep in lane_wait sees them */
 }
 
 void wjob_free(WJob *j)
@@ -973,6 +1116,9 @@ void wjob_free(WJob *j)
         free(L->srcs);
         free(L->built);
         free(L->recv);
+        free(L->qcount);
+        free(L->room_waiters);
+        free(L->wake_list);
         pthread_mutex_destroy(&L->mu);
         pthread_cond_destroy(&L->cv);
     }
@@ -985,6 +1131,8 @@ void wjob_free(WJob *j)
     for (int x = 0; j->exch_deps && x < j->nexch; x++) free(j->exch_deps[x]);
     free(j->exch_deps);
     free(j->exch_ndeps);
+    free(j->exch_rank);
+    free(j->exch);
     wjobgraph_free(j->graph);
     wckpt_free(j->ck);
     pthread_mutex_destroy(&j->mu);
@@ -1088,7 +1236,9 @@ int64_t wjob_trigger_savepoint(WJob *j, const char *target_dir, bool stop_after,
         werr_set(err, "java.lang.IllegalStateException", "The job cannot take savepoints.");
         return 0;
     }
-    return wckpt_request_savepoint(j->ck, target_dir, stop_after, drain, err);
+    int64_t req = wckpt_request_savepoint(j->ck, target_dir, stop_after, drain, err);
+    if (req) lane_wake(&j->lanes[0]);       /* lane 0 triggers it (ck_step) */
+    return req;
 }
 
 bool wjob_savepoint_status(const WJob *j, int64_t request, WCkptRequest *out)
@@ -1096,7 +1246,7 @@ bool wjob_savepoint_status(const WJob *j, int64_t request, WCkptRequest *out)
     return j && wckpt_request_status(j->ck, request, out);
 }
 
-bool wjob_stopped(const WJob *j) { return j && __atomic_load_n(&j->stopped, __ATOMIC_SEQ_CST) != 0; }
+bool wjob_stopped(const WJob *j) { return j && atomic_load_explicit(&j->stopped, memory_order_acquire) != 0; }
 
 const WOperator *wjob_node_subtask_op(const WJob *j, int i, int subtask)
 {

@@ -14,6 +14,7 @@
 
 #include <pthread.h>
 #include <semaphore.h>
+#include <stdatomic.h>
 
 typedef struct SourceSlot {
     WSource *src;               /* NULL for VALUES */
@@ -74,12 +75,16 @@ struct Lane {
     SourceSlot *srcs;
     int nbuilt, cap_built;
     Built *built;
-    Receiver **recv;            /* by exchange index */
+    Receiver **recv;            /* by exchange index (cap_exch entries) */
+    /* ---- the inbox: guarded by mu ---- */
     pthread_mutex_t mu;
-    pthread_cond_t cv;
+    pthread_cond_t cv;          /* signalled when a message arrives or `woken` is set */
     Msg *head, *tail;
-    int count;
-    int draining;
+    int *qcount;                /* per exchange: its messages in the inbox (at most LANE_INBOX_CAP) */
+    bool woken;                 /* a wake-up (room in an inbox waited for, failure, cancel, checkpoint) */
+    bool *room_waiters;         /* per lane: waits for room in this inbox (woken by lane_pop) */
+    int nroom_waiters;
+    int *wake_list;             /* lane_pop's scratch (the lane's own thread only), nlanes entries */
     pthread_t thread;
     /* ---- checkpoints (see checkpoint.h) ---- */
     WExecRegistry registry;     /* backends and timer services of this lane's operators */
@@ -92,7 +97,10 @@ struct Lane {
     int64_t published_ms;       /* metrics texts last published (lane_publish) */
 };
 
+/* Messages of one exchange an inbox holds at most: a sender finding it full waits (back-pressure). */
 #define LANE_INBOX_CAP 64
+/* Most parallel subtasks (lanes) of a job; more is refused with an error at build. */
+#define WJOB_MAX_PARALLELISM 1024
 
 struct WJob {
     WExecCtx ctx;               /* template of the lanes' contexts */
@@ -109,17 +117,21 @@ struct WJob {
     WSink **sinks;
     int nlanes;
     Lane *lanes;
-    int nexch;
-    WRel *exch[256];            /* exchange nodes, by index */
-    volatile int failed;        /* a lane failed: every lane stops */
+    int nexch, cap_exch;
+    WRel **exch;                /* exchange nodes, by index (grown by wjob_exchange_index) */
+    int *exch_rank;             /* per exchange: 1 + the highest rank of the exchanges upstream of its
+                                   sender in a lane (0 without any); rows received from exchange x
+                                   only reach senders of higher rank */
+    atomic_int failed;          /* a lane failed: every lane stops */
     bool limit_workers;         /* more lanes than weir.exec.worker-threads: lanes take a slot */
     sem_t workers;              /* free worker slots (a lane gives its slot back while it waits) */
-    volatile int stopped;       /* stop-with-savepoint (no drain) completed: every lane stops */
+    atomic_int stopped;         /* stop-with-savepoint (no drain) completed: every lane stops */
     bool stop_at_end;           /* wckpt_stop_at_end: exhausted sources stop the job with a savepoint */
     int nsources;               /* source slots over all lanes */
-    volatile int nexhausted;    /* of them, exhausted (stop_at_end) */
+    atomic_int nexhausted;      /* of them, exhausted (stop_at_end) */
     bool stop_requested;        /* lane 0 asked for the stop-at-end savepoint */
     int64_t stop_req;           /* its request number */
+    int64_t ck_seen;            /* lane 0: the pending checkpoint the lanes were last woken for */
     pthread_mutex_t mu;         /* ops/sinks registration */
     WCkpt *ck;                  /* checkpoints / restore / final savepoint; NULL = none */
     int *exch_ndeps;            /* per exchange: upstream exchanges of its sender in a lane */

@@ -6,6 +6,7 @@
 #include "../common/arena.h"
 #include "../common/hash.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +64,7 @@ static size_t set_find(const WTimerService *t, uint64_t h, int64_t ts, const voi
 
 static void set_insert_raw(Timer **set, size_t cap, Timer *e)
 {
+    assert(cap && (cap & (cap - 1)) == 0);      /* a power of two: the probe masks */
     size_t i = e->hash & (cap - 1);
     while (set[i]) i = (i + 1) & (cap - 1);
     set[i] = e;
@@ -80,10 +82,12 @@ static void set_add(WTimerService *t, Timer *e)
     }
     set_insert_raw(t->set, t->set_cap, e);
     t->set_n++;
+    assert(t->set_n * 4 <= t->set_cap * 3);     /* the load factor keeps an empty slot for probes */
 }
 
 static void set_remove_at(WTimerService *t, size_t i)
 {
+    assert(i < t->set_cap && t->set[i] && t->set_n > 0);
     size_t mask = t->set_cap - 1;
     t->set[i] = NULL;
     t->set_n--;
@@ -114,6 +118,7 @@ static void heap_push(WTimerService *t, Timer *e)
 
 static Timer *heap_pop(WTimerService *t)
 {
+    assert(t->n > 0);
     Timer *top = t->heap[0];
     Timer *last = t->heap[--t->n];
     size_t i = 0;
@@ -132,6 +137,7 @@ static Timer *heap_pop(WTimerService *t)
 
 bool wtimers_register(WTimerService *t, int64_t ts, const void *key, size_t klen, int64_t ns)
 {
+    assert(t && (key || klen == 0) && klen <= UINT32_MAX);
     uint64_t h = timer_hash(ts, key, klen, ns);
     if (set_find(t, h, ts, key, klen, ns) != SIZE_MAX) return false;
     Timer *e = wmalloc(sizeof *e + klen);
@@ -145,6 +151,7 @@ bool wtimers_register(WTimerService *t, int64_t ts, const void *key, size_t klen
     set_add(t, e);
     heap_push(t, e);
     t->live++;
+    assert(t->live == t->set_n && t->live <= t->n);     /* every live timer is in the set and the heap */
     return true;
 }
 
@@ -153,6 +160,7 @@ bool wtimers_delete(WTimerService *t, int64_t ts, const void *key, size_t klen, 
     uint64_t h = timer_hash(ts, key, klen, ns);
     size_t i = set_find(t, h, ts, key, klen, ns);
     if (i == SIZE_MAX) return false;
+    assert(t->set[i]->live && t->live > 0);
     t->set[i]->live = false;   /* freed when popped */
     set_remove_at(t, i);
     t->live--;
@@ -161,6 +169,7 @@ bool wtimers_delete(WTimerService *t, int64_t ts, const void *key, size_t klen, 
 
 void wtimers_advance(WTimerService *t, int64_t time, WTimerFn fn, void *ctx)
 {
+    assert(t && fn);
     while (t->n && t->heap[0]->ts <= time) {
         Timer *e = heap_pop(t);
         if (e->live) {

@@ -228,7 +228,7 @@ WTEST(plan_reader_window_rank_and_dedup)
         CHECK_INT(w->nsort, 1);
         CHECK(w->sort_desc[0] && !w->sort_nulls_first[0]);
         CHECK_INT(w->rank_col, 3);
-        CHECK_INT(w->win_kind, 1);
+        CHECK_INT(w->win_kind, WWIN_HOP);
         CHECK_INT(w->win_slide, 5000);
         CHECK_INT(w->win_start_col, 0);
         CHECK_INT(w->win_end_col, 1);

@@ -1,0 +1,46 @@
+-- 40 GROUP BY branches at parallelism 2: 41 exchanges in one job, more than the runtime's first
+-- exchange table holds (it grows with the plan; it was a fixed 256-entry array)
+SET 'sql-client.execution.result-mode' = 'tableau';
+SET 'parallelism.default' = '2';
+SET 'execution.runtime-mode' = 'batch';
+CREATE TABLE t (k INT, v INT) WITH ('connector' = 'datagen', 'number-of-rows' = '20', 'fields.k.kind' = 'sequence', 'fields.k.start' = '1', 'fields.k.end' = '20', 'fields.v.kind' = 'sequence', 'fields.v.start' = '1', 'fields.v.end' = '20');
+SELECT COUNT(*) AS branches, SUM(c) AS total_rows, SUM(s) AS total_v FROM (SELECT 0 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 0 GROUP BY k % 2
+ UNION ALL SELECT 1 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 1 GROUP BY k % 2
+ UNION ALL SELECT 2 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 0 GROUP BY k % 2
+ UNION ALL SELECT 3 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 1 GROUP BY k % 2
+ UNION ALL SELECT 4 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 0 GROUP BY k % 2
+ UNION ALL SELECT 5 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 1 GROUP BY k % 2
+ UNION ALL SELECT 6 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 0 GROUP BY k % 2
+ UNION ALL SELECT 7 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 1 GROUP BY k % 2
+ UNION ALL SELECT 8 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 0 GROUP BY k % 2
+ UNION ALL SELECT 9 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 1 GROUP BY k % 2
+ UNION ALL SELECT 10 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 0 GROUP BY k % 2
+ UNION ALL SELECT 11 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 1 GROUP BY k % 2
+ UNION ALL SELECT 12 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 0 GROUP BY k % 2
+ UNION ALL SELECT 13 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 1 GROUP BY k % 2
+ UNION ALL SELECT 14 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 0 GROUP BY k % 2
+ UNION ALL SELECT 15 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 1 GROUP BY k % 2
+ UNION ALL SELECT 16 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 0 GROUP BY k % 2
+ UNION ALL SELECT 17 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 1 GROUP BY k % 2
+ UNION ALL SELECT 18 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 0 GROUP BY k % 2
+ UNION ALL SELECT 19 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 1 GROUP BY k % 2
+ UNION ALL SELECT 20 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 0 GROUP BY k % 2
+ UNION ALL SELECT 21 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 1 GROUP BY k % 2
+ UNION ALL SELECT 22 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 0 GROUP BY k % 2
+ UNION ALL SELECT 23 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 1 GROUP BY k % 2
+ UNION ALL SELECT 24 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 0 GROUP BY k % 2
+ UNION ALL SELECT 25 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 1 GROUP BY k % 2
+ UNION ALL SELECT 26 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 0 GROUP BY k % 2
+ UNION ALL SELECT 27 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 1 GROUP BY k % 2
+ UNION ALL SELECT 28 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 0 GROUP BY k % 2
+ UNION ALL SELECT 29 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 1 GROUP BY k % 2
+ UNION ALL SELECT 30 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 0 GROUP BY k % 2
+ UNION ALL SELECT 31 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 1 GROUP BY k % 2
+ UNION ALL SELECT 32 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 0 GROUP BY k % 2
+ UNION ALL SELECT 33 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 1 GROUP BY k % 2
+ UNION ALL SELECT 34 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 0 GROUP BY k % 2
+ UNION ALL SELECT 35 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 1 GROUP BY k % 2
+ UNION ALL SELECT 36 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 0 GROUP BY k % 2
+ UNION ALL SELECT 37 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 1 GROUP BY k % 2
+ UNION ALL SELECT 38 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 0 GROUP BY k % 2
+ UNION ALL SELECT 39 AS b, COUNT(*) AS c, SUM(v) AS s FROM t WHERE k % 2 = 1 GROUP BY k % 2);
