@@ -43,12 +43,6 @@ static bool opt_bool(WPlanCtx *p, const char *key, bool dflt)
 }
 
 /* The rules are the stream planner's: batch mode plans without them. */
-static bool batch_mode(WPlanCtx *p)
-{
-    const char *m = wopts_get(p->config, "execution.runtime-mode");
-    return m && !strcasecmp(m, "batch");
-}
-
 static int64_t opt_ms(WPlanCtx *p, const char *key)
 {
     int64_t v = 0;
@@ -444,7 +438,7 @@ static void mark_assigners(WRel *r, bool check, int depth)
 
 WRel *wagg_mini_batch(WPlanCtx *p, WRel *root)
 {
-    if (!root || batch_mode(p) || !opt_bool(p, "table.exec.mini-batch.enabled", false)) return root;
+    if (!root || wplan_batch_mode(p) || !opt_bool(p, "table.exec.mini-batch.enabled", false)) return root;
     int64_t latency = opt_ms(p, "table.exec.mini-batch.allow-latency");
     if (latency <= 0) {
         werr_set(p->err, WEXC_ILLEGAL_ARG, "MiniBatch Latency must be greater than 0 ms.");
@@ -536,7 +530,7 @@ static WRel *window_two_phase_walk(WPlanCtx *p, WRel *r, int depth)
 
 WRel *wagg_window_two_phase(WPlanCtx *p, WRel *root)
 {
-    if (!root || batch_mode(p)) return root;
+    if (!root || wplan_batch_mode(p)) return root;
     const char *strategy = wopts_get(p->config, "table.optimizer.agg-phase-strategy");
     if (strategy && !strcasecmp(strategy, "ONE_PHASE")) return root;
     return window_two_phase_walk(p, root, 0);

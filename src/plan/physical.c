@@ -1346,10 +1346,11 @@ static WRel *derive(WPlanCtx *p, WRel *r)
            check that the sort is on a time attribute): over an insert-only input, unless it sorts
            on one column descending or mini-batch is on, the rank is declared insert-only. It then
            sends a key's new first row as +U without -U, and operators downstream read the stream
-           as insert-only (measured on Flink 2.3; docs/user-guide.md, differences) */
+           as insert-only (measured on Flink 2.3; docs/user-guide.md, Top-N). Streaming only: in
+           batch mode Flink's batch Rank gives the final rows. */
         if (r->kind == WR_RANK && r->rank_func == 0 && !r->output_rank_number && r->rank_start == 1 &&
             r->rank_end == 1 && in->changelog == WCM_INSERT && !(r->nsort == 1 && r->sort_desc[0]) &&
-            !minibatch_enabled(p))
+            !minibatch_enabled(p) && !wplan_batch_mode(p))
             r->changelog = WCM_INSERT;
         r->ttl_ms = ttl;
         r->inputs[0] = exchange(p, in, r->nkeys, r->keys);

@@ -344,6 +344,8 @@ int wunnest_columns(WPlanCtx *p, const WType *coll, bool ordinality, bool nullab
 bool wplan_build(WPlanCtx *p, WRel **roots, int n);
 
 /* ---- rules (rules.c) ---- */
+/* execution.runtime-mode is batch (Flink's batch planner: insert-only plans, final rows) */
+bool wplan_batch_mode(const WPlanCtx *p);
 WRel *wplan_optimize(WPlanCtx *p, WRel *root);
 /* CalcMerge of one Calc with the Calcs below it, then identity removal (what wplan_optimize does
    at each Calc); returns the replacement (r itself when it is not a Calc). */

@@ -10,6 +10,13 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+bool wplan_batch_mode(const WPlanCtx *p)
+{
+    const char *m = wopts_get(p->config, "execution.runtime-mode");
+    return m && !strcasecmp(m, "batch");
+}
 
 static bool is_identity_calc(const WRel *r)
 {
