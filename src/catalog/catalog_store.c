@@ -6,6 +6,7 @@
  * again. As in Flink, the comment is not part of the stored definition. See catalog.h.
  */
 #include "catalog.h"
+#include "../common/sort.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -115,7 +116,7 @@ void wcatalog_yaml_write(WStrBuf *b, const WOptions *o)
 {
     WOption *sorted = wcalloc((size_t)o->n + 1, sizeof(WOption));
     if (o->n) memcpy(sorted, o->items, sizeof(WOption) * (size_t)o->n);
-    qsort(sorted, (size_t)o->n, sizeof(WOption), cmp_option);
+    wqsort(sorted, (size_t)o->n, sizeof(WOption), cmp_option);
     for (int i = 0; i < o->n; i++) {
         wsb_printf(b, "%s: ", sorted[i].key);
         wcatalog_yaml_quoted(b, sorted[i].value);
@@ -182,7 +183,7 @@ bool wcatalog_store_open(WCatalog *c, const char *kind, const char *path, WError
         names[n++][len - 5] = 0;
     }
     closedir(d);
-    qsort(names, (size_t)n, sizeof(char *), cmp_name);
+    wqsort(names, (size_t)n, sizeof(char *), cmp_name);
     bool ok = true;
     for (int i = 0; i < n; i++) {
         if (ok && !wcatalog_find_catalog(c, names[i])) {

@@ -17,6 +17,7 @@
  * catalog (wfilecat_save_* / wfilecat_remove_*). See catalog.h.
  */
 #include "catalog.h"
+#include "../common/sort.h"
 
 #include <assert.h>
 #include <dirent.h>
@@ -161,7 +162,7 @@ static char **list_dir(const char *dir, int *n)
         names[(*n)++] = wstrdup(de->d_name);
     }
     closedir(d);
-    qsort(names, (size_t)*n, sizeof(char *), cmp_str);
+    wqsort(names, (size_t)*n, sizeof(char *), cmp_str);
     return names;
 }
 

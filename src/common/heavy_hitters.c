@@ -1,5 +1,6 @@
 /* heavy_hitters.c — Space-Saving sketch; see heavy_hitters.h. */
 #include "heavy_hitters.h"
+#include "sort.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -53,7 +54,7 @@ int whh_top(const WHeavyHitters *h, WHHEntry *out, int max)
         all[i] = (WHHEntry){.hash = h->hash[i], .count = h->count[i], .error = h->error[i]};
         memcpy(all[i].label, h->label[i], WHH_LABEL);
     }
-    qsort(all, (size_t)h->n, sizeof *all, by_count);
+    wqsort(all, (size_t)h->n, sizeof *all, by_count);
     int n = h->n < max ? h->n : max;
     if (n <= 0) return 0;
     memcpy(out, all, sizeof(WHHEntry) * (size_t)n);

@@ -4,6 +4,7 @@
  * Depends on connectors' own files, types/, common/.
  */
 #include "connector.h"
+#include "../common/sort.h"
 #include "conn_internal.h"
 
 #include <stdlib.h>
@@ -112,7 +113,7 @@ static int cmp_str(const void *a, const void *b)
 /* Append sorted, de-duplicated keys joined by '\n'. */
 static void join_sorted(const char **keys, int n, WStrBuf *out)
 {
-    qsort(keys, (size_t)n, sizeof *keys, cmp_str);
+    wqsort(keys, (size_t)n, sizeof *keys, cmp_str);
     bool first = true;
     for (int i = 0; i < n; i++) {
         if (i > 0 && strcmp(keys[i], keys[i - 1]) == 0) continue;

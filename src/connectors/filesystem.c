@@ -33,6 +33,7 @@
  * Depends on csv_reader, types/, common/.
  */
 #include "connector.h"
+#include "../common/sort.h"
 #include "conn_internal.h"
 #include "csv_reader.h"
 #include "format_json.h"
@@ -359,7 +360,7 @@ static bool list_dir(FsSource *s, const char *dir, WError *err)
         names[n++] = wstrdup(e->d_name);
     }
     closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmp_name);
+    wqsort(names, (size_t)n, sizeof *names, cmp_name);     /* names is NULL for an empty directory */
     bool ok = true;
     for (int i = 0; i < n; i++) {
         size_t l = strlen(dir) + strlen(names[i]) + 2;

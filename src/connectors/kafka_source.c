@@ -13,6 +13,7 @@
  * Depends on kafka.h, librdkafka.
  */
 #include "kafka.h"
+#include "../common/sort.h"
 #include "conn_internal.h"
 
 #include <librdkafka/rdkafka.h>
@@ -135,7 +136,7 @@ static bool discover(KSource *s, const WTableSpec *spec, WError *err)
         regfree(&re);
     }
     rd_kafka_metadata_destroy(md);
-    if (s->nparts > 1) qsort(s->parts, (size_t)s->nparts, sizeof *s->parts, cmp_part);
+    if (s->nparts > 1) wqsort(s->parts, (size_t)s->nparts, sizeof *s->parts, cmp_part);
     return ok;
 }
 

@@ -1,6 +1,7 @@
 /* insight_report.c — readings of insight snapshots shared by the `-v` report and REST; see
    insight.h. */
 #include "insight.h"
+#include "../common/sort.h"
 #include "../common/arena.h"
 
 #include <math.h>
@@ -26,7 +27,7 @@ int winsight_top_keys(const WInsightSnap *snaps, int nsnaps, WHotKey *out, int m
         int ne = whh_top(&snaps[s].hh, e, WHH_SLOTS);
         for (int i = 0; i < ne; i++) all[n++] = (WHotKey){.e = e[i], .subtask = s};
     }
-    qsort(all, (size_t)n, sizeof *all, by_count);
+    wqsort(all, (size_t)n, sizeof *all, by_count);
     int k = n < max ? n : max;
     for (int i = 0; i < k; i++) {
         out[i] = all[i];

@@ -11,6 +11,7 @@
  * May call exec/operator, exec/sort_buffer, exec/match_nfa, state/, expr/, types/, common/.
  */
 #include "insight.h"
+#include "../common/sort.h"
 #include "match.h"
 #include "match_nfa.h"
 #include "../common/arena.h"
@@ -566,7 +567,7 @@ static void on_timer(void *ctx, int64_t ts, const void *key, size_t klen, int64_
     wmap_iter(o->queue, &it);
     while (wmap_next(&it, &uk, &uv) && (size_t)nt < sz)
         if (uk.len == 8 && get_be64(uk.p) <= wm) o->tsl[nt++] = get_be64(uk.p);
-    qsort(o->tsl, (size_t)nt, sizeof *o->tsl, cmp_i64);
+    wqsort(o->tsl, (size_t)nt, sizeof *o->tsl, cmp_i64);
     WNfaCallbacks cb = {.cond = nfa_cond, .match = nfa_match, .ctx = o};
     for (int i = 0; i < nt && !o->base.ctx->err->set; i++) {
         int64_t t = o->tsl[i];

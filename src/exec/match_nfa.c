@@ -15,6 +15,7 @@
  * whose first row is WITHIN or more older. May call common/ only (and libc).
  */
 #include "match_nfa.h"
+#include "../common/sort.h"
 #include "../common/arena.h"
 
 #include <stdlib.h>
@@ -260,8 +261,8 @@ static void prune(const WNfa *nfa, WNfaCS *arr, int *n, int64_t id)
 static void emit_ready(const WNfa *nfa, WNfaRun *run, int64_t ts, WNfaCallbacks *cb)
 {
     if (!run->nc) return;
-    qsort(run->completed, (size_t)run->nc, sizeof *run->completed, cs_cmp);
-    qsort(run->partial, (size_t)run->n, sizeof *run->partial, cs_cmp);
+    wqsort(run->completed, (size_t)run->nc, sizeof *run->completed, cs_cmp);
+    wqsort(run->partial, (size_t)run->n, sizeof *run->partial, cs_cmp);
     while (run->nc && !cb->err) {
         WNfaCS m = run->completed[0];
         if (run->n && run->partial[0].start_seq >= 0 && cs_cmp(&m, &run->partial[0]) > 0) break;
@@ -278,7 +279,7 @@ static void emit_ready(const WNfa *nfa, WNfaRun *run, int64_t ts, WNfaCallbacks 
 
 void wnfa_process(const WNfa *nfa, WNfaRun *run, int64_t seq, int64_t ts, WNfaCallbacks *cb)
 {
-    qsort(run->partial, (size_t)run->n, sizeof *run->partial, cs_cmp);
+    wqsort(run->partial, (size_t)run->n, sizeof *run->partial, cs_cmp);
     WNfaCS *next = NULL;
     int nn = 0, capn = 0;
     for (int i = 0; i < run->n && !cb->err; i++) {

@@ -3,6 +3,7 @@
  * May call exec/operator.h, exec/chunk_groups.h, types/, common/.
  */
 #include "minibatch.h"
+#include "../common/sort.h"
 #include "chunk_groups.h"
 #include "../types/row.h"
 #include "../types/compare.h"
@@ -228,7 +229,7 @@ static void sort_by_bucket(WMiniBatch *mb, int nrows, const KeyRec *keys, const 
     mb->order = wrealloc(mb->order, sizeof(uint64_t) * (size_t)(nrows ? nrows : 1));
     for (int r = 0; r < nrows; r++)
         mb->order[r] = (uint64_t)(keys[rows[r]].bucket & (uint32_t)(cap - 1)) << 32 | (uint32_t)r;
-    qsort(mb->order, (size_t)nrows, sizeof(uint64_t), by_u64);   /* (bucket, row): stable */
+    wqsort(mb->order, (size_t)nrows, sizeof(uint64_t), by_u64);   /* (bucket, row): stable */
 }
 
 /* Group the rows of c by key columns keys into mb->cg (rows[r] = group), each group's bucket

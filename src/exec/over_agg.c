@@ -35,6 +35,7 @@
  * May call exec/operator, exec/accumulators, plan/over_window.h, state/, types/, common/.
  */
 #include "insight.h"
+#include "../common/sort.h"
 #include "windowed.h"
 #include "accumulators.h"
 #include "../plan/over_window.h"
@@ -475,7 +476,7 @@ static void rt_unbounded_timer(OverOp *o)
         if (ts[i] <= wm) ts[m++] = ts[i];
         else early = true;
     }
-    qsort(ts, (size_t)m, sizeof *ts, cmp_i64);
+    wqsort(ts, (size_t)m, sizeof *ts, cmp_i64);
     load_acc(o);
     for (int i = 0; i < m; i++) {
         uint8_t uk[8];

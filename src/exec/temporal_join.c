@@ -18,6 +18,7 @@
  * May call exec/operator, expr/, state/, types/, common/.
  */
 #include "windowed.h"
+#include "../common/sort.h"
 #include "../state/timers.h"
 #include "../types/row.h"
 
@@ -191,7 +192,7 @@ static int64_t emit_and_cleanup(TemporalJoinOp *j, int64_t wm)
         rights[nr].len = uv.len;
         nr++;
     }
-    qsort(rights, (size_t)nr, sizeof *rights, cmp_time);
+    wqsort(rights, (size_t)nr, sizeof *rights, cmp_time);
     /* triggered left rows in arrival order */
     size_t nl_cap = wmap_size(j->left);
     TJRow *lefts = wa_alloc(j->work, sizeof *lefts * (nl_cap ? nl_cap : 1));
@@ -213,7 +214,7 @@ static int64_t emit_and_cleanup(TemporalJoinOp *j, int64_t wm)
             last_unprocessed = t;
         }
     }
-    qsort(lefts, (size_t)nl, sizeof *lefts, cmp_time);
+    wqsort(lefts, (size_t)nl, sizeof *lefts, cmp_time);
     for (int i = 0; i < nl && !j->base.ctx->err->set; i++) {
         warena_reset(j->eval_arena);
         j->joined->nrows = 0;

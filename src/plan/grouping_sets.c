@@ -13,6 +13,7 @@
  * The binder (bind.c bind_aggregate, bind_expr.c agg_match) calls in here; see bind_internal.h.
  */
 #include "bind_internal.h"
+#include "../common/sort.h"
 #include "../expr/functions.h"
 
 #include <stdlib.h>
@@ -208,7 +209,7 @@ bool bgs_remap(BindCtx *b, BGroupSets *gs, const int *map, int ngroup, AstPos po
     }
     gs->nsets = kept;
     for (int s = 0; s < gs->nsets; s++) ids[s] = set_id(gs->sets[s], ngroup);
-    qsort(ids, (size_t)gs->nsets, sizeof ids[0], cmp_u64);
+    wqsort(ids, (size_t)gs->nsets, sizeof ids[0], cmp_u64);
     for (int s = 1; s < gs->nsets; s++)
         if (ids[s] == ids[s - 1])
             return fail(b, pos, "Duplicate grouping sets (the same set produced twice, which GROUP_ID() "

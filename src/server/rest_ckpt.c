@@ -9,6 +9,7 @@
  * Depends on server/registry, runtime/checkpoint (WCkptStats), common/, jansson.
  */
 #include "rest.h"
+#include "../common/sort.h"
 #include "../common/arena.h"
 
 #include <ctype.h>
@@ -45,7 +46,7 @@ static json_t *summary(int64_t *v, int n)
     if (n == 0)     /* Flink 2.3: no completed checkpoint, no percentiles ("NaN") */
         return json_pack("{s:i, s:i, s:i, s:s, s:s, s:s, s:s, s:s}", "min", 0, "max", 0, "avg", 0, "p50", "NaN", "p90",
                          "NaN", "p95", "NaN", "p99", "NaN", "p999", "NaN");
-    qsort(v, (size_t)n, sizeof *v, cmp_i64);
+    wqsort(v, (size_t)n, sizeof *v, cmp_i64);
     int64_t sum = 0;
     for (int i = 0; i < n; i++) sum += v[i];
     return json_pack("{s:I, s:I, s:I, s:f, s:f, s:f, s:f, s:f}", "min", (json_int_t)v[0], "max", (json_int_t)v[n - 1],

@@ -6,6 +6,7 @@
  * (catalog/) keeps the objects; this file maps statements onto it. See session_internal.h.
  */
 #include "session_internal.h"
+#include "../common/sort.h"
 #include "show_create.h"
 #include "../common/strbuf.h"
 #include "../types/format.h"
@@ -71,7 +72,7 @@ static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *
 /* A one-column result of names, sorted (duplicates removed), filtered by the statement's LIKE. */
 static void name_list(WStmtResult *res, const char *col, const AstStmt *st, const char **names, int n)
 {
-    qsort(names, (size_t)n, sizeof(char *), cmp_str);
+    wqsort(names, (size_t)n, sizeof(char *), cmp_str);
     const char *c[1] = {col};
     wres_table(res, 1, c);
     res->empty_as_empty_set = true;
@@ -171,7 +172,7 @@ static bool describe_catalog(WCatalog *c, const AstStmt *st, WStmtResult *res, W
     if (st->extended) {
         WOption *sorted = wcalloc((size_t)e->options.n + 1, sizeof(WOption));
         memcpy(sorted, e->options.items, sizeof(WOption) * (size_t)e->options.n);
-        qsort(sorted, (size_t)e->options.n, sizeof(WOption), cmp_option);
+        wqsort(sorted, (size_t)e->options.n, sizeof(WOption), cmp_option);
         WStrBuf k;
         wsb_init(&k);
         for (int i = 0; i < e->options.n; i++) {

@@ -2,6 +2,7 @@
  * conformance.c — the conformance-case runner; see conformance.h.
  */
 #include "conformance.h"
+#include "../common/sort.h"
 #include "session.h"
 #include "../sql/parser.h"
 #include "../common/arena.h"
@@ -249,8 +250,8 @@ static void materialize(const Lines *log, Lines *out, int nkey_cols)
 static bool same_multiset(Lines *a, Lines *b)
 {
     if (a->n != b->n) return false;
-    qsort(a->v, (size_t)a->n, sizeof(char *), cmp_line);
-    qsort(b->v, (size_t)b->n, sizeof(char *), cmp_line);
+    wqsort(a->v, (size_t)a->n, sizeof(char *), cmp_line);
+    wqsort(b->v, (size_t)b->n, sizeof(char *), cmp_line);
     for (int i = 0; i < a->n; i++) if (strcmp(a->v[i], b->v[i]) != 0) return false;
     return true;
 }

@@ -8,6 +8,7 @@
  * library (expr/func_registry.c). See session_internal.h.
  */
 #include "session_internal.h"
+#include "../common/sort.h"
 #include "../expr/functions.h"
 #include "../common/strbuf.h"
 
@@ -73,7 +74,7 @@ static bool show_functions(const WCatalog *c, const AstStmt *st, WStmtResult *re
     int n = 0;
     for (const WCoreFunction *f = wcore_functions(); f->name; f++)
         if (like_filter(st, f->name)) names[n++] = f->name;
-    qsort(names, (size_t)n, sizeof(char *), cmp_str);
+    wqsort(names, (size_t)n, sizeof(char *), cmp_str);
     for (int i = 0; i < n; i++) {
         const char *cell[1] = {names[i]};
         wres_row(res, cell);

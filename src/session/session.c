@@ -3,6 +3,7 @@
  * run; DDL against the catalog; SET/RESET; SHOW/DESCRIBE tables. See session.h.
  */
 #include "session.h"
+#include "../common/sort.h"
 #include "show_create.h"
 #include "session_internal.h"
 #include "session_options.h"
@@ -741,7 +742,7 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
             int n = s->config.n;
             char **keys = wcalloc((size_t)n + 1, sizeof(char *));
             for (int i = 0; i < n; i++) keys[i] = s->config.items[i].key;
-            qsort(keys, (size_t)n, sizeof(char *), cmp_str);
+            wqsort(keys, (size_t)n, sizeof(char *), cmp_str);
             for (int i = 0; i < n; i++) {
                 const char *cells[2] = {keys[i], wopts_get(&s->config, keys[i])};
                 wres_row(res, cells);

@@ -7,6 +7,7 @@
  * types/ and common/ only.
  */
 #include "show_create.h"
+#include "../common/sort.h"
 
 #include <assert.h>
 #include "../common/arena.h"
@@ -192,7 +193,7 @@ void wshow_create_catalog(const WCatalogEntry *e, WStrBuf *out)
     }
     WOption *sorted = wcalloc((size_t)e->options.n + 1, sizeof(WOption));
     memcpy(sorted, e->options.items, sizeof(WOption) * (size_t)e->options.n);
-    qsort(sorted, (size_t)e->options.n, sizeof(WOption), cmp_option_key);
+    wqsort(sorted, (size_t)e->options.n, sizeof(WOption), cmp_option_key);
     wsb_append(out, "WITH (\n");
     for (int i = 0; i < e->options.n; i++) {
         wsb_append(out, "  ");

@@ -7,6 +7,7 @@
  * does). Depends on parse_int.h.
  */
 #include "parse_int.h"
+#include "../common/sort.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -398,7 +399,7 @@ _Noreturn void ps_fail(WSqlParser *p)
             idx[m][1] = i;
             m++;
         }
-        qsort(idx, (size_t)m, sizeof idx[0], exp_cmp);
+        wqsort(idx, (size_t)m, sizeof idx[0], exp_cmp);
         if (m > 0) {
             o += (size_t)snprintf(exp + o, sizeof exp - o, m == 1 ? "\nWas expecting:\n    "
                                                                    : "\nWas expecting one of:\n    ");

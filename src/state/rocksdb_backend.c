@@ -28,6 +28,7 @@
  * (objects) and snapshot.c (writer); see backend_internal.h.
  */
 #include "backend_internal.h"
+#include "../common/sort.h"
 #include "rocksdb_cache.h"
 #include "rocksdb_internal.h"
 #include "../common/arena.h"
@@ -386,7 +387,7 @@ static void cache_write(WRdbState *rs)
             r->sorted = wrealloc(r->sorted, sizeof(WRcEntry *) * r->sortcap);
         }
         for (uint32_t i = 0; i < c->ndirty; i++) r->sorted[i] = wrc_dirty_at(c, i);
-        qsort(r->sorted, c->ndirty, sizeof(WRcEntry *), cmp_entry_key);
+        wqsort(r->sorted, c->ndirty, sizeof(WRcEntry *), cmp_entry_key);
         rocksdb_writebatch_clear(r->batch);
         for (uint32_t i = 0; i < c->ndirty; i++) {
             WRcEntry *e = r->sorted[i];

@@ -12,6 +12,7 @@
  * target backend, which may be a heap backend. See snapshot.c for the manifest.
  */
 #include "backend_internal.h"
+#include "../common/sort.h"
 #include "../common/arena.h"
 
 #include <dirent.h>
@@ -41,7 +42,7 @@ static char **list_files(const char *dir, int *n)
         v[(*n)++] = wstrdup(e->d_name);
     }
     closedir(d);
-    if (v) { qsort(v, (size_t)*n, sizeof(char *), cmp_name); v[*n] = NULL; }
+    if (v) { wqsort(v, (size_t)*n, sizeof(char *), cmp_name); v[*n] = NULL; }
     return v;
 }
 

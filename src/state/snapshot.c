@@ -17,6 +17,7 @@
  * changes the backend, so a damaged snapshot restores nothing.
  */
 #include "snapshot.h"
+#include "../common/sort.h"
 #include "backend_internal.h"
 #include "../common/arena.h"
 
@@ -1036,7 +1037,7 @@ bool wstate_snapshot_gc(const char *shared_dir, const char *const *live_dirs, in
         wsnap_manifest_free(&m);
     }
     if (ok) {
-        if (n) qsort(names, n, sizeof(char *), cmp_str);
+        if (n) wqsort(names, n, sizeof(char *), cmp_str);
         DIR *d = opendir(shared_dir);
         if (d) {
             struct dirent *e;

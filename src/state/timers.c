@@ -3,6 +3,7 @@
  * for de-duplication and deletion (deleted timers are skipped lazily when popped). See timers.h.
  */
 #include "timers.h"
+#include "../common/sort.h"
 #include "../common/arena.h"
 #include "../common/hash.h"
 
@@ -210,7 +211,7 @@ bool wtimers_snapshot(const WTimerService *t, const char *path, int max_parallel
     Timer **v = wmalloc(sizeof(Timer *) * (t->n ? t->n : 1));
     size_t n = 0;
     for (size_t i = 0; i < t->n; i++) if (t->heap[i]->live) v[n++] = t->heap[i];
-    qsort(v, n, sizeof(Timer *), cmp_timer);
+    wqsort(v, n, sizeof(Timer *), cmp_timer);
     WSnapOut o;
     if (!wsnap_out_open(&o, path, err)) { free(v); return false; }
     unsigned char h[24];
@@ -275,7 +276,7 @@ bool wtimers_restore(WTimerService *t, const char *const *paths, int npaths, int
             ok = werr_set(err, WEXC_IO, "Timer snapshot file '%s' is corrupted: bad record.", paths[f]);
     }
     if (ok && nref) {
-        qsort(refs, nref, sizeof(TRef), cmp_tref);
+        wqsort(refs, nref, sizeof(TRef), cmp_tref);
         for (size_t i = 0; i < nref; i++) wtimers_register(t, refs[i].ts, refs[i].key, refs[i].klen, refs[i].ns);
     }
     free(refs);
