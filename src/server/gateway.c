@@ -804,6 +804,23 @@ static void free_op(Op *op)
     free(op);
 }
 
+/* (locked) Close an operation: cancel it if it runs, unlink it from its session and free it
+   (the lock is released while its thread is joined; the session stays pinned by busy). */
+static void close_op_locked(WGateway *g, Sess *ss, Op *op)
+{
+    if (!op->done) cancel_op(g, op);
+    Op **pp = &ss->ops;
+    while (*pp != op) pp = &(*pp)->next;
+    *pp = op->next;
+    ss->nops--;
+    ss->busy++;
+    pthread_mutex_unlock(&g->mu);
+    free_op(op);
+    pthread_mutex_lock(&g->mu);
+    ss->busy--;
+    pthread_cond_broadcast(&g->cv);
+}
+
 static void reap_zombies(WGateway *g);
 
 /* Remove a session from the list (locked), wait for its users, then free it once its background
@@ -1199,17 +1216,7 @@ int wgateway_handle(WGateway *g, const char *method, const char *path, const cha
             status = 200;
         } else if (nseg == 5 && !strcmp(seg[4], "close")) {
             if (!is_del) { pthread_mutex_unlock(&g->mu); goto bad_method; }
-            if (!op->done) cancel_op(g, op);
-            Op **pp = &ss->ops;
-            while (*pp != op) pp = &(*pp)->next;
-            *pp = op->next;
-            ss->nops--;
-            ss->busy++;
-            pthread_mutex_unlock(&g->mu);
-            free_op(op);
-            pthread_mutex_lock(&g->mu);
-            ss->busy--;
-            pthread_cond_broadcast(&g->cv);
+            close_op_locked(g, ss, op);
             *out = json_pack("{s:s}", "status", "CLOSED");
             status = 200;
         } else if (nseg == 6 && !strcmp(seg[4], "result")) {
@@ -1498,17 +1505,7 @@ int wgateway_flink_handle(WGateway *g, const char *method, const char *path, con
             *out = json_pack("{s:s}", "status", op->done ? OP_STATUS[op->status] : "CANCELED");
             status = 200;
         } else if (nseg == 5 && !strcmp(seg[4], "close") && is_del) {
-            if (!op->done) cancel_op(g, op);
-            Op **pp = &ss->ops;
-            while (*pp != op) pp = &(*pp)->next;
-            *pp = op->next;
-            ss->nops--;
-            ss->busy++;
-            pthread_mutex_unlock(&g->mu);
-            free_op(op);
-            pthread_mutex_lock(&g->mu);
-            ss->busy--;
-            pthread_cond_broadcast(&g->cv);
+            close_op_locked(g, ss, op);
             *out = json_pack("{s:s}", "status", "CLOSED");
             status = 200;
         } else if (nseg == 6 && !strcmp(seg[4], "result") && is_get) {
