@@ -750,8 +750,17 @@ static void streaming_equals_batch(int *wtest_failed_, int events, const char *p
     for (size_t q = 0; q < sizeof QUERIES / sizeof QUERIES[0]; q++) {
         Rows st = {0}, ba = {0};
         WError err;
+        /* q9's Top-1 (ORDER BY price DESC, dateTime) is one Flink 2.3 declares insert-only in
+           streaming: a new first row goes out as +U without -U, so the folded changelog keeps every
+           row that was ever first (src/plan/physical.c, WR_RANK; golden top1_insert_only). With
+           mini-batch on the Top-1 retracts, and its final table is comparable with batch. */
+        bool top1 = strcmp(QUERIES[q].name, "q9") == 0;
         bool ok = exec(s, "SET 'execution.runtime-mode' = 'streaming'", NULL, &err) &&
+                  (!top1 || (exec(s, "SET 'table.exec.mini-batch.enabled' = 'true'", NULL, &err) &&
+                             exec(s, "SET 'table.exec.mini-batch.allow-latency' = '1 s'", NULL, &err) &&
+                             exec(s, "SET 'table.exec.mini-batch.size' = '1000'", NULL, &err))) &&
                   exec(s, QUERIES[q].sql, &st, &err);
+        if (ok && top1) ok = exec(s, "SET 'table.exec.mini-batch.enabled' = 'false'", NULL, &err);
         if (ok) ok = exec(s, "SET 'execution.runtime-mode' = 'batch'", NULL, &err) && exec(s, QUERIES[q].sql, &ba, &err);
         if (!ok) {
             char m[600];
