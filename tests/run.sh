@@ -380,6 +380,27 @@ if [[ -z "${WEIR_SKIP_FLINK:-}" && -x "$BUILD/weir" ]]; then
   fi
 fi
 
+# run_scripts LABEL DIR TIMEOUT LINES: every DIR/*.sh but its helpers (lib.sh, setup.sh) with
+# BUILD set, no standard input and TIMEOUT seconds; exit 0 pass, 77 skipped (its SKIP line shown),
+# else fail (LINES of its output shown: head -n N, or tail -n N when negative).
+run_scripts() {
+  local label="$1" dir="$2" limit="$3" lines="$4" p=0 f=0 s=0 t out st
+  for t in "$dir"/*.sh; do
+    case "$(basename "$t")" in lib.sh|setup.sh) continue ;; esac
+    out="$(BUILD="$BUILD" timeout "$limit" bash "$t" 2>&1 < /dev/null)"; st=$?
+    if [[ $st -eq 0 ]]; then
+      p=$((p + 1))
+    elif [[ $st -eq 77 ]]; then
+      s=$((s + 1)); printf '%s\n' "$out" | grep '^SKIP' | head -n 3
+    else
+      f=$((f + 1)); echo "FAIL $label/$(basename "$t" .sh) (exit $st)"
+      if [[ $lines -lt 0 ]]; then printf '%s\n' "$out" | tail -n $((-lines)); else printf '%s\n' "$out" | head -n "$lines"; fi
+    fi
+  done
+  echo "$label: $p passed, $f failed, $s skipped"
+  passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+}
+
 # ----------------------------------------------------------------------------- (e) cluster tests
 # tests/cluster/*.sh (helpers in tests/cluster/lib.sh): each starts its own cluster daemon on a free
 # 127.0.0.1 port with private conf/log folders and stops it when it ends, also on failure or
@@ -387,20 +408,7 @@ fi
 # WEIR_SKIP_CLUSTER=1 skips the section.
 if [[ -z "${WEIR_SKIP_CLUSTER:-}" && -x "$BUILD/weir" ]]; then
   "$ROOT/tests/cluster/setup.sh" > /dev/null 2>&1 || true
-  kp=0 kf=0 ks=0
-  for t in "$ROOT"/tests/cluster/*.sh; do
-    case "$(basename "$t")" in lib.sh|setup.sh) continue ;; esac
-    out="$(BUILD="$BUILD" timeout "${CLUSTER_TEST_TIMEOUT:-300}" bash "$t" 2>&1 < /dev/null)"; st=$?
-    if [[ $st -eq 0 ]]; then
-      kp=$((kp + 1))
-    elif [[ $st -eq 77 ]]; then
-      ks=$((ks + 1)); printf '%s\n' "$out" | grep '^SKIP' | head -n 3
-    else
-      kf=$((kf + 1)); echo "FAIL cluster/$(basename "$t" .sh) (exit $st)"; printf '%s\n' "$out" | head -n 40
-    fi
-  done
-  echo "cluster: $kp passed, $kf failed, $ks skipped"
-  passed=$((passed + kp)); failed=$((failed + kf)); skipped=$((skipped + ks))
+  run_scripts cluster "$ROOT/tests/cluster" "${CLUSTER_TEST_TIMEOUT:-300}" 40
 fi
 
 # ----------------------------------------------------------------------------- (e2) gateway tests
@@ -410,19 +418,7 @@ fi
 # pass, 77 skipped (Flink or its driver cannot be installed here), else fail.
 # WEIR_SKIP_CLUSTER=1 skips the section too.
 if [[ -z "${WEIR_SKIP_CLUSTER:-}" && -x "$BUILD/weir" ]]; then
-  gp=0 gf=0 gs=0
-  for t in "$ROOT"/tests/gateway/*.sh; do
-    out="$(BUILD="$BUILD" timeout "${CLUSTER_TEST_TIMEOUT:-600}" bash "$t" 2>&1 < /dev/null)"; st=$?
-    if [[ $st -eq 0 ]]; then
-      gp=$((gp + 1))
-    elif [[ $st -eq 77 ]]; then
-      gs=$((gs + 1)); printf '%s\n' "$out" | grep '^SKIP' | head -n 3
-    else
-      gf=$((gf + 1)); echo "FAIL gateway/$(basename "$t" .sh) (exit $st)"; printf '%s\n' "$out" | head -n 60
-    fi
-  done
-  echo "gateway: $gp passed, $gf failed, $gs skipped"
-  passed=$((passed + gp)); failed=$((failed + gf)); skipped=$((skipped + gs))
+  run_scripts gateway "$ROOT/tests/gateway" "${CLUSTER_TEST_TIMEOUT:-600}" 60
 fi
 
 # ----------------------------------------------------------------------------- (i) kafka tests
@@ -431,20 +427,7 @@ fi
 # stops it when it ends, also on failure or timeout. Exit 0 pass, 77 skipped (java, kcat or the
 # Kafka jars missing), else fail. WEIR_SKIP_KAFKA=1 skips the section.
 if [[ -z "${WEIR_SKIP_KAFKA:-}" && -x "$BUILD/weir" ]]; then
-  zp=0 zf=0 zs=0
-  for t in "$ROOT"/tests/kafka/*.sh; do
-    [[ "$(basename "$t")" == lib.sh ]] && continue
-    out="$(BUILD="$BUILD" timeout "${KAFKA_TEST_TIMEOUT:-600}" bash "$t" 2>&1 < /dev/null)"; st=$?
-    if [[ $st -eq 0 ]]; then
-      zp=$((zp + 1))
-    elif [[ $st -eq 77 ]]; then
-      zs=$((zs + 1)); printf '%s\n' "$out" | grep '^SKIP' | head -n 3
-    else
-      zf=$((zf + 1)); echo "FAIL kafka/$(basename "$t" .sh) (exit $st)"; printf '%s\n' "$out" | tail -n 40
-    fi
-  done
-  echo "kafka: $zp passed, $zf failed, $zs skipped"
-  passed=$((passed + zp)); failed=$((failed + zf)); skipped=$((skipped + zs))
+  run_scripts kafka "$ROOT/tests/kafka" "${KAFKA_TEST_TIMEOUT:-600}" -40
 fi
 
 # ----------------------------------------------------------------------------- (t) ThreadSanitizer
@@ -466,20 +449,7 @@ fi
 # tests/client/*.sh (helpers in tests/client/lib.sh): the interactive client in a private tmux
 # terminal (typed keys, screen contents). Exit 0 pass, 77 skipped (tmux missing), else fail.
 if [[ -x "$BUILD/weir" ]]; then
-  cp_=0 cf_=0 cs_=0
-  for t in "$ROOT"/tests/client/*.sh; do
-    [[ "$(basename "$t")" == lib.sh ]] && continue
-    out="$(BUILD="$BUILD" timeout "${CLIENT_TEST_TIMEOUT:-120}" bash "$t" 2>&1 < /dev/null)"; st=$?
-    if [[ $st -eq 0 ]]; then
-      cp_=$((cp_ + 1))
-    elif [[ $st -eq 77 ]]; then
-      cs_=$((cs_ + 1)); printf '%s\n' "$out" | grep '^SKIP' | head -n 3
-    else
-      cf_=$((cf_ + 1)); echo "FAIL client/$(basename "$t" .sh) (exit $st)"; printf '%s\n' "$out" | head -n 40
-    fi
-  done
-  echo "client: $cp_ passed, $cf_ failed, $cs_ skipped"
-  passed=$((passed + cp_)); failed=$((failed + cf_)); skipped=$((skipped + cs_))
+  run_scripts client "$ROOT/tests/client" "${CLIENT_TEST_TIMEOUT:-120}" 40
 fi
 
 # ----------------------------------------------------------------------------- (h) jdbc tests
@@ -487,20 +457,7 @@ fi
 # PostgreSQL server each test starts on a free loopback port and stops. Exit 0 pass, 77 skipped
 # (PostgreSQL not installed), else fail.
 if [[ -x "$BUILD/weir" ]]; then
-  jp_=0 jf_=0 js_=0
-  for t in "$ROOT"/tests/jdbc/*.sh; do
-    [[ "$(basename "$t")" == lib.sh ]] && continue
-    out="$(BUILD="$BUILD" timeout "${JDBC_TEST_TIMEOUT:-300}" bash "$t" 2>&1 < /dev/null)"; st=$?
-    if [[ $st -eq 0 ]]; then
-      jp_=$((jp_ + 1))
-    elif [[ $st -eq 77 ]]; then
-      js_=$((js_ + 1)); printf '%s\n' "$out" | grep '^SKIP' | head -n 3
-    else
-      jf_=$((jf_ + 1)); echo "FAIL jdbc/$(basename "$t" .sh) (exit $st)"; printf '%s\n' "$out" | head -n 40
-    fi
-  done
-  echo "jdbc: $jp_ passed, $jf_ failed, $js_ skipped"
-  passed=$((passed + jp_)); failed=$((failed + jf_)); skipped=$((skipped + js_))
+  run_scripts jdbc "$ROOT/tests/jdbc" "${JDBC_TEST_TIMEOUT:-300}" 40
 fi
 
 echo "$passed passed, $failed failed, $skipped skipped"
