@@ -25,6 +25,8 @@
 #  (g) client tests: tests/client/*.sh, the interactive client driven through tmux.
 #  (h) jdbc tests: tests/jdbc/*.sh, the jdbc connector against a real PostgreSQL server.
 #  (i) kafka tests: tests/kafka/*.sh against a real Kafka server each starts and stops.
+#  (f) real Flink (one cluster for the section): the differential sample, the seed labs, and the
+#      compiled plans across engines (weir's plans run by Flink's EXECUTE PLAN and Flink's by weir).
 # The last line is exactly "N passed, N failed, N skipped"; the exit status is 1 if any failed.
 set -uo pipefail
 
@@ -369,6 +371,23 @@ if [[ -z "${WEIR_SKIP_FLINK:-}" && -x "$BUILD/weir" ]]; then
     [[ -z "$lsum" ]] && printf '%s\n' "$lout" | tail -n 20
     echo "${lsum:-flink-labs: no summary (exit $lst)}"
     passed=$((passed + lp)); failed=$((failed + lf)); skipped=$((skipped + lx))
+    # compiled plans across the engines: weir's COMPILE PLAN of every streaming INSERT of the
+    # goldens and conformance cases run by Flink's EXECUTE PLAN, Flink's recorded plans run by
+    # weir, results compared per direction (tests/flink/execute_plans.py; known differences in
+    # tests/flink/execute_plans.xfail count as skipped)
+    eout="$(JOBS=4 timeout 2400 python3 "$ROOT/tests/flink/execute_plans.py" --run-dir "$flink_run" \
+        --build "$BUILD" 2>&1)"; est=$?
+    esum="$(grep '^execute-plans:' <<< "$eout" | tail -n 1)"
+    grep -E '^(FAIL|XPASS)' <<< "$eout" | head -n 60
+    if [[ -z "$esum" ]]; then
+      echo "FAIL execute-plans (exit $est)"; printf '%s\n' "$eout" | tail -n 20
+      failed=$((failed + 1))
+    else
+      echo "$esum"
+      passed=$((passed + $(sed -E 's/.*: ([0-9]+) passed.*/\1/' <<< "$esum")))
+      failed=$((failed + $(sed -E 's/.*, ([0-9]+) failed.*/\1/' <<< "$esum")))
+      skipped=$((skipped + $(sed -E 's/.*, ([0-9]+) skipped.*/\1/' <<< "$esum")))
+    fi
   else
     st=$?
     reason="$(tail -n 3 "$BUILD/flink-start.log" | tr '\n' ' ')"

@@ -4,6 +4,7 @@
  * (RowDataToCsvConverters + Jackson's CsvGenerator quoting). See csv_reader.h for the contract.
  * The row parser itself lives in csv_reader.c. Depends on types/, common/.
  */
+#include "../common/base64.h"
 #include "csv_reader.h"
 #include "conn_internal.h"
 #include "../types/format.h"
@@ -509,34 +510,16 @@ static int conv_timestamp(const WType *t, const char *s, int len, WDatum *out, c
     return 1;
 }
 
-static int b64val(unsigned char c)
-{
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-}
-
 static int conv_binary(const char *s, int len, WDatum *out, WArena *a, char *eb, size_t esz)
 {
     unsigned char *o = wa_alloc(a, (size_t)len * 3 / 4 + 4);
-    int n = 0, bits = 0;
-    uint32_t acc = 0;
-    int i = 0;
-    for (; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '=') break;
-        int v = b64val(c);
-        if (v < 0) { snprintf(eb, esz, "Unable to deserialize byte array."); return -1; }
-        acc = (acc << 6) | (uint32_t)v;
-        bits += 6;
-        if (bits >= 8) { bits -= 8; o[n++] = (unsigned char)(acc >> bits); }
-    }
-    for (; i < len; i++) if (s[i] != '=') { snprintf(eb, esz, "Unable to deserialize byte array."); return -1; }
+    long n = wbase64_decode(s, (size_t)len, o, NULL);
+    if (n < 0) { snprintf(eb, esz, "Unable to deserialize byte array."); return -1; }
+    const char *pad = memchr(s, '=', (size_t)len);
+    for (int i = pad ? (int)(pad - s) : len; i < len; i++)
+        if (s[i] != '=') { snprintf(eb, esz, "Unable to deserialize byte array."); return -1; }
     out->s.p = (const char *)o;
-    out->s.len = n;
+    out->s.len = (int)n;
     return 1;
 }
 
@@ -684,22 +667,6 @@ int wcsv_bigdecimal_string(__int128 unscaled, int scale, bool scientific, char *
     return o;
 }
 
-static void b64_encode(const unsigned char *p, int n, WStrBuf *out)
-{
-    static const char T[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    int i = 0;
-    for (; i + 2 < n; i += 3) {
-        uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
-        char q[4] = {T[v >> 18], T[(v >> 12) & 63], T[(v >> 6) & 63], T[v & 63]};
-        wsb_appendn(out, q, 4);
-    }
-    if (i < n) {
-        uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0);
-        char q[4] = {T[v >> 18], T[(v >> 12) & 63], i + 1 < n ? T[(v >> 6) & 63] : '=', '='};
-        wsb_appendn(out, q, 4);
-    }
-}
-
 /* ISO_LOCAL_TIME formatting: HH:mm:ss plus the fraction without trailing zeros. */
 static int fmt_iso_time(int64_t nanos_of_day, char *buf)
 {
@@ -746,7 +713,7 @@ static void render_value(const WCsvConfig *cfg, const WType *t, WDatum v, WStrBu
         wsb_append(o, b);
         break;
     case WT_CHAR: case WT_VARCHAR: wsb_appendn(o, v.s.p, (size_t)v.s.len); break;
-    case WT_BINARY: case WT_VARBINARY: b64_encode((const unsigned char *)v.s.p, v.s.len, o); break;
+    case WT_BINARY: case WT_VARBINARY: wbase64_append(o, v.s.p, (size_t)v.s.len); break;
     case WT_DATE: fmt_iso_date(v.i, b); wsb_append(o, b); break;
     case WT_TIME: fmt_iso_time(v.i * 1000000LL, b); wsb_append(o, b); break;
     case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ: {

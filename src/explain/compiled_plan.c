@@ -1198,6 +1198,30 @@ static int node_index(const ExCtx *x, const WRel *r)
     return -1;
 }
 
+/* A Values node's tuples are RexLiterals in Flink's plan format: a non-NULL constant of a
+   constructed type (ARRAY, MAP, MULTISET, ROW) has no literal form there (Flink plans such rows as
+   Values with a Calc), so writing it would lose the value. */
+static bool values_are_literals(WPlanCtx *p, const WRel *r)
+{
+    if (r->kind != WR_VALUES) return true;
+    for (int i = 0; i < r->nrows; i++)
+        for (int k = 0; k < r->out.n; k++) {
+            WTypeId id = r->out.types[k]->id;
+            if (r->row_nulls[i][k] || (id != WT_ARRAY && id != WT_MAP && id != WT_MULTISET && id != WT_ROW)) continue;
+            WStrBuf t;
+            wsb_init(&t);
+            wtype_to_string(r->out.types[k], &t);
+            werr_set(p->err, WEXC_TABLE,
+                     "COMPILE PLAN cannot write row %d of the VALUES clause: its column '%s' is a constant of "
+                     "type %s, which has no literal form in a compiled plan (Flink plans such rows as Values "
+                     "with a Calc; weir does not yet). Compile the INSERT from a table instead.",
+                     i + 1, r->out.names[k], t.buf ? t.buf : "?");
+            wsb_free(&t);
+            return false;
+        }
+    return true;
+}
+
 bool wexplain_compiled_plan(WPlanCtx *p, WRel **roots, int n, WStrBuf *out)
 {
     if (p->err && p->err->set) return false;
@@ -1209,6 +1233,8 @@ bool wexplain_compiled_plan(WPlanCtx *p, WRel **roots, int n, WStrBuf *out)
     for (int i = 0; i < n; i++)
         if (roots[i]->kind != WR_SINK || !roots[i]->sink_table)
             return werr_set(p->err, WEXC_TABLE, "Only INSERT or STATEMENT SET can be compiled into a plan.");
+    for (int i = 0; i < x.n; i++)
+        if (!values_are_literals(p, x.nodes[i].rel)) return false;
     /* nodes in id order */
     int maxid = 0;
     for (int i = 0; i < x.n; i++) if (x.nodes[i].id > maxid) maxid = x.nodes[i].id;

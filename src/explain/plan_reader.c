@@ -6,6 +6,7 @@
  * table.exec.state.ttl). Nodes weir keeps apart from Flink's (the projection of a scan, the
  * upsert materializer of a sink) are rebuilt. See explain.h.
  */
+#include "../common/base64.h"
 #include "plan_reader_internal.h"
 #include "../sql/parser.h"
 #include "../expr/functions.h"
@@ -15,6 +16,7 @@
 
 #include <limits.h>
 #include <stdlib.h>
+#include <assert.h>
 #include <string.h>
 #include <strings.h>
 
@@ -154,7 +156,15 @@ static bool literal_value(Rd *r, json_t *v, const WType *t, WExpr *e)
         if (json_is_string(v)) e->lit.i = strtoll(json_string_value(v), NULL, 10);
         else e->lit.i = (int64_t)json_integer_value(v);
         return true;
-    case WT_FLOAT: case WT_DOUBLE: e->lit.d = json_number_value(v); return true;
+    case WT_FLOAT: case WT_DOUBLE:     /* Flink writes them as decimal strings ("0.5", "10000000000") */
+        if (json_is_string(v)) {
+            char *end;
+            e->lit.d = strtod(json_string_value(v), &end);
+            if (*end) return rd_fail(r, "The compiled plan has a bad DOUBLE literal: %s", json_string_value(v));
+        } else {
+            e->lit.d = json_number_value(v);
+        }
+        return true;
     case WT_DECIMAL: {
         const char *s = json_string_value(v);
         char buf[64];
@@ -165,7 +175,17 @@ static bool literal_value(Rd *r, json_t *v, const WType *t, WExpr *e)
             return rd_fail(r, "The compiled plan has a bad DECIMAL literal: %s", s);
         return true;
     }
-    case WT_CHAR: case WT_VARCHAR: case WT_BINARY: case WT_VARBINARY: {
+    case WT_BINARY: case WT_VARBINARY: {
+        const char *s = json_string_value(v);
+        size_t len = s ? json_string_length(v) : 0;
+        unsigned char *bytes = wa_alloc(a, len * 3 / 4 + 1);
+        long n = s ? wbase64_decode(s, len, bytes, NULL) : -1;
+        if (n < 0) return rd_fail(r, "The compiled plan has a bad binary literal (not base64): %s", s ? s : "");
+        e->lit.s.p = (const char *)bytes;
+        e->lit.s.len = (int32_t)n;
+        return true;
+    }
+    case WT_CHAR: case WT_VARCHAR: {
         const char *s = json_string_value(v);
         if (!s) return rd_fail(r, "The compiled plan has a bad string literal%s", "");
         size_t len = json_string_length(v);
@@ -205,6 +225,97 @@ static const char *op_from_internal(const char *name, int nargs)
     if (!strcmp(name, "-") && nargs == 1) return "NEG";
     for (size_t i = 0; i < sizeof M / sizeof M[0]; i++) if (!strcmp(M[i].calcite, name)) return M[i].weir;
     return name;
+}
+
+/* x IS [NOT] NULL of boolean type t. */
+static WExpr *rd_is_null(Rd *r, WExpr *x, bool negated, const WType *t)
+{
+    WExpr *e = wexpr_new(r->a, WX_IS_NULL, t, 1);
+    e->args[0] = x;
+    e->negated = negated;
+    return e;
+}
+
+/* A call of a comparison or logical function over args (nargs 1 or 2) of boolean type t. */
+static WExpr *rd_call(Rd *r, const char *fn, const WType *t, WExpr *x, WExpr *y)
+{
+    WExpr *e = wexpr_new(r->a, WX_CALL, t, y ? 2 : 1);
+    e->args[0] = x;
+    if (y) e->args[1] = y;
+    e->func = wfunc_lookup(fn);
+    assert(e->func);
+    e->name = e->func->name;
+    if (e->func->prepare && !e->func->prepare(r->a, e, r->p->err)) return NULL;
+    return e;
+}
+
+static WExpr *rd_logic(Rd *r, WExprKind k, const WType *t, WExpr *x, WExpr *y)
+{
+    if (!x) return y;
+    if (!y) return x;
+    WExpr *e = wexpr_new(r->a, k, t, 2);
+    e->args[0] = x;
+    e->args[1] = y;
+    return e;
+}
+
+/* SEARCH(x, Sarg[...]) of Calcite's plans: x IN (points) OR each other range as comparisons
+   (a bound absent = unbounded), then nullAs TRUE / FALSE as OR x IS NULL / AND x IS NOT NULL. */
+static WExpr *rd_search(Rd *r, json_t *ops, const WSchema *in, const WType *t)
+{
+    json_t *lit = json_array_get(ops, 1);
+    json_t *sarg = json_object_get(lit, "sarg");
+    if (json_array_size(ops) != 2 || !json_is_object(sarg)) {
+        rd_fail(r, "The compiled plan has a SEARCH call without a Sarg literal%s", "");
+        return NULL;
+    }
+    WExpr *x = rd_rex(r, json_array_get(ops, 0), in);
+    const WType *pt = x ? rd_type(r, json_object_get(lit, "type")) : NULL;
+    if (!pt) return NULL;
+    json_t *ranges = json_object_get(sarg, "ranges");
+    size_t nr = json_array_size(ranges);
+    WExpr **points = WA_ARRAY(r->a, WExpr *, nr + 1);
+    int np = 0;
+    WExpr *any = NULL;
+    for (size_t i = 0; i < nr; i++) {
+        json_t *rg = json_array_get(ranges, i);
+        json_t *lo = json_object_get(rg, "lower"), *hi = json_object_get(rg, "upper");
+        WExpr *lv = NULL, *hv = NULL;
+        if (lo) {
+            lv = wexpr_new(r->a, WX_LITERAL, pt, 0);
+            if (!literal_value(r, json_object_get(lo, "value"), pt, lv)) return NULL;
+        }
+        if (hi) {
+            hv = wexpr_new(r->a, WX_LITERAL, pt, 0);
+            if (!literal_value(r, json_object_get(hi, "value"), pt, hv)) return NULL;
+        }
+        const char *lb = json_string_value(json_object_get(lo, "boundType"));
+        const char *hb = json_string_value(json_object_get(hi, "boundType"));
+        bool lclosed = lb && !strcmp(lb, "CLOSED"), hclosed = hb && !strcmp(hb, "CLOSED");
+        if (lo && hi && lclosed && hclosed && json_equal(json_object_get(lo, "value"), json_object_get(hi, "value"))) {
+            points[np++] = lv;
+            continue;
+        }
+        WExpr *c = NULL;
+        if (lo) c = rd_call(r, lclosed ? ">=" : ">", t, x, lv);
+        if (hi) c = rd_logic(r, WX_AND, t, c, rd_call(r, hclosed ? "<=" : "<", t, x, hv));
+        if (!c) c = rd_is_null(r, x, true, t);       /* (-inf, +inf): every non-NULL x */
+        any = rd_logic(r, WX_OR, t, any, c);
+    }
+    if (np > 0) {
+        WExpr *inx = wexpr_new(r->a, WX_IN, t, np + 1);
+        inx->args[0] = x;
+        for (int i = 0; i < np; i++) inx->args[i + 1] = points[i];
+        any = rd_logic(r, WX_OR, t, inx, any);
+    }
+    if (!any) {     /* no range: nothing matches a non-NULL x */
+        any = wexpr_new(r->a, WX_LITERAL, t, 0);
+        any->lit.i = 0;
+    }
+    const char *null_as = json_string_value(json_object_get(sarg, "nullAs"));
+    if (null_as && !strcmp(null_as, "TRUE")) any = rd_logic(r, WX_OR, t, rd_is_null(r, x, false, t), any);
+    else if (null_as && !strcmp(null_as, "FALSE")) any = rd_logic(r, WX_AND, t, rd_is_null(r, x, true, t), any);
+    return any;
 }
 
 WExpr *rd_rex(Rd *r, json_t *j, const WSchema *in)
@@ -249,6 +360,7 @@ WExpr *rd_rex(Rd *r, json_t *j, const WSchema *in)
     char *dollar = strrchr(name, '$');
     if (dollar && dollar != name) *dollar = 0;
     json_t *ops = json_object_get(j, "operands");
+    if (!strcmp(name, "SEARCH")) return rd_search(r, ops, in, t);
     int n = (int)json_array_size(ops);
     WExpr **args = WA_ARRAY(a, WExpr *, n ? n : 1);
     for (int i = 0; i < n; i++) {
@@ -692,6 +804,23 @@ static bool rd_window_time(Rd *r, json_t *windowing, const WRel *x, WSchema *out
 
 /* ---------------- nodes ---------------- */
 
+/* A sink writes its table's physical columns, NOT NULL and lengths included (the node's outputType
+   is its input's row type): the ConstraintEnforcer checks the table's types, as after an INSERT. */
+static void sink_schema_from_table(Rd *r, WRel *x)
+{
+    const WTable *t = x->sink_table;
+    int *phys = WA_ARRAY(r->a, int, t->ncols ? t->ncols : 1);
+    int np = wtable_physical(t, phys);
+    if (np != x->out.n) return;     /* rd_check_node reports the mismatch */
+    WSchema s = {.n = np, .names = WA_ARRAY(r->a, const char *, np ? np : 1),
+                 .types = WA_ARRAY(r->a, const WType *, np ? np : 1)};
+    for (int i = 0; i < np; i++) {
+        s.names[i] = t->cols[phys[i]].name;
+        s.types[i] = t->cols[phys[i]].type;
+    }
+    x->out = s;
+}
+
 static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
 {
     json_t *j = r->nodes[pos];
@@ -1098,6 +1227,7 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
     for (int i = 0; i < nin && i < x->ninputs; i++) x->inputs[i] = ins[i];
     if (x->kind == WR_SINK) x->inputs[0] = in;
     x->out = out;
+    if (x->kind == WR_SINK) sink_schema_from_table(r, x);
     derive_mode(x);
     if (x->kind == WR_SINK && in->kind == WR_SINK_MATERIALIZER && !rd_check_node(r, in)) return NULL;
     if (!rd_check_node(r, x)) return NULL;

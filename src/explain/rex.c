@@ -4,6 +4,8 @@
  * abstract syntax tree and the optimized physical plan, Flink's infix form for the execution plan
  * and compiled-plan descriptions, and the RexNode JSON of compiled plans. See explain_internal.h.
  */
+#include "../common/base64.h"
+#include "../common/sort.h"
 #include "explain_internal.h"
 #include "../expr/functions.h"
 #include "../types/format.h"
@@ -543,10 +545,19 @@ static json_t *call_json(const char *syntax, const char *name, json_t *operands,
     return j;
 }
 
-static json_t *literal_json(const WExpr *e)
+/* "… 03:04:05.120000000" -> "… 03:04:05.12", "… 03:04:05.000000000" -> "… 03:04:05". */
+static void trim_fraction(char *buf)
 {
-    json_t *j = json_object();
-    json_object_set_new(j, "kind", json_string("LITERAL"));
+    char *dot = strrchr(buf, '.');
+    if (!dot) return;
+    size_t n = strlen(buf);
+    while (n > (size_t)(dot - buf) + 1 && buf[n - 1] == '0') buf[--n] = 0;
+    if (buf[n - 1] == '.') buf[n - 1] = 0;
+}
+
+/* A literal's value as Flink's JSON writes it (null for NULL). */
+static json_t *literal_value_json(const WExpr *e)
+{
     const WType *t = e->type;
     char buf[128];
     json_t *v;
@@ -558,13 +569,23 @@ static json_t *literal_json(const WExpr *e)
         case WT_TINYINT: case WT_SMALLINT: case WT_INT: case WT_BIGINT: v = json_integer(e->lit.i); break;
         case WT_FLOAT: case WT_DOUBLE: v = json_real(e->lit.d); break;
         case WT_DECIMAL: wfmt_decimal(e->lit.dec, t->scale, buf); v = json_string(buf); break;
-        case WT_CHAR: case WT_VARCHAR: case WT_BINARY: case WT_VARBINARY:
+        case WT_CHAR: case WT_VARCHAR:
             v = json_stringn(e->lit.s.p, (size_t)e->lit.s.len);
             break;
+        case WT_BINARY: case WT_VARBINARY: {     /* Jackson writes byte[] as base64 */
+            WStrBuf b;
+            wsb_init(&b);
+            wbase64_append(&b, e->lit.s.p, (size_t)e->lit.s.len);
+            v = json_stringn(b.buf ? b.buf : "", b.len);
+            wsb_free(&b);
+            break;
+        }
         case WT_DATE: wfmt_date(e->lit.i, buf); v = json_string(buf); break;
         case WT_TIME: wfmt_time(e->lit.i, t->precision, buf); v = json_string(buf); break;
         case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ:
+            /* Calcite's TimestampString: the fraction without trailing zeros, none when zero */
             wfmt_timestamp(e->lit.ts, 9, buf);
+            trim_fraction(buf);
             v = json_string(buf);
             break;
         case WT_INTERVAL_DT: case WT_INTERVAL_YM:
@@ -574,6 +595,15 @@ static json_t *literal_json(const WExpr *e)
         default: v = json_null(); break;
         }
     }
+    return v;
+}
+
+static json_t *literal_json(const WExpr *e)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "kind", json_string("LITERAL"));
+    json_t *v = literal_value_json(e);
+    const WType *t = e->type;
     json_object_set_new(j, "value", v);
     if (t->id == WT_NULL) {
         json_object_set_new(j, "type", json_string("NULL"));
@@ -587,8 +617,104 @@ static json_t *literal_json(const WExpr *e)
     return j;
 }
 
+/* Order of two non-NULL literals of one type (Calcite keeps a Sarg's points sorted); 0 for types
+   without an order here (their points keep the IN list's order). */
+static int literal_cmp(const void *pa, const void *pb)
+{
+    const WExpr *a = *(const WExpr *const *)pa, *b = *(const WExpr *const *)pb;
+    switch (a->type->id) {
+    case WT_BOOLEAN: case WT_TINYINT: case WT_SMALLINT: case WT_INT: case WT_BIGINT:
+    case WT_DATE: case WT_TIME: case WT_INTERVAL_DT: case WT_INTERVAL_YM:
+        return (a->lit.i > b->lit.i) - (a->lit.i < b->lit.i);
+    case WT_FLOAT: case WT_DOUBLE: return (a->lit.d > b->lit.d) - (a->lit.d < b->lit.d);
+    case WT_DECIMAL: return (a->lit.dec > b->lit.dec) - (a->lit.dec < b->lit.dec);
+    case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ:
+        if (a->lit.ts.ms != b->lit.ts.ms) return (a->lit.ts.ms > b->lit.ts.ms) - (a->lit.ts.ms < b->lit.ts.ms);
+        return (a->lit.ts.ns > b->lit.ts.ns) - (a->lit.ts.ns < b->lit.ts.ns);
+    case WT_CHAR: case WT_VARCHAR: case WT_BINARY: case WT_VARBINARY: {
+        int n = a->lit.s.len < b->lit.s.len ? a->lit.s.len : b->lit.s.len;
+        int c = n ? memcmp(a->lit.s.p, b->lit.s.p, (size_t)n) : 0;
+        return c ? c : (a->lit.s.len > b->lit.s.len) - (a->lit.s.len < b->lit.s.len);
+    }
+    default: return 0;
+    }
+}
+
+static bool is_integer_id(WTypeId id) { return id == WT_TINYINT || id == WT_SMALLINT || id == WT_INT || id == WT_BIGINT; }
+
+/* An IN-list element as a Sarg point: a non-NULL literal, or a widening CAST of one (integer to a
+   wider integer, CHAR to VARCHAR: the value is the same), which Calcite has folded into the
+   literal; NULL for anything else. Returns the literal (its value is the element's value). */
+static const WExpr *sarg_point(const WExpr *x)
+{
+    if (x->kind == WX_LITERAL) return x->is_null ? NULL : x;
+    if (x->kind != WX_CAST || x->try_cast || x->args[0]->kind != WX_LITERAL || x->args[0]->is_null) return NULL;
+    const WExpr *l = x->args[0];
+    WTypeId from = l->type->id, to = x->type->id;
+    bool widen = (is_integer_id(from) && is_integer_id(to) && to >= from) ||
+                 (from == WT_CHAR && to == WT_VARCHAR);
+    return widen ? l : NULL;
+}
+
+/* `x [NOT] IN (literals)` as Calcite writes it: SEARCH(x, Sarg[points]) — each point a CLOSED
+   range of one value, sorted, without repeats — under NOT for NOT IN. NULL when an element is not
+   a non-NULL literal of the elements' common type (the caller writes the IN call then). */
+static json_t *search_json(WPlanCtx *p, const WExpr *e, const int *colmap)
+{
+    int n = e->nargs - 1;
+    if (n < 1) return NULL;
+    const WExpr **pts = malloc(sizeof *pts * (size_t)n);
+    if (!pts) return NULL;
+    for (int i = 0; i < n; i++) {
+        const WExpr *x = sarg_point(e->args[i + 1]);
+        if (!x || e->args[i + 1]->type->id != e->args[1]->type->id) { free(pts); return NULL; }
+        pts[i] = x;
+    }
+    wqsort(pts, (size_t)n, sizeof *pts, literal_cmp);
+    json_t *ranges = json_array();
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && literal_cmp(&pts[i - 1], &pts[i]) == 0 && pts[i]->type->id != WT_NULL) {
+            json_t *pv = literal_value_json(pts[i - 1]), *cv = literal_value_json(pts[i]);
+            bool same = json_equal(pv, cv);
+            json_decref(pv);
+            json_decref(cv);
+            if (same) continue;
+        }
+        json_t *range = json_object(), *lo = json_object(), *hi = json_object();
+        json_object_set_new(lo, "value", literal_value_json(pts[i]));
+        json_object_set_new(lo, "boundType", json_string("CLOSED"));
+        json_object_set_new(hi, "value", literal_value_json(pts[i]));
+        json_object_set_new(hi, "boundType", json_string("CLOSED"));
+        json_object_set_new(range, "lower", lo);
+        json_object_set_new(range, "upper", hi);
+        json_array_append_new(ranges, range);
+    }
+    json_t *sarg = json_object();
+    json_object_set_new(sarg, "ranges", ranges);
+    json_object_set_new(sarg, "nullAs", json_string("UNKNOWN"));
+    json_t *lit = json_object();
+    json_object_set_new(lit, "kind", json_string("LITERAL"));
+    json_object_set_new(lit, "sarg", sarg);
+    WType pt = *e->args[1]->type;      /* the elements' type (after the widening casts) */
+    pt.nullable = false;
+    json_object_set_new(lit, "type", ex_type_json(&pt));
+    free(pts);
+    json_t *ops = json_array();
+    json_array_append_new(ops, ex_rex_json(p, e->args[0], colmap));
+    json_array_append_new(ops, lit);
+    json_t *search = call_json("INTERNAL", "SEARCH", ops, e->type);
+    if (!e->negated) return search;
+    json_t *nops = json_array();
+    json_array_append_new(nops, search);
+    return call_json("PREFIX", "NOT", nops, e->type);
+}
+
 json_t *ex_rex_json(WPlanCtx *p, const WExpr *e, const int *colmap)
 {
+    if (e->kind == WX_IN) {
+        json_t *search = search_json(p, e, colmap);
+        if (search) return search;
+    }
     json_t *ops = NULL;
     if (e->kind != WX_COLUMN && e->kind != WX_LITERAL && e->kind != WX_PROCTIME) {
         ops = json_array();
@@ -615,7 +741,17 @@ json_t *ex_rex_json(WPlanCtx *p, const WExpr *e, const int *colmap)
     case WX_OR: return call_json("BINARY", "OR", ops, e->type);
     case WX_NOT: return call_json("PREFIX", "NOT", ops, e->type);
     case WX_IS_NULL: return call_json("POSTFIX", e->negated ? "IS NOT NULL" : "IS NULL", ops, e->type);
-    case WX_CAST: return call_json("SPECIAL", e->try_cast ? "TRY_CAST" : "CAST", ops, e->type);
+    case WX_CAST:
+        if (e->args[0]->kind == WX_LITERAL && (e->args[0]->is_null || e->args[0]->type->id == WT_NULL)) {
+            /* CAST(NULL AS t) is Calcite's typed NULL literal */
+            json_decref(ops);
+            json_t *j = json_object();
+            json_object_set_new(j, "kind", json_string("LITERAL"));
+            json_object_set_new(j, "value", json_null());
+            json_object_set_new(j, "type", ex_type_json(e->type));
+            return j;
+        }
+        return call_json("SPECIAL", e->try_cast ? "TRY_CAST" : "CAST", ops, e->type);
     case WX_CASE: return call_json("SPECIAL", "CASE", ops, e->type);
     case WX_COALESCE: return call_json(NULL, "COALESCE", ops, e->type);
     case WX_IN: return call_json("BINARY", e->negated ? "NOT IN" : "IN", ops, e->type);
@@ -631,6 +767,10 @@ json_t *ex_rex_json(WPlanCtx *p, const WExpr *e, const int *colmap)
              e->args[0]->type->id == WT_INTERVAL_DT || e->args[0]->type->id == WT_INTERVAL_YM))
             return call_json("SPECIAL", op->calcite, ops, e->type);
         if (op) return call_json(op->syntax, op->calcite, ops, e->type);
+        /* Calcite's special operators among the functions: the value constructors and ITEM */
+        static const char *const SPECIAL[] = {"ARRAY", "MAP", "ROW", "ITEM"};
+        for (size_t i = 0; i < sizeof SPECIAL / sizeof SPECIAL[0]; i++)
+            if (!strcmp(fname, SPECIAL[i])) return call_json("SPECIAL", fname, ops, e->type);
         return call_json(NULL, fname, ops, e->type);
     }
     }

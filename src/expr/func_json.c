@@ -15,6 +15,7 @@
  * themselves JSON_OBJECT / JSON_ARRAY calls are inserted as JSON, not as strings.
  * Depends on func_impl.h, json_path.h, common/json.h.
  */
+#include "../common/base64.h"
 #include "func_impl.h"
 #include "json_path.h"
 #include "../common/json.h"
@@ -476,18 +477,9 @@ static WJson *to_node(WEvalCtx *ctx, const WType *t, WDatum v, bool is_null)
         return wjson_string(a, buf, (size_t)k);
     }
     case WT_BINARY: case WT_VARBINARY: {
-        static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
         WStrBuf b;
         wsb_init(&b);
-        const unsigned char *p = (const unsigned char *)v.s.p;
-        int len = v.s.len;
-        for (int i = 0; i < len; i += 3) {
-            unsigned x = (unsigned)p[i] << 16 | (i + 1 < len ? (unsigned)p[i + 1] << 8 : 0) | (i + 2 < len ? p[i + 2] : 0);
-            wsb_putc(&b, B64[(x >> 18) & 63]);
-            wsb_putc(&b, B64[(x >> 12) & 63]);
-            wsb_putc(&b, i + 1 < len ? B64[(x >> 6) & 63] : '=');
-            wsb_putc(&b, i + 2 < len ? B64[x & 63] : '=');
-        }
+        wbase64_append(&b, v.s.p, (size_t)v.s.len);
         WJson *r = wjson_string(a, b.buf, b.len);
         wsb_free(&b);
         return r;

@@ -7,6 +7,7 @@
  * TRIM(str) or TRIM(mode, chars, str) with mode a STRING literal 'BOTH' | 'LEADING' | 'TRAILING'.
  * Depends on func_impl.h.
  */
+#include "../common/base64.h"
 #include "func_impl.h"
 
 #include <strings.h>
@@ -692,8 +693,6 @@ EV(ev_split)
 
 /* ---------------------------------------------------------------- base64 */
 
-static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
 INF(inf_to_base64)
 {
     (void)co;
@@ -706,34 +705,10 @@ EV(ev_to_base64)
     UNUSED_EV;
     WF_FOR(i, n, act) {
         WStr s = S(0, i);
-        size_t olen = ((size_t)s.len + 2) / 3 * 4;
-        char *p = wf_alloc(ctx, olen);
-        const unsigned char *u = (const unsigned char *)s.p;
-        size_t o = 0;
-        int j = 0;
-        for (; j + 2 < s.len; j += 3) {
-            uint32_t v = (uint32_t)u[j] << 16 | (uint32_t)u[j + 1] << 8 | u[j + 2];
-            p[o++] = B64[v >> 18]; p[o++] = B64[(v >> 12) & 63]; p[o++] = B64[(v >> 6) & 63]; p[o++] = B64[v & 63];
-        }
-        if (s.len - j == 1) {
-            uint32_t v = (uint32_t)u[j] << 16;
-            p[o++] = B64[v >> 18]; p[o++] = B64[(v >> 12) & 63]; p[o++] = '='; p[o++] = '=';
-        } else if (s.len - j == 2) {
-            uint32_t v = (uint32_t)u[j] << 16 | (uint32_t)u[j + 1] << 8;
-            p[o++] = B64[v >> 18]; p[o++] = B64[(v >> 12) & 63]; p[o++] = B64[(v >> 6) & 63]; p[o++] = '=';
-        }
+        char *p = wf_alloc(ctx, wbase64_len((size_t)s.len));
+        size_t o = wbase64_encode(s.p, (size_t)s.len, p);
         wf_set_ref(out, i, p, (int)o);
     }
-}
-
-static int b64val(unsigned char c)
-{
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
 }
 
 INF(inf_from_base64)
@@ -755,7 +730,7 @@ EV(ev_from_base64)
         for (; j < s.len; j++) {
             unsigned char c = (unsigned char)s.p[j];
             if (c == '=') break;
-            int v = b64val(c);
+            int v = wbase64_value(c);
             if (v < 0) {
                 wf_fail(ctx, WEXC_ILLEGAL_ARG, "Illegal base64 character %x", c);
                 return;

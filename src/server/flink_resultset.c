@@ -1,6 +1,7 @@
 /*
  * flink_resultset.c — Flink's SQL Gateway ResultSet shapes. See flink_resultset.h.
  */
+#include "../common/base64.h"
 #include "flink_resultset.h"
 #include "../common/strbuf.h"
 #include "../types/format.h"
@@ -162,16 +163,7 @@ json_t *wflink_value(const WType *t, WDatum v, bool is_null, const WTimeZone *tz
     case WT_CHAR: case WT_VARCHAR: j = json_stringn(v.s.p ? v.s.p : "", (size_t)v.s.len); break;
     case WT_BINARY: case WT_VARBINARY: {
         /* Jackson writes byte[] as base64 */
-        static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-        const unsigned char *p = (const unsigned char *)v.s.p;
-        for (int i = 0; i < v.s.len; i += 3) {
-            unsigned n = (unsigned)p[i] << 16 | (i + 1 < v.s.len ? (unsigned)p[i + 1] << 8 : 0) |
-                         (i + 2 < v.s.len ? p[i + 2] : 0);
-            wsb_putc(&b, b64[n >> 18 & 63]);
-            wsb_putc(&b, b64[n >> 12 & 63]);
-            wsb_putc(&b, i + 1 < v.s.len ? b64[n >> 6 & 63] : '=');
-            wsb_putc(&b, i + 2 < v.s.len ? b64[n & 63] : '=');
-        }
+        wbase64_append(&b, v.s.p, (size_t)v.s.len);
         j = text(&b);
         break;
     }

@@ -363,9 +363,11 @@ def parse_case(path):
                 sql = "\n".join(body)
             elif key == "ddl" and cur is not None:
                 cur["ddl"] = "\n".join(body)
+            elif key in ("rows", "rows-before-restore", "rows-after-restore") and cur is not None:
+                cur["rows"].extend(r for r in body if r.strip())
             continue
         if key in ("source", "sink"):
-            cur = {"name": val, "sink": key == "sink", "mode": None, "ddl": None}
+            cur = {"name": val, "sink": key == "sink", "mode": None, "ddl": None, "rows": []}
             objs.append(cur)
         elif key in ("changelog-mode", "sink-changelog-mode") and cur is not None:
             cur["mode"] = val

@@ -1,10 +1,12 @@
-/* test_common.c — unit tests for src/common: arena, strbuf, durations, Flink key-group hashing. */
+/* test_common.c — unit tests for src/common: arena, strbuf, durations, Flink key-group hashing,
+   base64. */
 #include "unit.h"
 #include "../../src/common/arena.h"
 #include "../../src/common/strbuf.h"
 #include "../../src/common/duration.h"
 #include "../../src/common/hash.h"
 #include "../../src/common/options.h"
+#include "../../src/common/base64.h"
 
 WTEST(arena_alloc_and_reset)
 {
@@ -98,4 +100,35 @@ WTEST(options_set_get)
     wopts_set(&o, "bad", "x");
     CHECK(!wopts_get_bool(&o, "bad", false, &b, &e));
     wopts_free(&o);
+}
+
+/* RFC 4648's test vectors, both ways; a character outside the alphabet is reported with its offset. */
+WTEST(base64_rfc4648_vectors)
+{
+    static const char *const plain[] = {"", "f", "fo", "foo", "foob", "fooba", "foobar"};
+    static const char *const coded[] = {"", "Zg==", "Zm8=", "Zm9v", "Zm9vYg==", "Zm9vYmE=", "Zm9vYmFy"};
+    for (int i = 0; i < 7; i++) {
+        char out[16];
+        size_t n = wbase64_encode(plain[i], strlen(plain[i]), out);
+        CHECK(n == wbase64_len(strlen(plain[i])));
+        out[n] = 0;
+        CHECK_STR(out, coded[i]);
+        unsigned char back[16];
+        long m = wbase64_decode(coded[i], strlen(coded[i]), back, NULL);
+        CHECK(m == (long)strlen(plain[i]));
+        CHECK(memcmp(back, plain[i], (size_t)m) == 0);
+    }
+    WStrBuf b;
+    wsb_init(&b);
+    unsigned char bytes[300];
+    for (int i = 0; i < 300; i++) bytes[i] = (unsigned char)i;
+    wbase64_append(&b, bytes, sizeof bytes);
+    CHECK(b.len == wbase64_len(sizeof bytes));
+    unsigned char back[300];
+    CHECK(wbase64_decode(b.buf, b.len, back, NULL) == 300);
+    CHECK(memcmp(back, bytes, 300) == 0);
+    wsb_free(&b);
+    size_t bad = 0;
+    CHECK(wbase64_decode("AQ*D", 4, back, &bad) == -1);
+    CHECK(bad == 2);
 }
