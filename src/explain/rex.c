@@ -8,6 +8,7 @@
 #include "../expr/functions.h"
 #include "../types/format.h"
 #include "../types/datetime.h"
+#include "../plan/reduce.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -226,9 +227,56 @@ static void put_quoted(WStrBuf *out, const char *p, int len)
     wsb_putc(out, '\'');
 }
 
+/* Calcite's digest of a DOUBLE literal: the BigDecimal it holds in scientific notation (1.5E0,
+   1E-1, 1.024E3). A literal from the query holds the value as written (Java's shortest form); a
+   reduced one holds the double's exact binary value cut to 20 significant digits (measured on Flink
+   2.3: 0.1e0 + 0.2e0 is 3.0000000000000004440E-1). */
+static void calcite_double(WStrBuf *out, double d, bool exact)
+{
+    char buf[64], dig[48];
+    int nd = 0, exp10 = 0;
+    if (exact) {
+        snprintf(buf, sizeof buf, "%.40e", d);
+    } else {
+        for (int prec = 1; prec <= 17; prec++) {
+            snprintf(buf, sizeof buf, "%.*e", prec - 1, d);
+            if (strtod(buf, NULL) == d) break;
+        }
+    }
+    const char *q = buf;
+    if (*q == '-') q++;
+    for (; *q && *q != 'e'; q++) if (*q >= '0' && *q <= '9' && nd < (int)sizeof dig - 1) dig[nd++] = *q;
+    if (*q == 'e') exp10 = atoi(q + 1);
+    while (nd > 1 && dig[nd - 1] == '0') nd--;      /* the exact value ends */
+    if (exact && nd > 20) nd = 20;
+    if (d < 0) wsb_putc(out, '-');
+    wsb_putc(out, dig[0]);
+    if (nd > 1) {
+        wsb_putc(out, '.');
+        wsb_appendn(out, dig + 1, (size_t)(nd - 1));
+    }
+    wsb_printf(out, "E%d", exp10);
+}
+
+/* A TIMESTAMP / TIME literal as Calcite prints it: the fraction without trailing zeros. */
+static void calcite_time_text(WStrBuf *out, const WExpr *e)
+{
+    char buf[64];
+    if (e->type->id == WT_TIME) wfmt_time(e->lit.i, 9, buf);
+    else wfmt_timestamp(e->lit.ts, 9, buf);
+    char *dot = strrchr(buf, '.');
+    if (dot) {
+        char *end = buf + strlen(buf);
+        while (end > dot + 1 && end[-1] == '0') *--end = 0;
+        if (end == dot + 1) *dot = 0;
+    }
+    wsb_puts(out, buf);
+}
+
 void ex_literal(WStrBuf *out, const WExpr *e, ExDialect d)
 {
     const WType *t = e->type;
+    bool exec = d == EXD_EXEC;
     if (e->is_null || t->id == WT_NULL) {
         wsb_puts(out, "null:");
         if (t->id == WT_NULL) wsb_puts(out, "NULL");
@@ -236,36 +284,47 @@ void ex_literal(WStrBuf *out, const WExpr *e, ExDialect d)
         return;
     }
     char buf[128];
+    /* the execution plan prints literals without their type (`1 AS vcol_marker`, `3.50`,
+       `2020-01-01 10:00:00.123`), except intervals */
     switch (t->id) {
     case WT_BOOLEAN: wsb_puts(out, e->lit.i ? "true" : "false"); break;
     case WT_TINYINT: case WT_SMALLINT: case WT_INT: case WT_BIGINT:
         wsb_printf(out, "%lld", (long long)e->lit.i);
-        /* the execution plan prints BIGINT literals bare (`1 AS vcol_marker`, `0 AS g`) */
-        if (t->id == WT_BIGINT && d != EXD_EXEC) wsb_puts(out, ":BIGINT");
+        if (exec) break;
+        if (t->id == WT_BIGINT) wsb_puts(out, ":BIGINT");
         else if (t->id == WT_SMALLINT) wsb_puts(out, ":SMALLINT");
         else if (t->id == WT_TINYINT) wsb_puts(out, ":TINYINT");
         break;
     case WT_DECIMAL:
         wfmt_decimal(e->lit.dec, t->scale, buf);
-        wsb_printf(out, "%s:DECIMAL(%d, %d)", buf, t->precision, t->scale);
+        wsb_puts(out, buf);
+        if (!exec) wsb_printf(out, ":DECIMAL(%d, %d)", t->precision, t->scale);
         break;
-    case WT_FLOAT: case WT_DOUBLE:
+    case WT_DOUBLE:
+        calcite_double(out, e->lit.d, wplan_reduced(e));
+        if (!exec) wsb_puts(out, ":DOUBLE");
+        break;
+    case WT_FLOAT:
         wfmt_double_java(e->lit.d, buf);
-        wsb_printf(out, "%s:%s", buf, t->id == WT_FLOAT ? "FLOAT" : "DOUBLE");
+        wsb_printf(out, "%s:%s", buf, "FLOAT");
         break;
     case WT_CHAR: case WT_VARCHAR:
-        if (d != EXD_EXEC) wsb_puts(out, "_UTF-16LE");
+        if (!exec) wsb_puts(out, "_UTF-16LE");
         put_quoted(out, e->lit.s.p, e->lit.s.len);
-        if (t->id == WT_VARCHAR && d != EXD_EXEC) {
+        if (t->id == WT_VARCHAR && !exec) {
             wsb_putc(out, ':');
             calcite_type(out, t, false);
         }
         break;
     case WT_DATE: wfmt_date(e->lit.i, buf); wsb_puts(out, buf); break;
-    case WT_TIME: wfmt_time(e->lit.i, t->precision, buf); wsb_puts(out, buf); break;
-    case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ:
-        wfmt_timestamp(e->lit.ts, t->precision, buf);
-        wsb_puts(out, buf);
+    case WT_TIME: case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ:
+        /* precision 0 is the literal's default type (10:00:00.5:TIME(1)); an LTZ instant prints
+           in UTC */
+        calcite_time_text(out, e);
+        if (!exec && t->precision > 0) {
+            wsb_putc(out, ':');
+            calcite_type(out, t, false);
+        }
         break;
     case WT_INTERVAL_DT: case WT_INTERVAL_YM:
         wsb_printf(out, "%lld:INTERVAL %s", (long long)e->lit.i, interval_qual(t->qual));
@@ -384,6 +443,17 @@ static void rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialec
         return;
     }
     case WX_CAST:
+        if (wplan_reduced(e)) {
+            /* a reduced constant of a nullable type (plan/reduce.c): Calcite's CAST of the NOT
+               NULL literal, CAST(true AS BOOLEAN) */
+            wsb_puts(out, "CAST(");
+            rex(out, e->args[0], names, d);
+            wsb_puts(out, " AS ");
+            if (exec) exec_cast_type(out, e->type);
+            else calcite_type(out, e->type, true);
+            wsb_putc(out, ')');
+            return;
+        }
         /* an implicit widening of a numeric literal: Calcite keeps the literal as written */
         if (!e->try_cast && e->args[0]->kind == WX_LITERAL && !e->args[0]->is_null &&
             wtype_is_numeric(e->args[0]->type) && wtype_is_numeric(e->type) &&
