@@ -27,7 +27,8 @@ static const OpInfo OPS[] = {
     {"+", "+", ST_BINARY, "BINARY"}, {"-", "-", ST_BINARY, "BINARY"}, {"*", "*", ST_BINARY, "BINARY"},
     {"/", "/", ST_BINARY, "BINARY"}, {"%", "MOD", ST_FUNC, NULL}, {"=", "=", ST_BINARY, "BINARY"},
     {"<>", "<>", ST_BINARY, "BINARY"}, {"<", "<", ST_BINARY, "BINARY"}, {"<=", "<=", ST_BINARY, "BINARY"},
-    {">", ">", ST_BINARY, "BINARY"}, {">=", ">=", ST_BINARY, "BINARY"}, {"||", "||", ST_BINARY, "BINARY"},
+    {">", ">", ST_BINARY, "BINARY"}, {">=", ">=", ST_BINARY, "BINARY"},
+    {"||", "||", ST_FUNC, "BINARY"},     /* ||(s, 'ab') in the execution plan too (Flink 2.3) */
     {"NEG", "-", ST_PREFIX, "PREFIX"}, {"LIKE", "LIKE", ST_FUNC, "SPECIAL"},
     {"SIMILAR", "SIMILAR TO", ST_FUNC, "SPECIAL"},
     {"IS TRUE", "IS TRUE", ST_POSTFIX, "POSTFIX"}, {"IS NOT TRUE", "IS NOT TRUE", ST_POSTFIX, "POSTFIX"},
@@ -329,6 +330,16 @@ void ex_literal(WStrBuf *out, const WExpr *e, ExDialect d)
     case WT_INTERVAL_DT: case WT_INTERVAL_YM:
         wsb_printf(out, "%lld:INTERVAL %s", (long long)e->lit.i, interval_qual(t->qual));
         break;
+    case WT_BINARY: case WT_VARBINARY:
+        /* X'0102':BINARY(2) */
+        wsb_puts(out, "X'");
+        for (int i = 0; i < e->lit.s.len; i++) wsb_printf(out, "%02X", (unsigned char)e->lit.s.p[i]);
+        wsb_putc(out, '\'');
+        if (!exec) {
+            wsb_putc(out, ':');
+            calcite_type(out, t, false);
+        }
+        break;
     default: {
         WStrBuf v;
         wsb_init(&v);
@@ -505,7 +516,18 @@ static void rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialec
             calcite_type(out, e->type, true);
         }
         return;
-    case WX_CASE: call_form(out, "CASE", e, names, d); return;
+    case WX_CASE:
+        call_form(out, "CASE", e, names, d);
+        if (!e->has_else) {
+            /* Calcite's CASE always has its ELSE: NULL of the CASE's type */
+            out->len--;
+            out->buf[out->len] = 0;
+            wsb_puts(out, ", null:");
+            if (exec) exec_cast_type(out, e->type);
+            else calcite_type(out, e->type, false);
+            wsb_putc(out, ')');
+        }
+        return;
     case WX_COALESCE: call_form(out, "COALESCE", e, names, d); return;
     case WX_IN:
         if (e->negated) wsb_puts(out, exec ? "NOT(" : "NOT(");
@@ -686,7 +708,12 @@ json_t *ex_rex_json(WPlanCtx *p, const WExpr *e, const int *colmap)
     case WX_NOT: return call_json("PREFIX", "NOT", ops, e->type);
     case WX_IS_NULL: return call_json("POSTFIX", e->negated ? "IS NOT NULL" : "IS NULL", ops, e->type);
     case WX_CAST: return call_json("SPECIAL", e->try_cast ? "TRY_CAST" : "CAST", ops, e->type);
-    case WX_CASE: return call_json("SPECIAL", "CASE", ops, e->type);
+    case WX_CASE:
+        if (!e->has_else) {         /* Calcite's ELSE NULL */
+            WExpr nul = {.kind = WX_LITERAL, .type = e->type, .is_null = true, .col = -1};
+            json_array_append_new(ops, literal_json(&nul));
+        }
+        return call_json("SPECIAL", "CASE", ops, e->type);
     case WX_COALESCE: return call_json(NULL, "COALESCE", ops, e->type);
     case WX_IN: return call_json("BINARY", e->negated ? "NOT IN" : "IN", ops, e->type);
     case WX_CALL: {

@@ -69,10 +69,10 @@ static bool literal_type(const WType *t)
     case WT_BOOLEAN: case WT_TINYINT: case WT_SMALLINT: case WT_INT: case WT_BIGINT:
     case WT_DOUBLE: case WT_DECIMAL: case WT_CHAR: case WT_VARCHAR:
     case WT_DATE: case WT_TIME: case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ:
-    case WT_INTERVAL_DT: case WT_INTERVAL_YM:
+    case WT_INTERVAL_DT: case WT_INTERVAL_YM: case WT_BINARY: case WT_VARBINARY:
         return t->time_attr == WTA_NONE;
     default:
-        return false;       /* FLOAT (not measured), binary strings, composites */
+        return false;       /* FLOAT (not measured), composites */
     }
 }
 
@@ -86,8 +86,11 @@ static bool coerced_literal(const WExpr *e)
     if (a->kind == WX_CAST) return coerced_literal(a);
     if (a->kind != WX_LITERAL || a->is_null) return false;
     const WType *from = a->type, *to = e->type;
-    if (wtype_is_numeric(from) && wtype_is_numeric(to))
-        return wtype_is_integer(from) ? !(wtype_is_integer(to) && to->id < from->id) : from->id == to->id;
+    if (wtype_is_numeric(from) && wtype_is_numeric(to)) {
+        if (wtype_is_integer(from)) return !(wtype_is_integer(to) && to->id < from->id);
+        /* CAST(0.1 AS DOUBLE): Calcite keeps the literal's digits (0.1:DOUBLE); not reproduced */
+        return from->id == to->id || wtype_is_approx(to);
+    }
     return wtype_is_string(from) && wtype_is_string(to);
 }
 
