@@ -1,17 +1,21 @@
 /*
  * reduce.c — constant-expression reduction as Flink's planner applies Calcite's
- * ReduceExpressionsRule (FILTER / PROJECT / CALC / JOIN reductions) to the optimized plan: every
- * deterministic subexpression without column references is evaluated once at planning time by
- * weir's own evaluator (so the literal is the exact runtime value) and replaced by a literal of the
- * expression's type. The rules measured on Flink 2.3 are in docs/plans.md ("Constant reduction"):
+ * ReduceExpressionsRule (FILTER / PROJECT / CALC / JOIN reductions): every deterministic
+ * subexpression without column references is evaluated once at planning time by weir's own
+ * evaluator (so the literal is the exact runtime value) and replaced by a literal of the
+ * expression's type. Runs before the physical rules (so prune_empty.c sees reduced conditions) and
+ * again on the final plan (Calcs merged since). The rules, measured on Flink 2.3, are in
+ * docs/flink-conformance.md ("Constant reduction"):
  *   - the literal keeps the reduced expression's type; a nullable type with a non-NULL value is
  *     printed as CAST(<literal> AS <type>) (wplan_reduced), a NULL as null:<type>;
  *   - non-deterministic calls (RAND, UUID, CURRENT_TIMESTAMP, PROCTIME, ...) are not reduced, nor
  *     JSON_VALUE / JSON_OBJECT / JSON_ARRAY / UNIX_TIMESTAMP (Flink keeps them), nor expressions
  *     whose evaluation fails (1 / 0, CAST('abc' AS INT): the error stays a runtime one), nor
- *     values of composite types (ARRAY, MAP, ROW);
+ *     values of composite types (ARRAY, MAP, ROW), nor FLOAT (not measured);
  *   - a literal coerced by weir's binder (a numeric literal widened, a string literal cast to a
  *     string type that holds it) is left as it is: explain/rex.c prints those as Calcite's literals;
+ *   - TRUE / FALSE operands of AND / OR are simplified away, a + 0 and a * 1 become a, and in a
+ *     condition x = x becomes IS NOT NULL(x) (TRUE for a NOT NULL x);
  *   - a condition reduced to TRUE disappears (the Calc / join keeps no condition); one reduced to
  *     FALSE or NULL is left for prune_empty.c, which replaces the input by empty Values.
  * Results do not change: the literal is the value the expression had at every row.
@@ -158,6 +162,29 @@ static WExpr *simplify_logic(WPlanCtx *p, WExpr *e)
     return r;
 }
 
+/* An integer literal with value v (also as weir's binder widens it). */
+static bool int_literal(const WExpr *e, int64_t v)
+{
+    while (e->kind == WX_CAST && !e->try_cast && wtype_is_integer(e->type)) e = e->args[0];
+    return e->kind == WX_LITERAL && !e->is_null && wtype_is_integer(e->type) && e->lit.i == v;
+}
+
+/* RexSimplify's arithmetic identities (measured: a + 0 and a * 1 become a) when the operand left
+   has the call's type. NULL when nothing changes. */
+static WExpr *simplify_arith(WExpr *e)
+{
+    if (e->kind != WX_CALL || !e->func || e->nargs != 2 || !wtype_is_integer(e->type)) return NULL;
+    int64_t unit;
+    if (!strcmp(e->func->name, "+")) unit = 0;
+    else if (!strcmp(e->func->name, "*")) unit = 1;
+    else return NULL;
+    for (int i = 0; i < 2; i++) {
+        WExpr *x = e->args[1 - i];
+        if (int_literal(e->args[i], unit) && wtype_equals(x->type, e->type, false)) return x;
+    }
+    return NULL;
+}
+
 WExpr *wplan_reduce_expr(WPlanCtx *p, WExpr *e)
 {
     if (!e || e->kind == WX_LITERAL || e->kind == WX_COLUMN || wplan_reduced(e)) return e;
@@ -176,6 +203,7 @@ WExpr *wplan_reduce_expr(WPlanCtx *p, WExpr *e)
         c->args[i] = a;
     }
     WExpr *s = simplify_logic(p, c ? c : e);
+    if (!s) s = simplify_arith(c ? c : e);
     if (s) return s;
     return c ? c : e;
 }
@@ -183,6 +211,41 @@ WExpr *wplan_reduce_expr(WPlanCtx *p, WExpr *e)
 static bool literal_true(const WExpr *e)
 {
     return e && bool_const(e) == 1;
+}
+
+/* In a condition (where NULL is FALSE) x = x of a column is IS NOT NULL(x), TRUE when x is NOT
+   NULL (measured); conjuncts of an AND likewise. In a projection Calcite makes it
+   OR(null:BOOLEAN, IS NOT NULL(x)), which weir does not reproduce. */
+static WExpr *reduce_condition(WPlanCtx *p, WExpr *cond)
+{
+    if (!cond) return NULL;
+    if (cond->kind == WX_AND) {
+        WExpr *c = NULL;
+        for (int i = 0; i < cond->nargs; i++) {
+            WExpr *a = reduce_condition(p, cond->args[i]);
+            if (a == cond->args[i]) continue;
+            if (!c) {
+                c = wa_memdup(p->arena, cond, sizeof *cond);
+                c->args = wa_memdup(p->arena, cond->args, sizeof(WExpr *) * (size_t)cond->nargs);
+            }
+            c->args[i] = a;
+        }
+        if (!c) return cond;
+        WExpr *s = simplify_logic(p, c);
+        return s ? s : c;
+    }
+    if (cond->kind == WX_CALL && cond->func && !strcmp(cond->func->name, "=") && cond->nargs == 2 &&
+        cond->args[0]->kind == WX_COLUMN && cond->args[1]->kind == WX_COLUMN &&
+        cond->args[0]->col == cond->args[1]->col && !wtype_is_approx(cond->args[0]->type)) {
+        /* (not for FLOAT / DOUBLE, where NaN = NaN is FALSE at run time) */
+        const WExpr *x = cond->args[0];
+        if (!x->type->nullable) return typed_literal(p, cond->type, (WDatum){.i = 1}, false);
+        WExpr *nn = wexpr_new(p->arena, WX_IS_NULL, &WTYPE_BOOLEAN_NN, 1);
+        nn->negated = true;
+        nn->args[0] = cond->args[0];
+        return nn;
+    }
+    return cond;
 }
 
 static WRel *reduce(WPlanCtx *p, WRel *r)
@@ -194,7 +257,7 @@ static WRel *reduce(WPlanCtx *p, WRel *r)
             if (x != r->exprs[i] && !x->name) x->name = r->exprs[i]->name;
             r->exprs[i] = x;
         }
-        r->cond = wplan_reduce_expr(p, r->cond);
+        r->cond = reduce_condition(p, wplan_reduce_expr(p, r->cond));
         if (literal_true(r->cond)) r->cond = NULL;
         return wplan_simplify_calc(p, r);
     }
