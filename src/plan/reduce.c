@@ -80,6 +80,12 @@ static bool literal_type(const WType *t)
     }
 }
 
+/* A numeric cast weir's binder adds to widen an integer operand (Calcite has none: 1 stays 1). */
+static bool widening(const WType *from, const WType *to)
+{
+    return wtype_is_integer(from) && wtype_is_numeric(to) && !(wtype_is_integer(to) && to->id < from->id);
+}
+
 /* A non-NULL literal as weir's binder coerces it, which explain/rex.c prints as the literal
    Calcite keeps (an integer widened for an operator, a string literal cast to a string type that
    holds it): left alone. An integer narrowed (CAST(3 AS TINYINT)) is reduced: 3:TINYINT. */
@@ -91,7 +97,7 @@ static bool coerced_literal(const WExpr *e)
     if (a->kind != WX_LITERAL || a->is_null) return false;
     const WType *from = a->type, *to = e->type;
     if (wtype_is_numeric(from) && wtype_is_numeric(to)) {
-        if (wtype_is_integer(from)) return !(wtype_is_integer(to) && to->id < from->id);
+        if (wtype_is_integer(from)) return widening(from, to);
         /* CAST(0.1 AS DOUBLE): Calcite keeps the literal's digits (0.1:DOUBLE); not reproduced */
         return from->id == to->id || wtype_is_approx(to);
     }
@@ -188,7 +194,9 @@ static WExpr *simplify_arith(WExpr *e)
 WExpr *wplan_reduce_expr(WPlanCtx *p, WExpr *e)
 {
     if (!e || e->kind == WX_LITERAL || e->kind == WX_COLUMN || wplan_reduced(e)) return e;
-    if (reducible_tree(e) && !coerced_literal(e)) {
+    /* the widening cast stays over the reduced operand: order_id > 2 + 3 is >(order_id, 5) */
+    bool widened = e->kind == WX_CAST && !e->try_cast && widening(e->args[0]->type, e->type);
+    if (!widened && reducible_tree(e) && !coerced_literal(e)) {
         WExpr *r = evaluate(p, e);
         if (r) return r;
     }
