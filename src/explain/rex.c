@@ -274,7 +274,7 @@ static void calcite_time_text(WStrBuf *out, const WExpr *e)
     wsb_puts(out, buf);
 }
 
-void ex_literal(WStrBuf *out, const WExpr *e, ExDialect d)
+static void literal(WStrBuf *out, const WExpr *e, ExDialect d, bool typed_time)
 {
     const WType *t = e->type;
     bool exec = d == EXD_EXEC;
@@ -322,7 +322,7 @@ void ex_literal(WStrBuf *out, const WExpr *e, ExDialect d)
         /* precision 0 is the literal's default type (10:00:00.5:TIME(1)); an LTZ instant prints
            in UTC */
         calcite_time_text(out, e);
-        if (!exec && t->precision > 0) {
+        if (!exec && typed_time && t->precision > 0) {
             wsb_putc(out, ':');
             calcite_type(out, t, false);
         }
@@ -349,6 +349,10 @@ void ex_literal(WStrBuf *out, const WExpr *e, ExDialect d)
     }
     }
 }
+
+void ex_literal(WStrBuf *out, const WExpr *e, ExDialect d) { literal(out, e, d, true); }
+
+void ex_tuple_literal(WStrBuf *out, const WExpr *e, ExDialect d) { literal(out, e, d, false); }
 
 /* ---------------- text ---------------- */
 
