@@ -639,9 +639,9 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
                     /* the tuples keep the CHAR literals as written; the row type widens them */
                     WExpr ch = lit;
                     ch.type = wtype_new(x->p->arena, WT_CHAR, false);
-                    ex_literal(out, &ch, EXD_REL);
+                    ex_tuple_literal(out, &ch, EXD_REL);
                 } else {
-                    ex_literal(out, &lit, EXD_REL);
+                    ex_tuple_literal(out, &lit, EXD_REL);
                 }
             }
             wsb_puts(out, " }");

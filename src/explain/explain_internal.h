@@ -78,6 +78,9 @@ const char *ex_in_name(const ExCtx *x, const WRel *in, int col);
 void ex_rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialect d);
 /* A literal as Calcite/Flink prints it. */
 void ex_literal(WStrBuf *out, const WExpr *e, ExDialect d);
+/* A literal of a Values tuple: as ex_literal, but TIME / TIMESTAMP values without their type
+   (Calcite's Values digest: { 2021-04-13 20:12:11.123456789 }). */
+void ex_tuple_literal(WStrBuf *out, const WExpr *e, ExDialect d);
 /* JSON form of an expression; colmap maps input refs (NULL = identity). */
 json_t *ex_rex_json(WPlanCtx *p, const WExpr *e, const int *colmap);
 /* Flink's JSON type string or object ("INT NOT NULL", or {"type":"TIMESTAMP_WITHOUT_TIME_ZONE",...}). */

@@ -324,7 +324,7 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
                 WExpr lit = {.kind = WX_LITERAL, .type = r->out.types[k], .lit = r->rows[i][k],
                              .is_null = r->row_nulls[i][k] != 0};
                 if (k) wsb_puts(out, ", ");
-                ex_literal(out, &lit, EXD_AST);
+                ex_tuple_literal(out, &lit, EXD_AST);
             }
             wsb_puts(out, " }");
         }

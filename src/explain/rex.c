@@ -10,6 +10,7 @@
 #include "../expr/functions.h"
 #include "../types/format.h"
 #include "../types/datetime.h"
+#include "../plan/reduce.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,8 @@ static const OpInfo OPS[] = {
     {"+", "+", ST_BINARY, "BINARY"}, {"-", "-", ST_BINARY, "BINARY"}, {"*", "*", ST_BINARY, "BINARY"},
     {"/", "/", ST_BINARY, "BINARY"}, {"%", "MOD", ST_FUNC, NULL}, {"=", "=", ST_BINARY, "BINARY"},
     {"<>", "<>", ST_BINARY, "BINARY"}, {"<", "<", ST_BINARY, "BINARY"}, {"<=", "<=", ST_BINARY, "BINARY"},
-    {">", ">", ST_BINARY, "BINARY"}, {">=", ">=", ST_BINARY, "BINARY"}, {"||", "||", ST_BINARY, "BINARY"},
+    {">", ">", ST_BINARY, "BINARY"}, {">=", ">=", ST_BINARY, "BINARY"},
+    {"||", "||", ST_FUNC, "BINARY"},     /* ||(s, 'ab') in the execution plan too (Flink 2.3) */
     {"NEG", "-", ST_PREFIX, "PREFIX"}, {"LIKE", "LIKE", ST_FUNC, "SPECIAL"},
     {"SIMILAR", "SIMILAR TO", ST_FUNC, "SPECIAL"},
     {"IS TRUE", "IS TRUE", ST_POSTFIX, "POSTFIX"}, {"IS NOT TRUE", "IS NOT TRUE", ST_POSTFIX, "POSTFIX"},
@@ -228,9 +230,61 @@ static void put_quoted(WStrBuf *out, const char *p, int len)
     wsb_putc(out, '\'');
 }
 
-void ex_literal(WStrBuf *out, const WExpr *e, ExDialect d)
+/* Calcite's digest of a DOUBLE literal: the BigDecimal it holds in scientific notation (1.5E0,
+   1E-1, 1.024E3). A literal from the query holds the value as written (Java's shortest form); a
+   reduced one holds the double's exact binary value cut to 20 significant digits (measured on Flink
+   2.3: 0.1e0 + 0.2e0 is 3.0000000000000004440E-1). */
+static void calcite_double(WStrBuf *out, double d, bool exact)
+{
+    char buf[64], dig[48];
+    int nd = 0, exp10 = 0;
+    if (exact) {
+        snprintf(buf, sizeof buf, "%.40e", d);
+    } else {
+        for (int prec = 1; prec <= 17; prec++) {
+            snprintf(buf, sizeof buf, "%.*e", prec - 1, d);
+            if (strtod(buf, NULL) == d) break;
+        }
+    }
+    const char *q = buf;
+    if (*q == '-') q++;
+    for (; *q && *q != 'e'; q++) if (*q >= '0' && *q <= '9' && nd < (int)sizeof dig - 1) dig[nd++] = *q;
+    if (*q == 'e') exp10 = atoi(q + 1);
+    while (nd > 1 && dig[nd - 1] == '0') nd--;      /* the exact value ends */
+    if (exact && nd > 20) nd = 20;
+    if (d < 0) wsb_putc(out, '-');
+    wsb_putc(out, dig[0]);
+    if (nd > 1) {
+        wsb_putc(out, '.');
+        wsb_appendn(out, dig + 1, (size_t)(nd - 1));
+    }
+    wsb_printf(out, "E%d", exp10);
+}
+
+/* "… 03:04:05.120000000" -> "… 03:04:05.12", "… 03:04:05.000000000" -> "… 03:04:05". */
+static void trim_fraction(char *buf)
+{
+    char *dot = strrchr(buf, '.');
+    if (!dot) return;
+    size_t n = strlen(buf);
+    while (n > (size_t)(dot - buf) + 1 && buf[n - 1] == '0') buf[--n] = 0;
+    if (buf[n - 1] == '.') buf[n - 1] = 0;
+}
+
+/* A TIMESTAMP / TIME literal as Calcite prints it: the fraction without trailing zeros. */
+static void calcite_time_text(WStrBuf *out, const WExpr *e)
+{
+    char buf[64];
+    if (e->type->id == WT_TIME) wfmt_time(e->lit.i, 9, buf);
+    else wfmt_timestamp(e->lit.ts, 9, buf);
+    trim_fraction(buf);
+    wsb_puts(out, buf);
+}
+
+static void literal(WStrBuf *out, const WExpr *e, ExDialect d, bool typed_time)
 {
     const WType *t = e->type;
+    bool exec = d == EXD_EXEC;
     if (e->is_null || t->id == WT_NULL) {
         wsb_puts(out, "null:");
         if (t->id == WT_NULL) wsb_puts(out, "NULL");
@@ -238,39 +292,60 @@ void ex_literal(WStrBuf *out, const WExpr *e, ExDialect d)
         return;
     }
     char buf[128];
+    /* the execution plan prints literals without their type (`1 AS vcol_marker`, `3.50`,
+       `2020-01-01 10:00:00.123`), except intervals */
     switch (t->id) {
     case WT_BOOLEAN: wsb_puts(out, e->lit.i ? "true" : "false"); break;
     case WT_TINYINT: case WT_SMALLINT: case WT_INT: case WT_BIGINT:
         wsb_printf(out, "%lld", (long long)e->lit.i);
-        /* the execution plan prints BIGINT literals bare (`1 AS vcol_marker`, `0 AS g`) */
-        if (t->id == WT_BIGINT && d != EXD_EXEC) wsb_puts(out, ":BIGINT");
+        if (exec) break;
+        if (t->id == WT_BIGINT) wsb_puts(out, ":BIGINT");
         else if (t->id == WT_SMALLINT) wsb_puts(out, ":SMALLINT");
         else if (t->id == WT_TINYINT) wsb_puts(out, ":TINYINT");
         break;
     case WT_DECIMAL:
         wfmt_decimal(e->lit.dec, t->scale, buf);
-        wsb_printf(out, "%s:DECIMAL(%d, %d)", buf, t->precision, t->scale);
+        wsb_puts(out, buf);
+        if (!exec) wsb_printf(out, ":DECIMAL(%d, %d)", t->precision, t->scale);
         break;
-    case WT_FLOAT: case WT_DOUBLE:
+    case WT_DOUBLE:
+        calcite_double(out, e->lit.d, wplan_reduced(e));
+        if (!exec) wsb_puts(out, ":DOUBLE");
+        break;
+    case WT_FLOAT:
         wfmt_double_java(e->lit.d, buf);
-        wsb_printf(out, "%s:%s", buf, t->id == WT_FLOAT ? "FLOAT" : "DOUBLE");
+        wsb_printf(out, "%s:%s", buf, "FLOAT");
         break;
     case WT_CHAR: case WT_VARCHAR:
-        if (d != EXD_EXEC) wsb_puts(out, "_UTF-16LE");
+        if (!exec) wsb_puts(out, "_UTF-16LE");
         put_quoted(out, e->lit.s.p, e->lit.s.len);
-        if (t->id == WT_VARCHAR && d != EXD_EXEC) {
+        if (t->id == WT_VARCHAR && !exec) {
             wsb_putc(out, ':');
             calcite_type(out, t, false);
         }
         break;
     case WT_DATE: wfmt_date(e->lit.i, buf); wsb_puts(out, buf); break;
-    case WT_TIME: wfmt_time(e->lit.i, t->precision, buf); wsb_puts(out, buf); break;
-    case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ:
-        wfmt_timestamp(e->lit.ts, t->precision, buf);
-        wsb_puts(out, buf);
+    case WT_TIME: case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ:
+        /* precision 0 is the literal's default type (10:00:00.5:TIME(1)); an LTZ instant prints
+           in UTC */
+        calcite_time_text(out, e);
+        if (!exec && typed_time && t->precision > 0) {
+            wsb_putc(out, ':');
+            calcite_type(out, t, false);
+        }
         break;
     case WT_INTERVAL_DT: case WT_INTERVAL_YM:
         wsb_printf(out, "%lld:INTERVAL %s", (long long)e->lit.i, interval_qual(t->qual));
+        break;
+    case WT_BINARY: case WT_VARBINARY:
+        /* X'0102':BINARY(2) */
+        wsb_puts(out, "X'");
+        for (int i = 0; i < e->lit.s.len; i++) wsb_printf(out, "%02X", (unsigned char)e->lit.s.p[i]);
+        wsb_putc(out, '\'');
+        if (!exec) {
+            wsb_putc(out, ':');
+            calcite_type(out, t, false);
+        }
         break;
     default: {
         WStrBuf v;
@@ -281,6 +356,10 @@ void ex_literal(WStrBuf *out, const WExpr *e, ExDialect d)
     }
     }
 }
+
+void ex_literal(WStrBuf *out, const WExpr *e, ExDialect d) { literal(out, e, d, true); }
+
+void ex_tuple_literal(WStrBuf *out, const WExpr *e, ExDialect d) { literal(out, e, d, false); }
 
 /* ---------------- text ---------------- */
 
@@ -386,6 +465,17 @@ static void rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialec
         return;
     }
     case WX_CAST:
+        if (wplan_reduced(e)) {
+            /* a reduced constant of a nullable type (plan/reduce.c): Calcite's CAST of the NOT
+               NULL literal, CAST(true AS BOOLEAN) */
+            wsb_puts(out, "CAST(");
+            rex(out, e->args[0], names, d);
+            wsb_puts(out, " AS ");
+            if (exec) exec_cast_type(out, e->type);
+            else calcite_type(out, e->type, true);
+            wsb_putc(out, ')');
+            return;
+        }
         /* an implicit widening of a numeric literal: Calcite keeps the literal as written */
         if (!e->try_cast && e->args[0]->kind == WX_LITERAL && !e->args[0]->is_null &&
             wtype_is_numeric(e->args[0]->type) && wtype_is_numeric(e->type) &&
@@ -437,7 +527,18 @@ static void rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialec
             calcite_type(out, e->type, true);
         }
         return;
-    case WX_CASE: call_form(out, "CASE", e, names, d); return;
+    case WX_CASE:
+        call_form(out, "CASE", e, names, d);
+        if (!e->has_else) {
+            /* Calcite's CASE always has its ELSE: NULL of the CASE's type */
+            out->len--;
+            out->buf[out->len] = 0;
+            wsb_puts(out, ", null:");
+            if (exec) exec_cast_type(out, e->type);
+            else calcite_type(out, e->type, false);
+            wsb_putc(out, ')');
+        }
+        return;
     case WX_COALESCE: call_form(out, "COALESCE", e, names, d); return;
     case WX_IN:
         if (e->negated) wsb_puts(out, exec ? "NOT(" : "NOT(");
@@ -543,16 +644,6 @@ static json_t *call_json(const char *syntax, const char *name, json_t *operands,
     json_object_set_new(j, "operands", operands);
     json_object_set_new(j, "type", ex_type_json(t));
     return j;
-}
-
-/* "… 03:04:05.120000000" -> "… 03:04:05.12", "… 03:04:05.000000000" -> "… 03:04:05". */
-static void trim_fraction(char *buf)
-{
-    char *dot = strrchr(buf, '.');
-    if (!dot) return;
-    size_t n = strlen(buf);
-    while (n > (size_t)(dot - buf) + 1 && buf[n - 1] == '0') buf[--n] = 0;
-    if (buf[n - 1] == '.') buf[n - 1] = 0;
 }
 
 /* A literal's value as Flink's JSON writes it (null for NULL). */
@@ -752,7 +843,12 @@ json_t *ex_rex_json(WPlanCtx *p, const WExpr *e, const int *colmap)
             return j;
         }
         return call_json("SPECIAL", e->try_cast ? "TRY_CAST" : "CAST", ops, e->type);
-    case WX_CASE: return call_json("SPECIAL", "CASE", ops, e->type);
+    case WX_CASE:
+        if (!e->has_else) {         /* Calcite's ELSE NULL */
+            WExpr nul = {.kind = WX_LITERAL, .type = e->type, .is_null = true, .col = -1};
+            json_array_append_new(ops, literal_json(&nul));
+        }
+        return call_json("SPECIAL", "CASE", ops, e->type);
     case WX_COALESCE: return call_json(NULL, "COALESCE", ops, e->type);
     case WX_IN: return call_json("BINARY", e->negated ? "NOT IN" : "IN", ops, e->type);
     case WX_CALL: {

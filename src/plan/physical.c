@@ -5,6 +5,7 @@
  * upsert sinks, Exchange nodes before keyed operators, UPDATE_BEFORE requirements top-down, and
  * the state TTL of every stateful node from table.exec.state.ttl. See plan.h.
  */
+#include "reduce.h"
 #include "bind_internal.h"
 #include "agg_rules.h"
 #include "sort_rules.h"
@@ -1754,6 +1755,7 @@ static WRel *push_filter_into_normalize(WPlanCtx *p, WRel *r)
 
 WRel *wplan_physical(WPlanCtx *p, WRel *root)
 {
+    root = wplan_reduce(p, root);               /* reduce.c */
     root = wplan_prune_empty(p, root);          /* prune_empty.c */
     root = wplan_sort_rules(p, root);           /* sort_rules.c */
     if (!root) return NULL;

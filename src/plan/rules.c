@@ -3,6 +3,7 @@
  * merging adjacent Calcs (CalcMerge), dropping identity projections; and finalisation: node ids
  * in Flink's order (inputs first, depth-first) and state TTL resolution. See plan.h.
  */
+#include "reduce.h"
 #include "bind_internal.h"
 #include "../common/duration.h"
 #include "state_ttl.h"
@@ -163,6 +164,7 @@ bool wplan_build(WPlanCtx *p, WRel **roots, int n)
         roots[i] = wplan_physical(p, roots[i]);
         if (!roots[i]) return false;
         roots[i] = wplan_optimize(p, roots[i]);
+        roots[i] = wplan_reduce(p, roots[i]);           /* reduce.c */
         if (debug) { fprintf(stderr, "-- physical\n"); wplan_dump(stderr, roots[i]); }
     }
     /* number all roots in one sequence */
