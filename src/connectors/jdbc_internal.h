@@ -27,6 +27,7 @@ typedef struct WJdbcConf {
     int64_t flush_rows, flush_interval_ms, sink_retries;
     /* lookup */
     int64_t lookup_retries;
+    WLookupCacheConf cache;
 } WJdbcConf;
 
 bool wjdbc_conf(const WTableSpec *spec, WJdbcConf *c, WError *err);
@@ -56,5 +57,6 @@ int wjdbc_splits(const WJdbcConf *c, int64_t (**out)[2]);
 
 WSource *wjdbc_open_source(const WTableSpec *spec, WError *err);
 WSink *wjdbc_open_sink(const WTableSpec *spec, WError *err);
+WLookupSource *wjdbc_open_lookup(const WTableSpec *spec, int nkeys, const int *key_cols, WError *err);
 
 #endif
