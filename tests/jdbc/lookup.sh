@@ -111,6 +111,47 @@ out="$(WEIR_EMBEDDED=1 timeout 120 "$WEIR" sql-client -v -f "$PGD/small.sql" 2>&
 [[ "$(metric "$out" numCachedRecords)" == 10 ]] || fail "max-rows 10: want 10 cached keys: $out"
 psql_q "TRUNCATE out_i" > /dev/null
 
+# --- REST: the job on a weir cluster, its LookupJoin's metrics in /weir/jobs/:jid/state ---
+WD="$PGD/weir"
+mkdir -p "$WD/conf" "$WD/log"
+printf 'rest:\n  address: 127.0.0.1\n  bind-address: 127.0.0.1\n  port: 0\nsql-gateway.endpoint.rest.port: 0\nparallelism.default: 1\n' \
+  > "$WD/conf/config.yaml"
+cluster_stop() {
+  local rc=$? pid
+  if [[ -f "$WD/log/weir-cluster.pid" ]]; then
+    pid="$(cat "$WD/log/weir-cluster.pid" 2>/dev/null)"
+    WEIR_CONF_DIR="$WD/conf" WEIR_LOG_DIR="$WD/log" timeout 40 "$WEIR" cluster stop > /dev/null 2>&1
+    if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid" 2>/dev/null; fi
+  fi
+  (exit $rc)
+  pg_cleanup
+}
+trap cluster_stop EXIT INT TERM
+if WEIR_CONF_DIR="$WD/conf" WEIR_LOG_DIR="$WD/log" "$WEIR" cluster start > "$WD/start.out" 2>&1; then
+  read -r _ PORT < "$WD/log/weir-cluster.rest"
+  grep -v "dml-sync" "$PGD/cached.sql" | grep -v "^INSERT INTO out_l\|^  ON o.k = d.id AND d.v >= 150" > "$PGD/remote.sql"
+  env -u WEIR_EMBEDDED WEIR_CONF_DIR="$WD/conf" WEIR_LOG_DIR="$WD/log" timeout 120 "$WEIR" sql-client -f "$PGD/remote.sql" \
+    < /dev/null > "$WD/client.out" 2>&1
+  jid="$(sed -n 's/^Job ID: \([0-9a-f]*\).*/\1/p' "$WD/client.out" | head -n 1)"
+  st=""
+  for _ in $(seq 300); do
+    st="$(curl -s --max-time 5 "http://127.0.0.1:$PORT/jobs/$jid/status" | python3 -c 'import json,sys; print(json.load(sys.stdin).get("status",""))' 2>/dev/null)"
+    [[ "$st" == FINISHED || "$st" == FAILED ]] && break
+    sleep 0.1
+  done
+  [[ "$st" == FINISHED ]] || fail "REST: the job $jid is '$st', not FINISHED: $(cat "$WD/client.out")"
+  m="$(curl -s --max-time 5 "http://127.0.0.1:$PORT/weir/jobs/$jid/state" | python3 -c '
+import json, sys
+for o in json.load(sys.stdin)["operators"]:
+    if "LookupJoin" in o["operator"]: print(o["other_metrics"])')"
+  [[ "$(grep -oE 'missCount=[0-9]+' <<< "$m")" == "missCount=$KEYS" &&
+     "$(grep -oE 'hitCount=[0-9]+' <<< "$m")" == "hitCount=$((ROWS - KEYS))" ]] \
+    || fail "REST: want hitCount=$((ROWS - KEYS)) missCount=$KEYS in /weir/jobs/$jid/state, got '$m'"
+  psql_q "TRUNCATE out_i" > /dev/null
+else
+  fail "the weir cluster did not start: $(cat "$WD/start.out")"
+fi
+
 # --- errors (Flink 2.3 with flink-connector-jdbc 4.0, measured) ---
 expect_error() {
   local what="$1" want="$2" sql="$3"
