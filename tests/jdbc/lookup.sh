@@ -111,6 +111,44 @@ out="$(WEIR_EMBEDDED=1 timeout 120 "$WEIR" sql-client -v -f "$PGD/small.sql" 2>&
 [[ "$(metric "$out" numCachedRecords)" == 10 ]] || fail "max-rows 10: want 10 cached keys: $out"
 psql_q "TRUNCATE out_i" > /dev/null
 
+# --- cache-missing-key false: the 20 keys without a dim row are fetched again each time ---
+MISSING="$(psql_q "SELECT count(*) FROM orders WHERE k >= 40")"
+cat > "$PGD/missing.sql" <<SQL
+$ORDERS
+$DIM, 'lookup.cache' = 'PARTIAL', 'lookup.partial-cache.max-rows' = '1000',
+  'lookup.partial-cache.cache-missing-key' = 'false');
+$OUTS
+$INNER
+SQL
+out="$(WEIR_EMBEDDED=1 timeout 120 "$WEIR" sql-client -v -f "$PGD/missing.sql" 2>&1)"
+[[ "$(metric "$out" loadCount)" == "$((40 + MISSING))" && "$(metric "$out" numCachedRecords)" == 40 ]] \
+  || fail "cache-missing-key false: want loadCount=$((40 + MISSING)) and 40 cached keys: $out"
+# the legacy name of the same option
+sed "s/'lookup.partial-cache.max-rows' = '1000',/'lookup.cache.max-rows' = '1000', 'lookup.cache.ttl' = '1 h',/;
+     s/'lookup.partial-cache.cache-missing-key'/'lookup.cache.caching-missing-key'/;
+     s/'lookup.cache' = 'PARTIAL', //" "$PGD/missing.sql" > "$PGD/missing_legacy.sql"
+out="$(WEIR_EMBEDDED=1 timeout 120 "$WEIR" sql-client -v -f "$PGD/missing_legacy.sql" 2>&1)"
+[[ "$(metric "$out" loadCount)" == "$((40 + MISSING))" ]] \
+  || fail "lookup.cache.caching-missing-key false: want loadCount=$((40 + MISSING)): $out"
+psql_q "TRUNCATE out_i" > /dev/null
+
+# --- lookup.max-retries: a query that keeps failing (key 45 divides by zero in the view) ---
+psql_q "CREATE VIEW dimv AS SELECT g AS id, 'n' || g AS name, 100 / (g - 45) AS v FROM generate_series(0, 59) g" \
+  > /dev/null
+cat > "$PGD/retry.sql" <<SQL
+$ORDERS
+CREATE TABLE dim (id INT, name STRING, v INT) WITH ($CONN, 'table-name' = 'dimv', 'lookup.max-retries' = '1');
+$OUTS
+$INNER
+SQL
+t0=$(date +%s%N)
+out="$(weir_sql "$PGD/retry.sql")"
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+grep -qF "Execution of JDBC statement failed. Looking up table 'dimv' after 1 retries: ERROR:  division by zero" \
+  <<< "$out" || fail "lookup.max-retries: want the job to fail after 1 retry with PostgreSQL's message: $out"
+[[ $ms -ge 1000 ]] || fail "lookup.max-retries 1: the retry waits 1 s, the job failed after $ms ms"
+psql_q "TRUNCATE out_i" > /dev/null
+
 # --- REST: the job on a weir cluster, its LookupJoin's metrics in /weir/jobs/:jid/state ---
 WD="$PGD/weir"
 mkdir -p "$WD/conf" "$WD/log"
