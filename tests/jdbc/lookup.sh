@@ -207,6 +207,10 @@ expect_error "no equality" \
 expect_error "filesystem table" \
   "org.apache.flink.table.api.TableException: Processing-time temporal join is not supported yet." \
   "SELECT o.id, d.name FROM o JOIN fdim FOR SYSTEM_TIME AS OF o.proc_time AS d ON o.k = d.id;"
+expect_error "filesystem table without a primary key" \
+  "org.apache.flink.table.api.ValidationException: Temporal Table Join requires primary key in versioned table, but no primary key can be found." \
+  "CREATE TABLE fdim2 (id INT, name STRING, v INT) WITH ('connector' = 'filesystem', 'path' = '$PGD/orders.csv', 'format' = 'csv');
+SELECT o.id, d.name FROM o JOIN fdim2 FOR SYSTEM_TIME AS OF o.proc_time AS d ON o.k = d.id;"
 expect_error "FULL cache" "Option 'lookup.cache'='FULL' of the 'jdbc' connector is not supported by weir yet." \
   "SELECT o.id, d.name FROM o JOIN dim /*+ OPTIONS('lookup.cache' = 'FULL') */ FOR SYSTEM_TIME AS OF o.proc_time AS d ON o.k = d.id;"
 
