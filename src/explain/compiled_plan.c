@@ -917,6 +917,31 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
         json_object_set_new(j, "joinCondition", r->shown_cond ? ex_rex_json(x->p, r->shown_cond, NULL) : json_null());
         json_t *tt = json_object(), *lts = json_object();
         json_object_set_new(lts, "table", table_json(x, dim->table, dim->table_qname, NULL));
+        /* the conjuncts on dim columns alone (not in joinCondition): Flink's jdbc source takes
+           them as pushed-down predicates over the dim row */
+        WExpr *cs[256];
+        int n = 0, ln = r->inputs[0]->out.n;
+        wplan_split_and(r->join_cond, cs, &n, 256);
+        int *m = WA_ARRAY(a, int, ln + dim->out.n);
+        for (int i = 0; i < ln + dim->out.n; i++) m[i] = i - ln;
+        json_t *preds = json_array();
+        for (int i = 0; i < n; i++) {
+            WExpr *sh[256];
+            int ns = 0;
+            wplan_split_and(r->shown_cond, sh, &ns, 256);
+            bool shown = false;
+            for (int k = 0; k < ns; k++) shown = shown || sh[k] == cs[i];
+            if (!shown) json_array_append_new(preds, ex_rex_json(x->p, cs[i], m));
+        }
+        if (json_array_size(preds)) {
+            json_t *ab = json_array(), *f = json_object();
+            json_object_set_new(f, "type", json_string("FilterPushDown"));
+            json_object_set_new(f, "predicates", preds);
+            json_array_append_new(ab, f);
+            json_object_set_new(lts, "abilities", ab);
+        } else {
+            json_decref(preds);
+        }
         json_object_set_new(tt, "lookupTableSource", lts);
         json_t *ot = ex_row_type_json(a, &dim->out);
         WStrBuf t;

@@ -7,7 +7,8 @@
 #  - lookup.cache PARTIAL: `-v` reports Flink's cache metrics, one miss and one load per distinct
 #    key, hits for the rest; without a cache one load per row with a non-NULL key; with
 #    max-rows 10 over 60 keys in rotation every probe misses (least recently used evicted);
-#  - the REST vertex metrics of the same job on a weir cluster show the counts;
+#  - COMPILE PLAN / EXECUTE PLAN of both joins give the same rows;
+#  - the same job on a weir cluster: /weir/jobs/:jid/state shows the counts;
 #  - errors measured on Flink 2.3 with the jdbc connector: RIGHT JOIN, no equality on the dim
 #    table's columns, a filesystem table (no lookup source in Flink 2.3); FULL cache refused;
 #  - a database that is gone: the job fails after lookup.max-retries with the libpq message.
@@ -97,6 +98,20 @@ out="$(WEIR_EMBEDDED=1 timeout 120 "$WEIR" sql-client -v -f "$PGD/nocache.sql" 2
 check_tables "no cache"
 [[ "$(metric "$out" loadCount)" == "$ROWS" ]] || fail "no cache: want loadCount=$ROWS: $out"
 grep -E 'LookupJoin' <<< "$out" | grep -q hitCount && fail "no cache: no cache metrics expected: $out"
+
+# --- COMPILE PLAN then EXECUTE PLAN of both joins: the same rows ---
+cat > "$PGD/plan.sql" <<SQL
+$ORDERS
+$DIM, 'lookup.cache' = 'PARTIAL', 'lookup.partial-cache.max-rows' = '1000');
+$OUTS
+COMPILE PLAN '$PGD/inner.json' FOR $INNER
+COMPILE PLAN '$PGD/left.json' FOR $LEFT
+EXECUTE PLAN '$PGD/inner.json';
+EXECUTE PLAN '$PGD/left.json';
+SQL
+out="$(weir_sql "$PGD/plan.sql")"
+grep -q "ERROR" <<< "$out" && fail "EXECUTE PLAN of lookup joins: $out"
+check_tables "EXECUTE PLAN"
 
 # --- max-rows 10 over keys in rotation of 60: every probe misses (legacy options) ---
 cat > "$PGD/small.sql" <<SQL
