@@ -11,7 +11,8 @@
 #  - the same job on a weir cluster: /weir/jobs/:jid/state shows the counts;
 #  - errors measured on Flink 2.3 with the jdbc connector: RIGHT JOIN, no equality on the dim
 #    table's columns, a filesystem table (no lookup source in Flink 2.3); FULL cache refused;
-#  - a database that is gone: the job fails after lookup.max-retries with the libpq message.
+#  - a query that keeps failing: the job fails after lookup.max-retries with PostgreSQL's message;
+#    a database restart during a job: the lookups reconnect and every row is joined.
 TEST_NAME=jdbc/lookup
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 pg_start
@@ -162,6 +163,27 @@ ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 grep -qF "Execution of JDBC statement failed. Looking up table 'dimv' after 1 retries: ERROR:  division by zero" \
   <<< "$out" || fail "lookup.max-retries: want the job to fail after 1 retry with PostgreSQL's message: $out"
 [[ $ms -ge 1000 ]] || fail "lookup.max-retries 1: the retry waits 1 s, the job failed after $ms ms"
+psql_q "TRUNCATE out_i" > /dev/null
+
+# --- the database restarts while the job runs: lookups retry, reconnect and go on ---
+cat > "$PGD/restart.sql" <<SQL
+SET 'table.dml-sync' = 'true';
+CREATE TABLE g (id INT, k INT, pt AS PROCTIME()) WITH ('connector' = 'datagen', 'rows-per-second' = '50',
+  'number-of-rows' = '300', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '300',
+  'fields.k.min' = '0', 'fields.k.max' = '39');
+$DIM, 'lookup.max-retries' = '5');
+$OUTS
+INSERT INTO out_i SELECT g.id, g.k, d.name, d.v FROM g JOIN dim FOR SYSTEM_TIME AS OF g.pt AS d ON g.k = d.id;
+SQL
+WEIR_EMBEDDED=1 timeout 120 "$WEIR" sql-client -v -f "$PGD/restart.sql" > "$PGD/restart.out" 2>&1 &
+wpid=$!
+sleep 2
+"${PG_AS[@]}" "$PGBIN/pg_ctl" -D "$PGD/data" -m fast -w -t 30 restart > /dev/null 2>&1 || fail "postgres did not restart"
+wait "$wpid"
+out="$(cat "$PGD/restart.out")"
+grep -q "ERROR" <<< "$out" && fail "database restart: the job failed: $out"
+[[ "$(psql_q "SELECT count(*) FROM out_i")" == 300 && "$(metric "$out" loadCount)" == 300 ]] \
+  || fail "database restart: want 300 rows joined and 300 loads: $(psql_q "SELECT count(*) FROM out_i") rows, $out"
 psql_q "TRUNCATE out_i" > /dev/null
 
 # --- REST: the job on a weir cluster, its LookupJoin's metrics in /weir/jobs/:jid/state ---
