@@ -3,8 +3,9 @@
  *
  * Contract: a WConnector validates a table's options (Flink's messages for missing required and
  * unsupported options, naming the table), then opens sources (bounded or unbounded producers of
- * changelog chunks) and sinks (consumers of changelog chunks). Sources fill chunks whose columns
- * are the table's physical columns in order; they report their input position for checkpoints.
+ * changelog chunks), sinks (consumers of changelog chunks) and lookup sources (the rows of given
+ * key values, for lookup joins). Sources fill chunks whose columns are the table's physical
+ * columns in order; they report their input position for checkpoints.
  * Sinks receive the sink table's physical columns. Neither knows about plans or operators.
  * Depends on types/, common/.
  */

@@ -1,7 +1,7 @@
 /*
  * jdbc_internal.h — private to the 'jdbc' connector (jdbc.c options and validation, jdbc_pg.c the
  * PostgreSQL connection and value conversions, jdbc_source.c the bounded scan, jdbc_sink.c the
- * append/upsert sink). Not a public contract. Depends on connector.h and libpq.
+ * append/upsert sink, jdbc_lookup.c the lookup source). Not a public contract. Depends on connector.h and libpq.
  */
 #ifndef WEIR_CONNECTORS_JDBC_INTERNAL_H
 #define WEIR_CONNECTORS_JDBC_INTERNAL_H
