@@ -150,16 +150,20 @@ static const WChunk *rows_for(LookupJoinOp *j, const WChunk *in, int r)
             for (int i = j->nrbufs; i < got->nrows; i++) wsb_init(&j->rbufs[i]);
             j->nrbufs = got->nrows;
         }
-        const uint8_t *rows[got->nrows ? got->nrows : 1];
-        size_t lens[got->nrows ? got->nrows : 1];
-        int cols[j->D ? j->D : 1];
+        int n = got->nrows;
+        const uint8_t **rows = wmalloc(sizeof *rows * (size_t)(n ? n : 1));
+        size_t *lens = wmalloc(sizeof *lens * (size_t)(n ? n : 1));
+        int *cols = wmalloc(sizeof *cols * (size_t)(j->D ? j->D : 1));
         for (int k = 0; k < j->D; k++) cols[k] = k;
-        for (int i = 0; i < got->nrows; i++) {
+        for (int i = 0; i < n; i++) {
             wrow_encode_chunk(&j->rbufs[i], got, i, j->D, cols);
             rows[i] = (const uint8_t *)j->rbufs[i].buf;
             lens[i] = j->rbufs[i].len;
         }
-        wlookup_cache_put(j->cache, j->kbuf.buf, j->kbuf.len, got->nrows, rows, lens, now);
+        wlookup_cache_put(j->cache, j->kbuf.buf, j->kbuf.len, n, rows, lens, now);
+        free(rows);
+        free(lens);
+        free(cols);
     }
     return got;
 }

@@ -17,6 +17,7 @@ typedef struct Fetch {
     int *fields;                    /* their physical column indexes */
     WChunk view;
     WVector *cols;
+    const WType **types;
 } Fetch;
 
 static const WChunk *fetch(void *ctx, const WDatum *key, WError *err)
@@ -28,7 +29,7 @@ static const WChunk *fetch(void *ctx, const WDatum *key, WError *err)
     f->view.ncols = f->n;
     for (int i = 0; i < f->n; i++) f->cols[i] = c->cols[f->fields[i]];
     f->view.cols = f->cols;
-    f->view.types = NULL;
+    f->view.types = f->types;
     return &f->view;
 }
 
@@ -38,6 +39,7 @@ static void fetch_close(void *ctx)
     f->src->close(f->src);
     free(f->fields);
     free(f->cols);
+    free(f->types);
     free(f);
 }
 
@@ -60,6 +62,8 @@ bool wjob_lookup_fetcher(const WConnector *c, const WTableSpec *spec, const WRel
     f->fields = wmalloc(sizeof *f->fields * (size_t)(f->n ? f->n : 1));
     memcpy(f->fields, dim->fields, sizeof *f->fields * (size_t)f->n);
     f->cols = wcalloc((size_t)(f->n ? f->n : 1), sizeof *f->cols);
+    f->types = wcalloc((size_t)(f->n ? f->n : 1), sizeof *f->types);
+    for (int i = 0; i < f->n; i++) f->types[i] = dim->out.types[i];
     out->fetcher = (WLookupFetcher){.fetch = fetch, .close = fetch_close, .ctx = f};
     out->cache = src->cache.partial;
     out->cache_spec = (WLookupCacheSpec){.max_rows = src->cache.max_rows,
