@@ -3,8 +3,9 @@
  *
  * Contract: a WConnector validates a table's options (Flink's messages for missing required and
  * unsupported options, naming the table), then opens sources (bounded or unbounded producers of
- * changelog chunks) and sinks (consumers of changelog chunks). Sources fill chunks whose columns
- * are the table's physical columns in order; they report their input position for checkpoints.
+ * changelog chunks), sinks (consumers of changelog chunks) and lookup sources (the rows of given
+ * key values, for lookup joins). Sources fill chunks whose columns are the table's physical
+ * columns in order; they report their input position for checkpoints.
  * Sinks receive the sink table's physical columns. Neither knows about plans or operators.
  * Depends on types/, common/.
  */
@@ -100,6 +101,27 @@ struct WSink {
     void (*watermark)(WSink *s, int64_t wm);
 };
 
+/* A lookup source (Flink's LookupTableSource): the rows of a table whose key columns equal given
+   values, fetched when asked (a lookup join's probe). `lookup` returns a chunk of the source's
+   own (columns = the table's physical columns, rows +I; valid until the next call) with every
+   row whose columns key_cols[i] equal key[i] (never NULL); NULL with err set when the fetch
+   failed after its retries.
+   The cache the table's options ask for is described in `cache`; the caller keeps it. */
+typedef struct WLookupCacheConf {
+    bool partial;                   /* lookup.cache = PARTIAL (else NONE) */
+    int64_t max_rows;               /* lookup.partial-cache.max-rows (0 = unbounded) */
+    int64_t expire_after_write_ms;  /* 0 = never */
+    int64_t expire_after_access_ms; /* 0 = never */
+    bool cache_missing_key;         /* an empty result is cached too */
+} WLookupCacheConf;
+
+typedef struct WLookupSource WLookupSource;
+struct WLookupSource {
+    const WChunk *(*lookup)(WLookupSource *s, const WDatum *key, WError *err);
+    void (*close)(WLookupSource *s);
+    WLookupCacheConf cache;
+};
+
 /* The inventory of the options a connector or format accepts, and what each does in weir. The
    validation refuses a WOPT_REFUSED option unless it is set to its default (naming it: "... is not
    supported by weir yet"); tests/unit/test_option_inventory.c walks every entry and proves its
@@ -138,6 +160,9 @@ typedef struct WConnector {
     bool (*validate)(const WTableSpec *spec, bool as_source, WError *err);
     WSource *(*open_source)(const WTableSpec *spec, WError *err);
     WSink *(*open_sink)(const WTableSpec *spec, WError *err);
+    /* Lookup source for a lookup join on nkeys key columns (indexes into the physical columns);
+       NULL = the connector is no lookup source. */
+    WLookupSource *(*open_lookup)(const WTableSpec *spec, int nkeys, const int *key_cols, WError *err);
     /* Does the source produce updates (changelog format)? For planning the changelog mode. */
     bool (*source_is_changelog)(const WOptions *options);
 } WConnector;

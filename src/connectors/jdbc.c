@@ -28,7 +28,7 @@ static const char *const JDBC_OPTIONAL[] = {
     NULL,
 };
 
-#define LOOKUP_ONLY "only read by a lookup join, which weir does not run on jdbc tables yet"
+#define FULL_ONLY "the FULL lookup cache, which weir does not implement"
 static const WConnOption JDBC_INVENTORY[] = {
     {"url", WOPT_APPLIED, NULL, "the PostgreSQL server and database (jdbc:postgresql://host:port/db)"},
     {"table-name", WOPT_APPLIED, NULL, "the table read and written"},
@@ -43,20 +43,20 @@ static const WConnOption JDBC_INVENTORY[] = {
     {"scan.partition.upper-bound", WOPT_APPLIED, NULL, "the largest value of the last split"},
     {"scan.fetch-size", WOPT_APPLIED, NULL, "rows per round trip (a cursor); 0 = the whole result at once"},
     {"scan.auto-commit", WOPT_REFUSED, "true", "reads outside an explicit transaction"},
-    {"lookup.cache", WOPT_REFUSED, "NONE", LOOKUP_ONLY},
-    {"lookup.partial-cache.max-rows", WOPT_REFUSED, NULL, LOOKUP_ONLY},
-    {"lookup.partial-cache.expire-after-write", WOPT_REFUSED, NULL, LOOKUP_ONLY},
-    {"lookup.partial-cache.expire-after-access", WOPT_REFUSED, NULL, LOOKUP_ONLY},
-    {"lookup.partial-cache.cache-missing-key", WOPT_REFUSED, "true", LOOKUP_ONLY},
-    {"lookup.full-cache.reload-strategy", WOPT_REFUSED, "PERIODIC", LOOKUP_ONLY},
-    {"lookup.full-cache.periodic-reload.interval", WOPT_REFUSED, NULL, LOOKUP_ONLY},
-    {"lookup.full-cache.periodic-reload.schedule-mode", WOPT_REFUSED, "FIXED_DELAY", LOOKUP_ONLY},
-    {"lookup.full-cache.timed-reload.iso-time", WOPT_REFUSED, NULL, LOOKUP_ONLY},
-    {"lookup.full-cache.timed-reload.interval-in-days", WOPT_REFUSED, "1", LOOKUP_ONLY},
-    {"lookup.cache.max-rows", WOPT_REFUSED, NULL, LOOKUP_ONLY},
-    {"lookup.cache.ttl", WOPT_REFUSED, NULL, LOOKUP_ONLY},
-    {"lookup.cache.caching-missing-key", WOPT_REFUSED, "true", LOOKUP_ONLY},
-    {"lookup.max-retries", WOPT_REFUSED, "3", LOOKUP_ONLY},
+    {"lookup.cache", WOPT_APPLIED, NULL, "the lookup join cache: NONE or PARTIAL (FULL is refused)"},
+    {"lookup.partial-cache.max-rows", WOPT_APPLIED, NULL, "rows (keys) the PARTIAL cache keeps"},
+    {"lookup.partial-cache.expire-after-write", WOPT_APPLIED, NULL, "a cached key expires this long after it was fetched"},
+    {"lookup.partial-cache.expire-after-access", WOPT_APPLIED, NULL, "a cached key expires this long after its last use"},
+    {"lookup.partial-cache.cache-missing-key", WOPT_APPLIED, NULL, "a key without rows is cached too"},
+    {"lookup.full-cache.reload-strategy", WOPT_REFUSED, "PERIODIC", FULL_ONLY},
+    {"lookup.full-cache.periodic-reload.interval", WOPT_REFUSED, NULL, FULL_ONLY},
+    {"lookup.full-cache.periodic-reload.schedule-mode", WOPT_REFUSED, "FIXED_DELAY", FULL_ONLY},
+    {"lookup.full-cache.timed-reload.iso-time", WOPT_REFUSED, NULL, FULL_ONLY},
+    {"lookup.full-cache.timed-reload.interval-in-days", WOPT_REFUSED, "1", FULL_ONLY},
+    {"lookup.cache.max-rows", WOPT_APPLIED, NULL, "legacy: a PARTIAL cache of this many keys (with lookup.cache.ttl)"},
+    {"lookup.cache.ttl", WOPT_APPLIED, NULL, "legacy: the PARTIAL cache's expire-after-write"},
+    {"lookup.cache.caching-missing-key", WOPT_APPLIED, NULL, "legacy: cache-missing-key"},
+    {"lookup.max-retries", WOPT_APPLIED, NULL, "retries of a failed lookup query (reconnecting)"},
     {"sink.buffer-flush.max-rows", WOPT_APPLIED, NULL, "rows buffered before a flush (0: no count trigger)"},
     {"sink.buffer-flush.interval", WOPT_APPLIED, NULL, "time after which buffered rows are flushed (0: none)"},
     {"sink.max-retries", WOPT_APPLIED, NULL, "retries of a failed flush"},
@@ -86,6 +86,39 @@ static bool not_negative(const WOptions *o, const char *key, int64_t dflt, int64
         return werr_set(err, WEXC_VALIDATION, "The value of '%s' option shouldn't be negative, but is %lld.", key,
                         (long long)*out);
     return true;
+}
+
+/* lookup.cache and the partial cache's options (Flink's LookupOptions), or the legacy
+   lookup.cache.max-rows + lookup.cache.ttl, which make a PARTIAL cache. */
+static bool lookup_cache_conf(const WOptions *o, WLookupCacheConf *cc, WError *err)
+{
+    memset(cc, 0, sizeof *cc);
+    const char *mode = wopts_get(o, "lookup.cache");
+    bool legacy = wopts_get(o, "lookup.cache.max-rows") != NULL;
+    if (mode && strcasecmp(mode, "FULL") == 0)
+        return werr_set(err, WEXC_TABLE, "Option 'lookup.cache'='FULL' of the 'jdbc' connector is not supported by "
+                        "weir yet.");
+    if (mode && strcasecmp(mode, "NONE") != 0 && strcasecmp(mode, "PARTIAL") != 0)
+        return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key 'lookup.cache'.", mode);
+    cc->partial = (mode && strcasecmp(mode, "PARTIAL") == 0) || (!mode && legacy);
+    if (!cc->partial) return true;
+    if (mode) {
+        if (!not_negative(o, "lookup.partial-cache.max-rows", 0, &cc->max_rows, err) ||
+            !wopts_get_duration_ms(o, "lookup.partial-cache.expire-after-write", 0, &cc->expire_after_write_ms, err) ||
+            !wopts_get_duration_ms(o, "lookup.partial-cache.expire-after-access", 0, &cc->expire_after_access_ms,
+                                   err) ||
+            !wopts_get_bool(o, "lookup.partial-cache.cache-missing-key", true, &cc->cache_missing_key, err))
+            return false;
+        if (!cc->max_rows && !cc->expire_after_write_ms && !cc->expire_after_access_ms)
+            return werr_set(err, WEXC_ILLEGAL_ARG,
+                            "Missing 'lookup.partial-cache.expire-after-access', "
+                            "'lookup.partial-cache.expire-after-write' or 'lookup.partial-cache.max-rows' when "
+                            "'lookup.cache' is set to 'PARTIAL'.");
+        return true;
+    }
+    return not_negative(o, "lookup.cache.max-rows", 0, &cc->max_rows, err) &&
+           wopts_get_duration_ms(o, "lookup.cache.ttl", 0, &cc->expire_after_write_ms, err) &&
+           wopts_get_bool(o, "lookup.cache.caching-missing-key", true, &cc->cache_missing_key, err);
 }
 
 /* jdbc:postgresql://host[:port]/database[?params] into c (libpq keywords). */
@@ -172,6 +205,7 @@ bool wjdbc_conf(const WTableSpec *spec, WJdbcConf *c, WError *err)
     static const char *const CACHE[] = {"lookup.cache.max-rows", "lookup.cache.ttl", NULL};
     if (!all_or_none(o, CACHE, err)) return false;
     if (!not_negative(o, "lookup.max-retries", 3, &c->lookup_retries, err)) return false;
+    if (!lookup_cache_conf(o, &c->cache, err)) return false;
     if (!not_negative(o, "sink.max-retries", 3, &c->sink_retries, err)) return false;
     if (!wopts_get_duration_ms(o, "connection.max-retry-timeout", 60000, &c->max_retry_timeout_ms, err)) return false;
     if (c->max_retry_timeout_ms < 1000 || c->max_retry_timeout_ms % 1000)
@@ -203,5 +237,6 @@ const WConnector wconn_jdbc = {
     .validate = jdbc_validate,
     .open_source = wjdbc_open_source,
     .open_sink = wjdbc_open_sink,
+    .open_lookup = wjdbc_open_lookup,
     .source_is_changelog = NULL,
 };

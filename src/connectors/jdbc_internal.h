@@ -1,7 +1,7 @@
 /*
  * jdbc_internal.h — private to the 'jdbc' connector (jdbc.c options and validation, jdbc_pg.c the
  * PostgreSQL connection and value conversions, jdbc_source.c the bounded scan, jdbc_sink.c the
- * append/upsert sink). Not a public contract. Depends on connector.h and libpq.
+ * append/upsert sink, jdbc_lookup.c the lookup source). Not a public contract. Depends on connector.h and libpq.
  */
 #ifndef WEIR_CONNECTORS_JDBC_INTERNAL_H
 #define WEIR_CONNECTORS_JDBC_INTERNAL_H
@@ -27,6 +27,7 @@ typedef struct WJdbcConf {
     int64_t flush_rows, flush_interval_ms, sink_retries;
     /* lookup */
     int64_t lookup_retries;
+    WLookupCacheConf cache;
 } WJdbcConf;
 
 bool wjdbc_conf(const WTableSpec *spec, WJdbcConf *c, WError *err);
@@ -56,5 +57,6 @@ int wjdbc_splits(const WJdbcConf *c, int64_t (**out)[2]);
 
 WSource *wjdbc_open_source(const WTableSpec *spec, WError *err);
 WSink *wjdbc_open_sink(const WTableSpec *spec, WError *err);
+WLookupSource *wjdbc_open_lookup(const WTableSpec *spec, int nkeys, const int *key_cols, WError *err);
 
 #endif

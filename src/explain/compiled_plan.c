@@ -911,6 +911,69 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
         json_object_set_new(j, "projects", projects);
         break;
     }
+    case WR_LOOKUP_JOIN: {
+        const WRel *dim = r->lookup_scan;
+        json_object_set_new(j, "joinType", json_string(r->join_type == AJ_LEFT ? "LEFT" : "INNER"));
+        json_object_set_new(j, "joinCondition", r->shown_cond ? ex_rex_json(x->p, r->shown_cond, NULL) : json_null());
+        json_t *tt = json_object(), *lts = json_object();
+        json_object_set_new(lts, "table", table_json(x, dim->table, dim->table_qname, NULL));
+        /* the conjuncts on dim columns alone (not in joinCondition): Flink's jdbc source takes
+           them as pushed-down predicates over the dim row */
+        WExpr *cs[256];
+        int n = 0, ln = r->inputs[0]->out.n;
+        wplan_split_and(r->join_cond, cs, &n, 256);
+        int *m = WA_ARRAY(a, int, ln + dim->out.n);
+        for (int i = 0; i < ln + dim->out.n; i++) m[i] = i - ln;
+        json_t *preds = json_array();
+        for (int i = 0; i < n; i++) {
+            WExpr *sh[256];
+            int ns = 0;
+            wplan_split_and(r->shown_cond, sh, &ns, 256);
+            bool shown = false;
+            for (int k = 0; k < ns; k++) shown = shown || sh[k] == cs[i];
+            if (!shown) json_array_append_new(preds, ex_rex_json(x->p, cs[i], m));
+        }
+        if (json_array_size(preds)) {
+            json_t *ab = json_array(), *f = json_object();
+            json_object_set_new(f, "type", json_string("FilterPushDown"));
+            json_object_set_new(f, "predicates", preds);
+            json_array_append_new(ab, f);
+            json_object_set_new(lts, "abilities", ab);
+        } else {
+            json_decref(preds);
+        }
+        json_object_set_new(tt, "lookupTableSource", lts);
+        json_t *ot = ex_row_type_json(a, &dim->out);
+        WStrBuf t;
+        wsb_init(&t);
+        wsb_printf(&t, "%s NOT NULL", json_string_value(ot));
+        json_decref(ot);
+        json_object_set_new(tt, "outputType", json_string(t.buf));
+        wsb_free(&t);
+        json_object_set_new(j, "temporalTable", tt);
+        json_t *keys = json_object();
+        bool pk_in_keys = dim->table->npk > 0;
+        for (int k = 0; k < r->nkeys; k++) {
+            json_t *f = json_object();
+            json_object_set_new(f, "type", json_string("FieldRef"));
+            json_object_set_new(f, "index", json_integer(r->keys[k]));
+            char idx[16];
+            snprintf(idx, sizeof idx, "%d", r->right_keys[k]);
+            json_object_set_new(keys, idx, f);
+        }
+        for (int p = 0; p < dim->table->npk; p++) {
+            bool found = false;
+            for (int k = 0; k < r->nkeys; k++)
+                found = found || !strcmp(dim->out.names[r->right_keys[k]], dim->table->cols[dim->table->pk[p]].name);
+            pk_in_keys = pk_in_keys && found;
+        }
+        json_object_set_new(j, "lookupKeys", keys);
+        json_object_set_new(j, "projectionOnTemporalTable", json_null());
+        json_object_set_new(j, "filterOnTemporalTable", json_null());
+        json_object_set_new(j, "lookupKeyContainsPrimaryKey", json_boolean(pk_in_keys));
+        json_object_set_new(j, "inputChangelogMode", changelog_json(in->changelog));
+        break;
+    }
     case WR_OVER_AGG:
         if (r->over_stream) over_spec_json(x, r, in, j);
         break;
@@ -946,6 +1009,7 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
     ex_digest(x, r, EXD_EXEC, &d);
     json_object_set_new(j, "description", json_string(d.buf ? d.buf : ""));
     wsb_free(&d);
+    if (r->kind == WR_LOOKUP_JOIN) json_object_set_new(j, "preferCustomShuffle", json_false());
     if (r->kind == WR_SORT_LIMIT) {
         json_object_set_new(j, "rankType", json_string("ROW_NUMBER"));
         json_t *part = json_object();

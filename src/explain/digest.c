@@ -39,6 +39,7 @@ const char *ex_rel_name(const WRel *r)
     case WR_WINDOW_JOIN: return "WindowJoin";
     case WR_INTERVAL_JOIN: return "IntervalJoin";
     case WR_TEMPORAL_JOIN: return "TemporalJoin";
+    case WR_LOOKUP_JOIN: return "LookupJoin";
     case WR_OVER_AGG: return "OverAggregate";
     case WR_MINIBATCH_ASSIGNER: return "MiniBatchAssigner";
     case WR_LOCAL_GROUP_AGG: return "LocalGroupAggregate";
@@ -80,6 +81,7 @@ const char *ex_exec_type(const WRel *r)
     case WR_WINDOW_JOIN: return "stream-exec-window-join_1";
     case WR_INTERVAL_JOIN: return "stream-exec-interval-join_1";
     case WR_TEMPORAL_JOIN: return "stream-exec-temporal-join_1";
+    case WR_LOOKUP_JOIN: return "stream-exec-lookup-join_1";
     case WR_OVER_AGG: return r->over ? "batch-exec-over-aggregate_1" : "stream-exec-over-aggregate_1";
     case WR_MINIBATCH_ASSIGNER: return "stream-exec-mini-batch-assigner_1";
     case WR_LOCAL_GROUP_AGG: return "stream-exec-local-group-aggregate_1";
@@ -336,7 +338,7 @@ static const char *join_type_name(const WRel *r)
 /* Names of a join's combined row (left ++ right), right names made unique as Calcite does. */
 static const char *const *join_names(const ExCtx *x, const WRel *r)
 {
-    const WRel *l = r->inputs[0], *rt = r->inputs[1];
+    const WRel *l = r->inputs[0], *rt = r->kind == WR_LOOKUP_JOIN ? r->lookup_scan : r->inputs[1];
     int n = l->out.n + rt->out.n;
     WArena *a = x->p->arena;
     const char **names = WA_ARRAY(a, const char *, n ? n : 1);
@@ -765,6 +767,29 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         wsb_printf(out, "(joinType=[%s], where=[", join_type_name(r));
         join_condition(x, r, jn, d, out);
         wsb_puts(out, "], ");
+        select_list(x, r, out);
+        wsb_putc(out, ')');
+        return;
+    }
+    case WR_LOOKUP_JOIN: {
+        /* conjuncts on the dim table's columns alone are pushed into the jdbc source (Flink's
+           SupportsFilterPushDown) and are not shown */
+        const char *const *jn = join_names(x, r);
+        wsb_printf(out, "(table=[%s], joinType=[%s], lookup=[", r->lookup_scan->table_qname,
+                   join_type_name(r));
+        for (int k = 0; k < r->nkeys; k++)
+            wsb_printf(out, "%s%s=%s", k ? ", " : "", r->lookup_scan->out.names[r->right_keys[k]],
+                       jn[r->keys[k]]);
+        wsb_putc(out, ']');
+        WRel shown = *r;
+        shown.nkeys = 0;
+        shown.join_cond = r->shown_cond;
+        if (shown.join_cond) {
+            wsb_puts(out, ", joinCondition=[");
+            join_condition(x, &shown, jn, d, out);
+            wsb_putc(out, ']');
+        }
+        wsb_puts(out, ", ");
         select_list(x, r, out);
         wsb_putc(out, ')');
         return;

@@ -166,6 +166,44 @@ static void correlate_node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last,
     wsb_puts(out, "LogicalValues(tuples=[[{ 0 }]])\n");
 }
 
+/* A lookup join as Calcite converts FOR SYSTEM_TIME AS OF: LogicalCorrelate over the probe side
+   and LogicalFilter(condition, probe columns as $cor0.x) / LogicalSnapshot / the dim table. */
+static void lookup_node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth, const char *path)
+{
+    const WRel *l = r->inputs[0], *dim = r->inputs[1];
+    int ln = l->out.n, n = ln + dim->out.n;
+    bool *used = WA_ARRAY(p->arena, bool, ln ? ln : 1);
+    if (r->join_cond) cols_used(r->join_cond, used, ln);
+    if (r->left_time_col >= 0 && r->left_time_col < ln) used[r->left_time_col] = true;
+    wsb_printf(out, "LogicalCorrelate(correlation=[$cor0], joinType=[%s], requiredColumns=[{",
+               r->join_type == AJ_LEFT ? "left" : "inner");
+    bool first = true;
+    for (int i = 0; i < ln; i++)
+        if (used[i]) { wsb_printf(out, "%s%d", first ? "" : ", ", i); first = false; }
+    wsb_puts(out, "}])\n");
+    if (depth >= 250) return;
+    last[depth + 1] = false;
+    node(p, l, out, last, depth + 1, wa_sprintf(p->arena, "%s%s0", path, *path ? ", " : ""), NULL);
+    const char **names = WA_ARRAY(p->arena, const char *, n ? n : 1);
+    for (int i = 0; i < n; i++)
+        names[i] = i < ln ? wa_sprintf(p->arena, "$cor0.%s", l->out.names[i]) : wa_sprintf(p->arena, "$%d", i - ln);
+    int d = depth + 1;
+    last[d] = true;
+    if (r->join_cond) {
+        prefix(out, last, d);
+        wsb_puts(out, "LogicalFilter(condition=[");
+        ex_rex(out, r->join_cond, names, EXD_AST);
+        wsb_puts(out, "])\n");
+        d++;
+        last[d] = true;
+    }
+    prefix(out, last, d);
+    wsb_printf(out, "LogicalSnapshot(period=[$cor0.%s])\n",
+               r->left_time_col >= 0 && r->left_time_col < ln ? l->out.names[r->left_time_col] : "");
+    last[d + 1] = true;
+    node(p, dim, out, last, d + 1, wa_sprintf(p->arena, "%s%s1", path, *path ? ", " : ""), NULL);
+}
+
 static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth, const char *path,
                  const char *const *rename)
 {
@@ -302,6 +340,10 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
         break;
     }
     case WR_JOIN: {
+        if (r->lookup) {
+            lookup_node(p, r, out, last, depth, path);
+            return;
+        }
         wsb_puts(out, "LogicalJoin(condition=[");
         if (r->join_cond) ex_rex(out, r->join_cond, NULL, EXD_AST);
         else wsb_puts(out, "true");

@@ -416,7 +416,7 @@ static void rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialec
     bool exec = d == EXD_EXEC;
     switch (e->kind) {
     case WX_COLUMN:
-        if (d == EXD_AST || !names) wsb_printf(out, "$%d", e->col);
+        if (!names) wsb_printf(out, "$%d", e->col);
         else wsb_puts(out, names[e->col]);
         return;
     case WX_LITERAL: ex_literal(out, e, d); return;

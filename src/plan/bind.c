@@ -64,7 +64,7 @@ const char *wrel_kind_name(WRelKind k)
                               "Exchange", "GroupAggregate", "Join", "Deduplicate", "Rank", "SortLimit",
                               "WindowAggregate", "ChangelogNormalize", "DropUpdateBefore",
                               "SinkUpsertMaterializer", "OverRank", "WindowTableFunction",
-                              "WindowRank", "WindowJoin", "IntervalJoin", "TemporalJoin", "OverAggregate",
+                              "WindowRank", "WindowJoin", "IntervalJoin", "TemporalJoin", "LookupJoin", "OverAggregate",
                               "MiniBatchAssigner", "LocalGroupAggregate", "GlobalGroupAggregate",
                               "IncrementalGroupAggregate", "Sort", "TemporalSort", "LocalWindowAggregate",
                               "GlobalWindowAggregate", "Expand", "Correlate", "Correlate", "Match"};

@@ -115,20 +115,28 @@ WRel *bind_join_rel(BindCtx *b, WRel *l, BScope *ls, WRel *r, BScope *rs, AstFro
             return NULL;
         }
         if (t->type->time_attr == WTA_PROCTIME) {
-            /* Flink plans a lookup join when the table is a lookup source (jdbc, filesystem);
-               weir runs none yet and says so. Otherwise Flink's message for a processing-time
-               temporal join whose table is no lookup source. */
+            /* Flink plans a lookup join when the table is a lookup source (jdbc; Flink 2.3's
+               filesystem table is none); otherwise its message for a processing-time temporal
+               join, or for a versioned table without a primary key */
             const WRel *sc = r;
             while (sc->kind != WR_SCAN && sc->ninputs > 0) sc = sc->inputs[0];
             const char *c = sc->kind == WR_SCAN && sc->table ? wopts_get(&sc->table->options, "connector") : NULL;
-            if (c && (strcmp(c, "jdbc") == 0 || strcmp(c, "filesystem") == 0)) {
-                werr_set(p->err, WEXC_TABLE,
-                         "Lookup join (FOR SYSTEM_TIME AS OF a processing-time attribute) on the '%s' table %s is "
-                         "not supported by weir yet.", c, sc->table_qname ? sc->table_qname : "");
+            if (!c || strcmp(c, "jdbc") != 0) {
+                if (sc->kind == WR_SCAN && sc->table && sc->table->npk == 0) {
+                    werr_set(p->err, WEXC_VALIDATION,
+                             "Temporal Table Join requires primary key in versioned table, but no primary key can "
+                             "be found.");
+                    return NULL;
+                }
+                werr_set(p->err, WEXC_TABLE, "Processing-time temporal join is not supported yet.");
                 return NULL;
             }
-            werr_set(p->err, WEXC_TABLE, "Processing-time temporal join is not supported yet.");
-            return NULL;
+            if (j->join_type != AJ_INNER && j->join_type != AJ_LEFT) {
+                werr_set(p->err, "java.lang.IllegalStateException", "Unknown join type %s",
+                         j->join_type == AJ_RIGHT ? "RIGHT" : "FULL");
+                return NULL;
+            }
+            j->lookup = true;
         }
         if (j->join_type != AJ_INNER && j->join_type != AJ_LEFT) {
             werr_set(p->err, WEXC_VALIDATION, "Temporal table join currently only supports INNER JOIN and LEFT JOIN");
@@ -137,9 +145,9 @@ WRel *bind_join_rel(BindCtx *b, WRel *l, BScope *ls, WRel *r, BScope *rs, AstFro
         j->temporal = true;
         j->left_time_col = t->col;
         j->right_time_col = -1;
-        for (int i = 0; i < r->out.n; i++)
+        for (int i = 0; i < r->out.n && !j->lookup; i++)
             if (r->out.types[i]->time_attr == WTA_ROWTIME) j->right_time_col = i;
-        if (j->right_time_col < 0) {
+        if (j->right_time_col < 0 && !j->lookup) {
             werr_set(p->err, WEXC_VALIDATION,
                      "Event-Time Temporal Table Join requires both primary key and row time attribute in versioned "
                      "table, but no row time attribute can be found.");

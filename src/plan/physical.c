@@ -984,12 +984,48 @@ static WRel *temporal_join_rule(WPlanCtx *p, WRel *j)
     return x;
 }
 
+/* A processing-time temporal join against a lookup source: a LookupJoin whose one input is the
+   left side, the dim table's scan kept aside (lookup_scan). The keys must be the dim table's own
+   columns (Flink: "Temporal table join requires an equality condition on fields of table [t].") */
+static WRel *lookup_join_rule(WPlanCtx *p, WRel *j)
+{
+    if (!j->lookup) return j;
+    WRel *dim = j->inputs[1];
+    const char *qname = dim->kind == WR_SCAN && dim->table_qname ? dim->table_qname : "";
+    bool keys_ok = j->nkeys > 0 && dim->kind == WR_SCAN;
+    for (int k = 0; keys_ok && k < j->nkeys; k++) keys_ok = j->right_keys[k] < dim->out.n;
+    if (!keys_ok) {
+        werr_set(p->err, WEXC_TABLE, "Temporal table join requires an equality condition on fields of table [%s].",
+                 qname);
+        return NULL;
+    }
+    WRel *x = wa_memdup(p->arena, j, sizeof *j);
+    x->kind = WR_LOOKUP_JOIN;
+    x->ninputs = 1;
+    x->inputs = WA_ARRAY(p->arena, WRel *, 1);
+    x->inputs[0] = j->inputs[0];
+    x->lookup_scan = dim;
+    /* EXPLAIN's joinCondition: the conjuncts reading an input column */
+    WExpr *cs[256], *shown[256];
+    int n = 0, ns = 0, ln = j->inputs[0]->out.n;
+    wplan_split_and(j->join_cond, cs, &n, 256);
+    for (int i = 0; i < n; i++) {
+        int lo = -1, hi = -1;
+        col_range(cs[i], &lo, &hi);
+        if (lo >= 0 && lo < ln) shown[ns++] = cs[i];
+    }
+    x->shown_cond = wplan_and(p, shown, ns);
+    return x;
+}
+
 /* The join node itself, below a Calc that plan_join_keys may have put on top. */
 static WRel *join_rules(WPlanCtx *p, WRel *x)
 {
     WRel *jn = x->kind == WR_CALC ? x->inputs[0] : x;
     if (jn->kind != WR_JOIN) return x;
-    WRel *y = window_join_rule(p, jn);
+    WRel *y = lookup_join_rule(p, jn);
+    if (!y) return NULL;
+    if (y == jn) y = window_join_rule(p, jn);
     if (y == jn) y = temporal_join_rule(p, jn);
     if (!y) return NULL;
     if (y == jn) y = interval_join_rule(p, jn);

@@ -43,6 +43,7 @@ typedef enum WRelKind {
     WR_WINDOW_JOIN,         /* WindowJoin */
     WR_INTERVAL_JOIN,       /* IntervalJoin */
     WR_TEMPORAL_JOIN,       /* TemporalJoin (event time) */
+    WR_LOOKUP_JOIN,         /* LookupJoin: one input; the dim table's scan in lookup_scan */
     WR_OVER_AGG,            /* OverAggregate */
     WR_MINIBATCH_ASSIGNER,  /* MiniBatchAssigner (agg_rules.c) */
     WR_LOCAL_GROUP_AGG,     /* LocalGroupAggregate: pre-aggregation to partial accumulators */
@@ -156,7 +157,8 @@ struct WRel {
     int *right_keys;                /* keys = left keys */
     bool *key_filter_nulls;         /* per key: '=' (true) or IS NOT DISTINCT FROM (false) */
     WExpr *join_cond;               /* residual condition over left ++ right columns */
-    WExpr *shown_cond;              /* IntervalJoin: the condition incl. its time bounds, as EXPLAIN shows it */
+    WExpr *shown_cond;              /* IntervalJoin: the condition incl. its time bounds, as EXPLAIN shows it;
+                                       LookupJoin: the conjuncts reading the input (joinCondition) */
     /* WR_DEDUP / WR_RANK / WR_OVER_RANK: partition keys in keys/nkeys */
     int nsort;
     int *sort_cols;
@@ -206,6 +208,11 @@ struct WRel {
     /* temporal / interval joins */
     AstExpr *temporal_as_of;        /* scan of a table read FOR SYSTEM_TIME AS OF (binder) */
     bool temporal;                  /* WR_JOIN with a versioned right side (binder) */
+    bool lookup;                    /* WR_JOIN: temporal on a processing time against a lookup
+                                       source (jdbc): becomes a WR_LOOKUP_JOIN (binder) */
+    WRel *lookup_scan;              /* WR_LOOKUP_JOIN: the dim table's WR_SCAN (all physical
+                                       columns, in out after the input's); keys = input columns,
+                                       right_keys = dim columns; join_cond over input ++ dim */
     int left_time_col, right_time_col;
     int64_t lower_ms, upper_ms;     /* interval join: left.t - right.t in [lower, upper] */
     bool lower_strict, upper_strict;

@@ -4,7 +4,8 @@
  *
  *   Phase 1, Flink's PROJECT_RULES and LOGICAL_RULES (before any scan push-down is decided):
  *     FlinkProjectJoinTransposeRule (Calcite's ProjectJoinTransposeRule, no expressions pushed):
- *       a Calc over a regular join (not semi/anti, not temporal) that does not use every column
+ *       a Calc over a regular join (not semi/anti, not temporal; a lookup join's probe side only)
+ *       that does not use every column
  *       becomes a join of the inputs cut to the columns the Calc and the join condition use (a
  *       column-picking Calc on each input that loses columns), under the remapped Calc, which
  *       disappears when it is the identity.
@@ -181,13 +182,16 @@ WRel *wplan_calc_watermark_transpose(WPlanCtx *p, WRel *calc)
 static WRel *project_join_transpose(WPlanCtx *p, WRel *calc)
 {
     WRel *j = calc->inputs[0];
-    if (j->kind != WR_JOIN || j->semi || j->anti || j->temporal || j->keys) return NULL;
+    if (j->kind != WR_JOIN || j->semi || j->anti || (j->temporal && !j->lookup) || j->keys) return NULL;
     int ln = j->inputs[0]->out.n, rn = j->inputs[1]->out.n, n = ln + rn;
     if (j->out.n != n) return NULL;
     bool *used = bools(p, n);
     for (int i = 0; i < calc->nexprs; i++) mark_refs(calc->exprs[i], used, n);
     mark_refs(calc->cond, used, n);
     mark_refs(j->join_cond, used, n);
+    /* a lookup join's dim table stays whole (the lookup source reads its scan's columns); the
+       probe side loses its unused columns, the processing time included, as in Flink */
+    for (int i = ln; i < n && j->lookup; i++) used[i] = true;
     if (count_used(used, n) == n) return NULL;
     /* a side keeps at least one column */
     if (!count_used(used, ln)) used[0] = true;
@@ -209,6 +213,7 @@ static WRel *project_join_transpose(WPlanCtx *p, WRel *calc)
         nj->out.types[map[i]] = j->out.types[i];
     }
     nj->join_cond = remap(p, j->join_cond, map);
+    if (j->lookup) nj->left_time_col = map[j->left_time_col];     /* -1 once dropped (unused) */
     return recalc(p, calc, nj, map);
 }
 

@@ -20,6 +20,7 @@
 #include "../exec/over_batch.h"
 #include "../exec/insight.h"
 #include "../exec/minibatch.h"
+#include "../exec/lookup_join.h"
 
 #include "../common/hash.h"
 #include "../types/row.h"
@@ -789,6 +790,20 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
             .right_time_col = r->right_time_col, .residual = r->join_cond,
             .out = {r->out.n, r->out.types, r->out.names}};
         op = wop_temporal_join_new(&L->ctx, &sp);
+        break;
+    }
+    case WR_LOOKUP_JOIN: {
+        WRel *l = r->inputs[0], *dim = r->lookup_scan;
+        const WConnector *c = find_connector(p, dim->table, dim->table_qname, true);
+        if (!c) return NULL;
+        WTableSpec *ts = make_spec(p, L, dim->table, dim->table_qname);
+        if (c->validate && !c->validate(ts, true, p->err)) return NULL;
+        WLookupJoinSpec sp = {
+            .left_outer = r->join_type == AJ_LEFT, .left_ncols = l->out.n, .left_types = l->out.types,
+            .dim_ncols = dim->out.n, .dim_types = dim->out.types, .nkeys = r->nkeys, .left_keys = r->keys,
+            .residual = r->join_cond, .out = {r->out.n, r->out.types, r->out.names}};
+        if (!wjob_lookup_fetcher(c, ts, r, &sp, p->err)) return NULL;
+        op = wop_lookup_join_new(&L->ctx, &sp);
         break;
     }
     case WR_WINDOW_JOIN: {

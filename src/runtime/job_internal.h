@@ -161,6 +161,11 @@ WOperator *wjob_build_node(WPlanCtx *p, Lane *L, WRel *r);
 /* Before building: note on every scan which of its columns its consumers read (a Calc reads what
    its expressions refer to, a watermark assigner passes its consumer's columns on plus its own;
    anything else reads all), so that sources may leave the other columns unparsed. */
+/* A LookupJoin's fetcher and cache (lookup_fetch.c): the dim table's lookup source opened on
+   connector c with spec (the dim table's). */
+struct WLookupJoinSpec;
+bool wjob_lookup_fetcher(const WConnector *c, const WTableSpec *spec, const WRel *r, struct WLookupJoinSpec *out,
+                         WError *err);
 void wjob_mark_scan_reads(WPlanCtx *p, WRel **roots, int nroots);
 
 #endif

@@ -717,7 +717,7 @@ static json_t *state_view(const WRegJob *j)
         if (so->role != WSOP_OPERATOR) continue;
         WOpStats st;
         wregistry_op_stats(j, k, -1, &st);
-        if (st.nstates == 0) continue;
+        if (st.nstates == 0 && !st.metrics[0]) continue;    /* (a lookup join: cache metrics only) */
         json_t *states = json_array();
         int64_t entries = 0, bytes = 0;
         for (int i = 0; i < st.nstates; i++) {

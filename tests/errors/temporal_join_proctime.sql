@@ -1,4 +1,5 @@
--- A processing-time temporal join against a table that is no lookup source: Flink's message.
+-- A processing-time temporal join against a table that is no lookup source and has no primary key:
+-- Flink 2.3's message (measured; Flink appends the physical plan, weir does not).
 CREATE TABLE orders (id INT, cur STRING, pt AS PROCTIME()) WITH ('connector' = 'datagen', 'number-of-rows' = '3');
 CREATE TABLE rates (cur STRING, rate DOUBLE) WITH ('connector' = 'datagen', 'number-of-rows' = '3');
 SET 'sql-client.execution.result-mode' = 'tableau';

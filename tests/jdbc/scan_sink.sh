@@ -109,6 +109,4 @@ err_case "wrong password" "SET 'sql-client.execution.result-mode' = 'tableau'; S
   "Cannot connect to '$JDBC_URL'"
 err_case "updates without a key" "CREATE TABLE x (k STRING, c BIGINT) WITH ($CONN, 'table-name' = 'out_u'); INSERT INTO x SELECT name, COUNT(*) FROM (VALUES (1, 'a')) AS t(id, name) GROUP BY name;" \
   "please declare primary key for sink table when query contains update/delete record."
-err_case "lookup join" "CREATE TABLE o (k INT, pt AS PROCTIME()) WITH ('connector' = 'datagen', 'number-of-rows' = '3'); CREATE TABLE d (id INT, name STRING) WITH ($CONN, 'table-name' = 'dim'); SELECT o.k, d.name FROM o JOIN d FOR SYSTEM_TIME AS OF o.pt AS d ON o.k = d.id;" \
-  "Lookup join (FOR SYSTEM_TIME AS OF a processing-time attribute) on the 'jdbc' table default_catalog.default_database.d is not supported by weir yet."
 exit 0
