@@ -198,7 +198,8 @@ class FlinkRun:
                 if self._port_open(self.info["rest_port"]) else (0, None)
         except (OSError, ValueError):
             return False
-        return st == 200 and r.get("taskmanagers", 0) >= 1 and self._port_open(self.info["gateway_port"])
+        return st == 200 and r.get("taskmanagers", 0) >= self.info.get("taskmanagers", 1) and \
+            self._port_open(self.info["gateway_port"])
 
     @staticmethod
     def _port_open(port):
@@ -206,7 +207,9 @@ class FlinkRun:
             s.settimeout(1)
             return s.connect_ex(("127.0.0.1", port)) == 0
 
-    def start(self):
+    def start(self, taskmanagers=1):
+        """Starts a JobManager, `taskmanagers` TaskManager processes (Flink's workers file) and the
+        SQL gateway; True when they are up (or already were)."""
         if self.running():
             return True
         home = install()
@@ -245,14 +248,20 @@ class FlinkRun:
             "io.tmp.dirs": os.path.join(self.run_dir, "tmp"),
             "web.tmpdir": os.path.join(self.run_dir, "tmp"),
         }
+        if taskmanagers > 1:
+            # one slot per TaskManager: a job at parallelism N runs on N TaskManager processes
+            # (with several slots each, Flink may place all subtasks of a job in one of them)
+            settings["taskmanager.numberOfTaskSlots"] = 1
         os.makedirs(settings["io.tmp.dirs"], exist_ok=True)
         with open(os.path.join(conf, "config.yaml"), "w") as f:
             for k, v in settings.items():
                 if k == "execution.checkpointing.interval":
                     continue
                 f.write("%s: %s\n" % (k, json.dumps(v) if isinstance(v, str) else v))
+        with open(os.path.join(conf, "workers"), "w") as f:
+            f.write("localhost\n" * taskmanagers)
         self.info = dict(home=home, conf=conf, log=log, pid=pid, rest_port=rest, gateway_port=gw,
-                         version=flink_version())
+                         version=flink_version(), taskmanagers=taskmanagers)
         with open(self.info_path, "w") as f:
             json.dump(self.info, f, indent=1)
         env = self.env()
@@ -309,10 +318,11 @@ def main():
     ap.add_argument("--run-dir", default=os.path.join(ROOT, "build-test", "flink-run"))
     ap.add_argument("-i", dest="init")
     ap.add_argument("-f", dest="job")
+    ap.add_argument("--taskmanagers", type=int, default=1, help="start: TaskManager processes")
     a = ap.parse_args()
     run = FlinkRun(a.run_dir)
     if a.cmd == "start":
-        if not run.start():
+        if not run.start(a.taskmanagers):
             return SKIP if run.info is None else 1
         print(json.dumps(run.info))
         return 0
