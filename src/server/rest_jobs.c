@@ -62,7 +62,7 @@ static const char *vertex_state(const WRegJob *j, int v)
 
 /* Records into / out of a vertex (Flink counts network records, and a source task's input is what
    its reader emitted; a sink writes none). subtask -1 = all. */
-static void vertex_records(const WRegJob *j, int v, int subtask, int64_t *read, int64_t *write)
+void wrest_vertex_records(const WRegJob *j, int v, int subtask, int64_t *read, int64_t *write)
 {
     const WJobGraph *g = j->graph;
     const WJobVertex *vx = &g->vertices[v];
@@ -234,7 +234,7 @@ static json_t *job_details(const WRegJob *j, int64_t now)
             memset(counts, 0, sizeof counts);
             counts[exec_index(st)] = vx->parallelism;
             int64_t rd, wr;
-            vertex_records(j, v, -1, &rd, &wr);
+            wrest_vertex_records(j, v, -1, &rd, &wr);
             json_array_append_new(
                 vertices,
                 json_pack("{s:s, s:s, s:s, s:i, s:i, s:s, s:I, s:I, s:I, s:o, s:o}", "id", id,
@@ -651,7 +651,7 @@ int wrest_jobs(WRest *r, const char *method, char **seg, int nseg, const char *q
             json_t *subs = json_array();
             for (int s = 0; s < vx->parallelism; s++) {
                 int64_t rd, wr;
-                vertex_records(j, v, s < j->nlanes ? s : -2, &rd, &wr);
+                wrest_vertex_records(j, v, s < j->nlanes ? s : -2, &rd, &wr);
                 /* the states the subtask went through (Flink 2.3 lists them, not the final one) */
                 json_t *sd = json_object();
                 static const char *const PASSED[] = {"CREATED", "SCHEDULED", "DEPLOYING", "INITIALIZING"};
@@ -671,6 +671,9 @@ int wrest_jobs(WRest *r, const char *method, char **seg, int nseg, const char *q
             *out = json_pack("{s:s, s:s, s:i, s:i, s:I, s:o, s:o}", "id", id, "name", vx->name, "parallelism",
                              vx->parallelism, "maxParallelism", vx->max_parallelism, "now", (json_int_t)now,
                              "subtasks", subs, "aggregated", aggregated_json(subs));
+        } else if ((nseg == 5 && !strcmp(seg[4], "metrics")) ||
+                   (nseg == 6 && !strcmp(seg[4], "subtasks") && !strcmp(seg[5], "metrics"))) {
+            status = wrest_vertex_metrics(j, v, nseg == 6, query, out);
         } else if (nseg == 5 && !strcmp(seg[4], "watermarks")) {
             const WJobVertex *vx = &j->graph->vertices[v];
             json_t *a = json_array();
