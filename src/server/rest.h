@@ -35,6 +35,7 @@ typedef struct WTrigger {
     int64_t ts;
     int64_t req;                /* savepoint request of the job (wregistry_savepoint), 0 = none */
     char failure[256];          /* why it was refused when req is 0 */
+    const char *failure_class;  /* the exception class of that failure (NULL: CheckpointException) */
 } WTrigger;
 
 typedef struct WRest {

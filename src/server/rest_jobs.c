@@ -358,7 +358,8 @@ static json_t *checkpoint_config(const WRegJob *j)
 
 /* ------------------------------------------------------------------ triggers (savepoints etc.) */
 
-static void add_trigger(WRest *r, const char *job, const char *kind, char out[33], int64_t req, const char *failure)
+static void add_trigger(WRest *r, const char *job, const char *kind, char out[33], int64_t req, const char *failure,
+                        const char *failure_class)
 {
     wregistry_new_id(r->reg, out);
     wregistry_lock(r->reg);
@@ -374,6 +375,7 @@ static void add_trigger(WRest *r, const char *job, const char *kind, char out[33
     t->ts = wregistry_now();
     t->req = req;
     snprintf(t->failure, sizeof t->failure, "%s", failure ? failure : "");
+    t->failure_class = failure_class;
     wregistry_unlock(r->reg);
 }
 
@@ -388,6 +390,7 @@ static int trigger_status(WRest *r, const char *job, const char *kind, const cha
     const char *tk = t ? t->kind : NULL;
     int64_t req = t ? t->req : 0;
     char refused[256] = "";
+    const char *cls = t && t->failure_class ? t->failure_class : "org.apache.flink.runtime.checkpoint.CheckpointException";
     if (t) snprintf(refused, sizeof refused, "%s", t->failure);
     wregistry_unlock(r->reg);
     if (!t) {
@@ -410,10 +413,9 @@ static int trigger_status(WRest *r, const char *job, const char *kind, const cha
         const char *why = req > 0 ? (q.failure[0] ? q.failure : "The savepoint was not taken: the job ended.")
                                   : (refused[0] ? refused : "The job is not running.");
         char trace[400];
-        snprintf(trace, sizeof trace, "org.apache.flink.runtime.checkpoint.CheckpointException: %s\n", why);
+        snprintf(trace, sizeof trace, "%s: %s\n", cls, why);
         *out = json_pack("{s:{s:s}, s:{s:{s:s, s:s, s:s}}}", "status", "id", "COMPLETED", "operation", "failure-cause",
-                         "class", "org.apache.flink.runtime.checkpoint.CheckpointException", "stack-trace", trace,
-                         "serialized-throwable", "");
+                         "class", cls, "stack-trace", trace, "serialized-throwable", "");
         return 200;
     }
     char msg[300];
@@ -498,6 +500,16 @@ int wrest_jobs(WRest *r, const char *method, char **seg, int nseg, const char *q
     /* triggers that need no entry lookup under the lock for long */
     wregistry_lock(r->reg);
     WRegJob *j = wregistry_find(r->reg, jid);
+    if (!j && nseg == 3 && post && (!strcmp(sub, "savepoints") || !strcmp(sub, "stop"))) {
+        /* Flink accepts the trigger (202) and its status reports the missing job */
+        wregistry_unlock(r->reg);
+        char id[33], why[128];
+        snprintf(why, sizeof why, "Could not find Flink job (%s)", jid);
+        add_trigger(r, jid, !strcmp(sub, "stop") ? "stop" : "savepoint", id, 0, why,
+                    "org.apache.flink.runtime.messages.FlinkJobNotFoundException");
+        *out = json_pack("{s:s}", "request-id", id);
+        return 202;
+    }
     if (!j) {
         wregistry_unlock(r->reg);
         *out = wrest_error("org.apache.flink.runtime.rest.NotFoundException: Job %s not found", jid);
@@ -567,7 +579,7 @@ int wrest_jobs(WRest *r, const char *method, char **seg, int nseg, const char *q
         } else if (post) {
             wregistry_unlock(r->reg);
             char id[33];
-            add_trigger(r, jid, "checkpoint", id, 0, NULL);
+            add_trigger(r, jid, "checkpoint", id, 0, NULL, NULL);
             *out = json_pack("{s:s}", "request-id", id);
             return 202;
         } else {
@@ -624,7 +636,7 @@ int wrest_jobs(WRest *r, const char *method, char **seg, int nseg, const char *q
         if (req < 0) snprintf(refused, sizeof refused, "Job %s is not in state RUNNING.", jid);
         else if (req == 0) snprintf(refused, sizeof refused, "%s", e.msg);
         char id[33];
-        add_trigger(r, jid, is_stop ? "stop" : "savepoint", id, req > 0 ? req : 0, refused);
+        add_trigger(r, jid, is_stop ? "stop" : "savepoint", id, req > 0 ? req : 0, refused, NULL);
         *out = json_pack("{s:s}", "request-id", id);
         return 202;
     } else if (nseg == 4 && !strcmp(sub, "savepoints")) {
