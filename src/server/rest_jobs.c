@@ -510,6 +510,10 @@ int wrest_jobs(WRest *r, const char *method, char **seg, int nseg, const char *q
         *out = json_pack("{s:s}", "request-id", id);
         return 202;
     }
+    if (!j && nseg == 4 && get && !strcmp(sub, "savepoints")) {
+        wregistry_unlock(r->reg);       /* the status of such a trigger */
+        return trigger_status(r, jid, "savepoint", seg[3], out);
+    }
     if (!j) {
         wregistry_unlock(r->reg);
         *out = wrest_error("org.apache.flink.runtime.rest.NotFoundException: Job %s not found", jid);
