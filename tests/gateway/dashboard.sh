@@ -53,24 +53,12 @@ for ((i = 0; i < 100; i++)); do   # a completed checkpoint for the checkpoints p
 done
 api GET "/jobs/$jid" > "$W/job.json"
 
-# headless ARGS...: one headless Chromium run on a page; it settles for 10 s of the page's (virtual)
-# time. A run that has not returned after 150 s is stopped (on a loaded machine one sometimes never
-# returns).
-headless() {
-  timeout 150 "$CHROME" --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run \
-    --user-data-dir="$TMPD/chrome" --window-size=1400,1000 --virtual-time-budget=10000 "$@" 2>> "$TMPD/chrome.err"
-}
-# chrome PAGE ROUTE TEXT: the DOM of the page into $ART/PAGE.html, up to three tries until it shows
-# TEXT, and a screenshot $ART/PAGE.png
+# chrome PAGE ROUTE TEXT: the page in headless Chromium (headless.py: real time, until the page
+# shows TEXT, at most 120 s); its HTML into $ART/PAGE.html, a screenshot $ART/PAGE.png
 chrome() {
-  local url="http://127.0.0.1:$WPORT/#$2" try
-  for try in 1 2 3; do
-    headless --dump-dom "$url" > "$ART/$1.html"
-    grep -qF "$3" "$ART/$1.html" && break
-  done
-  for try in 1 2 3; do
-    (cd "$TMPD" && headless --screenshot="$ART/$1.png" "$url" > /dev/null) && break
-  done
+  python3 "$here/headless.py" --chrome "$CHROME" --profile "$TMPD/chrome" --url "http://127.0.0.1:$WPORT/#$2" \
+    --text "$3" --html "$ART/$1.html" --png "$ART/$1.png" --timeout 120 2>> "$TMPD/chrome.err"
+  check "$1 shows '$3'" test $? -eq 0
   check "a screenshot of $1" test -s "$ART/$1.png"
 }
 chrome jobs /job/running dashboard-job
