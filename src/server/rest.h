@@ -13,6 +13,7 @@
  *   /jobs/:jid/checkpoints/details/:cid /jobs/:jid/vertices/:vid /jobs/:jid/vertices/:vid/watermarks
  *   /jobs/:jid/savepoints (POST) /jobs/:jid/savepoints/:triggerid /jobs/:jid/stop (POST)
  *   /jobs/:jid/checkpoints/:triggerid (trigger status)
+ *   /jobs/:jid/vertices/:vid/metrics /jobs/:jid/vertices/:vid/subtasks/metrics (?get=a,b)
  * weir's additions, under /weir:
  *   /weir/jobs/:jid/state     per-operator state: name, TTL, entries, bytes, TTL-accuracy counter
  *   /weir/jobs/:jid/tasks     what each task is doing now (progress, idle time, threads)
@@ -34,6 +35,7 @@ typedef struct WTrigger {
     int64_t ts;
     int64_t req;                /* savepoint request of the job (wregistry_savepoint), 0 = none */
     char failure[256];          /* why it was refused when req is 0 */
+    const char *failure_class;  /* the exception class of that failure (NULL: CheckpointException) */
 } WTrigger;
 
 typedef struct WRest {
@@ -66,6 +68,12 @@ json_t *wrest_checkpoints(const WRegJob *j);
 int wrest_checkpoint_details(const WRegJob *j, const char *cid, json_t **out);
 /* Percentile p (0..1] of n sorted values, as Flink's checkpoint summaries compute it. */
 double wrest_percentile(const int64_t *sorted, int n, double p);
+/* (rest_jobs.c, locked) records into / out of vertex v of j (Flink's network records);
+   subtask -1 = all subtasks. */
+void wrest_vertex_records(const WRegJob *j, int v, int subtask, int64_t *read, int64_t *write);
+/* (rest_metrics.c, locked) GET /jobs/:jid/vertices/:vid/metrics (aggregated = false: per-subtask
+   ids "<n>.<metric>") or .../subtasks/metrics (aggregated over the subtasks) of vertex v. */
+int wrest_vertex_metrics(const WRegJob *j, int v, bool aggregated, const char *query, json_t **out);
 /* Slots a job uses (its largest vertex parallelism, at least 1). */
 int wrest_job_slots(const WRegJob *j);
 

@@ -62,7 +62,7 @@ static const char *vertex_state(const WRegJob *j, int v)
 
 /* Records into / out of a vertex (Flink counts network records, and a source task's input is what
    its reader emitted; a sink writes none). subtask -1 = all. */
-static void vertex_records(const WRegJob *j, int v, int subtask, int64_t *read, int64_t *write)
+void wrest_vertex_records(const WRegJob *j, int v, int subtask, int64_t *read, int64_t *write)
 {
     const WJobGraph *g = j->graph;
     const WJobVertex *vx = &g->vertices[v];
@@ -234,7 +234,7 @@ static json_t *job_details(const WRegJob *j, int64_t now)
             memset(counts, 0, sizeof counts);
             counts[exec_index(st)] = vx->parallelism;
             int64_t rd, wr;
-            vertex_records(j, v, -1, &rd, &wr);
+            wrest_vertex_records(j, v, -1, &rd, &wr);
             json_array_append_new(
                 vertices,
                 json_pack("{s:s, s:s, s:s, s:i, s:i, s:s, s:I, s:I, s:I, s:o, s:o}", "id", id,
@@ -358,7 +358,8 @@ static json_t *checkpoint_config(const WRegJob *j)
 
 /* ------------------------------------------------------------------ triggers (savepoints etc.) */
 
-static void add_trigger(WRest *r, const char *job, const char *kind, char out[33], int64_t req, const char *failure)
+static void add_trigger(WRest *r, const char *job, const char *kind, char out[33], int64_t req, const char *failure,
+                        const char *failure_class)
 {
     wregistry_new_id(r->reg, out);
     wregistry_lock(r->reg);
@@ -374,6 +375,7 @@ static void add_trigger(WRest *r, const char *job, const char *kind, char out[33
     t->ts = wregistry_now();
     t->req = req;
     snprintf(t->failure, sizeof t->failure, "%s", failure ? failure : "");
+    t->failure_class = failure_class;
     wregistry_unlock(r->reg);
 }
 
@@ -388,6 +390,7 @@ static int trigger_status(WRest *r, const char *job, const char *kind, const cha
     const char *tk = t ? t->kind : NULL;
     int64_t req = t ? t->req : 0;
     char refused[256] = "";
+    const char *cls = t && t->failure_class ? t->failure_class : "org.apache.flink.runtime.checkpoint.CheckpointException";
     if (t) snprintf(refused, sizeof refused, "%s", t->failure);
     wregistry_unlock(r->reg);
     if (!t) {
@@ -410,10 +413,9 @@ static int trigger_status(WRest *r, const char *job, const char *kind, const cha
         const char *why = req > 0 ? (q.failure[0] ? q.failure : "The savepoint was not taken: the job ended.")
                                   : (refused[0] ? refused : "The job is not running.");
         char trace[400];
-        snprintf(trace, sizeof trace, "org.apache.flink.runtime.checkpoint.CheckpointException: %s\n", why);
+        snprintf(trace, sizeof trace, "%s: %s\n", cls, why);
         *out = json_pack("{s:{s:s}, s:{s:{s:s, s:s, s:s}}}", "status", "id", "COMPLETED", "operation", "failure-cause",
-                         "class", "org.apache.flink.runtime.checkpoint.CheckpointException", "stack-trace", trace,
-                         "serialized-throwable", "");
+                         "class", cls, "stack-trace", trace, "serialized-throwable", "");
         return 200;
     }
     char msg[300];
@@ -498,6 +500,20 @@ int wrest_jobs(WRest *r, const char *method, char **seg, int nseg, const char *q
     /* triggers that need no entry lookup under the lock for long */
     wregistry_lock(r->reg);
     WRegJob *j = wregistry_find(r->reg, jid);
+    if (!j && nseg == 3 && post && (!strcmp(sub, "savepoints") || !strcmp(sub, "stop"))) {
+        /* Flink accepts the trigger (202) and its status reports the missing job */
+        wregistry_unlock(r->reg);
+        char id[33], why[128];
+        snprintf(why, sizeof why, "Could not find Flink job (%s)", jid);
+        add_trigger(r, jid, !strcmp(sub, "stop") ? "stop" : "savepoint", id, 0, why,
+                    "org.apache.flink.runtime.messages.FlinkJobNotFoundException");
+        *out = json_pack("{s:s}", "request-id", id);
+        return 202;
+    }
+    if (!j && nseg == 4 && get && !strcmp(sub, "savepoints")) {
+        wregistry_unlock(r->reg);       /* the status of such a trigger */
+        return trigger_status(r, jid, "savepoint", seg[3], out);
+    }
     if (!j) {
         wregistry_unlock(r->reg);
         *out = wrest_error("org.apache.flink.runtime.rest.NotFoundException: Job %s not found", jid);
@@ -567,7 +583,7 @@ int wrest_jobs(WRest *r, const char *method, char **seg, int nseg, const char *q
         } else if (post) {
             wregistry_unlock(r->reg);
             char id[33];
-            add_trigger(r, jid, "checkpoint", id, 0, NULL);
+            add_trigger(r, jid, "checkpoint", id, 0, NULL, NULL);
             *out = json_pack("{s:s}", "request-id", id);
             return 202;
         } else {
@@ -624,7 +640,7 @@ int wrest_jobs(WRest *r, const char *method, char **seg, int nseg, const char *q
         if (req < 0) snprintf(refused, sizeof refused, "Job %s is not in state RUNNING.", jid);
         else if (req == 0) snprintf(refused, sizeof refused, "%s", e.msg);
         char id[33];
-        add_trigger(r, jid, is_stop ? "stop" : "savepoint", id, req > 0 ? req : 0, refused);
+        add_trigger(r, jid, is_stop ? "stop" : "savepoint", id, req > 0 ? req : 0, refused, NULL);
         *out = json_pack("{s:s}", "request-id", id);
         return 202;
     } else if (nseg == 4 && !strcmp(sub, "savepoints")) {
@@ -651,7 +667,7 @@ int wrest_jobs(WRest *r, const char *method, char **seg, int nseg, const char *q
             json_t *subs = json_array();
             for (int s = 0; s < vx->parallelism; s++) {
                 int64_t rd, wr;
-                vertex_records(j, v, s < j->nlanes ? s : -2, &rd, &wr);
+                wrest_vertex_records(j, v, s < j->nlanes ? s : -2, &rd, &wr);
                 /* the states the subtask went through (Flink 2.3 lists them, not the final one) */
                 json_t *sd = json_object();
                 static const char *const PASSED[] = {"CREATED", "SCHEDULED", "DEPLOYING", "INITIALIZING"};
@@ -671,6 +687,9 @@ int wrest_jobs(WRest *r, const char *method, char **seg, int nseg, const char *q
             *out = json_pack("{s:s, s:s, s:i, s:i, s:I, s:o, s:o}", "id", id, "name", vx->name, "parallelism",
                              vx->parallelism, "maxParallelism", vx->max_parallelism, "now", (json_int_t)now,
                              "subtasks", subs, "aggregated", aggregated_json(subs));
+        } else if ((nseg == 5 && !strcmp(seg[4], "metrics")) ||
+                   (nseg == 6 && !strcmp(seg[4], "subtasks") && !strcmp(seg[5], "metrics"))) {
+            status = wrest_vertex_metrics(j, v, nseg == 6, query, out);
         } else if (nseg == 5 && !strcmp(seg[4], "watermarks")) {
             const WJobVertex *vx = &j->graph->vertices[v];
             json_t *a = json_array();
