@@ -388,6 +388,13 @@ if [[ -z "${WEIR_SKIP_FLINK:-}" && -x "$BUILD/weir" ]]; then
       failed=$((failed + $(sed -E 's/.*, ([0-9]+) failed.*/\1/' <<< "$esum")))
       skipped=$((skipped + $(sed -E 's/.*, ([0-9]+) skipped.*/\1/' <<< "$esum")))
     fi
+    # the walk-through of docs/scale-out.md: weir's compiled plan on a Flink cluster of two
+    # TaskManager processes (its own cluster, started and stopped by the script)
+    sout="$(BUILD="$BUILD" timeout 900 bash "$ROOT/tests/flink/scale_out.sh" 2>&1 < /dev/null)"; sst=$?
+    if [[ $sst -eq 0 ]]; then passed=$((passed + 1)); grep '^PASS' <<< "$sout"
+    elif [[ $sst -eq 77 ]]; then skipped=$((skipped + 1)); grep '^SKIP' <<< "$sout"
+    else failed=$((failed + 1)); echo "FAIL flink/scale_out (exit $sst)"; printf '%s\n' "$sout" | tail -n 15
+    fi
   else
     st=$?
     reason="$(tail -n 3 "$BUILD/flink-start.log" | tr '\n' ' ')"
