@@ -69,25 +69,33 @@ EOF
 fout="$(python3 "$ROOT/tests/flink/flinkctl.py" sql --run-dir "$RUN" -f "$WORK/flink.sql" 2>&1 | sed 's/\x1b\[[0-9;]*m//g')"
 grep -q '^\[ERROR\]' <<< "$fout" && fail "Flink refused weir's plan: $(grep -A5 '^\[ERROR\]' <<< "$fout")"
 
-# 4. the job ran on both TaskManagers: every vertex at parallelism 2, its subtasks on 2 of them
+# 4. the job ran on both TaskManagers: every vertex at parallelism 2 has its subtasks on 2 of them
+#    (the filesystem sink's "end: Writer" committer runs one subtask in Flink's own plans too)
 python3 - "$RUN" <<'EOF' || exit 1
 import json, sys, urllib.request
 info = json.load(open(sys.argv[1] + "/flink.json"))
 base = "http://127.0.0.1:%d" % info["rest_port"]
 get = lambda p: json.load(urllib.request.urlopen(base + p, timeout=30))
+def fail(msg):
+    print("FAIL scale-out: " + msg)
+    sys.exit(1)
 tms = get("/taskmanagers")["taskmanagers"]
 if len(tms) != 2:
-    sys.exit(print("FAIL scale-out: %d TaskManagers, expected 2" % len(tms)))
+    fail("%d TaskManagers, expected 2" % len(tms))
 jobs = [j for j in get("/jobs/overview")["jobs"] if j["state"] == "FINISHED"]
 if len(jobs) != 1:
-    sys.exit(print("FAIL scale-out: finished jobs %s" % get("/jobs/overview")))
+    fail("finished jobs %s" % get("/jobs/overview"))
 job = get("/jobs/" + jobs[0]["jid"])
+wide = 0
 for v in job["vertices"]:
     hosts = {s.get("taskmanager-id") for s in get("/jobs/%s/vertices/%s" % (job["jid"], v["id"]))["subtasks"]}
-    if v["parallelism"] != 2 or len(hosts) != 2:
-        sys.exit(print("FAIL scale-out: vertex '%s' ran %d subtasks on %d TaskManagers"
-                       % (v["name"][:60], v["parallelism"], len(hosts))))
-print("flink job %s: %d vertices, each with 2 subtasks on 2 TaskManagers" % (job["jid"], len(job["vertices"])))
+    if v["parallelism"] == 2 and len(hosts) == 2:
+        wide += 1
+    elif v["parallelism"] != 1 or not v["name"].startswith("end:"):
+        fail("vertex '%s' ran %d subtasks on %d TaskManagers" % (v["name"][:60], v["parallelism"], len(hosts)))
+if wide == 0:
+    fail("no vertex ran at parallelism 2")
+print("flink job %s: %d of %d vertices with 2 subtasks on 2 TaskManagers" % (job["jid"], wide, len(job["vertices"])))
 EOF
 
 # 5. the same rows from both engines
