@@ -1008,6 +1008,11 @@ static WRel *apply_join_keys(WPlanCtx *p, WRel *r)
 
 /* ---------------- changelog modes and unique keys ---------------- */
 
+bool wplan_upsert_connector(const char *connector)
+{
+    return connector && strcmp(connector, "upsert-kafka") == 0;
+}
+
 bool wplan_changelog_format(const char *format)
 {
     return format && (strcmp(format, "changelog-csv") == 0 || strcmp(format, "debezium-json") == 0);
@@ -1214,7 +1219,9 @@ static WRel *derive(WPlanCtx *p, WRel *r)
             set_unique(p, r, t->npk, pk);
         }
         if (!r->source_changelog) { r->changelog = WCM_INSERT; break; }
-        r->changelog = parse_mode(wopts_get(&t->options, "changelog-csv.changelog-mode"));
+        r->changelog = wplan_upsert_connector(wopts_get(&t->options, "connector"))
+                           ? WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE
+                           : parse_mode(wopts_get(&t->options, "changelog-csv.changelog-mode"));
         bool upsert = !(r->changelog & WCM_UPDATE_BEFORE) && (r->changelog & (WCM_UPDATE_AFTER | WCM_DELETE));
         if (t->npk && (upsert || (cdc_duplicates(p) && r->changelog != WCM_INSERT))) {
             WRel *below = r;
@@ -1485,6 +1492,7 @@ static uint8_t sink_mode(const WTable *t)
     if (strcmp(c, "blackhole") == 0) return WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE;
     if (strcmp(c, "jdbc") == 0) return WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE;     /* an upsert sink */
     if (strcmp(c, "kafka") == 0) return WCM_INSERT;
+    if (wplan_upsert_connector(c)) return WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE;   /* an upsert sink */
     return ALL_KINDS;
 }
 
