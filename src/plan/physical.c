@@ -1219,6 +1219,13 @@ static WRel *derive(WPlanCtx *p, WRel *r)
             set_unique(p, r, t->npk, pk);
         }
         if (!r->source_changelog) { r->changelog = WCM_INSERT; break; }
+        if (wplan_upsert_connector(wopts_get(&t->options, "connector")) && wplan_is_batch(p)) {
+            werr_set(p->err, WEXC_TABLE,
+                     "Querying a table in batch mode is currently only possible for INSERT-only table sources. "
+                     "But the source for table '%s' produces other changelog messages than just INSERT.",
+                     r->table_qname);
+            return NULL;
+        }
         r->changelog = wplan_upsert_connector(wopts_get(&t->options, "connector"))
                            ? WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE
                            : parse_mode(wopts_get(&t->options, "changelog-csv.changelog-mode"));
