@@ -35,7 +35,6 @@ static const WConnOption UPSERT_INVENTORY[] = {
     {"topic", WOPT_APPLIED, NULL, "the topics read (';'-separated) or the topic written"},
     {"topic-pattern", WOPT_APPLIED, NULL, "a regular expression of the topics read"},
     {"properties.bootstrap.servers", WOPT_APPLIED, NULL, "the brokers"},
-    {"properties.group.id", WOPT_APPLIED, NULL, "the consumer group"},
     {"properties.#", WOPT_APPLIED, NULL, "passed to librdkafka as its configuration property"},
     {"key.format", WOPT_APPLIED, NULL, "the format of the key: the primary key columns (csv, json, raw)"},
     {"value.format", WOPT_APPLIED, NULL, "the value format (csv, json, raw)"},

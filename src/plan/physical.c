@@ -1255,7 +1255,8 @@ static WRel *derive(WPlanCtx *p, WRel *r)
             cn->input_retracts = true;
             return cn;
         }
-        if (upsert && !t->npk)
+        /* upsert-kafka's own validation (at build) refuses it with Flink's message, after its options */
+        if (upsert && !t->npk && !wplan_upsert_connector(wopts_get(&t->options, "connector")))
             return fail(p, WEXC_VALIDATION, "An upsert source (changelog mode without UPDATE_BEFORE) requires a PRIMARY KEY.");
         break;
     }
