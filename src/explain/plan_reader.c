@@ -736,7 +736,7 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         x->changelog = x->source_changelog ? ALL_KINDS : WCM_INSERT;
         if (wplan_upsert_connector(wopts_get(&t->options, "connector"))) {
             x->source_changelog = true;
-            x->changelog = WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE;
+            x->changelog = WCM_UPDATE_AFTER | WCM_DELETE;
         }
         if (x->source_changelog) {
             const char *m = wopts_get(&t->options, "changelog-csv.changelog-mode");

@@ -1226,8 +1226,9 @@ static WRel *derive(WPlanCtx *p, WRel *r)
                      r->table_qname);
             return NULL;
         }
+        /* upsert-kafka: Flink 2.3 shows its scan's mode as [UA,D] */
         r->changelog = wplan_upsert_connector(wopts_get(&t->options, "connector"))
-                           ? WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE
+                           ? WCM_UPDATE_AFTER | WCM_DELETE
                            : parse_mode(wopts_get(&t->options, "changelog-csv.changelog-mode"));
         bool upsert = !(r->changelog & WCM_UPDATE_BEFORE) && (r->changelog & (WCM_UPDATE_AFTER | WCM_DELETE));
         if (t->npk && (upsert || (cdc_duplicates(p) && r->changelog != WCM_INSERT))) {
@@ -1731,6 +1732,20 @@ static WRel *drop_source_ub(WPlanCtx *p, WRel *r)
     return r;
 }
 
+/* Flink 2.3 drops the ChangelogNormalize of an upsert source (upsert-kafka) when its consumers
+   need no UPDATE_BEFORE and it evaluates no filter: the source's upserts and deletes by key go on
+   as they are (an upsert sink keyed the same way, blackhole, an EXPLAINed query). */
+static WRel *drop_unneeded_normalize(WPlanCtx *p, WRel *r)
+{
+    for (int i = 0; i < r->ninputs; i++) r->inputs[i] = drop_unneeded_normalize(p, r->inputs[i]);
+    if (r->kind != WR_CHANGELOG_NORMALIZE || r->generate_update_before || r->normalize_filter) return r;
+    WRel *below = r->inputs[0]->kind == WR_EXCHANGE ? r->inputs[0]->inputs[0] : r->inputs[0];
+    if (below->kind != WR_SCAN || !below->table ||
+        !wplan_upsert_connector(wopts_get(&below->table->options, "connector")))
+        return r;
+    return below;
+}
+
 /* Recompute UB bits after the decision; insert DropUpdateBefore where a source's UB is unwanted. */
 static void settle(WPlanCtx *p, WRel *r)
 {
@@ -1789,6 +1804,7 @@ WRel *wplan_physical(WPlanCtx *p, WRel *root)
     root = apply_sinks(p, root);
     if (!root) return NULL;
     require_ub(p, root);
+    root = drop_unneeded_normalize(p, root);
     root = drop_source_ub(p, root);
     settle(p, root);
     root = wagg_window_two_phase(p, root);      /* agg_rules.c */

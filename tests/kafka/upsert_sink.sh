@@ -8,11 +8,15 @@
 #   s_buf: 'sink.buffer-flush.max-rows' = '100', 'sink.buffer-flush.interval' = '1h': the reducing
 #          buffer keeps the last record per key, so the end of input writes one record per key
 #          (Flink writes the same three records, in its hash map's order).
+#   s_pass: a projection of the source straight into an upsert sink with the same key: as in Flink
+#          2.3 there is no ChangelogNormalize (the sink needs no UPDATE_BEFORE), every upsert and
+#          tombstone goes through (also the tombstone of key 9, never inserted); per key the records
+#          equal Flink's.
 # Then s_out is read back by weir's upsert-kafka source: the tombstoned key is gone.
 TEST_NAME=kafka/upsert_sink
 source "$(dirname "$0")/lib.sh"
 kafka_start
-kafka_topic s_in:2 s_out:1 s_buf:1
+kafka_topic s_in:2 s_out:1 s_buf:1 s_pass:1
 
 KEYDELIM='|' kafka_produce s_in 0 <<'REC'
 1|{"id":1,"name":"a","amount":10}
@@ -43,6 +47,11 @@ CREATE TABLE s_buf (name STRING, s INT, c BIGINT, PRIMARY KEY (name) NOT ENFORCE
   'value.fields-include' = 'EXCEPT_KEY', 'sink.buffer-flush.max-rows' = '100', 'sink.buffer-flush.interval' = '1h');
 INSERT INTO s_out SELECT name, SUM(amount), COUNT(*) FROM t WHERE id <> 5 GROUP BY name;
 INSERT INTO s_buf SELECT name, SUM(amount), COUNT(*) FROM t WHERE id <> 5 GROUP BY name;
+CREATE TABLE s_pass (id INT, name STRING, amount INT, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'upsert-kafka',
+  'topic' = 's_pass', 'properties.bootstrap.servers' = '$BOOTSTRAP', 'key.format' = 'csv', 'value.format' = 'csv',
+  'value.fields-include' = 'EXCEPT_KEY');
+EXPLAIN INSERT INTO s_pass SELECT id, UPPER(name), amount + 1 FROM t;
+INSERT INTO s_pass SELECT id, UPPER(name), amount + 1 FROM t;
 SQL
 WEIR_EMBEDDED=1 timeout 120 "$WEIR" sql-client -f "$KTMP/write.sql" > "$KTMP/write.out" 2>&1 \
   || { tail -n 20 "$KTMP/write.out"; fail "the INSERTs failed"; }
@@ -67,6 +76,32 @@ diff "$KTMP/flink_out.txt" "$KTMP/s_out.txt" > "$KTMP/d1" || { cat "$KTMP/d1"; f
 printf '%s\n' '{"name":"a"}|{"s":115,"c":2}|15' '{"name":"b"}||-1' '{"name":"c"}|{"s":25,"c":1}|14' > "$KTMP/flink_buf.txt"
 kafka_consume s_buf '%k|%s|%S\n' | sort > "$KTMP/s_buf.txt"
 diff "$KTMP/flink_buf.txt" "$KTMP/s_buf.txt" > "$KTMP/d2" || { cat "$KTMP/d2"; fail "s_buf is not reduced per key"; }
+
+# no ChangelogNormalize before an upsert sink keyed by the source's key (Flink 2.3's plan)
+cat > "$KTMP/pass_plan.want" <<'PLAN'
+Sink(table=[default_catalog.default_database.s_pass], fields=[id, EXPR$1, EXPR$2])
++- Calc(select=[id, UPPER(name) AS EXPR$1, +(amount, 1) AS EXPR$2])
+   +- TableSourceScan(table=[[default_catalog, default_database, t]], fields=[id, name, amount])
+PLAN
+awk '/== Optimized Physical Plan ==/{on=1; next} /== Optimized Execution Plan ==/{on=0} on && NF' "$KTMP/write.out" > "$KTMP/pass_plan.got"
+diff "$KTMP/pass_plan.want" "$KTMP/pass_plan.got" || fail "s_pass plan differs from Flink's"
+# Flink's records for s_pass, in each key's order (key csv | value csv | value length)
+cat > "$KTMP/flink_pass.txt" <<'OUT'
+1|A,11|4
+1|A,16|4
+2|B,21|4
+2|C,26|4
+3|B,8|3
+3||-1
+4|C,2|3
+4||-1
+4|A,101|5
+5|A,3|3
+5|B,5|3
+9||-1
+OUT
+kafka_consume s_pass '%k|%s|%S\n' | sort -s -t'|' -k1,1 > "$KTMP/s_pass.txt"
+diff "$KTMP/flink_pass.txt" "$KTMP/s_pass.txt" > "$KTMP/d3" || { cat "$KTMP/d3"; fail "s_pass records differ from Flink's"; }
 
 # read back (streaming; a batch query of an upsert source fails as in Flink): ChangelogNormalize
 # turns the upserts and tombstones into this changelog, equal to Flink's for the same topic
