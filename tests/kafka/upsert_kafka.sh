@@ -7,7 +7,8 @@
 # subtasks), ChangelogNormalize turns the upserts into a full changelog, GROUP BY name aggregates it,
 # and the jdbc sink (PRIMARY KEY name) upserts and deletes rows of a PostgreSQL table. The final
 # table must equal the batch computation: the last value of every live key, grouped by name
-# ('gone' absent). The plan has ChangelogNormalize where Flink 2.3 puts it.
+# ('gone' absent). The plan has ChangelogNormalize where Flink 2.3 puts it. (Flink 2.3 with its
+# Kafka and JDBC connectors, run on the same records into PostgreSQL, wrote the same table.)
 TEST_NAME=kafka/upsert_kafka
 DIR="$(dirname "${BASH_SOURCE[0]}")"
 source "$DIR/lib.sh"
