@@ -1,5 +1,6 @@
 /*
- * kafka.h — private to src/connectors: Flink's 'kafka' connector (librdkafka underneath).
+ * kafka.h — private to src/connectors: Flink's 'kafka' and 'upsert-kafka' connectors (librdkafka
+ * underneath).
  *
  * Contract:
  *  - WKafkaConfig is a table's WITH options read and validated once (kafka.c) with Flink's option
@@ -8,7 +9,10 @@
  *  - A WKafkaCodec (kafka_codec.c) turns a record's key or value bytes into the columns of its
  *    format (csv, json, raw) and back, with the format's own options ('csv.*', 'key.csv.*', ...).
  *    It reads into a private one-row chunk; the caller copies the values out.
- *  - kafka_source.c / kafka_sink.c open the consumer and the producer.
+ *  - kafka_source.c / kafka_sink.c open the consumer and the producer, for both connectors.
+ *  - upsert-kafka (upsert_kafka.c) reads its options into the same WKafkaConfig with `upsert` set
+ *    (the key: the PRIMARY KEY columns; a null value: a DELETE / tombstone); its sink's reducing
+ *    buffer is kafka_upsert_buffer.c.
  * Depends on connector.h, csv_reader.h, format_json.h, types/, common/.
  */
 #ifndef WEIR_CONNECTORS_KAFKA_H
