@@ -352,7 +352,7 @@ static const Check CHECKS[] = {
     {"upsert-kafka", "scan.bounded.timestamp-millis", K_TEST, NULL, NULL, "upsert_kafka_config_reads_options", NULL, NULL, NULL},
     {"upsert-kafka", "scan.parallelism", K_TEST, NULL, NULL, "vertices_scan_parallelism_and_values", NULL, NULL, NULL},
     {"upsert-kafka", "sink.buffer-flush.max-rows", K_SCRIPT, NULL, NULL, "tests/kafka/upsert_sink.sh", NULL, NULL, NULL},
-    {"upsert-kafka", "sink.buffer-flush.interval", K_SCRIPT, NULL, NULL, "tests/kafka/upsert_sink.sh", NULL, NULL, NULL},
+    {"upsert-kafka", "sink.buffer-flush.interval", K_SCRIPT, NULL, NULL, "tests/kafka/upsert_flush.sh", NULL, NULL, NULL},
     {"upsert-kafka", "sink.delivery-guarantee", K_TEST, NULL, NULL, "upsert_kafka_config_reads_options", NULL, NULL, NULL},
     {"upsert-kafka", "sink.parallelism", K_TEST, NULL, NULL, "vertices_sink_parallelism_breaks_chain_with_rebalance", NULL, NULL, NULL},
     /* csv (and changelog-csv, which shares the inventory and the reader/writer) */
