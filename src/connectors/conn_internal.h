@@ -17,6 +17,7 @@ extern const WConnector wconn_blackhole;
 extern const WConnector wconn_nexmark;
 extern const WConnector wconn_jdbc;             /* jdbc.c */
 extern const WConnector wconn_kafka;
+extern const WConnector wconn_upsert_kafka;     /* upsert_kafka.c */
 
 /* Days since 1970-01-01 of a proleptic Gregorian date (any month/day in range). */
 static inline int64_t wconn_days_from_civil(int64_t y, int m, int d)

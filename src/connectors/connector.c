@@ -13,7 +13,8 @@
 
 /* Sorted by identifier, as Flink lists "Available factory identifiers". */
 static const WConnector *const ALL[] = {
-    &wconn_blackhole, &wconn_datagen, &wconn_filesystem, &wconn_jdbc, &wconn_kafka, &wconn_nexmark, &wconn_print, NULL,
+    &wconn_blackhole, &wconn_datagen, &wconn_filesystem, &wconn_jdbc, &wconn_kafka, &wconn_nexmark, &wconn_print,
+    &wconn_upsert_kafka, NULL,
 };
 
 const WConnector *wconnector_find(const char *name)

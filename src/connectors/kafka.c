@@ -124,31 +124,19 @@ static void codec_cols(WKafkaCodec *c, const WTableSpec *spec, const int *cols, 
     }
 }
 
-/* key.fields / value.fields-include: which physical columns the key and the value carry
-   (KafkaConnectorOptionsUtil.createKeyFormatProjection / createValueFormatProjection). */
-static bool projections(WKafkaConfig *cfg, const WTableSpec *spec, const char *key_format, int **kc, int *nk,
-                        int **vc, int *nv, const char **prefix, WError *err)
+/* key.fields: the key's columns (KafkaConnectorOptionsUtil.createKeyFormatProjection). */
+static bool key_projection(const WTableSpec *spec, const char *key_format, int *kc, int *nk, WError *err)
 {
     const WOptions *o = spec->options;
     const char *kf = wopts_get(o, "key.fields");
-    *prefix = wopts_get_or(o, "key.fields-prefix", "");
-    const char *inc = wopts_get_or(o, "value.fields-include", "ALL");
-    bool except_key = strcasecmp(inc, "EXCEPT_KEY") == 0;
-    if (!except_key && strcasecmp(inc, "ALL") != 0)
-        return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key 'value.fields-include'.", inc);
-    *kc = wmalloc(sizeof(int) * (size_t)(spec->ncols + 1));
-    *vc = wmalloc(sizeof(int) * (size_t)(spec->ncols + 1));
-    *nk = *nv = 0;
+    const char *prefix = wopts_get_or(o, "key.fields-prefix", "");
+    *nk = 0;
     if (key_format && !kf)
         return werr_set(err, WEXC_VALIDATION,
                         "A key format 'key.format' requires the declaration of one or more of key fields using 'key.fields'.");
     if (!key_format && kf)
         return werr_set(err, WEXC_VALIDATION,
                         "The option 'key.fields' can only be declared if a key format is defined using 'key.format'.");
-    if ((*prefix)[0] && !except_key)
-        return werr_set(err, WEXC_VALIDATION,
-                        "A key prefix is not allowed when option 'value.fields-include' is set to 'ALL'. "
-                        "Set it to 'EXCEPT_KEY' instead to avoid field overlaps.");
     for (const char *p = kf; p && *p;) {
         const char *e = strchr(p, ';');
         size_t len = e ? (size_t)(e - p) : strlen(p);
@@ -164,24 +152,53 @@ static bool projections(WKafkaConfig *cfg, const WTableSpec *spec, const char *k
             wsb_free(&all);
             return false;
         }
-        if (strncmp(spec->col_names[col], *prefix, strlen(*prefix)) != 0)
+        if (strncmp(spec->col_names[col], prefix, strlen(prefix)) != 0)
             return werr_set(err, WEXC_VALIDATION,
                             "All fields in 'key.fields' must be prefixed with '%s' when option 'key.fields-prefix' "
-                            "is set but field '%s' is not prefixed.", *prefix, spec->col_names[col]);
-        (*kc)[(*nk)++] = col;
+                            "is set but field '%s' is not prefixed.", prefix, spec->col_names[col]);
+        kc[(*nk)++] = col;
         p = e ? e + 1 : p + len;
     }
-    for (int i = 0; i < spec->ncols; i++) {
-        bool is_key = false;
-        for (int k = 0; k < *nk; k++) is_key |= (*kc)[k] == i;
-        if (except_key && is_key) continue;
-        (*vc)[(*nv)++] = i;
-    }
-    (void)cfg;
     return true;
 }
 
-bool wkafka_config(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, WError *err)
+bool wkafka_value_projection(const WTableSpec *spec, const int *kc, int nk, int *vc, int *nv, WError *err)
+{
+    const WOptions *o = spec->options;
+    const char *prefix = wopts_get_or(o, "key.fields-prefix", "");
+    const char *inc = wopts_get_or(o, "value.fields-include", "ALL");
+    bool except_key = strcasecmp(inc, "EXCEPT_KEY") == 0;
+    if (!except_key && strcasecmp(inc, "ALL") != 0)
+        return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key 'value.fields-include'.", inc);
+    if (prefix[0] && !except_key)
+        return werr_set(err, WEXC_VALIDATION,
+                        "A key prefix is not allowed when option 'value.fields-include' is set to 'ALL'. "
+                        "Set it to 'EXCEPT_KEY' instead to avoid field overlaps.");
+    *nv = 0;
+    for (int i = 0; i < spec->ncols; i++) {
+        bool is_key = false;
+        for (int k = 0; k < nk; k++) is_key |= kc[k] == i;
+        if (except_key && is_key) continue;
+        vc[(*nv)++] = i;
+    }
+    return true;
+}
+
+bool wkafka_init_codecs(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, const int *kc, int nk,
+                        const int *vc, int nv, WError *err)
+{
+    const WOptions *o = spec->options;
+    const char *fmt = wopts_get(o, "format"), *vfmt = wopts_get(o, "value.format"), *kfmt = wopts_get(o, "key.format");
+    codec_cols(&cfg->value, spec, vc, nv, NULL);
+    if (!wkafka_codec_init(&cfg->value, fmt ? fmt : vfmt, fmt ? "" : "value.", o, as_source, spec, err)) return false;
+    if (!kfmt) return true;
+    cfg->has_key = true;
+    codec_cols(&cfg->key, spec, kc, nk, wopts_get_or(o, "key.fields-prefix", ""));
+    return wkafka_codec_init(&cfg->key, kfmt, "key.", o, as_source, spec, err);
+}
+
+bool wkafka_check_common(WKafkaConfig *cfg, const WTableSpec *spec, const char *connector, const char *const *required,
+                         const char *const *optional, bool as_source, WError *err)
 {
     memset(cfg, 0, sizeof *cfg);
     wopts_init(&cfg->props);
@@ -193,7 +210,7 @@ bool wkafka_config(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, WE
     snprintf(p2, sizeof p2, "value.%s.", vfmt ? vfmt : "\x01");
     snprintf(p3, sizeof p3, "key.%s.", kfmt ? kfmt : "\x01");
     const char *const prefixes[] = {"properties.", p1, p2, p3, NULL};
-    if (!wconnector_check_options(spec, "kafka", KAFKA_REQUIRED, KAFKA_OPTIONAL, prefixes, err)) return false;
+    if (!wconnector_check_options(spec, connector, required, optional, prefixes, err)) return false;
     const char *topic = wopts_get(o, "topic"), *pattern = wopts_get(o, "topic-pattern");
     if (topic && pattern)
         return werr_set(err, WEXC_VALIDATION, "Option 'topic' and 'topic-pattern' shouldn't be set together.");
@@ -204,12 +221,6 @@ bool wkafka_config(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, WE
     if (!as_source && topic && strchr(topic, ';'))
         return werr_set(err, WEXC_VALIDATION,
                         "Flink Kafka sink currently only supports single topic, but got topic: [%s].", topic);
-    if (fmt && vfmt)
-        return werr_set(err, WEXC_VALIDATION,
-                        "Option 'format' = '%s' and 'value.format' = '%s' are both set; use one of them.", fmt, vfmt);
-    if (!fmt && !vfmt)
-        return werr_set(err, WEXC_VALIDATION, "Could not find required %s format 'value.format'.",
-                        as_source ? "scan" : "sink");
     for (const char *p = topic; p && *p;) {
         const char *e = strchr(p, ';');
         size_t len = e ? (size_t)(e - p) : strlen(p);
@@ -227,13 +238,59 @@ bool wkafka_config(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, WE
         if (strncmp(o->items[i].key, "properties.", 11) == 0) wopts_set(&cfg->props, o->items[i].key + 11, o->items[i].value);
     const char *gid = wopts_get(o, "properties.group.id");
     cfg->group_id = gid ? wstrdup(gid) : NULL;
+    return true;
+}
+
+bool wkafka_check_bounded(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, WError *err)
+{
+    const WOptions *o = spec->options;
+    if (!parse_mode(o, "scan.bounded.mode", true, &cfg->bounded, err) ||
+        !parse_offsets(o, "scan.bounded.specific-offsets", &cfg->bounded_offsets, &cfg->nbounded_offsets, err) ||
+        !wopts_get_long(o, "scan.bounded.timestamp-millis", -1, &cfg->bounded_ts, err))
+        return false;
+    if (cfg->bounded == WKS_TIMESTAMP && cfg->bounded_ts < 0)
+        return werr_set(err, WEXC_VALIDATION,
+                        "'scan.bounded.timestamp-millis' is required in 'timestamp' bounded mode but missing.");
+    if (cfg->bounded == WKS_SPECIFIC && !cfg->nbounded_offsets)
+        return werr_set(err, WEXC_VALIDATION,
+                        "'scan.bounded.specific-offsets' is required in 'specific-offsets' bounded mode but missing.");
+    if (as_source && spec->bounded && cfg->bounded == WKS_UNBOUNDED)
+        return werr_set(err, WEXC_VALIDATION,
+                        "Querying an unbounded table 'default_catalog.default_database.%s' in batch mode is not allowed. "
+                        "The table source is unbounded.", spec->short_name ? spec->short_name : spec->name);
+    return true;
+}
+
+bool wkafka_sink_options(WKafkaConfig *cfg, const WOptions *o, WError *err)
+{
+    const char *dg = wopts_get_or(o, "sink.delivery-guarantee", "at-least-once");
+    if (strcasecmp(dg, "exactly-once") == 0)
+        return werr_set(err, WEXC_VALIDATION,
+                        "Option 'sink.delivery-guarantee' = 'exactly-once' of the '%s' connector is not supported "
+                        "by weir yet (Kafka transactions are not implemented).", wopts_get_or(o, "connector", "kafka"));
+    if (strcasecmp(dg, "at-least-once") != 0 && strcasecmp(dg, "none") != 0)
+        return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key 'sink.delivery-guarantee'.", dg);
+    cfg->at_least_once = strcasecmp(dg, "at-least-once") == 0;
+    int64_t par;
+    return wopts_get_long(o, "sink.parallelism", 1, &par, err) && wopts_get_long(o, "scan.parallelism", 1, &par, err);
+}
+
+bool wkafka_config(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, WError *err)
+{
+    const WOptions *o = spec->options;
+    if (strcmp(wopts_get_or(o, "connector", ""), "upsert-kafka") == 0) return wkafka_upsert_config(cfg, spec, as_source, err);
+    if (!wkafka_check_common(cfg, spec, "kafka", KAFKA_REQUIRED, KAFKA_OPTIONAL, as_source, err)) return false;
+    const char *fmt = wopts_get(o, "format"), *vfmt = wopts_get(o, "value.format"), *kfmt = wopts_get(o, "key.format");
+    if (fmt && vfmt)
+        return werr_set(err, WEXC_VALIDATION,
+                        "Option 'format' = '%s' and 'value.format' = '%s' are both set; use one of them.", fmt, vfmt);
+    if (!fmt && !vfmt)
+        return werr_set(err, WEXC_VALIDATION, "Could not find required %s format 'value.format'.",
+                        as_source ? "scan" : "sink");
     /* startup and bounded modes */
     if (!parse_mode(o, "scan.startup.mode", false, &cfg->startup, err) ||
-        !parse_mode(o, "scan.bounded.mode", true, &cfg->bounded, err) ||
         !parse_offsets(o, "scan.startup.specific-offsets", &cfg->startup_offsets, &cfg->nstartup_offsets, err) ||
-        !parse_offsets(o, "scan.bounded.specific-offsets", &cfg->bounded_offsets, &cfg->nbounded_offsets, err) ||
-        !wopts_get_long(o, "scan.startup.timestamp-millis", -1, &cfg->startup_ts, err) ||
-        !wopts_get_long(o, "scan.bounded.timestamp-millis", -1, &cfg->bounded_ts, err))
+        !wopts_get_long(o, "scan.startup.timestamp-millis", -1, &cfg->startup_ts, err))
         return false;
     if (cfg->startup == WKS_TIMESTAMP && cfg->startup_ts < 0)
         return werr_set(err, WEXC_VALIDATION,
@@ -241,19 +298,10 @@ bool wkafka_config(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, WE
     if (cfg->startup == WKS_SPECIFIC && !cfg->nstartup_offsets)
         return werr_set(err, WEXC_VALIDATION,
                         "'scan.startup.specific-offsets' is required in 'specific-offsets' startup mode but missing.");
-    if (cfg->bounded == WKS_TIMESTAMP && cfg->bounded_ts < 0)
-        return werr_set(err, WEXC_VALIDATION,
-                        "'scan.bounded.timestamp-millis' is required in 'timestamp' bounded mode but missing.");
-    if (cfg->bounded == WKS_SPECIFIC && !cfg->nbounded_offsets)
-        return werr_set(err, WEXC_VALIDATION,
-                        "'scan.bounded.specific-offsets' is required in 'specific-offsets' bounded mode but missing.");
+    if (!wkafka_check_bounded(cfg, spec, as_source, err)) return false;
     if ((cfg->startup == WKS_SPECIFIC || cfg->bounded == WKS_SPECIFIC) && cfg->ntopics != 1)
         return werr_set(err, WEXC_VALIDATION,
                         "Currently Kafka source only supports specific offset for single topic.");
-    if (as_source && spec->bounded && cfg->bounded == WKS_UNBOUNDED)
-        return werr_set(err, WEXC_VALIDATION,
-                        "Querying an unbounded table 'default_catalog.default_database.%s' in batch mode is not allowed. "
-                        "The table source is unbounded.", spec->short_name ? spec->short_name : spec->name);
     /* sink options */
     const char *part = wopts_get_or(o, "sink.partitioner", "default");
     if (strcmp(part, "default") == 0) cfg->partitioner = WKP_DEFAULT;
@@ -263,30 +311,12 @@ bool wkafka_config(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, WE
         return werr_set(err, WEXC_VALIDATION,
                         "Could not find and instantiate partitioner class '%s' (weir supports the built-in "
                         "partitioners 'default', 'fixed' and 'round-robin').", part);
-    const char *dg = wopts_get_or(o, "sink.delivery-guarantee", "at-least-once");
-    if (strcasecmp(dg, "exactly-once") == 0)
-        return werr_set(err, WEXC_VALIDATION,
-                        "Option 'sink.delivery-guarantee' = 'exactly-once' of the 'kafka' connector is not supported "
-                        "by weir yet (Kafka transactions are not implemented).");
-    if (strcasecmp(dg, "at-least-once") != 0 && strcasecmp(dg, "none") != 0)
-        return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key 'sink.delivery-guarantee'.", dg);
-    cfg->at_least_once = strcasecmp(dg, "at-least-once") == 0;
-    int64_t par;
-    if (!wopts_get_long(o, "sink.parallelism", 1, &par, err) || !wopts_get_long(o, "scan.parallelism", 1, &par, err))
-        return false;
+    if (!wkafka_sink_options(cfg, o, err)) return false;
     /* key and value formats */
-    int *kc = NULL, *vc = NULL, nk = 0, nv = 0;
-    const char *prefix = "";
-    bool ok = projections(cfg, spec, kfmt, &kc, &nk, &vc, &nv, &prefix, err);
-    if (ok) {
-        codec_cols(&cfg->value, spec, vc, nv, NULL);
-        ok = wkafka_codec_init(&cfg->value, fmt ? fmt : vfmt, fmt ? "" : "value.", o, as_source, spec, err);
-    }
-    if (ok && kfmt) {
-        cfg->has_key = true;
-        codec_cols(&cfg->key, spec, kc, nk, prefix);
-        ok = wkafka_codec_init(&cfg->key, kfmt, "key.", o, as_source, spec, err);
-    }
+    int *kc = wmalloc(sizeof(int) * (size_t)(spec->ncols + 1)), *vc = wmalloc(sizeof(int) * (size_t)(spec->ncols + 1));
+    int nk = 0, nv = 0;
+    bool ok = key_projection(spec, kfmt, kc, &nk, err) && wkafka_value_projection(spec, kc, nk, vc, &nv, err) &&
+              wkafka_init_codecs(cfg, spec, as_source, kc, nk, vc, nv, err);
     free(kc);
     free(vc);
     return ok;

@@ -1,5 +1,6 @@
 /*
- * kafka.h — private to src/connectors: Flink's 'kafka' connector (librdkafka underneath).
+ * kafka.h — private to src/connectors: Flink's 'kafka' and 'upsert-kafka' connectors (librdkafka
+ * underneath).
  *
  * Contract:
  *  - WKafkaConfig is a table's WITH options read and validated once (kafka.c) with Flink's option
@@ -8,7 +9,10 @@
  *  - A WKafkaCodec (kafka_codec.c) turns a record's key or value bytes into the columns of its
  *    format (csv, json, raw) and back, with the format's own options ('csv.*', 'key.csv.*', ...).
  *    It reads into a private one-row chunk; the caller copies the values out.
- *  - kafka_source.c / kafka_sink.c open the consumer and the producer.
+ *  - kafka_source.c / kafka_sink.c open the consumer and the producer, for both connectors.
+ *  - upsert-kafka (upsert_kafka.c) reads its options into the same WKafkaConfig with `upsert` set
+ *    (the key: the PRIMARY KEY columns; a null value: a DELETE / tombstone); its sink's reducing
+ *    buffer is kafka_upsert_buffer.c.
  * Depends on connector.h, csv_reader.h, format_json.h, types/, common/.
  */
 #ifndef WEIR_CONNECTORS_KAFKA_H
@@ -60,12 +64,31 @@ typedef struct WKafkaConfig {
     int nbounded_offsets;
     WKafkaPartitioner partitioner;
     bool at_least_once;         /* sink.delivery-guarantee (none / at-least-once) */
+    bool upsert;                /* 'upsert-kafka': the key is the primary key, a null value is a DELETE */
+    int64_t flush_max_rows;     /* upsert sink: sink.buffer-flush.max-rows (0: no buffer) */
+    int64_t flush_interval_ms;  /* upsert sink: sink.buffer-flush.interval */
     bool has_key;
     WKafkaCodec key, value;
 } WKafkaConfig;
 
-/* Read and validate spec's options (Flink's messages). */
+/* Read and validate spec's options (Flink's messages); an 'upsert-kafka' table is read by
+   wkafka_upsert_config (upsert_kafka.c). */
 bool wkafka_config(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, WError *err);
+bool wkafka_upsert_config(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, WError *err);
+/* Pieces of the configuration shared by both connectors (kafka.c). wkafka_check_common validates the
+   option keys (required, optional, the formats' and 'properties.*' prefixes) and reads the topics
+   and the properties. */
+bool wkafka_check_common(WKafkaConfig *cfg, const WTableSpec *spec, const char *connector, const char *const *required,
+                         const char *const *optional, bool as_source, WError *err);
+/* scan.bounded.mode and its offsets / timestamp (a batch query needs a bounded one). */
+bool wkafka_check_bounded(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, WError *err);
+/* sink.delivery-guarantee (none / at-least-once) and the parallelism options. */
+bool wkafka_sink_options(WKafkaConfig *cfg, const WOptions *o, WError *err);
+/* The value's columns (value.fields-include, key.fields-prefix) given the key's kc[nk]; then both
+   codecs (key.format / value.format, or 'format' for the value). */
+bool wkafka_value_projection(const WTableSpec *spec, const int *kc, int nk, int *vc, int *nv, WError *err);
+bool wkafka_init_codecs(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, const int *kc, int nk,
+                        const int *vc, int nv, WError *err);
 void wkafka_config_free(WKafkaConfig *cfg);
 /* Flink's owner of a partition among parallel readers (KafkaSourceEnumerator.getSplitOwner). */
 int wkafka_split_owner(const char *topic, int32_t partition, int parallelism);
@@ -80,5 +103,16 @@ void wkafka_codec_free(WKafkaCodec *c);
 int wkafka_codec_decode(WKafkaCodec *c, const void *p, size_t n, char *eb, size_t esz);
 /* Encode row `row` of in (the table's physical columns) into c->buf; false with err set. */
 bool wkafka_codec_encode(WKafkaCodec *c, const WChunk *in, int row, WError *err);
+
+/* The upsert sink's reducing buffer (kafka_upsert_buffer.c): the latest record (val NULL: a
+   tombstone) per key bytes, drained in the keys' first-arrival order. put returns the number of
+   keys buffered; drain passes every record to fn (stopping at its first false) and empties it. */
+typedef struct WKafkaUpsertBuf WKafkaUpsertBuf;
+typedef bool (*WKafkaRecordFn)(void *ctx, const void *key, size_t klen, const void *val, size_t vlen, WError *err);
+WKafkaUpsertBuf *wkafka_ubuf_new(void);
+int64_t wkafka_ubuf_put(WKafkaUpsertBuf *b, const void *key, size_t klen, const void *val, size_t vlen);
+int64_t wkafka_ubuf_count(const WKafkaUpsertBuf *b);
+bool wkafka_ubuf_drain(WKafkaUpsertBuf *b, WKafkaRecordFn fn, void *ctx, WError *err);
+void wkafka_ubuf_free(WKafkaUpsertBuf *b);
 
 #endif

@@ -6,7 +6,13 @@
  * (Flink's FlinkFixedPartitioner), round-robin: the partitions in turn. With
  * 'sink.delivery-guarantee' = 'at-least-once' (the default) every checkpoint waits until all
  * records written so far are acknowledged (prepare_commit); finish always does. A delivery
- * failure fails the job with the broker's reason. Depends on kafka.h, librdkafka.
+ * failure fails the job with the broker's reason.
+ * 'upsert-kafka' (cfg.upsert): INSERT and UPDATE_AFTER rows are written as records, DELETE and
+ * UPDATE_BEFORE rows as tombstones (the key with a null value); with 'sink.buffer-flush.max-rows' /
+ * '.interval' the records go through the reducing buffer (kafka_upsert_buffer.c), flushed when it
+ * holds max-rows keys, when a write finds the interval elapsed since the last flush (the job
+ * clock; no timer fires between writes), at every checkpoint and at the end of the input.
+ * Depends on kafka.h, librdkafka.
  */
 #include "kafka.h"
 #include "conn_internal.h"
@@ -14,6 +20,7 @@
 #include <librdkafka/rdkafka.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define FLUSH_TIMEOUT_MS 120000
 
@@ -26,7 +33,19 @@ typedef struct KSink {
     int32_t npartitions;
     int32_t rr_next;
     char delivery_error[512];       /* first failed delivery (from the delivery report callback) */
+    WKafkaUpsertBuf *buf;           /* upsert-kafka with sink.buffer-flush.*: NULL otherwise */
+    int64_t last_flush_ms;
+    int64_t (*clock)(void *ctx);
+    void *clock_ctx;
 } KSink;
+
+static int64_t now_ms(const KSink *s)
+{
+    if (s->clock) return s->clock(s->clock_ctx);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 static void on_delivery(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaque)
 {
@@ -50,6 +69,29 @@ static bool flush_all(KSink *s, WError *err)
     return true;
 }
 
+/* Send one record (val NULL: a tombstone) to the partition 'sink.partitioner' picks. */
+static bool produce(void *ctx, const void *key, size_t klen, const void *val, size_t vlen, WError *err)
+{
+    KSink *s = ctx;
+    int32_t part = RD_KAFKA_PARTITION_UA;
+    if (s->cfg.partitioner == WKP_FIXED) part = s->subtask % s->npartitions;
+    else if (s->cfg.partitioner == WKP_ROUND_ROBIN) { part = s->rr_next; s->rr_next = (s->rr_next + 1) % s->npartitions; }
+    for (;;) {
+        if (rd_kafka_produce(s->rkt, part, RD_KAFKA_MSG_F_COPY, (void *)val, vlen, key, klen, NULL) == 0) return true;
+        rd_kafka_resp_err_t e = rd_kafka_last_error();
+        if (e != RD_KAFKA_RESP_ERR__QUEUE_FULL)
+            return werr_set(err, WEXC_IO, "Failed to send data to Kafka topic '%s': %s", s->cfg.topics[0], rd_kafka_err2str(e));
+        rd_kafka_poll(s->rk, 50);       /* wait for room: deliveries free the queue */
+        if (!check_delivery(s, err)) return false;
+    }
+}
+
+static bool flush_buffer(KSink *s, WError *err)
+{
+    s->last_flush_ms = now_ms(s);
+    return !s->buf || wkafka_ubuf_drain(s->buf, produce, s, err);
+}
+
 static bool ksk_write(WSink *base, const WChunk *in, WError *err)
 {
     KSink *s = (KSink *)base;
@@ -61,30 +103,31 @@ static bool ksk_write(WSink *base, const WChunk *in, WError *err)
             key = s->cfg.key.buf.buf ? s->cfg.key.buf.buf : "";
             klen = s->cfg.key.buf.len;
         }
-        if (!wkafka_codec_encode(&s->cfg.value, in, r, err)) return false;
-        bool raw_null = s->cfg.value.kind == WKF_RAW && in->cols[s->cfg.value.cols[0]].nulls[r];
-        if (!raw_null) {
-            val = s->cfg.value.buf.buf ? s->cfg.value.buf.buf : "";
-            vlen = s->cfg.value.buf.len;
+        bool tombstone = s->cfg.upsert && (in->kinds[r] == WRK_DELETE || in->kinds[r] == WRK_UPDATE_BEFORE);
+        if (!tombstone) {
+            if (!wkafka_codec_encode(&s->cfg.value, in, r, err)) return false;
+            bool raw_null = s->cfg.value.kind == WKF_RAW && in->cols[s->cfg.value.cols[0]].nulls[r];
+            if (!raw_null) {
+                val = s->cfg.value.buf.buf ? s->cfg.value.buf.buf : "";
+                vlen = s->cfg.value.buf.len;
+            }
         }
-        int32_t part = RD_KAFKA_PARTITION_UA;
-        if (s->cfg.partitioner == WKP_FIXED) part = s->subtask % s->npartitions;
-        else if (s->cfg.partitioner == WKP_ROUND_ROBIN) { part = s->rr_next; s->rr_next = (s->rr_next + 1) % s->npartitions; }
-        for (;;) {
-            if (rd_kafka_produce(s->rkt, part, RD_KAFKA_MSG_F_COPY, (void *)val, vlen, key, klen, NULL) == 0) break;
-            rd_kafka_resp_err_t e = rd_kafka_last_error();
-            if (e != RD_KAFKA_RESP_ERR__QUEUE_FULL)
-                return werr_set(err, WEXC_IO, "Failed to send data to Kafka topic '%s': %s", s->cfg.topics[0], rd_kafka_err2str(e));
-            rd_kafka_poll(s->rk, 50);       /* wait for room: deliveries free the queue */
-            if (!check_delivery(s, err)) return false;
+        if (!s->buf) {
+            if (!produce(s, key, klen, val, vlen, err)) return false;
+        } else if (wkafka_ubuf_put(s->buf, key, klen, val, vlen) >= s->cfg.flush_max_rows && !flush_buffer(s, err)) {
+            return false;
         }
     }
+    if (s->buf && now_ms(s) - s->last_flush_ms >= s->cfg.flush_interval_ms && !flush_buffer(s, err)) return false;
     rd_kafka_poll(s->rk, 0);
     base->rows_written += in->nrows;
     return check_delivery(s, err);
 }
 
-static bool ksk_finish(WSink *base, WError *err) { return flush_all((KSink *)base, err); }
+static bool ksk_finish(WSink *base, WError *err)
+{
+    return flush_buffer((KSink *)base, err) && flush_all((KSink *)base, err);
+}
 
 /* A checkpoint: at-least-once waits for every record written before it; no state to keep. */
 static bool ksk_prepare_commit(WSink *base, int64_t ckpt_id, char **state, WError *err)
@@ -92,6 +135,7 @@ static bool ksk_prepare_commit(WSink *base, int64_t ckpt_id, char **state, WErro
     KSink *s = (KSink *)base;
     (void)ckpt_id;
     *state = NULL;
+    if (!flush_buffer(s, err)) return false;
     return s->cfg.at_least_once ? flush_all(s, err) : check_delivery(s, err);
 }
 
@@ -106,6 +150,7 @@ static void ksk_close(WSink *base)
         rd_kafka_flush(s->rk, 5000);
         rd_kafka_destroy(s->rk);
     }
+    wkafka_ubuf_free(s->buf);
     wkafka_config_free(&s->cfg);
     free(s);
 }
@@ -121,7 +166,11 @@ WSink *wkafka_open_sink(const WTableSpec *spec, WError *err)
     s->base.commit = ksk_commit;
     s->base.recover = ksk_recover;
     s->subtask = spec->subtask;
+    s->clock = spec->clock;
+    s->clock_ctx = spec->clock_ctx;
     if (!wkafka_config(&s->cfg, spec, false, err)) { ksk_close(&s->base); return NULL; }
+    if (s->cfg.flush_max_rows > 0) s->buf = wkafka_ubuf_new();
+    s->last_flush_ms = now_ms(s);
     rd_kafka_conf_t *conf = rd_kafka_conf_new();
     char eb[512];
     /* the Java client's default partitioner: murmur2 of the key, any partition without a key */

@@ -10,6 +10,8 @@
  * of every owned partition ("topic/partition/offset;..."; topic names have no '/' or ';'); seek
  * assigns those offsets.
  * A record that cannot be decoded fails the job naming its topic, partition and offset.
+ * 'upsert-kafka' (cfg.upsert): a record without value (a tombstone) is a DELETE row of its key,
+ * every other record an INSERT (the planner's ChangelogNormalize makes the changelog whole).
  * Depends on kafka.h, librdkafka.
  */
 #include "kafka.h"
@@ -307,17 +309,20 @@ static int decode(KSource *s, const rd_kafka_message_t *m, WChunk *out, WError *
 {
     char eb[1024];
     int kv = 1;
+    bool tombstone = s->cfg.upsert && !m->payload;
     if (s->cfg.has_key) kv = wkafka_codec_decode(&s->cfg.key, m->key, m->key_len, eb, sizeof eb);
-    if (kv > 0) kv = wkafka_codec_decode(&s->cfg.value, m->payload, m->len, eb, sizeof eb);
+    if (kv > 0 && !tombstone) kv = wkafka_codec_decode(&s->cfg.value, m->payload, m->len, eb, sizeof eb);
     if (kv < 0) {
         werr_set(err, WEXC_IO, "Failed to deserialize consumer record of topic '%s', partition %d, offset %lld: %s",
                  rd_kafka_topic_name(m->rkt), (int)m->partition, (long long)m->offset, eb);
         return -1;
     }
     if (kv == 0) { s->base.rows_skipped++; return 0; }
-    int r = wchunk_add_row(out, WRK_INSERT);
+    int r = wchunk_add_row(out, tombstone ? WRK_DELETE : WRK_INSERT);
+    /* upsert-kafka: a null value deletes its key; the other columns are NULL */
+    for (int i = 0; tombstone && i < s->cfg.value.ncols; i++) out->cols[s->cfg.value.cols[i]].nulls[r] = 1;
     if (s->cfg.has_key) copy_side(&s->cfg.key, out, r);
-    copy_side(&s->cfg.value, out, r);
+    if (!tombstone) copy_side(&s->cfg.value, out, r);      /* value.fields-include ALL: the value's copy wins */
     fill_meta(s, out, r, m);
     return 1;
 }

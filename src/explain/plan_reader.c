@@ -962,6 +962,10 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         const char *fmt = wopts_get(&t->options, "format");
         x->source_changelog = wplan_changelog_format(fmt);
         x->changelog = x->source_changelog ? ALL_KINDS : WCM_INSERT;
+        if (wplan_upsert_connector(wopts_get(&t->options, "connector"))) {
+            x->source_changelog = true;
+            x->changelog = WCM_UPDATE_AFTER | WCM_DELETE;
+        }
         if (x->source_changelog) {
             const char *m = wopts_get(&t->options, "changelog-csv.changelog-mode");
             if (m) {

@@ -138,7 +138,8 @@ static bool projectable(const WRel *scan)
 {
     if (scan->kind != WR_SCAN || !scan->table) return false;
     const char *c = wopts_get(&scan->table->options, "connector");
-    return !c || strcasecmp(c, "datagen") != 0;
+    /* Flink 2.3 pushes no projection into an upsert source (upsert-kafka) */
+    return !c || (strcasecmp(c, "datagen") != 0 && !wplan_upsert_connector(c));
 }
 
 static bool filterable(const WRel *scan)

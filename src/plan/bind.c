@@ -206,7 +206,7 @@ bool wplan_scan_metadata(WPlanCtx *p, const WTable *t, WRel *scan, const char *c
         int known = -1;
         for (int m = 0; m < 4; m++) if (strcmp(key, FS_METADATA[m]) == 0) known = m;
         bool fs = conn && strcmp(conn, "filesystem") == 0;
-        if (conn && strcmp(conn, "kafka") == 0) {
+        if (conn && (strcmp(conn, "kafka") == 0 || wplan_upsert_connector(conn))) {
             const WType *kt;
             if (!kafka_metadata(p, key, &kt))
                 return werr_set(p->err, WEXC_VALIDATION,
@@ -257,7 +257,7 @@ static WRel *bind_table_scan(QCtx *q, WTable *t, const AstName *name, const char
     const char *conn = wopts_get(&t->options, "connector");
     const char *fmt = wopts_get(&t->options, "format");
     if (!wplan_scan_metadata(p, t, scan, conn)) return NULL;
-    scan->source_changelog = wplan_changelog_format(fmt);
+    scan->source_changelog = wplan_changelog_format(fmt) || wplan_upsert_connector(conn);
     if (!wplan_check_changelog_source(p, t, scan->table_qname)) return NULL;
     if (scan->source_changelog) scan->changelog = WCM_INSERT | WCM_UPDATE_BEFORE | WCM_UPDATE_AFTER | WCM_DELETE;
     (void)name;

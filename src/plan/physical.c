@@ -1045,6 +1045,11 @@ static WRel *apply_join_keys(WPlanCtx *p, WRel *r)
 
 /* ---------------- changelog modes and unique keys ---------------- */
 
+bool wplan_upsert_connector(const char *connector)
+{
+    return connector && strcmp(connector, "upsert-kafka") == 0;
+}
+
 bool wplan_changelog_format(const char *format)
 {
     return format && (strcmp(format, "changelog-csv") == 0 || strcmp(format, "debezium-json") == 0);
@@ -1251,7 +1256,17 @@ static WRel *derive(WPlanCtx *p, WRel *r)
             set_unique(p, r, t->npk, pk);
         }
         if (!r->source_changelog) { r->changelog = WCM_INSERT; break; }
-        r->changelog = parse_mode(wopts_get(&t->options, "changelog-csv.changelog-mode"));
+        if (wplan_upsert_connector(wopts_get(&t->options, "connector")) && wplan_is_batch(p)) {
+            werr_set(p->err, WEXC_TABLE,
+                     "Querying a table in batch mode is currently only possible for INSERT-only table sources. "
+                     "But the source for table '%s' produces other changelog messages than just INSERT.",
+                     r->table_qname);
+            return NULL;
+        }
+        /* upsert-kafka: Flink 2.3 shows its scan's mode as [UA,D] */
+        r->changelog = wplan_upsert_connector(wopts_get(&t->options, "connector"))
+                           ? WCM_UPDATE_AFTER | WCM_DELETE
+                           : parse_mode(wopts_get(&t->options, "changelog-csv.changelog-mode"));
         bool upsert = !(r->changelog & WCM_UPDATE_BEFORE) && (r->changelog & (WCM_UPDATE_AFTER | WCM_DELETE));
         if (t->npk && (upsert || (cdc_duplicates(p) && r->changelog != WCM_INSERT))) {
             WRel *below = r;
@@ -1278,7 +1293,8 @@ static WRel *derive(WPlanCtx *p, WRel *r)
             cn->input_retracts = true;
             return cn;
         }
-        if (upsert && !t->npk)
+        /* upsert-kafka's own validation (at build) refuses it with Flink's message, after its options */
+        if (upsert && !t->npk && !wplan_upsert_connector(wopts_get(&t->options, "connector")))
             return fail(p, WEXC_VALIDATION, "An upsert source (changelog mode without UPDATE_BEFORE) requires a PRIMARY KEY.");
         break;
     }
@@ -1522,6 +1538,7 @@ static uint8_t sink_mode(const WTable *t)
     if (strcmp(c, "blackhole") == 0) return WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE;
     if (strcmp(c, "jdbc") == 0) return WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE;     /* an upsert sink */
     if (strcmp(c, "kafka") == 0) return WCM_INSERT;
+    if (wplan_upsert_connector(c)) return WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE;   /* an upsert sink */
     return ALL_KINDS;
 }
 
@@ -1752,6 +1769,20 @@ static WRel *drop_source_ub(WPlanCtx *p, WRel *r)
     return r;
 }
 
+/* Flink 2.3 drops the ChangelogNormalize of an upsert source (upsert-kafka) when its consumers
+   need no UPDATE_BEFORE and it evaluates no filter: the source's upserts and deletes by key go on
+   as they are (an upsert sink keyed the same way, blackhole, an EXPLAINed query). */
+static WRel *drop_unneeded_normalize(WPlanCtx *p, WRel *r)
+{
+    for (int i = 0; i < r->ninputs; i++) r->inputs[i] = drop_unneeded_normalize(p, r->inputs[i]);
+    if (r->kind != WR_CHANGELOG_NORMALIZE || r->generate_update_before || r->normalize_filter) return r;
+    WRel *below = r->inputs[0]->kind == WR_EXCHANGE ? r->inputs[0]->inputs[0] : r->inputs[0];
+    if (below->kind != WR_SCAN || !below->table ||
+        !wplan_upsert_connector(wopts_get(&below->table->options, "connector")))
+        return r;
+    return below;
+}
+
 /* Recompute UB bits after the decision; insert DropUpdateBefore where a source's UB is unwanted. */
 static void settle(WPlanCtx *p, WRel *r)
 {
@@ -1811,6 +1842,7 @@ WRel *wplan_physical(WPlanCtx *p, WRel *root)
     root = apply_sinks(p, root);
     if (!root) return NULL;
     require_ub(p, root);
+    root = drop_unneeded_normalize(p, root);
     root = drop_source_ub(p, root);
     settle(p, root);
     root = wagg_window_two_phase(p, root);      /* agg_rules.c */

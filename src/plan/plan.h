@@ -298,6 +298,9 @@ WRel *wrel_new(WPlanCtx *p, WRelKind kind, int ninputs);
 /* Does a source with this 'format' produce every row kind (changelog-csv, debezium-json: their
    changelog mode, as Flink asks the format's DecodingFormat), and a sink take every kind? */
 bool wplan_changelog_format(const char *format);
+/* Is this connector's source an upsert stream keyed by its PRIMARY KEY (INSERT, UPDATE_AFTER,
+   DELETE: 'upsert-kafka'), and its sink an upsert sink? */
+bool wplan_upsert_connector(const char *connector);
 /* A changelog source read with 'table.exec.source.cdc-events-duplicate' needs a PRIMARY KEY:
    Flink's TableException when it has none (checked when the scan is bound, as Flink does when it
    converts the source, before any pruning). */

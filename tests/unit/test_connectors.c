@@ -1063,7 +1063,7 @@ WTEST(validation_messages)
     CHECK_STR(validate_msg(&t, true, &e),
               "Could not find any factory for identifier 'kinesis' that implements "
               "'org.apache.flink.table.factories.DynamicTableFactory' in the classpath.\n\n"
-              "Available factory identifiers are:\n\nblackhole\ndatagen\nfilesystem\njdbc\nkafka\nnexmark\nprint");
+              "Available factory identifiers are:\n\nblackhole\ndatagen\nfilesystem\njdbc\nkafka\nnexmark\nprint\nupsert-kafka");
     CHECK_STR(e.cls, "org.apache.flink.table.api.ValidationException");
     wopts_set(&t.opts, "connector", "print");
     CHECK_STR(validate_msg(&t, true, &e), "Connector 'print' can only be used as a sink. It cannot be used as a source.");

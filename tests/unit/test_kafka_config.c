@@ -189,3 +189,138 @@ WTEST(kafka_split_owner_as_flink)
     CHECK_INT(wkafka_split_owner("events", 0, 3), 2);
     CHECK_INT(wkafka_split_owner("events", 1, 3), 0);
 }
+
+/* 'upsert-kafka': the primary key (k_id) is the key; kv as for kconfig, connector replaced. */
+static bool uconfig(const char *const *kv, bool as_source, bool with_pk, WKafkaConfig *cfg, WError *e)
+{
+    KSpec k;
+    kspec(&k, kv);
+    wopts_set(&k.opts, "connector", "upsert-kafka");
+    static const int pk[] = {0};
+    k.spec.npk = with_pk ? 1 : 0;
+    k.spec.pk = pk;
+    werr_clear(e);
+    bool ok = wkafka_config(cfg, &k.spec, as_source, e);
+    if (!ok) wkafka_config_free(cfg);
+    wopts_free(&k.opts);
+    return ok;
+}
+
+WTEST(upsert_kafka_config_reads_options)
+{
+    WKafkaConfig c;
+    WError e;
+    /* the key is the primary key; the value all columns (ALL); the source reads from the earliest offset */
+    const char *const a[] = {"topic", "t", "key.format", "csv", "value.format", "json", "properties.fetch.min.bytes", "7",
+                             "scan.bounded.mode", "timestamp", "scan.bounded.timestamp-millis", "1000", NULL};
+    CHECK(uconfig(a, true, true, &c, &e));
+    CHECK(c.upsert);
+    CHECK(c.has_key);
+    CHECK_INT(c.key.ncols, 1);
+    CHECK_INT(c.key.cols[0], 0);
+    CHECK_INT(c.value.ncols, 3);
+    CHECK_INT(c.startup, WKS_EARLIEST);
+    CHECK_INT(c.bounded, WKS_TIMESTAMP);
+    CHECK_INT(c.bounded_ts, 1000);
+    CHECK_STR(wopts_get(&c.props, "fetch.min.bytes"), "7");
+    CHECK_INT(c.flush_max_rows, 0);
+    CHECK(c.at_least_once);
+    wkafka_config_free(&c);
+    /* EXCEPT_KEY with a key prefix; topic-pattern; specific bounded offsets; the sink buffer */
+    const char *const b[] = {"topic-pattern", "u.*", "key.format", "json", "value.format", "csv", "key.fields-prefix", "k_",
+                             "value.fields-include", "EXCEPT_KEY", "scan.bounded.mode", "specific-offsets",
+                             "scan.bounded.specific-offsets", "partition:0,offset:5", NULL};
+    CHECK(uconfig(b, true, true, &c, &e));
+    CHECK_STR(c.pattern, "u.*");
+    CHECK_INT(c.value.ncols, 2);
+    CHECK_INT(c.value.cols[0], 1);
+    CHECK_INT(c.nbounded_offsets, 1);
+    CHECK_INT(c.bounded_offsets[0].offset, 5);
+    wkafka_config_free(&c);
+    const char *const s[] = {"topic", "t", "key.format", "csv", "value.format", "csv", "sink.buffer-flush.max-rows", "50",
+                             "sink.buffer-flush.interval", "2 s", "sink.delivery-guarantee", "none", NULL};
+    CHECK(uconfig(s, false, true, &c, &e));
+    CHECK_INT(c.flush_max_rows, 50);
+    CHECK_INT(c.flush_interval_ms, 2000);
+    CHECK(!c.at_least_once);
+    wkafka_config_free(&c);
+}
+
+/* Flink 2.3's messages (measured with its Kafka SQL connector 4.0.1-2.0) */
+WTEST(upsert_kafka_config_errors)
+{
+    WKafkaConfig c;
+    WError e;
+    const char *const ok[] = {"topic", "t", "key.format", "csv", "value.format", "json", NULL};
+    CHECK(!uconfig(ok, true, false, &c, &e));
+    CHECK_STR(e.msg, "'upsert-kafka' tables require to define a PRIMARY KEY constraint. The PRIMARY KEY specifies which "
+                     "columns should be read from or write to the Kafka message key. The PRIMARY KEY also defines records "
+                     "in the 'upsert-kafka' table should update or delete on which keys.");
+    const char *const nokf[] = {"topic", "t", "value.format", "json", NULL};
+    CHECK(!uconfig(nokf, true, true, &c, &e));
+    CHECK_STR(e.msg, "Could not find required scan format 'key.format'.");
+    CHECK(!uconfig(nokf, false, true, &c, &e));
+    CHECK_STR(e.msg, "Could not find required sink format 'key.format'.");
+    const char *const kf[] = {"topic", "t", "key.format", "csv", "value.format", "json", "key.fields", "k_id", NULL};
+    CHECK(!uconfig(kf, true, true, &c, &e));
+    CHECK(strncmp(e.msg, "Unsupported options found for 'upsert-kafka'.\n\nUnsupported options:\n\nkey.fields\n\n", 79) == 0);
+    const char *const ss[] = {"topic", "t", "key.format", "csv", "value.format", "json", "scan.startup.mode", "earliest-offset", NULL};
+    CHECK(!uconfig(ss, true, true, &c, &e));
+    CHECK(strstr(e.msg, "Unsupported options:\n\nscan.startup.mode\n\n") != NULL);
+    const char *const bf[] = {"topic", "t", "key.format", "csv", "value.format", "json", "sink.buffer-flush.max-rows", "10", NULL};
+    CHECK(!uconfig(bf, false, true, &c, &e));
+    CHECK_STR(e.msg, "'sink.buffer-flush.max-rows' and 'sink.buffer-flush.interval' must be set to be greater than zero "
+                     "together to enable sink buffer flushing.");
+    const char *const bf2[] = {"topic", "t", "key.format", "csv", "value.format", "json", "sink.buffer-flush.max-rows", "-1",
+                               "sink.buffer-flush.interval", "1s", NULL};
+    CHECK(!uconfig(bf2, false, true, &c, &e));
+    CHECK(strstr(e.msg, "must be set to be greater than zero together") != NULL);
+    const char *const eo[] = {"topic", "t", "key.format", "csv", "value.format", "json", "sink.delivery-guarantee", "exactly-once", NULL};
+    CHECK(!uconfig(eo, false, true, &c, &e));
+    CHECK_STR(e.msg, "sink.transactional-id-prefix must be specified when using DeliveryGuarantee.EXACTLY_ONCE.");
+    const char *const kp[] = {"topic", "t", "key.format", "csv", "value.format", "json", "key.fields-prefix", "x_", NULL};
+    CHECK(!uconfig(kp, true, true, &c, &e));
+    CHECK_STR(e.msg, "All fields in 'key.fields' must be prefixed with 'x_' when option 'key.fields-prefix' is set but "
+                     "field 'k_id' is not prefixed.");
+}
+
+typedef struct URec { char line[64][48]; int n; } URec;
+
+static bool urec(void *ctx, const void *key, size_t klen, const void *val, size_t vlen, WError *err)
+{
+    (void)err;
+    URec *r = ctx;
+    if (r->n < 64)
+        snprintf(r->line[r->n++], 48, "%.*s=%.*s", (int)klen, (const char *)key, val ? (int)vlen : 4,
+                 val ? (const char *)val : "NULL");
+    return true;
+}
+
+/* the upsert sink's reducing buffer: the last record per key, in the keys' first-arrival order */
+WTEST(upsert_kafka_buffer_reduces_per_key)
+{
+    WKafkaUpsertBuf *b = wkafka_ubuf_new();
+    WError e;
+    werr_clear(&e);
+    CHECK_INT(wkafka_ubuf_put(b, "k1", 2, "a", 1), 1);
+    CHECK_INT(wkafka_ubuf_put(b, "k2", 2, "b", 1), 2);
+    CHECK_INT(wkafka_ubuf_put(b, "k1", 2, "c", 1), 2);        /* replaces k1's record */
+    CHECK_INT(wkafka_ubuf_put(b, "k2", 2, NULL, 0), 2);       /* a tombstone replaces k2's */
+    CHECK_INT(wkafka_ubuf_put(b, "k", 1, "d", 1), 3);         /* a prefix of another key is another key */
+    URec r = {.n = 0};
+    CHECK(wkafka_ubuf_drain(b, urec, &r, &e));
+    CHECK_INT(r.n, 3);
+    CHECK_STR(r.line[0], "k1=c");
+    CHECK_STR(r.line[1], "k2=NULL");
+    CHECK_STR(r.line[2], "k=d");
+    CHECK_INT(wkafka_ubuf_count(b), 0);
+    /* many keys (the index grows), then drained again in order */
+    char k[16];
+    for (int i = 0; i < 1000; i++) { snprintf(k, sizeof k, "x%d", i % 300); wkafka_ubuf_put(b, k, strlen(k), k, strlen(k)); }
+    CHECK_INT(wkafka_ubuf_count(b), 300);
+    r.n = 0;
+    CHECK(wkafka_ubuf_drain(b, urec, &r, &e));
+    CHECK_STR(r.line[0], "x0=x0");
+    CHECK_STR(r.line[63], "x63=x63");
+    wkafka_ubuf_free(b);
+}

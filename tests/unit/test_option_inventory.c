@@ -347,6 +347,23 @@ static const Check CHECKS[] = {
     {"kafka", "sink.partitioner", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
     {"kafka", "sink.delivery-guarantee", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
     {"kafka", "sink.parallelism", K_TEST, NULL, NULL, "vertices_sink_parallelism_breaks_chain_with_rebalance", NULL, NULL, NULL},
+    /* upsert-kafka: the options' reading (test_kafka_config.c); on a real broker: tests/kafka/upsert_*.sh */
+    {"upsert-kafka", "topic", K_SCRIPT, NULL, NULL, "tests/kafka/upsert_sink.sh", NULL, NULL, NULL},
+    {"upsert-kafka", "topic-pattern", K_TEST, NULL, NULL, "upsert_kafka_config_reads_options", NULL, NULL, NULL},
+    {"upsert-kafka", "properties.bootstrap.servers", K_SCRIPT, NULL, NULL, "tests/kafka/upsert_kafka.sh", NULL, NULL, NULL},
+    {"upsert-kafka", "properties.#", K_TEST, NULL, NULL, "upsert_kafka_config_reads_options", NULL, NULL, NULL},
+    {"upsert-kafka", "key.format", K_SCRIPT, NULL, NULL, "tests/kafka/upsert_kafka.sh", NULL, NULL, NULL},
+    {"upsert-kafka", "value.format", K_SCRIPT, NULL, NULL, "tests/kafka/upsert_kafka.sh", NULL, NULL, NULL},
+    {"upsert-kafka", "key.fields-prefix", K_TEST, NULL, NULL, "upsert_kafka_config_reads_options", NULL, NULL, NULL},
+    {"upsert-kafka", "value.fields-include", K_SCRIPT, NULL, NULL, "tests/kafka/upsert_kafka.sh", NULL, NULL, NULL},
+    {"upsert-kafka", "scan.bounded.mode", K_SCRIPT, NULL, NULL, "tests/kafka/upsert_kafka.sh", NULL, NULL, NULL},
+    {"upsert-kafka", "scan.bounded.specific-offsets", K_TEST, NULL, NULL, "upsert_kafka_config_reads_options", NULL, NULL, NULL},
+    {"upsert-kafka", "scan.bounded.timestamp-millis", K_TEST, NULL, NULL, "upsert_kafka_config_reads_options", NULL, NULL, NULL},
+    {"upsert-kafka", "scan.parallelism", K_TEST, NULL, NULL, "vertices_scan_parallelism_and_values", NULL, NULL, NULL},
+    {"upsert-kafka", "sink.buffer-flush.max-rows", K_SCRIPT, NULL, NULL, "tests/kafka/upsert_sink.sh", NULL, NULL, NULL},
+    {"upsert-kafka", "sink.buffer-flush.interval", K_SCRIPT, NULL, NULL, "tests/kafka/upsert_flush.sh", NULL, NULL, NULL},
+    {"upsert-kafka", "sink.delivery-guarantee", K_TEST, NULL, NULL, "upsert_kafka_config_reads_options", NULL, NULL, NULL},
+    {"upsert-kafka", "sink.parallelism", K_TEST, NULL, NULL, "vertices_sink_parallelism_breaks_chain_with_rebalance", NULL, NULL, NULL},
     /* csv (and changelog-csv, which shares the inventory and the reader/writer) */
     {"format:csv", "field-delimiter", K_ROWS, FS_IN("csv", "c/semi.csv", "id INT, s STRING"), "SELECT * FROM f", "1|a", ", 'csv.field-delimiter' = ';'", NULL, NULL},
     {"format:csv", "disable-quote-character", K_ROWS, FS_IN("csv", "c/quoted.csv", "id INT, s STRING"), "SELECT * FROM f", "1|\"a\"", ", 'csv.disable-quote-character' = 'true'", NULL, NULL},
@@ -981,6 +998,11 @@ static int accepted_options(const WConnector *c, char ***out)
     if (!strcmp(c->name, "filesystem")) { wopts_set(&t.opts, "path", "/nonexistent"); wopts_set(&t.opts, "format", "csv"); }
     if (!strcmp(c->name, "jdbc")) { wopts_set(&t.opts, "url", "jdbc:postgresql://127.0.0.1:1/x"); wopts_set(&t.opts, "table-name", "t"); }
     if (!strcmp(c->name, "kafka")) wopts_set(&t.opts, "properties.bootstrap.servers", "127.0.0.1:1");
+    if (!strcmp(c->name, "upsert-kafka")) {
+        wopts_set(&t.opts, "properties.bootstrap.servers", "127.0.0.1:1");
+        wopts_set(&t.opts, "key.format", "csv");
+        wopts_set(&t.opts, "value.format", "csv");
+    }
     wopts_set(&t.opts, "zz-not-an-option", "1");
     WError e;
     werr_clear(&e);
@@ -1042,7 +1064,10 @@ WTEST(option_inventory_every_accepted_option_has_an_effect_or_an_error)
                          c->name, !strcmp(c->name, "filesystem") ? ", 'path' = '$D/in', 'format' = 'csv'"
                          : !strcmp(c->name, "jdbc") ? ", 'url' = 'jdbc:postgresql://127.0.0.1:1/x', 'table-name' = 't'"
                          : !strcmp(c->name, "kafka") ? ", 'properties.bootstrap.servers' = '127.0.0.1:1', "
-                                                                "'topic' = 't', 'format' = 'csv'" : "", o->key);
+                                                                "'topic' = 't', 'format' = 'csv'"
+                         : !strcmp(c->name, "upsert-kafka") ? ", 'properties.bootstrap.servers' = '127.0.0.1:1', "
+                                                                "'topic' = 't', 'key.format' = 'csv', 'value.format' = 'csv'"
+                         : "", o->key);
 
                 WError e;
                 const char *q = c->can_source ? "SELECT * FROM t" : "INSERT INTO t VALUES (1)";

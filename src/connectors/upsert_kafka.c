@@ -1,0 +1,138 @@
+/*
+ * upsert_kafka.c — the 'upsert-kafka' connector's factory (Flink's UpsertKafkaDynamicTableFactory):
+ * a Kafka topic read and written as an upsert changelog keyed by the table's PRIMARY KEY. Its option
+ * inventory and validation (Flink's option names and messages) produce a WKafkaConfig (kafka.h)
+ * with `upsert` set: the key format carries the primary key columns (no 'key.fields'), the value
+ * format the columns 'value.fields-include' selects, the source reads every partition from the
+ * earliest offset (Flink's upsert-kafka has no startup mode) and turns a record with a null value
+ * (a tombstone) into a DELETE of its key; the sink writes UPDATE_AFTER / INSERT rows as records and
+ * DELETE rows as tombstones, optionally through the reducing buffer of 'sink.buffer-flush.*'
+ * (kafka_upsert_buffer.c). The source and sink are kafka_source.c / kafka_sink.c; the planner puts
+ * ChangelogNormalize after the source (src/plan/physical.c).
+ * Depends on kafka.h.
+ */
+#include "kafka.h"
+#include "conn_internal.h"
+#include "../common/duration.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Flink's list (its formats are found before the options are validated: key.format and
+   value.format are checked first, with the message of a missing format) */
+static const char *const UPSERT_OPTIONAL[] = {
+    "topic", "topic-pattern", "key.format", "value.format", "key.fields-prefix", "value.fields-include",
+    "property-version", "scan.bounded.mode", "scan.bounded.specific-offsets", "scan.bounded.timestamp-millis",
+    "scan.parallelism", "scan.watermark.alignment.group", "scan.watermark.alignment.max-drift",
+    "scan.watermark.alignment.update-interval", "scan.watermark.emit.strategy", "scan.watermark.idle-timeout",
+    "sink.buffer-flush.max-rows", "sink.buffer-flush.interval", "sink.delivery-guarantee",
+    "sink.transaction-naming-strategy", "sink.transactional-id-prefix", "sink.parallelism", NULL,
+};
+static const char *const UPSERT_REQUIRED[] = {"properties.bootstrap.servers", NULL};
+
+static const WConnOption UPSERT_INVENTORY[] = {
+    {"topic", WOPT_APPLIED, NULL, "the topics read (';'-separated) or the topic written"},
+    {"topic-pattern", WOPT_APPLIED, NULL, "a regular expression of the topics read"},
+    {"properties.bootstrap.servers", WOPT_APPLIED, NULL, "the brokers"},
+    {"properties.#", WOPT_APPLIED, NULL, "passed to librdkafka as its configuration property"},
+    {"key.format", WOPT_APPLIED, NULL, "the format of the key: the primary key columns (csv, json, raw)"},
+    {"value.format", WOPT_APPLIED, NULL, "the value format (csv, json, raw)"},
+    {"key.fields-prefix", WOPT_APPLIED, NULL, "the prefix of the key columns' names, removed in the key format"},
+    {"value.fields-include", WOPT_APPLIED, NULL, "ALL or EXCEPT_KEY: the columns the value carries"},
+    {"scan.bounded.mode", WOPT_APPLIED, NULL, "where a bounded read ends"},
+    {"scan.bounded.specific-offsets", WOPT_APPLIED, NULL, "end offsets per partition"},
+    {"scan.bounded.timestamp-millis", WOPT_APPLIED, NULL, "end at the first record at or after this time"},
+    {"scan.parallelism", WOPT_APPLIED, NULL, "the source's parallelism (runtime/vertices.c)"},
+    {"sink.buffer-flush.max-rows", WOPT_APPLIED, NULL, "keys buffered (last row per key) before a flush"},
+    {"sink.buffer-flush.interval", WOPT_APPLIED, NULL, "time after which the buffer is flushed"},
+    {"sink.delivery-guarantee", WOPT_APPLIED, NULL, "none or at-least-once (flush at checkpoints)"},
+    {"sink.transactional-id-prefix", WOPT_REFUSED, NULL, "exactly-once Kafka transactions are not implemented"},
+    {"sink.transaction-naming-strategy", WOPT_REFUSED, "DEFAULT", "exactly-once Kafka transactions are not implemented"},
+    {"property-version", WOPT_NO_EFFECT_IN_FLINK, NULL, "the version of the options' layout"},
+    {"scan.watermark.alignment.group", WOPT_REFUSED, NULL, "watermark alignment is not implemented"},
+    {"scan.watermark.alignment.max-drift", WOPT_REFUSED, NULL, "watermark alignment is not implemented"},
+    {"scan.watermark.alignment.update-interval", WOPT_REFUSED, "1s", "watermark alignment is not implemented"},
+    {"scan.watermark.emit.strategy", WOPT_REFUSED, "on-periodic", "watermarks are emitted per chunk"},
+    {"scan.watermark.idle-timeout", WOPT_REFUSED, NULL, "use 'table.exec.source.idle-timeout'"},
+    {"sink.parallelism", WOPT_APPLIED, NULL, "the sink's parallelism (runtime/vertices.c)"},
+    {NULL, 0, NULL, NULL},
+};
+
+/* sink.buffer-flush.max-rows / .interval: both greater than zero, or neither
+   (UpsertKafkaDynamicTableFactory.validateSinkBufferFlush). */
+static bool buffer_flush(WKafkaConfig *cfg, const WOptions *o, WError *err)
+{
+    if (!wopts_get_long(o, "sink.buffer-flush.max-rows", 0, &cfg->flush_max_rows, err)) return false;
+    const char *iv = wopts_get(o, "sink.buffer-flush.interval");
+    cfg->flush_interval_ms = 0;
+    if (iv && !wduration_parse(iv, &cfg->flush_interval_ms, err)) return false;
+    if ((cfg->flush_max_rows > 0) != (cfg->flush_interval_ms > 0))
+        return werr_set(err, WEXC_VALIDATION,
+                        "'sink.buffer-flush.max-rows' and 'sink.buffer-flush.interval' must be set to be greater than "
+                        "zero together to enable sink buffer flushing.");
+    if (cfg->flush_max_rows <= 0) cfg->flush_max_rows = cfg->flush_interval_ms = 0;
+    return true;
+}
+
+bool wkafka_upsert_config(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, WError *err)
+{
+    const WOptions *o = spec->options;
+    memset(cfg, 0, sizeof *cfg);
+    wopts_init(&cfg->props);
+    if (!wopts_get(o, "key.format"))
+        return werr_set(err, WEXC_VALIDATION, "Could not find required %s format 'key.format'.", as_source ? "scan" : "sink");
+    if (!wopts_get(o, "value.format"))
+        return werr_set(err, WEXC_VALIDATION, "Could not find required %s format 'value.format'.", as_source ? "scan" : "sink");
+    wopts_free(&cfg->props);
+    if (!wkafka_check_common(cfg, spec, "upsert-kafka", UPSERT_REQUIRED, UPSERT_OPTIONAL, as_source, err)) return false;
+    cfg->upsert = true;
+    if (spec->npk == 0)
+        return werr_set(err, WEXC_VALIDATION,
+                        "'upsert-kafka' tables require to define a PRIMARY KEY constraint. The PRIMARY KEY specifies "
+                        "which columns should be read from or write to the Kafka message key. The PRIMARY KEY also "
+                        "defines records in the 'upsert-kafka' table should update or delete on which keys.");
+    cfg->startup = WKS_EARLIEST;
+    const char *dg = wopts_get_or(o, "sink.delivery-guarantee", "at-least-once");
+    if (!as_source && strcasecmp(dg, "exactly-once") == 0 && !wopts_get(o, "sink.transactional-id-prefix"))
+        return werr_set(err, WEXC_VALIDATION,
+                        "sink.transactional-id-prefix must be specified when using DeliveryGuarantee.EXACTLY_ONCE.");
+    if (!wkafka_check_bounded(cfg, spec, as_source, err) || !wkafka_sink_options(cfg, o, err) ||
+        !buffer_flush(cfg, o, err))
+        return false;
+    /* the key carries the primary key columns, in the order of the key's declaration */
+    const char *prefix = wopts_get_or(o, "key.fields-prefix", "");
+    for (int k = 0; k < spec->npk; k++)
+        if (strncmp(spec->col_names[spec->pk[k]], prefix, strlen(prefix)) != 0)
+            return werr_set(err, WEXC_VALIDATION,
+                            "All fields in 'key.fields' must be prefixed with '%s' when option 'key.fields-prefix' "
+                            "is set but field '%s' is not prefixed.", prefix, spec->col_names[spec->pk[k]]);
+    int *vc = wmalloc(sizeof(int) * (size_t)(spec->ncols + 1));
+    int nv = 0;
+    bool ok = wkafka_value_projection(spec, spec->pk, spec->npk, vc, &nv, err) &&
+              wkafka_init_codecs(cfg, spec, as_source, spec->pk, spec->npk, vc, nv, err);
+    free(vc);
+    return ok;
+}
+
+static bool upsert_validate(const WTableSpec *spec, bool as_source, WError *err)
+{
+    WKafkaConfig cfg;
+    bool ok = wkafka_config(&cfg, spec, as_source, err);
+    wkafka_config_free(&cfg);
+    return ok;
+}
+
+WSource *wkafka_open_source(const WTableSpec *spec, WError *err);
+WSink *wkafka_open_sink(const WTableSpec *spec, WError *err);
+
+const WConnector wconn_upsert_kafka = {
+    .name = "upsert-kafka",
+    .options = UPSERT_INVENTORY,
+    .can_source = true,
+    .can_sink = true,
+    .validate = upsert_validate,
+    .open_source = wkafka_open_source,
+    .open_sink = wkafka_open_sink,
+    .source_is_changelog = NULL,
+};
