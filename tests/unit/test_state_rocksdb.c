@@ -370,6 +370,8 @@ static void sc_key_group_matches_flink(Env *e, int *wtest_failed_)
     wstate_backend_free(b);
 }
 
+static int64_t i64_at(const void *p, int i) { int64_t v; memcpy(&v, (const char *)p + 8 * i, 8); return v; }
+
 /* Get-for-update (wvalue_ref): read, update in place, resize, clear, with the same sizes and
    results as get/put. */
 static void sc_value_ref(Env *e, int *wtest_failed_)
@@ -390,7 +392,7 @@ static void sc_value_ref(Env *e, int *wtest_failed_)
     wvalue_ref_commit(&r);
     WBytes v;
     CHECK_INT(wvalue_get(s, &v), WSL_FOUND);
-    CHECK(v.len == 24 && ((const int64_t *)v.p)[2] == 3);
+    CHECK(v.len == 24 && i64_at(v.p, 2) == 3);
     /* found: the stored bytes, updated in place */
     CHECK_INT(wvalue_ref(s, &r), WSL_FOUND);
     CHECK(r.cur.len == 24);
@@ -401,14 +403,14 @@ static void sc_value_ref(Env *e, int *wtest_failed_)
     p[2] += 40;
     wvalue_ref_commit(&r);
     CHECK_INT(wvalue_get(s, &v), WSL_FOUND);
-    CHECK(((const int64_t *)v.p)[2] == 43 && ((const int64_t *)v.p)[0] == 1);
+    CHECK(i64_at(v.p, 2) == 43 && i64_at(v.p, 0) == 1);
     /* growing across allocation sizes keeps the first bytes */
     CHECK_INT(wvalue_ref(s, &r), WSL_FOUND);
     unsigned char *q = wvalue_ref_reserve(&r, 300);
     memset(q + 24, 0x5a, 276);
     wvalue_ref_commit(&r);
     CHECK_INT(wvalue_get(s, &v), WSL_FOUND);
-    CHECK(v.len == 300 && ((const int64_t *)v.p)[2] == 43 && ((const unsigned char *)v.p)[299] == 0x5a);
+    CHECK(v.len == 300 && i64_at(v.p, 2) == 43 && ((const unsigned char *)v.p)[299] == 0x5a);
     WStateStats st[4];
     wstate_stats(b, st, 4);
     CHECK_INT(st[0].entries, 1);
