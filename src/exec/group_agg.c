@@ -25,6 +25,7 @@
 #include "../types/compare.h"
 #include "../common/hash.h"
 #include "chunk_groups.h"
+#include "../state/prefetch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,22 +250,25 @@ static int slot_new(GroupAgg *g, int r, uint64_t h)
     return si;
 }
 
-/* Make the slot's key the backend's current key (encoded unless assign_slots kept it; hashed
-   once) and look its accumulator row up for update (one probe). */
-static WStateLookup slot_ref(GroupAgg *g, const WChunk *in, Slot *s, WValueRef *ref, bool keep_key)
+/* The slot's key bytes (in cg.kbytes: encoded here unless assign_slots kept them, hashed with the
+   state's hash) and that hash, s->shash. */
+static void slot_key(GroupAgg *g, const WChunk *in, Slot *s)
 {
-    if (g->kmode == KM_ENCODED) {       /* assign_slots kept the bytes, hashed with the state's hash */
+    if (g->kmode == KM_ENCODED) {
         s->shash = s->hash;
-        set_slot_key(g, s);
-    } else {
-        s->shash = encode_key(g, in, s->first_row, &g->tmp);
-        if (keep_key) {
-            s->koff = (uint32_t)g->cg.kbytes.len;
-            s->klen = (uint32_t)g->tmp.len;
-            wsb_appendn(&g->cg.kbytes, g->tmp.buf, g->tmp.len);
-        }
-        wstate_set_key_hashed(g->backend, g->tmp.buf, g->tmp.len, s->shash);
+        return;
     }
+    s->shash = encode_key(g, in, s->first_row, &g->tmp);
+    s->koff = (uint32_t)g->cg.kbytes.len;
+    s->klen = (uint32_t)g->tmp.len;
+    wsb_appendn(&g->cg.kbytes, g->tmp.buf, g->tmp.len);
+}
+
+/* Make the slot's key (slot_key) the backend's current key, hash passed on, and look its
+   accumulator row up for update (one probe). */
+static WStateLookup slot_ref(GroupAgg *g, Slot *s, WValueRef *ref)
+{
+    set_slot_key(g, s);
     WStateLookup how = wvalue_ref(g->acc_state, ref);
     if (how == WSL_EXPIRED) s->expired = true;
     if (how == WSL_FOUND) s->had_state = true;
@@ -280,7 +284,8 @@ static void load_slots_general(GroupAgg *g, const WChunk *in)
         WValueRef ref;
         s->acc = wa_alloc(&g->scratch, sizeof(WDatum) * (size_t)nf);
         s->nulls = wa_alloc(&g->scratch, (size_t)nf);
-        if (slot_ref(g, in, s, &ref, true) == WSL_FOUND) {
+        slot_key(g, in, s);
+        if (slot_ref(g, s, &ref) == WSL_FOUND) {
             wacc_decode(&g->ac, ref.cur.p, ref.cur.len, s->acc, s->nulls);
             s->present = true;
         }
@@ -623,11 +628,18 @@ static void process_fast(GroupAgg *g, const WChunk *in)
             c->on = g->vn_buf + (size_t)a * (size_t)n;
         }
     }
-    /* per key: one lookup of the accumulator row, updated in place for the key's rows */
+    /* per key: one lookup of the accumulator row, updated in place for the key's rows; the
+       lookups of the keys PF_ENTRY and PF_SLOT ahead are announced so that their cache misses
+       overlap this one's work */
+    enum { PF_ENTRY = 4, PF_SLOT = 8 };
+    for (int i = 0; i < ns; i++) slot_key(g, in, &g->slots[i]);
+    for (int i = 0; i < ns && i < PF_SLOT; i++) wstate_prefetch_slot(g->acc_state, g->slots[i].shash);
     for (int i = 0; i < ns; i++) {
         Slot *s = &g->slots[i];
+        if (i + PF_SLOT < ns) wstate_prefetch_slot(g->acc_state, g->slots[i + PF_SLOT].shash);
+        if (i + PF_ENTRY < ns) wstate_prefetch_entry(g->acc_state, g->slots[i + PF_ENTRY].shash);
         WValueRef ref;
-        WStateLookup how = slot_ref(g, in, s, &ref, false);
+        WStateLookup how = slot_ref(g, s, &ref);
         if (s->expired) g->ttl_expired++;
         bool present = how == WSL_FOUND && ref.cur.len == g->acc_len;
         unsigned char *acc = wvalue_ref_reserve(&ref, g->acc_len);

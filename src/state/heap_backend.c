@@ -14,6 +14,7 @@
  */
 #include "state.h"
 #include "backend_internal.h"
+#include "prefetch.h"
 #include "../common/arena.h"
 #include "../common/hash.h"
 
@@ -537,6 +538,21 @@ void wvalue_put(WState *s, const void *v, size_t len)
     e = set_val(&s->b->pool, &s->tab, i, v, len);
     e->ts = now;
     check_memory_limit(s);
+}
+
+/* ---- prefetch hints (prefetch.h) ---- */
+
+void wstate_prefetch_slot(const WState *s, uint64_t hash)
+{
+    if (s->rdb || !s->tab.cap) return;
+    __builtin_prefetch(&s->tab.slots[hash & (s->tab.cap - 1)]);
+}
+
+void wstate_prefetch_entry(const WState *s, uint64_t hash)
+{
+    if (s->rdb || !s->tab.cap) return;
+    const Entry *e = s->tab.slots[hash & (s->tab.cap - 1)];
+    if (e) __builtin_prefetch(e);
 }
 
 /* ---- value: get-for-update (one lookup; see state.h) ---- */
