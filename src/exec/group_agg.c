@@ -13,7 +13,9 @@
  * (emitting in input order), and written back before process() returns. Data views (map/list
  * state used by MIN/MAX with retraction, DISTINCT, FIRST/LAST_VALUE, LISTAGG) are read and written
  * per record under the record's key. Insert-only COUNT/SUM/SUM0/MIN/MAX/AVG over integers and
- * doubles take a fast path that updates the 8-byte slots of the accumulator row in place.
+ * doubles take a fast path that updates the 8-byte slots of the accumulator row in place, in the
+ * state entry itself (one lookup per key and chunk, wvalue_ref), the keys' hashes computed once
+ * and each lookup's table slot and entry prefetched a few keys ahead (state/prefetch.h).
  *
  * Metrics: `<state>.entries=N <state>.bytes=N ttlExpiredRecords=N` (bytes include the data views),
  * plus `droppedRetractions=N` when retractions for absent keys were dropped.
