@@ -16,6 +16,7 @@
 #include "../types/row.h"
 #include "../common/hash.h"
 #include "chunk_groups.h"
+#include "../state/prefetch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,8 +121,14 @@ static void ga_process(WOperator *op, int input, const WChunk *in)
     prepare(g, in->nrows);
     group_rows(g, in);
     const WAccLayout *L = g->L;
-    for (int gi = 0; gi < g->cg.ngroups; gi++) {
+    /* each lookup's table slot and entry are prefetched PF_SLOT and PF_ENTRY groups ahead */
+    enum { PF_ENTRY = 4, PF_SLOT = 8 };
+    const int ng = g->cg.ngroups;
+    for (int gi = 0; gi < ng && gi < PF_SLOT; gi++) wstate_prefetch_slot(g->acc_state, g->groups[gi].hash);
+    for (int gi = 0; gi < ng; gi++) {
         Group *gr = &g->groups[gi];
+        if (gi + PF_SLOT < ng) wstate_prefetch_slot(g->acc_state, g->groups[gi + PF_SLOT].hash);
+        if (gi + PF_ENTRY < ng) wstate_prefetch_entry(g->acc_state, g->groups[gi + PF_ENTRY].hash);
         wstate_set_key_hashed(g->backend, g->cg.kbytes.buf + gr->koff, gr->klen, gr->hash);
         WValueRef ref;                  /* one lookup for the read and the write below */
         WStateLookup how = wvalue_ref(g->acc_state, &ref);
