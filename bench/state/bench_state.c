@@ -9,7 +9,9 @@
  * first one, then one after 1% of the keys changed), with sizes and durations, and restores.
  *
  * Usage: bench_state [--keys 1000,100000,10000000] [--rows N] [--dir /tmp] [--write-cache N]
- *        [--no-snapshot]   (--write-cache: RocksDB write-cache entries per state, 0 = off)
+ *        [--access ref|get-put] [--hashmap-only] [--no-snapshot]   (--write-cache: RocksDB write-cache entries per
+ *        state, 0 = off; --access: the get-for-update ref, one lookup per record, as GroupAggregate
+ *        does (default), or wvalue_get then wvalue_put)
  * Built by bench/state/run against src/common and src/state only.
  */
 #include "../../src/state/state.h"
@@ -45,6 +47,8 @@ static uint64_t rng(uint64_t *s)
 }
 
 static int64_t write_cache;     /* --write-cache: entries per state, 0 = default, -1 = off */
+static bool get_put;            /* --access get-put */
+static bool heap_only;          /* --hashmap-only (no snapshots either) */
 
 static WStateBackend *mk(WStateBackendType t, const char *dir)
 {
@@ -71,13 +75,24 @@ static Run aggregate(WStateBackend *b, int64_t keys, int64_t rows, uint64_t seed
         if (key_mod) k = k / key_mod * key_mod;     /* only every key_mod-th key */
         memcpy(key + 8, &k, 8);
         wstate_set_key(b, key, 16);
-        WBytes v;
-        int64_t acc[3] = {0, 0, INT64_MIN};
-        if (wvalue_get(s, &v) == WSL_FOUND && v.len == sizeof acc) memcpy(acc, v.p, sizeof acc);
+        if (get_put) {
+            WBytes v;
+            int64_t acc[3] = {0, 0, INT64_MIN};
+            if (wvalue_get(s, &v) == WSL_FOUND && v.len == sizeof acc) memcpy(acc, v.p, sizeof acc);
+            acc[0]++;
+            acc[1] += (int64_t)i;
+            if ((int64_t)i > acc[2]) acc[2] = (int64_t)i;
+            wvalue_put(s, acc, sizeof acc);
+            continue;
+        }
+        WValueRef ref;
+        bool found = wvalue_ref(s, &ref) == WSL_FOUND && ref.cur.len == 3 * sizeof(int64_t);
+        int64_t *acc = wvalue_ref_reserve(&ref, 3 * sizeof(int64_t));    /* updated in place */
+        if (!found) { acc[0] = 0; acc[1] = 0; acc[2] = INT64_MIN; }
         acc[0]++;
         acc[1] += (int64_t)i;
         if ((int64_t)i > acc[2]) acc[2] = (int64_t)i;
-        wvalue_put(s, acc, sizeof acc);
+        wvalue_ref_commit(&ref);
     }
     double dt = wall() - t0, dc = cpu() - c0;
     return (Run){rows / dt, rows / dc, dt};
@@ -108,17 +123,25 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[i], "--write-cache") && i + 1 < argc) {
             write_cache = atoll(argv[++i]);
             if (write_cache == 0) write_cache = -1;
+        } else if (!strcmp(argv[i], "--access") && i + 1 < argc) {
+            const char *a = argv[++i];
+            if (strcmp(a, "ref") && strcmp(a, "get-put")) { fprintf(stderr, "--access: ref or get-put, not %s\n", a); return 2; }
+            get_put = !strcmp(a, "get-put");
+        } else if (!strcmp(argv[i], "--hashmap-only")) {
+            heap_only = true;
+            snap = false;
         } else if (!strcmp(argv[i], "--no-snapshot")) {
             snap = false;
         } else {
-            fprintf(stderr, "usage: %s [--keys a,b,c] [--rows N] [--dir D] [--write-cache N] [--no-snapshot]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--keys a,b,c] [--rows N] [--dir D] [--write-cache N] [--access ref|get-put] [--hashmap-only] [--no-snapshot]\n", argv[0]);
             return 2;
         }
     }
     char root[4096];
     snprintf(root, sizeof root, "%s/weir-bench-state-XXXXXX", base);
     if (!mkdtemp(root)) { perror(root); return 1; }
-    printf("keyed state, group-aggregation-like (get + put of a 24-byte accumulator per row, 16-byte keys)\n");
+    printf("keyed state, group-aggregation-like (%s of a 24-byte accumulator per row, 16-byte keys)\n",
+           get_put ? "get + put" : "get-for-update ref, updated in place,");
     printf("%10s %10s | %14s %14s | %14s %14s | %6s %6s\n", "keys", "rows", "hashmap rows/s", "(cpu rows/s)",
            "rocksdb rows/s", "(cpu rows/s)", "ratio", "(cpu)");
     WStateBackend *last[2] = {NULL, NULL};
@@ -126,11 +149,16 @@ int main(int argc, char **argv)
         int64_t keys = keyset[k];
         int64_t rows = rows_opt ? rows_opt : keys * 2 > 5000000 ? keys * 2 : 5000000;
         Run r[2];
-        for (int t = 0; t < 2; t++) {
+        for (int t = 0; t < (heap_only ? 1 : 2); t++) {
             WStateBackend *b = mk(t ? WSTATE_BACKEND_ROCKSDB : WSTATE_BACKEND_HASHMAP, root);
             r[t] = aggregate(b, keys, rows, 0x9e3779b97f4a7c15ULL, 0);
             if (k == nkeys - 1 && snap) last[t] = b;
             else wstate_backend_free(b);
+        }
+        if (heap_only) {
+            printf("%10lld %10lld | %14.0f %14.0f |\n", (long long)keys, (long long)rows, r[0].rows_s, r[0].cpu_rows_s);
+            fflush(stdout);
+            continue;
         }
         printf("%10lld %10lld | %14.0f %14.0f | %14.0f %14.0f | %5.2fx %5.2fx\n", (long long)keys, (long long)rows,
                r[0].rows_s, r[0].cpu_rows_s, r[1].rows_s, r[1].cpu_rows_s, r[0].rows_s / r[1].rows_s,

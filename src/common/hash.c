@@ -8,14 +8,15 @@ static inline uint64_t load64(const unsigned char *p) { uint64_t v; memcpy(&v, p
 uint64_t whash_bytes(const void *data, size_t n, uint64_t seed)
 {
     const unsigned char *p = data;
-    uint64_t h = seed ^ (n * 0x9e3779b97f4a7c15ULL);
+    uint64_t h = whash_words_begin(n, seed);
     while (n >= 8) {
-        h = (h ^ whash_u64(load64(p))) * 0xff51afd7ed558ccdULL;
+        h = whash_words_add(h, load64(p));
         p += 8;
         n -= 8;
     }
+    if (!n) return whash_words_end(h);
     uint64_t tail = 0;
-    if (n) memcpy(&tail, p, n);
+    memcpy(&tail, p, n);
     h ^= whash_u64(tail ^ n);
     return whash_u64(h);
 }

@@ -20,6 +20,13 @@ static inline uint64_t whash_combine(uint64_t h, uint64_t v) {
     return whash_u64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
 }
 
+/* whash_bytes of n bytes (n % 8 == 0) computed from their little-endian 8-byte words w0, w1, ...:
+   whash_words_end(whash_words_add(...whash_words_add(whash_words_begin(n, seed), w0)..., wlast))
+   equals whash_bytes(p, n, seed), so a fixed-width key is hashed without writing its bytes. */
+static inline uint64_t whash_words_begin(size_t n, uint64_t seed) { return seed ^ (n * 0x9e3779b97f4a7c15ULL); }
+static inline uint64_t whash_words_add(uint64_t h, uint64_t w) { return (h ^ whash_u64(w)) * 0xff51afd7ed558ccdULL; }
+static inline uint64_t whash_words_end(uint64_t h) { return whash_u64(h ^ whash_u64(0)); }
+
 /* Flink: MurmurHashUtil.hashBytesByWords over a word-aligned byte range (len % 4 == 0). */
 int32_t wflink_murmur_words(const void *p, size_t len, int32_t seed);
 /* Flink: MurmurHashUtil.hashBytes (tail bytes one at a time). */

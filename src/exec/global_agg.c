@@ -16,6 +16,7 @@
 #include "../types/row.h"
 #include "../common/hash.h"
 #include "chunk_groups.h"
+#include "../state/prefetch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +62,7 @@ static void group_rows(GlobalAgg *g, const WChunk *in)
     for (int r = 0; r < in->nrows; r++) {
         g->cg.rows[r] = -1;
         wrow_encode_chunk(&g->tmp, in, r, g->nkeys, g->keycols);
-        uint64_t h = whash_bytes(g->tmp.buf, g->tmp.len, 23);
+        uint64_t h = wstate_key_hash(g->tmp.buf, g->tmp.len);     /* carried to the state */
         uint32_t i = (uint32_t)h & mask;
         for (;;) {
             int gi = g->cg.table[i];
@@ -120,11 +121,18 @@ static void ga_process(WOperator *op, int input, const WChunk *in)
     prepare(g, in->nrows);
     group_rows(g, in);
     const WAccLayout *L = g->L;
-    for (int gi = 0; gi < g->cg.ngroups; gi++) {
+    /* each lookup's table slot and entry are prefetched PF_SLOT and PF_ENTRY groups ahead */
+    enum { PF_ENTRY = 4, PF_SLOT = 8 };
+    const int ng = g->cg.ngroups;
+    for (int gi = 0; gi < ng && gi < PF_SLOT; gi++) wstate_prefetch_slot(g->acc_state, g->groups[gi].hash);
+    for (int gi = 0; gi < ng; gi++) {
         Group *gr = &g->groups[gi];
-        wstate_set_key(g->backend, g->cg.kbytes.buf + gr->koff, gr->klen);
-        WBytes v;
-        WStateLookup how = wvalue_get(g->acc_state, &v);
+        if (gi + PF_SLOT < ng) wstate_prefetch_slot(g->acc_state, g->groups[gi + PF_SLOT].hash);
+        if (gi + PF_ENTRY < ng) wstate_prefetch_entry(g->acc_state, g->groups[gi + PF_ENTRY].hash);
+        wstate_set_key_hashed(g->backend, g->cg.kbytes.buf + gr->koff, gr->klen, gr->hash);
+        WValueRef ref;                  /* one lookup for the read and the write below */
+        WStateLookup how = wvalue_ref(g->acc_state, &ref);
+        WBytes v = ref.cur;
         bool first = how != WSL_FOUND;
         if (how == WSL_EXPIRED) {
             for (int r = gr->first_row; r >= 0; r = g->cg.rows[r]) g->ttl_expired++;
@@ -140,7 +148,7 @@ static void ga_process(WOperator *op, int input, const WChunk *in)
         bool zero = g->counted && g->acc[0].i == 0;
         if (!zero) {
             wacc_encode(&g->ac, g->acc, g->accn, &g->tmp);
-            wvalue_put(g->acc_state, g->tmp.buf, g->tmp.len);
+            wvalue_ref_put(&ref, g->tmp.buf, g->tmp.len);
             if (first) {
                 emit_row(g, WRK_INSERT, in, gr->first_row, g->cur, g->curn);
             } else if (g->ttl_ms > 0 || !wacc_values_equal(L, g->prev, g->prevn, g->cur, g->curn)) {
@@ -149,7 +157,7 @@ static void ga_process(WOperator *op, int input, const WChunk *in)
             }
         } else {
             if (!first) emit_row(g, WRK_DELETE, in, gr->first_row, g->prev, g->prevn);
-            wvalue_clear(g->acc_state);
+            wvalue_ref_clear(&ref);
             if (L->has_views) wacc_cleanup(L);
         }
     }

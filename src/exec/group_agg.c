@@ -13,7 +13,9 @@
  * (emitting in input order), and written back before process() returns. Data views (map/list
  * state used by MIN/MAX with retraction, DISTINCT, FIRST/LAST_VALUE, LISTAGG) are read and written
  * per record under the record's key. Insert-only COUNT/SUM/SUM0/MIN/MAX/AVG over integers and
- * doubles take a fast path that updates the 8-byte slots of the accumulator row in place.
+ * doubles take a fast path that updates the 8-byte slots of the accumulator row in place, in the
+ * state entry itself (one lookup per key and chunk, wvalue_ref), the keys' hashes computed once
+ * and each lookup's table slot and entry prefetched a few keys ahead (state/prefetch.h).
  *
  * Metrics: `<state>.entries=N <state>.bytes=N ttlExpiredRecords=N` (bytes include the data views),
  * plus `droppedRetractions=N` when retractions for absent keys were dropped.
@@ -25,6 +27,7 @@
 #include "../types/compare.h"
 #include "../common/hash.h"
 #include "chunk_groups.h"
+#include "../state/prefetch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +41,8 @@
 /* ------------------------------------------------------------------ types */
 
 typedef struct Slot {
-    uint64_t hash;
+    uint64_t hash;              /* KM_ENCODED: the state's hash of the key (wstate_key_hash) */
+    uint64_t shash;             /* the state's hash of the key, once loaded */
     int first_row;              /* a row of the current chunk holding this key */
     uint32_t koff, klen;        /* encoded key in GroupAgg.keys */
     bool present;               /* accumulators exist */
@@ -85,7 +89,6 @@ typedef struct GroupAgg {
     size_t hdr;                 /* null-bit region size */
     unsigned char *tmpl;        /* fresh accumulator row */
     bool always_changes;        /* a COUNT(*) without FILTER: every row changes the result */
-    unsigned char *acc_buf;     /* one accumulator row being updated */
     int32_t *order, *prev_row;  /* per-call buffers of the fast path */
     uint8_t *first;
     WDatum *vals_buf, *init;
@@ -174,16 +177,17 @@ static void table_prepare(GroupAgg *g, int nrows) { g->slots = wcg_prepare(&g->c
 
 static void set_slot_key(GroupAgg *g, const Slot *s)
 {
-    wstate_set_key(g->backend, g->cg.kbytes.buf + s->koff, s->klen);
+    wstate_set_key_hashed(g->backend, g->cg.kbytes.buf + s->koff, s->klen, s->shash);
 }
 
-/* Key bytes of row r (the binary row of the key columns). Fixed-width key columns are written
-   directly, byte-identical to wrow_encode_chunk (which handles everything else). */
-static void encode_key(GroupAgg *g, const WChunk *in, int r, WStrBuf *out)
+/* Key bytes of row r (the binary row of the key columns) and their state hash
+   (wstate_key_hash). Fixed-width key columns are written directly, byte-identical to
+   wrow_encode_chunk (which handles everything else), and hashed from the words written. */
+static uint64_t encode_key(GroupAgg *g, const WChunk *in, int r, WStrBuf *out)
 {
     if (!g->key_fixed) {
         wrow_encode_chunk(out, in, r, g->nkeys, g->keys);
-        return;
+        return wstate_key_hash(out->buf, out->len);
     }
     size_t size = wrow_fixed_size(g->nkeys), hdr = size - 8 * (size_t)g->nkeys;
     wsb_clear(out);
@@ -216,6 +220,12 @@ static void encode_key(GroupAgg *g, const WChunk *in, int r, WStrBuf *out)
     }
     out->len = size;
     out->buf[size] = 0;
+    uint64_t h = whash_words_begin(size, WSTATE_KEY_SEED), w;
+    for (size_t o = 0; o < size; o += 8) {
+        memcpy(&w, p + o, 8);
+        h = whash_words_add(h, w);
+    }
+    return whash_words_end(h);
 }
 
 /* Can key column type t be written by encode_key's direct path? */
@@ -242,17 +252,26 @@ static int slot_new(GroupAgg *g, int r, uint64_t h)
     return si;
 }
 
-/* Encode the slot's key, make it the backend's current key and read its accumulator row. */
-static WStateLookup slot_load(GroupAgg *g, const WChunk *in, Slot *s, WBytes *v, bool keep_key)
+/* The slot's key bytes (in cg.kbytes: encoded here unless assign_slots kept them, hashed with the
+   state's hash) and that hash, s->shash. */
+static void slot_key(GroupAgg *g, const WChunk *in, Slot *s)
 {
-    encode_key(g, in, s->first_row, &g->tmp);
-    if (keep_key) {
-        s->koff = (uint32_t)g->cg.kbytes.len;
-        s->klen = (uint32_t)g->tmp.len;
-        wsb_appendn(&g->cg.kbytes, g->tmp.buf, g->tmp.len);
+    if (g->kmode == KM_ENCODED) {
+        s->shash = s->hash;
+        return;
     }
-    wstate_set_key(g->backend, g->tmp.buf, g->tmp.len);
-    WStateLookup how = wvalue_get(g->acc_state, v);
+    s->shash = encode_key(g, in, s->first_row, &g->tmp);
+    s->koff = (uint32_t)g->cg.kbytes.len;
+    s->klen = (uint32_t)g->tmp.len;
+    wsb_appendn(&g->cg.kbytes, g->tmp.buf, g->tmp.len);
+}
+
+/* Make the slot's key (slot_key) the backend's current key, hash passed on, and look its
+   accumulator row up for update (one probe). */
+static WStateLookup slot_ref(GroupAgg *g, Slot *s, WValueRef *ref)
+{
+    set_slot_key(g, s);
+    WStateLookup how = wvalue_ref(g->acc_state, ref);
     if (how == WSL_EXPIRED) s->expired = true;
     if (how == WSL_FOUND) s->had_state = true;
     return how;
@@ -264,11 +283,12 @@ static void load_slots_general(GroupAgg *g, const WChunk *in)
     int nf = g->L->nfields;
     for (int i = 0; i < g->cg.ngroups; i++) {
         Slot *s = &g->slots[i];
-        WBytes v;
+        WValueRef ref;
         s->acc = wa_alloc(&g->scratch, sizeof(WDatum) * (size_t)nf);
         s->nulls = wa_alloc(&g->scratch, (size_t)nf);
-        if (slot_load(g, in, s, &v, true) == WSL_FOUND) {
-            wacc_decode(&g->ac, v.p, v.len, s->acc, s->nulls);
+        slot_key(g, in, s);
+        if (slot_ref(g, s, &ref) == WSL_FOUND) {
+            wacc_decode(&g->ac, ref.cur.p, ref.cur.len, s->acc, s->nulls);
             s->present = true;
         }
     }
@@ -305,7 +325,7 @@ static void assign_slots(GroupAgg *g, const WChunk *in)
             h = g->nkeys ? hash_key_datum(g, in, r) : 0;
         } else {
             wrow_encode_chunk(&g->tmp, in, r, g->nkeys, g->keys);
-            h = whash_bytes(g->tmp.buf, g->tmp.len, 11);
+            h = wstate_key_hash(g->tmp.buf, g->tmp.len);    /* carried to the state (slot_ref) */
         }
         uint32_t i = (uint32_t)h & mask;
         int si;
@@ -610,16 +630,22 @@ static void process_fast(GroupAgg *g, const WChunk *in)
             c->on = g->vn_buf + (size_t)a * (size_t)n;
         }
     }
-    unsigned char *acc = g->acc_buf;
-    /* per key: read the accumulator row, update it for the key's rows, write it back */
+    /* per key: one lookup of the accumulator row, updated in place for the key's rows; the
+       lookups of the keys PF_ENTRY and PF_SLOT ahead are announced so that their cache misses
+       overlap this one's work */
+    enum { PF_ENTRY = 4, PF_SLOT = 8 };
+    for (int i = 0; i < ns; i++) slot_key(g, in, &g->slots[i]);
+    for (int i = 0; i < ns && i < PF_SLOT; i++) wstate_prefetch_slot(g->acc_state, g->slots[i].shash);
     for (int i = 0; i < ns; i++) {
         Slot *s = &g->slots[i];
-        WBytes v;
-        WStateLookup how = slot_load(g, in, s, &v, false);
+        if (i + PF_SLOT < ns) wstate_prefetch_slot(g->acc_state, g->slots[i + PF_SLOT].shash);
+        if (i + PF_ENTRY < ns) wstate_prefetch_entry(g->acc_state, g->slots[i + PF_ENTRY].shash);
+        WValueRef ref;
+        WStateLookup how = slot_ref(g, s, &ref);
         if (s->expired) g->ttl_expired++;
-        bool present = how == WSL_FOUND && v.len == g->acc_len;
+        bool present = how == WSL_FOUND && ref.cur.len == g->acc_len;
+        unsigned char *acc = wvalue_ref_reserve(&ref, g->acc_len);
         if (present) {
-            memcpy(acc, v.p, g->acc_len);
             if (!direct) fast_values(g, acc, g->init + (size_t)i * (size_t)na, g->initn + (size_t)i * (size_t)na);
         } else {
             memcpy(acc, g->tmpl, g->acc_len);
@@ -628,7 +654,7 @@ static void process_fast(GroupAgg *g, const WChunk *in)
         g->first[rows[0]] = !present;
         for (int k = 1; k < s->nrows; k++) g->first[rows[k]] = 0;
         fast_key_rows(g, cols, acc, rows, s->nrows);
-        wvalue_put(g->acc_state, acc, g->acc_len);
+        wvalue_ref_commit(&ref);
     }
     if (direct) {
         for (int r = 0; r < n; r++) o->kinds[r] = g->first[r] ? WRK_INSERT : WRK_UPDATE_AFTER;
@@ -740,7 +766,6 @@ static void ga_destroy(WOperator *op)
     free(g->ktypes);
     free(g->fa);
     free(g->tmpl);
-    free(g->acc_buf);
     free(g->order);
     free(g->prev_row);
     free(g->first);
@@ -803,7 +828,6 @@ static bool setup_fast(GroupAgg *g, const WGroupAggSpec *spec)
     wacc_create(L, acc, nl);
     wacc_encode(&g->ac, acc, nl, &g->tmp);
     g->tmpl = wmalloc(g->acc_len);
-    g->acc_buf = wmalloc(g->acc_len);
     memcpy(g->tmpl, g->tmp.buf, g->acc_len);
     free(acc);
     free(nl);

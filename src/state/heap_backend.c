@@ -1,6 +1,9 @@
 /*
  * heap_backend.c — the `hashmap` state backend: keyed state in memory, in open-addressing hash
- * tables of byte keys (linear probing, backward-shift deletion). Map state keeps a table of user
+ * tables of byte keys (linear probing, backward-shift deletion). An entry is one allocation: its
+ * key with the value inline behind it (value state, map user entries), so a lookup touches the
+ * slot and the entry only; the get-for-update ref (wvalue_ref) updates the entry it found, and a
+ * caller may pass the key's hash along (wstate_set_key_hashed). Map state keeps a table of user
  * entries per key; list state a growable array per key. TTL timestamps are kept per entry and
  * checked on every read; 5 slots are inspected per access for incremental cleanup (Flink's
  * incremental cleanup default). See state.h for the contract.
@@ -11,9 +14,11 @@
  */
 #include "state.h"
 #include "backend_internal.h"
+#include "prefetch.h"
 #include "../common/arena.h"
 #include "../common/hash.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,16 +38,22 @@ typedef struct ListVal {
     WBytes *items;          /* heap copies */
 } ListVal;
 
+/* One allocation per entry: the header, the key, and (value state, map user entries) the value
+   inline after the key, padded so that the value starts 8-byte aligned (operators update
+   accumulator rows of 8-byte slots in place through wvalue_ref_reserve). */
 struct Entry {
     uint64_t hash;
     uint32_t klen, vlen;
     int64_t ts;             /* last write (ms) */
     union { HTab *map; ListVal *list; } sub;
-    unsigned char *val;     /* vlen bytes (value state / map user value) */
-    unsigned char key[];    /* klen bytes */
+    unsigned char key[];    /* klen bytes, padding to 8, then vlen bytes of value */
 };
 
-/* Small objects (entries, values, per-key map tables) come from a per-backend pool with free
+#define VAL_OFF(klen) (((size_t)(klen) + 7) & ~(size_t)7)
+static inline unsigned char *eval(Entry *e) { return e->key + VAL_OFF(e->klen); }
+static inline size_t entry_size(size_t klen, size_t vlen) { return sizeof(Entry) + VAL_OFF(klen) + vlen; }
+
+/* Small objects (entries with their values, per-key map tables) come from a per-backend pool with free
    lists by 16-byte size class, so that millions of keys neither pay a malloc each nor a free
    each when the job ends (the pool's blocks are released at once). */
 #define POOL_CLASSES 64                 /* up to 1024 bytes */
@@ -73,6 +84,13 @@ static void pool_free(Pool *p, void *m, size_t n)
     p->free_list[c - 1] = m;
 }
 
+/* Do allocations of a and b bytes share one block (a resize from a to b needs no new one)? */
+static bool pool_same_block(size_t a, size_t b)
+{
+    if (a == b) return true;
+    return a <= POOL_CLASSES * 16 && b <= POOL_CLASSES * 16 && (a + 15) / 16 == (b + 15) / 16;
+}
+
 static void *pool_zalloc(Pool *p, size_t n)
 {
     void *m = pool_alloc(p, n);
@@ -88,6 +106,8 @@ static void pool_release(Pool *p)
 
 struct WState {
     WStateBackend *b;
+    unsigned char *ubuf;    /* RocksDB: the value a WValueRef is being updated in */
+    size_t ucap;
     char *name;
     WStateKind kind;
     int64_t ttl;
@@ -155,15 +175,15 @@ static void check_memory_limit(WState *s)
 
 /* ---- entries and tables ---- */
 
-static Entry *entry_new(Pool *pool, uint64_t h, const void *k, size_t klen)
+/* A new entry with room for vlen bytes of value (not initialised). */
+static Entry *entry_new(Pool *pool, uint64_t h, const void *k, size_t klen, size_t vlen)
 {
-    Entry *e = pool_alloc(pool, sizeof *e + klen);
+    Entry *e = pool_alloc(pool, entry_size(klen, vlen));
     e->hash = h;
     e->klen = (uint32_t)klen;
-    e->vlen = 0;
+    e->vlen = (uint32_t)vlen;
     e->ts = 0;
     e->sub.map = NULL;
-    e->val = NULL;
     memcpy(e->key, k, klen);
     return e;
 }
@@ -181,8 +201,7 @@ static void entry_free(Pool *pool, Entry *e, WStateKind kind, bool top)
         free(e->sub.list->items);
         free(e->sub.list);
     }
-    pool_free(pool, e->val, e->vlen ? e->vlen : 1);
-    pool_free(pool, e, sizeof *e + e->klen);
+    pool_free(pool, e, entry_size(e->klen, e->vlen));
 }
 
 /* sub: a per-key map table (its slot array comes from the pool) */
@@ -337,6 +356,7 @@ void wstate_backend_free(WStateBackend *b)
     for (int i = 0; i < b->nstates; i++) {
         htab_free(&b->pool, &b->states[i]->tab, b->states[i]->kind, false);
         free(b->states[i]->name);
+        free(b->states[i]->ubuf);
         free(b->states[i]);
     }
     free(b->states);
@@ -388,9 +408,25 @@ void wstate_set_key(WStateBackend *b, const void *key, size_t len)
         }
         return;
     }
-    b->khash = whash_bytes(key, len, 0x5eed);
+    b->khash = wstate_key_hash(key, len);
     b->key_group = -1;
 }
+
+void wstate_set_key_hashed(WStateBackend *b, const void *key, size_t len, uint64_t hash)
+{
+    if (b->rdb) { wstate_set_key(b, key, len); return; }
+    assert(hash == wstate_key_hash(key, len));
+    if (len > b->kcap) {
+        b->kcap = len * 2 + 16;
+        b->key = wrealloc(b->key, b->kcap);
+    }
+    memcpy(b->key, key, len);
+    b->klen = len;
+    b->khash = hash;
+    b->key_group = -1;
+}
+
+uint64_t wstate_key_hash(const void *key, size_t len) { return whash_bytes(key, len, WSTATE_KEY_SEED); }
 
 WBytes wstate_current_key(const WStateBackend *b) { return (WBytes){b->key, b->klen}; }
 
@@ -434,14 +470,15 @@ static Entry *top_entry(WState *s, int64_t now, WStateLookup *how, size_t *slot)
     return e;
 }
 
-static Entry *top_entry_create(WState *s, int64_t now)
+/* The current key's top entry, created (empty value) when absent; *slot = its slot. */
+static Entry *top_entry_create(WState *s, int64_t now, size_t *slot)
 {
     WStateLookup how;
-    Entry *e = top_entry(s, now, &how, NULL);
+    Entry *e = top_entry(s, now, &how, slot);
     if (e) return e;
     WStateBackend *b = s->b;
-    e = entry_new(&b->pool, b->khash, b->key, b->klen);
-    htab_insert(NULL, &s->tab, e);
+    e = entry_new(&b->pool, b->khash, b->key, b->klen, 0);
+    *slot = htab_insert(NULL, &s->tab, e);
     if (s->kind == WSTATE_MAP) {
         e->sub.map = pool_zalloc(&s->b->pool, sizeof(HTab));
         s->bytes += e->klen;
@@ -454,14 +491,28 @@ static Entry *top_entry_create(WState *s, int64_t now)
     return e;
 }
 
-static void set_val(Pool *pool, Entry *e, const void *v, size_t len)
+/* Make the value of the entry in slot i of t len bytes long (its first bytes kept); the entry
+   moves to a new block when its size class changes. Returns the entry. */
+static Entry *resize_val(Pool *pool, HTab *t, size_t i, size_t len)
 {
-    if (len != e->vlen || !e->val) {
-        pool_free(pool, e->val, e->vlen ? e->vlen : 1);
-        e->val = pool_alloc(pool, len ? len : 1);
+    Entry *e = t->slots[i];
+    size_t old = entry_size(e->klen, e->vlen), nw = entry_size(e->klen, len);
+    if (!pool_same_block(old, nw)) {
+        Entry *n = pool_alloc(pool, nw);
+        memcpy(n, e, (old < nw ? old : nw));
+        pool_free(pool, e, old);
+        t->slots[i] = e = n;
     }
-    if (len) memcpy(e->val, v, len);
     e->vlen = (uint32_t)len;
+    return e;
+}
+
+/* Set the value of the entry in slot i of t. */
+static Entry *set_val(Pool *pool, HTab *t, size_t i, const void *v, size_t len)
+{
+    Entry *e = resize_val(pool, t, i, len);
+    if (len) memcpy(eval(e), v, len);
+    return e;
 }
 
 /* ---- value ---- */
@@ -472,7 +523,7 @@ WStateLookup wvalue_get(WState *s, WBytes *out)
     WStateLookup how;
     Entry *e = top_entry(s, state_now(s), &how, NULL);
     if (!e) { out->p = NULL; out->len = 0; return how; }
-    out->p = e->val;
+    out->p = eval(e);
     out->len = e->vlen;
     return WSL_FOUND;
 }
@@ -481,11 +532,109 @@ void wvalue_put(WState *s, const void *v, size_t len)
 {
     if (s->rdb) { wrdb_value_put(s->rdb, v, len); return; }
     int64_t now = state_now(s);
-    Entry *e = top_entry_create(s, now);
+    size_t i;
+    Entry *e = top_entry_create(s, now, &i);
     s->bytes += (int64_t)len - (int64_t)e->vlen;
-    set_val(&s->b->pool, e, v, len);
+    e = set_val(&s->b->pool, &s->tab, i, v, len);
     e->ts = now;
     check_memory_limit(s);
+}
+
+/* ---- prefetch hints (prefetch.h) ---- */
+
+void wstate_prefetch_slot(const WState *s, uint64_t hash)
+{
+    if (s->rdb || !s->tab.cap) return;
+    __builtin_prefetch(&s->tab.slots[hash & (s->tab.cap - 1)]);
+}
+
+void wstate_prefetch_entry(const WState *s, uint64_t hash)
+{
+    if (s->rdb || !s->tab.cap) return;
+    const Entry *e = s->tab.slots[hash & (s->tab.cap - 1)];
+    if (e) __builtin_prefetch(e);
+}
+
+/* ---- value: get-for-update (one lookup; see state.h) ---- */
+
+WStateLookup wvalue_ref(WState *s, WValueRef *r)
+{
+    assert(s->kind == WSTATE_VALUE);
+    r->s = s;
+    r->p = NULL;
+    r->len = 0;
+    r->cur = (WBytes){NULL, 0};
+    if (s->rdb) {
+        r->how = wrdb_value_get(s->rdb, &r->cur);
+        return r->how;
+    }
+    size_t i = SIZE_MAX;
+    Entry *e = top_entry(s, state_now(s), &r->how, &i);
+    r->slot = e ? i : SIZE_MAX;
+    if (e) r->cur = (WBytes){eval(e), e->vlen};
+    return r->how;
+}
+
+void *wvalue_ref_reserve(WValueRef *r, size_t len)
+{
+    WState *s = r->s;
+    if (s->rdb) {   /* updated in the state's buffer, written by wvalue_ref_commit */
+        size_t keep = r->p ? r->len : r->cur.len;   /* a second reserve keeps the first's bytes */
+        if (keep > len) keep = len;
+        if (len > s->ucap || !s->ubuf) {
+            s->ucap = len * 2 + 64;
+            unsigned char *nb = wmalloc(s->ucap);
+            if (r->p && keep) memcpy(nb, s->ubuf, keep);
+            free(s->ubuf);
+            s->ubuf = nb;
+        }
+        if (!r->p && keep) memcpy(s->ubuf, r->cur.p, keep);
+        r->p = s->ubuf;
+        r->len = len;
+        return r->p;
+    }
+    r->len = len;
+    int64_t now = state_now(s);
+    WStateBackend *b = s->b;
+    Entry *e;
+    if (r->slot == SIZE_MAX) {
+        e = entry_new(&b->pool, b->khash, b->key, b->klen, len);
+        r->slot = htab_insert(NULL, &s->tab, e);
+        s->entries++;
+        s->created++;
+        s->bytes += (int64_t)(b->klen + len);
+    } else {
+        s->bytes += (int64_t)len - (int64_t)s->tab.slots[r->slot]->vlen;
+        e = resize_val(&b->pool, &s->tab, r->slot, len);
+    }
+    e->ts = now;
+    r->p = eval(e);
+    return r->p;
+}
+
+void wvalue_ref_commit(WValueRef *r)
+{
+    assert(r->p);
+    if (r->s->rdb) wrdb_value_put(r->s->rdb, r->p, r->len);
+    else check_memory_limit(r->s);
+}
+
+void wvalue_ref_put(WValueRef *r, const void *v, size_t len)
+{
+    void *p = wvalue_ref_reserve(r, len);
+    if (len) memcpy(p, v, len);
+    wvalue_ref_commit(r);
+}
+
+void wvalue_ref_clear(WValueRef *r)
+{
+    WState *s = r->s;
+    r->p = NULL;
+    if (s->rdb) { wrdb_clear(s->rdb); return; }
+    if (r->slot == SIZE_MAX) return;
+    account_remove(s, s->tab.slots[r->slot]);
+    entry_free(&s->b->pool, htab_remove_at(&s->tab, r->slot), s->kind, true);
+    r->slot = SIZE_MAX;
 }
 
 void wvalue_clear(WState *s)
@@ -521,7 +670,7 @@ WStateLookup wmap_get(WState *s, const void *uk, size_t uklen, WBytes *out)
         s->expired_reads++;
         return WSL_EXPIRED;
     }
-    out->p = u->val;
+    out->p = eval(u);
     out->len = u->vlen;
     return WSL_FOUND;
 }
@@ -530,13 +679,14 @@ void wmap_put(WState *s, const void *uk, size_t uklen, const void *uv, size_t uv
 {
     if (s->rdb) { wrdb_map_put(s->rdb, uk, uklen, uv, uvlen); return; }
     int64_t now = state_now(s);
-    Entry *e = top_entry_create(s, now);
+    size_t ti;
+    Entry *e = top_entry_create(s, now, &ti);
     uint64_t h = whash_bytes(uk, uklen, 0x5eed);
     size_t i = htab_find(e->sub.map, h, uk, uklen);
     Entry *u;
     if (i == SIZE_MAX) {
-        u = entry_new(&s->b->pool, h, uk, uklen);
-        htab_insert(&s->b->pool, e->sub.map, u);
+        u = entry_new(&s->b->pool, h, uk, uklen, 0);
+        i = htab_insert(&s->b->pool, e->sub.map, u);
         s->entries++;
         s->created++;
         s->bytes += (int64_t)uklen;
@@ -544,7 +694,7 @@ void wmap_put(WState *s, const void *uk, size_t uklen, const void *uv, size_t uv
         u = e->sub.map->slots[i];
     }
     s->bytes += (int64_t)uvlen - (int64_t)u->vlen;
-    set_val(&s->b->pool, u, uv, uvlen);
+    u = set_val(&s->b->pool, e->sub.map, i, uv, uvlen);
     u->ts = now;
     check_memory_limit(s);
     e->ts = now;
@@ -616,7 +766,7 @@ bool wmap_next(WMapIter *it, WBytes *uk, WBytes *uv)
         if (!u || expired(it->s, u, now)) continue;
         uk->p = u->key;
         uk->len = u->klen;
-        uv->p = u->val;
+        uv->p = eval(u);
         uv->len = u->vlen;
         return true;
     }
@@ -645,7 +795,8 @@ void wlist_add(WState *s, const void *v, size_t len)
 {
     if (s->rdb) { wrdb_list_add(s->rdb, v, len); return; }
     int64_t now = state_now(s);
-    Entry *e = top_entry_create(s, now);
+    size_t ti;
+    Entry *e = top_entry_create(s, now, &ti);
     ListVal *l = e->sub.list;
     if (l->n == l->cap) {
         l->cap = l->cap ? l->cap * 2 : 4;
@@ -697,7 +848,7 @@ void wstate_for_each(WState *s, WStateKeyFn fn, void *ctx)
     if (s->rdb) { wrdb_for_each(s->rdb, fn, ctx); return; }
     for (size_t i = 0; i < s->tab.cap; i++) {
         Entry *e = s->tab.slots[i];
-        if (e) fn(ctx, (WBytes){e->key, e->klen}, (WBytes){e->val, e->vlen});
+        if (e) fn(ctx, (WBytes){e->key, e->klen}, (WBytes){eval(e), e->vlen});
     }
 }
 
@@ -835,10 +986,10 @@ void wheap_snapshot_state(WState *s, WSnapWriter *w, int64_t now)
             for (size_t q = 0; m && q < m->cap; q++) {
                 Entry *u = m->slots[q];
                 if (u && !expired(s, u, now))
-                    wsnap_put_map(w, kg, u->ts, e->key, e->klen, u->key, u->klen, u->val, u->vlen);
+                    wsnap_put_map(w, kg, u->ts, e->key, e->klen, u->key, u->klen, eval(u), u->vlen);
             }
         } else if (!expired(s, e, now)) {
-            if (s->kind == WSTATE_VALUE) wsnap_put_value(w, kg, e->ts, e->key, e->klen, e->val, e->vlen);
+            if (s->kind == WSTATE_VALUE) wsnap_put_value(w, kg, e->ts, e->key, e->klen, eval(e), e->vlen);
             else wsnap_put_list(w, kg, e->ts, e->key, e->klen, e->sub.list->items, e->sub.list->n);
         }
     }
@@ -847,15 +998,16 @@ void wheap_snapshot_state(WState *s, WSnapWriter *w, int64_t now)
     free(count);
 }
 
-/* The current key's top entry, created (and counted) when absent; no TTL check. */
-static Entry *restore_top(WState *s, const void *k, size_t kl)
+/* The current key's top entry, created (and counted) when absent; no TTL check; *slot = its
+   slot. */
+static Entry *restore_top(WState *s, const void *k, size_t kl, size_t *slot)
 {
     WStateBackend *b = s->b;
     wstate_set_key(b, k, kl);
     size_t i = htab_find(&s->tab, b->khash, b->key, b->klen);
-    if (i != SIZE_MAX) return s->tab.slots[i];
-    Entry *e = entry_new(&b->pool, b->khash, b->key, b->klen);
-    htab_insert(NULL, &s->tab, e);
+    if (i != SIZE_MAX) { *slot = i; return s->tab.slots[i]; }
+    Entry *e = entry_new(&b->pool, b->khash, b->key, b->klen, 0);
+    *slot = htab_insert(NULL, &s->tab, e);
     s->bytes += e->klen;
     if (s->kind == WSTATE_MAP) {
         e->sub.map = pool_zalloc(&s->b->pool, sizeof(HTab));
@@ -868,29 +1020,31 @@ static Entry *restore_top(WState *s, const void *k, size_t kl)
 
 void wheap_restore_value(WState *s, const void *k, size_t kl, const void *v, size_t vl, int64_t ts)
 {
-    Entry *e = restore_top(s, k, kl);
+    size_t i;
+    Entry *e = restore_top(s, k, kl, &i);
     s->bytes += (int64_t)vl - (int64_t)e->vlen;
-    set_val(&s->b->pool, e, v, vl);
+    e = set_val(&s->b->pool, &s->tab, i, v, vl);
     e->ts = ts;
 }
 
 void wheap_restore_map(WState *s, const void *k, size_t kl, const void *uk, size_t ukl,
                        const void *v, size_t vl, int64_t ts)
 {
-    Entry *e = restore_top(s, k, kl);
+    size_t ti;
+    Entry *e = restore_top(s, k, kl, &ti);
     uint64_t h = whash_bytes(uk, ukl, 0x5eed);
     size_t i = htab_find(e->sub.map, h, uk, ukl);
     Entry *u;
     if (i == SIZE_MAX) {
-        u = entry_new(&s->b->pool, h, uk, ukl);
-        htab_insert(&s->b->pool, e->sub.map, u);
+        u = entry_new(&s->b->pool, h, uk, ukl, 0);
+        i = htab_insert(&s->b->pool, e->sub.map, u);
         s->entries++;
         s->bytes += (int64_t)ukl;
     } else {
         u = e->sub.map->slots[i];
     }
     s->bytes += (int64_t)vl - (int64_t)u->vlen;
-    set_val(&s->b->pool, u, v, vl);
+    u = set_val(&s->b->pool, e->sub.map, i, v, vl);
     u->ts = ts;
     if (ts > e->ts) e->ts = ts;
 }
@@ -898,7 +1052,8 @@ void wheap_restore_map(WState *s, const void *k, size_t kl, const void *uk, size
 void wheap_restore_list_item(WState *s, const void *k, size_t kl, const void *v, size_t vl,
                              int64_t ts)
 {
-    Entry *e = restore_top(s, k, kl);
+    size_t ti;
+    Entry *e = restore_top(s, k, kl, &ti);
     ListVal *l = e->sub.list;
     if (l->n == l->cap) {
         l->cap = l->cap ? l->cap * 2 : 4;

@@ -65,10 +65,42 @@ void wstate_set_key(WStateBackend *b, const void *key, size_t len);
 WBytes wstate_current_key(const WStateBackend *b);
 int wstate_current_key_group(const WStateBackend *b);
 
+/* Current key with its hash: hash must be wstate_key_hash(key, len) (an operator that hashed the
+   key already, e.g. for its per-chunk grouping, passes it on instead of hashing twice). */
+void wstate_set_key_hashed(WStateBackend *b, const void *key, size_t len, uint64_t hash);
+/* The hash the heap backend files a key under: whash_bytes(key, len, WSTATE_KEY_SEED), so a
+   fixed-width key can be hashed from its 8-byte words (whash_words_*, common/hash.h). */
+#define WSTATE_KEY_SEED 0x5eedULL
+uint64_t wstate_key_hash(const void *key, size_t len);
+
 /* Value state. */
 WStateLookup wvalue_get(WState *s, WBytes *out);
 void wvalue_put(WState *s, const void *v, size_t len);
 void wvalue_clear(WState *s);
+
+/* Value state, get-for-update: a read-modify-write of the current key's value with one lookup.
+   wvalue_ref looks the key up (TTL as wvalue_get) and fills r: how, and cur = the stored value
+   when found. Then at most one of: wvalue_ref_reserve(r, len) makes the value len bytes long
+   (created when absent; its first bytes are the stored ones, the rest unspecified) and returns a
+   pointer, 8-byte aligned, to update them in place, followed by wvalue_ref_commit(r) (the write:
+   last-write time for TTL, size accounting and memory limit, RocksDB's put); wvalue_ref_put
+   (reserve + copy + commit); or wvalue_ref_clear. Until then neither the current key nor s may
+   be changed or read otherwise (other states may). The heap backend updates the entry found by
+   the lookup (value inline in the entry, no second probe); RocksDB reads the value into a buffer
+   of the state and writes it back on commit. */
+typedef struct WValueRef {
+    WState *s;
+    WStateLookup how;
+    WBytes cur;             /* the stored value (how == WSL_FOUND), else {NULL, 0} */
+    void *p;                /* reserved bytes (private from here on) */
+    size_t len;
+    size_t slot;
+} WValueRef;
+WStateLookup wvalue_ref(WState *s, WValueRef *r);
+void *wvalue_ref_reserve(WValueRef *r, size_t len);
+void wvalue_ref_commit(WValueRef *r);
+void wvalue_ref_put(WValueRef *r, const void *v, size_t len);
+void wvalue_ref_clear(WValueRef *r);
 
 /* Map state: user key -> user value under the current key. */
 WStateLookup wmap_get(WState *s, const void *uk, size_t uklen, WBytes *out);

@@ -132,3 +132,14 @@ WTEST(base64_rfc4648_vectors)
     CHECK(wbase64_decode("AQ*D", 4, back, &bad) == -1);
     CHECK(bad == 2);
 }
+
+/* whash_words_* computes whash_bytes from 8-byte words (fixed-width keys hashed unencoded). */
+WTEST(hash_words_equal_hash_bytes)
+{
+    uint64_t w[4] = {0x100, 0xdeadbeefULL, (uint64_t)-5, 42};
+    for (size_t n = 8; n <= 32; n += 8) {
+        uint64_t h = whash_words_begin(n, 0x5eed);
+        for (size_t i = 0; i < n / 8; i++) h = whash_words_add(h, w[i]);
+        CHECK(whash_words_end(h) == whash_bytes(w, n, 0x5eed));
+    }
+}

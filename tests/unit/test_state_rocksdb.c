@@ -370,6 +370,142 @@ static void sc_key_group_matches_flink(Env *e, int *wtest_failed_)
     wstate_backend_free(b);
 }
 
+static int64_t i64_at(const void *p, int i) { int64_t v; memcpy(&v, (const char *)p + 8 * i, 8); return v; }
+
+/* Get-for-update (wvalue_ref): read, update in place, resize, clear, with the same sizes and
+   results as get/put. */
+static void sc_value_ref(Env *e, int *wtest_failed_)
+{
+    e->clk.now = 1000;
+    WStateBackend *b = env_backend(e, "test");
+    WState *s = wstate_register(b, "acc", WSTATE_VALUE, 0);
+    WState *m = wstate_register(b, "view", WSTATE_MAP, 0);
+    char key[16] = "k1";
+    wstate_set_key(b, key, 16);
+    WValueRef r;
+    CHECK_INT(wvalue_ref(s, &r), WSL_ABSENT);
+    CHECK(r.cur.p == NULL && r.cur.len == 0);
+    int64_t *p = wvalue_ref_reserve(&r, 24);
+    CHECK(((uintptr_t)p & 7) == 0);                 /* 8-byte slots updated in place */
+    p[0] = 1; p[1] = 2; p[2] = 3;
+    wmap_put(m, "u", 1, "w", 1);                    /* other states may be written meanwhile */
+    wvalue_ref_commit(&r);
+    WBytes v;
+    CHECK_INT(wvalue_get(s, &v), WSL_FOUND);
+    CHECK(v.len == 24 && i64_at(v.p, 2) == 3);
+    /* found: the stored bytes, updated in place */
+    CHECK_INT(wvalue_ref(s, &r), WSL_FOUND);
+    CHECK(r.cur.len == 24);
+    int64_t old[3];
+    memcpy(old, r.cur.p, 24);
+    p = wvalue_ref_reserve(&r, 24);
+    CHECK(memcmp(p, old, 24) == 0);
+    p[2] += 40;
+    wvalue_ref_commit(&r);
+    CHECK_INT(wvalue_get(s, &v), WSL_FOUND);
+    CHECK(i64_at(v.p, 2) == 43 && i64_at(v.p, 0) == 1);
+    /* growing across allocation sizes keeps the first bytes */
+    CHECK_INT(wvalue_ref(s, &r), WSL_FOUND);
+    unsigned char *q = wvalue_ref_reserve(&r, 300);
+    memset(q + 24, 0x5a, 276);
+    wvalue_ref_commit(&r);
+    CHECK_INT(wvalue_get(s, &v), WSL_FOUND);
+    CHECK(v.len == 300 && i64_at(v.p, 2) == 43 && ((const unsigned char *)v.p)[299] == 0x5a);
+    WStateStats st[4];
+    wstate_stats(b, st, 4);
+    CHECK_INT(st[0].entries, 1);
+    CHECK_INT(st[0].bytes, 316);
+    /* put through the ref, then clear through it */
+    CHECK_INT(wvalue_ref(s, &r), WSL_FOUND);
+    wvalue_ref_put(&r, "hi", 2);
+    CHECK_INT(wvalue_get(s, &v), WSL_FOUND);
+    CHECK(v.len == 2 && memcmp(v.p, "hi", 2) == 0);
+    wstate_stats(b, st, 4);
+    CHECK_INT(st[0].bytes, 18);
+    CHECK_INT(wvalue_ref(s, &r), WSL_FOUND);
+    wvalue_ref_clear(&r);
+    CHECK_INT(wvalue_get(s, &v), WSL_ABSENT);
+    wstate_stats(b, st, 4);
+    CHECK_INT(st[0].entries, 0);
+    CHECK_INT(st[0].bytes, 0);
+    CHECK_INT(wvalue_ref(s, &r), WSL_ABSENT);     /* clearing an absent key is a no-op */
+    wvalue_ref_clear(&r);
+    CHECK_INT(wvalue_get(s, &v), WSL_ABSENT);
+    wstate_backend_free(b);
+}
+
+/* Many keys through the ref with hashes passed by the caller (wstate_set_key_hashed), the table
+   growing between lookups; then plain get/set_key see the same entries. */
+static void sc_value_ref_many_keys(Env *e, int *wtest_failed_)
+{
+    WStateBackend *b = env_backend(e, "test");
+    WState *s = wstate_register(b, "acc", WSTATE_VALUE, 0);
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < 3000; i++) {
+            unsigned char key[16] = {0};
+            int64_t k = i;
+            memcpy(key + 8, &k, 8);
+            wstate_set_key_hashed(b, key, 16, wstate_key_hash(key, 16));
+            WValueRef r;
+            WStateLookup how = wvalue_ref(s, &r);
+            if ((how == WSL_FOUND) != (round > 0)) { CHECK(0); break; }
+            int64_t *p = wvalue_ref_reserve(&r, 16);
+            if (how != WSL_FOUND) { p[0] = k; p[1] = 0; }
+            p[1]++;
+            wvalue_ref_commit(&r);
+        }
+    }
+    int ok = 1;
+    for (int i = 0; i < 3000; i++) {
+        unsigned char key[16] = {0};
+        int64_t k = i;
+        memcpy(key + 8, &k, 8);
+        wstate_set_key(b, key, 16);
+        WBytes v;
+        if (wvalue_get(s, &v) != WSL_FOUND || v.len != 16) { ok = 0; continue; }
+        int64_t got[2];
+        memcpy(got, v.p, 16);
+        if (got[0] != k || got[1] != 3) ok = 0;
+    }
+    CHECK(ok);
+    WStateStats st[1];
+    wstate_stats(b, st, 1);
+    CHECK_INT(st[0].entries, 3000);
+    CHECK_INT(st[0].bytes, 3000 * 32);
+    wstate_backend_free(b);
+}
+
+/* The ref sees TTL like wvalue_get (expired, then absent) and its write refreshes the entry. */
+static void sc_value_ref_ttl(Env *e, int *wtest_failed_)
+{
+    e->clk.now = 0;
+    WStateBackend *b = env_backend(e, "test");
+    WState *s = wstate_register(b, "v", WSTATE_VALUE, 1000);
+    wstate_set_key(b, "a", 1);
+    WValueRef r;
+    CHECK_INT(wvalue_ref(s, &r), WSL_ABSENT);
+    wvalue_ref_put(&r, "x", 1);
+    e->clk.now = 999;
+    CHECK_INT(wvalue_ref(s, &r), WSL_FOUND);
+    CHECK(r.cur.len == 1 && *(const char *)r.cur.p == 'x');
+    e->clk.now = 1000;                              /* the read above did not extend it */
+    CHECK_INT(wvalue_ref(s, &r), WSL_EXPIRED);
+    CHECK(r.cur.len == 0);
+    *(char *)wvalue_ref_reserve(&r, 1) = 'y';
+    wvalue_ref_commit(&r);
+    e->clk.now = 1999;
+    WBytes v;
+    CHECK_INT(wvalue_get(s, &v), WSL_FOUND);
+    CHECK(v.len == 1 && *(const char *)v.p == 'y');
+    e->clk.now = 2000;
+    CHECK_INT(wvalue_get(s, &v), WSL_EXPIRED);
+    WStateStats st[1];
+    wstate_stats(b, st, 1);
+    CHECK_INT(st[0].expired_reads, 2);
+    CHECK_INT(st[0].entries, 0);
+    wstate_backend_free(b);
+}
+
 static const struct { const char *name; Scenario fn; } SCENARIOS[] = {
     {"value_put_get_clear", sc_value_put_get_clear},
     {"value_many_keys_and_deletes", sc_value_many_keys_and_deletes},
@@ -383,6 +519,9 @@ static const struct { const char *name; Scenario fn; } SCENARIOS[] = {
     {"results_survive_other_reads", sc_results_survive_other_reads},
     {"for_each_and_stats", sc_for_each_and_stats},
     {"key_group_matches_flink", sc_key_group_matches_flink},
+    {"value_ref", sc_value_ref},
+    {"value_ref_many_keys", sc_value_ref_many_keys},
+    {"value_ref_ttl", sc_value_ref_ttl},
 };
 
 static void run_all(WStateBackendType type, int64_t cache, int *wtest_failed_)
