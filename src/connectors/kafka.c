@@ -336,7 +336,7 @@ void wkafka_config_free(WKafkaConfig *cfg)
     memset(cfg, 0, sizeof *cfg);
 }
 
-static bool kafka_validate(const WTableSpec *spec, bool as_source, WError *err)
+bool wkafka_validate(const WTableSpec *spec, bool as_source, WError *err)
 {
     WKafkaConfig cfg;
     bool ok = wkafka_config(&cfg, spec, as_source, err);
@@ -344,15 +344,12 @@ static bool kafka_validate(const WTableSpec *spec, bool as_source, WError *err)
     return ok;
 }
 
-WSource *wkafka_open_source(const WTableSpec *spec, WError *err);
-WSink *wkafka_open_sink(const WTableSpec *spec, WError *err);
-
 const WConnector wconn_kafka = {
     .name = "kafka",
     .options = KAFKA_INVENTORY,
     .can_source = true,
     .can_sink = true,
-    .validate = kafka_validate,
+    .validate = wkafka_validate,
     .open_source = wkafka_open_source,
     .open_sink = wkafka_open_sink,
     .source_is_changelog = NULL,

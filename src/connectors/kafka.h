@@ -90,6 +90,11 @@ bool wkafka_value_projection(const WTableSpec *spec, const int *kc, int nk, int 
 bool wkafka_init_codecs(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, const int *kc, int nk,
                         const int *vc, int nv, WError *err);
 void wkafka_config_free(WKafkaConfig *cfg);
+/* The connectors' validate hook (kafka and upsert-kafka): wkafka_config on the table's options. */
+bool wkafka_validate(const WTableSpec *spec, bool as_source, WError *err);
+/* Their source and sink (kafka_source.c, kafka_sink.c). */
+WSource *wkafka_open_source(const WTableSpec *spec, WError *err);
+WSink *wkafka_open_sink(const WTableSpec *spec, WError *err);
 /* Flink's owner of a partition among parallel readers (KafkaSourceEnumerator.getSplitOwner). */
 int wkafka_split_owner(const char *topic, int32_t partition, int parallelism);
 

@@ -155,7 +155,6 @@ static void ksk_close(WSink *base)
     free(s);
 }
 
-WSink *wkafka_open_sink(const WTableSpec *spec, WError *err);
 WSink *wkafka_open_sink(const WTableSpec *spec, WError *err)
 {
     KSink *s = wcalloc(1, sizeof *s);

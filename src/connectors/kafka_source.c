@@ -423,7 +423,6 @@ static void ks_close(WSource *base)
     free(s);
 }
 
-WSource *wkafka_open_source(const WTableSpec *spec, WError *err);
 WSource *wkafka_open_source(const WTableSpec *spec, WError *err)
 {
     KSource *s = wcalloc(1, sizeof *s);

@@ -115,23 +115,12 @@ bool wkafka_upsert_config(WKafkaConfig *cfg, const WTableSpec *spec, bool as_sou
     return ok;
 }
 
-static bool upsert_validate(const WTableSpec *spec, bool as_source, WError *err)
-{
-    WKafkaConfig cfg;
-    bool ok = wkafka_config(&cfg, spec, as_source, err);
-    wkafka_config_free(&cfg);
-    return ok;
-}
-
-WSource *wkafka_open_source(const WTableSpec *spec, WError *err);
-WSink *wkafka_open_sink(const WTableSpec *spec, WError *err);
-
 const WConnector wconn_upsert_kafka = {
     .name = "upsert-kafka",
     .options = UPSERT_INVENTORY,
     .can_source = true,
     .can_sink = true,
-    .validate = upsert_validate,
+    .validate = wkafka_validate,
     .open_source = wkafka_open_source,
     .open_sink = wkafka_open_sink,
     .source_is_changelog = NULL,

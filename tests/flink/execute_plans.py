@@ -71,6 +71,16 @@ class FlinkText(pc.Unit):
             self.stmts.append(c)
 
 
+def external_connectors(unit, target):
+    """The first connector of the target's setups that needs a server (Kafka, PostgreSQL) and a
+    connector jar Flink's distribution lacks, or None."""
+    for s in unit.prefix(target):
+        m = re.search(r"'connector'\s*=\s*'(kafka|upsert-kafka|jdbc)'", s.flink)
+        if m:
+            return m.group(1)
+    return None
+
+
 def reads_translated(unit, target):
     """The weir-only source tables (changelog-csv data of a golden test) the target or its setups
     read. A conformance case's sources are written here in the format of Flink's text."""
@@ -428,6 +438,12 @@ def execute(a, weir, flink, work):
         ft = {id(c.orig): c for c in fu.stmts}
         entries = []
         for t, nn in targets:
+            servers = external_connectors(unit, t)
+            if servers:
+                for d in ("weir->flink", "flink->weir"):
+                    emit("SKIP", "%s/%s.%s" % (name, nn, d), "uses the %s connector: it needs a server and "
+                         "Flink's connector jar (tests/kafka and tests/jdbc compare those with Flink)" % servers)
+                continue
             tr = reads_translated(unit, t)
             if tr:
                 for d in ("weir->flink", "flink->weir"):
