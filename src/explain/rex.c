@@ -754,8 +754,7 @@ static json_t *search_json(WPlanCtx *p, const WExpr *e, const int *colmap)
 {
     int n = e->nargs - 1;
     if (n < 1) return NULL;
-    const WExpr **pts = malloc(sizeof *pts * (size_t)n);
-    if (!pts) return NULL;
+    const WExpr **pts = wmalloc(sizeof *pts * (size_t)n);
     for (int i = 0; i < n; i++) {
         const WExpr *x = sarg_point(e->args[i + 1]);
         if (!x || e->args[i + 1]->type->id != e->args[1]->type->id) { free(pts); return NULL; }
