@@ -25,6 +25,14 @@ if [[ -f "$HOME_DIR/.weir-complete" ]] && command -v java >/dev/null 2>&1; then
   echo "$HOME_DIR"; exit 0
 fi
 
+# One installer at a time: make test, a benchmark and a second checkout may start together.
+mkdir -p "$CACHE"
+exec 9>"$CACHE/.install-flink.lock"
+flock 9
+if [[ -f "$HOME_DIR/.weir-complete" ]] && command -v java >/dev/null 2>&1; then
+  echo "$HOME_DIR"; exit 0
+fi
+
 SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO="sudo"
 apt_install() {
   export DEBIAN_FRONTEND=noninteractive

@@ -31,6 +31,10 @@ if ! command -v mvn >/dev/null 2>&1; then
 fi
 
 mkdir -p "$CACHE"
+# One installer at a time (make test, benchmarks and helpers' checkouts may start together).
+exec 9>"$CACHE/.install-kafka.lock"
+flock 9
+if [[ -f "$DIR/.weir-complete" ]]; then echo "$DIR"; exit 0; fi
 tmp="$(mktemp -d "$CACHE/.kafka-XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 cat > "$tmp/pom.xml" <<POM
