@@ -5,7 +5,6 @@
  */
 #include "bind_internal.h"
 
-#include <assert.h>
 #include "bind_join.h"
 #include "bind_unnest.h"
 #include "bind_match.h"
@@ -29,6 +28,8 @@ typedef struct QCtx {
     CteFrame *ctes;
     WRel *pre_bound;        /* group windows: the window function's input, already bound */
     BScope *pre_scope;
+    int gs_copy;            /* repeated grouping sets: the copy this binding of the SELECT computes */
+    int gs_copies;          /* set by bind_aggregate: copies of its repeated grouping sets (1: none) */
 } QCtx;
 
 static WRel *bind_query_in(QCtx *q, AstQuery *aq);
@@ -511,7 +512,7 @@ static WRel *bind_from(QCtx *q, AstFrom *f, BScope *scope)
         if (cte) {
             /* a CTE sees the CTEs defined before it in the same WITH, and the outer ones */
             CteFrame before = {(int)(cte - frame->ctes), frame->ctes, frame->outer};
-            QCtx inner = {q->b, before.n ? &before : frame->outer, NULL, NULL};
+            QCtx inner = {.b = q->b, .ctes = before.n ? &before : frame->outer};
             WRel *r = bind_query_in(&inner, cte->query);
             if (!r) return NULL;
             r = rename_output(p, r, cte->ncols, cte->cols, cte->pos);
@@ -874,7 +875,9 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
         }
     }
     if (has_sets) {
+        gs.copy = q->gs_copy;
         if (!bgs_remap(b, &gs, key_of, g.ngroup, aq->pos)) return NULL;
+        q->gs_copies = gs.copies;
         g.gsets = &gs;
         if (gs.active) {
             g.key_types = WA_ARRAY(a, const WType *, g.ngroup ? g.ngroup : 1);
@@ -1119,7 +1122,47 @@ static WRel *dedupe_order_cols(WPlanCtx *p, WRel *calc, OrderCols *oc, int norde
     return c;
 }
 
+static WRel *bind_select_once(QCtx *q, AstQuery *aq, OrderCols *oc);
+static WRel *union_all(WPlanCtx *p, WRel **sides, int n);
+
+/* A SELECT; when its GROUP BY repeats a grouping set, Calcite's rewrite: the SELECT once per copy
+   of the repeated sets (GROUP_ID() = the copy), under a UNION ALL; DISTINCT applies to the union. */
 static WRel *bind_select_core(QCtx *q, AstQuery *aq, OrderCols *oc)
+{
+    q->gs_copy = 0;
+    q->gs_copies = 1;
+    WRel *first = bind_select_once(q, aq, oc);
+    if (!first || q->gs_copies == 1) return first;
+    int copies = q->gs_copies;
+    bool distinct = aq->distinct;
+    aq->distinct = false;
+    WRel **sides = WA_ARRAY(q->b->p->arena, WRel *, copies);
+    if (distinct) {             /* copy 0 again, without its own DISTINCT */
+        q->gs_copy = 0;
+        first = bind_select_once(q, aq, oc);
+    }
+    sides[0] = first;
+    for (int k = 1; k < copies && sides[k - 1]; k++) {
+        q->gs_copy = k;
+        sides[k] = bind_select_once(q, aq, oc);
+    }
+    aq->distinct = distinct;
+    q->gs_copy = 0;
+    for (int k = 0; k < copies; k++) if (!sides[k]) return NULL;
+    WRel *u = union_all(q->b->p, sides, copies);
+    if (distinct) {
+        WRel *agg = wrel_new(q->b->p, WR_GROUP_AGG, 1);
+        agg->inputs[0] = u;
+        agg->nkeys = u->out.n;
+        agg->keys = WA_ARRAY(q->b->p->arena, int, u->out.n ? u->out.n : 1);
+        for (int i = 0; i < u->out.n; i++) agg->keys[i] = i;
+        agg->out = u->out;
+        u = agg;
+    }
+    return u;
+}
+
+static WRel *bind_select_once(QCtx *q, AstQuery *aq, OrderCols *oc)
 {
     BindCtx *b = q->b;
     WPlanCtx *p = b->p;
@@ -1247,6 +1290,65 @@ static WRel *bind_select_core(QCtx *q, AstQuery *aq, OrderCols *oc)
     return out;
 }
 
+/* The common type of column i of n inputs (NULL with the error set when there is none). */
+static bool union_types(WPlanCtx *p, WRel **sides, int n, const WType **ct, const char *opname, AstPos pos)
+{
+    for (int i = 0; i < sides[0]->out.n; i++) {
+        ct[i] = sides[0]->out.types[i];
+        for (int s = 1; s < n && ct[i]; s++) ct[i] = wtype_common(p->arena, ct[i], sides[s]->out.types[i]);
+        if (!ct[i]) {
+            werr_set_at(p->err, pos.line, pos.col, WEXC_CALCITE, "Type mismatch in column %d of %s", i + 1, opname);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Inputs cast to the column types ct where theirs differ (a Calc above each such input). */
+static void cast_sides(WPlanCtx *p, WRel **sides, int n, const WType **ct)
+{
+    WArena *a = p->arena;
+    int nc = sides[0]->out.n;
+    for (int s = 0; s < n; s++) {
+        bool cast = false;
+        for (int i = 0; i < nc; i++) if (!wtype_equals(ct[i], sides[s]->out.types[i], false)) cast = true;
+        if (!cast) continue;
+        WExpr **ex = WA_ARRAY(a, WExpr *, nc ? nc : 1);
+        for (int i = 0; i < nc; i++) {
+            WExpr *c = wexpr_column(a, i, sides[s]->out.types[i], sides[s]->out.names[i]);
+            BindCtx bc = {.p = p};
+            ex[i] = bind_cast(&bc, c, ct[i]);
+            if (!wtype_equals(ex[i]->type, ct[i], false))
+                ex[i]->type = ct[i];
+        }
+        sides[s] = make_calc(p, sides[s], nc, ex, sides[s]->out.names, NULL);
+    }
+}
+
+/* UNION ALL of n inputs of one column count, cast to their common types; named as the first. */
+static WRel *union_all(WPlanCtx *p, WRel **sides, int n)
+{
+    assert(n >= 2);
+    int nc = sides[0]->out.n;
+    const char **names = sides[0]->out.names;
+    const WType **ct = WA_ARRAY(p->arena, const WType *, nc ? nc : 1);
+    for (int s = 1; s < n; s++) assert(sides[s]->out.n == nc);
+    if (!union_types(p, sides, n, ct, "UNION", (AstPos){0})) return NULL;
+    cast_sides(p, sides, n, ct);
+    WRel *u = wrel_new(p, WR_UNION, n);
+    schema_alloc(p, &u->out, nc);
+    u->changelog = 0;
+    for (int s = 0; s < n; s++) {
+        u->inputs[s] = sides[s];
+        u->changelog |= sides[s]->changelog;
+    }
+    for (int i = 0; i < nc; i++) {
+        u->out.names[i] = names[i];
+        u->out.types[i] = ct[i];
+    }
+    return u;
+}
+
 static WRel *bind_union(QCtx *q, AstQuery *aq)
 {
     WPlanCtx *p = q->b->p;
@@ -1261,33 +1363,11 @@ static WRel *bind_union(QCtx *q, AstQuery *aq)
         return NULL;
     }
     int n = l->out.n;
-    const WType **ct = WA_ARRAY(a, const WType *, n ? n : 1);
-    bool castl = false, castr = false;
-    for (int i = 0; i < n; i++) {
-        ct[i] = wtype_common(a, l->out.types[i], r->out.types[i]);
-        if (!ct[i]) {
-            werr_set_at(p->err, aq->pos.line, aq->pos.col, WEXC_CALCITE,
-                        "Type mismatch in column %d of %s", i + 1, opname);
-            return NULL;
-        }
-        if (!wtype_equals(ct[i], l->out.types[i], false)) castl = true;
-        if (!wtype_equals(ct[i], r->out.types[i], false)) castr = true;
-    }
     WRel *sides[2] = {l, r};
-    bool cast[2] = {castl, castr};
-    for (int s = 0; s < 2; s++) {
-        if (!cast[s]) continue;
-        WExpr **ex = WA_ARRAY(a, WExpr *, n);
-        for (int i = 0; i < n; i++) {
-            WExpr *c = wexpr_column(a, i, sides[s]->out.types[i], sides[s]->out.names[i]);
-            BindCtx bc = {.p = p};
-            ex[i] = bind_cast(&bc, c, ct[i]);
-            if (!wtype_equals(ex[i]->type, ct[i], false))
-                ex[i]->type = ct[i];
-        }
-        sides[s] = make_calc(p, sides[s], n, ex, sides[s]->out.names, NULL);
-    }
+    const WType **ct = WA_ARRAY(a, const WType *, n ? n : 1);
+    if (!union_types(p, sides, 2, ct, opname, aq->pos)) return NULL;
     if (aq->setop != ASO_UNION) {
+        cast_sides(p, sides, 2, ct);
         WSchema os;
         schema_alloc(p, &os, n);
         for (int i = 0; i < n; i++) {
@@ -1296,15 +1376,8 @@ static WRel *bind_union(QCtx *q, AstQuery *aq)
         }
         return bsetop_rewrite(q->b, aq->setop, aq->all, sides[0], sides[1], &os);
     }
-    WRel *u = wrel_new(p, WR_UNION, 2);
-    u->inputs[0] = sides[0];
-    u->inputs[1] = sides[1];
-    schema_alloc(p, &u->out, n);
-    for (int i = 0; i < n; i++) {
-        u->out.names[i] = l->out.names[i];
-        u->out.types[i] = ct[i];
-    }
-    u->changelog = sides[0]->changelog | sides[1]->changelog;
+    WRel *u = union_all(p, sides, 2);
+    if (!u) return NULL;
     if (!aq->all) {
         WRel *agg = wrel_new(p, WR_GROUP_AGG, 1);
         agg->inputs[0] = u;

@@ -119,12 +119,16 @@ typedef struct BGroupSets {
     uint64_t next_origin;
     uint64_t *ids;              /* after bgs_remap: $e of each set; sets are in $e order */
     int ngroup;
-    bool active;                /* more than one set: Expand + $e */
+    bool active;                /* more than one set, or one set narrower than the keys: Expand + $e */
+    int copy;                   /* in: which copy of repeated sets this aggregate computes (GROUP_ID) */
+    int copies;                 /* out of bgs_remap: how often the most repeated set occurs */
 } BGroupSets;
 /* The grouping sets of aq's GROUP BY (cross product of its items). */
 bool bgs_collect(BindCtx *b, AstQuery *aq, BGroupSets *gs);
 /* map[k] = index among the bound (deduplicated) group keys of gs->keys[k]: sets over those keys,
-   their ids, Calcite's order; duplicates are refused. */
+   their ids, Calcite's order. A set written more than once (GROUP_ID() tells the copies apart) is
+   computed by one aggregate per copy, as Calcite does: gs->copies says how many, and only the sets
+   of copy gs->copy are kept (each distinct set in copy 0, its second occurrences in copy 1, ...). */
 bool bgs_remap(BindCtx *b, BGroupSets *gs, const int *map, int ngroup, AstPos pos);
 /* GROUPING / GROUPING_ID / GROUP_ID calls, bound in aggregate mode. */
 bool bgs_is_grouping_func(const AstExpr *e);

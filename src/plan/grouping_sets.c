@@ -16,6 +16,7 @@
 #include "../common/sort.h"
 #include "../expr/functions.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -208,12 +209,20 @@ bool bgs_remap(BindCtx *b, BGroupSets *gs, const int *map, int ngroup, AstPos po
         gs->sets[kept++] = gs->sets[s];
     }
     gs->nsets = kept;
+    /* repeated sets: copy k of the aggregate keeps the k-th occurrence of each set */
+    gs->copies = 1;
+    kept = 0;
+    for (int s = 0; s < gs->nsets; s++) {
+        int occurrence = 0;
+        for (int t = 0; t < s; t++) occurrence += gs->sets[t] == gs->sets[s];
+        if (occurrence + 1 > gs->copies) gs->copies = occurrence + 1;
+        if (occurrence == gs->copy) gs->sets[kept++] = gs->sets[s];
+    }
+    gs->nsets = kept;
+    assert(gs->copy < gs->copies && gs->nsets > 0);
     for (int s = 0; s < gs->nsets; s++) ids[s] = set_id(gs->sets[s], ngroup);
     wqsort(ids, (size_t)gs->nsets, sizeof ids[0], cmp_u64);
-    for (int s = 1; s < gs->nsets; s++)
-        if (ids[s] == ids[s - 1])
-            return fail(b, pos, "Duplicate grouping sets (the same set produced twice, which GROUP_ID() "
-                                "would tell apart) are not supported yet");
+    for (int s = 1; s < gs->nsets; s++) assert(ids[s] != ids[s - 1]);
     /* back to masks, in id order */
     for (int s = 0; s < gs->nsets; s++) {
         uint64_t m = 0;
@@ -222,7 +231,9 @@ bool bgs_remap(BindCtx *b, BGroupSets *gs, const int *map, int ngroup, AstPos po
         gs->sets[s] = m;
     }
     gs->ids = ids;
-    gs->active = gs->nsets > 1;
+    /* one set narrower than the keys (a later copy of a repeated set): the keys outside it are
+       NULL, which the Expand writes (Flink 2.3 groups such a copy by all the keys: docs) */
+    gs->active = gs->nsets > 1 || ids[0] != 0;
     return true;
 }
 
@@ -250,7 +261,7 @@ WExpr *bgs_grouping_call(BindCtx *b, AstExpr *e)
                         "Invalid number of arguments to function 'GROUP_ID'. Was expecting 0 arguments");
             return NULL;
         }
-        return bigint_lit(a, 0);
+        return bigint_lit(a, g->gsets ? g->gsets->copy : 0);
     }
     if (e->nargs == 0) {
         werr_set_at(p->err, e->pos.line, e->pos.col, WEXC_CALCITE,

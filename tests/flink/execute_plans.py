@@ -94,9 +94,14 @@ def reads_translated(unit, target):
 def retarget_plan(plan_text, tag, json_dir=None):
     """The plan with every sink's options replaced by a print sink, and (json_dir) the 'csv'
     sources under json_dir read as 'json' (a conformance case's insert-only inputs, which have
-    NULLs that CSV cannot carry in numeric columns); returns (json text, [identifier per sink])."""
+    NULLs that CSV cannot carry in numeric columns); returns (json text, [identifier per sink],
+    {identifier: upsert key}). A sink whose input sends no UPDATE_BEFORE (the plan was compiled for
+    a sink that does not need it, e.g. blackhole or an upsert table) gets its input's upsert key:
+    its rows are an upsert stream, folded by that key (the print sink that replaces it prints +U
+    without -U, and which updates share a mini-batch decides how many)."""
     plan = json.loads(plan_text)
     ids = []
+    upsert_keys = {}
     for node in plan.get("nodes", []):
         src = node.get("scanTableSource")
         if src and json_dir:
@@ -110,7 +115,10 @@ def retarget_plan(plan_text, tag, json_dir=None):
         rt = sink["table"].setdefault("resolvedTable", {})
         rt["options"] = {"connector": "print", "print-identifier": ident}
         ids.append(ident)
-    return json.dumps(plan, indent=2), ids
+        modes = node.get("inputChangelogMode") or []
+        if "UPDATE_AFTER" in modes and "UPDATE_BEFORE" not in modes and node.get("inputUpsertKey"):
+            upsert_keys[ident] = list(node["inputUpsertKey"])
+    return json.dumps(plan, indent=2), ids, upsert_keys
 
 
 def parse_rows(text, ids):
@@ -136,7 +144,23 @@ def fold(rows):
     return sorted((f, n) for f, n in live.items() if n != 0)
 
 
-def compare(a, b, ids_a, ids_b):
+def upsert_fold(rows, key):
+    """An upsert stream (no -U) -> the final rows: the last +I/+U per key, a -D/-U removes it. None
+    when a row does not split into fields where the key needs them."""
+    live = {}
+    for kind, fields in rows:
+        parts = fields.split(", ")
+        if max(key) >= len(parts):
+            return None
+        k = tuple(parts[i] for i in key)
+        if kind in ("+I", "+U"):
+            live[k] = fields
+        else:
+            live.pop(k, None)
+    return sorted((f, 1) for f in live.values())
+
+
+def compare(a, b, ids_a, ids_b, upsert_keys=None):
     """(level, detail): level 'changelog', 'final' or None (differ)."""
     if len(ids_a) != len(ids_b):
         return None, "%d sinks against %d" % (len(ids_a), len(ids_b))
@@ -147,6 +171,10 @@ def compare(a, b, ids_a, ids_b):
             continue
         if fold(ra) == fold(rb):
             level = "final"
+            continue
+        key = (upsert_keys or {}).get(ia)
+        if key is not None and upsert_fold(ra, key) is not None and upsert_fold(ra, key) == upsert_fold(rb, key):
+            level = "final (upsert key %s)" % key
             continue
         fa, fb = fold(ra), fold(rb)
         only_a = [f for f in fa if f not in fb][:2]
@@ -479,15 +507,15 @@ def execute(a, weir, flink, work):
                     continue
                 text = res[1].replace("$DATA", pc.DATA).replace("$WORK", work)
                 json_dir = os.path.join(work, "tmp", "case") if name.startswith("case/") else None
-                plan_text, ids = retarget_plan(text, "EP%d_%d%s" % (token, seq, side), json_dir)
+                plan_text, ids, upsert_keys = retarget_plan(text, "EP%d_%d%s" % (token, seq, side), json_dir)
                 path = os.path.join(work, "exec", name, "%s-%s.json" % (nn, side))
                 os.makedirs(os.path.dirname(path), exist_ok=True)
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(plan_text)
-                tasks.append((full, side, (fu, t), path, ids))
+                tasks.append((full, side, (fu, t), path, ids, upsert_keys))
 
     def run_task(task):
-        full, side, (fu, t), path, ids = task
+        full, side, (fu, t), path, ids, upsert_keys = task
         on_weir = run_on_weir(weir, fu, t, path, os.path.dirname(path))
         on_flink = flink.execute(fu, t, path)
         bad = [(e, m) for e, (s, m) in (("weir", on_weir), ("Flink", on_flink)) if s != "ok"]
@@ -495,7 +523,7 @@ def execute(a, weir, flink, work):
             return "FAIL", "; ".join("%s: %s" % (e, m) for e, m in bad)
         rw, rf = parse_rows(on_weir[1], ids), parse_rows(on_flink[1], ids)
         mine, other = (rw, rf) if side == "w" else (rf, rw)
-        level, detail = compare(mine, other, ids, ids)
+        level, detail = compare(mine, other, ids, ids, upsert_keys)
         if level is None:
             return "FAIL", "%s's plan gives other results on %s: %s" % (
                 "weir" if side == "w" else "Flink", "Flink" if side == "w" else "weir", detail)
@@ -503,7 +531,7 @@ def execute(a, weir, flink, work):
 
     jobs = int(os.environ.get("JOBS", "4"))
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = [(t, pool.submit(run_task, t) if len(t) == 5 else None) for t in tasks]
+        futures = [(t, pool.submit(run_task, t) if len(t) == 6 else None) for t in tasks]
         for t, fut in futures:
             if fut is None:
                 emit(t[1], t[0], t[2])
