@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -137,6 +138,8 @@ static int configure_session(WGateway *g, Sess *ss, json_t *body, json_t **out)
     WError err;
     werr_clear(&err);
     bool ok = wsession_execute(ss->s, sql, NULL, &res, &err);
+    if (ok && res.kind == WSR_OK && res.message && *res.message)   /* a warning: no place for it in the answer */
+        fprintf(stderr, "weir: SQL gateway session %s: [WARNING] %s\n", ss->id, res.message);
     wstmt_result_free(&res);
     pthread_mutex_unlock(&ss->run_mu);
     pthread_mutex_lock(&g->mu);
