@@ -7,7 +7,8 @@
 # daemon (remote mode: the client finds the running cluster and uses its gateway endpoint) weir's
 # client prints the same transcript again. Compared modulo client/compare.py's normalization
 # (times, job ids, the gateway's other jobs in SHOW JOBS, savepoint paths).
-# Skipped (77) when Flink cannot be installed or started here.
+# Skipped (77) when Flink cannot be installed here. FLINK_RUN_DIR names a Flink already started with
+# flinkctl.py to use (and keep) instead of starting one (about a minute, 2 GB).
 TEST_NAME=gateway/weir_client
 source "$(dirname "${BASH_SOURCE[0]}")/../cluster/lib.sh"
 need_tools python3
@@ -15,16 +16,25 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 FLINK_HOME="$("$ROOT/scripts/install-flink.sh" 2>/dev/null | tail -n 1)" || true
 [[ -n "$FLINK_HOME" && -x "$FLINK_HOME/bin/sql-client.sh" ]] || skip "Flink's distribution cannot be installed here (scripts/install-flink.sh)"
 cluster_setup
-RUN="$TMPD/flink"
+# a Flink cluster already running in $FLINK_RUN_DIR (flinkctl.py) is used and kept; else the test
+# starts its own and stops it
+RUN="${FLINK_RUN_DIR:-}"
+own=""
+if [[ -z "$RUN" ]] || ! python3 "$ROOT/tests/flink/flinkctl.py" status --run-dir "$RUN" > /dev/null 2>&1; then
+  RUN="$TMPD/flink"
+  own=1
+fi
 stop_all() {
   local rc=$?
-  [[ -f "$RUN/flink.json" ]] && timeout 120 python3 "$ROOT/tests/flink/flinkctl.py" stop --run-dir "$RUN" > /dev/null 2>&1
+  [[ -n "$own" && -f "$RUN/flink.json" ]] && timeout 120 python3 "$ROOT/tests/flink/flinkctl.py" stop --run-dir "$RUN" > /dev/null 2>&1
   (exit $rc); cluster_cleanup
 }
 trap stop_all EXIT
-python3 "$ROOT/tests/flink/flinkctl.py" start --run-dir "$RUN" > "$TMPD/flink-start.log" 2>&1; st=$?
-[[ $st -eq 77 ]] && skip "Flink cannot run here: $(tail -n 2 "$TMPD/flink-start.log" | tr '\n' ' ')"
-[[ $st -ne 0 ]] && { fail "Flink did not start: $(tail -n 5 "$TMPD/flink-start.log")"; exit 1; }
+if [[ -n "$own" ]]; then
+  python3 "$ROOT/tests/flink/flinkctl.py" start --run-dir "$RUN" > "$TMPD/flink-start.log" 2>&1; st=$?
+  [[ $st -eq 77 ]] && skip "Flink cannot run here: $(tail -n 2 "$TMPD/flink-start.log" | tr '\n' ' ')"
+  [[ $st -ne 0 ]] && { fail "Flink did not start: $(tail -n 5 "$TMPD/flink-start.log")"; exit 1; }
+fi
 FGW="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["gateway_port"])' "$RUN/flink.json")"
 W="$TMPD/work"
 mkdir -p "$W/flink-log"
