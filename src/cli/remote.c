@@ -784,9 +784,10 @@ WRemote *wremote_connect(WClient *c, const char *endpoint, const char *const *dy
     WError err;
     werr_clear(&err);
     WRemote *rm = open_remote(c, host, port, dyn, ndyn, &err);
-    if (!rm)
-        fprintf(stderr, "[ERROR] Could not open a session on the SQL gateway at %s:%d.\n%s: %s\n", host, port, err.cls,
-                err.msg);
+    if (!rm)   /* Flink 2.3's client fails to start the same way (its stack frames left out) */
+        fprintf(stderr, "Exception in thread \"main\" org.apache.flink.table.client.SqlClientException: Failed to "
+                        "create the executor.\nCaused by: org.apache.flink.table.client.gateway.SqlExecutionException: "
+                        "Failed to get response.\nCaused by: %s: %s\n", err.cls, err.msg);
     return rm;
 }
 
