@@ -63,15 +63,20 @@ stop_script() { # transcript out-script: STOP JOB WITH SAVEPOINT for the job the
     "$W/savepoints" "$jid" > "$2"
 }
 
-# Flink's client, then weir's, against Flink's gateway
-flink_client "$here/client/script.sql" "$W/flink.out"
-grep -q "^Job ID: " "$W/flink.out" || { fail "Flink's client did not run the script:"; tail -n 30 "$W/flink.out"; exit 1; }
+# Flink's client and weir's against Flink's gateway, at the same time (each in its own session;
+# SHOW JOBS is compared on the jobs each submitted), then each stops its job with a savepoint
+flink_client "$here/client/script.sql" "$W/flink.out" &
+fpid=$!
 weir_client "$here/client/script.sql" "$W/weir-flink.out" "127.0.0.1:$FGW"
+wait "$fpid"
+grep -q "^Job ID: " "$W/flink.out" || { fail "Flink's client did not run the script:"; tail -n 30 "$W/flink.out"; exit 1; }
 compare "weir's client against Flink's gateway prints another transcript than Flink's client" "$W/flink.out" "$W/weir-flink.out"
 stop_script "$W/flink.out" "$W/stop-flink.sql"
 stop_script "$W/weir-flink.out" "$W/stop-weir.sql"
-flink_client "$W/stop-flink.sql" "$W/flink-stop.out"
+flink_client "$W/stop-flink.sql" "$W/flink-stop.out" &
+fpid=$!
 weir_client "$W/stop-weir.sql" "$W/weir-flink-stop.out" "127.0.0.1:$FGW"
+wait "$fpid"
 grep -q "savepoint path" "$W/flink-stop.out" || { fail "Flink's client did not stop its job with a savepoint:"; tail -n 20 "$W/flink-stop.out"; }
 compare "STOP JOB ... WITH SAVEPOINT through Flink's gateway" "$W/flink-stop.out" "$W/weir-flink-stop.out"
 
