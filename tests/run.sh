@@ -441,8 +441,10 @@ fi
 # tests/gateway/*.sh: Flink's own clients (its SQL Gateway REST protocol, its sql-client in gateway
 # mode, its JDBC driver; its `flink` CLI and web dashboard against the REST port) against a weir
 # daemon each starts (tests/cluster/lib.sh), compared with what they do against Flink's own gateway
-# and cluster (recordings in tests/gateway/flink-recorded/). Exit 0 pass, 77 skipped (Flink, its
-# driver or chromium cannot be installed here), else fail.
+# and cluster (recordings in tests/gateway/flink-recorded/); and weir's own client against a Flink
+# cluster's SQL gateway that weir_client.sh starts (FLINK_RUN_DIR: one already running), compared
+# with Flink's client there. Exit 0 pass, 77 skipped (Flink, its driver or chromium cannot be
+# installed here), else fail.
 # WEIR_SKIP_CLUSTER=1 skips the section too.
 if [[ -z "${WEIR_SKIP_CLUSTER:-}" && -x "$BUILD/weir" ]]; then
   run_scripts gateway "$ROOT/tests/gateway" "${CLUSTER_TEST_TIMEOUT:-600}" 60

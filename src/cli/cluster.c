@@ -24,6 +24,7 @@
 
 #define PID_FILE "weir-cluster.pid"
 #define REST_FILE "weir-cluster.rest"
+#define GATEWAY_FILE "weir-cluster.gateway"
 #define LOG_FILE "weir-cluster.log"
 #define OUT_FILE "weir-cluster.out"
 
@@ -127,16 +128,18 @@ static void remove_files(const char *logd, pid_t only_if)
     unlink(path);
     file_in(logd, REST_FILE, path, sizeof path);
     unlink(path);
+    file_in(logd, GATEWAY_FILE, path, sizeof path);
+    unlink(path);
 }
 
-bool wcli_cluster_find(char *host, size_t hostsz, int *port)
+static bool find_endpoint(const char *file, char *host, size_t hostsz, int *port)
 {
     char logd[PATH_MAX];
     sub_dir("WEIR_LOG_DIR", "log", logd, sizeof logd);
     pid_t pid = read_pid(logd);
     if (!pid || !is_daemon(pid)) return false;
     char path[PATH_MAX + 32];
-    file_in(logd, REST_FILE, path, sizeof path);
+    file_in(logd, file, path, sizeof path);
     FILE *f = fopen(path, "r");
     if (!f) return false;
     char h[256];
@@ -147,6 +150,16 @@ bool wcli_cluster_find(char *host, size_t hostsz, int *port)
     snprintf(host, hostsz, "%s", h);
     *port = p;
     return true;
+}
+
+bool wcli_cluster_find(char *host, size_t hostsz, int *port)
+{
+    return find_endpoint(REST_FILE, host, hostsz, port);
+}
+
+bool wcli_cluster_find_gateway(char *host, size_t hostsz, int *port)
+{
+    return find_endpoint(GATEWAY_FILE, host, hostsz, port);
 }
 
 /* ------------------------------------------------------------------ run (foreground) */
@@ -243,6 +256,11 @@ static int cluster_run(void)
     snprintf(text, sizeof text, "%s %d\n", wserver_address(srv), wserver_port(srv));
     file_in(logd, REST_FILE, path, sizeof path);
     ok = ok && write_file_atomic(path, text);
+    if (ok && wserver_gateway_port(srv)) {
+        snprintf(text, sizeof text, "%s %d\n", wcluster_gateway_connect_address(&cfg), wserver_gateway_port(srv));
+        file_in(logd, GATEWAY_FILE, path, sizeof path);
+        ok = write_file_atomic(path, text);
+    }
     if (!ok) {
         fprintf(stderr, "weir: cannot write the pid file in %s: %s\n", logd, strerror(errno));
         ready(rfd, "ERR cannot write the pid file in %s: %s\n", logd, strerror(errno));

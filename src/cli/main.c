@@ -36,6 +36,7 @@
 typedef struct SqlClientArgs {
     bool help, verbose;
     const char *init_file, *file, *update, *history, *session_id;
+    const char *endpoint;       /* gateway mode: -e,--endpoint host:port */
     int ndyn;
     const char **dyn;           /* "key=value" */
 } SqlClientArgs;
@@ -50,6 +51,9 @@ static void print_weir_help(FILE *out)
             "Commands:\n"
             "  sql-client [embedded] [OPTIONS]   Flink's SQL client: interactive, or -f script.sql\n"
             "                                    (see 'weir sql-client --help')\n"
+            "  sql-client gateway --endpoint host:port [OPTIONS]\n"
+            "                                    the same client in a session of a SQL gateway\n"
+            "                                    (a weir cluster's or Flink's own)\n"
             "  cluster start|stop|status|run     The cluster daemon: REST API, SQL gateway, dashboard\n"
             "  conformance FILE [-v]             Run one Flink conformance case (developers)\n"
             "  help                              Show this help\n"
@@ -162,6 +166,7 @@ static int parse_args(int argc, char **argv, SqlClientArgs *a)
             {"u", "update", "u", true, &a->update, NULL},
             {"hist", "history", "hist", true, &a->history, NULL},
             {"s", "session", "s", true, &a->session_id, NULL},
+            {"e", "endpoint", "e", true, &a->endpoint, NULL},
             {"j", "jar", "j", true, NULL, NULL},
             {"l", "library", "l", true, NULL, NULL},
         };
@@ -240,19 +245,16 @@ static void noop_handler(int sig) { (void)sig; }
 
 static int sql_client_main(int argc, char **argv)
 {
-    bool explicit_mode = false;
+    bool gateway_mode = false;
     if (argc > 0 && argv[0][0] != '-') {
-        if (strcmp(argv[0], "embedded") != 0) {
-            if (strcmp(argv[0], "gateway") == 0)
-                fprintf(stderr, "weir: the \"gateway\" mode is not supported; weir runs embedded.\n");
+        if (strcmp(argv[0], "embedded") != 0 && strcmp(argv[0], "gateway") != 0) {
             wmsg_usage(stdout);
             return 1;
         }
-        explicit_mode = true;
+        gateway_mode = !strcmp(argv[0], "gateway");
         argc--;
         argv++;
     }
-    (void)explicit_mode;
 
     SqlClientArgs a;
     memset(&a, 0, sizeof a);
@@ -265,6 +267,18 @@ static int sql_client_main(int argc, char **argv)
         wmsg_usage(stdout);
         free(a.dyn);
         return 0;
+    }
+    if (a.endpoint && !gateway_mode) {
+        fprintf(stderr, "Unrecognized option: --endpoint (only the gateway mode connects to an endpoint)\n");
+        wmsg_usage(stdout);
+        free(a.dyn);
+        return 1;
+    }
+    if (gateway_mode && !a.endpoint) {
+        java_exception(WEXC_CLIENT, "Please specify the address of the SQL Gateway with command line option "
+                                    "'-e,--endpoint <SQL Gateway address>' in the gateway mode.", NULL);
+        free(a.dyn);
+        return 1;
     }
     if (a.session_id && !wcli_valid_session_id(a.session_id)) {
         java_exception(WEXC_CLIENT, "Session identifier must only consists of 'a-zA-Z0-9_-.'.", NULL);
@@ -322,12 +336,18 @@ static int sql_client_main(int argc, char **argv)
     c.job_report = a.verbose;
     if (a.verbose) wsession_set_verbose(s, true);
 
-    /* a running cluster: statements go to it (cli/remote.h) */
+    /* gateway mode, or a running cluster: statements go to its SQL gateway (cli/remote.h) */
     bool remote_failed = false;
-    WRemote *remote = wremote_attach(&c, (const char *const *)a.dyn, a.ndyn, a.verbose, &remote_failed);
+    WRemote *remote;
+    if (gateway_mode) {
+        remote = wremote_connect(&c, a.endpoint, (const char *const *)a.dyn, a.ndyn);
+        remote_failed = !remote;
+    } else {
+        remote = wremote_attach(&c, (const char *const *)a.dyn, a.ndyn, &remote_failed);
+    }
 
     int status = remote_failed ? 1 : 0;
-    for (int i = 0; i < a.ndyn; i++)
+    for (int i = 0; i < a.ndyn && !remote; i++)
         if (!apply_dynamic(s, a.dyn[i])) status = 1;
     if (status == 0 && !remote) {
         /* the catalog store of the start configuration (-D table.catalog-store.kind=file ...) */

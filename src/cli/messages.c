@@ -141,24 +141,20 @@ static const UsageOpt USAGE_OPTS[] = {
     {"-v,--verbose", "(weir) Print each job's operator state and metrics report to stderr."},
 };
 
-void wmsg_usage(FILE *out)
+/* The options of one mode, each description wrapped at 80 columns as commons-cli does. */
+static void print_options(FILE *out, const UsageOpt *opts, size_t nopt)
 {
     const int width = 80, lpad = 5, dpad = 3;
-    size_t nopt = sizeof USAGE_OPTS / sizeof USAGE_OPTS[0];
     int maxl = 0;
     for (size_t i = 0; i < nopt; i++) {
-        int l = (int)strlen(USAGE_OPTS[i].left);
+        int l = (int)strlen(opts[i].left);
         if (l > maxl) maxl = l;
     }
     int col = lpad + maxl + dpad;
     int textw = width - col;
-
-    fputs("./sql-client [MODE] [OPTIONS]\n\nThe following options are available:\n", out);
-    fputs("\nMode \"embedded\" (default) submits Flink jobs from the local machine.\n", out);
-    fputs("\n  Syntax: [embedded] [OPTIONS]\n  \"embedded\" mode options:\n", out);
     for (size_t i = 0; i < nopt; i++) {
-        fprintf(out, "%*s%-*s%*s", lpad, "", maxl, USAGE_OPTS[i].left, dpad, "");
-        const char *d = USAGE_OPTS[i].desc;
+        fprintf(out, "%*s%-*s%*s", lpad, "", maxl, opts[i].left, dpad, "");
+        const char *d = opts[i].desc;
         bool first = true;
         while (*d) {
             if (!first) fprintf(out, "%*s", col, "");
@@ -180,7 +176,35 @@ void wmsg_usage(FILE *out)
             while (*d == ' ') d++;
         }
     }
-    fputs("\n\n", out);
+}
+
+/* Flink 2.3's gateway mode options (weir's client speaks the SQL Gateway protocol, cli/remote.h). */
+static const UsageOpt GATEWAY_OPTS[] = {
+    {"-D <session dynamic config key=val>", "The dynamic config key=val for a session."},
+    {"-e,--endpoint <SQL Gateway address>", "The address of the remote SQL Gateway to connect."},
+    {"-f,--file <script file>", "Script file that should be executed. In this mode, the client "
+                                "will not open an interactive terminal."},
+    {"-h,--help", "Show the help message with descriptions of all options."},
+    {"-hist,--history <History file path>", "The file which you want to save the command history "
+                                            "into. If not specified, we will auto-generate one under "
+                                            "your user's home directory."},
+    {"-i,--init <initialization file>", "Script file that used to init the session context. If get "
+                                        "error in execution, the sql client will exit. Notice it's "
+                                        "not allowed to add query or insert into the init file."},
+    {"-s,--session <session identifier>", "The identifier for a session. 'default' is the default "
+                                          "identifier."},
+};
+
+void wmsg_usage(FILE *out)
+{
+    fputs("./sql-client [MODE] [OPTIONS]\n\nThe following options are available:\n", out);
+    fputs("\nMode \"embedded\" (default) submits Flink jobs from the local machine.\n", out);
+    fputs("\n  Syntax: [embedded] [OPTIONS]\n  \"embedded\" mode options:\n", out);
+    print_options(out, USAGE_OPTS, sizeof USAGE_OPTS / sizeof USAGE_OPTS[0]);
+    fputs("\n\nMode \"gateway\" mode connects to the SQL gateway for submission.\n", out);
+    fputs("\n  Syntax: gateway [OPTIONS]\n  \"gateway\" mode options:\n", out);
+    print_options(out, GATEWAY_OPTS, sizeof GATEWAY_OPTS / sizeof GATEWAY_OPTS[0]);
+    fputs("\n", out);
     fflush(out);
 }
 

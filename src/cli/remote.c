@@ -1,11 +1,13 @@
 /*
- * remote.c — the SQL client talking to a running cluster's SQL gateway. See remote.h.
+ * remote.c — the SQL client talking to a SQL gateway with Flink's SQL Gateway REST protocol
+ * (a weir cluster's, or Flink's own). See remote.h.
  */
 #include "remote.h"
 #include "cluster.h"
 #include "messages.h"
 #include "result_view.h"
 #include "tableau.h"
+#include "../server/flink_resultset.h"
 #include "../common/arena.h"
 #include "../common/strbuf.h"
 #include "../types/type.h"
@@ -14,6 +16,8 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -23,12 +27,20 @@
 #include <unistd.h>
 
 #define MAX_ANSWER (64u << 20)
+#define MAX_API_VERSION 4       /* the newest SQL Gateway REST API version this client speaks */
+#define POLL_MS 100             /* pause after a NOT_READY or an empty streaming page */
+#define HEARTBEAT_S 30          /* session heartbeat period */
 
 struct WRemote {
     char host[256];
     int port;
+    char ver[4];                /* "v1".."v4": the negotiated REST API version */
     char session[64];
     WClient *c;
+    pthread_t hb;               /* the heartbeat thread */
+    bool hb_running, hb_stop;
+    pthread_mutex_t hb_mu;
+    pthread_cond_t hb_cv;
 };
 
 /* ------------------------------------------------------------------ HTTP */
@@ -185,6 +197,62 @@ bool wremote_http(const char *host, int port, const char *method, const char *pa
 
 /* ------------------------------------------------------------------ talking to the gateway */
 
+/* The message a Flink client reads from a gateway error body {"errors":[...]}: the last
+   "Caused by: <class>: <message>" of the server-side exception text, up to its first stack frame
+   (what Flink's sql-client prints as the reason); else the whole first error. */
+static void error_from_body(json_t *ans, int status, const WRemote *rm, WError *err)
+{
+    json_t *errs = ans ? json_object_get(ans, "errors") : NULL;
+    WStrBuf all;
+    wsb_init(&all);
+    size_t i;
+    json_t *e;
+    json_array_foreach(errs, i, e) {
+        if (!json_is_string(e)) continue;
+        if (all.len) wsb_putc(&all, '\n');
+        wsb_append(&all, json_string_value(e));
+    }
+    const char *text = all.buf ? all.buf : "";
+    const char *cause = NULL;
+    for (const char *p = strstr(text, "Caused by: "); p; p = strstr(p + 1, "Caused by: ")) cause = p + 11;
+    if (!cause) {
+        werr_set(err, WEXC_CLIENT_EXEC, "The SQL gateway at %s:%d answered %d: %s", rm->host, rm->port, status,
+                 *text ? text : "(no message)");
+        wsb_free(&all);
+        return;
+    }
+    const char *end = cause;
+    for (;;) {
+        const char *nl = strchr(end, '\n');
+        if (!nl) { end += strlen(end); break; }
+        const char *next = nl + 1;
+        while (*next == ' ' || *next == '\t') next++;
+        if (!strncmp(next, "at ", 3) || !strncmp(next, "... ", 4) || !strncmp(nl + 1, "Caused by:", 10) ||
+            nl[1] == '\n' || nl[1] == 0) {
+            end = nl;
+            break;
+        }
+        end = nl + 1;
+    }
+    while (end > cause && (end[-1] == ' ' || end[-1] == '\r' || end[-1] == '\n')) end--;
+    const char *colon = cause;
+    while (colon < end && *colon != ':' && *colon != ' ' && *colon != '\n') colon++;
+    werr_clear(err);
+    if (colon < end && *colon == ':' && colon[1] == ' ') {
+        size_t cl = (size_t)(colon - cause);
+        if (cl >= sizeof err->cls) cl = sizeof err->cls - 1;
+        memcpy(err->cls, cause, cl);
+        err->cls[cl] = 0;
+        snprintf(err->msg, sizeof err->msg, "%.*s", (int)(end - colon - 2), colon + 2);
+    } else {
+        snprintf(err->cls, sizeof err->cls, "%s", WEXC_CLIENT_EXEC);
+        snprintf(err->msg, sizeof err->msg, "%.*s", (int)(end - cause), cause);
+    }
+    err->set = true;
+    wsb_free(&all);
+}
+
+/* One call; a non-2xx answer becomes err (the gateway's reason). body is consumed. */
 static bool call(WRemote *rm, const char *method, const char *path, json_t *body, int timeout_ms, json_t **out,
                  WError *err)
 {
@@ -193,6 +261,7 @@ static bool call(WRemote *rm, const char *method, const char *path, json_t *body
     json_t *ans = NULL;
     bool ok = wremote_http(rm->host, rm->port, method, path, body, timeout_ms, &status, &ans, msg, sizeof msg);
     json_decref(body);
+    if (out) *out = NULL;
     if (!ok) {
         const char *colon = strstr(msg, ": ");
         char cls[96];
@@ -204,10 +273,7 @@ static bool call(WRemote *rm, const char *method, const char *path, json_t *body
         return false;
     }
     if (status < 200 || status >= 300) {
-        json_t *e = ans ? json_object_get(ans, "errors") : NULL;
-        const char *m = e && json_array_size(e) ? json_string_value(json_array_get(e, 0)) : NULL;
-        werr_set(err, "org.apache.flink.table.client.gateway.SqlExecutionException",
-                 "The cluster at %s:%d answered %d: %s", rm->host, rm->port, status, m ? m : "(no message)");
+        error_from_body(ans, status, rm, err);
         json_decref(ans);
         return false;
     }
@@ -216,21 +282,101 @@ static bool call(WRemote *rm, const char *method, const char *path, json_t *body
     return true;
 }
 
+/* Best-effort calls (cancel, close, heartbeat): their failure changes nothing for the user. */
+static void call_quietly(WRemote *rm, const char *method, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void call_quietly(WRemote *rm, const char *method, const char *fmt, ...)
+{
+    char path[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(path, sizeof path, fmt, ap);
+    va_end(ap);
+    WError e;
+    werr_clear(&e);
+    call(rm, method, path, NULL, 10000, NULL, &e);
+}
+
+/* Flink's client keeps its session alive with a heartbeat while it is open (an idle terminal
+   included); one thread per client, stopped by wremote_detach. */
+static void *heartbeat_thread(void *arg)
+{
+    WRemote *rm = arg;
+    pthread_mutex_lock(&rm->hb_mu);
+    while (!rm->hb_stop) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += HEARTBEAT_S;
+        while (!rm->hb_stop && pthread_cond_timedwait(&rm->hb_cv, &rm->hb_mu, &until) != ETIMEDOUT) {}
+        if (rm->hb_stop) break;
+        pthread_mutex_unlock(&rm->hb_mu);
+        call_quietly(rm, "POST", "/%s/sessions/%s/heartbeat", rm->ver, rm->session);
+        pthread_mutex_lock(&rm->hb_mu);
+    }
+    pthread_mutex_unlock(&rm->hb_mu);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ the session's configuration */
+
+/* What the client reads from the session's configuration (GET /sessions/:sh), as Flink's client
+   reads it after each statement: the result mode, runtime mode, column width, time cost, dml-sync. */
+typedef struct SessConf {
+    bool batch, dml_sync, time_cost;
+    char mode[16];
+    int max_width;
+} SessConf;
+
+static const char *prop(json_t *props, const char *k, const char *dflt)
+{
+    const char *v = json_string_value(json_object_get(props, k));
+    return v ? v : dflt;
+}
+
+static void session_conf(WRemote *rm, SessConf *sc)
+{
+    memset(sc, 0, sizeof *sc);
+    snprintf(sc->mode, sizeof sc->mode, "table");
+    sc->time_cost = true;
+    sc->max_width = WTAB_DEFAULT_MAX_WIDTH;
+    char path[256];
+    snprintf(path, sizeof path, "/%s/sessions/%s", rm->ver, rm->session);
+    json_t *ans = NULL;
+    WError e;
+    werr_clear(&e);
+    if (!call(rm, "GET", path, NULL, 30000, &ans, &e)) return;
+    json_t *p = json_object_get(ans, "properties");
+    sc->batch = !strcasecmp(prop(p, "execution.runtime-mode", "streaming"), "batch");
+    sc->dml_sync = !strcasecmp(prop(p, "table.dml-sync", "false"), "true");
+    sc->time_cost = !strcasecmp(prop(p, "sql-client.display.print-time-cost", "true"), "true");
+    snprintf(sc->mode, sizeof sc->mode, "%s", prop(p, "sql-client.execution.result-mode", "table"));
+    const char *w = prop(p, "sql-client.display.max-column-width", NULL);
+    if (!w) w = prop(p, "table.display.max-column-width", NULL);
+    if (w) {
+        char *end;
+        long v = strtol(w, &end, 10);
+        while (*end == ' ') end++;
+        if (end != w && !*end && v > 0 && v < 1000000) sc->max_width = (int)v;
+    }
+    json_decref(ans);
+}
+
 /* ------------------------------------------------------------------ one statement */
 
 typedef struct Run {
     WClient *c;
+    WRemote *rm;
     WArena *arena;
-    bool batch, reject, opened, cancelled, time_cost, announced;
+    SessConf conf;
+    bool reject, opened, cancelled, cancel_sent;
     bool use_view, changelog;   /* interactive table/changelog result view (result_view.h) */
-    bool viewed;                /* a view showed the rows: no tableau footer */
     WResultView *view;
-    int max_width;
     double t0;
     int ncols;
-    const WType **str_types;    /* STRING per column, for the chunks of rendered cells */
+    const char **names;
+    const WType **str_types;    /* STRING per column: PLAIN_TEXT cells */
     WTabStream st;
     WTabBatch b;
+    char op[64];
 } Run;
 
 static double now_seconds(void)
@@ -240,70 +386,52 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static const char *jstr(json_t *o, const char *k, const char *dflt)
+static void sleep_ms(int ms)
 {
-    const char *v = json_string_value(json_object_get(o, k));
-    return v ? v : dflt;
-}
-
-static void apply_client_config(Run *r, json_t *cfg)
-{
-    if (!cfg) return;
-    r->batch = json_is_true(json_object_get(cfg, "batch"));
-    const char *mode = jstr(cfg, "resultMode", "table");
-    r->reject = r->c->mode == WCLI_NON_INTERACTIVE && strcasecmp(mode, "tableau") != 0;
-    r->use_view = r->c->mode == WCLI_INTERACTIVE && strcasecmp(mode, "tableau") != 0 && r->c->tty_out
-                  && isatty(STDIN_FILENO);
-    r->changelog = strcasecmp(mode, "changelog") == 0;
-    r->time_cost = !strcasecmp(jstr(cfg, "printTimeCost", "false"), "true");
-    const char *w = jstr(cfg, "maxColumnWidth", NULL);
-    r->max_width = WTAB_DEFAULT_MAX_WIDTH;
-    if (w) {
-        char *end;
-        long v = strtol(w, &end, 10);
-        while (*end == ' ') end++;
-        if (end != w && !*end && v > 0 && v < 1000000) r->max_width = (int)v;
-    }
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
 }
 
 static void time_suffix(const Run *r, char *buf, size_t n)
 {
-    if (!r->time_cost) buf[0] = 0;
+    if (!r->conf.time_cost) buf[0] = 0;
     else snprintf(buf, n, " (%.2f seconds)", now_seconds() - r->t0);
 }
 
-static void on_open(Run *r, json_t *ev)
+static void cancel_op(Run *r)
 {
-    if (r->opened) return;
+    if (r->cancel_sent) return;
+    r->cancel_sent = true;
+    call_quietly(r->rm, "POST", "/%s/sessions/%s/operations/%s/cancel", r->rm->ver, r->rm->session, r->op);
+}
+
+/* A query's result set opened: its columns (names, Flink's logical types) and the display. */
+static void open_query(Run *r, json_t *cols)
+{
     r->opened = true;
-    apply_client_config(r, json_object_get(ev, "client"));
+    r->reject = r->c->mode == WCLI_NON_INTERACTIVE && strcasecmp(r->conf.mode, "tableau") != 0;
     if (r->reject) return;
-    json_t *cols = json_object_get(ev, "columns");
+    r->use_view = r->c->mode == WCLI_INTERACTIVE && strcasecmp(r->conf.mode, "tableau") != 0 && r->c->tty_out
+                  && isatty(STDIN_FILENO);
+    r->changelog = strcasecmp(r->conf.mode, "changelog") == 0;
     int n = (int)json_array_size(cols);
     r->ncols = n;
-    const char **names = WA_ARRAY(r->arena, const char *, n ? n : 1);
+    r->names = WA_ARRAY(r->arena, const char *, n ? n : 1);
     const WType **types = WA_ARRAY(r->arena, const WType *, n ? n : 1);
     r->str_types = WA_ARRAY(r->arena, const WType *, n ? n : 1);
     for (int i = 0; i < n; i++) {
         json_t *c = json_array_get(cols, (size_t)i);
-        names[i] = wa_strdup(r->arena, jstr(c, "name", ""));
-        WType *t = wtype_new(r->arena, (WTypeId)json_integer_value(json_object_get(c, "typeId")),
-                             !json_is_false(json_object_get(c, "nullable")));
-        t->precision = (int)json_integer_value(json_object_get(c, "precision"));
-        t->scale = (int)json_integer_value(json_object_get(c, "scale"));
-        t->qual = (WIntervalQual)json_integer_value(json_object_get(c, "qual"));
-        t->time_attr = (WTimeAttr)json_integer_value(json_object_get(c, "timeAttr"));
-        types[i] = t;
+        const char *name = json_string_value(json_object_get(c, "name"));
+        r->names[i] = wa_strdup(r->arena, name ? name : "");
+        types[i] = wflink_logical_type_parse(r->arena, json_object_get(c, "logicalType"));
         r->str_types[i] = &WTYPE_STRING;
     }
     if (r->use_view) {
-        r->view = wrv_open(STDIN_FILENO, r->c->out, r->changelog, n, names, types,
-                           r->max_width, NULL);
-        r->viewed = true;
-    } else if (r->batch) {
-        wtab_batch_begin(&r->b, n, names, NULL);
+        r->view = wrv_open(STDIN_FILENO, r->c->out, r->changelog, n, r->names, types, r->conf.max_width, NULL);
+    } else if (r->conf.batch) {
+        wtab_batch_begin(&r->b, n, r->names, NULL);
     } else {
-        wtab_stream_begin(&r->st, r->c->out, n, names, types, r->max_width, NULL);
+        wtab_stream_begin(&r->st, r->c->out, n, r->names, types, r->conf.max_width, NULL);
     }
 }
 
@@ -315,57 +443,66 @@ static void leave_view(Run *r)
     r->cancelled = true;
 }
 
-static void on_rows(Run *r, json_t *ev)
+static WRowKind row_kind(const char *k)
+{
+    if (!k) return WRK_INSERT;
+    if (!strcmp(k, "UPDATE_BEFORE")) return WRK_UPDATE_BEFORE;
+    if (!strcmp(k, "UPDATE_AFTER")) return WRK_UPDATE_AFTER;
+    if (!strcmp(k, "DELETE")) return WRK_DELETE;
+    return WRK_INSERT;
+}
+
+/* A page of PLAIN_TEXT rows [{"kind","fields":[text|null,...]}] into the display. */
+static void query_rows(Run *r, json_t *data)
 {
     if (!r->opened || r->reject || r->cancelled) return;
-    json_t *kinds = json_object_get(ev, "kinds"), *data = json_object_get(ev, "data");
     size_t nrows = json_array_size(data);
     for (size_t off = 0; off < nrows; off += WCHUNK_CAP) {
         size_t m = nrows - off < WCHUNK_CAP ? nrows - off : WCHUNK_CAP;
         WChunk *ch = wchunk_new(r->ncols, r->str_types, (int)m);
         for (size_t i = 0; i < m; i++) {
-            WRowKind k = WRK_INSERT;
-            const char *ks = json_string_value(json_array_get(kinds, off + i));
-            if (ks) wrowkind_parse(ks, (int)strlen(ks), &k);
-            int row = wchunk_add_row(ch, k);
-            json_t *vals = json_array_get(data, off + i);
+            json_t *row = json_array_get(data, off + i);
+            int at = wchunk_add_row(ch, row_kind(json_string_value(json_object_get(row, "kind"))));
+            json_t *vals = json_object_get(row, "fields");
             for (int col = 0; col < r->ncols; col++) {
                 json_t *v = json_array_get(vals, (size_t)col);
                 const char *s = json_string_value(v);
-                ch->cols[col].nulls[row] = s == NULL;
-                ch->cols[col].data[row].s = (WStr){s ? s : "", s ? (int32_t)json_string_length(v) : 0};
+                ch->cols[col].nulls[at] = s == NULL;
+                ch->cols[col].data[at].s = (WStr){s ? s : "", s ? (int32_t)json_string_length(v) : 0};
             }
         }
         if (r->view) {
             if (!wrv_rows(r->view, ch)) leave_view(r);
-        } else if (!r->viewed) {
-            if (r->batch) wtab_batch_chunk(&r->b, ch);
-            else wtab_stream_chunk(&r->st, ch);
+        } else if (r->conf.batch) {
+            wtab_batch_chunk(&r->b, ch);
+        } else {
+            wtab_stream_chunk(&r->st, ch);
         }
         wchunk_free(ch);
         if (r->cancelled) break;
     }
 }
 
-static void on_close(Run *r, bool ok)
+static void close_query(Run *r, bool ok)
 {
     if (!r->opened || r->reject) return;
+    r->opened = false;
     if (!r->cancelled && wcli_take_sigint()) r->cancelled = true;
-    if (r->viewed) {
+    if (r->use_view) {
         /* The view stays until the user leaves it; Ctrl-C leaves it too (Flink binds it to Quit). */
         if (r->view) {
             if (!r->cancelled) wrv_finish(r->view, ok, wcli_take_sigint);
             wrv_close(r->view, ok || r->cancelled);
             r->view = NULL;
         }
-        r->opened = false;
         return;
     }
     char suffix[64];
     time_suffix(r, suffix, sizeof suffix);
-    if (r->batch) {
+    if (r->conf.batch) {
+        /* Flink prints a batch result once it is complete, and counts 0 rows when cancelled */
         if (r->cancelled) fprintf(r->c->out, "Query terminated, received a total of 0 row%s\n", suffix);
-        else if (ok) wtab_batch_print(&r->b, r->c->out, r->max_width, suffix);
+        else if (ok) wtab_batch_print(&r->b, r->c->out, r->conf.max_width, suffix);
         fflush(r->c->out);
         wtab_batch_free(&r->b);
     } else {
@@ -373,214 +510,204 @@ static void on_close(Run *r, bool ok)
         else if (ok) wtab_stream_end(&r->st, suffix);
         wtab_stream_free(&r->st);
     }
-    r->opened = false;
 }
 
-static void error_from_json(json_t *e, WError *err)
+/* The rows of a result that is not a query (SHOW, DESCRIBE, EXPLAIN, SET; ...) as a string table. */
+static void table_rows(WStmtResult *res, json_t *cols, json_t *data, bool first)
 {
-    werr_clear(err);
-    snprintf(err->cls, sizeof err->cls, "%s", jstr(e, "class", WEXC_TABLE));
-    snprintf(err->msg, sizeof err->msg, "%s", jstr(e, "message", ""));
-    err->line = (int)json_integer_value(json_object_get(e, "line"));
-    err->col = (int)json_integer_value(json_object_get(e, "col"));
-    snprintf(err->file, sizeof err->file, "%s", jstr(e, "file", ""));
-    err->file_line = (long)json_integer_value(json_object_get(e, "fileLine"));
-    err->set = true;
-}
-
-static WStmtResultKind kind_of(const char *k)
-{
-    static const struct { const char *n; WStmtResultKind k; } T[] = {
-        {"OK", WSR_OK}, {"MESSAGE", WSR_MESSAGE}, {"TABLE", WSR_TABLE}, {"TEXT", WSR_TEXT},
-        {"QUERY_DONE", WSR_QUERY_DONE}, {"JOB_SUBMITTED", WSR_JOB_SUBMITTED},
-        {"JOB_COMPLETED", WSR_JOB_COMPLETED}, {"QUIT", WSR_QUIT}};
-    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++)
-        if (!strcmp(T[i].n, k)) return T[i].k;
-    return WSR_OK;
-}
-
-static void result_from_json(json_t *o, WStmtResult *res)
-{
-    memset(res, 0, sizeof *res);
-    res->kind = kind_of(jstr(o, "kind", "OK"));
-    const char *m = jstr(o, "message", NULL);
-    if (m) res->message = wstrdup(m);
-    snprintf(res->job_id, sizeof res->job_id, "%s", jstr(o, "jobId", ""));
-    if (res->kind == WSR_TABLE) {
-        json_t *cols = json_object_get(o, "columns"), *rows = json_object_get(o, "rows");
+    if (first) {
+        res->kind = WSR_TABLE;
+        res->empty_as_empty_set = true;
         res->ncols = (int)json_array_size(cols);
-        res->nrows = (int)json_array_size(rows);
         res->col_names = wcalloc((size_t)(res->ncols ? res->ncols : 1), sizeof(char *));
-        for (int i = 0; i < res->ncols; i++)
-            res->col_names[i] = wstrdup(json_string_value(json_array_get(cols, (size_t)i)) ? json_string_value(json_array_get(cols, (size_t)i)) : "");
-        res->cells = wcalloc((size_t)(res->nrows ? res->nrows : 1) * (size_t)(res->ncols ? res->ncols : 1), sizeof(char *));
-        for (int r = 0; r < res->nrows; r++) {
-            json_t *row = json_array_get(rows, (size_t)r);
-            for (int c = 0; c < res->ncols; c++) {
-                const char *v = json_string_value(json_array_get(row, (size_t)c));
-                res->cells[r * res->ncols + c] = v ? wstrdup(v) : NULL;
-            }
+        for (int i = 0; i < res->ncols; i++) {
+            const char *n = json_string_value(json_object_get(json_array_get(cols, (size_t)i), "name"));
+            res->col_names[i] = wstrdup(n ? n : "");
         }
-        res->empty_as_empty_set = json_is_true(json_object_get(o, "emptyAsEmptySet"));
+    }
+    int add = (int)json_array_size(data);
+    if (!add || !res->ncols) return;
+    res->cells = wrealloc(res->cells, sizeof(char *) * (size_t)(res->nrows + add) * (size_t)res->ncols);
+    for (int r = 0; r < add; r++) {
+        json_t *f = json_object_get(json_array_get(data, (size_t)r), "fields");
+        for (int c = 0; c < res->ncols; c++) {
+            const char *v = json_string_value(json_array_get(f, (size_t)c));
+            res->cells[(res->nrows + r) * res->ncols + c] = v ? wstrdup(v) : NULL;
+        }
+    }
+    res->nrows += add;
+}
+
+/* Fetch the next page; NOT_READY pages are waited out here. *page is NULL at the end. */
+static bool fetch_page(Run *r, char *uri, size_t urisz, json_t **page, WError *err)
+{
+    for (;;) {
+        if (r->view && !wrv_poll(r->view)) leave_view(r);
+        if (r->cancelled || wcli_take_sigint()) {
+            r->cancelled = true;
+            cancel_op(r);
+            *page = NULL;
+            return true;
+        }
+        json_t *p = NULL;
+        if (!call(r->rm, "GET", uri, NULL, 60000, &p, err)) return false;
+        const char *type = json_string_value(json_object_get(p, "resultType"));
+        const char *next = json_string_value(json_object_get(p, "nextResultUri"));
+        if (type && !strcmp(type, "NOT_READY")) {
+            if (next) snprintf(uri, urisz, "%s", next);
+            json_decref(p);
+            sleep_ms(POLL_MS);
+            continue;
+        }
+        if (next) snprintf(uri, urisz, "%s", next);
+        else uri[0] = 0;
+        *page = p;
+        return true;
     }
 }
 
-/* Runs one statement on the cluster and prints its result; mirrors wcli_execute. */
+/* Runs one statement on the gateway and prints its result as Flink's sql-client does; mirrors
+   wcli_execute. */
 static bool remote_exec(void *ctx, WClient *c, const char *stmt, bool *quit)
 {
     WRemote *rm = ctx;
     Run r;
     memset(&r, 0, sizeof r);
     r.c = c;
+    r.rm = rm;
     r.arena = warena_new(0);
     r.t0 = now_seconds();
-    r.max_width = WTAB_DEFAULT_MAX_WIDTH;
+    r.conf.max_width = WTAB_DEFAULT_MAX_WIDTH;
     WError err;
     werr_clear(&err);
     fflush(c->out);
+    char path[512];
+    bool ok;
 
-    char path[256];
-    snprintf(path, sizeof path, "/v1/sessions/%s/statements", rm->session);
+    if (c->mode == WCLI_INITIALIZATION) {
+        /* -i: Flink's client configures the session with each statement */
+        snprintf(path, sizeof path, "/%s/sessions/%s/configure-session", rm->ver, rm->session);
+        ok = call(rm, "POST", path, json_pack("{s:s}", "statement", stmt), 60000, NULL, &err);
+        if (ok) wmsg_info(c->out, c->color, WMSG_EXECUTE_STATEMENT);
+        else wmsg_error_werr(c->out, c->color, &err);
+        warena_delete(r.arena);
+        fflush(c->out);
+        return ok;
+    }
+
+    snprintf(path, sizeof path, "/%s/sessions/%s/statements", rm->ver, rm->session);
     json_t *ans = NULL;
-    bool ok = call(rm, "POST", path, json_pack("{s:s}", "statement", stmt), 30000, &ans, &err);
-    const char *oh = ok ? jstr(ans, "operationHandle", NULL) : NULL;
-    char op[64] = "";
-    if (oh) snprintf(op, sizeof op, "%s", oh);
+    ok = call(rm, "POST", path, json_pack("{s:s}", "statement", stmt), 60000, &ans, &err);
+    const char *oh = ok ? json_string_value(json_object_get(ans, "operationHandle")) : NULL;
+    if (oh) snprintf(r.op, sizeof r.op, "%s", oh);
     json_decref(ans);
-    if (ok && !op[0]) ok = werr_set(&err, WEXC_CLIENT_EXEC, "The cluster did not return an operation handle.");
+    if (ok && !r.op[0]) ok = werr_set(&err, WEXC_CLIENT_EXEC, "The SQL gateway did not return an operation handle.");
 
-    bool have_result = false, result_ok = false, cancel_sent = false;
     WStmtResult res;
     memset(&res, 0, sizeof res);
-    WError stmt_err;
-    werr_clear(&stmt_err);
-    char *report = NULL;
-    long token = 0;
-    while (ok && !have_result) {
-        if (r.view && !wrv_poll(r.view)) leave_view(&r);
-        if (!cancel_sent && (r.viewed && r.cancelled)) {
-            cancel_sent = true;
-            snprintf(path, sizeof path, "/v1/sessions/%s/operations/%s/cancel", rm->session, op);
-            WError ce;
-            werr_clear(&ce);
-            call(rm, "POST", path, NULL, 10000, NULL, &ce);
-        }
-        if (!cancel_sent && wcli_take_sigint()) {
-            r.cancelled = true;
-            cancel_sent = true;
-            snprintf(path, sizeof path, "/v1/sessions/%s/operations/%s/cancel", rm->session, op);
-            WError ce;
-            werr_clear(&ce);
-            call(rm, "POST", path, NULL, 10000, NULL, &ce);
-        }
-        snprintf(path, sizeof path, "/v1/sessions/%s/operations/%s/result/%ld?wait=500", rm->session, op, token);
+    bool query = false, first = true;
+    char uri[512];
+    snprintf(uri, sizeof uri, "/%s/sessions/%s/operations/%s/result/0?rowFormat=PLAIN_TEXT", rm->ver, rm->session,
+             r.op);
+    while (ok && uri[0]) {
         json_t *page = NULL;
-        if (!call(rm, "GET", path, NULL, 30000, &page, &err)) {
+        if (!fetch_page(&r, uri, sizeof uri, &page, &err)) {
             ok = false;
             break;
         }
-        const char *type = jstr(page, "resultType", "");
-        json_t *evs = json_object_get(page, "events");
-        size_t i;
-        json_t *ev;
-        json_array_foreach(evs, i, ev) {
-            const char *t = jstr(ev, "type", "");
-            if (!strcmp(t, "submitted")) {
-                if (!json_is_true(json_object_get(ev, "sync")) && c->mode != WCLI_INITIALIZATION) {
-                    WStmtResult sr;
-                    memset(&sr, 0, sizeof sr);
-                    sr.kind = WSR_JOB_SUBMITTED;
-                    snprintf(sr.job_id, sizeof sr.job_id, "%s", jstr(ev, "jobId", ""));
-                    wmsg_print_result(c->out, c->color, &sr);
-                    fflush(c->out);
-                    r.announced = true;
+        if (!page) break;       /* cancelled */
+        json_t *results = json_object_get(page, "results");
+        json_t *cols = json_object_get(results, "columns"), *data = json_object_get(results, "data");
+        if (first) {
+            first = false;
+            session_conf(rm, &r.conf);
+            query = json_is_true(json_object_get(page, "isQueryResult"));
+            const char *job = json_string_value(json_object_get(page, "jobID"));
+            const char *kind = json_string_value(json_object_get(page, "resultKind"));
+            if (query) {
+                open_query(&r, cols);
+                if (r.reject) {
+                    json_decref(page);
+                    cancel_op(&r);
+                    break;
                 }
-            } else if (!strcmp(t, "open")) {
-                on_open(&r, ev);
-            } else if (!strcmp(t, "rows")) {
-                on_rows(&r, ev);
-                if (!cancel_sent && wcli_take_sigint()) {
-                    r.cancelled = true;
-                    cancel_sent = true;
-                    snprintf(path, sizeof path, "/v1/sessions/%s/operations/%s/cancel", rm->session, op);
-                    WError ce;
-                    werr_clear(&ce);
-                    call(rm, "POST", path, NULL, 10000, NULL, &ce);
-                }
-            } else if (!strcmp(t, "close")) {
-                on_close(&r, json_is_true(json_object_get(ev, "ok")));
-            } else if (!strcmp(t, "result")) {
-                have_result = true;
-                result_ok = json_is_true(json_object_get(ev, "ok"));
-                if (!r.opened) apply_client_config(&r, json_object_get(ev, "client"));
-                if (result_ok) result_from_json(json_object_get(ev, "result"), &res);
-                else error_from_json(json_object_get(ev, "error"), &stmt_err);
-                const char *rep = jstr(ev, "jobReport", NULL);
-                if (rep) report = wstrdup(rep);
+            } else if (job) {
+                res.kind = r.conf.dml_sync ? WSR_JOB_COMPLETED : WSR_JOB_SUBMITTED;
+                snprintf(res.job_id, sizeof res.job_id, "%s", job);
+                json_decref(page);
+                break;
+            } else if (kind && !strcmp(kind, "SUCCESS")) {
+                res.kind = WSR_OK;
+                json_decref(page);
+                break;
+            } else {
+                table_rows(&res, cols, NULL, true);
             }
         }
-        token = (long)json_integer_value(json_object_get(page, "nextToken"));
-        bool eos = !strcmp(type, "EOS");
+        if (query) {
+            query_rows(&r, data);
+            if (r.cancelled) cancel_op(&r);
+        } else {
+            table_rows(&res, cols, data, false);
+        }
+        bool empty = json_array_size(data) == 0;
         json_decref(page);
-        if (eos && !have_result) ok = werr_set(&err, WEXC_CLIENT_EXEC, "The statement ended without a result.");
+        if (query && empty && uri[0] && !r.cancelled) sleep_ms(POLL_MS);
     }
-    if (op[0]) {
-        snprintf(path, sizeof path, "/v1/sessions/%s/operations/%s/close", rm->session, op);
-        WError ce;
-        werr_clear(&ce);
-        call(rm, "DELETE", path, NULL, 10000, NULL, &ce);
-    }
-    if (r.opened) on_close(&r, false);
+    if (r.op[0]) call_quietly(rm, "DELETE", "/%s/sessions/%s/operations/%s/close", rm->ver, rm->session, r.op);
+    if (r.opened) close_query(&r, ok);
     if (!r.cancelled && wcli_take_sigint()) c->interrupted = true;
 
     bool success = true;
     if (!ok) {
         wmsg_error_werr(c->out, c->color, &err);
         success = false;
-    } else if (r.reject && r.opened) {
+    } else if (r.reject) {
         wmsg_error(c->out, c->color, WMSG_SQL_EXECUTION_ERROR, WEXC_CLIENT_EXEC,
                    "In non-interactive mode, it only supports to use TABLEAU as value of "
                    "sql-client.execution.result-mode when execute query. Please add "
                    "'SET sql-client.execution.result-mode=TABLEAU;' in the sql file.");
         success = false;
-    } else if (r.cancelled) {
-        success = true;
-    } else if (!result_ok) {
-        wmsg_error_werr(c->out, c->color, &stmt_err);
-        success = false;
-    } else if (c->mode == WCLI_INITIALIZATION) {
-        wmsg_info(c->out, c->color, WMSG_EXECUTE_STATEMENT);
-    } else if (!(res.kind == WSR_JOB_SUBMITTED && r.announced)) {
-        if (!wmsg_print_result(c->out, c->color, &res)) *quit = true;
-        if (c->job_report && c->err && report && *report &&
-            (res.kind == WSR_QUERY_DONE || res.kind == WSR_JOB_COMPLETED)) {
-            fputs(report, c->err);
-            if (report[strlen(report) - 1] != '\n') fputc('\n', c->err);
-            fflush(c->err);
-        }
+    } else if (!query) {
+        wmsg_print_result(c->out, c->color, &res);
     }
     wstmt_result_free(&res);
-    free(report);
     warena_delete(r.arena);
     fflush(c->out);
     if (c->interrupted && c->mode != WCLI_INTERACTIVE) *quit = true;
     return success;
 }
 
-/* ------------------------------------------------------------------ attach / detach */
+/* ------------------------------------------------------------------ connect / detach */
 
-WRemote *wremote_attach(WClient *c, const char *const *dyn, int ndyn, bool verbose, bool *failed)
+/* The highest REST API version both sides know (Flink's client asks GET /v1/api_versions). */
+static void negotiate_version(WRemote *rm)
 {
-    *failed = false;
-    const char *emb = getenv("WEIR_EMBEDDED");
-    if (emb && *emb && strcmp(emb, "0") != 0) return NULL;
-    char host[256];
-    int port;
-    if (!wcli_cluster_find(host, sizeof host, &port)) return NULL;
+    snprintf(rm->ver, sizeof rm->ver, "v1");
+    json_t *ans = NULL;
+    WError e;
+    werr_clear(&e);
+    if (!call(rm, "GET", "/v1/api_versions", NULL, 30000, &ans, &e)) return;
+    size_t i;
+    json_t *v;
+    int best = 1;
+    json_array_foreach(json_object_get(ans, "versions"), i, v) {
+        const char *s = json_string_value(v);
+        if (s && (s[0] == 'V' || s[0] == 'v') && s[1] >= '1' && s[1] <= '0' + MAX_API_VERSION && !s[2] &&
+            s[1] - '0' > best)
+            best = s[1] - '0';
+    }
+    snprintf(rm->ver, sizeof rm->ver, "v%d", best);
+    json_decref(ans);
+}
+
+static WRemote *open_remote(WClient *c, const char *host, int port, const char *const *dyn, int ndyn, WError *err)
+{
     WRemote *rm = wcalloc(1, sizeof *rm);
     snprintf(rm->host, sizeof rm->host, "%s", host);
     rm->port = port;
     rm->c = c;
+    negotiate_version(rm);
     json_t *props = json_object();
     for (int i = 0; i < ndyn; i++) {
         const char *eq = strchr(dyn[i], '=');
@@ -592,36 +719,91 @@ WRemote *wremote_attach(WClient *c, const char *const *dyn, int ndyn, bool verbo
         key[kl] = 0;
         json_object_set_new(props, key, json_string(eq + 1));
     }
+    char path[64];
+    snprintf(path, sizeof path, "/%s/sessions", rm->ver);
     json_t *ans = NULL;
-    WError err;
-    werr_clear(&err);
-    bool ok = call(rm, "POST", "/v1/sessions", json_pack("{s:o, s:b}", "properties", props, "verbose", verbose), 30000,
-                   &ans, &err);
-    const char *sh = ok ? jstr(ans, "sessionHandle", NULL) : NULL;
+    bool ok = call(rm, "POST", path, json_pack("{s:o}", "properties", props), 60000, &ans, err);
+    const char *sh = ok ? json_string_value(json_object_get(ans, "sessionHandle")) : NULL;
     if (sh) snprintf(rm->session, sizeof rm->session, "%s", sh);
     json_decref(ans);
     if (!sh) {
-        if (ok) werr_set(&err, WEXC_CLIENT_EXEC, "The cluster did not open a session.");
+        if (ok) werr_set(err, WEXC_CLIENT_EXEC, "The SQL gateway did not open a session.");
+        free(rm);
+        return NULL;
+    }
+    pthread_mutex_init(&rm->hb_mu, NULL);
+    pthread_cond_init(&rm->hb_cv, NULL);
+    rm->hb_running = pthread_create(&rm->hb, NULL, heartbeat_thread, rm) == 0;
+    c->remote = remote_exec;
+    c->remote_ctx = rm;
+    return rm;
+}
+
+WRemote *wremote_attach(WClient *c, const char *const *dyn, int ndyn, bool *failed)
+{
+    *failed = false;
+    const char *emb = getenv("WEIR_EMBEDDED");
+    if (emb && *emb && strcmp(emb, "0") != 0) return NULL;
+    char host[256], gw[256];
+    int port, gport;
+    if (!wcli_cluster_find(host, sizeof host, &port)) return NULL;
+    WError err;
+    werr_clear(&err);
+    WRemote *rm = NULL;
+    if (!wcli_cluster_find_gateway(gw, sizeof gw, &gport))
+        werr_set(&err, WEXC_CLIENT_EXEC, "The cluster serves no SQL gateway endpoint (weir.gateway.enabled).");
+    else
+        rm = open_remote(c, gw, gport, dyn, ndyn, &err);
+    if (!rm) {
         fprintf(stderr, "[ERROR] Could not open a session on the weir cluster at %s:%d.\n%s: %s\n"
                         "(Stop the cluster with bin/stop-cluster.sh, or set WEIR_EMBEDDED=1 to run embedded.)\n",
                 host, port, err.cls, err.msg);
-        free(rm);
         *failed = true;
+    }
+    return rm;
+}
+
+WRemote *wremote_connect(WClient *c, const char *endpoint, const char *const *dyn, int ndyn)
+{
+    char host[256];
+    int port = 0;
+    const char *colon = strrchr(endpoint, ':');
+    const char *h = endpoint;
+    size_t hl = colon ? (size_t)(colon - endpoint) : 0;
+    if (hl >= 2 && h[0] == '[' && h[hl - 1] == ']') { h++; hl -= 2; }   /* [::1]:8083 */
+    char *end = NULL;
+    long p = colon ? strtol(colon + 1, &end, 10) : 0;
+    if (!colon || hl == 0 || hl >= sizeof host || end == colon + 1 || *end || p <= 0 || p > 65535) {
+        fprintf(stderr, "Exception in thread \"main\" java.lang.IllegalArgumentException: The given host:port ('%s') "
+                        "doesn't contain a valid port\n", endpoint);
         return NULL;
     }
-    c->remote = remote_exec;
-    c->remote_ctx = rm;
+    memcpy(host, h, hl);
+    host[hl] = 0;
+    port = (int)p;
+    WError err;
+    werr_clear(&err);
+    WRemote *rm = open_remote(c, host, port, dyn, ndyn, &err);
+    if (!rm)   /* Flink 2.3's client fails to start the same way (its stack frames left out) */
+        fprintf(stderr, "Exception in thread \"main\" org.apache.flink.table.client.SqlClientException: Failed to "
+                        "create the executor.\nCaused by: org.apache.flink.table.client.gateway.SqlExecutionException: "
+                        "Failed to get response.\nCaused by: %s: %s\n", err.cls, err.msg);
     return rm;
 }
 
 void wremote_detach(WRemote *rm)
 {
     if (!rm) return;
-    char path[128];
-    snprintf(path, sizeof path, "/v1/sessions/%s", rm->session);
-    WError err;
-    werr_clear(&err);
-    call(rm, "DELETE", path, NULL, 10000, NULL, &err);
+    if (rm->hb_running) {
+        pthread_mutex_lock(&rm->hb_mu);
+        rm->hb_stop = true;
+        pthread_cond_signal(&rm->hb_cv);
+        pthread_mutex_unlock(&rm->hb_mu);
+        pthread_join(rm->hb, NULL);
+    }
+    pthread_mutex_destroy(&rm->hb_mu);
+    pthread_cond_destroy(&rm->hb_cv);
+    call_quietly(rm, "DELETE", "/%s/sessions/%s", rm->ver, rm->session);
     if (rm->c) {
         rm->c->remote = NULL;
         rm->c->remote_ctx = NULL;

@@ -315,3 +315,11 @@ const char *wcluster_gateway_bind_address(const WClusterConfig *c)
     if (!v) v = wcluster_get(c, "sql-gateway.endpoint.rest.address", NULL);
     return v ? v : wcluster_bind_address(c);
 }
+
+const char *wcluster_gateway_connect_address(const WClusterConfig *c)
+{
+    const char *v = wcluster_get(c, "sql-gateway.endpoint.rest.address", NULL);
+    if (!v) v = wcluster_gateway_bind_address(c);
+    if (!strcmp(v, "0.0.0.0") || !strcmp(v, "::")) return "localhost";
+    return v;
+}

@@ -42,5 +42,8 @@ bool wcluster_port_range(const WClusterConfig *c, int *lo, int *hi, WError *err)
    the REST bind address. */
 bool wcluster_gateway_port_range(const WClusterConfig *c, int *lo, int *hi, WError *err);
 const char *wcluster_gateway_bind_address(const WClusterConfig *c);
+/* Address clients connect to the SQL gateway endpoint at (sql-gateway.endpoint.rest.address, else
+   the gateway bind address; 0.0.0.0 becomes localhost). */
+const char *wcluster_gateway_connect_address(const WClusterConfig *c);
 
 #endif

@@ -4,6 +4,7 @@
 #include "../common/base64.h"
 #include "flink_resultset.h"
 #include "../common/strbuf.h"
+#include "../common/arena.h"
 #include "../types/format.h"
 
 #include <assert.h>
@@ -109,6 +110,73 @@ json_t *wflink_logical_type(const WType *t)
     default: break;
     }
     return o;
+}
+
+static WIntervalQual parse_resolution(const char *r)
+{
+    for (int q = WIQ_NONE + 1; q <= WIQ_SECOND; q++)
+        if (r && !strcmp(resolution((WIntervalQual)q), r)) return (WIntervalQual)q;
+    return WIQ_SECOND;
+}
+
+static int jint(const json_t *o, const char *k, int dflt)
+{
+    const json_t *v = json_object_get(o, k);
+    return json_is_integer(v) ? (int)json_integer_value(v) : dflt;
+}
+
+const WType *wflink_logical_type_parse(WArena *a, const json_t *o)
+{
+    const char *name = json_string_value(json_object_get(o, "type"));
+    bool nullable = !json_is_false(json_object_get(o, "nullable"));
+    WTypeId id = WT__COUNT;
+    for (int i = 0; i < WT__COUNT && name; i++) {
+        WType probe = {.id = (WTypeId)i};
+        if (!strcmp(type_name(&probe), name)) { id = (WTypeId)i; break; }
+    }
+    switch (id) {
+    case WT__COUNT: return nullable ? &WTYPE_STRING : &WTYPE_STRING_NN;   /* a type weir does not know */
+    case WT_CHAR: return wtype_char(a, jint(o, "length", 1), nullable);
+    case WT_VARCHAR: return wtype_varchar(a, jint(o, "length", WT_MAX_LENGTH), nullable);
+    case WT_DECIMAL: return wtype_decimal(a, jint(o, "precision", 10), jint(o, "scale", 0), nullable);
+    case WT_TIME: return wtype_time(a, jint(o, "precision", 0), nullable);
+    case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ: {
+        WType *t = (WType *)wtype_timestamp(a, id, jint(o, "precision", 6), nullable);
+        const char *kind = json_string_value(json_object_get(o, "kind"));
+        if (kind) t->time_attr = !strcmp(kind, "ROWTIME") ? WTA_ROWTIME : !strcmp(kind, "PROCTIME") ? WTA_PROCTIME : WTA_NONE;
+        return t;
+    }
+    case WT_INTERVAL_YM:
+        return wtype_interval(a, id, parse_resolution(json_string_value(json_object_get(o, "resolution"))),
+                              jint(o, "yearPrecision", 2), 0, nullable);
+    case WT_INTERVAL_DT:
+        return wtype_interval(a, id, parse_resolution(json_string_value(json_object_get(o, "resolution"))),
+                              jint(o, "dayPrecision", 2), jint(o, "fractionalPrecision", 6), nullable);
+    case WT_ARRAY: case WT_MULTISET: {
+        const WType *e = wflink_logical_type_parse(a, json_object_get(o, "elementType"));
+        if (id == WT_ARRAY) return wtype_array(a, e, nullable);
+        WType *t = wtype_new(a, WT_MULTISET, nullable);
+        t->elem = e;
+        return t;
+    }
+    case WT_MAP:
+        return wtype_map(a, wflink_logical_type_parse(a, json_object_get(o, "keyType")),
+                         wflink_logical_type_parse(a, json_object_get(o, "valueType")), nullable);
+    case WT_ROW: {
+        const json_t *fs = json_object_get(o, "fields");
+        int n = (int)json_array_size(fs);
+        const char **names = WA_ARRAY(a, const char *, n ? n : 1);
+        const WType **types = WA_ARRAY(a, const WType *, n ? n : 1);
+        for (int i = 0; i < n; i++) {
+            const json_t *f = json_array_get(fs, (size_t)i);
+            const char *fn = json_string_value(json_object_get(f, "name"));
+            names[i] = wa_strdup(a, fn ? fn : "");
+            types[i] = wflink_logical_type_parse(a, json_object_get(f, "fieldType"));
+        }
+        return wtype_row(a, n, names, types, nullable);
+    }
+    default: return wtype_new(a, id, nullable);
+    }
 }
 
 json_t *wflink_column(const char *name, const WType *t)

@@ -7,6 +7,7 @@
  *    ({"type":"INTEGER","nullable":false}, VARCHAR/CHAR with "length", DECIMAL "precision"/"scale",
  *    TIME/TIMESTAMP "precision", ARRAY "elementType", MAP "keyType"/"valueType", ROW "fields"
  *    [{"name","fieldType"}]).
+ *  - wflink_logical_type_parse: the inverse, for weir's client.
  *  - wflink_column: {"name","logicalType","comment":null}.
  *  - wflink_value: a cell as rowFormat=JSON carries it (PLAIN_TEXT cells are wfmt_sql's text) (numbers, booleans, strings, ISO dates and
  *    timestamps, arrays, maps as objects, rows as objects by field name, NULL as null).
@@ -20,6 +21,7 @@
 #define WEIR_SERVER_FLINK_RESULTSET_H
 
 #include <jansson.h>
+#include "../common/arena.h"
 #include "../types/type.h"
 #include "../types/value.h"
 #include "../types/chunk.h"
@@ -27,6 +29,9 @@
 
 json_t *wflink_logical_type(const WType *t);
 json_t *wflink_column(const char *name, const WType *t);
+/* The inverse of wflink_logical_type (what a client reads from a result set's columns), built in
+   `a`; a type name weir does not know reads as STRING. */
+const WType *wflink_logical_type_parse(WArena *a, const json_t *o);
 /* A VARCHAR(2147483647) column (the result tables of SHOW, SET, DESCRIBE, EXPLAIN, job ids). */
 json_t *wflink_string_column(const char *name);
 json_t *wflink_value(const WType *t, WDatum v, bool is_null, const WTimeZone *tz);

@@ -938,8 +938,7 @@ int wrest_handle(WRest *r, const char *method, const char *path, const char *que
         return 404;
     }
     char **seg = rp.seg;
-    /* Flink's REST paths may carry the API version prefix /v1 (the gateway's /v1/sessions is routed
-       before this) */
+    /* Flink's REST paths may carry the API version prefix /v1 (stripped by the server) */
     int status = 0;
     if (nseg >= 1 && !strcmp(seg[0], "jobs")) status = wrest_jobs(r, method, seg, nseg, query, body, body_len, out);
     else if (nseg >= 1 && !strcmp(seg[0], "weir")) status = wrest_weir(r, method, seg, nseg, query, out);

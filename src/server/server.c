@@ -204,18 +204,7 @@ static enum MHD_Result dispatch(WServer *s, struct MHD_Connection *c, const char
     const char *query = q.sb.buf ? q.sb.buf : "";
     json_t *out = NULL;
     int status;
-    if (!strncmp(url, "/v1/sessions", 12) && (url[12] == 0 || url[12] == '/')) {
-        if (!s->gateway_enabled) {
-            wsb_free(&q.sb);
-            return send_error(c, 403, "The SQL gateway is disabled on this cluster (weir.gateway.enabled).");
-        }
-        const char *ctype = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
-        if (rq->body.len && (!ctype || strncasecmp(ctype, "application/json", 16) != 0)) {
-            wsb_free(&q.sb);
-            return send_error(c, 415, "Unsupported media type: the request body must be application/json.");
-        }
-        status = wgateway_handle(s->gw, method, url + 3, query, rq->body.buf, rq->body.len, &out);
-    } else {
+    {
         const char *path = url;
         /* Flink accepts the REST API version prefix */
         if (!strncmp(path, "/v1/", 4)) path += 3;

@@ -1,6 +1,7 @@
 /*
- * server.h — the cluster daemon's HTTP server: Flink's REST API, weir's SQL gateway and the
- * dashboard page, on one port.
+ * server.h — the cluster daemon's HTTP servers: Flink's REST API and the dashboard page on the
+ * REST port; weir's SQL gateway (Flink's SQL Gateway REST API, gateway.h) on its own endpoint
+ * (sql-gateway.endpoint.rest.*, default port 8083).
  *
  * Contract: wserver_start binds rest.bind-address (default localhost) on the first free port of
  * rest.port (default 8081; 0 = any free port) and serves, with libmicrohttpd (a thread per
@@ -8,12 +9,11 @@
  * limit the longest-idle connection is closed to make room, and when all are busy a new client
  * gets 503 at once, so idle connections never lock clients out):
  *   /  and /index.html        the dashboard (web/dashboard.html under `web_dir`, read once at start)
- *   /v1/sessions...           the SQL gateway (gateway.h)
  *   everything else           the REST API (rest.h)
  * Safety: request bodies above 1 MiB get 413; methods other than GET/POST/PATCH/DELETE get 405;
  * on a loopback address the Host header must name a loopback host (DNS rebinding), and a request
  * carrying an Origin header must come from the server's own origin (cross-site requests get 403);
- * POST/PATCH bodies to the gateway must be JSON (application/json). Every error is Flink's
+ * Every error is Flink's
  * {"errors":[...]} with a 4xx/5xx status; nothing is read or written on disk through the API.
  * The SQL gateway (which runs SQL with the daemon's rights, like Flink's) is enabled by default only
  * on a loopback address; `weir.gateway.enabled: true|false` overrides that.

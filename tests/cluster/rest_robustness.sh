@@ -70,34 +70,43 @@ expect 400 POST /jobs/$jid/savepoints "${JSON[@]}" --data '{"target-directory":'
 expect 404 GET /taskmanagers/nobody
 expect 400 GET /weir/jobs/xyz/state
 expect 404 GET /weir/jobs/$jid/nothing
-expect 400 POST /v1/sessions "${JSON[@]}" --data '{"properties":'
-expect 400 POST /v1/sessions "${JSON[@]}" --data '[1,2,3]'
-expect 400 POST /v1/sessions "${JSON[@]}" --data '{"properties":[1]}'
-expect 400 POST /v1/sessions "${JSON[@]}" --data '{"properties":{"parallelism.default":7}}'
-expect 415 POST /v1/sessions -H "Content-Type: text/plain" --data '{}'
 head -c 2100000 /dev/zero | tr '\0' 'x' > "$W/huge.json"
-expect 413 POST /v1/sessions "${JSON[@]}" --data-binary "@$W/huge.json"
 expect 413 POST /jobs/$jid/savepoints "${JSON[@]}" --data-binary "@$W/huge.json"
-expect 400 POST /v1/sessions/not-a-session/statements "${JSON[@]}" --data '{"statement":"SELECT 1"}'
-expect 404 POST /v1/sessions/01234567-89ab-4cde-8f01-23456789abcd/statements "${JSON[@]}" --data '{"statement":"SELECT 1"}'
-expect 405 GET /v1/sessions
-sh="$(api POST /v1/sessions "${JSON[@]}" --data '{}' | jq -r .sessionHandle)"
+# the REST port serves no SQL gateway: sessions live on the gateway endpoint, in Flink's protocol
+expect 404 POST /v1/sessions "${JSON[@]}" --data '{}'
+# ---- the SQL gateway endpoint (Flink's SQL Gateway REST API): Flink's statuses for bad requests ----
+REST_BASE="$BASE"
+BASE="http://127.0.0.1:$GWPORT"
+expect 400 POST /v4/sessions "${JSON[@]}" --data '{"properties":'
+expect 400 POST /v4/sessions "${JSON[@]}" --data '[1,2,3]'
+expect 500 POST /v4/sessions "${JSON[@]}" --data '{"properties":[1]}'
+expect 500 POST /v4/sessions "${JSON[@]}" --data '{"properties":{"parallelism.default":7}}'
+expect 413 POST /v4/sessions "${JSON[@]}" --data-binary "@$W/huge.json"
+expect 500 POST /v4/sessions/not-a-session/statements "${JSON[@]}" --data '{"statement":"SELECT 1"}'
+expect 500 POST /v4/sessions/01234567-89ab-4cde-8f01-23456789abcd/statements "${JSON[@]}" --data '{"statement":"SELECT 1"}'
+expect 404 GET /v4/sessions
+sh="$(api POST /v4/sessions "${JSON[@]}" --data '{}' | jq -r .sessionHandle)"
 check "a session opens" test -n "$sh" -a "$sh" != null
-expect 400 POST /v1/sessions/$sh/statements "${JSON[@]}" --data '{"statement":5}'
-expect 400 POST /v1/sessions/$sh/statements "${JSON[@]}" --data '{}'
-expect 404 GET /v1/sessions/$sh/operations/01234567-89ab-4cde-8f01-23456789abcd/status
-oh="$(api POST /v1/sessions/$sh/statements "${JSON[@]}" --data '{"statement":"SELEC 1"}' | jq -r .operationHandle)"
+expect 500 POST /v4/sessions/$sh/statements "${JSON[@]}" --data '{"statement":5}'
+expect 500 POST /v4/sessions/$sh/statements "${JSON[@]}" --data '{}'
+expect 500 GET /v4/sessions/$sh/operations/01234567-89ab-4cde-8f01-23456789abcd/status
+oh="$(api POST /v4/sessions/$sh/statements "${JSON[@]}" --data '{"statement":"SELEC 1"}' | jq -r .operationHandle)"
 check "a broken statement still gets an operation" test -n "$oh" -a "$oh" != null
-expect 400 GET "/v1/sessions/$sh/operations/$oh/result/abc"
-expect 400 GET "/v1/sessions/$sh/operations/$oh/result/99999"
-expect 400 GET "/v1/sessions/$sh/operations/$oh/result/-1"
-res="$(api GET "/v1/sessions/$sh/operations/$oh/result/0?wait=3000")"
-check "the broken statement reports its parse error as a result" \
-  jqe '[.events[] | select(.type == "result")][0].error.class == "org.apache.flink.sql.parser.impl.ParseException"' <<< "$res"
-expect 405 PATCH /v1/sessions/$sh
-api DELETE /v1/sessions/$sh > /dev/null
+expect 500 GET "/v4/sessions/$sh/operations/$oh/result/abc"
+expect 500 GET "/v4/sessions/$sh/operations/$oh/result/99999"
+expect 500 GET "/v4/sessions/$sh/operations/$oh/result/-1"
+for i in $(seq 1 50); do
+  res="$(api GET "/v4/sessions/$sh/operations/$oh/result/0?rowFormat=JSON")"
+  [[ "$STATUS" != 200 ]] && break
+  sleep 0.1
+done
+check "the broken statement's fetch answers 500 with its parse error as the last cause" \
+  jqe '.errors[1] | test("Caused by: org.apache.flink.sql.parser.impl.ParseException")' <<< "$res"
+expect 404 PATCH /v4/sessions/$sh
+api DELETE /v4/sessions/$sh > /dev/null
 check "the session closes" test "$STATUS" = 200
-expect 404 DELETE /v1/sessions/$sh
+expect 500 DELETE /v4/sessions/$sh
+BASE="$REST_BASE"
 
 # foreign Host / Origin headers (DNS rebinding, cross-site requests)
 expect 403 GET /overview -H "Host: evil.example:$PORT"

@@ -450,6 +450,10 @@ WTEST(cli_usage_and_help_texts)
     const char *u = mem_text(&m);
     CHECK(strncmp(u, "./sql-client [MODE] [OPTIONS]\n\nThe following options are available:\n", 66) == 0);
     CHECK(strstr(u, "     -f,--file <script file>") != NULL);
+    /* the gateway mode's section as Flink 2.3 prints it (its own column width) */
+    CHECK(strstr(u, "\n\n\nMode \"gateway\" mode connects to the SQL gateway for submission.\n\n  Syntax: gateway [OPTIONS]\n") != NULL);
+    CHECK(strstr(u, "     -e,--endpoint <SQL Gateway address>   The address of the remote SQL Gateway\n"
+                    "                                           to connect.\n") != NULL);
     /* every line fits into 80 columns */
     int col = 0, maxcol = 0;
     for (const char *p = u; *p; p++) {

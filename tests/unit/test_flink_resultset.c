@@ -79,3 +79,32 @@ WTEST(flink_resultset_error_body)
           != NULL);
     json_decref(e);
 }
+
+/* weir's client reads the columns back (wflink_logical_type_parse): every type round-trips. */
+WTEST(flink_resultset_logical_types_parse_back)
+{
+    WArena a;
+    warena_init(&a, 0);
+    const char *names[] = {"x", "y"};
+    const WType *fields[] = {&WTYPE_INT_NN, wtype_varchar(&a, 5, true)};
+    const WType *types[] = {
+        &WTYPE_INT_NN, &WTYPE_STRING, wtype_decimal(&a, 10, 2, false), wtype_timestamp(&a, WT_TIMESTAMP, 3, false),
+        wtype_timestamp(&a, WT_TIMESTAMP_LTZ, 6, true), wtype_time(&a, 0, true), wtype_char(&a, 3, false),
+        wtype_interval(&a, WT_INTERVAL_DT, WIQ_DAY_TO_SECOND, 2, 3, true),
+        wtype_interval(&a, WT_INTERVAL_YM, WIQ_YEAR_TO_MONTH, 4, 0, false),
+        wtype_array(&a, &WTYPE_INT, true), wtype_map(&a, &WTYPE_STRING, &WTYPE_INT_NN, false),
+        wtype_row(&a, 2, names, fields, true), wtype_new(&a, WT_BIGINT, true), wtype_new(&a, WT_DATE, false),
+    };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        json_t *j = wflink_logical_type(types[i]);
+        const WType *back = wflink_logical_type_parse(&a, j);
+        CHECK(wtype_equals(types[i], back, false));
+        CHECK_INT(back->nullable, types[i]->nullable);
+        json_decref(j);
+    }
+    /* a type weir does not know reads as STRING */
+    json_t *odd = json_pack("{s:s, s:b}", "type", "STRUCTURED_TYPE", "nullable", true);
+    CHECK(wflink_logical_type_parse(&a, odd)->id == WT_VARCHAR);
+    json_decref(odd);
+    warena_free(&a);
+}

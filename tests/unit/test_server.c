@@ -218,78 +218,83 @@ WTEST(gateway_requests_and_a_statement)
     WGateway *g = wgateway_new(&reg, &cfg, devnull);
     json_t *out = NULL;
 
-    CHECK_INT(wgateway_handle(g, "GET", "/sessions", "", NULL, 0, &out), 405);
+    /* Flink's protocol (flink_gateway.c): Flink's router answers 404 for unknown paths and methods,
+       a handler's failure (a bad body, an unknown session) 500 */
+    CHECK_INT(wgateway_flink_handle(g, "GET", "/v4/sessions", "", NULL, 0, &out), 404);
     json_decref(out);
-    CHECK_INT(wgateway_handle(g, "POST", "/nothing", "", NULL, 0, &out), 404);
+    CHECK_INT(wgateway_flink_handle(g, "POST", "/v4/nothing", "", NULL, 0, &out), 404);
     json_decref(out);
-    CHECK_INT(wgateway_handle(g, "POST", "/sessions", "", "{bad", 4, &out), 400);
+    CHECK_INT(wgateway_flink_handle(g, "POST", "/v4/sessions", "", "{bad", 4, &out), 400);
     json_decref(out);
-    CHECK_INT(wgateway_handle(g, "POST", "/sessions", "", "{\"properties\":{\"a\":1}}", 22, &out), 400);
+    CHECK_INT(wgateway_flink_handle(g, "POST", "/v4/sessions", "", "{\"properties\":{\"a\":1}}", 22, &out), 500);
     json_decref(out);
     const char *body = "{\"properties\":{\"pipeline.name\":\"unit\"}}";
-    CHECK_INT(wgateway_handle(g, "POST", "/sessions", "", body, strlen(body), &out), 200);
+    CHECK_INT(wgateway_flink_handle(g, "POST", "/v4/sessions", "", body, strlen(body), &out), 200);
     char sh[64];
     snprintf(sh, sizeof sh, "%s", json_string_value(json_object_get(out, "sessionHandle")));
     json_decref(out);
     CHECK_INT(strlen(sh), 36);
 
     char path[256];
-    snprintf(path, sizeof path, "/sessions/%s", sh);
-    CHECK_INT(wgateway_handle(g, "GET", path, "", NULL, 0, &out), 200);
+    snprintf(path, sizeof path, "/v4/sessions/%s", sh);
+    CHECK_INT(wgateway_flink_handle(g, "GET", path, "", NULL, 0, &out), 200);
     json_t *props = json_object_get(out, "properties");
     CHECK_STR(json_string_value(json_object_get(props, "pipeline.name")), "unit");
     CHECK_STR(json_string_value(json_object_get(props, "parallelism.default")), "1");
     CHECK(json_object_get(props, "rest.port") == NULL);
     json_decref(out);
 
-    snprintf(path, sizeof path, "/sessions/%s/statements", sh);
-    CHECK_INT(wgateway_handle(g, "POST", path, "", "{\"statement\":1}", 15, &out), 400);
+    snprintf(path, sizeof path, "/v4/sessions/%s/statements", sh);
+    CHECK_INT(wgateway_flink_handle(g, "POST", path, "", "{\"statement\":1}", 15, &out), 500);
     json_decref(out);
     const char *st = "{\"statement\":\"SHOW JOBS\"}";
-    CHECK_INT(wgateway_handle(g, "POST", path, "", st, strlen(st), &out), 200);
+    CHECK_INT(wgateway_flink_handle(g, "POST", path, "", st, strlen(st), &out), 200);
     char oh[64];
     snprintf(oh, sizeof oh, "%s", json_string_value(json_object_get(out, "operationHandle")));
     json_decref(out);
 
-    /* fetch until EOS (bounded) */
-    long token = 0;
-    bool got_result = false, eos = false;
+    /* fetch until EOS (bounded), following nextResultUri */
+    snprintf(path, sizeof path, "/v4/sessions/%s/operations/%s/result/0", sh, oh);
+    char query[64] = "rowFormat=PLAIN_TEXT";
+    bool got_columns = false, eos = false;
     for (int i = 0; i < 50 && !eos; i++) {
-        snprintf(path, sizeof path, "/sessions/%s/operations/%s/result/%ld", sh, oh, token);
-        CHECK_INT(wgateway_handle(g, "GET", path, "wait=200", NULL, 0, &out), 200);
-        json_t *evs = json_object_get(out, "events");
-        size_t k;
-        json_t *ev;
-        json_array_foreach(evs, k, ev) {
-            if (!strcmp(json_string_value(json_object_get(ev, "type")), "result")) {
-                got_result = true;
-                json_t *res = json_object_get(ev, "result");
-                CHECK_STR(json_string_value(json_object_get(res, "kind")), "TABLE");
-                CHECK_STR(json_string_value(json_array_get(json_object_get(res, "columns"), 0)), "job id");
-            }
+        CHECK_INT(wgateway_flink_handle(g, "GET", path, query, NULL, 0, &out), 200);
+        const char *type = json_string_value(json_object_get(out, "resultType"));
+        json_t *cols = json_object_get(json_object_get(out, "results"), "columns");
+        if (json_array_size(cols)) {
+            got_columns = true;
+            CHECK_STR(json_string_value(json_object_get(json_array_get(cols, 0), "name")), "job id");
+            CHECK_STR(json_string_value(json_object_get(out, "resultKind")), "SUCCESS_WITH_CONTENT");
+            CHECK(json_is_false(json_object_get(out, "isQueryResult")));
         }
-        token = (long)json_integer_value(json_object_get(out, "nextToken"));
-        eos = !strcmp(json_string_value(json_object_get(out, "resultType")), "EOS");
+        eos = !strcmp(type, "EOS");
+        const char *next = json_string_value(json_object_get(out, "nextResultUri"));
+        CHECK(eos == (next == NULL));
+        if (next) {
+            const char *q = strchr(next, '?');
+            snprintf(path, sizeof path, "%.*s", q ? (int)(q - next) : (int)strlen(next), next);
+            snprintf(query, sizeof query, "%s", q ? q + 1 : "");
+        }
         json_decref(out);
     }
-    CHECK(got_result);
+    CHECK(got_columns);
     CHECK(eos);
-    snprintf(path, sizeof path, "/sessions/%s/operations/%s/result/%ld", sh, oh, token + 5);
-    CHECK_INT(wgateway_handle(g, "GET", path, "", NULL, 0, &out), 400);
+    snprintf(path, sizeof path, "/v4/sessions/%s/operations/%s/result/99", sh, oh);
+    CHECK_INT(wgateway_flink_handle(g, "GET", path, "", NULL, 0, &out), 500);
     json_decref(out);
-    snprintf(path, sizeof path, "/sessions/%s/operations/%s/status", sh, oh);
-    CHECK_INT(wgateway_handle(g, "GET", path, "", NULL, 0, &out), 200);
+    snprintf(path, sizeof path, "/v4/sessions/%s/operations/%s/status", sh, oh);
+    CHECK_INT(wgateway_flink_handle(g, "GET", path, "", NULL, 0, &out), 200);
     CHECK_STR(json_string_value(json_object_get(out, "status")), "FINISHED");
     json_decref(out);
-    snprintf(path, sizeof path, "/sessions/%s/operations/%s/close", sh, oh);
-    CHECK_INT(wgateway_handle(g, "DELETE", path, "", NULL, 0, &out), 200);
+    snprintf(path, sizeof path, "/v4/sessions/%s/operations/%s/close", sh, oh);
+    CHECK_INT(wgateway_flink_handle(g, "DELETE", path, "", NULL, 0, &out), 200);
     json_decref(out);
-    CHECK_INT(wgateway_handle(g, "DELETE", path, "", NULL, 0, &out), 404);
+    CHECK_INT(wgateway_flink_handle(g, "DELETE", path, "", NULL, 0, &out), 500);
     json_decref(out);
-    snprintf(path, sizeof path, "/sessions/%s", sh);
-    CHECK_INT(wgateway_handle(g, "DELETE", path, "", NULL, 0, &out), 200);
+    snprintf(path, sizeof path, "/v4/sessions/%s", sh);
+    CHECK_INT(wgateway_flink_handle(g, "DELETE", path, "", NULL, 0, &out), 200);
     json_decref(out);
-    CHECK_INT(wgateway_handle(g, "DELETE", path, "", NULL, 0, &out), 404);
+    CHECK_INT(wgateway_flink_handle(g, "DELETE", path, "", NULL, 0, &out), 500);
     json_decref(out);
 
     wgateway_shutdown_begin(g);

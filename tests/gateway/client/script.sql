@@ -1,0 +1,14 @@
+SET 'sql-client.execution.result-mode' = 'tableau';
+CREATE TABLE orders (id INT, product STRING, amount DECIMAL(10, 2)) WITH ('connector' = 'datagen', 'number-of-rows' = '4', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '4', 'fields.product.length' = '3');
+CREATE TABLE feed (id INT, amount DECIMAL(10, 2)) WITH ('connector' = 'datagen', 'rows-per-second' = '5');
+CREATE TABLE sink (id INT, amount DECIMAL(10, 2)) WITH ('connector' = 'blackhole');
+SHOW TABLES;
+SET 'execution.runtime-mode' = 'batch';
+SELECT id, id * 10 AS ten, CAST(id AS DOUBLE) / 4 AS q, CAST(NULL AS STRING) AS s FROM orders;
+SET 'execution.runtime-mode' = 'streaming';
+SELECT id % 2 AS g, COUNT(*) AS c FROM orders GROUP BY id % 2;
+SET 'pipeline.name' = 'client-insert';
+INSERT INTO sink SELECT id, amount FROM feed;
+RESET 'pipeline.name';
+SHOW JOBS;
+SELECT nope FROM orders;
