@@ -40,11 +40,14 @@ struct WMiniBatch {
     WChunk *picked;                 /* first/last: the rows processed (shallow) */
     WChunkGroups cg;
     WStrBuf tmp;
+    int64_t count;                  /* WMB_JOIN: rows of both inputs since the last flush */
 };
 
 void wop_minibatch_enable(WOperator *op, const WMiniBatchSpec *spec)
 {
-    assert(op->ninputs == 1 && spec->size > 0 && !op->mb);
+    assert(spec->size > 0 && !op->mb);
+    assert(spec->mode == WMB_JOIN ? op->ninputs == 2 && op->ops->bundle_add && op->ops->bundle_flush
+                                  : op->ninputs == 1);
     WMiniBatch *mb = wcalloc(1, sizeof *mb);
     mb->mode = spec->mode;
     mb->size = spec->size;
@@ -96,9 +99,20 @@ static void ensure_room(WChunk **c, int ncols, const WType **types, int more)
     *c = n;
 }
 
-void wmb_add(WOperator *op, const WChunk *in)
+void wmb_add(WOperator *op, int input, const WChunk *in)
 {
     WMiniBatch *mb = op->mb;
+    if (mb->mode == WMB_JOIN) {
+        for (int r = 0; r < in->nrows && !op->ctx->err->set;) {
+            int64_t room = mb->size - mb->count;
+            int take = (int64_t)(in->nrows - r) < room ? in->nrows - r : (int)room;
+            op->ops->bundle_add(op, input, in, r, take);
+            mb->count += take;
+            r += take;
+            if (mb->count >= mb->size) wop_minibatch_flush(op);   /* CountCoBundleTrigger */
+        }
+        return;
+    }
     for (int r = 0; r < in->nrows && !op->ctx->err->set;) {
         int have = mb->bundle ? mb->bundle->nrows : 0;
         int64_t room = mb->size - have;
@@ -314,6 +328,11 @@ static WChunk *order_rows(WMiniBatch *mb, WChunk *b)
 void wop_minibatch_flush(WOperator *op)
 {
     WMiniBatch *mb = op->mb;
+    if (mb && mb->mode == WMB_JOIN) {
+        if (mb->count > 0 && !op->ctx->err->set) op->ops->bundle_flush(op);
+        mb->count = 0;
+        return;
+    }
     if (!mb || !mb->bundle || !mb->bundle->nrows) return;
     if (!op->ctx->err->set) {
         WChunk *b = order_rows(mb, mb->bundle);
@@ -336,6 +355,9 @@ void wop_minibatch_flush(WOperator *op)
             op->ops->process(op, 0, b);
             mb->collecting = false;
             emit_compacted(op);
+            break;
+        case WMB_JOIN:                      /* handled above */
+            assert(0);
             break;
         case WMB_FIRST_PER_KEY:
         case WMB_LAST_PER_KEY:

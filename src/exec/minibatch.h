@@ -17,7 +17,11 @@
  *                (with update-before) +U(new) for a changed one (also for an unchanged one when
  *                state TTL is on), -D(old) for one whose rows were all retracted;
  *   WMB_FIRST_PER_KEY / WMB_LAST_PER_KEY  only the first / last row of each key is processed
- *                (ProcTimeMiniBatchDeduplicateKeepFirstRow / KeepLastRow, ChangelogNormalize).
+ *                (ProcTimeMiniBatchDeduplicateKeepFirstRow / KeepLastRow, ChangelogNormalize);
+ *   WMB_JOIN     a two-input operator (the regular join) keeps its own buffers: rows go to its
+ *                bundle_add hook and a flush calls its bundle_flush; the size limit counts the
+ *                rows of both inputs together (Flink's CountCoBundleTrigger), and a watermark of
+ *                either input ends the batch.
  * Keys are processed in the order Flink's bundle, a java.util.HashMap keyed by the key's
  * BinaryRowData, hands them out (bucket of the key's hashCode, then insertion order).
  *
@@ -33,7 +37,7 @@
 
 #include "operator.h"
 
-typedef enum WMiniBatchMode { WMB_FOLD, WMB_COMPACT, WMB_FIRST_PER_KEY, WMB_LAST_PER_KEY } WMiniBatchMode;
+typedef enum WMiniBatchMode { WMB_FOLD, WMB_COMPACT, WMB_FIRST_PER_KEY, WMB_LAST_PER_KEY, WMB_JOIN } WMiniBatchMode;
 
 typedef struct WMiniBatchSpec {
     WMiniBatchMode mode;
@@ -47,13 +51,13 @@ typedef struct WMiniBatchSpec {
     bool emit_unchanged;            /* COMPACT: an unchanged result is emitted again (TTL on) */
 } WMiniBatchSpec;
 
-/* Give op (one input) a bundle; copies the spec. */
+/* Give op (one input; two for WMB_JOIN) a bundle; copies the spec. */
 void wop_minibatch_enable(WOperator *op, const WMiniBatchSpec *spec);
 /* Process op's bundle now (nothing when it is empty or op has none). */
 void wop_minibatch_flush(WOperator *op);
 /* Framework hooks (operator.c): bundle rows pushed to op; collect what op emits while a compacting
    flush runs (true = taken). */
-void wmb_add(WOperator *op, const WChunk *in);
+void wmb_add(WOperator *op, int input, const WChunk *in);
 bool wmb_collect(WOperator *op, const WChunk *c);
 void wmb_free(WOperator *op);
 
