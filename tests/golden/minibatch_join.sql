@@ -28,3 +28,8 @@ SELECT a.id, a.val, b.id, b.val FROM ch a LEFT JOIN ch b ON a.grp = b.grp AND a.
 
 -- a join feeding a group aggregate: one change per group
 SELECT a.grp, COUNT(*) AS n, SUM(b.val) AS s FROM ch a JOIN ch b ON a.grp = b.grp GROUP BY a.grp;
+
+-- two parallel subtasks and RocksDB state: the same joined rows (sorted: the subtasks interleave)
+SET 'parallelism.default' = '2';
+SET 'state.backend.type' = 'rocksdb';
+SELECT a.k, a.v, b.v FROM ev a JOIN ev b ON a.k = b.k AND a.side < b.side;
