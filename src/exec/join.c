@@ -10,7 +10,10 @@
  * Output row kinds are Flink's: an inner join forwards the input kind (+I/+U/-U/-D); outer joins
  * emit +I/-D, retract a NULL-padded row when its first match arrives and re-pad it when its last
  * match goes, tracking the number of associations per record of an outer side. SEMI/ANTI emit
- * left rows only. Calls exec/operator, exec/join_state, state/, expr/, types/.
+ * left rows only. Under mini-batch (WMB_JOIN, minibatch.h) rows go to one bundle per input
+ * (minibatch_join.h) and a batch is processed right input first (left first for RIGHT JOIN),
+ * rows in the bundle's order, with Flink's isSuppress for folded -U/+U pairs.
+ * Calls exec/operator, exec/join_state, exec/minibatch_join, state/, expr/, types/.
  */
 #include "stateful.h"
 #include "join_state.h"

@@ -3,7 +3,8 @@
  * mini-batch aware (its MapBundleOperator / KeyedMapBundleOperator with a CountBundleTrigger).
  *
  * Contract. With table.exec.mini-batch.enabled an operator built for a GroupAggregate,
- * Local/Global/IncrementalGroupAggregate, Deduplicate or ChangelogNormalize node gets a bundle
+ * Local/Global/IncrementalGroupAggregate, Deduplicate, ChangelogNormalize or regular Join
+ * (INNER / LEFT / RIGHT / FULL) node gets a bundle
  * (wop_minibatch_enable): the framework (operator.c) appends every row pushed to it to the bundle
  * instead of processing it, and processes the bundle when it holds table.exec.mini-batch.size rows,
  * before every watermark the operator receives (the MiniBatchAssigner's batch boundaries), at the

@@ -6,7 +6,8 @@
  *   MiniBatchIntervalInferRule: with table.exec.mini-batch.enabled the root's ProcTime interval
  *     (allow-latency) flows down; a MiniBatchAssigner goes above every source scan or watermark
  *     assigner it reaches (RowTime mode below operators that need watermarks, none below a legacy
- *     group window).
+ *     group window) when the plan has an operator that buffers per batch (aggregates, dedup,
+ *     ChangelogNormalize, an INNER/LEFT/RIGHT/FULL Join); every Join says miniBatch=[true].
  *   TwoStageOptimizedAggregateRule (mini-batch on, table.optimizer.agg-phase-strategy not
  *     ONE_PHASE, every call mergeable): GroupAggregate <- Exchange <- input becomes
  *     GlobalGroupAggregate <- Exchange <- LocalGroupAggregate <- input.
