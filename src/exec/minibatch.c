@@ -263,7 +263,7 @@ static void group_java(WMiniBatch *mb, const WChunk *c, int nkeys, const int *ke
 }
 
 /* Table length of a java.util.HashMap that held n keys, starting from cap (load factor 0.75). */
-static int64_t java_table_length(int64_t cap, int64_t n)
+int64_t wmb_java_table_length(int64_t cap, int64_t n)
 {
     while (n * 4 > cap * 3) cap *= 2;
     return cap;
@@ -277,7 +277,7 @@ static void emit_reordered(WOperator *op)
     WChunk *s = mb->store;
     if (!s || !s->nrows) return;
     group_java(mb, s, mb->nout_keys, mb->out_keys);
-    sort_by_bucket(mb, s->nrows, mb->cg.groups, mb->cg.rows, java_table_length(16, mb->cg.ngroups));
+    sort_by_bucket(mb, s->nrows, mb->cg.groups, mb->cg.rows, wmb_java_table_length(16, mb->cg.ngroups));
     WChunk *out = wchunk_new(op->ncols, op->types, WCHUNK_CAP);
     for (int i = 0; i < s->nrows && !op->ctx->err->set; i++) {
         if (out->nrows == out->cap) {
@@ -299,7 +299,7 @@ static WChunk *order_rows(WMiniBatch *mb, WChunk *b)
 {
     if (mb->nkeys == 0 || b->nrows < 2) return b;
     group_java(mb, b, mb->nkeys, mb->keys);
-    mb->java_cap = java_table_length(mb->java_cap, mb->cg.ngroups);
+    mb->java_cap = wmb_java_table_length(mb->java_cap, mb->cg.ngroups);
     const KeyRec *keys = mb->cg.groups;
     bool sorted = true;
     uint32_t mask = (uint32_t)(mb->java_cap - 1);

@@ -62,6 +62,9 @@ void wmb_add(WOperator *op, int input, const WChunk *in);
 bool wmb_collect(WOperator *op, const WChunk *c);
 void wmb_free(WOperator *op);
 
+/* Table length of a java.util.HashMap that held n keys, starting from cap (load factor 0.75). */
+int64_t wmb_java_table_length(int64_t cap, int64_t n);
+
 /* The MiniBatchAssigner: interval_ms = table.exec.mini-batch.allow-latency (> 0). */
 WOperator *wop_minibatch_assigner_new(WExecCtx *ctx, int64_t interval_ms, bool rowtime, int ncols,
                                       const WType **types, const char **names);

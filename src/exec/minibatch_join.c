@@ -1,8 +1,9 @@
 /*
  * minibatch_join.c — the input buffer of the mini-batch regular join, see minibatch_join.h.
- * May call exec/join_state.h (view kinds), types/, common/.
+ * May call exec/join_state.h (view kinds), exec/minibatch.h (Java table lengths), types/, common/.
  */
 #include "minibatch_join.h"
+#include "minibatch.h"
 #include "../common/hash.h"
 #include "../common/sort.h"
 #include "../types/row.h"
@@ -122,12 +123,6 @@ static uint32_t java_spread(int32_t h) { uint32_t u = (uint32_t)h; return u ^ (u
 /* Table length after one more key: HashMap resizes when ++size > 0.75 * length. */
 static int64_t java_grow(int64_t cap, int64_t size) { return size * 4 > cap * 3 ? cap * 2 : cap; }
 
-static int64_t java_table_length(int64_t n)
-{
-    int64_t cap = 16;
-    while (n * 4 > cap * 3) cap *= 2;
-    return cap;
-}
 
 /* ---------------- the bundle ---------------- */
 
@@ -357,7 +352,7 @@ const WChunk *wjbundle_order(WJoinBundle *b, const uint8_t **suppress)
        reverses the bundle's order within each of its buckets */
     int nj = 0;
     OrdKey *ok = wmalloc(sizeof(OrdKey) * (size_t)(b->jks.n + b->subs.n + 1));
-    int64_t rcap = java_table_length(b->jsize);
+    int64_t rcap = wmb_java_table_length(16, b->jsize);
     uint32_t jmask = (uint32_t)(b->jcap - 1), rmask = (uint32_t)(rcap - 1);
     for (int i = 0; i < b->jks.n; i++) {
         const Ent *j = &b->jks.e[i];
