@@ -10,10 +10,14 @@
  * Output row kinds are Flink's: an inner join forwards the input kind (+I/+U/-U/-D); outer joins
  * emit +I/-D, retract a NULL-padded row when its first match arrives and re-pad it when its last
  * match goes, tracking the number of associations per record of an outer side. SEMI/ANTI emit
- * left rows only. Calls exec/operator, exec/join_state, state/, expr/, types/.
+ * left rows only. Under mini-batch (WMB_JOIN, minibatch.h) rows go to one bundle per input
+ * (minibatch_join.h) and a batch is processed right input first (left first for RIGHT JOIN),
+ * rows in the bundle's order, with Flink's isSuppress for folded -U/+U pairs.
+ * Calls exec/operator, exec/join_state, exec/minibatch_join, state/, expr/, types/.
  */
 #include "stateful.h"
 #include "join_state.h"
+#include "minibatch_join.h"
 #include "../types/row.h"
 
 #include <stdio.h>
@@ -62,6 +66,8 @@ typedef struct JoinOp {
     int ccap;
     struct SegRow *seg;         /* rows of a batch */
     int segcap;
+    WJoinBundle *bundle[2];     /* mini-batch: the rows of each input in the current batch */
+    const uint8_t *suppress;    /* mini-batch: Flink's isSuppress per row of the chunk processed */
 } JoinOp;
 
 /* ---------------- encoding ---------------- */
@@ -195,6 +201,9 @@ typedef struct RowCtx {
     bool acc;
     bool additional;
     bool fresh;
+    bool sup;                   /* mini-batch: a -U/+U pair of one unique key (Flink's isSuppress):
+                                   the retraction leaves state alone, no NULL-padded row of the
+                                   other side is retracted or re-emitted */
     int matches;
 } RowCtx;
 
@@ -224,7 +233,7 @@ static inline void row_begin(JoinOp *j, RowCtx *x)
         x->additional = os->pad && is->view.kind != WJV_JOINKEY_CONTAINS_UK &&
                         !(is->view.kind == WJV_HAS_UK && wjview_has_uk(&is->view, uk, uklen));
         if (!is->pad) wjview_add(&is->view, row, rowlen, uk, uklen, -1);
-    } else {
+    } else if (!x->sup) {
         wjview_retract(&is->view, row, rowlen, uk, uklen);
     }
 }
@@ -255,7 +264,7 @@ static inline void row_matches(JoinOp *j, RowCtx *x, const WJoinEntry *ents, int
                 }
             } else if (x->acc) {
                 if (os->pad) {
-                    if (assoc == 0) emit_other(j, in, WRK_DELETE, jr);
+                    if (assoc == 0 && !x->sup) emit_other(j, in, WRK_DELETE, jr);
                     if (assoc == 0 || x->additional) wjview_update_assoc(&os->view, e, assoc + 1);
                     emit_joined(j, WRK_INSERT, jr);
                 } else {
@@ -264,7 +273,7 @@ static inline void row_matches(JoinOp *j, RowCtx *x, const WJoinEntry *ents, int
             } else {
                 emit_joined(j, is->pad ? WRK_DELETE : x->kind, jr);
                 if (os->pad) {
-                    if (assoc == 1) emit_other(j, in, WRK_INSERT, jr);
+                    if (assoc == 1 && !x->sup) emit_other(j, in, WRK_INSERT, jr);
                     wjview_update_assoc(&os->view, e, assoc - 1);
                 }
             }
@@ -321,7 +330,7 @@ static int64_t expired_sum(const JoinOp *j) { return j->side[0].view.expired + j
 static void big_row(JoinOp *j, int in, const WChunk *c, int r, const WJoinEntry *ents, int n,
                     bool decode)
 {
-    RowCtx x = {.in = in, .c = c, .r = r};
+    RowCtx x = {.in = in, .c = c, .r = r, .sup = j->suppress && j->suppress[r]};
     encode_record(j, &j->side[in], c, r);
     row_begin(j, &x);
     int cap = j->joined->cap;
@@ -410,7 +419,7 @@ static void join_process(WOperator *op, int input, const WChunk *in)
                 s->ents = ents;
             }
             fill_joined(j, input, in, r, ents, n, decode);
-            s->x = (RowCtx){.in = input, .c = in, .r = r};
+            s->x = (RowCtx){.in = input, .c = in, .r = r, .sup = j->suppress && j->suppress[r]};
             if (!is->outer) {
                 /* all of this side's own changes happen here, in row order */
                 encode_record(j, is, in, r);
@@ -440,6 +449,42 @@ static void join_process(WOperator *op, int input, const WChunk *in)
     }
     flush_out(j);
     warena_reset(j->scratch);
+}
+
+/* ---------------- mini-batch (Flink's MiniBatchStreamingJoinOperator) ---------------- */
+
+static void join_bundle_add(WOperator *op, int input, const WChunk *in, int from, int n)
+{
+    JoinOp *j = (JoinOp *)op;
+    JoinSide *is = &j->side[input];
+    if (!j->bundle[input]) j->bundle[input] = wjbundle_new(is->view.kind, is->ncols, is->types);
+    for (int r = from; r < from + n; r++) {
+        encode_cols(j, &j->keybuf, in, r, j->nkeys, is->keys, j->key_types);
+        encode_record(j, is, in, r);
+        wjbundle_add(j->bundle[input], in, r, j->keybuf.buf, j->keybuf.len, j->ukbuf.buf, j->ukbuf.len,
+                     j->rowbuf.buf, j->rowbuf.len);
+    }
+}
+
+/* The batch ends: the right input's rows are joined first, then the left's (a RIGHT JOIN the
+   other way round), each side's rows in its bundle's order. */
+static void join_bundle_flush(WOperator *op)
+{
+    JoinOp *j = (JoinOp *)op;
+    int first = j->kind == WJK_RIGHT ? 0 : 1;
+    for (int k = 0; k < 2 && !op->ctx->err->set; k++) {
+        int side = k == 0 ? first : 1 - first;
+        WJoinBundle *b = j->bundle[side];
+        if (!b || wjbundle_count(b) == 0) continue;
+        const uint8_t *sup;
+        const WChunk *c = wjbundle_order(b, &sup);
+        if (c->nrows == 0) continue;
+        j->suppress = sup;
+        join_process(op, side, c);
+        j->suppress = NULL;
+    }
+    for (int side = 0; side < 2; side++)
+        if (j->bundle[side]) wjbundle_clear(j->bundle[side]);
 }
 
 static void join_metrics(WOperator *op, char *buf, size_t bufsz)
@@ -486,11 +531,14 @@ static void join_destroy(WOperator *op)
     free(j->sel);
     free(j->cands);
     free(j->seg);
+    wjbundle_free(j->bundle[0]);
+    wjbundle_free(j->bundle[1]);
     free(j);
 }
 
 static const WOpOps JOIN_OPS = {.process = join_process, .destroy = join_destroy,
-                                .metrics = join_metrics};
+                                .metrics = join_metrics, .bundle_add = join_bundle_add,
+                                .bundle_flush = join_bundle_flush};
 
 static bool side_init(JoinOp *j, JoinSide *s, int ncols, const WType **types, const int *keys,
                       int nkeys, int nuk, const int *uk, bool outer, bool pad, bool retracts,

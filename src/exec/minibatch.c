@@ -40,11 +40,14 @@ struct WMiniBatch {
     WChunk *picked;                 /* first/last: the rows processed (shallow) */
     WChunkGroups cg;
     WStrBuf tmp;
+    int64_t count;                  /* WMB_JOIN: rows of both inputs since the last flush */
 };
 
 void wop_minibatch_enable(WOperator *op, const WMiniBatchSpec *spec)
 {
-    assert(op->ninputs == 1 && spec->size > 0 && !op->mb);
+    assert(spec->size > 0 && !op->mb);
+    assert(spec->mode == WMB_JOIN ? op->ninputs == 2 && op->ops->bundle_add && op->ops->bundle_flush
+                                  : op->ninputs == 1);
     WMiniBatch *mb = wcalloc(1, sizeof *mb);
     mb->mode = spec->mode;
     mb->size = spec->size;
@@ -96,9 +99,20 @@ static void ensure_room(WChunk **c, int ncols, const WType **types, int more)
     *c = n;
 }
 
-void wmb_add(WOperator *op, const WChunk *in)
+void wmb_add(WOperator *op, int input, const WChunk *in)
 {
     WMiniBatch *mb = op->mb;
+    if (mb->mode == WMB_JOIN) {
+        for (int r = 0; r < in->nrows && !op->ctx->err->set;) {
+            int64_t room = mb->size - mb->count;
+            int take = (int64_t)(in->nrows - r) < room ? in->nrows - r : (int)room;
+            op->ops->bundle_add(op, input, in, r, take);
+            mb->count += take;
+            r += take;
+            if (mb->count >= mb->size) wop_minibatch_flush(op);   /* CountCoBundleTrigger */
+        }
+        return;
+    }
     for (int r = 0; r < in->nrows && !op->ctx->err->set;) {
         int have = mb->bundle ? mb->bundle->nrows : 0;
         int64_t room = mb->size - have;
@@ -249,7 +263,7 @@ static void group_java(WMiniBatch *mb, const WChunk *c, int nkeys, const int *ke
 }
 
 /* Table length of a java.util.HashMap that held n keys, starting from cap (load factor 0.75). */
-static int64_t java_table_length(int64_t cap, int64_t n)
+int64_t wmb_java_table_length(int64_t cap, int64_t n)
 {
     while (n * 4 > cap * 3) cap *= 2;
     return cap;
@@ -263,7 +277,7 @@ static void emit_reordered(WOperator *op)
     WChunk *s = mb->store;
     if (!s || !s->nrows) return;
     group_java(mb, s, mb->nout_keys, mb->out_keys);
-    sort_by_bucket(mb, s->nrows, mb->cg.groups, mb->cg.rows, java_table_length(16, mb->cg.ngroups));
+    sort_by_bucket(mb, s->nrows, mb->cg.groups, mb->cg.rows, wmb_java_table_length(16, mb->cg.ngroups));
     WChunk *out = wchunk_new(op->ncols, op->types, WCHUNK_CAP);
     for (int i = 0; i < s->nrows && !op->ctx->err->set; i++) {
         if (out->nrows == out->cap) {
@@ -285,7 +299,7 @@ static WChunk *order_rows(WMiniBatch *mb, WChunk *b)
 {
     if (mb->nkeys == 0 || b->nrows < 2) return b;
     group_java(mb, b, mb->nkeys, mb->keys);
-    mb->java_cap = java_table_length(mb->java_cap, mb->cg.ngroups);
+    mb->java_cap = wmb_java_table_length(mb->java_cap, mb->cg.ngroups);
     const KeyRec *keys = mb->cg.groups;
     bool sorted = true;
     uint32_t mask = (uint32_t)(mb->java_cap - 1);
@@ -314,6 +328,11 @@ static WChunk *order_rows(WMiniBatch *mb, WChunk *b)
 void wop_minibatch_flush(WOperator *op)
 {
     WMiniBatch *mb = op->mb;
+    if (mb && mb->mode == WMB_JOIN) {
+        if (mb->count > 0 && !op->ctx->err->set) op->ops->bundle_flush(op);
+        mb->count = 0;
+        return;
+    }
     if (!mb || !mb->bundle || !mb->bundle->nrows) return;
     if (!op->ctx->err->set) {
         WChunk *b = order_rows(mb, mb->bundle);
@@ -336,6 +355,9 @@ void wop_minibatch_flush(WOperator *op)
             op->ops->process(op, 0, b);
             mb->collecting = false;
             emit_compacted(op);
+            break;
+        case WMB_JOIN:                      /* handled above */
+            assert(0);
             break;
         case WMB_FIRST_PER_KEY:
         case WMB_LAST_PER_KEY:

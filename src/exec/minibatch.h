@@ -3,7 +3,8 @@
  * mini-batch aware (its MapBundleOperator / KeyedMapBundleOperator with a CountBundleTrigger).
  *
  * Contract. With table.exec.mini-batch.enabled an operator built for a GroupAggregate,
- * Local/Global/IncrementalGroupAggregate, Deduplicate or ChangelogNormalize node gets a bundle
+ * Local/Global/IncrementalGroupAggregate, Deduplicate, ChangelogNormalize or regular Join
+ * (INNER / LEFT / RIGHT / FULL) node gets a bundle
  * (wop_minibatch_enable): the framework (operator.c) appends every row pushed to it to the bundle
  * instead of processing it, and processes the bundle when it holds table.exec.mini-batch.size rows,
  * before every watermark the operator receives (the MiniBatchAssigner's batch boundaries), at the
@@ -17,7 +18,11 @@
  *                (with update-before) +U(new) for a changed one (also for an unchanged one when
  *                state TTL is on), -D(old) for one whose rows were all retracted;
  *   WMB_FIRST_PER_KEY / WMB_LAST_PER_KEY  only the first / last row of each key is processed
- *                (ProcTimeMiniBatchDeduplicateKeepFirstRow / KeepLastRow, ChangelogNormalize).
+ *                (ProcTimeMiniBatchDeduplicateKeepFirstRow / KeepLastRow, ChangelogNormalize);
+ *   WMB_JOIN     a two-input operator (the regular join) keeps its own buffers: rows go to its
+ *                bundle_add hook and a flush calls its bundle_flush; the size limit counts the
+ *                rows of both inputs together (Flink's CountCoBundleTrigger), and a watermark of
+ *                either input ends the batch.
  * Keys are processed in the order Flink's bundle, a java.util.HashMap keyed by the key's
  * BinaryRowData, hands them out (bucket of the key's hashCode, then insertion order).
  *
@@ -33,7 +38,7 @@
 
 #include "operator.h"
 
-typedef enum WMiniBatchMode { WMB_FOLD, WMB_COMPACT, WMB_FIRST_PER_KEY, WMB_LAST_PER_KEY } WMiniBatchMode;
+typedef enum WMiniBatchMode { WMB_FOLD, WMB_COMPACT, WMB_FIRST_PER_KEY, WMB_LAST_PER_KEY, WMB_JOIN } WMiniBatchMode;
 
 typedef struct WMiniBatchSpec {
     WMiniBatchMode mode;
@@ -47,15 +52,18 @@ typedef struct WMiniBatchSpec {
     bool emit_unchanged;            /* COMPACT: an unchanged result is emitted again (TTL on) */
 } WMiniBatchSpec;
 
-/* Give op (one input) a bundle; copies the spec. */
+/* Give op (one input; two for WMB_JOIN) a bundle; copies the spec. */
 void wop_minibatch_enable(WOperator *op, const WMiniBatchSpec *spec);
 /* Process op's bundle now (nothing when it is empty or op has none). */
 void wop_minibatch_flush(WOperator *op);
 /* Framework hooks (operator.c): bundle rows pushed to op; collect what op emits while a compacting
    flush runs (true = taken). */
-void wmb_add(WOperator *op, const WChunk *in);
+void wmb_add(WOperator *op, int input, const WChunk *in);
 bool wmb_collect(WOperator *op, const WChunk *c);
 void wmb_free(WOperator *op);
+
+/* Table length of a java.util.HashMap that held n keys, starting from cap (load factor 0.75). */
+int64_t wmb_java_table_length(int64_t cap, int64_t n);
 
 /* The MiniBatchAssigner: interval_ms = table.exec.mini-batch.allow-latency (> 0). */
 WOperator *wop_minibatch_assigner_new(WExecCtx *ctx, int64_t interval_ms, bool rowtime, int ncols,

@@ -71,7 +71,7 @@ void wop_push(WOperator *op, int input, const WChunk *in)
     if (op->ctx->err->set || in->nrows == 0) return;
     PUBLISH(op->rows_in, op->rows_in + in->nrows);
     if (op->insight) winsight_rows(op, input, in);
-    if (op->mb) wmb_add(op, in);
+    if (op->mb) wmb_add(op, input, in);
     else op->ops->process(op, input, in);
 }
 
@@ -141,6 +141,11 @@ void wop_input_watermark(WOperator *op, int input, int64_t wm)
     if (op->ctx->err->set) return;
     if (wm <= op->input_wm[input]) return;
     op->input_wm[input] = wm;
+    /* a two-input bundle ends its batch on a watermark of either input (Flink's
+       processWatermark1/2 call finishBundle before combining them); the end of one input is
+       not a boundary: weir's lane runs its sources one after the other, where Flink's one
+       reused source (a self-join) ends both inputs at once */
+    if (op->mb && op->ninputs > 1 && wm != WWM_MAX) wop_minibatch_flush(op);
     advance_watermark(op);
 }
 

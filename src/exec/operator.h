@@ -84,6 +84,10 @@ typedef struct WOpOps {
     void (*metrics)(WOperator *op, char *buf, size_t bufsz);
     /* Processing-time timer: the runtime calls it between chunks (the MiniBatchAssigner); optional. */
     void (*tick)(WOperator *op);
+    /* Mini-batch of a two-input operator (WMB_JOIN, minibatch.h): buffer rows [from, from+n) of
+       input's chunk; process what is buffered. Optional. */
+    void (*bundle_add)(WOperator *op, int input, const WChunk *in, int from, int n);
+    void (*bundle_flush)(WOperator *op);
 } WOpOps;
 
 typedef struct WOpOut {

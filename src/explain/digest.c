@@ -743,6 +743,7 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         select_list(x, r, out);
         wsb_printf(out, ", leftInputSpec=[%s], rightInputSpec=[%s]",
                    input_spec(r->inputs[0], r->nkeys, r->keys), input_spec(r->inputs[1], r->nkeys, r->right_keys));
+        if (r->join_minibatch) wsb_puts(out, ", miniBatch=[true]");
         if (d == EXD_REL) ttl_hint_text(ex_hint(x, r), true, out);
         wsb_putc(out, ')');
         return;

@@ -1157,6 +1157,7 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         x->ttl_left_ms = rd_ttl(r, j, 0);
         x->ttl_right_ms = rd_ttl(r, j, 1);
         x->ttl_ms = r->dflt_ttl;
+        x->join_minibatch = r->minibatch;   /* Flink reads table.exec.mini-batch.enabled, no field */
     } else if (!strcmp(type, "stream-exec-interval-join_1")) {
         NEED(2);
         x = rd_new_rel(r, WR_INTERVAL_JOIN, 2);
@@ -1361,6 +1362,9 @@ int wplan_from_json(WPlanCtx *p, const char *json, WRel ***roots)
         json_decref(doc);
         return -1;
     }
+    bool mb = false;
+    wopts_get_bool(p->config, "table.exec.mini-batch.enabled", false, &mb, &tmp);
+    rd.minibatch = mb && !wplan_batch_mode(p);
     json_t *nodes = json_object_get(doc, "nodes");
     rd.edges = json_object_get(doc, "edges");
     if (!json_is_array(nodes) || !json_is_array(rd.edges) || json_array_size(nodes) == 0) {

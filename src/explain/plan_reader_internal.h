@@ -25,6 +25,7 @@ struct Rd {
     WPlanCtx *p;
     WArena *a;
     int64_t dflt_ttl;
+    bool minibatch;         /* table.exec.mini-batch.enabled in a streaming session */
     int n;
     json_t **nodes;         /* by position */
     int *ids;

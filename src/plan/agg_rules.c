@@ -6,7 +6,8 @@
  *   MiniBatchIntervalInferRule: with table.exec.mini-batch.enabled the root's ProcTime interval
  *     (allow-latency) flows down; a MiniBatchAssigner goes above every source scan or watermark
  *     assigner it reaches (RowTime mode below operators that need watermarks, none below a legacy
- *     group window).
+ *     group window) when the plan has an operator that buffers per batch (aggregates, dedup,
+ *     ChangelogNormalize, an INNER/LEFT/RIGHT/FULL Join); every Join says miniBatch=[true].
  *   TwoStageOptimizedAggregateRule (mini-batch on, table.optimizer.agg-phase-strategy not
  *     ONE_PHASE, every call mergeable): GroupAggregate <- Exchange <- input becomes
  *     GlobalGroupAggregate <- Exchange <- LocalGroupAggregate <- input.
@@ -404,6 +405,9 @@ static bool uses_trigger(const WRel *r, int depth)
     case WR_GROUP_AGG: case WR_LOCAL_GROUP_AGG: case WR_GLOBAL_GROUP_AGG: case WR_INCREMENTAL_GROUP_AGG:
     case WR_DEDUP: case WR_CHANGELOG_NORMALIZE:
         return true;
+    case WR_JOIN:                   /* MiniBatchStreamingJoinOperator: not for SEMI / ANTI */
+        if (!r->semi && !r->anti) return true;
+        break;
     default:
         break;
     }
@@ -427,6 +431,14 @@ static bool any_requires_watermark(const WRel *r, int depth)
     if (requires_watermark(r)) return true;
     for (int i = 0; i < r->ninputs; i++) if (any_requires_watermark(r->inputs[i], depth + 1)) return true;
     return false;
+}
+
+/* every regular Join planned under mini-batch says so (miniBatch=[true], also SEMI / ANTI) */
+static void mark_joins(WRel *r, int depth)
+{
+    if (depth > 2000) return;
+    if (r->kind == WR_JOIN) r->join_minibatch = true;
+    for (int i = 0; i < r->ninputs; i++) mark_joins(r->inputs[i], depth + 1);
 }
 
 static void mark_assigners(WRel *r, bool check, int depth)
@@ -455,6 +467,7 @@ WRel *wagg_mini_batch(WPlanCtx *p, WRel *root)
         if (p->err && p->err->set) return NULL;
         if (opt_bool(p, "table.optimizer.incremental-agg-enabled", true)) root = incremental_walk(p, root, 0);
     }
+    mark_joins(root, 0);
     /* a plan without an operator that buffers per mini-batch (and no event-time operator) gets
        no MiniBatchAssigner: Flink 2.3 plans a plain filter or projection without one */
     if (!uses_trigger(root, 0) && !any_rank(root, 0) && !any_requires_watermark(root, 0)) return root;

@@ -156,6 +156,8 @@ struct WRel {
     bool semi, anti;
     int *right_keys;                /* keys = left keys */
     bool *key_filter_nulls;         /* per key: '=' (true) or IS NOT DISTINCT FROM (false) */
+    bool join_minibatch;            /* planned under table.exec.mini-batch.enabled (EXPLAIN shows
+                                       miniBatch=[true]; INNER/LEFT/RIGHT/FULL run bundled) */
     WExpr *join_cond;               /* residual condition over left ++ right columns */
     WExpr *shown_cond;              /* IntervalJoin: the condition incl. its time bounds, as EXPLAIN shows it;
                                        LookupJoin: the conjuncts reading the input (joinCondition) */

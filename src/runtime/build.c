@@ -334,6 +334,10 @@ static void minibatch_bundle(WPlanCtx *p, const WRel *r, WOperator *op)
         mb.nkeys = r->nkeys;
         mb.keys = r->keys;
         break;
+    case WR_JOIN:                           /* MiniBatchStreamingJoinOperator (not SEMI / ANTI) */
+        if (r->semi || r->anti) return;
+        mb.mode = WMB_JOIN;
+        break;
     case WR_CHANGELOG_NORMALIZE:            /* ProcTimeMiniBatchDeduplicateKeepLastRowFunction */
         mb.mode = WMB_LAST_PER_KEY;
         mb.nkeys = r->nkeys;

@@ -681,7 +681,10 @@ static bool pump_values(Lane *L, SourceSlot *s)
     return s->values_next < r->nrows;
 }
 
-/* Processing-time timers of the lane's operators (the MiniBatchAssigner's interval). */
+/* Processing-time timers of the lane's operators (the MiniBatchAssigner's interval). A lane ticks
+   once before its sources' first rows too: every ProcTime MiniBatchAssigner then emits its first
+   boundary before any row, as Flink's single (reused) assigner does for all of a self-join's
+   inputs, so that the rows of a bounded input share one batch of a two-input operator. */
 static void lane_tick(Lane *L)
 {
     for (int i = 0; i < L->nbuilt && !L->err.set; i++) {
@@ -993,6 +996,7 @@ static void *lane_main(void *arg)
     WJob *j = L->job;
     worker_acquire(j);
     int active = L->nsrc;
+    lane_tick(L);       /* first ProcTime mini-batch boundaries before any row (see lane_tick) */
     while (!job_failed(j) && !wexec_cancelled(&L->ctx) && !wexec_cancelled(&j->ctx)) {
         bool progress = false;
         lane_publish(L, false);
@@ -1033,6 +1037,7 @@ bool wjob_run(WJob *j)
         Lane *L = &j->lanes[0];
         __atomic_store_n(&L->ctx.cancelled, false, __ATOMIC_RELAXED);
         int active = L->nsrc;
+        lane_tick(L);
         /* under stop-at-end the lane goes on until the savepoint has stopped the job */
         while ((active > 0 || j->stop_at_end) && !L->err.set && !wexec_cancelled(&L->ctx) && !wexec_cancelled(&j->ctx) &&
                !job_failed(j)) {

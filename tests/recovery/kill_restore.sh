@@ -49,6 +49,10 @@ query() { # $1 = agg | win | flt | agg2 (a changed aggregate)
            echo "SET 'table.exec.mini-batch.allow-latency' = '1 d';"
            echo "SET 'table.exec.mini-batch.size' = '700';"
            echo "INSERT INTO agg_out SELECT k, COUNT(*), SUM(v) FROM src GROUP BY k;" ;;
+    mbjoin) echo "SET 'table.exec.mini-batch.enabled' = 'true';"    # a mini-batch join feeding it
+           echo "SET 'table.exec.mini-batch.allow-latency' = '1 d';"
+           echo "SET 'table.exec.mini-batch.size' = '700';"
+           echo "INSERT INTO agg_out SELECT a.k, COUNT(*), SUM(b.v) FROM src a JOIN src b ON a.id = b.id GROUP BY a.k;" ;;
     win) echo "INSERT INTO win_out SELECT k, window_end, COUNT(*), SUM(v) FROM TABLE(TUMBLE(TABLE src, DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY k, window_start, window_end;" ;;
     flt) echo "INSERT INTO flt_out SELECT id, k, v FROM src WHERE v < 50;" ;;
   esac
@@ -165,21 +169,26 @@ fi
 # ---- mini-batch under checkpoints: the bundles are processed before every barrier (and before the
 # snapshot), so a restore from any checkpoint neither loses nor repeats a batch. Batches end where
 # checkpoints fall, so the changelog differs from run to run: the final table must equal the one of
-# the run without mini-batch and without failure. (The input only inserts, so a key's final row is
+# the run without mini-batch and without failure; the same for a mini-batch join feeding the
+# aggregate (its batches in flight are joined before a barrier too). (The input only inserts, so a key's final row is
 # its row with the largest count — the fold does not depend on the order of the part files.) ----
 fold() { awk -F, '($1 == "+I" || $1 == "+U") && (!($2 in c) || $3 + 0 > c[$2]) { c[$2] = $3 + 0; v[$2] = $2 "," $3 "," $4 }
                   END { for (k in v) print v[k] }' | LC_ALL=C sort; }
 fold < "$T/ref-agg.txt" > "$T/ref-mbagg.txt"
-mb_case() { # name, backend, parallelism, restore parallelism, kill point
+cp "$T/ref-mbagg.txt" "$T/ref-mbjoin.txt"     # the self-join on the unique id keeps every row once
+mb_case() { # name, backend, parallelism, restore parallelism, kill point[, query]
   local name="$1"
   published() { cat "$1"/part-* 2>/dev/null | fold; }
-  kill_case "$name" mbagg "$2" "$3" "$4" "$5"
+  kill_case "$name" "${6:-mbagg}" "$2" "$3" "$4" "$5"
   published() { cat "$1"/part-* 2>/dev/null | LC_ALL=C sort; }
 }
 mb_case "mbagg-hashmap-between" hashmap 1 1 "tick:37"
 mb_case "mbagg-rocksdb-unpublished" rocksdb 1 1 "after-metadata:4"
 mb_case "mbagg-p2-to-p1" hashmap 2 1 "after-metadata:3"
 mb_case "mbagg-p1-to-p2" hashmap 1 2 "tick:30"
+mb_case "mbjoin-hashmap-between" hashmap 1 1 "tick:37" mbjoin
+mb_case "mbjoin-rocksdb-unpublished" rocksdb 1 1 "after-metadata:4" mbjoin
+mb_case "mbjoin-p2-to-p1" hashmap 2 1 "after-metadata:3" mbjoin
 
 # ---- a changed query and damaged files are refused ----
 HOOKS="WEIR_TEST_KILL_AT=after-metadata:2" run keep agg "$T/keep.o" "$T/in.csv" \

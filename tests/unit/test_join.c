@@ -7,6 +7,7 @@
 #include "unit.h"
 #include "op_harness.h"
 #include "../../src/exec/stateful.h"
+#include "../../src/exec/minibatch.h"
 #include "../../src/expr/functions.h"
 #include "../../src/types/row.h"
 
@@ -1198,5 +1199,108 @@ WTEST(join_bench_inner_unique_keys)
                      2.0 * n / dt / 1e6, 2.0 * n / dc / 1e6);
     wchunk_free(c);
     wop_free(sink);
+    jh_free(&h);
+}
+
+/* ---------------- mini-batch (Flink 2.3's MiniBatchStreamingJoinOperator) ---------------- */
+
+static void jh_minibatch(JH *h, int64_t size)
+{
+    WMiniBatchSpec mb = {.mode = WMB_JOIN, .size = size};
+    wop_minibatch_enable(h->op, &mb);
+}
+
+WTEST(join_minibatch_right_before_left)
+{
+    /* LEFT JOIN, no unique keys: the rows of one batch give only the final joined row (the
+       right batch goes into state first); without the bundle the left row is padded first */
+    for (int mb = 0; mb < 2; mb++) {
+        JH h;
+        jh_init(&h, WJK_LEFT, 2, KV, 2, KV);
+        jh_keys(&h, 1, K0, K0, NULL);
+        CHECK(jh_open(&h));
+        if (mb) jh_minibatch(&h, 100);
+        feed(&h, 0, "+I,1,a;+I,2,b");
+        feed(&h, 1, "+I,1,x");
+        if (mb) {
+            CHECK_STR(take(&h), "");                        /* buffered */
+            wop_input_watermark(h.op, 1, 1000);             /* either input's boundary ends it */
+            CHECK_STR(take(&h), "+I[2, b, null, null]\n+I[1, a, 1, x]\n");   /* HashMap order */
+        } else {
+            CHECK_STR(take(&h), "+I[1, a, null, null]\n+I[2, b, null, null]\n"
+                                "-D[1, a, null, null]\n+I[1, a, 1, x]\n");
+        }
+        jh_free(&h);
+    }
+}
+
+WTEST(join_minibatch_size_counts_both_inputs)
+{
+    /* CountCoBundleTrigger: two rows of either input make a batch of size 2 */
+    JH h;
+    jh_init(&h, WJK_LEFT, 2, KV, 2, KV);
+    jh_keys(&h, 1, K0, K0, NULL);
+    CHECK(jh_open(&h));
+    jh_minibatch(&h, 2);
+    feed(&h, 0, "+I,1,a");
+    CHECK_STR(take(&h), "");
+    feed(&h, 1, "+I,1,x");
+    CHECK_STR(take(&h), "+I[1, a, 1, x]\n");
+    feed(&h, 0, "+I,1,b;+I,2,c");
+    CHECK_STR(take(&h), "+I[2, c, null, null]\n+I[1, b, 1, x]\n");
+    feed(&h, 1, "+I,2,y");
+    CHECK_STR(take(&h), "");
+    wop_input_end(h.op, 0);
+    wop_input_end(h.op, 1);                                 /* the end of input ends the batch */
+    CHECK_STR(take(&h), "-D[2, c, null, null]\n+I[2, c, 2, y]\n");
+    jh_free(&h);
+}
+
+WTEST(join_minibatch_folds_no_unique_key)
+{
+    /* a retraction cancels the equal earlier accumulation of the same key and input; an
+       unequal one is processed */
+    JH h;
+    jh_init(&h, WJK_INNER, 2, KV, 2, KV);
+    jh_keys(&h, 1, K0, K0, NULL);
+    h.spec.left_retracts = h.spec.right_retracts = true;
+    CHECK(jh_open(&h));
+    feed(&h, 1, "+I,1,x");
+    wop_input_watermark(h.op, 0, 1000);
+    CHECK_STR(take(&h), "");
+    jh_minibatch(&h, 100);
+    feed(&h, 0, "+I,1,a;+I,1,b;-D,1,a;-D,1,c");
+    wop_input_watermark(h.op, 0, 2000);
+    CHECK_STR(take(&h), "+I[1, b, 1, x]\n-D[1, c, 1, x]\n");   /* -D joins what state has */
+    jh_free(&h);
+}
+
+WTEST(join_minibatch_suppresses_unique_key_pairs)
+{
+    /* unique key contained in the join key (value state): +I then -U of a key in one batch
+       leave nothing, as Flink 2.3 the later +U stays a +U; an -U/+U pair of a stored row joins
+       as -U and +U without touching state in between */
+    static const int uk[] = {0};
+    JH h;
+    jh_init(&h, WJK_INNER, 2, KV, 2, KV);
+    jh_keys(&h, 1, K0, K0, NULL);
+    h.spec.left_nuk = h.spec.right_nuk = 1;
+    h.spec.left_uk = h.spec.right_uk = uk;
+    h.spec.left_retracts = h.spec.right_retracts = true;
+    CHECK(jh_open(&h));
+    jh_minibatch(&h, 100);
+    feed(&h, 1, "+I,1,x;+I,2,y");
+    feed(&h, 0, "+I,1,a;-U,1,a;+U,1,b;+I,2,c");
+    wop_input_watermark(h.op, 1, 1000);
+    const char *got = take(&h);
+    CHECK(strstr(got, "+U[1, b, 1, x]\n") != NULL);
+    CHECK(strstr(got, "+I[2, c, 2, y]\n") != NULL);
+    CHECK(strstr(got, "[1, a,") == NULL);
+    feed(&h, 0, "-U,2,c;+U,2,d");
+    wop_input_watermark(h.op, 1, 2000);
+    CHECK_STR(take(&h), "-U[2, c, 2, y]\n+U[2, d, 2, y]\n");
+    feed(&h, 1, "-D,2,y");
+    wop_input_watermark(h.op, 1, 3000);
+    CHECK_STR(take(&h), "-D[2, d, 2, y]\n");               /* state holds the new row */
     jh_free(&h);
 }
