@@ -1,0 +1,47 @@
+/*
+ * jar_statements.c — ADD JAR, REMOVE JAR and SHOW JARS with Flink 2.3's answers. weir runs no Java
+ * code, so no jar is ever added to a session: ADD JAR of a file that does not exist fails with
+ * Flink's FileNotFoundException, ADD JAR of an existing file is refused with a message saying why,
+ * REMOVE JAR answers as Flink does for a jar that was never added, and SHOW JARS is always empty.
+ * Paths are checked as Flink's resource manager checks them: a relative path against the working
+ * directory of the client (weir's process). See session_internal.h.
+ */
+#include "session_internal.h"
+
+#include <assert.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static bool exists(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0;
+}
+
+static bool missing(const char *path, WError *err)
+{
+    return werr_set(err, "java.io.FileNotFoundException", "jar or artifact resource [%s] not found.", path);
+}
+
+bool wsession_jar_statement(const AstStmt *st, WStmtResult *res, WError *err)
+{
+    if (st->kind == AS_SHOW) {
+        static const char *const COL[] = {"jars"};
+        wres_table(res, 1, COL);
+        res->empty_as_empty_set = true;
+        return true;
+    }
+    assert(st->kind == AS_ADD_JAR || st->kind == AS_REMOVE_JAR);
+    const char *path = st->value;
+    if (!exists(path)) return missing(path, err);
+    if (st->kind == AS_ADD_JAR)
+        return werr_set(err, WEXC_TABLE,
+                        "ADD JAR is not supported in weir: weir runs no Java code, so the jar [%s] cannot be "
+                        "loaded.", path);
+    return werr_set(err, WEXC_TABLE, "REMOVE JAR: the jar [%s] was never added to this session (weir adds no jar: it runs no Java code).", path);
+}
+
+bool wsession_is_jar_statement(const AstStmt *st)
+{
+    return st->kind == AS_ADD_JAR || st->kind == AS_REMOVE_JAR || (st->kind == AS_SHOW && st->show == ASH_JARS);
+}
