@@ -2,7 +2,8 @@
  * jar_statements.c — ADD JAR, REMOVE JAR and SHOW JARS with Flink 2.3's answers. weir runs no Java
  * code, so no jar is ever added to a session: ADD JAR of a file that does not exist fails with
  * Flink's FileNotFoundException, ADD JAR of an existing file is refused with a message saying why,
- * REMOVE JAR answers as Flink does for a jar that was never added, and SHOW JARS is always empty.
+ * REMOVE JAR answers as Flink does for a jar that was never added (FileNotFoundException for a
+ * missing file, success for an existing one), and SHOW JARS is always empty.
  * Paths are checked as Flink's resource manager checks them: a relative path against the working
  * directory of the client (weir's process). See session_internal.h.
  */
@@ -38,7 +39,9 @@ bool wsession_jar_statement(const AstStmt *st, WStmtResult *res, WError *err)
         return werr_set(err, WEXC_TABLE,
                         "ADD JAR is not supported in weir: weir runs no Java code, so the jar [%s] cannot be "
                         "loaded.", path);
-    return werr_set(err, WEXC_TABLE, "REMOVE JAR: the jar [%s] was never added to this session (weir adds no jar: it runs no Java code).", path);
+    /* an existing jar that was never added: Flink removes nothing and succeeds (measured) */
+    res->kind = WSR_OK;
+    return true;
 }
 
 bool wsession_is_jar_statement(const AstStmt *st)

@@ -1,2 +1,0 @@
--- REMOVE JAR of a file that exists but was never added (weir adds no jar).
-REMOVE JAR '$DATA/clicks.csv';
