@@ -1,9 +1,9 @@
 /*
  * jar_statements.c — ADD JAR, REMOVE JAR and SHOW JARS with Flink 2.3's answers. weir runs no Java
- * code, so no jar is ever added to a session: ADD JAR of a file that does not exist fails with
- * Flink's FileNotFoundException, ADD JAR of an existing file is refused with a message saying why,
- * REMOVE JAR answers as Flink does for a jar that was never added (FileNotFoundException for a
- * missing file, success for an existing one), and SHOW JARS is always empty.
+ * code, so no jar is ever added to a session: a file that does not exist fails with Flink's
+ * FileNotFoundException, an existing file without the .jar suffix with Flink's ValidationException,
+ * ADD JAR of an existing jar is refused with a message saying why, REMOVE JAR of one succeeds as in
+ * Flink for a jar that was never added, and SHOW JARS is always empty.
  * Paths are checked as Flink's resource manager checks them: a relative path against the working
  * directory of the client (weir's process). See session_internal.h.
  */
@@ -11,6 +11,7 @@
 
 #include <assert.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 static bool exists(const char *path)
@@ -34,7 +35,12 @@ bool wsession_jar_statement(const AstStmt *st, WStmtResult *res, WError *err)
     }
     assert(st->kind == AS_ADD_JAR || st->kind == AS_REMOVE_JAR);
     const char *path = st->value;
+    /* as Flink: the file must exist (checked first), then have the .jar suffix (measured) */
     if (!exists(path)) return missing(path, err);
+    size_t n = strlen(path);
+    if (n < 4 || strcasecmp(path + n - 4, ".jar") != 0)
+        return werr_set(err, WEXC_VALIDATION,
+                        "The registering or unregistering resource [%s] must end with a '.jar' suffix.", path);
     if (st->kind == AS_ADD_JAR)
         return werr_set(err, WEXC_TABLE,
                         "ADD JAR is not supported in weir: weir runs no Java code, so the jar [%s] cannot be "

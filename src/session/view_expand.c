@@ -6,11 +6,13 @@
  * lines of their own, Calcite's type names, operator spacing and parentheses). The expansion covers
  * SELECT [DISTINCT] over tables, views and aliased subqueries joined with [INNER | LEFT | RIGHT |
  * FULL] JOIN ... ON or commas, WHERE, GROUP BY, HAVING, ORDER BY output columns, LIMIT (FETCH
- * NEXT), UNION / INTERSECT / EXCEPT [ALL], scalar expressions, calls (also with OVER (PARTITION BY
- * ... ORDER BY ... [ROWS | RANGE BETWEEN ...])), CAST, CASE, [NOT] IN lists, BETWEEN, LIKE, IS, intervals, subqueries in
- * expressions ([NOT] IN, EXISTS, scalar; correlated columns resolve in the enclosing queries), the
- * window TVFs TUMBLE / HOP / CUMULATE over a table (positional or named arguments); a view using
- * another construct (USING, a scalar subquery, ...) is refused with a message naming it
+ * NEXT), OFFSET, UNION / INTERSECT / EXCEPT [ALL], scalar expressions, calls (also with OVER
+ * (PARTITION BY ... ORDER BY ... [ROWS | RANGE BETWEEN ...])), CAST, CASE, [NOT] IN lists, BETWEEN,
+ * LIKE, IS, intervals, subqueries in expressions ([NOT] IN, EXISTS, scalar; correlated columns
+ * resolve in the enclosing queries), the window TVFs TUMBLE / HOP / CUMULATE over a table
+ * (positional or named arguments), a SELECT without FROM (a constant row of a set operation); a
+ * view using another construct (USING, NOT EXISTS, a named window, ...) is refused with a message
+ * naming it
  * (docs/user-guide.md, differences).
  * See session_internal.h.
  */
@@ -750,12 +752,19 @@ static void query(Expand *x, const AstQuery *q)
 static void select_query(Expand *x, const AstQuery *q)
 {
     if (q->kind != AQ_SELECT) { no(x, "VALUES"); return; }
-    if (q->nctes || q->nwindows || q->qualify || q->hints.n || !q->from) {
-        no(x, "WITH, WINDOW, QUALIFY, hints or a query without FROM");
+    if (q->nctes || q->nwindows || q->qualify || q->hints.n) {
+        no(x, "WITH, WINDOW, QUALIFY or hints");
+        return;
+    }
+    WStrBuf *o = x->o;
+    if (!q->from) {
+        /* SELECT without FROM (e.g. a constant row in a UNION): the select list alone */
+        wsb_append(o, q->distinct ? "SELECT DISTINCT " : "SELECT ");
+        select_list(x, q);
+        order_and_fetch(x, q);
         return;
     }
     if (!add_from(x, q->from)) return;
-    WStrBuf *o = x->o;
     wsb_append(o, q->distinct ? "SELECT DISTINCT " : "SELECT ");
     select_list(x, q);
     wsb_append(o, "\nFROM ");
