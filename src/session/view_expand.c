@@ -99,6 +99,29 @@ static int column_index(const ScopeItem *s, const char *name)
     return -1;
 }
 
+/* the table or view `name` designates, when the scope has room for one more item; else NULL with
+   the reason noted */
+static WTable *scope_table(Expand *x, const AstName *name)
+{
+    if (x->n == MAX_SCOPE) {
+        no(x, "more than 16 tables");
+        return NULL;
+    }
+    WTable *t = wcatalog_lookup(x->c, name);
+    if (!t) no(x, "a table that no longer exists");
+    return t;
+}
+
+/* `catalog`.`database`.`name` of a table or view */
+static void full_name(WStrBuf *o, const WTable *t)
+{
+    ident(o, t->catalog);
+    wsb_putc(o, '.');
+    ident(o, t->database);
+    wsb_putc(o, '.');
+    ident(o, t->name);
+}
+
 /* the table a window TVF reads (its TABLE argument, positional or named DATA), or NULL */
 static const AstExpr *tvf_table_arg(const AstExpr *call)
 {
@@ -126,15 +149,8 @@ static bool add_window_tvf(Expand *x, const AstFrom *f)
         no(x, "a table function other than TUMBLE, HOP or CUMULATE over a table");
         return false;
     }
-    if (x->n == MAX_SCOPE) {
-        no(x, "more than 16 tables");
-        return false;
-    }
-    WTable *t = wcatalog_lookup(x->c, &targ->name);
-    if (!t) {
-        no(x, "a table that no longer exists");
-        return false;
-    }
+    WTable *t = scope_table(x, &targ->name);
+    if (!t) return false;
     static const char *const WIN[] = {"window_start", "window_end", "window_time"};
     ScopeItem *it = &x->items[x->n];
     *it = (ScopeItem){.t = NULL, .ncols = t->ncols + 3, .from = f};
@@ -181,15 +197,8 @@ static bool add_from(Expand *x, const AstFrom *f)
         no(x, "a table with hints, FOR SYSTEM_TIME or column aliases");
         return false;
     }
-    if (x->n == MAX_SCOPE) {
-        no(x, "more than 16 tables");
-        return false;
-    }
-    WTable *t = wcatalog_lookup(x->c, &f->name);
-    if (!t) {
-        no(x, "a table that no longer exists");
-        return false;
-    }
+    WTable *t = scope_table(x, &f->name);
+    if (!t) return false;
     ScopeItem *it = &x->items[x->n++];
     *it = (ScopeItem){.alias = f->alias ? f->alias : f->name.parts[f->name.n - 1], .t = t, .ncols = t->ncols};
     it->cols = wcalloc((size_t)t->ncols + 1, sizeof(char *));
@@ -536,11 +545,7 @@ static void tvf_arg(Expand *x, const AstExpr *a)
             ident(o, t->cols[i].name);
         }
         wsb_append(o, "\nFROM ");
-        ident(o, t->catalog);
-        wsb_putc(o, '.');
-        ident(o, t->database);
-        wsb_putc(o, '.');
-        ident(o, t->name);
+        full_name(o, t);
         wsb_append(o, " AS ");
         ident(o, alias);
         wsb_putc(o, ')');
@@ -606,11 +611,7 @@ static void from_item(Expand *x, const AstFrom *f, bool first)
     }
     WTable *t = wcatalog_lookup(x->c, &f->name);
     if (!t) return;
-    ident(o, t->catalog);
-    wsb_putc(o, '.');
-    ident(o, t->database);
-    wsb_putc(o, '.');
-    ident(o, t->name);
+    full_name(o, t);
     wsb_append(o, " AS ");
     ident(o, f->alias ? f->alias : f->name.parts[f->name.n - 1]);
 }
@@ -810,11 +811,7 @@ bool wsession_show_create_view(WCatalog *c, const WTable *t, WStrBuf *out, WErro
                         "Flink's expanded query for the forms docs/user-guide.md lists).", x.unsupported);
     }
     wsb_append(out, t->temporary ? "CREATE TEMPORARY VIEW " : "CREATE VIEW ");
-    ident(out, t->catalog);
-    wsb_putc(out, '.');
-    ident(out, t->database);
-    wsb_putc(out, '.');
-    ident(out, t->name);
+    full_name(out, t);
     wsb_append(out, " (\n");
     for (int i = 0; i < t->ncols; i++) {
         wsb_append(out, "  ");
