@@ -49,11 +49,15 @@ bool wfunc_unknown_error(WError *err, const char *name, const WType **args, int 
 const WFuncDef *const *wfunc_all(void);
 /* Flink's core module (core_module.c): the built-in function definitions SHOW FUNCTIONS lists, in
    Flink's order (NULL-terminated by name), and a case-insensitive lookup (NULL when absent). */
-typedef enum WCoreFunctionKind { WCORE_SCALAR, WCORE_AGGREGATE } WCoreFunctionKind;
+typedef enum WCoreFunctionKind { WCORE_SCALAR, WCORE_AGGREGATE, WCORE_PROCESS_TABLE, WCORE_OTHER } WCoreFunctionKind;
 typedef struct WCoreFunction {
     const char *name;
-    WCoreFunctionKind kind;
+    WCoreFunctionKind kind;     /* Flink's FunctionKind */
+    bool deterministic;         /* DESCRIBE FUNCTION EXTENDED's "is deterministic" */
+    const char *signature;      /* its "signature": Flink's type inference text, forms split by '\n' */
 } WCoreFunction;
+/* Flink's name of a function kind (SCALAR, AGGREGATE, PROCESS_TABLE, OTHER). */
+const char *wcore_kind_name(WCoreFunctionKind k);
 const WCoreFunction *wcore_functions(void);
 const WCoreFunction *wcore_function(const char *name);
 /* Whether SHOW FUNCTIONS lists it (not an operator or internal name). */

@@ -721,6 +721,10 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
             ok = wsession_function_statement(&s->catalog, st, res, err);
             break;
         }
+        if (wsession_is_jar_statement(st)) {
+            ok = wsession_jar_statement(st, res, err);
+            break;
+        }
         /* fall through */
     case AS_DESCRIBE:
     case AS_USE:
@@ -886,7 +890,8 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
     case AS_CREATE_FUNCTION:
         ok = wsession_function_statement(&s->catalog, st, res, err);
         break;
-    case AS_ADD_JAR: ok = not_supported(err, "ADD JAR"); break;
+    case AS_ADD_JAR:
+    case AS_REMOVE_JAR: ok = wsession_jar_statement(st, res, err); break;
     case AS_CLEAR: res->kind = WSR_OK; break;
     case AS_OTHER: ok = not_supported(err, st->other ? st->other : "This statement"); break;
     }

@@ -36,6 +36,10 @@ bool wsession_alter_table_schema(WCatalog *c, struct WPlanCtx *p, WTable *t, con
 bool wsession_function_statement(WCatalog *c, const AstStmt *st, WStmtResult *res, WError *err);
 bool wsession_is_function_statement(const AstStmt *st);
 
+/* ADD JAR, REMOVE JAR and SHOW JARS (jar_statements.c): weir adds no jar; Flink's answers. */
+bool wsession_jar_statement(const AstStmt *st, WStmtResult *res, WError *err);
+bool wsession_is_jar_statement(const AstStmt *st);
+
 /* SHOW CREATE VIEW's text of view t (view_expand.c): Flink's expanded query; refused with a message
    for a query using a construct the expansion does not cover. */
 bool wsession_show_create_view(WCatalog *c, const WTable *t, WStrBuf *out, WError *err);

@@ -6,15 +6,20 @@
  * lines of their own, Calcite's type names, operator spacing and parentheses). The expansion covers
  * SELECT [DISTINCT] over tables, views and aliased subqueries joined with [INNER | LEFT | RIGHT |
  * FULL] JOIN ... ON or commas, WHERE, GROUP BY, HAVING, ORDER BY output columns, LIMIT (FETCH
- * NEXT), UNION / INTERSECT / EXCEPT [ALL], scalar expressions, calls (also with OVER (PARTITION BY
- * ... ORDER BY ...)), CAST, CASE, [NOT] IN lists, BETWEEN, LIKE, IS, intervals; a view using another
- * construct (a subquery in an expression, a window TVF, USING, a window frame, ...) is refused
- * with a message naming it (docs/user-guide.md, differences).
+ * NEXT), OFFSET, UNION / INTERSECT / EXCEPT [ALL], scalar expressions, calls (also with OVER
+ * (PARTITION BY ... ORDER BY ... [ROWS | RANGE BETWEEN ...])), CAST, CASE, [NOT] IN lists, BETWEEN,
+ * LIKE, IS, intervals, subqueries in expressions ([NOT] IN, EXISTS, scalar; correlated columns
+ * resolve in the enclosing queries), the window TVFs TUMBLE / HOP / CUMULATE over a table
+ * (positional or named arguments), a SELECT without FROM (a constant row of a set operation); a
+ * view using another construct (USING, NOT EXISTS, a named window, ...) is refused with a message
+ * naming it
+ * (docs/user-guide.md, differences).
  * See session_internal.h.
  */
 #include "session_internal.h"
 #include "../common/strbuf.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -28,9 +33,12 @@ typedef struct ScopeItem {
     int ncols;
     char **cols;                /* column names (heap array; strings borrowed or heap for a subquery) */
     bool own_names;
+    const AstFrom *from;        /* the FROM item (a window TVF's scope item is found by it) */
+    char alias_buf[16];         /* the alias Calcite gives an unaliased window TVF: EXPR$n */
 } ScopeItem;
 
 typedef struct Expand {
+    const struct Expand *outer; /* the query a subquery in an expression is part of (correlation) */
     WCatalog *c;
     const WTable *view;
     ScopeItem items[MAX_SCOPE];
@@ -91,6 +99,70 @@ static int column_index(const ScopeItem *s, const char *name)
     return -1;
 }
 
+/* the table or view `name` designates, when the scope has room for one more item; else NULL with
+   the reason noted */
+static WTable *scope_table(Expand *x, const AstName *name)
+{
+    if (x->n == MAX_SCOPE) {
+        no(x, "more than 16 tables");
+        return NULL;
+    }
+    WTable *t = wcatalog_lookup(x->c, name);
+    if (!t) no(x, "a table that no longer exists");
+    return t;
+}
+
+/* `catalog`.`database`.`name` of a table or view */
+static void full_name(WStrBuf *o, const WTable *t)
+{
+    ident(o, t->catalog);
+    wsb_putc(o, '.');
+    ident(o, t->database);
+    wsb_putc(o, '.');
+    ident(o, t->name);
+}
+
+/* the table a window TVF reads (its TABLE argument, positional or named DATA), or NULL */
+static const AstExpr *tvf_table_arg(const AstExpr *call)
+{
+    for (int i = 0; i < call->nargs; i++) {
+        const AstExpr *a = call->args[i];
+        if (a->kind == AE_NAMED_ARG && a->nargs == 1) a = a->args[0];
+        if (a->kind == AE_TABLE_ARG) return a;
+    }
+    return NULL;
+}
+
+static bool is_window_tvf(const AstExpr *call)
+{
+    if (!call || call->kind != AE_FUNC || call->name.n != 1) return false;
+    const char *n = call->name.parts[0];
+    return strcasecmp(n, "TUMBLE") == 0 || strcasecmp(n, "HOP") == 0 || strcasecmp(n, "CUMULATE") == 0;
+}
+
+/* TABLE(TUMBLE | HOP | CUMULATE (TABLE t, DESCRIPTOR(c), ...)): the table's columns and the window
+   columns, under the alias written or Calcite's EXPR$n */
+static bool add_window_tvf(Expand *x, const AstFrom *f)
+{
+    const AstExpr *targ = is_window_tvf(f->call) ? tvf_table_arg(f->call) : NULL;
+    if (!targ || targ->nargs || targ->nwithin || targ->subquery || f->ncol_aliases) {
+        no(x, "a table function other than TUMBLE, HOP or CUMULATE over a table");
+        return false;
+    }
+    WTable *t = scope_table(x, &targ->name);
+    if (!t) return false;
+    static const char *const WIN[] = {"window_start", "window_end", "window_time"};
+    ScopeItem *it = &x->items[x->n];
+    *it = (ScopeItem){.t = NULL, .ncols = t->ncols + 3, .from = f};
+    snprintf(it->alias_buf, sizeof it->alias_buf, "EXPR$%d", x->n);
+    it->alias = f->alias ? f->alias : it->alias_buf;
+    x->n++;
+    it->cols = wcalloc((size_t)t->ncols + 4, sizeof(char *));
+    for (int i = 0; i < t->ncols; i++) it->cols[i] = t->cols[i].name;
+    for (int i = 0; i < 3; i++) it->cols[t->ncols + i] = (char *)WIN[i];
+    return true;
+}
+
 static bool add_from(Expand *x, const AstFrom *f)
 {
     if (f->kind == AFR_JOIN) {
@@ -116,6 +188,7 @@ static bool add_from(Expand *x, const AstFrom *f)
         expand_free(&y);
         return !x->unsupported;
     }
+    if (f->kind == AFR_TVF) return add_window_tvf(x, f);
     if (f->kind != AFR_TABLE) {
         no(x, "a FROM item other than a table, a view or an aliased subquery");
         return false;
@@ -124,15 +197,8 @@ static bool add_from(Expand *x, const AstFrom *f)
         no(x, "a table with hints, FOR SYSTEM_TIME or column aliases");
         return false;
     }
-    if (x->n == MAX_SCOPE) {
-        no(x, "more than 16 tables");
-        return false;
-    }
-    WTable *t = wcatalog_lookup(x->c, &f->name);
-    if (!t) {
-        no(x, "a table that no longer exists");
-        return false;
-    }
+    WTable *t = scope_table(x, &f->name);
+    if (!t) return false;
     ScopeItem *it = &x->items[x->n++];
     *it = (ScopeItem){.alias = f->alias ? f->alias : f->name.parts[f->name.n - 1], .t = t, .ncols = t->ncols};
     it->cols = wcalloc((size_t)t->ncols + 1, sizeof(char *));
@@ -144,12 +210,23 @@ static bool add_from(Expand *x, const AstFrom *f)
 static const ScopeItem *resolve(Expand *x, const AstName *name, const char **col)
 {
     *col = name->parts[name->n - 1];
-    for (int i = 0; i < x->n; i++) {
-        if (name->n == 2 && strcmp(x->items[i].alias, name->parts[0]) != 0) continue;
-        if (column_index(&x->items[i], *col) >= 0) return &x->items[i];
-    }
+    /* the innermost query first, then the queries a subquery is part of (a correlated column) */
+    for (const Expand *q = x; q && name->n <= 2; q = q->outer)
+        for (int i = 0; i < q->n; i++) {
+            if (name->n == 2 && strcmp(q->items[i].alias, name->parts[0]) != 0) continue;
+            if (column_index(&q->items[i], *col) >= 0) return &q->items[i];
+        }
     no(x, name->n > 2 ? "a column qualified by a table's full name" : "a column of no table in FROM");
     return NULL;
+}
+
+/* a subquery in an expression, expanded with its own scope inside this one's */
+static void subquery(Expand *x, const AstQuery *q)
+{
+    Expand y = {.outer = x, .c = x->c, .view = x->view, .o = x->o};
+    query(&y, q);
+    if (y.unsupported) no(x, y.unsupported);
+    expand_free(&y);
 }
 
 /* ---- expressions ---- */
@@ -272,10 +349,28 @@ static void order_items(Expand *x, const AstOrderItem *items, int n)
     }
 }
 
+static bool frame_bound(Expand *x, AstBoundKind k, const AstExpr *e)
+{
+    WStrBuf *o = x->o;
+    switch (k) {
+    case AB_UNBOUNDED_PRECEDING: wsb_append(o, "UNBOUNDED PRECEDING"); return true;
+    case AB_UNBOUNDED_FOLLOWING: wsb_append(o, "UNBOUNDED FOLLOWING"); return true;
+    case AB_CURRENT_ROW: wsb_append(o, "CURRENT ROW"); return true;
+    case AB_PRECEDING: case AB_FOLLOWING:
+        if (!e) break;
+        expr(x, e);
+        wsb_append(o, k == AB_PRECEDING ? " PRECEDING" : " FOLLOWING");
+        return true;
+    default: break;
+    }
+    no(x, "this window frame");
+    return false;
+}
+
 static void over(Expand *x, const AstOver *w)
 {
-    if (w->ref_name || w->frame != AF_NONE) {
-        no(x, "a named window or a window frame");
+    if (w->ref_name) {
+        no(x, "a named window");
         return;
     }
     WStrBuf *o = x->o;
@@ -287,6 +382,13 @@ static void over(Expand *x, const AstOver *w)
     if (w->norder) {
         wsb_append(o, w->npartition ? " ORDER BY " : "ORDER BY ");
         order_items(x, w->order, w->norder);
+    }
+    if (w->frame != AF_NONE) {
+        wsb_append(o, w->frame == AF_ROWS ? " ROWS BETWEEN " : " RANGE BETWEEN ");
+        if (!frame_bound(x, w->start_kind, w->start_expr)) return;
+        if (w->end_kind == AB_NONE) { no(x, "a window frame without BETWEEN"); return; }
+        wsb_append(o, " AND ");
+        if (!frame_bound(x, w->end_kind, w->end_expr)) return;
     }
     wsb_putc(o, ')');
 }
@@ -366,8 +468,13 @@ static void expr(Expand *x, const AstExpr *e)
         wsb_append(o, " END");
         return;
     case AE_IN:
-        if (e->subquery) { no(x, "IN with a subquery"); return; }
         operand(x, e->args[0], 33);
+        if (e->subquery) {
+            wsb_append(o, e->negated ? " NOT IN (" : " IN (");
+            subquery(x, e->subquery);
+            wsb_putc(o, ')');
+            return;
+        }
         wsb_append(o, e->negated ? " NOT IN (" : " IN (");
         list(x, e->args + 1, e->nargs - 1);
         wsb_putc(o, ')');
@@ -399,9 +506,62 @@ static void expr(Expand *x, const AstExpr *e)
         wsb_printf(o, " IS %s%s", e->negated ? "NOT " : "", WHAT[e->is_what]);
         return;
     }
+    case AE_EXISTS:
+        if (e->negated) { no(x, "NOT EXISTS"); return; }
+        wsb_append(o, "EXISTS (");
+        subquery(x, e->subquery);
+        wsb_putc(o, ')');
+        return;
+    case AE_SUBQUERY:
+        /* a scalar subquery: Calcite's unparse nests it in three pairs of parentheses */
+        wsb_append(o, "(((");
+        subquery(x, e->subquery);
+        wsb_append(o, ")))");
+        return;
     default:
         no(x, "this kind of expression");
     }
+}
+
+/* a window TVF's arguments: its table as Calcite expands it, DESCRIPTOR columns, intervals */
+static void tvf_arg(Expand *x, const AstExpr *a)
+{
+    WStrBuf *o = x->o;
+    if (a->kind == AE_NAMED_ARG) {
+        ident(o, a->str);
+        wsb_append(o, " => ");
+        tvf_arg(x, a->args[0]);
+        return;
+    }
+    if (a->kind == AE_TABLE_ARG) {
+        WTable *t = wcatalog_lookup(x->c, &a->name);
+        if (!t) { no(x, "a table that no longer exists"); return; }
+        const char *alias = a->name.parts[a->name.n - 1];
+        wsb_append(o, "(SELECT ");
+        for (int i = 0; i < t->ncols; i++) {
+            if (i) wsb_append(o, ", ");
+            ident(o, alias);
+            wsb_putc(o, '.');
+            ident(o, t->cols[i].name);
+        }
+        wsb_append(o, "\nFROM ");
+        full_name(o, t);
+        wsb_append(o, " AS ");
+        ident(o, alias);
+        wsb_putc(o, ')');
+        return;
+    }
+    if (a->kind == AE_DESCRIPTOR) {
+        wsb_append(o, "DESCRIPTOR(");
+        for (int i = 0; i < a->nargs; i++) {
+            if (i) wsb_append(o, ", ");
+            if (a->args[i]->kind != AE_COLUMN || a->args[i]->name.n != 1) { no(x, "this DESCRIPTOR"); return; }
+            ident(o, a->args[i]->name.parts[0]);
+        }
+        wsb_putc(o, ')');
+        return;
+    }
+    expr(x, a);
 }
 
 /* ---- the query ---- */
@@ -423,6 +583,23 @@ static void from_item(Expand *x, const AstFrom *f, bool first)
         expr(x, f->on);
         return;
     }
+    if (f->kind == AFR_TVF) {
+        for (int i = 0; i < x->n; i++) {
+            if (x->items[i].from != f) continue;
+            wsb_append(o, "TABLE(");
+            for (const char *c = f->call->name.parts[0]; *c; c++)
+                wsb_putc(o, (*c >= 'a' && *c <= 'z') ? (char)(*c - 32) : *c);
+            wsb_putc(o, '(');
+            for (int k = 0; k < f->call->nargs; k++) {
+                if (k) wsb_append(o, ", ");
+                tvf_arg(x, f->call->args[k]);
+            }
+            wsb_append(o, ")) AS ");
+            ident(o, x->items[i].alias);
+            return;
+        }
+        return;
+    }
     if (f->kind == AFR_SUBQUERY) {
         for (int i = 0; i < x->n; i++) {
             if (!x->items[i].sub_sql || strcmp(x->items[i].alias, f->alias) != 0) continue;
@@ -434,11 +611,7 @@ static void from_item(Expand *x, const AstFrom *f, bool first)
     }
     WTable *t = wcatalog_lookup(x->c, &f->name);
     if (!t) return;
-    ident(o, t->catalog);
-    wsb_putc(o, '.');
-    ident(o, t->database);
-    wsb_putc(o, '.');
-    ident(o, t->name);
+    full_name(o, t);
     wsb_append(o, " AS ");
     ident(o, f->alias ? f->alias : f->name.parts[f->name.n - 1]);
 }
@@ -542,7 +715,10 @@ static void order_and_fetch(Expand *x, const AstQuery *q)
             if (q->order[i].nulls) wsb_append(o, q->order[i].nulls == 1 ? " NULLS FIRST" : " NULLS LAST");
         }
     }
-    if (q->offset) { no(x, "OFFSET"); return; }
+    if (q->offset) {
+        if (q->offset->kind != AE_LITERAL || q->offset->lit != AL_INTEGER) { no(x, "this OFFSET"); return; }
+        wsb_printf(o, "\nOFFSET %s ROWS", q->offset->text);
+    }
     if (q->limit) {
         if (q->limit->kind != AE_LITERAL || q->limit->lit != AL_INTEGER) { no(x, "this LIMIT"); return; }
         wsb_printf(o, "\nFETCH NEXT %s ROWS ONLY", q->limit->text);
@@ -577,12 +753,19 @@ static void query(Expand *x, const AstQuery *q)
 static void select_query(Expand *x, const AstQuery *q)
 {
     if (q->kind != AQ_SELECT) { no(x, "VALUES"); return; }
-    if (q->nctes || q->nwindows || q->qualify || q->hints.n || !q->from) {
-        no(x, "WITH, WINDOW, QUALIFY, hints or a query without FROM");
+    if (q->nctes || q->nwindows || q->qualify || q->hints.n) {
+        no(x, "WITH, WINDOW, QUALIFY or hints");
+        return;
+    }
+    WStrBuf *o = x->o;
+    if (!q->from) {
+        /* SELECT without FROM (e.g. a constant row in a UNION): the select list alone */
+        wsb_append(o, q->distinct ? "SELECT DISTINCT " : "SELECT ");
+        select_list(x, q);
+        order_and_fetch(x, q);
         return;
     }
     if (!add_from(x, q->from)) return;
-    WStrBuf *o = x->o;
     wsb_append(o, q->distinct ? "SELECT DISTINCT " : "SELECT ");
     select_list(x, q);
     wsb_append(o, "\nFROM ");
@@ -628,11 +811,7 @@ bool wsession_show_create_view(WCatalog *c, const WTable *t, WStrBuf *out, WErro
                         "Flink's expanded query for the forms docs/user-guide.md lists).", x.unsupported);
     }
     wsb_append(out, t->temporary ? "CREATE TEMPORARY VIEW " : "CREATE VIEW ");
-    ident(out, t->catalog);
-    wsb_putc(out, '.');
-    ident(out, t->database);
-    wsb_putc(out, '.');
-    ident(out, t->name);
+    full_name(out, t);
     wsb_append(out, " (\n");
     for (int i = 0; i < t->ncols; i++) {
         wsb_append(out, "  ");

@@ -367,7 +367,8 @@ typedef enum AstStmtKind {
     AS_ALTER_CATALOG,       /* ALTER CATALOG c SET (..) | RESET (..) | COMMENT '..' */
     AS_ALTER_DATABASE,      /* ALTER DATABASE [c.]d SET (..) */
     AS_DESCRIBE_CATALOG,    /* DESCRIBE CATALOG [EXTENDED] c */
-    AS_ADD_JAR,             /* parsed, reported as not supported */
+    AS_ADD_JAR,             /* ADD JAR 'path' (value): a missing file as Flink, an existing jar refused */
+    AS_REMOVE_JAR,          /* REMOVE JAR 'path' (value): as Flink for a jar that was never added */
     AS_ALTER_VIEW,          /* ALTER VIEW v RENAME TO w (alter_kind AAL_RENAME) | AS query (AAL_VIEW_QUERY) */
     AS_LOAD_MODULE,         /* LOAD MODULE name [WITH (..)] */
     AS_UNLOAD_MODULE,       /* UNLOAD MODULE name */

@@ -519,8 +519,9 @@ static void stmt(WStrBuf *b, const AstStmt *s)
         "SHOW", "DESCRIBE", "SET", "RESET", "EXPLAIN", "COMPILE PLAN", "COMPILE AND EXECUTE PLAN",
         "EXECUTE PLAN", "BEGIN STATEMENT SET", "END", "STATEMENT SET", "EXECUTE", "STOP JOB", "USE",
         "CREATE FUNCTION", "CREATE CATALOG", "CREATE DATABASE", "DROP CATALOG", "DROP DATABASE",
-        "ALTER CATALOG", "ALTER DATABASE", "DESCRIBE CATALOG", "ADD JAR", "HELP", "QUIT", "CLEAR",
-        "OTHER",
+        "ALTER CATALOG", "ALTER DATABASE", "DESCRIBE CATALOG", "ADD JAR", "REMOVE JAR", "ALTER VIEW",
+        "LOAD MODULE", "UNLOAD MODULE", "USE MODULES", "DROP FUNCTION", "DESCRIBE FUNCTION", "HELP", "QUIT",
+        "CLEAR", "OTHER",
     };
     wsb_printf(b, "[%s", (unsigned)s->kind < sizeof kinds / sizeof kinds[0] ? kinds[s->kind] : "?");
     if (s->kind == AS_OTHER && s->other) wsb_printf(b, " %s", s->other);

@@ -397,7 +397,9 @@ static AstQuery *select_query(WSqlParser *p)
     q->nitems = items.n;
     q->items = WA_ARRAY(p->a, AstSelectItem, items.n);
     for (int i = 0; i < items.n; i++) q->items[i] = *(AstSelectItem *)items.v[i];
-    if (ps_accept_kw(p, "FROM")) q->from = from_clause(p);
+    /* as in Calcite's grammar, WHERE, GROUP BY, HAVING, WINDOW and QUALIFY follow only a FROM clause */
+    if (!ps_accept_kw(p, "FROM")) return q;
+    q->from = from_clause(p);
     if (ps_accept_kw(p, "WHERE")) q->where = ps_expr(p);
     if (ps_is_kw(p, "GROUP")) {
         ps_next(p);

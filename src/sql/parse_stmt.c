@@ -955,7 +955,13 @@ static AstStmt *statement(WSqlParser *p)
         s->value = ps_string(p);
         return s;
     }
-    if (ps_is_kw(p, "REMOVE") && ps_kw_at(p, 1, "JAR")) return other(p, pos, "REMOVE JAR");
+    if (ps_is_kw(p, "REMOVE") && ps_kw_at(p, 1, "JAR")) {
+        ps_next(p);
+        ps_next(p);
+        AstStmt *s = new_stmt(p, AS_REMOVE_JAR, pos);
+        s->value = ps_string(p);
+        return s;
+    }
     if ((ps_is_kw(p, "LOAD") || ps_is_kw(p, "UNLOAD")) && ps_word_at(p, 1, "MODULE")) {
         AstStmt *s = new_stmt(p, ps_is_kw(p, "LOAD") ? AS_LOAD_MODULE : AS_UNLOAD_MODULE, pos);
         ps_next(p);

@@ -50,6 +50,7 @@ cat > "$W/after.sql" <<'SQL'
 SET 'sql-client.execution.result-mode' = 'tableau';
 SET 'execution.runtime-mode' = 'batch';
 SHOW CATALOGS;
+DESCRIBE CATALOG EXTENDED pc;
 SHOW DATABASES IN pc;
 SHOW TABLES FROM pc.shop;
 SHOW VIEWS FROM pc.shop;
@@ -63,6 +64,7 @@ DROP VIEW shop.big_orders;
 SQL
 sql "$W/after.sql" > "$W/after.out" 2>&1
 check "the catalog survives the restart" grep -qE '^\| +pc \|$' "$W/after.out"
+check "its definition (type and options) is read back from the store" bash -c "grep -qE '^\| +type \| +weir-file \|$' '$W/after.out' && grep -qE '^\| +option:default-database \| +main \|$' '$W/after.out'"
 check "its databases too" test "$(grep -cE '^\| +(main|shop) \|$' "$W/after.out")" -eq 2
 check "its tables and views too" test "$(grep -cE '^\| +(orders|big_orders|north) \|$' "$W/after.out")" -eq 5
 check "the table keeps its primary key and comment" grep -qE '^\| +id \| +INT \| FALSE \| PRI\(id\) \| +\| +\| order id \|$' "$W/after.out"

@@ -563,6 +563,9 @@ WTEST(parser_unsupported_kinds)
     AstStmt *j = P("ADD JAR '/tmp/x.jar'");
     CHECK(j && j->kind == AS_ADD_JAR);
     if (j) CHECK_STR(j->value, "/tmp/x.jar");
+    AstStmt *rj = P("REMOVE JAR '/tmp/x.jar'");
+    CHECK(rj && rj->kind == AS_REMOVE_JAR);
+    if (rj) CHECK_STR(rj->value, "/tmp/x.jar");
     AstStmt *l = P("LOAD MODULE hive WITH ('hive-version' = '3.1')");
     CHECK(l && l->kind == AS_LOAD_MODULE && l->noptions == 1 && l->target.n == 1);
     if (l) CHECK_STR(l->target.parts[0], "hive");

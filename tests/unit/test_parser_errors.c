@@ -328,3 +328,14 @@ WTEST(parser_err_expression_api)
     CHECK(wsql_parse_expression(&EA, "a b", &e) == NULL);
     CHECK_STR(first_line(e.msg), "Encountered \"b\" at line 1, column 3.");
 }
+
+/* Calcite's grammar: WHERE, GROUP BY, HAVING, WINDOW, QUALIFY follow only a FROM clause (measured on
+   Flink 2.3.0: the same first line) */
+WTEST(parser_err_where_without_from)
+{
+    CHECK_ERR("SELECT 1 WHERE TRUE", "Incorrect syntax near the keyword 'WHERE' at line 1, column 10.");
+    WError e = ERR_("SELECT 1 b c");
+    CHECK_STR(first_line(e.msg), "Encountered \"c\" at line 1, column 12.");
+    CHECK(strstr(e.msg, "\"GROUP\"") == NULL && strstr(e.msg, "\"WHERE\"") == NULL);
+    CHECK(strstr(e.msg, "    \"FROM\" ...\n") != NULL);
+}

@@ -1,0 +1,3 @@
+-- ADD JAR of a file that does not exist: Flink's FileNotFoundException.
+SHOW JARS;
+ADD JAR '$TMP/no-such.jar';
