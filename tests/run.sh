@@ -343,6 +343,7 @@ if [[ -z "${WEIR_SKIP_FLINK:-}" && -x "$BUILD/weir" ]]; then
   trap 'python3 "$ROOT/tests/flink/flinkctl.py" stop --run-dir "$flink_run" >/dev/null 2>&1' EXIT
   fstart=$(date +%s)
   if python3 "$ROOT/tests/flink/flinkctl.py" start --run-dir "$flink_run" > /dev/null 2> "$BUILD/flink-start.log"; then
+    export FLINK_RUN_DIR="$flink_run"     # the gateway section's weir_client.sh uses it too
     fout="$(timeout 1800 python3 "$ROOT/tests/flink/differential/fuzz.py" --weir "$BUILD/weir" \
         -n "${FLINK_DIFF_N:-100}" --seed "${FLINK_DIFF_SEED:-20261201}" --run-dir "$flink_run" \
         --found "$BUILD/flink-found" --expected "$ROOT/tests/flink/differential/expected.txt" --quiet 2>&1)"; fst=$?
