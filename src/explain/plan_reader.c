@@ -778,6 +778,7 @@ void rd_window(Rd *r, json_t *w, WRel *x)
     x->win_kind = window_kind(json_string_value(json_object_get(win, "type")));
     if (x->win_kind == WWIN_SESSION) {
         x->win_gap = iso_ms(json_string_value(json_object_get(win, "gap")));
+        x->win_npartition = rd_ints(r, json_object_get(win, "partition_key_indices"), &x->win_partition);
     } else {
         x->win_size = iso_ms(json_string_value(json_object_get(win, x->win_kind == WWIN_CUMULATE ? "maxSize" : "size")));
         if (x->win_kind == WWIN_HOP) x->win_slide = iso_ms(json_string_value(json_object_get(win, "slide")));
@@ -794,7 +795,6 @@ void rd_window(Rd *r, json_t *w, WRel *x)
         x->win_end_col = rd_int(json_object_get(w, "windowEnd"), RD_BAD_INDEX);
         x->win_time_col = x->win_end_col;
     }
-    (void)r;
 }
 
 bool rd_join_spec(Rd *r, json_t *js, WRel *x, const WSchema *combined)
