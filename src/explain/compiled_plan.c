@@ -1233,7 +1233,8 @@ static json_t *acc_row_type_json(const ExCtx *x, const WRel *r, const WSchema *o
     for (int i = 0; lp && i < os->n; i++) if (os->types[i]->id == WT_VARBINARY) raw = true;
     if (!raw) return ex_row_type_json(a, os);
     WAggPartial L;
-    wagg_partial_layout(a, lp->aggs, lp->naggs, &lp->agg_input, lp->input_retracts, false, &L);
+    if (lp->kind == WR_LOCAL_WINDOW_AGG) wagg_window_partial_layout(a, lp->aggs, lp->naggs, &lp->agg_input, lp->win_kind, &L);
+    else wagg_partial_layout(a, lp->aggs, lp->naggs, &lp->agg_input, lp->input_retracts, false, &L);
     int nk = lp->kind == WR_INCREMENTAL_GROUP_AGG ? lp->nfinal_keys : lp->nkeys;
     json_t *j = json_object();
     json_object_set_new(j, "type", json_string("ROW"));

@@ -503,7 +503,8 @@ static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *i
     wsb_puts(out, "select=[");
     int q = 0;
     if (local) {
-        wagg_partial_layout(a, r->aggs, r->naggs, &r->agg_input, retract, false, &L);
+        if (window) wagg_window_partial_layout(a, r->aggs, r->naggs, &r->agg_input, r->win_kind, &L);
+        else wagg_partial_layout(a, r->aggs, r->naggs, &r->agg_input, retract, false, &L);
         for (int i = 0; i < r->nkeys; i++) {
             item_sep(out, &q);
             wsb_puts(out, inn[r->keys[i]]);
@@ -525,7 +526,7 @@ static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *i
         }
         if (L.count1_added) {
             item_sep(out, &q);
-            wsb_printf(out, "COUNT_RETRACT(*) AS %s", acc[L.count1]);
+            wsb_printf(out, "%s(*) AS %s", window ? "COUNT" : "COUNT_RETRACT", acc[L.count1]);
         }
         for (int k = 0; k < L.ndistinct; k++) {
             item_sep(out, &q);
@@ -537,7 +538,8 @@ static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *i
         if (window) wsb_printf(out, ", slice_end('w$) AS %s", on[r->out.n - 1]);
     } else {
         /* the input's accumulator columns follow its grouping columns */
-        wagg_partial_layout(a, r->aggs, r->naggs, &r->agg_input, retract, false, &L);
+        if (window) wagg_window_partial_layout(a, r->aggs, r->naggs, &r->agg_input, r->win_kind, &L);
+        else wagg_partial_layout(a, r->aggs, r->naggs, &r->agg_input, retract, false, &L);
         int nk = r->nkeys;
         const char *const *acc = inn + nk;
         const int *okeys = incr ? r->final_keys : r->keys;
@@ -563,11 +565,20 @@ static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *i
         if (incr && O.count1_added)
             wsb_printf(out, ", COUNT_RETRACT(%s) AS %s", acc[L.count1], on[nok + O.count1]);
         if (window) {
+            /* the window properties; a HOP window's added record count comes first, and Flink
+               names the items by the output's remaining names in order, so that the count takes
+               the first property's name and the last property is left out */
             const ExNode *node = ex_node(x, r);
-            if (r->win_out_start >= 0) wsb_printf(out, ", start('w$) AS %s", r->out.names[r->win_out_start]);
-            if (r->win_out_end >= 0) wsb_printf(out, ", end('w$) AS %s", r->out.names[r->win_out_end]);
-            if (r->win_out_time >= 0 && node && node->wtime_used)
-                wsb_printf(out, ", rowtime('w$) AS %s", r->out.names[r->win_out_time]);
+            const char *item[4], *name[3];
+            int ni = 0, nn = 0;
+            if (L.count1_added) item[ni++] = wa_sprintf(a, "COUNT(%s)", acc[L.count1]);
+            if (r->win_out_start >= 0) { item[ni++] = "start('w$)"; name[nn++] = r->out.names[r->win_out_start]; }
+            if (r->win_out_end >= 0) { item[ni++] = "end('w$)"; name[nn++] = r->out.names[r->win_out_end]; }
+            if (r->win_out_time >= 0 && node && node->wtime_used) {
+                item[ni++] = "rowtime('w$)";
+                name[nn++] = r->out.names[r->win_out_time];
+            }
+            for (int k = 0; k < nn; k++) wsb_printf(out, ", %s AS %s", item[k], name[k]);
         }
     }
     wsb_puts(out, "]");
