@@ -855,6 +855,16 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
         json_object_set_new(j, "configuration", c);
         json_t *dts = json_object();
         if (r->sink_table) json_object_set_new(dts, "table", table_json(x, r->sink_table, r->sink_qname, NULL));
+        if (r->sink_nstatic) {
+            /* INSERT ... PARTITION (k = 'v'): Flink's Partitioning sink ability */
+            json_t *ab = json_array(), *pa = json_object(), *part = json_object();
+            json_object_set_new(pa, "type", json_string("Partitioning"));
+            for (int k = 0; k < r->sink_nstatic; k++)
+                json_object_set_new(part, r->sink_static_keys[k], json_string(r->sink_static_values[k]));
+            json_object_set_new(pa, "partition", part);
+            json_array_append_new(ab, pa);
+            json_object_set_new(dts, "abilities", ab);
+        }
         json_object_set_new(j, "dynamicTableSink", dts);
         /* the modes the input really sends (an aggregate over an insert-only input sends no DELETE) */
         json_object_set_new(j, "inputChangelogMode", changelog_json(in ? ex_changelog_mode(x, in) : WCM_INSERT));

@@ -626,6 +626,16 @@ static WTable *table_from_json(Rd *r, json_t *tj, const char **qname)
         const char *pkn = json_string_value(json_object_get(pk, "name"));
         t->pk_name = pkn ? wa_strdup(a, pkn) : NULL;
     }
+    /* PARTITIONED BY: the filesystem sink's directories, a static partition's columns */
+    json_t *parts = json_object_get(rt, "partitionKeys");
+    t->npartition = (int)json_array_size(parts);
+    t->partition_keys = WA_ARRAY(a, int, t->npartition ? t->npartition : 1);
+    for (int k = 0; k < t->npartition; k++) {
+        const char *cn = json_string_value(json_array_get(parts, (size_t)k));
+        t->partition_keys[k] = -1;
+        for (int i = 0; i < n; i++) if (cn && !strcmp(t->cols[i].name, cn)) t->partition_keys[k] = i;
+        if (t->partition_keys[k] < 0) { rd_fail(r, "The compiled plan's partition keys name a missing column: %s", cn); return NULL; }
+    }
     json_t *wms = json_object_get(schema, "watermarkSpecs");
     if (json_array_size(wms)) {
         const char *ra = json_string_value(json_object_get(json_array_get(wms, 0), "rowtimeAttribute"));
@@ -905,6 +915,45 @@ static bool rd_window_time(Rd *r, json_t *windowing, const WRel *x, WSchema *out
 
 /* A sink writes its table's physical columns, NOT NULL and lengths included (the node's outputType
    is its input's row type): the ConstraintEnforcer checks the table's types, as after an INSERT. */
+/* The sink abilities of dynamicTableSink: Overwrite {overwrite} and Partitioning {partition:
+   {column: value}} (INSERT [OVERWRITE] ... PARTITION (k = 'v')); the static partition is kept in
+   the table's partition key order, a column that is not a partition key is refused. */
+static bool rd_sink_abilities(Rd *r, json_t *abs, WRel *x)
+{
+    const WTable *t = x->sink_table;
+    for (size_t i = 0; i < json_array_size(abs); i++) {
+        json_t *ab = json_array_get(abs, i);
+        const char *type = json_string_value(json_object_get(ab, "type"));
+        if (type && !strcmp(type, "Overwrite")) {
+            x->sink_overwrite = json_is_true(json_object_get(ab, "overwrite"));
+            continue;
+        }
+        if (!type || strcmp(type, "Partitioning")) continue;
+        json_t *part = json_object_get(ab, "partition");
+        const char *key;
+        json_t *v;
+        json_object_foreach(part, key, v) {
+            bool found = false;
+            for (int k = 0; k < t->npartition; k++) found |= !strcmp(t->cols[t->partition_keys[k]].name, key);
+            if (!found || !json_is_string(v))
+                return rd_fail(r, "The compiled plan's Partitioning sink ability names '%s', which is not a "
+                                  "partition column of the sink table (with a string value).", key);
+        }
+        int n = t->npartition ? t->npartition : 1;
+        x->sink_static_keys = WA_ARRAY(r->a, const char *, n);
+        x->sink_static_values = WA_ARRAY(r->a, const char *, n);
+        x->sink_nstatic = 0;
+        for (int k = 0; k < t->npartition; k++) {
+            const char *name = t->cols[t->partition_keys[k]].name;
+            json_t *val = json_object_get(part, name);
+            if (!val) continue;
+            x->sink_static_keys[x->sink_nstatic] = name;
+            x->sink_static_values[x->sink_nstatic++] = wa_strdup(r->a, json_string_value(val));
+        }
+    }
+    return true;
+}
+
 static void sink_schema_from_table(Rd *r, WRel *x)
 {
     const WTable *t = x->sink_table;
@@ -1326,6 +1375,7 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         x->sink_table = t;
         x->sink_qname = qname;
         x->upsert_sink = t->npk > 0;
+        if (!rd_sink_abilities(r, json_object_get(dts, "abilities"), x)) return NULL;
     } else {
         rd_fail(r, "EXECUTE PLAN cannot run a plan node of type '%s' yet.", type);
         return NULL;
