@@ -339,6 +339,28 @@ WExpr *rd_rex(Rd *r, json_t *j, const WSchema *in)
         rd_fail(r, "The compiled plan's correlation refers to a missing field: %s", nm);
         return NULL;
     }
+    if (!strcmp(kind, "FIELD_ACCESS")) {
+        /* Calcite's RexFieldAccess <expr>.<name> (no type of its own): weir's FIELD(row, index),
+           nullable when the row is */
+        const char *nm = json_string_value(json_object_get(j, "name"));
+        WExpr *row = rd_rex(r, json_object_get(j, "expr"), in);
+        if (!row) return NULL;
+        const WType *rt = row->type;
+        int f = -1;
+        for (int i = 0; nm && rt->id == WT_ROW && i < rt->nfields; i++) if (!strcmp(rt->field_names[i], nm)) f = i;
+        if (f < 0) {
+            rd_fail(r, "The compiled plan accesses a field its ROW expression does not have: %s", nm ? nm : "?");
+            return NULL;
+        }
+        WExpr *c = wexpr_new(a, WX_CALL, wtype_with_nullable(a, rt->fields[f], rt->fields[f]->nullable || rt->nullable), 2);
+        c->func = wfunc_lookup("FIELD");
+        assert(c->func);
+        c->name = c->func->name;
+        c->args[0] = row;
+        WDatum fi = {.i = f};
+        c->args[1] = wexpr_literal(a, &WTYPE_INT_NN, fi, false);
+        return c;
+    }
     const WType *t = rd_type(r, json_object_get(j, "type"));
     if (!t) return NULL;
     if (!strcmp(kind, "INPUT_REF")) {
