@@ -45,6 +45,10 @@ typedef struct WTableSpec {
     FILE *out;                      /* print sink: where lines go (stdout in the embedded client) */
     int npartition;                 /* PARTITIONED BY keys as indexes into the physical columns */
     const int *partition;
+    int nstatic;                    /* sinks: INSERT ... PARTITION (k = 'v'), in the table's
+                                       partition key order (the print sink prints them) */
+    const char *const *static_keys;
+    const char *const *static_values;
     bool ignore_errors_counted;     /* internal */
     /* INSERT OVERWRITE (sinks); bounded: the job runs in batch mode (sources must end there);
        sink_uuid names this job's part files, the same for every subtask of the sink (NULL: the

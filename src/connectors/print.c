@@ -1,7 +1,8 @@
 /*
  * print.c — the 'print' sink: every row as a line, as Flink's PrintSinkOutputWriter writes it.
  *
- * Line = prefix + Row.toString(): the prefix is 'print-identifier' (if any), then, when the sink
+ * Line = prefix + Row.toString(): the prefix is 'print-identifier' (if any), then each column of
+ * a static partition as k=v (':' between the items, as Flink's PrintSink), then, when the sink
  * runs with parallelism > 1, ':' (only after an identifier) and the 1-based subtask index, then
  * '> ' if the prefix is non-empty. Row.toString is `<kind>[v1, v2, ...]` with values rendered by
  * wfmt_java (Java toString rules). Lines go to stderr with 'standard-error' = true, otherwise to
@@ -105,6 +106,11 @@ static WSink *print_open_sink(const WTableSpec *spec, WError *err)
     wsb_init(&p);
     const char *id = wopts_get(spec->options, "print-identifier");
     if (id) wsb_append(&p, id);
+    /* a static partition (INSERT ... PARTITION (k = 'v')) follows as :k=v, as Flink's PrintSink */
+    for (int k = 0; k < spec->nstatic; k++) {
+        if (p.len) wsb_putc(&p, ':');
+        wsb_printf(&p, "%s=%s", spec->static_keys[k], spec->static_values[k]);
+    }
     if (spec->parallelism > 1) {
         if (p.len) wsb_putc(&p, ':');
         wsb_printf(&p, "%d", spec->subtask + 1);

@@ -239,7 +239,7 @@ WOperator *wop_local_window_agg_new(WExecCtx *ctx, const WLocalWindowAggSpec *sp
     LocalWindowAgg *g = wcalloc(1, sizeof *g);
     warena_init(&g->parena, 0);
     WSchema in = {spec->in_ncols, NULL, spec->in_types};
-    wagg_partial_layout(&g->parena, spec->aggs, spec->naggs, &in, false, false, &g->P);
+    wagg_window_partial_layout(&g->parena, spec->aggs, spec->naggs, &in, spec->win.kind, &g->P);
     int nout = spec->nkeys + g->P.ncols + 1;
     if (spec->out.ncols != nout || !spec->out.types || spec->out.types[nout - 1]->id != WT_BIGINT) {
         werr_set(ctx->err, WEXC_TABLE, "LocalWindowAggregate: output has %d columns, expected %d ending in a BIGINT",

@@ -528,7 +528,7 @@ WOperator *wop_window_agg_new(WExecCtx *ctx, const WWindowAggSpec *spec)
         w->slice_is_window = spec->slice_is_window;
         w->slice_col = spec->in_ncols - 1;
         WSchema ain = {spec->agg_ncols, NULL, spec->agg_types};
-        wagg_partial_layout(&w->parena, spec->aggs, spec->naggs, &ain, false, false, &w->P);
+        wagg_window_partial_layout(&w->parena, spec->aggs, spec->naggs, &ain, spec->win.kind, &w->P);
         if (spec->nkeys + w->P.ncols + 1 != spec->in_ncols) {
             werr_set(ctx->err, WEXC_TABLE, "GlobalWindowAggregate: input has %d columns, expected %d",
                      spec->in_ncols, spec->nkeys + w->P.ncols + 1);

@@ -376,13 +376,17 @@ static json_t *input_ref_json(const WRel *in, int i, const int *cm)
     json_object_set_new(e, "type", ex_type_json(in->out.types[i]));
     return e;
 }
-/* The window of a windowing strategy: {type, size | maxSize, slide | step, gap, offset}. */
+/* The window of a windowing strategy: {type, size | maxSize, slide | step, gap and
+   partition_key_indices, offset}. */
 static json_t *window_spec_json(const WRel *r)
 {
     json_t *win = json_object();
     json_object_set_new(win, "type", json_string(window_type(r->win_kind)));
     if (r->win_kind == WWIN_SESSION) {
+        /* Flink's SessionWindowSpec always carries its partition keys (input indexes; [] for
+           none): a plan without them makes Flink's EXECUTE PLAN fail with a NullPointerException */
         json_object_set_new(win, "gap", iso_duration(r->win_gap));
+        json_object_set_new(win, "partition_key_indices", ints_json(r->win_npartition, r->win_partition));
     } else {
         json_object_set_new(win, r->win_kind == WWIN_CUMULATE ? "maxSize" : "size", iso_duration(r->win_size));
         if (r->win_kind == WWIN_HOP) json_object_set_new(win, "slide", iso_duration(r->win_slide));
@@ -851,6 +855,16 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
         json_object_set_new(j, "configuration", c);
         json_t *dts = json_object();
         if (r->sink_table) json_object_set_new(dts, "table", table_json(x, r->sink_table, r->sink_qname, NULL));
+        if (r->sink_nstatic) {
+            /* INSERT ... PARTITION (k = 'v'): Flink's Partitioning sink ability */
+            json_t *ab = json_array(), *pa = json_object(), *part = json_object();
+            json_object_set_new(pa, "type", json_string("Partitioning"));
+            for (int k = 0; k < r->sink_nstatic; k++)
+                json_object_set_new(part, r->sink_static_keys[k], json_string(r->sink_static_values[k]));
+            json_object_set_new(pa, "partition", part);
+            json_array_append_new(ab, pa);
+            json_object_set_new(dts, "abilities", ab);
+        }
         json_object_set_new(j, "dynamicTableSink", dts);
         /* the modes the input really sends (an aggregate over an insert-only input sends no DELETE) */
         json_object_set_new(j, "inputChangelogMode", changelog_json(in ? ex_changelog_mode(x, in) : WCM_INSERT));
@@ -1181,6 +1195,44 @@ static const WRel *acc_producer(const WRel *r)
                ? r : NULL;
 }
 
+/* Flink's internal conversion class of a value of type t (LogicalTypeUtils
+   .toInternalConversionClass) where it is not the type's default conversion class, else NULL. */
+static const char *internal_class_if_not_default(const WType *t)
+{
+    switch (t->id) {
+    case WT_CHAR: case WT_VARCHAR: return "org.apache.flink.table.data.StringData";
+    case WT_DECIMAL: return "org.apache.flink.table.data.DecimalData";
+    case WT_DATE: case WT_TIME: case WT_INTERVAL_YM: return "java.lang.Integer";
+    case WT_INTERVAL_DT: return "java.lang.Long";
+    case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ: return "org.apache.flink.table.data.TimestampData";
+    case WT_ARRAY: return "org.apache.flink.table.data.ArrayData";
+    case WT_MAP: case WT_MULTISET: return "org.apache.flink.table.data.MapData";
+    case WT_ROW: return "org.apache.flink.table.data.RowData";
+    default: return NULL;
+    }
+}
+
+/* The external data type of a DISTINCT's MapView over keys of type kt, as Flink serializes it:
+   the structured type as a string, wrapped with the key's conversion class when Flink's view holds
+   internal values of a class that is not the type's default (StringData for a VARCHAR key, ...).
+   Without that class Flink's job reads the view's keys as the default class (ClassCastException
+   BinaryStringData -> String). Measured with Flink 2.3.0's COMPILE PLAN. */
+static json_t *map_view_data_type(WArena *a, const WType *kt)
+{
+    json_t *logical = json_string(wa_sprintf(a, "STRUCTURED<'org.apache.flink.table.api.dataview.MapView', `map` MAP<%s, BIGINT NOT NULL>>",
+                                             ex_type_serial(a, kt)));
+    const char *kc = internal_class_if_not_default(kt);
+    if (!kc) return logical;
+    json_t *wrap = json_object(), *fl = json_array(), *fm = json_object(), *kco = json_object();
+    json_object_set_new(wrap, "logicalType", logical);
+    json_object_set_new(fm, "name", json_string("map"));
+    json_object_set_new(kco, "conversionClass", json_string(kc));
+    json_object_set_new(fm, "keyClass", kco);
+    json_array_append_new(fl, fm);
+    json_object_set_new(wrap, "fields", fl);
+    return wrap;
+}
+
 /* outputType: accumulator rows hold RAW fields (the MapView of a DISTINCT, the accumulator of
    MIN/MAX with retraction), which Flink writes as structured types. */
 static json_t *acc_row_type_json(const ExCtx *x, const WRel *r, const WSchema *os)
@@ -1191,7 +1243,8 @@ static json_t *acc_row_type_json(const ExCtx *x, const WRel *r, const WSchema *o
     for (int i = 0; lp && i < os->n; i++) if (os->types[i]->id == WT_VARBINARY) raw = true;
     if (!raw) return ex_row_type_json(a, os);
     WAggPartial L;
-    wagg_partial_layout(a, lp->aggs, lp->naggs, &lp->agg_input, lp->input_retracts, false, &L);
+    if (lp->kind == WR_LOCAL_WINDOW_AGG) wagg_window_partial_layout(a, lp->aggs, lp->naggs, &lp->agg_input, lp->win_kind, &L);
+    else wagg_partial_layout(a, lp->aggs, lp->naggs, &lp->agg_input, lp->input_retracts, false, &L);
     int nk = lp->kind == WR_INCREMENTAL_GROUP_AGG ? lp->nfinal_keys : lp->nkeys;
     json_t *j = json_object();
     json_object_set_new(j, "type", json_string("ROW"));
@@ -1208,35 +1261,7 @@ static json_t *acc_row_type_json(const ExCtx *x, const WRel *r, const WSchema *o
                 ft = json_object();
                 json_object_set_new(ft, "type", json_string("RAW"));
                 json_object_set_new(ft, "class", json_string("org.apache.flink.table.api.dataview.MapView"));
-                json_t *ext = json_object();
-                json_object_set_new(ext, "type", json_string("STRUCTURED_TYPE"));
-                json_object_set_new(ext, "implementationClass", json_string("org.apache.flink.table.api.dataview.MapView"));
-                json_t *attrs = json_array();
-                json_t *at = json_object();
-                json_object_set_new(at, "name", json_string("map"));
-                json_object_set_new(at, "attributeType",
-                                    json_string(wa_sprintf(a, "MAP<%s, BIGINT NOT NULL>", ex_type_serial(a, kt))));
-                json_array_append_new(attrs, at);
-                json_object_set_new(ext, "attributes", attrs);
-                if (lp->kind == WR_LOCAL_WINDOW_AGG) {
-                    /* the window aggregate's heap map view: the logical type plus the key's
-                       internal class where it is not the default one */
-                    json_t *wrap = json_object();
-                    json_object_set_new(wrap, "logicalType", ext);
-                    const char *kc = kt->id == WT_VARCHAR || kt->id == WT_CHAR ? "org.apache.flink.table.data.StringData"
-                                   : kt->id == WT_DECIMAL ? "org.apache.flink.table.data.DecimalData"
-                                   : wtype_is_timestamp(kt) ? "org.apache.flink.table.data.TimestampData" : NULL;
-                    if (kc) {
-                        json_t *fl = json_array(), *fm = json_object(), *kco = json_object();
-                        json_object_set_new(fm, "name", json_string("map"));
-                        json_object_set_new(kco, "conversionClass", json_string(kc));
-                        json_object_set_new(fm, "keyClass", kco);
-                        json_array_append_new(fl, fm);
-                        json_object_set_new(wrap, "fields", fl);
-                    }
-                    ext = wrap;
-                }
-                json_object_set_new(ft, "externalDataType", ext);
+                json_object_set_new(ft, "externalDataType", map_view_data_type(a, kt));
             }
             for (int m = 0; m < L.naggs && !ft; m++) {
                 if (L.first[m] != col) continue;

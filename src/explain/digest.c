@@ -254,7 +254,10 @@ static void table_path(WStrBuf *out, const char *qname)
     }
 }
 
-static void window_spec(WStrBuf *out, const WRel *r, const char *time_name, const char *ws, const char *we)
+/* Flink's WindowSpec toSummaryString; inn (NULL: none) names the input fields a session window's
+   partition keys index (", partition keys=[k1, k2]" when it has any). */
+static void window_spec(WStrBuf *out, const WRel *r, const char *time_name, const char *ws, const char *we,
+                        const char *const *inn)
 {
     char a[48], b[48];
     static const char *const KIND[WWIN_NKINDS] = {"TUMBLE", "HOP", "CUMULATE", "SESSION"};
@@ -275,7 +278,15 @@ static void window_spec(WStrBuf *out, const WRel *r, const char *time_name, cons
         wduration_format(r->win_slide, b, sizeof b);
         wsb_printf(out, ", max_size=[%s], step=[%s]", a, b);
         break;
-    case WWIN_SESSION: wduration_format(r->win_gap, a, sizeof a); wsb_printf(out, ", gap=[%s]", a); break;
+    case WWIN_SESSION:
+        wduration_format(r->win_gap, a, sizeof a);
+        wsb_printf(out, ", gap=[%s]", a);
+        if (inn && r->win_npartition) {
+            wsb_puts(out, ", partition keys=[");
+            key_names(out, inn, r->win_npartition, r->win_partition);
+            wsb_putc(out, ']');
+        }
+        break;
     }
     if (r->win_offset) { wduration_format(r->win_offset, a, sizeof a); wsb_printf(out, ", offset=[%s]", a); }
     wsb_putc(out, ')');
@@ -481,9 +492,9 @@ static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *i
         }
         if (window) {
             wsb_puts(out, "window=[");
-            if (r->kind == WR_GLOBAL_WINDOW_AGG) window_spec(out, r, NULL, NULL, inn[r->inputs[0]->out.n - 1]);
-            else if (r->win_attached) window_spec(out, r, NULL, inn[r->win_start_col], inn[r->win_end_col]);
-            else window_spec(out, r, inn[r->win_time_col], NULL, NULL);
+            if (r->kind == WR_GLOBAL_WINDOW_AGG) window_spec(out, r, NULL, NULL, inn[r->inputs[0]->out.n - 1], NULL);
+            else if (r->win_attached) window_spec(out, r, NULL, inn[r->win_start_col], inn[r->win_end_col], NULL);
+            else window_spec(out, r, inn[r->win_time_col], NULL, NULL, inn);
             wsb_puts(out, "], ");
         } else {
             partial_final_type(out, r);
@@ -492,7 +503,8 @@ static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *i
     wsb_puts(out, "select=[");
     int q = 0;
     if (local) {
-        wagg_partial_layout(a, r->aggs, r->naggs, &r->agg_input, retract, false, &L);
+        if (window) wagg_window_partial_layout(a, r->aggs, r->naggs, &r->agg_input, r->win_kind, &L);
+        else wagg_partial_layout(a, r->aggs, r->naggs, &r->agg_input, retract, false, &L);
         for (int i = 0; i < r->nkeys; i++) {
             item_sep(out, &q);
             wsb_puts(out, inn[r->keys[i]]);
@@ -514,7 +526,7 @@ static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *i
         }
         if (L.count1_added) {
             item_sep(out, &q);
-            wsb_printf(out, "COUNT_RETRACT(*) AS %s", acc[L.count1]);
+            wsb_printf(out, "%s(*) AS %s", window ? "COUNT" : "COUNT_RETRACT", acc[L.count1]);
         }
         for (int k = 0; k < L.ndistinct; k++) {
             item_sep(out, &q);
@@ -526,7 +538,8 @@ static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *i
         if (window) wsb_printf(out, ", slice_end('w$) AS %s", on[r->out.n - 1]);
     } else {
         /* the input's accumulator columns follow its grouping columns */
-        wagg_partial_layout(a, r->aggs, r->naggs, &r->agg_input, retract, false, &L);
+        if (window) wagg_window_partial_layout(a, r->aggs, r->naggs, &r->agg_input, r->win_kind, &L);
+        else wagg_partial_layout(a, r->aggs, r->naggs, &r->agg_input, retract, false, &L);
         int nk = r->nkeys;
         const char *const *acc = inn + nk;
         const int *okeys = incr ? r->final_keys : r->keys;
@@ -552,11 +565,20 @@ static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *i
         if (incr && O.count1_added)
             wsb_printf(out, ", COUNT_RETRACT(%s) AS %s", acc[L.count1], on[nok + O.count1]);
         if (window) {
+            /* the window properties; a HOP window's added record count comes first, and Flink
+               names the items by the output's remaining names in order, so that the count takes
+               the first property's name and the last property is left out */
             const ExNode *node = ex_node(x, r);
-            if (r->win_out_start >= 0) wsb_printf(out, ", start('w$) AS %s", r->out.names[r->win_out_start]);
-            if (r->win_out_end >= 0) wsb_printf(out, ", end('w$) AS %s", r->out.names[r->win_out_end]);
-            if (r->win_out_time >= 0 && node && node->wtime_used)
-                wsb_printf(out, ", rowtime('w$) AS %s", r->out.names[r->win_out_time]);
+            const char *item[4], *name[3];
+            int ni = 0, nn = 0;
+            if (L.count1_added) item[ni++] = wa_sprintf(a, "COUNT(%s)", acc[L.count1]);
+            if (r->win_out_start >= 0) { item[ni++] = "start('w$)"; name[nn++] = r->out.names[r->win_out_start]; }
+            if (r->win_out_end >= 0) { item[ni++] = "end('w$)"; name[nn++] = r->out.names[r->win_out_end]; }
+            if (r->win_out_time >= 0 && node && node->wtime_used) {
+                item[ni++] = "rowtime('w$)";
+                name[nn++] = r->out.names[r->win_out_time];
+            }
+            for (int k = 0; k < nn; k++) wsb_printf(out, ", %s AS %s", item[k], name[k]);
         }
     }
     wsb_puts(out, "]");
@@ -799,12 +821,12 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         const char *const *jn = join_names(x, r);
         int ln = r->inputs[0]->out.n;
         wsb_puts(out, "(leftWindow=[");
-        window_spec(out, r, NULL, jn[r->win_start_col], jn[r->win_end_col]);
+        window_spec(out, r, NULL, jn[r->win_start_col], jn[r->win_end_col], NULL);
         wsb_puts(out, "], rightWindow=[");
         /* the right window by the right input's own field names, as Flink prints it */
         const char *const *rn = in_names(x, r->inputs[1]);
         window_spec(out, r, NULL, rn ? rn[r->win_rstart_col] : jn[ln + r->win_rstart_col],
-                    rn ? rn[r->win_rend_col] : jn[ln + r->win_rend_col]);
+                    rn ? rn[r->win_rend_col] : jn[ln + r->win_rend_col], NULL);
         wsb_printf(out, "], joinType=[%s], where=[", join_type_name(r));
         join_condition(x, r, jn, d, out);
         wsb_puts(out, "], ");
@@ -902,8 +924,8 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
             return;
         }
         wsb_puts(out, "window=[");
-        if (r->win_attached) window_spec(out, r, NULL, inn[r->win_start_col], inn[r->win_end_col]);
-        else window_spec(out, r, inn[r->win_time_col], NULL, NULL);
+        if (r->win_attached) window_spec(out, r, NULL, inn[r->win_start_col], inn[r->win_end_col], NULL);
+        else window_spec(out, r, inn[r->win_time_col], NULL, NULL, inn);
         wsb_puts(out, "], select=[");
         int q = 0;
         for (int i = 0; i < r->nkeys; i++) wsb_printf(out, "%s%s", q++ ? ", " : "", inn[r->keys[i]]);
@@ -921,12 +943,12 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
     }
     case WR_WINDOW_TVF:
         wsb_puts(out, "(window=[");
-        window_spec(out, r, inn[r->win_time_col], NULL, NULL);
+        window_spec(out, r, inn[r->win_time_col], NULL, NULL, inn);
         wsb_puts(out, "])");
         return;
     case WR_WINDOW_RANK:
         wsb_puts(out, "(window=[");
-        window_spec(out, r, NULL, inn[r->win_start_col], inn[r->win_end_col]);
+        window_spec(out, r, NULL, inn[r->win_start_col], inn[r->win_end_col], NULL);
         if (r->win_dedup) {
             wsb_printf(out, "], keep=[%s], partitionKeys=[", r->keep_last ? "LastRow" : "FirstRow");
             key_names(out, inn, r->nkeys, r->keys);

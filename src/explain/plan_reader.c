@@ -339,6 +339,28 @@ WExpr *rd_rex(Rd *r, json_t *j, const WSchema *in)
         rd_fail(r, "The compiled plan's correlation refers to a missing field: %s", nm);
         return NULL;
     }
+    if (!strcmp(kind, "FIELD_ACCESS")) {
+        /* Calcite's RexFieldAccess <expr>.<name> (no type of its own): weir's FIELD(row, index),
+           nullable when the row is */
+        const char *nm = json_string_value(json_object_get(j, "name"));
+        WExpr *row = rd_rex(r, json_object_get(j, "expr"), in);
+        if (!row) return NULL;
+        const WType *rt = row->type;
+        int f = -1;
+        for (int i = 0; nm && rt->id == WT_ROW && i < rt->nfields; i++) if (!strcmp(rt->field_names[i], nm)) f = i;
+        if (f < 0) {
+            rd_fail(r, "The compiled plan accesses a field its ROW expression does not have: %s", nm ? nm : "?");
+            return NULL;
+        }
+        WExpr *c = wexpr_new(a, WX_CALL, wtype_with_nullable(a, rt->fields[f], rt->fields[f]->nullable || rt->nullable), 2);
+        c->func = wfunc_lookup("FIELD");
+        assert(c->func);
+        c->name = c->func->name;
+        c->args[0] = row;
+        WDatum fi = {.i = f};
+        c->args[1] = wexpr_literal(a, &WTYPE_INT_NN, fi, false);
+        return c;
+    }
     const WType *t = rd_type(r, json_object_get(j, "type"));
     if (!t) return NULL;
     if (!strcmp(kind, "INPUT_REF")) {
@@ -626,6 +648,16 @@ static WTable *table_from_json(Rd *r, json_t *tj, const char **qname)
         const char *pkn = json_string_value(json_object_get(pk, "name"));
         t->pk_name = pkn ? wa_strdup(a, pkn) : NULL;
     }
+    /* PARTITIONED BY: the filesystem sink's directories, a static partition's columns */
+    json_t *parts = json_object_get(rt, "partitionKeys");
+    t->npartition = (int)json_array_size(parts);
+    t->partition_keys = WA_ARRAY(a, int, t->npartition ? t->npartition : 1);
+    for (int k = 0; k < t->npartition; k++) {
+        const char *cn = json_string_value(json_array_get(parts, (size_t)k));
+        t->partition_keys[k] = -1;
+        for (int i = 0; i < n; i++) if (cn && !strcmp(t->cols[i].name, cn)) t->partition_keys[k] = i;
+        if (t->partition_keys[k] < 0) { rd_fail(r, "The compiled plan's partition keys name a missing column: %s", cn); return NULL; }
+    }
     json_t *wms = json_object_get(schema, "watermarkSpecs");
     if (json_array_size(wms)) {
         const char *ra = json_string_value(json_object_get(json_array_get(wms, 0), "rowtimeAttribute"));
@@ -778,6 +810,7 @@ void rd_window(Rd *r, json_t *w, WRel *x)
     x->win_kind = window_kind(json_string_value(json_object_get(win, "type")));
     if (x->win_kind == WWIN_SESSION) {
         x->win_gap = iso_ms(json_string_value(json_object_get(win, "gap")));
+        x->win_npartition = rd_ints(r, json_object_get(win, "partition_key_indices"), &x->win_partition);
     } else {
         x->win_size = iso_ms(json_string_value(json_object_get(win, x->win_kind == WWIN_CUMULATE ? "maxSize" : "size")));
         if (x->win_kind == WWIN_HOP) x->win_slide = iso_ms(json_string_value(json_object_get(win, "slide")));
@@ -794,7 +827,6 @@ void rd_window(Rd *r, json_t *w, WRel *x)
         x->win_end_col = rd_int(json_object_get(w, "windowEnd"), RD_BAD_INDEX);
         x->win_time_col = x->win_end_col;
     }
-    (void)r;
 }
 
 bool rd_join_spec(Rd *r, json_t *js, WRel *x, const WSchema *combined)
@@ -905,6 +937,45 @@ static bool rd_window_time(Rd *r, json_t *windowing, const WRel *x, WSchema *out
 
 /* A sink writes its table's physical columns, NOT NULL and lengths included (the node's outputType
    is its input's row type): the ConstraintEnforcer checks the table's types, as after an INSERT. */
+/* The sink abilities of dynamicTableSink: Overwrite {overwrite} and Partitioning {partition:
+   {column: value}} (INSERT [OVERWRITE] ... PARTITION (k = 'v')); the static partition is kept in
+   the table's partition key order, a column that is not a partition key is refused. */
+static bool rd_sink_abilities(Rd *r, json_t *abs, WRel *x)
+{
+    const WTable *t = x->sink_table;
+    for (size_t i = 0; i < json_array_size(abs); i++) {
+        json_t *ab = json_array_get(abs, i);
+        const char *type = json_string_value(json_object_get(ab, "type"));
+        if (type && !strcmp(type, "Overwrite")) {
+            x->sink_overwrite = json_is_true(json_object_get(ab, "overwrite"));
+            continue;
+        }
+        if (!type || strcmp(type, "Partitioning")) continue;
+        json_t *part = json_object_get(ab, "partition");
+        const char *key;
+        json_t *v;
+        json_object_foreach(part, key, v) {
+            bool found = false;
+            for (int k = 0; k < t->npartition; k++) found |= !strcmp(t->cols[t->partition_keys[k]].name, key);
+            if (!found || !json_is_string(v))
+                return rd_fail(r, "The compiled plan's Partitioning sink ability names '%s', which is not a "
+                                  "partition column of the sink table (with a string value).", key);
+        }
+        int n = t->npartition ? t->npartition : 1;
+        x->sink_static_keys = WA_ARRAY(r->a, const char *, n);
+        x->sink_static_values = WA_ARRAY(r->a, const char *, n);
+        x->sink_nstatic = 0;
+        for (int k = 0; k < t->npartition; k++) {
+            const char *name = t->cols[t->partition_keys[k]].name;
+            json_t *val = json_object_get(part, name);
+            if (!val) continue;
+            x->sink_static_keys[x->sink_nstatic] = name;
+            x->sink_static_values[x->sink_nstatic++] = wa_strdup(r->a, json_string_value(val));
+        }
+    }
+    return true;
+}
+
 static void sink_schema_from_table(Rd *r, WRel *x)
 {
     const WTable *t = x->sink_table;
@@ -1327,6 +1398,7 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         x->sink_table = t;
         x->sink_qname = qname;
         x->upsert_sink = t->npk > 0;
+        if (!rd_sink_abilities(r, json_object_get(dts, "abilities"), x)) return NULL;
     } else {
         rd_fail(r, "EXECUTE PLAN cannot run a plan node of type '%s' yet.", type);
         return NULL;

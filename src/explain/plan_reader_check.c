@@ -263,7 +263,9 @@ bool rd_check_node(Rd *r, WRel *x)
         return indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) && aggs_ok(r, "aggCalls", x, x->agg_input.n) &&
                window_ok(r, "windowing", x, &x->agg_input) && keys_aggs_out_ok(r, x, is, 3);
     case WR_WINDOW_TVF:
-        if (!window_ok(r, "windowing", x, is) || !width_ok(r, x, is->n + 3) || !columns_ok(r, x, 0, is, 0, is->n))
+        if (!window_ok(r, "windowing", x, is) ||
+            !indexes_ok(r, "windowing.window.partition_key_indices", x->win_partition, x->win_npartition, is->n) ||
+            !width_ok(r, x, is->n + 3) || !columns_ok(r, x, 0, is, 0, is->n))
             return false;
         for (int i = is->n; i < is->n + 3; i++)
             if (repr_class(x->out.types[i]->id) != 5)

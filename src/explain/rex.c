@@ -801,6 +801,16 @@ static json_t *search_json(WPlanCtx *p, const WExpr *e, const int *colmap)
 
 json_t *ex_rex_json(WPlanCtx *p, const WExpr *e, const int *colmap)
 {
+    if (e->kind == WX_CALL && e->func && !strcmp(e->func->name, "FIELD") && e->nargs == 2 &&
+        e->args[1]->kind == WX_LITERAL && e->args[0]->type->id == WT_ROW && e->args[0]->type->field_names &&
+        e->args[1]->lit.i >= 0 && e->args[1]->lit.i < e->args[0]->type->nfields) {
+        /* Calcite's RexFieldAccess, as Flink writes it: {kind, name, expr} without a type */
+        json_t *j = json_object();
+        json_object_set_new(j, "kind", json_string("FIELD_ACCESS"));
+        json_object_set_new(j, "name", json_string(e->args[0]->type->field_names[e->args[1]->lit.i]));
+        json_object_set_new(j, "expr", ex_rex_json(p, e->args[0], colmap));
+        return j;
+    }
     if (e->kind == WX_IN) {
         json_t *search = search_json(p, e, colmap);
         if (search) return search;

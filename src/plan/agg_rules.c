@@ -100,8 +100,9 @@ int wagg_index_of_count_star(const WRel *r)
     return -1;
 }
 
-void wagg_partial_layout(WArena *a, const WAggCall *aggs, int naggs, const WSchema *in, bool retract,
-                         bool without_distinct, WAggPartial *L)
+/* need_count: a HOP window's record count (wagg_window_partial_layout) */
+static void partial_layout(WArena *a, const WAggCall *aggs, int naggs, const WSchema *in, bool retract,
+                           bool without_distinct, bool need_count, WAggPartial *L)
 {
     memset(L, 0, sizeof *L);
     int na = naggs ? naggs : 1;
@@ -159,8 +160,10 @@ void wagg_partial_layout(WArena *a, const WAggCall *aggs, int naggs, const WSche
         }
         L->nfields[i] = n - L->first[i];
         if (retract && L->count1 < 0 && is_record_count(c)) L->count1 = L->first[i];
+        if (need_count && L->count1 < 0 && c->kind == WAGG_COUNT_STAR && c->filter_col < 0 && !c->distinct)
+            L->count1 = L->first[i];
     }
-    if (retract && L->count1 < 0) {
+    if ((retract || need_count) && L->count1 < 0) {
         L->count1 = n;
         L->count1_added = true;
         L->types[n] = &WTYPE_BIGINT;
@@ -190,6 +193,18 @@ void wagg_partial_layout(WArena *a, const WAggCall *aggs, int naggs, const WSche
         L->names[n++] = wa_sprintf(a, "distinct$%d", k);
     }
     L->ncols = n;
+}
+
+void wagg_partial_layout(WArena *a, const WAggCall *aggs, int naggs, const WSchema *in, bool retract,
+                         bool without_distinct, WAggPartial *L)
+{
+    partial_layout(a, aggs, naggs, in, retract, without_distinct, false, L);
+}
+
+void wagg_window_partial_layout(WArena *a, const WAggCall *aggs, int naggs, const WSchema *in, WWindowKind kind,
+                                WAggPartial *L)
+{
+    partial_layout(a, aggs, naggs, in, false, false, kind == WWIN_HOP, L);
 }
 
 /* ------------------------------------------------------------------ two-phase aggregation */
@@ -495,7 +510,7 @@ static WRel *window_two_phase_one(WPlanCtx *p, WRel *r)
     for (int i = 0; i < r->naggs; i++) if (!wagg_mergeable(&r->aggs[i], false)) return r;
     WRel *in = x->inputs[0];
     WAggPartial L;
-    wagg_partial_layout(p->arena, r->aggs, r->naggs, &in->out, false, false, &L);
+    wagg_window_partial_layout(p->arena, r->aggs, r->naggs, &in->out, r->win_kind, &L);
     WRel *local = wrel_new(p, WR_LOCAL_WINDOW_AGG, 1);
     *local = *r;
     local->kind = WR_LOCAL_WINDOW_AGG;

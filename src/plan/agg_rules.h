@@ -63,6 +63,13 @@ int wagg_index_of_count_star(const WRel *r);
 void wagg_partial_layout(WArena *a, const WAggCall *aggs, int naggs, const WSchema *in, bool retract,
                          bool without_distinct, WAggPartial *out);
 
+/* The partial layout of a window aggregate's calls (Flink's deriveStreamWindowAggregateInfoList):
+   as wagg_partial_layout without retraction, and for a HOP window a record count `count1` when no
+   call is a plain COUNT(*) (Flink's slice-shared HOP processor counts the records of a slice to
+   tell an empty window; its LocalWindowAggregate sends the count, COUNT(*) AS count1$n). */
+void wagg_window_partial_layout(WArena *a, const WAggCall *aggs, int naggs, const WSchema *in, WWindowKind kind,
+                                WAggPartial *out);
+
 /* Flink's accumulator name stem of call c ("count1", "count", "sum", "min", ...). */
 const char *wagg_acc_stem(const WAggCall *c);
 

@@ -1584,6 +1584,19 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
     sink->sink_table = t;
     sink->sink_qname = qn;
     sink->sink_overwrite = s->overwrite;
+    if (s->npartition) {
+        /* Flink's Partitioning ability: the static partition in the table's partition key order */
+        sink->sink_static_keys = WA_ARRAY(a, const char *, t->npartition ? t->npartition : 1);
+        sink->sink_static_values = WA_ARRAY(a, const char *, t->npartition ? t->npartition : 1);
+        for (int k = 0; k < t->npartition; k++) {
+            const char *key = t->cols[t->partition_keys[k]].name;
+            for (int i = 0; i < np; i++) {
+                if (!static_val[i] || strcmp(sink_schema.names[i], key)) continue;
+                sink->sink_static_keys[sink->sink_nstatic] = key;
+                sink->sink_static_values[sink->sink_nstatic++] = static_val[i];
+            }
+        }
+    }
     sink->out = sink_schema;
     sink->changelog = r->changelog;
     return sink;

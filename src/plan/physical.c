@@ -1432,6 +1432,10 @@ static WRel *derive(WPlanCtx *p, WRel *r)
         break;
     case WR_WINDOW_TVF:
         r->changelog = in->changelog;
+        /* as Flink's StreamPhysicalWindowTableFunction: a SESSION window table function needs
+           all rows of a partition in one place, hashed by its partition keys (single without) */
+        if (r->win_kind == WWIN_SESSION && !r->win_legacy)
+            r->inputs[0] = exchange(p, in, r->win_npartition, r->win_partition);
         break;
     case WR_OVER_AGG:
         if (r->over) {          /* batch: Sort + Exchange below (over_rules.c) */

@@ -137,6 +137,10 @@ struct WRel {
     /* WR_SINK */
     WTable *sink_table;             /* NULL = collect to the client */
     bool sink_overwrite;            /* INSERT OVERWRITE */
+    int sink_nstatic;               /* INSERT ... PARTITION (k = 'v', ..): the static partition
+                                       columns and values, in the table's partition key order */
+    const char **sink_static_keys;
+    const char **sink_static_values;
     const char *sink_qname;
     bool upsert_sink;
     bool sink_final_rows;           /* batch mode over an updating input: the sink writes the final

@@ -520,6 +520,9 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
             }
             const char *mode = j->env.config ? wopts_get(j->env.config, "execution.runtime-mode") : NULL;
             sp->overwrite = r->sink_overwrite;
+            sp->nstatic = r->sink_nstatic;
+            sp->static_keys = r->sink_static_keys;
+            sp->static_values = r->sink_static_values;
             sp->bounded = mode && !strcasecmp(mode, "batch");
             /* one part-file prefix for every subtask of this sink, as Flink's per-sink UUID */
             char idk[64];

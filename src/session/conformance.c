@@ -560,9 +560,10 @@ static void collect_sink(const RunOut *printed, const char *sink, Lines *got)
         const char *nl = strchr(t, '\n');
         size_t n = nl ? (size_t)(nl - t) : strlen(t);
         if (n > plen + 2 && strncmp(t, sink, plen) == 0) {
-            /* "sink> row", or "sink:3> row" from subtask 3 of a parallel sink */
+            /* "sink> row", "sink:3> row" from subtask 3 of a parallel sink, "sink:b=2> row" (and
+               "sink:b=2:3> row") for a static partition b = 2 */
             size_t k = plen;
-            if (t[k] == ':') { k++; while (k < n && t[k] >= '0' && t[k] <= '9') k++; }
+            if (t[k] == ':') while (k < n && !(t[k] == '>' && k + 1 < n && t[k + 1] == ' ')) k++;
             if (k + 2 <= n && t[k] == '>' && t[k + 1] == ' ') lines_add(got, t + k + 2, n - k - 2);
         }
         t = nl ? nl + 1 : t + n;

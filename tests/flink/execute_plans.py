@@ -52,7 +52,8 @@ import plans                     # noqa: E402
 
 XFAIL = os.path.join(HERE, "execute_plans.xfail")
 JOB_TIMEOUT = int(os.environ.get("WEIR_EXECUTE_PLAN_TIMEOUT", "120"))
-PRINT_LINE = re.compile(r"^(EP\d+_\d+[a-z]\d+)(?::\d+)?> ([+-][IUD])\[(.*)\]$")
+# identifier, then a static partition's :k=v items and the subtask's :n (Flink's PrintSink)
+PRINT_LINE = re.compile(r"^(EP\d+_\d+[a-z]\d+)(?::[^>]*)?> ([+-][IUD])\[(.*)\]$")
 
 
 class FlinkText(pc.Unit):

@@ -7,6 +7,7 @@
 #include "../../src/explain/explain.h"
 #include "../../src/plan/match_spec.h"
 #include "../../src/plan/over_window.h"
+#include "../../src/expr/functions.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -282,5 +283,61 @@ WTEST(plan_reader_window_rank_errors)
                                     "\"outputRowNumber\":true," ATTACHED_HOP, "ROW<`id` INT, `k` BIGINT, `xs` ARRAY<INT>>"), &roots);
     CHECK_INT(n, -1);
     CHECK(strstr(t.err.msg, "window rank has the wrong number of output fields") != NULL);
+    rctx_free(&t);
+}
+
+/* Flink's serialized nested ROW types (as its plans of the nested-row join cases write them) and
+   its RexFieldAccess, which has no type of its own: {kind: FIELD_ACCESS, name, expr}. */
+#define NESTED_T "ROW<`nested` ROW<`nested1` ROW<`nested2` VARCHAR(2147483647) NOT NULL>>>"
+#define FA(name, expr) "{\"kind\":\"FIELD_ACCESS\",\"name\":\"" name "\",\"expr\":" expr "}"
+
+static const char *nested_plan(const char *field)
+{
+    static char buf[4096];
+    snprintf(buf, sizeof buf,
+        "{\"flinkVersion\":\"2.3\",\"nodes\":["
+        "{\"id\":1,\"type\":\"stream-exec-values_1\",\"tuples\":[[{\"kind\":\"LITERAL\",\"value\":null,\"type\":\"" NESTED_T "\"}]],"
+        "\"outputType\":\"ROW<`ext` " NESTED_T ">\"},"
+        "{\"id\":2,\"type\":\"stream-exec-calc_1\",\"projection\":["
+        FA("%s", FA("nested1", FA("nested", "{\"kind\":\"INPUT_REF\",\"inputIndex\":0,\"type\":\"" NESTED_T "\"}"))) "],"
+        "\"condition\":null,\"outputType\":\"ROW<`$f0` VARCHAR(2147483647)>\"},"
+        "{\"id\":3,\"type\":\"stream-exec-sink_2\",\"dynamicTableSink\":{\"table\":{\"identifier\":\"`default_catalog`.`default_database`.`s`\","
+        "\"resolvedTable\":{\"schema\":{\"columns\":[{\"name\":\"a\",\"dataType\":\"STRING\"}]},\"options\":{\"connector\":\"blackhole\"}}}},"
+        "\"outputType\":\"ROW<`$f0` VARCHAR(2147483647)>\"}],"
+        "\"edges\":[{\"source\":1,\"target\":2},{\"source\":2,\"target\":3}]}", field);
+    return buf;
+}
+
+WTEST(plan_reader_nested_row_field_access)
+{
+    RCtx t;
+    WRel **roots = NULL;
+    rctx_init(&t);
+    int n = wplan_from_json(&t.p, nested_plan("nested2"), &roots);
+    CHECK_INT(n, 1);
+    if (n == 1) {
+        const WRel *v = roots[0]->inputs[0]->inputs[0];
+        const WType *ext = v->out.types[0];
+        CHECK_INT(ext->id, WT_ROW);
+        CHECK(ext->nullable);
+        CHECK_INT(ext->nfields, 1);
+        CHECK_STR(ext->field_names[0], "nested");
+        const WType *n1 = ext->fields[0]->fields[0];
+        CHECK_INT(n1->id, WT_ROW);
+        CHECK_STR(ext->fields[0]->field_names[0], "nested1");
+        CHECK_INT(n1->fields[0]->id, WT_VARCHAR);
+        CHECK(!n1->fields[0]->nullable);
+        /* nested2 of nested1 of nested of $0: FIELD(FIELD(FIELD($0, 0), 0), 0), nullable (the rows are) */
+        const WExpr *e = roots[0]->inputs[0]->exprs[0];
+        CHECK(e->kind == WX_CALL && e->func == wfunc_lookup("FIELD"));
+        CHECK(e->type->id == WT_VARCHAR && e->type->nullable);
+        CHECK(e->args[0]->kind == WX_CALL && e->args[0]->args[0]->kind == WX_CALL);
+        CHECK(e->args[0]->args[0]->args[0]->kind == WX_COLUMN);
+    }
+    rctx_free(&t);
+    rctx_init(&t);
+    n = wplan_from_json(&t.p, nested_plan("nested9"), &roots);
+    CHECK_INT(n, -1);
+    CHECK(strstr(t.err.msg, "accesses a field its ROW expression does not have: nested9") != NULL);
     rctx_free(&t);
 }
