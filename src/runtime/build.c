@@ -240,14 +240,14 @@ static WOperator *build_enforcer(WPlanCtx *p, Lane *L, WRel *sink, int k, WOpera
     return op ? add_op(p, L, sink, op, k, input) : NULL;
 }
 
-/* The lanes that receive from plan exchange x: those of the SinkMaterializer it feeds (which runs
-   at its sink's parallelism), else the job's. */
+/* The lanes that receive from plan exchange x: those of the SinkMaterializer or sink writer it
+   feeds directly (which run at the sink's parallelism), else the job's. */
 static int exchange_recv_par(const WJob *j, const WRel *x)
 {
     for (int k = 0; j->graph && k < j->graph->nops; k++) {
         const WStreamOp *o = &j->graph->ops[k];
-        if (o->kind == WR_SINK_MATERIALIZER && o->role == WSOP_OPERATOR && o->rel && o->rel->ninputs == 1 &&
-            o->rel->inputs[0] == x)
+        if ((o->kind == WR_SINK_MATERIALIZER || o->kind == WR_SINK) && o->role == WSOP_OPERATOR && o->rel &&
+            o->rel->ninputs == 1 && o->rel->inputs[0] == x && o->ninputs == 1 && o->inputs[0].ship == WSHIP_HASH)
             return wjob_run_par(j, k);
     }
     return j->par;
@@ -512,7 +512,9 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         int ks = stream_op_of(j, r, WSOP_OPERATOR);
         WShip ship = ks >= 0 && j->graph->ops[ks].ninputs == 1 ? j->graph->ops[ks].inputs[0].ship : WSHIP_FORWARD;
         int npar = wjob_run_par(j, ks);     /* the writer's subtasks */
-        if (r->sink_table && (ship == WSHIP_HASH || ship == WSHIP_REBALANCE) &&
+        /* an exchange of the plan right below the writer is that edge already */
+        bool plan_edge = r->inputs[0]->kind == WR_EXCHANGE && ke < 0 && ki < 0;
+        if (r->sink_table && (ship == WSHIP_HASH || ship == WSHIP_REBALANCE) && !plan_edge &&
             !(feed = build_sink_exchange(p, L, r, feed, ship == WSHIP_HASH, npar)))
             return NULL;
         /* a FORWARD writer runs where its input does: the job's lanes */
