@@ -1511,6 +1511,10 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
     sink->sink_table = t;
     sink->sink_qname = qn;
     sink->sink_overwrite = s->overwrite;
+    if (s->npartition) {
+        sink->sink_static_col = wa_zalloc(a, (size_t)(np ? np : 1));
+        for (int i = 0; i < np; i++) sink->sink_static_col[i] = static_val[i] != NULL;
+    }
     sink->out = sink_schema;
     sink->changelog = r->changelog;
     return sink;

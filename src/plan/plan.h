@@ -137,6 +137,8 @@ struct WRel {
     /* WR_SINK */
     WTable *sink_table;             /* NULL = collect to the client */
     bool sink_overwrite;            /* INSERT OVERWRITE */
+    uint8_t *sink_static_col;       /* per sink column: 1 = a static partition (PARTITION (k = 'v')),
+                                       NULL = none */
     const char *sink_qname;
     bool upsert_sink;
     bool sink_final_rows;           /* batch mode over an updating input: the sink writes the final

@@ -236,6 +236,7 @@ static const char *fn_fs_process_time(void);
 static const char *fn_fs_success_file(void);
 static const char *fn_fs_monitor(void);
 static const char *fn_fs_sink_parallelism(void);
+static const char *fn_fs_shuffle_by_partition(void);
 
 static const Check CHECKS[] = {
     /* blackhole */
@@ -328,6 +329,9 @@ static const Check CHECKS[] = {
     {"filesystem", "sink.partition-commit.policy.kind", K_FN, NULL, NULL, NULL, NULL, fn_fs_success_file, NULL},
     {"filesystem", "sink.partition-commit.success-file.name", K_FN, NULL, NULL, NULL, NULL, fn_fs_success_file, NULL},
     {"filesystem", "sink.parallelism", K_FN, NULL, NULL, NULL, NULL, fn_fs_sink_parallelism, NULL},
+    /* a hash exchange on the dynamic partition columns before the writer (recorded from Flink 2.3.0:
+       tests/golden/sink_shuffle_by_partition.sql, one part file per partition at parallelism 2) */
+    {"filesystem", "sink.shuffle-by-partition.enable", K_FN, NULL, NULL, NULL, NULL, fn_fs_shuffle_by_partition, NULL},
     /* kafka: the options' reading (tests/unit/test_kafka_config.c); their effect on a real broker: the tests in tests/kafka */
     {"kafka", "topic", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
     {"kafka", "topic-pattern", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
@@ -701,6 +705,29 @@ static const char *fn_fs_sink_parallelism(void)
         if (why) return why;
     }
     return NULL;
+}
+
+/* EXPLAIN shows the exchange on the dynamic partition column only with the option (Flink 2.3.0's
+   plan); no dynamic column (a static PARTITION clause), no exchange */
+static const char *fn_fs_shuffle_by_partition(void)
+{
+    static const char *const SETUP =
+        "SET 'parallelism.default' = '2';;CREATE TABLE o (id INT, dt STRING) PARTITIONED BY (dt) WITH ("
+        "'connector' = 'filesystem', 'path' = '$D/sbp', 'format' = 'csv'%s)";
+    static const char *const ON = ", 'sink.shuffle-by-partition.enable' = 'true'";
+    static const char *const X = "Exchange(distribution=[hash[dt]])";
+    WError e;
+    char *with = inv_run(SETUP, "EXPLAIN INSERT INTO o VALUES (1, 'a')", ON, NULL, &e);
+    if (!with) return fail_why("error: %s%s", e.msg, "");
+    char *without = inv_run(SETUP, "EXPLAIN INSERT INTO o VALUES (1, 'a')", "", NULL, &e);
+    char *fixed = inv_run(SETUP, "EXPLAIN INSERT INTO o PARTITION (dt = 'x') VALUES (1)", ON, NULL, &e);
+    const char *why = !strstr(with, X) ? "no hash exchange on dt with the option"
+                      : !without || strstr(without, X) ? "a hash exchange on dt without the option"
+                      : !fixed || strstr(fixed, "Exchange(") ? "an exchange with a static partition" : NULL;
+    free(with);
+    free(without);
+    free(fixed);
+    return why;
 }
 
 static const char *fn_fs_file_size(void)
