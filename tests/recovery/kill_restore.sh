@@ -157,6 +157,23 @@ kill_case "flt-p1-to-p2-two-files" flt hashmap 1 2 "tick:30" "$T/indir"
 cp "$T/ref-flt.txt" "$T/ref-fltsp.txt"
 kill_case "fltsp-p1-sink3" fltsp hashmap 1 1 "after-metadata:3"
 kill_case "fltsp-p2-sink3-between" fltsp hashmap 2 2 "tick:30" "$T/indir"
+# ... but not at another parallelism.default (its lanes would not line up): refused, naming why
+name=fltsp-p1-to-p2-refused
+HOOKS="WEIR_TEST_KILL_AT=after-metadata:3" run "$name" fltsp "$T/$name.o" "$T/in.csv" \
+    "SET 'parallelism.default' = '1';" "SET 'execution.checkpointing.dir' = 'file://$T/$name.chk';" \
+    "SET 'execution.checkpointing.externalized-checkpoint-retention' = 'RETAIN_ON_CANCELLATION';" \
+    "SET 'execution.checkpointing.interval' = '8 ms';"
+cp="$(latest_checkpoint "$T/$name.chk")"
+if [[ -z "$cp" ]]; then
+  fail "$name" "no completed checkpoint"
+else
+  run "$name.restore" fltsp "$T/$name.o" "$T/in.csv" "SET 'parallelism.default' = '2';" "SET 'execution.savepoint.path' = '$cp';"
+  if [[ $RC -ne 0 ]] && cat "$T/$name.restore.out" "$T/$name.restore.err" | grep -q "at its own parallelism ('sink.parallelism') at another parallelism"; then
+    pass "$name"
+  else
+    fail "$name" "restore at another parallelism was not refused (status $RC)"
+  fi
+fi
 
 # ---- the test hooks are out of a SQL session's reach: SET of their old keys is accepted (as Flink
 # accepts any key) and has no effect — the job is neither killed nor slowed down ----
