@@ -2,8 +2,8 @@
 -- dynamic partition columns in front of the writer (EXPLAIN shows Exchange(distribution=[hash[dt]]),
 -- the job graph a HASH edge), so that each partition is written by one subtask: at parallelism 2
 -- every partition directory holds one part file. (A static partition, PARTITION (dt = 'x'), leaves
--- no dynamic column and no exchange: unit test option_inventory_..., whose EXPLAIN names the
--- column where Flink prints EXPR$1.)
+-- no dynamic column and no exchange; weir's EXPLAIN of it names the static column
+-- where Flink prints EXPR$1, a difference of its own.)
 SET 'table.dml-sync' = 'true';
 SET 'sql-client.execution.result-mode' = 'tableau';
 CREATE TABLE gen (id INT) WITH ('connector' = 'datagen', 'number-of-rows' = '12', 'fields.id.kind' = 'sequence',

@@ -707,27 +707,52 @@ static const char *fn_fs_sink_parallelism(void)
     return NULL;
 }
 
-/* EXPLAIN shows the exchange on the dynamic partition column only with the option (Flink 2.3.0's
-   plan); no dynamic column (a static PARTITION clause), no exchange */
+/* Each partition is written by one subtask with the option (recorded from Flink 2.3.0:
+   tests/golden/sink_shuffle_by_partition.sql): 12 rows over 3 partitions at parallelism 2 give one
+   part file per partition directory with it, two (one per source subtask) without it. */
 static const char *fn_fs_shuffle_by_partition(void)
 {
-    static const char *const SETUP =
-        "SET 'parallelism.default' = '2';;CREATE TABLE o (id INT, dt STRING) PARTITIONED BY (dt) WITH ("
-        "'connector' = 'filesystem', 'path' = '$D/sbp', 'format' = 'csv'%s)";
-    static const char *const ON = ", 'sink.shuffle-by-partition.enable' = 'true'";
-    static const char *const X = "Exchange(distribution=[hash[dt]])";
-    WError e;
-    char *with = inv_run(SETUP, "EXPLAIN INSERT INTO o VALUES (1, 'a')", ON, NULL, &e);
-    if (!with) return fail_why("error: %s%s", e.msg, "");
-    char *without = inv_run(SETUP, "EXPLAIN INSERT INTO o VALUES (1, 'a')", "", NULL, &e);
-    char *fixed = inv_run(SETUP, "EXPLAIN INSERT INTO o PARTITION (dt = 'x') VALUES (1)", ON, NULL, &e);
-    const char *why = !strstr(with, X) ? "no hash exchange on dt with the option"
-                      : !without || strstr(without, X) ? "a hash exchange on dt without the option"
-                      : !fixed || strstr(fixed, "Exchange(") ? "an exchange with a static partition" : NULL;
-    free(with);
-    free(without);
-    free(fixed);
-    return why;
+    static const char *const RUNS[][4] = {
+        {", 'sink.shuffle-by-partition.enable' = 'true'", "sbp-on", "3 3", "SELECT a, CAST(MOD(a, 3) AS STRING)"},
+        {"", "sbp-off", "6 3", "SELECT a, CAST(MOD(a, 3) AS STRING)"},
+        /* a static partition leaves no dynamic column: no exchange, both subtasks write */
+        {", 'sink.shuffle-by-partition.enable' = 'true'", "sbp-static", "2 1", "PARTITION (dt = 'x') SELECT a"},
+    };
+    for (size_t r = 0; r < sizeof RUNS / sizeof RUNS[0]; r++) {
+        char setup[1024];
+        snprintf(setup, sizeof setup,
+                 "SET 'table.dml-sync' = 'true';;SET 'parallelism.default' = '2';;"
+                 "CREATE TABLE g (a INT) WITH ('connector' = 'datagen', 'number-of-rows' = '12', 'fields.a.kind' = "
+                 "'sequence', 'fields.a.start' = '1', 'fields.a.end' = '12');;"
+                 "CREATE TABLE o (a INT, dt STRING) PARTITIONED BY (dt) WITH ('connector' = 'filesystem', "
+                 "'path' = '$D/%s', 'format' = 'csv'%%s)",
+                 RUNS[r][1]);
+        WError e;
+        char query[256];
+        snprintf(query, sizeof query, "INSERT INTO o %s FROM g", RUNS[r][3]);
+        char *got = inv_run(setup, query, RUNS[r][0], NULL, &e);
+        if (!got) return fail_why("error: %s%s", e.msg, "");
+        free(got);
+        /* part files over all partition directories, and partition directories */
+        char dir[256];
+        snprintf(dir, sizeof dir, "%s/%s", g_dir, RUNS[r][1]);
+        WStrBuf names;
+        wsb_init(&names);
+        wsb_append(&names, "");
+        inv_files(dir, true, &names);
+        int files = 0, dirs = 0;
+        for (const char *q = names.buf; (q = strstr(q, "part-")) != NULL; q += 5) files++;
+        DIR *d = opendir(dir);
+        struct dirent *de;
+        while (d && (de = readdir(d)) != NULL) dirs += strncmp(de->d_name, "dt=", 3) == 0;
+        if (d) closedir(d);
+        wsb_free(&names);
+        char have[32];
+        snprintf(have, sizeof have, "%d %d", files, dirs);
+        if (strcmp(have, RUNS[r][2]))
+            return fail_why("%s: part files and partitions \"%s\"", RUNS[r][1], have);
+    }
+    return NULL;
 }
 
 static const char *fn_fs_file_size(void)
