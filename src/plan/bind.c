@@ -1596,6 +1596,8 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
                 sink->sink_static_values[sink->sink_nstatic++] = static_val[i];
             }
         }
+        sink->sink_static_col = wa_zalloc(a, (size_t)(np ? np : 1));
+        for (int i = 0; i < np; i++) sink->sink_static_col[i] = static_val[i] != NULL;
     }
     sink->out = sink_schema;
     sink->changelog = r->changelog;

@@ -1629,9 +1629,34 @@ static WRel *plan_sink(WPlanCtx *p, WRel *s)
     return s;
 }
 
+/* 'sink.shuffle-by-partition.enable' of a partitioned filesystem sink: as Flink's sink rules, a
+   hash distribution on the dynamic partition columns (those no PARTITION (k = 'v') clause fixes)
+   in front of the sink, so that each partition is written by one subtask. */
+static WRel *shuffle_by_partition(WPlanCtx *p, WRel *s)
+{
+    WTable *t = s->sink_table;
+    if (!wrel_sink_file_writer(s) || !t->npartition) return s;
+    bool on = false;
+    WError tmp;
+    werr_clear(&tmp);
+    wopts_get_bool(&t->options, "sink.shuffle-by-partition.enable", false, &on, &tmp);
+    if (!on) return s;
+    int *phys = ints(p, t->ncols);
+    int np = wtable_physical(t, phys);
+    int *keys = ints(p, t->npartition);
+    int n = 0;
+    for (int k = 0; k < t->npartition; k++)
+        for (int i = 0; i < np; i++)
+            if (phys[i] == t->partition_keys[k] && !(s->sink_static_col && s->sink_static_col[i])) keys[n++] = i;
+    if (n == 0) return s;
+    s->inputs[0] = exchange(p, s->inputs[0], n, keys);
+    return s;
+}
+
 static WRel *apply_sinks(WPlanCtx *p, WRel *r)
 {
     if (r->kind != WR_SINK) return r;
+    if (r->sink_table) r = shuffle_by_partition(p, r);
     /* the client's collect sink is one subtask: a global exchange gathers parallel results */
     int64_t par = 1;
     WError tmp;

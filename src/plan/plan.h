@@ -141,6 +141,8 @@ struct WRel {
                                        columns and values, in the table's partition key order */
     const char **sink_static_keys;
     const char **sink_static_values;
+    uint8_t *sink_static_col;       /* per sink column: 1 = a static partition (PARTITION (k = 'v')),
+                                       NULL = none */
     const char *sink_qname;
     bool upsert_sink;
     bool sink_final_rows;           /* batch mode over an updating input: the sink writes the final

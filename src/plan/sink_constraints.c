@@ -112,6 +112,10 @@ bool wsink_keyed_shuffle(const WRel *sink, const WOptions *config, int input_par
     assert(sink && sink->kind == WR_SINK);
     if (!sink->sink_table || sink->sink_table->npk == 0 || sink->ninputs != 1) return false;
     if (sink->inputs[0]->kind == WR_SINK_MATERIALIZER || sink_parallelism == 1) return false;
+    /* Flink's filesystem sink is a DataStream sink provider that sets its writer's parallelism
+       itself: CommonExecSink adds no keyBy (measured on Flink 2.3.0: a filesystem table with a
+       primary key and 'sink.parallelism' = '3' under parallelism 1 gets a REBALANCE edge) */
+    if (wrel_sink_file_writer(sink)) return false;
     const char *rmode = config ? wopts_get(config, "execution.runtime-mode") : NULL;
     if (rmode && !strcasecmp(rmode, "batch")) return false;
     const char *mode = config ? wopts_get(config, "table.exec.sink.keyed-shuffle") : NULL;

@@ -24,8 +24,8 @@ bool wsink_constraint_digest(const WRel *sink, const WOptions *config, WStrBuf *
    in front of sink `sink` (a WR_SINK of a streaming job without a SinkMaterializer, which has its
    own) whose input runs at `input_parallelism` and the sink at `sink_parallelism`: NONE never;
    AUTO (the default) for an insert-only input when the parallelisms differ; FORCE always — both
-   only for a table with a primary key and a sink of more than one subtask (measured on Flink
-   2.3.0). */
+   only for a table with a primary key and a sink of more than one subtask, never for the
+   filesystem connector's writer (measured on Flink 2.3.0). */
 /* table.exec.sink.keyed-shuffle and table.exec.sink.upsert-materialize hold one of NONE / AUTO /
    FORCE (any case); else Flink's enum error. */
 bool wsink_check_modes(const WOptions *config, WError *err);

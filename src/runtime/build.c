@@ -59,6 +59,7 @@ static void sink_process(WOperator *op, int input, const WChunk *in)
 {
     SinkOp *s = (SinkOp *)op;
     (void)input;
+    assert(s->is_collect || s->sink);       /* an idle copy (no sink opened) receives nothing */
     if (s->is_collect) {
         if (s->collect.rows && !s->collect.rows(s->collect.ctx, in)) wexec_cancel(op->ctx);
         return;
@@ -76,6 +77,7 @@ static bool sink_write_final(void *ctx, const WChunk *c)
 static void sink_end(WOperator *op)
 {
     SinkOp *s = (SinkOp *)op;
+    assert(s->is_collect || s->sink);
     if (s->final && !op->ctx->err->set && !wfinal_flush(s->final, sink_write_final, s)) return;
     if (!s->is_collect && s->sink->finish) s->sink->finish(s->sink, op->ctx->err);
     wop_emit_end(op);       /* a file sink's `end: Writer` follows it */
@@ -107,8 +109,10 @@ static const WOpOps DISCARD_OPS = {.process = discard_process};
 
 /* ---- table spec for connectors ---- */
 
-static WTableSpec *make_spec(WPlanCtx *p, Lane *L, WTable *t, const char *qname)
+/* parallelism: the subtasks of the source or sink (this lane is subtask L->index of them) */
+static WTableSpec *make_spec(WPlanCtx *p, Lane *L, WTable *t, const char *qname, int parallelism)
 {
+    assert(L->index < parallelism);
     WArena *a = p->arena;
     WTableSpec *sp = WA_NEW(a, WTableSpec);
     int *phys = WA_ARRAY(a, int, t->ncols ? t->ncols : 1);
@@ -137,7 +141,7 @@ static WTableSpec *make_spec(WPlanCtx *p, Lane *L, WTable *t, const char *qname)
     sp->options = &t->options;
     sp->cast = &L->ctx.cast;
     sp->subtask = L->index;
-    sp->parallelism = L->job->nlanes;
+    sp->parallelism = parallelism;
     sp->out = L->job->env.print_out ? L->job->env.print_out : stdout;
     sp->clock = L->ctx.clock;
     sp->clock_ctx = L->ctx.clock_ctx;
@@ -236,19 +240,34 @@ static WOperator *build_enforcer(WPlanCtx *p, Lane *L, WRel *sink, int k, WOpera
     return op ? add_op(p, L, sink, op, k, input) : NULL;
 }
 
+/* The lanes that receive from plan exchange x: those of the SinkMaterializer or sink writer it
+   feeds directly (which run at the sink's parallelism), else the job's. */
+static int exchange_recv_par(const WJob *j, const WRel *x)
+{
+    for (int k = 0; j->graph && k < j->graph->nops; k++) {
+        const WStreamOp *o = &j->graph->ops[k];
+        if ((o->kind == WR_SINK_MATERIALIZER || o->kind == WR_SINK) && o->role == WSOP_OPERATOR && o->rel &&
+            o->rel->ninputs == 1 && o->rel->inputs[0] == x && o->ninputs == 1 && o->inputs[0].ship == WSHIP_HASH)
+            return wjob_run_par(j, k);
+    }
+    return j->par;
+}
+
 /* The exchange r over `input`: with one lane the consumer reads `input` itself; with several, a
-   sender ends the upstream chain and a receiver starts the downstream one. */
-static WOperator *build_exchange(WPlanCtx *p, Lane *L, WRel *r, WOperator *input)
+   sender ends the upstream chain and a receiver starts the downstream one. The job's lanes send;
+   recv_p lanes receive (rebalance: rows dealt round-robin, else as r says: by key or to one). */
+static WOperator *build_exchange(WPlanCtx *p, Lane *L, WRel *r, WOperator *input, int recv_p, bool rebalance)
 {
     WJob *j = L->job;
     if (j->nlanes <= 1) return input;
     int xi = wjob_exchange_index(j, r);
     if (xi < 0) { werr_set(p->err, WEXC_TABLE, "Too many exchanges in one job"); return NULL; }
+    wjob_exchange_setup(j, xi, j->par, recv_p, rebalance);    /* the same in every lane */
     WOperator *snd = wjob_sender_new(L, xi, r);
     set_name(p, L, snd, r, -1);
     wjob_add_op(j, snd);
     wop_connect(input, snd, 0);
-    Receiver *rc = wjob_receiver_new(L, r);
+    Receiver *rc = wjob_receiver_new(L, xi, r);
     L->recv[xi] = rc;
     return add_op(p, L, r, &rc->base, -1, NULL);
 }
@@ -349,9 +368,10 @@ static void minibatch_bundle(WPlanCtx *p, const WRel *r, WOperator *op)
     wop_minibatch_enable(op, &mb);
 }
 
-/* table.exec.sink.keyed-shuffle: the keyBy on sink r's primary key (an edge of the job graph, so
-   an exchange of the runtime, keyed as the sink table's key) in front of its writer. */
-static WOperator *build_sink_key_by(WPlanCtx *p, Lane *L, WRel *r, WOperator *input)
+/* The edge in front of sink r's writer when it is not FORWARD (an edge of the job graph, so an
+   exchange of the runtime into the writer's recv_p lanes): the keyBy on the primary key
+   (table.exec.sink.keyed-shuffle), or a rebalance (sink.parallelism differs from its input's). */
+static WOperator *build_sink_exchange(WPlanCtx *p, Lane *L, WRel *r, WOperator *input, bool keyed, int recv_p)
 {
     if (L->job->nlanes <= 1) return input;
     WRel *x = NULL;
@@ -373,10 +393,10 @@ static WOperator *build_sink_key_by(WPlanCtx *p, Lane *L, WRel *r, WOperator *in
         x->inputs[0] = r->inputs[0];
         x->out = r->inputs[0]->out;
         x->changelog = r->inputs[0]->changelog;
-        x->nkeys = t->npk;
+        x->nkeys = keyed ? t->npk : 0;
         x->keys = keys;
     }
-    return build_exchange(p, L, x, input);
+    return build_exchange(p, L, x, input, recv_p, !keyed);
 }
 
 static WOperator *materializer_new(Lane *L, WRel *r)
@@ -407,7 +427,7 @@ static WOperator *build_materialized(WPlanCtx *p, Lane *L, WRel *r, int enforcer
     if (!in) return NULL;
     WOperator *enf = build_enforcer(p, L, (WRel *)L->job->graph->ops[enforcer].rel, enforcer, in);
     if (!enf) return NULL;
-    WOperator *fed = x->kind == WR_EXCHANGE ? build_exchange(p, L, x, enf) : enf;
+    WOperator *fed = x->kind == WR_EXCHANGE ? build_exchange(p, L, x, enf, exchange_recv_par(L->job, x), false) : enf;
     if (!fed) return NULL;
     WOperator *op = materializer_new(L, r);
     return op ? add_op(p, L, r, op, stream_op_of(L->job, r, WSOP_OPERATOR), fed) : NULL;
@@ -431,6 +451,7 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
     case WR_VALUES: {
         op = wcalloc(1, sizeof *op);
         wop_init(op, &PASS_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
+        if (L->index >= j->par) break;      /* beyond the job's subtasks: an idle copy, no source */
         SourceSlot *s = add_source(L);
         s->rel = r;
         s->head = op;
@@ -444,7 +465,7 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
                 L->nsrc--;
                 return NULL;
             }
-            WTableSpec *sp = make_spec(p, L, r->table, r->table_qname);
+            WTableSpec *sp = make_spec(p, L, r->table, r->table_qname, j->par);
             if (r->scan_reads && r->out.n == sp->ncols) sp->col_read = r->scan_reads;
             sp->nmeta = r->nmeta;
             sp->meta_keys = r->meta_keys;
@@ -493,14 +514,23 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         int ki = stream_op_of(j, r, WSOP_TIMESTAMP_INSERTER);
         if (ki >= 0) feed = add_op(p, L, r, simple_op(L, r, &TIMESTAMP_INSERTER_OPS), ki, feed);
         int ks = stream_op_of(j, r, WSOP_OPERATOR);
-        if (ks >= 0 && j->graph->ops[ks].ninputs == 1 && j->graph->ops[ks].inputs[0].ship == WSHIP_HASH &&
-            !(feed = build_sink_key_by(p, L, r, feed)))
+        WShip ship = ks >= 0 && j->graph->ops[ks].ninputs == 1 ? j->graph->ops[ks].inputs[0].ship : WSHIP_FORWARD;
+        int npar = wjob_run_par(j, ks);     /* the writer's subtasks */
+        /* an exchange of the plan right below the writer is that edge already */
+        bool plan_edge = r->inputs[0]->kind == WR_EXCHANGE && ke < 0 && ki < 0;
+        if (r->sink_table && (ship == WSHIP_HASH || ship == WSHIP_REBALANCE) && !plan_edge &&
+            !(feed = build_sink_exchange(p, L, r, feed, ship == WSHIP_HASH, npar)))
             return NULL;
+        /* a FORWARD writer runs where its input does: the job's lanes */
+        if (r->sink_table && ship != WSHIP_HASH && ship != WSHIP_REBALANCE && r->inputs[0]->kind != WR_SINK_MATERIALIZER)
+            npar = j->par;
         SinkOp *s = wcalloc(1, sizeof *s);
         wop_init(&s->base, &SINK_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
         if (!r->sink_table) {
             s->is_collect = true;
             if (L->index == 0) s->collect = j->env.collect;
+        } else if (L->index >= npar) {
+            /* beyond the sink's subtasks: an idle copy that opens no sink and receives nothing */
         } else {
             const WConnector *c = find_connector(p, r->sink_table, r->sink_qname, false);
             if (!c) { wop_free(&s->base); return NULL; }
@@ -510,7 +540,7 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
                 wop_free(&s->base);
                 return NULL;
             }
-            WTableSpec *sp = make_spec(p, L, r->sink_table, r->sink_qname);
+            WTableSpec *sp = make_spec(p, L, r->sink_table, r->sink_qname, npar);
             if (r->sink_overwrite && !c->can_overwrite) {
                 werr_set(p->err, WEXC_VALIDATION,
                          "INSERT OVERWRITE requires that the underlying DynamicTableSink of table '%s' implements "
@@ -551,7 +581,7 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         return &s->base;
     }
     case WR_EXCHANGE:       /* an edge of the job graph */
-        return build_exchange(p, L, r, ins[0]);
+        return build_exchange(p, L, r, ins[0], exchange_recv_par(j, r), false);
     case WR_DROP_UPDATE_BEFORE:
         op = wcalloc(1, sizeof *op);
         wop_init(op, &DROP_UB_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
@@ -803,7 +833,8 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         WRel *l = r->inputs[0], *dim = r->lookup_scan;
         const WConnector *c = find_connector(p, dim->table, dim->table_qname, true);
         if (!c) return NULL;
-        WTableSpec *ts = make_spec(p, L, dim->table, dim->table_qname);
+        /* a lookup source splits nothing: every lane (idle copies too) is one of nlanes */
+        WTableSpec *ts = make_spec(p, L, dim->table, dim->table_qname, j->nlanes);
         if (c->validate && !c->validate(ts, true, p->err)) return NULL;
         WLookupJoinSpec sp = {
             .left_outer = r->join_type == AJ_LEFT, .left_ncols = l->out.n, .left_types = l->out.types,

@@ -1423,6 +1423,24 @@ bool wckpt_restore(WCkpt *c, WCkptLane *lanes, int nlanes, int64_t *sim_now, WEr
         free(p);
     }
     if (ok) ok = match_operators(c, &lanes[0], files, err);
+    /* A sink of its own parallelism gives a job more lanes than source subtasks (runtime/job.c:
+       runtime_parallelism). Lanes map one to one when both runs have the same lanes and source
+       subtasks; key groups and source positions redistribute only between runs whose lanes are
+       all source subtasks — anything else is refused rather than restored wrongly. */
+    if (ok) {
+        int old_par = 0, new_par = 0;
+        for (int s = 0; s < m->parallelism; s++) if (files[s].nsrc > 0) old_par = s + 1;
+        for (int l = 0; l < nlanes; l++) if (lanes[l].nsrc > 0) new_par = l + 1;
+        bool same = m->parallelism == nlanes && old_par == new_par;
+        bool plain = old_par == m->parallelism && new_par == nlanes;
+        if (!same && !plain)
+            ok = werr_set(err, "java.lang.IllegalStateException",
+                          "Failed to rollback to checkpoint/savepoint %s. The checkpoint was taken with %d source "
+                          "subtasks in %d lanes and the job now has %d source subtasks in %d lanes: weir does not "
+                          "restore a job whose sink runs at its own parallelism ('sink.parallelism') at another "
+                          "parallelism yet.",
+                          c->restore_path, old_par, m->parallelism, new_par, nlanes);
+    }
     /* sources that cannot take another parallelism */
     if (ok && m->parallelism != nlanes) {
         for (int i = 0; ok && i < lanes[0].nsrc; i++) {

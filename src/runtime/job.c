@@ -96,6 +96,9 @@ int wjob_exchange_index(WJob *j, WRel *r)
     if (j->nexch == j->cap_exch) {      /* every lane's receivers grow with the table */
         int cap = j->cap_exch ? j->cap_exch * 2 : 16;
         j->exch = wrealloc(j->exch, sizeof(WRel *) * (size_t)cap);
+        j->exch_send_p = wrealloc(j->exch_send_p, sizeof(int) * (size_t)cap);
+        j->exch_recv_p = wrealloc(j->exch_recv_p, sizeof(int) * (size_t)cap);
+        j->exch_rebalance = wrealloc(j->exch_rebalance, sizeof(bool) * (size_t)cap);
         for (int l = 0; l < j->nlanes; l++) {
             Lane *L = &j->lanes[l];
             L->recv = wrealloc(L->recv, sizeof(Receiver *) * (size_t)cap);
@@ -104,7 +107,23 @@ int wjob_exchange_index(WJob *j, WRel *r)
         j->cap_exch = cap;
     }
     j->exch[j->nexch] = r;
+    j->exch_send_p[j->nexch] = j->par;
+    j->exch_recv_p[j->nexch] = j->par;
+    j->exch_rebalance[j->nexch] = false;
     return j->nexch++;
+}
+
+void wjob_exchange_setup(WJob *j, int x, int send_p, int recv_p, bool rebalance)
+{
+    assert(x >= 0 && x < j->nexch && send_p >= 1 && send_p <= j->nlanes && recv_p >= 1 && recv_p <= j->nlanes);
+    j->exch_send_p[x] = send_p;
+    j->exch_recv_p[x] = recv_p;
+    j->exch_rebalance[x] = rebalance;
+}
+
+int wjob_run_par(const WJob *j, int k)
+{
+    return k >= 0 && j->graph && k < j->graph->nops ? j->run_par[k] : j->par;
 }
 
 static void lane_fail(Lane *L)
@@ -138,15 +157,19 @@ static void recv_destroy(WOperator *op)
 
 static const WOpOps RECV_OPS = {.process = recv_process, .destroy = recv_destroy};
 
-Receiver *wjob_receiver_new(Lane *L, WRel *r)
+Receiver *wjob_receiver_new(Lane *L, int exch, WRel *r)
 {
+    WJob *j = L->job;
+    assert(exch >= 0 && exch < j->nexch);
     Receiver *rc = wcalloc(1, sizeof *rc);
     wop_init(&rc->base, &RECV_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
-    rc->nfrom = L->job->nlanes;
-    rc->wm = wmalloc(sizeof(int64_t) * (size_t)rc->nfrom);
-    rc->ended = wcalloc((size_t)rc->nfrom, sizeof(bool));
-    rc->barrier = wcalloc((size_t)rc->nfrom, sizeof(bool));
-    rc->idle = wcalloc((size_t)rc->nfrom, sizeof(bool));
+    /* a lane beyond the exchange's receiving subtasks hears from no sender (an idle copy) */
+    rc->nfrom = L->index < j->exch_recv_p[exch] ? j->exch_send_p[exch] : 0;
+    size_t n = (size_t)(rc->nfrom ? rc->nfrom : 1);
+    rc->wm = wmalloc(sizeof(int64_t) * n);
+    rc->ended = wcalloc(n, sizeof(bool));
+    rc->barrier = wcalloc(n, sizeof(bool));
+    rc->idle = wcalloc(n, sizeof(bool));
     for (int i = 0; i < rc->nfrom; i++) rc->wm[i] = WWM_MIN;
     return rc;
 }
@@ -372,9 +395,11 @@ static void lane_send(Lane *from, int to, MsgKind kind, int exch, int64_t wm, WC
     pthread_mutex_unlock(&T->mu);
 }
 
-/* The upstream side of an exchange: routes each row to the lane owning its key group
-   (KeyGroupRangeAssignment), everything to lane 0 for a single exchange; watermarks and the end
-   go to every lane. */
+/* The upstream side of an exchange: routes each row to the receiving lane owning its key group
+   (KeyGroupRangeAssignment), everything to lane 0 for a single exchange, row by row round-robin
+   for a rebalance (Flink's RebalancePartitioner: from a random receiver on); watermarks and the
+   end go to every receiving lane. A sender in a lane beyond the exchange's sending subtasks is an
+   idle copy and sends nothing. */
 typedef struct Sender {
     WOperator base;
     Lane *lane;
@@ -382,6 +407,10 @@ typedef struct Sender {
     int nkeys;
     const int *keys;
     bool single;
+    bool active;                /* this lane sends on the exchange */
+    bool rebalance;
+    int nrecv;                  /* receiving lanes [0, nrecv) */
+    int rr_next;                /* rebalance: the receiver of the last row */
     int maxp;
     uint16_t *lane_of_kg;       /* key group -> receiving lane (KeyGroupRangeAssignment), maxp entries */
     WStrBuf kb;
@@ -395,7 +424,7 @@ typedef struct Sender {
 static void send_rows_to(Sender *sd, int to, const WChunk *c, const uint8_t *sel, int nsel)
 {
     Lane *L = sd->lane;
-    assert(to >= 0 && to < L->job->nlanes && (!sel || (nsel > 0 && nsel <= c->nrows)));
+    assert(sd->active && to >= 0 && to < sd->nrecv && (!sel || (nsel > 0 && nsel <= c->nrows)));
     if (to == L->index && !ck_blocked(L, L->recv[sd->exch], L->index)) {
         if (!sel) {
             receiver_deliver(L->recv[sd->exch], MSG_CHUNK, L->index, 0, c);
@@ -422,14 +451,20 @@ static void sender_process(WOperator *op, int input, const WChunk *in)
 {
     Sender *sd = (Sender *)op;
     (void)input;
-    int n = sd->lane->job->nlanes;
+    if (!sd->active || in->nrows == 0) return;
+    int n = sd->nrecv;
     if (sd->single) { send_rows_to(sd, 0, in, NULL, 0); return; }
     bool same = true;
     for (int r = 0; r < in->nrows; r++) {
-        wsb_clear(&sd->kb);
-        wrow_encode_chunk(&sd->kb, in, r, sd->nkeys, sd->keys);
-        int kg = wflink_key_group(wrow_hash(sd->kb.buf, sd->kb.len), sd->maxp);
-        sd->target[r] = sd->lane_of_kg[kg];
+        if (sd->rebalance) {
+            sd->rr_next = (sd->rr_next + 1) % n;
+            sd->target[r] = sd->rr_next;
+        } else {
+            wsb_clear(&sd->kb);
+            wrow_encode_chunk(&sd->kb, in, r, sd->nkeys, sd->keys);
+            int kg = wflink_key_group(wrow_hash(sd->kb.buf, sd->kb.len), sd->maxp);
+            sd->target[r] = sd->lane_of_kg[kg];
+        }
         if (sd->target[r] != sd->target[0]) same = false;
     }
     if (same) { send_rows_to(sd, sd->target[0], in, NULL, 0); return; }
@@ -443,7 +478,8 @@ static void sender_process(WOperator *op, int input, const WChunk *in)
 static void sender_broadcast(Sender *sd, MsgKind kind, int64_t wm)
 {
     Lane *L = sd->lane;
-    for (int t = 0; t < L->job->nlanes; t++) {
+    if (!sd->active) return;
+    for (int t = 0; t < sd->nrecv; t++) {
         if (t == L->index && ck_blocked(L, L->recv[sd->exch], L->index)) {
             Msg *m = wcalloc(1, sizeof *m);
             *m = (Msg){.kind = kind, .exch = sd->exch, .from = L->index, .wm = wm};
@@ -481,11 +517,20 @@ WOperator *wjob_sender_new(Lane *L, int exch, WRel *r)
     sd->exch = exch;
     sd->nkeys = r->nkeys;
     sd->keys = r->keys;
-    sd->single = r->exchange_single || r->nkeys == 0;
+    WJob *j = L->job;
+    assert(exch >= 0 && exch < j->nexch);
+    sd->active = L->index < j->exch_send_p[exch];
+    sd->nrecv = j->exch_recv_p[exch];
+    sd->rebalance = j->exch_rebalance[exch];
+    sd->single = !sd->rebalance && (r->exchange_single || r->nkeys == 0);
+    if (sd->rebalance) {        /* Flink: ThreadLocalRandom.nextInt(numberOfChannels) per sender */
+        uint64_t seed = (uint64_t)now_us() ^ ((uint64_t)(L->index + 1) * 0x9e3779b97f4a7c15ULL) ^ (uint64_t)(uintptr_t)sd;
+        sd->rr_next = (int)(whash_u64(seed) % (uint64_t)sd->nrecv);
+    }
     sd->maxp = L->ctx.max_parallelism;
     sd->lane_of_kg = wmalloc(sizeof *sd->lane_of_kg * (size_t)(sd->maxp > 0 ? sd->maxp : 1));
     for (int kg = 0; kg < sd->maxp; kg++)
-        sd->lane_of_kg[kg] = (uint16_t)wflink_operator_index(sd->maxp, L->job->nlanes, kg);
+        sd->lane_of_kg[kg] = (uint16_t)wflink_operator_index(sd->maxp, sd->nrecv, kg);
     wsb_init(&sd->kb);
     sd->target = wmalloc(sizeof(int) * WCHUNK_CAP);
     sd->sel = wmalloc(WCHUNK_CAP);
@@ -508,6 +553,53 @@ static int exch_rank_of(WJob *j, int x, int depth)
 }
 
 static int64_t sim_clock(void *ctx) { return ((WJob *)ctx)->sim_now; }
+
+/* The lanes that run each job-graph operator (run_par) and the job's lane count. Everything runs
+   at parallelism.default, except a table sink whose input edge is a rebalance or a keyBy (the
+   job graph's REBALANCE / HASH: sink.parallelism differs from its input's, or
+   table.exec.sink.keyed-shuffle) and a SinkMaterializer (behind its keyBy) with the sink after
+   it: those run at their own parallelism, with an exchange in front (build.c). */
+static bool runtime_parallelism(WJob *j, WError *err)
+{
+    const WJobGraph *g = j->graph;
+    int n = g ? g->nops : 0;
+    j->run_par = wmalloc(sizeof(int) * (size_t)(n ? n : 1));
+    j->nlanes = j->par;
+    bool *region = wcalloc((size_t)(n ? n : 1), sizeof(bool));
+    for (int k = 0; k < n; k++) j->run_par[k] = j->par;
+    for (int k = 0; k < n; k++) {
+        const WStreamOp *o = &g->ops[k];
+        if (o->role != WSOP_OPERATOR || !o->rel || o->ninputs != 1) continue;
+        bool boundary = (o->kind == WR_SINK_MATERIALIZER && o->inputs[0].ship == WSHIP_HASH) ||
+                        (o->kind == WR_SINK && o->rel->sink_table &&
+                         (o->inputs[0].ship == WSHIP_HASH || o->inputs[0].ship == WSHIP_REBALANCE));
+        if (!boundary) continue;
+        if (o->parallelism > WJOB_MAX_PARALLELISM) {
+            const WRel *sink = o->kind == WR_SINK ? o->rel : NULL;
+            for (int c = k + 1; c < n && !sink; c++)    /* a materializer's sink */
+                if (g->ops[c].kind == WR_SINK && g->ops[c].ninputs == 1 && g->ops[c].inputs[0].from == k) sink = g->ops[c].rel;
+            werr_set(err, WEXC_ILLEGAL_ARG,
+                     "The parallelism %d (sink.parallelism of table '%s') is larger than the %d parallel subtasks weir "
+                     "runs a job with at most.",
+                     o->parallelism, sink && sink->sink_qname ? sink->sink_qname : "?", WJOB_MAX_PARALLELISM);
+            free(region);
+            return false;
+        }
+        j->run_par[k] = o->parallelism;
+        region[k] = true;
+        if (o->parallelism > j->nlanes) j->nlanes = o->parallelism;
+    }
+    /* what follows in a sink's chain (timestamp inserter and writer after a materializer,
+       `end: Writer`) runs in the same lanes */
+    for (int c = 0; c < n; c++) {
+        const WStreamOp *o = &g->ops[c];
+        if (region[c] || o->ninputs != 1 || o->kind != WR_SINK || !region[o->inputs[0].from]) continue;
+        region[c] = true;
+        j->run_par[c] = j->run_par[o->inputs[0].from];
+    }
+    free(region);
+    return true;
+}
 
 static void lane_init(WJob *j, Lane *L, int index)
 {
@@ -555,7 +647,16 @@ WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
         free(j);
         return NULL;
     }
-    j->nlanes = (int)par;
+    j->par = (int)par;
+    /* the job graph first: every lane builds the operators it lists (build.c), and a sink behind
+       a rebalance or keyed-shuffle edge runs at its own parallelism (lanes beyond the job's) */
+    j->graph = wjobgraph_build(roots, nroots, env->config);
+    if (!runtime_parallelism(j, p->err)) {
+        wjobgraph_free(j->graph);
+        free(j->run_par);
+        free(j);
+        return NULL;
+    }
     /* weir.exec.simulated-clock.step: processing time starts at the job's start and advances by
        this much after every chunk a source delivers, so TTL and processing-time behaviour are
        reproducible (tests, demonstrations); one lane only */
@@ -576,6 +677,8 @@ WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
         if (!wduration_parse(src_delay, &ms, &derr) || ms < 0) {
             if (p->err && !p->err->set)
                 werr_set(p->err, WEXC_ILLEGAL_ARG, "Invalid value for WEIR_TEST_SOURCE_DELAY: '%s'.", src_delay);
+            wjobgraph_free(j->graph);
+            free(j->run_par);
             free(j);
             return NULL;
         }
@@ -583,7 +686,7 @@ WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
     }
     int64_t maxp = 0;
     if (env->config) wopts_get_long(env->config, "pipeline.max-parallelism", 0, &maxp, &tmp);
-    j->ctx.max_parallelism = maxp > 0 ? (int)maxp : wflink_default_max_parallelism(j->nlanes);
+    j->ctx.max_parallelism = maxp > 0 ? (int)maxp : wflink_default_max_parallelism(j->par);
     /* checkpoints: options, and the checkpoint to restore (its max parallelism wins) */
     WError ckerr;
     werr_clear(&ckerr);
@@ -596,11 +699,11 @@ WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
         if (p->err && !p->err->set) *p->err = ckerr;
         wckpt_free(j->ck);
         j->ck = NULL;
+        wjobgraph_free(j->graph);
+        free(j->run_par);
         free(j);
         return NULL;
     }
-    /* the job graph first: every lane builds the operators it lists (build.c) */
-    j->graph = wjobgraph_build(roots, nroots, env->config);
     j->lanes = wcalloc((size_t)j->nlanes, sizeof(Lane));
     for (int l = 0; l < j->nlanes; l++) lane_init(j, &j->lanes[l], l);
     wjob_mark_scan_reads(p, roots, nroots);
@@ -865,8 +968,9 @@ static void ck_step(Lane *L)
         for (int d = 0; d < j->exch_ndeps[x]; d++) up = up && ck_aligned(L->recv[j->exch_deps[x][d]]);
         if (!up) { ready = false; continue; }
         L->ck_sent[x] = true;
+        if (L->index >= j->exch_send_p[x]) continue;    /* an idle copy sends no barrier */
         lane_flush_bundles(L, j->exch[x]->inputs[0], 0);
-        for (int t = 0; t < j->nlanes; t++) {
+        for (int t = 0; t < j->exch_recv_p[x]; t++) {
             if (t == L->index) ck_barrier(L, L->recv[x], L->index, L->ck_id);
             else lane_send(L, t, MSG_BARRIER, x, L->ck_id, NULL);
         }
@@ -1139,6 +1243,10 @@ void wjob_free(WJob *j)
     free(j->exch_rank);
     free(j->exch);
     wjobgraph_free(j->graph);
+    free(j->run_par);
+    free(j->exch_send_p);
+    free(j->exch_recv_p);
+    free(j->exch_rebalance);
     wckpt_free(j->ck);
     pthread_mutex_destroy(&j->mu);
     free(j);
@@ -1169,20 +1277,21 @@ void wjob_report(const WJob *j, WStrBuf *out)
         }
         wsb_printf(out, "%s: rows_in=%lld rows_out=%lld", op->name, in, outr);
         if (late) wsb_printf(out, " numLateRecordsDropped=%lld", late);
-        if (j->nlanes > 1) {
+        int np = wjob_run_par(j, k);        /* the subtasks that run it (the lanes after are idle copies) */
+        if (np > 1) {
             wsb_append(out, " subtasks_rows_in=[");
-            for (int l = 0; l < j->nlanes; l++)
+            for (int l = 0; l < np; l++)
                 wsb_printf(out, "%s%lld", l ? "," : "", (long long)j->lanes[l].built[i].op->rows_in);
             wsb_putc(out, ']');
         }
-        for (int l = 0; l < j->nlanes; l++) {
+        for (int l = 0; l < np; l++) {
             WOperator *o = j->lanes[l].built[i].op;
             if (!o->ops->metrics) continue;
             char buf[1024];
             buf[0] = 0;
             o->ops->metrics(o, buf, sizeof buf);
             if (buf[0]) {
-                if (j->nlanes > 1) wsb_printf(out, " [%d] %s", l, buf);
+                if (np > 1) wsb_printf(out, " [%d] %s", l, buf);
                 else wsb_printf(out, " %s", buf);
             }
         }

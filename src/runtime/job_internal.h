@@ -34,6 +34,13 @@ typedef struct SourceSlot {
    has no operator for (a Union's merge, an exchange's receiver: edges of the job graph). */
 typedef struct Built { WRel *rel; WOperator *op; int stream_op; } Built;
 
+/* How many subtasks run exec node work at runtime: lanes [0, par) of a lane range. The job's
+   operators run in lanes [0, WJob.par); a sink (with its SinkMaterializer) behind a rebalance
+   or keyed-shuffle edge runs in lanes [0, its sink.parallelism) — the job has as many lanes as
+   the largest of these, and a lane beyond an operator's parallelism holds an idle copy of it
+   (no source opened, no sink opened, nothing delivered) so that every lane lists the same
+   operators in the same order. */
+
 typedef struct Lane Lane;
 
 /* A message between lanes: a chunk, a watermark or the end of one sender's stream. */
@@ -115,10 +122,15 @@ struct WJob {
     WOperator **ops;            /* every operator of every lane */
     int nsinks, cap_sinks;
     WSink **sinks;
-    int nlanes;
+    int nlanes;                 /* max(par, the sinks' parallelisms behind an exchange) */
+    int par;                    /* parallelism.default: lanes running sources and operators */
+    int *run_par;               /* per job-graph operator: the lanes [0, n) that run it */
     Lane *lanes;
     int nexch, cap_exch;
     WRel **exch;                /* exchange nodes, by index (grown by wjob_exchange_index) */
+    int *exch_send_p;           /* per exchange: lanes [0, n) send on it */
+    int *exch_recv_p;           /* per exchange: lanes [0, n) receive from it */
+    bool *exch_rebalance;       /* per exchange: rows dealt round-robin (Flink's REBALANCE) */
     int *exch_rank;             /* per exchange: 1 + the highest rank of the exchanges upstream of its
                                    sender in a lane (0 without any); rows received from exchange x
                                    only reach senders of higher rank */
@@ -152,7 +164,12 @@ typedef struct SinkOp {
 /* job.c */
 void wjob_add_op(WJob *j, WOperator *op);
 int wjob_exchange_index(WJob *j, WRel *r);
-Receiver *wjob_receiver_new(Lane *L, WRel *r);
+/* Exchange x's sending and receiving lanes and whether it deals rows round-robin; set before
+   the first lane builds its sender and receiver. */
+void wjob_exchange_setup(WJob *j, int x, int send_p, int recv_p, bool rebalance);
+/* The lanes [0, n) that run job-graph operator k (k < 0: the job's parallelism). */
+int wjob_run_par(const WJob *j, int k);
+Receiver *wjob_receiver_new(Lane *L, int exch, WRel *r);
 WOperator *wjob_sender_new(Lane *L, int exch, WRel *r);
 
 /* build.c: the operators of exec node r (and, recursively, its inputs) in lane L; NULL with

@@ -36,6 +36,8 @@ CREATE TABLE win_out (k STRING, wend TIMESTAMP(3), c BIGINT, s BIGINT)
   WITH ('connector' = 'filesystem', 'path' = '$1', 'format' = 'csv');
 CREATE TABLE flt_out (id BIGINT, k STRING, v INT)
   WITH ('connector' = 'filesystem', 'path' = '$1', 'format' = 'csv');
+CREATE TABLE flt_out_sp (id BIGINT, k STRING, v INT)
+  WITH ('connector' = 'filesystem', 'path' = '$1', 'format' = 'csv', 'sink.parallelism' = '3');
 SET 'table.dml-sync' = 'true';
 SET 'weir.exec.chunk-rows' = '400';
 SQL
@@ -55,6 +57,7 @@ query() { # $1 = agg | win | flt | agg2 (a changed aggregate)
            echo "INSERT INTO agg_out SELECT a.k, COUNT(*), SUM(b.v) FROM src a JOIN src b ON a.id = b.id GROUP BY a.k;" ;;
     win) echo "INSERT INTO win_out SELECT k, window_end, COUNT(*), SUM(v) FROM TABLE(TUMBLE(TABLE src, DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY k, window_start, window_end;" ;;
     flt) echo "INSERT INTO flt_out SELECT id, k, v FROM src WHERE v < 50;" ;;
+    fltsp) echo "INSERT INTO flt_out_sp SELECT id, k, v FROM src WHERE v < 50;" ;;
   esac
 }
 
@@ -153,6 +156,28 @@ kill_case "agg-p2-to-p1" agg hashmap 2 1 "after-metadata:3"
 kill_case "win-p1-to-p2" win rocksdb 1 2 "after-metadata:4"
 kill_case "flt-p2-to-p1-two-files" flt hashmap 2 1 "after-metadata:2" "$T/indir"
 kill_case "flt-p1-to-p2-two-files" flt hashmap 1 2 "tick:30" "$T/indir"
+# a sink with its own parallelism (3 writer subtasks behind a rebalance, lanes beyond the job's):
+# its pending files are part of the checkpoint of each writer subtask; the rows equal flt's
+cp "$T/ref-flt.txt" "$T/ref-fltsp.txt"
+kill_case "fltsp-p1-sink3" fltsp hashmap 1 1 "after-metadata:3"
+kill_case "fltsp-p2-sink3-between" fltsp hashmap 2 2 "tick:30" "$T/indir"
+# ... but not at another parallelism.default (its lanes would not line up): refused, naming why
+name=fltsp-p1-to-p2-refused
+HOOKS="WEIR_TEST_KILL_AT=after-metadata:3" run "$name" fltsp "$T/$name.o" "$T/in.csv" \
+    "SET 'parallelism.default' = '1';" "SET 'execution.checkpointing.dir' = 'file://$T/$name.chk';" \
+    "SET 'execution.checkpointing.externalized-checkpoint-retention' = 'RETAIN_ON_CANCELLATION';" \
+    "SET 'execution.checkpointing.interval' = '8 ms';"
+cp="$(latest_checkpoint "$T/$name.chk")"
+if [[ -z "$cp" ]]; then
+  fail "$name" "no completed checkpoint"
+else
+  run "$name.restore" fltsp "$T/$name.o" "$T/in.csv" "SET 'parallelism.default' = '2';" "SET 'execution.savepoint.path' = '$cp';"
+  if [[ $RC -ne 0 ]] && cat "$T/$name.restore.out" "$T/$name.restore.err" | grep -q "at its own parallelism ('sink.parallelism') at another parallelism"; then
+    pass "$name"
+  else
+    fail "$name" "restore at another parallelism was not refused (status $RC)"
+  fi
+fi
 
 # ---- the test hooks are out of a SQL session's reach: SET of their old keys is accepted (as Flink
 # accepts any key) and has no effect — the job is neither killed nor slowed down ----

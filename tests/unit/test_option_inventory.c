@@ -235,6 +235,8 @@ static const char *fn_fs_partition_time(void);
 static const char *fn_fs_process_time(void);
 static const char *fn_fs_success_file(void);
 static const char *fn_fs_monitor(void);
+static const char *fn_fs_sink_parallelism(void);
+static const char *fn_fs_shuffle_by_partition(void);
 
 static const Check CHECKS[] = {
     /* blackhole */
@@ -242,7 +244,9 @@ static const Check CHECKS[] = {
     /* print */
     {"print", "print-identifier", K_PRINT, PRINT(", 'print-identifier' = 'xyz'"), "INSERT INTO p VALUES (7)", "xyz> +I[7]", NULL, NULL, NULL},
     {"print", "standard-error", K_PRINT, PRINT(", 'standard-error' = 'true'"), "INSERT INTO p VALUES (7)", "", NULL, NULL, NULL},
-    {"print", "sink.parallelism", K_TEST, NULL, NULL, "vertices_sink_parallelism_breaks_chain_with_rebalance", NULL, NULL, NULL},
+    /* the sink's own subtasks: under parallelism 1 the writer's subtask prefixes the line (the
+       plan side: vertices_sink_parallelism_breaks_chain_with_rebalance) */
+    {"print", "sink.parallelism", K_PRINT, PRINT(", 'sink.parallelism' = '2'"), "INSERT INTO p VALUES (7)", "> +I[7]", NULL, NULL, NULL},
     {"print", "sink.changelog-mode", K_ERR, AGG_INTO("'connector' = 'print'"), AGG_Q, "doesn't support consuming update and delete changes", NULL, NULL, NULL},
     /* datagen */
     {"datagen", "rows-per-second", K_FN, NULL, NULL, NULL, NULL, fn_datagen_rate, NULL},
@@ -324,7 +328,10 @@ static const Check CHECKS[] = {
     {"filesystem", "sink.partition-commit.delay", K_FN, NULL, NULL, NULL, NULL, fn_fs_process_time, NULL},
     {"filesystem", "sink.partition-commit.policy.kind", K_FN, NULL, NULL, NULL, NULL, fn_fs_success_file, NULL},
     {"filesystem", "sink.partition-commit.success-file.name", K_FN, NULL, NULL, NULL, NULL, fn_fs_success_file, NULL},
-    {"filesystem", "sink.parallelism", K_TEST, NULL, NULL, "vertices_sink_parallelism_breaks_chain_with_rebalance", NULL, NULL, NULL},
+    {"filesystem", "sink.parallelism", K_FN, NULL, NULL, NULL, NULL, fn_fs_sink_parallelism, NULL},
+    /* a hash exchange on the dynamic partition columns before the writer (recorded from Flink 2.3.0:
+       tests/golden/sink_shuffle_by_partition.sql, one part file per partition at parallelism 2) */
+    {"filesystem", "sink.shuffle-by-partition.enable", K_FN, NULL, NULL, NULL, NULL, fn_fs_shuffle_by_partition, NULL},
     /* kafka: the options' reading (tests/unit/test_kafka_config.c); their effect on a real broker: the tests in tests/kafka */
     {"kafka", "topic", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
     {"kafka", "topic-pattern", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
@@ -645,6 +652,107 @@ static char *part_rows(const char *dir)
         free(names[i]);
     }
     return wsb_detach(&b);
+}
+
+/* Flink 2.3.0 (measured): 10 rows into a filesystem sink with 'sink.parallelism' = '2' under
+   parallelism 1 give two part files, part-<uuid>-0-0 and part-<uuid>-1-0 (the rows dealt
+   round-robin); '1' under parallelism 2 gives one. */
+static const char *fn_fs_sink_parallelism(void)
+{
+    static const char *const RUNS[][4] = {
+        {"1", ", 'sink.parallelism' = '2'", "sp2", "-0-0,-1-0,"},
+        {"1", "", "sp-none", "-0-0,"},
+        {"2", ", 'sink.parallelism' = '1'", "sp1", "-0-0,"},
+    };
+    for (size_t r = 0; r < sizeof RUNS / sizeof RUNS[0]; r++) {
+        char setup[1024];
+        snprintf(setup, sizeof setup,
+                 "SET 'table.dml-sync' = 'true';;SET 'parallelism.default' = '%s';;"
+                 "CREATE TABLE g (a INT) WITH ('connector' = 'datagen', 'number-of-rows' = '10', 'fields.a.kind' = "
+                 "'sequence', 'fields.a.start' = '1', 'fields.a.end' = '10');;"
+                 "CREATE TABLE o (a INT) WITH ('connector' = 'filesystem', 'path' = '$D/%s', 'format' = 'csv'%%s)",
+                 RUNS[r][0], RUNS[r][2]);
+        WError e;
+        char *got = inv_run(setup, "INSERT INTO o SELECT a FROM g", RUNS[r][1], NULL, &e);
+        if (!got) return fail_why("error: %s%s", e.msg, "");
+        free(got);
+        char dir[256];
+        snprintf(dir, sizeof dir, "%s/%s", g_dir, RUNS[r][2]);
+        WStrBuf names, tails;
+        wsb_init(&names);
+        wsb_init(&tails);
+        wsb_append(&names, "");
+        wsb_append(&tails, "");
+        inv_files(dir, true, &names);
+        /* the subtask and counter ending each part file's name */
+        for (char *line = names.buf; *line; ) {
+            char *nl = strchr(line, '\n');
+            if (!nl) break;
+            *nl = 0;
+            char *c2 = strrchr(line, '-');
+            if (c2 && c2 > line) {
+                *c2 = 0;
+                char *c1 = strrchr(line, '-');
+                *c2 = '-';
+                if (c1) wsb_printf(&tails, "%s,", c1);
+            }
+            line = nl + 1;
+        }
+        bool ok = !strcmp(tails.buf, RUNS[r][3]);
+        const char *why = ok ? NULL : fail_why("part files ending \"%s\", want \"%s\"", tails.buf, RUNS[r][3]);
+        wsb_free(&names);
+        wsb_free(&tails);
+        if (why) return why;
+    }
+    return NULL;
+}
+
+/* Each partition is written by one subtask with the option (recorded from Flink 2.3.0:
+   tests/golden/sink_shuffle_by_partition.sql): 12 rows over 3 partitions at parallelism 2 give one
+   part file per partition directory with it, two (one per source subtask) without it. */
+static const char *fn_fs_shuffle_by_partition(void)
+{
+    static const char *const RUNS[][4] = {
+        {", 'sink.shuffle-by-partition.enable' = 'true'", "sbp-on", "3 3", "SELECT a, CAST(MOD(a, 3) AS STRING)"},
+        {"", "sbp-off", "6 3", "SELECT a, CAST(MOD(a, 3) AS STRING)"},
+        /* a static partition leaves no dynamic column: no exchange, both subtasks write */
+        {", 'sink.shuffle-by-partition.enable' = 'true'", "sbp-static", "2 1", "PARTITION (dt = 'x') SELECT a"},
+    };
+    for (size_t r = 0; r < sizeof RUNS / sizeof RUNS[0]; r++) {
+        char setup[1024];
+        snprintf(setup, sizeof setup,
+                 "SET 'table.dml-sync' = 'true';;SET 'parallelism.default' = '2';;"
+                 "CREATE TABLE g (a INT) WITH ('connector' = 'datagen', 'number-of-rows' = '12', 'fields.a.kind' = "
+                 "'sequence', 'fields.a.start' = '1', 'fields.a.end' = '12');;"
+                 "CREATE TABLE o (a INT, dt STRING) PARTITIONED BY (dt) WITH ('connector' = 'filesystem', "
+                 "'path' = '$D/%s', 'format' = 'csv'%%s)",
+                 RUNS[r][1]);
+        WError e;
+        char query[256];
+        snprintf(query, sizeof query, "INSERT INTO o %s FROM g", RUNS[r][3]);
+        char *got = inv_run(setup, query, RUNS[r][0], NULL, &e);
+        if (!got) return fail_why("error: %s%s", e.msg, "");
+        free(got);
+        /* part files over all partition directories, and partition directories */
+        char dir[256];
+        snprintf(dir, sizeof dir, "%s/%s", g_dir, RUNS[r][1]);
+        WStrBuf names;
+        wsb_init(&names);
+        wsb_append(&names, "");
+        inv_files(dir, true, &names);
+        int files = 0, dirs = 0;
+        for (const char *q = names.buf; (q = strstr(q, "part-")) != NULL; q += 5) files++;
+        DIR *d = opendir(dir);
+        struct dirent *de;
+        while (d && (de = readdir(d)) != NULL) dirs += strncmp(de->d_name, "dt=", 3) == 0;
+        if (d) closedir(d);
+        wsb_free(&names);
+        char have[32];
+        snprintf(have, sizeof have, "%d %d", files, dirs);
+        if (strcmp(have, RUNS[r][2]))
+            return fail_why("%s: part files and partitions \"%s\"", RUNS[r][1], have);
+    }
+    return NULL;
 }
 
 static const char *fn_fs_file_size(void)
