@@ -114,22 +114,25 @@ void wmsg_help(FILE *out, bool color)
 
 /* ------------------------------------------------------------------ usage */
 
-typedef struct UsageOpt { const char *left, *desc; } UsageOpt;
+/* The modes an option belongs to (Flink 2.3 prints the options of each mode in a section). */
+enum { M_EMBEDDED = 1, M_GATEWAY = 2, M_BOTH = 3 };
+typedef struct UsageOpt { const char *left, *desc; int modes; } UsageOpt;
 
 /* Sorted by option key, case-insensitively, as commons-cli's HelpFormatter does. */
 static const UsageOpt USAGE_OPTS[] = {
-    {"-D <session dynamic config key=val>", "The dynamic config key=val for a session."},
+    {"-D <session dynamic config key=val>", "The dynamic config key=val for a session.", M_BOTH},
+    {"-e,--endpoint <SQL Gateway address>", "The address of the remote SQL Gateway to connect.", M_GATEWAY},
     {"-f,--file <script file>", "Script file that should be executed. In this mode, the client "
-                                "will not open an interactive terminal."},
-    {"-h,--help", "Show the help message with descriptions of all options."},
+                                "will not open an interactive terminal.", M_BOTH},
+    {"-h,--help", "Show the help message with descriptions of all options.", M_BOTH},
     {"-hist,--history <History file path>", "The file which you want to save the command history "
                                             "into. If not specified, we will auto-generate one under "
-                                            "your user's home directory."},
+                                            "your user's home directory.", M_BOTH},
     {"-i,--init <initialization file>", "Script file that used to init the session context. If get "
                                         "error in execution, the sql client will exit. Notice it's "
-                                        "not allowed to add query or insert into the init file."},
+                                        "not allowed to add query or insert into the init file.", M_BOTH},
     {"-s,--session <session identifier>", "The identifier for a session. 'default' is the default "
-                                          "identifier."},
+                                          "identifier.", M_BOTH},
     {"-u,--update <SQL update statement>", "Deprecated Experimental (for testing only!) feature: "
                                            "Instructs the SQL Client to immediately execute the given "
                                            "update statement after starting up. The process is shut "
@@ -137,22 +140,23 @@ static const UsageOpt USAGE_OPTS[] = {
                                            "cluster and returns an appropriate return code. "
                                            "Currently, this feature is only supported for INSERT "
                                            "INTO statements that declare the target sink table."
-                                           "Please use option -f to submit update statement."},
-    {"-v,--verbose", "(weir) Print each job's operator state and metrics report to stderr."},
+                                           "Please use option -f to submit update statement.", M_EMBEDDED},
+    {"-v,--verbose", "(weir) Print each job's operator state and metrics report to stderr.", M_EMBEDDED},
 };
 
 /* The options of one mode, each description wrapped at 80 columns as commons-cli does. */
-static void print_options(FILE *out, const UsageOpt *opts, size_t nopt)
+static void print_options(FILE *out, const UsageOpt *opts, size_t nopt, int mode)
 {
     const int width = 80, lpad = 5, dpad = 3;
     int maxl = 0;
     for (size_t i = 0; i < nopt; i++) {
         int l = (int)strlen(opts[i].left);
-        if (l > maxl) maxl = l;
+        if ((opts[i].modes & mode) && l > maxl) maxl = l;
     }
     int col = lpad + maxl + dpad;
     int textw = width - col;
     for (size_t i = 0; i < nopt; i++) {
+        if (!(opts[i].modes & mode)) continue;
         fprintf(out, "%*s%-*s%*s", lpad, "", maxl, opts[i].left, dpad, "");
         const char *d = opts[i].desc;
         bool first = true;
@@ -178,32 +182,16 @@ static void print_options(FILE *out, const UsageOpt *opts, size_t nopt)
     }
 }
 
-/* Flink 2.3's gateway mode options (weir's client speaks the SQL Gateway protocol, cli/remote.h). */
-static const UsageOpt GATEWAY_OPTS[] = {
-    {"-D <session dynamic config key=val>", "The dynamic config key=val for a session."},
-    {"-e,--endpoint <SQL Gateway address>", "The address of the remote SQL Gateway to connect."},
-    {"-f,--file <script file>", "Script file that should be executed. In this mode, the client "
-                                "will not open an interactive terminal."},
-    {"-h,--help", "Show the help message with descriptions of all options."},
-    {"-hist,--history <History file path>", "The file which you want to save the command history "
-                                            "into. If not specified, we will auto-generate one under "
-                                            "your user's home directory."},
-    {"-i,--init <initialization file>", "Script file that used to init the session context. If get "
-                                        "error in execution, the sql client will exit. Notice it's "
-                                        "not allowed to add query or insert into the init file."},
-    {"-s,--session <session identifier>", "The identifier for a session. 'default' is the default "
-                                          "identifier."},
-};
 
 void wmsg_usage(FILE *out)
 {
     fputs("./sql-client [MODE] [OPTIONS]\n\nThe following options are available:\n", out);
     fputs("\nMode \"embedded\" (default) submits Flink jobs from the local machine.\n", out);
     fputs("\n  Syntax: [embedded] [OPTIONS]\n  \"embedded\" mode options:\n", out);
-    print_options(out, USAGE_OPTS, sizeof USAGE_OPTS / sizeof USAGE_OPTS[0]);
+    print_options(out, USAGE_OPTS, sizeof USAGE_OPTS / sizeof USAGE_OPTS[0], M_EMBEDDED);
     fputs("\n\nMode \"gateway\" mode connects to the SQL gateway for submission.\n", out);
     fputs("\n  Syntax: gateway [OPTIONS]\n  \"gateway\" mode options:\n", out);
-    print_options(out, GATEWAY_OPTS, sizeof GATEWAY_OPTS / sizeof GATEWAY_OPTS[0]);
+    print_options(out, USAGE_OPTS, sizeof USAGE_OPTS / sizeof USAGE_OPTS[0], M_GATEWAY);
     fputs("\n", out);
     fflush(out);
 }

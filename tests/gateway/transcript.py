@@ -24,15 +24,22 @@ def normalize(text):
     return text.strip() + "\n"
 
 
-def main():
-    with open(sys.argv[1], errors="replace") as f:
-        exp = normalize(f.read())
-    with open(sys.argv[2], errors="replace") as f:
-        act = normalize(f.read())
+def compare_files(expected, actual, normalize_text=None):
+    """0 when the two transcript files are equal after normalize_text (default normalize()), else
+    1 with the unified diff on stdout."""
+    norm = normalize_text or normalize
+    with open(expected, errors="replace") as f:
+        exp = norm(f.read())
+    with open(actual, errors="replace") as f:
+        act = norm(f.read())
     if exp == act:
         return 0
     sys.stdout.writelines(difflib.unified_diff(exp.splitlines(True), act.splitlines(True), "flink", "weir"))
     return 1
+
+
+def main():
+    return compare_files(sys.argv[1], sys.argv[2])
 
 
 if __name__ == "__main__":

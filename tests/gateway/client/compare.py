@@ -10,13 +10,12 @@ depend on the run), reduced to their cells, without the row count; a `savepoint 
 becomes its column name and "<path>"; then transcript.py's normalize() (ANSI colours, elapsed
 times, job ids, jline lines, the cut echo).
 """
-import difflib
 import os
 import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from transcript import normalize as base_normalize  # noqa: E402
+from transcript import compare_files, normalize as base_normalize  # noqa: E402
 
 ROW = re.compile(r"^\| ([0-9a-f]{32}) \|")
 
@@ -81,14 +80,7 @@ def normalize(text):
 
 
 def main():
-    with open(sys.argv[1], errors="replace") as f:
-        exp = normalize(f.read())
-    with open(sys.argv[2], errors="replace") as f:
-        act = normalize(f.read())
-    if exp == act:
-        return 0
-    sys.stdout.writelines(difflib.unified_diff(exp.splitlines(True), act.splitlines(True), "flink", "weir"))
-    return 1
+    return compare_files(sys.argv[1], sys.argv[2], normalize)
 
 
 if __name__ == "__main__":
