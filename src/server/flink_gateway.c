@@ -98,7 +98,17 @@ static bool configure_statement(const char *stmt)
 {
     static const char *const OK[] = {"SET", "RESET", "CREATE", "DROP", "ALTER", "USE", "LOAD", "UNLOAD", "ADD"};
     const char *p = stmt;
-    while (*p && isspace((unsigned char)*p)) p++;
+    for (;;) {      /* whitespace and comments before the first word, as the SQL lexer skips them */
+        while (*p && isspace((unsigned char)*p)) p++;
+        if ((p[0] == '-' && p[1] == '-') || (p[0] == '/' && p[1] == '/')) {
+            while (*p && *p != '\n') p++;
+        } else if (p[0] == '/' && p[1] == '*' && p[2] != '+') {
+            const char *end = strstr(p + 2, "*/");
+            p = end ? end + 2 : p + strlen(p);
+        } else {
+            break;
+        }
+    }
     size_t len = 0;
     while (isalpha((unsigned char)p[len])) len++;
     for (size_t i = 0; i < sizeof OK / sizeof OK[0]; i++)

@@ -13,6 +13,8 @@ W="$TMPD/work"
 cluster_start
 
 cat > "$W/ddl.sql" <<SQL
+-- an init script with comments before its statements (sent one by one to configure-session)
+/* the generator */
 CREATE TABLE gen (k INT, v INT) WITH ('connector' = 'datagen', 'rows-per-second' = '200',
   'fields.k.min' = '1', 'fields.k.max' = '9', 'fields.v.min' = '1', 'fields.v.max' = '100');
 CREATE TABLE sink (k INT, total BIGINT) WITH ('connector' = 'blackhole');
@@ -30,6 +32,7 @@ SQL
 t0=$SECONDS
 sql "$W/start.sql" -i "$W/ddl.sql" > "$W/start.out" 2>&1
 check "INSERTs of unbounded jobs return at once" test $((SECONDS - t0)) -lt 30
+check "the init script with comments initialized the session" grep -q "^Successfully initialized from sql script: " "$W/start.out"
 check "two Job ID lines" test "$(grep -c '^Job ID: [0-9a-f]\{32\}$' "$W/start.out")" -eq 2
 check "a table running jobs read cannot be dropped" grep -q "^org.apache.flink.table.api.ValidationException: A job submitted from this session is still running" "$W/start.out"
 check "SHOW JOBS lists both running" test "$(grep -cE '^\| [0-9a-f]{32} \| +endless-(agg|two) \| RUNNING \|' "$W/start.out")" -eq 2
