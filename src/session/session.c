@@ -656,7 +656,11 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
     AstStmt *st = wsql_parse_statement(a, sql, err);
     if (!st) { warena_delete(a); return false; }
     bool ok = true;
-    bool keep_arena = false;
+    /* who owns the arena afterwards: the catalog (a table or view was created from the statement,
+       which stays readable) or a job (its thread frees the arena when it ends, possibly before
+       this function returns: the statement must not be read once it is handed over) */
+    bool arena_to_catalog = false;
+    bool arena_to_job = false;
 
     if (s->in_set && st->kind != AS_END && st->kind != AS_INSERT) {
         ok = werr_set(err, WEXC_GATEWAY,
@@ -694,7 +698,7 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
         WTable *t = st->kind == AS_CREATE_TABLE ? wbind_create_table(&p, st, a) : wbind_create_view(&p, st, a);
         if (!t) { ok = false; break; }
         if (!wcatalog_add(&s->catalog, t, err)) { wopts_free(&t->options); ok = false; break; }
-        keep_arena = true;
+        arena_to_catalog = true;
         res->kind = WSR_OK;
         if (st->kind == AS_CREATE_TABLE && st->query) {
             /* CREATE TABLE ... AS SELECT: the table exists, then the query is inserted into it as a
@@ -794,7 +798,7 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
             break;
         }
         AstStmt *one[1] = {st};
-        ok = exec_statement_set(s, 1, one, a, sink, res, err, &keep_arena);
+        ok = exec_statement_set(s, 1, one, a, sink, res, err, &arena_to_job);
         break;
     }
     case AS_BEGIN_STATEMENT_SET:
@@ -819,18 +823,18 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
         free(s->set_sql);
         s->set_sql = NULL;
         s->nset = 0;
-        if (ok) ok = exec_statement_set(s, n, stmts, a, sink, res, err, &keep_arena);
+        if (ok) ok = exec_statement_set(s, n, stmts, a, sink, res, err, &arena_to_job);
         break;
     }
     case AS_STATEMENT_SET:
-        ok = exec_statement_set(s, st->nstmts, st->stmts, a, sink, res, err, &keep_arena);
+        ok = exec_statement_set(s, st->nstmts, st->stmts, a, sink, res, err, &arena_to_job);
         break;
     case AS_EXECUTE:
         if (st->inner && st->inner->kind == AS_INSERT) {
             AstStmt *one[1] = {st->inner};
-            ok = exec_statement_set(s, 1, one, a, sink, res, err, &keep_arena);
+            ok = exec_statement_set(s, 1, one, a, sink, res, err, &arena_to_job);
         } else if (st->inner && st->inner->kind == AS_STATEMENT_SET) {
-            ok = exec_statement_set(s, st->inner->nstmts, st->inner->stmts, a, sink, res, err, &keep_arena);
+            ok = exec_statement_set(s, st->inner->nstmts, st->inner->stmts, a, sink, res, err, &arena_to_job);
         } else if (st->inner && st->inner->kind == AS_QUERY) {
             if (!plan_ctx(s, &p, a, &cast, err)) { ok = false; break; }
             WRel *root = wbind_select(&p, st->inner);
@@ -874,8 +878,8 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
         break;
     case AS_EXPLAIN: ok = exec_explain(s, st, a, res, err); break;
     case AS_COMPILE_PLAN:
-    case AS_COMPILE_AND_EXECUTE: ok = exec_compile_plan(s, st, a, sink, res, err, &keep_arena); break;
-    case AS_EXECUTE_PLAN: ok = exec_execute_plan(s, st, a, sink, res, err, &keep_arena); break;
+    case AS_COMPILE_AND_EXECUTE: ok = exec_compile_plan(s, st, a, sink, res, err, &arena_to_job); break;
+    case AS_EXECUTE_PLAN: ok = exec_execute_plan(s, st, a, sink, res, err, &arena_to_job); break;
     case AS_STOP_JOB: ok = not_supported(err, "STOP JOB (there is no running cluster job)"); break;
     case AS_ALTER_TABLE: ok = exec_alter_table(s, st, a, res, err); break;
     case AS_ALTER_VIEW:
@@ -895,11 +899,12 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
     case AS_CLEAR: res->kind = WSR_OK; break;
     case AS_OTHER: ok = not_supported(err, st->other ? st->other : "This statement"); break;
     }
-    if (ok && !wsession_persist_statement(s, st, err)) {
+    /* only statements that change catalogs are persisted, and none of them hands its arena to a job */
+    if (ok && !arena_to_job && !wsession_persist_statement(s, st, err)) {
         ok = false;
         wstmt_result_free(res);
         memset(res, 0, sizeof *res);
     }
-    if (!keep_arena) warena_delete(a);
+    if (!arena_to_catalog && !arena_to_job) warena_delete(a);
     return ok;
 }
