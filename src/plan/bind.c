@@ -691,6 +691,9 @@ typedef struct SelCol {
     AstExpr *expr;      /* NULL when col >= 0 */
     int col;            /* star-expanded input column */
     const char *name;
+    bool expands_using; /* a select item (not ORDER BY's): an unqualified USING column in it is the
+                           COALESCE of its copies — unless the item is that bare name with an
+                           alias, which Calcite leaves ambiguous (measured on Flink 2.3) */
 } SelCol;
 
 static int expand_items(BindCtx *b, AstQuery *aq, BScope *scope, SelCol **out)
@@ -703,7 +706,20 @@ static int expand_items(BindCtx *b, AstQuery *aq, BScope *scope, SelCol **out)
         if (it->expr->kind == AE_STAR) {
             const char *qual = it->expr->name.n ? it->expr->name.parts[it->expr->name.n - 1] : NULL;
             bool any = false;
-            for (int c = 0; c < scope->n; c++) {
+            for (int k = 0; !qual && k < scope->nstar; k++) {
+                /* over a join with USING / NATURAL (bind_join.c) */
+                if (n == cap) {
+                    SelCol *nc = WA_ARRAY(a, SelCol, cap * 2);
+                    memcpy(nc, cols, sizeof(SelCol) * (size_t)n);
+                    cols = nc;
+                    cap *= 2;
+                }
+                AstExpr *x = scope->star[k].expr;
+                if (x->kind == AE_SCOPE_REF) cols[n++] = (SelCol){NULL, x->scope_col, scope->star[k].name, false};
+                else cols[n++] = (SelCol){x, -1, scope->star[k].name, false};
+                any = true;
+            }
+            for (int c = 0; c < scope->n && !(!qual && scope->nstar); c++) {
                 if (scope->cols[c].hidden) continue;
                 if (qual && (!scope->cols[c].qual || strcmp(scope->cols[c].qual, qual) != 0)) continue;
                 if (n == cap) {
@@ -712,7 +728,7 @@ static int expand_items(BindCtx *b, AstQuery *aq, BScope *scope, SelCol **out)
                     cols = nc;
                     cap *= 2;
                 }
-                cols[n++] = (SelCol){NULL, c, scope->cols[c].name};
+                cols[n++] = (SelCol){NULL, c, scope->cols[c].name, false};
                 any = true;
             }
             if (qual && !any) {
@@ -733,15 +749,14 @@ static int expand_items(BindCtx *b, AstQuery *aq, BScope *scope, SelCol **out)
             cols = nc;
             cap *= 2;
         }
-        cols[n] = (SelCol){it->expr, -1, item_name(b, it, n)};
+        cols[n] = (SelCol){it->expr, -1, item_name(b, it, n), !(it->alias && it->expr->kind == AE_COLUMN)};
         n++;
     }
     *out = cols;
     return n;
 }
 
-/* Make output names unique as Calcite does (a, a0, a1...). */
-static void uniquify(WArena *a, int n, const char **names)
+void bind_uniquify(WArena *a, int n, const char **names)
 {
     for (int i = 1; i < n; i++) {
         for (int j = 0; j < i; j++) {
@@ -865,7 +880,9 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
            ordinal is not allowed either by default. */
         if (ast_contains_aggregate(ge))
             return fail_rel(p, ge->pos, WEXC_CALCITE, "Aggregate expression is illegal in GROUP BY clause");
+        b->expand_using = true;   /* GROUP BY a USING column: the COALESCE of its copies (Calcite) */
         WExpr *x = bind_expr(b, scope, ge);
+        b->expand_using = false;
         if (!x) return NULL;
         key_of[i] = -1;
         for (int j = 0; j < g.ngroup; j++) if (wexpr_equal(g.group[j], x)) key_of[i] = j;
@@ -890,7 +907,9 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
     WExpr **out = WA_ARRAY(a, WExpr *, ncols ? ncols : 1);
     for (int i = 0; i < ncols; i++) {
         if (cols[i].expr) {
+            b->expand_using = cols[i].expands_using;
             out[i] = bind_expr(b, scope, cols[i].expr);
+            b->expand_using = false;
         } else {
             AstExpr fake = {0};
             char *parts[1] = {(char *)scope->cols[cols[i].col].name};
@@ -921,7 +940,7 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
         pre[g.ngroup + i] = g.args[i];
         pre_names[g.ngroup + i] = g.args[i]->kind == WX_COLUMN ? g.args[i]->name : wa_sprintf(a, "$f%d", g.ngroup + i);
     }
-    uniquify(a, npre, pre_names);
+    bind_uniquify(a, npre, pre_names);
     npre = drop_unused_agg_args(a, &g, npre, pre, pre_names);
     WRel *calc = make_calc(p, in, npre, pre, pre_names, NULL);
     if (gs.active) {
@@ -931,7 +950,7 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
         having = bgs_shift_post(a, having, g.ngroup);
         const char **names = WA_ARRAY(a, const char *, ncols ? ncols : 1);
         for (int i = 0; i < ncols; i++) names[i] = cols[i].name;
-        uniquify(a, ncols, names);
+        bind_uniquify(a, ncols, names);
         return make_calc(p, agg, ncols, out, names, having);
     }
     WRel *agg = wrel_new(p, WR_GROUP_AGG, 1);
@@ -950,7 +969,7 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
     /* the output columns refer to the aggregate's output by index; retype group refs */
     const char **names = WA_ARRAY(a, const char *, ncols ? ncols : 1);
     for (int i = 0; i < ncols; i++) names[i] = cols[i].name;
-    uniquify(a, ncols, names);
+    bind_uniquify(a, ncols, names);
     /* Calcite names an aggregate call after the first select item that is exactly that call; a
        later item written the same way renames it (SUM(a) AS s1, SUM(a) AS s2 keeps s2), one that
        only became the same call (COUNT(*) after COUNT(1)) does not */
@@ -1087,7 +1106,7 @@ static SelCol *bind_order_cols(BindCtx *b, AstQuery *aq, SelCol *cols, int *ncol
         int idx = bsort_ordinal_or_alias(b, e, nvis, names);
         if (idx == -2) return NULL;
         if (idx < 0) {
-            ext[n] = (SelCol){e, -1, order_item_name(b, e, n)};
+            ext[n] = (SelCol){e, -1, order_item_name(b, e, n), false};
             idx = n++;
         }
         oc->cols[k] = idx;
@@ -1211,7 +1230,9 @@ static WRel *bind_select_once(QCtx *q, AstQuery *aq, OrderCols *oc)
        ROW_NUMBER / RANK / DENSE_RANK is a ranking node instead (a Top-N filter may follow) */
     bool has_over = bover_has_over(aq), rank_only = has_over && bover_only_rank(aq);
     if (has_over && !rank_only) {
+        b->expand_using = true;   /* the calls are in select items */
         in = bover_bind(b, aq, in, &scope);
+        b->expand_using = false;
         if (!in) return NULL;
     }
     for (int i = 0; i < aq->nitems; i++) {
@@ -1245,14 +1266,16 @@ static WRel *bind_select_once(QCtx *q, AstQuery *aq, OrderCols *oc)
             if (cols[i].expr && cols[i].expr == rank_ast) {
                 ex[i] = wexpr_column(a, rank_col, in->out.types[rank_col], cols[i].name);
             } else if (cols[i].expr) {
+                b->expand_using = cols[i].expands_using;
                 ex[i] = bind_expr(b, &scope, cols[i].expr);
+                b->expand_using = false;
                 if (!ex[i]) return NULL;
             } else {
                 ex[i] = wexpr_column(a, cols[i].col, scope.cols[cols[i].col].type, cols[i].name);
             }
             names[i] = cols[i].name;
         }
-        uniquify(a, ncols, names);
+        bind_uniquify(a, ncols, names);
         out = make_calc(p, in, ncols, ex, names, NULL);
     }
     if (!out) return NULL;

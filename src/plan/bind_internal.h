@@ -20,9 +20,23 @@ typedef struct BCol {
                                are shadowed by inner ones of the same name */
 } BCol;
 
+/* An item of * over a join with USING / NATURAL: Calcite lists the common columns first, each
+   as COALESCE(left, right) (every join type), then the other columns of each side. */
+typedef struct BStar {
+    const char *name;
+    AstExpr *expr;          /* AE_SCOPE_REF, or COALESCE over such references */
+} BStar;
+
 typedef struct BScope {
     int n, cap;
     BCol *cols;
+    int nstar;              /* > 0: what * expands to (a join with USING / NATURAL below); 0: the
+                               columns not hidden */
+    BStar *star;
+    int nusing;             /* the USING columns of the FROM's join (and of the joins on its left),
+                               which a select item or GROUP BY key names unqualified: Calcite's
+                               COALESCE of the first two columns of that name */
+    const char **using_names;
 } BScope;
 
 /* Aggregate-mode state (GROUP BY / aggregates in SELECT / HAVING). */
@@ -51,6 +65,8 @@ typedef struct BindCtx {
     int nover_map;          /* batch OVER calls already computed (bind_over.c): call -> column */
     AstExpr **over_map_ast;
     int *over_map_col;
+    bool expand_using;      /* binding a select item or GROUP BY key: an unqualified USING column is
+                               the COALESCE of its copies (elsewhere it is ambiguous, as Calcite) */
 } BindCtx;
 
 void bscope_init(BScope *s);
@@ -60,6 +76,10 @@ void bscope_append(WArena *a, BScope *dst, const BScope *src);
 WExpr *bind_expr(BindCtx *b, BScope *s, AstExpr *e);
 /* Bind and coerce to BOOLEAN (WHERE/HAVING/ON); error names the clause. */
 WExpr *bind_condition(BindCtx *b, BScope *s, AstExpr *e, const char *clause);
+/* Make names unique as Calcite does: a later copy of a name gets the first free suffix 0, 1, ... */
+void bind_uniquify(WArena *a, int n, const char **names);
+/* COALESCE(xs...) with its common type (NOT NULL when one argument is); NULL with the error set. */
+WExpr *bind_coalesce(BindCtx *b, AstPos pos, WExpr **xs, int n);
 /* Wrap e in a cast to t when the types differ (ignoring nullability). */
 WExpr *bind_cast(BindCtx *b, WExpr *e, const WType *t);
 bool wexpr_equal(const WExpr *x, const WExpr *y);
