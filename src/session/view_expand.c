@@ -435,14 +435,11 @@ static bool frame_bound(Expand *x, AstBoundKind k, const AstExpr *e)
     return false;
 }
 
-static void over(Expand *x, const AstOver *w)
+/* a window's specification in parentheses (after OVER, or in the WINDOW clause) */
+static void window_spec(Expand *x, const AstOver *w)
 {
-    if (w->ref_name) {
-        no(x, "a named window");
-        return;
-    }
     WStrBuf *o = x->o;
-    wsb_append(o, " OVER (");
+    wsb_putc(o, '(');
     if (w->npartition) {
         wsb_append(o, "PARTITION BY ");
         list(x, w->partition, w->npartition);
@@ -459,6 +456,19 @@ static void over(Expand *x, const AstOver *w)
         if (!frame_bound(x, w->end_kind, w->end_expr)) return;
     }
     wsb_putc(o, ')');
+}
+
+static void over(Expand *x, const AstOver *w)
+{
+    if (w->ref_name) {
+        /* OVER w names a window of the WINDOW clause; OVER (w ORDER BY ...) refines one */
+        if (w->npartition || w->norder || w->frame != AF_NONE) { no(x, "a window refining a named window"); return; }
+        wsb_append(x->o, " OVER ");
+        ident(x->o, w->ref_name);
+        return;
+    }
+    wsb_append(x->o, " OVER ");
+    window_spec(x, w);
 }
 
 static void expr(Expand *x, const AstExpr *e)
@@ -957,8 +967,8 @@ static void query(Expand *x, const AstQuery *q)
 static void select_query(Expand *x, const AstQuery *q)
 {
     if (q->kind != AQ_SELECT) { no(x, "VALUES"); return; }
-    if (q->nctes || q->nwindows || q->qualify || q->hints.n) {
-        no(x, "WITH, WINDOW, QUALIFY or hints");
+    if (q->nctes || q->qualify || q->hints.n) {
+        no(x, "WITH, QUALIFY or hints");
         return;
     }
     WStrBuf *o = x->o;
@@ -991,6 +1001,13 @@ static void select_query(Expand *x, const AstQuery *q)
     if (q->having) {
         wsb_append(o, "\nHAVING ");
         expr(x, q->having);
+    }
+    for (int i = 0; i < q->nwindows; i++) {
+        /* Calcite: WINDOW `w` AS (...),\n`w2` AS (...) */
+        wsb_append(o, i ? ",\n" : "\nWINDOW ");
+        ident(o, q->windows[i].name);
+        wsb_append(o, " AS ");
+        window_spec(x, q->windows[i].spec);
     }
     order_and_fetch(x, q);
 }
