@@ -982,7 +982,7 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
 static WRel *bind_from_cb(void *q, AstFrom *f, BScope *scope) { return bind_from((QCtx *)q, f, scope); }
 
 /* ROW_NUMBER/RANK/DENSE_RANK() OVER (PARTITION BY .. ORDER BY ..): a logical rank node that
-   appends the rank column; the rank rule (physical.c) turns it into Rank or Deduplicate when a
+   appends the rank column; the rank rule (rank_rules.c) turns it into Rank or Deduplicate when a
    filter on the rank follows. */
 static WRel *bind_over_rank(QCtx *q, WRel *in, BScope *scope, AstExpr *e)
 {
