@@ -1123,7 +1123,6 @@ static WRel *dedupe_order_cols(WPlanCtx *p, WRel *calc, OrderCols *oc, int norde
 }
 
 static WRel *bind_select_once(QCtx *q, AstQuery *aq, OrderCols *oc);
-static WRel *union_all(WPlanCtx *p, WRel **sides, int n);
 
 /* A SELECT; when its GROUP BY repeats a grouping set, Calcite's rewrite: the SELECT once per copy
    of the repeated sets (GROUP_ID() = the copy), under a UNION ALL; DISTINCT applies to the union. */
@@ -1149,7 +1148,7 @@ static WRel *bind_select_core(QCtx *q, AstQuery *aq, OrderCols *oc)
     aq->distinct = distinct;
     q->gs_copy = 0;
     for (int k = 0; k < copies; k++) if (!sides[k]) return NULL;
-    WRel *u = union_all(q->b->p, sides, copies);
+    WRel *u = bsetop_union_all(q->b->p, sides, copies);
     if (distinct) {
         WRel *agg = wrel_new(q->b->p, WR_GROUP_AGG, 1);
         agg->inputs[0] = u;
@@ -1290,64 +1289,6 @@ static WRel *bind_select_once(QCtx *q, AstQuery *aq, OrderCols *oc)
     return out;
 }
 
-/* The common type of column i of n inputs (NULL with the error set when there is none). */
-static bool union_types(WPlanCtx *p, WRel **sides, int n, const WType **ct, const char *opname, AstPos pos)
-{
-    for (int i = 0; i < sides[0]->out.n; i++) {
-        ct[i] = sides[0]->out.types[i];
-        for (int s = 1; s < n && ct[i]; s++) ct[i] = wtype_common(p->arena, ct[i], sides[s]->out.types[i]);
-        if (!ct[i]) {
-            werr_set_at(p->err, pos.line, pos.col, WEXC_CALCITE, "Type mismatch in column %d of %s", i + 1, opname);
-            return false;
-        }
-    }
-    return true;
-}
-
-/* Inputs cast to the column types ct where theirs differ (a Calc above each such input). */
-static void cast_sides(WPlanCtx *p, WRel **sides, int n, const WType **ct)
-{
-    WArena *a = p->arena;
-    int nc = sides[0]->out.n;
-    for (int s = 0; s < n; s++) {
-        bool cast = false;
-        for (int i = 0; i < nc; i++) if (!wtype_equals(ct[i], sides[s]->out.types[i], false)) cast = true;
-        if (!cast) continue;
-        WExpr **ex = WA_ARRAY(a, WExpr *, nc ? nc : 1);
-        for (int i = 0; i < nc; i++) {
-            WExpr *c = wexpr_column(a, i, sides[s]->out.types[i], sides[s]->out.names[i]);
-            BindCtx bc = {.p = p};
-            ex[i] = bind_cast(&bc, c, ct[i]);
-            if (!wtype_equals(ex[i]->type, ct[i], false))
-                ex[i]->type = ct[i];
-        }
-        sides[s] = make_calc(p, sides[s], nc, ex, sides[s]->out.names, NULL);
-    }
-}
-
-/* UNION ALL of n inputs of one column count, cast to their common types; named as the first. */
-static WRel *union_all(WPlanCtx *p, WRel **sides, int n)
-{
-    assert(n >= 2);
-    int nc = sides[0]->out.n;
-    const char **names = sides[0]->out.names;
-    const WType **ct = WA_ARRAY(p->arena, const WType *, nc ? nc : 1);
-    for (int s = 1; s < n; s++) assert(sides[s]->out.n == nc);
-    if (!union_types(p, sides, n, ct, "UNION", (AstPos){0})) return NULL;
-    cast_sides(p, sides, n, ct);
-    WRel *u = wrel_new(p, WR_UNION, n);
-    schema_alloc(p, &u->out, nc);
-    u->changelog = 0;
-    for (int s = 0; s < n; s++) {
-        u->inputs[s] = sides[s];
-        u->changelog |= sides[s]->changelog;
-    }
-    for (int i = 0; i < nc; i++) {
-        u->out.names[i] = names[i];
-        u->out.types[i] = ct[i];
-    }
-    return u;
-}
 
 static WRel *bind_union(QCtx *q, AstQuery *aq)
 {
@@ -1365,9 +1306,9 @@ static WRel *bind_union(QCtx *q, AstQuery *aq)
     int n = l->out.n;
     WRel *sides[2] = {l, r};
     const WType **ct = WA_ARRAY(a, const WType *, n ? n : 1);
-    if (!union_types(p, sides, 2, ct, opname, aq->pos)) return NULL;
+    if (!bsetop_union_types(p, sides, 2, ct, opname, aq->pos)) return NULL;
     if (aq->setop != ASO_UNION) {
-        cast_sides(p, sides, 2, ct);
+        bsetop_cast_sides(p, sides, 2, ct);
         WSchema os;
         schema_alloc(p, &os, n);
         for (int i = 0; i < n; i++) {
@@ -1376,7 +1317,7 @@ static WRel *bind_union(QCtx *q, AstQuery *aq)
         }
         return bsetop_rewrite(q->b, aq->setop, aq->all, sides[0], sides[1], &os);
     }
-    WRel *u = union_all(p, sides, 2);
+    WRel *u = bsetop_union_all(p, sides, 2);
     if (!u) return NULL;
     if (!aq->all) {
         WRel *agg = wrel_new(p, WR_GROUP_AGG, 1);

@@ -9,13 +9,16 @@
  *                   MIN(left, right) times by $REPLICATE_ROWS$1;
  *   EXCEPT ALL      RewriteMinusAllRule: markers 1 / -1, SUM per row, rows with a positive sum
  *                   replicated that many times.
- * The inputs arrive with the set operation's column types (bind.c casts them). Every rewritten
- * root records the set operation for the AST section (setop_kind, setop_inputs).
+ * The inputs arrive with the set operation's column types (bind.c casts them with
+ * bsetop_cast_sides). Every rewritten root records the set operation for the AST section
+ * (setop_kind, setop_inputs). Also the helpers of UNION [ALL] (bound in bind.c): the common column
+ * types of n inputs, the casts to them, and UNION ALL of n inputs.
  * May call the binder helpers of bind_internal.h and the function library; see plan.h.
  */
 #include "bind_internal.h"
 #include "../expr/functions.h"
 
+#include <assert.h>
 #include <string.h>
 
 static void schema_init(WPlanCtx *p, WSchema *s, int n)
@@ -266,4 +269,65 @@ WRel *bsetop_rewrite(BindCtx *b, AstSetOp op, bool all, WRel *l, WRel *r, const 
     res->setop_inputs[0] = l;
     res->setop_inputs[1] = r;
     return res;
+}
+
+/* ---- UNION [ALL] helpers (bind.c) ---- */
+
+/* The common type of column i of n inputs (NULL with the error set when there is none). */
+bool bsetop_union_types(WPlanCtx *p, WRel **sides, int n, const WType **ct, const char *opname, AstPos pos)
+{
+    for (int i = 0; i < sides[0]->out.n; i++) {
+        ct[i] = sides[0]->out.types[i];
+        for (int s = 1; s < n && ct[i]; s++) ct[i] = wtype_common(p->arena, ct[i], sides[s]->out.types[i]);
+        if (!ct[i]) {
+            werr_set_at(p->err, pos.line, pos.col, WEXC_CALCITE, "Type mismatch in column %d of %s", i + 1, opname);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Inputs cast to the column types ct where theirs differ (a Calc above each such input). */
+void bsetop_cast_sides(WPlanCtx *p, WRel **sides, int n, const WType **ct)
+{
+    WArena *a = p->arena;
+    int nc = sides[0]->out.n;
+    for (int s = 0; s < n; s++) {
+        bool cast = false;
+        for (int i = 0; i < nc; i++) if (!wtype_equals(ct[i], sides[s]->out.types[i], false)) cast = true;
+        if (!cast) continue;
+        WExpr **ex = WA_ARRAY(a, WExpr *, nc ? nc : 1);
+        for (int i = 0; i < nc; i++) {
+            WExpr *c = wexpr_column(a, i, sides[s]->out.types[i], sides[s]->out.names[i]);
+            BindCtx bc = {.p = p};
+            ex[i] = bind_cast(&bc, c, ct[i]);
+            if (!wtype_equals(ex[i]->type, ct[i], false))
+                ex[i]->type = ct[i];
+        }
+        sides[s] = calc_of(p, sides[s], nc, ex, sides[s]->out.names, NULL);
+    }
+}
+
+/* UNION ALL of n inputs of one column count, cast to their common types; named as the first. */
+WRel *bsetop_union_all(WPlanCtx *p, WRel **sides, int n)
+{
+    assert(n >= 2);
+    int nc = sides[0]->out.n;
+    const char **names = sides[0]->out.names;
+    const WType **ct = WA_ARRAY(p->arena, const WType *, nc ? nc : 1);
+    for (int s = 1; s < n; s++) assert(sides[s]->out.n == nc);
+    if (!bsetop_union_types(p, sides, n, ct, "UNION", (AstPos){0})) return NULL;
+    bsetop_cast_sides(p, sides, n, ct);
+    WRel *u = wrel_new(p, WR_UNION, n);
+    schema_init(p, &u->out, nc);
+    u->changelog = 0;
+    for (int s = 0; s < n; s++) {
+        u->inputs[s] = sides[s];
+        u->changelog |= sides[s]->changelog;
+    }
+    for (int i = 0; i < nc; i++) {
+        u->out.names[i] = names[i];
+        u->out.types[i] = ct[i];
+    }
+    return u;
 }
