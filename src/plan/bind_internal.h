@@ -139,6 +139,12 @@ WRel *bgs_aggregate(BindCtx *b, BAgg *g, const BGroupSets *gs, WRel *calc);
    the ngroup keys (copied). */
 WExpr *bgs_shift_post(WArena *a, WExpr *e, int ngroup);
 
+/* ---- bind.c: nodes the binder makes ---- */
+/* s with room for n columns (names and types to fill). */
+void bind_schema_alloc(WPlanCtx *p, WSchema *s, int n);
+/* A Calc over `in` computing exprs named names (and the optional condition cond). */
+WRel *bind_make_calc(WPlanCtx *p, WRel *in, int n, WExpr **exprs, const char **names, WExpr *cond);
+
 /* ---- INTERSECT / EXCEPT [ALL], UNION helpers (bind_setops.c) ---- */
 /* l and r carry the set operation's column types (out): the rewrite Flink's planner makes of
    INTERSECT / EXCEPT (op), DISTINCT or ALL. NULL with the error set on failure. */
