@@ -1,9 +1,10 @@
 /*
  * changelog_source.c — sources that send updates: their changelog mode (upsert-kafka's [UA,D],
  * a changelog format's 'changelog-csv.changelog-mode'), ChangelogNormalize (with a hash exchange
- * on the primary key, DropUpdateBefore below it) for upsert sources and for CDC sources under
- * table.exec.source.cdc-events-duplicate, a filter above it pushed into it, and its removal when
- * nothing downstream needs UPDATE_BEFORE (Flink 2.3). See physical_internal.h.
+ * on the primary key, and a DropUpdateBefore below it when the source sends UPDATE_BEFORE) for
+ * upsert sources and for CDC sources under table.exec.source.cdc-events-duplicate, a filter
+ * above it pushed into it, and its removal when nothing downstream needs UPDATE_BEFORE (Flink
+ * 2.3). See physical_internal.h.
  */
 #include "physical_internal.h"
 #include "sort_rules.h"

@@ -3,7 +3,8 @@
  * join condition, and a WHERE over an inner join, filter the inputs below it), equi-join keys
  * from the condition (computed keys in a Calc below, both sides cast to one type), then the
  * join's kind: LookupJoin, WindowJoin, TemporalJoin or IntervalJoin, else a regular Join.
- * Runs after the window rules, before changelog derivation. See physical_internal.h.
+ * The filter push runs before the window rules, the keys and kinds after them; both before the
+ * changelog derivation. See physical_internal.h.
  */
 #include "physical_internal.h"
 #include "bind_internal.h"
