@@ -159,9 +159,23 @@ WRel *bgs_aggregate(BindCtx *b, BAgg *g, const BGroupSets *gs, WRel *calc);
    the ngroup keys (copied). */
 WExpr *bgs_shift_post(WArena *a, WExpr *e, int ngroup);
 
-/* ---- INTERSECT / EXCEPT [ALL] (bind_setops.c) ---- */
+/* ---- bind.c: nodes the binder makes ---- */
+/* s with room for n columns (names and types to fill). */
+void bind_schema_alloc(WPlanCtx *p, WSchema *s, int n);
+/* A Calc over `in` computing exprs named names (and the optional condition cond). */
+WRel *bind_make_calc(WPlanCtx *p, WRel *in, int n, WExpr **exprs, const char **names, WExpr *cond);
+
+/* ---- INTERSECT / EXCEPT [ALL], UNION helpers (bind_setops.c) ---- */
 /* l and r carry the set operation's column types (out): the rewrite Flink's planner makes of
    INTERSECT / EXCEPT (op), DISTINCT or ALL. NULL with the error set on failure. */
 WRel *bsetop_rewrite(BindCtx *b, AstSetOp op, bool all, WRel *l, WRel *r, const WSchema *out);
+/* The common type ct[i] of column i of n inputs; false with Calcite's "Type mismatch in column
+   <i> of <opname>" (at pos) when there is none. */
+bool bsetop_union_types(WPlanCtx *p, WRel **sides, int n, const WType **ct, const char *opname, AstPos pos);
+/* Inputs cast to the column types ct where theirs differ (a Calc above each such input). */
+void bsetop_cast_sides(WPlanCtx *p, WRel **sides, int n, const WType **ct);
+/* UNION ALL of n >= 2 inputs of one column count, cast to their common types; named as the
+   first. NULL with the error set when the types have no common one. */
+WRel *bsetop_union_all(WPlanCtx *p, WRel **sides, int n);
 
 #endif
