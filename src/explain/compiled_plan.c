@@ -320,7 +320,8 @@ static json_t *join_spec(const WRel *r)
 static json_t *upsert_keys(const WRel *in)
 {
     json_t *a = json_array();
-    if (in->nunique > 0) json_array_append_new(a, ints_json(in->nunique, in->unique));
+    /* the empty key (a global aggregate: at most one row) is [[]] */
+    if (in->nunique >= 0) json_array_append_new(a, ints_json(in->nunique, in->unique));
     return a;
 }
 
@@ -679,8 +680,8 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
         json_object_set_new(js, "nonEquiCondition", r->join_cond ? ex_rex_json(x->p, r->join_cond, NULL) : json_null());
         json_object_set_new(j, "joinSpec", js);
         /* Flink 2.3 writes the inputs' upsert keys only when they have some */
-        if (r->inputs[0]->nunique > 0) json_object_set_new(j, "leftUpsertKeys", upsert_keys(r->inputs[0]));
-        if (r->inputs[1]->nunique > 0) json_object_set_new(j, "rightUpsertKeys", upsert_keys(r->inputs[1]));
+        if (r->inputs[0]->nunique >= 0) json_object_set_new(j, "leftUpsertKeys", upsert_keys(r->inputs[0]));
+        if (r->inputs[1]->nunique >= 0) json_object_set_new(j, "rightUpsertKeys", upsert_keys(r->inputs[1]));
         json_t *st = json_array();
         json_array_append_new(st, state_entry(0, r->ttl_left_ms, "leftState"));
         json_array_append_new(st, state_entry(1, r->ttl_right_ms, "rightState"));

@@ -404,7 +404,7 @@ static void join_condition(const ExCtx *x, const WRel *r, const char *const *nam
 
 static const char *input_spec(const WRel *in, int nkeys, const int *keys)
 {
-    if (in->nunique <= 0) return "NoUniqueKey";
+    if (in->nunique < 0) return "NoUniqueKey";   /* 0: the empty key, at most one row (a global aggregate) */
     for (int i = 0; i < in->nunique; i++) {
         bool found = false;
         for (int k = 0; k < nkeys; k++) if (keys[k] == in->unique[i]) found = true;

@@ -7,6 +7,7 @@
 #include "bind_internal.h"
 
 #include "bind_join.h"
+#include "bind_scalar_subquery.h"
 #include "bind_unnest.h"
 #include "bind_match.h"
 #include "sort_rules.h"
@@ -1209,6 +1210,11 @@ static WRel *bind_select_once(QCtx *q, AstQuery *aq, OrderCols *oc)
         in->rows[0] = WA_ARRAY(a, WDatum, 1);
         in->row_nulls[0] = WA_ARRAY(a, uint8_t, 1);
         in->rows[0][0].i = 0;
+    }
+    if (aq->from && bsubq_has_scalar(aq)) {
+        /* scalar subqueries in WHERE and select items: joined to the FROM (bind_scalar_subquery.c) */
+        in = bsubq_bind(b, aq, in, &scope);
+        if (!in) return NULL;
     }
     if (aq->where) {
         if (ast_contains_aggregate(aq->where))

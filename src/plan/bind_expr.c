@@ -1221,8 +1221,12 @@ WExpr *bind_expr(BindCtx *b, BScope *s, AstExpr *e)
         r = make_call(b, e->pos, "FIELD", "FIELD", args, 2);
         break;
     }
-    case AE_EXISTS:
     case AE_SUBQUERY:
+        for (int i = 0; i < b->nsubq_map && !r; i++)
+            if (b->subq_map_ast[i] == e) r = wexpr_column(a, b->subq_map_col[i], s->cols[b->subq_map_col[i]].type, "$SCALAR_QUERY");
+        if (!r) r = fail_at(b, e->pos, WEXC_TABLE, "%s", "Subqueries in expressions are not supported yet");
+        break;
+    case AE_EXISTS:
     case AE_QUANTIFIED:
         r = fail_at(b, e->pos, WEXC_TABLE, "%s", "Subqueries in expressions are not supported yet");
         break;

@@ -65,6 +65,9 @@ typedef struct BindCtx {
     int nover_map;          /* batch OVER calls already computed (bind_over.c): call -> column */
     AstExpr **over_map_ast;
     int *over_map_col;
+    int nsubq_map;          /* scalar subqueries joined to the FROM (bind_scalar_subquery.c): */
+    AstExpr **subq_map_ast; /* subquery -> its scope column */
+    int *subq_map_col;
     bool expand_using;      /* binding a select item or GROUP BY key: an unqualified USING column is
                                the COALESCE of its copies (elsewhere it is ambiguous, as Calcite) */
 } BindCtx;

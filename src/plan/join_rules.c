@@ -78,11 +78,59 @@ static WRel *push_join_filters(WPlanCtx *p, WRel *j)
     return nj;
 }
 
+/* Whether e is NULL whenever every column on one side of the join is NULL (Calcite's Strong):
+   a column of that side, or an operator that is NULL on a NULL operand over such an expression.
+   side: 1 = the columns below split, 2 = the others. */
+static bool null_on_side(const WExpr *e, int split, int side)
+{
+    if (e->kind == WX_COLUMN) return (e->col < split ? 1 : 2) == side;
+    if (e->kind == WX_CAST) return null_on_side(e->args[0], split, side);
+    if (e->kind != WX_CALL || !e->name) return false;
+    static const char *const STRICT[] = {"=", "<>", "<", "<=", ">", ">=", "+", "-", "*", "/", "MOD", "NEG", "||",
+                                         "LIKE", "UPPER", "LOWER", "CHAR_LENGTH", "ABS", NULL};
+    bool strict = false;
+    for (int i = 0; STRICT[i] && !strict; i++) strict = strcmp(e->name, STRICT[i]) == 0;
+    if (!strict) return false;
+    for (int i = 0; i < e->nargs; i++)
+        if (null_on_side(e->args[i], split, side)) return true;
+    return false;
+}
+
+/* An outer join under a WHERE that drops the rows it pads with NULLs is that narrower join
+   (Calcite's FilterJoinRule via RelOptUtil.simplifyJoin): a conjunct NULL when the right side is
+   NULL makes LEFT -> INNER and FULL -> RIGHT... as Flink plans them. */
+static void outer_to_inner(WRel *j, const WExpr *cond)
+{
+    if (j->semi || j->anti || j->temporal || j->join_type == AJ_INNER) return;
+    WExpr *cs[256];
+    int n = 0;
+    wplan_split_and((WExpr *)cond, cs, &n, 256);
+    int nl = j->inputs[0]->out.n;
+    bool kills_left_pad = false, kills_right_pad = false;      /* rows with a NULL left / right side */
+    for (int i = 0; i < n; i++) {
+        kills_left_pad |= null_on_side(cs[i], nl, 1);
+        kills_right_pad |= null_on_side(cs[i], nl, 2);
+    }
+    bool left_padded = j->join_type == AJ_RIGHT || j->join_type == AJ_FULL;
+    bool right_padded = j->join_type == AJ_LEFT || j->join_type == AJ_FULL;
+    if (kills_left_pad) left_padded = false;
+    if (kills_right_pad) right_padded = false;
+    j->join_type = left_padded && right_padded ? AJ_FULL : left_padded ? AJ_RIGHT : right_padded ? AJ_LEFT : AJ_INNER;
+}
+
 WRel *wphys_merge_join_filters(WPlanCtx *p, WRel *r)
 {
     for (int i = 0; i < r->ninputs; i++) r->inputs[i] = push_join_filters(p, wphys_merge_join_filters(p, r->inputs[i]));
     if (r->kind == WR_CALC && r->cond && r->inputs[0]->kind == WR_JOIN) {
         WRel *j = r->inputs[0];
+        if (j->join_type != AJ_INNER && !j->semi && !j->anti && !j->temporal) {
+            WRel *nj = wa_memdup(p->arena, j, sizeof *j);
+            outer_to_inner(nj, r->cond);
+            if (nj->join_type != j->join_type) {
+                r->inputs[0] = nj;
+                j = nj;
+            }
+        }
         if (j->join_type == AJ_INNER && !j->semi && !j->anti) {
             WExpr *cs[2] = {j->join_cond, r->cond};
             WExpr *all[256];
