@@ -1213,7 +1213,7 @@ static WRel *bind_select_once(QCtx *q, AstQuery *aq, OrderCols *oc)
     }
     if (aq->from && bsubq_has_scalar(aq)) {
         /* scalar subqueries in WHERE and select items: joined to the FROM (bind_scalar_subquery.c) */
-        in = bsubq_bind(b, aq, in, &scope);
+        in = bsubq_bind(b, aq, in, &scope, bind_from_cb, q);
         if (!in) return NULL;
     }
     if (aq->where) {

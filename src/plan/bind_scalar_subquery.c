@@ -4,16 +4,149 @@
  * a query of its own, is LEFT JOINed to the FROM on TRUE; its one column joins the scope (hidden
  * from *) and the expression binder reads the subquery as that column (BindCtx's subquery map).
  *
+ * A correlated one — its WHERE equates expressions of its own FROM with expressions of the
+ * enclosing query (`WHERE u.k = t.k AND ...`) — is decorrelated as Calcite does: the subquery
+ * grouped by its side of those equalities (rows whose key is NULL filtered out), LEFT JOINed on
+ * them.
+ *
  * Contract: only subqueries that yield at most one row are planned: an aggregating SELECT without
  * GROUP BY (Calcite's other ones need SINGLE_VALUE, which weir does not have: refused with a
- * message), with exactly one column. A subquery naming a column of the enclosing query
- * (correlated) is refused with a message. Subqueries inside IN / EXISTS subqueries and [NOT] IN /
- * EXISTS predicates themselves are left to bind_join.c.
+ * message), with exactly one column. A correlated subquery must correlate through such equalities
+ * only and must not count (COUNT over no rows is 0, the join's padding NULL: Calcite's CASE for it
+ * is not in weir); other correlations are refused with a message. Subqueries inside IN / EXISTS
+ * subqueries and [NOT] IN / EXISTS predicates themselves are left to bind_join.c.
  */
 #include "bind_internal.h"
 #include "bind_scalar_subquery.h"
+#include "../expr/functions.h"
 
 #include <string.h>
+#include <strings.h>
+
+/* Split e into AND conjuncts. */
+static void conjuncts(AstExpr *e, AstExpr **out, int *n, int max)
+{
+    if (e && e->kind == AE_BINARY && e->op == AO_AND) {
+        conjuncts(e->args[0], out, n, max);
+        conjuncts(e->args[1], out, n, max);
+        return;
+    }
+    if (e && *n < max) out[(*n)++] = e;
+}
+
+/* Whether e binds against scope s alone (errors discarded). */
+static bool binds_in(BindCtx *b, BScope *s, AstExpr *e)
+{
+    WError *saved = b->p->err, tmp;
+    werr_clear(&tmp);
+    b->p->err = &tmp;
+    BAgg *sa = b->agg;
+    b->agg = NULL;
+    WExpr *x = bind_expr(b, s, e);
+    b->agg = sa;
+    b->p->err = saved;
+    return x != NULL;
+}
+
+static bool mentions_count(const AstExpr *e)
+{
+    if (!e) return false;
+    if (e->kind == AE_FUNC && e->name.n == 1 && !strcasecmp(e->name.parts[0], "COUNT")) return true;
+    for (int i = 0; i < e->nargs; i++) if (mentions_count(e->args[i])) return true;
+    return false;
+}
+
+static AstExpr *ast_binary(WArena *a, AstOp op, AstExpr *l, AstExpr *r, AstPos pos)
+{
+    AstExpr *e = WA_NEW(a, AstExpr);
+    e->kind = AE_BINARY;
+    e->op = op;
+    e->pos = pos;
+    e->nargs = 2;
+    e->args = WA_ARRAY(a, AstExpr *, 2);
+    e->args[0] = l;
+    e->args[1] = r;
+    return e;
+}
+
+/* A correlated subquery decorrelated (see the top): the query grouped by its keys, *nkeys of
+   them, whose outer sides are in outer[] (bound against the enclosing scope). NULL with the error
+   set. */
+static WRel *decorrelate(BindCtx *b, AstExpr *e, BScope *scope, BindFromFn bind_from_fn, void *q,
+                         WExpr ***outer, int *nkeys)
+{
+    WPlanCtx *p = b->p;
+    WArena *a = p->arena;
+    AstQuery *sq = e->subquery;
+    static const char *const REFUSED =
+        "A correlated scalar subquery is supported in weir when its WHERE equates its own columns "
+        "with columns of the enclosing query and it aggregates without COUNT; this one %s.";
+    if (sq->nitems != 1 || sq->having || sq->distinct || !sq->from) {
+        werr_set_at(p->err, e->pos.line, e->pos.col, WEXC_TABLE, REFUSED, "has another form");
+        return NULL;
+    }
+    if (mentions_count(sq->items[0].expr)) {
+        werr_set_at(p->err, e->pos.line, e->pos.col, WEXC_TABLE, REFUSED, "counts");
+        return NULL;
+    }
+    BScope rs;
+    bscope_init(&rs);
+    if (!bind_from_fn(q, sq->from, &rs)) return NULL;
+    AstExpr *cs[64];
+    int n = 0;
+    conjuncts(sq->where, cs, &n, 64);
+    AstExpr *keys[64], *inner_where = NULL;
+    WExpr **ox = WA_ARRAY(a, WExpr *, n + 1);
+    int nk = 0;
+    for (int i = 0; i < n; i++) {
+        if (binds_in(b, &rs, cs[i])) {
+            inner_where = inner_where ? ast_binary(a, AO_AND, inner_where, cs[i], cs[i]->pos) : cs[i];
+            continue;
+        }
+        AstExpr *c = cs[i];
+        int side = -1;
+        if (c->kind == AE_BINARY && c->op == AO_EQ) {
+            if (binds_in(b, &rs, c->args[0]) && binds_in(b, scope, c->args[1])) side = 0;
+            else if (binds_in(b, &rs, c->args[1]) && binds_in(b, scope, c->args[0])) side = 1;
+        }
+        if (side < 0) {
+            werr_set_at(p->err, c->pos.line, c->pos.col, WEXC_TABLE, REFUSED,
+                        "correlates otherwise");
+            return NULL;
+        }
+        keys[nk] = c->args[side];
+        ox[nk] = bind_expr(b, scope, c->args[1 - side]);
+        if (!ox[nk]) return NULL;
+        nk++;
+    }
+    /* SELECT keys..., item FROM ... WHERE inner conjuncts AND key IS NOT NULL ... GROUP BY keys */
+    AstQuery *g = wa_memdup(a, sq, sizeof *sq);
+    g->nitems = nk + 1;
+    g->items = WA_ARRAY(a, AstSelectItem, nk + 1);
+    g->ngroup = nk;
+    g->group = WA_ARRAY(a, AstGroupItem, nk ? nk : 1);
+    for (int k = 0; k < nk; k++) {
+        g->items[k] = (AstSelectItem){.expr = keys[k]};
+        g->group[k] = (AstGroupItem){.kind = AG_EXPR, .expr = keys[k]};
+        AstExpr *nn = WA_NEW(a, AstExpr);
+        nn->kind = AE_IS;
+        nn->is_what = AIS_NULL;
+        nn->negated = true;
+        nn->pos = keys[k]->pos;
+        nn->nargs = 1;
+        nn->args = WA_ARRAY(a, AstExpr *, 1);
+        nn->args[0] = keys[k];
+        inner_where = inner_where ? ast_binary(a, AO_AND, inner_where, nn, nn->pos) : nn;
+    }
+    g->items[nk] = sq->items[0];
+    if (!g->items[nk].alias) g->items[nk].alias = "EXPR$0";     /* its name in the subquery alone */
+    g->where = inner_where;
+    WRel *r = wbind_query(p, g);
+    if (!r) return NULL;
+    *outer = ox;
+    *nkeys = nk;
+    return r;
+}
 
 /* the scalar subqueries of e, outside nested queries */
 static void collect(AstExpr *e, AstExpr **out, int *n, int max)
@@ -56,7 +189,7 @@ static bool one_row(const AstQuery *sq)
     return agg || sq->having != NULL;
 }
 
-WRel *bsubq_bind(BindCtx *b, AstQuery *aq, WRel *in, BScope *scope)
+WRel *bsubq_bind(BindCtx *b, AstQuery *aq, WRel *in, BScope *scope, BindFromFn bind_from_fn, void *q)
 {
     WPlanCtx *p = b->p;
     WArena *a = p->arena;
@@ -78,6 +211,8 @@ WRel *bsubq_bind(BindCtx *b, AstQuery *aq, WRel *in, BScope *scope)
         p->err = &tmp;
         WRel *r = wbind_query(p, sq);
         p->err = outer_err;
+        WExpr **outer = NULL;
+        int nkeys = 0;
         if (!r) {
             /* a name of the enclosing query ('a' of "Column 'a' not found ...", 't' of "Table 't'
                not found") makes it correlated */
@@ -90,16 +225,14 @@ WRel *bsubq_bind(BindCtx *b, AstQuery *aq, WRel *in, BScope *scope)
                 correlated = (strlen(nm) == len && !strncmp(nm, q1 + 1, len)) ||
                              (ql && strlen(ql) == len && !strncmp(ql, q1 + 1, len));
             }
-            if (correlated) {
-                werr_set_at(p->err, e->pos.line, e->pos.col, WEXC_TABLE,
-                            "A scalar subquery naming columns of the enclosing query (correlated) is not "
-                            "supported in weir yet.");
-            } else {
+            if (!correlated) {
                 *p->err = tmp;
+                return NULL;
             }
-            return NULL;
+            r = decorrelate(b, e, scope, bind_from_fn, q, &outer, &nkeys);
+            if (!r) return NULL;
         }
-        if (r->out.n != 1) {
+        if (r->out.n != nkeys + 1) {
             werr_set_at(p->err, e->pos.line, e->pos.col, WEXC_CALCITE,
                         "Cannot apply '$SCALAR_QUERY' to a query with %d columns", r->out.n);
             return NULL;
@@ -109,20 +242,40 @@ WRel *bsubq_bind(BindCtx *b, AstQuery *aq, WRel *in, BScope *scope)
         j->inputs[1] = r;
         j->join_type = AJ_LEFT;
         j->join_cond = NULL;
-        j->out.n = in->out.n + 1;
+        j->out.n = in->out.n + r->out.n;
         j->out.names = WA_ARRAY(a, const char *, j->out.n);
         j->out.types = WA_ARRAY(a, const WType *, j->out.n);
         for (int i = 0; i < in->out.n; i++) {
             j->out.names[i] = in->out.names[i];
             j->out.types[i] = wtype_with_time_attr(a, in->out.types[i], WTA_NONE);
         }
-        j->out.names[in->out.n] = r->out.names[0];
-        j->out.types[in->out.n] = wtype_with_nullable(a, wtype_with_time_attr(a, r->out.types[0], WTA_NONE), true);
-        bscope_add(a, scope, NULL, r->out.names[0], j->out.types[in->out.n]);
-        scope->cols[scope->n - 1].hidden = true;
-        /* the scope's column of the subquery; no name reaches it (only the map) */
-        scope->cols[scope->n - 1].name = "$SCALAR_QUERY";
-        for (int i = 0; i < scope->n - 1; i++) scope->cols[i].type = j->out.types[i];
+        for (int i = 0; i < r->out.n; i++) {
+            j->out.names[in->out.n + i] = r->out.names[i];
+            j->out.types[in->out.n + i] = wtype_with_nullable(a, wtype_with_time_attr(a, r->out.types[i], WTA_NONE), true);
+        }
+        /* correlated: the enclosing query's side of each equality = the subquery's key */
+        for (int k = 0; k < nkeys; k++) {
+            WExpr *eq = wexpr_new(a, WX_CALL, &WTYPE_BOOLEAN, 2);
+            eq->func = wfunc_lookup("=");
+            eq->name = "=";
+            eq->args[0] = outer[k];
+            eq->args[1] = bind_cast(b, wexpr_column(a, in->out.n + k, j->out.types[in->out.n + k], r->out.names[k]),
+                                    outer[k]->type);
+            if (!j->join_cond) {
+                j->join_cond = eq;
+            } else {
+                WExpr *and = wexpr_new(a, WX_AND, &WTYPE_BOOLEAN, 2);
+                and->args[0] = j->join_cond;
+                and->args[1] = eq;
+                j->join_cond = and;
+            }
+        }
+        /* the subquery's columns join the scope hidden; no name reaches them (only the map) */
+        for (int i = 0; i < r->out.n; i++) {
+            bscope_add(a, scope, NULL, "$SCALAR_QUERY", j->out.types[in->out.n + i]);
+            scope->cols[scope->n - 1].hidden = true;
+        }
+        for (int i = 0; i < in->out.n; i++) scope->cols[i].type = j->out.types[i];
         AstExpr **ma = WA_ARRAY(a, AstExpr *, b->nsubq_map + 1);
         int *mc = WA_ARRAY(a, int, b->nsubq_map + 1);
         if (b->nsubq_map) {

@@ -8,7 +8,14 @@ CREATE TABLE readings (station_id INT, reading INT)
 SET 'sql-client.execution.result-mode' = 'tableau';
 EXPLAIN SELECT station_id, (SELECT MAX(reading) FROM readings) AS top FROM stations;
 EXPLAIN SELECT label FROM stations WHERE station_id * 10 > (SELECT AVG(reading) FROM readings);
+-- correlated through equalities: the subquery grouped by its side of them, LEFT JOINed on them
+EXPLAIN SELECT label, (SELECT MAX(reading) FROM readings AS r WHERE r.station_id = s.station_id) AS top FROM stations AS s;
+EXPLAIN SELECT label FROM stations AS s
+WHERE station_id * 10 < (SELECT SUM(reading) FROM readings AS r WHERE r.station_id = s.station_id AND reading > 10);
 SET 'execution.runtime-mode' = 'batch';
+SELECT label, (SELECT MAX(reading) FROM readings AS r WHERE r.station_id = s.station_id) AS top FROM stations AS s ORDER BY label;
+SELECT label FROM stations AS s
+WHERE station_id * 10 < (SELECT SUM(reading) FROM readings AS r WHERE r.station_id = s.station_id AND reading > 10) ORDER BY label;
 SELECT station_id, (SELECT MAX(reading) FROM readings) AS top FROM stations ORDER BY station_id;
 SELECT label FROM stations WHERE station_id * 10 > (SELECT AVG(reading) FROM readings WHERE reading < 50) ORDER BY label;
 SELECT station_id, label, station_id + (SELECT COUNT(*) FROM readings WHERE station_id IS NOT NULL) AS shifted
