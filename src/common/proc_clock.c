@@ -60,6 +60,12 @@ void wproc_clock_advance_to(WProcClock *c, int64_t t)
     }
 }
 
+void wproc_clock_resume(WProcClock *c, int64_t t)
+{
+    assert(c->kind == WPROC_CLOCK_STEP);
+    __atomic_store_n(&c->now, t, __ATOMIC_RELEASE);
+}
+
 void wproc_clock_on_chunk(WProcClock *c)
 {
     if (c && c->kind == WPROC_CLOCK_STEP) wproc_clock_advance(c, c->step_ms);

@@ -12,7 +12,7 @@
  *     the job performs itself: once all its sources have read their input, before they end (or
  *     before the savepoint a stop-at-end takes), the clock advances by it and the operators'
  *     processing-time timers fire.
- * A clock never goes backwards. Reads and advances are atomic (lanes read it from their threads).
+ * A clock never goes backwards while a job runs. Reads and advances are atomic (lanes read it from their threads).
  */
 #ifndef WEIR_PROC_CLOCK_H
 #define WEIR_PROC_CLOCK_H
@@ -43,8 +43,11 @@ int64_t wproc_clock_now(const WProcClock *c);
 int64_t wproc_clock_fn(void *ctx);
 /* Move a simulated clock forward by by_ms (>= 0). */
 void wproc_clock_advance(WProcClock *c, int64_t by_ms);
-/* Move a simulated clock to t when t is later than now (a restored STEP clock resumes there). */
+/* Move a simulated clock to t when t is later than now. */
 void wproc_clock_advance_to(WProcClock *c, int64_t t);
+/* A STEP clock of a job restored from a checkpoint, before the job runs: it resumes at the time
+   the checkpoint recorded (earlier than the new job's start, as processing time in a replay). */
+void wproc_clock_resume(WProcClock *c, int64_t t);
 /* A source delivered a chunk: a STEP clock takes its step. */
 void wproc_clock_on_chunk(WProcClock *c);
 

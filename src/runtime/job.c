@@ -1132,7 +1132,7 @@ static bool ck_setup(WJob *j, WError *perr)
             if (perr && !perr->set) *perr = j->lanes[l].err;
             return false;
         }
-    if (j->clock->kind == WPROC_CLOCK_STEP && sim > 0) wproc_clock_advance_to(j->clock, sim);
+    if (j->clock->kind == WPROC_CLOCK_STEP && sim > 0) wproc_clock_resume(j->clock, sim);
     return true;
 }
 

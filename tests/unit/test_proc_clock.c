@@ -52,8 +52,10 @@ WTEST(proc_clock_step_advances_per_chunk)
     wproc_clock_on_chunk(&c);
     wproc_clock_on_chunk(&c);
     CHECK_INT(wproc_clock_now(&c), 520);
-    wproc_clock_advance_to(&c, 900);           /* a restored step clock resumes at the savepoint's time */
+    wproc_clock_advance_to(&c, 900);
     CHECK_INT(wproc_clock_now(&c), 900);
+    wproc_clock_resume(&c, 300);               /* restored: the checkpoint's time, even an earlier one */
+    CHECK_INT(wproc_clock_now(&c), 300);
 }
 
 /* Run the statements of sql (separated by ";\n") in a session on clock (NULL = wall clock);
