@@ -33,6 +33,7 @@
  * Depends on csv_reader, types/, common/.
  */
 #include "connector.h"
+#include "../common/proc_clock.h"
 #include "../common/sort.h"
 #include "conn_internal.h"
 #include "csv_reader.h"
@@ -304,9 +305,7 @@ static void seen_add(FsSource *s, uint64_t h)
 static int64_t source_now(const FsSource *s)
 {
     if (s->clock) return s->clock(s->clock_ctx);
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return wproc_wall_ms();
 }
 
 /* The row reader of the table's format. */
@@ -922,9 +921,7 @@ typedef struct FsSink {
 static int64_t sink_now(const FsSink *s)
 {
     if (s->clock) return s->clock(s->clock_ctx);
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return wproc_wall_ms();
 }
 
 static void make_uuid(char *out /* >= 37 */)

@@ -13,6 +13,7 @@
  * common/.
  */
 #include "jdbc_internal.h"
+#include "../common/proc_clock.h"
 #include "../common/hash.h"
 
 #include <stdio.h>
@@ -45,9 +46,7 @@ typedef struct JdbcSink {
 static int64_t now_ms(const JdbcSink *s)
 {
     if (s->spec.clock) return s->spec.clock(s->spec.clock_ctx);
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+    return wproc_wall_ms();
 }
 
 static bool is_key_col(const JdbcSink *s, int c)

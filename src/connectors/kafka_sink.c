@@ -15,6 +15,7 @@
  * Depends on kafka.h, librdkafka.
  */
 #include "kafka.h"
+#include "../common/proc_clock.h"
 #include "conn_internal.h"
 
 #include <librdkafka/rdkafka.h>
@@ -42,9 +43,7 @@ typedef struct KSink {
 static int64_t now_ms(const KSink *s)
 {
     if (s->clock) return s->clock(s->clock_ctx);
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return wproc_wall_ms();
 }
 
 static void on_delivery(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaque)

@@ -21,6 +21,7 @@
  * parallel timeline. Depends on types/, common/.
  */
 #include "connector.h"
+#include "../common/proc_clock.h"
 #include "conn_internal.h"
 #include "nexmark.h"
 
@@ -886,9 +887,7 @@ static bool nx_validate(const WTableSpec *spec, bool as_source, WError *err)
 
 static int64_t wall_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return wproc_wall_ms();
 }
 
 static inline void put_field(const NxEvent *ev, int type, int field, int trunc, WDatum *d, uint8_t *null)

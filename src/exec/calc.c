@@ -24,7 +24,7 @@ static void calc_process(WOperator *op, int input, const WChunk *in)
     const WChunk *src = in;
     if (c->cond) {
         memset(c->sel, 1, (size_t)in->nrows);
-        WEvalCtx ec = {.arena = c->out->arena, .cast = op->ctx->cast, .now_ms = op->ctx->start_ms,
+        WEvalCtx ec = {.arena = c->out->arena, .cast = op->ctx->cast, .now_ms = op->ctx->start_ms, .clock = op->ctx->clock, .clock_ctx = op->ctx->clock_ctx,
                        .err = op->ctx->err, .has_watermark = op->wm != WWM_MIN, .watermark = op->wm};
         wchunk_reset(c->out);
         ec.arena = c->out->arena;
@@ -40,7 +40,7 @@ static void calc_process(WOperator *op, int input, const WChunk *in)
     } else {
         wchunk_reset(c->out);
     }
-    WEvalCtx ec = {.arena = c->out->arena, .cast = op->ctx->cast, .now_ms = op->ctx->start_ms,
+    WEvalCtx ec = {.arena = c->out->arena, .cast = op->ctx->cast, .now_ms = op->ctx->start_ms, .clock = op->ctx->clock, .clock_ctx = op->ctx->clock_ctx,
                    .err = op->ctx->err, .has_watermark = op->wm != WWM_MIN, .watermark = op->wm};
     for (int i = 0; i < c->nexprs; i++) {
         if (!wexpr_eval(&ec, c->exprs[i], src, NULL, &c->out->cols[i])) return;

@@ -106,7 +106,7 @@ static void norm_process(WOperator *op, int input, const WChunk *in)
         }
         memset(n->sel, 1, (size_t)in->nrows);
         warena_reset(n->scratch);
-        WEvalCtx ec = {.arena = n->scratch, .cast = op->ctx->cast, .now_ms = op->ctx->start_ms,
+        WEvalCtx ec = {.arena = n->scratch, .cast = op->ctx->cast, .now_ms = op->ctx->start_ms, .clock = op->ctx->clock, .clock_ctx = op->ctx->clock_ctx,
                        .err = op->ctx->err};
         if (!wexpr_filter(&ec, n->filter, in, n->sel)) return;
     }

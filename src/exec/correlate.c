@@ -95,7 +95,7 @@ static WChunk function_view(CorrelateOp *c, WChunk *src)
 /* With a condition: the element rows of one input row go through tmp and the filter. */
 static bool filtered_row(CorrelateOp *c, const WChunk *in, int row, const WComposite *cx)
 {
-    WEvalCtx ec = {.arena = c->scratch, .cast = c->base.ctx->cast, .now_ms = c->base.ctx->start_ms,
+    WEvalCtx ec = {.arena = c->scratch, .cast = c->base.ctx->cast, .now_ms = c->base.ctx->start_ms, .clock = c->base.ctx->clock, .clock_ctx = c->base.ctx->clock_ctx,
                    .err = c->base.ctx->err};
     int n = cx ? cx->n : 0;
     int passed = 0;
@@ -132,7 +132,7 @@ static void correlate_process(WOperator *op, int input, const WChunk *in)
     warena_reset(c->scratch);
     WVector cv = {.type = c->ct, .data = WA_ARRAY(c->scratch, WDatum, in->nrows),
                   .nulls = wa_zalloc(c->scratch, (size_t)in->nrows)};
-    WEvalCtx ec = {.arena = c->scratch, .cast = op->ctx->cast, .now_ms = op->ctx->start_ms, .err = op->ctx->err};
+    WEvalCtx ec = {.arena = c->scratch, .cast = op->ctx->cast, .now_ms = op->ctx->start_ms, .clock = op->ctx->clock, .clock_ctx = op->ctx->clock_ctx, .err = op->ctx->err};
     if (!wexpr_eval(&ec, c->sp.collection, in, NULL, &cv)) return;
     wchunk_reset(c->out);
     for (int row = 0; row < in->nrows; row++) {

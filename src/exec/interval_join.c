@@ -207,7 +207,7 @@ static bool join_entry(IntervalJoinOp *j, int in, const WChunk *c, int r, bool n
         }
         if (j->residual) {
             WEvalCtx ec = {.arena = j->eval_arena, .cast = j->base.ctx->cast,
-                           .now_ms = j->base.ctx->start_ms, .err = j->base.ctx->err};
+                           .now_ms = j->base.ctx->start_ms, .clock = j->base.ctx->clock, .clock_ctx = j->base.ctx->clock_ctx, .err = j->base.ctx->err};
             if (!wexpr_filter(&ec, j->residual, jc, j->sel) || j->base.ctx->err->set) return false;
         }
         for (int i = 0; i < jc->nrows; i++) {
@@ -473,7 +473,14 @@ static void ij_destroy(WOperator *op)
     free(j);
 }
 
-static const WOpOps IJ_OPS = {.process = ij_process, .watermark = ij_watermark,
+/* processing-time state cleanup on the job clock, also between rows */
+static void ij_tick(WOperator *op)
+{
+    IntervalJoinOp *j = (IntervalJoinOp *)op;
+    if (j->proctime) advance_proc(j);
+}
+
+static const WOpOps IJ_OPS = {.process = ij_process, .watermark = ij_watermark, .tick = ij_tick,
                               .destroy = ij_destroy, .metrics = ij_metrics};
 
 static void side_init(IJSide *s, int ncols, const WType **types, int nkeys, const int *keys,

@@ -184,7 +184,7 @@ static bool eval_residual(JoinOp *j)
     if (!j->residual || j->joined->nrows == 0) return true;
     warena_reset(j->eval_arena);
     WEvalCtx ec = {.arena = j->eval_arena, .cast = j->base.ctx->cast,
-                   .now_ms = j->base.ctx->start_ms, .err = j->base.ctx->err};
+                   .now_ms = j->base.ctx->start_ms, .clock = j->base.ctx->clock, .clock_ctx = j->base.ctx->clock_ctx, .err = j->base.ctx->err};
     return wexpr_filter(&ec, j->residual, j->joined, j->sel) && !j->base.ctx->err->set;
 }
 

@@ -75,7 +75,7 @@ static bool finish_segment(LookupJoinOp *j, const WChunk *in, int b, int e)
         memset(j->sel, 1, (size_t)c->nrows);
         if (j->residual) {
             warena_reset(j->eval_arena);
-            WEvalCtx ec = {.arena = j->eval_arena, .cast = j->base.ctx->cast, .now_ms = j->base.ctx->start_ms,
+            WEvalCtx ec = {.arena = j->eval_arena, .cast = j->base.ctx->cast, .now_ms = j->base.ctx->start_ms, .clock = j->base.ctx->clock, .clock_ctx = j->base.ctx->clock_ctx,
                            .err = j->base.ctx->err};
             if (!wexpr_filter(&ec, j->residual, c, j->sel)) return false;
         }

@@ -698,6 +698,8 @@ WOperator *wop_match_new(WExecCtx *ctx, const WMatchOpSpec *spec)
     o->ev.arena = &o->arena;
     o->ev.cast = ctx->cast;
     o->ev.now_ms = ctx->start_ms;
+    o->ev.clock = ctx->clock;
+    o->ev.clock_ctx = ctx->clock_ctx;
     o->ev.err = &o->everr;
     wsb_init(&o->kb);
     wsb_init(&o->kall);

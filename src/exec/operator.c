@@ -1,5 +1,6 @@
 /* operator.c — framework part of operators: wiring, watermark merge, end of input. */
 #include "operator.h"
+#include "../common/proc_clock.h"
 #include "insight.h"
 #include "minibatch.h"
 
@@ -225,9 +226,7 @@ WTimerService *wexec_new_timers(WExecCtx *ctx, const char *operator_name)
 int64_t wexec_now(const WExecCtx *ctx)
 {
     if (ctx->clock) return ctx->clock(ctx->clock_ctx);
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return wproc_wall_ms();
 }
 
 void wop_read_counters(const WOperator *op, WOpCounters *out)

@@ -228,7 +228,7 @@ static int64_t emit_and_cleanup(TemporalJoinOp *j, int64_t wm)
             j->sel[0] = 1;
             if (j->residual) {
                 WEvalCtx ec = {.arena = j->eval_arena, .cast = j->base.ctx->cast,
-                               .now_ms = j->base.ctx->start_ms, .err = j->base.ctx->err};
+                               .now_ms = j->base.ctx->start_ms, .clock = j->base.ctx->clock, .clock_ctx = j->base.ctx->clock_ctx, .err = j->base.ctx->err};
                 if (!wexpr_filter(&ec, j->residual, j->joined, j->sel)) return INT64_MAX;
             }
             matched = j->sel[0] != 0;

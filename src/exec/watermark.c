@@ -46,7 +46,7 @@ static void wm_process(WOperator *op, int input, const WChunk *in)
     WmOp *w = (WmOp *)op;
     (void)input;
     warena_reset(w->arena);
-    WEvalCtx ec = {.arena = w->arena, .cast = op->ctx->cast, .now_ms = op->ctx->start_ms, .err = op->ctx->err};
+    WEvalCtx ec = {.arena = w->arena, .cast = op->ctx->cast, .now_ms = op->ctx->start_ms, .clock = op->ctx->clock, .clock_ctx = op->ctx->clock_ctx, .err = op->ctx->err};
     w->vec.type = w->expr->type;
     w->vec.data = wa_alloc(w->arena, sizeof(WDatum) * (size_t)in->nrows);
     w->vec.nulls = wa_zalloc(w->arena, (size_t)in->nrows);

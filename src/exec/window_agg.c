@@ -438,7 +438,16 @@ static void wagg_destroy(WOperator *op)
     free(w);
 }
 
-static const WOpOps WAGG_OPS = {.process = wagg_process, .watermark = wagg_watermark,
+/* processing-time windows fire on the job clock, also between rows */
+static void wagg_tick(WOperator *op)
+{
+    WindowAggOp *w = (WindowAggOp *)op;
+    if (!w->win.proctime) return;
+    advance(w, wexec_now(op->ctx));
+    flush(w);
+}
+
+static const WOpOps WAGG_OPS = {.process = wagg_process, .watermark = wagg_watermark, .tick = wagg_tick,
                                 .end_input = wagg_end, .destroy = wagg_destroy,
                                 .metrics = wagg_metrics};
 

@@ -367,7 +367,14 @@ static void wj_destroy(WOperator *op)
     free(j);
 }
 
-static const WOpOps WJ_OPS = {.process = wj_process, .watermark = wj_watermark,
+/* processing-time windows end on the job clock, also between rows */
+static void wj_tick(WOperator *op)
+{
+    WinJoinOp *j = (WinJoinOp *)op;
+    if (j->proctime) advance(j, wexec_now(op->ctx));
+}
+
+static const WOpOps WJ_OPS = {.process = wj_process, .watermark = wj_watermark, .tick = wj_tick,
                               .destroy = wj_destroy, .metrics = wj_metrics};
 
 static void side_init(WJSide *s, int ncols, const WType **types, int nkeys, const int *keys,

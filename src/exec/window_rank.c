@@ -292,7 +292,14 @@ static void wr_destroy(WOperator *op)
     free(w);
 }
 
-static const WOpOps WR_OPS = {.process = wr_process, .watermark = wr_watermark,
+/* processing-time windows end on the job clock, also between rows */
+static void wr_tick(WOperator *op)
+{
+    WinRankOp *w = (WinRankOp *)op;
+    if (w->proctime) advance(w, wexec_now(op->ctx));
+}
+
+static const WOpOps WR_OPS = {.process = wr_process, .watermark = wr_watermark, .tick = wr_tick,
                               .destroy = wr_destroy, .metrics = wr_metrics};
 
 WOperator *wop_window_rank_new(WExecCtx *ctx, const WWindowRankSpec *spec)

@@ -383,7 +383,16 @@ static void sess_destroy(WOperator *op)
     free(s);
 }
 
-static const WOpOps SESS_OPS = {.process = sess_process, .watermark = sess_watermark,
+/* processing-time sessions close on the job clock, also between rows */
+static void sess_tick(WOperator *op)
+{
+    SessOp *s = (SessOp *)op;
+    if (!s->win.proctime) return;
+    advance(s, wexec_now(op->ctx));
+    flush(s);
+}
+
+static const WOpOps SESS_OPS = {.process = sess_process, .watermark = sess_watermark, .tick = sess_tick,
                                 .end_input = sess_end, .destroy = sess_destroy,
                                 .metrics = sess_metrics};
 

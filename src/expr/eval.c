@@ -9,6 +9,7 @@
  * Depends on functions.h (the library), types/ (casts), common/.
  */
 #include "func_impl.h"
+#include "../common/proc_clock.h"
 
 #include <time.h>
 
@@ -436,9 +437,7 @@ bool wexpr_eval(WEvalCtx *ctx, const WExpr *e, const WChunk *in, const uint8_t *
     case WX_IN: return eval_in(ctx, e, in, active, out);
     case WX_COALESCE: return eval_coalesce(ctx, e, in, active, out);
     case WX_PROCTIME: {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        int64_t ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+        int64_t ms = ctx->clock ? ctx->clock(ctx->clock_ctx) : wproc_wall_ms();
         WF_FOR(i, n, active) {
             out->nulls[i] = 0;
             out->data[i].ts.ms = ms;

@@ -67,6 +67,8 @@ typedef struct WEvalCtx {
     WError *err;
     bool has_watermark;         /* CURRENT_WATERMARK: the evaluating operator's watermark (ms), */
     int64_t watermark;          /* when it has received one (else NULL) */
+    int64_t (*clock)(void *);   /* PROCTIME(): the job's processing-time clock (common/proc_clock.h); */
+    void *clock_ctx;            /* NULL = the wall clock */
 } WEvalCtx;
 
 /* Evaluate e over chunk rows [0, in->nrows); writes into out (type e->type). out->data and

@@ -44,6 +44,9 @@
 #include <string.h>
 #include <time.h>
 
+/* the simulated time a checkpoint records (a STEP clock resumes there after a restore) */
+#define SIM_NOW(j) ((j)->clock->kind == WPROC_CLOCK_STEP ? wproc_clock_now((j)->clock) : 0)
+
 static bool ck_setup(WJob *j, WError *perr);     /* checkpoints, below */
 static void ck_collect_deps(WJob *j, const WRel *r, int x);
 
@@ -552,8 +555,6 @@ static int exch_rank_of(WJob *j, int x, int depth)
     return r;
 }
 
-static int64_t sim_clock(void *ctx) { return ((WJob *)ctx)->sim_now; }
-
 /* The lanes that run each job-graph operator (run_par) and the job's lane count. Everything runs
    at parallelism.default, except a table sink whose input edge is a rebalance or a keyBy (the
    job graph's REBALANCE / HASH: sink.parallelism differs from its input's, or
@@ -657,17 +658,31 @@ WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
         free(j);
         return NULL;
     }
-    /* weir.exec.simulated-clock.step: processing time starts at the job's start and advances by
-       this much after every chunk a source delivers, so TTL and processing-time behaviour are
-       reproducible (tests, demonstrations); one lane only */
+    /* processing time: the driver's clock (a manual one: one lane only, since its steps wait for
+       the input to be processed), else weir.exec.simulated-clock.step (starts at the job's start
+       and advances after every chunk a source delivers, so that TTL and processing-time
+       behaviour are reproducible; one lane only), else the wall clock */
     int64_t step = 0;
-    if (j->nlanes == 1 && env->config &&
-        wopts_get_duration_ms(env->config, "weir.exec.simulated-clock.step", 0, &step, &tmp) && step > 0) {
-        j->sim_step = step;
-        j->sim_now = j->ctx.start_ms;
-        j->ctx.clock = sim_clock;
-        j->ctx.clock_ctx = j;
+    wproc_clock_init_wall(&j->own_clock);
+    j->clock = &j->own_clock;
+    if (env->proc_clock) {
+        assert(env->proc_clock->kind == WPROC_CLOCK_MANUAL);
+        if (j->nlanes != 1) {
+            if (p->err && !p->err->set)
+                werr_set(p->err, WEXC_ILLEGAL_ARG,
+                         "A manual processing-time clock runs a job of one subtask only; this job runs %d.", j->nlanes);
+            wjobgraph_free(j->graph);
+            free(j->run_par);
+            free(j);
+            return NULL;
+        }
+        j->clock = env->proc_clock;
+    } else if (j->nlanes == 1 && env->config &&
+               wopts_get_duration_ms(env->config, "weir.exec.simulated-clock.step", 0, &step, &tmp) && step > 0) {
+        wproc_clock_init_step(&j->own_clock, j->ctx.start_ms, step);
     }
+    j->ctx.clock = wproc_clock_fn;
+    j->ctx.clock_ctx = j->clock;
     /* test hook, out of a SQL session's reach like WEIR_TEST_KILL_AT (checkpoint.h) */
     const char *src_delay = getenv("WEIR_TEST_SOURCE_DELAY");
     if (src_delay && *src_delay) {
@@ -740,10 +755,50 @@ WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
     return j;
 }
 
+static void lane_tick(Lane *L);
+
+/* A MANUAL clock's at-input-end step (common/proc_clock.h), once every source of the job (one
+   lane) has read its input and everything read has been processed: the clock advances and the
+   operators' processing-time timers fire, before the sources end or the savepoint is taken. */
+static void clock_input_end_step(Lane *L)
+{
+    WJob *j = L->job;
+    if (j->clock->kind != WPROC_CLOCK_MANUAL || j->clock_stepped || !j->clock->at_input_end_ms) return;
+    assert(j->nlanes == 1);
+    j->clock_stepped = true;
+    wproc_clock_advance(j->clock, j->clock->at_input_end_ms);
+    lane_tick(L);
+    lane_fail(L);
+}
+
+/* Whether source ends wait for a MANUAL clock's at-input-end step. */
+static bool clock_defers_end(const WJob *j)
+{
+    return j->clock->kind == WPROC_CLOCK_MANUAL && j->clock->at_input_end_ms && !j->clock_stepped;
+}
+
 /* Source s read its input: it ends (final watermark, end of input), or under stop-at-end it is
-   only exhausted — the job then stops with a savepoint and keeps every window and timer. */
+   only exhausted — the job then stops with a savepoint and keeps every window and timer. Under
+   a MANUAL clock with an at-input-end step a source is exhausted first; when the last one is,
+   the clock takes its step and they all end. */
 static void source_ended(Lane *L, SourceSlot *s)
 {
+    WJob *j = L->job;
+    if (!j->stop_at_end && clock_defers_end(j)) {
+        if (s->exhausted) return;
+        s->exhausted = true;
+        if (atomic_fetch_add(&j->nexhausted, 1) + 1 < j->nsources) return;
+        clock_input_end_step(L);
+        for (int i = 0; i < L->nsrc; i++) {
+            SourceSlot *e = &L->srcs[i];
+            if (!e->exhausted || e->done) continue;
+            e->done = true;
+            wop_input_watermark(e->head, 0, WWM_MAX);
+            wop_input_end(e->head, 0);
+            lane_fail(L);
+        }
+        return;
+    }
     if (L->job->stop_at_end) {
         if (!s->exhausted) {
             s->exhausted = true;
@@ -755,7 +810,9 @@ static void source_ended(Lane *L, SourceSlot *s)
                 wop_input_idle(s->head, 0, true);
                 lane_fail(L);
             }
-            if (atomic_fetch_add(&L->job->nexhausted, 1) + 1 == L->job->nsources && L->index != 0)
+            bool last = atomic_fetch_add(&L->job->nexhausted, 1) + 1 == L->job->nsources;
+            if (last) clock_input_end_step(L);      /* before the savepoint (one lane) */
+            if (last && L->index != 0)
                 lane_wake(&L->job->lanes[0]);       /* lane 0 asks for the savepoint */
         }
         return;
@@ -827,7 +884,7 @@ static int lane_pump(Lane *L)
             WSourceStatus st = s->src->next(s->src, s->chunk, &L->err);
             if (st == WSRC_ERROR) { lane_fail(L); return 0; }
             if (s->chunk->nrows) wop_push(s->head, 0, s->chunk);
-            if (j->sim_step) j->sim_now += j->sim_step;
+            wproc_clock_on_chunk(j->clock);
             if (j->test_source_delay_us && s->chunk->nrows)
                 nanosleep(&(struct timespec){j->test_source_delay_us / 1000000, j->test_source_delay_us % 1000000 * 1000}, NULL);
             more = st != WSRC_END;
@@ -982,7 +1039,7 @@ static void ck_step(Lane *L)
         if (L->built[i].op->mb) wop_minibatch_flush(L->built[i].op);
     lane_fail(L);
     if (L->err.set) return;
-    if (!wckpt_lane_snapshot(j->ck, &j->ckv[L->index], id, now_us() - L->ck_start_us, j->sim_step ? j->sim_now : 0,
+    if (!wckpt_lane_snapshot(j->ck, &j->ckv[L->index], id, now_us() - L->ck_start_us, SIM_NOW(j),
                              &L->err)) {
         lane_fail(L);
         return;
@@ -1075,7 +1132,7 @@ static bool ck_setup(WJob *j, WError *perr)
             if (perr && !perr->set) *perr = j->lanes[l].err;
             return false;
         }
-    if (j->sim_step && sim > 0) j->sim_now = sim;
+    if (j->clock->kind == WPROC_CLOCK_STEP && sim > 0) wproc_clock_resume(j->clock, sim);
     return true;
 }
 
@@ -1195,7 +1252,7 @@ bool wjob_run(WJob *j)
         bool ok = !j->err.set && !wexec_cancelled(&j->ctx);
         WError e;
         werr_clear(&e);
-        if (!wckpt_finish(j->ck, j->ckv, j->nlanes, ok, j->sim_step ? j->sim_now : 0, &e) && !j->err.set) j->err = e;
+        if (!wckpt_finish(j->ck, j->ckv, j->nlanes, ok, SIM_NOW(j), &e) && !j->err.set) j->err = e;
     }
     return !j->err.set;
 }

@@ -16,6 +16,7 @@
 #include "../plan/plan.h"
 #include "../exec/operator.h"
 #include "../common/strbuf.h"
+#include "../common/proc_clock.h"
 
 typedef struct WJob WJob;
 
@@ -32,6 +33,8 @@ typedef struct WJobEnv {
     WCollect collect;           /* collect sinks */
     WError *err;                /* unused: build errors go to the plan context, run errors to wjob_error */
     const char *job_id;         /* 32 hex digits (checkpoint directories); NULL = generated */
+    WProcClock *proc_clock;     /* processing time from the driver (a MANUAL clock that outlives the job);
+                                   NULL = the wall clock, or weir.exec.simulated-clock.step */
 } WJobEnv;
 
 WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env);

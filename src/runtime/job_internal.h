@@ -111,7 +111,9 @@ struct Lane {
 
 struct WJob {
     WExecCtx ctx;               /* template of the lanes' contexts */
-    int64_t sim_now, sim_step;  /* simulated processing time (weir.exec.simulated-clock.step) */
+    WProcClock own_clock;       /* the job's processing time unless its driver gave one (env.proc_clock) */
+    WProcClock *clock;          /* the job's processing-time source (ctx.clock_ctx): own_clock or the driver's */
+    bool clock_stepped;         /* a MANUAL clock took its at-input-end step */
     int64_t test_source_delay_us; /* WEIR_TEST_SOURCE_DELAY (environment, tests only): sleep after each
                                      source chunk, so that a bounded test job runs long enough for
                                      checkpoints and kills at random moments (tests/recovery/chaos) */

@@ -39,10 +39,12 @@ struct WSession {
     int nset;
     char **set_sql;
     WJobExecutor *executor;
+    WProcClock *proc_clock;         /* wsession_set_proc_clock (tests); NULL = wall clock */
     int exec_node_ids;      /* the last ExecNode id handed out in this session (WPlanCtx) */
 };
 
 void wsession_set_executor(WSession *s, WJobExecutor *ex) { s->executor = ex; }
+void wsession_set_proc_clock(WSession *s, WProcClock *clock) { s->proc_clock = clock; }
 
 /* Deprecated option keys that Flink still accepts, and the key they set. (Flink 2.3 no longer reads
    sql-client.display.max-column-width: SET accepts it like any key, and it changes nothing.) */
@@ -394,7 +396,8 @@ static bool run_built(WSession *s, WPlanCtx *p, WRel **roots, int n, WResultSink
     if (!numbered) wexplain_take_exec_node_ids(p, roots, n);
     CollectBridge bridge = {.sink = sink, .batch = wsession_is_batch(s)};
     WJobEnv env = {.config = &s->config, .cast = p->cast, .print_out = s->print_out,
-                   .collect = {&bridge, collect_rows}, .err = err, .job_id = job_id};
+                   .collect = {&bridge, collect_rows}, .err = err, .job_id = job_id,
+                   .proc_clock = s->proc_clock};
     WJob *job = wjob_build(p, roots, n, &env);
     if (!job) return false;
     if (wjob_graph_check_enabled()) {       /* the test runner's check (job_graph_check.h) */

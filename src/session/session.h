@@ -19,6 +19,7 @@
 #include "../common/options.h"
 #include "../common/arena.h"
 #include "../common/error.h"
+#include "../common/proc_clock.h"
 
 typedef struct WSession WSession;
 typedef struct WJob WJob;
@@ -96,6 +97,10 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
 
 /* With an executor, asynchronous INSERTs (table.dml-sync = false) are handed to it. */
 void wsession_set_executor(WSession *s, WJobExecutor *ex);
+/* The processing-time clock of the jobs this session runs in its own thread (a MANUAL clock,
+   common/proc_clock.h, owned by the caller: the conformance runner); NULL = the wall clock.
+   Not reachable from SQL: no statement sets it. */
+void wsession_set_proc_clock(WSession *s, WProcClock *clock);
 
 /* Configuration visible to the client (result mode, runtime mode, max column width, time zone). */
 const WOptions *wsession_config(const WSession *s);

@@ -13,6 +13,7 @@
  * heap side of full snapshots and restores is at the end (see backend_internal.h).
  */
 #include "state.h"
+#include "../common/proc_clock.h"
 #include "backend_internal.h"
 #include "prefetch.h"
 #include "../common/arena.h"
@@ -136,9 +137,7 @@ struct WStateBackend {
 static int64_t wall_ms(void *ctx)
 {
     (void)ctx;
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return wproc_wall_ms();
 }
 
 int64_t wstate_now(const WStateBackend *b) { return b->cfg.clock(b->cfg.clock_ctx); }
