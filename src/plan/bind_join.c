@@ -2,7 +2,7 @@
  * bind_join.c — binding joins: JOIN ... ON / USING / NATURAL, comma and CROSS joins, and
  * [NOT] IN / [NOT] EXISTS subqueries in WHERE as semi/anti joins (decorrelated: the subquery's
  * own WHERE is bound against the outer and inner columns together and becomes the join
- * condition). Equi-keys are extracted later (physical.c) from the full condition.
+ * condition). Equi-keys are extracted later (join_rules.c) from the full condition.
  */
 #include "bind_internal.h"
 #include "bind_join.h"
@@ -11,13 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-
-static void schema_alloc(WPlanCtx *p, WSchema *s, int n)
-{
-    s->n = n;
-    s->names = WA_ARRAY(p->arena, const char *, n ? n : 1);
-    s->types = WA_ARRAY(p->arena, const WType *, n ? n : 1);
-}
 
 static WExpr *make_eq(BindCtx *b, WExpr *l, WExpr *r, AstPos pos)
 {
@@ -245,7 +238,7 @@ WRel *bind_join_rel(BindCtx *b, WRel *l, BScope *ls, WRel *r, BScope *rs, AstFro
     }
     bool lnull = j->join_type == AJ_RIGHT || j->join_type == AJ_FULL;
     bool rnull = j->join_type == AJ_LEFT || j->join_type == AJ_FULL;
-    schema_alloc(p, &j->out, l->out.n + r->out.n);
+    bind_schema_alloc(p, &j->out, l->out.n + r->out.n);
     bscope_init(out);
     for (int i = 0; i < l->out.n; i++) {
         j->out.names[i] = l->out.names[i];
