@@ -1223,7 +1223,7 @@ WExpr *bind_expr(BindCtx *b, BScope *s, AstExpr *e)
     }
     case AE_SUBQUERY:
         for (int i = 0; i < b->nsubq_map && !r; i++)
-            if (b->subq_map_ast[i] == e) r = wexpr_column(a, b->subq_map_col[i], s->cols[b->subq_map_col[i]].type, "$SCALAR_QUERY");
+            if (b->subq_map_ast[i] == e) r = b->subq_map_expr[i];
         if (!r) r = fail_at(b, e->pos, WEXC_TABLE, "%s", "Subqueries in expressions are not supported yet");
         break;
     case AE_EXISTS:

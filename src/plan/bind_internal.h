@@ -66,8 +66,8 @@ typedef struct BindCtx {
     AstExpr **over_map_ast;
     int *over_map_col;
     int nsubq_map;          /* scalar subqueries joined to the FROM (bind_scalar_subquery.c): */
-    AstExpr **subq_map_ast; /* subquery -> its scope column */
-    int *subq_map_col;
+    AstExpr **subq_map_ast; /* subquery -> what it reads (its scope column, or a CASE over it) */
+    WExpr **subq_map_expr;
     bool expand_using;      /* binding a select item or GROUP BY key: an unqualified USING column is
                                the COALESCE of its copies (elsewhere it is ambiguous, as Calcite) */
 } BindCtx;

@@ -12,8 +12,9 @@
  * Contract: only subqueries that yield at most one row are planned: an aggregating SELECT without
  * GROUP BY (Calcite's other ones need SINGLE_VALUE, which weir does not have: refused with a
  * message), with exactly one column. A correlated subquery must correlate through such equalities
- * only and must not count (COUNT over no rows is 0, the join's padding NULL: Calcite's CASE for it
- * is not in weir); other correlations are refused with a message. Subqueries inside IN / EXISTS
+ * only; a COUNT over no rows is 0 where the join pads NULL, so a bare COUNT is read through
+ * Calcite's CASE(IS NULL(x), 0, x) and a computation with one (COUNT(*) + 1) is refused, as are
+ * other correlations, with a message. Subqueries inside IN / EXISTS
  * subqueries and [NOT] IN / EXISTS predicates themselves are left to bind_join.c.
  */
 #include "bind_internal.h"
@@ -56,6 +57,12 @@ static bool mentions_count(const AstExpr *e)
     return false;
 }
 
+/* COUNT(...) alone: over no rows it is 0, which the join's NULL padding becomes (Calcite's CASE) */
+static bool bare_count(const AstExpr *e)
+{
+    return e->kind == AE_FUNC && e->name.n == 1 && !strcasecmp(e->name.parts[0], "COUNT") && !e->over;
+}
+
 static AstExpr *ast_binary(WArena *a, AstOp op, AstExpr *l, AstExpr *r, AstPos pos)
 {
     AstExpr *e = WA_NEW(a, AstExpr);
@@ -80,13 +87,13 @@ static WRel *decorrelate(BindCtx *b, AstExpr *e, BScope *scope, BindFromFn bind_
     AstQuery *sq = e->subquery;
     static const char *const REFUSED =
         "A correlated scalar subquery is supported in weir when its WHERE equates its own columns "
-        "with columns of the enclosing query and it aggregates without COUNT; this one %s.";
+        "with columns of the enclosing query and a COUNT in its value stands alone; this one %s.";
     if (sq->nitems != 1 || sq->having || sq->distinct || !sq->from) {
         werr_set_at(p->err, e->pos.line, e->pos.col, WEXC_TABLE, REFUSED, "has another form");
         return NULL;
     }
-    if (mentions_count(sq->items[0].expr)) {
-        werr_set_at(p->err, e->pos.line, e->pos.col, WEXC_TABLE, REFUSED, "counts");
+    if (mentions_count(sq->items[0].expr) && !bare_count(sq->items[0].expr)) {
+        werr_set_at(p->err, e->pos.line, e->pos.col, WEXC_TABLE, REFUSED, "computes with a count");
         return NULL;
     }
     BScope rs;
@@ -277,15 +284,30 @@ WRel *bsubq_bind(BindCtx *b, AstQuery *aq, WRel *in, BScope *scope, BindFromFn b
         }
         for (int i = 0; i < in->out.n; i++) scope->cols[i].type = j->out.types[i];
         AstExpr **ma = WA_ARRAY(a, AstExpr *, b->nsubq_map + 1);
-        int *mc = WA_ARRAY(a, int, b->nsubq_map + 1);
+        WExpr **mx = WA_ARRAY(a, WExpr *, b->nsubq_map + 1);
         if (b->nsubq_map) {
             memcpy(ma, b->subq_map_ast, sizeof *ma * (size_t)b->nsubq_map);
-            memcpy(mc, b->subq_map_col, sizeof *mc * (size_t)b->nsubq_map);
+            memcpy(mx, b->subq_map_expr, sizeof *mx * (size_t)b->nsubq_map);
+        }
+        int col = scope->n - 1;
+        WExpr *x = wexpr_column(a, col, scope->cols[col].type, "$SCALAR_QUERY");
+        if (nkeys && bare_count(sq->items[0].expr)) {
+            /* a correlated COUNT over no rows is 0: CASE(IS NULL(x), 0:BIGINT, x) as Calcite */
+            WExpr *isnull = wexpr_new(a, WX_IS_NULL, &WTYPE_BOOLEAN_NN, 1);
+            isnull->args[0] = x;
+            WDatum zero = {.i = 0};
+            const WType *t = wtype_with_nullable(a, x->type, false);
+            WExpr *c = wexpr_new(a, WX_CASE, t, 3);
+            c->has_else = true;
+            c->args[0] = isnull;
+            c->args[1] = wexpr_literal(a, t, zero, false);
+            c->args[2] = bind_cast(b, x, t);
+            x = c;
         }
         ma[b->nsubq_map] = e;
-        mc[b->nsubq_map] = scope->n - 1;
+        mx[b->nsubq_map] = x;
         b->subq_map_ast = ma;
-        b->subq_map_col = mc;
+        b->subq_map_expr = mx;
         b->nsubq_map++;
         in = j;
     }

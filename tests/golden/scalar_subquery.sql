@@ -12,7 +12,10 @@ EXPLAIN SELECT label FROM stations WHERE station_id * 10 > (SELECT AVG(reading) 
 EXPLAIN SELECT label, (SELECT MAX(reading) FROM readings AS r WHERE r.station_id = s.station_id) AS top FROM stations AS s;
 EXPLAIN SELECT label FROM stations AS s
 WHERE station_id * 10 < (SELECT SUM(reading) FROM readings AS r WHERE r.station_id = s.station_id AND reading > 10);
+-- a correlated COUNT is 0 where no row matches (Calcite's CASE over the padded NULL)
+EXPLAIN SELECT label, (SELECT COUNT(*) FROM readings AS r WHERE r.station_id = s.station_id) AS n FROM stations AS s;
 SET 'execution.runtime-mode' = 'batch';
+SELECT label, (SELECT COUNT(reading) FROM readings AS r WHERE r.station_id = s.station_id) AS n FROM stations AS s ORDER BY label;
 SELECT label, (SELECT MAX(reading) FROM readings AS r WHERE r.station_id = s.station_id) AS top FROM stations AS s ORDER BY label;
 SELECT label FROM stations AS s
 WHERE station_id * 10 < (SELECT SUM(reading) FROM readings AS r WHERE r.station_id = s.station_id AND reading > 10) ORDER BY label;
