@@ -29,6 +29,7 @@ typedef struct TreeCtx {
     int nadv;
     const WRel **adv_node;
     int *adv_id;
+    ExReuse *reuse;                 /* execution plan: sub-plan reuse (NULL = none) */
 } TreeCtx;
 
 static void prefix(WStrBuf *out, const bool *last, int depth)
@@ -206,6 +207,11 @@ static void tree(TreeCtx *t, const WRel *r, bool *last, int depth)
 {
     WStrBuf *out = t->out;
     prefix(out, last, depth);
+    int reuse_id = ex_reuse_id(t->reuse, r);
+    if (reuse_id && !ex_reuse_first(t->reuse, r, true)) {
+        wsb_printf(out, "Reused(reference_id=[%d])\n", reuse_id);
+        return;
+    }
     WStrBuf line;
     wsb_init(&line);
     ex_digest(t->x, r, t->d, &line);
@@ -258,7 +264,9 @@ static void tree(TreeCtx *t, const WRel *r, bool *last, int depth)
         java_double(out, c.memory);
         wsb_puts(out, " memory}");
     }
+    if (reuse_id) wsb_printf(out, "(reuse_id=[%d])", reuse_id);
     wsb_putc(out, '\n');
+    if (ex_reuse_stopped(t->reuse, r)) return;
     const WRel **ins = WA_ARRAY(t->x->p->arena, const WRel *, r->ninputs ? r->ninputs : 1);
     int n = ex_inputs(t->x, r, ins);
     if (depth >= 254) return;
@@ -276,6 +284,37 @@ static void tree(TreeCtx *t, const WRel *r, bool *last, int depth)
     for (int i = 0; i < n; i++) {
         last[depth + 1] = i == n - 1;
         tree(t, ins[i], last, depth + 1);
+    }
+}
+
+/* Flink's ExecNodePlanDumper.dagToString: inputs first, each reused node its own block (then a
+   border the later blocks stop at, printing Reused), each root (a sink) a block. */
+static void dag_blocks(TreeCtx *t, ExReuse *u, const WRel *const *tops, int ntops, const WRel *r, int *visits,
+                       int *blocks, bool *last, int depth)
+{
+    if (depth > 2000) return;
+    int k = 0;
+    while (k < t->x->n && t->x->nodes[k].rel != r) k++;
+    bool first = true;
+    if (k < t->x->n) first = ++visits[k] == 1;
+    if (first) {
+        const WRel **ins = WA_ARRAY(t->x->p->arena, const WRel *, r->ninputs ? r->ninputs : 1);
+        int nin = ex_inputs(t->x, r, ins);
+        for (int i = 0; i < nin; i++) dag_blocks(t, u, tops, ntops, ins[i], visits, blocks, last, depth + 1);
+    }
+    int rid = ex_reuse_id(u, r);
+    bool root = false;
+    for (int i = 0; i < ntops; i++) root |= tops[i] == r;
+    if (!root && !(rid && first)) return;
+    int ui = -1;
+    for (int i = 0; i < u->n; i++) if (u->node[i] == r) ui = i;
+    if (ui >= 0) u->first[ui] = true;
+    if ((*blocks)++) wsb_putc(t->out, '\n');
+    last[0] = true;
+    tree(t, r, last, 0);
+    if (ui >= 0) {
+        u->stop[u->nstop++] = r;
+        u->first[ui] = false;
     }
 }
 
@@ -838,10 +877,21 @@ bool wexplain_text(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int detai
     }
     wsb_puts(out, "== Optimized Execution Plan ==\n");
     TreeCtx e = {.x = &x, .d = EXD_EXEC, .details = 0, .out = out};
-    for (int i = 0; i < n; i++) {
-        if (i) wsb_putc(out, '\n');
-        last[0] = true;
-        tree(&e, ex_skip(&x, ex_root(roots[i])), last, 0);
+    const WRel **tops = WA_ARRAY(p->arena, const WRel *, n ? n : 1);
+    for (int i = 0; i < n; i++) tops[i] = ex_skip(&x, ex_root(roots[i]));
+    ExReuse reuse;
+    ex_reuse_init(&x, tops, n, &reuse);
+    if (reuse.n) e.reuse = &reuse;
+    if (n == 1 || !reuse.n) {
+        for (int i = 0; i < n; i++) {
+            if (i) wsb_putc(out, '\n');
+            last[0] = true;
+            tree(&e, tops[i], last, 0);
+        }
+    } else {
+        int blocks = 0;
+        int *visits = WA_ARRAY(p->arena, int, x.n + 1);
+        for (int i = 0; i < n; i++) dag_blocks(&e, &reuse, tops, n, tops[i], visits, &blocks, last, 0);
     }
     if (details & AX_JSON_EXECUTION_PLAN) {
         int64_t par = 1;

@@ -206,8 +206,11 @@ static void push_down(ExCtx *x, const WRel *calc, WRel **roots, int nroots)
     if (below->kind == WR_WATERMARK) { wa = below; below = below->inputs[0]; }
     const WRel *scan = below;
     if (!projectable(scan)) return;
-    if (parents_of(scan, roots, nroots, 0) != 1 || (wa && parents_of(wa, roots, nroots, 0) != 1) ||
-        (mba && parents_of(mba, roots, nroots, 0) != 1)) return;
+    /* a node shared by sub-plan reuse (plan/reuse.c) was one copy per consumer, with equal
+       push-downs: the first consumer pushes them */
+    if ((!scan->reused && parents_of(scan, roots, nroots, 0) != 1) ||
+        (wa && !wa->reused && parents_of(wa, roots, nroots, 0) != 1) ||
+        (mba && !mba->reused && parents_of(mba, roots, nroots, 0) != 1)) return;
     ExNode *sn = add(x, scan);
     if (sn->nproj || sn->pushed_filter) return;
     int n = scan->out.n;
