@@ -13,7 +13,8 @@
 #include <assert.h>
 #include <string.h>
 
-bool wexplain_node_digests(WPlanCtx *p, WRel **roots, int n, WRel **nodes, int nnodes, const char **digests)
+bool wexplain_node_digests(WPlanCtx *p, WRel **roots, int n, WRel **nodes, int nnodes, const char **digests,
+                           bool *folded)
 {
     int *ids = p->exec_node_ids;
     p->exec_node_ids = NULL;             /* a view for digests only: take no ExecNode ids */
@@ -24,6 +25,7 @@ bool wexplain_node_digests(WPlanCtx *p, WRel **roots, int n, WRel **nodes, int n
     for (int i = 0; i < nnodes; i++) {
         const WRel *r = nodes[i];
         const ExNode *en = ex_node(&x, r);
+        folded[i] = en && en->id < 0;
         /* the sink (with the materializer and keyBy folded into it) is never shared: unique */
         if (r->kind == WR_SINK || r->kind == WR_SINK_MATERIALIZER ||
             (r->kind == WR_EXCHANGE && en && en->id < 0)) {

@@ -304,10 +304,11 @@ typedef struct WPlanCtx {
                                        ids); NULL = every plan numbers its nodes from 1 */
     /* Sub-plan reuse (reuse.c) compares sub-plans by the digest of each node as Flink's physical
        plan prints it, which explain/ renders: the session sets this to wexplain_node_digests.
-       Fills digests[i] for nodes[i] (over the plans of roots[0..n)); false with p->err set.
-       NULL = no sub-plan reuse. */
+       Fills digests[i] for nodes[i] (over the plans of roots[0..n)) and folded[i] (the node is
+       no node of Flink's plan: a Calc Flink pushes into the scan below it); false with p->err
+       set. NULL = no sub-plan reuse. */
     bool (*node_digests)(struct WPlanCtx *p, WRel **roots, int n, WRel **nodes, int nnodes,
-                         const char **digests);
+                         const char **digests, bool *folded);
 } WPlanCtx;
 
 WRel *wrel_new(WPlanCtx *p, WRelKind kind, int ninputs);

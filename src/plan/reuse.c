@@ -29,6 +29,7 @@ typedef struct Reuse {
     int *group;                 /* index of the first node with the same sub-plan digest */
     int *members;               /* per group head: nodes registered by the visitor */
     bool *visited;
+    bool *folded;               /* no node of Flink's plan (a Calc pushed into its scan) */
     bool source_reuse;
 } Reuse;
 
@@ -86,6 +87,8 @@ static int sub_digest(Reuse *R, int i, int depth)
 /* SubplanReuseContext.isNodeReusableDisabled */
 static bool reuse_disabled(const Reuse *R, const WRel *r)
 {
+    /* a folded Calc is part of the node below it in Flink's plan (the scan it projects) */
+    for (int i = index_of(R, r); i >= 0 && R->folded[i] && r->ninputs == 1; i = index_of(R, r)) r = r->inputs[0];
     if (r->kind == WR_SCAN) return !R->source_reuse;
     if (r->kind == WR_EXCHANGE) return r->ninputs == 1 && reuse_disabled(R, r->inputs[0]);
     return r->kind == WR_SINK || r->kind == WR_SINK_MATERIALIZER;
@@ -142,7 +145,8 @@ bool wplan_reuse(WPlanCtx *p, WRel **roots, int n)
     R.group = WA_ARRAY(p->arena, int, R.n);
     R.members = WA_ARRAY(p->arena, int, R.n);
     R.visited = WA_ARRAY(p->arena, bool, R.n);
-    if (!p->node_digests(p, roots, n, R.nodes, R.n, R.own)) return false;
+    R.folded = WA_ARRAY(p->arena, bool, R.n);
+    if (!p->node_digests(p, roots, n, R.nodes, R.n, R.own, R.folded)) return false;
     for (int i = 0; i < R.n; i++) sub_digest(&R, i, 0);
     for (int i = 0; i < n; i++) visit(&R, index_of(&R, roots[i]), 0);
     bool *done = WA_ARRAY(p->arena, bool, R.n);
