@@ -330,6 +330,10 @@ typedef struct AdviceList { int n, cap; Advice *items; WArena *a; } AdviceList;
 
 static void add_advice(AdviceList *l, const WRel *node, const char *kind, const char *text)
 {
+    /* a node shared by sub-plan reuse is reached once per consumer: its advice counts once */
+    for (int i = 0; i < l->n; i++)
+        if (node && l->items[i].node == node && !strcmp(l->items[i].kind, kind) && !strcmp(l->items[i].text, text))
+            return;
     if (l->n == l->cap) {
         int nc = l->cap ? l->cap * 2 : 8;
         Advice *na = WA_ARRAY(l->a, Advice, nc);
@@ -338,6 +342,20 @@ static void add_advice(AdviceList *l, const WRel *node, const char *kind, const 
         l->cap = nc;
     }
     l->items[l->n++] = (Advice){node, kind, wa_strdup(l->a, text)};
+}
+
+/* Do nodes a and b have the same advices (kinds and texts, in order)? */
+static bool same_advice(const AdviceList *l, const WRel *a, const WRel *b)
+{
+    int i = 0, k = 0;
+    for (;;) {
+        while (i < l->n && l->items[i].node != a) i++;
+        while (k < l->n && l->items[k].node != b) k++;
+        if (i == l->n || k == l->n) return i == l->n && k == l->n;
+        if (strcmp(l->items[i].kind, l->items[k].kind) || strcmp(l->items[i].text, l->items[k].text)) return false;
+        i++;
+        k++;
+    }
 }
 
 static bool agg_splittable(const WRel *r)
@@ -847,8 +865,11 @@ bool wexplain_text(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int detai
             int id = 0;
             for (int k = 0; k < t.nadv; k++) if (t.adv_node[k] == al.items[i].node) id = t.adv_id[k];
             if (!id) {
+                /* nodes with the same advice share its id (Flink's advice lists all its nodes) */
+                for (int k = 0; k < t.nadv && !id; k++)
+                    if (same_advice(&al, t.adv_node[k], al.items[i].node)) id = t.adv_id[k];
                 t.adv_node[t.nadv] = al.items[i].node;
-                t.adv_id[t.nadv++] = next++;
+                t.adv_id[t.nadv++] = id ? id : next++;
             }
         }
     }
@@ -867,7 +888,7 @@ bool wexplain_text(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int detai
             /* node-level advice by node id, several advices of one node share its id */
             for (int k = 0; k < t.nadv; k++)
                 for (int i = 0; i < al.n; i++)
-                    if (al.items[i].node == t.adv_node[k])
+                    if (al.items[i].node == t.adv_node[k] && (k == 0 || t.adv_id[k] > t.adv_id[k - 1]))
                         wsb_printf(out, "advice[%d]: [%s] %s\n", t.adv_id[k], al.items[i].kind, al.items[i].text);
             int next = t.nadv + 1;
             for (int i = 0; i < al.n; i++)
@@ -904,6 +925,19 @@ bool wexplain_text(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int detai
         int cap = x.n + 5 * n + 1, ns = 0;
         SNode *s = WA_ARRAY(p->arena, SNode, cap);
         for (int i = 0; i < n; i++) stream_nodes(&x, ex_skip(&x, ex_root(roots[i])), s, &ns, cap, arr, (int)par);
+        /* Flink's JSONGenerator lists the stream nodes by id with the sinks last (a statement
+           set's first sink comes after the operators of the later INSERTs) */
+        json_t *sorted = json_array();
+        for (int pass = 0; pass < 2; pass++) {
+            size_t k;
+            json_t *node;
+            json_array_foreach(arr, k, node) {
+                const char *pact = json_string_value(json_object_get(node, "pact"));
+                if ((pact && !strcmp(pact, "Data Sink")) == (pass == 1)) json_array_append(sorted, node);
+            }
+        }
+        json_decref(arr);
+        arr = sorted;
         json_object_set_new(doc, "nodes", arr);
         wsb_puts(out, "\n== Physical Execution Plan ==\n");
         wjson_pretty(doc, out);

@@ -35,6 +35,9 @@ bool wexplain_node_digests(WPlanCtx *p, WRel **roots, int n, WRel **nodes, int n
         WStrBuf b;
         wsb_init(&b);
         ex_digest(&x, r, EXD_REL, &b);
+        /* the output names as Flink's plan has them (an aggregate's are its select items') */
+        const char *const *names = ex_out_names(&x, r);
+        for (int c = 0; c < r->out.n; c++) wsb_printf(&b, "%s%s", c ? ", " : " | ", names ? names[c] : "?");
         digests[i] = wa_strdup(p->arena, b.buf ? b.buf : "");
         wsb_free(&b);
     }

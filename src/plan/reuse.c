@@ -4,8 +4,8 @@
  *
  * Contract: runs over the physical plans of all roots of one statement (a statement set's INSERTs
  * together) before the nodes are numbered. Two sub-plans whose digests are equal node by node
- * (each node's digest as Flink's physical plan prints it, rendered by explain/ through
- * p->node_digests, with its output columns and types) become one node with several consumers:
+ * (each node's digest as Flink's physical plan prints it with its output names, rendered by
+ * explain/ through p->node_digests, and its output types) become one node with several consumers:
  * the first one visited (pre-order, inputs in order, roots in order) stays, the others are
  * replaced by it, and it is marked `reused`. As in Flink, a sink is never reused, a source scan
  * only with reuse-source-enabled, an Exchange only when its input may be; the nodes under a
@@ -62,8 +62,8 @@ static int sub_digest(Reuse *R, int i, int depth)
     WStrBuf b;
     wsb_init(&b);
     wsb_puts(&b, R->own[i] ? R->own[i] : "");
-    for (int c = 0; c < r->out.n; c++)
-        wsb_printf(&b, "%s%s %s", c ? ", " : " | ", r->out.names[c], wtype_str(R->p->arena, r->out.types[c]));
+    for (int c = 0; c < r->out.n; c++)         /* the names are in the digest as Flink's plan shows them */
+        wsb_printf(&b, "%s%s", c ? ", " : " | ", wtype_str(R->p->arena, r->out.types[c]));
     for (int k = 0; k < r->ninputs; k++) {
         int in = index_of(R, r->inputs[k]);
         assert(in >= 0);
