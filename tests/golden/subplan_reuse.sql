@@ -48,3 +48,8 @@ SET 'table.optimizer.reuse-sub-plan-enabled' = 'false';
 SET 'table.optimizer.reuse-source-enabled' = 'true';
 EXPLAIN SELECT user_id, COUNT(*) FROM plain GROUP BY user_id UNION ALL SELECT user_id, COUNT(*) FROM plain GROUP BY user_id;
 SELECT a.order_id AS x, b.order_id AS y FROM plain a JOIN plain b ON a.user_id = b.user_id WHERE a.order_id < b.order_id;
+-- at parallelism 2: the shared scan and exchange feed both sides in every subtask
+SET 'table.optimizer.reuse-sub-plan-enabled' = 'true';
+SET 'parallelism.default' = '2';
+SELECT a.order_id AS x, b.order_id AS y FROM plain a JOIN plain b ON a.user_id = b.user_id WHERE a.order_id < b.order_id;
+SELECT user_id, COUNT(*) AS n FROM plain GROUP BY user_id UNION ALL SELECT user_id, COUNT(*) FROM plain GROUP BY user_id;
