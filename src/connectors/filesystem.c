@@ -70,7 +70,7 @@ static const WConnOption FS_INVENTORY[] = {
     {"sink.rolling-policy.rollover-interval", WOPT_APPLIED, NULL, "streaming: a part file this old rolls at the next check"},
     {"sink.rolling-policy.inactivity-interval", WOPT_APPLIED, NULL, "streaming: a part file idle this long rolls at the next check"},
     {"sink.rolling-policy.check-interval", WOPT_APPLIED, NULL, "how often the rolling times are checked"},
-    {"sink.shuffle-by-partition.enable", WOPT_APPLIED, NULL, "a hash exchange on the dynamic partition columns before the sink (plan/physical.c)"},
+    {"sink.shuffle-by-partition.enable", WOPT_APPLIED, NULL, "a hash exchange on the dynamic partition columns before the sink (plan/sink_rules.c)"},
     {"partition.time-extractor.kind", WOPT_APPLIED, NULL, "default (custom needs a Java class: refused)"},
     {"partition.time-extractor.class", WOPT_REFUSED, NULL, "a Java PartitionTimeExtractor class"},
     {"partition.time-extractor.timestamp-formatter", WOPT_APPLIED, NULL, "the pattern the partition time is parsed with"},

@@ -8,7 +8,7 @@
  * (a tombstone) into a DELETE of its key; the sink writes UPDATE_AFTER / INSERT rows as records and
  * DELETE rows as tombstones, optionally through the reducing buffer of 'sink.buffer-flush.*'
  * (kafka_upsert_buffer.c). The source and sink are kafka_source.c / kafka_sink.c; the planner puts
- * ChangelogNormalize after the source (src/plan/physical.c).
+ * ChangelogNormalize after the source (src/plan/changelog_source.c).
  * Depends on kafka.h.
  */
 #include "kafka.h"

@@ -1,5 +1,5 @@
 /*
- * plan_reader_internal.h — private to EXECUTE PLAN (plan_reader.c, plan_reader_nodes.c): the
+ * plan_reader_internal.h — private to EXECUTE PLAN (plan_reader.c and its plan_reader_*.c): the
  * reader's state and the helpers that turn compiled-plan JSON (types, row types, RexNodes, key
  * lists, aggregate calls, state TTLs) back into plan structures.
  *
@@ -39,6 +39,8 @@ struct Rd {
     const char *cur_type;
 };
 
+enum { ALL_KINDS = WCM_INSERT | WCM_UPDATE_BEFORE | WCM_UPDATE_AFTER | WCM_DELETE };
+
 /* An index read from the plan that is not a usable int (not an integer, below -1, too large). */
 #define RD_BAD_INDEX INT_MIN
 
@@ -67,6 +69,21 @@ void rd_window(Rd *r, json_t *w, WRel *x);
 /* A joinSpec into x's join type, keys, filterNulls and non-equi condition over `combined`. */
 bool rd_join_spec(Rd *r, json_t *js, WRel *x, const WSchema *combined);
 WSchema rd_concat(Rd *r, const WSchema *a, const WSchema *b);
+/* The changelog mode (and unique key) of node x from its inputs, as the planner derives it. */
+void rd_derive_mode(WRel *x);
+
+/* ---- plan_reader_tables.c: the nodes that name catalog tables. NULL with the error set. ---- */
+WRel *rd_scan(Rd *r, json_t *j, const WSchema *out);
+WRel *rd_lookup_join(Rd *r, json_t *j, WRel *in);
+/* over *in; a SinkUpsertMaterializer becomes *in when the plan asks for one */
+WRel *rd_sink(Rd *r, json_t *j, WRel **in);
+/* A sink's out: its table's physical columns (left as is when their number differs). */
+void rd_sink_schema_from_table(Rd *r, WRel *x);
+
+/* ---- plan_reader_windows.c ---- */
+WRel *rd_group_window(Rd *r, json_t *j, WRel *in, const WSchema *out);
+/* Adds the window_time column Flink leaves out of a window aggregate's outputType. */
+bool rd_window_time(Rd *r, json_t *windowing, const WRel *x, WSchema *out);
 
 /* ---- plan_reader_nodes.c: the nodes of UNNEST, set operations, grouping sets, OVER,
    MATCH_RECOGNIZE and the window Top-N / deduplicate / join. Each returns the node (inputs, out and changelog set by the caller) or NULL

@@ -3,7 +3,7 @@
  * (stream-exec-correlate_1), grouping sets and the distinct split (stream-exec-expand_1), OVER
  * windows (stream-exec-over-aggregate_1), MATCH_RECOGNIZE (stream-exec-match_1) and the window
  * Top-N, deduplicate and join (stream-exec-window-rank_1 / -window-deduplicate_1 / -window-join_1,
- * read into the WR_WINDOW_RANK / WR_WINDOW_JOIN the window rules of physical.c make): the JSON
+ * read into the WR_WINDOW_RANK / WR_WINDOW_JOIN the window rules of window_rules.c make): the JSON
  * compiled_plan.c writes, in Flink's shape, read back into the WRel the binder builds.
  * Contract: see plan_reader_internal.h. Depends on plan/ (match_spec.h, over_window.h).
  */

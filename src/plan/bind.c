@@ -1,7 +1,8 @@
 /*
  * bind.c — binding queries: FROM items (tables with computed columns and watermarks, views,
  * subqueries, VALUES), WHERE, SELECT lists, GROUP BY / aggregates / HAVING, DISTINCT, UNION ALL,
- * CTEs; and the statement roots (SELECT to the client, INSERT INTO a table). See plan.h.
+ * CTEs; and the statement roots (SELECT to the client; INSERT INTO a table in bind_insert.c). See
+ * plan.h.
  */
 #include "bind_internal.h"
 
@@ -73,7 +74,7 @@ const char *wrel_kind_name(WRelKind k)
     return (unsigned)k < WR__COUNT ? N[k] : "?";
 }
 
-static void schema_alloc(WPlanCtx *p, WSchema *s, int n)
+void bind_schema_alloc(WPlanCtx *p, WSchema *s, int n)
 {
     s->n = n;
     s->names = WA_ARRAY(p->arena, const char *, n ? n : 1);
@@ -94,14 +95,14 @@ static WRel *fail_rel(WPlanCtx *p, AstPos pos, const char *cls, const char *msg)
 static bool is_bare_null(const AstExpr *e) { return e && e->kind == AE_LITERAL && e->lit == AL_NULL; }
 
 /* A Calc over `in` computing exprs (and optional condition). */
-static WRel *make_calc(WPlanCtx *p, WRel *in, int n, WExpr **exprs, const char **names, WExpr *cond)
+WRel *bind_make_calc(WPlanCtx *p, WRel *in, int n, WExpr **exprs, const char **names, WExpr *cond)
 {
     WRel *c = wrel_new(p, WR_CALC, 1);
     c->inputs[0] = in;
     c->nexprs = n;
     c->exprs = exprs;
     c->cond = cond;
-    schema_alloc(p, &c->out, n);
+    bind_schema_alloc(p, &c->out, n);
     for (int i = 0; i < n; i++) {
         c->out.names[i] = names[i];
         c->out.types[i] = exprs[i]->type;
@@ -114,7 +115,7 @@ static WRel *make_filter(WPlanCtx *p, WRel *in, WExpr *cond)
 {
     WExpr **ex = WA_ARRAY(p->arena, WExpr *, in->out.n ? in->out.n : 1);
     for (int i = 0; i < in->out.n; i++) ex[i] = wexpr_column(p->arena, i, in->out.types[i], in->out.names[i]);
-    return make_calc(p, in, in->out.n, ex, in->out.names, cond);
+    return bind_make_calc(p, in, in->out.n, ex, in->out.names, cond);
 }
 
 static void scope_from_rel(WPlanCtx *p, BScope *s, const WRel *r, const char *qual)
@@ -198,7 +199,7 @@ bool wplan_scan_metadata(WPlanCtx *p, const WTable *t, WRel *scan, const char *c
                                wtype_timestamp(a, WT_TIMESTAMP_LTZ, 3, false)};
     int np = scan->out.n;
     WSchema out;
-    schema_alloc(p, &out, np + nmeta);
+    bind_schema_alloc(p, &out, np + nmeta);
     for (int i = 0; i < np; i++) { out.names[i] = scan->out.names[i]; out.types[i] = scan->out.types[i]; }
     scan->meta_keys = WA_ARRAY(a, const char *, nmeta);
     for (int i = 0; i < t->ncols; i++) {
@@ -249,7 +250,7 @@ static WRel *bind_table_scan(QCtx *q, WTable *t, const AstName *name, const char
     int np = wtable_physical(t, phys);
     scan->nfields = np;
     scan->fields = WA_ARRAY(a, int, np ? np : 1);
-    schema_alloc(p, &scan->out, np);
+    bind_schema_alloc(p, &scan->out, np);
     for (int i = 0; i < np; i++) {
         scan->fields[i] = i;
         scan->out.names[i] = t->cols[phys[i]].name;
@@ -298,7 +299,7 @@ static WRel *bind_table_scan(QCtx *q, WTable *t, const AstName *name, const char
                 ex[i] = ref;
             }
         }
-        top = make_calc(p, scan, t->ncols, ex, names, NULL);
+        top = bind_make_calc(p, scan, t->ncols, ex, names, NULL);
     }
     if (t->wm_col >= 0) {
         BScope fs;
@@ -313,7 +314,7 @@ static WRel *bind_table_scan(QCtx *q, WTable *t, const AstName *name, const char
         w->wm_sql = t->wm_sql;
         w->out = top->out;
         /* the rowtime column becomes a time attribute */
-        schema_alloc(p, &w->out, top->out.n);
+        bind_schema_alloc(p, &w->out, top->out.n);
         for (int i = 0; i < top->out.n; i++) {
             w->out.names[i] = top->out.names[i];
             w->out.types[i] = i == t->wm_col ? wtype_with_time_attr(a, top->out.types[i], WTA_ROWTIME)
@@ -346,7 +347,7 @@ static WRel *rename_output(WPlanCtx *p, WRel *r, int n, char **names, AstPos pos
         ex[i] = wexpr_column(p->arena, i, r->out.types[i], names[i]);
         nm[i] = names[i];
     }
-    return make_calc(p, r, n, ex, nm, NULL);
+    return bind_make_calc(p, r, n, ex, nm, NULL);
 }
 
 /* An interval literal argument in milliseconds. */
@@ -475,7 +476,7 @@ static WRel *bind_window_tvf(QCtx *q, AstExpr *call)
         return NULL;
     }
     int n = in->out.n;
-    schema_alloc(p, &w->out, n + 3);
+    bind_schema_alloc(p, &w->out, n + 3);
     for (int i = 0; i < n; i++) { w->out.names[i] = in->out.names[i]; w->out.types[i] = in->out.types[i]; }
     const WType *ts3 = wtype_timestamp(a, WT_TIMESTAMP, 3, false);
     w->out.names[n] = "window_start";
@@ -643,7 +644,7 @@ static WRel *bind_values(QCtx *q, AstQuery *aq)
         }
     }
     WRel *v = wrel_new(p, WR_VALUES, 0);
-    schema_alloc(p, &v->out, ncols);
+    bind_schema_alloc(p, &v->out, ncols);
     for (int c = 0; c < ncols; c++) {
         const WType *t = NULL;
         for (int r = 0; r < nrows; r++) {
@@ -691,6 +692,9 @@ typedef struct SelCol {
     AstExpr *expr;      /* NULL when col >= 0 */
     int col;            /* star-expanded input column */
     const char *name;
+    bool expands_using; /* a select item (not ORDER BY's): an unqualified USING column in it is the
+                           COALESCE of its copies — unless the item is that bare name with an
+                           alias, which Calcite leaves ambiguous (measured on Flink 2.3) */
 } SelCol;
 
 static int expand_items(BindCtx *b, AstQuery *aq, BScope *scope, SelCol **out)
@@ -703,7 +707,20 @@ static int expand_items(BindCtx *b, AstQuery *aq, BScope *scope, SelCol **out)
         if (it->expr->kind == AE_STAR) {
             const char *qual = it->expr->name.n ? it->expr->name.parts[it->expr->name.n - 1] : NULL;
             bool any = false;
-            for (int c = 0; c < scope->n; c++) {
+            for (int k = 0; !qual && k < scope->nstar; k++) {
+                /* over a join with USING / NATURAL (bind_join.c) */
+                if (n == cap) {
+                    SelCol *nc = WA_ARRAY(a, SelCol, cap * 2);
+                    memcpy(nc, cols, sizeof(SelCol) * (size_t)n);
+                    cols = nc;
+                    cap *= 2;
+                }
+                AstExpr *x = scope->star[k].expr;
+                if (x->kind == AE_SCOPE_REF) cols[n++] = (SelCol){NULL, x->scope_col, scope->star[k].name, false};
+                else cols[n++] = (SelCol){x, -1, scope->star[k].name, false};
+                any = true;
+            }
+            for (int c = 0; c < scope->n && !(!qual && scope->nstar); c++) {
                 if (scope->cols[c].hidden) continue;
                 if (qual && (!scope->cols[c].qual || strcmp(scope->cols[c].qual, qual) != 0)) continue;
                 if (n == cap) {
@@ -712,7 +729,7 @@ static int expand_items(BindCtx *b, AstQuery *aq, BScope *scope, SelCol **out)
                     cols = nc;
                     cap *= 2;
                 }
-                cols[n++] = (SelCol){NULL, c, scope->cols[c].name};
+                cols[n++] = (SelCol){NULL, c, scope->cols[c].name, false};
                 any = true;
             }
             if (qual && !any) {
@@ -733,15 +750,14 @@ static int expand_items(BindCtx *b, AstQuery *aq, BScope *scope, SelCol **out)
             cols = nc;
             cap *= 2;
         }
-        cols[n] = (SelCol){it->expr, -1, item_name(b, it, n)};
+        cols[n] = (SelCol){it->expr, -1, item_name(b, it, n), !(it->alias && it->expr->kind == AE_COLUMN)};
         n++;
     }
     *out = cols;
     return n;
 }
 
-/* Make output names unique as Calcite does (a, a0, a1...). */
-static void uniquify(WArena *a, int n, const char **names)
+void bind_uniquify(WArena *a, int n, const char **names)
 {
     for (int i = 1; i < n; i++) {
         for (int j = 0; j < i; j++) {
@@ -865,7 +881,9 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
            ordinal is not allowed either by default. */
         if (ast_contains_aggregate(ge))
             return fail_rel(p, ge->pos, WEXC_CALCITE, "Aggregate expression is illegal in GROUP BY clause");
+        b->expand_using = true;   /* GROUP BY a USING column: the COALESCE of its copies (Calcite) */
         WExpr *x = bind_expr(b, scope, ge);
+        b->expand_using = false;
         if (!x) return NULL;
         key_of[i] = -1;
         for (int j = 0; j < g.ngroup; j++) if (wexpr_equal(g.group[j], x)) key_of[i] = j;
@@ -890,7 +908,9 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
     WExpr **out = WA_ARRAY(a, WExpr *, ncols ? ncols : 1);
     for (int i = 0; i < ncols; i++) {
         if (cols[i].expr) {
+            b->expand_using = cols[i].expands_using;
             out[i] = bind_expr(b, scope, cols[i].expr);
+            b->expand_using = false;
         } else {
             AstExpr fake = {0};
             char *parts[1] = {(char *)scope->cols[cols[i].col].name};
@@ -921,9 +941,9 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
         pre[g.ngroup + i] = g.args[i];
         pre_names[g.ngroup + i] = g.args[i]->kind == WX_COLUMN ? g.args[i]->name : wa_sprintf(a, "$f%d", g.ngroup + i);
     }
-    uniquify(a, npre, pre_names);
+    bind_uniquify(a, npre, pre_names);
     npre = drop_unused_agg_args(a, &g, npre, pre, pre_names);
-    WRel *calc = make_calc(p, in, npre, pre, pre_names, NULL);
+    WRel *calc = bind_make_calc(p, in, npre, pre, pre_names, NULL);
     if (gs.active) {
         WRel *agg = bgs_aggregate(b, &g, &gs, calc);
         agg->left_name = scope_single_name(scope);
@@ -931,8 +951,8 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
         having = bgs_shift_post(a, having, g.ngroup);
         const char **names = WA_ARRAY(a, const char *, ncols ? ncols : 1);
         for (int i = 0; i < ncols; i++) names[i] = cols[i].name;
-        uniquify(a, ncols, names);
-        return make_calc(p, agg, ncols, out, names, having);
+        bind_uniquify(a, ncols, names);
+        return bind_make_calc(p, agg, ncols, out, names, having);
     }
     WRel *agg = wrel_new(p, WR_GROUP_AGG, 1);
     agg->inputs[0] = calc;
@@ -942,7 +962,7 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
     for (int i = 0; i < g.ngroup; i++) agg->keys[i] = i;
     agg->naggs = g.ncalls;
     agg->aggs = g.calls;
-    schema_alloc(p, &agg->out, g.ngroup + g.ncalls);
+    bind_schema_alloc(p, &agg->out, g.ngroup + g.ncalls);
     for (int i = 0; i < g.ngroup; i++) {
         agg->out.names[i] = pre_names[i];
         agg->out.types[i] = wtype_with_time_attr(a, pre[i]->type, WTA_NONE);
@@ -950,7 +970,7 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
     /* the output columns refer to the aggregate's output by index; retype group refs */
     const char **names = WA_ARRAY(a, const char *, ncols ? ncols : 1);
     for (int i = 0; i < ncols; i++) names[i] = cols[i].name;
-    uniquify(a, ncols, names);
+    bind_uniquify(a, ncols, names);
     /* Calcite names an aggregate call after the first select item that is exactly that call; a
        later item written the same way renames it (SUM(a) AS s1, SUM(a) AS s2 keeps s2), one that
        only became the same call (COUNT(*) after COUNT(1)) does not */
@@ -975,14 +995,14 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
         agg->out.names[g.ngroup + i] = g.calls[i].out_name;
         agg->out.types[g.ngroup + i] = g.calls[i].type;
     }
-    WRel *post = make_calc(p, agg, ncols, out, names, having);
+    WRel *post = bind_make_calc(p, agg, ncols, out, names, having);
     return post;
 }
 
 static WRel *bind_from_cb(void *q, AstFrom *f, BScope *scope) { return bind_from((QCtx *)q, f, scope); }
 
 /* ROW_NUMBER/RANK/DENSE_RANK() OVER (PARTITION BY .. ORDER BY ..): a logical rank node that
-   appends the rank column; the rank rule (physical.c) turns it into Rank or Deduplicate when a
+   appends the rank column; the rank rule (rank_rules.c) turns it into Rank or Deduplicate when a
    filter on the rank follows. */
 static WRel *bind_over_rank(QCtx *q, WRel *in, BScope *scope, AstExpr *e)
 {
@@ -1029,7 +1049,7 @@ static WRel *bind_over_rank(QCtx *q, WRel *in, BScope *scope, AstExpr *e)
     r->rank_end = INT64_MAX;
     r->output_rank_number = true;
     int n = in->out.n;
-    schema_alloc(p, &r->out, n + 1);
+    bind_schema_alloc(p, &r->out, n + 1);
     for (int i = 0; i < n; i++) { r->out.names[i] = in->out.names[i]; r->out.types[i] = in->out.types[i]; }
     r->out.names[n] = "w0$o0";
     r->out.types[n] = &WTYPE_BIGINT_NN;
@@ -1087,7 +1107,7 @@ static SelCol *bind_order_cols(BindCtx *b, AstQuery *aq, SelCol *cols, int *ncol
         int idx = bsort_ordinal_or_alias(b, e, nvis, names);
         if (idx == -2) return NULL;
         if (idx < 0) {
-            ext[n] = (SelCol){e, -1, order_item_name(b, e, n)};
+            ext[n] = (SelCol){e, -1, order_item_name(b, e, n), false};
             idx = n++;
         }
         oc->cols[k] = idx;
@@ -1116,14 +1136,13 @@ static WRel *dedupe_order_cols(WPlanCtx *p, WRel *calc, OrderCols *oc, int norde
     }
     for (int k = 0; k < norder; k++) oc->cols[k] = map[oc->cols[k]];
     if (m == n) return calc;
-    WRel *c = make_calc(p, calc->inputs[0], m, ex, names, calc->cond);
+    WRel *c = bind_make_calc(p, calc->inputs[0], m, ex, names, calc->cond);
     c->nhints = calc->nhints;
     c->hints = calc->hints;
     return c;
 }
 
 static WRel *bind_select_once(QCtx *q, AstQuery *aq, OrderCols *oc);
-static WRel *union_all(WPlanCtx *p, WRel **sides, int n);
 
 /* A SELECT; when its GROUP BY repeats a grouping set, Calcite's rewrite: the SELECT once per copy
    of the repeated sets (GROUP_ID() = the copy), under a UNION ALL; DISTINCT applies to the union. */
@@ -1149,7 +1168,7 @@ static WRel *bind_select_core(QCtx *q, AstQuery *aq, OrderCols *oc)
     aq->distinct = distinct;
     q->gs_copy = 0;
     for (int k = 0; k < copies; k++) if (!sides[k]) return NULL;
-    WRel *u = union_all(q->b->p, sides, copies);
+    WRel *u = bsetop_union_all(q->b->p, sides, copies);
     if (distinct) {
         WRel *agg = wrel_new(q->b->p, WR_GROUP_AGG, 1);
         agg->inputs[0] = u;
@@ -1181,7 +1200,7 @@ static WRel *bind_select_once(QCtx *q, AstQuery *aq, OrderCols *oc)
         /* Calcite's single row of a SELECT without FROM: one INT NOT NULL column ZERO holding 0,
            which no name in the query can reach (the scope stays empty) */
         in = wrel_new(p, WR_VALUES, 0);
-        schema_alloc(p, &in->out, 1);
+        bind_schema_alloc(p, &in->out, 1);
         in->out.names[0] = "ZERO";
         in->out.types[0] = wtype_new(a, WT_INT, false);
         in->nrows = 1;
@@ -1211,7 +1230,9 @@ static WRel *bind_select_once(QCtx *q, AstQuery *aq, OrderCols *oc)
        ROW_NUMBER / RANK / DENSE_RANK is a ranking node instead (a Top-N filter may follow) */
     bool has_over = bover_has_over(aq), rank_only = has_over && bover_only_rank(aq);
     if (has_over && !rank_only) {
+        b->expand_using = true;   /* the calls are in select items */
         in = bover_bind(b, aq, in, &scope);
+        b->expand_using = false;
         if (!in) return NULL;
     }
     for (int i = 0; i < aq->nitems; i++) {
@@ -1245,15 +1266,17 @@ static WRel *bind_select_once(QCtx *q, AstQuery *aq, OrderCols *oc)
             if (cols[i].expr && cols[i].expr == rank_ast) {
                 ex[i] = wexpr_column(a, rank_col, in->out.types[rank_col], cols[i].name);
             } else if (cols[i].expr) {
+                b->expand_using = cols[i].expands_using;
                 ex[i] = bind_expr(b, &scope, cols[i].expr);
+                b->expand_using = false;
                 if (!ex[i]) return NULL;
             } else {
                 ex[i] = wexpr_column(a, cols[i].col, scope.cols[cols[i].col].type, cols[i].name);
             }
             names[i] = cols[i].name;
         }
-        uniquify(a, ncols, names);
-        out = make_calc(p, in, ncols, ex, names, NULL);
+        bind_uniquify(a, ncols, names);
+        out = bind_make_calc(p, in, ncols, ex, names, NULL);
     }
     if (!out) return NULL;
     if (oc && ncols > oc->nvisible) {
@@ -1290,64 +1313,6 @@ static WRel *bind_select_once(QCtx *q, AstQuery *aq, OrderCols *oc)
     return out;
 }
 
-/* The common type of column i of n inputs (NULL with the error set when there is none). */
-static bool union_types(WPlanCtx *p, WRel **sides, int n, const WType **ct, const char *opname, AstPos pos)
-{
-    for (int i = 0; i < sides[0]->out.n; i++) {
-        ct[i] = sides[0]->out.types[i];
-        for (int s = 1; s < n && ct[i]; s++) ct[i] = wtype_common(p->arena, ct[i], sides[s]->out.types[i]);
-        if (!ct[i]) {
-            werr_set_at(p->err, pos.line, pos.col, WEXC_CALCITE, "Type mismatch in column %d of %s", i + 1, opname);
-            return false;
-        }
-    }
-    return true;
-}
-
-/* Inputs cast to the column types ct where theirs differ (a Calc above each such input). */
-static void cast_sides(WPlanCtx *p, WRel **sides, int n, const WType **ct)
-{
-    WArena *a = p->arena;
-    int nc = sides[0]->out.n;
-    for (int s = 0; s < n; s++) {
-        bool cast = false;
-        for (int i = 0; i < nc; i++) if (!wtype_equals(ct[i], sides[s]->out.types[i], false)) cast = true;
-        if (!cast) continue;
-        WExpr **ex = WA_ARRAY(a, WExpr *, nc ? nc : 1);
-        for (int i = 0; i < nc; i++) {
-            WExpr *c = wexpr_column(a, i, sides[s]->out.types[i], sides[s]->out.names[i]);
-            BindCtx bc = {.p = p};
-            ex[i] = bind_cast(&bc, c, ct[i]);
-            if (!wtype_equals(ex[i]->type, ct[i], false))
-                ex[i]->type = ct[i];
-        }
-        sides[s] = make_calc(p, sides[s], nc, ex, sides[s]->out.names, NULL);
-    }
-}
-
-/* UNION ALL of n inputs of one column count, cast to their common types; named as the first. */
-static WRel *union_all(WPlanCtx *p, WRel **sides, int n)
-{
-    assert(n >= 2);
-    int nc = sides[0]->out.n;
-    const char **names = sides[0]->out.names;
-    const WType **ct = WA_ARRAY(p->arena, const WType *, nc ? nc : 1);
-    for (int s = 1; s < n; s++) assert(sides[s]->out.n == nc);
-    if (!union_types(p, sides, n, ct, "UNION", (AstPos){0})) return NULL;
-    cast_sides(p, sides, n, ct);
-    WRel *u = wrel_new(p, WR_UNION, n);
-    schema_alloc(p, &u->out, nc);
-    u->changelog = 0;
-    for (int s = 0; s < n; s++) {
-        u->inputs[s] = sides[s];
-        u->changelog |= sides[s]->changelog;
-    }
-    for (int i = 0; i < nc; i++) {
-        u->out.names[i] = names[i];
-        u->out.types[i] = ct[i];
-    }
-    return u;
-}
 
 static WRel *bind_union(QCtx *q, AstQuery *aq)
 {
@@ -1365,18 +1330,18 @@ static WRel *bind_union(QCtx *q, AstQuery *aq)
     int n = l->out.n;
     WRel *sides[2] = {l, r};
     const WType **ct = WA_ARRAY(a, const WType *, n ? n : 1);
-    if (!union_types(p, sides, 2, ct, opname, aq->pos)) return NULL;
+    if (!bsetop_union_types(p, sides, 2, ct, opname, aq->pos)) return NULL;
     if (aq->setop != ASO_UNION) {
-        cast_sides(p, sides, 2, ct);
+        bsetop_cast_sides(p, sides, 2, ct);
         WSchema os;
-        schema_alloc(p, &os, n);
+        bind_schema_alloc(p, &os, n);
         for (int i = 0; i < n; i++) {
             os.names[i] = l->out.names[i];
             os.types[i] = ct[i];
         }
         return bsetop_rewrite(q->b, aq->setop, aq->all, sides[0], sides[1], &os);
     }
-    WRel *u = union_all(p, sides, 2);
+    WRel *u = bsetop_union_all(p, sides, 2);
     if (!u) return NULL;
     if (!aq->all) {
         WRel *agg = wrel_new(p, WR_GROUP_AGG, 1);
@@ -1431,175 +1396,6 @@ WRel *wbind_select(WPlanCtx *p, AstStmt *s)
     WRel *sink = wrel_new(p, WR_SINK, 1);
     sink->inputs[0] = r;
     sink->out = r->out;
-    sink->changelog = r->changelog;
-    return sink;
-}
-
-static char *schema_text(WArena *a, const WSchema *s)
-{
-    WStrBuf b;
-    wsb_init(&b);
-    wsb_putc(&b, '[');
-    for (int i = 0; i < s->n; i++) {
-        if (i) wsb_append(&b, ", ");
-        wsb_printf(&b, "%s: ", s->names[i]);
-        wtype_to_string(s->types[i], &b);
-    }
-    wsb_putc(&b, ']');
-    char *r = wa_strdup(a, b.buf);
-    wsb_free(&b);
-    return r;
-}
-
-WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
-{
-    WArena *a = p->arena;
-    WTable *t = wcatalog_lookup(p->catalog, &s->target);
-    char *qn = wcatalog_qualified(a, p->catalog, &s->target);
-    if (!t) {
-        /* Flink's message for a sink that is not there (in any part of its name) */
-        WObjectId id;
-        if (!wcatalog_resolve(p->catalog, &s->target, &id, p->err)) return NULL;
-        WStrBuf b;
-        wsb_init(&b);
-        for (int i = 0; i < p->catalog->ncat; i++) wsb_printf(&b, "%s%s", i ? ", " : "", p->catalog->cats[i]->name);
-        werr_set(p->err, WEXC_VALIDATION,
-                 "Cannot find table '`%s`.`%s`.`%s`' in any of the catalogs [%s], nor as a temporary table.",
-                 id.catalog, id.database, id.object, b.buf ? b.buf : "");
-        wsb_free(&b);
-        return NULL;
-    }
-    if (t->is_view) {
-        werr_set(p->err, WEXC_VALIDATION, "The view '%s' cannot be used as a sink.", qn);
-        return NULL;
-    }
-    WRel *r = wbind_query(p, s->query);
-    if (!r) return NULL;
-    int *phys = WA_ARRAY(a, int, t->ncols ? t->ncols : 1);
-    int np = wtable_physical(t, phys);
-    WSchema sink_schema;
-    schema_alloc(p, &sink_schema, np);
-    for (int i = 0; i < np; i++) {
-        sink_schema.names[i] = t->cols[phys[i]].name;
-        sink_schema.types[i] = t->cols[phys[i]].type;
-    }
-    /* column list: map query columns to sink positions, others NULL; static partition
-       columns (PARTITION (k = 'v')) take their value from the clause */
-    int *src_of = WA_ARRAY(a, int, np ? np : 1);
-    for (int i = 0; i < np; i++) src_of[i] = i;
-    const char **static_val = WA_ARRAY(a, const char *, np ? np : 1);
-    if (s->npartition) {
-        for (int k = 0; k < s->npartition; k++) {
-            int found = -1;
-            for (int i = 0; i < np; i++) if (strcmp(sink_schema.names[i], s->partition[k].key) == 0) found = i;
-            if (found < 0) {
-                werr_set(p->err, WEXC_VALIDATION, "Unknown static partition column '%s'.", s->partition[k].key);
-                return NULL;
-            }
-            static_val[found] = s->partition[k].value;
-        }
-        if (!s->ninsert_cols) {
-            int q = 0;
-            for (int i = 0; i < np; i++) src_of[i] = static_val[i] ? -1 : q++;
-            if (q != r->out.n) {
-                werr_set(p->err, WEXC_VALIDATION,
-                         "Column types of query result and sink for '%s' do not match.\n"
-                         "Cause: Different number of columns.\n\n"
-                         "Query schema: %s\nSink schema:  %s",
-                         qn, schema_text(a, &r->out), schema_text(a, &sink_schema));
-                return NULL;
-            }
-        }
-    }
-    if (s->ninsert_cols) {
-        if (s->ninsert_cols != r->out.n) {
-            werr_set(p->err, WEXC_CALCITE, "Number of INSERT target columns (%d) does not equal number of source items (%d)",
-                     s->ninsert_cols, r->out.n);
-            return NULL;
-        }
-        for (int i = 0; i < np; i++) src_of[i] = -1;
-        for (int k = 0; k < s->ninsert_cols; k++) {
-            int found = -1;
-            for (int i = 0; i < np; i++) if (strcmp(sink_schema.names[i], s->insert_cols[k]) == 0) found = i;
-            if (found < 0) {
-                werr_set(p->err, WEXC_CALCITE, "Unknown target column '%s'", s->insert_cols[k]);
-                return NULL;
-            }
-            src_of[found] = k;
-        }
-    } else if (!s->npartition && r->out.n != np) {
-        werr_set(p->err, WEXC_VALIDATION,
-                 "Column types of query result and sink for '%s' do not match.\n"
-                 "Cause: Different number of columns.\n\n"
-                 "Query schema: %s\nSink schema:  %s",
-                 qn, schema_text(a, &r->out), schema_text(a, &sink_schema));
-        return NULL;
-    }
-    WExpr **ex = WA_ARRAY(a, WExpr *, np ? np : 1);
-    bool need_calc = s->ninsert_cols > 0;
-    BindCtx bc = {.p = p};
-    for (int i = 0; i < np; i++) {
-        const WType *want = sink_schema.types[i];
-        if (src_of[i] < 0 && static_val[i]) {
-            WDatum d = {.s = {static_val[i], (int32_t)strlen(static_val[i])}};
-            WExpr *lit = wexpr_literal(a, wtype_char(a, (int)strlen(static_val[i]), false), d, false);
-            if (!wcast_supported(lit->type, want)) {
-                werr_set(p->err, WEXC_VALIDATION, "Cannot use the static partition value '%s' for column '%s' of type %s.",
-                         static_val[i], sink_schema.names[i], wtype_str(a, want));
-                return NULL;
-            }
-            ex[i] = bind_cast(&bc, lit, want);
-            need_calc = true;
-            continue;
-        }
-        if (src_of[i] < 0) {
-            if (!want->nullable) {
-                werr_set(p->err, WEXC_CALCITE, "Column '%s' has no default value and does not allow NULLs",
-                         sink_schema.names[i]);
-                return NULL;
-            }
-            WDatum z = {0};
-            ex[i] = wexpr_literal(a, want, z, true);
-            continue;
-        }
-        const WType *have = r->out.types[src_of[i]];
-        WExpr *c = wexpr_column(a, src_of[i], have, r->out.names[src_of[i]]);
-        if (!wtype_equals(wtype_with_time_attr(a, have, WTA_NONE), want, true)) {
-            if (have->id != WT_NULL && !wcast_implicit(have, want)) {
-                werr_set(p->err, WEXC_VALIDATION,
-                         "Column types of query result and sink for '%s' do not match.\n"
-                         "Cause: Incompatible types for sink column '%s' at position %d.\n\n"
-                         "Query schema: %s\nSink schema:  %s",
-                         qn, sink_schema.names[i], i, schema_text(a, &r->out), schema_text(a, &sink_schema));
-                return NULL;
-            }
-            c = bind_cast(&bc, c, want);
-            need_calc = true;
-        }
-        ex[i] = c;
-    }
-    if (need_calc) r = make_calc(p, r, np, ex, sink_schema.names, NULL);
-    WRel *sink = wrel_new(p, WR_SINK, 1);
-    sink->inputs[0] = r;
-    sink->sink_table = t;
-    sink->sink_qname = qn;
-    sink->sink_overwrite = s->overwrite;
-    if (s->npartition) {
-        /* Flink's Partitioning ability: the static partition in the table's partition key order */
-        sink->sink_static_keys = WA_ARRAY(a, const char *, t->npartition ? t->npartition : 1);
-        sink->sink_static_values = WA_ARRAY(a, const char *, t->npartition ? t->npartition : 1);
-        for (int k = 0; k < t->npartition; k++) {
-            const char *key = t->cols[t->partition_keys[k]].name;
-            for (int i = 0; i < np; i++) {
-                if (!static_val[i] || strcmp(sink_schema.names[i], key)) continue;
-                sink->sink_static_keys[sink->sink_nstatic] = key;
-                sink->sink_static_values[sink->sink_nstatic++] = static_val[i];
-            }
-        }
-        sink->sink_static_col = wa_zalloc(a, (size_t)(np ? np : 1));
-        for (int i = 0; i < np; i++) sink->sink_static_col[i] = static_val[i] != NULL;
-    }
-    sink->out = sink_schema;
     sink->changelog = r->changelog;
     return sink;
 }

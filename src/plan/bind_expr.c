@@ -152,6 +152,7 @@ static void expr_sql(WStrBuf *o, const AstExpr *e)
         }
         break;
     case AE_COLUMN:
+    case AE_SCOPE_REF:
         for (int i = 0; i < e->name.n; i++) wsb_printf(o, "%s`%s`", i ? "." : "", e->name.parts[i]);
         break;
     case AE_STAR: wsb_append(o, "*"); break;
@@ -483,6 +484,21 @@ static WExpr *bind_column(BindCtx *b, BScope *s, AstExpr *e)
     const char *qual = qual_seen ? e->name.parts[0] : NULL;
     int at = qual_seen ? 1 : 0;                     /* the part that names the column */
     const char *name = e->name.parts[at];
+    if (!qual && n == 1 && b->expand_using) {
+        /* a select item or GROUP BY key naming a USING column: COALESCE of the first two columns
+           of that name in the FROM (Calcite's expandCommonColumn, whatever the join type) */
+        bool is_using = false;
+        for (int k = 0; k < s->nusing && !is_using; k++) is_using = strcmp(s->using_names[k], name) == 0;
+        int copies[2], ncopies = 0;
+        for (int i = 0; is_using && i < s->n && ncopies < 2; i++)
+            if (s->cols[i].depth == 0 && strcmp(s->cols[i].name, name) == 0) copies[ncopies++] = i;
+        if (ncopies == 2) {
+            WExpr *xs[2];
+            for (int k = 0; k < 2; k++)
+                xs[k] = wexpr_column(b->p->arena, copies[k], s->cols[copies[k]].type, s->cols[copies[k]].name);
+            return bind_coalesce(b, e->pos, xs, 2);
+        }
+    }
     int found = -1;
     bool ambiguous = false;
     for (int i = 0; i < s->n; i++) {
@@ -628,6 +644,19 @@ static const WType *common_of(BindCtx *b, AstPos pos, WExpr **xs, int n, const c
         t = c;
     }
     return t;
+}
+
+WExpr *bind_coalesce(BindCtx *b, AstPos pos, WExpr **xs, int n)
+{
+    WArena *a = b->p->arena;
+    const WType *t = common_of(b, pos, xs, n, "COALESCE");
+    if (!t) return NULL;
+    bool nullable = true;
+    for (int i = 0; i < n; i++) if (!xs[i]->type->nullable) nullable = false;
+    t = wtype_with_nullable(a, t, nullable);
+    WExpr *x = wexpr_new(a, WX_COALESCE, t, n);
+    for (int i = 0; i < n; i++) x->args[i] = bind_cast(b, xs[i], t);
+    return x;
 }
 
 static WExpr *bind_case(BindCtx *b, BScope *s, AstExpr *e)
@@ -776,14 +805,7 @@ static WExpr *bind_func(BindCtx *b, BScope *s, AstExpr *e)
         if (e->nargs < 1) return fail_at(b, e->pos, WEXC_CALCITE, "Invalid number of arguments to function '%s'", "COALESCE");
         WExpr **xs = WA_ARRAY(a, WExpr *, e->nargs);
         for (int i = 0; i < e->nargs; i++) if (!(xs[i] = bind_expr(b, s, e->args[i]))) return NULL;
-        const WType *t = common_of(b, e->pos, xs, e->nargs, "COALESCE");
-        if (!t) return NULL;
-        bool nullable = true;
-        for (int i = 0; i < e->nargs; i++) if (!xs[i]->type->nullable) nullable = false;
-        t = wtype_with_nullable(a, t, nullable);
-        WExpr *x = wexpr_new(a, WX_COALESCE, t, e->nargs);
-        for (int i = 0; i < e->nargs; i++) x->args[i] = bind_cast(b, xs[i], t);
-        return x;
+        return bind_coalesce(b, e->pos, xs, e->nargs);
     }
     /* time-unit arguments become string literals naming the unit */
     WExpr **args = WA_ARRAY(a, WExpr *, e->nargs ? e->nargs : 1);
@@ -874,7 +896,14 @@ static WExpr *agg_match(BindCtx *b, AstExpr *e, bool *handled)
         }
         if (wexpr_is_const(w)) { *handled = true; return w; }
     }
-    if (e->kind == AE_COLUMN) {
+    if (e->kind == AE_COLUMN && !w && tmp.set) {
+        /* a name that resolves to nothing or to two columns: that error first (Calcite
+           validates names before grouping) */
+        *handled = true;
+        *b->p->err = tmp;
+        return NULL;
+    }
+    if (e->kind == AE_COLUMN || e->kind == AE_SCOPE_REF) {
         *handled = true;
         /* Flink 2.3 names the column without quotes: Expression 't0.v' is not being grouped */
         char *txt = ast_expr_sql(b->p->arena, e);
@@ -1075,6 +1104,10 @@ WExpr *bind_expr(BindCtx *b, BScope *s, AstExpr *e)
     switch (e->kind) {
     case AE_LITERAL: r = bind_literal(b, e); break;
     case AE_COLUMN: r = bind_column(b, s, e); break;
+    case AE_SCOPE_REF:
+        assert(e->scope_col >= 0 && e->scope_col < s->n);
+        r = wexpr_column(a, e->scope_col, s->cols[e->scope_col].type, s->cols[e->scope_col].name);
+        break;
     case AE_STAR: r = fail_at(b, e->pos, WEXC_CALCITE, "%s", "Unknown identifier '*'"); break;
     case AE_PARAM: r = fail_at(b, e->pos, WEXC_VALIDATION, "%s", "Dynamic parameters are not supported"); break;
     case AE_UNARY: {

@@ -20,9 +20,23 @@ typedef struct BCol {
                                are shadowed by inner ones of the same name */
 } BCol;
 
+/* An item of * over a join with USING / NATURAL: Calcite lists the common columns first, each
+   as COALESCE(left, right) (every join type), then the other columns of each side. */
+typedef struct BStar {
+    const char *name;
+    AstExpr *expr;          /* AE_SCOPE_REF, or COALESCE over such references */
+} BStar;
+
 typedef struct BScope {
     int n, cap;
     BCol *cols;
+    int nstar;              /* > 0: what * expands to (a join with USING / NATURAL below); 0: the
+                               columns not hidden */
+    BStar *star;
+    int nusing;             /* the USING columns of the FROM's join (and of the joins on its left),
+                               which a select item or GROUP BY key names unqualified: Calcite's
+                               COALESCE of the first two columns of that name */
+    const char **using_names;
 } BScope;
 
 /* Aggregate-mode state (GROUP BY / aggregates in SELECT / HAVING). */
@@ -51,6 +65,8 @@ typedef struct BindCtx {
     int nover_map;          /* batch OVER calls already computed (bind_over.c): call -> column */
     AstExpr **over_map_ast;
     int *over_map_col;
+    bool expand_using;      /* binding a select item or GROUP BY key: an unqualified USING column is
+                               the COALESCE of its copies (elsewhere it is ambiguous, as Calcite) */
 } BindCtx;
 
 void bscope_init(BScope *s);
@@ -60,6 +76,10 @@ void bscope_append(WArena *a, BScope *dst, const BScope *src);
 WExpr *bind_expr(BindCtx *b, BScope *s, AstExpr *e);
 /* Bind and coerce to BOOLEAN (WHERE/HAVING/ON); error names the clause. */
 WExpr *bind_condition(BindCtx *b, BScope *s, AstExpr *e, const char *clause);
+/* Make names unique as Calcite does: a later copy of a name gets the first free suffix 0, 1, ... */
+void bind_uniquify(WArena *a, int n, const char **names);
+/* COALESCE(xs...) with its common type (NOT NULL when one argument is); NULL with the error set. */
+WExpr *bind_coalesce(BindCtx *b, AstPos pos, WExpr **xs, int n);
 /* Wrap e in a cast to t when the types differ (ignoring nullability). */
 WExpr *bind_cast(BindCtx *b, WExpr *e, const WType *t);
 bool wexpr_equal(const WExpr *x, const WExpr *y);
@@ -139,9 +159,23 @@ WRel *bgs_aggregate(BindCtx *b, BAgg *g, const BGroupSets *gs, WRel *calc);
    the ngroup keys (copied). */
 WExpr *bgs_shift_post(WArena *a, WExpr *e, int ngroup);
 
-/* ---- INTERSECT / EXCEPT [ALL] (bind_setops.c) ---- */
+/* ---- bind.c: nodes the binder makes ---- */
+/* s with room for n columns (names and types to fill). */
+void bind_schema_alloc(WPlanCtx *p, WSchema *s, int n);
+/* A Calc over `in` computing exprs named names (and the optional condition cond). */
+WRel *bind_make_calc(WPlanCtx *p, WRel *in, int n, WExpr **exprs, const char **names, WExpr *cond);
+
+/* ---- INTERSECT / EXCEPT [ALL], UNION helpers (bind_setops.c) ---- */
 /* l and r carry the set operation's column types (out): the rewrite Flink's planner makes of
    INTERSECT / EXCEPT (op), DISTINCT or ALL. NULL with the error set on failure. */
 WRel *bsetop_rewrite(BindCtx *b, AstSetOp op, bool all, WRel *l, WRel *r, const WSchema *out);
+/* The common type ct[i] of column i of n inputs; false with Calcite's "Type mismatch in column
+   <i> of <opname>" (at pos) when there is none. */
+bool bsetop_union_types(WPlanCtx *p, WRel **sides, int n, const WType **ct, const char *opname, AstPos pos);
+/* Inputs cast to the column types ct where theirs differ (a Calc above each such input). */
+void bsetop_cast_sides(WPlanCtx *p, WRel **sides, int n, const WType **ct);
+/* UNION ALL of n >= 2 inputs of one column count, cast to their common types; named as the
+   first. NULL with the error set when the types have no common one. */
+WRel *bsetop_union_all(WPlanCtx *p, WRel **sides, int n);
 
 #endif

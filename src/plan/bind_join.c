@@ -48,6 +48,94 @@ static WExpr *and2(WPlanCtx *p, WExpr *a, WExpr *b)
     return x;
 }
 
+/* ---- USING / NATURAL: what * and the common columns mean (bind_internal.h's BStar) ---- */
+
+static AstExpr *scope_ref(WArena *a, int col, const char *name)
+{
+    AstExpr *e = WA_NEW(a, AstExpr);
+    e->kind = AE_SCOPE_REF;
+    e->scope_col = col;
+    e->name.n = 1;
+    e->name.parts = WA_ARRAY(a, char *, 1);
+    e->name.parts[0] = (char *)name;
+    return e;
+}
+
+/* e (scope references and COALESCE calls over them) with its references moved by `by` */
+static AstExpr *shifted_ref(WArena *a, const AstExpr *e, int by)
+{
+    AstExpr *c = wa_memdup(a, e, sizeof *e);
+    if (e->kind == AE_SCOPE_REF) {
+        c->scope_col = e->scope_col + by;
+        return c;
+    }
+    c->args = WA_ARRAY(a, AstExpr *, e->nargs ? e->nargs : 1);
+    for (int i = 0; i < e->nargs; i++) c->args[i] = shifted_ref(a, e->args[i], by);
+    return c;
+}
+
+/* A side's * as items whose references are moved by `offset` (the side's place in the join). A
+   plain column takes its name from `names`, the join's row names made unique as Calcite does. */
+static int side_star(WArena *a, const BScope *s, int offset, const char **names, BStar **out)
+{
+    int n = 0;
+    BStar *items = WA_ARRAY(a, BStar, (s->nstar ? s->nstar : s->n) + 1);
+    if (s->nstar) {
+        for (int i = 0; i < s->nstar; i++) {
+            AstExpr *x = shifted_ref(a, s->star[i].expr, offset);
+            items[n++] = (BStar){x->kind == AE_SCOPE_REF ? names[x->scope_col] : s->star[i].name, x};
+        }
+    } else {
+        for (int i = 0; i < s->n; i++)
+            if (!s->cols[i].hidden) items[n++] = (BStar){names[offset + i], scope_ref(a, offset + i, s->cols[i].name)};
+    }
+    *out = items;
+    return n;
+}
+
+/* the first unused item of the column name `name` (a plain column by its own name, not the
+   unique one it is listed under) */
+static int star_find(const BStar *items, int n, const bool *used, const char *name)
+{
+    for (int i = 0; i < n; i++) {
+        const char *own = items[i].expr->kind == AE_SCOPE_REF ? items[i].expr->name.parts[0] : items[i].name;
+        if (!used[i] && strcmp(own, name) == 0) return i;
+    }
+    return -1;
+}
+
+/* The join's *: each common column once as COALESCE(left, right) (Calcite, every join type),
+   then the left side's other items, then the right side's. */
+static void join_star(BindCtx *b, const BScope *ls, const BScope *rs, char **common, int ncommon, BScope *out)
+{
+    WArena *a = b->p->arena;
+    const char **names = WA_ARRAY(a, const char *, out->n ? out->n : 1);
+    for (int i = 0; i < out->n; i++) names[i] = out->cols[i].name;
+    bind_uniquify(a, out->n, names);
+    BStar *l, *r;
+    int nl = side_star(a, ls, 0, names, &l), nr = side_star(a, rs, ls->n, names, &r);
+    bool *lused = WA_ARRAY(a, bool, nl + 1), *rused = WA_ARRAY(a, bool, nr + 1);
+    out->star = WA_ARRAY(a, BStar, nl + nr + 1);
+    out->nstar = 0;
+    for (int k = 0; k < ncommon; k++) {
+        int li = star_find(l, nl, lused, common[k]), ri = star_find(r, nr, rused, common[k]);
+        if (li < 0 || ri < 0) continue;     /* USING (a, a): once */
+        lused[li] = rused[ri] = true;
+        AstExpr *c = WA_NEW(a, AstExpr);
+        c->kind = AE_FUNC;
+        c->name.n = 1;
+        c->name.parts = WA_ARRAY(a, char *, 1);
+        c->name.parts[0] = "COALESCE";
+        c->nargs = 2;
+        c->args = WA_ARRAY(a, AstExpr *, 2);
+        c->args[0] = l[li].expr;
+        c->args[1] = r[ri].expr;
+        out->star[out->nstar++] = (BStar){common[k], c};
+    }
+    for (int i = 0; i < nl; i++) if (!lused[i]) out->star[out->nstar++] = l[i];
+    for (int i = 0; i < nr; i++) if (!rused[i]) out->star[out->nstar++] = r[i];
+}
+
 /* The one qualifier all columns of a scope share (a table, alias or named subquery), else NULL. */
 const char *scope_single_name(const BScope *s)
 {
@@ -83,9 +171,10 @@ WRel *bind_join_rel(BindCtx *b, WRel *l, BScope *ls, WRel *r, BScope *rs, AstFro
                 if (strcmp(ls->cols[i].name, rs->cols[j].name) == 0) using_cols[nusing++] = (char *)ls->cols[i].name;
     }
     for (int k = 0; k < nusing; k++) {
+        /* the first column of the name on each side (Calcite) */
         int li = -1, ri = -1;
-        for (int i = 0; i < ls->n; i++) if (strcmp(ls->cols[i].name, using_cols[k]) == 0) li = i;
-        for (int j = 0; j < rs->n; j++) if (strcmp(rs->cols[j].name, using_cols[k]) == 0) ri = j;
+        for (int i = ls->n - 1; i >= 0; i--) if (strcmp(ls->cols[i].name, using_cols[k]) == 0) li = i;
+        for (int j = rs->n - 1; j >= 0; j--) if (strcmp(rs->cols[j].name, using_cols[k]) == 0) ri = j;
         if (li < 0 || ri < 0) {
             werr_set_at(p->err, f->pos.line, f->pos.col, WEXC_CALCITE,
                         "Column '%s' not found in any table", using_cols[k]);
@@ -170,12 +259,16 @@ WRel *bind_join_rel(BindCtx *b, WRel *l, BScope *ls, WRel *r, BScope *rs, AstFro
         j->out.types[l->out.n + i] = rnull ? wtype_with_nullable(a, t, true) : t;
         bscope_add(a, out, rs->cols[i].qual, rs->cols[i].name, j->out.types[l->out.n + i]);
     }
-    /* USING / NATURAL: the common columns appear once (left copy, or COALESCE for FULL) — Flink
-       (Calcite) expands * to the left column then the remaining ones; keep both but hide the
-       right duplicates from * expansion */
-    for (int k = 0; k < nusing; k++)
-        for (int i = 0; i < rs->n; i++)
-            if (strcmp(rs->cols[i].name, using_cols[k]) == 0) out->cols[ls->n + i].hidden = true;
+    /* USING / NATURAL: * lists each common column once; an unqualified USING column in a select
+       item or GROUP BY key is the COALESCE of its copies (Calcite looks for it in this join's
+       USING list, then in the joins on its left; NATURAL columns are not among them) */
+    if (nusing || ls->nstar || rs->nstar) join_star(b, ls, rs, using_cols, nusing, out);
+    int nnames = ls->nusing + (f->natural ? 0 : nusing);
+    if (nnames) {
+        out->using_names = WA_ARRAY(a, const char *, nnames);
+        for (int k = 0; k < ls->nusing; k++) out->using_names[out->nusing++] = ls->using_names[k];
+        for (int k = 0; k < nusing && !f->natural; k++) out->using_names[out->nusing++] = using_cols[k];
+    }
     return j;
 }
 

@@ -9,37 +9,17 @@
  *                   MIN(left, right) times by $REPLICATE_ROWS$1;
  *   EXCEPT ALL      RewriteMinusAllRule: markers 1 / -1, SUM per row, rows with a positive sum
  *                   replicated that many times.
- * The inputs arrive with the set operation's column types (bind.c casts them). Every rewritten
- * root records the set operation for the AST section (setop_kind, setop_inputs).
+ * The inputs arrive with the set operation's column types (bind.c casts them with
+ * bsetop_cast_sides). Every rewritten root records the set operation for the AST section
+ * (setop_kind, setop_inputs). Also the helpers of UNION [ALL] (bound in bind.c): the common column
+ * types of n inputs, the casts to them, and UNION ALL of n inputs.
  * May call the binder helpers of bind_internal.h and the function library; see plan.h.
  */
 #include "bind_internal.h"
 #include "../expr/functions.h"
 
+#include <assert.h>
 #include <string.h>
-
-static void schema_init(WPlanCtx *p, WSchema *s, int n)
-{
-    s->n = n;
-    s->names = WA_ARRAY(p->arena, const char *, n ? n : 1);
-    s->types = WA_ARRAY(p->arena, const WType *, n ? n : 1);
-}
-
-static WRel *calc_of(WPlanCtx *p, WRel *in, int n, WExpr **ex, const char **names, WExpr *cond)
-{
-    WRel *c = wrel_new(p, WR_CALC, 1);
-    c->inputs[0] = in;
-    c->nexprs = n;
-    c->exprs = ex;
-    c->cond = cond;
-    schema_init(p, &c->out, n);
-    for (int i = 0; i < n; i++) {
-        c->out.names[i] = names[i];
-        c->out.types[i] = ex[i]->type;
-    }
-    c->changelog = in->changelog;
-    return c;
-}
 
 /* A call of a library function or operator on two arguments, with the library's coercions. */
 static WExpr *call2(BindCtx *b, const char *fn, WExpr *x, WExpr *y)
@@ -79,7 +59,7 @@ static WRel *group_all(WPlanCtx *p, WRel *in, int nkeys, int naggs, WAggCall *ag
     for (int i = 0; i < nkeys; i++) g->keys[i] = i;
     g->naggs = naggs;
     g->aggs = aggs;
-    schema_init(p, &g->out, nkeys + naggs);
+    bind_schema_alloc(p, &g->out, nkeys + naggs);
     for (int i = 0; i < nkeys; i++) {
         g->out.names[i] = in->out.names[i];
         g->out.types[i] = wtype_with_time_attr(p->arena, in->out.types[i], WTA_NONE);
@@ -129,7 +109,7 @@ static WRel *replicate(WPlanCtx *p, WRel *in, const WSchema *out)
     int n = out->n;
     WRel *c = wrel_new(p, WR_REPLICATE_ROWS, 1);
     c->inputs[0] = in;
-    schema_init(p, &c->out, 1 + 2 * n);
+    bind_schema_alloc(p, &c->out, 1 + 2 * n);
     for (int i = 0; i <= n; i++) {
         c->out.names[i] = in->out.names[i];
         c->out.types[i] = in->out.types[i];
@@ -148,7 +128,7 @@ static WRel *replicate(WPlanCtx *p, WRel *in, const WSchema *out)
     }
     WExpr **ex = WA_ARRAY(a, WExpr *, n ? n : 1);
     for (int i = 0; i < n; i++) ex[i] = wexpr_column(a, 1 + n + i, c->out.types[1 + n + i], c->out.names[1 + n + i]);
-    return calc_of(p, c, n, ex, out->names, NULL);
+    return bind_make_calc(p, c, n, ex, out->names, NULL);
 }
 
 /* Side `s` of an ALL rewrite: its columns plus the marker columns. */
@@ -166,7 +146,7 @@ static WRel *with_markers(WPlanCtx *p, WRel *side, const WSchema *out, int nm, W
         ex[n + k] = markers[k];
         names[n + k] = mnames[k];
     }
-    return calc_of(p, side, n + nm, ex, names, NULL);
+    return bind_make_calc(p, side, n + nm, ex, names, NULL);
 }
 
 static WRel *union2(WPlanCtx *p, WRel *l, WRel *r)
@@ -221,7 +201,7 @@ static WRel *intersect_all(BindCtx *b, WRel *l, WRel *r, const WSchema *out)
         ex[1 + i] = wexpr_column(a, i, g->out.types[i], g->out.names[i]);
         names[1 + i] = g->out.names[i];
     }
-    return replicate(p, calc_of(p, g, n + 1, ex, names, cond), out);
+    return replicate(p, bind_make_calc(p, g, n + 1, ex, names, cond), out);
 }
 
 static WRel *except_all(BindCtx *b, WRel *l, WRel *r, const WSchema *out)
@@ -248,7 +228,7 @@ static WRel *except_all(BindCtx *b, WRel *l, WRel *r, const WSchema *out)
         ex[1 + i] = wexpr_column(a, i, g->out.types[i], g->out.names[i]);
         names[1 + i] = g->out.names[i];
     }
-    return replicate(p, calc_of(p, g, n + 1, ex, names, cond), out);
+    return replicate(p, bind_make_calc(p, g, n + 1, ex, names, cond), out);
 }
 
 WRel *bsetop_rewrite(BindCtx *b, AstSetOp op, bool all, WRel *l, WRel *r, const WSchema *out)
@@ -266,4 +246,65 @@ WRel *bsetop_rewrite(BindCtx *b, AstSetOp op, bool all, WRel *l, WRel *r, const 
     res->setop_inputs[0] = l;
     res->setop_inputs[1] = r;
     return res;
+}
+
+/* ---- UNION [ALL] helpers (bind.c) ---- */
+
+/* The common type of column i of n inputs (NULL with the error set when there is none). */
+bool bsetop_union_types(WPlanCtx *p, WRel **sides, int n, const WType **ct, const char *opname, AstPos pos)
+{
+    for (int i = 0; i < sides[0]->out.n; i++) {
+        ct[i] = sides[0]->out.types[i];
+        for (int s = 1; s < n && ct[i]; s++) ct[i] = wtype_common(p->arena, ct[i], sides[s]->out.types[i]);
+        if (!ct[i]) {
+            werr_set_at(p->err, pos.line, pos.col, WEXC_CALCITE, "Type mismatch in column %d of %s", i + 1, opname);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Inputs cast to the column types ct where theirs differ (a Calc above each such input). */
+void bsetop_cast_sides(WPlanCtx *p, WRel **sides, int n, const WType **ct)
+{
+    WArena *a = p->arena;
+    int nc = sides[0]->out.n;
+    for (int s = 0; s < n; s++) {
+        bool cast = false;
+        for (int i = 0; i < nc; i++) if (!wtype_equals(ct[i], sides[s]->out.types[i], false)) cast = true;
+        if (!cast) continue;
+        WExpr **ex = WA_ARRAY(a, WExpr *, nc ? nc : 1);
+        for (int i = 0; i < nc; i++) {
+            WExpr *c = wexpr_column(a, i, sides[s]->out.types[i], sides[s]->out.names[i]);
+            BindCtx bc = {.p = p};
+            ex[i] = bind_cast(&bc, c, ct[i]);
+            if (!wtype_equals(ex[i]->type, ct[i], false))
+                ex[i]->type = ct[i];
+        }
+        sides[s] = bind_make_calc(p, sides[s], nc, ex, sides[s]->out.names, NULL);
+    }
+}
+
+/* UNION ALL of n inputs of one column count, cast to their common types; named as the first. */
+WRel *bsetop_union_all(WPlanCtx *p, WRel **sides, int n)
+{
+    assert(n >= 2);
+    int nc = sides[0]->out.n;
+    const char **names = sides[0]->out.names;
+    const WType **ct = WA_ARRAY(p->arena, const WType *, nc ? nc : 1);
+    for (int s = 1; s < n; s++) assert(sides[s]->out.n == nc);
+    if (!bsetop_union_types(p, sides, n, ct, "UNION", (AstPos){0})) return NULL;
+    bsetop_cast_sides(p, sides, n, ct);
+    WRel *u = wrel_new(p, WR_UNION, n);
+    bind_schema_alloc(p, &u->out, nc);
+    u->changelog = 0;
+    for (int s = 0; s < n; s++) {
+        u->inputs[s] = sides[s];
+        u->changelog |= sides[s]->changelog;
+    }
+    for (int i = 0; i < nc; i++) {
+        u->out.names[i] = names[i];
+        u->out.types[i] = ct[i];
+    }
+    return u;
 }

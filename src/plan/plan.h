@@ -346,7 +346,7 @@ WTable *wbind_create_view(WPlanCtx *p, AstStmt *s, WArena *table_arena);
 /* CREATE TABLE ... LIKE base: s merged with base (the base table's own CREATE TABLE, parsed) by
    Flink's LIKE merging rules (bind_like.c); NULL with p->err set on a conflict. */
 AstStmt *wbind_merge_like(WPlanCtx *p, const AstStmt *s, const AstStmt *base);
-/* Conjunctions (physical.c): the conjuncts of e (nested ANDs flattened, at most max), and the AND of
+/* Conjunctions (physical_expr.c): the conjuncts of e (nested ANDs flattened, at most max), and the AND of
    n expressions (NULL for none, the expression itself for one). */
 void wplan_split_and(WExpr *e, WExpr **out, int *n, int max);
 WExpr *wplan_and(WPlanCtx *p, WExpr **xs, int n);
@@ -387,7 +387,7 @@ WRel *wplan_prune(WPlanCtx *p, WRel *root);
    use (the rowtime last if unused) and `calc` is remapped onto it (gone when it becomes an
    identity). NULL when the rule does not apply. */
 WRel *wplan_calc_watermark_transpose(WPlanCtx *p, WRel *calc);
-/* Physical planning (physical.c): rank/dedup recognition, changelog modes, unique keys,
+/* Physical planning (physical.c, the rules a file each: physical_internal.h): rank/dedup recognition, changelog modes, unique keys,
    ChangelogNormalize / DropUpdateBefore / SinkUpsertMaterializer insertion, exchanges, and
    which nodes must emit UPDATE_BEFORE. Returns NULL with p->err set when the plan cannot run
    (e.g. an append-only sink fed updates). */

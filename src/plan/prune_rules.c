@@ -13,7 +13,7 @@
  *       every column puts the used columns plus the rowtime (and watermark) columns under the
  *       assigner (in input order), where they merge with a computed-column Calc or become the
  *       scan's projection in EXPLAIN. wplan_calc_watermark_transpose is the same rule for a
- *       legacy group window's input Calc (physical.c builds it when it fuses the window): there
+ *       legacy group window's input Calc (window_rules.c builds it when it fuses the window): there
  *       the columns go under the assigner in order of first use, as Flink's NestedSchema lists
  *       them, and the rule applies only when the Calc and the watermark leave a column unused.
  *     ProjectWindowTableFunctionTransposeRule: a Calc over a window TVF puts the input columns it

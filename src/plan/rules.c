@@ -99,6 +99,49 @@ static WRel *merge_calc(WPlanCtx *p, WRel *top)
     return m;
 }
 
+/* Whether the join condition (a conjunction) has the conjunct $l = $r. */
+static bool join_equates(const WExpr *cond, int l, int r)
+{
+    if (!cond) return false;
+    if (cond->kind == WX_AND) {
+        for (int i = 0; i < cond->nargs; i++)
+            if (join_equates(cond->args[i], l, r)) return true;
+        return false;
+    }
+    if (cond->kind != WX_CALL || cond->nargs != 2 || strcmp(cond->name, "=") != 0) return false;
+    const WExpr *x = cond->args[0], *y = cond->args[1];
+    if (x->kind != WX_COLUMN || y->kind != WX_COLUMN) return false;
+    return (x->col == l && y->col == r) || (x->col == r && y->col == l);
+}
+
+/* COALESCE($l, $r) over a join whose condition equates a left column with a right one (what a
+   USING column means in a select item): the side never padded with NULLs is the value — the left
+   for INNER and LEFT joins, the right for RIGHT joins (Flink's plans show the column alone; a
+   FULL join keeps the COALESCE). Applied throughout e; a rewrite that would change e's type is
+   not made. */
+static WExpr *coalesce_over_join(WPlanCtx *p, WExpr *e, const WRel *join)
+{
+    int nleft = join->inputs[0]->out.n;
+    if (e->kind == WX_COALESCE && e->nargs == 2 && e->args[0]->kind == WX_COLUMN && e->args[1]->kind == WX_COLUMN &&
+        e->args[0]->col < nleft && e->args[1]->col >= nleft && join_equates(join->join_cond, e->args[0]->col, e->args[1]->col)) {
+        WExpr *keep = join->join_type == AJ_RIGHT ? e->args[1] : join->join_type == AJ_FULL ? NULL : e->args[0];
+        if (keep && wtype_equals(keep->type, e->type, false)) return keep;
+        return e;
+    }
+    if (!e->nargs) return e;
+    WExpr *c = NULL;
+    for (int i = 0; i < e->nargs; i++) {
+        WExpr *x = coalesce_over_join(p, e->args[i], join);
+        if (x == e->args[i]) continue;
+        if (!c) {
+            c = wa_memdup(p->arena, e, sizeof *e);
+            c->args = wa_memdup(p->arena, e->args, sizeof(WExpr *) * (size_t)e->nargs);
+        }
+        c->args[i] = x;
+    }
+    return c ? c : e;
+}
+
 WRel *wplan_simplify_calc(WPlanCtx *p, WRel *r)
 {
     if (r->kind != WR_CALC) return r;
@@ -106,6 +149,11 @@ WRel *wplan_simplify_calc(WPlanCtx *p, WRel *r)
         WRel *m = merge_calc(p, r);
         if (m == r) break;
         r = m;
+    }
+    const WRel *in = r->inputs[0];
+    if (in->kind == WR_JOIN && !in->temporal && !in->lookup && !in->semi && !in->anti) {
+        for (int i = 0; i < r->nexprs; i++) r->exprs[i] = coalesce_over_join(p, r->exprs[i], in);
+        if (r->cond) r->cond = coalesce_over_join(p, r->cond, in);
     }
     if (is_identity_calc(r)) return r->inputs[0];
     return r;

@@ -485,7 +485,7 @@ static WRel *split_group(WPlanCtx *p, WRel *r)
 /* ------------------------------------------------------------------ window aggregate */
 
 /* post: the Calc above a WindowAggregate w laying its output out as the replaced GroupAggregate
-   (physical.c window_agg_layout: the keys with the window columns, then the aggregates). */
+   (window_rules.c window_agg_layout: the keys with the window columns, then the aggregates). */
 static WRel *split_window(WPlanCtx *p, WRel *post)
 {
     WArena *a = p->arena;

@@ -10,9 +10,9 @@
  * (PARTITION BY ... ORDER BY ... [ROWS | RANGE BETWEEN ...])), CAST, CASE, [NOT] IN lists, BETWEEN,
  * LIKE, IS, intervals, subqueries in expressions ([NOT] IN, EXISTS, scalar; correlated columns
  * resolve in the enclosing queries), the window TVFs TUMBLE / HOP / CUMULATE over a table
- * (positional or named arguments), a SELECT without FROM (a constant row of a set operation); a
- * view using another construct (USING, NOT EXISTS, a named window, ...) is refused with a message
- * naming it
+ * (positional or named arguments), a SELECT without FROM (a constant row of a set operation), joins
+ * with USING or NATURAL (Calcite's COALESCE of the common columns in `*`, select items and GROUP
+ * BY); a view using another construct (a named window, ...) is refused with a message naming it
  * (docs/user-guide.md, differences).
  * See session_internal.h.
  */
@@ -25,6 +25,7 @@
 #include <strings.h>
 
 #define MAX_SCOPE 16
+#define MAX_COMMON 32
 
 typedef struct ScopeItem {
     const char *alias;
@@ -44,6 +45,11 @@ typedef struct Expand {
     ScopeItem items[MAX_SCOPE];
     int n;
     const char *unsupported;    /* the first construct the expansion does not cover */
+    /* joins with USING / NATURAL: each common column, the scope items of its two copies, and
+       whether a select item or GROUP BY key may name it unqualified (USING, not NATURAL) */
+    struct { const char *name; int l, r; bool named; } common[MAX_COMMON];
+    int ncommon;
+    bool in_select;             /* writing a select item or GROUP BY key */
     WStrBuf *o;
     int nout;                   /* the derived names of the last select list written */
     char **out;
@@ -163,14 +169,75 @@ static bool add_window_tvf(Expand *x, const AstFrom *f)
     return true;
 }
 
+/* the first scope item in [from, to) that has a column `col` */
+static int item_with(const Expand *x, int from, int to, const char *col)
+{
+    for (int i = from; i < to; i++)
+        if (column_index(&x->items[i], col) >= 0) return i;
+    return -1;
+}
+
+/* A join with USING / NATURAL over the scope items [first, mid) and [mid, x->n): its common
+   columns. A column common to more than two tables is not covered. */
+static bool join_commons(Expand *x, const AstFrom *f, int first, int mid)
+{
+    if (!f->natural && !f->nusing) return true;
+    int n = f->nusing;
+    const char **names = wcalloc((size_t)(f->natural ? 0 : n) + 1, sizeof(char *));
+    if (f->natural) {
+        /* the left side's columns the right side has too, in the left side's order */
+        for (int i = first; i < mid; i++)
+            for (int c = 0; c < x->items[i].ncols; c++) {
+                const char *col = x->items[i].cols[c];
+                bool dup = false;
+                for (int k = 0; k < n && !dup; k++) dup = strcmp(names[k], col) == 0;
+                if (dup || item_with(x, mid, x->n, col) < 0) continue;
+                names = wrealloc(names, sizeof(char *) * (size_t)(n + 2));
+                names[n++] = col;
+            }
+    } else {
+        for (int k = 0; k < n; k++) names[k] = f->using_cols[k];
+    }
+    for (int k = 0; k < n; k++) {
+        bool seen = false;
+        for (int j = 0; j < x->ncommon && !seen; j++) seen = strcmp(x->common[j].name, names[k]) == 0;
+        if (seen || x->ncommon == MAX_COMMON) {
+            no(x, seen ? "a USING / NATURAL column common to more than two tables" : "more than 32 USING columns");
+            break;
+        }
+        int l = item_with(x, first, mid, names[k]), r = item_with(x, mid, x->n, names[k]);
+        if (l < 0 || r < 0) { no(x, "a USING column of no table"); break; }
+        x->common[x->ncommon].name = names[k];
+        x->common[x->ncommon].l = l;
+        x->common[x->ncommon].r = r;
+        x->common[x->ncommon].named = !f->natural;
+        x->ncommon++;
+    }
+    free(names);
+    return !x->unsupported;
+}
+
+/* the common column an unqualified name in a select item or GROUP BY key designates, else -1 */
+static int named_common(const Expand *x, const AstExpr *e)
+{
+    if (!x->in_select || e->kind != AE_COLUMN || e->name.n != 1) return -1;
+    for (int j = 0; j < x->ncommon; j++)
+        if (x->common[j].named && strcmp(x->common[j].name, e->name.parts[0]) == 0) return j;
+    return -1;
+}
+
 static bool add_from(Expand *x, const AstFrom *f)
 {
     if (f->kind == AFR_JOIN) {
-        if (f->natural || f->nusing || (!f->on && f->join_type != AJ_COMMA)) {
-            no(x, "a join with USING, NATURAL or without ON");
+        if (!f->natural && !f->nusing && !f->on && f->join_type != AJ_COMMA) {
+            no(x, "a join without ON");
             return false;
         }
-        return add_from(x, f->left) && add_from(x, f->right);
+        int first = x->n;
+        if (!add_from(x, f->left)) return false;
+        int mid = x->n;
+        if (!add_from(x, f->right)) return false;
+        return join_commons(x, f, first, mid);
     }
     if (f->kind == AFR_SUBQUERY && f->alias && !f->ncol_aliases && x->n < MAX_SCOPE) {
         /* a subquery has a scope of its own: expanded apart, its derived names are its columns */
@@ -257,7 +324,8 @@ static void over(Expand *x, const AstOver *w);
 
 static void operand(Expand *x, const AstExpr *e, int min_prec)
 {
-    bool paren = prec(e) < min_prec;
+    /* a USING column written as Calcite's `COALESCE(...) AS name` call binds loosest of all */
+    bool paren = prec(e) < min_prec || named_common(x, e) >= 0;
     if (paren) wsb_putc(x->o, '(');
     expr(x, e);
     if (paren) wsb_putc(x->o, ')');
@@ -367,14 +435,11 @@ static bool frame_bound(Expand *x, AstBoundKind k, const AstExpr *e)
     return false;
 }
 
-static void over(Expand *x, const AstOver *w)
+/* a window's specification in parentheses (after OVER, or in the WINDOW clause) */
+static void window_spec(Expand *x, const AstOver *w)
 {
-    if (w->ref_name) {
-        no(x, "a named window");
-        return;
-    }
     WStrBuf *o = x->o;
-    wsb_append(o, " OVER (");
+    wsb_putc(o, '(');
     if (w->npartition) {
         wsb_append(o, "PARTITION BY ");
         list(x, w->partition, w->npartition);
@@ -393,12 +458,40 @@ static void over(Expand *x, const AstOver *w)
     wsb_putc(o, ')');
 }
 
+static void over(Expand *x, const AstOver *w)
+{
+    if (w->ref_name) {
+        /* OVER w names a window of the WINDOW clause; OVER (w ORDER BY ...) refines one */
+        if (w->npartition || w->norder || w->frame != AF_NONE) { no(x, "a window refining a named window"); return; }
+        wsb_append(x->o, " OVER ");
+        ident(x->o, w->ref_name);
+        return;
+    }
+    wsb_append(x->o, " OVER ");
+    window_spec(x, w);
+}
+
 static void expr(Expand *x, const AstExpr *e)
 {
     WStrBuf *o = x->o;
     switch (e->kind) {
     case AE_LITERAL: literal(x, e); return;
     case AE_COLUMN: {
+        int k = named_common(x, e);
+        if (k >= 0) {
+            /* Calcite's expansion of a USING column: COALESCE of its two copies, AS its name */
+            wsb_append(o, "COALESCE(");
+            ident(o, x->items[x->common[k].l].alias);
+            wsb_putc(o, '.');
+            ident(o, x->common[k].name);
+            wsb_append(o, ", ");
+            ident(o, x->items[x->common[k].r].alias);
+            wsb_putc(o, '.');
+            ident(o, x->common[k].name);
+            wsb_append(o, ") AS ");
+            ident(o, x->common[k].name);
+            return;
+        }
         const char *col;
         const ScopeItem *s = resolve(x, &e->name, &col);
         if (!s) return;
@@ -507,8 +600,7 @@ static void expr(Expand *x, const AstExpr *e)
         return;
     }
     case AE_EXISTS:
-        if (e->negated) { no(x, "NOT EXISTS"); return; }
-        wsb_append(o, "EXISTS (");
+        wsb_append(o, e->negated ? "NOT EXISTS (" : "EXISTS (");
         subquery(x, e->subquery);
         wsb_putc(o, ')');
         return;
@@ -577,10 +669,19 @@ static void from_item(Expand *x, const AstFrom *f, bool first)
             return;
         }
         static const char *const JOIN[] = {"INNER JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN"};
-        wsb_printf(o, "\n%s ", JOIN[f->join_type]);
+        wsb_printf(o, "\n%s%s ", f->natural ? "NATURAL " : "", JOIN[f->join_type]);
         from_item(x, f->right, false);
-        wsb_append(o, " ON ");
-        expr(x, f->on);
+        if (f->nusing) {
+            wsb_append(o, " USING (");
+            for (int k = 0; k < f->nusing; k++) {
+                if (k) wsb_append(o, ", ");
+                ident(o, f->using_cols[k]);
+            }
+            wsb_putc(o, ')');
+        } else if (f->on) {
+            wsb_append(o, " ON ");
+            expr(x, f->on);
+        }
         return;
     }
     if (f->kind == AFR_TVF) {
@@ -620,6 +721,9 @@ typedef struct OutCol {
     const AstExpr *e;           /* NULL: a column of a star */
     const ScopeItem *s;         /* star column: its table */
     int col;                    /* star column: index */
+    int common;                 /* star column over USING / NATURAL: 1 + its x->common entry (a
+                                   COALESCE of the copies), 0 for a plain column */
+    const char *base;           /* star column over USING / NATURAL: its name in the join's row */
     const char *alias;          /* written alias, else NULL */
     char *name;                 /* derived name (heap) */
 } OutCol;
@@ -629,6 +733,91 @@ static bool same_name_used(OutCol *cols, int n, const char *name)
     for (int i = 0; i < n; i++)
         if (strcmp(cols[i].name, name) == 0) return true;
     return false;
+}
+
+/* Calcite's names of the FROM's columns in the join's row: a later copy of a name gets the first
+   free suffix 0, 1, ... (uniq[i][c] for scope item i, column c; heap strings) */
+static char ***join_row_names(const Expand *x)
+{
+    char ***uniq = wcalloc((size_t)x->n + 1, sizeof(char **));
+    int total = 0;
+    for (int i = 0; i < x->n; i++) total += x->items[i].ncols;
+    char **all = wcalloc((size_t)total + 1, sizeof(char *));
+    int m = 0;
+    for (int i = 0; i < x->n; i++) {
+        uniq[i] = wcalloc((size_t)x->items[i].ncols + 1, sizeof(char *));
+        for (int c = 0; c < x->items[i].ncols; c++) {
+            const char *base = x->items[i].cols[c];
+            WStrBuf b;
+            wsb_init(&b);
+            wsb_append(&b, base);
+            for (int k = 0;; k++) {
+                bool used = false;
+                for (int j = 0; j < m && !used; j++) used = strcmp(all[j], b.buf) == 0;
+                if (!used) break;
+                b.len = 0;
+                wsb_printf(&b, "%s%d", base, k);
+            }
+            uniq[i][c] = all[m++] = wsb_detach(&b);
+        }
+    }
+    free(all);
+    return uniq;
+}
+
+/* the plain star column of item s named col, else -1 */
+static int star_find(const OutCol *cols, int n, const ScopeItem *s, const char *col)
+{
+    for (int i = 0; i < n; i++)
+        if (!cols[i].common && cols[i].col >= 0 && cols[i].s == s && strcmp(s->cols[cols[i].col], col) == 0) return i;
+    return -1;
+}
+
+/* `*` over a FROM with USING / NATURAL joins, as Calcite expands it: per join, its common columns
+   first (a COALESCE each), then the left side's other columns, then the right side's. *next is
+   the next scope item (FROM items are scope items in order). */
+static int star_over_joins(Expand *x, const AstFrom *f, int *next, OutCol *out, char ***uniq)
+{
+    if (f->kind != AFR_JOIN) {
+        int it = (*next)++;
+        for (int c = 0; c < x->items[it].ncols; c++)
+            out[c] = (OutCol){.s = &x->items[it], .col = c, .base = uniq[it][c]};
+        return x->items[it].ncols;
+    }
+    int cap = 0;
+    for (int i = 0; i < x->n; i++) cap += x->items[i].ncols;
+    OutCol *l = wcalloc((size_t)cap + 1, sizeof(OutCol)), *r = wcalloc((size_t)cap + 1, sizeof(OutCol));
+    int nl = star_over_joins(x, f->left, next, l, uniq);
+    int nr = star_over_joins(x, f->right, next, r, uniq);
+    int n = 0;
+    if (f->natural || f->nusing) {
+        /* this join's common columns: those with their left copy on its left, right copy on its right */
+        for (int j = 0; j < x->ncommon; j++) {
+            int li = star_find(l, nl, &x->items[x->common[j].l], x->common[j].name);
+            int ri = star_find(r, nr, &x->items[x->common[j].r], x->common[j].name);
+            if (li < 0 || ri < 0) continue;
+            out[n++] = (OutCol){.common = j + 1, .base = x->common[j].name};
+            l[li].col = -1;     /* taken */
+            r[ri].col = -1;
+        }
+    }
+    for (int i = 0; i < nl; i++) if (l[i].col >= 0 || l[i].common) out[n++] = l[i];
+    for (int i = 0; i < nr; i++) if (r[i].col >= 0 || r[i].common) out[n++] = r[i];
+    free(l);
+    free(r);
+    return n;
+}
+
+static void qualified_column(Expand *x, int item, const char *col, char ***uniq)
+{
+    ident(x->o, x->items[item].alias);
+    wsb_putc(x->o, '.');
+    ident(x->o, col);
+    const char *u = uniq[item][column_index(&x->items[item], col)];
+    if (strcmp(u, col) != 0) {
+        wsb_append(x->o, " AS ");
+        ident(x->o, u);
+    }
 }
 
 static void select_list(Expand *x, const AstQuery *q)
@@ -641,8 +830,14 @@ static void select_list(Expand *x, const AstQuery *q)
     }
     OutCol *cols = wcalloc((size_t)cap + 1, sizeof(OutCol));
     int n = 0;
+    char ***uniq = x->ncommon ? join_row_names(x) : NULL;
     for (int i = 0; i < q->nitems; i++) {
         const AstExpr *e = q->items[i].expr;
+        if (e->kind == AE_STAR && e->name.n == 0 && x->ncommon && q->from) {
+            int next = 0;
+            n += star_over_joins(x, q->from, &next, cols + n, uniq);
+            continue;
+        }
         if (e->kind == AE_STAR) {
             for (int k = 0; k < x->n; k++) {
                 if (e->name.n == 1 && strcmp(x->items[k].alias, e->name.parts[0]) != 0) continue;
@@ -657,6 +852,7 @@ static void select_list(Expand *x, const AstQuery *q)
     /* derived names, made unique as Calcite's validator does (a repeated name gets 0, 1, ...) */
     for (int i = 0; i < n; i++) {
         const char *base = cols[i].alias ? cols[i].alias
+                         : cols[i].base ? cols[i].base
                          : !cols[i].e ? cols[i].s->cols[cols[i].col]
                          : cols[i].e->kind == AE_COLUMN ? cols[i].e->name.parts[cols[i].e->name.n - 1] : NULL;
         WStrBuf b;
@@ -673,18 +869,31 @@ static void select_list(Expand *x, const AstQuery *q)
     for (int i = 0; i < n; i++) {
         if (i) wsb_append(o, ", ");
         const char *own;
-        if (!cols[i].e) {
+        if (cols[i].common) {
+            /* COALESCE(`l`.`a`, `r`.`a` AS `a0`) AS `a`: each copy under its name in the join's row */
+            int j = cols[i].common - 1;
+            wsb_append(o, "COALESCE(");
+            qualified_column(x, x->common[j].l, x->common[j].name, uniq);
+            wsb_append(o, ", ");
+            qualified_column(x, x->common[j].r, x->common[j].name, uniq);
+            wsb_putc(o, ')');
+            own = NULL;
+        } else if (!cols[i].e) {
             ident(o, cols[i].s->alias);
             wsb_putc(o, '.');
             own = cols[i].s->cols[cols[i].col];
             ident(o, own);
         } else {
+            x->in_select = true;
             expr(x, cols[i].e);
+            x->in_select = false;
+            /* a USING column wrote its own `AS name` */
             own = cols[i].e->kind == AE_COLUMN ? cols[i].e->name.parts[cols[i].e->name.n - 1] : NULL;
         }
         /* Calcite writes an alias that differs from the name the expression has of itself (a
            column's name); an expression without one keeps its derived EXPR$n unwritten */
-        bool write_alias = cols[i].alias ? !own || strcmp(own, cols[i].alias) != 0
+        bool write_alias = cols[i].common ? true
+                         : cols[i].alias ? !own || strcmp(own, cols[i].alias) != 0
                                          : own && strcmp(own, cols[i].name) != 0;
         if (write_alias) {
             wsb_append(o, " AS ");
@@ -695,6 +904,11 @@ static void select_list(Expand *x, const AstQuery *q)
     for (int i = 0; i < n; i++) x->out[i] = cols[i].name;
     x->nout = n;
     free(cols);
+    for (int i = 0; uniq && i < x->n; i++) {
+        for (int c = 0; c < x->items[i].ncols; c++) free(uniq[i][c]);
+        free(uniq[i]);
+    }
+    free(uniq);
 }
 
 static void order_and_fetch(Expand *x, const AstQuery *q)
@@ -753,8 +967,8 @@ static void query(Expand *x, const AstQuery *q)
 static void select_query(Expand *x, const AstQuery *q)
 {
     if (q->kind != AQ_SELECT) { no(x, "VALUES"); return; }
-    if (q->nctes || q->nwindows || q->qualify || q->hints.n) {
-        no(x, "WITH, WINDOW, QUALIFY or hints");
+    if (q->nctes || q->qualify || q->hints.n) {
+        no(x, "WITH, QUALIFY or hints");
         return;
     }
     WStrBuf *o = x->o;
@@ -779,12 +993,21 @@ static void select_query(Expand *x, const AstQuery *q)
         for (int i = 0; i < q->ngroup; i++) {
             if (q->group[i].kind != AG_EXPR) { no(x, "GROUPING SETS, ROLLUP or CUBE"); return; }
             if (i) wsb_append(o, ", ");
+            x->in_select = true;    /* a GROUP BY key names a USING column as a select item does */
             expr(x, q->group[i].expr);
+            x->in_select = false;
         }
     }
     if (q->having) {
         wsb_append(o, "\nHAVING ");
         expr(x, q->having);
+    }
+    for (int i = 0; i < q->nwindows; i++) {
+        /* Calcite: WINDOW `w` AS (...),\n`w2` AS (...) */
+        wsb_append(o, i ? ",\n" : "\nWINDOW ");
+        ident(o, q->windows[i].name);
+        wsb_append(o, " AS ");
+        window_spec(x, q->windows[i].spec);
     }
     order_and_fetch(x, q);
 }

@@ -125,6 +125,8 @@ typedef enum AstExprKind {
                            TABLE t PARTITION BY k1, k2 [ORDER BY ..]: args = the partition keys,
                            within/nwithin = the order */
     AE_NAMED_ARG,       /* name => value (str = name, args[0] = value) */
+    AE_SCOPE_REF,       /* made by the binder, never parsed: column scope_col of the scope the
+                           expression is bound in (what * means over a USING / NATURAL join) */
     AE_INTERVAL_EXPR    /* (expr) unit, e.g. CAST(x AS INT) * INTERVAL '1' SECOND is a literal; this is
                            for `INTERVAL x SECOND` with a non-literal? not in Flink: unused */
 } AstExprKind;
@@ -174,8 +176,10 @@ struct AstExpr {
     int iv_start, iv_end;   /* AL_INTERVAL: AstTimeUnit qualifiers; iv_end = AU_NONE for one unit */
     int iv_precision, iv_frac;      /* AL_INTERVAL: -1 if not given */
     bool negative;          /* AL_INTERVAL: INTERVAL -'1' or '-1' handled in text; this marks a leading - */
-    /* AE_COLUMN, AE_STAR (qualifier), AE_FUNC (function name), AE_TABLE_ARG (table name) */
+    /* AE_COLUMN, AE_STAR (qualifier), AE_FUNC (function name), AE_TABLE_ARG (table name);
+       AE_SCOPE_REF: the column's name */
     AstName name;
+    int scope_col;          /* AE_SCOPE_REF */
     /* AE_UNARY, AE_BINARY */
     AstOp op;
     /* operands / arguments: AE_UNARY [x], AE_BINARY [l, r], AE_FUNC args, AE_IN [x, list...],

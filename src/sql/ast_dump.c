@@ -278,6 +278,7 @@ static void expr(WStrBuf *b, const AstExpr *e)
         break;
     case AE_NAMED_ARG: wsb_printf(b, "%s => ", e->str); args(b, e, 0, ", "); break;
     case AE_INTERVAL_EXPR: wsb_append(b, "<interval-expr>"); break;
+    case AE_SCOPE_REF: name(b, &e->name); break;
     }
 }
 

@@ -74,7 +74,8 @@ PRINT_HEADER = "--- print connector output ---"
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 HISTORY = re.compile(r"^Command history file path: .*\n", re.M)
-ELAPSED = re.compile(r"^((?:Flink SQL> )?(?:Received a total of \d+ rows?|\d+ rows? in set|Empty set))"
+# (Flink's client echoes a statement of a script and prints "Empty set" on the same line)
+ELAPSED = re.compile(r"^((?:Flink SQL> .*?)?(?:Received a total of \d+ rows?|\d+ rows? in set|Empty set))"
                      r" \(\d+(?:\.\d+)? seconds\)$", re.M)
 JOB_ID = re.compile(r"^Job ID: [0-9a-f]{32}$", re.M)
 PRINT_ROW = re.compile(r"^(?:[^\n|>]*> )?[+-][IUD]\[.*\]$")

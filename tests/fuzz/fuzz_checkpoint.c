@@ -1,6 +1,6 @@
 /*
  * fuzz_checkpoint.c — libFuzzer target for the files a restore reads: checkpoint/savepoint
- * _metadata (runtime/checkpoint.c), a keyed-state snapshot (its _keyed_state manifest and a state
+ * _metadata (runtime/checkpoint_restore.c), a keyed-state snapshot (its _keyed_state manifest and a state
  * file, state/snapshot.c, restored into a heap backend) and a timer snapshot (state/timers.c).
  * Every file carries a CRC32C, so a random file is refused at its checksum; to reach the parsers
  * behind it, the target frames the input as weir writes it (magic, payload, CRC32C, end magic)

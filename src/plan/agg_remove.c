@@ -1,0 +1,49 @@
+/*
+ * agg_remove.c — Flink's FlinkAggregateRemoveRule: a GroupAggregate grouped by a unique key of
+ * its input whose calls are SUM / MIN / MAX of one column becomes a Calc. Called by the changelog
+ * derivation (physical.c) once the input's unique key is known. See physical_internal.h.
+ */
+#include "physical_internal.h"
+
+#include <assert.h>
+
+/* FlinkAggregateRemoveRule: a group aggregate (one grouping set, at least one key) whose keys
+   contain a unique key of its input and whose calls are all SUM, MIN or MAX of one column without
+   FILTER computes nothing: each group is one row. It becomes a Calc projecting the keys and the
+   arguments (cast to the aggregate's result types), so an update of the input stays an update
+   (Flink 2.3 plans no GroupAggregate there). NULL when the rule does not apply. */
+WRel *wphys_remove_unique_agg(WPlanCtx *p, WRel *agg, WRel *in)
+{
+    if (agg->nkeys == 0 || in->nunique < 0 || agg->partial_final != WPF_NONE) return NULL;
+    for (int j = 0; j < agg->naggs; j++) {
+        const WAggCall *a = &agg->aggs[j];
+        if ((a->kind != WAGG_SUM && a->kind != WAGG_MIN && a->kind != WAGG_MAX) || a->filter_col >= 0 ||
+            a->nargs != 1)
+            return NULL;
+    }
+    for (int u = 0; u < in->nunique; u++) {
+        bool grouped = false;
+        for (int k = 0; k < agg->nkeys && !grouped; k++) grouped = agg->keys[k] == in->unique[u];
+        if (!grouped) return NULL;
+    }
+    int n = agg->nkeys + agg->naggs;
+    assert(n == agg->out.n);
+    WRel *c = wrel_new(p, WR_CALC, 1);
+    c->inputs[0] = in;
+    c->out = agg->out;
+    c->nexprs = n;
+    c->exprs = WA_ARRAY(p->arena, WExpr *, n);
+    c->agg_removed = true;
+    for (int i = 0; i < n; i++) {
+        int col = i < agg->nkeys ? agg->keys[i] : agg->aggs[i - agg->nkeys].args[0];
+        WExpr *e = wexpr_column(p->arena, col, in->out.types[col], in->out.names[col]);
+        if (!wtype_equals(e->type, agg->out.types[i], true)) {
+            WExpr *cast = wexpr_new(p->arena, WX_CAST, agg->out.types[i], 1);
+            cast->args[0] = e;
+            e = cast;
+        }
+        e->name = agg->out.names[i];
+        c->exprs[i] = e;
+    }
+    return wplan_simplify_calc(p, c);
+}

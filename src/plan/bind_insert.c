@@ -1,0 +1,179 @@
+/*
+ * bind_insert.c — INSERT INTO a table (with PARTITION (k = 'v'), OVERWRITE and a column list) as
+ * a sink root: the query bound, its columns matched to the sink's physical columns by position
+ * (or by the column list), cast where Flink casts implicitly, and Flink's validation messages when
+ * they do not fit. See plan.h (wbind_insert).
+ */
+#include "bind_internal.h"
+
+#include <string.h>
+#include <strings.h>
+
+static char *schema_text(WArena *a, const WSchema *s)
+{
+    WStrBuf b;
+    wsb_init(&b);
+    wsb_putc(&b, '[');
+    for (int i = 0; i < s->n; i++) {
+        if (i) wsb_append(&b, ", ");
+        wsb_printf(&b, "%s: ", s->names[i]);
+        wtype_to_string(s->types[i], &b);
+    }
+    wsb_putc(&b, ']');
+    char *r = wa_strdup(a, b.buf);
+    wsb_free(&b);
+    return r;
+}
+
+WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
+{
+    WArena *a = p->arena;
+    WTable *t = wcatalog_lookup(p->catalog, &s->target);
+    char *qn = wcatalog_qualified(a, p->catalog, &s->target);
+    if (!t) {
+        /* Flink's message for a sink that is not there (in any part of its name) */
+        WObjectId id;
+        if (!wcatalog_resolve(p->catalog, &s->target, &id, p->err)) return NULL;
+        WStrBuf b;
+        wsb_init(&b);
+        for (int i = 0; i < p->catalog->ncat; i++) wsb_printf(&b, "%s%s", i ? ", " : "", p->catalog->cats[i]->name);
+        werr_set(p->err, WEXC_VALIDATION,
+                 "Cannot find table '`%s`.`%s`.`%s`' in any of the catalogs [%s], nor as a temporary table.",
+                 id.catalog, id.database, id.object, b.buf ? b.buf : "");
+        wsb_free(&b);
+        return NULL;
+    }
+    if (t->is_view) {
+        werr_set(p->err, WEXC_VALIDATION, "The view '%s' cannot be used as a sink.", qn);
+        return NULL;
+    }
+    WRel *r = wbind_query(p, s->query);
+    if (!r) return NULL;
+    int *phys = WA_ARRAY(a, int, t->ncols ? t->ncols : 1);
+    int np = wtable_physical(t, phys);
+    WSchema sink_schema;
+    bind_schema_alloc(p, &sink_schema, np);
+    for (int i = 0; i < np; i++) {
+        sink_schema.names[i] = t->cols[phys[i]].name;
+        sink_schema.types[i] = t->cols[phys[i]].type;
+    }
+    /* column list: map query columns to sink positions, others NULL; static partition
+       columns (PARTITION (k = 'v')) take their value from the clause */
+    int *src_of = WA_ARRAY(a, int, np ? np : 1);
+    for (int i = 0; i < np; i++) src_of[i] = i;
+    const char **static_val = WA_ARRAY(a, const char *, np ? np : 1);
+    if (s->npartition) {
+        for (int k = 0; k < s->npartition; k++) {
+            int found = -1;
+            for (int i = 0; i < np; i++) if (strcmp(sink_schema.names[i], s->partition[k].key) == 0) found = i;
+            if (found < 0) {
+                werr_set(p->err, WEXC_VALIDATION, "Unknown static partition column '%s'.", s->partition[k].key);
+                return NULL;
+            }
+            static_val[found] = s->partition[k].value;
+        }
+        if (!s->ninsert_cols) {
+            int q = 0;
+            for (int i = 0; i < np; i++) src_of[i] = static_val[i] ? -1 : q++;
+            if (q != r->out.n) {
+                werr_set(p->err, WEXC_VALIDATION,
+                         "Column types of query result and sink for '%s' do not match.\n"
+                         "Cause: Different number of columns.\n\n"
+                         "Query schema: %s\nSink schema:  %s",
+                         qn, schema_text(a, &r->out), schema_text(a, &sink_schema));
+                return NULL;
+            }
+        }
+    }
+    if (s->ninsert_cols) {
+        if (s->ninsert_cols != r->out.n) {
+            werr_set(p->err, WEXC_CALCITE, "Number of INSERT target columns (%d) does not equal number of source items (%d)",
+                     s->ninsert_cols, r->out.n);
+            return NULL;
+        }
+        for (int i = 0; i < np; i++) src_of[i] = -1;
+        for (int k = 0; k < s->ninsert_cols; k++) {
+            int found = -1;
+            for (int i = 0; i < np; i++) if (strcmp(sink_schema.names[i], s->insert_cols[k]) == 0) found = i;
+            if (found < 0) {
+                werr_set(p->err, WEXC_CALCITE, "Unknown target column '%s'", s->insert_cols[k]);
+                return NULL;
+            }
+            src_of[found] = k;
+        }
+    } else if (!s->npartition && r->out.n != np) {
+        werr_set(p->err, WEXC_VALIDATION,
+                 "Column types of query result and sink for '%s' do not match.\n"
+                 "Cause: Different number of columns.\n\n"
+                 "Query schema: %s\nSink schema:  %s",
+                 qn, schema_text(a, &r->out), schema_text(a, &sink_schema));
+        return NULL;
+    }
+    WExpr **ex = WA_ARRAY(a, WExpr *, np ? np : 1);
+    bool need_calc = s->ninsert_cols > 0;
+    BindCtx bc = {.p = p};
+    for (int i = 0; i < np; i++) {
+        const WType *want = sink_schema.types[i];
+        if (src_of[i] < 0 && static_val[i]) {
+            WDatum d = {.s = {static_val[i], (int32_t)strlen(static_val[i])}};
+            WExpr *lit = wexpr_literal(a, wtype_char(a, (int)strlen(static_val[i]), false), d, false);
+            if (!wcast_supported(lit->type, want)) {
+                werr_set(p->err, WEXC_VALIDATION, "Cannot use the static partition value '%s' for column '%s' of type %s.",
+                         static_val[i], sink_schema.names[i], wtype_str(a, want));
+                return NULL;
+            }
+            ex[i] = bind_cast(&bc, lit, want);
+            need_calc = true;
+            continue;
+        }
+        if (src_of[i] < 0) {
+            if (!want->nullable) {
+                werr_set(p->err, WEXC_CALCITE, "Column '%s' has no default value and does not allow NULLs",
+                         sink_schema.names[i]);
+                return NULL;
+            }
+            WDatum z = {0};
+            ex[i] = wexpr_literal(a, want, z, true);
+            continue;
+        }
+        const WType *have = r->out.types[src_of[i]];
+        WExpr *c = wexpr_column(a, src_of[i], have, r->out.names[src_of[i]]);
+        if (!wtype_equals(wtype_with_time_attr(a, have, WTA_NONE), want, true)) {
+            if (have->id != WT_NULL && !wcast_implicit(have, want)) {
+                werr_set(p->err, WEXC_VALIDATION,
+                         "Column types of query result and sink for '%s' do not match.\n"
+                         "Cause: Incompatible types for sink column '%s' at position %d.\n\n"
+                         "Query schema: %s\nSink schema:  %s",
+                         qn, sink_schema.names[i], i, schema_text(a, &r->out), schema_text(a, &sink_schema));
+                return NULL;
+            }
+            c = bind_cast(&bc, c, want);
+            need_calc = true;
+        }
+        ex[i] = c;
+    }
+    if (need_calc) r = bind_make_calc(p, r, np, ex, sink_schema.names, NULL);
+    WRel *sink = wrel_new(p, WR_SINK, 1);
+    sink->inputs[0] = r;
+    sink->sink_table = t;
+    sink->sink_qname = qn;
+    sink->sink_overwrite = s->overwrite;
+    if (s->npartition) {
+        /* Flink's Partitioning ability: the static partition in the table's partition key order */
+        sink->sink_static_keys = WA_ARRAY(a, const char *, t->npartition ? t->npartition : 1);
+        sink->sink_static_values = WA_ARRAY(a, const char *, t->npartition ? t->npartition : 1);
+        for (int k = 0; k < t->npartition; k++) {
+            const char *key = t->cols[t->partition_keys[k]].name;
+            for (int i = 0; i < np; i++) {
+                if (!static_val[i] || strcmp(sink_schema.names[i], key)) continue;
+                sink->sink_static_keys[sink->sink_nstatic] = key;
+                sink->sink_static_values[sink->sink_nstatic++] = static_val[i];
+            }
+        }
+        sink->sink_static_col = wa_zalloc(a, (size_t)(np ? np : 1));
+        for (int i = 0; i < np; i++) sink->sink_static_col[i] = static_val[i] != NULL;
+    }
+    sink->out = sink_schema;
+    sink->changelog = r->changelog;
+    return sink;
+}

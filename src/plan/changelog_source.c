@@ -1,0 +1,149 @@
+/*
+ * changelog_source.c — sources that send updates: their changelog mode (upsert-kafka's [UA,D],
+ * a changelog format's 'changelog-csv.changelog-mode'), ChangelogNormalize (with a hash exchange
+ * on the primary key, and a DropUpdateBefore below it when the source sends UPDATE_BEFORE) for
+ * upsert sources and for CDC sources under table.exec.source.cdc-events-duplicate, a filter
+ * above it pushed into it, and its removal when nothing downstream needs UPDATE_BEFORE (Flink
+ * 2.3). See physical_internal.h.
+ */
+#include "physical_internal.h"
+#include "sort_rules.h"
+
+#include <string.h>
+#include <strings.h>
+
+bool wplan_upsert_connector(const char *connector)
+{
+    return connector && strcmp(connector, "upsert-kafka") == 0;
+}
+
+bool wplan_changelog_format(const char *format)
+{
+    return format && (strcmp(format, "changelog-csv") == 0 || strcmp(format, "debezium-json") == 0);
+}
+
+uint8_t wphys_parse_mode(const char *m)
+{
+    if (!m) return ALL_KINDS;
+    uint8_t bits = 0;
+    const char *p = m;
+    while (*p) {
+        while (*p == ' ' || *p == ',' || *p == ';') p++;
+        if (!*p) break;
+        const char *e = p;
+        while (*e && *e != ',' && *e != ';' && *e != ' ') e++;
+        size_t n = (size_t)(e - p);
+        if ((n == 1 && *p == 'I') || (n == 6 && strncasecmp(p, "INSERT", 6) == 0)) bits |= WCM_INSERT;
+        else if ((n == 2 && strncasecmp(p, "UB", 2) == 0) || (n == 13 && strncasecmp(p, "UPDATE_BEFORE", 13) == 0)) bits |= WCM_UPDATE_BEFORE;
+        else if ((n == 2 && strncasecmp(p, "UA", 2) == 0) || (n == 12 && strncasecmp(p, "UPDATE_AFTER", 12) == 0)) bits |= WCM_UPDATE_AFTER;
+        else if ((n == 1 && *p == 'D') || (n == 6 && strncasecmp(p, "DELETE", 6) == 0)) bits |= WCM_DELETE;
+        p = e;
+    }
+    return bits ? bits : ALL_KINDS;
+}
+
+bool wphys_cdc_duplicates(WPlanCtx *p)
+{
+    bool v = false;
+    WError tmp;
+    werr_clear(&tmp);
+    wopts_get_bool(p->config, "table.exec.source.cdc-events-duplicate", false, &v, &tmp);
+    return v;
+}
+
+bool wplan_check_changelog_source(WPlanCtx *p, const WTable *t, const char *qname)
+{
+    const char *fmt = wopts_get(&t->options, "format");
+    if (!wplan_changelog_format(fmt) || t->npk || !wphys_cdc_duplicates(p)) return true;
+    if (wphys_parse_mode(wopts_get(&t->options, "changelog-csv.changelog-mode")) == WCM_INSERT) return true;
+    werr_set(p->err, WEXC_TABLE,
+             "Configuration 'table.exec.source.cdc-events-duplicate' is enabled which requires the changelog "
+             "sources to define a PRIMARY KEY. However, table '%s' doesn't have a primary key.", qname);
+    return false;
+}
+
+/* A scan's unique key (its primary key), changelog mode and ChangelogNormalize: r itself, or
+   the ChangelogNormalize above it; NULL with p->err set for a source Flink refuses. */
+WRel *wphys_derive_scan(WPlanCtx *p, WRel *r, int64_t ttl)
+{
+    WTable *t = r->table;
+    if (t->npk) {
+        int *pk = ints(p, t->npk);
+        int *phys = ints(p, t->ncols);
+        int np = wtable_physical(t, phys);
+        for (int k = 0; k < t->npk; k++)
+            for (int i = 0; i < np; i++) if (phys[i] == t->pk[k]) pk[k] = i;
+        wphys_set_unique(p, r, t->npk, pk);
+    }
+    if (!r->source_changelog) { r->changelog = WCM_INSERT; return r; }
+    if (wplan_upsert_connector(wopts_get(&t->options, "connector")) && wplan_is_batch(p)) {
+        werr_set(p->err, WEXC_TABLE,
+                 "Querying a table in batch mode is currently only possible for INSERT-only table sources. "
+                 "But the source for table '%s' produces other changelog messages than just INSERT.",
+                 r->table_qname);
+        return NULL;
+    }
+    /* upsert-kafka: Flink 2.3 shows its scan's mode as [UA,D] */
+    r->changelog = wplan_upsert_connector(wopts_get(&t->options, "connector"))
+                       ? WCM_UPDATE_AFTER | WCM_DELETE
+                       : wphys_parse_mode(wopts_get(&t->options, "changelog-csv.changelog-mode"));
+    bool upsert = !(r->changelog & WCM_UPDATE_BEFORE) && (r->changelog & (WCM_UPDATE_AFTER | WCM_DELETE));
+    if (t->npk && (upsert || (wphys_cdc_duplicates(p) && r->changelog != WCM_INSERT))) {
+        WRel *below = r;
+        if (r->changelog & WCM_UPDATE_BEFORE) {
+            /* ChangelogNormalize needs no UPDATE_BEFORE: Flink drops them before it */
+            WRel *d = wrel_new(p, WR_DROP_UPDATE_BEFORE, 1);
+            d->inputs[0] = r;
+            d->out = r->out;
+            d->changelog = r->changelog & (uint8_t)~WCM_UPDATE_BEFORE;
+            d->nunique = r->nunique;
+            d->unique = r->unique;
+            below = d;
+        }
+        WRel *x = wphys_exchange(p, below, r->nunique, r->unique);
+        WRel *cn = wrel_new(p, WR_CHANGELOG_NORMALIZE, 1);
+        cn->inputs[0] = x;
+        cn->out = r->out;
+        cn->nkeys = r->nunique;
+        cn->keys = r->unique;
+        cn->changelog = WCM_INSERT | WCM_UPDATE_BEFORE | WCM_UPDATE_AFTER | WCM_DELETE;
+        cn->nunique = r->nunique;
+        cn->unique = r->unique;
+        cn->ttl_ms = ttl;
+        cn->input_retracts = true;
+        return cn;
+    }
+    /* upsert-kafka's own validation (at build) refuses it with Flink's message, after its options */
+    if (upsert && !t->npk && !wplan_upsert_connector(wopts_get(&t->options, "connector")))
+        return fail(p, WEXC_VALIDATION, "An upsert source (changelog mode without UPDATE_BEFORE) requires a PRIMARY KEY.");
+    return r;
+}
+
+/* A filter right above ChangelogNormalize is evaluated inside it (Flink pushes it in), so that
+   a key whose new version fails the filter retracts the version emitted before. */
+WRel *wphys_push_filter_into_normalize(WPlanCtx *p, WRel *r)
+{
+    for (int i = 0; i < r->ninputs; i++) r->inputs[i] = wphys_push_filter_into_normalize(p, r->inputs[i]);
+    if (r->kind == WR_CALC && r->cond && r->inputs[0]->kind == WR_CHANGELOG_NORMALIZE &&
+        !r->inputs[0]->normalize_filter) {
+        r->inputs[0]->normalize_filter = r->cond;
+        WRel *c = wa_memdup(p->arena, r, sizeof *r);
+        c->cond = NULL;
+        return c;
+    }
+    return r;
+}
+
+/* Flink 2.3 drops the ChangelogNormalize of an upsert source (upsert-kafka) when its consumers
+   need no UPDATE_BEFORE and it evaluates no filter: the source's upserts and deletes by key go on
+   as they are (an upsert sink keyed the same way, blackhole, an EXPLAINed query). */
+WRel *wphys_drop_unneeded_normalize(WPlanCtx *p, WRel *r)
+{
+    for (int i = 0; i < r->ninputs; i++) r->inputs[i] = wphys_drop_unneeded_normalize(p, r->inputs[i]);
+    if (r->kind != WR_CHANGELOG_NORMALIZE || r->generate_update_before || r->normalize_filter) return r;
+    WRel *below = r->inputs[0]->kind == WR_EXCHANGE ? r->inputs[0]->inputs[0] : r->inputs[0];
+    if (below->kind != WR_SCAN || !below->table ||
+        !wplan_upsert_connector(wopts_get(&below->table->options, "connector")))
+        return r;
+    return below;
+}

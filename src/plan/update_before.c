@@ -1,0 +1,156 @@
+/*
+ * update_before.c — Flink's UpdateKindTrait, top-down: which nodes must send UPDATE_BEFORE
+ * (SatisfyUpdateKindTraitVisitor), DropUpdateBefore above a source whose UPDATE_BEFORE nobody
+ * reads, and the changelog modes settled after the decision. Runs after the sink rules. See
+ * physical_internal.h.
+ */
+#include "physical_internal.h"
+
+/* What a parent needs of a node's updates (Flink's UpdateKindTrait): nothing (the node sends
+   none), UPDATE_AFTER only, or UPDATE_BEFORE with UPDATE_AFTER. */
+enum { UK_NONE, UK_ONLY_UA, UK_BEFORE_AFTER };
+
+static bool has_updates(const WRel *r) { return (r->changelog & (WCM_UPDATE_BEFORE | WCM_UPDATE_AFTER)) != 0; }
+
+/* `want` for a child that sends updates, nothing for one that does not */
+static int uk_for(const WRel *child, int want) { return has_updates(child) ? want : UK_NONE; }
+
+/* The join's input `side` has a unique key that contains its join keys (Flink's
+   inputUniqueKeyContainsJoinKey): then the join can work with UPDATE_AFTER only. */
+static bool join_input_keyed(const WRel *j, int side)
+{
+    const WRel *in = j->inputs[side];
+    const int *keys = side == 0 ? j->keys : j->right_keys;
+    if (in->nunique < 0 || !keys) return false;
+    for (int k = 0; k < j->nkeys; k++) {
+        bool found = false;
+        for (int u = 0; u < in->nunique && !found; u++) found = in->unique[u] == keys[k];
+        if (!found) return false;
+    }
+    return true;
+}
+
+/* Flink's SatisfyUpdateKindTraitVisitor: can `r` deliver what `req` asks, and (apply) record
+   the decision in generate_update_before. A dry run (apply = false) changes nothing. */
+static bool satisfy_ub(WRel *r, int req, bool apply)
+{
+    if (apply) r->generate_update_before = req == UK_BEFORE_AFTER;
+    switch (r->kind) {
+    case WR_SINK:
+    case WR_SINK_MATERIALIZER:
+        return satisfy_ub(r->inputs[0], uk_for(r->inputs[0], UK_BEFORE_AFTER), apply);
+    case WR_CHANGELOG_NORMALIZE:
+        /* emits either; reads its upsert input without UPDATE_BEFORE */
+        return satisfy_ub(r->inputs[0], uk_for(r->inputs[0], UK_ONLY_UA), apply);
+    case WR_GROUP_AGG: case WR_WINDOW_AGG: case WR_OVER_AGG: case WR_DEDUP: case WR_SORT:
+        /* emit either; need UPDATE_BEFORE from an updating input */
+        return satisfy_ub(r->inputs[0], uk_for(r->inputs[0], UK_BEFORE_AFTER), apply);
+    case WR_SORT_LIMIT:
+    case WR_RANK: {
+        if (r->kind == WR_SORT_LIMIT && !r->nsort)
+            return satisfy_ub(r->inputs[0], uk_for(r->inputs[0], UK_BEFORE_AFTER), apply);
+        /* UpdateFast reads UPDATE_AFTER only, Retract needs UPDATE_BEFORE */
+        int want = r->rank_strategy == 1 ? UK_ONLY_UA : UK_BEFORE_AFTER;
+        if (apply && r->changelog == WCM_INSERT) r->generate_update_before = false;
+        return satisfy_ub(r->inputs[0], uk_for(r->inputs[0], want), apply);
+    }
+    case WR_CALC:
+        /* a filter does not keep UPDATE_AFTER-only streams correct (a row leaving the filter
+           would need a retraction): Flink refuses, and the parent falls back */
+        if (req == UK_ONLY_UA && r->cond) return false;
+        return satisfy_ub(r->inputs[0], uk_for(r->inputs[0], req == UK_NONE ? UK_BEFORE_AFTER : req), apply);
+    case WR_JOIN: {
+        bool ok = true;
+        for (int i = 0; i < 2 && ok; i++) {
+            WRel *c = r->inputs[i];
+            if (req == UK_ONLY_UA && has_updates(c) && !join_input_keyed(r, i)) return false;
+            ok = satisfy_ub(c, uk_for(c, req == UK_ONLY_UA ? UK_ONLY_UA : UK_BEFORE_AFTER), apply);
+        }
+        return ok;
+    }
+    case WR_TEMPORAL_JOIN: {
+        WRel *l = r->inputs[0], *rt = r->inputs[1];
+        if (!satisfy_ub(l, uk_for(l, req == UK_BEFORE_AFTER ? UK_BEFORE_AFTER : UK_ONLY_UA), apply)) return false;
+        /* the versioned side: UPDATE_AFTER only if it can, else both */
+        if (satisfy_ub(rt, uk_for(rt, UK_ONLY_UA), false))
+            return satisfy_ub(rt, uk_for(rt, UK_ONLY_UA), apply);
+        return satisfy_ub(rt, uk_for(rt, UK_BEFORE_AFTER), apply);
+    }
+    case WR_SCAN:
+        /* a source sending UPDATE_BEFORE that nobody needs gets a DropUpdateBefore above it */
+        return true;
+    default: {
+        bool ok = true;
+        for (int i = 0; i < r->ninputs && ok; i++)
+            ok = satisfy_ub(r->inputs[i], uk_for(r->inputs[i], req == UK_NONE ? UK_BEFORE_AFTER : req), apply);
+        return ok;
+    }
+    }
+}
+
+/* The root's requirement: a sink taking UPDATE_BEFORE (print, the client's collect sink) gets
+   both kinds; one that drops it (blackhole, an upsert sink) UPDATE_AFTER only when the whole plan
+   can deliver that and a primary key of the sink is the query's upsert key; an EXPLAINed query
+   (Flink plans it without the collect sink) likewise prefers UPDATE_AFTER only. */
+void wphys_require_ub(WPlanCtx *p, WRel *root)
+{
+    WRel *top = root;
+    bool try_ua;
+    if (root->kind == WR_SINK) {
+        top = root->inputs[0];
+        if (!root->sink_table) try_ua = p->explain;
+        else if (root->sink_final_rows) try_ua = false;     /* final rows: retractions applied */
+        else if (wphys_sink_mode(root->sink_table) & WCM_UPDATE_BEFORE) try_ua = false;
+        else try_ua = !(top->kind == WR_SINK_MATERIALIZER);
+        root->generate_update_before = !try_ua;
+    } else {
+        try_ua = true;
+    }
+    int want = try_ua && satisfy_ub(top, uk_for(top, UK_ONLY_UA), false) ? UK_ONLY_UA : UK_BEFORE_AFTER;
+    satisfy_ub(top, uk_for(top, want), true);
+    if (root != top) root->generate_update_before = want == UK_BEFORE_AFTER;
+}
+
+/* DropUpdateBefore above a source whose UPDATE_BEFORE messages no operator reads (the source's
+   generate_update_before says whether its parent needs them, see satisfy_ub) */
+WRel *wphys_drop_source_ub(WPlanCtx *p, WRel *r)
+{
+    for (int i = 0; i < r->ninputs; i++) {
+        WRel *c = r->inputs[i];
+        if (c->kind == WR_SCAN && (c->changelog & WCM_UPDATE_BEFORE) && !c->generate_update_before &&
+            r->kind != WR_DROP_UPDATE_BEFORE) {
+            WRel *d = wrel_new(p, WR_DROP_UPDATE_BEFORE, 1);
+            d->inputs[0] = c;
+            d->out = c->out;
+            d->changelog = c->changelog & (uint8_t)~WCM_UPDATE_BEFORE;
+            d->nunique = c->nunique;
+            d->unique = c->unique;
+            r->inputs[i] = d;
+        } else {
+            r->inputs[i] = wphys_drop_source_ub(p, c);
+        }
+    }
+    return r;
+}
+
+/* Recompute UB bits after the decision; insert DropUpdateBefore where a source's UB is unwanted. */
+void wphys_settle(WPlanCtx *p, WRel *r)
+{
+    for (int i = 0; i < r->ninputs; i++) wphys_settle(p, r->inputs[i]);
+    switch (r->kind) {
+    case WR_GROUP_AGG: case WR_JOIN: case WR_DEDUP: case WR_RANK: case WR_CHANGELOG_NORMALIZE:
+    case WR_SORT_LIMIT: case WR_SORT: case WR_TEMPORAL_SORT:
+        if (r->changelog != WCM_INSERT) {
+            if (r->generate_update_before) r->changelog |= WCM_UPDATE_BEFORE;
+            else r->changelog &= (uint8_t)~WCM_UPDATE_BEFORE;
+        }
+        break;
+    case WR_SCAN: case WR_VALUES:
+        break;
+    default:
+        if (r->ninputs) {
+            r->changelog = 0;
+            for (int i = 0; i < r->ninputs; i++) r->changelog |= r->inputs[i]->changelog;
+        }
+    }
+}
