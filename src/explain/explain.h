@@ -28,6 +28,12 @@ bool wexplain_compiled_plan(WPlanCtx *p, WRel **roots, int n, WStrBuf *out);
    graph and the runtime name their operators with the ids EXPLAIN shows. */
 void wexplain_take_exec_node_ids(WPlanCtx *p, WRel **roots, int n);
 
+/* Sub-plan reuse (plan/reuse.c, through WPlanCtx.node_digests): digests[i] = the digest of
+   nodes[i] alone as Flink's physical plan prints it (a sink's is unique: sinks are not reused);
+   folded[i]: the node is folded into another (no node of Flink's plan). */
+bool wexplain_node_digests(WPlanCtx *p, WRel **roots, int n, WRel **nodes, int nnodes, const char **digests,
+                           bool *folded);
+
 /* EXECUTE PLAN: parse a compiled plan into finalised roots (allocated in p->arena); the tables
    the plan names are taken from the plan itself. Returns the number of roots, -1 on error. */
 int wplan_from_json(WPlanCtx *p, const char *json, WRel ***roots);

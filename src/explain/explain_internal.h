@@ -73,6 +73,27 @@ WSchema ex_schema(const ExCtx *x, const WRel *r);
 /* Column name of input column i as the node's digest shows it (after projection push-down). */
 const char *ex_in_name(const ExCtx *x, const WRel *in, int col);
 
+/* ---- sub-plan reuse in the execution plan (reuse.c) ----
+   Reuse ids of the nodes reached more than once from tops[0..n) (exec inputs), and the state of
+   one printing: a single tree counts visits (the first prints the node with its reuse id), a
+   DAG of several roots prints each reused node as its own block first (first[] set while it
+   prints) and stops at it afterwards (stop[]), as Flink's ExecNodePlanDumper. */
+typedef struct ExReuse {
+    int n;
+    const WRel **node;
+    int *id;
+    int *visits;
+    bool *first;
+    bool dag;
+    int nstop;
+    const WRel **stop;
+} ExReuse;
+void ex_reuse_init(const ExCtx *x, const WRel *const *tops, int n, ExReuse *u);
+int ex_reuse_id(const ExReuse *u, const WRel *r);       /* 0: not reused */
+/* Is this occurrence of reused node r the one that prints it (count: a tree's visit)? */
+bool ex_reuse_first(ExReuse *u, const WRel *r, bool count);
+bool ex_reuse_stopped(const ExReuse *u, const WRel *r);
+
 /* ---- expressions (rex.c) ---- */
 /* `names` are the input field names (NULL for EXD_AST). */
 void ex_rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialect d);

@@ -29,6 +29,7 @@ typedef struct TreeCtx {
     int nadv;
     const WRel **adv_node;
     int *adv_id;
+    ExReuse *reuse;                 /* execution plan: sub-plan reuse (NULL = none) */
 } TreeCtx;
 
 static void prefix(WStrBuf *out, const bool *last, int depth)
@@ -206,6 +207,11 @@ static void tree(TreeCtx *t, const WRel *r, bool *last, int depth)
 {
     WStrBuf *out = t->out;
     prefix(out, last, depth);
+    int reuse_id = ex_reuse_id(t->reuse, r);
+    if (reuse_id && !ex_reuse_first(t->reuse, r, true)) {
+        wsb_printf(out, "Reused(reference_id=[%d])\n", reuse_id);
+        return;
+    }
     WStrBuf line;
     wsb_init(&line);
     ex_digest(t->x, r, t->d, &line);
@@ -258,7 +264,9 @@ static void tree(TreeCtx *t, const WRel *r, bool *last, int depth)
         java_double(out, c.memory);
         wsb_puts(out, " memory}");
     }
+    if (reuse_id) wsb_printf(out, "(reuse_id=[%d])", reuse_id);
     wsb_putc(out, '\n');
+    if (ex_reuse_stopped(t->reuse, r)) return;
     const WRel **ins = WA_ARRAY(t->x->p->arena, const WRel *, r->ninputs ? r->ninputs : 1);
     int n = ex_inputs(t->x, r, ins);
     if (depth >= 254) return;
@@ -279,6 +287,37 @@ static void tree(TreeCtx *t, const WRel *r, bool *last, int depth)
     }
 }
 
+/* Flink's ExecNodePlanDumper.dagToString: inputs first, each reused node its own block (then a
+   border the later blocks stop at, printing Reused), each root (a sink) a block. */
+static void dag_blocks(TreeCtx *t, ExReuse *u, const WRel *const *tops, int ntops, const WRel *r, int *visits,
+                       int *blocks, bool *last, int depth)
+{
+    if (depth > 2000) return;
+    int k = 0;
+    while (k < t->x->n && t->x->nodes[k].rel != r) k++;
+    bool first = true;
+    if (k < t->x->n) first = ++visits[k] == 1;
+    if (first) {
+        const WRel **ins = WA_ARRAY(t->x->p->arena, const WRel *, r->ninputs ? r->ninputs : 1);
+        int nin = ex_inputs(t->x, r, ins);
+        for (int i = 0; i < nin; i++) dag_blocks(t, u, tops, ntops, ins[i], visits, blocks, last, depth + 1);
+    }
+    int rid = ex_reuse_id(u, r);
+    bool root = false;
+    for (int i = 0; i < ntops; i++) root |= tops[i] == r;
+    if (!root && !(rid && first)) return;
+    int ui = -1;
+    for (int i = 0; i < u->n; i++) if (u->node[i] == r) ui = i;
+    if (ui >= 0) u->first[ui] = true;
+    if ((*blocks)++) wsb_putc(t->out, '\n');
+    last[0] = true;
+    tree(t, r, last, 0);
+    if (ui >= 0) {
+        u->stop[u->nstop++] = r;
+        u->first[ui] = false;
+    }
+}
+
 /* ---------------- advice ---------------- */
 
 typedef struct Advice {
@@ -291,6 +330,10 @@ typedef struct AdviceList { int n, cap; Advice *items; WArena *a; } AdviceList;
 
 static void add_advice(AdviceList *l, const WRel *node, const char *kind, const char *text)
 {
+    /* a node shared by sub-plan reuse is reached once per consumer: its advice counts once */
+    for (int i = 0; i < l->n; i++)
+        if (node && l->items[i].node == node && !strcmp(l->items[i].kind, kind) && !strcmp(l->items[i].text, text))
+            return;
     if (l->n == l->cap) {
         int nc = l->cap ? l->cap * 2 : 8;
         Advice *na = WA_ARRAY(l->a, Advice, nc);
@@ -299,6 +342,20 @@ static void add_advice(AdviceList *l, const WRel *node, const char *kind, const 
         l->cap = nc;
     }
     l->items[l->n++] = (Advice){node, kind, wa_strdup(l->a, text)};
+}
+
+/* Do nodes a and b have the same advices (kinds and texts, in order)? */
+static bool same_advice(const AdviceList *l, const WRel *a, const WRel *b)
+{
+    int i = 0, k = 0;
+    for (;;) {
+        while (i < l->n && l->items[i].node != a) i++;
+        while (k < l->n && l->items[k].node != b) k++;
+        if (i == l->n || k == l->n) return i == l->n && k == l->n;
+        if (strcmp(l->items[i].kind, l->items[k].kind) || strcmp(l->items[i].text, l->items[k].text)) return false;
+        i++;
+        k++;
+    }
 }
 
 static bool agg_splittable(const WRel *r)
@@ -808,8 +865,11 @@ bool wexplain_text(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int detai
             int id = 0;
             for (int k = 0; k < t.nadv; k++) if (t.adv_node[k] == al.items[i].node) id = t.adv_id[k];
             if (!id) {
+                /* nodes with the same advice share its id (Flink's advice lists all its nodes) */
+                for (int k = 0; k < t.nadv && !id; k++)
+                    if (same_advice(&al, t.adv_node[k], al.items[i].node)) id = t.adv_id[k];
                 t.adv_node[t.nadv] = al.items[i].node;
-                t.adv_id[t.nadv++] = next++;
+                t.adv_id[t.nadv++] = id ? id : next++;
             }
         }
     }
@@ -828,7 +888,7 @@ bool wexplain_text(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int detai
             /* node-level advice by node id, several advices of one node share its id */
             for (int k = 0; k < t.nadv; k++)
                 for (int i = 0; i < al.n; i++)
-                    if (al.items[i].node == t.adv_node[k])
+                    if (al.items[i].node == t.adv_node[k] && (k == 0 || t.adv_id[k] > t.adv_id[k - 1]))
                         wsb_printf(out, "advice[%d]: [%s] %s\n", t.adv_id[k], al.items[i].kind, al.items[i].text);
             int next = t.nadv + 1;
             for (int i = 0; i < al.n; i++)
@@ -838,10 +898,21 @@ bool wexplain_text(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int detai
     }
     wsb_puts(out, "== Optimized Execution Plan ==\n");
     TreeCtx e = {.x = &x, .d = EXD_EXEC, .details = 0, .out = out};
-    for (int i = 0; i < n; i++) {
-        if (i) wsb_putc(out, '\n');
-        last[0] = true;
-        tree(&e, ex_skip(&x, ex_root(roots[i])), last, 0);
+    const WRel **tops = WA_ARRAY(p->arena, const WRel *, n ? n : 1);
+    for (int i = 0; i < n; i++) tops[i] = ex_skip(&x, ex_root(roots[i]));
+    ExReuse reuse;
+    ex_reuse_init(&x, tops, n, &reuse);
+    if (reuse.n) e.reuse = &reuse;
+    if (n == 1 || !reuse.n) {
+        for (int i = 0; i < n; i++) {
+            if (i) wsb_putc(out, '\n');
+            last[0] = true;
+            tree(&e, tops[i], last, 0);
+        }
+    } else {
+        int blocks = 0;
+        int *visits = WA_ARRAY(p->arena, int, x.n + 1);
+        for (int i = 0; i < n; i++) dag_blocks(&e, &reuse, tops, n, tops[i], visits, &blocks, last, 0);
     }
     if (details & AX_JSON_EXECUTION_PLAN) {
         int64_t par = 1;
@@ -854,6 +925,19 @@ bool wexplain_text(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int detai
         int cap = x.n + 5 * n + 1, ns = 0;
         SNode *s = WA_ARRAY(p->arena, SNode, cap);
         for (int i = 0; i < n; i++) stream_nodes(&x, ex_skip(&x, ex_root(roots[i])), s, &ns, cap, arr, (int)par);
+        /* Flink's JSONGenerator lists the stream nodes by id with the sinks last (a statement
+           set's first sink comes after the operators of the later INSERTs) */
+        json_t *sorted = json_array();
+        for (int pass = 0; pass < 2; pass++) {
+            size_t k;
+            json_t *node;
+            json_array_foreach(arr, k, node) {
+                const char *pact = json_string_value(json_object_get(node, "pact"));
+                if ((pact && !strcmp(pact, "Data Sink")) == (pass == 1)) json_array_append(sorted, node);
+            }
+        }
+        json_decref(arr);
+        arr = sorted;
         json_object_set_new(doc, "nodes", arr);
         wsb_puts(out, "\n== Physical Execution Plan ==\n");
         wjson_pretty(doc, out);

@@ -148,16 +148,21 @@ static bool filterable(const WRel *scan)
     return c && strcasecmp(c, "filesystem") == 0;
 }
 
-/* Number of parents of each node (to leave shared scans alone). */
+/* Number of parents of each node (to leave shared scans alone): input edges of distinct nodes
+   (a node below a shared one is counted once). */
 static int parents_of(const WRel *target, WRel **roots, int n, int depth_guard);
 
-static int count_parents(const WRel *r, const WRel *target, int depth)
+typedef struct Seen { int n, cap; const WRel **v; } Seen;
+
+static int count_parents(const WRel *r, const WRel *target, int depth, Seen *s)
 {
     if (depth > 2000) return 0;
+    for (int i = 0; i < s->n; i++) if (s->v[i] == r) return 0;
+    if (s->n < s->cap) s->v[s->n++] = r;
     int c = 0;
     for (int i = 0; i < r->ninputs; i++) {
         if (r->inputs[i] == target) c++;
-        c += count_parents(r->inputs[i], target, depth + 1);
+        c += count_parents(r->inputs[i], target, depth + 1, s);
     }
     return c;
 }
@@ -190,8 +195,10 @@ static bool read_by_aggregate(const WRel *calc, WRel **roots, int nroots)
 
 static int parents_of(const WRel *target, WRel **roots, int n, int depth_guard)
 {
+    const WRel *v[4096];
+    Seen s = {0, 4096, v};
     int c = 0;
-    for (int i = 0; i < n; i++) c += count_parents(roots[i], target, depth_guard);
+    for (int i = 0; i < n; i++) c += count_parents(roots[i], target, depth_guard, &s);
     return c;
 }
 
@@ -206,8 +213,11 @@ static void push_down(ExCtx *x, const WRel *calc, WRel **roots, int nroots)
     if (below->kind == WR_WATERMARK) { wa = below; below = below->inputs[0]; }
     const WRel *scan = below;
     if (!projectable(scan)) return;
-    if (parents_of(scan, roots, nroots, 0) != 1 || (wa && parents_of(wa, roots, nroots, 0) != 1) ||
-        (mba && parents_of(mba, roots, nroots, 0) != 1)) return;
+    /* a node shared by sub-plan reuse (plan/reuse.c) was one copy per consumer, with equal
+       push-downs: the first consumer pushes them */
+    if ((!scan->reused && parents_of(scan, roots, nroots, 0) != 1) ||
+        (wa && !wa->reused && parents_of(wa, roots, nroots, 0) != 1) ||
+        (mba && !mba->reused && parents_of(mba, roots, nroots, 0) != 1)) return;
     ExNode *sn = add(x, scan);
     if (sn->nproj || sn->pushed_filter) return;
     int n = scan->out.n;

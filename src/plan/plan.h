@@ -246,6 +246,8 @@ struct WRel {
     const char *right_name;         /* join: the right input's name */
     /* free-form operator details for EXPLAIN */
     const char *digest;
+    bool reused;                    /* sub-plan reuse (reuse.c) made this node the one copy of equal
+                                       sub-plans: it has several consumers */
     /* two-phase aggregation and the distinct split (agg_rules.c) */
     int partial_final;              /* WR_GROUP_AGG/LOCAL/GLOBAL: WPF_* (Flink's partialFinalType) */
     int64_t minibatch_ms;           /* WR_MINIBATCH_ASSIGNER: interval */
@@ -300,6 +302,13 @@ typedef struct WPlanCtx {
     int *exec_node_ids;             /* the session's last ExecNode id: Flink's ids count on through a
                                        session (EXPLAIN, COMPILE PLAN and executed statements all take
                                        ids); NULL = every plan numbers its nodes from 1 */
+    /* Sub-plan reuse (reuse.c) compares sub-plans by the digest of each node as Flink's physical
+       plan prints it, which explain/ renders: the session sets this to wexplain_node_digests.
+       Fills digests[i] for nodes[i] (over the plans of roots[0..n)) and folded[i] (the node is
+       no node of Flink's plan: a Calc Flink pushes into the scan below it); false with p->err
+       set. NULL = no sub-plan reuse. */
+    bool (*node_digests)(struct WPlanCtx *p, WRel **roots, int n, WRel **nodes, int nnodes,
+                         const char **digests, bool *folded);
 } WPlanCtx;
 
 WRel *wrel_new(WPlanCtx *p, WRelKind kind, int ninputs);
@@ -383,6 +392,11 @@ WRel *wplan_calc_watermark_transpose(WPlanCtx *p, WRel *calc);
    which nodes must emit UPDATE_BEFORE. Returns NULL with p->err set when the plan cannot run
    (e.g. an append-only sink fed updates). */
 WRel *wplan_physical(WPlanCtx *p, WRel *root);
+/* Sub-plan reuse (reuse.c): Flink's SubplanReuser over the physical plans of all roots (a
+   statement set's INSERTs together): equal sub-plans (same digests, node by node) become one node
+   with several consumers, under 'table.optimizer.reuse-sub-plan-enabled' and, for source scans,
+   'table.optimizer.reuse-source-enabled'. Runs before the nodes are numbered. */
+bool wplan_reuse(WPlanCtx *p, WRel **roots, int n);
 /* Developer aid: the plan tree, one node per line (set WEIR_DEBUG_PLAN=1 to see it per query). */
 void wplan_dump(FILE *f, const WRel *root);
 /* Number nodes (Flink's bottom-up order) and resolve state TTLs. */

@@ -215,6 +215,9 @@ bool wplan_build(WPlanCtx *p, WRel **roots, int n)
         roots[i] = wplan_reduce(p, roots[i]);           /* reduce.c */
         if (debug) { fprintf(stderr, "-- physical\n"); wplan_dump(stderr, roots[i]); }
     }
+    /* equal sub-plans of all roots become one (reuse.c), before the nodes are numbered */
+    if (!wplan_reuse(p, roots, n)) return false;
+    if (debug) { fprintf(stderr, "-- reused\n"); for (int i = 0; i < n; i++) wplan_dump(stderr, roots[i]); }
     /* number all roots in one sequence */
     int next = 1;
     for (int i = 0; i < n; i++) number(roots[i], &next);

@@ -107,8 +107,14 @@ static void graph_lines(const WJobGraph *g, bool without_collect, OpLines *out)
     }
 }
 
-static bool compare(const char *what, const OpLines *a, const OpLines *b, WStrBuf *diff)
+static int line_cmp(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
+
+/* The operators and their edges are compared, not the order they are listed in (the JSON plan
+   lists sinks last as Flink's JSONGenerator does, the job graph in the order it builds them). */
+static bool compare(const char *what, OpLines *a, OpLines *b, WStrBuf *diff)
 {
+    if (a->n > 1) qsort(a->lines, (size_t)a->n, sizeof *a->lines, line_cmp);
+    if (b->n > 1) qsort(b->lines, (size_t)b->n, sizeof *b->lines, line_cmp);
     bool same = a->n == b->n;
     for (int i = 0; same && i < a->n; i++) same = strcmp(a->lines[i], b->lines[i]) == 0;
     if (same) return true;

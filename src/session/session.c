@@ -451,6 +451,7 @@ static bool plan_ctx(WSession *s, WPlanCtx *p, WArena *a, WCastCtx *cast, WError
     p->config = &s->config;
     p->err = err;
     p->exec_node_ids = &s->exec_node_ids;
+    p->node_digests = wexplain_node_digests;   /* sub-plan reuse compares explain's digests */
     memset(cast, 0, sizeof *cast);
     cast->tz = session_tz(s, err);
     if (!cast->tz) return false;

@@ -36,6 +36,8 @@ static const WSessionOption OPTIONS[] = {
     {"table.optimizer.distinct-agg.split.enabled", WSO_APPLIED, "tests/golden/minibatch_changelog.sql"},
     {"table.optimizer.distinct-agg.split.bucket-num", WSO_APPLIED, "tests/golden/explain_minibatch_distinct_split.sql"},
     {"table.optimizer.incremental-agg-enabled", WSO_APPLIED, "tests/golden/explain_split_distinct_expand.sql"},
+    {"table.optimizer.reuse-sub-plan-enabled", WSO_APPLIED, "tests/golden/subplan_reuse.sql"},
+    {"table.optimizer.reuse-source-enabled", WSO_APPLIED, "tests/golden/subplan_reuse.sql"},
     /* execution.* */
     {"execution.runtime-mode", WSO_APPLIED, "tests/golden/agg_batch_final.sql"},
     {"execution.checkpointing.interval", WSO_APPLIED, "tests/cluster/checkpoints.sh"},
