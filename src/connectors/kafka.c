@@ -43,8 +43,8 @@ static const WConnOption KAFKA_INVENTORY[] = {
      "weir reads the partitions that exist when the source starts"},
     {"scan.parallelism", WOPT_APPLIED, NULL, "the source's parallelism (runtime/vertices.c)"},
     {"sink.partitioner", WOPT_APPLIED, NULL, "default, fixed or round-robin"},
-    {"sink.delivery-guarantee", WOPT_APPLIED, NULL, "none or at-least-once (flush at checkpoints)"},
-    {"sink.transactional-id-prefix", WOPT_REFUSED, NULL, "exactly-once Kafka transactions are not implemented"},
+    {"sink.delivery-guarantee", WOPT_APPLIED, NULL, "none, at-least-once (flush at checkpoints) or exactly-once (transactions)"},
+    {"sink.transactional-id-prefix", WOPT_APPLIED, NULL, "the transactional ids of exactly-once: <prefix>-<subtask>-<checkpoint>"},
     {"sink.parallelism", WOPT_APPLIED, NULL, "the sink's parallelism (runtime/vertices.c)"},
     {NULL, 0, NULL, NULL},
 };
@@ -261,16 +261,19 @@ bool wkafka_check_bounded(WKafkaConfig *cfg, const WTableSpec *spec, bool as_sou
     return true;
 }
 
-bool wkafka_sink_options(WKafkaConfig *cfg, const WOptions *o, WError *err)
+bool wkafka_sink_options(WKafkaConfig *cfg, const WOptions *o, bool as_source, WError *err)
 {
     const char *dg = wopts_get_or(o, "sink.delivery-guarantee", "at-least-once");
-    if (strcasecmp(dg, "exactly-once") == 0)
+    if (strcasecmp(dg, "at-least-once") != 0 && strcasecmp(dg, "none") != 0 && strcasecmp(dg, "exactly-once") != 0)
+        return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value for enum class "
+                        "org.apache.flink.connector.base.DeliveryGuarantee. Expected one of: [[exactly-once, at-least-once, none]]");
+    cfg->exactly_once = strcasecmp(dg, "exactly-once") == 0;
+    cfg->at_least_once = cfg->exactly_once || strcasecmp(dg, "at-least-once") == 0;
+    const char *prefix = wopts_get(o, "sink.transactional-id-prefix");
+    if (!as_source && cfg->exactly_once && !prefix)   /* present, even empty: KafkaConnectorOptionsUtil.validateDeliveryGuarantee */
         return werr_set(err, WEXC_VALIDATION,
-                        "Option 'sink.delivery-guarantee' = 'exactly-once' of the '%s' connector is not supported "
-                        "by weir yet (Kafka transactions are not implemented).", wopts_get_or(o, "connector", "kafka"));
-    if (strcasecmp(dg, "at-least-once") != 0 && strcasecmp(dg, "none") != 0)
-        return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key 'sink.delivery-guarantee'.", dg);
-    cfg->at_least_once = strcasecmp(dg, "at-least-once") == 0;
+                        "sink.transactional-id-prefix must be specified when using DeliveryGuarantee.EXACTLY_ONCE.");
+    if (cfg->exactly_once && prefix) cfg->txn_prefix = wstrdup(prefix);
     int64_t par;
     return wopts_get_long(o, "sink.parallelism", 1, &par, err) && wopts_get_long(o, "scan.parallelism", 1, &par, err);
 }
@@ -311,7 +314,7 @@ bool wkafka_config(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, WE
         return werr_set(err, WEXC_VALIDATION,
                         "Could not find and instantiate partitioner class '%s' (weir supports the built-in "
                         "partitioners 'default', 'fixed' and 'round-robin').", part);
-    if (!wkafka_sink_options(cfg, o, err)) return false;
+    if (!wkafka_sink_options(cfg, o, as_source, err)) return false;
     /* key and value formats */
     int *kc = wmalloc(sizeof(int) * (size_t)(spec->ncols + 1)), *vc = wmalloc(sizeof(int) * (size_t)(spec->ncols + 1));
     int nk = 0, nv = 0;
@@ -330,6 +333,7 @@ void wkafka_config_free(WKafkaConfig *cfg)
     free(cfg->group_id);
     free(cfg->startup_offsets);
     free(cfg->bounded_offsets);
+    free(cfg->txn_prefix);
     wopts_free(&cfg->props);
     wkafka_codec_free(&cfg->key);
     wkafka_codec_free(&cfg->value);

@@ -63,7 +63,9 @@ typedef struct WKafkaConfig {
     WKafkaOffset *bounded_offsets;
     int nbounded_offsets;
     WKafkaPartitioner partitioner;
-    bool at_least_once;         /* sink.delivery-guarantee (none / at-least-once) */
+    bool at_least_once;         /* sink.delivery-guarantee at-least-once (or exactly-once: also flushes) */
+    bool exactly_once;          /* sink.delivery-guarantee exactly-once: Kafka transactions */
+    char *txn_prefix;           /* sink.transactional-id-prefix (exactly-once) */
     bool upsert;                /* 'upsert-kafka': the key is the primary key, a null value is a DELETE */
     int64_t flush_max_rows;     /* upsert sink: sink.buffer-flush.max-rows (0: no buffer) */
     int64_t flush_interval_ms;  /* upsert sink: sink.buffer-flush.interval */
@@ -82,8 +84,9 @@ bool wkafka_check_common(WKafkaConfig *cfg, const WTableSpec *spec, const char *
                          const char *const *optional, bool as_source, WError *err);
 /* scan.bounded.mode and its offsets / timestamp (a batch query needs a bounded one). */
 bool wkafka_check_bounded(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, WError *err);
-/* sink.delivery-guarantee (none / at-least-once) and the parallelism options. */
-bool wkafka_sink_options(WKafkaConfig *cfg, const WOptions *o, WError *err);
+/* sink.delivery-guarantee (none / at-least-once / exactly-once with its transactional-id prefix) and
+   the parallelism options. */
+bool wkafka_sink_options(WKafkaConfig *cfg, const WOptions *o, bool as_source, WError *err);
 /* The value's columns (value.fields-include, key.fields-prefix) given the key's kc[nk]; then both
    codecs (key.format / value.format, or 'format' for the value). */
 bool wkafka_value_projection(const WTableSpec *spec, const int *kc, int nk, int *vc, int *nv, WError *err);
