@@ -123,4 +123,30 @@ int64_t wkafka_ubuf_count(const WKafkaUpsertBuf *b);
 bool wkafka_ubuf_drain(WKafkaUpsertBuf *b, WKafkaRecordFn fn, void *ctx, WError *err);
 void wkafka_ubuf_free(WKafkaUpsertBuf *b);
 
+/* Exactly-once (kafka_txn.c): the records of a transaction kept until it is known committed, its
+   text in a checkpoint, and the restore's check of whether a pre-committed transaction committed. */
+typedef struct WKafkaTxnLog {
+    WStrBuf recs;               /* one line per record (kafka_txn.c) */
+    int64_t nrecs;
+    int32_t probe_part;         /* the first acknowledged record (-1: none yet) */
+    int64_t probe_off;
+} WKafkaTxnLog;
+typedef struct WKafkaTxnEntry {  /* a log read back from a checkpoint (points into its text) */
+    int64_t ckpt, nrecs, probe_off;
+    int32_t probe_part;
+    const char *recs, *recs_end;
+} WKafkaTxnEntry;
+typedef bool (*WKafkaPartRecordFn)(void *ctx, int32_t part, const void *key, size_t klen, const void *val, size_t vlen,
+                                   WError *err);
+void wkafka_txnlog_init(WKafkaTxnLog *l);
+void wkafka_txnlog_free(WKafkaTxnLog *l);
+void wkafka_txnlog_add(WKafkaTxnLog *l, int32_t part, const void *key, size_t klen, const void *val, size_t vlen);
+void wkafka_txnlog_state(WStrBuf *out, int64_t ckpt, const WKafkaTxnLog *l);
+/* Parse the log starting at p (before end); returns the text after it, NULL with err set. */
+const char *wkafka_txnlog_parse(const char *p, const char *end, WKafkaTxnEntry *t, WError *err);
+bool wkafka_txnlog_replay(const WKafkaTxnEntry *t, WKafkaPartRecordFn fn, void *ctx, WError *err);
+/* 1: the record at (partition, offset) of cfg's topic is visible to read_committed (its
+   transaction committed); 0: it is not (aborted); -1: err set. */
+int wkafka_txn_committed(const WKafkaConfig *cfg, int32_t part, int64_t off, WError *err);
+
 #endif

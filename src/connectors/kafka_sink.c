@@ -44,6 +44,7 @@ typedef struct KTxn {
     int64_t ckpt;
     rd_kafka_t *rk;
     rd_kafka_topic_t *rkt;
+    WKafkaTxnLog log;               /* its records, in the checkpoints until it committed */
 } KTxn;
 
 typedef struct KSink {
@@ -55,6 +56,10 @@ typedef struct KSink {
     int64_t txn_ckpt;               /* exactly-once: the checkpoint id naming the next transaction */
     KTxn *pending;                  /* exactly-once: pre-committed transactions, oldest first */
     int npending, cap_pending;
+    WKafkaTxnLog log;               /* exactly-once: the records of the transaction in progress */
+    WStrBuf restored;               /* exactly-once: the restored run's transactions not known committed
+                                       (kafka_txn.c's text), checked and written again if aborted before
+                                       the first record after the restore */
     int32_t npartitions;
     int32_t rr_next;
     char delivery_error[512];       /* first failed delivery (from the delivery report callback) */
@@ -74,8 +79,11 @@ static int64_t now_ms(const KSink *s)
 
 static void on_delivery(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaque)
 {
-    (void)rk;
     KSink *s = opaque;
+    if (!m->err && s->cfg.exactly_once && rk == s->rk && s->log.probe_part < 0) {
+        s->log.probe_part = m->partition;       /* the transaction's probe (kafka_txn.c) */
+        s->log.probe_off = m->offset;
+    }
     if (m->err && !s->delivery_error[0])
         snprintf(s->delivery_error, sizeof s->delivery_error, "%s", rd_kafka_err2str(m->err));
 }
@@ -96,22 +104,55 @@ static bool flush_all(KSink *s, WError *err)
 
 static bool ensure_txn(KSink *s, WError *err);
 
-/* Send one record (val NULL: a tombstone) to the partition 'sink.partitioner' picks. */
-static bool produce(void *ctx, const void *key, size_t klen, const void *val, size_t vlen, WError *err)
+/* Send one record (val NULL: a tombstone) to partition part (RD_KAFKA_PARTITION_UA: Kafka's
+   partitioner); exactly-once: in the transaction, and in its log. */
+static bool produce_to(void *ctx, int32_t part, const void *key, size_t klen, const void *val, size_t vlen, WError *err)
 {
     KSink *s = ctx;
-    if (s->cfg.exactly_once && !ensure_txn(s, err)) return false;
-    int32_t part = RD_KAFKA_PARTITION_UA;
-    if (s->cfg.partitioner == WKP_FIXED) part = s->subtask % s->npartitions;
-    else if (s->cfg.partitioner == WKP_ROUND_ROBIN) { part = s->rr_next; s->rr_next = (s->rr_next + 1) % s->npartitions; }
+    if (s->cfg.exactly_once) {
+        if (!ensure_txn(s, err)) return false;
+        wkafka_txnlog_add(&s->log, part, key, klen, val, vlen);
+    }
     for (;;) {
-        if (rd_kafka_produce(s->rkt, part, RD_KAFKA_MSG_F_COPY, (void *)val, vlen, key, klen, NULL) == 0) return true;
+        if (rd_kafka_produce(s->rkt, part, RD_KAFKA_MSG_F_COPY, (void *)val, vlen, (void *)key, klen, NULL) == 0) return true;
         rd_kafka_resp_err_t e = rd_kafka_last_error();
         if (e != RD_KAFKA_RESP_ERR__QUEUE_FULL)
             return werr_set(err, WEXC_IO, "Failed to send data to Kafka topic '%s': %s", s->cfg.topics[0], rd_kafka_err2str(e));
         rd_kafka_poll(s->rk, 50);       /* wait for room: deliveries free the queue */
         if (!check_delivery(s, err)) return false;
     }
+}
+
+/* Send one record to the partition 'sink.partitioner' picks. */
+static bool produce(void *ctx, const void *key, size_t klen, const void *val, size_t vlen, WError *err)
+{
+    KSink *s = ctx;
+    int32_t part = RD_KAFKA_PARTITION_UA;
+    if (s->cfg.partitioner == WKP_FIXED) part = s->subtask % s->npartitions;
+    else if (s->cfg.partitioner == WKP_ROUND_ROBIN) { part = s->rr_next; s->rr_next = (s->rr_next + 1) % s->npartitions; }
+    return produce_to(s, part, key, klen, val, vlen, err);
+}
+
+/* Exactly-once after a restore: the restored run's pre-committed transactions that turn out aborted
+   (the failure came between their checkpoint's completion and their commit) are written again, in
+   the first transaction. Done here, not in recover, so that every subtask has fenced the ids of the
+   failed run first: an open transaction of any of them holds back what read_committed sees. */
+static bool write_replay(KSink *s, WError *err)
+{
+    if (!s->restored.len) return true;
+    bool ok = true;
+    const char *p = s->restored.buf, *end = s->restored.buf + s->restored.len;
+    while (ok && p < end) {
+        WKafkaTxnEntry t;
+        if (!(p = wkafka_txnlog_parse(p, end, &t, err))) { ok = false; break; }
+        if (t.nrecs == 0) continue;
+        int committed = t.probe_part < 0 ? 0 : wkafka_txn_committed(&s->cfg, t.probe_part, t.probe_off, err);
+        if (committed < 0) ok = false;
+        else if (!committed) ok = wkafka_txnlog_replay(&t, produce_to, s, err);
+    }
+    wsb_free(&s->restored);
+    wsb_init(&s->restored);
+    return ok;
 }
 
 static bool flush_buffer(KSink *s, WError *err)
@@ -123,6 +164,7 @@ static bool flush_buffer(KSink *s, WError *err)
 static bool ksk_write(WSink *base, const WChunk *in, WError *err)
 {
     KSink *s = (KSink *)base;
+    if (!write_replay(s, err)) return false;
     for (int r = 0; r < in->nrows; r++) {
         const void *key = NULL, *val = NULL;
         size_t klen = 0, vlen = 0;
@@ -247,7 +289,7 @@ static bool end_txn(KSink *s, rd_kafka_t *rk, bool commit, WError *err)
 static bool ksk_finish(WSink *base, WError *err)
 {
     KSink *s = (KSink *)base;
-    if (!flush_buffer(s, err)) return false;
+    if (!write_replay(s, err) || !flush_buffer(s, err)) return false;
     if (!s->rk) return true;                        /* exactly-once, nothing since the last checkpoint */
     if (!flush_all(s, err)) return false;
     if (!s->cfg.exactly_once || base->transactional) return true;  /* the final checkpoint commits it */
@@ -256,6 +298,7 @@ static bool ksk_finish(WSink *base, WError *err)
     destroy_producer(s->rk, s->rkt);
     s->rk = NULL;
     s->rkt = NULL;
+    wkafka_txnlog_free(&s->log);
     return ok;
 }
 
@@ -266,7 +309,7 @@ static bool ksk_prepare_commit(WSink *base, int64_t ckpt_id, char **state, WErro
 {
     KSink *s = (KSink *)base;
     *state = NULL;
-    if (!flush_buffer(s, err)) return false;
+    if (!write_replay(s, err) || !flush_buffer(s, err)) return false;
     if (!s->cfg.exactly_once) return s->cfg.at_least_once ? flush_all(s, err) : check_delivery(s, err);
     if (s->rk) {
         if (!flush_all(s, err)) return false;
@@ -274,15 +317,19 @@ static bool ksk_prepare_commit(WSink *base, int64_t ckpt_id, char **state, WErro
             s->cap_pending = s->cap_pending ? 2 * s->cap_pending : 4;
             s->pending = wrealloc(s->pending, sizeof *s->pending * (size_t)s->cap_pending);
         }
-        s->pending[s->npending++] = (KTxn){.ckpt = ckpt_id, .rk = s->rk, .rkt = s->rkt};
+        s->pending[s->npending++] = (KTxn){.ckpt = ckpt_id, .rk = s->rk, .rkt = s->rkt, .log = s->log};
+        wkafka_txnlog_init(&s->log);
         s->rk = NULL;
         s->rkt = NULL;
     }
     s->txn_ckpt = ckpt_id + 1;
-    /* the state: this subtask and the checkpoint, for the restore's abort of what a failed run left */
-    char buf[64];
-    snprintf(buf, sizeof buf, "%d %lld", s->subtask, (long long)ckpt_id);
-    *state = wstrdup(buf);
+    /* the state: this subtask and the checkpoint (for the restore's abort of what a failed run
+       left open), and every transaction not yet committed with its records */
+    WStrBuf b;
+    wsb_init(&b);
+    wsb_printf(&b, "S %d %lld\n", s->subtask, (long long)ckpt_id);
+    for (int i = 0; i < s->npending; i++) wkafka_txnlog_state(&b, s->pending[i].ckpt, &s->pending[i].log);
+    *state = wsb_detach(&b);
     return true;
 }
 
@@ -297,31 +344,46 @@ static bool ksk_commit(WSink *base, int64_t ckpt_id, WError *err)
         if (!ok || t->ckpt > ckpt_id) { s->pending[kept++] = *t; continue; }
         ok = end_txn(s, t->rk, true, err);
         destroy_producer(t->rk, t->rkt);
+        wkafka_txnlog_free(&t->log);
     }
     s->npending = kept;
     return ok;
 }
 
-/* A restore: state is "<subtask> <checkpoint id>" of a subtask of the restored run. */
+/* Fence transactional id <prefix>-sub-ckpt: aborts its transaction if a failed run left it open. */
+static bool fence(KSink *s, int sub, int64_t ckpt, WError *err)
+{
+    char *id = txn_id(s, sub, ckpt);
+    rd_kafka_t *rk;
+    rd_kafka_topic_t *rkt;
+    bool ok = new_producer(s, id, &rk, &rkt, err);
+    free(id);
+    if (ok) destroy_producer(rk, rkt);
+    return ok;
+}
+
+/* A restore from the state prepare_commit wrote for checkpoint R of subtask sub: fence the ids the
+   failed run may have left open (its pre-committed transactions, R, R+1 and R+2) and keep its
+   pre-committed transactions for write_replay. */
 static bool ksk_recover(WSink *base, const char *state, WError *err)
 {
     KSink *s = (KSink *)base;
     if (!s->cfg.exactly_once || !state || !*state) return true;
-    int sub;
+    int sub, used = 0;
     long long r;
-    if (sscanf(state, "%d %lld", &sub, &r) != 2 || sub < 0 || r < 1)
-        return werr_set(err, WEXC_IO, "The Kafka sink's checkpointed state '%s' is not valid.", state);
+    if (sscanf(state, "S %d %lld\n%n", &sub, &r, &used) != 2 || used <= 0 || sub < 0 || r < 1)
+        return werr_set(err, WEXC_IO, "The Kafka sink's checkpointed state is not valid.");
     assert(!s->rk && s->npending == 0);
     if (r + 1 > s->txn_ckpt) s->txn_ckpt = r + 1;
-    for (long long c = r; c <= r + 2; c++) {
-        char *id = txn_id(s, sub, c);
-        rd_kafka_t *rk;
-        rd_kafka_topic_t *rkt;
-        bool ok = new_producer(s, id, &rk, &rkt, err);      /* init_transactions aborts what it left open */
-        free(id);
-        if (!ok) return false;
-        destroy_producer(rk, rkt);
+    const char *p = state + used, *end = state + strlen(state);
+    while (p < end) {
+        WKafkaTxnEntry t;
+        if (!(p = wkafka_txnlog_parse(p, end, &t, err))) return false;
+        if (t.ckpt < r && !fence(s, sub, t.ckpt, err)) return false;     /* R and later: below */
     }
+    for (long long c = r; c <= r + 2; c++)
+        if (!fence(s, sub, c, err)) return false;
+    wsb_append(&s->restored, state + used);
     return true;
 }
 
@@ -338,7 +400,12 @@ static void ksk_close(WSink *base)
         if (!s->cfg.exactly_once) rd_kafka_flush(s->rk, 5000);
         rd_kafka_destroy(s->rk);
     }
-    for (int i = 0; i < s->npending; i++) destroy_producer(s->pending[i].rk, s->pending[i].rkt);
+    for (int i = 0; i < s->npending; i++) {
+        destroy_producer(s->pending[i].rk, s->pending[i].rkt);
+        wkafka_txnlog_free(&s->pending[i].log);
+    }
+    wkafka_txnlog_free(&s->log);
+    wsb_free(&s->restored);
     free(s->pending);
     wkafka_ubuf_free(s->buf);
     wkafka_config_free(&s->cfg);
@@ -358,6 +425,8 @@ WSink *wkafka_open_sink(const WTableSpec *spec, WError *err)
     s->clock = spec->clock;
     s->clock_ctx = spec->clock_ctx;
     s->txn_ckpt = 1;
+    wkafka_txnlog_init(&s->log);
+    wsb_init(&s->restored);
     if (!wkafka_config(&s->cfg, spec, false, err)) { ksk_close(&s->base); return NULL; }
     if (s->cfg.flush_max_rows > 0) s->buf = wkafka_ubuf_new();
     s->last_flush_ms = now_ms(s);
