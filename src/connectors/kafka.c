@@ -16,8 +16,8 @@ static const char *const KAFKA_OPTIONAL[] = {
     "key.fields-prefix", "value.fields-include", "scan.startup.mode", "scan.startup.specific-offsets",
     "scan.startup.timestamp-millis", "scan.bounded.mode", "scan.bounded.specific-offsets",
     "scan.bounded.timestamp-millis", "scan.topic-partition-discovery.interval", "scan.parallelism",
-    "sink.partitioner", "sink.delivery-guarantee", "sink.transactional-id-prefix", "sink.parallelism",
-    NULL,
+    "sink.partitioner", "sink.delivery-guarantee", "sink.transactional-id-prefix", "sink.transaction-naming-strategy",
+    "sink.parallelism", NULL,
 };
 static const char *const KAFKA_REQUIRED[] = {"properties.bootstrap.servers", NULL};
 
@@ -45,6 +45,7 @@ static const WConnOption KAFKA_INVENTORY[] = {
     {"sink.partitioner", WOPT_APPLIED, NULL, "default, fixed or round-robin"},
     {"sink.delivery-guarantee", WOPT_APPLIED, NULL, "none, at-least-once (flush at checkpoints) or exactly-once (transactions)"},
     {"sink.transactional-id-prefix", WOPT_APPLIED, NULL, "the transactional ids of exactly-once: <prefix>-<subtask>-<checkpoint>"},
+    {"sink.transaction-naming-strategy", WOPT_APPLIED, NULL, "INCREMENTING only (POOLING is refused)"},
     {"sink.parallelism", WOPT_APPLIED, NULL, "the sink's parallelism (runtime/vertices.c)"},
     {NULL, 0, NULL, NULL},
 };
@@ -274,6 +275,13 @@ bool wkafka_sink_options(WKafkaConfig *cfg, const WOptions *o, bool as_source, W
         return werr_set(err, WEXC_VALIDATION,
                         "sink.transactional-id-prefix must be specified when using DeliveryGuarantee.EXACTLY_ONCE.");
     if (cfg->exactly_once && prefix) cfg->txn_prefix = wstrdup(prefix);
+    const char *ns = wopts_get_or(o, "sink.transaction-naming-strategy", "INCREMENTING");
+    if (strcasecmp(ns, "INCREMENTING") != 0 && strcasecmp(ns, "POOLING") != 0)
+        return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value for enum class "
+                        "org.apache.flink.connector.kafka.sink.TransactionNamingStrategy. Expected one of: [[INCREMENTING, POOLING]]");
+    if (strcasecmp(ns, "POOLING") == 0)
+        return werr_set(err, WEXC_VALIDATION, "Option 'sink.transaction-naming-strategy' = '%s' of the '%s' connector is "
+                        "not supported by weir yet (only INCREMENTING).", ns, wopts_get_or(o, "connector", "kafka"));
     int64_t par;
     return wopts_get_long(o, "sink.parallelism", 1, &par, err) && wopts_get_long(o, "scan.parallelism", 1, &par, err);
 }

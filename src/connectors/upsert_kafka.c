@@ -48,7 +48,7 @@ static const WConnOption UPSERT_INVENTORY[] = {
     {"sink.buffer-flush.interval", WOPT_APPLIED, NULL, "time after which the buffer is flushed"},
     {"sink.delivery-guarantee", WOPT_APPLIED, NULL, "none, at-least-once (flush at checkpoints) or exactly-once (transactions)"},
     {"sink.transactional-id-prefix", WOPT_APPLIED, NULL, "the transactional ids of exactly-once: <prefix>-<subtask>-<checkpoint>"},
-    {"sink.transaction-naming-strategy", WOPT_REFUSED, "DEFAULT", "only the DEFAULT (incrementing) naming of transactional ids"},
+    {"sink.transaction-naming-strategy", WOPT_APPLIED, NULL, "INCREMENTING only (POOLING is refused)"},
     {"property-version", WOPT_NO_EFFECT_IN_FLINK, NULL, "the version of the options' layout"},
     {"scan.watermark.alignment.group", WOPT_REFUSED, NULL, "watermark alignment is not implemented"},
     {"scan.watermark.alignment.max-drift", WOPT_REFUSED, NULL, "watermark alignment is not implemented"},

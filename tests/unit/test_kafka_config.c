@@ -175,6 +175,16 @@ WTEST(kafka_config_errors)
     CHECK(!kconfig(eo3, false, &c, &e));
     CHECK_STR(e.msg, "Could not parse value for enum class org.apache.flink.connector.base.DeliveryGuarantee. "
                      "Expected one of: [[exactly-once, at-least-once, none]]");
+    const char *const ns[] = {"topic", "t", "format", "csv", "sink.delivery-guarantee", "exactly-once",
+                              "sink.transactional-id-prefix", "tx", "sink.transaction-naming-strategy", "bogus", NULL};
+    CHECK(!kconfig(ns, false, &c, &e));
+    CHECK_STR(e.msg, "Could not parse value for enum class org.apache.flink.connector.kafka.sink.TransactionNamingStrategy. "
+                     "Expected one of: [[INCREMENTING, POOLING]]");
+    const char *const ns2[] = {"topic", "t", "format", "csv", "sink.delivery-guarantee", "exactly-once",
+                               "sink.transactional-id-prefix", "", "sink.transaction-naming-strategy", "incrementing", NULL};
+    CHECK(kconfig(ns2, false, &c, &e));     /* an empty prefix is accepted, as in Flink */
+    CHECK_STR(c.txn_prefix, "");
+    wkafka_config_free(&c);
     const char *const part[] = {"topic", "t", "format", "csv", "sink.partitioner", "com.example.P", NULL};
     CHECK(!kconfig(part, false, &c, &e));
     CHECK(strstr(e.msg, "com.example.P") != NULL);
