@@ -239,6 +239,11 @@ bool wkafka_check_common(WKafkaConfig *cfg, const WTableSpec *spec, const char *
         if (strncmp(o->items[i].key, "properties.", 11) == 0) wopts_set(&cfg->props, o->items[i].key + 11, o->items[i].value);
     const char *gid = wopts_get(o, "properties.group.id");
     cfg->group_id = gid ? wstrdup(gid) : NULL;
+    /* a KafkaSource property, not the client's: offsets committed to the group on checkpoint
+       completion (true by default; Boolean.parseBoolean; off without a group.id, as KafkaSourceBuilder) */
+    const char *coc = wopts_get(&cfg->props, "commit.offsets.on.checkpoint");
+    cfg->commit_offsets = gid && (!coc || strcasecmp(coc, "true") == 0);
+    if (coc) wopts_remove(&cfg->props, "commit.offsets.on.checkpoint");
     return true;
 }
 

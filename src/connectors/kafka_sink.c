@@ -151,7 +151,6 @@ static bool write_replay(KSink *s, WError *err)
         else if (!committed) ok = wkafka_txnlog_replay(&t, produce_to, s, err);
     }
     wsb_free(&s->restored);
-    wsb_init(&s->restored);
     return ok;
 }
 
@@ -426,7 +425,6 @@ WSink *wkafka_open_sink(const WTableSpec *spec, WError *err)
     s->clock_ctx = spec->clock_ctx;
     s->txn_ckpt = 1;
     wkafka_txnlog_init(&s->log);
-    wsb_init(&s->restored);
     if (!wkafka_config(&s->cfg, spec, false, err)) { ksk_close(&s->base); return NULL; }
     if (s->cfg.flush_max_rows > 0) s->buf = wkafka_ubuf_new();
     s->last_flush_ms = now_ms(s);

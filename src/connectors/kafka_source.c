@@ -8,7 +8,10 @@
  * decoded by the key and value codecs; metadata columns (topic, partition, offset, timestamp,
  * timestamp-type, headers) follow the physical ones. The checkpoint position is the next offset
  * of every owned partition ("topic/partition/offset;..."; topic names have no '/' or ';'); seek
- * assigns those offsets.
+ * assigns those offsets. With 'properties.group.id' set (and the KafkaSource property
+ * 'properties.commit.offsets.on.checkpoint' not false) the offsets of the last position() are
+ * committed to the group when its checkpoint completes (Flink's KafkaSourceReader commits on
+ * notifyCheckpointComplete), asynchronously: a failed commit only shows in the broker's group.
  * A record that cannot be decoded fails the job naming its topic, partition and offset.
  * 'upsert-kafka' (cfg.upsert): a record without value (a tombstone) is a DELETE row of its key,
  * every other record an INSERT (the planner's ChangelogNormalize makes the changelog whole).
@@ -33,6 +36,7 @@ typedef struct KPart {
     int32_t partition;
     int64_t next;           /* offset of the next record to read */
     int64_t stop;           /* bounded: first offset not read (-1: unbounded) */
+    int64_t ckpt;           /* next as of the last position() (-1: none), committed when it completes */
     bool done;
 } KPart;
 
@@ -87,7 +91,7 @@ static rd_kafka_t *new_consumer(const WKafkaConfig *cfg, const char *table, WErr
 static void add_part(KSource *s, const char *topic, int32_t p)
 {
     s->parts = realloc(s->parts, sizeof *s->parts * (size_t)(s->nparts + 1));
-    s->parts[s->nparts++] = (KPart){wstrdup(topic), p, 0, -1, false};
+    s->parts[s->nparts++] = (KPart){wstrdup(topic), p, 0, -1, -1, false};
 }
 
 static int cmp_part(const void *a, const void *b)
@@ -385,6 +389,21 @@ static bool ks_position(WSource *base, char *buf, size_t bufsz)
         if (n < 0 || (size_t)n >= bufsz - o) return false;
         o += (size_t)n;
     }
+    for (int i = 0; i < s->nparts; i++) s->parts[i].ckpt = s->parts[i].next;
+    return true;
+}
+
+/* The checkpoint of the last position() completed: commit its offsets to the group. */
+static bool ks_checkpoint_complete(WSource *base, WError *err)
+{
+    KSource *s = (KSource *)base;
+    (void)err;
+    if (!s->cfg.commit_offsets) return true;
+    rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(s->nparts > 0 ? s->nparts : 1);
+    for (int i = 0; i < s->nparts; i++)
+        if (s->parts[i].ckpt >= 0) rd_kafka_topic_partition_list_add(l, s->parts[i].topic, s->parts[i].partition)->offset = s->parts[i].ckpt;
+    if (l->cnt > 0) rd_kafka_commit(s->rk, l, 1);      /* async, as Flink's commitAsync; the result is not awaited */
+    rd_kafka_topic_partition_list_destroy(l);
     return true;
 }
 
@@ -429,6 +448,7 @@ WSource *wkafka_open_source(const WTableSpec *spec, WError *err)
     s->base.next = ks_next;
     s->base.position = ks_position;
     s->base.seek = ks_seek;
+    s->base.checkpoint_complete = ks_checkpoint_complete;
     s->base.close = ks_close;
     s->ncols = spec->ncols;
     s->nmeta = spec->nmeta;

@@ -32,13 +32,16 @@
 
 void wkafka_txnlog_init(WKafkaTxnLog *l)
 {
-    memset(l, 0, sizeof *l);
-    wsb_init(&l->recs);
+    memset(l, 0, sizeof *l);       /* an all-zero WStrBuf is empty and grows on first use */
     l->probe_part = -1;
     l->probe_off = -1;
 }
 
-void wkafka_txnlog_free(WKafkaTxnLog *l) { wsb_free(&l->recs); wkafka_txnlog_init(l); }
+void wkafka_txnlog_free(WKafkaTxnLog *l)
+{
+    wsb_free(&l->recs);
+    wkafka_txnlog_init(l);
+}
 
 void wkafka_txnlog_add(WKafkaTxnLog *l, int32_t part, const void *key, size_t klen, const void *val, size_t vlen)
 {
