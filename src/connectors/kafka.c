@@ -6,6 +6,7 @@
  */
 #include "kafka.h"
 #include "conn_internal.h"
+#include "../common/duration.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -39,8 +40,8 @@ static const WConnOption KAFKA_INVENTORY[] = {
     {"scan.bounded.mode", WOPT_APPLIED, NULL, "where a bounded read ends"},
     {"scan.bounded.specific-offsets", WOPT_APPLIED, NULL, "end offsets per partition"},
     {"scan.bounded.timestamp-millis", WOPT_APPLIED, NULL, "end at the first record at or after this time"},
-    {"scan.topic-partition-discovery.interval", WOPT_REFUSED, NULL,
-     "weir reads the partitions that exist when the source starts"},
+    {"scan.topic-partition-discovery.interval", WOPT_APPLIED, NULL,
+     "new partitions found while an unbounded source runs (read from their earliest offset)"},
     {"scan.parallelism", WOPT_APPLIED, NULL, "the source's parallelism (runtime/vertices.c)"},
     {"sink.partitioner", WOPT_APPLIED, NULL, "default, fixed or round-robin"},
     {"sink.delivery-guarantee", WOPT_APPLIED, NULL, "none, at-least-once (flush at checkpoints) or exactly-once (transactions)"},
@@ -328,6 +329,12 @@ bool wkafka_config(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, WE
                         "Could not find and instantiate partitioner class '%s' (weir supports the built-in "
                         "partitioners 'default', 'fixed' and 'round-robin').", part);
     if (!wkafka_sink_options(cfg, o, as_source, err)) return false;
+    /* KafkaConnectorOptions: 5 minutes by default, 0 disables; a bounded source never discovers
+       (KafkaSourceBuilder sets partition.discovery.interval.ms to -1) */
+    const char *pd = wopts_get(o, "scan.topic-partition-discovery.interval");
+    cfg->discovery_ms = 5 * 60 * 1000;
+    if (pd && !wduration_parse(pd, &cfg->discovery_ms, err)) return false;
+    if (cfg->bounded != WKS_UNBOUNDED || cfg->discovery_ms < 0) cfg->discovery_ms = 0;
     /* key and value formats */
     int *kc = wmalloc(sizeof(int) * (size_t)(spec->ncols + 1)), *vc = wmalloc(sizeof(int) * (size_t)(spec->ncols + 1));
     int nk = 0, nv = 0;

@@ -54,6 +54,7 @@ typedef struct WKafkaConfig {
     char *pattern;              /* 'topic-pattern' (Java regex, matched whole) */
     WOptions props;             /* 'properties.*' without the prefix */
     char *group_id;             /* properties.group.id (NULL: unset) */
+    int64_t discovery_ms;       /* source: scan.topic-partition-discovery.interval (0: off) */
     bool commit_offsets;        /* source: commit the checkpointed offsets to the group (commit.offsets.on.checkpoint) */
     WKafkaMode startup;
     int64_t startup_ts;
