@@ -302,6 +302,10 @@ WTEST(upsert_kafka_config_errors)
     const char *const eo[] = {"topic", "t", "key.format", "csv", "value.format", "json", "sink.delivery-guarantee", "exactly-once", NULL};
     CHECK(!uconfig(eo, false, true, &c, &e));
     CHECK_STR(e.msg, "sink.transactional-id-prefix must be specified when using DeliveryGuarantee.EXACTLY_ONCE.");
+    const char *const ns[] = {"topic", "t", "key.format", "csv", "value.format", "json", "sink.delivery-guarantee", "exactly-once",
+                              "sink.transactional-id-prefix", "p", "sink.transaction-naming-strategy", "POOLING", NULL};
+    CHECK(!uconfig(ns, false, true, &c, &e));
+    CHECK(strstr(e.msg, "'sink.transaction-naming-strategy' = 'POOLING'") != NULL);
     const char *const kp[] = {"topic", "t", "key.format", "csv", "value.format", "json", "key.fields-prefix", "x_", NULL};
     CHECK(!uconfig(kp, true, true, &c, &e));
     CHECK_STR(e.msg, "All fields in 'key.fields' must be prefixed with 'x_' when option 'key.fields-prefix' is set but "
