@@ -213,6 +213,10 @@ static bool new_producer(KSink *s, const char *txid, rd_kafka_t **rkp, rd_kafka_
             return werr_set(err, WEXC_VALIDATION, "Invalid Kafka property 'properties.%s' = '%s': %s", k, v, eb);
         }
     }
+    /* Flink's KafkaSink sets transaction.timeout.ms to 1 hour unless the table says otherwise (a
+       broker with the default transaction.max.timeout.ms of 15 minutes refuses it, in Flink too) */
+    if (txid && !wopts_get(&s->cfg.props, "transaction.timeout.ms"))
+        rd_kafka_conf_set(conf, "transaction.timeout.ms", "3600000", eb, sizeof eb);
     if (txid && rd_kafka_conf_set(conf, "transactional.id", txid, eb, sizeof eb) != RD_KAFKA_CONF_OK) {
         rd_kafka_conf_destroy(conf);
         return werr_set(err, WEXC_VALIDATION, "Invalid transactional id '%s': %s", txid, eb);
