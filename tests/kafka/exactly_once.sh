@@ -70,7 +70,13 @@ consume ref read_committed > "$KTMP/ref.txt"
 nref="$(wc -l < "$KTMP/ref.txt")"
 # 4000 events over 100 s: 51 windows x 7 keys, give or take the edge windows
 (( nref >= 340 )) || { head "$KTMP/ref.txt"; fail "reference run: only $nref window results"; exit 1; }
-[[ "$(awk -F, '{ n += $4 } END { print n }' "$KTMP/ref.txt")" == 4000 ]] || fail "reference run: the counts do not add up to 4000"
+if [[ "$(awk -F, '{ n += $4 } END { print n }' "$KTMP/ref.txt")" != 4000 ]]; then
+  # seen once under heavy load (345 of 357 results): show what the broker holds to tell a dropped
+  # row from a transaction left open or aborted
+  echo "reference run: read_uncommitted $(consume ref read_uncommitted | wc -l) records, read_committed $nref" >&2
+  "${KJAVA[@]}" org.apache.kafka.tools.TransactionsCommand --bootstrap-server "$BOOTSTRAP" list 2>&1 | grep -v SLF4J >&2
+  fail "reference run: the counts do not add up to 4000"
+fi
 
 for run in hashmap rocksdb gap; do
   out="out_$run"
