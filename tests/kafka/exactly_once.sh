@@ -53,6 +53,21 @@ consume() { # topic isolation-level: every record, sorted
   kcat -b "$BOOTSTRAP" -C -t "$1" -o beginning -e -q -f '%s\n' -X isolation.level="$2" | LC_ALL=C sort
 }
 
+# read_committed once the commit markers are written: a transaction's commit returns when the
+# coordinator logged it, the markers reach the partitions a little later (a consumer reading right
+# after the job may stop short of the last transactions). Waits until two reads 0.5 s apart agree.
+consume_settled() { # topic
+  local a b _
+  a="$(consume "$1" read_committed | wc -l)"
+  for _ in $(seq 1 60); do
+    sleep 0.5
+    b="$(consume "$1" read_committed | wc -l)"
+    [[ "$a" == "$b" ]] && break
+    a="$b"
+  done
+  consume "$1" read_committed
+}
+
 latest_checkpoint() { # newest chk-<n> with a _metadata under $1
   local best="" bn=-1 d n
   for d in "$1"/*/chk-*; do
@@ -66,13 +81,16 @@ latest_checkpoint() { # newest chk-<n> with a _metadata under $1
 # the uninterrupted run
 job ref hashmap tx-ref > "$KTMP/ref.sql"
 WEIR_EMBEDDED=1 timeout 300 "$WEIR" sql-client -f "$KTMP/ref.sql" > "$KTMP/ref.out" 2>&1 || { cat "$KTMP/ref.out"; fail "reference run failed"; exit 1; }
+for _ in $(seq 1 60); do     # nothing is aborted here: wait until read_committed sees every record
+  [[ "$(consume ref read_committed | wc -l)" == "$(consume ref read_uncommitted | wc -l)" ]] && break
+  sleep 0.5
+done
 consume ref read_committed > "$KTMP/ref.txt"
 nref="$(wc -l < "$KTMP/ref.txt")"
 # 4000 events over 100 s: 51 windows x 7 keys, give or take the edge windows
 (( nref >= 340 )) || { head "$KTMP/ref.txt"; fail "reference run: only $nref window results"; exit 1; }
 if [[ "$(awk -F, '{ n += $4 } END { print n }' "$KTMP/ref.txt")" != 4000 ]]; then
-  # seen once under heavy load (345 of 357 results): show what the broker holds to tell a dropped
-  # row from a transaction left open or aborted
+  # show what the broker holds to tell a dropped row from a transaction left open or aborted
   echo "reference run: read_uncommitted $(consume ref read_uncommitted | wc -l) records, read_committed $nref" >&2
   "${KJAVA[@]}" org.apache.kafka.tools.TransactionsCommand --bootstrap-server "$BOOTSTRAP" list 2>&1 | grep -v SLF4J >&2
   fail "reference run: the counts do not add up to 4000"
@@ -109,7 +127,7 @@ for run in hashmap rocksdb gap; do
   { echo "SET 'execution.savepoint.path' = '$cp';"; cat "$KTMP/$run.sql"; } > "$KTMP/$run-2.sql"
   WEIR_EMBEDDED=1 timeout 300 "$WEIR" sql-client -f "$KTMP/$run-2.sql" > "$KTMP/$run-2.out" 2>&1 \
     || { cat "$KTMP/$run-2.out"; fail "$run: the restored run failed"; continue; }
-  consume "$out" read_committed > "$KTMP/$run.txt"
+  consume_settled "$out" > "$KTMP/$run.txt"
   consume "$out" read_uncommitted > "$KTMP/$run-all.txt"
   dups="$(uniq -d "$KTMP/$run.txt" | wc -l)"
   [[ "$dups" == 0 ]] || fail "$run: read_committed sees $dups window results more than once"
@@ -131,6 +149,7 @@ INSERT INTO ups SELECT k, COUNT(*), SUM(v) FROM ev GROUP BY k;
 SQL
 } > "$KTMP/ups.sql"
 WEIR_EMBEDDED=1 timeout 300 "$WEIR" sql-client -f "$KTMP/ups.sql" > "$KTMP/ups.out" 2>&1 || { cat "$KTMP/ups.out"; fail "upsert-kafka exactly-once run failed"; }
+consume_settled ups > /dev/null
 got="$(kcat -b "$BOOTSTRAP" -C -t ups -o beginning -e -q -f '%k,%s\n' -X isolation.level=read_committed \
   | awk -F, '{ last[$1] = $2 "," $3 } END { for (k in last) print k "," last[k] }' | LC_ALL=C sort | tr '\n' ' ')"
 want="$(awk -F, '{ n[$1] += $4; t[$1] += $5 } END { for (k in n) print k "," n[k] "," t[k] }' "$KTMP/ref.txt" | LC_ALL=C sort | tr '\n' ' ')"
