@@ -9,7 +9,9 @@
  *  - A WKafkaCodec (kafka_codec.c) turns a record's key or value bytes into the columns of its
  *    format (csv, json, raw) and back, with the format's own options ('csv.*', 'key.csv.*', ...).
  *    It reads into a private one-row chunk; the caller copies the values out.
- *  - kafka_source.c / kafka_sink.c open the consumer and the producer, for both connectors.
+ *  - kafka_source.c / kafka_sink.c open the consumer and the producer, for both connectors; the
+ *    exactly-once sink keeps each pre-committed transaction's records (kafka_txn.c) until it is
+ *    known committed, so that a restore can write them again when the failure aborted it.
  *  - upsert-kafka (upsert_kafka.c) reads its options into the same WKafkaConfig with `upsert` set
  *    (the key: the PRIMARY KEY columns; a null value: a DELETE / tombstone); its sink's reducing
  *    buffer is kafka_upsert_buffer.c.
