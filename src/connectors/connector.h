@@ -76,6 +76,10 @@ struct WSource {
        of an earlier run at parallelism n (positions[i] NULL = none saved); the source takes over
        the part of that input it owns now. NULL = the source cannot change parallelism. */
     bool (*seek_rescaled)(WSource *s, const char *const *positions, int n, WError *err);
+    /* Optional (Flink's notifyCheckpointComplete): the checkpoint that took the last position()
+       completed (the runtime has one checkpoint pending at a time, so no later position() came in
+       between). The kafka source commits those offsets to its consumer group. */
+    bool (*checkpoint_complete)(WSource *s, WError *err);
     bool bounded;
     bool emits_changelog;           /* may emit -U/+U/-D (changelog-csv, debezium-json) */
     int min_chunk_rows;             /* rows one input record can give at once (debezium-json: 2 for an

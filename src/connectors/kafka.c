@@ -6,6 +6,7 @@
  */
 #include "kafka.h"
 #include "conn_internal.h"
+#include "../common/duration.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +17,8 @@ static const char *const KAFKA_OPTIONAL[] = {
     "key.fields-prefix", "value.fields-include", "scan.startup.mode", "scan.startup.specific-offsets",
     "scan.startup.timestamp-millis", "scan.bounded.mode", "scan.bounded.specific-offsets",
     "scan.bounded.timestamp-millis", "scan.topic-partition-discovery.interval", "scan.parallelism",
-    "sink.partitioner", "sink.delivery-guarantee", "sink.transactional-id-prefix", "sink.parallelism",
-    NULL,
+    "sink.partitioner", "sink.delivery-guarantee", "sink.transactional-id-prefix", "sink.transaction-naming-strategy",
+    "sink.parallelism", NULL,
 };
 static const char *const KAFKA_REQUIRED[] = {"properties.bootstrap.servers", NULL};
 
@@ -39,12 +40,13 @@ static const WConnOption KAFKA_INVENTORY[] = {
     {"scan.bounded.mode", WOPT_APPLIED, NULL, "where a bounded read ends"},
     {"scan.bounded.specific-offsets", WOPT_APPLIED, NULL, "end offsets per partition"},
     {"scan.bounded.timestamp-millis", WOPT_APPLIED, NULL, "end at the first record at or after this time"},
-    {"scan.topic-partition-discovery.interval", WOPT_REFUSED, NULL,
-     "weir reads the partitions that exist when the source starts"},
+    {"scan.topic-partition-discovery.interval", WOPT_APPLIED, NULL,
+     "new partitions found while an unbounded source runs (read from their earliest offset)"},
     {"scan.parallelism", WOPT_APPLIED, NULL, "the source's parallelism (runtime/vertices.c)"},
     {"sink.partitioner", WOPT_APPLIED, NULL, "default, fixed or round-robin"},
-    {"sink.delivery-guarantee", WOPT_APPLIED, NULL, "none or at-least-once (flush at checkpoints)"},
-    {"sink.transactional-id-prefix", WOPT_REFUSED, NULL, "exactly-once Kafka transactions are not implemented"},
+    {"sink.delivery-guarantee", WOPT_APPLIED, NULL, "none, at-least-once (flush at checkpoints) or exactly-once (transactions)"},
+    {"sink.transactional-id-prefix", WOPT_APPLIED, NULL, "the transactional ids of exactly-once: <prefix>-<subtask>-<checkpoint>"},
+    {"sink.transaction-naming-strategy", WOPT_APPLIED, NULL, "INCREMENTING only (POOLING is refused)"},
     {"sink.parallelism", WOPT_APPLIED, NULL, "the sink's parallelism (runtime/vertices.c)"},
     {NULL, 0, NULL, NULL},
 };
@@ -238,6 +240,11 @@ bool wkafka_check_common(WKafkaConfig *cfg, const WTableSpec *spec, const char *
         if (strncmp(o->items[i].key, "properties.", 11) == 0) wopts_set(&cfg->props, o->items[i].key + 11, o->items[i].value);
     const char *gid = wopts_get(o, "properties.group.id");
     cfg->group_id = gid ? wstrdup(gid) : NULL;
+    /* a KafkaSource property, not the client's: offsets committed to the group on checkpoint
+       completion (true by default; Boolean.parseBoolean; off without a group.id, as KafkaSourceBuilder) */
+    const char *coc = wopts_get(&cfg->props, "commit.offsets.on.checkpoint");
+    cfg->commit_offsets = gid && (!coc || strcasecmp(coc, "true") == 0);
+    if (coc) wopts_remove(&cfg->props, "commit.offsets.on.checkpoint");
     return true;
 }
 
@@ -261,16 +268,26 @@ bool wkafka_check_bounded(WKafkaConfig *cfg, const WTableSpec *spec, bool as_sou
     return true;
 }
 
-bool wkafka_sink_options(WKafkaConfig *cfg, const WOptions *o, WError *err)
+bool wkafka_sink_options(WKafkaConfig *cfg, const WOptions *o, bool as_source, WError *err)
 {
     const char *dg = wopts_get_or(o, "sink.delivery-guarantee", "at-least-once");
-    if (strcasecmp(dg, "exactly-once") == 0)
+    if (strcasecmp(dg, "at-least-once") != 0 && strcasecmp(dg, "none") != 0 && strcasecmp(dg, "exactly-once") != 0)
+        return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value for enum class "
+                        "org.apache.flink.connector.base.DeliveryGuarantee. Expected one of: [[exactly-once, at-least-once, none]]");
+    cfg->exactly_once = strcasecmp(dg, "exactly-once") == 0;
+    cfg->at_least_once = cfg->exactly_once || strcasecmp(dg, "at-least-once") == 0;
+    const char *prefix = wopts_get(o, "sink.transactional-id-prefix");
+    if (!as_source && cfg->exactly_once && !prefix)   /* present, even empty: KafkaConnectorOptionsUtil.validateDeliveryGuarantee */
         return werr_set(err, WEXC_VALIDATION,
-                        "Option 'sink.delivery-guarantee' = 'exactly-once' of the '%s' connector is not supported "
-                        "by weir yet (Kafka transactions are not implemented).", wopts_get_or(o, "connector", "kafka"));
-    if (strcasecmp(dg, "at-least-once") != 0 && strcasecmp(dg, "none") != 0)
-        return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key 'sink.delivery-guarantee'.", dg);
-    cfg->at_least_once = strcasecmp(dg, "at-least-once") == 0;
+                        "sink.transactional-id-prefix must be specified when using DeliveryGuarantee.EXACTLY_ONCE.");
+    if (cfg->exactly_once && prefix) cfg->txn_prefix = wstrdup(prefix);
+    const char *ns = wopts_get_or(o, "sink.transaction-naming-strategy", "INCREMENTING");
+    if (strcasecmp(ns, "INCREMENTING") != 0 && strcasecmp(ns, "POOLING") != 0)
+        return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value for enum class "
+                        "org.apache.flink.connector.kafka.sink.TransactionNamingStrategy. Expected one of: [[INCREMENTING, POOLING]]");
+    if (strcasecmp(ns, "POOLING") == 0)
+        return werr_set(err, WEXC_VALIDATION, "Option 'sink.transaction-naming-strategy' = '%s' of the '%s' connector is "
+                        "not supported by weir yet (only INCREMENTING).", ns, wopts_get_or(o, "connector", "kafka"));
     int64_t par;
     return wopts_get_long(o, "sink.parallelism", 1, &par, err) && wopts_get_long(o, "scan.parallelism", 1, &par, err);
 }
@@ -311,7 +328,13 @@ bool wkafka_config(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, WE
         return werr_set(err, WEXC_VALIDATION,
                         "Could not find and instantiate partitioner class '%s' (weir supports the built-in "
                         "partitioners 'default', 'fixed' and 'round-robin').", part);
-    if (!wkafka_sink_options(cfg, o, err)) return false;
+    if (!wkafka_sink_options(cfg, o, as_source, err)) return false;
+    /* KafkaConnectorOptions: 5 minutes by default, 0 disables; a bounded source never discovers
+       (KafkaSourceBuilder sets partition.discovery.interval.ms to -1) */
+    const char *pd = wopts_get(o, "scan.topic-partition-discovery.interval");
+    cfg->discovery_ms = 5 * 60 * 1000;
+    if (pd && !wduration_parse(pd, &cfg->discovery_ms, err)) return false;
+    if (cfg->bounded != WKS_UNBOUNDED || cfg->discovery_ms < 0) cfg->discovery_ms = 0;
     /* key and value formats */
     int *kc = wmalloc(sizeof(int) * (size_t)(spec->ncols + 1)), *vc = wmalloc(sizeof(int) * (size_t)(spec->ncols + 1));
     int nk = 0, nv = 0;
@@ -330,6 +353,7 @@ void wkafka_config_free(WKafkaConfig *cfg)
     free(cfg->group_id);
     free(cfg->startup_offsets);
     free(cfg->bounded_offsets);
+    free(cfg->txn_prefix);
     wopts_free(&cfg->props);
     wkafka_codec_free(&cfg->key);
     wkafka_codec_free(&cfg->value);

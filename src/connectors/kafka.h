@@ -9,7 +9,9 @@
  *  - A WKafkaCodec (kafka_codec.c) turns a record's key or value bytes into the columns of its
  *    format (csv, json, raw) and back, with the format's own options ('csv.*', 'key.csv.*', ...).
  *    It reads into a private one-row chunk; the caller copies the values out.
- *  - kafka_source.c / kafka_sink.c open the consumer and the producer, for both connectors.
+ *  - kafka_source.c / kafka_sink.c open the consumer and the producer, for both connectors; the
+ *    exactly-once sink keeps each pre-committed transaction's records (kafka_txn.c) until it is
+ *    known committed, so that a restore can write them again when the failure aborted it.
  *  - upsert-kafka (upsert_kafka.c) reads its options into the same WKafkaConfig with `upsert` set
  *    (the key: the PRIMARY KEY columns; a null value: a DELETE / tombstone); its sink's reducing
  *    buffer is kafka_upsert_buffer.c.
@@ -54,6 +56,8 @@ typedef struct WKafkaConfig {
     char *pattern;              /* 'topic-pattern' (Java regex, matched whole) */
     WOptions props;             /* 'properties.*' without the prefix */
     char *group_id;             /* properties.group.id (NULL: unset) */
+    int64_t discovery_ms;       /* source: scan.topic-partition-discovery.interval (0: off) */
+    bool commit_offsets;        /* source: commit the checkpointed offsets to the group (commit.offsets.on.checkpoint) */
     WKafkaMode startup;
     int64_t startup_ts;
     WKafkaOffset *startup_offsets;
@@ -63,7 +67,9 @@ typedef struct WKafkaConfig {
     WKafkaOffset *bounded_offsets;
     int nbounded_offsets;
     WKafkaPartitioner partitioner;
-    bool at_least_once;         /* sink.delivery-guarantee (none / at-least-once) */
+    bool at_least_once;         /* sink.delivery-guarantee at-least-once (or exactly-once: also flushes) */
+    bool exactly_once;          /* sink.delivery-guarantee exactly-once: Kafka transactions */
+    char *txn_prefix;           /* sink.transactional-id-prefix (exactly-once) */
     bool upsert;                /* 'upsert-kafka': the key is the primary key, a null value is a DELETE */
     int64_t flush_max_rows;     /* upsert sink: sink.buffer-flush.max-rows (0: no buffer) */
     int64_t flush_interval_ms;  /* upsert sink: sink.buffer-flush.interval */
@@ -82,8 +88,9 @@ bool wkafka_check_common(WKafkaConfig *cfg, const WTableSpec *spec, const char *
                          const char *const *optional, bool as_source, WError *err);
 /* scan.bounded.mode and its offsets / timestamp (a batch query needs a bounded one). */
 bool wkafka_check_bounded(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, WError *err);
-/* sink.delivery-guarantee (none / at-least-once) and the parallelism options. */
-bool wkafka_sink_options(WKafkaConfig *cfg, const WOptions *o, WError *err);
+/* sink.delivery-guarantee (none / at-least-once / exactly-once with its transactional-id prefix) and
+   the parallelism options. */
+bool wkafka_sink_options(WKafkaConfig *cfg, const WOptions *o, bool as_source, WError *err);
 /* The value's columns (value.fields-include, key.fields-prefix) given the key's kc[nk]; then both
    codecs (key.format / value.format, or 'format' for the value). */
 bool wkafka_value_projection(const WTableSpec *spec, const int *kc, int nk, int *vc, int *nv, WError *err);
@@ -119,5 +126,31 @@ int64_t wkafka_ubuf_put(WKafkaUpsertBuf *b, const void *key, size_t klen, const 
 int64_t wkafka_ubuf_count(const WKafkaUpsertBuf *b);
 bool wkafka_ubuf_drain(WKafkaUpsertBuf *b, WKafkaRecordFn fn, void *ctx, WError *err);
 void wkafka_ubuf_free(WKafkaUpsertBuf *b);
+
+/* Exactly-once (kafka_txn.c): the records of a transaction kept until it is known committed, its
+   text in a checkpoint, and the restore's check of whether a pre-committed transaction committed. */
+typedef struct WKafkaTxnLog {
+    WStrBuf recs;               /* one line per record (kafka_txn.c) */
+    int64_t nrecs;
+    int32_t probe_part;         /* the first acknowledged record (-1: none yet) */
+    int64_t probe_off;
+} WKafkaTxnLog;
+typedef struct WKafkaTxnEntry {  /* a log read back from a checkpoint (points into its text) */
+    int64_t ckpt, nrecs, probe_off;
+    int32_t probe_part;
+    const char *recs, *recs_end;
+} WKafkaTxnEntry;
+typedef bool (*WKafkaPartRecordFn)(void *ctx, int32_t part, const void *key, size_t klen, const void *val, size_t vlen,
+                                   WError *err);
+void wkafka_txnlog_init(WKafkaTxnLog *l);
+void wkafka_txnlog_free(WKafkaTxnLog *l);
+void wkafka_txnlog_add(WKafkaTxnLog *l, int32_t part, const void *key, size_t klen, const void *val, size_t vlen);
+void wkafka_txnlog_state(WStrBuf *out, int64_t ckpt, const WKafkaTxnLog *l);
+/* Parse the log starting at p (before end); returns the text after it, NULL with err set. */
+const char *wkafka_txnlog_parse(const char *p, const char *end, WKafkaTxnEntry *t, WError *err);
+bool wkafka_txnlog_replay(const WKafkaTxnEntry *t, WKafkaPartRecordFn fn, void *ctx, WError *err);
+/* 1: the record at (partition, offset) of cfg's topic is visible to read_committed (its
+   transaction committed); 0: it is not (aborted); -1: err set. */
+int wkafka_txn_committed(const WKafkaConfig *cfg, int32_t part, int64_t off, WError *err);
 
 #endif

@@ -12,6 +12,18 @@
  * '.interval' the records go through the reducing buffer (kafka_upsert_buffer.c), flushed when it
  * holds max-rows keys, when a write finds the interval elapsed since the last flush (the job
  * clock; no timer fires between writes), at every checkpoint and at the end of the input.
+ * Exactly-once ('sink.delivery-guarantee' = 'exactly-once', Flink's ExactlyOnceKafkaWriter with the
+ * DEFAULT naming strategy): the records go into Kafka transactions, one transactional producer per
+ * transaction (librdkafka binds a producer to one transactional.id), named
+ * '<sink.transactional-id-prefix>-<subtask>-<checkpoint id>' where the checkpoint is the one that
+ * will pre-commit it (the first: 1, or the restored checkpoint's id + 1). A transaction begins with
+ * the first record after a checkpoint; prepare_commit flushes it (pre-commit) and keeps it open
+ * until commit(ckpt) says its checkpoint completed, which commits it. Without checkpointing
+ * (`transactional` false) the end of the input commits it. recover (a restore from checkpoint R of
+ * subtask s) aborts what the failed run may have left open: the ids s-R, s-R+1 and s-R+2 (the
+ * runtime has one checkpoint pending at a time, so a run pre-commits at most R+1 past the last
+ * completed R and has R+2 open); init_transactions of an id fences its old producer and aborts its
+ * open transaction. close aborts the transaction in progress, not the pre-committed ones.
  * Depends on kafka.h, librdkafka.
  */
 #include "kafka.h"
@@ -19,18 +31,36 @@
 #include "conn_internal.h"
 
 #include <librdkafka/rdkafka.h>
+#include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #define FLUSH_TIMEOUT_MS 120000
+#define TXN_TIMEOUT_MS 60000            /* init / commit / abort of a transaction */
+
+/* A pre-committed transaction waiting for its checkpoint to complete. */
+typedef struct KTxn {
+    int64_t ckpt;
+    rd_kafka_t *rk;
+    rd_kafka_topic_t *rkt;
+    WKafkaTxnLog log;               /* its records, in the checkpoints until it committed */
+} KTxn;
 
 typedef struct KSink {
     WSink base;
     WKafkaConfig cfg;
-    rd_kafka_t *rk;
+    rd_kafka_t *rk;                 /* the producer (exactly-once: of the transaction in progress, or NULL) */
     rd_kafka_topic_t *rkt;
     int subtask;
+    int64_t txn_ckpt;               /* exactly-once: the checkpoint id naming the next transaction */
+    KTxn *pending;                  /* exactly-once: pre-committed transactions, oldest first */
+    int npending, cap_pending;
+    WKafkaTxnLog log;               /* exactly-once: the records of the transaction in progress */
+    WStrBuf restored;               /* exactly-once: the restored run's transactions not known committed
+                                       (kafka_txn.c's text), checked and written again if aborted before
+                                       the first record after the restore */
     int32_t npartitions;
     int32_t rr_next;
     char delivery_error[512];       /* first failed delivery (from the delivery report callback) */
@@ -48,8 +78,11 @@ static int64_t now_ms(const KSink *s)
 
 static void on_delivery(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaque)
 {
-    (void)rk;
     KSink *s = opaque;
+    if (!m->err && s->cfg.exactly_once && rk == s->rk && s->log.probe_part < 0) {
+        s->log.probe_part = m->partition;       /* the transaction's probe (kafka_txn.c) */
+        s->log.probe_off = m->offset;
+    }
     if (m->err && !s->delivery_error[0])
         snprintf(s->delivery_error, sizeof s->delivery_error, "%s", rd_kafka_err2str(m->err));
 }
@@ -68,21 +101,56 @@ static bool flush_all(KSink *s, WError *err)
     return true;
 }
 
-/* Send one record (val NULL: a tombstone) to the partition 'sink.partitioner' picks. */
-static bool produce(void *ctx, const void *key, size_t klen, const void *val, size_t vlen, WError *err)
+static bool ensure_txn(KSink *s, WError *err);
+
+/* Send one record (val NULL: a tombstone) to partition part (RD_KAFKA_PARTITION_UA: Kafka's
+   partitioner); exactly-once: in the transaction, and in its log. */
+static bool produce_to(void *ctx, int32_t part, const void *key, size_t klen, const void *val, size_t vlen, WError *err)
 {
     KSink *s = ctx;
-    int32_t part = RD_KAFKA_PARTITION_UA;
-    if (s->cfg.partitioner == WKP_FIXED) part = s->subtask % s->npartitions;
-    else if (s->cfg.partitioner == WKP_ROUND_ROBIN) { part = s->rr_next; s->rr_next = (s->rr_next + 1) % s->npartitions; }
+    if (s->cfg.exactly_once) {
+        if (!ensure_txn(s, err)) return false;
+        wkafka_txnlog_add(&s->log, part, key, klen, val, vlen);
+    }
     for (;;) {
-        if (rd_kafka_produce(s->rkt, part, RD_KAFKA_MSG_F_COPY, (void *)val, vlen, key, klen, NULL) == 0) return true;
+        if (rd_kafka_produce(s->rkt, part, RD_KAFKA_MSG_F_COPY, (void *)val, vlen, (void *)key, klen, NULL) == 0) return true;
         rd_kafka_resp_err_t e = rd_kafka_last_error();
         if (e != RD_KAFKA_RESP_ERR__QUEUE_FULL)
             return werr_set(err, WEXC_IO, "Failed to send data to Kafka topic '%s': %s", s->cfg.topics[0], rd_kafka_err2str(e));
         rd_kafka_poll(s->rk, 50);       /* wait for room: deliveries free the queue */
         if (!check_delivery(s, err)) return false;
     }
+}
+
+/* Send one record to the partition 'sink.partitioner' picks. */
+static bool produce(void *ctx, const void *key, size_t klen, const void *val, size_t vlen, WError *err)
+{
+    KSink *s = ctx;
+    int32_t part = RD_KAFKA_PARTITION_UA;
+    if (s->cfg.partitioner == WKP_FIXED) part = s->subtask % s->npartitions;
+    else if (s->cfg.partitioner == WKP_ROUND_ROBIN) { part = s->rr_next; s->rr_next = (s->rr_next + 1) % s->npartitions; }
+    return produce_to(s, part, key, klen, val, vlen, err);
+}
+
+/* Exactly-once after a restore: the restored run's pre-committed transactions that turn out aborted
+   (the failure came between their checkpoint's completion and their commit) are written again, in
+   the first transaction. Done here, not in recover, so that every subtask has fenced the ids of the
+   failed run first: an open transaction of any of them holds back what read_committed sees. */
+static bool write_replay(KSink *s, WError *err)
+{
+    if (!s->restored.len) return true;
+    bool ok = true;
+    const char *p = s->restored.buf, *end = s->restored.buf + s->restored.len;
+    while (ok && p < end) {
+        WKafkaTxnEntry t;
+        if (!(p = wkafka_txnlog_parse(p, end, &t, err))) { ok = false; break; }
+        if (t.nrecs == 0) continue;
+        int committed = t.probe_part < 0 ? 0 : wkafka_txn_committed(&s->cfg, t.probe_part, t.probe_off, err);
+        if (committed < 0) ok = false;
+        else if (!committed) ok = wkafka_txnlog_replay(&t, produce_to, s, err);
+    }
+    wsb_free(&s->restored);
+    return ok;
 }
 
 static bool flush_buffer(KSink *s, WError *err)
@@ -94,6 +162,7 @@ static bool flush_buffer(KSink *s, WError *err)
 static bool ksk_write(WSink *base, const WChunk *in, WError *err)
 {
     KSink *s = (KSink *)base;
+    if (!write_replay(s, err)) return false;
     for (int r = 0; r < in->nrows; r++) {
         const void *key = NULL, *val = NULL;
         size_t klen = 0, vlen = 0;
@@ -118,37 +187,228 @@ static bool ksk_write(WSink *base, const WChunk *in, WError *err)
         }
     }
     if (s->buf && now_ms(s) - s->last_flush_ms >= s->cfg.flush_interval_ms && !flush_buffer(s, err)) return false;
-    rd_kafka_poll(s->rk, 0);
+    if (s->rk) rd_kafka_poll(s->rk, 0);
     base->rows_written += in->nrows;
     return check_delivery(s, err);
 }
 
-static bool ksk_finish(WSink *base, WError *err)
+/* A producer writing to the sink's topic; txid non-NULL: transactional (initialized, so an open
+   transaction of an earlier producer with this id is aborted). */
+static bool new_producer(KSink *s, const char *txid, rd_kafka_t **rkp, rd_kafka_topic_t **rktp, WError *err)
 {
-    return flush_buffer((KSink *)base, err) && flush_all((KSink *)base, err);
+    *rkp = NULL;
+    *rktp = NULL;
+    rd_kafka_conf_t *conf = rd_kafka_conf_new();
+    char eb[512];
+    /* the Java client's default partitioner: murmur2 of the key, any partition without a key */
+    rd_kafka_conf_set(conf, "partitioner", "murmur2_random", eb, sizeof eb);
+    rd_kafka_conf_set(conf, "log_level", "3", eb, sizeof eb);
+    for (int i = 0; i < s->cfg.props.n; i++) {
+        const char *k = s->cfg.props.items[i].key, *v = s->cfg.props.items[i].value;
+        if (!strcmp(k, "group.id")) continue;       /* a consumer property; Flink passes it, the producer ignores it */
+        if (txid && !strcmp(k, "transactional.id")) continue;   /* Flink overrides it too */
+        if (rd_kafka_conf_set(conf, k, v, eb, sizeof eb) != RD_KAFKA_CONF_OK) {
+            rd_kafka_conf_destroy(conf);
+            return werr_set(err, WEXC_VALIDATION, "Invalid Kafka property 'properties.%s' = '%s': %s", k, v, eb);
+        }
+    }
+    /* Flink's KafkaSink sets transaction.timeout.ms to 1 hour unless the table says otherwise (a
+       broker with the default transaction.max.timeout.ms of 15 minutes refuses it, in Flink too) */
+    if (txid && !wopts_get(&s->cfg.props, "transaction.timeout.ms"))
+        rd_kafka_conf_set(conf, "transaction.timeout.ms", "3600000", eb, sizeof eb);
+    if (txid && rd_kafka_conf_set(conf, "transactional.id", txid, eb, sizeof eb) != RD_KAFKA_CONF_OK) {
+        rd_kafka_conf_destroy(conf);
+        return werr_set(err, WEXC_VALIDATION, "Invalid transactional id '%s': %s", txid, eb);
+    }
+    rd_kafka_conf_set_opaque(conf, s);
+    rd_kafka_conf_set_dr_msg_cb(conf, on_delivery);
+    rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, eb, sizeof eb);
+    if (!rk) return werr_set(err, WEXC_IO, "Kafka: cannot create the producer: %s", eb);
+    if (txid) {
+        rd_kafka_error_t *e = NULL;
+        /* a retriable error (CONCURRENT_TRANSACTIONS while the old transaction is being aborted) is retried */
+        for (int attempt = 0; attempt < 20; attempt++) {
+            if (e) rd_kafka_error_destroy(e);
+            e = rd_kafka_init_transactions(rk, TXN_TIMEOUT_MS);
+            if (!e || !rd_kafka_error_is_retriable(e)) break;
+            rd_kafka_poll(rk, 500);
+        }
+        if (e) {
+            werr_set(err, WEXC_IO, "Failed to initialize the Kafka transactions of transactional id '%s': %s", txid,
+                     rd_kafka_error_string(e));
+            rd_kafka_error_destroy(e);
+            rd_kafka_destroy(rk);
+            return false;
+        }
+    }
+    *rkp = rk;
+    *rktp = rd_kafka_topic_new(rk, s->cfg.topics[0], NULL);
+    return true;
 }
 
-/* A checkpoint: at-least-once waits for every record written before it; no state to keep. */
+static char *txn_id(const KSink *s, int subtask, int64_t ckpt)
+{
+    char *id = wmalloc(strlen(s->cfg.txn_prefix) + 48);
+    sprintf(id, "%s-%d-%lld", s->cfg.txn_prefix, subtask, (long long)ckpt);
+    return id;
+}
+
+static void destroy_producer(rd_kafka_t *rk, rd_kafka_topic_t *rkt)
+{
+    if (rkt) rd_kafka_topic_destroy(rkt);
+    if (rk) rd_kafka_destroy(rk);
+}
+
+/* Exactly-once: the transaction records go to; begun with the first record after a checkpoint. */
+static bool ensure_txn(KSink *s, WError *err)
+{
+    if (s->rk) return true;
+    assert(s->cfg.exactly_once);
+    char *id = txn_id(s, s->subtask, s->txn_ckpt);
+    bool ok = new_producer(s, id, &s->rk, &s->rkt, err);
+    if (ok) {
+        rd_kafka_error_t *e = rd_kafka_begin_transaction(s->rk);
+        if (e) {
+            ok = werr_set(err, WEXC_IO, "Failed to begin the Kafka transaction '%s': %s", id, rd_kafka_error_string(e));
+            rd_kafka_error_destroy(e);
+        }
+    }
+    free(id);
+    return ok;
+}
+
+/* End a transaction of producer rk: commit (true) or abort. */
+static bool end_txn(KSink *s, rd_kafka_t *rk, bool commit, WError *err)
+{
+    rd_kafka_error_t *e = commit ? rd_kafka_commit_transaction(rk, TXN_TIMEOUT_MS) : rd_kafka_abort_transaction(rk, TXN_TIMEOUT_MS);
+    if (!e) return true;
+    werr_set(err, WEXC_IO, "Failed to %s the Kafka transaction of topic '%s': %s", commit ? "commit" : "abort",
+             s->cfg.topics[0], rd_kafka_error_string(e));
+    rd_kafka_error_destroy(e);
+    return false;
+}
+
+static bool ksk_finish(WSink *base, WError *err)
+{
+    KSink *s = (KSink *)base;
+    if (!write_replay(s, err) || !flush_buffer(s, err)) return false;
+    if (!s->rk) return true;                        /* exactly-once, nothing since the last checkpoint */
+    if (!flush_all(s, err)) return false;
+    if (!s->cfg.exactly_once || base->transactional) return true;  /* the final checkpoint commits it */
+    /* exactly-once without checkpointing: the end of the input commits (Flink's endInput commit) */
+    bool ok = end_txn(s, s->rk, true, err);
+    destroy_producer(s->rk, s->rkt);
+    s->rk = NULL;
+    s->rkt = NULL;
+    wkafka_txnlog_free(&s->log);
+    return ok;
+}
+
+/* A checkpoint: at-least-once waits for every record written before it; exactly-once also
+   pre-commits the transaction in progress (kept until commit) and names the next one after the
+   next checkpoint. */
 static bool ksk_prepare_commit(WSink *base, int64_t ckpt_id, char **state, WError *err)
 {
     KSink *s = (KSink *)base;
-    (void)ckpt_id;
     *state = NULL;
-    if (!flush_buffer(s, err)) return false;
-    return s->cfg.at_least_once ? flush_all(s, err) : check_delivery(s, err);
+    if (!write_replay(s, err) || !flush_buffer(s, err)) return false;
+    if (!s->cfg.exactly_once) return s->cfg.at_least_once ? flush_all(s, err) : check_delivery(s, err);
+    if (s->rk) {
+        if (!flush_all(s, err)) return false;
+        if (s->npending == s->cap_pending) {
+            s->cap_pending = s->cap_pending ? 2 * s->cap_pending : 4;
+            s->pending = wrealloc(s->pending, sizeof *s->pending * (size_t)s->cap_pending);
+        }
+        s->pending[s->npending++] = (KTxn){.ckpt = ckpt_id, .rk = s->rk, .rkt = s->rkt, .log = s->log};
+        wkafka_txnlog_init(&s->log);
+        s->rk = NULL;
+        s->rkt = NULL;
+    }
+    s->txn_ckpt = ckpt_id + 1;
+    /* the state: this subtask and the checkpoint (for the restore's abort of what a failed run
+       left open), and every transaction not yet committed with its records */
+    WStrBuf b;
+    wsb_init(&b);
+    wsb_printf(&b, "S %d %lld\n", s->subtask, (long long)ckpt_id);
+    for (int i = 0; i < s->npending; i++) wkafka_txnlog_state(&b, s->pending[i].ckpt, &s->pending[i].log);
+    *state = wsb_detach(&b);
+    return true;
 }
 
-static bool ksk_commit(WSink *base, int64_t ckpt_id, WError *err) { (void)base; (void)ckpt_id; (void)err; return true; }
-static bool ksk_recover(WSink *base, const char *state, WError *err) { (void)base; (void)state; (void)err; return true; }
+/* Checkpoint ckpt_id completed: commit the transactions it and the earlier ones pre-committed. */
+static bool ksk_commit(WSink *base, int64_t ckpt_id, WError *err)
+{
+    KSink *s = (KSink *)base;
+    int kept = 0;
+    bool ok = true;
+    for (int i = 0; i < s->npending; i++) {
+        KTxn *t = &s->pending[i];
+        if (!ok || t->ckpt > ckpt_id) { s->pending[kept++] = *t; continue; }
+        ok = end_txn(s, t->rk, true, err);
+        destroy_producer(t->rk, t->rkt);
+        wkafka_txnlog_free(&t->log);
+    }
+    s->npending = kept;
+    return ok;
+}
+
+/* Fence transactional id <prefix>-sub-ckpt: aborts its transaction if a failed run left it open. */
+static bool fence(KSink *s, int sub, int64_t ckpt, WError *err)
+{
+    char *id = txn_id(s, sub, ckpt);
+    rd_kafka_t *rk;
+    rd_kafka_topic_t *rkt;
+    bool ok = new_producer(s, id, &rk, &rkt, err);
+    free(id);
+    if (ok) destroy_producer(rk, rkt);
+    return ok;
+}
+
+/* A restore from the state prepare_commit wrote for checkpoint R of subtask sub: fence the ids the
+   failed run may have left open (its pre-committed transactions, R, R+1 and R+2) and keep its
+   pre-committed transactions for write_replay. */
+static bool ksk_recover(WSink *base, const char *state, WError *err)
+{
+    KSink *s = (KSink *)base;
+    if (!s->cfg.exactly_once || !state || !*state) return true;
+    int sub, used = 0;
+    long long r;
+    if (sscanf(state, "S %d %lld\n%n", &sub, &r, &used) != 2 || used <= 0 || sub < 0 || r < 1)
+        return werr_set(err, WEXC_IO, "The Kafka sink's checkpointed state is not valid.");
+    assert(!s->rk && s->npending == 0);
+    if (r + 1 > s->txn_ckpt) s->txn_ckpt = r + 1;
+    const char *p = state + used, *end = state + strlen(state);
+    while (p < end) {
+        WKafkaTxnEntry t;
+        if (!(p = wkafka_txnlog_parse(p, end, &t, err))) return false;
+        if (t.ckpt < r && !fence(s, sub, t.ckpt, err)) return false;     /* R and later: below */
+    }
+    for (long long c = r; c <= r + 2; c++)
+        if (!fence(s, sub, c, err)) return false;
+    wsb_append(&s->restored, state + used);
+    return true;
+}
 
 static void ksk_close(WSink *base)
 {
     KSink *s = (KSink *)base;
+    if (s->cfg.exactly_once && s->rk) {
+        WError e = {0};
+        end_txn(s, s->rk, false, &e);       /* the transaction in progress; pre-committed ones stay for a restore */
+        werr_clear(&e);
+    }
     if (s->rkt) rd_kafka_topic_destroy(s->rkt);
     if (s->rk) {
-        rd_kafka_flush(s->rk, 5000);
+        if (!s->cfg.exactly_once) rd_kafka_flush(s->rk, 5000);
         rd_kafka_destroy(s->rk);
     }
+    for (int i = 0; i < s->npending; i++) {
+        destroy_producer(s->pending[i].rk, s->pending[i].rkt);
+        wkafka_txnlog_free(&s->pending[i].log);
+    }
+    wkafka_txnlog_free(&s->log);
+    wsb_free(&s->restored);
+    free(s->pending);
     wkafka_ubuf_free(s->buf);
     wkafka_config_free(&s->cfg);
     free(s);
@@ -166,33 +426,13 @@ WSink *wkafka_open_sink(const WTableSpec *spec, WError *err)
     s->subtask = spec->subtask;
     s->clock = spec->clock;
     s->clock_ctx = spec->clock_ctx;
+    s->txn_ckpt = 1;
+    wkafka_txnlog_init(&s->log);
     if (!wkafka_config(&s->cfg, spec, false, err)) { ksk_close(&s->base); return NULL; }
     if (s->cfg.flush_max_rows > 0) s->buf = wkafka_ubuf_new();
     s->last_flush_ms = now_ms(s);
-    rd_kafka_conf_t *conf = rd_kafka_conf_new();
-    char eb[512];
-    /* the Java client's default partitioner: murmur2 of the key, any partition without a key */
-    rd_kafka_conf_set(conf, "partitioner", "murmur2_random", eb, sizeof eb);
-    rd_kafka_conf_set(conf, "log_level", "3", eb, sizeof eb);
-    for (int i = 0; i < s->cfg.props.n; i++) {
-        const char *k = s->cfg.props.items[i].key, *v = s->cfg.props.items[i].value;
-        if (!strcmp(k, "group.id")) continue;       /* a consumer property; Flink passes it, the producer ignores it */
-        if (rd_kafka_conf_set(conf, k, v, eb, sizeof eb) != RD_KAFKA_CONF_OK) {
-            rd_kafka_conf_destroy(conf);
-            werr_set(err, WEXC_VALIDATION, "Invalid Kafka property 'properties.%s' = '%s': %s", k, v, eb);
-            ksk_close(&s->base);
-            return NULL;
-        }
-    }
-    rd_kafka_conf_set_opaque(conf, s);
-    rd_kafka_conf_set_dr_msg_cb(conf, on_delivery);
-    s->rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, eb, sizeof eb);
-    if (!s->rk) {
-        werr_set(err, WEXC_IO, "Kafka: cannot create the producer: %s", eb);
-        ksk_close(&s->base);
-        return NULL;
-    }
-    s->rkt = rd_kafka_topic_new(s->rk, s->cfg.topics[0], NULL);
+    /* the topic's partitions (exactly-once: with a plain producer; the transactional ones come later) */
+    if (!new_producer(s, NULL, &s->rk, &s->rkt, err)) { ksk_close(&s->base); return NULL; }
     const struct rd_kafka_metadata *md = NULL;
     rd_kafka_resp_err_t e = rd_kafka_metadata(s->rk, 0, s->rkt, &md, 30000);
     if (e || !md || md->topic_cnt != 1 || md->topics[0].err || md->topics[0].partition_cnt == 0) {
@@ -206,5 +446,10 @@ WSink *wkafka_open_sink(const WTableSpec *spec, WError *err)
     s->npartitions = md->topics[0].partition_cnt;
     rd_kafka_metadata_destroy(md);
     s->rr_next = spec->subtask % s->npartitions;
+    if (s->cfg.exactly_once) {
+        destroy_producer(s->rk, s->rkt);
+        s->rk = NULL;
+        s->rkt = NULL;
+    }
     return &s->base;
 }

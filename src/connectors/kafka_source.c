@@ -8,10 +8,17 @@
  * decoded by the key and value codecs; metadata columns (topic, partition, offset, timestamp,
  * timestamp-type, headers) follow the physical ones. The checkpoint position is the next offset
  * of every owned partition ("topic/partition/offset;..."; topic names have no '/' or ';'); seek
- * assigns those offsets.
+ * assigns those offsets. With 'properties.group.id' set (and the KafkaSource property
+ * 'properties.commit.offsets.on.checkpoint' not false) the offsets of the last position() are
+ * committed to the group when its checkpoint completes (Flink's KafkaSourceReader commits on
+ * notifyCheckpointComplete), asynchronously: a failed commit only shows in the broker's group. A
+ * bounded source that has ended commits no more (Flink's finished reader is not notified).
  * A record that cannot be decoded fails the job naming its topic, partition and offset.
  * 'upsert-kafka' (cfg.upsert): a record without value (a tombstone) is a DELETE row of its key,
  * every other record an INSERT (the planner's ChangelogNormalize makes the changelog whole).
+ * Partition discovery ('scan.topic-partition-discovery.interval', unbounded sources): every interval
+ * the metadata is read again and the new partitions this subtask owns are read from their earliest
+ * offset (Flink's enumerator starts newly discovered partitions at EARLIEST).
  * Depends on kafka.h, librdkafka.
  */
 #include "kafka.h"
@@ -23,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #define META_TIMEOUT_MS 30000
 
@@ -33,6 +41,7 @@ typedef struct KPart {
     int32_t partition;
     int64_t next;           /* offset of the next record to read */
     int64_t stop;           /* bounded: first offset not read (-1: unbounded) */
+    int64_t ckpt;           /* next as of the last position() (-1: none), committed when it completes */
     bool done;
 } KPart;
 
@@ -46,6 +55,9 @@ typedef struct KSource {
     int *meta_kind;
     char *table;
     const WType *headers_type;
+    int subtask, parallelism;
+    int64_t next_discovery_ms;      /* monotonic time of the next partition discovery */
+    bool ended;                     /* bounded: every partition read to its stop offset */
 } KSource;
 
 static bool rk_error(WError *err, const char *what, rd_kafka_resp_err_t e)
@@ -87,7 +99,7 @@ static rd_kafka_t *new_consumer(const WKafkaConfig *cfg, const char *table, WErr
 static void add_part(KSource *s, const char *topic, int32_t p)
 {
     s->parts = realloc(s->parts, sizeof *s->parts * (size_t)(s->nparts + 1));
-    s->parts[s->nparts++] = (KPart){wstrdup(topic), p, 0, -1, false};
+    s->parts[s->nparts++] = (KPart){wstrdup(topic), p, -1, -1, -1, false};     /* next: set by the caller */
 }
 
 static int cmp_part(const void *a, const void *b)
@@ -97,8 +109,24 @@ static int cmp_part(const void *a, const void *b)
     return c ? c : (x->partition > y->partition) - (x->partition < y->partition);
 }
 
-/* The partitions of the subscribed topics this subtask owns. */
-static bool discover(KSource *s, const WTableSpec *spec, WError *err)
+static int64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static KPart *find_part(KSource *s, const char *topic, int32_t partition);
+
+/* Add partition p of topic if this subtask owns it and does not read it yet. */
+static void maybe_add(KSource *s, const char *topic, int32_t p)
+{
+    if (wkafka_split_owner(topic, p, s->parallelism) == s->subtask && !find_part(s, topic, p)) add_part(s, topic, p);
+}
+
+/* The partitions of the subscribed topics this subtask owns (again: only those not read yet are
+   added; a topic that does not exist is then skipped). */
+static bool discover(KSource *s, bool again, WError *err)
 {
     const struct rd_kafka_metadata *md = NULL;
     rd_kafka_resp_err_t e = rd_kafka_metadata(s->rk, 1, NULL, &md, META_TIMEOUT_MS);
@@ -120,20 +148,17 @@ static bool discover(KSource *s, const WTableSpec *spec, WError *err)
         for (int i = 0; i < md->topic_cnt; i++)
             if (!strcmp(md->topics[i].topic, s->cfg.topics[t])) mt = &md->topics[i];
         if (!mt || mt->err || mt->partition_cnt == 0) {
+            if (again) continue;
             ok = werr_set(err, WEXC_IO, "Failed to get metadata for topics [%s]: the topic does not exist.", s->cfg.topics[t]);
             break;
         }
-        for (int p = 0; p < mt->partition_cnt; p++)
-            if (wkafka_split_owner(mt->topic, mt->partitions[p].id, spec->parallelism) == spec->subtask)
-                add_part(s, mt->topic, mt->partitions[p].id);
+        for (int p = 0; p < mt->partition_cnt; p++) maybe_add(s, mt->topic, mt->partitions[p].id);
     }
     if (s->cfg.pattern) {
         for (int i = 0; i < md->topic_cnt; i++) {
             const struct rd_kafka_metadata_topic *mt = &md->topics[i];
             if (mt->err || strncmp(mt->topic, "__", 2) == 0 || regexec(&re, mt->topic, 0, NULL, 0) != 0) continue;
-            for (int p = 0; p < mt->partition_cnt; p++)
-                if (wkafka_split_owner(mt->topic, mt->partitions[p].id, spec->parallelism) == spec->subtask)
-                    add_part(s, mt->topic, mt->partitions[p].id);
+            for (int p = 0; p < mt->partition_cnt; p++) maybe_add(s, mt->topic, mt->partitions[p].id);
         }
         regfree(&re);
     }
@@ -334,10 +359,31 @@ static bool fatal_consumer_error(rd_kafka_resp_err_t e)
            e != RD_KAFKA_RESP_ERR__TIMED_OUT && e != RD_KAFKA_RESP_ERR__PARTITION_EOF;
 }
 
+/* Partition discovery: new owned partitions start at their earliest offset. */
+static bool rediscover(KSource *s, WError *err)
+{
+    int before = s->nparts;
+    if (!discover(s, true, err)) return false;
+    if (s->nparts == before) return true;
+    for (int i = 0; i < s->nparts; i++) {
+        KPart *p = &s->parts[i];
+        if (p->next >= 0) continue;
+        int64_t lo = 0, hi = 0;
+        rd_kafka_resp_err_t e = rd_kafka_query_watermark_offsets(s->rk, p->topic, p->partition, &lo, &hi, META_TIMEOUT_MS);
+        if (e) return rk_error(err, "cannot read the offsets of the partitions", e);
+        p->next = lo;
+    }
+    return assign(s, err);
+}
+
 static WSourceStatus ks_next(WSource *base, WChunk *out, WError *err)
 {
     KSource *s = (KSource *)base;
     bool bounded = s->cfg.bounded != WKS_UNBOUNDED;
+    if (s->cfg.discovery_ms > 0 && mono_ms() >= s->next_discovery_ms) {
+        if (!rediscover(s, err)) return WSRC_ERROR;
+        s->next_discovery_ms = mono_ms() + s->cfg.discovery_ms;
+    }
     int timeout = 100;
     while (out->nrows < out->cap && !(bounded && s->ndone == s->nparts)) {
         rd_kafka_message_t *m = rd_kafka_consumer_poll(s->rk, timeout);
@@ -370,7 +416,10 @@ static WSourceStatus ks_next(WSource *base, WChunk *out, WError *err)
         if (rc > 0) base->rows_read++;
         if (bounded && p->next >= p->stop) part_done(s, p);
     }
-    if (bounded && s->ndone == s->nparts) return WSRC_END;
+    if (bounded && s->ndone == s->nparts) {
+        s->ended = true;
+        return WSRC_END;
+    }
     return out->nrows ? WSRC_MORE : WSRC_IDLE;
 }
 
@@ -385,6 +434,22 @@ static bool ks_position(WSource *base, char *buf, size_t bufsz)
         if (n < 0 || (size_t)n >= bufsz - o) return false;
         o += (size_t)n;
     }
+    for (int i = 0; i < s->nparts; i++) s->parts[i].ckpt = s->parts[i].next;
+    return true;
+}
+
+/* The checkpoint of the last position() completed: commit its offsets to the group. */
+static bool ks_checkpoint_complete(WSource *base, WError *err)
+{
+    KSource *s = (KSource *)base;
+    (void)err;
+    /* a finished reader is not notified in Flink (measured: a bounded job commits nothing at its end) */
+    if (!s->cfg.commit_offsets || s->ended) return true;
+    rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(s->nparts > 0 ? s->nparts : 1);
+    for (int i = 0; i < s->nparts; i++)
+        if (s->parts[i].ckpt >= 0) rd_kafka_topic_partition_list_add(l, s->parts[i].topic, s->parts[i].partition)->offset = s->parts[i].ckpt;
+    if (l->cnt > 0) rd_kafka_commit(s->rk, l, 1);      /* async, as Flink's commitAsync; the result is not awaited */
+    rd_kafka_topic_partition_list_destroy(l);
     return true;
 }
 
@@ -429,6 +494,7 @@ WSource *wkafka_open_source(const WTableSpec *spec, WError *err)
     s->base.next = ks_next;
     s->base.position = ks_position;
     s->base.seek = ks_seek;
+    s->base.checkpoint_complete = ks_checkpoint_complete;
     s->base.close = ks_close;
     s->ncols = spec->ncols;
     s->nmeta = spec->nmeta;
@@ -445,8 +511,10 @@ WSource *wkafka_open_source(const WTableSpec *spec, WError *err)
             return NULL;
         }
     }
+    s->subtask = spec->subtask;
+    s->parallelism = spec->parallelism;
     if (!wkafka_config(&s->cfg, spec, true, err) || !(s->rk = new_consumer(&s->cfg, spec->name, err)) ||
-        !discover(s, spec, err)) {
+        !discover(s, false, err)) {
         ks_close(&s->base);
         return NULL;
     }
@@ -462,6 +530,7 @@ WSource *wkafka_open_source(const WTableSpec *spec, WError *err)
     }
     free(start);
     free(stop);
+    s->next_discovery_ms = mono_ms() + s->cfg.discovery_ms;
     if (!ok || !assign(s, err)) {
         ks_close(&s->base);
         return NULL;

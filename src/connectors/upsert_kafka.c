@@ -46,9 +46,9 @@ static const WConnOption UPSERT_INVENTORY[] = {
     {"scan.parallelism", WOPT_APPLIED, NULL, "the source's parallelism (runtime/vertices.c)"},
     {"sink.buffer-flush.max-rows", WOPT_APPLIED, NULL, "keys buffered (last row per key) before a flush"},
     {"sink.buffer-flush.interval", WOPT_APPLIED, NULL, "time after which the buffer is flushed"},
-    {"sink.delivery-guarantee", WOPT_APPLIED, NULL, "none or at-least-once (flush at checkpoints)"},
-    {"sink.transactional-id-prefix", WOPT_REFUSED, NULL, "exactly-once Kafka transactions are not implemented"},
-    {"sink.transaction-naming-strategy", WOPT_REFUSED, "DEFAULT", "exactly-once Kafka transactions are not implemented"},
+    {"sink.delivery-guarantee", WOPT_APPLIED, NULL, "none, at-least-once (flush at checkpoints) or exactly-once (transactions)"},
+    {"sink.transactional-id-prefix", WOPT_APPLIED, NULL, "the transactional ids of exactly-once: <prefix>-<subtask>-<checkpoint>"},
+    {"sink.transaction-naming-strategy", WOPT_APPLIED, NULL, "INCREMENTING only (POOLING is refused)"},
     {"property-version", WOPT_NO_EFFECT_IN_FLINK, NULL, "the version of the options' layout"},
     {"scan.watermark.alignment.group", WOPT_REFUSED, NULL, "watermark alignment is not implemented"},
     {"scan.watermark.alignment.max-drift", WOPT_REFUSED, NULL, "watermark alignment is not implemented"},
@@ -93,11 +93,7 @@ bool wkafka_upsert_config(WKafkaConfig *cfg, const WTableSpec *spec, bool as_sou
                         "which columns should be read from or write to the Kafka message key. The PRIMARY KEY also "
                         "defines records in the 'upsert-kafka' table should update or delete on which keys.");
     cfg->startup = WKS_EARLIEST;
-    const char *dg = wopts_get_or(o, "sink.delivery-guarantee", "at-least-once");
-    if (!as_source && strcasecmp(dg, "exactly-once") == 0 && !wopts_get(o, "sink.transactional-id-prefix"))
-        return werr_set(err, WEXC_VALIDATION,
-                        "sink.transactional-id-prefix must be specified when using DeliveryGuarantee.EXACTLY_ONCE.");
-    if (!wkafka_check_bounded(cfg, spec, as_source, err) || !wkafka_sink_options(cfg, o, err) ||
+    if (!wkafka_check_bounded(cfg, spec, as_source, err) || !wkafka_sink_options(cfg, o, as_source, err) ||
         !buffer_flush(cfg, o, err))
         return false;
     /* the key carries the primary key columns, in the order of the key's declaration */

@@ -584,6 +584,10 @@ bool wckpt_lane_commit(WCkpt *c, WCkptLane *L, int64_t *committed, WError *err)
     if (done <= *committed) return true;
     for (int i = 0; i < L->nsinks; i++)
         if (L->sinks[i]->commit && !L->sinks[i]->commit(L->sinks[i], done, err)) return false;
+    for (int i = 0; i < L->nsrc; i++) {
+        WSource *src = L->srcs[i].src;
+        if (src && src->checkpoint_complete && !src->checkpoint_complete(src, err)) return false;
+    }
     *committed = done;
     return true;
 }

@@ -80,7 +80,12 @@ LOG
   KJAVA=(java -Xms256m -Xmx512m -XX:+UseSerialGC -Dkafka.logs.dir="$KTMP"
          -Dlog4j2.configurationFile="$KTMP/log4j2.properties" -cp "$KHOME/libs/*")
   local uuid
-  uuid="$(python3 -c 'import base64,os; print(base64.urlsafe_b64encode(os.urandom(16)).decode().rstrip("="))')"
+  # a cluster id starting with '-' would be read as an option by the storage tool: draw again
+  uuid="$(python3 -c 'import base64,os
+while True:
+    u = base64.urlsafe_b64encode(os.urandom(16)).decode().rstrip("=")
+    if not u.startswith("-"): break
+print(u)')"
   "${KJAVA[@]}" kafka.tools.StorageTool format -t "$uuid" -c "$KTMP/server.properties" > "$KTMP/format.log" 2>&1 \
     || { cat "$KTMP/format.log"; fail "kafka storage format failed"; exit 1; }
   "${KJAVA[@]}" kafka.Kafka "$KTMP/server.properties" > "$KTMP/stdout.log" 2>&1 &
