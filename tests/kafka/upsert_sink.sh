@@ -119,7 +119,14 @@ got="$(grep -E '^\| [-+][IUD] ' "$KTMP/read.out" | sed -E 's/ +\|/ |/g; s/\| +/|
 want='| +I | a | 10 | 1 |;| +I | b | 7 | 1 |;| -D | a | 10 | 1 |;| +I | a | 15 | 1 |;| -D | b | 7 | 1 |;| +I | b | 20 | 1 |;'
 want+='| +I | c | 1 | 1 |;| -D | b | 20 | 1 |;| -U | c | 1 | 1 |;| +U | c | 26 | 2 |;| -U | c | 26 | 2 |;| +U | c | 25 | 1 |;'
 want+='| -U | a | 15 | 1 |;| +U | a | 115 | 2 |;'
-[[ "$got" == "$want" ]] || { cat "$KTMP/read.out"; fail "read back: $got"; }
+# the sequence depends on the order the job above read s_in's two partitions (it varies under
+# load); what must hold whatever that order: the changelog folds to the same rows per key
+fold() { tr ';' '\n' | awk -F' [|] ' 'NF >= 4 { k = $2; if ($1 ~ /[+][IU]/) row[k] = $2 "," $3 "," $4; else delete row[k] }
+  END { for (k in row) print row[k] }' | LC_ALL=C sort | tr '\n' ' '; }
+if [[ "$got" != "$want" ]]; then
+  echo "upsert_sink: read back in another order than Flink's recording (the input partitions interleaved otherwise): $got" >&2
+  [[ "$(printf '%s' "$got" | fold)" == "$(printf '%s' "$want" | fold)" ]] || { cat "$KTMP/read.out"; fail "read back: $got"; }
+fi
 grep -qF "Querying a table in batch mode is currently only possible for INSERT-only table sources. But the source for table 'default_catalog.default_database.s_out' produces other changelog messages than just INSERT." "$KTMP/read.out" \
   || { cat "$KTMP/read.out"; fail "batch read of an upsert source: not Flink's error"; }
 exit 0
