@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-static WExpr *make_eq(BindCtx *b, WExpr *l, WExpr *r, AstPos pos)
+WExpr *bind_make_eq(BindCtx *b, WExpr *l, WExpr *r, AstPos pos)
 {
     const WFuncDef *fd = wfunc_lookup("=");
     const WType *at[2] = {l->type, r->type};
@@ -175,7 +175,7 @@ WRel *bind_join_rel(BindCtx *b, WRel *l, BScope *ls, WRel *r, BScope *rs, AstFro
         }
         WExpr *lc = wexpr_column(a, li, ls->cols[li].type, ls->cols[li].name);
         WExpr *rc = wexpr_column(a, ls->n + ri, rs->cols[ri].type, rs->cols[ri].name);
-        WExpr *eq = make_eq(b, lc, rc, f->pos);
+        WExpr *eq = bind_make_eq(b, lc, rc, f->pos);
         if (!eq) return NULL;
         cond = and2(p, cond, eq);
     }
@@ -282,12 +282,11 @@ bool ast_has_subquery_conjunct(const AstExpr *e)
     return is_subquery_pred(e);
 }
 
-/* Split e into AND conjuncts. */
-static void conjuncts(AstExpr *e, AstExpr **out, int *n, int max)
+void bind_ast_conjuncts(AstExpr *e, AstExpr **out, int *n, int max)
 {
     if (e->kind == AE_BINARY && e->op == AO_AND) {
-        conjuncts(e->args[0], out, n, max);
-        conjuncts(e->args[1], out, n, max);
+        bind_ast_conjuncts(e->args[0], out, n, max);
+        bind_ast_conjuncts(e->args[1], out, n, max);
         return;
     }
     if (*n < max) out[(*n)++] = e;
@@ -321,7 +320,7 @@ static WRel *semi_join(BindCtx *b, WRel *in, BScope *s, AstExpr *e, bool negate,
                 WExpr *x = bind_expr(b, s, e->args[k]);
                 if (!x) return NULL;
                 WExpr *y = wexpr_column(a, s->n + k, r->out.types[k], r->out.names[k]);
-                WExpr *eq = make_eq(b, x, y, e->pos);
+                WExpr *eq = bind_make_eq(b, x, y, e->pos);
                 if (!eq) return NULL;
                 cond = and2(p, cond, eq);
             }
@@ -363,7 +362,7 @@ static WRel *semi_join(BindCtx *b, WRel *in, BScope *s, AstExpr *e, bool negate,
             /* the subquery's select item, over the inner columns (shifted after outer) */
             WExpr *y = bind_expr(b, &all, sq->items[k].expr);
             if (!y) return NULL;
-            WExpr *eq = make_eq(b, x, y, e->pos);
+            WExpr *eq = bind_make_eq(b, x, y, e->pos);
             if (!eq) return NULL;
             if (anti) {
                 /* NOT IN: a NULL on either side makes the predicate unknown, which Flink's
@@ -397,7 +396,7 @@ WRel *bind_where_subqueries(BindCtx *b, WRel *in, BScope *s, AstExpr *where, Ast
 {
     AstExpr *cs[256];
     int n = 0;
-    conjuncts(where, cs, &n, 256);
+    bind_ast_conjuncts(where, cs, &n, 256);
     AstExpr *keep = NULL;
     for (int i = 0; i < n; i++) {
         if (is_subquery_pred(cs[i])) {

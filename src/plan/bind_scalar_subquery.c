@@ -19,21 +19,9 @@
  */
 #include "bind_internal.h"
 #include "bind_scalar_subquery.h"
-#include "../expr/functions.h"
 
 #include <string.h>
 #include <strings.h>
-
-/* Split e into AND conjuncts. */
-static void conjuncts(AstExpr *e, AstExpr **out, int *n, int max)
-{
-    if (e && e->kind == AE_BINARY && e->op == AO_AND) {
-        conjuncts(e->args[0], out, n, max);
-        conjuncts(e->args[1], out, n, max);
-        return;
-    }
-    if (e && *n < max) out[(*n)++] = e;
-}
 
 /* Whether e binds against scope s alone (errors discarded). */
 static bool binds_in(BindCtx *b, BScope *s, AstExpr *e)
@@ -101,7 +89,7 @@ static WRel *decorrelate(BindCtx *b, AstExpr *e, BScope *scope, BindFromFn bind_
     if (!bind_from_fn(q, sq->from, &rs)) return NULL;
     AstExpr *cs[64];
     int n = 0;
-    conjuncts(sq->where, cs, &n, 64);
+    bind_ast_conjuncts(sq->where, cs, &n, 64);
     AstExpr *keys[64], *inner_where = NULL;
     WExpr **ox = WA_ARRAY(a, WExpr *, n + 1);
     int nk = 0;
@@ -261,22 +249,12 @@ WRel *bsubq_bind(BindCtx *b, AstQuery *aq, WRel *in, BScope *scope, BindFromFn b
             j->out.types[in->out.n + i] = wtype_with_nullable(a, wtype_with_time_attr(a, r->out.types[i], WTA_NONE), true);
         }
         /* correlated: the enclosing query's side of each equality = the subquery's key */
+        WExpr **eqs = WA_ARRAY(a, WExpr *, nkeys + 1);
         for (int k = 0; k < nkeys; k++) {
-            WExpr *eq = wexpr_new(a, WX_CALL, &WTYPE_BOOLEAN, 2);
-            eq->func = wfunc_lookup("=");
-            eq->name = "=";
-            eq->args[0] = outer[k];
-            eq->args[1] = bind_cast(b, wexpr_column(a, in->out.n + k, j->out.types[in->out.n + k], r->out.names[k]),
-                                    outer[k]->type);
-            if (!j->join_cond) {
-                j->join_cond = eq;
-            } else {
-                WExpr *and = wexpr_new(a, WX_AND, &WTYPE_BOOLEAN, 2);
-                and->args[0] = j->join_cond;
-                and->args[1] = eq;
-                j->join_cond = and;
-            }
+            WExpr *key = wexpr_column(a, in->out.n + k, j->out.types[in->out.n + k], r->out.names[k]);
+            if (!(eqs[k] = bind_make_eq(b, outer[k], key, e->pos))) return NULL;
         }
+        j->join_cond = nkeys ? wplan_and(p, eqs, nkeys) : NULL;
         /* the subquery's columns join the scope hidden; no name reaches them (only the map) */
         for (int i = 0; i < r->out.n; i++) {
             bscope_add(a, scope, NULL, "$SCALAR_QUERY", j->out.types[in->out.n + i]);

@@ -102,16 +102,18 @@ static WRel *merge_calc(WPlanCtx *p, WRel *top)
 /* Whether the join condition (a conjunction) has the conjunct $l = $r. */
 static bool join_equates(const WExpr *cond, int l, int r)
 {
-    if (!cond) return false;
-    if (cond->kind == WX_AND) {
-        for (int i = 0; i < cond->nargs; i++)
-            if (join_equates(cond->args[i], l, r)) return true;
-        return false;
+    WExpr *cs[256];
+    int n = 0;
+    if (cond) wplan_split_and((WExpr *)cond, cs, &n, 256);
+    for (int i = 0; i < n; i++) {
+        const WExpr *c = cs[i];
+        if (c->kind != WX_CALL || c->nargs != 2 || strcmp(c->name, "=") != 0) continue;
+        const WExpr *x = c->args[0], *y = c->args[1];
+        if (x->kind == WX_COLUMN && y->kind == WX_COLUMN &&
+            ((x->col == l && y->col == r) || (x->col == r && y->col == l)))
+            return true;
     }
-    if (cond->kind != WX_CALL || cond->nargs != 2 || strcmp(cond->name, "=") != 0) return false;
-    const WExpr *x = cond->args[0], *y = cond->args[1];
-    if (x->kind != WX_COLUMN || y->kind != WX_COLUMN) return false;
-    return (x->col == l && y->col == r) || (x->col == r && y->col == l);
+    return false;
 }
 
 /* COALESCE($l, $r) over a join whose condition equates a left column with a right one (what a
