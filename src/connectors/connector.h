@@ -86,7 +86,16 @@ struct WSource {
                                        update); the chunks given to next() hold at least that many */
     int64_t rows_skipped;           /* rows dropped by ignore-parse-errors */
     int64_t rows_read;
+    int64_t waited_ns;              /* time next() spent waiting for input (a rate limit, a poll
+                                       without data, a directory scan interval): the runtime counts
+                                       it idle, not busy (wsrc_sleep_ns / wsrc_add_wait) */
 };
+
+/* Sleep ns in a source's next(), counted as waiting for input. */
+void wsrc_sleep_ns(WSource *s, int64_t ns);
+/* Count the time since since_ns (CLOCK_MONOTONIC, wsrc_clock_ns) as waiting for input. */
+void wsrc_add_wait(WSource *s, int64_t since_ns);
+int64_t wsrc_clock_ns(void);
 
 struct WSink {
     bool (*write)(WSink *s, const WChunk *in, WError *err);

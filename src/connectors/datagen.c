@@ -540,8 +540,7 @@ static WSourceStatus dg_next(WSource *base, WChunk *out, WError *err)
         if (allowed < 1.0) {
             double wait_ns = (1.0 - allowed) / s->rate * 1e9;
             if (wait_ns > 20e6) wait_ns = 20e6;
-            struct timespec ts = {0, (long)wait_ns};
-            nanosleep(&ts, NULL);
+            wsrc_sleep_ns(base, (int64_t)wait_ns);
             t = now_ns(CLOCK_MONOTONIC);
             allowed = (double)(t - s->pace_start_ns) * 1e-9 * s->rate + burst - (double)(s->emitted - s->pace_base);
             if (allowed < 1.0) return WSRC_IDLE;

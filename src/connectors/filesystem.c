@@ -535,8 +535,7 @@ static WSourceStatus fs_next(WSource *base, WChunk *out, WError *err)
                 if (!fs_scan(s, err)) return WSRC_ERROR;
                 if (s->cur < s->nfiles) continue;
             }
-            struct timespec nap = {0, 10000000};
-            nanosleep(&nap, NULL);
+            wsrc_sleep_ns(&s->base, 10000000);
             return WSRC_IDLE;
         }
         if (!s->open) {

@@ -386,7 +386,9 @@ static WSourceStatus ks_next(WSource *base, WChunk *out, WError *err)
     }
     int timeout = 100;
     while (out->nrows < out->cap && !(bounded && s->ndone == s->nparts)) {
+        int64_t t0 = timeout ? wsrc_clock_ns() : 0;
         rd_kafka_message_t *m = rd_kafka_consumer_poll(s->rk, timeout);
+        if (timeout) wsrc_add_wait(base, t0);       /* waiting for the first record */
         if (!m) break;
         timeout = 0;
         KPart *p = m->rkt ? find_part(s, rd_kafka_topic_name(m->rkt), m->partition) : NULL;

@@ -1008,8 +1008,7 @@ static WSourceStatus nx_next(WSource *base, WChunk *out, WError *err)
     NxSource *s = (NxSource *)base;
     if (s->cur.k >= s->count) {
         if (s->o.keep_alive) {
-            struct timespec ts = {0, 20000000};
-            nanosleep(&ts, NULL);
+            wsrc_sleep_ns(base, 20000000);
             return WSRC_IDLE;
         }
         return WSRC_END;
@@ -1027,8 +1026,7 @@ static WSourceStatus nx_next(WSource *base, WChunk *out, WError *err)
             int64_t due = s->wall_base_ms + (nx_timestamp(&s->g, s->cur.k + 1) - s->g.c.base_time_ms) - now;
             if (due > 20) due = 20;
             if (due < 1) due = 1;
-            struct timespec ts = {0, (long)due * 1000000L};
-            nanosleep(&ts, NULL);
+            wsrc_sleep_ns(base, due * 1000000);
             return WSRC_IDLE;
         }
         limit = lim;

@@ -325,7 +325,18 @@ static WChunk *order_rows(WMiniBatch *mb, WChunk *b)
     return o;
 }
 
+static void minibatch_flush(WOperator *op);
+
+/* A bundle's processing is the operator's busy time (operator.h), also when the runtime flushes it
+   before a checkpoint barrier. */
 void wop_minibatch_flush(WOperator *op)
+{
+    WOperator *prev = wop_time_enter(op->ctx, op);
+    minibatch_flush(op);
+    wop_time_leave(op->ctx, prev);
+}
+
+static void minibatch_flush(WOperator *op)
 {
     WMiniBatch *mb = op->mb;
     if (mb && mb->mode == WMB_JOIN) {

@@ -67,13 +67,65 @@ void wop_free(WOperator *op)
     else free(op);
 }
 
+/* ---- time accounting (operator.h) ---- */
+
+static int64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Charge the time since the last mark to the running operator (busy) and move the mark. */
+static void charge_busy(WExecCtx *ctx, int64_t now)
+{
+    WOperator *cur = ctx->timed_op;
+    if (cur && now > ctx->timed_mark_ns) PUBLISH(cur->busy_ns, cur->busy_ns + (now - ctx->timed_mark_ns));
+    ctx->timed_mark_ns = now;
+}
+
+WOperator *wop_time_enter(WExecCtx *ctx, WOperator *op)
+{
+    WOperator *prev = ctx->timed_op;
+    if (op->untimed || op == prev) return prev;
+    charge_busy(ctx, mono_ns());
+    ctx->timed_op = op;
+    return prev;
+}
+
+void wop_time_leave(WExecCtx *ctx, WOperator *prev)
+{
+    if (ctx->timed_op == prev) return;
+    charge_busy(ctx, mono_ns());
+    ctx->timed_op = prev;
+}
+
+void wop_time_block_begin(WExecCtx *ctx) { charge_busy(ctx, mono_ns()); }
+
+void wop_time_block_end(WExecCtx *ctx)
+{
+    int64_t now = mono_ns();
+    WOperator *cur = ctx->timed_op;
+    if (cur && now > ctx->timed_mark_ns)
+        PUBLISH(cur->backpressured_ns, cur->backpressured_ns + (now - ctx->timed_mark_ns));
+    ctx->timed_mark_ns = now;
+}
+
+void wop_time_waited(WOperator *op, int64_t ns)
+{
+    if (ns <= 0) return;
+    PUBLISH(op->busy_ns, op->busy_ns > ns ? op->busy_ns - ns : 0);
+}
+
 void wop_push(WOperator *op, int input, const WChunk *in)
 {
     if (op->ctx->err->set || in->nrows == 0) return;
     PUBLISH(op->rows_in, op->rows_in + in->nrows);
+    WOperator *prev = wop_time_enter(op->ctx, op);
     if (op->insight) winsight_rows(op, input, in);
     if (op->mb) wmb_add(op, input, in);
     else op->ops->process(op, input, in);
+    wop_time_leave(op->ctx, prev);
 }
 
 void wop_emit(WOperator *op, const WChunk *c)
@@ -111,9 +163,11 @@ static int64_t min_watermark(const WOperator *op)
 static void deliver_watermark(WOperator *op, int64_t m)
 {
     PUBLISH(op->wm, m);
+    WOperator *prev = wop_time_enter(op->ctx, op);
     if (op->mb) wop_minibatch_flush(op);
     if (op->ops->watermark) op->ops->watermark(op, m);
     else wop_emit_watermark(op, m);
+    wop_time_leave(op->ctx, prev);
 }
 
 static void advance_watermark(WOperator *op)
@@ -158,9 +212,11 @@ void wop_input_end(WOperator *op, int input)
     if (op->ended < op->ninputs) return;
     if (op->ctx->err->set) return;
     PUBLISH(op->finished, true);
+    WOperator *prev = wop_time_enter(op->ctx, op);
     if (op->mb) wop_minibatch_flush(op);
     if (op->ops->end_input) op->ops->end_input(op);
     else wop_emit_end(op);
+    wop_time_leave(op->ctx, prev);
 }
 
 void wchunk_gather(WChunk *dst, const WChunk *src, const uint8_t *sel)
@@ -236,6 +292,8 @@ void wop_read_counters(const WOperator *op, WOpCounters *out)
     out->late_dropped = __atomic_load_n(&op->late_dropped, __ATOMIC_RELAXED);
     out->wm = __atomic_load_n(&op->wm, __ATOMIC_RELAXED);
     out->finished = __atomic_load_n(&op->finished, __ATOMIC_RELAXED);
+    out->busy_ns = __atomic_load_n(&op->busy_ns, __ATOMIC_RELAXED);
+    out->backpressured_ns = __atomic_load_n(&op->backpressured_ns, __ATOMIC_RELAXED);
 }
 
 void wop_publish_metrics(WOperator *op)

@@ -59,6 +59,10 @@ typedef struct WExecCtx {
     const char *state_backend_type; /* "hashmap" | "rocksdb" */
     const char *state_local_dir;    /* RocksDB files; NULL = config, else $TMPDIR or /tmp */
     WExecRegistry *registry;        /* checkpointing: backends and timers created (may be NULL) */
+    /* time accounting of the thread running these operators (wop_time_*): the operator whose code
+       runs now (NULL: the runtime's own work or waiting) and when it was last charged (ns) */
+    struct WOperator *timed_op;
+    int64_t timed_mark_ns;
 } WExecCtx;
 
 /* A keyed-state backend for one operator instance, as the job configures it
@@ -117,6 +121,10 @@ struct WOperator {
        the framework); readers use wop_read_counters */
     int64_t rows_in, rows_out;
     int64_t late_dropped;           /* numLateRecordsDropped */
+    int64_t busy_ns;                /* time in this operator's own code (not its outputs') */
+    int64_t backpressured_ns;       /* time it waited for room in a full exchange inbox */
+    bool untimed;                   /* runtime plumbing (exchange sides, union merge): its time is
+                                       its caller's */
     bool finished;
     struct WOpPublished *published; /* the metrics text, published by the lane (wop_publish_metrics) */
     struct WMiniBatch *mb;          /* mini-batch bundle (minibatch.h), NULL = rows are processed at once */
@@ -132,6 +140,7 @@ static inline void wop_count_late(WOperator *op)
 /* The operator's counters as another thread may read them while it runs. */
 typedef struct WOpCounters {
     int64_t rows_in, rows_out, late_dropped, wm;
+    int64_t busy_ns, backpressured_ns;
     bool finished;
 } WOpCounters;
 void wop_read_counters(const WOperator *op, WOpCounters *out);
@@ -141,6 +150,21 @@ void wop_read_counters(const WOperator *op, WOpCounters *out);
    lane runs and when it ends. */
 void wop_publish_metrics(WOperator *op);
 void wop_read_metrics(const WOperator *op, char *buf, size_t bufsz);
+
+/* Time accounting (Flink's busy / back-pressured / idle task times). The thread running a lane
+   charges wall time to the operator whose code runs: wop_time_enter makes op the running one
+   (charging the time since the last mark to the previous one) and returns the previous;
+   wop_time_leave charges op and makes prev running again. So each operator's busy_ns is its own
+   code's time, without the operators it emits to (untimed operators leave the time to their
+   caller). wop_time_block_begin / _end bracket a wait: with an operator running (a send into a
+   full inbox), the wait is its back-pressured time; without one, the lane was idle. */
+struct WOperator *wop_time_enter(WExecCtx *ctx, struct WOperator *op);
+void wop_time_leave(WExecCtx *ctx, struct WOperator *prev);
+void wop_time_block_begin(WExecCtx *ctx);
+void wop_time_block_end(WExecCtx *ctx);
+/* ns of the time just charged to op were spent waiting for input (a source's rate limit or poll):
+   idle, not busy. */
+void wop_time_waited(WOperator *op, int64_t ns);
 
 /* Initialise the framework part of an operator (called by each operator's constructor). */
 void wop_init(WOperator *op, const WOpOps *ops, WExecCtx *ctx, int ninputs, int ncols,

@@ -193,6 +193,7 @@ static void built_add(Lane *L, WRel *r, WOperator *op, int stream_op)
         L->built = wrealloc(L->built, sizeof(Built) * (size_t)L->cap_built);
     }
     L->built[L->nbuilt++] = (Built){r, op, stream_op};
+    op->untimed = stream_op < 0;    /* plumbing Flink has no operator for: its time is its caller's */
     wckpt_registry_tag(&L->registry, r->id);    /* checkpoints: backends/timers it created */
 }
 

@@ -166,6 +166,7 @@ Receiver *wjob_receiver_new(Lane *L, int exch, WRel *r)
     assert(exch >= 0 && exch < j->nexch);
     Receiver *rc = wcalloc(1, sizeof *rc);
     wop_init(&rc->base, &RECV_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
+    rc->base.untimed = true;
     /* a lane beyond the exchange's receiving subtasks hears from no sender (an idle copy) */
     rc->nfrom = L->index < j->exch_recv_p[exch] ? j->exch_send_p[exch] : 0;
     size_t n = (size_t)(rc->nfrom ? rc->nfrom : 1);
@@ -330,17 +331,17 @@ static Msg *lane_pop(Lane *L, int min_rank)
     return m;
 }
 
-/* Process what is in L's inbox now (messages of exchanges of rank >= min_rank); true when
-   something was processed. */
-static bool lane_drain(Lane *L, int min_rank)
+/* Process what is in L's inbox now (messages of exchanges of rank >= min_rank), at most max
+   messages (-1: until it is empty); true when something was processed. */
+static bool lane_drain(Lane *L, int min_rank, int max)
 {
-    bool any = false;
+    int n = 0;
     Msg *m;
-    while (!job_failed(L->job) && (m = lane_pop(L, min_rank)) != NULL) {
+    while ((max < 0 || n < max) && !job_failed(L->job) && (m = lane_pop(L, min_rank)) != NULL) {
         lane_process_msg(L, m);
-        any = true;
+        n++;
     }
-    return any;
+    return n > 0;
 }
 
 /* Sleep until L's inbox has a message of rank >= min_rank, L is woken, the job halts or
@@ -348,6 +349,7 @@ static bool lane_drain(Lane *L, int min_rank)
 static void lane_wait(Lane *L, int min_rank, int64_t timeout_ms)
 {
     WJob *j = L->job;
+    wop_time_block_begin(&L->ctx);      /* an operator sending into a full inbox: back-pressured */
     worker_release(j);
     struct timespec until;
     if (timeout_ms >= 0) {
@@ -364,6 +366,7 @@ static void lane_wait(Lane *L, int min_rank, int64_t timeout_ms)
     L->woken = false;
     pthread_mutex_unlock(&L->mu);
     worker_acquire(j);
+    wop_time_block_end(&L->ctx);
 }
 
 /* Send from lane `from` to lane `to` (another lane). The inbox bound gives back-pressure: while
@@ -388,7 +391,7 @@ static void lane_send(Lane *from, int to, MsgKind kind, int exch, int64_t wm, WC
             T->nroom_waiters++;
         }
         pthread_mutex_unlock(&T->mu);
-        if (!lane_drain(from, rank)) lane_wait(from, rank, -1);
+        if (!lane_drain(from, rank, -1)) lane_wait(from, rank, -1);
         pthread_mutex_lock(&T->mu);
     }
     if (T->tail) T->tail->next = m; else T->head = m;
@@ -516,6 +519,7 @@ WOperator *wjob_sender_new(Lane *L, int exch, WRel *r)
 {
     Sender *sd = wcalloc(1, sizeof *sd);
     wop_init(&sd->base, &SENDER_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
+    sd->base.untimed = true;
     sd->lane = L;
     sd->exch = exch;
     sd->nkeys = r->nkeys;
@@ -849,7 +853,10 @@ static void lane_tick(Lane *L)
 {
     for (int i = 0; i < L->nbuilt && !L->err.set; i++) {
         WOperator *op = L->built[i].op;
-        if (op->ops->tick) op->ops->tick(op);
+        if (!op->ops->tick) continue;
+        WOperator *prev = wop_time_enter(&L->ctx, op);
+        op->ops->tick(op);
+        wop_time_leave(&L->ctx, prev);
     }
 }
 
@@ -868,6 +875,7 @@ static int lane_pump(Lane *L)
 {
     WJob *j = L->job;
     int active = 0;
+    L->pumped_rows = false;
     for (int i = 0; i < L->nsrc; i++) {
         SourceSlot *s = &L->srcs[i];
         if (s->done || s->exhausted) continue;
@@ -875,15 +883,24 @@ static int lane_pump(Lane *L)
         bool more;
         if (s->pending) {
             s->pending = false;
+            L->pumped_rows = true;
             wop_push(s->head, 0, s->chunk);
             more = true;
         } else if (!s->src) {
             more = pump_values(L, s);
+            L->pumped_rows = true;
         } else {
             wchunk_reset(s->chunk);
+            WOperator *prev = wop_time_enter(&L->ctx, s->head);     /* reading is the source's time */
+            int64_t waited = s->src->waited_ns;
             WSourceStatus st = s->src->next(s->src, s->chunk, &L->err);
+            wop_time_leave(&L->ctx, prev);
+            wop_time_waited(s->head, s->src->waited_ns - waited);   /* its waits for input are idle */
             if (st == WSRC_ERROR) { lane_fail(L); return 0; }
-            if (s->chunk->nrows) wop_push(s->head, 0, s->chunk);
+            if (s->chunk->nrows) {
+                L->pumped_rows = true;
+                wop_push(s->head, 0, s->chunk);
+            }
             wproc_clock_on_chunk(j->clock);
             if (j->test_source_delay_us && s->chunk->nrows)
                 nanosleep(&(struct timespec){j->test_source_delay_us / 1000000, j->test_source_delay_us % 1000000 * 1000}, NULL);
@@ -1166,7 +1183,12 @@ static void *lane_main(void *arg)
             active = lane_pump(L);
             progress = !L->ck_id && !L->stop_wait;     /* paused sources: sleep until woken */
         }
-        if (lane_drain(L, 0)) progress = true;
+        /* Fairness: while the lane's own sources keep reading rows, it takes about one message
+           per other lane before reading its sources again, so that with a downstream subtask that
+           cannot keep up every source subtask gets its share (as Flink's tasks, each with its own
+           thread, would); otherwise an inbox that the other lanes keep full would starve the
+           lane's own sources. Without rows of its own it works off the whole inbox. */
+        if (lane_drain(L, 0, L->pumped_rows ? j->nlanes - 1 : -1)) progress = true;
         if (active == 0 && !j->stop_at_end && lane_receivers_done(L)) {
             pthread_mutex_lock(&L->mu);
             bool empty = L->head == NULL;

@@ -101,6 +101,7 @@ struct Lane {
     bool *ck_sent;              /* per exchange: barrier forwarded */
     Msg *held_head, *held_tail; /* messages of channels that delivered the barrier */
     int64_t stop_wait;          /* stop-with-savepoint taken: sources pause until it completes */
+    bool pumped_rows;           /* the last round over the sources read rows (lane_main's fairness) */
     int64_t published_ms;       /* metrics texts last published (lane_publish) */
 };
 

@@ -82,6 +82,8 @@ static void read_op(const WOperator *op, WOpStats *out)
     out->late_dropped = k.late_dropped;
     out->watermark = k.wm;
     out->finished = k.finished;
+    out->busy_ns = k.busy_ns;
+    out->backpressured_ns = k.backpressured_ns;
     if (op->ops && op->ops->metrics) {
         char text[1024];
         wop_read_metrics(op, text, sizeof text);
@@ -99,6 +101,8 @@ static void add_stats(WOpStats *sum, const WOpStats *x, bool first)
     sum->rows_in += x->rows_in;
     sum->rows_out += x->rows_out;
     sum->late_dropped += x->late_dropped;
+    sum->busy_ns += x->busy_ns;
+    sum->backpressured_ns += x->backpressured_ns;
     if (x->watermark < sum->watermark) sum->watermark = x->watermark;
     sum->finished = sum->finished && x->finished;
     sum->ttl_expired += x->ttl_expired;
@@ -154,6 +158,78 @@ void wregistry_op_stats(const WRegJob *j, int op, int subtask, WOpStats *out)
         lane_stats(j, op, l, &x);
         add_stats(out, &x, l == 0);
     }
+}
+
+void wregistry_vertex_records(const WRegJob *j, int v, int subtask, int64_t *read, int64_t *write)
+{
+    const WJobGraph *g = j->graph;
+    const WJobVertex *vx = &g->vertices[v];
+    *read = *write = 0;
+    for (int k = 0; k < vx->nops; k++) {
+        int op = vx->ops[k];
+        const WStreamOp *so = &g->ops[op];
+        WOpStats st;
+        wregistry_op_stats(j, op, subtask, &st);
+        bool ext_in = false, ext_out = false;
+        for (int e = 0; e < so->ninputs; e++)
+            if (g->ops[so->inputs[e].from].vertex != v) ext_in = true;
+        for (int c = 0; c < g->nops; c++)
+            for (int e = 0; e < g->ops[c].ninputs; e++)
+                if (g->ops[c].inputs[e].from == op && g->ops[c].vertex != v) ext_out = true;
+        if (so->is_source) *read += st.rows_out;    /* Flink 2.3: a source task's numRecordsIn */
+        else if (ext_in) *read += st.rows_in;
+        if (ext_out && !so->is_sink) *write += st.rows_out;
+    }
+}
+
+/* What vertex v's subtask has done so far: records and the sums of its operators' times. */
+static WRegVertexSample vertex_sample(const WRegJob *j, int v, int subtask, int64_t now)
+{
+    WRegVertexSample s = {.t = now};
+    wregistry_vertex_records(j, v, subtask, &s.read, &s.write);
+    const WJobVertex *vx = &j->graph->vertices[v];
+    for (int k = 0; k < vx->nops; k++) {
+        WOpStats st;
+        wregistry_op_stats(j, vx->ops[k], subtask, &st);
+        s.busy_ns += st.busy_ns;
+        s.backpressured_ns += st.backpressured_ns;
+    }
+    return s;
+}
+
+void wregistry_vertex_times(const WRegJob *j, int v, int subtask, int64_t now, WRegVertexTimes *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!j->graph || v < 0 || v >= j->graph->nvertices || subtask < 0 || subtask >= j->nlanes) return;
+    WRegVertexSample cur = vertex_sample(j, v, subtask, now);
+    int64_t since = j->ts[WJS_RUNNING] ? j->ts[WJS_RUNNING] : j->start_ms;
+    int64_t until = j->end_ms > 0 ? j->end_ms : now;
+    out->busy_ms = cur.busy_ns / 1000000;
+    out->backpressured_ms = cur.backpressured_ns / 1000000;
+    int64_t idle = until - since - out->busy_ms - out->backpressured_ms;
+    out->idle_ms = idle > 0 ? idle : 0;
+    /* rates from the oldest sample of the ring (at most WREG_RATE_SAMPLES seconds back) to now; a
+       job younger than its first sample counts from its start, when every counter was 0 */
+    WRegVertexSample start = {.t = since};
+    const WRegVertexSample *oldest = NULL, *newest = &cur;
+    if (j->vsamples) {
+        const WRegVertexSample *ring =
+            &j->vsamples[((size_t)v * (size_t)j->nlanes + (size_t)subtask) * WREG_RATE_SAMPLES];
+        for (int k = 0; k < WREG_RATE_SAMPLES; k++)
+            if (ring[k].t && ring[k].t < now && (!oldest || ring[k].t < oldest->t)) oldest = &ring[k];
+    }
+    if (!oldest) oldest = &start;
+    if (j->end_ms > 0) cur.t = j->end_ms < cur.t ? j->end_ms : cur.t;
+    if (newest->t <= oldest->t) return;
+    double span = (double)(newest->t - oldest->t);
+    out->has_rates = true;
+    out->busy_per_s = (double)(newest->busy_ns - oldest->busy_ns) / 1e6 / span * 1000.0;
+    out->backpressured_per_s = (double)(newest->backpressured_ns - oldest->backpressured_ns) / 1e6 / span * 1000.0;
+    if (out->busy_per_s > 1000) out->busy_per_s = 1000;
+    if (out->backpressured_per_s > 1000 - out->busy_per_s) out->backpressured_per_s = 1000 - out->busy_per_s;
+    out->idle_per_s = 1000 - out->busy_per_s - out->backpressured_per_s;
+    out->records_in_per_s = (double)(newest->read - oldest->read) / span * 1000.0;
+    out->records_out_per_s = (double)(newest->write - oldest->write) / span * 1000.0;
 }
 
 int wregistry_parse_state_metrics(const char *m, WStateMetric *out, int max, int64_t *ttl_expired,
@@ -246,6 +322,7 @@ static void free_entry(WRegJob *j)
     free(j->final_has_insight);
     free(j->last_change);
     free(j->last_rows);
+    free(j->vsamples);
     free(j->failure);
     free(j->ckpts);
     free(j->savepoints);
@@ -271,6 +348,8 @@ static void attach(WRegJob *j, WJob *job)
         j->op_of = wcalloc(nops * (size_t)j->nlanes, sizeof(WOperator *));
         j->last_change = wcalloc(nops, sizeof(int64_t));
         j->last_rows = wcalloc(nops, sizeof(int64_t));
+        j->vsamples = wcalloc((size_t)(j->graph->nvertices ? j->graph->nvertices : 1) * (size_t)j->nlanes *
+                                  WREG_RATE_SAMPLES, sizeof *j->vsamples);
         j->unbounded = wjob_unbounded(job);
         for (int k = 0; k < j->graph->nops; k++) {
             const WStreamOp *so = &j->graph->ops[k];
@@ -546,6 +625,13 @@ static void sample_job(WRegJob *j, int64_t now)
                 s.state_entries += st.states[i].entries;
             }
         }
+    }
+    if (j->graph && j->vsamples) {
+        for (int v = 0; v < j->graph->nvertices; v++)
+            for (int l = 0; l < j->nlanes; l++)
+                j->vsamples[((size_t)v * (size_t)j->nlanes + (size_t)l) * WREG_RATE_SAMPLES + (size_t)j->vsample_next] =
+                    vertex_sample(j, v, l, now);
+        j->vsample_next = (j->vsample_next + 1) % WREG_RATE_SAMPLES;
     }
     int idx;
     if (j->nhist < WREG_HISTORY) {

@@ -50,6 +50,7 @@ typedef struct WStateMetric {
 /* Operator counters at one moment (one subtask, or summed over subtasks). */
 typedef struct WOpStats {
     int64_t rows_in, rows_out, late_dropped;
+    int64_t busy_ns, backpressured_ns;  /* time in the operator's own code / waiting for room */
     int64_t watermark;          /* combined input watermark (INT64_MIN = none yet; min over subtasks) */
     bool finished;              /* every subtask finished */
     int nstates;
@@ -59,6 +60,24 @@ typedef struct WOpStats {
 } WOpStats;
 
 #define WREG_HISTORY 300        /* samples kept (one a second) */
+#define WREG_RATE_SAMPLES 6     /* per-subtask samples for rates: Flink's metric views span 5 s */
+
+/* What one vertex subtask had done when a sample was taken (sums over its operators). */
+typedef struct WRegVertexSample {
+    int64_t t;                  /* epoch ms, 0 = no sample */
+    int64_t read, write;        /* records (wregistry_vertex_records) */
+    int64_t busy_ns, backpressured_ns;
+} WRegVertexSample;
+
+/* Flink's task time metrics of one vertex subtask: accumulated busy / back-pressured / idle ms
+   since the job started running, and their rates (ms per second, with records per second) from
+   the oldest sample kept (5 s back; the job's start before the first sample) to now; has_rates is
+   false when no time has passed (or the job ended before the samples kept). */
+typedef struct WRegVertexTimes {
+    int64_t busy_ms, backpressured_ms, idle_ms;
+    bool has_rates;
+    double busy_per_s, backpressured_per_s, idle_per_s, records_in_per_s, records_out_per_s;
+} WRegVertexTimes;
 
 typedef struct WRegSample {
     int64_t t;                  /* epoch ms */
@@ -90,6 +109,8 @@ typedef struct WRegJob {
     bool unbounded;             /* some source of the job is unbounded (insight: state forecast) */
     int64_t *last_change;       /* per graph operator: when rows_in or rows_out last changed */
     int64_t *last_rows;         /* per graph operator: rows_in + rows_out at the last sample */
+    WRegVertexSample *vsamples; /* [(vertex * nlanes + subtask) * WREG_RATE_SAMPLES + slot], a ring */
+    int vsample_next;           /* the slot the next sample goes to */
     char *failure;              /* "<class>: <message>" of a failed job */
     int64_t failure_ms;
     pid_t tid;                  /* the job thread (Linux thread id), 0 when none */
@@ -140,6 +161,11 @@ WRegJob *wregistry_find(WRegistry *r, const char *id);
 /* (locked) Operator stats of one subtask (subtask -1: summed over subtasks; below -1: zeros, a
    subtask weir does not run): live counters while running, the final ones afterwards. */
 void wregistry_op_stats(const WRegJob *j, int op, int subtask, WOpStats *out);
+/* Records into / out of vertex v (Flink counts network records, and a source task's input is what
+   its reader emitted; a sink writes none). subtask -1 = all, < -1 = a subtask weir does not run. */
+void wregistry_vertex_records(const WRegJob *j, int v, int subtask, int64_t *read, int64_t *write);
+/* The task time metrics of vertex v's subtask (locked). */
+void wregistry_vertex_times(const WRegJob *j, int v, int subtask, int64_t now, WRegVertexTimes *out);
 /* (locked) The insight snapshot (exec/insight.h) of graph operator op in subtask: live while
    the job runs, the kept one afterwards; false when the operator keeps none. */
 bool wregistry_op_insight(const WRegJob *j, int op, int subtask, struct WInsightSnap *out);

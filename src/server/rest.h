@@ -68,12 +68,12 @@ json_t *wrest_checkpoints(const WRegJob *j);
 int wrest_checkpoint_details(const WRegJob *j, const char *cid, json_t **out);
 /* Percentile p (0..1] of n sorted values, as Flink's checkpoint summaries compute it. */
 double wrest_percentile(const int64_t *sorted, int n, double p);
-/* (rest_jobs.c, locked) records into / out of vertex v of j (Flink's network records);
-   subtask -1 = all subtasks. */
-void wrest_vertex_records(const WRegJob *j, int v, int subtask, int64_t *read, int64_t *write);
 /* (rest_metrics.c, locked) GET /jobs/:jid/vertices/:vid/metrics (aggregated = false: per-subtask
    ids "<n>.<metric>") or .../subtasks/metrics (aggregated over the subtasks) of vertex v. */
 int wrest_vertex_metrics(const WRegJob *j, int v, bool aggregated, const char *query, json_t **out);
+/* (json_text.c) The answer text of j as Flink's Jackson writes it (doubles as Java's
+   Double.toString); malloc'ed, NULL when out of memory. */
+char *wrest_json_text(const json_t *j);
 /* Slots a job uses (its largest vertex parallelism, at least 1). */
 int wrest_job_slots(const WRegJob *j);
 

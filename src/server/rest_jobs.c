@@ -60,41 +60,32 @@ static const char *vertex_state(const WRegJob *j, int v)
     }
 }
 
-/* Records into / out of a vertex (Flink counts network records, and a source task's input is what
-   its reader emitted; a sink writes none). subtask -1 = all. */
-void wrest_vertex_records(const WRegJob *j, int v, int subtask, int64_t *read, int64_t *write)
-{
-    const WJobGraph *g = j->graph;
-    const WJobVertex *vx = &g->vertices[v];
-    *read = *write = 0;
-    for (int k = 0; k < vx->nops; k++) {
-        int op = vx->ops[k];
-        const WStreamOp *so = &g->ops[op];
-        WOpStats st;
-        wregistry_op_stats(j, op, subtask, &st);
-        bool ext_in = false, ext_out = false;
-        for (int e = 0; e < so->ninputs; e++)
-            if (g->ops[so->inputs[e].from].vertex != v) ext_in = true;
-        for (int c = 0; c < g->nops; c++)
-            for (int e = 0; e < g->ops[c].ninputs; e++)
-                if (g->ops[c].inputs[e].from == op && g->ops[c].vertex != v) ext_out = true;
-        if (so->is_source) *read += st.rows_out;    /* Flink 2.3: a source task's numRecordsIn */
-        else if (ext_in) *read += st.rows_in;
-        if (ext_out && !so->is_sink) *write += st.rows_out;
-    }
-}
 
-/* Flink's IOMetricsInfo. weir measures records; bytes are not measured (weir exchanges chunks, not
-   serialized buffers): their figures say so with Flink's `-complete: false`. The busy, idle and
-   back-pressured times are not measured either: they carry what Flink itself reports for a task
-   whose time metrics are not available (0, 0 and a busy time of "NaN"), so the keys stay Flink's. */
-static json_t *metrics_json(int64_t read, int64_t write, bool complete)
+/* Flink's IOMetricsInfo. weir measures records and the task times (busy, back-pressured, idle:
+   registry.h's WRegVertexTimes); bytes are not measured (weir exchanges chunks, not serialized
+   buffers): their figures say so with Flink's `-complete: false`. */
+static json_t *metrics_json(int64_t read, int64_t write, bool complete, const WRegVertexTimes *t)
 {
-    return json_pack("{s:i, s:b, s:i, s:b, s:I, s:b, s:I, s:b, s:i, s:i, s:s}", "read-bytes", 0, "read-bytes-complete", 0,
+    return json_pack("{s:i, s:b, s:i, s:b, s:I, s:b, s:I, s:b, s:I, s:I, s:f}", "read-bytes", 0, "read-bytes-complete", 0,
                      "write-bytes", 0, "write-bytes-complete", 0, "read-records", (json_int_t)read,
                      "read-records-complete", complete, "write-records", (json_int_t)write,
-                     "write-records-complete", complete, "accumulated-backpressured-time", 0,
-                     "accumulated-idle-time", 0, "accumulated-busy-time", "NaN");
+                     "write-records-complete", complete, "accumulated-backpressured-time",
+                     (json_int_t)t->backpressured_ms, "accumulated-idle-time", (json_int_t)t->idle_ms,
+                     "accumulated-busy-time", (double)t->busy_ms);
+}
+
+/* The task times of vertex v summed over its subtasks (Flink's job details add them up). */
+static WRegVertexTimes vertex_times_sum(const WRegJob *j, int v, int64_t now)
+{
+    WRegVertexTimes sum = {0};
+    for (int s = 0; s < j->graph->vertices[v].parallelism; s++) {
+        WRegVertexTimes t;
+        wregistry_vertex_times(j, v, s, now, &t);
+        sum.busy_ms += t.busy_ms;
+        sum.backpressured_ms += t.backpressured_ms;
+        sum.idle_ms += t.idle_ms;
+    }
+    return sum;
 }
 
 /* One AggregatedMetric of Flink's vertex details: min, max, sum, avg and percentiles over the
@@ -146,6 +137,36 @@ static json_t *aggregated_json(json_t *subs)
     }
     free(vals);
     return json_pack("{s:o, s:o}", "metrics", m, "status-duration", sd);
+}
+
+/* Flink's back-pressure level of a ratio (JobVertexBackPressureHandler: OK up to 10 %, LOW up to
+   50 %, HIGH above). */
+static const char *bp_level(double ratio) { return ratio <= 0.10 ? "ok" : ratio <= 0.5 ? "low" : "high"; }
+
+/* GET /jobs/:jid/vertices/:vid/backpressure: Flink's JobVertexBackPressureInfo from the subtasks'
+   back-pressured / idle / busy times per second; "deprecated" (Flink: no task metrics yet) while a
+   subtask has no rates (registry.h has_rates). */
+static json_t *backpressure_json(const WRegJob *j, int v, int64_t now)
+{
+    json_t *subs = json_array();
+    double worst = 0;
+    for (int s = 0; s < j->graph->vertices[v].parallelism; s++) {
+        WRegVertexTimes t;
+        wregistry_vertex_times(j, v, s, now, &t);
+        if (!t.has_rates) {
+            json_decref(subs);
+            return json_pack("{s:s}", "status", "deprecated");
+        }
+        double ratio = (double)(int64_t)t.backpressured_per_s / 1000.0;
+        if (ratio > worst) worst = ratio;
+        json_array_append_new(subs, json_pack("{s:i, s:s, s:f, s:f, s:f, s:s}", "subtask", s, "backpressureLevel",
+                                              bp_level(ratio), "ratio", ratio, "idleRatio",
+                                              (double)(int64_t)t.idle_per_s / 1000.0, "busyRatio",
+                                              (double)(int64_t)t.busy_per_s / 1000.0, "backpressure-level",
+                                              bp_level(ratio)));
+    }
+    return json_pack("{s:s, s:s, s:I, s:o, s:s}", "status", "ok", "backpressureLevel", bp_level(worst), "end-timestamp",
+                     (json_int_t)now, "subtasks", subs, "backpressure-level", bp_level(worst));
 }
 
 static void vertex_id(const WRegJob *j, int v, char out[33]) { wjobgraph_vertex_id(j->id, v, out); }
@@ -234,7 +255,8 @@ static json_t *job_details(const WRegJob *j, int64_t now)
             memset(counts, 0, sizeof counts);
             counts[exec_index(st)] = vx->parallelism;
             int64_t rd, wr;
-            wrest_vertex_records(j, v, -1, &rd, &wr);
+            wregistry_vertex_records(j, v, -1, &rd, &wr);
+            WRegVertexTimes times = vertex_times_sum(j, v, now);
             json_array_append_new(
                 vertices,
                 json_pack("{s:s, s:s, s:s, s:i, s:i, s:s, s:I, s:I, s:I, s:o, s:o}", "id", id,
@@ -242,7 +264,7 @@ static json_t *job_details(const WRegJob *j, int64_t now)
                           "maxParallelism", vx->max_parallelism, "parallelism", vx->parallelism, "status", st,
                           "start-time", (json_int_t)j->start_ms, "end-time", (json_int_t)job_end(j), "duration",
                           (json_int_t)job_duration(j, now), "tasks", tasks_json(counts, false, 0), "metrics",
-                          metrics_json(rd, wr, wjob_state_terminal(j->state))));
+                          metrics_json(rd, wr, wjob_state_terminal(j->state), &times)));
         }
     }
     bool batch = strcasecmp(wopts_get_or(&j->config, "execution.runtime-mode", "streaming"), "batch") == 0;
@@ -667,7 +689,9 @@ int wrest_jobs(WRest *r, const char *method, char **seg, int nseg, const char *q
             json_t *subs = json_array();
             for (int s = 0; s < vx->parallelism; s++) {
                 int64_t rd, wr;
-                wrest_vertex_records(j, v, s < j->nlanes ? s : -2, &rd, &wr);
+                wregistry_vertex_records(j, v, s < j->nlanes ? s : -2, &rd, &wr);
+                WRegVertexTimes times;
+                wregistry_vertex_times(j, v, s, now, &times);
                 /* the states the subtask went through (Flink 2.3 lists them, not the final one) */
                 json_t *sd = json_object();
                 static const char *const PASSED[] = {"CREATED", "SCHEDULED", "DEPLOYING", "INITIALIZING"};
@@ -679,7 +703,7 @@ int wrest_jobs(WRest *r, const char *method, char **seg, int nseg, const char *q
                     subs, json_pack("{s:i, s:s, s:i, s:s, s:I, s:I, s:I, s:o, s:s, s:o, s:I}", "subtask", s, "status",
                                     st, "attempt", 0, "endpoint", ep, "start-time", (json_int_t)j->start_ms,
                                     "end-time", (json_int_t)job_end(j), "duration", (json_int_t)job_duration(j, now),
-                                    "metrics", metrics_json(rd, wr, wjob_state_terminal(j->state)), "taskmanager-id",
+                                    "metrics", metrics_json(rd, wr, wjob_state_terminal(j->state), &times), "taskmanager-id",
                                     r->tm_id, "status-duration", sd, "start_time", (json_int_t)j->start_ms));
             }
             char id[33];
@@ -690,6 +714,8 @@ int wrest_jobs(WRest *r, const char *method, char **seg, int nseg, const char *q
         } else if ((nseg == 5 && !strcmp(seg[4], "metrics")) ||
                    (nseg == 6 && !strcmp(seg[4], "subtasks") && !strcmp(seg[5], "metrics"))) {
             status = wrest_vertex_metrics(j, v, nseg == 6, query, out);
+        } else if (nseg == 5 && !strcmp(seg[4], "backpressure")) {
+            *out = backpressure_json(j, v, now);
         } else if (nseg == 5 && !strcmp(seg[4], "watermarks")) {
             const WJobVertex *vx = &j->graph->vertices[v];
             json_t *a = json_array();

@@ -81,7 +81,7 @@ static enum MHD_Result send_text(struct MHD_Connection *c, unsigned status, cons
 
 static enum MHD_Result send_json(struct MHD_Connection *c, unsigned status, json_t *j)
 {
-    char *text = j ? json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
+    char *text = j ? wrest_json_text(j) : NULL;
     json_decref(j);
     if (!text) text = strdup("{\"errors\":[\"Internal server error: could not render the answer.\"]}");
     if (!text) return MHD_NO;

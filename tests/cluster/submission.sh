@@ -42,10 +42,10 @@ sleep 3
 api GET "/jobs/$j1" > "$W/j1.json"
 check "the running job's vertices run" jqe '[.vertices[].status] | all(. == "RUNNING")' "$W/j1.json"
 check "records flow (write-records of the source vertex > 0)" jqe '.vertices[0].metrics["write-records"] > 0' "$W/j1.json"
-check "unmeasured figures say so: bytes incomplete, busy time NaN as Flink's unavailable metric" \
+check "unmeasured bytes say so (incomplete); the task times are measured: busy + idle + back-pressured ms cover the run" \
   jqe '[.vertices[].metrics | (.["read-bytes-complete"] == false and .["write-bytes-complete"] == false
-        and .["accumulated-busy-time"] == "NaN" and .["accumulated-idle-time"] == 0
-        and .["accumulated-backpressured-time"] == 0)] | all' "$W/j1.json"
+        and (.["accumulated-busy-time"] | type) == "number" and .["accumulated-idle-time"] > 0
+        and .["accumulated-backpressured-time"] >= 0)] | all' "$W/j1.json"
 check "end-time is -1 while running" jqe '.["end-time"] == -1' "$W/j1.json"
 api GET "/weir/jobs/$j1/state" > "$W/state.json"
 check "the state view shows groupAggregateState with TTL 30 min" \

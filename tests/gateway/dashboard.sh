@@ -57,13 +57,16 @@ api GET "/jobs/$jid" > "$W/job.json"
 # shows TEXT, at most 120 s); its HTML into $ART/PAGE.html, a screenshot $ART/PAGE.png
 chrome() {
   python3 "$here/headless.py" --chrome "$CHROME" --profile "$TMPD/chrome" --url "http://127.0.0.1:$WPORT/#$2" \
-    --text "$3" --html "$ART/$1.html" --png "$ART/$1.png" --timeout 120 2>> "$TMPD/chrome.err"
+    --text "$3" --html "$ART/$1.html" --png "$ART/$1.png" --timeout 120 ${4:+--regex} 2>> "$TMPD/chrome.err"
   check "$1 shows '$3'" test $? -eq 0
   check "a screenshot of $1" test -s "$ART/$1.png"
 }
 chrome jobs /job/running dashboard-job
 check "the job list shows the job" grep -q "dashboard-job" "$ART/jobs.html"
-chrome graph "/job/running/$jid/overview" "node-rect"
+# the graph once its nodes show the measured task times (Busy and Backpressured as a percentage)
+chrome graph "/job/running/$jid/overview" "Busy \\(max\\): [0-9]+%" regex
+check "the graph's nodes show measured Busy and Backpressured percentages, not N/A" \
+  bash -c "! grep -qE '(Busy|Backpressured) \(max\): N/A' '$ART/graph.html' && grep -qE 'Backpressured \(max\): [0-9]+%' '$ART/graph.html'"
 nv="$(jq '.vertices | length' "$W/job.json")"
 check "the graph has $nv nodes (one per job vertex)" \
   test "$(grep -o 'class="node node-rect"' "$ART/graph.html" | wc -l)" -eq "$nv"

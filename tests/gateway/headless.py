@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """headless.py — one page of a web app in headless Chromium, captured once it shows a text.
 
-Usage: headless.py --chrome BIN --profile DIR --url URL --text TEXT --html OUT --png OUT [--timeout S]
+Usage: headless.py --chrome BIN --profile DIR --url URL --text TEXT --html OUT --png OUT [--timeout S] [--regex]
+(--regex: TEXT is a JavaScript regular expression the page's HTML must match)
 Drives Chromium over the DevTools protocol on a pipe (--remote-debugging-pipe: JSON messages ended
 by NUL on file descriptors 3 and 4, no extra library): opens URL, polls the page's HTML until it
 contains TEXT (real time, up to --timeout seconds, default 120), waits one more second for the
@@ -78,6 +79,7 @@ def main():
     for k in ("chrome", "profile", "url", "text", "html", "png"):
         ap.add_argument("--" + k, required=True)
     ap.add_argument("--timeout", type=float, default=120)
+    ap.add_argument("--regex", action="store_true")
     a = ap.parse_args()
     deadline = time.time() + a.timeout + 60          # start-up and captures on a loaded machine
     b = Browser(a.chrome, a.profile, deadline)
@@ -89,7 +91,9 @@ def main():
         want = json.dumps(a.text)
         until = time.time() + a.timeout
         while time.time() < until:
-            r = b.call("Runtime.evaluate", {"expression": "document.documentElement.outerHTML.includes(%s)" % want,
+            test = ("new RegExp(%s).test(document.documentElement.outerHTML)" if a.regex
+                    else "document.documentElement.outerHTML.includes(%s)") % want
+            r = b.call("Runtime.evaluate", {"expression": test,
                                             "returnByValue": True}, s)
             if r.get("result", {}).get("value") is True:
                 found = True

@@ -444,3 +444,15 @@ WTEST(rest_path_split)
     CHECK_STR(p.seg[1], "overview");
     CHECK_STR(q.seg[2], "thread-dump");
 }
+
+WTEST(rest_json_text_writes_doubles_as_java)
+{
+    json_t *j = json_pack("{s:f, s:f, s:f, s:f, s:f, s:I, s:s, s:[b, n, f]}", "a", 0.1, "b", 0.004, "c", 9333.333333333334,
+                          "d", 1e7, "e", 172.0, "f", (json_int_t)-5, "g", "x\"\\\n\x01\xc3\xa9\xf0\x9f\x98\x80", "h", 1,
+                          0.30000000000000004);
+    char *t = wrest_json_text(j);
+    CHECK_STR(t, "{\"a\":0.1,\"b\":0.004,\"c\":9333.333333333334,\"d\":1.0E7,\"e\":172.0,\"f\":-5,"
+                 "\"g\":\"x\\\"\\\\\\n\\u0001\\u00E9\\uD83D\\uDE00\",\"h\":[true,null,0.30000000000000004]}");
+    free(t);
+    json_decref(j);
+}
