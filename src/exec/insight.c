@@ -5,11 +5,13 @@
 #include "../common/hash.h"
 #include "../common/strbuf.h"
 #include "../types/format.h"
+#include "../common/duration.h"
 
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 WInsight *winsight_new(const WOptions *config, WError *err)
 {
@@ -26,12 +28,31 @@ WInsight *winsight_new(const WOptions *config, WError *err)
             return NULL;
         }
     }
+    int64_t slow_ms = winsight_slow_threshold_ms(config, err);
+    if (slow_ms < 0) return NULL;
     WInsight *in = wcalloc(1, sizeof *in);
+    in->slow_threshold_ns = slow_ms * 1000000;
     in->live.sample_every = WINS_SAMPLE_EVERY;
     whh_init(&in->live.hh);
     in->pub = in->live;
     pthread_mutex_init(&in->mu, NULL);
     return in;
+}
+
+int64_t winsight_slow_threshold_ms(const WOptions *config, WError *err)
+{
+    const char *v = config ? wopts_get(config, "weir.insight.slow-threshold") : NULL;
+    int64_t ms = 60000;             /* trap 4: a window that takes over a minute */
+    if (!v) return ms;
+    WError tmp;
+    werr_clear(&tmp);
+    if (!wduration_parse(v, &ms, &tmp) || ms < 0) {
+        if (err)
+            werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key 'weir.insight.slow-threshold' "
+                     "(a duration, such as '1 s' or '500 ms').", v);
+        return -1;
+    }
+    return ms;
 }
 
 void winsight_free(WInsight *in)
@@ -138,6 +159,35 @@ void wop_late_row(WOperator *op, int input, const WChunk *c, int row, int64_t la
         int w = snprintf(out, WINS_SAMPLE_LEN, "late by %lld ms: ", (long long)lateness_ms);
         row_label(op, c, row, c->ncols, NULL, true, out + w, (size_t)(WINS_SAMPLE_LEN - w));
     }
+}
+
+static int64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int64_t wop_firing_begin(const WOperator *op) { return op->insight ? mono_ns() : 0; }
+
+void wop_firing_end(WOperator *op, int64_t t0, int64_t rows, const WChunk *c, int row)
+{
+    WInsight *in = op->insight;
+    if (!in || !t0) return;
+    int64_t ns = mono_ns() - t0;
+    if (ns < in->slow_threshold_ns) return;
+    WInsightSnap *s = &in->live;
+    int64_t ms = ns / 1000000;
+    s->slow_total++;
+    if (ms > s->slow_max_ms) s->slow_max_ms = ms;
+    if (rows > s->slow_max_rows) s->slow_max_rows = rows;
+    if (s->nslow >= WINS_SLOW_SAMPLES) return;
+    char *out = s->slow[s->nslow++];
+    int w = snprintf(out, WINS_SAMPLE_LEN, "%lld ms, %lld rows: ", (long long)ms, (long long)rows);
+    if (c && row >= 0 && row < c->nrows) row_label(op, c, row, c->ncols, NULL, true, out + w, (size_t)(WINS_SAMPLE_LEN - w));
+    else snprintf(out + w, (size_t)(WINS_SAMPLE_LEN - w), "(no row emitted)");
+    /* logged once: the first slow firings, as trap 4's "log it when a window takes too long" */
+    fprintf(stderr, "weir: slow window firing in %s: %s\n", op->name ? op->name : "an operator", out);
 }
 
 /* The states of the backends op registered (the lane's checkpoint registry, by exec node id). */

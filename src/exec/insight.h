@@ -28,6 +28,7 @@
 #define WINS_INPUTS 2
 #define WINS_STATES 6
 #define WINS_NAME 48
+#define WINS_SLOW_SAMPLES 8
 
 typedef struct WInsightState {
     char name[WINS_NAME];
@@ -52,6 +53,10 @@ typedef struct WInsightSnap {
     int nstates;
     WInsightState states[WINS_STATES];
     int64_t elapsed_ms;             /* since the operator's first publication */
+    /* window firings slower than weir.insight.slow-threshold (wop_firing_end) */
+    int64_t slow_total, slow_max_ms, slow_max_rows;
+    int nslow;                      /* the first WINS_SLOW_SAMPLES ones */
+    char slow[WINS_SLOW_SAMPLES][WINS_SAMPLE_LEN];
 } WInsightSnap;
 
 typedef struct WInsight {
@@ -61,6 +66,7 @@ typedef struct WInsight {
     WInsightSnap live;
     int64_t t0_ms, rate_t_ms;       /* first publication; start of the current rate window */
     int64_t rate_created[WINS_STATES], rate_expired[WINS_STATES];
+    int64_t slow_threshold_ns;      /* weir.insight.slow-threshold */
     pthread_mutex_t mu;
     WInsightSnap pub;
 } WInsight;
@@ -85,6 +91,16 @@ static inline int64_t winsight_lateness(int64_t now, int64_t t)
     if (__builtin_sub_overflow(now, t, &d)) return t < 0 ? INT64_MAX : INT64_MIN;
     return d;
 }
+/* Window firings (issue 21 item 2). An operator brackets the work of firing one window of one key:
+   wop_firing_begin gives the start (0 without insight); wop_firing_end with the number of input
+   rows the window held and the row it emitted (row `row` of c; NULL when it emitted none) counts a
+   firing slower than weir.insight.slow-threshold, describes the first WINS_SLOW_SAMPLES ones
+   ("<ms> ms, <rows> rows: <emitted row>") and logs each of those once to stderr with the
+   operator's name. */
+int64_t wop_firing_begin(const struct WOperator *op);
+void wop_firing_end(struct WOperator *op, int64_t t0, int64_t rows, const struct WChunk *c, int row);
+/* weir.insight.slow-threshold of a configuration in ms (default 1 min; -1 and err set when invalid). */
+int64_t winsight_slow_threshold_ms(const WOptions *config, WError *err);
 /* The running thread: publish a copy (rates over windows of >= 1 s of wall time now_ms). */
 void winsight_publish(struct WOperator *op, int64_t now_ms);
 /* Any thread: the last published copy; false when the operator keeps no insight. */
@@ -122,6 +138,8 @@ typedef struct WStateGrowth {
 } WStateGrowth;
 int winsight_state_growth(const WInsightSnap *snaps, int nsnaps, bool unbounded, bool finished, WStateGrowth *out,
                           int max);
+/* The slow firings of all subtasks summed into one snapshot's slow fields (samples: the first ones). */
+void winsight_slow_sum(const WInsightSnap *snaps, int nsnaps, WInsightSnap *out);
 /* The late rows of all subtasks summed into one snapshot's late fields (samples: the first ones). */
 void winsight_late_sum(const WInsightSnap *snaps, int nsnaps, WInsightSnap *out);
 /* The lateness below which half / 99% of the late rows lie (histogram bucket upper bounds, ms). */

@@ -123,6 +123,19 @@ int winsight_state_growth(const WInsightSnap *snaps, int nsnaps, bool unbounded,
     return n;
 }
 
+void winsight_slow_sum(const WInsightSnap *snaps, int nsnaps, WInsightSnap *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int l = 0; l < nsnaps; l++) {
+        const WInsightSnap *x = &snaps[l];
+        out->slow_total += x->slow_total;
+        if (x->slow_max_ms > out->slow_max_ms) out->slow_max_ms = x->slow_max_ms;
+        if (x->slow_max_rows > out->slow_max_rows) out->slow_max_rows = x->slow_max_rows;
+        for (int k = 0; k < x->nslow && out->nslow < WINS_SLOW_SAMPLES; k++)
+            memcpy(out->slow[out->nslow++], x->slow[k], WINS_SAMPLE_LEN);
+    }
+}
+
 void winsight_late_sum(const WInsightSnap *snaps, int nsnaps, WInsightSnap *out)
 {
     memset(out, 0, sizeof *out);

@@ -143,18 +143,22 @@ static void fire_timer(void *ctx, int64_t ts, const void *key, size_t klen, int6
     WindowAggOp *w = ctx;
     (void)ts;
     if (klen < sizeof(int64_t)) return;
+    int64_t t0 = wop_firing_begin(&w->base);
     wstate_set_key(w->be, key, klen);
     WBytes v;
     if (wvalue_get(w->st, &v) != WSL_FOUND) return;
     w->fired++;
     wacc_decode(&w->ac, v.p, v.len, w->acc, w->accn);
     /* field 0 is the record count: an empty window (all retracted) is not emitted */
-    if (w->accn[0] || w->acc[0].i != 0) {
+    int64_t rows = w->accn[0] ? 0 : w->acc[0].i;
+    bool emitted = w->accn[0] || w->acc[0].i != 0;
+    if (emitted) {
         wacc_get_value(&w->ac, w->acc, w->accn, w->vals, w->valn);
         emit_window(w, key, klen - sizeof(int64_t), ns);
     }
     wvalue_clear(w->st);
     if (w->L->has_views) wacc_cleanup(w->L);
+    wop_firing_end(&w->base, t0, rows, emitted ? w->out : NULL, w->out->nrows - 1);
 }
 
 static void advance(WindowAggOp *w, int64_t time)

@@ -268,11 +268,13 @@ static void fire(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns
     WinJoinOp *j = ctx;
     (void)ts;
     if (j->base.ctx->err->set) return;
+    int64_t t0 = wop_firing_begin(&j->base);
     wstate_set_key(j->be, key, klen);
     warena_reset(j->dec_arena);
     int nl = take_window(j, &j->side[0], ns);
     int nr = take_window(j, &j->side[1], ns);
     do_join(j, nl, nr);
+    wop_firing_end(&j->base, t0, nl + nr, j->out, j->out->nrows - 1);
 }
 
 static void advance(WinJoinOp *j, int64_t progress)

@@ -189,11 +189,13 @@ static void fire(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns
 {
     WinRankOp *w = ctx;
     (void)ts;
+    int64_t t0 = wop_firing_begin(&w->base);
     wstate_set_key(w->be, key, klen);
     uint8_t uk[8];
     put_be64(uk, ns);
     WBytes v;
     if (wmap_get(w->st, uk, 8, &v) != WSL_FOUND) return;
+    int64_t rows = 1;
     if (w->dedup) {
         emit_bin(w, v.p, v.len, 1);
     } else {
@@ -205,8 +207,10 @@ static void fire(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns
             rank++;
             p += 4 + len;
         }
+        rows = rank - 1;
     }
     wmap_remove(w->st, uk, 8);
+    wop_firing_end(&w->base, t0, rows, w->out, w->out->nrows - 1);
 }
 
 static void advance(WinRankOp *w, int64_t progress)

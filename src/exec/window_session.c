@@ -174,6 +174,7 @@ static void fire_timer(void *ctx, int64_t ts, const void *key, size_t klen, int6
 {
     SessOp *s = ctx;
     (void)ts;
+    int64_t t0 = wop_firing_begin(&s->base);
     wstate_set_key(s->be, key, klen);
     int n = load_set(s);
     int i = wsess_find_end(s->set, n, end);
@@ -241,6 +242,7 @@ static void fire_timer(void *ctx, int64_t ts, const void *key, size_t klen, int6
         for (int k = nitems - 1; k >= 0; k--)
             if (s->sel[k]) wlist_remove_at(s->st_rows, k);
     }
+    wop_firing_end(&s->base, t0, nsel, s->out, s->out->nrows - 1);
 }
 
 static void advance(SessOp *s, int64_t time)

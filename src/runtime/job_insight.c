@@ -57,6 +57,12 @@ static void report_op(const WJob *j, int i, WStrBuf *out)
             wsb_printf(out, ", late by up to %lld ms (median <= %lld ms); first: %s\n", (long long)late.late_max_ms,
                        (long long)winsight_late_quantile(&late, 0.5), late.nsamples ? late.samples[0] : "");
         }
+        WInsightSnap slow;
+        winsight_slow_sum(snaps, j->nlanes, &slow);
+        if (slow.slow_total)
+            wsb_printf(out, "  slow window firings: %lld over %lld ms, the slowest %lld ms, up to %lld rows in a window; "
+                       "first: %s\n", (long long)slow.slow_total, (long long)winsight_slow_threshold_ms(j->env.config, NULL),
+                       (long long)slow.slow_max_ms, (long long)slow.slow_max_rows, slow.nslow ? slow.slow[0] : "");
         WStateGrowth g[WINS_STATES];
         int ng = winsight_state_growth(snaps, j->nlanes, wjob_unbounded(j), false, g, WINS_STATES);
         for (int k = 0; k < ng; k++)

@@ -1,5 +1,5 @@
 /*
- * rest_insight.c — /weir/jobs/:jid/vertices/:vid/{hot-keys,late-data,state-growth}: the insight
+ * rest_insight.c — /weir/jobs/:jid/vertices/:vid/{hot-keys,late-data,state-growth,slow-windows}: the insight
  * of the vertex's operators (exec/insight.h) as JSON, read under the registry lock from the
  * snapshots the operators publish (live) or the copies kept when the job ended. See rest.h.
  */
@@ -104,10 +104,23 @@ static json_t *state_growth(const WRegJob *j, int op, const WInsightSnap *s)
     return json_pack("{s:s, s:o}", "operator", j->graph->ops[op].name, "states", states);
 }
 
+static json_t *slow_windows(const WRegJob *j, int op, const WInsightSnap *s)
+{
+    WInsightSnap sum;
+    winsight_slow_sum(s, j->nlanes, &sum);
+    json_t *subs = json_array(), *samples = json_array();
+    for (int l = 0; l < j->nlanes; l++) json_array_append_new(subs, json_integer(s[l].slow_total));
+    for (int k = 0; k < sum.nslow; k++) json_array_append_new(samples, json_string(sum.slow[k]));
+    return json_pack("{s:s, s:I, s:o, s:I, s:I, s:o}", "operator", j->graph->ops[op].name, "slow_firings",
+                     (json_int_t)sum.slow_total, "per_subtask", subs, "slowest_ms", (json_int_t)sum.slow_max_ms,
+                     "most_rows", (json_int_t)sum.slow_max_rows, "sample", samples);
+}
+
 int wrest_insight(const WRegJob *j, int v, const char *what, json_t **out)
 {
     bool hk = !strcmp(what, "hot-keys"), ld = !strcmp(what, "late-data"), sg = !strcmp(what, "state-growth");
-    if (!hk && !ld && !sg) return 0;
+    bool sw = !strcmp(what, "slow-windows");
+    if (!hk && !ld && !sg && !sw) return 0;
     const WJobVertex *vx = &j->graph->vertices[v];
     double threshold = wjob_hot_key_threshold(&j->config);
     json_t *ops = json_array();
@@ -115,7 +128,8 @@ int wrest_insight(const WRegJob *j, int v, const char *what, json_t **out)
         int op = vx->ops[k];
         WInsightSnap *s = op_snaps(j, op);
         if (!s) continue;
-        json_t *o = hk ? hot_keys(j, op, s, threshold) : ld ? late_data(j, op, s) : state_growth(j, op, s);
+        json_t *o = hk ? hot_keys(j, op, s, threshold) : ld ? late_data(j, op, s) : sw ? slow_windows(j, op, s)
+                                                                                : state_growth(j, op, s);
         if (o) json_array_append_new(ops, o);
         free(s);
     }
@@ -126,5 +140,6 @@ int wrest_insight(const WRegJob *j, int v, const char *what, json_t **out)
                      strcasecmp(wopts_get(&j->config, "weir.insight.enabled"), "false") != 0, "operators", ops);
     if (hk) json_object_set_new(*out, "threshold", json_real(threshold));
     if (sg) json_object_set_new(*out, "input", json_string(j->unbounded ? "unbounded" : "bounded"));
+    if (sw) json_object_set_new(*out, "threshold_ms", json_integer(winsight_slow_threshold_ms(&j->config, NULL)));
     return 200;
 }

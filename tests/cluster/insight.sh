@@ -88,6 +88,36 @@ check "late-data: about 65 minutes late (window end vs watermark)" jqe '.operato
 check "late-data: the histogram holds the 7 rows" jqe '[.operators[0].lateness_histogram[].rows] | add == 7' "$W/late.json"
 check "late-data: the sample shows a dropped row" jqe '.operators[0].sample[0] | contains("late1")' "$W/late.json"
 
+# ---- slow window: one key's window holds 1000 x 1000 join pairs, the others one pair each
+mkdir -p "$W/jl" "$W/jr"
+for i in $(seq 0 999); do printf 'slowkey,2026-01-01 00:00:%02d.%03d\n' $((i % 10)) $((i % 1000)); done > "$W/jl/a.csv"
+cp "$W/jl/a.csv" "$W/jr/a.csv"
+for i in $(seq 1 50); do printf 'k%d,2026-01-01 00:00:%02d\n' "$i" $((i % 10)); done > "$W/jl/b.csv"
+cp "$W/jl/b.csv" "$W/jr/b.csv"
+cat > "$W/slow.sql" <<SQL
+CREATE TABLE jl (k STRING, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('connector' = 'filesystem', 'path' = '$W/jl', 'format' = 'csv');
+CREATE TABLE jr (k STRING, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('connector' = 'filesystem', 'path' = '$W/jr', 'format' = 'csv');
+CREATE TABLE pairs (k STRING, lt TIMESTAMP(3), rt TIMESTAMP(3)) WITH ('connector' = 'blackhole');
+SET 'pipeline.name' = 'insight-slow';
+SET 'table.dml-sync' = 'true';
+SET 'weir.insight.slow-threshold' = '100 ms';
+INSERT INTO pairs SELECT a.k, a.ts, b.ts FROM (SELECT * FROM TABLE(TUMBLE(TABLE jl, DESCRIPTOR(ts), INTERVAL '1' MINUTE))) a
+  JOIN (SELECT * FROM TABLE(TUMBLE(TABLE jr, DESCRIPTOR(ts), INTERVAL '1' MINUTE))) b
+  ON a.k = b.k AND a.window_start = b.window_start AND a.window_end = b.window_end;
+SQL
+sql "$W/slow.sql" > "$W/slow.out" 2>&1
+sjid="$(jid_by_name insight-slow)"
+check "the slow-window job ran" test -n "$sjid"
+svid="$(vid_of "$sjid" WindowJoin)"
+api GET "/weir/jobs/$sjid/vertices/$svid/slow-windows" > "$W/slow.json"
+check "slow-windows answers 200 with the threshold" jqe '.threshold_ms == 100' "$W/slow.json"
+check "slow-windows: the planted key's window (2,000 rows) is found, with its row" \
+  jqe '.operators[0].slow_firings >= 1 and .operators[0].slowest_ms >= 100 and .operators[0].most_rows == 2000
+       and ([.operators[0].sample[] | select(contains("2000 rows: slowkey"))] | length) == 1' "$W/slow.json"
+check "the daemon logged it once" test "$(grep -c 'slow window firing in WindowJoin.*2000 rows: slowkey' "$TMPD/log/weir-cluster.log")" -eq 1
+WEIR_EMBEDDED=1 timeout 120 "$WEIR" sql-client -v -f "$W/slow.sql" > "$W/v-slow.out" 2> "$W/v-slow.err" < /dev/null
+check "the -v report names the slow window firing" grep -q "slow window firings: .* over 100 ms.*up to 2000 rows in a window; first: .*slowkey" "$W/v-slow.err"
+
 # ---- state growth: no TTL on an unbounded input, and with a TTL
 sql "$W/grow.sql" -i "$W/ddl.sql" > "$W/grow.out" 2>&1
 sql "$W/ttl.sql" -i "$W/ddl.sql" > "$W/ttl.out" 2>&1
@@ -149,5 +179,5 @@ check "-v: the late rows are reported" grep -q "late rows dropped: 7, late by up
 sed "s/SET 'table.dml-sync'/SET 'weir.insight.enabled' = 'false';\nSET 'table.dml-sync'/" "$W/hot.sql" > "$W/hot-off.sql"
 WEIR_EMBEDDED=1 timeout 120 "$WEIR" sql-client -v -i "$W/ddl.sql" -f "$W/hot-off.sql" > "$W/v-off.out" 2> "$W/v-off.err" < /dev/null
 check "weir.insight.enabled = false: no hot-key line" bash -c "grep -q 'GroupAggregate' '$W/v-off.err' && ! grep -q 'hot key' '$W/v-off.err'"
-if [[ $FAILS -gt 0 ]]; then for f in hot late grow ttl; do echo "== $f.json"; cat "$W/$f.json"; done; cat "$W"/v-*.err; fi
+if [[ $FAILS -gt 0 ]]; then for f in hot late slow grow ttl; do echo "== $f.json"; cat "$W/$f.json"; done; cat "$W"/v-*.err; fi
 exit 0

@@ -4,6 +4,7 @@
 #include "../../src/exec/insight.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static void put_key(WInsightSnap *s, const char *label, uint64_t hash, int64_t count)
 {
@@ -89,4 +90,39 @@ WTEST(insight_lateness_histogram)
     CHECK_INT(sum.nsamples, 1);
     CHECK_INT(winsight_late_quantile(&sum, 0.5), 7);        /* 5 ms lies in [4, 7] */
     CHECK_INT(winsight_late_quantile(&sum, 1.0), 100000);
+}
+
+/* weir.insight.slow-threshold: a duration (default 1 min); the slow firings of subtasks sum. */
+WTEST(insight_slow_threshold_and_sum)
+{
+    WOptions o;
+    wopts_init(&o);
+    WError err;
+    werr_clear(&err);
+    CHECK_INT(winsight_slow_threshold_ms(&o, &err), 60000);
+    wopts_set(&o, "weir.insight.slow-threshold", "250 ms");
+    CHECK_INT(winsight_slow_threshold_ms(&o, &err), 250);
+    wopts_set(&o, "weir.insight.slow-threshold", "soon");
+    CHECK_INT(winsight_slow_threshold_ms(&o, &err), -1);
+    CHECK(err.set && strstr(err.msg, "'weir.insight.slow-threshold'"));
+    werr_clear(&err);
+    CHECK(winsight_new(&o, &err) == NULL && err.set);       /* a job with the bad value fails */
+    wopts_free(&o);
+    WInsightSnap s[2] = {0}, sum;
+    s[0].slow_total = 2;
+    s[0].slow_max_ms = 150;
+    s[0].slow_max_rows = 10;
+    s[0].nslow = 1;
+    snprintf(s[0].slow[0], WINS_SAMPLE_LEN, "150 ms, 10 rows: a");
+    s[1].slow_total = 1;
+    s[1].slow_max_ms = 900;
+    s[1].slow_max_rows = 5000;
+    s[1].nslow = 1;
+    snprintf(s[1].slow[0], WINS_SAMPLE_LEN, "900 ms, 5000 rows: b");
+    winsight_slow_sum(s, 2, &sum);
+    CHECK_INT(sum.slow_total, 3);
+    CHECK_INT(sum.slow_max_ms, 900);
+    CHECK_INT(sum.slow_max_rows, 5000);
+    CHECK_INT(sum.nslow, 2);
+    CHECK_STR(sum.slow[1], "900 ms, 5000 rows: b");
 }
