@@ -4,6 +4,7 @@
 # TTL on an unbounded input (datagen with new keys all the time), then finds each one:
 #   - REST /weir/jobs/:jid/vertices/:vid/hot-keys, /late-data, /state-growth (cluster daemon);
 #   - the `-v` job report (embedded sql-client);
+#   - a slow window (a window-join key with 1000 x 1000 rows, weir.insight.slow-threshold 100 ms);
 #   - the dashboard (headless Chromium, when installed: its insight tables; screenshot to
 #     $BUILD/insight-dashboard.png).
 # And `weir.insight.enabled` = false turns it off.
@@ -160,6 +161,9 @@ if [[ -n "$CHROME" ]]; then
   check "dashboard: the hot key warning names the remedy" grep -q "Hot key: Key hot has" "$W/dom-hot.html"
   chrome --dump-dom "$BASE/#/job/$ljid" > "$W/dom-late.html"
   check "dashboard: the late rows are listed" grep -q "late by [0-9]* ms: late1" "$W/dom-late.html"
+  chrome --dump-dom "$BASE/#/job/$sjid" > "$W/dom-slow.html"
+  check "dashboard: the slow window is listed with a warning" \
+    bash -c "grep -q 'Slow windows: WindowJoin' '$W/dom-slow.html' && grep -q '2000 rows: slowkey' '$W/dom-slow.html'"
   shot="${BUILD:-$ROOT/build}/insight-dashboard.png"
   mkdir -p "$(dirname "$shot")"; rm -f "$shot"
   (cd "$TMPD" && chrome --screenshot="$shot" "$BASE/#/job/$gjid" > /dev/null)
