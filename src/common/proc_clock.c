@@ -13,6 +13,13 @@ int64_t wproc_wall_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+int64_t wproc_mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 void wproc_clock_init_wall(WProcClock *c)
 {
     *c = (WProcClock){.kind = WPROC_CLOCK_WALL};

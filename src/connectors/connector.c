@@ -4,6 +4,7 @@
  * Depends on connectors' own files, types/, common/.
  */
 #include "connector.h"
+#include "../common/proc_clock.h"
 
 #include <time.h>
 #include "../common/sort.h"
@@ -189,23 +190,16 @@ bool wconnector_check_options(const WTableSpec *spec, const char *connector,
     return !c || wconn_refuse_unimplemented(c->options, connector, "connector", "", o, err);
 }
 
-int64_t wsrc_clock_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 void wsrc_add_wait(WSource *s, int64_t since_ns)
 {
-    int64_t d = wsrc_clock_ns() - since_ns;
+    int64_t d = wproc_mono_ns() - since_ns;
     if (d > 0) s->waited_ns += d;
 }
 
 void wsrc_sleep_ns(WSource *s, int64_t ns)
 {
     if (ns <= 0) return;
-    int64_t t0 = wsrc_clock_ns();
+    int64_t t0 = wproc_mono_ns();
     struct timespec ts = {(time_t)(ns / 1000000000), (long)(ns % 1000000000)};
     nanosleep(&ts, NULL);
     wsrc_add_wait(s, t0);

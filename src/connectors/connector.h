@@ -93,9 +93,8 @@ struct WSource {
 
 /* Sleep ns in a source's next(), counted as waiting for input. */
 void wsrc_sleep_ns(WSource *s, int64_t ns);
-/* Count the time since since_ns (CLOCK_MONOTONIC, wsrc_clock_ns) as waiting for input. */
+/* Count the time since since_ns (common/proc_clock.h wproc_mono_ns) as waiting for input. */
 void wsrc_add_wait(WSource *s, int64_t since_ns);
-int64_t wsrc_clock_ns(void);
 
 struct WSink {
     bool (*write)(WSink *s, const WChunk *in, WError *err);

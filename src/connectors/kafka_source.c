@@ -22,6 +22,7 @@
  * Depends on kafka.h, librdkafka.
  */
 #include "kafka.h"
+#include "../common/proc_clock.h"
 #include "../common/sort.h"
 #include "conn_internal.h"
 
@@ -386,7 +387,7 @@ static WSourceStatus ks_next(WSource *base, WChunk *out, WError *err)
     }
     int timeout = 100;
     while (out->nrows < out->cap && !(bounded && s->ndone == s->nparts)) {
-        int64_t t0 = timeout ? wsrc_clock_ns() : 0;
+        int64_t t0 = timeout ? wproc_mono_ns() : 0;
         rd_kafka_message_t *m = rd_kafka_consumer_poll(s->rk, timeout);
         if (timeout) wsrc_add_wait(base, t0);       /* waiting for the first record */
         if (!m) break;

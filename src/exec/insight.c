@@ -6,6 +6,7 @@
 #include "../common/strbuf.h"
 #include "../types/format.h"
 #include "../common/duration.h"
+#include "../common/proc_clock.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -161,20 +162,13 @@ void wop_late_row(WOperator *op, int input, const WChunk *c, int row, int64_t la
     }
 }
 
-static int64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-int64_t wop_firing_begin(const WOperator *op) { return op->insight ? mono_ns() : 0; }
+int64_t wop_firing_begin(const WOperator *op) { return op->insight ? wproc_mono_ns() : 0; }
 
 void wop_firing_end(WOperator *op, int64_t t0, int64_t rows, const WChunk *c, int row)
 {
     WInsight *in = op->insight;
     if (!in || !t0) return;
-    int64_t ns = mono_ns() - t0;
+    int64_t ns = wproc_mono_ns() - t0;
     if (ns < in->slow_threshold_ns) return;
     WInsightSnap *s = &in->live;
     int64_t ms = ns / 1000000;

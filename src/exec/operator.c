@@ -69,13 +69,6 @@ void wop_free(WOperator *op)
 
 /* ---- time accounting (operator.h) ---- */
 
-static int64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* Charge the time since the last mark to the running operator (busy) and move the mark. */
 static void charge_busy(WExecCtx *ctx, int64_t now)
 {
@@ -88,7 +81,7 @@ WOperator *wop_time_enter(WExecCtx *ctx, WOperator *op)
 {
     WOperator *prev = ctx->timed_op;
     if (op->untimed || op == prev) return prev;
-    charge_busy(ctx, mono_ns());
+    charge_busy(ctx, wproc_mono_ns());
     ctx->timed_op = op;
     return prev;
 }
@@ -96,15 +89,15 @@ WOperator *wop_time_enter(WExecCtx *ctx, WOperator *op)
 void wop_time_leave(WExecCtx *ctx, WOperator *prev)
 {
     if (ctx->timed_op == prev) return;
-    charge_busy(ctx, mono_ns());
+    charge_busy(ctx, wproc_mono_ns());
     ctx->timed_op = prev;
 }
 
-void wop_time_block_begin(WExecCtx *ctx) { charge_busy(ctx, mono_ns()); }
+void wop_time_block_begin(WExecCtx *ctx) { charge_busy(ctx, wproc_mono_ns()); }
 
 void wop_time_block_end(WExecCtx *ctx)
 {
-    int64_t now = mono_ns();
+    int64_t now = wproc_mono_ns();
     WOperator *cur = ctx->timed_op;
     if (cur && now > ctx->timed_mark_ns)
         PUBLISH(cur->backpressured_ns, cur->backpressured_ns + (now - ctx->timed_mark_ns));
