@@ -3,7 +3,8 @@
 # subtask (busyTimeMsPerSecond, backPressuredTimeMsPerSecond, idleTimeMsPerSecond and their
 # accumulated forms), records per second, the vertex details' accumulated-*-time fields and
 # GET /jobs/:jid/vertices/:vid/backpressure, as Flink's dashboard reads them.
-#   - a skewed job: two source subtasks feed a global (parallelism 1) aggregate that cannot keep
+#   - a skewed job: two source subtasks (a random INT each: cheap to make) feed a global
+#     (parallelism 1) aggregate of two COUNT(DISTINCT) (a map lookup each per row) that cannot keep
 #     up; the aggregate is busy, the source subtask that sends to the other lane is back-pressured
 #     ("high"), both source subtasks still read their share (the lanes take turns);
 #   - a slow job (datagen limited to 50 rows/s): every subtask is idle, nothing back-pressured;
@@ -15,11 +16,11 @@ cluster_setup "parallelism.default: 2"
 W="$TMPD/work"
 
 cat > "$W/skew.sql" <<SQL
-CREATE TABLE gen (s STRING, t STRING) WITH ('connector' = 'datagen', 'fields.s.length' = '3',
-  'fields.t.length' = '100', 'rows-per-second' = '1000000000');
-CREATE TABLE out1 (c BIGINT, m STRING) WITH ('connector' = 'blackhole');
+CREATE TABLE gen (k INT) WITH ('connector' = 'datagen', 'fields.k.min' = '1', 'fields.k.max' = '100000',
+  'rows-per-second' = '1000000000');
+CREATE TABLE out1 (c BIGINT, d BIGINT) WITH ('connector' = 'blackhole');
 SET 'pipeline.name' = 'skewed';
-INSERT INTO out1 SELECT COUNT(DISTINCT s), MAX(t) FROM gen;
+INSERT INTO out1 SELECT COUNT(DISTINCT k), COUNT(DISTINCT k / 2) FROM gen;
 SQL
 cat > "$W/slow.sql" <<SQL
 CREATE TABLE slow (k INT) WITH ('connector' = 'datagen', 'rows-per-second' = '50');
