@@ -92,6 +92,18 @@ bool wconn_refuse_unimplemented(const WConnOption *inv, const char *owner, const
     return true;
 }
 
+bool wconn_scan_watermark(const WOptions *o, WScanWatermark *out, WError *err)
+{
+    out->emit = -1;
+    const char *v = wopts_get(o, "scan.watermark.emit.strategy");
+    if (v && strcasecmp(v, "on-event") == 0) out->emit = 0;
+    else if (v && strcasecmp(v, "on-periodic") == 0) out->emit = 1;
+    else if (v)
+        return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value for enum class "
+                        "org.apache.flink.table.watermark.WatermarkEmitStrategy. Expected one of: [[on-event, on-periodic]]");
+    return wopts_get_duration_ms(o, "scan.watermark.idle-timeout", -1, &out->idle_timeout_ms, err);
+}
+
 static bool in_list(const char *const *list, const char *key)
 {
     for (int i = 0; list && list[i]; i++)

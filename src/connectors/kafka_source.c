@@ -42,6 +42,7 @@ typedef struct KPart {
     int64_t next;           /* offset of the next record to read */
     int64_t stop;           /* bounded: first offset not read (-1: unbounded) */
     int64_t ckpt;           /* next as of the last position() (-1: none), committed when it completes */
+    int split;              /* the split id of the source's per-partition watermark (WSource.split) */
     bool done;
 } KPart;
 
@@ -57,6 +58,8 @@ typedef struct KSource {
     const WType *headers_type;
     int subtask, parallelism;
     int64_t next_discovery_ms;      /* monotonic time of the next partition discovery */
+    uint8_t *fin;                   /* per split id: read to its stop offset (WSource.split_finished) */
+    rd_kafka_message_t *held;       /* a record of another partition than the chunk's: the next chunk's first */
     bool ended;                     /* bounded: every partition read to its stop offset */
 } KSource;
 
@@ -99,7 +102,7 @@ static rd_kafka_t *new_consumer(const WKafkaConfig *cfg, const char *table, WErr
 static void add_part(KSource *s, const char *topic, int32_t p)
 {
     s->parts = realloc(s->parts, sizeof *s->parts * (size_t)(s->nparts + 1));
-    s->parts[s->nparts++] = (KPart){wstrdup(topic), p, -1, -1, -1, false};     /* next: set by the caller */
+    s->parts[s->nparts++] = (KPart){wstrdup(topic), p, -1, -1, -1, -1, false};     /* next: set by the caller */
 }
 
 static int cmp_part(const void *a, const void *b)
@@ -164,6 +167,14 @@ static bool discover(KSource *s, bool again, WError *err)
     }
     rd_kafka_metadata_destroy(md);
     if (s->nparts > 1) wqsort(s->parts, (size_t)s->nparts, sizeof *s->parts, cmp_part);
+    /* split ids: the partitions found first in topic/partition order, later ones after them */
+    for (int i = 0; i < s->nparts; i++) {
+        if (s->parts[i].split >= 0) continue;
+        s->parts[i].split = s->base.nsplits++;
+        s->fin = realloc(s->fin, (size_t)s->base.nsplits);
+        s->fin[s->parts[i].split] = 0;
+    }
+    s->base.split_finished = s->fin;
     return ok;
 }
 
@@ -248,6 +259,7 @@ static bool assign(KSource *s, WError *err)
     for (int i = 0; i < s->nparts; i++) {
         KPart *p = &s->parts[i];
         p->done = p->stop >= 0 && p->next >= p->stop;
+        s->fin[p->split] = p->done;
         if (p->done) { s->ndone++; continue; }
         rd_kafka_topic_partition_list_add(l, p->topic, p->partition)->offset = p->next;
     }
@@ -267,6 +279,7 @@ static void part_done(KSource *s, KPart *p)
 {
     if (p->done) return;
     p->done = true;
+    s->fin[p->split] = 1;
     s->ndone++;
     rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(1);
     rd_kafka_topic_partition_list_add(l, p->topic, p->partition);
@@ -384,9 +397,11 @@ static WSourceStatus ks_next(WSource *base, WChunk *out, WError *err)
         if (!rediscover(s, err)) return WSRC_ERROR;
         s->next_discovery_ms = mono_ms() + s->cfg.discovery_ms;
     }
-    int timeout = 100;
+    int timeout = s->held ? 0 : 100;
+    int split = -1;         /* a chunk holds the records of one partition (per-partition watermarks) */
     while (out->nrows < out->cap && !(bounded && s->ndone == s->nparts)) {
-        rd_kafka_message_t *m = rd_kafka_consumer_poll(s->rk, timeout);
+        rd_kafka_message_t *m = s->held ? s->held : rd_kafka_consumer_poll(s->rk, timeout);
+        s->held = NULL;
         if (!m) break;
         timeout = 0;
         KPart *p = m->rkt ? find_part(s, rd_kafka_topic_name(m->rkt), m->partition) : NULL;
@@ -409,6 +424,11 @@ static WSourceStatus ks_next(WSource *base, WChunk *out, WError *err)
             rd_kafka_message_destroy(m);
             continue;
         }
+        if (out->nrows > 0 && p->split != split) {
+            s->held = m;
+            break;
+        }
+        split = p->split;
         int rc = decode(s, m, out, err);
         p->next = m->offset + 1;
         rd_kafka_message_destroy(m);
@@ -416,6 +436,7 @@ static WSourceStatus ks_next(WSource *base, WChunk *out, WError *err)
         if (rc > 0) base->rows_read++;
         if (bounded && p->next >= p->stop) part_done(s, p);
     }
+    base->split = split < 0 ? 0 : split;
     if (bounded && s->ndone == s->nparts) {
         s->ended = true;
         return WSRC_END;
@@ -456,6 +477,8 @@ static bool ks_checkpoint_complete(WSource *base, WError *err)
 static bool ks_seek(WSource *base, const char *pos, WError *err)
 {
     KSource *s = (KSource *)base;
+    if (s->held) rd_kafka_message_destroy(s->held);     /* read again from the restored offsets */
+    s->held = NULL;
     for (const char *p = pos; p && *p;) {
         const char *sl = strchr(p, '/');
         char *end;
@@ -476,12 +499,14 @@ static bool ks_seek(WSource *base, const char *pos, WError *err)
 static void ks_close(WSource *base)
 {
     KSource *s = (KSource *)base;
+    if (s->held) rd_kafka_message_destroy(s->held);
     if (s->rk) {
         rd_kafka_consumer_close(s->rk);
         rd_kafka_destroy(s->rk);
     }
     for (int i = 0; i < s->nparts; i++) free(s->parts[i].topic);
     free(s->parts);
+    free(s->fin);
     free(s->meta_kind);
     free(s->table);
     wkafka_config_free(&s->cfg);
@@ -496,6 +521,7 @@ WSource *wkafka_open_source(const WTableSpec *spec, WError *err)
     s->base.seek = ks_seek;
     s->base.checkpoint_complete = ks_checkpoint_complete;
     s->base.close = ks_close;
+    s->base.split_watermarks = true;
     s->ncols = spec->ncols;
     s->nmeta = spec->nmeta;
     s->table = wstrdup(spec->name);
