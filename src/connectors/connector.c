@@ -6,6 +6,7 @@
 #include "connector.h"
 #include "../common/sort.h"
 #include "conn_internal.h"
+#include "../common/duration.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -101,7 +102,16 @@ bool wconn_scan_watermark(const WOptions *o, WScanWatermark *out, WError *err)
     else if (v)
         return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value for enum class "
                         "org.apache.flink.table.watermark.WatermarkEmitStrategy. Expected one of: [[on-event, on-periodic]]");
-    return wopts_get_duration_ms(o, "scan.watermark.idle-timeout", -1, &out->idle_timeout_ms, err);
+    out->idle_timeout_ms = -1;
+    const char *it = wopts_get(o, "scan.watermark.idle-timeout");
+    WError inner;
+    werr_clear(&inner);
+    if (it && !wduration_parse(it, &out->idle_timeout_ms, &inner))
+        /* measured on Flink 2.3 (TimeUtils.parseDuration): the cause, with its text */
+        return werr_set(err, inner.cls, "%s%s%s", inner.msg,
+                        strcmp(inner.cls, WEXC_NUMBER) == 0 ? ", and is not a valid ISO-8601 duration format: " : "",
+                        strcmp(inner.cls, WEXC_NUMBER) == 0 ? it : "");
+    return true;
 }
 
 static bool in_list(const char *const *list, const char *key)

@@ -60,6 +60,8 @@ typedef struct KSource {
     int64_t next_discovery_ms;      /* monotonic time of the next partition discovery */
     uint8_t *fin;                   /* per split id: read to its stop offset (WSource.split_finished) */
     rd_kafka_message_t *held;       /* a record of another partition than the chunk's: the next chunk's first */
+    bool release_pending;           /* partitions with nothing to read at assign() are not finished yet */
+    bool had_rows;                  /* a chunk with rows was returned since assign() */
     bool ended;                     /* bounded: every partition read to its stop offset */
 } KSource;
 
@@ -256,11 +258,12 @@ static bool assign(KSource *s, WError *err)
 {
     rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(s->nparts ? s->nparts : 1);
     s->ndone = 0;
+    s->had_rows = false;
     for (int i = 0; i < s->nparts; i++) {
         KPart *p = &s->parts[i];
         p->done = p->stop >= 0 && p->next >= p->stop;
-        s->fin[p->split] = p->done;
-        if (p->done) { s->ndone++; continue; }
+        s->fin[p->split] = 0;       /* a partition with nothing to read: finished after the first records (below) */
+        if (p->done) { s->ndone++; s->release_pending = true; continue; }
         rd_kafka_topic_partition_list_add(l, p->topic, p->partition)->offset = p->next;
     }
     rd_kafka_resp_err_t e = rd_kafka_assign(s->rk, l);
@@ -397,6 +400,13 @@ static WSourceStatus ks_next(WSource *base, WChunk *out, WError *err)
         if (!rediscover(s, err)) return WSRC_ERROR;
         s->next_discovery_ms = mono_ms() + s->cfg.discovery_ms;
     }
+    /* Flink's KafkaPartitionSplitReader finishes the splits with nothing to read (start at their
+       stop offset) with its first fetch, after that fetch's records: until then they hold the
+       watermark back */
+    if (s->release_pending && s->had_rows) {
+        for (int i = 0; i < s->nparts; i++) if (s->parts[i].done) s->fin[s->parts[i].split] = 1;
+        s->release_pending = false;
+    }
     int timeout = s->held ? 0 : 100;
     int split = -1;         /* a chunk holds the records of one partition (per-partition watermarks) */
     while (out->nrows < out->cap && !(bounded && s->ndone == s->nparts)) {
@@ -437,6 +447,7 @@ static WSourceStatus ks_next(WSource *base, WChunk *out, WError *err)
         if (bounded && p->next >= p->stop) part_done(s, p);
     }
     base->split = split < 0 ? 0 : split;
+    if (out->nrows) s->had_rows = true;
     if (bounded && s->ndone == s->nparts) {
         s->ended = true;
         return WSRC_END;
