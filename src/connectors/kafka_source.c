@@ -19,6 +19,10 @@
  * Partition discovery ('scan.topic-partition-discovery.interval', unbounded sources): every interval
  * the metadata is read again and the new partitions this subtask owns are read from their earliest
  * offset (Flink's enumerator starts newly discovered partitions at EARLIEST).
+ * Per-partition watermarks (WSource.split_watermarks): every chunk holds the records of one
+ * partition (a record of another one is held for the next chunk) and names its split id; a
+ * partition read to its stop offset is finished, one with nothing to read from the start only
+ * after the first records were returned (Flink finishes those with its first fetch).
  * Depends on kafka.h, librdkafka.
  */
 #include "kafka.h"
