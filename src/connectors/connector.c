@@ -9,6 +9,7 @@
 #include <time.h>
 #include "../common/sort.h"
 #include "conn_internal.h"
+#include "../common/duration.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,27 @@ bool wconn_refuse_unimplemented(const WConnOption *inv, const char *owner, const
                         "Option '%s' of the '%s' %s is not supported by weir yet (%s).", k, owner, owner_kind,
                         e->what);
     }
+    return true;
+}
+
+bool wconn_scan_watermark(const WOptions *o, WScanWatermark *out, WError *err)
+{
+    out->emit = -1;
+    const char *v = wopts_get(o, "scan.watermark.emit.strategy");
+    if (v && strcasecmp(v, "on-event") == 0) out->emit = 0;
+    else if (v && strcasecmp(v, "on-periodic") == 0) out->emit = 1;
+    else if (v)
+        return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value for enum class "
+                        "org.apache.flink.table.watermark.WatermarkEmitStrategy. Expected one of: [[on-event, on-periodic]]");
+    out->idle_timeout_ms = -1;
+    const char *it = wopts_get(o, "scan.watermark.idle-timeout");
+    WError inner;
+    werr_clear(&inner);
+    if (it && !wduration_parse(it, &out->idle_timeout_ms, &inner))
+        /* measured on Flink 2.3 (TimeUtils.parseDuration): the cause, with its text */
+        return werr_set(err, inner.cls, "%s%s%s", inner.msg,
+                        strcmp(inner.cls, WEXC_NUMBER) == 0 ? ", and is not a valid ISO-8601 duration format: " : "",
+                        strcmp(inner.cls, WEXC_NUMBER) == 0 ? it : "");
     return true;
 }
 

@@ -89,6 +89,16 @@ struct WSource {
     int64_t waited_ns;              /* time next() spent waiting for input (a rate limit, a poll
                                        without data, a directory scan interval): the runtime counts
                                        it idle, not busy (wsrc_sleep_ns / wsrc_add_wait) */
+    /* Per-split watermarks (optional, additive): a source whose watermark Flink generates per
+       split (a FLIP-27 source with the watermark pushed into the scan: kafka, per partition) sets
+       split_watermarks. Every chunk next() returns then holds the rows of one split, `split`
+       (0 .. nsplits-1, the same split for the same partition for the source's lifetime);
+       split_finished[i] is set once split i was read to its end (a bounded read) and no longer
+       holds the watermark back; nsplits only grows (partition discovery). */
+    bool split_watermarks;
+    int nsplits;
+    int split;
+    const uint8_t *split_finished;
 };
 
 /* Sleep ns in a source's next(), counted as waiting for input. */
@@ -166,6 +176,16 @@ const WConnOption *wconn_option_find(const WConnOption *inv, const char *key);
    weir yet." owner_kind is "connector" or "format". */
 bool wconn_refuse_unimplemented(const WConnOption *inv, const char *owner, const char *owner_kind,
                                 const char *prefix, const WOptions *o, WError *err);
+
+/* Flink's scan.watermark.* table options (FLIP-296) that weir applies, for a source whose
+   watermark Flink pushes into the scan (WSource.split_watermarks): the emit strategy (Flink's
+   error for another value) and the idle timeout of a split. The alignment options are refused by
+   the connectors' inventories. */
+typedef struct WScanWatermark {
+    int emit;                       /* -1: not set, 0: on-event, 1: on-periodic */
+    int64_t idle_timeout_ms;        /* -1: not set */
+} WScanWatermark;
+bool wconn_scan_watermark(const WOptions *o, WScanWatermark *out, WError *err);
 
 typedef struct WConnector {
     const char *name;               /* value of 'connector' */

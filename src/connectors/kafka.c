@@ -18,7 +18,9 @@ static const char *const KAFKA_OPTIONAL[] = {
     "scan.startup.timestamp-millis", "scan.bounded.mode", "scan.bounded.specific-offsets",
     "scan.bounded.timestamp-millis", "scan.topic-partition-discovery.interval", "scan.parallelism",
     "sink.partitioner", "sink.delivery-guarantee", "sink.transactional-id-prefix", "sink.transaction-naming-strategy",
-    "sink.parallelism", NULL,
+    "sink.parallelism", "scan.watermark.emit.strategy", "scan.watermark.idle-timeout",
+    "scan.watermark.alignment.group", "scan.watermark.alignment.max-drift", "scan.watermark.alignment.update-interval",
+    NULL,
 };
 static const char *const KAFKA_REQUIRED[] = {"properties.bootstrap.servers", NULL};
 
@@ -48,6 +50,13 @@ static const WConnOption KAFKA_INVENTORY[] = {
     {"sink.transactional-id-prefix", WOPT_APPLIED, NULL, "the transactional ids of exactly-once: <prefix>-<subtask>-<checkpoint>"},
     {"sink.transaction-naming-strategy", WOPT_APPLIED, NULL, "INCREMENTING only (POOLING is refused)"},
     {"sink.parallelism", WOPT_APPLIED, NULL, "the sink's parallelism (runtime/vertices.c)"},
+    {"scan.watermark.emit.strategy", WOPT_APPLIED, NULL,
+     "on-periodic (default: every pipeline.auto-watermark-interval) or on-event (after every record)"},
+    {"scan.watermark.idle-timeout", WOPT_APPLIED, NULL,
+     "a partition without records that long no longer holds the watermark back"},
+    {"scan.watermark.alignment.group", WOPT_REFUSED, NULL, "watermark alignment is not implemented"},
+    {"scan.watermark.alignment.max-drift", WOPT_REFUSED, NULL, "watermark alignment is not implemented"},
+    {"scan.watermark.alignment.update-interval", WOPT_REFUSED, "1s", "watermark alignment is not implemented"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -213,6 +222,8 @@ bool wkafka_check_common(WKafkaConfig *cfg, const WTableSpec *spec, const char *
     snprintf(p3, sizeof p3, "key.%s.", kfmt ? kfmt : "\x01");
     const char *const prefixes[] = {"properties.", p1, p2, p3, NULL};
     if (!wconnector_check_options(spec, connector, required, optional, prefixes, err)) return false;
+    WScanWatermark swm;
+    if (as_source && !wconn_scan_watermark(o, &swm, err)) return false;
     const char *topic = wopts_get(o, "topic"), *pattern = wopts_get(o, "topic-pattern");
     if (topic && pattern)
         return werr_set(err, WEXC_VALIDATION, "Option 'topic' and 'topic-pattern' shouldn't be set together.");

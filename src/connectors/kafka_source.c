@@ -19,6 +19,10 @@
  * Partition discovery ('scan.topic-partition-discovery.interval', unbounded sources): every interval
  * the metadata is read again and the new partitions this subtask owns are read from their earliest
  * offset (Flink's enumerator starts newly discovered partitions at EARLIEST).
+ * Per-partition watermarks (WSource.split_watermarks): every chunk holds the records of one
+ * partition (a record of another one is held for the next chunk) and names its split id; a
+ * partition read to its stop offset is finished, one with nothing to read from the start only
+ * after the first records were returned (Flink finishes those with its first fetch).
  * Depends on kafka.h, librdkafka.
  */
 #include "kafka.h"
@@ -43,6 +47,7 @@ typedef struct KPart {
     int64_t next;           /* offset of the next record to read */
     int64_t stop;           /* bounded: first offset not read (-1: unbounded) */
     int64_t ckpt;           /* next as of the last position() (-1: none), committed when it completes */
+    int split;              /* the split id of the source's per-partition watermark (WSource.split) */
     bool done;
 } KPart;
 
@@ -58,6 +63,10 @@ typedef struct KSource {
     const WType *headers_type;
     int subtask, parallelism;
     int64_t next_discovery_ms;      /* monotonic time of the next partition discovery */
+    uint8_t *fin;                   /* per split id: read to its stop offset (WSource.split_finished) */
+    rd_kafka_message_t *held;       /* a record of another partition than the chunk's: the next chunk's first */
+    bool release_pending;           /* partitions with nothing to read at assign() are not finished yet */
+    bool had_rows;                  /* a chunk with rows was returned since assign() */
     bool ended;                     /* bounded: every partition read to its stop offset */
 } KSource;
 
@@ -100,7 +109,7 @@ static rd_kafka_t *new_consumer(const WKafkaConfig *cfg, const char *table, WErr
 static void add_part(KSource *s, const char *topic, int32_t p)
 {
     s->parts = realloc(s->parts, sizeof *s->parts * (size_t)(s->nparts + 1));
-    s->parts[s->nparts++] = (KPart){wstrdup(topic), p, -1, -1, -1, false};     /* next: set by the caller */
+    s->parts[s->nparts++] = (KPart){wstrdup(topic), p, -1, -1, -1, -1, false};     /* next: set by the caller */
 }
 
 static int cmp_part(const void *a, const void *b)
@@ -165,6 +174,14 @@ static bool discover(KSource *s, bool again, WError *err)
     }
     rd_kafka_metadata_destroy(md);
     if (s->nparts > 1) wqsort(s->parts, (size_t)s->nparts, sizeof *s->parts, cmp_part);
+    /* split ids: the partitions found first in topic/partition order, later ones after them */
+    for (int i = 0; i < s->nparts; i++) {
+        if (s->parts[i].split >= 0) continue;
+        s->parts[i].split = s->base.nsplits++;
+        s->fin = realloc(s->fin, (size_t)s->base.nsplits);
+        s->fin[s->parts[i].split] = 0;
+    }
+    s->base.split_finished = s->fin;
     return ok;
 }
 
@@ -246,10 +263,12 @@ static bool assign(KSource *s, WError *err)
 {
     rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(s->nparts ? s->nparts : 1);
     s->ndone = 0;
+    s->had_rows = false;
     for (int i = 0; i < s->nparts; i++) {
         KPart *p = &s->parts[i];
         p->done = p->stop >= 0 && p->next >= p->stop;
-        if (p->done) { s->ndone++; continue; }
+        s->fin[p->split] = 0;       /* a partition with nothing to read: finished after the first records (below) */
+        if (p->done) { s->ndone++; s->release_pending = true; continue; }
         rd_kafka_topic_partition_list_add(l, p->topic, p->partition)->offset = p->next;
     }
     rd_kafka_resp_err_t e = rd_kafka_assign(s->rk, l);
@@ -268,6 +287,7 @@ static void part_done(KSource *s, KPart *p)
 {
     if (p->done) return;
     p->done = true;
+    s->fin[p->split] = 1;
     s->ndone++;
     rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(1);
     rd_kafka_topic_partition_list_add(l, p->topic, p->partition);
@@ -385,11 +405,20 @@ static WSourceStatus ks_next(WSource *base, WChunk *out, WError *err)
         if (!rediscover(s, err)) return WSRC_ERROR;
         s->next_discovery_ms = mono_ms() + s->cfg.discovery_ms;
     }
-    int timeout = 100;
+    /* Flink's KafkaPartitionSplitReader finishes the splits with nothing to read (start at their
+       stop offset) with its first fetch, after that fetch's records: until then they hold the
+       watermark back */
+    if (s->release_pending && s->had_rows) {
+        for (int i = 0; i < s->nparts; i++) if (s->parts[i].done) s->fin[s->parts[i].split] = 1;
+        s->release_pending = false;
+    }
+    int timeout = s->held ? 0 : 100;
+    int split = -1;         /* a chunk holds the records of one partition (per-partition watermarks) */
     while (out->nrows < out->cap && !(bounded && s->ndone == s->nparts)) {
-        int64_t t0 = timeout ? wproc_mono_ns() : 0;
-        rd_kafka_message_t *m = rd_kafka_consumer_poll(s->rk, timeout);
-        if (timeout) wsrc_add_wait(base, t0);       /* waiting for the first record */
+        int64_t t0 = !s->held && timeout ? wproc_mono_ns() : 0;
+        rd_kafka_message_t *m = s->held ? s->held : rd_kafka_consumer_poll(s->rk, timeout);
+        if (t0) wsrc_add_wait(base, t0);            /* waiting for the first record */
+        s->held = NULL;
         if (!m) break;
         timeout = 0;
         KPart *p = m->rkt ? find_part(s, rd_kafka_topic_name(m->rkt), m->partition) : NULL;
@@ -412,6 +441,11 @@ static WSourceStatus ks_next(WSource *base, WChunk *out, WError *err)
             rd_kafka_message_destroy(m);
             continue;
         }
+        if (out->nrows > 0 && p->split != split) {
+            s->held = m;
+            break;
+        }
+        split = p->split;
         int rc = decode(s, m, out, err);
         p->next = m->offset + 1;
         rd_kafka_message_destroy(m);
@@ -419,6 +453,8 @@ static WSourceStatus ks_next(WSource *base, WChunk *out, WError *err)
         if (rc > 0) base->rows_read++;
         if (bounded && p->next >= p->stop) part_done(s, p);
     }
+    base->split = split < 0 ? 0 : split;
+    if (out->nrows) s->had_rows = true;
     if (bounded && s->ndone == s->nparts) {
         s->ended = true;
         return WSRC_END;
@@ -459,6 +495,8 @@ static bool ks_checkpoint_complete(WSource *base, WError *err)
 static bool ks_seek(WSource *base, const char *pos, WError *err)
 {
     KSource *s = (KSource *)base;
+    if (s->held) rd_kafka_message_destroy(s->held);     /* read again from the restored offsets */
+    s->held = NULL;
     for (const char *p = pos; p && *p;) {
         const char *sl = strchr(p, '/');
         char *end;
@@ -479,12 +517,14 @@ static bool ks_seek(WSource *base, const char *pos, WError *err)
 static void ks_close(WSource *base)
 {
     KSource *s = (KSource *)base;
+    if (s->held) rd_kafka_message_destroy(s->held);
     if (s->rk) {
         rd_kafka_consumer_close(s->rk);
         rd_kafka_destroy(s->rk);
     }
     for (int i = 0; i < s->nparts; i++) free(s->parts[i].topic);
     free(s->parts);
+    free(s->fin);
     free(s->meta_kind);
     free(s->table);
     wkafka_config_free(&s->cfg);
@@ -499,6 +539,7 @@ WSource *wkafka_open_source(const WTableSpec *spec, WError *err)
     s->base.seek = ks_seek;
     s->base.checkpoint_complete = ks_checkpoint_complete;
     s->base.close = ks_close;
+    s->base.split_watermarks = true;
     s->ncols = spec->ncols;
     s->nmeta = spec->nmeta;
     s->table = wstrdup(spec->name);

@@ -53,8 +53,10 @@ static const WConnOption UPSERT_INVENTORY[] = {
     {"scan.watermark.alignment.group", WOPT_REFUSED, NULL, "watermark alignment is not implemented"},
     {"scan.watermark.alignment.max-drift", WOPT_REFUSED, NULL, "watermark alignment is not implemented"},
     {"scan.watermark.alignment.update-interval", WOPT_REFUSED, "1s", "watermark alignment is not implemented"},
-    {"scan.watermark.emit.strategy", WOPT_REFUSED, "on-periodic", "watermarks are emitted per chunk"},
-    {"scan.watermark.idle-timeout", WOPT_REFUSED, NULL, "use 'table.exec.source.idle-timeout'"},
+    {"scan.watermark.emit.strategy", WOPT_APPLIED, NULL,
+     "on-periodic (default: every pipeline.auto-watermark-interval) or on-event (after every record)"},
+    {"scan.watermark.idle-timeout", WOPT_APPLIED, NULL,
+     "a partition without records that long no longer holds the watermark back"},
     {"sink.parallelism", WOPT_APPLIED, NULL, "the sink's parallelism (runtime/vertices.c)"},
     {NULL, 0, NULL, NULL},
 };

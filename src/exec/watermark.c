@@ -10,19 +10,40 @@
  * have emitted by then; that watermark goes out first, so the row is as late as it is in Flink.
  * In-order input is never cut. What stays different: a row that is not late, in a chunk where
  * the watermark advanced, sees an older CURRENT_WATERMARK() than Flink's.
+ *
+ * Per-split watermarks (cfg->splits, a source such as kafka whose watermark Flink pushes into the
+ * scan): as Flink's SourceOperator with a WatermarkOutputMultiplexer, every split (partition) has
+ * its own watermark, the largest value of its rows; the operator's watermark is the minimum over
+ * the splits that are neither idle nor finished, emitted when it advances. A split without rows
+ * for idle_timeout_ms (checked at ticks, Flink: at its periodic emit) is idle until its next row;
+ * a split read to its end no longer counts. When every split is idle the operator tells its
+ * outputs it is idle (Flink's WatermarkStatus.IDLE). With `periodic` (Flink's default emit
+ * strategy for those sources, on-periodic) the minimum is emitted at ticks every interval_ms
+ * instead of after the rows, and chunks are never cut.
  */
 #include "watermark.h"
 
 #include <assert.h>
 #include <stdlib.h>
 
+typedef struct WmSplit {
+    int64_t wm;                 /* largest watermark-expression value of the split's rows */
+    int64_t last_rows_ms;       /* processing time of its last rows (or of the first tick) */
+    bool idle;
+} WmSplit;
+
 typedef struct WmOp {
     WOperator base;
     WExpr *expr;
     WArena *arena;
     WVector vec;
-    int rowtime_col;
-    int64_t current;
+    WWmConfig cfg;
+    int64_t current;            /* the watermark emitted */
+    WmSplit *sp;
+    int nsp;
+    bool in_idle;               /* the input told this operator it is idle (the lane's source timeout) */
+    bool out_idle;              /* this operator told its outputs it is idle */
+    int64_t next_emit_ms;       /* periodic: the next emission (0: not yet scheduled) */
 } WmOp;
 
 /* rows [from, to) of c as a chunk that shares c's vectors (allocated in arena a) */
@@ -41,6 +62,73 @@ static WChunk chunk_view(WArena *a, const WChunk *c, int from, int to)
     return v;
 }
 
+/* Grow the split table to the source's split count (new splits start at Long.MIN_VALUE, active). */
+static void sync_splits(WmOp *w)
+{
+    int n = w->cfg.splits.nsplits ? *w->cfg.splits.nsplits : 1;
+    if (n <= w->nsp) return;
+    w->sp = realloc(w->sp, sizeof *w->sp * (size_t)n);
+    int64_t now = wexec_now(w->base.ctx);
+    for (int i = w->nsp; i < n; i++) w->sp[i] = (WmSplit){WWM_MIN, now, false};
+    w->nsp = n;
+}
+
+static bool finished(const WmOp *w, int i)
+{
+    const uint8_t *f = w->cfg.splits.finished ? *w->cfg.splits.finished : NULL;
+    return f && f[i];
+}
+
+/* Minimum watermark over the splits other than `skip` that count (neither idle nor finished);
+   WWM_MAX when none does. *any: whether one counts. */
+static int64_t others_min(const WmOp *w, int skip, bool *any)
+{
+    int64_t m = WWM_MAX;
+    *any = false;
+    for (int i = 0; i < w->nsp; i++) {
+        if (i == skip || w->sp[i].idle || finished(w, i)) continue;
+        *any = true;
+        if (w->sp[i].wm < m) m = w->sp[i].wm;
+    }
+    return m;
+}
+
+static void set_out_idle(WmOp *w, bool idle)
+{
+    if (w->out_idle == idle) return;
+    w->out_idle = idle;
+    for (int i = 0; i < w->base.nouts; i++) wop_input_idle(w->base.outs[i].op, w->base.outs[i].input, idle);
+}
+
+/* Flink's CombinedWatermarkStatus over the splits not finished: the minimum over the active ones
+   or, when every one is idle, the maximum of them all (WWM_MIN without splits). */
+static int64_t combined(const WmOp *w, bool *all_idle)
+{
+    bool any;
+    int64_t m = others_min(w, -1, &any);
+    *all_idle = !any;
+    if (any) return m;
+    m = WWM_MIN;
+    for (int i = 0; i < w->nsp; i++)
+        if (!finished(w, i) && w->sp[i].wm > m) m = w->sp[i].wm;
+    return m;
+}
+
+/* Emit the combined watermark when it advanced, then tell the outputs whether every split (or
+   the input) is idle (Flink's WatermarkOutputMultiplexer.updateCombinedWatermark). */
+static void emit_if_advanced(WmOp *w)
+{
+    bool all_idle;
+    int64_t m = combined(w, &all_idle);
+    if (m > w->current) {
+        w->current = m;
+        wop_emit_watermark(&w->base, m);
+    }
+    bool any_split = false;
+    for (int i = 0; i < w->nsp; i++) if (!finished(w, i)) any_split = true;
+    set_out_idle(w, w->in_idle || (all_idle && any_split));
+}
+
 static void wm_process(WOperator *op, int input, const WChunk *in)
 {
     WmOp *w = (WmOp *)op;
@@ -51,18 +139,31 @@ static void wm_process(WOperator *op, int input, const WChunk *in)
     w->vec.data = wa_alloc(w->arena, sizeof(WDatum) * (size_t)in->nrows);
     w->vec.nulls = wa_zalloc(w->arena, (size_t)in->nrows);
     if (!wexpr_eval(&ec, w->expr, in, NULL, &w->vec)) return;
-    const WVector *rt = w->rowtime_col >= 0 && w->rowtime_col < in->ncols ? &in->cols[w->rowtime_col] : NULL;
-    int64_t mx = w->current;
+    sync_splits(w);
+    int k = w->cfg.splits.split ? *w->cfg.splits.split : 0;
+    assert(k >= 0 && k < w->nsp);
+    WmSplit *s = &w->sp[k];
+    if (in->nrows > 0) {
+        s->last_rows_ms = wexec_now(op->ctx);
+        if (s->idle) s->idle = false;
+        if (w->out_idle && !w->in_idle) set_out_idle(w, false);
+    }
+    bool any_other;
+    int64_t other = others_min(w, k, &any_other);
+    const WVector *rt = !w->cfg.periodic && w->cfg.rowtime_col >= 0 && w->cfg.rowtime_col < in->ncols
+                            ? &in->cols[w->cfg.rowtime_col] : NULL;
+    int64_t mx = s->wm;
     int from = 0;
     for (int i = 0; i < in->nrows; i++) {
-        if (rt && mx > w->current && !rt->nulls[i] && rt->data[i].ts.ms <= mx) {
+        int64_t cand = mx < other ? mx : other;        /* the watermark Flink has emitted before row i */
+        if (rt && cand > w->current && !rt->nulls[i] && rt->data[i].ts.ms <= cand) {
             /* row i would be late in Flink against the watermark of the rows before it */
             if (i > from) {
                 WChunk part = chunk_view(w->arena, in, from, i);
                 wop_emit(op, &part);
             }
-            w->current = mx;
-            wop_emit_watermark(op, mx);
+            w->current = cand;
+            wop_emit_watermark(op, cand);
             from = i;
         }
         if (!w->vec.nulls[i] && w->vec.data[i].ts.ms > mx) mx = w->vec.data[i].ts.ms;
@@ -73,10 +174,31 @@ static void wm_process(WOperator *op, int input, const WChunk *in)
         WChunk part = chunk_view(w->arena, in, from, in->nrows);
         wop_emit(op, &part);
     }
-    if (mx > w->current) {
-        w->current = mx;
-        wop_emit_watermark(op, mx);
+    s->wm = mx;
+    if (!w->cfg.periodic) emit_if_advanced(w);
+}
+
+/* Between chunks: idle splits, and the periodic emission. */
+static void wm_tick(WOperator *op)
+{
+    WmOp *w = (WmOp *)op;
+    if (op->ended || op->ctx->err->set || (!w->cfg.splits.nsplits && !w->cfg.periodic)) return;
+    sync_splits(w);
+    int64_t now = wexec_now(op->ctx);
+    if (w->cfg.idle_timeout_ms > 0) {
+        for (int i = 0; i < w->nsp; i++)
+            if (!w->sp[i].idle && !finished(w, i) && now - w->sp[i].last_rows_ms >= w->cfg.idle_timeout_ms)
+                w->sp[i].idle = true;
     }
+    if (!w->cfg.periodic) {
+        emit_if_advanced(w);        /* a split went idle or finished */
+        return;
+    }
+    if (w->cfg.interval_ms <= 0) return;
+    if (!w->next_emit_ms) w->next_emit_ms = now + w->cfg.interval_ms;
+    if (now < w->next_emit_ms) return;
+    w->next_emit_ms = now + w->cfg.interval_ms;
+    emit_if_advanced(w);
 }
 
 /* Upstream watermarks are not forwarded: this operator defines event time. End of input still
@@ -84,6 +206,14 @@ static void wm_process(WOperator *op, int input, const WChunk *in)
 static void wm_watermark(WOperator *op, int64_t wm)
 {
     if (wm == WWM_MAX) wop_emit_watermark(op, wm);
+}
+
+static void wm_idle(WOperator *op, bool idle)
+{
+    WmOp *w = (WmOp *)op;
+    w->in_idle = idle;
+    if (idle) set_out_idle(w, true);
+    else emit_if_advanced(w);
 }
 
 static void wm_end(WOperator *op)
@@ -96,13 +226,14 @@ static void wm_destroy(WOperator *op)
 {
     WmOp *w = (WmOp *)op;
     warena_delete(w->arena);
+    free(w->sp);
     free(w);
 }
 
 static const WOpOps WM_OPS = {.process = wm_process, .watermark = wm_watermark, .end_input = wm_end,
-                              .destroy = wm_destroy};
+                              .idle = wm_idle, .tick = wm_tick, .destroy = wm_destroy};
 
-WOperator *wop_watermark_new(WExecCtx *ctx, WExpr *expr, int rowtime_col, int ncols, const WType **types,
+WOperator *wop_watermark_new(WExecCtx *ctx, WExpr *expr, const WWmConfig *cfg, int ncols, const WType **types,
                              const char **names)
 {
     WmOp *w = wcalloc(1, sizeof *w);
@@ -110,6 +241,6 @@ WOperator *wop_watermark_new(WExecCtx *ctx, WExpr *expr, int rowtime_col, int nc
     w->expr = expr;
     w->arena = warena_new(0);
     w->current = WWM_MIN;
-    w->rowtime_col = rowtime_col;
+    w->cfg = *cfg;
     return &w->base;
 }

@@ -4,8 +4,24 @@
 
 #include "operator.h"
 
-/* rowtime_col: the rowtime column (rows not after the pending watermark cut the chunk), -1 none */
-WOperator *wop_watermark_new(WExecCtx *ctx, WExpr *expr, int rowtime_col, int ncols, const WType **types,
+/* Where the source tells which split (Kafka partition) the chunk being pushed came from; the
+   fields of its WSource (connector.h: split_watermarks), read during the push. */
+typedef struct WWmSplits {
+    const int *nsplits;                 /* splits so far (only grows) */
+    const int *split;                   /* the split of the chunk being pushed */
+    const uint8_t *const *finished;     /* per split: read to its end (may point to NULL) */
+} WWmSplits;
+
+typedef struct WWmConfig {
+    int rowtime_col;            /* the rowtime column (rows not after the pending watermark cut the
+                                   chunk), -1 none */
+    WWmSplits splits;           /* nsplits NULL: one watermark for the whole input */
+    bool periodic;              /* scan.watermark.emit.strategy on-periodic: emitted every interval_ms */
+    int64_t interval_ms;        /* pipeline.auto-watermark-interval (0: never periodically) */
+    int64_t idle_timeout_ms;    /* a split without rows that long is idle (0: never) */
+} WWmConfig;
+
+WOperator *wop_watermark_new(WExecCtx *ctx, WExpr *expr, const WWmConfig *cfg, int ncols, const WType **types,
                              const char **names);
 
 #endif

@@ -273,6 +273,31 @@ static WOperator *build_exchange(WPlanCtx *p, Lane *L, WRel *r, WOperator *input
     return add_op(p, L, r, &rc->base, -1, NULL);
 }
 
+/* The WatermarkAssigner r's configuration. Its input is a source of lane L (through Calcs): a
+   source with per-split watermarks (kafka: Flink pushes the watermark into the scan) gets one per
+   split, the table's scan.watermark.* options (emit strategy, default on-periodic as Flink's;
+   idle timeout, default table.exec.source.idle-timeout) and pipeline.auto-watermark-interval. */
+static bool watermark_config(WPlanCtx *p, Lane *L, const WRel *r, WWmConfig *wc)
+{
+    *wc = (WWmConfig){.rowtime_col = r->rowtime_col};
+    const WRel *in = r->inputs[0];
+    while (in->kind == WR_CALC) in = in->inputs[0];
+    const WSource *src = NULL;
+    for (int i = 0; in->kind == WR_SCAN && i < L->nsrc; i++)
+        if (L->srcs[i].rel == in) src = L->srcs[i].src;
+    if (!src || !src->split_watermarks) return true;
+    WScanWatermark sw;
+    if (!wconn_scan_watermark(&in->table->options, &sw, p->err)) return false;
+    const WOptions *conf = L->job->env.config;
+    wc->splits = (WWmSplits){&src->nsplits, &src->split, &src->split_finished};
+    wc->periodic = sw.emit != 0;
+    wc->idle_timeout_ms = sw.idle_timeout_ms >= 0 ? sw.idle_timeout_ms : L->job->idle_timeout_ms;
+    wc->interval_ms = 200;
+    if (conf && !wopts_get_duration_ms(conf, "pipeline.auto-watermark-interval", 200, &wc->interval_ms, p->err))
+        return false;
+    return true;
+}
+
 static SourceSlot *add_source(Lane *L)
 {
     if (L->nsrc == L->cap_src) {
@@ -493,9 +518,12 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         op = wop_correlate_new(&L->ctx, &sp);
         break;
     }
-    case WR_WATERMARK:
-        op = wop_watermark_new(&L->ctx, r->wm_expr, r->rowtime_col, r->out.n, r->out.types, r->out.names);
+    case WR_WATERMARK: {
+        WWmConfig wc;
+        if (!watermark_config(p, L, r, &wc)) return NULL;
+        op = wop_watermark_new(&L->ctx, r->wm_expr, &wc, r->out.n, r->out.types, r->out.names);
         break;
+    }
     case WR_UNION:
         op = wop_union_new(&L->ctx, r->ninputs, r->out.n, r->out.types, r->out.names);
         break;

@@ -19,8 +19,7 @@ static const WSessionOption OPTIONS[] = {
     {"table.exec.sink.upsert-materialize", WSO_APPLIED, "tests/golden/sink_upsert_materialize_force.sql"},
     {"table.exec.sink.keyed-shuffle", WSO_APPLIED, "tests/golden/sink_keyed_shuffle.sql"},
     {"table.exec.source.cdc-events-duplicate", WSO_APPLIED, "tests/golden/debezium_json_primary_key.sql"},
-    {"table.exec.source.idle-timeout", WSO_UNPROVEN,
-     "runtime/job.c: a source without rows for this long is marked idle (its watermark stops holding back)"},
+    {"table.exec.source.idle-timeout", WSO_APPLIED, "tests/kafka/partition_watermarks.sh"},
     {"table.exec.insert-and-updateafter-sensitive", WSO_UNPROVEN,
      "exec/dedup.c: whether the deduplication emits +I for a key's first row (Flink's generateInsert)"},
     {"table.exec.rank.topn-cache-size", WSO_TUNING,
@@ -73,6 +72,7 @@ static const WSessionOption OPTIONS[] = {
     /* pipeline.*, parallelism.default */
     {"parallelism.default", WSO_APPLIED, "tests/golden/parallel_worker_slots.sql"},
     {"pipeline.max-parallelism", WSO_APPLIED, "tests/golden/explain_state_advice.sql"},
+    {"pipeline.auto-watermark-interval", WSO_APPLIED, "tests/kafka/partition_watermarks.sh"},
     {"pipeline.name", WSO_APPLIED, "tests/cluster/submission.sh"},
     {"pipeline.operator-chaining.enabled", WSO_APPLIED, "tests/cluster/chaining.sh"},
     /* state.* */

@@ -34,10 +34,10 @@ FROM TABLE(TUMBLE(TABLE $1, DESCRIPTOR(ts), INTERVAL '10' SECOND))
 GROUP BY window_start, window_end, usr;
 SQL
 }
-# The watermark delay covers the whole span of event times (280 s): weir's kafka source keeps one
-# watermark per source subtask, not per partition (docs/connectors.md), so which rows would be late
-# under a shorter delay depends on how librdkafka interleaves the partitions' fetches, and the
-# file (all of partition 0 first) would not be comparable.
+# The watermark delay covers the whole span of event times (280 s): the kafka source keeps one
+# watermark per partition (as Flink; tests/kafka/partition_watermarks.sh) but the file is one
+# split with one watermark (all of partition 0 first), so under a shorter delay the file's late
+# rows would not be the topic's.
 cols="id BIGINT, usr STRING, amount DECIMAL(10, 2), ms BIGINT, ts AS TO_TIMESTAMP_LTZ(ms, 3), WATERMARK FOR ts AS ts - INTERVAL '300' SECOND"
 cat > "$KTMP/kafka.sql" <<SQL
 SET 'sql-client.execution.result-mode' = 'tableau';

@@ -356,6 +356,8 @@ static const Check CHECKS[] = {
     {"kafka", "sink.transactional-id-prefix", K_SCRIPT, NULL, NULL, "tests/kafka/exactly_once.sh", NULL, NULL, NULL},
     {"kafka", "sink.transaction-naming-strategy", K_TEST, NULL, NULL, "kafka_config_errors", NULL, NULL, NULL},
     {"kafka", "scan.topic-partition-discovery.interval", K_SCRIPT, NULL, NULL, "tests/kafka/partition_discovery.sh", NULL, NULL, NULL},
+    {"kafka", "scan.watermark.emit.strategy", K_SCRIPT, NULL, NULL, "tests/kafka/partition_watermarks.sh", NULL, NULL, NULL},
+    {"kafka", "scan.watermark.idle-timeout", K_SCRIPT, NULL, NULL, "tests/kafka/partition_watermarks.sh", NULL, NULL, NULL},
     {"kafka", "sink.parallelism", K_TEST, NULL, NULL, "vertices_sink_parallelism_breaks_chain_with_rebalance", NULL, NULL, NULL},
     /* upsert-kafka: the options' reading (test_kafka_config.c); on a real broker: tests/kafka/upsert_*.sh */
     {"upsert-kafka", "topic", K_SCRIPT, NULL, NULL, "tests/kafka/upsert_sink.sh", NULL, NULL, NULL},
@@ -375,6 +377,9 @@ static const Check CHECKS[] = {
     {"upsert-kafka", "sink.delivery-guarantee", K_TEST, NULL, NULL, "upsert_kafka_config_reads_options", NULL, NULL, NULL},
     {"upsert-kafka", "sink.transactional-id-prefix", K_SCRIPT, NULL, NULL, "tests/kafka/exactly_once.sh", NULL, NULL, NULL},
     {"upsert-kafka", "sink.transaction-naming-strategy", K_TEST, NULL, NULL, "upsert_kafka_config_errors", NULL, NULL, NULL},
+    /* the same per-partition watermark as kafka's (tests/kafka/partition_watermarks.sh); read: */
+    {"upsert-kafka", "scan.watermark.emit.strategy", K_TEST, NULL, NULL, "kafka_scan_watermark_options", NULL, NULL, NULL},
+    {"upsert-kafka", "scan.watermark.idle-timeout", K_TEST, NULL, NULL, "kafka_scan_watermark_options", NULL, NULL, NULL},
     {"upsert-kafka", "sink.parallelism", K_TEST, NULL, NULL, "vertices_sink_parallelism_breaks_chain_with_rebalance", NULL, NULL, NULL},
     /* csv (and changelog-csv, which shares the inventory and the reader/writer) */
     {"format:csv", "field-delimiter", K_ROWS, FS_IN("csv", "c/semi.csv", "id INT, s STRING"), "SELECT * FROM f", "1|a", ", 'csv.field-delimiter' = ';'", NULL, NULL},

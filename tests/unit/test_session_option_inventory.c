@@ -150,7 +150,7 @@ WTEST(session_option_set_warns_for_options_weir_does_not_apply)
 {
     /* unknown keys of the watched namespaces (Flink 2.3 accepts them without a word) */
     static const char *const UNKNOWN[] = {"table.exec.resource.default-parallelism", "table.optimizer.join-reorder-enabled",
-                                          "pipeline.auto-watermark-interval", "execution.buffer-timeout",
+                                          "pipeline.object-reuse", "execution.buffer-timeout",
                                           "state.backend.rocksdb.compaction.level.use-dynamic-size", NULL};
     for (int i = 0; UNKNOWN[i]; i++) {
         char *w = set_warning(UNKNOWN[i], "1");
