@@ -733,6 +733,7 @@ WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
     const char *rmode = env->config ? wopts_get(env->config, "execution.runtime-mode") : NULL;
     bool batch = rmode && !strcasecmp(rmode, "batch");
     j->ck = batch ? NULL : wckpt_new(env->config, env->job_id, j->nlanes, &ckerr);
+    if (j->ck) wckpt_set_job_parallelism(j->ck, j->par);
     if (ckerr.set || !wckpt_max_parallelism(j->ck, (int)maxp, j->ctx.max_parallelism, &j->ctx.max_parallelism, &ckerr)) {
         if (p->err && !p->err->set) *p->err = ckerr;
         wckpt_free(j->ck);
