@@ -1,6 +1,8 @@
 /* scan_parallelism.c — 'scan.parallelism' of a table scan (contract in scan_parallelism.h). */
 #include "scan_parallelism.h"
 #include <assert.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 int wscan_parallelism(const WRel *r)
@@ -10,7 +12,7 @@ int wscan_parallelism(const WRel *r)
     WError tmp;
     werr_clear(&tmp);
     if (!wopts_get_long(&r->table->options, "scan.parallelism", 0, &v, &tmp)) return 0;
-    return v > 0 && v <= 32768 ? (int)v : 0;
+    return v > 0 && v <= INT32_MAX ? (int)v : 0;
 }
 
 bool wscan_keyed_by_pk(const WRel *r)
@@ -32,4 +34,30 @@ int wscan_pk_out_cols(const WRel *r, int *keys)
         keys[k] = found;
     }
     return r->table->npk;
+}
+
+static bool check_scans(const WRel *r, WError *err, int depth)
+{
+    if (depth > 4000) return true;      /* deeper than any plan the binder builds */
+    if (r->kind == WR_SCAN && r->table) {
+        const char *v = wopts_get(&r->table->options, "scan.parallelism");
+        if (v) {
+            char *end = NULL;
+            errno = 0;
+            long long n = strtoll(v, &end, 10);
+            if (!*v || *end || errno == ERANGE || n < INT32_MIN || n > INT32_MAX)
+                return werr_set(err, WEXC_NUMBER, "For input string: \"%s\"", v);
+            if (n <= 0)
+                return werr_set(err, WEXC_TABLE, "Invalid configured parallelism %lld for table '%s'.", n,
+                                r->table_qname ? r->table_qname : r->table->name);
+        }
+    }
+    for (int i = 0; i < r->ninputs; i++)
+        if (!check_scans(r->inputs[i], err, depth + 1)) return false;
+    return true;
+}
+
+bool wscan_check_parallelism(const WRel *root, WError *err)
+{
+    return !root || check_scans(root, err, 0);
 }

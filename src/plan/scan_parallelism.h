@@ -18,7 +18,13 @@
 #include <stdbool.h>
 #include "plan.h"
 
-/* Scan r's 'scan.parallelism' (1..32768), 0 when r is not a table scan or the option is unset. */
+/* Checks 'scan.parallelism' of every table scan under root as Flink's translation does (EXPLAIN,
+   queries, INSERTs): not an integer -> NumberFormatException 'For input string: "x"'; 0 or less ->
+   TableException 'Invalid configured parallelism n for table '<qualified name>'.'. False with err
+   set on the first bad one. */
+bool wscan_check_parallelism(const WRel *root, WError *err);
+
+/* Scan r's 'scan.parallelism' (a positive int), 0 when r is not a table scan or the option is unset. */
 int wscan_parallelism(const WRel *r);
 
 /* Whether Flink keys the edge behind scan r by its table's primary key: 'scan.parallelism' set,
