@@ -7,6 +7,7 @@
  */
 #include "explain_internal.h"
 #include "json_out.h"
+#include "../plan/scan_parallelism.h"
 #include "../plan/sink_constraints.h"
 #include "../common/duration.h"
 #include "../common/hash.h"
@@ -584,6 +585,8 @@ static void add_preds(const ExCtx *x, const WRel *r, const char *ship, SNode *s,
         for (int i = 0; i < nin; i++) add_preds(x, ins[i], ship, s, n, preds, depth + 1);
         return;
     }
+    /* behind a source with its own scan.parallelism that emits updates: a keyBy on its key */
+    if (r->kind == WR_SCAN && !strcmp(ship, "FORWARD") && wscan_keyed_by_pk(r)) ship = "HASH";
     json_t *e = json_object();
     json_object_set_new(e, "id", json_integer(stream_id(s, n, r)));
     json_object_set_new(e, "ship_strategy", json_string(ship));
@@ -623,6 +626,15 @@ static int sid_par(const SNode *s, int n, int sid)
     return 1;
 }
 
+/* The parallelism an operator fed FORWARD by stream node sid inherits: its own, except a table
+   source's: the default (plan/scan_parallelism.h). */
+static int sid_fed_par(const SNode *s, int n, int sid, int dflt)
+{
+    for (int i = 0; i < n; i++)
+        if (s[i].sid == sid && s[i].rel && s[i].rel->kind == WR_SCAN) return dflt;
+    return sid_par(s, n, sid);
+}
+
 /* The parallelism Flink's translation gives an operator fed by `preds`: its inputs' over forward
    edges, 1 after a global exchange, the default after a keyBy. */
 static int fed_parallelism(json_t *preds, const SNode *s, int n, int dflt)
@@ -633,7 +645,7 @@ static int fed_parallelism(json_t *preds, const SNode *s, int n, int dflt)
     int maxp = 0;
     json_array_foreach(preds, i, e) {
         const char *ship = json_string_value(json_object_get(e, "ship_strategy"));
-        int pp = sid_par(s, n, (int)json_integer_value(json_object_get(e, "id")));
+        int pp = sid_fed_par(s, n, (int)json_integer_value(json_object_get(e, "id")), dflt);
         if (strcmp(ship, "FORWARD") != 0) all_fwd = false;
         else if (pp > maxp) maxp = pp;
         if (strcmp(ship, "GLOBAL") != 0) all_global = false;
@@ -789,11 +801,7 @@ static void stream_nodes(const ExCtx *x, const WRel *r, SNode *s, int *n, int ca
     if (r->kind == WR_VALUES) {
         p = 1;
     } else if (r->kind == WR_SCAN) {
-        int64_t sp = 0;
-        WError tmp;
-        werr_clear(&tmp);
-        if (r->table && wopts_get_long(&r->table->options, "scan.parallelism", 0, &sp, &tmp) && sp > 0 && sp <= 32768)
-            p = (int)sp;
+        if (wscan_parallelism(r) > 0) p = wscan_parallelism(r);
     } else if (nin) {
         p = fed_parallelism(preds, s, *n, parallelism);
         rebalance_edges(preds, s, *n, p);

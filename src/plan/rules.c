@@ -4,6 +4,7 @@
  * in Flink's order (inputs first, depth-first) and state TTL resolution. See plan.h.
  */
 #include "reduce.h"
+#include "scan_parallelism.h"
 #include "bind_internal.h"
 #include "../common/duration.h"
 #include "state_ttl.h"
@@ -224,5 +225,7 @@ bool wplan_build(WPlanCtx *p, WRel **roots, int n)
     int next = 1;
     for (int i = 0; i < n; i++) number(roots[i], &next);
     for (int i = 0; i < n; i++) wplan_finalize(p, roots[i]);
+    /* Flink's translation checks a source's own parallelism */
+    for (int i = 0; i < n && p->err && !p->err->set; i++) wscan_check_parallelism(roots[i], p->err);
     return !(p->err && p->err->set);      /* finalisation reports bad state hints */
 }

@@ -21,6 +21,7 @@
 #include "../exec/insight.h"
 #include "../exec/minibatch.h"
 #include "../exec/lookup_join.h"
+#include "../plan/scan_parallelism.h"
 
 #include "../common/hash.h"
 #include "../types/row.h"
@@ -255,15 +256,17 @@ static int exchange_recv_par(const WJob *j, const WRel *x)
 }
 
 /* The exchange r over `input`: with one lane the consumer reads `input` itself; with several, a
-   sender ends the upstream chain and a receiver starts the downstream one. The job's lanes send;
-   recv_p lanes receive (rebalance: rows dealt round-robin, else as r says: by key or to one). */
-static WOperator *build_exchange(WPlanCtx *p, Lane *L, WRel *r, WOperator *input, int recv_p, bool rebalance)
+   sender ends the upstream chain and a receiver starts the downstream one. send_p lanes send
+   (the job's, or a source's own parallelism); recv_p lanes receive (rebalance: rows dealt
+   round-robin, else as r says: by key or to one). */
+static WOperator *build_exchange(WPlanCtx *p, Lane *L, WRel *r, WOperator *input, int send_p, int recv_p,
+                                 bool rebalance)
 {
     WJob *j = L->job;
     if (j->nlanes <= 1) return input;
     int xi = wjob_exchange_index(j, r);
     if (xi < 0) { werr_set(p->err, WEXC_TABLE, "Too many exchanges in one job"); return NULL; }
-    wjob_exchange_setup(j, xi, j->par, recv_p, rebalance);    /* the same in every lane */
+    wjob_exchange_setup(j, xi, send_p, recv_p, rebalance);    /* the same in every lane */
     WOperator *snd = wjob_sender_new(L, xi, r);
     set_name(p, L, snd, r, -1);
     wjob_add_op(j, snd);
@@ -422,7 +425,33 @@ static WOperator *build_sink_exchange(WPlanCtx *p, Lane *L, WRel *r, WOperator *
         x->nkeys = keyed ? t->npk : 0;
         x->keys = keys;
     }
-    return build_exchange(p, L, x, input, recv_p, !keyed);
+    return build_exchange(p, L, x, input, L->job->par, recv_p, !keyed);
+}
+
+/* The exchange behind table scan r when its source runs at its own parallelism ('scan.parallelism':
+   plan/scan_parallelism.h): from the source's lanes to the job's, round-robin (Flink's REBALANCE)
+   or, for a source that emits updates, keyed by the primary key. NULL when r needs none. */
+static WRel *scan_exchange_rel(WPlanCtx *p, WJob *j, WRel *r)
+{
+    if (r->kind != WR_SCAN || j->nlanes <= 1) return NULL;
+    int k = stream_op_of(j, r, WSOP_OPERATOR);
+    bool keyed = wscan_keyed_by_pk(r);
+    if (k < 0 || (wjob_run_par(j, k) == j->par && !keyed)) return NULL;
+    int xi = wjob_scan_exchange(j, r);
+    if (xi >= 0) return j->exch[xi];
+    int *keys = WA_ARRAY(p->arena, int, r->table->npk ? r->table->npk : 1);
+    int nkeys = keyed ? wscan_pk_out_cols(r, keys) : 0;
+    WRel *x = WA_NEW(p->arena, WRel);
+    x->kind = WR_EXCHANGE;
+    x->id = r->id;
+    x->ninputs = 1;
+    x->inputs = WA_ARRAY(p->arena, WRel *, 1);
+    x->inputs[0] = r;
+    x->out = r->out;
+    x->changelog = r->changelog;
+    x->nkeys = nkeys;
+    x->keys = keys;
+    return x;
 }
 
 static WOperator *materializer_new(Lane *L, WRel *r)
@@ -453,7 +482,7 @@ static WOperator *build_materialized(WPlanCtx *p, Lane *L, WRel *r, int enforcer
     if (!in) return NULL;
     WOperator *enf = build_enforcer(p, L, (WRel *)L->job->graph->ops[enforcer].rel, enforcer, in);
     if (!enf) return NULL;
-    WOperator *fed = x->kind == WR_EXCHANGE ? build_exchange(p, L, x, enf, exchange_recv_par(L->job, x), false) : enf;
+    WOperator *fed = x->kind == WR_EXCHANGE ? build_exchange(p, L, x, enf, L->job->par, exchange_recv_par(L->job, x), false) : enf;
     if (!fed) return NULL;
     WOperator *op = materializer_new(L, r);
     return op ? add_op(p, L, r, op, stream_op_of(L->job, r, WSOP_OPERATOR), fed) : NULL;
@@ -462,7 +491,8 @@ static WOperator *build_materialized(WPlanCtx *p, Lane *L, WRel *r, int enforcer
 static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
 {
     WJob *j = L->job;
-    WOperator *op = built_lookup(L, r);
+    WRel *scan_x = scan_exchange_rel(p, j, r);     /* consumers of such a scan read the exchange */
+    WOperator *op = built_lookup(L, scan_x ? scan_x : r);
     if (op) return op;
     if (r->kind == WR_SINK_MATERIALIZER && enforcer_before(j, r) >= 0)
         return build_materialized(p, L, r, enforcer_before(j, r));
@@ -477,7 +507,9 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
     case WR_VALUES: {
         op = wcalloc(1, sizeof *op);
         wop_init(op, &PASS_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
-        if (L->index >= j->par) break;      /* beyond the job's subtasks: an idle copy, no source */
+        /* a scan runs at its own parallelism (scan.parallelism, else the job's) */
+        int src_par = wjob_run_par(j, stream_op_of(j, r, WSOP_OPERATOR));
+        if (L->index >= src_par) break;     /* beyond the source's subtasks: an idle copy, no source */
         SourceSlot *s = add_source(L);
         s->rel = r;
         s->head = op;
@@ -491,7 +523,7 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
                 L->nsrc--;
                 return NULL;
             }
-            WTableSpec *sp = make_spec(p, L, r->table, r->table_qname, j->par);
+            WTableSpec *sp = make_spec(p, L, r->table, r->table_qname, src_par);
             if (r->scan_reads && r->out.n == sp->ncols) sp->col_read = r->scan_reads;
             sp->nmeta = r->nmeta;
             sp->meta_keys = r->meta_keys;
@@ -545,6 +577,10 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         int ks = stream_op_of(j, r, WSOP_OPERATOR);
         WShip ship = ks >= 0 && j->graph->ops[ks].ninputs == 1 ? j->graph->ops[ks].inputs[0].ship : WSHIP_FORWARD;
         int npar = wjob_run_par(j, ks);     /* the writer's subtasks */
+        /* right behind a source at its own parallelism: its exchange (scan_exchange_rel) already
+           brought the rows to the job's lanes */
+        if (ship == WSHIP_REBALANCE && npar == j->par && scan_exchange_rel(p, j, r->inputs[0]))
+            ship = WSHIP_FORWARD;
         /* an exchange of the plan right below the writer is that edge already */
         bool plan_edge = r->inputs[0]->kind == WR_EXCHANGE && ke < 0 && ki < 0;
         if (r->sink_table && (ship == WSHIP_HASH || ship == WSHIP_REBALANCE) && !plan_edge &&
@@ -610,7 +646,7 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         return &s->base;
     }
     case WR_EXCHANGE:       /* an edge of the job graph */
-        return build_exchange(p, L, r, ins[0], exchange_recv_par(j, r), false);
+        return build_exchange(p, L, r, ins[0], j->par, exchange_recv_par(j, r), false);
     case WR_DROP_UPDATE_BEFORE:
         op = wcalloc(1, sizeof *op);
         wop_init(op, &DROP_UB_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
@@ -900,6 +936,11 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
     set_name(p, L, op, r, k);
     wjob_add_op(j, op);
     built_add(L, r, op, k);
+    if (scan_x) {   /* the source's lanes send to the job's */
+        assert(r->ninputs == 0);
+        bool keyed = scan_x->nkeys > 0;
+        return build_exchange(p, L, scan_x, op, wjob_run_par(j, k), j->par, !keyed);
+    }
     for (int i = 0; i < r->ninputs; i++) {
         wop_connect(ins[i], op, i);
         /* insight: an input behind a hash exchange is keyed by the exchange's keys */

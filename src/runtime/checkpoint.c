@@ -360,9 +360,10 @@ static bool complete(WCkpt *c, int64_t id, const char *dir, bool savepoint, int6
     WStrBuf m;
     wsb_init(&m);
     wsb_printf(&m, "weir-checkpoint 1\njob %s\ncheckpoint %lld\ntype %s\nparallelism %d\nmax-parallelism %d\n"
-                   "sim-now %lld\ntimestamp %lld\n",
+                   "job-parallelism %d\nsim-now %lld\ntimestamp %lld\n",
                c->job_id, (long long)id, savepoint ? "SAVEPOINT" : "CHECKPOINT", c->parallelism, c->max_parallelism,
-               (long long)sim_now, (long long)c->trigger_wall_ms);
+               c->job_parallelism > 0 ? c->job_parallelism : c->parallelism, (long long)sim_now,
+               (long long)c->trigger_wall_ms);
     for (int i = 0; i < c->parallelism; i++) if (c->lane_meta[i].len) wsb_appendn(&m, c->lane_meta[i].buf, c->lane_meta[i].len);
     /* _metadata marks a checkpoint complete, so it must appear whole or not at all: written as
        _metadata.inprogress, then renamed (and the directory synced). Written in place, a SIGKILL

@@ -84,6 +84,9 @@ typedef struct WCkptLane {
    `$internal.pipeline.job-id` / a random one. */
 WCkpt *wckpt_new(const WOptions *config, const char *job_id, int parallelism, WError *err);
 void wckpt_free(WCkpt *c);
+/* The job's parallelism.default when some of its lanes run a source's or sink's own parallelism
+   (written to _metadata; a restore at another one is refused, checkpoint_restore.c). */
+void wckpt_set_job_parallelism(WCkpt *c, int job_parallelism);
 /* The max parallelism to run with: a restored checkpoint's unless the configuration sets one
    (a different one is refused here, as Flink does). */
 bool wckpt_max_parallelism(WCkpt *c, int configured, int dflt, int *out, WError *err);

@@ -42,6 +42,7 @@ typedef struct Meta {
     int64_t id;
     bool savepoint;
     int parallelism, max_parallelism;
+    int job_parallelism;        /* "job-parallelism" (0 in checkpoints of older builds: = parallelism) */
     int64_t sim_now;
     int nops, nlanes, nstates;
     MOp *ops;
@@ -91,7 +92,8 @@ struct WCkpt {
     char *savepoint_dir;        /* weir.exec.savepoint-at-end target, NULL = none */
     bool savepoint_drain;       /* weir.exec.savepoint-at-end.drain (default true) */
     char job_id[33];
-    int parallelism, max_parallelism;
+    int parallelism, max_parallelism;   /* parallelism: the job's lanes */
+    int job_parallelism;        /* parallelism.default (lanes beyond it: a source's or sink's own) */
     Meta *restore;
     char *restore_path;
     KillAt kill_at;

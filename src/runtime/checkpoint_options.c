@@ -8,6 +8,7 @@
 #include "checkpoint_internal.h"
 #include "../common/duration.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,12 @@ static const char *opt2(const WOptions *o, const char *a, const char *b)
     const char *v = wopts_get(o, a);
     return v ? v : b ? wopts_get(o, b) : NULL;
 }
+void wckpt_set_job_parallelism(WCkpt *c, int job_parallelism)
+{
+    assert(job_parallelism > 0);
+    if (c) c->job_parallelism = job_parallelism;
+}
+
 WCkpt *wckpt_new(const WOptions *o, const char *job_id, int parallelism, WError *err)
 {
     if (!o) return NULL;

@@ -73,6 +73,7 @@ bool ckpt_meta_read(const char *dir, Meta **out, WError *err)
         long long x, y, z;
         int i1, i2, i3;
         if (nline++ == 0) bad = strcmp(line, "weir-checkpoint 1") != 0;
+        else if (sscanf(line, "job-parallelism %d", &i1) == 1) m->job_parallelism = i1;    /* before "job" */
         else if (sscanf(line, "job %255s", a) == 1) {
             /* a second job line is a damaged file (and would leak the first: found by
                tests/fuzz/fuzz_checkpoint.c) */
@@ -368,23 +369,26 @@ bool wckpt_restore(WCkpt *c, WCkptLane *lanes, int nlanes, int64_t *sim_now, WEr
         free(p);
     }
     if (ok) ok = match_operators(c, &lanes[0], files, err);
-    /* A sink of its own parallelism gives a job more lanes than source subtasks (runtime/job.c:
-       runtime_parallelism). Lanes map one to one when both runs have the same lanes and source
-       subtasks; key groups and source positions redistribute only between runs whose lanes are
-       all source subtasks — anything else is refused rather than restored wrongly. */
+    /* A sink or a source of its own parallelism gives a job lanes beyond its parallelism.default
+       or fewer source subtasks than lanes (runtime/job.c: runtime_parallelism). Lanes map one to
+       one when both runs have the same lanes, source subtasks and job parallelism; key groups and
+       source positions redistribute only between runs whose lanes are all source subtasks at the
+       job's parallelism — anything else is refused rather than restored wrongly. */
     if (ok) {
         int old_par = 0, new_par = 0;
         for (int s = 0; s < m->parallelism; s++) if (files[s].nsrc > 0) old_par = s + 1;
         for (int l = 0; l < nlanes; l++) if (lanes[l].nsrc > 0) new_par = l + 1;
-        bool same = m->parallelism == nlanes && old_par == new_par;
-        bool plain = old_par == m->parallelism && new_par == nlanes;
+        int old_jp = m->job_parallelism > 0 ? m->job_parallelism : m->parallelism;
+        int new_jp = c->job_parallelism > 0 ? c->job_parallelism : nlanes;
+        bool same = m->parallelism == nlanes && old_par == new_par && old_jp == new_jp;
+        bool plain = old_par == m->parallelism && new_par == nlanes && old_jp == m->parallelism && new_jp == nlanes;
         if (!same && !plain)
             ok = werr_set(err, "java.lang.IllegalStateException",
-                          "Failed to rollback to checkpoint/savepoint %s. The checkpoint was taken with %d source "
-                          "subtasks in %d lanes and the job now has %d source subtasks in %d lanes: weir does not "
-                          "restore a job whose sink runs at its own parallelism ('sink.parallelism') at another "
-                          "parallelism yet.",
-                          c->restore_path, old_par, m->parallelism, new_par, nlanes);
+                          "Failed to rollback to checkpoint/savepoint %s. The checkpoint was taken at parallelism %d "
+                          "with %d source subtasks in %d lanes and the job now runs at parallelism %d with %d source "
+                          "subtasks in %d lanes: weir does not restore a job whose source or sink runs at its own "
+                          "parallelism ('scan.parallelism' or 'sink.parallelism') at another parallelism yet.",
+                          c->restore_path, old_jp, old_par, m->parallelism, new_jp, new_par, nlanes);
     }
     /* sources that cannot take another parallelism */
     if (ok && m->parallelism != nlanes) {

@@ -124,6 +124,14 @@ void wjob_exchange_setup(WJob *j, int x, int send_p, int recv_p, bool rebalance)
     j->exch_rebalance[x] = rebalance;
 }
 
+int wjob_scan_exchange(const WJob *j, const WRel *r)
+{
+    if (!r || r->kind != WR_SCAN) return -1;
+    for (int i = 0; i < j->nexch; i++)
+        if (j->exch[i]->ninputs == 1 && j->exch[i]->inputs[0] == r && j->exch[i]->id == r->id) return i;
+    return -1;
+}
+
 int wjob_run_par(const WJob *j, int k)
 {
     return k >= 0 && j->graph && k < j->graph->nops ? j->run_par[k] : j->par;
@@ -563,7 +571,8 @@ static int exch_rank_of(WJob *j, int x, int depth)
    at parallelism.default, except a table sink whose input edge is a rebalance or a keyBy (the
    job graph's REBALANCE / HASH: sink.parallelism differs from its input's, or
    table.exec.sink.keyed-shuffle) and a SinkMaterializer (behind its keyBy) with the sink after
-   it: those run at their own parallelism, with an exchange in front (build.c). */
+   it: those run at their own parallelism, with an exchange in front (build.c); and a table
+   source with scan.parallelism, with an exchange behind it (build.c: scan_exchange_rel). */
 static bool runtime_parallelism(WJob *j, WError *err)
 {
     const WJobGraph *g = j->graph;
@@ -574,6 +583,20 @@ static bool runtime_parallelism(WJob *j, WError *err)
     for (int k = 0; k < n; k++) j->run_par[k] = j->par;
     for (int k = 0; k < n; k++) {
         const WStreamOp *o = &g->ops[k];
+        /* a table source at its own parallelism (scan.parallelism): an exchange behind it */
+        if (o->is_source && o->kind == WR_SCAN && o->parallelism != j->par) {
+            if (o->parallelism > WJOB_MAX_PARALLELISM) {
+                werr_set(err, WEXC_ILLEGAL_ARG,
+                         "The parallelism %d (scan.parallelism of table '%s') is larger than the %d parallel subtasks "
+                         "weir runs a job with at most.",
+                         o->parallelism, o->rel && o->rel->table_qname ? o->rel->table_qname : "?", WJOB_MAX_PARALLELISM);
+                free(region);
+                return false;
+            }
+            j->run_par[k] = o->parallelism;
+            if (o->parallelism > j->nlanes) j->nlanes = o->parallelism;
+            continue;
+        }
         if (o->role != WSOP_OPERATOR || !o->rel || o->ninputs != 1) continue;
         bool boundary = (o->kind == WR_SINK_MATERIALIZER && o->inputs[0].ship == WSHIP_HASH) ||
                         (o->kind == WR_SINK && o->rel->sink_table &&
@@ -714,6 +737,7 @@ WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
     const char *rmode = env->config ? wopts_get(env->config, "execution.runtime-mode") : NULL;
     bool batch = rmode && !strcasecmp(rmode, "batch");
     j->ck = batch ? NULL : wckpt_new(env->config, env->job_id, j->nlanes, &ckerr);
+    if (j->ck) wckpt_set_job_parallelism(j->ck, j->par);
     if (ckerr.set || !wckpt_max_parallelism(j->ck, (int)maxp, j->ctx.max_parallelism, &j->ctx.max_parallelism, &ckerr)) {
         if (p->err && !p->err->set) *p->err = ckerr;
         wckpt_free(j->ck);
@@ -1116,9 +1140,14 @@ static void ck_collect_deps(WJob *j, const WRel *r, int x)
 {
     for (int i = 0; i < r->ninputs; i++) {
         const WRel *in = r->inputs[i];
-        if (in->kind != WR_EXCHANGE) { ck_collect_deps(j, in, x); continue; }
         int y = -1;
-        for (int k = 0; k < j->nexch; k++) if (j->exch[k] == in) y = k;
+        if (in->kind != WR_EXCHANGE) {
+            /* a scan at its own parallelism: the exchange behind it (build.c), unless that is x */
+            y = wjob_scan_exchange(j, in);
+            if (y < 0 || y == x) { ck_collect_deps(j, in, x); continue; }
+        } else {
+            for (int k = 0; k < j->nexch; k++) if (j->exch[k] == in) y = k;
+        }
         if (y < 0) continue;
         bool have = false;
         for (int d = 0; d < j->exch_ndeps[x]; d++) have |= j->exch_deps[x][d] == y;

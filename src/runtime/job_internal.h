@@ -170,6 +170,8 @@ int wjob_exchange_index(WJob *j, WRel *r);
 /* Exchange x's sending and receiving lanes and whether it deals rows round-robin; set before
    the first lane builds its sender and receiver. */
 void wjob_exchange_setup(WJob *j, int x, int send_p, int recv_p, bool rebalance);
+/* The exchange behind table scan r whose source runs at its own parallelism (build.c), -1 none. */
+int wjob_scan_exchange(const WJob *j, const WRel *r);
 /* The lanes [0, n) that run job-graph operator k (k < 0: the job's parallelism). */
 int wjob_run_par(const WJob *j, int k);
 Receiver *wjob_receiver_new(Lane *L, int exch, WRel *r);

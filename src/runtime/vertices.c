@@ -2,6 +2,7 @@
  * vertices.c — stream operators, chaining and job vertices of a SQL job. See vertices.h.
  */
 #include "vertices.h"
+#include "../plan/scan_parallelism.h"
 #include "../plan/sink_constraints.h"
 #include "../common/arena.h"
 #include "../common/hash.h"
@@ -390,6 +391,14 @@ static int table_parallelism(const WTable *t, const char *key, int dflt)
     return v > 0 && v <= 32768 ? (int)v : dflt;
 }
 
+/* The parallelism an operator fed FORWARD by operator `from` inherits: its own, except a table
+   source's (a source with scan.parallelism is wrapped so that what follows runs at the default). */
+static int fed_par(const Builder *b, int from)
+{
+    const WStreamOp *in = &b->ops[from];
+    return in->is_source && in->kind == WR_SCAN ? b->default_p : in->parallelism;
+}
+
 static void set_parallelism(Builder *b)
 {
     for (int i = 0; i < b->nops; i++) {
@@ -403,10 +412,16 @@ static void set_parallelism(Builder *b)
                 p = 1;
                 single = true;
             } else {
-                const WRel *r = rel_by_id(b, o->rel_id, WR_SCAN);
-                p = table_parallelism(r ? r->table : NULL, "scan.parallelism", b->default_p);
+                int sp = wscan_parallelism(rel_by_id(b, o->rel_id, WR_SCAN));
+                p = sp > 0 ? sp : b->default_p;
             }
         } else if (o->ninputs > 0) {
+            /* behind a source with its own scan.parallelism that emits updates: a keyBy on the
+               primary key (CommonExecTableSourceScan), unless an exchange of the plan is there */
+            for (int k = 0; k < o->ninputs; k++)
+                if (o->inputs[k].ship == WSHIP_FORWARD && b->ops[o->inputs[k].from].is_source &&
+                    wscan_keyed_by_pk(b->ops[o->inputs[k].from].rel))
+                    o->inputs[k].ship = WSHIP_HASH;
             bool all_global = true, any_forward = false;
             for (int k = 0; k < o->ninputs; k++) {
                 if (o->inputs[k].ship != WSHIP_GLOBAL) all_global = false;
@@ -417,15 +432,15 @@ static void set_parallelism(Builder *b)
                 single = true;
             } else if (o->ninputs == 1 && any_forward) {
                 const WStreamOp *in = &b->ops[o->inputs[0].from];
-                p = in->parallelism;
-                single = in->max_parallelism == 1;
+                p = fed_par(b, o->inputs[0].from);
+                single = in->max_parallelism == 1 && p == 1;
             } else if (o->ninputs > 1) {
                 /* every input forward (a union's): the largest of their parallelisms */
                 bool all_forward = true;
                 int maxp = 0;
                 for (int k = 0; k < o->ninputs; k++) {
                     if (o->inputs[k].ship != WSHIP_FORWARD) all_forward = false;
-                    else if (b->ops[o->inputs[k].from].parallelism > maxp) maxp = b->ops[o->inputs[k].from].parallelism;
+                    else if (fed_par(b, o->inputs[k].from) > maxp) maxp = fed_par(b, o->inputs[k].from);
                 }
                 if (all_forward && maxp > 0) p = maxp;
             }
@@ -450,7 +465,7 @@ static void set_parallelism(Builder *b)
         /* table.exec.sink.keyed-shuffle: a keyBy on the primary key in front of the sink */
         if (o->is_sink && o->role == WSOP_OPERATOR && o->rel && o->rel->kind == WR_SINK && o->ninputs == 1 &&
             o->inputs[0].ship == WSHIP_FORWARD &&
-            wsink_keyed_shuffle(o->rel, b->config, b->ops[o->inputs[0].from].parallelism, p))
+            wsink_keyed_shuffle(o->rel, b->config, fed_par(b, o->inputs[0].from), p))
             o->inputs[0].ship = WSHIP_HASH;
         o->parallelism = p;
         if (single) o->max_parallelism = 1;

@@ -13,8 +13,10 @@
  *    `Source: <table>[id]`, VALUES is `Source: Values[id]`, everything else `<ExecNode>[id]`
  *    (table.exec.simplify-operator-name-enabled = true, Flink's default).
  *  - Parallelism: sources `scan.parallelism` or parallelism.default (VALUES 1), sinks
- *    `sink.parallelism` or their input's, operators after a forward edge their input's, after a
- *    hash/rebalance edge parallelism.default, after a global (single) exchange 1.
+ *    `sink.parallelism` or their input's, operators after a forward edge their input's (after a
+ *    table source: parallelism.default, plan/scan_parallelism.h), after a hash/rebalance edge
+ *    parallelism.default, after a global (single) exchange 1.
+ *  - Behind a source with `scan.parallelism` that emits updates: a HASH edge on the primary key.
  *  - Edges: FORWARD unless an Exchange says HASH (keys) or GLOBAL (single); a forward edge between
  *    different parallelisms becomes REBALANCE (as Flink's StreamGraph does).
  *  - Chaining (StreamingJobGraphGenerator.isChainable): an edge is chained when chaining is on

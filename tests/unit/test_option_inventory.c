@@ -251,7 +251,7 @@ static const Check CHECKS[] = {
     /* datagen */
     {"datagen", "rows-per-second", K_FN, NULL, NULL, NULL, NULL, fn_datagen_rate, NULL},
     {"datagen", "number-of-rows", K_ROWS, "SET 'execution.runtime-mode' = 'batch';;" DG, "SELECT COUNT(*) FROM g", "7", ", 'number-of-rows' = '7'", NULL, NULL},
-    {"datagen", "scan.parallelism", K_TEST, NULL, NULL, "vertices_scan_parallelism_and_values", NULL, NULL, NULL},
+    {"datagen", "scan.parallelism", K_TEST, NULL, NULL, "vertices_scan_parallelism_rebalance", NULL, NULL, NULL},
     {"datagen", "fields.#.kind", K_ROWS, DG, "SELECT a FROM g", "5\n6\n7", ", 'fields.a.kind' = 'sequence', 'fields.a.start' = '5', 'fields.a.end' = '7'", NULL, NULL},
     {"datagen", "fields.#.start", K_ROWS, DG, "SELECT a FROM g", "6\n7", ", 'fields.a.kind' = 'sequence', 'fields.a.start' = '6', 'fields.a.end' = '7'", NULL, NULL},
     {"datagen", "fields.#.end", K_ROWS, DG, "SELECT a FROM g", "5\n6", ", 'fields.a.kind' = 'sequence', 'fields.a.start' = '5', 'fields.a.end' = '6'", NULL, NULL},
@@ -281,7 +281,7 @@ static const Check CHECKS[] = {
     {"nexmark", "table.type", K_TEST, NULL, NULL, "nexmark_source_option_errors", NULL, NULL, NULL},
     {"nexmark", "keep-alive", K_FN, NULL, NULL, NULL, NULL, fn_nexmark_keep_alive, NULL},
     {"nexmark", "max-emit-speed", K_FN, NULL, NULL, NULL, NULL, fn_nexmark_emit_speed, NULL},
-    {"nexmark", "scan.parallelism", K_TEST, NULL, NULL, "vertices_scan_parallelism_and_values", NULL, NULL, NULL},
+    {"nexmark", "scan.parallelism", K_TEST, NULL, NULL, "vertices_scan_parallelism_rebalance", NULL, NULL, NULL},
     /* jdbc: the options that need a PostgreSQL server are shown by tests/jdbc (make test) */
 #define JD "CREATE TABLE j (id INT) WITH ('connector' = 'jdbc', 'table-name' = 't'%s)"
 #define JDU ", 'url' = 'jdbc:postgresql://127.0.0.1:1/x'"
@@ -350,7 +350,7 @@ static const Check CHECKS[] = {
     {"kafka", "scan.bounded.mode", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
     {"kafka", "scan.bounded.specific-offsets", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
     {"kafka", "scan.bounded.timestamp-millis", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
-    {"kafka", "scan.parallelism", K_TEST, NULL, NULL, "vertices_scan_parallelism_and_values", NULL, NULL, NULL},
+    {"kafka", "scan.parallelism", K_TEST, NULL, NULL, "vertices_scan_parallelism_rebalance", NULL, NULL, NULL},
     {"kafka", "sink.partitioner", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
     {"kafka", "sink.delivery-guarantee", K_TEST, NULL, NULL, "kafka_config_reads_options", NULL, NULL, NULL},
     {"kafka", "sink.transactional-id-prefix", K_SCRIPT, NULL, NULL, "tests/kafka/exactly_once.sh", NULL, NULL, NULL},
@@ -371,7 +371,7 @@ static const Check CHECKS[] = {
     {"upsert-kafka", "scan.bounded.mode", K_SCRIPT, NULL, NULL, "tests/kafka/upsert_kafka.sh", NULL, NULL, NULL},
     {"upsert-kafka", "scan.bounded.specific-offsets", K_TEST, NULL, NULL, "upsert_kafka_config_reads_options", NULL, NULL, NULL},
     {"upsert-kafka", "scan.bounded.timestamp-millis", K_TEST, NULL, NULL, "upsert_kafka_config_reads_options", NULL, NULL, NULL},
-    {"upsert-kafka", "scan.parallelism", K_TEST, NULL, NULL, "vertices_scan_parallelism_and_values", NULL, NULL, NULL},
+    {"upsert-kafka", "scan.parallelism", K_TEST, NULL, NULL, "vertices_scan_parallelism_rebalance", NULL, NULL, NULL},
     {"upsert-kafka", "sink.buffer-flush.max-rows", K_SCRIPT, NULL, NULL, "tests/kafka/upsert_sink.sh", NULL, NULL, NULL},
     {"upsert-kafka", "sink.buffer-flush.interval", K_SCRIPT, NULL, NULL, "tests/kafka/upsert_flush.sh", NULL, NULL, NULL},
     {"upsert-kafka", "sink.delivery-guarantee", K_TEST, NULL, NULL, "upsert_kafka_config_reads_options", NULL, NULL, NULL},

@@ -278,6 +278,65 @@ WTEST(vertices_scan_parallelism_and_values)
     fx_free(&f);
 }
 
+/* scan.parallelism as Flink 2.3.0 translates it (measured: EXPLAIN JSON_EXECUTION_PLAN and the REST
+   vertices): the source at its own parallelism, the operator after it at parallelism.default over
+   a REBALANCE edge (FORWARD when equal), a keyBy after it unchanged; a source that emits updates
+   feeds the next operator over a HASH edge on its primary key, even at equal parallelisms. */
+WTEST(vertices_scan_parallelism_rebalance)
+{
+    Fx f;
+    fx_init(&f);
+    wopts_set(&f.cfg, "parallelism.default", "1");
+    WRel *s = scan(&f, "gen");
+    wopts_set(&s->table->options, "scan.parallelism", "3");
+    WRel *c = node(&f, WR_CALC, 1, s, NULL);
+    WRel *k = sink(&f, c, "out", false);
+    WJobGraph *jg = wjobgraph_build(&k, 1, &f.cfg);
+    char *n = names(jg);
+    CHECK_STR(n, "Source: gen[1] | Calc[2] -> Sink: out[3]");
+    CHECK_INT(jg->vertices[0].parallelism, 3);
+    CHECK_INT(jg->vertices[1].parallelism, 1);
+    CHECK_INT(jg->vertices[1].inputs[0].ship, WSHIP_REBALANCE);
+    free(n);
+    wjobgraph_free(jg);
+
+    /* the same parallelism as the job's: one chain */
+    wopts_set(&f.cfg, "parallelism.default", "3");
+    jg = wjobgraph_build(&k, 1, &f.cfg);
+    n = names(jg);
+    CHECK_STR(n, "Source: gen[1] -> Calc[2] -> Sink: out[3]");
+    free(n);
+    wjobgraph_free(jg);
+
+    /* a keyBy after the source: HASH, the aggregate at the default */
+    wopts_set(&f.cfg, "parallelism.default", "2");
+    WRel *g = node(&f, WR_GROUP_AGG, 1, hash(&f, s), NULL);
+    WRel *k2 = sink(&f, g, "out2", false);
+    jg = wjobgraph_build(&k2, 1, &f.cfg);
+    CHECK_INT(jg->nvertices, 2);
+    CHECK_INT(jg->vertices[0].parallelism, 3);
+    CHECK_INT(jg->vertices[1].parallelism, 2);
+    CHECK_INT(jg->vertices[1].inputs[0].ship, WSHIP_HASH);
+    wjobgraph_free(jg);
+
+    /* a source with updates and a primary key: HASH even at equal parallelisms */
+    wopts_set(&f.cfg, "parallelism.default", "3");
+    s->changelog = WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE;
+    s->table->npk = 1;
+    s->table->pk = WA_ARRAY(f.a, int, 1);
+    jg = wjobgraph_build(&k, 1, &f.cfg);
+    n = names(jg);
+    CHECK_STR(n, "Source: gen[1] | Calc[2] -> Sink: out[3]");
+    CHECK_INT(jg->vertices[1].inputs[0].ship, WSHIP_HASH);
+    CHECK_INT(jg->vertices[1].parallelism, 3);
+    free(n);
+    wjobgraph_free(jg);
+    wopts_free(&s->table->options);
+    wopts_free(&k->sink_table->options);
+    wopts_free(&k2->sink_table->options);
+    fx_free(&f);
+}
+
 WTEST(vertices_sink_materializer_keyed_after_enforcer)
 {
     Fx f;
