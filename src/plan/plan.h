@@ -246,6 +246,9 @@ struct WRel {
     const char *right_name;         /* join: the right input's name */
     /* free-form operator details for EXPLAIN */
     const char *digest;
+    bool ast_hidden;                /* a node the AST section does not show: the cast of a VALUES
+                                       row to the union's column types (bind.c), which Calcite's
+                                       LogicalUnion leaves to the planner */
     bool reused;                    /* sub-plan reuse (reuse.c) made this node the one copy of equal
                                        sub-plans: it has several consumers */
     /* two-phase aggregation and the distinct split (agg_rules.c) */
