@@ -158,7 +158,31 @@ static void calcite_type(WStrBuf *out, const WType *t, bool with_null)
         break;
     case WT_CHAR: wsb_printf(out, "CHAR(%d) CHARACTER SET \"UTF-16LE\"", t->precision); break;
     case WT_TIMESTAMP_LTZ: wsb_printf(out, "TIMESTAMP_WITH_LOCAL_TIME_ZONE(%d)", t->precision); break;
-    default: {
+    /* composite types as Calcite's getFullTypeString: INTEGER ARRAY, (K, V) MAP,
+       RecordType:peek_no_expand(T name, ...), the inner types with their NOT NULL */
+    case WT_ARRAY: case WT_MULTISET:
+        if (!t->elem) goto other;
+        calcite_type(out, t->elem, true);
+        wsb_puts(out, t->id == WT_ARRAY ? " ARRAY" : " MULTISET");
+        break;
+    case WT_MAP:
+        if (!t->elem || !t->key) goto other;
+        wsb_putc(out, '(');
+        calcite_type(out, t->key, true);
+        wsb_puts(out, ", ");
+        calcite_type(out, t->elem, true);
+        wsb_puts(out, ") MAP");
+        break;
+    case WT_ROW:
+        wsb_puts(out, "RecordType:peek_no_expand(");
+        for (int i = 0; i < t->nfields; i++) {
+            if (i) wsb_puts(out, ", ");
+            calcite_type(out, t->fields[i], true);
+            wsb_printf(out, " %s", t->field_names[i]);
+        }
+        wsb_putc(out, ')');
+        break;
+    default: other: {
         WArena *a = warena_new(0);
         const char *s = ex_type_str(a, wtype_with_nullable(a, t, true));
         wsb_puts(out, s);
@@ -187,6 +211,25 @@ static void exec_cast_type(WStrBuf *out, const WType *t)
             return;
         }
         break;
+    case WT_MAP:
+        if (t->elem && t->key) {
+            wsb_putc(out, '(');
+            exec_cast_type(out, t->key);
+            wsb_puts(out, ", ");
+            exec_cast_type(out, t->elem);
+            wsb_puts(out, ") MAP");
+            return;
+        }
+        break;
+    case WT_ROW:
+        wsb_puts(out, "RecordType:peek_no_expand(");
+        for (int i = 0; i < t->nfields; i++) {
+            if (i) wsb_puts(out, ", ");
+            exec_cast_type(out, t->fields[i]);
+            wsb_printf(out, " %s", t->field_names[i]);
+        }
+        wsb_putc(out, ')');
+        return;
     default: break;
     }
     WArena *a = warena_new(0);
@@ -293,8 +336,10 @@ static void literal(WStrBuf *out, const WExpr *e, ExDialect d, bool typed_time, 
         return;
     }
     if (e->is_null || t->id == WT_NULL) {
+        /* the execution plan's types have no character set (null:VARCHAR(2147483647)) */
         wsb_puts(out, "null:");
         if (t->id == WT_NULL) wsb_puts(out, "NULL");
+        else if (exec) exec_cast_type(out, t);
         else calcite_type(out, t, false);
         return;
     }
@@ -529,6 +574,10 @@ static void rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialec
             else
                 calcite_type(out, e->type, true);
             wsb_putc(out, ')');
+        } else if (!e->try_cast && e->args[0]->kind == WX_LITERAL && e->args[0]->type->id == WT_NULL) {
+            /* CAST(NULL AS t): Calcite's convertCast makes the typed NULL literal null:t */
+            wsb_puts(out, "null:");
+            calcite_type(out, e->type, false);
         } else {
             wsb_puts(out, e->try_cast ? "TRY_CAST(" : "CAST(");
             rex(out, e->args[0], names, d);
