@@ -161,6 +161,7 @@ static const char *agg_internal(const WAggCall *c)
     case WAGG_BOOL_AND: return "$BOOL_AND$1";
     case WAGG_BOOL_OR: return "$BOOL_OR$1";
     case WAGG_COLLECT: return "$COLLECT$1";
+    case WAGG_SINGLE_VALUE: return "$SINGLE_VALUE$1";
     }
     return "$AGG$1";
 }
