@@ -110,7 +110,7 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
         return NULL;
     }
     WExpr **ex = WA_ARRAY(a, WExpr *, np ? np : 1);
-    bool need_calc = s->ninsert_cols > 0;
+    bool need_calc = s->ninsert_cols > 0, real_cast = false;
     BindCtx bc = {.p = p};
     for (int i = 0; i < np; i++) {
         const WType *want = sink_schema.types[i];
@@ -149,8 +149,23 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
             }
             c = bind_cast(&bc, c, want);
             need_calc = true;
+            real_cast = true;
         }
         ex[i] = c;
+    }
+    if (real_cast) {
+        /* Flink's DynamicSinkUtils.validateSchemaAndApplyImplicitCast: once a column needs a cast,
+           every column is cast to the sink's type, also one that differs only in being NOT NULL
+           (CAST(cnt AS BIGINT) for a COUNT into a BIGINT column; measured) */
+        for (int i = 0; i < np; i++) {
+            if (ex[i]->kind != WX_COLUMN) continue;
+            const WType *have = wtype_with_time_attr(a, ex[i]->type, WTA_NONE);
+            if (!have->nullable && sink_schema.types[i]->nullable && wtype_equals(have, sink_schema.types[i], true)) {
+                WExpr *c = wexpr_new(a, WX_CAST, sink_schema.types[i], 1);
+                c->args[0] = ex[i];
+                ex[i] = c;
+            }
+        }
     }
     if (need_calc) r = bind_make_calc(p, r, np, ex, sink_schema.names, NULL);
     WRel *sink = wrel_new(p, WR_SINK, 1);
