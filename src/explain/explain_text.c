@@ -363,7 +363,7 @@ static bool agg_splittable(const WRel *r)
     for (int i = 0; i < r->naggs; i++) {
         switch (r->aggs[i].kind) {
         case WAGG_COUNT_STAR: case WAGG_COUNT: case WAGG_SUM: case WAGG_SUM0: case WAGG_MIN: case WAGG_MAX:
-        case WAGG_AVG: case WAGG_BOOL_AND: case WAGG_BOOL_OR: case WAGG_LISTAGG:
+        case WAGG_AVG: case WAGG_BOOL_AND: case WAGG_BOOL_OR: case WAGG_LISTAGG: case WAGG_SINGLE_VALUE:
             break;
         default:
             return false;
