@@ -76,15 +76,22 @@ static bool plain_select(const AstQuery *sq)
     return !ast_contains_aggregate(sq->items[0].expr) && sq->items[0].expr->kind != AE_STAR;
 }
 
+/* An AST node of `kind` named by one identifier (a column, a function). */
+static AstExpr *named_node(WArena *a, AstExprKind kind, const char *name, AstPos pos)
+{
+    AstExpr *e = WA_NEW(a, AstExpr);
+    e->kind = kind;
+    e->pos = pos;
+    e->name.n = 1;
+    e->name.parts = WA_ARRAY(a, char *, 1);
+    e->name.parts[0] = wa_strdup(a, name);
+    return e;
+}
+
 /* SINGLE_VALUE(x) */
 static AstExpr *single_value_call(WArena *a, AstExpr *x)
 {
-    AstExpr *f = WA_NEW(a, AstExpr);
-    f->kind = AE_FUNC;
-    f->pos = x->pos;
-    f->name.n = 1;
-    f->name.parts = WA_ARRAY(a, char *, 1);
-    f->name.parts[0] = wa_strdup(a, BIND_SINGLE_VALUE);
+    AstExpr *f = named_node(a, AE_FUNC, BIND_SINGLE_VALUE, x->pos);
     f->nargs = 1;
     f->args = WA_ARRAY(a, AstExpr *, 1);
     f->args[0] = x;
@@ -108,12 +115,7 @@ static AstQuery *single_value_over(WArena *a, AstQuery *sq)
     f->ncol_aliases = 1;
     f->col_aliases = WA_ARRAY(a, char *, 1);
     f->col_aliases[0] = wa_strdup(a, nm);
-    AstExpr *col = WA_NEW(a, AstExpr);
-    col->kind = AE_COLUMN;
-    col->pos = x->pos;
-    col->name.n = 1;
-    col->name.parts = WA_ARRAY(a, char *, 1);
-    col->name.parts[0] = wa_strdup(a, nm);
+    AstExpr *col = named_node(a, AE_COLUMN, nm, x->pos);
     AstQuery *w = WA_NEW(a, AstQuery);
     w->kind = AQ_SELECT;
     w->pos = sq->pos;
