@@ -16,6 +16,10 @@
  *   LISTAGG                     ListAggFunction; ListAgg(Ws)WithRetractAggFunction (list views)
  *   STDDEV/VAR (POP/SAMP)       Flink's rewrite to WELFORD_M2(x) and COUNT(x), then
  *                               POWER(m2 / n, 0.5) etc. cast to the call's type
+ *   SINGLE_VALUE                SingleValueAggFunction: the value and a count of rows (NULLs
+ *                               included); a second row fails the job (TableRuntimeException
+ *                               "SingleValueAggFunction received more than one element."), a
+ *                               retraction empties it
  *   DISTINCT                    DistinctAggCodeGen: a value -> counts map view per argument list
  * May call types/, state/, common/.
  */
@@ -273,6 +277,10 @@ WAccLayout *wacc_layout_new(const WAggCall *aggs, int naggs, const WType **in_ty
         case WAGG_COLLECT:
             werr_set(err, WEXC_TABLE, "COLLECT is not supported by GroupAggregate yet");
             goto fail;
+        case WAGG_SINGLE_VALUE:
+            L->ftypes[nf++] = norm_type(at);            /* value */
+            L->ftypes[nf++] = &WTYPE_BIGINT;            /* count */
+            break;
         }
         g->nfields = nf - g->off;
 
@@ -360,6 +368,9 @@ void wacc_create(const WAccLayout *L, WDatum *acc, uint8_t *nulls)
             nulls[o] = 1;
             if (g->retract) nulls[o + 1] = 1;
             else acc[o + 1].i = INT64_MIN;
+            break;
+        case WAGG_SINGLE_VALUE:
+            nulls[o] = 1;                       /* value NULL, count 0 */
             break;
         case WAGG_LISTAGG:
             acc[o].s = (WStr){",", 1};          /* delimiter */
@@ -601,7 +612,21 @@ static void agg_step(WAccCtx *c, const WAccAgg *g, WDatum *acc, uint8_t *nulls, 
         acc[o].i += retract ? -1 : 1;
         return;
     }
-    if (in_null(in, row, g->arg)) return;     /* every function ignores NULL input */
+    if (g->kind == WAGG_SINGLE_VALUE) {       /* a NULL is an element too */
+        if (retract) {
+            acc[o + 1].i -= 1;
+            nulls[o] = 1;
+        } else if (acc[o + 1].i > 0) {
+            if (c->err && !c->err->set)
+                werr_set(c->err, WEXC_RUNTIME, "SingleValueAggFunction received more than one element.");
+        } else {
+            nulls[o] = in_null(in, row, g->arg);
+            if (!nulls[o]) acc[o] = copy_to(c, g->arg_type, in->cols[g->arg].data[row]);
+            acc[o + 1].i += 1;
+        }
+        return;
+    }
+    if (in_null(in, row, g->arg)) return;     /* every function other than SINGLE_VALUE ignores NULL input */
     WDatum v = in->cols[g->arg].data[row];
     switch (g->kind) {
     case WAGG_COUNT:
@@ -670,7 +695,7 @@ static void agg_step(WAccCtx *c, const WAccAgg *g, WDatum *acc, uint8_t *nulls, 
         }
         break;
     }
-    case WAGG_COUNT_STAR: case WAGG_COLLECT:
+    case WAGG_COUNT_STAR: case WAGG_COLLECT: case WAGG_SINGLE_VALUE:
         break;
     }
 }
@@ -861,7 +886,7 @@ static void agg_value(WAccCtx *c, const WAccAgg *g, const WDatum *acc, const uin
         *out = acc[o];
         if (g->res_type->id == WT_FLOAT) out->d = (float)out->d;
         return;
-    case WAGG_FIRST_VALUE: case WAGG_LAST_VALUE:
+    case WAGG_FIRST_VALUE: case WAGG_LAST_VALUE: case WAGG_SINGLE_VALUE:
         if (nulls[o]) { *onull = 1; return; }
         *out = acc[o];
         return;

@@ -73,6 +73,8 @@ typedef struct WAccCtx {
     WStrBuf kbuf, vbuf, tbuf;   /* encoding buffers */
     int64_t now;                /* processing time (FIRST/LAST_VALUE order) */
     WCastCtx cast;
+    WError *err;                /* a failure of the job (SINGLE_VALUE's second row); NULL = none
+                                   reported (the caller checks it after each accumulate) */
 } WAccCtx;
 
 /* Builds the layout and registers the data-view states ("<state_name>$<agg>..." names) in b

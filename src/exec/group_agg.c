@@ -415,6 +415,7 @@ static void process_general(GroupAgg *g, const WChunk *in)
         if (!first) wacc_get_value(&g->ac, s->acc, s->nulls, g->prev, g->prevn);
         if (retract) wacc_retract(&g->ac, s->acc, s->nulls, in, r);
         else wacc_accumulate(&g->ac, s->acc, s->nulls, in, r);
+        if (g->ac.err && g->ac.err->set) return;       /* SINGLE_VALUE's second row fails the job */
         s->dirty = true;
         if (s->acc[0].i != 0) {
             wacc_get_value(&g->ac, s->acc, s->nulls, g->cur, g->curn);
@@ -911,6 +912,7 @@ WOperator *wop_group_agg_new(WExecCtx *ctx, const WGroupAggSpec *spec)
     }
     wacc_ctx_init(&g->ac, g->L, &g->scratch);
     g->ac.cast = ctx->cast;
+    g->ac.err = ctx->err;
     setup_fast(g, spec);
     return &g->base;
 }

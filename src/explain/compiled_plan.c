@@ -161,6 +161,7 @@ static const char *agg_internal(const WAggCall *c)
     case WAGG_BOOL_AND: return "$BOOL_AND$1";
     case WAGG_BOOL_OR: return "$BOOL_OR$1";
     case WAGG_COLLECT: return "$COLLECT$1";
+    case WAGG_SINGLE_VALUE: return "$SINGLE_VALUE$1";
     }
     return "$AGG$1";
 }
@@ -1289,8 +1290,9 @@ static int node_index(const ExCtx *x, const WRel *r)
 }
 
 /* A Values node's tuples are RexLiterals in Flink's plan format: a non-NULL constant of a
-   constructed type (ARRAY, MAP, MULTISET, ROW) has no literal form there (Flink plans such rows as
-   Values with a Calc), so writing it would lose the value. */
+   constructed type (ARRAY, MAP, MULTISET, ROW) has no literal form there, so writing it would lose
+   the value. The binder plans VALUES rows with such constants as Flink does (projections over the
+   one-row Values, bind.c), so a Values node holding one is a planner bug: refused, not written. */
 static bool values_are_literals(WPlanCtx *p, const WRel *r)
 {
     if (r->kind != WR_VALUES) return true;
@@ -1303,8 +1305,7 @@ static bool values_are_literals(WPlanCtx *p, const WRel *r)
             wtype_to_string(r->out.types[k], &t);
             werr_set(p->err, WEXC_TABLE,
                      "COMPILE PLAN cannot write row %d of the VALUES clause: its column '%s' is a constant of "
-                     "type %s, which has no literal form in a compiled plan (Flink plans such rows as Values "
-                     "with a Calc; weir does not yet). Compile the INSERT from a table instead.",
+                     "type %s, which has no literal form in a compiled plan.",
                      i + 1, r->out.names[k], t.buf ? t.buf : "?");
             wsb_free(&t);
             return false;

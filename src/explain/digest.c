@@ -144,6 +144,7 @@ static const char *agg_fn_name(const WAggCall *c)
     case WAGG_BOOL_AND: return "BOOL_AND";
     case WAGG_BOOL_OR: return "BOOL_OR";
     case WAGG_COLLECT: return "COLLECT";
+    case WAGG_SINGLE_VALUE: return "SINGLE_VALUE";
     }
     return c->name ? c->name : "AGG";
 }

@@ -99,8 +99,8 @@ bool ex_reuse_stopped(const ExReuse *u, const WRel *r);
 void ex_rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialect d);
 /* A literal as Calcite/Flink prints it. */
 void ex_literal(WStrBuf *out, const WExpr *e, ExDialect d);
-/* A literal of a Values tuple: as ex_literal, but TIME / TIMESTAMP values without their type
-   (Calcite's Values digest: { 2021-04-13 20:12:11.123456789 }). */
+/* A literal of a Values tuple: Calcite's Values digest prints every literal without its type
+   (RexDigestIncludeType.NO_TYPE: { 0, null, 2021-04-13 20:12:11.123456789, _UTF-16LE'a' }). */
 void ex_tuple_literal(WStrBuf *out, const WExpr *e, ExDialect d);
 /* JSON form of an expression; colmap maps input refs (NULL = identity). */
 json_t *ex_rex_json(WPlanCtx *p, const WExpr *e, const int *colmap);

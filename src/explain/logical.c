@@ -214,6 +214,10 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
         node(p, r->inputs[0], out, last, depth, path, (const char *const *)r->out.names);
         return;
     }
+    if (r->ast_hidden) {
+        node(p, r->inputs[0], out, last, depth, path, rename);
+        return;
+    }
     if (r->kind == WR_CORRELATE) {
         correlate_node(p, r, out, last, depth, path);
         return;

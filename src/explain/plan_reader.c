@@ -154,6 +154,7 @@ bool rd_aggs(Rd *r, json_t *calls, WRel *x)
         {"$STDDEV_SAMP$1", WAGG_STDDEV_SAMP, "STDDEV_SAMP"}, {"$VAR_POP$1", WAGG_VAR_POP, "VAR_POP"},
         {"$VAR_SAMP$1", WAGG_VAR_SAMP, "VAR_SAMP"}, {"$BOOL_AND$1", WAGG_BOOL_AND, "BOOL_AND"},
         {"$BOOL_OR$1", WAGG_BOOL_OR, "BOOL_OR"}, {"$COLLECT$1", WAGG_COLLECT, "COLLECT"},
+        {"$SINGLE_VALUE$1", WAGG_SINGLE_VALUE, "SINGLE_VALUE"},
     };
     for (int i = 0; i < n; i++) {
         json_t *c = json_array_get(calls, (size_t)i);

@@ -621,6 +621,62 @@ static WRel *bind_from(QCtx *q, AstFrom *f, BScope *scope)
 
 /* ---- VALUES ---- */
 
+/* Calcite's one-row relation (LogicalValues.createOneRow): one INT NOT NULL column ZERO holding 0,
+   under a SELECT without FROM and each row of a VALUES that is not all literals. */
+static WRel *one_row(WPlanCtx *p)
+{
+    WArena *a = p->arena;
+    WRel *in = wrel_new(p, WR_VALUES, 0);
+    bind_schema_alloc(p, &in->out, 1);
+    in->out.names[0] = "ZERO";
+    in->out.types[0] = wtype_new(a, WT_INT, false);
+    in->nrows = 1;
+    in->rows = WA_ARRAY(a, WDatum *, 1);
+    in->row_nulls = WA_ARRAY(a, uint8_t *, 1);
+    in->rows[0] = WA_ARRAY(a, WDatum, 1);
+    in->row_nulls[0] = WA_ARRAY(a, uint8_t, 1);
+    in->rows[0][0].i = 0;
+    return in;
+}
+
+/* A cell Calcite's SqlToRelConverter puts into a LogicalValues tuple: a SqlLiteral (a number, also
+   negative, a string, a boolean, NULL, a DATE / TIME / TIMESTAMP / INTERVAL or X'' literal);
+   a CAST, a function call, ARRAY / MAP / ROW are not. */
+static bool calcite_literal(const AstExpr *e)
+{
+    if (e->kind == AE_UNARY && (e->op == AO_NEG || e->op == AO_POS) && e->nargs == 1 &&
+        e->args[0]->kind == AE_LITERAL)
+        e = e->args[0];
+    return e->kind == AE_LITERAL;
+}
+
+/* VALUES with a row that is not all literals, as SqlToRelConverter.convertValuesImpl plans it:
+   each row a projection of its cells (with their own types) over the one-row relation, the rows
+   a UNION ALL (one row: its projection alone). The union's inputs are cast to the column types by
+   Calcs the AST does not show (Calcite's LogicalUnion has the common type; Flink's planner casts
+   each input). */
+static WRel *values_union(QCtx *q, WExpr ***cells, int nrows, int ncols, const WSchema *out)
+{
+    WPlanCtx *p = q->b->p;
+    WArena *a = p->arena;
+    WRel **sides = WA_ARRAY(a, WRel *, nrows);
+    for (int r = 0; r < nrows; r++) sides[r] = bind_make_calc(p, one_row(p), ncols, cells[r], out->names, NULL);
+    if (nrows == 1) return sides[0];
+    WRel **rows = WA_ARRAY(a, WRel *, nrows);
+    memcpy(rows, sides, sizeof(WRel *) * (size_t)nrows);
+    bsetop_cast_sides(p, sides, nrows, out->types);
+    for (int r = 0; r < nrows; r++)
+        if (sides[r] != rows[r]) sides[r]->ast_hidden = true;
+    WRel *u = wrel_new(p, WR_UNION, nrows);
+    u->out = *out;
+    u->changelog = 0;
+    for (int r = 0; r < nrows; r++) {
+        u->inputs[r] = sides[r];
+        u->changelog |= sides[r]->changelog;
+    }
+    return u;
+}
+
 static WRel *bind_values(QCtx *q, AstQuery *aq)
 {
     WPlanCtx *p = q->b->p;
@@ -656,6 +712,12 @@ static WRel *bind_values(QCtx *q, AstQuery *aq)
         if (t->id == WT_NULL) t = wtype_with_nullable(a, &WTYPE_NULL, true);
         v->out.types[c] = t;
         v->out.names[c] = wa_sprintf(a, "EXPR$%d", c);
+    }
+    for (int r = 0; r < nrows; r++) {
+        AstExpr *row = aq->rows[r];
+        for (int c = 0; c < ncols; c++)
+            if (!calcite_literal(row->kind == AE_ROW ? row->args[c] : row))
+                return values_union(q, cells, nrows, ncols, &v->out);
     }
     v->nrows = nrows;
     v->rows = WA_ARRAY(a, WDatum *, nrows);
@@ -1200,16 +1262,7 @@ static WRel *bind_select_once(QCtx *q, AstQuery *aq, OrderCols *oc)
     } else {
         /* Calcite's single row of a SELECT without FROM: one INT NOT NULL column ZERO holding 0,
            which no name in the query can reach (the scope stays empty) */
-        in = wrel_new(p, WR_VALUES, 0);
-        bind_schema_alloc(p, &in->out, 1);
-        in->out.names[0] = "ZERO";
-        in->out.types[0] = wtype_new(a, WT_INT, false);
-        in->nrows = 1;
-        in->rows = WA_ARRAY(a, WDatum *, 1);
-        in->row_nulls = WA_ARRAY(a, uint8_t *, 1);
-        in->rows[0] = WA_ARRAY(a, WDatum, 1);
-        in->row_nulls[0] = WA_ARRAY(a, uint8_t, 1);
-        in->rows[0][0].i = 0;
+        in = one_row(p);
     }
     if (aq->from && bsubq_has_scalar(aq)) {
         /* scalar subqueries in WHERE and select items: joined to the FROM (bind_scalar_subquery.c) */

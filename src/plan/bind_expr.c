@@ -83,7 +83,7 @@ bool wexpr_equal(const WExpr *x, const WExpr *y)
 static const char *const AGG_NAMES[] = {
     "COUNT", "SUM", "SUM0", "MIN", "MAX", "AVG", "FIRST_VALUE", "LAST_VALUE", "LISTAGG",
     "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP", "VARIANCE", "COLLECT",
-    "BOOL_AND", "BOOL_OR", NULL
+    "BOOL_AND", "BOOL_OR", BIND_SINGLE_VALUE, NULL
 };
 
 bool ast_is_aggregate_call(const AstExpr *e)
@@ -936,6 +936,7 @@ static WAggKind agg_kind(const char *up, bool star, bool *ok)
     if (strcmp(up, "BOOL_AND") == 0) return WAGG_BOOL_AND;
     if (strcmp(up, "BOOL_OR") == 0) return WAGG_BOOL_OR;
     if (strcmp(up, "COLLECT") == 0) return WAGG_COLLECT;
+    if (strcmp(up, BIND_SINGLE_VALUE) == 0) return WAGG_SINGLE_VALUE;
     *ok = false;
     return WAGG_COUNT;
 }
@@ -966,7 +967,7 @@ static int agg_register(BindCtx *b, BScope *input, AstExpr *e)
     bool ok;
     WAggCall c = {0};
     c.kind = agg_kind(up, e->star_arg || (strcmp(up, "COUNT") == 0 && e->nargs == 0), &ok);
-    c.name = wa_strdup(a, up);
+    c.name = c.kind == WAGG_SINGLE_VALUE ? "SINGLE_VALUE" : wa_strdup(a, up);
     c.distinct = e->distinct;
     c.filter_col = -1;
     /* arguments are bound against the input, outside aggregate mode */
@@ -1013,7 +1014,7 @@ static int agg_register(BindCtx *b, BScope *input, AstExpr *e)
         if (!wtype_is_numeric(at)) goto badtype;
         c.type = wtype_avg_result(a, at);
         break;
-    case WAGG_MIN: case WAGG_MAX: case WAGG_FIRST_VALUE: case WAGG_LAST_VALUE:
+    case WAGG_MIN: case WAGG_MAX: case WAGG_FIRST_VALUE: case WAGG_LAST_VALUE: case WAGG_SINGLE_VALUE:
         c.type = wtype_with_nullable(a, wtype_with_time_attr(a, at, WTA_NONE), true);
         break;
     case WAGG_LISTAGG:

@@ -9,6 +9,18 @@
 #include <string.h>
 #include <strings.h>
 
+/* Flink's LogicalTypeCasts.supportsAvoidingCast: a query column of type `have` goes into a sink
+   column of type `want` without a cast (the same type but NOT NULL, a CHAR / VARCHAR or BINARY /
+   VARBINARY that fits the sink's VARCHAR / VARBINARY). */
+static bool avoidable_cast(const WType *have, const WType *want)
+{
+    if (have->nullable && !want->nullable) return false;
+    if (wtype_equals(have, want, true)) return true;
+    if ((have->id == WT_CHAR || have->id == WT_VARCHAR) && want->id == WT_VARCHAR) return have->precision <= want->precision;
+    if ((have->id == WT_BINARY || have->id == WT_VARBINARY) && want->id == WT_VARBINARY) return have->precision <= want->precision;
+    return false;
+}
+
 static char *schema_text(WArena *a, const WSchema *s)
 {
     WStrBuf b;
@@ -110,7 +122,7 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
         return NULL;
     }
     WExpr **ex = WA_ARRAY(a, WExpr *, np ? np : 1);
-    bool need_calc = s->ninsert_cols > 0;
+    bool need_calc = s->ninsert_cols > 0, real_cast = false;
     BindCtx bc = {.p = p};
     for (int i = 0; i < np; i++) {
         const WType *want = sink_schema.types[i];
@@ -138,7 +150,8 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
         }
         const WType *have = r->out.types[src_of[i]];
         WExpr *c = wexpr_column(a, src_of[i], have, r->out.names[src_of[i]]);
-        if (!wtype_equals(wtype_with_time_attr(a, have, WTA_NONE), want, true)) {
+        const WType *h = wtype_with_time_attr(a, have, WTA_NONE);
+        if (!wtype_equals(h, want, true) && !avoidable_cast(h, want)) {
             if (have->id != WT_NULL && !wcast_implicit(have, want)) {
                 werr_set(p->err, WEXC_VALIDATION,
                          "Column types of query result and sink for '%s' do not match.\n"
@@ -149,8 +162,26 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
             }
             c = bind_cast(&bc, c, want);
             need_calc = true;
+            real_cast = true;
         }
         ex[i] = c;
+    }
+    if (real_cast) {
+        /* Flink's DynamicSinkUtils.validateSchemaAndApplyImplicitCast: once a column needs a cast,
+           every column whose type differs is cast to the sink's type, also one that differs only in
+           being NOT NULL or a shorter string (CAST(cnt AS BIGINT) for a COUNT into a BIGINT column;
+           measured) */
+        for (int i = 0; i < np; i++) {
+            if (ex[i]->kind != WX_COLUMN) continue;
+            const WType *have = wtype_with_time_attr(a, ex[i]->type, WTA_NONE);
+            const WType *want = sink_schema.types[i];
+            /* (a nullable column into a NOT NULL one is left to the sink's NOT NULL check) */
+            if (!wtype_equals(have, want, false) && !(have->nullable && !want->nullable && wtype_equals(have, want, true))) {
+                WExpr *c = wexpr_new(a, WX_CAST, want, 1);
+                c->args[0] = ex[i];
+                ex[i] = c;
+            }
+        }
     }
     if (need_calc) r = bind_make_calc(p, r, np, ex, sink_schema.names, NULL);
     WRel *sink = wrel_new(p, WR_SINK, 1);

@@ -9,6 +9,11 @@
 #ifndef WEIR_PLAN_BIND_INTERNAL_H
 #define WEIR_PLAN_BIND_INTERNAL_H
 
+/* The aggregate name bind_scalar_subquery.c gives Calcite's SINGLE_VALUE (no SQL spelling reaches
+   it: the parser reads no identifier starting with '$' unquoted). */
+#define BIND_SINGLE_VALUE "$SINGLE_VALUE"
+
+
 #include "plan.h"
 
 typedef struct BCol {

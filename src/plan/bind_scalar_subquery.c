@@ -9,9 +9,12 @@
  * grouped by its side of those equalities (rows whose key is NULL filtered out), LEFT JOINed on
  * them.
  *
- * Contract: only subqueries that yield at most one row are planned: an aggregating SELECT without
- * GROUP BY (Calcite's other ones need SINGLE_VALUE, which weir does not have: refused with a
- * message), with exactly one column. A correlated subquery must correlate through such equalities
+ * Contract: a subquery that yields at most one row (an aggregating SELECT without GROUP BY) is
+ * joined as it is; a plain SELECT (no aggregate, GROUP BY, DISTINCT, ORDER BY / LIMIT) that may
+ * yield several rows gets Calcite's SINGLE_VALUE: its item becomes SINGLE_VALUE(item) named $f0
+ * ($f<keys> when correlated), an aggregate that fails the job at run time when a second row
+ * arrives ("SingleValueAggFunction received more than one element.", exec/accumulators.c);
+ * other forms are refused with a message. Exactly one column. A correlated subquery must correlate through such equalities
  * only; a COUNT over no rows is 0 where the join pads NULL, so a bare COUNT is read through
  * Calcite's CASE(IS NULL(x), 0, x) and a computation with one (COUNT(*) + 1) is refused, as are
  * other correlations, with a message. Subqueries inside IN / EXISTS
@@ -64,11 +67,70 @@ static AstExpr *ast_binary(WArena *a, AstOp op, AstExpr *l, AstExpr *r, AstPos p
     return e;
 }
 
+/* A plain SELECT SINGLE_VALUE can wrap: no aggregate, grouping, DISTINCT, ordering or window. */
+static bool plain_select(const AstQuery *sq)
+{
+    if (sq->kind != AQ_SELECT || sq->ngroup || sq->nwindows || sq->qualify || sq->having || sq->distinct ||
+        sq->norder || sq->limit || sq->offset || sq->nitems != 1 || !sq->from)
+        return false;
+    return !ast_contains_aggregate(sq->items[0].expr) && sq->items[0].expr->kind != AE_STAR;
+}
+
+/* An AST node of `kind` named by one identifier (a column, a function). */
+static AstExpr *named_node(WArena *a, AstExprKind kind, const char *name, AstPos pos)
+{
+    AstExpr *e = WA_NEW(a, AstExpr);
+    e->kind = kind;
+    e->pos = pos;
+    e->name.n = 1;
+    e->name.parts = WA_ARRAY(a, char *, 1);
+    e->name.parts[0] = wa_strdup(a, name);
+    return e;
+}
+
+/* SINGLE_VALUE(x) */
+static AstExpr *single_value_call(WArena *a, AstExpr *x)
+{
+    AstExpr *f = named_node(a, AE_FUNC, BIND_SINGLE_VALUE, x->pos);
+    f->nargs = 1;
+    f->args = WA_ARRAY(a, AstExpr *, 1);
+    f->args[0] = x;
+    return f;
+}
+
+/* An uncorrelated plain SELECT checked as Calcite does: Aggregate(SINGLE_VALUE($0)) AS $f0 over the
+   subquery, whose column keeps its own name (b, or EXPR$0 for an expression):
+   SELECT SINGLE_VALUE(<name>) AS $f0 FROM (<subquery>) AS $SCALAR_QUERY(<name>). */
+static AstQuery *single_value_over(WArena *a, AstQuery *sq)
+{
+    const AstSelectItem *it = &sq->items[0];
+    const AstExpr *x = it->expr;
+    const char *nm = it->alias ? it->alias : x->kind == AE_COLUMN ? x->name.parts[x->name.n - 1]
+                   : (x->kind == AE_FIELD && x->str) ? x->str : "EXPR$0";
+    AstFrom *f = WA_NEW(a, AstFrom);
+    f->kind = AFR_SUBQUERY;
+    f->pos = sq->pos;
+    f->subquery = sq;
+    f->alias = wa_strdup(a, "$SCALAR_QUERY");
+    f->ncol_aliases = 1;
+    f->col_aliases = WA_ARRAY(a, char *, 1);
+    f->col_aliases[0] = wa_strdup(a, nm);
+    AstExpr *col = named_node(a, AE_COLUMN, nm, x->pos);
+    AstQuery *w = WA_NEW(a, AstQuery);
+    w->kind = AQ_SELECT;
+    w->pos = sq->pos;
+    w->from = f;
+    w->nitems = 1;
+    w->items = WA_ARRAY(a, AstSelectItem, 1);
+    w->items[0] = (AstSelectItem){.expr = single_value_call(a, col), .alias = "$f0"};
+    return w;
+}
+
 /* A correlated subquery decorrelated (see the top): the query grouped by its keys, *nkeys of
    them, whose outer sides are in outer[] (bound against the enclosing scope). NULL with the error
    set. */
-static WRel *decorrelate(BindCtx *b, AstExpr *e, BScope *scope, BindFromFn bind_from_fn, void *q,
-                         WExpr ***outer, int *nkeys)
+static WRel *decorrelate(BindCtx *b, AstExpr *e, bool single_value, BScope *scope, BindFromFn bind_from_fn,
+                         void *q, WExpr ***outer, int *nkeys)
 {
     WPlanCtx *p = b->p;
     WArena *a = p->arena;
@@ -134,7 +196,9 @@ static WRel *decorrelate(BindCtx *b, AstExpr *e, BScope *scope, BindFromFn bind_
         inner_where = inner_where ? ast_binary(a, AO_AND, inner_where, nn, nn->pos) : nn;
     }
     g->items[nk] = sq->items[0];
-    if (!g->items[nk].alias) g->items[nk].alias = "EXPR$0";     /* its name in the subquery alone */
+    if (single_value)       /* Calcite's SINGLE_VALUE($n) AS $f<n> after the keys */
+        g->items[nk] = (AstSelectItem){.expr = single_value_call(a, sq->items[0].expr), .alias = wa_sprintf(a, "$f%d", nk)};
+    else if (!g->items[nk].alias) g->items[nk].alias = "EXPR$0";     /* its name in the subquery alone */
     g->where = inner_where;
     WRel *r = wbind_query(p, g);
     if (!r) return NULL;
@@ -195,16 +259,20 @@ WRel *bsubq_bind(BindCtx *b, AstQuery *aq, WRel *in, BScope *scope, BindFromFn b
     for (int k = 0; k < n; k++) {
         AstExpr *e = subs[k];
         AstQuery *sq = e->subquery;
+        bool single_value = false;
         if (!one_row(sq)) {
-            werr_set_at(p->err, e->pos.line, e->pos.col, WEXC_TABLE,
-                        "A scalar subquery is supported when it aggregates without GROUP BY (one row "
-                        "whatever its input); Flink's SINGLE_VALUE check of other ones is not in weir yet.");
-            return NULL;
+            if (!plain_select(sq)) {
+                werr_set_at(p->err, e->pos.line, e->pos.col, WEXC_TABLE,
+                            "A scalar subquery is supported when it aggregates without GROUP BY or is a "
+                            "plain SELECT of one column (checked by SINGLE_VALUE); this one has another form.");
+                return NULL;
+            }
+            single_value = true;
         }
         WError *outer_err = p->err, tmp;
         werr_clear(&tmp);
         p->err = &tmp;
-        WRel *r = wbind_query(p, sq);
+        WRel *r = wbind_query(p, single_value ? single_value_over(a, sq) : sq);
         p->err = outer_err;
         WExpr **outer = NULL;
         int nkeys = 0;
@@ -224,7 +292,7 @@ WRel *bsubq_bind(BindCtx *b, AstQuery *aq, WRel *in, BScope *scope, BindFromFn b
                 *p->err = tmp;
                 return NULL;
             }
-            r = decorrelate(b, e, scope, bind_from_fn, q, &outer, &nkeys);
+            r = decorrelate(b, e, single_value, scope, bind_from_fn, q, &outer, &nkeys);
             if (!r) return NULL;
         }
         if (r->out.n != nkeys + 1) {

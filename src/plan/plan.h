@@ -77,7 +77,9 @@ typedef struct WSchema {
 typedef enum WAggKind {
     WAGG_COUNT_STAR, WAGG_COUNT, WAGG_SUM, WAGG_SUM0, WAGG_MIN, WAGG_MAX, WAGG_AVG,
     WAGG_FIRST_VALUE, WAGG_LAST_VALUE, WAGG_LISTAGG, WAGG_STDDEV_POP, WAGG_STDDEV_SAMP,
-    WAGG_VAR_POP, WAGG_VAR_SAMP, WAGG_BOOL_AND, WAGG_BOOL_OR, WAGG_COLLECT
+    WAGG_VAR_POP, WAGG_VAR_SAMP, WAGG_BOOL_AND, WAGG_BOOL_OR, WAGG_COLLECT,
+    WAGG_SINGLE_VALUE               /* Calcite's SINGLE_VALUE of a scalar subquery that may yield
+                                       several rows (bind_scalar_subquery.c; no SQL name) */
 } WAggKind;
 
 typedef struct WAggCall {
@@ -246,6 +248,9 @@ struct WRel {
     const char *right_name;         /* join: the right input's name */
     /* free-form operator details for EXPLAIN */
     const char *digest;
+    bool ast_hidden;                /* a node the AST section does not show: the cast of a VALUES
+                                       row to the union's column types (bind.c), which Calcite's
+                                       LogicalUnion leaves to the planner */
     bool reused;                    /* sub-plan reuse (reuse.c) made this node the one copy of equal
                                        sub-plans: it has several consumers */
     /* two-phase aggregation and the distinct split (agg_rules.c) */

@@ -11,7 +11,8 @@
  *   - non-deterministic calls (RAND, UUID, CURRENT_TIMESTAMP, PROCTIME, ...) are not reduced, nor
  *     JSON_VALUE / JSON_OBJECT / JSON_ARRAY / UNIX_TIMESTAMP (Flink keeps them), nor expressions
  *     whose evaluation fails (1 / 0, CAST('abc' AS INT): the error stays a runtime one), nor
- *     values of composite types (ARRAY, MAP, ROW), nor FLOAT (not measured);
+ *     values of composite types (ARRAY, MAP, ROW; but CAST(NULL AS <composite>) is its typed
+ *     NULL), nor FLOAT (not measured);
  *   - a literal coerced by weir's binder (a numeric literal widened, a string literal cast to a
  *     string type that holds it) is left as it is: explain/rex.c prints those as Calcite's literals;
  *   - TRUE / FALSE operands of AND / OR are simplified away, a + 0 and a * 1 become a, and in a
@@ -88,7 +89,7 @@ static bool widening(const WType *from, const WType *to)
 
 /* A non-NULL literal as weir's binder coerces it, which explain/rex.c prints as the literal
    Calcite keeps (an integer widened for an operator, a string literal cast to a string type that
-   holds it): left alone. An integer narrowed (CAST(3 AS TINYINT)) is reduced: 3:TINYINT. */
+   holds it, NOT NULL): left alone. An integer narrowed (CAST(3 AS TINYINT)) is reduced: 3:TINYINT. */
 static bool coerced_literal(const WExpr *e)
 {
     if (e->kind != WX_CAST || e->try_cast || wplan_reduced(e)) return false;
@@ -101,7 +102,9 @@ static bool coerced_literal(const WExpr *e)
         /* CAST(0.1 AS DOUBLE): Calcite keeps the literal's digits (0.1:DOUBLE); not reproduced */
         return from->id == to->id || wtype_is_approx(to);
     }
-    return wtype_is_string(from) && wtype_is_string(to);
+    /* a string literal cast to a nullable string type (a UNION's column) is reduced as any
+       constant of a nullable type: CAST('bb':VARCHAR(n) AS VARCHAR(n)) (measured) */
+    return wtype_is_string(from) && wtype_is_string(to) && !to->nullable;
 }
 
 /* A literal of e's type holding v: CAST(<NOT NULL literal> AS <type>) when the type is nullable. */
@@ -195,6 +198,10 @@ WExpr *wplan_reduce_expr(WPlanCtx *p, WExpr *e)
 {
     if (!e || e->kind == WX_LITERAL || e->kind == WX_COLUMN || wplan_reduced(e)) return e;
     /* the widening cast stays over the reduced operand: order_id > 2 + 3 is >(order_id, 5) */
+    if (e->kind == WX_CAST && !e->try_cast && !literal_type(e->type) && e->args[0]->kind == WX_LITERAL &&
+        (e->args[0]->is_null || e->args[0]->type->id == WT_NULL) && e->type->time_attr == WTA_NONE)
+        /* CAST(NULL AS <ARRAY / MAP / ROW>) is the typed NULL (measured: null:INTEGER ARRAY) */
+        return mark(wexpr_literal(p->arena, wtype_with_nullable(p->arena, e->type, true), (WDatum){0}, true));
     bool widened = e->kind == WX_CAST && !e->try_cast && widening(e->args[0]->type, e->type);
     if (!widened && reducible_tree(e) && !coerced_literal(e)) {
         WExpr *r = evaluate(p, e);

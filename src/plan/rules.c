@@ -10,6 +10,7 @@
 #include "state_ttl.h"
 #include "../expr/functions.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -162,10 +163,32 @@ WRel *wplan_simplify_calc(WPlanCtx *p, WRel *r)
     return r;
 }
 
+/* ProjectSetOpTransposeRule and FilterSetOpTransposeRule (Flink's logical rule sets): a Calc over
+   a UNION ALL goes into each of the union's inputs, where it merges with their Calcs; the union
+   takes the Calc's columns. The union's columns are its inputs' (bsetop_cast_sides casts them),
+   so the Calc's expressions read each input as they read the union. */
+static WRel *calc_into_union(WPlanCtx *p, WRel *calc)
+{
+    WRel *u = calc->inputs[0];
+    if (calc->kind != WR_CALC || u->kind != WR_UNION || u->reused) return calc;
+    WRel *nu = wrel_new(p, WR_UNION, u->ninputs);
+    nu->out = calc->out;
+    nu->changelog = u->changelog;
+    for (int i = 0; i < u->ninputs; i++) {
+        WRel *in = u->inputs[i];
+        assert(in->out.n == u->out.n);
+        WRel *c = bind_make_calc(p, in, calc->nexprs, calc->exprs, calc->out.names, calc->cond);
+        c->late_calc = calc->late_calc;
+        nu->inputs[i] = wplan_simplify_calc(p, c);
+    }
+    return nu;
+}
+
 static WRel *optimize(WPlanCtx *p, WRel *r)
 {
     for (int i = 0; i < r->ninputs; i++) r->inputs[i] = optimize(p, r->inputs[i]);
-    return wplan_simplify_calc(p, r);
+    r = wplan_simplify_calc(p, r);
+    return calc_into_union(p, r);
 }
 
 WRel *wplan_optimize(WPlanCtx *p, WRel *root)

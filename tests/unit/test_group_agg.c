@@ -884,6 +884,26 @@ WTEST(ga_global_insert_only)
     ga_close(&g);
 }
 
+/* SINGLE_VALUE (a scalar subquery's check): the one value per key, a NULL counts as a row, a
+   retraction empties the key, a second row fails with Flink's TableRuntimeException. */
+WTEST(ga_single_value)
+{
+    GA g;
+    ga_init(&g);
+    setup_kv(&g, &WTYPE_STRING);
+    g.aggs[0] = call(WAGG_SINGLE_VALUE, 1, &WTYPE_STRING);
+    g.naggs = 1;
+    CHECK(ga_open(&g, 1, true, false, 0));
+    PUSH(&g, "+I,1,a", "+I,2,null", "-D,1,a", "+I,1,b");
+    CHECK(!g.env.err.set);
+    CHECK_STR(out_text(&g), "+I[1, a]\n+I[2, null]\n-D[1, a]\n+I[1, b]\n");
+    PUSH(&g, "+I,2,c");
+    CHECK(g.env.err.set);
+    CHECK_STR(g.env.err.cls, WEXC_RUNTIME);
+    CHECK_STR(g.env.err.msg, "SingleValueAggFunction received more than one element.");
+    ga_close(&g);
+}
+
 /* ------------------------------------------------------------------ errors */
 
 WTEST(ga_insert_only_input_rejects_retraction)
