@@ -476,7 +476,7 @@ static AstExpr *func_arg_value(WSqlParser *p)
         e->subquery = ps_query(p);
         return e;
     }
-    return ps_expr(p);
+    return ps_expr_item(p);
 }
 
 static AstExpr *func_arg(WSqlParser *p)
@@ -966,12 +966,12 @@ static AstExpr *paren_expr(WSqlParser *p)
         ps_expect(p, TK_RPAREN);
         return e;
     }
-    AstExpr *first = ps_expr(p);
+    AstExpr *first = ps_expr_item(p);
     if (ps_accept(p, TK_COMMA)) {
         AstExpr *e = ps_new_expr(p, AE_ROW, pos);
         PsList l = {0};
         ps_list_add(p, &l, first);
-        do ps_list_add(p, &l, ps_expr(p));
+        do ps_list_add(p, &l, ps_expr_item(p));
         while (ps_accept(p, TK_COMMA));
         ps_expect(p, TK_RPAREN);
         set_args(p, e, &l);
@@ -1010,7 +1010,7 @@ static AstExpr *primary(WSqlParser *p)
     case TK_QIDENT: return ident_expr(p);
     case TK_IDENT: break;
     default:
-        ps_note_expr_start(p);
+        ps_note_operand_start(p);
         ps_fail(p);
     }
     /* words */
@@ -1086,7 +1086,7 @@ static AstExpr *primary(WSqlParser *p)
     if (t->kind == TK_IDENT && strcasecmp(t->val, "TRY_CAST") == 0 && ps_at(p, 1, TK_LPAREN))
         return cast_expr(p, true);
     if (ps_ident_at(p, 0)) return ident_expr(p);
-    ps_note_expr_start(p);
+    ps_note_operand_start(p);
     ps_fail(p);
 }
 
@@ -1094,7 +1094,8 @@ static AstExpr *postfix(WSqlParser *p, AstExpr *e)
 {
     for (;;) {
         AstPos pos = ps_pos(p);
-        if (ps_accept(p, TK_LBRACKET)) {
+        if (ps_at(p, 0, TK_LBRACKET)) {   /* "[" is one of the lookahead scans after an operand */
+            ps_next(p);
             AstExpr *it = ps_new_expr(p, AE_ITEM, e->pos);
             add_arg(p, it, e);
             add_arg(p, it, ps_expr(p));
@@ -1115,6 +1116,21 @@ static AstExpr *postfix(WSqlParser *p, AstExpr *e)
     }
 }
 
+/* what Calcite's lookahead may still try after this operand (parse_lookahead.c) */
+static PsOperand operand_kind(WSqlParser *p, int start, const AstExpr *x, const AstExpr *e)
+{
+    if (e != x) return PS_OPND_PRIMARY;             /* a[i], (x).f */
+    switch (p->t[start].kind) {
+    case TK_LPAREN: return x->kind == AE_SUBQUERY || x->kind == AE_ROW ? PS_OPND_PRIMARY : PS_OPND_PAREN;
+    case TK_STRING: return PS_OPND_STRING;
+    default: break;
+    }
+    if (x->kind == AE_COLUMN) return PS_OPND_IDENT;
+    if (x->kind == AE_FUNC && x->special == 'N') return PS_OPND_IDENT;
+    if (x->kind == AE_FUNC && x->special == 0 && p->t[p->pos - 1].kind == TK_RPAREN && !x->over) return PS_OPND_CALL;
+    return PS_OPND_PRIMARY;
+}
+
 static AstExpr *unary(WSqlParser *p)
 {
     ps_enter(p);
@@ -1127,7 +1143,10 @@ static AstExpr *unary(WSqlParser *p)
         e->op = op;
         add_arg(p, e, unary(p));
     } else {
-        e = postfix(p, primary(p));
+        int start = p->pos;
+        AstExpr *x = primary(p);
+        e = postfix(p, x);
+        p->last_opnd = operand_kind(p, start, x, e);
     }
     ps_leave(p);
     return e;
@@ -1148,15 +1167,19 @@ static AstOp cmp_op(WSqlTokKind k)
     }
 }
 
-static void note_operators(WSqlParser *p)
+/* an operand may start at token k: Calcite's list, an identifier, or one of weir's own operand
+   words; an operator not followed by one is left to the caller, as Calcite's lookahead does */
+static bool operand_at(WSqlParser *p, int k)
 {
-    static const WSqlTokKind ops[] = {TK_EQ, TK_NE, TK_NE2, TK_LT, TK_LE, TK_GT, TK_GE, TK_PLUS,
-                                      TK_MINUS, TK_STAR, TK_SLASH, TK_PERCENT, TK_CONCAT, TK_LBRACKET, TK_DOT};
-    static const char *const kws[] = {"AND", "OR", "IS", "NOT", "IN", "LIKE", "BETWEEN", "SIMILAR", "MEMBER",
-                                      "MULTISET", "SUBMULTISET", "OVERLAPS", "CONTAINS", "EQUALS",
-                                      "PRECEDES", "SUCCEEDS", "IMMEDIATELY", "ESCAPE"};
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) (void)ps_is(p, ops[i]);
-    for (size_t i = 0; i < sizeof kws / sizeof kws[0]; i++) (void)ps_is_kw(p, kws[i]);
+    if (ps_operand_start_at(p, k) || ps_ident_at(p, k)) return true;
+    const WSqlToken *t = ps_peek(p, k);
+    if (t->kind != TK_IDENT || !t->kw) return false;
+    const char *w = t->kw->word;
+    if (!strcmp(w, "MAP") || !strcmp(w, "ARRAY") || !strcmp(w, "TIMESTAMP_LTZ")) return true;
+    if (is_special_name(t) || reserved_func(t)) return true;
+    for (size_t i = 0; i < sizeof NILADIC / sizeof NILADIC[0]; i++)
+        if (strcmp(w, NILADIC[i]) == 0) return true;
+    return false;
 }
 
 static AstExpr *in_rhs(WSqlParser *p, AstExpr *x, bool neg, AstPos pos)
@@ -1202,21 +1225,26 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
         if (++chain > MAX_CHAIN)
             ps_fail_at(p, t, "The expression is nested too deeply at line %d, column %d (more than %d operators in a chain).",
                        t->line, t->col, MAX_CHAIN);
-        note_operators(p);
+        ps_mark_continuation(p, p->last_opnd);
         if (ps_kw_at(p, 0, "OR")) {
-            if (22 < minprec) break;
+            if (22 < minprec || !operand_at(p, 1)) break;
             ps_next(p);
             left = bin(p, AO_OR, left, expr_prec(p, 23), opos);
             continue;
         }
         if (ps_kw_at(p, 0, "AND")) {
-            if (24 < minprec) break;
+            if (24 < minprec || !operand_at(p, 1)) break;
             ps_next(p);
             left = bin(p, AO_AND, left, expr_prec(p, 25), opos);
             continue;
         }
         if (ps_kw_at(p, 0, "IS")) {
             if (28 < minprec) break;
+            static const char *const IS_NEXT[] = {"NOT", "NULL", "TRUE", "FALSE", "UNKNOWN", "DISTINCT", "JSON"};
+            bool is_ok = false;
+            for (size_t i = 0; i < sizeof IS_NEXT / sizeof IS_NEXT[0]; i++)
+                if (ps_kw_at(p, 1, IS_NEXT[i])) is_ok = true;
+            if (!is_ok) break;
             ps_next(p);
             AstExpr *e = ps_new_expr(p, AE_IS, opos);
             add_arg(p, e, left);
@@ -1246,12 +1274,14 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
             } else {
                 ps_fail(p);
             }
+            if (e->is_what != AIS_DISTINCT_FROM) p->last_opnd = PS_OPND_POSTFIX;
             left = e;
             continue;
         }
         AstOp cop = cmp_op(t->kind);
         if (cop != AO_NONE) {
             if (30 < minprec) break;
+            if (!operand_at(p, 1) && !ps_kw_at(p, 1, "ANY") && !ps_kw_at(p, 1, "SOME") && !ps_kw_at(p, 1, "ALL")) break;
             ps_next(p);
             if ((ps_kw_at(p, 0, "ANY") || ps_kw_at(p, 0, "SOME") || ps_kw_at(p, 0, "ALL"))
                 && ps_at(p, 1, TK_LPAREN)) {
@@ -1286,6 +1316,12 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
         }
         if (ps_kw_at(p, k, "IN") || ps_kw_at(p, k, "LIKE") || ps_kw_at(p, k, "BETWEEN") || ps_kw_at(p, k, "SIMILAR")) {
             if (32 < minprec) break;
+            /* without NOT, Calcite's lookahead also needs what follows the operator */
+            if (!neg && ps_kw_at(p, 0, "IN") && !ps_at(p, 1, TK_LPAREN)) break;
+            if (!neg && ps_kw_at(p, 0, "LIKE") && !operand_at(p, 1)) break;
+            if (!neg && ps_kw_at(p, 0, "SIMILAR") && !ps_kw_at(p, 1, "TO")) break;
+            if (!neg && ps_kw_at(p, 0, "BETWEEN") && !operand_at(p, 1) && !ps_kw_at(p, 1, "SYMMETRIC")
+                && !ps_kw_at(p, 1, "ASYMMETRIC")) break;
             if (neg) ps_next(p);
             if (ps_accept_kw(p, "IN")) {
                 left = in_rhs(p, left, neg, opos);
@@ -1328,7 +1364,7 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
         case TK_CONCAT: aop = AO_CONCAT; prec = 60; break;
         default: break;
         }
-        if (aop == AO_NONE || prec < minprec) break;
+        if (aop == AO_NONE || prec < minprec || !operand_at(p, 1)) break;
         ps_next(p);
         left = bin(p, aop, left, expr_prec(p, prec + 1), opos);
     }
@@ -1337,6 +1373,12 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
 }
 
 AstExpr *ps_expr(WSqlParser *p) { return expr_prec(p, 0); }
+
+AstExpr *ps_expr_item(WSqlParser *p)
+{
+    p->sorted_start_pos = p->pos;
+    return expr_prec(p, 0);
+}
 
 AstExpr *ps_expr_or_query(WSqlParser *p)
 {

@@ -316,7 +316,7 @@ static void grouping_set(WSqlParser *p, PsList *sizes, PsList *sets)
         items = WA_ARRAY(p->a, AstExpr *, 1);
         items[0] = f;
     } else {
-        AstExpr *e = ps_expr(p);
+        AstExpr *e = ps_expr_item(p);
         if (e->kind == AE_ROW) {
             *sz = e->nargs;
             items = e->args;
@@ -357,7 +357,7 @@ static AstGroupItem *group_item(WSqlParser *p)
             g->sets = WA_ARRAY(p->a, AstExpr **, 1);
             return g;
         }
-        g->expr = ps_expr(p);
+        g->expr = ps_expr_item(p);
         return g;
     }
     ps_expect(p, TK_LPAREN);
@@ -386,10 +386,11 @@ static AstQuery *select_query(WSqlParser *p)
             it->expr = ps_new_expr(p, AE_STAR, ps_pos(p));
             ps_next(p);
         } else {
-            it->expr = ps_expr(p);
+            it->expr = ps_expr_item(p);
             if (it->expr->kind != AE_STAR) {
                 if (ps_accept_kw(p, "AS")) it->alias = ps_ident(p);
                 else if (ps_is_ident(p)) it->alias = ps_ident(p);
+                else (void)ps_is(p, TK_STRING);   /* Calcite's grammar takes a string alias too */
             }
         }
         ps_list_add(p, &items, it);
