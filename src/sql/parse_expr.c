@@ -380,7 +380,7 @@ AstOrderItem *ps_order_list(WSqlParser *p, int *n)
             }
         }
         ps_list_add(p, &l, it);
-    } while (ps_accept(p, TK_COMMA));
+    } while (ps_list_comma(p));
     AstOrderItem *arr = WA_ARRAY(p->a, AstOrderItem, l.n);
     for (int i = 0; i < l.n; i++) arr[i] = *(AstOrderItem *)l.v[i];
     *n = l.n;
@@ -476,6 +476,7 @@ static AstExpr *func_arg_value(WSqlParser *p)
         e->subquery = ps_query(p);
         return e;
     }
+    (void)ps_is_kw(p, "DEFAULT");
     return ps_expr_item(p);
 }
 
@@ -496,6 +497,7 @@ static AstExpr *func_arg(WSqlParser *p)
 /* after the closing parenthesis: WITHIN GROUP, FILTER, OVER */
 static void call_suffix(WSqlParser *p, AstExpr *e)
 {
+    (void)ps_is_kw(p, "WITHIN");
     if (ps_kw_at(p, 0, "WITHIN") && ps_kw_at(p, 1, "GROUP")) {
         ps_next(p);
         ps_next(p);
@@ -956,6 +958,13 @@ static AstExpr *ident_expr(WSqlParser *p)
     return e;
 }
 
+/* Calcite parses a parenthesized list as queries or expressions: after an item, what may follow a query */
+static void note_query_followers(WSqlParser *p)
+{
+    static const char *const KW[] = {"EXCEPT", "FETCH", "INTERSECT", "LIMIT", "OFFSET", "ORDER", "MINUS", "UNION"};
+    for (size_t i = 0; i < sizeof KW / sizeof KW[0]; i++) (void)ps_is_kw(p, KW[i]);
+}
+
 static AstExpr *paren_expr(WSqlParser *p)
 {
     AstPos pos = ps_pos(p);
@@ -967,12 +976,15 @@ static AstExpr *paren_expr(WSqlParser *p)
         return e;
     }
     AstExpr *first = ps_expr_item(p);
+    note_query_followers(p);
     if (ps_accept(p, TK_COMMA)) {
         AstExpr *e = ps_new_expr(p, AE_ROW, pos);
         PsList l = {0};
         ps_list_add(p, &l, first);
-        do ps_list_add(p, &l, ps_expr_item(p));
-        while (ps_accept(p, TK_COMMA));
+        do {
+            ps_list_add(p, &l, ps_expr_item(p));
+            note_query_followers(p);
+        } while (ps_accept(p, TK_COMMA));
         ps_expect(p, TK_RPAREN);
         set_args(p, e, &l);
         return e;
@@ -1373,6 +1385,16 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
 }
 
 AstExpr *ps_expr(WSqlParser *p) { return expr_prec(p, 0); }
+
+bool ps_list_comma(WSqlParser *p)
+{
+    if (ps_at(p, 0, TK_COMMA) && operand_at(p, 1)) {
+        ps_next(p);
+        return true;
+    }
+    p->comma_pos = p->pos;
+    return false;
+}
 
 AstExpr *ps_expr_item(WSqlParser *p)
 {

@@ -59,6 +59,10 @@ typedef struct WSqlParser {
     int start_pos;                     /* an expression starts here (scanned with lookahead) */
     int sorted_start_pos;              /* an expression starts here (decided by its first token) */
     PsOperand last_opnd;               /* the operand parsed last */
+    int comma_pos;                     /* a list looked for `, item` here (ps_list_comma) */
+    int look_pos;                      /* ps_lookahead_tokens: position, images, count */
+    const char *const *look;
+    int nlook;
 } WSqlParser;
 
 /* ---- tokens (parse_util.c) ---- */
@@ -110,6 +114,8 @@ void ps_mark_continuation(WSqlParser *p, PsOperand last);
 /* an operand was expected at the current token: its single expected tokens, and (in the clauses
    that scan for it) the lookahead position */
 void ps_note_operand_start(WSqlParser *p);
+/* Calcite decides by lookahead scans at the current token, which try these tokens in this order */
+void ps_lookahead_tokens(WSqlParser *p, const char *const *imgs, int n);
 /* the sequences Calcite's lookahead scans add at the current (error) position */
 void ps_rescan(WSqlParser *p, PsSeqList *out);
 
@@ -130,6 +136,9 @@ AstExpr *ps_expr(WSqlParser *p);               /* a full expression (OR level) *
 /* the same where Calcite's grammar decides by the first token (select item, GROUP BY item, call
    argument, parenthesized expression, VALUES row): an operand start lists its tokens sorted */
 AstExpr *ps_expr_item(WSqlParser *p);
+/* the comma of an ORDER BY / GROUP BY list: Calcite goes on only when an item follows it
+   (LOOKAHEAD(2)), else the comma is the error token; consumes it and returns true to go on */
+bool ps_list_comma(WSqlParser *p);
 AstExpr *ps_expr_or_query(WSqlParser *p);      /* inside parentheses where a query may appear */
 AstType *ps_type(WSqlParser *p);
 AstExpr *ps_new_expr(WSqlParser *p, AstExprKind kind, AstPos pos);

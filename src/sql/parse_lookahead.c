@@ -192,6 +192,7 @@ static bool g_postfix(Scan *s)
     return ANY(s, "\"A\"", "\"NULL\"", "\"TRUE\"", "\"FALSE\"", "\"UNKNOWN\"", "\"EMPTY\"", "\"JSON\"");
 }
 
+static bool g_comma(Scan *s) { return T(s, "\",\"") && operand(s); }
 static bool g_dot(Scan *s) { return T(s, "\".\"") && any(s, IDENTS, 7); }
 static bool g_bracket(Scan *s) { return T(s, "\"[\""); }
 static bool g_format(Scan *s) { return T(s, "\"FORMAT\"") && T(s, "\"JSON\""); }
@@ -224,6 +225,13 @@ void ps_mark_continuation(WSqlParser *p, PsOperand last)
     }
 }
 
+void ps_lookahead_tokens(WSqlParser *p, const char *const *imgs, int n)
+{
+    p->look_pos = p->pos;
+    p->look = imgs;
+    p->nlook = n;
+}
+
 void ps_rescan(WSqlParser *p, PsSeqList *out)
 {
     Scan s;
@@ -231,6 +239,15 @@ void ps_rescan(WSqlParser *p, PsSeqList *out)
     s.p = p;
     s.out = out;
     s.base = p->pos;
+    if (p->pos == p->look_pos) {
+        for (int i = 0; i < p->nlook; i++) {
+            PsSeq q;
+            memset(&q, 0, sizeof q);
+            q.n = 1;
+            q.tok[0] = p->look[i];
+            ps_seq_add(p, out, &q);
+        }
+    }
     if (p->pos == p->start_pos) {
         /* an expression starts here: the scans for each kind of operand, one token each */
         for (int i = 0; i < WSQL_N_OPERAND_STARTS; i++) {
@@ -242,7 +259,11 @@ void ps_rescan(WSqlParser *p, PsSeqList *out)
         }
         return;
     }
-    if (p->pos != p->cont_pos) return;
+    if (p->pos == p->comma_pos) run(&s, 2, g_comma);
+    if (p->pos != p->cont_pos) {
+        add_error_token(&s, NULL, 0);
+        return;
+    }
     bool primary = p->cont_opnd != PS_OPND_POSTFIX;
     if (primary) run(&s, 2, g_dot);
     run(&s, 2, g_in);

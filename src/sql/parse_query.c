@@ -173,7 +173,7 @@ static AstFrom *table_ref(WSqlParser *p)
     } else if (ps_is_kw(p, "TABLE")) {
         f = new_from(p, AFR_TVF, pos);
         f->call = table_function_call(p);
-    } else if (ps_is_kw(p, "UNNEST")) {
+    } else if (ps_kw_at(p, 0, "UNNEST")) {
         ps_next(p);
         f = new_from(p, AFR_UNNEST, pos);
         ps_expect(p, TK_LPAREN);
@@ -196,7 +196,7 @@ static AstFrom *table_ref(WSqlParser *p)
             ps_expect_kw(p, "ORDINALITY");
             f->with_ordinality = true;
         }
-    } else if (ps_is(p, TK_LPAREN)) {
+    } else if (ps_at(p, 0, TK_LPAREN)) {
         if (ps_is_query_start(p, 1)) {
             ps_next(p);
             f = new_from(p, AFR_SUBQUERY, pos);
@@ -216,6 +216,17 @@ static AstFrom *table_ref(WSqlParser *p)
         if (f->call->kind != AE_FUNC) ps_fail(p);
     } else {
         f = new_from(p, AFR_TABLE, pos);
+        if (!ps_ident_at(p, 0)) {
+            /* Calcite decides between a table name, a parenthesized query or join and UNNEST by
+               lookahead: those are its scans here */
+            static const char *const STARTS[] = {
+                "<IDENTIFIER>", "<HYPHENATED_IDENTIFIER>", "<QUOTED_IDENTIFIER>", "<BACK_QUOTED_IDENTIFIER>",
+                "<BIG_QUERY_BACK_QUOTED_IDENTIFIER>", "<BRACKET_QUOTED_IDENTIFIER>",
+                "<UNICODE_QUOTED_IDENTIFIER>", "\"(\"", "\"UNNEST\"",
+            };
+            ps_lookahead_tokens(p, STARTS, (int)(sizeof STARTS / sizeof STARTS[0]));
+            ps_fail(p);
+        }
         f->name = ps_compound(p);
         f->hints = ps_hints_opt(p);
         if (ps_accept_kw(p, "FOR")) {
@@ -334,6 +345,8 @@ static AstGroupItem *group_item(WSqlParser *p)
 {
     AstGroupItem *g = WA_NEW(p->a, AstGroupItem);
     AstGroupKind k = AG_EXPR;
+    (void)ps_is_kw(p, "CUBE");
+    (void)ps_is_kw(p, "ROLLUP");
     if (ps_kw_at(p, 0, "GROUPING") && ps_kw_at(p, 1, "SETS")) {
         ps_next(p);
         ps_next(p);
@@ -377,6 +390,7 @@ static AstQuery *select_query(WSqlParser *p)
     AstQuery *q = new_query(p, AQ_SELECT, ps_pos(p));
     ps_expect_kw(p, "SELECT");
     q->hints = ps_hints_opt(p);
+    (void)ps_is_kw(p, "STREAM");
     if (ps_accept_kw(p, "DISTINCT")) q->distinct = true;
     else ps_accept_kw(p, "ALL");
     PsList items = {0};
@@ -408,7 +422,7 @@ static AstQuery *select_query(WSqlParser *p)
         if (!ps_accept_kw(p, "DISTINCT")) ps_accept_kw(p, "ALL");
         PsList g = {0};
         do ps_list_add(p, &g, group_item(p));
-        while (ps_accept(p, TK_COMMA));
+        while (ps_list_comma(p));
         q->ngroup = g.n;
         q->group = WA_ARRAY(p->a, AstGroupItem, g.n);
         for (int i = 0; i < g.n; i++) q->group[i] = *(AstGroupItem *)g.v[i];
@@ -464,6 +478,10 @@ static AstQuery *query_leaf(WSqlParser *p)
         ps_expect(p, TK_RPAREN);
     } else {
         (void)ps_is_kw(p, "WITH");
+        (void)ps_is_kw(p, "VALUE");
+        /* Calcite parses a query or an expression here (LeafQueryOrExpr) */
+        p->sorted_start_pos = p->pos;
+        ps_note_operand_start(p);
         ps_fail(p);
     }
     ps_leave(p);

@@ -125,6 +125,7 @@ static void note_string(WSqlParser *p)
     ps_note(p, "<QUOTED_STRING>", false, ORD_LIT + 4);
     ps_note(p, "<PREFIXED_STRING_LITERAL>", false, ORD_LIT + 5);
     ps_note(p, "<UNICODE_STRING_LITERAL>", false, ORD_LIT + 6);
+    ps_note(p, "<C_STYLE_ESCAPED_STRING_LITERAL>", false, ORD_LIT + 6);
     ps_note(p, "<BIG_QUERY_DOUBLE_QUOTED_STRING>", false, ORD_LIT + 7);
     ps_note(p, "<BIG_QUERY_QUOTED_STRING>", false, ORD_LIT + 8);
 }
@@ -337,6 +338,11 @@ char *ps_string(WSqlParser *p)
         if (ps_cur(p)->kind == TK_USTRING) break;
     }
     int end = p->pos;
+    if (p->t[start].kind == TK_STRING) {
+        /* Calcite's string literal may go on with another fragment or UESCAPE */
+        (void)ps_is_kw(p, "UESCAPE");
+        (void)ps_is(p, TK_STRING);
+    }
     char *s = wa_alloc(p->a, total + 1);
     size_t o = 0;
     for (int i = start; i < end; i++) {
