@@ -541,6 +541,8 @@ static AstExpr *func_call(WSqlParser *p, AstName name, AstPos pos)
             ps_next(p);
             e->star_arg = true;
         } else {
+            static const char *const QS[] = {"SELECT", "TABLE", "VALUE", "VALUES", "WITH"};
+            for (size_t i = 0; i < sizeof QS / sizeof QS[0]; i++) (void)ps_is_kw(p, QS[i]);
             if (ps_accept_kw(p, "DISTINCT")) e->distinct = true;
             else ps_accept_kw(p, "ALL");
             PsList l = {0};

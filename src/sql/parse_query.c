@@ -108,6 +108,9 @@ AstHints ps_hints_opt(WSqlParser *p)
 
 static void alias_opt(WSqlParser *p, AstFrom *f)
 {
+    /* Calcite's table reference may go on with these (weir has neither) */
+    (void)ps_is_kw(p, "OUTER");
+    (void)ps_is_kw(p, "TABLESAMPLE");
     if (ps_accept_kw(p, "AS")) {
         f->alias = ps_ident(p);
     } else if (ps_is_ident(p)) {
@@ -115,6 +118,8 @@ static void alias_opt(WSqlParser *p, AstFrom *f)
     } else {
         return;
     }
+    (void)ps_is_kw(p, "OUTER");
+    (void)ps_is_kw(p, "TABLESAMPLE");
     if (ps_accept(p, TK_LPAREN)) {
         PsList l = {0};
         do ps_list_add(p, &l, ps_ident(p));
@@ -229,6 +234,10 @@ static AstFrom *table_ref(WSqlParser *p)
         }
         f->name = ps_compound(p);
         f->hints = ps_hints_opt(p);
+        (void)ps_is_kw(p, "EXTEND");
+        (void)ps_is(p, TK_LPAREN);
+        static const char *const AFTER_NAME[] = {"\"MATCH_RECOGNIZE\"", "\".\"", "\"PIVOT\"", "\"UNPIVOT\""};
+        ps_lookahead_tokens(p, AFTER_NAME, 4);
         if (ps_accept_kw(p, "FOR")) {
             ps_expect_kw(p, "SYSTEM_TIME");
             ps_expect_kw(p, "AS");
@@ -402,7 +411,10 @@ static AstQuery *select_query(WSqlParser *p)
         } else {
             it->expr = ps_expr_item(p);
             if (it->expr->kind != AE_STAR) {
-                if (ps_accept_kw(p, "AS")) it->alias = ps_ident(p);
+                if (ps_accept_kw(p, "AS")) {
+                    (void)ps_is(p, TK_STRING);
+                    it->alias = ps_ident(p);
+                }
                 else if (ps_is_ident(p)) it->alias = ps_ident(p);
                 else (void)ps_is(p, TK_STRING);   /* Calcite's grammar takes a string alias too */
             }
@@ -477,7 +489,6 @@ static AstQuery *query_leaf(WSqlParser *p)
         q = ps_query(p);
         ps_expect(p, TK_RPAREN);
     } else {
-        (void)ps_is_kw(p, "WITH");
         (void)ps_is_kw(p, "VALUE");
         /* Calcite parses a query or an expression here (LeafQueryOrExpr) */
         p->sorted_start_pos = p->pos;

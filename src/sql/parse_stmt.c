@@ -788,8 +788,11 @@ static AstStmt *set_stmt(WSqlParser *p)
         for (char *c = s->value; *c; c++) *c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
         ps_next(p);
     } else {
-        (void)ps_is(p, TK_INTEGER);
-        (void)ps_is_kw(p, "ON");
+        /* Flink's grammar takes a string literal; weir also takes a plain word or number */
+        if (!ps_ident_at(p, 0)) {
+            (void)ps_is_string(p);
+            ps_fail(p);
+        }
         AstName n = ps_compound(p);
         s->value = ps_name_join(p, &n);
     }
