@@ -332,7 +332,7 @@ static AstExpr *interval_literal(WSqlParser *p)
     bool neg = false;
     if (ps_accept(p, TK_MINUS)) neg = true;
     else ps_accept(p, TK_PLUS);
-    char *s = ps_string(p);
+    char *s = ps_string_plain(p);
     AstExpr *e = literal(p, AL_INTERVAL, s, pos);
     e->negative = neg;
     interval_qualifier(p, &e->iv_start, &e->iv_end, &e->iv_precision, &e->iv_frac);
@@ -608,6 +608,10 @@ static AstExpr *json_behavior(WSqlParser *p, int fn, AstExpr **dflt, const char 
 {
     AstPos pos = ps_pos(p);
     *mode = NULL;
+    /* the behaviours Calcite's grammar offers at this place */
+    static const char *const BEHAVIOURS[3][4] = {
+        {"DEFAULT", "ERROR", "NULL", NULL}, {"EMPTY", "ERROR", "NULL", NULL}, {"ERROR", "FALSE", "TRUE", "UNKNOWN"}};
+    for (int i = 0; i < 4 && BEHAVIOURS[fn][i]; i++) (void)ps_is_kw(p, BEHAVIOURS[fn][i]);
     if (fn == 0 && ps_kw_at(p, 0, "DEFAULT")) {
         ps_next(p);
         *dflt = ps_expr(p);
@@ -640,6 +644,7 @@ static AstExpr *json_path_call(WSqlParser *p, const char *w, AstPos pos)
     add_arg(p, e, ps_expr(p));
     AstPos cpos = ps_pos(p);
     AstExpr *returning = literal(p, AL_NULL, NULL, cpos);
+    (void)ps_is_kw(p, "PASSING");   /* Calcite's grammar has it; weir refuses it below */
     if (fn != 2 && ps_accept_kw(p, "RETURNING")) {
         AstExpr *c = ps_new_expr(p, AE_CAST, cpos);
         c->type = ps_type(p);

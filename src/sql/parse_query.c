@@ -49,7 +49,7 @@ static AstHintOption hint_option_value(WSqlParser *p)
 {
     AstHintOption o = {0};
     WSqlToken *t = ps_cur(p);
-    if (t->kind == TK_STRING || t->kind == TK_USTRING) o.value = ps_string(p);
+    if (t->kind == TK_STRING || t->kind == TK_USTRING) o.value = ps_string_plain(p);
     else if (t->kind == TK_INTEGER || t->kind == TK_DECIMAL || t->kind == TK_APPROX) {
         o.value = t->val;
         ps_next(p);
@@ -80,10 +80,10 @@ AstHints ps_hints_opt(WSqlParser *p)
                 do {
                     AstHintOption *o = WA_NEW(p->a, AstHintOption);
                     if (kv) {
-                        if (ps_is_string(p)) o->key = ps_string(p);
+                        if (ps_is_string(p)) o->key = ps_string_plain(p);
                         else o->key = ps_ident(p);
                         ps_expect(p, TK_EQ);
-                        o->value = ps_string(p);
+                        o->value = ps_string_plain(p);
                     } else {
                         *o = hint_option_value(p);
                     }

@@ -326,7 +326,12 @@ static char *unicode_unescape(WSqlParser *p, const WSqlToken *t, const char *bod
     return out;
 }
 
-char *ps_string(WSqlParser *p)
+static char *string_lit(WSqlParser *p, bool cont);
+
+char *ps_string(WSqlParser *p) { return string_lit(p, true); }
+char *ps_string_plain(WSqlParser *p) { return string_lit(p, false); }
+
+static char *string_lit(WSqlParser *p, bool cont)
 {
     if (!ps_is_string(p)) ps_fail(p);
     size_t total = 0;
@@ -338,7 +343,7 @@ char *ps_string(WSqlParser *p)
         if (ps_cur(p)->kind == TK_USTRING) break;
     }
     int end = p->pos;
-    if (p->t[start].kind == TK_STRING) {
+    if (cont && p->t[start].kind == TK_STRING) {
         /* Calcite's string literal may go on with another fragment or UESCAPE */
         (void)ps_is_kw(p, "UESCAPE");
         (void)ps_is(p, TK_STRING);
