@@ -644,7 +644,9 @@ static AstExpr *json_path_call(WSqlParser *p, const char *w, AstPos pos)
     add_arg(p, e, ps_expr(p));
     AstPos cpos = ps_pos(p);
     AstExpr *returning = literal(p, AL_NULL, NULL, cpos);
-    (void)ps_is_kw(p, "PASSING");   /* Calcite's grammar has it; weir refuses it below */
+    if (ps_is_kw(p, "PASSING"))   /* in Calcite's grammar; not in weir's */
+        ps_fail_at(p, ps_cur(p), "The PASSING clause of %s is not supported at line %d, column %d.", w,
+                   ps_cur(p)->line, ps_cur(p)->col);
     if (fn != 2 && ps_accept_kw(p, "RETURNING")) {
         AstExpr *c = ps_new_expr(p, AE_CAST, cpos);
         c->type = ps_type(p);
