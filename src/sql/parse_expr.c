@@ -380,7 +380,7 @@ AstOrderItem *ps_order_list(WSqlParser *p, int *n)
             }
         }
         ps_list_add(p, &l, it);
-    } while (ps_list_comma(p));
+    } while (ps_list_comma(p, false));
     AstOrderItem *arr = WA_ARRAY(p->a, AstOrderItem, l.n);
     for (int i = 0; i < l.n; i++) arr[i] = *(AstOrderItem *)l.v[i];
     *n = l.n;
@@ -887,6 +887,7 @@ static AstExpr *case_expr(WSqlParser *p)
     ps_expect_kw(p, "WHEN");
     do {
         AstExpr *c = ps_expr(p);
+        if (e->case_operand) (void)ps_is(p, TK_COMMA);
         if (e->case_operand && ps_at(p, 0, TK_COMMA))
             ps_fail_at(p, ps_cur(p), "A list of values after WHEN is not supported (at line %d, column %d).",
                        ps_cur(p)->line, ps_cur(p)->col);
@@ -1370,7 +1371,11 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
             }
             add_arg(p, e, left);
             add_arg(p, e, expr_prec(p, 33));
-            if (ps_accept_kw(p, "ESCAPE")) add_arg(p, e, expr_prec(p, 33));
+            p->escape_pos = p->pos;   /* [ESCAPE x] is a lookahead scan in Calcite's grammar */
+            if (ps_kw_at(p, 0, "ESCAPE")) {
+                ps_next(p);
+                add_arg(p, e, expr_prec(p, 33));
+            }
             left = e;
             continue;
         }
@@ -1395,13 +1400,16 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
 
 AstExpr *ps_expr(WSqlParser *p) { return expr_prec(p, 0); }
 
-bool ps_list_comma(WSqlParser *p)
+bool ps_list_comma(WSqlParser *p, bool group)
 {
-    if (ps_at(p, 0, TK_COMMA) && operand_at(p, 1)) {
+    bool item = operand_at(p, 1)
+                || (group && (ps_kw_at(p, 1, "GROUPING") || ps_kw_at(p, 1, "ROLLUP") || ps_kw_at(p, 1, "CUBE")));
+    if (ps_at(p, 0, TK_COMMA) && item) {
         ps_next(p);
         return true;
     }
     p->comma_pos = p->pos;
+    p->comma_group = group;
     return false;
 }
 

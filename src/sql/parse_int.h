@@ -60,6 +60,8 @@ typedef struct WSqlParser {
     int sorted_start_pos;              /* an expression starts here (decided by its first token) */
     PsOperand last_opnd;               /* the operand parsed last */
     int comma_pos;                     /* a list looked for `, item` here (ps_list_comma) */
+    bool comma_group;                  /* ... of GROUP BY items */
+    int escape_pos;                    /* LIKE looked for ESCAPE here */
     int look_pos;                      /* ps_lookahead_tokens: position, images, count */
     const char *const *look;
     int nlook;
@@ -139,7 +141,7 @@ AstExpr *ps_expr(WSqlParser *p);               /* a full expression (OR level) *
 AstExpr *ps_expr_item(WSqlParser *p);
 /* the comma of an ORDER BY / GROUP BY list: Calcite goes on only when an item follows it
    (LOOKAHEAD(2)), else the comma is the error token; consumes it and returns true to go on */
-bool ps_list_comma(WSqlParser *p);
+bool ps_list_comma(WSqlParser *p, bool group);   /* group: GROUP BY items (also GROUPING SETS, ROLLUP, CUBE) */
 AstExpr *ps_expr_or_query(WSqlParser *p);      /* inside parentheses where a query may appear */
 AstType *ps_type(WSqlParser *p);
 AstExpr *ps_new_expr(WSqlParser *p, AstExprKind kind, AstPos pos);

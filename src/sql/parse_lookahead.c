@@ -192,7 +192,13 @@ static bool g_postfix(Scan *s)
     return ANY(s, "\"A\"", "\"NULL\"", "\"TRUE\"", "\"FALSE\"", "\"UNKNOWN\"", "\"EMPTY\"", "\"JSON\"");
 }
 
-static bool g_comma(Scan *s) { return T(s, "\",\"") && operand(s); }
+static bool g_comma(Scan *s)
+{
+    if (!T(s, "\",\"")) return false;
+    if (s->p->comma_group && ANY(s, "\"GROUPING\"", "\"ROLLUP\"", "\"CUBE\"", "\"(\"")) return true;
+    return operand(s);
+}
+static bool g_escape(Scan *s) { return T(s, "\"ESCAPE\"") && operand(s); }
 static bool g_dot(Scan *s) { return T(s, "\".\"") && any(s, IDENTS, 7); }
 static bool g_bracket(Scan *s) { return T(s, "\"[\""); }
 static bool g_format(Scan *s) { return T(s, "\"FORMAT\"") && T(s, "\"JSON\""); }
@@ -266,6 +272,7 @@ void ps_rescan(WSqlParser *p, PsSeqList *out)
     }
     bool primary = p->cont_opnd != PS_OPND_POSTFIX;
     if (primary) run(&s, 2, g_dot);
+    if (p->pos == p->escape_pos) run(&s, 2, g_escape);
     run(&s, 2, g_in);
     run(&s, 2, g_between);
     run(&s, 2, g_like);

@@ -285,6 +285,7 @@ static AstFrom *from_clause(WSqlParser *p)
             left = join(p, left, AJ_COMMA, false, pos);
             continue;
         }
+        (void)ps_is_kw(p, "OUTER");
         bool natural = ps_accept_kw(p, "NATURAL");
         AstJoinType jt;
         if (ps_accept_kw(p, "JOIN")) jt = AJ_INNER;
@@ -434,7 +435,7 @@ static AstQuery *select_query(WSqlParser *p)
         if (!ps_accept_kw(p, "DISTINCT")) ps_accept_kw(p, "ALL");
         PsList g = {0};
         do ps_list_add(p, &g, group_item(p));
-        while (ps_list_comma(p));
+        while (ps_list_comma(p, true));
         q->ngroup = g.n;
         q->group = WA_ARRAY(p->a, AstGroupItem, g.n);
         for (int i = 0; i < g.n; i++) q->group[i] = *(AstGroupItem *)g.v[i];
@@ -538,6 +539,9 @@ static AstQuery *query_body(WSqlParser *p)
 static AstExpr *limit_value(WSqlParser *p)
 {
     AstPos pos = ps_pos(p);
+    /* Calcite's grammar reads an unsigned numeric literal here (weir: an integer) */
+    static const char *const NUM[] = {"\"DECIMAL\"", "<APPROX_NUMERIC_LITERAL>", "<DECIMAL_NUMERIC_LITERAL>"};
+    for (size_t i = 0; i < sizeof NUM / sizeof NUM[0]; i++) ps_note_image(p, NUM[i]);
     if (ps_is(p, TK_INTEGER)) {
         AstExpr *e = ps_new_expr(p, AE_LITERAL, pos);
         e->lit = AL_INTEGER;
@@ -587,6 +591,7 @@ AstQuery *ps_query(WSqlParser *p)
     if (ps_accept_kw(p, "LIMIT")) {
         if (!ps_accept_kw(p, "ALL")) {
             limit = limit_value(p);
+            (void)ps_is(p, TK_COMMA);
             if (ps_at(p, 0, TK_COMMA))
                 ps_fail_at(p, ps_cur(p), "LIMIT start, count is not allowed under the current SQL conformance level");
         }
@@ -595,7 +600,7 @@ AstQuery *ps_query(WSqlParser *p)
         offset = limit_value(p);
         if (!ps_accept_kw(p, "ROWS")) ps_accept_kw(p, "ROW");
     }
-    if (ps_accept_kw(p, "FETCH")) {
+    if (!limit && ps_accept_kw(p, "FETCH")) {
         if (!ps_accept_kw(p, "FIRST")) ps_expect_kw(p, "NEXT");
         limit = limit_value(p);
         if (!ps_accept_kw(p, "ROWS")) ps_expect_kw(p, "ROW");

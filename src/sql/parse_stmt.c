@@ -173,6 +173,7 @@ static AstStmt *insert_stmt(WSqlParser *p)
         s->insert_cols = ident_list(p, &s->ninsert_cols);
     }
     s->query = ps_query(p);
+    (void)ps_is_kw(p, "ON");   /* Flink 2.3's INSERT may go on with ON CONFLICT (not in weir) */
     return s;
 }
 
@@ -1016,7 +1017,7 @@ static bool setup(WSqlParser *p, WArena *a, const char *sql, WError *err)
     p->srclen = (int)strlen(p->src);
     p->err = err;
     p->exp_pos = -1;
-    p->cont_pos = p->start_pos = p->sorted_start_pos = p->comma_pos = p->look_pos = -1;
+    p->cont_pos = p->start_pos = p->sorted_start_pos = p->comma_pos = p->look_pos = p->escape_pos = -1;
     WSqlTokens toks;
     if (!wsql_lex(a, p->src, p->srclen, &toks, err)) return false;
     p->t = toks.t;
