@@ -14,6 +14,7 @@
 #include <strings.h>
 
 static AstExpr *expr_prec(WSqlParser *p, int minprec);
+static void note_query_followers(WSqlParser *p);
 static AstExpr *unary(WSqlParser *p);
 
 AstExpr *ps_new_expr(WSqlParser *p, AstExprKind kind, AstPos pos)
@@ -546,8 +547,13 @@ static AstExpr *func_call(WSqlParser *p, AstName name, AstPos pos)
             if (ps_accept_kw(p, "DISTINCT")) e->distinct = true;
             else ps_accept_kw(p, "ALL");
             PsList l = {0};
-            do ps_list_add(p, &l, func_arg(p));
-            while (ps_accept(p, TK_COMMA));
+            do {
+                ps_list_add(p, &l, func_arg(p));
+                /* Calcite reads the arguments as a query-or-expression list */
+                note_query_followers(p);
+                (void)ps_is_kw(p, "PARTITION");
+                (void)ps_is(p, TK_NAMED_ARG);
+            } while (ps_accept(p, TK_COMMA));
             set_args(p, e, &l);
         }
         ps_expect(p, TK_RPAREN);

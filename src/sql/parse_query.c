@@ -139,6 +139,9 @@ static AstExpr *table_function_call(WSqlParser *p)
     if (call->kind != AE_FUNC)
         ps_fail_at(p, ps_cur(p), "A table function call is expected inside TABLE(...) at line %d, column %d.",
                    call->pos.line, call->pos.col);
+    /* Calcite reads a plain named call here: no operator, OVER or FILTER may follow it */
+    if (p->exp_pos == p->pos) p->nexp = 0;
+    p->cont_pos = -1;
     ps_expect(p, TK_RPAREN);
     return call;
 }
