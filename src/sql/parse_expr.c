@@ -198,6 +198,9 @@ static AstType *base_type(WSqlParser *p)
     WSqlToken *tok = ps_cur(p);
     AstType *t = NULL;
     ps_enter(p);
+    /* types of Flink's grammar that weir does not have: listed where a type is expected */
+    static const char *const OTHER[] = {"ANY", "VARIANT", "BITMAP", "STRUCTURED"};
+    for (size_t i = 0; i < sizeof OTHER / sizeof OTHER[0]; i++) (void)ps_is_kw(p, OTHER[i]);
     if (ps_accept_kw(p, "BOOLEAN")) t = new_type(p, AT_BOOLEAN, pos);
     else if (ps_accept_kw(p, "TINYINT")) t = new_type(p, AT_TINYINT, pos);
     else if (ps_accept_kw(p, "SMALLINT")) t = new_type(p, AT_SMALLINT, pos);
@@ -276,7 +279,10 @@ static AstType *base_type(WSqlParser *p)
             ps_expect(p, TK_LPAREN);
             row_fields(p, t, TK_RPAREN);
         }
-    } else if (ps_accept_kw(p, "NULL")) t = new_type(p, AT_NULL, pos);
+    } else if (ps_kw_at(p, 0, "NULL")) {   /* not among the types Calcite's grammar lists */
+        ps_next(p);
+        t = new_type(p, AT_NULL, pos);
+    }
     else if (ps_is_kw(p, "RAW")) {
         ps_fail_at(p, tok, "RAW types are not supported (at line %d, column %d).", tok->line, tok->col);
     } else if (ps_is_ident(p)) {
@@ -1219,10 +1225,13 @@ static AstExpr *in_rhs(WSqlParser *p, AstExpr *x, bool neg, AstPos pos)
     if (ps_is_query_start(p, 0) && !ps_at(p, 0, TK_LPAREN)) {
         e->subquery = ps_query(p);
     } else {
+        /* Calcite reads a query or an expression list here, deciding by the first token */
+        static const char *const QS[] = {"SELECT", "TABLE", "VALUE", "VALUES", "WITH"};
+        for (size_t i = 0; i < sizeof QS / sizeof QS[0]; i++) (void)ps_is_kw(p, QS[i]);
         PsList l = {0};
         ps_list_add(p, &l, x);
-        do ps_list_add(p, &l, ps_expr(p));
-        while (ps_accept(p, TK_COMMA));
+        ps_list_add(p, &l, ps_expr_item(p));
+        while (ps_accept(p, TK_COMMA)) ps_list_add(p, &l, ps_expr(p));
         set_args(p, e, &l);
     }
     ps_expect(p, TK_RPAREN);
