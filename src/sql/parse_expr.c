@@ -1319,6 +1319,9 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
         if (cop != AO_NONE) {
             if (30 < minprec) break;
             if (!operand_at(p, 1) && !ps_kw_at(p, 1, "ANY") && !ps_kw_at(p, 1, "SOME") && !ps_kw_at(p, 1, "ALL")) break;
+            /* Flink's conformance level refuses != (measured on Flink 2.3.0) */
+            if (t->kind == TK_NE2)
+                ps_fail_calcite(p, t, "Bang equal '!=' is not allowed under the current SQL conformance level");
             ps_next(p);
             if ((ps_kw_at(p, 0, "ANY") || ps_kw_at(p, 0, "SOME") || ps_kw_at(p, 0, "ALL"))
                 && ps_at(p, 1, TK_LPAREN)) {

@@ -127,6 +127,8 @@ _Noreturn void ps_fail(WSqlParser *p);
 _Noreturn void ps_fail_at(WSqlParser *p, const WSqlToken *t, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* an error Calcite's parser raises from a grammar action (CalciteException, no position in the text) */
+_Noreturn void ps_fail_calcite(WSqlParser *p, const WSqlToken *t, const char *msg);
 void ps_enter(WSqlParser *p);
 void ps_leave(WSqlParser *p);
 

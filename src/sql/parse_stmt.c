@@ -1001,7 +1001,7 @@ static AstStmt *statement(WSqlParser *p)
     }
     if (starts_expression(p)) {
         /* Calcite parses a row expression here and then rejects it */
-        ps_fail_at(p, ps_cur(p), "Non-query expression encountered in illegal context");
+        ps_fail_calcite(p, ps_cur(p), "Non-query expression encountered in illegal context");
     }
     ps_note_expr_start(p);
     ps_fail(p);

@@ -555,6 +555,12 @@ _Noreturn void ps_fail_at(WSqlParser *p, const WSqlToken *t, const char *fmt, ..
     longjmp(p->jb, 1);
 }
 
+_Noreturn void ps_fail_calcite(WSqlParser *p, const WSqlToken *t, const char *msg)
+{
+    werr_set_at(p->err, t->line, t->col, WEXC_CALCITE_RT, "%s", msg);
+    longjmp(p->jb, 1);
+}
+
 void ps_enter(WSqlParser *p)
 {
     if (++p->depth > WSQL_MAX_DEPTH) {

@@ -367,3 +367,13 @@ WTEST(parser_err_lookahead_sequences)
     WError w = ERR_("SELECT y FROM t WHERE z w");
     CHECK(strstr(w.msg, "\"[\" ...\n    \"FORMAT\" ...\n    \"(\" ...") != NULL);
 }
+
+/* Flink 2.3.0's conformance level refuses != (a CalciteException from the parser) */
+WTEST(parser_err_bang_equal)
+{
+    WError e = ERR_("SELECT a FROM t WHERE a != 1");
+    CHECK_STR(e.cls, "org.apache.calcite.runtime.CalciteException");
+    CHECK_STR(e.msg, "Bang equal '!=' is not allowed under the current SQL conformance level");
+    /* a dangling != is a syntax error first */
+    CHECK_ERR("SELECT a FROM t WHERE a !=", "Encountered \"!= <EOF>\" at line 1, column 25.");
+}
