@@ -555,9 +555,11 @@ static AstExpr *func_call(WSqlParser *p, AstName name, AstPos pos)
             PsList l = {0};
             do {
                 ps_list_add(p, &l, func_arg(p));
-                /* Calcite reads the arguments as a query-or-expression list */
-                note_query_followers(p);
-                (void)ps_is_kw(p, "PARTITION");
+                /* Calcite reads the first argument as a query or an expression */
+                if (l.n == 1) {
+                    note_query_followers(p);
+                    (void)ps_is_kw(p, "PARTITION");
+                }
                 (void)ps_is(p, TK_NAMED_ARG);
             } while (ps_accept(p, TK_COMMA));
             set_args(p, e, &l);
@@ -1155,7 +1157,7 @@ static PsOperand operand_kind(WSqlParser *p, int start, const AstExpr *x, const 
 {
     if (e != x) return PS_OPND_PRIMARY;             /* a[i], (x).f */
     switch (p->t[start].kind) {
-    case TK_LPAREN: return x->kind == AE_SUBQUERY || x->kind == AE_ROW ? PS_OPND_PRIMARY : PS_OPND_PAREN;
+    case TK_LPAREN: return x->kind == AE_SUBQUERY ? PS_OPND_PRIMARY : PS_OPND_PAREN;
     case TK_STRING: return PS_OPND_STRING;
     default: break;
     }
@@ -1203,7 +1205,7 @@ static AstOp cmp_op(WSqlTokKind k)
 
 /* an operand may start at token k: Calcite's list, an identifier, or one of weir's own operand
    words; an operator not followed by one is left to the caller, as Calcite's lookahead does */
-static bool operand_at(WSqlParser *p, int k)
+static bool operand_start_at(WSqlParser *p, int k)
 {
     if (ps_operand_start_at(p, k) || ps_ident_at(p, k)) return true;
     const WSqlToken *t = ps_peek(p, k);
@@ -1214,6 +1216,15 @@ static bool operand_at(WSqlParser *p, int k)
     for (size_t i = 0; i < sizeof NILADIC / sizeof NILADIC[0]; i++)
         if (strcmp(w, NILADIC[i]) == 0) return true;
     return false;
+}
+
+/* Calcite's three-token lookahead after an operator also sees the token after a prefix operator
+   (NOT, +, -): `AND NOT;` fails at AND */
+static bool operand_at(WSqlParser *p, int k)
+{
+    if (!operand_start_at(p, k)) return false;
+    if (ps_kw_at(p, k, "NOT") || ps_at(p, k, TK_PLUS) || ps_at(p, k, TK_MINUS)) return operand_start_at(p, k + 1);
+    return true;
 }
 
 static AstExpr *in_rhs(WSqlParser *p, AstExpr *x, bool neg, AstPos pos)
@@ -1390,7 +1401,7 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
             add_arg(p, e, left);
             add_arg(p, e, expr_prec(p, 33));
             p->escape_pos = p->pos;   /* [ESCAPE x] is a lookahead scan in Calcite's grammar */
-            if (ps_kw_at(p, 0, "ESCAPE")) {
+            if (ps_kw_at(p, 0, "ESCAPE") && operand_at(p, 1)) {
                 ps_next(p);
                 add_arg(p, e, expr_prec(p, 33));
             }
