@@ -19,6 +19,7 @@
 #define WEXC_TABLE        "org.apache.flink.table.api.TableException"
 #define WEXC_SQL_VALIDATE "org.apache.flink.sql.parser.error.SqlValidateException"
 #define WEXC_CALCITE      "org.apache.calcite.sql.validate.SqlValidatorException"
+#define WEXC_CALCITE_RT   "org.apache.calcite.runtime.CalciteException"   /* raised by Calcite's parser actions */
 #define WEXC_RUNTIME      "org.apache.flink.table.api.TableRuntimeException"
 #define WEXC_ILLEGAL_ARG  "java.lang.IllegalArgumentException"
 #define WEXC_NUMBER       "java.lang.NumberFormatException"
@@ -30,7 +31,7 @@
 typedef struct WError {
     bool set;
     char cls[96];        /* exception class, e.g. WEXC_VALIDATION */
-    char msg[2048];      /* message, may span lines */
+    char msg[8192];      /* message, may span lines (a parse error lists up to a few hundred expected tokens) */
     int line, col;       /* 1-based SQL position, 0 if none */
     char file[256];      /* data file for input errors, "" if none */
     long file_line;      /* 1-based line in file, 0 if none */

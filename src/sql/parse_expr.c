@@ -14,6 +14,7 @@
 #include <strings.h>
 
 static AstExpr *expr_prec(WSqlParser *p, int minprec);
+static void note_query_followers(WSqlParser *p);
 static AstExpr *unary(WSqlParser *p);
 
 AstExpr *ps_new_expr(WSqlParser *p, AstExprKind kind, AstPos pos)
@@ -197,6 +198,9 @@ static AstType *base_type(WSqlParser *p)
     WSqlToken *tok = ps_cur(p);
     AstType *t = NULL;
     ps_enter(p);
+    /* types of Flink's grammar that weir does not have: listed where a type is expected */
+    static const char *const OTHER[] = {"ANY", "VARIANT", "BITMAP", "STRUCTURED"};
+    for (size_t i = 0; i < sizeof OTHER / sizeof OTHER[0]; i++) (void)ps_is_kw(p, OTHER[i]);
     if (ps_accept_kw(p, "BOOLEAN")) t = new_type(p, AT_BOOLEAN, pos);
     else if (ps_accept_kw(p, "TINYINT")) t = new_type(p, AT_TINYINT, pos);
     else if (ps_accept_kw(p, "SMALLINT")) t = new_type(p, AT_SMALLINT, pos);
@@ -275,7 +279,10 @@ static AstType *base_type(WSqlParser *p)
             ps_expect(p, TK_LPAREN);
             row_fields(p, t, TK_RPAREN);
         }
-    } else if (ps_accept_kw(p, "NULL")) t = new_type(p, AT_NULL, pos);
+    } else if (ps_kw_at(p, 0, "NULL")) {   /* not among the types Calcite's grammar lists */
+        ps_next(p);
+        t = new_type(p, AT_NULL, pos);
+    }
     else if (ps_is_kw(p, "RAW")) {
         ps_fail_at(p, tok, "RAW types are not supported (at line %d, column %d).", tok->line, tok->col);
     } else if (ps_is_ident(p)) {
@@ -332,7 +339,7 @@ static AstExpr *interval_literal(WSqlParser *p)
     bool neg = false;
     if (ps_accept(p, TK_MINUS)) neg = true;
     else ps_accept(p, TK_PLUS);
-    char *s = ps_string(p);
+    char *s = ps_string_plain(p);
     AstExpr *e = literal(p, AL_INTERVAL, s, pos);
     e->negative = neg;
     interval_qualifier(p, &e->iv_start, &e->iv_end, &e->iv_precision, &e->iv_frac);
@@ -380,7 +387,7 @@ AstOrderItem *ps_order_list(WSqlParser *p, int *n)
             }
         }
         ps_list_add(p, &l, it);
-    } while (ps_accept(p, TK_COMMA));
+    } while (ps_list_comma(p, false));
     AstOrderItem *arr = WA_ARRAY(p->a, AstOrderItem, l.n);
     for (int i = 0; i < l.n; i++) arr[i] = *(AstOrderItem *)l.v[i];
     *n = l.n;
@@ -476,7 +483,8 @@ static AstExpr *func_arg_value(WSqlParser *p)
         e->subquery = ps_query(p);
         return e;
     }
-    return ps_expr(p);
+    (void)ps_is_kw(p, "DEFAULT");
+    return ps_expr_item(p);
 }
 
 static AstExpr *func_arg(WSqlParser *p)
@@ -496,6 +504,7 @@ static AstExpr *func_arg(WSqlParser *p)
 /* after the closing parenthesis: WITHIN GROUP, FILTER, OVER */
 static void call_suffix(WSqlParser *p, AstExpr *e)
 {
+    (void)ps_is_kw(p, "WITHIN");
     if (ps_kw_at(p, 0, "WITHIN") && ps_kw_at(p, 1, "GROUP")) {
         ps_next(p);
         ps_next(p);
@@ -539,11 +548,20 @@ static AstExpr *func_call(WSqlParser *p, AstName name, AstPos pos)
             ps_next(p);
             e->star_arg = true;
         } else {
+            static const char *const QS[] = {"SELECT", "TABLE", "VALUE", "VALUES", "WITH"};
+            for (size_t i = 0; i < sizeof QS / sizeof QS[0]; i++) (void)ps_is_kw(p, QS[i]);
             if (ps_accept_kw(p, "DISTINCT")) e->distinct = true;
             else ps_accept_kw(p, "ALL");
             PsList l = {0};
-            do ps_list_add(p, &l, func_arg(p));
-            while (ps_accept(p, TK_COMMA));
+            do {
+                ps_list_add(p, &l, func_arg(p));
+                /* Calcite reads the first argument as a query or an expression */
+                if (l.n == 1) {
+                    note_query_followers(p);
+                    (void)ps_is_kw(p, "PARTITION");
+                }
+                (void)ps_is(p, TK_NAMED_ARG);
+            } while (ps_accept(p, TK_COMMA));
             set_args(p, e, &l);
         }
         ps_expect(p, TK_RPAREN);
@@ -604,6 +622,10 @@ static AstExpr *json_behavior(WSqlParser *p, int fn, AstExpr **dflt, const char 
 {
     AstPos pos = ps_pos(p);
     *mode = NULL;
+    /* the behaviours Calcite's grammar offers at this place */
+    static const char *const BEHAVIOURS[3][4] = {
+        {"DEFAULT", "ERROR", "NULL", NULL}, {"EMPTY", "ERROR", "NULL", NULL}, {"ERROR", "FALSE", "TRUE", "UNKNOWN"}};
+    for (int i = 0; i < 4 && BEHAVIOURS[fn][i]; i++) (void)ps_is_kw(p, BEHAVIOURS[fn][i]);
     if (fn == 0 && ps_kw_at(p, 0, "DEFAULT")) {
         ps_next(p);
         *dflt = ps_expr(p);
@@ -636,6 +658,9 @@ static AstExpr *json_path_call(WSqlParser *p, const char *w, AstPos pos)
     add_arg(p, e, ps_expr(p));
     AstPos cpos = ps_pos(p);
     AstExpr *returning = literal(p, AL_NULL, NULL, cpos);
+    if (ps_is_kw(p, "PASSING"))   /* in Calcite's grammar; not in weir's */
+        ps_fail_at(p, ps_cur(p), "The PASSING clause of %s is not supported at line %d, column %d.", w,
+                   ps_cur(p)->line, ps_cur(p)->col);
     if (fn != 2 && ps_accept_kw(p, "RETURNING")) {
         AstExpr *c = ps_new_expr(p, AE_CAST, cpos);
         c->type = ps_type(p);
@@ -876,6 +901,7 @@ static AstExpr *case_expr(WSqlParser *p)
     ps_expect_kw(p, "WHEN");
     do {
         AstExpr *c = ps_expr(p);
+        if (e->case_operand) (void)ps_is(p, TK_COMMA);
         if (e->case_operand && ps_at(p, 0, TK_COMMA))
             ps_fail_at(p, ps_cur(p), "A list of values after WHEN is not supported (at line %d, column %d).",
                        ps_cur(p)->line, ps_cur(p)->col);
@@ -956,6 +982,13 @@ static AstExpr *ident_expr(WSqlParser *p)
     return e;
 }
 
+/* Calcite parses a parenthesized list as queries or expressions: after an item, what may follow a query */
+static void note_query_followers(WSqlParser *p)
+{
+    static const char *const KW[] = {"EXCEPT", "FETCH", "INTERSECT", "LIMIT", "OFFSET", "ORDER", "MINUS", "UNION"};
+    for (size_t i = 0; i < sizeof KW / sizeof KW[0]; i++) (void)ps_is_kw(p, KW[i]);
+}
+
 static AstExpr *paren_expr(WSqlParser *p)
 {
     AstPos pos = ps_pos(p);
@@ -966,13 +999,16 @@ static AstExpr *paren_expr(WSqlParser *p)
         ps_expect(p, TK_RPAREN);
         return e;
     }
-    AstExpr *first = ps_expr(p);
+    AstExpr *first = ps_expr_item(p);
+    note_query_followers(p);
     if (ps_accept(p, TK_COMMA)) {
         AstExpr *e = ps_new_expr(p, AE_ROW, pos);
         PsList l = {0};
         ps_list_add(p, &l, first);
-        do ps_list_add(p, &l, ps_expr(p));
-        while (ps_accept(p, TK_COMMA));
+        do {
+            ps_list_add(p, &l, ps_expr_item(p));
+            note_query_followers(p);
+        } while (ps_accept(p, TK_COMMA));
         ps_expect(p, TK_RPAREN);
         set_args(p, e, &l);
         return e;
@@ -1010,7 +1046,7 @@ static AstExpr *primary(WSqlParser *p)
     case TK_QIDENT: return ident_expr(p);
     case TK_IDENT: break;
     default:
-        ps_note_expr_start(p);
+        ps_note_operand_start(p);
         ps_fail(p);
     }
     /* words */
@@ -1086,7 +1122,7 @@ static AstExpr *primary(WSqlParser *p)
     if (t->kind == TK_IDENT && strcasecmp(t->val, "TRY_CAST") == 0 && ps_at(p, 1, TK_LPAREN))
         return cast_expr(p, true);
     if (ps_ident_at(p, 0)) return ident_expr(p);
-    ps_note_expr_start(p);
+    ps_note_operand_start(p);
     ps_fail(p);
 }
 
@@ -1094,7 +1130,8 @@ static AstExpr *postfix(WSqlParser *p, AstExpr *e)
 {
     for (;;) {
         AstPos pos = ps_pos(p);
-        if (ps_accept(p, TK_LBRACKET)) {
+        if (ps_at(p, 0, TK_LBRACKET)) {   /* "[" is one of the lookahead scans after an operand */
+            ps_next(p);
             AstExpr *it = ps_new_expr(p, AE_ITEM, e->pos);
             add_arg(p, it, e);
             add_arg(p, it, ps_expr(p));
@@ -1115,6 +1152,21 @@ static AstExpr *postfix(WSqlParser *p, AstExpr *e)
     }
 }
 
+/* what Calcite's lookahead may still try after this operand (parse_lookahead.c) */
+static PsOperand operand_kind(WSqlParser *p, int start, const AstExpr *x, const AstExpr *e)
+{
+    if (e != x) return PS_OPND_PRIMARY;             /* a[i], (x).f */
+    switch (p->t[start].kind) {
+    case TK_LPAREN: return x->kind == AE_SUBQUERY ? PS_OPND_PRIMARY : PS_OPND_PAREN;
+    case TK_STRING: return PS_OPND_STRING;
+    default: break;
+    }
+    if (x->kind == AE_COLUMN) return PS_OPND_IDENT;
+    if (x->kind == AE_FUNC && x->special == 'N') return PS_OPND_IDENT;
+    if (x->kind == AE_FUNC && x->special == 0 && p->t[p->pos - 1].kind == TK_RPAREN && !x->over) return PS_OPND_CALL;
+    return PS_OPND_PRIMARY;
+}
+
 static AstExpr *unary(WSqlParser *p)
 {
     ps_enter(p);
@@ -1127,7 +1179,10 @@ static AstExpr *unary(WSqlParser *p)
         e->op = op;
         add_arg(p, e, unary(p));
     } else {
-        e = postfix(p, primary(p));
+        int start = p->pos;
+        AstExpr *x = primary(p);
+        e = postfix(p, x);
+        p->last_opnd = operand_kind(p, start, x, e);
     }
     ps_leave(p);
     return e;
@@ -1148,15 +1203,28 @@ static AstOp cmp_op(WSqlTokKind k)
     }
 }
 
-static void note_operators(WSqlParser *p)
+/* an operand may start at token k: Calcite's list, an identifier, or one of weir's own operand
+   words; an operator not followed by one is left to the caller, as Calcite's lookahead does */
+static bool operand_start_at(WSqlParser *p, int k)
 {
-    static const WSqlTokKind ops[] = {TK_EQ, TK_NE, TK_NE2, TK_LT, TK_LE, TK_GT, TK_GE, TK_PLUS,
-                                      TK_MINUS, TK_STAR, TK_SLASH, TK_PERCENT, TK_CONCAT, TK_LBRACKET, TK_DOT};
-    static const char *const kws[] = {"AND", "OR", "IS", "NOT", "IN", "LIKE", "BETWEEN", "SIMILAR", "MEMBER",
-                                      "MULTISET", "SUBMULTISET", "OVERLAPS", "CONTAINS", "EQUALS",
-                                      "PRECEDES", "SUCCEEDS", "IMMEDIATELY", "ESCAPE"};
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) (void)ps_is(p, ops[i]);
-    for (size_t i = 0; i < sizeof kws / sizeof kws[0]; i++) (void)ps_is_kw(p, kws[i]);
+    if (ps_operand_start_at(p, k) || ps_ident_at(p, k)) return true;
+    const WSqlToken *t = ps_peek(p, k);
+    if (t->kind != TK_IDENT || !t->kw) return false;
+    const char *w = t->kw->word;
+    if (!strcmp(w, "MAP") || !strcmp(w, "ARRAY") || !strcmp(w, "TIMESTAMP_LTZ")) return true;
+    if (is_special_name(t) || reserved_func(t)) return true;
+    for (size_t i = 0; i < sizeof NILADIC / sizeof NILADIC[0]; i++)
+        if (strcmp(w, NILADIC[i]) == 0) return true;
+    return false;
+}
+
+/* Calcite's three-token lookahead after an operator also sees the token after a prefix operator
+   (NOT, +, -): `AND NOT;` fails at AND */
+static bool operand_at(WSqlParser *p, int k)
+{
+    if (!operand_start_at(p, k)) return false;
+    if (ps_kw_at(p, k, "NOT") || ps_at(p, k, TK_PLUS) || ps_at(p, k, TK_MINUS)) return operand_start_at(p, k + 1);
+    return true;
 }
 
 static AstExpr *in_rhs(WSqlParser *p, AstExpr *x, bool neg, AstPos pos)
@@ -1168,10 +1236,13 @@ static AstExpr *in_rhs(WSqlParser *p, AstExpr *x, bool neg, AstPos pos)
     if (ps_is_query_start(p, 0) && !ps_at(p, 0, TK_LPAREN)) {
         e->subquery = ps_query(p);
     } else {
+        /* Calcite reads a query or an expression list here, deciding by the first token */
+        static const char *const QS[] = {"SELECT", "TABLE", "VALUE", "VALUES", "WITH"};
+        for (size_t i = 0; i < sizeof QS / sizeof QS[0]; i++) (void)ps_is_kw(p, QS[i]);
         PsList l = {0};
         ps_list_add(p, &l, x);
-        do ps_list_add(p, &l, ps_expr(p));
-        while (ps_accept(p, TK_COMMA));
+        ps_list_add(p, &l, ps_expr_item(p));
+        while (ps_accept(p, TK_COMMA)) ps_list_add(p, &l, ps_expr(p));
         set_args(p, e, &l);
     }
     ps_expect(p, TK_RPAREN);
@@ -1202,21 +1273,26 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
         if (++chain > MAX_CHAIN)
             ps_fail_at(p, t, "The expression is nested too deeply at line %d, column %d (more than %d operators in a chain).",
                        t->line, t->col, MAX_CHAIN);
-        note_operators(p);
+        ps_mark_continuation(p, p->last_opnd);
         if (ps_kw_at(p, 0, "OR")) {
-            if (22 < minprec) break;
+            if (22 < minprec || !operand_at(p, 1)) break;
             ps_next(p);
             left = bin(p, AO_OR, left, expr_prec(p, 23), opos);
             continue;
         }
         if (ps_kw_at(p, 0, "AND")) {
-            if (24 < minprec) break;
+            if (24 < minprec || !operand_at(p, 1)) break;
             ps_next(p);
             left = bin(p, AO_AND, left, expr_prec(p, 25), opos);
             continue;
         }
         if (ps_kw_at(p, 0, "IS")) {
             if (28 < minprec) break;
+            static const char *const IS_NEXT[] = {"NOT", "NULL", "TRUE", "FALSE", "UNKNOWN", "DISTINCT", "JSON"};
+            bool is_ok = false;
+            for (size_t i = 0; i < sizeof IS_NEXT / sizeof IS_NEXT[0]; i++)
+                if (ps_kw_at(p, 1, IS_NEXT[i])) is_ok = true;
+            if (!is_ok) break;
             ps_next(p);
             AstExpr *e = ps_new_expr(p, AE_IS, opos);
             add_arg(p, e, left);
@@ -1246,12 +1322,17 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
             } else {
                 ps_fail(p);
             }
+            if (e->is_what != AIS_DISTINCT_FROM) p->last_opnd = PS_OPND_POSTFIX;
             left = e;
             continue;
         }
         AstOp cop = cmp_op(t->kind);
         if (cop != AO_NONE) {
             if (30 < minprec) break;
+            if (!operand_at(p, 1) && !ps_kw_at(p, 1, "ANY") && !ps_kw_at(p, 1, "SOME") && !ps_kw_at(p, 1, "ALL")) break;
+            /* Flink's conformance level refuses != (measured on Flink 2.3.0) */
+            if (t->kind == TK_NE2)
+                ps_fail_calcite(p, t, "Bang equal '!=' is not allowed under the current SQL conformance level");
             ps_next(p);
             if ((ps_kw_at(p, 0, "ANY") || ps_kw_at(p, 0, "SOME") || ps_kw_at(p, 0, "ALL"))
                 && ps_at(p, 1, TK_LPAREN)) {
@@ -1286,6 +1367,12 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
         }
         if (ps_kw_at(p, k, "IN") || ps_kw_at(p, k, "LIKE") || ps_kw_at(p, k, "BETWEEN") || ps_kw_at(p, k, "SIMILAR")) {
             if (32 < minprec) break;
+            /* without NOT, Calcite's lookahead also needs what follows the operator */
+            if (!neg && ps_kw_at(p, 0, "IN") && !ps_at(p, 1, TK_LPAREN)) break;
+            if (!neg && ps_kw_at(p, 0, "LIKE") && !operand_at(p, 1)) break;
+            if (!neg && ps_kw_at(p, 0, "SIMILAR") && !ps_kw_at(p, 1, "TO")) break;
+            if (!neg && ps_kw_at(p, 0, "BETWEEN") && !operand_at(p, 1) && !ps_kw_at(p, 1, "SYMMETRIC")
+                && !ps_kw_at(p, 1, "ASYMMETRIC")) break;
             if (neg) ps_next(p);
             if (ps_accept_kw(p, "IN")) {
                 left = in_rhs(p, left, neg, opos);
@@ -1313,7 +1400,11 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
             }
             add_arg(p, e, left);
             add_arg(p, e, expr_prec(p, 33));
-            if (ps_accept_kw(p, "ESCAPE")) add_arg(p, e, expr_prec(p, 33));
+            p->escape_pos = p->pos;   /* [ESCAPE x] is a lookahead scan in Calcite's grammar */
+            if (ps_kw_at(p, 0, "ESCAPE") && operand_at(p, 1)) {
+                ps_next(p);
+                add_arg(p, e, expr_prec(p, 33));
+            }
             left = e;
             continue;
         }
@@ -1328,7 +1419,7 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
         case TK_CONCAT: aop = AO_CONCAT; prec = 60; break;
         default: break;
         }
-        if (aop == AO_NONE || prec < minprec) break;
+        if (aop == AO_NONE || prec < minprec || !operand_at(p, 1)) break;
         ps_next(p);
         left = bin(p, aop, left, expr_prec(p, prec + 1), opos);
     }
@@ -1337,6 +1428,25 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
 }
 
 AstExpr *ps_expr(WSqlParser *p) { return expr_prec(p, 0); }
+
+bool ps_list_comma(WSqlParser *p, bool group)
+{
+    bool item = operand_at(p, 1)
+                || (group && (ps_kw_at(p, 1, "GROUPING") || ps_kw_at(p, 1, "ROLLUP") || ps_kw_at(p, 1, "CUBE")));
+    if (ps_at(p, 0, TK_COMMA) && item) {
+        ps_next(p);
+        return true;
+    }
+    p->comma_pos = p->pos;
+    p->comma_group = group;
+    return false;
+}
+
+AstExpr *ps_expr_item(WSqlParser *p)
+{
+    p->sorted_start_pos = p->pos;
+    return expr_prec(p, 0);
+}
 
 AstExpr *ps_expr_or_query(WSqlParser *p)
 {

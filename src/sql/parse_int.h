@@ -18,7 +18,22 @@
 #include "lexer.h"
 
 #define WSQL_MAX_DEPTH 200
-#define WSQL_MAX_EXPECTED 96
+#define WSQL_MAX_EXPECTED 200
+#define WSQL_MAX_SEQ 4
+
+/* an expected token sequence, as Calcite prints it (printed token images: "\"AND\"", "<IDENTIFIER>") */
+typedef struct PsSeq { int n; const char *tok[WSQL_MAX_SEQ]; } PsSeq;
+typedef struct PsSeqList { PsSeq *v; int n, cap; } PsSeqList;
+
+/* the operand an expression ended with (what Calcite's lookahead may still try after it) */
+typedef enum PsOperand {
+    PS_OPND_PRIMARY = 0,   /* a literal, CAST(...), CASE ..., a[i], ... */
+    PS_OPND_IDENT,         /* a (compound) identifier or a niladic function: may go on with "(" */
+    PS_OPND_STRING,        /* a character literal: another fragment or UESCAPE may follow */
+    PS_OPND_CALL,          /* f(...): IGNORE / RESPECT NULLS may follow */
+    PS_OPND_PAREN,         /* (expr): a time unit may follow */
+    PS_OPND_POSTFIX,       /* x IS [NOT] NULL / TRUE / ...: no field access follows */
+} PsOperand;
 
 typedef struct WSqlParser {
     WArena *a;
@@ -38,6 +53,18 @@ typedef struct WSqlParser {
     bool exp_nonres[WSQL_MAX_EXPECTED];
     bool exp_q[WSQL_MAX_EXPECTED];     /* print in double quotes (keywords, punctuation) */
     bool exp_ident;
+    /* syntactic-lookahead positions (parse_lookahead.c); -1 when none */
+    int cont_pos;                      /* an expression's operator loop stopped here */
+    PsOperand cont_opnd;               /* ... after this kind of operand */
+    int start_pos;                     /* an expression starts here (scanned with lookahead) */
+    int sorted_start_pos;              /* an expression starts here (decided by its first token) */
+    PsOperand last_opnd;               /* the operand parsed last */
+    int comma_pos;                     /* a list looked for `, item` here (ps_list_comma) */
+    bool comma_group;                  /* ... of GROUP BY items */
+    int escape_pos;                    /* LIKE looked for ESCAPE here */
+    int look_pos;                      /* ps_lookahead_tokens: position, images, count */
+    const char *const *look;
+    int nlook;
 } WSqlParser;
 
 /* ---- tokens (parse_util.c) ---- */
@@ -70,17 +97,38 @@ char *ps_name_join(WSqlParser *p, const AstName *n);   /* "a.b.c" */
 /* literals */
 bool ps_is_string(WSqlParser *p);
 char *ps_string(WSqlParser *p);                /* a character string literal ('a' 'b' joined) */
+char *ps_string_plain(WSqlParser *p);          /* the same where Calcite lists no continuation (INTERVAL '1', hints) */
 int ps_uint(WSqlParser *p);                    /* an unsigned integer literal */
 
 /* expectations without a token test */
 void ps_note(WSqlParser *p, const char *image, bool quoted, int order);
+void ps_note_image(WSqlParser *p, const char *printed);   /* "\"ABS\"", "<IDENTIFIER>", ... */
 void ps_note_expr_start(WSqlParser *p);
+const char *ps_tok_image(WSqlTokKind kind);               /* "(" for TK_LPAREN, ... */
+void ps_seq_add(WSqlParser *p, PsSeqList *l, const PsSeq *q);   /* appended unless already there */
+
+/* ---- Calcite's token table and lookahead sequences (calcite_tokens.c, parse_lookahead.c) ---- */
+int wsql_calcite_kind(const char *printed);    /* the token kind of a printed image, -1 if unknown */
+extern const char *const WSQL_OPERAND_STARTS[];
+extern const int WSQL_N_OPERAND_STARTS;
+bool ps_operand_start_at(WSqlParser *p, int k);   /* token k may start an operand (Calcite's list) */
+/* an expression's operator loop looks at the current token after an operand of kind `last` */
+void ps_mark_continuation(WSqlParser *p, PsOperand last);
+/* an operand was expected at the current token: its single expected tokens, and (in the clauses
+   that scan for it) the lookahead position */
+void ps_note_operand_start(WSqlParser *p);
+/* Calcite decides by lookahead scans at the current token, which try these tokens in this order */
+void ps_lookahead_tokens(WSqlParser *p, const char *const *imgs, int n);
+/* the sequences Calcite's lookahead scans add at the current (error) position */
+void ps_rescan(WSqlParser *p, PsSeqList *out);
 
 /* errors: never return */
 _Noreturn void ps_fail(WSqlParser *p);
 _Noreturn void ps_fail_at(WSqlParser *p, const WSqlToken *t, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* an error Calcite's parser raises from a grammar action (CalciteException, no position in the text) */
+_Noreturn void ps_fail_calcite(WSqlParser *p, const WSqlToken *t, const char *msg);
 void ps_enter(WSqlParser *p);
 void ps_leave(WSqlParser *p);
 
@@ -90,6 +138,12 @@ void ps_list_add(WSqlParser *p, PsList *l, void *x);
 
 /* ---- expressions and types (parse_expr.c) ---- */
 AstExpr *ps_expr(WSqlParser *p);               /* a full expression (OR level) */
+/* the same where Calcite's grammar decides by the first token (select item, GROUP BY item, call
+   argument, parenthesized expression, VALUES row): an operand start lists its tokens sorted */
+AstExpr *ps_expr_item(WSqlParser *p);
+/* the comma of an ORDER BY / GROUP BY list: Calcite goes on only when an item follows it
+   (LOOKAHEAD(2)), else the comma is the error token; consumes it and returns true to go on */
+bool ps_list_comma(WSqlParser *p, bool group);   /* group: GROUP BY items (also GROUPING SETS, ROLLUP, CUBE) */
 AstExpr *ps_expr_or_query(WSqlParser *p);      /* inside parentheses where a query may appear */
 AstType *ps_type(WSqlParser *p);
 AstExpr *ps_new_expr(WSqlParser *p, AstExprKind kind, AstPos pos);

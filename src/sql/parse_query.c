@@ -49,7 +49,7 @@ static AstHintOption hint_option_value(WSqlParser *p)
 {
     AstHintOption o = {0};
     WSqlToken *t = ps_cur(p);
-    if (t->kind == TK_STRING || t->kind == TK_USTRING) o.value = ps_string(p);
+    if (t->kind == TK_STRING || t->kind == TK_USTRING) o.value = ps_string_plain(p);
     else if (t->kind == TK_INTEGER || t->kind == TK_DECIMAL || t->kind == TK_APPROX) {
         o.value = t->val;
         ps_next(p);
@@ -80,10 +80,10 @@ AstHints ps_hints_opt(WSqlParser *p)
                 do {
                     AstHintOption *o = WA_NEW(p->a, AstHintOption);
                     if (kv) {
-                        if (ps_is_string(p)) o->key = ps_string(p);
+                        if (ps_is_string(p)) o->key = ps_string_plain(p);
                         else o->key = ps_ident(p);
                         ps_expect(p, TK_EQ);
-                        o->value = ps_string(p);
+                        o->value = ps_string_plain(p);
                     } else {
                         *o = hint_option_value(p);
                     }
@@ -108,6 +108,9 @@ AstHints ps_hints_opt(WSqlParser *p)
 
 static void alias_opt(WSqlParser *p, AstFrom *f)
 {
+    /* Calcite's table reference may go on with these (weir has neither) */
+    (void)ps_is_kw(p, "OUTER");
+    (void)ps_is_kw(p, "TABLESAMPLE");
     if (ps_accept_kw(p, "AS")) {
         f->alias = ps_ident(p);
     } else if (ps_is_ident(p)) {
@@ -115,6 +118,8 @@ static void alias_opt(WSqlParser *p, AstFrom *f)
     } else {
         return;
     }
+    (void)ps_is_kw(p, "OUTER");
+    (void)ps_is_kw(p, "TABLESAMPLE");
     if (ps_accept(p, TK_LPAREN)) {
         PsList l = {0};
         do ps_list_add(p, &l, ps_ident(p));
@@ -134,6 +139,9 @@ static AstExpr *table_function_call(WSqlParser *p)
     if (call->kind != AE_FUNC)
         ps_fail_at(p, ps_cur(p), "A table function call is expected inside TABLE(...) at line %d, column %d.",
                    call->pos.line, call->pos.col);
+    /* Calcite reads a plain named call here: no operator, OVER or FILTER may follow it */
+    if (p->exp_pos == p->pos) p->nexp = 0;
+    p->cont_pos = -1;
     ps_expect(p, TK_RPAREN);
     return call;
 }
@@ -173,7 +181,7 @@ static AstFrom *table_ref(WSqlParser *p)
     } else if (ps_is_kw(p, "TABLE")) {
         f = new_from(p, AFR_TVF, pos);
         f->call = table_function_call(p);
-    } else if (ps_is_kw(p, "UNNEST")) {
+    } else if (ps_kw_at(p, 0, "UNNEST")) {
         ps_next(p);
         f = new_from(p, AFR_UNNEST, pos);
         ps_expect(p, TK_LPAREN);
@@ -196,7 +204,7 @@ static AstFrom *table_ref(WSqlParser *p)
             ps_expect_kw(p, "ORDINALITY");
             f->with_ordinality = true;
         }
-    } else if (ps_is(p, TK_LPAREN)) {
+    } else if (ps_at(p, 0, TK_LPAREN)) {
         if (ps_is_query_start(p, 1)) {
             ps_next(p);
             f = new_from(p, AFR_SUBQUERY, pos);
@@ -216,8 +224,23 @@ static AstFrom *table_ref(WSqlParser *p)
         if (f->call->kind != AE_FUNC) ps_fail(p);
     } else {
         f = new_from(p, AFR_TABLE, pos);
+        if (!ps_ident_at(p, 0)) {
+            /* Calcite decides between a table name, a parenthesized query or join and UNNEST by
+               lookahead: those are its scans here */
+            static const char *const STARTS[] = {
+                "<IDENTIFIER>", "<HYPHENATED_IDENTIFIER>", "<QUOTED_IDENTIFIER>", "<BACK_QUOTED_IDENTIFIER>",
+                "<BIG_QUERY_BACK_QUOTED_IDENTIFIER>", "<BRACKET_QUOTED_IDENTIFIER>",
+                "<UNICODE_QUOTED_IDENTIFIER>", "\"(\"", "\"UNNEST\"",
+            };
+            ps_lookahead_tokens(p, STARTS, (int)(sizeof STARTS / sizeof STARTS[0]));
+            ps_fail(p);
+        }
         f->name = ps_compound(p);
         f->hints = ps_hints_opt(p);
+        (void)ps_is_kw(p, "EXTEND");
+        (void)ps_is(p, TK_LPAREN);
+        static const char *const AFTER_NAME[] = {"\"MATCH_RECOGNIZE\"", "\".\"", "\"PIVOT\"", "\"UNPIVOT\""};
+        ps_lookahead_tokens(p, AFTER_NAME, 4);
         if (ps_accept_kw(p, "FOR")) {
             ps_expect_kw(p, "SYSTEM_TIME");
             ps_expect_kw(p, "AS");
@@ -265,6 +288,7 @@ static AstFrom *from_clause(WSqlParser *p)
             left = join(p, left, AJ_COMMA, false, pos);
             continue;
         }
+        (void)ps_is_kw(p, "OUTER");
         bool natural = ps_accept_kw(p, "NATURAL");
         AstJoinType jt;
         if (ps_accept_kw(p, "JOIN")) jt = AJ_INNER;
@@ -316,7 +340,7 @@ static void grouping_set(WSqlParser *p, PsList *sizes, PsList *sets)
         items = WA_ARRAY(p->a, AstExpr *, 1);
         items[0] = f;
     } else {
-        AstExpr *e = ps_expr(p);
+        AstExpr *e = ps_expr_item(p);
         if (e->kind == AE_ROW) {
             *sz = e->nargs;
             items = e->args;
@@ -334,6 +358,8 @@ static AstGroupItem *group_item(WSqlParser *p)
 {
     AstGroupItem *g = WA_NEW(p->a, AstGroupItem);
     AstGroupKind k = AG_EXPR;
+    (void)ps_is_kw(p, "CUBE");
+    (void)ps_is_kw(p, "ROLLUP");
     if (ps_kw_at(p, 0, "GROUPING") && ps_kw_at(p, 1, "SETS")) {
         ps_next(p);
         ps_next(p);
@@ -357,7 +383,7 @@ static AstGroupItem *group_item(WSqlParser *p)
             g->sets = WA_ARRAY(p->a, AstExpr **, 1);
             return g;
         }
-        g->expr = ps_expr(p);
+        g->expr = ps_expr_item(p);
         return g;
     }
     ps_expect(p, TK_LPAREN);
@@ -377,6 +403,7 @@ static AstQuery *select_query(WSqlParser *p)
     AstQuery *q = new_query(p, AQ_SELECT, ps_pos(p));
     ps_expect_kw(p, "SELECT");
     q->hints = ps_hints_opt(p);
+    (void)ps_is_kw(p, "STREAM");
     if (ps_accept_kw(p, "DISTINCT")) q->distinct = true;
     else ps_accept_kw(p, "ALL");
     PsList items = {0};
@@ -386,10 +413,14 @@ static AstQuery *select_query(WSqlParser *p)
             it->expr = ps_new_expr(p, AE_STAR, ps_pos(p));
             ps_next(p);
         } else {
-            it->expr = ps_expr(p);
+            it->expr = ps_expr_item(p);
             if (it->expr->kind != AE_STAR) {
-                if (ps_accept_kw(p, "AS")) it->alias = ps_ident(p);
+                if (ps_accept_kw(p, "AS")) {
+                    (void)ps_is(p, TK_STRING);
+                    it->alias = ps_ident(p);
+                }
                 else if (ps_is_ident(p)) it->alias = ps_ident(p);
+                else (void)ps_is(p, TK_STRING);   /* Calcite's grammar takes a string alias too */
             }
         }
         ps_list_add(p, &items, it);
@@ -407,7 +438,7 @@ static AstQuery *select_query(WSqlParser *p)
         if (!ps_accept_kw(p, "DISTINCT")) ps_accept_kw(p, "ALL");
         PsList g = {0};
         do ps_list_add(p, &g, group_item(p));
-        while (ps_accept(p, TK_COMMA));
+        while (ps_list_comma(p, true));
         q->ngroup = g.n;
         q->group = WA_ARRAY(p->a, AstGroupItem, g.n);
         for (int i = 0; i < g.n; i++) q->group[i] = *(AstGroupItem *)g.v[i];
@@ -462,7 +493,10 @@ static AstQuery *query_leaf(WSqlParser *p)
         q = ps_query(p);
         ps_expect(p, TK_RPAREN);
     } else {
-        (void)ps_is_kw(p, "WITH");
+        (void)ps_is_kw(p, "VALUE");
+        /* Calcite parses a query or an expression here (LeafQueryOrExpr) */
+        p->sorted_start_pos = p->pos;
+        ps_note_operand_start(p);
         ps_fail(p);
     }
     ps_leave(p);
@@ -508,6 +542,9 @@ static AstQuery *query_body(WSqlParser *p)
 static AstExpr *limit_value(WSqlParser *p)
 {
     AstPos pos = ps_pos(p);
+    /* Calcite's grammar reads an unsigned numeric literal here (weir: an integer) */
+    static const char *const NUM[] = {"\"DECIMAL\"", "<APPROX_NUMERIC_LITERAL>", "<DECIMAL_NUMERIC_LITERAL>"};
+    for (size_t i = 0; i < sizeof NUM / sizeof NUM[0]; i++) ps_note_image(p, NUM[i]);
     if (ps_is(p, TK_INTEGER)) {
         AstExpr *e = ps_new_expr(p, AE_LITERAL, pos);
         e->lit = AL_INTEGER;
@@ -557,6 +594,7 @@ AstQuery *ps_query(WSqlParser *p)
     if (ps_accept_kw(p, "LIMIT")) {
         if (!ps_accept_kw(p, "ALL")) {
             limit = limit_value(p);
+            (void)ps_is(p, TK_COMMA);
             if (ps_at(p, 0, TK_COMMA))
                 ps_fail_at(p, ps_cur(p), "LIMIT start, count is not allowed under the current SQL conformance level");
         }
@@ -565,7 +603,7 @@ AstQuery *ps_query(WSqlParser *p)
         offset = limit_value(p);
         if (!ps_accept_kw(p, "ROWS")) ps_accept_kw(p, "ROW");
     }
-    if (ps_accept_kw(p, "FETCH")) {
+    if (!limit && ps_accept_kw(p, "FETCH")) {
         if (!ps_accept_kw(p, "FIRST")) ps_expect_kw(p, "NEXT");
         limit = limit_value(p);
         if (!ps_accept_kw(p, "ROWS")) ps_expect_kw(p, "ROW");

@@ -173,6 +173,7 @@ static AstStmt *insert_stmt(WSqlParser *p)
         s->insert_cols = ident_list(p, &s->ninsert_cols);
     }
     s->query = ps_query(p);
+    (void)ps_is_kw(p, "ON");   /* Flink 2.3's INSERT may go on with ON CONFLICT (not in weir) */
     return s;
 }
 
@@ -788,8 +789,11 @@ static AstStmt *set_stmt(WSqlParser *p)
         for (char *c = s->value; *c; c++) *c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
         ps_next(p);
     } else {
-        (void)ps_is(p, TK_INTEGER);
-        (void)ps_is_kw(p, "ON");
+        /* Flink's grammar takes a string literal; weir also takes a plain word or number */
+        if (!ps_ident_at(p, 0)) {
+            (void)ps_is_string(p);
+            ps_fail(p);
+        }
         AstName n = ps_compound(p);
         s->value = ps_name_join(p, &n);
     }
@@ -997,7 +1001,7 @@ static AstStmt *statement(WSqlParser *p)
     }
     if (starts_expression(p)) {
         /* Calcite parses a row expression here and then rejects it */
-        ps_fail_at(p, ps_cur(p), "Non-query expression encountered in illegal context");
+        ps_fail_calcite(p, ps_cur(p), "Non-query expression encountered in illegal context");
     }
     ps_note_expr_start(p);
     ps_fail(p);
@@ -1013,6 +1017,7 @@ static bool setup(WSqlParser *p, WArena *a, const char *sql, WError *err)
     p->srclen = (int)strlen(p->src);
     p->err = err;
     p->exp_pos = -1;
+    p->cont_pos = p->start_pos = p->sorted_start_pos = p->comma_pos = p->look_pos = p->escape_pos = -1;
     WSqlTokens toks;
     if (!wsql_lex(a, p->src, p->srclen, &toks, err)) return false;
     p->t = toks.t;

@@ -9,6 +9,7 @@
 #include "parse_int.h"
 #include "../common/sort.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,8 @@
 #include <strings.h>
 
 /* Calcite's token order for non-keyword tokens (keywords use their table ordinal, all < 1000) */
+#define WSQL_EXPECTED_TEXT 16384
+
 enum {
     ORD_LIT = 1000, ORD_SEP = 1100, ORD_OP = 1200, ORD_HINT = 1300, ORD_IDENT = 1400
 };
@@ -122,6 +125,7 @@ static void note_string(WSqlParser *p)
     ps_note(p, "<QUOTED_STRING>", false, ORD_LIT + 4);
     ps_note(p, "<PREFIXED_STRING_LITERAL>", false, ORD_LIT + 5);
     ps_note(p, "<UNICODE_STRING_LITERAL>", false, ORD_LIT + 6);
+    ps_note(p, "<C_STYLE_ESCAPED_STRING_LITERAL>", false, ORD_LIT + 6);
     ps_note(p, "<BIG_QUERY_DOUBLE_QUOTED_STRING>", false, ORD_LIT + 7);
     ps_note(p, "<BIG_QUERY_QUOTED_STRING>", false, ORD_LIT + 8);
 }
@@ -322,7 +326,12 @@ static char *unicode_unescape(WSqlParser *p, const WSqlToken *t, const char *bod
     return out;
 }
 
-char *ps_string(WSqlParser *p)
+static char *string_lit(WSqlParser *p, bool cont);
+
+char *ps_string(WSqlParser *p) { return string_lit(p, true); }
+char *ps_string_plain(WSqlParser *p) { return string_lit(p, false); }
+
+static char *string_lit(WSqlParser *p, bool cont)
 {
     if (!ps_is_string(p)) ps_fail(p);
     size_t total = 0;
@@ -334,6 +343,11 @@ char *ps_string(WSqlParser *p)
         if (ps_cur(p)->kind == TK_USTRING) break;
     }
     int end = p->pos;
+    if (cont && p->t[start].kind == TK_STRING) {
+        /* Calcite's string literal may go on with another fragment or UESCAPE */
+        (void)ps_is_kw(p, "UESCAPE");
+        (void)ps_is(p, TK_STRING);
+    }
     char *s = wa_alloc(p->a, total + 1);
     size_t o = 0;
     for (int i = start; i < end; i++) {
@@ -373,52 +387,156 @@ int ps_uint(WSqlParser *p)
 
 /* ---- errors ---- */
 
+const char *ps_tok_image(WSqlTokKind kind) { return TOK_IMAGES[kind].img ? TOK_IMAGES[kind].img : ""; }
+
+void ps_note_image(WSqlParser *p, const char *printed)
+{
+    int kind = wsql_calcite_kind(printed);
+    if (printed[0] == '"') {
+        size_t n = strlen(printed) - 2;
+        char *in = wa_alloc(p->a, n + 1);
+        memcpy(in, printed + 1, n);
+        in[n] = 0;
+        ps_note(p, in, true, kind);
+    } else {
+        ps_note(p, printed, false, kind);
+    }
+}
+
+static bool seq_eq(const PsSeq *a, const PsSeq *b)
+{
+    if (a->n != b->n) return false;
+    for (int i = 0; i < a->n; i++)
+        if (strcmp(a->tok[i], b->tok[i]) != 0) return false;
+    return true;
+}
+
+void ps_seq_add(WSqlParser *p, PsSeqList *l, const PsSeq *q)
+{
+    assert(q->n >= 1 && q->n <= WSQL_MAX_SEQ);
+    for (int i = 0; i < l->n; i++)
+        if (seq_eq(&l->v[i], q)) return;
+    if (l->n == l->cap) {
+        int ncap = l->cap ? l->cap * 2 : 64;
+        PsSeq *nv = wa_alloc(p->a, sizeof(PsSeq) * (size_t)ncap);
+        if (l->n) memcpy(nv, l->v, sizeof(PsSeq) * (size_t)l->n);
+        l->v = nv;
+        l->cap = ncap;
+    }
+    l->v[l->n++] = *q;
+}
+
 static int exp_cmp(const void *a, const void *b)
 {
     const int *x = a, *y = b;
     return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : (x[1] < y[1] ? -1 : x[1] > y[1]);
 }
 
+/* a keyword Calcite's metadata calls non-reserved (its cleanup drops those beside an identifier) */
+static bool nonreserved_image(const char *printed)
+{
+    if (printed[0] != '"' || !isalpha((unsigned char)printed[1])) return false;
+    const WSqlKeyword *kw = wsql_keyword_lookup(printed + 1, (int)strlen(printed) - 2);
+    return kw && !kw->reserved;
+}
+
+/* Calcite's cleanupParseException: where an identifier may come, the non-reserved keywords that
+   could come at the same place are not listed */
+static void cleanup(PsSeqList *l)
+{
+    int k = 0;
+    for (int i = 0; i < l->n; i++) {
+        const PsSeq *q = &l->v[i];
+        bool drop = false;
+        if (nonreserved_image(q->tok[q->n - 1])) {
+            for (int j = 0; j < l->n && !drop; j++) {
+                const PsSeq *r = &l->v[j];
+                if (r->n != q->n || strcmp(r->tok[r->n - 1], "<IDENTIFIER>") != 0) continue;
+                bool same = true;
+                for (int m = 0; m < q->n - 1; m++)
+                    if (strcmp(r->tok[m], q->tok[m]) != 0) same = false;
+                drop = same;
+            }
+        }
+        if (!drop) l->v[k++] = *q;
+    }
+    l->n = k;
+}
+
 _Noreturn void ps_fail(WSqlParser *p)
 {
     const WSqlToken *t = ps_cur(p);
-    char enc[512];
-    if (t->kind == TK_EOF) snprintf(enc, sizeof enc, "<EOF>");
-    else wsql_add_escapes(enc, sizeof enc, t->start, t->len);
 
-    /* the expected list, in Calcite's token order */
-    char exp[1536];
-    size_t o = 0;
-    exp[0] = 0;
+    /* the single tokens of the choice points that failed here, in token-kind order, then the
+       sequences of the lookahead scans (JavaCC's generateParseException) */
+    PsSeqList all = {0};
     if (p->exp_pos == p->pos && p->nexp > 0) {
         int idx[WSQL_MAX_EXPECTED][2];
-        int m = 0;
+        const char *img[WSQL_MAX_EXPECTED];
         for (int i = 0; i < p->nexp; i++) {
-            if (p->exp_ident && p->exp_nonres[i]) continue;
-            idx[m][0] = p->exp_ord[i];
-            idx[m][1] = i;
-            m++;
+            img[i] = p->exp_q[i] ? wa_sprintf(p->a, "\"%s\"", p->exp[i]) : p->exp[i];
+            int kind = wsql_calcite_kind(img[i]);
+            idx[i][0] = kind >= 0 ? kind : 100000 + p->exp_ord[i];
+            idx[i][1] = i;
         }
-        wqsort(idx, (size_t)m, sizeof idx[0], exp_cmp);
-        if (m > 0) {
-            o += (size_t)snprintf(exp + o, sizeof exp - o, m == 1 ? "\nWas expecting:\n    "
-                                                                   : "\nWas expecting one of:\n    ");
-            for (int k = 0; k < m && o < sizeof exp - 64; k++) {
-                int i = idx[k][1];
-                bool eof = !p->exp_q[i] && strcmp(p->exp[i], "<EOF>") == 0;
-                o += (size_t)snprintf(exp + o, sizeof exp - o, p->exp_q[i] ? "\"%s\"%s\n    " : "%s%s\n    ",
-                                      p->exp[i], eof ? " " : " ...");
-            }
+        wqsort(idx, (size_t)p->nexp, sizeof idx[0], exp_cmp);
+        for (int k = 0; k < p->nexp; k++) {
+            PsSeq q;
+            memset(&q, 0, sizeof q);
+            q.n = 1;
+            q.tok[0] = img[idx[k][1]];
+            ps_seq_add(p, &all, &q);
         }
+    }
+    ps_rescan(p, &all);
+    cleanup(&all);
+
+    /* the list, each sequence ending with "..." unless it ends the input */
+    char *exp = wa_alloc(p->a, WSQL_EXPECTED_TEXT);
+    size_t o = 0;
+    exp[0] = 0;
+    int maxlen = 1;
+    bool ident = false;
+    for (int i = 0; i < all.n; i++) {
+        const PsSeq *q = &all.v[i];
+        if (q->n > maxlen) maxlen = q->n;
+        if (o == 0)
+            o += (size_t)snprintf(exp, WSQL_EXPECTED_TEXT, all.n == 1 ? "\nWas expecting:\n    "
+                                                                     : "\nWas expecting one of:\n    ");
+        for (int j = 0; j < q->n && o < WSQL_EXPECTED_TEXT - 64; j++) {
+            if (strcmp(q->tok[j], "<IDENTIFIER>") == 0) ident = true;
+            o += (size_t)snprintf(exp + o, WSQL_EXPECTED_TEXT - o, "%s ", q->tok[j]);
+        }
+        if (o < WSQL_EXPECTED_TEXT - 64)
+            o += (size_t)snprintf(exp + o, WSQL_EXPECTED_TEXT - o, "%s\n    ",
+                                  strcmp(q->tok[q->n - 1], "<EOF>") == 0 ? "" : "...");
     }
     /* the list ends with its last entry (no indentation of a next one) */
     if (o >= 5 && strcmp(exp + o - 5, "\n    ") == 0) exp[o - 5] = 0;
-    /* Calcite names a reserved word written in capitals "the keyword"; in other case it is a token */
+
+    /* as many tokens as the longest expected sequence */
+    char enc[1024];
+    size_t eo = 0;
+    enc[0] = 0;
+    for (int i = 0; i < maxlen; i++) {
+        const WSqlToken *u = ps_peek(p, i);
+        if (i) eo += (size_t)snprintf(enc + eo, sizeof enc - eo, " ");
+        if (u->kind == TK_EOF) {
+            eo += (size_t)snprintf(enc + eo, sizeof enc - eo, "<EOF>");
+            break;
+        }
+        if (eo < sizeof enc - 1) wsql_add_escapes(enc + eo, sizeof enc - eo, u->start, u->len);
+        eo = strlen(enc);
+    }
+    /* Calcite names a reserved word written in capitals "the keyword" when an identifier could
+       have come; in other case it is a token */
     bool capitals = true;
     for (int i = 0; i < t->len; i++) if (islower((unsigned char)t->start[i])) capitals = false;
-    if (t->kind == TK_IDENT && t->kw && t->kw->reserved && capitals && p->exp_pos == p->pos && p->exp_ident) {
+    if (t->kind == TK_IDENT && t->kw && t->kw->reserved && capitals && ident) {
+        char kwtext[256];
+        wsql_add_escapes(kwtext, sizeof kwtext, t->start, t->len);
         werr_set_at(p->err, t->line, t->col, WEXC_PARSE,
-                    "Incorrect syntax near the keyword '%s' at line %d, column %d.%s", enc, t->line, t->col, exp);
+                    "Incorrect syntax near the keyword '%s' at line %d, column %d.%s", kwtext, t->line, t->col, exp);
     } else {
         werr_set_at(p->err, t->line, t->col, WEXC_PARSE,
                     "Encountered \"%s\" at line %d, column %d.%s", enc, t->line, t->col, exp);
@@ -434,6 +552,12 @@ _Noreturn void ps_fail_at(WSqlParser *p, const WSqlToken *t, const char *fmt, ..
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     werr_set_at(p->err, t->line, t->col, WEXC_PARSE, "%s", msg);
+    longjmp(p->jb, 1);
+}
+
+_Noreturn void ps_fail_calcite(WSqlParser *p, const WSqlToken *t, const char *msg)
+{
+    werr_set_at(p->err, t->line, t->col, WEXC_CALCITE_RT, "%s", msg);
     longjmp(p->jb, 1);
 }
 

@@ -1,0 +1,306 @@
+/*
+ * parse_lookahead.c — the expected-token sequences Calcite's generated parser reports from its
+ * syntactic lookaheads at the position of a syntax error.
+ *
+ * Contract: JavaCC lists, after the single tokens of the choice points that failed at the error
+ * token (parse_util.c), the token sequences its LOOKAHEAD scans tried there: it re-runs each scan and
+ * records every token it compared, at its position (1 = the error token); a sequence is written
+ * out whenever a scan steps back to an earlier position, and repeats are dropped
+ * (jj_rescan_token / jj_add_error_token). Two grammar positions decide by such scans in Flink's
+ * parser, and weir's parser marks them:
+ *   - after an operand (ps_mark_continuation): the operator loop of Calcite's Expression2 (a field
+ *     access, IN / comparison with a quantifier, BETWEEN, LIKE / SIMILAR TO, a binary operator
+ *     followed by an operand, a subscript, a postfix IS ..., FORMAT JSON), then what may follow
+ *     the operand itself (an identifier's "(", a call's IGNORE / RESPECT NULLS, a parenthesized
+ *     expression's time unit);
+ *   - where an expression starts in a clause that parses it with lookahead (WHERE, HAVING, ON,
+ *     ORDER BY, ...; ps_note_operand_start): the tokens that may start an operand, one by one.
+ * A binary operator not followed by an operand makes the scan fail at the operator, so Calcite
+ * reports the operator itself with the two-token sequences (`"+" "NOT"`, ...). The scans and their
+ * order are Flink 2.3.0's (measured with its parser for the typos in tests/golden/session_err_parse_*).
+ * Depends on parse_int.h.
+ */
+#include "parse_int.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- matching a token against a printed token image ---- */
+
+static bool tok_is(const WSqlToken *t, const char *img)
+{
+    size_t n = strlen(img);
+    if (img[0] == '"') {
+        const char *in = img + 1;
+        size_t len = n - 2;
+        if (isalpha((unsigned char)in[0]) || in[0] == '_')
+            return t->kind == TK_IDENT && (size_t)t->len == len && strncasecmp(t->start, in, len) == 0;
+        return t->kind >= TK_LPAREN && strlen(ps_tok_image(t->kind)) == len
+               && strncmp(ps_tok_image(t->kind), in, len) == 0;
+    }
+    if (strcmp(img, "<EOF>") == 0) return t->kind == TK_EOF;
+    if (strcmp(img, "<IDENTIFIER>") == 0) return t->kind == TK_IDENT && (!t->kw || !t->kw->reserved);
+    if (strcmp(img, "<BACK_QUOTED_IDENTIFIER>") == 0) return t->kind == TK_QIDENT;
+    if (strcmp(img, "<UNSIGNED_INTEGER_LITERAL>") == 0) return t->kind == TK_INTEGER;
+    if (strcmp(img, "<DECIMAL_NUMERIC_LITERAL>") == 0) return t->kind == TK_DECIMAL;
+    if (strcmp(img, "<APPROX_NUMERIC_LITERAL>") == 0) return t->kind == TK_APPROX;
+    if (strcmp(img, "<QUOTED_STRING>") == 0) return t->kind == TK_STRING;
+    if (strcmp(img, "<UNICODE_STRING_LITERAL>") == 0) return t->kind == TK_USTRING;
+    if (strcmp(img, "<BINARY_STRING_LITERAL>") == 0) return t->kind == TK_BINSTRING;
+    return false;
+}
+
+bool ps_operand_start_at(WSqlParser *p, int k)
+{
+    const WSqlToken *t = ps_peek(p, k);
+    for (int i = 0; i < WSQL_N_OPERAND_STARTS; i++)
+        if (tok_is(t, WSQL_OPERAND_STARTS[i])) return true;
+    return false;
+}
+
+/* ---- the rescan (JavaCC's jj_scan_token / jj_add_error_token) ---- */
+
+typedef struct Scan {
+    WSqlParser *p;
+    PsSeqList *out;
+    int base;             /* token index of position 1 */
+    int pos;              /* tokens matched by the current scan */
+    int la;               /* its lookahead limit */
+    bool hit;             /* the limit was reached: the scan succeeded */
+    const char *last[WSQL_MAX_SEQ];
+    int endpos;
+} Scan;
+
+static void emit(Scan *s)
+{
+    PsSeq q;
+    memset(&q, 0, sizeof q);
+    q.n = s->endpos;
+    for (int i = 0; i < q.n; i++) q.tok[i] = s->last[i];
+    ps_seq_add(s->p, s->out, &q);
+}
+
+static void add_error_token(Scan *s, const char *img, int pos)
+{
+    if (pos > WSQL_MAX_SEQ) return;
+    if (pos >= 1 && pos == s->endpos + 1) {
+        s->last[s->endpos++] = img;
+    } else if (s->endpos != 0) {
+        emit(s);
+        if (pos > 0 && pos <= WSQL_MAX_SEQ) {
+            s->endpos = pos;
+            s->last[pos - 1] = img;
+        }
+    }
+}
+
+/* compare the next token with img: true when it matches (or the scan already succeeded) */
+static bool T(Scan *s, const char *img)
+{
+    if (s->hit) return true;
+    int pos = s->pos + 1;
+    add_error_token(s, img, pos);
+    if (!tok_is(ps_peek(s->p, s->base + pos - 1 - s->p->pos), img)) return false;   /* base is p->pos */
+    s->pos++;
+    if (s->pos == s->la) s->hit = true;
+    return true;
+}
+
+/* the first alternative (a list of images, each one token) that matches */
+static bool any(Scan *s, const char *const *imgs, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (T(s, imgs[i])) return true;
+    return false;
+}
+#define ANY(s, ...) any(s, (const char *const[]){__VA_ARGS__}, \
+                        (int)(sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *)))
+
+static bool operand(Scan *s) { return any(s, WSQL_OPERAND_STARTS, WSQL_N_OPERAND_STARTS); }
+
+static const char *const IDENTS[] = {
+    "<IDENTIFIER>", "<HYPHENATED_IDENTIFIER>", "<QUOTED_IDENTIFIER>", "<BACK_QUOTED_IDENTIFIER>",
+    "<BIG_QUERY_BACK_QUOTED_IDENTIFIER>", "<BRACKET_QUOTED_IDENTIFIER>", "<UNICODE_QUOTED_IDENTIFIER>",
+};
+
+static bool comp(Scan *s) { return ANY(s, "\"<\"", "\"<=\"", "\">\"", "\">=\"", "\"=\"", "\"<>\"", "\"!=\""); }
+
+/* IN / NOT IN / comparison with SOME, ANY or ALL, then "(" */
+static bool g_in(Scan *s)
+{
+    int save = s->pos;
+    bool ok = (T(s, "\"NOT\"") && T(s, "\"IN\""));
+    if (!ok) { s->pos = save; ok = T(s, "\"IN\""); }
+    if (!ok) { s->pos = save; ok = comp(s) && ANY(s, "\"SOME\"", "\"ANY\"", "\"ALL\""); }
+    return ok && T(s, "\"(\"");
+}
+
+static bool g_between(Scan *s)
+{
+    int save = s->pos;
+    bool ok = T(s, "\"NOT\"") && T(s, "\"BETWEEN\"");
+    if (!ok) { s->pos = save; ok = T(s, "\"BETWEEN\""); }
+    if (!ok) return false;
+    save = s->pos;
+    if (!ANY(s, "\"SYMMETRIC\"", "\"ASYMMETRIC\"")) s->pos = save;
+    return operand(s);
+}
+
+static bool g_like(Scan *s)
+{
+    int save = s->pos;
+    bool ok = T(s, "\"NOT\"") && ANY(s, "\"LIKE\"", "\"ILIKE\"", "\"RLIKE\"");
+    if (!ok) { s->pos = save; ok = T(s, "\"NOT\"") && T(s, "\"SIMILAR\"") && T(s, "\"TO\""); }
+    if (!ok) { s->pos = save; ok = ANY(s, "\"LIKE\"", "\"ILIKE\"", "\"RLIKE\""); }
+    if (!ok) { s->pos = save; ok = T(s, "\"SIMILAR\"") && T(s, "\"TO\""); }
+    return ok && operand(s);
+}
+
+static bool binary_op(Scan *s)
+{
+    int save = s->pos;
+    if (ANY(s, "\"=\"", "\">\"", "\"<\"", "\"<=\"", "\">=\"", "\"<>\"", "\"!=\"", "\"+\"", "\"-\"", "\"*\"",
+            "\"/\"", "\"%\"", "\"||\"", "\"AND\"", "\"OR\"")) return true;
+    if (T(s, "\"IS\"") && T(s, "\"DISTINCT\"") && T(s, "\"FROM\"")) return true;
+    s->pos = save;
+    if (T(s, "\"IS\"") && T(s, "\"NOT\"") && T(s, "\"DISTINCT\"") && T(s, "\"FROM\"")) return true;
+    s->pos = save;
+    if (T(s, "\"MEMBER\"") && T(s, "\"OF\"")) return true;
+    s->pos = save;
+    if (T(s, "\"SUBMULTISET\"") && T(s, "\"OF\"")) return true;
+    s->pos = save;
+    if (T(s, "\"NOT\"") && T(s, "\"SUBMULTISET\"") && T(s, "\"OF\"")) return true;
+    s->pos = save;
+    if (ANY(s, "\"CONTAINS\"", "\"OVERLAPS\"", "\"EQUALS\"", "\"PRECEDES\"", "\"SUCCEEDS\"")) return true;
+    if (T(s, "\"IMMEDIATELY\"") && T(s, "\"PRECEDES\"")) return true;
+    s->pos = save;
+    if (T(s, "\"IMMEDIATELY\"") && T(s, "\"SUCCEEDS\"")) return true;
+    s->pos = save;
+    if (T(s, "\"MULTISET\"") && ANY(s, "\"UNION\"", "\"INTERSECT\"", "\"EXCEPT\"")) return true;
+    s->pos = save;
+    return false;
+}
+
+static bool g_binary(Scan *s) { return binary_op(s) && operand(s); }
+
+static bool g_postfix(Scan *s)
+{
+    if (!T(s, "\"IS\"")) return false;
+    int save = s->pos;
+    if (!T(s, "\"NOT\"")) s->pos = save;
+    return ANY(s, "\"A\"", "\"NULL\"", "\"TRUE\"", "\"FALSE\"", "\"UNKNOWN\"", "\"EMPTY\"", "\"JSON\"");
+}
+
+static bool g_comma(Scan *s)
+{
+    if (!T(s, "\",\"")) return false;
+    if (s->p->comma_group && ANY(s, "\"GROUPING\"", "\"ROLLUP\"", "\"CUBE\"", "\"(\"")) return true;
+    return operand(s);
+}
+static bool g_escape(Scan *s) { return T(s, "\"ESCAPE\"") && operand(s); }
+static bool g_dot(Scan *s) { return T(s, "\".\"") && any(s, IDENTS, 7); }
+static bool g_bracket(Scan *s) { return T(s, "\"[\""); }
+static bool g_format(Scan *s) { return T(s, "\"FORMAT\"") && T(s, "\"JSON\""); }
+static bool g_ident_tail(Scan *s) { return T(s, "\".\"") && (any(s, IDENTS, 7) || T(s, "\"*\"")); }
+static bool g_call_tail(Scan *s) { return T(s, "\"(\""); }
+static bool g_nulls(Scan *s) { return ANY(s, "\"IGNORE\"", "\"RESPECT\"") && T(s, "\"NULLS\""); }
+static bool g_unit(Scan *s)
+{
+    return ANY(s, "\"YEAR\"", "\"YEARS\"", "\"QUARTER\"", "\"QUARTERS\"", "\"MONTH\"", "\"MONTHS\"", "\"WEEK\"",
+               "\"WEEKS\"", "\"DAY\"", "\"DAYS\"", "\"HOUR\"", "\"HOURS\"", "\"MINUTE\"", "\"MINUTES\"",
+               "\"SECOND\"", "\"SECONDS\"");
+}
+
+static void run(Scan *s, int la, bool (*g)(Scan *))
+{
+    s->pos = 0;
+    s->la = la;
+    s->hit = false;
+    (void)g(s);
+}
+
+void ps_mark_continuation(WSqlParser *p, PsOperand last)
+{
+    p->cont_pos = p->pos;
+    p->cont_opnd = last;
+    if (last == PS_OPND_STRING) {
+        /* a character literal may go on with another fragment or UESCAPE */
+        (void)ps_is_kw(p, "UESCAPE");
+        (void)ps_is(p, TK_STRING);
+    }
+}
+
+void ps_lookahead_tokens(WSqlParser *p, const char *const *imgs, int n)
+{
+    p->look_pos = p->pos;
+    p->look = imgs;
+    p->nlook = n;
+}
+
+void ps_rescan(WSqlParser *p, PsSeqList *out)
+{
+    Scan s;
+    memset(&s, 0, sizeof s);
+    s.p = p;
+    s.out = out;
+    s.base = p->pos;
+    if (p->pos == p->look_pos) {
+        for (int i = 0; i < p->nlook; i++) {
+            PsSeq q;
+            memset(&q, 0, sizeof q);
+            q.n = 1;
+            q.tok[0] = p->look[i];
+            ps_seq_add(p, out, &q);
+        }
+    }
+    if (p->pos == p->start_pos) {
+        /* an expression starts here: the scans for each kind of operand, one token each */
+        for (int i = 0; i < WSQL_N_OPERAND_STARTS; i++) {
+            PsSeq q;
+            memset(&q, 0, sizeof q);
+            q.n = 1;
+            q.tok[0] = WSQL_OPERAND_STARTS[i];
+            ps_seq_add(p, out, &q);
+        }
+        return;
+    }
+    if (p->pos == p->comma_pos) run(&s, 2, g_comma);
+    if (p->pos != p->cont_pos) {
+        add_error_token(&s, NULL, 0);
+        return;
+    }
+    bool primary = p->cont_opnd != PS_OPND_POSTFIX;
+    if (primary) run(&s, 2, g_dot);
+    if (p->pos == p->escape_pos) run(&s, 2, g_escape);
+    run(&s, 2, g_in);
+    run(&s, 2, g_between);
+    run(&s, 2, g_like);
+    run(&s, 3, g_binary);
+    run(&s, 1, g_bracket);
+    run(&s, 2, g_postfix);
+    run(&s, 2, g_format);
+    switch (p->cont_opnd) {
+    case PS_OPND_IDENT:
+        run(&s, 2, g_ident_tail);
+        run(&s, 1, g_call_tail);
+        break;
+    case PS_OPND_CALL: run(&s, 2, g_nulls); break;
+    case PS_OPND_PAREN: run(&s, 1, g_unit); break;
+    default: break;
+    }
+    add_error_token(&s, NULL, 0);
+}
+
+void ps_note_operand_start(WSqlParser *p)
+{
+    if (p->pos == p->sorted_start_pos) {
+        /* a clause that decides by its first token: every operand start is a single token */
+        for (int i = 0; i < WSQL_N_OPERAND_STARTS; i++) ps_note_image(p, WSQL_OPERAND_STARTS[i]);
+        return;
+    }
+    static const char *const FIRST[] = {"\"CURSOR\"", "\"EXISTS\"", "\"NOT\"", "\"ROW\"", "\"UNIQUE\"",
+                                        "\"(\"", "\"+\"", "\"-\""};
+    for (size_t i = 0; i < sizeof FIRST / sizeof FIRST[0]; i++) ps_note_image(p, FIRST[i]);
+    p->start_pos = p->pos;
+}

@@ -1,0 +1,2 @@
+-- An unclosed call.
+SELECT SUM(amount FROM orders;

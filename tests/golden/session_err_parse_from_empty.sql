@@ -1,0 +1,2 @@
+-- FROM without a table.
+SELECT id FROM;

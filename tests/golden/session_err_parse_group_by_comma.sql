@@ -1,0 +1,2 @@
+-- A trailing comma in GROUP BY.
+SELECT status, COUNT(*) FROM orders GROUP BY status,;

@@ -1,0 +1,2 @@
+-- A dangling operator in INSERT ... SELECT.
+INSERT INTO sink SELECT id || FROM orders;

@@ -1,0 +1,2 @@
+-- LIKE without its pattern.
+SELECT id FROM orders WHERE name LIKE;

@@ -1,0 +1,2 @@
+-- LIMIT takes a number.
+SELECT id FROM orders LIMIT ten;

@@ -1,0 +1,2 @@
+-- SET without a value.
+SET 'parallelism.default' =;

@@ -1,0 +1,2 @@
+-- CREATE VIEW ... AS without its query.
+CREATE VIEW v AS;

@@ -1,0 +1,2 @@
+-- Two keywords swapped: WHERE before FROM.
+SELECT id WHERE status = 'open' FROM orders;
