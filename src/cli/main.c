@@ -340,10 +340,10 @@ static int sql_client_main(int argc, char **argv)
     bool remote_failed = false;
     WRemote *remote;
     if (gateway_mode) {
-        remote = wremote_connect(&c, a.endpoint, (const char *const *)a.dyn, a.ndyn);
+        remote = wremote_connect(&c, a.endpoint, (const char *const *)a.dyn, a.ndyn, a.session_id);
         remote_failed = !remote;
     } else {
-        remote = wremote_attach(&c, (const char *const *)a.dyn, a.ndyn, &remote_failed);
+        remote = wremote_attach(&c, (const char *const *)a.dyn, a.ndyn, a.session_id, &remote_failed);
     }
 
     int status = remote_failed ? 1 : 0;

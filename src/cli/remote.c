@@ -701,7 +701,8 @@ static void negotiate_version(WRemote *rm)
     json_decref(ans);
 }
 
-static WRemote *open_remote(WClient *c, const char *host, int port, const char *const *dyn, int ndyn, WError *err)
+static WRemote *open_remote(WClient *c, const char *host, int port, const char *const *dyn, int ndyn,
+                            const char *session_name, WError *err)
 {
     WRemote *rm = wcalloc(1, sizeof *rm);
     snprintf(rm->host, sizeof rm->host, "%s", host);
@@ -722,7 +723,10 @@ static WRemote *open_remote(WClient *c, const char *host, int port, const char *
     char path[64];
     snprintf(path, sizeof path, "/%s/sessions", rm->ver);
     json_t *ans = NULL;
-    bool ok = call(rm, "POST", path, json_pack("{s:o}", "properties", props), 60000, &ans, err);
+    /* Flink's client sends its -s identifier as the session's name (ExecutorImpl.openSession) */
+    json_t *body = json_pack("{s:o}", "properties", props);
+    if (session_name) json_object_set_new(body, "sessionName", json_string(session_name));
+    bool ok = call(rm, "POST", path, body, 60000, &ans, err);
     const char *sh = ok ? json_string_value(json_object_get(ans, "sessionHandle")) : NULL;
     if (sh) snprintf(rm->session, sizeof rm->session, "%s", sh);
     json_decref(ans);
@@ -739,7 +743,7 @@ static WRemote *open_remote(WClient *c, const char *host, int port, const char *
     return rm;
 }
 
-WRemote *wremote_attach(WClient *c, const char *const *dyn, int ndyn, bool *failed)
+WRemote *wremote_attach(WClient *c, const char *const *dyn, int ndyn, const char *session_name, bool *failed)
 {
     *failed = false;
     const char *emb = getenv("WEIR_EMBEDDED");
@@ -753,7 +757,7 @@ WRemote *wremote_attach(WClient *c, const char *const *dyn, int ndyn, bool *fail
     if (!wcli_cluster_find_gateway(gw, sizeof gw, &gport))
         werr_set(&err, WEXC_CLIENT_EXEC, "The cluster serves no SQL gateway endpoint (weir.gateway.enabled).");
     else
-        rm = open_remote(c, gw, gport, dyn, ndyn, &err);
+        rm = open_remote(c, gw, gport, dyn, ndyn, session_name, &err);
     if (!rm) {
         fprintf(stderr, "[ERROR] Could not open a session on the weir cluster at %s:%d.\n%s: %s\n"
                         "(Stop the cluster with bin/stop-cluster.sh, or set WEIR_EMBEDDED=1 to run embedded.)\n",
@@ -763,7 +767,7 @@ WRemote *wremote_attach(WClient *c, const char *const *dyn, int ndyn, bool *fail
     return rm;
 }
 
-WRemote *wremote_connect(WClient *c, const char *endpoint, const char *const *dyn, int ndyn)
+WRemote *wremote_connect(WClient *c, const char *endpoint, const char *const *dyn, int ndyn, const char *session_name)
 {
     char host[256];
     int port = 0;
@@ -783,7 +787,7 @@ WRemote *wremote_connect(WClient *c, const char *endpoint, const char *const *dy
     port = (int)p;
     WError err;
     werr_clear(&err);
-    WRemote *rm = open_remote(c, host, port, dyn, ndyn, &err);
+    WRemote *rm = open_remote(c, host, port, dyn, ndyn, session_name, &err);
     if (!rm)   /* Flink 2.3's client fails to start the same way (its stack frames left out) */
         fprintf(stderr, "Exception in thread \"main\" org.apache.flink.table.client.SqlClientException: Failed to "
                         "create the executor.\nCaused by: org.apache.flink.table.client.gateway.SqlExecutionException: "

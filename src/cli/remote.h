@@ -21,7 +21,8 @@
  * wremote_attach looks for a running cluster (cluster.h; WEIR_EMBEDDED=1 disables the lookup):
  * NULL when none runs (the client stays embedded), *failed set when one runs but cannot be used
  * (after printing why). wremote_connect opens a session on an explicit gateway endpoint (NULL and
- * Flink's message on stderr when the endpoint is malformed or unreachable).
+ * Flink's message on stderr when the endpoint is malformed or unreachable). Both open the session
+ * with the client's -s identifier as its sessionName, as Flink's client does (NULL: none).
  * Also the small HTTP/1.1 client used for it (JSON bodies, Connection: close).
  * Depends on cli/client, cli/messages, cli/tableau, cli/result_view, cli/cluster,
  * server/flink_resultset (logical types), types/, jansson, pthreads.
@@ -35,8 +36,8 @@
 
 typedef struct WRemote WRemote;
 
-WRemote *wremote_attach(WClient *c, const char *const *dyn, int ndyn, bool *failed);
-WRemote *wremote_connect(WClient *c, const char *endpoint, const char *const *dyn, int ndyn);
+WRemote *wremote_attach(WClient *c, const char *const *dyn, int ndyn, const char *session_name, bool *failed);
+WRemote *wremote_connect(WClient *c, const char *endpoint, const char *const *dyn, int ndyn, const char *session_name);
 void wremote_detach(WRemote *rm);
 
 /* One HTTP request; *status gets the HTTP status (0 when no answer), *out the parsed JSON answer

@@ -476,6 +476,18 @@ int wgw_open_session(WGateway *g, json_t *body, json_t **out)
         *out = wgateway_error("Bad request: \"properties\" must be an object of strings.");
         return 400;
     }
+    /* sessionName: a string; a number or boolean is taken as its text, as Jackson coerces a scalar
+       into Flink's String field */
+    json_t *name = body ? json_object_get(body, "sessionName") : NULL;
+    char name_text[128] = "";
+    if (json_is_string(name)) snprintf(name_text, sizeof name_text, "%s", json_string_value(name));
+    else if (json_is_integer(name)) snprintf(name_text, sizeof name_text, "%" JSON_INTEGER_FORMAT, json_integer_value(name));
+    else if (json_is_real(name)) wfmt_double_java(json_real_value(name), name_text);
+    else if (json_is_boolean(name)) snprintf(name_text, sizeof name_text, "%s", json_is_true(name) ? "true" : "false");
+    else if (name && !json_is_null(name)) {
+        *out = wgateway_error("Bad request: \"sessionName\" must be a string.");
+        return 400;
+    }
     pthread_mutex_lock(&g->mu);
     reap_idle(g);
     if (g->nsess >= MAX_SESSIONS) {
@@ -535,8 +547,11 @@ int wgw_open_session(WGateway *g, json_t *body, json_t **out)
         return 429;
     }
     new_uuid(g, ss->id);
+    snprintf(ss->name, sizeof ss->name, "%s", name_text);
     ss->last_access = wgw_now_ms();
     g->sessions[g->nsess++] = ss;
+    /* as Flink's gateway keeps a session's name in its environment: the log says which it is */
+    if (ss->name[0]) fprintf(stderr, "weir: SQL gateway session %s opened with the name '%s'\n", ss->id, ss->name);
     *out = json_pack("{s:s}", "sessionHandle", ss->id);
     pthread_mutex_unlock(&g->mu);
     return 200;

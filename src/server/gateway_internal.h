@@ -51,6 +51,7 @@ typedef struct Op {
 
 struct Sess {
     char id[37];
+    char name[128];             /* the open request's sessionName (the client's -s), "" = none */
     WGateway *g;
     WSession *s;
     pthread_mutex_t run_mu;     /* one statement at a time */
