@@ -100,8 +100,8 @@ for i in $(seq 1 50); do
   [[ "$STATUS" != 200 ]] && break
   sleep 0.1
 done
-check "the broken statement's fetch answers 500 with its parse error as the last cause" \
-  jqe '.errors[1] | test("Caused by: org.apache.flink.sql.parser.impl.ParseException")' <<< "$res"
+check "the broken statement's fetch answers 500 with its parse error as the last cause (Flink's root: Calcite's)" \
+  jqe '.errors[1] | test("Caused by: org.apache.calcite.runtime.CalciteException: Non-query expression encountered in illegal context")' <<< "$res"
 expect 404 PATCH /v4/sessions/$sh
 api DELETE /v4/sessions/$sh > /dev/null
 check "the session closes" test "$STATUS" = 200
