@@ -1058,6 +1058,18 @@ static void ck_step(Lane *L)
         int64_t pend = wckpt_pending(j->ck);
         if (pend <= L->ck_done) return;
         ck_enter(L, pend);
+        /* A chunk a source read before the lanes started (wjob_run) and that the lane has not pushed
+           yet is already inside the source's position: its rows go out before this barrier, or a
+           restore from this checkpoint would skip them (a checkpoint triggered in the job's first
+           millisecond lost the first rows of a source subtask: kill_restore fltsp-p2-sink3-between). */
+        for (int i = 0; i < L->nsrc && !L->err.set; i++) {
+            SourceSlot *s = &L->srcs[i];
+            if (!s->pending || s->done) continue;
+            s->pending = false;
+            wop_push(s->head, 0, s->chunk);
+            lane_fail(L);
+        }
+        if (L->err.set) return;
     }
     bool ready = true;
     for (int x = 0; x < j->nexch; x++) {
