@@ -4,10 +4,15 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Resets the fields, not the 8 KB message buffer: errors are cleared per row in places (TRY_CAST,
+   an aggregate's result cast), and a message is only ever read as a string. */
 void werr_clear(WError *e)
 {
     if (!e) return;
-    memset(e, 0, sizeof *e);
+    e->set = false;
+    e->cls[0] = e->msg[0] = e->file[0] = 0;
+    e->line = e->col = 0;
+    e->file_line = 0;
 }
 
 bool werr_setv(WError *e, const char *cls, const char *fmt, va_list ap)

@@ -352,7 +352,21 @@ WJson *wjson_parse(WArena *a, const char *text, size_t len, bool full, char *err
 /* ------------------------------------------------------------------------------------------ */
 /* writing                                                                                     */
 
-void wjson_write_string(const char *s, size_t n, WStrBuf *out)
+/* The code point of the UTF-8 sequence at p (len bytes left) and its length in *n; a byte that
+   starts no complete sequence is taken as itself. */
+static uint32_t utf8_code_point(const unsigned char *p, size_t len, size_t *n)
+{
+    uint32_t c = p[0];
+    size_t k = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    if (k > len) k = 1;
+    *n = k;
+    if (k == 1) return c;
+    c &= (uint32_t)(0xFF >> (k + 1));
+    for (size_t i = 1; i < k; i++) c = c << 6 | (p[i] & 0x3F);
+    return c;
+}
+
+static void write_string(const char *s, size_t n, bool ascii, WStrBuf *out)
 {
     static const char HEX[] = "0123456789ABCDEF";
     wsb_reserve(out, n + 2);
@@ -360,9 +374,25 @@ void wjson_write_string(const char *s, size_t n, WStrBuf *out)
     size_t run = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c != '"' && c != '\\') continue;
+        if (c >= 0x20 && c != '"' && c != '\\' && (c < 0x80 || !ascii)) continue;
         wsb_appendn(out, s + run, i - run);
         run = i + 1;
+        if (c >= 0x80) {
+            /* non-ASCII as \uXXXX, beyond U+FFFF as a surrogate pair */
+            size_t len;
+            uint32_t cp = utf8_code_point((const unsigned char *)s + i, n - i, &len);
+            char e[16];
+            if (cp >= 0x10000) {
+                cp -= 0x10000;
+                snprintf(e, sizeof e, "\\u%04X\\u%04X", 0xD800 | (cp >> 10), 0xDC00 | (cp & 0x3FF));
+            } else {
+                snprintf(e, sizeof e, "\\u%04X", cp);
+            }
+            wsb_append(out, e);
+            i += len - 1;
+            run = i + 1;
+            continue;
+        }
         switch (c) {
         case '"': wsb_append(out, "\\\""); break;
         case '\\': wsb_append(out, "\\\\"); break;
@@ -380,6 +410,10 @@ void wjson_write_string(const char *s, size_t n, WStrBuf *out)
     wsb_appendn(out, s + run, n - run);
     wsb_putc(out, '"');
 }
+
+void wjson_write_string(const char *s, size_t n, WStrBuf *out) { write_string(s, n, false, out); }
+
+void wjson_write_string_ascii(const char *s, size_t n, WStrBuf *out) { write_string(s, n, true, out); }
 
 void wjson_number_java(const char *text, size_t len, WStrBuf *out)
 {

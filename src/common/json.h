@@ -58,6 +58,9 @@ void wjson_put(WArena *a, WJson *obj, const char *key, size_t klen, WJson *val);
 void wjson_write(const WJson *v, bool sort_keys, WStrBuf *out);
 /* A quoted JSON string with Jackson's escapes. */
 void wjson_write_string(const char *s, size_t n, WStrBuf *out);
+/* The same with every non-ASCII character as \uXXXX (a surrogate pair beyond U+FFFF), as
+   jansson's JSON_ENSURE_ASCII writes it. */
+void wjson_write_string_ascii(const char *s, size_t n, WStrBuf *out);
 /* Java's rendering of a JSON number as Jackson reads it into an Object: integers as
    Integer/Long/BigInteger.toString, others as BigDecimal.toString (e.g. 1.50 -> 1.50, 1e3 -> 1E+3). */
 void wjson_number_java(const char *text, size_t len, WStrBuf *out);

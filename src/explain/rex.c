@@ -187,7 +187,6 @@ static void calcite_type(WStrBuf *out, const WType *t, bool with_null)
         const char *s = ex_type_str(a, wtype_with_nullable(a, t, true));
         wsb_puts(out, s);
         warena_delete(a);
-        with_null = with_null && true;
         break;
     }
     }

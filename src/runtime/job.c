@@ -174,7 +174,6 @@ Receiver *wjob_receiver_new(Lane *L, int exch, WRel *r)
     assert(exch >= 0 && exch < j->nexch);
     Receiver *rc = wcalloc(1, sizeof *rc);
     wop_init(&rc->base, &RECV_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
-    rc->base.untimed = true;
     /* a lane beyond the exchange's receiving subtasks hears from no sender (an idle copy) */
     rc->nfrom = L->index < j->exch_recv_p[exch] ? j->exch_send_p[exch] : 0;
     size_t n = (size_t)(rc->nfrom ? rc->nfrom : 1);
@@ -851,6 +850,16 @@ static void source_ended(Lane *L, SourceSlot *s)
     lane_fail(L);
 }
 
+/* Push the chunk s read before the lanes started (wjob_run), if it still holds it; true when it did. */
+static bool push_pending(Lane *L, SourceSlot *s)
+{
+    if (!s->pending) return false;
+    s->pending = false;
+    L->pumped_rows = true;
+    wop_push(s->head, 0, s->chunk);
+    return true;
+}
+
 static bool pump_values(Lane *L, SourceSlot *s)
 {
     WChunk *c = s->chunk;
@@ -905,10 +914,7 @@ static int lane_pump(Lane *L)
         if (s->done || s->exhausted) continue;
         if (L->ck_id || L->stop_wait) { active++; continue; }      /* paused for a checkpoint */
         bool more;
-        if (s->pending) {
-            s->pending = false;
-            L->pumped_rows = true;
-            wop_push(s->head, 0, s->chunk);
+        if (push_pending(L, s)) {
             more = true;
         } else if (!s->src) {
             more = pump_values(L, s);
@@ -989,10 +995,7 @@ static void ck_apply_stop(Lane *L, int state)
     for (int i = 0; i < L->nsrc; i++) {
         SourceSlot *s = &L->srcs[i];
         if (s->done) continue;
-        if (s->pending) {
-            s->pending = false;
-            wop_push(s->head, 0, s->chunk);
-        }
+        push_pending(L, s);
         s->done = true;
         wop_input_watermark(s->head, 0, WWM_MAX);
         wop_input_end(s->head, 0);
@@ -1062,13 +1065,8 @@ static void ck_step(Lane *L)
            yet is already inside the source's position: its rows go out before this barrier, or a
            restore from this checkpoint would skip them (a checkpoint triggered in the job's first
            millisecond lost the first rows of a source subtask: kill_restore fltsp-p2-sink3-between). */
-        for (int i = 0; i < L->nsrc && !L->err.set; i++) {
-            SourceSlot *s = &L->srcs[i];
-            if (!s->pending || s->done) continue;
-            s->pending = false;
-            wop_push(s->head, 0, s->chunk);
-            lane_fail(L);
-        }
+        for (int i = 0; i < L->nsrc && !L->err.set; i++)
+            if (!L->srcs[i].done && push_pending(L, &L->srcs[i])) lane_fail(L);
         if (L->err.set) return;
     }
     bool ready = true;

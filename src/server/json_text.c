@@ -7,68 +7,16 @@
  * non-ASCII character as \uXXXX, surrogate pairs beyond U+FFFF); numbers with a fraction are
  * Java's Double.toString (0.1, 9333.333333333334, 1.0E7), as Jackson prints a double, where
  * jansson prints 17 significant digits (0.10000000000000001).
- * Depends on types/format (wfmt_double_java), common/strbuf, jansson.
+ * Depends on types/format (wfmt_double_java), common/json (string escapes), common/strbuf, jansson.
  */
 #include "rest.h"
+#include "../common/json.h"
 #include "../common/strbuf.h"
 #include "../types/format.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The next code point of UTF-8 text p (len bytes left) and its length; an invalid byte is taken
-   as itself (jansson only holds valid UTF-8). */
-static uint32_t next_code_point(const unsigned char *p, size_t len, int *n)
-{
-    uint32_t c = p[0];
-    int k = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-    if ((size_t)k > len) k = 1;
-    if (k == 1) { *n = 1; return c; }
-    c &= (uint32_t)(0xFF >> (k + 1));
-    for (int i = 1; i < k; i++) c = c << 6 | (p[i] & 0x3F);
-    *n = k;
-    return c;
-}
-
-static void put_string(WStrBuf *b, const char *s, size_t len)
-{
-    wsb_putc(b, '"');
-    const unsigned char *p = (const unsigned char *)s;
-    for (size_t i = 0; i < len;) {
-        unsigned char c = p[i];
-        char esc[16];
-        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
-            size_t j = i;
-            while (j < len && p[j] >= 0x20 && p[j] < 0x80 && p[j] != '"' && p[j] != '\\') j++;
-            wsb_appendn(b, s + i, j - i);
-            i = j;
-            continue;
-        }
-        int n = 1;
-        switch (c) {
-        case '"': wsb_append(b, "\\\""); break;
-        case '\\': wsb_append(b, "\\\\"); break;
-        case '\b': wsb_append(b, "\\b"); break;
-        case '\f': wsb_append(b, "\\f"); break;
-        case '\n': wsb_append(b, "\\n"); break;
-        case '\r': wsb_append(b, "\\r"); break;
-        case '\t': wsb_append(b, "\\t"); break;
-        default: {
-            uint32_t cp = next_code_point(p + i, len - i, &n);
-            if (cp >= 0x10000) {
-                cp -= 0x10000;
-                snprintf(esc, sizeof esc, "\\u%04X\\u%04X", 0xD800 | (cp >> 10), 0xDC00 | (cp & 0x3FF));
-            } else {
-                snprintf(esc, sizeof esc, "\\u%04X", cp);
-            }
-            wsb_append(b, esc);
-        }
-        }
-        i += (size_t)n;
-    }
-    wsb_putc(b, '"');
-}
 
 static void put_value(WStrBuf *b, const json_t *j)
 {
@@ -82,7 +30,7 @@ static void put_value(WStrBuf *b, const json_t *j)
         json_object_foreach((json_t *)j, key, v) {
             if (!first) wsb_putc(b, ',');
             first = false;
-            put_string(b, key, strlen(key));
+            wjson_write_string_ascii(key, strlen(key), b);
             wsb_putc(b, ':');
             put_value(b, v);
         }
@@ -97,7 +45,7 @@ static void put_value(WStrBuf *b, const json_t *j)
         }
         wsb_putc(b, ']');
         break;
-    case JSON_STRING: put_string(b, json_string_value(j), json_string_length(j)); break;
+    case JSON_STRING: wjson_write_string_ascii(json_string_value(j), json_string_length(j), b); break;
     case JSON_INTEGER:
         snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT, json_integer_value(j));
         wsb_append(b, num);

@@ -160,41 +160,44 @@ void wregistry_op_stats(const WRegJob *j, int op, int subtask, WOpStats *out)
     }
 }
 
-void wregistry_vertex_records(const WRegJob *j, int v, int subtask, int64_t *read, int64_t *write)
+/* Records into / out of vertex v's subtask and the sums of its operators' times, in one pass over
+   its operators. */
+static WRegVertexSample vertex_sample(const WRegJob *j, int v, int subtask, int64_t now)
 {
     const WJobGraph *g = j->graph;
     const WJobVertex *vx = &g->vertices[v];
-    *read = *write = 0;
+    WRegVertexSample s = {.t = now};
     for (int k = 0; k < vx->nops; k++) {
         int op = vx->ops[k];
         const WStreamOp *so = &g->ops[op];
         WOpStats st;
         wregistry_op_stats(j, op, subtask, &st);
+        s.busy_ns += st.busy_ns;
+        s.backpressured_ns += st.backpressured_ns;
         bool ext_in = false, ext_out = false;
         for (int e = 0; e < so->ninputs; e++)
             if (g->ops[so->inputs[e].from].vertex != v) ext_in = true;
         for (int c = 0; c < g->nops; c++)
             for (int e = 0; e < g->ops[c].ninputs; e++)
                 if (g->ops[c].inputs[e].from == op && g->ops[c].vertex != v) ext_out = true;
-        if (so->is_source) *read += st.rows_out;    /* Flink 2.3: a source task's numRecordsIn */
-        else if (ext_in) *read += st.rows_in;
-        if (ext_out && !so->is_sink) *write += st.rows_out;
-    }
-}
-
-/* What vertex v's subtask has done so far: records and the sums of its operators' times. */
-static WRegVertexSample vertex_sample(const WRegJob *j, int v, int subtask, int64_t now)
-{
-    WRegVertexSample s = {.t = now};
-    wregistry_vertex_records(j, v, subtask, &s.read, &s.write);
-    const WJobVertex *vx = &j->graph->vertices[v];
-    for (int k = 0; k < vx->nops; k++) {
-        WOpStats st;
-        wregistry_op_stats(j, vx->ops[k], subtask, &st);
-        s.busy_ns += st.busy_ns;
-        s.backpressured_ns += st.backpressured_ns;
+        if (so->is_source) s.read += st.rows_out;   /* Flink 2.3: a source task's numRecordsIn */
+        else if (ext_in) s.read += st.rows_in;
+        if (ext_out && !so->is_sink) s.write += st.rows_out;
     }
     return s;
+}
+
+void wregistry_vertex_records(const WRegJob *j, int v, int subtask, int64_t *read, int64_t *write)
+{
+    WRegVertexSample s = vertex_sample(j, v, subtask, 0);
+    *read = s.read;
+    *write = s.write;
+}
+
+/* The ring of rate samples of vertex v's subtask l. */
+static WRegVertexSample *vsample_ring(const WRegJob *j, int v, int l)
+{
+    return &j->vsamples[((size_t)v * (size_t)j->nlanes + (size_t)l) * WREG_RATE_SAMPLES];
 }
 
 void wregistry_vertex_times(const WRegJob *j, int v, int subtask, int64_t now, WRegVertexTimes *out)
@@ -204,6 +207,8 @@ void wregistry_vertex_times(const WRegJob *j, int v, int subtask, int64_t now, W
     WRegVertexSample cur = vertex_sample(j, v, subtask, now);
     int64_t since = j->ts[WJS_RUNNING] ? j->ts[WJS_RUNNING] : j->start_ms;
     int64_t until = j->end_ms > 0 ? j->end_ms : now;
+    out->read = cur.read;
+    out->write = cur.write;
     out->busy_ms = cur.busy_ns / 1000000;
     out->backpressured_ms = cur.backpressured_ns / 1000000;
     int64_t idle = until - since - out->busy_ms - out->backpressured_ms;
@@ -213,8 +218,7 @@ void wregistry_vertex_times(const WRegJob *j, int v, int subtask, int64_t now, W
     WRegVertexSample start = {.t = since};
     const WRegVertexSample *oldest = NULL, *newest = &cur;
     if (j->vsamples) {
-        const WRegVertexSample *ring =
-            &j->vsamples[((size_t)v * (size_t)j->nlanes + (size_t)subtask) * WREG_RATE_SAMPLES];
+        const WRegVertexSample *ring = vsample_ring(j, v, subtask);
         for (int k = 0; k < WREG_RATE_SAMPLES; k++)
             if (ring[k].t && ring[k].t < now && (!oldest || ring[k].t < oldest->t)) oldest = &ring[k];
     }
@@ -629,8 +633,7 @@ static void sample_job(WRegJob *j, int64_t now)
     if (j->graph && j->vsamples) {
         for (int v = 0; v < j->graph->nvertices; v++)
             for (int l = 0; l < j->nlanes; l++)
-                j->vsamples[((size_t)v * (size_t)j->nlanes + (size_t)l) * WREG_RATE_SAMPLES + (size_t)j->vsample_next] =
-                    vertex_sample(j, v, l, now);
+                vsample_ring(j, v, l)[j->vsample_next] = vertex_sample(j, v, l, now);
         j->vsample_next = (j->vsample_next + 1) % WREG_RATE_SAMPLES;
     }
     int idx;

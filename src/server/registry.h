@@ -74,6 +74,7 @@ typedef struct WRegVertexSample {
    the oldest sample kept (5 s back; the job's start before the first sample) to now; has_rates is
    false when no time has passed (or the job ended before the samples kept). */
 typedef struct WRegVertexTimes {
+    int64_t read, write;        /* records so far (wregistry_vertex_records) */
     int64_t busy_ms, backpressured_ms, idle_ms;
     bool has_rates;
     double busy_per_s, backpressured_per_s, idle_per_s, records_in_per_s, records_out_per_s;

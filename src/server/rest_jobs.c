@@ -688,9 +688,7 @@ int wrest_jobs(WRest *r, const char *method, char **seg, int nseg, const char *q
             const char *st = vertex_state(j, v);
             json_t *subs = json_array();
             for (int s = 0; s < vx->parallelism; s++) {
-                int64_t rd, wr;
-                wregistry_vertex_records(j, v, s < j->nlanes ? s : -2, &rd, &wr);
-                WRegVertexTimes times;
+                WRegVertexTimes times;      /* records and times (zero for a subtask weir does not run) */
                 wregistry_vertex_times(j, v, s, now, &times);
                 /* the states the subtask went through (Flink 2.3 lists them, not the final one) */
                 json_t *sd = json_object();
@@ -703,7 +701,7 @@ int wrest_jobs(WRest *r, const char *method, char **seg, int nseg, const char *q
                     subs, json_pack("{s:i, s:s, s:i, s:s, s:I, s:I, s:I, s:o, s:s, s:o, s:I}", "subtask", s, "status",
                                     st, "attempt", 0, "endpoint", ep, "start-time", (json_int_t)j->start_ms,
                                     "end-time", (json_int_t)job_end(j), "duration", (json_int_t)job_duration(j, now),
-                                    "metrics", metrics_json(rd, wr, wjob_state_terminal(j->state), &times), "taskmanager-id",
+                                    "metrics", metrics_json(times.read, times.write, wjob_state_terminal(j->state), &times), "taskmanager-id",
                                     r->tm_id, "status-duration", sd, "start_time", (json_int_t)j->start_ms));
             }
             char id[33];

@@ -53,18 +53,16 @@ static int measured_index(const char *name, size_t len)
     return -1;
 }
 
-/* The value of measured metric m of subtask s; false for a rate before the sampler has two
-   samples of it (the metric is left out then). */
+/* The value of measured metric m of subtask s; false for a rate the subtask has none of yet
+   (registry.h has_rates: the metric is left out then). */
 static bool subtask_value(const WRegJob *j, int v, int s, int m, int64_t now, double *out)
 {
-    int64_t rd, wr;
-    wregistry_vertex_records(j, v, s < j->nlanes ? s : -2, &rd, &wr);
     WRegVertexTimes t;
     wregistry_vertex_times(j, v, s, now, &t);
     if (MEASURED[m].rate && !t.has_rates) return false;
     switch ((MetricId)m) {
-    case M_RECORDS_IN: *out = (double)rd; break;
-    case M_RECORDS_OUT: *out = (double)wr; break;
+    case M_RECORDS_IN: *out = (double)t.read; break;
+    case M_RECORDS_OUT: *out = (double)t.write; break;
     case M_RECORDS_IN_RATE: *out = t.records_in_per_s; break;
     case M_RECORDS_OUT_RATE: *out = t.records_out_per_s; break;
     case M_BUSY_RATE: *out = (double)(int64_t)t.busy_per_s; break;
