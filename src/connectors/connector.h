@@ -99,6 +99,8 @@ struct WSource {
     int nsplits;
     int split;
     const uint8_t *split_finished;
+    /* The name of split i as Flink's split id ("<topic>-<partition>"), for insight; optional. */
+    void (*split_label)(const WSource *s, int split, char *buf, size_t bufsz);
 };
 
 /* Sleep ns in a source's next(), counted as waiting for input. */

@@ -531,6 +531,15 @@ static void ks_close(WSource *base)
     free(s);
 }
 
+/* Flink's KafkaPartitionSplit id: "<topic>-<partition>". */
+static void ks_split_label(const WSource *base, int split, char *buf, size_t bufsz)
+{
+    const KSource *s = (const KSource *)base;
+    snprintf(buf, bufsz, "split %d", split);
+    for (int i = 0; i < s->nparts; i++)
+        if (s->parts[i].split == split) snprintf(buf, bufsz, "%s-%d", s->parts[i].topic, (int)s->parts[i].partition);
+}
+
 WSource *wkafka_open_source(const WTableSpec *spec, WError *err)
 {
     KSource *s = wcalloc(1, sizeof *s);
@@ -540,6 +549,7 @@ WSource *wkafka_open_source(const WTableSpec *spec, WError *err)
     s->base.checkpoint_complete = ks_checkpoint_complete;
     s->base.close = ks_close;
     s->base.split_watermarks = true;
+    s->base.split_label = ks_split_label;
     s->ncols = spec->ncols;
     s->nmeta = spec->nmeta;
     s->table = wstrdup(spec->name);

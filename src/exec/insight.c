@@ -30,7 +30,7 @@ WInsight *winsight_new(const WOptions *config, WError *err)
         }
     }
     int64_t slow_ms = winsight_slow_threshold_ms(config, err);
-    if (slow_ms < 0) return NULL;
+    if (slow_ms < 0 || winsight_lag_threshold_ms(config, err) < 0) return NULL;
     WInsight *in = wcalloc(1, sizeof *in);
     in->slow_threshold_ns = slow_ms * 1000000;
     in->live.sample_every = WINS_SAMPLE_EVERY;
@@ -40,20 +40,32 @@ WInsight *winsight_new(const WOptions *config, WError *err)
     return in;
 }
 
-int64_t winsight_slow_threshold_ms(const WOptions *config, WError *err)
+/* A duration option of weir.insight.* in ms (dflt when unset; -1 and err set when invalid). */
+static int64_t duration_option(const WOptions *config, const char *key, int64_t dflt, WError *err)
 {
-    const char *v = config ? wopts_get(config, "weir.insight.slow-threshold") : NULL;
-    int64_t ms = 60000;             /* trap 4: a window that takes over a minute */
+    const char *v = config ? wopts_get(config, key) : NULL;
+    int64_t ms = dflt;
     if (!v) return ms;
     WError tmp;
     werr_clear(&tmp);
     if (!wduration_parse(v, &ms, &tmp) || ms < 0) {
         if (err)
-            werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key 'weir.insight.slow-threshold' "
-                     "(a duration, such as '1 s' or '500 ms').", v);
+            werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key '%s' "
+                     "(a duration, such as '1 s' or '500 ms').", v, key);
         return -1;
     }
     return ms;
+}
+
+int64_t winsight_slow_threshold_ms(const WOptions *config, WError *err)
+{
+    /* trap 4: a window that takes over a minute */
+    return duration_option(config, "weir.insight.slow-threshold", 60000, err);
+}
+
+int64_t winsight_lag_threshold_ms(const WOptions *config, WError *err)
+{
+    return duration_option(config, "weir.insight.watermark-lag-threshold", 60000, err);
 }
 
 void winsight_free(WInsight *in)
@@ -217,6 +229,7 @@ void winsight_publish(WOperator *op, int64_t now_ms)
     int nprev = s->nstates;
     memcpy(prev, s->states, sizeof prev);
     collect_states(op, s);
+    if (op->ops->insight) op->ops->insight(op, s);
     if (!in->t0_ms) in->t0_ms = in->rate_t_ms = now_ms;
     s->elapsed_ms = now_ms - in->t0_ms;
     /* keep the previous window's rates until a new window of >= 1 s completes */

@@ -29,6 +29,8 @@
 #define WINS_STATES 6
 #define WINS_NAME 48
 #define WINS_SLOW_SAMPLES 8
+#define WINS_SPLITS 32              /* watermark splits described per WatermarkAssigner subtask */
+#define WINS_SPLIT_NAME 48
 
 typedef struct WInsightState {
     char name[WINS_NAME];
@@ -38,6 +40,17 @@ typedef struct WInsightState {
     double new_per_s, expired_per_s;/* over the last rate window (>= 1 s) */
     bool rates_known;               /* a rate window has passed */
 } WInsightState;
+
+/* One split's watermark at a WatermarkAssigner (a Kafka partition when the source generates
+   watermarks per split; else the subtask's whole input, name ""). */
+typedef struct WInsightSplit {
+    char name[WINS_SPLIT_NAME];     /* Flink's split id: "<topic>-<partition>" */
+    int64_t wm;                     /* its watermark (WWM_MIN: no row yet) */
+    int64_t rows;                   /* rows it gave */
+    int64_t max_lag_ms;             /* the most it was behind the leading split of this subtask (while
+                                       both were active); 0 with one split */
+    bool idle, finished;
+} WInsightSplit;
 
 /* The published picture of one operator instance (one subtask): a plain copyable value. */
 typedef struct WInsightSnap {
@@ -57,6 +70,11 @@ typedef struct WInsightSnap {
     int64_t slow_total, slow_max_ms, slow_max_rows;
     int nslow;                      /* the first WINS_SLOW_SAMPLES ones */
     char slow[WINS_SLOW_SAMPLES][WINS_SAMPLE_LEN];
+    /* a WatermarkAssigner's splits (issue 21 item 3: watermark lag per split / partition) */
+    bool wm_assigner;
+    int nsplits;                    /* described; nsplits_total may be larger */
+    int nsplits_total;
+    WInsightSplit splits[WINS_SPLITS];
 } WInsightSnap;
 
 typedef struct WInsight {
@@ -101,6 +119,9 @@ int64_t wop_firing_begin(const struct WOperator *op);
 void wop_firing_end(struct WOperator *op, int64_t t0, int64_t rows, const struct WChunk *c, int row);
 /* weir.insight.slow-threshold of a configuration in ms (default 1 min; -1 and err set when invalid). */
 int64_t winsight_slow_threshold_ms(const WOptions *config, WError *err);
+/* weir.insight.watermark-lag-threshold in ms: a split this far behind the leading one is reported
+   (default 1 min; -1 and err set when invalid). */
+int64_t winsight_lag_threshold_ms(const WOptions *config, WError *err);
 /* The running thread: publish a copy (rates over windows of >= 1 s of wall time now_ms). */
 void winsight_publish(struct WOperator *op, int64_t now_ms);
 /* Any thread: the last published copy; false when the operator keeps no insight. */
@@ -144,5 +165,17 @@ void winsight_slow_sum(const WInsightSnap *snaps, int nsnaps, WInsightSnap *out)
 void winsight_late_sum(const WInsightSnap *snaps, int nsnaps, WInsightSnap *out);
 /* The lateness below which half / 99% of the late rows lie (histogram bucket upper bounds, ms). */
 int64_t winsight_late_quantile(const WInsightSnap *s, double q);
+/* A WatermarkAssigner's splits over all subtasks, most behind first: lag_ms is the split's
+   distance behind the leading watermark (the largest over the splits of every subtask that have
+   one and are not idle, finished ones included); -1 when the split has no watermark yet, is idle
+   or is finished. worst_ms is
+   the larger of lag_ms and the split's max_lag_ms (what it lagged within its subtask during the
+   run). Returns the number written; *leading = the leading watermark (WWM_MIN: none yet). */
+typedef struct WSplitLag {
+    WInsightSplit s;
+    int subtask;
+    int64_t lag_ms, worst_ms;
+} WSplitLag;
+int winsight_split_lags(const WInsightSnap *snaps, int nsnaps, WSplitLag *out, int max, int64_t *leading);
 
 #endif

@@ -163,3 +163,36 @@ int64_t winsight_late_quantile(const WInsightSnap *s, double q)
     }
     return s->late_max_ms;
 }
+
+static int by_worst_lag(const void *a, const void *b)
+{
+    const WSplitLag *x = a, *y = b;
+    if (x->worst_ms != y->worst_ms) return x->worst_ms > y->worst_ms ? -1 : 1;
+    if (x->subtask != y->subtask) return x->subtask - y->subtask;
+    return strcmp(x->s.name, y->s.name);
+}
+
+int winsight_split_lags(const WInsightSnap *snaps, int nsnaps, WSplitLag *out, int max, int64_t *leading)
+{
+    int64_t lead = INT64_MIN;
+    for (int t = 0; t < nsnaps; t++)
+        for (int i = 0; snaps[t].wm_assigner && i < snaps[t].nsplits; i++) {
+            const WInsightSplit *x = &snaps[t].splits[i];
+            if (!x->idle && x->wm != INT64_MIN && x->wm > lead) lead = x->wm;
+        }
+    int n = 0, cap = 0;
+    WSplitLag *all = NULL;
+    for (int t = 0; t < nsnaps; t++)
+        for (int i = 0; snaps[t].wm_assigner && i < snaps[t].nsplits; i++) {
+            const WInsightSplit *x = &snaps[t].splits[i];
+            if (n == cap) all = wrealloc(all, sizeof *all * (size_t)(cap = cap ? cap * 2 : 16));
+            int64_t lag = x->finished || x->idle || x->wm == INT64_MIN || lead == INT64_MIN ? -1 : winsight_lateness(lead, x->wm);
+            all[n++] = (WSplitLag){.s = *x, .subtask = t, .lag_ms = lag, .worst_ms = lag > x->max_lag_ms ? lag : x->max_lag_ms};
+        }
+    if (n) wqsort(all, (size_t)n, sizeof *all, by_worst_lag);
+    int k = n < max ? n : max;
+    if (k) memcpy(out, all, sizeof *all * (size_t)k);
+    free(all);
+    *leading = lead;
+    return k;
+}

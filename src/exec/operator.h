@@ -25,6 +25,7 @@
 #define WWM_MAX INT64_MAX
 
 typedef struct WOperator WOperator;
+struct WInsightSnap;
 
 /* Checkpoint registration (additive): every keyed-state backend and timer service an operator
    creates through wexec_new_backend / wexec_new_timers is recorded in the context's registry
@@ -92,6 +93,9 @@ typedef struct WOpOps {
        input's chunk; process what is buffered. Optional. */
     void (*bundle_add)(WOperator *op, int input, const WChunk *in, int from, int n);
     void (*bundle_flush)(WOperator *op);
+    /* Insight (insight.h): add the operator's own figures to the snapshot being published (the
+       WatermarkAssigner's splits); optional, called by the running thread. */
+    void (*insight)(WOperator *op, struct WInsightSnap *s);
 } WOpOps;
 
 typedef struct WOpOut {

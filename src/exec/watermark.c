@@ -20,8 +20,13 @@
  * outputs it is idle (Flink's WatermarkStatus.IDLE). With `periodic` (Flink's default emit
  * strategy for those sources, on-periodic) the minimum is emitted at ticks every interval_ms
  * instead of after the rows, and chunks are never cut.
+ *
+ * Insight (issue 21: watermark lag per split): the operator describes its splits in the snapshots
+ * it publishes — each split's watermark, rows, idle/finished, and the most it lagged behind the
+ * leading split of this subtask while both were active (measured after every chunk).
  */
 #include "watermark.h"
+#include "insight.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -29,6 +34,8 @@
 typedef struct WmSplit {
     int64_t wm;                 /* largest watermark-expression value of the split's rows */
     int64_t last_rows_ms;       /* processing time of its last rows (or of the first tick) */
+    int64_t rows;
+    int64_t max_lag_ms;         /* the most it was behind the leading split (insight) */
     bool idle;
 } WmSplit;
 
@@ -69,7 +76,7 @@ static void sync_splits(WmOp *w)
     if (n <= w->nsp) return;
     w->sp = realloc(w->sp, sizeof *w->sp * (size_t)n);
     int64_t now = wexec_now(w->base.ctx);
-    for (int i = w->nsp; i < n; i++) w->sp[i] = (WmSplit){WWM_MIN, now, false};
+    for (int i = w->nsp; i < n; i++) w->sp[i] = (WmSplit){.wm = WWM_MIN, .last_rows_ms = now};
     w->nsp = n;
 }
 
@@ -129,6 +136,42 @@ static void emit_if_advanced(WmOp *w)
     set_out_idle(w, w->in_idle || (all_idle && any_split));
 }
 
+/* Insight: every split with a watermark that still counts (neither idle nor finished) measures
+   how far it is behind the leading one (the largest watermark of the splits not idle, a split
+   read to its end included: its rows are ahead of the others'). O(splits) per chunk, only with
+   insight on. */
+static void track_lags(WmOp *w)
+{
+    int64_t lead = WWM_MIN;
+    for (int i = 0; i < w->nsp; i++)
+        if (!w->sp[i].idle && w->sp[i].wm > lead) lead = w->sp[i].wm;
+    for (int i = 0; i < w->nsp; i++) {
+        WmSplit *x = &w->sp[i];
+        if (x->idle || finished(w, i) || x->wm == WWM_MIN) continue;
+        int64_t lag = winsight_lateness(lead, x->wm);
+        if (lag > x->max_lag_ms) x->max_lag_ms = lag;
+    }
+}
+
+static void wm_insight(WOperator *op, WInsightSnap *s)
+{
+    WmOp *w = (WmOp *)op;
+    sync_splits(w);
+    s->wm_assigner = true;
+    s->nsplits_total = w->nsp;
+    s->nsplits = w->nsp < WINS_SPLITS ? w->nsp : WINS_SPLITS;
+    for (int i = 0; i < s->nsplits; i++) {
+        WInsightSplit *o = &s->splits[i];
+        o->name[0] = 0;
+        if (w->cfg.splits.label) w->cfg.splits.label(w->cfg.splits.label_ctx, i, o->name, sizeof o->name);
+        o->wm = w->sp[i].wm;
+        o->rows = w->sp[i].rows;
+        o->max_lag_ms = w->sp[i].max_lag_ms;
+        o->idle = w->sp[i].idle || (w->in_idle && w->nsp == 1);
+        o->finished = finished(w, i) || (op->ended && !w->cfg.splits.nsplits);
+    }
+}
+
 static void wm_process(WOperator *op, int input, const WChunk *in)
 {
     WmOp *w = (WmOp *)op;
@@ -175,6 +218,8 @@ static void wm_process(WOperator *op, int input, const WChunk *in)
         wop_emit(op, &part);
     }
     s->wm = mx;
+    s->rows += in->nrows;
+    if (op->insight && w->nsp > 1) track_lags(w);
     if (!w->cfg.periodic) emit_if_advanced(w);
 }
 
@@ -231,7 +276,8 @@ static void wm_destroy(WOperator *op)
 }
 
 static const WOpOps WM_OPS = {.process = wm_process, .watermark = wm_watermark, .end_input = wm_end,
-                              .idle = wm_idle, .tick = wm_tick, .destroy = wm_destroy};
+                              .idle = wm_idle, .tick = wm_tick, .destroy = wm_destroy,
+                              .insight = wm_insight};
 
 WOperator *wop_watermark_new(WExecCtx *ctx, WExpr *expr, const WWmConfig *cfg, int ncols, const WType **types,
                              const char **names)

@@ -10,6 +10,9 @@ typedef struct WWmSplits {
     const int *nsplits;                 /* splits so far (only grows) */
     const int *split;                   /* the split of the chunk being pushed */
     const uint8_t *const *finished;     /* per split: read to its end (may point to NULL) */
+    /* the split's name for insight (Flink's split id, "<topic>-<partition>"); optional */
+    void (*label)(void *label_ctx, int split, char *buf, size_t bufsz);
+    void *label_ctx;
 } WWmSplits;
 
 typedef struct WWmConfig {

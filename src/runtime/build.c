@@ -276,6 +276,14 @@ static WOperator *build_exchange(WPlanCtx *p, Lane *L, WRel *r, WOperator *input
     return add_op(p, L, r, &rc->base, -1, NULL);
 }
 
+/* A source's split name for the WatermarkAssigner's insight (WWmSplits.label). */
+static void source_split_label(void *ctx, int split, char *buf, size_t bufsz)
+{
+    const WSource *src = ctx;
+    if (src->split_label) src->split_label(src, split, buf, bufsz);
+    else snprintf(buf, bufsz, "split %d", split);
+}
+
 /* The WatermarkAssigner r's configuration. Its input is a source of lane L (through Calcs): a
    source with per-split watermarks (kafka: Flink pushes the watermark into the scan) gets one per
    split, the table's scan.watermark.* options (emit strategy, default on-periodic as Flink's;
@@ -292,7 +300,7 @@ static bool watermark_config(WPlanCtx *p, Lane *L, const WRel *r, WWmConfig *wc)
     WScanWatermark sw;
     if (!wconn_scan_watermark(&in->table->options, &sw, p->err)) return false;
     const WOptions *conf = L->job->env.config;
-    wc->splits = (WWmSplits){&src->nsplits, &src->split, &src->split_finished};
+    wc->splits = (WWmSplits){&src->nsplits, &src->split, &src->split_finished, source_split_label, (void *)src};
     wc->periodic = sw.emit != 0;
     wc->idle_timeout_ms = sw.idle_timeout_ms >= 0 ? sw.idle_timeout_ms : L->job->idle_timeout_ms;
     wc->interval_ms = 200;

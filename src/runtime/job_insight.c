@@ -1,6 +1,7 @@
 /*
  * job_insight.c — the insight lines of the job report (`-v`): a dominant hot key with its remedy,
- * late rows with their lateness and a sample, and states that grow without bound (exec/insight.h).
+ * late rows with their lateness and a sample, slow window firings, a source split whose watermark
+ * lags the others, and states that grow without bound (exec/insight.h).
  * Lines are printed only when there is something to act on, so a healthy job's report is
  * unchanged.
  */
@@ -63,6 +64,23 @@ static void report_op(const WJob *j, int i, WStrBuf *out)
             wsb_printf(out, "  slow window firings: %lld over %lld ms, the slowest %lld ms, up to %lld rows in a window; "
                        "first: %s\n", (long long)slow.slow_total, (long long)winsight_slow_threshold_ms(j->env.config, NULL),
                        (long long)slow.slow_max_ms, (long long)slow.slow_max_rows, slow.nslow ? slow.slow[0] : "");
+        int total = 0;
+        for (int l = 0; l < j->nlanes; l++) total += snaps[l].nsplits;
+        if (total > 0) {
+            WSplitLag *lag = wcalloc((size_t)total, sizeof *lag);
+            int64_t lead;
+            int nl = winsight_split_lags(snaps, j->nlanes, lag, total, &lead);
+            int64_t threshold = winsight_lag_threshold_ms(j->env.config, NULL);
+            if (nl > 0 && lag[0].worst_ms > 0 && lag[0].worst_ms >= threshold) {
+                if (lag[0].s.name[0]) wsb_printf(out, "  watermark lag: split %s (subtask %d)", lag[0].s.name, lag[0].subtask);
+                else wsb_printf(out, "  watermark lag: subtask %d", lag[0].subtask);
+                bool now = lag[0].lag_ms == lag[0].worst_ms;
+                wsb_printf(out, " %s %lld ms behind the leading watermark of %s (%lld rows); it %s the watermark "
+                           "back, so windows %s late\n", now ? "is" : "was up to", (long long)lag[0].worst_ms, name,
+                           (long long)lag[0].s.rows, now ? "holds" : "held", now ? "fire" : "fired");
+            }
+            free(lag);
+        }
         WStateGrowth g[WINS_STATES];
         int ng = winsight_state_growth(snaps, j->nlanes, wjob_unbounded(j), false, g, WINS_STATES);
         for (int k = 0; k < ng; k++)

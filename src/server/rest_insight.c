@@ -1,5 +1,5 @@
 /*
- * rest_insight.c — /weir/jobs/:jid/vertices/:vid/{hot-keys,late-data,state-growth,slow-windows}: the insight
+ * rest_insight.c — /weir/jobs/:jid/vertices/:vid/{hot-keys,late-data,state-growth,slow-windows,watermarks}: the insight
  * of the vertex's operators (exec/insight.h) as JSON, read under the registry lock from the
  * snapshots the operators publish (live) or the copies kept when the job ended. See rest.h.
  */
@@ -116,11 +116,55 @@ static json_t *slow_windows(const WRegJob *j, int op, const WInsightSnap *s)
                      "most_rows", (json_int_t)sum.slow_max_rows, "sample", samples);
 }
 
+/* The WatermarkAssigner's splits, most behind first, with a warning when one lags the leading
+   split by the threshold or more (while running: now; over the run: within its subtask). */
+static json_t *watermarks(const WRegJob *j, int op, const WInsightSnap *s, int64_t threshold_ms)
+{
+    bool any = false;
+    int total = 0;
+    for (int l = 0; l < j->nlanes; l++) {
+        any |= s[l].wm_assigner;
+        total += s[l].nsplits;
+    }
+    if (!any) return NULL;
+    WSplitLag *lag = wcalloc((size_t)(total > 0 ? total : 1), sizeof *lag);
+    int64_t lead;
+    int n = winsight_split_lags(s, j->nlanes, lag, total, &lead);
+    json_t *splits = json_array();
+    for (int i = 0; i < n; i++) {
+        json_t *x = json_pack("{s:i, s:s?, s:I, s:b, s:b}", "subtask", lag[i].subtask, "split",
+                              lag[i].s.name[0] ? lag[i].s.name : NULL, "records", (json_int_t)lag[i].s.rows, "idle",
+                              lag[i].s.idle, "finished", lag[i].s.finished);
+        json_object_set_new(x, "watermark", lag[i].s.wm == INT64_MIN ? json_null() : json_integer(lag[i].s.wm));
+        json_object_set_new(x, "lag_ms", lag[i].lag_ms < 0 ? json_null() : json_integer(lag[i].lag_ms));
+        json_object_set_new(x, "max_lag_ms", json_integer(lag[i].s.max_lag_ms));
+        json_array_append_new(splits, x);
+    }
+    json_t *o = json_pack("{s:s, s:o}", "operator", j->graph->ops[op].name, "splits", splits);
+    json_object_set_new(o, "leading_watermark", lead == INT64_MIN ? json_null() : json_integer(lead));
+    bool behind = n > 0 && lag[0].worst_ms >= threshold_ms && lag[0].worst_ms > 0;
+    json_object_set_new(o, "lagging", json_boolean(behind));
+    if (behind) {
+        char w[320], who[96];
+        if (lag[0].s.name[0]) snprintf(who, sizeof who, "Split %s (subtask %d)", lag[0].s.name, lag[0].subtask);
+        else snprintf(who, sizeof who, "Subtask %d", lag[0].subtask);
+        bool now = lag[0].lag_ms == lag[0].worst_ms;
+        snprintf(w, sizeof w, "%s %s %lld ms behind the leading watermark of %s: it %s the watermark back, so "
+                 "windows %s late and the other splits' rows %s in state.", who, now ? "is" : "was up to",
+                 (long long)lag[0].worst_ms, j->graph->ops[op].name, now ? "holds" : "held", now ? "fire" : "fired",
+                 now ? "wait" : "waited");
+        json_object_set_new(o, "warning", json_string(w));
+    }
+    free(lag);
+    return o;
+}
+
 int wrest_insight(const WRegJob *j, int v, const char *what, json_t **out)
 {
     bool hk = !strcmp(what, "hot-keys"), ld = !strcmp(what, "late-data"), sg = !strcmp(what, "state-growth");
-    bool sw = !strcmp(what, "slow-windows");
-    if (!hk && !ld && !sg && !sw) return 0;
+    bool sw = !strcmp(what, "slow-windows"), wm = !strcmp(what, "watermarks");
+    if (!hk && !ld && !sg && !sw && !wm) return 0;
+    int64_t lag_threshold = winsight_lag_threshold_ms(&j->config, NULL);
     const WJobVertex *vx = &j->graph->vertices[v];
     double threshold = wjob_hot_key_threshold(&j->config);
     json_t *ops = json_array();
@@ -129,7 +173,7 @@ int wrest_insight(const WRegJob *j, int v, const char *what, json_t **out)
         WInsightSnap *s = op_snaps(j, op);
         if (!s) continue;
         json_t *o = hk ? hot_keys(j, op, s, threshold) : ld ? late_data(j, op, s) : sw ? slow_windows(j, op, s)
-                                                                                : state_growth(j, op, s);
+                    : wm ? watermarks(j, op, s, lag_threshold) : state_growth(j, op, s);
         if (o) json_array_append_new(ops, o);
         free(s);
     }
@@ -141,5 +185,6 @@ int wrest_insight(const WRegJob *j, int v, const char *what, json_t **out)
     if (hk) json_object_set_new(*out, "threshold", json_real(threshold));
     if (sg) json_object_set_new(*out, "input", json_string(j->unbounded ? "unbounded" : "bounded"));
     if (sw) json_object_set_new(*out, "threshold_ms", json_integer(winsight_slow_threshold_ms(&j->config, NULL)));
+    if (wm) json_object_set_new(*out, "threshold_ms", json_integer(lag_threshold));
     return 200;
 }

@@ -126,3 +126,58 @@ WTEST(insight_slow_threshold_and_sum)
     CHECK_INT(sum.nslow, 2);
     CHECK_STR(sum.slow[1], "900 ms, 5000 rows: b");
 }
+
+static void put_split(WInsightSnap *s, const char *name, int64_t wm, int64_t max_lag, bool idle, bool finished)
+{
+    s->wm_assigner = true;
+    WInsightSplit *x = &s->splits[s->nsplits++];
+    snprintf(x->name, sizeof x->name, "%s", name);
+    x->wm = wm;
+    x->max_lag_ms = max_lag;
+    x->idle = idle;
+    x->finished = finished;
+    s->nsplits_total = s->nsplits;
+}
+
+/* Watermark lag per split over subtasks: the leading watermark is the largest of the splits not
+   idle (finished ones included); a split's lag is its distance behind it (none when it has no
+   watermark yet, is idle or finished); the most behind (now or during the run) comes first. */
+WTEST(insight_split_lags)
+{
+    WInsightSnap s[2] = {0};
+    put_split(&s[0], "t-0", 100000, 0, false, false);
+    put_split(&s[0], "t-1", INT64_MIN, 0, false, false);        /* no row yet */
+    put_split(&s[0], "t-2", 400000, 0, true, false);            /* idle: not leading, no lag */
+    put_split(&s[1], "t-3", 160000, 5000, false, true);         /* finished: leads, no lag now */
+    put_split(&s[1], "t-4", 150000, 90000, false, false);
+    WSplitLag out[8];
+    int64_t lead;
+    int n = winsight_split_lags(s, 2, out, 8, &lead);
+    CHECK_INT(n, 5);
+    CHECK_INT(lead, 160000);
+    CHECK_STR(out[0].s.name, "t-4");            /* 10 s behind now, 90 s during the run */
+    CHECK_INT(out[0].subtask, 1);
+    CHECK_INT(out[0].lag_ms, 10000);
+    CHECK_INT(out[0].worst_ms, 90000);
+    CHECK_STR(out[1].s.name, "t-0");
+    CHECK_INT(out[1].lag_ms, 60000);
+    CHECK_STR(out[2].s.name, "t-3");
+    CHECK_INT(out[2].lag_ms, -1);
+    CHECK_INT(out[2].worst_ms, 5000);
+    CHECK_INT(out[3].lag_ms, -1);               /* t-1 and t-2: no lag */
+    CHECK_INT(out[4].lag_ms, -1);
+    CHECK_INT(winsight_split_lags(s, 2, out, 2, &lead), 2);
+    WInsightSnap none[1] = {0};
+    CHECK_INT(winsight_split_lags(none, 1, out, 8, &lead), 0);
+    CHECK(lead == INT64_MIN);
+    WOptions o;
+    wopts_init(&o);
+    WError err;
+    werr_clear(&err);
+    CHECK_INT(winsight_lag_threshold_ms(&o, &err), 60000);
+    wopts_set(&o, "weir.insight.watermark-lag-threshold", "10 min");
+    CHECK_INT(winsight_lag_threshold_ms(&o, &err), 600000);
+    wopts_set(&o, "weir.insight.watermark-lag-threshold", "-");
+    CHECK(winsight_new(&o, &err) == NULL && err.set && strstr(err.msg, "'weir.insight.watermark-lag-threshold'"));
+    wopts_free(&o);
+}
