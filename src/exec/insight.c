@@ -35,6 +35,7 @@ WInsight *winsight_new(const WOptions *config, WError *err)
     in->slow_threshold_ns = slow_ms * 1000000;
     in->live.sample_every = WINS_SAMPLE_EVERY;
     whh_init(&in->live.hh);
+    whh_init(&in->live.work);
     in->pub = in->live;
     pthread_mutex_init(&in->mu, NULL);
     return in;
@@ -122,6 +123,25 @@ static void row_label(const WOperator *op, const WChunk *c, int row, int n, cons
     wsb_free(&sb);
 }
 
+/* The hash of row r's key columns (the input's hash-exchange keys). */
+static uint64_t key_hash(const WChunk *c, int r, int n, const int *keys)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (int k = 0; k < n; k++)
+        h = whash_combine(h, datum_hash(c->types[keys[k]], c->cols[keys[k]].data[r], c->cols[keys[k]].nulls[r]));
+    return h;
+}
+
+/* Count weight for row r's key in sketch h; lazily label it (a key is labelled when met again
+   while in the sketch: keys seen once cost no formatting; the keys that matter are met often). */
+static void sketch_row(WOperator *op, WHeavyHitters *h, const WChunk *c, int r, int n, const int *keys, int64_t weight)
+{
+    bool entered;
+    int slot = whh_add(h, key_hash(c, r, n, keys), weight, &entered);
+    char *label = h->label[slot];
+    if (!entered && !label[0]) row_label(op, c, r, n, keys, false, label, WHH_LABEL);
+}
+
 void winsight_rows(WOperator *op, int input, const WChunk *c)
 {
     WInsight *in = op->insight;
@@ -129,19 +149,19 @@ void winsight_rows(WOperator *op, int input, const WChunk *c)
     int n = in->nkeys[input];
     const int *keys = in->keys[input];
     int r = in->skip;
-    for (; r < c->nrows; r += WINS_SAMPLE_EVERY) {
-        uint64_t h = 0x9e3779b97f4a7c15ULL;
-        for (int k = 0; k < n; k++)
-            h = whash_combine(h, datum_hash(c->types[keys[k]], c->cols[keys[k]].data[r], c->cols[keys[k]].nulls[r]));
-        bool entered;
-        int slot = whh_add(&in->live.hh, h, 1, &entered);
-        /* lazily: a key is labelled when met again while in the sketch (keys seen once cost no
-           formatting; the keys that matter are met many times) */
-        char *label = in->live.hh.label[slot];
-        if (!entered && !label[0]) row_label(op, c, r, n, keys, false, label, WHH_LABEL);
-    }
+    for (; r < c->nrows; r += WINS_SAMPLE_EVERY) sketch_row(op, &in->live.hh, c, r, n, keys, 1);
     in->skip = r - c->nrows;
     assert(in->skip >= 0 && in->skip < WINS_SAMPLE_EVERY);
+}
+
+void wop_key_work(WOperator *op, int input, const WChunk *c, int row, int64_t rows)
+{
+    WInsight *in = op->insight;
+    if (!in || rows <= 0) return;
+    in->live.work_fed = true;
+    in->live.work_total += rows;
+    if (rows < WINS_WORK_MIN || input < 0 || input >= WINS_INPUTS || !in->nkeys[input]) return;
+    sketch_row(op, &in->live.work, c, row, in->nkeys[input], in->keys[input], rows);
 }
 
 int winsight_late_bucket(int64_t lateness_ms)
@@ -194,6 +214,25 @@ void wop_firing_end(WOperator *op, int64_t t0, int64_t rows, const WChunk *c, in
     else snprintf(out + w, (size_t)(WINS_SAMPLE_LEN - w), "(no row emitted)");
     /* logged once: the first slow firings, as trap 4's "log it when a window takes too long" */
     fprintf(stderr, "weir: slow window firing in %s: %s\n", op->name ? op->name : "an operator", out);
+}
+
+void wop_key_slow_end(WOperator *op, int64_t t0, int64_t rows, const WChunk *c, int row)
+{
+    WInsight *in = op->insight;
+    if (!in || !t0) return;
+    int64_t ns = wproc_mono_ns() - t0;
+    if (ns < in->slow_threshold_ns) return;
+    WInsightSnap *s = &in->live;
+    int64_t ms = ns / 1000000;
+    s->slowkey_total++;
+    if (ms > s->slowkey_max_ms) s->slowkey_max_ms = ms;
+    if (rows > s->slowkey_max_rows) s->slowkey_max_rows = rows;
+    if (s->nslowkey >= WINS_SLOW_SAMPLES) return;
+    char *out = s->slowkey[s->nslowkey++];
+    int w = snprintf(out, WINS_SAMPLE_LEN, "%lld ms, %lld rows scanned: ", (long long)ms, (long long)rows);
+    if (c && row >= 0 && row < c->nrows) row_label(op, c, row, c->ncols, NULL, false, out + w, (size_t)(WINS_SAMPLE_LEN - w));
+    /* logged once: the first slow keys */
+    fprintf(stderr, "weir: slow key in %s: %s\n", op->name ? op->name : "an operator", out);
 }
 
 /* The states of the backends op registered (the lane's checkpoint registry, by exec node id). */

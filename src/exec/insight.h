@@ -29,6 +29,7 @@
 #define WINS_STATES 6
 #define WINS_NAME 48
 #define WINS_SLOW_SAMPLES 8
+#define WINS_WORK_MIN 16            /* a row's work below this many rows scanned only adds to work_total */
 #define WINS_SPLITS 32              /* watermark splits described per WatermarkAssigner subtask */
 #define WINS_SPLIT_NAME 48
 
@@ -70,6 +71,15 @@ typedef struct WInsightSnap {
     int64_t slow_total, slow_max_ms, slow_max_rows;
     int nslow;                      /* the first WINS_SLOW_SAMPLES ones */
     char slow[WINS_SLOW_SAMPLES][WINS_SAMPLE_LEN];
+    /* slow keys of non-windowed operators (wop_key_work / wop_key_slow_end): keys by the state
+       rows their input rows made the operator scan (a join's candidates), and single rows whose
+       work took longer than weir.insight.slow-threshold */
+    bool work_fed;
+    int64_t work_total;             /* rows scanned for all input rows */
+    WHeavyHitters work;             /* keys by rows scanned (rows of >= WINS_WORK_MIN only) */
+    int64_t slowkey_total, slowkey_max_ms, slowkey_max_rows;
+    int nslowkey;
+    char slowkey[WINS_SLOW_SAMPLES][WINS_SAMPLE_LEN];
     /* a WatermarkAssigner's splits (issue 21 item 3: watermark lag per split / partition) */
     bool wm_assigner;
     int nsplits;                    /* described; nsplits_total may be larger */
@@ -117,6 +127,15 @@ static inline int64_t winsight_lateness(int64_t now, int64_t t)
    operator's name. */
 int64_t wop_firing_begin(const struct WOperator *op);
 void wop_firing_end(struct WOperator *op, int64_t t0, int64_t rows, const struct WChunk *c, int row);
+/* Slow keys (issue 21 item 2 for non-windowed operators). A keyed operator reports the state rows
+   it scanned for row `row` of c arriving on input (a join's candidates of the other side): the
+   work counts in the snapshot's work_total and, from WINS_WORK_MIN rows on, for the row's key in
+   the work sketch (the key columns of the input's hash exchange). A row whose work the operator
+   timed (wop_firing_begin before it) ends with wop_key_slow_end: over weir.insight.slow-threshold
+   it is counted, the first WINS_SLOW_SAMPLES described ("<ms> ms, <rows> rows scanned: <row>")
+   and logged once to stderr. */
+void wop_key_work(struct WOperator *op, int input, const struct WChunk *c, int row, int64_t rows);
+void wop_key_slow_end(struct WOperator *op, int64_t t0, int64_t rows, const struct WChunk *c, int row);
 /* weir.insight.slow-threshold of a configuration in ms (default 1 min; -1 and err set when invalid). */
 int64_t winsight_slow_threshold_ms(const WOptions *config, WError *err);
 /* weir.insight.watermark-lag-threshold in ms: a split this far behind the leading one is reported
@@ -161,6 +180,11 @@ int winsight_state_growth(const WInsightSnap *snaps, int nsnaps, bool unbounded,
                           int max);
 /* The slow firings of all subtasks summed into one snapshot's slow fields (samples: the first ones). */
 void winsight_slow_sum(const WInsightSnap *snaps, int nsnaps, WInsightSnap *out);
+/* The same for the slow keys' fields (slowkey_*), and work_total summed. */
+void winsight_slowkey_sum(const WInsightSnap *snaps, int nsnaps, WInsightSnap *out);
+/* The top keys by work (rows scanned) over the subtasks' work sketches, shares of all the work;
+   *total = rows scanned over all subtasks. */
+int winsight_top_work(const WInsightSnap *snaps, int nsnaps, WHotKey *out, int max, int64_t *total);
 /* The late rows of all subtasks summed into one snapshot's late fields (samples: the first ones). */
 void winsight_late_sum(const WInsightSnap *snaps, int nsnaps, WInsightSnap *out);
 /* The lateness below which half / 99% of the late rows lie (histogram bucket upper bounds, ms). */

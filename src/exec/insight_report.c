@@ -15,16 +15,18 @@ static int by_count(const void *a, const void *b)
     return x->subtask - y->subtask;
 }
 
-int winsight_top_keys(const WInsightSnap *snaps, int nsnaps, WHotKey *out, int max, int64_t *sampled)
+/* The top keys of every subtask's records sketch (hh) or work sketch, merged. */
+static int top_of(const WInsightSnap *snaps, int nsnaps, bool work, WHotKey *out, int max, int64_t *total_out)
 {
     int64_t total = 0;
     int n = 0;
     WHotKey *all = wcalloc((size_t)nsnaps * WHH_SLOTS + 1, sizeof *all);
     for (int s = 0; s < nsnaps; s++) {
-        if (!snaps[s].keyed) continue;
-        total += snaps[s].hh.total;
+        if (work ? !snaps[s].work_fed : !snaps[s].keyed) continue;
+        const WHeavyHitters *h = work ? &snaps[s].work : &snaps[s].hh;
+        total += work ? snaps[s].work_total : h->total;
         WHHEntry e[WHH_SLOTS];
-        int ne = whh_top(&snaps[s].hh, e, WHH_SLOTS);
+        int ne = whh_top(h, e, WHH_SLOTS);
         for (int i = 0; i < ne; i++) all[n++] = (WHotKey){.e = e[i], .subtask = s};
     }
     wqsort(all, (size_t)n, sizeof *all, by_count);
@@ -34,8 +36,18 @@ int winsight_top_keys(const WInsightSnap *snaps, int nsnaps, WHotKey *out, int m
         out[i].share = total ? (double)all[i].e.count / (double)total : 0;
     }
     free(all);
-    *sampled = total;
+    *total_out = total;
     return k;
+}
+
+int winsight_top_keys(const WInsightSnap *snaps, int nsnaps, WHotKey *out, int max, int64_t *sampled)
+{
+    return top_of(snaps, nsnaps, false, out, max, sampled);
+}
+
+int winsight_top_work(const WInsightSnap *snaps, int nsnaps, WHotKey *out, int max, int64_t *total)
+{
+    return top_of(snaps, nsnaps, true, out, max, total);
 }
 
 bool winsight_is_hot(const WHotKey *top, int n, int64_t sampled, double threshold)
@@ -133,6 +145,21 @@ void winsight_slow_sum(const WInsightSnap *snaps, int nsnaps, WInsightSnap *out)
         if (x->slow_max_rows > out->slow_max_rows) out->slow_max_rows = x->slow_max_rows;
         for (int k = 0; k < x->nslow && out->nslow < WINS_SLOW_SAMPLES; k++)
             memcpy(out->slow[out->nslow++], x->slow[k], WINS_SAMPLE_LEN);
+    }
+}
+
+void winsight_slowkey_sum(const WInsightSnap *snaps, int nsnaps, WInsightSnap *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int l = 0; l < nsnaps; l++) {
+        const WInsightSnap *x = &snaps[l];
+        out->work_fed |= x->work_fed;
+        out->work_total += x->work_total;
+        out->slowkey_total += x->slowkey_total;
+        if (x->slowkey_max_ms > out->slowkey_max_ms) out->slowkey_max_ms = x->slowkey_max_ms;
+        if (x->slowkey_max_rows > out->slowkey_max_rows) out->slowkey_max_rows = x->slowkey_max_rows;
+        for (int k = 0; k < x->nslowkey && out->nslowkey < WINS_SLOW_SAMPLES; k++)
+            memcpy(out->slowkey[out->nslowkey++], x->slowkey[k], WINS_SAMPLE_LEN);
     }
 }
 

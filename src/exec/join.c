@@ -13,11 +13,14 @@
  * left rows only. Under mini-batch (WMB_JOIN, minibatch.h) rows go to one bundle per input
  * (minibatch_join.h) and a batch is processed right input first (left first for RIGHT JOIN),
  * rows in the bundle's order, with Flink's isSuppress for folded -U/+U pairs.
+ * Insight: the candidates each row scans are its key's work (slow keys); a row with more
+ * candidates than a chunk is timed against weir.insight.slow-threshold.
  * Calls exec/operator, exec/join_state, exec/minibatch_join, state/, expr/, types/.
  */
 #include "stateful.h"
 #include "join_state.h"
 #include "minibatch_join.h"
+#include "insight.h"
 #include "../types/row.h"
 
 #include <stdio.h>
@@ -394,7 +397,11 @@ static void join_process(WOperator *op, int input, const WChunk *in)
             int need = decode ? n : 0;
             if (need > jc->cap - jc->nrows || (!decode && n > jc->cap)) {
                 if (nseg > 0) break;                /* r starts the next run */
+                /* a key with more candidates than a chunk: its row is timed (insight's slow keys) */
+                int64_t t0 = wop_firing_begin(op);
+                wop_key_work(op, input, in, r, n);
                 big_row(j, input, in, r, ents, n, decode);
+                wop_key_slow_end(op, t0, n, in, r);
                 if (expired_sum(j) > exp0) j->ttl_expired++;
                 r++;
                 break;
@@ -418,6 +425,7 @@ static void join_process(WOperator *op, int input, const WChunk *in)
             } else {
                 s->ents = ents;
             }
+            if (n && op->insight) wop_key_work(op, input, in, r, n);
             fill_joined(j, input, in, r, ents, n, decode);
             s->x = (RowCtx){.in = input, .c = in, .r = r, .sup = j->suppress && j->suppress[r]};
             if (!is->outer) {

@@ -1,6 +1,7 @@
 /*
  * job_insight.c — the insight lines of the job report (`-v`): a dominant hot key with its remedy,
- * late rows with their lateness and a sample, slow window firings, a source split whose watermark
+ * late rows with their lateness and a sample, slow window firings, slow keys (a key that makes a
+ * join scan most of the state rows it scans; single rows slower than the threshold), a source split whose watermark
  * lags the others, and states that grow without bound (exec/insight.h).
  * Lines are printed only when there is something to act on, so a healthy job's report is
  * unchanged.
@@ -64,6 +65,23 @@ static void report_op(const WJob *j, int i, WStrBuf *out)
             wsb_printf(out, "  slow window firings: %lld over %lld ms, the slowest %lld ms, up to %lld rows in a window; "
                        "first: %s\n", (long long)slow.slow_total, (long long)winsight_slow_threshold_ms(j->env.config, NULL),
                        (long long)slow.slow_max_ms, (long long)slow.slow_max_rows, slow.nslow ? slow.slow[0] : "");
+        WInsightSnap sk;
+        winsight_slowkey_sum(snaps, j->nlanes, &sk);
+        if (sk.work_fed) {
+            WHotKey wt[2];
+            int64_t work = 0;
+            int nw = winsight_top_work(snaps, j->nlanes, wt, 2, &work);
+            if (winsight_is_hot(wt, nw, work, wjob_hot_key_threshold(j->env.config))) {
+                bool applied;
+                const char *remedy = winsight_remedy(name, &applied);
+                wsb_printf(out, "  slow key: %s made %s scan %.0f%% of the %lld state rows it scanned (subtask %d); "
+                           "remedy: %s\n", wt[0].e.label, name, wt[0].share * 100, (long long)work, wt[0].subtask, remedy);
+            }
+        }
+        if (sk.slowkey_total)
+            wsb_printf(out, "  slow rows: %lld over %lld ms, the slowest %lld ms, up to %lld state rows scanned for one row; "
+                       "first: %s\n", (long long)sk.slowkey_total, (long long)winsight_slow_threshold_ms(j->env.config, NULL),
+                       (long long)sk.slowkey_max_ms, (long long)sk.slowkey_max_rows, sk.nslowkey ? sk.slowkey[0] : "");
         int total = 0;
         for (int l = 0; l < j->nlanes; l++) total += snaps[l].nsplits;
         if (total > 0) {

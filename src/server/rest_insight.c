@@ -1,5 +1,5 @@
 /*
- * rest_insight.c — /weir/jobs/:jid/vertices/:vid/{hot-keys,late-data,state-growth,slow-windows,watermarks}: the insight
+ * rest_insight.c — /weir/jobs/:jid/vertices/:vid/{hot-keys,late-data,state-growth,slow-windows,slow-keys,watermarks}: the insight
  * of the vertex's operators (exec/insight.h) as JSON, read under the registry lock from the
  * snapshots the operators publish (live) or the copies kept when the job ended. See rest.h.
  */
@@ -116,6 +116,42 @@ static json_t *slow_windows(const WRegJob *j, int op, const WInsightSnap *s)
                      "most_rows", (json_int_t)sum.slow_max_rows, "sample", samples);
 }
 
+/* Keys by the state rows their input rows made the operator scan (a join's candidates), with the
+   single rows that took longer than the slow threshold. */
+static json_t *slow_keys(const WRegJob *j, int op, const WInsightSnap *s, double share_threshold)
+{
+    WInsightSnap sum;
+    winsight_slowkey_sum(s, j->nlanes, &sum);
+    if (!sum.work_fed && !sum.slowkey_total) return NULL;
+    WHotKey top[10];
+    int64_t total = 0;
+    int n = winsight_top_work(s, j->nlanes, top, 10, &total);
+    json_t *keys = json_array(), *subs = json_array(), *samples = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(keys, json_pack("{s:s?, s:I, s:I, s:f, s:i}", "key", top[i].e.label[0] ? top[i].e.label : NULL,
+                                              "rows_scanned", (json_int_t)top[i].e.count, "error",
+                                              (json_int_t)top[i].e.error, "share", top[i].share, "subtask", top[i].subtask));
+    for (int l = 0; l < j->nlanes; l++) json_array_append_new(subs, json_integer(s[l].slowkey_total));
+    for (int k = 0; k < sum.nslowkey; k++) json_array_append_new(samples, json_string(sum.slowkey[k]));
+    const char *name = j->graph->ops[op].name;
+    json_t *o = json_pack("{s:s, s:I, s:o, s:I, s:o, s:I, s:I, s:o}", "operator", name, "rows_scanned", (json_int_t)total,
+                          "keys", keys, "slow_rows", (json_int_t)sum.slowkey_total, "per_subtask", subs, "slowest_ms",
+                          (json_int_t)sum.slowkey_max_ms, "most_rows_scanned", (json_int_t)sum.slowkey_max_rows, "sample",
+                          samples);
+    bool dominant = winsight_is_hot(top, n, total, share_threshold);
+    json_object_set_new(o, "dominant", json_boolean(dominant));
+    if (dominant) {
+        bool applied;
+        char w[320];
+        snprintf(w, sizeof w, "Key %s made %s scan %.0f%% of the state rows it scanned (subtask %d).", top[0].e.label,
+                 name, top[0].share * 100, top[0].subtask);
+        json_object_set_new(o, "warning", json_string(w));
+        json_object_set_new(o, "remedy", json_string(winsight_remedy(name, &applied)));
+        json_object_set_new(o, "remedy_applied", json_boolean(applied));
+    }
+    return o;
+}
+
 /* The WatermarkAssigner's splits, most behind first, with a warning when one lags the leading
    split by the threshold or more (while running: now; over the run: within its subtask). */
 static json_t *watermarks(const WRegJob *j, int op, const WInsightSnap *s, int64_t threshold_ms)
@@ -162,8 +198,8 @@ static json_t *watermarks(const WRegJob *j, int op, const WInsightSnap *s, int64
 int wrest_insight(const WRegJob *j, int v, const char *what, json_t **out)
 {
     bool hk = !strcmp(what, "hot-keys"), ld = !strcmp(what, "late-data"), sg = !strcmp(what, "state-growth");
-    bool sw = !strcmp(what, "slow-windows"), wm = !strcmp(what, "watermarks");
-    if (!hk && !ld && !sg && !sw && !wm) return 0;
+    bool sw = !strcmp(what, "slow-windows"), wm = !strcmp(what, "watermarks"), sk = !strcmp(what, "slow-keys");
+    if (!hk && !ld && !sg && !sw && !wm && !sk) return 0;
     int64_t lag_threshold = winsight_lag_threshold_ms(&j->config, NULL);
     const WJobVertex *vx = &j->graph->vertices[v];
     double threshold = wjob_hot_key_threshold(&j->config);
@@ -173,7 +209,8 @@ int wrest_insight(const WRegJob *j, int v, const char *what, json_t **out)
         WInsightSnap *s = op_snaps(j, op);
         if (!s) continue;
         json_t *o = hk ? hot_keys(j, op, s, threshold) : ld ? late_data(j, op, s) : sw ? slow_windows(j, op, s)
-                    : wm ? watermarks(j, op, s, lag_threshold) : state_growth(j, op, s);
+                    : wm ? watermarks(j, op, s, lag_threshold) : sk ? slow_keys(j, op, s, threshold)
+                    : state_growth(j, op, s);
         if (o) json_array_append_new(ops, o);
         free(s);
     }
@@ -184,7 +221,8 @@ int wrest_insight(const WRegJob *j, int v, const char *what, json_t **out)
                      strcasecmp(wopts_get(&j->config, "weir.insight.enabled"), "false") != 0, "operators", ops);
     if (hk) json_object_set_new(*out, "threshold", json_real(threshold));
     if (sg) json_object_set_new(*out, "input", json_string(j->unbounded ? "unbounded" : "bounded"));
-    if (sw) json_object_set_new(*out, "threshold_ms", json_integer(winsight_slow_threshold_ms(&j->config, NULL)));
+    if (sk) json_object_set_new(*out, "share_threshold", json_real(threshold));
+    if (sw || sk) json_object_set_new(*out, "threshold_ms", json_integer(winsight_slow_threshold_ms(&j->config, NULL)));
     if (wm) json_object_set_new(*out, "threshold_ms", json_integer(lag_threshold));
     return 200;
 }

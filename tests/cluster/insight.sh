@@ -5,6 +5,7 @@
 #   - REST /weir/jobs/:jid/vertices/:vid/hot-keys, /late-data, /state-growth (cluster daemon);
 #   - the `-v` job report (embedded sql-client);
 #   - a slow window (a window-join key with 1000 x 1000 rows, weir.insight.slow-threshold 100 ms);
+#   - a slow key of a regular join (a key with 2500 x 2500 candidate pairs; REST slow-keys, -v);
 #   - the dashboard (headless Chromium, when installed: its insight tables; screenshot to
 #     $BUILD/insight-dashboard.png).
 # And `weir.insight.enabled` = false turns it off.
@@ -119,6 +120,39 @@ check "the daemon logged it once" test "$(grep -c 'slow window firing in WindowJ
 WEIR_EMBEDDED=1 timeout 120 "$WEIR" sql-client -v -f "$W/slow.sql" > "$W/v-slow.out" 2> "$W/v-slow.err" < /dev/null
 check "the -v report names the slow window firing" grep -q "slow window firings: .* over 100 ms.*up to 2000 rows in a window; first: .*slowkey" "$W/v-slow.err"
 
+# ---- slow key of a regular join: 'slowkey' has 2500 rows on each side, 200 other keys one row each;
+# the residual condition matches nothing, so every candidate is scanned and nothing is emitted.
+# Rows with more candidates than a chunk (2048) are timed; a threshold of 0 ms reports each of them.
+mkdir -p "$W/sl" "$W/sr"
+{ for i in $(seq 1 2500); do echo "slowkey,$i"; done; for i in $(seq 1 200); do echo "k$i,$i"; done; } > "$W/sl/a.csv"
+cp "$W/sl/a.csv" "$W/sr/a.csv"
+cat > "$W/skey.sql" <<SQL
+CREATE TABLE sl (k STRING, n INT) WITH ('connector' = 'filesystem', 'path' = '$W/sl', 'format' = 'csv');
+CREATE TABLE sr (k STRING, n INT) WITH ('connector' = 'filesystem', 'path' = '$W/sr', 'format' = 'csv');
+CREATE TABLE jout (k STRING, a INT, b INT) WITH ('connector' = 'blackhole');
+SET 'pipeline.name' = 'insight-slowkey';
+SET 'table.dml-sync' = 'true';
+SET 'weir.insight.slow-threshold' = '0 ms';
+INSERT INTO jout SELECT sl.k, sl.n, sr.n FROM sl JOIN sr ON sl.k = sr.k AND sl.n + sr.n < 0;
+SQL
+sql "$W/skey.sql" > "$W/skey.out" 2>&1
+kjid="$(jid_by_name insight-slowkey)"
+check "the slow-key job ran" test -n "$kjid"
+kvid="$(vid_of "$kjid" Join)"
+api GET "/weir/jobs/$kjid/vertices/$kvid/slow-keys" > "$W/skey.json"
+check "slow-keys answers 200 with the thresholds" jqe '.threshold_ms == 0 and .share_threshold == 0.2' "$W/skey.json"
+check "slow-keys: 'slowkey' made the join scan almost every state row" \
+  jqe '.operators[0].keys[0].key == "slowkey" and .operators[0].keys[0].share > 0.99 and .operators[0].dominant == true
+       and .operators[0].rows_scanned >= 2500 * 2500 and (.operators[0].warning | startswith("Key slowkey made Join"))
+       and (.operators[0].remedy | contains("salt"))' "$W/skey.json"
+check "slow-keys: the rows with more candidates than a chunk were timed, with their row" \
+  jqe '.operators[0].slow_rows >= 400 and .operators[0].most_rows_scanned >= 2400
+       and (.operators[0].sample[0] | test("^[0-9]+ ms, [0-9]+ rows scanned: slowkey, [0-9]+$"))' "$W/skey.json"
+check "the daemon logged the first slow rows (8)" test "$(grep -c 'slow key in Join.*rows scanned: slowkey' "$TMPD/log/weir-cluster.log")" -eq 8
+WEIR_EMBEDDED=1 timeout 120 "$WEIR" sql-client -v -f "$W/skey.sql" > "$W/v-skey.out" 2> "$W/v-skey.err" < /dev/null
+check "-v: the slow key is reported with the remedy" grep -q "slow key: slowkey made Join\[[0-9]*\] scan 100% of the [0-9]* state rows it scanned (subtask 0); remedy: not applied (Flink has no automatic remedy for join skew)" "$W/v-skey.err"
+check "-v: the slow rows are reported" grep -q "slow rows: [0-9]* over 0 ms, the slowest [0-9]* ms, up to [0-9]* state rows scanned for one row; first: [0-9]* ms, [0-9]* rows scanned: slowkey" "$W/v-skey.err"
+
 # ---- state growth: no TTL on an unbounded input, and with a TTL
 sql "$W/grow.sql" -i "$W/ddl.sql" > "$W/grow.out" 2>&1
 sql "$W/ttl.sql" -i "$W/ddl.sql" > "$W/ttl.out" 2>&1
@@ -161,6 +195,9 @@ if [[ -n "$CHROME" ]]; then
   check "dashboard: the hot key warning names the remedy" grep -q "Hot key: Key hot has" "$W/dom-hot.html"
   chrome --dump-dom "$BASE/#/job/$ljid" > "$W/dom-late.html"
   check "dashboard: the late rows are listed" grep -q "late by [0-9]* ms: late1" "$W/dom-late.html"
+  chrome --dump-dom "$BASE/#/job/$kjid" > "$W/dom-skey.html"
+  check "dashboard: the slow key is listed with a warning" \
+    bash -c "grep -q 'Slow key: Key slowkey made Join' '$W/dom-skey.html' && grep -q 'rows scanned: slowkey' '$W/dom-skey.html'"
   chrome --dump-dom "$BASE/#/job/$sjid" > "$W/dom-slow.html"
   check "dashboard: the slow window is listed with a warning" \
     bash -c "grep -q 'Slow windows: WindowJoin' '$W/dom-slow.html' && grep -q '2000 rows: slowkey' '$W/dom-slow.html'"
@@ -183,5 +220,5 @@ check "-v: the late rows are reported" grep -q "late rows dropped: 7, late by up
 sed "s/SET 'table.dml-sync'/SET 'weir.insight.enabled' = 'false';\nSET 'table.dml-sync'/" "$W/hot.sql" > "$W/hot-off.sql"
 WEIR_EMBEDDED=1 timeout 120 "$WEIR" sql-client -v -i "$W/ddl.sql" -f "$W/hot-off.sql" > "$W/v-off.out" 2> "$W/v-off.err" < /dev/null
 check "weir.insight.enabled = false: no hot-key line" bash -c "grep -q 'GroupAggregate' '$W/v-off.err' && ! grep -q 'hot key' '$W/v-off.err'"
-if [[ $FAILS -gt 0 ]]; then for f in hot late slow grow ttl; do echo "== $f.json"; cat "$W/$f.json"; done; cat "$W"/v-*.err; fi
+if [[ $FAILS -gt 0 ]]; then for f in hot late slow skey grow ttl; do echo "== $f.json"; cat "$W/$f.json"; done; cat "$W"/v-*.err; fi
 exit 0

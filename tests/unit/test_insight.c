@@ -181,3 +181,43 @@ WTEST(insight_split_lags)
     CHECK(winsight_new(&o, &err) == NULL && err.set && strstr(err.msg, "'weir.insight.watermark-lag-threshold'"));
     wopts_free(&o);
 }
+
+/* Slow keys: work (rows scanned) by key over subtasks, shares of all work (small rows included),
+   and the slow rows of subtasks summed. */
+WTEST(insight_slow_keys_work)
+{
+    WInsightSnap s[2] = {0}, sum;
+    for (int i = 0; i < 2; i++) {
+        whh_init(&s[i].hh);
+        whh_init(&s[i].work);
+        s[i].work_fed = true;
+    }
+    bool entered;
+    int slot = whh_add(&s[0].work, 7, 9000, &entered);
+    snprintf(s[0].work.label[slot], WHH_LABEL, "big");
+    slot = whh_add(&s[1].work, 8, 500, &entered);
+    snprintf(s[1].work.label[slot], WHH_LABEL, "mid");
+    s[0].work_total = 9400;                     /* 400 rows scanned by rows under WINS_WORK_MIN */
+    s[1].work_total = 600;
+    WHotKey top[4];
+    int64_t total;
+    int n = winsight_top_work(s, 2, top, 4, &total);
+    CHECK_INT(n, 2);
+    CHECK_INT(total, 10000);
+    CHECK_STR(top[0].e.label, "big");
+    CHECK_INT(top[0].subtask, 0);
+    CHECK(top[0].share > 0.899 && top[0].share < 0.901);
+    CHECK(winsight_is_hot(top, n, total, 0.2));
+    s[1].slowkey_total = 3;
+    s[1].slowkey_max_ms = 70;
+    s[1].slowkey_max_rows = 9000;
+    s[1].nslowkey = 1;
+    snprintf(s[1].slowkey[0], WINS_SAMPLE_LEN, "70 ms, 9000 rows scanned: big");
+    winsight_slowkey_sum(s, 2, &sum);
+    CHECK(sum.work_fed);
+    CHECK_INT(sum.work_total, 10000);
+    CHECK_INT(sum.slowkey_total, 3);
+    CHECK_INT(sum.slowkey_max_rows, 9000);
+    CHECK_STR(sum.slowkey[0], "70 ms, 9000 rows scanned: big");
+    CHECK_INT(winsight_top_keys(s, 2, top, 4, &total), 0);    /* the records sketch is separate */
+}
