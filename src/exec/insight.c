@@ -5,6 +5,7 @@
 #include "../common/hash.h"
 #include "../common/strbuf.h"
 #include "../types/format.h"
+#include "../types/row.h"
 #include "../common/duration.h"
 #include "../common/proc_clock.h"
 
@@ -36,6 +37,8 @@ WInsight *winsight_new(const WOptions *config, WError *err)
     in->live.sample_every = WINS_SAMPLE_EVERY;
     whh_init(&in->live.hh);
     whh_init(&in->live.work);
+    whh_init(&in->live.bytes);
+    whh_init(&in->bytes_pass);
     in->pub = in->live;
     pthread_mutex_init(&in->mu, NULL);
     return in;
@@ -73,6 +76,7 @@ void winsight_free(WInsight *in)
 {
     if (!in) return;
     for (int i = 0; i < WINS_INPUTS; i++) free(in->keys[i]);
+    free(in->key_types);
     pthread_mutex_destroy(&in->mu);
     free(in);
 }
@@ -149,6 +153,12 @@ void winsight_rows(WOperator *op, int input, const WChunk *c)
     int n = in->nkeys[input];
     const int *keys = in->keys[input];
     int r = in->skip;
+    if (!in->key_types) {
+        /* the key columns' types, to label the state keys (binary rows of these columns) */
+        in->key_types = wmalloc(sizeof *in->key_types * (size_t)n);
+        for (int k = 0; k < n; k++) in->key_types[k] = c->types[keys[k]];
+        in->nkey_types = n;
+    }
     for (; r < c->nrows; r += WINS_SAMPLE_EVERY) sketch_row(op, &in->live.hh, c, r, n, keys, 1);
     in->skip = r - c->nrows;
     assert(in->skip >= 0 && in->skip < WINS_SAMPLE_EVERY);
@@ -257,6 +267,76 @@ static void collect_states(WOperator *op, WInsightSnap *s)
     }
 }
 
+typedef struct ScanCtx {
+    WInsight *in;
+    const WOperator *op;
+    WStrBuf sb;
+} ScanCtx;
+
+/* A state key (a binary row of the keyed input's key columns) into the pass's bytes sketch. */
+static void scan_key(void *ctx, WBytes key, int64_t bytes)
+{
+    ScanCtx *x = ctx;
+    WInsight *in = x->in;
+    in->bytes_pass_total += bytes;
+    bool entered;
+    int slot = whh_add(&in->bytes_pass, whash_bytes(key.p, key.len, 0x6b), bytes, &entered);
+    char *label = in->bytes_pass.label[slot];
+    /* labelled on entry: a pass meets each key once (a bounded number of keys per step) */
+    if (!entered && label[0]) return;
+    int n = in->nkey_types;
+    if (n <= 0 || key.len < wrow_fixed_size(n)) {
+        snprintf(label, WHH_LABEL, "(a key of %zu bytes)", key.len);
+        return;
+    }
+    wsb_clear(&x->sb);
+    for (int k = 0; k < n; k++) {
+        WDatum d;
+        bool set = wrow_get(key.p, key.len, n, in->key_types[k], k, &d);
+        if (k) wsb_append(&x->sb, ", ");
+        wfmt_sql(in->key_types[k], d, !set, x->op->ctx->cast.tz, &x->sb);
+    }
+    snprintf(label, WHH_LABEL, "%s", x->sb.buf ? x->sb.buf : "");
+}
+
+/* One bounded step of the walk over op's heap state (WINS_SCAN_BUDGET entries); a finished pass
+   becomes the published bytes sketch. Only keyed operators: a global one has a single key. */
+static void scan_state_bytes(WOperator *op, WInsight *in, bool finished)
+{
+    const WExecRegistry *reg = op->ctx->registry;
+    if (!reg || !in->live.keyed) return;
+    /* an operator whose input ended gets one whole pass, so that a bounded job's figures are final */
+    if (finished && in->final_pass_done) return;
+    if (finished) {
+        /* start the final pass afresh: the state no longer changes */
+        in->scan_entry = 0;
+        in->scan = (WStateScanCursor){0, 0};
+        whh_init(&in->bytes_pass);
+        in->bytes_pass_total = 0;
+    }
+    ScanCtx x = {.in = in, .op = op};
+    wsb_init(&x.sb);
+    int64_t budget = finished ? INT64_MAX : WINS_SCAN_BUDGET;
+    while (budget > 0) {
+        if (in->scan_entry >= reg->n) {
+            /* a pass over every backend of op ended */
+            in->live.bytes = in->bytes_pass;
+            in->live.bytes_total = in->bytes_pass_total;
+            in->live.bytes_known = true;
+            whh_init(&in->bytes_pass);
+            in->bytes_pass_total = 0;
+            in->scan_entry = 0;
+            in->final_pass_done = finished;
+            break;
+        }
+        const WExecStateEntry *e = &reg->items[in->scan_entry];
+        if (e->node_id == op->id && e->backend && !wstate_scan_key_bytes(e->backend, &in->scan, &budget, scan_key, &x))
+            break;
+        in->scan_entry++;
+    }
+    wsb_free(&x.sb);
+}
+
 #define RATE_WINDOW_MS 1000
 
 void winsight_publish(WOperator *op, int64_t now_ms)
@@ -269,6 +349,7 @@ void winsight_publish(WOperator *op, int64_t now_ms)
     memcpy(prev, s->states, sizeof prev);
     collect_states(op, s);
     if (op->ops->insight) op->ops->insight(op, s);
+    scan_state_bytes(op, in, __atomic_load_n(&op->finished, __ATOMIC_RELAXED));
     if (!in->t0_ms) in->t0_ms = in->rate_t_ms = now_ms;
     s->elapsed_ms = now_ms - in->t0_ms;
     /* keep the previous window's rates until a new window of >= 1 s completes */

@@ -20,6 +20,7 @@
 #include "../common/error.h"
 #include "../common/heavy_hitters.h"
 #include "../common/options.h"
+#include "../state/state.h"
 
 #define WINS_SAMPLE_EVERY 16        /* one row in 16 of a keyed input goes into the sketch */
 #define WINS_LATE_BUCKETS 48        /* bucket 0: late by 0 ms; bucket b: [2^(b-1), 2^b) ms */
@@ -29,6 +30,7 @@
 #define WINS_STATES 6
 #define WINS_NAME 48
 #define WINS_SLOW_SAMPLES 8
+#define WINS_SCAN_BUDGET 4096       /* state entries walked per publication (every 100 ms) */
 #define WINS_WORK_MIN 16            /* a row's work below this many rows scanned only adds to work_total */
 #define WINS_SPLITS 32              /* watermark splits described per WatermarkAssigner subtask */
 #define WINS_SPLIT_NAME 48
@@ -80,6 +82,11 @@ typedef struct WInsightSnap {
     int64_t slowkey_total, slowkey_max_ms, slowkey_max_rows;
     int nslowkey;
     char slowkey[WINS_SLOW_SAMPLES][WINS_SAMPLE_LEN];
+    /* hot keys by state bytes: the last complete pass over the operator's heap state (a sketch of
+       keys weighted by the bytes they hold; bytes_known false until the first pass ended) */
+    bool bytes_known;
+    int64_t bytes_total;
+    WHeavyHitters bytes;
     /* a WatermarkAssigner's splits (issue 21 item 3: watermark lag per split / partition) */
     bool wm_assigner;
     int nsplits;                    /* described; nsplits_total may be larger */
@@ -95,6 +102,13 @@ typedef struct WInsight {
     int64_t t0_ms, rate_t_ms;       /* first publication; start of the current rate window */
     int64_t rate_created[WINS_STATES], rate_expired[WINS_STATES];
     int64_t slow_threshold_ns;      /* weir.insight.slow-threshold */
+    const struct WType **key_types; /* the keyed input's key column types (state key labels) */
+    int nkey_types;
+    int scan_entry;                 /* the registry entry (backend) being walked */
+    WStateScanCursor scan;
+    WHeavyHitters bytes_pass;       /* the pass in progress */
+    int64_t bytes_pass_total;
+    bool final_pass_done;           /* the pass after the input ended ran */
     pthread_mutex_t mu;
     WInsightSnap pub;
 } WInsight;
@@ -182,6 +196,8 @@ int winsight_state_growth(const WInsightSnap *snaps, int nsnaps, bool unbounded,
 void winsight_slow_sum(const WInsightSnap *snaps, int nsnaps, WInsightSnap *out);
 /* The same for the slow keys' fields (slowkey_*), and work_total summed. */
 void winsight_slowkey_sum(const WInsightSnap *snaps, int nsnaps, WInsightSnap *out);
+/* The top keys by state bytes over the subtasks' last complete passes; *total = bytes seen. */
+int winsight_top_bytes(const WInsightSnap *snaps, int nsnaps, WHotKey *out, int max, int64_t *total);
 /* The top keys by work (rows scanned) over the subtasks' work sketches, shares of all the work;
    *total = rows scanned over all subtasks. */
 int winsight_top_work(const WInsightSnap *snaps, int nsnaps, WHotKey *out, int max, int64_t *total);

@@ -15,16 +15,19 @@ static int by_count(const void *a, const void *b)
     return x->subtask - y->subtask;
 }
 
-/* The top keys of every subtask's records sketch (hh) or work sketch, merged. */
-static int top_of(const WInsightSnap *snaps, int nsnaps, bool work, WHotKey *out, int max, int64_t *total_out)
+enum { TOP_RECORDS, TOP_WORK, TOP_BYTES };
+
+/* The top keys of every subtask's records, work or state-bytes sketch, merged. */
+static int top_of(const WInsightSnap *snaps, int nsnaps, int which, WHotKey *out, int max, int64_t *total_out)
 {
     int64_t total = 0;
     int n = 0;
     WHotKey *all = wcalloc((size_t)nsnaps * WHH_SLOTS + 1, sizeof *all);
     for (int s = 0; s < nsnaps; s++) {
-        if (work ? !snaps[s].work_fed : !snaps[s].keyed) continue;
-        const WHeavyHitters *h = work ? &snaps[s].work : &snaps[s].hh;
-        total += work ? snaps[s].work_total : h->total;
+        const WInsightSnap *x = &snaps[s];
+        if (which == TOP_WORK ? !x->work_fed : which == TOP_BYTES ? !x->bytes_known : !x->keyed) continue;
+        const WHeavyHitters *h = which == TOP_WORK ? &x->work : which == TOP_BYTES ? &x->bytes : &x->hh;
+        total += which == TOP_WORK ? x->work_total : which == TOP_BYTES ? x->bytes_total : h->total;
         WHHEntry e[WHH_SLOTS];
         int ne = whh_top(h, e, WHH_SLOTS);
         for (int i = 0; i < ne; i++) all[n++] = (WHotKey){.e = e[i], .subtask = s};
@@ -42,12 +45,17 @@ static int top_of(const WInsightSnap *snaps, int nsnaps, bool work, WHotKey *out
 
 int winsight_top_keys(const WInsightSnap *snaps, int nsnaps, WHotKey *out, int max, int64_t *sampled)
 {
-    return top_of(snaps, nsnaps, false, out, max, sampled);
+    return top_of(snaps, nsnaps, TOP_RECORDS, out, max, sampled);
 }
 
 int winsight_top_work(const WInsightSnap *snaps, int nsnaps, WHotKey *out, int max, int64_t *total)
 {
-    return top_of(snaps, nsnaps, true, out, max, total);
+    return top_of(snaps, nsnaps, TOP_WORK, out, max, total);
+}
+
+int winsight_top_bytes(const WInsightSnap *snaps, int nsnaps, WHotKey *out, int max, int64_t *total)
+{
+    return top_of(snaps, nsnaps, TOP_BYTES, out, max, total);
 }
 
 bool winsight_is_hot(const WHotKey *top, int n, int64_t sampled, double threshold)

@@ -45,6 +45,12 @@ static void report_op(const WJob *j, int i, WStrBuf *out)
             wsb_printf(out, "  hot key: %s has %.0f%% of %s's rows (subtask %d); remedy: %s\n", top[0].e.label,
                        top[0].share * 100, name, top[0].subtask, remedy);
         }
+        WHotKey bt[2];
+        int64_t bytes = 0;
+        int nb = winsight_top_bytes(snaps, j->nlanes, bt, 2, &bytes);
+        if (bytes > 0 && winsight_is_hot(bt, nb, bytes, wjob_hot_key_threshold(j->env.config)))
+            wsb_printf(out, "  hot key by state: %s holds %.0f%% of %s's state bytes (%lld of %lld, subtask %d)\n",
+                       bt[0].e.label, bt[0].share * 100, name, (long long)bt[0].e.count, (long long)bytes, bt[0].subtask);
         WInsightSnap late;
         winsight_late_sum(snaps, j->nlanes, &late);
         if (late.late_total) {

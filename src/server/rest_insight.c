@@ -38,6 +38,29 @@ static json_t *hot_keys(const WRegJob *j, int op, const WInsightSnap *s, double 
     const char *name = j->graph->ops[op].name;
     json_t *o = json_pack("{s:s, s:I, s:i, s:o}", "operator", name, "records_sampled", (json_int_t)sampled,
                           "sample_every", WINS_SAMPLE_EVERY, "keys", keys);
+    /* keys by the state bytes they hold (the last complete pass over the heap state) */
+    WHotKey bt[10];
+    int64_t bytes = 0;
+    int nb = winsight_top_bytes(s, j->nlanes, bt, 10, &bytes);
+    bool bytes_known = false;
+    for (int l = 0; l < j->nlanes; l++) bytes_known |= s[l].bytes_known;
+    if (bytes_known) {
+        json_t *bk = json_array();
+        for (int i = 0; i < nb; i++)
+            json_array_append_new(bk, json_pack("{s:s?, s:I, s:I, s:f, s:i}", "key", bt[i].e.label[0] ? bt[i].e.label : NULL,
+                                                "bytes", (json_int_t)bt[i].e.count, "error", (json_int_t)bt[i].e.error,
+                                                "share", bt[i].share, "subtask", bt[i].subtask));
+        json_object_set_new(o, "state_bytes", json_integer(bytes));
+        json_object_set_new(o, "keys_by_state_bytes", bk);
+        bool big = winsight_is_hot(bt, nb, bytes, threshold) && bytes > 0;
+        json_object_set_new(o, "hot_by_state_bytes", json_boolean(big));
+        if (big) {
+            char w[256];
+            snprintf(w, sizeof w, "Key %s holds %.0f%% of the state bytes of %s (subtask %d).", bt[0].e.label,
+                     bt[0].share * 100, name, bt[0].subtask);
+            json_object_set_new(o, "state_warning", json_string(w));
+        }
+    }
     bool hot = winsight_is_hot(top, n, sampled, threshold);
     json_object_set_new(o, "hot", json_boolean(hot));
     if (hot) {

@@ -851,6 +851,39 @@ void wstate_for_each(WState *s, WStateKeyFn fn, void *ctx)
     }
 }
 
+bool wstate_scan_key_bytes(WStateBackend *b, WStateScanCursor *cursor, int64_t *budget, WStateKeyBytesFn fn, void *ctx)
+{
+    if (b->rdb) return true;
+    while (*budget > 0 && cursor->state < b->nstates) {
+        WState *s = b->states[cursor->state];
+        for (; cursor->slot < s->tab.cap && *budget > 0; cursor->slot++) {
+            Entry *e = s->tab.slots[cursor->slot];
+            if (!e) continue;
+            int64_t bytes = (int64_t)entry_bytes(s, e);
+            --*budget;
+            if (s->kind == WSTATE_MAP && e->sub.map) {
+                HTab *m = e->sub.map;
+                bytes = e->klen;
+                for (size_t i = 0; i < m->cap; i++)
+                    if (m->slots[i]) bytes += m->slots[i]->klen + m->slots[i]->vlen;
+                *budget -= (int64_t)m->n;
+            } else if (s->kind == WSTATE_LIST && e->sub.list) {
+                for (int i = 0; i < e->sub.list->n; i++) bytes += (int64_t)e->sub.list->items[i].len;
+                *budget -= e->sub.list->n;
+            }
+            size_t klen = e->klen > b->ns_bytes ? e->klen - b->ns_bytes : 0;
+            fn(ctx, (WBytes){e->key, klen}, bytes);
+        }
+        if (cursor->slot >= s->tab.cap) {
+            cursor->state++;
+            cursor->slot = 0;
+        }
+    }
+    if (cursor->state < b->nstates) return false;
+    *cursor = (WStateScanCursor){0, 0};
+    return true;
+}
+
 int wstate_stats(const WStateBackend *b, WStateStats *out, int max)
 {
     int n = 0;

@@ -128,6 +128,17 @@ void wlist_clear(WState *s);
 typedef void (*WStateKeyFn)(void *ctx, WBytes key, WBytes value);
 void wstate_for_each(WState *s, WStateKeyFn fn, void *ctx);
 
+/* Insight (hot keys by state bytes): walk the backend's keys a bounded step at a time. Each call
+   visits up to *budget entries, lowering *budget by them (a map's user entries and a list's items count one each) from
+   *cursor on, over every state of the backend in turn, calling fn with each key (without the
+   namespace bytes of wstate_set_namespace_bytes) and the bytes it holds in that state (as
+   WStateStats.bytes counts them). Returns true when the call finished a pass over every state
+   (*cursor is then back at the start). The heap backend only: on RocksDB it returns true at once
+   without calls (its keys would need an iterator over every column family). */
+typedef struct WStateScanCursor { int state; size_t slot; } WStateScanCursor;
+typedef void (*WStateKeyBytesFn)(void *ctx, WBytes key, int64_t bytes);
+bool wstate_scan_key_bytes(WStateBackend *b, WStateScanCursor *cursor, int64_t *budget, WStateKeyBytesFn fn, void *ctx);
+
 /* Sizes for metrics / REST. */
 typedef struct WStateStats {
     const char *name;

@@ -5,6 +5,7 @@
 #   - REST /weir/jobs/:jid/vertices/:vid/hot-keys, /late-data, /state-growth (cluster daemon);
 #   - the `-v` job report (embedded sql-client);
 #   - a slow window (a window-join key with 1000 x 1000 rows, weir.insight.slow-threshold 100 ms);
+#   - a key that holds most of an aggregate's state bytes with few rows (hot-keys' keys_by_state_bytes);
 #   - a slow key of a regular join (a key with 2500 x 2500 candidate pairs; REST slow-keys, -v);
 #   - the dashboard (headless Chromium, when installed: its insight tables; screenshot to
 #     $BUILD/insight-dashboard.png).
@@ -77,6 +78,33 @@ api GET "/weir/jobs/$jid/vertices/0123456789abcdef0123456789abcdef/hot-keys" > /
 check "an unknown vertex is 404" test "$STATUS" = 404
 api GET "/weir/jobs/$jid/vertices/$vid/nothing" > /dev/null
 check "an unknown insight path is 404" test "$STATUS" = 404
+
+# ---- hot key by state bytes: 'big' has 50 of 1050 rows (not hot by records) but its LISTAGG
+# accumulator holds 50 x 1000 characters, more than half of the aggregate's state bytes
+python3 - "$W/bytes.csv" <<'PY'
+import random, sys
+rows = ["big," + "x" * 1000] * 50 + [f"k{i},v{i}" for i in range(1000)]
+random.seed(7); random.shuffle(rows)
+open(sys.argv[1], "w").write("\n".join(rows) + "\n")
+PY
+cat > "$W/bytes.sql" <<SQL
+CREATE TABLE tb (k STRING, v STRING) WITH ('connector' = 'filesystem', 'path' = '$W/bytes.csv', 'format' = 'csv');
+CREATE TABLE ob (k STRING, s STRING) WITH ('connector' = 'blackhole');
+SET 'pipeline.name' = 'insight-bytes';
+SET 'table.dml-sync' = 'true';
+INSERT INTO ob SELECT k, LISTAGG(v) FROM tb GROUP BY k;
+SQL
+sql "$W/bytes.sql" > "$W/bytes.out" 2>&1
+bjid="$(jid_by_name insight-bytes)"
+bvid="$(vid_of "$bjid" GroupAggregate)"
+api GET "/weir/jobs/$bjid/vertices/$bvid/hot-keys" > "$W/bytes.json"
+check "hot-keys: 'big' is not hot by records (5%)" jqe '.operators[0].hot == false' "$W/bytes.json"
+check "hot-keys: 'big' holds over half of the state bytes, with a warning" \
+  jqe '.operators[0].keys_by_state_bytes[0].key == "big" and .operators[0].keys_by_state_bytes[0].share > 0.5
+       and .operators[0].keys_by_state_bytes[0].bytes >= 50000 and .operators[0].hot_by_state_bytes == true
+       and (.operators[0].state_warning | startswith("Key big holds"))' "$W/bytes.json"
+WEIR_EMBEDDED=1 timeout 120 "$WEIR" sql-client -v -f "$W/bytes.sql" > "$W/v-bytes.out" 2> "$W/v-bytes.err" < /dev/null
+check "-v: the key holding the state is reported" grep -q "hot key by state: big holds 5[0-9]% of GroupAggregate\[[0-9]*\]'s state bytes" "$W/v-bytes.err"
 
 # ---- late rows
 sql "$W/late.sql" -i "$W/ddl.sql" > "$W/late.out" 2>&1
@@ -195,6 +223,8 @@ if [[ -n "$CHROME" ]]; then
   check "dashboard: the hot key warning names the remedy" grep -q "Hot key: Key hot has" "$W/dom-hot.html"
   chrome --dump-dom "$BASE/#/job/$ljid" > "$W/dom-late.html"
   check "dashboard: the late rows are listed" grep -q "late by [0-9]* ms: late1" "$W/dom-late.html"
+  chrome --dump-dom "$BASE/#/job/$bjid" > "$W/dom-bytes.html"
+  check "dashboard: the key holding the state is shown" grep -q "Hot key by state: Key big holds" "$W/dom-bytes.html"
   chrome --dump-dom "$BASE/#/job/$kjid" > "$W/dom-skey.html"
   check "dashboard: the slow key is listed with a warning" \
     bash -c "grep -q 'Slow key: Key slowkey made Join' '$W/dom-skey.html' && grep -q 'rows scanned: slowkey' '$W/dom-skey.html'"
@@ -220,5 +250,5 @@ check "-v: the late rows are reported" grep -q "late rows dropped: 7, late by up
 sed "s/SET 'table.dml-sync'/SET 'weir.insight.enabled' = 'false';\nSET 'table.dml-sync'/" "$W/hot.sql" > "$W/hot-off.sql"
 WEIR_EMBEDDED=1 timeout 120 "$WEIR" sql-client -v -i "$W/ddl.sql" -f "$W/hot-off.sql" > "$W/v-off.out" 2> "$W/v-off.err" < /dev/null
 check "weir.insight.enabled = false: no hot-key line" bash -c "grep -q 'GroupAggregate' '$W/v-off.err' && ! grep -q 'hot key' '$W/v-off.err'"
-if [[ $FAILS -gt 0 ]]; then for f in hot late slow skey grow ttl; do echo "== $f.json"; cat "$W/$f.json"; done; cat "$W"/v-*.err; fi
+if [[ $FAILS -gt 0 ]]; then for f in hot bytes late slow skey grow ttl; do echo "== $f.json"; cat "$W/$f.json"; done; cat "$W"/v-*.err; fi
 exit 0

@@ -231,3 +231,63 @@ WTEST(state_memory_limit_reports_the_operator)
     CHECK(!err.set);
     wstate_backend_free(b);
 }
+
+typedef struct { int calls; int64_t bytes_a, bytes_b, total; } ScanSum;
+static void scan_sum(void *ctx, WBytes key, int64_t bytes)
+{
+    ScanSum *s = ctx;
+    s->calls++;
+    s->total += bytes;
+    if (key.len == 16 && !memcmp(key.p, "a", 2)) s->bytes_a += bytes;
+    if (key.len == 16 && !memcmp(key.p, "b", 2)) s->bytes_b += bytes;
+}
+
+/* The insight walk over a backend's keys: bounded steps, each key with the bytes it holds in
+   each state (a map's entries and a list's items included), the pass total equal to the stats. */
+WTEST(state_scan_key_bytes_in_steps)
+{
+    FakeClock clk = {1000};
+    WStateBackend *b = backend(&clk);
+    WState *v = wstate_register(b, "v", WSTATE_VALUE, 0);
+    WState *m = wstate_register(b, "m", WSTATE_MAP, 0);
+    WState *l = wstate_register(b, "l", WSTATE_LIST, 0);
+    char key[16] = "a";
+    wstate_set_key(b, key, 16);
+    wvalue_put(v, "12345678", 8);                       /* 16 + 8 */
+    for (int i = 0; i < 10; i++) {                      /* 16 + 10 x (4 + 4) */
+        char uk[4] = {(char)i};
+        wmap_put(m, uk, 4, "vvvv", 4);
+    }
+    wlist_add(l, "xx", 2);                              /* 16 + 2 */
+    for (int i = 0; i < 20; i++) {
+        char k[16];
+        snprintf(k, sizeof k, "k%d", i);
+        wstate_set_key(b, k, 16);
+        wvalue_put(v, "1", 1);
+    }
+    char kb[16] = "b";
+    wstate_set_key(b, kb, 16);
+    wlist_add(l, "yyyy", 4);
+    WStateStats st[4];
+    int n = wstate_stats(b, st, 4);
+    int64_t want = 0;
+    for (int i = 0; i < n; i++) want += st[i].bytes;
+    ScanSum sum = {0};
+    WStateScanCursor cur = {0, 0};
+    int steps = 0;
+    bool done = false;
+    while (!done && steps < 100) {
+        int64_t budget = 5;
+        done = wstate_scan_key_bytes(b, &cur, &budget, scan_sum, &sum);
+        CHECK(budget <= 5);
+        steps++;
+    }
+    CHECK(done);
+    CHECK(steps > 3);                                   /* bounded steps, not one sweep */
+    CHECK_INT(sum.calls, 1 + 20 + 1 + 1 + 1);           /* keys of v, m, l */
+    CHECK_INT(sum.total, want);
+    CHECK_INT(sum.bytes_a, 24 + 96 + 18);
+    CHECK_INT(sum.bytes_b, 20);
+    CHECK(cur.state == 0 && cur.slot == 0);
+    wstate_backend_free(b);
+}
