@@ -267,36 +267,39 @@ static void collect_states(WOperator *op, WInsightSnap *s)
     }
 }
 
-typedef struct ScanCtx {
-    WInsight *in;
-    const WOperator *op;
-    WStrBuf sb;
-} ScanCtx;
-
-/* A state key (a binary row of the keyed input's key columns) into the pass's bytes sketch. */
+/* A state key (a binary row of the keyed input's key columns) into the pass's bytes sketch; a key
+   entering a slot leaves its bytes there (labels are made for the survivors at the pass end). */
 static void scan_key(void *ctx, WBytes key, int64_t bytes)
 {
-    ScanCtx *x = ctx;
-    WInsight *in = x->in;
+    WInsight *in = ctx;
     in->bytes_pass_total += bytes;
     bool entered;
     int slot = whh_add(&in->bytes_pass, whash_bytes(key.p, key.len, 0x6b), bytes, &entered);
+    if (!entered) return;
+    size_t n = key.len < WINS_KEY_BYTES ? key.len : WINS_KEY_BYTES;
+    memcpy(in->pass_key[slot], key.p, n);
+    in->pass_key_len[slot] = (uint16_t)(key.len <= WINS_KEY_BYTES ? key.len : WINS_KEY_BYTES + 1);
+}
+
+/* The label of slot's key: its columns decoded from the binary row. */
+static void label_pass_key(const WOperator *op, WInsight *in, int slot, WStrBuf *sb)
+{
     char *label = in->bytes_pass.label[slot];
-    /* labelled on entry: a pass meets each key once (a bounded number of keys per step) */
-    if (!entered && label[0]) return;
+    size_t len = in->pass_key_len[slot];
     int n = in->nkey_types;
-    if (n <= 0 || key.len < wrow_fixed_size(n)) {
-        snprintf(label, WHH_LABEL, "(a key of %zu bytes)", key.len);
+    if (n <= 0 || len > WINS_KEY_BYTES || len < wrow_fixed_size(n)) {
+        snprintf(label, WHH_LABEL, "(a key of %s%zu bytes)", len > WINS_KEY_BYTES ? "over " : "",
+                 len > WINS_KEY_BYTES ? (size_t)WINS_KEY_BYTES : len);
         return;
     }
-    wsb_clear(&x->sb);
+    wsb_clear(sb);
     for (int k = 0; k < n; k++) {
         WDatum d;
-        bool set = wrow_get(key.p, key.len, n, in->key_types[k], k, &d);
-        if (k) wsb_append(&x->sb, ", ");
-        wfmt_sql(in->key_types[k], d, !set, x->op->ctx->cast.tz, &x->sb);
+        bool set = wrow_get(in->pass_key[slot], len, n, in->key_types[k], k, &d);
+        if (k) wsb_append(sb, ", ");
+        wfmt_sql(in->key_types[k], d, !set, op->ctx->cast.tz, sb);
     }
-    snprintf(label, WHH_LABEL, "%s", x->sb.buf ? x->sb.buf : "");
+    snprintf(label, WHH_LABEL, "%s", sb->buf ? sb->buf : "");
 }
 
 /* One bounded step of the walk over op's heap state (WINS_SCAN_BUDGET entries); a finished pass
@@ -314,12 +317,14 @@ static void scan_state_bytes(WOperator *op, WInsight *in, bool finished)
         whh_init(&in->bytes_pass);
         in->bytes_pass_total = 0;
     }
-    ScanCtx x = {.in = in, .op = op};
-    wsb_init(&x.sb);
     int64_t budget = finished ? INT64_MAX : WINS_SCAN_BUDGET;
     while (budget > 0) {
         if (in->scan_entry >= reg->n) {
-            /* a pass over every backend of op ended */
+            /* a pass over every backend of op ended: label the keys that stayed */
+            WStrBuf sb;
+            wsb_init(&sb);
+            for (int k = 0; k < in->bytes_pass.n; k++) label_pass_key(op, in, k, &sb);
+            wsb_free(&sb);
             in->live.bytes = in->bytes_pass;
             in->live.bytes_total = in->bytes_pass_total;
             in->live.bytes_known = true;
@@ -330,11 +335,10 @@ static void scan_state_bytes(WOperator *op, WInsight *in, bool finished)
             break;
         }
         const WExecStateEntry *e = &reg->items[in->scan_entry];
-        if (e->node_id == op->id && e->backend && !wstate_scan_key_bytes(e->backend, &in->scan, &budget, scan_key, &x))
+        if (e->node_id == op->id && e->backend && !wstate_scan_key_bytes(e->backend, &in->scan, &budget, scan_key, in))
             break;
         in->scan_entry++;
     }
-    wsb_free(&x.sb);
 }
 
 #define RATE_WINDOW_MS 1000

@@ -30,6 +30,7 @@
 #define WINS_STATES 6
 #define WINS_NAME 48
 #define WINS_SLOW_SAMPLES 8
+#define WINS_KEY_BYTES 128          /* a state key's bytes kept per sketch slot during a pass */
 #define WINS_SCAN_BUDGET 4096       /* state entries walked per publication (every 100 ms) */
 #define WINS_WORK_MIN 16            /* a row's work below this many rows scanned only adds to work_total */
 #define WINS_SPLITS 32              /* watermark splits described per WatermarkAssigner subtask */
@@ -107,6 +108,8 @@ typedef struct WInsight {
     int scan_entry;                 /* the registry entry (backend) being walked */
     WStateScanCursor scan;
     WHeavyHitters bytes_pass;       /* the pass in progress */
+    unsigned char pass_key[WHH_SLOTS][WINS_KEY_BYTES]; /* each slot's key bytes (labelled at the pass end) */
+    uint16_t pass_key_len[WHH_SLOTS];
     int64_t bytes_pass_total;
     bool final_pass_done;           /* the pass after the input ended ran */
     pthread_mutex_t mu;
