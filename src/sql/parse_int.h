@@ -65,6 +65,7 @@ typedef struct WSqlParser {
     int look_pos;                      /* ps_lookahead_tokens: position, images, count */
     const char *const *look;
     int nlook;
+    PsSeqList failed;                  /* ps_fail: the expected sequences it reported */
 } WSqlParser;
 
 /* ---- tokens (parse_util.c) ---- */

@@ -1045,23 +1045,41 @@ static char *trimmed_text(WSqlParser *p)
 
 AstStmt *wsql_parse_statement(WArena *a, const char *sql, WError *err)
 {
-    WSqlParser p;
-    if (!setup(&p, a, sql, err)) return NULL;
-    if (setjmp(p.jb)) return NULL;
-    AstStmt *s = statement(&p);
+    return wsql_parse_statement_ex(a, sql, err, NULL);
+}
+
+/* the first token of each expected sequence of the syntax error p reported */
+static void report_expected(WSqlParser *p, WSqlExpected *exp)
+{
+    exp->n = p->failed.n;
+    exp->first = exp->n ? WA_ARRAY(p->a, const char *, exp->n) : NULL;
+    for (int i = 0; i < exp->n; i++) exp->first[i] = p->failed.v[i].tok[0];
+}
+
+AstStmt *wsql_parse_statement_ex(WArena *a, const char *sql, WError *err, WSqlExpected *exp)
+{
+    /* in the arena: its fields change between setjmp and longjmp */
+    WSqlParser *p = WA_NEW(a, WSqlParser);
+    if (exp) memset(exp, 0, sizeof *exp);
+    if (!setup(p, a, sql, err)) return NULL;
+    if (setjmp(p->jb)) {
+        if (exp) report_expected(p, exp);
+        return NULL;
+    }
+    AstStmt *s = statement(p);
     int extra = 0;
     /* more statements after ';' parse like Flink's parseSqlList, then are refused */
-    while (ps_accept(&p, TK_SEMICOLON)) {
-        if (ps_at(&p, 0, TK_EOF) || ps_at(&p, 0, TK_SEMICOLON)) continue;
-        (void)statement(&p);
+    while (ps_accept(p, TK_SEMICOLON)) {
+        if (ps_at(p, 0, TK_EOF) || ps_at(p, 0, TK_SEMICOLON)) continue;
+        (void)statement(p);
         extra++;
     }
-    if (!ps_is(&p, TK_EOF)) ps_fail(&p);
+    if (!ps_is(p, TK_EOF)) ps_fail(p);
     if (extra) {
         werr_set(err, WEXC_ILLEGAL_ARG, "only single statement supported");
         return NULL;
     }
-    s->sql = trimmed_text(&p);
+    s->sql = trimmed_text(p);
     return s;
 }
 
