@@ -11,7 +11,7 @@
  *      hint that do not matter for it purged (a select list cut to the hint's item, a FROM clause
  *      to the hint's table, WHERE / GROUP BY / ORDER BY dropped, ...);
  *   3. the simplified text is parsed; a syntax error gives its expected keywords and symbols (the
- *      first tokens of the `Was expecting` sequences in quotes, sorted) and ends there; another
+ *      last tokens of the longest `Was expecting` sequences in quotes, sorted) and ends there; another
  *      error gives nothing;
  *   4. it is parsed again with the character BEL in front of the hint: the keywords and symbols
  *      expected there, sorted (`*` only where the hint is a select-list item);
@@ -469,13 +469,13 @@ typedef struct Adv {
 
 static int str_cmp(const void *x, const void *y) { return strcmp(*(const char *const *)x, *(const char *const *)y); }
 
-/* SqlAdvisor.tryParse on a syntax error: the expected tokens in quotes (ParseException's
-   getExpectedTokenNames: a sorted set of the sequences' first tokens) */
+/* SqlAdvisor.tryParse on a syntax error: the expected tokens in quotes (SqlParseException's
+   getExpectedTokenNames, a sorted set) */
 static void add_expected(Adv *ad, const WSqlExpected *e)
 {
     if (e->n == 0) return;
     const char **v = WA_ARRAY(ad->a, const char *, e->n);
-    memcpy(v, e->first, sizeof(char *) * (size_t)e->n);
+    memcpy(v, e->names, sizeof(char *) * (size_t)e->n);
     wqsort(v, (size_t)e->n, sizeof(char *), str_cmp);
     for (int i = 0; i < e->n; i++) {
         size_t len = strlen(v[i]);
@@ -790,7 +790,8 @@ static bool advise(Adv *ad, Simp *sp, const char *simple, WError *err)
         if (table_position(sp->hint_query, at, nqual)) schema_objects(ad, qual, nqual);
         return true;
     }
-    if (c == S_USING || select_has_alias(sel, HINT)) return true;
+    /* GROUP BY items and USING columns are not validated as identifiers: Calcite finds no scope */
+    if (c == S_USING || c == S_GROUP || select_has_alias(sel, HINT)) return true;
     name_hints(ad, sel, qual, nqual);
     return true;
 }

@@ -962,10 +962,8 @@ static AstExpr *ident_expr(WSqlParser *p)
             e->name = n;
             return e;
         }
-        if (!ps_ident_at(p, 1)) {
-            ps_next(p);
-            ps_list_add(p, &l, ps_ident(p));   /* reports the error */
-        }
+        /* Calcite's LOOKAHEAD(2): a "." no name follows ends the name (the error is at the ".") */
+        if (!ps_ident_at(p, 1)) break;
         ps_next(p);
         ps_list_add(p, &l, ps_ident(p));
     }
@@ -1139,7 +1137,7 @@ static AstExpr *postfix(WSqlParser *p, AstExpr *e)
             e = it;
             continue;
         }
-        if (ps_at(p, 0, TK_DOT) && e->kind != AE_STAR) {
+        if (ps_at(p, 0, TK_DOT) && ps_ident_at(p, 1) && e->kind != AE_STAR) {
             ps_next(p);
             AstExpr *f = ps_new_expr(p, AE_FIELD, e->pos);
             add_arg(p, f, e);

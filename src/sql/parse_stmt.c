@@ -1017,7 +1017,7 @@ static bool setup(WSqlParser *p, WArena *a, const char *sql, WError *err)
     p->srclen = (int)strlen(p->src);
     p->err = err;
     p->exp_pos = -1;
-    p->cont_pos = p->start_pos = p->sorted_start_pos = p->comma_pos = p->look_pos = p->escape_pos = -1;
+    p->cont_pos = p->start_pos = p->sorted_start_pos = p->comma_pos = p->look_pos = p->escape_pos = p->dot_pos = -1;
     WSqlTokens toks;
     if (!wsql_lex(a, p->src, p->srclen, &toks, err)) return false;
     p->t = toks.t;
@@ -1048,12 +1048,17 @@ AstStmt *wsql_parse_statement(WArena *a, const char *sql, WError *err)
     return wsql_parse_statement_ex(a, sql, err, NULL);
 }
 
-/* the first token of each expected sequence of the syntax error p reported */
+/* SqlParseException.getExpectedTokenNames of the syntax error p reported: the last token of each
+   of the longest expected sequences */
 static void report_expected(WSqlParser *p, WSqlExpected *exp)
 {
-    exp->n = p->failed.n;
-    exp->first = exp->n ? WA_ARRAY(p->a, const char *, exp->n) : NULL;
-    for (int i = 0; i < exp->n; i++) exp->first[i] = p->failed.v[i].tok[0];
+    int maxlen = 0;
+    for (int i = 0; i < p->failed.n; i++)
+        if (p->failed.v[i].n > maxlen) maxlen = p->failed.v[i].n;
+    exp->names = p->failed.n ? WA_ARRAY(p->a, const char *, p->failed.n) : NULL;
+    exp->n = 0;
+    for (int i = 0; i < p->failed.n; i++)
+        if (p->failed.v[i].n == maxlen) exp->names[exp->n++] = p->failed.v[i].tok[maxlen - 1];
 }
 
 AstStmt *wsql_parse_statement_ex(WArena *a, const char *sql, WError *err, WSqlExpected *exp)

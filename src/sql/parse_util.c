@@ -240,6 +240,8 @@ AstName ps_compound(WSqlParser *p)
         ps_next(p);
         ps_list_add(p, &l, ps_ident(p));
     }
+    /* Calcite's LOOKAHEAD(2) for `. name` failed here: an error at the "." lists `"." <IDENTIFIER>` */
+    if (ps_at(p, 0, TK_DOT)) p->dot_pos = p->pos;
     n.n = l.n;
     n.parts = (char **)l.v;
     return n;
