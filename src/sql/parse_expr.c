@@ -1383,7 +1383,14 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
                 else ps_accept_kw(p, "ASYMMETRIC");
                 add_arg(p, e, left);
                 add_arg(p, e, expr_prec(p, 33));
-                ps_expect_kw(p, "AND");
+                /* Calcite reduces BETWEEN after the whole expression: without its AND that fails
+                   (a SqlParseException caused by a SqlValidatorException, measured) */
+                if (!ps_kw_at(p, 0, "AND")) {
+                    werr_set_at(p->err, ps_cur(p)->line, ps_cur(p)->col, WEXC_CALCITE,
+                                "BETWEEN operator has no terminating AND");
+                    longjmp(p->jb, 1);
+                }
+                ps_next(p);
                 add_arg(p, e, expr_prec(p, 33));
                 left = e;
                 continue;

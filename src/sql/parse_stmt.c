@@ -14,6 +14,7 @@
 #include <strings.h>
 
 static AstStmt *statement(WSqlParser *p);
+static bool starts_expression(WSqlParser *p);
 
 static AstStmt *new_stmt(WSqlParser *p, AstStmtKind k, AstPos pos)
 {
@@ -153,6 +154,9 @@ static AstStmt *insert_stmt(WSqlParser *p)
     if (ps_accept_kw(p, "OVERWRITE")) s->overwrite = true;
     else ps_expect_kw(p, "INTO");
     s->target = ps_compound(p);
+    /* Calcite's target may go on with a name part or EXTEND (columns; not in weir) */
+    (void)ps_is(p, TK_DOT);
+    (void)ps_is_kw(p, "EXTEND");
     s->target_hints = ps_hints_opt(p);
     if (ps_accept_kw(p, "PARTITION")) {
         ps_expect(p, TK_LPAREN);
@@ -215,6 +219,9 @@ static AstStmt *inner_stmt(WSqlParser *p, bool allow_query, bool allow_ctas)
         s->query = ps_query(p);
     } else {
         if (allow_query) {
+            /* Calcite parses a row expression here and then rejects it (EXPLAIN x, measured) */
+            if (starts_expression(p))
+                ps_fail_calcite(p, ps_cur(p), "Non-query expression encountered in illegal context");
             (void)ps_is_kw(p, "SELECT");
             (void)ps_is_kw(p, "VALUES");
             (void)ps_is_kw(p, "WITH");
@@ -393,6 +400,8 @@ static AstStmt *create_stmt(WSqlParser *p)
         if (ps_accept_kw(p, "MATERIALIZED")) return other(p, pos, "CREATE MATERIALIZED TABLE");
     }
     if (ps_accept_kw(p, "MODEL")) return other(p, pos, "CREATE MODEL");
+    if (!s->temporary && (ps_is_kw(p, "CONNECTION") || ps_is_kw(p, "SYSTEM")))
+        return other(p, pos, "CREATE CONNECTION");
     ps_fail(p);
 function:
     s->if_not_exists = if_not_exists(p);
@@ -450,6 +459,8 @@ static AstStmt *drop_stmt(WSqlParser *p)
     }
     else if (!s->temporary && ps_accept_kw(p, "MATERIALIZED")) return other(p, pos, "DROP MATERIALIZED TABLE");
     else if (ps_accept_kw(p, "MODEL")) return other(p, pos, "DROP MODEL");
+    else if (!s->temporary && (ps_is_kw(p, "CONNECTION") || ps_is_kw(p, "SYSTEM")))
+        return other(p, pos, "DROP CONNECTION");
     else ps_fail(p);
     s->if_exists = if_exists(p);
     s->target = ps_compound(p);
@@ -632,7 +643,7 @@ static AstStmt *show_stmt(WSqlParser *p)
     else if (ps_accept_kw(p, "VIEWS")) { s->show = ASH_VIEWS; from_in_opt(p, s); like_opt_no_ilike(p, s); }
     else if (ps_accept_kw(p, "JOBS")) s->show = ASH_JOBS;
     else if (ps_accept_kw(p, "FUNCTIONS")) { s->show = ASH_FUNCTIONS; from_in_opt(p, s); like_opt(p, s); }
-    else if (ps_kw_at(p, 0, "USER") && ps_kw_at(p, 1, "FUNCTIONS")) {
+    else if (ps_is_kw(p, "USER") && ps_kw_at(p, 1, "FUNCTIONS")) {
         ps_next(p);
         ps_next(p);
         s->show = ASH_USER_FUNCTIONS;
@@ -644,7 +655,7 @@ static AstStmt *show_stmt(WSqlParser *p)
         if (ps_accept_kw(p, "CATALOG")) s->show = ASH_CURRENT_CATALOG;
         else { ps_expect_kw(p, "DATABASE"); s->show = ASH_CURRENT_DATABASE; }
     } else if (ps_accept_kw(p, "MODULES")) s->show = ASH_MODULES;
-    else if (ps_kw_at(p, 0, "FULL") && ps_kw_at(p, 1, "MODULES")) {
+    else if (ps_is_kw(p, "FULL") && ps_kw_at(p, 1, "MODULES")) {
         ps_next(p);
         ps_next(p);
         s->show = ASH_FULL_MODULES;

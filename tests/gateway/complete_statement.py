@@ -141,7 +141,25 @@ def ask(port):
 
 # pairs whose answer weir cannot give as Flink does: (statement, position) -> reason
 EXPECTED_DIFF = {
+    ("SET ", 4): "weir's SET also takes an unquoted key (docs/user-guide.md), so `SET _suggest_` parses up "
+                 "to the '=' weir then expects; Flink's grammar takes a quoted key only and proposes nothing",
+    ("CREATE TABLE x (a ", 18): "Flink's grammar takes any name as a column type (user-defined types, refused "
+                                "by its validator); weir's parser knows the built-in types only, so the hint "
+                                "fails as a type and nothing is proposed",
 }
+
+
+def comparable(e):
+    """An answer as compared: the candidates exactly; of an error its status, Flink's first entry
+    and the exception the server-side trace starts with (the trace itself is Java's)."""
+    if e["status"] == 200:
+        return e
+    errs = e.get("errors") or []
+    head = [errs[0]] if errs else []
+    if len(errs) > 1:
+        lines = errs[1].split("\n")
+        head.append(lines[1] if len(lines) > 1 else lines[0])
+    return dict(statement=e["statement"], position=e["position"], status=e["status"], errors=head)
 
 
 def main():
@@ -159,7 +177,7 @@ def main():
         equal, bad = 0, 0
         for w, g in zip(want, got):
             key = (w["statement"], w["position"])
-            same = w == g
+            same = comparable(w) == comparable(g)
             if same and key in EXPECTED_DIFF:
                 print("UNEXPECTED MATCH %r @%d (listed as a difference: %s)" % (key[0], key[1], EXPECTED_DIFF[key]))
                 bad += 1
