@@ -557,16 +557,31 @@ static void leaf_columns(Adv *ad, const Leaf *l)
     }
 }
 
-/* SqlValidatorImpl.lookupNameCompletionHints for an identifier qual._suggest_ in select q */
-static void name_hints(Adv *ad, const AstQuery *q, const char *const *qual, int nqual)
+/* the SELECT whose keyword is at column col of line 1 (the innermost one of that position), and
+   the selects whose scopes enclose its own (through sub-queries in expressions) */
+typedef struct Found {
+    int col;
+    const AstQuery *sel;
+    const AstQuery *outer[16];
+    int nouter;
+    const AstQuery *stack[16];   /* while searching */
+    int nstack;
+} Found;
+
+/* SqlValidatorImpl.lookupNameCompletionHints for an identifier qual._suggest_ in the select fd
+   found: the aliases of its FROM items and of the enclosing scopes, the columns of its only item;
+   after a qualifier the columns of the item it names */
+static void name_hints(Adv *ad, const Found *fd, const char *const *qual, int nqual)
 {
     Leaves ls = {0};
-    leaves(q->from, &ls);
+    leaves(fd->sel->from, &ls);
+    int own = ls.n;
+    for (int k = fd->nouter - 1; k >= 0; k--) leaves(fd->outer[k]->from, &ls);
     if (nqual == 0) {
         for (int i = 0; i < ls.n; i++)
             if (ls.v[i].alias) mk_add1(ad->a, &ad->ids, MK_TABLE, ls.v[i].alias, true);
         /* the columns when the enclosing SELECT's scope has one child */
-        if (ls.n == 1) leaf_columns(ad, &ls.v[0]);
+        if (own == 1) leaf_columns(ad, &ls.v[0]);
     } else if (nqual == 1) {
         for (int i = 0; i < ls.n; i++)
             if (ls.v[i].alias && strcmp(ls.v[i].alias, qual[0]) == 0) {
@@ -576,30 +591,54 @@ static void name_hints(Adv *ad, const AstQuery *q, const char *const *qual, int 
     }
 }
 
-/* the SELECT whose keyword is at column col of line 1; the innermost one of that position */
-static void find_select(const AstQuery *q, int col, const AstQuery **best);
 
-static void find_select_from(const AstFrom *f, int col, const AstQuery **best)
+static void find_select(const AstQuery *q, Found *fd);
+
+static void find_select_expr(const AstExpr *e, Found *fd)
+{
+    if (!e) return;
+    if (e->subquery) find_select(e->subquery, fd);
+    for (int i = 0; i < e->nargs; i++) find_select_expr(e->args[i], fd);
+}
+
+static void find_select_from(const AstFrom *f, Found *fd)
 {
     if (!f) return;
     if (f->kind == AFR_JOIN) {
-        find_select_from(f->left, col, best);
-        find_select_from(f->right, col, best);
+        find_select_from(f->left, fd);
+        find_select_from(f->right, fd);
     } else if (f->kind == AFR_SUBQUERY && f->subquery) {
-        find_select(f->subquery, col, best);
+        find_select(f->subquery, fd);
     }
 }
 
-static void find_select(const AstQuery *q, int col, const AstQuery **best)
+/* the expressions of select q in which a sub-query sees q's scope */
+static void find_select_in_exprs(const AstQuery *q, Found *fd)
+{
+    if (fd->nstack == (int)(sizeof fd->stack / sizeof fd->stack[0])) return;
+    fd->stack[fd->nstack++] = q;
+    for (int i = 0; i < q->nitems; i++) find_select_expr(q->items[i].expr, fd);
+    find_select_expr(q->where, fd);
+    find_select_expr(q->having, fd);
+    for (const AstFrom *f = q->from; f && f->kind == AFR_JOIN; f = f->left) find_select_expr(f->on, fd);
+    fd->nstack--;
+}
+
+static void find_select(const AstQuery *q, Found *fd)
 {
     if (!q) return;
-    for (int i = 0; i < q->nctes; i++) find_select(q->ctes[i].query, col, best);
+    for (int i = 0; i < q->nctes; i++) find_select(q->ctes[i].query, fd);
     if (q->kind == AQ_SELECT) {
-        if (q->pos.line == 1 && q->pos.col == col) *best = q;
-        find_select_from(q->from, col, best);
+        if (q->pos.line == 1 && q->pos.col == fd->col) {
+            fd->sel = q;
+            fd->nouter = fd->nstack;
+            memcpy(fd->outer, fd->stack, sizeof(fd->stack[0]) * (size_t)fd->nstack);
+        }
+        find_select_from(q->from, fd);   /* a FROM sub-query does not see q's scope */
+        find_select_in_exprs(q, fd);
     } else if (q->kind == AQ_SETOP) {
-        find_select(q->left, col, best);
-        find_select(q->right, col, best);
+        find_select(q->left, fd);
+        find_select(q->right, fd);
     }
 }
 
@@ -757,7 +796,8 @@ static bool advise(Adv *ad, Simp *sp, const char *simple, WError *err)
     if (!st2) add_expected(ad, &exp);
 
     /* the select the hint is in */
-    const AstQuery *sel = NULL;
+    Found fd;
+    memset(&fd, 0, sizeof fd);
     int at = -1;
     if (sp->hint_query) {
         for (int i = 0; i < sp->hint_query->q.n && at < 0; i++)
@@ -765,9 +805,12 @@ static bool advise(Adv *ad, Simp *sp, const char *simple, WError *err)
         const SNode *kw = NULL;
         for (int i = 0; i < sp->hint_query->q.n && !kw; i++)
             if (sp->hint_query->q.v[i]->t == S_SELECT) kw = sp->hint_query->q.v[i];
-        if (kw && (st->kind == AS_QUERY || st->kind == AS_INSERT))
-            find_select(st->query, utf16_len(simple, kw->at) + 1, &sel);
+        if (kw && (st->kind == AS_QUERY || st->kind == AS_INSERT)) {
+            fd.col = utf16_len(simple, kw->at) + 1;
+            find_select(st->query, &fd);
+        }
     }
+    const AstQuery *sel = fd.sel;
     if (!(sel && sp->hint_clause == S_SELECT && select_list_item(sel)))
         for (int i = 0; i < ad->hints.n; i++)
             if (ad->hints.v[i].n == 1 && strcmp(ad->hints.v[i].names[0], "*") == 0) {
@@ -790,9 +833,10 @@ static bool advise(Adv *ad, Simp *sp, const char *simple, WError *err)
         if (table_position(sp->hint_query, at, nqual)) schema_objects(ad, qual, nqual);
         return true;
     }
-    /* GROUP BY items and USING columns are not validated as identifiers: Calcite finds no scope */
-    if (c == S_USING || c == S_GROUP || select_has_alias(sel, HINT)) return true;
-    name_hints(ad, sel, qual, nqual);
+    /* GROUP BY / HAVING items and USING columns are not validated as identifiers (measured: no
+       identifiers there) */
+    if (c == S_USING || c == S_GROUP || c == S_HAVING || select_has_alias(sel, HINT)) return true;
+    name_hints(ad, &fd, qual, nqual);
     return true;
 }
 

@@ -85,6 +85,19 @@ CASES = [
     ("DESCRIBE ", None),
     ("EXPLAIN ", None),
     ("DROP ", None),
+    ("DROP TABLE ", None),
+    ("SHOW TABLES FROM ", None),
+    ("EXPLAIN SELECT * FROM ", None),
+    ("CREATE VIEW v2 AS SELECT * FROM ", None),
+    ("SELECT * FROM orders UNION SELECT * FROM ", None),
+    ("WITH x AS (SELECT 1) SELECT * FROM ", None),
+    ("SELECT * FROM (SELECT id FROM orders) t WHERE ", None),
+    ("SELECT * FROM orders WHERE id IN (SELECT cid FROM customers WHERE ", None),
+    ("SELECT * FROM orders o, customers c WHERE c.", None),
+    ("SELECT id FROM orders HAVING ", None),
+    ("SELECT * FROM orders -- a comment\nWHERE ", None),
+    ("SELECT", 10),
+    ("SELECT * FROM orders WHERE amount > 'x' AND ", None),
 ]
 
 

@@ -106,6 +106,13 @@ WTEST(complete_columns_and_aliases_in_scope)
     CHECK(strstr(w, "|YEAR|customers|orders") != NULL);     /* two items: their names, no columns */
     w = complete("SELECT * FROM orders WHERE ", -1);
     CHECK(strstr(w, "|YEAR|amount|id|orders") != NULL);
+    /* a sub-query in an expression sees the enclosing scope's names; HAVING gets none */
+    w = complete("SELECT * FROM orders WHERE id IN (SELECT cid FROM customers WHERE ", -1);
+    CHECK(strstr(w, "|YEAR|cid|cname|customers|orders") != NULL);
+    w = complete("SELECT * FROM (SELECT id FROM orders) t WHERE ", -1);
+    CHECK(strstr(w, "|YEAR|ID|t") != NULL);                 /* Calcite's simple parser upper-cases `id` */
+    w = complete("SELECT id FROM orders HAVING ", -1);
+    CHECK(strstr(w, "|YEAR") != NULL && strstr(w, "orders") == NULL);
 }
 
 WTEST(complete_errors_where_flink_fails)
