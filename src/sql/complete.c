@@ -17,9 +17,11 @@
  *      expected there, sorted (`*` only where the hint is a select-list item);
  *   5. the identifiers in scope (SqlValidatorImpl.lookupHints, for a SELECT only): where a table
  *      name goes, the catalogs, databases and tables under the current catalog.database, the
- *      current catalog and the root; in an expression, the aliases of the FROM items and, when
- *      there is one item, its columns (after `alias.`, that item's columns); sorted by kind
- *      (column, table, schema) then name, as fully qualified names.
+ *      current catalog and the root; in an expression (not GROUP BY / HAVING / USING, where Calcite
+ *      registers no identifier), the aliases of the FROM items of its select and of the selects
+ *      enclosing it through expression sub-queries and, when its select has one item, that item's
+ *      columns (after `alias.`, that item's columns); sorted by kind (column, table, schema) then
+ *      name, as fully qualified names.
  * Statements other than queries and INSERT, where the parse succeeds, make Flink's validator fail
  * (an AssertionError, a 500 answer): -1 here. Depends on complete.h, parser.h, common/.
  */
