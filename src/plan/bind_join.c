@@ -150,6 +150,11 @@ WRel *bind_join_rel(BindCtx *b, WRel *l, BScope *ls, WRel *r, BScope *rs, AstFro
     bscope_append(a, &all, ls);
     bscope_append(a, &all, rs);
     WExpr *cond = NULL;
+    if (!f->on && f->nusing == 0 && !f->natural && f->join_type != AJ_COMMA && f->join_type != AJ_CROSS) {
+        werr_set_at(p->err, f->pos.line, f->pos.col, WEXC_CALCITE,
+                    "INNER, LEFT, RIGHT or FULL join requires a condition (NATURAL keyword or ON or USING clause)");
+        return NULL;
+    }
     if (f->on) {
         cond = bind_condition(b, &all, f->on, "ON");
         if (!cond) return NULL;

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -117,6 +118,54 @@ static bool configure_statement(const char *stmt)
 }
 
 /* POST .../configure-session {"statement"}: runs a SET / DDL / USE ... in the session at once. */
+/* GET .../complete-statement: the candidates of Flink's SQL advisor (sql/complete.c); called and
+   returns with g->mu held, the session's statements wait meanwhile */
+static int complete_statement(WGateway *g, Sess *ss, json_t *body, json_t **out)
+{
+    json_t *pos = body ? json_object_get(body, "position") : NULL;
+    json_t *st = body ? json_object_get(body, "statement") : NULL;
+    if (!pos || !json_is_integer(pos)) {
+        *out = json_pack("{s:[s]}", "errors", "org.apache.flink.runtime.rest.handler.RestHandlerException: "
+                                              "Bad request received. Request did not conform to expected format.\n"
+                                              "Caused by: org.apache.flink.shaded.jackson2.com.fasterxml.jackson."
+                                              "databind.exc.MismatchedInputException: Cannot map `null` into type "
+                                              "`int` (set DeserializationConfig.DeserializationFeature."
+                                              "FAIL_ON_NULL_FOR_PRIMITIVES to 'false' to allow)");
+        return 400;
+    }
+    if (!st || !json_is_string(st)) {
+        *out = wflink_error_body("Failed to get statement completion candidates.", "java.lang.NullPointerException",
+                                 "The request has no statement.");
+        return 500;
+    }
+    json_int_t p = json_integer_value(pos);
+    ss->busy++;
+    pthread_mutex_unlock(&g->mu);
+    pthread_mutex_lock(&ss->run_mu);
+    WArena a;
+    warena_init(&a, 0);
+    WError err;
+    werr_clear(&err);
+    char **cand = NULL;
+    int n = wsession_complete(ss->s, &a, json_string_value(st), p < INT_MIN || p > INT_MAX ? -1 : (int)p, &cand, &err);
+    pthread_mutex_unlock(&ss->run_mu);
+    int status = 200;
+    if (n < 0) {
+        *out = wflink_error_body("Failed to get statement completion candidates.", err.cls, err.msg);
+        status = 500;
+    } else {
+        json_t *arr = json_array();
+        for (int i = 0; i < n; i++) json_array_append_new(arr, json_string(cand[i]));
+        *out = json_pack("{s:o}", "candidates", arr);
+    }
+    warena_free(&a);
+    pthread_mutex_lock(&g->mu);
+    ss->busy--;
+    ss->last_access = wgw_now_ms();
+    pthread_cond_broadcast(&g->cv);
+    return status;
+}
+
 static int configure_session(WGateway *g, Sess *ss, json_t *body, json_t **out)
 {
     json_t *st = body ? json_object_get(body, "statement") : NULL;
@@ -244,21 +293,9 @@ int wgateway_flink_handle(WGateway *g, const char *method, const char *path, con
         *out = json_object();
         status = 200;
     } else if (nseg == 3 && !strcmp(seg[2], "complete-statement") && is_get) {
-        /* Flink completes from Calcite's SQL advisor; weir has no completion engine: a body-less
-           request gets Flink's 400, a real one a clear 500 */
-        if (!jb) {
-            *out = json_pack("{s:[s]}", "errors", "org.apache.flink.runtime.rest.handler.RestHandlerException: "
-                                                  "Bad request received. Request did not conform to expected format.\n"
-                                                  "Caused by: org.apache.flink.shaded.jackson2.com.fasterxml.jackson."
-                                                  "databind.exc.MismatchedInputException: Cannot map `null` into type "
-                                                  "`int` (set DeserializationConfig.DeserializationFeature."
-                                                  "FAIL_ON_NULL_FOR_PRIMITIVES to 'false' to allow)");
-            status = 400;
-        } else {
-            *out = wflink_handler_error("Failed to getCompletionHints.",
-                                        "weir does not complete statements (complete-statement is not supported).");
-            status = 500;
-        }
+        /* Flink serves GET only, with a JSON body {"statement", "position"} (its sql-client sends
+           one); without a position the body does not map onto the request */
+        status = complete_statement(g, ss, jb, out);
     } else if (nseg == 3 && !strcmp(seg[2], "configure-session") && is_post) {
         status = configure_session(g, ss, jb, out);
     } else if (nseg == 3 && !strcmp(seg[2], "statements") && is_post) {

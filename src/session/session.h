@@ -103,6 +103,10 @@ void wsession_set_executor(WSession *s, WJobExecutor *ex);
 void wsession_set_proc_clock(WSession *s, WProcClock *clock);
 
 /* Configuration visible to the client (result mode, runtime mode, max column width, time zone). */
+/* The completion candidates for the cursor at `position` (UTF-16 units) in sql, as Flink's SQL
+   gateway answers complete-statement (completion.c): their count (arena strings in *out), or -1 with
+   err set where Flink's answer is an error. */
+int wsession_complete(WSession *s, WArena *a, const char *sql, int position, char ***out, WError *err);
 const WOptions *wsession_config(const WSession *s);
 const char *wsession_get(const WSession *s, const char *key, const char *dflt);
 const WTimeZone *wsession_time_zone(const WSession *s);

@@ -414,6 +414,12 @@ bool wsql_lex(WArena *a, const char *src, int len, WSqlTokens *out, WError *err)
             }
         }
         if (matched) continue;
+        if (c == 0x07) {
+            int start = L.i, line = L.line, col = L.col;
+            adv(&L);
+            push(&L, TK_BEL, start, line, col);
+            continue;
+        }
         lex_err_char(&L, "", 0);
         return false;
     }

@@ -36,6 +36,8 @@ typedef enum WSqlTokKind {
     TK_QUOTE, TK_DOUBLE_QUOTE, TK_VERTICAL_BAR, TK_CARET, TK_DOLLAR,
     TK_HINT_BEG,    /* slash-star-plus: a hint starts */
     TK_COMMENT_END, /* star-slash: a hint ends */
+    TK_BEL,         /* the character U+0007: a token no rule accepts (Calcite's BEL, which its SQL
+                       advisor puts at the cursor to learn what may come there) */
     TK__COUNT
 } WSqlTokKind;
 

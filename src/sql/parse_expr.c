@@ -962,10 +962,8 @@ static AstExpr *ident_expr(WSqlParser *p)
             e->name = n;
             return e;
         }
-        if (!ps_ident_at(p, 1)) {
-            ps_next(p);
-            ps_list_add(p, &l, ps_ident(p));   /* reports the error */
-        }
+        /* Calcite's LOOKAHEAD(2): a "." no name follows ends the name (the error is at the ".") */
+        if (!ps_ident_at(p, 1)) break;
         ps_next(p);
         ps_list_add(p, &l, ps_ident(p));
     }
@@ -1139,7 +1137,7 @@ static AstExpr *postfix(WSqlParser *p, AstExpr *e)
             e = it;
             continue;
         }
-        if (ps_at(p, 0, TK_DOT) && e->kind != AE_STAR) {
+        if (ps_at(p, 0, TK_DOT) && ps_ident_at(p, 1) && e->kind != AE_STAR) {
             ps_next(p);
             AstExpr *f = ps_new_expr(p, AE_FIELD, e->pos);
             add_arg(p, f, e);
@@ -1385,7 +1383,14 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
                 else ps_accept_kw(p, "ASYMMETRIC");
                 add_arg(p, e, left);
                 add_arg(p, e, expr_prec(p, 33));
-                ps_expect_kw(p, "AND");
+                /* Calcite reduces BETWEEN after the whole expression: without its AND that fails
+                   (a SqlParseException caused by a SqlValidatorException, measured) */
+                if (!ps_kw_at(p, 0, "AND")) {
+                    werr_set_at(p->err, ps_cur(p)->line, ps_cur(p)->col, WEXC_CALCITE,
+                                "BETWEEN operator has no terminating AND");
+                    longjmp(p->jb, 1);
+                }
+                ps_next(p);
                 add_arg(p, e, expr_prec(p, 33));
                 left = e;
                 continue;

@@ -62,9 +62,11 @@ typedef struct WSqlParser {
     int comma_pos;                     /* a list looked for `, item` here (ps_list_comma) */
     bool comma_group;                  /* ... of GROUP BY items */
     int escape_pos;                    /* LIKE looked for ESCAPE here */
+    int dot_pos;                       /* a compound name stopped at a "." no name follows */
     int look_pos;                      /* ps_lookahead_tokens: position, images, count */
     const char *const *look;
     int nlook;
+    PsSeqList failed;                  /* ps_fail: the expected sequences it reported */
 } WSqlParser;
 
 /* ---- tokens (parse_util.c) ---- */

@@ -6,7 +6,7 @@
  * token (parse_util.c), the token sequences its LOOKAHEAD scans tried there: it re-runs each scan and
  * records every token it compared, at its position (1 = the error token); a sequence is written
  * out whenever a scan steps back to an earlier position, and repeats are dropped
- * (jj_rescan_token / jj_add_error_token). Two grammar positions decide by such scans in Flink's
+ * (jj_rescan_token / jj_add_error_token). Three grammar positions decide by such scans in Flink's
  * parser, and weir's parser marks them:
  *   - after an operand (ps_mark_continuation): the operator loop of Calcite's Expression2 (a field
  *     access, IN / comparison with a quantifier, BETWEEN, LIKE / SIMILAR TO, a binary operator
@@ -14,7 +14,9 @@
  *     the operand itself (an identifier's "(", a call's IGNORE / RESPECT NULLS, a parenthesized
  *     expression's time unit);
  *   - where an expression starts in a clause that parses it with lookahead (WHERE, HAVING, ON,
- *     ORDER BY, ...; ps_note_operand_start): the tokens that may start an operand, one by one.
+ *     ORDER BY, ...; ps_note_operand_start): the tokens that may start an operand, one by one;
+ *   - after a compound name that stopped at a "." with no name behind it (ps_compound): `"."`
+ *     followed by each kind of identifier.
  * A binary operator not followed by an operand makes the scan fail at the operator, so Calcite
  * reports the operator itself with the two-token sequences (`"+" "NOT"`, ...). The scans and their
  * order are Flink 2.3.0's (measured with its parser for the typos in tests/golden/session_err_parse_*).
@@ -266,6 +268,7 @@ void ps_rescan(WSqlParser *p, PsSeqList *out)
         return;
     }
     if (p->pos == p->comma_pos) run(&s, 2, g_comma);
+    if (p->pos == p->dot_pos && p->pos != p->cont_pos) run(&s, 2, g_dot);
     if (p->pos != p->cont_pos) {
         add_error_token(&s, NULL, 0);
         return;

@@ -273,9 +273,8 @@ static AstFrom *join(WSqlParser *p, AstFrom *left, AstJoinType jt, bool natural,
         ps_expect(p, TK_RPAREN);
         j->nusing = l.n;
         j->using_cols = (char **)l.v;
-    } else if (!natural) {
-        ps_fail(p);
     }
+    /* without a condition Calcite's grammar goes on; its validator refuses the join (binder) */
     return j;
 }
 

@@ -14,6 +14,7 @@
 #include <strings.h>
 
 static AstStmt *statement(WSqlParser *p);
+static bool starts_expression(WSqlParser *p);
 
 static AstStmt *new_stmt(WSqlParser *p, AstStmtKind k, AstPos pos)
 {
@@ -153,6 +154,9 @@ static AstStmt *insert_stmt(WSqlParser *p)
     if (ps_accept_kw(p, "OVERWRITE")) s->overwrite = true;
     else ps_expect_kw(p, "INTO");
     s->target = ps_compound(p);
+    /* Calcite's target may go on with a name part or EXTEND (columns; not in weir) */
+    (void)ps_is(p, TK_DOT);
+    (void)ps_is_kw(p, "EXTEND");
     s->target_hints = ps_hints_opt(p);
     if (ps_accept_kw(p, "PARTITION")) {
         ps_expect(p, TK_LPAREN);
@@ -215,6 +219,9 @@ static AstStmt *inner_stmt(WSqlParser *p, bool allow_query, bool allow_ctas)
         s->query = ps_query(p);
     } else {
         if (allow_query) {
+            /* Calcite parses a row expression here and then rejects it (EXPLAIN x, measured) */
+            if (starts_expression(p))
+                ps_fail_calcite(p, ps_cur(p), "Non-query expression encountered in illegal context");
             (void)ps_is_kw(p, "SELECT");
             (void)ps_is_kw(p, "VALUES");
             (void)ps_is_kw(p, "WITH");
@@ -393,6 +400,8 @@ static AstStmt *create_stmt(WSqlParser *p)
         if (ps_accept_kw(p, "MATERIALIZED")) return other(p, pos, "CREATE MATERIALIZED TABLE");
     }
     if (ps_accept_kw(p, "MODEL")) return other(p, pos, "CREATE MODEL");
+    if (!s->temporary && (ps_is_kw(p, "CONNECTION") || ps_is_kw(p, "SYSTEM")))
+        return other(p, pos, "CREATE CONNECTION");
     ps_fail(p);
 function:
     s->if_not_exists = if_not_exists(p);
@@ -450,6 +459,8 @@ static AstStmt *drop_stmt(WSqlParser *p)
     }
     else if (!s->temporary && ps_accept_kw(p, "MATERIALIZED")) return other(p, pos, "DROP MATERIALIZED TABLE");
     else if (ps_accept_kw(p, "MODEL")) return other(p, pos, "DROP MODEL");
+    else if (!s->temporary && (ps_is_kw(p, "CONNECTION") || ps_is_kw(p, "SYSTEM")))
+        return other(p, pos, "DROP CONNECTION");
     else ps_fail(p);
     s->if_exists = if_exists(p);
     s->target = ps_compound(p);
@@ -632,7 +643,7 @@ static AstStmt *show_stmt(WSqlParser *p)
     else if (ps_accept_kw(p, "VIEWS")) { s->show = ASH_VIEWS; from_in_opt(p, s); like_opt_no_ilike(p, s); }
     else if (ps_accept_kw(p, "JOBS")) s->show = ASH_JOBS;
     else if (ps_accept_kw(p, "FUNCTIONS")) { s->show = ASH_FUNCTIONS; from_in_opt(p, s); like_opt(p, s); }
-    else if (ps_kw_at(p, 0, "USER") && ps_kw_at(p, 1, "FUNCTIONS")) {
+    else if (ps_is_kw(p, "USER") && ps_kw_at(p, 1, "FUNCTIONS")) {
         ps_next(p);
         ps_next(p);
         s->show = ASH_USER_FUNCTIONS;
@@ -644,7 +655,7 @@ static AstStmt *show_stmt(WSqlParser *p)
         if (ps_accept_kw(p, "CATALOG")) s->show = ASH_CURRENT_CATALOG;
         else { ps_expect_kw(p, "DATABASE"); s->show = ASH_CURRENT_DATABASE; }
     } else if (ps_accept_kw(p, "MODULES")) s->show = ASH_MODULES;
-    else if (ps_kw_at(p, 0, "FULL") && ps_kw_at(p, 1, "MODULES")) {
+    else if (ps_is_kw(p, "FULL") && ps_kw_at(p, 1, "MODULES")) {
         ps_next(p);
         ps_next(p);
         s->show = ASH_FULL_MODULES;
@@ -1017,7 +1028,7 @@ static bool setup(WSqlParser *p, WArena *a, const char *sql, WError *err)
     p->srclen = (int)strlen(p->src);
     p->err = err;
     p->exp_pos = -1;
-    p->cont_pos = p->start_pos = p->sorted_start_pos = p->comma_pos = p->look_pos = p->escape_pos = -1;
+    p->cont_pos = p->start_pos = p->sorted_start_pos = p->comma_pos = p->look_pos = p->escape_pos = p->dot_pos = -1;
     WSqlTokens toks;
     if (!wsql_lex(a, p->src, p->srclen, &toks, err)) return false;
     p->t = toks.t;
@@ -1045,23 +1056,46 @@ static char *trimmed_text(WSqlParser *p)
 
 AstStmt *wsql_parse_statement(WArena *a, const char *sql, WError *err)
 {
-    WSqlParser p;
-    if (!setup(&p, a, sql, err)) return NULL;
-    if (setjmp(p.jb)) return NULL;
-    AstStmt *s = statement(&p);
+    return wsql_parse_statement_ex(a, sql, err, NULL);
+}
+
+/* SqlParseException.getExpectedTokenNames of the syntax error p reported: the last token of each
+   of the longest expected sequences */
+static void report_expected(WSqlParser *p, WSqlExpected *exp)
+{
+    int maxlen = 0;
+    for (int i = 0; i < p->failed.n; i++)
+        if (p->failed.v[i].n > maxlen) maxlen = p->failed.v[i].n;
+    exp->names = p->failed.n ? WA_ARRAY(p->a, const char *, p->failed.n) : NULL;
+    exp->n = 0;
+    for (int i = 0; i < p->failed.n; i++)
+        if (p->failed.v[i].n == maxlen) exp->names[exp->n++] = p->failed.v[i].tok[maxlen - 1];
+}
+
+AstStmt *wsql_parse_statement_ex(WArena *a, const char *sql, WError *err, WSqlExpected *exp)
+{
+    /* in the arena: its fields change between setjmp and longjmp */
+    WSqlParser *p = WA_NEW(a, WSqlParser);
+    if (exp) memset(exp, 0, sizeof *exp);
+    if (!setup(p, a, sql, err)) return NULL;
+    if (setjmp(p->jb)) {
+        if (exp) report_expected(p, exp);
+        return NULL;
+    }
+    AstStmt *s = statement(p);
     int extra = 0;
     /* more statements after ';' parse like Flink's parseSqlList, then are refused */
-    while (ps_accept(&p, TK_SEMICOLON)) {
-        if (ps_at(&p, 0, TK_EOF) || ps_at(&p, 0, TK_SEMICOLON)) continue;
-        (void)statement(&p);
+    while (ps_accept(p, TK_SEMICOLON)) {
+        if (ps_at(p, 0, TK_EOF) || ps_at(p, 0, TK_SEMICOLON)) continue;
+        (void)statement(p);
         extra++;
     }
-    if (!ps_is(&p, TK_EOF)) ps_fail(&p);
+    if (!ps_is(p, TK_EOF)) ps_fail(p);
     if (extra) {
         werr_set(err, WEXC_ILLEGAL_ARG, "only single statement supported");
         return NULL;
     }
-    s->sql = trimmed_text(&p);
+    s->sql = trimmed_text(p);
     return s;
 }
 

@@ -52,6 +52,7 @@ static const TokImg TOK_IMAGES[TK__COUNT] = {
     [TK_DOUBLE_QUOTE] = {"\"", ORD_OP + 19}, [TK_VERTICAL_BAR] = {"|", ORD_OP + 20},
     [TK_CARET] = {"^", ORD_OP + 21}, [TK_DOLLAR] = {"$", ORD_OP + 22},
     [TK_HINT_BEG] = {"/*+", ORD_HINT + 0}, [TK_COMMENT_END] = {"*/", ORD_HINT + 1},
+    [TK_BEL] = {"\\u0007", ORD_HINT + 2},
 };
 
 /* ---- tokens ---- */
@@ -239,6 +240,8 @@ AstName ps_compound(WSqlParser *p)
         ps_next(p);
         ps_list_add(p, &l, ps_ident(p));
     }
+    /* Calcite's LOOKAHEAD(2) for `. name` failed here: an error at the "." lists `"." <IDENTIFIER>` */
+    if (ps_at(p, 0, TK_DOT)) p->dot_pos = p->pos;
     n.n = l.n;
     n.parts = (char **)l.v;
     return n;
@@ -490,6 +493,7 @@ _Noreturn void ps_fail(WSqlParser *p)
     }
     ps_rescan(p, &all);
     cleanup(&all);
+    p->failed = all;
 
     /* the list, each sequence ending with "..." unless it ends the input */
     char *exp = wa_alloc(p->a, WSQL_EXPECTED_TEXT);

@@ -17,6 +17,12 @@
 #include "../common/error.h"
 
 AstStmt *wsql_parse_statement(WArena *a, const char *sql, WError *err);
+/* The same, telling on a syntax error what Calcite's SqlParseException.getExpectedTokenNames
+   reports: the last token of each of the longest `Was expecting` sequences (printed images:
+   "\"AND\"", "<IDENTIFIER>"), unsorted, repeats possible; n = 0 for other errors (lexical, from a
+   grammar action) and on success. */
+typedef struct WSqlExpected { int n; const char **names; } WSqlExpected;
+AstStmt *wsql_parse_statement_ex(WArena *a, const char *sql, WError *err, WSqlExpected *exp);
 /* Parse a standalone expression (used for computed columns in compiled plans and tests). */
 AstExpr *wsql_parse_expression(WArena *a, const char *sql, WError *err);
 /* Parse a standalone data type, e.g. "DECIMAL(10, 2) NOT NULL" (used by compiled plans). */

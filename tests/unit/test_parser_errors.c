@@ -203,7 +203,12 @@ WTEST(parser_err_incomplete_expressions)
 {
     /* a dangling operator is reported with the token after it (Calcite's two-token lookahead) */
     CHECK_ERR("SELECT 1 +", "Encountered \"+ <EOF>\" at line 1, column 10.");
-    CHECK_ERR("SELECT a FROM t WHERE a BETWEEN 1", "Encountered \"<EOF>\" at line 1, column 33.");
+    /* BETWEEN without AND: Calcite reduces the expression and fails (measured on Flink 2.3.0) */
+    WError b = ERR_("SELECT a FROM t WHERE a BETWEEN 1");
+    CHECK_STR(b.msg, "BETWEEN operator has no terminating AND");
+    CHECK_STR(b.cls, WEXC_CALCITE);
+    b = ERR_("SELECT a FROM t WHERE a BETWEEN 1 OR 2");
+    CHECK_STR(b.msg, "BETWEEN operator has no terminating AND");
     CHECK_ERR("SELECT CASE WHEN a THEN 1 FROM t", "Encountered \"FROM\" at line 1, column 27.");
     CHECK_ERR("SELECT a IS b FROM t", "Incorrect syntax near the keyword 'IS' at line 1, column 10.");
 }
@@ -313,7 +318,8 @@ WTEST(parser_err_deep_but_fine)
 WTEST(parser_err_natural_join_needs_join)
 {
     CHECK_ERR("SELECT * FROM a NATURAL b", "Encountered \"b\" at line 1, column 25.");
-    CHECK_ERR("SELECT * FROM a JOIN b", "Encountered \"<EOF>\" at line 1, column 22.");
+    /* a join without a condition parses; Flink's validator refuses it (the binder does) */
+    CHECK_STR(ERR_("SELECT * FROM a JOIN b").msg, "(parsed)");
 }
 
 WTEST(parser_err_empty_input)
