@@ -308,7 +308,8 @@ static void scan_state_bytes(WOperator *op, WInsight *in, bool finished)
 {
     const WExecRegistry *reg = op->ctx->registry;
     if (!reg || !in->live.keyed) return;
-    /* an operator whose input ended gets one whole pass, so that a bounded job's figures are final */
+    /* an operator whose input ended gets one whole pass (up to WINS_FINAL_SCAN_BUDGET entries), so
+       that a bounded job's figures are final */
     if (finished && in->final_pass_done) return;
     if (finished) {
         /* start the final pass afresh: the state no longer changes */
@@ -317,7 +318,7 @@ static void scan_state_bytes(WOperator *op, WInsight *in, bool finished)
         whh_init(&in->bytes_pass);
         in->bytes_pass_total = 0;
     }
-    int64_t budget = finished ? INT64_MAX : WINS_SCAN_BUDGET;
+    int64_t budget = finished ? WINS_FINAL_SCAN_BUDGET : WINS_SCAN_BUDGET;
     while (budget > 0) {
         if (in->scan_entry >= reg->n) {
             /* a pass over every backend of op ended: label the keys that stayed */
@@ -331,7 +332,6 @@ static void scan_state_bytes(WOperator *op, WInsight *in, bool finished)
             whh_init(&in->bytes_pass);
             in->bytes_pass_total = 0;
             in->scan_entry = 0;
-            in->final_pass_done = finished;
             break;
         }
         const WExecStateEntry *e = &reg->items[in->scan_entry];
@@ -339,6 +339,8 @@ static void scan_state_bytes(WOperator *op, WInsight *in, bool finished)
             break;
         in->scan_entry++;
     }
+    /* a state too big for the final budget keeps the last periodic pass's figures */
+    if (finished) in->final_pass_done = true;
 }
 
 #define RATE_WINDOW_MS 1000

@@ -858,15 +858,15 @@ bool wstate_scan_key_bytes(WStateBackend *b, WStateScanCursor *cursor, int64_t *
         WState *s = b->states[cursor->state];
         for (; cursor->slot < s->tab.cap && *budget > 0; cursor->slot++) {
             Entry *e = s->tab.slots[cursor->slot];
+            --*budget;                          /* every slot visited counts, empty ones too */
             if (!e) continue;
             int64_t bytes = (int64_t)entry_bytes(s, e);
-            --*budget;
             if (s->kind == WSTATE_MAP && e->sub.map) {
                 HTab *m = e->sub.map;
                 bytes = e->klen;
                 for (size_t i = 0; i < m->cap; i++)
                     if (m->slots[i]) bytes += m->slots[i]->klen + m->slots[i]->vlen;
-                *budget -= (int64_t)m->n;
+                *budget -= (int64_t)m->cap;
             } else if (s->kind == WSTATE_LIST && e->sub.list) {
                 for (int i = 0; i < e->sub.list->n; i++) bytes += (int64_t)e->sub.list->items[i].len;
                 *budget -= e->sub.list->n;

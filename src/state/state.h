@@ -129,7 +129,8 @@ typedef void (*WStateKeyFn)(void *ctx, WBytes key, WBytes value);
 void wstate_for_each(WState *s, WStateKeyFn fn, void *ctx);
 
 /* Insight (hot keys by state bytes): walk the backend's keys a bounded step at a time. Each call
-   visits up to *budget entries, lowering *budget by them (a map's user entries and a list's items count one each) from
+   visits up to *budget slots, lowering *budget by them (empty hash slots, a map's user-entry
+   slots and a list's items count one each) from
    *cursor on, over every state of the backend in turn, calling fn with each key (without the
    namespace bytes of wstate_set_namespace_bytes) and the bytes it holds in that state (as
    WStateStats.bytes counts them). Returns true when the call finished a pass over every state
