@@ -77,7 +77,7 @@ base="http://127.0.0.1:$port"
 job '10 min' lag-rest > "$KTMP/r.sql"
 timeout 120 "$WEIR" sql-client -f "$KTMP/r.sql" > "$KTMP/r.out" 2>&1 < /dev/null || { cat "$KTMP/r.out"; fail "the cluster job failed"; }
 jid="$(curl -sS "$base/jobs/overview" | jq -r '[.jobs[] | select(.name == "lag-rest")][0].jid // empty')"
-[[ -n "$jid" ]] || fail "the job lag-rest is not listed"
+[[ -n "$jid" ]] || { cat "$KTMP/r.out"; tail -n 40 "$KTMP/log/weir-cluster.log"; fail "the job lag-rest is not listed"; }
 vid="$(curl -sS "$base/jobs/$jid" | jq -r '[.vertices[] | select(.name | contains("WatermarkAssigner"))][0].id // empty')"
 curl -sS "$base/weir/jobs/$jid/vertices/$vid/watermarks" > "$KTMP/wm.json"
 jq -e '.threshold_ms == 600000 and (.operators | length) == 1' "$KTMP/wm.json" > /dev/null || { cat "$KTMP/wm.json"; fail "watermarks: no WatermarkAssigner answer"; }
