@@ -61,8 +61,7 @@ const char *const *ex_out_names(const ExCtx *x, const WRel *r)
     WArena *a = x->p->arena;
     int n = r->out.n;
     const char **names = WA_ARRAY(a, const char *, n ? n : 1);
-    ExNode *en = ex_node(x, r);
-    const char *const *base = en && en->agg_names ? en->agg_names : r->out.names;
+    const char *const *base = r->out.names;
     for (int i = 0; i < n; i++) {
         const char *nm = base[i] ? base[i] : "$f";
         bool clash = false;
@@ -288,44 +287,25 @@ static void push_down(ExCtx *x, const WRel *calc, WRel **roots, int nroots)
     }
 }
 
-/* Flink names aggregate results after the select items they become (EXPR$1, total, ...), and a
-   window aggregate only produces the window properties that are used. */
-static void agg_names(ExCtx *x, const WRel *calc)
+/* A window aggregate only produces the window properties that are used (window_time when a
+   select item or a filter above reads it). The aggregates keep the names the binder gave them
+   (Calcite's: the select item that is exactly the call, else $fN): CalcMerge and ProjectRemove
+   keep the surviving node's names, so a Calc above shows `EXPR$1 AS n` (measured). */
+static void window_time_used(ExCtx *x, const WRel *calc)
 {
     const WRel *agg = calc->inputs[0];
-    bool window = agg->kind == WR_WINDOW_AGG || agg->kind == WR_GLOBAL_WINDOW_AGG;
-    if (agg->kind != WR_GROUP_AGG && !window && agg->kind != WR_GLOBAL_GROUP_AGG) return;
-    /* the aggregates of a distinct split keep Calcite's $fN names */
-    if (agg->partial_final != WPF_NONE) return;
-    ExNode *an = add(x, agg);
+    if (agg->kind != WR_WINDOW_AGG && agg->kind != WR_GLOBAL_WINDOW_AGG) return;
+    if (agg->partial_final != WPF_NONE || agg->win_out_time < 0) return;
     WArena *a = x->p->arena;
-    if (!an->agg_names) {
-        an->agg_names = WA_ARRAY(a, const char *, agg->out.n ? agg->out.n : 1);
-        for (int i = 0; i < agg->out.n; i++) an->agg_names[i] = agg->out.names[i];
-    }
-    int first_agg = agg->nkeys, end_agg = agg->nkeys + agg->naggs;
+    bool *used = WA_ARRAY(a, bool, agg->out.n ? agg->out.n : 1);
+    memset(used, 0, sizeof(bool) * (size_t)(agg->out.n ? agg->out.n : 1));
     for (int i = 0; i < calc->nexprs; i++) {
         const WExpr *e = calc->exprs[i];
-        bool used_elsewhere = false;
-        /* CAST(agg AS T) AS name: the aggregate is still named after the select item */
         if (e->kind == WX_CAST && e->nargs == 1 && e->args[0]->kind == WX_COLUMN) e = e->args[0];
-        if (e->kind != WX_COLUMN) continue;
-        if (window && e->col == agg->win_out_time) an->wtime_used = true;
-        if (e->col < first_agg || e->col >= end_agg) continue;
-        for (int k = 0; k < calc->nexprs; k++) {
-            const WExpr *o = calc->exprs[k];
-            if (o->kind == WX_CAST && o->nargs == 1) o = o->args[0];
-            if (k != i && o->kind == WX_COLUMN && o->col == e->col) used_elsewhere = true;
-        }
-        if (!used_elsewhere) an->agg_names[e->col] = calc->out.names[i];
+        if (e->kind == WX_COLUMN && e->col >= 0 && e->col < agg->out.n) used[e->col] = true;
     }
-    if (calc->cond && window) {
-        /* a filter on the time column keeps it */
-        bool *used = WA_ARRAY(a, bool, agg->out.n ? agg->out.n : 1);
-        memset(used, 0, sizeof(bool) * (size_t)(agg->out.n ? agg->out.n : 1));
-        mark_refs(calc->cond, used, agg->out.n);
-        if (agg->win_out_time >= 0 && used[agg->win_out_time]) an->wtime_used = true;
-    }
+    mark_refs(calc->cond, used, agg->out.n);
+    if (used[agg->win_out_time]) add(x, agg)->wtime_used = true;
 }
 
 WSchema ex_schema(const ExCtx *x, const WRel *r)
@@ -361,7 +341,7 @@ static void scan_push_downs(ExCtx *x, const WRel *r, WRel **roots, int nroots, i
     for (int i = 0; i < r->ninputs; i++) scan_push_downs(x, r->inputs[i], roots, nroots, depth + 1);
     if (r->kind == WR_CALC) {
         push_down(x, r, roots, nroots);
-        agg_names(x, r);
+        window_time_used(x, r);
         fold_identity(x, r);
     }
     /* the keyBy on the primary key that feeds a SinkMaterializer is part of Flink's sink
