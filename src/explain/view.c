@@ -53,6 +53,30 @@ int ex_inputs(const ExCtx *x, const WRel *r, const WRel **out)
     return r->ninputs;
 }
 
+/* Calcite's ProjectToWindowRule (CalcRelSplitter) over a streaming OVER aggregate: when the
+   projection above the window only picks columns, the window level is the split's last one and
+   the Calc Flink keeps above it has derived names (CalcRelSplitter.deriveFieldName): an input
+   column keeps its name unless it starts with '$', any other column is named $<position>
+   (Calc(select=[k, b, w0$o0 AS $2]), measured). A projection that computes something is a level
+   of its own and keeps the select items' names. NULL when the rule does not apply. Batch plans
+   keep the names (measured for one OVER window), so they are left alone. */
+static const char **over_split_names(const ExCtx *x, const WRel *r)
+{
+    if (x->batch || r->kind != WR_CALC || r->cond || r->ninputs != 1) return NULL;
+    const WRel *over = r->inputs[0];
+    if (over->kind != WR_OVER_AGG || over->ninputs != 1) return NULL;
+    int nin = over->inputs[0]->out.n;
+    for (int i = 0; i < r->nexprs; i++)
+        if (r->exprs[i]->kind != WX_COLUMN) return NULL;
+    const char **names = WA_ARRAY(x->p->arena, const char *, r->nexprs ? r->nexprs : 1);
+    for (int i = 0; i < r->nexprs; i++) {
+        int c = r->exprs[i]->col;
+        const char *in = over->out.names[c];
+        names[i] = c < nin && (in[0] != '$' || !strncmp(in, "$EXPR", 5)) ? in : wa_sprintf(x->p->arena, "$%d", i);
+    }
+    return names;
+}
+
 /* Output names made unique as Calcite does (a repeated name gets 0, 1, ... appended). */
 const char *const *ex_out_names(const ExCtx *x, const WRel *r)
 {
@@ -61,7 +85,8 @@ const char *const *ex_out_names(const ExCtx *x, const WRel *r)
     WArena *a = x->p->arena;
     int n = r->out.n;
     const char **names = WA_ARRAY(a, const char *, n ? n : 1);
-    const char *const *base = r->out.names;
+    const char *const *base = over_split_names(x, r);
+    if (!base) base = r->out.names;
     for (int i = 0; i < n; i++) {
         const char *nm = base[i] ? base[i] : "$f";
         bool clash = false;
