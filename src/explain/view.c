@@ -77,6 +77,33 @@ static const char **over_split_names(const ExCtx *x, const WRel *r)
     return names;
 }
 
+/* Flink's SplitAggregateRule ends a window distinct split with a projection of its own
+   (RelBuilder: the aggregate results as $f<position>, the keys and window columns by name); the
+   query's own projection over the aggregate was identity (its keys first, then the aggregates in
+   order) and Calcite removed it, so those names show: Calc(select=[name, window_start,
+   window_end, $f1 AS $f3]) (measured). A reordering projection stays and keeps its names.
+   NULL when the rule does not apply. */
+static const char **split_layout_names(const ExCtx *x, const WRel *r)
+{
+    if (!r->split_layout || r->cond || r->ninputs != 1) return NULL;
+    const WRel *agg = r->inputs[0];
+    int first = agg->nkeys, end = agg->nkeys + agg->naggs, next = first;
+    for (int i = 0; i < r->nexprs; i++) {
+        const WExpr *e = r->exprs[i];
+        if (e->kind != WX_COLUMN) return NULL;
+        bool is_agg = e->col >= first && e->col < end;
+        if (next > first && !is_agg) return NULL;     /* a key after an aggregate */
+        if (is_agg && e->col != next++) return NULL;  /* aggregates in their order, each once */
+    }
+    if (next != end) return NULL;
+    const char **names = WA_ARRAY(x->p->arena, const char *, r->nexprs ? r->nexprs : 1);
+    for (int i = 0; i < r->nexprs; i++) {
+        int c = r->exprs[i]->col;
+        names[i] = c >= first && c < end ? wa_sprintf(x->p->arena, "$f%d", i) : r->out.names[i];
+    }
+    return names;
+}
+
 /* Output names made unique as Calcite does (a repeated name gets 0, 1, ... appended). */
 const char *const *ex_out_names(const ExCtx *x, const WRel *r)
 {
@@ -86,6 +113,7 @@ const char *const *ex_out_names(const ExCtx *x, const WRel *r)
     int n = r->out.n;
     const char **names = WA_ARRAY(a, const char *, n ? n : 1);
     const char *const *base = over_split_names(x, r);
+    if (!base) base = split_layout_names(x, r);
     if (!base) base = r->out.names;
     for (int i = 0; i < n; i++) {
         const char *nm = base[i] ? base[i] : "$f";

@@ -130,6 +130,8 @@ struct WRel {
     WExpr *cond;                    /* NULL = no filter */
     bool agg_removed;               /* WR_CALC: replaces a group aggregate over unique keys
                                        (FlinkAggregateRemoveRule); merged into the Calc above */
+    bool split_layout;              /* the Calc a window distinct split puts over its final aggregate
+                                       (split_distinct.c; EXPLAIN names its aggregate columns) */
     bool late_calc;                 /* made after Flink's scan push-down phase (CalcRankTransposeRule,
                                        prune_rules.c): EXPLAIN does not fold it into the scan */
     /* WR_WATERMARK */
