@@ -1029,7 +1029,7 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
         named_by[k] = i;
         bool clash = false;
         for (int j = 0; j < g.ngroup; j++) if (!strcmp(pre_names[j], names[i])) clash = true;
-        if (!clash) g.calls[k].out_name = names[i];
+        if (!clash) { g.calls[k].out_name = names[i]; g.calls[k].named = true; }
     }
     if (gs.active) {
         WRel *agg = bgs_aggregate(b, &g, &gs, calc);

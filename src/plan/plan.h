@@ -91,6 +91,8 @@ typedef struct WAggCall {
     int filter_col;             /* input column holding the FILTER boolean, -1 if none */
     const WType *type;          /* result type */
     const char *out_name;
+    bool named;                 /* the binder named it after a select item (Calcite's AggregateCall
+                                   name; unnamed: agg#k in the AST) */
     bool counts_records;        /* the final $SUM0 of a split COUNT(*): the node's record count
                                    (Flink's indexOfCountStar) */
 } WAggCall;
