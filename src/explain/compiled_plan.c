@@ -11,6 +11,7 @@
 #include "../plan/over_window.h"
 #include "../common/duration.h"
 
+#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
@@ -130,6 +131,16 @@ static const char *opt_str(const WOptions *o, const char *key, const char *dflt)
 {
     const char *v = wopts_get(o, key);
     return v ? v : dflt;
+}
+
+/* An enum option as Flink's compiled plan writes it: the constant's name (Flink reads the value
+   case-insensitively; 'drop' is written "DROP", measured). */
+static json_t *enum_option(const ExCtx *x, const char *key, const char *def)
+{
+    const char *v = opt_str(x->p->config, key, def);
+    char *u = wa_strdup(x->p->arena, v);
+    for (char *c = u; *c; c++) *c = (char)toupper((unsigned char)*c);
+    return json_string(u);
 }
 
 static json_t *agg_configuration(const ExCtx *x)
@@ -849,11 +860,11 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
     }
     case WR_SINK: {
         json_t *c = json_object();
-        json_object_set_new(c, "table.exec.sink.keyed-shuffle", json_string(opt_str(x->p->config, "table.exec.sink.keyed-shuffle", "AUTO")));
-        json_object_set_new(c, "table.exec.sink.not-null-enforcer", json_string(opt_str(x->p->config, "table.exec.sink.not-null-enforcer", "ERROR")));
-        json_object_set_new(c, "table.exec.sink.rowtime-inserter", json_string(opt_str(x->p->config, "table.exec.sink.rowtime-inserter", "ENABLED")));
-        json_object_set_new(c, "table.exec.sink.type-length-enforcer", json_string(opt_str(x->p->config, "table.exec.sink.type-length-enforcer", "IGNORE")));
-        json_object_set_new(c, "table.exec.sink.upsert-materialize", json_string(opt_str(x->p->config, "table.exec.sink.upsert-materialize", "AUTO")));
+        json_object_set_new(c, "table.exec.sink.keyed-shuffle", enum_option(x, "table.exec.sink.keyed-shuffle", "AUTO"));
+        json_object_set_new(c, "table.exec.sink.not-null-enforcer", enum_option(x, "table.exec.sink.not-null-enforcer", "ERROR"));
+        json_object_set_new(c, "table.exec.sink.rowtime-inserter", enum_option(x, "table.exec.sink.rowtime-inserter", "ENABLED"));
+        json_object_set_new(c, "table.exec.sink.type-length-enforcer", enum_option(x, "table.exec.sink.type-length-enforcer", "IGNORE"));
+        json_object_set_new(c, "table.exec.sink.upsert-materialize", enum_option(x, "table.exec.sink.upsert-materialize", "AUTO"));
         json_object_set_new(j, "configuration", c);
         json_t *dts = json_object();
         if (r->sink_table) json_object_set_new(dts, "table", table_json(x, r->sink_table, r->sink_qname, NULL));

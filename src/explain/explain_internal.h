@@ -34,8 +34,6 @@ typedef struct ExNode {
     const WExpr *pushed_filter;     /* shown as filter=[...] (the Calc keeps it too) */
     int nproj;                      /* projected physical columns (table order), 0 = no projection */
     int *proj;                      /* indexes into the scan's output */
-    /* aggregates: output names as Flink gives them (the select items they become) */
-    const char **agg_names;
     bool wtime_used;                /* window aggregate: window_time is read above */
 } ExNode;
 

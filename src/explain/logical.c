@@ -230,7 +230,8 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
         agg_rename = WA_ARRAY(p->arena, const char *, g->out.n);
         for (int i = 0; i < g->out.n; i++) agg_rename[i] = g->out.names[i];
         for (int i = 0; i < g->naggs; i++)
-            if (g->aggs[i].out_name) agg_rename[g->nkeys + i] = g->aggs[i].out_name;
+            if (g->aggs[i].out_name)
+                agg_rename[g->nkeys + i] = g->aggs[i].named ? g->aggs[i].out_name : wa_sprintf(p->arena, "agg#%d", i);
         for (int i = 0; i < r->nexprs; i++) {
             const WExpr *e = r->exprs[i];
             if (e->kind == WX_COLUMN && e->col >= g->nkeys && e->col < g->nkeys + g->naggs)

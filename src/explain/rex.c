@@ -416,6 +416,26 @@ void ex_tuple_literal(WStrBuf *out, const WExpr *e, ExDialect d) { literal(out, 
 
 /* ---------------- text ---------------- */
 
+/* Whether an integer value has at most `digits` digits (the integer part of a DECIMAL). */
+static bool integer_fits_decimal(int64_t v, int digits)
+{
+    uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    int n = 1;
+    while (m >= 10) { m /= 10; n++; }
+    return v == 0 ? digits >= 0 : n <= digits;
+}
+
+/* Whether an integer value is in the range of an integer type (TINYINT..BIGINT). */
+static bool integer_fits(int64_t v, WTypeId id)
+{
+    switch (id) {
+    case WT_TINYINT: return v >= INT8_MIN && v <= INT8_MAX;
+    case WT_SMALLINT: return v >= INT16_MIN && v <= INT16_MAX;
+    case WT_INT: return v >= INT32_MIN && v <= INT32_MAX;
+    default: return true;
+    }
+}
+
 static void rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialect d);
 
 /* The keyword an argument stands for (Calcite's flag literals): TRIM's BOTH / LEADING / TRAILING
@@ -529,8 +549,23 @@ static void rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialec
             wsb_putc(out, ')');
             return;
         }
-        /* an implicit widening of a numeric literal: Calcite keeps the literal as written */
-        if (!e->try_cast && e->args[0]->kind == WX_LITERAL && !e->args[0]->is_null &&
+        /* CAST(42 AS BIGINT) written in the query: Calcite's RexBuilder.makeCast folds the cast of
+           a literal whose value the type holds into a literal of that type (42:BIGINT; measured) */
+        if (e->explicit_cast && !e->try_cast && e->args[0]->kind == WX_LITERAL && !e->args[0]->is_null &&
+            wtype_is_integer(e->args[0]->type) && wtype_is_integer(e->type) &&
+            integer_fits(e->args[0]->lit.i, e->type->id)) {
+            WExpr typed = *e->args[0];
+            typed.type = e->type;
+            ex_literal(out, &typed, d);
+            return;
+        }
+        /* an implicit widening of a numeric literal: Calcite keeps the literal as written; an
+           explicit CAST of an integer literal to a DECIMAL too narrow for it stays a CAST
+           (RexBuilder.canRemoveCastFromLiteral: CAST(586386581342:BIGINT):DECIMAL(10, 2)) */
+        if (!(e->explicit_cast && e->type->id == WT_DECIMAL && wtype_is_integer(e->args[0]->type) &&
+              e->args[0]->kind == WX_LITERAL && !e->args[0]->is_null &&
+              !integer_fits_decimal(e->args[0]->lit.i, e->type->precision - e->type->scale)) &&
+            !e->try_cast && e->args[0]->kind == WX_LITERAL && !e->args[0]->is_null &&
             wtype_is_numeric(e->args[0]->type) && wtype_is_numeric(e->type) &&
             (wtype_is_integer(e->args[0]->type) || e->args[0]->type->id == e->type->id)) {
             ex_literal(out, e->args[0], d);

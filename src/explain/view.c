@@ -53,6 +53,57 @@ int ex_inputs(const ExCtx *x, const WRel *r, const WRel **out)
     return r->ninputs;
 }
 
+/* Calcite's ProjectToWindowRule (CalcRelSplitter) over a streaming OVER aggregate: when the
+   projection above the window only picks columns, the window level is the split's last one and
+   the Calc Flink keeps above it has derived names (CalcRelSplitter.deriveFieldName): an input
+   column keeps its name unless it starts with '$', any other column is named $<position>
+   (Calc(select=[k, b, w0$o0 AS $2]), measured). A projection that computes something is a level
+   of its own and keeps the select items' names. NULL when the rule does not apply. Batch plans
+   keep the names (measured for one OVER window), so they are left alone. */
+static const char **over_split_names(const ExCtx *x, const WRel *r)
+{
+    if (x->batch || r->kind != WR_CALC || r->cond || r->ninputs != 1) return NULL;
+    const WRel *over = r->inputs[0];
+    if (over->kind != WR_OVER_AGG || over->ninputs != 1) return NULL;
+    int nin = over->inputs[0]->out.n;
+    for (int i = 0; i < r->nexprs; i++)
+        if (r->exprs[i]->kind != WX_COLUMN) return NULL;
+    const char **names = WA_ARRAY(x->p->arena, const char *, r->nexprs ? r->nexprs : 1);
+    for (int i = 0; i < r->nexprs; i++) {
+        int c = r->exprs[i]->col;
+        const char *in = over->out.names[c];
+        names[i] = c < nin && (in[0] != '$' || !strncmp(in, "$EXPR", 5)) ? in : wa_sprintf(x->p->arena, "$%d", i);
+    }
+    return names;
+}
+
+/* Flink's SplitAggregateRule ends a window distinct split with a projection of its own
+   (RelBuilder: the aggregate results as $f<position>, the keys and window columns by name); the
+   query's own projection over the aggregate was identity (its keys first, then the aggregates in
+   order) and Calcite removed it, so those names show: Calc(select=[name, window_start,
+   window_end, $f1 AS $f3]) (measured). A reordering projection stays and keeps its names.
+   NULL when the rule does not apply. */
+static const char **split_layout_names(const ExCtx *x, const WRel *r)
+{
+    if (!r->split_layout || r->cond || r->ninputs != 1) return NULL;
+    const WRel *agg = r->inputs[0];
+    int first = agg->nkeys, end = agg->nkeys + agg->naggs, next = first;
+    for (int i = 0; i < r->nexprs; i++) {
+        const WExpr *e = r->exprs[i];
+        if (e->kind != WX_COLUMN) return NULL;
+        bool is_agg = e->col >= first && e->col < end;
+        if (next > first && !is_agg) return NULL;     /* a key after an aggregate */
+        if (is_agg && e->col != next++) return NULL;  /* aggregates in their order, each once */
+    }
+    if (next != end) return NULL;
+    const char **names = WA_ARRAY(x->p->arena, const char *, r->nexprs ? r->nexprs : 1);
+    for (int i = 0; i < r->nexprs; i++) {
+        int c = r->exprs[i]->col;
+        names[i] = c >= first && c < end ? wa_sprintf(x->p->arena, "$f%d", i) : r->out.names[i];
+    }
+    return names;
+}
+
 /* Output names made unique as Calcite does (a repeated name gets 0, 1, ... appended). */
 const char *const *ex_out_names(const ExCtx *x, const WRel *r)
 {
@@ -61,8 +112,9 @@ const char *const *ex_out_names(const ExCtx *x, const WRel *r)
     WArena *a = x->p->arena;
     int n = r->out.n;
     const char **names = WA_ARRAY(a, const char *, n ? n : 1);
-    ExNode *en = ex_node(x, r);
-    const char *const *base = en && en->agg_names ? en->agg_names : r->out.names;
+    const char *const *base = over_split_names(x, r);
+    if (!base) base = split_layout_names(x, r);
+    if (!base) base = r->out.names;
     for (int i = 0; i < n; i++) {
         const char *nm = base[i] ? base[i] : "$f";
         bool clash = false;
@@ -288,44 +340,25 @@ static void push_down(ExCtx *x, const WRel *calc, WRel **roots, int nroots)
     }
 }
 
-/* Flink names aggregate results after the select items they become (EXPR$1, total, ...), and a
-   window aggregate only produces the window properties that are used. */
-static void agg_names(ExCtx *x, const WRel *calc)
+/* A window aggregate only produces the window properties that are used (window_time when a
+   select item or a filter above reads it). The aggregates keep the names the binder gave them
+   (Calcite's: the select item that is exactly the call, else $fN): CalcMerge and ProjectRemove
+   keep the surviving node's names, so a Calc above shows `EXPR$1 AS n` (measured). */
+static void window_time_used(ExCtx *x, const WRel *calc)
 {
     const WRel *agg = calc->inputs[0];
-    bool window = agg->kind == WR_WINDOW_AGG || agg->kind == WR_GLOBAL_WINDOW_AGG;
-    if (agg->kind != WR_GROUP_AGG && !window && agg->kind != WR_GLOBAL_GROUP_AGG) return;
-    /* the aggregates of a distinct split keep Calcite's $fN names */
-    if (agg->partial_final != WPF_NONE) return;
-    ExNode *an = add(x, agg);
+    if (agg->kind != WR_WINDOW_AGG && agg->kind != WR_GLOBAL_WINDOW_AGG) return;
+    if (agg->partial_final != WPF_NONE || agg->win_out_time < 0) return;
     WArena *a = x->p->arena;
-    if (!an->agg_names) {
-        an->agg_names = WA_ARRAY(a, const char *, agg->out.n ? agg->out.n : 1);
-        for (int i = 0; i < agg->out.n; i++) an->agg_names[i] = agg->out.names[i];
-    }
-    int first_agg = agg->nkeys, end_agg = agg->nkeys + agg->naggs;
+    bool *used = WA_ARRAY(a, bool, agg->out.n ? agg->out.n : 1);
+    memset(used, 0, sizeof(bool) * (size_t)(agg->out.n ? agg->out.n : 1));
     for (int i = 0; i < calc->nexprs; i++) {
         const WExpr *e = calc->exprs[i];
-        bool used_elsewhere = false;
-        /* CAST(agg AS T) AS name: the aggregate is still named after the select item */
         if (e->kind == WX_CAST && e->nargs == 1 && e->args[0]->kind == WX_COLUMN) e = e->args[0];
-        if (e->kind != WX_COLUMN) continue;
-        if (window && e->col == agg->win_out_time) an->wtime_used = true;
-        if (e->col < first_agg || e->col >= end_agg) continue;
-        for (int k = 0; k < calc->nexprs; k++) {
-            const WExpr *o = calc->exprs[k];
-            if (o->kind == WX_CAST && o->nargs == 1) o = o->args[0];
-            if (k != i && o->kind == WX_COLUMN && o->col == e->col) used_elsewhere = true;
-        }
-        if (!used_elsewhere) an->agg_names[e->col] = calc->out.names[i];
+        if (e->kind == WX_COLUMN && e->col >= 0 && e->col < agg->out.n) used[e->col] = true;
     }
-    if (calc->cond && window) {
-        /* a filter on the time column keeps it */
-        bool *used = WA_ARRAY(a, bool, agg->out.n ? agg->out.n : 1);
-        memset(used, 0, sizeof(bool) * (size_t)(agg->out.n ? agg->out.n : 1));
-        mark_refs(calc->cond, used, agg->out.n);
-        if (agg->win_out_time >= 0 && used[agg->win_out_time]) an->wtime_used = true;
-    }
+    mark_refs(calc->cond, used, agg->out.n);
+    if (used[agg->win_out_time]) add(x, agg)->wtime_used = true;
 }
 
 WSchema ex_schema(const ExCtx *x, const WRel *r)
@@ -361,7 +394,7 @@ static void scan_push_downs(ExCtx *x, const WRel *r, WRel **roots, int nroots, i
     for (int i = 0; i < r->ninputs; i++) scan_push_downs(x, r->inputs[i], roots, nroots, depth + 1);
     if (r->kind == WR_CALC) {
         push_down(x, r, roots, nroots);
-        agg_names(x, r);
+        window_time_used(x, r);
         fold_identity(x, r);
     }
     /* the keyBy on the primary key that feeds a SinkMaterializer is part of Flink's sink

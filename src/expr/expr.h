@@ -51,6 +51,7 @@ struct WExpr {
     int nargs;
     WExpr **args;
     bool try_cast;              /* WX_CAST */
+    bool explicit_cast;         /* WX_CAST: written in the query (CAST / TRY_CAST), not implied */
     bool has_else;              /* WX_CASE */
     bool negated;               /* WX_IS_NULL, WX_IN */
     void *aux;                  /* per-call data prepared at bind time (e.g. compiled regex, LIKE

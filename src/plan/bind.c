@@ -1007,30 +1007,7 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
     bind_uniquify(a, npre, pre_names);
     npre = drop_unused_agg_args(a, &g, npre, pre, pre_names);
     WRel *calc = bind_make_calc(p, in, npre, pre, pre_names, NULL);
-    if (gs.active) {
-        WRel *agg = bgs_aggregate(b, &g, &gs, calc);
-        agg->left_name = scope_single_name(scope);
-        for (int i = 0; i < ncols; i++) out[i] = bgs_shift_post(a, out[i], g.ngroup);
-        having = bgs_shift_post(a, having, g.ngroup);
-        const char **names = WA_ARRAY(a, const char *, ncols ? ncols : 1);
-        for (int i = 0; i < ncols; i++) names[i] = cols[i].name;
-        bind_uniquify(a, ncols, names);
-        return bind_make_calc(p, agg, ncols, out, names, having);
-    }
-    WRel *agg = wrel_new(p, WR_GROUP_AGG, 1);
-    agg->inputs[0] = calc;
-    agg->left_name = scope_single_name(scope);
-    agg->nkeys = g.ngroup;
-    agg->keys = WA_ARRAY(a, int, g.ngroup ? g.ngroup : 1);
-    for (int i = 0; i < g.ngroup; i++) agg->keys[i] = i;
-    agg->naggs = g.ncalls;
-    agg->aggs = g.calls;
-    bind_schema_alloc(p, &agg->out, g.ngroup + g.ncalls);
-    for (int i = 0; i < g.ngroup; i++) {
-        agg->out.names[i] = pre_names[i];
-        agg->out.types[i] = wtype_with_time_attr(a, pre[i]->type, WTA_NONE);
-    }
-    /* the output columns refer to the aggregate's output by index; retype group refs */
+    /* the output columns refer to the aggregate's output by index */
     const char **names = WA_ARRAY(a, const char *, ncols ? ncols : 1);
     for (int i = 0; i < ncols; i++) names[i] = cols[i].name;
     bind_uniquify(a, ncols, names);
@@ -1052,7 +1029,27 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
         named_by[k] = i;
         bool clash = false;
         for (int j = 0; j < g.ngroup; j++) if (!strcmp(pre_names[j], names[i])) clash = true;
-        if (!clash) g.calls[k].out_name = names[i];
+        if (!clash) { g.calls[k].out_name = names[i]; g.calls[k].named = true; }
+    }
+    if (gs.active) {
+        WRel *agg = bgs_aggregate(b, &g, &gs, calc);
+        agg->left_name = scope_single_name(scope);
+        for (int i = 0; i < ncols; i++) out[i] = bgs_shift_post(a, out[i], g.ngroup);
+        having = bgs_shift_post(a, having, g.ngroup);
+        return bind_make_calc(p, agg, ncols, out, names, having);
+    }
+    WRel *agg = wrel_new(p, WR_GROUP_AGG, 1);
+    agg->inputs[0] = calc;
+    agg->left_name = scope_single_name(scope);
+    agg->nkeys = g.ngroup;
+    agg->keys = WA_ARRAY(a, int, g.ngroup ? g.ngroup : 1);
+    for (int i = 0; i < g.ngroup; i++) agg->keys[i] = i;
+    agg->naggs = g.ncalls;
+    agg->aggs = g.calls;
+    bind_schema_alloc(p, &agg->out, g.ngroup + g.ncalls);
+    for (int i = 0; i < g.ngroup; i++) {
+        agg->out.names[i] = pre_names[i];
+        agg->out.types[i] = wtype_with_time_attr(a, pre[i]->type, WTA_NONE);
     }
     for (int i = 0; i < g.ncalls; i++) {
         agg->out.names[g.ngroup + i] = g.calls[i].out_name;

@@ -1169,6 +1169,7 @@ WExpr *bind_expr(BindCtx *b, BScope *s, AstExpr *e)
         r = wexpr_new(a, WX_CAST, wtype_with_nullable(a, t, nullable), 1);
         r->args[0] = x;
         r->try_cast = e->try_cast;
+        r->explicit_cast = true;
         break;
     }
     case AE_IN: r = bind_in(b, s, e); break;

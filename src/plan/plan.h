@@ -91,6 +91,8 @@ typedef struct WAggCall {
     int filter_col;             /* input column holding the FILTER boolean, -1 if none */
     const WType *type;          /* result type */
     const char *out_name;
+    bool named;                 /* the binder named it after a select item (Calcite's AggregateCall
+                                   name; unnamed: agg#k in the AST) */
     bool counts_records;        /* the final $SUM0 of a split COUNT(*): the node's record count
                                    (Flink's indexOfCountStar) */
 } WAggCall;
@@ -130,6 +132,8 @@ struct WRel {
     WExpr *cond;                    /* NULL = no filter */
     bool agg_removed;               /* WR_CALC: replaces a group aggregate over unique keys
                                        (FlinkAggregateRemoveRule); merged into the Calc above */
+    bool split_layout;              /* the Calc a window distinct split puts over its final aggregate
+                                       (split_distinct.c; EXPLAIN names its aggregate columns) */
     bool late_calc;                 /* made after Flink's scan push-down phase (CalcRankTransposeRule,
                                        prune_rules.c): EXPLAIN does not fold it into the scan */
     /* WR_WATERMARK */

@@ -666,6 +666,7 @@ static WRel *split_window(WPlanCtx *p, WRel *post)
     WRel *top = wa_memdup(a, post, sizeof *post);
     top->inputs = WA_ARRAY(a, WRel *, 1);
     top->inputs[0] = w2;
+    top->split_layout = true;
     top->exprs = WA_ARRAY(a, WExpr *, post->nexprs);
     top->out.names = WA_ARRAY(a, const char *, post->nexprs);
     top->out.types = WA_ARRAY(a, const WType *, post->nexprs);
