@@ -136,7 +136,7 @@ static int configure_session(WGateway *g, Sess *ss, json_t *body, json_t **out)
                        "ALTER FUNCTION, ALTER CATALOG SET, ALTER CATALOG RESET, ALTER CATALOG COMMENT, ALTER MODEL, "
                        "ALTER MODEL, ALTER MATERIALIZED TABLE, USE CATALOG, USE [CATALOG.]DATABASE, USE MODULES, "
                        "LOAD MODULE, UNLOAD MODULE, ADD JAR.", sql);
-        *out = wflink_error_body("Failed to configure session.", "java.lang.UnsupportedOperationException", m.buf);
+        *out = wflink_error_body("Failed to configure session.", NULL, "java.lang.UnsupportedOperationException", m.buf);
         wsb_free(&m);
         return 500;
     }
@@ -156,7 +156,7 @@ static int configure_session(WGateway *g, Sess *ss, json_t *body, json_t **out)
     ss->busy--;
     pthread_cond_broadcast(&g->cv);
     if (!ok) {
-        *out = wflink_error_body("Failed to configure session.", err.cls[0] ? err.cls : WEXC_TABLE, err.msg);
+        *out = wflink_error_body("Failed to configure session.", err.outer, err.cls[0] ? err.cls : WEXC_TABLE, err.msg);
         return 500;
     }
     *out = json_object();
