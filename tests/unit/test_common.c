@@ -55,6 +55,7 @@ WTEST(duration_parse_and_format)
     CHECK(!wduration_parse("PT1S2H", &ms, &e));
     werr_clear(&e);
     CHECK(!wduration_parse("P1H", &ms, &e));
+    werr_clear(&e);
     CHECK(wduration_parse("7 DAYS", &ms, &e)); CHECK_INT(ms, 7 * 86400000LL);
     CHECK(!wduration_parse("3 weeks", &ms, &e));
     CHECK(strstr(e.msg, "'weeks'") != NULL);
