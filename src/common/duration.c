@@ -23,6 +23,67 @@ static const UnitLabel UNITS[] = {
     {"ns", 1LL}, {"nano", 1LL}, {"nanos", 1LL}, {"nanosecond", 1LL}, {"nanoseconds", 1LL},
 };
 
+/* java.time.Duration.parse's form, which TimeUtils.parseDuration tries for a text without a
+   leading number: [+]P[nD][T[nH][nM][n[.f]S]] (letters in either case; at least one part, T
+   followed by one). Negative durations are not taken (no weir option can use one). */
+static bool iso_duration(const char *p, size_t len, int64_t *out_ms)
+{
+    const char *e = p + len;
+    if (p < e && *p == '+') p++;
+    if (p >= e || (*p != 'P' && *p != 'p')) return false;
+    p++;
+    __int128 ms = 0;
+    bool time = false, any = false, any_time = false;
+    static const char ORDER_DATE[] = "D", ORDER_TIME[] = "HMS";
+    const char *order = ORDER_DATE;
+    while (p < e) {
+        if (*p == 'T' || *p == 't') {
+            if (time) return false;
+            time = true;
+            order = ORDER_TIME;
+            p++;
+            continue;
+        }
+        const char *num = p;
+        __int128 v = 0;
+        while (p < e && isdigit((unsigned char)*p)) {
+            v = v * 10 + (*p - '0');
+            if (v > (__int128)INT64_MAX) return false;
+            p++;
+        }
+        if (p == num) return false;
+        int64_t frac_ms = 0;
+        bool frac = false;
+        if (p < e && (*p == '.' || *p == ',')) {
+            frac = true;
+            p++;
+            int digits = 0;
+            const char *f = p;
+            while (p < e && isdigit((unsigned char)*p)) {
+                if (digits < 3) frac_ms = frac_ms * 10 + (*p - '0');
+                digits++;
+                p++;
+            }
+            if (p == f || digits > 9) return false;
+            for (int d = digits; d < 3; d++) frac_ms *= 10;
+        }
+        if (p >= e) return false;
+        char u = (char)toupper((unsigned char)*p++);
+        const char *at = strchr(order, u);
+        if (!at || (frac && u != 'S')) return false;
+        order = at + 1;                 /* each part once, in order */
+        static const int64_t MS[] = {['D' - 'A'] = 86400000LL, ['H' - 'A'] = 3600000LL, ['M' - 'A'] = 60000LL,
+                                     ['S' - 'A'] = 1000LL};
+        ms += v * MS[u - 'A'] + frac_ms;
+        if (ms > (__int128)INT64_MAX) return false;
+        any = true;
+        if (time) any_time = true;
+    }
+    if (!any || (time && !any_time)) return false;
+    *out_ms = (int64_t)ms;
+    return true;
+}
+
 bool wduration_parse(const char *text, int64_t *out_ms, WError *err)
 {
     const char *p = text;
@@ -30,8 +91,12 @@ bool wduration_parse(const char *text, int64_t *out_ms, WError *err)
     if (!*p) return werr_set(err, WEXC_ILLEGAL_ARG, "argument is an empty- or whitespace-only string");
     const char *num = p;
     while (isdigit((unsigned char)*p)) p++;
-    if (p == num)
+    if (p == num) {
+        size_t len = strlen(p);
+        while (len && isspace((unsigned char)p[len - 1])) len--;
+        if (iso_duration(p, len, out_ms)) return true;
         return werr_set(err, WEXC_NUMBER, "text does not start with a number");
+    }
     if (p - num > 18)
         return werr_set(err, WEXC_ILLEGAL_ARG,
                         "The value '%.*s' cannot be re represented as 64bit number (numeric overflow).",

@@ -35,6 +35,10 @@ typedef struct WError {
     int line, col;       /* 1-based SQL position, 0 if none */
     char file[256];      /* data file for input errors, "" if none */
     long file_line;      /* 1-based line in file, 0 if none */
+    char outer[512];     /* the exception that wraps this one in Flink's chain ("<class>: <message>",
+                            e.g. "...ValidationException: Unable to create a source for reading
+                            table 't'."), "" if none: the SQL client prints the root cause (cls,
+                            msg), the gateway's error body the chain */
 } WError;
 
 void werr_clear(WError *e);
@@ -44,6 +48,8 @@ bool werr_setv(WError *e, const char *cls, const char *fmt, va_list ap);
 /* Same, with a SQL position. */
 bool werr_set_at(WError *e, int line, int col, const char *cls, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+/* Record the exception that wraps the error set in e (no-op if none is set or one is recorded). */
+void werr_wrap(WError *e, const char *cls, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Prefix the existing message with context ("Error while reading x: " + old). */
 void werr_prefix(WError *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

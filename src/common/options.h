@@ -26,8 +26,10 @@ void wopts_set(WOptions *o, const char *key, const char *value);
 bool wopts_remove(WOptions *o, const char *key);
 const char *wopts_get(const WOptions *o, const char *key);      /* NULL if absent */
 const char *wopts_get_or(const WOptions *o, const char *key, const char *dflt);
-/* Typed getters: false + error naming the key when the value does not parse
-   (Flink: "Could not parse value 'x' for key 'k'."). Absent keys give dflt. */
+/* Typed getters: false + error when the value does not parse, with the root cause of Flink's
+   "Could not parse value 'x' for key 'k'." (what its SQL client prints: "Unrecognized option for
+   boolean: x. ...", 'For input string: "x"', TimeUtils' and MemorySize's messages). Absent keys
+   give dflt. */
 bool wopts_get_bool(const WOptions *o, const char *key, bool dflt, bool *out, WError *err);
 bool wopts_get_long(const WOptions *o, const char *key, int64_t dflt, int64_t *out, WError *err);
 /* Flink MemorySize: a number with an optional unit (b, bytes, k/kb/kibibytes, m/mb/mebibytes,

@@ -51,8 +51,8 @@ static inline int wconn_month_len(int64_t y, int m)
     return m == 2 && wconn_is_leap(y) ? 29 : L[m - 1];
 }
 
-/* Flink's "Unable to create ..." wrappers are not kept: the SQL client prints the root cause, so
-   validation errors carry the root cause's message (ValidationException). */
+/* Validation errors carry the root cause's message, which Flink's SQL client prints; the planner
+   adds Flink's "Unable to create a source/sink ..." wrapper (plan/table_factory.c, WError.outer). */
 
 /* The formats the filesystem connector reads and writes (format_changelog_csv.c). wconn_format_config
    is for the CSV ones; 'json' and 'debezium-json' are configured by format_json.h. */

@@ -127,13 +127,15 @@ static bool path_matches(const WRegex *re, const char *file)
 }
 
 /* The rolling policy's options (Flink's defaults: 128MB, 30 min, 30 min, 1 min). */
-static bool rolling_options(const WOptions *o, int64_t *size, int64_t *rollover, int64_t *inactivity,
-                            int64_t *check, WError *err)
+/* check_positive: a sink's (a source parses them only, as Flink's factory reads every option) */
+static bool rolling_options(const WOptions *o, bool check_positive, int64_t *size, int64_t *rollover,
+                            int64_t *inactivity, int64_t *check, WError *err)
 {
     if (!wopts_get_bytes(o, "sink.rolling-policy.file-size", 128LL << 20, size, err)) return false;
     if (!wopts_get_duration_ms(o, "sink.rolling-policy.rollover-interval", 30 * 60000, rollover, err)) return false;
     if (!wopts_get_duration_ms(o, "sink.rolling-policy.inactivity-interval", 30 * 60000, inactivity, err)) return false;
     if (!wopts_get_duration_ms(o, "sink.rolling-policy.check-interval", 60000, check, err)) return false;
+    if (!check_positive) return true;
     if (*size <= 0 || *rollover <= 0 || *inactivity <= 0 || *check <= 0)
         return werr_set(err, WEXC_ILLEGAL_ARG, "The rolling policy's file size and intervals must be positive.");
     return true;
@@ -181,7 +183,9 @@ static bool fs_validate(const WTableSpec *spec, bool as_source, WError *err)
         bool ok = wfs_commit_config(&cc, spec->options, err);
         wfs_commit_config_free(&cc);
         if (!ok) return false;
-        if (!as_source && !rolling_options(spec->options, &a1, &a2, &a3, &a4, err)) return false;
+        /* a source too: Flink's factory reads every option it declares (measured: a bad
+           'sink.rolling-policy.file-size' fails a query of the table) */
+        if (!rolling_options(spec->options, !as_source, &a1, &a2, &a3, &a4, err)) return false;
     }
     if (as_source && spec->bounded && wopts_get(spec->options, "source.monitor-interval"))
         return werr_set(err, WEXC_VALIDATION,
@@ -1448,7 +1452,7 @@ static WSink *fs_open_sink(const WTableSpec *spec, WError *err)
     s->clock = spec->clock;
     s->clock_ctx = spec->clock_ctx;
     s->roll_on_checkpoint = !f->json;
-    if (!rolling_options(spec->options, &s->roll_size, &s->rollover_ms, &s->inactivity_ms, &s->check_ms, err) ||
+    if (!rolling_options(spec->options, true, &s->roll_size, &s->rollover_ms, &s->inactivity_ms, &s->check_ms, err) ||
         !wfs_commit_config(&s->commit, spec->options, err)) {
         fs_sink_close(&s->base);
         return NULL;

@@ -5,6 +5,7 @@
  */
 #include "reduce.h"
 #include "scan_parallelism.h"
+#include "table_factory.h"
 #include "bind_internal.h"
 #include "../common/duration.h"
 #include "state_ttl.h"
@@ -232,6 +233,9 @@ void wplan_dump(FILE *f, const WRel *root) { dump(f, root, 0); }
 bool wplan_build(WPlanCtx *p, WRel **roots, int n)
 {
     bool debug = getenv("WEIR_DEBUG_PLAN") != NULL;
+    /* Flink creates the tables' sources and sinks while it converts the statement, before any
+       optimisation: bad connector options fail EXPLAIN and COMPILE PLAN too (table_factory.c) */
+    if (!wplan_create_tables(p, roots, n)) return false;
     for (int i = 0; i < n; i++) {
         if (debug) { fprintf(stderr, "-- bound\n"); wplan_dump(stderr, roots[i]); }
         roots[i] = wplan_optimize(p, roots[i]);

@@ -22,6 +22,7 @@
 #include "../exec/minibatch.h"
 #include "../exec/lookup_join.h"
 #include "../plan/scan_parallelism.h"
+#include "../plan/table_factory.h"
 
 #include "../common/hash.h"
 #include "../types/row.h"
@@ -114,32 +115,7 @@ static const WOpOps DISCARD_OPS = {.process = discard_process};
 static WTableSpec *make_spec(WPlanCtx *p, Lane *L, WTable *t, const char *qname, int parallelism)
 {
     assert(L->index < parallelism);
-    WArena *a = p->arena;
-    WTableSpec *sp = WA_NEW(a, WTableSpec);
-    int *phys = WA_ARRAY(a, int, t->ncols ? t->ncols : 1);
-    int np = wtable_physical(t, phys);
-    sp->name = qname;
-    sp->short_name = t->name;
-    sp->ncols = np;
-    sp->col_names = WA_ARRAY(a, const char *, np ? np : 1);
-    sp->col_types = WA_ARRAY(a, const WType *, np ? np : 1);
-    for (int i = 0; i < np; i++) {
-        sp->col_names[i] = t->cols[phys[i]].name;
-        sp->col_types[i] = t->cols[phys[i]].type;
-    }
-    /* primary key as indexes into the physical columns */
-    sp->npk = t->npk;
-    int *pk = WA_ARRAY(a, int, t->npk ? t->npk : 1);
-    for (int k = 0; k < t->npk; k++)
-        for (int i = 0; i < np; i++) if (phys[i] == t->pk[k]) pk[k] = i;
-    sp->pk = pk;
-    /* partition keys as indexes into the physical columns */
-    int *part = WA_ARRAY(a, int, t->npartition ? t->npartition : 1);
-    sp->npartition = 0;
-    for (int k = 0; k < t->npartition; k++)
-        for (int i = 0; i < np; i++) if (phys[i] == t->partition_keys[k]) part[sp->npartition++] = i;
-    sp->partition = part;
-    sp->options = &t->options;
+    WTableSpec *sp = wplan_table_spec(p->arena, t, qname);
     sp->cast = &L->ctx.cast;
     sp->subtask = L->index;
     sp->parallelism = parallelism;
@@ -149,33 +125,7 @@ static WTableSpec *make_spec(WPlanCtx *p, Lane *L, WTable *t, const char *qname,
     return sp;
 }
 
-static const WConnector *find_connector(WPlanCtx *p, WTable *t, const char *qname, bool as_source)
-{
-    const char *cn = wopts_get(&t->options, "connector");
-    if (!cn) {
-        werr_set(p->err, WEXC_VALIDATION,
-                 "Table options do not contain an option key 'connector' for discovering a connector. "
-                 "Therefore, Flink assumes a managed table. However, a managed table factory that "
-                 "implements org.apache.flink.table.factories.ManagedTableFactory is not in the classpath.");
-        return NULL;
-    }
-    const WConnector *c = wconnector_find(cn);
-    if (!c) {
-        WStrBuf s;
-        wsb_init(&s);
-        wsb_printf(&s, "Could not find any factory for identifier '%s' that implements "
-                       "'org.apache.flink.table.factories.DynamicTableFactory' in the classpath.\n\n"
-                       "Available factory identifiers are:\n\n", cn);
-        const WConnector *const *all = wconnector_all();
-        for (int i = 0; all[i]; i++) wsb_printf(&s, "%s%s", i ? "\n" : "", all[i]->name);
-        werr_set(p->err, WEXC_VALIDATION, "%s", s.buf);
-        wsb_free(&s);
-        return NULL;
-    }
-    (void)qname;
-    (void)as_source;
-    return c;
-}
+static const WConnector *find_connector(WPlanCtx *p, WTable *t) { return wplan_table_connector(t, p->err); }
 
 /* ---- building ---- */
 
@@ -522,7 +472,7 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         s->rel = r;
         s->head = op;
         if (r->kind == WR_SCAN) {
-            const WConnector *c = find_connector(p, r->table, r->table_qname, true);
+            const WConnector *c = find_connector(p, r->table);
             if (!c) { wop_free(op); L->nsrc--; return NULL; }
             if (!c->can_source) {
                 werr_set(p->err, WEXC_VALIDATION,
@@ -605,7 +555,7 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         } else if (L->index >= npar) {
             /* beyond the sink's subtasks: an idle copy that opens no sink and receives nothing */
         } else {
-            const WConnector *c = find_connector(p, r->sink_table, r->sink_qname, false);
+            const WConnector *c = find_connector(p, r->sink_table);
             if (!c) { wop_free(&s->base); return NULL; }
             if (!c->can_sink) {
                 werr_set(p->err, WEXC_VALIDATION,
@@ -904,7 +854,7 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
     }
     case WR_LOOKUP_JOIN: {
         WRel *l = r->inputs[0], *dim = r->lookup_scan;
-        const WConnector *c = find_connector(p, dim->table, dim->table_qname, true);
+        const WConnector *c = find_connector(p, dim->table);
         if (!c) return NULL;
         /* a lookup source splits nothing: every lane (idle copies too) is one of nlanes */
         WTableSpec *ts = make_spec(p, L, dim->table, dim->table_qname, j->nlanes);

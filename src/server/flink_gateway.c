@@ -134,7 +134,7 @@ static int complete_statement(WGateway *g, Sess *ss, json_t *body, json_t **out)
         return 400;
     }
     if (!st || !json_is_string(st)) {
-        *out = wflink_error_body("Failed to get statement completion candidates.", "java.lang.NullPointerException",
+        *out = wflink_error_body("Failed to get statement completion candidates.", NULL, "java.lang.NullPointerException",
                                  "The request has no statement.");
         return 500;
     }
@@ -151,7 +151,7 @@ static int complete_statement(WGateway *g, Sess *ss, json_t *body, json_t **out)
     pthread_mutex_unlock(&ss->run_mu);
     int status = 200;
     if (n < 0) {
-        *out = wflink_error_body("Failed to get statement completion candidates.", err.cls, err.msg);
+        *out = wflink_error_body("Failed to get statement completion candidates.", err.outer[0] ? err.outer : NULL, err.cls, err.msg);
         status = 500;
     } else {
         json_t *arr = json_array();
@@ -185,7 +185,7 @@ static int configure_session(WGateway *g, Sess *ss, json_t *body, json_t **out)
                        "ALTER FUNCTION, ALTER CATALOG SET, ALTER CATALOG RESET, ALTER CATALOG COMMENT, ALTER MODEL, "
                        "ALTER MODEL, ALTER MATERIALIZED TABLE, USE CATALOG, USE [CATALOG.]DATABASE, USE MODULES, "
                        "LOAD MODULE, UNLOAD MODULE, ADD JAR.", sql);
-        *out = wflink_error_body("Failed to configure session.", "java.lang.UnsupportedOperationException", m.buf);
+        *out = wflink_error_body("Failed to configure session.", NULL, "java.lang.UnsupportedOperationException", m.buf);
         wsb_free(&m);
         return 500;
     }
@@ -205,7 +205,7 @@ static int configure_session(WGateway *g, Sess *ss, json_t *body, json_t **out)
     ss->busy--;
     pthread_cond_broadcast(&g->cv);
     if (!ok) {
-        *out = wflink_error_body("Failed to configure session.", err.cls[0] ? err.cls : WEXC_TABLE, err.msg);
+        *out = wflink_error_body("Failed to configure session.", err.outer, err.cls[0] ? err.cls : WEXC_TABLE, err.msg);
         return 500;
     }
     *out = json_object();

@@ -302,13 +302,14 @@ const char *wflink_row_kind(WRowKind k)
     return "INSERT";
 }
 
-json_t *wflink_error_body(const char *what, const char *cause_cls, const char *cause_msg)
+json_t *wflink_error_body(const char *what, const char *outer, const char *cause_cls, const char *cause_msg)
 {
     WStrBuf b;
     wsb_init(&b);
     wsb_printf(&b, "<Exception on server side:\norg.apache.flink.table.gateway.api.utils.SqlGatewayException: %s\n"
                    "\tat org.apache.flink.table.gateway.rest.handler.AbstractSqlGatewayRestHandler.respondToRequest"
                    "(AbstractSqlGatewayRestHandler.java)\n", what);
+    if (outer && *outer) wsb_printf(&b, "Caused by: %s\n\tat weir.gateway(gateway.c)\n", outer);
     /* Flink's clients show the last cause up to its first stack frame line */
     wsb_printf(&b, "Caused by: %s: %s\n\tat weir.gateway(gateway.c)\n\nEnd of exception on server side>", cause_cls,
                cause_msg);

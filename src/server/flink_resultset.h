@@ -36,8 +36,10 @@ const WType *wflink_logical_type_parse(WArena *a, const json_t *o);
 json_t *wflink_string_column(const char *name);
 json_t *wflink_value(const WType *t, WDatum v, bool is_null, const WTimeZone *tz);
 const char *wflink_row_kind(WRowKind k);
-/* {"errors":["Internal server error.", "<Exception on server side:\n...Caused by: cls: msg..."]} */
-json_t *wflink_error_body(const char *what, const char *cause_cls, const char *cause_msg);
+/* {"errors":["Internal server error.", "<Exception on server side:\n...Caused by: cls: msg..."]};
+   outer (WError.outer: "<class>: <message>", NULL or "" = none) is the cause that wraps the root
+   in Flink's chain, printed before it. */
+json_t *wflink_error_body(const char *what, const char *outer, const char *cause_cls, const char *cause_msg);
 /* A handler's failure (500 in Flink): {"errors":["RestHandlerException: <what>\n...Caused by:
    SqlGatewayException: <root_msg>..."]}, e.g. an unknown session or operation. */
 json_t *wflink_handler_error(const char *what, const char *root_msg);

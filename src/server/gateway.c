@@ -213,7 +213,7 @@ static void flink_finish(Op *op, bool ok, const WStmtResult *res, const WError *
 {
     if (!ok) {
         op->ferr = wflink_error_body("org.apache.flink.table.gateway.api.utils.SqlGatewayException: Failed to fetchResults.",
-                                     err->cls[0] ? err->cls : WEXC_TABLE, err->msg);
+                                     err->outer, err->cls[0] ? err->cls : WEXC_TABLE, err->msg);
         return;
     }
     if (op->fquery) return;

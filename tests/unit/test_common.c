@@ -44,6 +44,18 @@ WTEST(duration_parse_and_format)
     CHECK(wduration_parse("2 h", &ms, &e)); CHECK_INT(ms, 7200000);
     CHECK(wduration_parse("500", &ms, &e)); CHECK_INT(ms, 500);
     CHECK(wduration_parse("90s", &ms, &e)); CHECK_INT(ms, 90000);
+    /* ISO-8601, as TimeUtils tries it (measured on Flink 2.3.0: PT90S, pt1h2m, P1D accepted, PT not) */
+    CHECK(wduration_parse("PT90S", &ms, &e)); CHECK_INT(ms, 90000);
+    CHECK(wduration_parse("pt1h2m", &ms, &e)); CHECK_INT(ms, 3720000);
+    CHECK(wduration_parse("P1D", &ms, &e)); CHECK_INT(ms, 86400000);
+    CHECK(wduration_parse("P1DT0.5S", &ms, &e)); CHECK_INT(ms, 86400500);
+    werr_clear(&e);
+    CHECK(!wduration_parse("PT", &ms, &e)); CHECK_STR(e.msg, "text does not start with a number");
+    werr_clear(&e);
+    CHECK(!wduration_parse("PT1S2H", &ms, &e));
+    werr_clear(&e);
+    CHECK(!wduration_parse("P1H", &ms, &e));
+    werr_clear(&e);
     CHECK(wduration_parse("7 DAYS", &ms, &e)); CHECK_INT(ms, 7 * 86400000LL);
     CHECK(!wduration_parse("3 weeks", &ms, &e));
     CHECK(strstr(e.msg, "'weeks'") != NULL);

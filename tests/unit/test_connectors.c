@@ -1074,7 +1074,7 @@ WTEST(validation_messages)
               "connector\nprint-identifier\nproperty-version\nsink.changelog-mode\nsink.parallelism\nstandard-error");
     wopts_remove(&t.opts, "foo");
     wopts_set(&t.opts, "standard-error", "maybe");
-    CHECK_STR(validate_msg(&t, false, &e), "Could not parse value 'maybe' for key 'standard-error'.");
+    CHECK_STR(validate_msg(&t, false, &e), "Unrecognized option for boolean: maybe. Expected either true or false(case insensitive)");
     wopts_remove(&t.opts, "standard-error");
     wopts_set(&t.opts, "connector", "blackhole");
     CHECK_STR(validate_msg(&t, true, &e), "Connector 'blackhole' can only be used as a sink. It cannot be used as a source.");
@@ -1105,7 +1105,7 @@ WTEST(validation_messages)
     CHECK_STR(validate_msg(&t, true, &e), "Format cannot define a quote character and disabled quote character at the same time.");
     wopts_remove(&t.opts, "csv.disable-quote-character");
     wopts_set(&t.opts, "csv.ignore-parse-errors", "yes");
-    CHECK_STR(validate_msg(&t, true, &e), "Could not parse value 'yes' for key 'csv.ignore-parse-errors'.");
+    CHECK_STR(validate_msg(&t, true, &e), "Unrecognized option for boolean: yes. Expected either true or false(case insensitive)");
     tspec_free(&t);
     /* unsupported column types for csv */
     WArena a;
@@ -1295,9 +1295,9 @@ WTEST(datagen_validation)
     CHECK_STR(validate_msg(&t, true, &e), "Could not find required property 'fields.id.start' for sequence generator.");
     wopts_set(&t.opts, "fields.id.start", "1");
     wopts_set(&t.opts, "fields.id.end", "x");
-    CHECK_STR(validate_msg(&t, true, &e), "Could not parse value 'x' for key 'fields.id.end'.");
+    CHECK_STR(validate_msg(&t, true, &e), "For input string: \"x\"");
     wopts_set(&t.opts, "fields.id.end", "3000000000");
-    CHECK_STR(validate_msg(&t, true, &e), "Could not parse value '3000000000' for key 'fields.id.end'.");
+    CHECK_STR(validate_msg(&t, true, &e), "For input string: \"3000000000\"");
     wopts_set(&t.opts, "fields.id.end", "10");
     CHECK_STR(validate_msg(&t, true, &e), "OK");
     wopts_set(&t.opts, "fields.id.kind", "zipf");
@@ -1311,7 +1311,7 @@ WTEST(datagen_validation)
     wopts_remove(&t.opts, "fields.id.end");
     wopts_set(&t.opts, "fields.ts.max-past", "5 s");
     wopts_set(&t.opts, "number-of-rows", "ten");
-    CHECK_STR(validate_msg(&t, true, &e), "Could not parse value 'ten' for key 'number-of-rows'.");
+    CHECK_STR(validate_msg(&t, true, &e), "For input string: \"ten\"");
     tspec_free(&t);
     warena_free(&a);
 }

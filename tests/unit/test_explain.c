@@ -389,3 +389,37 @@ WTEST(explain_and_compile_through_session)
     free(txt);
     wsession_free(s);
 }
+
+/* Connector options are validated while planning (Flink's FactoryUtil in the planner): EXPLAIN of
+   a query and of an INSERT fails with the connector's message, wrapped as Flink wraps it (the
+   gateway's chain); sources before sinks; a good table still explains. */
+WTEST(explain_validates_connector_options)
+{
+    WSession *s = wsession_new(stdout);
+    WError err;
+    free(run(s, "CREATE TABLE g (a INT) WITH ('connector' = 'datagen', 'sink.parallelism' = '2')", &err));
+    free(run(s, "CREATE TABLE ok (a INT) WITH ('connector' = 'datagen', 'number-of-rows' = '1')", &err));
+    free(run(s, "CREATE TABLE pr (a INT) WITH ('connector' = 'print', 'standard-error' = 'maybe')", &err));
+    char *txt = run(s, "EXPLAIN SELECT a FROM g", &err);
+    CHECK(txt == NULL);
+    free(txt);
+    CHECK_STR(err.cls, WEXC_VALIDATION);
+    CHECK(strncmp(err.msg, "Unsupported options found for 'datagen'.\n\nUnsupported options:\n\nsink.parallelism\n", 64) == 0);
+    CHECK_STR(err.outer, "org.apache.flink.table.api.ValidationException: Unable to create a source for reading table "
+                         "'default_catalog.default_database.g'.");
+    txt = run(s, "EXPLAIN INSERT INTO pr SELECT a FROM ok", &err);
+    CHECK(txt == NULL);
+    free(txt);
+    CHECK_STR(err.cls, WEXC_ILLEGAL_ARG);
+    CHECK_STR(err.msg, "Unrecognized option for boolean: maybe. Expected either true or false(case insensitive)");
+    CHECK_STR(err.outer, "org.apache.flink.table.api.ValidationException: Unable to create a sink for writing table "
+                         "'default_catalog.default_database.pr'.");
+    txt = run(s, "EXPLAIN INSERT INTO pr SELECT a FROM g", &err);     /* the source first */
+    CHECK(txt == NULL);
+    free(txt);
+    CHECK(strstr(err.outer, "Unable to create a source for reading table 'default_catalog.default_database.g'.") != NULL);
+    txt = run(s, "EXPLAIN SELECT a FROM ok", &err);
+    CHECK(txt != NULL);
+    free(txt);
+    wsession_free(s);
+}

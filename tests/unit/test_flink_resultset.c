@@ -70,13 +70,30 @@ WTEST(flink_resultset_values)
 
 WTEST(flink_resultset_error_body)
 {
-    json_t *e = wflink_error_body("Failed to fetchResults.", "org.apache.calcite.sql.validate.SqlValidatorException",
+    json_t *e = wflink_error_body("Failed to fetchResults.", NULL, "org.apache.calcite.sql.validate.SqlValidatorException",
                                   "Object 'nope' not found");
     const char *text = json_string_value(json_array_get(json_object_get(e, "errors"), 1));
     CHECK_STR(json_string_value(json_array_get(json_object_get(e, "errors"), 0)), "Internal server error.");
     /* the cause line Flink's sql-client shows, ended by a stack frame line */
     CHECK(strstr(text, "\nCaused by: org.apache.calcite.sql.validate.SqlValidatorException: Object 'nope' not found\n\tat ")
           != NULL);
+    json_decref(e);
+}
+
+/* A wrapped cause (Flink's "Unable to create a source ..." around a connector's message) comes
+   before the root, which stays the last "Caused by:" (what the clients print). */
+WTEST(flink_resultset_error_body_wrapped)
+{
+    json_t *e = wflink_error_body("Failed to fetchResults.",
+                                  "org.apache.flink.table.api.ValidationException: Unable to create a source for "
+                                  "reading table 'default_catalog.default_database.t'.",
+                                  "org.apache.flink.table.api.ValidationException", "One or more required options are missing.");
+    const char *text = json_string_value(json_array_get(json_object_get(e, "errors"), 1));
+    const char *w = strstr(text, "\nCaused by: org.apache.flink.table.api.ValidationException: Unable to create a source "
+                                 "for reading table 'default_catalog.default_database.t'.\n\tat ");
+    const char *r = strstr(text, "\nCaused by: org.apache.flink.table.api.ValidationException: One or more required");
+    CHECK(w != NULL && r != NULL && w < r);
+    CHECK(strstr(r + 2, "Caused by:") == NULL);
     json_decref(e);
 }
 

@@ -1,0 +1,151 @@
+/*
+ * table_factory.c — table sources and sinks created (validated) while planning, as Flink's
+ * FactoryUtil does when the planner converts a statement. See table_factory.h.
+ */
+#include "table_factory.h"
+
+#include <assert.h>
+#include <string.h>
+#include <strings.h>
+
+const WConnector *wplan_table_connector(const WTable *t, WError *err)
+{
+    const char *cn = wopts_get(&t->options, "connector");
+    if (!cn) {
+        werr_set(err, WEXC_VALIDATION,
+                 "Table options do not contain an option key 'connector' for discovering a connector. "
+                 "Therefore, Flink assumes a managed table. However, a managed table factory that "
+                 "implements org.apache.flink.table.factories.ManagedTableFactory is not in the classpath.");
+        return NULL;
+    }
+    const WConnector *c = wconnector_find(cn);
+    if (!c) {
+        WStrBuf s;
+        wsb_init(&s);
+        wsb_printf(&s, "Could not find any factory for identifier '%s' that implements "
+                       "'org.apache.flink.table.factories.DynamicTableFactory' in the classpath.\n\n"
+                       "Available factory identifiers are:\n\n", cn);
+        const WConnector *const *all = wconnector_all();
+        for (int i = 0; all[i]; i++) wsb_printf(&s, "%s%s", i ? "\n" : "", all[i]->name);
+        werr_set(err, WEXC_VALIDATION, "%s", s.buf);
+        wsb_free(&s);
+        return NULL;
+    }
+    return c;
+}
+
+WTableSpec *wplan_table_spec(WArena *a, WTable *t, const char *qname)
+{
+    WTableSpec *sp = WA_NEW(a, WTableSpec);
+    int *phys = WA_ARRAY(a, int, t->ncols ? t->ncols : 1);
+    int np = wtable_physical(t, phys);
+    sp->name = qname;
+    sp->short_name = t->name;
+    sp->ncols = np;
+    sp->col_names = WA_ARRAY(a, const char *, np ? np : 1);
+    sp->col_types = WA_ARRAY(a, const WType *, np ? np : 1);
+    for (int i = 0; i < np; i++) {
+        sp->col_names[i] = t->cols[phys[i]].name;
+        sp->col_types[i] = t->cols[phys[i]].type;
+    }
+    /* primary key as indexes into the physical columns */
+    sp->npk = t->npk;
+    int *pk = WA_ARRAY(a, int, t->npk ? t->npk : 1);
+    for (int k = 0; k < t->npk; k++)
+        for (int i = 0; i < np; i++) if (phys[i] == t->pk[k]) pk[k] = i;
+    sp->pk = pk;
+    /* partition keys as indexes into the physical columns */
+    int *part = WA_ARRAY(a, int, t->npartition ? t->npartition : 1);
+    sp->npartition = 0;
+    for (int k = 0; k < t->npartition; k++)
+        for (int i = 0; i < np; i++) if (phys[i] == t->partition_keys[k]) part[sp->npartition++] = i;
+    sp->partition = part;
+    sp->options = &t->options;
+    sp->subtask = 0;
+    sp->parallelism = 1;
+    return sp;
+}
+
+static bool batch_mode(const WPlanCtx *p)
+{
+    const char *m = p->config ? wopts_get(p->config, "execution.runtime-mode") : NULL;
+    return m && strcasecmp(m, "batch") == 0;
+}
+
+/* Flink's CatalogSourceTable.toRel: the source of a scan. */
+static bool create_source_of(WPlanCtx *p, WRel *scan)
+{
+    assert(scan->kind == WR_SCAN && scan->table);
+    const WConnector *c = wplan_table_connector(scan->table, p->err);
+    if (!c) return false;
+    if (!c->can_source)
+        return werr_set(p->err, WEXC_VALIDATION,
+                        "Connector '%s' can only be used as a sink. It cannot be used as a source.", c->name);
+    WTableSpec *sp = wplan_table_spec(p->arena, scan->table, scan->table_qname);
+    sp->cast = p->cast;
+    sp->bounded = batch_mode(p);
+    return !c->validate || c->validate(sp, true, p->err);
+}
+
+static bool create_source(WPlanCtx *p, WRel *scan)
+{
+    if (create_source_of(p, scan)) return true;
+    werr_wrap(p->err, WEXC_VALIDATION, "Unable to create a source for reading table '%s'.", scan->table_qname);
+    return false;
+}
+
+/* Flink's PlannerBase.translateToRel (getTableSink): the sink of an INSERT. */
+static const WConnector *create_sink_of(WPlanCtx *p, WRel *sink)
+{
+    assert(sink->kind == WR_SINK && sink->sink_table);
+    const WConnector *c = wplan_table_connector(sink->sink_table, p->err);
+    if (!c) return NULL;
+    if (!c->can_sink) {
+        werr_set(p->err, WEXC_VALIDATION, "Connector '%s' can only be used as a source. It cannot be used as a sink.",
+                 c->name);
+        return NULL;
+    }
+    WTableSpec *sp = wplan_table_spec(p->arena, sink->sink_table, sink->sink_qname);
+    sp->cast = p->cast;
+    sp->bounded = batch_mode(p);
+    sp->overwrite = sink->sink_overwrite;
+    sp->nstatic = sink->sink_nstatic;
+    sp->static_keys = sink->sink_static_keys;
+    sp->static_values = sink->sink_static_values;
+    return !c->validate || c->validate(sp, false, p->err) ? c : NULL;
+}
+
+static bool create_sink(WPlanCtx *p, WRel *sink)
+{
+    const WConnector *c = create_sink_of(p, sink);
+    if (!c) {
+        werr_wrap(p->err, WEXC_VALIDATION, "Unable to create a sink for writing table '%s'.", sink->sink_qname);
+        return false;
+    }
+    /* DynamicSinkUtils: the sink's abilities, once it exists */
+    if (sink->sink_overwrite && !c->can_overwrite)
+        return werr_set(p->err, WEXC_VALIDATION,
+                        "INSERT OVERWRITE requires that the underlying DynamicTableSink of table '%s' implements "
+                        "the SupportsOverwrite interface.", sink->sink_qname);
+    return true;
+}
+
+/* Every table scan under r, inputs left to right (the order of the query's FROM items). */
+static bool create_sources(WPlanCtx *p, WRel *r)
+{
+    for (int i = 0; i < r->ninputs; i++)
+        if (!create_sources(p, r->inputs[i])) return false;
+    if (r->lookup_scan && !create_sources(p, r->lookup_scan)) return false;
+    if (r->kind == WR_SCAN && r->table) return create_source(p, r);
+    return true;
+}
+
+bool wplan_create_tables(WPlanCtx *p, WRel **roots, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (roots[i] && !create_sources(p, roots[i])) return false;
+    for (int i = 0; i < n; i++)
+        if (roots[i] && roots[i]->kind == WR_SINK && roots[i]->sink_table && !create_sink(p, roots[i]))
+            return false;
+    return true;
+}
