@@ -116,13 +116,30 @@ int wkafka_codec_decode(WKafkaCodec *c, const void *p, size_t n, char *eb, size_
 /* Encode row `row` of in (the table's physical columns) into c->buf; false with err set. */
 bool wkafka_codec_encode(WKafkaCodec *c, const WChunk *in, int row, WError *err);
 
+/* A record's writable metadata (a sink's 'timestamp' / 'headers' columns, Flink's
+   KafkaDynamicSink.WritableMetadata): ts the record's CreateTime in epoch ms (-1: none, the
+   producer's clock); hdrs the headers as wkafka_headers_add appends them (hlen 0: none). */
+typedef struct WKafkaMeta {
+    int64_t ts;
+    const char *hdrs;
+    size_t hlen;
+} WKafkaMeta;
+/* Append one header to a WKafkaMeta's header bytes: u32 key length, key, u32 value length, value
+   (native byte order; the bytes only travel inside one build of the engine). */
+void wkafka_headers_add(WStrBuf *b, const char *key, size_t klen, const void *val, size_t vlen);
+/* The i-th header of hdrs[0..hlen) from offset *pos (advanced); false at the end. */
+bool wkafka_headers_next(const char *hdrs, size_t hlen, size_t *pos, const char **key, size_t *klen,
+                         const void **val, size_t *vlen);
+
 /* The upsert sink's reducing buffer (kafka_upsert_buffer.c): the latest record (val NULL: a
    tombstone) per key bytes, drained in the keys' first-arrival order. put returns the number of
    keys buffered; drain passes every record to fn (stopping at its first false) and empties it. */
 typedef struct WKafkaUpsertBuf WKafkaUpsertBuf;
-typedef bool (*WKafkaRecordFn)(void *ctx, const void *key, size_t klen, const void *val, size_t vlen, WError *err);
+typedef bool (*WKafkaRecordFn)(void *ctx, const void *key, size_t klen, const void *val, size_t vlen,
+                               const WKafkaMeta *meta, WError *err);
 WKafkaUpsertBuf *wkafka_ubuf_new(void);
-int64_t wkafka_ubuf_put(WKafkaUpsertBuf *b, const void *key, size_t klen, const void *val, size_t vlen);
+int64_t wkafka_ubuf_put(WKafkaUpsertBuf *b, const void *key, size_t klen, const void *val, size_t vlen,
+                        const WKafkaMeta *meta);
 int64_t wkafka_ubuf_count(const WKafkaUpsertBuf *b);
 bool wkafka_ubuf_drain(WKafkaUpsertBuf *b, WKafkaRecordFn fn, void *ctx, WError *err);
 void wkafka_ubuf_free(WKafkaUpsertBuf *b);
@@ -141,10 +158,11 @@ typedef struct WKafkaTxnEntry {  /* a log read back from a checkpoint (points in
     const char *recs, *recs_end;
 } WKafkaTxnEntry;
 typedef bool (*WKafkaPartRecordFn)(void *ctx, int32_t part, const void *key, size_t klen, const void *val, size_t vlen,
-                                   WError *err);
+                                   const WKafkaMeta *meta, WError *err);
 void wkafka_txnlog_init(WKafkaTxnLog *l);
 void wkafka_txnlog_free(WKafkaTxnLog *l);
-void wkafka_txnlog_add(WKafkaTxnLog *l, int32_t part, const void *key, size_t klen, const void *val, size_t vlen);
+void wkafka_txnlog_add(WKafkaTxnLog *l, int32_t part, const void *key, size_t klen, const void *val, size_t vlen,
+                       const WKafkaMeta *meta);
 void wkafka_txnlog_state(WStrBuf *out, int64_t ckpt, const WKafkaTxnLog *l);
 /* Parse the log starting at p (before end); returns the text after it, NULL with err set. */
 const char *wkafka_txnlog_parse(const char *p, const char *end, WKafkaTxnEntry *t, WError *err);
