@@ -8,7 +8,7 @@
  *    prefix), startup and bounded modes, key/value formats and the columns each one carries.
  *  - A WKafkaCodec (kafka_codec.c) turns a record's key or value bytes into the columns of its
  *    format (csv, json, raw) and back, with the format's own options ('csv.*', 'key.csv.*', ...).
- *    It reads into a private one-row chunk; the caller copies the values out.
+ *    It reads into a private one-row chunk whose values' bytes live in the caller's arena.
  *  - kafka_source.c / kafka_sink.c open the consumer and the producer, for both connectors; the
  *    exactly-once sink keeps each pre-committed transaction's records (kafka_txn.c) until it is
  *    known committed, so that a restore can write them again when the failure aborted it.
@@ -110,9 +110,11 @@ int wkafka_split_owner(const char *topic, int32_t partition, int parallelism);
 bool wkafka_codec_init(WKafkaCodec *c, const char *format, const char *opt_prefix, const WOptions *o,
                        bool as_source, const WTableSpec *spec, WError *err);
 void wkafka_codec_free(WKafkaCodec *c);
-/* Decode bytes (NULL = no key/value) into c->row (reset first): 1 = one row, 0 = skipped (a
-   tombstone, or a bad record under ignore-parse-errors), -1 = error (cause in eb). */
-int wkafka_codec_decode(WKafkaCodec *c, const void *p, size_t n, char *eb, size_t esz);
+/* Decode bytes (NULL = no key/value) into row 0 of c->row: 1 = one row, 0 = skipped (a tombstone,
+   or a bad record under ignore-parse-errors), -1 = error (cause in eb). The values' bytes (strings,
+   composites) are allocated in `arena` (the caller's output chunk's), so they stay valid as long as
+   it and the caller can take the values without copying them. */
+int wkafka_codec_decode(WKafkaCodec *c, const void *p, size_t n, WArena *arena, char *eb, size_t esz);
 /* Encode row `row` of in (the table's physical columns) into c->buf; false with err set. */
 bool wkafka_codec_encode(WKafkaCodec *c, const WChunk *in, int row, WError *err);
 

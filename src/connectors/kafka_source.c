@@ -310,13 +310,14 @@ static void part_done(KSource *s, KPart *p)
     rd_kafka_topic_partition_list_destroy(l);
 }
 
+/* The decoded row's values into row r of out (their bytes are in out's arena already). */
 static void copy_side(const WKafkaCodec *c, WChunk *out, int r)
 {
     for (int i = 0; i < c->ncols; i++) {
         WVector *v = &out->cols[c->cols[i]];
         bool isnull = c->row->cols[i].nulls[0] != 0;
         v->nulls[r] = isnull;
-        v->data[r] = isnull ? (WDatum){0} : wdatum_copy(out->arena, c->types[i], c->row->cols[i].data[0]);
+        v->data[r] = isnull ? (WDatum){0} : c->row->cols[i].data[0];
     }
 }
 
@@ -371,8 +372,8 @@ static int decode(KSource *s, const rd_kafka_message_t *m, WChunk *out, WError *
     char eb[1024];
     int kv = 1;
     bool tombstone = s->cfg.upsert && !m->payload;
-    if (s->cfg.has_key) kv = wkafka_codec_decode(&s->cfg.key, m->key, m->key_len, eb, sizeof eb);
-    if (kv > 0 && !tombstone) kv = wkafka_codec_decode(&s->cfg.value, m->payload, m->len, eb, sizeof eb);
+    if (s->cfg.has_key) kv = wkafka_codec_decode(&s->cfg.key, m->key, m->key_len, out->arena, eb, sizeof eb);
+    if (kv > 0 && !tombstone) kv = wkafka_codec_decode(&s->cfg.value, m->payload, m->len, out->arena, eb, sizeof eb);
     if (kv < 0) {
         werr_set(err, WEXC_IO, "Failed to deserialize consumer record of topic '%s', partition %d, offset %lld: %s",
                  rd_kafka_topic_name(m->rkt), (int)m->partition, (long long)m->offset, eb);
