@@ -10,13 +10,14 @@
 #       key through the lossless cast, which adds a tombstone);
 #   ub: the same with 'sink.buffer-flush.*': the buffer keeps the last record of a key with its
 #       metadata (Flink: the same records, in its hash map's order);
-#   w:  kafka exactly-once without checkpointing: the transaction's records carry them too.
+#   w:  kafka exactly-once without checkpointing: the transaction's records carry them too;
+#   pm: a compiled plan (its WritingMetadata ability) executed by EXECUTE PLAN writes them.
 # Then weir's source reads m's metadata back, and a negative timestamp fails the job with Kafka's
 # message (Flink's job fails with it).
 TEST_NAME=kafka/sink_metadata
 source "$(dirname "$0")/lib.sh"
 kafka_start
-kafka_topic m:1 u:1 ub:1 w:1
+kafka_topic m:1 u:1 ub:1 w:1 pm:1
 
 cat > "$KTMP/write.sql" <<SQL
 SET 'table.dml-sync' = 'true';
@@ -43,6 +44,10 @@ CREATE TABLE w (id BIGINT, name STRING, ts TIMESTAMP_LTZ(3) METADATA FROM 'times
   'properties.bootstrap.servers' = '$BOOTSTRAP', 'format' = 'csv', 'sink.delivery-guarantee' = 'exactly-once',
   'sink.transactional-id-prefix' = 'wmeta', 'properties.transaction.timeout.ms' = '900000');
 INSERT INTO w VALUES (7, 'x', TO_TIMESTAMP_LTZ(42, 3), MAP['t', CAST('1' AS BYTES)]);
+CREATE TABLE pm (ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp', id BIGINT, h MAP<STRING, BYTES> METADATA FROM 'headers')
+  WITH ('connector' = 'kafka', 'topic' = 'pm', 'properties.bootstrap.servers' = '$BOOTSTRAP', 'format' = 'csv');
+COMPILE PLAN '$KTMP/pm.json' FOR INSERT INTO pm VALUES (TO_TIMESTAMP_LTZ(77, 3), 9, MAP['q', CAST('r' AS BYTES)]);
+EXECUTE PLAN '$KTMP/pm.json';
 SQL
 t0=$(($(date +%s%3N) - 1000))
 WEIR_EMBEDDED=1 timeout 120 "$WEIR" sql-client -f "$KTMP/write.sql" > "$KTMP/write.out" 2>&1 \
@@ -80,6 +85,9 @@ diff "$KTMP/u.want" "$KTMP/u.txt" > "$KTMP/d2" || { cat "$KTMP/d2"; fail "u's re
 printf '%s\n' '1|1,c|create 3000|n,2' '2|2,b|create 2000|n,1' > "$KTMP/ub.want"
 view ub | sort > "$KTMP/ub.txt"
 diff "$KTMP/ub.want" "$KTMP/ub.txt" > "$KTMP/d3" || { cat "$KTMP/d3"; fail "ub's records differ"; }
+# the compiled plan's WritingMetadata ability, executed
+grep -q '"type" : "WritingMetadata"' "$KTMP/pm.json" || grep -q '"type": "WritingMetadata"' "$KTMP/pm.json" || fail "pm.json has no WritingMetadata ability"
+[[ "$(view pm)" == 'None|9|create 77|q,r' ]] || fail "EXECUTE PLAN wrote '$(view pm)'"
 echo 'None|7,x|create 42|t,1' > "$KTMP/w.want"
 view w > "$KTMP/w.txt"
 diff "$KTMP/w.want" "$KTMP/w.txt" > "$KTMP/d4" || { cat "$KTMP/d4"; fail "w's (exactly-once) records differ from Flink's"; }
