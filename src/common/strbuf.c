@@ -46,6 +46,17 @@ void wsb_appendn(WStrBuf *s, const char *str, size_t n)
 
 void wsb_append(WStrBuf *s, const char *str) { wsb_appendn(s, str, strlen(str)); }
 
+void wsb_append_i64(WStrBuf *s, long long v)
+{
+    char b[24];
+    int i = (int)sizeof b;
+    /* the magnitude as unsigned: -LLONG_MIN does not fit a long long */
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do { b[--i] = (char)('0' + u % 10); u /= 10; } while (u);
+    if (v < 0) b[--i] = '-';
+    wsb_appendn(s, b + i, sizeof b - (size_t)i);
+}
+
 void wsb_putc(WStrBuf *s, char c)
 {
     wsb_reserve(s, 1);

@@ -34,9 +34,10 @@ typedef struct WTableSpec {
     const uint8_t *col_read;        /* per physical column: 1 when the query reads it (NULL: all);
                                        a source may leave the others unparsed (NULL values) */
     const WOptions *options;        /* WITH (...) */
-    int nmeta;                      /* sources: metadata columns after the physical ones in the
-                                       chunks (filesystem: "file.path", "file.name", "file.size",
-                                       "file.modification-time"), their keys */
+    int nmeta;                      /* metadata columns after the physical ones in the chunks, their
+                                       keys: read by a source (filesystem: "file.path", "file.name",
+                                       "file.size", "file.modification-time"), or written by a sink
+                                       (kafka: "headers", "timestamp") */
     const char *const *meta_keys;
     int npk;                        /* primary key column indexes (into the physical columns) */
     const int *pk;

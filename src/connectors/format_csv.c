@@ -705,7 +705,7 @@ static void render_value(const WCsvConfig *cfg, const WType *t, WDatum v, WStrBu
     case WT_BOOLEAN: wsb_append(o, v.i ? "true" : "false"); *stringy = false; break;
     case WT_TINYINT: case WT_SMALLINT: case WT_INT: case WT_BIGINT:
     case WT_INTERVAL_YM: case WT_INTERVAL_DT:
-        wsb_printf(o, "%lld", (long long)v.i); *stringy = false; break;
+        wsb_append_i64(o, (long long)v.i); *stringy = false; break;
     case WT_FLOAT: wfmt_float_java((float)v.d, b); wsb_append(o, b); *stringy = false; break;
     case WT_DOUBLE: wfmt_double_java(v.d, b); wsb_append(o, b); *stringy = false; break;
     case WT_DECIMAL:

@@ -8,7 +8,7 @@
  *    prefix), startup and bounded modes, key/value formats and the columns each one carries.
  *  - A WKafkaCodec (kafka_codec.c) turns a record's key or value bytes into the columns of its
  *    format (csv, json, raw) and back, with the format's own options ('csv.*', 'key.csv.*', ...).
- *    It reads into a private one-row chunk; the caller copies the values out.
+ *    It reads into a private one-row chunk whose values' bytes live in the caller's arena.
  *  - kafka_source.c / kafka_sink.c open the consumer and the producer, for both connectors; the
  *    exactly-once sink keeps each pre-committed transaction's records (kafka_txn.c) until it is
  *    known committed, so that a restore can write them again when the failure aborted it.
@@ -110,19 +110,38 @@ int wkafka_split_owner(const char *topic, int32_t partition, int parallelism);
 bool wkafka_codec_init(WKafkaCodec *c, const char *format, const char *opt_prefix, const WOptions *o,
                        bool as_source, const WTableSpec *spec, WError *err);
 void wkafka_codec_free(WKafkaCodec *c);
-/* Decode bytes (NULL = no key/value) into c->row (reset first): 1 = one row, 0 = skipped (a
-   tombstone, or a bad record under ignore-parse-errors), -1 = error (cause in eb). */
-int wkafka_codec_decode(WKafkaCodec *c, const void *p, size_t n, char *eb, size_t esz);
+/* Decode bytes (NULL = no key/value) into row 0 of c->row: 1 = one row, 0 = skipped (a tombstone,
+   or a bad record under ignore-parse-errors), -1 = error (cause in eb). The values' bytes (strings,
+   composites) are allocated in `arena` (the caller's output chunk's), so they stay valid as long as
+   it and the caller can take the values without copying them. */
+int wkafka_codec_decode(WKafkaCodec *c, const void *p, size_t n, WArena *arena, char *eb, size_t esz);
 /* Encode row `row` of in (the table's physical columns) into c->buf; false with err set. */
 bool wkafka_codec_encode(WKafkaCodec *c, const WChunk *in, int row, WError *err);
+
+/* A record's writable metadata (a sink's 'timestamp' / 'headers' columns, Flink's
+   KafkaDynamicSink.WritableMetadata): ts the record's CreateTime in epoch ms (-1: none, the
+   producer's clock); hdrs the headers as wkafka_headers_add appends them (hlen 0: none). */
+typedef struct WKafkaMeta {
+    int64_t ts;
+    const char *hdrs;
+    size_t hlen;
+} WKafkaMeta;
+/* Append one header to a WKafkaMeta's header bytes: u32 key length, key, u32 value length, value
+   (native byte order; the bytes only travel inside one build of the engine). */
+void wkafka_headers_add(WStrBuf *b, const char *key, size_t klen, const void *val, size_t vlen);
+/* The i-th header of hdrs[0..hlen) from offset *pos (advanced); false at the end. */
+bool wkafka_headers_next(const char *hdrs, size_t hlen, size_t *pos, const char **key, size_t *klen,
+                         const void **val, size_t *vlen);
 
 /* The upsert sink's reducing buffer (kafka_upsert_buffer.c): the latest record (val NULL: a
    tombstone) per key bytes, drained in the keys' first-arrival order. put returns the number of
    keys buffered; drain passes every record to fn (stopping at its first false) and empties it. */
 typedef struct WKafkaUpsertBuf WKafkaUpsertBuf;
-typedef bool (*WKafkaRecordFn)(void *ctx, const void *key, size_t klen, const void *val, size_t vlen, WError *err);
+typedef bool (*WKafkaRecordFn)(void *ctx, const void *key, size_t klen, const void *val, size_t vlen,
+                               const WKafkaMeta *meta, WError *err);
 WKafkaUpsertBuf *wkafka_ubuf_new(void);
-int64_t wkafka_ubuf_put(WKafkaUpsertBuf *b, const void *key, size_t klen, const void *val, size_t vlen);
+int64_t wkafka_ubuf_put(WKafkaUpsertBuf *b, const void *key, size_t klen, const void *val, size_t vlen,
+                        const WKafkaMeta *meta);
 int64_t wkafka_ubuf_count(const WKafkaUpsertBuf *b);
 bool wkafka_ubuf_drain(WKafkaUpsertBuf *b, WKafkaRecordFn fn, void *ctx, WError *err);
 void wkafka_ubuf_free(WKafkaUpsertBuf *b);
@@ -141,10 +160,11 @@ typedef struct WKafkaTxnEntry {  /* a log read back from a checkpoint (points in
     const char *recs, *recs_end;
 } WKafkaTxnEntry;
 typedef bool (*WKafkaPartRecordFn)(void *ctx, int32_t part, const void *key, size_t klen, const void *val, size_t vlen,
-                                   WError *err);
+                                   const WKafkaMeta *meta, WError *err);
 void wkafka_txnlog_init(WKafkaTxnLog *l);
 void wkafka_txnlog_free(WKafkaTxnLog *l);
-void wkafka_txnlog_add(WKafkaTxnLog *l, int32_t part, const void *key, size_t klen, const void *val, size_t vlen);
+void wkafka_txnlog_add(WKafkaTxnLog *l, int32_t part, const void *key, size_t klen, const void *val, size_t vlen,
+                       const WKafkaMeta *meta);
 void wkafka_txnlog_state(WStrBuf *out, int64_t ckpt, const WKafkaTxnLog *l);
 /* Parse the log starting at p (before end); returns the text after it, NULL with err set. */
 const char *wkafka_txnlog_parse(const char *p, const char *end, WKafkaTxnEntry *t, WError *err);

@@ -159,18 +159,30 @@ static int decode_json(WKafkaCodec *c, const char *p, size_t n, char *eb, size_t
     return -1;
 }
 
-int wkafka_codec_decode(WKafkaCodec *c, const void *p, size_t n, char *eb, size_t esz)
+int wkafka_codec_decode(WKafkaCodec *c, const void *p, size_t n, WArena *arena, char *eb, size_t esz)
 {
-    wchunk_reset(c->row);
+    /* the row's vectors stay (allocated once in the row's own arena); the values' bytes go to the
+       caller's arena for the time of the decode, so that they need no copy (per record) */
+    WChunk *row = c->row;
+    row->nrows = 0;
+    WArena *own = row->arena;
+    row->arena = arena;
+    int rc;
     if (c->kind == WKF_RAW) {
-        int r = wchunk_add_row(c->row, WRK_INSERT);
-        if (!p) { c->row->cols[0].nulls[r] = 1; return 1; }
-        c->row->cols[0].data[r].s = (WStr){wa_memdup(c->row->arena, p, n ? n : 1), (int32_t)n};
-        c->row->cols[0].nulls[r] = 0;
-        return 1;
+        int r = wchunk_add_row(row, WRK_INSERT);
+        if (!p) row->cols[0].nulls[r] = 1;
+        else {
+            row->cols[0].data[r].s = (WStr){wa_memdup(row->arena, p, n ? n : 1), (int32_t)n};
+            row->cols[0].nulls[r] = 0;
+        }
+        rc = 1;
+    } else if (!p) {
+        rc = 0;     /* a tombstone: no row (Flink's deserializers give null) */
+    } else {
+        rc = c->kind == WKF_CSV ? decode_csv(c, p, n, eb, esz) : decode_json(c, p, n, eb, esz);
     }
-    if (!p) return 0;     /* a tombstone: no row (Flink's deserializers give null) */
-    return c->kind == WKF_CSV ? decode_csv(c, p, n, eb, esz) : decode_json(c, p, n, eb, esz);
+    row->arena = own;
+    return rc;
 }
 
 bool wkafka_codec_encode(WKafkaCodec *c, const WChunk *in, int row, WError *err)

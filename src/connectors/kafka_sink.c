@@ -7,6 +7,12 @@
  * 'sink.delivery-guarantee' = 'at-least-once' (the default) every checkpoint waits until all
  * records written so far are acknowledged (prepare_commit); finish always does. A delivery
  * failure fails the job with the broker's reason.
+ * Writable metadata (Flink's KafkaDynamicSink.WritableMetadata): the sink's metadata columns follow
+ * the physical ones in its rows (spec->meta_keys): 'timestamp' (TIMESTAMP_LTZ(3)) is the record's
+ * CreateTime (NULL: the producer's clock; a negative one fails the job as Kafka's ProducerRecord
+ * does), 'headers' (MAP<STRING, BYTES>) its headers in the map's order, entries with a NULL key or
+ * value left out (NULL: none). They go with the record through the upsert buffer and the
+ * exactly-once log.
  * 'upsert-kafka' (cfg.upsert): INSERT and UPDATE_AFTER rows are written as records, DELETE and
  * UPDATE_BEFORE rows as tombstones (the key with a null value); with 'sink.buffer-flush.max-rows' /
  * '.interval' the records go through the reducing buffer (kafka_upsert_buffer.c), flushed when it
@@ -68,6 +74,8 @@ typedef struct KSink {
     int64_t last_flush_ms;
     int64_t (*clock)(void *ctx);
     void *clock_ctx;
+    int ts_col, hdr_col;            /* the row's 'timestamp' / 'headers' metadata column (-1: none) */
+    WStrBuf hdrs;                   /* the headers of the row being written */
 } KSink;
 
 static int64_t now_ms(const KSink *s)
@@ -103,18 +111,73 @@ static bool flush_all(KSink *s, WError *err)
 
 static bool ensure_txn(KSink *s, WError *err);
 
+void wkafka_headers_add(WStrBuf *b, const char *key, size_t klen, const void *val, size_t vlen)
+{
+    uint32_t n = (uint32_t)klen;
+    wsb_appendn(b, (const char *)&n, sizeof n);
+    wsb_appendn(b, key, klen);
+    n = (uint32_t)vlen;
+    wsb_appendn(b, (const char *)&n, sizeof n);
+    wsb_appendn(b, val, vlen);
+}
+
+bool wkafka_headers_next(const char *hdrs, size_t hlen, size_t *pos, const char **key, size_t *klen,
+                         const void **val, size_t *vlen)
+{
+    uint32_t n;
+    if (*pos + sizeof n > hlen) return false;
+    memcpy(&n, hdrs + *pos, sizeof n);
+    *key = hdrs + *pos + sizeof n;
+    *klen = n;
+    *pos += sizeof n + n;
+    assert(*pos + sizeof n <= hlen);
+    memcpy(&n, hdrs + *pos, sizeof n);
+    *val = hdrs + *pos + sizeof n;
+    *vlen = n;
+    *pos += sizeof n + n;
+    assert(*pos <= hlen);
+    return true;
+}
+
+/* One record to the producer: librdkafka's producev with the metadata's timestamp and headers. */
+static rd_kafka_resp_err_t send_record(KSink *s, int32_t part, const void *key, size_t klen, const void *val, size_t vlen,
+                                       const WKafkaMeta *meta)
+{
+    if (!meta || (meta->ts < 0 && !meta->hlen)) {
+        if (rd_kafka_produce(s->rkt, part, RD_KAFKA_MSG_F_COPY, (void *)val, vlen, (void *)key, klen, NULL) == 0) return 0;
+        return rd_kafka_last_error();
+    }
+    rd_kafka_headers_t *h = NULL;
+    if (meta->hlen) {
+        h = rd_kafka_headers_new(8);
+        size_t pos = 0, kl, hvl;
+        const char *k;
+        const void *v;
+        while (wkafka_headers_next(meta->hdrs, meta->hlen, &pos, &k, &kl, &v, &hvl))
+            rd_kafka_header_add(h, k, (ssize_t)kl, v, (ssize_t)hvl);
+    }
+    rd_kafka_resp_err_t e = rd_kafka_producev(s->rk, RD_KAFKA_V_RKT(s->rkt), RD_KAFKA_V_PARTITION(part),
+                                              RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+                                              RD_KAFKA_V_VALUE((void *)val, vlen), RD_KAFKA_V_KEY(key, klen),
+                                              RD_KAFKA_V_TIMESTAMP(meta->ts < 0 ? 0 : meta->ts),
+                                              RD_KAFKA_V_HEADERS(h), RD_KAFKA_V_END);
+    if (e && h) rd_kafka_headers_destroy(h);     /* producev owns them only when it succeeds */
+    return e;
+}
+
 /* Send one record (val NULL: a tombstone) to partition part (RD_KAFKA_PARTITION_UA: Kafka's
-   partitioner); exactly-once: in the transaction, and in its log. */
-static bool produce_to(void *ctx, int32_t part, const void *key, size_t klen, const void *val, size_t vlen, WError *err)
+   partitioner) with its metadata (NULL: none); exactly-once: in the transaction, and in its log. */
+static bool produce_to(void *ctx, int32_t part, const void *key, size_t klen, const void *val, size_t vlen,
+                       const WKafkaMeta *meta, WError *err)
 {
     KSink *s = ctx;
     if (s->cfg.exactly_once) {
         if (!ensure_txn(s, err)) return false;
-        wkafka_txnlog_add(&s->log, part, key, klen, val, vlen);
+        wkafka_txnlog_add(&s->log, part, key, klen, val, vlen, meta);
     }
     for (;;) {
-        if (rd_kafka_produce(s->rkt, part, RD_KAFKA_MSG_F_COPY, (void *)val, vlen, (void *)key, klen, NULL) == 0) return true;
-        rd_kafka_resp_err_t e = rd_kafka_last_error();
+        rd_kafka_resp_err_t e = send_record(s, part, key, klen, val, vlen, meta);
+        if (!e) return true;
         if (e != RD_KAFKA_RESP_ERR__QUEUE_FULL)
             return werr_set(err, WEXC_IO, "Failed to send data to Kafka topic '%s': %s", s->cfg.topics[0], rd_kafka_err2str(e));
         rd_kafka_poll(s->rk, 50);       /* wait for room: deliveries free the queue */
@@ -123,13 +186,14 @@ static bool produce_to(void *ctx, int32_t part, const void *key, size_t klen, co
 }
 
 /* Send one record to the partition 'sink.partitioner' picks. */
-static bool produce(void *ctx, const void *key, size_t klen, const void *val, size_t vlen, WError *err)
+static bool produce(void *ctx, const void *key, size_t klen, const void *val, size_t vlen, const WKafkaMeta *meta,
+                    WError *err)
 {
     KSink *s = ctx;
     int32_t part = RD_KAFKA_PARTITION_UA;
     if (s->cfg.partitioner == WKP_FIXED) part = s->subtask % s->npartitions;
     else if (s->cfg.partitioner == WKP_ROUND_ROBIN) { part = s->rr_next; s->rr_next = (s->rr_next + 1) % s->npartitions; }
-    return produce_to(s, part, key, klen, val, vlen, err);
+    return produce_to(s, part, key, klen, val, vlen, meta, err);
 }
 
 /* Exactly-once after a restore: the restored run's pre-committed transactions that turn out aborted
@@ -159,11 +223,38 @@ static bool flush_buffer(KSink *s, WError *err)
     return !s->buf || wkafka_ubuf_drain(s->buf, produce, s, err);
 }
 
+/* Row r's writable metadata into *m (s->hdrs holds its headers); false with err set. */
+static bool row_meta(KSink *s, const WChunk *in, int r, WKafkaMeta *m, WError *err)
+{
+    *m = (WKafkaMeta){.ts = -1};
+    if (s->ts_col >= 0 && !in->cols[s->ts_col].nulls[r]) {
+        m->ts = in->cols[s->ts_col].data[r].ts.ms;
+        if (m->ts < 0)      /* Kafka's ProducerRecord refuses it (measured: the Flink job fails) */
+            return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid timestamp: %lld. Timestamp should always be non-negative or null.",
+                            (long long)m->ts);
+    }
+    if (s->hdr_col >= 0 && !in->cols[s->hdr_col].nulls[r]) {
+        const WComposite *cx = in->cols[s->hdr_col].data[r].cx;
+        wsb_clear(&s->hdrs);
+        for (int i = 0; cx && i < cx->n; i++) {
+            if (cx->nulls[2 * i] || cx->nulls[2 * i + 1]) continue;     /* as Flink: entries with a NULL are left out */
+            const WStr *k = &cx->vals[2 * i].s, *v = &cx->vals[2 * i + 1].s;
+            wkafka_headers_add(&s->hdrs, k->p, (size_t)k->len, v->p, (size_t)v->len);
+        }
+        m->hdrs = s->hdrs.buf;
+        m->hlen = s->hdrs.len;
+    }
+    return true;
+}
+
 static bool ksk_write(WSink *base, const WChunk *in, WError *err)
 {
     KSink *s = (KSink *)base;
     if (!write_replay(s, err)) return false;
+    bool has_meta = s->ts_col >= 0 || s->hdr_col >= 0;
     for (int r = 0; r < in->nrows; r++) {
+        WKafkaMeta meta;
+        if (has_meta && !row_meta(s, in, r, &meta, err)) return false;
         const void *key = NULL, *val = NULL;
         size_t klen = 0, vlen = 0;
         if (s->cfg.has_key) {
@@ -181,8 +272,9 @@ static bool ksk_write(WSink *base, const WChunk *in, WError *err)
             }
         }
         if (!s->buf) {
-            if (!produce(s, key, klen, val, vlen, err)) return false;
-        } else if (wkafka_ubuf_put(s->buf, key, klen, val, vlen) >= s->cfg.flush_max_rows && !flush_buffer(s, err)) {
+            if (!produce(s, key, klen, val, vlen, has_meta ? &meta : NULL, err)) return false;
+        } else if (wkafka_ubuf_put(s->buf, key, klen, val, vlen, has_meta ? &meta : NULL) >= s->cfg.flush_max_rows &&
+                   !flush_buffer(s, err)) {
             return false;
         }
     }
@@ -408,6 +500,7 @@ static void ksk_close(WSink *base)
     }
     wkafka_txnlog_free(&s->log);
     wsb_free(&s->restored);
+    wsb_free(&s->hdrs);
     free(s->pending);
     wkafka_ubuf_free(s->buf);
     wkafka_config_free(&s->cfg);
@@ -427,6 +520,12 @@ WSink *wkafka_open_sink(const WTableSpec *spec, WError *err)
     s->clock = spec->clock;
     s->clock_ctx = spec->clock_ctx;
     s->txn_ckpt = 1;
+    s->ts_col = s->hdr_col = -1;
+    for (int m = 0; m < spec->nmeta; m++) {
+        if (!strcmp(spec->meta_keys[m], "timestamp")) s->ts_col = spec->ncols + m;
+        else if (!strcmp(spec->meta_keys[m], "headers")) s->hdr_col = spec->ncols + m;
+        else assert(!"a metadata key the planner does not let a kafka sink write");
+    }
     wkafka_txnlog_init(&s->log);
     if (!wkafka_config(&s->cfg, spec, false, err)) { ksk_close(&s->base); return NULL; }
     if (s->cfg.flush_max_rows > 0) s->buf = wkafka_ubuf_new();

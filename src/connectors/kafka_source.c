@@ -23,6 +23,10 @@
  * partition (a record of another one is held for the next chunk) and names its split id; a
  * partition read to its stop offset is finished, one with nothing to read from the start only
  * after the first records were returned (Flink finishes those with its first fetch).
+ * Records are taken from the consumer queue in batches (rd_kafka_consume_batch_queue, up to
+ * FETCH_BATCH at a time) rather than one poll per record; those not yet turned into rows wait in
+ * the source for the next call, and an assign (a restore's seek, a partition discovery) drops them:
+ * the consumer fetches again from every partition's next offset.
  * Depends on kafka.h, librdkafka.
  */
 #include "kafka.h"
@@ -38,6 +42,7 @@
 #include <time.h>
 
 #define META_TIMEOUT_MS 30000
+#define FETCH_BATCH 1024            /* records taken from the consumer queue at a time */
 
 enum { KM_TOPIC, KM_PARTITION, KM_OFFSET, KM_TIMESTAMP, KM_TIMESTAMP_TYPE, KM_HEADERS };
 
@@ -64,7 +69,9 @@ typedef struct KSource {
     int subtask, parallelism;
     int64_t next_discovery_ms;      /* monotonic time of the next partition discovery */
     uint8_t *fin;                   /* per split id: read to its stop offset (WSource.split_finished) */
-    rd_kafka_message_t *held;       /* a record of another partition than the chunk's: the next chunk's first */
+    rd_kafka_queue_t *queue;        /* the consumer's queue (records, partition ends, errors) */
+    rd_kafka_message_t **batch;     /* taken from the queue, not yet turned into rows: batch[ibatch..nbatch) */
+    int ibatch, nbatch;
     bool release_pending;           /* partitions with nothing to read at assign() are not finished yet */
     bool had_rows;                  /* a chunk with rows was returned since assign() */
     bool ended;                     /* bounded: every partition read to its stop offset */
@@ -259,8 +266,16 @@ static bool resolve(KSource *s, WKafkaMode mode, int64_t ts, const WKafkaOffset 
 }
 
 /* Assign every partition not yet done at its next offset. */
+/* Drop the records taken from the queue and not read yet (an assign fetches them again). */
+static void drop_batch(KSource *s)
+{
+    for (int i = s->ibatch; i < s->nbatch; i++) rd_kafka_message_destroy(s->batch[i]);
+    s->ibatch = s->nbatch = 0;
+}
+
 static bool assign(KSource *s, WError *err)
 {
+    drop_batch(s);
     rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(s->nparts ? s->nparts : 1);
     s->ndone = 0;
     s->had_rows = false;
@@ -295,13 +310,14 @@ static void part_done(KSource *s, KPart *p)
     rd_kafka_topic_partition_list_destroy(l);
 }
 
+/* The decoded row's values into row r of out (their bytes are in out's arena already). */
 static void copy_side(const WKafkaCodec *c, WChunk *out, int r)
 {
     for (int i = 0; i < c->ncols; i++) {
         WVector *v = &out->cols[c->cols[i]];
         bool isnull = c->row->cols[i].nulls[0] != 0;
         v->nulls[r] = isnull;
-        v->data[r] = isnull ? (WDatum){0} : wdatum_copy(out->arena, c->types[i], c->row->cols[i].data[0]);
+        v->data[r] = isnull ? (WDatum){0} : c->row->cols[i].data[0];
     }
 }
 
@@ -356,8 +372,8 @@ static int decode(KSource *s, const rd_kafka_message_t *m, WChunk *out, WError *
     char eb[1024];
     int kv = 1;
     bool tombstone = s->cfg.upsert && !m->payload;
-    if (s->cfg.has_key) kv = wkafka_codec_decode(&s->cfg.key, m->key, m->key_len, eb, sizeof eb);
-    if (kv > 0 && !tombstone) kv = wkafka_codec_decode(&s->cfg.value, m->payload, m->len, eb, sizeof eb);
+    if (s->cfg.has_key) kv = wkafka_codec_decode(&s->cfg.key, m->key, m->key_len, out->arena, eb, sizeof eb);
+    if (kv > 0 && !tombstone) kv = wkafka_codec_decode(&s->cfg.value, m->payload, m->len, out->arena, eb, sizeof eb);
     if (kv < 0) {
         werr_set(err, WEXC_IO, "Failed to deserialize consumer record of topic '%s', partition %d, offset %lld: %s",
                  rd_kafka_topic_name(m->rkt), (int)m->partition, (long long)m->offset, eb);
@@ -412,14 +428,18 @@ static WSourceStatus ks_next(WSource *base, WChunk *out, WError *err)
         for (int i = 0; i < s->nparts; i++) if (s->parts[i].done) s->fin[s->parts[i].split] = 1;
         s->release_pending = false;
     }
-    int timeout = s->held ? 0 : 100;
+    int timeout = s->ibatch < s->nbatch ? 0 : 100;
     int split = -1;         /* a chunk holds the records of one partition (per-partition watermarks) */
     while (out->nrows < out->cap && !(bounded && s->ndone == s->nparts)) {
-        int64_t t0 = !s->held && timeout ? wproc_mono_ns() : 0;
-        rd_kafka_message_t *m = s->held ? s->held : rd_kafka_consumer_poll(s->rk, timeout);
-        if (t0) wsrc_add_wait(base, t0);            /* waiting for the first record */
-        s->held = NULL;
-        if (!m) break;
+        if (s->ibatch == s->nbatch) {
+            int64_t t0 = timeout ? wproc_mono_ns() : 0;
+            ssize_t n = rd_kafka_consume_batch_queue(s->queue, timeout, s->batch, FETCH_BATCH);
+            if (t0) wsrc_add_wait(base, t0);        /* waiting for the first record */
+            s->ibatch = 0;
+            s->nbatch = n > 0 ? (int)n : 0;
+            if (s->nbatch == 0) break;
+        }
+        rd_kafka_message_t *m = s->batch[s->ibatch++];
         timeout = 0;
         KPart *p = m->rkt ? find_part(s, rd_kafka_topic_name(m->rkt), m->partition) : NULL;
         if (m->err) {
@@ -442,7 +462,7 @@ static WSourceStatus ks_next(WSource *base, WChunk *out, WError *err)
             continue;
         }
         if (out->nrows > 0 && p->split != split) {
-            s->held = m;
+            s->ibatch--;        /* another partition's record: the next chunk's first */
             break;
         }
         split = p->split;
@@ -495,8 +515,6 @@ static bool ks_checkpoint_complete(WSource *base, WError *err)
 static bool ks_seek(WSource *base, const char *pos, WError *err)
 {
     KSource *s = (KSource *)base;
-    if (s->held) rd_kafka_message_destroy(s->held);     /* read again from the restored offsets */
-    s->held = NULL;
     for (const char *p = pos; p && *p;) {
         const char *sl = strchr(p, '/');
         char *end;
@@ -517,7 +535,9 @@ static bool ks_seek(WSource *base, const char *pos, WError *err)
 static void ks_close(WSource *base)
 {
     KSource *s = (KSource *)base;
-    if (s->held) rd_kafka_message_destroy(s->held);
+    drop_batch(s);
+    free(s->batch);
+    if (s->queue) rd_kafka_queue_destroy(s->queue);
     if (s->rk) {
         rd_kafka_consumer_close(s->rk);
         rd_kafka_destroy(s->rk);
@@ -572,6 +592,8 @@ WSource *wkafka_open_source(const WTableSpec *spec, WError *err)
         ks_close(&s->base);
         return NULL;
     }
+    s->queue = rd_kafka_queue_get_consumer(s->rk);
+    s->batch = wmalloc(sizeof *s->batch * FETCH_BATCH);
     s->base.bounded = s->cfg.bounded != WKS_UNBOUNDED;
     int64_t *start = wmalloc(sizeof(int64_t) * (size_t)(s->nparts + 1));
     int64_t *stop = wmalloc(sizeof(int64_t) * (size_t)(s->nparts + 1));

@@ -14,8 +14,9 @@
  * again in its next transaction.
  *
  * Text of a log in a checkpoint: "T <ckpt> <probe partition> <probe offset> <records>\n" followed by
- * one line per record: "<partition> <K<base64>|-> <V<base64>|->\n" (partition -1: the partitioner
- * chooses; '-' a null key or value).
+ * one line per record: "<partition> <K<base64>|-> <V<base64>|->[ T<timestamp>][ H<base64>]\n"
+ * (partition -1: the partitioner chooses; '-' a null key or value; T and H the record's written
+ * metadata, WKafkaMeta, when it has some).
  * Depends on kafka.h, common/base64.h, librdkafka.
  */
 #include "kafka.h"
@@ -43,7 +44,8 @@ void wkafka_txnlog_free(WKafkaTxnLog *l)
     wkafka_txnlog_init(l);
 }
 
-void wkafka_txnlog_add(WKafkaTxnLog *l, int32_t part, const void *key, size_t klen, const void *val, size_t vlen)
+void wkafka_txnlog_add(WKafkaTxnLog *l, int32_t part, const void *key, size_t klen, const void *val, size_t vlen,
+                       const WKafkaMeta *meta)
 {
     wsb_printf(&l->recs, "%d ", (int)part);
     if (key) { wsb_putc(&l->recs, 'K'); wbase64_append(&l->recs, key, klen); }
@@ -51,6 +53,8 @@ void wkafka_txnlog_add(WKafkaTxnLog *l, int32_t part, const void *key, size_t kl
     wsb_putc(&l->recs, ' ');
     if (val) { wsb_putc(&l->recs, 'V'); wbase64_append(&l->recs, val, vlen); }
     else wsb_putc(&l->recs, '-');
+    if (meta && meta->ts >= 0) wsb_printf(&l->recs, " T%lld", (long long)meta->ts);
+    if (meta && meta->hlen) { wsb_append(&l->recs, " H"); wbase64_append(&l->recs, meta->hdrs, meta->hlen); }
     wsb_putc(&l->recs, '\n');
     l->nrecs++;
 }
@@ -66,7 +70,7 @@ void wkafka_txnlog_state(WStrBuf *out, int64_t ckpt, const WKafkaTxnLog *l)
 static bool field(const char *p, size_t n, unsigned char **buf, const void **data, size_t *len)
 {
     if (n == 1 && p[0] == '-') { *data = NULL; *len = 0; return true; }
-    if (n < 1 || (p[0] != 'K' && p[0] != 'V')) return false;
+    if (n < 1 || (p[0] != 'K' && p[0] != 'V' && p[0] != 'H')) return false;
     *buf = realloc(*buf, n * 3 / 4 + 4);
     size_t bad = 0;
     long m = wbase64_decode(p + 1, n - 1, *buf, &bad);
@@ -100,24 +104,42 @@ const char *wkafka_txnlog_parse(const char *p, const char *end, WKafkaTxnEntry *
 
 bool wkafka_txnlog_replay(const WKafkaTxnEntry *t, WKafkaPartRecordFn fn, void *ctx, WError *err)
 {
-    unsigned char *kb = NULL, *vb = NULL;
+    unsigned char *kb = NULL, *vb = NULL, *hb = NULL;
     bool ok = true;
     for (const char *p = t->recs; ok && p < t->recs_end;) {
         const char *nl = memchr(p, '\n', (size_t)(t->recs_end - p));
         assert(nl);
-        const char *s1 = memchr(p, ' ', (size_t)(nl - p));
-        const char *s2 = s1 ? memchr(s1 + 1, ' ', (size_t)(nl - s1 - 1)) : NULL;
-        const void *k, *v;
-        size_t kl, vl;
-        if (!s2 || !field(s1 + 1, (size_t)(s2 - s1 - 1), &kb, &k, &kl) || !field(s2 + 1, (size_t)(nl - s2 - 1), &vb, &v, &vl)) {
+        /* the fields after the partition: key, value, then the optional T<ts> and H<headers> */
+        const char *f[4];
+        size_t fl[4];
+        int nf = 0;
+        const char *q = memchr(p, ' ', (size_t)(nl - p));
+        while (q && q < nl && nf < 4) {
+            const char *e = memchr(q + 1, ' ', (size_t)(nl - q - 1));
+            if (!e) e = nl;
+            f[nf] = q + 1;
+            fl[nf++] = (size_t)(e - q - 1);
+            q = e < nl ? e : NULL;
+        }
+        const void *k, *v, *h = NULL;
+        size_t kl, vl, hl = 0;
+        WKafkaMeta meta = {.ts = -1};
+        bool good = nf >= 2 && !q && field(f[0], fl[0], &kb, &k, &kl) && field(f[1], fl[1], &vb, &v, &vl);
+        for (int i = 2; good && i < nf; i++) {
+            if (f[i][0] == 'T' && fl[i] > 1) meta.ts = strtoll(f[i] + 1, NULL, 10);
+            else if (f[i][0] == 'H' && field(f[i], fl[i], &hb, &h, &hl)) { meta.hdrs = h; meta.hlen = hl; }
+            else good = false;
+        }
+        if (!good) {
             ok = werr_set(err, WEXC_IO, "The Kafka sink's checkpointed state has an invalid record.");
             break;
         }
-        ok = fn(ctx, (int32_t)atoi(p), k, kl, v, vl, err);
+        ok = fn(ctx, (int32_t)atoi(p), k, kl, v, vl, &meta, err);
         p = nl + 1;
     }
     free(kb);
     free(vb);
+    free(hb);
     return ok;
 }
 

@@ -3,7 +3,8 @@
  * Flink's ReducingUpsertWriter): records keyed by their encoded key bytes, only the latest record
  * of a key kept (a later upsert or tombstone replaces an earlier one), drained in the order the keys
  * first arrived since the last drain. Equal keys encode to equal bytes (the key format is
- * deterministic), so the bytes are the key's identity. Depends on kafka.h, common/hash.h.
+ * deterministic), so the bytes are the key's identity. A record's writable metadata (timestamp,
+ * headers) is kept with it. Depends on kafka.h, common/hash.h.
  */
 #include "kafka.h"
 #include "../common/hash.h"
@@ -16,6 +17,9 @@ typedef struct UEntry {
     size_t klen;
     char *val;                  /* NULL: a tombstone */
     size_t vlen;
+    int64_t ts;                 /* WKafkaMeta's */
+    char *hdrs;
+    size_t hlen;
     uint64_t hash;
 } UEntry;
 
@@ -47,7 +51,16 @@ static void rehash(WKafkaUpsertBuf *b, int64_t nslots)
     }
 }
 
-int64_t wkafka_ubuf_put(WKafkaUpsertBuf *b, const void *key, size_t klen, const void *val, size_t vlen)
+static void set_meta(UEntry *e, const WKafkaMeta *meta)
+{
+    free(e->hdrs);
+    e->ts = meta ? meta->ts : -1;
+    e->hlen = meta ? meta->hlen : 0;
+    e->hdrs = e->hlen ? dup_bytes(meta->hdrs, e->hlen) : NULL;
+}
+
+int64_t wkafka_ubuf_put(WKafkaUpsertBuf *b, const void *key, size_t klen, const void *val, size_t vlen,
+                        const WKafkaMeta *meta)
 {
     uint64_t h = whash_bytes(key, klen, 0x75707365u);
     if (b->nslots) {
@@ -57,6 +70,7 @@ int64_t wkafka_ubuf_put(WKafkaUpsertBuf *b, const void *key, size_t klen, const 
             free(e->val);
             e->val = val ? dup_bytes(val, vlen) : NULL;
             e->vlen = vlen;
+            set_meta(e, meta);
             return b->n;
         }
     }
@@ -65,7 +79,9 @@ int64_t wkafka_ubuf_put(WKafkaUpsertBuf *b, const void *key, size_t klen, const 
         b->e = realloc(b->e, sizeof *b->e * (size_t)b->cap);
         rehash(b, 2 * b->cap);
     }
-    b->e[b->n] = (UEntry){dup_bytes(key, klen), klen, val ? dup_bytes(val, vlen) : NULL, vlen, h};
+    b->e[b->n] = (UEntry){.key = dup_bytes(key, klen), .klen = klen, .val = val ? dup_bytes(val, vlen) : NULL,
+                          .vlen = vlen, .hash = h};
+    set_meta(&b->e[b->n], meta);
     int64_t s = (int64_t)(h & (uint64_t)(b->nslots - 1));
     while (b->slot[s]) s = (s + 1) & (b->nslots - 1);
     b->slot[s] = ++b->n;
@@ -79,6 +95,7 @@ static void clear(WKafkaUpsertBuf *b)
     for (int64_t i = 0; i < b->n; i++) {
         free(b->e[i].key);
         free(b->e[i].val);
+        free(b->e[i].hdrs);
     }
     b->n = 0;
     if (b->slot) memset(b->slot, 0, sizeof(int64_t) * (size_t)b->nslots);
@@ -87,8 +104,10 @@ static void clear(WKafkaUpsertBuf *b)
 bool wkafka_ubuf_drain(WKafkaUpsertBuf *b, WKafkaRecordFn fn, void *ctx, WError *err)
 {
     bool ok = true;
-    for (int64_t i = 0; ok && i < b->n; i++)
-        ok = fn(ctx, b->e[i].key, b->e[i].klen, b->e[i].val, b->e[i].vlen, err);
+    for (int64_t i = 0; ok && i < b->n; i++) {
+        WKafkaMeta m = {b->e[i].ts, b->e[i].hdrs, b->e[i].hlen};
+        ok = fn(ctx, b->e[i].key, b->e[i].klen, b->e[i].val, b->e[i].vlen, &m, err);
+    }
     clear(b);
     return ok;
 }

@@ -203,6 +203,9 @@ bool rd_check_node(Rd *r, WRel *x)
         for (int i = 0; i < t->ncols; i++) if (t->cols[i].kind == WCOL_PHYSICAL) phys++;
         if (is->n < phys)
             return bad(r, "dynamicTableSink.table", "has %d physical column(s), but the sink's input has %d.", phys, is->n);
+        if (is->n < phys + x->nmeta)
+            return bad(r, "dynamicTableSink.abilities", "writes %d metadata column(s) after %d physical one(s), but the "
+                       "sink's input has %d column(s).", x->nmeta, phys, is->n);
         return true;
     }
     case WR_GROUP_AGG:

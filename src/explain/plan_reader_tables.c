@@ -316,6 +316,22 @@ static bool rd_sink_abilities(Rd *r, json_t *abs, WRel *x)
             x->sink_overwrite = json_is_true(json_object_get(ab, "overwrite"));
             continue;
         }
+        if (type && !strcmp(type, "WritingMetadata")) {
+            /* the metadata keys the sink writes, after its physical columns */
+            json_t *keys = json_object_get(ab, "metadataKeys");
+            const char *conn = wopts_get(&t->options, "connector");
+            int n = (int)json_array_size(keys);
+            x->nmeta = 0;
+            x->meta_keys = WA_ARRAY(r->a, const char *, n ? n : 1);
+            for (int k = 0; k < n; k++) {
+                const char *key = json_string_value(json_array_get(keys, k));
+                if (!key || !wplan_sink_metadata_type(r->a, conn, key))
+                    return rd_fail(r, "The compiled plan's WritingMetadata sink ability names metadata key '%s', "
+                                      "which the sink's connector cannot write.", key ? key : "");
+                x->meta_keys[x->nmeta++] = wa_strdup(r->a, key);
+            }
+            continue;
+        }
         if (!type || strcmp(type, "Partitioning")) continue;
         json_t *part = json_object_get(ab, "partition");
         const char *key;
@@ -342,19 +358,25 @@ static bool rd_sink_abilities(Rd *r, json_t *abs, WRel *x)
     return true;
 }
 
-/* A sink writes its table's physical columns, NOT NULL and lengths included (the node's outputType
+/* A sink writes its table's physical columns (then the metadata ones it writes), NOT NULL and lengths included (the node's outputType
    is its input's row type): the ConstraintEnforcer checks the table's types, as after an INSERT. */
 void rd_sink_schema_from_table(Rd *r, WRel *x)
 {
     const WTable *t = x->sink_table;
     int *phys = WA_ARRAY(r->a, int, t->ncols ? t->ncols : 1);
     int np = wtable_physical(t, phys);
-    if (np != x->out.n) return;     /* rd_check_node reports the mismatch */
-    WSchema s = {.n = np, .names = WA_ARRAY(r->a, const char *, np ? np : 1),
-                 .types = WA_ARRAY(r->a, const WType *, np ? np : 1)};
+    if (np + x->nmeta != x->out.n) return;     /* rd_check_node reports the mismatch */
+    int n = np + x->nmeta;
+    WSchema s = {.n = n, .names = WA_ARRAY(r->a, const char *, n ? n : 1),
+                 .types = WA_ARRAY(r->a, const WType *, n ? n : 1)};
     for (int i = 0; i < np; i++) {
         s.names[i] = t->cols[phys[i]].name;
         s.types[i] = t->cols[phys[i]].type;
+    }
+    /* written metadata (WritingMetadata): named by their keys, typed by them */
+    for (int m = 0; m < x->nmeta; m++) {
+        s.names[np + m] = x->meta_keys[m];
+        s.types[np + m] = wplan_sink_metadata_type(r->a, wopts_get(&t->options, "connector"), x->meta_keys[m]);
     }
     x->out = s;
 }

@@ -5,7 +5,9 @@
  * they do not fit. See plan.h (wbind_insert).
  */
 #include "bind_internal.h"
+#include "../types/cast.h"
 
+#include <assert.h>
 #include <string.h>
 #include <strings.h>
 
@@ -61,8 +63,15 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
     }
     WRel *r = wbind_query(p, s->query);
     if (!r) return NULL;
+    /* the metadata columns written (Flink checks them before the query's columns) */
+    WSinkMetaCol *meta = NULL;
+    int nmeta = wplan_sink_metadata(p, t, qn, &meta);
+    if (nmeta < 0) return NULL;
+    /* the query fills the persisted columns: physical and written metadata ones, in table order */
     int *phys = WA_ARRAY(a, int, t->ncols ? t->ncols : 1);
-    int np = wtable_physical(t, phys);
+    int np = 0;
+    for (int i = 0; i < t->ncols; i++)
+        if (t->cols[i].kind == WCOL_PHYSICAL || (t->cols[i].kind == WCOL_METADATA && !t->cols[i].is_virtual)) phys[np++] = i;
     WSchema sink_schema;
     bind_schema_alloc(p, &sink_schema, np);
     for (int i = 0; i < np; i++) {
@@ -121,6 +130,8 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
                  qn, schema_text(a, &r->out), schema_text(a, &sink_schema));
         return NULL;
     }
+    /* (the position in the incompatible-type message counts from 1 when the table writes metadata
+       columns, from 0 otherwise: measured on Flink 2.3) */
     WExpr **ex = WA_ARRAY(a, WExpr *, np ? np : 1);
     bool need_calc = s->ninsert_cols > 0, real_cast = false;
     BindCtx bc = {.p = p};
@@ -157,7 +168,7 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
                          "Column types of query result and sink for '%s' do not match.\n"
                          "Cause: Incompatible types for sink column '%s' at position %d.\n\n"
                          "Query schema: %s\nSink schema:  %s",
-                         qn, sink_schema.names[i], i, schema_text(a, &r->out), schema_text(a, &sink_schema));
+                         qn, sink_schema.names[i], i + (nmeta > 0), schema_text(a, &r->out), schema_text(a, &sink_schema));
                 return NULL;
             }
             c = bind_cast(&bc, c, want);
@@ -183,8 +194,51 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
             }
         }
     }
+    if (nmeta) {
+        /* the consumed row: the physical columns, then the metadata ones in the connector's order,
+           named by their keys and cast to their keys' types (Flink's pushMetadataProjection) */
+        int nout = np;
+        WSchema cons;
+        bind_schema_alloc(p, &cons, nout);
+        WExpr **ex2 = WA_ARRAY(a, WExpr *, nout);
+        int k = 0;
+        for (int i = 0; i < np; i++) {
+            if (t->cols[phys[i]].kind != WCOL_PHYSICAL) continue;
+            cons.names[k] = sink_schema.names[i];
+            cons.types[k] = sink_schema.types[i];
+            ex2[k++] = ex[i];
+        }
+        for (int m = 0; m < nmeta; m++) {
+            int i = 0;
+            while (phys[i] != meta[m].col) i++;
+            WExpr *e = ex[i];
+            if (!wtype_equals(wtype_with_time_attr(a, e->type, WTA_NONE), meta[m].type, true)) {
+                /* (a BIGINT column for 'timestamp' passes the castability check but not the cast's
+                   own: Flink's NUMERIC to TIMESTAMP_LTZ message, measured) */
+                if (!wcast_check(e->type, meta[m].type, p->err)) return NULL;
+                e = bind_cast(&bc, e, meta[m].type);
+            } else if (e->kind == WX_CAST && !e->type->nullable) {
+                /* the implicit cast to the column's type, cast again to the key's nullable type:
+                   one cast to that type (Flink's row type after simplification, measured) */
+                WExpr *c = wexpr_new(a, WX_CAST, meta[m].type, 1);
+                c->args[0] = e->args[0];
+                e = c;
+            }
+            cons.names[k] = meta[m].key;
+            cons.types[k] = meta[m].type;
+            ex2[k++] = e;
+        }
+        assert(k == nout);
+        for (int i = 0; i < nout && !need_calc; i++)
+            need_calc = ex2[i]->kind != WX_COLUMN || ex2[i]->col != i;
+        ex = ex2;
+        sink_schema = cons;
+    }
     if (need_calc) r = bind_make_calc(p, r, np, ex, sink_schema.names, NULL);
     WRel *sink = wrel_new(p, WR_SINK, 1);
+    sink->nmeta = nmeta;
+    sink->meta_keys = WA_ARRAY(a, const char *, nmeta ? nmeta : 1);
+    for (int m = 0; m < nmeta; m++) sink->meta_keys[m] = meta[m].key;
     sink->inputs[0] = r;
     sink->sink_table = t;
     sink->sink_qname = qn;

@@ -117,7 +117,9 @@ struct WRel {
     int nfields;                    /* physical columns read, in table order */
     int *fields;                    /* indexes into the table's physical columns list */
     int nmeta;                      /* metadata columns read (filesystem: file.*), after the physical
-                                       ones in out, in table order; their keys */
+                                       ones in out, in table order; their keys. WR_SINK: the metadata
+                                       columns written, after the physical ones in out (out's names are
+                                       the keys), in the connector's order (sink_metadata.c) */
     const char **meta_keys;
     bool source_changelog;          /* the connector emits updates */
     uint8_t *scan_reads;            /* set by the runtime build (wjob_mark_scan_reads): 1 per output
@@ -415,5 +417,15 @@ void wplan_finalize(WPlanCtx *p, WRel *root);
    physical columns with their keys' types (scan->nmeta, scan->meta_keys); Flink's errors for an
    unknown key, weir's for a connector without metadata. (bind.c; the plan reader uses it too) */
 bool wplan_scan_metadata(WPlanCtx *p, const WTable *t, WRel *scan, const char *conn);
+
+/* A persisted metadata column a sink writes: table column `col`, its key and the key's type. */
+typedef struct WSinkMetaCol { int col; const char *key; const WType *type; } WSinkMetaCol;
+/* The persisted (not VIRTUAL) metadata columns of sink table t (qn: its qualified name), in the
+   connector's order of writable keys (kafka, upsert-kafka: headers, timestamp); Flink's errors for
+   a connector that writes none, an unknown key, a type not castable to the key's. Returns their
+   number, -1 with p->err set. (sink_metadata.c) */
+int wplan_sink_metadata(WPlanCtx *p, const WTable *t, const char *qn, WSinkMetaCol **out);
+/* The type of writable metadata key `key` of connector conn, NULL if it writes no such key. */
+const WType *wplan_sink_metadata_type(WArena *a, const char *conn, const char *key);
 
 #endif

@@ -573,6 +573,8 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
             }
             const char *mode = j->env.config ? wopts_get(j->env.config, "execution.runtime-mode") : NULL;
             sp->overwrite = r->sink_overwrite;
+            sp->nmeta = r->nmeta;           /* metadata columns written, after the physical ones */
+            sp->meta_keys = r->meta_keys;
             sp->nstatic = r->sink_nstatic;
             sp->static_keys = r->sink_static_keys;
             sp->static_values = r->sink_static_values;

@@ -29,6 +29,7 @@ import argparse
 import concurrent.futures
 import difflib
 import fnmatch
+import glob
 import os
 import re
 import shutil
@@ -133,12 +134,30 @@ def pc_flink_version():
 
 
 # ------------------------------------------------------------------------------- Flink
+def kafka_connector_jar(unit):
+    """Flink's Kafka SQL connector jar (scripts/install-kafka.sh) when the unit's setups declare a
+    'kafka' or 'upsert-kafka' table, else None. Flink's distribution lacks the connector; its plans
+    need no broker (EXPLAIN and COMPILE PLAN connect to none), so the session loads the jar."""
+    if not any(s.kind == "setup" and re.search(r"'connector'\s*=\s*'(upsert-)?kafka'", s.flink) for s in unit.stmts):
+        return None
+    try:
+        home = subprocess.run([os.path.join(ROOT, "scripts", "install-kafka.sh")], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    jars = sorted(glob.glob(os.path.join(home, "flink", "flink-sql-connector-kafka-*.jar")))
+    return jars[-1] if jars else None
+
+
 def run_flink_unit(gw, unit, entries, work):
     """Runs the unit's setups and the probes of `entries` [(target, nn, probes)] in one gateway
     session; returns {nn: [(probe, (status, text))]}."""
     sess = gw.open_session()
     out = {}
     try:
+        jar = kafka_connector_jar(unit)
+        if jar:
+            gw.execute(sess, "ADD JAR '%s'" % jar)
         todo = {id(t): (t, nn, probes) for t, nn, probes in entries}
         for s in unit.stmts:
             if s.kind == "setup":

@@ -1,5 +1,6 @@
 /* test_common.c — unit tests for src/common: arena, strbuf, durations, Flink key-group hashing,
    base64. */
+#include <limits.h>
 #include "unit.h"
 #include "../../src/common/arena.h"
 #include "../../src/common/strbuf.h"
@@ -32,6 +33,23 @@ WTEST(strbuf_basics)
     wsb_repeat(&s, '-', 3);
     CHECK_STR(s.buf, "ab005---");
     wsb_free(&s);
+}
+
+/* wsb_append_i64 writes what "%lld" does, the extremes included */
+WTEST(strbuf_append_i64)
+{
+    const long long v[] = {0, 7, -7, 10, -10, 1234567890123LL, LLONG_MAX, LLONG_MIN};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        WStrBuf s, t;
+        wsb_init(&s);
+        wsb_init(&t);
+        wsb_append(&s, "x");
+        wsb_append_i64(&s, v[i]);
+        wsb_printf(&t, "x%lld", v[i]);
+        CHECK_STR(s.buf, t.buf);
+        wsb_free(&s);
+        wsb_free(&t);
+    }
 }
 
 WTEST(duration_parse_and_format)

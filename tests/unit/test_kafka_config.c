@@ -364,14 +364,70 @@ WTEST(upsert_kafka_config_errors)
 
 typedef struct URec { char line[64][48]; int n; } URec;
 
-static bool urec(void *ctx, const void *key, size_t klen, const void *val, size_t vlen, WError *err)
+static bool urec(void *ctx, const void *key, size_t klen, const void *val, size_t vlen, const WKafkaMeta *meta,
+                 WError *err)
 {
     (void)err;
     URec *r = ctx;
-    if (r->n < 64)
-        snprintf(r->line[r->n++], 48, "%.*s=%.*s", (int)klen, (const char *)key, val ? (int)vlen : 4,
-                 val ? (const char *)val : "NULL");
+    if (r->n >= 64) return true;
+    char *l = r->line[r->n++];
+    int o = snprintf(l, 48, "%.*s=%.*s", (int)klen, (const char *)key, val ? (int)vlen : 4, val ? (const char *)val : "NULL");
+    if (meta && meta->ts >= 0) o += snprintf(l + o, (size_t)(48 - o), "@%lld", (long long)meta->ts);
+    size_t pos = 0, hk, hv;
+    const char *k;
+    const void *v;
+    while (meta && wkafka_headers_next(meta->hdrs, meta->hlen, &pos, &k, &hk, &v, &hv))
+        o += snprintf(l + o, (size_t)(48 - o), " %.*s:%.*s", (int)hk, k, (int)hv, (const char *)v);
     return true;
+}
+
+static bool urec_part(void *ctx, int32_t part, const void *key, size_t klen, const void *val, size_t vlen,
+                      const WKafkaMeta *meta, WError *err)
+{
+    (void)part;
+    return urec(ctx, key, klen, val, vlen, meta, err);
+}
+
+/* a record's written metadata (timestamp, headers) stays with it in the upsert buffer (the latest
+   record's) and through the exactly-once log's text */
+WTEST(kafka_sink_metadata_kept_with_records)
+{
+    WError e;
+    werr_clear(&e);
+    WStrBuf h;
+    wsb_init(&h);
+    wkafka_headers_add(&h, "a", 1, "x", 1);
+    wkafka_headers_add(&h, "b", 1, "", 0);
+    WKafkaMeta m1 = {.ts = 5, .hdrs = h.buf, .hlen = h.len}, m2 = {.ts = 1700000000123};
+    WKafkaUpsertBuf *b = wkafka_ubuf_new();
+    wkafka_ubuf_put(b, "k1", 2, "a", 1, &m2);
+    wkafka_ubuf_put(b, "k2", 2, "b", 1, NULL);
+    wkafka_ubuf_put(b, "k1", 2, "c", 1, &m1);
+    URec r = {.n = 0};
+    CHECK(wkafka_ubuf_drain(b, urec, &r, &e));
+    CHECK_INT(r.n, 2);
+    CHECK_STR(r.line[0], "k1=c@5 a:x b:");
+    CHECK_STR(r.line[1], "k2=b");
+    wkafka_ubuf_free(b);
+    WKafkaTxnLog l;
+    wkafka_txnlog_init(&l);
+    wkafka_txnlog_add(&l, 1, "k1", 2, "v", 1, &m1);
+    wkafka_txnlog_add(&l, -1, NULL, 0, "w", 1, &m2);
+    wkafka_txnlog_add(&l, 0, "k3", 2, NULL, 0, NULL);
+    WStrBuf st;
+    wsb_init(&st);
+    wkafka_txnlog_state(&st, 7, &l);
+    WKafkaTxnEntry t;
+    CHECK(wkafka_txnlog_parse(st.buf, st.buf + st.len, &t, &e) == st.buf + st.len);
+    r.n = 0;
+    CHECK(wkafka_txnlog_replay(&t, urec_part, &r, &e));
+    CHECK_INT(r.n, 3);
+    CHECK_STR(r.line[0], "k1=v@5 a:x b:");
+    CHECK_STR(r.line[1], "=w@1700000000123");
+    CHECK_STR(r.line[2], "k3=NULL");
+    wsb_free(&st);
+    wkafka_txnlog_free(&l);
+    wsb_free(&h);
 }
 
 /* the upsert sink's reducing buffer: the last record per key, in the keys' first-arrival order */
@@ -380,11 +436,11 @@ WTEST(upsert_kafka_buffer_reduces_per_key)
     WKafkaUpsertBuf *b = wkafka_ubuf_new();
     WError e;
     werr_clear(&e);
-    CHECK_INT(wkafka_ubuf_put(b, "k1", 2, "a", 1), 1);
-    CHECK_INT(wkafka_ubuf_put(b, "k2", 2, "b", 1), 2);
-    CHECK_INT(wkafka_ubuf_put(b, "k1", 2, "c", 1), 2);        /* replaces k1's record */
-    CHECK_INT(wkafka_ubuf_put(b, "k2", 2, NULL, 0), 2);       /* a tombstone replaces k2's */
-    CHECK_INT(wkafka_ubuf_put(b, "k", 1, "d", 1), 3);         /* a prefix of another key is another key */
+    CHECK_INT(wkafka_ubuf_put(b, "k1", 2, "a", 1, NULL), 1);
+    CHECK_INT(wkafka_ubuf_put(b, "k2", 2, "b", 1, NULL), 2);
+    CHECK_INT(wkafka_ubuf_put(b, "k1", 2, "c", 1, NULL), 2);        /* replaces k1's record */
+    CHECK_INT(wkafka_ubuf_put(b, "k2", 2, NULL, 0, NULL), 2);       /* a tombstone replaces k2's */
+    CHECK_INT(wkafka_ubuf_put(b, "k", 1, "d", 1, NULL), 3);         /* a prefix of another key is another key */
     URec r = {.n = 0};
     CHECK(wkafka_ubuf_drain(b, urec, &r, &e));
     CHECK_INT(r.n, 3);
@@ -394,7 +450,7 @@ WTEST(upsert_kafka_buffer_reduces_per_key)
     CHECK_INT(wkafka_ubuf_count(b), 0);
     /* many keys (the index grows), then drained again in order */
     char k[16];
-    for (int i = 0; i < 1000; i++) { snprintf(k, sizeof k, "x%d", i % 300); wkafka_ubuf_put(b, k, strlen(k), k, strlen(k)); }
+    for (int i = 0; i < 1000; i++) { snprintf(k, sizeof k, "x%d", i % 300); wkafka_ubuf_put(b, k, strlen(k), k, strlen(k), NULL); }
     CHECK_INT(wkafka_ubuf_count(b), 300);
     r.n = 0;
     CHECK(wkafka_ubuf_drain(b, urec, &r, &e));

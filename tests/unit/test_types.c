@@ -967,3 +967,13 @@ WTEST(types_tzif_damaged_headers)
     werr_clear(&e);
     CHECK(wtz_from_tzif("Bad/Zone", b, 10, &e) == NULL);      /* shorter than a header */
 }
+
+/* wpow10_i128's table holds 10^0 .. 10^38 */
+WTEST(pow10_i128_table)
+{
+    __int128 r = 1;
+    for (int n = 0; n <= 38; n++) {
+        CHECK(wpow10_i128(n) == r);
+        if (n < 38) r *= 10;
+    }
+}
