@@ -19,6 +19,19 @@
    plans for the Abstract Syntax Tree section, `roots` the finalised ones. */
 bool wexplain_text(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int details, WStrBuf *out);
 
+/* PLAN_ADVICE from a running job's figures (weir's insight, docs/insight.md): for each node of
+   the optimised plan, `advise` is asked for advice about the job's operator with the same exec
+   node id (a job planned from the same statement has the same ids) and answers by calling add
+   (kind "WARNING" or "ADVICE"; text copied). */
+typedef void (*WExplainAddAdvice)(void *actx, const char *kind, const char *text);
+typedef struct WExplainAdvisor {
+    void *ctx;
+    void (*advise)(void *ctx, int node_id, WExplainAddAdvice add, void *actx);
+} WExplainAdvisor;
+/* wexplain_text with advice from a running job added to PLAN_ADVICE's (adv NULL: none). */
+bool wexplain_text_advised(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int details,
+                           const WExplainAdvisor *adv, WStrBuf *out);
+
 /* COMPILE PLAN: the JSON document Flink writes (flinkVersion, nodes, edges). */
 bool wexplain_compiled_plan(WPlanCtx *p, WRel **roots, int n, WStrBuf *out);
 

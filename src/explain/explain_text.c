@@ -507,6 +507,30 @@ static void collect_advice(const ExCtx *x, const WRel *r, AdviceList *l, int dep
     for (int i = 0; i < n; i++) collect_advice(x, ins[i], l, depth + 1);
 }
 
+/* Advice from a running job's figures (WExplainAdvisor): asked for every node once, by exec node id. */
+typedef struct JobAdviceCtx { AdviceList *l; const WRel *node; } JobAdviceCtx;
+
+static void add_job_advice(void *actx, const char *kind, const char *text)
+{
+    JobAdviceCtx *c = actx;
+    add_advice(c->l, c->node, wa_strdup(c->l->a, kind), wa_strdup(c->l->a, text));
+}
+
+static void job_advice(const ExCtx *x, const WRel *r, const WExplainAdvisor *adv, AdviceList *l, const WRel **seen,
+                       int *nseen, int depth)
+{
+    if (depth > 1000) return;
+    for (int i = 0; i < *nseen; i++) if (seen[i] == r) return;
+    if (*nseen < 4096) seen[(*nseen)++] = r;
+    if (r->id > 0) {
+        JobAdviceCtx c = {.l = l, .node = r};
+        adv->advise(adv->ctx, r->id, add_job_advice, &c);
+    }
+    const WRel **ins = WA_ARRAY(x->p->arena, const WRel *, r->ninputs ? r->ninputs : 1);
+    int n = ex_inputs(x, r, ins);
+    for (int i = 0; i < n; i++) job_advice(x, ins[i], adv, l, seen, nseen, depth + 1);
+}
+
 /* weir's advice: with max parallelism not a multiple of parallelism, keyed subtasks get unequal
    numbers of key groups (../shared/seeds/002, trap 1). Query level, once. */
 static bool has_hash_exchange(const WRel *r)
@@ -842,6 +866,12 @@ static bool check_minibatch_size(WPlanCtx *p, WRel **roots, int n)
 
 bool wexplain_text(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int details, WStrBuf *out)
 {
+    return wexplain_text_advised(p, ast_roots, roots, n, details, NULL, out);
+}
+
+bool wexplain_text_advised(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int details,
+                           const WExplainAdvisor *adv, WStrBuf *out)
+{
     if (p->err && p->err->set) return false;
     if (!check_minibatch_size(p, roots, n)) return false;
     ExCtx x;
@@ -866,6 +896,11 @@ bool wexplain_text(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, int detai
         const WRel **rr = WA_ARRAY(p->arena, const WRel *, n ? n : 1);
         for (int i = 0; i < n; i++) rr[i] = ex_root(roots[i]);
         skew_advice(&x, rr, n, &al);
+        if (adv && adv->advise) {
+            const WRel **seen = WA_ARRAY(p->arena, const WRel *, 4096);
+            int nseen = 0;
+            for (int i = 0; i < n; i++) job_advice(&x, ex_skip(&x, ex_root(roots[i])), adv, &al, seen, &nseen, 0);
+        }
         t.adv_node = WA_ARRAY(p->arena, const WRel *, al.n ? al.n : 1);
         t.adv_id = WA_ARRAY(p->arena, int, al.n ? al.n : 1);
         int next = 1;

@@ -2,6 +2,7 @@
  * registry.c — job registry, background executor and metrics sampler. See registry.h.
  */
 #include "registry.h"
+#include "insight_advice.h"
 #include "../common/arena.h"
 #include "../common/strbuf.h"
 #include "../exec/insight.h"
@@ -545,6 +546,18 @@ static void submit(void *ctx, const char *job_id, const char *job_name, WJob *jo
     }
 }
 
+/* PLAN_ADVICE from job job_id's figures (WJobExecutor.advise). */
+static bool advise(void *ctx, const char *job_id, int node_id, void (*add)(void *actx, const char *kind, const char *text),
+                   void *actx)
+{
+    WRegistry *r = ctx;
+    pthread_mutex_lock(&r->mu);
+    WRegJob *j = wregistry_find(r, job_id);
+    if (j && node_id > 0 && add) winsight_advice(j, node_id, add, actx);
+    pthread_mutex_unlock(&r->mu);
+    return j != NULL;
+}
+
 /* Jobs the session runs in its own thread (queries, dml-sync INSERTs). */
 static void observe(void *ctx, const char *job_id, const char *job_name, WJob *job, const WOptions *config,
                     bool begin, bool ok)
@@ -687,6 +700,7 @@ void wregistry_init(WRegistry *r, const WClusterConfig *cfg)
     r->executor.ctx = r;
     r->executor.submit = submit;
     r->executor.observe = observe;
+    r->executor.advise = advise;
     r->has_sampler = pthread_create(&r->sampler, NULL, sampler_thread, r) == 0;
 }
 

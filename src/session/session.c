@@ -550,6 +550,14 @@ static int bind_roots(WSession *s, WPlanCtx *p, AstStmt *st, WRel ***roots, WErr
     return -1;
 }
 
+typedef struct SessionAdvisor { WSession *s; const char *job; } SessionAdvisor;
+
+static void session_advise(void *ctx, int node_id, WExplainAddAdvice add, void *actx)
+{
+    SessionAdvisor *sa = ctx;
+    sa->s->executor->advise(sa->s->executor->ctx, sa->job, node_id, add, actx);
+}
+
 static bool exec_explain(WSession *s, AstStmt *st, WArena *a, WStmtResult *res, WError *err)
 {
     WPlanCtx p;
@@ -562,9 +570,24 @@ static bool exec_explain(WSession *s, AstStmt *st, WArena *a, WStmtResult *res, 
     if (n < 0) return false;
     if (bind_roots(s, &p, st->inner, &roots, err) != n) return false;
     if (!wplan_build(&p, roots, n)) return false;
+    /* weir.insight.advice-job: PLAN_ADVICE also says what a running job's figures show */
+    const char *advice_job = wopts_get(&s->config, "weir.insight.advice-job");
+    SessionAdvisor sa = {.s = s, .job = advice_job};
+    WExplainAdvisor adv = {.ctx = &sa, .advise = session_advise};
+    bool advised = advice_job && advice_job[0] && (st->explain_details & AX_PLAN_ADVICE);
+    if (advised) {
+        if (!s->executor || !s->executor->advise)
+            return werr_set(err, WEXC_TABLE, "'weir.insight.advice-job' needs a weir cluster: the figures of job %s are "
+                            "kept by the cluster that runs it (start one with 'weir cluster start').", advice_job);
+        if (!s->executor->advise(s->executor->ctx, advice_job, 0, NULL, NULL))
+            return werr_set(err, WEXC_TABLE, "Job %s of 'weir.insight.advice-job' is not known to this cluster.", advice_job);
+    }
     WStrBuf out;
     wsb_init(&out);
-    if (!wexplain_text(&p, ast, roots, n, st->explain_details, &out)) { wsb_free(&out); return false; }
+    if (!wexplain_text_advised(&p, ast, roots, n, st->explain_details, advised ? &adv : NULL, &out)) {
+        wsb_free(&out);
+        return false;
+    }
     res->kind = WSR_TEXT;
     res->message = wsb_detach(&out);
     return true;

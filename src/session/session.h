@@ -38,6 +38,12 @@ typedef struct WJobExecutor {
        returns; the observer may wjob_cancel it from another thread meanwhile. */
     void (*observe)(void *ctx, const char *job_id, const char *job_name, WJob *job, const WOptions *config,
                     bool begin, bool ok);
+    /* Optional (NULL = none): EXPLAIN PLAN_ADVICE with 'weir.insight.advice-job' = <job id> asks
+       for advice from that job's running figures (docs/insight.md), per exec node id of the
+       explained plan: add(actx, kind, text) for each. Returns false when the job is not known
+       (node_id 0 only asks that). */
+    bool (*advise)(void *ctx, const char *job_id, int node_id, void (*add)(void *actx, const char *kind, const char *text),
+                   void *actx);
 } WJobExecutor;
 
 /* Receives a query's result as it is produced. */

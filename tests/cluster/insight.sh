@@ -6,6 +6,7 @@
 #   - the `-v` job report (embedded sql-client);
 #   - a slow window (a window-join key with 1000 x 1000 rows, weir.insight.slow-threshold 100 ms);
 #   - a key that holds most of an aggregate's state bytes with few rows (hot-keys' keys_by_state_bytes);
+#   - EXPLAIN PLAN_ADVICE with weir.insight.advice-job = <a running job>: its figures as advice;
 #   - a slow key of a regular join (a key with 2500 x 2500 candidate pairs; REST slow-keys, -v);
 #   - the dashboard (headless Chromium, when installed: its insight tables; screenshot to
 #     $BUILD/insight-dashboard.png).
@@ -205,6 +206,25 @@ check "state-growth: a week's projection is given" jqe '.operators[0].states[0].
 check "state-growth: with a TTL the forecast is new keys/s x TTL" \
   jqe '.operators[0].states[0].forecast == "bounded by TTL" and .operators[0].states[0].ttl_ms == 20000 and
        ((.operators[0].states[0].steady_state_entries - .operators[0].states[0].new_keys_per_s * 20) | fabs) <= 1' "$W/ttl.json"
+
+# ---- PLAN_ADVICE from the running job's figures (weir.insight.advice-job)
+cat > "$W/advice.sql" <<SQL
+SET 'weir.insight.advice-job' = '$gjid';
+EXPLAIN PLAN_ADVICE INSERT INTO page_sink SELECT uid, COUNT(*) FROM users GROUP BY uid;
+SQL
+sql "$W/advice.sql" -i "$W/ddl.sql" > "$W/advice.out" 2>&1
+check "PLAN_ADVICE names the running job's unbounded state at its GroupAggregate" \
+  bash -c "grep -q 'GroupAggregate(.*advice=\[[0-9]*\]' '$W/advice.out' &&
+           grep -q \"advice\[[0-9]*\]: \[WARNING\] Job $gjid: state groupAggregateState of GroupAggregate\[[0-9]*\] has no TTL and gains [0-9.]* new keys/s on an unbounded input\" '$W/advice.out'"
+sed "s/$gjid/$tjid/" "$W/advice.sql" > "$W/advice-ttl.sql"
+sql "$W/advice-ttl.sql" -i "$W/ddl.sql" > "$W/advice-ttl.out" 2>&1
+check "PLAN_ADVICE forecasts the state of the job with a TTL" \
+  grep -q "\[ADVICE\] Job $tjid: state groupAggregateState of GroupAggregate\[[0-9]*\] gains [0-9.]* new keys/s; with its TTL of 20 s it levels off at about" "$W/advice-ttl.out"
+sed "s/$gjid/0123456789abcdef0123456789abcdef/" "$W/advice.sql" > "$W/advice-bad.sql"
+sql "$W/advice-bad.sql" -i "$W/ddl.sql" > "$W/advice-bad.out" 2>&1
+check "an unknown advice job is refused" grep -q "Job 0123456789abcdef0123456789abcdef of 'weir.insight.advice-job' is not known to this cluster." "$W/advice-bad.out"
+WEIR_EMBEDDED=1 timeout 60 "$WEIR" sql-client -i "$W/ddl.sql" -f "$W/advice.sql" > "$W/advice-emb.out" 2>&1 < /dev/null
+check "embedded, the option needs a cluster" grep -q "'weir.insight.advice-job' needs a weir cluster" "$W/advice-emb.out"
 
 # ---- dashboard (optional: headless Chromium)
 CHROME="$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)"
