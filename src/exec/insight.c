@@ -206,20 +206,33 @@ void wop_late_row(WOperator *op, int input, const WChunk *c, int row, int64_t la
 
 int64_t wop_firing_begin(const WOperator *op) { return op->insight ? wproc_mono_ns() : 0; }
 
+/* Work of t0's start (wop_firing_begin) that took the slow threshold or longer: counted into
+   *total / *max_ms / *max_rows; returns the next of the first WINS_SLOW_SAMPLES sample slots with
+   "<ms> ms, <rows> <what>: " written (NULL: not slow, or the samples are full). */
+static char *slow_sample(const WInsight *in, int64_t t0, int64_t rows, const char *what, int64_t *total,
+                         int64_t *max_ms, int64_t *max_rows, int *n, char (*samples)[WINS_SAMPLE_LEN], int *written)
+{
+    int64_t ns = wproc_mono_ns() - t0;
+    if (ns < in->slow_threshold_ns) return NULL;
+    int64_t ms = ns / 1000000;
+    ++*total;
+    if (ms > *max_ms) *max_ms = ms;
+    if (rows > *max_rows) *max_rows = rows;
+    if (*n >= WINS_SLOW_SAMPLES) return NULL;
+    char *out = samples[(*n)++];
+    *written = snprintf(out, WINS_SAMPLE_LEN, "%lld ms, %lld %s: ", (long long)ms, (long long)rows, what);
+    return out;
+}
+
 void wop_firing_end(WOperator *op, int64_t t0, int64_t rows, const WChunk *c, int row)
 {
     WInsight *in = op->insight;
     if (!in || !t0) return;
-    int64_t ns = wproc_mono_ns() - t0;
-    if (ns < in->slow_threshold_ns) return;
     WInsightSnap *s = &in->live;
-    int64_t ms = ns / 1000000;
-    s->slow_total++;
-    if (ms > s->slow_max_ms) s->slow_max_ms = ms;
-    if (rows > s->slow_max_rows) s->slow_max_rows = rows;
-    if (s->nslow >= WINS_SLOW_SAMPLES) return;
-    char *out = s->slow[s->nslow++];
-    int w = snprintf(out, WINS_SAMPLE_LEN, "%lld ms, %lld rows: ", (long long)ms, (long long)rows);
+    int w;
+    char *out = slow_sample(in, t0, rows, "rows", &s->slow_total, &s->slow_max_ms, &s->slow_max_rows, &s->nslow,
+                            s->slow, &w);
+    if (!out) return;
     if (c && row >= 0 && row < c->nrows) row_label(op, c, row, c->ncols, NULL, true, out + w, (size_t)(WINS_SAMPLE_LEN - w));
     else snprintf(out + w, (size_t)(WINS_SAMPLE_LEN - w), "(no row emitted)");
     /* logged once: the first slow firings, as trap 4's "log it when a window takes too long" */
@@ -230,16 +243,11 @@ void wop_key_slow_end(WOperator *op, int64_t t0, int64_t rows, const WChunk *c, 
 {
     WInsight *in = op->insight;
     if (!in || !t0) return;
-    int64_t ns = wproc_mono_ns() - t0;
-    if (ns < in->slow_threshold_ns) return;
     WInsightSnap *s = &in->live;
-    int64_t ms = ns / 1000000;
-    s->slowkey_total++;
-    if (ms > s->slowkey_max_ms) s->slowkey_max_ms = ms;
-    if (rows > s->slowkey_max_rows) s->slowkey_max_rows = rows;
-    if (s->nslowkey >= WINS_SLOW_SAMPLES) return;
-    char *out = s->slowkey[s->nslowkey++];
-    int w = snprintf(out, WINS_SAMPLE_LEN, "%lld ms, %lld rows scanned: ", (long long)ms, (long long)rows);
+    int w;
+    char *out = slow_sample(in, t0, rows, "rows scanned", &s->slowkey_total, &s->slowkey_max_ms, &s->slowkey_max_rows,
+                            &s->nslowkey, s->slowkey, &w);
+    if (!out) return;
     if (c && row >= 0 && row < c->nrows) row_label(op, c, row, c->ncols, NULL, false, out + w, (size_t)(WINS_SAMPLE_LEN - w));
     /* logged once: the first slow keys */
     fprintf(stderr, "weir: slow key in %s: %s\n", op->name ? op->name : "an operator", out);
