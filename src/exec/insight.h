@@ -221,5 +221,9 @@ typedef struct WSplitLag {
     int64_t lag_ms, worst_ms;
 } WSplitLag;
 int winsight_split_lags(const WInsightSnap *snaps, int nsnaps, WSplitLag *out, int max, int64_t *leading);
+/* A split is lagging: it is (or was) threshold_ms or more, and more than 0, behind. */
+bool winsight_split_is_lagging(const WSplitLag *l, int64_t threshold_ms);
+/* The most-behind split over the subtasks when it is lagging: true with *out filled. */
+bool winsight_lagging_split(const WInsightSnap *snaps, int nsnaps, int64_t threshold_ms, WSplitLag *out);
 
 #endif

@@ -231,3 +231,14 @@ int winsight_split_lags(const WInsightSnap *snaps, int nsnaps, WSplitLag *out, i
     *leading = lead;
     return k;
 }
+
+bool winsight_split_is_lagging(const WSplitLag *l, int64_t threshold_ms)
+{
+    return l->worst_ms > 0 && l->worst_ms >= threshold_ms;
+}
+
+bool winsight_lagging_split(const WInsightSnap *snaps, int nsnaps, int64_t threshold_ms, WSplitLag *out)
+{
+    int64_t lead;
+    return winsight_split_lags(snaps, nsnaps, out, 1, &lead) == 1 && winsight_split_is_lagging(out, threshold_ms);
+}

@@ -88,22 +88,14 @@ static void report_op(const WJob *j, int i, WStrBuf *out)
             wsb_printf(out, "  slow rows: %lld over %lld ms, the slowest %lld ms, up to %lld state rows scanned for one row; "
                        "first: %s\n", (long long)sk.slowkey_total, (long long)winsight_slow_threshold_ms(j->env.config, NULL),
                        (long long)sk.slowkey_max_ms, (long long)sk.slowkey_max_rows, sk.nslowkey ? sk.slowkey[0] : "");
-        int total = 0;
-        for (int l = 0; l < j->nlanes; l++) total += snaps[l].nsplits;
-        if (total > 0) {
-            WSplitLag *lag = wcalloc((size_t)total, sizeof *lag);
-            int64_t lead;
-            int nl = winsight_split_lags(snaps, j->nlanes, lag, total, &lead);
-            int64_t threshold = winsight_lag_threshold_ms(j->env.config, NULL);
-            if (nl > 0 && lag[0].worst_ms > 0 && lag[0].worst_ms >= threshold) {
-                if (lag[0].s.name[0]) wsb_printf(out, "  watermark lag: split %s (subtask %d)", lag[0].s.name, lag[0].subtask);
-                else wsb_printf(out, "  watermark lag: subtask %d", lag[0].subtask);
-                bool now = lag[0].lag_ms == lag[0].worst_ms;
-                wsb_printf(out, " %s %lld ms behind the leading watermark of %s (%lld rows); it %s the watermark "
-                           "back, so windows %s late\n", now ? "is" : "was up to", (long long)lag[0].worst_ms, name,
-                           (long long)lag[0].s.rows, now ? "holds" : "held", now ? "fire" : "fired");
-            }
-            free(lag);
+        WSplitLag lag;
+        if (winsight_lagging_split(snaps, j->nlanes, winsight_lag_threshold_ms(j->env.config, NULL), &lag)) {
+            if (lag.s.name[0]) wsb_printf(out, "  watermark lag: split %s (subtask %d)", lag.s.name, lag.subtask);
+            else wsb_printf(out, "  watermark lag: subtask %d", lag.subtask);
+            bool now = lag.lag_ms == lag.worst_ms;
+            wsb_printf(out, " %s %lld ms behind the leading watermark of %s (%lld rows); it %s the watermark "
+                       "back, so windows %s late\n", now ? "is" : "was up to", (long long)lag.worst_ms, name,
+                       (long long)lag.s.rows, now ? "holds" : "held", now ? "fire" : "fired");
         }
         WStateGrowth g[WINS_STATES];
         int ng = winsight_state_growth(snaps, j->nlanes, wjob_unbounded(j), false, g, WINS_STATES);

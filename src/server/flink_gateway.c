@@ -151,7 +151,7 @@ static int complete_statement(WGateway *g, Sess *ss, json_t *body, json_t **out)
     pthread_mutex_unlock(&ss->run_mu);
     int status = 200;
     if (n < 0) {
-        *out = wflink_error_body("Failed to get statement completion candidates.", err.outer[0] ? err.outer : NULL, err.cls, err.msg);
+        *out = wflink_error_body("Failed to get statement completion candidates.", err.outer, err.cls, err.msg);
         status = 500;
     } else {
         json_t *arr = json_array();

@@ -60,18 +60,11 @@ static void advise_op(const WRegJob *j, int op, const WInsightSnap *s, void (*ad
             "rows in a window).", j->id, (long long)sum.slow_total, name,
             (long long)winsight_slow_threshold_ms(&j->config, NULL), (long long)sum.slow_max_ms,
             (long long)sum.slow_max_rows);
-    int nsplits = 0;
-    for (int l = 0; l < n; l++) nsplits += s[l].nsplits;
-    if (nsplits > 0) {
-        WSplitLag *lag = wcalloc((size_t)nsplits, sizeof *lag);
-        int64_t lead;
-        int nl = winsight_split_lags(s, n, lag, nsplits, &lead);
-        if (nl > 0 && lag[0].worst_ms > 0 && lag[0].worst_ms >= winsight_lag_threshold_ms(&j->config, NULL))
-            say(add, actx, "WARNING", "Job %s: %s%s (subtask %d) of %s %s %lld ms behind the leading watermark; it holds "
-                "the watermark back.", j->id, lag[0].s.name[0] ? "split " : "the input", lag[0].s.name, lag[0].subtask,
-                name, lag[0].lag_ms == lag[0].worst_ms ? "is" : "was up to", (long long)lag[0].worst_ms);
-        free(lag);
-    }
+    WSplitLag lag;
+    if (winsight_lagging_split(s, n, winsight_lag_threshold_ms(&j->config, NULL), &lag))
+        say(add, actx, "WARNING", "Job %s: %s%s (subtask %d) of %s %s %lld ms behind the leading watermark; it holds "
+            "the watermark back.", j->id, lag.s.name[0] ? "split " : "the input", lag.s.name, lag.subtask, name,
+            lag.lag_ms == lag.worst_ms ? "is" : "was up to", (long long)lag.worst_ms);
     WStateGrowth g[WINS_STATES];
     int ng = winsight_state_growth(s, n, j->unbounded, wjob_state_terminal(j->state), g, WINS_STATES);
     for (int i = 0; i < ng; i++) {

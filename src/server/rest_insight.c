@@ -201,7 +201,7 @@ static json_t *watermarks(const WRegJob *j, int op, const WInsightSnap *s, int64
     }
     json_t *o = json_pack("{s:s, s:o}", "operator", j->graph->ops[op].name, "splits", splits);
     json_object_set_new(o, "leading_watermark", lead == INT64_MIN ? json_null() : json_integer(lead));
-    bool behind = n > 0 && lag[0].worst_ms >= threshold_ms && lag[0].worst_ms > 0;
+    bool behind = n > 0 && winsight_split_is_lagging(&lag[0], threshold_ms);
     json_object_set_new(o, "lagging", json_boolean(behind));
     if (behind) {
         char w[320], who[96];
