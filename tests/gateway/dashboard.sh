@@ -53,18 +53,21 @@ for ((i = 0; i < 100; i++)); do   # a completed checkpoint for the checkpoints p
 done
 api GET "/jobs/$jid" > "$W/job.json"
 
-# chrome PAGE ROUTE TEXT: the page in headless Chromium (headless.py: real time, until the page
-# shows TEXT, at most 120 s); its HTML into $ART/PAGE.html, a screenshot $ART/PAGE.png
+# chrome PAGE ROUTE TEXT [ABSENT]: the page in headless Chromium (headless.py: real time, until the
+# page shows TEXT (a regular expression when ABSENT is given) and no longer matches ABSENT, at most
+# 120 s); its HTML into $ART/PAGE.html, a screenshot $ART/PAGE.png
 chrome() {
   python3 "$here/headless.py" --chrome "$CHROME" --profile "$TMPD/chrome" --url "http://127.0.0.1:$WPORT/#$2" \
-    --text "$3" --html "$ART/$1.html" --png "$ART/$1.png" --timeout 120 ${4:+--regex} 2>> "$TMPD/chrome.err"
+    --text "$3" --html "$ART/$1.html" --png "$ART/$1.png" --timeout 120 ${4:+--regex --absent "$4"} 2>> "$TMPD/chrome.err"
   check "$1 shows '$3'" test $? -eq 0
   check "a screenshot of $1" test -s "$ART/$1.png"
 }
 chrome jobs /job/running dashboard-job
 check "the job list shows the job" grep -q "dashboard-job" "$ART/jobs.html"
-# the graph once its nodes show the measured task times (Busy and Backpressured as a percentage)
-chrome graph "/job/running/$jid/overview" "Busy \\(max\\): [0-9]+%" regex
+# the graph once all its nodes show the measured task times (Busy and Backpressured as a
+# percentage): a vertex has no rates until its second sample (weir, like Flink, answers NaN, which
+# the page shows as N/A), and the page asks for each node's metrics on its own
+chrome graph "/job/running/$jid/overview" "Busy \\(max\\): [0-9]+%" "(Busy|Backpressured) \\(max\\): N/A"
 check "the graph's nodes show measured Busy and Backpressured percentages, not N/A" \
   bash -c "! grep -qE '(Busy|Backpressured) \(max\): N/A' '$ART/graph.html' && grep -qE 'Backpressured \(max\): [0-9]+%' '$ART/graph.html'"
 nv="$(jq '.vertices | length' "$W/job.json")"

@@ -2,7 +2,10 @@
 """headless.py — one page of a web app in headless Chromium, captured once it shows a text.
 
 Usage: headless.py --chrome BIN --profile DIR --url URL --text TEXT --html OUT --png OUT [--timeout S] [--regex]
-(--regex: TEXT is a JavaScript regular expression the page's HTML must match)
+                   [--absent REGEX]
+(--regex: TEXT is a JavaScript regular expression the page's HTML must match; --absent: the page
+counts as showing TEXT only while its HTML does not also match REGEX, e.g. a placeholder that
+some parts of the page still show)
 Drives Chromium over the DevTools protocol on a pipe (--remote-debugging-pipe: JSON messages ended
 by NUL on file descriptors 3 and 4, no extra library): opens URL, polls the page's HTML until it
 contains TEXT (real time, up to --timeout seconds, default 120), waits one more second for the
@@ -80,6 +83,7 @@ def main():
         ap.add_argument("--" + k, required=True)
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--regex", action="store_true")
+    ap.add_argument("--absent")
     a = ap.parse_args()
     deadline = time.time() + a.timeout + 60          # start-up and captures on a loaded machine
     b = Browser(a.chrome, a.profile, deadline)
@@ -93,6 +97,8 @@ def main():
         while time.time() < until:
             test = ("new RegExp(%s).test(document.documentElement.outerHTML)" if a.regex
                     else "document.documentElement.outerHTML.includes(%s)") % want
+            if a.absent:
+                test += " && !new RegExp(%s).test(document.documentElement.outerHTML)" % json.dumps(a.absent)
             r = b.call("Runtime.evaluate", {"expression": test,
                                             "returnByValue": True}, s)
             if r.get("result", {}).get("value") is True:
