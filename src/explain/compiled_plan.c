@@ -923,6 +923,8 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
             json_object_set_new(j, "inputUpsertKey", ints_json(in->nunique, in->unique));
         if (node && node->materializer)
             json_object_set_new(j, "state", one_state(node->materializer->ttl_ms, "sinkMaterializeState"));
+        if (r->sink_conflict)
+            json_object_set_new(j, "conflictStrategy", json_pack("{s:s}", "behavior", wplan_conflict_name(r->sink_conflict)));
         break;
     }
     case WR_CORRELATE:

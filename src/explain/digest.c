@@ -722,6 +722,7 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         }
         wsb_putc(out, ']');
         if (node && node->materializer) wsb_puts(out, ", upsertMaterialize=[true]");
+        if (r->sink_conflict) wsb_printf(out, ", conflictStrategy=[%s]", wplan_conflict_name(r->sink_conflict));
         wsb_putc(out, ')');
         return;
     case WR_EXCHANGE:

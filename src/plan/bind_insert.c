@@ -243,6 +243,7 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
     sink->sink_table = t;
     sink->sink_qname = qn;
     sink->sink_overwrite = s->overwrite;
+    sink->sink_conflict = s->on_conflict;
     if (s->npartition) {
         /* Flink's Partitioning ability: the static partition in the table's partition key order */
         sink->sink_static_keys = WA_ARRAY(a, const char *, t->npartition ? t->npartition : 1);
