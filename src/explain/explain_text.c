@@ -727,7 +727,8 @@ static void sink_nodes(const ExCtx *x, const WRel *r, const WRel *in, int id, SN
         WStrBuf pk;
         wsb_init(&pk);
         for (int k = 0; k < mat->nkeys; k++)
-            wsb_printf(&pk, "%s%s", k ? ", " : "", mat->keys[k] < mat->out.n ? mat->out.names[mat->keys[k]] : "?");
+            wsb_printf(&pk, "%s%s", k ? ", " : "", mat->key_names ? mat->key_names[k]
+                                                   : mat->keys[k] < mat->out.n ? mat->out.names[mat->keys[k]] : "?");
         if (mat->sink_conflict == ACF_ERROR || mat->sink_conflict == ACF_NOTHING) {
             /* Flink 2.3: the compacting materializer is fed by a WatermarkTimestampAssigner */
             int aid = *n + 1;

@@ -411,6 +411,13 @@ WRel *rd_sink(Rd *r, json_t *j, WRel **in)
         x->sink_table = t;
         x->sink_qname = qname;
         x->upsert_sink = t->npk > 0;
+        json_t *tcs = json_object_get(dts, "targetColumns");
+        if (json_is_array(tcs) && json_array_size(tcs)) {
+            x->ntarget_cols = (int)json_array_size(tcs);
+            x->target_cols = WA_ARRAY(r->a, int, x->ntarget_cols);
+            for (int k = 0; k < x->ntarget_cols; k++)
+                x->target_cols[k] = (int)json_integer_value(json_array_get(json_array_get(tcs, (size_t)k), 0));
+        }
         json_t *cs = json_object_get(j, "conflictStrategy");
         if (cs) {
             const char *b = json_string_value(json_object_get(cs, "behavior"));

@@ -148,6 +148,9 @@ struct WRel {
     /* WR_SINK */
     WTable *sink_table;             /* NULL = collect to the client */
     bool sink_overwrite;            /* INSERT OVERWRITE */
+    int ntarget_cols;               /* INSERT INTO t (c, a) ...: the named columns' positions among
+                                       the sink's physical columns, as written (Flink's targetColumns) */
+    int *target_cols;
     AstConflict sink_conflict;      /* INSERT ... ON CONFLICT DO ...; WR_SINK_MATERIALIZER: the
                                        behaviour it runs (ERROR / NOTHING compact on watermarks,
                                        sink_compacting_materializer.c; else Flink's legacy one) */
@@ -336,6 +339,8 @@ WRel *wrel_new(WPlanCtx *p, WRelKind kind, int ninputs);
 bool wplan_changelog_format(const char *format);
 /* Flink's name of an ON CONFLICT behaviour (InsertConflictStrategy.ConflictBehavior), "" for none */
 const char *wplan_conflict_name(AstConflict c);
+/* "targetColumns=[[2],[0]], " of a sink with a column list (nothing otherwise) */
+void wplan_target_columns_text(WStrBuf *out, const WRel *sink);
 /* ... and back; ACF_NONE when the name is none of them */
 AstConflict wplan_conflict_from_name(const char *name);
 /* Is this connector's source an upsert stream keyed by its PRIMARY KEY (INSERT, UPDATE_AFTER,

@@ -74,6 +74,14 @@ const char *wplan_conflict_name(AstConflict c)
     return c == ACF_DEDUPLICATE ? "DEDUPLICATE" : c == ACF_ERROR ? "ERROR" : c == ACF_NOTHING ? "NOTHING" : "";
 }
 
+void wplan_target_columns_text(WStrBuf *out, const WRel *sink)
+{
+    if (!sink->ntarget_cols) return;
+    wsb_puts(out, "targetColumns=[");
+    for (int k = 0; k < sink->ntarget_cols; k++) wsb_printf(out, "%s[%d]", k ? "," : "", sink->target_cols[k]);
+    wsb_puts(out, "], ");
+}
+
 AstConflict wplan_conflict_from_name(const char *name)
 {
     if (!name) return ACF_NONE;

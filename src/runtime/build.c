@@ -434,6 +434,10 @@ static int enforcer_before(const WJob *j, const WRel *r)
     int k = stream_op_of(j, r, WSOP_OPERATOR);
     if (k < 0 || j->graph->ops[k].ninputs != 1) return -1;
     int from = j->graph->ops[k].inputs[0].from;
+    if (j->graph->ops[from].role == WSOP_WM_TIMESTAMP_ASSIGNER) {     /* ON CONFLICT DO ERROR / NOTHING */
+        if (j->graph->ops[from].ninputs != 1) return -1;
+        from = j->graph->ops[from].inputs[0].from;
+    }
     return j->graph->ops[from].role == WSOP_CONSTRAINT_ENFORCER ? from : -1;
 }
 

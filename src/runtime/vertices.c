@@ -352,8 +352,9 @@ static void build_ops(Builder *b, RelInfo *ri)
             if (b->ops[enf].inputs[k].ship == WSHIP_HASH) b->ops[enf].inputs[k].ship = WSHIP_FORWARD;
         wsb_printf(&name, "SinkMaterializer[%d]", mid);
         wsb_printf(&desc, "[%d]:SinkMaterializer(pk=[", mid);
-        for (int k = 0; k < r->nkeys; k++)
-            wsb_printf(&desc, "%s%s", k ? ", " : "", r->keys[k] < r->out.n ? r->out.names[r->keys[k]] : "?");
+        for (int k = 0; k < r->nkeys; k++)      /* the sink's primary key names (Flink's pk=[...]) */
+            wsb_printf(&desc, "%s%s", k ? ", " : "", r->key_names ? r->key_names[k]
+                                                     : r->keys[k] < r->out.n ? r->out.names[r->keys[k]] : "?");
         wsb_append(&desc, "])");
         int assigner = -1;
         if (r->sink_conflict == ACF_ERROR || r->sink_conflict == ACF_NOTHING) {
