@@ -259,7 +259,8 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
     sink->sink_qname = qn;
     sink->sink_overwrite = s->overwrite;
     sink->sink_conflict = s->on_conflict;
-    sink->ntarget_cols = s->ninsert_cols;
+    /* (Flink 2.3 shows no targetColumns when the sink writes metadata columns: measured, kafka) */
+    sink->ntarget_cols = nmeta ? 0 : s->ninsert_cols;
     sink->target_cols = target;
     if (s->npartition) {
         /* Flink's Partitioning ability: the static partition in the table's partition key order */
