@@ -646,6 +646,22 @@ WOperator *wop_window_agg_new(WExecCtx *ctx, const WWindowAggSpec *spec)
                  spec->win.time_col);
         return NULL;
     }
+    /* Flink's HOP / CUMULATE windows (slice-shared assigners, the legacy operator's panes) need
+       every aggregate function's merge; FIRST_VALUE / LAST_VALUE have none (measured on Flink
+       2.3.0: its code generation refuses the job) */
+    if ((spec->win.kind == WWIN_HOP || spec->win.kind == WWIN_CUMULATE) && !spec->win.attached &&
+        !(spec->merge && spec->slice_is_window) && !spec->input_retracts)
+        for (int i = 0; i < spec->naggs; i++) {
+            WAggKind k = spec->aggs[i].kind;
+            if (k != WAGG_FIRST_VALUE && k != WAGG_LAST_VALUE) continue;
+            const char *fn = k == WAGG_FIRST_VALUE ? "FIRST_VALUE" : "LAST_VALUE";
+            werr_set(ctx->err, WEXC_VALIDATION,
+                     "Could not find an implementation method 'merge' in class "
+                     "'org.apache.flink.table.runtime.functions.aggregate.%s' for function '%s' that matches "
+                     "the following signature:\nvoid merge(org.apache.flink.table.data.RowData, java.lang.Iterable)",
+                     k == WAGG_FIRST_VALUE ? "FirstValueAggFunction" : "LastValueAggFunction", fn);
+            return NULL;
+        }
     WindowAggOp *w = wcalloc(1, sizeof *w);
     warena_init(&w->parena, 0);
     w->out_types = wmalloc(sizeof *w->out_types * (size_t)nout);
