@@ -21,16 +21,33 @@
  *   - GlobalWindowAggregate (spec->merge, Flink's SlicingWindowOperator over a local aggregate's
  *     output, SliceAttached / WindowAttached strategies): a row is one slice's partial
  *     accumulators with the slice end; it is merged (wacc_merge_partial) into every window of
- *     the slice that has not fired and dropped as late when all have (Flink merges a late slice
+ *     the slice (sliced windows: into the slice, see below)
+ *     that has not fired and dropped as late when all have (Flink merges a late slice
  *     into the windows not yet fired, the same rule); with slice_is_window the end is the one
  *     window's end. Firing, state and checkpoints are the one-phase operator's.
- * Unlike Flink, HOP and CUMULATE keep one accumulator per window instead of per slice (no
- * accumulator merge is needed; the results are identical). At end of input the framework's final
- * watermark fires every event-time window; processing-time windows fire then as well.
+ * Slices (Flink SliceSharedAssigner; the legacy WindowOperator's panes): HOP and CUMULATE windows
+ * assigned from time keep one accumulator per (key, slice) when every accumulator merges
+ * (wacc_layout_mergeable; Flink needs merge for these windows and refuses FIRST_VALUE /
+ * LAST_VALUE, which have none, with its code generator's message). A slice is gcd(size, slide)
+ * for HOP (the slide for a TVF) and the step for CUMULATE (window_util.h). A row (a local
+ * aggregate's partial row) goes to its slice; when its slice's first window has fired but its
+ * last has not, HOP still adds it to its slice and CUMULATE to the window's first slice (Flink's
+ * sliceStateMergeTarget), when all have it is dropped as above. A slice that gets state
+ * registers a timer for each of its unfired windows (the timers one accumulator per window
+ * would register, at the same rows: the firing order is unchanged). A HOP window fires by merging
+ * its slices in time order into fresh accumulators (wacc_merge) and clears the slices no later
+ * window contains (those of its first slide); a CUMULATE window merges its last slice into the
+ * running accumulator kept in its first slice, clears that slice, and the max-size window clears
+ * the first slice as well. Results, changelog, late-row counts and the emptiness rule are the
+ * per-window ones. Aggregates without a scalar merge (DISTINCT, MIN/MAX/LISTAGG with retraction,
+ * STDDEV/VAR, SINGLE_VALUE) keep one accumulator per window; TUMBLE, SESSION (window_session.c)
+ * and attached windows are one window per row. At end of input the framework's final watermark
+ * fires every event-time window; processing-time windows fire then as well.
  *
- * State: value state "window-aggs" under the key (group key binary row ++ window end, 8 bytes),
- * so that DISTINCT / MIN-MAX retract data views of the accumulator library are per window;
- * timers (timers.h) with the same key bytes and the window end as namespace.
+ * State: value state "window-aggs" under the key (group key binary row ++ namespace, 8 bytes): the
+ * window end, or the slice end for sliced windows, so that DISTINCT / MIN-MAX retract data views
+ * of the accumulator library are per window; timers (timers.h) with the key bytes ++ window end
+ * and the window end as namespace.
  * May call exec/operator, exec/accumulators, exec/window_util, exec/window_session, state/,
  * types/, common/.
  */
