@@ -381,6 +381,17 @@ static void apply_slot(WindowAggOp *w, const WChunk *in, const Slot *sl)
     }
 }
 
+/* The time of input row r: its rowtime (tv), or `now` for processing time; false with err set
+   for a NULL rowtime. */
+static bool row_time(int r, const WVector *tv, int64_t now, int64_t *ts, WError *err)
+{
+    *ts = now;
+    if (!tv) return true;
+    if (tv->nulls[r]) return werr_set(err, "java.lang.RuntimeException", ROWTIME_NULL_MSG);
+    *ts = tv->data[r].ts.ms;
+    return true;
+}
+
 /* The windows of input row r into w->starts / w->ends: the row's own window_start/window_end
    columns (sv/ev, attached windows), else assigned from its time (tv, or `now` for processing
    time). Returns how many, or -1 with err set for a NULL time or window bound. */
@@ -408,14 +419,8 @@ static int row_windows(WindowAggOp *w, int r, const WVector *sv, const WVector *
         w->ends[0] = ev->data[r].ts.ms;
         return 1;
     }
-    int64_t ts = now;
-    if (tv) {
-        if (tv->nulls[r]) {
-            werr_set(err, "java.lang.RuntimeException", ROWTIME_NULL_MSG);
-            return -1;
-        }
-        ts = tv->data[r].ts.ms;
-    }
+    int64_t ts;
+    if (!row_time(r, tv, now, &ts, err)) return -1;
     int n = wwin_assign(&w->win, wwin_to_shifted(&w->shift, ts), w->starts, w->ends, w->max_windows);
     return n > w->max_windows ? w->max_windows : n;
 }
@@ -431,14 +436,8 @@ static int row_slice(WindowAggOp *w, int r, const WVector *tv, int64_t now, int6
     if (w->merge) {
         se = tv->data[r].i;
     } else {
-        int64_t ts = now;
-        if (tv) {
-            if (tv->nulls[r]) {
-                werr_set(err, "java.lang.RuntimeException", ROWTIME_NULL_MSG);
-                return -1;
-            }
-            ts = tv->data[r].ts.ms;
-        }
+        int64_t ts;
+        if (!row_time(r, tv, now, &ts, err)) return -1;
         se = wwin_slice_end(&w->win, wwin_to_shifted(&w->shift, ts));
     }
     w->ends[0] = se;
