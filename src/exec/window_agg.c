@@ -116,6 +116,9 @@ typedef struct WindowAggOp {
     WAggPartial P;
     /* slice-shared HOP / CUMULATE (see the file comment) */
     bool sliced;
+    WState *per_window_st;          /* sliced: the per-window layout's state, which must stay empty (a
+                                       snapshot of an older weir restored here would fill it) */
+    bool layout_checked, layout_bad;
     int64_t slice_ms;
     WDatum *macc;               /* a slice's accumulator while it is merged */
     uint8_t *maccn;
@@ -451,9 +454,38 @@ static int row_slice(WindowAggOp *w, int r, const WVector *tv, int64_t now, int6
     return 1;
 }
 
+static void count_entry(void *ctx, WBytes key, WBytes value)
+{
+    (void)key;
+    (void)value;
+    ++*(int64_t *)ctx;
+}
+
+/* Once, before the first rows, watermark or tick (after any restore): a sliced operator refuses
+   state of the per-window layout, which a snapshot taken by a weir before slices holds under the
+   same operator (its windows' ends would read as slice ends). */
+static bool layout_ok(WindowAggOp *w)
+{
+    if (!w->sliced) return true;
+    if (w->layout_checked) return !w->layout_bad;
+    w->layout_checked = true;
+    int64_t n = 0;
+    wstate_for_each(w->per_window_st, count_entry, &n);
+    if (n == 0) return true;
+    w->layout_bad = true;
+    if (!w->base.ctx->err->set)
+        werr_set(w->base.ctx->err, WEXC_TABLE,
+                 "Cannot restore the HOP / CUMULATE window state of '%s': the snapshot keeps one accumulator "
+                 "per window (state 'window-aggs', %lld entries, written by a weir before slice-shared windows); "
+                 "this weir keeps one per slice ('window-slices'). Restore the snapshot with the weir that wrote "
+                 "it, or start the job without it.", w->base.name ? w->base.name : "WindowAggregate", (long long)n);
+    return false;
+}
+
 static void wagg_process(WOperator *op, int input, const WChunk *in)
 {
     WindowAggOp *w = (WindowAggOp *)op;
+    if (!layout_ok(w)) return;
     int64_t now = 0;
     if (w->win.proctime) {
         now = wexec_now(op->ctx);
@@ -545,6 +577,7 @@ static void wagg_process(WOperator *op, int input, const WChunk *in)
 static void wagg_watermark(WOperator *op, int64_t wm)
 {
     WindowAggOp *w = (WindowAggOp *)op;
+    if (!layout_ok(w)) return;
     advance(w, w->win.proctime ? wexec_now(op->ctx) : wm);
     flush(w);
     wop_emit_watermark(op, wm);
@@ -616,7 +649,7 @@ static void wagg_destroy(WOperator *op)
 static void wagg_tick(WOperator *op)
 {
     WindowAggOp *w = (WindowAggOp *)op;
-    if (!w->win.proctime) return;
+    if (!w->win.proctime || !layout_ok(w)) return;
     advance(w, wexec_now(op->ctx));
     flush(w);
 }
@@ -751,6 +784,8 @@ WOperator *wop_window_agg_new(WExecCtx *ctx, const WWindowAggSpec *spec)
         w->sliced = calls_merge;
     }
     if (w->sliced) {
+        w->per_window_st = w->st;
+        w->st = wstate_register(w->be, "window-slices", WSTATE_VALUE, 0);
         w->slice_ms = wwin_slice_size(&w->win);
         assert(w->slice_ms > 0 && w->win.size_ms % w->slice_ms == 0);
         w->macc = wcalloc((size_t)w->L->nfields, sizeof *w->macc);

@@ -1247,10 +1247,12 @@ static void slice_differential(int *wtest_failed_, WWindowAggSpec sliced, WWindo
         ga->ops->metrics(ga, ma, sizeof ma);
         gb->ops->metrics(gb, mb, sizeof mb);
         long ea = -1, eb = -1;
-        const char *pa = strstr(ma, "window-aggs.entries="), *pb = strstr(mb, "window-aggs.entries=");
+        /* (the sliced layout's state is window-slices; its window-aggs stays empty) */
+        const char *pa = strstr(ma, "window-slices.entries="), *pb = strstr(mb, "window-aggs.entries=");
         CHECK(pa && pb);
+        CHECK(strstr(ma, "window-aggs.entries=0 ") != NULL);
         if (pa && pb) {
-            ea = atol(pa + strlen("window-aggs.entries="));
+            ea = atol(pa + strlen("window-slices.entries="));
             eb = atol(pb + strlen("window-aggs.entries="));
             CHECK(ea > 0 && eb > 0);
             /* HOP(10 s, 2 s): a key's rows of one slide are one accumulator instead of five */
