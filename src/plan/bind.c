@@ -61,6 +61,13 @@ bool wrel_sink_file_writer(const WRel *r)
     return c && !strcasecmp(c, "filesystem");
 }
 
+bool wrel_sink_compaction(const WRel *r)
+{
+    if (!wrel_sink_file_writer(r)) return false;
+    const char *v = wopts_get(&r->sink_table->options, "auto-compaction");
+    return v && !strcasecmp(v, "true");
+}
+
 const char *wrel_kind_name(WRelKind k)
 {
     static const char *N[] = {"TableSourceScan", "Values", "Calc", "Union", "WatermarkAssigner", "Sink",

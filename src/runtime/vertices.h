@@ -33,7 +33,7 @@
 #include "../plan/plan.h"
 #include "../common/options.h"
 
-typedef enum WShip { WSHIP_FORWARD, WSHIP_HASH, WSHIP_GLOBAL, WSHIP_REBALANCE } WShip;
+typedef enum WShip { WSHIP_FORWARD, WSHIP_HASH, WSHIP_GLOBAL, WSHIP_REBALANCE, WSHIP_BROADCAST } WShip;
 
 /* "FORWARD", "HASH", "GLOBAL", "REBALANCE" (Flink's partitioner names in plans). */
 const char *wship_name(WShip s);
@@ -47,7 +47,9 @@ typedef enum WStreamOpRole {
     WSOP_OPERATOR = 0,          /* the exec node's own operator */
     WSOP_CONSTRAINT_ENFORCER,   /* added in front of a sink (no weir operator of its own) */
     WSOP_TIMESTAMP_INSERTER,    /* added in front of a collect or file sink over a rowtime column */
-    WSOP_SINK_END               /* `end: Writer`, the discarding end after a StreamingFileWriter */
+    WSOP_SINK_END,              /* `end: Writer`, the discarding end after a StreamingFileWriter */
+    WSOP_COMPACT_COORDINATOR,   /* a compacting file sink's compact-coordinator (one subtask) */
+    WSOP_COMPACT_OPERATOR       /* its compact-operator (the writer's subtasks) */
 } WStreamOpRole;
 
 typedef struct WStreamOp {
