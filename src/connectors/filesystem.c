@@ -937,6 +937,7 @@ typedef struct FsSink {
     bool compact;
     int64_t compact_target;
     int base_ntasks;            /* the sink's parallelism */
+    bool counter_synced;        /* counter past the restored writers' part counters */
     WSinkShared *shared;        /* the subtasks' shared state (own_shared: made here, no runtime) */
     bool own_shared;
     WFsCompact *compactor;
@@ -1081,6 +1082,14 @@ static bool open_bucket(FsSink *s, FsBucket *b, WError *err)
         if (lru && !close_bucket(s, lru, err)) return false;
     }
     if (b->rel[0] && !mkdirs(b->dir, err)) return false;
+    if (s->compactor && !s->counter_synced) {
+        /* after a restore: numbered after the restored writers' files (every recover ran by now) */
+        pthread_mutex_lock(&s->shared->mu);
+        int c = wfs_compact_restored_counter(s->compactor);
+        pthread_mutex_unlock(&s->shared->mu);
+        if (c > s->counter) s->counter = c;
+        s->counter_synced = true;
+    }
     size_t l = strlen(b->dir) + 128;
     if (s->batch) {
         /* FileSystemOutputFormat's names (written hidden here instead of in a staging folder) */
@@ -1319,7 +1328,13 @@ static bool fs_prepare_commit(WSink *base, int64_t ckpt_id, char **state, WError
     wsb_init(&b);
     /* compaction: which writer of how many (a restore replays every writer's files before they
        are coordinated again) */
-    if (s->compactor) wsb_printf(&b, "#compact\t%d\t%d\n", s->subtask, s->base_ntasks);
+    if (s->compactor) wsb_printf(&b, "#compact\t%d\t%d\t%d\n", s->subtask, s->base_ntasks, s->counter);
+    /* every writer lists them: the one that compacted a checkpoint's files last snapshots after */
+    if (s->compactor) {
+        pthread_mutex_lock(&s->shared->mu);
+        wfs_compact_expired_state(s->compactor, &b);
+        pthread_mutex_unlock(&s->shared->mu);
+    }
     for (int i = 0; i < s->npending; i++) {
         if (s->pending[i].ckpt == 0) s->pending[i].ckpt = ckpt_id;
         wsb_printf(&b, "%s\t%s\n", s->pending[i].tmp, s->pending[i].final);
@@ -1369,11 +1384,29 @@ static bool fs_recover(WSink *base, const char *state, WError *err)
 {
     FsSink *s = (FsSink *)base;
     const char *p = state ? state : "";
-    int ctask = -1, cntasks = 0;
+    int ctask = -1, cntasks = 0, ccounter = 0;
     if (strncmp(p, "#compact\t", 9) == 0) {
         const char *nl = strchr(p, '\n');
-        if (!nl || sscanf(p + 9, "%d\t%d", &ctask, &cntasks) != 2)
+        if (!nl || sscanf(p + 9, "%d\t%d\t%d", &ctask, &cntasks, &ccounter) != 3)
             return werr_set(err, WEXC_IO, "Invalid filesystem sink state in the checkpoint.");
+        p = nl + 1;
+        if (s->compactor) {
+            pthread_mutex_lock(&s->shared->mu);
+            wfs_compact_restore_counter(s->compactor, ccounter);
+            pthread_mutex_unlock(&s->shared->mu);
+        }
+    }
+    /* compacted inputs the checkpoint still listed: their compacted files exist, they can go */
+    while (strncmp(p, "#expired\t", 9) == 0) {
+        const char *nl = strchr(p, '\n');
+        if (!nl) return werr_set(err, WEXC_IO, "Invalid filesystem sink state in the checkpoint.");
+        char *path = strndup(p + 9, (size_t)(nl - p - 9));
+        if (unlink(path) != 0 && errno != ENOENT) {
+            werr_set(err, WEXC_IO, "Failed to delete '%s': %s", path, strerror(errno));
+            free(path);
+            return false;
+        }
+        free(path);
         p = nl + 1;
     }
     while (*p) {

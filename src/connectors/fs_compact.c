@@ -40,6 +40,7 @@ struct WFsCompact {
     bool *restored_task;
     int nrest, cap_rest;
     char **rest;
+    int max_counter;            /* the restored writers' highest part counter */
 };
 
 static void compact_free(void *data)
@@ -171,12 +172,12 @@ static void expire(WFsCompact *c, int64_t after, const char *path)
     c->expired[c->nexp++] = (Expired){after, wstrdup(path)};
 }
 
-/* Delete the expired inputs of checkpoints before `upto` (all: INT64_MAX). */
-static void delete_expired(WFsCompact *c, int64_t upto)
+/* Delete the expired inputs of checkpoints before `upto` (every one: all). */
+static void delete_expired(WFsCompact *c, int64_t upto, bool all)
 {
     int k = 0;
     for (int i = 0; i < c->nexp; i++) {
-        if (c->expired[i].after < upto) {
+        if (all || c->expired[i].after < upto) {
             unlink(c->expired[i].path);
             free(c->expired[i].path);
         } else {
@@ -247,7 +248,7 @@ bool wfs_compact_end_checkpoint(WFsCompact *c, int64_t ckpt, int task, bool ende
     bool ok = true;
     if (low > c->coordinated) {
         /* a completed checkpoint after the one that compacted them: the inputs can go */
-        delete_expired(c, low);
+        delete_expired(c, low, false);
         char **paths = wmalloc(sizeof(char *) * (size_t)(c->nfiles ? c->nfiles : 1));
         int n = 0, k = 0;
         for (int i = 0; i < c->nfiles; i++) {
@@ -260,9 +261,21 @@ bool wfs_compact_end_checkpoint(WFsCompact *c, int64_t ckpt, int task, bool ende
         free(paths);
         c->coordinated = low;
     }
-    if (ok && all_ended) delete_expired(c, INT64_MAX);   /* CompactOperator.endInput */
+    if (ok && all_ended) delete_expired(c, INT64_MAX, true);   /* CompactOperator.endInput */
     return ok;
 }
+
+void wfs_compact_expired_state(const WFsCompact *c, WStrBuf *out)
+{
+    for (int i = 0; i < c->nexp; i++) wsb_printf(out, "#expired\t%s\n", c->expired[i].path);
+}
+
+void wfs_compact_restore_counter(WFsCompact *c, int counter)
+{
+    if (counter > c->max_counter) c->max_counter = counter;
+}
+
+int wfs_compact_restored_counter(const WFsCompact *c) { return c->max_counter; }
 
 void wfs_compact_restore_file(WFsCompact *c, const char *path)
 {

@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include "connector.h"
 #include "../common/error.h"
+#include "../common/strbuf.h"
 
 typedef struct WFsCompact WFsCompact;
 
@@ -48,9 +49,18 @@ void wfs_compact_add_file(WFsCompact *c, int64_t ckpt, const char *path);
    is pending. Coordinates and compacts what every subtask has committed. */
 bool wfs_compact_end_checkpoint(WFsCompact *c, int64_t ckpt, int task, bool ended, WError *err);
 
+/* The compacted inputs not deleted yet, one "#expired\t<path>\n" line each (a checkpoint keeps
+   them: a restore deletes them, their compacted files exist). */
+void wfs_compact_expired_state(const WFsCompact *c, WStrBuf *out);
+
 /* Restore: a file of old subtask task's state at checkpoint ckpt, and the end of that state
    (old_ntasks: the parallelism the checkpoint was taken with). */
 void wfs_compact_restore_file(WFsCompact *c, const char *path);
 bool wfs_compact_restore_end(WFsCompact *c, int task, int old_ntasks, WError *err);
+/* The part counters of the restored writers: a restored job's writers number their files after
+   the highest (as Flink's bucket state keeps its part counter), so that no new file takes the name
+   of a file compacted before the crash. */
+void wfs_compact_restore_counter(WFsCompact *c, int counter);
+int wfs_compact_restored_counter(const WFsCompact *c);
 
 #endif
