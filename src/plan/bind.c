@@ -68,6 +68,12 @@ bool wrel_sink_compaction(const WRel *r)
     return v && !strcasecmp(v, "true");
 }
 
+bool wrel_sink_partition_committer(const WRel *r)
+{
+    return wrel_sink_compaction(r) && r->sink_table->npartition > 0 &&
+           wopts_get(&r->sink_table->options, "sink.partition-commit.policy.kind") != NULL;
+}
+
 const char *wrel_kind_name(WRelKind k)
 {
     static const char *N[] = {"TableSourceScan", "Values", "Calc", "Union", "WatermarkAssigner", "Sink",

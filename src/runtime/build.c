@@ -631,6 +631,8 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         if (kco >= 0) tail = add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kco, tail);
         int kcp = stream_op_of(j, r, WSOP_COMPACT_OPERATOR);
         if (kcp >= 0) tail = add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kcp, tail);
+        int kpc = stream_op_of(j, r, WSOP_PARTITION_COMMITTER);
+        if (kpc >= 0) tail = add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kpc, tail);
         int kend = stream_op_of(j, r, WSOP_SINK_END);
         if (kend >= 0) add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kend, tail);
         return &s->base;

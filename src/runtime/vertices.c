@@ -343,6 +343,11 @@ static void build_ops(Builder *b, RelInfo *ri)
             int cp = new_op(b, "compact-operator", "compact-operator", r, WSOP_COMPACT_OPERATOR);
             add_input(&b->ops[cp], co, WSHIP_BROADCAST);
             last = cp;
+            if (wrel_sink_partition_committer(r)) {
+                int pc = new_op(b, "PartitionCommitter", "PartitionCommitter", r, WSOP_PARTITION_COMMITTER);
+                add_input(&b->ops[pc], last, WSHIP_FORWARD);    /* REBALANCE from more subtasks */
+                last = pc;
+            }
         }
         if (filesystem) {               /* the discarding end of the file sink's committables */
             int end = new_op(b, "end: Writer", "end: Writer", r, WSOP_SINK_END);
@@ -417,9 +422,9 @@ static void set_parallelism(Builder *b)
         WStreamOp *o = &b->ops[i];
         int p = b->default_p;
         bool single = false;
-        if (o->role == WSOP_SINK_END || o->role == WSOP_COMPACT_COORDINATOR) {
-            p = 1;                  /* Flink's discarding end of a file sink, its coordinator: one subtask */
-            if (o->role == WSOP_COMPACT_COORDINATOR) single = true;
+        if (o->role == WSOP_SINK_END || o->role == WSOP_COMPACT_COORDINATOR || o->role == WSOP_PARTITION_COMMITTER) {
+            p = 1;                  /* Flink's discarding end of a file sink, its coordinator, committer: one subtask */
+            if (o->role != WSOP_SINK_END) single = true;
         } else if (o->role == WSOP_COMPACT_OPERATOR) {
             p = b->ops[b->ops[o->inputs[0].from].inputs[0].from].parallelism;  /* the writer's */
         } else if (o->is_source) {

@@ -49,7 +49,8 @@ typedef enum WStreamOpRole {
     WSOP_TIMESTAMP_INSERTER,    /* added in front of a collect or file sink over a rowtime column */
     WSOP_SINK_END,              /* `end: Writer`, the discarding end after a StreamingFileWriter */
     WSOP_COMPACT_COORDINATOR,   /* a compacting file sink's compact-coordinator (one subtask) */
-    WSOP_COMPACT_OPERATOR       /* its compact-operator (the writer's subtasks) */
+    WSOP_COMPACT_OPERATOR,      /* its compact-operator (the writer's subtasks) */
+    WSOP_PARTITION_COMMITTER    /* its PartitionCommitter (one subtask): partitioned, with a commit policy */
 } WStreamOpRole;
 
 typedef struct WStreamOp {
