@@ -80,7 +80,8 @@ run() {
   RC=$?
 }
 
-published() { local f; for f in "$1"/part-* "$1"/compacted-part-*; do [[ -f "$f" ]] && cat "$f"; done | LC_ALL=C sort; }
+# the published rows (compacting sinks: the compacted files); a status of 0 under pipefail
+published() { local f; for f in "$1"/part-* "$1"/compacted-part-*; do if [[ -f "$f" ]]; then cat "$f"; fi; done | LC_ALL=C sort; }
 
 latest_checkpoint() { # newest chk-<n> with a _metadata under $1
   local best="" bn=-1 d n
