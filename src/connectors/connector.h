@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <pthread.h>
 #include <stdio.h>
 #include "../types/type.h"
 #include "../types/chunk.h"
@@ -23,6 +24,15 @@
 
 typedef struct WSource WSource;
 typedef struct WSink WSink;
+
+/* State shared by the parallel subtasks of one sink of one job (the runtime makes one per sink
+   node and frees it with the job): a connector keeps data there under mu (the filesystem sink's
+   compaction coordinator, fs_compact.h); free_data releases it. */
+typedef struct WSinkShared {
+    pthread_mutex_t mu;
+    void *data;
+    void (*free_data)(void *data);
+} WSinkShared;
 
 /* What a source or sink is opened for. */
 typedef struct WTableSpec {
@@ -56,6 +66,7 @@ typedef struct WTableSpec {
        sink makes its own) */
     bool overwrite, bounded;
     const char *sink_uuid;
+    WSinkShared *shared;            /* sinks: shared by the subtasks of this sink (never NULL there) */
     /* processing time in ms (the job's clock: simulated in tests); NULL = the wall clock */
     int64_t (*clock)(void *ctx);
     void *clock_ctx;

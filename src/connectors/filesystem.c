@@ -41,6 +41,7 @@
 #include "../types/format.h"
 #include "../expr/regex.h"
 #include "fs_partition_commit.h"
+#include "fs_compact.h"
 #include "../common/hash.h"
 
 #include <assert.h>
@@ -83,8 +84,8 @@ static const WConnOption FS_INVENTORY[] = {
     {"sink.partition-commit.policy.class", WOPT_REFUSED, NULL, "a Java PartitionCommitPolicy class"},
     {"sink.partition-commit.policy.class.parameters", WOPT_REFUSED, NULL, "parameters of a Java PartitionCommitPolicy class"},
     {"sink.partition-commit.success-file.name", WOPT_APPLIED, NULL, "the success file's name"},
-    {"auto-compaction", WOPT_REFUSED, "false", "compaction of the files of a checkpoint"},
-    {"compaction.file-size", WOPT_REFUSED, NULL, "the size compacted files reach"},
+    {"auto-compaction", WOPT_APPLIED, "false", "streaming: the files of each checkpoint compacted (fs_compact.c); batch: no effect, as in Flink 2.3"},
+    {"compaction.file-size", WOPT_APPLIED, NULL, "the size compacted files reach (default: sink.rolling-policy.file-size)"},
     {"sink.parallelism", WOPT_APPLIED, NULL, "the sink's parallelism (runtime/vertices.c)"},
     {NULL, 0, NULL, NULL},
 };
@@ -141,6 +142,16 @@ static bool rolling_options(const WOptions *o, bool check_positive, int64_t *siz
     return true;
 }
 
+/* 'auto-compaction' and 'compaction.file-size' (default: the rolling file size), as Flink's
+   FileSystemTableSink reads them. */
+static bool compaction_options(const WOptions *o, int64_t roll_size, bool *on, int64_t *target, WError *err)
+{
+    if (!wopts_get_bool(o, "auto-compaction", false, on, err)) return false;
+    if (!wopts_get_bytes(o, "compaction.file-size", roll_size, target, err)) return false;
+    if (*target <= 0) return werr_set(err, WEXC_ILLEGAL_ARG, "The compaction file size must be positive.");
+    return true;
+}
+
 /* Local path of a Flink path ('file:///x' or 'file:/x' or '/x'). */
 static const char *local_path(const char *p)
 {
@@ -186,6 +197,8 @@ static bool fs_validate(const WTableSpec *spec, bool as_source, WError *err)
         /* a source too: Flink's factory reads every option it declares (measured: a bad
            'sink.rolling-policy.file-size' fails a query of the table) */
         if (!rolling_options(spec->options, !as_source, &a1, &a2, &a3, &a4, err)) return false;
+        bool on;
+        if (!compaction_options(spec->options, a1, &on, &a2, err)) return false;
     }
     if (as_source && spec->bounded && wopts_get(spec->options, "source.monitor-interval"))
         return werr_set(err, WEXC_VALIDATION,
@@ -919,6 +932,15 @@ typedef struct FsSink {
     WFsCommitConfig commit;
     WFsCommitTracker *tracker;
     int64_t wm;                 /* the input's watermark */
+    /* auto-compaction (streaming): files are published as .uncompacted-part-... for the shared
+       compactor, which merges each checkpoint's files (fs_compact.h) */
+    bool compact;
+    int64_t compact_target;
+    int base_ntasks;            /* the sink's parallelism */
+    bool counter_synced;        /* counter past the restored writers' part counters */
+    WSinkShared *shared;        /* the subtasks' shared state (own_shared: made here, no runtime) */
+    bool own_shared;
+    WFsCompact *compactor;
 } FsSink;
 
 static int64_t sink_now(const FsSink *s)
@@ -1060,6 +1082,14 @@ static bool open_bucket(FsSink *s, FsBucket *b, WError *err)
         if (lru && !close_bucket(s, lru, err)) return false;
     }
     if (b->rel[0] && !mkdirs(b->dir, err)) return false;
+    if (s->compactor && !s->counter_synced) {
+        /* after a restore: numbered after the restored writers' files (every recover ran by now) */
+        pthread_mutex_lock(&s->shared->mu);
+        int c = wfs_compact_restored_counter(s->compactor);
+        pthread_mutex_unlock(&s->shared->mu);
+        if (c > s->counter) s->counter = c;
+        s->counter_synced = true;
+    }
     size_t l = strlen(b->dir) + 128;
     if (s->batch) {
         /* FileSystemOutputFormat's names (written hidden here instead of in a staging folder) */
@@ -1069,8 +1099,10 @@ static bool open_bucket(FsSink *s, FsBucket *b, WError *err)
         /* the streaming file sink's: .part-<uuid>-<subtask>-<n>.inprogress.<uuid> until committed */
         char tag[40];
         make_uuid(tag);
-        snprintf(b->tmp_path, l, "%s/.part-%s-%d-%d.inprogress.%s", b->dir, s->uuid, s->subtask, s->counter, tag);
-        snprintf(b->final_path, l, "%s/part-%s-%d-%d", b->dir, s->uuid, s->subtask, s->counter);
+        /* compaction: the part prefix becomes .uncompacted-part-<uuid> (CompactOperator) */
+        const char *pre = s->compact ? WFS_UNCOMPACTED_PREFIX : "";
+        snprintf(b->tmp_path, l, "%s/.%spart-%s-%d-%d.inprogress.%s", b->dir, pre, s->uuid, s->subtask, s->counter, tag);
+        snprintf(b->final_path, l, "%s/%spart-%s-%d-%d", b->dir, pre, s->uuid, s->subtask, s->counter);
     }
     b->fd = open(b->tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (b->fd < 0) return werr_set(err, WEXC_IO, "Failed to create '%s': %s", b->tmp_path, strerror(errno));
@@ -1211,13 +1243,29 @@ static bool publish(const char *tmp, const char *final, WError *err);
 /* Publish every pending file, then commit the partitions (end of input). */
 static bool publish_all(FsSink *s, WError *err)
 {
+    char **files = s->compactor ? wmalloc(sizeof(char *) * (size_t)(s->npending ? s->npending : 1)) : NULL;
+    int nfiles = 0;
     for (int i = 0; i < s->npending; i++) {
-        if (!publish(s->pending[i].tmp, s->pending[i].final, err)) return false;
+        if (!publish(s->pending[i].tmp, s->pending[i].final, err)) {
+            for (int k = 0; k < nfiles; k++) free(files[k]);
+            free(files);
+            return false;
+        }
         free(s->pending[i].tmp);
-        free(s->pending[i].final);
+        if (files) files[nfiles++] = s->pending[i].final;
+        else free(s->pending[i].final);
         s->pending[i].tmp = s->pending[i].final = NULL;
     }
     s->npending = 0;
+    if (s->compactor) {
+        pthread_mutex_lock(&s->shared->mu);
+        for (int i = 0; i < nfiles; i++) wfs_compact_add_file(s->compactor, INT64_MAX, files[i]);
+        bool ok = wfs_compact_end_checkpoint(s->compactor, INT64_MAX, s->subtask, true, err);
+        pthread_mutex_unlock(&s->shared->mu);
+        for (int i = 0; i < nfiles; i++) free(files[i]);
+        free(files);
+        if (!ok) return false;
+    }
     if (s->batch && s->commit.enabled) {
         /* FileSystemOutputFormat commits every partition written (the table folder when not
            partitioned) */
@@ -1268,7 +1316,7 @@ static bool fs_prepare_commit(WSink *base, int64_t ckpt_id, char **state, WError
     for (int i = 0; i < s->nbuckets; i++) {
         FsBucket *b = &s->buckets[i];
         if (b->fd < 0) continue;
-        if (s->roll_on_checkpoint || s->done || roll_bytes(s, b) > s->roll_size) {
+        if (s->roll_on_checkpoint || s->compact || s->done || roll_bytes(s, b) > s->roll_size) {
             if (!close_bucket(s, b, err)) return false;
         } else if (!flush_bucket(b, err)) {
             return false;
@@ -1278,6 +1326,15 @@ static bool fs_prepare_commit(WSink *base, int64_t ckpt_id, char **state, WError
     }
     WStrBuf b;
     wsb_init(&b);
+    /* compaction: which writer of how many (a restore replays every writer's files before they
+       are coordinated again) */
+    if (s->compactor) wsb_printf(&b, "#compact\t%d\t%d\t%d\n", s->subtask, s->base_ntasks, s->counter);
+    /* every writer lists them: the one that compacted a checkpoint's files last snapshots after */
+    if (s->compactor) {
+        pthread_mutex_lock(&s->shared->mu);
+        wfs_compact_expired_state(s->compactor, &b);
+        pthread_mutex_unlock(&s->shared->mu);
+    }
     for (int i = 0; i < s->npending; i++) {
         if (s->pending[i].ckpt == 0) s->pending[i].ckpt = ckpt_id;
         wsb_printf(&b, "%s\t%s\n", s->pending[i].tmp, s->pending[i].final);
@@ -1301,11 +1358,22 @@ static bool fs_commit(WSink *base, int64_t ckpt_id, WError *err)
         FsPending *p = &s->pending[i];
         if (ok && p->ckpt > 0 && p->ckpt <= ckpt_id) {
             ok = publish(p->tmp, p->final, err);
+            if (ok && s->compactor) {
+                pthread_mutex_lock(&s->shared->mu);
+                wfs_compact_add_file(s->compactor, p->ckpt, p->final);
+                pthread_mutex_unlock(&s->shared->mu);
+            }
             if (ok) { free(p->tmp); free(p->final); continue; }
         }
         s->pending[k++] = *p;
     }
     s->npending = k;
+    /* the compactor hears that this writer committed up to ckpt_id (Flink's EndCheckpoint) */
+    if (ok && s->compactor) {
+        pthread_mutex_lock(&s->shared->mu);
+        ok = wfs_compact_end_checkpoint(s->compactor, ckpt_id, s->subtask, s->done && s->npending == 0, err);
+        pthread_mutex_unlock(&s->shared->mu);
+    }
     /* the partitions whose files this checkpoint committed, as the trigger lets them through; all
        of them once the input ended */
     if (ok && s->tracker) ok = wfs_commit_ready(s->tracker, ckpt_id, s->done && s->npending == 0, sink_now(s), err);
@@ -1314,8 +1382,33 @@ static bool fs_commit(WSink *base, int64_t ckpt_id, WError *err)
 
 static bool fs_recover(WSink *base, const char *state, WError *err)
 {
-    (void)base;
+    FsSink *s = (FsSink *)base;
     const char *p = state ? state : "";
+    int ctask = -1, cntasks = 0, ccounter = 0;
+    if (strncmp(p, "#compact\t", 9) == 0) {
+        const char *nl = strchr(p, '\n');
+        if (!nl || sscanf(p + 9, "%d\t%d\t%d", &ctask, &cntasks, &ccounter) != 3)
+            return werr_set(err, WEXC_IO, "Invalid filesystem sink state in the checkpoint.");
+        p = nl + 1;
+        if (s->compactor) {
+            pthread_mutex_lock(&s->shared->mu);
+            wfs_compact_restore_counter(s->compactor, ccounter);
+            pthread_mutex_unlock(&s->shared->mu);
+        }
+    }
+    /* compacted inputs the checkpoint still listed: their compacted files exist, they can go */
+    while (strncmp(p, "#expired\t", 9) == 0) {
+        const char *nl = strchr(p, '\n');
+        if (!nl) return werr_set(err, WEXC_IO, "Invalid filesystem sink state in the checkpoint.");
+        char *path = strndup(p + 9, (size_t)(nl - p - 9));
+        if (unlink(path) != 0 && errno != ENOENT) {
+            werr_set(err, WEXC_IO, "Failed to delete '%s': %s", path, strerror(errno));
+            free(path);
+            return false;
+        }
+        free(path);
+        p = nl + 1;
+    }
     while (*p) {
         const char *tab = strchr(p, '\t'), *nl = strchr(p, '\n');
         if (!tab || !nl || tab > nl)
@@ -1332,11 +1425,30 @@ static bool fs_recover(WSink *base, const char *state, WError *err)
             if (stat(tmp, &st) == 0 && truncate(tmp, (off_t)len) != 0)
                 ok = werr_set(err, WEXC_IO, "Failed to restore '%s': %s", tmp, strerror(errno));
         }
+        /* compaction: a file the compactor removed already was compacted before the crash */
+        struct stat st;
+        if (ok && ctask >= 0 && stat(tmp, &st) != 0 && stat(final, &st) != 0) {
+            free(tmp);
+            free(final);
+            p = nl + 1;
+            continue;
+        }
         if (ok) ok = publish(tmp, final, err);
+        if (ok && ctask >= 0 && s->compactor) {
+            pthread_mutex_lock(&s->shared->mu);
+            wfs_compact_restore_file(s->compactor, final);
+            pthread_mutex_unlock(&s->shared->mu);
+        }
         free(tmp);
         free(final);
         if (!ok) return false;
         p = nl + 1;
+    }
+    if (ctask >= 0 && s->compactor) {
+        pthread_mutex_lock(&s->shared->mu);
+        bool ok = wfs_compact_restore_end(s->compactor, ctask, cntasks, err);
+        pthread_mutex_unlock(&s->shared->mu);
+        return ok;
     }
     return true;
 }
@@ -1361,6 +1473,11 @@ static void fs_sink_close(WSink *base)
     for (int i = 0; i < s->npending; i++) { free(s->pending[i].tmp); free(s->pending[i].final); }
     free(s->pending);
     wfs_commit_tracker_free(s->tracker);
+    if (s->own_shared) {
+        if (s->shared->free_data) s->shared->free_data(s->shared->data);
+        pthread_mutex_destroy(&s->shared->mu);
+        free(s->shared);
+    }
     wfs_commit_config_free(&s->commit);
     wcsv_config_free(&s->cfg);
     wjsonfmt_config_free(&s->jcfg);
@@ -1456,6 +1573,25 @@ static WSink *fs_open_sink(const WTableSpec *spec, WError *err)
         !wfs_commit_config(&s->commit, spec->options, err)) {
         fs_sink_close(&s->base);
         return NULL;
+    }
+    bool compact = false;
+    if (!compaction_options(spec->options, s->roll_size, &compact, &s->compact_target, err)) {
+        fs_sink_close(&s->base);
+        return NULL;
+    }
+    /* auto-compaction: streaming only (Flink 2.3's batch sink ignores it, measured); the files roll
+       at every checkpoint (TableRollingPolicy) and are compacted by the shared compactor */
+    s->compact = compact && !s->batch;
+    s->base_ntasks = spec->parallelism > 0 ? spec->parallelism : 1;
+    if (s->compact) {
+        s->shared = spec->shared;
+        if (!s->shared) {
+            assert(s->base_ntasks == 1);
+            s->shared = wcalloc(1, sizeof *s->shared);
+            pthread_mutex_init(&s->shared->mu, NULL);
+            s->own_shared = true;
+        }
+        s->compactor = wfs_compact_get(s->shared, s->base_ntasks, s->compact_target);
     }
     s->next_check_ms = sink_now(s) + s->check_ms;
     /* streaming: partitions are committed for partitioned tables only (Flink's StreamingSink) */

@@ -29,6 +29,12 @@ static const WConnOption CSV_OPTIONS[] = {
     {"escape-character", WOPT_APPLIED, NULL, "the escape character"},
     {"null-literal", WOPT_APPLIED, NULL, "the text read and written as NULL"},
     {"write-bigdecimal-in-scientific-notation", WOPT_APPLIED, NULL, "DECIMAL written as 1E+1 or 10"},
+    /* Flink 2.3's csv format also declares these reader options (measured: its factories list them) */
+    {"allow-trailing-comma", WOPT_REFUSED, "false", "a trailing comma after the last field"},
+    {"empty-string-as-null", WOPT_REFUSED, "false", "empty fields read as NULL"},
+    {"fail-on-missing-columns", WOPT_REFUSED, "false", "a row with fewer fields is an error"},
+    {"ignore-trailing-unmappable", WOPT_REFUSED, "false", "extra trailing fields are ignored"},
+    {"trim-spaces", WOPT_REFUSED, "false", "spaces around fields are trimmed"},
     {NULL, 0, NULL, NULL},
 };
 static const WConnOption JSON_OPTIONS[] = {

@@ -787,10 +787,30 @@ static void sink_nodes(const ExCtx *x, const WRel *r, const WRel *in, int id, SN
     }
     int writer = *n + 1;
     s[(*n)++] = (SNode){NULL, writer, parallelism};
-    stream_op_preds(arr, writer, "StreamingFileWriter", "Operator", "StreamingFileWriter", parallelism, preds);
+    bool compact = wrel_sink_compaction(r);
+    const char *wname = compact ? "streaming-writer" : "StreamingFileWriter";
+    stream_op_preds(arr, writer, wname, "Operator", wname, parallelism, preds);
+    int last = writer, last_p = parallelism;
+    if (compact) {
+        /* auto-compaction: the writers' files go to one coordinator, its units to the compactors */
+        int co = *n + 1;
+        s[(*n)++] = (SNode){NULL, co, 1};
+        named_operator(arr, co, "compact-coordinator", 1, writer, parallelism == 1 ? "FORWARD" : "REBALANCE");
+        int cp = *n + 1;
+        s[(*n)++] = (SNode){NULL, cp, parallelism};
+        named_operator(arr, cp, "compact-operator", parallelism, co, "BROADCAST");
+        last = cp;
+        if (wrel_sink_partition_committer(r)) {
+            int pc = *n + 1;
+            s[(*n)++] = (SNode){NULL, pc, 1};
+            named_operator(arr, pc, "PartitionCommitter", 1, cp, parallelism == 1 ? "FORWARD" : "REBALANCE");
+            last = pc;
+            last_p = 1;
+        }
+    }
     int end = *n + 1;
     s[(*n)++] = (SNode){r, end, 1};
-    named_operator(arr, end, "end: Writer", 1, writer, parallelism == 1 ? "FORWARD" : "REBALANCE");
+    named_operator(arr, end, "end: Writer", 1, last, last_p == 1 ? "FORWARD" : "REBALANCE");
 }
 
 static void stream_nodes(const ExCtx *x, const WRel *r, SNode *s, int *n, int cap, json_t *arr, int parallelism)

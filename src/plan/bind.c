@@ -61,6 +61,19 @@ bool wrel_sink_file_writer(const WRel *r)
     return c && !strcasecmp(c, "filesystem");
 }
 
+bool wrel_sink_compaction(const WRel *r)
+{
+    if (!wrel_sink_file_writer(r)) return false;
+    const char *v = wopts_get(&r->sink_table->options, "auto-compaction");
+    return v && !strcasecmp(v, "true");
+}
+
+bool wrel_sink_partition_committer(const WRel *r)
+{
+    return wrel_sink_compaction(r) && r->sink_table->npartition > 0 &&
+           wopts_get(&r->sink_table->options, "sink.partition-commit.policy.kind") != NULL;
+}
+
 const char *wrel_kind_name(WRelKind k)
 {
     static const char *N[] = {"TableSourceScan", "Values", "Calc", "Union", "WatermarkAssigner", "Sink",

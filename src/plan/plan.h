@@ -360,6 +360,14 @@ bool wrel_sink_writer(const WRel *r);
    streaming job (StreamingFileWriter, then the discarding `end: Writer`), through one
    `Sink: Filesystem` operator in a batch job. */
 bool wrel_sink_file_writer(const WRel *r);
+/* Whether file sink r compacts its files ('auto-compaction' = 'true'): a streaming job then runs
+   streaming-writer -> compact-coordinator (1) -> compact-operator -> `end: Writer` (batch: no
+   effect, as in Flink 2.3). */
+bool wrel_sink_compaction(const WRel *r);
+/* Whether compacting file sink r has Flink's PartitionCommitter (one subtask) after its
+   compact-operator: a partitioned table with a commit policy (measured on Flink 2.3.0 with
+   compaction; weir's writers commit the partitions themselves, the vertex runs no code). */
+bool wrel_sink_partition_committer(const WRel *r);
 
 /* ---- binder (bind.c, bind_expr.c, bind_ddl.c) ---- */
 /* A query (SELECT / VALUES / set operation) to a plan whose output is the query's columns. */

@@ -125,6 +125,27 @@ static WTableSpec *make_spec(WPlanCtx *p, Lane *L, WTable *t, const char *qname,
     return sp;
 }
 
+/* The state the subtasks of sink node `id` share (made by the first lane that builds it). */
+static WSinkShared *sink_shared(WJob *j, int id)
+{
+    pthread_mutex_lock(&j->mu);
+    WSinkShared *sh = NULL;
+    for (int i = 0; i < j->nshared && !sh; i++) if (j->shared_rel[i] == id) sh = j->shared[i];
+    if (!sh) {
+        if (j->nshared == j->cap_shared) {
+            j->cap_shared = j->cap_shared ? j->cap_shared * 2 : 4;
+            j->shared = wrealloc(j->shared, sizeof(WSinkShared *) * (size_t)j->cap_shared);
+            j->shared_rel = wrealloc(j->shared_rel, sizeof(int) * (size_t)j->cap_shared);
+        }
+        sh = wcalloc(1, sizeof *sh);
+        pthread_mutex_init(&sh->mu, NULL);
+        j->shared_rel[j->nshared] = id;
+        j->shared[j->nshared++] = sh;
+    }
+    pthread_mutex_unlock(&j->mu);
+    return sh;
+}
+
 static const WConnector *find_connector(WPlanCtx *p, WTable *t) { return wplan_table_connector(t, p->err); }
 
 /* ---- building ---- */
@@ -602,6 +623,7 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
                                        (unsigned)(h1 >> 16) & 0xffff, (unsigned)h1 & 0xfff,
                                        0x8000 | ((unsigned)(h2 >> 48) & 0x3fff),
                                        (unsigned long long)(h2 & 0xffffffffffffULL));
+            sp->shared = sink_shared(j, r->id);
             if (c->validate && !c->validate(sp, false, p->err)) { wop_free(&s->base); return NULL; }
             s->sink = c->open_sink(sp, p->err);
             if (!s->sink) { wop_free(&s->base); return NULL; }
@@ -615,8 +637,18 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
             pthread_mutex_unlock(&j->mu);
         }
         add_op(p, L, r, &s->base, stream_op_of(j, r, WSOP_OPERATOR), feed);
+        /* a compacting file sink: its compact-coordinator and compact-operator receive no rows (the
+           writer subtasks hand their files to the compactor they share, connectors/fs_compact.h,
+           which coordinates and compacts them when every writer committed a checkpoint) */
+        WOperator *tail = &s->base;
+        int kco = stream_op_of(j, r, WSOP_COMPACT_COORDINATOR);
+        if (kco >= 0) tail = add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kco, tail);
+        int kcp = stream_op_of(j, r, WSOP_COMPACT_OPERATOR);
+        if (kcp >= 0) tail = add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kcp, tail);
+        int kpc = stream_op_of(j, r, WSOP_PARTITION_COMMITTER);
+        if (kpc >= 0) tail = add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kpc, tail);
         int kend = stream_op_of(j, r, WSOP_SINK_END);
-        if (kend >= 0) add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kend, &s->base);
+        if (kend >= 0) add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kend, tail);
         return &s->base;
     }
     case WR_EXCHANGE:       /* an edge of the job graph */

@@ -1350,6 +1350,14 @@ void wjob_free(WJob *j)
         pthread_cond_destroy(&L->cv);
     }
     for (int i = 0; i < j->nsinks; i++) if (j->sinks[i]->close) j->sinks[i]->close(j->sinks[i]);
+    for (int i = 0; i < j->nshared; i++) {
+        WSinkShared *sh = j->shared[i];
+        if (sh->free_data) sh->free_data(sh->data);
+        pthread_mutex_destroy(&sh->mu);
+        free(sh);
+    }
+    free(j->shared);
+    free(j->shared_rel);
     for (int i = 0; i < j->nops; i++) wop_free(j->ops[i]);
     free(j->ops);
     free(j->sinks);

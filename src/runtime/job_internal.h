@@ -125,6 +125,9 @@ struct WJob {
     WOperator **ops;            /* every operator of every lane */
     int nsinks, cap_sinks;
     WSink **sinks;
+    int nshared, cap_shared;    /* per sink node: the state its subtasks share (under mu) */
+    int *shared_rel;            /* the sink node's id */
+    WSinkShared **shared;
     int nlanes;                 /* max(par, the sinks' parallelisms behind an exchange) */
     int par;                    /* parallelism.default: lanes running sources and operators */
     int *run_par;               /* per job-graph operator: the lanes [0, n) that run it */

@@ -19,6 +19,7 @@ const char *wship_name(WShip s)
     case WSHIP_HASH: return "HASH";
     case WSHIP_GLOBAL: return "GLOBAL";
     case WSHIP_REBALANCE: return "REBALANCE";
+    case WSHIP_BROADCAST: return "BROADCAST";
     }
     return "FORWARD";
 }
@@ -313,7 +314,11 @@ static void build_ops(Builder *b, RelInfo *ri)
             last = inserter;
             wsb_clear(&desc);
         }
-        if (filesystem) {               /* Flink 2.x's streaming file sink */
+        bool compact = filesystem && wrel_sink_compaction(r);
+        if (compact) {                  /* the compacting streaming file sink */
+            wsb_append(&name, "streaming-writer");
+            wsb_append(&desc, name.buf);
+        } else if (filesystem) {        /* Flink 2.x's streaming file sink */
             wsb_append(&name, "StreamingFileWriter");
             wsb_append(&desc, name.buf);
         } else if (wrel_sink_file_writer(r)) {      /* batch: FileSystemOutputFormat */
@@ -332,9 +337,21 @@ static void build_ops(Builder *b, RelInfo *ri)
         if (last >= 0) add_input(&b->ops[op], last, WSHIP_FORWARD);
         else wire_inputs(b, r, op, false);
         last = op;
+        if (compact) {                  /* the writer's files -> coordinator -> compactors */
+            int co = new_op(b, "compact-coordinator", "compact-coordinator", r, WSOP_COMPACT_COORDINATOR);
+            add_input(&b->ops[co], last, WSHIP_FORWARD);     /* REBALANCE when the writer has more subtasks */
+            int cp = new_op(b, "compact-operator", "compact-operator", r, WSOP_COMPACT_OPERATOR);
+            add_input(&b->ops[cp], co, WSHIP_BROADCAST);
+            last = cp;
+            if (wrel_sink_partition_committer(r)) {
+                int pc = new_op(b, "PartitionCommitter", "PartitionCommitter", r, WSOP_PARTITION_COMMITTER);
+                add_input(&b->ops[pc], last, WSHIP_FORWARD);    /* REBALANCE from more subtasks */
+                last = pc;
+            }
+        }
         if (filesystem) {               /* the discarding end of the file sink's committables */
             int end = new_op(b, "end: Writer", "end: Writer", r, WSOP_SINK_END);
-            add_input(&b->ops[end], op, WSHIP_FORWARD);
+            add_input(&b->ops[end], last, WSHIP_FORWARD);
             last = end;
         }
         ri->first_op = first >= 0 ? first : op;
@@ -417,8 +434,11 @@ static void set_parallelism(Builder *b)
         WStreamOp *o = &b->ops[i];
         int p = b->default_p;
         bool single = false;
-        if (o->role == WSOP_SINK_END) {
-            p = 1;                  /* Flink's discarding end of a file sink: one subtask */
+        if (o->role == WSOP_SINK_END || o->role == WSOP_COMPACT_COORDINATOR || o->role == WSOP_PARTITION_COMMITTER) {
+            p = 1;                  /* Flink's discarding end of a file sink, its coordinator, committer: one subtask */
+            if (o->role != WSOP_SINK_END) single = true;
+        } else if (o->role == WSOP_COMPACT_OPERATOR) {
+            p = b->ops[b->ops[o->inputs[0].from].inputs[0].from].parallelism;  /* the writer's */
         } else if (o->is_source) {
             if (o->kind == WR_VALUES) {
                 p = 1;

@@ -33,7 +33,7 @@
 #include "../plan/plan.h"
 #include "../common/options.h"
 
-typedef enum WShip { WSHIP_FORWARD, WSHIP_HASH, WSHIP_GLOBAL, WSHIP_REBALANCE } WShip;
+typedef enum WShip { WSHIP_FORWARD, WSHIP_HASH, WSHIP_GLOBAL, WSHIP_REBALANCE, WSHIP_BROADCAST } WShip;
 
 /* "FORWARD", "HASH", "GLOBAL", "REBALANCE" (Flink's partitioner names in plans). */
 const char *wship_name(WShip s);
@@ -48,9 +48,12 @@ typedef enum WStreamOpRole {
     WSOP_CONSTRAINT_ENFORCER,   /* added in front of a sink (no weir operator of its own) */
     WSOP_TIMESTAMP_INSERTER,    /* added in front of a collect or file sink over a rowtime column */
     WSOP_SINK_END,              /* `end: Writer`, the discarding end after a StreamingFileWriter */
-    WSOP_WM_TIMESTAMP_ASSIGNER  /* `WatermarkTimestampAssigner` in front of a SinkMaterializer that
+    WSOP_WM_TIMESTAMP_ASSIGNER, /* `WatermarkTimestampAssigner` in front of a SinkMaterializer that
                                    compacts on watermarks (ON CONFLICT DO ERROR / NOTHING); weir's
                                    rows carry no timestamp, so it forwards them */
+    WSOP_COMPACT_COORDINATOR,   /* a compacting file sink's compact-coordinator (one subtask) */
+    WSOP_COMPACT_OPERATOR,      /* its compact-operator (the writer's subtasks) */
+    WSOP_PARTITION_COMMITTER    /* its PartitionCommitter (one subtask): partitioned, with a commit policy */
 } WStreamOpRole;
 
 typedef struct WStreamOp {

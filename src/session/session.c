@@ -3,6 +3,7 @@
  * run; DDL against the catalog; SET/RESET; SHOW/DESCRIBE tables. See session.h.
  */
 #include "session.h"
+#include "../plan/table_factory.h"
 #include "../common/sort.h"
 #include "show_create.h"
 #include "session_internal.h"
@@ -666,6 +667,9 @@ static bool exec_execute_plan(WSession *s, AstStmt *st, WArena *a, WResultSink *
     int n = wplan_from_json(&p, json.buf ? json.buf : "", &roots);
     wsb_free(&json);
     if (n < 0) return false;
+    /* Flink's EXECUTE PLAN creates the plan's table sources and sinks through the same factories
+       (their options validated, sources first) before anything is built */
+    if (!wplan_create_tables(&p, roots, n)) return false;
     return submit_insert(s, &p, roots, n, true, a, sink, res, err, handed_over);
 }
 

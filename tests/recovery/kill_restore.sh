@@ -38,6 +38,8 @@ CREATE TABLE flt_out (id BIGINT, k STRING, v INT)
   WITH ('connector' = 'filesystem', 'path' = '$1', 'format' = 'csv');
 CREATE TABLE flt_out_sp (id BIGINT, k STRING, v INT)
   WITH ('connector' = 'filesystem', 'path' = '$1', 'format' = 'csv', 'sink.parallelism' = '3');
+CREATE TABLE cmp_out (id BIGINT, k STRING, v INT)
+  WITH ('connector' = 'filesystem', 'path' = '$1', 'format' = 'csv', 'auto-compaction' = 'true');
 CREATE TABLE gsrc (id BIGINT, k AS CONCAT('k', CAST(id % 300 AS STRING)), v AS CAST(id % 97 AS INT))
   WITH ('connector' = 'datagen', 'scan.parallelism' = '3', 'fields.id.kind' = 'sequence',
   'fields.id.start' = '0', 'fields.id.end' = '39999');
@@ -63,6 +65,7 @@ query() { # $1 = agg | win | hop | cum | flt | agg2 (a changed aggregate)
     hop) echo "INSERT INTO win_out SELECT k, window_end, COUNT(*), SUM(v) FROM TABLE(HOP(TABLE src, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '20' SECOND)) GROUP BY k, window_start, window_end;" ;;
     cum) echo "INSERT INTO win_out SELECT k, window_end, COUNT(*), MAX(v) FROM TABLE(CUMULATE(TABLE src, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '30' SECOND)) GROUP BY k, window_start, window_end;" ;;
     flt) echo "INSERT INTO flt_out SELECT id, k, v FROM src WHERE v < 50;" ;;
+    cflt) echo "INSERT INTO cmp_out SELECT id, k, v FROM src WHERE v < 50;" ;;
     fltsp) echo "INSERT INTO flt_out_sp SELECT id, k, v FROM src WHERE v < 50;" ;;
     gflt) echo "INSERT INTO flt_out SELECT id, k, v FROM gsrc WHERE v < 50;" ;;
     gagg) echo "INSERT INTO agg_out SELECT k, COUNT(*), SUM(v) FROM gsrc GROUP BY k;" ;;
@@ -80,7 +83,8 @@ run() {
   RC=$?
 }
 
-published() { cat "$1"/part-* 2>/dev/null | LC_ALL=C sort; }
+# the published rows (compacting sinks: the compacted files); a status of 0 under pipefail
+published() { local f; for f in "$1"/part-* "$1"/compacted-part-*; do if [[ -f "$f" ]]; then cat "$f"; fi; done | LC_ALL=C sort; }
 
 latest_checkpoint() { # newest chk-<n> with a _metadata under $1
   local best="" bn=-1 d n
@@ -199,6 +203,27 @@ else
     fail "$name" "restore at another parallelism was not refused (status $RC)"
   fi
 fi
+
+# ---- auto-compaction ('auto-compaction' = 'true'): after a SIGKILL and the restore every row is
+# in exactly one visible file, and every visible file is a compacted one (the writers' files stay
+# hidden as .uncompacted-part-... until compacted, the compacted ones are written hidden and
+# renamed); the rows equal flt's ----
+cp "$T/ref-flt.txt" "$T/ref-cflt.txt"
+compact_case() {
+  local name="$1"
+  kill_case "$@"
+  local stray
+  stray="$(cd "$T/$name.o" 2>/dev/null && ls | grep -v '^compacted-part-' | head -n 3 | tr '\n' ' ')"
+  if [[ -n "$stray" ]]; then fail "$name.files" "visible files that are not compacted: $stray"
+  elif ls -A "$T/$name.o" | grep -q '^\.uncompacted-'; then fail "$name.files" "compacted inputs left: $(ls -A "$T/$name.o" | grep '^\.uncompacted-' | head -n 3 | tr '\n' ' ')"
+  elif ! ls "$T/$name.o" | grep -q '^compacted-part-'; then fail "$name.files" "no compacted file"
+  else pass "$name.files"; fi
+}
+compact_case "cflt-p1-unpublished" cflt hashmap 1 1 "after-metadata:3"
+compact_case "cflt-p1-between" cflt hashmap 1 1 "tick:30"
+compact_case "cflt-p2-unpublished-two-files" cflt hashmap 2 2 "after-metadata:2" "$T/indir"
+compact_case "cflt-p2-to-p1-two-files" cflt hashmap 2 1 "after-metadata:3" "$T/indir"
+compact_case "cflt-p1-to-p2-two-files" cflt hashmap 1 2 "tick:30" "$T/indir"
 
 # ---- a source with its own parallelism ('scan.parallelism' = '3': its subtasks in lanes of their
 # own, a rebalance behind them; datagen checkpoints each subtask's position): restored at the same

@@ -142,7 +142,9 @@ WTEST(kafka_config_errors)
     CHECK_STR(e.msg, "'scan.startup.timestamp-millis' is required in 'timestamp' startup mode but missing.");
     const char *const mode[] = {"topic", "t", "format", "csv", "scan.bounded.mode", "earliest-offset", NULL};
     CHECK(!kconfig(mode, true, &c, &e));
-    CHECK_STR(e.msg, "Could not parse value 'earliest-offset' for key 'scan.bounded.mode'.");
+    CHECK_STR(e.msg, "Could not parse value for enum class "
+                     "org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions$ScanBoundedMode. "
+                     "Expected one of: [[unbounded, latest-offset, group-offsets, timestamp, specific-offsets]]");
     const char *const offs[] = {"topic", "t", "format", "csv", "scan.startup.mode", "specific-offsets",
                                 "scan.startup.specific-offsets", "partition:0;offset:1", NULL};
     CHECK(!kconfig(offs, true, &c, &e));
