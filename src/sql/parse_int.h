@@ -99,6 +99,7 @@ char *ps_name_join(WSqlParser *p, const AstName *n);   /* "a.b.c" */
 /* literals */
 bool ps_is_string(WSqlParser *p);
 char *ps_string(WSqlParser *p);                /* a character string literal ('a' 'b' joined) */
+char *ps_quoted(WSqlParser *p);                /* a bare <QUOTED_STRING> token (Flink's own statements) */
 char *ps_string_plain(WSqlParser *p);          /* the same where Calcite lists no continuation (INTERVAL '1', hints) */
 int ps_uint(WSqlParser *p);                    /* an unsigned integer literal */
 

@@ -291,7 +291,7 @@ static void column_or_constraint(WSqlParser *p, AstStmt *s, PsList *cols)
             ps_fail_at(p, ps_cur(p), "UNIQUE constraint is not supported yet");
         }
     }
-    if (ps_accept_kw(p, "COMMENT")) c->comment = ps_string(p);
+    if (ps_accept_kw(p, "COMMENT")) c->comment = ps_quoted(p);
     ps_list_add(p, cols, c);
 }
 
@@ -332,7 +332,7 @@ static AstStmt *create_table(WSqlParser *p, AstStmt *s)
         s->cols = WA_ARRAY(p->a, AstColumnDef, cols.n);
         for (int i = 0; i < cols.n; i++) s->cols[i] = *(AstColumnDef *)cols.v[i];
     }
-    if (ps_accept_kw(p, "COMMENT")) s->comment = ps_string(p);
+    if (ps_accept_kw(p, "COMMENT")) s->comment = ps_quoted(p);
     if (ps_is_kw(p, "DISTRIBUTED"))
         ps_fail_at(p, ps_cur(p), "DISTRIBUTED BY is not supported (at line %d, column %d).", ps_cur(p)->line,
                    ps_cur(p)->col);
@@ -370,7 +370,7 @@ static AstStmt *create_stmt(WSqlParser *p)
         s->if_not_exists = if_not_exists(p);
         s->target = ps_compound(p);
         if (ps_at(p, 0, TK_LPAREN)) s->view_cols = ident_list(p, &s->nview_cols);
-        if (ps_accept_kw(p, "COMMENT")) s->comment = ps_string(p);
+        if (ps_accept_kw(p, "COMMENT")) s->comment = ps_quoted(p);
         ps_expect_kw(p, "AS");
         s->query = query_with_text(p, &s->query_sql);
         return s;
@@ -384,7 +384,7 @@ static AstStmt *create_stmt(WSqlParser *p)
             s->kind = AS_CREATE_CATALOG;
             s->if_not_exists = if_not_exists(p);
             s->target = ps_compound(p);
-            if (ps_accept_kw(p, "COMMENT")) s->comment = ps_string(p);
+            if (ps_accept_kw(p, "COMMENT")) s->comment = ps_quoted(p);
             ps_expect_kw(p, "WITH");
             options_list(p, s);
             return s;
@@ -393,7 +393,7 @@ static AstStmt *create_stmt(WSqlParser *p)
             s->kind = AS_CREATE_DATABASE;
             s->if_not_exists = if_not_exists(p);
             s->target = ps_compound(p);
-            if (ps_accept_kw(p, "COMMENT")) s->comment = ps_string(p);
+            if (ps_accept_kw(p, "COMMENT")) s->comment = ps_quoted(p);
             if (ps_accept_kw(p, "WITH")) options_list(p, s);
             return s;
         }
@@ -407,14 +407,14 @@ function:
     s->if_not_exists = if_not_exists(p);
     s->target = ps_compound(p);
     ps_expect_kw(p, "AS");
-    s->value = ps_string(p);
+    s->value = ps_quoted(p);
     if (ps_accept_kw(p, "LANGUAGE")) {
         if (!ps_accept_kw(p, "JAVA") && !ps_accept_kw(p, "SCALA")) ps_expect_kw(p, "PYTHON");
     }
     if (ps_accept_kw(p, "USING")) {
         do {
             ps_expect_kw(p, "JAR");
-            (void)ps_string(p);
+            (void)ps_quoted(p);
         } while (ps_accept(p, TK_COMMA));
     }
     return s;
@@ -486,7 +486,7 @@ static AstStmt *alter_stmt(WSqlParser *p)
         } else {
             ps_expect_kw(p, "COMMENT");
             s->alter_kind = AAL_COMMENT;
-            s->comment = ps_string(p);
+            s->comment = ps_quoted(p);
         }
         return s;
     }
@@ -615,10 +615,10 @@ static void like_opt_kind(WSqlParser *p, AstStmt *s, bool allow_ilike)
 {
     bool neg = ps_accept_kw(p, "NOT");
     if (ps_accept_kw(p, "LIKE")) {
-        s->like_pattern = ps_string(p);
+        s->like_pattern = ps_quoted(p);
     } else if (allow_ilike && ps_accept_kw(p, "ILIKE")) {
         s->ilike = true;
-        s->like_pattern = ps_string(p);
+        s->like_pattern = ps_quoted(p);
     } else {
         if (neg) ps_fail(p);
         return;
@@ -683,44 +683,43 @@ static AstStmt *show_stmt(WSqlParser *p)
     return s;
 }
 
+/* Flink's grammar decides DESCRIBE's form by the word after it (a non-reserved CATALOG, FUNCTION,
+   DATABASE, JOB, MODEL or CONNECTION is never a table name there), then takes [EXTENDED] and the name */
+static bool extended_opt(WSqlParser *p) { return ps_accept_kw(p, "EXTENDED"); }
+
 static AstStmt *describe_stmt(WSqlParser *p)
 {
     AstPos pos = ps_pos(p);
     if (!ps_accept_kw(p, "DESCRIBE")) ps_expect_kw(p, "DESC");
-    if (ps_kw_at(p, 0, "CATALOG") && !ps_at(p, 1, TK_EOF) && !ps_at(p, 1, TK_SEMICOLON) && !ps_at(p, 1, TK_DOT)) {
-        ps_next(p);
+    if (ps_accept_kw(p, "CATALOG")) {
         AstStmt *s = new_stmt(p, AS_DESCRIBE_CATALOG, pos);
-        if (ps_kw_at(p, 0, "EXTENDED") && !ps_at(p, 1, TK_EOF) && !ps_at(p, 1, TK_SEMICOLON)) {
-            ps_next(p);
-            s->extended = true;
-        }
+        s->extended = extended_opt(p);
         s->target.n = 1;
         s->target.pos = ps_pos(p);
         s->target.parts = WA_ARRAY(p->a, char *, 1);
         s->target.parts[0] = ps_ident(p);
         return s;
     }
-    if (ps_kw_at(p, 0, "FUNCTION") && !ps_at(p, 1, TK_EOF) && !ps_at(p, 1, TK_SEMICOLON) && !ps_at(p, 1, TK_DOT)) {
-        ps_next(p);
+    if (ps_accept_kw(p, "FUNCTION")) {
         AstStmt *s = new_stmt(p, AS_DESCRIBE_FUNCTION, pos);
-        if (ps_kw_at(p, 0, "EXTENDED") && !ps_at(p, 1, TK_EOF) && !ps_at(p, 1, TK_SEMICOLON)
-            && !ps_at(p, 1, TK_DOT)) {
-            ps_next(p);
-            s->extended = true;
-        }
+        s->extended = extended_opt(p);
         s->target = ps_compound(p);
         return s;
     }
-    if (ps_is_kw(p, "DATABASE") || ps_is_kw(p, "JOB")
-        || ps_is_kw(p, "MODEL") || ps_is_kw(p, "CONNECTION")) {
-        if (!ps_at(p, 1, TK_EOF) && !ps_at(p, 1, TK_SEMICOLON) && !ps_at(p, 1, TK_DOT))
-            return other(p, pos, wa_sprintf(p->a, "DESCRIBE %s", ps_cur(p)->kw->word));
+    if (ps_is_kw(p, "JOB")) {
+        ps_next(p);
+        (void)ps_quoted(p);
+        return other(p, pos, "DESCRIBE JOB");
+    }
+    if (ps_is_kw(p, "DATABASE") || ps_is_kw(p, "MODEL") || ps_is_kw(p, "CONNECTION")) {
+        const char *what = wa_sprintf(p->a, "DESCRIBE %s", ps_cur(p)->kw->word);
+        ps_next(p);
+        (void)extended_opt(p);
+        (void)ps_compound(p);
+        return other(p, pos, what);
     }
     AstStmt *s = new_stmt(p, AS_DESCRIBE, pos);
-    if (ps_kw_at(p, 0, "EXTENDED")) {
-        ps_next(p);
-        s->extended = true;
-    }
+    s->extended = extended_opt(p);
     s->target = ps_compound(p);
     return s;
 }
@@ -729,12 +728,14 @@ static AstStmt *use_stmt(WSqlParser *p)
 {
     AstStmt *s = new_stmt(p, AS_USE, ps_pos(p));
     ps_expect_kw(p, "USE");
-    if (ps_kw_at(p, 0, "CATALOG") && !ps_at(p, 1, TK_EOF) && !ps_at(p, 1, TK_SEMICOLON) && !ps_at(p, 1, TK_DOT)) {
-        ps_next(p);
+    if (ps_accept_kw(p, "CATALOG")) {
         s->use_catalog = true;
-    } else if (ps_kw_at(p, 0, "MODULES") && !ps_at(p, 1, TK_EOF) && !ps_at(p, 1, TK_SEMICOLON)
-               && !ps_at(p, 1, TK_DOT)) {
-        ps_next(p);
+        s->target.n = 1;
+        s->target.pos = ps_pos(p);
+        s->target.parts = WA_ARRAY(p->a, char *, 1);
+        s->target.parts[0] = ps_ident(p);
+        return s;
+    } else if (ps_accept_kw(p, "MODULES")) {
         s->kind = AS_USE_MODULES;
         PsList l = {0};
         do ps_list_add(p, &l, ps_ident(p));
@@ -896,7 +897,7 @@ static AstStmt *stop_job(WSqlParser *p)
     AstStmt *s = new_stmt(p, AS_STOP_JOB, ps_pos(p));
     ps_expect_kw(p, "STOP");
     ps_expect_kw(p, "JOB");
-    s->job_id = ps_string(p);
+    s->job_id = ps_quoted(p);
     if (ps_kw_at(p, 0, "WITH") && ps_kw_at(p, 1, "SAVEPOINT")) {
         ps_next(p);
         ps_next(p);
@@ -967,14 +968,14 @@ static AstStmt *statement(WSqlParser *p)
         ps_next(p);
         ps_next(p);
         AstStmt *s = new_stmt(p, AS_ADD_JAR, pos);
-        s->value = ps_string(p);
+        s->value = ps_quoted(p);
         return s;
     }
     if (ps_is_kw(p, "REMOVE") && ps_kw_at(p, 1, "JAR")) {
         ps_next(p);
         ps_next(p);
         AstStmt *s = new_stmt(p, AS_REMOVE_JAR, pos);
-        s->value = ps_string(p);
+        s->value = ps_quoted(p);
         return s;
     }
     if ((ps_is_kw(p, "LOAD") || ps_is_kw(p, "UNLOAD")) && ps_word_at(p, 1, "MODULE")) {
