@@ -63,6 +63,7 @@ typedef struct WSqlParser {
     bool comma_group;                  /* ... of GROUP BY items */
     int escape_pos;                    /* LIKE looked for ESCAPE here */
     int dot_pos;                       /* a compound name stopped at a "." no name follows */
+    int name_end_pos;                  /* a compound name ended here (no "." follows it) */
     int look_pos;                      /* ps_lookahead_tokens: position, images, count */
     const char *const *look;
     int nlook;

@@ -16,7 +16,8 @@
  *   - where an expression starts in a clause that parses it with lookahead (WHERE, HAVING, ON,
  *     ORDER BY, ...; ps_note_operand_start): the tokens that may start an operand, one by one;
  *   - after a compound name that stopped at a "." with no name behind it (ps_compound): `"."`
- *     followed by each kind of identifier.
+ *     followed by each kind of identifier; after a name outside an expression that ended at
+ *     another token: `"."` alone (the scan failed at its first token).
  * A binary operator not followed by an operand makes the scan fail at the operator, so Calcite
  * reports the operator itself with the two-token sequences (`"+" "NOT"`, ...). The scans and their
  * order are Flink 2.3.0's (measured with its parser for the typos in tests/golden/session_err_parse_*).
@@ -270,6 +271,8 @@ void ps_rescan(WSqlParser *p, PsSeqList *out)
     if (p->pos == p->comma_pos) run(&s, 2, g_comma);
     if (p->pos == p->dot_pos && p->pos != p->cont_pos) run(&s, 2, g_dot);
     if (p->pos != p->cont_pos) {
+        /* a name outside an expression: its LOOKAHEAD(2) for `. name` failed at the "." */
+        if (p->pos == p->name_end_pos) run(&s, 2, g_dot);
         add_error_token(&s, NULL, 0);
         return;
     }

@@ -242,6 +242,7 @@ AstName ps_compound(WSqlParser *p)
     }
     /* Calcite's LOOKAHEAD(2) for `. name` failed here: an error at the "." lists `"." <IDENTIFIER>` */
     if (ps_at(p, 0, TK_DOT)) p->dot_pos = p->pos;
+    else p->name_end_pos = p->pos;
     n.n = l.n;
     n.parts = (char **)l.v;
     return n;
