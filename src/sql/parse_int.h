@@ -62,6 +62,7 @@ typedef struct WSqlParser {
     int comma_pos;                     /* a list looked for `, item` here (ps_list_comma) */
     bool comma_group;                  /* ... of GROUP BY items */
     int escape_pos;                    /* LIKE looked for ESCAPE here */
+    int stmt_start_pos;                /* no statement form matched from here (ps_fail_statement_start) */
     int dot_pos;                       /* a compound name stopped at a "." no name follows */
     int name_end_pos;                  /* a compound name ended here (no "." follows it) */
     int look_pos;                      /* ps_lookahead_tokens: position, images, count */
@@ -123,6 +124,9 @@ void ps_mark_continuation(WSqlParser *p, PsOperand last);
 void ps_note_operand_start(WSqlParser *p);
 /* Calcite decides by lookahead scans at the current token, which try these tokens in this order */
 void ps_lookahead_tokens(WSqlParser *p, const char *const *imgs, int n);
+/* no statement form matches the tokens at `start`: Flink's statement choice fails at its first token
+   (the statement and operand starts, then the scans for BEGIN, END, SHOW x, USE x and EXECUTE) */
+_Noreturn void ps_fail_statement_start(WSqlParser *p, int start);
 /* the sequences Calcite's lookahead scans add at the current (error) position */
 void ps_rescan(WSqlParser *p, PsSeqList *out);
 

@@ -73,6 +73,7 @@ typedef struct Scan {
     bool hit;             /* the limit was reached: the scan succeeded */
     const char *last[WSQL_MAX_SEQ];
     int endpos;
+    const char *arg;      /* the token a parameterized scan looks for */
 } Scan;
 
 static void emit(Scan *s)
@@ -223,6 +224,55 @@ static void run(Scan *s, int la, bool (*g)(Scan *))
     (void)g(s);
 }
 
+/* the statement choice of Flink's parser: the scans of its LOOKAHEAD alternatives, in grammar order */
+static const char *const SHOW_FIRST[] = {"\"CATALOGS\"", "\"CURRENT\""};
+static const char *const SHOW_MORE[] = {
+    "\"DATABASES\"", "\"USER\"", "\"FUNCTIONS\"", "\"MODELS\"", "\"CONNECTIONS\"", "\"TABLES\"",
+    "\"VIEWS\"", "\"MATERIALIZED\"", "\"COLUMNS\"", "\"CREATE\"", "\"FULL\"", "\"MODULES\"",
+    "\"PARTITIONS\"", "\"PROCEDURES\"",
+};
+static const char *const SHOW_LAST[] = {"\"JARS\"", "\"JOBS\""};
+static bool g_show(Scan *s) { return T(s, "\"SHOW\"") && T(s, s->arg); }
+static bool g_begin(Scan *s) { return T(s, "\"BEGIN\""); }
+static bool g_end(Scan *s) { return T(s, "\"END\""); }
+static bool g_execute(Scan *s) { return T(s, "\"EXECUTE\""); }
+static bool g_use(Scan *s) { return T(s, "\"USE\"") && (any(s, IDENTS, 7) || T(s, "\"MODULES\"")); }
+
+static void show_scans(Scan *s, const char *const *targets, int n)
+{
+    for (int i = 0; i < n; i++) {
+        s->arg = targets[i];
+        run(s, 2, g_show);
+    }
+}
+
+static void statement_scans(Scan *s)
+{
+    run(s, 1, g_begin);
+    run(s, 1, g_end);
+    show_scans(s, SHOW_FIRST, 2);
+    run(s, 2, g_use);
+    show_scans(s, SHOW_MORE, (int)(sizeof SHOW_MORE / sizeof SHOW_MORE[0]));
+    run(s, 1, g_execute);
+    show_scans(s, SHOW_LAST, 2);
+    add_error_token(s, NULL, 0);
+}
+
+_Noreturn void ps_fail_statement_start(WSqlParser *p, int start)
+{
+    static const char *const STMT[] = {
+        "\"ALTER\"", "\"CALL\"", "\"CREATE\"", "\"DELETE\"", "\"DESCRIBE\"", "\"DROP\"", "\"EXPLAIN\"",
+        "\"INSERT\"", "\"MERGE\"", "\"RESET\"", "\"SELECT\"", "\"SET\"", "\"TABLE\"", "\"UPDATE\"",
+        "\"UPSERT\"", "\"VALUE\"", "\"VALUES\"", "\"WITH\"",
+    };
+    p->pos = start;
+    p->exp_pos = -1;
+    for (size_t i = 0; i < sizeof STMT / sizeof STMT[0]; i++) ps_note_image(p, STMT[i]);
+    for (int i = 0; i < WSQL_N_OPERAND_STARTS; i++) ps_note_image(p, WSQL_OPERAND_STARTS[i]);
+    p->stmt_start_pos = start;
+    ps_fail(p);
+}
+
 void ps_mark_continuation(WSqlParser *p, PsOperand last)
 {
     p->cont_pos = p->pos;
@@ -256,6 +306,10 @@ void ps_rescan(WSqlParser *p, PsSeqList *out)
             q.tok[0] = p->look[i];
             ps_seq_add(p, out, &q);
         }
+    }
+    if (p->pos == p->stmt_start_pos) {
+        statement_scans(&s);
+        return;
     }
     if (p->pos == p->start_pos) {
         /* an expression starts here: the scans for each kind of operand, one token each */

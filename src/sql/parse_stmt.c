@@ -637,6 +637,7 @@ static void from_in_opt(WSqlParser *p, AstStmt *s)
 static AstStmt *show_stmt(WSqlParser *p)
 {
     AstPos pos = ps_pos(p);
+    int start = p->pos;
     ps_expect_kw(p, "SHOW");
     AstStmt *s = new_stmt(p, AS_SHOW, pos);
     if (ps_accept_kw(p, "TABLES")) { s->show = ASH_TABLES; from_in_opt(p, s); like_opt_no_ilike(p, s); }
@@ -655,9 +656,8 @@ static AstStmt *show_stmt(WSqlParser *p)
         if (ps_accept_kw(p, "CATALOG")) s->show = ASH_CURRENT_CATALOG;
         else { ps_expect_kw(p, "DATABASE"); s->show = ASH_CURRENT_DATABASE; }
     } else if (ps_accept_kw(p, "MODULES")) s->show = ASH_MODULES;
-    else if (ps_is_kw(p, "FULL") && ps_kw_at(p, 1, "MODULES")) {
-        ps_next(p);
-        ps_next(p);
+    else if (ps_accept_kw(p, "FULL")) {
+        ps_expect_kw(p, "MODULES");
         s->show = ASH_FULL_MODULES;
     } else if (ps_accept_kw(p, "JARS")) s->show = ASH_JARS;
     else if (ps_accept_kw(p, "CREATE")) {
@@ -678,7 +678,8 @@ static AstStmt *show_stmt(WSqlParser *p)
                || ps_is_kw(p, "CONNECTIONS") || ps_is_kw(p, "MATERIALIZED")) {
         return other(p, pos, wa_sprintf(p->a, "SHOW %s", ps_cur(p)->kw->word));
     } else {
-        ps_fail(p);
+        /* no SHOW form's LOOKAHEAD(2) matched: the statement choice fails at SHOW */
+        ps_fail_statement_start(p, start);
     }
     return s;
 }
@@ -727,6 +728,8 @@ static AstStmt *describe_stmt(WSqlParser *p)
 static AstStmt *use_stmt(WSqlParser *p)
 {
     AstStmt *s = new_stmt(p, AS_USE, ps_pos(p));
+    /* USE's forms are LOOKAHEAD(2) alternatives of the statement choice */
+    if (!ps_ident_at(p, 1) && !ps_kw_at(p, 1, "MODULES")) ps_fail_statement_start(p, p->pos);
     ps_expect_kw(p, "USE");
     if (ps_accept_kw(p, "CATALOG")) {
         s->use_catalog = true;
@@ -1015,8 +1018,7 @@ static AstStmt *statement(WSqlParser *p)
         /* Calcite parses a row expression here and then rejects it */
         ps_fail_calcite(p, ps_cur(p), "Non-query expression encountered in illegal context");
     }
-    ps_note_expr_start(p);
-    ps_fail(p);
+    ps_fail_statement_start(p, p->pos);
 }
 
 /* ---- entry points ---- */
@@ -1030,6 +1032,7 @@ static bool setup(WSqlParser *p, WArena *a, const char *sql, WError *err)
     p->err = err;
     p->exp_pos = -1;
     p->cont_pos = p->start_pos = p->sorted_start_pos = p->comma_pos = p->look_pos = p->escape_pos = p->dot_pos = p->name_end_pos = -1;
+    p->stmt_start_pos = -1;
     WSqlTokens toks;
     if (!wsql_lex(a, p->src, p->srclen, &toks, err)) return false;
     p->t = toks.t;
