@@ -222,10 +222,12 @@ static AstStmt *inner_stmt(WSqlParser *p, bool allow_query, bool allow_ctas)
             /* Calcite parses a row expression here and then rejects it (EXPLAIN x, measured) */
             if (starts_expression(p))
                 ps_fail_calcite(p, ps_cur(p), "Non-query expression encountered in illegal context");
-            (void)ps_is_kw(p, "SELECT");
-            (void)ps_is_kw(p, "VALUES");
-            (void)ps_is_kw(p, "WITH");
-            (void)ps_is(p, TK_LPAREN);
+            /* Flink's explainable / executable statement: a query or expression, DML, a statement set */
+            static const char *const STARTS[] = {
+                "\"EXECUTE\"", "\"SELECT\"", "\"TABLE\"", "\"VALUE\"", "\"VALUES\"", "\"WITH\"",
+            };
+            for (size_t i = 0; i < sizeof STARTS / sizeof STARTS[0]; i++) ps_note_image(p, STARTS[i]);
+            for (int i = 0; i < WSQL_N_OPERAND_STARTS; i++) ps_note_image(p, WSQL_OPERAND_STARTS[i]);
         }
         ps_fail(p);
     }
@@ -369,7 +371,7 @@ static AstStmt *create_stmt(WSqlParser *p)
         s->kind = AS_CREATE_VIEW;
         s->if_not_exists = if_not_exists(p);
         s->target = ps_compound(p);
-        if (ps_at(p, 0, TK_LPAREN)) s->view_cols = ident_list(p, &s->nview_cols);
+        if (ps_is(p, TK_LPAREN)) s->view_cols = ident_list(p, &s->nview_cols);
         if (ps_accept_kw(p, "COMMENT")) s->comment = ps_quoted(p);
         ps_expect_kw(p, "AS");
         s->query = query_with_text(p, &s->query_sql);
@@ -409,6 +411,8 @@ function:
     ps_expect_kw(p, "AS");
     s->value = ps_quoted(p);
     if (ps_accept_kw(p, "LANGUAGE")) {
+        /* Flink's grammar takes SQL here too; weir has no SQL-bodied functions */
+        if (ps_accept_kw(p, "SQL")) return other(p, pos, "CREATE FUNCTION ... LANGUAGE SQL");
         if (!ps_accept_kw(p, "JAVA") && !ps_accept_kw(p, "SCALA")) ps_expect_kw(p, "PYTHON");
     }
     if (ps_accept_kw(p, "USING")) {
@@ -465,6 +469,16 @@ static AstStmt *drop_stmt(WSqlParser *p)
     s->if_exists = if_exists(p);
     s->target = ps_compound(p);
     return s;
+}
+
+/* ALTER TABLE ... ADD / MODIFY / DROP: DISTRIBUTION is one of the choice's tokens, PARTITION is
+   decided by a LOOKAHEAD scan (listed after the other tokens); both forms are not supported */
+static bool distribution_or_partition(WSqlParser *p)
+{
+    static const char *const PARTITION[] = {"\"PARTITION\""};
+    if (ps_is_kw(p, "DISTRIBUTION") || ps_kw_at(p, 0, "PARTITION")) return true;
+    ps_lookahead_tokens(p, PARTITION, 1);
+    return false;
 }
 
 static AstStmt *alter_stmt(WSqlParser *p)
@@ -549,6 +563,7 @@ static AstStmt *alter_stmt(WSqlParser *p)
     if (ps_is_kw(p, "ADD") || ps_is_kw(p, "MODIFY")) {
         s->alter_kind = ps_is_kw(p, "ADD") ? AAL_ADD : AAL_MODIFY;
         ps_next(p);
+        if (distribution_or_partition(p)) return other(p, pos, "ALTER TABLE ... DISTRIBUTION / PARTITION");
         PsList cols = {0};
         bool list = ps_accept(p, TK_LPAREN);
         do {
@@ -565,6 +580,7 @@ static AstStmt *alter_stmt(WSqlParser *p)
         return s;
     }
     if (ps_accept_kw(p, "DROP")) {
+        if (distribution_or_partition(p)) return other(p, pos, "ALTER TABLE ... DISTRIBUTION / PARTITION");
         if (ps_accept_kw(p, "PRIMARY")) {
             ps_expect_kw(p, "KEY");
             s->alter_kind = AAL_DROP_PRIMARY_KEY;
@@ -573,7 +589,7 @@ static AstStmt *alter_stmt(WSqlParser *p)
             s->key = ps_ident(p);
         } else if (ps_accept_kw(p, "WATERMARK")) {
             s->alter_kind = AAL_DROP_WATERMARK;
-        } else if (ps_at(p, 0, TK_LPAREN)) {
+        } else if (ps_is(p, TK_LPAREN)) {
             s->alter_kind = AAL_DROP_COLUMNS;
             s->view_cols = ident_list(p, &s->nview_cols);
         } else {
@@ -585,14 +601,12 @@ static AstStmt *alter_stmt(WSqlParser *p)
         }
         return s;
     }
-    if (ps_kw_at(p, 0, "SET") && ps_at(p, 1, TK_LPAREN)) {
-        ps_next(p);
+    if (ps_accept_kw(p, "SET")) {
         s->alter_kind = AAL_SET_OPTIONS;
         options_list(p, s);
         return s;
     }
-    if (ps_kw_at(p, 0, "RESET") && ps_at(p, 1, TK_LPAREN)) {
-        ps_next(p);
+    if (ps_accept_kw(p, "RESET")) {
         s->alter_kind = AAL_RESET_OPTIONS;
         key_list(p, s);
         return s;
@@ -602,8 +616,6 @@ static AstStmt *alter_stmt(WSqlParser *p)
         return s;
     }
     (void)ps_is_kw(p, "RENAME");
-    (void)ps_is_kw(p, "SET");
-    (void)ps_is_kw(p, "RESET");
     ps_fail(p);
 }
 
@@ -644,9 +656,8 @@ static AstStmt *show_stmt(WSqlParser *p)
     else if (ps_accept_kw(p, "VIEWS")) { s->show = ASH_VIEWS; from_in_opt(p, s); like_opt_no_ilike(p, s); }
     else if (ps_accept_kw(p, "JOBS")) s->show = ASH_JOBS;
     else if (ps_accept_kw(p, "FUNCTIONS")) { s->show = ASH_FUNCTIONS; from_in_opt(p, s); like_opt(p, s); }
-    else if (ps_is_kw(p, "USER") && ps_kw_at(p, 1, "FUNCTIONS")) {
-        ps_next(p);
-        ps_next(p);
+    else if (ps_accept_kw(p, "USER")) {
+        ps_expect_kw(p, "FUNCTIONS");
         s->show = ASH_USER_FUNCTIONS;
         from_in_opt(p, s);
         like_opt(p, s);
@@ -665,7 +676,7 @@ static AstStmt *show_stmt(WSqlParser *p)
         else if (ps_accept_kw(p, "VIEW")) s->show = ASH_CREATE_VIEW;
         else if (ps_accept_kw(p, "CATALOG")) s->show = ASH_CREATE_CATALOG;
         else if (ps_is_kw(p, "MODEL") || ps_is_kw(p, "MATERIALIZED")
-                 || ps_is_kw(p, "CONNECTION"))
+                 || ps_is_kw(p, "CONNECTION") || ps_is_kw(p, "OR"))
             return other(p, pos, "SHOW CREATE");
         else ps_fail(p);
         s->target = ps_compound(p);
@@ -701,7 +712,8 @@ static AstStmt *describe_stmt(WSqlParser *p)
         s->target.parts[0] = ps_ident(p);
         return s;
     }
-    if (ps_accept_kw(p, "FUNCTION")) {
+    if (ps_kw_at(p, 0, "FUNCTION")) {
+        ps_next(p);
         AstStmt *s = new_stmt(p, AS_DESCRIBE_FUNCTION, pos);
         s->extended = extended_opt(p);
         s->target = ps_compound(p);
@@ -720,7 +732,21 @@ static AstStmt *describe_stmt(WSqlParser *p)
         return other(p, pos, what);
     }
     AstStmt *s = new_stmt(p, AS_DESCRIBE, pos);
-    s->extended = extended_opt(p);
+    if (ps_kw_at(p, 0, "EXTENDED")) {
+        ps_next(p);
+        s->extended = true;
+    } else if (!ps_ident_at(p, 0)) {
+        /* Calcite's DESCRIBE [TABLE] name | DESCRIBE [STATEMENT] query beside Flink's forms, which
+           its LOOKAHEAD scans try after (FUNCTION, EXTENDED) */
+        static const char *const STARTS[] = {
+            "\"DELETE\"", "\"INSERT\"", "\"MERGE\"", "\"SELECT\"", "\"STATEMENT\"", "\"TABLE\"",
+            "\"UPDATE\"", "\"UPSERT\"", "\"VALUE\"", "\"VALUES\"", "\"WITH\"",
+        };
+        static const char *const SCANNED[] = {"\"FUNCTION\"", "\"EXTENDED\""};
+        for (size_t i = 0; i < sizeof STARTS / sizeof STARTS[0]; i++) ps_note_image(p, STARTS[i]);
+        for (int i = 0; i < WSQL_N_OPERAND_STARTS; i++) ps_note_image(p, WSQL_OPERAND_STARTS[i]);
+        ps_lookahead_tokens(p, SCANNED, 2);
+    }
     s->target = ps_compound(p);
     return s;
 }
