@@ -1225,6 +1225,17 @@ static bool operand_at(WSqlParser *p, int k)
     return true;
 }
 
+/* after a binary operator Calcite scans three tokens: an operand start that is no operand alone
+   (TIMESTAMP, CAST, ...) needs the token after it to be one its alternatives go on with */
+static bool binary_operand_at(WSqlParser *p, int k)
+{
+    if (!operand_start_at(p, k)) return false;
+    if (operand_at(p, k) && ps_binary_operand_at(p, k)) return true;
+    /* the operator's two-token scan matched, its three-token one did not: Flink's parser fails
+       here, inside the operator loop */
+    ps_fail_operand3(p);
+}
+
 static AstExpr *in_rhs(WSqlParser *p, AstExpr *x, bool neg, AstPos pos)
 {
     AstExpr *e = ps_new_expr(p, AE_IN, pos);
@@ -1273,13 +1284,13 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
                        t->line, t->col, MAX_CHAIN);
         ps_mark_continuation(p, p->last_opnd);
         if (ps_kw_at(p, 0, "OR")) {
-            if (22 < minprec || !operand_at(p, 1)) break;
+            if (22 < minprec || !binary_operand_at(p, 1)) break;
             ps_next(p);
             left = bin(p, AO_OR, left, expr_prec(p, 23), opos);
             continue;
         }
         if (ps_kw_at(p, 0, "AND")) {
-            if (24 < minprec || !operand_at(p, 1)) break;
+            if (24 < minprec || !binary_operand_at(p, 1)) break;
             ps_next(p);
             left = bin(p, AO_AND, left, expr_prec(p, 25), opos);
             continue;
@@ -1327,7 +1338,7 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
         AstOp cop = cmp_op(t->kind);
         if (cop != AO_NONE) {
             if (30 < minprec) break;
-            if (!operand_at(p, 1) && !ps_kw_at(p, 1, "ANY") && !ps_kw_at(p, 1, "SOME") && !ps_kw_at(p, 1, "ALL")) break;
+            if (!binary_operand_at(p, 1) && !ps_kw_at(p, 1, "ANY") && !ps_kw_at(p, 1, "SOME") && !ps_kw_at(p, 1, "ALL")) break;
             /* Flink's conformance level refuses != (measured on Flink 2.3.0) */
             if (t->kind == TK_NE2)
                 ps_fail_calcite(p, t, "Bang equal '!=' is not allowed under the current SQL conformance level");
@@ -1424,7 +1435,7 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
         case TK_CONCAT: aop = AO_CONCAT; prec = 60; break;
         default: break;
         }
-        if (aop == AO_NONE || prec < minprec || !operand_at(p, 1)) break;
+        if (aop == AO_NONE || prec < minprec || !binary_operand_at(p, 1)) break;
         ps_next(p);
         left = bin(p, aop, left, expr_prec(p, prec + 1), opos);
     }

@@ -62,7 +62,8 @@ typedef struct WSqlParser {
     int comma_pos;                     /* a list looked for `, item` here (ps_list_comma) */
     bool comma_group;                  /* ... of GROUP BY items */
     int escape_pos;                    /* LIKE looked for ESCAPE here */
-    int stmt_start_pos;                /* no statement form matched from here (ps_fail_statement_start) */
+    int stmt_start_pos;
+    int op3_pos;                       /* a binary operator's three-token scan failed here */                /* no statement form matched from here (ps_fail_statement_start) */
     int dot_pos;                       /* a compound name stopped at a "." no name follows */
     int name_end_pos;                  /* a compound name ended here (no "." follows it) */
     int look_pos;                      /* ps_lookahead_tokens: position, images, count */
@@ -117,6 +118,23 @@ int wsql_calcite_kind(const char *printed);    /* the token kind of a printed im
 extern const char *const WSQL_OPERAND_STARTS[];
 extern const int WSQL_N_OPERAND_STARTS;
 bool ps_operand_start_at(WSqlParser *p, int k);   /* token k may start an operand (Calcite's list) */
+/* an operand start that is no operand alone: the three-token scan after a binary operator compares
+   the token after it (operand_scans.c, measured) */
+typedef struct WOperandStep {
+    const char *tok;            /* compared at the operand's first position */
+    const char *next;           /* then this one after it (tok is the operand start), or NULL */
+} WOperandStep;
+typedef struct WOperandScan {
+    const char *start;          /* the operand start, as printed */
+    const WOperandStep *steps;
+    int nsteps;
+} WOperandScan;
+extern const WOperandScan WSQL_OPERAND_SCANS[];
+extern const int WSQL_N_OPERAND_SCANS;
+/* token k starts an operand the binary operator's three-token scan accepts (with token k+1) */
+bool ps_binary_operand_at(WSqlParser *p, int k);
+/* fail at the current binary operator whose operand the three-token scan did not accept */
+_Noreturn void ps_fail_operand3(WSqlParser *p);
 /* an expression's operator loop looks at the current token after an operand of kind `last` */
 void ps_mark_continuation(WSqlParser *p, PsOperand last);
 /* an operand was expected at the current token: its single expected tokens, and (in the clauses

@@ -186,7 +186,42 @@ static bool binary_op(Scan *s)
     return false;
 }
 
-static bool g_binary(Scan *s) { return binary_op(s) && operand(s); }
+/* the operand start at the scan's next position, when it is no operand alone (operand_scans.c) */
+static const WOperandScan *scan_row(WSqlParser *p, int k)
+{
+    const WSqlToken *t = ps_peek(p, k);
+    for (int i = 0; i < WSQL_N_OPERAND_SCANS; i++)
+        if (tok_is(t, WSQL_OPERAND_SCANS[i].start)) return &WSQL_OPERAND_SCANS[i];
+    return NULL;
+}
+
+bool ps_binary_operand_at(WSqlParser *p, int k)
+{
+    const WOperandScan *o = scan_row(p, k);
+    if (!o) return true;
+    const WSqlToken *t = ps_peek(p, k + 1);
+    for (int i = 0; i < o->nsteps; i++)
+        if (o->steps[i].next && tok_is(t, o->steps[i].next)) return true;
+    return false;
+}
+
+/* the operand of the three-token scan: the measured steps when the operand start is no operand alone */
+static bool operand3(Scan *s)
+{
+    int save = s->pos;
+    const WOperandScan *o = scan_row(s->p, s->base + save - s->p->pos);
+    if (!o) return operand(s);
+    for (int i = 0; i < o->nsteps; i++) {
+        s->pos = save;
+        if (T(s, o->steps[i].tok) && (!o->steps[i].next || T(s, o->steps[i].next))) return true;
+    }
+    s->pos = save;
+    return false;
+}
+
+static bool g_binary(Scan *s) { return binary_op(s) && operand3(s); }
+/* the operator's two-token scan, tried after: it matches an operand start the three-token one did not accept */
+static bool g_binary2(Scan *s) { return binary_op(s) && operand(s); }
 
 static bool g_postfix(Scan *s)
 {
@@ -273,6 +308,15 @@ _Noreturn void ps_fail_statement_start(WSqlParser *p, int start)
     ps_fail(p);
 }
 
+_Noreturn void ps_fail_operand3(WSqlParser *p)
+{
+    /* the loop's choice has no single tokens of its own: only the scans are listed */
+    p->exp_pos = -1;
+    p->nexp = 0;
+    p->op3_pos = p->pos;
+    ps_fail(p);
+}
+
 void ps_mark_continuation(WSqlParser *p, PsOperand last)
 {
     p->cont_pos = p->pos;
@@ -331,12 +375,19 @@ void ps_rescan(WSqlParser *p, PsSeqList *out)
         return;
     }
     bool primary = p->cont_opnd != PS_OPND_POSTFIX;
+    if (p->pos == p->op3_pos) {
+        /* failing inside the operator loop, the scans come in the order of the grammar's sites */
+        run(&s, 2, g_format);
+        run(&s, 2, g_postfix);
+        run(&s, 1, g_bracket);
+    }
     if (primary) run(&s, 2, g_dot);
     if (p->pos == p->escape_pos) run(&s, 2, g_escape);
     run(&s, 2, g_in);
     run(&s, 2, g_between);
     run(&s, 2, g_like);
     run(&s, 3, g_binary);
+    if (scan_row(p, 1)) run(&s, 2, g_binary2);
     run(&s, 1, g_bracket);
     run(&s, 2, g_postfix);
     run(&s, 2, g_format);
