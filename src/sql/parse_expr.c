@@ -1396,7 +1396,9 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
                 add_arg(p, e, expr_prec(p, 33));
                 /* Calcite reduces BETWEEN after the whole expression: without its AND that fails
                    (a SqlParseException caused by a SqlValidatorException, measured) */
-                if (!ps_kw_at(p, 0, "AND")) {
+                /* its AND is the loop's binary operator: an AND the operator scan does not take
+                   (nothing after it) leaves BETWEEN without one too */
+                if (!ps_kw_at(p, 0, "AND") || !binary_operand_at(p, 1)) {
                     werr_set_at(p->err, ps_cur(p)->line, ps_cur(p)->col, WEXC_CALCITE,
                                 "BETWEEN operator has no terminating AND");
                     longjmp(p->jb, 1);
