@@ -1310,7 +1310,8 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
             else if (ps_accept_kw(p, "TRUE")) e->is_what = AIS_TRUE;
             else if (ps_accept_kw(p, "FALSE")) e->is_what = AIS_FALSE;
             else if (ps_accept_kw(p, "UNKNOWN")) e->is_what = AIS_UNKNOWN;
-            else if (ps_accept_kw(p, "DISTINCT")) {
+            else if (ps_kw_at(p, 0, "DISTINCT")) {
+                ps_next(p);
                 ps_expect_kw(p, "FROM");
                 e->is_what = AIS_DISTINCT_FROM;
                 add_arg(p, e, expr_prec(p, 31));
@@ -1329,6 +1330,12 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
                 left = f;
                 continue;
             } else {
+                /* Calcite's postfix IS [NOT] also takes A SET and EMPTY (not in weir); DISTINCT
+                   FROM is decided by a scan, listed after them */
+                static const char *const SCANNED[] = {"\"DISTINCT\""};
+                (void)ps_is_kw(p, "A");
+                (void)ps_is_kw(p, "EMPTY");
+                ps_lookahead_tokens(p, SCANNED, 1);
                 ps_fail(p);
             }
             if (e->is_what != AIS_DISTINCT_FROM) p->last_opnd = PS_OPND_POSTFIX;

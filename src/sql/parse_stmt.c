@@ -165,7 +165,8 @@ static AstStmt *insert_stmt(WSqlParser *p)
             AstOption *o = WA_NEW(p->a, AstOption);
             o->pos = ps_pos(p);
             o->key = ps_ident(p);
-            if (ps_accept(p, TK_EQ)) o->value = literal_text(p);
+            ps_expect(p, TK_EQ);   /* Flink's partition spec always gives a value */
+            o->value = literal_text(p);
             ps_list_add(p, &l, o);
         } while (ps_accept(p, TK_COMMA));
         ps_expect(p, TK_RPAREN);
