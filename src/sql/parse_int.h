@@ -121,9 +121,12 @@ bool ps_operand_start_at(WSqlParser *p, int k);   /* token k may start an operan
 /* an operand start that is no operand alone: the three-token scan after a binary operator compares
    the token after it (operand_scans.c, measured) */
 typedef struct WOperandStep {
-    const char *tok;            /* compared at the operand's first position */
-    const char *next;           /* then this one after it (tok is the operand start), or NULL */
+    const char *tok;            /* compared at the operand's first position (NULL: the range below) */
+    const char *next;           /* then this one after it (tok is the operand start), or NULL;
+                                   WSQL_ANY_OPERAND: each operand start in turn */
+    int from, to;               /* tok NULL: WSQL_OPERAND_STARTS[from..to), one after the other */
 } WOperandStep;
+#define WSQL_ANY_OPERAND "<operand>"
 typedef struct WOperandScan {
     const char *start;          /* the operand start, as printed */
     const WOperandStep *steps;

@@ -200,9 +200,19 @@ bool ps_binary_operand_at(WSqlParser *p, int k)
     const WOperandScan *o = scan_row(p, k);
     if (!o) return true;
     const WSqlToken *t = ps_peek(p, k + 1);
-    for (int i = 0; i < o->nsteps; i++)
-        if (o->steps[i].next && tok_is(t, o->steps[i].next)) return true;
+    for (int i = 0; i < o->nsteps; i++) {
+        const char *next = o->steps[i].next;
+        if (!next) continue;
+        if (strcmp(next, WSQL_ANY_OPERAND) == 0 ? ps_operand_start_at(p, k + 1) : tok_is(t, next)) return true;
+    }
     return false;
+}
+
+/* one step of the three-token scan (T for each token it compares), true when the scan succeeded */
+static bool operand_step(Scan *s, int save, const char *tok, const char *next)
+{
+    s->pos = save;
+    return T(s, tok) && (!next || T(s, next));
 }
 
 /* the operand of the three-token scan: the measured steps when the operand start is no operand alone */
@@ -212,8 +222,16 @@ static bool operand3(Scan *s)
     const WOperandScan *o = scan_row(s->p, s->base + save - s->p->pos);
     if (!o) return operand(s);
     for (int i = 0; i < o->nsteps; i++) {
-        s->pos = save;
-        if (T(s, o->steps[i].tok) && (!o->steps[i].next || T(s, o->steps[i].next))) return true;
+        const WOperandStep *st = &o->steps[i];
+        if (!st->tok) {
+            for (int j = st->from; j < st->to; j++)
+                if (operand_step(s, save, WSQL_OPERAND_STARTS[j], NULL)) return true;
+        } else if (st->next && strcmp(st->next, WSQL_ANY_OPERAND) == 0) {
+            for (int j = 0; j < WSQL_N_OPERAND_STARTS; j++)
+                if (operand_step(s, save, st->tok, WSQL_OPERAND_STARTS[j])) return true;
+        } else if (operand_step(s, save, st->tok, st->next)) {
+            return true;
+        }
     }
     s->pos = save;
     return false;

@@ -53,6 +53,35 @@ def c_str(img):
     return '"' + img.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def compact(ops, starts):
+    """the steps as C initializers: a run of operand starts in WSQL_OPERAND_STARTS order is one
+    range step {NULL, NULL, from, to}; X followed by every operand start is {X, WSQL_ANY_OPERAND}"""
+    out, i = [], 0
+    while i < len(ops):
+        e = ops[i]
+        if len(e) == 2:
+            run = [o[1] for o in ops[i:i + len(starts)] if len(o) == 2 and o[0] == e[0]]
+            if run[:len(starts)] == starts:
+                out.append("{%s, WSQL_ANY_OPERAND, 0, 0}" % c_str(e[0]))
+                i += len(starts)
+                continue
+            out.append("{%s, %s, 0, 0}" % (c_str(e[0]), c_str(e[1])))
+            i += 1
+            continue
+        k = starts.index(e[0]) if e[0] in starts else -1
+        j = i
+        while j < len(ops) and len(ops[j]) == 1 and k >= 0 and k + (j - i) < len(starts) \
+                and ops[j][0] == starts[k + j - i]:
+            j += 1
+        if j - i >= 2:
+            out.append("{NULL, NULL, %d, %d}" % (k, k + j - i))
+            i = j
+        else:
+            out.append("{%s, NULL, 0, 0}" % c_str(e[0]))
+            i += 1
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=os.path.join(ROOT, "src/sql/operand_scans.c"))
@@ -90,19 +119,20 @@ def main():
  * Contract: constant data. For each token that is no operand by itself (`a >= TIMESTAMP;` fails at
  * the operator), WSQL_OPERAND_SCANS lists what the scan compares after the operator, in order:
  * {tok, NULL} a token at the operand's first position, {start, next} the token's own alternative
- * going on with `next` (`"TIMESTAMP" <QUOTED_STRING>`). Depends on parse_int.h.
+ * going on with `next` (`"TIMESTAMP" <QUOTED_STRING>`; WSQL_ANY_OPERAND: each operand start),
+ * {NULL, NULL, from, to} the operand starts WSQL_OPERAND_STARTS[from..to). Depends on parse_int.h.
  */
 #include "parse_int.h"
 
 """)
         for n, (x, ops) in enumerate(rows):
             f.write("static const WOperandStep STEPS_%d[] = {\n" % n)
-            for e in ops:
-                f.write("    {%s, %s},\n" % (c_str(e[0]), c_str(e[1]) if len(e) > 1 else "NULL"))
+            for step in compact(ops, starts):
+                f.write("    %s,\n" % step)
             f.write("};\n")
         f.write("\nconst WOperandScan WSQL_OPERAND_SCANS[] = {\n")
         for n, (x, ops) in enumerate(rows):
-            f.write("    {%s, STEPS_%d, %d},\n" % (c_str(x), n, len(ops)))
+            f.write("    {%s, STEPS_%d, %d},\n" % (c_str(x), n, len(compact(ops, starts))))
         f.write("};\nconst int WSQL_N_OPERAND_SCANS = (int)(sizeof WSQL_OPERAND_SCANS / sizeof WSQL_OPERAND_SCANS[0]);\n")
     print("%s: %d tokens" % (a.out, len(rows)))
 
