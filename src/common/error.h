@@ -31,7 +31,7 @@
 typedef struct WError {
     bool set;
     char cls[96];        /* exception class, e.g. WEXC_VALIDATION */
-    char msg[8192];      /* message, may span lines (a parse error lists up to a few hundred expected tokens) */
+    char msg[16384];     /* message, may span lines (a parse error lists up to a few hundred expected tokens) */
     int line, col;       /* 1-based SQL position, 0 if none */
     char file[256];      /* data file for input errors, "" if none */
     long file_line;      /* 1-based line in file, 0 if none */

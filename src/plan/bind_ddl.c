@@ -306,7 +306,7 @@ WTable *wbind_create_table(WPlanCtx *p, AstStmt *s, WArena *ta)
     return t;
 enforced:
     werr_set(p->err, WEXC_SQL_VALIDATE,
-             "Flink doesn't support ENFORCED mode for PRIMARY KEY constraint. ENFORCED/NOT ENFORCED  controls "
+             "Flink doesn't support ENFORCED mode for PRIMARY KEY constraint. ENFORCED/NOT ENFORCED controls "
              "if the constraint checks are performed on the incoming/outgoing data. Flink does not own the data "
              "therefore the only supported mode is the NOT ENFORCED mode");
 fail:

@@ -1225,6 +1225,17 @@ static bool operand_at(WSqlParser *p, int k)
     return true;
 }
 
+/* after a binary operator Calcite scans three tokens: an operand start that is no operand alone
+   (TIMESTAMP, CAST, ...) needs the token after it to be one its alternatives go on with */
+static bool binary_operand_at(WSqlParser *p, int k)
+{
+    if (!operand_start_at(p, k)) return false;
+    if (operand_at(p, k) && ps_binary_operand_at(p, k)) return true;
+    /* the operator's two-token scan matched, its three-token one did not: Flink's parser fails
+       here, inside the operator loop */
+    ps_fail_operand3(p);
+}
+
 static AstExpr *in_rhs(WSqlParser *p, AstExpr *x, bool neg, AstPos pos)
 {
     AstExpr *e = ps_new_expr(p, AE_IN, pos);
@@ -1273,13 +1284,13 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
                        t->line, t->col, MAX_CHAIN);
         ps_mark_continuation(p, p->last_opnd);
         if (ps_kw_at(p, 0, "OR")) {
-            if (22 < minprec || !operand_at(p, 1)) break;
+            if (22 < minprec || !binary_operand_at(p, 1)) break;
             ps_next(p);
             left = bin(p, AO_OR, left, expr_prec(p, 23), opos);
             continue;
         }
         if (ps_kw_at(p, 0, "AND")) {
-            if (24 < minprec || !operand_at(p, 1)) break;
+            if (24 < minprec || !binary_operand_at(p, 1)) break;
             ps_next(p);
             left = bin(p, AO_AND, left, expr_prec(p, 25), opos);
             continue;
@@ -1299,7 +1310,8 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
             else if (ps_accept_kw(p, "TRUE")) e->is_what = AIS_TRUE;
             else if (ps_accept_kw(p, "FALSE")) e->is_what = AIS_FALSE;
             else if (ps_accept_kw(p, "UNKNOWN")) e->is_what = AIS_UNKNOWN;
-            else if (ps_accept_kw(p, "DISTINCT")) {
+            else if (ps_kw_at(p, 0, "DISTINCT")) {
+                ps_next(p);
                 ps_expect_kw(p, "FROM");
                 e->is_what = AIS_DISTINCT_FROM;
                 add_arg(p, e, expr_prec(p, 31));
@@ -1318,6 +1330,12 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
                 left = f;
                 continue;
             } else {
+                /* Calcite's postfix IS [NOT] also takes A SET and EMPTY (not in weir); DISTINCT
+                   FROM is decided by a scan, listed after them */
+                static const char *const SCANNED[] = {"\"DISTINCT\""};
+                (void)ps_is_kw(p, "A");
+                (void)ps_is_kw(p, "EMPTY");
+                ps_lookahead_tokens(p, SCANNED, 1);
                 ps_fail(p);
             }
             if (e->is_what != AIS_DISTINCT_FROM) p->last_opnd = PS_OPND_POSTFIX;
@@ -1327,7 +1345,7 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
         AstOp cop = cmp_op(t->kind);
         if (cop != AO_NONE) {
             if (30 < minprec) break;
-            if (!operand_at(p, 1) && !ps_kw_at(p, 1, "ANY") && !ps_kw_at(p, 1, "SOME") && !ps_kw_at(p, 1, "ALL")) break;
+            if (!binary_operand_at(p, 1) && !ps_kw_at(p, 1, "ANY") && !ps_kw_at(p, 1, "SOME") && !ps_kw_at(p, 1, "ALL")) break;
             /* Flink's conformance level refuses != (measured on Flink 2.3.0) */
             if (t->kind == TK_NE2)
                 ps_fail_calcite(p, t, "Bang equal '!=' is not allowed under the current SQL conformance level");
@@ -1385,7 +1403,9 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
                 add_arg(p, e, expr_prec(p, 33));
                 /* Calcite reduces BETWEEN after the whole expression: without its AND that fails
                    (a SqlParseException caused by a SqlValidatorException, measured) */
-                if (!ps_kw_at(p, 0, "AND")) {
+                /* its AND is the loop's binary operator: an AND the operator scan does not take
+                   (nothing after it) leaves BETWEEN without one too */
+                if (!ps_kw_at(p, 0, "AND") || !binary_operand_at(p, 1)) {
                     werr_set_at(p->err, ps_cur(p)->line, ps_cur(p)->col, WEXC_CALCITE,
                                 "BETWEEN operator has no terminating AND");
                     longjmp(p->jb, 1);
@@ -1424,7 +1444,7 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
         case TK_CONCAT: aop = AO_CONCAT; prec = 60; break;
         default: break;
         }
-        if (aop == AO_NONE || prec < minprec || !operand_at(p, 1)) break;
+        if (aop == AO_NONE || prec < minprec || !binary_operand_at(p, 1)) break;
         ps_next(p);
         left = bin(p, aop, left, expr_prec(p, prec + 1), opos);
     }

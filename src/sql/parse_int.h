@@ -62,7 +62,10 @@ typedef struct WSqlParser {
     int comma_pos;                     /* a list looked for `, item` here (ps_list_comma) */
     bool comma_group;                  /* ... of GROUP BY items */
     int escape_pos;                    /* LIKE looked for ESCAPE here */
+    int stmt_start_pos;
+    int op3_pos;                       /* a binary operator's three-token scan failed here */                /* no statement form matched from here (ps_fail_statement_start) */
     int dot_pos;                       /* a compound name stopped at a "." no name follows */
+    int name_end_pos;                  /* a compound name ended here (no "." follows it) */
     int look_pos;                      /* ps_lookahead_tokens: position, images, count */
     const char *const *look;
     int nlook;
@@ -99,6 +102,7 @@ char *ps_name_join(WSqlParser *p, const AstName *n);   /* "a.b.c" */
 /* literals */
 bool ps_is_string(WSqlParser *p);
 char *ps_string(WSqlParser *p);                /* a character string literal ('a' 'b' joined) */
+char *ps_quoted(WSqlParser *p);                /* a bare <QUOTED_STRING> token (Flink's own statements) */
 char *ps_string_plain(WSqlParser *p);          /* the same where Calcite lists no continuation (INTERVAL '1', hints) */
 int ps_uint(WSqlParser *p);                    /* an unsigned integer literal */
 
@@ -114,6 +118,26 @@ int wsql_calcite_kind(const char *printed);    /* the token kind of a printed im
 extern const char *const WSQL_OPERAND_STARTS[];
 extern const int WSQL_N_OPERAND_STARTS;
 bool ps_operand_start_at(WSqlParser *p, int k);   /* token k may start an operand (Calcite's list) */
+/* an operand start that is no operand alone: the three-token scan after a binary operator compares
+   the token after it (operand_scans.c, measured) */
+typedef struct WOperandStep {
+    const char *tok;            /* compared at the operand's first position (NULL: the range below) */
+    const char *next;           /* then this one after it (tok is the operand start), or NULL;
+                                   WSQL_ANY_OPERAND: each operand start in turn */
+    int from, to;               /* tok NULL: WSQL_OPERAND_STARTS[from..to), one after the other */
+} WOperandStep;
+#define WSQL_ANY_OPERAND "<operand>"
+typedef struct WOperandScan {
+    const char *start;          /* the operand start, as printed */
+    const WOperandStep *steps;
+    int nsteps;
+} WOperandScan;
+extern const WOperandScan WSQL_OPERAND_SCANS[];
+extern const int WSQL_N_OPERAND_SCANS;
+/* token k starts an operand the binary operator's three-token scan accepts (with token k+1) */
+bool ps_binary_operand_at(WSqlParser *p, int k);
+/* fail at the current binary operator whose operand the three-token scan did not accept */
+_Noreturn void ps_fail_operand3(WSqlParser *p);
 /* an expression's operator loop looks at the current token after an operand of kind `last` */
 void ps_mark_continuation(WSqlParser *p, PsOperand last);
 /* an operand was expected at the current token: its single expected tokens, and (in the clauses
@@ -121,6 +145,9 @@ void ps_mark_continuation(WSqlParser *p, PsOperand last);
 void ps_note_operand_start(WSqlParser *p);
 /* Calcite decides by lookahead scans at the current token, which try these tokens in this order */
 void ps_lookahead_tokens(WSqlParser *p, const char *const *imgs, int n);
+/* no statement form matches the tokens at `start`: Flink's statement choice fails at its first token
+   (the statement and operand starts, then the scans for BEGIN, END, SHOW x, USE x and EXECUTE) */
+_Noreturn void ps_fail_statement_start(WSqlParser *p, int start);
 /* the sequences Calcite's lookahead scans add at the current (error) position */
 void ps_rescan(WSqlParser *p, PsSeqList *out);
 

@@ -16,7 +16,8 @@
  *   - where an expression starts in a clause that parses it with lookahead (WHERE, HAVING, ON,
  *     ORDER BY, ...; ps_note_operand_start): the tokens that may start an operand, one by one;
  *   - after a compound name that stopped at a "." with no name behind it (ps_compound): `"."`
- *     followed by each kind of identifier.
+ *     followed by each kind of identifier; after a name outside an expression that ended at
+ *     another token: `"."` alone (the scan failed at its first token).
  * A binary operator not followed by an operand makes the scan fail at the operator, so Calcite
  * reports the operator itself with the two-token sequences (`"+" "NOT"`, ...). The scans and their
  * order are Flink 2.3.0's (measured with its parser for the typos in tests/golden/session_err_parse_*).
@@ -72,6 +73,7 @@ typedef struct Scan {
     bool hit;             /* the limit was reached: the scan succeeded */
     const char *last[WSQL_MAX_SEQ];
     int endpos;
+    const char *arg;      /* the token a parameterized scan looks for */
 } Scan;
 
 static void emit(Scan *s)
@@ -184,7 +186,60 @@ static bool binary_op(Scan *s)
     return false;
 }
 
-static bool g_binary(Scan *s) { return binary_op(s) && operand(s); }
+/* the operand start at the scan's next position, when it is no operand alone (operand_scans.c) */
+static const WOperandScan *scan_row(WSqlParser *p, int k)
+{
+    const WSqlToken *t = ps_peek(p, k);
+    for (int i = 0; i < WSQL_N_OPERAND_SCANS; i++)
+        if (tok_is(t, WSQL_OPERAND_SCANS[i].start)) return &WSQL_OPERAND_SCANS[i];
+    return NULL;
+}
+
+bool ps_binary_operand_at(WSqlParser *p, int k)
+{
+    const WOperandScan *o = scan_row(p, k);
+    if (!o) return true;
+    const WSqlToken *t = ps_peek(p, k + 1);
+    for (int i = 0; i < o->nsteps; i++) {
+        const char *next = o->steps[i].next;
+        if (!next) continue;
+        if (strcmp(next, WSQL_ANY_OPERAND) == 0 ? ps_operand_start_at(p, k + 1) : tok_is(t, next)) return true;
+    }
+    return false;
+}
+
+/* one step of the three-token scan (T for each token it compares), true when the scan succeeded */
+static bool operand_step(Scan *s, int save, const char *tok, const char *next)
+{
+    s->pos = save;
+    return T(s, tok) && (!next || T(s, next));
+}
+
+/* the operand of the three-token scan: the measured steps when the operand start is no operand alone */
+static bool operand3(Scan *s)
+{
+    int save = s->pos;
+    const WOperandScan *o = scan_row(s->p, s->base + save - s->p->pos);
+    if (!o) return operand(s);
+    for (int i = 0; i < o->nsteps; i++) {
+        const WOperandStep *st = &o->steps[i];
+        if (!st->tok) {
+            for (int j = st->from; j < st->to; j++)
+                if (operand_step(s, save, WSQL_OPERAND_STARTS[j], NULL)) return true;
+        } else if (st->next && strcmp(st->next, WSQL_ANY_OPERAND) == 0) {
+            for (int j = 0; j < WSQL_N_OPERAND_STARTS; j++)
+                if (operand_step(s, save, st->tok, WSQL_OPERAND_STARTS[j])) return true;
+        } else if (operand_step(s, save, st->tok, st->next)) {
+            return true;
+        }
+    }
+    s->pos = save;
+    return false;
+}
+
+static bool g_binary(Scan *s) { return binary_op(s) && operand3(s); }
+/* the operator's two-token scan, tried after: it matches an operand start the three-token one did not accept */
+static bool g_binary2(Scan *s) { return binary_op(s) && operand(s); }
 
 static bool g_postfix(Scan *s)
 {
@@ -222,6 +277,64 @@ static void run(Scan *s, int la, bool (*g)(Scan *))
     (void)g(s);
 }
 
+/* the statement choice of Flink's parser: the scans of its LOOKAHEAD alternatives, in grammar order */
+static const char *const SHOW_FIRST[] = {"\"CATALOGS\"", "\"CURRENT\""};
+static const char *const SHOW_MORE[] = {
+    "\"DATABASES\"", "\"USER\"", "\"FUNCTIONS\"", "\"MODELS\"", "\"CONNECTIONS\"", "\"TABLES\"",
+    "\"VIEWS\"", "\"MATERIALIZED\"", "\"COLUMNS\"", "\"CREATE\"", "\"FULL\"", "\"MODULES\"",
+    "\"PARTITIONS\"", "\"PROCEDURES\"",
+};
+static const char *const SHOW_LAST[] = {"\"JARS\"", "\"JOBS\""};
+static bool g_show(Scan *s) { return T(s, "\"SHOW\"") && T(s, s->arg); }
+static bool g_begin(Scan *s) { return T(s, "\"BEGIN\""); }
+static bool g_end(Scan *s) { return T(s, "\"END\""); }
+static bool g_execute(Scan *s) { return T(s, "\"EXECUTE\""); }
+static bool g_use(Scan *s) { return T(s, "\"USE\"") && (any(s, IDENTS, 7) || T(s, "\"MODULES\"")); }
+
+static void show_scans(Scan *s, const char *const *targets, int n)
+{
+    for (int i = 0; i < n; i++) {
+        s->arg = targets[i];
+        run(s, 2, g_show);
+    }
+}
+
+static void statement_scans(Scan *s)
+{
+    run(s, 1, g_begin);
+    run(s, 1, g_end);
+    show_scans(s, SHOW_FIRST, 2);
+    run(s, 2, g_use);
+    show_scans(s, SHOW_MORE, (int)(sizeof SHOW_MORE / sizeof SHOW_MORE[0]));
+    run(s, 1, g_execute);
+    show_scans(s, SHOW_LAST, 2);
+    add_error_token(s, NULL, 0);
+}
+
+_Noreturn void ps_fail_statement_start(WSqlParser *p, int start)
+{
+    static const char *const STMT[] = {
+        "\"ALTER\"", "\"CALL\"", "\"CREATE\"", "\"DELETE\"", "\"DESCRIBE\"", "\"DROP\"", "\"EXPLAIN\"",
+        "\"INSERT\"", "\"MERGE\"", "\"RESET\"", "\"SELECT\"", "\"SET\"", "\"TABLE\"", "\"UPDATE\"",
+        "\"UPSERT\"", "\"VALUE\"", "\"VALUES\"", "\"WITH\"",
+    };
+    p->pos = start;
+    p->exp_pos = -1;
+    for (size_t i = 0; i < sizeof STMT / sizeof STMT[0]; i++) ps_note_image(p, STMT[i]);
+    for (int i = 0; i < WSQL_N_OPERAND_STARTS; i++) ps_note_image(p, WSQL_OPERAND_STARTS[i]);
+    p->stmt_start_pos = start;
+    ps_fail(p);
+}
+
+_Noreturn void ps_fail_operand3(WSqlParser *p)
+{
+    /* the loop's choice has no single tokens of its own: only the scans are listed */
+    p->exp_pos = -1;
+    p->nexp = 0;
+    p->op3_pos = p->pos;
+    ps_fail(p);
+}
+
 void ps_mark_continuation(WSqlParser *p, PsOperand last)
 {
     p->cont_pos = p->pos;
@@ -256,6 +369,10 @@ void ps_rescan(WSqlParser *p, PsSeqList *out)
             ps_seq_add(p, out, &q);
         }
     }
+    if (p->pos == p->stmt_start_pos) {
+        statement_scans(&s);
+        return;
+    }
     if (p->pos == p->start_pos) {
         /* an expression starts here: the scans for each kind of operand, one token each */
         for (int i = 0; i < WSQL_N_OPERAND_STARTS; i++) {
@@ -270,16 +387,25 @@ void ps_rescan(WSqlParser *p, PsSeqList *out)
     if (p->pos == p->comma_pos) run(&s, 2, g_comma);
     if (p->pos == p->dot_pos && p->pos != p->cont_pos) run(&s, 2, g_dot);
     if (p->pos != p->cont_pos) {
+        /* a name outside an expression: its LOOKAHEAD(2) for `. name` failed at the "." */
+        if (p->pos == p->name_end_pos) run(&s, 2, g_dot);
         add_error_token(&s, NULL, 0);
         return;
     }
     bool primary = p->cont_opnd != PS_OPND_POSTFIX;
+    if (p->pos == p->op3_pos) {
+        /* failing inside the operator loop, the scans come in the order of the grammar's sites */
+        run(&s, 2, g_format);
+        run(&s, 2, g_postfix);
+        run(&s, 1, g_bracket);
+    }
     if (primary) run(&s, 2, g_dot);
     if (p->pos == p->escape_pos) run(&s, 2, g_escape);
     run(&s, 2, g_in);
     run(&s, 2, g_between);
     run(&s, 2, g_like);
     run(&s, 3, g_binary);
+    if (scan_row(p, 1)) run(&s, 2, g_binary2);
     run(&s, 1, g_bracket);
     run(&s, 2, g_postfix);
     run(&s, 2, g_format);

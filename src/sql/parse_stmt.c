@@ -165,7 +165,8 @@ static AstStmt *insert_stmt(WSqlParser *p)
             AstOption *o = WA_NEW(p->a, AstOption);
             o->pos = ps_pos(p);
             o->key = ps_ident(p);
-            if (ps_accept(p, TK_EQ)) o->value = literal_text(p);
+            ps_expect(p, TK_EQ);   /* Flink's partition spec always gives a value */
+            o->value = literal_text(p);
             ps_list_add(p, &l, o);
         } while (ps_accept(p, TK_COMMA));
         ps_expect(p, TK_RPAREN);
@@ -231,10 +232,12 @@ static AstStmt *inner_stmt(WSqlParser *p, bool allow_query, bool allow_ctas)
             /* Calcite parses a row expression here and then rejects it (EXPLAIN x, measured) */
             if (starts_expression(p))
                 ps_fail_calcite(p, ps_cur(p), "Non-query expression encountered in illegal context");
-            (void)ps_is_kw(p, "SELECT");
-            (void)ps_is_kw(p, "VALUES");
-            (void)ps_is_kw(p, "WITH");
-            (void)ps_is(p, TK_LPAREN);
+            /* Flink's explainable / executable statement: a query or expression, DML, a statement set */
+            static const char *const STARTS[] = {
+                "\"EXECUTE\"", "\"SELECT\"", "\"TABLE\"", "\"VALUE\"", "\"VALUES\"", "\"WITH\"",
+            };
+            for (size_t i = 0; i < sizeof STARTS / sizeof STARTS[0]; i++) ps_note_image(p, STARTS[i]);
+            for (int i = 0; i < WSQL_N_OPERAND_STARTS; i++) ps_note_image(p, WSQL_OPERAND_STARTS[i]);
         }
         ps_fail(p);
     }
@@ -300,7 +303,7 @@ static void column_or_constraint(WSqlParser *p, AstStmt *s, PsList *cols)
             ps_fail_at(p, ps_cur(p), "UNIQUE constraint is not supported yet");
         }
     }
-    if (ps_accept_kw(p, "COMMENT")) c->comment = ps_string(p);
+    if (ps_accept_kw(p, "COMMENT")) c->comment = ps_quoted(p);
     ps_list_add(p, cols, c);
 }
 
@@ -341,7 +344,7 @@ static AstStmt *create_table(WSqlParser *p, AstStmt *s)
         s->cols = WA_ARRAY(p->a, AstColumnDef, cols.n);
         for (int i = 0; i < cols.n; i++) s->cols[i] = *(AstColumnDef *)cols.v[i];
     }
-    if (ps_accept_kw(p, "COMMENT")) s->comment = ps_string(p);
+    if (ps_accept_kw(p, "COMMENT")) s->comment = ps_quoted(p);
     if (ps_is_kw(p, "DISTRIBUTED"))
         ps_fail_at(p, ps_cur(p), "DISTRIBUTED BY is not supported (at line %d, column %d).", ps_cur(p)->line,
                    ps_cur(p)->col);
@@ -378,8 +381,8 @@ static AstStmt *create_stmt(WSqlParser *p)
         s->kind = AS_CREATE_VIEW;
         s->if_not_exists = if_not_exists(p);
         s->target = ps_compound(p);
-        if (ps_at(p, 0, TK_LPAREN)) s->view_cols = ident_list(p, &s->nview_cols);
-        if (ps_accept_kw(p, "COMMENT")) s->comment = ps_string(p);
+        if (ps_is(p, TK_LPAREN)) s->view_cols = ident_list(p, &s->nview_cols);
+        if (ps_accept_kw(p, "COMMENT")) s->comment = ps_quoted(p);
         ps_expect_kw(p, "AS");
         s->query = query_with_text(p, &s->query_sql);
         return s;
@@ -393,7 +396,7 @@ static AstStmt *create_stmt(WSqlParser *p)
             s->kind = AS_CREATE_CATALOG;
             s->if_not_exists = if_not_exists(p);
             s->target = ps_compound(p);
-            if (ps_accept_kw(p, "COMMENT")) s->comment = ps_string(p);
+            if (ps_accept_kw(p, "COMMENT")) s->comment = ps_quoted(p);
             ps_expect_kw(p, "WITH");
             options_list(p, s);
             return s;
@@ -402,7 +405,7 @@ static AstStmt *create_stmt(WSqlParser *p)
             s->kind = AS_CREATE_DATABASE;
             s->if_not_exists = if_not_exists(p);
             s->target = ps_compound(p);
-            if (ps_accept_kw(p, "COMMENT")) s->comment = ps_string(p);
+            if (ps_accept_kw(p, "COMMENT")) s->comment = ps_quoted(p);
             if (ps_accept_kw(p, "WITH")) options_list(p, s);
             return s;
         }
@@ -416,14 +419,16 @@ function:
     s->if_not_exists = if_not_exists(p);
     s->target = ps_compound(p);
     ps_expect_kw(p, "AS");
-    s->value = ps_string(p);
+    s->value = ps_quoted(p);
     if (ps_accept_kw(p, "LANGUAGE")) {
+        /* Flink's grammar takes SQL here too; weir has no SQL-bodied functions */
+        if (ps_accept_kw(p, "SQL")) return other(p, pos, "CREATE FUNCTION ... LANGUAGE SQL");
         if (!ps_accept_kw(p, "JAVA") && !ps_accept_kw(p, "SCALA")) ps_expect_kw(p, "PYTHON");
     }
     if (ps_accept_kw(p, "USING")) {
         do {
             ps_expect_kw(p, "JAR");
-            (void)ps_string(p);
+            (void)ps_quoted(p);
         } while (ps_accept(p, TK_COMMA));
     }
     return s;
@@ -476,6 +481,16 @@ static AstStmt *drop_stmt(WSqlParser *p)
     return s;
 }
 
+/* ALTER TABLE ... ADD / MODIFY / DROP: DISTRIBUTION is one of the choice's tokens, PARTITION is
+   decided by a LOOKAHEAD scan (listed after the other tokens); both forms are not supported */
+static bool distribution_or_partition(WSqlParser *p)
+{
+    static const char *const PARTITION[] = {"\"PARTITION\""};
+    if (ps_is_kw(p, "DISTRIBUTION") || ps_kw_at(p, 0, "PARTITION")) return true;
+    ps_lookahead_tokens(p, PARTITION, 1);
+    return false;
+}
+
 static AstStmt *alter_stmt(WSqlParser *p)
 {
     AstPos pos = ps_pos(p);
@@ -495,7 +510,7 @@ static AstStmt *alter_stmt(WSqlParser *p)
         } else {
             ps_expect_kw(p, "COMMENT");
             s->alter_kind = AAL_COMMENT;
-            s->comment = ps_string(p);
+            s->comment = ps_quoted(p);
         }
         return s;
     }
@@ -558,6 +573,7 @@ static AstStmt *alter_stmt(WSqlParser *p)
     if (ps_is_kw(p, "ADD") || ps_is_kw(p, "MODIFY")) {
         s->alter_kind = ps_is_kw(p, "ADD") ? AAL_ADD : AAL_MODIFY;
         ps_next(p);
+        if (distribution_or_partition(p)) return other(p, pos, "ALTER TABLE ... DISTRIBUTION / PARTITION");
         PsList cols = {0};
         bool list = ps_accept(p, TK_LPAREN);
         do {
@@ -574,6 +590,7 @@ static AstStmt *alter_stmt(WSqlParser *p)
         return s;
     }
     if (ps_accept_kw(p, "DROP")) {
+        if (distribution_or_partition(p)) return other(p, pos, "ALTER TABLE ... DISTRIBUTION / PARTITION");
         if (ps_accept_kw(p, "PRIMARY")) {
             ps_expect_kw(p, "KEY");
             s->alter_kind = AAL_DROP_PRIMARY_KEY;
@@ -582,7 +599,7 @@ static AstStmt *alter_stmt(WSqlParser *p)
             s->key = ps_ident(p);
         } else if (ps_accept_kw(p, "WATERMARK")) {
             s->alter_kind = AAL_DROP_WATERMARK;
-        } else if (ps_at(p, 0, TK_LPAREN)) {
+        } else if (ps_is(p, TK_LPAREN)) {
             s->alter_kind = AAL_DROP_COLUMNS;
             s->view_cols = ident_list(p, &s->nview_cols);
         } else {
@@ -594,14 +611,12 @@ static AstStmt *alter_stmt(WSqlParser *p)
         }
         return s;
     }
-    if (ps_kw_at(p, 0, "SET") && ps_at(p, 1, TK_LPAREN)) {
-        ps_next(p);
+    if (ps_accept_kw(p, "SET")) {
         s->alter_kind = AAL_SET_OPTIONS;
         options_list(p, s);
         return s;
     }
-    if (ps_kw_at(p, 0, "RESET") && ps_at(p, 1, TK_LPAREN)) {
-        ps_next(p);
+    if (ps_accept_kw(p, "RESET")) {
         s->alter_kind = AAL_RESET_OPTIONS;
         key_list(p, s);
         return s;
@@ -611,8 +626,6 @@ static AstStmt *alter_stmt(WSqlParser *p)
         return s;
     }
     (void)ps_is_kw(p, "RENAME");
-    (void)ps_is_kw(p, "SET");
-    (void)ps_is_kw(p, "RESET");
     ps_fail(p);
 }
 
@@ -624,10 +637,10 @@ static void like_opt_kind(WSqlParser *p, AstStmt *s, bool allow_ilike)
 {
     bool neg = ps_accept_kw(p, "NOT");
     if (ps_accept_kw(p, "LIKE")) {
-        s->like_pattern = ps_string(p);
+        s->like_pattern = ps_quoted(p);
     } else if (allow_ilike && ps_accept_kw(p, "ILIKE")) {
         s->ilike = true;
-        s->like_pattern = ps_string(p);
+        s->like_pattern = ps_quoted(p);
     } else {
         if (neg) ps_fail(p);
         return;
@@ -646,15 +659,15 @@ static void from_in_opt(WSqlParser *p, AstStmt *s)
 static AstStmt *show_stmt(WSqlParser *p)
 {
     AstPos pos = ps_pos(p);
+    int start = p->pos;
     ps_expect_kw(p, "SHOW");
     AstStmt *s = new_stmt(p, AS_SHOW, pos);
     if (ps_accept_kw(p, "TABLES")) { s->show = ASH_TABLES; from_in_opt(p, s); like_opt_no_ilike(p, s); }
     else if (ps_accept_kw(p, "VIEWS")) { s->show = ASH_VIEWS; from_in_opt(p, s); like_opt_no_ilike(p, s); }
     else if (ps_accept_kw(p, "JOBS")) s->show = ASH_JOBS;
     else if (ps_accept_kw(p, "FUNCTIONS")) { s->show = ASH_FUNCTIONS; from_in_opt(p, s); like_opt(p, s); }
-    else if (ps_is_kw(p, "USER") && ps_kw_at(p, 1, "FUNCTIONS")) {
-        ps_next(p);
-        ps_next(p);
+    else if (ps_accept_kw(p, "USER")) {
+        ps_expect_kw(p, "FUNCTIONS");
         s->show = ASH_USER_FUNCTIONS;
         from_in_opt(p, s);
         like_opt(p, s);
@@ -664,9 +677,8 @@ static AstStmt *show_stmt(WSqlParser *p)
         if (ps_accept_kw(p, "CATALOG")) s->show = ASH_CURRENT_CATALOG;
         else { ps_expect_kw(p, "DATABASE"); s->show = ASH_CURRENT_DATABASE; }
     } else if (ps_accept_kw(p, "MODULES")) s->show = ASH_MODULES;
-    else if (ps_is_kw(p, "FULL") && ps_kw_at(p, 1, "MODULES")) {
-        ps_next(p);
-        ps_next(p);
+    else if (ps_accept_kw(p, "FULL")) {
+        ps_expect_kw(p, "MODULES");
         s->show = ASH_FULL_MODULES;
     } else if (ps_accept_kw(p, "JARS")) s->show = ASH_JARS;
     else if (ps_accept_kw(p, "CREATE")) {
@@ -674,7 +686,7 @@ static AstStmt *show_stmt(WSqlParser *p)
         else if (ps_accept_kw(p, "VIEW")) s->show = ASH_CREATE_VIEW;
         else if (ps_accept_kw(p, "CATALOG")) s->show = ASH_CREATE_CATALOG;
         else if (ps_is_kw(p, "MODEL") || ps_is_kw(p, "MATERIALIZED")
-                 || ps_is_kw(p, "CONNECTION"))
+                 || ps_is_kw(p, "CONNECTION") || ps_is_kw(p, "OR"))
             return other(p, pos, "SHOW CREATE");
         else ps_fail(p);
         s->target = ps_compound(p);
@@ -687,48 +699,63 @@ static AstStmt *show_stmt(WSqlParser *p)
                || ps_is_kw(p, "CONNECTIONS") || ps_is_kw(p, "MATERIALIZED")) {
         return other(p, pos, wa_sprintf(p->a, "SHOW %s", ps_cur(p)->kw->word));
     } else {
-        ps_fail(p);
+        /* no SHOW form's LOOKAHEAD(2) matched: the statement choice fails at SHOW */
+        ps_fail_statement_start(p, start);
     }
     return s;
 }
+
+/* Flink's grammar decides DESCRIBE's form by the word after it (a non-reserved CATALOG, FUNCTION,
+   DATABASE, JOB, MODEL or CONNECTION is never a table name there), then takes [EXTENDED] and the name */
+static bool extended_opt(WSqlParser *p) { return ps_accept_kw(p, "EXTENDED"); }
 
 static AstStmt *describe_stmt(WSqlParser *p)
 {
     AstPos pos = ps_pos(p);
     if (!ps_accept_kw(p, "DESCRIBE")) ps_expect_kw(p, "DESC");
-    if (ps_kw_at(p, 0, "CATALOG") && !ps_at(p, 1, TK_EOF) && !ps_at(p, 1, TK_SEMICOLON) && !ps_at(p, 1, TK_DOT)) {
-        ps_next(p);
+    if (ps_accept_kw(p, "CATALOG")) {
         AstStmt *s = new_stmt(p, AS_DESCRIBE_CATALOG, pos);
-        if (ps_kw_at(p, 0, "EXTENDED") && !ps_at(p, 1, TK_EOF) && !ps_at(p, 1, TK_SEMICOLON)) {
-            ps_next(p);
-            s->extended = true;
-        }
+        s->extended = extended_opt(p);
         s->target.n = 1;
         s->target.pos = ps_pos(p);
         s->target.parts = WA_ARRAY(p->a, char *, 1);
         s->target.parts[0] = ps_ident(p);
         return s;
     }
-    if (ps_kw_at(p, 0, "FUNCTION") && !ps_at(p, 1, TK_EOF) && !ps_at(p, 1, TK_SEMICOLON) && !ps_at(p, 1, TK_DOT)) {
+    if (ps_kw_at(p, 0, "FUNCTION")) {
         ps_next(p);
         AstStmt *s = new_stmt(p, AS_DESCRIBE_FUNCTION, pos);
-        if (ps_kw_at(p, 0, "EXTENDED") && !ps_at(p, 1, TK_EOF) && !ps_at(p, 1, TK_SEMICOLON)
-            && !ps_at(p, 1, TK_DOT)) {
-            ps_next(p);
-            s->extended = true;
-        }
+        s->extended = extended_opt(p);
         s->target = ps_compound(p);
         return s;
     }
-    if (ps_is_kw(p, "DATABASE") || ps_is_kw(p, "JOB")
-        || ps_is_kw(p, "MODEL") || ps_is_kw(p, "CONNECTION")) {
-        if (!ps_at(p, 1, TK_EOF) && !ps_at(p, 1, TK_SEMICOLON) && !ps_at(p, 1, TK_DOT))
-            return other(p, pos, wa_sprintf(p->a, "DESCRIBE %s", ps_cur(p)->kw->word));
+    if (ps_is_kw(p, "JOB")) {
+        ps_next(p);
+        (void)ps_quoted(p);
+        return other(p, pos, "DESCRIBE JOB");
+    }
+    if (ps_is_kw(p, "DATABASE") || ps_is_kw(p, "MODEL") || ps_is_kw(p, "CONNECTION")) {
+        const char *what = wa_sprintf(p->a, "DESCRIBE %s", ps_cur(p)->kw->word);
+        ps_next(p);
+        (void)extended_opt(p);
+        (void)ps_compound(p);
+        return other(p, pos, what);
     }
     AstStmt *s = new_stmt(p, AS_DESCRIBE, pos);
     if (ps_kw_at(p, 0, "EXTENDED")) {
         ps_next(p);
         s->extended = true;
+    } else if (!ps_ident_at(p, 0)) {
+        /* Calcite's DESCRIBE [TABLE] name | DESCRIBE [STATEMENT] query beside Flink's forms, which
+           its LOOKAHEAD scans try after (FUNCTION, EXTENDED) */
+        static const char *const STARTS[] = {
+            "\"DELETE\"", "\"INSERT\"", "\"MERGE\"", "\"SELECT\"", "\"STATEMENT\"", "\"TABLE\"",
+            "\"UPDATE\"", "\"UPSERT\"", "\"VALUE\"", "\"VALUES\"", "\"WITH\"",
+        };
+        static const char *const SCANNED[] = {"\"FUNCTION\"", "\"EXTENDED\""};
+        for (size_t i = 0; i < sizeof STARTS / sizeof STARTS[0]; i++) ps_note_image(p, STARTS[i]);
+        for (int i = 0; i < WSQL_N_OPERAND_STARTS; i++) ps_note_image(p, WSQL_OPERAND_STARTS[i]);
+        ps_lookahead_tokens(p, SCANNED, 2);
     }
     s->target = ps_compound(p);
     return s;
@@ -737,13 +764,17 @@ static AstStmt *describe_stmt(WSqlParser *p)
 static AstStmt *use_stmt(WSqlParser *p)
 {
     AstStmt *s = new_stmt(p, AS_USE, ps_pos(p));
+    /* USE's forms are LOOKAHEAD(2) alternatives of the statement choice */
+    if (!ps_ident_at(p, 1) && !ps_kw_at(p, 1, "MODULES")) ps_fail_statement_start(p, p->pos);
     ps_expect_kw(p, "USE");
-    if (ps_kw_at(p, 0, "CATALOG") && !ps_at(p, 1, TK_EOF) && !ps_at(p, 1, TK_SEMICOLON) && !ps_at(p, 1, TK_DOT)) {
-        ps_next(p);
+    if (ps_accept_kw(p, "CATALOG")) {
         s->use_catalog = true;
-    } else if (ps_kw_at(p, 0, "MODULES") && !ps_at(p, 1, TK_EOF) && !ps_at(p, 1, TK_SEMICOLON)
-               && !ps_at(p, 1, TK_DOT)) {
-        ps_next(p);
+        s->target.n = 1;
+        s->target.pos = ps_pos(p);
+        s->target.parts = WA_ARRAY(p->a, char *, 1);
+        s->target.parts[0] = ps_ident(p);
+        return s;
+    } else if (ps_accept_kw(p, "MODULES")) {
         s->kind = AS_USE_MODULES;
         PsList l = {0};
         do ps_list_add(p, &l, ps_ident(p));
@@ -905,7 +936,7 @@ static AstStmt *stop_job(WSqlParser *p)
     AstStmt *s = new_stmt(p, AS_STOP_JOB, ps_pos(p));
     ps_expect_kw(p, "STOP");
     ps_expect_kw(p, "JOB");
-    s->job_id = ps_string(p);
+    s->job_id = ps_quoted(p);
     if (ps_kw_at(p, 0, "WITH") && ps_kw_at(p, 1, "SAVEPOINT")) {
         ps_next(p);
         ps_next(p);
@@ -976,14 +1007,14 @@ static AstStmt *statement(WSqlParser *p)
         ps_next(p);
         ps_next(p);
         AstStmt *s = new_stmt(p, AS_ADD_JAR, pos);
-        s->value = ps_string(p);
+        s->value = ps_quoted(p);
         return s;
     }
     if (ps_is_kw(p, "REMOVE") && ps_kw_at(p, 1, "JAR")) {
         ps_next(p);
         ps_next(p);
         AstStmt *s = new_stmt(p, AS_REMOVE_JAR, pos);
-        s->value = ps_string(p);
+        s->value = ps_quoted(p);
         return s;
     }
     if ((ps_is_kw(p, "LOAD") || ps_is_kw(p, "UNLOAD")) && ps_word_at(p, 1, "MODULE")) {
@@ -1023,8 +1054,7 @@ static AstStmt *statement(WSqlParser *p)
         /* Calcite parses a row expression here and then rejects it */
         ps_fail_calcite(p, ps_cur(p), "Non-query expression encountered in illegal context");
     }
-    ps_note_expr_start(p);
-    ps_fail(p);
+    ps_fail_statement_start(p, p->pos);
 }
 
 /* ---- entry points ---- */
@@ -1037,7 +1067,8 @@ static bool setup(WSqlParser *p, WArena *a, const char *sql, WError *err)
     p->srclen = (int)strlen(p->src);
     p->err = err;
     p->exp_pos = -1;
-    p->cont_pos = p->start_pos = p->sorted_start_pos = p->comma_pos = p->look_pos = p->escape_pos = p->dot_pos = -1;
+    p->cont_pos = p->start_pos = p->sorted_start_pos = p->comma_pos = p->look_pos = p->escape_pos = p->dot_pos = p->name_end_pos = -1;
+    p->stmt_start_pos = p->op3_pos = -1;
     WSqlTokens toks;
     if (!wsql_lex(a, p->src, p->srclen, &toks, err)) return false;
     p->t = toks.t;

@@ -242,6 +242,7 @@ AstName ps_compound(WSqlParser *p)
     }
     /* Calcite's LOOKAHEAD(2) for `. name` failed here: an error at the "." lists `"." <IDENTIFIER>` */
     if (ps_at(p, 0, TK_DOT)) p->dot_pos = p->pos;
+    else p->name_end_pos = p->pos;
     n.n = l.n;
     n.parts = (char **)l.v;
     return n;
@@ -330,6 +331,19 @@ static char *unicode_unescape(WSqlParser *p, const WSqlToken *t, const char *bod
 }
 
 static char *string_lit(WSqlParser *p, bool cont);
+
+/* Flink's own statements (parserImpls.ftl) take a bare <QUOTED_STRING> token (COMMENT, LIKE, AS of
+   CREATE FUNCTION, JAR, JOB ids): one fragment, the only string kind listed when it is missing */
+char *ps_quoted(WSqlParser *p)
+{
+    if (ps_cur(p)->kind != TK_STRING) {
+        ps_note(p, "<QUOTED_STRING>", false, ORD_LIT + 4);
+        ps_fail(p);
+    }
+    char *v = ps_cur(p)->val;
+    ps_next(p);
+    return v;
+}
 
 char *ps_string(WSqlParser *p) { return string_lit(p, true); }
 char *ps_string_plain(WSqlParser *p) { return string_lit(p, false); }

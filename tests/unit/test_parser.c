@@ -474,8 +474,14 @@ WTEST(parser_describe_use)
     CHECK(u && u->kind == AS_USE && u->use_catalog);
     AstStmt *u2 = P("USE cat.db");
     CHECK(u2 && u2->kind == AS_USE && !u2->use_catalog && u2->target.n == 2);
-    AstStmt *u3 = P("USE catalog");   /* a database named "catalog" */
+    /* Flink 2.3 takes USE CATALOG as the catalog form (`USE catalog;` fails after CATALOG); a
+       database named catalog is quoted */
+    AstStmt *u3 = P("USE `catalog`");
     CHECK(u3 && u3->kind == AS_USE && !u3->use_catalog);
+    WError err;
+    werr_clear(&err);
+    CHECK(wsql_parse_statement(arena(), "USE catalog", &err) == NULL);
+    CHECK(strstr(err.msg, "Encountered \"<EOF>\" at line 1, column 11.") != NULL);
 }
 
 WTEST(parser_set_reset)

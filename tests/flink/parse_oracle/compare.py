@@ -5,7 +5,9 @@ Usage: python3 tests/flink/parse_oracle/compare.py [-v] [--weir build/weir] FILE
   FILE   statements separated by lines "----" (typos1.sql .. typos3.sql here)
   -v     print the difference of each message that is not equal
 
-Flink's side runs FlinkParse.java (its CalciteParser with the planner's configuration, no cluster)
+Flink's side runs FlinkParse.java (the Parser of a TableEnvironment, as the client's statement goes
+through it: the extended parser for SET/RESET/..., Calcite's parser, validation and conversion; no
+cluster, nothing executed)
 against the planner jar inside $FLINK_HOME/lib/flink-table-planner-loader-*.jar (default: the
 Flink scripts/install-flink.sh installs); the jar and the class are built once under
 /tmp/weir-parse-oracle. weir's side runs each statement as a `-f` script (embedded) and takes the
@@ -38,7 +40,8 @@ def flink_classpath():
             out.write(z.read("flink-table-planner.jar"))
     jars = [planner] + [j for j in glob.glob(os.path.join(lib, "*.jar")) if "planner-loader" not in j]
     cp = ":".join(jars)
-    if not os.path.exists(os.path.join(WORK, "FlinkParse.class")):
+    cls, src = os.path.join(WORK, "FlinkParse.class"), os.path.join(HERE, "FlinkParse.java")
+    if not os.path.exists(cls) or os.path.getmtime(cls) < os.path.getmtime(src):
         subprocess.run(["javac", "-d", WORK, "-cp", cp, os.path.join(HERE, "FlinkParse.java")], check=True)
     return cp + ":" + WORK
 

@@ -1,0 +1,2 @@
+-- DESCRIBE lists Calcite's describable starts, then its scanned FUNCTION / EXTENDED.
+DESCRIBE;

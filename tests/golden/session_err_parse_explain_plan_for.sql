@@ -1,0 +1,2 @@
+-- EXPLAIN PLAN FOR with no statement: the explainable starts.
+EXPLAIN PLAN FOR;

@@ -1,0 +1,2 @@
+-- USE CATALOG is the catalog form: a name must follow.
+USE CATALOG;

@@ -1,0 +1,2 @@
+-- USE with no name: the statement choice fails at USE.
+USE;
