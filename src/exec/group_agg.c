@@ -23,6 +23,7 @@
  */
 #include "stateful.h"
 #include "accumulators.h"
+#include "insight.h"
 #include "../types/row.h"
 #include "../types/compare.h"
 #include "../common/hash.h"
@@ -397,6 +398,10 @@ static void process_general(GroupAgg *g, const WChunk *in)
 {
     const WAccLayout *L = g->L;
     int cur_key = -1;
+    /* insight's slow keys: a row's work is the data-view entries its aggregates read (a MIN/MAX
+       with retraction rescans its key's values when the extreme leaves); each such row is timed */
+    WOperator *op = &g->base;
+    bool track = L->has_views && op->insight;
     for (int r = 0; r < in->nrows; r++) {
         Slot *s = &g->slots[g->cg.rows[r]];
         bool retract = wrowkind_is_retract((WRowKind)in->kinds[r]);
@@ -407,6 +412,11 @@ static void process_general(GroupAgg *g, const WChunk *in)
             wacc_create(L, s->acc, s->nulls);
             s->present = true;
             first = true;
+        }
+        int64_t t0 = 0;
+        if (track) {
+            g->ac.work = 0;
+            t0 = wop_firing_begin(op);
         }
         if (L->has_views && cur_key != g->cg.rows[r]) {
             set_slot_key(g, s);
@@ -425,6 +435,10 @@ static void process_general(GroupAgg *g, const WChunk *in)
             if (!first) emit_row(g, WRK_DELETE, in, r, g->prev, g->prevn);
             if (L->has_views) wacc_cleanup(L);
             s->present = false;
+        }
+        if (track) {
+            wop_key_work(op, 0, in, r, g->ac.work);
+            wop_key_slow_end(op, t0, g->ac.work, in, r);
         }
     }
 }

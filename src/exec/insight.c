@@ -289,11 +289,11 @@ static void scan_key(void *ctx, WBytes key, int64_t bytes)
     in->pass_key_len[slot] = (uint16_t)(key.len <= WINS_KEY_BYTES ? key.len : WINS_KEY_BYTES + 1);
 }
 
-/* The label of slot's key: its columns decoded from the binary row. */
-static void label_pass_key(const WOperator *op, WInsight *in, int slot, WStrBuf *sb)
+/* The label of a state key (a binary row of the keyed input's key columns; len > WINS_KEY_BYTES:
+   cut) into label[WHH_LABEL]: its columns decoded. */
+static void label_key_bytes(const WOperator *op, const WInsight *in, const unsigned char *key, size_t len, char *label,
+                            WStrBuf *sb)
 {
-    char *label = in->bytes_pass.label[slot];
-    size_t len = in->pass_key_len[slot];
     int n = in->nkey_types;
     if (n <= 0 || len > WINS_KEY_BYTES || len < wrow_fixed_size(n)) {
         snprintf(label, WHH_LABEL, "(a key of %s%zu bytes)", len > WINS_KEY_BYTES ? "over " : "",
@@ -303,11 +303,53 @@ static void label_pass_key(const WOperator *op, WInsight *in, int slot, WStrBuf 
     wsb_clear(sb);
     for (int k = 0; k < n; k++) {
         WDatum d;
-        bool set = wrow_get(in->pass_key[slot], len, n, in->key_types[k], k, &d);
+        bool set = wrow_get(key, len, n, in->key_types[k], k, &d);
         if (k) wsb_append(sb, ", ");
         wfmt_sql(in->key_types[k], d, !set, op->ctx->cast.tz, sb);
     }
     snprintf(label, WHH_LABEL, "%s", sb->buf ? sb->buf : "");
+}
+
+/* The label of slot's key of the pass. */
+static void label_pass_key(const WOperator *op, WInsight *in, int slot, WStrBuf *sb)
+{
+    label_key_bytes(op, in, in->pass_key[slot], in->pass_key_len[slot], in->bytes_pass.label[slot], sb);
+}
+
+void wop_key_work_bytes(WOperator *op, const void *key, size_t klen, int64_t rows)
+{
+    WInsight *in = op->insight;
+    if (!in || rows <= 0) return;
+    in->live.work_fed = true;
+    in->live.work_total += rows;
+    if (rows < WINS_WORK_MIN) return;
+    bool entered;
+    int slot = whh_add(&in->live.work, whash_bytes(key, klen, 0x6b), rows, &entered);
+    char *label = in->live.work.label[slot];
+    if (entered || label[0]) return;
+    /* labelled when met again, as sketch_row does */
+    WStrBuf sb;
+    wsb_init(&sb);
+    label_key_bytes(op, in, key, klen <= WINS_KEY_BYTES ? klen : WINS_KEY_BYTES + 1, label, &sb);
+    wsb_free(&sb);
+}
+
+void wop_key_slow_end_bytes(WOperator *op, int64_t t0, int64_t rows, const void *key, size_t klen)
+{
+    WInsight *in = op->insight;
+    if (!in || !t0) return;
+    WInsightSnap *s = &in->live;
+    int w;
+    char *out = slow_sample(in, t0, rows, "rows", &s->slowkey_total, &s->slowkey_max_ms, &s->slowkey_max_rows,
+                            &s->nslowkey, s->slowkey, &w);
+    if (!out) return;
+    char label[WHH_LABEL];
+    WStrBuf sb;
+    wsb_init(&sb);
+    label_key_bytes(op, in, key, klen <= WINS_KEY_BYTES ? klen : WINS_KEY_BYTES + 1, label, &sb);
+    wsb_free(&sb);
+    snprintf(out + w, (size_t)(WINS_SAMPLE_LEN - w), "key %s", label);
+    fprintf(stderr, "weir: slow key in %s: %s\n", op->name ? op->name : "an operator", out);
 }
 
 /* One bounded step of the walk over op's heap state (WINS_SCAN_BUDGET entries); a finished pass

@@ -154,6 +154,12 @@ void wop_firing_end(struct WOperator *op, int64_t t0, int64_t rows, const struct
    and logged once to stderr. */
 void wop_key_work(struct WOperator *op, int input, const struct WChunk *c, int row, int64_t rows);
 void wop_key_slow_end(struct WOperator *op, int64_t t0, int64_t rows, const struct WChunk *c, int row);
+/* The same for work done for a state key rather than for an input row (an OVER aggregation's
+   timer firing for one partition key): key is the binary row of the keyed input's key columns (as
+   the state stores it; the sketch slot is by its hash, as for keys by state bytes); the slow
+   sample is "<ms> ms, <rows> rows: key <key>". */
+void wop_key_work_bytes(struct WOperator *op, const void *key, size_t klen, int64_t rows);
+void wop_key_slow_end_bytes(struct WOperator *op, int64_t t0, int64_t rows, const void *key, size_t klen);
 /* weir.insight.slow-threshold of a configuration in ms (default 1 min; -1 and err set when invalid). */
 int64_t winsight_slow_threshold_ms(const WOptions *config, WError *err);
 /* weir.insight.watermark-lag-threshold in ms: a split this far behind the leading one is reported

@@ -17,6 +17,7 @@
  * May call exec/operator, state/, types/, common/.
  */
 #include "rank_internal.h"
+#include "insight.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,6 +190,7 @@ static int buffer_parse(RankOp *o, WBytes blob, int extra)
         sk_from_row(o, o->ents[i].p, len, esk_at(o, i), eskn_at(o, i));
         off += 4 + len;
     }
+    o->work += n;
     return n;
 }
 
@@ -519,6 +521,9 @@ static void rank_process(WOperator *op, int input, const WChunk *in)
             o->dropped++;
             continue;
         }
+        /* insight's slow keys: a row's work is the stored rows of its key it read; each row is timed */
+        o->work = 0;
+        int64_t t0 = wop_firing_begin(op);
         encode_cols(o, &o->kbuf, in, r, o->nkeys, o->keys, o->ktypes);
         wstate_set_key(o->be, o->kbuf.buf, o->kbuf.len);
         encode_cols(o, &o->rbuf, in, r, o->ncols, NULL, o->types);
@@ -536,6 +541,10 @@ static void rank_process(WOperator *op, int input, const WChunk *in)
             rank_retract_process(o, in, r);
             break;
         default: break;
+        }
+        if (op->insight) {
+            wop_key_work(op, 0, in, r, o->work);
+            wop_key_slow_end(op, t0, o->work, in, r);
         }
     }
     if (o->out->nrows) wop_emit(op, o->out);
