@@ -36,6 +36,8 @@
 #define WINS_WORK_MIN 16            /* a row's work below this many rows scanned only adds to work_total */
 #define WINS_SPLITS 32              /* watermark splits described per WatermarkAssigner subtask */
 #define WINS_SPLIT_NAME 48
+#define WINS_ORIGINS 16             /* origins (splits, files) with rows behind the watermark described */
+#define WINS_ORIGIN_NAME 96
 
 typedef struct WInsightState {
     char name[WINS_NAME];
@@ -56,6 +58,16 @@ typedef struct WInsightSplit {
                                        both were active); 0 with one split */
     bool idle, finished;
 } WInsightSplit;
+
+/* Rows that reached a WatermarkAssigner at or behind the watermark it had already emitted (rowtime
+   <= watermark: late for every event-time operator after it, unless a window still open takes
+   them), by their origin: the source's split (a Kafka partition) or file, as the source names it;
+   name "" when the source does not say. */
+typedef struct WInsightOrigin {
+    char name[WINS_ORIGIN_NAME];
+    int64_t behind;                 /* rows */
+    int64_t behind_max_ms;          /* the most one was behind */
+} WInsightOrigin;
 
 /* The published picture of one operator instance (one subtask): a plain copyable value. */
 typedef struct WInsightSnap {
@@ -94,6 +106,10 @@ typedef struct WInsightSnap {
     int nsplits;                    /* described; nsplits_total may be larger */
     int nsplits_total;
     WInsightSplit splits[WINS_SPLITS];
+    /* a WatermarkAssigner's rows behind the watermark, by origin (most first) */
+    int64_t behind_total;
+    int norigins;
+    WInsightOrigin origins[WINS_ORIGINS];
 } WInsightSnap;
 
 typedef struct WInsight {
@@ -211,6 +227,12 @@ int winsight_top_bytes(const WInsightSnap *snaps, int nsnaps, WHotKey *out, int 
 /* The top keys by work (rows scanned) over the subtasks' work sketches, shares of all the work;
    *total = rows scanned over all subtasks. */
 int winsight_top_work(const WInsightSnap *snaps, int nsnaps, WHotKey *out, int max, int64_t *total);
+/* The origins of rows behind the watermark over the subtasks (and over several WatermarkAssigners:
+   call again with the same out/n), merged by name, most rows first; returns the count (<= max). */
+int winsight_origin_sum(const WInsightSnap *snaps, int nsnaps, WInsightOrigin *out, int n, int max);
+/* The remedy for a slow key (a key that makes the operator read most of the state rows it reads),
+   by the operator's job-graph name: Flink has no automatic one for any operator. */
+const char *winsight_slow_remedy(const char *op_name);
 /* The late rows of all subtasks summed into one snapshot's late fields (samples: the first ones). */
 void winsight_late_sum(const WInsightSnap *snaps, int nsnaps, WInsightSnap *out);
 /* The lateness below which half / 99% of the late rows lie (histogram bucket upper bounds, ms). */

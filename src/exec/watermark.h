@@ -15,6 +15,14 @@ typedef struct WWmSplits {
     void *label_ctx;
 } WWmSplits;
 
+/* Where the rows of the chunk being pushed come from (insight: rows behind the watermark by
+   origin): the source's split or file index and its name; id NULL when not known. */
+typedef struct WWmOrigin {
+    const int *id;
+    void (*label)(void *label_ctx, int id, char *buf, size_t bufsz);
+    void *label_ctx;
+} WWmOrigin;
+
 typedef struct WWmConfig {
     int rowtime_col;            /* the rowtime column (rows not after the pending watermark cut the
                                    chunk), -1 none */
@@ -22,6 +30,7 @@ typedef struct WWmConfig {
     bool periodic;              /* scan.watermark.emit.strategy on-periodic: emitted every interval_ms */
     int64_t interval_ms;        /* pipeline.auto-watermark-interval (0: never periodically) */
     int64_t idle_timeout_ms;    /* a split without rows that long is idle (0: never) */
+    WWmOrigin origin;
 } WWmConfig;
 
 WOperator *wop_watermark_new(WExecCtx *ctx, WExpr *expr, const WWmConfig *cfg, int ncols, const WType **types,
