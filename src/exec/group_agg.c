@@ -402,6 +402,9 @@ static void process_general(GroupAgg *g, const WChunk *in)
        with retraction rescans its key's values when the extreme leaves); each such row is timed */
     WOperator *op = &g->base;
     bool track = L->has_views && op->insight;
+    /* a row that read WINS_WORK_MIN entries or more is timed from the previous such row's end (or
+       the chunk's start: one coarse clock reading per such row) */
+    int64_t t0 = track ? wop_key_begin(op) : 0;
     for (int r = 0; r < in->nrows; r++) {
         Slot *s = &g->slots[g->cg.rows[r]];
         bool retract = wrowkind_is_retract((WRowKind)in->kinds[r]);
@@ -413,11 +416,7 @@ static void process_general(GroupAgg *g, const WChunk *in)
             s->present = true;
             first = true;
         }
-        int64_t t0 = 0;
-        if (track) {
-            g->ac.work = 0;
-            t0 = wop_firing_begin(op);
-        }
+        if (track) g->ac.work = 0;
         if (L->has_views && cur_key != g->cg.rows[r]) {
             set_slot_key(g, s);
             cur_key = g->cg.rows[r];
@@ -436,9 +435,9 @@ static void process_general(GroupAgg *g, const WChunk *in)
             if (L->has_views) wacc_cleanup(L);
             s->present = false;
         }
-        if (track) {
+        if (track && g->ac.work) {
             wop_key_work(op, 0, in, r, g->ac.work);
-            wop_key_slow_end(op, t0, g->ac.work, in, r);
+            if (g->ac.work >= WINS_WORK_MIN) t0 = wop_key_slow_end(op, t0, g->ac.work, in, r);
         }
     }
 }

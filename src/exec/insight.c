@@ -209,10 +209,10 @@ int64_t wop_firing_begin(const WOperator *op) { return op->insight ? wproc_mono_
 /* Work of t0's start (wop_firing_begin) that took the slow threshold or longer: counted into
    *total / *max_ms / *max_rows; returns the next of the first WINS_SLOW_SAMPLES sample slots with
    "<ms> ms, <rows> <what>: " written (NULL: not slow, or the samples are full). */
-static char *slow_sample(const WInsight *in, int64_t t0, int64_t rows, const char *what, int64_t *total,
+static char *slow_sample(const WInsight *in, int64_t t0, int64_t now, int64_t rows, const char *what, int64_t *total,
                          int64_t *max_ms, int64_t *max_rows, int *n, char (*samples)[WINS_SAMPLE_LEN], int *written)
 {
-    int64_t ns = wproc_mono_ns() - t0;
+    int64_t ns = now - t0;
     if (ns < in->slow_threshold_ns) return NULL;
     int64_t ms = ns / 1000000;
     ++*total;
@@ -230,8 +230,8 @@ void wop_firing_end(WOperator *op, int64_t t0, int64_t rows, const WChunk *c, in
     if (!in || !t0) return;
     WInsightSnap *s = &in->live;
     int w;
-    char *out = slow_sample(in, t0, rows, "rows", &s->slow_total, &s->slow_max_ms, &s->slow_max_rows, &s->nslow,
-                            s->slow, &w);
+    char *out = slow_sample(in, t0, wproc_mono_ns(), rows, "rows", &s->slow_total, &s->slow_max_ms, &s->slow_max_rows,
+                            &s->nslow, s->slow, &w);
     if (!out) return;
     if (c && row >= 0 && row < c->nrows) row_label(op, c, row, c->ncols, NULL, true, out + w, (size_t)(WINS_SAMPLE_LEN - w));
     else snprintf(out + w, (size_t)(WINS_SAMPLE_LEN - w), "(no row emitted)");
@@ -239,18 +239,22 @@ void wop_firing_end(WOperator *op, int64_t t0, int64_t rows, const WChunk *c, in
     fprintf(stderr, "weir: slow window firing in %s: %s\n", op->name ? op->name : "an operator", out);
 }
 
-void wop_key_slow_end(WOperator *op, int64_t t0, int64_t rows, const WChunk *c, int row)
+int64_t wop_key_begin(const WOperator *op) { return op->insight ? wproc_mono_coarse_ns() : 0; }
+
+int64_t wop_key_slow_end(WOperator *op, int64_t t0, int64_t rows, const WChunk *c, int row)
 {
     WInsight *in = op->insight;
-    if (!in || !t0) return;
+    if (!in || !t0) return 0;
+    int64_t now = wproc_mono_coarse_ns();
     WInsightSnap *s = &in->live;
     int w;
-    char *out = slow_sample(in, t0, rows, "rows scanned", &s->slowkey_total, &s->slowkey_max_ms, &s->slowkey_max_rows,
-                            &s->nslowkey, s->slowkey, &w);
-    if (!out) return;
+    char *out = slow_sample(in, t0, now, rows, "rows scanned", &s->slowkey_total, &s->slowkey_max_ms,
+                            &s->slowkey_max_rows, &s->nslowkey, s->slowkey, &w);
+    if (!out) return now;
     if (c && row >= 0 && row < c->nrows) row_label(op, c, row, c->ncols, NULL, false, out + w, (size_t)(WINS_SAMPLE_LEN - w));
     /* logged once: the first slow keys */
     fprintf(stderr, "weir: slow key in %s: %s\n", op->name ? op->name : "an operator", out);
+    return now;
 }
 
 /* The states of the backends op registered (the lane's checkpoint registry, by exec node id). */
@@ -340,8 +344,8 @@ void wop_key_slow_end_bytes(WOperator *op, int64_t t0, int64_t rows, const void 
     if (!in || !t0) return;
     WInsightSnap *s = &in->live;
     int w;
-    char *out = slow_sample(in, t0, rows, "rows", &s->slowkey_total, &s->slowkey_max_ms, &s->slowkey_max_rows,
-                            &s->nslowkey, s->slowkey, &w);
+    char *out = slow_sample(in, t0, wproc_mono_coarse_ns(), rows, "rows", &s->slowkey_total, &s->slowkey_max_ms,
+                            &s->slowkey_max_rows, &s->nslowkey, s->slowkey, &w);
     if (!out) return;
     char label[WHH_LABEL];
     WStrBuf sb;

@@ -165,11 +165,14 @@ void wop_firing_end(struct WOperator *op, int64_t t0, int64_t rows, const struct
    it scanned for row `row` of c arriving on input (a join's candidates of the other side): the
    work counts in the snapshot's work_total and, from WINS_WORK_MIN rows on, for the row's key in
    the work sketch (the key columns of the input's hash exchange). A row whose work the operator
-   timed (wop_firing_begin before it) ends with wop_key_slow_end: over weir.insight.slow-threshold
-   it is counted, the first WINS_SLOW_SAMPLES described ("<ms> ms, <rows> rows scanned: <row>")
-   and logged once to stderr. */
+   timed (wop_key_begin before it: the coarse monotonic clock, 0 without insight) ends with
+   wop_key_slow_end: over weir.insight.slow-threshold it is counted, the first WINS_SLOW_SAMPLES
+   described ("<ms> ms, <rows> rows scanned: <row>") and logged once to stderr. wop_key_slow_end
+   returns its clock reading, the start of the next row for an operator that times every row
+   (one reading per row). */
 void wop_key_work(struct WOperator *op, int input, const struct WChunk *c, int row, int64_t rows);
-void wop_key_slow_end(struct WOperator *op, int64_t t0, int64_t rows, const struct WChunk *c, int row);
+int64_t wop_key_begin(const struct WOperator *op);
+int64_t wop_key_slow_end(struct WOperator *op, int64_t t0, int64_t rows, const struct WChunk *c, int row);
 /* The same for work done for a state key rather than for an input row (an OVER aggregation's
    timer firing for one partition key): key is the binary row of the keyed input's key columns (as
    the state stores it; the sketch slot is by its hash, as for keys by state bytes); the slow

@@ -779,7 +779,7 @@ static int64_t key_work_begin(OverOp *o)
 {
     o->rows_read = 0;
     o->ac.work = 0;
-    return wop_firing_begin(&o->base);
+    return wop_key_begin(&o->base);
 }
 
 static void key_work_end(OverOp *o, int64_t t0)

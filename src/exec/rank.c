@@ -512,6 +512,10 @@ static void rank_process(WOperator *op, int input, const WChunk *in)
     (void)input;
     wchunk_reset(o->out);
     if (o->mode == RM_UNSUPPORTED) return;
+    /* insight's slow keys: a row's work is the stored rows of its key it read; a row that read
+       WINS_WORK_MIN rows or more is timed from the previous such row's end (or the chunk's start:
+       a coarse clock reading, none for the rows that read a few rows) */
+    int64_t t0 = wop_key_begin(op);
     for (int r = 0; r < in->nrows; r++) {
         WRowKind k = (WRowKind)in->kinds[r];
         bool acc = k == WRK_INSERT || k == WRK_UPDATE_AFTER;
@@ -521,9 +525,7 @@ static void rank_process(WOperator *op, int input, const WChunk *in)
             o->dropped++;
             continue;
         }
-        /* insight's slow keys: a row's work is the stored rows of its key it read; each row is timed */
         o->work = 0;
-        int64_t t0 = wop_firing_begin(op);
         encode_cols(o, &o->kbuf, in, r, o->nkeys, o->keys, o->ktypes);
         wstate_set_key(o->be, o->kbuf.buf, o->kbuf.len);
         encode_cols(o, &o->rbuf, in, r, o->ncols, NULL, o->types);
@@ -542,9 +544,9 @@ static void rank_process(WOperator *op, int input, const WChunk *in)
             break;
         default: break;
         }
-        if (op->insight) {
+        if (op->insight && o->work) {
             wop_key_work(op, 0, in, r, o->work);
-            wop_key_slow_end(op, t0, o->work, in, r);
+            if (o->work >= WINS_WORK_MIN) t0 = wop_key_slow_end(op, t0, o->work, in, r);
         }
     }
     if (o->out->nrows) wop_emit(op, o->out);
