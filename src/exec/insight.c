@@ -137,13 +137,16 @@ static uint64_t key_hash(const WChunk *c, int r, int n, const int *keys)
 }
 
 /* Count weight for row r's key in sketch h; lazily label it (a key is labelled when met again
-   while in the sketch: keys seen once cost no formatting; the keys that matter are met often). */
-static void sketch_row(WOperator *op, WHeavyHitters *h, const WChunk *c, int r, int n, const int *keys, int64_t weight)
+   while in the sketch: keys seen once cost no formatting; the keys that matter are met often),
+   or at once when eager (the work sketch: a row there read WINS_WORK_MIN rows or more, and one
+   such row can be most of the work). */
+static void sketch_row(WOperator *op, WHeavyHitters *h, const WChunk *c, int r, int n, const int *keys, int64_t weight,
+                       bool eager)
 {
     bool entered;
     int slot = whh_add(h, key_hash(c, r, n, keys), weight, &entered);
     char *label = h->label[slot];
-    if (!entered && !label[0]) row_label(op, c, r, n, keys, false, label, WHH_LABEL);
+    if ((eager || !entered) && !label[0]) row_label(op, c, r, n, keys, false, label, WHH_LABEL);
 }
 
 void winsight_rows(WOperator *op, int input, const WChunk *c)
@@ -159,7 +162,7 @@ void winsight_rows(WOperator *op, int input, const WChunk *c)
         for (int k = 0; k < n; k++) in->key_types[k] = c->types[keys[k]];
         in->nkey_types = n;
     }
-    for (; r < c->nrows; r += WINS_SAMPLE_EVERY) sketch_row(op, &in->live.hh, c, r, n, keys, 1);
+    for (; r < c->nrows; r += WINS_SAMPLE_EVERY) sketch_row(op, &in->live.hh, c, r, n, keys, 1, false);
     in->skip = r - c->nrows;
     assert(in->skip >= 0 && in->skip < WINS_SAMPLE_EVERY);
 }
@@ -171,7 +174,7 @@ void wop_key_work(WOperator *op, int input, const WChunk *c, int row, int64_t ro
     in->live.work_fed = true;
     in->live.work_total += rows;
     if (rows < WINS_WORK_MIN || input < 0 || input >= WINS_INPUTS || !in->nkeys[input]) return;
-    sketch_row(op, &in->live.work, c, row, in->nkeys[input], in->keys[input], rows);
+    sketch_row(op, &in->live.work, c, row, in->nkeys[input], in->keys[input], rows, true);
 }
 
 int winsight_late_bucket(int64_t lateness_ms)
@@ -330,8 +333,8 @@ void wop_key_work_bytes(WOperator *op, const void *key, size_t klen, int64_t row
     bool entered;
     int slot = whh_add(&in->live.work, whash_bytes(key, klen, 0x6b), rows, &entered);
     char *label = in->live.work.label[slot];
-    if (entered || label[0]) return;
-    /* labelled when met again, as sketch_row does */
+    if (label[0]) return;
+    /* labelled at once, as sketch_row does for the work sketch */
     WStrBuf sb;
     wsb_init(&sb);
     label_key_bytes(op, in, key, klen <= WINS_KEY_BYTES ? klen : WINS_KEY_BYTES + 1, label, &sb);

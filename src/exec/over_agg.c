@@ -774,7 +774,8 @@ static void pt_rows_element(OverOp *o, const WChunk *in, int r, int64_t now)
 /* ---- driver ---- */
 
 /* Insight's slow keys: the work for one key (a timer firing, a processing-time row) is the stored
-   rows it decoded plus the data-view entries its aggregates read; it is timed. */
+   rows it decoded plus the data-view entries its aggregates read; it is timed when it read
+   WINS_WORK_MIN rows or more. */
 static int64_t key_work_begin(OverOp *o)
 {
     o->rows_read = 0;
@@ -787,7 +788,7 @@ static void key_work_end(OverOp *o, int64_t t0)
     if (!o->base.insight) return;
     int64_t w = o->rows_read + o->ac.work;
     wop_key_work_bytes(&o->base, o->kbuf.buf, o->kbuf.len, w);
-    wop_key_slow_end_bytes(&o->base, t0, w, o->kbuf.buf, o->kbuf.len);
+    if (w >= WINS_WORK_MIN) wop_key_slow_end_bytes(&o->base, t0, w, o->kbuf.buf, o->kbuf.len);
 }
 
 static void on_timer(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns)

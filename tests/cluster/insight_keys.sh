@@ -5,6 +5,8 @@
 #     retraction removes its current minimum (the aggregate rescans the key's values each time);
 #   - a slow Top-N key: ROW_NUMBER() <= 5000 where 'slowkey' has 3000 rows (its buffer is read for
 #     each of them), the other keys one or two rows;
+#   - a slow OVER key: 'slowkey' has 3000 rows of one time, decoded at one firing (the other keys
+#     one row per time);
 #   - a key holding most of the state bytes on 'state.backend.type' = 'rocksdb';
 #   - late rows in one of two files (b-late.csv) read by an event-time window;
 # and finds each in REST (/weir/jobs/:jid/vertices/:vid/{slow-keys,hot-keys,late-data,watermarks}),
@@ -29,6 +31,10 @@ random.seed(3)
 rows = [f"slowkey,{i}" for i in range(3000)] + [f"k{i},{j}" for i in range(2000) for j in range(1 + i % 2)]
 random.shuffle(rows)
 open(f"{w}/rank.csv", "w").write("\n".join(rows) + "\n")
+rows = [f"slowkey,2026-01-01 00:00:01,{i}" for i in range(3000)] + [f"k{i},2026-01-01 00:00:{i % 50:02d},{i}" for i in range(2000)]
+random.seed(1)
+random.shuffle(rows)
+open(f"{w}/over.csv", "w").write("\n".join(rows) + "\n")
 rows = ["big," + "x" * 1000] * 50 + [f"k{i},v{i}" for i in range(1000)]
 random.seed(7)
 random.shuffle(rows)
@@ -52,6 +58,15 @@ CREATE TABLE o (k STRING, n INT, rn BIGINT) WITH ('connector' = 'blackhole');
 SET 'pipeline.name' = 'insight-slow-rank';
 SET 'table.dml-sync' = 'true';
 INSERT INTO o SELECT * FROM (SELECT k, n, ROW_NUMBER() OVER (PARTITION BY k ORDER BY n DESC) AS rn FROM t) WHERE rn <= 5000;
+SQL
+cat > "$W/over.sql" <<SQL
+CREATE TABLE t (k STRING, ts TIMESTAMP(3), n INT, WATERMARK FOR ts AS ts - INTERVAL '1' HOUR)
+  WITH ('connector' = 'filesystem', 'path' = '$W/over.csv', 'format' = 'csv');
+CREATE TABLE o (k STRING, n INT, c BIGINT) WITH ('connector' = 'blackhole');
+SET 'pipeline.name' = 'insight-slow-over';
+SET 'table.dml-sync' = 'true';
+SET 'weir.insight.slow-threshold' = '0 ms';
+INSERT INTO o SELECT k, n, COUNT(*) OVER (PARTITION BY k ORDER BY ts ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM t;
 SQL
 cat > "$W/rbytes.sql" <<SQL
 CREATE TABLE tb (k STRING, v STRING) WITH ('connector' = 'filesystem', 'path' = '$W/bytes.csv', 'format' = 'csv');
@@ -114,6 +129,18 @@ check "slow-keys: no slow row at the default threshold (1 min)" jqe '.operators[
 vemb "$W/rank.sql"
 check "-v: the slow Top-N key is reported" grep -q "slow key: slowkey made Rank\[[0-9]*\] scan 100% of the" "$W/rank.sql.err"
 
+# ---- slow OVER key: one firing decodes slowkey's 3000 rows (60% of the rows decoded: the others'
+# firings decode one row each, 2000 in all, each under the sketch's 16-row floor)
+sql "$W/over.sql" > "$W/over.out" 2>&1
+ojid="$(jid_by_name insight-slow-over)"
+check "the OVER job ran" test -n "$ojid"
+ovid="$(vid_of "$ojid" OverAggregate)"
+api GET "/weir/jobs/$ojid/vertices/$ovid/slow-keys" > "$W/over.json"
+check "slow-keys: 'slowkey' is the OVER aggregation's slow key, its firing sampled with its key" \
+  jqe '.operators[0].keys[0].key == "slowkey" and .operators[0].keys[0].rows_scanned == 3000 and .operators[0].rows_scanned == 5000
+       and .operators[0].dominant == true and (.operators[0].remedy | contains("frame"))
+       and .operators[0].most_rows_scanned == 3000 and ([.operators[0].sample[] | select(test("^[0-9]+ ms, 3000 rows: key slowkey$"))] | length) == 1' "$W/over.json"
+
 # ---- keys by state bytes on RocksDB: 'big' has 50 of 1050 rows but most of the LISTAGG state
 sql "$W/rbytes.sql" > "$W/rbytes.out" 2>&1
 bjid="$(jid_by_name insight-rocksdb-bytes)"
@@ -170,6 +197,8 @@ if [[ -n "$CHROME" ]]; then
     bash -c "grep -q 'Slow key: Key slowkey made GroupAggregate' '$W/dom-min.html'"
   chrome --dump-dom "$BASE/#/job/$rjid" > "$W/dom-rank.html"
   check "dashboard: the slow Top-N key is shown" grep -q "Slow key: Key slowkey made Rank" "$W/dom-rank.html"
+  chrome --dump-dom "$BASE/#/job/$ojid" > "$W/dom-over.html"
+  check "dashboard: the slow OVER key is shown" grep -q "Slow key: Key slowkey made OverAggregate" "$W/dom-over.html"
   chrome --dump-dom "$BASE/#/job/$bjid" > "$W/dom-rbytes.html"
   check "dashboard: the RocksDB key holding the state is shown" grep -q "Hot key by state: Key big holds" "$W/dom-rbytes.html"
   chrome --dump-dom "$BASE/#/job/$ljid" > "$W/dom-late.html"
@@ -181,5 +210,5 @@ if [[ -n "$CHROME" ]]; then
 else
   echo "note $TEST_NAME: chromium is not installed; the dashboard part is not checked"
 fi
-if [[ $FAILS -gt 0 ]]; then for f in min min-hot rank rbytes late wm; do echo "== $f.json"; cat "$W/$f.json"; done; fi
+if [[ $FAILS -gt 0 ]]; then for f in min min-hot rank over rbytes late wm; do echo "== $f.json"; cat "$W/$f.json"; done; fi
 exit 0
