@@ -404,7 +404,7 @@ static void process_general(GroupAgg *g, const WChunk *in)
     bool track = L->has_views && op->insight;
     /* a row that read WINS_WORK_MIN entries or more is timed from the previous such row's end (or
        the chunk's start: one coarse clock reading per such row) */
-    int64_t t0 = track ? wop_key_begin(op) : 0;
+    int64_t t0 = track ? wop_key_begin(op) : 0, small = 0;
     for (int r = 0; r < in->nrows; r++) {
         Slot *s = &g->slots[g->cg.rows[r]];
         bool retract = wrowkind_is_retract((WRowKind)in->kinds[r]);
@@ -435,11 +435,14 @@ static void process_general(GroupAgg *g, const WChunk *in)
             if (L->has_views) wacc_cleanup(L);
             s->present = false;
         }
-        if (track && g->ac.work) {
+        if (track && g->ac.work >= WINS_WORK_MIN) {
             wop_key_work(op, 0, in, r, g->ac.work);
-            if (g->ac.work >= WINS_WORK_MIN) t0 = wop_key_slow_end(op, t0, g->ac.work, in, r);
+            t0 = wop_key_slow_end(op, t0, g->ac.work, in, r);
+        } else if (track) {
+            small += g->ac.work;
         }
     }
+    if (track) wop_key_work_add(op, small);
 }
 
 /* ------------------------------------------------------------------ fast path */

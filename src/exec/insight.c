@@ -177,6 +177,14 @@ void wop_key_work(WOperator *op, int input, const WChunk *c, int row, int64_t ro
     sketch_row(op, &in->live.work, c, row, in->nkeys[input], in->keys[input], rows, true);
 }
 
+void wop_key_work_add(WOperator *op, int64_t rows)
+{
+    WInsight *in = op->insight;
+    if (!in || rows <= 0) return;
+    in->live.work_fed = true;
+    in->live.work_total += rows;
+}
+
 int winsight_late_bucket(int64_t lateness_ms)
 {
     if (lateness_ms <= 0) return 0;

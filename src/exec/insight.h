@@ -2,6 +2,9 @@
  * insight.h — what a running operator can say about itself beyond Flink's metrics: its hot keys,
  * the rows it dropped as late, and how its state grows (issue 21; docs/insight.md).
  *
+ * Also: slow keys (the state rows a keyed operator reads per key: wop_key_work), and a
+ * WatermarkAssigner's rows behind its watermark by origin (WInsightOrigin).
+ *
  * Contract: an operator gets a WInsight at wop_init unless `weir.insight.enabled` is false. Only
  * the thread running the operator writes it: the framework feeds every sampled row of a keyed
  * input (an input behind a hash exchange: wop_insight_keys) into a Space-Saving sketch
@@ -171,6 +174,8 @@ void wop_firing_end(struct WOperator *op, int64_t t0, int64_t rows, const struct
    returns its clock reading, the start of the next row for an operator that times every row
    (one reading per row). */
 void wop_key_work(struct WOperator *op, int input, const struct WChunk *c, int row, int64_t rows);
+/* The work of rows under WINS_WORK_MIN summed by the caller (a chunk's worth): work_total only. */
+void wop_key_work_add(struct WOperator *op, int64_t rows);
 int64_t wop_key_begin(const struct WOperator *op);
 int64_t wop_key_slow_end(struct WOperator *op, int64_t t0, int64_t rows, const struct WChunk *c, int row);
 /* The same for work done for a state key rather than for an input row (an OVER aggregation's

@@ -515,7 +515,7 @@ static void rank_process(WOperator *op, int input, const WChunk *in)
     /* insight's slow keys: a row's work is the stored rows of its key it read; a row that read
        WINS_WORK_MIN rows or more is timed from the previous such row's end (or the chunk's start:
        a coarse clock reading, none for the rows that read a few rows) */
-    int64_t t0 = wop_key_begin(op);
+    int64_t t0 = wop_key_begin(op), small = 0;
     for (int r = 0; r < in->nrows; r++) {
         WRowKind k = (WRowKind)in->kinds[r];
         bool acc = k == WRK_INSERT || k == WRK_UPDATE_AFTER;
@@ -544,11 +544,14 @@ static void rank_process(WOperator *op, int input, const WChunk *in)
             break;
         default: break;
         }
-        if (op->insight && o->work) {
+        if (o->work >= WINS_WORK_MIN && op->insight) {
             wop_key_work(op, 0, in, r, o->work);
-            if (o->work >= WINS_WORK_MIN) t0 = wop_key_slow_end(op, t0, o->work, in, r);
+            t0 = wop_key_slow_end(op, t0, o->work, in, r);
+        } else {
+            small += o->work;
         }
     }
+    wop_key_work_add(op, small);
     if (o->out->nrows) wop_emit(op, o->out);
     wchunk_reset(o->out);
 }

@@ -1,8 +1,10 @@
 /*
  * job_insight.c — the insight lines of the job report (`-v`): a dominant hot key with its remedy,
- * late rows with their lateness and a sample, slow window firings, slow keys (a key that makes a
- * join scan most of the state rows it scans; single rows slower than the threshold), a source split whose watermark
- * lags the others, and states that grow without bound (exec/insight.h).
+ * late rows with their lateness, a sample and the origins (splits, files) of the rows that came
+ * behind the watermark, slow window firings, slow keys (a key that makes a join, GROUP BY, Top-N
+ * or OVER aggregation read most of the state rows it reads; single rows slower than the
+ * threshold), a source split whose watermark lags the others, the rows behind a
+ * WatermarkAssigner's watermark by origin, and states that grow without bound (exec/insight.h).
  * Lines are printed only when there is something to act on, so a healthy job's report is
  * unchanged.
  */
