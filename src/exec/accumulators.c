@@ -30,6 +30,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <assert.h>
 #include <string.h>
 
 /* ------------------------------------------------------------------ helpers */
@@ -1285,5 +1286,94 @@ void wacc_merge_partial(WAccCtx *c, const WAggPartial *P, WDatum *acc, uint8_t *
         const WVector *vec = &in->cols[col0 + P->distinct_col[d]];
         if (vec->nulls[row]) continue;
         distinct_merge(c, &L->distinct[d], acc, nulls, vec->data[row].s);
+    }
+}
+
+/* ------------------------------------------------------------------ accumulator merge */
+
+bool wacc_layout_mergeable(const WAccLayout *L)
+{
+    if (L->has_views || L->ndistinct > 0) return false;
+    for (int i = 0; i < L->naggs; i++) {
+        const WAccAgg *g = &L->aggs[i];
+        if (g->distinct >= 0) return false;
+        switch (g->kind) {
+        case WAGG_COUNT_STAR: case WAGG_COUNT: case WAGG_SUM: case WAGG_SUM0: case WAGG_AVG:
+            break;
+        case WAGG_MIN: case WAGG_MAX:
+            if (g->retract) return false;
+            break;
+        case WAGG_LISTAGG:
+            if (g->retract) return false;
+            break;
+        default:
+            return false;
+        }
+    }
+    return true;
+}
+
+void wacc_merge(WAccCtx *c, WDatum *acc, uint8_t *nulls, const WDatum *o, const uint8_t *on)
+{
+    const WAccLayout *L = c->L;
+    assert(!L->has_views);
+    acc[0].i += o[0].i;                             /* record count */
+    for (int i = 0; i < L->naggs; i++) {
+        const WAccAgg *g = &L->aggs[i];
+        int f = g->off;
+        switch (g->kind) {
+        case WAGG_COUNT_STAR: case WAGG_COUNT:
+            acc[f].i += o[f].i;
+            break;
+        case WAGG_SUM:
+            if (!on[f]) {
+                if (nulls[f]) { acc[f] = o[f]; nulls[f] = 0; }
+                else if (!sum_step(g->sum_kind, &acc[f], o[f], false)) nulls[f] = 1;
+            }
+            if (g->retract) acc[f + 1].i += o[f + 1].i;
+            break;
+        case WAGG_SUM0:
+            if (on[f]) nulls[f] = 1;
+            else if (!nulls[f] && !sum_step(g->sum_kind, &acc[f], o[f], false)) nulls[f] = 1;
+            break;
+        case WAGG_AVG:
+            if (g->sum_kind != WSK_DEC && g->sum_kind != WSK_DOUBLE)
+                acc[f].i = (int64_t)((uint64_t)acc[f].i + (uint64_t)o[f].i);
+            else if (on[f]) nulls[f] = 1;
+            else if (!nulls[f] && !sum_step(g->sum_kind, &acc[f], o[f], false)) nulls[f] = 1;
+            acc[f + 1].i += o[f + 1].i;
+            break;
+        case WAGG_MIN: case WAGG_MAX:
+            assert(!g->retract);
+            if (!on[f] && (nulls[f] || minmax_better(g, o[f], acc[f], false))) {
+                acc[f] = copy_to(c, g->arg_type, o[f]);
+                nulls[f] = 0;
+            }
+            break;
+        case WAGG_LISTAGG: {
+            /* ListAggFunction.mergeExpressions: the other's delimiter; acc || delimiter || other */
+            assert(!g->retract);
+            acc[f] = on[f] ? acc[f] : copy_to(c, &WTYPE_STRING, o[f]);
+            nulls[f] = on[f];
+            if (on[f + 1]) break;
+            if (nulls[f + 1]) {
+                acc[f + 1] = copy_to(c, &WTYPE_STRING, o[f + 1]);
+                nulls[f + 1] = 0;
+                break;
+            }
+            if (on[f]) { nulls[f + 1] = 1; break; }
+            WStr a = acc[f + 1].s, d = o[f].s, b = o[f + 1].s;
+            size_t len = (size_t)a.len + (size_t)d.len + (size_t)b.len;
+            char *p = wa_alloc(c->scratch, len ? len : 1);
+            memcpy(p, a.p, (size_t)a.len);
+            memcpy(p + a.len, d.p, (size_t)d.len);
+            memcpy(p + a.len + d.len, b.p, (size_t)b.len);
+            acc[f + 1].s = (WStr){p, (int32_t)len};
+            break;
+        }
+        default:
+            assert(!"wacc_merge: aggregate without a merge");
+            break;
+        }
     }
 }

@@ -122,6 +122,15 @@ void wacc_write_partial(WAccCtx *c, const WAggPartial *P, const WDatum *acc, con
 void wacc_merge_partial(WAccCtx *c, const WAggPartial *P, WDatum *acc, uint8_t *nulls, const WChunk *in,
                         int row, int col0);
 
+/* ---- accumulator merge (slice-shared windows; additive) ----
+   wacc_layout_mergeable: every accumulator of L is scalar and has Flink's merge (COUNT, SUM,
+   $SUM0, AVG, MIN/MAX without retraction, LISTAGG without retraction; no DISTINCT, no data view).
+   wacc_merge folds accumulator `o` into `acc` as Flink's merge(acc, other) (record counts, counts
+   and sums add NULL-aware, MIN/MAX keep the extreme, LISTAGG appends other after the delimiter);
+   only for a mergeable layout. Strings it produces live in the context's scratch arena. */
+bool wacc_layout_mergeable(const WAccLayout *L);
+void wacc_merge(WAccCtx *c, WDatum *acc, uint8_t *nulls, const WDatum *o, const uint8_t *on);
+
 /* Accumulator row <-> datums. Decoding copies variable-length values into scratch. */
 void wacc_decode(WAccCtx *c, const void *row, size_t len, WDatum *acc, uint8_t *nulls);
 void wacc_encode(WAccCtx *c, const WDatum *acc, const uint8_t *nulls, WStrBuf *out);

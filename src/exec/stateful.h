@@ -144,6 +144,8 @@ WOperator *wop_changelog_normalize_new(WExecCtx *ctx, const WChangelogNormalizeS
    list of rows received, so that a retraction of a row that is not the latest does not delete
    the sink's row; emits +I/+U(latest) and -D when the list becomes empty. State:
    sinkMaterializeState. */
+typedef enum WSinkConflictMode { WSCM_LEGACY = 0, WSCM_ERROR, WSCM_NOTHING } WSinkConflictMode;
+
 typedef struct WSinkMaterializerSpec {
     int in_ncols;
     const WType **in_types;
@@ -155,6 +157,11 @@ typedef struct WSinkMaterializerSpec {
        instead of by their full content (Flink's inputUpsertKey). Additive field. */
     int nuk;
     const int *uk;
+    /* ON CONFLICT DO ERROR / NOTHING (Flink 2.3's WatermarkCompactingSinkMaterializer): changes
+       are buffered per key and compacted when the watermark advances; 0 = the legacy
+       materializer (also ON CONFLICT DO DEDUPLICATE) */
+    WSinkConflictMode conflict;
+    const char *const *key_names;   /* the sink's primary key columns (ERROR's message), may be NULL */
 } WSinkMaterializerSpec;
 WOperator *wop_sink_materializer_new(WExecCtx *ctx, const WSinkMaterializerSpec *spec);
 

@@ -8,8 +8,9 @@
  * works on chunks: the watermark is emitted after the chunk, except that the chunk is cut (views of
  * the same vectors, no copy) before every row whose rowtime is not after the watermark Flink would
  * have emitted by then; that watermark goes out first, so the row is as late as it is in Flink.
- * In-order input is never cut. What stays different: a row that is not late, in a chunk where
- * the watermark advanced, sees an older CURRENT_WATERMARK() than Flink's.
+ * In-order input is never cut (unless `every_record`: below a sink materializer that compacts
+ * on every watermark, the chunk is cut at each advance). What stays different: a row that is not
+ * late, in a chunk where the watermark advanced, sees an older CURRENT_WATERMARK() than Flink's.
  *
  * Per-split watermarks (cfg->splits, a source such as kafka whose watermark Flink pushes into the
  * scan): as Flink's SourceOperator with a WatermarkOutputMultiplexer, every split (partition) has
@@ -252,8 +253,10 @@ static void wm_process(WOperator *op, int input, const WChunk *in)
     int64_t behind = 0, behind_max = 0;
     for (int i = 0; i < in->nrows; i++) {
         int64_t cand = mx < other ? mx : other;        /* the watermark Flink has emitted before row i */
-        if (rt && cand > w->current && !rt->nulls[i] && rt->data[i].ts.ms <= cand) {
-            /* row i would be late in Flink against the watermark of the rows before it */
+        if (cand > w->current && !w->cfg.periodic &&
+            (w->cfg.every_record || (rt && !rt->nulls[i] && rt->data[i].ts.ms <= cand))) {
+            /* row i would be late in Flink against the watermark of the rows before it, or every
+               watermark Flink emits matters downstream */
             if (i > from) {
                 WChunk part = chunk_view(w->arena, in, from, i);
                 wop_emit(op, &part);

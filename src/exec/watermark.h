@@ -30,7 +30,9 @@ typedef struct WWmConfig {
     bool periodic;              /* scan.watermark.emit.strategy on-periodic: emitted every interval_ms */
     int64_t interval_ms;        /* pipeline.auto-watermark-interval (0: never periodically) */
     int64_t idle_timeout_ms;    /* a split without rows that long is idle (0: never) */
-    WWmOrigin origin;
+    bool every_record;          /* cut the chunk at every advance, not only before late rows (a
+                                   downstream operator acts on each of Flink's per-record watermarks) */
+    WWmOrigin origin;           /* where the pushed chunk's rows come from (insight) */
 } WWmConfig;
 
 WOperator *wop_watermark_new(WExecCtx *ctx, WExpr *expr, const WWmConfig *cfg, int ncols, const WType **types,

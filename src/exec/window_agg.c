@@ -21,16 +21,33 @@
  *   - GlobalWindowAggregate (spec->merge, Flink's SlicingWindowOperator over a local aggregate's
  *     output, SliceAttached / WindowAttached strategies): a row is one slice's partial
  *     accumulators with the slice end; it is merged (wacc_merge_partial) into every window of
- *     the slice that has not fired and dropped as late when all have (Flink merges a late slice
+ *     the slice (sliced windows: into the slice, see below)
+ *     that has not fired and dropped as late when all have (Flink merges a late slice
  *     into the windows not yet fired, the same rule); with slice_is_window the end is the one
  *     window's end. Firing, state and checkpoints are the one-phase operator's.
- * Unlike Flink, HOP and CUMULATE keep one accumulator per window instead of per slice (no
- * accumulator merge is needed; the results are identical). At end of input the framework's final
- * watermark fires every event-time window; processing-time windows fire then as well.
+ * Slices (Flink SliceSharedAssigner; the legacy WindowOperator's panes): HOP and CUMULATE windows
+ * assigned from time keep one accumulator per (key, slice) when every accumulator merges
+ * (wacc_layout_mergeable; Flink needs merge for these windows and refuses FIRST_VALUE /
+ * LAST_VALUE, which have none, with its code generator's message). A slice is gcd(size, slide)
+ * for HOP (the slide for a TVF) and the step for CUMULATE (window_util.h). A row (a local
+ * aggregate's partial row) goes to its slice; when its slice's first window has fired but its
+ * last has not, HOP still adds it to its slice and CUMULATE to the window's first slice (Flink's
+ * sliceStateMergeTarget), when all have it is dropped as above. A slice that gets state
+ * registers a timer for each of its unfired windows (the timers one accumulator per window
+ * would register, at the same rows: the firing order is unchanged). A HOP window fires by merging
+ * its slices in time order into fresh accumulators (wacc_merge) and clears the slices no later
+ * window contains (those of its first slide); a CUMULATE window merges its last slice into the
+ * running accumulator kept in its first slice, clears that slice, and the max-size window clears
+ * the first slice as well. Results, changelog, late-row counts and the emptiness rule are the
+ * per-window ones. Aggregates without a scalar merge (DISTINCT, MIN/MAX/LISTAGG with retraction,
+ * STDDEV/VAR, SINGLE_VALUE) keep one accumulator per window; TUMBLE, SESSION (window_session.c)
+ * and attached windows are one window per row. At end of input the framework's final watermark
+ * fires every event-time window; processing-time windows fire then as well.
  *
- * State: value state "window-aggs" under the key (group key binary row ++ window end, 8 bytes),
- * so that DISTINCT / MIN-MAX retract data views of the accumulator library are per window;
- * timers (timers.h) with the same key bytes and the window end as namespace.
+ * State: value state "window-aggs" under the key (group key binary row ++ namespace, 8 bytes): the
+ * window end, or the slice end for sliced windows, so that DISTINCT / MIN-MAX retract data views
+ * of the accumulator library are per window; timers (timers.h) with the key bytes ++ window end
+ * and the window end as namespace.
  * May call exec/operator, exec/accumulators, exec/window_util, exec/window_session, state/,
  * types/, common/.
  */
@@ -43,6 +60,7 @@
 #include "../types/row.h"
 #include "../common/hash.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +114,12 @@ typedef struct WindowAggOp {
     int slice_col;
     WArena parena;
     WAggPartial P;
+    /* slice-shared HOP / CUMULATE (see the file comment) */
+    bool sliced;
+    int64_t slice_ms;
+    WDatum *macc;               /* a slice's accumulator while it is merged */
+    uint8_t *maccn;
+    WStrBuf skey;               /* key ++ slice end */
 } WindowAggOp;
 
 static int out_add(WindowAggOp *w)
@@ -138,12 +162,93 @@ static void emit_window(WindowAggOp *w, const void *key, size_t klen, int64_t en
     w->emitted++;
 }
 
+/* Sliced state: points the backend at (key, slice end) in w->skey (the key part is set). */
+static void slice_key(WindowAggOp *w, int64_t slice_end)
+{
+    memcpy(w->skey.buf + w->skey.len - sizeof slice_end, &slice_end, sizeof slice_end);
+    wstate_set_key(w->be, w->skey.buf, w->skey.len);
+}
+
+/* Reads the current slice's accumulator into acc (merged into w->acc when `merge`); false when
+   the slice has no state. */
+static bool slice_read(WindowAggOp *w, bool merge)
+{
+    WBytes v;
+    if (wvalue_get(w->st, &v) != WSL_FOUND) return false;
+    if (!merge) {
+        wacc_decode(&w->ac, v.p, v.len, w->acc, w->accn);
+        return true;
+    }
+    wacc_decode(&w->ac, v.p, v.len, w->macc, w->maccn);
+    wacc_merge(&w->ac, w->acc, w->accn, w->macc, w->maccn);
+    return true;
+}
+
+/* The accumulator of the window ending at `end` from its slices, into w->acc; the slices no later
+   window needs are cleared (Flink SliceSharedAssigner.mergeSlices / expiredSlices). HOP merges the
+   window's slices in time order into fresh accumulators and clears the slices of its first slide;
+   CUMULATE keeps the running accumulator in the window's first slice: the slice ending at `end`
+   is merged into it and cleared, and the last window clears the first slice as well. False when
+   no slice of the window has state. */
+static bool merge_slices(WindowAggOp *w, const void *key, size_t klen, int64_t end)
+{
+    wsb_clear(&w->skey);
+    wsb_appendn(&w->skey, key, klen);
+    wsb_appendn(&w->skey, (const char *)&end, sizeof end);
+    int64_t start = wwin_start_of(&w->win, end);
+    bool any = false;
+    if (w->win.kind == WWIN_HOP) {
+        int64_t expire_to = start + w->win.slide_ms;
+        for (int64_t t = start + w->slice_ms; t <= end; t += w->slice_ms) {
+            slice_key(w, t);
+            if (!slice_read(w, any)) continue;
+            any = true;
+            if (t <= expire_to) wvalue_clear(w->st);
+        }
+        return any;
+    }
+    assert(w->win.kind == WWIN_CUMULATE);
+    int64_t first = start + w->slice_ms, last = start + w->win.size_ms;
+    slice_key(w, first);
+    any = slice_read(w, false);
+    if (end != first) {
+        slice_key(w, end);
+        if (!any) wacc_create(w->L, w->acc, w->accn);
+        if (slice_read(w, true)) {
+            wvalue_clear(w->st);
+            if (end != last) {
+                wacc_encode(&w->ac, w->acc, w->accn, &w->abuf);
+                slice_key(w, first);
+                wvalue_put(w->st, w->abuf.buf, w->abuf.len);
+            }
+            any = true;
+        }
+    }
+    if (any && end == last) {
+        slice_key(w, first);
+        wvalue_clear(w->st);
+    }
+    return any;
+}
+
 static void fire_timer(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns)
 {
     WindowAggOp *w = ctx;
     (void)ts;
     if (klen < sizeof(int64_t)) return;
     int64_t t0 = wop_firing_begin(&w->base);
+    if (w->sliced) {
+        if (!merge_slices(w, key, klen - sizeof(int64_t), ns)) return;
+        w->fired++;
+        int64_t rows = w->acc[0].i;
+        bool emitted = rows != 0;
+        if (emitted) {
+            wacc_get_value(&w->ac, w->acc, w->accn, w->vals, w->valn);
+            emit_window(w, key, klen - sizeof(int64_t), ns);
+        }
+        wop_firing_end(&w->base, t0, rows, emitted ? w->out : NULL, w->out->nrows - 1);
+        return;
+    }
     wstate_set_key(w->be, key, klen);
     WBytes v;
     if (wvalue_get(w->st, &v) != WSL_FOUND) return;
@@ -234,6 +339,25 @@ static int find_slot(WindowAggOp *w, uint64_t h, const char *key, size_t klen, i
     return s;
 }
 
+/* A slice that gets state registers a timer for each of its windows not fired yet, in Flink's
+   window order: the same timers, registered at the same rows, as one accumulator per window
+   would register (a window's timer comes with the first row of any of its slices), so windows
+   fire in the same order. */
+static void register_slice_timers(WindowAggOp *w, const char *key, size_t klen, int64_t slice_end)
+{
+    int n = wwin_assign(&w->win, slice_end - 1, w->starts, w->ends, w->max_windows);
+    if (n > w->max_windows) n = w->max_windows;
+    wsb_clear(&w->skey);
+    wsb_appendn(&w->skey, key, klen);
+    wsb_appendn(&w->skey, (const char *)&slice_end, sizeof slice_end);
+    for (int k = 0; k < n; k++) {
+        int64_t e = w->ends[k];
+        if (!w->win.proctime && wwin_fired(&w->shift, e, w->base.wm)) continue;
+        memcpy(w->skey.buf + klen, &e, sizeof e);
+        wtimers_register(w->timers, wwin_timer_time(&w->shift, e - 1), w->skey.buf, w->skey.len, e);
+    }
+}
+
 static void apply_slot(WindowAggOp *w, const WChunk *in, const Slot *sl)
 {
     const char *key = w->kbytes.buf + sl->koff;
@@ -250,10 +374,22 @@ static void apply_slot(WindowAggOp *w, const WChunk *in, const Slot *sl)
     }
     wacc_encode(&w->ac, w->acc, w->accn, &w->abuf);
     wvalue_put(w->st, w->abuf.buf, w->abuf.len);
-    if (fresh) {
+    if (fresh && w->sliced) register_slice_timers(w, key, sl->klen - sizeof(int64_t), sl->end);
+    else if (fresh) {
         int64_t t = wwin_timer_time(&w->shift, sl->end - 1);
         wtimers_register(w->timers, t, key, sl->klen, sl->end);
     }
+}
+
+/* The time of input row r: its rowtime (tv), or `now` for processing time; false with err set
+   for a NULL rowtime. */
+static bool row_time(int r, const WVector *tv, int64_t now, int64_t *ts, WError *err)
+{
+    *ts = now;
+    if (!tv) return true;
+    if (tv->nulls[r]) return werr_set(err, "java.lang.RuntimeException", ROWTIME_NULL_MSG);
+    *ts = tv->data[r].ts.ms;
+    return true;
 }
 
 /* The windows of input row r into w->starts / w->ends: the row's own window_start/window_end
@@ -283,16 +419,36 @@ static int row_windows(WindowAggOp *w, int r, const WVector *sv, const WVector *
         w->ends[0] = ev->data[r].ts.ms;
         return 1;
     }
-    int64_t ts = now;
-    if (tv) {
-        if (tv->nulls[r]) {
-            werr_set(err, "java.lang.RuntimeException", ROWTIME_NULL_MSG);
-            return -1;
-        }
-        ts = tv->data[r].ts.ms;
-    }
+    int64_t ts;
+    if (!row_time(r, tv, now, &ts, err)) return -1;
     int n = wwin_assign(&w->win, wwin_to_shifted(&w->shift, ts), w->starts, w->ends, w->max_windows);
     return n > w->max_windows ? w->max_windows : n;
+}
+
+/* Sliced: the state slice of input row r into w->ends[0]: its slice (Flink assignSliceEnd; a
+   local aggregate's row carries it), or, when that slice's first window has fired but its last
+   has not, the slice Flink merges a late slice into (HOP: the slice itself; CUMULATE: the first
+   slice, which holds the running accumulator). Returns 1, 0 for a late row (all its windows
+   fired; *last_end = the last one's end), -1 with err set for a NULL time. */
+static int row_slice(WindowAggOp *w, int r, const WVector *tv, int64_t now, int64_t *last_end, WError *err)
+{
+    int64_t se;
+    if (w->merge) {
+        se = tv->data[r].i;
+    } else {
+        int64_t ts;
+        if (!row_time(r, tv, now, &ts, err)) return -1;
+        se = wwin_slice_end(&w->win, wwin_to_shifted(&w->shift, ts));
+    }
+    w->ends[0] = se;
+    if (w->win.proctime || !wwin_fired(&w->shift, se, w->base.wm)) return 1;
+    int64_t last = wwin_slice_last_window_end(&w->win, se);
+    if (wwin_fired(&w->shift, last, w->base.wm)) {
+        *last_end = last;
+        return 0;
+    }
+    if (w->win.kind == WWIN_CUMULATE) w->ends[0] = wwin_first_slice_end(&w->win, se);
+    return 1;
 }
 
 static void wagg_process(WOperator *op, int input, const WChunk *in)
@@ -324,11 +480,22 @@ static void wagg_process(WOperator *op, int input, const WChunk *in)
                      wrowkind_short(kind));
             break;
         }
-        int n = row_windows(w, r, sv, ev, tv, now, op->ctx->err);
-        if (n < 0) break;
+        int n;
+        if (w->sliced) {
+            int64_t last_end = 0;
+            n = row_slice(w, r, tv, now, &last_end, op->ctx->err);
+            if (n < 0) break;
+            if (n == 0) {
+                wop_late_row(op, input, in, r, winsight_lateness(op->wm, last_end - 1));
+                continue;
+            }
+        } else {
+            n = row_windows(w, r, sv, ev, tv, now, op->ctx->err);
+            if (n < 0) break;
+        }
         bool any = false;
         for (int k = 0; k < n; k++) {
-            if (!w->win.proctime && wwin_fired(&w->shift, w->ends[k], op->wm)) continue;
+            if (!w->sliced && !w->win.proctime && wwin_fired(&w->shift, w->ends[k], op->wm)) continue;
             if (!any) {
                 any = true;
                 if (w->nkeys > 0 || !have_key) {
@@ -424,6 +591,9 @@ static void wagg_destroy(WOperator *op)
     wsb_free(&w->abuf);
     wsb_free(&w->kbytes);
     wsb_free(&w->tbuf);
+    wsb_free(&w->skey);
+    free(w->macc);
+    free(w->maccn);
     free(w->prev_slot);
     free(w->slots);
     free(w->pair_row);
@@ -492,6 +662,22 @@ WOperator *wop_window_agg_new(WExecCtx *ctx, const WWindowAggSpec *spec)
                  spec->win.time_col);
         return NULL;
     }
+    /* Flink's HOP / CUMULATE windows (slice-shared assigners, the legacy operator's panes) need
+       every aggregate function's merge; FIRST_VALUE / LAST_VALUE have none (measured on Flink
+       2.3.0: its code generation refuses the job) */
+    if ((spec->win.kind == WWIN_HOP || spec->win.kind == WWIN_CUMULATE) && !spec->win.attached &&
+        !(spec->merge && spec->slice_is_window) && !spec->input_retracts)
+        for (int i = 0; i < spec->naggs; i++) {
+            WAggKind k = spec->aggs[i].kind;
+            if (k != WAGG_FIRST_VALUE && k != WAGG_LAST_VALUE) continue;
+            const char *fn = k == WAGG_FIRST_VALUE ? "FIRST_VALUE" : "LAST_VALUE";
+            werr_set(ctx->err, WEXC_VALIDATION,
+                     "Could not find an implementation method 'merge' in class "
+                     "'org.apache.flink.table.runtime.functions.aggregate.%s' for function '%s' that matches "
+                     "the following signature:\nvoid merge(org.apache.flink.table.data.RowData, java.lang.Iterable)",
+                     k == WAGG_FIRST_VALUE ? "FirstValueAggFunction" : "LastValueAggFunction", fn);
+            return NULL;
+        }
     WindowAggOp *w = wcalloc(1, sizeof *w);
     warena_init(&w->parena, 0);
     w->out_types = wmalloc(sizeof *w->out_types * (size_t)nout);
@@ -555,5 +741,21 @@ WOperator *wop_window_agg_new(WExecCtx *ctx, const WWindowAggSpec *spec)
     w->accn = wcalloc((size_t)w->L->nfields, 1);
     w->vals = wcalloc((size_t)(spec->naggs ? spec->naggs : 1), sizeof *w->vals);
     w->valn = wcalloc((size_t)(spec->naggs ? spec->naggs : 1), 1);
+    /* slices for HOP / CUMULATE windows assigned from time when every accumulator merges (Flink
+       needs merge for its SliceSharedAssigner); attached windows are one window per row */
+    if ((w->win.kind == WWIN_HOP || w->win.kind == WWIN_CUMULATE) && !w->win.attached &&
+        !(w->merge && w->slice_is_window) && wacc_layout_mergeable(w->L)) {
+        bool calls_merge = true;
+        for (int i = 0; i < spec->naggs; i++)
+            if (!wagg_mergeable(&spec->aggs[i], spec->input_retracts) || spec->aggs[i].distinct) calls_merge = false;
+        w->sliced = calls_merge;
+    }
+    if (w->sliced) {
+        w->slice_ms = wwin_slice_size(&w->win);
+        assert(w->slice_ms > 0 && w->win.size_ms % w->slice_ms == 0);
+        w->macc = wcalloc((size_t)w->L->nfields, sizeof *w->macc);
+        w->maccn = wcalloc((size_t)w->L->nfields, 1);
+    }
+    wsb_init(&w->skey);
     return &w->base;
 }

@@ -19,6 +19,7 @@
 #include "../state/timers.h"
 #include "../types/row.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +51,7 @@ typedef struct WinJoinOp {
     uint8_t *sel;
     uint8_t *rmatched;          /* FULL/RIGHT: right records that matched */
     int rcap;
-    WStrBuf kbuf, rbuf, vbuf;
+    WStrBuf kbuf, rbuf;
     WArena *eval_arena, *dec_arena;
     int64_t progress;
 } WinJoinOp;
@@ -110,30 +111,30 @@ static void emit_pair(WinJoinOp *j, int lr, int rr)
     }
 }
 
-/* Decode the list of binary rows `v` into side s's dec chunk; returns the count. */
-static int decode_list(WinJoinOp *j, WJSide *s, WBytes v)
+/* Makes room for n rows in side s's dec chunk and empties it. */
+static void dec_reset(WJSide *s, int n)
 {
-    int n = 0;
-    for (const uint8_t *p = v.p, *end = p + v.len; p < end; p += 4 + get_u32(p)) n++;
     if (!s->dec || s->dec->cap < n) {
         if (s->dec) wchunk_free(s->dec);
         s->dec = wchunk_new(s->ncols, s->types, n > 64 ? n : 64);
     }
     s->dec->nrows = 0;
-    int r = 0;
-    for (const uint8_t *p = v.p, *end = p + v.len; p < end; p += 4 + get_u32(p), r++) {
-        uint32_t len = get_u32(p);
-        int o = wchunk_add_row(s->dec, WRK_INSERT);
-        for (int k = 0; k < s->ncols; k++) {
-            const WType *t = s->types[k];
-            WDatum d;
-            bool nn = wtype_is_composite(t) ? wrow_get_arena(p + 4, len, s->ncols, t, k, &d, j->dec_arena)
-                                            : wrow_get(p + 4, len, s->ncols, t, k, &d);
-            s->dec->cols[k].nulls[o] = !nn;
-            s->dec->cols[k].data[o] = nn ? wdatum_copy(j->dec_arena, t, d) : (WDatum){0};
-        }
+}
+
+/* Decodes binary row (p, len) into a new row of s->dec (values copied into the decode arena: the
+   state bytes are gone once the window is removed). */
+static void decode_row(WinJoinOp *j, WJSide *s, const uint8_t *p, size_t len)
+{
+    assert(s->dec && s->dec->nrows < s->dec->cap);
+    int o = wchunk_add_row(s->dec, WRK_INSERT);
+    for (int k = 0; k < s->ncols; k++) {
+        const WType *t = s->types[k];
+        WDatum d;
+        bool nn = wtype_is_composite(t) ? wrow_get_arena(p, len, s->ncols, t, k, &d, j->dec_arena)
+                                        : wrow_get(p, len, s->ncols, t, k, &d);
+        s->dec->cols[k].nulls[o] = !nn;
+        s->dec->cols[k].data[o] = nn ? wdatum_copy(j->dec_arena, t, d) : (WDatum){0};
     }
-    return n;
 }
 
 static bool key_has_null(WinJoinOp *j, int lr)
@@ -243,17 +244,14 @@ static int take_window(WinJoinOp *j, WJSide *s, int64_t wend)
     uint32_t n = window_count(s, wend);
     if (n == 0) return 0;
     uint8_t uk[12];
-    wsb_clear(&j->vbuf);
+    dec_reset(s, (int)n);
     for (uint32_t i = 0; i < n; i++) {
         window_uk(uk, wend, i);
         WBytes v;
         if (wmap_get(s->st, uk, 12, &v) != WSL_FOUND) continue;     /* expired by TTL */
-        uint32_t len = (uint32_t)v.len;
-        wsb_appendn(&j->vbuf, (const char *)&len, 4);
-        wsb_appendn(&j->vbuf, v.p, v.len);
+        decode_row(j, s, v.p, v.len);       /* straight from the state bytes */
     }
-    WBytes all = {.p = j->vbuf.buf, .len = j->vbuf.len};
-    int got = decode_list(j, s, all);
+    int got = s->dec->nrows;
     for (uint32_t i = 0; i < n; i++) {
         window_uk(uk, wend, i);
         wmap_remove(s->st, uk, 12);
@@ -363,7 +361,6 @@ static void wj_destroy(WOperator *op)
     free(j->rmatched);
     wsb_free(&j->kbuf);
     wsb_free(&j->rbuf);
-    wsb_free(&j->vbuf);
     warena_delete(j->eval_arena);
     warena_delete(j->dec_arena);
     free(j);
@@ -423,7 +420,6 @@ WOperator *wop_window_join_new(WExecCtx *ctx, const WWindowJoinSpec *spec)
     j->sel = wmalloc((size_t)cap);
     wsb_init(&j->kbuf);
     wsb_init(&j->rbuf);
-    wsb_init(&j->vbuf);
     j->eval_arena = warena_new(0);
     j->dec_arena = warena_new(0);
     if (spec->left_end_col < 0 || spec->left_end_col >= spec->left_ncols ||

@@ -15,7 +15,9 @@
  * Only the rows that can still be in the top rank_end are kept (Flink keeps more, but emits the same
  * rows): state `window_rank` (map: window_end -> list of rows, sorted) or `window_deduplicate`
  * (map: window_end -> row), keyed by the partition keys; timers at window_end - 1 with the window
- * end as namespace. Processing-time windows fire when the job clock passes window_end - 1
+ * end as namespace. A row that sorts after or equal to the last row of a full list is skipped
+ * before it is encoded (no copy of the list: most rows of a large window); a row that enters is
+ * encoded once and the list rewritten once. Processing-time windows fire when the job clock passes window_end - 1
  * (checked whenever the operator is called).
  * May call exec/operator, state/, types/, common/.
  */
@@ -25,6 +27,7 @@
 #include "../types/row.h"
 #include "../types/compare.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +139,22 @@ static void add_rank_row(WinRankOp *w, const WChunk *in, int r, const uint8_t *u
 {
     WBytes cur;
     bool have = wmap_get(w->st, uk, 8, &cur) == WSL_FOUND;
+    if (have) {
+        /* a full buffer whose last row sorts before or equal to the new one keeps its rows: the
+           row is neither encoded nor the buffer copied (most rows of a large window) */
+        const uint8_t *q = cur.p, *qend = cur.p + cur.len, *last = NULL;
+        int64_t stored = 0;
+        while (q + 4 <= qend) {
+            last = q;
+            stored++;
+            q += 4 + (size_t)get_u32(q);
+        }
+        assert(q == qend);
+        if (last && stored >= w->rank_end) {
+            warena_reset(w->scratch);
+            if (cmp_bin_chunk(w, last + 4, get_u32(last), in, r) <= 0) return;
+        }
+    }
     wrow_encode_chunk(&w->rbuf, in, r, w->ncols, w->all);
     /* Find the insert position: after every stored row that sorts before or equal (ties keep
        arrival order). */

@@ -110,10 +110,47 @@ int wwin_assign(const WWindowDef *d, int64_t ts, int64_t *starts, int64_t *ends,
     return 0;
 }
 
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+int64_t wwin_slice_size(const WWindowDef *d)
+{
+    switch (d->kind) {
+    case WWIN_HOP: return d->slide_ms > 0 && d->size_ms > 0 ? gcd64(d->size_ms, d->slide_ms) : d->size_ms;
+    case WWIN_CUMULATE: return d->slide_ms > 0 ? d->slide_ms : d->size_ms;
+    default: return d->size_ms;
+    }
+}
+
 int64_t wwin_slice_end(const WWindowDef *d, int64_t ts)
 {
-    int64_t step = d->kind == WWIN_TUMBLE || d->slide_ms <= 0 ? d->size_ms : d->slide_ms;
+    int64_t step = wwin_slice_size(d);
     return wwin_start_with_offset(ts, d->offset_ms, step) + step;
+}
+
+int64_t wwin_slice_last_window_end(const WWindowDef *d, int64_t slice_end)
+{
+    switch (d->kind) {
+    case WWIN_HOP:
+        /* the latest window start at or before the slice's start */
+        return wwin_start_with_offset(slice_end - wwin_slice_size(d), d->offset_ms, d->slide_ms) + d->size_ms;
+    case WWIN_CUMULATE:
+        return wwin_start_with_offset(slice_end - 1, d->offset_ms, d->size_ms) + d->size_ms;
+    default:
+        return slice_end;
+    }
+}
+
+int64_t wwin_first_slice_end(const WWindowDef *d, int64_t window_end)
+{
+    return wwin_start_of(d, window_end) + wwin_slice_size(d);
 }
 
 int64_t wwin_start_of(const WWindowDef *d, int64_t window_end)

@@ -47,10 +47,21 @@ bool wwin_fired(const WWinShift *s, int64_t window_end, int64_t progress);
    order Flink's group-window assigners list them (HOP: latest start first; CUMULATE: growing
    ends). Writes at most max windows; returns how many there are (may exceed max). */
 int wwin_assign(const WWindowDef *d, int64_t ts, int64_t *starts, int64_t *ends, int max);
-/* End of the slice of shifted timestamp ts (Flink's SliceAssigner.assignSliceEnd): TUMBLE the
-   window end, HOP / CUMULATE the end of its slide / step. The windows of a slice are those of any
-   of its timestamps, e.g. wwin_assign(d, slice_end - 1, ...). */
+/* Slices (Flink's SliceAssigners; the legacy WindowOperator's panes): the time axis is cut into
+   slices that no window boundary crosses, and a slice is named by its end. Slice size: TUMBLE
+   the size, HOP gcd(size, slide) (the slide for a window TVF, whose size is a multiple of it),
+   CUMULATE the step. Slices are aligned on the window offset. */
+int64_t wwin_slice_size(const WWindowDef *d);
+/* End of the slice of shifted timestamp ts (SliceAssigner.assignSliceEnd). The windows of a slice
+   are those of any of its timestamps, e.g. wwin_assign(d, slice_end - 1, ...). */
 int64_t wwin_slice_end(const WWindowDef *d, int64_t ts);
+/* End of the last window the slice ending at slice_end belongs to (SliceAssigner.getLastWindowEnd;
+   HOP: the window with the latest start at or before the slice start; CUMULATE: the end of its
+   max-size window; TUMBLE: the slice end). */
+int64_t wwin_slice_last_window_end(const WWindowDef *d, int64_t slice_end);
+/* End of the first slice of the window ending at window_end (HOP: start + slice size;
+   CUMULATE: start + step, the slice that holds the window's running accumulator). */
+int64_t wwin_first_slice_end(const WWindowDef *d, int64_t window_end);
 /* Start of the window that ends at window_end (CUMULATE: the start of its max-size window). */
 int64_t wwin_start_of(const WWindowDef *d, int64_t window_end);
 /* Upper bound of windows per row (size / slide for HOP, max size / step for CUMULATE). */

@@ -902,6 +902,11 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
         json_object_set_new(j, "configuration", c);
         json_t *dts = json_object();
         if (r->sink_table) json_object_set_new(dts, "table", table_json(x, r->sink_table, r->sink_qname, NULL));
+        if (r->ntarget_cols) {
+            json_t *tc = json_array();
+            for (int k = 0; k < r->ntarget_cols; k++) json_array_append_new(tc, json_pack("[i]", r->target_cols[k]));
+            json_object_set_new(dts, "targetColumns", tc);
+        }
         json_t *ab = json_array();
         if (r->sink_nstatic) {
             /* INSERT ... PARTITION (k = 'v'): Flink's Partitioning sink ability */
@@ -923,6 +928,8 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
             json_object_set_new(j, "inputUpsertKey", ints_json(in->nunique, in->unique));
         if (node && node->materializer)
             json_object_set_new(j, "state", one_state(node->materializer->ttl_ms, "sinkMaterializeState"));
+        if (r->sink_conflict)
+            json_object_set_new(j, "conflictStrategy", json_pack("{s:s}", "behavior", wplan_conflict_name(r->sink_conflict)));
         break;
     }
     case WR_CORRELATE:

@@ -712,7 +712,9 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         wsb_puts(out, "])");
         return;
     case WR_SINK:
-        wsb_printf(out, "(table=[%s], fields=[", r->sink_qname ? r->sink_qname : "collect");
+        wsb_printf(out, "(table=[%s], ", r->sink_qname ? r->sink_qname : "collect");
+        wplan_target_columns_text(out, r);
+        wsb_puts(out, "fields=[");
         /* Flink lists the input's field names (the sink writes by position): those of the node
            printed below it (a Calc that only renames is not in Flink's plan) */
         {
@@ -722,6 +724,7 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
         }
         wsb_putc(out, ']');
         if (node && node->materializer) wsb_puts(out, ", upsertMaterialize=[true]");
+        if (r->sink_conflict) wsb_printf(out, ", conflictStrategy=[%s]", wplan_conflict_name(r->sink_conflict));
         wsb_putc(out, ')');
         return;
     case WR_EXCHANGE:

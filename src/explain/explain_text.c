@@ -727,7 +727,16 @@ static void sink_nodes(const ExCtx *x, const WRel *r, const WRel *in, int id, SN
         WStrBuf pk;
         wsb_init(&pk);
         for (int k = 0; k < mat->nkeys; k++)
-            wsb_printf(&pk, "%s%s", k ? ", " : "", mat->keys[k] < mat->out.n ? mat->out.names[mat->keys[k]] : "?");
+            wsb_printf(&pk, "%s%s", k ? ", " : "", mat->key_names ? mat->key_names[k]
+                                                   : mat->keys[k] < mat->out.n ? mat->out.names[mat->keys[k]] : "?");
+        if (mat->sink_conflict == ACF_ERROR || mat->sink_conflict == ACF_NOTHING) {
+            /* Flink 2.3: the compacting materializer is fed by a WatermarkTimestampAssigner */
+            int aid = *n + 1;
+            s[(*n)++] = (SNode){NULL, aid, sink_p};
+            stream_op_preds(arr, aid, wa_sprintf(a, "WatermarkTimestampAssigner[%d]", id), "Operator",
+                            wa_sprintf(a, "[%d]:WatermarkTimestampAssigner", id), sink_p, preds);
+            preds = one_pred(aid, "FORWARD");
+        }
         int sid = *n + 1;
         s[(*n)++] = (SNode){NULL, sid, sink_p};
         stream_op_preds(arr, sid, wa_sprintf(a, "SinkMaterializer[%d]", id), "Operator",

@@ -251,7 +251,9 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
     }
     switch (r->kind) {
     case WR_SINK:
-        wsb_printf(out, "LogicalSink(table=[%s], fields=[", r->sink_qname ? r->sink_qname : "collect");
+        wsb_printf(out, "LogicalSink(table=[%s], ", r->sink_qname ? r->sink_qname : "collect");
+        wplan_target_columns_text(out, r);
+        wsb_puts(out, "fields=[");
         /* Flink 2.x lists the query's field names (the sink writes by position) */
         ex_names_list(out, r->ninputs ? &r->inputs[0]->out : &r->out);
         wsb_puts(out, "])\n");

@@ -398,8 +398,11 @@ WRel *rd_sink(Rd *r, json_t *j, WRel **in)
             int np = wtable_physical(t, phys);
             m->nkeys = t->npk;
             m->keys = WA_ARRAY(r->a, int, t->npk ? t->npk : 1);
-            for (int k = 0; k < t->npk; k++)
+            m->key_names = WA_ARRAY(r->a, const char *, t->npk ? t->npk : 1);
+            for (int k = 0; k < t->npk; k++) {
                 for (int i = 0; i < np; i++) if (phys[i] == t->pk[k]) m->keys[k] = i;
+                m->key_names[k] = t->cols[t->pk[k]].name;
+            }
             m->ttl_ms = rd_ttl(r, j, 0);
             rd_derive_mode(m);
             *in = m;
@@ -408,6 +411,23 @@ WRel *rd_sink(Rd *r, json_t *j, WRel **in)
         x->sink_table = t;
         x->sink_qname = qname;
         x->upsert_sink = t->npk > 0;
+        json_t *tcs = json_object_get(dts, "targetColumns");
+        if (json_is_array(tcs) && json_array_size(tcs)) {
+            x->ntarget_cols = (int)json_array_size(tcs);
+            x->target_cols = WA_ARRAY(r->a, int, x->ntarget_cols);
+            for (int k = 0; k < x->ntarget_cols; k++)
+                x->target_cols[k] = (int)json_integer_value(json_array_get(json_array_get(tcs, (size_t)k), 0));
+        }
+        json_t *cs = json_object_get(j, "conflictStrategy");
+        if (cs) {
+            const char *b = json_string_value(json_object_get(cs, "behavior"));
+            x->sink_conflict = wplan_conflict_from_name(b);
+            if (!x->sink_conflict) {
+                rd_fail(r, "The compiled plan's sink has an unknown conflict behavior: '%s'.", b ? b : "");
+                return NULL;
+            }
+            if ((*in)->kind == WR_SINK_MATERIALIZER) (*in)->sink_conflict = x->sink_conflict;
+        }
         if (!rd_sink_abilities(r, json_object_get(dts, "abilities"), x)) return NULL;
     return x;
 }

@@ -106,6 +106,7 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
             }
         }
     }
+    int *target = WA_ARRAY(a, int, s->ninsert_cols ? s->ninsert_cols : 1);
     if (s->ninsert_cols) {
         if (s->ninsert_cols != r->out.n) {
             werr_set(p->err, WEXC_CALCITE, "Number of INSERT target columns (%d) does not equal number of source items (%d)",
@@ -121,6 +122,7 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
                 return NULL;
             }
             src_of[found] = k;
+            target[k] = found;
         }
     } else if (!s->npartition && r->out.n != np) {
         werr_set(p->err, WEXC_VALIDATION,
@@ -234,7 +236,20 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
         ex = ex2;
         sink_schema = cons;
     }
-    if (need_calc) r = bind_make_calc(p, r, np, ex, sink_schema.names, NULL);
+    const char **calc_names = sink_schema.names;
+    if (s->ninsert_cols && !nmeta) {
+        /* Flink's reordering projection for a column list: a column the query passes through
+           keeps its name, any other expression (the query's own after Calcite merges the two
+           projections, or a NULL for a column not named) is EXPR$<position> */
+        calc_names = WA_ARRAY(a, const char *, np ? np : 1);
+        for (int i = 0; i < np; i++) {
+            const WExpr *e = ex[i];
+            bool passed = e->kind == WX_COLUMN &&
+                          !(r->kind == WR_CALC && e->col < r->nexprs && r->exprs[e->col]->kind != WX_COLUMN);
+            calc_names[i] = passed ? r->out.names[e->col] : wa_sprintf(a, "EXPR$%d", i);
+        }
+    }
+    if (need_calc) r = bind_make_calc(p, r, np, ex, calc_names, NULL);
     WRel *sink = wrel_new(p, WR_SINK, 1);
     sink->nmeta = nmeta;
     sink->meta_keys = WA_ARRAY(a, const char *, nmeta ? nmeta : 1);
@@ -243,6 +258,10 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
     sink->sink_table = t;
     sink->sink_qname = qn;
     sink->sink_overwrite = s->overwrite;
+    sink->sink_conflict = s->on_conflict;
+    /* (Flink 2.3 shows no targetColumns when the sink writes metadata columns: measured, kafka) */
+    sink->ntarget_cols = nmeta ? 0 : s->ninsert_cols;
+    sink->target_cols = target;
     if (s->npartition) {
         /* Flink's Partitioning ability: the static partition in the table's partition key order */
         sink->sink_static_keys = WA_ARRAY(a, const char *, t->npartition ? t->npartition : 1);

@@ -31,7 +31,16 @@ void wphys_set_unique(WPlanCtx *p, WRel *r, int n, const int *cols)
     for (int i = 0; i < n; i++) r->unique[i] = cols[i];
 }
 
-/* Unique key through a Calc: every key column must be projected as a plain reference. */
+/* Does Calc expression e pass input column col through unchanged or by an injective CAST? */
+static bool keeps_column(const WExpr *e, int col)
+{
+    if (e->kind == WX_CAST && e->args[0]->kind == WX_COLUMN && e->args[0]->col == col)
+        return wcast_injective(e->args[0]->type, e->type);
+    return e->kind == WX_COLUMN && e->col == col;
+}
+
+/* Unique key through a Calc: every key column must be projected as a plain reference or through
+   an injective CAST (Flink 2.3's FlinkRelMdUniqueKeys: a widened key stays the upsert key). */
 static void calc_unique(WPlanCtx *p, WRel *c)
 {
     WRel *in = c->inputs[0];
@@ -41,7 +50,7 @@ static void calc_unique(WPlanCtx *p, WRel *c)
     for (int k = 0; k < in->nunique; k++) {
         m[k] = -1;
         for (int i = 0; i < c->nexprs; i++)
-            if (c->exprs[i]->kind == WX_COLUMN && c->exprs[i]->col == in->unique[k]) { m[k] = i; break; }
+            if (keeps_column(c->exprs[i], in->unique[k])) { m[k] = i; break; }
         if (m[k] < 0) return;
     }
     wphys_set_unique(p, c, in->nunique, m);

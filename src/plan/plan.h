@@ -142,9 +142,18 @@ struct WRel {
     int rowtime_col;
     WExpr *wm_expr;
     const char *wm_sql;
+    bool wm_every_record;           /* runtime (wjob_mark_scan_reads): cut chunks at every watermark
+                                       advance, as Flink's per-record watermarks (a compacting sink
+                                       materializer downstream) */
     /* WR_SINK */
     WTable *sink_table;             /* NULL = collect to the client */
     bool sink_overwrite;            /* INSERT OVERWRITE */
+    int ntarget_cols;               /* INSERT INTO t (c, a) ...: the named columns' positions among
+                                       the sink's physical columns, as written (Flink's targetColumns) */
+    int *target_cols;
+    AstConflict sink_conflict;      /* INSERT ... ON CONFLICT DO ...; WR_SINK_MATERIALIZER: the
+                                       behaviour it runs (ERROR / NOTHING compact on watermarks,
+                                       sink_compacting_materializer.c; else Flink's legacy one) */
     int sink_nstatic;               /* INSERT ... PARTITION (k = 'v', ..): the static partition
                                        columns and values, in the table's partition key order */
     const char **sink_static_keys;
@@ -159,6 +168,8 @@ struct WRel {
     /* WR_EXCHANGE / WR_GROUP_AGG / WR_JOIN / WR_DEDUP / WR_RANK keys */
     int nkeys;
     int *keys;
+    const char **key_names;         /* WR_SINK_MATERIALIZER: the sink's primary key columns (its
+                                       conflict message names them) */
     bool exchange_single;           /* Exchange(distribution=[single]) */
     bool exchange_collect;          /* the gather in front of the client's collect sink (runtime
                                        detail: EXPLAIN does not show it, as Flink's plan does not) */
@@ -326,6 +337,12 @@ WRel *wrel_new(WPlanCtx *p, WRelKind kind, int ninputs);
 /* Does a source with this 'format' produce every row kind (changelog-csv, debezium-json: their
    changelog mode, as Flink asks the format's DecodingFormat), and a sink take every kind? */
 bool wplan_changelog_format(const char *format);
+/* Flink's name of an ON CONFLICT behaviour (InsertConflictStrategy.ConflictBehavior), "" for none */
+const char *wplan_conflict_name(AstConflict c);
+/* "targetColumns=[[2],[0]], " of a sink with a column list (nothing otherwise) */
+void wplan_target_columns_text(WStrBuf *out, const WRel *sink);
+/* ... and back; ACF_NONE when the name is none of them */
+AstConflict wplan_conflict_from_name(const char *name);
 /* Is this connector's source an upsert stream keyed by its PRIMARY KEY (INSERT, UPDATE_AFTER,
    DELETE: 'upsert-kafka'), and its sink an upsert sink? */
 bool wplan_upsert_connector(const char *connector);

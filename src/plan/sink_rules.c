@@ -3,7 +3,10 @@
  * insert-only sink fed updates, SinkUpsertMaterializer (table.exec.sink.upsert-materialize) with
  * its keyBy on the primary key, the shuffle by dynamic partition columns of a filesystem sink
  * (sink.shuffle-by-partition.enable) and the global exchange in front of the client's collect
- * sink. Runs after the changelog derivation. See physical_internal.h.
+ * sink; Flink 2.3's INSERT ... ON CONFLICT DO DEDUPLICATE | ERROR | NOTHING and
+ * table.exec.sink.require-on-conflict (FLIP-558: an upsert sink whose primary key does not
+ * contain the input's upsert key needs a conflict clause). Runs after the changelog derivation.
+ * See physical_internal.h.
  */
 #include "physical_internal.h"
 #include "sort_rules.h"
@@ -11,17 +14,6 @@
 
 #include <string.h>
 #include <strings.h>
-
-static bool same_key_set(int n1, const int *k1, int n2, const int *k2)
-{
-    if (n1 != n2) return false;
-    for (int i = 0; i < n1; i++) {
-        bool f = false;
-        for (int j = 0; j < n2; j++) if (k1[i] == k2[j]) f = true;
-        if (!f) return false;
-    }
-    return true;
-}
 
 static const char *first_update_producer(const WRel *r)
 {
@@ -60,6 +52,110 @@ uint8_t wphys_sink_mode(const WTable *t)
 
 static bool sink_accepts_updates(const WTable *t) { return wphys_sink_mode(t) != WCM_INSERT; }
 
+/* What the sink is for an input of changelog `in` (Flink: the sink's getChangelogMode of the
+   mode the planner asks for, an upsert request): connectors with a fixed mode (a
+   'sink.changelog-mode', filesystem by its format, kafka, jdbc, upsert-kafka) are what they are;
+   print and blackhole take what they are given, without UPDATE_BEFORE. */
+typedef enum SinkKind { SK_APPEND, SK_RETRACT, SK_UPSERT } SinkKind;
+
+static SinkKind sink_kind(const WTable *t, uint8_t in)
+{
+    uint8_t mode = wphys_sink_mode(t);
+    const char *c = wopts_get(&t->options, "connector");
+    bool fixed = wopts_get(&t->options, "sink.changelog-mode") || !c || strcmp(c, "filesystem") == 0 ||
+                 strcmp(c, "kafka") == 0 || strcmp(c, "jdbc") == 0 || wplan_upsert_connector(c);
+    uint8_t eff = fixed ? mode : (uint8_t)((in & ~WCM_UPDATE_BEFORE) | WCM_INSERT) & mode;
+    if (eff == WCM_INSERT) return SK_APPEND;
+    return eff & WCM_UPDATE_BEFORE ? SK_RETRACT : SK_UPSERT;
+}
+
+const char *wplan_conflict_name(AstConflict c)
+{
+    return c == ACF_DEDUPLICATE ? "DEDUPLICATE" : c == ACF_ERROR ? "ERROR" : c == ACF_NOTHING ? "NOTHING" : "";
+}
+
+void wplan_target_columns_text(WStrBuf *out, const WRel *sink)
+{
+    if (!sink->ntarget_cols) return;
+    wsb_puts(out, "targetColumns=[");
+    for (int k = 0; k < sink->ntarget_cols; k++) wsb_printf(out, "%s[%d]", k ? "," : "", sink->target_cols[k]);
+    wsb_puts(out, "], ");
+}
+
+AstConflict wplan_conflict_from_name(const char *name)
+{
+    if (!name) return ACF_NONE;
+    for (AstConflict c = ACF_DEDUPLICATE; c <= ACF_NOTHING; c++)
+        if (strcmp(name, wplan_conflict_name(c)) == 0) return c;
+    return ACF_NONE;
+}
+
+/* "[a, b]" of columns `cols` of schema `s` */
+static const char *key_names(WPlanCtx *p, const WSchema *s, int n, const int *cols)
+{
+    WStrBuf b;
+    wsb_init(&b);
+    wsb_putc(&b, '[');
+    for (int i = 0; i < n; i++) wsb_printf(&b, "%s%s", i ? ", " : "", s->names[cols[i]]);
+    wsb_putc(&b, ']');
+    char *r = wa_strdup(p->arena, b.buf);
+    wsb_free(&b);
+    return r;
+}
+
+/* The scans under r of tables without a WATERMARK, depth first (Flink lists them so). */
+static void scans_without_watermark(const WRel *r, WStrBuf *out)
+{
+    if (r->kind == WR_SCAN) {
+        if (r->table && r->table->wm_col < 0)
+            wsb_printf(out, "%s%s", out->len ? ", " : "", r->table_qname ? r->table_qname : r->table->name);
+        return;
+    }
+    for (int i = 0; i < r->ninputs; i++) scans_without_watermark(r->inputs[i], out);
+}
+
+/* Flink 2.3's checks of a conflict clause: only an upsert sink takes one; ERROR and NOTHING
+   compact on watermarks, so every source must declare one. */
+static bool check_conflict(WPlanCtx *p, const WRel *s, SinkKind kind)
+{
+    AstConflict c = s->sink_conflict;
+    if (c == ACF_NONE) return true;
+    if (kind != SK_UPSERT) {
+        werr_set(p->err, WEXC_VALIDATION,
+                 "ON CONFLICT clause is only allowed for upsert sinks. The sink '%s' is not an upsert sink because %s.",
+                 s->sink_qname, kind == SK_APPEND ? "it only accepts INSERT (append-only) changes"
+                                                  : "it requires UPDATE_BEFORE (retract mode)");
+        return false;
+    }
+    if (c == ACF_ERROR || c == ACF_NOTHING) {
+        WStrBuf no;
+        wsb_init(&no);
+        scans_without_watermark(s->inputs[0], &no);
+        if (no.len) {
+            werr_set(p->err, WEXC_VALIDATION,
+                     "ON CONFLICT DO %s requires all source tables to define watermarks, but the following source(s) "
+                     "do not: %s. Please add a WATERMARK declaration to these tables.", wplan_conflict_name(c), no.buf);
+            wsb_free(&no);
+            return false;
+        }
+        wsb_free(&no);
+    }
+    return true;
+}
+
+/* Does the sink's primary key contain the input's upsert key (Flink's
+   primaryKeysContainsUpsertKey)? An input without one does not. */
+static bool pk_contains_upsert_key(const WRel *in, int npk, const int *pk)
+{
+    if (in->nunique < 0) return false;
+    for (int i = 0; i < in->nunique; i++) {
+        bool f = false;
+        for (int k = 0; k < npk; k++) if (pk[k] == in->unique[i]) f = true;
+        if (!f) return false;
+    }
+    return true;
+}
+
 /* The sink's primary key as indexes into its physical columns. */
 static int *sink_pk(WPlanCtx *p, const WTable *t)
 {
@@ -85,14 +181,20 @@ static WRel *materialize(WPlanCtx *p, WRel *s, int *pk)
     m->changelog = WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE;
     m->ttl_ms = wphys_state_ttl(p);
     m->input_retracts = true;
+    m->sink_conflict = s->sink_conflict;
+    m->key_names = WA_ARRAY(p->arena, const char *, t->npk ? t->npk : 1);
+    for (int k = 0; k < t->npk; k++) m->key_names[k] = t->cols[t->pk[k]].name;
     s->inputs[0] = m;
     return s;
 }
 
-/* table.exec.sink.upsert-materialize: FORCE materializes every sink with a primary key, whatever
-   its input and changelog mode (Flink 2.3.0: an insert-only INSERT into a print sink with a key
-   gets ConstraintEnforcer -> HASH -> SinkMaterializer); NONE never; AUTO when an updating input's
-   upsert key is not the primary key of an upsert sink. */
+/* table.exec.sink.upsert-materialize: FORCE materializes every sink with a primary key that is
+   not a retract sink, whatever its input (Flink 2.3.0: an insert-only INSERT into a print sink with
+   a key gets ConstraintEnforcer -> HASH -> SinkMaterializer); NONE never; AUTO an upsert sink fed
+   updates (or fed anything under ON CONFLICT DO ERROR / NOTHING) whose primary key does not contain
+   the input's upsert key — which, with table.exec.sink.require-on-conflict (default true), needs
+   an ON CONFLICT clause, as Flink 2.3 requires. Batch plans take no conflict clause (Flink's
+   ignores it). */
 static WRel *plan_sink(WPlanCtx *p, WRel *s)
 {
     WRel *in = s->inputs[0];
@@ -100,45 +202,65 @@ static WRel *plan_sink(WPlanCtx *p, WRel *s)
     const char *mode = wopts_get_or(p->config, "table.exec.sink.upsert-materialize", "auto");
     bool force = strcasecmp(mode, "force") == 0;
     bool none = strcasecmp(mode, "none") == 0;
-    if (s->sink_table && s->sink_table->npk && force && !wplan_is_batch(p)) {
-        if (in->changelog != WCM_INSERT && !sink_accepts_updates(s->sink_table)) {
-            werr_set(p->err, WEXC_TABLE,
-                     "Table sink '%s' doesn't support consuming update and delete changes which is produced by node %s",
-                     s->sink_qname, first_update_producer(in));
-            return NULL;
-        }
-        if (in->changelog != WCM_INSERT && !(wphys_sink_mode(s->sink_table) & WCM_UPDATE_BEFORE)) s->upsert_sink = true;
-        return materialize(p, s, sink_pk(p, s->sink_table));
-    }
-    if (!s->sink_table || in->changelog == WCM_INSERT) return s;
-    if (wplan_is_batch(p)) {
-        /* Flink's batch plans are insert-only (a batch GROUP BY writes each group once): every
-           sink takes the final rows, whatever changes it could consume */
-        s->sink_final_rows = true;
-        return s;
-    }
-    if (!sink_accepts_updates(s->sink_table)) {
+    if (!s->sink_table || wplan_is_batch(p)) s->sink_conflict = ACF_NONE;
+    if (s->sink_table && in->changelog != WCM_INSERT && !sink_accepts_updates(s->sink_table) && !wplan_is_batch(p)) {
         werr_set(p->err, WEXC_TABLE,
                  "Table sink '%s' doesn't support consuming update and delete changes which is produced by node %s",
                  s->sink_qname, first_update_producer(in));
         return NULL;
     }
+    if (!s->sink_table) return s;
     WTable *t = s->sink_table;
+    if (wplan_is_batch(p)) {
+        /* Flink's batch plans are insert-only (a batch GROUP BY writes each group once): every
+           sink takes the final rows, whatever changes it could consume */
+        if (in->changelog != WCM_INSERT) s->sink_final_rows = true;
+        return s;
+    }
+    SinkKind kind = sink_kind(t, in->changelog);
+    if (!check_conflict(p, s, kind)) return NULL;
+    if (t->npk && force) {
+        if (in->changelog != WCM_INSERT && !(wphys_sink_mode(t) & WCM_UPDATE_BEFORE)) s->upsert_sink = true;
+        if (kind != SK_RETRACT) return materialize(p, s, sink_pk(p, t));
+    }
     const char *conn = wopts_get(&t->options, "connector");
-    if (!t->npk && conn && strcmp(conn, "jdbc") == 0) {
+    if (in->changelog != WCM_INSERT && !t->npk && conn && strcmp(conn, "jdbc") == 0) {
         /* Flink's JdbcDynamicTableSink.validatePrimaryKey */
         werr_set(p->err, "java.lang.IllegalStateException",
                  "please declare primary key for sink table when query contains update/delete record.");
         return NULL;
     }
-    if (!t->npk) return s;
+    if (!t->npk || force || none || kind != SK_UPSERT) return s;
     /* a keyed sink that does not take UPDATE_BEFORE is an upsert sink */
-    if (wphys_sink_mode(t) & WCM_UPDATE_BEFORE) return s;
-    s->upsert_sink = true;
+    if (in->changelog != WCM_INSERT) s->upsert_sink = true;
+    if (in->changelog == WCM_INSERT && s->sink_conflict == ACF_DEDUPLICATE) return s;
     int *pk = sink_pk(p, t);
-    bool matches = in->nunique >= 0 && same_key_set(in->nunique, in->unique, t->npk, pk);
-    if (!matches && !none) return materialize(p, s, pk);
-    return s;
+    if (pk_contains_upsert_key(in, t->npk, pk)) return s;
+    bool require = true;
+    WError tmp;
+    werr_clear(&tmp);
+    if (!wopts_get_bool(p->config, "table.exec.sink.require-on-conflict", true, &require, &tmp)) {
+        *p->err = tmp;
+        return NULL;
+    }
+    if (require && s->sink_conflict == ACF_NONE) {
+        WStrBuf pkn;
+        wsb_init(&pkn);
+        wsb_putc(&pkn, '[');
+        for (int k = 0; k < t->npk; k++) wsb_printf(&pkn, "%s%s", k ? ", " : "", t->cols[t->pk[k]].name);
+        wsb_putc(&pkn, ']');
+        werr_set(p->err, WEXC_VALIDATION,
+                 "The query has an upsert key that differs from the primary key of the sink table '%s'. Primary key: "
+                 "%s, upsert key: %s. This can lead to non-deterministic results when multiple records with different "
+                 "upsert keys map to the same primary key. Please specify an ON CONFLICT clause to define how "
+                 "conflicts should be handled: ON CONFLICT DO DEDUPLICATE (update to the latest record, state "
+                 "intensive, since we need to keep the entire history), or ON CONFLICT DO ERROR (fail on conflict), "
+                 "or ON CONFLICT DO NOTHING (keep first record).",
+                 s->sink_qname, pkn.buf, in->nunique >= 0 ? key_names(p, &in->out, in->nunique, in->unique) : "");
+        wsb_free(&pkn);
+        return NULL;
+    }
+    return materialize(p, s, pk);
 }
 
 /* 'sink.shuffle-by-partition.enable' of a partitioned filesystem sink: as Flink's sink rules, a

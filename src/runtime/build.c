@@ -251,7 +251,7 @@ static void source_origin_label(void *ctx, int split, char *buf, size_t bufsz)
    idle timeout, default table.exec.source.idle-timeout) and pipeline.auto-watermark-interval. */
 static bool watermark_config(WPlanCtx *p, Lane *L, const WRel *r, WWmConfig *wc)
 {
-    *wc = (WWmConfig){.rowtime_col = r->rowtime_col};
+    *wc = (WWmConfig){.rowtime_col = r->rowtime_col, .every_record = r->wm_every_record};
     const WRel *in = r->inputs[0];
     while (in->kind == WR_CALC) in = in->inputs[0];
     const WSource *src = NULL;
@@ -431,6 +431,13 @@ static WOperator *materializer_new(Lane *L, WRel *r)
     WSinkMaterializerSpec sp = {
         .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
         .ttl_ms = r->ttl_ms, .out = {r->out.n, r->out.types, r->out.names}};
+    if (r->sink_conflict == ACF_ERROR || r->sink_conflict == ACF_NOTHING) {
+        /* Flink's WatermarkCompactingSinkMaterializer matches rows by the input's upsert key */
+        sp.conflict = r->sink_conflict == ACF_ERROR ? WSCM_ERROR : WSCM_NOTHING;
+        sp.key_names = r->key_names;
+        sp.nuk = in->nunique > 0 ? in->nunique : 0;
+        sp.uk = in->unique;
+    }
     return wop_sink_materializer_new(&L->ctx, &sp);
 }
 
@@ -440,6 +447,10 @@ static int enforcer_before(const WJob *j, const WRel *r)
     int k = stream_op_of(j, r, WSOP_OPERATOR);
     if (k < 0 || j->graph->ops[k].ninputs != 1) return -1;
     int from = j->graph->ops[k].inputs[0].from;
+    if (j->graph->ops[from].role == WSOP_WM_TIMESTAMP_ASSIGNER) {     /* ON CONFLICT DO ERROR / NOTHING */
+        if (j->graph->ops[from].ninputs != 1) return -1;
+        from = j->graph->ops[from].inputs[0].from;
+    }
     return j->graph->ops[from].role == WSOP_CONSTRAINT_ENFORCER ? from : -1;
 }
 
@@ -454,6 +465,9 @@ static WOperator *build_materialized(WPlanCtx *p, Lane *L, WRel *r, int enforcer
     WOperator *enf = build_enforcer(p, L, (WRel *)L->job->graph->ops[enforcer].rel, enforcer, in);
     if (!enf) return NULL;
     WOperator *fed = x->kind == WR_EXCHANGE ? build_exchange(p, L, x, enf, L->job->par, exchange_recv_par(L->job, x), false) : enf;
+    if (!fed) return NULL;
+    int ka = stream_op_of(L->job, r, WSOP_WM_TIMESTAMP_ASSIGNER);
+    if (ka >= 0) fed = add_op(p, L, r, simple_op(L, r, &PASS_OPS), ka, fed);
     if (!fed) return NULL;
     WOperator *op = materializer_new(L, r);
     return op ? add_op(p, L, r, op, stream_op_of(L->job, r, WSOP_OPERATOR), fed) : NULL;
@@ -1004,8 +1018,22 @@ static void mark_reads(WPlanCtx *p, ReadMarks *m, WRel *r)
     }
 }
 
+/* Below a sink materializer that compacts on watermarks (ON CONFLICT DO ERROR / NOTHING), every
+   WatermarkAssigner cuts its chunks at each watermark advance: Flink's SQL sources emit a
+   watermark after every record, and each one compacts the changes buffered before it. */
+static void mark_watermark_cuts(WRel *r, bool below)
+{
+    if (r->kind == WR_SINK_MATERIALIZER && (r->sink_conflict == ACF_ERROR || r->sink_conflict == ACF_NOTHING))
+        below = true;
+    if (r->kind == WR_WATERMARK && below) r->wm_every_record = true;
+    for (int i = 0; i < r->ninputs; i++) mark_watermark_cuts(r->inputs[i], below);
+}
+
 void wjob_mark_scan_reads(WPlanCtx *p, WRel **roots, int nroots)
 {
     ReadMarks m = {0};
-    for (int i = 0; i < nroots; i++) mark_reads(p, &m, roots[i]);
+    for (int i = 0; i < nroots; i++) {
+        mark_reads(p, &m, roots[i]);
+        mark_watermark_cuts(roots[i], false);
+    }
 }

@@ -352,13 +352,25 @@ static void build_ops(Builder *b, RelInfo *ri)
             if (b->ops[enf].inputs[k].ship == WSHIP_HASH) b->ops[enf].inputs[k].ship = WSHIP_FORWARD;
         wsb_printf(&name, "SinkMaterializer[%d]", mid);
         wsb_printf(&desc, "[%d]:SinkMaterializer(pk=[", mid);
-        for (int k = 0; k < r->nkeys; k++)
-            wsb_printf(&desc, "%s%s", k ? ", " : "", r->keys[k] < r->out.n ? r->out.names[r->keys[k]] : "?");
+        for (int k = 0; k < r->nkeys; k++)      /* the sink's primary key names (Flink's pk=[...]) */
+            wsb_printf(&desc, "%s%s", k ? ", " : "", r->key_names ? r->key_names[k]
+                                                     : r->keys[k] < r->out.n ? r->out.names[r->keys[k]] : "?");
         wsb_append(&desc, "])");
+        int assigner = -1;
+        if (r->sink_conflict == ACF_ERROR || r->sink_conflict == ACF_NOTHING) {
+            /* Flink 2.3: keyBy -> WatermarkTimestampAssigner -> SinkMaterializer */
+            char an[48], ad[48];
+            snprintf(an, sizeof an, "WatermarkTimestampAssigner[%d]", mid);
+            snprintf(ad, sizeof ad, "[%d]:WatermarkTimestampAssigner", mid);
+            assigner = new_op(b, an, ad, r, WSOP_WM_TIMESTAMP_ASSIGNER);
+            if (enf >= 0) add_input(&b->ops[assigner], enf, WSHIP_HASH);
+            else wire_inputs(b, r, assigner, true);
+        }
         int op = new_op(b, name.buf, desc.buf, r, WSOP_OPERATOR);
-        if (enf >= 0) add_input(&b->ops[op], enf, WSHIP_HASH);
+        if (assigner >= 0) add_input(&b->ops[op], assigner, WSHIP_FORWARD);
+        else if (enf >= 0) add_input(&b->ops[op], enf, WSHIP_HASH);
         else wire_inputs(b, r, op, true);
-        ri->first_op = enf >= 0 ? enf : op;
+        ri->first_op = enf >= 0 ? enf : assigner >= 0 ? assigner : op;
         ri->last_op = op;
         break;
     }

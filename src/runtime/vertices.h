@@ -47,7 +47,10 @@ typedef enum WStreamOpRole {
     WSOP_OPERATOR = 0,          /* the exec node's own operator */
     WSOP_CONSTRAINT_ENFORCER,   /* added in front of a sink (no weir operator of its own) */
     WSOP_TIMESTAMP_INSERTER,    /* added in front of a collect or file sink over a rowtime column */
-    WSOP_SINK_END               /* `end: Writer`, the discarding end after a StreamingFileWriter */
+    WSOP_SINK_END,              /* `end: Writer`, the discarding end after a StreamingFileWriter */
+    WSOP_WM_TIMESTAMP_ASSIGNER  /* `WatermarkTimestampAssigner` in front of a SinkMaterializer that
+                                   compacts on watermarks (ON CONFLICT DO ERROR / NOTHING); weir's
+                                   rows carry no timestamp, so it forwards them */
 } WStreamOpRole;
 
 typedef struct WStreamOp {

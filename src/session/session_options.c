@@ -18,6 +18,7 @@ static const WSessionOption OPTIONS[] = {
     {"table.exec.sink.type-length-enforcer", WSO_APPLIED, "tests/golden/sink_type_length.sql"},
     {"table.exec.sink.upsert-materialize", WSO_APPLIED, "tests/golden/sink_upsert_materialize_force.sql"},
     {"table.exec.sink.keyed-shuffle", WSO_APPLIED, "tests/golden/sink_keyed_shuffle.sql"},
+    {"table.exec.sink.require-on-conflict", WSO_APPLIED, "tests/golden/sink_on_conflict_plans.sql"},
     {"table.exec.source.cdc-events-duplicate", WSO_APPLIED, "tests/golden/debezium_json_primary_key.sql"},
     {"table.exec.source.idle-timeout", WSO_APPLIED, "tests/kafka/partition_watermarks.sh"},
     {"table.exec.insert-and-updateafter-sensitive", WSO_UNPROVEN,

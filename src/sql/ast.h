@@ -341,6 +341,10 @@ struct AstQuery {
 };
 
 /* ---- statements ---- */
+/* INSERT ... ON CONFLICT DO <behaviour> (Flink 2.3, FLIP-558): how rows with different upsert
+   keys that map to one sink primary key are resolved. */
+typedef enum AstConflict { ACF_NONE = 0, ACF_DEDUPLICATE, ACF_ERROR, ACF_NOTHING } AstConflict;
+
 typedef enum AstStmtKind {
     AS_QUERY,
     AS_INSERT,
@@ -448,6 +452,7 @@ struct AstStmt {
     char **insert_cols;
     int npartition;
     AstOption *partition;   /* PARTITION (k = 'v') */
+    AstConflict on_conflict;   /* ON CONFLICT DO ... after the query */
     /* CREATE TABLE / VIEW */
     bool temporary;
     bool if_not_exists;

@@ -177,7 +177,16 @@ static AstStmt *insert_stmt(WSqlParser *p)
         s->insert_cols = ident_list(p, &s->ninsert_cols);
     }
     s->query = ps_query(p);
-    (void)ps_is_kw(p, "ON");   /* Flink 2.3's INSERT may go on with ON CONFLICT (not in weir) */
+    /* Flink 2.3: ON CONFLICT DO DEDUPLICATE | ERROR | NOTHING (Calcite lists the three in that
+       order when another word follows DO) */
+    if (ps_accept_kw(p, "ON")) {
+        ps_expect_kw(p, "CONFLICT");
+        ps_expect_kw(p, "DO");
+        if (ps_accept_kw(p, "ERROR")) s->on_conflict = ACF_ERROR;
+        else if (ps_accept_kw(p, "DEDUPLICATE")) s->on_conflict = ACF_DEDUPLICATE;
+        else if (ps_accept_kw(p, "NOTHING")) s->on_conflict = ACF_NOTHING;
+        else ps_fail(p);
+    }
     return s;
 }
 

@@ -13,6 +13,8 @@
  */
 #include "cast.h"
 
+#include <stdint.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,6 +183,52 @@ bool wcast_check(const WType *from, const WType *to, WError *err)
 }
 
 /* LogicalTypeCasts.supportsImplicitCast */
+/* The longest text CAST(x AS STRING) gives for a value of type t, 0 when unbounded / not known */
+static int longest_text(const WType *t)
+{
+    int frac = t->precision > 0 ? t->precision + 1 : 0;
+    switch (t->id) {
+    case WT_TINYINT: return 4;              /* -128 */
+    case WT_SMALLINT: return 6;
+    case WT_INT: return 11;
+    case WT_BIGINT: return 20;
+    case WT_FLOAT: return 15;               /* -1.17549435E-38 */
+    case WT_DOUBLE: return 24;              /* -2.2250738585072014E-308 */
+    case WT_BOOLEAN: return 5;              /* FALSE */
+    case WT_DATE: return 10;
+    case WT_TIME: return 8 + frac;
+    case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ: return 19 + frac;
+    default: return 0;
+    }
+}
+
+static bool is_integer(WTypeId id) { return id >= WT_TINYINT && id <= WT_BIGINT; }
+static bool is_string(WTypeId id) { return id == WT_CHAR || id == WT_VARCHAR; }
+static bool is_binary(WTypeId id) { return id == WT_BINARY || id == WT_VARBINARY; }
+
+bool wcast_injective(const WType *from, const WType *to)
+{
+    if (wtype_equals(from, to, true)) return true;
+    if (is_integer(from->id) && is_integer(to->id)) return to->id >= from->id;
+    if (is_string(to->id)) {
+        if (is_string(from->id))
+            return to->precision >= from->precision && !(from->id == WT_VARCHAR && to->id == WT_CHAR);
+        int n = longest_text(from);
+        return n > 0 && to->precision >= n;
+    }
+    if (is_binary(to->id)) {
+        if (is_string(from->id))        /* (BYTES, the longest VARBINARY, takes any string) */
+            return to->precision == INT32_MAX || (int64_t)to->precision >= 4 * (int64_t)from->precision;
+        if (is_binary(from->id))
+            return to->precision >= from->precision && !(from->id == WT_VARBINARY && to->id == WT_BINARY);
+        return false;
+    }
+    if ((from->id == WT_TIMESTAMP || from->id == WT_TIMESTAMP_LTZ) &&
+        (to->id == WT_TIMESTAMP || to->id == WT_TIMESTAMP_LTZ))
+        return from->precision == to->precision;
+    return false;
+}
+
 bool wcast_implicit(const WType *from, const WType *to)
 {
     if (from->nullable && !to->nullable) return false;

@@ -24,6 +24,13 @@ typedef struct WCastCtx {
 } WCastCtx;
 
 bool wcast_supported(const WType *from, const WType *to);
+/* Is CAST(from AS to) injective, so that a unique key stays unique through it (Flink 2.3's
+   LogicalTypeCasts.supportsInjectiveCast, measured on 2.3.0 over 576 type pairs): the same type;
+   an integer to a wider integer; a value to a CHAR/VARCHAR long enough for its longest text;
+   CHAR to a CHAR/VARCHAR, VARCHAR to a VARCHAR no shorter; a string to a BINARY/VARBINARY of 4
+   bytes per character; BINARY to a BINARY/VARBINARY, VARBINARY to a VARBINARY no shorter;
+   TIMESTAMP and TIMESTAMP_LTZ of one precision into each other. Nullability is ignored. */
+bool wcast_injective(const WType *from, const WType *to);
 /* Implicit coercion allowed by Flink in assignments/comparisons (e.g. INT -> BIGINT). */
 bool wcast_implicit(const WType *from, const WType *to);
 bool wcast_datum(const WCastCtx *ctx, const WType *from, WDatum in, const WType *to, WDatum *out,

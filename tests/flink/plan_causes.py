@@ -21,9 +21,6 @@ RULES = [
      "Flink rejects changelog sources in batch mode; weir runs them"),
     (None, r"^flink rejects: Conversion to relational algebra failed to preserve datatypes", None,
      "Flink fails on the statement (a Flink planner bug: types change in conversion); weir plans it"),
-    (None, r"^flink rejects: The query has an upsert key that differs from the primary key", None,
-     "Flink 2.3 requires ON CONFLICT when the upsert key differs from the sink's primary key; weir adds a "
-     "SinkUpsertMaterializer"),
     (None, r"^flink rejects:", None, "Flink rejects the statement, weir accepts it"),
     (None, r"^weir rejects:", None, "weir rejects the statement, Flink accepts it"),
     (r"json-plan", r'Writer"', None, "JSON plan: Flink 2.x shows the sink as '<table>[id]: Writer' (sink V2)"),

@@ -752,6 +752,62 @@ WTEST(window_util_assign_order)
     CHECK_INT(st[1], 0);
 }
 
+/* Slices (Flink SliceAssigners / the legacy operator's panes): HOP slices are gcd(size, slide)
+   long, aligned on the offset; a slice's last window is the one with the latest start at or before
+   the slice start; CUMULATE slices are its steps, whose last window is the max-size window. */
+WTEST(window_util_slices)
+{
+    WWindowDef d = {.kind = WWIN_HOP, .size_ms = 10, .slide_ms = 4};   /* size not a multiple */
+    CHECK_INT(wwin_slice_size(&d), 2);
+    CHECK_INT(wwin_slice_end(&d, 0), 2);
+    CHECK_INT(wwin_slice_end(&d, 5), 6);
+    CHECK_INT(wwin_slice_end(&d, -1), 0);
+    /* slice (4, 6]: windows [4, 14) and [0, 10); the last starts at 4 */
+    CHECK_INT(wwin_slice_last_window_end(&d, 6), 14);
+    /* slice (6, 8]: windows [4, 14) and [0, 10) as well */
+    CHECK_INT(wwin_slice_last_window_end(&d, 8), 14);
+    /* slice (8, 10]: [8, 18), [4, 14), [0, 10) */
+    CHECK_INT(wwin_slice_last_window_end(&d, 10), 18);
+    int64_t st[8], en[8];
+    CHECK_INT(wwin_assign(&d, 10 - 1, st, en, 8), 3);
+    CHECK_INT(en[0], 18);
+    CHECK_INT(en[2], 10);
+    CHECK_INT(wwin_first_slice_end(&d, 14), 6);
+    /* every window boundary is a slice boundary: each timestamp of a slice has the slice's windows */
+    for (int64_t ts = -20; ts < 40; ts++) {
+        int64_t se = wwin_slice_end(&d, ts);
+        int64_t s1[8], e1[8], s2[8], e2[8];
+        int n1 = wwin_assign(&d, ts, s1, e1, 8), n2 = wwin_assign(&d, se - 1, s2, e2, 8);
+        CHECK_INT(n1, n2);
+        for (int k = 0; k < n1 && k < n2; k++) CHECK_INT(e1[k], e2[k]);
+        CHECK_INT(wwin_slice_last_window_end(&d, se), e1[0]);
+    }
+    /* offset: HOP(size 10, slide 5, offset 2) slices of 5 starting at 2 mod 5 */
+    d = (WWindowDef){.kind = WWIN_HOP, .size_ms = 10, .slide_ms = 5, .offset_ms = 2};
+    CHECK_INT(wwin_slice_size(&d), 5);
+    CHECK_INT(wwin_slice_end(&d, 2), 7);
+    CHECK_INT(wwin_slice_end(&d, 1), 2);
+    CHECK_INT(wwin_slice_last_window_end(&d, 7), 12);
+    CHECK_INT(wwin_first_slice_end(&d, 12), 7);
+    /* CUMULATE(step 5, max 15): slices are the steps; the last window is the max-size one */
+    d = (WWindowDef){.kind = WWIN_CUMULATE, .size_ms = 15, .slide_ms = 5};
+    CHECK_INT(wwin_slice_size(&d), 5);
+    CHECK_INT(wwin_slice_end(&d, 7), 10);
+    CHECK_INT(wwin_slice_last_window_end(&d, 10), 15);
+    CHECK_INT(wwin_slice_last_window_end(&d, 15), 15);
+    CHECK_INT(wwin_slice_last_window_end(&d, 20), 30);
+    CHECK_INT(wwin_first_slice_end(&d, 10), 5);
+    CHECK_INT(wwin_first_slice_end(&d, 30), 20);
+    d.offset_ms = 3;
+    CHECK_INT(wwin_slice_end(&d, 7), 8);
+    CHECK_INT(wwin_slice_last_window_end(&d, 8), 18);
+    CHECK_INT(wwin_first_slice_end(&d, 13), 8);
+    /* TUMBLE: the slice is the window */
+    d = (WWindowDef){.kind = WWIN_TUMBLE, .size_ms = 10};
+    CHECK_INT(wwin_slice_end(&d, 7), 10);
+    CHECK_INT(wwin_slice_last_window_end(&d, 10), 10);
+}
+
 WTEST(window_util_session_merge)
 {
     WSession set[8], rem[8], res;
@@ -1069,4 +1125,271 @@ WTEST(window_agg_two_phase_attached)
                    "+I[1, 2, 2020-10-10T00:00:05, 2020-10-10T00:00:15, 2020-10-10T00:00:14.999]\n");
     CHECK(!f.env.err.set);
     fix_close(&f);
+}
+
+/* ---- slice-shared HOP / CUMULATE ----
+   Mergeable aggregates (COUNT, SUM, MAX, MIN) keep one accumulator per slice and merge slices
+   when a window fires; the same calls plus a COUNT(DISTINCT) keep one accumulator per window
+   (no merge for the distinct view). Fed the same out-of-order rows, late rows included, both must
+   emit the same windows with the same values in the same order and drop the same rows. */
+
+static const WAggCall SLICE_AGGS[5] = {
+    {.kind = WAGG_COUNT_STAR, .name = "COUNT", .nargs = 0, .filter_col = -1, .type = &WTYPE_BIGINT_NN},
+    {.kind = WAGG_SUM, .name = "SUM", .nargs = 1, .args = {1}, .filter_col = -1, .type = &WTYPE_INT},
+    {.kind = WAGG_MAX, .name = "MAX", .nargs = 1, .args = {2}, .filter_col = -1, .type = &WTYPE_STRING},
+    {.kind = WAGG_MIN, .name = "MIN", .nargs = 1, .args = {1}, .filter_col = -1, .type = &WTYPE_INT},
+    {.kind = WAGG_COUNT, .name = "COUNT", .nargs = 1, .args = {2}, .distinct = true, .filter_col = -1,
+     .type = &WTYPE_BIGINT_NN},
+};
+static const WType *SLICE_OUT_T[9] = {&WTYPE_STRING, &WTYPE_BIGINT_NN, &WTYPE_INT, &WTYPE_STRING, &WTYPE_INT,
+                                      &WTYPE_BIGINT_NN, &TS3_NN, &TS3_NN, &TS3_NN};
+static const WType *SLICE_OUT4_T[8] = {&WTYPE_STRING, &WTYPE_BIGINT_NN, &WTYPE_INT, &WTYPE_STRING, &WTYPE_INT,
+                                       &TS3_NN, &TS3_NN, &TS3_NN};
+
+static WWindowAggSpec slice_spec(WWindowKind kind, int64_t size, int64_t slide, int64_t offset, bool distinct)
+{
+    WWindowAggSpec s = spec3(kind, size, slide, offset);
+    s.aggs = SLICE_AGGS;
+    s.naggs = distinct ? 5 : 4;
+    s.out.ncols = distinct ? 9 : 8;
+    s.out.types = distinct ? SLICE_OUT_T : SLICE_OUT4_T;
+    return s;
+}
+
+/* Output lines without their 6th field (the COUNT(DISTINCT)). */
+static char *drop_distinct(const char *text)
+{
+    char *out = malloc(strlen(text) + 1);
+    size_t o = 0;
+    int field = 0;
+    for (const char *p = text; *p; p++) {
+        if (*p == '\n') field = 0;
+        if (*p == ',' && ++field == 5) {    /* skip ", <dcnt>" */
+            p++;
+            while (*p && *p != ',') p++;
+            field++;
+        }
+        out[o++] = *p;
+        if (!*p) break;
+    }
+    out[o] = 0;
+    return out;
+}
+
+/* Pseudo-random rows: 4 keys (and NULL), times in a minute, out of order by up to 9 s, the
+   watermark 2 s behind the maximum (so rows arrive late for some of their windows or all); with
+   retract, some rows are retracted again later. Rows go in chunks of `per_chunk`. */
+static void feed_random(Fix *f, uint32_t seed, int nrows, int per_chunk, bool retract)
+{
+    static const char *KEYS[5] = {"a", "b", "c", "d", "null"};
+    static const char *COMMENTS[5] = {"Hi", "Hello", "Comment#1", "x", "null"};
+    uint32_t x = seed;
+#define RND() (x = x * 1664525u + 1013904223u, (x >> 8))
+    char cellbuf[64][4][40];
+    const char *kinds[64], *cells[64 * 4];
+    int64_t sent_ms[1024];
+    int sent_a[1024], sent_k[1024], sent_c[1024], nsent = 0;
+    int r = 0, n = 0;
+    while (r < nrows) {
+        int64_t ms;
+        int a, k, cm;
+        bool del = retract && nsent > 0 && RND() % 5 == 0;
+        if (del) {
+            int j = (int)(RND() % (uint32_t)nsent);
+            ms = sent_ms[j], a = sent_a[j], k = sent_k[j], cm = sent_c[j];
+            sent_ms[j] = sent_ms[--nsent], sent_a[j] = sent_a[nsent], sent_k[j] = sent_k[nsent], sent_c[j] = sent_c[nsent];
+        } else {
+            int64_t base = (int64_t)r * 60000 / nrows;
+            ms = base - (int64_t)(RND() % 16000) + 2000;
+            if (ms < 0) ms = (int64_t)(RND() % 3000);
+            a = (int)(RND() % 20) - 5;
+            k = (int)(RND() % 5);
+            cm = (int)(RND() % 5);
+            if (nsent < 1024) {
+                sent_ms[nsent] = ms, sent_a[nsent] = a, sent_k[nsent] = k, sent_c[nsent] = cm;
+                nsent++;
+            }
+        }
+        kinds[n] = del ? "-D" : "+I";
+        snprintf(cellbuf[n][0], 40, "2020-10-10 00:%02d:%02d.%03d", (int)(ms / 60000), (int)(ms / 1000 % 60),
+                 (int)(ms % 1000));
+        snprintf(cellbuf[n][1], 40, "%d", a);
+        snprintf(cellbuf[n][2], 40, "%s", COMMENTS[cm]);
+        snprintf(cellbuf[n][3], 40, "%s", KEYS[k]);
+        for (int c = 0; c < 4; c++) cells[n * 4 + c] = cellbuf[n][c];
+        n++;
+        r++;
+        if (n == per_chunk || r == nrows) {
+            WChunk *c = chunk_from_text(&f->env, f->ncols, f->types, n, kinds, cells);
+            for (int i = 0; i < n; i++)
+                if (!c->cols[0].nulls[i] && c->cols[0].data[i].ts.ms > f->maxts) f->maxts = c->cols[0].data[i].ts.ms;
+            wop_push(f->op, 0, c);
+            wchunk_free(c);
+            wop_input_watermark(f->op, 0, f->maxts - 2000);
+            n = 0;
+        }
+    }
+#undef RND
+}
+
+static void slice_differential(int *wtest_failed_, WWindowAggSpec sliced, WWindowAggSpec per_window, bool two,
+                               int per_chunk, bool retract, uint32_t seed)
+{
+    Fix a, b;
+    CHECK(two ? fix_open_two_phase(&a, &sliced) : fix_open(&a, &sliced));
+    CHECK(two ? fix_open_two_phase(&b, &per_window) : fix_open(&b, &per_window));
+    WOperator *ga = two ? a.global : a.op, *gb = two ? b.global : b.op;
+    if (ga && gb) {
+        feed_random(&a, seed, 400, per_chunk, retract);
+        feed_random(&b, seed, 400, per_chunk, retract);
+        /* the sliced aggregate keeps state per slice */
+        char ma[512] = "", mb[512] = "";
+        ga->ops->metrics(ga, ma, sizeof ma);
+        gb->ops->metrics(gb, mb, sizeof mb);
+        long ea = -1, eb = -1;
+        const char *pa = strstr(ma, "window-aggs.entries="), *pb = strstr(mb, "window-aggs.entries=");
+        CHECK(pa && pb);
+        if (pa && pb) {
+            ea = atol(pa + strlen("window-aggs.entries="));
+            eb = atol(pb + strlen("window-aggs.entries="));
+            CHECK(ea > 0 && eb > 0);
+            /* HOP(10 s, 2 s): a key's rows of one slide are one accumulator instead of five */
+            if (sliced.win.kind == WWIN_HOP && sliced.win.size_ms >= 5 * sliced.win.slide_ms) CHECK(ea < eb);
+        }
+        finish(&a);
+        finish(&b);
+        char *want = drop_distinct(b.cap->text.buf ? b.cap->text.buf : "");
+        CHECK(b.cap->rows > 20);
+        CHECK_STR(a.cap->text.buf ? a.cap->text.buf : "", want);
+        free(want);
+        CHECK_INT(ga->late_dropped, gb->late_dropped);
+        CHECK(retract || ga->late_dropped > 0);
+        CHECK(!a.env.err.set && !b.env.err.set);
+        /* every slice and timer is gone once the last window fired */
+        ma[0] = 0;
+        ga->ops->metrics(ga, ma, sizeof ma);
+        CHECK(strstr(ma, "window-aggs.entries=0 ") != NULL);
+        CHECK(strstr(ma, "timers=0 ") != NULL);
+    }
+    fix_close(&a);
+    fix_close(&b);
+}
+
+WTEST(window_agg_sliced_hop_same_as_per_window)
+{
+    for (int chunk = 1; chunk <= 16; chunk += 15) {
+        slice_differential(wtest_failed_, slice_spec(WWIN_HOP, 10000, 2000, 0, false),
+                           slice_spec(WWIN_HOP, 10000, 2000, 0, true), false, chunk, false, 7u + (uint32_t)chunk);
+        slice_differential(wtest_failed_, slice_spec(WWIN_HOP, 9000, 3000, 1000, false),
+                           slice_spec(WWIN_HOP, 9000, 3000, 1000, true), false, chunk, false, 11u);
+    }
+}
+
+WTEST(window_agg_sliced_cumulate_same_as_per_window)
+{
+    for (int chunk = 1; chunk <= 16; chunk += 15) {
+        slice_differential(wtest_failed_, slice_spec(WWIN_CUMULATE, 15000, 5000, 0, false),
+                           slice_spec(WWIN_CUMULATE, 15000, 5000, 0, true), false, chunk, false, 3u + (uint32_t)chunk);
+        slice_differential(wtest_failed_, slice_spec(WWIN_CUMULATE, 12000, 3000, 2000, false),
+                           slice_spec(WWIN_CUMULATE, 12000, 3000, 2000, true), false, chunk, false, 5u);
+    }
+}
+
+/* Legacy GROUP BY HOP with a size that is not a multiple of the slide: panes of gcd(size, slide). */
+WTEST(window_agg_sliced_legacy_hop_panes)
+{
+    WWindowAggSpec s = slice_spec(WWIN_HOP, 5000, 3000, 0, false), d = slice_spec(WWIN_HOP, 5000, 3000, 0, true);
+    s.group_window = d.group_window = true;
+    slice_differential(wtest_failed_, s, d, false, 1, false, 21u);
+    slice_differential(wtest_failed_, s, d, false, 16, false, 22u);
+}
+
+WTEST(window_agg_sliced_retractions)
+{
+    WWindowAggSpec s = slice_spec(WWIN_HOP, 10000, 2000, 0, false), d = slice_spec(WWIN_HOP, 10000, 2000, 0, true);
+    /* MIN / MAX with retraction keep value maps (no scalar merge): COUNT and SUM only */
+    static const WAggCall R[3] = {
+        {.kind = WAGG_COUNT_STAR, .name = "COUNT", .nargs = 0, .filter_col = -1, .type = &WTYPE_BIGINT_NN},
+        {.kind = WAGG_SUM, .name = "SUM", .nargs = 1, .args = {1}, .filter_col = -1, .type = &WTYPE_INT},
+        {.kind = WAGG_COUNT, .name = "COUNT", .nargs = 1, .args = {2}, .distinct = true, .filter_col = -1,
+         .type = &WTYPE_BIGINT_NN},
+    };
+    static const WType *RO_T[7] = {&WTYPE_STRING, &WTYPE_BIGINT_NN, &WTYPE_INT, &WTYPE_BIGINT_NN, &TS3_NN, &TS3_NN,
+                                   &TS3_NN};
+    static const WType *RO2_T[6] = {&WTYPE_STRING, &WTYPE_BIGINT_NN, &WTYPE_INT, &TS3_NN, &TS3_NN, &TS3_NN};
+    s.aggs = d.aggs = R;
+    s.naggs = 2, s.out.ncols = 6, s.out.types = RO2_T;
+    d.naggs = 3, d.out.ncols = 7, d.out.types = RO_T;
+    s.input_retracts = d.input_retracts = true;
+    /* the distinct count is the 4th field here: compare the first three aggregates' windows */
+    Fix a, b;
+    CHECK(fix_open(&a, &s));
+    CHECK(fix_open(&b, &d));
+    if (a.op && b.op) {
+        feed_random(&a, 99u, 400, 4, true);
+        feed_random(&b, 99u, 400, 4, true);
+        finish(&a);
+        finish(&b);
+        /* drop ", <dcnt>" (field 4) from b */
+        const char *t = b.cap->text.buf ? b.cap->text.buf : "";
+        char *want = malloc(strlen(t) + 1);
+        size_t o = 0;
+        int field = 0;
+        for (const char *p = t; *p; p++) {
+            if (*p == '\n') field = 0;
+            if (*p == ',' && ++field == 3) {
+                p++;
+                while (*p && *p != ',') p++;
+                field++;
+            }
+            want[o++] = *p;
+            if (!*p) break;
+        }
+        want[o] = 0;
+        CHECK(b.cap->rows > 20);
+        CHECK_STR(a.cap->text.buf ? a.cap->text.buf : "", want);
+        free(want);
+        CHECK_INT(a.op->late_dropped, b.op->late_dropped);
+        CHECK(!a.env.err.set && !b.env.err.set);
+    }
+    fix_close(&a);
+    fix_close(&b);
+}
+
+WTEST(window_agg_sliced_two_phase_same_as_per_window)
+{
+    slice_differential(wtest_failed_, slice_spec(WWIN_HOP, 10000, 2000, 0, false),
+                       slice_spec(WWIN_HOP, 10000, 2000, 0, true), true, 16, false, 31u);
+    slice_differential(wtest_failed_, slice_spec(WWIN_CUMULATE, 15000, 5000, 0, false),
+                       slice_spec(WWIN_CUMULATE, 15000, 5000, 0, true), true, 16, false, 32u);
+}
+
+/* Processing-time HOP on slices: rows take their slice from the job clock; windows fire as the
+   clock passes their end, the open ones at the end of input; same windows as per window. */
+WTEST(window_agg_sliced_proctime_hop)
+{
+    WWindowAggSpec s = slice_spec(WWIN_HOP, 6000, 2000, 0, false), d = slice_spec(WWIN_HOP, 6000, 2000, 0, true);
+    s.in_types = d.in_types = PT_SRC_T;
+    s.win.proctime = d.win.proctime = true;
+    Fix a, b;
+    CHECK(fix_open(&a, &s));
+    CHECK(fix_open(&b, &d));
+    if (a.op && b.op) {
+        static const char *ROWS[6] = {"+I,null,1,x,a\n", "+I,null,2,y,b\n", "+I,null,3,Hi,a\n",
+                                      "+I,null,4,z,a\n", "+I,null,5,x,b\n", "+I,null,6,y,a\n"};
+        for (int i = 0; i < 6; i++) {
+            a.env.now = b.env.now = 1602288001000LL + 1700LL * i;
+            feed(&a, ROWS[i], -1);
+            feed(&b, ROWS[i], -1);
+        }
+        CHECK(a.cap->rows > 0);
+        wop_input_end(a.op, 0);
+        wop_input_end(b.op, 0);
+        char *want = drop_distinct(b.cap->text.buf ? b.cap->text.buf : "");
+        CHECK_STR(a.cap->text.buf ? a.cap->text.buf : "", want);
+        CHECK(a.cap->rows >= 8);
+        free(want);
+    }
+    fix_close(&a);
+    fix_close(&b);
 }

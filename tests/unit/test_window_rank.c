@@ -412,3 +412,28 @@ WTEST(window_rank_proctime_fires_on_clock)
               "+I[2020-04-15T08:00, 2020-04-15T08:00:10, 2020-04-15T08:00:01, s2, 1.00, A, 1]\n");
     fix_close(&f);
 }
+
+/* A full top-N buffer skips rows that sort after or equal to its last row without copying it
+   (ties keep arrival order); a better row, a NULL sorting first, still enter. One chunk. */
+WTEST(window_rank_full_buffer_skips_rows_after_the_last)
+{
+    Fix f;
+    fix_types(&f);
+    WWindowRankSpec s = {.nsort = 1, .sort = PRICE_ASC, .func = WRANK_ROW_NUMBER,
+                         .rank_start = 1, .rank_end = 3, .output_rank_number = true};
+    fix_open(&f, &s);
+    feed(&f.env, f.op, 0, 6, f.types,
+         "+I," T("00") "," T("10") "," T("01") ",s1,3.00,X\n"
+         "+I," T("00") "," T("10") "," T("02") ",s2,1.00,Y\n"
+         "+I," T("00") "," T("10") "," T("03") ",s3,3.00,Z\n"
+         "+I," T("00") "," T("10") "," T("04") ",s4,2.00,W\n"
+         "+I," T("00") "," T("10") "," T("05") ",s5,3.00,V\n"
+         "+I," T("00") "," T("10") "," T("06") ",s6,9.00,U\n"
+         "+I," T("00") "," T("10") "," T("07") ",s7,null,N\n"
+         "WM,2100-01-01 00:00:00\n");
+    CHECK_STR(f.cap->text.buf,
+              "+I[2020-04-15T08:00, 2020-04-15T08:00:10, 2020-04-15T08:00:07, s7, null, N, 1]\n"
+              "+I[2020-04-15T08:00, 2020-04-15T08:00:10, 2020-04-15T08:00:02, s2, 1.00, Y, 2]\n"
+              "+I[2020-04-15T08:00, 2020-04-15T08:00:10, 2020-04-15T08:00:04, s4, 2.00, W, 3]\n");
+    fix_close(&f);
+}
