@@ -20,6 +20,13 @@ int64_t wproc_mono_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+int64_t wproc_mono_coarse_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 void wproc_clock_init_wall(WProcClock *c)
 {
     *c = (WProcClock){.kind = WPROC_CLOCK_WALL};

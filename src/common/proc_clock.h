@@ -33,6 +33,8 @@ typedef struct WProcClock {
 int64_t wproc_wall_ms(void);
 /* The monotonic clock in ns (durations: task times, slow firings, a source's waits). */
 int64_t wproc_mono_ns(void);
+/* The coarse monotonic clock in ns (a few ns to read, a resolution of a few ms: per-row timing). */
+int64_t wproc_mono_coarse_ns(void);
 void wproc_clock_init_wall(WProcClock *c);
 /* A STEP clock at start_ms advancing step_ms (> 0) per source chunk. */
 void wproc_clock_init_step(WProcClock *c, int64_t start_ms, int64_t step_ms);

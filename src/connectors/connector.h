@@ -111,7 +111,10 @@ struct WSource {
     int nsplits;
     int split;
     const uint8_t *split_finished;
-    /* The name of split i as Flink's split id ("<topic>-<partition>"), for insight; optional. */
+    /* The name of split i as Flink's split id ("<topic>-<partition>"), for insight; optional. A
+       source without split_watermarks may set it too, with `split` the origin of each chunk's
+       rows (the filesystem source: the file index, named by its path): insight counts rows behind
+       the watermark by origin. */
     void (*split_label)(const WSource *s, int split, char *buf, size_t bufsz);
 };
 

@@ -540,6 +540,20 @@ static bool fs_scan(FsSource *s, WError *err)
     return ok;
 }
 
+/* A file's name for insight (the rows' origin): "file <path>", the path's tail when it is long. */
+static void fs_split_label(const WSource *base, int split, char *buf, size_t bufsz)
+{
+    const FsSource *s = (const FsSource *)base;
+    if (split < 0 || split >= s->nfiles || bufsz < 16) {
+        snprintf(buf, bufsz, "file %d", split);
+        return;
+    }
+    const char *f = s->files[split];
+    size_t n = strlen(f);
+    if (n + 5 < bufsz) snprintf(buf, bufsz, "file %s", f);
+    else snprintf(buf, bufsz, "file ...%s", f + n - (bufsz - 9));
+}
+
 static WSourceStatus fs_next(WSource *base, WChunk *out, WError *err)
 {
     FsSource *s = (FsSource *)base;
@@ -564,6 +578,7 @@ static WSourceStatus fs_next(WSource *base, WChunk *out, WError *err)
             s->open = true;
         }
         int before = out->nrows;
+        base->split = s->cur;           /* the chunk's rows come from this file (insight's origin) */
         WCsvStatus st = fill_rows(s, out, err);
         base->rows_read += out->nrows - before;
         if (st == WCSV_ERROR) return WSRC_ERROR;
@@ -737,6 +752,7 @@ static WSource *fs_open_source(const WTableSpec *spec, WError *err)
     s->base.seek_rescaled = fs_seek_rescaled;
     s->base.close = fs_source_close;
     s->base.bounded = true;
+    s->base.split_label = fs_split_label;
     s->base.emits_changelog = f->changelog;
     s->base.min_chunk_rows = f->json && f->changelog ? 2 : 1;      /* debezium-json: an update is -U, +U */
     s->ncols = spec->ncols;

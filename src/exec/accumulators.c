@@ -404,6 +404,7 @@ static void minmax_update_extreme(WAccCtx *c, const WAccAgg *g, WDatum *acc, uin
     WDatum best = {0};
     while (wmap_next(&it, &k, &v)) {
         WDatum x;
+        c->work++;
         if (!wrow_get_arena(k.p, k.len, 1, g->arg_type, 0, &x, c->scratch)) continue;
         if (!has || minmax_better(g, x, best, true)) { best = x; has = true; }
     }
@@ -529,6 +530,7 @@ static void firstlast_acc(WAccCtx *c, const WAccAgg *g, WDatum *acc, uint8_t *nu
     WBytes k, val;
     wmap_iter(g->map2, &it);
     while (wmap_next(&it, &k, &val)) {
+        c->work++;
         if (k.len != 8) continue;
         int64_t key = get_i64(k.p);
         if (first ? (key >= start && (!found || key < best)) : (key <= start && (!found || key > best))) {
@@ -595,6 +597,7 @@ static void listagg_acc(WAccCtx *c, const WAccAgg *g, WDatum *acc, uint8_t *null
     WStateLookup how;
     int n = wlist_get(g->list1, &items, &how);
     for (int i = 0; i < n; i++) {
+        c->work++;
         if (items[i].len == (size_t)v.s.len && memcmp(items[i].p, v.s.p, items[i].len) == 0) {
             wlist_remove_at(g->list1, i);
             return;
@@ -900,6 +903,7 @@ static void agg_value(WAccCtx *c, const WAccAgg *g, const WDatum *acc, const uin
         const WBytes *items;
         WStateLookup how;
         int n = wlist_get(g->list1, &items, &how);
+        c->work += n;
         if (n == 0 || nulls[o]) { *onull = 1; return; }
         size_t total = 0;
         for (int i = 0; i < n; i++) total += items[i].len + (size_t)acc[o].s.len;
@@ -1005,6 +1009,7 @@ static WStr ser_map(WAccCtx *c, WState *m, WArena *dst)
     WBytes k, v;
     wmap_iter(m, &it);
     while (wmap_next(&it, &k, &v)) {
+        c->work++;
         put_u32(b, (uint32_t)k.len);
         wsb_appendn(b, (const char *)k.p, k.len);
         put_u32(b, (uint32_t)v.len);

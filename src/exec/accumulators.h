@@ -75,6 +75,8 @@ typedef struct WAccCtx {
     WCastCtx cast;
     WError *err;                /* a failure of the job (SINGLE_VALUE's second row); NULL = none
                                    reported (the caller checks it after each accumulate) */
+    int64_t work;               /* data-view entries read (MIN/MAX, FIRST/LAST_VALUE and LISTAGG with
+                                   retraction, collections): insight's slow keys; the caller resets it */
 } WAccCtx;
 
 /* Builds the layout and registers the data-view states ("<state_name>$<agg>..." names) in b

@@ -23,6 +23,7 @@
  */
 #include "stateful.h"
 #include "accumulators.h"
+#include "insight.h"
 #include "../types/row.h"
 #include "../types/compare.h"
 #include "../common/hash.h"
@@ -397,6 +398,13 @@ static void process_general(GroupAgg *g, const WChunk *in)
 {
     const WAccLayout *L = g->L;
     int cur_key = -1;
+    /* insight's slow keys: a row's work is the data-view entries its aggregates read (a MIN/MAX
+       with retraction rescans its key's values when the extreme leaves); each such row is timed */
+    WOperator *op = &g->base;
+    bool track = L->has_views && op->insight;
+    /* a row that read WINS_WORK_MIN entries or more is timed from the previous such row's end (or
+       the chunk's start: one coarse clock reading per such row) */
+    int64_t t0 = track ? wop_key_begin(op) : 0, small = 0;
     for (int r = 0; r < in->nrows; r++) {
         Slot *s = &g->slots[g->cg.rows[r]];
         bool retract = wrowkind_is_retract((WRowKind)in->kinds[r]);
@@ -408,6 +416,7 @@ static void process_general(GroupAgg *g, const WChunk *in)
             s->present = true;
             first = true;
         }
+        if (track) g->ac.work = 0;
         if (L->has_views && cur_key != g->cg.rows[r]) {
             set_slot_key(g, s);
             cur_key = g->cg.rows[r];
@@ -426,7 +435,14 @@ static void process_general(GroupAgg *g, const WChunk *in)
             if (L->has_views) wacc_cleanup(L);
             s->present = false;
         }
+        if (track && g->ac.work >= WINS_WORK_MIN) {
+            wop_key_work(op, 0, in, r, g->ac.work);
+            t0 = wop_key_slow_end(op, t0, g->ac.work, in, r);
+        } else if (track) {
+            small += g->ac.work;
+        }
     }
+    if (track) wop_key_work_add(op, small);
 }
 
 /* ------------------------------------------------------------------ fast path */

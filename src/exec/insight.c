@@ -137,13 +137,16 @@ static uint64_t key_hash(const WChunk *c, int r, int n, const int *keys)
 }
 
 /* Count weight for row r's key in sketch h; lazily label it (a key is labelled when met again
-   while in the sketch: keys seen once cost no formatting; the keys that matter are met often). */
-static void sketch_row(WOperator *op, WHeavyHitters *h, const WChunk *c, int r, int n, const int *keys, int64_t weight)
+   while in the sketch: keys seen once cost no formatting; the keys that matter are met often),
+   or at once when eager (the work sketch: a row there read WINS_WORK_MIN rows or more, and one
+   such row can be most of the work). */
+static void sketch_row(WOperator *op, WHeavyHitters *h, const WChunk *c, int r, int n, const int *keys, int64_t weight,
+                       bool eager)
 {
     bool entered;
     int slot = whh_add(h, key_hash(c, r, n, keys), weight, &entered);
     char *label = h->label[slot];
-    if (!entered && !label[0]) row_label(op, c, r, n, keys, false, label, WHH_LABEL);
+    if ((eager || !entered) && !label[0]) row_label(op, c, r, n, keys, false, label, WHH_LABEL);
 }
 
 void winsight_rows(WOperator *op, int input, const WChunk *c)
@@ -159,7 +162,7 @@ void winsight_rows(WOperator *op, int input, const WChunk *c)
         for (int k = 0; k < n; k++) in->key_types[k] = c->types[keys[k]];
         in->nkey_types = n;
     }
-    for (; r < c->nrows; r += WINS_SAMPLE_EVERY) sketch_row(op, &in->live.hh, c, r, n, keys, 1);
+    for (; r < c->nrows; r += WINS_SAMPLE_EVERY) sketch_row(op, &in->live.hh, c, r, n, keys, 1, false);
     in->skip = r - c->nrows;
     assert(in->skip >= 0 && in->skip < WINS_SAMPLE_EVERY);
 }
@@ -171,7 +174,15 @@ void wop_key_work(WOperator *op, int input, const WChunk *c, int row, int64_t ro
     in->live.work_fed = true;
     in->live.work_total += rows;
     if (rows < WINS_WORK_MIN || input < 0 || input >= WINS_INPUTS || !in->nkeys[input]) return;
-    sketch_row(op, &in->live.work, c, row, in->nkeys[input], in->keys[input], rows);
+    sketch_row(op, &in->live.work, c, row, in->nkeys[input], in->keys[input], rows, true);
+}
+
+void wop_key_work_add(WOperator *op, int64_t rows)
+{
+    WInsight *in = op->insight;
+    if (!in || rows <= 0) return;
+    in->live.work_fed = true;
+    in->live.work_total += rows;
 }
 
 int winsight_late_bucket(int64_t lateness_ms)
@@ -209,10 +220,10 @@ int64_t wop_firing_begin(const WOperator *op) { return op->insight ? wproc_mono_
 /* Work of t0's start (wop_firing_begin) that took the slow threshold or longer: counted into
    *total / *max_ms / *max_rows; returns the next of the first WINS_SLOW_SAMPLES sample slots with
    "<ms> ms, <rows> <what>: " written (NULL: not slow, or the samples are full). */
-static char *slow_sample(const WInsight *in, int64_t t0, int64_t rows, const char *what, int64_t *total,
+static char *slow_sample(const WInsight *in, int64_t t0, int64_t now, int64_t rows, const char *what, int64_t *total,
                          int64_t *max_ms, int64_t *max_rows, int *n, char (*samples)[WINS_SAMPLE_LEN], int *written)
 {
-    int64_t ns = wproc_mono_ns() - t0;
+    int64_t ns = now - t0;
     if (ns < in->slow_threshold_ns) return NULL;
     int64_t ms = ns / 1000000;
     ++*total;
@@ -230,8 +241,8 @@ void wop_firing_end(WOperator *op, int64_t t0, int64_t rows, const WChunk *c, in
     if (!in || !t0) return;
     WInsightSnap *s = &in->live;
     int w;
-    char *out = slow_sample(in, t0, rows, "rows", &s->slow_total, &s->slow_max_ms, &s->slow_max_rows, &s->nslow,
-                            s->slow, &w);
+    char *out = slow_sample(in, t0, wproc_mono_ns(), rows, "rows", &s->slow_total, &s->slow_max_ms, &s->slow_max_rows,
+                            &s->nslow, s->slow, &w);
     if (!out) return;
     if (c && row >= 0 && row < c->nrows) row_label(op, c, row, c->ncols, NULL, true, out + w, (size_t)(WINS_SAMPLE_LEN - w));
     else snprintf(out + w, (size_t)(WINS_SAMPLE_LEN - w), "(no row emitted)");
@@ -239,18 +250,22 @@ void wop_firing_end(WOperator *op, int64_t t0, int64_t rows, const WChunk *c, in
     fprintf(stderr, "weir: slow window firing in %s: %s\n", op->name ? op->name : "an operator", out);
 }
 
-void wop_key_slow_end(WOperator *op, int64_t t0, int64_t rows, const WChunk *c, int row)
+int64_t wop_key_begin(const WOperator *op) { return op->insight ? wproc_mono_coarse_ns() : 0; }
+
+int64_t wop_key_slow_end(WOperator *op, int64_t t0, int64_t rows, const WChunk *c, int row)
 {
     WInsight *in = op->insight;
-    if (!in || !t0) return;
+    if (!in || !t0) return 0;
+    int64_t now = wproc_mono_coarse_ns();
     WInsightSnap *s = &in->live;
     int w;
-    char *out = slow_sample(in, t0, rows, "rows scanned", &s->slowkey_total, &s->slowkey_max_ms, &s->slowkey_max_rows,
-                            &s->nslowkey, s->slowkey, &w);
-    if (!out) return;
+    char *out = slow_sample(in, t0, now, rows, "rows scanned", &s->slowkey_total, &s->slowkey_max_ms,
+                            &s->slowkey_max_rows, &s->nslowkey, s->slowkey, &w);
+    if (!out) return now;
     if (c && row >= 0 && row < c->nrows) row_label(op, c, row, c->ncols, NULL, false, out + w, (size_t)(WINS_SAMPLE_LEN - w));
     /* logged once: the first slow keys */
     fprintf(stderr, "weir: slow key in %s: %s\n", op->name ? op->name : "an operator", out);
+    return now;
 }
 
 /* The states of the backends op registered (the lane's checkpoint registry, by exec node id). */
@@ -289,11 +304,11 @@ static void scan_key(void *ctx, WBytes key, int64_t bytes)
     in->pass_key_len[slot] = (uint16_t)(key.len <= WINS_KEY_BYTES ? key.len : WINS_KEY_BYTES + 1);
 }
 
-/* The label of slot's key: its columns decoded from the binary row. */
-static void label_pass_key(const WOperator *op, WInsight *in, int slot, WStrBuf *sb)
+/* The label of a state key (a binary row of the keyed input's key columns; len > WINS_KEY_BYTES:
+   cut) into label[WHH_LABEL]: its columns decoded. */
+static void label_key_bytes(const WOperator *op, const WInsight *in, const unsigned char *key, size_t len, char *label,
+                            WStrBuf *sb)
 {
-    char *label = in->bytes_pass.label[slot];
-    size_t len = in->pass_key_len[slot];
     int n = in->nkey_types;
     if (n <= 0 || len > WINS_KEY_BYTES || len < wrow_fixed_size(n)) {
         snprintf(label, WHH_LABEL, "(a key of %s%zu bytes)", len > WINS_KEY_BYTES ? "over " : "",
@@ -303,11 +318,53 @@ static void label_pass_key(const WOperator *op, WInsight *in, int slot, WStrBuf 
     wsb_clear(sb);
     for (int k = 0; k < n; k++) {
         WDatum d;
-        bool set = wrow_get(in->pass_key[slot], len, n, in->key_types[k], k, &d);
+        bool set = wrow_get(key, len, n, in->key_types[k], k, &d);
         if (k) wsb_append(sb, ", ");
         wfmt_sql(in->key_types[k], d, !set, op->ctx->cast.tz, sb);
     }
     snprintf(label, WHH_LABEL, "%s", sb->buf ? sb->buf : "");
+}
+
+/* The label of slot's key of the pass. */
+static void label_pass_key(const WOperator *op, WInsight *in, int slot, WStrBuf *sb)
+{
+    label_key_bytes(op, in, in->pass_key[slot], in->pass_key_len[slot], in->bytes_pass.label[slot], sb);
+}
+
+void wop_key_work_bytes(WOperator *op, const void *key, size_t klen, int64_t rows)
+{
+    WInsight *in = op->insight;
+    if (!in || rows <= 0) return;
+    in->live.work_fed = true;
+    in->live.work_total += rows;
+    if (rows < WINS_WORK_MIN) return;
+    bool entered;
+    int slot = whh_add(&in->live.work, whash_bytes(key, klen, 0x6b), rows, &entered);
+    char *label = in->live.work.label[slot];
+    if (label[0]) return;
+    /* labelled at once, as sketch_row does for the work sketch */
+    WStrBuf sb;
+    wsb_init(&sb);
+    label_key_bytes(op, in, key, klen <= WINS_KEY_BYTES ? klen : WINS_KEY_BYTES + 1, label, &sb);
+    wsb_free(&sb);
+}
+
+void wop_key_slow_end_bytes(WOperator *op, int64_t t0, int64_t rows, const void *key, size_t klen)
+{
+    WInsight *in = op->insight;
+    if (!in || !t0) return;
+    WInsightSnap *s = &in->live;
+    int w;
+    char *out = slow_sample(in, t0, wproc_mono_coarse_ns(), rows, "rows", &s->slowkey_total, &s->slowkey_max_ms,
+                            &s->slowkey_max_rows, &s->nslowkey, s->slowkey, &w);
+    if (!out) return;
+    char label[WHH_LABEL];
+    WStrBuf sb;
+    wsb_init(&sb);
+    label_key_bytes(op, in, key, klen <= WINS_KEY_BYTES ? klen : WINS_KEY_BYTES + 1, label, &sb);
+    wsb_free(&sb);
+    snprintf(out + w, (size_t)(WINS_SAMPLE_LEN - w), "key %s", label);
+    fprintf(stderr, "weir: slow key in %s: %s\n", op->name ? op->name : "an operator", out);
 }
 
 /* One bounded step of the walk over op's heap state (WINS_SCAN_BUDGET entries); a finished pass

@@ -2,6 +2,9 @@
  * insight.h — what a running operator can say about itself beyond Flink's metrics: its hot keys,
  * the rows it dropped as late, and how its state grows (issue 21; docs/insight.md).
  *
+ * Also: slow keys (the state rows a keyed operator reads per key: wop_key_work), and a
+ * WatermarkAssigner's rows behind its watermark by origin (WInsightOrigin).
+ *
  * Contract: an operator gets a WInsight at wop_init unless `weir.insight.enabled` is false. Only
  * the thread running the operator writes it: the framework feeds every sampled row of a keyed
  * input (an input behind a hash exchange: wop_insight_keys) into a Space-Saving sketch
@@ -36,6 +39,8 @@
 #define WINS_WORK_MIN 16            /* a row's work below this many rows scanned only adds to work_total */
 #define WINS_SPLITS 32              /* watermark splits described per WatermarkAssigner subtask */
 #define WINS_SPLIT_NAME 48
+#define WINS_ORIGINS 16             /* origins (splits, files) with rows behind the watermark described */
+#define WINS_ORIGIN_NAME 96
 
 typedef struct WInsightState {
     char name[WINS_NAME];
@@ -56,6 +61,16 @@ typedef struct WInsightSplit {
                                        both were active); 0 with one split */
     bool idle, finished;
 } WInsightSplit;
+
+/* Rows that reached a WatermarkAssigner at or behind the watermark it had already emitted (rowtime
+   <= watermark: late for every event-time operator after it, unless a window still open takes
+   them), by their origin: the source's split (a Kafka partition) or file, as the source names it;
+   name "" when the source does not say. */
+typedef struct WInsightOrigin {
+    char name[WINS_ORIGIN_NAME];
+    int64_t behind;                 /* rows */
+    int64_t behind_max_ms;          /* the most one was behind */
+} WInsightOrigin;
 
 /* The published picture of one operator instance (one subtask): a plain copyable value. */
 typedef struct WInsightSnap {
@@ -94,6 +109,10 @@ typedef struct WInsightSnap {
     int nsplits;                    /* described; nsplits_total may be larger */
     int nsplits_total;
     WInsightSplit splits[WINS_SPLITS];
+    /* a WatermarkAssigner's rows behind the watermark, by origin (most first) */
+    int64_t behind_total;
+    int norigins;
+    WInsightOrigin origins[WINS_ORIGINS];
 } WInsightSnap;
 
 typedef struct WInsight {
@@ -149,11 +168,22 @@ void wop_firing_end(struct WOperator *op, int64_t t0, int64_t rows, const struct
    it scanned for row `row` of c arriving on input (a join's candidates of the other side): the
    work counts in the snapshot's work_total and, from WINS_WORK_MIN rows on, for the row's key in
    the work sketch (the key columns of the input's hash exchange). A row whose work the operator
-   timed (wop_firing_begin before it) ends with wop_key_slow_end: over weir.insight.slow-threshold
-   it is counted, the first WINS_SLOW_SAMPLES described ("<ms> ms, <rows> rows scanned: <row>")
-   and logged once to stderr. */
+   timed (wop_key_begin before it: the coarse monotonic clock, 0 without insight) ends with
+   wop_key_slow_end: over weir.insight.slow-threshold it is counted, the first WINS_SLOW_SAMPLES
+   described ("<ms> ms, <rows> rows scanned: <row>") and logged once to stderr. wop_key_slow_end
+   returns its clock reading, the start of the next row for an operator that times every row
+   (one reading per row). */
 void wop_key_work(struct WOperator *op, int input, const struct WChunk *c, int row, int64_t rows);
-void wop_key_slow_end(struct WOperator *op, int64_t t0, int64_t rows, const struct WChunk *c, int row);
+/* The work of rows under WINS_WORK_MIN summed by the caller (a chunk's worth): work_total only. */
+void wop_key_work_add(struct WOperator *op, int64_t rows);
+int64_t wop_key_begin(const struct WOperator *op);
+int64_t wop_key_slow_end(struct WOperator *op, int64_t t0, int64_t rows, const struct WChunk *c, int row);
+/* The same for work done for a state key rather than for an input row (an OVER aggregation's
+   timer firing for one partition key): key is the binary row of the keyed input's key columns (as
+   the state stores it; the sketch slot is by its hash, as for keys by state bytes); the slow
+   sample is "<ms> ms, <rows> rows: key <key>". */
+void wop_key_work_bytes(struct WOperator *op, const void *key, size_t klen, int64_t rows);
+void wop_key_slow_end_bytes(struct WOperator *op, int64_t t0, int64_t rows, const void *key, size_t klen);
 /* weir.insight.slow-threshold of a configuration in ms (default 1 min; -1 and err set when invalid). */
 int64_t winsight_slow_threshold_ms(const WOptions *config, WError *err);
 /* weir.insight.watermark-lag-threshold in ms: a split this far behind the leading one is reported
@@ -205,6 +235,12 @@ int winsight_top_bytes(const WInsightSnap *snaps, int nsnaps, WHotKey *out, int 
 /* The top keys by work (rows scanned) over the subtasks' work sketches, shares of all the work;
    *total = rows scanned over all subtasks. */
 int winsight_top_work(const WInsightSnap *snaps, int nsnaps, WHotKey *out, int max, int64_t *total);
+/* The origins of rows behind the watermark over the subtasks (and over several WatermarkAssigners:
+   call again with the same out/n), merged by name, most rows first; returns the count (<= max). */
+int winsight_origin_sum(const WInsightSnap *snaps, int nsnaps, WInsightOrigin *out, int n, int max);
+/* The remedy for a slow key (a key that makes the operator read most of the state rows it reads),
+   by the operator's job-graph name: Flink has no automatic one for any operator. */
+const char *winsight_slow_remedy(const char *op_name);
 /* The late rows of all subtasks summed into one snapshot's late fields (samples: the first ones). */
 void winsight_late_sum(const WInsightSnap *snaps, int nsnaps, WInsightSnap *out);
 /* The lateness below which half / 99% of the late rows lie (histogram bucket upper bounds, ms). */

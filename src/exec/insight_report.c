@@ -4,6 +4,7 @@
 #include "../common/sort.h"
 #include "../common/arena.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,6 +170,48 @@ void winsight_slowkey_sum(const WInsightSnap *snaps, int nsnaps, WInsightSnap *o
         for (int k = 0; k < x->nslowkey && out->nslowkey < WINS_SLOW_SAMPLES; k++)
             memcpy(out->slowkey[out->nslowkey++], x->slowkey[k], WINS_SAMPLE_LEN);
     }
+}
+
+int winsight_origin_sum(const WInsightSnap *snaps, int nsnaps, WInsightOrigin *out, int n, int max)
+{
+    assert(n >= 0 && n <= max);
+    for (int s = 0; s < nsnaps; s++) {
+        for (int i = 0; i < snaps[s].norigins; i++) {
+            const WInsightOrigin *x = &snaps[s].origins[i];
+            int k = 0;
+            while (k < n && strcmp(out[k].name, x->name)) k++;
+            if (k == n) {
+                if (n == max) continue;     /* bounded: the others are in behind_total only */
+                out[n++] = (WInsightOrigin){.behind = 0};
+                memcpy(out[k].name, x->name, sizeof out[k].name);
+            }
+            out[k].behind += x->behind;
+            if (x->behind_max_ms > out[k].behind_max_ms) out[k].behind_max_ms = x->behind_max_ms;
+        }
+    }
+    for (int i = 1; i < n; i++)         /* most rows first */
+        for (int k = i; k > 0 && out[k].behind > out[k - 1].behind; k--) {
+            WInsightOrigin t = out[k];
+            out[k] = out[k - 1];
+            out[k - 1] = t;
+        }
+    return n;
+}
+
+const char *winsight_slow_remedy(const char *op_name)
+{
+    bool applied;
+    if (strstr(op_name, "Join")) return winsight_remedy(op_name, &applied);
+    if (starts(op_name, "Rank"))
+        return "not applied (Flink has no automatic remedy): the key's top-N buffer is read for each of its rows — "
+               "lower N, or rank per salted key first (add a random salt to PARTITION BY) and rank the survivors again";
+    if (strstr(op_name, "OverAggregate"))
+        return "not applied (Flink has no automatic remedy): the key's rows are read at each firing — a shorter "
+               "frame (ROWS/RANGE n PRECEDING) or a finer PARTITION BY";
+    return "not applied (Flink has no automatic remedy): MIN/MAX, FIRST/LAST_VALUE and LISTAGG over a retracting input "
+           "keep every value of the key and rescan them when the current one is retracted — salt the key (GROUP BY "
+           "key, MOD(HASH_CODE(value), n)) and combine the partial results in a second step, or aggregate an "
+           "append-only input";
 }
 
 void winsight_late_sum(const WInsightSnap *snaps, int nsnaps, WInsightSnap *out)

@@ -398,7 +398,7 @@ static void join_process(WOperator *op, int input, const WChunk *in)
             if (need > jc->cap - jc->nrows || (!decode && n > jc->cap)) {
                 if (nseg > 0) break;                /* r starts the next run */
                 /* a key with more candidates than a chunk: its row is timed (insight's slow keys) */
-                int64_t t0 = wop_firing_begin(op);
+                int64_t t0 = wop_key_begin(op);
                 wop_key_work(op, input, in, r, n);
                 big_row(j, input, in, r, ents, n, decode);
                 wop_key_slow_end(op, t0, n, in, r);

@@ -94,6 +94,7 @@ typedef struct OverOp {
     WStrBuf kbuf, rbuf, vbuf, abuf;
     WArena *work;
     int64_t last_proc;
+    int64_t rows_read;          /* stored rows decoded for the current key (insight's slow keys) */
 } OverOp;
 
 static int64_t datum_time(const WType *t, WDatum v, bool isnull)
@@ -385,6 +386,7 @@ static int decode_list(OverOp *o, const void *val, size_t len)
     const uint8_t *p0 = wa_memdup(o->work, val, len);
     int n = 0;
     for (const uint8_t *p = p0, *end = p0 + len; p < end; p += 4 + get_u32(p)) n++;
+    o->rows_read += n;
     if (o->dec->cap < n) {
         wchunk_free(o->dec);
         o->dec = wchunk_new(o->ncols, o->types, n);
@@ -771,6 +773,24 @@ static void pt_rows_element(OverOp *o, const WChunk *in, int r, int64_t now)
 
 /* ---- driver ---- */
 
+/* Insight's slow keys: the work for one key (a timer firing, a processing-time row) is the stored
+   rows it decoded plus the data-view entries its aggregates read; it is timed when it read
+   WINS_WORK_MIN rows or more. */
+static int64_t key_work_begin(OverOp *o)
+{
+    o->rows_read = 0;
+    o->ac.work = 0;
+    return wop_key_begin(&o->base);
+}
+
+static void key_work_end(OverOp *o, int64_t t0)
+{
+    if (!o->base.insight) return;
+    int64_t w = o->rows_read + o->ac.work;
+    wop_key_work_bytes(&o->base, o->kbuf.buf, o->kbuf.len, w);
+    if (w >= WINS_WORK_MIN) wop_key_slow_end_bytes(&o->base, t0, w, o->kbuf.buf, o->kbuf.len);
+}
+
 static void on_timer(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns)
 {
     OverOp *o = ctx;
@@ -782,10 +802,12 @@ static void on_timer(void *ctx, int64_t ts, const void *key, size_t klen, int64_
     warena_reset(o->work);
     warena_reset(&o->scratch);
     o->ac.now = wexec_now(o->base.ctx);
+    int64_t t0 = key_work_begin(o);
     if (o->proctime) pt_range_timer(o, ts);
     else if (o->unbounded) rt_unbounded_timer(o);
     else if (o->rows) rt_rows_timer(o, ts);
     else rt_range_timer(o, ts);
+    key_work_end(o, t0);
 }
 
 static void advance_proc(OverOp *o, int64_t now)
@@ -817,6 +839,7 @@ static void over_process(WOperator *op, int input, const WChunk *in)
         warena_reset(o->work);
         warena_reset(&o->scratch);
         if (o->proctime) {
+            int64_t t0 = key_work_begin(o);
             if (o->unbounded) {
                 load_acc(o);
                 acc_row(o, in, r);
@@ -828,6 +851,7 @@ static void over_process(WOperator *op, int input, const WChunk *in)
             } else {
                 pt_range_element(o, in, r, now);
             }
+            key_work_end(o, t0);
             continue;
         }
         int64_t ts = datum_time(o->types[o->time_col], in->cols[o->time_col].data[r],

@@ -17,6 +17,7 @@
  * May call exec/operator, state/, types/, common/.
  */
 #include "rank_internal.h"
+#include "insight.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,6 +190,7 @@ static int buffer_parse(RankOp *o, WBytes blob, int extra)
         sk_from_row(o, o->ents[i].p, len, esk_at(o, i), eskn_at(o, i));
         off += 4 + len;
     }
+    o->work += n;
     return n;
 }
 
@@ -510,6 +512,10 @@ static void rank_process(WOperator *op, int input, const WChunk *in)
     (void)input;
     wchunk_reset(o->out);
     if (o->mode == RM_UNSUPPORTED) return;
+    /* insight's slow keys: a row's work is the stored rows of its key it read; a row that read
+       WINS_WORK_MIN rows or more is timed from the previous such row's end (or the chunk's start:
+       a coarse clock reading, none for the rows that read a few rows) */
+    int64_t t0 = wop_key_begin(op), small = 0;
     for (int r = 0; r < in->nrows; r++) {
         WRowKind k = (WRowKind)in->kinds[r];
         bool acc = k == WRK_INSERT || k == WRK_UPDATE_AFTER;
@@ -519,6 +525,7 @@ static void rank_process(WOperator *op, int input, const WChunk *in)
             o->dropped++;
             continue;
         }
+        o->work = 0;
         encode_cols(o, &o->kbuf, in, r, o->nkeys, o->keys, o->ktypes);
         wstate_set_key(o->be, o->kbuf.buf, o->kbuf.len);
         encode_cols(o, &o->rbuf, in, r, o->ncols, NULL, o->types);
@@ -537,7 +544,14 @@ static void rank_process(WOperator *op, int input, const WChunk *in)
             break;
         default: break;
         }
+        if (o->work >= WINS_WORK_MIN && op->insight) {
+            wop_key_work(op, 0, in, r, o->work);
+            t0 = wop_key_slow_end(op, t0, o->work, in, r);
+        } else {
+            small += o->work;
+        }
     }
+    wop_key_work_add(op, small);
     if (o->out->nrows) wop_emit(op, o->out);
     wchunk_reset(o->out);
 }

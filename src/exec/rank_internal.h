@@ -63,6 +63,7 @@ typedef struct RankOp {
     uint32_t *ioffs;            /* byte offset of each entry in o->idx (UINT32_MAX = new entry) */
     int icap;
     int64_t ttl_expired, dropped, stale;
+    int64_t work;               /* stored rows / index entries read for the current input row (insight) */
 } RankOp;
 
 /* rank.c helpers used by rank_retract.c */

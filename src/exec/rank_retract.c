@@ -74,6 +74,7 @@ static int idx_load(RankOp *o)
         off += 16 + klen;
         n++;
     }
+    o->work += n;
     return n;
 }
 
@@ -149,6 +150,7 @@ static int list_get(RankOp *o, RankEnt key, bool *present)
         o->ents[n++] = (RankEnt){p + off + 4, len};
         off += 4 + len;
     }
+    o->work += n;
     return n;
 }
 

@@ -24,13 +24,17 @@
  *
  * Insight (issue 21: watermark lag per split): the operator describes its splits in the snapshots
  * it publishes — each split's watermark, rows, idle/finished, and the most it lagged behind the
- * leading split of this subtask while both were active (measured after every chunk).
+ * leading split of this subtask while both were active (measured after every chunk) — and counts
+ * the rows that arrive at or behind the watermark it has already emitted (rowtime <= watermark:
+ * every event-time operator after it treats them as late, a window unless it is still open), by
+ * their origin (cfg->origin: the source's split or file; one comparison per row, insight only).
  */
 #include "watermark.h"
 #include "insight.h"
 
 #include <assert.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct WmSplit {
     int64_t wm;                 /* largest watermark-expression value of the split's rows */
@@ -39,6 +43,11 @@ typedef struct WmSplit {
     int64_t max_lag_ms;         /* the most it was behind the leading split (insight) */
     bool idle;
 } WmSplit;
+
+/* Rows behind the watermark from one origin (insight). */
+typedef struct WmOrigin {
+    int64_t behind, behind_max_ms;
+} WmOrigin;
 
 typedef struct WmOp {
     WOperator base;
@@ -52,6 +61,9 @@ typedef struct WmOp {
     bool in_idle;               /* the input told this operator it is idle (the lane's source timeout) */
     bool out_idle;              /* this operator told its outputs it is idle */
     int64_t next_emit_ms;       /* periodic: the next emission (0: not yet scheduled) */
+    WmOrigin *org;              /* by origin id + 1 (0: origin not known) */
+    int norg;
+    int64_t behind_total;
 } WmOp;
 
 /* rows [from, to) of c as a chunk that shares c's vectors (allocated in arena a) */
@@ -171,6 +183,44 @@ static void wm_insight(WOperator *op, WInsightSnap *s)
         o->idle = w->sp[i].idle || (w->in_idle && w->nsp == 1);
         o->finished = finished(w, i) || (op->ended && !w->cfg.splits.nsplits);
     }
+    /* the origins with rows behind the watermark, most rows first (bounded) */
+    s->behind_total = w->behind_total;
+    s->norigins = 0;
+    for (int k = 0; k < w->norg; k++) {
+        if (!w->org[k].behind) continue;
+        int at = s->norigins;
+        if (at == WINS_ORIGINS) {
+            if (w->org[k].behind <= s->origins[at - 1].behind) continue;
+            at--;                       /* replaces the smallest */
+        } else {
+            s->norigins++;
+        }
+        WInsightOrigin *x = &s->origins[at];
+        x->name[0] = 0;
+        if (k > 0 && w->cfg.origin.label) w->cfg.origin.label(w->cfg.origin.label_ctx, k - 1, x->name, sizeof x->name);
+        x->behind = w->org[k].behind;
+        x->behind_max_ms = w->org[k].behind_max_ms;
+        for (; at > 0 && s->origins[at].behind > s->origins[at - 1].behind; at--) {
+            WInsightOrigin t = s->origins[at];
+            s->origins[at] = s->origins[at - 1];
+            s->origins[at - 1] = t;
+        }
+    }
+}
+
+/* Insight: rows of c at or behind the watermark emitted before them, counted for the chunk's origin. */
+static void count_behind(WmOp *w, int64_t behind, int64_t max_ms)
+{
+    int id = w->cfg.origin.id ? *w->cfg.origin.id + 1 : 0;
+    if (id < 0) id = 0;
+    if (id >= w->norg) {
+        w->org = wrealloc(w->org, sizeof *w->org * (size_t)(id + 1));
+        memset(w->org + w->norg, 0, sizeof *w->org * (size_t)(id + 1 - w->norg));
+        w->norg = id + 1;
+    }
+    w->org[id].behind += behind;
+    if (max_ms > w->org[id].behind_max_ms) w->org[id].behind_max_ms = max_ms;
+    w->behind_total += behind;
 }
 
 static void wm_process(WOperator *op, int input, const WChunk *in)
@@ -198,6 +248,9 @@ static void wm_process(WOperator *op, int input, const WChunk *in)
                             ? &in->cols[w->cfg.rowtime_col] : NULL;
     int64_t mx = s->wm;
     int from = 0;
+    const WVector *rti = op->insight && w->cfg.rowtime_col >= 0 && w->cfg.rowtime_col < in->ncols
+                             ? &in->cols[w->cfg.rowtime_col] : NULL;
+    int64_t behind = 0, behind_max = 0;
     for (int i = 0; i < in->nrows; i++) {
         int64_t cand = mx < other ? mx : other;        /* the watermark Flink has emitted before row i */
         if (cand > w->current && !w->cfg.periodic &&
@@ -212,6 +265,11 @@ static void wm_process(WOperator *op, int input, const WChunk *in)
             wop_emit_watermark(op, cand);
             from = i;
         }
+        if (rti && !rti->nulls[i] && w->current != WWM_MIN && rti->data[i].ts.ms <= w->current) {
+            int64_t late = winsight_lateness(w->current, rti->data[i].ts.ms);
+            behind++;
+            if (late > behind_max) behind_max = late;
+        }
         if (!w->vec.nulls[i] && w->vec.data[i].ts.ms > mx) mx = w->vec.data[i].ts.ms;
     }
     if (from == 0) {
@@ -220,6 +278,7 @@ static void wm_process(WOperator *op, int input, const WChunk *in)
         WChunk part = chunk_view(w->arena, in, from, in->nrows);
         wop_emit(op, &part);
     }
+    if (behind) count_behind(w, behind, behind_max);
     s->wm = mx;
     s->rows += in->nrows;
     if (op->insight && w->nsp > 1) track_lags(w);
@@ -275,6 +334,7 @@ static void wm_destroy(WOperator *op)
     WmOp *w = (WmOp *)op;
     warena_delete(w->arena);
     free(w->sp);
+    free(w->org);
     free(w);
 }
 

@@ -15,6 +15,14 @@ typedef struct WWmSplits {
     void *label_ctx;
 } WWmSplits;
 
+/* Where the rows of the chunk being pushed come from (insight: rows behind the watermark by
+   origin): the source's split or file index and its name; id NULL when not known. */
+typedef struct WWmOrigin {
+    const int *id;
+    void (*label)(void *label_ctx, int id, char *buf, size_t bufsz);
+    void *label_ctx;
+} WWmOrigin;
+
 typedef struct WWmConfig {
     int rowtime_col;            /* the rowtime column (rows not after the pending watermark cut the
                                    chunk), -1 none */
@@ -24,6 +32,7 @@ typedef struct WWmConfig {
     int64_t idle_timeout_ms;    /* a split without rows that long is idle (0: never) */
     bool every_record;          /* cut the chunk at every advance, not only before late rows (a
                                    downstream operator acts on each of Flink's per-record watermarks) */
+    WWmOrigin origin;           /* where the pushed chunk's rows come from (insight) */
 } WWmConfig;
 
 WOperator *wop_watermark_new(WExecCtx *ctx, WExpr *expr, const WWmConfig *cfg, int ncols, const WType **types,

@@ -255,7 +255,18 @@ static void source_split_label(void *ctx, int split, char *buf, size_t bufsz)
     else snprintf(buf, bufsz, "split %d", split);
 }
 
-/* The WatermarkAssigner r's configuration. Its input is a source of lane L (through Calcs): a
+/* A source's origin name for insight (WWmOrigin.label): "split <Flink's split id>" for a source
+   with per-split watermarks, else the source's own ("file <path>"). */
+static void source_origin_label(void *ctx, int split, char *buf, size_t bufsz)
+{
+    const WSource *src = ctx;
+    char name[WINS_ORIGIN_NAME];
+    source_split_label(ctx, split, name, sizeof name);
+    snprintf(buf, bufsz, "%s%s", src->split_watermarks ? "split " : "", name);
+}
+
+/* The WatermarkAssigner r's configuration. Its input is a source of lane L (through Calcs): the
+   source's split / file names the origin of the rows (insight's rows behind the watermark); a
    source with per-split watermarks (kafka: Flink pushes the watermark into the scan) gets one per
    split, the table's scan.watermark.* options (emit strategy, default on-periodic as Flink's;
    idle timeout, default table.exec.source.idle-timeout) and pipeline.auto-watermark-interval. */
@@ -267,6 +278,8 @@ static bool watermark_config(WPlanCtx *p, Lane *L, const WRel *r, WWmConfig *wc)
     const WSource *src = NULL;
     for (int i = 0; in->kind == WR_SCAN && i < L->nsrc; i++)
         if (L->srcs[i].rel == in) src = L->srcs[i].src;
+    /* insight: the rows' origin (a source that names its splits or files) */
+    if (src && src->split_label) wc->origin = (WWmOrigin){&src->split, source_origin_label, (void *)src};
     if (!src || !src->split_watermarks) return true;
     WScanWatermark sw;
     if (!wconn_scan_watermark(&in->table->options, &sw, p->err)) return false;

@@ -1,8 +1,10 @@
 /*
  * job_insight.c — the insight lines of the job report (`-v`): a dominant hot key with its remedy,
- * late rows with their lateness and a sample, slow window firings, slow keys (a key that makes a
- * join scan most of the state rows it scans; single rows slower than the threshold), a source split whose watermark
- * lags the others, and states that grow without bound (exec/insight.h).
+ * late rows with their lateness, a sample and the origins (splits, files) of the rows that came
+ * behind the watermark, slow window firings, slow keys (a key that makes a join, GROUP BY, Top-N
+ * or OVER aggregation read most of the state rows it reads; single rows slower than the
+ * threshold), a source split whose watermark lags the others, the rows behind a
+ * WatermarkAssigner's watermark by origin, and states that grow without bound (exec/insight.h).
  * Lines are printed only when there is something to act on, so a healthy job's report is
  * unchanged.
  */
@@ -11,6 +13,7 @@
 #include "../exec/insight.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 bool wjob_unbounded(const WJob *j)
 {
@@ -27,6 +30,41 @@ double wjob_hot_key_threshold(const WOptions *config)
     char *end;
     double d = strtod(v, &end);
     return end != v && *end == 0 && d > 0 && d <= 1 ? d : 0.2;
+}
+
+/* "; N from <origin>, ..." (or "; all from <origin>") of the rows behind the watermark of the
+   given snapshots (one operator's subtasks); for every WatermarkAssigner of the job when snaps is
+   NULL, led by "; N rows came behind the watermark at the source". */
+static void origins_text(const WJob *j, const WInsightSnap *snaps, WStrBuf *out)
+{
+    WInsightOrigin org[WINS_ORIGINS];
+    int no = 0;
+    int64_t behind = 0;
+    WInsightSnap *tmp = snaps ? NULL : wcalloc((size_t)j->nlanes, sizeof *tmp);
+    for (int i = 0; i < (snaps ? 1 : j->lanes[0].nbuilt); i++) {
+        const WInsightSnap *x = snaps;
+        if (!snaps) {
+            bool any = false;
+            for (int l = 0; l < j->nlanes; l++) {
+                memset(&tmp[l], 0, sizeof tmp[l]);
+                any |= winsight_read(j->lanes[l].built[i].op, &tmp[l]);
+            }
+            if (!any) continue;
+            x = tmp;
+        }
+        for (int l = 0; l < j->nlanes; l++) behind += x[l].behind_total;
+        no = winsight_origin_sum(x, j->nlanes, org, no, WINS_ORIGINS);
+    }
+    free(tmp);
+    if (!behind) return;
+    if (!snaps) wsb_printf(out, "; %lld rows came behind the watermark at the source", (long long)behind);
+    if (no == 1 && org[0].behind == behind && org[0].name[0]) {
+        wsb_printf(out, "; all from %s", org[0].name);
+        return;
+    }
+    for (int k = 0; k < no && k < 4; k++)
+        wsb_printf(out, "%s%lld from %s", k ? ", " : "; ", (long long)org[k].behind,
+                   org[k].name[0] ? org[k].name : "an unnamed origin");
 }
 
 static void report_op(const WJob *j, int i, WStrBuf *out)
@@ -62,8 +100,24 @@ static void report_op(const WJob *j, int i, WStrBuf *out)
                 for (int l = 0; l < j->nlanes; l++) wsb_printf(out, "%s%lld", l ? "," : "", (long long)snaps[l].late_total);
                 wsb_putc(out, ']');
             }
-            wsb_printf(out, ", late by up to %lld ms (median <= %lld ms); first: %s\n", (long long)late.late_max_ms,
+            wsb_printf(out, ", late by up to %lld ms (median <= %lld ms); first: %s", (long long)late.late_max_ms,
                        (long long)winsight_late_quantile(&late, 0.5), late.nsamples ? late.samples[0] : "");
+            /* where they came from: the rows behind the watermark at the sources, by split / file */
+            origins_text(j, NULL, out);
+            wsb_putc(out, '\n');
+        }
+        /* a WatermarkAssigner: the rows that came behind its watermark, by origin (split, file) */
+        int64_t behind = 0;
+        for (int l = 0; l < j->nlanes; l++) behind += snaps[l].behind_total;
+        if (behind) {
+            WInsightOrigin org[WINS_ORIGINS];
+            int no = winsight_origin_sum(snaps, j->nlanes, org, 0, WINS_ORIGINS);
+            int64_t most = 0;
+            for (int k = 0; k < no; k++) if (org[k].behind_max_ms > most) most = org[k].behind_max_ms;
+            wsb_printf(out, "  rows behind the watermark: %lld, up to %lld ms behind (late for the event-time operators "
+                       "after it)", (long long)behind, (long long)most);
+            origins_text(j, snaps, out);
+            wsb_putc(out, '\n');
         }
         WInsightSnap slow;
         winsight_slow_sum(snaps, j->nlanes, &slow);
@@ -77,12 +131,10 @@ static void report_op(const WJob *j, int i, WStrBuf *out)
             WHotKey wt[2];
             int64_t work = 0;
             int nw = winsight_top_work(snaps, j->nlanes, wt, 2, &work);
-            if (winsight_is_hot(wt, nw, work, wjob_hot_key_threshold(j->env.config))) {
-                bool applied;
-                const char *remedy = winsight_remedy(name, &applied);
+            if (winsight_is_hot(wt, nw, work, wjob_hot_key_threshold(j->env.config)))
                 wsb_printf(out, "  slow key: %s made %s scan %.0f%% of the %lld state rows it scanned (subtask %d); "
-                           "remedy: %s\n", wt[0].e.label, name, wt[0].share * 100, (long long)work, wt[0].subtask, remedy);
-            }
+                           "remedy: %s\n", wt[0].e.label, name, wt[0].share * 100, (long long)work, wt[0].subtask,
+                           winsight_slow_remedy(name));
         }
         if (sk.slowkey_total)
             wsb_printf(out, "  slow rows: %lld over %lld ms, the slowest %lld ms, up to %lld state rows scanned for one row; "

@@ -43,11 +43,9 @@ static void advise_op(const WRegJob *j, int op, const WInsightSnap *s, void (*ad
         say(add, actx, "WARNING", "Job %s: key %s holds %.0f%% of the state bytes of %s (subtask %d).", j->id,
             top[0].e.label, top[0].share * 100, name, top[0].subtask);
     k = winsight_top_work(s, n, top, 2, &total);
-    if (winsight_is_hot(top, k, total, share)) {
-        bool applied;
+    if (winsight_is_hot(top, k, total, share))
         say(add, actx, "WARNING", "Job %s: key %s made %s scan %.0f%% of the state rows it scanned (subtask %d); "
-            "remedy: %s", j->id, top[0].e.label, name, top[0].share * 100, top[0].subtask, winsight_remedy(name, &applied));
-    }
+            "remedy: %s", j->id, top[0].e.label, name, top[0].share * 100, top[0].subtask, winsight_slow_remedy(name));
     WInsightSnap sum;
     winsight_late_sum(s, n, &sum);
     if (sum.late_total)

@@ -76,6 +76,27 @@ static json_t *hot_keys(const WRegJob *j, int op, const WInsightSnap *s, double 
     return o;
 }
 
+/* The origins (split, file) of the rows that came behind the watermark of op's subtasks (all the
+   job's WatermarkAssigners when op < 0), most rows first; *total = all such rows. */
+static json_t *behind_origins(const WRegJob *j, int op, const WInsightSnap *s, int64_t *total)
+{
+    WInsightOrigin org[WINS_ORIGINS];
+    int n = 0;
+    *total = 0;
+    for (int k = op < 0 ? 0 : op; k < (op < 0 ? j->graph->nops : op + 1); k++) {
+        WInsightSnap *x = op < 0 ? op_snaps(j, k) : (WInsightSnap *)s;
+        if (!x) continue;
+        for (int l = 0; l < j->nlanes; l++) *total += x[l].behind_total;
+        n = winsight_origin_sum(x, j->nlanes, org, n, WINS_ORIGINS);
+        if (op < 0) free(x);
+    }
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_pack("{s:s?, s:I, s:I}", "origin", org[i].name[0] ? org[i].name : NULL, "rows",
+                                           (json_int_t)org[i].behind, "max_behind_ms", (json_int_t)org[i].behind_max_ms));
+    return a;
+}
+
 static json_t *late_data(const WRegJob *j, int op, const WInsightSnap *s)
 {
     WInsightSnap sum;
@@ -91,10 +112,18 @@ static json_t *late_data(const WRegJob *j, int op, const WInsightSnap *s)
     int nin = j->graph->ops[op].ninputs > 1 ? 2 : 1;
     for (int i = 0; i < nin; i++) json_array_append_new(inputs, json_integer(sum.late_by_input[i]));
     for (int i = 0; i < sum.nsamples; i++) json_array_append_new(samples, json_string(sum.samples[i]));
-    return json_pack("{s:s, s:I, s:o, s:o, s:I, s:I, s:o, s:o}", "operator", j->graph->ops[op].name, "late_rows_dropped",
-                     (json_int_t)sum.late_total, "per_input", inputs, "per_subtask", subs, "max_lateness_ms",
-                     (json_int_t)sum.late_max_ms, "median_lateness_ms", (json_int_t)winsight_late_quantile(&sum, 0.5),
-                     "lateness_histogram", hist, "sample", samples);
+    json_t *o = json_pack("{s:s, s:I, s:o, s:o, s:I, s:I, s:o, s:o}", "operator", j->graph->ops[op].name,
+                          "late_rows_dropped", (json_int_t)sum.late_total, "per_input", inputs, "per_subtask", subs,
+                          "max_lateness_ms", (json_int_t)sum.late_max_ms, "median_lateness_ms",
+                          (json_int_t)winsight_late_quantile(&sum, 0.5), "lateness_histogram", hist, "sample", samples);
+    if (sum.late_total) {
+        /* where late rows come from: the rows behind the watermark at the job's sources, by split / file */
+        int64_t behind;
+        json_t *from = behind_origins(j, -1, NULL, &behind);
+        json_object_set_new(o, "behind_watermark_at_source", json_integer(behind));
+        json_object_set_new(o, "behind_watermark_by_origin", from);
+    }
+    return o;
 }
 
 static json_t *state_growth(const WRegJob *j, int op, const WInsightSnap *s)
@@ -164,13 +193,12 @@ static json_t *slow_keys(const WRegJob *j, int op, const WInsightSnap *s, double
     bool dominant = winsight_is_hot(top, n, total, share_threshold);
     json_object_set_new(o, "dominant", json_boolean(dominant));
     if (dominant) {
-        bool applied;
         char w[320];
         snprintf(w, sizeof w, "Key %s made %s scan %.0f%% of the state rows it scanned (subtask %d).", top[0].e.label,
                  name, top[0].share * 100, top[0].subtask);
         json_object_set_new(o, "warning", json_string(w));
-        json_object_set_new(o, "remedy", json_string(winsight_remedy(name, &applied)));
-        json_object_set_new(o, "remedy_applied", json_boolean(applied));
+        json_object_set_new(o, "remedy", json_string(winsight_slow_remedy(name)));
+        json_object_set_new(o, "remedy_applied", json_boolean(false));
     }
     return o;
 }
@@ -201,6 +229,10 @@ static json_t *watermarks(const WRegJob *j, int op, const WInsightSnap *s, int64
     }
     json_t *o = json_pack("{s:s, s:o}", "operator", j->graph->ops[op].name, "splits", splits);
     json_object_set_new(o, "leading_watermark", lead == INT64_MIN ? json_null() : json_integer(lead));
+    int64_t nbehind;
+    json_t *from = behind_origins(j, op, s, &nbehind);
+    json_object_set_new(o, "rows_behind_watermark", json_integer(nbehind));
+    json_object_set_new(o, "behind_by_origin", from);
     bool behind = n > 0 && winsight_split_is_lagging(&lag[0], threshold_ms);
     json_object_set_new(o, "lagging", json_boolean(behind));
     if (behind) {

@@ -76,6 +76,11 @@ void wrdb_list_add(WRdbState *rs, const void *v, size_t len);
 int wrdb_list_get(WRdbState *rs, const WBytes **items, WStateLookup *how);
 void wrdb_list_remove_at(WRdbState *rs, int index);
 void wrdb_for_each(WRdbState *rs, WStateKeyFn fn, void *ctx);
+/* One bounded step of insight's walk of keys by state bytes over rs (wstate_scan_key_bytes): up
+   to *budget entries from where the last step stopped (*pos entries into the pass; 0 starts a
+   pass): RocksDB's entries not in the write-back cache, then the cache's; fn per key (ns_bytes
+   namespace bytes cut off) with its bytes; true when the pass over rs ended (*pos back to 0). */
+bool wrdb_scan_key_bytes(WRdbState *rs, size_t *pos, int64_t *budget, size_t ns_bytes, WStateKeyBytesFn fn, void *ctx);
 void wrdb_stats(WRdbState *rs, int64_t *entries, int64_t *bytes, int64_t *expired_reads);
 bool wrdb_failed(const WRdb *r, WError *err);
 void wrdb_fail(WRdb *r, const char *msg);                      /* make the backend fail */

@@ -853,9 +853,13 @@ void wstate_for_each(WState *s, WStateKeyFn fn, void *ctx)
 
 bool wstate_scan_key_bytes(WStateBackend *b, WStateScanCursor *cursor, int64_t *budget, WStateKeyBytesFn fn, void *ctx)
 {
-    if (b->rdb) return true;
     while (*budget > 0 && cursor->state < b->nstates) {
         WState *s = b->states[cursor->state];
+        if (s->rdb) {
+            /* RocksDB: an iterator over the state's column family, resumed after its last key */
+            if (wrdb_scan_key_bytes(s->rdb, &cursor->slot, budget, b->ns_bytes, fn, ctx)) cursor->state++;
+            continue;
+        }
         for (; cursor->slot < s->tab.cap && *budget > 0; cursor->slot++) {
             Entry *e = s->tab.slots[cursor->slot];
             --*budget;                          /* every slot visited counts, empty ones too */

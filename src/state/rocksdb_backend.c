@@ -268,6 +268,7 @@ void wrdb_free(WRdb *r)
         ring_release(rs);
         wrc_free(&rs->cache);
         free(rs->known_uk);
+        free(rs->scan_key);
         free(rs->ub);
         free(rs->name);
         free(rs);
@@ -1111,6 +1112,129 @@ void wrdb_for_each(WRdbState *rs, WStateKeyFn fn, void *ctx)
     free(last);
     rocksdb_iter_destroy(it);
     rocksdb_readoptions_destroy(ro);
+}
+
+/* The bytes one RocksDB entry holds (as rs->bytes counts them), 0 when it reads as expired;
+   *key / *klen receive the state key (without the key group, a map's length and user key). */
+static int64_t scan_entry_bytes(const WRdbState *rs, const unsigned char *k, size_t kl, const unsigned char *v, size_t vl,
+                                int64_t now, const unsigned char **key, size_t *klen)
+{
+    *key = NULL;
+    *klen = 0;
+    if (kl < 2 || vl < 8 || expired_at(rs->ttl, (int64_t)wbe_get64(v), now)) return 0;
+    if (rs->kind == WSTATE_MAP) {
+        if (kl < 6 || wbe_get32(k + 2) > kl - 6) return 0;
+        *key = k + 6;
+        *klen = wbe_get32(k + 2);
+        return (int64_t)(kl - 6 + vl - 8);
+    }
+    *key = k + 2;
+    *klen = kl - 2;
+    if (rs->kind == WSTATE_LIST) {
+        size_t ib = 0;
+        return list_count(v + 8, vl - 8, &ib) < 0 ? 0 : (int64_t)ib;
+    }
+    return (int64_t)(kl - 2 + vl - 8);
+}
+
+/* The walk's second phase: the write-back cache's present entries (newer than RocksDB's, or the
+   only copy), by index from rs->scan_idx; true when it reached the end. */
+static bool scan_cache(WRdbState *rs, size_t *pos, int64_t *budget, int64_t now, size_t ns_bytes, WStateKeyBytesFn fn,
+                       void *ctx)
+{
+    const WRcache *c = &rs->cache;
+    for (; rs->scan_idx < c->n; rs->scan_idx++) {
+        if (*budget <= 0) return false;
+        --*budget;
+        ++*pos;
+        const WRcEntry *e = &c->e[rs->scan_idx];
+        if (!(e->flags & WRC_PRESENT)) continue;
+        const unsigned char *key;
+        size_t klen;
+        int64_t bytes = scan_entry_bytes(rs, wrc_key(e), e->klen, wrc_value(e), e->vlen, now, &key, &klen);
+        if (key && bytes) fn(ctx, (WBytes){key, klen > ns_bytes ? klen - ns_bytes : 0}, bytes);
+    }
+    return true;
+}
+
+bool wrdb_scan_key_bytes(WRdbState *rs, size_t *pos, int64_t *budget, size_t ns_bytes, WStateKeyBytesFn fn, void *ctx)
+{
+    if (!usable(rs)) { *pos = 0; return true; }
+    int64_t now = now_of(rs->r);
+    if (*pos == 0) {
+        rs->scan_len = 0;
+        rs->scan_in_cache = false;
+        rs->scan_idx = 0;
+    }
+    /* phase 1: RocksDB's entries, except those the write-back cache holds (counted in phase 2, so
+       the walk writes nothing: the cache keeps absorbing writes between checkpoints) */
+    bool done = true;
+    if (!rs->scan_in_cache) {
+        rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
+        rocksdb_readoptions_set_verify_checksums(ro, 0);
+        rocksdb_readoptions_set_fill_cache(ro, 0);
+        rocksdb_readoptions_set_total_order_seek(ro, 1);
+        rocksdb_iterator_t *it = rocksdb_create_iterator_cf(rs->r->db, ro, rs->cf);
+        if (!rs->scan_len) rocksdb_iter_seek_to_first(it);
+        else {
+            /* resume after the last key visited (entries written meanwhile before it wait for the next pass) */
+            rocksdb_iter_seek(it, (const char *)rs->scan_key, rs->scan_len);
+            size_t kl;
+            const char *k = rocksdb_iter_valid(it) ? rocksdb_iter_key(it, &kl) : NULL;
+            if (k && kl == rs->scan_len && !memcmp(k, rs->scan_key, kl)) rocksdb_iter_next(it);
+        }
+        /* a map's user entries of one key are adjacent: one call per key (a key split by the budget
+           or by cached entries gets several, which the sketch adds up) */
+        unsigned char *hold = NULL;
+        size_t holdcap = 0, curlen = 0;
+        bool cur = false;
+        int64_t acc = 0;
+        for (; rocksdb_iter_valid(it); rocksdb_iter_next(it)) {
+            if (*budget <= 0) { done = false; break; }
+            --*budget;
+            ++*pos;
+            size_t kl, vl;
+            const unsigned char *k = (const unsigned char *)rocksdb_iter_key(it, &kl);
+            const unsigned char *v = (const unsigned char *)rocksdb_iter_value(it, &vl);
+            grow(&rs->scan_key, &rs->scan_cap, kl);
+            memcpy(rs->scan_key, k, kl);
+            rs->scan_len = kl;
+            const unsigned char *key;
+            size_t klen;
+            int64_t bytes = wrc_peek(&rs->cache, k, kl) ? 0 : scan_entry_bytes(rs, k, kl, v, vl, now, &key, &klen);
+            if (!bytes) continue;
+            if (cur && (curlen != klen || memcmp(hold, key, klen))) {
+                fn(ctx, (WBytes){hold, curlen > ns_bytes ? curlen - ns_bytes : 0}, acc);
+                cur = false;
+            }
+            if (!cur) {
+                /* the iterator's bytes move on rocksdb_iter_next: keep the key */
+                grow(&hold, &holdcap, klen + 1);
+                memcpy(hold, key, klen);
+                cur = true;
+                curlen = klen;
+                acc = 0;
+            }
+            acc += bytes;
+        }
+        if (cur) fn(ctx, (WBytes){hold, curlen > ns_bytes ? curlen - ns_bytes : 0}, acc);
+        free(hold);
+        rocksdb_iter_destroy(it);
+        rocksdb_readoptions_destroy(ro);
+        if (done) {
+            rs->scan_in_cache = true;
+            rs->scan_idx = 0;
+        }
+    }
+    /* phase 2: the cache's entries */
+    if (done) done = scan_cache(rs, pos, budget, now, ns_bytes, fn, ctx);
+    if (done) {
+        *pos = 0;
+        rs->scan_len = 0;
+        rs->scan_in_cache = false;
+        rs->scan_idx = 0;
+    }
+    return done;
 }
 
 void wrdb_stats(WRdbState *rs, int64_t *entries, int64_t *bytes, int64_t *expired_reads)

@@ -80,6 +80,18 @@ WRcEntry *wrc_find(WRcache *c, const void *k, size_t kl)
     return NULL;
 }
 
+const WRcEntry *wrc_peek(const WRcache *c, const void *k, size_t kl)
+{
+    if (!c->n) return NULL;
+    uint64_t h = hash_of(k, kl);
+    size_t mask = c->nslots - 1;
+    for (size_t p = (size_t)h & mask; c->slots[p]; p = (p + 1) & mask) {
+        const WRcEntry *e = &c->e[c->slots[p] - 1];
+        if (e->hash == h && e->klen == kl && memcmp(e->buf, k, kl) == 0) return e;
+    }
+    return NULL;
+}
+
 static void ensure(WRcEntry *e, size_t vl)
 {
     size_t need = e->klen + vl;

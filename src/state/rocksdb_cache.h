@@ -48,6 +48,9 @@ static inline unsigned char *wrc_value(const WRcEntry *e) { return e->buf + e->k
 
 /* The entry of key k, or NULL. Sets the reference bit. */
 WRcEntry *wrc_find(WRcache *c, const void *k, size_t kl);
+/* The same without touching the reference bit or the hit counts (a reader that is not a use:
+   insight's walk of the keys). */
+const WRcEntry *wrc_peek(const WRcache *c, const void *k, size_t kl);
 /* Add k (not in the cache) with value v (present) or as known absent (v NULL); clean. */
 WRcEntry *wrc_insert(WRcache *c, const void *k, size_t kl, const void *v, size_t vl);
 /* Replace e's value (v NULL: absent) and mark it dirty. */

@@ -48,6 +48,12 @@ struct WRdbState {
     unsigned char *ub;
     size_t ubcap, it_prefix;
     bool it_started;
+    /* insight's walk of keys by state bytes (wrdb_scan_key_bytes): the last RocksDB key visited,
+       then the write-back cache's entries by index */
+    unsigned char *scan_key;
+    size_t scan_len, scan_cap;
+    bool scan_in_cache;
+    uint32_t scan_idx;
     int64_t entries, bytes, expired_reads;
     _Atomic int64_t dropped_entries, dropped_bytes;
     WRcache cache;                      /* write-back cache (rocksdb_cache.h) */

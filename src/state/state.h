@@ -134,8 +134,10 @@ void wstate_for_each(WState *s, WStateKeyFn fn, void *ctx);
    *cursor on, over every state of the backend in turn, calling fn with each key (without the
    namespace bytes of wstate_set_namespace_bytes) and the bytes it holds in that state (as
    WStateStats.bytes counts them). Returns true when the call finished a pass over every state
-   (*cursor is then back at the start). The heap backend only: on RocksDB it returns true at once
-   without calls (its keys would need an iterator over every column family). */
+   (*cursor is then back at the start). On RocksDB every state's column family is read with an
+   iterator resumed after the last key visited (one budget unit per RocksDB entry), skipping the
+   entries its write-back cache holds, then the cache's entries (nothing is written; entries whose
+   TTL ran out are skipped). */
 typedef struct WStateScanCursor { int state; size_t slot; } WStateScanCursor;
 typedef void (*WStateKeyBytesFn)(void *ctx, WBytes key, int64_t bytes);
 bool wstate_scan_key_bytes(WStateBackend *b, WStateScanCursor *cursor, int64_t *budget, WStateKeyBytesFn fn, void *ctx);

@@ -221,3 +221,46 @@ WTEST(insight_slow_keys_work)
     CHECK_STR(sum.slowkey[0], "70 ms, 9000 rows scanned: big");
     CHECK_INT(winsight_top_keys(s, 2, top, 4, &total), 0);    /* the records sketch is separate */
 }
+
+/* Rows behind the watermark by origin: merged by name over subtasks and over several
+   WatermarkAssigners (a second call adds to the first's list), most rows first, the largest
+   lateness kept, bounded by max. */
+WTEST(insight_origins_merge)
+{
+    WInsightSnap s[2];
+    memset(s, 0, sizeof s);
+    s[0].norigins = 2;
+    s[0].origins[0] = (WInsightOrigin){"file /x/b.csv", 5, 4000};
+    s[0].origins[1] = (WInsightOrigin){"file /x/a.csv", 1, 10};
+    s[1].norigins = 1;
+    s[1].origins[0] = (WInsightOrigin){"file /x/a.csv", 7, 20};
+    WInsightOrigin out[3];
+    int n = winsight_origin_sum(s, 2, out, 0, 3);
+    CHECK_INT(n, 2);
+    CHECK_STR(out[0].name, "file /x/a.csv");
+    CHECK_INT(out[0].behind, 8);
+    CHECK_INT(out[0].behind_max_ms, 20);
+    CHECK_STR(out[1].name, "file /x/b.csv");
+    CHECK_INT(out[1].behind, 5);
+    /* a second assigner: its split is added, the list stays bounded */
+    WInsightSnap t;
+    memset(&t, 0, sizeof t);
+    t.norigins = 2;
+    t.origins[0] = (WInsightOrigin){"split t-3", 9, 1};
+    t.origins[1] = (WInsightOrigin){"split t-4", 1, 1};
+    n = winsight_origin_sum(&t, 1, out, n, 3);
+    CHECK_INT(n, 3);
+    CHECK_STR(out[0].name, "split t-3");
+    CHECK_STR(out[1].name, "file /x/a.csv");
+    CHECK_STR(out[2].name, "file /x/b.csv");
+}
+
+/* The slow-key remedy follows the operator: a join's salting, Top-N's buffer, OVER's frame, a
+   GROUP BY's rescans; none is applied by Flink. */
+WTEST(insight_slow_remedy)
+{
+    CHECK(strstr(winsight_slow_remedy("Join[4]"), "salt") != NULL);
+    CHECK(strstr(winsight_slow_remedy("Rank[3]"), "top-N buffer") != NULL);
+    CHECK(strstr(winsight_slow_remedy("OverAggregate[4]"), "frame") != NULL);
+    CHECK(strstr(winsight_slow_remedy("GroupAggregate[6]"), "rescan") != NULL);
+}

@@ -506,6 +506,99 @@ static void sc_value_ref_ttl(Env *e, int *wtest_failed_)
     wstate_backend_free(b);
 }
 
+/* Insight's walk of keys by state bytes (wstate_scan_key_bytes) in bounded steps: each key with
+   the bytes it holds (a map's entries and a list's items included; as the backend's stats count
+   them), the pass total equal to the stats, the walk resumed where a step stopped (on RocksDB after
+   the last key, with the write cache written first), entries written between passes seen by the
+   next one, and an entry whose TTL ran out not counted. */
+typedef struct { int calls; int64_t a, b, total; } KeyBytes;
+static void key_bytes(void *ctx, WBytes key, int64_t bytes)
+{
+    KeyBytes *s = ctx;
+    s->calls++;
+    s->total += bytes;
+    if (key.len == 16 && !memcmp(key.p, "a", 2)) s->a += bytes;
+    if (key.len == 16 && !memcmp(key.p, "b", 2)) s->b += bytes;
+}
+
+static int64_t stats_bytes(WStateBackend *b)
+{
+    WStateStats st[8];
+    int n = wstate_stats(b, st, 8);
+    int64_t t = 0;
+    for (int i = 0; i < n; i++) t += st[i].bytes;
+    return t;
+}
+
+static KeyBytes walk(WStateBackend *b, int64_t step, int *steps)
+{
+    KeyBytes sum = {0};
+    WStateScanCursor cur = {0, 0};
+    bool done = false;
+    for (*steps = 0; !done && *steps < 10000; ++*steps) {
+        int64_t budget = step;
+        done = wstate_scan_key_bytes(b, &cur, &budget, key_bytes, &sum);
+    }
+    return sum;
+}
+
+static void sc_scan_key_bytes(Env *e, int *wtest_failed_)
+{
+    WStateBackend *b = env_backend(e, "scan");
+    WState *v = wstate_register(b, "v", WSTATE_VALUE, 0);
+    WState *m = wstate_register(b, "m", WSTATE_MAP, 0);
+    WState *l = wstate_register(b, "l", WSTATE_LIST, 0);
+    WState *t = wstate_register(b, "t", WSTATE_VALUE, 1000);
+    char key[16] = "a";
+    wstate_set_key(b, key, 16);
+    wvalue_put(v, "12345678", 8);
+    for (int i = 0; i < 300; i++) {                     /* a's map: most of the bytes */
+        char uk[4] = {(char)(i & 0xff), (char)(i >> 8)};
+        wmap_put(m, uk, 4, "vvvvvvvv", 8);
+    }
+    wlist_add(l, "xx", 2);
+    int64_t want_a = stats_bytes(b);
+    for (int i = 0; i < 50; i++) {
+        char k[16];
+        snprintf(k, sizeof k, "k%d", i);
+        wstate_set_key(b, k, 16);
+        wvalue_put(v, "1", 1);
+    }
+    char kb[16] = "b";
+    wstate_set_key(b, kb, 16);
+    int64_t before_b = stats_bytes(b);
+    wlist_add(l, "yyyy", 4);
+    wmap_put(m, "u", 1, "w", 1);
+    int64_t want_b = stats_bytes(b) - before_b;
+    int64_t want = stats_bytes(b);
+    int steps;
+    KeyBytes sum = walk(b, 7, &steps);
+    CHECK(steps > 10);                                  /* bounded steps, not one sweep */
+    CHECK_INT(sum.total, want);
+    CHECK_INT(sum.a, want_a);
+    CHECK_INT(sum.b, want_b);
+    CHECK(sum.calls >= 1 + 50 + 1 + 1 + 1 + 1);
+    /* written after the pass: the next pass sees it */
+    wstate_set_key(b, kb, 16);
+    wvalue_put(v, "123", 3);
+    want_b = stats_bytes(b) - want + want_b;
+    sum = walk(b, 1000000, &steps);
+    CHECK_INT(steps, 1);
+    CHECK_INT(sum.total, stats_bytes(b));
+    CHECK_INT(sum.b, want_b);
+    /* a TTL entry counts until it expires */
+    wvalue_put(t, "ttl", 3);
+    int64_t with_ttl = stats_bytes(b);
+    sum = walk(b, 1000000, &steps);
+    CHECK_INT(sum.total, with_ttl);
+    if (e->type == WSTATE_BACKEND_ROCKSDB) {
+        e->clk.now += 5000;                             /* RocksDB: an expired entry reads as absent */
+        sum = walk(b, 1000000, &steps);
+        CHECK(sum.total < with_ttl);
+    }
+    wstate_backend_free(b);
+}
+
 static const struct { const char *name; Scenario fn; } SCENARIOS[] = {
     {"value_put_get_clear", sc_value_put_get_clear},
     {"value_many_keys_and_deletes", sc_value_many_keys_and_deletes},
@@ -522,6 +615,7 @@ static const struct { const char *name; Scenario fn; } SCENARIOS[] = {
     {"value_ref", sc_value_ref},
     {"value_ref_many_keys", sc_value_ref_many_keys},
     {"value_ref_ttl", sc_value_ref_ttl},
+    {"scan_key_bytes", sc_scan_key_bytes},
 };
 
 static void run_all(WStateBackendType type, int64_t cache, int *wtest_failed_)
