@@ -135,7 +135,10 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
     /* (the position in the incompatible-type message counts from 1 when the table writes metadata
        columns, from 0 otherwise: measured on Flink 2.3) */
     WExpr **ex = WA_ARRAY(a, WExpr *, np ? np : 1);
-    bool need_calc = s->ninsert_cols > 0, real_cast = false;
+    /* a column list that names the columns in the table's order needs no reordering projection
+       (Flink's AST has none then) */
+    bool need_calc = s->ninsert_cols > 0 && (s->ninsert_cols != np || r->out.n != np), real_cast = false;
+    for (int i = 0; i < np && s->ninsert_cols && !need_calc; i++) need_calc = src_of[i] != i;
     BindCtx bc = {.p = p};
     for (int i = 0; i < np; i++) {
         const WType *want = sink_schema.types[i];

@@ -30,14 +30,35 @@ static bool join_input_keyed(const WRel *j, int side)
     return true;
 }
 
+/* A compacting materializer (ON CONFLICT DO ERROR / NOTHING, under FORCE) whose sink key contains
+   the input's upsert key: rows of one key replace each other, no UPDATE_BEFORE needed (measured:
+   Flink 2.3 plans [I,UA] below it, [I,UB,UA] when the key differs). */
+static bool compacts_by_upsert_key(const WRel *m)
+{
+    if (m->kind != WR_SINK_MATERIALIZER || !(m->sink_conflict == ACF_ERROR || m->sink_conflict == ACF_NOTHING))
+        return false;
+    const WRel *in = m->inputs[0];
+    if (in->nunique <= 0) return false;
+    for (int u = 0; u < in->nunique; u++) {
+        bool found = false;
+        for (int k = 0; k < m->nkeys && !found; k++) found = m->keys[k] == in->unique[u];
+        if (!found) return false;
+    }
+    return true;
+}
+
 /* Flink's SatisfyUpdateKindTraitVisitor: can `r` deliver what `req` asks, and (apply) record
    the decision in generate_update_before. A dry run (apply = false) changes nothing. */
 static bool satisfy_ub(WRel *r, int req, bool apply)
 {
     if (apply) r->generate_update_before = req == UK_BEFORE_AFTER;
     switch (r->kind) {
-    case WR_SINK:
     case WR_SINK_MATERIALIZER:
+        /* see compacts_by_upsert_key */
+        if (compacts_by_upsert_key(r))
+            return satisfy_ub(r->inputs[0], uk_for(r->inputs[0], UK_ONLY_UA), apply);
+        return satisfy_ub(r->inputs[0], uk_for(r->inputs[0], UK_BEFORE_AFTER), apply);
+    case WR_SINK:
         return satisfy_ub(r->inputs[0], uk_for(r->inputs[0], UK_BEFORE_AFTER), apply);
     case WR_CHANGELOG_NORMALIZE:
         /* emits either; reads its upsert input without UPDATE_BEFORE */
@@ -101,7 +122,7 @@ void wphys_require_ub(WPlanCtx *p, WRel *root)
         if (!root->sink_table) try_ua = p->explain;
         else if (root->sink_final_rows) try_ua = false;     /* final rows: retractions applied */
         else if (wphys_sink_mode(root->sink_table) & WCM_UPDATE_BEFORE) try_ua = false;
-        else try_ua = !(top->kind == WR_SINK_MATERIALIZER);
+        else try_ua = top->kind != WR_SINK_MATERIALIZER || compacts_by_upsert_key(top);
         root->generate_update_before = !try_ua;
     } else {
         try_ua = true;

@@ -2,7 +2,7 @@
 -- LogicalTypeCasts.supportsInjectiveCast): a widened integer, an integer as a long enough string;
 -- not through a cast that can map two keys to one (INT to DOUBLE, a string too short for an INT),
 -- which then needs ON CONFLICT and a SinkMaterializer.
-CREATE TABLE clicks (user_id INT, url STRING) WITH ('connector' = 'filesystem', 'path' = '$DATA/conflict_words.csv', 'format' = 'csv', 'csv.ignore-parse-errors' = 'true');
+CREATE TABLE clicks (user_id INT, url STRING) WITH ('connector' = 'filesystem', 'path' = '$DATA/clicks_users.csv', 'format' = 'csv');
 CREATE TABLE by_long (user_id BIGINT, n BIGINT, PRIMARY KEY (user_id) NOT ENFORCED) WITH ('connector' = 'blackhole');
 CREATE TABLE by_text (user_id STRING, n BIGINT, PRIMARY KEY (user_id) NOT ENFORCED) WITH ('connector' = 'blackhole');
 CREATE TABLE by_double (user_id DOUBLE, n BIGINT, PRIMARY KEY (user_id) NOT ENFORCED) WITH ('connector' = 'blackhole');
