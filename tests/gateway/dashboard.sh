@@ -64,6 +64,17 @@ chrome() {
 }
 chrome jobs /job/running dashboard-job
 check "the job list shows the job" grep -q "dashboard-job" "$ART/jobs.html"
+# every vertex has rates before the graph page loads (the page asks for a node's metrics when it
+# draws it and may not ask again within the test's wait)
+for ((i = 0; i < 150; i++)); do
+  ok=1
+  for vid in $(jq -r '.vertices[].id' "$W/job.json"); do
+    v="$(api GET "/jobs/$jid/vertices/$vid/subtasks/metrics?get=busyTimeMsPerSecond" | jq -r '.[0].max | type' 2>/dev/null)"
+    [[ "$v" == number ]] || ok=0
+  done
+  [[ $ok == 1 ]] && break
+  sleep 0.2
+done
 # the graph once all its nodes show the measured task times (Busy and Backpressured as a
 # percentage): a vertex has no rates until its second sample (weir, like Flink, answers NaN, which
 # the page shows as N/A), and the page asks for each node's metrics on its own
