@@ -90,17 +90,25 @@ AstConflict wplan_conflict_from_name(const char *name)
     return ACF_NONE;
 }
 
-/* "[a, b]" of columns `cols` of schema `s` */
-static const char *key_names(WPlanCtx *p, const WSchema *s, int n, const int *cols)
+/* "[a, b]": names[cols[i]] for each i (cols NULL: names[i]), as Flink's messages list keys */
+static const char *bracketed(WPlanCtx *p, int n, const char *const *names, const int *cols)
 {
     WStrBuf b;
     wsb_init(&b);
     wsb_putc(&b, '[');
-    for (int i = 0; i < n; i++) wsb_printf(&b, "%s%s", i ? ", " : "", s->names[cols[i]]);
+    for (int i = 0; i < n; i++) wsb_printf(&b, "%s%s", i ? ", " : "", names[cols ? cols[i] : i]);
     wsb_putc(&b, ']');
     char *r = wa_strdup(p->arena, b.buf);
     wsb_free(&b);
     return r;
+}
+
+/* The names of table t's primary key columns. */
+static const char **pk_names(WPlanCtx *p, const WTable *t)
+{
+    const char **n = WA_ARRAY(p->arena, const char *, t->npk ? t->npk : 1);
+    for (int k = 0; k < t->npk; k++) n[k] = t->cols[t->pk[k]].name;
+    return n;
 }
 
 /* The scans under r of tables without a WATERMARK, depth first (Flink lists them so). */
@@ -182,8 +190,7 @@ static WRel *materialize(WPlanCtx *p, WRel *s, int *pk)
     m->ttl_ms = wphys_state_ttl(p);
     m->input_retracts = true;
     m->sink_conflict = s->sink_conflict;
-    m->key_names = WA_ARRAY(p->arena, const char *, t->npk ? t->npk : 1);
-    for (int k = 0; k < t->npk; k++) m->key_names[k] = t->cols[t->pk[k]].name;
+    m->key_names = pk_names(p, t);
     s->inputs[0] = m;
     return s;
 }
@@ -244,11 +251,6 @@ static WRel *plan_sink(WPlanCtx *p, WRel *s)
         return NULL;
     }
     if (require && s->sink_conflict == ACF_NONE) {
-        WStrBuf pkn;
-        wsb_init(&pkn);
-        wsb_putc(&pkn, '[');
-        for (int k = 0; k < t->npk; k++) wsb_printf(&pkn, "%s%s", k ? ", " : "", t->cols[t->pk[k]].name);
-        wsb_putc(&pkn, ']');
         werr_set(p->err, WEXC_VALIDATION,
                  "The query has an upsert key that differs from the primary key of the sink table '%s'. Primary key: "
                  "%s, upsert key: %s. This can lead to non-deterministic results when multiple records with different "
@@ -256,8 +258,8 @@ static WRel *plan_sink(WPlanCtx *p, WRel *s)
                  "conflicts should be handled: ON CONFLICT DO DEDUPLICATE (update to the latest record, state "
                  "intensive, since we need to keep the entire history), or ON CONFLICT DO ERROR (fail on conflict), "
                  "or ON CONFLICT DO NOTHING (keep first record).",
-                 s->sink_qname, pkn.buf, in->nunique >= 0 ? key_names(p, &in->out, in->nunique, in->unique) : "");
-        wsb_free(&pkn);
+                 s->sink_qname, bracketed(p, t->npk, pk_names(p, t), NULL),
+                 in->nunique >= 0 ? bracketed(p, in->nunique, in->out.names, in->unique) : "");
         return NULL;
     }
     return materialize(p, s, pk);
