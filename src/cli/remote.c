@@ -349,8 +349,8 @@ static void session_conf(WRemote *rm, SessConf *sc)
     sc->dml_sync = !strcasecmp(prop(p, "table.dml-sync", "false"), "true");
     sc->time_cost = !strcasecmp(prop(p, "sql-client.display.print-time-cost", "true"), "true");
     snprintf(sc->mode, sizeof sc->mode, "%s", prop(p, "sql-client.execution.result-mode", "table"));
-    const char *w = prop(p, "sql-client.display.max-column-width", NULL);
-    if (!w) w = prop(p, "table.display.max-column-width", NULL);
+    /* only the table.* key, as the local client (Flink 2.3 ignores sql-client.display.max-column-width) */
+    const char *w = prop(p, "table.display.max-column-width", NULL);
     if (w) {
         char *end;
         long v = strtol(w, &end, 10);
