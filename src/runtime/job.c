@@ -1042,7 +1042,15 @@ static void ck_step(Lane *L)
     if (L->stop_wait) {
         int st = wckpt_stop_state(j->ck, L->stop_wait);
         if (st == 1) return;
-        if (st >= 2) { ck_apply_stop(L, st); return; }
+        if (st >= 2) {
+            /* a lane whose acknowledgement was not the last one commits the savepoint too (its sinks'
+               files and transactions, its sources' offsets to the consumer group) before it stops:
+               only the last lane did, so a Kafka source stopped with a savepoint left the other
+               subtasks' offsets uncommitted (tests/kafka/handover_flink.sh) */
+            if (!wckpt_lane_commit(j->ck, &j->ckv[L->index], &L->ck_committed, &L->err)) { lane_fail(L); return; }
+            ck_apply_stop(L, st);
+            return;
+        }
         L->stop_wait = 0;
     }
     if (!wckpt_lane_commit(j->ck, &j->ckv[L->index], &L->ck_committed, &L->err)) { lane_fail(L); return; }
@@ -1241,6 +1249,12 @@ static void *lane_main(void *arg)
             if (timeout != 0) lane_wait(L, 0, timeout);
         }
     }
+    /* Stopped with a savepoint: the lane that completed it set `stopped`, and the others may leave
+       the loop before their next ck_step; each commits the savepoint for its own sinks and sources
+       (files, transactions, offsets to the consumer group) before it ends */
+    if (j->ck && !L->err.set && atomic_load_explicit(&j->stopped, memory_order_acquire) &&
+        !atomic_load_explicit(&j->failed, memory_order_acquire) &&
+        !wckpt_lane_commit(j->ck, &j->ckv[L->index], &L->ck_committed, &L->err)) { /* reported by lane_fail */ }
     worker_release(j);
     lane_fail(L);
     /* wake the others so that they notice a failure */
