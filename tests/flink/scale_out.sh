@@ -3,7 +3,8 @@
 # its plan compiled by weir, then executed unchanged on an Apache Flink session cluster of one
 # JobManager and two TaskManager processes (tests/flink/flinkctl.py --taskmanagers 2), at
 # parallelism 2 with one subtask of each operator on each TaskManager; the two engines' output
-# files must hold the same rows.
+# files must hold the same rows. Then the same plan once more through Flink's Table API
+# (TableEnvironment.executePlan in a program submitted with `flink run`): the same rows again.
 #
 # Usage: BUILD=build-test tests/flink/scale_out.sh   (exit 0 pass, 77 skip with a SKIP line, else fail)
 set -uo pipefail
@@ -104,4 +105,18 @@ rows() { find "$1" -type f ! -name '.*' -exec cat {} + | sort; }
 diff <(rows "$WORK/out-weir") <(rows "$WORK/out") > "$WORK/diff" || fail "the engines' rows differ: $(head -n 10 "$WORK/diff")"
 n="$(rows "$WORK/out" | wc -l)"
 [[ $n -gt 100 ]] || fail "only $n rows"
-echo "PASS scale-out: weir's compiled plan ran on Flink (1 JobManager, 2 TaskManagers, parallelism 2); $n rows equal to weir's"
+
+# 6. the same plan through Flink's Table API: a program calling TableEnvironment.executePlan
+#    (tests/flink/java/ExecutePlan.java, compiled here against the distribution's jars), submitted
+#    with `flink run` to the same cluster
+mv "$WORK/out" "$WORK/out-sql"
+HOME_F="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["home"])' "$RUN/flink.json")"
+mkdir -p "$WORK/classes"
+javac -d "$WORK/classes" -cp "$HOME_F/lib/*" "$ROOT/tests/flink/java/ExecutePlan.java" > "$WORK/javac.log" 2>&1 \
+  || fail "cannot compile ExecutePlan.java: $(tail -n 5 "$WORK/javac.log")"
+(cd "$WORK/classes" && jar cf "$WORK/execute-plan.jar" .) || fail "cannot build execute-plan.jar"
+FLINK_CONF_DIR="$RUN/conf" timeout 600 "$HOME_F/bin/flink" run -c ExecutePlan "$WORK/execute-plan.jar" \
+  "$WORK/spend.json" 2 > "$WORK/run.log" 2>&1 || fail "flink run of TableEnvironment.executePlan failed: $(tail -n 8 "$WORK/run.log")"
+[[ -d "$WORK/out" ]] || fail "TableEnvironment.executePlan wrote no output: $(tail -n 5 "$WORK/run.log")"
+diff <(rows "$WORK/out-weir") <(rows "$WORK/out") > "$WORK/diff" || fail "executePlan's rows differ from weir's: $(head -n 10 "$WORK/diff")"
+echo "PASS scale-out: weir's compiled plan ran on Flink (1 JobManager, 2 TaskManagers, parallelism 2) by EXECUTE PLAN and by TableEnvironment.executePlan; $n rows equal to weir's both times"
