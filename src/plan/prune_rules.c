@@ -178,10 +178,45 @@ WRel *wplan_calc_watermark_transpose(WPlanCtx *p, WRel *calc)
 
 /* ------------------------------------------------------------------ phase 1 */
 
+/* ProjectSemiAntiJoinTransposeRule: a Calc over a semi / anti join (whose rows are the left
+   input's) that does not use every column: the left input keeps the columns the Calc and the
+   condition use, the right input those the condition uses; the Calc stays above, remapped. NULL
+   when every column is used. */
+static WRel *project_semi_join_transpose(WPlanCtx *p, WRel *calc)
+{
+    WRel *j = calc->inputs[0];
+    int ln = j->inputs[0]->out.n, rn = j->inputs[1]->out.n, n = ln + rn;
+    if (j->out.n != ln) return NULL;
+    bool *used = bools(p, n);
+    for (int i = 0; i < calc->nexprs; i++) mark_refs(calc->exprs[i], used, ln);
+    mark_refs(calc->cond, used, ln);
+    mark_refs(j->join_cond, used, n);
+    if (count_used(used, n) == n) return NULL;
+    if (!count_used(used, ln)) used[0] = true;
+    if (!count_used(used + ln, rn)) used[ln] = true;
+    int *map = positions(p, used, n);
+    int m = count_used(used, ln);
+    WRel *nj = wa_memdup(p->arena, j, sizeof *j);
+    nj->inputs = WA_ARRAY(p->arena, WRel *, 2);
+    nj->inputs[0] = m == ln ? j->inputs[0] : pick(p, j->inputs[0], used);
+    nj->inputs[1] = count_used(used + ln, rn) == rn ? j->inputs[1] : pick(p, j->inputs[1], used + ln);
+    nj->out.n = m;
+    nj->out.names = WA_ARRAY(p->arena, const char *, m);
+    nj->out.types = WA_ARRAY(p->arena, const WType *, m);
+    for (int i = 0; i < ln; i++) {
+        if (map[i] < 0) continue;
+        nj->out.names[map[i]] = j->out.names[i];
+        nj->out.types[map[i]] = j->out.types[i];
+    }
+    nj->join_cond = remap(p, j->join_cond, map);
+    return recalc(p, calc, nj, map);
+}
+
 /* FlinkProjectJoinTransposeRule. NULL when the Calc uses every column of the join. */
 static WRel *project_join_transpose(WPlanCtx *p, WRel *calc)
 {
     WRel *j = calc->inputs[0];
+    if (j->kind == WR_JOIN && (j->semi || j->anti) && !j->temporal && !j->keys) return project_semi_join_transpose(p, calc);
     if (j->kind != WR_JOIN || j->semi || j->anti || (j->temporal && !j->lookup) || j->keys) return NULL;
     int ln = j->inputs[0]->out.n, rn = j->inputs[1]->out.n, n = ln + rn;
     if (j->out.n != n) return NULL;
