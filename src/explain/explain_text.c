@@ -800,13 +800,13 @@ static void sink_nodes(const ExCtx *x, const WRel *r, const WRel *in, int id, SN
         s[(*n)++] = (SNode){NULL, cp, parallelism};
         named_operator(arr, cp, "compact-operator", parallelism, co, "BROADCAST");
         last = cp;
-        if (wrel_sink_partition_committer(r)) {
-            int pc = *n + 1;
-            s[(*n)++] = (SNode){NULL, pc, 1};
-            named_operator(arr, pc, "PartitionCommitter", 1, cp, parallelism == 1 ? "FORWARD" : "REBALANCE");
-            last = pc;
-            last_p = 1;
-        }
+    }
+    if (wrel_sink_partition_committer(r)) {
+        int pc = *n + 1;
+        s[(*n)++] = (SNode){NULL, pc, 1};
+        named_operator(arr, pc, "PartitionCommitter", 1, last, parallelism == 1 ? "FORWARD" : "REBALANCE");
+        last = pc;
+        last_p = 1;
     }
     int end = *n + 1;
     s[(*n)++] = (SNode){r, end, 1};

@@ -70,7 +70,7 @@ bool wrel_sink_compaction(const WRel *r)
 
 bool wrel_sink_partition_committer(const WRel *r)
 {
-    return wrel_sink_compaction(r) && r->sink_table->npartition > 0 &&
+    return wrel_sink_file_writer(r) && r->sink_table->npartition > 0 &&
            wopts_get(&r->sink_table->options, "sink.partition-commit.policy.kind") != NULL;
 }
 

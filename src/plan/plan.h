@@ -364,9 +364,10 @@ bool wrel_sink_file_writer(const WRel *r);
    streaming-writer -> compact-coordinator (1) -> compact-operator -> `end: Writer` (batch: no
    effect, as in Flink 2.3). */
 bool wrel_sink_compaction(const WRel *r);
-/* Whether compacting file sink r has Flink's PartitionCommitter (one subtask) after its
-   compact-operator: a partitioned table with a commit policy (measured on Flink 2.3.0 with
-   compaction; weir's writers commit the partitions themselves, the vertex runs no code). */
+/* Whether streaming file sink r has Flink's PartitionCommitter (one subtask) after its writer (or
+   its compact-operator): a partitioned table with a commit policy (measured on Flink 2.3.0 with and
+   without compaction: an unpartitioned table or one without a policy has none; weir's writers
+   commit the partitions themselves, the vertex runs no code). */
 bool wrel_sink_partition_committer(const WRel *r);
 
 /* ---- binder (bind.c, bind_expr.c, bind_ddl.c) ---- */

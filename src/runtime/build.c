@@ -652,7 +652,8 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         add_op(p, L, r, &s->base, stream_op_of(j, r, WSOP_OPERATOR), feed);
         /* a compacting file sink: its compact-coordinator and compact-operator receive no rows (the
            writer subtasks hand their files to the compactor they share, connectors/fs_compact.h,
-           which coordinates and compacts them when every writer committed a checkpoint) */
+           which coordinates and compacts them when every writer committed a checkpoint); nor does
+           a PartitionCommitter (with or without compaction: the writers commit the partitions) */
         WOperator *tail = &s->base;
         int kco = stream_op_of(j, r, WSOP_COMPACT_COORDINATOR);
         if (kco >= 0) tail = add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kco, tail);

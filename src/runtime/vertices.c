@@ -343,11 +343,11 @@ static void build_ops(Builder *b, RelInfo *ri)
             int cp = new_op(b, "compact-operator", "compact-operator", r, WSOP_COMPACT_OPERATOR);
             add_input(&b->ops[cp], co, WSHIP_BROADCAST);
             last = cp;
-            if (wrel_sink_partition_committer(r)) {
-                int pc = new_op(b, "PartitionCommitter", "PartitionCommitter", r, WSOP_PARTITION_COMMITTER);
-                add_input(&b->ops[pc], last, WSHIP_FORWARD);    /* REBALANCE from more subtasks */
-                last = pc;
-            }
+        }
+        if (filesystem && wrel_sink_partition_committer(r)) {
+            int pc = new_op(b, "PartitionCommitter", "PartitionCommitter", r, WSOP_PARTITION_COMMITTER);
+            add_input(&b->ops[pc], last, WSHIP_FORWARD);    /* REBALANCE from more subtasks */
+            last = pc;
         }
         if (filesystem) {               /* the discarding end of the file sink's committables */
             int end = new_op(b, "end: Writer", "end: Writer", r, WSOP_SINK_END);

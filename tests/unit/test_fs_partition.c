@@ -1,5 +1,5 @@
 /* test_fs_partition.c — unit tests for the partitioned filesystem sink and source
-   (src/connectors/filesystem.c): partition directories, exactly-once rolling per partition,
+   (src/connectors/fs_writer.c, fs_sink.c, fs_source.c): partition directories, exactly-once rolling per partition,
    more partitions than open files, partition values read back from the path. */
 #include "unit.h"
 #include "../../src/connectors/connector.h"
