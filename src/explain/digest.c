@@ -443,6 +443,15 @@ static void sort_list(WStrBuf *out, const WRel *r, const char *const *names)
         wsb_printf(out, "%s%s %s", i ? ", " : "", names[r->sort_cols[i]], r->sort_desc[i] ? "DESC" : "ASC");
 }
 
+/* One sort key of a Rank as Flink 2.3 prints it: a rowtime attribute with a ROWTIME prefix
+   (`ROWTIME ts DESC`, measured), a processing-time one (materialised below the rank) plain. */
+static void rank_sort_key(WStrBuf *out, const WRel *in, const char *const *names, int col, bool desc, bool first)
+{
+    const WType *t = in && col >= 0 && col < in->out.n ? in->out.types[col] : NULL;
+    wsb_printf(out, "%s%s%s %s", first ? "" : ", ", t && t->time_attr == WTA_ROWTIME ? "ROWTIME " : "",
+               names[col], desc ? "DESC" : "ASC");
+}
+
 static void partial_final_type(WStrBuf *out, const WRel *r)
 {
     if (r->partial_final == WPF_PARTIAL) wsb_puts(out, "partialFinalType=[PARTIAL], ");
@@ -595,6 +604,19 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
     const WRel *in = r->ninputs ? r->inputs[0] : NULL;
     const char *const *inn = in ? in_names(x, in) : NULL;
     ExNode *node = ex_node(x, r);
+    if (r->kind == WR_DEDUP && d != EXD_EXEC && in && r->time_col >= 0 && r->time_col < in->out.n) {
+        /* Flink 2.3's physical plan keeps a deduplication as the ROW_NUMBER Top-1 it is
+           (StreamPhysicalRank; the execution plan and the compiled plan have its Deduplicate):
+           ordered by the time attribute, ascending for the first row, descending for the last */
+        wsb_puts(out, "Rank(strategy=[AppendFastStrategy], rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=1], partitionBy=[");
+        key_names(out, inn, r->nkeys, r->keys);
+        wsb_puts(out, "], orderBy=[");
+        rank_sort_key(out, in, inn, r->time_col, r->keep_last, true);
+        wsb_puts(out, "], ");
+        select_list(x, r, out);
+        wsb_putc(out, ')');
+        return;
+    }
     wsb_puts(out, ex_rel_name(r));
     switch (r->kind) {
     case WR_SCAN: {
@@ -857,7 +879,7 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
                    rank_type(r->rank_func), (long long)r->rank_start, (long long)r->rank_end);
         key_names(out, inn, r->nkeys, r->keys);
         wsb_puts(out, "], orderBy=[");
-        sort_list(out, r, inn);
+        for (int i = 0; i < r->nsort; i++) rank_sort_key(out, in, inn, r->sort_cols[i], r->sort_desc[i], i == 0);
         wsb_puts(out, "], ");
         select_list(x, r, out);
         wsb_putc(out, ')');
