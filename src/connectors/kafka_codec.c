@@ -97,6 +97,7 @@ static int decode_csv(WKafkaCodec *c, const char *p, size_t n, char *eb, size_t 
         if (i > n) { row->cols[col].nulls[r] = 1; continue; }   /* fewer fields: NULL */
         size_t len = 0;
         bool quoted = false;
+        const char *raw = NULL;     /* the field's bytes in p (not copied to tmp) */
         if (i < n && c->csv.quote >= 0 && p[i] == (char)c->csv.quote) {
             quoted = true;
             i++;
@@ -110,15 +111,27 @@ static int decode_csv(WKafkaCodec *c, const char *p, size_t n, char *eb, size_t 
                 tmp[len++] = p[i++];
             }
             while (i < n && p[i] != c->csv.delim) i++;
+        } else if (c->csv.escape < 0) {
+            /* unquoted without an escape character: the field is the bytes up to the delimiter;
+               only a string's value keeps pointing at them, so only a string is copied */
+            const char *d = i < n ? memchr(p + i, c->csv.delim, n - i) : NULL;
+            size_t end = d ? (size_t)(d - p) : n;
+            len = end - i;
+            raw = p + i;
+            i = end;
         } else {
             while (i < n && p[i] != c->csv.delim) {
-                if (c->csv.escape >= 0 && p[i] == (char)c->csv.escape && i + 1 < n) { tmp[len++] = p[i + 1]; i += 2; continue; }
+                if (p[i] == (char)c->csv.escape && i + 1 < n) { tmp[len++] = p[i + 1]; i += 2; continue; }
                 tmp[len++] = p[i++];
             }
         }
         i++;    /* the delimiter (or one past the end) */
-        const char *s = tmp;
-        tmp += len;
+        if (raw && wtype_is_string(c->types[col])) {
+            memcpy(tmp, raw, len);
+            raw = NULL;
+        }
+        const char *s = raw ? raw : tmp;
+        if (!raw) tmp += len;
         if (c->csv.null_literal && (!quoted || c->csv.null_literal_quoted) && (int)len == c->csv.null_literal_len &&
             memcmp(s, c->csv.null_literal, len) == 0) {
             row->cols[col].nulls[r] = 1;

@@ -13,6 +13,15 @@
  * does), 'headers' (MAP<STRING, BYTES>) its headers in the map's order, entries with a NULL key or
  * value left out (NULL: none). They go with the record through the upsert buffer and the
  * exactly-once log.
+ * Batching: a chunk of rows with neither metadata nor buffer nor transaction (the plain
+ * at-least-once / none sink) is encoded whole into one byte buffer, its records grouped by
+ * partition (stable: each partition keeps the rows' order) and handed to librdkafka with one
+ * rd_kafka_produce_batch per partition, after waiting until the producer queue
+ * (queue.buffering.max.messages) has room for them: one lock and one clock read per batch instead
+ * of per record. The partition is chosen here then: keyed records by murmur2 of the key (what
+ * librdkafka's murmur2 partitioner computes), keyless ones with 'default' all to one partition per
+ * chunk, the next chunk to the next partition (as the Java client's sticky partitioner fills one
+ * partition's batch before it moves on, KIP-480/KIP-794).
  * 'upsert-kafka' (cfg.upsert): INSERT and UPDATE_AFTER rows are written as records, DELETE and
  * UPDATE_BEFORE rows as tombstones (the key with a null value); with 'sink.buffer-flush.max-rows' /
  * '.interval' the records go through the reducing buffer (kafka_upsert_buffer.c), flushed when it
@@ -76,6 +85,14 @@ typedef struct KSink {
     void *clock_ctx;
     int ts_col, hdr_col;            /* the row's 'timestamp' / 'headers' metadata column (-1: none) */
     WStrBuf hdrs;                   /* the headers of the row being written */
+    int32_t sticky;                 /* batching: the partition of the next chunk's keyless records */
+    int64_t queue_max;              /* batching: the producer's queue.buffering.max.messages */
+    WStrBuf bytes;                  /* batching: the chunk's keys and values */
+    size_t *offs;                   /* batching: per row key offset, key length, value offset, value length */
+    int32_t *parts;                 /* batching: per row its partition */
+    int *starts;                    /* batching: per partition its first message in msgs (npartitions + 1) */
+    rd_kafka_message_t *msgs;       /* batching: the chunk's records grouped by partition */
+    int cap_rows;
 } KSink;
 
 static int64_t now_ms(const KSink *s)
@@ -247,11 +264,104 @@ static bool row_meta(KSink *s, const WChunk *in, int r, WKafkaMeta *m, WError *e
     return true;
 }
 
+/* Hand n records of partition part (msgs[0..n)) to librdkafka in batches that fit its queue. */
+static bool produce_batch(KSink *s, int32_t part, rd_kafka_message_t *msgs, int n, WError *err)
+{
+    int64_t room = s->queue_max > 1 ? s->queue_max / 2 : 1;
+    for (int done = 0; done < n;) {
+        int k = n - done < room ? n - done : (int)room;
+        /* wait for room: deliveries free the queue (a partial enqueue could reorder the partition) */
+        while (rd_kafka_outq_len(s->rk) > 0 && rd_kafka_outq_len(s->rk) + k > s->queue_max) {
+            rd_kafka_poll(s->rk, 50);
+            if (!check_delivery(s, err)) return false;
+        }
+        int ok = rd_kafka_produce_batch(s->rkt, part, RD_KAFKA_MSG_F_COPY, msgs + done, k);
+        if (ok < k) {
+            /* what did not fit (the queue's byte limit): one at a time, waiting for room */
+            for (int i = done; i < done + k; i++) {
+                if (!msgs[i].err) continue;
+                if (msgs[i].err != RD_KAFKA_RESP_ERR__QUEUE_FULL)
+                    return werr_set(err, WEXC_IO, "Failed to send data to Kafka topic '%s': %s", s->cfg.topics[0],
+                                    rd_kafka_err2str(msgs[i].err));
+                if (!produce_to(s, part, msgs[i].key, msgs[i].key_len, msgs[i].payload, msgs[i].len, NULL, err))
+                    return false;
+            }
+        }
+        done += k;
+    }
+    return true;
+}
+
+/* The batched write of a chunk (see the top): encode every row, group by partition, produce. */
+static bool write_batched(KSink *s, const WChunk *in, WError *err)
+{
+    int n = in->nrows;
+    if (n > s->cap_rows) {
+        s->cap_rows = n;
+        s->offs = wrealloc(s->offs, sizeof *s->offs * 4 * (size_t)n);
+        s->parts = wrealloc(s->parts, sizeof *s->parts * (size_t)n);
+        s->msgs = wrealloc(s->msgs, sizeof *s->msgs * (size_t)n);
+    }
+    wsb_clear(&s->bytes);
+    int32_t np = s->npartitions;
+    int32_t sticky = s->sticky;
+    s->sticky = (s->sticky + 1) % np;
+    for (int r = 0; r < n; r++) {
+        size_t *o = s->offs + 4 * (size_t)r;
+        o[0] = s->bytes.len;
+        o[1] = 0;
+        if (s->cfg.has_key) {
+            if (!wkafka_codec_encode(&s->cfg.key, in, r, err)) return false;
+            wsb_appendn(&s->bytes, s->cfg.key.buf.buf ? s->cfg.key.buf.buf : "", s->cfg.key.buf.len);
+            o[1] = s->cfg.key.buf.len;
+        }
+        if (!wkafka_codec_encode(&s->cfg.value, in, r, err)) return false;
+        o[2] = s->bytes.len;
+        o[3] = s->cfg.value.kind == WKF_RAW && in->cols[s->cfg.value.cols[0]].nulls[r] ? SIZE_MAX : s->cfg.value.buf.len;
+        if (o[3] != SIZE_MAX) wsb_appendn(&s->bytes, s->cfg.value.buf.buf ? s->cfg.value.buf.buf : "", s->cfg.value.buf.len);
+        int32_t part;
+        if (s->cfg.partitioner == WKP_FIXED) part = s->subtask % np;
+        else if (s->cfg.partitioner == WKP_ROUND_ROBIN) { part = s->rr_next; s->rr_next = (s->rr_next + 1) % np; }
+        else if (s->cfg.has_key)
+            part = rd_kafka_msg_partitioner_murmur2(s->rkt, s->bytes.buf + o[0], o[1], np, NULL, NULL);
+        else part = sticky;
+        assert(part >= 0 && part < np);
+        s->parts[r] = part;
+    }
+    /* group the rows by partition (a counting sort: each partition's rows in the chunk's order) */
+    int *st = s->starts;
+    memset(st, 0, sizeof *st * (size_t)(np + 1));
+    for (int r = 0; r < n; r++) st[s->parts[r] + 1]++;
+    for (int32_t p = 0; p < np; p++) st[p + 1] += st[p];
+    for (int r = 0; r < n; r++) {
+        const size_t *o = s->offs + 4 * (size_t)r;
+        rd_kafka_message_t *msg = &s->msgs[st[s->parts[r]]++];
+        memset(msg, 0, sizeof *msg);
+        msg->key = s->cfg.has_key ? s->bytes.buf + o[0] : NULL;
+        msg->key_len = o[1];
+        msg->payload = o[3] == SIZE_MAX ? NULL : s->bytes.buf + o[2];
+        msg->len = o[3] == SIZE_MAX ? 0 : o[3];
+    }
+    /* st[p] is now the end of partition p's messages, its start that of p - 1 */
+    for (int32_t p = 0; p < np; p++) {
+        int from = p ? st[p - 1] : 0;
+        if (st[p] > from && !produce_batch(s, p, s->msgs + from, st[p] - from, err)) return false;
+    }
+    assert(st[np - 1] == n);
+    return true;
+}
+
 static bool ksk_write(WSink *base, const WChunk *in, WError *err)
 {
     KSink *s = (KSink *)base;
     if (!write_replay(s, err)) return false;
     bool has_meta = s->ts_col >= 0 || s->hdr_col >= 0;
+    if (!has_meta && !s->buf && !s->cfg.exactly_once && !s->cfg.upsert && in->nrows > 0) {
+        if (!write_batched(s, in, err)) return false;
+        rd_kafka_poll(s->rk, 0);
+        base->rows_written += in->nrows;
+        return check_delivery(s, err);
+    }
     for (int r = 0; r < in->nrows; r++) {
         WKafkaMeta meta;
         if (has_meta && !row_meta(s, in, r, &meta, err)) return false;
@@ -501,6 +611,11 @@ static void ksk_close(WSink *base)
     wkafka_txnlog_free(&s->log);
     wsb_free(&s->restored);
     wsb_free(&s->hdrs);
+    wsb_free(&s->bytes);
+    free(s->offs);
+    free(s->parts);
+    free(s->starts);
+    free(s->msgs);
     free(s->pending);
     wkafka_ubuf_free(s->buf);
     wkafka_config_free(&s->cfg);
@@ -545,6 +660,13 @@ WSink *wkafka_open_sink(const WTableSpec *spec, WError *err)
     s->npartitions = md->topics[0].partition_cnt;
     rd_kafka_metadata_destroy(md);
     s->rr_next = spec->subtask % s->npartitions;
+    s->sticky = spec->subtask % s->npartitions;
+    s->starts = wmalloc(sizeof *s->starts * (size_t)(s->npartitions + 1));
+    char qm[32];
+    size_t qml = sizeof qm;
+    s->queue_max = 100000;
+    if (rd_kafka_conf_get(rd_kafka_conf(s->rk), "queue.buffering.max.messages", qm, &qml) == RD_KAFKA_CONF_OK)
+        s->queue_max = atoll(qm) > 0 ? atoll(qm) : 1;
     if (s->cfg.exactly_once) {
         destroy_producer(s->rk, s->rkt);
         s->rk = NULL;

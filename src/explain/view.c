@@ -413,8 +413,8 @@ uint8_t ex_changelog_mode(const ExCtx *x, const WRel *r)
     case WR_SINK: return 0;
     case WR_SCAN: return r->changelog;      /* what the source sends (a DropUpdateBefore may follow) */
     case WR_CALC: case WR_EXCHANGE: case WR_WATERMARK: case WR_SINK_MATERIALIZER: case WR_MINIBATCH_ASSIGNER:
-    case WR_CORRELATE:
-        return r->ninputs ? ex_changelog_mode(x, r->inputs[0]) : r->changelog;
+    case WR_CORRELATE:       /* keeps_insert: over a ChangelogNormalize the planner dropped */
+        return (uint8_t)((r->keeps_insert ? WCM_INSERT : 0) | (r->ninputs ? ex_changelog_mode(x, r->inputs[0]) : r->changelog));
     case WR_LOCAL_GROUP_AGG: case WR_INCREMENTAL_GROUP_AGG:
         return WCM_INSERT;
     case WR_DROP_UPDATE_BEFORE:

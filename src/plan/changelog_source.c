@@ -119,19 +119,75 @@ WRel *wphys_derive_scan(WPlanCtx *p, WRel *r, int64_t ttl)
     return r;
 }
 
-/* A filter right above ChangelogNormalize is evaluated inside it (Flink pushes it in), so that
-   a key whose new version fails the filter retracts the version emitted before. */
-WRel *wphys_push_filter_into_normalize(WPlanCtx *p, WRel *r)
+/* Flink's PushCalcPastChangelogNormalizeRule, then its filter push into ChangelogNormalize, for a
+   Calc right above ChangelogNormalize over the hash exchange of its key: the conjuncts of the
+   Calc's condition that read primary key columns only, and a projection to the columns the Calc
+   reads (the key columns included) when that leaves some out, go into a Calc under the exchange
+   (measured on Flink 2.3: "Calc(select=[id, amount]) under Exchange(hash[id])",
+   "Calc(select=[id, name, amount], where=[>(id, 3)])"); the rest of the condition is evaluated
+   inside ChangelogNormalize, so that a key whose new version fails it retracts the version
+   emitted before; the Calc left above disappears when it is an identity. */
+static bool reads_only(const WExpr *e, const bool *cols, bool *tmp, int n)
 {
-    for (int i = 0; i < r->ninputs; i++) r->inputs[i] = wphys_push_filter_into_normalize(p, r->inputs[i]);
-    if (r->kind == WR_CALC && r->cond && r->inputs[0]->kind == WR_CHANGELOG_NORMALIZE &&
-        !r->inputs[0]->normalize_filter) {
-        r->inputs[0]->normalize_filter = r->cond;
-        WRel *c = wa_memdup(p->arena, r, sizeof *r);
-        c->cond = NULL;
-        return c;
+    memset(tmp, 0, (size_t)n);
+    wplan_mark_refs(e, tmp, n);
+    for (int i = 0; i < n; i++) if (tmp[i] && !cols[i]) return false;
+    return true;
+}
+
+WRel *wphys_push_calc_past_normalize(WPlanCtx *p, WRel *r)
+{
+    for (int i = 0; i < r->ninputs; i++) r->inputs[i] = wphys_push_calc_past_normalize(p, r->inputs[i]);
+    if (r->kind != WR_CALC || r->inputs[0]->kind != WR_CHANGELOG_NORMALIZE || r->inputs[0]->normalize_filter) return r;
+    WRel *cn = r->inputs[0];
+    WRel *x = cn->inputs[0];
+    int n = cn->out.n;
+    enum { MAXC = 64 };
+    WExpr *conj[MAXC], *pushed[MAXC], *kept[MAXC];
+    int nc = 0, np = 0, nk = 0;
+    if (r->cond) wplan_split_and(r->cond, conj, &nc, MAXC);
+    bool *pk = WA_ARRAY(p->arena, bool, n ? n : 1), *tmp = WA_ARRAY(p->arena, bool, n ? n : 1);
+    bool *used = WA_ARRAY(p->arena, bool, n ? n : 1);
+    for (int k = 0; k < cn->nkeys; k++) pk[cn->keys[k]] = used[cn->keys[k]] = true;
+    bool movable = x->kind == WR_EXCHANGE && !x->reused && !cn->reused && nc < MAXC;
+    for (int i = 0; i < nc; i++) {
+        if (movable && reads_only(conj[i], pk, tmp, n)) pushed[np++] = conj[i];
+        else kept[nk++] = conj[i];
     }
-    return r;
+    for (int i = 0; i < r->nexprs; i++) wplan_mark_refs(r->exprs[i], used, n);
+    for (int i = 0; i < nk; i++) wplan_mark_refs(kept[i], used, n);
+    int nused = 0;
+    for (int i = 0; i < n; i++) nused += used[i];
+    WRel *c = wa_memdup(p->arena, r, sizeof *r);
+    c->inputs = WA_ARRAY(p->arena, WRel *, 1);
+    if (!movable || (np == 0 && nused == n)) {
+        /* nothing goes under the exchange: the condition is evaluated inside ChangelogNormalize */
+        WRel *ncn = wa_memdup(p->arena, cn, sizeof *cn);
+        ncn->normalize_filter = r->cond;
+        c->inputs[0] = ncn;
+        c->cond = NULL;
+        return r->cond ? wplan_simplify_calc(p, c) : r;
+    }
+    /* the Calc under the exchange: the used columns (all when none is left out), the key filters */
+    int *map = wplan_positions(p, used, n);
+    WRel *below = wplan_pick(p, x->inputs[0], used);
+    below->late_calc = true;
+    below->cond = np ? wplan_remap(p, wplan_and(p, pushed, np), map) : NULL;
+    int *keys = WA_ARRAY(p->arena, int, cn->nkeys ? cn->nkeys : 1);
+    for (int k = 0; k < cn->nkeys; k++) keys[k] = map[cn->keys[k]];
+    wphys_set_unique(p, below, cn->nkeys, keys);
+    WRel *ncn = wa_memdup(p->arena, cn, sizeof *cn);
+    ncn->inputs = WA_ARRAY(p->arena, WRel *, 1);
+    ncn->inputs[0] = wphys_exchange(p, below, cn->nkeys, keys);
+    ncn->out = below->out;
+    ncn->keys = keys;
+    ncn->unique = keys;
+    ncn->normalize_filter = nk ? wplan_remap(p, wplan_and(p, kept, nk), map) : NULL;
+    c->inputs[0] = ncn;
+    c->exprs = WA_ARRAY(p->arena, WExpr *, r->nexprs ? r->nexprs : 1);
+    for (int i = 0; i < r->nexprs; i++) c->exprs[i] = wplan_remap(p, r->exprs[i], map);
+    c->cond = NULL;
+    return wplan_simplify_calc(p, c);
 }
 
 /* Flink 2.3 drops the ChangelogNormalize of an upsert source (upsert-kafka) when its consumers
@@ -139,11 +195,20 @@ WRel *wphys_push_filter_into_normalize(WPlanCtx *p, WRel *r)
    as they are (an upsert sink keyed the same way, blackhole, an EXPLAINed query). */
 WRel *wphys_drop_unneeded_normalize(WPlanCtx *p, WRel *r)
 {
-    for (int i = 0; i < r->ninputs; i++) r->inputs[i] = wphys_drop_unneeded_normalize(p, r->inputs[i]);
+    for (int i = 0; i < r->ninputs; i++) {
+        WRel *c = r->inputs[i];
+        r->inputs[i] = wphys_drop_unneeded_normalize(p, c);
+        /* Flink derives the modify kinds before it drops the normalize: its consumer keeps the
+           INSERT (measured: "Calc(..., changelogMode=[I,UA,D])" over the scan's [UA,D]) */
+        if (c->kind == WR_CHANGELOG_NORMALIZE && r->inputs[i] != c) r->keeps_insert = true;
+    }
     if (r->kind != WR_CHANGELOG_NORMALIZE || r->generate_update_before || r->normalize_filter) return r;
     WRel *below = r->inputs[0]->kind == WR_EXCHANGE ? r->inputs[0]->inputs[0] : r->inputs[0];
-    if (below->kind != WR_SCAN || !below->table ||
-        !wplan_upsert_connector(wopts_get(&below->table->options, "connector")))
+    WRel *scan = below;
+    while (scan->kind == WR_CALC && scan->late_calc) scan = scan->inputs[0];   /* pushed under it */
+    if (scan->kind != WR_SCAN || !scan->table ||
+        !wplan_upsert_connector(wopts_get(&scan->table->options, "connector")))
         return r;
     return below;
 }
+

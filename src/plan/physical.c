@@ -362,7 +362,7 @@ WRel *wplan_physical(WPlanCtx *p, WRel *root)
     root = wagg_split_distinct(p, root);        /* agg_rules.c */
     root = derive(p, root);
     if (!root) return NULL;
-    root = wphys_push_filter_into_normalize(p, root);
+    root = wphys_push_calc_past_normalize(p, root);
     root = wphys_sinks(p, root);
     if (!root) return NULL;
     wphys_require_ub(p, root);

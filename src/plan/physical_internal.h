@@ -51,7 +51,7 @@ WRel *wphys_join_keys(WPlanCtx *p, WRel *r);
 uint8_t wphys_parse_mode(const char *m);                    /* "I,UB,UA,D" -> WCM_* bits */
 bool wphys_cdc_duplicates(WPlanCtx *p);                     /* table.exec.source.cdc-events-duplicate */
 WRel *wphys_derive_scan(WPlanCtx *p, WRel *r, int64_t ttl);
-WRel *wphys_push_filter_into_normalize(WPlanCtx *p, WRel *r);
+WRel *wphys_push_calc_past_normalize(WPlanCtx *p, WRel *r);
 WRel *wphys_drop_unneeded_normalize(WPlanCtx *p, WRel *r);
 
 /* agg_remove.c: GroupAggregate grouped by a unique key of its input -> Calc, or NULL */

@@ -108,6 +108,9 @@ struct WRel {
     int ninputs;
     WRel **inputs;
     uint8_t changelog;              /* WCM_* bits this node may emit */
+    bool keeps_insert;              /* over a ChangelogNormalize Flink 2.3 dropped: its mode keeps the
+                                       INSERT the normalize gave it (Flink derives the modify kinds
+                                       before it drops the node; changelog_source.c) */
     int nupsert_key;                /* upsert key (column indexes) when the output has updates */
     int *upsert_key;
 
@@ -418,6 +421,13 @@ WRel *wplan_simplify_calc(WPlanCtx *p, WRel *r);
    push-down into join inputs, PruneAggregateCallRule, then LOGICAL_REWRITE's
    CalcRankTransposeRule. Runs after the rank rule, before window recognition and exchanges. */
 WRel *wplan_prune(WPlanCtx *p, WRel *root);
+/* Column helpers of the pruning rules (prune_rules.c): mark the columns e reads in used[0..n);
+   e with column c replaced by map[c] (every read column mapped); map[i] = the position of column i
+   among the used ones (-1: dropped); a Calc over `in` picking its used columns in input order. */
+void wplan_mark_refs(const WExpr *e, bool *used, int n);
+WExpr *wplan_remap(WPlanCtx *p, const WExpr *e, const int *map);
+int *wplan_positions(WPlanCtx *p, const bool *used, int n);
+WRel *wplan_pick(WPlanCtx *p, WRel *in, const bool *used);
 /* Flink's ProjectWatermarkAssignerTransposeRule as it applies to a legacy group window's input
    Calc (prune_rules.c): when `calc` (no condition) over a WatermarkAssigner and the watermark
    expression do not use every column, the used columns move under the assigner in order of first

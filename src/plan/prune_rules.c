@@ -38,15 +38,15 @@
 
 /* ------------------------------------------------------------------ helpers */
 
-static void mark_refs(const WExpr *e, bool *used, int n)
+void wplan_mark_refs(const WExpr *e, bool *used, int n)
 {
     if (!e) return;
     if (e->kind == WX_COLUMN && e->col >= 0 && e->col < n) used[e->col] = true;
-    for (int i = 0; i < e->nargs; i++) mark_refs(e->args[i], used, n);
+    for (int i = 0; i < e->nargs; i++) wplan_mark_refs(e->args[i], used, n);
 }
 
 /* e with column c replaced by map[c] (every referenced column must be mapped). */
-static WExpr *remap(WPlanCtx *p, const WExpr *e, const int *map)
+WExpr *wplan_remap(WPlanCtx *p, const WExpr *e, const int *map)
 {
     if (!e) return NULL;
     WExpr *c = wa_memdup(p->arena, e, sizeof *e);
@@ -56,7 +56,7 @@ static WExpr *remap(WPlanCtx *p, const WExpr *e, const int *map)
     }
     if (e->nargs) {
         c->args = WA_ARRAY(p->arena, WExpr *, e->nargs);
-        for (int i = 0; i < e->nargs; i++) c->args[i] = remap(p, e->args[i], map);
+        for (int i = 0; i < e->nargs; i++) c->args[i] = wplan_remap(p, e->args[i], map);
     }
     return c;
 }
@@ -72,7 +72,7 @@ static int count_used(const bool *used, int n)
 }
 
 /* map[i] = new position of column i among the used ones, -1 when dropped. */
-static int *positions(WPlanCtx *p, const bool *used, int n)
+int *wplan_positions(WPlanCtx *p, const bool *used, int n)
 {
     int *map = ints(p, n);
     int k = 0;
@@ -82,7 +82,7 @@ static int *positions(WPlanCtx *p, const bool *used, int n)
 
 /* A Calc over `in` that picks the used columns, in input order, with the input's names and
    types (time attributes included). */
-static WRel *pick(WPlanCtx *p, WRel *in, const bool *used)
+WRel *wplan_pick(WPlanCtx *p, WRel *in, const bool *used)
 {
     int n = count_used(used, in->out.n);
     WRel *c = wrel_new(p, WR_CALC, 1);
@@ -112,8 +112,8 @@ static WRel *recalc(WPlanCtx *p, const WRel *calc, WRel *input, const int *map)
     c->inputs = WA_ARRAY(p->arena, WRel *, 1);
     c->inputs[0] = input;
     c->exprs = WA_ARRAY(p->arena, WExpr *, calc->nexprs ? calc->nexprs : 1);
-    for (int i = 0; i < calc->nexprs; i++) c->exprs[i] = remap(p, calc->exprs[i], map);
-    c->cond = remap(p, calc->cond, map);
+    for (int i = 0; i < calc->nexprs; i++) c->exprs[i] = wplan_remap(p, calc->exprs[i], map);
+    c->cond = wplan_remap(p, calc->cond, map);
     return wplan_simplify_calc(p, c);
 }
 
@@ -165,7 +165,7 @@ WRel *wplan_calc_watermark_transpose(WPlanCtx *p, WRel *calc)
     nw->inputs = WA_ARRAY(p->arena, WRel *, 1);
     nw->inputs[0] = wplan_simplify_calc(p, lo);
     nw->rowtime_col = map[wa->rowtime_col];
-    nw->wm_expr = remap(p, wa->wm_expr, map);
+    nw->wm_expr = wplan_remap(p, wa->wm_expr, map);
     nw->out.n = m;
     nw->out.names = WA_ARRAY(p->arena, const char *, m);
     nw->out.types = WA_ARRAY(p->arena, const WType *, m);
@@ -221,9 +221,9 @@ static WRel *project_join_transpose(WPlanCtx *p, WRel *calc)
     int ln = j->inputs[0]->out.n, rn = j->inputs[1]->out.n, n = ln + rn;
     if (j->out.n != n) return NULL;
     bool *used = bools(p, n);
-    for (int i = 0; i < calc->nexprs; i++) mark_refs(calc->exprs[i], used, n);
-    mark_refs(calc->cond, used, n);
-    mark_refs(j->join_cond, used, n);
+    for (int i = 0; i < calc->nexprs; i++) wplan_mark_refs(calc->exprs[i], used, n);
+    wplan_mark_refs(calc->cond, used, n);
+    wplan_mark_refs(j->join_cond, used, n);
     /* a lookup join's dim table stays whole (the lookup source reads its scan's columns); the
        probe side loses its unused columns, the processing time included, as in Flink */
     for (int i = ln; i < n && j->lookup; i++) used[i] = true;
@@ -231,9 +231,9 @@ static WRel *project_join_transpose(WPlanCtx *p, WRel *calc)
     /* a side keeps at least one column */
     if (!count_used(used, ln)) used[0] = true;
     if (!count_used(used + ln, rn)) used[ln] = true;
-    int *map = positions(p, used, n);
-    WRel *l = count_used(used, ln) == ln ? j->inputs[0] : pick(p, j->inputs[0], used);
-    WRel *r = count_used(used + ln, rn) == rn ? j->inputs[1] : pick(p, j->inputs[1], used + ln);
+    int *map = wplan_positions(p, used, n);
+    WRel *l = count_used(used, ln) == ln ? j->inputs[0] : wplan_pick(p, j->inputs[0], used);
+    WRel *r = count_used(used + ln, rn) == rn ? j->inputs[1] : wplan_pick(p, j->inputs[1], used + ln);
     WRel *nj = wa_memdup(p->arena, j, sizeof *j);
     nj->inputs = WA_ARRAY(p->arena, WRel *, 2);
     nj->inputs[0] = l;
@@ -247,7 +247,7 @@ static WRel *project_join_transpose(WPlanCtx *p, WRel *calc)
         nj->out.names[map[i]] = j->out.names[i];
         nj->out.types[map[i]] = j->out.types[i];
     }
-    nj->join_cond = remap(p, j->join_cond, map);
+    nj->join_cond = wplan_remap(p, j->join_cond, map);
     if (j->lookup) nj->left_time_col = map[j->left_time_col];     /* -1 once dropped (unused) */
     return recalc(p, calc, nj, map);
 }
@@ -261,12 +261,12 @@ static WRel *prune_aggregate_calls(WPlanCtx *p, WRel *calc)
     int n = agg->out.n;
     if (n != agg->nkeys + agg->naggs) return NULL;
     bool *used = bools(p, n);
-    for (int i = 0; i < calc->nexprs; i++) mark_refs(calc->exprs[i], used, n);
-    mark_refs(calc->cond, used, n);
+    for (int i = 0; i < calc->nexprs; i++) wplan_mark_refs(calc->exprs[i], used, n);
+    wplan_mark_refs(calc->cond, used, n);
     for (int k = 0; k < agg->nkeys; k++) used[k] = true;
     if (count_used(used, n) == n) return NULL;
     if (agg->nkeys == 0 && count_used(used, n) == 0) used[0] = true;   /* keeps the first call */
-    int *map = positions(p, used, n);
+    int *map = wplan_positions(p, used, n);
     WRel *na = wa_memdup(p->arena, agg, sizeof *agg);
     int m = count_used(used, n);
     na->naggs = m - agg->nkeys;
@@ -294,17 +294,17 @@ static WRel *project_watermark_transpose(WPlanCtx *p, WRel *calc)
     int n = in->out.n;
     if (wa->out.n != n || wa->rowtime_col < 0 || wa->rowtime_col >= n) return NULL;
     bool *used = bools(p, n);
-    for (int i = 0; i < calc->nexprs; i++) mark_refs(calc->exprs[i], used, n);
-    mark_refs(calc->cond, used, n);
-    mark_refs(wa->wm_expr, used, n);
+    for (int i = 0; i < calc->nexprs; i++) wplan_mark_refs(calc->exprs[i], used, n);
+    wplan_mark_refs(calc->cond, used, n);
+    wplan_mark_refs(wa->wm_expr, used, n);
     used[wa->rowtime_col] = true;
     if (count_used(used, n) == n) return NULL;
-    int *map = positions(p, used, n);
+    int *map = wplan_positions(p, used, n);
     WRel *nw = wa_memdup(p->arena, wa, sizeof *wa);
     nw->inputs = WA_ARRAY(p->arena, WRel *, 1);
-    nw->inputs[0] = pick(p, in, used);
+    nw->inputs[0] = wplan_pick(p, in, used);
     nw->rowtime_col = map[wa->rowtime_col];
-    nw->wm_expr = remap(p, wa->wm_expr, map);
+    nw->wm_expr = wplan_remap(p, wa->wm_expr, map);
     int m = count_used(used, n);
     nw->out.n = m;
     nw->out.names = WA_ARRAY(p->arena, const char *, m);
@@ -328,17 +328,17 @@ static WRel *project_window_tvf_transpose(WPlanCtx *p, WRel *calc)
     int n = in->out.n;
     if (tvf->out.n != n + 3 || tvf->win_time_col < 0 || tvf->win_time_col >= n) return NULL;
     bool *used = bools(p, n + 3);
-    for (int i = 0; i < calc->nexprs; i++) mark_refs(calc->exprs[i], used, n + 3);
-    mark_refs(calc->cond, used, n + 3);
+    for (int i = 0; i < calc->nexprs; i++) wplan_mark_refs(calc->exprs[i], used, n + 3);
+    wplan_mark_refs(calc->cond, used, n + 3);
     used[tvf->win_time_col] = true;
     for (int k = 0; k < tvf->win_npartition; k++) used[tvf->win_partition[k]] = true;
     int m = count_used(used, n);
     if (m == n) return NULL;
-    int *map = positions(p, used, n + 3);
+    int *map = wplan_positions(p, used, n + 3);
     for (int k = 0; k < 3; k++) map[n + k] = m + k;     /* window_start, window_end, window_time */
     WRel *nt = wa_memdup(p->arena, tvf, sizeof *tvf);
     nt->inputs = WA_ARRAY(p->arena, WRel *, 1);
-    nt->inputs[0] = pick(p, in, used);
+    nt->inputs[0] = wplan_pick(p, in, used);
     nt->win_time_col = map[tvf->win_time_col];
     if (tvf->win_npartition) {
         nt->win_partition = ints(p, tvf->win_npartition);
@@ -384,17 +384,17 @@ static WRel *calc_rank_transpose(WPlanCtx *p, WRel *calc)
     bool rn = rk->kind == WR_RANK && rk->output_rank_number;
     if (rk->out.n != n + (rn ? 1 : 0) || (rn && rk->rank_col != n)) return NULL;
     bool *used = bools(p, n);
-    for (int i = 0; i < calc->nexprs; i++) mark_refs(calc->exprs[i], used, n);
-    mark_refs(calc->cond, used, n);
+    for (int i = 0; i < calc->nexprs; i++) wplan_mark_refs(calc->exprs[i], used, n);
+    wplan_mark_refs(calc->cond, used, n);
     for (int k = 0; k < rk->nkeys; k++) used[rk->keys[k]] = true;
     for (int k = 0; k < rk->nsort; k++) used[rk->sort_cols[k]] = true;
     if (rk->kind == WR_DEDUP) used[rk->time_col] = true;
     if (count_used(used, n) == n) return NULL;
-    WRel *inner = pick(p, in, used);
+    WRel *inner = wplan_pick(p, in, used);
     inner->late_calc = true;
     int m = inner->out.n;
     int *map = ints(p, n + 1);
-    int *pos = positions(p, used, n);
+    int *pos = wplan_positions(p, used, n);
     memcpy(map, pos, sizeof(int) * (size_t)n);
     map[n] = m;                             /* the rank number */
     WRel *nr = wa_memdup(p->arena, rk, sizeof *rk);

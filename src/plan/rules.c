@@ -150,7 +150,9 @@ static WExpr *coalesce_over_join(WPlanCtx *p, WExpr *e, const WRel *join)
 WRel *wplan_simplify_calc(WPlanCtx *p, WRel *r)
 {
     if (r->kind != WR_CALC) return r;
-    while (r->kind == WR_CALC && r->inputs[0]->kind == WR_CALC) {
+    /* a Calc over a ChangelogNormalize Flink dropped stays apart from the Calc pushed under the
+       normalize (Flink merges Calcs before it drops the node; changelog_source.c) */
+    while (r->kind == WR_CALC && r->inputs[0]->kind == WR_CALC && !r->keeps_insert) {
         WRel *m = merge_calc(p, r);
         if (m == r) break;
         r = m;

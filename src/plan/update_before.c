@@ -47,6 +47,23 @@ static bool compacts_by_upsert_key(const WRel *m)
     return true;
 }
 
+/* The Calc's condition reads only columns of its input's unique key. */
+static bool cond_on_unique_key(const WRel *calc)
+{
+    const WRel *in = calc->inputs[0];
+    int n = in->out.n;
+    if (in->nunique <= 0 || n <= 0 || n > 4096) return false;
+    bool used[4096] = {0};
+    wplan_mark_refs(calc->cond, used, n);
+    for (int i = 0; i < n; i++) {
+        if (!used[i]) continue;
+        bool key = false;
+        for (int u = 0; u < in->nunique && !key; u++) key = in->unique[u] == i;
+        if (!key) return false;
+    }
+    return true;
+}
+
 /* Flink's SatisfyUpdateKindTraitVisitor: can `r` deliver what `req` asks, and (apply) record
    the decision in generate_update_before. A dry run (apply = false) changes nothing. */
 static bool satisfy_ub(WRel *r, int req, bool apply)
@@ -77,8 +94,11 @@ static bool satisfy_ub(WRel *r, int req, bool apply)
     }
     case WR_CALC:
         /* a filter does not keep UPDATE_AFTER-only streams correct (a row leaving the filter
-           would need a retraction): Flink refuses, and the parent falls back */
-        if (req == UK_ONLY_UA && r->cond) return false;
+           would need a retraction): Flink refuses, and the parent falls back; unless it reads
+           only the input's unique key, which every version of a key shares (measured on Flink
+           2.3: "Calc(select=[id, name, amount], where=[>(id, 3)], changelogMode=[UA,D])" over an
+           upsert-kafka source under an upsert sink) */
+        if (req == UK_ONLY_UA && r->cond && !cond_on_unique_key(r)) return false;
         return satisfy_ub(r->inputs[0], uk_for(r->inputs[0], req == UK_NONE ? UK_BEFORE_AFTER : req), apply);
     case WR_JOIN: {
         bool ok = true;
@@ -170,7 +190,7 @@ void wphys_settle(WPlanCtx *p, WRel *r)
         break;
     default:
         if (r->ninputs) {
-            r->changelog = 0;
+            r->changelog = r->keeps_insert ? WCM_INSERT : 0;    /* over a dropped normalize */
             for (int i = 0; i < r->ninputs; i++) r->changelog |= r->inputs[i]->changelog;
         }
     }

@@ -460,3 +460,42 @@ WTEST(upsert_kafka_buffer_reduces_per_key)
     CHECK_STR(r.line[63], "x63=x63");
     wkafka_ubuf_free(b);
 }
+
+/* The csv value codec: unquoted fields are read in place (a string's bytes copied into the arena,
+   so its value outlives the record), quoted ones and a null literal as before, and a bad field
+   fails naming it. */
+WTEST(kafka_csv_decode_fields)
+{
+    WKafkaConfig c;
+    WError e;
+    const char *const a[] = {"topic", "t", "format", "csv", "csv.null-literal", "n/a", NULL};
+    CHECK(kconfig(a, true, &c, &e));
+    WArena arena;
+    warena_init(&arena, 0);
+    char eb[512];
+    char rec[64];
+    snprintf(rec, sizeof rec, "7,abc,123");
+    CHECK_INT(wkafka_codec_decode(&c.value, rec, strlen(rec), &arena, eb, sizeof eb), 1);
+    memset(rec, 'X', sizeof rec);      /* the record's buffer is freed after the decode */
+    const WChunk *row = c.value.row;
+    CHECK_INT(row->cols[0].data[0].i, 7);
+    CHECK_INT(row->cols[1].data[0].s.len, 3);
+    CHECK(memcmp(row->cols[1].data[0].s.p, "abc", 3) == 0);
+    CHECK_INT(row->cols[2].data[0].i, 123);
+    snprintf(rec, sizeof rec, "8,\"x,y\",-5");
+    CHECK_INT(wkafka_codec_decode(&c.value, rec, strlen(rec), &arena, eb, sizeof eb), 1);
+    memset(rec, 'X', sizeof rec);
+    CHECK_INT(row->cols[1].data[0].s.len, 3);
+    CHECK(memcmp(row->cols[1].data[0].s.p, "x,y", 3) == 0);
+    CHECK_INT(row->cols[2].data[0].i, -5);
+    snprintf(rec, sizeof rec, "9,n/a");        /* a null literal, and a missing last field */
+    CHECK_INT(wkafka_codec_decode(&c.value, rec, strlen(rec), &arena, eb, sizeof eb), 1);
+    CHECK_INT(row->cols[0].data[0].i, 9);
+    CHECK(row->cols[1].nulls[0]);
+    CHECK(row->cols[2].nulls[0]);
+    snprintf(rec, sizeof rec, "1,b,12x");
+    CHECK_INT(wkafka_codec_decode(&c.value, rec, strlen(rec), &arena, eb, sizeof eb), -1);
+    CHECK(strstr(eb, "field 'v'") != NULL);
+    warena_free(&arena);
+    wkafka_config_free(&c);
+}
