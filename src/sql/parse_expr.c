@@ -182,14 +182,24 @@ static void row_fields(WSqlParser *p, AstType *t, WSqlTokKind close)
     if (!ps_at(p, 0, close)) {
         do {
             ps_list_add(p, &names, ps_ident(p));
-            ps_list_add(p, &types, ps_type(p));
-            if (ps_is_string(p)) (void)ps_string(p);  /* field description */
+            ps_list_add(p, &types, ps_type_ext(p));
+            if (ps_is(p, TK_STRING)) (void)ps_quoted(p);  /* field description: one <QUOTED_STRING> */
         } while (ps_accept(p, TK_COMMA));
     }
     ps_expect(p, close);
     t->nfields = names.n;
     t->field_names = (char **)names.v;
     t->fields = (AstType **)types.v;
+}
+
+static AstType *ext_type(WSqlParser *p, bool suffix);
+
+/* Calcite's character types end with an optional CHARACTER SET name, which weir does not have */
+static void char_set(WSqlParser *p)
+{
+    if (ps_is_kw(p, "CHARACTER"))
+        ps_fail_at(p, ps_cur(p), "CHARACTER SET of a character type is not supported (at line %d, column %d).",
+                   ps_cur(p)->line, ps_cur(p)->col);
 }
 
 static AstType *base_type(WSqlParser *p)
@@ -218,9 +228,11 @@ static AstType *base_type(WSqlParser *p)
     } else if (ps_accept_kw(p, "CHAR") || ps_accept_kw(p, "CHARACTER")) {
         t = new_type(p, ps_accept_kw(p, "VARYING") ? AT_VARCHAR : AT_CHAR, pos);
         opt_precision(p, t, false);
+        char_set(p);
     } else if (ps_accept_kw(p, "VARCHAR")) {
         t = new_type(p, AT_VARCHAR, pos);
         opt_precision(p, t, false);
+        char_set(p);
     } else if (ps_accept_kw(p, "STRING")) t = new_type(p, AT_STRING, pos);
     else if (ps_accept_kw(p, "BINARY")) {
         t = new_type(p, ps_accept_kw(p, "VARYING") ? AT_VARBINARY : AT_BINARY, pos);
@@ -263,14 +275,14 @@ static AstType *base_type(WSqlParser *p)
         ps_next(p);
         t = new_type(p, arr ? AT_ARRAY : AT_MULTISET, pos);
         ps_expect(p, TK_LT);
-        t->elem = ps_type(p);
+        t->elem = ext_type(p, false);
         ps_expect(p, TK_GT);
     } else if (ps_accept_kw(p, "MAP")) {
         t = new_type(p, AT_MAP, pos);
         ps_expect(p, TK_LT);
-        t->key = ps_type(p);
+        t->key = ps_type_ext(p);
         ps_expect(p, TK_COMMA);
-        t->elem = ps_type(p);
+        t->elem = ps_type_ext(p);
         ps_expect(p, TK_GT);
     } else if (ps_accept_kw(p, "ROW")) {
         t = new_type(p, AT_ROW, pos);
@@ -321,6 +333,44 @@ AstType *ps_type(WSqlParser *p)
     ps_leave(p);
     return t;
 }
+
+/* [NOT NULL | NULL] after a type of Flink's ExtendedDataType: single tokens of its choice */
+static void nullability(WSqlParser *p, AstType *t)
+{
+    if (ps_accept_kw(p, "NOT")) {
+        ps_expect_kw(p, "NULL");
+        t->not_null = true;
+    } else if (ps_accept_kw(p, "NULL")) {
+        t->not_null = false;
+    }
+}
+
+/* suffix: ARRAY / MULTISET may follow (not after the element type of ARRAY<> / MULTISET<>) */
+static AstType *ext_type(WSqlParser *p, bool suffix)
+{
+    static const char *const MULTISET[] = {"\"MULTISET\""}, *const ARRAY[] = {"\"ARRAY\""};
+    ps_enter(p);
+    AstType *t = base_type(p);
+    nullability(p, t);
+    if (!suffix) {
+        ps_leave(p);
+        return t;
+    }
+    while (ps_kw_at(p, 0, "ARRAY") || ps_kw_at(p, 0, "MULTISET")) {
+        AstType *w = new_type(p, ps_kw_at(p, 0, "ARRAY") ? AT_ARRAY : AT_MULTISET, ps_pos(p));
+        ps_next(p);
+        w->elem = t;
+        t = w;
+        nullability(p, t);
+    }
+    /* the collection suffix is decided by a lookahead scan (MULTISET tried first) */
+    ps_scan_failed(p, MULTISET, 1);
+    ps_scan_failed(p, ARRAY, 1);
+    ps_leave(p);
+    return t;
+}
+
+AstType *ps_type_ext(WSqlParser *p) { return ext_type(p, true); }
 
 /* ---- literals ---- */
 

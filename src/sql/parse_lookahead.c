@@ -25,6 +25,7 @@
  */
 #include "parse_int.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
@@ -353,6 +354,37 @@ void ps_lookahead_tokens(WSqlParser *p, const char *const *imgs, int n)
     p->nlook = n;
 }
 
+void ps_scan_failed(WSqlParser *p, const char *const *imgs, int n)
+{
+    assert(n >= 1 && n <= WSQL_MAX_SEQ);
+    if (p->nscans == WSQL_MAX_SCANS) return;
+    p->scans[p->nscans].pos = p->pos;
+    p->scans[p->nscans].imgs = imgs;
+    p->scans[p->nscans].n = n;
+    p->nscans++;
+}
+
+/* the scans of fixed sequences that compared the error token: the tokens they compared from it on,
+   up to the one that failed */
+static void fixed_scans(WSqlParser *p, PsSeqList *out)
+{
+    for (int i = 0; i < p->nscans; i++) {
+        int at = p->pos - p->scans[i].pos;   /* the error token's index in the sequence */
+        if (at < 0 || at >= p->scans[i].n) continue;
+        bool reached = true;
+        for (int k = 0; k < at && reached; k++)
+            reached = tok_is(ps_peek(p, k - at), p->scans[i].imgs[k]);
+        if (!reached) continue;
+        PsSeq q;
+        memset(&q, 0, sizeof q);
+        for (int k = at; k < p->scans[i].n; k++) {
+            q.tok[q.n++] = p->scans[i].imgs[k];
+            if (!tok_is(ps_peek(p, k - at), p->scans[i].imgs[k])) break;
+        }
+        ps_seq_add(p, out, &q);
+    }
+}
+
 void ps_rescan(WSqlParser *p, PsSeqList *out)
 {
     Scan s;
@@ -369,6 +401,7 @@ void ps_rescan(WSqlParser *p, PsSeqList *out)
             ps_seq_add(p, out, &q);
         }
     }
+    fixed_scans(p, out);
     if (p->pos == p->stmt_start_pos) {
         statement_scans(&s);
         return;
