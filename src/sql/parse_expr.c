@@ -592,25 +592,39 @@ static AstExpr *func_call(WSqlParser *p, AstName name, AstPos pos)
 {
     AstExpr *e = ps_new_expr(p, AE_FUNC, pos);
     e->name = name;
+    /* `( *` and `( )` are decided by LOOKAHEAD(2) scans from the "(": listed after the argument's
+       single tokens (measured: `COUNT( FROM t`) */
+    static const char *const STAR[] = {"\"(\"", "\"*\""}, *const EMPTY[] = {"\"(\"", "\")\""};
+    ps_scan_failed(p, STAR, 2);
+    ps_scan_failed(p, EMPTY, 2);
     ps_expect(p, TK_LPAREN);
-    if (!ps_accept(p, TK_RPAREN)) {
-        if (ps_at(p, 0, TK_STAR) && ps_at(p, 1, TK_RPAREN)) {
+    if (ps_at(p, 0, TK_RPAREN)) ps_next(p);
+    else {
+        if (ps_at(p, 0, TK_STAR)) {
             ps_next(p);
             e->star_arg = true;
         } else {
             static const char *const QS[] = {"SELECT", "TABLE", "VALUE", "VALUES", "WITH"};
             for (size_t i = 0; i < sizeof QS / sizeof QS[0]; i++) (void)ps_is_kw(p, QS[i]);
-            if (ps_accept_kw(p, "DISTINCT")) e->distinct = true;
-            else ps_accept_kw(p, "ALL");
+            bool quant = false;
+            if (ps_accept_kw(p, "DISTINCT")) e->distinct = quant = true;
+            else quant = ps_accept_kw(p, "ALL");
+            if (quant) {
+                /* after the quantifier the argument may still be a query (not TABLE: measured) */
+                static const char *const QQ[] = {"SELECT", "VALUE", "VALUES", "WITH"};
+                for (size_t i = 0; i < sizeof QQ / sizeof QQ[0]; i++) (void)ps_is_kw(p, QQ[i]);
+            }
             PsList l = {0};
             do {
+                int arg_start = p->pos;
                 ps_list_add(p, &l, func_arg(p));
                 /* Calcite reads the first argument as a query or an expression */
                 if (l.n == 1) {
                     note_query_followers(p);
                     (void)ps_is_kw(p, "PARTITION");
                 }
-                (void)ps_is(p, TK_NAMED_ARG);
+                /* `name => value` is scanned from a simple name: "=>" is listed after one only */
+                if (p->pos == arg_start + 1 && ps_ident_at(p, -1)) (void)ps_is(p, TK_NAMED_ARG);
             } while (ps_accept(p, TK_COMMA));
             set_args(p, e, &l);
         }
@@ -1037,10 +1051,31 @@ static void note_query_followers(WSqlParser *p)
     for (size_t i = 0; i < sizeof KW / sizeof KW[0]; i++) (void)ps_is_kw(p, KW[i]);
 }
 
-static AstExpr *paren_expr(WSqlParser *p)
+/* an item of a VALUES row constructor may be DEFAULT (Calcite's grammar): the first item decides it
+   by a lookahead scan, the later ones list it with their single tokens (measured); weir, as Flink's
+   validator, has no DEFAULT function */
+static void values_default(WSqlParser *p, bool first)
+{
+    static const char *const DEFAULT[] = {"\"DEFAULT\""};
+    if (ps_kw_at(p, 0, "DEFAULT")) {
+        const WSqlToken *t = ps_cur(p);
+        werr_set_at(p->err, t->line, t->col, WEXC_CALCITE, "No match found for function signature DEFAULT");
+        longjmp(p->jb, 1);
+    }
+    if (first) ps_scan_failed(p, DEFAULT, 1);
+    else (void)ps_is_kw(p, "DEFAULT");
+}
+
+/* *list: the items were a comma list (an AE_ROW built here) */
+static AstExpr *paren_list(WSqlParser *p, bool *list)
 {
     AstPos pos = ps_pos(p);
+    bool vrow = p->pos == p->values_row_pos;
+    *list = false;
     ps_expect(p, TK_LPAREN);
+    if (vrow) values_default(p, true);
+    static const char *const QS[] = {"SELECT", "TABLE", "VALUE", "VALUES", "WITH"};
+    for (size_t i = 0; i < sizeof QS / sizeof QS[0]; i++) (void)ps_is_kw(p, QS[i]);
     if (ps_is_query_start(p, 0) && !ps_at(p, 0, TK_LPAREN)) {
         AstExpr *e = ps_new_expr(p, AE_SUBQUERY, pos);
         e->subquery = ps_query(p);
@@ -1054,15 +1089,24 @@ static AstExpr *paren_expr(WSqlParser *p)
         PsList l = {0};
         ps_list_add(p, &l, first);
         do {
-            ps_list_add(p, &l, ps_expr_item(p));
+            /* a VALUES row decides its later items by their first token, other lists by lookahead */
+            if (vrow) values_default(p, false);
+            ps_list_add(p, &l, vrow ? ps_expr_item(p) : ps_expr(p));
             note_query_followers(p);
         } while (ps_accept(p, TK_COMMA));
         ps_expect(p, TK_RPAREN);
         set_args(p, e, &l);
+        *list = true;
         return e;
     }
     ps_expect(p, TK_RPAREN);
     return first;
+}
+
+static AstExpr *paren_expr(WSqlParser *p)
+{
+    bool list;
+    return paren_list(p, &list);
 }
 
 static AstExpr *primary(WSqlParser *p)
@@ -1116,6 +1160,14 @@ static AstExpr *primary(WSqlParser *p)
         if (!strcmp(w, "CAST")) return cast_expr(p, false);
         if (!strcmp(w, "EXISTS")) {
             ps_next(p);
+            if (!ps_at(p, 0, TK_LPAREN)) {
+                /* Calcite's EXISTS is a prefix operator: any operand parses after it (`EXISTS;` lists
+                   the operand starts, measured); only a query in parentheses means something */
+                ps_note_operand_start(p);
+                const WSqlToken *at = ps_cur(p);
+                (void)unary(p);
+                ps_fail_at(p, at, "EXISTS takes a query in parentheses (at line %d, column %d).", at->line, at->col);
+            }
             AstExpr *e = ps_new_expr(p, AE_EXISTS, pos);
             ps_expect(p, TK_LPAREN);
             e->subquery = ps_query(p);
@@ -1123,15 +1175,19 @@ static AstExpr *primary(WSqlParser *p)
             return e;
         }
         if (!strcmp(w, "ROW") && ps_at(p, 1, TK_LPAREN)) {
+            /* Calcite's ParenthesizedQueryOrCommaList as for a parenthesized list (no empty ROW()) */
+            bool vrow = p->pos == p->values_row_pos;
             ps_next(p);
-            ps_next(p);
+            if (vrow) p->values_row_pos = p->pos;
+            bool list;
+            AstExpr *in = paren_list(p, &list);
+            if (list) {
+                in->pos = pos;
+                return in;
+            }
             AstExpr *e = ps_new_expr(p, AE_ROW, pos);
             PsList l = {0};
-            if (!ps_is(p, TK_RPAREN)) {
-                do ps_list_add(p, &l, ps_expr(p));
-                while (ps_accept(p, TK_COMMA));
-            }
-            ps_expect(p, TK_RPAREN);
+            ps_list_add(p, &l, in);
             set_args(p, e, &l);
             return e;
         }
@@ -1400,13 +1456,13 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
             if (t->kind == TK_NE2)
                 ps_fail_calcite(p, t, "Bang equal '!=' is not allowed under the current SQL conformance level");
             ps_next(p);
-            if ((ps_kw_at(p, 0, "ANY") || ps_kw_at(p, 0, "SOME") || ps_kw_at(p, 0, "ALL"))
-                && ps_at(p, 1, TK_LPAREN)) {
+            if (ps_kw_at(p, 0, "ANY") || ps_kw_at(p, 0, "SOME") || ps_kw_at(p, 0, "ALL")) {
+                /* a quantifier: "(" must follow (Flink's message at `a = ANY;`) */
                 AstExpr *e = ps_new_expr(p, AE_QUANTIFIED, opos);
                 e->cmp = cop;
                 e->all = ps_kw_at(p, 0, "ALL");
                 ps_next(p);
-                ps_next(p);
+                ps_expect(p, TK_LPAREN);
                 add_arg(p, e, left);
                 if (ps_is_query_start(p, 0) && !ps_at(p, 0, TK_LPAREN)) {
                     e->subquery = ps_query(p);

@@ -64,6 +64,7 @@ typedef struct WSqlParser {
     bool comma_group;                  /* ... of GROUP BY items */
     int escape_pos;                    /* LIKE looked for ESCAPE here */
     int stmt_start_pos;
+    int values_row_pos;                /* a row of VALUES starts here (its items may be DEFAULT) */
     int op3_pos;                       /* a binary operator's three-token scan failed here */                /* no statement form matched from here (ps_fail_statement_start) */
     int dot_pos;                       /* a compound name stopped at a "." no name follows */
     int name_end_pos;                  /* a compound name ended here (no "." follows it) */

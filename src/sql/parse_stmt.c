@@ -315,11 +315,29 @@ static void column_or_constraint(WSqlParser *p, AstStmt *s, PsList *cols)
     if (ps_accept_kw(p, "AS")) {
         c->computed = ps_expr(p);
     } else {
+        if (ps_cur(p)->kind != TK_IDENT && ps_cur(p)->kind != TK_QIDENT) {
+            /* no type follows the name: Flink's LOOKAHEAD for a typed column compared the type
+               alternatives of its grammar here, in this order (measured: `CREATE TABLE t (a INT, b)`) */
+            static const char *const TYPE_SCANS[] = {
+                "\".\"", "\"STRING\"", "\"BYTES\"", "\"TIMESTAMP_LTZ\"", "\"ARRAY\"", "\"MULTISET\"", "\"RAW\"",
+                "\"ROW\"", "\"STRUCTURED\"", "\"BITMAP\"", "\"BOOLEAN\"", "\"INTEGER\"", "\"INT\"", "\"TINYINT\"",
+                "\"SMALLINT\"", "\"BIGINT\"", "\"REAL\"", "\"DOUBLE\"", "\"FLOAT\"", "\"VARIANT\"", "\"BINARY\"",
+                "\"VARBINARY\"", "\"DECIMAL\"", "\"DEC\"", "\"NUMERIC\"", "\"ANY\"", "\"CHARACTER\"", "\"CHAR\"",
+                "\"VARCHAR\"", "\"DATE\"", "\"TIME\"", "\"TIMESTAMP\"", "<IDENTIFIER>", "<HYPHENATED_IDENTIFIER>",
+                "<QUOTED_IDENTIFIER>", "<BACK_QUOTED_IDENTIFIER>", "<BIG_QUERY_BACK_QUOTED_IDENTIFIER>",
+                "<BRACKET_QUOTED_IDENTIFIER>", "<UNICODE_QUOTED_IDENTIFIER>"};
+            ps_lookahead_tokens(p, TYPE_SCANS, (int)(sizeof TYPE_SCANS / sizeof TYPE_SCANS[0]));
+            ps_fail(p);
+        }
         c->type = ps_type_ext(p);
         if (ps_accept_kw(p, "METADATA")) {
             c->metadata = true;
             if (ps_accept_kw(p, "FROM")) c->metadata_key = ps_string(p);
             if (ps_accept_kw(p, "VIRTUAL")) c->is_virtual = true;
+            /* a metadata column takes no constraint (Flink's grammar: one or the other) */
+            if (ps_accept_kw(p, "COMMENT")) c->comment = ps_quoted(p);
+            ps_list_add(p, cols, c);
+            return;
         }
         if (ps_accept_kw(p, "CONSTRAINT")) (void)ps_ident(p);
         if (ps_accept_kw(p, "PRIMARY")) {
@@ -368,7 +386,16 @@ static AstStmt *create_table(WSqlParser *p, AstStmt *s)
     s->kind = AS_CREATE_TABLE;
     s->if_not_exists = if_not_exists(p);
     s->target = ps_compound(p);
-    if (ps_accept(p, TK_LPAREN)) {
+    /* Flink's LOOKAHEAD(3) tells typed columns from a list of names (for CREATE TABLE AS): a name
+       followed by ",", ")" or "." starts the list */
+    bool names = ps_at(p, 0, TK_LPAREN) && ps_ident_at(p, 1)
+                 && (ps_at(p, 2, TK_COMMA) || ps_at(p, 2, TK_RPAREN) || ps_at(p, 2, TK_DOT));
+    if (names) {
+        ps_next(p);
+        do (void)ps_compound(p);
+        while (ps_accept(p, TK_COMMA));
+        ps_expect(p, TK_RPAREN);
+    } else if (ps_accept(p, TK_LPAREN)) {
         PsList cols = {0};
         do column_or_constraint(p, s, &cols);
         while (ps_accept(p, TK_COMMA));
@@ -388,6 +415,13 @@ static AstStmt *create_table(WSqlParser *p, AstStmt *s)
     if (ps_accept_kw(p, "WITH")) options_list(p, s);
     if (ps_accept_kw(p, "LIKE")) like_clause(p, s);
     if (ps_accept_kw(p, "AS")) s->query = ps_query(p);
+    if (names) {
+        if (!s->query)
+            ps_fail_at(p, ps_cur(p), "Columns identifiers without types in the schema are supported on CTAS/RTAS "
+                       "statements only.");
+        s->kind = AS_OTHER;
+        s->other = "CREATE TABLE AS SELECT with a list of column names";
+    }
     return s;
 }
 
@@ -1143,7 +1177,7 @@ static bool setup(WSqlParser *p, WArena *a, const char *sql, WError *err)
     p->srclen = (int)strlen(p->src);
     p->err = err;
     p->exp_pos = -1;
-    p->cont_pos = p->start_pos = p->sorted_start_pos = p->comma_pos = p->look_pos = p->escape_pos = p->dot_pos = p->name_end_pos = -1;
+    p->values_row_pos = p->cont_pos = p->start_pos = p->sorted_start_pos = p->comma_pos = p->look_pos = p->escape_pos = p->dot_pos = p->name_end_pos = -1;
     p->stmt_start_pos = p->op3_pos = -1;
     WSqlTokens toks;
     if (!wsql_lex(a, p->src, p->srclen, &toks, err)) return false;
