@@ -1001,7 +1001,7 @@ static AstExpr *bracket_items(WSqlParser *p, AstExprKind kind, AstPos pos)
     PsList l = {0};
     if (!ps_is(p, TK_RBRACKET)) {
         do ps_list_add(p, &l, ps_expr(p));
-        while (ps_accept(p, TK_COMMA));
+        while (ps_list_comma(p, false));   /* LOOKAHEAD(2) for `, item` (measured: `ARRAY[1,]`) */
     }
     ps_expect(p, TK_RBRACKET);
     set_args(p, e, &l);

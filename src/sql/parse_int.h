@@ -20,7 +20,7 @@
 #define WSQL_MAX_DEPTH 200
 #define WSQL_MAX_EXPECTED 200
 #define WSQL_MAX_SEQ 4
-#define WSQL_MAX_SCANS 16
+#define WSQL_MAX_SCANS 32
 
 /* an expected token sequence, as Calcite prints it (printed token images: "\"AND\"", "<IDENTIFIER>") */
 typedef struct PsSeq { int n; const char *tok[WSQL_MAX_SEQ]; } PsSeq;

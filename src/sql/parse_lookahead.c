@@ -357,6 +357,13 @@ void ps_lookahead_tokens(WSqlParser *p, const char *const *imgs, int n)
 void ps_scan_failed(WSqlParser *p, const char *const *imgs, int n)
 {
     assert(n >= 1 && n <= WSQL_MAX_SEQ);
+    /* the parser only moves forward: a scan whose tokens all lie behind the current one can no
+       longer cover an error */
+    int k = 0;
+    for (int i = 0; i < p->nscans; i++)
+        if (p->scans[i].pos + p->scans[i].n > p->pos) p->scans[k++] = p->scans[i];
+    p->nscans = k;
+    assert(p->nscans < WSQL_MAX_SCANS);
     if (p->nscans == WSQL_MAX_SCANS) return;
     p->scans[p->nscans].pos = p->pos;
     p->scans[p->nscans].imgs = imgs;

@@ -388,7 +388,7 @@ static AstGroupItem *group_item(WSqlParser *p)
     ps_expect(p, TK_LPAREN);
     PsList sizes = {0}, sets = {0};
     do grouping_set(p, &sizes, &sets);
-    while (ps_accept(p, TK_COMMA));
+    while (ps_list_comma(p, k == AG_GROUPING_SETS));   /* LOOKAHEAD(2), as GROUP BY's own list */
     ps_expect(p, TK_RPAREN);
     g->nsets = sets.n;
     g->sets = (AstExpr ***)sets.v;

@@ -429,7 +429,12 @@ static AstStmt *create_table(WSqlParser *p, AstStmt *s)
    the single tokens of the statement choice (measured: `DROP t`, `CREATE TEMPORARY f`) */
 static bool function_choice(WSqlParser *p, bool *system)
 {
-    static const char *const FN[] = {"\"FUNCTION\""};
+#define FN_SCAN(kind) {"\"FUNCTION\"", kind}
+    static const char *const FN[][2] = {
+        FN_SCAN("<IDENTIFIER>"), FN_SCAN("<HYPHENATED_IDENTIFIER>"), FN_SCAN("<QUOTED_IDENTIFIER>"),
+        FN_SCAN("<BACK_QUOTED_IDENTIFIER>"), FN_SCAN("<BIG_QUERY_BACK_QUOTED_IDENTIFIER>"),
+        FN_SCAN("<BRACKET_QUOTED_IDENTIFIER>"), FN_SCAN("<UNICODE_QUOTED_IDENTIFIER>")};
+#undef FN_SCAN
     static const char *const SYSFN[] = {"\"SYSTEM\"", "\"FUNCTION\""};
     *system = false;
     if (ps_kw_at(p, 0, "SYSTEM") && ps_kw_at(p, 1, "FUNCTION")) {
@@ -438,11 +443,12 @@ static bool function_choice(WSqlParser *p, bool *system)
         *system = true;
         return true;
     }
-    if (ps_kw_at(p, 0, "FUNCTION")) {
+    /* FUNCTION alone is scanned with the name's first token (`DROP FUNCTION;` fails at FUNCTION) */
+    if (ps_kw_at(p, 0, "FUNCTION") && ps_ident_at(p, 1)) {
         ps_next(p);
         return true;
     }
-    ps_scan_failed(p, FN, 1);
+    for (size_t i = 0; i < sizeof FN / sizeof FN[0]; i++) ps_scan_failed(p, FN[i], 2);
     ps_scan_failed(p, SYSFN, 2);
     return false;
 }
