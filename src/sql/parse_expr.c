@@ -1416,7 +1416,8 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
             else if (ps_accept_kw(p, "TRUE")) e->is_what = AIS_TRUE;
             else if (ps_accept_kw(p, "FALSE")) e->is_what = AIS_FALSE;
             else if (ps_accept_kw(p, "UNKNOWN")) e->is_what = AIS_UNKNOWN;
-            else if (ps_kw_at(p, 0, "DISTINCT")) {
+            else if (ps_kw_at(p, 0, "DISTINCT") && (e->negated || ps_kw_at(p, 1, "FROM"))) {
+                /* IS DISTINCT FROM is scanned as two tokens, IS NOT DISTINCT then FROM is not (measured) */
                 ps_next(p);
                 ps_expect_kw(p, "FROM");
                 e->is_what = AIS_DISTINCT_FROM;
@@ -1438,10 +1439,15 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
             } else {
                 /* Calcite's postfix IS [NOT] also takes A SET and EMPTY (not in weir); DISTINCT
                    FROM is decided by a scan, listed after them */
-                static const char *const SCANNED[] = {"\"DISTINCT\""};
+                static const char *const SCANNED[] = {"\"DISTINCT\"", "\"FROM\""};
                 (void)ps_is_kw(p, "A");
                 (void)ps_is_kw(p, "EMPTY");
-                ps_lookahead_tokens(p, SCANNED, 1);
+                if (e->negated) {
+                    ps_lookahead_tokens(p, SCANNED, 1);
+                } else {
+                    ps_scan_failed(p, SCANNED, 2);
+                    ps_scan_failed(p, SCANNED, 1);
+                }
                 ps_fail(p);
             }
             if (e->is_what != AIS_DISTINCT_FROM) p->last_opnd = PS_OPND_POSTFIX;
