@@ -10,6 +10,7 @@
  */
 #include "parse_int.h"
 
+#include <assert.h>
 #include <string.h>
 #include <strings.h>
 
@@ -141,9 +142,28 @@ static void interval_qualifier(WSqlParser *p, int *start, int *end, int *prec, i
         if (*start == AU_SECOND && ps_accept(p, TK_COMMA)) *frac = ps_uint(p);
         ps_expect(p, TK_RPAREN);
     }
-    if (*start != AU_SECOND && ps_accept_kw(p, "TO")) {
+    /* TO and its end unit are decided by a LOOKAHEAD(2) scan per start unit (Flink lists the pairs
+       after the operator loop's scans and fails at TO: `INTERVAL '1' YEAR TO;`, measured) */
+#define TO_SCAN(u) {"\"TO\"", "\"" u "\""}, {"\"TO\"", "\"" u "S\""}
+    static const char *const TO_UNITS[][2] = {TO_SCAN("MONTH"), TO_SCAN("HOUR"), TO_SCAN("MINUTE"), TO_SCAN("SECOND")};
+#undef TO_SCAN
+    int from = *start == AU_YEAR ? 0 : *start == AU_DAY ? 2 : *start == AU_HOUR ? 4 : *start == AU_MINUTE ? 6 : 8;
+    int to = *start == AU_YEAR ? 2 : 8;
+    bool valid = false;
+    for (int i = from; i < to && ps_kw_at(p, 0, "TO"); i++) {
+        const char *img = TO_UNITS[i][1];
+        char w[16];
+        size_t n = strlen(img) - 2;
+        assert(n < sizeof w);
+        memcpy(w, img + 1, n);
+        w[n] = 0;
+        if (ps_kw_at(p, 1, w)) valid = true;
+    }
+    if (!valid) {
+        for (int i = from; i < to; i++) ps_scan_failed_late(p, TO_UNITS[i], 2);
+    } else {
+        ps_next(p);
         *end = unit_at(p, true, true);
-        if (*end == AU_NONE) ps_fail(p);
         ps_next(p);
         if (*end == AU_SECOND && ps_accept(p, TK_LPAREN)) {
             *frac = ps_uint(p);

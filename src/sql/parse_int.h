@@ -74,7 +74,7 @@ typedef struct WSqlParser {
     PsSeqList failed;                  /* ps_fail: the expected sequences it reported */
     /* LOOKAHEAD(n) scans of fixed token sequences that failed (ps_scan_failed), in the order of
        Flink's generated jj_3 routines where several may cover one error position */
-    struct { int pos; const char *const *imgs; int n; } scans[WSQL_MAX_SCANS];
+    struct { int pos; const char *const *imgs; int n; bool late; } scans[WSQL_MAX_SCANS];
     int nscans;
 } WSqlParser;
 
@@ -155,6 +155,8 @@ void ps_lookahead_tokens(WSqlParser *p, const char *const *imgs, int n);
    an error at a later token that the scan compared lists the rest of the sequence from there
    (`IF db` lists "NOT", `IF NOT db` lists "NOT" "EXISTS" at NOT), as JavaCC's rescan does */
 void ps_scan_failed(WSqlParser *p, const char *const *imgs, int n);
+/* the same for a scan Flink's parser runs after the operator loop's (listed after all others) */
+void ps_scan_failed_late(WSqlParser *p, const char *const *imgs, int n);
 /* no statement form matches the tokens at `start`: Flink's statement choice fails at its first token
    (the statement and operand starts, then the scans for BEGIN, END, SHOW x, USE x and EXECUTE) */
 _Noreturn void ps_fail_statement_start(WSqlParser *p, int start);

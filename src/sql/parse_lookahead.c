@@ -354,7 +354,12 @@ void ps_lookahead_tokens(WSqlParser *p, const char *const *imgs, int n)
     p->nlook = n;
 }
 
-void ps_scan_failed(WSqlParser *p, const char *const *imgs, int n)
+static void scan_add(WSqlParser *p, const char *const *imgs, int n, bool late);
+
+void ps_scan_failed(WSqlParser *p, const char *const *imgs, int n) { scan_add(p, imgs, n, false); }
+void ps_scan_failed_late(WSqlParser *p, const char *const *imgs, int n) { scan_add(p, imgs, n, true); }
+
+static void scan_add(WSqlParser *p, const char *const *imgs, int n, bool late)
 {
     assert(n >= 1 && n <= WSQL_MAX_SEQ);
     /* the parser only moves forward: a scan whose tokens all lie behind the current one can no
@@ -368,14 +373,16 @@ void ps_scan_failed(WSqlParser *p, const char *const *imgs, int n)
     p->scans[p->nscans].pos = p->pos;
     p->scans[p->nscans].imgs = imgs;
     p->scans[p->nscans].n = n;
+    p->scans[p->nscans].late = late;
     p->nscans++;
 }
 
 /* the scans of fixed sequences that compared the error token: the tokens they compared from it on,
    up to the one that failed */
-static void fixed_scans(WSqlParser *p, PsSeqList *out)
+static void fixed_scans(WSqlParser *p, PsSeqList *out, bool late)
 {
     for (int i = 0; i < p->nscans; i++) {
+        if (p->scans[i].late != late) continue;
         int at = p->pos - p->scans[i].pos;   /* the error token's index in the sequence */
         if (at < 0 || at >= p->scans[i].n) continue;
         bool reached = true;
@@ -392,7 +399,15 @@ static void fixed_scans(WSqlParser *p, PsSeqList *out)
     }
 }
 
+static void rescan(WSqlParser *p, PsSeqList *out);
+
 void ps_rescan(WSqlParser *p, PsSeqList *out)
+{
+    rescan(p, out);
+    fixed_scans(p, out, true);
+}
+
+static void rescan(WSqlParser *p, PsSeqList *out)
 {
     Scan s;
     memset(&s, 0, sizeof s);
@@ -408,7 +423,7 @@ void ps_rescan(WSqlParser *p, PsSeqList *out)
             ps_seq_add(p, out, &q);
         }
     }
-    fixed_scans(p, out);
+    fixed_scans(p, out, false);
     if (p->pos == p->stmt_start_pos) {
         statement_scans(&s);
         return;
