@@ -10,6 +10,7 @@
  */
 #include "parse_int.h"
 
+#include <assert.h>
 #include <string.h>
 #include <strings.h>
 
@@ -141,9 +142,28 @@ static void interval_qualifier(WSqlParser *p, int *start, int *end, int *prec, i
         if (*start == AU_SECOND && ps_accept(p, TK_COMMA)) *frac = ps_uint(p);
         ps_expect(p, TK_RPAREN);
     }
-    if (*start != AU_SECOND && ps_accept_kw(p, "TO")) {
+    /* TO and its end unit are decided by a LOOKAHEAD(2) scan per start unit (Flink lists the pairs
+       after the operator loop's scans and fails at TO: `INTERVAL '1' YEAR TO;`, measured) */
+#define TO_SCAN(u) {"\"TO\"", "\"" u "\""}, {"\"TO\"", "\"" u "S\""}
+    static const char *const TO_UNITS[][2] = {TO_SCAN("MONTH"), TO_SCAN("HOUR"), TO_SCAN("MINUTE"), TO_SCAN("SECOND")};
+#undef TO_SCAN
+    int from = *start == AU_YEAR ? 0 : *start == AU_DAY ? 2 : *start == AU_HOUR ? 4 : *start == AU_MINUTE ? 6 : 8;
+    int to = *start == AU_YEAR ? 2 : 8;
+    bool valid = false;
+    for (int i = from; i < to && ps_kw_at(p, 0, "TO"); i++) {
+        const char *img = TO_UNITS[i][1];
+        char w[16];
+        size_t n = strlen(img) - 2;
+        assert(n < sizeof w);
+        memcpy(w, img + 1, n);
+        w[n] = 0;
+        if (ps_kw_at(p, 1, w)) valid = true;
+    }
+    if (!valid) {
+        for (int i = from; i < to; i++) ps_scan_failed_late(p, TO_UNITS[i], 2);
+    } else {
+        ps_next(p);
         *end = unit_at(p, true, true);
-        if (*end == AU_NONE) ps_fail(p);
         ps_next(p);
         if (*end == AU_SECOND && ps_accept(p, TK_LPAREN)) {
             *frac = ps_uint(p);
@@ -182,14 +202,24 @@ static void row_fields(WSqlParser *p, AstType *t, WSqlTokKind close)
     if (!ps_at(p, 0, close)) {
         do {
             ps_list_add(p, &names, ps_ident(p));
-            ps_list_add(p, &types, ps_type(p));
-            if (ps_is_string(p)) (void)ps_string(p);  /* field description */
+            ps_list_add(p, &types, ps_type_ext(p));
+            if (ps_is(p, TK_STRING)) (void)ps_quoted(p);  /* field description: one <QUOTED_STRING> */
         } while (ps_accept(p, TK_COMMA));
     }
     ps_expect(p, close);
     t->nfields = names.n;
     t->field_names = (char **)names.v;
     t->fields = (AstType **)types.v;
+}
+
+static AstType *ext_type(WSqlParser *p, bool suffix);
+
+/* Calcite's character types end with an optional CHARACTER SET name, which weir does not have */
+static void char_set(WSqlParser *p)
+{
+    if (ps_is_kw(p, "CHARACTER"))
+        ps_fail_at(p, ps_cur(p), "CHARACTER SET of a character type is not supported (at line %d, column %d).",
+                   ps_cur(p)->line, ps_cur(p)->col);
 }
 
 static AstType *base_type(WSqlParser *p)
@@ -218,9 +248,11 @@ static AstType *base_type(WSqlParser *p)
     } else if (ps_accept_kw(p, "CHAR") || ps_accept_kw(p, "CHARACTER")) {
         t = new_type(p, ps_accept_kw(p, "VARYING") ? AT_VARCHAR : AT_CHAR, pos);
         opt_precision(p, t, false);
+        char_set(p);
     } else if (ps_accept_kw(p, "VARCHAR")) {
         t = new_type(p, AT_VARCHAR, pos);
         opt_precision(p, t, false);
+        char_set(p);
     } else if (ps_accept_kw(p, "STRING")) t = new_type(p, AT_STRING, pos);
     else if (ps_accept_kw(p, "BINARY")) {
         t = new_type(p, ps_accept_kw(p, "VARYING") ? AT_VARBINARY : AT_BINARY, pos);
@@ -263,14 +295,14 @@ static AstType *base_type(WSqlParser *p)
         ps_next(p);
         t = new_type(p, arr ? AT_ARRAY : AT_MULTISET, pos);
         ps_expect(p, TK_LT);
-        t->elem = ps_type(p);
+        t->elem = ext_type(p, false);
         ps_expect(p, TK_GT);
     } else if (ps_accept_kw(p, "MAP")) {
         t = new_type(p, AT_MAP, pos);
         ps_expect(p, TK_LT);
-        t->key = ps_type(p);
+        t->key = ps_type_ext(p);
         ps_expect(p, TK_COMMA);
-        t->elem = ps_type(p);
+        t->elem = ps_type_ext(p);
         ps_expect(p, TK_GT);
     } else if (ps_accept_kw(p, "ROW")) {
         t = new_type(p, AT_ROW, pos);
@@ -321,6 +353,44 @@ AstType *ps_type(WSqlParser *p)
     ps_leave(p);
     return t;
 }
+
+/* [NOT NULL | NULL] after a type of Flink's ExtendedDataType: single tokens of its choice */
+static void nullability(WSqlParser *p, AstType *t)
+{
+    if (ps_accept_kw(p, "NOT")) {
+        ps_expect_kw(p, "NULL");
+        t->not_null = true;
+    } else if (ps_accept_kw(p, "NULL")) {
+        t->not_null = false;
+    }
+}
+
+/* suffix: ARRAY / MULTISET may follow (not after the element type of ARRAY<> / MULTISET<>) */
+static AstType *ext_type(WSqlParser *p, bool suffix)
+{
+    static const char *const MULTISET[] = {"\"MULTISET\""}, *const ARRAY[] = {"\"ARRAY\""};
+    ps_enter(p);
+    AstType *t = base_type(p);
+    nullability(p, t);
+    if (!suffix) {
+        ps_leave(p);
+        return t;
+    }
+    while (ps_kw_at(p, 0, "ARRAY") || ps_kw_at(p, 0, "MULTISET")) {
+        AstType *w = new_type(p, ps_kw_at(p, 0, "ARRAY") ? AT_ARRAY : AT_MULTISET, ps_pos(p));
+        ps_next(p);
+        w->elem = t;
+        t = w;
+        nullability(p, t);
+    }
+    /* the collection suffix is decided by a lookahead scan (MULTISET tried first) */
+    ps_scan_failed(p, MULTISET, 1);
+    ps_scan_failed(p, ARRAY, 1);
+    ps_leave(p);
+    return t;
+}
+
+AstType *ps_type_ext(WSqlParser *p) { return ext_type(p, true); }
 
 /* ---- literals ---- */
 
@@ -542,25 +612,39 @@ static AstExpr *func_call(WSqlParser *p, AstName name, AstPos pos)
 {
     AstExpr *e = ps_new_expr(p, AE_FUNC, pos);
     e->name = name;
+    /* `( *` and `( )` are decided by LOOKAHEAD(2) scans from the "(": listed after the argument's
+       single tokens (measured: `COUNT( FROM t`) */
+    static const char *const STAR[] = {"\"(\"", "\"*\""}, *const EMPTY[] = {"\"(\"", "\")\""};
+    ps_scan_failed(p, STAR, 2);
+    ps_scan_failed(p, EMPTY, 2);
     ps_expect(p, TK_LPAREN);
-    if (!ps_accept(p, TK_RPAREN)) {
-        if (ps_at(p, 0, TK_STAR) && ps_at(p, 1, TK_RPAREN)) {
+    if (ps_at(p, 0, TK_RPAREN)) ps_next(p);
+    else {
+        if (ps_at(p, 0, TK_STAR)) {
             ps_next(p);
             e->star_arg = true;
         } else {
             static const char *const QS[] = {"SELECT", "TABLE", "VALUE", "VALUES", "WITH"};
             for (size_t i = 0; i < sizeof QS / sizeof QS[0]; i++) (void)ps_is_kw(p, QS[i]);
-            if (ps_accept_kw(p, "DISTINCT")) e->distinct = true;
-            else ps_accept_kw(p, "ALL");
+            bool quant = false;
+            if (ps_accept_kw(p, "DISTINCT")) e->distinct = quant = true;
+            else quant = ps_accept_kw(p, "ALL");
+            if (quant) {
+                /* after the quantifier the argument may still be a query (not TABLE: measured) */
+                static const char *const QQ[] = {"SELECT", "VALUE", "VALUES", "WITH"};
+                for (size_t i = 0; i < sizeof QQ / sizeof QQ[0]; i++) (void)ps_is_kw(p, QQ[i]);
+            }
             PsList l = {0};
             do {
+                int arg_start = p->pos;
                 ps_list_add(p, &l, func_arg(p));
                 /* Calcite reads the first argument as a query or an expression */
                 if (l.n == 1) {
                     note_query_followers(p);
                     (void)ps_is_kw(p, "PARTITION");
                 }
-                (void)ps_is(p, TK_NAMED_ARG);
+                /* `name => value` is scanned from a simple name: "=>" is listed after one only */
+                if (p->pos == arg_start + 1 && ps_ident_at(p, -1)) (void)ps_is(p, TK_NAMED_ARG);
             } while (ps_accept(p, TK_COMMA));
             set_args(p, e, &l);
         }
@@ -937,7 +1021,7 @@ static AstExpr *bracket_items(WSqlParser *p, AstExprKind kind, AstPos pos)
     PsList l = {0};
     if (!ps_is(p, TK_RBRACKET)) {
         do ps_list_add(p, &l, ps_expr(p));
-        while (ps_accept(p, TK_COMMA));
+        while (ps_list_comma(p, false));   /* LOOKAHEAD(2) for `, item` (measured: `ARRAY[1,]`) */
     }
     ps_expect(p, TK_RBRACKET);
     set_args(p, e, &l);
@@ -987,10 +1071,31 @@ static void note_query_followers(WSqlParser *p)
     for (size_t i = 0; i < sizeof KW / sizeof KW[0]; i++) (void)ps_is_kw(p, KW[i]);
 }
 
-static AstExpr *paren_expr(WSqlParser *p)
+/* an item of a VALUES row constructor may be DEFAULT (Calcite's grammar): the first item decides it
+   by a lookahead scan, the later ones list it with their single tokens (measured); weir, as Flink's
+   validator, has no DEFAULT function */
+static void values_default(WSqlParser *p, bool first)
+{
+    static const char *const DEFAULT[] = {"\"DEFAULT\""};
+    if (ps_kw_at(p, 0, "DEFAULT")) {
+        const WSqlToken *t = ps_cur(p);
+        werr_set_at(p->err, t->line, t->col, WEXC_CALCITE, "No match found for function signature DEFAULT");
+        longjmp(p->jb, 1);
+    }
+    if (first) ps_scan_failed(p, DEFAULT, 1);
+    else (void)ps_is_kw(p, "DEFAULT");
+}
+
+/* *list: the items were a comma list (an AE_ROW built here) */
+static AstExpr *paren_list(WSqlParser *p, bool *list)
 {
     AstPos pos = ps_pos(p);
+    bool vrow = p->pos == p->values_row_pos;
+    *list = false;
     ps_expect(p, TK_LPAREN);
+    if (vrow) values_default(p, true);
+    static const char *const QS[] = {"SELECT", "TABLE", "VALUE", "VALUES", "WITH"};
+    for (size_t i = 0; i < sizeof QS / sizeof QS[0]; i++) (void)ps_is_kw(p, QS[i]);
     if (ps_is_query_start(p, 0) && !ps_at(p, 0, TK_LPAREN)) {
         AstExpr *e = ps_new_expr(p, AE_SUBQUERY, pos);
         e->subquery = ps_query(p);
@@ -1004,15 +1109,24 @@ static AstExpr *paren_expr(WSqlParser *p)
         PsList l = {0};
         ps_list_add(p, &l, first);
         do {
-            ps_list_add(p, &l, ps_expr_item(p));
+            /* a VALUES row decides its later items by their first token, other lists by lookahead */
+            if (vrow) values_default(p, false);
+            ps_list_add(p, &l, vrow ? ps_expr_item(p) : ps_expr(p));
             note_query_followers(p);
         } while (ps_accept(p, TK_COMMA));
         ps_expect(p, TK_RPAREN);
         set_args(p, e, &l);
+        *list = true;
         return e;
     }
     ps_expect(p, TK_RPAREN);
     return first;
+}
+
+static AstExpr *paren_expr(WSqlParser *p)
+{
+    bool list;
+    return paren_list(p, &list);
 }
 
 static AstExpr *primary(WSqlParser *p)
@@ -1066,6 +1180,14 @@ static AstExpr *primary(WSqlParser *p)
         if (!strcmp(w, "CAST")) return cast_expr(p, false);
         if (!strcmp(w, "EXISTS")) {
             ps_next(p);
+            if (!ps_at(p, 0, TK_LPAREN)) {
+                /* Calcite's EXISTS is a prefix operator: any operand parses after it (`EXISTS;` lists
+                   the operand starts, measured); only a query in parentheses means something */
+                ps_note_operand_start(p);
+                const WSqlToken *at = ps_cur(p);
+                (void)unary(p);
+                ps_fail_at(p, at, "EXISTS takes a query in parentheses (at line %d, column %d).", at->line, at->col);
+            }
             AstExpr *e = ps_new_expr(p, AE_EXISTS, pos);
             ps_expect(p, TK_LPAREN);
             e->subquery = ps_query(p);
@@ -1073,15 +1195,19 @@ static AstExpr *primary(WSqlParser *p)
             return e;
         }
         if (!strcmp(w, "ROW") && ps_at(p, 1, TK_LPAREN)) {
+            /* Calcite's ParenthesizedQueryOrCommaList as for a parenthesized list (no empty ROW()) */
+            bool vrow = p->pos == p->values_row_pos;
             ps_next(p);
-            ps_next(p);
+            if (vrow) p->values_row_pos = p->pos;
+            bool list;
+            AstExpr *in = paren_list(p, &list);
+            if (list) {
+                in->pos = pos;
+                return in;
+            }
             AstExpr *e = ps_new_expr(p, AE_ROW, pos);
             PsList l = {0};
-            if (!ps_is(p, TK_RPAREN)) {
-                do ps_list_add(p, &l, ps_expr(p));
-                while (ps_accept(p, TK_COMMA));
-            }
-            ps_expect(p, TK_RPAREN);
+            ps_list_add(p, &l, in);
             set_args(p, e, &l);
             return e;
         }
@@ -1310,7 +1436,8 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
             else if (ps_accept_kw(p, "TRUE")) e->is_what = AIS_TRUE;
             else if (ps_accept_kw(p, "FALSE")) e->is_what = AIS_FALSE;
             else if (ps_accept_kw(p, "UNKNOWN")) e->is_what = AIS_UNKNOWN;
-            else if (ps_kw_at(p, 0, "DISTINCT")) {
+            else if (ps_kw_at(p, 0, "DISTINCT") && (e->negated || ps_kw_at(p, 1, "FROM"))) {
+                /* IS DISTINCT FROM is scanned as two tokens, IS NOT DISTINCT then FROM is not (measured) */
                 ps_next(p);
                 ps_expect_kw(p, "FROM");
                 e->is_what = AIS_DISTINCT_FROM;
@@ -1332,10 +1459,15 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
             } else {
                 /* Calcite's postfix IS [NOT] also takes A SET and EMPTY (not in weir); DISTINCT
                    FROM is decided by a scan, listed after them */
-                static const char *const SCANNED[] = {"\"DISTINCT\""};
+                static const char *const SCANNED[] = {"\"DISTINCT\"", "\"FROM\""};
                 (void)ps_is_kw(p, "A");
                 (void)ps_is_kw(p, "EMPTY");
-                ps_lookahead_tokens(p, SCANNED, 1);
+                if (e->negated) {
+                    ps_lookahead_tokens(p, SCANNED, 1);
+                } else {
+                    ps_scan_failed(p, SCANNED, 2);
+                    ps_scan_failed(p, SCANNED, 1);
+                }
                 ps_fail(p);
             }
             if (e->is_what != AIS_DISTINCT_FROM) p->last_opnd = PS_OPND_POSTFIX;
@@ -1350,13 +1482,13 @@ static AstExpr *expr_prec(WSqlParser *p, int minprec)
             if (t->kind == TK_NE2)
                 ps_fail_calcite(p, t, "Bang equal '!=' is not allowed under the current SQL conformance level");
             ps_next(p);
-            if ((ps_kw_at(p, 0, "ANY") || ps_kw_at(p, 0, "SOME") || ps_kw_at(p, 0, "ALL"))
-                && ps_at(p, 1, TK_LPAREN)) {
+            if (ps_kw_at(p, 0, "ANY") || ps_kw_at(p, 0, "SOME") || ps_kw_at(p, 0, "ALL")) {
+                /* a quantifier: "(" must follow (Flink's message at `a = ANY;`) */
                 AstExpr *e = ps_new_expr(p, AE_QUANTIFIED, opos);
                 e->cmp = cop;
                 e->all = ps_kw_at(p, 0, "ALL");
                 ps_next(p);
-                ps_next(p);
+                ps_expect(p, TK_LPAREN);
                 add_arg(p, e, left);
                 if (ps_is_query_start(p, 0) && !ps_at(p, 0, TK_LPAREN)) {
                     e->subquery = ps_query(p);

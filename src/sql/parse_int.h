@@ -20,6 +20,7 @@
 #define WSQL_MAX_DEPTH 200
 #define WSQL_MAX_EXPECTED 200
 #define WSQL_MAX_SEQ 4
+#define WSQL_MAX_SCANS 32
 
 /* an expected token sequence, as Calcite prints it (printed token images: "\"AND\"", "<IDENTIFIER>") */
 typedef struct PsSeq { int n; const char *tok[WSQL_MAX_SEQ]; } PsSeq;
@@ -63,6 +64,7 @@ typedef struct WSqlParser {
     bool comma_group;                  /* ... of GROUP BY items */
     int escape_pos;                    /* LIKE looked for ESCAPE here */
     int stmt_start_pos;
+    int values_row_pos;                /* a row of VALUES starts here (its items may be DEFAULT) */
     int op3_pos;                       /* a binary operator's three-token scan failed here */                /* no statement form matched from here (ps_fail_statement_start) */
     int dot_pos;                       /* a compound name stopped at a "." no name follows */
     int name_end_pos;                  /* a compound name ended here (no "." follows it) */
@@ -70,6 +72,10 @@ typedef struct WSqlParser {
     const char *const *look;
     int nlook;
     PsSeqList failed;                  /* ps_fail: the expected sequences it reported */
+    /* LOOKAHEAD(n) scans of fixed token sequences that failed (ps_scan_failed), in the order of
+       Flink's generated jj_3 routines where several may cover one error position */
+    struct { int pos; const char *const *imgs; int n; bool late; } scans[WSQL_MAX_SCANS];
+    int nscans;
 } WSqlParser;
 
 /* ---- tokens (parse_util.c) ---- */
@@ -145,6 +151,12 @@ void ps_mark_continuation(WSqlParser *p, PsOperand last);
 void ps_note_operand_start(WSqlParser *p);
 /* Calcite decides by lookahead scans at the current token, which try these tokens in this order */
 void ps_lookahead_tokens(WSqlParser *p, const char *const *imgs, int n);
+/* a LOOKAHEAD(n) scan for the fixed tokens imgs[0..n) (printed images) failed at the current token:
+   an error at a later token that the scan compared lists the rest of the sequence from there
+   (`IF db` lists "NOT", `IF NOT db` lists "NOT" "EXISTS" at NOT), as JavaCC's rescan does */
+void ps_scan_failed(WSqlParser *p, const char *const *imgs, int n);
+/* the same for a scan Flink's parser runs after the operator loop's (listed after all others) */
+void ps_scan_failed_late(WSqlParser *p, const char *const *imgs, int n);
 /* no statement form matches the tokens at `start`: Flink's statement choice fails at its first token
    (the statement and operand starts, then the scans for BEGIN, END, SHOW x, USE x and EXECUTE) */
 _Noreturn void ps_fail_statement_start(WSqlParser *p, int start);
@@ -174,7 +186,10 @@ AstExpr *ps_expr_item(WSqlParser *p);
    (LOOKAHEAD(2)), else the comma is the error token; consumes it and returns true to go on */
 bool ps_list_comma(WSqlParser *p, bool group);   /* group: GROUP BY items (also GROUPING SETS, ROLLUP, CUBE) */
 AstExpr *ps_expr_or_query(WSqlParser *p);      /* inside parentheses where a query may appear */
-AstType *ps_type(WSqlParser *p);
+AstType *ps_type(WSqlParser *p);              /* Calcite's DataType (CAST, RETURNING) */
+/* Flink's ExtendedDataType (a column's type, the types inside ARRAY<>, MAP<>, ROW<>): [NOT NULL | NULL]
+   after the type and after each ARRAY / MULTISET suffix, the suffix decided by a lookahead scan */
+AstType *ps_type_ext(WSqlParser *p);
 AstExpr *ps_new_expr(WSqlParser *p, AstExprKind kind, AstPos pos);
 AstExpr *ps_string_lit(WSqlParser *p, const char *text, AstPos pos);
 void ps_over_spec(WSqlParser *p, AstOver *o);  /* the part inside the parentheses */

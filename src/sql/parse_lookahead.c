@@ -25,6 +25,7 @@
  */
 #include "parse_int.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
@@ -353,7 +354,60 @@ void ps_lookahead_tokens(WSqlParser *p, const char *const *imgs, int n)
     p->nlook = n;
 }
 
+static void scan_add(WSqlParser *p, const char *const *imgs, int n, bool late);
+
+void ps_scan_failed(WSqlParser *p, const char *const *imgs, int n) { scan_add(p, imgs, n, false); }
+void ps_scan_failed_late(WSqlParser *p, const char *const *imgs, int n) { scan_add(p, imgs, n, true); }
+
+static void scan_add(WSqlParser *p, const char *const *imgs, int n, bool late)
+{
+    assert(n >= 1 && n <= WSQL_MAX_SEQ);
+    /* the parser only moves forward: a scan whose tokens all lie behind the current one can no
+       longer cover an error */
+    int k = 0;
+    for (int i = 0; i < p->nscans; i++)
+        if (p->scans[i].pos + p->scans[i].n > p->pos) p->scans[k++] = p->scans[i];
+    p->nscans = k;
+    assert(p->nscans < WSQL_MAX_SCANS);
+    if (p->nscans == WSQL_MAX_SCANS) return;
+    p->scans[p->nscans].pos = p->pos;
+    p->scans[p->nscans].imgs = imgs;
+    p->scans[p->nscans].n = n;
+    p->scans[p->nscans].late = late;
+    p->nscans++;
+}
+
+/* the scans of fixed sequences that compared the error token: the tokens they compared from it on,
+   up to the one that failed */
+static void fixed_scans(WSqlParser *p, PsSeqList *out, bool late)
+{
+    for (int i = 0; i < p->nscans; i++) {
+        if (p->scans[i].late != late) continue;
+        int at = p->pos - p->scans[i].pos;   /* the error token's index in the sequence */
+        if (at < 0 || at >= p->scans[i].n) continue;
+        bool reached = true;
+        for (int k = 0; k < at && reached; k++)
+            reached = tok_is(ps_peek(p, k - at), p->scans[i].imgs[k]);
+        if (!reached) continue;
+        PsSeq q;
+        memset(&q, 0, sizeof q);
+        for (int k = at; k < p->scans[i].n; k++) {
+            q.tok[q.n++] = p->scans[i].imgs[k];
+            if (!tok_is(ps_peek(p, k - at), p->scans[i].imgs[k])) break;
+        }
+        ps_seq_add(p, out, &q);
+    }
+}
+
+static void rescan(WSqlParser *p, PsSeqList *out);
+
 void ps_rescan(WSqlParser *p, PsSeqList *out)
+{
+    rescan(p, out);
+    fixed_scans(p, out, true);
+}
+
+static void rescan(WSqlParser *p, PsSeqList *out)
 {
     Scan s;
     memset(&s, 0, sizeof s);
@@ -369,6 +423,7 @@ void ps_rescan(WSqlParser *p, PsSeqList *out)
             ps_seq_add(p, out, &q);
         }
     }
+    fixed_scans(p, out, false);
     if (p->pos == p->stmt_start_pos) {
         statement_scans(&s);
         return;

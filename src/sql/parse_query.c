@@ -363,10 +363,10 @@ static AstGroupItem *group_item(WSqlParser *p)
         ps_next(p);
         ps_next(p);
         k = AG_GROUPING_SETS;
-    } else if (ps_kw_at(p, 0, "ROLLUP") && ps_at(p, 1, TK_LPAREN)) {
+    } else if (ps_kw_at(p, 0, "ROLLUP")) {   /* reserved words: "(" must follow (Flink's message) */
         ps_next(p);
         k = AG_ROLLUP;
-    } else if (ps_kw_at(p, 0, "CUBE") && ps_at(p, 1, TK_LPAREN)) {
+    } else if (ps_kw_at(p, 0, "CUBE")) {
         ps_next(p);
         k = AG_CUBE;
     }
@@ -388,7 +388,7 @@ static AstGroupItem *group_item(WSqlParser *p)
     ps_expect(p, TK_LPAREN);
     PsList sizes = {0}, sets = {0};
     do grouping_set(p, &sizes, &sets);
-    while (ps_accept(p, TK_COMMA));
+    while (ps_list_comma(p, k == AG_GROUPING_SETS));   /* LOOKAHEAD(2), as GROUP BY's own list */
     ps_expect(p, TK_RPAREN);
     g->nsets = sets.n;
     g->sets = (AstExpr ***)sets.v;
@@ -468,7 +468,13 @@ static AstQuery *values_query(WSqlParser *p)
 {
     AstQuery *q = new_query(p, AQ_VALUES, ps_pos(p));
     ps_expect_kw(p, "VALUES");
-    q->rows = expr_list(p, &q->nrows);
+    PsList l = {0};
+    do {
+        p->values_row_pos = p->pos;   /* a row constructor here takes DEFAULT items (parse_expr.c) */
+        ps_list_add(p, &l, ps_expr(p));
+    } while (ps_accept(p, TK_COMMA));
+    q->nrows = l.n;
+    q->rows = (AstExpr **)l.v;
     return q;
 }
 

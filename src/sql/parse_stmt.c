@@ -104,7 +104,47 @@ static AstQuery *query_with_text(WSqlParser *p, char **text)
     return q;
 }
 
+/* [IF NOT EXISTS] / [IF EXISTS] before a name: Flink's grammar decides by LOOKAHEAD(3) / (2), so IF
+   not followed by the rest is the (non-reserved) name itself (`DROP TABLE IF` drops table IF) */
 static bool if_not_exists(WSqlParser *p)
+{
+    static const char *const SEQ[] = {"\"IF\"", "\"NOT\"", "\"EXISTS\""};
+    if (ps_kw_at(p, 0, "IF") && ps_kw_at(p, 1, "NOT") && ps_kw_at(p, 2, "EXISTS")) {
+        ps_next(p);
+        ps_next(p);
+        ps_next(p);
+        return true;
+    }
+    ps_scan_failed(p, SEQ, 3);
+    return false;
+}
+
+static bool if_exists(WSqlParser *p)
+{
+    static const char *const SEQ[] = {"\"IF\"", "\"EXISTS\""};
+    if (ps_kw_at(p, 0, "IF") && ps_kw_at(p, 1, "EXISTS")) {
+        ps_next(p);
+        ps_next(p);
+        return true;
+    }
+    ps_scan_failed(p, SEQ, 2);
+    return false;
+}
+
+/* a one-part name (no "." is looked for after it) */
+static AstName simple_name(WSqlParser *p)
+{
+    AstName n;
+    memset(&n, 0, sizeof n);
+    n.pos = ps_pos(p);
+    n.n = 1;
+    n.parts = WA_ARRAY(p->a, char *, 1);
+    n.parts[0] = ps_ident(p);
+    return n;
+}
+
+/* COMPILE PLAN 'file' [IF NOT EXISTS]: no name follows, the keywords are required once IF came */
+static bool if_not_exists_plan(WSqlParser *p)
 {
     if (!ps_kw_at(p, 0, "IF")) {
         (void)ps_is_kw(p, "IF");
@@ -112,13 +152,6 @@ static bool if_not_exists(WSqlParser *p)
     }
     ps_next(p);
     ps_expect_kw(p, "NOT");
-    ps_expect_kw(p, "EXISTS");
-    return true;
-}
-
-static bool if_exists(WSqlParser *p)
-{
-    if (!ps_accept_kw(p, "IF")) return false;
     ps_expect_kw(p, "EXISTS");
     return true;
 }
@@ -282,11 +315,29 @@ static void column_or_constraint(WSqlParser *p, AstStmt *s, PsList *cols)
     if (ps_accept_kw(p, "AS")) {
         c->computed = ps_expr(p);
     } else {
-        c->type = ps_type(p);
+        if (ps_cur(p)->kind != TK_IDENT && ps_cur(p)->kind != TK_QIDENT) {
+            /* no type follows the name: Flink's LOOKAHEAD for a typed column compared the type
+               alternatives of its grammar here, in this order (measured: `CREATE TABLE t (a INT, b)`) */
+            static const char *const TYPE_SCANS[] = {
+                "\".\"", "\"STRING\"", "\"BYTES\"", "\"TIMESTAMP_LTZ\"", "\"ARRAY\"", "\"MULTISET\"", "\"RAW\"",
+                "\"ROW\"", "\"STRUCTURED\"", "\"BITMAP\"", "\"BOOLEAN\"", "\"INTEGER\"", "\"INT\"", "\"TINYINT\"",
+                "\"SMALLINT\"", "\"BIGINT\"", "\"REAL\"", "\"DOUBLE\"", "\"FLOAT\"", "\"VARIANT\"", "\"BINARY\"",
+                "\"VARBINARY\"", "\"DECIMAL\"", "\"DEC\"", "\"NUMERIC\"", "\"ANY\"", "\"CHARACTER\"", "\"CHAR\"",
+                "\"VARCHAR\"", "\"DATE\"", "\"TIME\"", "\"TIMESTAMP\"", "<IDENTIFIER>", "<HYPHENATED_IDENTIFIER>",
+                "<QUOTED_IDENTIFIER>", "<BACK_QUOTED_IDENTIFIER>", "<BIG_QUERY_BACK_QUOTED_IDENTIFIER>",
+                "<BRACKET_QUOTED_IDENTIFIER>", "<UNICODE_QUOTED_IDENTIFIER>"};
+            ps_lookahead_tokens(p, TYPE_SCANS, (int)(sizeof TYPE_SCANS / sizeof TYPE_SCANS[0]));
+            ps_fail(p);
+        }
+        c->type = ps_type_ext(p);
         if (ps_accept_kw(p, "METADATA")) {
             c->metadata = true;
             if (ps_accept_kw(p, "FROM")) c->metadata_key = ps_string(p);
             if (ps_accept_kw(p, "VIRTUAL")) c->is_virtual = true;
+            /* a metadata column takes no constraint (Flink's grammar: one or the other) */
+            if (ps_accept_kw(p, "COMMENT")) c->comment = ps_quoted(p);
+            ps_list_add(p, cols, c);
+            return;
         }
         if (ps_accept_kw(p, "CONSTRAINT")) (void)ps_ident(p);
         if (ps_accept_kw(p, "PRIMARY")) {
@@ -335,7 +386,16 @@ static AstStmt *create_table(WSqlParser *p, AstStmt *s)
     s->kind = AS_CREATE_TABLE;
     s->if_not_exists = if_not_exists(p);
     s->target = ps_compound(p);
-    if (ps_accept(p, TK_LPAREN)) {
+    /* Flink's LOOKAHEAD(3) tells typed columns from a list of names (for CREATE TABLE AS): a name
+       followed by ",", ")" or "." starts the list */
+    bool names = ps_at(p, 0, TK_LPAREN) && ps_ident_at(p, 1)
+                 && (ps_at(p, 2, TK_COMMA) || ps_at(p, 2, TK_RPAREN) || ps_at(p, 2, TK_DOT));
+    if (names) {
+        ps_next(p);
+        do (void)ps_compound(p);
+        while (ps_accept(p, TK_COMMA));
+        ps_expect(p, TK_RPAREN);
+    } else if (ps_accept(p, TK_LPAREN)) {
         PsList cols = {0};
         do column_or_constraint(p, s, &cols);
         while (ps_accept(p, TK_COMMA));
@@ -355,26 +415,71 @@ static AstStmt *create_table(WSqlParser *p, AstStmt *s)
     if (ps_accept_kw(p, "WITH")) options_list(p, s);
     if (ps_accept_kw(p, "LIKE")) like_clause(p, s);
     if (ps_accept_kw(p, "AS")) s->query = ps_query(p);
+    if (names) {
+        if (!s->query)
+            ps_fail_at(p, ps_cur(p), "Columns identifiers without types in the schema are supported on CTAS/RTAS "
+                       "statements only.");
+        s->kind = AS_OTHER;
+        s->other = "CREATE TABLE AS SELECT with a list of column names";
+    }
     return s;
+}
+
+/* CREATE / DROP decide FUNCTION (after [TEMPORARY] [SYSTEM]) by a lookahead scan: Flink lists it after
+   the single tokens of the statement choice (measured: `DROP t`, `CREATE TEMPORARY f`) */
+static bool function_choice(WSqlParser *p, bool *system)
+{
+#define FN_SCAN(kind) {"\"FUNCTION\"", kind}
+    static const char *const FN[][2] = {
+        FN_SCAN("<IDENTIFIER>"), FN_SCAN("<HYPHENATED_IDENTIFIER>"), FN_SCAN("<QUOTED_IDENTIFIER>"),
+        FN_SCAN("<BACK_QUOTED_IDENTIFIER>"), FN_SCAN("<BIG_QUERY_BACK_QUOTED_IDENTIFIER>"),
+        FN_SCAN("<BRACKET_QUOTED_IDENTIFIER>"), FN_SCAN("<UNICODE_QUOTED_IDENTIFIER>")};
+#undef FN_SCAN
+    static const char *const SYSFN[] = {"\"SYSTEM\"", "\"FUNCTION\""};
+    *system = false;
+    if (ps_kw_at(p, 0, "SYSTEM") && ps_kw_at(p, 1, "FUNCTION")) {
+        ps_next(p);
+        ps_next(p);
+        *system = true;
+        return true;
+    }
+    /* FUNCTION alone is scanned with the name's first token (`DROP FUNCTION;` fails at FUNCTION) */
+    if (ps_kw_at(p, 0, "FUNCTION") && ps_ident_at(p, 1)) {
+        ps_next(p);
+        return true;
+    }
+    for (size_t i = 0; i < sizeof FN / sizeof FN[0]; i++) ps_scan_failed(p, FN[i], 2);
+    ps_scan_failed(p, SYSFN, 2);
+    return false;
 }
 
 static AstStmt *create_stmt(WSqlParser *p)
 {
     AstPos pos = ps_pos(p);
+    const WSqlToken *first = ps_cur(p);
     ps_expect_kw(p, "CREATE");
     AstStmt *s = new_stmt(p, AS_CREATE_TABLE, pos);
     if (ps_accept_kw(p, "OR")) {
-        ps_expect_kw(p, "REPLACE");
-        return other(p, pos, "CREATE OR REPLACE");
+        if (ps_accept_kw(p, "REPLACE")) return other(p, pos, "CREATE OR REPLACE");
+        ps_expect_kw(p, "ALTER");
+        return other(p, pos, "CREATE OR ALTER");
     }
     if (ps_accept_kw(p, "TEMPORARY")) {
         s->temporary = true;
-        if (ps_accept_kw(p, "SYSTEM")) {
-            ps_expect_kw(p, "FUNCTION");
-            s->kind = AS_CREATE_FUNCTION;
-            s->system_function = true;
-            goto function;
+        /* Flink's choice after TEMPORARY still has OR ALTER (of a materialized table) */
+        if (ps_accept_kw(p, "OR")) {
+            ps_expect_kw(p, "ALTER");
+            return other(p, pos, "CREATE TEMPORARY OR ALTER");
         }
+    }
+    bool system = false;
+    if (function_choice(p, &system)) {
+        if (system && !s->temporary)
+            ps_fail_at(p, first, "CREATE SYSTEM FUNCTION is not supported, system functions can only be "
+                       "registered as temporary functions, you can use CREATE TEMPORARY SYSTEM FUNCTION instead.");
+        s->kind = AS_CREATE_FUNCTION;
+        s->system_function = system;
+        goto function;
     }
     if (ps_accept_kw(p, "TABLE")) return create_table(p, s);
     if (ps_accept_kw(p, "VIEW")) {
@@ -387,33 +492,38 @@ static AstStmt *create_stmt(WSqlParser *p)
         s->query = query_with_text(p, &s->query_sql);
         return s;
     }
-    if (ps_accept_kw(p, "FUNCTION")) {
-        s->kind = AS_CREATE_FUNCTION;
-        goto function;
+    if (ps_accept_kw(p, "CATALOG")) {
+        if (s->temporary) return other(p, pos, "CREATE TEMPORARY CATALOG");
+        /* Flink's grammar: a simple name, WITH optional (the catalog factory then misses 'type') */
+        s->kind = AS_CREATE_CATALOG;
+        s->if_not_exists = if_not_exists(p);
+        s->target = simple_name(p);
+        if (ps_accept_kw(p, "COMMENT")) s->comment = ps_quoted(p);
+        if (ps_accept_kw(p, "WITH")) options_list(p, s);
+        return s;
     }
-    if (!s->temporary) {
-        if (ps_accept_kw(p, "CATALOG")) {
-            s->kind = AS_CREATE_CATALOG;
-            s->if_not_exists = if_not_exists(p);
-            s->target = ps_compound(p);
-            if (ps_accept_kw(p, "COMMENT")) s->comment = ps_quoted(p);
-            ps_expect_kw(p, "WITH");
-            options_list(p, s);
-            return s;
-        }
-        if (ps_accept_kw(p, "DATABASE")) {
-            s->kind = AS_CREATE_DATABASE;
-            s->if_not_exists = if_not_exists(p);
-            s->target = ps_compound(p);
-            if (ps_accept_kw(p, "COMMENT")) s->comment = ps_quoted(p);
-            if (ps_accept_kw(p, "WITH")) options_list(p, s);
-            return s;
-        }
-        if (ps_accept_kw(p, "MATERIALIZED")) return other(p, pos, "CREATE MATERIALIZED TABLE");
+    if (ps_accept_kw(p, "DATABASE")) {
+        if (s->temporary) return other(p, pos, "CREATE TEMPORARY DATABASE");
+        s->kind = AS_CREATE_DATABASE;
+        s->if_not_exists = if_not_exists(p);
+        s->target = ps_compound(p);
+        if (ps_accept_kw(p, "COMMENT")) s->comment = ps_quoted(p);
+        if (ps_accept_kw(p, "WITH")) options_list(p, s);
+        return s;
+    }
+    if (ps_accept_kw(p, "MATERIALIZED")) {
+        if (s->temporary)
+            ps_fail_at(p, first, "CREATE TEMPORARY MATERIALIZED TABLE is not supported.");
+        return other(p, pos, "CREATE MATERIALIZED TABLE");
     }
     if (ps_accept_kw(p, "MODEL")) return other(p, pos, "CREATE MODEL");
-    if (!s->temporary && (ps_is_kw(p, "CONNECTION") || ps_is_kw(p, "SYSTEM")))
-        return other(p, pos, "CREATE CONNECTION");
+    if (ps_is_kw(p, "CONNECTION")) return other(p, pos, "CREATE CONNECTION");
+    if (ps_accept_kw(p, "SYSTEM")) {
+        if (!s->temporary)
+            ps_fail_at(p, first, "CREATE SYSTEM CONNECTION is not supported, system connections can only "
+                       "be registered as temporary connections, you can use CREATE TEMPORARY SYSTEM CONNECTION instead.");
+        if (ps_is_kw(p, "CONNECTION")) return other(p, pos, "CREATE CONNECTION");
+    }
     ps_fail(p);
 function:
     s->if_not_exists = if_not_exists(p);
@@ -439,31 +549,28 @@ function:
 static AstStmt *drop_stmt(WSqlParser *p)
 {
     AstPos pos = ps_pos(p);
+    const WSqlToken *first = ps_cur(p);
     ps_expect_kw(p, "DROP");
     AstStmt *s = new_stmt(p, AS_DROP_TABLE, pos);
-    if (ps_accept_kw(p, "TEMPORARY")) {
-        s->temporary = true;
-        if (ps_accept_kw(p, "SYSTEM")) {
-            ps_expect_kw(p, "FUNCTION");
-            s->system_function = true;
-            s->kind = AS_DROP_FUNCTION;
-            s->if_exists = if_exists(p);
-            s->target = ps_compound(p);
-            return s;
-        }
-    }
-    if (ps_accept_kw(p, "TABLE")) s->kind = AS_DROP_TABLE;
+    if (ps_accept_kw(p, "TEMPORARY")) s->temporary = true;
+    bool system = false;
+    if (function_choice(p, &system)) {
+        s->kind = AS_DROP_FUNCTION;
+        s->system_function = system;
+    } else if (ps_accept_kw(p, "TABLE")) s->kind = AS_DROP_TABLE;
     else if (ps_accept_kw(p, "VIEW")) s->kind = AS_DROP_VIEW;
-    else if (ps_accept_kw(p, "FUNCTION")) s->kind = AS_DROP_FUNCTION;
-    else if (!s->temporary && ps_accept_kw(p, "CATALOG")) {
+    else if (ps_accept_kw(p, "CATALOG")) {
+        if (s->temporary) return other(p, pos, "DROP TEMPORARY CATALOG");
+        /* Flink's grammar reads a compound name here (its "." is listed); a catalog name has one part */
         s->kind = AS_DROP_CATALOG;
         s->if_exists = if_exists(p);
-        s->target.n = 1;
-        s->target.pos = ps_pos(p);
-        s->target.parts = WA_ARRAY(p->a, char *, 1);
-        s->target.parts[0] = ps_ident(p);
+        s->target = ps_compound(p);
+        if (s->target.n != 1)
+            ps_fail_at(p, ps_cur(p), "A catalog name must be a simple identifier: `%s` (at line %d, column %d).",
+                       ps_name_join(p, &s->target), s->target.pos.line, s->target.pos.col);
         return s;
-    } else if (!s->temporary && ps_accept_kw(p, "DATABASE")) {
+    } else if (ps_accept_kw(p, "DATABASE")) {
+        if (s->temporary) return other(p, pos, "DROP TEMPORARY DATABASE");
         s->kind = AS_DROP_DATABASE;
         s->if_exists = if_exists(p);
         s->target = ps_compound(p);
@@ -471,10 +578,19 @@ static AstStmt *drop_stmt(WSqlParser *p)
         else (void)ps_accept_kw(p, "RESTRICT");
         return s;
     }
-    else if (!s->temporary && ps_accept_kw(p, "MATERIALIZED")) return other(p, pos, "DROP MATERIALIZED TABLE");
+    else if (ps_accept_kw(p, "MATERIALIZED")) {
+        if (s->temporary) ps_fail_at(p, first, "DROP TEMPORARY MATERIALIZED TABLE is not supported.");
+        return other(p, pos, "DROP MATERIALIZED TABLE");
+    }
     else if (ps_accept_kw(p, "MODEL")) return other(p, pos, "DROP MODEL");
-    else if (!s->temporary && (ps_is_kw(p, "CONNECTION") || ps_is_kw(p, "SYSTEM")))
-        return other(p, pos, "DROP CONNECTION");
+    else if (ps_is_kw(p, "CONNECTION")) return other(p, pos, "DROP CONNECTION");
+    else if (ps_accept_kw(p, "SYSTEM")) {
+        if (!s->temporary)
+            ps_fail_at(p, first, "DROP SYSTEM CONNECTION is not supported, system connections can only "
+                       "be dropped as temporary connections, you can use DROP TEMPORARY SYSTEM CONNECTION instead.");
+        if (ps_is_kw(p, "CONNECTION")) return other(p, pos, "DROP CONNECTION");
+        ps_fail(p);
+    }
     else ps_fail(p);
     s->if_exists = if_exists(p);
     s->target = ps_compound(p);
@@ -910,7 +1026,7 @@ static AstStmt *compile_stmt(WSqlParser *p)
     }
     ps_expect_kw(p, "PLAN");
     s->plan_file = ps_string(p);
-    if (s->kind == AS_COMPILE_PLAN) s->if_not_exists = if_not_exists(p);
+    if (s->kind == AS_COMPILE_PLAN) s->if_not_exists = if_not_exists_plan(p);
     ps_expect_kw(p, "FOR");
     s->inner = inner_stmt(p, false, false);
     return s;
@@ -1067,7 +1183,7 @@ static bool setup(WSqlParser *p, WArena *a, const char *sql, WError *err)
     p->srclen = (int)strlen(p->src);
     p->err = err;
     p->exp_pos = -1;
-    p->cont_pos = p->start_pos = p->sorted_start_pos = p->comma_pos = p->look_pos = p->escape_pos = p->dot_pos = p->name_end_pos = -1;
+    p->values_row_pos = p->cont_pos = p->start_pos = p->sorted_start_pos = p->comma_pos = p->look_pos = p->escape_pos = p->dot_pos = p->name_end_pos = -1;
     p->stmt_start_pos = p->op3_pos = -1;
     WSqlTokens toks;
     if (!wsql_lex(a, p->src, p->srclen, &toks, err)) return false;

@@ -387,3 +387,36 @@ WTEST(parser_err_bang_equal)
     /* a dangling != is a syntax error first */
     CHECK_ERR("SELECT a FROM t WHERE a !=", "Encountered \"!= <EOF>\" at line 1, column 25.");
 }
+
+/* lookahead scans that started before the error token (ps_scan_failed): the rest of the scan is
+   listed from the error token on, after the single tokens (measured on Flink 2.3.0) */
+WTEST(parser_err_scans_before_error_token)
+{
+    /* IF NOT EXISTS: IF alone is the name; `IF NOT t` fails at NOT with "NOT" "EXISTS" */
+    WError e = ERR_("CREATE DATABASE IF db");
+    CHECK_STR(first_line(e.msg), "Encountered \"db\" at line 1, column 20.");
+    CHECK(strstr(e.msg, "    \"COMMENT\" ...\n    \";\" ...\n    \"NOT\" ...\n    \".\" ...") != NULL);
+    e = ERR_("CREATE DATABASE IF NOT db");
+    CHECK_STR(first_line(e.msg), "Encountered \"NOT db\" at line 1, column 20.");
+    CHECK(strstr(e.msg, "    \"NOT\" \"EXISTS\" ...\n") != NULL);
+    e = ERR_("DROP TABLE IF");
+    CHECK_STR(e.msg, "(parsed)");
+    /* FUNCTION is scanned with the name's first token: listed last, and DROP FUNCTION fails at it */
+    e = ERR_("DROP t");
+    CHECK(strstr(e.msg, "    \"MATERIALIZED\" ...\n    \"FUNCTION\" ...") != NULL);
+    e = ERR_("DROP FUNCTION;");
+    CHECK_STR(first_line(e.msg), "Incorrect syntax near the keyword 'FUNCTION' at line 1, column 6.");
+    CHECK(strstr(e.msg, "    \"FUNCTION\" <IDENTIFIER> ...\n") != NULL);
+    /* COUNT('s `( *` and `( )` scans come after the argument's single tokens */
+    e = ERR_("SELECT COUNT( FROM t");
+    const char *star = strstr(e.msg, "    \"*\" ...\n    \")\" ...");
+    CHECK(star != NULL && strstr(e.msg, "<UNICODE_QUOTED_IDENTIFIER> ...\n    \"*\"") != NULL);
+    /* a column type: NOT / NULL single tokens, MULTISET / ARRAY scans last */
+    e = ERR_("CREATE TABLE t (a INT b INT)");
+    CHECK(strstr(e.msg, "    \"CONSTRAINT\" ...\n    \"NOT\" ...\n    \"NULL\" ...\n") != NULL);
+    CHECK(strstr(e.msg, "    \",\" ...\n    \"MULTISET\" ...\n    \"ARRAY\" ...") != NULL);
+    /* INTERVAL ... TO: a scan per start unit, the error at TO */
+    e = ERR_("SELECT INTERVAL '1' YEAR TO DAY");
+    CHECK_STR(first_line(e.msg), "Incorrect syntax near the keyword 'TO' at line 1, column 26.");
+    CHECK(strstr(e.msg, "    \"TO\" \"MONTH\" ...\n    \"TO\" \"MONTHS\" ...") != NULL);
+}

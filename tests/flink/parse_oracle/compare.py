@@ -2,7 +2,7 @@
 """compare.py — parse-error messages of weir against Flink 2.3.0's own SQL parser.
 
 Usage: python3 tests/flink/parse_oracle/compare.py [-v] [--weir build/weir] FILE...
-  FILE   statements separated by lines "----" (typos1.sql .. typos3.sql here)
+  FILE   statements separated by lines "----" (typos1.sql .. typos5.sql here)
   -v     print the difference of each message that is not equal
 
 Flink's side runs FlinkParse.java (the Parser of a TableEnvironment, as the client's statement goes
