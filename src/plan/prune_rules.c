@@ -188,18 +188,18 @@ static WRel *project_semi_join_transpose(WPlanCtx *p, WRel *calc)
     int ln = j->inputs[0]->out.n, rn = j->inputs[1]->out.n, n = ln + rn;
     if (j->out.n != ln) return NULL;
     bool *used = bools(p, n);
-    for (int i = 0; i < calc->nexprs; i++) mark_refs(calc->exprs[i], used, ln);
-    mark_refs(calc->cond, used, ln);
-    mark_refs(j->join_cond, used, n);
+    for (int i = 0; i < calc->nexprs; i++) wplan_mark_refs(calc->exprs[i], used, ln);
+    wplan_mark_refs(calc->cond, used, ln);
+    wplan_mark_refs(j->join_cond, used, n);
     if (count_used(used, n) == n) return NULL;
     if (!count_used(used, ln)) used[0] = true;
     if (!count_used(used + ln, rn)) used[ln] = true;
-    int *map = positions(p, used, n);
+    int *map = wplan_positions(p, used, n);
     int m = count_used(used, ln);
     WRel *nj = wa_memdup(p->arena, j, sizeof *j);
     nj->inputs = WA_ARRAY(p->arena, WRel *, 2);
-    nj->inputs[0] = m == ln ? j->inputs[0] : pick(p, j->inputs[0], used);
-    nj->inputs[1] = count_used(used + ln, rn) == rn ? j->inputs[1] : pick(p, j->inputs[1], used + ln);
+    nj->inputs[0] = m == ln ? j->inputs[0] : wplan_pick(p, j->inputs[0], used);
+    nj->inputs[1] = count_used(used + ln, rn) == rn ? j->inputs[1] : wplan_pick(p, j->inputs[1], used + ln);
     nj->out.n = m;
     nj->out.names = WA_ARRAY(p->arena, const char *, m);
     nj->out.types = WA_ARRAY(p->arena, const WType *, m);
@@ -208,7 +208,7 @@ static WRel *project_semi_join_transpose(WPlanCtx *p, WRel *calc)
         nj->out.names[map[i]] = j->out.names[i];
         nj->out.types[map[i]] = j->out.types[i];
     }
-    nj->join_cond = remap(p, j->join_cond, map);
+    nj->join_cond = wplan_remap(p, j->join_cond, map);
     return recalc(p, calc, nj, map);
 }
 
