@@ -218,7 +218,8 @@ static void tree(TreeCtx *t, const WRel *r, bool *last, int depth)
     ex_digest(t->x, r, t->d, &line);
     const char *s = line.buf ? line.buf : "";
     int adv = t->d == EXD_REL ? advice_of(t, r) : 0;
-    bool cm = t->d == EXD_REL && (t->details & AX_CHANGELOG_MODE);
+    /* batch nodes carry no changelog traits: Flink prints no changelogMode in batch mode */
+    bool cm = t->d == EXD_REL && (t->details & AX_CHANGELOG_MODE) && !t->x->batch;
     if (adv || cm) {
         /* attributes go inside the parentheses: advice first, changelogMode last */
         const char *paren = strchr(s, '(');
@@ -278,7 +279,7 @@ static void tree(TreeCtx *t, const WRel *r, bool *last, int depth)
         last[depth + 1] = true;
         prefix(out, last, depth + 1);
         wsb_puts(out, "Exchange(distribution=[forward]");
-        if (t->d == EXD_REL && (t->details & AX_CHANGELOG_MODE)) wsb_puts(out, ", changelogMode=[I]");
+        if (t->d == EXD_REL && (t->details & AX_CHANGELOG_MODE) && !t->x->batch) wsb_puts(out, ", changelogMode=[I]");
         wsb_puts(out, ")\n");
         depth++;
     }

@@ -405,8 +405,8 @@ static void scan_push_downs(ExCtx *x, const WRel *r, WRel **roots, int nroots, i
 
 const WRel *ex_skip(const ExCtx *x, const WRel *r) { return skip_folded(x, r); }
 
-/* Changelog mode as Flink prints it: UPDATE_BEFORE only where it is produced, DELETE from an
-   aggregate only when its input retracts. */
+/* Changelog mode as Flink prints it: UPDATE_BEFORE only where it is produced (the planner's
+   modes carry DELETE as Flink's ModifyKindSet does). */
 uint8_t ex_changelog_mode(const ExCtx *x, const WRel *r)
 {
     switch (r->kind) {
@@ -428,8 +428,6 @@ uint8_t ex_changelog_mode(const ExCtx *x, const WRel *r)
         uint8_t m = r->changelog;
         if (m == WCM_INSERT) return m;
         if (!r->generate_update_before) m &= (uint8_t)~WCM_UPDATE_BEFORE;
-        if ((r->kind == WR_GROUP_AGG || r->kind == WR_GLOBAL_GROUP_AGG) && !r->input_retracts)
-            m &= (uint8_t)~WCM_DELETE;
         return m;
     }
     }

@@ -174,7 +174,12 @@ static WRel *derive(WPlanCtx *p, WRel *r)
         }
         r->input_retracts = (in->changelog & (WCM_UPDATE_BEFORE | WCM_DELETE)) != 0 ||
                             (in->changelog & WCM_UPDATE_AFTER);
-        r->changelog = ALL_KINDS;
+        /* Flink's ModifyKindSet of a GroupAggregate: inserts and updates, deletes only when the
+           input updates or deletes (a group's count never returns to zero otherwise). The
+           two-phase and incremental rewrites run later and keep it: a FINAL aggregate of a
+           split distinct reads the partial aggregate's updates, so it declares deletes too. */
+        r->changelog = (uint8_t)(WCM_INSERT | WCM_UPDATE_BEFORE | WCM_UPDATE_AFTER |
+                                 (r->input_retracts ? WCM_DELETE : 0));
         int *k = ints(p, r->nkeys);
         for (int i = 0; i < r->nkeys; i++) k[i] = i;
         wphys_set_unique(p, r, r->nkeys, k);
@@ -187,7 +192,9 @@ static WRel *derive(WPlanCtx *p, WRel *r)
         r->input_retracts = l->changelog != WCM_INSERT;
         r->right_retracts = rt->changelog != WCM_INSERT;
         bool outer = r->join_type != AJ_INNER || r->anti;
-        r->changelog = (r->input_retracts || r->right_retracts || outer) ? ALL_KINDS : WCM_INSERT;
+        /* Flink's ModifyKindSet of an inner join: the union of its inputs' (the runtime forwards
+           the input row's kind); outer and anti joins may produce every kind */
+        r->changelog = outer ? ALL_KINDS : (uint8_t)(l->changelog | rt->changelog);
         if (r->semi || r->anti) {
             r->nunique = l->nunique;
             r->unique = l->unique;

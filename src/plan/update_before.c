@@ -188,6 +188,16 @@ void wphys_settle(WPlanCtx *p, WRel *r)
         break;
     case WR_SCAN: case WR_VALUES:
         break;
+    case WR_WINDOW_AGG: case WR_WINDOW_RANK: case WR_WINDOW_JOIN: case WR_INTERVAL_JOIN:
+    case WR_OVER_AGG: case WR_MATCH:
+        /* insert-only whatever their inputs send (Flink's ModifyKindSet: INSERT_ONLY) */
+        if (!(r->kind == WR_OVER_AGG && r->over)) break;
+        r->changelog = r->inputs[0]->changelog;
+        break;
+    case WR_TEMPORAL_JOIN:
+        /* forwards the probe side's kinds; the versioned side's changes are state */
+        r->changelog = r->inputs[0]->changelog;
+        break;
     default:
         if (r->ninputs) {
             r->changelog = r->keeps_insert ? WCM_INSERT : 0;    /* over a dropped normalize */
