@@ -130,11 +130,12 @@ static void row_label(const WOperator *op, const WChunk *c, int row, int n, cons
 }
 
 /* The column names of a chunk c that arrived on input `input` (its sender's output schema,
-   wop_connect), or that op emits (input -1: op's output schema); NULL when unknown or when c does
-   not have that schema's columns. */
+   wop_connect), or that op emits (input -1: op's output schema, named for a one-input operator
+   only: a join's output repeats its sides' names); NULL when unknown or when c does not have that
+   schema's columns. */
 static const char *const *chunk_names(const WOperator *op, int input, const WChunk *c)
 {
-    if (input < 0) return op->names && c->ncols == op->ncols ? op->names : NULL;
+    if (input < 0) return op->ninputs == 1 && op->names && c->ncols == op->ncols ? op->names : NULL;
     const WInsight *in = op->insight;
     if (!in || input >= WINS_INPUTS || !in->in_names[input] || in->in_ncols[input] != c->ncols) return NULL;
     return in->in_names[input];

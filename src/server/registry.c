@@ -337,14 +337,14 @@ static void free_entry(WRegJob *j)
 {
     free(j->name);
     wopts_free(&j->config);
+    for (int x = 0; j->final_xinsight && j->graph && x < j->graph->nops * WREG_XINPUTS; x++) free(j->final_xinsight[x]);
+    free(j->final_xinsight);
+    free(j->xsend_of);
     wjobgraph_free(j->graph);
     free(j->op_of);
     free(j->final);
     free(j->final_insight);
     free(j->final_has_insight);
-    free(j->xsend_of);
-    for (int x = 0; j->final_xinsight && j->graph && x < j->graph->nops * WREG_XINPUTS; x++) free(j->final_xinsight[x]);
-    free(j->final_xinsight);
     free(j->last_change);
     free(j->last_rows);
     free(j->vsamples);
