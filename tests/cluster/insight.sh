@@ -10,8 +10,8 @@
 #   - a key that holds most of an aggregate's state bytes with few rows (hot-keys' keys_by_state_bytes);
 #   - EXPLAIN PLAN_ADVICE with weir.insight.advice-job = <a running job>: its figures as advice;
 #   - a slow key of a regular join (a key with 2500 x 2500 candidate pairs; REST slow-keys, -v);
-#   - the dashboard (headless Chromium, when installed: its insight tables; screenshot to
-#     $BUILD/insight-dashboard.png).
+#   - the dashboard (headless Chromium, when installed: its insight tables; screenshots to
+#     $BUILD/insight-dashboard.png and, for the hot key at the exchange, insight-exchange-dashboard.png).
 # And `weir.insight.enabled` = false turns it off.
 TEST_NAME=insight
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -290,6 +290,10 @@ if [[ -n "$CHROME" ]]; then
   mkdir -p "$(dirname "$shot")"; rm -f "$shot"
   (cd "$TMPD" && chrome --screenshot="$shot" "$BASE/#/job/$gjid" > /dev/null)
   check "a dashboard screenshot was written ($shot)" test -s "$shot"
+  shot2="${BUILD:-$ROOT/build}/insight-exchange-dashboard.png"
+  rm -f "$shot2"
+  (cd "$TMPD" && chrome --screenshot="$shot2" "$BASE/#/job/$h2jid" > /dev/null)
+  check "a screenshot of the hot key at the hash exchange was written ($shot2)" test -s "$shot2"
 else
   echo "note $TEST_NAME: chromium is not installed; the dashboard part is not checked"
 fi
