@@ -430,7 +430,15 @@ static void scan_state_bytes(WOperator *op, WInsight *in, bool finished)
         whh_init(&in->bytes_pass);
         in->bytes_pass_total = 0;
     }
-    int64_t budget = finished ? WINS_FINAL_SCAN_BUDGET : WINS_SCAN_BUDGET;
+    /* while running, the walk is bounded by the work done too: at most one entry per
+       WINS_SCAN_PER_ROWS input rows since the last publication (plus WINS_SCAN_FLOOR), so that its
+       cost stays a small fraction of the rows' cost however long the 100 ms are in CPU time (on a
+       loaded machine a lane gets a fraction of a core, and a walk paced by wall time alone cost
+       several % of Nexmark q5's instructions) */
+    int64_t rows = __atomic_load_n(&op->rows_in, __ATOMIC_RELAXED);
+    int64_t paced = WINS_SCAN_FLOOR + (rows - in->scan_rows_seen) / WINS_SCAN_PER_ROWS;
+    in->scan_rows_seen = rows;
+    int64_t budget = finished ? WINS_FINAL_SCAN_BUDGET : paced < WINS_SCAN_BUDGET ? paced : WINS_SCAN_BUDGET;
     while (budget > 0) {
         if (in->scan_entry >= reg->n) {
             /* a pass over every backend of op ended: label the keys that stayed */

@@ -35,6 +35,8 @@
 #define WINS_SLOW_SAMPLES 8
 #define WINS_KEY_BYTES 128          /* a state key's bytes kept per sketch slot during a pass */
 #define WINS_SCAN_BUDGET 4096       /* state entries walked per publication (every 100 ms) */
+#define WINS_SCAN_PER_ROWS 32        /* and at most one per this many input rows since the last one */
+#define WINS_SCAN_FLOOR 64           /* plus this many */
 #define WINS_FINAL_SCAN_BUDGET 65536 /* the whole pass once the input ended, up to this many */
 #define WINS_WORK_MIN 16            /* a row's work below this many rows scanned only adds to work_total */
 #define WINS_SPLITS 32              /* watermark splits described per WatermarkAssigner subtask */
@@ -143,6 +145,7 @@ typedef struct WInsight {
     uint16_t pass_key_len[WHH_SLOTS];
     int64_t bytes_pass_total;
     bool final_pass_done;           /* the pass after the input ended ran */
+    int64_t scan_rows_seen;         /* op->rows_in at the last step of the walk */
     pthread_mutex_t mu;
     WInsightSnap pub;
 } WInsight;
