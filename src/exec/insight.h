@@ -35,7 +35,7 @@
 #define WINS_SLOW_SAMPLES 8
 #define WINS_KEY_BYTES 128          /* a state key's bytes kept per sketch slot during a pass */
 #define WINS_SCAN_BUDGET 4096       /* state entries walked per publication (every 100 ms) */
-#define WINS_SCAN_PER_ROWS 32        /* and at most one per this many input rows since the last one */
+#define WINS_SCAN_PER_ROWS 128       /* and at most one per this many input rows since the last one */
 #define WINS_SCAN_FLOOR 64           /* plus this many */
 #define WINS_FINAL_SCAN_BUDGET 65536 /* the whole pass once the input ended, up to this many */
 #define WINS_WORK_MIN 16            /* a row's work below this many rows scanned only adds to work_total */
