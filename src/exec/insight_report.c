@@ -22,6 +22,19 @@ static int by_hash(const void *a, const void *b)
     return x->e.hash < y->e.hash ? -1 : x->e.hash > y->e.hash;
 }
 
+/* The first max of all[0..n) by count into out, with their shares of total; frees all. */
+static int top_first(WHotKey *all, int n, int64_t total, WHotKey *out, int max)
+{
+    wqsort(all, (size_t)n, sizeof *all, by_count);
+    int k = n < max ? n : max;
+    for (int i = 0; i < k; i++) {
+        out[i] = all[i];
+        out[i].share = total ? (double)all[i].e.count / (double)total : 0;
+    }
+    free(all);
+    return k;
+}
+
 enum { TOP_RECORDS, TOP_WORK, TOP_BYTES };
 
 /* The top keys of every subtask's records, work or state-bytes sketch, merged. */
@@ -39,15 +52,8 @@ static int top_of(const WInsightSnap *snaps, int nsnaps, int which, WHotKey *out
         int ne = whh_top(h, e, WHH_SLOTS);
         for (int i = 0; i < ne; i++) all[n++] = (WHotKey){.e = e[i], .subtask = s};
     }
-    wqsort(all, (size_t)n, sizeof *all, by_count);
-    int k = n < max ? n : max;
-    for (int i = 0; i < k; i++) {
-        out[i] = all[i];
-        out[i].share = total ? (double)all[i].e.count / (double)total : 0;
-    }
-    free(all);
     *total_out = total;
-    return k;
+    return top_first(all, n, total, out, max);
 }
 
 int winsight_top_keys(const WInsightSnap *snaps, int nsnaps, WHotKey *out, int max, int64_t *sampled)
@@ -96,15 +102,8 @@ int winsight_top_exchange(const WInsightSnap *snaps, int nsnaps, WHotKey *out, i
         }
     }
     n = m;
-    wqsort(all, (size_t)n, sizeof *all, by_count);
-    int k = n < max ? n : max;
-    for (int i = 0; i < k; i++) {
-        out[i] = all[i];
-        out[i].share = total ? (double)all[i].e.count / (double)total : 0;
-    }
-    free(all);
     *sampled = total;
-    return k;
+    return top_first(all, n, total, out, max);
 }
 
 bool winsight_is_hot(const WHotKey *top, int n, int64_t sampled, double threshold)
