@@ -15,21 +15,23 @@ int whh_add(WHeavyHitters *h, uint64_t hash, int64_t weight, bool *entered)
 {
     assert(weight > 0 && h->n >= 0 && h->n <= WHH_SLOTS);
     h->total += weight;
-    for (int i = 0; i < h->n; i++)
+    /* one pass finds the key or, failing that, the least counted slot (the first of equals) */
+    int least = 0;
+    for (int i = 0; i < h->n; i++) {
         if (h->hash[i] == hash) {
             h->count[i] += weight;
             *entered = false;
             return i;
         }
+        if (h->count[i] < h->count[least]) least = i;
+    }
     int slot;
     int64_t base = 0;
     if (h->n < WHH_SLOTS) {
         slot = h->n++;
     } else {
         /* Space-Saving: the new key takes the least counted slot and inherits its count */
-        slot = 0;
-        for (int i = 1; i < WHH_SLOTS; i++)
-            if (h->count[i] < h->count[slot]) slot = i;
+        slot = least;
         base = h->count[slot];
     }
     h->hash[slot] = hash;

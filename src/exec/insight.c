@@ -39,6 +39,7 @@ WInsight *winsight_new(const WOptions *config, WError *err)
     whh_init(&in->live.work);
     whh_init(&in->live.bytes);
     whh_init(&in->bytes_pass);
+    whh_init(&in->live.xhh);
     in->pub = in->live;
     pthread_mutex_init(&in->mu, NULL);
     return in;
@@ -110,7 +111,9 @@ static uint64_t datum_hash(const WType *t, WDatum v, bool null)
     }
 }
 
-static void row_label(const WOperator *op, const WChunk *c, int row, int n, const int *cols, bool names,
+/* Row `row` of c as "v1, v2" or, with names (ncols == c->ncols), "n1=v1, n2=v2": columns cols[0..n)
+   (cols NULL: the first n), truncated to outsz with "...". */
+static void row_label(const WOperator *op, const WChunk *c, int row, int n, const int *cols, const char *const *names,
                       char *out, size_t outsz)
 {
     WStrBuf sb;
@@ -118,13 +121,32 @@ static void row_label(const WOperator *op, const WChunk *c, int row, int n, cons
     for (int k = 0; k < n && sb.len < outsz; k++) {
         int col = cols ? cols[k] : k;
         if (k) wsb_append(&sb, ", ");
-        if (names && op->ninputs == 1 && op->names && col < op->ncols && c->ncols == op->ncols)
-            wsb_printf(&sb, "%s=", op->names[col]);
+        if (names && names[col]) wsb_printf(&sb, "%s=", names[col]);
         wfmt_sql(c->types[col], c->cols[col].data[row], c->cols[col].nulls[row], op->ctx->cast.tz, &sb);
     }
     snprintf(out, outsz, "%s", sb.buf ? sb.buf : "");
     if (sb.len >= outsz && outsz > 4) memcpy(out + outsz - 4, "...", 4);
     wsb_free(&sb);
+}
+
+/* The column names of a chunk c that arrived on input `input` (its sender's output schema,
+   wop_connect), or that op emits (input -1: op's output schema, named for a one-input operator
+   only: a join's output repeats its sides' names); NULL when unknown or when c does not have that
+   schema's columns. */
+static const char *const *chunk_names(const WOperator *op, int input, const WChunk *c)
+{
+    if (input < 0) return op->ninputs == 1 && op->names && c->ncols == op->ncols ? op->names : NULL;
+    const WInsight *in = op->insight;
+    if (!in || input >= WINS_INPUTS || !in->in_names[input] || in->in_ncols[input] != c->ncols) return NULL;
+    return in->in_names[input];
+}
+
+void winsight_input_names(WOperator *op, int input, int ncols, const char *const *names)
+{
+    WInsight *in = op->insight;
+    if (!in || input < 0 || input >= WINS_INPUTS) return;
+    in->in_names[input] = names;
+    in->in_ncols[input] = ncols;
 }
 
 /* The hash of row r's key columns (the input's hash-exchange keys). */
@@ -146,7 +168,7 @@ static void sketch_row(WOperator *op, WHeavyHitters *h, const WChunk *c, int r, 
     bool entered;
     int slot = whh_add(h, key_hash(c, r, n, keys), weight, &entered);
     char *label = h->label[slot];
-    if ((eager || !entered) && !label[0]) row_label(op, c, r, n, keys, false, label, WHH_LABEL);
+    if ((eager || !entered) && !label[0]) row_label(op, c, r, n, keys, NULL, label, WHH_LABEL);
 }
 
 void winsight_rows(WOperator *op, int input, const WChunk *c)
@@ -163,6 +185,27 @@ void winsight_rows(WOperator *op, int input, const WChunk *c)
         in->nkey_types = n;
     }
     for (; r < c->nrows; r += WINS_SAMPLE_EVERY) sketch_row(op, &in->live.hh, c, r, n, keys, 1, false);
+    in->skip = r - c->nrows;
+    assert(in->skip >= 0 && in->skip < WINS_SAMPLE_EVERY);
+}
+
+void winsight_exchange_rows(WOperator *op, const WChunk *c, int nkeys, const int *keys, const uint64_t *hash,
+                            const int *target, int nrecv)
+{
+    WInsight *in = op->insight;
+    if (!in || nkeys <= 0) return;
+    WInsightSnap *s = &in->live;
+    s->exchange = true;
+    s->nrecv = nrecv;
+    int r = in->skip;
+    for (; r < c->nrows; r += WINS_SAMPLE_EVERY) {
+        bool entered;
+        int slot = whh_add(&s->xhh, hash[r], 1, &entered);
+        assert(target[r] >= 0 && target[r] < nrecv);
+        s->xto[slot] = (uint16_t)target[r];
+        if (target[r] < WINS_RECV) s->xrows_to[target[r]]++;
+        if (!entered && !s->xhh.label[slot][0]) row_label(op, c, r, nkeys, keys, NULL, s->xhh.label[slot], WHH_LABEL);
+    }
     in->skip = r - c->nrows;
     assert(in->skip >= 0 && in->skip < WINS_SAMPLE_EVERY);
 }
@@ -211,11 +254,14 @@ void wop_late_row(WOperator *op, int input, const WChunk *c, int row, int64_t la
     if (c && s->nsamples < WINS_LATE_SAMPLES) {
         char *out = s->samples[s->nsamples++];
         int w = snprintf(out, WINS_SAMPLE_LEN, "late by %lld ms: ", (long long)lateness_ms);
-        row_label(op, c, row, c->ncols, NULL, true, out + w, (size_t)(WINS_SAMPLE_LEN - w));
+        row_label(op, c, row, c->ncols, NULL, chunk_names(op, input, c), out + w, (size_t)(WINS_SAMPLE_LEN - w));
     }
 }
 
-int64_t wop_firing_begin(const WOperator *op) { return op->insight ? wproc_mono_ns() : 0; }
+/* The coarse monotonic clock (a few ms of resolution, several times cheaper than the fine one):
+   a window aggregate fires one timer per key and window, and two fine readings per firing were
+   about 1% of Nexmark q5's CPU time; the threshold is meant in seconds to minutes. */
+int64_t wop_firing_begin(const WOperator *op) { return op->insight ? wproc_mono_coarse_ns() : 0; }
 
 /* Work of t0's start (wop_firing_begin) that took the slow threshold or longer: counted into
    *total / *max_ms / *max_rows; returns the next of the first WINS_SLOW_SAMPLES sample slots with
@@ -241,10 +287,11 @@ void wop_firing_end(WOperator *op, int64_t t0, int64_t rows, const WChunk *c, in
     if (!in || !t0) return;
     WInsightSnap *s = &in->live;
     int w;
-    char *out = slow_sample(in, t0, wproc_mono_ns(), rows, "rows", &s->slow_total, &s->slow_max_ms, &s->slow_max_rows,
+    char *out = slow_sample(in, t0, wproc_mono_coarse_ns(), rows, "rows", &s->slow_total, &s->slow_max_ms, &s->slow_max_rows,
                             &s->nslow, s->slow, &w);
     if (!out) return;
-    if (c && row >= 0 && row < c->nrows) row_label(op, c, row, c->ncols, NULL, true, out + w, (size_t)(WINS_SAMPLE_LEN - w));
+    if (c && row >= 0 && row < c->nrows)
+        row_label(op, c, row, c->ncols, NULL, chunk_names(op, -1, c), out + w, (size_t)(WINS_SAMPLE_LEN - w));
     else snprintf(out + w, (size_t)(WINS_SAMPLE_LEN - w), "(no row emitted)");
     /* logged once: the first slow firings, as trap 4's "log it when a window takes too long" */
     fprintf(stderr, "weir: slow window firing in %s: %s\n", op->name ? op->name : "an operator", out);
@@ -262,7 +309,7 @@ int64_t wop_key_slow_end(WOperator *op, int64_t t0, int64_t rows, const WChunk *
     char *out = slow_sample(in, t0, now, rows, "rows scanned", &s->slowkey_total, &s->slowkey_max_ms,
                             &s->slowkey_max_rows, &s->nslowkey, s->slowkey, &w);
     if (!out) return now;
-    if (c && row >= 0 && row < c->nrows) row_label(op, c, row, c->ncols, NULL, false, out + w, (size_t)(WINS_SAMPLE_LEN - w));
+    if (c && row >= 0 && row < c->nrows) row_label(op, c, row, c->ncols, NULL, NULL, out + w, (size_t)(WINS_SAMPLE_LEN - w));
     /* logged once: the first slow keys */
     fprintf(stderr, "weir: slow key in %s: %s\n", op->name ? op->name : "an operator", out);
     return now;
@@ -383,7 +430,15 @@ static void scan_state_bytes(WOperator *op, WInsight *in, bool finished)
         whh_init(&in->bytes_pass);
         in->bytes_pass_total = 0;
     }
-    int64_t budget = finished ? WINS_FINAL_SCAN_BUDGET : WINS_SCAN_BUDGET;
+    /* while running, the walk is bounded by the work done too: at most one entry per
+       WINS_SCAN_PER_ROWS input rows since the last publication (plus WINS_SCAN_FLOOR), so that its
+       cost stays a small fraction of the rows' cost however long the 100 ms are in CPU time (on a
+       loaded machine a lane gets a fraction of a core, and a walk paced by wall time alone cost
+       several % of Nexmark q5's instructions) */
+    int64_t rows = __atomic_load_n(&op->rows_in, __ATOMIC_RELAXED);
+    int64_t paced = WINS_SCAN_FLOOR + (rows - in->scan_rows_seen) / WINS_SCAN_PER_ROWS;
+    in->scan_rows_seen = rows;
+    int64_t budget = finished ? WINS_FINAL_SCAN_BUDGET : paced < WINS_SCAN_BUDGET ? paced : WINS_SCAN_BUDGET;
     while (budget > 0) {
         if (in->scan_entry >= reg->n) {
             /* a pass over every backend of op ended: label the keys that stayed */

@@ -35,12 +35,15 @@
 #define WINS_SLOW_SAMPLES 8
 #define WINS_KEY_BYTES 128          /* a state key's bytes kept per sketch slot during a pass */
 #define WINS_SCAN_BUDGET 4096       /* state entries walked per publication (every 100 ms) */
+#define WINS_SCAN_PER_ROWS 128       /* and at most one per this many input rows since the last one */
+#define WINS_SCAN_FLOOR 64           /* plus this many */
 #define WINS_FINAL_SCAN_BUDGET 65536 /* the whole pass once the input ended, up to this many */
 #define WINS_WORK_MIN 16            /* a row's work below this many rows scanned only adds to work_total */
 #define WINS_SPLITS 32              /* watermark splits described per WatermarkAssigner subtask */
 #define WINS_SPLIT_NAME 48
 #define WINS_ORIGINS 16             /* origins (splits, files) with rows behind the watermark described */
 #define WINS_ORIGIN_NAME 96
+#define WINS_RECV 64                /* receiving subtasks a hash exchange's sender counts rows for */
 
 typedef struct WInsightState {
     char name[WINS_NAME];
@@ -113,11 +116,21 @@ typedef struct WInsightSnap {
     int64_t behind_total;
     int norigins;
     WInsightOrigin origins[WINS_ORIGINS];
+    /* a hash exchange's sender (issue 21 item 1: the keys by records it sends; from the hash the
+       exchange computes for routing, one row in WINS_SAMPLE_EVERY): each slot's receiving subtask
+       and the sampled rows per receiving subtask */
+    bool exchange;
+    int nrecv;
+    WHeavyHitters xhh;
+    uint16_t xto[WHH_SLOTS];
+    int64_t xrows_to[WINS_RECV];
 } WInsightSnap;
 
 typedef struct WInsight {
     int nkeys[WINS_INPUTS];
     int *keys[WINS_INPUTS];
+    const char *const *in_names[WINS_INPUTS]; /* each input's column names (its sender's schema) */
+    int in_ncols[WINS_INPUTS];
     int skip;                       /* rows until the next sampled one */
     WInsightSnap live;
     int64_t t0_ms, rate_t_ms;       /* first publication; start of the current rate window */
@@ -132,6 +145,7 @@ typedef struct WInsight {
     uint16_t pass_key_len[WHH_SLOTS];
     int64_t bytes_pass_total;
     bool final_pass_done;           /* the pass after the input ended ran */
+    int64_t scan_rows_seen;         /* op->rows_in at the last step of the walk */
     pthread_mutex_t mu;
     WInsightSnap pub;
 } WInsight;
@@ -144,6 +158,15 @@ WInsight *winsight_new(const WOptions *config, WError *err);
 void winsight_free(WInsight *in);
 /* The key columns of input `input` (the keys of the hash exchange in front of it). */
 void wop_insight_keys(struct WOperator *op, int input, int nkeys, const int *keys);
+/* Framework (wop_connect): input `input` carries chunks of ncols columns with these names (the
+   sender's output schema; kept by reference: the plan outlives the job), to name the columns of
+   the rows insight describes (late rows). */
+void winsight_input_names(struct WOperator *op, int input, int ncols, const char *const *names);
+/* A hash exchange's sender (op): the rows of c it routed, hash[r] the key hash it routed row r by
+   (its key columns keys) and target[r] the receiving subtask (of nrecv); one row in
+   WINS_SAMPLE_EVERY goes into the exchange sketch (xhh, labelled lazily as the records sketch). */
+void winsight_exchange_rows(struct WOperator *op, const struct WChunk *c, int nkeys, const int *keys,
+                            const uint64_t *hash, const int *target, int nrecv);
 /* Framework: the rows of a chunk arriving on input (sampled into the sketch). */
 void winsight_rows(struct WOperator *op, int input, const struct WChunk *c);
 /* An operator dropped row `row` of c (input `input`) as late by lateness_ms (>= 0). */
@@ -213,6 +236,12 @@ int winsight_top_keys(const WInsightSnap *snaps, int nsnaps, WHotKey *out, int m
    WINS_HOT_MIN_SAMPLED records were sampled. */
 #define WINS_HOT_MIN_SAMPLED 100
 bool winsight_is_hot(const WHotKey *top, int n, int64_t sampled, double threshold);
+/* The top keys a hash exchange's senders (snaps[s] of sending subtask s) sent, merged by key over
+   the senders, subtask = the receiving subtask; *sampled = sampled rows of all senders; per_recv
+   (max_recv entries, may be NULL) gets the sampled rows per receiving subtask. 0 and *sampled = 0
+   when no snapshot is an exchange's. */
+int winsight_top_exchange(const WInsightSnap *snaps, int nsnaps, WHotKey *out, int max, int64_t *sampled,
+                          int64_t *per_recv, int max_recv);
 /* The remedy Flink users know for a hot key in this operator (by its job-graph name), and whether
    the plan already applies it. */
 const char *winsight_remedy(const char *op_name, bool *applied);

@@ -16,6 +16,25 @@ static int by_count(const void *a, const void *b)
     return x->subtask - y->subtask;
 }
 
+static int by_hash(const void *a, const void *b)
+{
+    const WHotKey *x = a, *y = b;
+    return x->e.hash < y->e.hash ? -1 : x->e.hash > y->e.hash;
+}
+
+/* The first max of all[0..n) by count into out, with their shares of total; frees all. */
+static int top_first(WHotKey *all, int n, int64_t total, WHotKey *out, int max)
+{
+    wqsort(all, (size_t)n, sizeof *all, by_count);
+    int k = n < max ? n : max;
+    for (int i = 0; i < k; i++) {
+        out[i] = all[i];
+        out[i].share = total ? (double)all[i].e.count / (double)total : 0;
+    }
+    free(all);
+    return k;
+}
+
 enum { TOP_RECORDS, TOP_WORK, TOP_BYTES };
 
 /* The top keys of every subtask's records, work or state-bytes sketch, merged. */
@@ -33,15 +52,8 @@ static int top_of(const WInsightSnap *snaps, int nsnaps, int which, WHotKey *out
         int ne = whh_top(h, e, WHH_SLOTS);
         for (int i = 0; i < ne; i++) all[n++] = (WHotKey){.e = e[i], .subtask = s};
     }
-    wqsort(all, (size_t)n, sizeof *all, by_count);
-    int k = n < max ? n : max;
-    for (int i = 0; i < k; i++) {
-        out[i] = all[i];
-        out[i].share = total ? (double)all[i].e.count / (double)total : 0;
-    }
-    free(all);
     *total_out = total;
-    return k;
+    return top_first(all, n, total, out, max);
 }
 
 int winsight_top_keys(const WInsightSnap *snaps, int nsnaps, WHotKey *out, int max, int64_t *sampled)
@@ -57,6 +69,41 @@ int winsight_top_work(const WInsightSnap *snaps, int nsnaps, WHotKey *out, int m
 int winsight_top_bytes(const WInsightSnap *snaps, int nsnaps, WHotKey *out, int max, int64_t *total)
 {
     return top_of(snaps, nsnaps, TOP_BYTES, out, max, total);
+}
+
+int winsight_top_exchange(const WInsightSnap *snaps, int nsnaps, WHotKey *out, int max, int64_t *sampled,
+                          int64_t *per_recv, int max_recv)
+{
+    int64_t total = 0;
+    int n = 0;
+    if (per_recv) memset(per_recv, 0, sizeof *per_recv * (size_t)max_recv);
+    WHotKey *all = wcalloc((size_t)nsnaps * WHH_SLOTS + 1, sizeof *all);
+    for (int s = 0; s < nsnaps; s++) {
+        const WInsightSnap *x = &snaps[s];
+        if (!x->exchange) continue;
+        total += x->xhh.total;
+        for (int t = 0; per_recv && t < x->nrecv && t < max_recv && t < WINS_RECV; t++) per_recv[t] += x->xrows_to[t];
+        for (int i = 0; i < x->xhh.n; i++) {
+            all[n] = (WHotKey){.e = {.hash = x->xhh.hash[i], .count = x->xhh.count[i], .error = x->xhh.error[i]},
+                               .subtask = x->xto[i]};
+            memcpy(all[n++].e.label, x->xhh.label[i], WHH_LABEL);
+        }
+    }
+    /* a key several senders sent (the same hash, so the same receiver) is one key */
+    wqsort(all, (size_t)n, sizeof *all, by_hash);
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (m && all[m - 1].e.hash == all[i].e.hash) {
+            all[m - 1].e.count += all[i].e.count;
+            all[m - 1].e.error += all[i].e.error;
+            if (!all[m - 1].e.label[0]) memcpy(all[m - 1].e.label, all[i].e.label, WHH_LABEL);
+        } else {
+            all[m++] = all[i];
+        }
+    }
+    n = m;
+    *sampled = total;
+    return top_first(all, n, total, out, max);
 }
 
 bool winsight_is_hot(const WHotKey *top, int n, int64_t sampled, double threshold)

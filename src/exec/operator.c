@@ -48,6 +48,7 @@ void wop_connect(WOperator *from, WOperator *to, int to_input)
         from->outs = wrealloc(from->outs, sizeof(WOpOut) * (size_t)from->cap_outs);
     }
     from->outs[from->nouts++] = (WOpOut){to, to_input};
+    if (to->insight) winsight_input_names(to, to_input, from->ncols, from->names);
 }
 
 void wop_free(WOperator *op)

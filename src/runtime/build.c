@@ -239,6 +239,7 @@ static WOperator *build_exchange(WPlanCtx *p, Lane *L, WRel *r, WOperator *input
     if (xi < 0) { werr_set(p->err, WEXC_TABLE, "Too many exchanges in one job"); return NULL; }
     wjob_exchange_setup(j, xi, send_p, recv_p, rebalance);    /* the same in every lane */
     WOperator *snd = wjob_sender_new(L, xi, r);
+    L->send[xi] = snd;
     set_name(p, L, snd, r, -1);
     wjob_add_op(j, snd);
     wop_connect(input, snd, 0);

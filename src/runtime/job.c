@@ -106,6 +106,8 @@ int wjob_exchange_index(WJob *j, WRel *r)
             Lane *L = &j->lanes[l];
             L->recv = wrealloc(L->recv, sizeof(Receiver *) * (size_t)cap);
             memset(L->recv + j->cap_exch, 0, sizeof(Receiver *) * (size_t)(cap - j->cap_exch));
+            L->send = wrealloc(L->send, sizeof(WOperator *) * (size_t)cap);
+            memset(L->send + j->cap_exch, 0, sizeof(WOperator *) * (size_t)(cap - j->cap_exch));
         }
         j->cap_exch = cap;
     }
@@ -428,6 +430,7 @@ typedef struct Sender {
     uint16_t *lane_of_kg;       /* key group -> receiving lane (KeyGroupRangeAssignment), maxp entries */
     WStrBuf kb;
     int *target;
+    uint64_t *hash;             /* each row's key hash (insight's exchange sketch reuses it) */
     uint8_t *sel;
 } Sender;
 
@@ -475,11 +478,13 @@ static void sender_process(WOperator *op, int input, const WChunk *in)
         } else {
             wsb_clear(&sd->kb);
             wrow_encode_chunk(&sd->kb, in, r, sd->nkeys, sd->keys);
-            int kg = wflink_key_group(wrow_hash(sd->kb.buf, sd->kb.len), sd->maxp);
+            sd->hash[r] = wrow_hash(sd->kb.buf, sd->kb.len);
+            int kg = wflink_key_group(sd->hash[r], sd->maxp);
             sd->target[r] = sd->lane_of_kg[kg];
         }
         if (sd->target[r] != sd->target[0]) same = false;
     }
+    if (op->insight && !sd->rebalance) winsight_exchange_rows(op, in, sd->nkeys, sd->keys, sd->hash, sd->target, n);
     if (same) { send_rows_to(sd, sd->target[0], in, NULL, 0); return; }
     for (int t = 0; t < n; t++) {
         int cnt = 0;
@@ -515,6 +520,7 @@ static void sender_destroy(WOperator *op)
     wsb_free(&sd->kb);
     free(sd->lane_of_kg);
     free(sd->target);
+    free(sd->hash);
     free(sd->sel);
     free(sd);
 }
@@ -547,6 +553,7 @@ WOperator *wjob_sender_new(Lane *L, int exch, WRel *r)
         sd->lane_of_kg[kg] = (uint16_t)wflink_operator_index(sd->maxp, sd->nrecv, kg);
     wsb_init(&sd->kb);
     sd->target = wmalloc(sizeof(int) * WCHUNK_CAP);
+    sd->hash = wmalloc(sizeof(uint64_t) * WCHUNK_CAP);
     sd->sel = wmalloc(WCHUNK_CAP);
     return &sd->base;
 }
@@ -637,6 +644,7 @@ static void lane_init(WJob *j, Lane *L, int index)
     L->ctx.err = &L->err;
     L->ctx.registry = &L->registry;
     L->recv = NULL;             /* grown with the exchange table (wjob_exchange_index) */
+    L->send = NULL;
     L->room_waiters = wcalloc((size_t)j->nlanes, sizeof(bool));
     L->wake_list = wcalloc((size_t)j->nlanes, sizeof(int));
     pthread_mutex_init(&L->mu, NULL);
@@ -1213,6 +1221,8 @@ static void lane_publish(Lane *L, bool force)
         wop_publish_metrics(L->built[i].op);
         winsight_publish(L->built[i].op, now);
     }
+    for (int x = 0; x < L->job->nexch; x++)
+        if (L->send[x]) winsight_publish(L->send[x], now);
 }
 
 static void *lane_main(void *arg)
@@ -1357,6 +1367,7 @@ void wjob_free(WJob *j)
         free(L->srcs);
         free(L->built);
         free(L->recv);
+        free(L->send);
         free(L->qcount);
         free(L->room_waiters);
         free(L->wake_list);
@@ -1501,6 +1512,16 @@ bool wjob_savepoint_status(const WJob *j, int64_t request, WCkptRequest *out)
 }
 
 bool wjob_stopped(const WJob *j) { return j && atomic_load_explicit(&j->stopped, memory_order_acquire) != 0; }
+
+const WOperator *wjob_node_input_sender(const WJob *j, int i, int input, int subtask)
+{
+    if (!j || subtask < 0 || subtask >= j->nlanes || i < 0 || i >= j->lanes[0].nbuilt) return NULL;
+    const WRel *r = j->lanes[0].built[i].rel;
+    if (!r || input < 0 || input >= r->ninputs || r->inputs[input]->kind != WR_EXCHANGE) return NULL;
+    for (int x = 0; x < j->nexch; x++)
+        if (j->exch[x] == r->inputs[input]) return j->lanes[subtask].send ? j->lanes[subtask].send[x] : NULL;
+    return NULL;
+}
 
 const WOperator *wjob_node_subtask_op(const WJob *j, int i, int subtask)
 {

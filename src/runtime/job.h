@@ -73,6 +73,10 @@ int wjob_node_stream_op(const WJob *job, int i);
 /* Parallel subtasks (parallelism.default): every node has one operator per subtask. */
 int wjob_parallelism(const WJob *job);
 const WOperator *wjob_node_subtask_op(const WJob *job, int i, int subtask);
+/* The sender in lane `subtask` of the hash exchange in front of input `input` of exec node i
+   (insight's exchange sketch); NULL when that input has no exchange of its own (one lane, a
+   forward edge). */
+const WOperator *wjob_node_input_sender(const WJob *job, int i, int input, int subtask);
 
 /* Checkpoints of the job (runtime/checkpoint.h: wckpt_stats_count / wckpt_stats_get are safe
    while the job runs); NULL when it takes none. */

@@ -67,6 +67,25 @@ static void origins_text(const WJob *j, const WInsightSnap *snaps, WStrBuf *out)
                    org[k].name[0] ? org[k].name : "an unnamed origin");
 }
 
+/* A hot key at the hash exchange into input `input` of node i, as its senders saw it (the rows
+   they sent, by the routing hash): the key, its share and the receiving subtask. */
+static void report_exchange(const WJob *j, int i, int input, const char *name, WStrBuf *out)
+{
+    WInsightSnap *x = wcalloc((size_t)j->nlanes, sizeof *x);
+    bool any = false;
+    for (int l = 0; l < j->nlanes; l++) {
+        const WOperator *snd = wjob_node_input_sender(j, i, input, l);
+        any |= snd && winsight_read(snd, &x[l]);
+    }
+    WHotKey top[2];
+    int64_t sampled = 0;
+    int n = any ? winsight_top_exchange(x, j->nlanes, top, 2, &sampled, NULL, 0) : 0;
+    if (winsight_is_hot(top, n, sampled, wjob_hot_key_threshold(j->env.config)))
+        wsb_printf(out, "  hot key at the hash exchange into %s%s: %s has %.0f%% of the rows sent, all to subtask %d\n",
+                   name, input ? " (input 1)" : "", top[0].e.label, top[0].share * 100, top[0].subtask);
+    free(x);
+}
+
 static void report_op(const WJob *j, int i, WStrBuf *out)
 {
     WInsightSnap *snaps = wcalloc((size_t)j->nlanes, sizeof *snaps);
@@ -83,6 +102,7 @@ static void report_op(const WJob *j, int i, WStrBuf *out)
             wsb_printf(out, "  hot key: %s has %.0f%% of %s's rows (subtask %d); remedy: %s\n", top[0].e.label,
                        top[0].share * 100, name, top[0].subtask, remedy);
         }
+        for (int in = 0; in < WINS_INPUTS; in++) report_exchange(j, i, in, name, out);
         WHotKey bt[2];
         int64_t bytes = 0;
         int nb = winsight_top_bytes(snaps, j->nlanes, bt, 2, &bytes);

@@ -83,6 +83,7 @@ struct Lane {
     int nbuilt, cap_built;
     Built *built;
     Receiver **recv;            /* by exchange index (cap_exch entries) */
+    WOperator **send;           /* its senders, by exchange index (cap_exch entries; insight) */
     /* ---- the inbox: guarded by mu ---- */
     pthread_mutex_t mu;
     pthread_cond_t cv;          /* signalled when a message arrives or `woken` is set */

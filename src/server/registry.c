@@ -132,6 +132,23 @@ static void lane_stats(const WRegJob *j, int op, int lane, WOpStats *out)
     }
 }
 
+bool wregistry_exchange_insight(const WRegJob *j, int op, int input, int subtask, WInsightSnap *out)
+{
+    if (!j->graph || op < 0 || op >= j->graph->nops || input < 0 || input >= WREG_XINPUTS || subtask < 0 ||
+        subtask >= j->nlanes)
+        return false;
+    size_t at = (size_t)op * WREG_XINPUTS + (size_t)input;
+    if (j->job && j->xsend_of) {
+        const WOperator *snd = j->xsend_of[at * (size_t)j->nlanes + (size_t)subtask];
+        return snd && winsight_read(snd, out);
+    }
+    if (j->final_xinsight && j->final_xinsight[at] && j->final_xinsight[at][subtask].exchange) {
+        *out = j->final_xinsight[at][subtask];
+        return true;
+    }
+    return false;
+}
+
 bool wregistry_op_insight(const WRegJob *j, int op, int subtask, WInsightSnap *out)
 {
     if (!j->graph || op < 0 || op >= j->graph->nops || subtask < 0 || subtask >= j->nlanes) return false;
@@ -320,6 +337,9 @@ static void free_entry(WRegJob *j)
 {
     free(j->name);
     wopts_free(&j->config);
+    for (int x = 0; j->final_xinsight && j->graph && x < j->graph->nops * WREG_XINPUTS; x++) free(j->final_xinsight[x]);
+    free(j->final_xinsight);
+    free(j->xsend_of);
     wjobgraph_free(j->graph);
     free(j->op_of);
     free(j->final);
@@ -351,6 +371,7 @@ static void attach(WRegJob *j, WJob *job)
     if (j->graph) {
         size_t nops = (size_t)(j->graph->nops ? j->graph->nops : 1);
         j->op_of = wcalloc(nops * (size_t)j->nlanes, sizeof(WOperator *));
+        j->xsend_of = wcalloc(nops * WREG_XINPUTS * (size_t)j->nlanes, sizeof(WOperator *));
         j->last_change = wcalloc(nops, sizeof(int64_t));
         j->last_rows = wcalloc(nops, sizeof(int64_t));
         j->vsamples = wcalloc((size_t)(j->graph->nvertices ? j->graph->nvertices : 1) * (size_t)j->nlanes *
@@ -363,6 +384,10 @@ static void attach(WRegJob *j, WJob *job)
             int i = wjob_stream_op_built(job, k);
             (void)so;
             for (int l = 0; i >= 0 && l < j->nlanes; l++) j->op_of[k * j->nlanes + l] = wjob_node_subtask_op(job, i, l);
+            for (int in = 0; i >= 0 && in < WREG_XINPUTS; in++)
+                for (int l = 0; l < j->nlanes; l++)
+                    j->xsend_of[((size_t)k * WREG_XINPUTS + (size_t)in) * (size_t)j->nlanes + (size_t)l] =
+                        wjob_node_input_sender(job, i, in, l);
         }
     }
     j->job = job;
@@ -381,6 +406,18 @@ static void detach(WRegJob *j)
         for (size_t x = 0; x < n; x++) has[x] = j->op_of[x] && winsight_read(j->op_of[x], &ins[x]);
         j->final_insight = ins;
         j->final_has_insight = has;
+        /* the hash exchanges' senders: kept only for the inputs that have one */
+        size_t nx = (size_t)j->graph->nops * WREG_XINPUTS;
+        j->final_xinsight = wcalloc(nx ? nx : 1, sizeof *j->final_xinsight);
+        for (size_t x = 0; j->xsend_of && x < nx; x++) {
+            const WOperator **snd = &j->xsend_of[x * (size_t)j->nlanes];
+            bool any = false;
+            for (int l = 0; l < j->nlanes; l++) any |= snd[l] != NULL;
+            if (!any) continue;
+            j->final_xinsight[x] = wcalloc((size_t)j->nlanes, sizeof **j->final_xinsight);
+            for (int l = 0; l < j->nlanes; l++)
+                if (snd[l]) winsight_read(snd[l], &j->final_xinsight[x][l]);
+        }
     }
     if (j->job && wjob_checkpoints(j->job)) {
         free(j->ckpts);
@@ -397,6 +434,8 @@ static void detach(WRegJob *j)
     }
     free(j->op_of);
     j->op_of = NULL;
+    free(j->xsend_of);
+    j->xsend_of = NULL;
     j->job = NULL;
     j->arena = NULL;
 }

@@ -107,6 +107,11 @@ typedef struct WRegJob {
     WOpStats *final;            /* [graph operator * nlanes + subtask], set when the job ended */
     struct WInsightSnap *final_insight; /* same index: the insight kept when the job ended */
     bool *final_has_insight;
+    /* insight of the hash exchanges into the graph operators: [(op * WREG_XINPUTS + input) *
+       nlanes + subtask] the sender (while running); after the end, per op * WREG_XINPUTS + input,
+       the senders' kept snapshots (nlanes of them) or NULL for an input without an exchange */
+    const WOperator **xsend_of;
+    struct WInsightSnap **final_xinsight;
     bool unbounded;             /* some source of the job is unbounded (insight: state forecast) */
     int64_t *last_change;       /* per graph operator: when rows_in or rows_out last changed */
     int64_t *last_rows;         /* per graph operator: rows_in + rows_out at the last sample */
@@ -170,6 +175,10 @@ void wregistry_vertex_times(const WRegJob *j, int v, int subtask, int64_t now, W
 /* (locked) The insight snapshot (exec/insight.h) of graph operator op in subtask: live while
    the job runs, the kept one afterwards; false when the operator keeps none. */
 bool wregistry_op_insight(const WRegJob *j, int op, int subtask, struct WInsightSnap *out);
+/* (locked) The snapshot of the sender in `subtask` of the hash exchange into input `input` of graph
+   operator op (insight's exchange sketch); false when that input has no exchange of its own. */
+#define WREG_XINPUTS 2
+bool wregistry_exchange_insight(const WRegJob *j, int op, int input, int subtask, struct WInsightSnap *out);
 /* (locked) The job's checkpoints and savepoints in the order they ended (completed or failed):
    live while it runs, the kept copy afterwards. *out is malloc'ed (NULL when none); returns the
    count, -1 when the job takes no checkpoints. */

@@ -21,6 +21,47 @@ static WInsightSnap *op_snaps(const WRegJob *j, int op)
     return s;
 }
 
+/* The hash exchange into input `input` of op, as its senders saw it: the keys by the rows they
+   sent (from the routing hash, sampled), each with the receiving subtask, and the sampled rows per
+   receiving subtask; NULL when that input has no exchange of its own. */
+static json_t *exchange_keys(const WRegJob *j, int op, int input, double threshold)
+{
+    WInsightSnap *x = wcalloc((size_t)j->nlanes, sizeof *x);
+    bool any = false;
+    for (int l = 0; l < j->nlanes; l++) any |= wregistry_exchange_insight(j, op, input, l, &x[l]);
+    if (!any) { free(x); return NULL; }
+    WHotKey top[10];
+    int64_t sampled = 0, per_recv[WINS_RECV];
+    int n = winsight_top_exchange(x, j->nlanes, top, 10, &sampled, per_recv, WINS_RECV);
+    int nrecv = 0;
+    for (int l = 0; l < j->nlanes; l++) if (x[l].nrecv > nrecv) nrecv = x[l].nrecv;
+    free(x);
+    const WStreamOp *so = &j->graph->ops[op];
+    const char *from = input < so->ninputs ? j->graph->ops[so->inputs[input].from].name : "?";
+    json_t *keys = json_array(), *recv = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(keys, json_pack("{s:s?, s:I, s:I, s:f, s:i}", "key", top[i].e.label[0] ? top[i].e.label : NULL,
+                                              "records", (json_int_t)(top[i].e.count * WINS_SAMPLE_EVERY), "error",
+                                              (json_int_t)(top[i].e.error * WINS_SAMPLE_EVERY), "share", top[i].share,
+                                              "receiving_subtask", top[i].subtask));
+    for (int t = 0; t < nrecv && t < WINS_RECV; t++)
+        json_array_append_new(recv, json_integer((json_int_t)(per_recv[t] * WINS_SAMPLE_EVERY)));
+    char name[160];
+    snprintf(name, sizeof name, "HASH %s -> %s", from, so->name);
+    json_t *o = json_pack("{s:s, s:i, s:s, s:s, s:I, s:i, s:o, s:o}", "exchange", name, "input", input, "from", from, "to",
+                          so->name, "records_sampled", (json_int_t)sampled, "sample_every", WINS_SAMPLE_EVERY,
+                          "records_per_receiving_subtask", recv, "keys", keys);
+    bool hot = winsight_is_hot(top, n, sampled, threshold);
+    json_object_set_new(o, "hot", json_boolean(hot));
+    if (hot) {
+        char w[320];
+        snprintf(w, sizeof w, "Key %s has %.0f%% of the records the exchange %s sends; they all go to subtask %d.",
+                 top[0].e.label, top[0].share * 100, name, top[0].subtask);
+        json_object_set_new(o, "warning", json_string(w));
+    }
+    return o;
+}
+
 static json_t *hot_keys(const WRegJob *j, int op, const WInsightSnap *s, double threshold)
 {
     WHotKey top[10];
@@ -61,6 +102,13 @@ static json_t *hot_keys(const WRegJob *j, int op, const WInsightSnap *s, double 
             json_object_set_new(o, "state_warning", json_string(w));
         }
     }
+    /* the hash exchanges in front of the operator, as their senders saw the keys */
+    json_t *xs = json_array();
+    for (int in = 0; in < WREG_XINPUTS && in < j->graph->ops[op].ninputs; in++) {
+        json_t *x = exchange_keys(j, op, in, threshold);
+        if (x) json_array_append_new(xs, x);
+    }
+    json_object_set_new(o, "exchanges", xs);
     bool hot = winsight_is_hot(top, n, sampled, threshold);
     json_object_set_new(o, "hot", json_boolean(hot));
     if (hot) {

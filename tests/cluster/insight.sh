@@ -5,11 +5,13 @@
 #   - REST /weir/jobs/:jid/vertices/:vid/hot-keys, /late-data, /state-growth (cluster daemon);
 #   - the `-v` job report (embedded sql-client);
 #   - a slow window (a window-join key with 1000 x 1000 rows, weir.insight.slow-threshold 100 ms);
+#   - the same hot key at parallelism 2, seen by the hash exchange's senders (hot-keys' exchanges:
+#     the key, its share of the rows sent and the receiving subtask; -v; dashboard);
 #   - a key that holds most of an aggregate's state bytes with few rows (hot-keys' keys_by_state_bytes);
 #   - EXPLAIN PLAN_ADVICE with weir.insight.advice-job = <a running job>: its figures as advice;
 #   - a slow key of a regular join (a key with 2500 x 2500 candidate pairs; REST slow-keys, -v);
-#   - the dashboard (headless Chromium, when installed: its insight tables; screenshot to
-#     $BUILD/insight-dashboard.png).
+#   - the dashboard (headless Chromium, when installed: its insight tables; screenshots to
+#     $BUILD/insight-dashboard.png and, for the hot key at the exchange, insight-exchange-dashboard.png).
 # And `weir.insight.enabled` = false turns it off.
 TEST_NAME=insight
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -38,6 +40,12 @@ CREATE TABLE win_sink (k STRING, w TIMESTAMP(3), cnt BIGINT) WITH ('connector' =
 SQL
 cat > "$W/hot.sql" <<SQL
 SET 'pipeline.name' = 'insight-hot';
+SET 'table.dml-sync' = 'true';
+INSERT INTO page_sink SELECT page, COUNT(*) FROM clicks GROUP BY page;
+SQL
+cat > "$W/hot2.sql" <<SQL
+SET 'pipeline.name' = 'insight-hot-p2';
+SET 'parallelism.default' = '2';
 SET 'table.dml-sync' = 'true';
 INSERT INTO page_sink SELECT page, COUNT(*) FROM clicks GROUP BY page;
 SQL
@@ -75,6 +83,30 @@ check "hot-keys: it lands on subtask 0" jqe '.operators[0].keys[0].subtask == 0'
 check "hot-keys: flagged hot with a warning" jqe '.operators[0].hot == true and (.operators[0].warning | contains("hot"))' "$W/hot.json"
 check "hot-keys: the remedy is two-phase aggregation, not applied" \
   jqe '(.operators[0].remedy | contains("TWO_PHASE")) and .operators[0].remedy_applied == false' "$W/hot.json"
+check "hot-keys: at parallelism 1 no exchange (one subtask reads its input itself)" jqe '.operators[0].exchanges == []' "$W/hot.json"
+
+# ---- the hot key at parallelism 2, on the hash exchange's sender side
+sql "$W/hot2.sql" -i "$W/ddl.sql" > "$W/hot2.out" 2>&1
+h2jid="$(jid_by_name insight-hot-p2)"
+check "the parallelism-2 hot-key job ran" test -n "$h2jid"
+h2vid="$(vid_of "$h2jid" GroupAggregate)"
+api GET "/weir/jobs/$h2jid/vertices/$h2vid/hot-keys" > "$W/hot2.json"
+check "exchange: the hash exchange into the aggregate is described, from the source" \
+  jqe '.operators[0].exchanges | length == 1 and (.[0].exchange | test("^HASH Source: clicks\\[[0-9]+\\] -> GroupAggregate\\[[0-9]+\\]$"))' "$W/hot2.json"
+check "exchange: the top key is 'hot', about 60% of the rows sent" \
+  jqe '.operators[0].exchanges[0].keys[0].key == "hot" and .operators[0].exchanges[0].keys[0].share > 0.5
+       and .operators[0].exchanges[0].keys[0].share < 0.7' "$W/hot2.json"
+check "exchange: the receiving subtask is the one the aggregate counts it on" \
+  jqe '.operators[0].exchanges[0].keys[0].receiving_subtask == .operators[0].keys[0].subtask' "$W/hot2.json"
+check "exchange: that subtask gets most of the sampled rows (2 receivers), the records estimate adds up" \
+  jqe '.operators[0].exchanges[0] as $x | ($x.records_per_receiving_subtask | length == 2)
+       and $x.records_per_receiving_subtask[$x.keys[0].receiving_subtask] > 2 * $x.records_per_receiving_subtask[1 - $x.keys[0].receiving_subtask]
+       and ($x.records_per_receiving_subtask | add) == $x.records_sampled * 16 and $x.records_sampled >= 100' "$W/hot2.json"
+check "exchange: flagged hot with a warning naming the receiving subtask" \
+  jqe '.operators[0].exchanges[0].hot == true and (.operators[0].exchanges[0].warning | test("Key hot has [56][0-9]% of the records the exchange HASH .* sends; they all go to subtask [01]"))' "$W/hot2.json"
+api GET "/weir/jobs/$h2jid/vertices/$(vid_of "$h2jid" Source)/hot-keys" > "$W/hot2-src.json"
+check "exchange: the source vertex (not keyed) lists no operator" jqe '.operators == []' "$W/hot2-src.json"
+
 api GET "/weir/jobs/$jid/vertices/0123456789abcdef0123456789abcdef/hot-keys" > /dev/null
 check "an unknown vertex is 404" test "$STATUS" = 404
 api GET "/weir/jobs/$jid/vertices/$vid/nothing" > /dev/null
@@ -241,8 +273,11 @@ if [[ -n "$CHROME" ]]; then
   check "dashboard: the growth warning is shown" grep -q "groupAggregateState has no TTL and grows" "$W/dom-grow.html"
   chrome --dump-dom "$BASE/#/job/$jid" > "$W/dom-hot.html"
   check "dashboard: the hot key warning names the remedy" grep -q "Hot key: Key hot has" "$W/dom-hot.html"
+  chrome --dump-dom "$BASE/#/job/$h2jid" > "$W/dom-hot2.html"
+  check "dashboard: the hot key at the hash exchange is shown with its receiving subtask" \
+    bash -c "grep -q 'Hot key at a hash exchange: Key hot has' '$W/dom-hot2.html' && grep -q 'HASH Source: clicks' '$W/dom-hot2.html'"
   chrome --dump-dom "$BASE/#/job/$ljid" > "$W/dom-late.html"
-  check "dashboard: the late rows are listed" grep -q "late by [0-9]* ms: late1" "$W/dom-late.html"
+  check "dashboard: the late rows are listed with their column names" grep -q "late by [0-9]* ms: k=late1, " "$W/dom-late.html"
   chrome --dump-dom "$BASE/#/job/$bjid" > "$W/dom-bytes.html"
   check "dashboard: the key holding the state is shown" grep -q "Hot key by state: Key big holds" "$W/dom-bytes.html"
   chrome --dump-dom "$BASE/#/job/$kjid" > "$W/dom-skey.html"
@@ -255,6 +290,10 @@ if [[ -n "$CHROME" ]]; then
   mkdir -p "$(dirname "$shot")"; rm -f "$shot"
   (cd "$TMPD" && chrome --screenshot="$shot" "$BASE/#/job/$gjid" > /dev/null)
   check "a dashboard screenshot was written ($shot)" test -s "$shot"
+  shot2="${BUILD:-$ROOT/build}/insight-exchange-dashboard.png"
+  rm -f "$shot2"
+  (cd "$TMPD" && chrome --screenshot="$shot2" "$BASE/#/job/$h2jid" > /dev/null)
+  check "a screenshot of the hot key at the hash exchange was written ($shot2)" test -s "$shot2"
 else
   echo "note $TEST_NAME: chromium is not installed; the dashboard part is not checked"
 fi
@@ -265,10 +304,14 @@ api PATCH "/jobs/$tjid?mode=cancel" > /dev/null
 WEIR_EMBEDDED=1 timeout 120 "$WEIR" sql-client -v -i "$W/ddl.sql" -f "$W/hot.sql" > "$W/v-hot.out" 2> "$W/v-hot.err" < /dev/null
 check "-v: the hot key is reported with its remedy" grep -q "hot key: hot has 6[0-9]% of GroupAggregate\[[0-9]*\]'s rows (subtask 0); remedy: not applied: enable two-phase" "$W/v-hot.err"
 WEIR_EMBEDDED=1 timeout 120 "$WEIR" sql-client -v -i "$W/ddl.sql" -f "$W/late.sql" > "$W/v-late.out" 2> "$W/v-late.err" < /dev/null
-check "-v: the late rows are reported" grep -q "late rows dropped: 7, late by up to 3[89][0-9]* ms .*first: late by [0-9]* ms: late1" "$W/v-late.err"
+check "-v: the late rows are reported, the sample with its column names (the operator's input)" \
+  grep -q "late rows dropped: 7, late by up to 3[89][0-9]* ms .*first: late by [0-9]* ms: k=late1, " "$W/v-late.err"
+WEIR_EMBEDDED=1 timeout 120 "$WEIR" sql-client -v -i "$W/ddl.sql" -f "$W/hot2.sql" > "$W/v-hot2.out" 2> "$W/v-hot2.err" < /dev/null
+check "-v: the hot key at the hash exchange is reported with its receiving subtask" \
+  grep -q "hot key at the hash exchange into GroupAggregate\[[0-9]*\]: hot has [56][0-9]% of the rows sent, all to subtask [01]$" "$W/v-hot2.err"
 # off: no insight at all
 sed "s/SET 'table.dml-sync'/SET 'weir.insight.enabled' = 'false';\nSET 'table.dml-sync'/" "$W/hot.sql" > "$W/hot-off.sql"
 WEIR_EMBEDDED=1 timeout 120 "$WEIR" sql-client -v -i "$W/ddl.sql" -f "$W/hot-off.sql" > "$W/v-off.out" 2> "$W/v-off.err" < /dev/null
 check "weir.insight.enabled = false: no hot-key line" bash -c "grep -q 'GroupAggregate' '$W/v-off.err' && ! grep -q 'hot key' '$W/v-off.err'"
-if [[ $FAILS -gt 0 ]]; then for f in hot bytes late slow skey grow ttl; do echo "== $f.json"; cat "$W/$f.json"; done; cat "$W"/v-*.err; fi
+if [[ $FAILS -gt 0 ]]; then for f in hot hot2 bytes late slow skey grow ttl; do echo "== $f.json"; cat "$W/$f.json"; done; cat "$W"/v-*.err; fi
 exit 0

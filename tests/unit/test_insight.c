@@ -264,3 +264,48 @@ WTEST(insight_slow_remedy)
     CHECK(strstr(winsight_slow_remedy("OverAggregate[4]"), "frame") != NULL);
     CHECK(strstr(winsight_slow_remedy("GroupAggregate[6]"), "rescan") != NULL);
 }
+
+/* A hash exchange's senders: a key sent by both senders is one key (counts summed), listed with
+   its receiving subtask; the sampled rows per receiving subtask add up over the senders; a
+   snapshot that is no exchange's is skipped. */
+WTEST(insight_exchange_keys_over_senders)
+{
+    WInsightSnap s[3] = {0};
+    for (int i = 0; i < 2; i++) {
+        s[i].exchange = true;
+        s[i].nrecv = 2;
+    }
+    bool entered;
+    int slot = whh_add(&s[0].xhh, 7, 40, &entered);
+    snprintf(s[0].xhh.label[slot], WHH_LABEL, "hot");
+    s[0].xto[slot] = 1;
+    slot = whh_add(&s[0].xhh, 8, 10, &entered);
+    snprintf(s[0].xhh.label[slot], WHH_LABEL, "a");
+    s[0].xto[slot] = 0;
+    slot = whh_add(&s[1].xhh, 7, 30, &entered);        /* no label in this sender's sketch yet */
+    s[1].xto[slot] = 1;
+    slot = whh_add(&s[1].xhh, 9, 20, &entered);
+    snprintf(s[1].xhh.label[slot], WHH_LABEL, "b");
+    s[1].xto[slot] = 0;
+    s[0].xrows_to[0] = 10; s[0].xrows_to[1] = 40;
+    s[1].xrows_to[0] = 20; s[1].xrows_to[1] = 30;
+    put_key(&s[2], "not an exchange", 7, 1000);       /* a keyed operator's sketch: not counted */
+    WHotKey top[4];
+    int64_t sampled, per_recv[4];
+    int n = winsight_top_exchange(s, 3, top, 4, &sampled, per_recv, 4);
+    CHECK_INT(n, 3);
+    CHECK_INT(sampled, 100);
+    CHECK_STR(top[0].e.label, "hot");
+    CHECK_INT(top[0].e.count, 70);
+    CHECK_INT(top[0].subtask, 1);
+    CHECK(top[0].share > 0.69 && top[0].share < 0.71);
+    CHECK_STR(top[1].e.label, "b");
+    CHECK_INT(top[1].subtask, 0);
+    CHECK_INT(per_recv[0], 30);
+    CHECK_INT(per_recv[1], 70);
+    CHECK_INT(per_recv[2], 0);
+    CHECK(winsight_is_hot(top, n, sampled, 0.2));
+    WInsightSnap none[1] = {0};
+    CHECK_INT(winsight_top_exchange(none, 1, top, 4, &sampled, NULL, 0), 0);
+    CHECK_INT(sampled, 0);
+}
