@@ -178,6 +178,29 @@ WRel *wplan_calc_watermark_transpose(WPlanCtx *p, WRel *calc)
 
 /* ------------------------------------------------------------------ phase 1 */
 
+/* A copy of join j whose inputs keep the columns `used` marks (left columns, then right), whose
+   output is the used ones among its first `nout` columns (the left input's for a semi / anti
+   join, both inputs' otherwise), and whose condition is remapped by `map` (wplan_positions). */
+static WRel *cut_join(WPlanCtx *p, const WRel *j, const bool *used, const int *map, int nout)
+{
+    int ln = j->inputs[0]->out.n, rn = j->inputs[1]->out.n;
+    WRel *nj = wa_memdup(p->arena, j, sizeof *j);
+    nj->inputs = WA_ARRAY(p->arena, WRel *, 2);
+    nj->inputs[0] = count_used(used, ln) == ln ? j->inputs[0] : wplan_pick(p, j->inputs[0], used);
+    nj->inputs[1] = count_used(used + ln, rn) == rn ? j->inputs[1] : wplan_pick(p, j->inputs[1], used + ln);
+    int m = count_used(used, nout);
+    nj->out.n = m;
+    nj->out.names = WA_ARRAY(p->arena, const char *, m ? m : 1);
+    nj->out.types = WA_ARRAY(p->arena, const WType *, m ? m : 1);
+    for (int i = 0; i < nout; i++) {
+        if (map[i] < 0) continue;
+        nj->out.names[map[i]] = j->out.names[i];
+        nj->out.types[map[i]] = j->out.types[i];
+    }
+    nj->join_cond = wplan_remap(p, j->join_cond, map);
+    return nj;
+}
+
 /* ProjectSemiAntiJoinTransposeRule: a Calc over a semi / anti join (whose rows are the left
    input's) that does not use every column: the left input keeps the columns the Calc and the
    condition use, the right input those the condition uses; the Calc stays above, remapped. NULL
@@ -195,21 +218,7 @@ static WRel *project_semi_join_transpose(WPlanCtx *p, WRel *calc)
     if (!count_used(used, ln)) used[0] = true;
     if (!count_used(used + ln, rn)) used[ln] = true;
     int *map = wplan_positions(p, used, n);
-    int m = count_used(used, ln);
-    WRel *nj = wa_memdup(p->arena, j, sizeof *j);
-    nj->inputs = WA_ARRAY(p->arena, WRel *, 2);
-    nj->inputs[0] = m == ln ? j->inputs[0] : wplan_pick(p, j->inputs[0], used);
-    nj->inputs[1] = count_used(used + ln, rn) == rn ? j->inputs[1] : wplan_pick(p, j->inputs[1], used + ln);
-    nj->out.n = m;
-    nj->out.names = WA_ARRAY(p->arena, const char *, m);
-    nj->out.types = WA_ARRAY(p->arena, const WType *, m);
-    for (int i = 0; i < ln; i++) {
-        if (map[i] < 0) continue;
-        nj->out.names[map[i]] = j->out.names[i];
-        nj->out.types[map[i]] = j->out.types[i];
-    }
-    nj->join_cond = wplan_remap(p, j->join_cond, map);
-    return recalc(p, calc, nj, map);
+    return recalc(p, calc, cut_join(p, j, used, map, ln), map);
 }
 
 /* FlinkProjectJoinTransposeRule. NULL when the Calc uses every column of the join. */
@@ -232,22 +241,7 @@ static WRel *project_join_transpose(WPlanCtx *p, WRel *calc)
     if (!count_used(used, ln)) used[0] = true;
     if (!count_used(used + ln, rn)) used[ln] = true;
     int *map = wplan_positions(p, used, n);
-    WRel *l = count_used(used, ln) == ln ? j->inputs[0] : wplan_pick(p, j->inputs[0], used);
-    WRel *r = count_used(used + ln, rn) == rn ? j->inputs[1] : wplan_pick(p, j->inputs[1], used + ln);
-    WRel *nj = wa_memdup(p->arena, j, sizeof *j);
-    nj->inputs = WA_ARRAY(p->arena, WRel *, 2);
-    nj->inputs[0] = l;
-    nj->inputs[1] = r;
-    int m = count_used(used, n);
-    nj->out.n = m;
-    nj->out.names = WA_ARRAY(p->arena, const char *, m);
-    nj->out.types = WA_ARRAY(p->arena, const WType *, m);
-    for (int i = 0; i < n; i++) {
-        if (map[i] < 0) continue;
-        nj->out.names[map[i]] = j->out.names[i];
-        nj->out.types[map[i]] = j->out.types[i];
-    }
-    nj->join_cond = wplan_remap(p, j->join_cond, map);
+    WRel *nj = cut_join(p, j, used, map, n);
     if (j->lookup) nj->left_time_col = map[j->left_time_col];     /* -1 once dropped (unused) */
     return recalc(p, calc, nj, map);
 }
