@@ -248,8 +248,10 @@ void wop_late_row(WOperator *op, int input, const WChunk *c, int row, int64_t la
     if (lateness_ms < 0) lateness_ms = 0;
     WInsightSnap *s = &in->live;
     s->late_total++;
-    s->late_by_input[input > 0 && input < WINS_INPUTS ? input : 0]++;
-    s->late_hist[winsight_late_bucket(lateness_ms)]++;
+    int i = input > 0 && input < WINS_INPUTS ? input : 0, b = winsight_late_bucket(lateness_ms);
+    s->late_by_input[i]++;
+    s->late_hist[b]++;
+    s->late_hist_by_input[i][b]++;
     if (lateness_ms > s->late_max_ms) s->late_max_ms = lateness_ms;
     if (c && s->nsamples < WINS_LATE_SAMPLES) {
         char *out = s->samples[s->nsamples++];

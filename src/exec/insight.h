@@ -83,6 +83,7 @@ typedef struct WInsightSnap {
     int64_t late_total;
     int64_t late_by_input[WINS_INPUTS];
     int64_t late_hist[WINS_LATE_BUCKETS];
+    int64_t late_hist_by_input[WINS_INPUTS][WINS_LATE_BUCKETS];   /* the same histogram per input */
     int64_t late_max_ms;
     int nsamples;                   /* the first WINS_LATE_SAMPLES dropped rows */
     char samples[WINS_LATE_SAMPLES][WINS_SAMPLE_LEN];

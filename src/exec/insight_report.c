@@ -268,7 +268,10 @@ void winsight_late_sum(const WInsightSnap *snaps, int nsnaps, WInsightSnap *out)
         const WInsightSnap *x = &snaps[s];
         out->late_total += x->late_total;
         for (int i = 0; i < WINS_INPUTS; i++) out->late_by_input[i] += x->late_by_input[i];
-        for (int b = 0; b < WINS_LATE_BUCKETS; b++) out->late_hist[b] += x->late_hist[b];
+        for (int b = 0; b < WINS_LATE_BUCKETS; b++) {
+            out->late_hist[b] += x->late_hist[b];
+            for (int i = 0; i < WINS_INPUTS; i++) out->late_hist_by_input[i][b] += x->late_hist_by_input[i][b];
+        }
         if (x->late_max_ms > out->late_max_ms) out->late_max_ms = x->late_max_ms;
         for (int i = 0; i < x->nsamples && out->nsamples < WINS_LATE_SAMPLES; i++)
             memcpy(out->samples[out->nsamples++], x->samples[i], WINS_SAMPLE_LEN);

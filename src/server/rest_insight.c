@@ -145,25 +145,41 @@ static json_t *behind_origins(const WRegJob *j, int op, const WInsightSnap *s, i
     return a;
 }
 
+/* A lateness histogram: its non-empty log2 buckets as {from_ms, to_ms, rows}. */
+static json_t *lateness_histogram(const int64_t *hist)
+{
+    json_t *a = json_array();
+    for (int b = 0; b < WINS_LATE_BUCKETS; b++)
+        if (hist[b])
+            json_array_append_new(a, json_pack("{s:I, s:I, s:I}", "from_ms", (json_int_t)winsight_bucket_floor(b),
+                                               "to_ms", (json_int_t)(b ? ((int64_t)1 << b) - 1 : 0), "rows",
+                                               (json_int_t)hist[b]));
+    return a;
+}
+
 static json_t *late_data(const WRegJob *j, int op, const WInsightSnap *s)
 {
     WInsightSnap sum;
     winsight_late_sum(s, j->nlanes, &sum);
-    json_t *hist = json_array();
-    for (int b = 0; b < WINS_LATE_BUCKETS; b++)
-        if (sum.late_hist[b])
-            json_array_append_new(hist, json_pack("{s:I, s:I, s:I}", "from_ms", (json_int_t)winsight_bucket_floor(b),
-                                                  "to_ms", (json_int_t)(b ? ((int64_t)1 << b) - 1 : 0), "rows",
-                                                  (json_int_t)sum.late_hist[b]));
+    json_t *hist = lateness_histogram(sum.late_hist);
     json_t *subs = json_array(), *inputs = json_array(), *samples = json_array();
-    for (int l = 0; l < j->nlanes; l++) json_array_append_new(subs, json_integer(s[l].late_total));
+    json_t *sub_hists = json_array(), *input_hists = json_array();
+    for (int l = 0; l < j->nlanes; l++) {
+        json_array_append_new(subs, json_integer(s[l].late_total));
+        json_array_append_new(sub_hists, lateness_histogram(s[l].late_hist));
+    }
     int nin = j->graph->ops[op].ninputs > 1 ? 2 : 1;
-    for (int i = 0; i < nin; i++) json_array_append_new(inputs, json_integer(sum.late_by_input[i]));
+    for (int i = 0; i < nin; i++) {
+        json_array_append_new(inputs, json_integer(sum.late_by_input[i]));
+        json_array_append_new(input_hists, lateness_histogram(sum.late_hist_by_input[i]));
+    }
     for (int i = 0; i < sum.nsamples; i++) json_array_append_new(samples, json_string(sum.samples[i]));
     json_t *o = json_pack("{s:s, s:I, s:o, s:o, s:I, s:I, s:o, s:o}", "operator", j->graph->ops[op].name,
                           "late_rows_dropped", (json_int_t)sum.late_total, "per_input", inputs, "per_subtask", subs,
                           "max_lateness_ms", (json_int_t)sum.late_max_ms, "median_lateness_ms",
                           (json_int_t)winsight_late_quantile(&sum, 0.5), "lateness_histogram", hist, "sample", samples);
+    json_object_set_new(o, "lateness_histogram_per_input", input_hists);
+    json_object_set_new(o, "lateness_histogram_per_subtask", sub_hists);
     if (sum.late_total) {
         /* where late rows come from: the rows behind the watermark at the job's sources, by split / file */
         int64_t behind;

@@ -149,6 +149,9 @@ check "late-data: the 7 late rows are counted" jqe '.operators[0].late_rows_drop
 check "late-data: all on input 0, subtask 0" jqe '.operators[0].per_input == [7] and .operators[0].per_subtask == [7]' "$W/late.json"
 check "late-data: about 65 minutes late (window end vs watermark)" jqe '.operators[0].max_lateness_ms > 3800000 and .operators[0].max_lateness_ms < 4000000' "$W/late.json"
 check "late-data: the histogram holds the 7 rows" jqe '[.operators[0].lateness_histogram[].rows] | add == 7' "$W/late.json"
+check "late-data: a histogram per input and per subtask, each holding its rows" \
+  jqe '(.operators[0].lateness_histogram_per_input | length) == 1 and ([.operators[0].lateness_histogram_per_input[0][].rows] | add) == 7
+       and (.operators[0].lateness_histogram_per_subtask | length) == 1 and .operators[0].lateness_histogram_per_subtask[0] == .operators[0].lateness_histogram' "$W/late.json"
 check "late-data: the sample shows a dropped row" jqe '.operators[0].sample[0] | contains("late1")' "$W/late.json"
 
 # ---- slow window: one key's window holds 1000 x 1000 join pairs, the others one pair each
