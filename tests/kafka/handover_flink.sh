@@ -36,15 +36,19 @@ say "topics created"
 "${FLINKCTL[@]}" start --run-dir "$FRUN" > "$KTMP/flink-start.log" 2>&1 &
 FSTART=$!
 
-# records 1..N, dealt to the two partitions in turn, 40 at a time every 0.2 s
-N=2400
+# records 1, 2, ..., dealt to the two partitions in turn, 40 at a time every 0.2 s, until weir
+# has been stopped (the file "stopped"), then 10 batches more; the last number goes to "produced"
 (
-  for ((i = 1; i <= N; i += 40)); do
+  i=1 tail=10
+  while [[ $tail -gt 0 ]]; do
     for p in 0 1; do
       seq "$i" $((i + 39)) | awk -v p="$p" '$1 % 2 == p { print $1 ",r" $1 }' | kafka_produce ho "$p"
     done
+    i=$((i + 40))
+    [[ -f "$KTMP/stopped" ]] && tail=$((tail - 1))
     sleep 0.2
   done
+  echo $((i - 1)) > "$KTMP/produced"
 ) &
 PRODUCER=$!
 
@@ -79,15 +83,21 @@ jid="$(curl -s "http://127.0.0.1:$WPORT/jobs/overview" | jq -r '[.jobs[] | selec
 [[ -n "$jid" ]] || { cat "$KTMP/weir.out"; fail "weir: no job named handover"; exit 1; }
 say "weir job $jid running"
 
-# stop it while the producer is still writing: once weir copied a third of the records
+# stop it while the producer is still writing, once weir has copied 800 records
 copied() { kcat -b "$BOOTSTRAP" -C -t "$1" -o beginning -e -q -f '%s\n' 2> /dev/null | grep -c . ; }
-for _ in $(seq 1 240); do [[ "$(copied ho_weir)" -ge $((N / 3)) ]] && break; sleep 0.25; done
+for t in $(seq 1 480); do
+  c="$(kcat -b "$BOOTSTRAP" -C -t ho_weir -o beginning -e -q -c 800 -f '%s\n' 2> /dev/null | grep -c .)"
+  [[ $((t % 20)) -eq 0 ]] && say "weir has copied $c"
+  [[ "$c" -ge 800 ]] && break
+  sleep 0.25
+done
 echo "STOP JOB '$jid' WITH SAVEPOINT;" > "$KTMP/stop.sql"
 timeout 120 "$WEIR" sql-client -f "$KTMP/stop.sql" < /dev/null > "$KTMP/stop.out" 2>&1
 grep -q "savepoint" "$KTMP/stop.out" && ! grep -q '\[ERROR\]' "$KTMP/stop.out" \
   || { cat "$KTMP/stop.out"; fail "STOP JOB WITH SAVEPOINT failed"; exit 1; }
-kill -0 "$PRODUCER" 2> /dev/null || fail "the producer had ended before the stop: the handover was not tested mid-stream"
+touch "$KTMP/stopped"
 wait "$PRODUCER"; PRODUCER=""
+N="$(cat "$KTMP/produced")"
 weir_n="$(copied ho_weir)"
 say "weir stopped after $weir_n records"
 
