@@ -188,7 +188,7 @@ Receiver *wjob_receiver_new(Lane *L, int exch, WRel *r)
 }
 
 /* Deliver one sender's element to a receiver (in the receiver's lane thread). */
-static void receiver_deliver(Receiver *rc, MsgKind kind, int from, int64_t wm, const WChunk *c)
+void wjob_receiver_deliver(Receiver *rc, MsgKind kind, int from, int64_t wm, const WChunk *c)
 {
     WOperator *op = &rc->base;
     assert(from >= 0 && from < rc->nfrom && rc->nended <= rc->nfrom);
@@ -268,12 +268,12 @@ static void ck_leave(Lane *L)
     }
 }
 
-static bool ck_blocked(const Lane *L, const Receiver *rc, int from)
+bool wjob_ck_blocked(const Lane *L, const Receiver *rc, int from)
 {
     return L->ck_id && rc && rc->barrier[from] && wckpt_exactly_once(L->job->ck);
 }
 
-static void ck_hold(Lane *L, Msg *m)
+void wjob_ck_hold(Lane *L, Msg *m)
 {
     m->next = NULL;
     if (L->held_tail) L->held_tail->next = m; else L->held_head = m;
@@ -296,8 +296,8 @@ static void lane_process_msg(Lane *L, Msg *m)
     assert((m->kind == MSG_CHUNK) == (m->chunk != NULL));
     Receiver *rc = L->recv[m->exch];
     if (m->kind == MSG_BARRIER) { ck_barrier(L, rc, m->from, m->wm); free(m); return; }
-    if (ck_blocked(L, rc, m->from)) { ck_hold(L, m); return; }
-    if (rc && !L->err.set) receiver_deliver(rc, m->kind, m->from, m->wm, m->chunk);
+    if (wjob_ck_blocked(L, rc, m->from)) { wjob_ck_hold(L, m); return; }
+    if (rc && !L->err.set) wjob_receiver_deliver(rc, m->kind, m->from, m->wm, m->chunk);
     lane_fail(L);
     wchunk_free(m->chunk);
     free(m);
@@ -381,7 +381,7 @@ static void lane_wait(Lane *L, int min_rank, int64_t timeout_ms)
 /* Send from lane `from` to lane `to` (another lane). The inbox bound gives back-pressure: while
    `to` holds LANE_INBOX_CAP messages of this exchange, `from` works off the messages of its own
    inbox of this exchange's rank or higher, or sleeps until `to` takes a message (see the top). */
-static void lane_send(Lane *from, int to, MsgKind kind, int exch, int64_t wm, WChunk *chunk)
+void wjob_lane_send(Lane *from, int to, MsgKind kind, int exch, int64_t wm, WChunk *chunk)
 {
     WJob *j = from->job;
     assert(to != from->index && to >= 0 && to < j->nlanes && exch >= 0 && exch < j->nexch);
@@ -408,154 +408,6 @@ static void lane_send(Lane *from, int to, MsgKind kind, int exch, int64_t wm, WC
     T->qcount[exch]++;
     pthread_cond_signal(&T->cv);
     pthread_mutex_unlock(&T->mu);
-}
-
-/* The upstream side of an exchange: routes each row to the receiving lane owning its key group
-   (KeyGroupRangeAssignment), everything to lane 0 for a single exchange, row by row round-robin
-   for a rebalance (Flink's RebalancePartitioner: from a random receiver on); watermarks and the
-   end go to every receiving lane. A sender in a lane beyond the exchange's sending subtasks is an
-   idle copy and sends nothing. */
-typedef struct Sender {
-    WOperator base;
-    Lane *lane;
-    int exch;
-    int nkeys;
-    const int *keys;
-    bool single;
-    bool active;                /* this lane sends on the exchange */
-    bool rebalance;
-    int nrecv;                  /* receiving lanes [0, nrecv) */
-    int rr_next;                /* rebalance: the receiver of the last row */
-    int maxp;
-    uint16_t *lane_of_kg;       /* key group -> receiving lane (KeyGroupRangeAssignment), maxp entries */
-    WStrBuf kb;
-    int *target;
-    uint64_t *hash;             /* each row's key hash (insight's exchange sketch reuses it) */
-    uint8_t *sel;
-} Sender;
-
-/* Sends the rows of c with sel[r] set (sel NULL: all of them) to lane `to`: the local lane takes
-   them by reference, synchronously; another lane (or a local channel blocked by checkpoint
-   alignment) gets a deep copy it owns. */
-static void send_rows_to(Sender *sd, int to, const WChunk *c, const uint8_t *sel, int nsel)
-{
-    Lane *L = sd->lane;
-    assert(sd->active && to >= 0 && to < sd->nrecv && (!sel || (nsel > 0 && nsel <= c->nrows)));
-    if (to == L->index && !ck_blocked(L, L->recv[sd->exch], L->index)) {
-        if (!sel) {
-            receiver_deliver(L->recv[sd->exch], MSG_CHUNK, L->index, 0, c);
-            return;
-        }
-        WChunk *part = wchunk_new(c->ncols, c->types, nsel);
-        wchunk_gather(part, c, sel);
-        receiver_deliver(L->recv[sd->exch], MSG_CHUNK, L->index, 0, part);
-        wchunk_free(part);
-        return;
-    }
-    WChunk *copy = wchunk_new(c->ncols, c->types, sel ? nsel : c->nrows);
-    wchunk_append_selected(copy, c, sel);
-    if (to == L->index) {       /* checkpoint alignment: the local channel is blocked */
-        Msg *m = wcalloc(1, sizeof *m);
-        *m = (Msg){.kind = MSG_CHUNK, .exch = sd->exch, .from = L->index, .chunk = copy};
-        ck_hold(L, m);
-        return;
-    }
-    lane_send(L, to, MSG_CHUNK, sd->exch, 0, copy);
-}
-
-static void sender_process(WOperator *op, int input, const WChunk *in)
-{
-    Sender *sd = (Sender *)op;
-    (void)input;
-    if (!sd->active || in->nrows == 0) return;
-    int n = sd->nrecv;
-    if (sd->single) { send_rows_to(sd, 0, in, NULL, 0); return; }
-    bool same = true;
-    for (int r = 0; r < in->nrows; r++) {
-        if (sd->rebalance) {
-            sd->rr_next = (sd->rr_next + 1) % n;
-            sd->target[r] = sd->rr_next;
-        } else {
-            wsb_clear(&sd->kb);
-            wrow_encode_chunk(&sd->kb, in, r, sd->nkeys, sd->keys);
-            sd->hash[r] = wrow_hash(sd->kb.buf, sd->kb.len);
-            int kg = wflink_key_group(sd->hash[r], sd->maxp);
-            sd->target[r] = sd->lane_of_kg[kg];
-        }
-        if (sd->target[r] != sd->target[0]) same = false;
-    }
-    if (op->insight && !sd->rebalance) winsight_exchange_rows(op, in, sd->nkeys, sd->keys, sd->hash, sd->target, n);
-    if (same) { send_rows_to(sd, sd->target[0], in, NULL, 0); return; }
-    for (int t = 0; t < n; t++) {
-        int cnt = 0;
-        for (int r = 0; r < in->nrows; r++) cnt += sd->sel[r] = sd->target[r] == t;
-        if (cnt) send_rows_to(sd, t, in, sd->sel, cnt);
-    }
-}
-
-static void sender_broadcast(Sender *sd, MsgKind kind, int64_t wm)
-{
-    Lane *L = sd->lane;
-    if (!sd->active) return;
-    for (int t = 0; t < sd->nrecv; t++) {
-        if (t == L->index && ck_blocked(L, L->recv[sd->exch], L->index)) {
-            Msg *m = wcalloc(1, sizeof *m);
-            *m = (Msg){.kind = kind, .exch = sd->exch, .from = L->index, .wm = wm};
-            ck_hold(L, m);
-        } else if (t == L->index) {
-            receiver_deliver(L->recv[sd->exch], kind, L->index, wm, NULL);
-        } else {
-            lane_send(L, t, kind, sd->exch, wm, NULL);
-        }
-    }
-}
-
-static void sender_watermark(WOperator *op, int64_t wm) { sender_broadcast((Sender *)op, MSG_WATERMARK, wm); }
-static void sender_end(WOperator *op) { sender_broadcast((Sender *)op, MSG_END, 0); }
-static void sender_idle(WOperator *op, bool idle) { sender_broadcast((Sender *)op, MSG_IDLE, idle); }
-
-static void sender_destroy(WOperator *op)
-{
-    Sender *sd = (Sender *)op;
-    wsb_free(&sd->kb);
-    free(sd->lane_of_kg);
-    free(sd->target);
-    free(sd->hash);
-    free(sd->sel);
-    free(sd);
-}
-
-static const WOpOps SENDER_OPS = {.process = sender_process, .watermark = sender_watermark,
-                                  .end_input = sender_end, .idle = sender_idle, .destroy = sender_destroy};
-
-WOperator *wjob_sender_new(Lane *L, int exch, WRel *r)
-{
-    Sender *sd = wcalloc(1, sizeof *sd);
-    wop_init(&sd->base, &SENDER_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
-    sd->base.untimed = true;
-    sd->lane = L;
-    sd->exch = exch;
-    sd->nkeys = r->nkeys;
-    sd->keys = r->keys;
-    WJob *j = L->job;
-    assert(exch >= 0 && exch < j->nexch);
-    sd->active = L->index < j->exch_send_p[exch];
-    sd->nrecv = j->exch_recv_p[exch];
-    sd->rebalance = j->exch_rebalance[exch];
-    sd->single = !sd->rebalance && (r->exchange_single || r->nkeys == 0);
-    if (sd->rebalance) {        /* Flink: ThreadLocalRandom.nextInt(numberOfChannels) per sender */
-        uint64_t seed = (uint64_t)now_us() ^ ((uint64_t)(L->index + 1) * 0x9e3779b97f4a7c15ULL) ^ (uint64_t)(uintptr_t)sd;
-        sd->rr_next = (int)(whash_u64(seed) % (uint64_t)sd->nrecv);
-    }
-    sd->maxp = L->ctx.max_parallelism;
-    sd->lane_of_kg = wmalloc(sizeof *sd->lane_of_kg * (size_t)(sd->maxp > 0 ? sd->maxp : 1));
-    for (int kg = 0; kg < sd->maxp; kg++)
-        sd->lane_of_kg[kg] = (uint16_t)wflink_operator_index(sd->maxp, sd->nrecv, kg);
-    wsb_init(&sd->kb);
-    sd->target = wmalloc(sizeof(int) * WCHUNK_CAP);
-    sd->hash = wmalloc(sizeof(uint64_t) * WCHUNK_CAP);
-    sd->sel = wmalloc(WCHUNK_CAP);
-    return &sd->base;
 }
 
 /* exch_rank[x]: 1 + the highest rank of the exchanges upstream of x's sender (memoised; the
@@ -773,7 +625,7 @@ WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env)
             return NULL;
         }
     }
-    /* exchange ranks (lane_send's back-pressure) and the inboxes' per-exchange counts */
+    /* exchange ranks (wjob_lane_send's back-pressure) and the inboxes' per-exchange counts */
     j->exch_ndeps = wcalloc((size_t)(j->nexch ? j->nexch : 1), sizeof(int));
     j->exch_deps = wcalloc((size_t)(j->nexch ? j->nexch : 1), sizeof(int *));
     for (int x = 0; x < j->nexch; x++) ck_collect_deps(j, j->exch[x], x);
@@ -1050,15 +902,7 @@ static void ck_step(Lane *L)
     if (L->stop_wait) {
         int st = wckpt_stop_state(j->ck, L->stop_wait);
         if (st == 1) return;
-        if (st >= 2) {
-            /* a lane whose acknowledgement was not the last one commits the savepoint too (its sinks'
-               files and transactions, its sources' offsets to the consumer group) before it stops:
-               only the last lane did, so a Kafka source stopped with a savepoint left the other
-               subtasks' offsets uncommitted (tests/kafka/handover_flink.sh) */
-            if (!wckpt_lane_commit(j->ck, &j->ckv[L->index], &L->ck_committed, &L->err)) { lane_fail(L); return; }
-            ck_apply_stop(L, st);
-            return;
-        }
+        if (st >= 2) { ck_apply_stop(L, st); return; }   /* a stop commits when the lane ends (lane_main) */
         L->stop_wait = 0;
     }
     if (!wckpt_lane_commit(j->ck, &j->ckv[L->index], &L->ck_committed, &L->err)) { lane_fail(L); return; }
@@ -1096,7 +940,7 @@ static void ck_step(Lane *L)
         lane_flush_bundles(L, j->exch[x]->inputs[0], 0);
         for (int t = 0; t < j->exch_recv_p[x]; t++) {
             if (t == L->index) ck_barrier(L, L->recv[x], L->index, L->ck_id);
-            else lane_send(L, t, MSG_BARRIER, x, L->ck_id, NULL);
+            else wjob_lane_send(L, t, MSG_BARRIER, x, L->ck_id, NULL);
         }
     }
     if (!ready) return;
@@ -1267,8 +1111,8 @@ static void *lane_main(void *arg)
        the loop before their next ck_step; each commits the savepoint for its own sinks and sources
        (files, transactions, offsets to the consumer group) before it ends */
     if (j->ck && !L->err.set && atomic_load_explicit(&j->stopped, memory_order_acquire) &&
-        !atomic_load_explicit(&j->failed, memory_order_acquire) &&
-        !wckpt_lane_commit(j->ck, &j->ckv[L->index], &L->ck_committed, &L->err)) { /* reported by lane_fail */ }
+        !atomic_load_explicit(&j->failed, memory_order_acquire))
+        (void)wckpt_lane_commit(j->ck, &j->ckv[L->index], &L->ck_committed, &L->err);   /* L->err: lane_fail */
     worker_release(j);
     lane_fail(L);
     /* wake the others so that they notice a failure */

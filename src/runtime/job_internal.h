@@ -1,7 +1,8 @@
 /*
  * job_internal.h — the runtime's private picture of a job: lanes (one copy of the operator graph
  * per subtask), their sources, inboxes and exchange receivers. Shared by job.c (running lanes,
- * exchanges, checkpoint hooks) and build.c (operators from exec nodes); not for other layers.
+ * exchanges, checkpoint hooks), exchange_sender.c (an exchange's sending side) and build.c
+ * (operators from exec nodes); not for other layers.
  */
 #ifndef WEIR_RUNTIME_JOB_INTERNAL_H
 #define WEIR_RUNTIME_JOB_INTERNAL_H
@@ -180,6 +181,13 @@ int wjob_scan_exchange(const WJob *j, const WRel *r);
 int wjob_run_par(const WJob *j, int k);
 Receiver *wjob_receiver_new(Lane *L, int exch, WRel *r);
 WOperator *wjob_sender_new(Lane *L, int exch, WRel *r);
+/* The lane internals an exchange's sender (exchange_sender.c) uses: delivery to the lane's own
+   receiver, checkpoint alignment's blocked channels and held messages, and sending to another
+   lane's inbox with back-pressure. */
+void wjob_receiver_deliver(Receiver *rc, MsgKind kind, int from, int64_t wm, const WChunk *c);
+bool wjob_ck_blocked(const Lane *L, const Receiver *rc, int from);
+void wjob_ck_hold(Lane *L, Msg *m);
+void wjob_lane_send(Lane *from, int to, MsgKind kind, int exch, int64_t wm, WChunk *chunk);
 
 /* build.c: the operators of exec node r (and, recursively, its inputs) in lane L; NULL with
    p->err set on failure */

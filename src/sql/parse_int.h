@@ -187,6 +187,8 @@ AstExpr *ps_expr_item(WSqlParser *p);
 bool ps_list_comma(WSqlParser *p, bool group);   /* group: GROUP BY items (also GROUPING SETS, ROLLUP, CUBE) */
 AstExpr *ps_expr_or_query(WSqlParser *p);      /* inside parentheses where a query may appear */
 AstType *ps_type(WSqlParser *p);              /* Calcite's DataType (CAST, RETURNING) */
+/* interval qualifier: unit [(p)] [TO unit [(f)]] or SECOND [(p [, f])] (AU_* units; -1: absent) */
+void ps_interval_qualifier(WSqlParser *p, int *start, int *end, int *prec, int *frac);
 /* Flink's ExtendedDataType (a column's type, the types inside ARRAY<>, MAP<>, ROW<>): [NOT NULL | NULL]
    after the type and after each ARRAY / MULTISET suffix, the suffix decided by a lookahead scan */
 AstType *ps_type_ext(WSqlParser *p);
