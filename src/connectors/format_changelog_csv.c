@@ -45,8 +45,8 @@ static const WConnOption JSON_OPTIONS[] = {
     {"map-null-key.literal", WOPT_APPLIED, NULL, "the key written for a NULL map key (LITERAL)"},
     {"encode.decimal-as-plain-number", WOPT_APPLIED, NULL, "DECIMAL written without exponent"},
     {"encode.ignore-null-fields", WOPT_APPLIED, NULL, "NULL fields left out when writing"},
-    {"decode.json-parser.enabled", WOPT_NO_EFFECT_IN_FLINK, NULL,
-     "chooses Flink's JSON parser implementation; the rows read are the same"},
+    {"decode.json-parser.enabled", WOPT_APPLIED, NULL,
+     "false: numbers are read as Jackson tree nodes, as debezium-json reads them (-0 as 0, 1e3 into a STRING as 1000.0)"},
     {NULL, 0, NULL, NULL},
 };
 static const WConnOption DEBEZIUM_JSON_OPTIONS[] = {

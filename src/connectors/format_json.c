@@ -70,6 +70,7 @@ bool wjsonfmt_config(WJsonFmt *cfg, const WOptions *o, const char *format, bool 
     } else if (!wopts_get_bool(o, KEY("decode.json-parser.enabled"), true, &b, err)) {
         return false;
     }
+    cfg->tree_nodes = debezium || !b;
     if (as_source && cfg->fail_on_missing && cfg->ignore_errors)
         return werr_set(err, WEXC_VALIDATION, "fail-on-missing-field and ignore-parse-errors shouldn't both be true.");
     const char *ts = wopts_get(o, KEY("timestamp-format.standard"));
@@ -148,6 +149,7 @@ struct WJsonReader {
     const char **names;
     const WType **types;
     uint8_t *skip;              /* per column: 1 = not read (NULL) */
+    bool big_decimals;          /* tree nodes: a column read has a DECIMAL type */
     WArena *scratch;            /* one line's document */
     int fd;
     char *path;
@@ -204,6 +206,119 @@ static int conv_timestamp(const WJsonReader *r, const WType *t, const char *s, i
     return -1;
 }
 
+static bool has_decimal(const WType *t)
+{
+    if (t->id == WT_DECIMAL) return true;
+    if (t->id == WT_ROW) {
+        for (int i = 0; i < t->nfields; i++) if (has_decimal(t->fields[i])) return true;
+        return false;
+    }
+    if (t->id == WT_ARRAY || t->id == WT_MULTISET) return has_decimal(t->elem);
+    if (t->id == WT_MAP) return has_decimal(t->key) || has_decimal(t->elem);
+    return false;
+}
+
+/* Flink enables Jackson's USE_BIG_DECIMAL_FOR_FLOATS when the row type it decodes (the columns the
+   query reads) holds a DECIMAL anywhere. */
+static void find_big_decimals(WJsonReader *r)
+{
+    r->big_decimals = false;
+    for (int c = 0; c < r->ncols; c++)
+        if (!r->skip[c] && has_decimal(r->types[c])) { r->big_decimals = true; break; }
+}
+
+/* BigDecimal(text).stripTrailingZeros().toString(), zero as "0" (Jackson's JsonNodeFactory for a
+   DecimalNode), for a JSON number literal. */
+static int big_decimal_text(const char *s, int len, char *out)
+{
+    int i = 0, o = 0;
+    bool neg = i < len && s[i] == '-';
+    if (neg) i++;
+    char *digits = out + len + 24;              /* scratch after the room for the result */
+    int nd = 0, frac = 0;
+    bool in_frac = false;
+    for (; i < len && s[i] != 'e' && s[i] != 'E'; i++) {
+        if (s[i] == '.') { in_frac = true; continue; }
+        if (nd || s[i] != '0') digits[nd++] = s[i];
+        if (in_frac) frac++;
+    }
+    long long exp = 0;
+    if (i < len) exp = strtoll(s + i + 1, NULL, 10);
+    if (nd == 0) { out[0] = '0'; return 1; }
+    long long scale = frac - exp;
+    while (nd > 1 && digits[nd - 1] == '0') { nd--; scale--; }
+    if (neg) out[o++] = '-';
+    long long adjusted = -scale + (nd - 1);
+    if (scale == 0) {
+        memcpy(out + o, digits, (size_t)nd);
+        return o + nd;
+    }
+    if (scale > 0 && adjusted >= -6) {         /* plain notation */
+        if (nd > scale) {
+            memcpy(out + o, digits, (size_t)(nd - scale));
+            o += nd - (int)scale;
+            out[o++] = '.';
+            memcpy(out + o, digits + nd - scale, (size_t)scale);
+            return o + (int)scale;
+        }
+        out[o++] = '0';
+        out[o++] = '.';
+        for (long long z = 0; z < scale - nd; z++) out[o++] = '0';
+        memcpy(out + o, digits, (size_t)nd);
+        return o + nd;
+    }
+    out[o++] = digits[0];
+    if (nd > 1) {
+        out[o++] = '.';
+        memmove(out + o, digits + 1, (size_t)(nd - 1));
+        o += nd - 1;
+    }
+    return o + sprintf(out + o, "E%s%lld", adjusted > 0 ? "+" : "", adjusted);
+}
+
+/* A number token as Flink's tree-node decoding sees it (JsonNode.asText): an integer as its
+   canonical digits ("-0" is IntNode 0), a float as Double.toString of its value or, when the
+   reader decodes big decimals, as the stripped BigDecimal. Other tokens and the streaming parser:
+   v itself. */
+static const WJson *tree_node(const WJsonReader *r, const WJson *v, WJson *tmp, WArena *a)
+{
+    if (!r->cfg.tree_nodes || v->kind != WJ_NUMBER) return v;
+    *tmp = *v;
+    if (!v->is_float) {
+        if (v->len == 2 && v->s[0] == '-' && v->s[1] == '0') { tmp->s = "0"; tmp->len = 1; }
+        return tmp;
+    }
+    char *text = wa_alloc(a, (size_t)(2 * v->len + 48));
+    if (r->big_decimals) {
+        tmp->len = big_decimal_text(v->s, v->len, text);
+    } else {
+        char lit[512];
+        int n = v->len < (int)sizeof lit - 1 ? v->len : (int)sizeof lit - 1;
+        memcpy(lit, v->s, (size_t)n);
+        lit[n] = 0;
+        tmp->len = wfmt_double_java(strtod(lit, NULL), text);
+    }
+    tmp->s = text;
+    return tmp;
+}
+
+/* A float token read into INT / BIGINT: Jackson converts the number, truncating towards zero, and
+   fails outside the type's range (the streaming parser's getIntValue, a tree node's
+   canConvertToInt + asInt). 1 = converted, 0 = out of range. */
+static int float_token_to_integer(const WJson *v, bool is_int, int64_t *out)
+{
+    char lit[512];
+    int n = v->len < (int)sizeof lit - 1 ? v->len : (int)sizeof lit - 1;
+    memcpy(lit, v->s, (size_t)n);
+    lit[n] = 0;
+    double d = strtod(lit, NULL);
+    double lo = is_int ? (double)INT32_MIN : -9223372036854775808.0, hi = is_int ? (double)INT32_MAX : 9223372036854775807.0;
+    if (!(d >= lo && d <= hi)) return 0;
+    if (!is_int && d >= 9223372036854775807.0) { *out = INT64_MAX; return 1; }
+    *out = (int64_t)d;
+    return 1;
+}
+
 static int conv_integer_node(const WJsonReader *r, const WType *t, const WJson *v, WDatum *out, WArena *a,
                              char *eb, size_t esz)
 {
@@ -225,6 +340,17 @@ static int conv_integer_node(const WJsonReader *r, const WType *t, const WJson *
         out->i = x;
         return 1;
     }
+    if (v->kind == WJ_NUMBER && v->is_float && (t->id == WT_INT || t->id == WT_BIGINT)) {
+        if (float_token_to_integer(v, t->id == WT_INT, &out->i)) return 1;
+        if (!r->cfg.tree_nodes) {
+            snprintf(eb, esz, t->id == WT_INT ? "Numeric value (%.*s) out of range of int (-2147483648 - 2147483647)"
+                                              : "Numeric value (%.*s) out of range of long (-9223372036854775808 - 9223372036854775807)",
+                     v->len > 200 ? 200 : v->len, v->s);
+            return -1;
+        }
+    }
+    WJson tmp;
+    v = tree_node(r, v, &tmp, a);
     const char *s;
     int len;
     node_text(v, &s, &len);
@@ -250,8 +376,10 @@ static int conv(const WJsonReader *r, const WType *t, const WJson *v, WDatum *ou
     if (!v || v->kind == WJ_NULL) return 0;
     const char *s;
     int len;
+    WJson tmp;
     switch (t->id) {
     case WT_CHAR: case WT_VARCHAR:
+        v = tree_node(r, v, &tmp, a);
         if (v->kind == WJ_OBJECT || v->kind == WJ_ARRAY) {
             WStrBuf b;
             wsb_init(&b);
@@ -277,11 +405,21 @@ static int conv(const WJsonReader *r, const WType *t, const WJson *v, WDatum *ou
         return conv_integer_node(r, t, v, out, a, eb, esz);
     case WT_FLOAT: case WT_DOUBLE: case WT_DECIMAL:
         if (v->kind == WJ_OBJECT || v->kind == WJ_ARRAY) break;
+        if (t->id == WT_FLOAT && r->cfg.tree_nodes && !r->big_decimals && v->kind == WJ_NUMBER && v->is_float) {
+            char lit[512];              /* a DoubleNode: (float) asDouble() */
+            int n = v->len < (int)sizeof lit - 1 ? v->len : (int)sizeof lit - 1;
+            memcpy(lit, v->s, (size_t)n);
+            lit[n] = 0;
+            out->d = (double)(float)strtod(lit, NULL);
+            return 1;
+        }
+        if (t->id != WT_DECIMAL) v = tree_node(r, v, &tmp, a);
         node_text(v, &s, &len);
         if (t->id != WT_DECIMAL) java_trim(&s, &len);
         return conv_text_scalar(r, t, s, len, out, a, eb, esz);
     case WT_DATE: case WT_TIME:
         if (v->kind == WJ_OBJECT || v->kind == WJ_ARRAY) break;
+        v = tree_node(r, v, &tmp, a);
         node_text(v, &s, &len);
         return conv_text_scalar(r, t, s, len, out, a, eb, esz);
     case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ:
@@ -394,6 +532,7 @@ WJsonReader *wjsonfmt_reader_new(const WJsonFmt *cfg, int ncols, const char **na
     r->types = wmalloc(sizeof(WType *) * n1);
     for (int i = 0; i < ncols; i++) { r->names[i] = wstrdup(names[i]); r->types[i] = types[i]; }
     r->skip = wcalloc(n1, 1);
+    find_big_decimals(r);
     r->scratch = warena_new(0);
     r->fd = -1;
     return r;
@@ -403,6 +542,7 @@ void wjsonfmt_reader_skip_column(WJsonReader *r, int col)
 {
     assert(col >= 0 && col < r->ncols);
     r->skip[col] = 1;
+    find_big_decimals(r);
 }
 
 void wjsonfmt_reader_close(WJsonReader *r)

@@ -48,6 +48,13 @@ typedef struct WJsonFmt {
     char *null_key_literal;     /* heap */
     bool decimal_plain;
     bool ignore_null_fields;
+    /* Numbers are read as Jackson tree nodes (Flink's JsonRowDataDeserializationSchema: always for
+       'debezium-json', for 'json' with json.decode.json-parser.enabled = false) instead of
+       through the streaming parser: a number token reaches a column as its node's text
+       (IntNode/DoubleNode, or a DecimalNode without trailing zeros when a column read has a
+       DECIMAL type: USE_BIG_DECIMAL_FOR_FLOATS), so -0 and, with DECIMAL columns, -0.0 read as 0.0
+       and a STRING column gets "1000.0" for 1e3. */
+    bool tree_nodes;
 } WJsonFmt;
 
 /* Read the options "<format>.*" of o for format "json" or "debezium-json" (unknown keys under the
