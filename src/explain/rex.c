@@ -12,6 +12,7 @@
 #include "../types/datetime.h"
 #include "../plan/reduce.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -506,10 +507,11 @@ static void rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialec
                 rex(out, xs[i], names, d);
             }
             wsb_putc(out, ')');
-        } else if (d == EXD_PUSHED && e->kind == WX_OR && n > 1) {
-            /* a pushed-down OR comes back from Flink's expression conversion as nested binary
-               ORs: OR(OR(a, b), c) */
-            for (int i = 1; i < n; i++) wsb_puts(out, "OR(");
+        } else if (d == EXD_PUSHED && (e->kind == WX_OR ? n > 1 : n > 2)) {
+            /* a pushed-down predicate comes back from Flink's expression conversion as nested
+               binary calls: OR(OR(a, b), c), and the accepted conjuncts as and(and(a, b), c) */
+            const char *fn = e->kind == WX_OR ? "OR(" : "and(";
+            for (int i = 1; i < n; i++) wsb_puts(out, fn);
             rex(out, xs[0], names, d);
             for (int i = 1; i < n; i++) {
                 wsb_puts(out, ", ");
@@ -559,10 +561,48 @@ static void rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialec
             ex_literal(out, &typed, d);
             return;
         }
+        bool keep_cast = false;
+        /* CAST(1.5 AS DOUBLE), CAST(2 AS DECIMAL(5, 1)) written in the query: makeCast keeps the
+           literal's value as written and gives it the target type (1.5:DOUBLE, 2:DECIMAL(5, 1),
+           1.5E0:DECIMAL(5, 2); the execution plan shows the value only), unless the value has more
+           integer digits than the DECIMAL holds (then the CAST stays; measured on Flink 2.3) */
+        if (e->explicit_cast && !e->try_cast && e->args[0]->kind == WX_LITERAL && !e->args[0]->is_null &&
+            (wtype_is_integer(e->args[0]->type) || e->args[0]->type->id == WT_DECIMAL ||
+             e->args[0]->type->id == WT_DOUBLE) &&
+            (e->type->id == WT_DOUBLE || e->type->id == WT_FLOAT || e->type->id == WT_DECIMAL) &&
+            !wtype_equals(e->args[0]->type, e->type, false)) {
+            const WExpr *l = e->args[0];
+            bool fits = true;
+            if (e->type->id == WT_DECIMAL) {
+                int digits = e->type->precision - e->type->scale;
+                if (wtype_is_integer(l->type)) fits = integer_fits_decimal(l->lit.i, digits);
+                else if (l->type->id == WT_DECIMAL) {
+                    __int128 m = l->lit.dec < 0 ? -(__int128)l->lit.dec : l->lit.dec;
+                    for (int k = 0; k < l->type->scale; k++) m /= 10;
+                    fits = integer_fits_decimal((int64_t)m, digits);
+                } else {
+                    fits = fabs(l->lit.d) < pow(10.0, digits);
+                }
+            }
+            keep_cast = !fits;
+            if (fits) {
+                WStrBuf v;
+                wsb_init(&v);
+                literal(&v, l, EXD_EXEC, false, true);
+                wsb_puts(out, v.buf ? v.buf : "");
+                wsb_free(&v);
+                if (!exec) {
+                    wsb_putc(out, ':');
+                    calcite_type(out, e->type, false);
+                }
+                return;
+            }
+        }
         /* an implicit widening of a numeric literal: Calcite keeps the literal as written; an
            explicit CAST of an integer literal to a DECIMAL too narrow for it stays a CAST
            (RexBuilder.canRemoveCastFromLiteral: CAST(586386581342:BIGINT):DECIMAL(10, 2)) */
-        if (!(e->explicit_cast && e->type->id == WT_DECIMAL && wtype_is_integer(e->args[0]->type) &&
+        if (!keep_cast &&
+            !(e->explicit_cast && e->type->id == WT_DECIMAL && wtype_is_integer(e->args[0]->type) &&
               e->args[0]->kind == WX_LITERAL && !e->args[0]->is_null &&
               !integer_fits_decimal(e->args[0]->lit.i, e->type->precision - e->type->scale)) &&
             !e->try_cast && e->args[0]->kind == WX_LITERAL && !e->args[0]->is_null &&
@@ -669,7 +709,10 @@ static void rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialec
             for (int i = 0; i < 2; i++) {
                 const WExpr *a = targs[i];
                 if (a->kind == WX_CAST && !a->try_cast && a->nargs == 1 && wtype_is_numeric(a->type) &&
-                    wtype_is_numeric(a->args[0]->type))
+                    wtype_is_numeric(a->args[0]->type) &&
+                    /* a written CAST of a literal is a typed literal in the optimised plans
+                       (420:BIGINT, WX_CAST below); the AST compares the literal as written */
+                    !(d != EXD_AST && a->explicit_cast && a->args[0]->kind == WX_LITERAL))
                     targs[i] = a->args[0];
             }
             /* a CHAR literal compared with a VARCHAR operand: the optimised plan holds it as a

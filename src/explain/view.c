@@ -261,6 +261,12 @@ static void push_down(ExCtx *x, const WRel *calc, WRel **roots, int nroots)
     const WRel *below = calc->inputs[0];
     const WRel *mba = NULL;         /* a MiniBatchAssigner comes after Flink's push-down */
     if (below->kind == WR_MINIBATCH_ASSIGNER) { mba = below; below = below->inputs[0]; }
+    /* so does a DropUpdateBefore over a changelog source (a Calc with a condition has none below
+       it: measured on Flink 2.3, the projection reaches the scan in the Calc's order) */
+    if (below->kind == WR_DROP_UPDATE_BEFORE && !calc->cond) {
+        if (!below->reused && parents_of(below, roots, nroots, 0) != 1) return;
+        below = below->inputs[0];
+    }
     const WRel *wa = NULL;
     if (below->kind == WR_WATERMARK) { wa = below; below = below->inputs[0]; }
     const WRel *scan = below;
