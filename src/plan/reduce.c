@@ -132,6 +132,14 @@ static WExpr *evaluate(WPlanCtx *p, const WExpr *e)
     bool isnull = false;
     if (!wexpr_eval_const(&ec, e, &v, &isnull) || err.set) return NULL;
     if (e->type->id == WT_DOUBLE && !isnull && !isfinite(v.d)) return NULL;     /* Flink fails */
+    if (!isnull && (e->type->id == WT_CHAR || e->type->id == WT_VARCHAR) && e->type->precision > 0) {
+        /* the reduced value becomes a literal of the expression's type, cut to its length (measured
+           on Flink 2.3: UPPER('ß') of a CHAR(1) literal folds to 'SS', then 'S') */
+        int32_t len = v.s.len, chars = 0, k = 0;
+        for (; k < len; k++)
+            if (((unsigned char)v.s.p[k] & 0xC0) != 0x80 && ++chars > e->type->precision) break;
+        if (k < len) v.s.len = k;
+    }
     return typed_literal(p, e->type, v, isnull);
 }
 

@@ -400,6 +400,8 @@ static const Check CHECKS[] = {
     {"format:json", "timestamp-format.standard", K_ROWS, FS_IN("json", "j/iso.json", "ts TIMESTAMP(3)"), "SELECT * FROM f", "2024-01-01 10:00:00.000", ", 'json.timestamp-format.standard' = 'ISO-8601'", NULL, NULL},
     {"format:json", "map-null-key.mode", K_FILES, FS_OUT("json", "jm", "m MAP<STRING, INT>", "(MAP[CAST(NULL AS STRING), 1, 'k', 2])"), "", "{\"m\":{\"k\":2}}\n", ", 'json.map-null-key.mode' = 'DROP'", NULL, "jm"},
     {"format:json", "map-null-key.literal", K_FILES, FS_OUT("json", "jl", "m MAP<STRING, INT>", "(MAP[CAST(NULL AS STRING), 1])"), "", "{\"m\":{\"nil\":1}}\n", ", 'json.map-null-key.mode' = 'LITERAL', 'json.map-null-key.literal' = 'nil'", NULL, "jl"},
+    /* false: numbers reach a STRING column as Jackson tree nodes print them (1e3 -> 1000.0) */
+    {"format:json", "decode.json-parser.enabled", K_ROWS, FS_IN("json", "j/num.json", "s STRING"), "SELECT * FROM f", "1000.0", ", 'json.decode.json-parser.enabled' = 'false'", NULL, NULL},
     {"format:json", "encode.decimal-as-plain-number", K_FILES, FS_OUT("json", "jd", "d DECIMAL(5, 0)", "(CAST(100 AS DECIMAL(5, 0)))"), "", "{\"d\":100}\n", ", 'json.encode.decimal-as-plain-number' = 'true'", NULL, "jd"},
     {"format:json", "encode.ignore-null-fields", K_FILES, FS_OUT("json", "jn", "id INT, s STRING", "(1, CAST(NULL AS STRING))"), "", "{\"id\":1}\n", ", 'json.encode.ignore-null-fields' = 'true'", NULL, "jn"},
     /* debezium-json */
@@ -421,6 +423,7 @@ static void inv_inputs(void)
     inv_write("j/missing.json", "{\"id\":1}\n");
     inv_write("j/bad.json", "{\"id\":1,\"s\":\"a\"}\nnot json\n");
     inv_write("j/iso.json", "{\"ts\":\"2024-01-01T10:00:00\"}\n");
+    inv_write("j/num.json", "{\"s\":1e3}\n");
     inv_write("c/semi.csv", "1;a\n");
     inv_write("c/quoted.csv", "1,\"a\"\n");
     inv_write("c/single.csv", "1,'a,b'\n");
