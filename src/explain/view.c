@@ -314,6 +314,11 @@ static void push_down(ExCtx *x, const WRel *calc, WRel **roots, int nroots)
     }
     int nu = 0;
     for (int i = 0; i < n; i++) nu += used[i];
+    if (nu == 0 && n > 0 && !wa) {
+        /* nothing read (SELECT 1 FROM t): Flink's projection keeps the first field (measured) */
+        used[0] = true;
+        nu = 1;
+    }
     if (nu < n && nu > 0) {
         sn->nproj = nu;
         sn->proj = WA_ARRAY(a, int, nu);

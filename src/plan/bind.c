@@ -759,7 +759,7 @@ static const char *item_name(BindCtx *b, AstSelectItem *it, int idx)
     if (it->alias) return it->alias;
     AstExpr *e = it->expr;
     if (e->kind == AE_COLUMN) return e->name.parts[e->name.n - 1];
-    if (e->kind == AE_FIELD && e->str) return e->str;
+    if ((e->kind == AE_FIELD || (e->kind == AE_FUNC && e->special == 'N')) && e->str) return e->str;
     return wa_sprintf(b->p->arena, "EXPR$%d", idx);
 }
 
@@ -1158,7 +1158,7 @@ typedef struct OrderCols {
 static const char *order_item_name(BindCtx *b, AstExpr *e, int idx)
 {
     if (e->kind == AE_COLUMN) return e->name.parts[e->name.n - 1];
-    if (e->kind == AE_FIELD && e->str) return e->str;
+    if ((e->kind == AE_FIELD || (e->kind == AE_FUNC && e->special == 'N')) && e->str) return e->str;
     return wa_sprintf(b->p->arena, "EXPR$%d", idx);
 }
 

@@ -215,7 +215,8 @@ struct AstExpr {
     AstOrderItem *within;
     /* AE_TIMEUNIT */
     AstTimeUnit unit;
-    /* AE_FIELD field name / AE_NAMED_ARG name */
+    /* AE_FIELD field name / AE_NAMED_ARG name / a niladic AE_FUNC ('N') as written, which is its
+       column's name in a SELECT list (Calcite parses it as an identifier: current_date) */
     char *str;
     /* AE_FUNC special syntax marker, so the binder can give precise errors: 0 normal,
        'T' TRIM(BOTH|LEADING|TRAILING x FROM y): args = [mode literal 'BOTH'.., chars or NULL, y],

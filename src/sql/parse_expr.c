@@ -837,6 +837,7 @@ static AstExpr *ident_expr(WSqlParser *p)
     if (n.n == 1 && strcasecmp(n.parts[0], "CURRENT_ROW_TIMESTAMP") == 0 && p->t[p->pos - 1].kind == TK_IDENT) {
         AstExpr *e = mk_func(p, "CURRENT_ROW_TIMESTAMP", pos);
         e->special = 'N';
+        e->str = n.parts[0];
         return e;
     }
     AstExpr *e = ps_new_expr(p, AE_COLUMN, pos);
@@ -1007,6 +1008,7 @@ static AstExpr *primary(WSqlParser *p)
             if (strcmp(w, NILADIC[i]) == 0) {
                 AstExpr *e = mk_func(p, w, pos);
                 e->special = 'N';
+                e->str = wa_strdup(p->a, t->val);
                 ps_next(p);
                 if (ps_at(p, 0, TK_LPAREN) && i < 5) {
                     e->special = 0;
