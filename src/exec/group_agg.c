@@ -470,6 +470,9 @@ static int wrap_shift(const WType *t)
 }
 static inline int64_t wrap_sh(int64_t v, int sh) { return (int64_t)((uint64_t)v << sh) >> sh; }
 
+/* 10^38 - 1, the largest DECIMAL(38) unscaled value (wdecimal_max(38), without the table lookup). */
+#define DEC38_MAX ((__int128)(((unsigned __int128)0x4b3b4ca85a86c47aULL << 64) | 0x098a223fffffffffULL))
+
 /* A DECIMAL accumulator field f of row p: compact (the unscaled value in its slot; voff < 0) or
    not (16 bytes at voff holding the minimal big-endian bytes, their count in the slot's low 32
    bits: row.h), exactly as wacc_encode writes it, so the state format is the general path's.
@@ -577,7 +580,7 @@ static void fast_dec_rows(const GroupAgg *g, const FCol *c, unsigned char *p, co
     uint8_t *on = c->on;
     const uint8_t *fnul = c->fnul, *anul = c->anul;
     const WDatum *fdat = c->fdat, *adat = c->adat;
-    const __int128 lim = wdecimal_max(38);
+    const __int128 lim = DEC38_MAX;
     bool nul = is_nul(p, f), changed = false;
     __int128 v = nul ? 0 : dec_load(g, p, f, c->voff);
     switch (c->op) {
@@ -975,6 +978,7 @@ static bool setup_fast(GroupAgg *g, const WGroupAggSpec *spec)
     g->fa = fa;
     g->fast = true;
     g->hdr = wrow_fixed_size(L->nfields) - 8 * (size_t)L->nfields;
+    assert(DEC38_MAX == wdecimal_max(38));
     WDatum *acc = wcalloc((size_t)L->nfields, sizeof(WDatum));
     uint8_t *nl = wcalloc((size_t)L->nfields, 1);
     wacc_create(L, acc, nl);

@@ -60,6 +60,14 @@ static bool is_compact_ts(const WType *t) { return t->precision <= 3; }
 static void encode_row(WStrBuf *out, int arity, const FieldTypes *ft, const WDatum *vals,
                        const uint8_t *nulls, uint8_t header);
 
+/* The 16 big-endian bytes of v (unaligned). */
+static void be16_put(unsigned char *b, unsigned __int128 v)
+{
+    uint64_t hi = __builtin_bswap64((uint64_t)(v >> 64)), lo = __builtin_bswap64((uint64_t)v);
+    memcpy(b, &hi, 8);
+    memcpy(b + 8, &lo, 8);
+}
+
 int wrow_dec_put(unsigned char *dst, __int128 v)
 {
     /* bits of the magnitude (of ~v when negative); one more for the sign, rounded up to bytes */
@@ -68,17 +76,20 @@ int wrow_dec_put(unsigned char *dst, __int128 v)
     int bits = hi ? 128 - __builtin_clzll(hi) : lo ? 64 - __builtin_clzll(lo) : 0;
     int n = bits / 8 + 1;
     if (n > 16) n = 16;
-    unsigned __int128 x = (unsigned __int128)v;
-    for (int i = n - 1; i >= 0; i--) { dst[i] = (unsigned char)x; x >>= 8; }
-    memset(dst + n, 0, (size_t)(16 - n));
+    /* the n low bytes moved to the top: big-endian, they come first and zeros follow */
+    be16_put(dst, (unsigned __int128)v << (8 * (16 - n)));
     return n;
 }
 
 __int128 wrow_dec_get(const unsigned char *src, int n)
 {
-    __int128 v = (n > 0 && (src[0] & 0x80)) ? -1 : 0;
-    for (int k = 0; k < n; k++) v = (__int128)(((unsigned __int128)v << 8) | src[k]);
-    return v;
+    if (n <= 0) return 0;
+    if (n > 16) n = 16;
+    uint64_t hi, lo;
+    memcpy(&hi, src, 8);
+    memcpy(&lo, src + 8, 8);
+    __int128 v = (__int128)(((unsigned __int128)__builtin_bswap64(hi) << 64) | __builtin_bswap64(lo));
+    return v >> (8 * (16 - n));     /* arithmetic: the first n bytes, sign-extended */
 }
 
 static void write_field(WStrBuf *out, size_t base, size_t slot, const WType *t, WDatum v, bool is_null)
