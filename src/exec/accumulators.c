@@ -790,7 +790,7 @@ void wacc_retract(WAccCtx *c, WDatum *acc, uint8_t *nulls, const WChunk *in, int
 /* Flink's DecimalDataUtils.divide(sum, count) at DECIMAL(38, t): the exact quotient rounded to
    34 significant digits (MathContext.DECIMAL128, HALF_EVEN), then to scale t (HALF_UP); false
    when the result needs more than 38 digits. */
-static bool dec_avg(__int128 sum, int s, int64_t cnt, int t, __int128 *out)
+bool wacc_dec_avg(__int128 sum, int s, int64_t cnt, int t, __int128 *out)
 {
     if (cnt == 0) return false;
     bool neg = (sum < 0) != (cnt < 0);
@@ -880,7 +880,7 @@ static void agg_value(WAccCtx *c, const WAccAgg *g, const WDatum *acc, const uin
         } else if (g->sum_kind == WSK_DOUBLE) {
             double q = acc[o].d / (double)cnt;
             out->d = g->res_type->id == WT_FLOAT ? (double)(float)q : q;
-        } else if (!dec_avg(acc[o].dec, g->arg_type->scale, cnt, g->res_type->scale, &out->dec)) {
+        } else if (!wacc_dec_avg(acc[o].dec, g->arg_type->scale, cnt, g->res_type->scale, &out->dec)) {
             *onull = 1;
         }
         return;

@@ -97,6 +97,9 @@ void wacc_retract(WAccCtx *c, WDatum *acc, uint8_t *nulls, const WChunk *in, int
 /* Aggregate results (one per call, of its result type). */
 void wacc_get_value(WAccCtx *c, const WDatum *acc, const uint8_t *nulls, WDatum *vals,
                     uint8_t *vnulls);
+/* AVG of a DECIMAL: Flink's DecimalDataUtils.divide(sum, cnt) of a sum at scale s, as
+   DECIMAL(38, t); false when the result is NULL (cnt 0, or more than 38 digits). */
+bool wacc_dec_avg(__int128 sum, int s, int64_t cnt, int t, __int128 *out);
 /* Flink's RecordEqualiser over two result vectors. */
 bool wacc_values_equal(const WAccLayout *L, const WDatum *a, const uint8_t *an, const WDatum *b,
                        const uint8_t *bn);

@@ -12,10 +12,13 @@
  * kept across calls), each key's accumulator row is read from state once, updated in input order
  * (emitting in input order), and written back before process() returns. Data views (map/list
  * state used by MIN/MAX with retraction, DISTINCT, FIRST/LAST_VALUE, LISTAGG) are read and written
- * per record under the record's key. Insert-only COUNT/SUM/SUM0/MIN/MAX/AVG over integers and
- * doubles take a fast path that updates the 8-byte slots of the accumulator row in place, in the
- * state entry itself (one lookup per key and chunk, wvalue_ref), the keys' hashes computed once
- * and each lookup's table slot and entry prefetched a few keys ahead (state/prefetch.h).
+ * per record under the record's key. Insert-only COUNT/SUM/SUM0/MIN/MAX/AVG over integers,
+ * doubles and DECIMALs take a fast path that updates the accumulator row in place, in the state
+ * entry itself (one lookup per key and chunk, wvalue_ref): 8-byte slots, and a DECIMAL(38, s) sum
+ * decoded once per key and chunk from its 16 variable-part bytes and written back in the same
+ * format (the state format is the general path's, so either path reads the other's state). The
+ * keys' hashes are computed once and each lookup's table slot and entry prefetched a few keys
+ * ahead (state/prefetch.h).
  *
  * Metrics: `<state>.entries=N <state>.bytes=N ttlExpiredRecords=N` (bytes include the data views),
  * plus `droppedRetractions=N` when retractions for absent keys were dropped.
@@ -30,6 +33,7 @@
 #include "chunk_groups.h"
 #include "../state/prefetch.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +65,10 @@ typedef enum FOp { F_COUNT_STAR, F_COUNT, F_SUM, F_SUM0, F_MIN, F_MAX, F_AVG } F
 typedef struct FAgg {
     FOp op;
     bool dbl;                   /* DOUBLE argument (else integer) */
+    bool dec;                   /* DECIMAL argument of SUM/SUM0/AVG/MIN/MAX (field f a DECIMAL) */
+    int voff;                   /* dec: byte offset of field f's 16 variable-part bytes when it is
+                                   not compact (p > 18), else -1 */
+    int ascale, rscale;         /* dec AVG: scales of the sum (the argument's) and of the result */
     int arg, filter;
     int f;                      /* first accumulator field */
     int wrap;                   /* shift wrapping integer results to the result type */
@@ -462,6 +470,38 @@ static int wrap_shift(const WType *t)
 }
 static inline int64_t wrap_sh(int64_t v, int sh) { return (int64_t)((uint64_t)v << sh) >> sh; }
 
+/* 10^38 - 1, the largest DECIMAL(38) unscaled value (wdecimal_max(38), without the table lookup). */
+#define DEC38_MAX ((__int128)(((unsigned __int128)0x4b3b4ca85a86c47aULL << 64) | 0x098a223fffffffffULL))
+
+/* A DECIMAL accumulator field f of row p: compact (the unscaled value in its slot; voff < 0) or
+   not (16 bytes at voff holding the minimal big-endian bytes, their count in the slot's low 32
+   bits: row.h), exactly as wacc_encode writes it, so the state format is the general path's.
+   dec_store also sets the field's null bit (a NULL keeps a zero slot, or zeroed bytes and n = 0). */
+static inline __int128 dec_load(const GroupAgg *g, const unsigned char *p, int f, int voff)
+{
+    uint64_t slot;
+    memcpy(&slot, p + g->hdr + 8 * (size_t)f, 8);
+    if (voff < 0) return (int64_t)slot;
+    return wrow_dec_get(p + voff, (int)(uint32_t)slot);
+}
+
+static inline void dec_store(const GroupAgg *g, unsigned char *p, int f, int voff, __int128 v, bool null)
+{
+    uint64_t slot;
+    if (voff < 0) {
+        slot = null ? 0 : (uint64_t)(int64_t)v;
+    } else {
+        int n = 0;
+        if (null) memset(p + voff, 0, 16);
+        else n = wrow_dec_put(p + voff, v);
+        slot = ((uint64_t)(uint32_t)voff << 32) | (uint32_t)n;
+    }
+    memcpy(p + g->hdr + 8 * (size_t)f, &slot, 8);
+    int b = f + 8;
+    if (null) p[b >> 3] |= (unsigned char)(1u << (b & 7));
+    else p[b >> 3] &= (unsigned char)~(1u << (b & 7));
+}
+
 /* Results of one accumulator row (a key's values before the chunk). */
 static void fast_values(const GroupAgg *g, const unsigned char *p, WDatum *vals, uint8_t *vn)
 {
@@ -471,7 +511,16 @@ static void fast_values(const GroupAgg *g, const unsigned char *p, WDatum *vals,
         const FAgg *fa = &g->fa[a];
         int f = fa->f;
         vn[a] = 0;
-        vals[a].i = 0;
+        memset(&vals[a], 0, sizeof vals[a]);
+        if (fa->dec) {
+            if (is_nul(p, f) || (fa->op == F_AVG && pi[f + 1] == 0)) vn[a] = 1;
+            else if (fa->op != F_AVG) vals[a].dec = dec_load(g, p, f, fa->voff);
+            else if (!wacc_dec_avg(dec_load(g, p, f, fa->voff), fa->ascale, pi[f + 1], fa->rscale, &vals[a].dec)) {
+                vn[a] = 1;
+                vals[a].dec = 0;
+            }
+            continue;
+        }
         switch (fa->op) {
         case F_COUNT_STAR: case F_COUNT:
             vals[a].i = pi[f];
@@ -494,7 +543,9 @@ static bool fast_equal(const GroupAgg *g, const WDatum *a, const uint8_t *an, co
     for (int i = 0; i < g->naggs; i++) {
         if (an[i] != bn[i]) return false;
         if (an[i]) continue;
-        if (g->fa[i].dbl && g->fa[i].op != F_COUNT && g->fa[i].op != F_COUNT_STAR) {
+        if (g->fa[i].dec) {
+            if (a[i].dec != b[i].dec) return false;
+        } else if (g->fa[i].dbl && g->fa[i].op != F_COUNT && g->fa[i].op != F_COUNT_STAR) {
             if (!(a[i].d == b[i].d)) return false;
         } else if (a[i].i != b[i].i) return false;
     }
@@ -504,7 +555,8 @@ static bool fast_equal(const GroupAgg *g, const WDatum *a, const uint8_t *an, co
 /* One aggregate's inputs for the current chunk. */
 typedef struct FCol {
     FOp op;
-    bool dbl;
+    bool dbl, dec;
+    int voff, ascale, rscale;   /* dec: FAgg's */
     int f, sh;
     int nbyte;                  /* null bit of field f in the accumulator row */
     unsigned char nmask;
@@ -513,6 +565,82 @@ typedef struct FCol {
     WDatum *out;
     uint8_t *on;
 } FCol;
+
+#define PASS(r) ((!fnul || (!fnul[r] && fdat[r].i)) && (!anul || !anul[r]))
+
+/* fast_key_rows for a DECIMAL aggregate: the field is decoded once per key and chunk, updated in
+   an __int128 with the general path's semantics (accumulators.c: a SUM / SUM0 / AVG sum leaving
+   38 digits becomes NULL, a NULL SUM restarts at the next value, SUM0's and AVG's stay NULL),
+   and stored back when a row passed. */
+static void fast_dec_rows(const GroupAgg *g, const FCol *c, unsigned char *p, const int32_t *rows, int m)
+{
+    int64_t *pi = (int64_t *)(void *)(p + g->hdr);
+    const int f = c->f;
+    WDatum *out = c->out;
+    uint8_t *on = c->on;
+    const uint8_t *fnul = c->fnul, *anul = c->anul;
+    const WDatum *fdat = c->fdat, *adat = c->adat;
+    const __int128 lim = DEC38_MAX;
+    bool nul = is_nul(p, f), changed = false;
+    __int128 v = nul ? 0 : dec_load(g, p, f, c->voff);
+    switch (c->op) {
+    case F_SUM: case F_SUM0:
+        for (int k = 0; k < m; k++) {
+            int r = rows[k];
+            if (PASS(r)) {
+                __int128 x;
+                if (nul) {
+                    if (c->op == F_SUM) { v = adat[r].dec; nul = false; }
+                } else if (__builtin_add_overflow(v, adat[r].dec, &x) || x > lim || x < -lim) {
+                    nul = true;
+                } else {
+                    v = x;
+                }
+                changed = true;
+            }
+            out[r].dec = nul ? 0 : v;
+            on[r] = nul;
+        }
+        break;
+    case F_AVG: {
+        int64_t cnt = pi[f + 1];
+        for (int k = 0; k < m; k++) {
+            int r = rows[k];
+            if (PASS(r)) {
+                __int128 x;
+                if (!nul) {
+                    if (__builtin_add_overflow(v, adat[r].dec, &x) || x > lim || x < -lim) nul = true;
+                    else v = x;
+                }
+                cnt++;
+                changed = true;
+            }
+            out[r].dec = 0;
+            on[r] = cnt == 0 || nul || !wacc_dec_avg(v, c->ascale, cnt, c->rscale, &out[r].dec);
+            if (on[r]) out[r].dec = 0;
+        }
+        pi[f + 1] = cnt;
+        break;
+    }
+    case F_MIN: case F_MAX: {
+        bool mx = c->op == F_MAX;
+        for (int k = 0; k < m; k++) {
+            int r = rows[k];
+            if (PASS(r)) {
+                __int128 x = adat[r].dec;
+                if (nul || (mx ? x > v : x < v)) { v = x; nul = false; changed = true; }
+            }
+            out[r].dec = nul ? 0 : v;
+            on[r] = nul;
+        }
+        break;
+    }
+    case F_COUNT_STAR: case F_COUNT:
+        assert(!"COUNT is not a DECIMAL aggregate");
+        break;
+    }
+    if (changed) dec_store(g, p, f, c->voff, v, nul);
+}
 
 /* Updates accumulator row p for the rows rows[0..m) of one key (in input order) and stores each
    row's results (after its update) in the aggregates' result columns. */
@@ -523,6 +651,10 @@ static void fast_key_rows(const GroupAgg *g, const FCol *cols, unsigned char *p,
     pi[0] += m;
     for (int a = 0; a < g->naggs; a++) {
         const FCol *c = &cols[a];
+        if (c->dec) {
+            fast_dec_rows(g, c, p, rows, m);
+            continue;
+        }
         const int f = c->f;
         WDatum *out = c->out;
         uint8_t *on = c->on;
@@ -530,7 +662,6 @@ static void fast_key_rows(const GroupAgg *g, const FCol *cols, unsigned char *p,
         const WDatum *fdat = c->fdat, *adat = c->adat;
         unsigned char *nb = p + c->nbyte;
         const unsigned char nm = c->nmask;
-#define PASS(r) ((!fnul || (!fnul[r] && fdat[r].i)) && (!anul || !anul[r]))
         switch (c->op) {
         case F_COUNT_STAR: case F_COUNT:
             for (int k = 0; k < m; k++) {
@@ -587,9 +718,9 @@ static void fast_key_rows(const GroupAgg *g, const FCol *cols, unsigned char *p,
             }
             break;
         }
-#undef PASS
     }
 }
+#undef PASS
 
 /* Grow a per-operator buffer to hold n elements of size sz. */
 static void *grow(void *p, int *cap, int n, size_t sz)
@@ -631,6 +762,10 @@ static void process_fast(GroupAgg *g, const WChunk *in)
         FCol *c = &cols[a];
         c->op = fa->op;
         c->dbl = fa->dbl;
+        c->dec = fa->dec;
+        c->voff = fa->voff;
+        c->ascale = fa->ascale;
+        c->rscale = fa->rscale;
         c->f = fa->f;
         c->sh = fa->wrap;
         c->nbyte = (fa->f + 8) >> 3;
@@ -803,7 +938,7 @@ static const WOpOps GA_OPS = {.process = ga_process, .destroy = ga_destroy, .met
 static bool fast_arg_type(const WType *t)
 {
     switch (t->id) {
-    case WT_TINYINT: case WT_SMALLINT: case WT_INT: case WT_BIGINT: case WT_DOUBLE: return true;
+    case WT_TINYINT: case WT_SMALLINT: case WT_INT: case WT_BIGINT: case WT_DOUBLE: case WT_DECIMAL: return true;
     default: return false;
     }
 }
@@ -830,22 +965,41 @@ static bool setup_fast(GroupAgg *g, const WGroupAggSpec *spec)
         default: goto no;
         }
         if (op != F_COUNT_STAR && op != F_COUNT && !fast_arg_type(ag->arg_type)) goto no;
-        fa[i] = (FAgg){.op = op, .dbl = ag->arg_type && ag->arg_type->id == WT_DOUBLE, .arg = ag->arg,
-                       .filter = ag->filter_col, .f = ag->off, .wrap = wrap_shift(ag->res_type)};
+        bool dec = op != F_COUNT_STAR && op != F_COUNT && ag->arg_type->id == WT_DECIMAL;
+        fa[i] = (FAgg){.op = op, .dbl = ag->arg_type && ag->arg_type->id == WT_DOUBLE, .dec = dec, .voff = -1,
+                       .ascale = dec ? ag->arg_type->scale : 0, .rscale = dec ? ag->res_type->scale : 0,
+                       .arg = ag->arg, .filter = ag->filter_col, .f = ag->off, .wrap = wrap_shift(ag->res_type)};
+        assert(!dec || L->ftypes[ag->off]->id == WT_DECIMAL);
         if (op == F_COUNT_STAR && c->filter_col < 0) g->always_changes = true;
     }
     for (int i = 0; i < L->nfields; i++)
-        if (L->ftypes[i]->id != WT_BIGINT && L->ftypes[i]->id != WT_DOUBLE) goto no;
+        if (L->ftypes[i]->id != WT_BIGINT && L->ftypes[i]->id != WT_DOUBLE && L->ftypes[i]->id != WT_DECIMAL)
+            goto no;
     g->fa = fa;
     g->fast = true;
-    g->acc_len = wrow_fixed_size(L->nfields);
-    g->hdr = g->acc_len - 8 * (size_t)L->nfields;
+    g->hdr = wrow_fixed_size(L->nfields) - 8 * (size_t)L->nfields;
+    assert(DEC38_MAX == wdecimal_max(38));
     WDatum *acc = wcalloc((size_t)L->nfields, sizeof(WDatum));
     uint8_t *nl = wcalloc((size_t)L->nfields, 1);
     wacc_create(L, acc, nl);
     wacc_encode(&g->ac, acc, nl, &g->tmp);
+    /* the row is the fixed part plus 16 variable-part bytes per non-compact DECIMAL field, whose
+       offsets (in their slots) are the same in every row of this layout */
+    g->acc_len = g->tmp.len;
     g->tmpl = wmalloc(g->acc_len);
     memcpy(g->tmpl, g->tmp.buf, g->acc_len);
+    size_t nwide = 0;
+    for (int i = 0; i < L->nfields; i++) if (L->ftypes[i]->id == WT_DECIMAL && L->ftypes[i]->precision > 18) nwide++;
+    assert(g->acc_len == wrow_fixed_size(L->nfields) + 16 * nwide);
+    for (int i = 0; i < spec->naggs; i++) {
+        FAgg *x = &fa[i];
+        const WType *ft = x->dec ? L->ftypes[x->f] : NULL;
+        if (!ft || ft->precision <= 18) continue;
+        uint64_t slot;
+        memcpy(&slot, g->tmpl + g->hdr + 8 * (size_t)x->f, 8);
+        x->voff = (int)(slot >> 32);
+        assert(x->voff >= (int)wrow_fixed_size(L->nfields) && (size_t)x->voff + 16 <= g->acc_len);
+    }
     free(acc);
     free(nl);
     return true;

@@ -60,21 +60,36 @@ static bool is_compact_ts(const WType *t) { return t->precision <= 3; }
 static void encode_row(WStrBuf *out, int arity, const FieldTypes *ft, const WDatum *vals,
                        const uint8_t *nulls, uint8_t header);
 
-/* Minimal big-endian two's complement bytes of v (BigInteger.toByteArray). */
-static int unscaled_bytes(__int128 v, unsigned char *b)
+/* The 16 big-endian bytes of v (unaligned). */
+static void be16_put(unsigned char *b, unsigned __int128 v)
 {
-    unsigned char tmp[16];
-    unsigned __int128 u = (unsigned __int128)v;
-    for (int i = 15; i >= 0; i--) { tmp[i] = (unsigned char)u; u >>= 8; }
-    int start = 0;
-    while (start < 15) {
-        bool redundant = (tmp[start] == 0x00 && !(tmp[start + 1] & 0x80)) ||
-                         (tmp[start] == 0xFF && (tmp[start + 1] & 0x80));
-        if (!redundant) break;
-        start++;
-    }
-    memcpy(b, tmp + start, (size_t)(16 - start));
-    return 16 - start;
+    uint64_t hi = __builtin_bswap64((uint64_t)(v >> 64)), lo = __builtin_bswap64((uint64_t)v);
+    memcpy(b, &hi, 8);
+    memcpy(b + 8, &lo, 8);
+}
+
+int wrow_dec_put(unsigned char *dst, __int128 v)
+{
+    /* bits of the magnitude (of ~v when negative); one more for the sign, rounded up to bytes */
+    unsigned __int128 u = v < 0 ? ~(unsigned __int128)v : (unsigned __int128)v;
+    uint64_t hi = (uint64_t)(u >> 64), lo = (uint64_t)u;
+    int bits = hi ? 128 - __builtin_clzll(hi) : lo ? 64 - __builtin_clzll(lo) : 0;
+    int n = bits / 8 + 1;
+    if (n > 16) n = 16;
+    /* the n low bytes moved to the top: big-endian, they come first and zeros follow */
+    be16_put(dst, (unsigned __int128)v << (8 * (16 - n)));
+    return n;
+}
+
+__int128 wrow_dec_get(const unsigned char *src, int n)
+{
+    if (n <= 0) return 0;
+    if (n > 16) n = 16;
+    uint64_t hi, lo;
+    memcpy(&hi, src, 8);
+    memcpy(&lo, src + 8, 8);
+    __int128 v = (__int128)(((unsigned __int128)__builtin_bswap64(hi) << 64) | __builtin_bswap64(lo));
+    return v >> (8 * (16 - n));     /* arithmetic: the first n bytes, sign-extended */
 }
 
 static void write_field(WStrBuf *out, size_t base, size_t slot, const WType *t, WDatum v, bool is_null)
@@ -87,11 +102,7 @@ static void write_field(WStrBuf *out, size_t base, size_t slot, const WType *t, 
             size_t off = out->len - base;
             zero_append(out, 16);
             int n = 0;
-            if (!is_null) {
-                unsigned char b[16];
-                n = unscaled_bytes(v.dec, b);
-                memcpy(out->buf + base + off, b, (size_t)n);
-            }
+            if (!is_null) n = wrow_dec_put((unsigned char *)out->buf + base + off, v.dec);
             SLOT();
             put_le(sp, ((uint64_t)off << 32) | (uint32_t)n, 8);
             return;
@@ -273,9 +284,7 @@ static bool decode_field(const unsigned char *row, size_t size, int arity, const
             size_t off = (size_t)(slot >> 32);
             int n = (int)(uint32_t)slot;
             if (off + 16 > size || n > 16) { out->dec = 0; break; }
-            __int128 v = (n > 0 && (row[off] & 0x80)) ? -1 : 0;
-            for (int k = 0; k < n; k++) v = (__int128)(((unsigned __int128)v << 8) | row[off + (size_t)k]);
-            out->dec = v;
+            out->dec = wrow_dec_get(row + off, n);
         }
         break;
     case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ:

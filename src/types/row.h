@@ -37,6 +37,12 @@ bool wrow_get_arena(const void *row, size_t size, int arity, const WType *t, int
                     WArena *a);
 WRowKind wrow_kind(const void *row);
 size_t wrow_fixed_size(int arity);
+/* A non-compact DECIMAL's 16 variable-part bytes: wrow_dec_put writes v's minimal big-endian
+   two's complement bytes (BigInteger.toByteArray) at dst, zeroes the rest of the 16 and returns
+   their count n (1..16; the slot's low 32 bits); wrow_dec_get reads such n bytes back (src must
+   have 16 readable bytes, as the variable part reserves). */
+int wrow_dec_put(unsigned char *dst, __int128 v);
+__int128 wrow_dec_get(const unsigned char *src, int n);
 /* Flink's BinaryRowData.hashCode() (murmur by words, seed 42). */
 int32_t wrow_hash(const void *row, size_t size);
 

@@ -283,6 +283,45 @@ WTEST(types_java_double)
     CHECK_STR(fj(3.4028235E38f), "3.4028235E38");
 }
 
+/* A non-compact DECIMAL's variable-part bytes (wrow_dec_put/get) are BigInteger.toByteArray's
+   minimal two's complement, and read back; the row encoder writes the same. */
+WTEST(types_row_wide_decimal_bytes)
+{
+    const __int128 m38 = wpow10_i128(38) - 1, top = (__int128)(((unsigned __int128)1 << 127) - 1);
+    const __int128 vals[] = {0, 1, -1, 127, 128, -128, -129, 255, 256, 32767, -32768, -32769, INT64_MAX,
+                             INT64_MIN, (__int128)INT64_MAX + 1, (__int128)INT64_MIN - 1, m38, -m38, top, -top - 1,
+                             (__int128)123456789 * 1000000007 * 1000000009};
+    const int want_n[] = {1, 1, 1, 1, 2, 1, 2, 2, 2, 2, 2, 3, 8, 8, 9, 9, 16, 16, 16, 16, 0};
+    WArena a;
+    warena_init(&a, 0);
+    const WType *t = wtype_decimal(&a, 38, 0, true);
+    WStrBuf sb;
+    wsb_init(&sb);
+    for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
+        unsigned char b[32];
+        memset(b, 0xAA, sizeof b);
+        int n = wrow_dec_put(b, vals[i]);
+        if (want_n[i]) CHECK_INT(n, want_n[i]);
+        for (int k = n; k < 16; k++) CHECK_INT(b[k], 0);
+        CHECK(wrow_dec_get(b, n) == vals[i]);
+        /* minimal: one byte fewer would not hold the value */
+        if (n > 1) CHECK(wrow_dec_get(b + 1, n - 1) != vals[i]);
+        WDatum d = {.dec = vals[i]};
+        uint8_t nul = 0;
+        wrow_encode(&sb, 1, &t, &d, &nul, WRK_INSERT);
+        uint64_t slot;
+        memcpy(&slot, sb.buf + 8, 8);
+        CHECK_INT((int)(uint32_t)slot, n);
+        CHECK(memcmp(sb.buf + (slot >> 32), b, 16) == 0);
+        WDatum back;
+        CHECK(wrow_get(sb.buf, sb.len, 1, t, 0, &back));
+        CHECK(back.dec == vals[i]);
+    }
+    CHECK(wrow_dec_get((const unsigned char *)"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 0) == 0);
+    wsb_free(&sb);
+    warena_free(&a);
+}
+
 WTEST(types_decimal_format_and_rounding)
 {
     char b[64];
