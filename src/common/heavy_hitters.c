@@ -11,29 +11,75 @@ void whh_init(WHeavyHitters *h)
     memset(h, 0, sizeof *h);
 }
 
+/* The index position of hash (mixed: keys such as small integers hash to themselves). */
+static unsigned index_home(uint64_t hash)
+{
+    return (unsigned)((hash * 0x9e3779b97f4a7c15ULL) >> 58) & (WHH_INDEX - 1);
+}
+
+/* The index position holding hash's slot, or the empty one where it would go. */
+static unsigned index_find(const WHeavyHitters *h, uint64_t hash)
+{
+    unsigned i = index_home(hash);
+    while (h->index[i] && h->hash[h->index[i] - 1] != hash) i = (i + 1) & (WHH_INDEX - 1);
+    return i;
+}
+
+/* Remove position i from the index (backward-shift deletion: every later entry of the probe run
+   that may move back does, so that lookups need no tombstones). */
+static void index_remove(WHeavyHitters *h, unsigned i)
+{
+    for (unsigned j = (i + 1) & (WHH_INDEX - 1); h->index[j]; j = (j + 1) & (WHH_INDEX - 1)) {
+        unsigned home = index_home(h->hash[h->index[j] - 1]);
+        /* j's entry may fill the hole at i unless its home lies cyclically in (i, j] */
+        bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+        if (stays) continue;
+        h->index[i] = h->index[j];
+        i = j;
+    }
+    h->index[i] = 0;
+}
+
+/* A least counted slot of a full sketch. Counts only grow, and floor is at most every count: the
+   cursor walks to a slot still at floor; past the last slot a round ends and floor rises to the
+   least count (one scan), the cursor starting again. */
+static int least_slot(WHeavyHitters *h)
+{
+    for (;;) {
+        for (; h->cursor < WHH_SLOTS; h->cursor++)
+            if (h->count[h->cursor] <= h->floor) return h->cursor;
+        int64_t m = h->count[0];
+        for (int i = 1; i < WHH_SLOTS; i++) m = h->count[i] < m ? h->count[i] : m;
+        assert(m > h->floor);
+        h->floor = m;
+        h->cursor = 0;
+    }
+}
+
 int whh_add(WHeavyHitters *h, uint64_t hash, int64_t weight, bool *entered)
 {
     assert(weight > 0 && h->n >= 0 && h->n <= WHH_SLOTS);
     h->total += weight;
-    /* one pass finds the key or, failing that, the least counted slot (the first of equals) */
-    int least = 0;
-    for (int i = 0; i < h->n; i++) {
-        if (h->hash[i] == hash) {
-            h->count[i] += weight;
-            *entered = false;
-            return i;
-        }
-        if (h->count[i] < h->count[least]) least = i;
+    unsigned i = index_find(h, hash);
+    if (h->index[i]) {
+        int slot = h->index[i] - 1;
+        h->count[slot] += weight;
+        *entered = false;
+        return slot;
     }
     int slot;
     int64_t base = 0;
     if (h->n < WHH_SLOTS) {
         slot = h->n++;
     } else {
-        /* Space-Saving: the new key takes the least counted slot and inherits its count */
-        slot = least;
+        /* Space-Saving: the new key takes a least counted slot and inherits its count */
+        slot = least_slot(h);
         base = h->count[slot];
+        index_remove(h, index_find(h, h->hash[slot]));
+        i = index_find(h, hash);
     }
+    assert(!h->index[i]);
+    h->index[i] = (uint8_t)(slot + 1);
     h->hash[slot] = hash;
     h->count[slot] = base + weight;
     h->error[slot] = base;

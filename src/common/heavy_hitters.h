@@ -5,8 +5,11 @@
  * Contract: a WHeavyHitters is a plain value (copyable, no pointers) of WHH_SLOTS counters, each
  * a key hash, its estimated count, the error bound of that estimate and a bounded printable label
  * the caller fills when a key enters. Every key whose true count exceeds total / WHH_SLOTS is in
- * the sketch; an entry's true count lies in [count - error, count]. Updates cost one scan of the
- * slots. Single-threaded: the owner updates it, readers get copies. Depends on nothing but libc.
+ * the sketch; an entry's true count lies in [count - error, count]. An update finds its key by a
+ * small open-addressing index of the slots (a probe or two) and, for a key not in a full sketch,
+ * the least counted slot by a cursor over the slots (amortized a step or two for keys of equal
+ * weights: one scan of the counts per round in which the least count rises). Single-threaded:
+ * the owner updates it, readers get copies. Depends on nothing but libc.
  */
 #ifndef WEIR_COMMON_HEAVY_HITTERS_H
 #define WEIR_COMMON_HEAVY_HITTERS_H
@@ -16,6 +19,7 @@
 
 #define WHH_SLOTS 32
 #define WHH_LABEL 64
+#define WHH_INDEX 64            /* index positions: a power of two, twice WHH_SLOTS */
 
 /* One key as whh_top reports it. */
 typedef struct WHHEntry {
@@ -25,13 +29,17 @@ typedef struct WHHEntry {
     char label[WHH_LABEL];      /* printable form of the key, NUL-terminated, maybe truncated */
 } WHHEntry;
 
-/* Slots as parallel arrays, so that the scan of an update reads 2 x 256 contiguous bytes. */
+/* Slots as parallel arrays (the least-count scan reads 256 contiguous bytes). Whoever changes
+   hash[] or count[] goes through whh_add (the index and the cursor follow them). */
 typedef struct WHeavyHitters {
     int n;                      /* slots in use */
+    int cursor;                 /* slots before it (this round) count more than floor */
+    int64_t floor;              /* no slot counts less (the least count when a round began) */
     int64_t total;              /* weight added in all */
     uint64_t hash[WHH_SLOTS];
     int64_t count[WHH_SLOTS];
     int64_t error[WHH_SLOTS];
+    uint8_t index[WHH_INDEX];   /* slot + 1 of the key hashing here (linear probing); 0: empty */
     char label[WHH_SLOTS][WHH_LABEL];
 } WHeavyHitters;
 

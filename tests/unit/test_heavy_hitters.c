@@ -67,3 +67,44 @@ WTEST(hh_guarantee_after_churn)
     CHECK(top[0].hash == whash_u64(42));
     CHECK(top[0].count - top[0].error <= 5000 && top[0].count >= 5000);
 }
+
+/* The index and the least-slot cursor against a plain scan: random keys and weights, every key
+   found in its slot, a key entering a full sketch takes a least counted slot, and the counts sum
+   to the weight added (Space-Saving's invariant). */
+WTEST(hh_index_and_cursor_match_a_scan)
+{
+    WHeavyHitters h;
+    whh_init(&h);
+    uint64_t rnd = 12345;
+    for (int i = 0; i < 200000; i++) {
+        rnd = rnd * 6364136223846793005ULL + 1442695040888963407ULL;
+        /* skewed keys: a few frequent, many rare; small raw values collide in the index's home */
+        uint64_t k = (rnd >> 33) % 7 == 0 ? (rnd >> 40) % 8 : (rnd >> 20) % 5000;
+        int64_t w = i < 100000 ? 1 : 1 + (int64_t)((rnd >> 50) % 300);
+        int64_t least = INT64_MAX;
+        int where = -1;
+        for (int s = 0; s < h.n; s++) {
+            if (h.count[s] < least) least = h.count[s];
+            if (h.hash[s] == k) where = s;
+        }
+        int64_t before = where >= 0 ? h.count[where] : 0;
+        int n = h.n;
+        bool entered;
+        int slot = whh_add(&h, k, w, &entered);
+        CHECK(h.hash[slot] == k);
+        CHECK(entered == (where < 0));
+        if (where >= 0) {
+            CHECK_INT(slot, where);
+            CHECK(h.count[slot] == before + w);
+        } else if (n == WHH_SLOTS) {
+            CHECK(h.error[slot] == least);
+            CHECK(h.count[slot] == least + w);
+        } else {
+            CHECK_INT(h.n, n + 1);
+        }
+        int64_t sum = 0;
+        for (int s = 0; s < h.n; s++) sum += h.count[s];
+        if (sum != h.total) { CHECK(sum == h.total); break; }
+    }
+    CHECK_INT(h.n, WHH_SLOTS);
+}
