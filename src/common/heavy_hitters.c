@@ -14,15 +14,24 @@ void whh_init(WHeavyHitters *h)
 /* The index position of hash (mixed: keys such as small integers hash to themselves). */
 static unsigned index_home(uint64_t hash)
 {
-    return (unsigned)((hash * 0x9e3779b97f4a7c15ULL) >> 58) & (WHH_INDEX - 1);
+    return (unsigned)((hash * 0x9e3779b97f4a7c15ULL) >> 57) & (WHH_INDEX - 1);
 }
 
-/* The index position holding hash's slot, or the empty one where it would go. */
-static unsigned index_find(const WHeavyHitters *h, uint64_t hash)
+/* The index position holding hash's slot, or the empty one where it would go (from home). */
+static unsigned index_find(const WHeavyHitters *h, uint64_t hash, unsigned i)
 {
-    unsigned i = index_home(hash);
     while (h->index[i] && h->hash[h->index[i] - 1] != hash) i = (i + 1) & (WHH_INDEX - 1);
     return i;
+}
+
+/* Slot slot now holds hash (home position home), entered at the free index position i. */
+static void index_put(WHeavyHitters *h, int slot, uint64_t hash, unsigned home, unsigned i)
+{
+    assert(!h->index[i]);
+    h->hash[slot] = hash;
+    h->home[slot] = (uint8_t)home;
+    h->index[i] = (uint8_t)(slot + 1);
+    h->pos[slot] = (uint8_t)i;
 }
 
 /* Remove position i from the index (backward-shift deletion: every later entry of the probe run
@@ -30,11 +39,12 @@ static unsigned index_find(const WHeavyHitters *h, uint64_t hash)
 static void index_remove(WHeavyHitters *h, unsigned i)
 {
     for (unsigned j = (i + 1) & (WHH_INDEX - 1); h->index[j]; j = (j + 1) & (WHH_INDEX - 1)) {
-        unsigned home = index_home(h->hash[h->index[j] - 1]);
+        unsigned home = h->home[h->index[j] - 1];
         /* j's entry may fill the hole at i unless its home lies cyclically in (i, j] */
         bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
         if (stays) continue;
         h->index[i] = h->index[j];
+        h->pos[h->index[i] - 1] = (uint8_t)i;
         i = j;
     }
     h->index[i] = 0;
@@ -45,22 +55,21 @@ static void index_remove(WHeavyHitters *h, unsigned i)
    least count (one scan), the cursor starting again. */
 static int least_slot(WHeavyHitters *h)
 {
-    for (;;) {
-        for (; h->cursor < WHH_SLOTS; h->cursor++)
-            if (h->count[h->cursor] <= h->floor) return h->cursor;
-        int64_t m = h->count[0];
-        for (int i = 1; i < WHH_SLOTS; i++) m = h->count[i] < m ? h->count[i] : m;
-        assert(m > h->floor);
-        h->floor = m;
-        h->cursor = 0;
-    }
+    for (; h->cursor < WHH_SLOTS; h->cursor++)
+        if (h->count[h->cursor] <= h->floor) return h->cursor;
+    int least = 0;
+    for (int i = 1; i < WHH_SLOTS; i++) least = h->count[i] < h->count[least] ? i : least;
+    assert(h->count[least] > h->floor);
+    h->floor = h->count[least];
+    h->cursor = least;          /* slots before the first least one count more */
+    return least;
 }
 
 int whh_add(WHeavyHitters *h, uint64_t hash, int64_t weight, bool *entered)
 {
     assert(weight > 0 && h->n >= 0 && h->n <= WHH_SLOTS);
     h->total += weight;
-    unsigned i = index_find(h, hash);
+    unsigned home = index_home(hash), i = index_find(h, hash, home);
     if (h->index[i]) {
         int slot = h->index[i] - 1;
         h->count[slot] += weight;
@@ -71,16 +80,17 @@ int whh_add(WHeavyHitters *h, uint64_t hash, int64_t weight, bool *entered)
     int64_t base = 0;
     if (h->n < WHH_SLOTS) {
         slot = h->n++;
+        index_put(h, slot, hash, home, i);
     } else {
-        /* Space-Saving: the new key takes a least counted slot and inherits its count */
+        /* Space-Saving: the new key takes a least counted slot and inherits its count. The new key
+           enters the index first (at the end of its probe run), then the old one leaves it: the
+           backward shift keeps every run, the new key's included, contiguous from its home. */
         slot = least_slot(h);
         base = h->count[slot];
-        index_remove(h, index_find(h, h->hash[slot]));
-        i = index_find(h, hash);
+        unsigned old = h->pos[slot];
+        index_put(h, slot, hash, home, i);
+        index_remove(h, old);
     }
-    assert(!h->index[i]);
-    h->index[i] = (uint8_t)(slot + 1);
-    h->hash[slot] = hash;
     h->count[slot] = base + weight;
     h->error[slot] = base;
     h->label[slot][0] = 0;

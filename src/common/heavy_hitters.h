@@ -19,7 +19,7 @@
 
 #define WHH_SLOTS 32
 #define WHH_LABEL 64
-#define WHH_INDEX 64            /* index positions: a power of two, twice WHH_SLOTS */
+#define WHH_INDEX 128           /* index positions: a power of two, 4 x WHH_SLOTS (short probe runs) */
 
 /* One key as whh_top reports it. */
 typedef struct WHHEntry {
@@ -40,6 +40,8 @@ typedef struct WHeavyHitters {
     int64_t count[WHH_SLOTS];
     int64_t error[WHH_SLOTS];
     uint8_t index[WHH_INDEX];   /* slot + 1 of the key hashing here (linear probing); 0: empty */
+    uint8_t pos[WHH_SLOTS];     /* each slot's index position */
+    uint8_t home[WHH_SLOTS];    /* and its key's home position */
     char label[WHH_SLOTS][WHH_LABEL];
 } WHeavyHitters;
 
