@@ -98,6 +98,35 @@ int whh_add(WHeavyHitters *h, uint64_t hash, int64_t weight, bool *entered)
     return slot;
 }
 
+bool whh_skip_light(WHeavyHitters *h, int64_t weight)
+{
+    assert(weight > 0);
+    if (h->n < WHH_SLOTS) return false;
+    /* floor is at most the least count: a weight not above it needs no look at the slots */
+    if (weight > h->floor && weight > h->count[least_slot(h)]) return false;
+    h->total += weight;
+    return true;
+}
+
+int whh_add_once(WHeavyHitters *h, uint64_t hash, int64_t weight, bool *entered)
+{
+    assert(weight > 0 && h->n >= 0 && h->n <= WHH_SLOTS);
+    unsigned home = index_home(hash), i = index_find(h, hash, home);
+    if (h->index[i] || h->n < WHH_SLOTS) return whh_add(h, hash, weight, entered);
+    /* the least kept key leaves (whh_skip_light said this one is heavier) */
+    h->total += weight;
+    int slot = least_slot(h);
+    assert(weight > h->count[slot]);
+    unsigned old = h->pos[slot];
+    index_put(h, slot, hash, home, i);
+    index_remove(h, old);
+    h->count[slot] = weight;
+    h->error[slot] = 0;
+    h->label[slot][0] = 0;
+    *entered = true;
+    return slot;
+}
+
 static int by_count(const void *a, const void *b)
 {
     const WHHEntry *x = a, *y = b;

@@ -51,6 +51,14 @@ void whh_init(WHeavyHitters *h);
    lazily writes the label when a key already present has none (so that keys seen once cost no
    formatting). */
 int whh_add(WHeavyHitters *h, uint64_t hash, int64_t weight, bool *entered);
+/* A stream in which each key comes once (a pass over a state that holds one entry per key) keeps
+   the exact WHH_SLOTS heaviest keys instead (count = weight, error 0). whh_skip_light: a key no
+   heavier than every key kept by a full sketch is only counted in total (true: the caller need not
+   even hash it); else (false) the caller adds it with whh_add_once, which replaces the least kept
+   key (a key already kept that comes again and is added adds up as in whh_add). Do not mix with
+   whh_add on one sketch. */
+bool whh_skip_light(WHeavyHitters *h, int64_t weight);
+int whh_add_once(WHeavyHitters *h, uint64_t hash, int64_t weight, bool *entered);
 /* Up to max entries, highest count first (ties: lower hash first). Returns how many. */
 int whh_top(const WHeavyHitters *h, WHHEntry *out, int max);
 

@@ -346,7 +346,14 @@ static void scan_key(void *ctx, WBytes key, int64_t bytes)
     WInsight *in = ctx;
     in->bytes_pass_total += bytes;
     bool entered;
-    int slot = whh_add(&in->bytes_pass, whash_bytes(key.p, key.len, 0x6b), bytes, &entered);
+    int slot;
+    if (in->pass_once) {
+        /* one state: each key once, the exact heaviest keys; a light key is not even hashed */
+        if (bytes <= 0 || whh_skip_light(&in->bytes_pass, bytes)) return;
+        slot = whh_add_once(&in->bytes_pass, whash_bytes(key.p, key.len, 0x6b), bytes, &entered);
+    } else {
+        slot = whh_add(&in->bytes_pass, whash_bytes(key.p, key.len, 0x6b), bytes, &entered);
+    }
     if (!entered) return;
     size_t n = key.len < WINS_KEY_BYTES ? key.len : WINS_KEY_BYTES;
     memcpy(in->pass_key[slot], key.p, n);
@@ -441,6 +448,9 @@ static void scan_state_bytes(WOperator *op, WInsight *in, bool finished)
     int64_t paced = WINS_SCAN_FLOOR + (rows - in->scan_rows_seen) / WINS_SCAN_PER_ROWS;
     in->scan_rows_seen = rows;
     int64_t budget = finished ? WINS_FINAL_SCAN_BUDGET : paced < WINS_SCAN_BUDGET ? paced : WINS_SCAN_BUDGET;
+    /* a pass starting: with one state (collect_states counted op's), each key comes once */
+    if (in->scan_entry == 0 && in->scan.state == 0 && in->scan.slot == 0 && in->bytes_pass.n == 0)
+        in->pass_once = in->live.nstates == 1;
     while (budget > 0) {
         if (in->scan_entry >= reg->n) {
             /* a pass over every backend of op ended: label the keys that stayed */
@@ -467,10 +477,16 @@ static void scan_state_bytes(WOperator *op, WInsight *in, bool finished)
 
 #define RATE_WINDOW_MS 1000
 
-void winsight_publish(WOperator *op, int64_t now_ms)
+void winsight_publish(WOperator *op, int64_t now_ms, bool force)
 {
     WInsight *in = op->insight;
     if (!in) return;
+    int64_t rows = __atomic_load_n(&op->rows_in, __ATOMIC_RELAXED);
+    bool ended = __atomic_load_n(&op->finished, __ATOMIC_RELAXED) && !in->final_pass_done;
+    if (!force && in->t0_ms && !ended && rows - in->pub_rows < WINS_PUBLISH_ROWS && now_ms - in->pub_ms < WINS_PUBLISH_MAX_MS)
+        return;
+    in->pub_rows = rows;
+    in->pub_ms = now_ms;
     WInsightSnap *s = &in->live;
     WInsightState prev[WINS_STATES];
     int nprev = s->nstates;

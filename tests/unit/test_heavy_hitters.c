@@ -108,3 +108,40 @@ WTEST(hh_index_and_cursor_match_a_scan)
     }
     CHECK_INT(h.n, WHH_SLOTS);
 }
+
+/* Keys met once (a pass over a one-state operator's keys): whh_skip_light + whh_add_once keep
+   exactly the 32 heaviest, with their weights and no error, and count every weight in total. */
+WTEST(hh_once_keeps_the_exact_heaviest)
+{
+    enum { N = 20000 };
+    static int64_t w[N];
+    WHeavyHitters h;
+    whh_init(&h);
+    uint64_t rnd = 99;
+    int64_t total = 0;
+    for (int k = 0; k < N; k++) {
+        rnd = rnd * 6364136223846793005ULL + 1442695040888963407ULL;
+        w[k] = 1 + (int64_t)((rnd >> 33) % 1000) + (k % 997 == 0 ? 5000 : 0);   /* ties, and 21 heavy */
+        total += w[k];
+        if (whh_skip_light(&h, w[k])) continue;
+        bool entered;
+        int slot = whh_add_once(&h, (uint64_t)k, w[k], &entered);
+        CHECK(entered && h.hash[slot] == (uint64_t)k && h.count[slot] == w[k] && h.error[slot] == 0);
+    }
+    CHECK(h.total == total);
+    CHECK_INT(h.n, WHH_SLOTS);
+    /* the 32nd heaviest weight: every kept key weighs at least it, every key heavier is kept */
+    int64_t sorted[N];
+    memcpy(sorted, w, sizeof sorted);
+    for (int i = 0; i < WHH_SLOTS; i++)
+        for (int j = i + 1; j < N; j++)
+            if (sorted[j] > sorted[i]) { int64_t t = sorted[i]; sorted[i] = sorted[j]; sorted[j] = t; }
+    int64_t cut = sorted[WHH_SLOTS - 1];
+    for (int s = 0; s < WHH_SLOTS; s++) CHECK(h.count[s] >= cut && h.count[s] == w[h.hash[s]]);
+    for (int k = 0; k < N; k++) {
+        if (w[k] <= cut) continue;
+        bool kept = false;
+        for (int s = 0; s < WHH_SLOTS; s++) kept |= h.hash[s] == (uint64_t)k;
+        CHECK(kept);
+    }
+}
