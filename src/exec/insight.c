@@ -10,6 +10,7 @@
 #include "../common/proc_clock.h"
 
 #include <assert.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -346,7 +347,14 @@ static void scan_key(void *ctx, WBytes key, int64_t bytes)
     WInsight *in = ctx;
     in->bytes_pass_total += bytes;
     bool entered;
-    int slot = whh_add(&in->bytes_pass, whash_bytes(key.p, key.len, 0x6b), bytes, &entered);
+    int slot;
+    if (in->pass_once) {
+        /* one state: each key once, the exact heaviest keys; a light key is not even hashed */
+        if (bytes <= 0 || whh_skip_light(&in->bytes_pass, bytes)) return;
+        slot = whh_add_once(&in->bytes_pass, whash_bytes(key.p, key.len, 0x6b), bytes, &entered);
+    } else {
+        slot = whh_add(&in->bytes_pass, whash_bytes(key.p, key.len, 0x6b), bytes, &entered);
+    }
     if (!entered) return;
     size_t n = key.len < WINS_KEY_BYTES ? key.len : WINS_KEY_BYTES;
     memcpy(in->pass_key[slot], key.p, n);
@@ -441,6 +449,9 @@ static void scan_state_bytes(WOperator *op, WInsight *in, bool finished)
     int64_t paced = WINS_SCAN_FLOOR + (rows - in->scan_rows_seen) / WINS_SCAN_PER_ROWS;
     in->scan_rows_seen = rows;
     int64_t budget = finished ? WINS_FINAL_SCAN_BUDGET : paced < WINS_SCAN_BUDGET ? paced : WINS_SCAN_BUDGET;
+    /* a pass starting: with one state (collect_states counted op's), each key comes once */
+    if (in->scan_entry == 0 && in->scan.state == 0 && in->scan.slot == 0 && in->bytes_pass.n == 0)
+        in->pass_once = in->live.nstates == 1;
     while (budget > 0) {
         if (in->scan_entry >= reg->n) {
             /* a pass over every backend of op ended: label the keys that stayed */
@@ -467,10 +478,61 @@ static void scan_state_bytes(WOperator *op, WInsight *in, bool finished)
 
 #define RATE_WINDOW_MS 1000
 
-void winsight_publish(WOperator *op, int64_t now_ms)
+/* The published copy of the live snapshot: its arrays that fill from the start (the sketches'
+   labels, the samples, splits, origins, rows per receiver) only as far as they are filled, the rest
+   whole (a copy of the whole 24 KB, ten times a second per operator, was most of the cost of a
+   publication). Readers look at no entry at or beyond an array's count. */
+typedef struct SnapPart { size_t off, elem; int (*count)(const WInsightSnap *); } SnapPart;
+static int n_hh(const WInsightSnap *s) { return s->hh.n; }
+static int n_samples(const WInsightSnap *s) { return s->nsamples; }
+static int n_slow(const WInsightSnap *s) { return s->nslow; }
+static int n_work(const WInsightSnap *s) { return s->work.n; }
+static int n_slowkey(const WInsightSnap *s) { return s->nslowkey; }
+static int n_bytes(const WInsightSnap *s) { return s->bytes.n; }
+static int n_splits(const WInsightSnap *s) { return s->nsplits; }
+static int n_origins(const WInsightSnap *s) { return s->norigins; }
+static int n_xhh(const WInsightSnap *s) { return s->xhh.n; }
+static int n_recv(const WInsightSnap *s) { return s->nrecv < WINS_RECV ? s->nrecv : WINS_RECV; }
+#define PART(f, fn) {offsetof(WInsightSnap, f), sizeof ((WInsightSnap *)0)->f[0], fn}
+static const SnapPart snap_parts[] = {     /* by offset */
+    PART(hh.label, n_hh), PART(samples, n_samples), PART(slow, n_slow), PART(work.label, n_work),
+    PART(slowkey, n_slowkey), PART(bytes.label, n_bytes), PART(splits, n_splits), PART(origins, n_origins),
+    PART(xhh.label, n_xhh), PART(xrows_to, n_recv),
+};
+static const size_t snap_part_len[] = {
+    sizeof ((WInsightSnap *)0)->hh.label, sizeof ((WInsightSnap *)0)->samples, sizeof ((WInsightSnap *)0)->slow,
+    sizeof ((WInsightSnap *)0)->work.label, sizeof ((WInsightSnap *)0)->slowkey, sizeof ((WInsightSnap *)0)->bytes.label,
+    sizeof ((WInsightSnap *)0)->splits, sizeof ((WInsightSnap *)0)->origins, sizeof ((WInsightSnap *)0)->xhh.label,
+    sizeof ((WInsightSnap *)0)->xrows_to,
+};
+
+static void snap_copy(WInsightSnap *dst, const WInsightSnap *src)
+{
+    char *d = (char *)dst;
+    const char *s = (const char *)src;
+    size_t at = 0;
+    for (size_t k = 0; k < sizeof snap_parts / sizeof *snap_parts; k++) {
+        const SnapPart *p = &snap_parts[k];
+        assert(p->off >= at && snap_part_len[k] % p->elem == 0);
+        int n = p->count(src);
+        assert(n >= 0 && (size_t)n * p->elem <= snap_part_len[k]);
+        memcpy(d + at, s + at, p->off - at);
+        memcpy(d + p->off, s + p->off, (size_t)n * p->elem);
+        at = p->off + snap_part_len[k];
+    }
+    memcpy(d + at, s + at, sizeof *src - at);
+}
+
+void winsight_publish(WOperator *op, int64_t now_ms, bool force)
 {
     WInsight *in = op->insight;
     if (!in) return;
+    int64_t rows = __atomic_load_n(&op->rows_in, __ATOMIC_RELAXED);
+    bool ended = __atomic_load_n(&op->finished, __ATOMIC_RELAXED) && !in->final_pass_done;
+    if (!force && in->t0_ms && !ended && rows - in->pub_rows < WINS_PUBLISH_ROWS && now_ms - in->pub_ms < WINS_PUBLISH_MAX_MS)
+        return;
+    in->pub_rows = rows;
+    in->pub_ms = now_ms;
     WInsightSnap *s = &in->live;
     WInsightState prev[WINS_STATES];
     int nprev = s->nstates;
@@ -520,7 +582,7 @@ void winsight_publish(WOperator *op, int64_t now_ms)
         }
     }
     pthread_mutex_lock(&in->mu);
-    in->pub = *s;
+    snap_copy(&in->pub, s);
     pthread_mutex_unlock(&in->mu);
 }
 

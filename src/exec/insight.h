@@ -37,6 +37,8 @@
 #define WINS_SCAN_BUDGET 4096       /* state entries walked per publication (every 100 ms) */
 #define WINS_SCAN_PER_ROWS 128       /* and at most one per this many input rows since the last one */
 #define WINS_SCAN_FLOOR 64           /* plus this many */
+#define WINS_PUBLISH_ROWS 32768    /* input rows between publications (else WINS_PUBLISH_MAX_MS) */
+#define WINS_PUBLISH_MAX_MS 1000
 #define WINS_FINAL_SCAN_BUDGET 65536 /* the whole pass once the input ended, up to this many */
 #define WINS_WORK_MIN 16            /* a row's work below this many rows scanned only adds to work_total */
 #define WINS_SPLITS 32              /* watermark splits described per WatermarkAssigner subtask */
@@ -145,8 +147,10 @@ typedef struct WInsight {
     unsigned char pass_key[WHH_SLOTS][WINS_KEY_BYTES]; /* each slot's key bytes (labelled at the pass end) */
     uint16_t pass_key_len[WHH_SLOTS];
     int64_t bytes_pass_total;
+    bool pass_once;                 /* op has one state: each key comes once per pass (whh_add_once) */
     bool final_pass_done;           /* the pass after the input ended ran */
     int64_t scan_rows_seen;         /* op->rows_in at the last step of the walk */
+    int64_t pub_rows, pub_ms;       /* op->rows_in and the time at the last publication */
     pthread_mutex_t mu;
     WInsightSnap pub;
 } WInsight;
@@ -213,8 +217,12 @@ int64_t winsight_slow_threshold_ms(const WOptions *config, WError *err);
 /* weir.insight.watermark-lag-threshold in ms: a split this far behind the leading one is reported
    (default 1 min; -1 and err set when invalid). */
 int64_t winsight_lag_threshold_ms(const WOptions *config, WError *err);
-/* The running thread: publish a copy (rates over windows of >= 1 s of wall time now_ms). */
-void winsight_publish(struct WOperator *op, int64_t now_ms);
+/* The running thread: publish a copy (rates over windows of >= 1 s of wall time now_ms). Called
+   every 100 ms; unless force, a publication waits until the operator took WINS_PUBLISH_ROWS input
+   rows since the last one or WINS_PUBLISH_MAX_MS passed (or its input ended), so that its cost
+   follows the work done, not the wall time (on a loaded machine, or under valgrind, 100 ms of
+   wall time hold little work). */
+void winsight_publish(struct WOperator *op, int64_t now_ms, bool force);
 /* Any thread: the last published copy; false when the operator keeps no insight. */
 bool winsight_read(const struct WOperator *op, WInsightSnap *out);
 /* Late-lateness histogram bucket of a lateness in ms, and the bucket's lower bound. */

@@ -1063,10 +1063,10 @@ static void lane_publish(Lane *L, bool force)
     L->published_ms = now;
     for (int i = 0; i < L->nbuilt; i++) {
         wop_publish_metrics(L->built[i].op);
-        winsight_publish(L->built[i].op, now);
+        winsight_publish(L->built[i].op, now, force);
     }
     for (int x = 0; x < L->job->nexch; x++)
-        if (L->send[x]) winsight_publish(L->send[x], now);
+        if (L->send[x]) winsight_publish(L->send[x], now, force);
 }
 
 static void *lane_main(void *arg)

@@ -125,7 +125,7 @@ WTEST(watermark_rows_behind_by_origin)
     rows(&f, 1, "+I,2024-01-01 00:00:05\n+I,2024-01-01 00:00:30\n+I,2024-01-01 00:00:12\n");
     rows(&f, 0, "+I,2024-01-01 00:00:30\n+I,2024-01-01 00:00:31\n");
     CHECK(f.cap->last_wm == T0 + 31000);
-    winsight_publish(f.wm, 1000);
+    winsight_publish(f.wm, 1000, true);
     WInsightSnap s;
     CHECK(winsight_read(f.wm, &s));
     CHECK_INT(s.behind_total, 3);                  /* 00:05 and 00:12 (file 1), 00:30 at 00:30 (file 0) */
