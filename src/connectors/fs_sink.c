@@ -51,6 +51,33 @@ static bool remove_old_files(FsSink *s, const char *dir, WError *err)
 
 static bool publish(const char *tmp, const char *final, WError *err);
 
+/* A committed file goes to the compaction (InputFile): as a message to the operators after the
+   writer when the runtime takes them (WSink.message), else to the shared compactor. */
+static bool to_compactor(FsSink *s, int64_t ckpt, const char *path, WError *err)
+{
+    if (s->base.message) {
+        WSinkMessage m = {.ckpt = ckpt, .task = s->subtask, .path = path};
+        return s->base.message(s->base.message_ctx, &m, err);
+    }
+    pthread_mutex_lock(&s->shared->mu);
+    wfs_compact_add_file(s->compactor, ckpt, path);
+    pthread_mutex_unlock(&s->shared->mu);
+    return true;
+}
+
+/* Every file up to checkpoint ckpt went to the compaction (EndCheckpoint). */
+static bool end_checkpoint(FsSink *s, int64_t ckpt, bool ended, WError *err)
+{
+    if (s->base.message) {
+        WSinkMessage m = {.end_checkpoint = true, .ckpt = ckpt, .task = s->subtask, .ended = ended};
+        return s->base.message(s->base.message_ctx, &m, err);
+    }
+    pthread_mutex_lock(&s->shared->mu);
+    bool ok = wfs_compact_end_checkpoint(s->compactor, ckpt, s->subtask, ended, err);
+    pthread_mutex_unlock(&s->shared->mu);
+    return ok;
+}
+
 /* Publish every pending file, then commit the partitions (end of input). */
 static bool publish_all(FsSink *s, WError *err)
 {
@@ -69,10 +96,9 @@ static bool publish_all(FsSink *s, WError *err)
     }
     s->npending = 0;
     if (s->compactor) {
-        pthread_mutex_lock(&s->shared->mu);
-        for (int i = 0; i < nfiles; i++) wfs_compact_add_file(s->compactor, INT64_MAX, files[i]);
-        bool ok = wfs_compact_end_checkpoint(s->compactor, INT64_MAX, s->subtask, true, err);
-        pthread_mutex_unlock(&s->shared->mu);
+        bool ok = true;
+        for (int i = 0; ok && i < nfiles; i++) ok = to_compactor(s, INT64_MAX, files[i], err);
+        ok = ok && end_checkpoint(s, INT64_MAX, true, err);
         for (int i = 0; i < nfiles; i++) free(files[i]);
         free(files);
         if (!ok) return false;
@@ -169,22 +195,14 @@ static bool fs_commit(WSink *base, int64_t ckpt_id, WError *err)
         FsPending *p = &s->pending[i];
         if (ok && p->ckpt > 0 && p->ckpt <= ckpt_id) {
             ok = publish(p->tmp, p->final, err);
-            if (ok && s->compactor) {
-                pthread_mutex_lock(&s->shared->mu);
-                wfs_compact_add_file(s->compactor, p->ckpt, p->final);
-                pthread_mutex_unlock(&s->shared->mu);
-            }
+            if (ok && s->compactor) ok = to_compactor(s, p->ckpt, p->final, err);
             if (ok) { free(p->tmp); free(p->final); continue; }
         }
         s->pending[k++] = *p;
     }
     s->npending = k;
     /* the compactor hears that this writer committed up to ckpt_id (Flink's EndCheckpoint) */
-    if (ok && s->compactor) {
-        pthread_mutex_lock(&s->shared->mu);
-        ok = wfs_compact_end_checkpoint(s->compactor, ckpt_id, s->subtask, s->done && s->npending == 0, err);
-        pthread_mutex_unlock(&s->shared->mu);
-    }
+    if (ok && s->compactor) ok = end_checkpoint(s, ckpt_id, s->done && s->npending == 0, err);
     /* the partitions whose files this checkpoint committed, as the trigger lets them through; all
        of them once the input ended */
     if (ok && s->tracker) ok = wfs_commit_ready(s->tracker, ckpt_id, s->done && s->npending == 0, wfs_sink_now(s), err);
