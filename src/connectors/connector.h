@@ -127,12 +127,18 @@ void wsrc_sleep_ns(WSource *s, int64_t ns);
 /* Count the time since since_ns (common/proc_clock.h wproc_mono_ns) as waiting for input. */
 void wsrc_add_wait(WSource *s, int64_t since_ns);
 
+typedef enum WSinkMessageKind {
+    WSM_INPUT_FILE,                 /* compaction: a committed file (path) */
+    WSM_END_CHECKPOINT,             /* compaction: every file up to ckpt went */
+    WSM_COMMIT_INFO                 /* no compaction: the writer committed up to ckpt */
+} WSinkMessageKind;
+
 typedef struct WSinkMessage {
-    bool end_checkpoint;            /* EndCheckpoint (else InputFile) */
+    WSinkMessageKind kind;
     int64_t ckpt;                   /* the checkpoint (INT64_MAX: the end of the input) */
     int task;                       /* the writer subtask */
-    const char *path;               /* InputFile: the committed file */
-    bool ended;                     /* EndCheckpoint: the last one of this subtask */
+    const char *path;               /* WSM_INPUT_FILE: the committed file */
+    bool ended;                     /* WSM_END_CHECKPOINT, WSM_COMMIT_INFO: the last one of this subtask */
 } WSinkMessage;
 
 struct WSink {
@@ -154,10 +160,11 @@ struct WSink {
     /* The sink's input watermark advanced (optional; the filesystem sink's partition-time
        commit trigger). */
     void (*watermark)(WSink *s, int64_t wm);
-    /* A compacting file sink's messages to the operators after it, Flink's CompactMessages
-       (optional, set by the runtime before the first write): each file it committed (InputFile)
-       and, after them, that it committed everything up to checkpoint ckpt (EndCheckpoint; ended:
-       its input ended and nothing of it is pending any more). Without it the sink hands its files
+    /* A streaming file sink's messages to the operators after it (optional, set by the runtime
+       before the first write). With compaction Flink's CompactMessages: each file it committed
+       (InputFile) and, after them, that it committed everything up to checkpoint ckpt
+       (EndCheckpoint); without, one PartitionCommitInfo per commit. ended: its input ended and
+       nothing of it is pending any more. Without the callback a compacting sink hands its files
        to the compactor it shares with its other subtasks itself. false + err: the job fails. */
     bool (*message)(void *ctx, const WSinkMessage *m, WError *err);
     void *message_ctx;

@@ -56,7 +56,7 @@ static bool publish(const char *tmp, const char *final, WError *err);
 static bool to_compactor(FsSink *s, int64_t ckpt, const char *path, WError *err)
 {
     if (s->base.message) {
-        WSinkMessage m = {.ckpt = ckpt, .task = s->subtask, .path = path};
+        WSinkMessage m = {.kind = WSM_INPUT_FILE, .ckpt = ckpt, .task = s->subtask, .path = path};
         return s->base.message(s->base.message_ctx, &m, err);
     }
     pthread_mutex_lock(&s->shared->mu);
@@ -69,13 +69,22 @@ static bool to_compactor(FsSink *s, int64_t ckpt, const char *path, WError *err)
 static bool end_checkpoint(FsSink *s, int64_t ckpt, bool ended, WError *err)
 {
     if (s->base.message) {
-        WSinkMessage m = {.end_checkpoint = true, .ckpt = ckpt, .task = s->subtask, .ended = ended};
+        WSinkMessage m = {.kind = WSM_END_CHECKPOINT, .ckpt = ckpt, .task = s->subtask, .ended = ended};
         return s->base.message(s->base.message_ctx, &m, err);
     }
     pthread_mutex_lock(&s->shared->mu);
     bool ok = wfs_compact_end_checkpoint(s->compactor, ckpt, s->subtask, ended, err);
     pthread_mutex_unlock(&s->shared->mu);
     return ok;
+}
+
+/* A writer without compaction committed up to ckpt (Flink's PartitionCommitInfo to the
+   PartitionCommitter or `end: Writer`), when the runtime takes the messages. */
+static bool commit_info(FsSink *s, int64_t ckpt, bool ended, WError *err)
+{
+    if (s->compactor || !s->base.message) return true;
+    WSinkMessage m = {.kind = WSM_COMMIT_INFO, .ckpt = ckpt, .task = s->subtask, .ended = ended};
+    return s->base.message(s->base.message_ctx, &m, err);
 }
 
 /* Publish every pending file, then commit the partitions (end of input). */
@@ -103,6 +112,7 @@ static bool publish_all(FsSink *s, WError *err)
         free(files);
         if (!ok) return false;
     }
+    if (!commit_info(s, INT64_MAX, true, err)) return false;
     if (s->batch && s->commit.enabled) {
         /* FileSystemOutputFormat commits every partition written (the table folder when not
            partitioned) */
@@ -203,6 +213,7 @@ static bool fs_commit(WSink *base, int64_t ckpt_id, WError *err)
     s->npending = k;
     /* the compactor hears that this writer committed up to ckpt_id (Flink's EndCheckpoint) */
     if (ok && s->compactor) ok = end_checkpoint(s, ckpt_id, s->done && s->npending == 0, err);
+    if (ok) ok = commit_info(s, ckpt_id, s->done && s->npending == 0, err);
     /* the partitions whose files this checkpoint committed, as the trigger lets them through; all
        of them once the input ended */
     if (ok && s->tracker) ok = wfs_commit_ready(s->tracker, ckpt_id, s->done && s->npending == 0, wfs_sink_now(s), err);

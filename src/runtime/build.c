@@ -210,16 +210,16 @@ static WOperator *simple_op(Lane *L, const WRel *r, const WOpOps *ops)
     return op;
 }
 
-/* A compacting file sink's compact-coordinator -> compact-operator -> [PartitionCommitter] ->
+/* A streaming file sink's [compact-coordinator -> compact-operator] -> [PartitionCommitter] ->
    end: Writer (fs_compact_flow.h): one set of operators for all lanes; lane 0 registers the
    single-subtask ones, lane i < npar the writer's and compact-operator i, the other lanes idle
    copies. */
-static bool build_compact_flow(WPlanCtx *p, Lane *L, WRel *r, SinkOp *s, int npar, int kco, int kcp, int kpc)
+static bool build_file_sink_flow(WPlanCtx *p, Lane *L, WRel *r, SinkOp *s, int npar, int kco, int kcp, int kpc,
+                                 int kend)
 {
     WJob *j = L->job;
-    int kend = stream_op_of(j, r, WSOP_SINK_END);
-    assert(kend >= 0);
-    WFsFlow *f = wfs_flow_get(sink_shared(j, r->id), &L->ctx, npar, kpc >= 0);
+    assert((kco >= 0) == (kcp >= 0));
+    WFsFlow *f = wfs_flow_get(sink_shared(j, r->id), &L->ctx, npar, kco >= 0, kpc >= 0);
     const int ks[4] = {kco, kcp, kpc, kend};
     for (int q = 0; q < 4; q++) {
         if (ks[q] < 0) continue;
@@ -691,14 +691,12 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         int kco = stream_op_of(j, r, WSOP_COMPACT_COORDINATOR);
         int kcp = stream_op_of(j, r, WSOP_COMPACT_OPERATOR);
         int kpc = stream_op_of(j, r, WSOP_PARTITION_COMMITTER);
-        if (kco >= 0 && kcp >= 0 && r->sink_table)
-            return build_compact_flow(p, L, r, s, npar, kco, kcp, kpc) ? &s->base : NULL;
-        /* a PartitionCommitter without compaction receives no rows (the writers commit the
-           partitions) */
+        int kend = stream_op_of(j, r, WSOP_SINK_END);
+        if (kend >= 0 && r->sink_table)         /* a streaming file sink */
+            return build_file_sink_flow(p, L, r, s, npar, kco, kcp, kpc, kend) ? &s->base : NULL;
         if (kco >= 0) tail = add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kco, tail);
         if (kcp >= 0) tail = add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kcp, tail);
         if (kpc >= 0) tail = add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kpc, tail);
-        int kend = stream_op_of(j, r, WSOP_SINK_END);
         if (kend >= 0) add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kend, tail);
         return &s->base;
     }

@@ -43,6 +43,7 @@ struct WFsFlow {
     WExecCtx ctx;
     WError err;
     int nwriters;
+    bool compaction;
     FlowWriter *writers;
     WOperator *coord, *committer, *end;
     CompactOp **compact;
@@ -224,14 +225,14 @@ static void flow_free(void *data)
     for (int i = 0; i < 3; i++)
         if (f->ops[i] && !f->registered[i]) wop_free(f->ops[i]);
     for (int i = 0; i < f->nwriters; i++)
-        if (!f->registered[3 + i]) wop_free(&f->compact[i]->base);
+        if (f->compact[i] && !f->registered[3 + i]) wop_free(&f->compact[i]->base);
     free(f->compact);
     free(f->writers);
     free(f->registered);
     free(f);
 }
 
-WFsFlow *wfs_flow_get(WSinkShared *sh, const WExecCtx *ctx, int nwriters, bool committer)
+WFsFlow *wfs_flow_get(WSinkShared *sh, const WExecCtx *ctx, int nwriters, bool compaction, bool committer)
 {
     assert(sh && ctx && nwriters > 0);
     pthread_mutex_lock(&sh->mu);
@@ -250,31 +251,34 @@ WFsFlow *wfs_flow_get(WSinkShared *sh, const WExecCtx *ctx, int nwriters, bool c
     f->ctx.timed_op = NULL;
     f->ctx.timed_mark_ns = 0;
     f->nwriters = nwriters;
+    f->compaction = compaction;
     f->writers = wcalloc((size_t)nwriters, sizeof(FlowWriter));
     f->registered = wcalloc((size_t)(3 + nwriters), sizeof(bool));
-    CoordOp *co = wcalloc(1, sizeof *co);
-    co->flow = f;
-    f->coord = &co->base;
-    wop_init(f->coord, &COORD_OPS, &f->ctx, nwriters, MSG_COLS, MSG_TYPES, MSG_NAMES);
     f->compact = wcalloc((size_t)nwriters, sizeof(CompactOp *));
-    for (int i = 0; i < nwriters; i++) {
+    for (int i = 0; i < nwriters; i++) f->writers[i] = (FlowWriter){.flow = f, .task = i};
+    if (compaction) {
+        CoordOp *co = wcalloc(1, sizeof *co);
+        co->flow = f;
+        f->coord = &co->base;
+        wop_init(f->coord, &COORD_OPS, &f->ctx, nwriters, MSG_COLS, MSG_TYPES, MSG_NAMES);
+    }
+    for (int i = 0; compaction && i < nwriters; i++) {
         CompactOp *o = wcalloc(1, sizeof *o);
         o->flow = f;
         o->index = i;
         wop_init(&o->base, &COMPACT_OPS, &f->ctx, 1, MSG_COLS, MSG_TYPES, MSG_NAMES);
         wop_connect(f->coord, &o->base, 0);         /* BROADCAST */
         f->compact[i] = o;
-        f->writers[i] = (FlowWriter){.flow = f, .task = i};
     }
     if (committer) {
         f->committer = wcalloc(1, sizeof(WOperator));
         wop_init(f->committer, &COMMITTER_OPS, &f->ctx, nwriters, MSG_COLS, MSG_TYPES, MSG_NAMES);
-        for (int i = 0; i < nwriters; i++) wop_connect(&f->compact[i]->base, f->committer, i);
+        for (int i = 0; compaction && i < nwriters; i++) wop_connect(&f->compact[i]->base, f->committer, i);
     }
     f->end = wcalloc(1, sizeof(WOperator));
     wop_init(f->end, &END_OPS, &f->ctx, committer ? 1 : nwriters, MSG_COLS, MSG_TYPES, MSG_NAMES);
     if (committer) wop_connect(f->committer, f->end, 0);
-    else for (int i = 0; i < nwriters; i++) wop_connect(&f->compact[i]->base, f->end, i);
+    else for (int i = 0; compaction && i < nwriters; i++) wop_connect(&f->compact[i]->base, f->end, i);
     f->ops[0] = f->coord;
     f->ops[1] = f->committer;
     f->ops[2] = f->end;
@@ -287,7 +291,7 @@ WFsFlow *wfs_flow_get(WSinkShared *sh, const WExecCtx *ctx, int nwriters, bool c
 WOperator *wfs_flow_coordinator(WFsFlow *f) { return f->coord; }
 WOperator *wfs_flow_compactor(WFsFlow *f, int subtask)
 {
-    assert(subtask >= 0 && subtask < f->nwriters);
+    assert(subtask >= 0 && subtask < f->nwriters && f->compaction);
     return &f->compact[subtask]->base;
 }
 WOperator *wfs_flow_committer(WFsFlow *f) { return f->committer; }
@@ -299,7 +303,7 @@ void wfs_flow_registered(WFsFlow *f, WOperator *op)
     for (int i = 0; i < 3; i++)
         if (f->ops[i] == op) f->registered[i] = true;
     for (int i = 0; i < f->nwriters; i++)
-        if (&f->compact[i]->base == op) f->registered[3 + i] = true;
+        if (f->compact[i] && &f->compact[i]->base == op) f->registered[3 + i] = true;
     pthread_mutex_unlock(&f->sh->mu);
 }
 
@@ -318,11 +322,13 @@ static bool writer_message(void *ctx, const WSinkMessage *m, WError *err)
     assert(m->task == w->task && w->op);
     pthread_mutex_lock(&f->sh->mu);
     WChunk *c = msg_chunk(1);
-    if (m->end_checkpoint) msg_add(c, MSG_END_CHECKPOINT, m->ckpt, w->task, NULL, 0);
-    else msg_add(c, MSG_INPUT_FILE, m->ckpt, w->task, m->path, strlen(m->path));
+    assert((m->kind == WSM_COMMIT_INFO) == !f->compaction);
+    if (m->kind == WSM_END_CHECKPOINT) msg_add(c, MSG_END_CHECKPOINT, m->ckpt, w->task, NULL, 0);
+    else if (m->kind == WSM_INPUT_FILE) msg_add(c, MSG_INPUT_FILE, m->ckpt, w->task, m->path, strlen(m->path));
+    else msg_add(c, MSG_COMMIT_INFO, m->ckpt, w->task, NULL, 0);
     wop_emit(w->op, c);
     wchunk_free(c);
-    if (m->end_checkpoint && m->ended && !w->final_reported) {
+    if (m->kind != WSM_INPUT_FILE && m->ended && !w->final_reported) {
         w->final_reported = true;
         if (w->end_pending) wop_emit_end(w->op);
     }
@@ -337,7 +343,9 @@ void wfs_flow_attach_writer(WFsFlow *f, WOperator *writer, WSink *sink, int subt
     pthread_mutex_lock(&f->sh->mu);
     FlowWriter *w = &f->writers[subtask];
     w->op = writer;
-    wop_connect(writer, f->coord, subtask);
+    if (f->compaction) wop_connect(writer, f->coord, subtask);
+    else if (f->committer) wop_connect(writer, f->committer, subtask);
+    else wop_connect(writer, f->end, subtask);
     sink->message = writer_message;
     sink->message_ctx = w;
     pthread_mutex_unlock(&f->sh->mu);

@@ -32,11 +32,13 @@
 typedef struct WFsFlow WFsFlow;
 
 /* The flow of the sink sharing sh (made by the first caller, with a context like ctx): nwriters
-   writer subtasks, with a PartitionCommitter or not. */
-WFsFlow *wfs_flow_get(WSinkShared *sh, const WExecCtx *ctx, int nwriters, bool committer);
+   writer subtasks, compacting or not (then no coordinator nor compact-operators: the writers'
+   PartitionCommitInfo rows go straight to the PartitionCommitter or `end: Writer`), with a
+   PartitionCommitter or not. */
+WFsFlow *wfs_flow_get(WSinkShared *sh, const WExecCtx *ctx, int nwriters, bool compaction, bool committer);
 /* Its operators, for the lane that registers them (wfs_flow_registered: the job frees them
    then; the flow frees those never registered). */
-WOperator *wfs_flow_coordinator(WFsFlow *f);
+WOperator *wfs_flow_coordinator(WFsFlow *f);  /* NULL without compaction */
 WOperator *wfs_flow_compactor(WFsFlow *f, int subtask);
 WOperator *wfs_flow_committer(WFsFlow *f);      /* NULL: none */
 WOperator *wfs_flow_end(WFsFlow *f);

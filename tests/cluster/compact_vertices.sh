@@ -14,6 +14,8 @@
 #     [(2,2),(2,2)], end: Writer (p1) in 4.
 #   p1, partitioned: `Source -> Calc -> streaming-writer -> compact-coordinator` in 0 out 4,
 #     `compact-operator -> PartitionCommitter -> end: Writer` in 4 out 0.
+#   without compaction, p2: StreamingFileWriter out 2 [(0,1),(0,1)], then `PartitionCommitter ->
+#     end: Writer` (partitioned, success-file) or `end: Writer` in 2.
 # The counting rule: a writer subtask emits one InputFile per committed file and one EndCheckpoint
 # per committed checkpoint (and at the end of its input); the coordinator one CompactionUnit per
 # unit and one EndCompaction per coordinated checkpoint, counted once but received by each
@@ -25,8 +27,9 @@ need_tools curl jq
 cluster_setup
 W="$TMPD/work"
 
-job() { # job NAME PARALLELISM PARTITIONED
-  local cols="id INT, s STRING" sel="id, CAST(id * 7 AS STRING)" pb="" pc=""
+job() { # job NAME PARALLELISM PARTITIONED [COMPACT: 1 (default) or 0]
+  local cols="id INT, s STRING" sel="id, CAST(id * 7 AS STRING)" pb="" pc="" ac=", 'auto-compaction' = 'true'"
+  [[ "${4:-1}" == 0 ]] && ac=""
   if [[ "$3" == 1 ]]; then
     cols="id INT, s STRING, p INT"; sel="id, CAST(id * 7 AS STRING), id % 3"; pb="PARTITIONED BY (p)"
     pc=", 'sink.partition-commit.policy.kind' = 'success-file'"
@@ -38,7 +41,7 @@ SET 'table.dml-sync' = 'true';
 CREATE TABLE src (id INT) WITH ('connector' = 'datagen', 'number-of-rows' = '10',
   'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '1000000');
 CREATE TABLE c ($cols) $pb
-  WITH ('connector' = 'filesystem', 'path' = '$W/$1', 'format' = 'csv', 'auto-compaction' = 'true'$pc);
+  WITH ('connector' = 'filesystem', 'path' = '$W/$1', 'format' = 'csv'$ac$pc);
 INSERT INTO c SELECT $sel FROM src;
 SQL
   sql "$W/$1.sql" > "$W/$1.out" 2>&1
@@ -66,9 +69,13 @@ cluster_start
 job part2 2 1
 job flat2 2 0
 job part1 1 1
+job plain2 2 1 0
+job plainflat2 2 0 0
 figures part2 > "$W/part2.fig"
 figures flat2 > "$W/flat2.fig"
 figures part1 > "$W/part1.fig"
+figures plain2 > "$W/plain2.fig"
+figures plainflat2 > "$W/plainflat2.fig"
 expect() { # expect NAME: the figures equal stdin
   local want; want="$(cat)"
   if [[ "$(cat "$W/$1.fig")" != "$want" ]]; then
@@ -90,6 +97,15 @@ T
 expect part1 <<'T'
 Source: src[1] -> Calc[2] -> streaming-writer -> compact-coordinator p1 in - out 4 -/4
 compact-operator -> PartitionCommitter -> end: Writer p1 in 4 out 0 4/0
+T
+# without compaction each writer subtask sends one PartitionCommitInfo per commit (here: the end)
+expect plain2 <<'T'
+Source: src[1] -> Calc[2] -> StreamingFileWriter p2 in - out 2 -/1 -/1
+PartitionCommitter -> end: Writer p1 in 2 out 0 2/0
+T
+expect plainflat2 <<'T'
+Source: src[1] -> Calc[2] -> StreamingFileWriter p2 in - out 2 -/1 -/1
+end: Writer p1 in 2 out 0 2/0
 T
 nfiles="$(find "$W/part2" -name 'compacted-part-*' | wc -l)"
 check "one compacted file per partition ($nfiles)" test "$nfiles" -eq 3
