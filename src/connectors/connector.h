@@ -138,6 +138,7 @@ typedef struct WSinkMessage {
     int64_t ckpt;                   /* the checkpoint (INT64_MAX: the end of the input) */
     int task;                       /* the writer subtask */
     const char *path;               /* WSM_INPUT_FILE: the committed file */
+    const char *root;               /* WSM_INPUT_FILE: the table's directory (partitions below it) */
     bool ended;                     /* WSM_END_CHECKPOINT, WSM_COMMIT_INFO: the last one of this subtask */
 } WSinkMessage;
 

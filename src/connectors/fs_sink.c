@@ -51,12 +51,16 @@ static bool remove_old_files(FsSink *s, const char *dir, WError *err)
 
 static bool publish(const char *tmp, const char *final, WError *err);
 
+/* The writer commits its partitions itself: not when it compacts through the runtime's operators
+   (their PartitionCommitter does, after the compaction). */
+static bool writer_commits(const FsSink *s) { return s->tracker && !(s->compactor && s->base.message); }
+
 /* A committed file goes to the compaction (InputFile): as a message to the operators after the
    writer when the runtime takes them (WSink.message), else to the shared compactor. */
 static bool to_compactor(FsSink *s, int64_t ckpt, const char *path, WError *err)
 {
     if (s->base.message) {
-        WSinkMessage m = {.kind = WSM_INPUT_FILE, .ckpt = ckpt, .task = s->subtask, .path = path};
+        WSinkMessage m = {.kind = WSM_INPUT_FILE, .ckpt = ckpt, .task = s->subtask, .path = path, .root = s->dir};
         return s->base.message(s->base.message_ctx, &m, err);
     }
     pthread_mutex_lock(&s->shared->mu);
@@ -121,7 +125,7 @@ static bool publish_all(FsSink *s, WError *err)
             if (!wfs_commit_partition_dir(&s->commit, s->buckets[i].dir, err)) return false;
         return true;
     }
-    return !s->tracker || wfs_commit_ready(s->tracker, INT64_MAX, true, wfs_sink_now(s), err);
+    return !writer_commits(s) || wfs_commit_ready(s->tracker, INT64_MAX, true, wfs_sink_now(s), err);
 }
 
 static bool fs_finish(WSink *base, WError *err)
@@ -191,7 +195,7 @@ static bool fs_prepare_commit(WSink *base, int64_t ckpt_id, char **state, WError
         if (s->buckets[i].fd >= 0)
             wsb_printf(&b, "%s\t%s\t%lld\n", s->buckets[i].tmp_path, s->buckets[i].final_path,
                        (long long)s->buckets[i].bytes);
-    if (s->tracker) wfs_commit_checkpoint(s->tracker, ckpt_id, s->wm, wfs_sink_now(s));
+    if (writer_commits(s)) wfs_commit_checkpoint(s->tracker, ckpt_id, s->wm, wfs_sink_now(s));
     *state = wsb_detach(&b);
     return true;
 }
@@ -216,7 +220,7 @@ static bool fs_commit(WSink *base, int64_t ckpt_id, WError *err)
     if (ok) ok = commit_info(s, ckpt_id, s->done && s->npending == 0, err);
     /* the partitions whose files this checkpoint committed, as the trigger lets them through; all
        of them once the input ended */
-    if (ok && s->tracker) ok = wfs_commit_ready(s->tracker, ckpt_id, s->done && s->npending == 0, wfs_sink_now(s), err);
+    if (ok && writer_commits(s)) ok = wfs_commit_ready(s->tracker, ckpt_id, s->done && s->npending == 0, wfs_sink_now(s), err);
     return ok;
 }
 

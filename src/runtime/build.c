@@ -92,6 +92,7 @@ static void sink_watermark(WOperator *op, int64_t wm)
 {
     SinkOp *s = (SinkOp *)op;
     if (!s->is_collect && s->sink && s->sink->watermark) s->sink->watermark(s->sink, wm);
+    if (s->flow) wfs_flow_writer_watermark(s->flow, s->subtask, wm);
 }
 
 static void sink_destroy(WOperator *op)
@@ -237,7 +238,7 @@ static bool build_file_sink_flow(WPlanCtx *p, Lane *L, WRel *r, SinkOp *s, int n
     if (L->index < npar) {
         s->flow = f;
         s->subtask = L->index;
-        wfs_flow_attach_writer(f, &s->base, s->sink, L->index);
+        wfs_flow_attach_writer(f, &s->base, s->sink, L->index, &r->sink_table->options);
     }
     return true;
 }

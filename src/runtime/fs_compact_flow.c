@@ -4,6 +4,7 @@
  */
 #include "fs_compact_flow.h"
 #include "../connectors/fs_compact.h"
+#include "../connectors/fs_partition_commit.h"
 #include "../common/arena.h"
 #include "../common/strbuf.h"
 
@@ -38,8 +39,18 @@ typedef struct CompactOp {
     char **parts;               /* partition directories compacted since the last EndCompaction */
 } CompactOp;
 
+typedef struct CommitterOp {
+    WOperator base;
+    WFsFlow *flow;
+    WFsCommitConfig cfg;
+    WFsCommitTracker *tracker;  /* NULL: counts only (the writers commit: no compaction) */
+    int64_t *reported;          /* per compact-operator: the checkpoint of its last commit info */
+    int64_t committed;          /* the last checkpoint whose partitions were committed */
+} CommitterOp;
+
 struct WFsFlow {
     WSinkShared *sh;
+    char *root;                 /* the table's directory (from the writers' InputFiles) */
     WExecCtx ctx;
     WError err;
     int nwriters;
@@ -212,8 +223,54 @@ static const WOpOps COMPACT_OPS = {.process = compact_process, .end_input = comp
 
 /* ---- PartitionCommitter, end: Writer ---- */
 
+/* The partition below the table's directory that directory dir is ("" = the table itself). */
+static const char *rel_of(const WFsFlow *f, const char *dir)
+{
+    size_t n = f->root ? strlen(f->root) : 0;
+    return n && !strncmp(dir, f->root, n) && dir[n] == '/' ? dir + n + 1 : "";
+}
+
+/* Flink's PartitionCommitter: the partitions of each PartitionCommitInfo go to the trigger; once
+   every compact-operator sent its info of a checkpoint, the trigger's committable partitions are
+   committed (the policy: the success file), all of them at the end of the input. */
+static void committer_process(WOperator *op, int input, const WChunk *in)
+{
+    CommitterOp *o = (CommitterOp *)op;
+    WFsFlow *f = o->flow;
+    if (!o->tracker) return;
+    for (int r = 0; r < in->nrows && !op->ctx->err->set; r++) {
+        assert(in->cols[0].data[r].i == MSG_COMMIT_INFO);
+        int64_t ckpt = in->cols[1].data[r].i;
+        char *parts = payload_of(in, r);
+        for (char *p = parts, *nl; p && *p; p = nl ? nl + 1 : NULL) {
+            nl = strchr(p, '\n');
+            if (nl) *nl = 0;
+            wfs_commit_touch(o->tracker, rel_of(f, p), p);
+        }
+        free(parts);
+        if (ckpt > o->reported[input]) o->reported[input] = ckpt;
+        int64_t low = INT64_MAX;
+        for (int t = 0; t < f->nwriters; t++)
+            if (o->reported[t] < low) low = o->reported[t];
+        if (low <= o->committed) continue;
+        o->committed = low;
+        int64_t now = wexec_now(op->ctx);
+        wfs_commit_checkpoint(o->tracker, low, op->wm, now);
+        (void)wfs_commit_ready(o->tracker, low, low == INT64_MAX, now, op->ctx->err);
+    }
+}
+
+static void committer_destroy(WOperator *op)
+{
+    CommitterOp *o = (CommitterOp *)op;
+    wfs_commit_tracker_free(o->tracker);
+    wfs_commit_config_free(&o->cfg);
+    free(o->reported);
+    free(o);
+}
+
 static void discard_process(WOperator *op, int input, const WChunk *in) { (void)op; (void)input; (void)in; }
-static const WOpOps COMMITTER_OPS = {.process = discard_process};
+static const WOpOps COMMITTER_OPS = {.process = committer_process, .destroy = committer_destroy};
 static const WOpOps END_OPS = {.process = discard_process};
 
 /* ---- the flow ---- */
@@ -227,6 +284,7 @@ static void flow_free(void *data)
     for (int i = 0; i < f->nwriters; i++)
         if (f->compact[i] && !f->registered[3 + i]) wop_free(&f->compact[i]->base);
     free(f->compact);
+    free(f->root);
     free(f->writers);
     free(f->registered);
     free(f);
@@ -271,7 +329,10 @@ WFsFlow *wfs_flow_get(WSinkShared *sh, const WExecCtx *ctx, int nwriters, bool c
         f->compact[i] = o;
     }
     if (committer) {
-        f->committer = wcalloc(1, sizeof(WOperator));
+        CommitterOp *o = wcalloc(1, sizeof *o);
+        o->flow = f;
+        o->reported = wcalloc((size_t)nwriters, sizeof(int64_t));
+        f->committer = &o->base;
         wop_init(f->committer, &COMMITTER_OPS, &f->ctx, nwriters, MSG_COLS, MSG_TYPES, MSG_NAMES);
         for (int i = 0; compaction && i < nwriters; i++) wop_connect(&f->compact[i]->base, f->committer, i);
     }
@@ -323,6 +384,7 @@ static bool writer_message(void *ctx, const WSinkMessage *m, WError *err)
     pthread_mutex_lock(&f->sh->mu);
     WChunk *c = msg_chunk(1);
     assert((m->kind == WSM_COMMIT_INFO) == !f->compaction);
+    if (m->kind == WSM_INPUT_FILE && !f->root && m->root) f->root = wstrdup(m->root);
     if (m->kind == WSM_END_CHECKPOINT) msg_add(c, MSG_END_CHECKPOINT, m->ckpt, w->task, NULL, 0);
     else if (m->kind == WSM_INPUT_FILE) msg_add(c, MSG_INPUT_FILE, m->ckpt, w->task, m->path, strlen(m->path));
     else msg_add(c, MSG_COMMIT_INFO, m->ckpt, w->task, NULL, 0);
@@ -337,10 +399,19 @@ static bool writer_message(void *ctx, const WSinkMessage *m, WError *err)
     return ok;
 }
 
-void wfs_flow_attach_writer(WFsFlow *f, WOperator *writer, WSink *sink, int subtask)
+void wfs_flow_attach_writer(WFsFlow *f, WOperator *writer, WSink *sink, int subtask, const WOptions *options)
 {
     assert(subtask >= 0 && subtask < f->nwriters);
     pthread_mutex_lock(&f->sh->mu);
+    CommitterOp *co = (CommitterOp *)f->committer;
+    if (co && f->compaction && !co->tracker) {
+        /* the sink checked these options when it opened */
+        WError e = {0};
+        bool ok = wfs_commit_config(&co->cfg, options, &e);
+        assert(ok);
+        (void)ok;
+        co->tracker = wfs_commit_tracker_new(&co->cfg);
+    }
     FlowWriter *w = &f->writers[subtask];
     w->op = writer;
     if (f->compaction) wop_connect(writer, f->coord, subtask);
@@ -357,5 +428,13 @@ void wfs_flow_writer_end(WFsFlow *f, int subtask)
     FlowWriter *w = &f->writers[subtask];
     if (w->final_reported) wop_emit_end(w->op);
     else w->end_pending = true;
+    pthread_mutex_unlock(&f->sh->mu);
+}
+
+void wfs_flow_writer_watermark(WFsFlow *f, int subtask, int64_t wm)
+{
+    pthread_mutex_lock(&f->sh->mu);
+    FlowWriter *w = &f->writers[subtask];
+    if (w->op) wop_emit_watermark(w->op, wm);
     pthread_mutex_unlock(&f->sh->mu);
 }

@@ -13,8 +13,11 @@
  * checkpoint, emits its CompactionUnits and an EndCompaction, broadcast to the compact-operators
  * (one per writer subtask); compact-operator i compacts the units whose id modulo their number is
  * i when it receives them, and emits a PartitionCommitInfo per EndCompaction and one at its end of
- * input; those go to the PartitionCommitter (one subtask; the writers' partition trackers still
- * write the success files) or straight to `end: Writer`. A writer's end of input reaches the
+ * input; those go to the PartitionCommitter (one subtask), which commits the partitions named in
+ * them (connectors/fs_partition_commit.h: its trigger and policy) once every compact-operator sent
+ * its info of a checkpoint, with the lowest watermark of the writers, or straight to
+ * `end: Writer`. Without compaction the writers send one PartitionCommitInfo per commit straight
+ * to the PartitionCommitter (or `end: Writer`) and commit their partitions themselves. A writer's end of input reaches the
  * coordinator only after its last EndCheckpoint (with checkpoints, the final checkpoint's commit).
  * Records in/out of each operator then count Flink's: writer out = files + EndCheckpoints,
  * coordinator out = units + EndCompactions (counted once, received by every compact-operator),
@@ -45,7 +48,10 @@ WOperator *wfs_flow_end(WFsFlow *f);
 void wfs_flow_registered(WFsFlow *f, WOperator *op);
 /* Writer subtask `subtask` (its operator and its sink): its messages become its rows to the
    coordinator. */
-void wfs_flow_attach_writer(WFsFlow *f, WOperator *writer, WSink *sink, int subtask);
+void wfs_flow_attach_writer(WFsFlow *f, WOperator *writer, WSink *sink, int subtask, const WOptions *options);
+/* The writer's input watermark advanced: it goes on to the operators after it (the
+   PartitionCommitter's partition-time trigger reads the lowest). */
+void wfs_flow_writer_watermark(WFsFlow *f, int subtask, int64_t wm);
 /* The writer's input ended (its sink finished): the coordinator hears of it after its last
    EndCheckpoint. */
 void wfs_flow_writer_end(WFsFlow *f, int subtask);
