@@ -318,6 +318,11 @@ void wfs_compact_expired_state(const WFsCompact *c, WStrBuf *out)
     for (int i = 0; i < c->nexp; i++) wsb_printf(out, "#expired\t%s\n", c->expired[i].path);
 }
 
+void wfs_compact_pending_state(const WFsCompact *c, WStrBuf *out)
+{
+    for (int i = 0; i < c->nfiles; i++) wsb_printf(out, "#pending\t%s\n", c->files[i].path);
+}
+
 void wfs_compact_restore_counter(WFsCompact *c, int counter)
 {
     if (counter > c->max_counter) c->max_counter = counter;
@@ -327,6 +332,8 @@ int wfs_compact_restored_counter(const WFsCompact *c) { return c->max_counter; }
 
 void wfs_compact_restore_file(WFsCompact *c, const char *path)
 {
+    for (int i = 0; i < c->nrest; i++)
+        if (!strcmp(c->rest[i], path)) return;     /* listed by more than one writer's state */
     if (c->nrest == c->cap_rest) {
         c->cap_rest = c->cap_rest ? c->cap_rest * 2 : 8;
         c->rest = wrealloc(c->rest, sizeof(char *) * (size_t)c->cap_rest);
@@ -344,7 +351,15 @@ bool wfs_compact_restore_end(WFsCompact *c, int task, int old_ntasks, WError *er
         return werr_set(err, WEXC_IO, "Invalid filesystem sink compaction state in the checkpoint.");
     if (!c->restored_task[task]) { c->restored_task[task] = true; c->nrestored_tasks++; }
     if (c->nrestored_tasks < c->old_ntasks) return true;
-    /* every writer state of the checkpoint replayed: its files are coordinated as they were */
+    /* every writer state of the checkpoint replayed: its files are coordinated as they were (a
+       file another state listed as a compacted input is gone: its compacted file exists) */
+    int k = 0;
+    for (int i = 0; i < c->nrest; i++) {
+        struct stat st;
+        if (stat(c->rest[i], &st) == 0) c->rest[k++] = c->rest[i];
+        else free(c->rest[i]);
+    }
+    c->nrest = k;
     bool ok = c->nrest == 0 || coordinate(c, c->rest, c->nrest, 0, err);
     for (int i = 0; i < c->nrest; i++) free(c->rest[i]);
     c->nrest = 0;

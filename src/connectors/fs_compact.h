@@ -73,6 +73,12 @@ void wfs_compact_finish(WFsCompact *c);
    them: a restore deletes them, their compacted files exist). */
 void wfs_compact_expired_state(const WFsCompact *c, WStrBuf *out);
 
+/* The files the coordinator received but did not coordinate yet (published, waiting for a
+   writer's EndCheckpoint), one "#pending\t<path>\n" line each: Flink's CompactCoordinator keeps
+   them in its state; weir's writers list them in theirs (a restore coordinates them again,
+   wfs_compact_restore_file, once even when several writers listed them). */
+void wfs_compact_pending_state(const WFsCompact *c, WStrBuf *out);
+
 /* Restore: a file of old subtask task's state at checkpoint ckpt, and the end of that state
    (old_ntasks: the parallelism the checkpoint was taken with). */
 void wfs_compact_restore_file(WFsCompact *c, const char *path);

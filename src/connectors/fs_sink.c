@@ -7,7 +7,7 @@
  * partition written), INSERT OVERWRITE (batch) removes the old files of what it replaces, and with
  * 'auto-compaction' the published files go to the shared compactor (fs_compact.h).
  * State of a subtask (one line each): "#compact\t<subtask>\t<parallelism>\t<part counter>" and the
- * compactor's "#expired\t<path>" lines (compaction only), then "<tmp>\t<final>" per pending file
+ * compactor's "#expired\t<path>" and "#pending\t<path>" lines (compaction only), then "<tmp>\t<final>" per pending file
  * and "<tmp>\t<final>\t<length>" per file in progress.
  * Depends on fs_writer.h, fs_internal.h, common/.
  */
@@ -184,6 +184,7 @@ static bool fs_prepare_commit(WSink *base, int64_t ckpt_id, char **state, WError
     if (s->compactor) {
         pthread_mutex_lock(&s->shared->mu);
         wfs_compact_expired_state(s->compactor, &b);
+        wfs_compact_pending_state(s->compactor, &b);
         pthread_mutex_unlock(&s->shared->mu);
     }
     for (int i = 0; i < s->npending; i++) {
@@ -249,6 +250,21 @@ static bool fs_recover(WSink *base, const char *state, WError *err)
             werr_set(err, WEXC_IO, "Failed to delete '%s': %s", path, strerror(errno));
             free(path);
             return false;
+        }
+        free(path);
+        p = nl + 1;
+    }
+    /* files the coordinator had not coordinated yet (published already): coordinated again, unless
+       they were compacted and deleted before the crash */
+    while (strncmp(p, "#pending\t", 9) == 0) {
+        const char *nl = strchr(p, '\n');
+        if (!nl || ctask < 0) return werr_set(err, WEXC_IO, "Invalid filesystem sink state in the checkpoint.");
+        char *path = strndup(p + 9, (size_t)(nl - p - 9));
+        struct stat st;
+        if (s->compactor && stat(path, &st) == 0) {
+            pthread_mutex_lock(&s->shared->mu);
+            wfs_compact_restore_file(s->compactor, path);
+            pthread_mutex_unlock(&s->shared->mu);
         }
         free(path);
         p = nl + 1;
