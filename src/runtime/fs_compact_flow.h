@@ -22,6 +22,9 @@
  * Records in/out of each operator then count Flink's: writer out = files + EndCheckpoints,
  * coordinator out = units + EndCompactions (counted once, received by every compact-operator),
  * compact-operator out = EndCompactions received + 1 at its end.
+ * The operators keep no checkpointed state of their own: the coordinator's files not coordinated
+ * yet, the compacted inputs not deleted yet and the writers' pending files are in the writers'
+ * checkpoint state (connectors/fs_sink.c), which a restore replays into the shared compactor.
  * The operators carry the flow's own execution context (its error is copied into the failing
  * writer's). Depends on exec/operator.h, connectors/ (connector.h, fs_compact.h).
  */
