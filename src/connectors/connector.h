@@ -27,11 +27,15 @@ typedef struct WSink WSink;
 
 /* State shared by the parallel subtasks of one sink of one job (the runtime makes one per sink
    node and frees it with the job): a connector keeps data there under mu (the filesystem sink's
-   compaction coordinator, fs_compact.h); free_data releases it. */
+   compaction coordinator, fs_compact.h); free_data releases it. The runtime keeps its own part
+   in `runtime` (the operators after a compacting file sink, runtime/fs_compact_flow.h), freed
+   with free_runtime before the job's operators. */
 typedef struct WSinkShared {
     pthread_mutex_t mu;
     void *data;
     void (*free_data)(void *data);
+    void *runtime;
+    void (*free_runtime)(void *runtime);
 } WSinkShared;
 
 /* What a source or sink is opened for. */
@@ -123,6 +127,21 @@ void wsrc_sleep_ns(WSource *s, int64_t ns);
 /* Count the time since since_ns (common/proc_clock.h wproc_mono_ns) as waiting for input. */
 void wsrc_add_wait(WSource *s, int64_t since_ns);
 
+typedef enum WSinkMessageKind {
+    WSM_INPUT_FILE,                 /* compaction: a committed file (path) */
+    WSM_END_CHECKPOINT,             /* compaction: every file up to ckpt went */
+    WSM_COMMIT_INFO                 /* no compaction: the writer committed up to ckpt */
+} WSinkMessageKind;
+
+typedef struct WSinkMessage {
+    WSinkMessageKind kind;
+    int64_t ckpt;                   /* the checkpoint (INT64_MAX: the end of the input) */
+    int task;                       /* the writer subtask */
+    const char *path;               /* WSM_INPUT_FILE: the committed file */
+    const char *root;               /* WSM_INPUT_FILE: the table's directory (partitions below it) */
+    bool ended;                     /* WSM_END_CHECKPOINT, WSM_COMMIT_INFO: the last one of this subtask */
+} WSinkMessage;
+
 struct WSink {
     bool (*write)(WSink *s, const WChunk *in, WError *err);
     bool (*finish)(WSink *s, WError *err);          /* end of input: flush */
@@ -142,7 +161,16 @@ struct WSink {
     /* The sink's input watermark advanced (optional; the filesystem sink's partition-time
        commit trigger). */
     void (*watermark)(WSink *s, int64_t wm);
+    /* A streaming file sink's messages to the operators after it (optional, set by the runtime
+       before the first write). With compaction Flink's CompactMessages: each file it committed
+       (InputFile) and, after them, that it committed everything up to checkpoint ckpt
+       (EndCheckpoint); without, one PartitionCommitInfo per commit. ended: its input ended and
+       nothing of it is pending any more. Without the callback a compacting sink hands its files
+       to the compactor it shares with its other subtasks itself. false + err: the job fails. */
+    bool (*message)(void *ctx, const WSinkMessage *m, WError *err);
+    void *message_ctx;
 };
+
 
 /* A lookup source (Flink's LookupTableSource): the rows of a table whose key columns equal given
    values, fetched when asked (a lookup join's probe). `lookup` returns a chunk of the source's

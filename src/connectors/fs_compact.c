@@ -78,6 +78,8 @@ WFsCompact *wfs_compact_get(WSinkShared *sh, int ntasks, int64_t target_size)
     return c;
 }
 
+WFsCompact *wfs_compact_of(WSinkShared *sh) { return sh->data; }
+
 void wfs_compact_add_file(WFsCompact *c, int64_t ckpt, const char *path)
 {
     if (c->nfiles == c->cap_files) {
@@ -193,81 +195,132 @@ static size_t dir_len(const char *p)
     return slash ? (size_t)(slash - p) : 0;
 }
 
-/* Coordinate and compact paths (sorted here): per directory, Flink's BinPacking.pack over the
-   sorted files (first fit among the last 10 open bins; a bin is closed when an 11th opens). */
-static bool coordinate(WFsCompact *c, char **paths, int n, int64_t ckpt, WError *err)
+/* Pack paths (sorted here) into units: per directory, Flink's BinPacking.pack over the sorted
+   files (first fit among the last 10 open bins; a bin is closed when an 11th opens). The units'
+   paths are copies (wfs_compact_units_free). */
+static bool pack(WFsCompact *c, char **paths, int n, WFsUnit **units, int *nunits, WError *err)
 {
     qsort(paths, (size_t)n, sizeof(char *), cmp_str);
-    typedef struct Bin { int64_t weight; int n, cap; char **items; } Bin;
+    typedef struct Bin { int64_t weight; } Bin;
+    WFsUnit *u = NULL;
+    int nu = 0;
     bool ok = true;
     for (int d0 = 0; ok && d0 < n;) {
         size_t dl = dir_len(paths[d0]);
         int d1 = d0 + 1;
         while (d1 < n && dir_len(paths[d1]) == dl && strncmp(paths[d1], paths[d0], dl) == 0) d1++;
         Bin *bins = wcalloc((size_t)(d1 - d0), sizeof(Bin));
+        u = wrealloc(u, sizeof(WFsUnit) * (size_t)(nu + d1 - d0));
+        int base = nu;
         int first = 0, nb = 0;      /* open bins: [first, nb) */
         for (int i = d0; ok && i < d1; i++) {
             int64_t w = file_size(paths[i], err, &ok);
             if (!ok) break;
-            Bin *b = NULL;
-            for (int k = first; k < nb && !b; k++)
-                if (bins[k].weight + w <= c->target) b = &bins[k];
-            if (!b) {
-                b = &bins[nb++];
+            int b = -1;
+            for (int k = first; k < nb && b < 0; k++)
+                if (bins[k].weight + w <= c->target) b = k;
+            if (b < 0) {
+                b = nb++;
+                u[base + b] = (WFsUnit){0, NULL};
                 if (nb - first > 10) first++;
             }
-            if (b->n == b->cap) {
-                b->cap = b->cap ? b->cap * 2 : 4;
-                b->items = wrealloc(b->items, sizeof(char *) * (size_t)b->cap);
-            }
-            b->items[b->n++] = paths[i];
-            b->weight += w;
+            WFsUnit *x = &u[base + b];
+            x->paths = wrealloc(x->paths, sizeof(char *) * (size_t)(x->n + 1));
+            x->paths[x->n++] = wstrdup(paths[i]);
+            bins[b].weight += w;
         }
-        for (int k = 0; ok && k < nb; k++) {
-            ok = compact_unit(bins[k].items, bins[k].n, err);
-            for (int q = 0; ok && q < bins[k].n; q++) expire(c, ckpt, bins[k].items[q]);
-        }
-        for (int k = 0; k < nb; k++) free(bins[k].items);
+        nu = base + nb;
         free(bins);
         d0 = d1;
     }
+    if (!ok) { wfs_compact_units_free(u, nu); u = NULL; nu = 0; }
+    *units = u;
+    *nunits = nu;
     return ok;
 }
 
-bool wfs_compact_end_checkpoint(WFsCompact *c, int64_t ckpt, int task, bool ended, WError *err)
+void wfs_compact_units_free(WFsUnit *u, int n)
+{
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < u[i].n; k++) free(u[i].paths[k]);
+        free(u[i].paths);
+    }
+    free(u);
+}
+
+bool wfs_compact_unit(WFsCompact *c, const WFsUnit *u, int64_t ckpt, WError *err)
+{
+    assert(u->n > 0);
+    if (!compact_unit(u->paths, u->n, err)) return false;
+    for (int q = 0; q < u->n; q++) expire(c, ckpt, u->paths[q]);
+    return true;
+}
+
+/* Coordinate and compact paths in one step (a restore, or a writer without the operators). */
+static bool coordinate(WFsCompact *c, char **paths, int n, int64_t ckpt, WError *err)
+{
+    WFsUnit *u;
+    int nu;
+    bool ok = pack(c, paths, n, &u, &nu, err);
+    for (int k = 0; ok && k < nu; k++) ok = wfs_compact_unit(c, &u[k], ckpt, err);
+    wfs_compact_units_free(u, nu);
+    return ok;
+}
+
+bool wfs_compact_coordinate(WFsCompact *c, int64_t ckpt, int task, WFsUnit **units, int *nunits,
+                            int64_t *coordinated, WError *err)
 {
     assert(task >= 0 && task < c->ntasks);
+    *units = NULL;
+    *nunits = 0;
+    *coordinated = 0;
     if (ckpt > c->reported[task]) c->reported[task] = ckpt;
-    if (ended) c->ended[task] = true;
     int64_t low = INT64_MAX;
-    bool all_ended = true;
-    for (int t = 0; t < c->ntasks; t++) {
+    for (int t = 0; t < c->ntasks; t++)
         if (c->reported[t] < low) low = c->reported[t];
-        all_ended = all_ended && c->ended[t];
+    if (low <= c->coordinated) return true;
+    /* a completed checkpoint after the one that compacted them: the inputs can go */
+    delete_expired(c, low, false);
+    char **paths = wmalloc(sizeof(char *) * (size_t)(c->nfiles ? c->nfiles : 1));
+    int n = 0, k = 0;
+    for (int i = 0; i < c->nfiles; i++) {
+        if (c->files[i].ckpt <= low) paths[n++] = c->files[i].path;
+        else c->files[k++] = c->files[i];
     }
-    bool ok = true;
-    if (low > c->coordinated) {
-        /* a completed checkpoint after the one that compacted them: the inputs can go */
-        delete_expired(c, low, false);
-        char **paths = wmalloc(sizeof(char *) * (size_t)(c->nfiles ? c->nfiles : 1));
-        int n = 0, k = 0;
-        for (int i = 0; i < c->nfiles; i++) {
-            if (c->files[i].ckpt <= low) paths[n++] = c->files[i].path;
-            else c->files[k++] = c->files[i];
-        }
-        c->nfiles = k;
-        if (n) ok = coordinate(c, paths, n, low, err);
-        for (int i = 0; i < n; i++) free(paths[i]);
-        free(paths);
-        c->coordinated = low;
-    }
-    if (ok && all_ended) delete_expired(c, INT64_MAX, true);   /* CompactOperator.endInput */
+    c->nfiles = k;
+    bool ok = !n || pack(c, paths, n, units, nunits, err);
+    for (int i = 0; i < n; i++) free(paths[i]);
+    free(paths);
+    c->coordinated = low;
+    *coordinated = low;
+    return ok;
+}
+
+void wfs_compact_finish(WFsCompact *c) { delete_expired(c, INT64_MAX, true); }   /* CompactOperator.endInput */
+
+bool wfs_compact_end_checkpoint(WFsCompact *c, int64_t ckpt, int task, bool ended, WError *err)
+{
+    if (ended) c->ended[task] = true;
+    bool all_ended = true;
+    for (int t = 0; t < c->ntasks; t++) all_ended = all_ended && c->ended[t];
+    WFsUnit *u;
+    int nu;
+    int64_t low;
+    bool ok = wfs_compact_coordinate(c, ckpt, task, &u, &nu, &low, err);
+    for (int k = 0; ok && k < nu; k++) ok = wfs_compact_unit(c, &u[k], low, err);
+    wfs_compact_units_free(u, nu);
+    if (ok && all_ended) wfs_compact_finish(c);
     return ok;
 }
 
 void wfs_compact_expired_state(const WFsCompact *c, WStrBuf *out)
 {
     for (int i = 0; i < c->nexp; i++) wsb_printf(out, "#expired\t%s\n", c->expired[i].path);
+}
+
+void wfs_compact_pending_state(const WFsCompact *c, WStrBuf *out)
+{
+    for (int i = 0; i < c->nfiles; i++) wsb_printf(out, "#pending\t%s\n", c->files[i].path);
 }
 
 void wfs_compact_restore_counter(WFsCompact *c, int counter)
@@ -279,6 +332,8 @@ int wfs_compact_restored_counter(const WFsCompact *c) { return c->max_counter; }
 
 void wfs_compact_restore_file(WFsCompact *c, const char *path)
 {
+    for (int i = 0; i < c->nrest; i++)
+        if (!strcmp(c->rest[i], path)) return;     /* listed by more than one writer's state */
     if (c->nrest == c->cap_rest) {
         c->cap_rest = c->cap_rest ? c->cap_rest * 2 : 8;
         c->rest = wrealloc(c->rest, sizeof(char *) * (size_t)c->cap_rest);
@@ -296,7 +351,15 @@ bool wfs_compact_restore_end(WFsCompact *c, int task, int old_ntasks, WError *er
         return werr_set(err, WEXC_IO, "Invalid filesystem sink compaction state in the checkpoint.");
     if (!c->restored_task[task]) { c->restored_task[task] = true; c->nrestored_tasks++; }
     if (c->nrestored_tasks < c->old_ntasks) return true;
-    /* every writer state of the checkpoint replayed: its files are coordinated as they were */
+    /* every writer state of the checkpoint replayed: its files are coordinated as they were (a
+       file another state listed as a compacted input is gone: its compacted file exists) */
+    int k = 0;
+    for (int i = 0; i < c->nrest; i++) {
+        struct stat st;
+        if (stat(c->rest[i], &st) == 0) c->rest[k++] = c->rest[i];
+        else free(c->rest[i]);
+    }
+    c->nrest = k;
     bool ok = c->nrest == 0 || coordinate(c, c->rest, c->nrest, 0, err);
     for (int i = 0; i < c->nrest; i++) free(c->rest[i]);
     c->nrest = 0;

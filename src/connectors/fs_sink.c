@@ -7,7 +7,7 @@
  * partition written), INSERT OVERWRITE (batch) removes the old files of what it replaces, and with
  * 'auto-compaction' the published files go to the shared compactor (fs_compact.h).
  * State of a subtask (one line each): "#compact\t<subtask>\t<parallelism>\t<part counter>" and the
- * compactor's "#expired\t<path>" lines (compaction only), then "<tmp>\t<final>" per pending file
+ * compactor's "#expired\t<path>" and "#pending\t<path>" lines (compaction only), then "<tmp>\t<final>" per pending file
  * and "<tmp>\t<final>\t<length>" per file in progress.
  * Depends on fs_writer.h, fs_internal.h, common/.
  */
@@ -51,6 +51,46 @@ static bool remove_old_files(FsSink *s, const char *dir, WError *err)
 
 static bool publish(const char *tmp, const char *final, WError *err);
 
+/* The writer commits its partitions itself: not when it compacts through the runtime's operators
+   (their PartitionCommitter does, after the compaction). */
+static bool writer_commits(const FsSink *s) { return s->tracker && !(s->compactor && s->base.message); }
+
+/* A committed file goes to the compaction (InputFile): as a message to the operators after the
+   writer when the runtime takes them (WSink.message), else to the shared compactor. */
+static bool to_compactor(FsSink *s, int64_t ckpt, const char *path, WError *err)
+{
+    if (s->base.message) {
+        WSinkMessage m = {.kind = WSM_INPUT_FILE, .ckpt = ckpt, .task = s->subtask, .path = path, .root = s->dir};
+        return s->base.message(s->base.message_ctx, &m, err);
+    }
+    pthread_mutex_lock(&s->shared->mu);
+    wfs_compact_add_file(s->compactor, ckpt, path);
+    pthread_mutex_unlock(&s->shared->mu);
+    return true;
+}
+
+/* Every file up to checkpoint ckpt went to the compaction (EndCheckpoint). */
+static bool end_checkpoint(FsSink *s, int64_t ckpt, bool ended, WError *err)
+{
+    if (s->base.message) {
+        WSinkMessage m = {.kind = WSM_END_CHECKPOINT, .ckpt = ckpt, .task = s->subtask, .ended = ended};
+        return s->base.message(s->base.message_ctx, &m, err);
+    }
+    pthread_mutex_lock(&s->shared->mu);
+    bool ok = wfs_compact_end_checkpoint(s->compactor, ckpt, s->subtask, ended, err);
+    pthread_mutex_unlock(&s->shared->mu);
+    return ok;
+}
+
+/* A writer without compaction committed up to ckpt (Flink's PartitionCommitInfo to the
+   PartitionCommitter or `end: Writer`), when the runtime takes the messages. */
+static bool commit_info(FsSink *s, int64_t ckpt, bool ended, WError *err)
+{
+    if (s->compactor || !s->base.message) return true;
+    WSinkMessage m = {.kind = WSM_COMMIT_INFO, .ckpt = ckpt, .task = s->subtask, .ended = ended};
+    return s->base.message(s->base.message_ctx, &m, err);
+}
+
 /* Publish every pending file, then commit the partitions (end of input). */
 static bool publish_all(FsSink *s, WError *err)
 {
@@ -69,14 +109,14 @@ static bool publish_all(FsSink *s, WError *err)
     }
     s->npending = 0;
     if (s->compactor) {
-        pthread_mutex_lock(&s->shared->mu);
-        for (int i = 0; i < nfiles; i++) wfs_compact_add_file(s->compactor, INT64_MAX, files[i]);
-        bool ok = wfs_compact_end_checkpoint(s->compactor, INT64_MAX, s->subtask, true, err);
-        pthread_mutex_unlock(&s->shared->mu);
+        bool ok = true;
+        for (int i = 0; ok && i < nfiles; i++) ok = to_compactor(s, INT64_MAX, files[i], err);
+        ok = ok && end_checkpoint(s, INT64_MAX, true, err);
         for (int i = 0; i < nfiles; i++) free(files[i]);
         free(files);
         if (!ok) return false;
     }
+    if (!commit_info(s, INT64_MAX, true, err)) return false;
     if (s->batch && s->commit.enabled) {
         /* FileSystemOutputFormat commits every partition written (the table folder when not
            partitioned) */
@@ -85,7 +125,7 @@ static bool publish_all(FsSink *s, WError *err)
             if (!wfs_commit_partition_dir(&s->commit, s->buckets[i].dir, err)) return false;
         return true;
     }
-    return !s->tracker || wfs_commit_ready(s->tracker, INT64_MAX, true, wfs_sink_now(s), err);
+    return !writer_commits(s) || wfs_commit_ready(s->tracker, INT64_MAX, true, wfs_sink_now(s), err);
 }
 
 static bool fs_finish(WSink *base, WError *err)
@@ -144,6 +184,7 @@ static bool fs_prepare_commit(WSink *base, int64_t ckpt_id, char **state, WError
     if (s->compactor) {
         pthread_mutex_lock(&s->shared->mu);
         wfs_compact_expired_state(s->compactor, &b);
+        wfs_compact_pending_state(s->compactor, &b);
         pthread_mutex_unlock(&s->shared->mu);
     }
     for (int i = 0; i < s->npending; i++) {
@@ -155,7 +196,7 @@ static bool fs_prepare_commit(WSink *base, int64_t ckpt_id, char **state, WError
         if (s->buckets[i].fd >= 0)
             wsb_printf(&b, "%s\t%s\t%lld\n", s->buckets[i].tmp_path, s->buckets[i].final_path,
                        (long long)s->buckets[i].bytes);
-    if (s->tracker) wfs_commit_checkpoint(s->tracker, ckpt_id, s->wm, wfs_sink_now(s));
+    if (writer_commits(s)) wfs_commit_checkpoint(s->tracker, ckpt_id, s->wm, wfs_sink_now(s));
     *state = wsb_detach(&b);
     return true;
 }
@@ -169,25 +210,18 @@ static bool fs_commit(WSink *base, int64_t ckpt_id, WError *err)
         FsPending *p = &s->pending[i];
         if (ok && p->ckpt > 0 && p->ckpt <= ckpt_id) {
             ok = publish(p->tmp, p->final, err);
-            if (ok && s->compactor) {
-                pthread_mutex_lock(&s->shared->mu);
-                wfs_compact_add_file(s->compactor, p->ckpt, p->final);
-                pthread_mutex_unlock(&s->shared->mu);
-            }
+            if (ok && s->compactor) ok = to_compactor(s, p->ckpt, p->final, err);
             if (ok) { free(p->tmp); free(p->final); continue; }
         }
         s->pending[k++] = *p;
     }
     s->npending = k;
     /* the compactor hears that this writer committed up to ckpt_id (Flink's EndCheckpoint) */
-    if (ok && s->compactor) {
-        pthread_mutex_lock(&s->shared->mu);
-        ok = wfs_compact_end_checkpoint(s->compactor, ckpt_id, s->subtask, s->done && s->npending == 0, err);
-        pthread_mutex_unlock(&s->shared->mu);
-    }
+    if (ok && s->compactor) ok = end_checkpoint(s, ckpt_id, s->done && s->npending == 0, err);
+    if (ok) ok = commit_info(s, ckpt_id, s->done && s->npending == 0, err);
     /* the partitions whose files this checkpoint committed, as the trigger lets them through; all
        of them once the input ended */
-    if (ok && s->tracker) ok = wfs_commit_ready(s->tracker, ckpt_id, s->done && s->npending == 0, wfs_sink_now(s), err);
+    if (ok && writer_commits(s)) ok = wfs_commit_ready(s->tracker, ckpt_id, s->done && s->npending == 0, wfs_sink_now(s), err);
     return ok;
 }
 
@@ -216,6 +250,21 @@ static bool fs_recover(WSink *base, const char *state, WError *err)
             werr_set(err, WEXC_IO, "Failed to delete '%s': %s", path, strerror(errno));
             free(path);
             return false;
+        }
+        free(path);
+        p = nl + 1;
+    }
+    /* files the coordinator had not coordinated yet (published already): coordinated again, unless
+       they were compacted and deleted before the crash */
+    while (strncmp(p, "#pending\t", 9) == 0) {
+        const char *nl = strchr(p, '\n');
+        if (!nl || ctask < 0) return werr_set(err, WEXC_IO, "Invalid filesystem sink state in the checkpoint.");
+        char *path = strndup(p + 9, (size_t)(nl - p - 9));
+        struct stat st;
+        if (s->compactor && stat(path, &st) == 0) {
+            pthread_mutex_lock(&s->shared->mu);
+            wfs_compact_restore_file(s->compactor, path);
+            pthread_mutex_unlock(&s->shared->mu);
         }
         free(path);
         p = nl + 1;

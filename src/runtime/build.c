@@ -6,6 +6,7 @@
  */
 #include "job_internal.h"
 #include "final_rows.h"
+#include "fs_compact_flow.h"
 #include "../exec/calc.h"
 #include "../exec/correlate.h"
 #include "../exec/watermark.h"
@@ -82,13 +83,16 @@ static void sink_end(WOperator *op)
     assert(s->is_collect || s->sink);
     if (s->final && !op->ctx->err->set && !wfinal_flush(s->final, sink_write_final, s)) return;
     if (!s->is_collect && s->sink->finish) s->sink->finish(s->sink, op->ctx->err);
-    wop_emit_end(op);       /* a file sink's `end: Writer` follows it */
+    /* a compacting file sink's coordinator hears of the end after the writer's last files */
+    if (s->flow) wfs_flow_writer_end(s->flow, s->subtask);
+    else wop_emit_end(op);  /* a file sink's `end: Writer` follows it */
 }
 
 static void sink_watermark(WOperator *op, int64_t wm)
 {
     SinkOp *s = (SinkOp *)op;
     if (!s->is_collect && s->sink && s->sink->watermark) s->sink->watermark(s->sink, wm);
+    if (s->flow) wfs_flow_writer_watermark(s->flow, s->subtask, wm);
 }
 
 static void sink_destroy(WOperator *op)
@@ -150,6 +154,7 @@ static const WConnector *find_connector(WPlanCtx *p, WTable *t) { return wplan_t
 
 /* ---- building ---- */
 
+
 static WOperator *build(WPlanCtx *p, Lane *L, WRel *r);
 
 static WOperator *built_lookup(Lane *L, WRel *r)
@@ -204,6 +209,38 @@ static WOperator *simple_op(Lane *L, const WRel *r, const WOpOps *ops)
     WOperator *op = wcalloc(1, sizeof *op);
     wop_init(op, ops, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
     return op;
+}
+
+/* A streaming file sink's [compact-coordinator -> compact-operator] -> [PartitionCommitter] ->
+   end: Writer (fs_compact_flow.h): one set of operators for all lanes; lane 0 registers the
+   single-subtask ones, lane i < npar the writer's and compact-operator i, the other lanes idle
+   copies. */
+static bool build_file_sink_flow(WPlanCtx *p, Lane *L, WRel *r, SinkOp *s, int npar, int kco, int kcp, int kpc,
+                                 int kend)
+{
+    WJob *j = L->job;
+    assert((kco >= 0) == (kcp >= 0));
+    WFsFlow *f = wfs_flow_get(sink_shared(j, r->id), &L->ctx, npar, kco >= 0, kpc >= 0);
+    const int ks[4] = {kco, kcp, kpc, kend};
+    for (int q = 0; q < 4; q++) {
+        if (ks[q] < 0) continue;
+        bool single = q != 1;
+        WOperator *op = NULL;
+        if (single && L->index == 0) op = q == 0 ? wfs_flow_coordinator(f) : q == 2 ? wfs_flow_committer(f) : wfs_flow_end(f);
+        else if (!single && L->index < npar) op = wfs_flow_compactor(f, L->index);
+        if (op) {
+            add_op(p, L, r, op, ks[q], NULL);
+            wfs_flow_registered(f, op);
+        } else {
+            add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), ks[q], NULL);
+        }
+    }
+    if (L->index < npar) {
+        s->flow = f;
+        s->subtask = L->index;
+        wfs_flow_attach_writer(f, &s->base, s->sink, L->index, &r->sink_table->options);
+    }
+    return true;
 }
 
 /* The ConstraintEnforcer of sink `sink` (job-graph operator k) over `input`. */
@@ -651,18 +688,16 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
             pthread_mutex_unlock(&j->mu);
         }
         add_op(p, L, r, &s->base, stream_op_of(j, r, WSOP_OPERATOR), feed);
-        /* a compacting file sink: its compact-coordinator and compact-operator receive no rows (the
-           writer subtasks hand their files to the compactor they share, connectors/fs_compact.h,
-           which coordinates and compacts them when every writer committed a checkpoint); nor does
-           a PartitionCommitter (with or without compaction: the writers commit the partitions) */
         WOperator *tail = &s->base;
         int kco = stream_op_of(j, r, WSOP_COMPACT_COORDINATOR);
-        if (kco >= 0) tail = add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kco, tail);
         int kcp = stream_op_of(j, r, WSOP_COMPACT_OPERATOR);
-        if (kcp >= 0) tail = add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kcp, tail);
         int kpc = stream_op_of(j, r, WSOP_PARTITION_COMMITTER);
-        if (kpc >= 0) tail = add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kpc, tail);
         int kend = stream_op_of(j, r, WSOP_SINK_END);
+        if (kend >= 0 && r->sink_table)         /* a streaming file sink */
+            return build_file_sink_flow(p, L, r, s, npar, kco, kcp, kpc, kend) ? &s->base : NULL;
+        if (kco >= 0) tail = add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kco, tail);
+        if (kcp >= 0) tail = add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kcp, tail);
+        if (kpc >= 0) tail = add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kpc, tail);
         if (kend >= 0) add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kend, tail);
         return &s->base;
     }

@@ -1225,6 +1225,7 @@ void wjob_free(WJob *j)
     for (int i = 0; i < j->nsinks; i++) if (j->sinks[i]->close) j->sinks[i]->close(j->sinks[i]);
     for (int i = 0; i < j->nshared; i++) {
         WSinkShared *sh = j->shared[i];
+        if (sh->free_runtime) sh->free_runtime(sh->runtime);
         if (sh->free_data) sh->free_data(sh->data);
         pthread_mutex_destroy(&sh->mu);
         free(sh);

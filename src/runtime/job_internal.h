@@ -167,6 +167,8 @@ typedef struct SinkOp {
     WCollect collect;
     bool is_collect;
     struct WFinalRows *final;   /* batch over an updating input: final rows written at the end */
+    struct WFsFlow *flow;       /* a compacting file sink's operators after it (fs_compact_flow.h) */
+    int subtask;                /* its writer subtask (the lane's index) */
 } SinkOp;
 
 /* job.c */

@@ -200,7 +200,7 @@ static WRegVertexSample vertex_sample(const WRegJob *j, int v, int subtask, int6
                 if (g->ops[c].inputs[e].from == op && g->ops[c].vertex != v) ext_out = true;
         if (so->is_source) s.read += st.rows_out;   /* Flink 2.3: a source task's numRecordsIn */
         else if (ext_in) s.read += st.rows_in;
-        if (ext_out && !so->is_sink) s.write += st.rows_out;
+        if (ext_out) s.write += st.rows_out;   /* a sink's rows out: a compacting file writer's messages */
     }
     return s;
 }

@@ -219,3 +219,99 @@ WTEST(fs_partition_many_partitions_and_bad_values)
     wopts_free(&t.opts);
     fsp_rm_rf(dir);
 }
+
+/* ---- auto-compaction's coordinator and compact-operator halves (src/connectors/fs_compact.c, as
+   runtime/fs_compact_flow.c drives them) ---- */
+#include "../../src/connectors/fs_compact.h"
+
+static void fsp_write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (f) { fputs(text, f); fclose(f); }
+}
+
+WTEST(fs_compact_coordinate_units_and_pending_state)
+{
+    char dir[64] = "/tmp/weir-fsc-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char p0[128], p1[128], a[160], b[160], c[160];
+    snprintf(p0, sizeof p0, "%s/p=0", dir);
+    snprintf(p1, sizeof p1, "%s/p=1", dir);
+    CHECK(mkdir(p0, 0777) == 0 && mkdir(p1, 0777) == 0);
+    snprintf(a, sizeof a, "%s/.uncompacted-part-u-0-0", p0);
+    snprintf(b, sizeof b, "%s/.uncompacted-part-u-1-0", p0);
+    snprintf(c, sizeof c, "%s/.uncompacted-part-u-0-1", p1);
+    fsp_write_file(a, "1\n");
+    fsp_write_file(b, "2\n");
+    fsp_write_file(c, "3\n");
+    WSinkShared sh = {0};
+    pthread_mutex_init(&sh.mu, NULL);
+    WFsCompact *cp = wfs_compact_get(&sh, 2, 1 << 20);
+    CHECK(wfs_compact_of(&sh) == cp);
+    WError e;
+    werr_clear(&e);
+    /* writer 0's files of checkpoint 1 and its EndCheckpoint: writer 1 has not ended 1 yet */
+    wfs_compact_add_file(cp, 1, a);
+    wfs_compact_add_file(cp, 1, c);
+    WFsUnit *u;
+    int nu;
+    int64_t low;
+    CHECK(wfs_compact_coordinate(cp, 1, 0, &u, &nu, &low, &e));
+    CHECK_INT(nu, 0);
+    CHECK(low == 0);
+    /* the coordinator's pending files are in the state */
+    WStrBuf st;
+    wsb_init(&st);
+    wfs_compact_pending_state(cp, &st);
+    CHECK(strstr(st.buf, "#pending\t") == st.buf && strstr(st.buf, a) && strstr(st.buf, c));
+    wsb_free(&st);
+    /* writer 1's file and EndCheckpoint: checkpoint 1 is coordinated, one unit per partition */
+    wfs_compact_add_file(cp, 1, b);
+    CHECK(wfs_compact_coordinate(cp, 1, 1, &u, &nu, &low, &e));
+    CHECK(low == 1);
+    CHECK_INT(nu, 2);
+    CHECK_INT(u[0].n, 2);                       /* p=0: both writers' files, sorted by path */
+    CHECK(strcmp(u[0].paths[0], a) == 0 && strcmp(u[0].paths[1], b) == 0);
+    CHECK_INT(u[1].n, 1);
+    for (int k = 0; k < nu; k++) CHECK(wfs_compact_unit(cp, &u[k], low, &e));
+    wfs_compact_units_free(u, nu);
+    char t0[160];
+    snprintf(t0, sizeof t0, "%s/compacted-part-u-0-0", p0);
+    FILE *f = fopen(t0, "r");
+    CHECK(f != NULL);
+    char buf[16] = {0};
+    if (f) { CHECK(fread(buf, 1, sizeof buf - 1, f) == 4); fclose(f); }
+    CHECK(strcmp(buf, "1\n2\n") == 0);
+    /* nothing pending any more; the inputs go when the compactors end */
+    wsb_init(&st);
+    wfs_compact_pending_state(cp, &st);
+    CHECK(st.len == 0);
+    wsb_free(&st);
+    wfs_compact_finish(cp);
+    struct stat sst;
+    CHECK(stat(a, &sst) != 0 && stat(c, &sst) != 0);
+    /* a restore coordinates a file listed by two writers' states once */
+    WSinkShared sh2 = {0};
+    pthread_mutex_init(&sh2.mu, NULL);
+    WFsCompact *cp2 = wfs_compact_get(&sh2, 1, 1 << 20);
+    char d[160];
+    snprintf(d, sizeof d, "%s/.uncompacted-part-v-0-0", p1);
+    fsp_write_file(d, "4\n");
+    wfs_compact_restore_file(cp2, d);
+    CHECK(wfs_compact_restore_end(cp2, 0, 2, &e));
+    wfs_compact_restore_file(cp2, d);
+    CHECK(wfs_compact_restore_end(cp2, 1, 2, &e));
+    char t1[160];
+    snprintf(t1, sizeof t1, "%s/compacted-part-v-0-0", p1);
+    f = fopen(t1, "r");
+    CHECK(f != NULL);
+    memset(buf, 0, sizeof buf);
+    if (f) { CHECK(fread(buf, 1, sizeof buf - 1, f) == 2); fclose(f); }
+    CHECK(strcmp(buf, "4\n") == 0);
+    CHECK(!e.set);
+    sh.free_data(sh.data);
+    sh2.free_data(sh2.data);
+    pthread_mutex_destroy(&sh.mu);
+    pthread_mutex_destroy(&sh2.mu);
+    fsp_rm_rf(dir);
+}
