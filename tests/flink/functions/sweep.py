@@ -101,8 +101,10 @@ class Flink:
         return res
 
     def save(self):
+        with self.lock:
+            snap = dict(self.cache)
         with open(self.cache_path + ".tmp", "w") as f:
-            json.dump(self.cache, f, ensure_ascii=False)
+            json.dump(snap, f, ensure_ascii=False)
         os.replace(self.cache_path + ".tmp", self.cache_path)
 
 
