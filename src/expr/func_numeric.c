@@ -119,9 +119,9 @@ EV(ev_log)
     WF_FOR(i, n, act) {
         if (na == 1) { out->data[i].d = log(wf_as_double(av[0]->type, av[0]->data[i])); continue; }
         /* Flink 2.3 (measured): ln(x) / ln(base) without checks: LOG(1, 8) = Infinity,
-           LOG(2, -1) = NaN */
+           LOG(2, -1) = NaN; a zero result is 0.0, never -0.0 (LOG(0, 8) = 0.0) */
         double base = wf_as_double(av[0]->type, av[0]->data[i]), x = wf_as_double(av[1]->type, av[1]->data[i]);
-        out->data[i].d = log(x) / log(base);
+        out->data[i].d = log(x) / log(base) + 0.0;
     }
 }
 
