@@ -519,6 +519,11 @@ static WCastResult parse_java_double(const char *s, int len, bool is_float, doub
 static WCastResult parse_ts_text(const char *s, int len, WTimestamp *ts, WError *err)
 {
     const char *why;
+    /* Flink's CAST reads 'yyyy-MM-dd HH:mm:ss', not the ISO 'T' form */
+    if (len > 10 && s[10] == 'T') {
+        werr_set(err, EXC_DT_PARSE, "Text '%.*s' could not be parsed, unparsed text found at index 10", len, s);
+        return WCAST_ERROR;
+    }
     int r = wparse_timestamp_ex(s, len, ts, &why);
     if (r == -1) return WCAST_OK;
     if (r >= 0) werr_set(err, EXC_DT_PARSE, "Text '%.*s' could not be parsed at index %d", len, s, r);
