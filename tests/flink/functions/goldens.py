@@ -24,8 +24,16 @@ def main():
     ap.add_argument("--results", default="/tmp/funcs-sweep/results.json")
     ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.dirname(HERE)), "golden"))
     ap.add_argument("--max", type=int, default=40, help="statements per script")
+    ap.add_argument("--before", help="results.json of a sweep before fixes: the cases that differed "
+                    "there (and agree now) come first, as regression tests of the fixes")
     a = ap.parse_args()
     res = json.load(open(a.results))
+    if a.before:
+        differed = set()
+        for group, name, tz, evals in json.load(open(a.before)):
+            if any(f != w for _, _, f, w, _ in evals):
+                differed.add((name, tz))
+        res.sort(key=lambda r: (r[1], r[2]) not in differed)
     by_case = {c[1]: c for c in cases.CASES}
     scripts = {}
     for group, name, tz, evals in res:
