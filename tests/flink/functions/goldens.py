@@ -20,6 +20,19 @@ import cases   # noqa: E402
 from sweep import lit_stmt, values_stmt   # noqa: E402
 
 
+# Argument tuples left out of the goldens, with the reason (the sweep still runs them):
+UNSTABLE = {
+    # Flink 2.3 gives 2147483647 folded and in the sweep's 11-row VALUES, but 0 in an 8-row VALUES
+    # (docs/user-guide.md, differences); weir gives 2147483647
+    ("CAST DOUBLE AS INT", ("1e308",)),
+}
+
+
+def printable(row):
+    """Flink's client line reader mangles a script holding control characters (a tab, \x01)."""
+    return all(ord(ch) >= 0x20 for v in row for ch in v)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--results", default="/tmp/funcs-sweep/results.json")
@@ -41,6 +54,10 @@ def main():
         if not all(f == w and f[0] == "ok" for _, _, f, w, _ in evals):
             continue
         c = by_case[name]
+        rows_ok = [r for r in c[4] if printable(r) and (name, tuple(r)) not in UNSTABLE]
+        if not rows_ok:
+            continue
+        c = c[:4] + (rows_ok,)
         key = group if tz == "UTC" else group + "_ltz"
         stmts = scripts.setdefault((key, tz), [])
         if len(stmts) + 2 > a.max:
