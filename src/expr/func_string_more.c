@@ -1,7 +1,7 @@
 /*
  * func_string_more.c — string functions of Flink's newer function stack (BuiltInFunctionDefinitions),
  * with the results Flink 2.3 gives (measured by tests/flink/functions): STARTSWITH, ENDSWITH, BTRIM,
- * TRANSLATE, ELT, URL_ENCODE, URL_DECODE. Characters are code points of the UTF-8 text; a NULL
+ * TRANSLATE, ELT, URL_ENCODE, URL_DECODE, INET_ATON, INET_NTOA. Characters are code points of the UTF-8 text; a NULL
  * argument gives NULL. Depends on func_impl.h.
  */
 #include "func_impl.h"
@@ -216,6 +216,69 @@ EV(ev_url_decode)
     }
 }
 
+/* ---------------------------------------------------------------- INET_ATON / INET_NTOA */
+
+INF(inf_inet_aton)
+{
+    (void)co;
+    if (!wf_check(err, "INET_ATON", t, n, "S")) return NULL;
+    return wf_type(a, WT_BIGINT, true);
+}
+
+INF(inf_inet_ntoa)
+{
+    (void)co;
+    if (!wf_check(err, "INET_NTOA", t, n, "I")) return NULL;
+    return wf_string(a, true);
+}
+
+/* 'a.b.c.d' as a.b.c.d packed into 32 bits; with fewer parts the last one fills the remaining
+   bytes ('1.2.3' is 1.2.0.3 = 16908291); a part out of range or a malformed text gives NULL */
+EV(ev_inet_aton)
+{
+    (void)ctx; (void)call; (void)na;
+    WF_FOR(i, n, act) {
+        WStr s = S(0, i);
+        int64_t part[4];
+        int np = 0, k = 0;
+        bool ok = s.len > 0;
+        while (ok && k <= s.len) {
+            int64_t v = 0;
+            int d = 0;
+            while (k < s.len && s.p[k] >= '0' && s.p[k] <= '9' && d < 11) { v = v * 10 + (s.p[k] - '0'); k++; d++; }
+            if (!d || np == 4) { ok = false; break; }
+            part[np++] = v;
+            if (k == s.len) break;
+            if (s.p[k] != '.') { ok = false; break; }
+            k++;
+        }
+        int64_t r = 0;
+        for (int j = 0; ok && j < np; j++) {
+            int64_t lim = j < np - 1 ? 255 : (int64_t)((1ULL << (8 * (4 - j))) - 1);
+            if (part[j] > lim) ok = false;
+            else r = j < np - 1 ? r | (part[j] << (8 * (3 - j))) : r | part[j];
+        }
+        if (!ok) { out->nulls[i] = 1; continue; }
+        out->nulls[i] = 0;
+        out->data[i].i = r;
+    }
+}
+
+/* a number in 0 .. 2^32 - 1 as 'a.b.c.d'; anything else gives NULL */
+EV(ev_inet_ntoa)
+{
+    (void)call; (void)na;
+    WF_FOR(i, n, act) {
+        int64_t v = I(0, i);
+        if (v < 0 || v > 4294967295LL) { out->nulls[i] = 1; continue; }
+        char buf[16];
+        int m = snprintf(buf, sizeof buf, "%d.%d.%d.%d", (int)(v >> 24) & 255, (int)(v >> 16) & 255,
+                         (int)(v >> 8) & 255, (int)v & 255);
+        out->nulls[i] = 0;
+        wf_set_str(ctx, out, i, buf, (size_t)m);
+    }
+}
+
 /* ---------------------------------------------------------------- table */
 
 #define DEF(var, name, mn, mx, hn, inf, ev) \
@@ -228,7 +291,10 @@ DEF(D_TRANSLATE, "TRANSLATE", 3, 3, false, inf_translate, ev_translate)
 DEF(D_ELT, "ELT", 2, -1, true, inf_elt, ev_elt)
 DEF(D_URL_ENCODE, "URL_ENCODE", 1, 1, false, inf_url_encode, ev_url_encode)
 DEF(D_URL_DECODE, "URL_DECODE", 1, 1, false, inf_url_decode, ev_url_decode)
+DEF(D_INET_ATON, "INET_ATON", 1, 1, false, inf_inet_aton, ev_inet_aton)
+DEF(D_INET_NTOA, "INET_NTOA", 1, 1, false, inf_inet_ntoa, ev_inet_ntoa)
 
 const WFuncDef *const wf_string_more_defs[] = {
-    &D_STARTSWITH, &D_ENDSWITH, &D_BTRIM, &D_TRANSLATE, &D_ELT, &D_URL_ENCODE, &D_URL_DECODE, NULL
+    &D_STARTSWITH, &D_ENDSWITH, &D_BTRIM, &D_TRANSLATE, &D_ELT, &D_URL_ENCODE, &D_URL_DECODE,
+    &D_INET_ATON, &D_INET_NTOA, NULL
 };
