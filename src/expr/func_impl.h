@@ -143,6 +143,8 @@ extern const WFuncDef WF_IF;            /* evaluated lazily by eval.c */
 extern const WFuncDef *const wf_arith_defs[];
 extern const WFuncDef *const wf_compare_defs[];
 extern const WFuncDef *const wf_string_defs[];
+extern const WFuncDef *const wf_string_more_defs[];
+extern const WFuncDef *const wf_json_quote_defs[];
 extern const WFuncDef *const wf_regex_defs[];
 extern const WFuncDef *const wf_numeric_defs[];
 extern const WFuncDef *const wf_time_defs[];

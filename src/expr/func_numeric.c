@@ -23,8 +23,10 @@
 typedef double (*DFn)(double);
 
 static double cot_(double x) { return 1.0 / tan(x); }
-static double degrees_(double x) { return x * (180.0 / M_PI); }
-static double radians_(double x) { return x / 180.0 * M_PI; }
+/* Java's Math.toDegrees / toRadians: one multiplication by the rounded constant (RADIANS(-1.5) =
+   -0.026179938779914945, not x / 180 * PI's -0.02617993877991494) */
+static double degrees_(double x) { return x * 57.29577951308232; }
+static double radians_(double x) { return x * 0.017453292519943295; }
 static double log2_(double x) { return log(x) / log(2.0); }
 
 static const struct { const char *name; DFn fn; } DFNS[] = {
@@ -116,16 +118,10 @@ EV(ev_log)
     (void)call;
     WF_FOR(i, n, act) {
         if (na == 1) { out->data[i].d = log(wf_as_double(av[0]->type, av[0]->data[i])); continue; }
+        /* Flink 2.3 (measured): ln(x) / ln(base) without checks: LOG(1, 8) = Infinity,
+           LOG(2, -1) = NaN; a zero result is 0.0, never -0.0 (LOG(0, 8) = 0.0) */
         double base = wf_as_double(av[0]->type, av[0]->data[i]), x = wf_as_double(av[1]->type, av[1]->data[i]);
-        if (base <= 1.0) {
-            wf_fail(ctx, WEXC_ILLEGAL_ARG, "The base of a logarithm must be greater than 1.");
-            return;
-        }
-        if (x <= 0.0) {
-            wf_fail(ctx, WEXC_ILLEGAL_ARG, "The value of a logarithm must be greater than 0.");
-            return;
-        }
-        out->data[i].d = log(x) / log(base);
+        out->data[i].d = log(x) / log(base) + 0.0;
     }
 }
 
@@ -202,7 +198,10 @@ static const WType *inf_round_named(WArena *a, const char *name, const WType **t
     if (!wf_check(err, name, t, n, "N|NI")) return NULL;
     if (wf_null(t[0])) return wtype_with_nullable(a, &WTYPE_INT, true);
     bool nullable = wf_any_nullable(t, n);
-    return wtype_with_nullable(a, round_type(a, t[0], 0), nullable);
+    /* a scale that is not a literal keeps the argument's type (Flink 2.3 measured: ROUND(d, k) of a
+       DECIMAL(20, 3) column d and an INT column k is DECIMAL(20, 3), 2.500 rounded at 2 = 2.500);
+       a literal scale refines it in prep_round */
+    return wtype_with_nullable(a, n == 2 ? t[0] : round_type(a, t[0], 0), nullable);
 }
 
 INF(inf_round) { (void)co; return inf_round_named(a, "ROUND", t, n, err); }
@@ -213,7 +212,9 @@ static bool prep_round(WArena *a, WExpr *call, WError *err)
     (void)err;
     if (call->nargs < 2 || call->args[0]->type->id != WT_DECIMAL) return true;
     const WExpr *d = call->args[1];
-    if (d->kind != WX_LITERAL || d->is_null) return true;
+    /* Flink's planner folds a cast of a literal first (ROUND(x, CAST(2 AS INT)) has a literal 2) */
+    while (d->kind == WX_CAST && d->nargs == 1 && wtype_is_integer(d->type)) d = d->args[0];
+    if (d->kind != WX_LITERAL || d->is_null || !wtype_is_integer(d->type)) return true;
     call->type = wtype_with_nullable(a, round_type(a, call->args[0]->type, (int)d->lit.i), call->type->nullable);
     return true;
 }

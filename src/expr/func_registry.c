@@ -8,8 +8,8 @@
 #include <strings.h>
 
 static const WFuncDef *const *const FAMILIES[] = {
-    wf_arith_defs, wf_compare_defs, wf_string_defs, wf_regex_defs, wf_numeric_defs, wf_time_defs,
-    wf_misc_defs, wf_collection_defs, wf_json_defs,
+    wf_arith_defs, wf_compare_defs, wf_string_defs, wf_string_more_defs, wf_regex_defs, wf_numeric_defs, wf_time_defs,
+    wf_misc_defs, wf_collection_defs, wf_json_defs, wf_json_quote_defs,
 };
 #define NFAM ((int)(sizeof FAMILIES / sizeof FAMILIES[0]))
 

@@ -351,6 +351,10 @@ INF(inf_overlay)
     return wf_string(a, wf_any_nullable(t, n));
 }
 
+/* Flink's rule (measured on 2.3): a start outside 1..CHAR_LENGTH(s) leaves s unchanged; otherwise
+   s before the start, then the replacement, then s after start + length - 1 only when length > 0
+   and start + length <= CHAR_LENGTH(s) (so a length of 0 or below drops the rest, and a
+   replacement reaching past the end drops it too); length defaults to CHAR_LENGTH(replacement). */
 EV(ev_overlay)
 {
     (void)call;
@@ -359,16 +363,15 @@ EV(ev_overlay)
         int64_t pos = I(2, i);
         int64_t len = na > 3 ? I(3, i) : wf_u8_count(r.p, r.len);
         int64_t nch = wf_u8_count(s.p, s.len);
-        int64_t a0 = pos - 1 < 0 ? 0 : (pos - 1 > nch ? nch : pos - 1);
-        int64_t b0 = pos - 1 + len;
-        if (b0 < 0) b0 = 0;
-        if (b0 > nch) b0 = nch;
-        int pa = wf_u8_offset(s.p, s.len, (int)a0), pb = wf_u8_offset(s.p, s.len, (int)b0);
+        if (pos <= 0 || pos > nch) { wf_set_ref(out, i, s.p, s.len); continue; }
+        int pa = wf_u8_offset(s.p, s.len, (int)(pos - 1));
+        bool rest = len > 0 && pos + len <= nch;
+        int pb = rest ? wf_u8_offset(s.p, s.len, (int)(pos - 1 + len)) : s.len;
         size_t total = (size_t)pa + (size_t)r.len + (size_t)(s.len - pb);
-        char *p = wf_alloc(ctx, total);
+        char *p = wf_alloc(ctx, total ? total : 1);
         memcpy(p, s.p, (size_t)pa);
-        memcpy(p + pa, r.p, (size_t)r.len);
-        memcpy(p + pa + r.len, s.p + pb, (size_t)(s.len - pb));
+        if (r.len) memcpy(p + pa, r.p, (size_t)r.len);
+        if (s.len - pb) memcpy(p + pa + r.len, s.p + pb, (size_t)(s.len - pb));
         wf_set_ref(out, i, p, (int)total);
     }
 }
@@ -398,10 +401,13 @@ INF(inf_locate)
     return wf_type(a, WT_INT, wf_any_nullable(t, n));
 }
 
-/* position of needle in hay (code points, 1-based), starting at code point `from` (1-based) */
+/* position of needle in hay (code points, 1-based), starting at code point `from` (1-based);
+   as Flink 2.3 measured: an empty needle is found at 1 wherever the search starts, a start below 1
+   searches from 1 (LOCATE('b', 'abcb', -1) = 2) */
 static int64_t locate(WStr needle, WStr hay, int64_t from)
 {
-    if (from < 1) return 0;
+    if (needle.len == 0) return 1;
+    if (from < 1) from = 1;
     int64_t nch = wf_u8_count(hay.p, hay.len);
     if (from - 1 > nch) return 0;
     int b = wf_u8_offset(hay.p, hay.len, (int)(from - 1));
@@ -578,8 +584,8 @@ EV(ev_ascii)
     UNUSED_EV;
     WF_FOR(i, n, act) {
         WStr s = S(0, i);
-        int adv;
-        out->data[i].i = s.len == 0 ? 0 : wf_u8_decode(s.p, s.len, &adv);
+        /* Flink: the first byte of the UTF-8 form, signed (ASCII('ß') = -61) */
+        out->data[i].i = s.len == 0 ? 0 : (int8_t)(uint8_t)s.p[0];
     }
 }
 
@@ -592,7 +598,8 @@ EV(ev_chr)
         int64_t c = I(0, i);
         if (c < 0) { wf_set_ref(out, i, "", 0); continue; }
         char buf[4];
-        int k = wf_u8_encode((int)(c & 0xFF), buf);
+        /* Flink: the character c & 0xFF; CHR(0) and CHR(256) are the NUL character, not '' */
+        int k = (c & 0xFF) == 0 ? (buf[0] = 0, 1) : wf_u8_encode((int)(c & 0xFF), buf);
         wf_set_str(ctx, out, i, buf, (size_t)k);
     }
 }

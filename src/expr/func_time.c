@@ -546,7 +546,7 @@ EV(ev_to_timestamp)
         if (na > 1) {
             ok = wparse_pattern(s.p, s.len, wf_cstr(ctx, av[1]->data[i].s), &ts);
             if (!ok) ok = wparse_timestamp(s.p, s.len, &ts);
-        } else ok = wparse_timestamp(s.p, s.len, &ts);
+        } else ok = !(s.len > 10 && s.p[10] == 'T') && wparse_timestamp(s.p, s.len, &ts);   /* no ISO 'T' (Flink: NULL) */
         if (!ok) { out->nulls[i] = 1; continue; }
         ts.ns = 0;
         out->data[i].ts = ts;
@@ -556,17 +556,41 @@ EV(ev_to_timestamp)
 INF(inf_to_timestamp_ltz)
 {
     (void)co;
-    if (!wf_check(err, "TO_TIMESTAMP_LTZ", t, n, "NI")) return NULL;
+    if (!wf_check(err, "TO_TIMESTAMP_LTZ", t, n, "NI|S")) return NULL;
     return wtype_timestamp(a, WT_TIMESTAMP_LTZ, 3, true);
 }
 
 #define MIN_EPOCH_MS (-62167219200000LL)
 #define MAX_EPOCH_MS 253402300799999LL
 
+/* TO_TIMESTAMP_LTZ(string): the text read as a UTC wall-clock time, whatever the session time
+   zone (Flink 2.3 measured: '2024-02-29 12:34:56.789' shows as 04:34:56.789 in
+   America/Los_Angeles); the day of month is clamped as TO_TIMESTAMP does ('2024-02-30' is Feb 29);
+   a text that is no timestamp fails with CAST's message ("Text 'x' could not be parsed at index 0") */
+static void ltz_from_text(WEvalCtx *ctx, WVector *const *av, int n, const uint8_t *act, WVector *out)
+{
+    WType ts3 = { .id = WT_TIMESTAMP, .precision = 3, .nullable = true };
+    WF_FOR(i, n, act) {
+        WStr s = av[0]->data[i].s;
+        WTimestamp ts;
+        if (!(s.len > 10 && s.p[10] == 'T') && wparse_timestamp(s.p, s.len, &ts)) {
+            ts.ns = 0;
+            out->data[i].ts = ts;
+            continue;
+        }
+        WDatum d;
+        WCastCtx utc = ctx->cast;
+        utc.tz = NULL;
+        if (!wcast_from_text(&utc, s.p, s.len, &ts3, &d, ctx->arena, ctx->err)) return;
+        out->data[i].ts = d.ts;
+    }
+}
+
 EV(ev_to_timestamp_ltz)
 {
-    (void)call; (void)na;
+    (void)call;
     const WType *t = av[0]->type;
+    if (na == 1) { ltz_from_text(ctx, av, n, act, out); return; }
     WF_FOR(i, n, act) {
         int64_t prec = av[1]->data[i].i;
         WDatum v = av[0]->data[i];
@@ -620,7 +644,7 @@ EV(ev_to_date)
             WTimestamp ts;
             ok = wparse_pattern(s.p, s.len, wf_cstr(ctx, av[1]->data[i].s), &ts);
             days = ok ? fdiv(ts.ms, MS_DAY) : 0;
-        } else ok = wparse_date(s.p, s.len, &days);
+        } else ok = wparse_date(s.p, s.len, &days) && days <= 2932896;   /* 9999-12-31 (Flink: '20240229' is NULL) */
         if (!ok) { out->nulls[i] = 1; continue; }
         out->data[i].i = days;
     }
@@ -678,7 +702,9 @@ EV(ev_unix_timestamp)
 INF(inf_date_format)
 {
     (void)co;
-    if (!wf_check(err, "DATE_FORMAT", t, n, "DS|TS|SS")) return NULL;
+    /* Flink 2.3 refuses a DATE (measured: Cannot apply 'DATE_FORMAT' to arguments of type
+       'DATE_FORMAT(<DATE>, <CHAR(10)>)') */
+    if (!wf_check(err, "DATE_FORMAT", t, n, "TC|CC")) return NULL;
     return wf_string(a, true);
 }
 
@@ -692,8 +718,9 @@ EV(ev_date_format)
         if (wtype_is_string(t)) {
             WStr s = av[0]->data[i].s;
             if (!wparse_pattern(s.p, s.len, "yyyy-MM-dd HH:mm:ss", &wall)) {
-                /* SimpleDateFormat ignores trailing text such as a fraction */
-                if (!wparse_timestamp(s.p, s.len, &wall)) { out->nulls[i] = 1; continue; }
+                /* SimpleDateFormat ignores trailing text such as a fraction, but needs the time of
+                   day after a space (Flink 2.3: '2024-02-29' and '2024-02-29T12:34:56' give NULL) */
+                if (!(s.len > 10 && s.p[10] == ' ') || !wparse_timestamp(s.p, s.len, &wall)) { out->nulls[i] = 1; continue; }
                 wall.ms = fdiv(wall.ms, 1000) * 1000;
                 wall.ns = 0;
             }
@@ -826,7 +853,7 @@ DEF(D_SECOND, "SECOND", 1, 1, true, inf_second, ev_part, NULL)
 DEF(D_TIMESTAMPADD, "TIMESTAMPADD", 3, 3, true, inf_timestampadd, ev_timestampadd, prep_timestampadd)
 DEF(D_TIMESTAMPDIFF, "TIMESTAMPDIFF", 3, 3, true, inf_timestampdiff, ev_timestampdiff, prep_unit_literal)
 DEF(D_TO_TIMESTAMP, "TO_TIMESTAMP", 1, 2, true, inf_to_timestamp, ev_to_timestamp, NULL)
-DEF(D_TO_TIMESTAMP_LTZ, "TO_TIMESTAMP_LTZ", 2, 2, true, inf_to_timestamp_ltz, ev_to_timestamp_ltz, NULL)
+DEF(D_TO_TIMESTAMP_LTZ, "TO_TIMESTAMP_LTZ", 1, 2, true, inf_to_timestamp_ltz, ev_to_timestamp_ltz, NULL)
 DEF(D_TO_DATE, "TO_DATE", 1, 2, true, inf_to_date, ev_to_date, NULL)
 DEF(D_FROM_UNIXTIME, "FROM_UNIXTIME", 1, 2, true, inf_from_unixtime, ev_from_unixtime, NULL)
 DEF(D_UNIX_TIMESTAMP, "UNIX_TIMESTAMP", 0, 2, false, inf_unix_timestamp, ev_unix_timestamp, NULL)

@@ -477,7 +477,8 @@ static WCastResult parse_java_double(const char *s, int len, bool is_float, doub
     int j = i, digs = 0;
     bool hex = n > 2 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X');
     if (hex) {
-        ok = true;   /* let strtod validate */
+        /* Java's hexadecimal form needs its binary exponent: "0x10p0" is 16.0, "0x10" is refused */
+        ok = memchr(s + i, 'p', (size_t)n) || memchr(s + i, 'P', (size_t)n);   /* strtod validates the rest */
     } else {
         while (j < b && s[j] >= '0' && s[j] <= '9') { j++; digs++; }
         if (j < b && s[j] == '.') { j++; while (j < b && s[j] >= '0' && s[j] <= '9') { j++; digs++; } }
@@ -506,6 +507,9 @@ static WCastResult parse_java_double(const char *s, int len, bool is_float, doub
         double d = is_float ? (double)strtof(tmp, &end) : strtod(tmp, &end);
         ok = *end == 0 || (hex && (*end == 'f' || *end == 'F' || *end == 'd' || *end == 'D') && end[1] == 0);
         if (tmp != stackbuf) free(tmp);
+        /* an integral text reads as a whole number first (Flink 2.3: CAST('-0' AS DOUBLE) = 0.0) */
+        if (ok && d == 0.0 && !hex && !memchr(s + a, '.', (size_t)(b - a)) && !memchr(s + a, 'e', (size_t)(b - a)) &&
+            !memchr(s + a, 'E', (size_t)(b - a))) d = 0.0;
         if (ok) { *out = d; return WCAST_OK; }
     }
     werr_set(err, WEXC_NUMBER, "For input string: \"%.*s\"", b - a, s + a);
@@ -515,6 +519,11 @@ static WCastResult parse_java_double(const char *s, int len, bool is_float, doub
 static WCastResult parse_ts_text(const char *s, int len, WTimestamp *ts, WError *err)
 {
     const char *why;
+    /* Flink's CAST reads 'yyyy-MM-dd HH:mm:ss', not the ISO 'T' form */
+    if (len > 10 && s[10] == 'T') {
+        werr_set(err, EXC_DT_PARSE, "Text '%.*s' could not be parsed, unparsed text found at index 10", len, s);
+        return WCAST_ERROR;
+    }
     int r = wparse_timestamp_ex(s, len, ts, &why);
     if (r == -1) return WCAST_OK;
     if (r >= 0) werr_set(err, EXC_DT_PARSE, "Text '%.*s' could not be parsed at index %d", len, s, r);
@@ -573,7 +582,8 @@ static WCastResult from_text(const WCastCtx *ctx, const char *s, int len, const 
     }
     case WT_DATE: {
         int64_t d;
-        if (!wparse_date(s, len, &d)) {
+        /* Flink 2.3 refuses a year past 9999 ('20240229' is not the year 20240229) */
+        if (!wparse_date(s, len, &d) || d > 2932896 /* 9999-12-31 */) {
             werr_set(err, EXC_DATETIME, "For input string: '%.*s'.", len, s);
             return WCAST_ERROR;
         }
@@ -583,7 +593,8 @@ static WCastResult from_text(const WCastCtx *ctx, const char *s, int len, const 
     case WT_TIME: {
         int64_t t;
         if (!wparse_time(s, len, &t)) {
-            werr_set(err, EXC_DATETIME, "For input string: '%.*s'.", len, s);
+            werr_set(err, EXC_DATETIME, "Invalid time format: '%.*s'. Expected format: HH:mm:ss[.fff] where HH is "
+                     "00-23, mm is 00-59, ss is 00-59", len, s);
             return WCAST_ERROR;
         }
         out->i = time_truncate(t, to->precision);
