@@ -43,6 +43,8 @@ const WType *wf_string(WArena *a, bool nullable)
 
 /* ---------------------------------------------------------------- messages */
 
+void wfunc_calcite_type(const WType *t, WStrBuf *out) { wf_calcite_type(t, out); }
+
 void wf_calcite_type(const WType *t, WStrBuf *o)
 {
     switch (t->id) {

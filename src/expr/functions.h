@@ -37,6 +37,8 @@ const WFuncDef *wfunc_lookup(const char *name);     /* NULL if unknown */
    "No match found for function signature foo(<NUMERIC>, <CHARACTER>)"; `name` as the user wrote
    it. Always returns false. */
 bool wfunc_unknown_error(WError *err, const char *name, const WType **args, int nargs);
+/* A type as Calcite writes it in validation messages (INTEGER, VARCHAR(2147483647), DECIMAL(10, 2)). */
+void wfunc_calcite_type(const WType *t, WStrBuf *out);
 
 /* Argument conventions the library expects from the binder (all unit / mode arguments are STRING
    literals): EXTRACT(unit, x); FLOOR/CEIL(x, unit) for the "TO unit" form; TIMESTAMPADD(unit, n, x);

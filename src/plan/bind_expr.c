@@ -1083,11 +1083,18 @@ static int agg_register(BindCtx *b, BScope *input, AstExpr *e)
     g->call_ast[g->ncalls] = e;
     g->calls[g->ncalls++] = c;
     return g->ncalls - 1;
-badtype:
-    werr_set_at(b->p->err, e->pos.line, e->pos.col, WEXC_VALIDATION,
+badtype: {
+    /* Calcite's SqlValidatorException, the operand type as Calcite writes it (STRING is
+       VARCHAR(2147483647); measured on Flink 2.3) */
+    WStrBuf ts;
+    wsb_init(&ts);
+    wfunc_calcite_type(at, &ts);
+    werr_set_at(b->p->err, e->pos.line, e->pos.col, WEXC_CALCITE,
                 "Cannot apply '%s' to arguments of type '%s(<%s>)'. Supported form(s): '%s(<NUMERIC>)'",
-                up, up, wtype_str(a, at), up);
+                up, up, ts.buf ? ts.buf : "", up);
+    wsb_free(&ts);
     return -1;
+}
 }
 
 int bind_agg_register(BindCtx *b, BScope *input, AstExpr *e) { return agg_register(b, input, e); }
