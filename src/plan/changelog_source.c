@@ -62,6 +62,15 @@ bool wplan_check_changelog_source(WPlanCtx *p, const WTable *t, const char *qnam
     return false;
 }
 
+bool wplan_check_changelog_sources(WPlanCtx *p, const WRel *r, int depth)
+{
+    if (!r || depth > 2000) return true;
+    if (r->kind == WR_SCAN && r->table && !wplan_check_changelog_source(p, r->table, r->table_qname)) return false;
+    for (int i = 0; i < r->ninputs; i++)
+        if (!wplan_check_changelog_sources(p, r->inputs[i], depth + 1)) return false;
+    return true;
+}
+
 /* A scan's unique key (its primary key), changelog mode and ChangelogNormalize: r itself, or
    the ChangelogNormalize above it; NULL with p->err set for a source Flink refuses. */
 WRel *wphys_derive_scan(WPlanCtx *p, WRel *r, int64_t ttl)

@@ -353,6 +353,7 @@ static WRel *derive(WPlanCtx *p, WRel *r)
 
 WRel *wplan_physical(WPlanCtx *p, WRel *root)
 {
+    if (!wplan_check_changelog_sources(p, root, 0)) return NULL;     /* changelog_source.c */
     root = wplan_reduce(p, root);               /* reduce.c */
     root = wplan_prune_empty(p, root);          /* prune_empty.c */
     root = wplan_sort_rules(p, root);           /* sort_rules.c */

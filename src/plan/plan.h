@@ -350,9 +350,11 @@ AstConflict wplan_conflict_from_name(const char *name);
    DELETE: 'upsert-kafka'), and its sink an upsert sink? */
 bool wplan_upsert_connector(const char *connector);
 /* A changelog source read with 'table.exec.source.cdc-events-duplicate' needs a PRIMARY KEY:
-   Flink's TableException when it has none (checked when the scan is bound, as Flink does when it
-   converts the source, before any pruning). */
+   Flink's TableException when it has none (see wplan_check_changelog_sources). */
 bool wplan_check_changelog_source(WPlanCtx *p, const WTable *t, const char *qname);
+/* The same for every scan of a bound plan, first in input order: Flink checks it when it converts
+   the sources, after the query validated and before any rewrite (a WHERE FALSE does not hide it). */
+bool wplan_check_changelog_sources(WPlanCtx *p, const WRel *root, int depth);
 /* prune_empty.c: constant-false conditions and empty inputs pruned as Flink's planner does */
 WRel *wplan_prune_empty(WPlanCtx *p, WRel *root);
 const char *wrel_kind_name(WRelKind k);
