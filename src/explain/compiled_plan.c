@@ -3,7 +3,10 @@
  * (flinkVersion, nodes with Flink's per-type fields and `state` lists {index, ttl, name}, edges),
  * laid out by Jackson's pretty printer. State lists exist exactly where Flink has them
  * (group aggregate, join, deduplicate, rank, changelog normalize, sink with upsert materialize);
- * TTLs are the resolved ones (state_ttl.c) in Flink's largest-whole-unit format. See explain.h.
+ * TTLs are the resolved ones (state_ttl.c) in Flink's largest-whole-unit format. A node's
+ * kind-specific fields, its outputType row and the fields after its description come from
+ * CP_KIND_OPS, one row per WRelKind (ex_compiled_plan_ops_check: no kind without them). See
+ * explain.h.
  */
 #include "explain_internal.h"
 #include "json_out.h"

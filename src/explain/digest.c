@@ -2,7 +2,8 @@
  * digest.c — one exec node as Flink prints it in the optimized physical plan and the execution
  * plan: its name (Calc, GroupAggregate, Exchange, ...), its attributes in Flink's order
  * (select=[...], where=[...], groupBy=[...], distribution=[hash[...]], ...), and the
- * stream-exec-*_1 type names of compiled plans. See explain_internal.h.
+ * stream-exec-*_1 type names of compiled plans. Each from EX_KIND_OPS, one row per WRelKind
+ * (ex_digest_ops_check: no kind without its name, type and digest). See explain_internal.h.
  */
 #include "explain_internal.h"
 #include "../plan/agg_rules.h"

@@ -2,8 +2,8 @@
  * physical.c — physical planning: the order of the rules (wplan_physical) and the bottom-up
  * derivation of changelog modes, unique keys, Exchange nodes before keyed operators, the
  * strategy of Rank (AppendFast / UpdateFast / Retract) and the state TTL of every stateful node
- * from table.exec.state.ttl. The rules live a file each (physical_internal.h lists them). See
- * plan.h.
+ * from table.exec.state.ttl, one derive operation per node kind (PHYS_KIND_OPS; checked by
+ * wplan_check_kind_ops). The rules live a file each (physical_internal.h lists them). See plan.h.
  */
 #include "physical_internal.h"
 #include "agg_rules.h"
@@ -246,6 +246,7 @@ static WRel *derive_dedup(WPlanCtx *p, WRel *r, WRel *in, int64_t ttl)
     return r;
 }
 
+/* Rank and SortLimit / Limit: modes, unique key and Flink's strategy */
 static WRel *derive_rank(WPlanCtx *p, WRel *r, WRel *in, int64_t ttl)
 {
     r->input_retracts = in->changelog != WCM_INSERT;
@@ -338,10 +339,11 @@ static WRel *derive_over_agg(WPlanCtx *p, WRel *r, WRel *in, int64_t ttl)
     return r;
 }
 
+/* IntervalJoin, TemporalJoin: insert-only, over insert-only inputs (the temporal join's right
+   side may update but needs a primary key) */
 static WRel *derive_time_join(WPlanCtx *p, WRel *r, WRel *in, int64_t ttl)
 {
     WRel *l = r->inputs[0], *rt = r->inputs[1];
-    bool outer = r->join_type != AJ_INNER;
     r->changelog = WCM_INSERT;
     if (r->kind == WR_INTERVAL_JOIN && (l->changelog != WCM_INSERT || rt->changelog != WCM_INSERT))
         return fail(p, WEXC_TABLE, "Interval join doesn't support consuming update and delete changes.");
@@ -350,7 +352,6 @@ static WRel *derive_time_join(WPlanCtx *p, WRel *r, WRel *in, int64_t ttl)
     if (r->kind == WR_TEMPORAL_JOIN && rt->nunique < 0)
         return fail(p, WEXC_VALIDATION,
                     "Temporal Table Join requires primary key in versioned table, but no primary key can be found.");
-    (void)outer;
     r->inputs[0] = wphys_exchange(p, l, r->nkeys, r->keys);
     r->inputs[1] = wphys_exchange(p, rt, r->nkeys, r->right_keys);
     return r;
