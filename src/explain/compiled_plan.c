@@ -741,9 +741,7 @@ static bool cp_minibatch_assigner(const CpNode *cn, json_t *j)
 
 static bool cp_two_phase_group(const CpNode *cn, json_t *j)
 {
-    const ExCtx *x = cn->x;
-    const WRel *r = wrel_as_two_phase(cn->r);
-    two_phase_json(x, r, j);
+    two_phase_json(cn->x, wrel_as_two_phase(cn->r), j);
     return false;
 }
 
@@ -872,8 +870,7 @@ static bool cp_sort_limit(const CpNode *cn, json_t *j)
 
 static bool cp_temporal_sort(const CpNode *cn, json_t *j)
 {
-    const WRel *r = cn->r;
-    json_object_set_new(j, "orderBy", sort_spec_json(r));
+    json_object_set_new(j, "orderBy", sort_spec_json(cn->r));
     return false;
 }
 
@@ -896,9 +893,7 @@ static bool cp_changelog_normalize(const CpNode *cn, json_t *j)
 
 static bool cp_window_rank_join(const CpNode *cn, json_t *j)
 {
-    const ExCtx *x = cn->x;
-    const WRel *r = cn->r;
-    window_rank_join_json(x, r, j);
+    window_rank_join_json(cn->x, cn->r, j);
     return false;
 }
 
@@ -1023,9 +1018,7 @@ static bool cp_sink(const CpNode *cn, json_t *j)
 
 static bool cp_correlate(const CpNode *cn, json_t *j)
 {
-    const ExCtx *x = cn->x;
-    const WRel *r = cn->r;
-    ex_correlate_json(x, r, j);
+    ex_correlate_json(cn->x, cn->r, j);
     return false;
 }
 
@@ -1169,9 +1162,7 @@ static bool cp_over_agg(const CpNode *cn, json_t *j)
 
 static bool cp_match(const CpNode *cn, json_t *j)
 {
-    const ExCtx *x = cn->x;
-    const WRel *r = cn->r;
-    ex_match_json(x, r, j);
+    ex_match_json(cn->x, cn->r, j);
     return false;
 }
 

@@ -622,9 +622,7 @@ static void dg_values(const DgNode *dn, WStrBuf *out)
 
 static void dg_correlate(const DgNode *dn, WStrBuf *out)
 {
-    const ExCtx *x = dn->x;
-    const WRel *r = dn->r;
-    ex_correlate_digest(x, r, out);
+    ex_correlate_digest(dn->x, dn->r, out);
 }
 
 static void dg_calc(const DgNode *dn, WStrBuf *out)
@@ -897,11 +895,7 @@ static void dg_sort_limit(const DgNode *dn, WStrBuf *out)
 
 static void dg_match(const DgNode *dn, WStrBuf *out)
 {
-    const ExCtx *x = dn->x;
-    const WRel *r = dn->r;
-    ExDialect d = dn->d;
-    const char *const *inn = dn->inn;
-    ex_match_digest(x, r, inn, d, out);
+    ex_match_digest(dn->x, dn->r, dn->inn, dn->d, out);
 }
 
 static void dg_temporal_sort(const DgNode *dn, WStrBuf *out)
@@ -1020,33 +1014,23 @@ static void dg_changelog_normalize(const DgNode *dn, WStrBuf *out)
 
 static void dg_minibatch_assigner(const DgNode *dn, WStrBuf *out)
 {
-    const WRel *r = dn->r;
-    wsb_printf(out, "(interval=[%lldms], mode=[%s])", (long long)r->minibatch_ms,
-               r->minibatch_rowtime ? "RowTime" : "ProcTime");
+    wsb_printf(out, "(interval=[%lldms], mode=[%s])", (long long)dn->r->minibatch_ms,
+               dn->r->minibatch_rowtime ? "RowTime" : "ProcTime");
 }
 
 static void dg_two_phase(const DgNode *dn, WStrBuf *out)
 {
-    const ExCtx *x = dn->x;
-    const WRel *r = wrel_as_two_phase(dn->r);
-    const char *const *inn = dn->inn;
-    two_phase_digest(x, r, inn, out);
+    two_phase_digest(dn->x, wrel_as_two_phase(dn->r), dn->inn, out);
 }
 
 static void dg_expand(const DgNode *dn, WStrBuf *out)
 {
-    const ExCtx *x = dn->x;
-    const WRel *r = dn->r;
-    const char *const *inn = dn->inn;
-    ex_setops_expand_digest(x, r, inn, out);
+    ex_setops_expand_digest(dn->x, dn->r, dn->inn, out);
 }
 
 static void dg_replicate_rows(const DgNode *dn, WStrBuf *out)
 {
-    const ExCtx *x = dn->x;
-    const WRel *r = dn->r;
-    const char *const *inn = dn->inn;
-    ex_setops_correlate_digest(x, r, inn, out);
+    ex_setops_correlate_digest(dn->x, dn->r, dn->inn, out);
 }
 
 static void dg_over_agg(const DgNode *dn, WStrBuf *out)
@@ -1179,7 +1163,8 @@ bool ex_digest_ops_check(WStrBuf *err)
 bool wexplain_check_kind_ops(WStrBuf *err)
 {
     bool digest = ex_digest_ops_check(err);
-    return ex_compiled_plan_ops_check(err) && digest;
+    bool write = ex_compiled_plan_ops_check(err);
+    return ex_plan_reader_ops_check(err) && digest && write;
 }
 
 /* A deduplication in Flink 2.3's physical plan: the ROW_NUMBER Top-1 it is (StreamPhysicalRank; the

@@ -123,6 +123,7 @@ void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out);
    Appends one line per gap to err. (digest.c; compiled_plan.c has ex_compiled_plan_ops_check) */
 bool ex_digest_ops_check(WStrBuf *err);
 bool ex_compiled_plan_ops_check(WStrBuf *err);
+bool ex_plan_reader_ops_check(WStrBuf *err);    /* plan_reader_check.c */
 /* Aggregate call text, e.g. SUM(amount) AS EXPR$1 */
 void ex_agg_call(const WAggCall *c, const char *const *in_names, const char *out_name, WStrBuf *out, bool retract);
 /* Changelog mode: I,UB,UA,D or NONE */

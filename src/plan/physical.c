@@ -453,7 +453,7 @@ static const PhysKindOps PHYS_KIND_OPS[WR__COUNT] = {
 
 bool wplan_check_kind_ops(WStrBuf *err)
 {
-    bool ok = true;
+    bool ok = wphys_update_before_ops_check(err);
     for (int k = 0; k < WR__COUNT; k++) {
         if (PHYS_KIND_OPS[k].derive) continue;
         wsb_printf(err, "plan/physical.c: node kind %s (%d) has no derive operation\n", wrel_kind_name((WRelKind)k), k);

@@ -418,7 +418,8 @@ bool wplan_check_changelog_source(WPlanCtx *p, const WTable *t, const char *qnam
 /* prune_empty.c: constant-false conditions and empty inputs pruned as Flink's planner does */
 WRel *wplan_prune_empty(WPlanCtx *p, WRel *root);
 const char *wrel_kind_name(WRelKind k);
-/* The per-kind operation table of plan/ (physical.c: changelog derivation): true when every
+/* The per-kind operation tables of plan/ (physical.c: changelog derivation; update_before.c: the
+   update-kind requirement): true when every
    WRelKind has its operation or an explicit "not applicable" marker, else false with one line per
    gap appended to err. Run at start-up in the test build (cli/main.c) and by the unit tests. */
 bool wplan_check_kind_ops(WStrBuf *err);

@@ -1,8 +1,8 @@
 /*
  * test_kind_ops.c — the per-kind operation tables (issue 15): every WRelKind has every operation
  * of plan/physical.c's table (changelog derivation) and of explain/'s (digest.c: name, compiled-
- * plan type, EXPLAIN digest; compiled_plan.c: JSON write), or an explicit "not applicable"
- * marker. A kind added without its operations fails here (and at start-up of the test build).
+ * plan type, EXPLAIN digest; compiled_plan.c: JSON write; plan_reader_check.c: the check of a
+ * node read back by EXECUTE PLAN), or an explicit "not applicable" marker. A kind added without its operations fails here (and at start-up of the test build).
  * Also the checked accessors (wrel_as_*) and the named rank constants the plan uses.
  */
 #include "unit.h"
