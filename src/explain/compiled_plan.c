@@ -1281,16 +1281,13 @@ static const CpKindOps CP_KIND_OPS[WR__COUNT] = {
 
 bool ex_compiled_plan_ops_check(WStrBuf *err)
 {
+    static const char *const W = "explain/compiled_plan.c";
     bool ok = true;
     for (int k = 0; k < WR__COUNT; k++) {
         const CpKindOps *o = &CP_KIND_OPS[k];
-        const char *missing = !o->write ? "write" : !o->output_schema ? "output schema"
-                            : !o->after_description ? "after-description" : NULL;
-        if (missing) {
-            wsb_printf(err, "explain/compiled_plan.c: node kind %s (%d) has no %s operation\n",
-                       wrel_kind_name((WRelKind)k), k, missing);
-            ok = false;
-        }
+        ok &= wrel_kind_op_check(o->write != NULL, k, W, "write", err);
+        ok &= wrel_kind_op_check(o->output_schema != NULL, k, W, "output schema", err);
+        ok &= wrel_kind_op_check(o->after_description != NULL, k, W, "after-description", err);
     }
     return ok;
 }

@@ -1147,15 +1147,14 @@ const char *ex_exec_type(const WRel *r)
 
 bool ex_digest_ops_check(WStrBuf *err)
 {
+    static const char *const W = "explain/digest.c";
     bool ok = true;
     for (int k = 0; k < WR__COUNT; k++) {
+        /* exactly one of a fixed value and a function of the node */
         const ExKindOps *o = &EX_KIND_OPS[k];
-        const char *missing = !o->name == !o->name_of ? "name" : !o->exec_type == !o->exec_type_of ? "exec type"
-                            : !o->digest ? "digest" : NULL;
-        if (missing) {
-            wsb_printf(err, "explain/digest.c: node kind %s (%d) has no %s operation\n", wrel_kind_name((WRelKind)k), k, missing);
-            ok = false;
-        }
+        ok &= wrel_kind_op_check(!o->name != !o->name_of, k, W, "name", err);
+        ok &= wrel_kind_op_check(!o->exec_type != !o->exec_type_of, k, W, "exec type", err);
+        ok &= wrel_kind_op_check(o->digest != NULL, k, W, "digest", err);
     }
     return ok;
 }

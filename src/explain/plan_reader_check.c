@@ -402,12 +402,8 @@ static const RdKindOps RD_KIND_OPS[WR__COUNT] = {
 bool ex_plan_reader_ops_check(WStrBuf *err)
 {
     bool ok = true;
-    for (int k = 0; k < WR__COUNT; k++) {
-        if (RD_KIND_OPS[k].check) continue;
-        wsb_printf(err, "explain/plan_reader_check.c: node kind %s (%d) has no check operation\n",
-                   wrel_kind_name((WRelKind)k), k);
-        ok = false;
-    }
+    for (int k = 0; k < WR__COUNT; k++)
+        ok &= wrel_kind_op_check(RD_KIND_OPS[k].check != NULL, k, "explain/plan_reader_check.c", "check", err);
     return ok;
 }
 

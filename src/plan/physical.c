@@ -451,14 +451,18 @@ static const PhysKindOps PHYS_KIND_OPS[WR__COUNT] = {
     [WR_MATCH] = {.derive = derive_match},
 };
 
+bool wrel_kind_op_check(bool present, int k, const char *where, const char *op, WStrBuf *err)
+{
+    if (present) return true;
+    wsb_printf(err, "%s: node kind %s (%d) has no %s operation\n", where, wrel_kind_name((WRelKind)k), k, op);
+    return false;
+}
+
 bool wplan_check_kind_ops(WStrBuf *err)
 {
     bool ok = wphys_update_before_ops_check(err);
-    for (int k = 0; k < WR__COUNT; k++) {
-        if (PHYS_KIND_OPS[k].derive) continue;
-        wsb_printf(err, "plan/physical.c: node kind %s (%d) has no derive operation\n", wrel_kind_name((WRelKind)k), k);
-        ok = false;
-    }
+    for (int k = 0; k < WR__COUNT; k++)
+        ok &= wrel_kind_op_check(PHYS_KIND_OPS[k].derive != NULL, k, "plan/physical.c", "derive", err);
     return ok;
 }
 

@@ -202,11 +202,8 @@ static const UbKindOps UB_KIND_OPS[WR__COUNT] = {
 bool wphys_update_before_ops_check(WStrBuf *err)
 {
     bool ok = true;
-    for (int k = 0; k < WR__COUNT; k++) {
-        if (UB_KIND_OPS[k].satisfy) continue;
-        wsb_printf(err, "plan/update_before.c: node kind %s (%d) has no satisfy operation\n", wrel_kind_name((WRelKind)k), k);
-        ok = false;
-    }
+    for (int k = 0; k < WR__COUNT; k++)
+        ok &= wrel_kind_op_check(UB_KIND_OPS[k].satisfy != NULL, k, "plan/update_before.c", "satisfy", err);
     return ok;
 }
 

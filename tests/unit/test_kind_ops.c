@@ -9,25 +9,27 @@
 #include "../../src/plan/plan.h"
 #include "../../src/explain/explain.h"
 
-WTEST(kind_ops_plan_table_complete)
+WTEST(kind_ops_tables_complete)
 {
     WStrBuf err;
     wsb_init(&err);
-    bool ok = wplan_check_kind_ops(&err);
-    if (!ok) fprintf(stderr, "%s", err.buf);
-    CHECK(ok);
+    bool plan = wplan_check_kind_ops(&err);
+    bool explain = wexplain_check_kind_ops(&err);
+    if (err.len) fprintf(stderr, "%s", err.buf);
+    CHECK(plan);
+    CHECK(explain);
     CHECK(err.len == 0);
     wsb_free(&err);
 }
 
-WTEST(kind_ops_explain_tables_complete)
+WTEST(kind_ops_check_names_the_gap)
 {
     WStrBuf err;
     wsb_init(&err);
-    bool ok = wexplain_check_kind_ops(&err);
-    if (!ok) fprintf(stderr, "%s", err.buf);
-    CHECK(ok);
+    CHECK(wrel_kind_op_check(true, WR_JOIN, "x.c", "derive", &err));
     CHECK(err.len == 0);
+    CHECK(!wrel_kind_op_check(false, WR_JOIN, "plan/x.c", "derive", &err));
+    CHECK_STR(err.buf, "plan/x.c: node kind Join (8) has no derive operation\n");
     wsb_free(&err);
 }
 
