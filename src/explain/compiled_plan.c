@@ -10,6 +10,7 @@
  */
 #include "explain_internal.h"
 #include "json_out.h"
+#include "compiled_plan_internal.h"
 #include "../plan/agg_rules.h"
 #include "../plan/over_window.h"
 #include "../common/duration.h"
@@ -30,7 +31,7 @@ static json_t *plan_version_json(void)
     return json_stringn(v, end ? (size_t)(end - v) : strlen(v));
 }
 
-static json_t *ints_json(int n, const int *v)
+json_t *cp_ints_json(int n, const int *v)
 {
     json_t *a = json_array();
     for (int i = 0; i < n; i++) json_array_append_new(a, json_integer(v[i]));
@@ -48,7 +49,7 @@ static json_t *state_entry(int index, int64_t ttl_ms, const char *name)
     return s;
 }
 
-static json_t *one_state(int64_t ttl_ms, const char *name)
+json_t *cp_one_state(int64_t ttl_ms, const char *name)
 {
     json_t *a = json_array();
     json_array_append_new(a, state_entry(0, ttl_ms, name));
@@ -83,7 +84,7 @@ static void rank_range_and_strategy(json_t *j, const WRel *r, const WRel *in)
     static const char *const RS[] = {"AppendFast", "UpdateFast", "Retract"};
     json_object_set_new(rs, "type", json_string(RS[wrank_strategy_index(r->rank_strategy)]));
     if (r->rank_strategy == WRANK_UPDATE_FAST && in && in->nunique > 0)
-        json_object_set_new(rs, "primaryKeys", ints_json(in->nunique, in->unique));
+        json_object_set_new(rs, "primaryKeys", cp_ints_json(in->nunique, in->unique));
     json_object_set_new(j, "rankStrategy", rs);
 }
 
@@ -98,7 +99,7 @@ static json_t *input_property(const WRel *owner)
             json_object_set_new(d, "type", json_string("SINGLETON"));
         } else {
             json_object_set_new(d, "type", json_string("HASH"));
-            json_object_set_new(d, "keys", ints_json(owner->nkeys, owner->keys));
+            json_object_set_new(d, "keys", cp_ints_json(owner->nkeys, owner->keys));
         }
     } else {
         json_object_set_new(d, "type", json_string("UNKNOWN"));
@@ -147,7 +148,7 @@ static json_t *enum_option(const ExCtx *x, const char *key, const char *def)
     return json_string(u);
 }
 
-static json_t *agg_configuration(const ExCtx *x)
+json_t *cp_agg_configuration(const ExCtx *x)
 {
     json_t *c = json_object();
     json_object_set_new(c, "table.exec.mini-batch.enabled",
@@ -181,7 +182,7 @@ static const char *agg_internal(const WAggCall *c)
     return "$AGG$1";
 }
 
-static json_t *agg_calls_json(int n, const WAggCall *aggs, const char *const *names)
+json_t *cp_agg_calls_json(int n, const WAggCall *aggs, const char *const *names)
 {
     json_t *a = json_array();
     for (int i = 0; i < n; i++) {
@@ -192,7 +193,7 @@ static json_t *agg_calls_json(int n, const WAggCall *aggs, const char *const *na
         /* Calcite's COUNT has the FUNCTION_STAR syntax, with or without arguments */
         if (c->kind == WAGG_COUNT_STAR || c->kind == WAGG_COUNT) json_object_set_new(j, "syntax", json_string("FUNCTION_STAR"));
         json_object_set_new(j, "internalName", json_string(agg_internal(c)));
-        json_object_set_new(j, "argList", ints_json(c->nargs, c->args));
+        json_object_set_new(j, "argList", cp_ints_json(c->nargs, c->args));
         json_object_set_new(j, "filterArg", json_integer(c->filter_col));
         json_object_set_new(j, "distinct", json_boolean(c->distinct));
         json_object_set_new(j, "approximate", json_false());
@@ -203,7 +204,7 @@ static json_t *agg_calls_json(int n, const WAggCall *aggs, const char *const *na
     return a;
 }
 
-static json_t *bools_json(int n, bool v)
+json_t *cp_bools_json(int n, bool v)
 {
     json_t *a = json_array();
     for (int i = 0; i < n; i++) json_array_append_new(a, json_boolean(v));
@@ -324,8 +325,8 @@ static json_t *join_spec(const WRel *r)
                    : r->join_type == AJ_LEFT ? "LEFT" : r->join_type == AJ_RIGHT ? "RIGHT"
                    : r->join_type == AJ_FULL ? "FULL" : "INNER";
     json_object_set_new(s, "joinType", json_string(jt));
-    json_object_set_new(s, "leftKeys", ints_json(r->nkeys, r->keys));
-    json_object_set_new(s, "rightKeys", ints_json(r->nkeys, r->right_keys));
+    json_object_set_new(s, "leftKeys", cp_ints_json(r->nkeys, r->keys));
+    json_object_set_new(s, "rightKeys", cp_ints_json(r->nkeys, r->right_keys));
     json_t *fn = json_array();
     for (int k = 0; k < r->nkeys; k++)
         json_array_append_new(fn, json_boolean(!r->key_filter_nulls || r->key_filter_nulls[k]));
@@ -337,7 +338,7 @@ static json_t *upsert_keys(const WRel *in)
 {
     json_t *a = json_array();
     /* the empty key (a global aggregate: at most one row) is [[]] */
-    if (in->nunique >= 0) json_array_append_new(a, ints_json(in->nunique, in->unique));
+    if (in->nunique >= 0) json_array_append_new(a, cp_ints_json(in->nunique, in->unique));
     return a;
 }
 
@@ -381,8 +382,6 @@ static json_t *iso_duration(int64_t ms)
     return json_string(buf);
 }
 
-static void two_phase_json(const ExCtx *x, const WRel *r, json_t *j);
-static void over_spec_json(const ExCtx *x, const WRel *r, const WRel *in, json_t *j);
 
 /* {kind: INPUT_REF, inputIndex, type} of input field i (through a projected scan's map cm) */
 static json_t *input_ref_json(const WRel *in, int i, const int *cm)
@@ -403,7 +402,7 @@ static json_t *window_spec_json(const WRel *r)
         /* Flink's SessionWindowSpec always carries its partition keys (input indexes; [] for
            none): a plan without them makes Flink's EXECUTE PLAN fail with a NullPointerException */
         json_object_set_new(win, "gap", iso_duration(r->win_gap));
-        json_object_set_new(win, "partition_key_indices", ints_json(r->win_npartition, r->win_partition));
+        json_object_set_new(win, "partition_key_indices", cp_ints_json(r->win_npartition, r->win_partition));
     } else {
         json_object_set_new(win, r->win_kind == WWIN_CUMULATE ? "maxSize" : "size", iso_duration(r->win_size));
         if (r->win_kind == WWIN_HOP) json_object_set_new(win, "slide", iso_duration(r->win_slide));
@@ -470,14 +469,14 @@ static void window_rank_join_json(const ExCtx *x, const WRel *r, json_t *j)
         return;
     }
     if (r->win_dedup) {
-        json_object_set_new(j, "partitionKeys", ints_json(r->nkeys, r->keys));
+        json_object_set_new(j, "partitionKeys", cp_ints_json(r->nkeys, r->keys));
         json_object_set_new(j, "orderKey", json_integer(r->nsort ? r->sort_cols[0] : r->time_col));
         json_object_set_new(j, "keepLastRow", json_boolean(r->keep_last));
     } else {
         static const char *const RT[] = {"ROW_NUMBER", "RANK", "DENSE_RANK"};
         json_object_set_new(j, "rankType", json_string(RT[wrank_func_index(r->rank_func)]));
         json_t *part = json_object();
-        json_object_set_new(part, "fields", ints_json(r->nkeys, r->keys));
+        json_object_set_new(part, "fields", cp_ints_json(r->nkeys, r->keys));
         json_object_set_new(j, "partitionSpec", part);
         json_object_set_new(j, "sortSpec", sort_spec_json(r));
         json_t *rr = json_object();
@@ -512,8 +511,8 @@ static void group_window_json(const ExCtx *x, const WRel *r, json_t *j)
                         json_string(opt_str(x->p->config, "table.exec.mini-batch.size", "-1")));
     json_object_set_new(c, "table.local-time-zone", json_string(opt_str(x->p->config, "table.local-time-zone", "default")));
     json_object_set_new(j, "configuration", c);
-    json_object_set_new(j, "grouping", ints_json(r->nkeys, r->keys));
-    json_object_set_new(j, "aggCalls", agg_calls_json(r->naggs, r->aggs, ex_out_names(x, r) + r->nkeys));
+    json_object_set_new(j, "grouping", cp_ints_json(r->nkeys, r->keys));
+    json_object_set_new(j, "aggCalls", cp_agg_calls_json(r->naggs, r->aggs, ex_out_names(x, r) + r->nkeys));
     const WType *tt = in->out.types[r->win_time_col];
     json_t *w = json_object();
     json_object_set_new(w, "kind", json_string(r->win_kind == WWIN_HOP ? "SLIDING" : r->win_kind == WWIN_SESSION ? "SESSION" : "TUMBLING"));
@@ -551,8 +550,6 @@ static void group_window_json(const ExCtx *x, const WRel *r, json_t *j)
     json_object_set_new(j, "needRetraction", json_boolean(r->input_retracts));
 }
 
-static const WRel *window_global_of(const ExCtx *x, const WRel *local);
-static json_t *acc_row_type_json(const ExCtx *x, const WRel *r, const WSchema *os);
 
 
 /* Flink's WritingMetadata sink ability: the metadata keys written (in the connector's order) and
@@ -638,7 +635,7 @@ static bool cp_scan(const CpNode *cn, json_t *j)
         for (int k = 0; k < node->nproj; k++) {
             produced.names[k] = r->out.names[node->proj[k]];
             produced.types[k] = r->out.types[node->proj[k]];
-            if (node->proj[k] < r->nfields) { json_array_append_new(pf, ints_json(1, &node->proj[k])); nphys++; }
+            if (node->proj[k] < r->nfields) { json_array_append_new(pf, cp_ints_json(1, &node->proj[k])); nphys++; }
             else json_array_append_new(keys, json_string(r->meta_keys[node->proj[k] - r->nfields]));
         }
         WStrBuf pt, ptp;
@@ -741,7 +738,7 @@ static bool cp_minibatch_assigner(const CpNode *cn, json_t *j)
 
 static bool cp_two_phase_group(const CpNode *cn, json_t *j)
 {
-    two_phase_json(cn->x, wrel_as_two_phase(cn->r), j);
+    cp_two_phase_json(cn->x, wrel_as_two_phase(cn->r), j);
     return false;
 }
 
@@ -749,14 +746,14 @@ static bool cp_group_agg(const CpNode *cn, json_t *j)
 {
     const ExCtx *x = cn->x;
     const WRel *r = cn->r;
-    json_object_set_new(j, "configuration", agg_configuration(x));
-    json_object_set_new(j, "grouping", ints_json(r->nkeys, r->keys));
-    json_object_set_new(j, "aggCalls", agg_calls_json(r->naggs, r->aggs,
+    json_object_set_new(j, "configuration", cp_agg_configuration(x));
+    json_object_set_new(j, "grouping", cp_ints_json(r->nkeys, r->keys));
+    json_object_set_new(j, "aggCalls", cp_agg_calls_json(r->naggs, r->aggs,
                                                       r->partial_final != WPF_NONE ? NULL : ex_out_names(x, r) + r->nkeys));
-    json_object_set_new(j, "aggCallNeedRetractions", bools_json(r->naggs, r->input_retracts));
+    json_object_set_new(j, "aggCallNeedRetractions", cp_bools_json(r->naggs, r->input_retracts));
     json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
     json_object_set_new(j, "needRetraction", json_boolean(r->input_retracts));
-    json_object_set_new(j, "state", one_state(r->ttl_ms, "groupAggregateState"));
+    json_object_set_new(j, "state", cp_one_state(r->ttl_ms, "groupAggregateState"));
     return false;
 }
 
@@ -824,12 +821,12 @@ static bool cp_dedup(const CpNode *cn, json_t *j)
     json_object_set_new(c, "table.exec.mini-batch.size",
                         json_string(opt_str(x->p->config, "table.exec.mini-batch.size", "-1")));
     json_object_set_new(j, "configuration", c);
-    json_object_set_new(j, "uniqueKeys", ints_json(r->nkeys, r->keys));
+    json_object_set_new(j, "uniqueKeys", cp_ints_json(r->nkeys, r->keys));
     json_object_set_new(j, "isRowtime", json_boolean(r->dedup_rowtime));
     json_object_set_new(j, "keepLastRow", json_boolean(r->keep_last));
     json_object_set_new(j, "outputInsertOnly", json_boolean(r->changelog == WCM_INSERT));
     json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
-    json_object_set_new(j, "state", one_state(r->ttl_ms, "deduplicateState"));
+    json_object_set_new(j, "state", cp_one_state(r->ttl_ms, "deduplicateState"));
     return false;
 }
 
@@ -840,13 +837,13 @@ static bool cp_rank(const CpNode *cn, json_t *j)
     static const char *const RT[] = {"ROW_NUMBER", "RANK", "DENSE_RANK"};
     json_object_set_new(j, "rankType", json_string(RT[wrank_func_index(r->rank_func)]));
     json_t *part = json_object();
-    json_object_set_new(part, "fields", ints_json(r->nkeys, r->keys));
+    json_object_set_new(part, "fields", cp_ints_json(r->nkeys, r->keys));
     json_object_set_new(j, "partition", part);
     json_object_set_new(j, "orderBy", sort_spec_json(r));
     rank_range_and_strategy(j, r, in);
     json_object_set_new(j, "outputRowNumber", json_boolean(r->output_rank_number));
     json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
-    json_object_set_new(j, "state", one_state(r->ttl_ms, "rankState"));
+    json_object_set_new(j, "state", cp_one_state(r->ttl_ms, "rankState"));
     return false;
 }
 
@@ -864,7 +861,7 @@ static bool cp_sort_limit(const CpNode *cn, json_t *j)
     if (r->nsort) json_object_set_new(j, "orderBy", sort_spec_json(r));
     rank_range_and_strategy(j, r, in);
     json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
-    json_object_set_new(j, "state", one_state(r->ttl_ms, "rankState"));
+    json_object_set_new(j, "state", cp_one_state(r->ttl_ms, "rankState"));
     return false;
 }
 
@@ -884,10 +881,10 @@ static bool cp_changelog_normalize(const CpNode *cn, json_t *j)
     json_object_set_new(c, "table.exec.mini-batch.size",
                         json_string(opt_str(x->p->config, "table.exec.mini-batch.size", "-1")));
     json_object_set_new(j, "configuration", c);
-    json_object_set_new(j, "uniqueKeys", ints_json(r->nkeys, r->keys));
+    json_object_set_new(j, "uniqueKeys", cp_ints_json(r->nkeys, r->keys));
     json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
     if (r->normalize_filter) json_object_set_new(j, "filterCondition", ex_rex_json(x->p, r->normalize_filter, NULL));
-    json_object_set_new(j, "state", one_state(r->ttl_ms, "changelogNormalizeState"));
+    json_object_set_new(j, "state", cp_one_state(r->ttl_ms, "changelogNormalizeState"));
     return false;
 }
 
@@ -912,9 +909,9 @@ static bool cp_windowed_agg(const CpNode *cn, json_t *j)
     bool agg = r->kind != WR_WINDOW_TVF;
     if (agg) {
         /* the calls carry the names of the (global) aggregate's results */
-        const WRel *g = r->kind == WR_LOCAL_WINDOW_AGG ? window_global_of(x, r) : r;
-        json_object_set_new(j, "grouping", ints_json(r->nkeys, r->keys));
-        json_object_set_new(j, "aggCalls", agg_calls_json(r->naggs, r->aggs, g ? ex_out_names(x, g) + g->nkeys : NULL));
+        const WRel *g = r->kind == WR_LOCAL_WINDOW_AGG ? cp_window_global_of(x, r) : r;
+        json_object_set_new(j, "grouping", cp_ints_json(r->nkeys, r->keys));
+        json_object_set_new(j, "aggCalls", cp_agg_calls_json(r->naggs, r->aggs, g ? ex_out_names(x, g) + g->nkeys : NULL));
     }
     json_t *w;
     if (r->kind == WR_GLOBAL_WINDOW_AGG) {
@@ -1008,9 +1005,9 @@ static bool cp_sink(const CpNode *cn, json_t *j)
     json_object_set_new(j, "inputChangelogMode", changelog_json(in ? ex_changelog_mode(x, in) : WCM_INSERT));
     if (node && node->materializer) json_object_set_new(j, "requireUpsertMaterialize", json_true());
     if (in && in->nunique > 0 && in->changelog != WCM_INSERT)
-        json_object_set_new(j, "inputUpsertKey", ints_json(in->nunique, in->unique));
+        json_object_set_new(j, "inputUpsertKey", cp_ints_json(in->nunique, in->unique));
     if (node && node->materializer)
-        json_object_set_new(j, "state", one_state(node->materializer->ttl_ms, "sinkMaterializeState"));
+        json_object_set_new(j, "state", cp_one_state(node->materializer->ttl_ms, "sinkMaterializeState"));
     if (r->sink_conflict)
         json_object_set_new(j, "conflictStrategy", json_pack("{s:s}", "behavior", wplan_conflict_name(r->sink_conflict)));
     return false;
@@ -1156,7 +1153,7 @@ static bool cp_over_agg(const CpNode *cn, json_t *j)
     const ExCtx *x = cn->x;
     const WRel *r = cn->r;
     const WRel *in = cn->in;
-    if (r->over_stream) over_spec_json(x, r, in, j);
+    if (r->over_stream) cp_over_spec_json(x, r, in, j);
     return false;
 }
 
@@ -1308,259 +1305,13 @@ static json_t *node_json(const ExCtx *x, const WRel *r, int id)
     for (int i = 0; i < nin; i++) json_array_append_new(props, input_property(r));
     json_object_set_new(j, "inputProperties", props);
     WSchema os = ops->output_schema(&cn);
-    json_object_set_new(j, "outputType", acc_row_type_json(x, r, &os));
+    json_object_set_new(j, "outputType", cp_acc_row_type_json(x, r, &os));
     WStrBuf d;
     wsb_init(&d);
     ex_digest(x, r, EXD_EXEC, &d);
     json_object_set_new(j, "description", json_string(d.buf ? d.buf : ""));
     wsb_free(&d);
     ops->after_description(&cn, j);
-    return j;
-}
-
-/* The GlobalWindowAggregate reading local window aggregate `local` (through its exchange). */
-static const WRel *window_global_of(const ExCtx *x, const WRel *local)
-{
-    for (int i = 0; i < x->n; i++) {
-        const WRel *g = x->nodes[i].rel;
-        if (g->kind == WR_GLOBAL_WINDOW_AGG && g->inputs[0]->kind == WR_EXCHANGE && g->inputs[0]->inputs[0] == local)
-            return g;
-    }
-    return NULL;
-}
-
-/* The GlobalGroupAggregate reading local aggregate `local` (through its exchange), or NULL. */
-static const WRel *global_of(const ExCtx *x, const WRel *local)
-{
-    for (int i = 0; i < x->n; i++) {
-        const WRel *g = x->nodes[i].rel;
-        if (g->kind == WR_GLOBAL_GROUP_AGG && g->inputs[0]->kind == WR_EXCHANGE && g->inputs[0]->inputs[0] == local)
-            return g;
-    }
-    return NULL;
-}
-
-static void two_phase_json(const ExCtx *x, const WRel *r, json_t *j)
-{
-    WArena *a = x->p->arena;
-    json_object_set_new(j, "configuration", agg_configuration(x));
-    /* call names as Flink's aggregate calls carry them: the select items, none after a split */
-    const char *const *names = NULL;
-    if (r->partial_final == WPF_NONE && r->kind != WR_INCREMENTAL_GROUP_AGG) {
-        const WRel *g = r->kind == WR_GLOBAL_GROUP_AGG ? r : global_of(x, r);
-        if (g) names = ex_out_names(x, g) + g->nkeys;
-    }
-    if (r->kind == WR_INCREMENTAL_GROUP_AGG) {
-        json_object_set_new(j, "partialAggGrouping", ints_json(r->nkeys, r->keys));
-        json_object_set_new(j, "finalAggGrouping", ints_json(r->nfinal_keys, r->final_keys));
-        json_object_set_new(j, "partialOriginalAggCalls", agg_calls_json(r->naggs, r->aggs, NULL));
-        json_object_set_new(j, "partialAggCallNeedRetractions", bools_json(r->naggs, r->input_retracts));
-        json_object_set_new(j, "partialLocalAggInputRowType", ex_row_type_json(a, &r->agg_input));
-        json_object_set_new(j, "partialAggNeedRetraction", json_boolean(r->input_retracts));
-        json_object_set_new(j, "state", one_state(r->ttl_ms, "incrementalGroupAggregateState"));
-        return;
-    }
-    json_object_set_new(j, "grouping", ints_json(r->nkeys, r->keys));
-    json_object_set_new(j, "aggCalls", agg_calls_json(r->naggs, r->aggs, names));
-    json_object_set_new(j, "aggCallNeedRetractions", bools_json(r->naggs, r->input_retracts));
-    if (r->kind == WR_GLOBAL_GROUP_AGG) {
-        json_object_set_new(j, "localAggInputRowType", ex_row_type_json(a, &r->agg_input));
-        json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
-    }
-    json_object_set_new(j, "needRetraction", json_boolean(r->input_retracts));
-    int count_star = wagg_index_of_count_star(r);
-    if (count_star >= 0) json_object_set_new(j, "indexOfCountStar", json_integer(count_star));
-    if (r->kind == WR_GLOBAL_GROUP_AGG)
-        json_object_set_new(j, "state", one_state(r->ttl_ms, "globalGroupAggregateState"));
-}
-
-/* A constant of an OverAggregate's window group: its input index (after the input's fields),
-   equal literals shared as in Calcite's RexProgram. Takes lit (owned). */
-static int over_constant(json_t *consts, int nin, json_t *lit)
-{
-    for (size_t i = 0; i < json_array_size(consts); i++)
-        if (json_equal(json_array_get(consts, i), lit)) { json_decref(lit); return nin + (int)i; }
-    json_array_append_new(consts, lit);
-    return nin + (int)json_array_size(consts) - 1;
-}
-
-/* StreamExecOverAggregate's overSpec: partition, one group (orderBy, frame, calls: aggregates,
-   $LAG$1 with its offset among the constants, $ROW_NUMBER$1 / $RANK$1 / $DENSE_RANK$1),
-   constants, originalInputFields. */
-static void over_spec_json(const ExCtx *x, const WRel *r, const WRel *in, json_t *j)
-{
-    WArena *a = x->p->arena;
-    const WOverWindow *w = &r->over_stream->windows[0];
-    int nin = in->out.n;
-    const char *const *on = ex_out_names(x, r);
-    json_t *spec = json_object(), *consts = json_array();
-    json_t *part = json_object();
-    json_object_set_new(part, "fields", ints_json(r->nkeys, r->keys));
-    json_object_set_new(spec, "partition", part);
-    json_t *g = json_object();
-    json_t *ob = json_object(), *of = json_array(), *f = json_object();
-    json_object_set_new(f, "index", json_integer(r->time_col));
-    json_object_set_new(f, "isAscending", json_true());
-    json_object_set_new(f, "nullIsLast", json_false());
-    json_array_append_new(of, f);
-    json_object_set_new(ob, "fields", of);
-    json_object_set_new(g, "orderBy", ob);
-    json_object_set_new(g, "isRows", json_boolean(r->over_rows));
-    json_t *lb = json_object();
-    if (r->over_unbounded) {
-        json_object_set_new(lb, "kind", json_string("UNBOUNDED_PRECEDING"));
-    } else {
-        json_object_set_new(lb, "kind", json_string("BOUNDED_WINDOW"));
-        json_object_set_new(lb, "isPreceding", json_true());
-        json_t *lit;
-        if (w->lower.lit) {
-            lit = ex_rex_json(x->p, w->lower.lit, NULL);
-        } else {
-            WExpr l = {.kind = WX_LITERAL, .type = &WTYPE_BIGINT_NN, .lit.i = r->over_preceding};
-            lit = ex_rex_json(x->p, &l, NULL);
-        }
-        json_t *ref = json_object();
-        json_object_set_new(ref, "kind", json_string("INPUT_REF"));
-        json_object_set_new(ref, "inputIndex", json_integer(over_constant(consts, nin, json_incref(lit))));
-        json_object_set(ref, "type", json_object_get(lit, "type"));
-        json_decref(lit);
-        json_object_set_new(lb, "offset", ref);
-    }
-    json_object_set_new(g, "lowerBound", lb);
-    json_t *ub = json_object();
-    json_object_set_new(ub, "kind", json_string("CURRENT_ROW"));
-    json_object_set_new(g, "upperBound", ub);
-    json_t *calls = json_array();
-    for (int i = 0; i < w->ncalls; i++) {
-        const WOverCall *c = &w->calls[i];
-        const char *name = nin + i < r->out.n ? on[nin + i] : c->name;
-        if (c->fn == WOF_AGG) {
-            json_t *one = agg_calls_json(1, &c->agg, &name);
-            json_array_append(calls, json_array_get(one, 0));
-            json_decref(one);
-            continue;
-        }
-        json_t *cj = json_object();
-        json_object_set_new(cj, "name", json_string(name));
-        const char *in_name = c->fn == WOF_LAG ? "$LAG$1" : c->fn == WOF_RANK ? "$RANK$1"
-                            : c->fn == WOF_DENSE_RANK ? "$DENSE_RANK$1" : "$ROW_NUMBER$1";
-        json_object_set_new(cj, "internalName", json_string(in_name));
-        json_t *al = json_array();
-        if (c->fn == WOF_LAG) {
-            json_array_append_new(al, json_integer(c->arg));
-            WExpr l = {.kind = WX_LITERAL, .type = &WTYPE_INT_NN, .lit.i = c->n};
-            json_array_append_new(al, json_integer(over_constant(consts, nin, ex_rex_json(x->p, &l, NULL))));
-            if (c->default_col >= 0) json_array_append_new(al, json_integer(c->default_col));
-        }
-        json_object_set_new(cj, "argList", al);
-        json_object_set_new(cj, "filterArg", json_integer(-1));
-        json_object_set_new(cj, "distinct", json_false());
-        json_object_set_new(cj, "approximate", json_false());
-        json_object_set_new(cj, "ignoreNulls", json_false());
-        json_object_set_new(cj, "type", ex_type_json(c->type));
-        json_array_append_new(calls, cj);
-    }
-    json_object_set_new(g, "aggCalls", calls);
-    json_t *groups = json_array();
-    json_array_append_new(groups, g);
-    json_object_set_new(spec, "groups", groups);
-    json_object_set_new(spec, "constants", consts);
-    json_object_set_new(spec, "originalInputFields", json_integer(nin));
-    json_object_set_new(j, "overSpec", spec);
-    (void)a;
-}
-
-/* The local aggregate whose accumulator row r carries (r itself, or below an exchange). */
-static const WRel *acc_producer(const WRel *r)
-{
-    if (r->kind == WR_EXCHANGE) r = r->inputs[0];
-    return r->kind == WR_LOCAL_GROUP_AGG || r->kind == WR_INCREMENTAL_GROUP_AGG || r->kind == WR_LOCAL_WINDOW_AGG
-               ? r : NULL;
-}
-
-/* Flink's internal conversion class of a value of type t (LogicalTypeUtils
-   .toInternalConversionClass) where it is not the type's default conversion class, else NULL. */
-static const char *internal_class_if_not_default(const WType *t)
-{
-    switch (t->id) {
-    case WT_CHAR: case WT_VARCHAR: return "org.apache.flink.table.data.StringData";
-    case WT_DECIMAL: return "org.apache.flink.table.data.DecimalData";
-    case WT_DATE: case WT_TIME: case WT_INTERVAL_YM: return "java.lang.Integer";
-    case WT_INTERVAL_DT: return "java.lang.Long";
-    case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ: return "org.apache.flink.table.data.TimestampData";
-    case WT_ARRAY: return "org.apache.flink.table.data.ArrayData";
-    case WT_MAP: case WT_MULTISET: return "org.apache.flink.table.data.MapData";
-    case WT_ROW: return "org.apache.flink.table.data.RowData";
-    default: return NULL;
-    }
-}
-
-/* The external data type of a DISTINCT's MapView over keys of type kt, as Flink serializes it:
-   the structured type as a string, wrapped with the key's conversion class when Flink's view holds
-   internal values of a class that is not the type's default (StringData for a VARCHAR key, ...).
-   Without that class Flink's job reads the view's keys as the default class (ClassCastException
-   BinaryStringData -> String). Measured with Flink 2.3.0's COMPILE PLAN. */
-static json_t *map_view_data_type(WArena *a, const WType *kt)
-{
-    json_t *logical = json_string(wa_sprintf(a, "STRUCTURED<'org.apache.flink.table.api.dataview.MapView', `map` MAP<%s, BIGINT NOT NULL>>",
-                                             ex_type_serial(a, kt)));
-    const char *kc = internal_class_if_not_default(kt);
-    if (!kc) return logical;
-    json_t *wrap = json_object(), *fl = json_array(), *fm = json_object(), *kco = json_object();
-    json_object_set_new(wrap, "logicalType", logical);
-    json_object_set_new(fm, "name", json_string("map"));
-    json_object_set_new(kco, "conversionClass", json_string(kc));
-    json_object_set_new(fm, "keyClass", kco);
-    json_array_append_new(fl, fm);
-    json_object_set_new(wrap, "fields", fl);
-    return wrap;
-}
-
-/* outputType: accumulator rows hold RAW fields (the MapView of a DISTINCT, the accumulator of
-   MIN/MAX with retraction), which Flink writes as structured types. */
-static json_t *acc_row_type_json(const ExCtx *x, const WRel *r, const WSchema *os)
-{
-    WArena *a = x->p->arena;
-    const WRel *lp = acc_producer(r);
-    bool raw = false;
-    for (int i = 0; lp && i < os->n; i++) if (os->types[i]->id == WT_VARBINARY) raw = true;
-    if (!raw) return ex_row_type_json(a, os);
-    WAggPartial L;
-    if (lp->kind == WR_LOCAL_WINDOW_AGG) wagg_window_partial_layout(a, lp->aggs, lp->naggs, &lp->agg_input, lp->win_kind, &L);
-    else wagg_partial_layout(a, lp->aggs, lp->naggs, &lp->agg_input, lp->input_retracts, false, &L);
-    int nk = lp->kind == WR_INCREMENTAL_GROUP_AGG ? lp->nfinal_keys : lp->nkeys;
-    json_t *j = json_object();
-    json_object_set_new(j, "type", json_string("ROW"));
-    json_t *fields = json_array();
-    for (int i = 0; i < os->n; i++) {
-        json_t *f = json_object();
-        json_object_set_new(f, "name", json_string(os->names[i]));
-        json_t *ft = NULL;
-        int col = i - nk;
-        if (os->types[i]->id == WT_VARBINARY && col >= 0) {
-            for (int k = 0; k < L.ndistinct && !ft; k++) {
-                if (L.distinct_col[k] != col) continue;
-                const WType *kt = lp->agg_input.types[L.distinct_args[2 * k]];
-                ft = json_object();
-                json_object_set_new(ft, "type", json_string("RAW"));
-                json_object_set_new(ft, "class", json_string("org.apache.flink.table.api.dataview.MapView"));
-                json_object_set_new(ft, "externalDataType", map_view_data_type(a, kt));
-            }
-            for (int m = 0; m < L.naggs && !ft; m++) {
-                if (L.first[m] != col) continue;
-                const WAggCall *c = &lp->aggs[m];
-                const char *cls = c->kind == WAGG_MIN
-                    ? "org.apache.flink.table.runtime.functions.aggregate.MinWithRetractAggFunction$MinWithRetractAccumulator"
-                    : "org.apache.flink.table.runtime.functions.aggregate.MaxWithRetractAggFunction$MaxWithRetractAccumulator";
-                ft = json_object();
-                json_object_set_new(ft, "type", json_string("RAW"));
-                json_object_set_new(ft, "class", json_string(cls));
-            }
-        }
-        json_object_set_new(f, "fieldType", ft ? ft : ex_type_json(os->types[i]));
-        json_array_append_new(fields, f);
-    }
-    json_object_set_new(j, "fields", fields);
     return j;
 }
 
