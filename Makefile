@@ -34,7 +34,7 @@ FLINK_VERSION := $(shell tr -d '[:space:]' < FLINK_VERSION)
 
 REL_CFLAGS := $(CSTD) $(WARN) -O2 -g -MMD -MP -I$(REL_DIR)/gen
 TST_CFLAGS := $(CSTD) $(WARN) -I$(TST_DIR)/gen -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
-              -fno-sanitize-recover=undefined -MMD -MP -DWEIR_FAULT_INJECTION
+              -fno-sanitize-recover=undefined -MMD -MP -DWEIR_FAULT_INJECTION -DWEIR_TEST_BUILD
 TST_LDFLAGS := -fsanitize=address,undefined
 TSAN_CFLAGS := $(CSTD) $(WARN) -I$(TSAN_DIR)/gen -O1 -g -fno-omit-frame-pointer -fsanitize=thread -MMD -MP
 

@@ -28,6 +28,8 @@
 #include "../common/strbuf.h"
 #include "../session/session.h"
 #include "../session/conformance.h"
+#include "../explain/explain.h"
+#include "../plan/plan.h"
 
 #ifndef WEIR_VERSION
 #define WEIR_VERSION "0.1.0"
@@ -408,8 +410,28 @@ static int sql_client_main(int argc, char **argv)
     return status;
 }
 
+#ifdef WEIR_TEST_BUILD
+/* The test build checks the per-kind operation tables before anything runs (issue 15): a node
+   kind added to WRelKind without its digest, JSON-write or derivation fails here, at start-up,
+   not in a user's query. */
+static void check_kind_ops(void)
+{
+    WStrBuf err;
+    wsb_init(&err);
+    bool plan = wplan_check_kind_ops(&err);
+    if (!wexplain_check_kind_ops(&err) || !plan) {
+        fprintf(stderr, "weir: incomplete node-kind operation tables:\n%s", err.buf);
+        abort();
+    }
+    wsb_free(&err);
+}
+#endif
+
 int main(int argc, char **argv)
 {
+#ifdef WEIR_TEST_BUILD
+    check_kind_ops();
+#endif
     if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
         !strcmp(argv[1], "-h")) {
         print_weir_help(stdout);

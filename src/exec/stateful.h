@@ -98,8 +98,7 @@ WOperator *wop_dedup_new(WExecCtx *ctx, const WDedupSpec *spec);
    follows Flink's choice (AppendFast for insert-only input, UpdateFast when the input is an
    upsert stream keyed by a unique key and the sort is monotonic, Retract otherwise) and so does
    the emitted changelog. State: rankState. */
-typedef enum WRankFunc { WRANK_ROW_NUMBER, WRANK_RANK, WRANK_DENSE_RANK } WRankFunc;
-typedef enum WRankStrategy { WRANK_APPEND_FAST, WRANK_UPDATE_FAST, WRANK_RETRACT } WRankStrategy;
+/* WRankFunc and WRankStrategy: plan/plan.h (the plan's fields have the same types) */
 typedef struct WSortKey { int col; bool desc; bool nulls_first; } WSortKey;
 typedef struct WRankSpec {
     int in_ncols;

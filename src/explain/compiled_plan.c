@@ -3,14 +3,19 @@
  * (flinkVersion, nodes with Flink's per-type fields and `state` lists {index, ttl, name}, edges),
  * laid out by Jackson's pretty printer. State lists exist exactly where Flink has them
  * (group aggregate, join, deduplicate, rank, changelog normalize, sink with upsert materialize);
- * TTLs are the resolved ones (state_ttl.c) in Flink's largest-whole-unit format. See explain.h.
+ * TTLs are the resolved ones (state_ttl.c) in Flink's largest-whole-unit format. A node's
+ * kind-specific fields, its outputType row and the fields after its description come from
+ * CP_KIND_OPS, one row per WRelKind (ex_compiled_plan_ops_check: no kind without them). See
+ * explain.h.
  */
 #include "explain_internal.h"
 #include "json_out.h"
+#include "compiled_plan_internal.h"
 #include "../plan/agg_rules.h"
 #include "../plan/over_window.h"
 #include "../common/duration.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
@@ -26,7 +31,7 @@ static json_t *plan_version_json(void)
     return json_stringn(v, end ? (size_t)(end - v) : strlen(v));
 }
 
-static json_t *ints_json(int n, const int *v)
+json_t *cp_ints_json(int n, const int *v)
 {
     json_t *a = json_array();
     for (int i = 0; i < n; i++) json_array_append_new(a, json_integer(v[i]));
@@ -44,7 +49,7 @@ static json_t *state_entry(int index, int64_t ttl_ms, const char *name)
     return s;
 }
 
-static json_t *one_state(int64_t ttl_ms, const char *name)
+json_t *cp_one_state(int64_t ttl_ms, const char *name)
 {
     json_t *a = json_array();
     json_array_append_new(a, state_entry(0, ttl_ms, name));
@@ -77,9 +82,9 @@ static void rank_range_and_strategy(json_t *j, const WRel *r, const WRel *in)
     json_object_set_new(j, "rankRange", rr);
     json_t *rs = json_object();
     static const char *const RS[] = {"AppendFast", "UpdateFast", "Retract"};
-    json_object_set_new(rs, "type", json_string(RS[r->rank_strategy >= 0 && r->rank_strategy < 3 ? r->rank_strategy : 2]));
-    if (r->rank_strategy == 1 && in && in->nunique > 0)
-        json_object_set_new(rs, "primaryKeys", ints_json(in->nunique, in->unique));
+    json_object_set_new(rs, "type", json_string(RS[wrank_strategy_index(r->rank_strategy)]));
+    if (r->rank_strategy == WRANK_UPDATE_FAST && in && in->nunique > 0)
+        json_object_set_new(rs, "primaryKeys", cp_ints_json(in->nunique, in->unique));
     json_object_set_new(j, "rankStrategy", rs);
 }
 
@@ -94,7 +99,7 @@ static json_t *input_property(const WRel *owner)
             json_object_set_new(d, "type", json_string("SINGLETON"));
         } else {
             json_object_set_new(d, "type", json_string("HASH"));
-            json_object_set_new(d, "keys", ints_json(owner->nkeys, owner->keys));
+            json_object_set_new(d, "keys", cp_ints_json(owner->nkeys, owner->keys));
         }
     } else {
         json_object_set_new(d, "type", json_string("UNKNOWN"));
@@ -143,7 +148,7 @@ static json_t *enum_option(const ExCtx *x, const char *key, const char *def)
     return json_string(u);
 }
 
-static json_t *agg_configuration(const ExCtx *x)
+json_t *cp_agg_configuration(const ExCtx *x)
 {
     json_t *c = json_object();
     json_object_set_new(c, "table.exec.mini-batch.enabled",
@@ -177,7 +182,7 @@ static const char *agg_internal(const WAggCall *c)
     return "$AGG$1";
 }
 
-static json_t *agg_calls_json(int n, const WAggCall *aggs, const char *const *names)
+json_t *cp_agg_calls_json(int n, const WAggCall *aggs, const char *const *names)
 {
     json_t *a = json_array();
     for (int i = 0; i < n; i++) {
@@ -188,7 +193,7 @@ static json_t *agg_calls_json(int n, const WAggCall *aggs, const char *const *na
         /* Calcite's COUNT has the FUNCTION_STAR syntax, with or without arguments */
         if (c->kind == WAGG_COUNT_STAR || c->kind == WAGG_COUNT) json_object_set_new(j, "syntax", json_string("FUNCTION_STAR"));
         json_object_set_new(j, "internalName", json_string(agg_internal(c)));
-        json_object_set_new(j, "argList", ints_json(c->nargs, c->args));
+        json_object_set_new(j, "argList", cp_ints_json(c->nargs, c->args));
         json_object_set_new(j, "filterArg", json_integer(c->filter_col));
         json_object_set_new(j, "distinct", json_boolean(c->distinct));
         json_object_set_new(j, "approximate", json_false());
@@ -199,7 +204,7 @@ static json_t *agg_calls_json(int n, const WAggCall *aggs, const char *const *na
     return a;
 }
 
-static json_t *bools_json(int n, bool v)
+json_t *cp_bools_json(int n, bool v)
 {
     json_t *a = json_array();
     for (int i = 0; i < n; i++) json_array_append_new(a, json_boolean(v));
@@ -320,8 +325,8 @@ static json_t *join_spec(const WRel *r)
                    : r->join_type == AJ_LEFT ? "LEFT" : r->join_type == AJ_RIGHT ? "RIGHT"
                    : r->join_type == AJ_FULL ? "FULL" : "INNER";
     json_object_set_new(s, "joinType", json_string(jt));
-    json_object_set_new(s, "leftKeys", ints_json(r->nkeys, r->keys));
-    json_object_set_new(s, "rightKeys", ints_json(r->nkeys, r->right_keys));
+    json_object_set_new(s, "leftKeys", cp_ints_json(r->nkeys, r->keys));
+    json_object_set_new(s, "rightKeys", cp_ints_json(r->nkeys, r->right_keys));
     json_t *fn = json_array();
     for (int k = 0; k < r->nkeys; k++)
         json_array_append_new(fn, json_boolean(!r->key_filter_nulls || r->key_filter_nulls[k]));
@@ -333,7 +338,7 @@ static json_t *upsert_keys(const WRel *in)
 {
     json_t *a = json_array();
     /* the empty key (a global aggregate: at most one row) is [[]] */
-    if (in->nunique >= 0) json_array_append_new(a, ints_json(in->nunique, in->unique));
+    if (in->nunique >= 0) json_array_append_new(a, cp_ints_json(in->nunique, in->unique));
     return a;
 }
 
@@ -377,8 +382,6 @@ static json_t *iso_duration(int64_t ms)
     return json_string(buf);
 }
 
-static void two_phase_json(const ExCtx *x, const WRel *r, json_t *j);
-static void over_spec_json(const ExCtx *x, const WRel *r, const WRel *in, json_t *j);
 
 /* {kind: INPUT_REF, inputIndex, type} of input field i (through a projected scan's map cm) */
 static json_t *input_ref_json(const WRel *in, int i, const int *cm)
@@ -399,7 +402,7 @@ static json_t *window_spec_json(const WRel *r)
         /* Flink's SessionWindowSpec always carries its partition keys (input indexes; [] for
            none): a plan without them makes Flink's EXECUTE PLAN fail with a NullPointerException */
         json_object_set_new(win, "gap", iso_duration(r->win_gap));
-        json_object_set_new(win, "partition_key_indices", ints_json(r->win_npartition, r->win_partition));
+        json_object_set_new(win, "partition_key_indices", cp_ints_json(r->win_npartition, r->win_partition));
     } else {
         json_object_set_new(win, r->win_kind == WWIN_CUMULATE ? "maxSize" : "size", iso_duration(r->win_size));
         if (r->win_kind == WWIN_HOP) json_object_set_new(win, "slide", iso_duration(r->win_slide));
@@ -466,14 +469,14 @@ static void window_rank_join_json(const ExCtx *x, const WRel *r, json_t *j)
         return;
     }
     if (r->win_dedup) {
-        json_object_set_new(j, "partitionKeys", ints_json(r->nkeys, r->keys));
+        json_object_set_new(j, "partitionKeys", cp_ints_json(r->nkeys, r->keys));
         json_object_set_new(j, "orderKey", json_integer(r->nsort ? r->sort_cols[0] : r->time_col));
         json_object_set_new(j, "keepLastRow", json_boolean(r->keep_last));
     } else {
         static const char *const RT[] = {"ROW_NUMBER", "RANK", "DENSE_RANK"};
-        json_object_set_new(j, "rankType", json_string(RT[r->rank_func >= 0 && r->rank_func < 3 ? r->rank_func : 0]));
+        json_object_set_new(j, "rankType", json_string(RT[wrank_func_index(r->rank_func)]));
         json_t *part = json_object();
-        json_object_set_new(part, "fields", ints_json(r->nkeys, r->keys));
+        json_object_set_new(part, "fields", cp_ints_json(r->nkeys, r->keys));
         json_object_set_new(j, "partitionSpec", part);
         json_object_set_new(j, "sortSpec", sort_spec_json(r));
         json_t *rr = json_object();
@@ -508,8 +511,8 @@ static void group_window_json(const ExCtx *x, const WRel *r, json_t *j)
                         json_string(opt_str(x->p->config, "table.exec.mini-batch.size", "-1")));
     json_object_set_new(c, "table.local-time-zone", json_string(opt_str(x->p->config, "table.local-time-zone", "default")));
     json_object_set_new(j, "configuration", c);
-    json_object_set_new(j, "grouping", ints_json(r->nkeys, r->keys));
-    json_object_set_new(j, "aggCalls", agg_calls_json(r->naggs, r->aggs, ex_out_names(x, r) + r->nkeys));
+    json_object_set_new(j, "grouping", cp_ints_json(r->nkeys, r->keys));
+    json_object_set_new(j, "aggCalls", cp_agg_calls_json(r->naggs, r->aggs, ex_out_names(x, r) + r->nkeys));
     const WType *tt = in->out.types[r->win_time_col];
     json_t *w = json_object();
     json_object_set_new(w, "kind", json_string(r->win_kind == WWIN_HOP ? "SLIDING" : r->win_kind == WWIN_SESSION ? "SESSION" : "TUMBLING"));
@@ -547,8 +550,6 @@ static void group_window_json(const ExCtx *x, const WRel *r, json_t *j)
     json_object_set_new(j, "needRetraction", json_boolean(r->input_retracts));
 }
 
-static const WRel *window_global_of(const ExCtx *x, const WRel *local);
-static json_t *acc_row_type_json(const ExCtx *x, const WRel *r, const WSchema *os);
 
 
 /* Flink's WritingMetadata sink ability: the metadata keys written (in the connector's order) and
@@ -584,757 +585,733 @@ static json_t *writing_metadata_json(const ExCtx *x, const WRel *r)
     return j;
 }
 
+/* One node being written: the node, its exec view, its first exec input and the map of that
+   input's columns to the ones a projected scan produces (NULL = identity). */
+typedef struct CpNode {
+    const ExCtx *x;
+    const WRel *r;
+    WArena *a;
+    const ExNode *node;             /* may be NULL */
+    const WRel *in;                 /* first exec input, NULL for a source */
+    const int *cm;
+} CpNode;
+
+/* ---- the kind-specific fields of a node (each returns true when the node is complete: a source
+   has no inputProperties) ---- */
+
+static bool cp_scan(const CpNode *cn, json_t *j)
+{
+    const ExCtx *x = cn->x;
+    const WRel *r = wrel_as_scan(cn->r);
+    WArena *a = cn->a;
+    const ExNode *node = cn->node;
+    json_t *sts = json_object();
+    const WRel *wm = NULL;
+    json_object_set_new(sts, "table", table_json(x, r->table, r->table_qname, wm));
+    json_t *ab = json_array();
+    if (node && node->pushed_filter) {
+        json_t *f = json_object();
+        json_object_set_new(f, "type", json_string("FilterPushDown"));
+        json_t *preds = json_array();
+        const WExpr *c = node->pushed_filter;
+        int *m = input_colmap(x, r);
+        if (c->kind == WX_AND) {
+            for (int i = 0; i < c->nargs; i++) json_array_append_new(preds, ex_rex_json(x->p, c->args[i], m));
+        } else {
+            json_array_append_new(preds, ex_rex_json(x->p, c, m));
+        }
+        json_object_set_new(f, "predicates", preds);
+        json_array_append_new(ab, f);
+    }
+    WSchema produced = r->out;
+    if (node && node->nproj) {
+        /* the physical fields projected (ProjectPushDown), then the metadata keys read
+           (ReadingMetadata), each with the row type it produces */
+        produced.n = node->nproj;
+        produced.names = WA_ARRAY(a, const char *, node->nproj);
+        produced.types = WA_ARRAY(a, const WType *, node->nproj);
+        json_t *pf = json_array(), *keys = json_array();
+        int nphys = 0;
+        for (int k = 0; k < node->nproj; k++) {
+            produced.names[k] = r->out.names[node->proj[k]];
+            produced.types[k] = r->out.types[node->proj[k]];
+            if (node->proj[k] < r->nfields) { json_array_append_new(pf, cp_ints_json(1, &node->proj[k])); nphys++; }
+            else json_array_append_new(keys, json_string(r->meta_keys[node->proj[k] - r->nfields]));
+        }
+        WStrBuf pt, ptp;
+        wsb_init(&pt);
+        wsb_init(&ptp);
+        wsb_puts(&pt, "ROW<");
+        wsb_puts(&ptp, "ROW<");
+        for (int k = 0, q = 0; k < produced.n; k++) {
+            wsb_printf(&pt, "%s`%s` %s", k ? ", " : "", produced.names[k], ex_type_serial(a, produced.types[k]));
+            if (node->proj[k] < r->nfields)
+                wsb_printf(&ptp, "%s`%s` %s", q++ ? ", " : "", produced.names[k], ex_type_serial(a, produced.types[k]));
+        }
+        wsb_puts(&pt, "> NOT NULL");
+        wsb_puts(&ptp, "> NOT NULL");
+        json_t *p = json_object();
+        json_object_set_new(p, "type", json_string("ProjectPushDown"));
+        json_object_set_new(p, "projectedFields", pf);
+        json_object_set_new(p, "producedType", json_string(nphys == produced.n ? pt.buf : ptp.buf));
+        json_array_append_new(ab, p);
+        json_t *md = json_object();
+        json_object_set_new(md, "type", json_string("ReadingMetadata"));
+        json_object_set_new(md, "metadataKeys", keys);
+        json_object_set_new(md, "producedType", json_string(pt.buf));
+        json_array_append_new(ab, md);
+        wsb_free(&pt);
+        wsb_free(&ptp);
+    }
+    if (json_array_size(ab)) json_object_set_new(sts, "abilities", ab);
+    else json_decref(ab);
+    json_object_set_new(j, "scanTableSource", sts);
+    /* the source produces plain timestamps: the WatermarkAssigner above makes the rowtime */
+    WSchema plain = produced;
+    plain.types = WA_ARRAY(a, const WType *, produced.n ? produced.n : 1);
+    for (int k = 0; k < produced.n; k++) {
+        const WType *pt0 = produced.types[k];
+        plain.types[k] = wtype_is_timestamp(pt0) && pt0->time_attr == WTA_ROWTIME
+                       ? wtype_with_time_attr(a, pt0, WTA_NONE) : pt0;
+    }
+    json_object_set_new(j, "outputType", ex_row_type_json(a, &plain));
+    WStrBuf d;
+    wsb_init(&d);
+    ex_digest(x, r, EXD_EXEC, &d);
+    json_object_set_new(j, "description", json_string(d.buf));
+    wsb_free(&d);
+    return true;       /* a source has no inputProperties (stream-exec-table-source-scan_2) */
+}
+
+static bool cp_calc(const CpNode *cn, json_t *j)
+{
+    const ExCtx *x = cn->x;
+    const WRel *r = cn->r;
+    const int *cm = cn->cm;
+    json_t *proj = json_array();
+    for (int i = 0; i < r->nexprs; i++) json_array_append_new(proj, ex_rex_json(x->p, r->exprs[i], cm));
+    json_object_set_new(j, "projection", proj);
+    json_object_set_new(j, "condition", r->cond ? ex_rex_json(x->p, r->cond, cm) : json_null());
+    return false;
+}
+
+static bool cp_watermark(const CpNode *cn, json_t *j)
+{
+    const ExCtx *x = cn->x;
+    const WRel *r = cn->r;
+    WArena *a = cn->a;
+    const int *cm = cn->cm;
+    /* the expression reads the input before it is a time attribute */
+    json_object_set_new(j, "watermarkExpr", r->wm_expr ? ex_rex_json(x->p, plain_time_refs(a, r->wm_expr), cm)
+                                                       : json_null());
+    json_object_set_new(j, "rowtimeFieldIndex", json_integer(cm ? cm[r->rowtime_col] : r->rowtime_col));
+    return false;
+}
+
+static bool cp_values(const CpNode *cn, json_t *j)
+{
+    const ExCtx *x = cn->x;
+    const WRel *r = cn->r;
+    json_t *tuples = json_array();
+    for (int i = 0; i < r->nrows; i++) {
+        json_t *row = json_array();
+        for (int k = 0; k < r->out.n; k++) {
+            WExpr lit = {.kind = WX_LITERAL, .type = r->out.types[k], .lit = r->rows[i][k],
+                         .is_null = r->row_nulls[i][k] != 0};
+            json_array_append_new(row, ex_rex_json(x->p, &lit, NULL));
+        }
+        json_array_append_new(tuples, row);
+    }
+    json_object_set_new(j, "tuples", tuples);
+    return false;
+}
+
+static bool cp_minibatch_assigner(const CpNode *cn, json_t *j)
+{
+    const WRel *r = cn->r;
+    json_t *mi = json_object();
+    json_object_set_new(mi, "interval", json_integer(r->minibatch_ms));
+    json_object_set_new(mi, "mode", json_string(r->minibatch_rowtime ? "RowTime" : "ProcTime"));
+    json_object_set_new(j, "miniBatchInterval", mi);
+    return false;
+}
+
+static bool cp_two_phase_group(const CpNode *cn, json_t *j)
+{
+    cp_two_phase_json(cn->x, wrel_as_two_phase(cn->r), j);
+    return false;
+}
+
+static bool cp_group_agg(const CpNode *cn, json_t *j)
+{
+    const ExCtx *x = cn->x;
+    const WRel *r = cn->r;
+    json_object_set_new(j, "configuration", cp_agg_configuration(x));
+    json_object_set_new(j, "grouping", cp_ints_json(r->nkeys, r->keys));
+    json_object_set_new(j, "aggCalls", cp_agg_calls_json(r->naggs, r->aggs,
+                                                      r->partial_final != WPF_NONE ? NULL : ex_out_names(x, r) + r->nkeys));
+    json_object_set_new(j, "aggCallNeedRetractions", cp_bools_json(r->naggs, r->input_retracts));
+    json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
+    json_object_set_new(j, "needRetraction", json_boolean(r->input_retracts));
+    json_object_set_new(j, "state", cp_one_state(r->ttl_ms, "groupAggregateState"));
+    return false;
+}
+
+static bool cp_join(const CpNode *cn, json_t *j)
+{
+    const ExCtx *x = cn->x;
+    const WRel *r = wrel_as_join(cn->r);
+    json_t *js = join_spec(r);
+    json_object_set_new(js, "nonEquiCondition", r->join_cond ? ex_rex_json(x->p, r->join_cond, NULL) : json_null());
+    json_object_set_new(j, "joinSpec", js);
+    /* Flink 2.3 writes the inputs' upsert keys only when they have some */
+    if (r->inputs[0]->nunique >= 0) json_object_set_new(j, "leftUpsertKeys", upsert_keys(r->inputs[0]));
+    if (r->inputs[1]->nunique >= 0) json_object_set_new(j, "rightUpsertKeys", upsert_keys(r->inputs[1]));
+    json_t *st = json_array();
+    json_array_append_new(st, state_entry(0, r->ttl_left_ms, "leftState"));
+    json_array_append_new(st, state_entry(1, r->ttl_right_ms, "rightState"));
+    json_object_set_new(j, "state", st);
+    return false;
+}
+
+static bool cp_interval_join(const CpNode *cn, json_t *j)
+{
+    const ExCtx *x = cn->x;
+    const WRel *r = cn->r;
+    json_t *ij = json_object();
+    json_t *js = join_spec(r);
+    json_object_set_new(js, "nonEquiCondition", r->join_cond ? ex_rex_json(x->p, r->join_cond, NULL) : json_null());
+    json_object_set_new(ij, "joinSpec", js);
+    json_t *wb = json_object();
+    bool rowtime = r->inputs[0]->out.types[r->left_time_col]->time_attr != WTA_PROCTIME;
+    json_object_set_new(wb, "isEventTime", json_boolean(rowtime));
+    json_object_set_new(wb, "leftLowerBound", json_integer(r->lower_ms));
+    json_object_set_new(wb, "leftUpperBound", json_integer(r->upper_ms));
+    json_object_set_new(wb, "leftTimeIndex", json_integer(r->left_time_col));
+    json_object_set_new(wb, "rightTimeIndex", json_integer(r->right_time_col));
+    json_object_set_new(ij, "windowBounds", wb);
+    json_object_set_new(j, "intervalJoinSpec", ij);
+    return false;
+}
+
+static bool cp_temporal_join(const CpNode *cn, json_t *j)
+{
+    const ExCtx *x = cn->x;
+    const WRel *r = cn->r;
+    json_t *js = join_spec(r);
+    json_object_set_new(js, "nonEquiCondition", r->join_cond ? ex_rex_json(x->p, r->join_cond, NULL) : json_null());
+    json_object_set_new(j, "joinSpec", js);
+    json_object_set_new(j, "isTemporalFunctionJoin", json_false());
+    json_object_set_new(j, "leftTimeAttributeIndex", json_integer(r->left_time_col));
+    json_object_set_new(j, "rightTimeAttributeIndex", json_integer(r->right_time_col));
+    return false;
+}
+
+static bool cp_dedup(const CpNode *cn, json_t *j)
+{
+    const ExCtx *x = cn->x;
+    const WRel *r = cn->r;
+    json_t *c = json_object();
+    json_object_set_new(c, "table.exec.deduplicate.insert-update-after-sensitive-enabled",
+                        json_string(bool_str(x->p->config, "table.exec.deduplicate.insert-update-after-sensitive-enabled", "true")));
+    json_object_set_new(c, "table.exec.deduplicate.mini-batch.compact-changes-enabled",
+                        json_string(bool_str(x->p->config, "table.exec.deduplicate.mini-batch.compact-changes-enabled", "false")));
+    json_object_set_new(c, "table.exec.mini-batch.enabled",
+                        json_string(bool_str(x->p->config, "table.exec.mini-batch.enabled", "false")));
+    json_object_set_new(c, "table.exec.mini-batch.size",
+                        json_string(opt_str(x->p->config, "table.exec.mini-batch.size", "-1")));
+    json_object_set_new(j, "configuration", c);
+    json_object_set_new(j, "uniqueKeys", cp_ints_json(r->nkeys, r->keys));
+    json_object_set_new(j, "isRowtime", json_boolean(r->dedup_rowtime));
+    json_object_set_new(j, "keepLastRow", json_boolean(r->keep_last));
+    json_object_set_new(j, "outputInsertOnly", json_boolean(r->changelog == WCM_INSERT));
+    json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
+    json_object_set_new(j, "state", cp_one_state(r->ttl_ms, "deduplicateState"));
+    return false;
+}
+
+static bool cp_rank(const CpNode *cn, json_t *j)
+{
+    const WRel *r = wrel_as_rank(cn->r);
+    const WRel *in = cn->in;
+    static const char *const RT[] = {"ROW_NUMBER", "RANK", "DENSE_RANK"};
+    json_object_set_new(j, "rankType", json_string(RT[wrank_func_index(r->rank_func)]));
+    json_t *part = json_object();
+    json_object_set_new(part, "fields", cp_ints_json(r->nkeys, r->keys));
+    json_object_set_new(j, "partition", part);
+    json_object_set_new(j, "orderBy", sort_spec_json(r));
+    rank_range_and_strategy(j, r, in);
+    json_object_set_new(j, "outputRowNumber", json_boolean(r->output_rank_number));
+    json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
+    json_object_set_new(j, "state", cp_one_state(r->ttl_ms, "rankState"));
+    return false;
+}
+
+static bool cp_sort_limit(const CpNode *cn, json_t *j)
+{
+    const ExCtx *x = cn->x;
+    const WRel *r = wrel_as_rank(cn->r);
+    const WRel *in = cn->in;
+    /* StreamExecSortLimit / StreamExecLimit (a StreamExecRank): the rank's own fields
+       (rankType, partition, outputRowNumber; Limit's empty orderBy) follow the description */
+    json_t *c = json_object();
+    json_object_set_new(c, "table.exec.rank.topn-cache-size",
+                        json_string(opt_str(x->p->config, "table.exec.rank.topn-cache-size", "10000")));
+    json_object_set_new(j, "configuration", c);
+    if (r->nsort) json_object_set_new(j, "orderBy", sort_spec_json(r));
+    rank_range_and_strategy(j, r, in);
+    json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
+    json_object_set_new(j, "state", cp_one_state(r->ttl_ms, "rankState"));
+    return false;
+}
+
+static bool cp_temporal_sort(const CpNode *cn, json_t *j)
+{
+    json_object_set_new(j, "orderBy", sort_spec_json(cn->r));
+    return false;
+}
+
+static bool cp_changelog_normalize(const CpNode *cn, json_t *j)
+{
+    const ExCtx *x = cn->x;
+    const WRel *r = cn->r;
+    json_t *c = json_object();
+    json_object_set_new(c, "table.exec.mini-batch.enabled",
+                        json_string(bool_str(x->p->config, "table.exec.mini-batch.enabled", "false")));
+    json_object_set_new(c, "table.exec.mini-batch.size",
+                        json_string(opt_str(x->p->config, "table.exec.mini-batch.size", "-1")));
+    json_object_set_new(j, "configuration", c);
+    json_object_set_new(j, "uniqueKeys", cp_ints_json(r->nkeys, r->keys));
+    json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
+    if (r->normalize_filter) json_object_set_new(j, "filterCondition", ex_rex_json(x->p, r->normalize_filter, NULL));
+    json_object_set_new(j, "state", cp_one_state(r->ttl_ms, "changelogNormalizeState"));
+    return false;
+}
+
+static bool cp_window_rank_join(const CpNode *cn, json_t *j)
+{
+    window_rank_join_json(cn->x, cn->r, j);
+    return false;
+}
+
+static bool cp_windowed_agg(const CpNode *cn, json_t *j)
+{
+    const ExCtx *x = cn->x;
+    const WRel *r = wrel_as_windowed(cn->r);
+    WArena *a = cn->a;
+    if (r->kind == WR_WINDOW_AGG && r->win_legacy) {
+        group_window_json(x, r, j);
+        return false;
+    }
+    json_t *c = json_object();
+    json_object_set_new(c, "table.local-time-zone", json_string(opt_str(x->p->config, "table.local-time-zone", "default")));
+    json_object_set_new(j, "configuration", c);
+    bool agg = r->kind != WR_WINDOW_TVF;
+    if (agg) {
+        /* the calls carry the names of the (global) aggregate's results */
+        const WRel *g = r->kind == WR_LOCAL_WINDOW_AGG ? cp_window_global_of(x, r) : r;
+        json_object_set_new(j, "grouping", cp_ints_json(r->nkeys, r->keys));
+        json_object_set_new(j, "aggCalls", cp_agg_calls_json(r->naggs, r->aggs, g ? ex_out_names(x, g) + g->nkeys : NULL));
+    }
+    json_t *w;
+    if (r->kind == WR_GLOBAL_WINDOW_AGG) {
+        /* the local aggregate's slice end (window end when attached) is the input's last field */
+        int end = r->inputs[0]->out.n - 1;
+        w = json_object();
+        json_object_set_new(w, "strategy", json_string(r->win_attached ? "WindowAttached" : "SliceAttached"));
+        json_object_set_new(w, "window", window_spec_json(r));
+        json_object_set_new(w, "timeAttributeType", ex_type_json(r->agg_input.types[r->win_time_col]));
+        if (r->win_attached) {
+            json_object_set_new(w, "windowStart", json_integer(-1));
+            json_object_set_new(w, "windowEnd", json_integer(end));
+        } else {
+            json_object_set_new(w, "sliceEnd", json_integer(end));
+        }
+        json_object_set_new(w, "isRowtime", json_boolean(!r->win_proctime));
+    } else if (agg && r->win_attached) {
+        w = attached_windowing(r, r->inputs[0], r->win_start_col, r->win_end_col);
+    } else {
+        const WRel *src = r->inputs[0];
+        w = json_object();
+        json_object_set_new(w, "strategy", json_string("TimeAttribute"));
+        json_object_set_new(w, "window", window_spec_json(r));
+        json_object_set_new(w, "timeAttributeType", ex_type_json(src->out.types[r->win_time_col]));
+        json_object_set_new(w, "timeAttributeIndex", json_integer(r->win_time_col));
+        json_object_set_new(w, "isRowtime", json_boolean(!r->win_proctime));
+    }
+    json_object_set_new(j, "windowing", w);
+    if (r->kind == WR_WINDOW_AGG || r->kind == WR_GLOBAL_WINDOW_AGG) {
+        /* the window properties the aggregate produces: window_start, window_end, and
+           window_time when a consumer reads it */
+        const WType *tt = r->kind == WR_GLOBAL_WINDOW_AGG ? r->agg_input.types[r->win_time_col]
+                                                          : r->inputs[0]->out.types[r->win_time_col];
+        const ExNode *en = ex_node(x, r);
+        const char *const *on = ex_out_names(x, r);
+        json_t *props = json_array();
+        int cols[3] = {r->win_out_start, r->win_out_end, en && en->wtime_used ? r->win_out_time : -1};
+        const char *kinds[3] = {"WindowStart", "WindowEnd", r->win_proctime ? "Proctime" : "Rowtime"};
+        for (int k = 0; k < 3; k++) {
+            if (cols[k] < 0) continue;
+            json_t *np = json_object(), *pr = json_object();
+            json_object_set_new(np, "name", json_string(on[cols[k]]));
+            json_object_set_new(pr, "kind", json_string(kinds[k]));
+            json_object_set_new(pr, "reference", window_alias_json(tt));
+            json_object_set_new(np, "property", pr);
+            json_array_append_new(props, np);
+        }
+        json_object_set_new(j, "namedWindowProperties", props);
+    }
+    if (agg) json_object_set_new(j, "needRetraction", json_boolean(r->input_retracts));
+    if (r->kind == WR_GLOBAL_WINDOW_AGG)
+        json_object_set_new(j, "localAggInputRowType", ex_row_type_json(a, &r->agg_input));
+    return false;
+}
+
+static bool cp_sink(const CpNode *cn, json_t *j)
+{
+    const ExCtx *x = cn->x;
+    const WRel *r = wrel_as_sink(cn->r);
+    const WRel *in = cn->in;
+    const ExNode *node = cn->node;
+    json_t *c = json_object();
+    json_object_set_new(c, "table.exec.sink.keyed-shuffle", enum_option(x, "table.exec.sink.keyed-shuffle", "AUTO"));
+    json_object_set_new(c, "table.exec.sink.not-null-enforcer", enum_option(x, "table.exec.sink.not-null-enforcer", "ERROR"));
+    json_object_set_new(c, "table.exec.sink.rowtime-inserter", enum_option(x, "table.exec.sink.rowtime-inserter", "ENABLED"));
+    json_object_set_new(c, "table.exec.sink.type-length-enforcer", enum_option(x, "table.exec.sink.type-length-enforcer", "IGNORE"));
+    json_object_set_new(c, "table.exec.sink.upsert-materialize", enum_option(x, "table.exec.sink.upsert-materialize", "AUTO"));
+    json_object_set_new(j, "configuration", c);
+    json_t *dts = json_object();
+    if (r->sink_table) json_object_set_new(dts, "table", table_json(x, r->sink_table, r->sink_qname, NULL));
+    if (r->ntarget_cols) {
+        json_t *tc = json_array();
+        for (int k = 0; k < r->ntarget_cols; k++) json_array_append_new(tc, json_pack("[i]", r->target_cols[k]));
+        json_object_set_new(dts, "targetColumns", tc);
+    }
+    json_t *ab = json_array();
+    if (r->sink_nstatic) {
+        /* INSERT ... PARTITION (k = 'v'): Flink's Partitioning sink ability */
+        json_t *pa = json_object(), *part = json_object();
+        json_object_set_new(pa, "type", json_string("Partitioning"));
+        for (int k = 0; k < r->sink_nstatic; k++)
+            json_object_set_new(part, r->sink_static_keys[k], json_string(r->sink_static_values[k]));
+        json_object_set_new(pa, "partition", part);
+        json_array_append_new(ab, pa);
+    }
+    if (r->nmeta && r->sink_table) json_array_append_new(ab, writing_metadata_json(x, r));
+    if (json_array_size(ab)) json_object_set_new(dts, "abilities", ab);
+    else json_decref(ab);
+    json_object_set_new(j, "dynamicTableSink", dts);
+    /* the modes the input really sends (an aggregate over an insert-only input sends no DELETE) */
+    json_object_set_new(j, "inputChangelogMode", changelog_json(in ? ex_changelog_mode(x, in) : WCM_INSERT));
+    if (node && node->materializer) json_object_set_new(j, "requireUpsertMaterialize", json_true());
+    if (in && in->nunique > 0 && in->changelog != WCM_INSERT)
+        json_object_set_new(j, "inputUpsertKey", cp_ints_json(in->nunique, in->unique));
+    if (node && node->materializer)
+        json_object_set_new(j, "state", cp_one_state(node->materializer->ttl_ms, "sinkMaterializeState"));
+    if (r->sink_conflict)
+        json_object_set_new(j, "conflictStrategy", json_pack("{s:s}", "behavior", wplan_conflict_name(r->sink_conflict)));
+    return false;
+}
+
+static bool cp_correlate(const CpNode *cn, json_t *j)
+{
+    ex_correlate_json(cn->x, cn->r, j);
+    return false;
+}
+
+static bool cp_replicate_rows(const CpNode *cn, json_t *j)
+{
+    const ExCtx *x = cn->x;
+    const WRel *r = cn->r;
+    WArena *a = cn->a;
+    const WRel *in = cn->in;
+    const int *cm = cn->cm;
+    /* Correlate with the internal table function $REPLICATE_ROWS$1 over all input fields
+       (the count first); its row type is the fields it appends */
+    json_object_set_new(j, "joinType", json_string("INNER"));
+    json_t *fc = json_object(), *ops = json_array();
+    json_object_set_new(fc, "kind", json_string("CALL"));
+    json_object_set_new(fc, "internalName", json_string("$REPLICATE_ROWS$1"));
+    for (int i = 0; i < in->out.n; i++) json_array_append_new(ops, input_ref_json(in, i, cm));
+    json_object_set_new(fc, "operands", ops);
+    const char *const *on = ex_out_names(x, r);
+    int nf = r->out.n - in->out.n;
+    WSchema fs = {nf, (const char **)on + in->out.n, r->out.types + in->out.n};
+    json_t *row = ex_row_type_json(a, &fs);
+    if (json_is_string(row)) {
+        json_t *nn = json_string(wa_sprintf(a, "%s NOT NULL", json_string_value(row)));
+        json_decref(row);
+        row = nn;
+    }
+    json_object_set_new(fc, "type", row);
+    json_object_set_new(j, "functionCall", fc);
+    json_object_set_new(j, "condition", json_null());
+    return false;
+}
+
+static bool cp_expand(const CpNode *cn, json_t *j)
+{
+    const WRel *r = cn->r;
+    WArena *a = cn->a;
+    const WRel *in = cn->in;
+    const int *cm = cn->cm;
+    /* projects: one RexNode list per projection: input fields, typed NULLs, the expand id */
+    json_t *projects = json_array();
+    int nc = r->out.n;
+    for (int k = 0; k < r->nexpand; k++) {
+        json_t *pr = json_array();
+        for (int c = 0; c < nc; c++) {
+            int src = r->expand_src[k * nc + c];
+            if (src >= 0) {
+                json_array_append_new(pr, input_ref_json(in, src, cm));
+            } else {
+                json_t *l = json_object();
+                json_object_set_new(l, "kind", json_string("LITERAL"));
+                json_object_set_new(l, "value", src == -1 ? json_null() : json_integer(r->expand_ids[k]));
+                json_object_set_new(l, "type", ex_type_json(src == -1 ? wtype_with_nullable(a, r->out.types[c], true)
+                                                                      : r->out.types[c]));
+                json_array_append_new(pr, l);
+            }
+        }
+        json_array_append_new(projects, pr);
+    }
+    json_object_set_new(j, "projects", projects);
+    return false;
+}
+
+static bool cp_lookup_join(const CpNode *cn, json_t *j)
+{
+    const ExCtx *x = cn->x;
+    const WRel *r = cn->r;
+    WArena *a = cn->a;
+    const WRel *in = cn->in;
+    const WRel *dim = r->lookup_scan;
+    json_object_set_new(j, "joinType", json_string(r->join_type == AJ_LEFT ? "LEFT" : "INNER"));
+    json_object_set_new(j, "joinCondition", r->shown_cond ? ex_rex_json(x->p, r->shown_cond, NULL) : json_null());
+    json_t *tt = json_object(), *lts = json_object();
+    json_object_set_new(lts, "table", table_json(x, dim->table, dim->table_qname, NULL));
+    /* the conjuncts on dim columns alone (not in joinCondition): Flink's jdbc source takes
+       them as pushed-down predicates over the dim row */
+    WExpr *cs[256];
+    int n = 0, ln = r->inputs[0]->out.n;
+    wplan_split_and(r->join_cond, cs, &n, 256);
+    int *m = WA_ARRAY(a, int, ln + dim->out.n);
+    for (int i = 0; i < ln + dim->out.n; i++) m[i] = i - ln;
+    json_t *preds = json_array();
+    for (int i = 0; i < n; i++) {
+        WExpr *sh[256];
+        int ns = 0;
+        wplan_split_and(r->shown_cond, sh, &ns, 256);
+        bool shown = false;
+        for (int k = 0; k < ns; k++) shown = shown || sh[k] == cs[i];
+        if (!shown) json_array_append_new(preds, ex_rex_json(x->p, cs[i], m));
+    }
+    if (json_array_size(preds)) {
+        json_t *ab = json_array(), *f = json_object();
+        json_object_set_new(f, "type", json_string("FilterPushDown"));
+        json_object_set_new(f, "predicates", preds);
+        json_array_append_new(ab, f);
+        json_object_set_new(lts, "abilities", ab);
+    } else {
+        json_decref(preds);
+    }
+    json_object_set_new(tt, "lookupTableSource", lts);
+    json_t *ot = ex_row_type_json(a, &dim->out);
+    WStrBuf t;
+    wsb_init(&t);
+    wsb_printf(&t, "%s NOT NULL", json_string_value(ot));
+    json_decref(ot);
+    json_object_set_new(tt, "outputType", json_string(t.buf));
+    wsb_free(&t);
+    json_object_set_new(j, "temporalTable", tt);
+    json_t *keys = json_object();
+    bool pk_in_keys = dim->table->npk > 0;
+    for (int k = 0; k < r->nkeys; k++) {
+        json_t *f = json_object();
+        json_object_set_new(f, "type", json_string("FieldRef"));
+        json_object_set_new(f, "index", json_integer(r->keys[k]));
+        char idx[16];
+        snprintf(idx, sizeof idx, "%d", r->right_keys[k]);
+        json_object_set_new(keys, idx, f);
+    }
+    for (int p = 0; p < dim->table->npk; p++) {
+        bool found = false;
+        for (int k = 0; k < r->nkeys; k++)
+            found = found || !strcmp(dim->out.names[r->right_keys[k]], dim->table->cols[dim->table->pk[p]].name);
+        pk_in_keys = pk_in_keys && found;
+    }
+    json_object_set_new(j, "lookupKeys", keys);
+    json_object_set_new(j, "projectionOnTemporalTable", json_null());
+    json_object_set_new(j, "filterOnTemporalTable", json_null());
+    json_object_set_new(j, "lookupKeyContainsPrimaryKey", json_boolean(pk_in_keys));
+    json_object_set_new(j, "inputChangelogMode", changelog_json(in->changelog));
+    return false;
+}
+
+static bool cp_over_agg(const CpNode *cn, json_t *j)
+{
+    const ExCtx *x = cn->x;
+    const WRel *r = cn->r;
+    const WRel *in = cn->in;
+    if (r->over_stream) cp_over_spec_json(x, r, in, j);
+    return false;
+}
+
+static bool cp_match(const CpNode *cn, json_t *j)
+{
+    ex_match_json(cn->x, cn->r, j);
+    return false;
+}
+
+/* A node whose JSON is the common fields only (Union, Exchange, DropUpdateBefore). */
+static bool cp_common_fields_only(const CpNode *cn, json_t *j) { (void)cn; (void)j; return false; }
+
+/* ---- the row type a node produces (outputType) ---- */
+
+static WSchema cp_own_schema(const CpNode *cn) { return ex_schema(cn->x, cn->r); }
+
+/* a sink's output type is its input row (Flink 2.x: the query's names, not the table's) */
+static WSchema cp_schema_sink_input(const CpNode *cn)
+{
+    return cn->in ? ex_schema(cn->x, cn->in) : ex_schema(cn->x, cn->r);
+}
+
+/* a watermark assigner (or mini-batch assigner) over a projected scan produces the projected columns */
+static WSchema cp_schema_projected(const CpNode *cn)
+{
+    WSchema os = ex_schema(cn->x, cn->r);
+    const int *cm = cn->cm;
+    if (!cm) return os;
+    WSchema ps = {0, WA_ARRAY(cn->a, const char *, os.n ? os.n : 1), WA_ARRAY(cn->a, const WType *, os.n ? os.n : 1)};
+    for (int i = 0; i < os.n; i++)
+        if (cm[i] >= 0) { ps.names[cm[i]] = os.names[i]; ps.types[cm[i]] = os.types[i]; ps.n++; }
+    return ps;
+}
+
+/* window_time is produced only when a consumer reads it */
+static WSchema cp_schema_window_time_if_used(const CpNode *cn)
+{
+    const WRel *r = wrel_as_windowed(cn->r);
+    WSchema os = ex_schema(cn->x, r);
+    if (r->win_legacy || r->win_out_time < 0 || r->win_out_time >= os.n || (cn->node && cn->node->wtime_used))
+        return os;
+    WSchema ws = {0, WA_ARRAY(cn->a, const char *, os.n), WA_ARRAY(cn->a, const WType *, os.n)};
+    for (int i = 0; i < os.n; i++)
+        if (i != r->win_out_time) { ws.names[ws.n] = os.names[i]; ws.types[ws.n] = os.types[i]; ws.n++; }
+    return ws;
+}
+
+/* ---- fields after the description ---- */
+
+static void cp_nothing_after(const CpNode *cn, json_t *j) { (void)cn; (void)j; }
+
+static void cp_after_lookup_join(const CpNode *cn, json_t *j)
+{
+    json_object_set_new(j, "preferCustomShuffle", json_false());
+}
+
+/* StreamExecLimit / StreamExecSortLimit are StreamExecRanks: the rank's own fields */
+static void cp_after_limit_rank(const CpNode *cn, json_t *j)
+{
+    const WRel *r = wrel_as_rank(cn->r);
+    json_object_set_new(j, "rankType", json_string("ROW_NUMBER"));
+    json_t *part = json_object();
+    json_object_set_new(part, "fields", json_array());
+    json_object_set_new(j, "partition", part);
+    if (!r->nsort) json_object_set_new(j, "orderBy", sort_spec_json(r));
+    json_object_set_new(j, "outputRowNumber", json_false());
+}
+
+/* Kinds that never reach a compiled plan: OverRank (logical only, the rank rule replaces it),
+   SinkMaterializer (folded into its sink: requireUpsertMaterialize), Sort (batch: Flink compiles
+   no batch plan). Written as the common fields, as before the table. */
+#define CP_NOT_IN_A_COMPILED_PLAN cp_common_fields_only
+#define CP_NOT_IN_A_COMPILED_PLAN_SCHEMA cp_own_schema
+#define CP_NOT_IN_A_COMPILED_PLAN_AFTER cp_nothing_after
+
+/* The JSON-write operations of each node kind. A kind added to WRelKind needs its row here
+   (ex_compiled_plan_ops_check fails otherwise). */
+typedef struct CpKindOps {
+    bool (*write)(const CpNode *cn, json_t *j);                 /* the kind's own fields */
+    WSchema (*output_schema)(const CpNode *cn);                 /* outputType's row */
+    void (*after_description)(const CpNode *cn, json_t *j);     /* fields after "description" */
+} CpKindOps;
+
+static const CpKindOps CP_KIND_OPS[WR__COUNT] = {
+    [WR_SCAN] = {.write = cp_scan, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    [WR_VALUES] = {.write = cp_values, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    [WR_CALC] = {.write = cp_calc, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    [WR_UNION] = {.write = cp_common_fields_only, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    [WR_WATERMARK] = {.write = cp_watermark, .output_schema = cp_schema_projected, .after_description = cp_nothing_after},
+    [WR_SINK] = {.write = cp_sink, .output_schema = cp_schema_sink_input, .after_description = cp_nothing_after},
+    [WR_EXCHANGE] = {.write = cp_common_fields_only, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    [WR_GROUP_AGG] = {.write = cp_group_agg, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    [WR_JOIN] = {.write = cp_join, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    [WR_DEDUP] = {.write = cp_dedup, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    [WR_RANK] = {.write = cp_rank, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    [WR_SORT_LIMIT] = {.write = cp_sort_limit, .output_schema = cp_own_schema, .after_description = cp_after_limit_rank},
+    [WR_WINDOW_AGG] = {.write = cp_windowed_agg, .output_schema = cp_schema_window_time_if_used, .after_description = cp_nothing_after},
+    [WR_CHANGELOG_NORMALIZE] = {.write = cp_changelog_normalize, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    [WR_DROP_UPDATE_BEFORE] = {.write = cp_common_fields_only, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    [WR_SINK_MATERIALIZER] = {.write = CP_NOT_IN_A_COMPILED_PLAN, .output_schema = CP_NOT_IN_A_COMPILED_PLAN_SCHEMA, .after_description = CP_NOT_IN_A_COMPILED_PLAN_AFTER},
+    [WR_OVER_RANK] = {.write = CP_NOT_IN_A_COMPILED_PLAN, .output_schema = CP_NOT_IN_A_COMPILED_PLAN_SCHEMA, .after_description = CP_NOT_IN_A_COMPILED_PLAN_AFTER},
+    [WR_WINDOW_TVF] = {.write = cp_windowed_agg, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    [WR_WINDOW_RANK] = {.write = cp_window_rank_join, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    [WR_WINDOW_JOIN] = {.write = cp_window_rank_join, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    [WR_INTERVAL_JOIN] = {.write = cp_interval_join, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    [WR_TEMPORAL_JOIN] = {.write = cp_temporal_join, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    [WR_LOOKUP_JOIN] = {.write = cp_lookup_join, .output_schema = cp_own_schema, .after_description = cp_after_lookup_join},
+    [WR_OVER_AGG] = {.write = cp_over_agg, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    [WR_MINIBATCH_ASSIGNER] = {.write = cp_minibatch_assigner, .output_schema = cp_schema_projected, .after_description = cp_nothing_after},
+    [WR_LOCAL_GROUP_AGG] = {.write = cp_two_phase_group, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    [WR_GLOBAL_GROUP_AGG] = {.write = cp_two_phase_group, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    [WR_INCREMENTAL_GROUP_AGG] = {.write = cp_two_phase_group, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    [WR_SORT] = {.write = CP_NOT_IN_A_COMPILED_PLAN, .output_schema = CP_NOT_IN_A_COMPILED_PLAN_SCHEMA, .after_description = CP_NOT_IN_A_COMPILED_PLAN_AFTER},
+    [WR_TEMPORAL_SORT] = {.write = cp_temporal_sort, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    [WR_LOCAL_WINDOW_AGG] = {.write = cp_windowed_agg, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    [WR_GLOBAL_WINDOW_AGG] = {.write = cp_windowed_agg, .output_schema = cp_schema_window_time_if_used, .after_description = cp_nothing_after},
+    [WR_EXPAND] = {.write = cp_expand, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    [WR_REPLICATE_ROWS] = {.write = cp_replicate_rows, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    [WR_CORRELATE] = {.write = cp_correlate, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    [WR_MATCH] = {.write = cp_match, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+};
+
+bool ex_compiled_plan_ops_check(WStrBuf *err)
+{
+    static const char *const W = "explain/compiled_plan.c";
+    bool ok = true;
+    for (int k = 0; k < WR__COUNT; k++) {
+        const CpKindOps *o = &CP_KIND_OPS[k];
+        ok &= wrel_kind_op_check(o->write != NULL, k, W, "write", err);
+        ok &= wrel_kind_op_check(o->output_schema != NULL, k, W, "output schema", err);
+        ok &= wrel_kind_op_check(o->after_description != NULL, k, W, "after-description", err);
+    }
+    return ok;
+}
+
 static json_t *node_json(const ExCtx *x, const WRel *r, int id)
 {
-    WArena *a = x->p->arena;
-    ExNode *node = ex_node(x, r);
+    assert((unsigned)r->kind < WR__COUNT);
+    const CpKindOps *ops = &CP_KIND_OPS[r->kind];
     json_t *j = json_object();
     json_object_set_new(j, "id", json_integer(id));
     json_object_set_new(j, "type", json_string(ex_exec_type(r)));
     const WRel *ins[8];
     int nin = ex_inputs(x, r, ins);
-    const WRel *in = nin ? ins[0] : NULL;
-    int *cm = nin ? input_colmap(x, r->inputs[0]) : NULL;
-    switch (r->kind) {
-    case WR_SCAN: {
-        json_t *sts = json_object();
-        const WRel *wm = NULL;
-        json_object_set_new(sts, "table", table_json(x, r->table, r->table_qname, wm));
-        json_t *ab = json_array();
-        if (node && node->pushed_filter) {
-            json_t *f = json_object();
-            json_object_set_new(f, "type", json_string("FilterPushDown"));
-            json_t *preds = json_array();
-            const WExpr *c = node->pushed_filter;
-            int *m = input_colmap(x, r);
-            if (c->kind == WX_AND) {
-                for (int i = 0; i < c->nargs; i++) json_array_append_new(preds, ex_rex_json(x->p, c->args[i], m));
-            } else {
-                json_array_append_new(preds, ex_rex_json(x->p, c, m));
-            }
-            json_object_set_new(f, "predicates", preds);
-            json_array_append_new(ab, f);
-        }
-        WSchema produced = r->out;
-        if (node && node->nproj) {
-            /* the physical fields projected (ProjectPushDown), then the metadata keys read
-               (ReadingMetadata), each with the row type it produces */
-            produced.n = node->nproj;
-            produced.names = WA_ARRAY(a, const char *, node->nproj);
-            produced.types = WA_ARRAY(a, const WType *, node->nproj);
-            json_t *pf = json_array(), *keys = json_array();
-            int nphys = 0;
-            for (int k = 0; k < node->nproj; k++) {
-                produced.names[k] = r->out.names[node->proj[k]];
-                produced.types[k] = r->out.types[node->proj[k]];
-                if (node->proj[k] < r->nfields) { json_array_append_new(pf, ints_json(1, &node->proj[k])); nphys++; }
-                else json_array_append_new(keys, json_string(r->meta_keys[node->proj[k] - r->nfields]));
-            }
-            WStrBuf pt, ptp;
-            wsb_init(&pt);
-            wsb_init(&ptp);
-            wsb_puts(&pt, "ROW<");
-            wsb_puts(&ptp, "ROW<");
-            for (int k = 0, q = 0; k < produced.n; k++) {
-                wsb_printf(&pt, "%s`%s` %s", k ? ", " : "", produced.names[k], ex_type_serial(a, produced.types[k]));
-                if (node->proj[k] < r->nfields)
-                    wsb_printf(&ptp, "%s`%s` %s", q++ ? ", " : "", produced.names[k], ex_type_serial(a, produced.types[k]));
-            }
-            wsb_puts(&pt, "> NOT NULL");
-            wsb_puts(&ptp, "> NOT NULL");
-            json_t *p = json_object();
-            json_object_set_new(p, "type", json_string("ProjectPushDown"));
-            json_object_set_new(p, "projectedFields", pf);
-            json_object_set_new(p, "producedType", json_string(nphys == produced.n ? pt.buf : ptp.buf));
-            json_array_append_new(ab, p);
-            json_t *md = json_object();
-            json_object_set_new(md, "type", json_string("ReadingMetadata"));
-            json_object_set_new(md, "metadataKeys", keys);
-            json_object_set_new(md, "producedType", json_string(pt.buf));
-            json_array_append_new(ab, md);
-            wsb_free(&pt);
-            wsb_free(&ptp);
-        }
-        if (json_array_size(ab)) json_object_set_new(sts, "abilities", ab);
-        else json_decref(ab);
-        json_object_set_new(j, "scanTableSource", sts);
-        /* the source produces plain timestamps: the WatermarkAssigner above makes the rowtime */
-        WSchema plain = produced;
-        plain.types = WA_ARRAY(a, const WType *, produced.n ? produced.n : 1);
-        for (int k = 0; k < produced.n; k++) {
-            const WType *pt0 = produced.types[k];
-            plain.types[k] = wtype_is_timestamp(pt0) && pt0->time_attr == WTA_ROWTIME
-                           ? wtype_with_time_attr(a, pt0, WTA_NONE) : pt0;
-        }
-        json_object_set_new(j, "outputType", ex_row_type_json(a, &plain));
-        WStrBuf d;
-        wsb_init(&d);
-        ex_digest(x, r, EXD_EXEC, &d);
-        json_object_set_new(j, "description", json_string(d.buf));
-        wsb_free(&d);
-        return j;       /* a source has no inputProperties (stream-exec-table-source-scan_2) */
-    }
-    case WR_CALC: {
-        json_t *proj = json_array();
-        for (int i = 0; i < r->nexprs; i++) json_array_append_new(proj, ex_rex_json(x->p, r->exprs[i], cm));
-        json_object_set_new(j, "projection", proj);
-        json_object_set_new(j, "condition", r->cond ? ex_rex_json(x->p, r->cond, cm) : json_null());
-        break;
-    }
-    case WR_WATERMARK:
-        /* the expression reads the input before it is a time attribute */
-        json_object_set_new(j, "watermarkExpr", r->wm_expr ? ex_rex_json(x->p, plain_time_refs(a, r->wm_expr), cm)
-                                                           : json_null());
-        json_object_set_new(j, "rowtimeFieldIndex", json_integer(cm ? cm[r->rowtime_col] : r->rowtime_col));
-        break;
-    case WR_VALUES: {
-        json_t *tuples = json_array();
-        for (int i = 0; i < r->nrows; i++) {
-            json_t *row = json_array();
-            for (int k = 0; k < r->out.n; k++) {
-                WExpr lit = {.kind = WX_LITERAL, .type = r->out.types[k], .lit = r->rows[i][k],
-                             .is_null = r->row_nulls[i][k] != 0};
-                json_array_append_new(row, ex_rex_json(x->p, &lit, NULL));
-            }
-            json_array_append_new(tuples, row);
-        }
-        json_object_set_new(j, "tuples", tuples);
-        break;
-    }
-    case WR_MINIBATCH_ASSIGNER: {
-        json_t *mi = json_object();
-        json_object_set_new(mi, "interval", json_integer(r->minibatch_ms));
-        json_object_set_new(mi, "mode", json_string(r->minibatch_rowtime ? "RowTime" : "ProcTime"));
-        json_object_set_new(j, "miniBatchInterval", mi);
-        break;
-    }
-    case WR_LOCAL_GROUP_AGG: case WR_GLOBAL_GROUP_AGG: case WR_INCREMENTAL_GROUP_AGG:
-        two_phase_json(x, r, j);
-        break;
-    case WR_GROUP_AGG:
-        json_object_set_new(j, "configuration", agg_configuration(x));
-        json_object_set_new(j, "grouping", ints_json(r->nkeys, r->keys));
-        json_object_set_new(j, "aggCalls", agg_calls_json(r->naggs, r->aggs,
-                                                          r->partial_final ? NULL : ex_out_names(x, r) + r->nkeys));
-        json_object_set_new(j, "aggCallNeedRetractions", bools_json(r->naggs, r->input_retracts));
-        json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
-        json_object_set_new(j, "needRetraction", json_boolean(r->input_retracts));
-        json_object_set_new(j, "state", one_state(r->ttl_ms, "groupAggregateState"));
-        break;
-    case WR_JOIN: {
-        json_t *js = join_spec(r);
-        json_object_set_new(js, "nonEquiCondition", r->join_cond ? ex_rex_json(x->p, r->join_cond, NULL) : json_null());
-        json_object_set_new(j, "joinSpec", js);
-        /* Flink 2.3 writes the inputs' upsert keys only when they have some */
-        if (r->inputs[0]->nunique >= 0) json_object_set_new(j, "leftUpsertKeys", upsert_keys(r->inputs[0]));
-        if (r->inputs[1]->nunique >= 0) json_object_set_new(j, "rightUpsertKeys", upsert_keys(r->inputs[1]));
-        json_t *st = json_array();
-        json_array_append_new(st, state_entry(0, r->ttl_left_ms, "leftState"));
-        json_array_append_new(st, state_entry(1, r->ttl_right_ms, "rightState"));
-        json_object_set_new(j, "state", st);
-        break;
-    }
-    case WR_INTERVAL_JOIN: {
-        json_t *ij = json_object();
-        json_t *js = join_spec(r);
-        json_object_set_new(js, "nonEquiCondition", r->join_cond ? ex_rex_json(x->p, r->join_cond, NULL) : json_null());
-        json_object_set_new(ij, "joinSpec", js);
-        json_t *wb = json_object();
-        bool rowtime = r->inputs[0]->out.types[r->left_time_col]->time_attr != WTA_PROCTIME;
-        json_object_set_new(wb, "isEventTime", json_boolean(rowtime));
-        json_object_set_new(wb, "leftLowerBound", json_integer(r->lower_ms));
-        json_object_set_new(wb, "leftUpperBound", json_integer(r->upper_ms));
-        json_object_set_new(wb, "leftTimeIndex", json_integer(r->left_time_col));
-        json_object_set_new(wb, "rightTimeIndex", json_integer(r->right_time_col));
-        json_object_set_new(ij, "windowBounds", wb);
-        json_object_set_new(j, "intervalJoinSpec", ij);
-        break;
-    }
-    case WR_TEMPORAL_JOIN: {
-        json_t *js = join_spec(r);
-        json_object_set_new(js, "nonEquiCondition", r->join_cond ? ex_rex_json(x->p, r->join_cond, NULL) : json_null());
-        json_object_set_new(j, "joinSpec", js);
-        json_object_set_new(j, "isTemporalFunctionJoin", json_false());
-        json_object_set_new(j, "leftTimeAttributeIndex", json_integer(r->left_time_col));
-        json_object_set_new(j, "rightTimeAttributeIndex", json_integer(r->right_time_col));
-        break;
-    }
-    case WR_DEDUP: {
-        json_t *c = json_object();
-        json_object_set_new(c, "table.exec.deduplicate.insert-update-after-sensitive-enabled",
-                            json_string(bool_str(x->p->config, "table.exec.deduplicate.insert-update-after-sensitive-enabled", "true")));
-        json_object_set_new(c, "table.exec.deduplicate.mini-batch.compact-changes-enabled",
-                            json_string(bool_str(x->p->config, "table.exec.deduplicate.mini-batch.compact-changes-enabled", "false")));
-        json_object_set_new(c, "table.exec.mini-batch.enabled",
-                            json_string(bool_str(x->p->config, "table.exec.mini-batch.enabled", "false")));
-        json_object_set_new(c, "table.exec.mini-batch.size",
-                            json_string(opt_str(x->p->config, "table.exec.mini-batch.size", "-1")));
-        json_object_set_new(j, "configuration", c);
-        json_object_set_new(j, "uniqueKeys", ints_json(r->nkeys, r->keys));
-        json_object_set_new(j, "isRowtime", json_boolean(r->dedup_rowtime));
-        json_object_set_new(j, "keepLastRow", json_boolean(r->keep_last));
-        json_object_set_new(j, "outputInsertOnly", json_boolean(r->changelog == WCM_INSERT));
-        json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
-        json_object_set_new(j, "state", one_state(r->ttl_ms, "deduplicateState"));
-        break;
-    }
-    case WR_RANK: {
-        static const char *const RT[] = {"ROW_NUMBER", "RANK", "DENSE_RANK"};
-        json_object_set_new(j, "rankType", json_string(RT[r->rank_func >= 0 && r->rank_func < 3 ? r->rank_func : 0]));
-        json_t *part = json_object();
-        json_object_set_new(part, "fields", ints_json(r->nkeys, r->keys));
-        json_object_set_new(j, "partition", part);
-        json_object_set_new(j, "orderBy", sort_spec_json(r));
-        rank_range_and_strategy(j, r, in);
-        json_object_set_new(j, "outputRowNumber", json_boolean(r->output_rank_number));
-        json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
-        json_object_set_new(j, "state", one_state(r->ttl_ms, "rankState"));
-        break;
-    }
-    case WR_SORT_LIMIT: {
-        /* StreamExecSortLimit / StreamExecLimit (a StreamExecRank): the rank's own fields
-           (rankType, partition, outputRowNumber; Limit's empty orderBy) follow the description */
-        json_t *c = json_object();
-        json_object_set_new(c, "table.exec.rank.topn-cache-size",
-                            json_string(opt_str(x->p->config, "table.exec.rank.topn-cache-size", "10000")));
-        json_object_set_new(j, "configuration", c);
-        if (r->nsort) json_object_set_new(j, "orderBy", sort_spec_json(r));
-        rank_range_and_strategy(j, r, in);
-        json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
-        json_object_set_new(j, "state", one_state(r->ttl_ms, "rankState"));
-        break;
-    }
-    case WR_TEMPORAL_SORT:
-        json_object_set_new(j, "orderBy", sort_spec_json(r));
-        break;
-    case WR_CHANGELOG_NORMALIZE: {
-        json_t *c = json_object();
-        json_object_set_new(c, "table.exec.mini-batch.enabled",
-                            json_string(bool_str(x->p->config, "table.exec.mini-batch.enabled", "false")));
-        json_object_set_new(c, "table.exec.mini-batch.size",
-                            json_string(opt_str(x->p->config, "table.exec.mini-batch.size", "-1")));
-        json_object_set_new(j, "configuration", c);
-        json_object_set_new(j, "uniqueKeys", ints_json(r->nkeys, r->keys));
-        json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
-        if (r->normalize_filter) json_object_set_new(j, "filterCondition", ex_rex_json(x->p, r->normalize_filter, NULL));
-        json_object_set_new(j, "state", one_state(r->ttl_ms, "changelogNormalizeState"));
-        break;
-    }
-    case WR_WINDOW_RANK: case WR_WINDOW_JOIN:
-        window_rank_join_json(x, r, j);
-        break;
-    case WR_WINDOW_AGG: case WR_WINDOW_TVF:
-    case WR_LOCAL_WINDOW_AGG: case WR_GLOBAL_WINDOW_AGG: {
-        if (r->kind == WR_WINDOW_AGG && r->win_legacy) {
-            group_window_json(x, r, j);
-            break;
-        }
-        json_t *c = json_object();
-        json_object_set_new(c, "table.local-time-zone", json_string(opt_str(x->p->config, "table.local-time-zone", "default")));
-        json_object_set_new(j, "configuration", c);
-        bool agg = r->kind != WR_WINDOW_TVF;
-        if (agg) {
-            /* the calls carry the names of the (global) aggregate's results */
-            const WRel *g = r->kind == WR_LOCAL_WINDOW_AGG ? window_global_of(x, r) : r;
-            json_object_set_new(j, "grouping", ints_json(r->nkeys, r->keys));
-            json_object_set_new(j, "aggCalls", agg_calls_json(r->naggs, r->aggs, g ? ex_out_names(x, g) + g->nkeys : NULL));
-        }
-        json_t *w;
-        if (r->kind == WR_GLOBAL_WINDOW_AGG) {
-            /* the local aggregate's slice end (window end when attached) is the input's last field */
-            int end = r->inputs[0]->out.n - 1;
-            w = json_object();
-            json_object_set_new(w, "strategy", json_string(r->win_attached ? "WindowAttached" : "SliceAttached"));
-            json_object_set_new(w, "window", window_spec_json(r));
-            json_object_set_new(w, "timeAttributeType", ex_type_json(r->agg_input.types[r->win_time_col]));
-            if (r->win_attached) {
-                json_object_set_new(w, "windowStart", json_integer(-1));
-                json_object_set_new(w, "windowEnd", json_integer(end));
-            } else {
-                json_object_set_new(w, "sliceEnd", json_integer(end));
-            }
-            json_object_set_new(w, "isRowtime", json_boolean(!r->win_proctime));
-        } else if (agg && r->win_attached) {
-            w = attached_windowing(r, r->inputs[0], r->win_start_col, r->win_end_col);
-        } else {
-            const WRel *src = r->inputs[0];
-            w = json_object();
-            json_object_set_new(w, "strategy", json_string("TimeAttribute"));
-            json_object_set_new(w, "window", window_spec_json(r));
-            json_object_set_new(w, "timeAttributeType", ex_type_json(src->out.types[r->win_time_col]));
-            json_object_set_new(w, "timeAttributeIndex", json_integer(r->win_time_col));
-            json_object_set_new(w, "isRowtime", json_boolean(!r->win_proctime));
-        }
-        json_object_set_new(j, "windowing", w);
-        if (r->kind == WR_WINDOW_AGG || r->kind == WR_GLOBAL_WINDOW_AGG) {
-            /* the window properties the aggregate produces: window_start, window_end, and
-               window_time when a consumer reads it */
-            const WType *tt = r->kind == WR_GLOBAL_WINDOW_AGG ? r->agg_input.types[r->win_time_col]
-                                                              : r->inputs[0]->out.types[r->win_time_col];
-            const ExNode *en = ex_node(x, r);
-            const char *const *on = ex_out_names(x, r);
-            json_t *props = json_array();
-            int cols[3] = {r->win_out_start, r->win_out_end, en && en->wtime_used ? r->win_out_time : -1};
-            const char *kinds[3] = {"WindowStart", "WindowEnd", r->win_proctime ? "Proctime" : "Rowtime"};
-            for (int k = 0; k < 3; k++) {
-                if (cols[k] < 0) continue;
-                json_t *np = json_object(), *pr = json_object();
-                json_object_set_new(np, "name", json_string(on[cols[k]]));
-                json_object_set_new(pr, "kind", json_string(kinds[k]));
-                json_object_set_new(pr, "reference", window_alias_json(tt));
-                json_object_set_new(np, "property", pr);
-                json_array_append_new(props, np);
-            }
-            json_object_set_new(j, "namedWindowProperties", props);
-        }
-        if (agg) json_object_set_new(j, "needRetraction", json_boolean(r->input_retracts));
-        if (r->kind == WR_GLOBAL_WINDOW_AGG)
-            json_object_set_new(j, "localAggInputRowType", ex_row_type_json(a, &r->agg_input));
-        break;
-    }
-    case WR_SINK: {
-        json_t *c = json_object();
-        json_object_set_new(c, "table.exec.sink.keyed-shuffle", enum_option(x, "table.exec.sink.keyed-shuffle", "AUTO"));
-        json_object_set_new(c, "table.exec.sink.not-null-enforcer", enum_option(x, "table.exec.sink.not-null-enforcer", "ERROR"));
-        json_object_set_new(c, "table.exec.sink.rowtime-inserter", enum_option(x, "table.exec.sink.rowtime-inserter", "ENABLED"));
-        json_object_set_new(c, "table.exec.sink.type-length-enforcer", enum_option(x, "table.exec.sink.type-length-enforcer", "IGNORE"));
-        json_object_set_new(c, "table.exec.sink.upsert-materialize", enum_option(x, "table.exec.sink.upsert-materialize", "AUTO"));
-        json_object_set_new(j, "configuration", c);
-        json_t *dts = json_object();
-        if (r->sink_table) json_object_set_new(dts, "table", table_json(x, r->sink_table, r->sink_qname, NULL));
-        if (r->ntarget_cols) {
-            json_t *tc = json_array();
-            for (int k = 0; k < r->ntarget_cols; k++) json_array_append_new(tc, json_pack("[i]", r->target_cols[k]));
-            json_object_set_new(dts, "targetColumns", tc);
-        }
-        json_t *ab = json_array();
-        if (r->sink_nstatic) {
-            /* INSERT ... PARTITION (k = 'v'): Flink's Partitioning sink ability */
-            json_t *pa = json_object(), *part = json_object();
-            json_object_set_new(pa, "type", json_string("Partitioning"));
-            for (int k = 0; k < r->sink_nstatic; k++)
-                json_object_set_new(part, r->sink_static_keys[k], json_string(r->sink_static_values[k]));
-            json_object_set_new(pa, "partition", part);
-            json_array_append_new(ab, pa);
-        }
-        if (r->nmeta && r->sink_table) json_array_append_new(ab, writing_metadata_json(x, r));
-        if (json_array_size(ab)) json_object_set_new(dts, "abilities", ab);
-        else json_decref(ab);
-        json_object_set_new(j, "dynamicTableSink", dts);
-        /* the modes the input really sends (an aggregate over an insert-only input sends no DELETE) */
-        json_object_set_new(j, "inputChangelogMode", changelog_json(in ? ex_changelog_mode(x, in) : WCM_INSERT));
-        if (node && node->materializer) json_object_set_new(j, "requireUpsertMaterialize", json_true());
-        if (in && in->nunique > 0 && in->changelog != WCM_INSERT)
-            json_object_set_new(j, "inputUpsertKey", ints_json(in->nunique, in->unique));
-        if (node && node->materializer)
-            json_object_set_new(j, "state", one_state(node->materializer->ttl_ms, "sinkMaterializeState"));
-        if (r->sink_conflict)
-            json_object_set_new(j, "conflictStrategy", json_pack("{s:s}", "behavior", wplan_conflict_name(r->sink_conflict)));
-        break;
-    }
-    case WR_CORRELATE:
-        ex_correlate_json(x, r, j);
-        break;
-    case WR_REPLICATE_ROWS: {
-        /* Correlate with the internal table function $REPLICATE_ROWS$1 over all input fields
-           (the count first); its row type is the fields it appends */
-        json_object_set_new(j, "joinType", json_string("INNER"));
-        json_t *fc = json_object(), *ops = json_array();
-        json_object_set_new(fc, "kind", json_string("CALL"));
-        json_object_set_new(fc, "internalName", json_string("$REPLICATE_ROWS$1"));
-        for (int i = 0; i < in->out.n; i++) json_array_append_new(ops, input_ref_json(in, i, cm));
-        json_object_set_new(fc, "operands", ops);
-        const char *const *on = ex_out_names(x, r);
-        int nf = r->out.n - in->out.n;
-        WSchema fs = {nf, (const char **)on + in->out.n, r->out.types + in->out.n};
-        json_t *row = ex_row_type_json(a, &fs);
-        if (json_is_string(row)) {
-            json_t *nn = json_string(wa_sprintf(a, "%s NOT NULL", json_string_value(row)));
-            json_decref(row);
-            row = nn;
-        }
-        json_object_set_new(fc, "type", row);
-        json_object_set_new(j, "functionCall", fc);
-        json_object_set_new(j, "condition", json_null());
-        break;
-    }
-    case WR_EXPAND: {
-        /* projects: one RexNode list per projection: input fields, typed NULLs, the expand id */
-        json_t *projects = json_array();
-        int nc = r->out.n;
-        for (int k = 0; k < r->nexpand; k++) {
-            json_t *pr = json_array();
-            for (int c = 0; c < nc; c++) {
-                int src = r->expand_src[k * nc + c];
-                if (src >= 0) {
-                    json_array_append_new(pr, input_ref_json(in, src, cm));
-                } else {
-                    json_t *l = json_object();
-                    json_object_set_new(l, "kind", json_string("LITERAL"));
-                    json_object_set_new(l, "value", src == -1 ? json_null() : json_integer(r->expand_ids[k]));
-                    json_object_set_new(l, "type", ex_type_json(src == -1 ? wtype_with_nullable(a, r->out.types[c], true)
-                                                                          : r->out.types[c]));
-                    json_array_append_new(pr, l);
-                }
-            }
-            json_array_append_new(projects, pr);
-        }
-        json_object_set_new(j, "projects", projects);
-        break;
-    }
-    case WR_LOOKUP_JOIN: {
-        const WRel *dim = r->lookup_scan;
-        json_object_set_new(j, "joinType", json_string(r->join_type == AJ_LEFT ? "LEFT" : "INNER"));
-        json_object_set_new(j, "joinCondition", r->shown_cond ? ex_rex_json(x->p, r->shown_cond, NULL) : json_null());
-        json_t *tt = json_object(), *lts = json_object();
-        json_object_set_new(lts, "table", table_json(x, dim->table, dim->table_qname, NULL));
-        /* the conjuncts on dim columns alone (not in joinCondition): Flink's jdbc source takes
-           them as pushed-down predicates over the dim row */
-        WExpr *cs[256];
-        int n = 0, ln = r->inputs[0]->out.n;
-        wplan_split_and(r->join_cond, cs, &n, 256);
-        int *m = WA_ARRAY(a, int, ln + dim->out.n);
-        for (int i = 0; i < ln + dim->out.n; i++) m[i] = i - ln;
-        json_t *preds = json_array();
-        for (int i = 0; i < n; i++) {
-            WExpr *sh[256];
-            int ns = 0;
-            wplan_split_and(r->shown_cond, sh, &ns, 256);
-            bool shown = false;
-            for (int k = 0; k < ns; k++) shown = shown || sh[k] == cs[i];
-            if (!shown) json_array_append_new(preds, ex_rex_json(x->p, cs[i], m));
-        }
-        if (json_array_size(preds)) {
-            json_t *ab = json_array(), *f = json_object();
-            json_object_set_new(f, "type", json_string("FilterPushDown"));
-            json_object_set_new(f, "predicates", preds);
-            json_array_append_new(ab, f);
-            json_object_set_new(lts, "abilities", ab);
-        } else {
-            json_decref(preds);
-        }
-        json_object_set_new(tt, "lookupTableSource", lts);
-        json_t *ot = ex_row_type_json(a, &dim->out);
-        WStrBuf t;
-        wsb_init(&t);
-        wsb_printf(&t, "%s NOT NULL", json_string_value(ot));
-        json_decref(ot);
-        json_object_set_new(tt, "outputType", json_string(t.buf));
-        wsb_free(&t);
-        json_object_set_new(j, "temporalTable", tt);
-        json_t *keys = json_object();
-        bool pk_in_keys = dim->table->npk > 0;
-        for (int k = 0; k < r->nkeys; k++) {
-            json_t *f = json_object();
-            json_object_set_new(f, "type", json_string("FieldRef"));
-            json_object_set_new(f, "index", json_integer(r->keys[k]));
-            char idx[16];
-            snprintf(idx, sizeof idx, "%d", r->right_keys[k]);
-            json_object_set_new(keys, idx, f);
-        }
-        for (int p = 0; p < dim->table->npk; p++) {
-            bool found = false;
-            for (int k = 0; k < r->nkeys; k++)
-                found = found || !strcmp(dim->out.names[r->right_keys[k]], dim->table->cols[dim->table->pk[p]].name);
-            pk_in_keys = pk_in_keys && found;
-        }
-        json_object_set_new(j, "lookupKeys", keys);
-        json_object_set_new(j, "projectionOnTemporalTable", json_null());
-        json_object_set_new(j, "filterOnTemporalTable", json_null());
-        json_object_set_new(j, "lookupKeyContainsPrimaryKey", json_boolean(pk_in_keys));
-        json_object_set_new(j, "inputChangelogMode", changelog_json(in->changelog));
-        break;
-    }
-    case WR_OVER_AGG:
-        if (r->over_stream) over_spec_json(x, r, in, j);
-        break;
-    case WR_MATCH:
-        ex_match_json(x, r, j);
-        break;
-    default:
-        break;
-    }
+    CpNode cn = {.x = x, .r = r, .a = x->p->arena, .node = ex_node(x, r), .in = nin ? ins[0] : NULL,
+                 .cm = nin ? input_colmap(x, r->inputs[0]) : NULL};
+    if (ops->write(&cn, j)) return j;
     json_t *props = json_array();
     for (int i = 0; i < nin; i++) json_array_append_new(props, input_property(r));
     json_object_set_new(j, "inputProperties", props);
-    /* a sink's output type is its input row (Flink 2.x: the query's names, not the table's) */
-    WSchema os = r->kind == WR_SINK && in ? ex_schema(x, in) : ex_schema(x, r);
-    if ((r->kind == WR_WATERMARK || r->kind == WR_MINIBATCH_ASSIGNER) && cm) {
-        /* a watermark assigner over a projected scan produces the projected columns */
-        WSchema ps = {0, WA_ARRAY(a, const char *, os.n ? os.n : 1), WA_ARRAY(a, const WType *, os.n ? os.n : 1)};
-        for (int i = 0; i < os.n; i++)
-            if (cm[i] >= 0) { ps.names[cm[i]] = os.names[i]; ps.types[cm[i]] = os.types[i]; ps.n++; }
-        os = ps;
-    }
-    if ((r->kind == WR_WINDOW_AGG || r->kind == WR_GLOBAL_WINDOW_AGG) && !r->win_legacy && r->win_out_time >= 0 &&
-        r->win_out_time < os.n && !(node && node->wtime_used)) {
-        /* window_time is produced only when a consumer reads it */
-        WSchema ws = {0, WA_ARRAY(a, const char *, os.n), WA_ARRAY(a, const WType *, os.n)};
-        for (int i = 0; i < os.n; i++)
-            if (i != r->win_out_time) { ws.names[ws.n] = os.names[i]; ws.types[ws.n] = os.types[i]; ws.n++; }
-        os = ws;
-    }
-    json_object_set_new(j, "outputType", acc_row_type_json(x, r, &os));
+    WSchema os = ops->output_schema(&cn);
+    json_object_set_new(j, "outputType", cp_acc_row_type_json(x, r, &os));
     WStrBuf d;
     wsb_init(&d);
     ex_digest(x, r, EXD_EXEC, &d);
     json_object_set_new(j, "description", json_string(d.buf ? d.buf : ""));
     wsb_free(&d);
-    if (r->kind == WR_LOOKUP_JOIN) json_object_set_new(j, "preferCustomShuffle", json_false());
-    if (r->kind == WR_SORT_LIMIT) {
-        json_object_set_new(j, "rankType", json_string("ROW_NUMBER"));
-        json_t *part = json_object();
-        json_object_set_new(part, "fields", json_array());
-        json_object_set_new(j, "partition", part);
-        if (!r->nsort) json_object_set_new(j, "orderBy", sort_spec_json(r));
-        json_object_set_new(j, "outputRowNumber", json_false());
-    }
-    return j;
-}
-
-/* The GlobalWindowAggregate reading local window aggregate `local` (through its exchange). */
-static const WRel *window_global_of(const ExCtx *x, const WRel *local)
-{
-    for (int i = 0; i < x->n; i++) {
-        const WRel *g = x->nodes[i].rel;
-        if (g->kind == WR_GLOBAL_WINDOW_AGG && g->inputs[0]->kind == WR_EXCHANGE && g->inputs[0]->inputs[0] == local)
-            return g;
-    }
-    return NULL;
-}
-
-/* The GlobalGroupAggregate reading local aggregate `local` (through its exchange), or NULL. */
-static const WRel *global_of(const ExCtx *x, const WRel *local)
-{
-    for (int i = 0; i < x->n; i++) {
-        const WRel *g = x->nodes[i].rel;
-        if (g->kind == WR_GLOBAL_GROUP_AGG && g->inputs[0]->kind == WR_EXCHANGE && g->inputs[0]->inputs[0] == local)
-            return g;
-    }
-    return NULL;
-}
-
-static void two_phase_json(const ExCtx *x, const WRel *r, json_t *j)
-{
-    WArena *a = x->p->arena;
-    json_object_set_new(j, "configuration", agg_configuration(x));
-    /* call names as Flink's aggregate calls carry them: the select items, none after a split */
-    const char *const *names = NULL;
-    if (r->partial_final == WPF_NONE && r->kind != WR_INCREMENTAL_GROUP_AGG) {
-        const WRel *g = r->kind == WR_GLOBAL_GROUP_AGG ? r : global_of(x, r);
-        if (g) names = ex_out_names(x, g) + g->nkeys;
-    }
-    if (r->kind == WR_INCREMENTAL_GROUP_AGG) {
-        json_object_set_new(j, "partialAggGrouping", ints_json(r->nkeys, r->keys));
-        json_object_set_new(j, "finalAggGrouping", ints_json(r->nfinal_keys, r->final_keys));
-        json_object_set_new(j, "partialOriginalAggCalls", agg_calls_json(r->naggs, r->aggs, NULL));
-        json_object_set_new(j, "partialAggCallNeedRetractions", bools_json(r->naggs, r->input_retracts));
-        json_object_set_new(j, "partialLocalAggInputRowType", ex_row_type_json(a, &r->agg_input));
-        json_object_set_new(j, "partialAggNeedRetraction", json_boolean(r->input_retracts));
-        json_object_set_new(j, "state", one_state(r->ttl_ms, "incrementalGroupAggregateState"));
-        return;
-    }
-    json_object_set_new(j, "grouping", ints_json(r->nkeys, r->keys));
-    json_object_set_new(j, "aggCalls", agg_calls_json(r->naggs, r->aggs, names));
-    json_object_set_new(j, "aggCallNeedRetractions", bools_json(r->naggs, r->input_retracts));
-    if (r->kind == WR_GLOBAL_GROUP_AGG) {
-        json_object_set_new(j, "localAggInputRowType", ex_row_type_json(a, &r->agg_input));
-        json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
-    }
-    json_object_set_new(j, "needRetraction", json_boolean(r->input_retracts));
-    int count_star = wagg_index_of_count_star(r);
-    if (count_star >= 0) json_object_set_new(j, "indexOfCountStar", json_integer(count_star));
-    if (r->kind == WR_GLOBAL_GROUP_AGG)
-        json_object_set_new(j, "state", one_state(r->ttl_ms, "globalGroupAggregateState"));
-}
-
-/* A constant of an OverAggregate's window group: its input index (after the input's fields),
-   equal literals shared as in Calcite's RexProgram. Takes lit (owned). */
-static int over_constant(json_t *consts, int nin, json_t *lit)
-{
-    for (size_t i = 0; i < json_array_size(consts); i++)
-        if (json_equal(json_array_get(consts, i), lit)) { json_decref(lit); return nin + (int)i; }
-    json_array_append_new(consts, lit);
-    return nin + (int)json_array_size(consts) - 1;
-}
-
-/* StreamExecOverAggregate's overSpec: partition, one group (orderBy, frame, calls: aggregates,
-   $LAG$1 with its offset among the constants, $ROW_NUMBER$1 / $RANK$1 / $DENSE_RANK$1),
-   constants, originalInputFields. */
-static void over_spec_json(const ExCtx *x, const WRel *r, const WRel *in, json_t *j)
-{
-    WArena *a = x->p->arena;
-    const WOverWindow *w = &r->over_stream->windows[0];
-    int nin = in->out.n;
-    const char *const *on = ex_out_names(x, r);
-    json_t *spec = json_object(), *consts = json_array();
-    json_t *part = json_object();
-    json_object_set_new(part, "fields", ints_json(r->nkeys, r->keys));
-    json_object_set_new(spec, "partition", part);
-    json_t *g = json_object();
-    json_t *ob = json_object(), *of = json_array(), *f = json_object();
-    json_object_set_new(f, "index", json_integer(r->time_col));
-    json_object_set_new(f, "isAscending", json_true());
-    json_object_set_new(f, "nullIsLast", json_false());
-    json_array_append_new(of, f);
-    json_object_set_new(ob, "fields", of);
-    json_object_set_new(g, "orderBy", ob);
-    json_object_set_new(g, "isRows", json_boolean(r->over_rows));
-    json_t *lb = json_object();
-    if (r->over_unbounded) {
-        json_object_set_new(lb, "kind", json_string("UNBOUNDED_PRECEDING"));
-    } else {
-        json_object_set_new(lb, "kind", json_string("BOUNDED_WINDOW"));
-        json_object_set_new(lb, "isPreceding", json_true());
-        json_t *lit;
-        if (w->lower.lit) {
-            lit = ex_rex_json(x->p, w->lower.lit, NULL);
-        } else {
-            WExpr l = {.kind = WX_LITERAL, .type = &WTYPE_BIGINT_NN, .lit.i = r->over_preceding};
-            lit = ex_rex_json(x->p, &l, NULL);
-        }
-        json_t *ref = json_object();
-        json_object_set_new(ref, "kind", json_string("INPUT_REF"));
-        json_object_set_new(ref, "inputIndex", json_integer(over_constant(consts, nin, json_incref(lit))));
-        json_object_set(ref, "type", json_object_get(lit, "type"));
-        json_decref(lit);
-        json_object_set_new(lb, "offset", ref);
-    }
-    json_object_set_new(g, "lowerBound", lb);
-    json_t *ub = json_object();
-    json_object_set_new(ub, "kind", json_string("CURRENT_ROW"));
-    json_object_set_new(g, "upperBound", ub);
-    json_t *calls = json_array();
-    for (int i = 0; i < w->ncalls; i++) {
-        const WOverCall *c = &w->calls[i];
-        const char *name = nin + i < r->out.n ? on[nin + i] : c->name;
-        if (c->fn == WOF_AGG) {
-            json_t *one = agg_calls_json(1, &c->agg, &name);
-            json_array_append(calls, json_array_get(one, 0));
-            json_decref(one);
-            continue;
-        }
-        json_t *cj = json_object();
-        json_object_set_new(cj, "name", json_string(name));
-        const char *in_name = c->fn == WOF_LAG ? "$LAG$1" : c->fn == WOF_RANK ? "$RANK$1"
-                            : c->fn == WOF_DENSE_RANK ? "$DENSE_RANK$1" : "$ROW_NUMBER$1";
-        json_object_set_new(cj, "internalName", json_string(in_name));
-        json_t *al = json_array();
-        if (c->fn == WOF_LAG) {
-            json_array_append_new(al, json_integer(c->arg));
-            WExpr l = {.kind = WX_LITERAL, .type = &WTYPE_INT_NN, .lit.i = c->n};
-            json_array_append_new(al, json_integer(over_constant(consts, nin, ex_rex_json(x->p, &l, NULL))));
-            if (c->default_col >= 0) json_array_append_new(al, json_integer(c->default_col));
-        }
-        json_object_set_new(cj, "argList", al);
-        json_object_set_new(cj, "filterArg", json_integer(-1));
-        json_object_set_new(cj, "distinct", json_false());
-        json_object_set_new(cj, "approximate", json_false());
-        json_object_set_new(cj, "ignoreNulls", json_false());
-        json_object_set_new(cj, "type", ex_type_json(c->type));
-        json_array_append_new(calls, cj);
-    }
-    json_object_set_new(g, "aggCalls", calls);
-    json_t *groups = json_array();
-    json_array_append_new(groups, g);
-    json_object_set_new(spec, "groups", groups);
-    json_object_set_new(spec, "constants", consts);
-    json_object_set_new(spec, "originalInputFields", json_integer(nin));
-    json_object_set_new(j, "overSpec", spec);
-    (void)a;
-}
-
-/* The local aggregate whose accumulator row r carries (r itself, or below an exchange). */
-static const WRel *acc_producer(const WRel *r)
-{
-    if (r->kind == WR_EXCHANGE) r = r->inputs[0];
-    return r->kind == WR_LOCAL_GROUP_AGG || r->kind == WR_INCREMENTAL_GROUP_AGG || r->kind == WR_LOCAL_WINDOW_AGG
-               ? r : NULL;
-}
-
-/* Flink's internal conversion class of a value of type t (LogicalTypeUtils
-   .toInternalConversionClass) where it is not the type's default conversion class, else NULL. */
-static const char *internal_class_if_not_default(const WType *t)
-{
-    switch (t->id) {
-    case WT_CHAR: case WT_VARCHAR: return "org.apache.flink.table.data.StringData";
-    case WT_DECIMAL: return "org.apache.flink.table.data.DecimalData";
-    case WT_DATE: case WT_TIME: case WT_INTERVAL_YM: return "java.lang.Integer";
-    case WT_INTERVAL_DT: return "java.lang.Long";
-    case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ: return "org.apache.flink.table.data.TimestampData";
-    case WT_ARRAY: return "org.apache.flink.table.data.ArrayData";
-    case WT_MAP: case WT_MULTISET: return "org.apache.flink.table.data.MapData";
-    case WT_ROW: return "org.apache.flink.table.data.RowData";
-    default: return NULL;
-    }
-}
-
-/* The external data type of a DISTINCT's MapView over keys of type kt, as Flink serializes it:
-   the structured type as a string, wrapped with the key's conversion class when Flink's view holds
-   internal values of a class that is not the type's default (StringData for a VARCHAR key, ...).
-   Without that class Flink's job reads the view's keys as the default class (ClassCastException
-   BinaryStringData -> String). Measured with Flink 2.3.0's COMPILE PLAN. */
-static json_t *map_view_data_type(WArena *a, const WType *kt)
-{
-    json_t *logical = json_string(wa_sprintf(a, "STRUCTURED<'org.apache.flink.table.api.dataview.MapView', `map` MAP<%s, BIGINT NOT NULL>>",
-                                             ex_type_serial(a, kt)));
-    const char *kc = internal_class_if_not_default(kt);
-    if (!kc) return logical;
-    json_t *wrap = json_object(), *fl = json_array(), *fm = json_object(), *kco = json_object();
-    json_object_set_new(wrap, "logicalType", logical);
-    json_object_set_new(fm, "name", json_string("map"));
-    json_object_set_new(kco, "conversionClass", json_string(kc));
-    json_object_set_new(fm, "keyClass", kco);
-    json_array_append_new(fl, fm);
-    json_object_set_new(wrap, "fields", fl);
-    return wrap;
-}
-
-/* outputType: accumulator rows hold RAW fields (the MapView of a DISTINCT, the accumulator of
-   MIN/MAX with retraction), which Flink writes as structured types. */
-static json_t *acc_row_type_json(const ExCtx *x, const WRel *r, const WSchema *os)
-{
-    WArena *a = x->p->arena;
-    const WRel *lp = acc_producer(r);
-    bool raw = false;
-    for (int i = 0; lp && i < os->n; i++) if (os->types[i]->id == WT_VARBINARY) raw = true;
-    if (!raw) return ex_row_type_json(a, os);
-    WAggPartial L;
-    if (lp->kind == WR_LOCAL_WINDOW_AGG) wagg_window_partial_layout(a, lp->aggs, lp->naggs, &lp->agg_input, lp->win_kind, &L);
-    else wagg_partial_layout(a, lp->aggs, lp->naggs, &lp->agg_input, lp->input_retracts, false, &L);
-    int nk = lp->kind == WR_INCREMENTAL_GROUP_AGG ? lp->nfinal_keys : lp->nkeys;
-    json_t *j = json_object();
-    json_object_set_new(j, "type", json_string("ROW"));
-    json_t *fields = json_array();
-    for (int i = 0; i < os->n; i++) {
-        json_t *f = json_object();
-        json_object_set_new(f, "name", json_string(os->names[i]));
-        json_t *ft = NULL;
-        int col = i - nk;
-        if (os->types[i]->id == WT_VARBINARY && col >= 0) {
-            for (int k = 0; k < L.ndistinct && !ft; k++) {
-                if (L.distinct_col[k] != col) continue;
-                const WType *kt = lp->agg_input.types[L.distinct_args[2 * k]];
-                ft = json_object();
-                json_object_set_new(ft, "type", json_string("RAW"));
-                json_object_set_new(ft, "class", json_string("org.apache.flink.table.api.dataview.MapView"));
-                json_object_set_new(ft, "externalDataType", map_view_data_type(a, kt));
-            }
-            for (int m = 0; m < L.naggs && !ft; m++) {
-                if (L.first[m] != col) continue;
-                const WAggCall *c = &lp->aggs[m];
-                const char *cls = c->kind == WAGG_MIN
-                    ? "org.apache.flink.table.runtime.functions.aggregate.MinWithRetractAggFunction$MinWithRetractAccumulator"
-                    : "org.apache.flink.table.runtime.functions.aggregate.MaxWithRetractAggFunction$MaxWithRetractAccumulator";
-                ft = json_object();
-                json_object_set_new(ft, "type", json_string("RAW"));
-                json_object_set_new(ft, "class", json_string(cls));
-            }
-        }
-        json_object_set_new(f, "fieldType", ft ? ft : ex_type_json(os->types[i]));
-        json_array_append_new(fields, f);
-    }
-    json_object_set_new(j, "fields", fields);
+    ops->after_description(&cn, j);
     return j;
 }
 

@@ -2,7 +2,8 @@
  * digest.c — one exec node as Flink prints it in the optimized physical plan and the execution
  * plan: its name (Calc, GroupAggregate, Exchange, ...), its attributes in Flink's order
  * (select=[...], where=[...], groupBy=[...], distribution=[hash[...]], ...), and the
- * stream-exec-*_1 type names of compiled plans. See explain_internal.h.
+ * stream-exec-*_1 type names of compiled plans. Each from EX_KIND_OPS, one row per WRelKind
+ * (ex_digest_ops_check: no kind without its name, type and digest). See explain_internal.h.
  */
 #include "explain_internal.h"
 #include "../plan/agg_rules.h"
@@ -10,92 +11,8 @@
 #include "../common/duration.h"
 
 #include <stdint.h>
+#include <assert.h>
 #include <string.h>
-
-const char *ex_rel_name(const WRel *r)
-{
-    switch (r->kind) {
-    case WR_SCAN: return "TableSourceScan";
-    case WR_VALUES: return "Values";
-    case WR_CALC: return "Calc";
-    case WR_UNION: return "Union";
-    case WR_WATERMARK: return "WatermarkAssigner";
-    case WR_SINK: return "Sink";
-    case WR_EXCHANGE: return "Exchange";
-    case WR_GROUP_AGG: return "GroupAggregate";
-    case WR_JOIN: return "Join";
-    case WR_DEDUP: return "Deduplicate";
-    case WR_RANK: return "Rank";
-    case WR_SORT_LIMIT: return r->nsort ? "SortLimit" : "Limit";
-    case WR_SORT: return !r->nsort ? "Limit" : (r->sort_fetch >= 0 || r->sort_offset >= 0) ? "SortLimit" : "Sort";
-    case WR_TEMPORAL_SORT: return "TemporalSort";
-    case WR_WINDOW_AGG: return r->win_legacy ? "GroupWindowAggregate" : "WindowAggregate";
-    case WR_CHANGELOG_NORMALIZE: return "ChangelogNormalize";
-    case WR_DROP_UPDATE_BEFORE: return "DropUpdateBefore";
-    case WR_SINK_MATERIALIZER: return "SinkMaterializer";
-    case WR_OVER_RANK: return "OverRank";
-    case WR_WINDOW_TVF: return "WindowTableFunction";
-    case WR_WINDOW_RANK: return r->win_dedup ? "WindowDeduplicate" : "WindowRank";
-    case WR_WINDOW_JOIN: return "WindowJoin";
-    case WR_INTERVAL_JOIN: return "IntervalJoin";
-    case WR_TEMPORAL_JOIN: return "TemporalJoin";
-    case WR_LOOKUP_JOIN: return "LookupJoin";
-    case WR_OVER_AGG: return "OverAggregate";
-    case WR_MINIBATCH_ASSIGNER: return "MiniBatchAssigner";
-    case WR_LOCAL_GROUP_AGG: return "LocalGroupAggregate";
-    case WR_GLOBAL_GROUP_AGG: return "GlobalGroupAggregate";
-    case WR_INCREMENTAL_GROUP_AGG: return "IncrementalGroupAggregate";
-    case WR_LOCAL_WINDOW_AGG: return "LocalWindowAggregate";
-    case WR_GLOBAL_WINDOW_AGG: return "GlobalWindowAggregate";
-    case WR_EXPAND: return "Expand";
-    case WR_REPLICATE_ROWS: return "Correlate";
-    case WR_CORRELATE: return "Correlate";
-    case WR_MATCH: return "Match";
-    default: return "Unknown";
-    }
-}
-
-const char *ex_exec_type(const WRel *r)
-{
-    switch (r->kind) {
-    case WR_SCAN: return "stream-exec-table-source-scan_2";
-    case WR_VALUES: return "stream-exec-values_1";
-    case WR_CALC: return "stream-exec-calc_1";
-    case WR_UNION: return "stream-exec-union_1";
-    case WR_WATERMARK: return "stream-exec-watermark-assigner_1";
-    case WR_SINK: return "stream-exec-sink_2";
-    case WR_EXCHANGE: return "stream-exec-exchange_1";
-    case WR_GROUP_AGG: return "stream-exec-group-aggregate_1";
-    case WR_JOIN: return "stream-exec-join_1";
-    case WR_DEDUP: return "stream-exec-deduplicate_1";
-    case WR_RANK: return "stream-exec-rank_1";
-    case WR_SORT_LIMIT: return r->nsort ? "stream-exec-sort-limit_1" : "stream-exec-limit_1";
-    case WR_TEMPORAL_SORT: return "stream-exec-temporal-sort_1";
-    case WR_SORT: return !r->nsort ? "batch-exec-limit_1" : (r->sort_fetch >= 0 || r->sort_offset >= 0)
-                                                              ? "batch-exec-sort-limit_1" : "batch-exec-sort_1";
-    case WR_WINDOW_AGG: return r->win_legacy ? "stream-exec-group-window-aggregate_1" : "stream-exec-window-aggregate_1";
-    case WR_CHANGELOG_NORMALIZE: return "stream-exec-changelog-normalize_1";
-    case WR_DROP_UPDATE_BEFORE: return "stream-exec-drop-update-before_1";
-    case WR_WINDOW_TVF: return "stream-exec-window-table-function_1";
-    case WR_WINDOW_RANK: return r->win_dedup ? "stream-exec-window-deduplicate_1" : "stream-exec-window-rank_1";
-    case WR_WINDOW_JOIN: return "stream-exec-window-join_1";
-    case WR_INTERVAL_JOIN: return "stream-exec-interval-join_1";
-    case WR_TEMPORAL_JOIN: return "stream-exec-temporal-join_1";
-    case WR_LOOKUP_JOIN: return "stream-exec-lookup-join_1";
-    case WR_OVER_AGG: return r->over ? "batch-exec-over-aggregate_1" : "stream-exec-over-aggregate_1";
-    case WR_MINIBATCH_ASSIGNER: return "stream-exec-mini-batch-assigner_1";
-    case WR_LOCAL_GROUP_AGG: return "stream-exec-local-group-aggregate_1";
-    case WR_GLOBAL_GROUP_AGG: return "stream-exec-global-group-aggregate_1";
-    case WR_INCREMENTAL_GROUP_AGG: return "stream-exec-incremental-group-aggregate_1";
-    case WR_LOCAL_WINDOW_AGG: return "stream-exec-local-window-aggregate_1";
-    case WR_GLOBAL_WINDOW_AGG: return "stream-exec-global-window-aggregate_1";
-    case WR_EXPAND: return "stream-exec-expand_1";
-    case WR_REPLICATE_ROWS: return "stream-exec-correlate_1";
-    case WR_CORRELATE: return "stream-exec-correlate_1";
-    case WR_MATCH: return "stream-exec-match_1";
-    default: return "stream-exec-unknown_1";
-    }
-}
 
 void ex_changelog(uint8_t mode, WStrBuf *out)
 {
@@ -597,437 +514,683 @@ static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *i
     wsb_putc(out, ')');
 }
 
-static const char *rank_type(int f) { return f == 1 ? "RANK" : f == 2 ? "DENSE_RANK" : "ROW_NUMBER"; }
-
-void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
+static const char *rank_type(WRankFunc f)
 {
-    const WRel *in = r->ninputs ? r->inputs[0] : NULL;
-    const char *const *inn = in ? in_names(x, in) : NULL;
-    ExNode *node = ex_node(x, r);
-    if (r->kind == WR_DEDUP && d != EXD_EXEC && in && r->time_col >= 0 && r->time_col < in->out.n) {
-        /* Flink 2.3's physical plan keeps a deduplication as the ROW_NUMBER Top-1 it is
-           (StreamPhysicalRank; the execution plan and the compiled plan have its Deduplicate):
-           ordered by the time attribute, ascending for the first row, descending for the last */
-        wsb_puts(out, "Rank(strategy=[AppendFastStrategy], rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=1], partitionBy=[");
-        key_names(out, inn, r->nkeys, r->keys);
-        wsb_puts(out, "], orderBy=[");
-        rank_sort_key(out, in, inn, r->time_col, r->keep_last, true);
-        wsb_puts(out, "], ");
-        select_list(x, r, out);
-        wsb_putc(out, ')');
-        return;
+    static const char *const NAME[WRANK_NFUNCS] = {"ROW_NUMBER", "RANK", "DENSE_RANK"};
+    return NAME[wrank_func_index(f)];
+}
+
+/* One exec node's digest as the stage sees it: the node, its first input and their names. */
+typedef struct DgNode {
+    const ExCtx *x;
+    const WRel *r;
+    ExDialect d;
+    const WRel *in;                 /* first input, NULL for a leaf */
+    const char *const *inn;         /* its output names */
+    ExNode *node;                   /* the exec view of r (pushed filters, projections), may be NULL */
+} DgNode;
+
+static void dg_scan(const DgNode *dn, WStrBuf *out)
+{
+    const WRel *r = wrel_as_scan(dn->r);
+    ExNode *node = dn->node;
+    wsb_puts(out, "(table=[[");
+    table_path(out, r->table_qname ? r->table_qname : r->table->name);
+    if (node && node->pushed_filter) {
+        /* the pushed predicate refers to the scan's (projected) fields */
+        wsb_puts(out, ", filter=[");
+        ex_rex(out, node->pushed_filter, (const char *const *)r->out.names, EXD_PUSHED);
+        wsb_putc(out, ']');
     }
-    wsb_puts(out, ex_rel_name(r));
-    switch (r->kind) {
-    case WR_SCAN: {
-        wsb_puts(out, "(table=[[");
-        table_path(out, r->table_qname ? r->table_qname : r->table->name);
-        if (node && node->pushed_filter) {
-            /* the pushed predicate refers to the scan's (projected) fields */
-            wsb_puts(out, ", filter=[");
-            ex_rex(out, node->pushed_filter, (const char *const *)r->out.names, EXD_PUSHED);
-            wsb_putc(out, ']');
+    if (node && node->nproj) {
+        /* the physical columns read, then the metadata keys read (Flink's SupportsReadingMetadata) */
+        wsb_puts(out, ", project=[");
+        bool first = true;
+        for (int i = 0; i < node->nproj; i++) {
+            if (node->proj[i] >= r->nfields) continue;
+            wsb_printf(out, "%s%s", first ? "" : ", ", r->out.names[node->proj[i]]);
+            first = false;
         }
-        if (node && node->nproj) {
-            /* the physical columns read, then the metadata keys read (Flink's SupportsReadingMetadata) */
-            wsb_puts(out, ", project=[");
-            bool first = true;
-            for (int i = 0; i < node->nproj; i++) {
-                if (node->proj[i] >= r->nfields) continue;
-                wsb_printf(out, "%s%s", first ? "" : ", ", r->out.names[node->proj[i]]);
-                first = false;
-            }
-            wsb_puts(out, "], metadata=[");
-            first = true;
-            for (int i = 0; i < node->nproj; i++) {
-                if (node->proj[i] < r->nfields) continue;
-                wsb_printf(out, "%s%s", first ? "" : ", ", r->meta_keys[node->proj[i] - r->nfields]);
-                first = false;
-            }
-            wsb_putc(out, ']');
-        } else if (r->nmeta) {
-            wsb_puts(out, ", metadata=[");
-            for (int m = 0; m < r->nmeta; m++) wsb_printf(out, "%s%s", m ? ", " : "", r->meta_keys[m]);
-            wsb_putc(out, ']');
-        }
-        wsb_puts(out, "]], fields=[");
-        if (node && node->nproj) {
-            for (int i = 0; i < node->nproj; i++) wsb_printf(out, "%s%s", i ? ", " : "", r->out.names[node->proj[i]]);
-        } else {
-            ex_names_list(out, &r->out);
-        }
-        wsb_puts(out, "]");
-        ex_options_hints(out, r, false);
-        wsb_puts(out, ")");
-        return;
-    }
-    case WR_VALUES: {
-        /* Calcite's Values: type=[RecordType(...)] only at the DIGEST_ATTRIBUTES level (the
-           physical plan without costs), the tuples as RexLiterals print in every plan; Flink's
-           batch Values adds values=[names] */
-        wsb_putc(out, '(');
-        if (d == EXD_REL && !x->costs && !x->batch) {
-            wsb_puts(out, "type=[RecordType(");
-            for (int k = 0; k < r->out.n; k++) {
-                if (k) wsb_puts(out, ", ");
-                ex_calcite_type_name(out, r->out.types[k]);
-                wsb_printf(out, " %s", r->out.names[k]);
-            }
-            wsb_puts(out, ")], ");
-        }
-        wsb_puts(out, "tuples=[[");
-        for (int i = 0; i < r->nrows; i++) {
-            wsb_printf(out, "%s{ ", i ? ", " : "");
-            for (int k = 0; k < r->out.n; k++) {
-                WExpr lit = {.kind = WX_LITERAL, .type = r->out.types[k], .lit = r->rows[i][k],
-                             .is_null = r->row_nulls[i][k] != 0};
-                if (k) wsb_puts(out, ", ");
-                if (!lit.is_null && (lit.type->id == WT_VARCHAR || lit.type->id == WT_CHAR)) {
-                    /* the tuples keep the CHAR literals as written; the row type widens them */
-                    WExpr ch = lit;
-                    ch.type = wtype_new(x->p->arena, WT_CHAR, false);
-                    ex_tuple_literal(out, &ch, EXD_REL);
-                } else {
-                    ex_tuple_literal(out, &lit, EXD_REL);
-                }
-            }
-            wsb_puts(out, " }");
-        }
-        wsb_puts(out, "]]");
-        if (x->batch) {
-            wsb_puts(out, ", values=[");
-            ex_names_list(out, &r->out);
-            wsb_putc(out, ']');
-        }
-        wsb_putc(out, ')');
-        return;
-    }
-    case WR_CORRELATE:
-        ex_correlate_digest(x, r, out);
-        return;
-    case WR_CALC: {
-        wsb_puts(out, "(select=[");
-        for (int i = 0; i < r->nexprs; i++) {
-            const WExpr *e = r->exprs[i];
-            if (i) wsb_puts(out, ", ");
-            ex_rex(out, e, inn, d);
-            const char *on = ex_out_names(x, r)[i];
-            if (!(e->kind == WX_COLUMN && !strcmp(inn[e->col], on))) wsb_printf(out, " AS %s", on);
+        wsb_puts(out, "], metadata=[");
+        first = true;
+        for (int i = 0; i < node->nproj; i++) {
+            if (node->proj[i] < r->nfields) continue;
+            wsb_printf(out, "%s%s", first ? "" : ", ", r->meta_keys[node->proj[i] - r->nfields]);
+            first = false;
         }
         wsb_putc(out, ']');
-        if (r->cond) {
-            wsb_puts(out, ", where=[");
-            ex_rex(out, r->cond, inn, d);
-            wsb_putc(out, ']');
-        }
-        wsb_putc(out, ')');
-        return;
+    } else if (r->nmeta) {
+        wsb_puts(out, ", metadata=[");
+        for (int m = 0; m < r->nmeta; m++) wsb_printf(out, "%s%s", m ? ", " : "", r->meta_keys[m]);
+        wsb_putc(out, ']');
     }
-    case WR_UNION:
-        wsb_puts(out, "(all=[true], union=[");
+    wsb_puts(out, "]], fields=[");
+    if (node && node->nproj) {
+        for (int i = 0; i < node->nproj; i++) wsb_printf(out, "%s%s", i ? ", " : "", r->out.names[node->proj[i]]);
+    } else {
         ex_names_list(out, &r->out);
-        wsb_puts(out, "])");
-        return;
-    case WR_WATERMARK:
-        wsb_printf(out, "(rowtime=[%s], watermark=[", inn[r->rowtime_col]);
-        if (r->wm_expr) ex_rex(out, r->wm_expr, inn, d);
-        wsb_puts(out, "])");
-        return;
-    case WR_SINK:
-        wsb_printf(out, "(table=[%s], ", r->sink_qname ? r->sink_qname : "collect");
-        wplan_target_columns_text(out, r);
-        wsb_puts(out, "fields=[");
-        /* Flink lists the input's field names (the sink writes by position): those of the node
-           printed below it (a Calc that only renames is not in Flink's plan) */
-        {
-            const WRel *shown = ex_skip(x, r->inputs[0]);
-            const char *const *sn = shown->out.n == r->inputs[0]->out.n ? in_names(x, shown) : inn;
-            for (int i = 0; i < r->inputs[0]->out.n; i++) wsb_printf(out, "%s%s", i ? ", " : "", sn[i]);
+    }
+    wsb_puts(out, "]");
+    ex_options_hints(out, r, false);
+    wsb_puts(out, ")");
+}
+
+static void dg_values(const DgNode *dn, WStrBuf *out)
+{
+    const ExCtx *x = dn->x;
+    const WRel *r = dn->r;
+    ExDialect d = dn->d;
+    /* Calcite's Values: type=[RecordType(...)] only at the DIGEST_ATTRIBUTES level (the
+       physical plan without costs), the tuples as RexLiterals print in every plan; Flink's
+       batch Values adds values=[names] */
+    wsb_putc(out, '(');
+    if (d == EXD_REL && !x->costs && !x->batch) {
+        wsb_puts(out, "type=[RecordType(");
+        for (int k = 0; k < r->out.n; k++) {
+            if (k) wsb_puts(out, ", ");
+            ex_calcite_type_name(out, r->out.types[k]);
+            wsb_printf(out, " %s", r->out.names[k]);
         }
+        wsb_puts(out, ")], ");
+    }
+    wsb_puts(out, "tuples=[[");
+    for (int i = 0; i < r->nrows; i++) {
+        wsb_printf(out, "%s{ ", i ? ", " : "");
+        for (int k = 0; k < r->out.n; k++) {
+            WExpr lit = {.kind = WX_LITERAL, .type = r->out.types[k], .lit = r->rows[i][k],
+                         .is_null = r->row_nulls[i][k] != 0};
+            if (k) wsb_puts(out, ", ");
+            if (!lit.is_null && (lit.type->id == WT_VARCHAR || lit.type->id == WT_CHAR)) {
+                /* the tuples keep the CHAR literals as written; the row type widens them */
+                WExpr ch = lit;
+                ch.type = wtype_new(x->p->arena, WT_CHAR, false);
+                ex_tuple_literal(out, &ch, EXD_REL);
+            } else {
+                ex_tuple_literal(out, &lit, EXD_REL);
+            }
+        }
+        wsb_puts(out, " }");
+    }
+    wsb_puts(out, "]]");
+    if (x->batch) {
+        wsb_puts(out, ", values=[");
+        ex_names_list(out, &r->out);
         wsb_putc(out, ']');
-        if (node && node->materializer) wsb_puts(out, ", upsertMaterialize=[true]");
-        if (r->sink_conflict) wsb_printf(out, ", conflictStrategy=[%s]", wplan_conflict_name(r->sink_conflict));
-        wsb_putc(out, ')');
-        return;
-    case WR_EXCHANGE:
-        if (r->exchange_single || r->nkeys == 0) {
-            wsb_puts(out, "(distribution=[single])");
-        } else {
-            wsb_puts(out, "(distribution=[hash[");
-            key_names(out, inn, r->nkeys, r->keys);
-            wsb_puts(out, "]])");
-        }
-        return;
-    case WR_GROUP_AGG: {
-        wsb_putc(out, '(');
-        if (r->nkeys) {
-            wsb_puts(out, "groupBy=[");
-            key_names(out, inn, r->nkeys, r->keys);
-            wsb_puts(out, "], ");
-        }
-        partial_final_type(out, r);
-        wsb_puts(out, "select=[");
-        for (int i = 0; i < r->nkeys; i++) wsb_printf(out, "%s%s", i ? ", " : "", inn[r->keys[i]]);
-        /* the FINAL aggregate of a distinct split over an insert-only PARTIAL one: the partial
-           MIN/MAX only ever fall/rise, so Flink's monotonicity analysis drops their retraction */
-        const WRel *part = in && in->kind == WR_EXCHANGE ? in->inputs[0] : in;
-        bool mono = r->partial_final == WPF_FINAL && part && part->kind == WR_GROUP_AGG && !part->input_retracts;
-        for (int j = 0; j < r->naggs; j++) {
-            if (r->nkeys || j) wsb_puts(out, ", ");
-            const WAggCall *c = &r->aggs[j];
-            bool minmax = c->kind == WAGG_MIN || c->kind == WAGG_MAX;
-            ex_agg_call(c, inn, ex_out_names(x, r)[r->nkeys + j], out, r->input_retracts && !(mono && minmax));
-        }
+    }
+    wsb_putc(out, ')');
+}
+
+static void dg_correlate(const DgNode *dn, WStrBuf *out)
+{
+    ex_correlate_digest(dn->x, dn->r, out);
+}
+
+static void dg_calc(const DgNode *dn, WStrBuf *out)
+{
+    const ExCtx *x = dn->x;
+    const WRel *r = dn->r;
+    ExDialect d = dn->d;
+    const char *const *inn = dn->inn;
+    wsb_puts(out, "(select=[");
+    for (int i = 0; i < r->nexprs; i++) {
+        const WExpr *e = r->exprs[i];
+        if (i) wsb_puts(out, ", ");
+        ex_rex(out, e, inn, d);
+        const char *on = ex_out_names(x, r)[i];
+        if (!(e->kind == WX_COLUMN && !strcmp(inn[e->col], on))) wsb_printf(out, " AS %s", on);
+    }
+    wsb_putc(out, ']');
+    if (r->cond) {
+        wsb_puts(out, ", where=[");
+        ex_rex(out, r->cond, inn, d);
         wsb_putc(out, ']');
-        if (d == EXD_REL) ttl_hint_text(ex_hint(x, r), false, out);
-        wsb_putc(out, ')');
-        return;
     }
-    case WR_JOIN: {
-        const char *const *jn = join_names(x, r);
-        wsb_printf(out, "(joinType=[%s], where=[", join_type_name(r));
-        join_condition(x, r, jn, d, out);
-        wsb_puts(out, "], ");
-        select_list(x, r, out);
-        wsb_printf(out, ", leftInputSpec=[%s], rightInputSpec=[%s]",
-                   input_spec(r->inputs[0], r->nkeys, r->keys), input_spec(r->inputs[1], r->nkeys, r->right_keys));
-        if (r->join_minibatch) wsb_puts(out, ", miniBatch=[true]");
-        if (d == EXD_REL) ttl_hint_text(ex_hint(x, r), true, out);
-        wsb_putc(out, ')');
-        return;
+    wsb_putc(out, ')');
+}
+
+static void dg_union(const DgNode *dn, WStrBuf *out)
+{
+    const WRel *r = dn->r;
+    wsb_puts(out, "(all=[true], union=[");
+    ex_names_list(out, &r->out);
+    wsb_puts(out, "])");
+}
+
+static void dg_watermark(const DgNode *dn, WStrBuf *out)
+{
+    const WRel *r = dn->r;
+    ExDialect d = dn->d;
+    const char *const *inn = dn->inn;
+    wsb_printf(out, "(rowtime=[%s], watermark=[", inn[r->rowtime_col]);
+    if (r->wm_expr) ex_rex(out, r->wm_expr, inn, d);
+    wsb_puts(out, "])");
+}
+
+static void dg_sink(const DgNode *dn, WStrBuf *out)
+{
+    const ExCtx *x = dn->x;
+    const WRel *r = wrel_as_sink(dn->r);
+    const char *const *inn = dn->inn;
+    ExNode *node = dn->node;
+    wsb_printf(out, "(table=[%s], ", r->sink_qname ? r->sink_qname : "collect");
+    wplan_target_columns_text(out, r);
+    wsb_puts(out, "fields=[");
+    /* Flink lists the input's field names (the sink writes by position): those of the node
+       printed below it (a Calc that only renames is not in Flink's plan) */
+    {
+        const WRel *shown = ex_skip(x, r->inputs[0]);
+        const char *const *sn = shown->out.n == r->inputs[0]->out.n ? in_names(x, shown) : inn;
+        for (int i = 0; i < r->inputs[0]->out.n; i++) wsb_printf(out, "%s%s", i ? ", " : "", sn[i]);
     }
-    case WR_INTERVAL_JOIN: {
-        const char *const *jn = join_names(x, r);
-        bool rowtime = r->inputs[0]->out.types[r->left_time_col]->time_attr != WTA_PROCTIME;
-        wsb_printf(out, "(joinType=[%s], windowBounds=[isRowTime=%s, leftLowerBound=%lld, leftUpperBound=%lld, "
-                   "leftTimeIndex=%d, rightTimeIndex=%d], where=[", join_type_name(r), rowtime ? "true" : "false",
-                   (long long)r->lower_ms, (long long)r->upper_ms, r->left_time_col, r->right_time_col);
-        /* Flink shows the whole condition, time bounds included */
-        WRel shown = *r;
-        if (r->shown_cond) shown.join_cond = r->shown_cond;
-        join_condition(x, &shown, jn, d, out);
-        wsb_puts(out, "], ");
-        select_list(x, r, out);
-        wsb_putc(out, ')');
-        return;
-    }
-    case WR_TEMPORAL_JOIN: {
-        const char *const *jn = join_names(x, r);
-        wsb_printf(out, "(joinType=[%s], where=[", join_type_name(r));
-        join_condition(x, r, jn, d, out);
-        wsb_puts(out, "], ");
-        select_list(x, r, out);
-        wsb_putc(out, ')');
-        return;
-    }
-    case WR_LOOKUP_JOIN: {
-        /* conjuncts on the dim table's columns alone are pushed into the jdbc source (Flink's
-           SupportsFilterPushDown) and are not shown */
-        const char *const *jn = join_names(x, r);
-        wsb_printf(out, "(table=[%s], joinType=[%s], lookup=[", r->lookup_scan->table_qname,
-                   join_type_name(r));
-        for (int k = 0; k < r->nkeys; k++)
-            wsb_printf(out, "%s%s=%s", k ? ", " : "", r->lookup_scan->out.names[r->right_keys[k]],
-                       jn[r->keys[k]]);
-        wsb_putc(out, ']');
-        WRel shown = *r;
-        shown.nkeys = 0;
-        shown.join_cond = r->shown_cond;
-        if (shown.join_cond) {
-            wsb_puts(out, ", joinCondition=[");
-            join_condition(x, &shown, jn, d, out);
-            wsb_putc(out, ']');
-        }
-        wsb_puts(out, ", ");
-        select_list(x, r, out);
-        wsb_putc(out, ')');
-        return;
-    }
-    case WR_WINDOW_JOIN: {
-        const char *const *jn = join_names(x, r);
-        int ln = r->inputs[0]->out.n;
-        wsb_puts(out, "(leftWindow=[");
-        window_spec(out, r, NULL, jn[r->win_start_col], jn[r->win_end_col], NULL);
-        wsb_puts(out, "], rightWindow=[");
-        /* the right window by the right input's own field names, as Flink prints it */
-        const char *const *rn = in_names(x, r->inputs[1]);
-        window_spec(out, r, NULL, rn ? rn[r->win_rstart_col] : jn[ln + r->win_rstart_col],
-                    rn ? rn[r->win_rend_col] : jn[ln + r->win_rend_col], NULL);
-        wsb_printf(out, "], joinType=[%s], where=[", join_type_name(r));
-        join_condition(x, r, jn, d, out);
-        wsb_puts(out, "], ");
-        select_list(x, r, out);
-        wsb_putc(out, ')');
-        return;
-    }
-    case WR_DEDUP:
-        wsb_printf(out, "(keep=[%s], key=[", r->keep_last ? "LastRow" : "FirstRow");
+    wsb_putc(out, ']');
+    if (node && node->materializer) wsb_puts(out, ", upsertMaterialize=[true]");
+    if (r->sink_conflict) wsb_printf(out, ", conflictStrategy=[%s]", wplan_conflict_name(r->sink_conflict));
+    wsb_putc(out, ')');
+}
+
+static void dg_exchange(const DgNode *dn, WStrBuf *out)
+{
+    const WRel *r = dn->r;
+    const char *const *inn = dn->inn;
+    if (r->exchange_single || r->nkeys == 0) {
+        wsb_puts(out, "(distribution=[single])");
+    } else {
+        wsb_puts(out, "(distribution=[hash[");
         key_names(out, inn, r->nkeys, r->keys);
-        wsb_printf(out, "], order=[%s], outputInsertOnly=[%s])", r->dedup_rowtime ? "ROWTIME" : "PROCTIME",
-                   r->changelog == WCM_INSERT ? "true" : "false");
-        return;
-    case WR_RANK: {
-        static const char *const STRAT[] = {"AppendFastStrategy", "UpdateFastStrategy", "RetractStrategy"};
-        int s = r->rank_strategy >= 0 && r->rank_strategy < 3 ? r->rank_strategy : 2;
-        wsb_printf(out, "(strategy=[%s", STRAT[s]);
-        if (s == 1 && in && in->nunique > 0) {
+        wsb_puts(out, "]])");
+    }
+}
+
+static void dg_group_agg(const DgNode *dn, WStrBuf *out)
+{
+    const ExCtx *x = dn->x;
+    const WRel *r = dn->r;
+    ExDialect d = dn->d;
+    const WRel *in = dn->in;
+    const char *const *inn = dn->inn;
+    wsb_putc(out, '(');
+    if (r->nkeys) {
+        wsb_puts(out, "groupBy=[");
+        key_names(out, inn, r->nkeys, r->keys);
+        wsb_puts(out, "], ");
+    }
+    partial_final_type(out, r);
+    wsb_puts(out, "select=[");
+    for (int i = 0; i < r->nkeys; i++) wsb_printf(out, "%s%s", i ? ", " : "", inn[r->keys[i]]);
+    /* the FINAL aggregate of a distinct split over an insert-only PARTIAL one: the partial
+       MIN/MAX only ever fall/rise, so Flink's monotonicity analysis drops their retraction */
+    const WRel *part = in && in->kind == WR_EXCHANGE ? in->inputs[0] : in;
+    bool mono = r->partial_final == WPF_FINAL && part && part->kind == WR_GROUP_AGG && !part->input_retracts;
+    for (int j = 0; j < r->naggs; j++) {
+        if (r->nkeys || j) wsb_puts(out, ", ");
+        const WAggCall *c = &r->aggs[j];
+        bool minmax = c->kind == WAGG_MIN || c->kind == WAGG_MAX;
+        ex_agg_call(c, inn, ex_out_names(x, r)[r->nkeys + j], out, r->input_retracts && !(mono && minmax));
+    }
+    wsb_putc(out, ']');
+    if (d == EXD_REL) ttl_hint_text(ex_hint(x, r), false, out);
+    wsb_putc(out, ')');
+}
+
+static void dg_join(const DgNode *dn, WStrBuf *out)
+{
+    const ExCtx *x = dn->x;
+    const WRel *r = wrel_as_join(dn->r);
+    ExDialect d = dn->d;
+    const char *const *jn = join_names(x, r);
+    wsb_printf(out, "(joinType=[%s], where=[", join_type_name(r));
+    join_condition(x, r, jn, d, out);
+    wsb_puts(out, "], ");
+    select_list(x, r, out);
+    wsb_printf(out, ", leftInputSpec=[%s], rightInputSpec=[%s]",
+               input_spec(r->inputs[0], r->nkeys, r->keys), input_spec(r->inputs[1], r->nkeys, r->right_keys));
+    if (r->join_minibatch) wsb_puts(out, ", miniBatch=[true]");
+    if (d == EXD_REL) ttl_hint_text(ex_hint(x, r), true, out);
+    wsb_putc(out, ')');
+}
+
+static void dg_interval_join(const DgNode *dn, WStrBuf *out)
+{
+    const ExCtx *x = dn->x;
+    const WRel *r = dn->r;
+    ExDialect d = dn->d;
+    const char *const *jn = join_names(x, r);
+    bool rowtime = r->inputs[0]->out.types[r->left_time_col]->time_attr != WTA_PROCTIME;
+    wsb_printf(out, "(joinType=[%s], windowBounds=[isRowTime=%s, leftLowerBound=%lld, leftUpperBound=%lld, "
+               "leftTimeIndex=%d, rightTimeIndex=%d], where=[", join_type_name(r), rowtime ? "true" : "false",
+               (long long)r->lower_ms, (long long)r->upper_ms, r->left_time_col, r->right_time_col);
+    /* Flink shows the whole condition, time bounds included */
+    WRel shown = *r;
+    if (r->shown_cond) shown.join_cond = r->shown_cond;
+    join_condition(x, &shown, jn, d, out);
+    wsb_puts(out, "], ");
+    select_list(x, r, out);
+    wsb_putc(out, ')');
+}
+
+static void dg_temporal_join(const DgNode *dn, WStrBuf *out)
+{
+    const ExCtx *x = dn->x;
+    const WRel *r = dn->r;
+    ExDialect d = dn->d;
+    const char *const *jn = join_names(x, r);
+    wsb_printf(out, "(joinType=[%s], where=[", join_type_name(r));
+    join_condition(x, r, jn, d, out);
+    wsb_puts(out, "], ");
+    select_list(x, r, out);
+    wsb_putc(out, ')');
+}
+
+static void dg_lookup_join(const DgNode *dn, WStrBuf *out)
+{
+    const ExCtx *x = dn->x;
+    const WRel *r = dn->r;
+    ExDialect d = dn->d;
+    /* conjuncts on the dim table's columns alone are pushed into the jdbc source (Flink's
+       SupportsFilterPushDown) and are not shown */
+    const char *const *jn = join_names(x, r);
+    wsb_printf(out, "(table=[%s], joinType=[%s], lookup=[", r->lookup_scan->table_qname,
+               join_type_name(r));
+    for (int k = 0; k < r->nkeys; k++)
+        wsb_printf(out, "%s%s=%s", k ? ", " : "", r->lookup_scan->out.names[r->right_keys[k]],
+                   jn[r->keys[k]]);
+    wsb_putc(out, ']');
+    WRel shown = *r;
+    shown.nkeys = 0;
+    shown.join_cond = r->shown_cond;
+    if (shown.join_cond) {
+        wsb_puts(out, ", joinCondition=[");
+        join_condition(x, &shown, jn, d, out);
+        wsb_putc(out, ']');
+    }
+    wsb_puts(out, ", ");
+    select_list(x, r, out);
+    wsb_putc(out, ')');
+}
+
+static void dg_window_join(const DgNode *dn, WStrBuf *out)
+{
+    const ExCtx *x = dn->x;
+    const WRel *r = wrel_as_windowed(dn->r);
+    ExDialect d = dn->d;
+    const char *const *jn = join_names(x, r);
+    int ln = r->inputs[0]->out.n;
+    wsb_puts(out, "(leftWindow=[");
+    window_spec(out, r, NULL, jn[r->win_start_col], jn[r->win_end_col], NULL);
+    wsb_puts(out, "], rightWindow=[");
+    /* the right window by the right input's own field names, as Flink prints it */
+    const char *const *rn = in_names(x, r->inputs[1]);
+    window_spec(out, r, NULL, rn ? rn[r->win_rstart_col] : jn[ln + r->win_rstart_col],
+                rn ? rn[r->win_rend_col] : jn[ln + r->win_rend_col], NULL);
+    wsb_printf(out, "], joinType=[%s], where=[", join_type_name(r));
+    join_condition(x, r, jn, d, out);
+    wsb_puts(out, "], ");
+    select_list(x, r, out);
+    wsb_putc(out, ')');
+}
+
+static void dg_dedup(const DgNode *dn, WStrBuf *out)
+{
+    const WRel *r = dn->r;
+    const char *const *inn = dn->inn;
+    wsb_printf(out, "(keep=[%s], key=[", r->keep_last ? "LastRow" : "FirstRow");
+    key_names(out, inn, r->nkeys, r->keys);
+    wsb_printf(out, "], order=[%s], outputInsertOnly=[%s])", r->dedup_rowtime ? "ROWTIME" : "PROCTIME",
+               r->changelog == WCM_INSERT ? "true" : "false");
+}
+
+static void dg_rank(const DgNode *dn, WStrBuf *out)
+{
+    const ExCtx *x = dn->x;
+    const WRel *r = wrel_as_rank(dn->r);
+    const WRel *in = dn->in;
+    const char *const *inn = dn->inn;
+    static const char *const STRAT[] = {"AppendFastStrategy", "UpdateFastStrategy", "RetractStrategy"};
+    int s = wrank_strategy_index(r->rank_strategy);
+    wsb_printf(out, "(strategy=[%s", STRAT[s]);
+    if (s == WRANK_UPDATE_FAST && in && in->nunique > 0) {
+        wsb_putc(out, '[');
+        for (int i = 0; i < in->nunique; i++) wsb_printf(out, "%s%d", i ? ", " : "", in->unique[i]);
+        wsb_putc(out, ']');
+    }
+    wsb_printf(out, "], rankType=[%s], rankRange=[rankStart=%lld, rankEnd=%lld], partitionBy=[",
+               rank_type(r->rank_func), (long long)r->rank_start, (long long)r->rank_end);
+    key_names(out, inn, r->nkeys, r->keys);
+    wsb_puts(out, "], orderBy=[");
+    for (int i = 0; i < r->nsort; i++) rank_sort_key(out, in, inn, r->sort_cols[i], r->sort_desc[i], i == 0);
+    wsb_puts(out, "], ");
+    select_list(x, r, out);
+    wsb_putc(out, ')');
+}
+
+static void dg_sort_limit(const DgNode *dn, WStrBuf *out)
+{
+    const WRel *r = wrel_as_rank(dn->r);
+    const WRel *in = dn->in;
+    const char *const *inn = dn->inn;
+    /* StreamPhysicalSortLimit / StreamPhysicalLimit */
+    static const char *const STRAT[] = {"AppendFastStrategy", "UpdateFastStrategy", "RetractStrategy"};
+    wsb_putc(out, '(');
+    if (r->nsort) {
+        wsb_puts(out, "orderBy=[");
+        sort_list(out, r, inn);
+        wsb_puts(out, "], ");
+    }
+    wsb_printf(out, "offset=[%lld], fetch=[", (long long)(r->rank_start - 1));
+    if (r->rank_end == INT64_MAX) wsb_puts(out, "unlimited");
+    else wsb_printf(out, "%lld", (long long)(r->rank_end - r->rank_start + 1));
+    wsb_putc(out, ']');
+    if (r->nsort) {
+        int s = wrank_strategy_index(r->rank_strategy);
+        wsb_printf(out, ", strategy=[%s", STRAT[s]);
+        if (s == WRANK_UPDATE_FAST && in && in->nunique > 0) {
             wsb_putc(out, '[');
             for (int i = 0; i < in->nunique; i++) wsb_printf(out, "%s%d", i ? ", " : "", in->unique[i]);
             wsb_putc(out, ']');
         }
-        wsb_printf(out, "], rankType=[%s], rankRange=[rankStart=%lld, rankEnd=%lld], partitionBy=[",
-                   rank_type(r->rank_func), (long long)r->rank_start, (long long)r->rank_end);
-        key_names(out, inn, r->nkeys, r->keys);
-        wsb_puts(out, "], orderBy=[");
-        for (int i = 0; i < r->nsort; i++) rank_sort_key(out, in, inn, r->sort_cols[i], r->sort_desc[i], i == 0);
-        wsb_puts(out, "], ");
-        select_list(x, r, out);
-        wsb_putc(out, ')');
-        return;
-    }
-    case WR_SORT_LIMIT: {
-        /* StreamPhysicalSortLimit / StreamPhysicalLimit */
-        static const char *const STRAT[] = {"AppendFastStrategy", "UpdateFastStrategy", "RetractStrategy"};
-        wsb_putc(out, '(');
-        if (r->nsort) {
-            wsb_puts(out, "orderBy=[");
-            sort_list(out, r, inn);
-            wsb_puts(out, "], ");
-        }
-        wsb_printf(out, "offset=[%lld], fetch=[", (long long)(r->rank_start - 1));
-        if (r->rank_end == INT64_MAX) wsb_puts(out, "unlimited");
-        else wsb_printf(out, "%lld", (long long)(r->rank_end - r->rank_start + 1));
         wsb_putc(out, ']');
-        if (r->nsort) {
-            int s = r->rank_strategy >= 0 && r->rank_strategy < 3 ? r->rank_strategy : 2;
-            wsb_printf(out, ", strategy=[%s", STRAT[s]);
-            if (s == 1 && in && in->nunique > 0) {
-                wsb_putc(out, '[');
-                for (int i = 0; i < in->nunique; i++) wsb_printf(out, "%s%d", i ? ", " : "", in->unique[i]);
-                wsb_putc(out, ']');
-            }
-            wsb_putc(out, ']');
-        }
-        wsb_putc(out, ')');
-        return;
     }
-    case WR_MATCH:
-        ex_match_digest(x, r, inn, d, out);
-        return;
-    case WR_TEMPORAL_SORT:
-        wsb_puts(out, "(orderBy=[");
+    wsb_putc(out, ')');
+}
+
+static void dg_match(const DgNode *dn, WStrBuf *out)
+{
+    ex_match_digest(dn->x, dn->r, dn->inn, dn->d, out);
+}
+
+static void dg_temporal_sort(const DgNode *dn, WStrBuf *out)
+{
+    const WRel *r = dn->r;
+    const char *const *inn = dn->inn;
+    wsb_puts(out, "(orderBy=[");
+    sort_list(out, r, inn);
+    wsb_puts(out, "])");
+}
+
+static void dg_sort(const DgNode *dn, WStrBuf *out)
+{
+    const WRel *r = dn->r;
+    const char *const *inn = dn->inn;
+    /* BatchPhysicalSort / BatchPhysicalSortLimit / BatchPhysicalLimit */
+    bool limited = r->sort_fetch >= 0 || r->sort_offset >= 0;
+    wsb_putc(out, '(');
+    if (r->nsort) {
+        wsb_puts(out, "orderBy=[");
         sort_list(out, r, inn);
-        wsb_puts(out, "])");
-        return;
-    case WR_SORT: {
-        /* BatchPhysicalSort / BatchPhysicalSortLimit / BatchPhysicalLimit */
-        bool limited = r->sort_fetch >= 0 || r->sort_offset >= 0;
-        wsb_putc(out, '(');
-        if (r->nsort) {
-            wsb_puts(out, "orderBy=[");
-            sort_list(out, r, inn);
-            wsb_putc(out, ']');
-        }
-        if (limited || !r->nsort) {
-            wsb_printf(out, "%soffset=[%lld], fetch=[", r->nsort ? ", " : "",
-                       (long long)(r->sort_offset > 0 ? r->sort_offset : 0));
-            if (r->sort_fetch < 0) wsb_puts(out, "unlimited");
-            else wsb_printf(out, "%lld", (long long)r->sort_fetch);
-            wsb_printf(out, "], global=[%s]", r->sort_local ? "false" : "true");
-        }
-        wsb_putc(out, ')');
-        return;
-    }
-    case WR_WINDOW_AGG: {
-        wsb_putc(out, '(');
-        if (r->nkeys) {
-            wsb_puts(out, "groupBy=[");
-            key_names(out, inn, r->nkeys, r->keys);
-            wsb_puts(out, "], ");
-        }
-        if (r->win_legacy) {
-            legacy_window_digest(x, r, inn, out);
-            return;
-        }
-        wsb_puts(out, "window=[");
-        if (r->win_attached) window_spec(out, r, NULL, inn[r->win_start_col], inn[r->win_end_col], NULL);
-        else window_spec(out, r, inn[r->win_time_col], NULL, NULL, inn);
-        wsb_puts(out, "], select=[");
-        int q = 0;
-        for (int i = 0; i < r->nkeys; i++) wsb_printf(out, "%s%s", q++ ? ", " : "", inn[r->keys[i]]);
-        for (int j = 0; j < r->naggs; j++) {
-            if (q++) wsb_puts(out, ", ");
-            ex_agg_call(&r->aggs[j], inn, ex_out_names(x, r)[r->nkeys + j], out, false);
-        }
-        if (r->win_out_start >= 0) wsb_printf(out, "%sstart('w$) AS %s", q++ ? ", " : "", r->out.names[r->win_out_start]);
-        if (r->win_out_end >= 0) wsb_printf(out, "%send('w$) AS %s", q++ ? ", " : "", r->out.names[r->win_out_end]);
-        if (r->win_out_time >= 0 && node && node->wtime_used)
-            wsb_printf(out, "%s%s('w$) AS %s", q++ ? ", " : "", r->win_proctime ? "proctime" : "rowtime",
-                       r->out.names[r->win_out_time]);
-        wsb_puts(out, "])");
-        return;
-    }
-    case WR_WINDOW_TVF:
-        wsb_puts(out, "(window=[");
-        window_spec(out, r, inn[r->win_time_col], NULL, NULL, inn);
-        wsb_puts(out, "])");
-        return;
-    case WR_WINDOW_RANK:
-        wsb_puts(out, "(window=[");
-        window_spec(out, r, NULL, inn[r->win_start_col], inn[r->win_end_col], NULL);
-        if (r->win_dedup) {
-            wsb_printf(out, "], keep=[%s], partitionKeys=[", r->keep_last ? "LastRow" : "FirstRow");
-            key_names(out, inn, r->nkeys, r->keys);
-            wsb_printf(out, "], orderKey=[%s], order=[%s])", r->nsort ? inn[r->sort_cols[0]] : "",
-                       r->win_proctime ? "PROCTIME" : "ROWTIME");
-            return;
-        }
-        wsb_printf(out, "], rankType=[%s], rankRange=[rankStart=%lld, rankEnd=%lld], partitionBy=[",
-                   rank_type(r->rank_func), (long long)r->rank_start, (long long)r->rank_end);
-        key_names(out, inn, r->nkeys, r->keys);
-        wsb_puts(out, "], orderBy=[");
-        sort_list(out, r, inn);
-        wsb_puts(out, "], ");
-        select_list(x, r, out);
-        wsb_putc(out, ')');
-        return;
-    case WR_CHANGELOG_NORMALIZE:
-        wsb_puts(out, "(key=[");
-        key_names(out, inn, r->nkeys, r->keys);
         wsb_putc(out, ']');
-        if (r->normalize_filter) {
-            wsb_puts(out, ", condition=[");
-            ex_rex(out, r->normalize_filter, inn, d);
-            wsb_putc(out, ']');
-        }
-        wsb_putc(out, ')');
-        return;
-    case WR_DROP_UPDATE_BEFORE:
-        return;
-    case WR_MINIBATCH_ASSIGNER:
-        wsb_printf(out, "(interval=[%lldms], mode=[%s])", (long long)r->minibatch_ms,
-                   r->minibatch_rowtime ? "RowTime" : "ProcTime");
-        return;
-    case WR_LOCAL_GROUP_AGG: case WR_GLOBAL_GROUP_AGG: case WR_INCREMENTAL_GROUP_AGG:
-    case WR_LOCAL_WINDOW_AGG: case WR_GLOBAL_WINDOW_AGG:
-        two_phase_digest(x, r, inn, out);
-        return;
-    case WR_EXPAND:
-        ex_setops_expand_digest(x, r, inn, out);
-        return;
-    case WR_REPLICATE_ROWS:
-        ex_setops_correlate_digest(x, r, inn, out);
-        return;
-    case WR_OVER_AGG:
-        if (r->over) {
-            batch_over_digest(r, inn, d, out);
-            return;
-        }
-        stream_over_digest(r, inn, out);
-        return;
-    default:
+    }
+    if (limited || !r->nsort) {
+        wsb_printf(out, "%soffset=[%lld], fetch=[", r->nsort ? ", " : "",
+                   (long long)(r->sort_offset > 0 ? r->sort_offset : 0));
+        if (r->sort_fetch < 0) wsb_puts(out, "unlimited");
+        else wsb_printf(out, "%lld", (long long)r->sort_fetch);
+        wsb_printf(out, "], global=[%s]", r->sort_local ? "false" : "true");
+    }
+    wsb_putc(out, ')');
+}
+
+static void dg_window_agg(const DgNode *dn, WStrBuf *out)
+{
+    const ExCtx *x = dn->x;
+    const WRel *r = wrel_as_windowed(dn->r);
+    const char *const *inn = dn->inn;
+    ExNode *node = dn->node;
+    wsb_putc(out, '(');
+    if (r->nkeys) {
+        wsb_puts(out, "groupBy=[");
+        key_names(out, inn, r->nkeys, r->keys);
+        wsb_puts(out, "], ");
+    }
+    if (r->win_legacy) {
+        legacy_window_digest(x, r, inn, out);
         return;
     }
+    wsb_puts(out, "window=[");
+    if (r->win_attached) window_spec(out, r, NULL, inn[r->win_start_col], inn[r->win_end_col], NULL);
+    else window_spec(out, r, inn[r->win_time_col], NULL, NULL, inn);
+    wsb_puts(out, "], select=[");
+    int q = 0;
+    for (int i = 0; i < r->nkeys; i++) wsb_printf(out, "%s%s", q++ ? ", " : "", inn[r->keys[i]]);
+    for (int j = 0; j < r->naggs; j++) {
+        if (q++) wsb_puts(out, ", ");
+        ex_agg_call(&r->aggs[j], inn, ex_out_names(x, r)[r->nkeys + j], out, false);
+    }
+    if (r->win_out_start >= 0) wsb_printf(out, "%sstart('w$) AS %s", q++ ? ", " : "", r->out.names[r->win_out_start]);
+    if (r->win_out_end >= 0) wsb_printf(out, "%send('w$) AS %s", q++ ? ", " : "", r->out.names[r->win_out_end]);
+    if (r->win_out_time >= 0 && node && node->wtime_used)
+        wsb_printf(out, "%s%s('w$) AS %s", q++ ? ", " : "", r->win_proctime ? "proctime" : "rowtime",
+                   r->out.names[r->win_out_time]);
+    wsb_puts(out, "])");
+}
+
+static void dg_window_tvf(const DgNode *dn, WStrBuf *out)
+{
+    const WRel *r = wrel_as_windowed(dn->r);
+    const char *const *inn = dn->inn;
+    wsb_puts(out, "(window=[");
+    window_spec(out, r, inn[r->win_time_col], NULL, NULL, inn);
+    wsb_puts(out, "])");
+}
+
+static void dg_window_rank(const DgNode *dn, WStrBuf *out)
+{
+    const ExCtx *x = dn->x;
+    const WRel *r = wrel_as_windowed(dn->r);
+    const char *const *inn = dn->inn;
+    wsb_puts(out, "(window=[");
+    window_spec(out, r, NULL, inn[r->win_start_col], inn[r->win_end_col], NULL);
+    if (r->win_dedup) {
+        wsb_printf(out, "], keep=[%s], partitionKeys=[", r->keep_last ? "LastRow" : "FirstRow");
+        key_names(out, inn, r->nkeys, r->keys);
+        wsb_printf(out, "], orderKey=[%s], order=[%s])", r->nsort ? inn[r->sort_cols[0]] : "",
+                   r->win_proctime ? "PROCTIME" : "ROWTIME");
+        return;
+    }
+    wsb_printf(out, "], rankType=[%s], rankRange=[rankStart=%lld, rankEnd=%lld], partitionBy=[",
+               rank_type(r->rank_func), (long long)r->rank_start, (long long)r->rank_end);
+    key_names(out, inn, r->nkeys, r->keys);
+    wsb_puts(out, "], orderBy=[");
+    sort_list(out, r, inn);
+    wsb_puts(out, "], ");
+    select_list(x, r, out);
+    wsb_putc(out, ')');
+}
+
+static void dg_changelog_normalize(const DgNode *dn, WStrBuf *out)
+{
+    const WRel *r = dn->r;
+    ExDialect d = dn->d;
+    const char *const *inn = dn->inn;
+    wsb_puts(out, "(key=[");
+    key_names(out, inn, r->nkeys, r->keys);
+    wsb_putc(out, ']');
+    if (r->normalize_filter) {
+        wsb_puts(out, ", condition=[");
+        ex_rex(out, r->normalize_filter, inn, d);
+        wsb_putc(out, ']');
+    }
+    wsb_putc(out, ')');
+}
+
+static void dg_minibatch_assigner(const DgNode *dn, WStrBuf *out)
+{
+    wsb_printf(out, "(interval=[%lldms], mode=[%s])", (long long)dn->r->minibatch_ms,
+               dn->r->minibatch_rowtime ? "RowTime" : "ProcTime");
+}
+
+static void dg_two_phase(const DgNode *dn, WStrBuf *out)
+{
+    two_phase_digest(dn->x, wrel_as_two_phase(dn->r), dn->inn, out);
+}
+
+static void dg_expand(const DgNode *dn, WStrBuf *out)
+{
+    ex_setops_expand_digest(dn->x, dn->r, dn->inn, out);
+}
+
+static void dg_replicate_rows(const DgNode *dn, WStrBuf *out)
+{
+    ex_setops_correlate_digest(dn->x, dn->r, dn->inn, out);
+}
+
+static void dg_over_agg(const DgNode *dn, WStrBuf *out)
+{
+    const WRel *r = dn->r;
+    ExDialect d = dn->d;
+    const char *const *inn = dn->inn;
+    if (r->over) {
+        batch_over_digest(r, inn, d, out);
+        return;
+    }
+    stream_over_digest(r, inn, out);
+}
+
+/* Operations of a kind with no attributes after its name (DropUpdateBefore) and of kinds that are
+   no exec node of Flink's (OverRank: logical only; SinkMaterializer: folded into its sink's
+   upsertMaterialize=[true]): explicit, so that the table check tells them from a forgotten kind. */
+static void dg_name_only(const DgNode *dn, WStrBuf *out) { (void)dn; (void)out; }
+#define DG_NOT_AN_EXEC_NODE dg_name_only
+#define EX_NOT_AN_EXEC_NODE "stream-exec-unknown_1"
+
+static const char *name_sort_limit(const WRel *r) { return r->nsort ? "SortLimit" : "Limit"; }
+static const char *exec_type_sort_limit(const WRel *r)
+{
+    return r->nsort ? "stream-exec-sort-limit_1" : "stream-exec-limit_1";
+}
+static const char *name_window_agg(const WRel *r) { return r->win_legacy ? "GroupWindowAggregate" : "WindowAggregate"; }
+static const char *exec_type_window_agg(const WRel *r)
+{
+    return r->win_legacy ? "stream-exec-group-window-aggregate_1" : "stream-exec-window-aggregate_1";
+}
+static const char *name_window_rank(const WRel *r) { return r->win_dedup ? "WindowDeduplicate" : "WindowRank"; }
+static const char *exec_type_window_rank(const WRel *r)
+{
+    return r->win_dedup ? "stream-exec-window-deduplicate_1" : "stream-exec-window-rank_1";
+}
+static const char *exec_type_over_agg(const WRel *r)
+{
+    return r->over ? "batch-exec-over-aggregate_1" : "stream-exec-over-aggregate_1";
+}
+static const char *name_sort(const WRel *r) { return !r->nsort ? "Limit" : (r->sort_fetch >= 0 || r->sort_offset >= 0) ? "SortLimit" : "Sort"; }
+static const char *exec_type_sort(const WRel *r)
+{
+    return !r->nsort ? "batch-exec-limit_1" : (r->sort_fetch >= 0 || r->sort_offset >= 0)
+                                                              ? "batch-exec-sort-limit_1" : "batch-exec-sort_1";
+}
+
+/* The digest operations of each node kind: Flink's node name, its compiled-plan type and its
+   attributes. A kind added to WRelKind needs its row here (ex_digest_ops_check fails otherwise). */
+typedef struct ExKindOps {
+    const char *name;                               /* Calc, GroupAggregate, ... */
+    const char *(*name_of)(const WRel *r);          /* ... for a kind with several names */
+    const char *exec_type;                          /* stream-exec-calc_1, ... */
+    const char *(*exec_type_of)(const WRel *r);     /* ... for a kind with several types */
+    void (*digest)(const DgNode *dn, WStrBuf *out); /* (attrs) after the name */
+} ExKindOps;
+
+static const ExKindOps EX_KIND_OPS[WR__COUNT] = {
+    [WR_SCAN] = {.name = "TableSourceScan", .exec_type = "stream-exec-table-source-scan_2", .digest = dg_scan},
+    [WR_VALUES] = {.name = "Values", .exec_type = "stream-exec-values_1", .digest = dg_values},
+    [WR_CALC] = {.name = "Calc", .exec_type = "stream-exec-calc_1", .digest = dg_calc},
+    [WR_UNION] = {.name = "Union", .exec_type = "stream-exec-union_1", .digest = dg_union},
+    [WR_WATERMARK] = {.name = "WatermarkAssigner", .exec_type = "stream-exec-watermark-assigner_1", .digest = dg_watermark},
+    [WR_SINK] = {.name = "Sink", .exec_type = "stream-exec-sink_2", .digest = dg_sink},
+    [WR_EXCHANGE] = {.name = "Exchange", .exec_type = "stream-exec-exchange_1", .digest = dg_exchange},
+    [WR_GROUP_AGG] = {.name = "GroupAggregate", .exec_type = "stream-exec-group-aggregate_1", .digest = dg_group_agg},
+    [WR_JOIN] = {.name = "Join", .exec_type = "stream-exec-join_1", .digest = dg_join},
+    [WR_DEDUP] = {.name = "Deduplicate", .exec_type = "stream-exec-deduplicate_1", .digest = dg_dedup},
+    [WR_RANK] = {.name = "Rank", .exec_type = "stream-exec-rank_1", .digest = dg_rank},
+    [WR_SORT_LIMIT] = {.name_of = name_sort_limit, .exec_type_of = exec_type_sort_limit, .digest = dg_sort_limit},
+    [WR_WINDOW_AGG] = {.name_of = name_window_agg, .exec_type_of = exec_type_window_agg, .digest = dg_window_agg},
+    [WR_CHANGELOG_NORMALIZE] = {.name = "ChangelogNormalize", .exec_type = "stream-exec-changelog-normalize_1", .digest = dg_changelog_normalize},
+    [WR_DROP_UPDATE_BEFORE] = {.name = "DropUpdateBefore", .exec_type = "stream-exec-drop-update-before_1", .digest = dg_name_only},
+    [WR_SINK_MATERIALIZER] = {.name = "SinkMaterializer", .exec_type = EX_NOT_AN_EXEC_NODE, .digest = DG_NOT_AN_EXEC_NODE},
+    [WR_OVER_RANK] = {.name = "OverRank", .exec_type = EX_NOT_AN_EXEC_NODE, .digest = DG_NOT_AN_EXEC_NODE},
+    [WR_WINDOW_TVF] = {.name = "WindowTableFunction", .exec_type = "stream-exec-window-table-function_1", .digest = dg_window_tvf},
+    [WR_WINDOW_RANK] = {.name_of = name_window_rank, .exec_type_of = exec_type_window_rank, .digest = dg_window_rank},
+    [WR_WINDOW_JOIN] = {.name = "WindowJoin", .exec_type = "stream-exec-window-join_1", .digest = dg_window_join},
+    [WR_INTERVAL_JOIN] = {.name = "IntervalJoin", .exec_type = "stream-exec-interval-join_1", .digest = dg_interval_join},
+    [WR_TEMPORAL_JOIN] = {.name = "TemporalJoin", .exec_type = "stream-exec-temporal-join_1", .digest = dg_temporal_join},
+    [WR_LOOKUP_JOIN] = {.name = "LookupJoin", .exec_type = "stream-exec-lookup-join_1", .digest = dg_lookup_join},
+    [WR_OVER_AGG] = {.name = "OverAggregate", .exec_type_of = exec_type_over_agg, .digest = dg_over_agg},
+    [WR_MINIBATCH_ASSIGNER] = {.name = "MiniBatchAssigner", .exec_type = "stream-exec-mini-batch-assigner_1", .digest = dg_minibatch_assigner},
+    [WR_LOCAL_GROUP_AGG] = {.name = "LocalGroupAggregate", .exec_type = "stream-exec-local-group-aggregate_1", .digest = dg_two_phase},
+    [WR_GLOBAL_GROUP_AGG] = {.name = "GlobalGroupAggregate", .exec_type = "stream-exec-global-group-aggregate_1", .digest = dg_two_phase},
+    [WR_INCREMENTAL_GROUP_AGG] = {.name = "IncrementalGroupAggregate", .exec_type = "stream-exec-incremental-group-aggregate_1", .digest = dg_two_phase},
+    [WR_SORT] = {.name_of = name_sort, .exec_type_of = exec_type_sort, .digest = dg_sort},
+    [WR_TEMPORAL_SORT] = {.name = "TemporalSort", .exec_type = "stream-exec-temporal-sort_1", .digest = dg_temporal_sort},
+    [WR_LOCAL_WINDOW_AGG] = {.name = "LocalWindowAggregate", .exec_type = "stream-exec-local-window-aggregate_1", .digest = dg_two_phase},
+    [WR_GLOBAL_WINDOW_AGG] = {.name = "GlobalWindowAggregate", .exec_type = "stream-exec-global-window-aggregate_1", .digest = dg_two_phase},
+    [WR_EXPAND] = {.name = "Expand", .exec_type = "stream-exec-expand_1", .digest = dg_expand},
+    [WR_REPLICATE_ROWS] = {.name = "Correlate", .exec_type = "stream-exec-correlate_1", .digest = dg_replicate_rows},
+    [WR_CORRELATE] = {.name = "Correlate", .exec_type = "stream-exec-correlate_1", .digest = dg_correlate},
+    [WR_MATCH] = {.name = "Match", .exec_type = "stream-exec-match_1", .digest = dg_match},
+};
+
+static const ExKindOps *kind_ops(const WRel *r)
+{
+    assert((unsigned)r->kind < WR__COUNT);
+    return &EX_KIND_OPS[r->kind];
+}
+
+const char *ex_rel_name(const WRel *r)
+{
+    const ExKindOps *o = kind_ops(r);
+    return o->name ? o->name : o->name_of(r);
+}
+
+const char *ex_exec_type(const WRel *r)
+{
+    const ExKindOps *o = kind_ops(r);
+    return o->exec_type ? o->exec_type : o->exec_type_of(r);
+}
+
+bool ex_digest_ops_check(WStrBuf *err)
+{
+    static const char *const W = "explain/digest.c";
+    bool ok = true;
+    for (int k = 0; k < WR__COUNT; k++) {
+        /* exactly one of a fixed value and a function of the node */
+        const ExKindOps *o = &EX_KIND_OPS[k];
+        ok &= wrel_kind_op_check(!o->name != !o->name_of, k, W, "name", err);
+        ok &= wrel_kind_op_check(!o->exec_type != !o->exec_type_of, k, W, "exec type", err);
+        ok &= wrel_kind_op_check(o->digest != NULL, k, W, "digest", err);
+    }
+    return ok;
+}
+
+bool wexplain_check_kind_ops(WStrBuf *err)
+{
+    bool digest = ex_digest_ops_check(err);
+    bool write = ex_compiled_plan_ops_check(err);
+    return ex_plan_reader_ops_check(err) && digest && write;
+}
+
+/* A deduplication in Flink 2.3's physical plan: the ROW_NUMBER Top-1 it is (StreamPhysicalRank; the
+   execution plan and the compiled plan have its Deduplicate), ordered by the time attribute,
+   ascending for the first row, descending for the last */
+static void dedup_as_rank(const DgNode *dn, WStrBuf *out)
+{
+    const WRel *r = dn->r;
+    wsb_puts(out, "Rank(strategy=[AppendFastStrategy], rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=1], partitionBy=[");
+    key_names(out, dn->inn, r->nkeys, r->keys);
+    wsb_puts(out, "], orderBy=[");
+    rank_sort_key(out, dn->in, dn->inn, r->time_col, r->keep_last, true);
+    wsb_puts(out, "], ");
+    select_list(dn->x, r, out);
+    wsb_putc(out, ')');
+}
+
+void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out)
+{
+    const WRel *in = r->ninputs ? r->inputs[0] : NULL;
+    DgNode dn = {.x = x, .r = r, .d = d, .in = in, .inn = in ? in_names(x, in) : NULL, .node = ex_node(x, r)};
+    if (r->kind == WR_DEDUP && d != EXD_EXEC && in && r->time_col >= 0 && r->time_col < in->out.n) {
+        dedup_as_rank(&dn, out);
+        return;
+    }
+    wsb_puts(out, ex_rel_name(r));
+    kind_ops(r)->digest(&dn, out);
 }
 
 void ex_options_hints(WStrBuf *out, const WRel *scan, bool ast)

@@ -116,8 +116,14 @@ void ex_calcite_type_name(WStrBuf *out, const WType *t);
 /* ---- node digests (digest.c) ---- */
 const char *ex_rel_name(const WRel *r);                     /* Calc, GroupAggregate, ... */
 const char *ex_exec_type(const WRel *r);                    /* stream-exec-calc_1, ... */
-/* name(attrs) of one node for the physical (EXD_REL) or execution (EXD_EXEC) plan. */
+/* name(attrs) of one node for the physical (EXD_REL) or execution (EXD_EXEC) plan: the
+   operations of its kind in digest.c's table (one row per WRelKind). */
 void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out);
+/* Does every node kind have every digest operation (or its explicit "not an exec node" marker)?
+   Appends one line per gap to err. (digest.c; compiled_plan.c has ex_compiled_plan_ops_check) */
+bool ex_digest_ops_check(WStrBuf *err);
+bool ex_compiled_plan_ops_check(WStrBuf *err);
+bool ex_plan_reader_ops_check(WStrBuf *err);    /* plan_reader_check.c */
 /* Aggregate call text, e.g. SUM(amount) AS EXPR$1 */
 void ex_agg_call(const WAggCall *c, const char *const *in_names, const char *out_name, WStrBuf *out, bool retract);
 /* Changelog mode: I,UB,UA,D or NONE */

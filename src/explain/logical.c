@@ -241,7 +241,7 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
     prefix(out, last, depth);
     if (r->setop_kind && r->setop_inputs[0] && r->setop_inputs[1]) {
         /* INTERSECT / EXCEPT as written (bind_setops.c keeps the bound inputs) */
-        wsb_printf(out, "%s(all=[%s])\n", r->setop_kind == 2 ? "LogicalIntersect" : "LogicalMinus",
+        wsb_printf(out, "%s(all=[%s])\n", r->setop_kind == WSO_INTERSECT ? "LogicalIntersect" : "LogicalMinus",
                    r->setop_all ? "true" : "false");
         for (int i = 0; i < 2 && depth < 255; i++) {
             last[depth + 1] = i == 1;
@@ -388,7 +388,7 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
             const char *nm = rename ? rename[i] : r->out.names[i];
             if (i == r->rank_col) {
                 wsb_printf(out, "%s=[%s() OVER (PARTITION BY ", nm,
-                           F[r->rank_func >= 0 && r->rank_func < 3 ? r->rank_func : 0]);
+                           F[wrank_func_index(r->rank_func)]);
                 for (int k = 0; k < r->nkeys; k++) wsb_printf(out, "%s$%d", k ? ", " : "", r->keys[k]);
                 wsb_puts(out, " ORDER BY ");
                 for (int k = 0; k < r->nsort; k++)

@@ -409,14 +409,14 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
         x = rd_new_rel(r, strcmp(type, "stream-exec-rank_1") ? WR_SORT_LIMIT : WR_RANK, 1);
         x->sort_offset = x->sort_fetch = -1;
         const char *rt = json_string_value(json_object_get(j, "rankType"));
-        x->rank_func = rt && !strcmp(rt, "RANK") ? 1 : rt && !strcmp(rt, "DENSE_RANK") ? 2 : 0;
+        x->rank_func = rt && !strcmp(rt, "RANK") ? WRANK_RANK : rt && !strcmp(rt, "DENSE_RANK") ? WRANK_DENSE_RANK : WRANK_ROW_NUMBER;
         x->nkeys = rd_ints(r, json_object_get(json_object_get(j, "partition"), "fields"), &x->keys);
         if (!rd_sort_fields(r, j, x, in)) return NULL;
         json_t *rr = json_object_get(j, "rankRange");
         x->rank_start = json_integer_value(json_object_get(rr, "start"));
         x->rank_end = json_integer_value(json_object_get(rr, "end"));
         const char *rs = json_string_value(json_object_get(json_object_get(j, "rankStrategy"), "type"));
-        x->rank_strategy = rs && !strcmp(rs, "AppendFast") ? 0 : rs && !strcmp(rs, "UpdateFast") ? 1 : 2;
+        x->rank_strategy = rs && !strcmp(rs, "AppendFast") ? WRANK_APPEND_FAST : rs && !strcmp(rs, "UpdateFast") ? WRANK_UPDATE_FAST : WRANK_RETRACT;
         json_t *pks = json_object_get(json_object_get(j, "rankStrategy"), "primaryKeys");
         if (pks) in->nunique = rd_ints(r, pks, &in->unique);
         x->output_rank_number = json_is_true(json_object_get(j, "outputRowNumber"));

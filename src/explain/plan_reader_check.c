@@ -6,10 +6,12 @@
  * hand-edited plan is refused with "Invalid compiled plan: node <id> (<type>): '<field>' ..." and
  * never reaches an operator (which indexes rows without checks).
  * Contract: rd_check_node(r, x) after a node is read (r->cur_id / r->cur_type name it); false
- * with the statement error set. Depends on plan_reader_internal.h.
+ * with the statement error set. The check of each kind is its row of RD_KIND_OPS
+ * (ex_plan_reader_ops_check: no kind without one). Depends on plan_reader_internal.h.
  */
 #include "plan_reader_internal.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -165,6 +167,246 @@ static bool window_ok(Rd *r, const char *w, const WRel *x, const WSchema *in)
     return true;
 }
 
+/* a source reads no input: its reader checked its fields */
+static bool rdc_leaf(Rd *r, WRel *x, const WRel *in, const WSchema *is)
+{
+    return true;
+}
+
+static bool rdc_calc(Rd *r, WRel *x, const WRel *in, const WSchema *is)
+{
+    if (!width_ok(r, x, x->nexprs)) return false;
+    for (int i = 0; i < x->nexprs; i++)
+        if (!same_repr(x->out.types[i], x->exprs[i]->type, 0))
+            return bad(r, "outputType", "declares field %d as %s, but projection %d is a %s.", i,
+                       tn(x->out.types[i], (char[96]){0}), i, tn(x->exprs[i]->type, (char[96]){0}));
+    return true;
+}
+
+static bool rdc_watermark(Rd *r, WRel *x, const WRel *in, const WSchema *is)
+{
+    return time_col_ok(r, "rowtimeFieldIndex", is, x->rowtime_col) && passthrough_ok(r, x, is);
+}
+
+static bool rdc_exchange(Rd *r, WRel *x, const WRel *in, const WSchema *is)
+{
+    return indexes_ok(r, "inputProperties.requiredDistribution.keys", x->keys, x->nkeys, is->n) &&
+           passthrough_ok(r, x, is);
+}
+
+static bool rdc_passthrough(Rd *r, WRel *x, const WRel *in, const WSchema *is)
+{
+    return passthrough_ok(r, x, is);
+}
+
+static bool rdc_union(Rd *r, WRel *x, const WRel *in, const WSchema *is)
+{
+    if (x->ninputs < 1) return bad(r, "edges", "give the union no input.");
+    for (int i = 0; i < x->ninputs; i++)
+        if (!passthrough_ok(r, x, &x->inputs[i]->out)) return false;
+    return true;
+}
+
+static bool rdc_sink_materializer(Rd *r, WRel *x, const WRel *in, const WSchema *is)
+{
+    return indexes_ok(r, "dynamicTableSink.table.resolvedTable.schema.primaryKey", x->keys, x->nkeys, is->n) &&
+           passthrough_ok(r, x, is);
+}
+
+static bool rdc_sink(Rd *r, WRel *x, const WRel *in, const WSchema *is)
+{
+    const WTable *t = x->sink_table;
+    int phys = 0;
+    for (int i = 0; i < t->ncols; i++) if (t->cols[i].kind == WCOL_PHYSICAL) phys++;
+    if (is->n < phys)
+        return bad(r, "dynamicTableSink.table", "has %d physical column(s), but the sink's input has %d.", phys, is->n);
+    if (is->n < phys + x->nmeta)
+        return bad(r, "dynamicTableSink.abilities", "writes %d metadata column(s) after %d physical one(s), but the "
+                   "sink's input has %d column(s).", x->nmeta, phys, is->n);
+    return true;
+}
+
+static bool rdc_group_agg(Rd *r, WRel *x, const WRel *in, const WSchema *is)
+{
+    return indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) && aggs_ok(r, "aggCalls", x, is->n) &&
+           keys_aggs_out_ok(r, x, is, 0);
+}
+
+static bool rdc_local_group_agg(Rd *r, WRel *x, const WRel *in, const WSchema *is)
+{
+    if (!indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) || !aggs_ok(r, "aggCalls", x, is->n)) return false;
+    if (x->out.n < x->nkeys) return width_ok(r, x, x->nkeys);
+    for (int k = 0; k < x->nkeys; k++)
+        if (!columns_ok(r, x, k, is, x->keys[k], 1)) return false;
+    return true;
+}
+
+static bool rdc_global_group_agg(Rd *r, WRel *x, const WRel *in, const WSchema *is)
+{
+    return indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) &&
+           aggs_ok(r, "aggCalls", x, x->agg_input.n) && keys_aggs_out_ok(r, x, is, 0);
+}
+
+static bool rdc_incremental_group_agg(Rd *r, WRel *x, const WRel *in, const WSchema *is)
+{
+    return indexes_ok(r, "partialAggGrouping", x->keys, x->nkeys, is->n) &&
+           indexes_ok(r, "finalAggGrouping", x->final_keys, x->nfinal_keys, is->n) &&
+           aggs_ok(r, "partialOriginalAggCalls", x, x->agg_input.n);
+}
+
+static bool rdc_join(Rd *r, WRel *x, const WRel *in, const WSchema *is)
+{
+    const WSchema *ls = &x->inputs[0]->out, *rs = &x->inputs[1]->out;
+    if (!indexes_ok(r, "joinSpec.leftKeys", x->keys, x->nkeys, ls->n) ||
+        !indexes_ok(r, "joinSpec.rightKeys", x->right_keys, x->nkeys, rs->n))
+        return false;
+    if (x->kind == WR_INTERVAL_JOIN &&
+        (!time_col_ok(r, "intervalJoinSpec.windowBounds.leftTimeIndex", ls, x->left_time_col) ||
+         !time_col_ok(r, "intervalJoinSpec.windowBounds.rightTimeIndex", rs, x->right_time_col)))
+        return false;
+    if (x->kind == WR_TEMPORAL_JOIN &&
+        (!time_col_ok(r, "leftTimeAttributeIndex", ls, x->left_time_col) ||
+         (x->right_time_col != -1 && !time_col_ok(r, "rightTimeAttributeIndex", rs, x->right_time_col))))
+        return false;
+    if (x->semi || x->anti) return passthrough_ok(r, x, ls);
+    if (!width_ok(r, x, ls->n + rs->n)) return false;
+    return columns_ok(r, x, 0, ls, 0, ls->n) && columns_ok(r, x, ls->n, rs, 0, rs->n);
+}
+
+static bool rdc_unique_keys(Rd *r, WRel *x, const WRel *in, const WSchema *is)
+{
+    return indexes_ok(r, "uniqueKeys", x->keys, x->nkeys, is->n) && passthrough_ok(r, x, is);
+}
+
+static bool rdc_rank(Rd *r, WRel *x, const WRel *in, const WSchema *is)
+{
+    if (!indexes_ok(r, "partition.fields", x->keys, x->nkeys, is->n) ||
+        !indexes_ok(r, "orderBy.fields", x->sort_cols, x->nsort, is->n) ||
+        (in->nunique > 0 && !indexes_ok(r, "rankStrategy.primaryKeys", in->unique, in->nunique, is->n)))
+        return false;
+    bool num = x->kind == WR_RANK && x->output_rank_number;
+    if (!width_ok(r, x, is->n + (num ? 1 : 0)) || !columns_ok(r, x, 0, is, 0, is->n)) return false;
+    if (num && repr_class(x->out.types[is->n]->id) != 1)
+        return bad(r, "outputType", "declares the rank number (field %d) as %s, not BIGINT.", is->n,
+                   tn(x->out.types[is->n], (char[96]){0}));
+    return true;
+}
+
+static bool rdc_window_agg(Rd *r, WRel *x, const WRel *in, const WSchema *is)
+{
+    if (x->win_legacy) return indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) && aggs_ok(r, "aggCalls", x, is->n);
+    return indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) && aggs_ok(r, "aggCalls", x, is->n) &&
+           window_ok(r, "windowing", x, is) && keys_aggs_out_ok(r, x, is, 3);
+}
+
+static bool rdc_local_window_agg(Rd *r, WRel *x, const WRel *in, const WSchema *is)
+{
+    return indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) && aggs_ok(r, "aggCalls", x, is->n) &&
+           window_ok(r, "windowing", x, is);
+}
+
+static bool rdc_global_window_agg(Rd *r, WRel *x, const WRel *in, const WSchema *is)
+{
+    return indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) && aggs_ok(r, "aggCalls", x, x->agg_input.n) &&
+           window_ok(r, "windowing", x, &x->agg_input) && keys_aggs_out_ok(r, x, is, 3);
+}
+
+static bool rdc_window_tvf(Rd *r, WRel *x, const WRel *in, const WSchema *is)
+{
+    if (!window_ok(r, "windowing", x, is) ||
+        !indexes_ok(r, "windowing.window.partition_key_indices", x->win_partition, x->win_npartition, is->n) ||
+        !width_ok(r, x, is->n + 3) || !columns_ok(r, x, 0, is, 0, is->n))
+        return false;
+    for (int i = is->n; i < is->n + 3; i++)
+        if (repr_class(x->out.types[i]->id) != 5)
+            return bad(r, "outputType", "declares window column %d as %s, not a TIMESTAMP.", i,
+                       tn(x->out.types[i], (char[96]){0}));
+    return true;
+}
+
+static bool rdc_window_rank(Rd *r, WRel *x, const WRel *in, const WSchema *is)
+{
+    return window_ok(r, "windowing", x, is) && indexes_ok(r, "sortSpec.fields", x->sort_cols, x->nsort, is->n) &&
+           columns_ok(r, x, 0, is, 0, is->n);
+}
+
+static bool rdc_expand(Rd *r, WRel *x, const WRel *in, const WSchema *is)
+{
+    for (int i = 0; i < x->nexpand * x->out.n; i++)
+        if (x->expand_src[i] >= 0 && !index_ok(r, "projects", x->expand_src[i], is->n)) return false;
+    return true;
+}
+
+static bool rdc_own_reader(Rd *r, WRel *x, const WRel *in, const WSchema *is)
+{
+    /* their readers check their own indexes (plan_reader_nodes.c); the kept input columns */
+    if (x->kind == WR_OVER_AGG && !indexes_ok(r, "overSpec.partition.fields", x->keys, x->nkeys, is->n)) return false;
+    if (x->kind == WR_OVER_AGG && !indexes_ok(r, "overSpec.groups.orderBy.fields", x->sort_cols, x->nsort, is->n)) return false;
+    if (x->kind == WR_OVER_AGG && !aggs_ok(r, "overSpec.groups.aggCalls", x, is->n)) return false;
+    if (x->kind == WR_OVER_AGG && (x->out.n < is->n || !columns_ok(r, x, 0, is, 0, is->n)))
+        return x->out.n < is->n ? width_ok(r, x, is->n) : false;
+    return true;
+}
+/* Kinds whose reader checks the indexes it reads (LookupJoin: its lookup keys, plan_reader_tables.c)
+   and kinds no compiled
+   plan holds (OverRank: logical only; Sort: batch), which the reader never makes: nothing more to
+   check, as before the table. */
+#define RDC_CHECKED_BY_ITS_READER rdc_leaf
+#define RDC_NOT_IN_A_COMPILED_PLAN rdc_leaf
+
+/* The check of a node read from a compiled plan, per kind. A kind added to WRelKind needs its row
+   here (ex_plan_reader_ops_check fails otherwise). */
+typedef struct RdKindOps {
+    bool (*check)(Rd *r, WRel *x, const WRel *in, const WSchema *is);
+} RdKindOps;
+
+static const RdKindOps RD_KIND_OPS[WR__COUNT] = {
+    [WR_SCAN] = {.check = rdc_leaf},
+    [WR_VALUES] = {.check = rdc_leaf},
+    [WR_CALC] = {.check = rdc_calc},
+    [WR_UNION] = {.check = rdc_union},
+    [WR_WATERMARK] = {.check = rdc_watermark},
+    [WR_SINK] = {.check = rdc_sink},
+    [WR_EXCHANGE] = {.check = rdc_exchange},
+    [WR_GROUP_AGG] = {.check = rdc_group_agg},
+    [WR_JOIN] = {.check = rdc_join},
+    [WR_DEDUP] = {.check = rdc_unique_keys},
+    [WR_RANK] = {.check = rdc_rank},
+    [WR_SORT_LIMIT] = {.check = rdc_rank},
+    [WR_WINDOW_AGG] = {.check = rdc_window_agg},
+    [WR_CHANGELOG_NORMALIZE] = {.check = rdc_unique_keys},
+    [WR_DROP_UPDATE_BEFORE] = {.check = rdc_passthrough},
+    [WR_SINK_MATERIALIZER] = {.check = rdc_sink_materializer},
+    [WR_OVER_RANK] = {.check = RDC_NOT_IN_A_COMPILED_PLAN},
+    [WR_WINDOW_TVF] = {.check = rdc_window_tvf},
+    [WR_WINDOW_RANK] = {.check = rdc_window_rank},
+    [WR_WINDOW_JOIN] = {.check = rdc_join},
+    [WR_INTERVAL_JOIN] = {.check = rdc_join},
+    [WR_TEMPORAL_JOIN] = {.check = rdc_join},
+    [WR_LOOKUP_JOIN] = {.check = RDC_CHECKED_BY_ITS_READER},
+    [WR_OVER_AGG] = {.check = rdc_own_reader},
+    [WR_MINIBATCH_ASSIGNER] = {.check = rdc_passthrough},
+    [WR_LOCAL_GROUP_AGG] = {.check = rdc_local_group_agg},
+    [WR_GLOBAL_GROUP_AGG] = {.check = rdc_global_group_agg},
+    [WR_INCREMENTAL_GROUP_AGG] = {.check = rdc_incremental_group_agg},
+    [WR_SORT] = {.check = RDC_NOT_IN_A_COMPILED_PLAN},
+    [WR_TEMPORAL_SORT] = {.check = rdc_passthrough},
+    [WR_LOCAL_WINDOW_AGG] = {.check = rdc_local_window_agg},
+    [WR_GLOBAL_WINDOW_AGG] = {.check = rdc_global_window_agg},
+    [WR_EXPAND] = {.check = rdc_expand},
+    [WR_REPLICATE_ROWS] = {.check = rdc_own_reader},
+    [WR_CORRELATE] = {.check = rdc_own_reader},
+    [WR_MATCH] = {.check = rdc_own_reader},
+};
+
+bool ex_plan_reader_ops_check(WStrBuf *err)
+{
+    bool ok = true;
+    for (int k = 0; k < WR__COUNT; k++)
+        ok &= wrel_kind_op_check(RD_KIND_OPS[k].check != NULL, k, "explain/plan_reader_check.c", "check", err);
+    return ok;
+}
+
 bool rd_check_node(Rd *r, WRel *x)
 {
     const WRel *in = x->ninputs ? x->inputs[0] : NULL;
@@ -172,125 +414,6 @@ bool rd_check_node(Rd *r, WRel *x)
     for (int i = 0; i < x->ninputs; i++)
         if (!x->inputs[i]) return bad(r, "edges", "leave input %d of the node unconnected.", i);
     if (x->nunique > 0 && !indexes_ok(r, "upsertKeys", x->unique, x->nunique, x->out.n)) return false;
-    switch (x->kind) {
-    case WR_SCAN: case WR_VALUES:
-        return true;
-    case WR_CALC:
-        if (!width_ok(r, x, x->nexprs)) return false;
-        for (int i = 0; i < x->nexprs; i++)
-            if (!same_repr(x->out.types[i], x->exprs[i]->type, 0))
-                return bad(r, "outputType", "declares field %d as %s, but projection %d is a %s.", i,
-                           tn(x->out.types[i], (char[96]){0}), i, tn(x->exprs[i]->type, (char[96]){0}));
-        return true;
-    case WR_WATERMARK:
-        return time_col_ok(r, "rowtimeFieldIndex", is, x->rowtime_col) && passthrough_ok(r, x, is);
-    case WR_EXCHANGE:
-        return indexes_ok(r, "inputProperties.requiredDistribution.keys", x->keys, x->nkeys, is->n) &&
-               passthrough_ok(r, x, is);
-    case WR_DROP_UPDATE_BEFORE: case WR_MINIBATCH_ASSIGNER: case WR_TEMPORAL_SORT:
-        return passthrough_ok(r, x, is);
-    case WR_UNION:
-        if (x->ninputs < 1) return bad(r, "edges", "give the union no input.");
-        for (int i = 0; i < x->ninputs; i++)
-            if (!passthrough_ok(r, x, &x->inputs[i]->out)) return false;
-        return true;
-    case WR_SINK_MATERIALIZER:
-        return indexes_ok(r, "dynamicTableSink.table.resolvedTable.schema.primaryKey", x->keys, x->nkeys, is->n) &&
-               passthrough_ok(r, x, is);
-    case WR_SINK: {
-        const WTable *t = x->sink_table;
-        int phys = 0;
-        for (int i = 0; i < t->ncols; i++) if (t->cols[i].kind == WCOL_PHYSICAL) phys++;
-        if (is->n < phys)
-            return bad(r, "dynamicTableSink.table", "has %d physical column(s), but the sink's input has %d.", phys, is->n);
-        if (is->n < phys + x->nmeta)
-            return bad(r, "dynamicTableSink.abilities", "writes %d metadata column(s) after %d physical one(s), but the "
-                       "sink's input has %d column(s).", x->nmeta, phys, is->n);
-        return true;
-    }
-    case WR_GROUP_AGG:
-        return indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) && aggs_ok(r, "aggCalls", x, is->n) &&
-               keys_aggs_out_ok(r, x, is, 0);
-    case WR_LOCAL_GROUP_AGG:
-        if (!indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) || !aggs_ok(r, "aggCalls", x, is->n)) return false;
-        if (x->out.n < x->nkeys) return width_ok(r, x, x->nkeys);
-        for (int k = 0; k < x->nkeys; k++)
-            if (!columns_ok(r, x, k, is, x->keys[k], 1)) return false;
-        return true;
-    case WR_GLOBAL_GROUP_AGG:
-        return indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) &&
-               aggs_ok(r, "aggCalls", x, x->agg_input.n) && keys_aggs_out_ok(r, x, is, 0);
-    case WR_INCREMENTAL_GROUP_AGG:
-        return indexes_ok(r, "partialAggGrouping", x->keys, x->nkeys, is->n) &&
-               indexes_ok(r, "finalAggGrouping", x->final_keys, x->nfinal_keys, is->n) &&
-               aggs_ok(r, "partialOriginalAggCalls", x, x->agg_input.n);
-    case WR_JOIN: case WR_INTERVAL_JOIN: case WR_TEMPORAL_JOIN: case WR_WINDOW_JOIN: {
-        const WSchema *ls = &x->inputs[0]->out, *rs = &x->inputs[1]->out;
-        if (!indexes_ok(r, "joinSpec.leftKeys", x->keys, x->nkeys, ls->n) ||
-            !indexes_ok(r, "joinSpec.rightKeys", x->right_keys, x->nkeys, rs->n))
-            return false;
-        if (x->kind == WR_INTERVAL_JOIN &&
-            (!time_col_ok(r, "intervalJoinSpec.windowBounds.leftTimeIndex", ls, x->left_time_col) ||
-             !time_col_ok(r, "intervalJoinSpec.windowBounds.rightTimeIndex", rs, x->right_time_col)))
-            return false;
-        if (x->kind == WR_TEMPORAL_JOIN &&
-            (!time_col_ok(r, "leftTimeAttributeIndex", ls, x->left_time_col) ||
-             (x->right_time_col != -1 && !time_col_ok(r, "rightTimeAttributeIndex", rs, x->right_time_col))))
-            return false;
-        if (x->semi || x->anti) return passthrough_ok(r, x, ls);
-        if (!width_ok(r, x, ls->n + rs->n)) return false;
-        return columns_ok(r, x, 0, ls, 0, ls->n) && columns_ok(r, x, ls->n, rs, 0, rs->n);
-    }
-    case WR_DEDUP: case WR_CHANGELOG_NORMALIZE:
-        return indexes_ok(r, "uniqueKeys", x->keys, x->nkeys, is->n) && passthrough_ok(r, x, is);
-    case WR_RANK: case WR_SORT_LIMIT: {
-        if (!indexes_ok(r, "partition.fields", x->keys, x->nkeys, is->n) ||
-            !indexes_ok(r, "orderBy.fields", x->sort_cols, x->nsort, is->n) ||
-            (in->nunique > 0 && !indexes_ok(r, "rankStrategy.primaryKeys", in->unique, in->nunique, is->n)))
-            return false;
-        bool num = x->kind == WR_RANK && x->output_rank_number;
-        if (!width_ok(r, x, is->n + (num ? 1 : 0)) || !columns_ok(r, x, 0, is, 0, is->n)) return false;
-        if (num && repr_class(x->out.types[is->n]->id) != 1)
-            return bad(r, "outputType", "declares the rank number (field %d) as %s, not BIGINT.", is->n,
-                       tn(x->out.types[is->n], (char[96]){0}));
-        return true;
-    }
-    case WR_WINDOW_AGG:
-        if (x->win_legacy) return indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) && aggs_ok(r, "aggCalls", x, is->n);
-        return indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) && aggs_ok(r, "aggCalls", x, is->n) &&
-               window_ok(r, "windowing", x, is) && keys_aggs_out_ok(r, x, is, 3);
-    case WR_LOCAL_WINDOW_AGG:
-        return indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) && aggs_ok(r, "aggCalls", x, is->n) &&
-               window_ok(r, "windowing", x, is);
-    case WR_GLOBAL_WINDOW_AGG:
-        return indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) && aggs_ok(r, "aggCalls", x, x->agg_input.n) &&
-               window_ok(r, "windowing", x, &x->agg_input) && keys_aggs_out_ok(r, x, is, 3);
-    case WR_WINDOW_TVF:
-        if (!window_ok(r, "windowing", x, is) ||
-            !indexes_ok(r, "windowing.window.partition_key_indices", x->win_partition, x->win_npartition, is->n) ||
-            !width_ok(r, x, is->n + 3) || !columns_ok(r, x, 0, is, 0, is->n))
-            return false;
-        for (int i = is->n; i < is->n + 3; i++)
-            if (repr_class(x->out.types[i]->id) != 5)
-                return bad(r, "outputType", "declares window column %d as %s, not a TIMESTAMP.", i,
-                           tn(x->out.types[i], (char[96]){0}));
-        return true;
-    case WR_WINDOW_RANK:
-        return window_ok(r, "windowing", x, is) && indexes_ok(r, "sortSpec.fields", x->sort_cols, x->nsort, is->n) &&
-               columns_ok(r, x, 0, is, 0, is->n);
-    case WR_EXPAND:
-        for (int i = 0; i < x->nexpand * x->out.n; i++)
-            if (x->expand_src[i] >= 0 && !index_ok(r, "projects", x->expand_src[i], is->n)) return false;
-        return true;
-    case WR_MATCH: case WR_OVER_AGG: case WR_CORRELATE: case WR_REPLICATE_ROWS:
-        /* their readers check their own indexes (plan_reader_nodes.c); the kept input columns */
-        if (x->kind == WR_OVER_AGG && !indexes_ok(r, "overSpec.partition.fields", x->keys, x->nkeys, is->n)) return false;
-        if (x->kind == WR_OVER_AGG && !indexes_ok(r, "overSpec.groups.orderBy.fields", x->sort_cols, x->nsort, is->n)) return false;
-        if (x->kind == WR_OVER_AGG && !aggs_ok(r, "overSpec.groups.aggCalls", x, is->n)) return false;
-        if (x->kind == WR_OVER_AGG && (x->out.n < is->n || !columns_ok(r, x, 0, is, 0, is->n)))
-            return x->out.n < is->n ? width_ok(r, x, is->n) : false;
-        return true;
-    default:
-        return true;
-    }
+    assert((unsigned)x->kind < WR__COUNT);
+    return RD_KIND_OPS[x->kind].check(r, x, in, is);
 }

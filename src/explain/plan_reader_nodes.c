@@ -550,7 +550,7 @@ WRel *rd_window_rank(Rd *r, json_t *j, WRel *in, const WSchema *out, bool dedup)
         x->sort_nulls_first[0] = !x->keep_last;
         x->time_col = oc;
         x->dedup_rowtime = !x->win_proctime;
-        x->rank_func = 0;
+        x->rank_func = WRANK_ROW_NUMBER;
         x->rank_start = x->rank_end = 1;
         x->output_rank_number = false;
         x->rank_col = -1;
@@ -560,7 +560,7 @@ WRel *rd_window_rank(Rd *r, json_t *j, WRel *in, const WSchema *out, bool dedup)
         const char *rt = json_string_value(json_object_get(j, "rankType"));
         if (rt && strcmp(rt, "ROW_NUMBER") && strcmp(rt, "RANK") && strcmp(rt, "DENSE_RANK"))
             return rd_fail(r, "Invalid compiled plan: unknown rank type %s.", rt), NULL;
-        x->rank_func = rt && !strcmp(rt, "RANK") ? 1 : rt && !strcmp(rt, "DENSE_RANK") ? 2 : 0;
+        x->rank_func = rt && !strcmp(rt, "RANK") ? WRANK_RANK : rt && !strcmp(rt, "DENSE_RANK") ? WRANK_DENSE_RANK : WRANK_ROW_NUMBER;
         x->nkeys = rd_ints(r, json_object_get(json_object_get(j, "partitionSpec"), "fields"), &x->keys);
         json_t *ob = json_object();
         json_object_set(ob, "orderBy", json_object_get(j, "sortSpec"));

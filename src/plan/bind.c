@@ -1084,10 +1084,10 @@ static WRel *bind_over_rank(QCtx *q, WRel *in, BScope *scope, AstExpr *e)
     WPlanCtx *p = b->p;
     WArena *a = p->arena;
     const char *fname = e->name.parts[e->name.n - 1];
-    int func;
-    if (strcasecmp(fname, "ROW_NUMBER") == 0) func = 0;
-    else if (strcasecmp(fname, "RANK") == 0) func = 1;
-    else if (strcasecmp(fname, "DENSE_RANK") == 0) func = 2;
+    WRankFunc func;
+    if (strcasecmp(fname, "ROW_NUMBER") == 0) func = WRANK_ROW_NUMBER;
+    else if (strcasecmp(fname, "RANK") == 0) func = WRANK_RANK;
+    else if (strcasecmp(fname, "DENSE_RANK") == 0) func = WRANK_DENSE_RANK;
     else return bover_stream_refuse(b, scope, e);
     AstOver *ov = e->over;
     if (ov->ref_name) return fail_rel(p, e->pos, WEXC_TABLE, "Named windows (OVER w) are not supported yet");

@@ -241,7 +241,7 @@ WRel *bsetop_rewrite(BindCtx *b, AstSetOp op, bool all, WRel *l, WRel *r, const 
             werr_set(b->p->err, WEXC_TABLE, "%s could not be planned", intersect ? "INTERSECT" : "EXCEPT");
         return NULL;
     }
-    res->setop_kind = 1 + (int)op;
+    res->setop_kind = (WSetOpOrigin)(1 + (int)op);
     res->setop_all = all;
     res->setop_inputs[0] = l;
     res->setop_inputs[1] = r;

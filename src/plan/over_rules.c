@@ -93,7 +93,7 @@ WRel *wover_rank_without_filter(WPlanCtx *p, WRel *r)
     spec->nwindows = 1;
     spec->windows = WA_NEW(a, WOverWindow);
     WOverWindow *w = spec->windows;
-    int f = r->rank_func >= 0 && r->rank_func < 3 ? r->rank_func : 0;
+    int f = wrank_func_index(r->rank_func);
     w->rows = FN[f] == WOF_ROW_NUMBER;
     w->lower.kind = WOB_UNBOUNDED_PRECEDING;
     w->upper.kind = WOB_CURRENT_ROW;

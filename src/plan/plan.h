@@ -11,6 +11,7 @@
 #ifndef WEIR_PLAN_PLAN_H
 #define WEIR_PLAN_PLAN_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -63,6 +64,27 @@ typedef enum WRelKind {
                                the rest in `match`, match_spec.h) */
     WR__COUNT
 } WRelKind;
+
+/* Rank functions and Flink's rank processing strategies (RankProcessStrategy), as the plan
+   chooses them and the rank operators (exec/stateful.h, exec/windowed.h) run them. */
+typedef enum WRankFunc { WRANK_ROW_NUMBER, WRANK_RANK, WRANK_DENSE_RANK } WRankFunc;
+#define WRANK_NFUNCS 3
+typedef enum WRankStrategy { WRANK_APPEND_FAST, WRANK_UPDATE_FAST, WRANK_RETRACT } WRankStrategy;
+#define WRANK_NSTRATEGIES 3
+/* Index of f / s into a table of WRANK_NFUNCS / WRANK_NSTRATEGIES names: an out-of-range value
+   (none is ever set) reads as ROW_NUMBER / Retract, as EXPLAIN and COMPILE PLAN always did. */
+static inline int wrank_func_index(WRankFunc f) { return (unsigned)f < WRANK_NFUNCS ? (int)f : WRANK_ROW_NUMBER; }
+static inline int wrank_strategy_index(WRankStrategy s)
+{
+    return (unsigned)s < WRANK_NSTRATEGIES ? (int)s : WRANK_RETRACT;
+}
+
+/* Flink's PartialFinalType of an aggregate produced by the distinct split. */
+typedef enum WPartialFinal { WPF_NONE = 0, WPF_PARTIAL = 1, WPF_FINAL = 2 } WPartialFinal;
+
+/* The set operation a subtree was rewritten from (bind_setops.c): none, or AstSetOp + 1. */
+typedef enum WSetOpOrigin { WSO_NONE = 0, WSO_UNION = 1 + ASO_UNION, WSO_INTERSECT = 1 + ASO_INTERSECT,
+                            WSO_EXCEPT = 1 + ASO_EXCEPT } WSetOpOrigin;
 
 /* Changelog mode bits (Flink ChangelogMode). */
 enum { WCM_INSERT = 1, WCM_UPDATE_BEFORE = 2, WCM_UPDATE_AFTER = 4, WCM_DELETE = 8 };
@@ -194,14 +216,14 @@ struct WRel {
     int *sort_cols;
     bool *sort_desc;
     bool *sort_nulls_first;
-    int rank_func;                  /* WRankFunc */
+    WRankFunc rank_func;
     int64_t rank_start, rank_end;
     bool output_rank_number;
     int rank_col;                   /* WR_OVER_RANK: index of the rank column in the output */
     bool keep_last;                 /* WR_DEDUP */
     bool dedup_rowtime;
     int time_col;
-    int rank_strategy;              /* WRankStrategy */
+    WRankStrategy rank_strategy;
     /* changelog planning */
     bool generate_update_before;    /* this node emits -U before +U */
     bool input_retracts;            /* (first) input may carry -U/-D */
@@ -274,7 +296,7 @@ struct WRel {
     bool reused;                    /* sub-plan reuse (reuse.c) made this node the one copy of equal
                                        sub-plans: it has several consumers */
     /* two-phase aggregation and the distinct split (agg_rules.c) */
-    int partial_final;              /* WR_GROUP_AGG/LOCAL/GLOBAL: WPF_* (Flink's partialFinalType) */
+    WPartialFinal partial_final;    /* WR_GROUP_AGG/LOCAL/GLOBAL: Flink's partialFinalType */
     int64_t minibatch_ms;           /* WR_MINIBATCH_ASSIGNER: interval */
     bool minibatch_rowtime;         /* WR_MINIBATCH_ASSIGNER: mode=[RowTime] (else ProcTime) */
     bool minibatch_check_size;      /* WR_MINIBATCH_ASSIGNER: the job has operators needing
@@ -294,8 +316,8 @@ struct WRel {
     int *expand_src;
     int64_t *expand_ids;
     /* the set operation a subtree was rewritten from (bind_setops.c), for the AST section:
-       setop_kind = 1 + AstSetOp (0 = none), its two bound inputs in setop_inputs */
-    int setop_kind;
+       setop_kind (WSO_NONE = none), its two bound inputs in setop_inputs */
+    WSetOpOrigin setop_kind;
     bool setop_all;
     WRel *setop_inputs[2];
     /* WR_CORRELATE (bind_unnest.c): exprs[0] is the collection over the left input (inputs[0]);
@@ -311,8 +333,48 @@ struct WRel {
     const struct WMatchSpec *match;
 };
 
-/* Flink's PartialFinalType of an aggregate produced by the distinct split. */
-enum { WPF_NONE = 0, WPF_PARTIAL = 1, WPF_FINAL = 2 };
+/* Checked accessors (PostgreSQL's castNode): the node as one of the kinds whose payload fields the
+   caller reads, asserting the kind. WRel still holds every kind's fields; code that reads a
+   kind's payload through these is ready for the split into one payload struct per kind. */
+static inline const WRel *wrel_cast(const WRel *r, WRelKind kind)
+{
+    assert(r && r->kind == kind);
+    return r;
+}
+/* ... for a caller that rewrites the node */
+static inline WRel *wrel_cast_mut(WRel *r, WRelKind kind)
+{
+    assert(r && r->kind == kind);
+    return r;
+}
+/* WR_JOIN (regular join: join_type, semi/anti, keys/right_keys, join_cond, ttl_left/right_ms) */
+static inline const WRel *wrel_as_join(const WRel *r) { return wrel_cast(r, WR_JOIN); }
+/* WR_SCAN (table, table_qname, fields, meta_keys, source_changelog) */
+static inline const WRel *wrel_as_scan(const WRel *r) { return wrel_cast(r, WR_SCAN); }
+/* WR_SINK (sink_table, sink_qname, target_cols, sink_static_*, sink_conflict) */
+static inline const WRel *wrel_as_sink(const WRel *r) { return wrel_cast(r, WR_SINK); }
+/* WR_RANK / WR_SORT_LIMIT (rank_func, rank_strategy, rank_start/end, sort_*) */
+static inline const WRel *wrel_as_rank(const WRel *r)
+{
+    assert(r && (r->kind == WR_RANK || r->kind == WR_SORT_LIMIT));
+    return r;
+}
+/* The windowed kinds (win_* fields): WINDOW_TVF, WINDOW_AGG, LOCAL/GLOBAL_WINDOW_AGG, WINDOW_RANK,
+   WINDOW_JOIN */
+static inline const WRel *wrel_as_windowed(const WRel *r)
+{
+    assert(r && (r->kind == WR_WINDOW_TVF || r->kind == WR_WINDOW_AGG || r->kind == WR_LOCAL_WINDOW_AGG ||
+                 r->kind == WR_GLOBAL_WINDOW_AGG || r->kind == WR_WINDOW_RANK || r->kind == WR_WINDOW_JOIN));
+    return r;
+}
+/* The two-phase and incremental aggregates (agg_input, count1_col, final_keys, partial_final) */
+static inline const WRel *wrel_as_two_phase(const WRel *r)
+{
+    assert(r && (r->kind == WR_LOCAL_GROUP_AGG || r->kind == WR_GLOBAL_GROUP_AGG ||
+                 r->kind == WR_INCREMENTAL_GROUP_AGG || r->kind == WR_LOCAL_WINDOW_AGG ||
+                 r->kind == WR_GLOBAL_WINDOW_AGG));
+    return r;
+}
 
 /* Planning context of one statement. */
 typedef struct WPlanCtx {
@@ -358,6 +420,14 @@ bool wplan_check_changelog_sources(WPlanCtx *p, const WRel *root, int depth);
 /* prune_empty.c: constant-false conditions and empty inputs pruned as Flink's planner does */
 WRel *wplan_prune_empty(WPlanCtx *p, WRel *root);
 const char *wrel_kind_name(WRelKind k);
+/* The per-kind operation tables of plan/ (physical.c: changelog derivation; update_before.c: the
+   update-kind requirement): true when every
+   WRelKind has its operation or an explicit "not applicable" marker, else false with one line per
+   gap appended to err. Run at start-up in the test build (cli/main.c) and by the unit tests. */
+bool wplan_check_kind_ops(WStrBuf *err);
+/* One entry of such a check: true when `present`, else false with "<where>: node kind <name> (<k>)
+   has no <op> operation" appended to err. (physical.c; the explain/ checks use it too) */
+bool wrel_kind_op_check(bool present, int k, const char *where, const char *op, WStrBuf *err);
 /* A sink Flink 2.3 runs as a SinkV2 writer operator ("<table>[id]: Writer" in the job graph and the
    JSON execution plan, not "Sink: <table>[id]"): the blackhole connector's. */
 bool wrel_sink_writer(const WRel *r);

@@ -71,7 +71,7 @@ static WRel *rank_rule(WPlanCtx *p, WRel *calc)
     WRel *r;
     const WType *st = ov->nsort == 1 ? in->out.types[ov->sort_cols[0]] : NULL;
     bool time_sort = st && wtype_is_timestamp(st) && st->time_attr != WTA_NONE;
-    if (ov->rank_func == 0 && lo == 1 && hi == 1 && !uses_rank && time_sort) {
+    if (ov->rank_func == WRANK_ROW_NUMBER && lo == 1 && hi == 1 && !uses_rank && time_sort) {
         r = wrel_new(p, WR_DEDUP, 1);
         r->keep_last = ov->sort_desc[0];
         r->dedup_rowtime = st->time_attr == WTA_ROWTIME;

@@ -56,7 +56,7 @@ static WRel *streaming_sort(WPlanCtx *p, WRel *s)
     WRel *l = wa_memdup(p->arena, s, sizeof *s);
     l->kind = WR_SORT_LIMIT;
     int64_t off = s->sort_offset > 0 ? s->sort_offset : 0;
-    l->rank_func = 0;                   /* ROW_NUMBER */
+    l->rank_func = WRANK_ROW_NUMBER;
     l->rank_start = off + 1;
     l->rank_end = s->sort_fetch > INT64_MAX - off ? INT64_MAX : off + s->sort_fetch;
     l->output_rank_number = false;

@@ -344,9 +344,9 @@ static WRel *window_rank_rule(WPlanCtx *p, WRel *r)
         if (r->keys[i] == we) ke = i;
     }
     if (ks < 0 || ke < 0) return NULL;
-    /* Flink 2.3's WindowRank ranks by ROW_NUMBER only (rank_func: 0 ROW_NUMBER, 1 RANK, 2 DENSE_RANK) */
-    if (r->kind == WR_RANK && r->rank_func != 0)
-        return fail(p, WEXC_TABLE, r->rank_func == 1
+    /* Flink 2.3's WindowRank ranks by ROW_NUMBER only */
+    if (r->kind == WR_RANK && r->rank_func != WRANK_ROW_NUMBER)
+        return fail(p, WEXC_TABLE, r->rank_func == WRANK_RANK
             ? "RANK() function is not supported on Window TopN currently, only ROW_NUMBER() is supported."
             : "DENSE_RANK() function is not supported on Window TopN currently, only ROW_NUMBER() is supported.");
     WRel *w = wa_memdup(p->arena, r, sizeof *r);
@@ -360,7 +360,7 @@ static WRel *window_rank_rule(WPlanCtx *p, WRel *r)
     for (int i = 0; i < r->nkeys; i++) if (i != ks && i != ke) w->keys[w->nkeys++] = r->keys[i];
     if (w->win_dedup) {
         /* window deduplication keeps the first/last row by the time attribute */
-        w->rank_func = 0;
+        w->rank_func = WRANK_ROW_NUMBER;
         w->rank_start = w->rank_end = 1;
         w->output_rank_number = false;
     }
