@@ -273,6 +273,15 @@ static void put_quoted(WStrBuf *out, const char *p, int len)
     wsb_putc(out, '\'');
 }
 
+/* The execution plan's string literal: quoted, a quote inside it not doubled ('it's'; measured on
+   Flink 2.3, where the optimised plans show _UTF-16LE'it''s'). */
+static void put_quoted_raw(WStrBuf *out, const char *p, int len)
+{
+    wsb_putc(out, '\'');
+    wsb_appendn(out, p, (size_t)len);
+    wsb_putc(out, '\'');
+}
+
 /* Calcite's digest of a DOUBLE literal: the BigDecimal it holds in scientific notation (1.5E0,
    1E-1, 1.024E3). A literal from the query holds the value as written (Java's shortest form); a
    reduced one holds the double's exact binary value cut to 20 significant digits (measured on Flink
@@ -371,7 +380,8 @@ static void literal(WStrBuf *out, const WExpr *e, ExDialect d, bool typed_time, 
         break;
     case WT_CHAR: case WT_VARCHAR:
         if (!exec || (notype && d != EXD_EXEC)) wsb_puts(out, "_UTF-16LE");
-        put_quoted(out, e->lit.s.p, e->lit.s.len);
+        if (d == EXD_EXEC) put_quoted_raw(out, e->lit.s.p, e->lit.s.len);
+        else put_quoted(out, e->lit.s.p, e->lit.s.len);
         if (t->id == WT_VARCHAR && !exec) {
             wsb_putc(out, ':');
             calcite_type(out, t, false);
