@@ -22,7 +22,7 @@ extern const char CKPT_LANE_MAGIC[8];
 extern const char CKPT_END_MAGIC[4];
 
 typedef enum { RET_NONE, RET_DELETE_ON_CANCEL, RET_RETAIN_ON_CANCEL } Retention;
-typedef enum { KILL_NONE, KILL_TICK, KILL_BEFORE_META, KILL_DURING_META, KILL_AFTER_META } KillAt;
+typedef enum { KILL_NONE, KILL_TICK, KILL_TICK_AFTER_CKPT, KILL_BEFORE_META, KILL_DURING_META, KILL_AFTER_META } KillAt;
 typedef enum { DIST_FORWARD, DIST_HASH, DIST_SINGLE } Dist;
 
 /* ---- parsed _metadata ---- */

@@ -1,8 +1,9 @@
 /*
  * checkpoint_test_hooks.c — fault injection for the recovery tests, reached only through the
  * environment of the weir process (never a SQL session or the gateway):
- * WEIR_TEST_KILL_AT=<tick|before-metadata|during-metadata|after-metadata>:<n> kills the process
- * (SIGKILL) at that point, WEIR_TEST_FAIL_CHECKPOINTS=<ids> makes those checkpoints' state writes
+ * WEIR_TEST_KILL_AT=<tick|tick-after-checkpoint|before-metadata|during-metadata|after-metadata>:<n>
+ * kills the process (SIGKILL) at that point (tick-after-checkpoint: the n-th chunk step once a
+ * checkpoint has completed, so that a kill between checkpoints always has one to restore from), WEIR_TEST_FAIL_CHECKPOINTS=<ids> makes those checkpoints' state writes
  * fail as on a full disk, WEIR_TEST_SNAPSHOT_DELAY=<duration> slows every lane's snapshot.
  * Without them every hook does nothing. See checkpoint_internal.h.
  */
@@ -44,6 +45,7 @@ bool ckpt_parse_kill(WCkpt *c, const char *v, WError *err)
         return werr_set(err, WEXC_ILLEGAL_ARG, "Invalid value for WEIR_TEST_KILL_AT: '%s'.", v);
     c->kill_n = n;
     if (!strcmp(what, "tick")) c->kill_at = KILL_TICK;
+    else if (!strcmp(what, "tick-after-checkpoint")) c->kill_at = KILL_TICK_AFTER_CKPT;
     else if (!strcmp(what, "before-metadata")) c->kill_at = KILL_BEFORE_META;
     else if (!strcmp(what, "during-metadata")) c->kill_at = KILL_DURING_META;
     else if (!strcmp(what, "after-metadata")) c->kill_at = KILL_AFTER_META;
@@ -53,7 +55,14 @@ bool ckpt_parse_kill(WCkpt *c, const char *v, WError *err)
 
 void wckpt_tick(WCkpt *c)
 {
-    if (c && c->kill_at == KILL_TICK && ++c->ticks >= c->kill_n) raise(SIGKILL);
+    if (!c) return;
+    if (c->kill_at == KILL_TICK && ++c->ticks >= c->kill_n) raise(SIGKILL);
+    if (c->kill_at == KILL_TICK_AFTER_CKPT) {
+        pthread_mutex_lock(&c->mu);
+        bool started = c->completed > 0;
+        pthread_mutex_unlock(&c->mu);
+        if (started && ++c->ticks >= c->kill_n) raise(SIGKILL);
+    }
 }
 
 /* WEIR_TEST_KILL_AT=<at>:<n>: dies at `at` of checkpoint id >= n */
