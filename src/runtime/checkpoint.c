@@ -599,6 +599,7 @@ bool wckpt_finish(WCkpt *c, WCkptLane *lanes, int nlanes, bool ok, int64_t sim_n
     assert(err && nlanes >= 0 && nlanes <= c->parallelism && (lanes || nlanes == 0));
     bool res = true;
     pthread_mutex_lock(&c->mu);
+    if (ok) ckpt_test_kill_at_finish(c);
     bool stopped = c->stopped;
     for (int i = 0; i < c->nreqs; i++)
         if (c->reqs[i].state == WCKPT_REQ_PENDING) {

@@ -155,6 +155,7 @@ void ckpt_meta_free(Meta *m);
 bool ckpt_parse_fail_ids(WCkpt *c, const char *v, WError *err);
 bool ckpt_parse_kill(WCkpt *c, const char *v, WError *err);
 void ckpt_test_kill(const WCkpt *c, KillAt at, int64_t id);
+void ckpt_test_kill_at_finish(const WCkpt *c);
 void ckpt_test_torn_write(const WCkpt *c, int64_t id, const char *tmp, const char *buf, size_t len);
 void ckpt_test_delay(const WCkpt *c);
 bool ckpt_test_write(const WCkpt *c, int64_t id, const char *dir, WError *err);

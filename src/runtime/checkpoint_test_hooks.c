@@ -3,7 +3,8 @@
  * environment of the weir process (never a SQL session or the gateway):
  * WEIR_TEST_KILL_AT=<tick|tick-after-checkpoint|before-metadata|during-metadata|after-metadata>:<n>
  * kills the process (SIGKILL) at that point (tick-after-checkpoint: the n-th chunk step once a
- * checkpoint has completed, so that a kill between checkpoints always has one to restore from), WEIR_TEST_FAIL_CHECKPOINTS=<ids> makes those checkpoints' state writes
+ * checkpoint has completed, so that a kill between checkpoints always has one to restore from, or
+ * before the job's final checkpoint if the input ends first), WEIR_TEST_FAIL_CHECKPOINTS=<ids> makes those checkpoints' state writes
  * fail as on a full disk, WEIR_TEST_SNAPSHOT_DELAY=<duration> slows every lane's snapshot.
  * Without them every hook does nothing. See checkpoint_internal.h.
  */
@@ -63,6 +64,13 @@ void wckpt_tick(WCkpt *c)
         pthread_mutex_unlock(&c->mu);
         if (started && ++c->ticks >= c->kill_n) raise(SIGKILL);
     }
+}
+
+/* WEIR_TEST_KILL_AT=tick-after-checkpoint:<n> when the job ends before its n-th chunk step after
+   the first completed checkpoint: dies before the final checkpoint (called with c->mu held) */
+void ckpt_test_kill_at_finish(const WCkpt *c)
+{
+    if (c->kill_at == KILL_TICK_AFTER_CKPT && c->completed > 0) raise(SIGKILL);
 }
 
 /* WEIR_TEST_KILL_AT=<at>:<n>: dies at `at` of checkpoint id >= n */
