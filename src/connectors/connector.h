@@ -130,7 +130,12 @@ void wsrc_add_wait(WSource *s, int64_t since_ns);
 typedef enum WSinkMessageKind {
     WSM_INPUT_FILE,                 /* compaction: a committed file (path) */
     WSM_END_CHECKPOINT,             /* compaction: every file up to ckpt went */
-    WSM_COMMIT_INFO                 /* no compaction: the writer committed up to ckpt */
+    WSM_COMMIT_INFO,                /* no compaction: the writer committed up to ckpt (path: its
+                                       partitions' directories, one a line; NULL: none) */
+    WSM_SNAPSHOT,                   /* the writer snapshots checkpoint ckpt with watermark wm (not
+                                       a row: the barrier); the operators after it may append
+                                       their state lines to `state` */
+    WSM_RESTORE                     /* a state line (path) the operators appended, at a restore */
 } WSinkMessageKind;
 
 typedef struct WSinkMessage {
@@ -140,6 +145,8 @@ typedef struct WSinkMessage {
     const char *path;               /* WSM_INPUT_FILE: the committed file */
     const char *root;               /* WSM_INPUT_FILE: the table's directory (partitions below it) */
     bool ended;                     /* WSM_END_CHECKPOINT, WSM_COMMIT_INFO: the last one of this subtask */
+    int64_t wm;                     /* WSM_SNAPSHOT: the writer's watermark */
+    struct WStrBuf *state;          /* WSM_SNAPSHOT: the writer's checkpoint state being written */
 } WSinkMessage;
 
 struct WSink {

@@ -148,7 +148,9 @@ typedef struct Part {
     char *rel, *dir;
     int64_t ckpt;               /* the checkpoint the partition (re)appeared in; 0 = not yet taken */
     int64_t created_ms;         /* process-time: when the trigger saw it */
+    int64_t last;               /* the last checkpoint whose barrier followed a row of it */
     bool pending;               /* touched since its last commit */
+    bool touched;               /* a row went to it since the last checkpoint's barrier */
 } Part;
 
 typedef struct CkptWm { int64_t id, wm; } CkptWm;
@@ -197,17 +199,17 @@ void wfs_commit_touch(WFsCommitTracker *t, const char *rel, const char *dir)
         t->last = t->nparts++;
     }
     if (!p->pending) { p->pending = true; p->ckpt = 0; }
+    p->touched = true;
 }
 
 void wfs_commit_checkpoint(WFsCommitTracker *t, int64_t ckpt_id, int64_t wm, int64_t now_ms)
 {
-    for (int i = 0; i < t->nparts; i++)
-        if (t->parts[i].pending && t->parts[i].ckpt == 0) { t->parts[i].ckpt = ckpt_id; t->parts[i].created_ms = now_ms; }
-    if (t->nwms == t->capwms) {
-        t->capwms = t->capwms ? t->capwms * 2 : 4;
-        t->wms = wrealloc(t->wms, sizeof(CkptWm) * (size_t)t->capwms);
+    for (int i = 0; i < t->nparts; i++) {
+        Part *p = &t->parts[i];
+        if (p->pending && p->ckpt == 0) { p->ckpt = ckpt_id; p->created_ms = now_ms; }
+        if (p->pending && p->touched) { p->last = ckpt_id; p->touched = false; }
     }
-    t->wms[t->nwms++] = (CkptWm){ckpt_id, wm};
+    wfs_commit_snapshot(t, ckpt_id, wm);
 }
 
 /* The partition's keys and unescaped values from its relative path k1=v1/k2=v2. */
@@ -252,6 +254,50 @@ bool wfs_commit_partition_dir(const WFsCommitConfig *c, const char *dir, WError 
     else close(fd);
     wsb_free(&p);
     return ok;
+}
+
+void wfs_commit_take(WFsCommitTracker *t, int64_t ckpt_id, bool all, WStrBuf *out)
+{
+    for (int i = 0; i < t->nparts; i++) {
+        Part *p = &t->parts[i];
+        if (!p->pending || (!all && (p->ckpt == 0 || p->ckpt > ckpt_id))) continue;
+        if (out->len) wsb_putc(out, '\n');
+        wsb_append(out, p->dir);
+        /* rows after the barrier of ckpt_id go into a later info */
+        if (!all && p->touched) p->ckpt = 0;
+        else if (!all && p->last > ckpt_id) p->ckpt = p->last;
+        else p->pending = false;
+    }
+    int k = 0;
+    for (int i = 0; i < t->nwms; i++)
+        if (t->wms[i].id > ckpt_id) t->wms[k++] = t->wms[i];
+    t->nwms = k;
+}
+
+void wfs_commit_add(WFsCommitTracker *t, const char *rel, const char *dir, int64_t now_ms)
+{
+    bool was = false;
+    for (int i = 0; i < t->nparts; i++)
+        if (strcmp(t->parts[i].rel, rel) == 0) { was = t->parts[i].pending; break; }
+    wfs_commit_touch(t, rel, dir);
+    Part *p = &t->parts[t->last];
+    if (!was) { p->ckpt = 1; p->created_ms = now_ms; }
+}
+
+void wfs_commit_snapshot(WFsCommitTracker *t, int64_t ckpt_id, int64_t wm)
+{
+    if (t->nwms == t->capwms) {
+        t->capwms = t->capwms ? t->capwms * 2 : 4;
+        t->wms = wrealloc(t->wms, sizeof(CkptWm) * (size_t)t->capwms);
+    }
+    t->wms[t->nwms++] = (CkptWm){ckpt_id, wm};
+}
+
+void wfs_commit_state(const WFsCommitTracker *t, WStrBuf *out)
+{
+    for (int i = 0; i < t->nparts; i++)
+        if (t->parts[i].pending)
+            wsb_printf(out, "#commit\t%lld\t%s\n", (long long)t->parts[i].created_ms, t->parts[i].dir);
 }
 
 bool wfs_commit_ready(WFsCommitTracker *t, int64_t ckpt_id, bool end_of_input, int64_t now_ms, WError *err)

@@ -21,6 +21,7 @@
 #include "../common/options.h"
 #include "../common/error.h"
 #include "../types/datetime.h"
+#include "../common/strbuf.h"
 
 typedef struct WFsCommitConfig {
     bool enabled;               /* sink.partition-commit.policy.kind is set */
@@ -56,6 +57,19 @@ void wfs_commit_checkpoint(WFsCommitTracker *t, int64_t ckpt_id, int64_t wm, int
 /* Checkpoint ckpt_id completed (end_of_input: the input ended, commit everything): apply the
    policy to every partition the trigger lets through. */
 bool wfs_commit_ready(WFsCommitTracker *t, int64_t ckpt_id, bool end_of_input, int64_t now_ms, WError *err);
+/* The writer's side without a tracker of its own commit (the PartitionCommitter commits):
+   append the directories of the partitions written up to checkpoint ckpt_id (all: every one),
+   one a line, to out, and forget them (Flink's StreamingFileWriter's PartitionCommitInfo). */
+void wfs_commit_take(WFsCommitTracker *t, int64_t ckpt_id, bool all, WStrBuf *out);
+/* The PartitionCommitter's side (Flink's PartitionCommitTrigger): a PartitionCommitInfo named
+   the partition (addPartition: pending from processing time now_ms on; a partition pending
+   already keeps its time); wfs_commit_snapshot records the watermark the committer had at its
+   snapshot of checkpoint ckpt_id (the partition-time trigger of wfs_commit_ready(ckpt_id) reads
+   it: without it nothing is committable); wfs_commit_state appends the pending partitions as
+   "#commit\t<created ms>\t<dir>" lines (wfs_commit_add restores them). */
+void wfs_commit_add(WFsCommitTracker *t, const char *rel, const char *dir, int64_t now_ms);
+void wfs_commit_snapshot(WFsCommitTracker *t, int64_t ckpt_id, int64_t wm);
+void wfs_commit_state(const WFsCommitTracker *t, WStrBuf *out);
 /* Write the success file into dir (batch jobs: every partition at the end). */
 bool wfs_commit_partition_dir(const WFsCommitConfig *c, const char *dir, WError *err);
 

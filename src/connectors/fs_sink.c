@@ -4,10 +4,13 @@
  * checkpoints, when the input ends; a json file in progress at a checkpoint stays in progress (the
  * state keeps its length, a restore ends it there). Then the partitions are committed
  * (fs_partition_commit.c: success file, process-time / partition-time triggers; batch: every
- * partition written), INSERT OVERWRITE (batch) removes the old files of what it replaces, and with
- * 'auto-compaction' the published files go to the shared compactor (fs_compact.h).
+ * partition written; streaming, under the runtime: the PartitionCommitter after the writers, fed
+ * the partitions of each commit through WSink.message), INSERT OVERWRITE (batch) removes the old
+ * files of what it replaces, and with 'auto-compaction' the published files go to the shared
+ * compactor (fs_compact.h).
  * State of a subtask (one line each): "#compact\t<subtask>\t<parallelism>\t<part counter>" and the
- * compactor's "#expired\t<path>" and "#pending\t<path>" lines (compaction only), then "<tmp>\t<final>" per pending file
+ * compactor's "#expired\t<path>" and "#pending\t<path>" lines (compaction only), the
+ * PartitionCommitter's "#commit\t<ms>\t<dir>" lines (in one writer's state), then "<tmp>\t<final>" per pending file
  * and "<tmp>\t<final>\t<length>" per file in progress.
  * Depends on fs_writer.h, fs_internal.h, common/.
  */
@@ -51,9 +54,9 @@ static bool remove_old_files(FsSink *s, const char *dir, WError *err)
 
 static bool publish(const char *tmp, const char *final, WError *err);
 
-/* The writer commits its partitions itself: not when it compacts through the runtime's operators
-   (their PartitionCommitter does, after the compaction). */
-static bool writer_commits(const FsSink *s) { return s->tracker && !(s->compactor && s->base.message); }
+/* The writer commits its partitions itself only when the runtime takes no messages: else the
+   PartitionCommitter after it does (after the compaction, or fed the writers' PartitionCommitInfo). */
+static bool writer_commits(const FsSink *s) { return s->tracker && !s->base.message; }
 
 /* A committed file goes to the compaction (InputFile): as a message to the operators after the
    writer when the runtime takes them (WSink.message), else to the shared compactor. */
@@ -83,12 +86,33 @@ static bool end_checkpoint(FsSink *s, int64_t ckpt, bool ended, WError *err)
 }
 
 /* A writer without compaction committed up to ckpt (Flink's PartitionCommitInfo to the
-   PartitionCommitter or `end: Writer`), when the runtime takes the messages. */
+   PartitionCommitter or `end: Writer`: the partitions written up to ckpt; the last one, at the end
+   of the input, is Flink's endInput info of checkpoint Long.MAX_VALUE: every partition), when the
+   runtime takes the messages. */
 static bool commit_info(FsSink *s, int64_t ckpt, bool ended, WError *err)
 {
     if (s->compactor || !s->base.message) return true;
-    WSinkMessage m = {.kind = WSM_COMMIT_INFO, .ckpt = ckpt, .task = s->subtask, .ended = ended};
-    return s->base.message(s->base.message_ctx, &m, err);
+    WStrBuf parts;
+    wsb_init(&parts);
+    if (s->tracker) wfs_commit_take(s->tracker, ckpt, ended, &parts);
+    WSinkMessage m = {.kind = WSM_COMMIT_INFO, .ckpt = ended ? INT64_MAX : ckpt, .task = s->subtask,
+                      .ended = ended, .path = parts.len ? parts.buf : NULL, .root = s->dir};
+    bool ok = s->base.message(s->base.message_ctx, &m, err);
+    wsb_free(&parts);
+    return ok;
+}
+
+/* A restored file's partition goes into the writer's next PartitionCommitInfo (the committer
+   commits it as it would have after the checkpoint, had the job not failed). */
+static void restored_partition(FsSink *s, const char *final)
+{
+    if (!s->tracker || !s->base.message || s->compactor) return;
+    const char *slash = strrchr(final, '/');
+    size_t n = strlen(s->dir);
+    if (!slash || strncmp(final, s->dir, n) != 0 || final[n] != '/' || slash <= final + n) return;
+    char *dir = strndup(final, (size_t)(slash - final));
+    wfs_commit_touch(s->tracker, dir + n + 1, dir);
+    free(dir);
 }
 
 /* Publish every pending file, then commit the partitions (end of input). */
@@ -187,6 +211,13 @@ static bool fs_prepare_commit(WSink *base, int64_t ckpt_id, char **state, WError
         wfs_compact_pending_state(s->compactor, &b);
         pthread_mutex_unlock(&s->shared->mu);
     }
+    /* the checkpoint barrier passes on to the operators after the writer: the PartitionCommitter
+       snapshots with the last writer (its "#commit" lines go into that writer's state) */
+    if (s->base.message) {
+        WSinkMessage m = {.kind = WSM_SNAPSHOT, .ckpt = ckpt_id, .task = s->subtask, .wm = s->wm, .root = s->dir,
+                          .state = &b};
+        if (!s->base.message(s->base.message_ctx, &m, err)) { wsb_free(&b); return false; }
+    }
     for (int i = 0; i < s->npending; i++) {
         if (s->pending[i].ckpt == 0) s->pending[i].ckpt = ckpt_id;
         wsb_printf(&b, "%s\t%s\n", s->pending[i].tmp, s->pending[i].final);
@@ -196,7 +227,8 @@ static bool fs_prepare_commit(WSink *base, int64_t ckpt_id, char **state, WError
         if (s->buckets[i].fd >= 0)
             wsb_printf(&b, "%s\t%s\t%lld\n", s->buckets[i].tmp_path, s->buckets[i].final_path,
                        (long long)s->buckets[i].bytes);
-    if (writer_commits(s)) wfs_commit_checkpoint(s->tracker, ckpt_id, s->wm, wfs_sink_now(s));
+    if (s->tracker && (writer_commits(s) || !s->compactor))
+        wfs_commit_checkpoint(s->tracker, ckpt_id, s->wm, wfs_sink_now(s));
     *state = wsb_detach(&b);
     return true;
 }
@@ -269,6 +301,17 @@ static bool fs_recover(WSink *base, const char *state, WError *err)
         free(path);
         p = nl + 1;
     }
+    /* the PartitionCommitter's pending partitions, when this writer snapshotted with it */
+    while (strncmp(p, "#commit\t", 8) == 0) {
+        const char *nl = strchr(p, '\n');
+        if (!nl) return werr_set(err, WEXC_IO, "Invalid filesystem sink state in the checkpoint.");
+        char *line = strndup(p, (size_t)(nl - p));
+        WSinkMessage m = {.kind = WSM_RESTORE, .task = s->subtask, .path = line, .root = s->dir};
+        bool ok = !s->base.message || s->base.message(s->base.message_ctx, &m, err);
+        free(line);
+        if (!ok) return false;
+        p = nl + 1;
+    }
     while (*p) {
         const char *tab = strchr(p, '\t'), *nl = strchr(p, '\n');
         if (!tab || !nl || tab > nl)
@@ -294,6 +337,7 @@ static bool fs_recover(WSink *base, const char *state, WError *err)
             continue;
         }
         if (ok) ok = publish(tmp, final, err);
+        if (ok) restored_partition(s, final);
         if (ok && ctask >= 0 && s->compactor) {
             pthread_mutex_lock(&s->shared->mu);
             wfs_compact_restore_file(s->compactor, final);

@@ -43,9 +43,10 @@ typedef struct CommitterOp {
     WOperator base;
     WFsFlow *flow;
     WFsCommitConfig cfg;
-    WFsCommitTracker *tracker;  /* NULL: counts only (the writers commit: no compaction) */
-    int64_t *reported;          /* per compact-operator: the checkpoint of its last commit info */
+    WFsCommitTracker *tracker;  /* its trigger: the partitions pending, the snapshots' watermarks */
+    int64_t *reported;          /* per input: the checkpoint of its last commit info */
     int64_t committed;          /* the last checkpoint whose partitions were committed */
+    int64_t snapped;            /* the last checkpoint it snapshotted */
 } CommitterOp;
 
 struct WFsFlow {
@@ -56,6 +57,7 @@ struct WFsFlow {
     int nwriters;
     bool compaction;
     FlowWriter *writers;
+    int64_t *snap_ckpt, *snap_wm;   /* per writer: the last checkpoint it snapshotted, its watermark then */
     WOperator *coord, *committer, *end;
     CompactOp **compact;
     int nops;
@@ -230,14 +232,18 @@ static const char *rel_of(const WFsFlow *f, const char *dir)
     return n && !strncmp(dir, f->root, n) && dir[n] == '/' ? dir + n + 1 : "";
 }
 
-/* Flink's PartitionCommitter: the partitions of each PartitionCommitInfo go to the trigger; once
-   every compact-operator sent its info of a checkpoint, the trigger's committable partitions are
-   committed (the policy: the success file), all of them at the end of the input. */
+/* Flink's PartitionCommitter: the partitions of each PartitionCommitInfo go to the trigger
+   (addPartition); once every input (compact-operator, or writer without compaction) sent its info
+   of a checkpoint (the TaskTracker), the trigger's committable partitions are committed (the
+   policy: the success file): process-time, those added `delay` ago; partition-time, those whose
+   time + delay is below the watermark of the committer's snapshot of that checkpoint; all of them
+   at the end of the input (the info of checkpoint Long.MAX_VALUE). */
 static void committer_process(WOperator *op, int input, const WChunk *in)
 {
     CommitterOp *o = (CommitterOp *)op;
     WFsFlow *f = o->flow;
-    if (!o->tracker) return;
+    assert(o->tracker);
+    int64_t now = wexec_now(op->ctx);
     for (int r = 0; r < in->nrows && !op->ctx->err->set; r++) {
         assert(in->cols[0].data[r].i == MSG_COMMIT_INFO);
         int64_t ckpt = in->cols[1].data[r].i;
@@ -245,7 +251,7 @@ static void committer_process(WOperator *op, int input, const WChunk *in)
         for (char *p = parts, *nl; p && *p; p = nl ? nl + 1 : NULL) {
             nl = strchr(p, '\n');
             if (nl) *nl = 0;
-            wfs_commit_touch(o->tracker, rel_of(f, p), p);
+            wfs_commit_add(o->tracker, rel_of(f, p), p, now);
         }
         free(parts);
         if (ckpt > o->reported[input]) o->reported[input] = ckpt;
@@ -254,8 +260,6 @@ static void committer_process(WOperator *op, int input, const WChunk *in)
             if (o->reported[t] < low) low = o->reported[t];
         if (low <= o->committed) continue;
         o->committed = low;
-        int64_t now = wexec_now(op->ctx);
-        wfs_commit_checkpoint(o->tracker, low, op->wm, now);
         (void)wfs_commit_ready(o->tracker, low, low == INT64_MAX, now, op->ctx->err);
     }
 }
@@ -286,6 +290,8 @@ static void flow_free(void *data)
     free(f->compact);
     free(f->root);
     free(f->writers);
+    free(f->snap_ckpt);
+    free(f->snap_wm);
     free(f->registered);
     free(f);
 }
@@ -311,6 +317,8 @@ WFsFlow *wfs_flow_get(WSinkShared *sh, const WExecCtx *ctx, int nwriters, bool c
     f->nwriters = nwriters;
     f->compaction = compaction;
     f->writers = wcalloc((size_t)nwriters, sizeof(FlowWriter));
+    f->snap_ckpt = wcalloc((size_t)nwriters, sizeof(int64_t));
+    f->snap_wm = wcalloc((size_t)nwriters, sizeof(int64_t));
     f->registered = wcalloc((size_t)(3 + nwriters), sizeof(bool));
     f->compact = wcalloc((size_t)nwriters, sizeof(CompactOp *));
     for (int i = 0; i < nwriters; i++) f->writers[i] = (FlowWriter){.flow = f, .task = i};
@@ -376,18 +384,55 @@ static bool flow_result(WFsFlow *f, WError *err)
     return false;
 }
 
+/* The checkpoint barrier of writer w (checkpoint ckpt, its watermark wm) reached the operators
+   after it: once every writer's did, the PartitionCommitter snapshots (Flink's
+   PartitionCommitter.snapshotState: the trigger keeps the watermark it had, which is the lowest of
+   the writers' at their barriers, and its pending partitions go into the checkpoint: into the
+   state of the writer whose barrier came last). */
+static void writer_snapshot(WFsFlow *f, FlowWriter *w, const WSinkMessage *m)
+{
+    f->snap_ckpt[w->task] = m->ckpt;
+    f->snap_wm[w->task] = m->wm;
+    CommitterOp *co = (CommitterOp *)f->committer;
+    if (!co || !co->tracker || m->ckpt <= co->snapped) return;
+    int64_t wm = INT64_MAX;
+    for (int t = 0; t < f->nwriters; t++) {
+        if (f->snap_ckpt[t] < m->ckpt) return;
+        if (f->snap_wm[t] < wm) wm = f->snap_wm[t];
+    }
+    co->snapped = m->ckpt;
+    wfs_commit_snapshot(co->tracker, m->ckpt, wm);
+    if (m->state) wfs_commit_state(co->tracker, m->state);
+}
+
+/* A "#commit\t<created ms>\t<dir>" line of a restored checkpoint: a pending partition of the
+   PartitionCommitter. */
+static void committer_restore(WFsFlow *f, const char *line)
+{
+    CommitterOp *co = (CommitterOp *)f->committer;
+    const char *t1 = strchr(line, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+    if (!co || !co->tracker || !t2) return;
+    wfs_commit_add(co->tracker, rel_of(f, t2 + 1), t2 + 1, atoll(t1 + 1));
+}
+
 static bool writer_message(void *ctx, const WSinkMessage *m, WError *err)
 {
     FlowWriter *w = ctx;
     WFsFlow *f = w->flow;
     assert(m->task == w->task && w->op);
     pthread_mutex_lock(&f->sh->mu);
+    if (!f->root && m->root) f->root = wstrdup(m->root);
+    if (m->kind == WSM_SNAPSHOT || m->kind == WSM_RESTORE) {
+        if (m->kind == WSM_SNAPSHOT) writer_snapshot(f, w, m);
+        else committer_restore(f, m->path);
+        pthread_mutex_unlock(&f->sh->mu);
+        return true;
+    }
     WChunk *c = msg_chunk(1);
     assert((m->kind == WSM_COMMIT_INFO) == !f->compaction);
-    if (m->kind == WSM_INPUT_FILE && !f->root && m->root) f->root = wstrdup(m->root);
     if (m->kind == WSM_END_CHECKPOINT) msg_add(c, MSG_END_CHECKPOINT, m->ckpt, w->task, NULL, 0);
     else if (m->kind == WSM_INPUT_FILE) msg_add(c, MSG_INPUT_FILE, m->ckpt, w->task, m->path, strlen(m->path));
-    else msg_add(c, MSG_COMMIT_INFO, m->ckpt, w->task, NULL, 0);
+    else msg_add(c, MSG_COMMIT_INFO, m->ckpt, w->task, m->path ? m->path : "", m->path ? strlen(m->path) : 0);
     wop_emit(w->op, c);
     wchunk_free(c);
     if (m->kind != WSM_INPUT_FILE && m->ended && !w->final_reported) {
@@ -404,7 +449,7 @@ void wfs_flow_attach_writer(WFsFlow *f, WOperator *writer, WSink *sink, int subt
     assert(subtask >= 0 && subtask < f->nwriters);
     pthread_mutex_lock(&f->sh->mu);
     CommitterOp *co = (CommitterOp *)f->committer;
-    if (co && f->compaction && !co->tracker) {
+    if (co && !co->tracker) {
         /* the sink checked these options when it opened */
         WError e = {0};
         bool ok = wfs_commit_config(&co->cfg, options, &e);

@@ -15,16 +15,21 @@
  * i when it receives them, and emits a PartitionCommitInfo per EndCompaction and one at its end of
  * input; those go to the PartitionCommitter (one subtask), which commits the partitions named in
  * them (connectors/fs_partition_commit.h: its trigger and policy) once every compact-operator sent
- * its info of a checkpoint, with the lowest watermark of the writers, or straight to
- * `end: Writer`. Without compaction the writers send one PartitionCommitInfo per commit straight
- * to the PartitionCommitter (or `end: Writer`) and commit their partitions themselves. A writer's end of input reaches the
+ * its info of a checkpoint, or straight to `end: Writer`. Without compaction the writers send one
+ * PartitionCommitInfo per commit (the partitions they wrote up to it) straight to the
+ * PartitionCommitter (or `end: Writer`), which commits them the same way; writers commit nothing.
+ * The partition-time trigger reads the watermark the committer had at its snapshot of the
+ * checkpoint: a writer's barrier reaches the flow as WSM_SNAPSHOT (with its watermark), and once
+ * every writer's did, the committer snapshots with the lowest of them. A writer's end of input reaches the
  * coordinator only after its last EndCheckpoint (with checkpoints, the final checkpoint's commit).
  * Records in/out of each operator then count Flink's: writer out = files + EndCheckpoints,
  * coordinator out = units + EndCompactions (counted once, received by every compact-operator),
  * compact-operator out = EndCompactions received + 1 at its end.
  * The operators keep no checkpointed state of their own: the coordinator's files not coordinated
  * yet, the compacted inputs not deleted yet and the writers' pending files are in the writers'
- * checkpoint state (connectors/fs_sink.c), which a restore replays into the shared compactor.
+ * checkpoint state (connectors/fs_sink.c), which a restore replays into the shared compactor; the
+ * committer's pending partitions go ("#commit" lines) into the state of the writer whose barrier
+ * completed its snapshot, and come back to it through WSM_RESTORE.
  * The operators carry the flow's own execution context (its error is copied into the failing
  * writer's). Depends on exec/operator.h, connectors/ (connector.h, fs_compact.h).
  */

@@ -315,3 +315,129 @@ WTEST(fs_compact_coordinate_units_and_pending_state)
     pthread_mutex_destroy(&sh2.mu);
     fsp_rm_rf(dir);
 }
+
+/* ---- the PartitionCommitter's trigger and the writers' PartitionCommitInfo (fs_partition_commit.c,
+   fs_sink.c; runtime/fs_compact_flow.c runs the committer) ---- */
+#include "../../src/connectors/fs_partition_commit.h"
+
+static bool fsp_exists(const char *dir, const char *name)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    struct stat st;
+    return stat(p, &st) == 0;
+}
+
+/* Flink's PartitionTimeCommitTrigger: committable at checkpoint n when the partition's time + delay
+   is below the watermark the committer had at its snapshot of n; nothing without that snapshot. */
+WTEST(fs_partition_commit_trigger_uses_the_snapshot_watermark)
+{
+    char dir[64] = "/tmp/weir-fsp-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    WOptions o;
+    wopts_init(&o);
+    wopts_set(&o, "sink.partition-commit.trigger", "partition-time");
+    wopts_set(&o, "sink.partition-commit.delay", "1 h");
+    wopts_set(&o, "partition.time-extractor.timestamp-pattern", "$dt:00:00");
+    wopts_set(&o, "sink.partition-commit.policy.kind", "success-file");
+    WFsCommitConfig cfg;
+    WError e;
+    werr_clear(&e);
+    CHECK(wfs_commit_config(&cfg, &o, &e));
+    char d0[128], d1[128];
+    snprintf(d0, sizeof d0, "%s/dt=2026-01-01 00", dir);
+    snprintf(d1, sizeof d1, "%s/dt=2026-01-01 01", dir);
+    CHECK(mkdir(d0, 0777) == 0 && mkdir(d1, 0777) == 0);
+    const int64_t H = 3600000, T0 = 1767225600000LL;          /* 2026-01-01 00:00 UTC */
+    WFsCommitTracker *t = wfs_commit_tracker_new(&cfg);
+    wfs_commit_add(t, "dt=2026-01-01 00", d0, 0);
+    wfs_commit_add(t, "dt=2026-01-01 01", d1, 0);
+    /* no snapshot of checkpoint 1: nothing is committable */
+    CHECK(wfs_commit_ready(t, 1, false, 0, &e));
+    CHECK(!fsp_exists(d0, "_SUCCESS") && !fsp_exists(d1, "_SUCCESS"));
+    /* the watermark at the snapshot counts, not a later one */
+    wfs_commit_snapshot(t, 2, T0 + H + H / 4);                 /* 01:15 > 00:00 + 1 h */
+    wfs_commit_snapshot(t, 3, T0 + 2 * H);                     /* 02:00, not > 01:00 + 1 h */
+    CHECK(wfs_commit_ready(t, 2, false, 0, &e));
+    CHECK(fsp_exists(d0, "_SUCCESS") && !fsp_exists(d1, "_SUCCESS"));
+    WStrBuf st;
+    wsb_init(&st);
+    wfs_commit_state(t, &st);
+    CHECK(st.buf && strstr(st.buf, "#commit\t0\t") && strstr(st.buf, "dt=2026-01-01 01\n") &&
+          !strstr(st.buf, "dt=2026-01-01 00"));
+    CHECK(wfs_commit_ready(t, 3, false, 0, &e));
+    CHECK(!fsp_exists(d1, "_SUCCESS"));
+    /* restored into a new committer, it commits at a later snapshot past its time */
+    WFsCommitTracker *r = wfs_commit_tracker_new(&cfg);
+    wfs_commit_add(r, "dt=2026-01-01 01", d1, 0);
+    wfs_commit_snapshot(r, 4, T0 + 2 * H + 1);
+    CHECK(wfs_commit_ready(r, 4, false, 0, &e));
+    CHECK(fsp_exists(d1, "_SUCCESS"));
+    wsb_free(&st);
+    wfs_commit_tracker_free(t);
+    wfs_commit_tracker_free(r);
+    wfs_commit_config_free(&cfg);
+    wopts_free(&o);
+    fsp_rm_rf(dir);
+}
+
+typedef struct FspMsgs { WStrBuf log; } FspMsgs;
+
+static bool fsp_message(void *ctx, const WSinkMessage *m, WError *err)
+{
+    (void)err;
+    FspMsgs *g = ctx;
+    if (m->kind == WSM_SNAPSHOT) wsb_printf(&g->log, "snapshot %lld\n", (long long)m->ckpt);
+    if (m->kind == WSM_COMMIT_INFO) {
+        int n = 0;
+        for (const char *p = m->path; p && *p; p++) n += *p == '\n';
+        wsb_printf(&g->log, "info %lld %d%s%s%s\n", m->ckpt == INT64_MAX ? -1LL : (long long)m->ckpt,
+                   m->path ? n + 1 : 0, m->path && strstr(m->path, "/k=0") ? " k0" : "",
+                   m->path && strstr(m->path, "/k=1") ? " k1" : "", m->ended ? " ended" : "");
+    }
+    return true;
+}
+
+/* Without compaction the writer sends the partitions it wrote up to each checkpoint in its
+   PartitionCommitInfo and commits none itself (the PartitionCommitter does). */
+WTEST(fs_partition_writer_sends_its_partitions_and_commits_none)
+{
+    char dir[64] = "/tmp/weir-fsp-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[128];
+    snprintf(path, sizeof path, "%s/t", dir);
+    FspTable t;
+    fsp_init(&t, path);
+    wopts_set(&t.opts, "sink.partition-commit.policy.kind", "success-file");
+    WError e;
+    werr_clear(&e);
+    WSink *s = wconnector_find("filesystem")->open_sink(&t.spec, &e);
+    CHECK(s != NULL);
+    FspMsgs g;
+    wsb_init(&g.log);
+    s->transactional = true;
+    s->message = fsp_message;
+    s->message_ctx = &g;
+    WChunk *c = wchunk_new(3, FSP_TYPES, 16);
+    fsp_rows(c, 0, 4, 2);                       /* k=0 and k=1 */
+    CHECK(s->write(s, c, &e));
+    char *state = NULL;
+    CHECK(s->prepare_commit(s, 1, &state, &e));
+    free(state);
+    fsp_rows(c, 4, 1, 2);                       /* k=0 after the barrier: the next info */
+    CHECK(s->write(s, c, &e));
+    CHECK(s->commit(s, 1, &e));
+    CHECK(s->finish(s, &e));
+    CHECK(s->prepare_commit(s, 2, &state, &e));
+    free(state);
+    CHECK(s->commit(s, 2, &e));
+    s->close(s);
+    CHECK_STR(g.log.buf, "snapshot 1\ninfo 1 2 k0 k1\nsnapshot 2\ninfo -1 1 k0 ended\n");
+    char k0[256];
+    snprintf(k0, sizeof k0, "%s/k=0", path);
+    CHECK(!fsp_exists(k0, "_SUCCESS"));
+    wsb_free(&g.log);
+    wchunk_free(c);
+    wopts_free(&t.opts);
+    fsp_rm_rf(dir);
+}
