@@ -254,7 +254,8 @@ compact_case "cflt-p1-to-p2-two-files" cflt hashmap 1 2 "tick:30" "$T/indir"
 if [[ -z "${ONLY:-}" || "part" =~ $ONLY || "commit" =~ $ONLY ]]; then
   run "ref-part" part "$T/ref-part" "$T/in.csv"
   published "$T/ref-part" > "$T/ref-part.txt"
-  [[ $RC -eq 0 ]] && grep -q '^success m=00:00$' "$T/ref-part.txt" || fail "ref-part" "reference run failed (status $RC)"
+  # every partition (one per minute of the 4000 s) has its success file at the end of the input
+  [[ $RC -eq 0 && "$(grep -c '^success m=' "$T/ref-part.txt")" -ge 60 ]] || fail "ref-part" "reference run failed (status $RC)"
 fi
 kill_case "part-commit-p1-between" part hashmap 1 1 "tick:30"
 kill_case "part-commit-p1-unpublished" part hashmap 1 1 "after-metadata:3"
