@@ -11,6 +11,10 @@
  * checkpoint completed (the trigger: process-time = creation + delay has passed; partition-time =
  * the checkpoint's watermark is past the partition's time + delay) or at the end of the input
  * (every partition), and the policy (the success file) is applied to each committed partition.
+ * Under the runtime the writers only name their partitions (wfs_commit_take, into their
+ * PartitionCommitInfo) and the PartitionCommitter's tracker commits them (wfs_commit_add,
+ * wfs_commit_snapshot: the watermark it had at its snapshot of a checkpoint, wfs_commit_ready; its
+ * pending partitions checkpointed with wfs_commit_state).
  * Depends on types/ (time zones, timestamp parsing), common/.
  */
 #ifndef WEIR_CONNECTORS_FS_PARTITION_COMMIT_H
