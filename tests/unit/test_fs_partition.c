@@ -441,3 +441,95 @@ WTEST(fs_partition_writer_sends_its_partitions_and_commits_none)
     wopts_free(&t.opts);
     fsp_rm_rf(dir);
 }
+
+/* ---- the PartitionCommitter operator (runtime/fs_compact_flow.c) fed by two writers without
+   compaction ---- */
+#include "../../src/runtime/fs_compact_flow.h"
+#include <pthread.h>
+
+static const WOpOps FSP_WRITER_OPS = {0};
+
+static bool fsp_send(WSink *w, WSinkMessageKind kind, int task, int64_t ckpt, int64_t wm, const char *parts,
+                     const char *root, WStrBuf *state)
+{
+    WError e;
+    werr_clear(&e);
+    WSinkMessage m = {.kind = kind, .ckpt = ckpt, .task = task, .wm = wm, .path = parts, .root = root,
+                      .ended = ckpt == INT64_MAX, .state = state};
+    return w->message(w->message_ctx, &m, &e);
+}
+
+/* Flink's PartitionCommitter: the partition-time trigger reads the watermark the committer had at
+   its snapshot of the checkpoint (the lowest of the writers' at their barriers), not the one it
+   has when the checkpoint's infos are complete; its pending partitions go into the state of the
+   writer whose barrier came last; everything is committed at the end of the input. */
+WTEST(fs_partition_committer_commits_with_the_watermark_of_its_snapshot)
+{
+    char dir[64] = "/tmp/weir-fsp-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char d0[128], d1[128];
+    snprintf(d0, sizeof d0, "%s/dt=2026-01-01 00", dir);
+    snprintf(d1, sizeof d1, "%s/dt=2026-01-01 05", dir);
+    CHECK(mkdir(d0, 0777) == 0 && mkdir(d1, 0777) == 0);
+    WOptions o;
+    wopts_init(&o);
+    wopts_set(&o, "sink.partition-commit.trigger", "partition-time");
+    wopts_set(&o, "sink.partition-commit.delay", "1 h");
+    wopts_set(&o, "partition.time-extractor.timestamp-pattern", "$dt:00:00");
+    wopts_set(&o, "sink.partition-commit.policy.kind", "success-file");
+    WError err;
+    werr_clear(&err);
+    WExecCtx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.err = &err;
+    WSinkShared *sh = calloc(1, sizeof *sh);
+    pthread_mutex_init(&sh->mu, NULL);
+    WFsFlow *f = wfs_flow_get(sh, &ctx, 2, false, true);
+    CHECK(wfs_flow_committer(f) != NULL);
+    WOperator *wop[2];
+    WSink sink[2];
+    memset(sink, 0, sizeof sink);
+    for (int i = 0; i < 2; i++) {
+        wop[i] = calloc(1, sizeof(WOperator));
+        wop_init(wop[i], &FSP_WRITER_OPS, &ctx, 1, 0, NULL, NULL);
+        wfs_flow_attach_writer(f, wop[i], &sink[i], i, &o);
+    }
+    const int64_t H = 3600000, T0 = 1767225600000LL;          /* 2026-01-01 00:00 UTC */
+    WStrBuf s0, s1;
+    wsb_init(&s0);
+    wsb_init(&s1);
+    /* checkpoint 1: barriers at 01:30 and 00:30; the watermarks move on to 05:00 before the infos */
+    CHECK(fsp_send(&sink[0], WSM_SNAPSHOT, 0, 1, T0 + H + H / 2, NULL, dir, &s0));
+    CHECK(fsp_send(&sink[1], WSM_SNAPSHOT, 1, 1, T0 + H / 2, NULL, dir, &s1));
+    wfs_flow_writer_watermark(f, 0, T0 + 5 * H);
+    wfs_flow_writer_watermark(f, 1, T0 + 5 * H);
+    CHECK(fsp_send(&sink[0], WSM_COMMIT_INFO, 0, 1, 0, d0, dir, NULL));
+    CHECK(fsp_send(&sink[1], WSM_COMMIT_INFO, 1, 1, 0, NULL, dir, NULL));
+    CHECK(!fsp_exists(d0, "_SUCCESS"));                      /* 00:30 is not past 00:00 + 1 h */
+    /* checkpoint 2: barriers at 05:00 and 01:10: its snapshot keeps d0 in the last writer's state */
+    wsb_clear(&s0);
+    wsb_clear(&s1);
+    CHECK(fsp_send(&sink[0], WSM_SNAPSHOT, 0, 2, T0 + 5 * H, NULL, dir, &s0));
+    CHECK(fsp_send(&sink[1], WSM_SNAPSHOT, 1, 2, T0 + H + H / 6, NULL, dir, &s1));
+    CHECK(s0.len == 0);
+    CHECK(s1.buf && strncmp(s1.buf, "#commit\t", 8) == 0 && strstr(s1.buf, "dt=2026-01-01 00\n"));
+    CHECK(fsp_send(&sink[0], WSM_COMMIT_INFO, 0, 2, 0, d1, dir, NULL));
+    CHECK(!fsp_exists(d0, "_SUCCESS"));                      /* writer 1's info of 2 is missing */
+    CHECK(fsp_send(&sink[1], WSM_COMMIT_INFO, 1, 2, 0, NULL, dir, NULL));
+    CHECK(fsp_exists(d0, "_SUCCESS"));                       /* 01:10 is past 01:00 */
+    CHECK(!fsp_exists(d1, "_SUCCESS"));
+    /* the end of the input: every pending partition */
+    CHECK(fsp_send(&sink[0], WSM_COMMIT_INFO, 0, INT64_MAX, 0, NULL, dir, NULL));
+    CHECK(!fsp_exists(d1, "_SUCCESS"));
+    CHECK(fsp_send(&sink[1], WSM_COMMIT_INFO, 1, INT64_MAX, 0, NULL, dir, NULL));
+    CHECK(fsp_exists(d1, "_SUCCESS"));
+    CHECK(!err.set);
+    wsb_free(&s0);
+    wsb_free(&s1);
+    for (int i = 0; i < 2; i++) wop_free(wop[i]);
+    sh->free_runtime(sh->runtime);
+    pthread_mutex_destroy(&sh->mu);
+    free(sh);
+    wopts_free(&o);
+    fsp_rm_rf(dir);
+}
