@@ -41,6 +41,7 @@ struct WMiniBatch {
     WChunkGroups cg;
     WStrBuf tmp;
     int64_t count;                  /* WMB_JOIN: rows of both inputs since the last flush */
+    WMbWatermarkGate gate;          /* NULL: every watermark ends the bundle */
 };
 
 void wop_minibatch_enable(WOperator *op, const WMiniBatchSpec *spec)
@@ -63,6 +64,20 @@ void wop_minibatch_enable(WOperator *op, const WMiniBatchSpec *spec)
     wcg_init(&mb->cg, sizeof(KeyRec));
     wsb_init(&mb->tmp);
     op->mb = mb;
+}
+
+void wop_minibatch_set_gate(WOperator *op, WMbWatermarkGate gate)
+{
+    assert(op->mb && op->mb->mode != WMB_JOIN);
+    op->mb->gate = gate;
+}
+
+bool wmb_ends_on_watermark(WOperator *op, int64_t wm)
+{
+    WMiniBatch *mb = op->mb;
+    assert(mb);
+    if (!mb->gate) return true;
+    return mb->gate(op, wm, mb->bundle && mb->bundle->nrows ? mb->bundle : NULL);
 }
 
 void wmb_free(WOperator *op)

@@ -23,6 +23,11 @@
  *                bundle_add hook and a flush calls its bundle_flush; the size limit counts the
  *                rows of both inputs together (Flink's CountCoBundleTrigger), and a watermark of
  *                either input ends the batch.
+ * A bundle with a watermark gate (wop_minibatch_set_gate) ends on a watermark only when the gate
+ * says so; the gate sees every watermark the operator receives, and the size limit, the end of
+ * input and a checkpoint barrier end it as above (the LocalWindowAggregate's buffer: Flink's
+ * RecordsWindowBuffer, which its LocalSlicingWindowAggOperator flushes when a watermark fires a
+ * buffered slice, whether or not mini-batch is on).
  * Keys are processed in the order Flink's bundle, a java.util.HashMap keyed by the key's
  * BinaryRowData, hands them out (bucket of the key's hashCode, then insertion order).
  *
@@ -54,6 +59,13 @@ typedef struct WMiniBatchSpec {
 
 /* Give op (one input; two for WMB_JOIN) a bundle; copies the spec. */
 void wop_minibatch_enable(WOperator *op, const WMiniBatchSpec *spec);
+/* Decides whether the bundle ends on watermark wm (bundle: the rows held, NULL when none). */
+typedef bool (*WMbWatermarkGate)(WOperator *op, int64_t wm, const WChunk *bundle);
+/* Give op's bundle (wop_minibatch_enable first) a watermark gate. */
+void wop_minibatch_set_gate(WOperator *op, WMbWatermarkGate gate);
+/* Whether op's bundle ends on watermark wm (true without a gate); operator.c asks it once per
+   watermark the operator receives. */
+bool wmb_ends_on_watermark(WOperator *op, int64_t wm);
 /* Process op's bundle now (nothing when it is empty or op has none). */
 void wop_minibatch_flush(WOperator *op);
 /* Framework hooks (operator.c): bundle rows pushed to op; collect what op emits while a compacting

@@ -158,7 +158,7 @@ static void deliver_watermark(WOperator *op, int64_t m)
 {
     PUBLISH(op->wm, m);
     WOperator *prev = wop_time_enter(op->ctx, op);
-    if (op->mb) wop_minibatch_flush(op);
+    if (op->mb && wmb_ends_on_watermark(op, m)) wop_minibatch_flush(op);
     if (op->ops->watermark) op->ops->watermark(op, m);
     else wop_emit_watermark(op, m);
     wop_time_leave(op->ctx, prev);

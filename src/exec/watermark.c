@@ -9,7 +9,8 @@
  * the same vectors, no copy) before every row whose rowtime is not after the watermark Flink would
  * have emitted by then; that watermark goes out first, so the row is as late as it is in Flink.
  * In-order input is never cut (unless `every_record`: below a sink materializer that compacts
- * on every watermark, the chunk is cut at each advance). What stays different: a row that is not
+ * on every watermark, the chunk is cut at each advance; or `trigger_interval_ms`: below a
+ * LocalWindowAggregate, cut where the watermark crosses one of its trigger points). What stays different: a row that is not
  * late, in a chunk where the watermark advanced, sees an older CURRENT_WATERMARK() than Flink's.
  *
  * Per-split watermarks (cfg->splits, a source such as kafka whose watermark Flink pushes into the
@@ -223,6 +224,15 @@ static void count_behind(WmOp *w, int64_t behind, int64_t max_ms)
     w->behind_total += behind;
 }
 
+/* Whether a watermark advancing from `from` to `to` crosses a point k * interval - 1 (k >= 0; the
+   first watermark >= 0 counts too), where a LocalWindowAggregate may flush (0 interval: never). */
+static bool crosses_trigger(int64_t from, int64_t to, int64_t interval)
+{
+    if (interval <= 0 || to < 0 || to == WWM_MAX) return false;
+    if (from < 0) return true;
+    return (to + 1) / interval > (from + 1) / interval;
+}
+
 static void wm_process(WOperator *op, int input, const WChunk *in)
 {
     WmOp *w = (WmOp *)op;
@@ -254,7 +264,8 @@ static void wm_process(WOperator *op, int input, const WChunk *in)
     for (int i = 0; i < in->nrows; i++) {
         int64_t cand = mx < other ? mx : other;        /* the watermark Flink has emitted before row i */
         if (cand > w->current && !w->cfg.periodic &&
-            (w->cfg.every_record || (rt && !rt->nulls[i] && rt->data[i].ts.ms <= cand))) {
+            (w->cfg.every_record || (rt && !rt->nulls[i] && rt->data[i].ts.ms <= cand) ||
+             crosses_trigger(w->current, cand, w->cfg.trigger_interval_ms))) {
             /* row i would be late in Flink against the watermark of the rows before it, or every
                watermark Flink emits matters downstream */
             if (i > from) {

@@ -32,6 +32,9 @@ typedef struct WWmConfig {
     int64_t idle_timeout_ms;    /* a split without rows that long is idle (0: never) */
     bool every_record;          /* cut the chunk at every advance, not only before late rows (a
                                    downstream operator acts on each of Flink's per-record watermarks) */
+    int64_t trigger_interval_ms;  /* > 0: also cut where the watermark crosses k * interval - 1 (or
+                                   first reaches 0): a LocalWindowAggregate downstream flushes its
+                                   buffer at such a per-record watermark of Flink's */
     WWmOrigin origin;           /* where the pushed chunk's rows come from (insight) */
 } WWmConfig;
 

@@ -170,6 +170,9 @@ struct WRel {
     bool wm_every_record;           /* runtime (wjob_mark_scan_reads): cut chunks at every watermark
                                        advance, as Flink's per-record watermarks (a compacting sink
                                        materializer downstream) */
+    int64_t wm_trigger_interval;    /* runtime (wjob_mark_scan_reads): also cut where the watermark
+                                       crosses a multiple of this minus 1 ms (a LocalWindowAggregate's
+                                       flush points), 0 none */
     /* WR_SINK */
     WTable *sink_table;             /* NULL = collect to the client */
     bool sink_overwrite;            /* INSERT OVERWRITE */

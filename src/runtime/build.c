@@ -310,7 +310,8 @@ static void source_origin_label(void *ctx, int split, char *buf, size_t bufsz)
    idle timeout, default table.exec.source.idle-timeout) and pipeline.auto-watermark-interval. */
 static bool watermark_config(WPlanCtx *p, Lane *L, const WRel *r, WWmConfig *wc)
 {
-    *wc = (WWmConfig){.rowtime_col = r->rowtime_col, .every_record = r->wm_every_record};
+    *wc = (WWmConfig){.rowtime_col = r->rowtime_col, .every_record = r->wm_every_record,
+                      .trigger_interval_ms = r->wm_trigger_interval};
     const WRel *in = r->inputs[0];
     while (in->kind == WR_CALC) in = in->inputs[0];
     const WSource *src = NULL;
@@ -1090,12 +1091,23 @@ static void mark_reads(WPlanCtx *p, ReadMarks *m, WRel *r)
 /* Below a sink materializer that compacts on watermarks (ON CONFLICT DO ERROR / NOTHING), every
    WatermarkAssigner cuts its chunks at each watermark advance: Flink's SQL sources emit a
    watermark after every record, and each one compacts the changes buffered before it. */
-static void mark_watermark_cuts(WRel *r, bool below)
+static int64_t gcd64(int64_t a, int64_t b) { while (b) { int64_t t = a % b; a = b; b = t; } return a; }
+
+/* ... and below a LocalWindowAggregate on event time, every WatermarkAssigner also cuts where its
+   watermark crosses one of the aggregate's trigger points (exec/local_window_agg.c: its buffer is
+   flushed there, as Flink's is on the per-record watermark). */
+static void mark_watermark_cuts(WRel *r, bool below, int64_t interval)
 {
     if (r->kind == WR_SINK_MATERIALIZER && (r->sink_conflict == ACF_ERROR || r->sink_conflict == ACF_NOTHING))
         below = true;
+    if (r->kind == WR_LOCAL_WINDOW_AGG && !r->win_proctime && !r->win_attached) {
+        int64_t i = r->win_kind == WWIN_TUMBLE ? r->win_size : r->win_slide;
+        if (i > 0) interval = interval > 0 ? gcd64(interval, i) : i;
+    }
     if (r->kind == WR_WATERMARK && below) r->wm_every_record = true;
-    for (int i = 0; i < r->ninputs; i++) mark_watermark_cuts(r->inputs[i], below);
+    if (r->kind == WR_WATERMARK && interval > 0)
+        r->wm_trigger_interval = r->wm_trigger_interval > 0 ? gcd64(r->wm_trigger_interval, interval) : interval;
+    for (int i = 0; i < r->ninputs; i++) mark_watermark_cuts(r->inputs[i], below, interval);
 }
 
 void wjob_mark_scan_reads(WPlanCtx *p, WRel **roots, int nroots)
@@ -1103,6 +1115,6 @@ void wjob_mark_scan_reads(WPlanCtx *p, WRel **roots, int nroots)
     ReadMarks m = {0};
     for (int i = 0; i < nroots; i++) {
         mark_reads(p, &m, roots[i]);
-        mark_watermark_cuts(roots[i], false);
+        mark_watermark_cuts(roots[i], false, 0);
     }
 }
