@@ -2,7 +2,9 @@
  * build.c — operators from exec nodes: one operator per node of the exec graph in a lane (sources
  * with their connectors, calc, watermarks, every stateful operator, exchanges' senders and
  * receivers, sinks), with the connector specs and window definitions they need. job.c calls it
- * once per lane and root. May call exec/, connectors/, state/ through exec, types/, common/.
+ * once per lane and root. The operator of each node kind and its mini-batch bundle are its row of
+ * BUILD_KIND_OPS (wjob_check_kind_ops: no kind without them). May call exec/, connectors/,
+ * state/ through exec, types/, common/.
  */
 #include "job_internal.h"
 #include "final_rows.h"
@@ -618,7 +620,8 @@ static WOperator *bd_union(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool 
 
 static WOperator *bd_expand(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
-    return wop_expand_new(&L->ctx, r->nexpand, r->expand_src, r->expand_ids, r->out.n, r->out.types, r->out.names);
+    const WRelExpand *e = wrel_expand(r);
+    return wop_expand_new(&L->ctx, e->n, e->src, e->ids, r->out.n, r->out.types, r->out.names);
 }
 
 static WOperator *bd_replicate_rows(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
@@ -752,12 +755,13 @@ static WOperator *bd_group_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, b
 static WOperator *bd_minibatch_assigner(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
     /* Flink checks the size here (the operators that buffer per mini-batch need it) */
-    if (r->minibatch_check_size && minibatch_size(p) <= 0) {
+    const WRelMiniBatch *mb = wrel_minibatch(r);
+    if (mb->check_size && minibatch_size(p) <= 0) {
         werr_set(p->err, WEXC_ILLEGAL_ARG,
                  "Key: 'table.exec.mini-batch.size' , default: -1 (fallback keys: []) must be > 0.");
         return NULL;
     }
-    return wop_minibatch_assigner_new(&L->ctx, r->minibatch_ms, r->minibatch_rowtime, r->out.n, r->out.types,
+    return wop_minibatch_assigner_new(&L->ctx, mb->interval_ms, mb->rowtime, r->out.n, r->out.types,
                                       r->out.names);
 }
 
@@ -979,8 +983,8 @@ static WOperator *bd_interval_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **in
         .left_ncols = l->out.n, .right_ncols = rt->out.n, .left_types = l->out.types,
         .right_types = rt->out.types, .nkeys = r->nkeys, .left_keys = r->keys, .right_keys = r->right_keys,
         .left_time_col = r->left_time_col, .right_time_col = r->right_time_col,
-        .lower_ms = r->lower_ms, .upper_ms = r->upper_ms, .lower_strict = r->lower_strict,
-        .upper_strict = r->upper_strict,
+        .lower_ms = wrel_interval(r)->lower_ms, .upper_ms = wrel_interval(r)->upper_ms,
+        .lower_strict = wrel_interval(r)->lower_strict, .upper_strict = wrel_interval(r)->upper_strict,
         .proctime = l->out.types[r->left_time_col]->time_attr == WTA_PROCTIME,
         .residual = r->join_cond, .out = {r->out.n, r->out.types, r->out.names}};
     return wop_interval_join_new(&L->ctx, &sp);

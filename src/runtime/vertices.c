@@ -1,5 +1,7 @@
 /*
- * vertices.c — stream operators, chaining and job vertices of a SQL job. See vertices.h.
+ * vertices.c — stream operators, chaining and job vertices of a SQL job. The stream operators of
+ * each node kind and their name are its row of VX_KIND_OPS (wjobgraph_ops_check: no kind without
+ * them). See vertices.h.
  */
 #include "vertices.h"
 #include "../plan/scan_parallelism.h"
