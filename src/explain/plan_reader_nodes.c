@@ -398,7 +398,7 @@ WRel *rd_match(Rd *r, json_t *j, WRel *in, const WSchema *out)
     if (json_is_true(json_object_get(spec, "allRows"))) return rd_fail(r, "All rows per match mode is not supported yet.%s", ""), NULL;
     WRel *x = rd_new_rel(r, WR_MATCH, 1);
     WMatchSpec *ms = WA_NEW(a, WMatchSpec);
-    x->match = ms;
+    wrel_match_mut(x)->spec = ms;
     x->nkeys = rd_ints(r, json_object_get(json_object_get(spec, "partition"), "fields"), &x->keys);
     for (int i = 0; i < x->nkeys; i++)
         if (x->keys[i] < 0 || x->keys[i] >= in->out.n) return rd_fail(r, "The compiled plan refers to a missing input field%s", ""), NULL;

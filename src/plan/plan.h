@@ -61,7 +61,7 @@ typedef enum WRelKind {
                                EXCEPT ALL, bind_setops.c) */
     WR_CORRELATE,           /* Correlate with $UNNEST_ROWS$1: UNNEST of an ARRAY/MAP/MULTISET (bind_unnest.c) */
     WR_MATCH,               /* Match: MATCH_RECOGNIZE (bind_match.c; partition in keys, order in sort_*,
-                               the rest in `match`, match_spec.h) */
+                               the rest in its payload: wrel_match(r)->spec, match_spec.h) */
     WR__COUNT
 } WRelKind;
 
@@ -139,6 +139,10 @@ typedef struct WRelIntervalJoin {   /* WR_INTERVAL_JOIN: left.t - right.t in [lo
     int64_t lower_ms, upper_ms;
     bool lower_strict, upper_strict;
 } WRelIntervalJoin;
+
+typedef struct WRelMatch {          /* WR_MATCH (bind_match.c; partition in keys, order in sort_*) */
+    const struct WMatchSpec *spec;  /* pattern, definitions, measures, AFTER MATCH (match_spec.h) */
+} WRelMatch;
 
 struct WRel {
     WRelKind kind;
@@ -338,15 +342,14 @@ struct WRel {
     bool unnest_physical;           /* the physical rule gave it Flink's column names */
     int nalias;                     /* AST: the column aliases of AS t(c, ...) (0 = none) */
     const char **alias_names;
-    /* WR_MATCH (bind_match.c) */
-    const struct WMatchSpec *match;
     /* The payload of the kinds whose fields are split out of WRel (issue 15): only through the
-       checked accessors below (wrel_minibatch(r), wrel_expand(r), wrel_interval(r) and their
-       _mut forms), which assert the kind. */
+       checked accessors below (wrel_minibatch(r), wrel_expand(r), wrel_interval(r),
+       wrel_match(r) and their _mut forms), which assert the kind. */
     union {
         WRelMiniBatch minibatch;    /* WR_MINIBATCH_ASSIGNER */
         WRelExpand expand;          /* WR_EXPAND */
         WRelIntervalJoin interval;  /* WR_INTERVAL_JOIN */
+        WRelMatch match;            /* WR_MATCH */
     } payload;
 };
 
@@ -391,6 +394,8 @@ static inline const WRelExpand *wrel_expand(const WRel *r) { return &wrel_cast(r
 static inline WRelExpand *wrel_expand_mut(WRel *r) { return &wrel_cast_mut(r, WR_EXPAND)->payload.expand; }
 static inline const WRelIntervalJoin *wrel_interval(const WRel *r) { return &wrel_cast(r, WR_INTERVAL_JOIN)->payload.interval; }
 static inline WRelIntervalJoin *wrel_interval_mut(WRel *r) { return &wrel_cast_mut(r, WR_INTERVAL_JOIN)->payload.interval; }
+static inline const WRelMatch *wrel_match(const WRel *r) { return &wrel_cast(r, WR_MATCH)->payload.match; }
+static inline WRelMatch *wrel_match_mut(WRel *r) { return &wrel_cast_mut(r, WR_MATCH)->payload.match; }
 /* The two-phase and incremental aggregates (agg_input, count1_col, final_keys, partial_final) */
 static inline const WRel *wrel_as_two_phase(const WRel *r)
 {

@@ -872,7 +872,7 @@ static WOperator *bd_match(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool 
     for (int i = 0; i < r->nsort; i++)
         ks[i] = (WSortKeySpec){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
     WMatchOpSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-                       .norder = r->nsort, .order = ks, .spec = r->match, .out_ncols = r->out.n,
+                       .norder = r->nsort, .order = ks, .spec = wrel_match(r)->spec, .out_ncols = r->out.n,
                        .out_types = r->out.types, .out_names = r->out.names};
     return wop_match_new(&L->ctx, &sp);
 }
