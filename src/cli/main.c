@@ -30,6 +30,7 @@
 #include "../session/conformance.h"
 #include "../explain/explain.h"
 #include "../plan/plan.h"
+#include "../runtime/job.h"
 
 #ifndef WEIR_VERSION
 #define WEIR_VERSION "0.1.0"
@@ -412,14 +413,15 @@ static int sql_client_main(int argc, char **argv)
 
 #ifdef WEIR_TEST_BUILD
 /* The test build checks the per-kind operation tables before anything runs (issue 15): a node
-   kind added to WRelKind without its digest, JSON-write or derivation fails here, at start-up,
+   kind added to WRelKind without its digest, JSON-write, derivation or runtime operator fails here, at start-up,
    not in a user's query. */
 static void check_kind_ops(void)
 {
     WStrBuf err;
     wsb_init(&err);
     bool plan = wplan_check_kind_ops(&err);
-    if (!wexplain_check_kind_ops(&err) || !plan) {
+    bool explain = wexplain_check_kind_ops(&err);
+    if (!wjob_check_kind_ops(&err) || !plan || !explain) {
         fprintf(stderr, "weir: incomplete node-kind operation tables:\n%s", err.buf);
         abort();
     }

@@ -730,8 +730,8 @@ static bool cp_minibatch_assigner(const CpNode *cn, json_t *j)
 {
     const WRel *r = cn->r;
     json_t *mi = json_object();
-    json_object_set_new(mi, "interval", json_integer(r->minibatch_ms));
-    json_object_set_new(mi, "mode", json_string(r->minibatch_rowtime ? "RowTime" : "ProcTime"));
+    json_object_set_new(mi, "interval", json_integer(wrel_minibatch(r)->interval_ms));
+    json_object_set_new(mi, "mode", json_string(wrel_minibatch(r)->rowtime ? "RowTime" : "ProcTime"));
     json_object_set_new(j, "miniBatchInterval", mi);
     return false;
 }
@@ -785,8 +785,8 @@ static bool cp_interval_join(const CpNode *cn, json_t *j)
     json_t *wb = json_object();
     bool rowtime = r->inputs[0]->out.types[r->left_time_col]->time_attr != WTA_PROCTIME;
     json_object_set_new(wb, "isEventTime", json_boolean(rowtime));
-    json_object_set_new(wb, "leftLowerBound", json_integer(r->lower_ms));
-    json_object_set_new(wb, "leftUpperBound", json_integer(r->upper_ms));
+    json_object_set_new(wb, "leftLowerBound", json_integer(wrel_interval(r)->lower_ms));
+    json_object_set_new(wb, "leftUpperBound", json_integer(wrel_interval(r)->upper_ms));
     json_object_set_new(wb, "leftTimeIndex", json_integer(r->left_time_col));
     json_object_set_new(wb, "rightTimeIndex", json_integer(r->right_time_col));
     json_object_set_new(ij, "windowBounds", wb);
@@ -1058,16 +1058,16 @@ static bool cp_expand(const CpNode *cn, json_t *j)
     /* projects: one RexNode list per projection: input fields, typed NULLs, the expand id */
     json_t *projects = json_array();
     int nc = r->out.n;
-    for (int k = 0; k < r->nexpand; k++) {
+    for (int k = 0; k < wrel_expand(r)->n; k++) {
         json_t *pr = json_array();
         for (int c = 0; c < nc; c++) {
-            int src = r->expand_src[k * nc + c];
+            int src = wrel_expand(r)->src[k * nc + c];
             if (src >= 0) {
                 json_array_append_new(pr, input_ref_json(in, src, cm));
             } else {
                 json_t *l = json_object();
                 json_object_set_new(l, "kind", json_string("LITERAL"));
-                json_object_set_new(l, "value", src == -1 ? json_null() : json_integer(r->expand_ids[k]));
+                json_object_set_new(l, "value", src == -1 ? json_null() : json_integer(wrel_expand(r)->ids[k]));
                 json_object_set_new(l, "type", ex_type_json(src == -1 ? wtype_with_nullable(a, r->out.types[c], true)
                                                                       : r->out.types[c]));
                 json_array_append_new(pr, l);

@@ -758,7 +758,7 @@ static void dg_interval_join(const DgNode *dn, WStrBuf *out)
     bool rowtime = r->inputs[0]->out.types[r->left_time_col]->time_attr != WTA_PROCTIME;
     wsb_printf(out, "(joinType=[%s], windowBounds=[isRowTime=%s, leftLowerBound=%lld, leftUpperBound=%lld, "
                "leftTimeIndex=%d, rightTimeIndex=%d], where=[", join_type_name(r), rowtime ? "true" : "false",
-               (long long)r->lower_ms, (long long)r->upper_ms, r->left_time_col, r->right_time_col);
+               (long long)wrel_interval(r)->lower_ms, (long long)wrel_interval(r)->upper_ms, r->left_time_col, r->right_time_col);
     /* Flink shows the whole condition, time bounds included */
     WRel shown = *r;
     if (r->shown_cond) shown.join_cond = r->shown_cond;
@@ -1014,8 +1014,8 @@ static void dg_changelog_normalize(const DgNode *dn, WStrBuf *out)
 
 static void dg_minibatch_assigner(const DgNode *dn, WStrBuf *out)
 {
-    wsb_printf(out, "(interval=[%lldms], mode=[%s])", (long long)dn->r->minibatch_ms,
-               dn->r->minibatch_rowtime ? "RowTime" : "ProcTime");
+    const WRelMiniBatch *mb = wrel_minibatch(dn->r);
+    wsb_printf(out, "(interval=[%lldms], mode=[%s])", (long long)mb->interval_ms, mb->rowtime ? "RowTime" : "ProcTime");
 }
 
 static void dg_two_phase(const DgNode *dn, WStrBuf *out)
@@ -1163,7 +1163,11 @@ bool wexplain_check_kind_ops(WStrBuf *err)
 {
     bool digest = ex_digest_ops_check(err);
     bool write = ex_compiled_plan_ops_check(err);
-    return ex_plan_reader_ops_check(err) && digest && write;
+    bool read = ex_plan_reader_ops_check(err);
+    bool mode = ex_plan_reader_mode_ops_check(err);
+    bool cost = ex_cost_ops_check(err);
+    bool ast = ex_ast_ops_check(err);
+    return digest && write && read && mode && cost && ast;
 }
 
 /* A deduplication in Flink 2.3's physical plan: the ROW_NUMBER Top-1 it is (StreamPhysicalRank; the

@@ -3,7 +3,8 @@
  * Plan [With Advice], Optimized Execution Plan, Physical Execution Plan), the tree layout of
  * RelTreeWriterImpl (`:- ` / `+- ` / `:  `), ESTIMATED_COST and CHANGELOG_MODE attributes, plan
  * advice (Flink's local-global advice and weir's own state advice), and the JSON execution
- * plan of JSON_EXECUTION_PLAN. See explain.h.
+ * plan of JSON_EXECUTION_PLAN. The cost of each node kind is its row of COST_KIND_OPS
+ * (ex_cost_ops_check). See explain.h.
  */
 #include "explain_internal.h"
 #include "json_out.h"
@@ -122,6 +123,120 @@ static bool partial_agg_rows(const WRel *r)
     return r && (r->kind == WR_LOCAL_GROUP_AGG || r->kind == WR_LOCAL_WINDOW_AGG);
 }
 
+/* ---- the cost of each node kind (COST_KIND_OPS) ----
+
+   cost_X(x, r, n, in, c, self): node r's own cost (self: rows, cpu, io, network, memory; the
+   model's default: (rows, rows, 0, 0, 0) of the n inputs' rows, as set on entry) and its row
+   count (c->rowcount: the inputs' on entry), given the inputs' summed cost `in`. */
+typedef struct SelfCost {
+    double rows, cpu, io, net, mem;
+} SelfCost;
+
+static void cost_scan(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self)
+{
+    c->rowcount = 1.0E8;
+    self->rows = self->cpu = c->rowcount;
+    ExNode *en = ex_node(x, r);
+    WSchema ps = r->out;
+    if (en && en->nproj) {
+        ps.n = en->nproj;
+        ps.types = WA_ARRAY(x->p->arena, const WType *, en->nproj);
+        for (int i = 0; i < en->nproj; i++) ps.types[i] = r->out.types[en->proj[i]];
+    }
+    self->io = c->rowcount * row_size(&ps, false);
+}
+
+static void cost_values(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self)
+{
+    c->rowcount = self->rows = r->nrows;
+    self->cpu = 1;
+}
+
+static void cost_calc(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self)
+{
+    c->rowcount = in->rowcount * selectivity(r->cond);
+    self->rows = c->rowcount;
+    self->cpu = c->rowcount * computations(r);
+}
+
+static void cost_exchange(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self)
+{
+    /* serialisation (160 per row) plus hashing (8 per key) or 1 for a single target */
+    double per_row = 160 + ((r->exchange_single || r->nkeys == 0) ? 1 : 8.0 * r->nkeys);
+    self->cpu = in->rowcount * per_row;
+    self->net = in->rowcount * row_size(&r->out, partial_agg_rows(r));
+}
+
+static void cost_join(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self)
+{
+    /* a stream join costs 100 per input, whatever the rows */
+    self->rows = self->cpu = 100.0 * n;
+    c->rowcount = in->rowcount;
+}
+
+static void cost_window_join(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self)
+{
+    self->cpu = 0;
+}
+
+/* Flink's stream cost model without statistics: the operator keeps its input's row count and
+   costs (rows, rows) itself */
+static void cost_of_its_input(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self) {}
+#define COST_AS_ITS_INPUT cost_of_its_input
+
+/* The cost of each node kind in ESTIMATED_COST (checked by ex_cost_ops_check, at start-up of the
+   test build and in the unit tests). */
+typedef struct CostKindOps {
+    void (*cost)(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self);
+} CostKindOps;
+
+static const CostKindOps COST_KIND_OPS[WR__COUNT] = {
+    [WR_SCAN] = {.cost = cost_scan},
+    [WR_VALUES] = {.cost = cost_values},
+    [WR_CALC] = {.cost = cost_calc},
+    [WR_UNION] = {.cost = COST_AS_ITS_INPUT},
+    [WR_WATERMARK] = {.cost = COST_AS_ITS_INPUT},
+    [WR_SINK] = {.cost = COST_AS_ITS_INPUT},
+    [WR_EXCHANGE] = {.cost = cost_exchange},
+    [WR_GROUP_AGG] = {.cost = COST_AS_ITS_INPUT},
+    [WR_JOIN] = {.cost = cost_join},
+    [WR_DEDUP] = {.cost = COST_AS_ITS_INPUT},
+    [WR_RANK] = {.cost = COST_AS_ITS_INPUT},
+    [WR_SORT_LIMIT] = {.cost = COST_AS_ITS_INPUT},
+    [WR_WINDOW_AGG] = {.cost = COST_AS_ITS_INPUT},
+    [WR_CHANGELOG_NORMALIZE] = {.cost = COST_AS_ITS_INPUT},
+    [WR_DROP_UPDATE_BEFORE] = {.cost = COST_AS_ITS_INPUT},
+    [WR_SINK_MATERIALIZER] = {.cost = COST_AS_ITS_INPUT},
+    [WR_OVER_RANK] = {.cost = COST_AS_ITS_INPUT},
+    [WR_WINDOW_TVF] = {.cost = COST_AS_ITS_INPUT},
+    [WR_WINDOW_RANK] = {.cost = COST_AS_ITS_INPUT},
+    [WR_WINDOW_JOIN] = {.cost = cost_window_join},
+    [WR_INTERVAL_JOIN] = {.cost = COST_AS_ITS_INPUT},
+    [WR_TEMPORAL_JOIN] = {.cost = COST_AS_ITS_INPUT},
+    [WR_LOOKUP_JOIN] = {.cost = COST_AS_ITS_INPUT},
+    [WR_OVER_AGG] = {.cost = COST_AS_ITS_INPUT},
+    [WR_MINIBATCH_ASSIGNER] = {.cost = COST_AS_ITS_INPUT},
+    [WR_LOCAL_GROUP_AGG] = {.cost = COST_AS_ITS_INPUT},
+    [WR_GLOBAL_GROUP_AGG] = {.cost = COST_AS_ITS_INPUT},
+    [WR_INCREMENTAL_GROUP_AGG] = {.cost = COST_AS_ITS_INPUT},
+    [WR_SORT] = {.cost = COST_AS_ITS_INPUT},
+    [WR_TEMPORAL_SORT] = {.cost = COST_AS_ITS_INPUT},
+    [WR_LOCAL_WINDOW_AGG] = {.cost = COST_AS_ITS_INPUT},
+    [WR_GLOBAL_WINDOW_AGG] = {.cost = COST_AS_ITS_INPUT},
+    [WR_EXPAND] = {.cost = COST_AS_ITS_INPUT},
+    [WR_REPLICATE_ROWS] = {.cost = COST_AS_ITS_INPUT},
+    [WR_CORRELATE] = {.cost = COST_AS_ITS_INPUT},
+    [WR_MATCH] = {.cost = COST_AS_ITS_INPUT},
+};
+
+bool ex_cost_ops_check(WStrBuf *err)
+{
+    bool ok = true;
+    for (int k = 0; k < WR__COUNT; k++)
+        ok &= wrel_kind_op_check(COST_KIND_OPS[k].cost != NULL, k, "explain/explain_text.c", "cost", err);
+    return ok;
+}
+
 static Cost cost_of(const ExCtx *x, const WRel *r)
 {
     Cost c = {0};
@@ -138,56 +253,16 @@ static Cost cost_of(const ExCtx *x, const WRel *r)
         in.memory += k.memory;
     }
     /* Flink's stream cost model without statistics: most operators keep their input's row
-       count and cost (rows, rows) themselves */
-    double self_rows = in.rowcount, self_cpu = in.rowcount, self_io = 0, self_net = 0, self_mem = 0;
+       count and cost (rows, rows) themselves; the kind's cost operation says otherwise */
+    SelfCost self = {.rows = in.rowcount, .cpu = in.rowcount};
     c.rowcount = in.rowcount;
-    switch (r->kind) {
-    case WR_SCAN:
-        c.rowcount = 1.0E8;
-        self_rows = self_cpu = c.rowcount;
-        {
-            ExNode *en = ex_node(x, r);
-            WSchema ps = r->out;
-            if (en && en->nproj) {
-                ps.n = en->nproj;
-                ps.types = WA_ARRAY(x->p->arena, const WType *, en->nproj);
-                for (int i = 0; i < en->nproj; i++) ps.types[i] = r->out.types[en->proj[i]];
-            }
-            self_io = c.rowcount * row_size(&ps, false);
-        }
-        break;
-    case WR_VALUES:
-        c.rowcount = self_rows = r->nrows;
-        self_cpu = 1;
-        break;
-    case WR_CALC:
-        c.rowcount = in.rowcount * selectivity(r->cond);
-        self_rows = c.rowcount;
-        self_cpu = c.rowcount * computations(r);
-        break;
-    case WR_EXCHANGE: {
-        /* serialisation (160 per row) plus hashing (8 per key) or 1 for a single target */
-        double per_row = 160 + ((r->exchange_single || r->nkeys == 0) ? 1 : 8.0 * r->nkeys);
-        self_cpu = in.rowcount * per_row;
-        self_net = in.rowcount * row_size(&r->out, partial_agg_rows(r));
-        break;
-    }
-    case WR_JOIN:
-        /* a stream join costs 100 per input, whatever the rows */
-        self_rows = self_cpu = 100.0 * n;
-        c.rowcount = in.rowcount;
-        break;
-    case WR_WINDOW_JOIN:
-        self_cpu = 0;
-        break;
-    default:
-        break;
-    }
-    c.rows = in.rows + self_rows;
-    c.cpu = in.cpu + self_cpu;
-    c.io = in.io + self_io;
-    c.network = in.network + self_net;
-    c.memory = in.memory + self_mem;
+    assert((unsigned)r->kind < WR__COUNT);
+    COST_KIND_OPS[r->kind].cost(x, r, n, &in, &c, &self);
+    c.rows = in.rows + self.rows;
+    c.cpu = in.cpu + self.cpu;
+    c.io = in.io + self.io;
+    c.network = in.network + self.net;
+    c.memory = in.memory + self.mem;
     return c;
 }
 
@@ -875,7 +950,7 @@ static void stream_nodes(const ExCtx *x, const WRel *r, SNode *s, int *n, int ca
 static bool needs_minibatch_size(const WRel *r, int depth)
 {
     if (depth > 2000) return false;
-    if (r->kind == WR_MINIBATCH_ASSIGNER && r->minibatch_check_size) return true;
+    if (r->kind == WR_MINIBATCH_ASSIGNER && wrel_minibatch(r)->check_size) return true;
     for (int i = 0; i < r->ninputs; i++) if (needs_minibatch_size(r->inputs[i], depth + 1)) return true;
     return false;
 }

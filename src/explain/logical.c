@@ -2,12 +2,14 @@
  * logical.c — the Abstract Syntax Tree section: the bound, unoptimised plan printed as Calcite's
  * logical operators (LogicalSink, LogicalProject, LogicalFilter, LogicalAggregate, LogicalJoin,
  * LogicalUnion, LogicalValues, LogicalWatermarkAssigner, LogicalTableScan), fields referred to by
- * position ($0), with the STATE_TTL hints of joins and aggregates as Calcite prints them.
+ * position ($0), with the STATE_TTL hints of joins and aggregates as Calcite prints them. The
+ * line of each node kind is its row of AST_KIND_OPS (ex_ast_ops_check: no kind without one).
  * See explain_internal.h.
  */
 #include "explain_internal.h"
 #include "../common/duration.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -204,6 +206,362 @@ static void lookup_node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, in
     node(p, dim, out, last, d + 1, wa_sprintf(p->arena, "%s%s1", path, *path ? ", " : ""), NULL);
 }
 
+/* ---- the Abstract Syntax Tree line of each node kind (AST_KIND_OPS) ---- */
+
+/* One node of the tree being printed. depth and path may change for the node's inputs (a
+   LogicalProject over a LogicalFilter puts its input one level deeper). */
+typedef struct AstNode {
+    WPlanCtx *p;
+    const WRel *r;
+    WStrBuf *out;
+    bool *last;
+    int depth;
+    const char *path;               /* the hint inherit path of the node's inputs */
+    const char *const *rename;      /* names of r's columns from the select items, or NULL */
+} AstNode;
+
+/* ast_X(a) prints node a->r's line(s) (after the tree prefix); true: node() prints its inputs
+   below, false: it printed them itself. */
+static bool ast_sink(AstNode *a)
+{
+    const WRel *r = a->r;
+    WStrBuf *out = a->out;
+    wsb_printf(out, "LogicalSink(table=[%s], ", r->sink_qname ? r->sink_qname : "collect");
+    wplan_target_columns_text(out, r);
+    wsb_puts(out, "fields=[");
+    /* Flink 2.x lists the query's field names (the sink writes by position) */
+    ex_names_list(out, r->ninputs ? &r->inputs[0]->out : &r->out);
+    wsb_puts(out, "])\n");
+    return true;
+}
+
+static bool ast_calc(AstNode *a)
+{
+    const WRel *r = a->r;
+    WStrBuf *out = a->out;
+    bool *last = a->last;
+    int depth = a->depth;
+    const char *path = a->path;
+    bool filter_only = r->cond && identity_exprs(r);
+    if (!filter_only) {
+        wsb_puts(out, "LogicalProject(");
+        for (int i = 0; i < r->nexprs; i++) {
+            if (i) wsb_puts(out, ", ");
+            wsb_printf(out, "%s=[", r->out.names[i]);
+            ex_rex(out, r->exprs[i], NULL, EXD_AST);
+            wsb_putc(out, ']');
+        }
+        wsb_puts(out, ")\n");
+        if (r->cond) {
+            depth++;
+            last[depth] = true;
+            prefix(out, last, depth);
+        }
+    }
+    if (r->cond) {
+        wsb_puts(out, "LogicalFilter(condition=[");
+        ex_rex(out, r->cond, NULL, EXD_AST);
+        wsb_puts(out, "])\n");
+    }
+    /* hint inherit paths count from the query block's projection */
+    a->path = filter_only ? path : r->cond ? "0" : "";
+    a->depth = depth;
+    return true;
+}
+
+static bool ast_scan(AstNode *a)
+{
+    const WRel *r = a->r;
+    WStrBuf *out = a->out;
+    wsb_puts(out, "LogicalTableScan(table=[[");
+    const char *q = r->table_qname ? r->table_qname : r->table->name;
+    for (const char *s = q; *s; s++) {
+        if (*s == '.') wsb_puts(out, ", ");
+        else wsb_putc(out, *s);
+    }
+    if (r->nmeta) {
+        wsb_puts(out, ", metadata=[");
+        for (int m = 0; m < r->nmeta; m++) wsb_printf(out, "%s%s", m ? ", " : "", r->meta_keys[m]);
+        wsb_putc(out, ']');
+    }
+    wsb_puts(out, "]]");
+    ex_options_hints(out, r, true);
+    wsb_puts(out, ")\n");
+    return true;
+}
+
+static bool ast_watermark(AstNode *a)
+{
+    const WRel *r = a->r;
+    WStrBuf *out = a->out;
+    wsb_printf(out, "LogicalWatermarkAssigner(rowtime=[%s], watermark=[", r->inputs[0]->out.names[r->rowtime_col]);
+    if (r->wm_expr) ex_rex(out, r->wm_expr, NULL, EXD_AST);
+    wsb_puts(out, "])\n");
+    return true;
+}
+
+static bool ast_group_agg(AstNode *a)
+{
+    WPlanCtx *p = a->p;
+    const WRel *r = a->r;
+    WStrBuf *out = a->out;
+    bool *last = a->last;
+    int depth = a->depth;
+    const char *path = a->path;
+    const char *const *rename = a->rename;
+    const WRel *ex = r->inputs[0]->kind == WR_EXPAND ? r->inputs[0] : NULL;
+    int nk = ex ? r->nkeys - 1 : r->nkeys;     /* grouping sets: $e is the last key */
+    wsb_puts(out, "LogicalAggregate(group=[{");
+    for (int i = 0; i < nk; i++) wsb_printf(out, "%s%d", i ? ", " : "", r->keys[i]);
+    wsb_puts(out, "}]");
+    if (ex) {
+        wsb_puts(out, ", groups=[[");
+        for (int k = 0; k < wrel_expand(ex)->n; k++) {
+            wsb_puts(out, k ? ", {" : "{");
+            bool first = true;
+            for (int i = 0; i < nk; i++) {
+                if (wrel_expand(ex)->src[(size_t)k * (size_t)ex->out.n + (size_t)r->keys[i]] < 0) continue;
+                wsb_printf(out, "%s%d", first ? "" : ", ", r->keys[i]);
+                first = false;
+            }
+            wsb_putc(out, '}');
+        }
+        wsb_puts(out, "]]");
+    }
+    for (int j = 0; j < r->naggs; j++) {
+        const WAggCall *c = &r->aggs[j];
+        const char *nm = rename ? rename[r->nkeys + j] : c->out_name ? c->out_name : "EXPR$0";
+        wsb_printf(out, ", %s=[%s(", nm, agg_name(c));
+        if (c->distinct) wsb_puts(out, "DISTINCT ");
+        for (int k = 0; k < c->nargs; k++) wsb_printf(out, "%s$%d", k ? ", " : "", c->args[k]);
+        wsb_putc(out, ')');
+        if (c->filter_col >= 0) wsb_printf(out, " FILTER $%d", c->filter_col);
+        wsb_putc(out, ']');
+    }
+    ttl_hints(r, path, out);
+    wsb_puts(out, ")\n");
+    if (ex) {
+        /* the Expand is the planner's: the AST shows the aggregate over its input */
+        last[depth + 1] = true;
+        if (depth < 255) node(p, ex->inputs[0], out, last, depth + 1, path, NULL);
+        return false;
+    }
+    return true;
+}
+
+static bool ast_join(AstNode *a)
+{
+    WPlanCtx *p = a->p;
+    const WRel *r = a->r;
+    WStrBuf *out = a->out;
+    bool *last = a->last;
+    int depth = a->depth;
+    const char *path = a->path;
+    if (r->lookup) {
+        lookup_node(p, r, out, last, depth, path);
+        return false;
+    }
+    wsb_puts(out, "LogicalJoin(condition=[");
+    if (r->join_cond) ex_rex(out, r->join_cond, NULL, EXD_AST);
+    else wsb_puts(out, "true");
+    const char *jt = r->semi ? "semi" : r->anti ? "anti"
+                   : r->join_type == AJ_LEFT ? "left" : r->join_type == AJ_RIGHT ? "right"
+                   : r->join_type == AJ_FULL ? "full" : "inner";
+    wsb_printf(out, "], joinType=[%s]", jt);
+    ttl_hints(r, path, out);
+    wsb_puts(out, ")\n");
+    return true;
+}
+
+static bool ast_union(AstNode *a)
+{
+    WStrBuf *out = a->out;
+    wsb_puts(out, "LogicalUnion(all=[true])\n");
+    return true;
+}
+
+static bool ast_values(AstNode *a)
+{
+    const WRel *r = a->r;
+    WStrBuf *out = a->out;
+    wsb_puts(out, "LogicalValues(tuples=[[");
+    for (int i = 0; i < r->nrows; i++) {
+        wsb_printf(out, "%s{ ", i ? ", " : "");
+        for (int k = 0; k < r->out.n; k++) {
+            WExpr lit = {.kind = WX_LITERAL, .type = r->out.types[k], .lit = r->rows[i][k],
+                         .is_null = r->row_nulls[i][k] != 0};
+            if (k) wsb_puts(out, ", ");
+            ex_tuple_literal(out, &lit, EXD_AST);
+        }
+        wsb_puts(out, " }");
+    }
+    wsb_puts(out, "]])\n");
+    return true;
+}
+
+static bool ast_over_rank(AstNode *a)
+{
+    const WRel *r = a->r;
+    WStrBuf *out = a->out;
+    const char *const *rename = a->rename;
+    static const char *const F[] = {"ROW_NUMBER", "RANK", "DENSE_RANK"};
+    wsb_puts(out, "LogicalProject(");
+    for (int i = 0; i < r->out.n; i++) {
+        if (i) wsb_puts(out, ", ");
+        const char *nm = rename ? rename[i] : r->out.names[i];
+        if (i == r->rank_col) {
+            wsb_printf(out, "%s=[%s() OVER (PARTITION BY ", nm,
+                       F[wrank_func_index(r->rank_func)]);
+            for (int k = 0; k < r->nkeys; k++) wsb_printf(out, "%s$%d", k ? ", " : "", r->keys[k]);
+            wsb_puts(out, " ORDER BY ");
+            for (int k = 0; k < r->nsort; k++)
+                wsb_printf(out, "%s$%d%s NULLS %s", k ? ", " : "", r->sort_cols[k], r->sort_desc[k] ? " DESC" : "",
+                           r->sort_nulls_first[k] ? "FIRST" : "LAST");
+            wsb_puts(out, ")]");
+        } else {
+            wsb_printf(out, "%s=[$%d]", nm, i);
+        }
+    }
+    wsb_puts(out, ")\n");
+    return true;
+}
+
+static bool ast_sort(AstNode *a)
+{
+    const WRel *r = a->r;
+    WStrBuf *out = a->out;
+    /* Calcite's Sort.explainTerms: sortN, dirN (RelFieldCollation.shortString: the null
+       direction only when it is not the direction's default, ASC LAST / DESC FIRST), offset, fetch */
+    wsb_puts(out, "LogicalSort(");
+    bool first = true;
+    for (int k = 0; k < r->nsort; k++, first = false) wsb_printf(out, "%ssort%d=[$%d]", first ? "" : ", ", k, r->sort_cols[k]);
+    for (int k = 0; k < r->nsort; k++, first = false) {
+        const char *nd = r->sort_desc[k] ? (r->sort_nulls_first[k] ? "" : "-nulls-last")
+                                         : (r->sort_nulls_first[k] ? "-nulls-first" : "");
+        wsb_printf(out, "%sdir%d=[%s%s]", first ? "" : ", ", k, r->sort_desc[k] ? "DESC" : "ASC", nd);
+    }
+    if (r->sort_offset >= 0) { wsb_printf(out, "%soffset=[%lld]", first ? "" : ", ", (long long)r->sort_offset); first = false; }
+    if (r->sort_fetch >= 0) wsb_printf(out, "%sfetch=[%lld]", first ? "" : ", ", (long long)r->sort_fetch);
+    wsb_puts(out, ")\n");
+    return true;
+}
+
+static bool ast_window_tvf(AstNode *a)
+{
+    WPlanCtx *p = a->p;
+    const WRel *r = a->r;
+    WStrBuf *out = a->out;
+    bool *last = a->last;
+    int depth = a->depth;
+    const char *path = a->path;
+    /* Calcite's call: TUMBLE(TABLE(#0), DESCRIPTOR(_UTF-16LE'ts'), 10000:INTERVAL SECOND), the
+       intervals in the order of the function's parameters (HOP/CUMULATE: slide or step, then
+       size; the offset last) */
+    static const char *const K[WWIN_NKINDS] = {"TUMBLE", "HOP", "CUMULATE", "SESSION"};
+    wsb_printf(out, "LogicalTableFunctionScan(invocation=[%s(TABLE(#0)", K[r->win_kind]);
+    if (r->win_npartition) {
+        wsb_puts(out, " PARTITION BY(");
+        for (int k = 0; k < r->win_npartition; k++) wsb_printf(out, "%s$%d", k ? ", " : "", r->win_partition[k]);
+        wsb_putc(out, ')');
+    }
+    wsb_printf(out, ", DESCRIPTOR(_UTF-16LE'%s')", r->inputs[0]->out.names[r->win_time_col]);
+    const WExpr *order[3] = {r->win_args[1], r->win_args[0], r->win_args[2]};
+    for (int k = 0; k < 3; k++) {
+        if (!order[k]) continue;
+        wsb_puts(out, ", ");
+        ex_literal(out, order[k], EXD_AST);
+    }
+    wsb_puts(out, ")], rowType=[RecordType(");
+    for (int i = 0; i < r->out.n; i++) {
+        if (i) wsb_puts(out, ", ");
+        record_field_type(out, r->out.types[i]);
+        wsb_printf(out, " %s", r->out.names[i]);
+    }
+    wsb_puts(out, ")])\n");
+    if (r->win_table_input && depth < 254) {
+        /* TABLE t reads the table's columns through a projection */
+        const WRel *in = r->inputs[0];
+        last[depth + 1] = true;
+        prefix(out, last, depth + 1);
+        wsb_puts(out, "LogicalProject(");
+        for (int i = 0; i < in->out.n; i++) wsb_printf(out, "%s%s=[$%d]", i ? ", " : "", in->out.names[i], i);
+        wsb_puts(out, ")\n");
+        children(p, r, out, last, depth + 1, path);
+        return false;
+    }
+    return true;
+}
+
+static bool ast_match(AstNode *a)
+{
+    const WRel *r = a->r;
+    WStrBuf *out = a->out;
+    ex_match_ast(r, out);
+    return true;
+}
+
+/* The other kinds print as Logical + their exec node's name (ex_rel_name) */
+static bool ast_by_name(AstNode *a)
+{
+    wsb_printf(a->out, "Logical%s\n", ex_rel_name(a->r));
+    return true;
+}
+#define AST_NAMED_AS_ITS_EXEC_NODE ast_by_name
+
+/* The Abstract Syntax Tree line of each node kind (checked by ex_ast_ops_check, at start-up of
+   the test build and in the unit tests). A Correlate prints through correlate_node (node()). */
+typedef struct AstKindOps {
+    bool (*print)(AstNode *a);
+} AstKindOps;
+
+static const AstKindOps AST_KIND_OPS[WR__COUNT] = {
+    [WR_SCAN] = {.print = ast_scan},
+    [WR_VALUES] = {.print = ast_values},
+    [WR_CALC] = {.print = ast_calc},
+    [WR_UNION] = {.print = ast_union},
+    [WR_WATERMARK] = {.print = ast_watermark},
+    [WR_SINK] = {.print = ast_sink},
+    [WR_EXCHANGE] = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
+    [WR_GROUP_AGG] = {.print = ast_group_agg},
+    [WR_JOIN] = {.print = ast_join},
+    [WR_DEDUP] = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
+    [WR_RANK] = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
+    [WR_SORT_LIMIT] = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
+    [WR_WINDOW_AGG] = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
+    [WR_CHANGELOG_NORMALIZE] = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
+    [WR_DROP_UPDATE_BEFORE] = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
+    [WR_SINK_MATERIALIZER] = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
+    [WR_OVER_RANK] = {.print = ast_over_rank},
+    [WR_WINDOW_TVF] = {.print = ast_window_tvf},
+    [WR_WINDOW_RANK] = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
+    [WR_WINDOW_JOIN] = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
+    [WR_INTERVAL_JOIN] = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
+    [WR_TEMPORAL_JOIN] = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
+    [WR_LOOKUP_JOIN] = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
+    [WR_OVER_AGG] = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
+    [WR_MINIBATCH_ASSIGNER] = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
+    [WR_LOCAL_GROUP_AGG] = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
+    [WR_GLOBAL_GROUP_AGG] = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
+    [WR_INCREMENTAL_GROUP_AGG] = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
+    [WR_SORT] = {.print = ast_sort},
+    [WR_TEMPORAL_SORT] = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
+    [WR_LOCAL_WINDOW_AGG] = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
+    [WR_GLOBAL_WINDOW_AGG] = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
+    [WR_EXPAND] = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
+    [WR_REPLICATE_ROWS] = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
+    [WR_CORRELATE] = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
+    [WR_MATCH] = {.print = ast_match},
+};
+
+bool ex_ast_ops_check(WStrBuf *err)
+{
+    bool ok = true;
+    for (int k = 0; k < WR__COUNT; k++)
+        ok &= wrel_kind_op_check(AST_KIND_OPS[k].print != NULL, k, "explain/logical.c", "AST", err);
+    return ok;
+}
+
+
 static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth, const char *path,
                  const char *const *rename)
 {
@@ -249,220 +607,11 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
         }
         return;
     }
-    switch (r->kind) {
-    case WR_SINK:
-        wsb_printf(out, "LogicalSink(table=[%s], ", r->sink_qname ? r->sink_qname : "collect");
-        wplan_target_columns_text(out, r);
-        wsb_puts(out, "fields=[");
-        /* Flink 2.x lists the query's field names (the sink writes by position) */
-        ex_names_list(out, r->ninputs ? &r->inputs[0]->out : &r->out);
-        wsb_puts(out, "])\n");
-        break;
-    case WR_CALC: {
-        bool filter_only = r->cond && identity_exprs(r);
-        if (!filter_only) {
-            wsb_puts(out, "LogicalProject(");
-            for (int i = 0; i < r->nexprs; i++) {
-                if (i) wsb_puts(out, ", ");
-                wsb_printf(out, "%s=[", r->out.names[i]);
-                ex_rex(out, r->exprs[i], NULL, EXD_AST);
-                wsb_putc(out, ']');
-            }
-            wsb_puts(out, ")\n");
-            if (r->cond) {
-                depth++;
-                last[depth] = true;
-                prefix(out, last, depth);
-            }
-        }
-        if (r->cond) {
-            wsb_puts(out, "LogicalFilter(condition=[");
-            ex_rex(out, r->cond, NULL, EXD_AST);
-            wsb_puts(out, "])\n");
-        }
-        /* hint inherit paths count from the query block's projection */
-        path = filter_only ? path : r->cond ? "0" : "";
-        break;
-    }
-    case WR_SCAN: {
-        wsb_puts(out, "LogicalTableScan(table=[[");
-        const char *q = r->table_qname ? r->table_qname : r->table->name;
-        for (const char *s = q; *s; s++) {
-            if (*s == '.') wsb_puts(out, ", ");
-            else wsb_putc(out, *s);
-        }
-        if (r->nmeta) {
-            wsb_puts(out, ", metadata=[");
-            for (int m = 0; m < r->nmeta; m++) wsb_printf(out, "%s%s", m ? ", " : "", r->meta_keys[m]);
-            wsb_putc(out, ']');
-        }
-        wsb_puts(out, "]]");
-        ex_options_hints(out, r, true);
-        wsb_puts(out, ")\n");
-        break;
-    }
-    case WR_WATERMARK:
-        wsb_printf(out, "LogicalWatermarkAssigner(rowtime=[%s], watermark=[", r->inputs[0]->out.names[r->rowtime_col]);
-        if (r->wm_expr) ex_rex(out, r->wm_expr, NULL, EXD_AST);
-        wsb_puts(out, "])\n");
-        break;
-    case WR_GROUP_AGG: {
-        const WRel *ex = r->inputs[0]->kind == WR_EXPAND ? r->inputs[0] : NULL;
-        int nk = ex ? r->nkeys - 1 : r->nkeys;     /* grouping sets: $e is the last key */
-        wsb_puts(out, "LogicalAggregate(group=[{");
-        for (int i = 0; i < nk; i++) wsb_printf(out, "%s%d", i ? ", " : "", r->keys[i]);
-        wsb_puts(out, "}]");
-        if (ex) {
-            wsb_puts(out, ", groups=[[");
-            for (int k = 0; k < ex->nexpand; k++) {
-                wsb_puts(out, k ? ", {" : "{");
-                bool first = true;
-                for (int i = 0; i < nk; i++) {
-                    if (ex->expand_src[(size_t)k * (size_t)ex->out.n + (size_t)r->keys[i]] < 0) continue;
-                    wsb_printf(out, "%s%d", first ? "" : ", ", r->keys[i]);
-                    first = false;
-                }
-                wsb_putc(out, '}');
-            }
-            wsb_puts(out, "]]");
-        }
-        for (int j = 0; j < r->naggs; j++) {
-            const WAggCall *c = &r->aggs[j];
-            const char *nm = rename ? rename[r->nkeys + j] : c->out_name ? c->out_name : "EXPR$0";
-            wsb_printf(out, ", %s=[%s(", nm, agg_name(c));
-            if (c->distinct) wsb_puts(out, "DISTINCT ");
-            for (int k = 0; k < c->nargs; k++) wsb_printf(out, "%s$%d", k ? ", " : "", c->args[k]);
-            wsb_putc(out, ')');
-            if (c->filter_col >= 0) wsb_printf(out, " FILTER $%d", c->filter_col);
-            wsb_putc(out, ']');
-        }
-        ttl_hints(r, path, out);
-        wsb_puts(out, ")\n");
-        if (ex) {
-            /* the Expand is the planner's: the AST shows the aggregate over its input */
-            last[depth + 1] = true;
-            if (depth < 255) node(p, ex->inputs[0], out, last, depth + 1, path, NULL);
-            return;
-        }
-        break;
-    }
-    case WR_JOIN: {
-        if (r->lookup) {
-            lookup_node(p, r, out, last, depth, path);
-            return;
-        }
-        wsb_puts(out, "LogicalJoin(condition=[");
-        if (r->join_cond) ex_rex(out, r->join_cond, NULL, EXD_AST);
-        else wsb_puts(out, "true");
-        const char *jt = r->semi ? "semi" : r->anti ? "anti"
-                       : r->join_type == AJ_LEFT ? "left" : r->join_type == AJ_RIGHT ? "right"
-                       : r->join_type == AJ_FULL ? "full" : "inner";
-        wsb_printf(out, "], joinType=[%s]", jt);
-        ttl_hints(r, path, out);
-        wsb_puts(out, ")\n");
-        break;
-    }
-    case WR_UNION:
-        wsb_puts(out, "LogicalUnion(all=[true])\n");
-        break;
-    case WR_VALUES: {
-        wsb_puts(out, "LogicalValues(tuples=[[");
-        for (int i = 0; i < r->nrows; i++) {
-            wsb_printf(out, "%s{ ", i ? ", " : "");
-            for (int k = 0; k < r->out.n; k++) {
-                WExpr lit = {.kind = WX_LITERAL, .type = r->out.types[k], .lit = r->rows[i][k],
-                             .is_null = r->row_nulls[i][k] != 0};
-                if (k) wsb_puts(out, ", ");
-                ex_tuple_literal(out, &lit, EXD_AST);
-            }
-            wsb_puts(out, " }");
-        }
-        wsb_puts(out, "]])\n");
-        break;
-    }
-    case WR_OVER_RANK: {
-        static const char *const F[] = {"ROW_NUMBER", "RANK", "DENSE_RANK"};
-        wsb_puts(out, "LogicalProject(");
-        for (int i = 0; i < r->out.n; i++) {
-            if (i) wsb_puts(out, ", ");
-            const char *nm = rename ? rename[i] : r->out.names[i];
-            if (i == r->rank_col) {
-                wsb_printf(out, "%s=[%s() OVER (PARTITION BY ", nm,
-                           F[wrank_func_index(r->rank_func)]);
-                for (int k = 0; k < r->nkeys; k++) wsb_printf(out, "%s$%d", k ? ", " : "", r->keys[k]);
-                wsb_puts(out, " ORDER BY ");
-                for (int k = 0; k < r->nsort; k++)
-                    wsb_printf(out, "%s$%d%s NULLS %s", k ? ", " : "", r->sort_cols[k], r->sort_desc[k] ? " DESC" : "",
-                               r->sort_nulls_first[k] ? "FIRST" : "LAST");
-                wsb_puts(out, ")]");
-            } else {
-                wsb_printf(out, "%s=[$%d]", nm, i);
-            }
-        }
-        wsb_puts(out, ")\n");
-        break;
-    }
-    case WR_SORT: {
-        /* Calcite's Sort.explainTerms: sortN, dirN (RelFieldCollation.shortString: the null
-           direction only when it is not the direction's default, ASC LAST / DESC FIRST), offset, fetch */
-        wsb_puts(out, "LogicalSort(");
-        bool first = true;
-        for (int k = 0; k < r->nsort; k++, first = false) wsb_printf(out, "%ssort%d=[$%d]", first ? "" : ", ", k, r->sort_cols[k]);
-        for (int k = 0; k < r->nsort; k++, first = false) {
-            const char *nd = r->sort_desc[k] ? (r->sort_nulls_first[k] ? "" : "-nulls-last")
-                                             : (r->sort_nulls_first[k] ? "-nulls-first" : "");
-            wsb_printf(out, "%sdir%d=[%s%s]", first ? "" : ", ", k, r->sort_desc[k] ? "DESC" : "ASC", nd);
-        }
-        if (r->sort_offset >= 0) { wsb_printf(out, "%soffset=[%lld]", first ? "" : ", ", (long long)r->sort_offset); first = false; }
-        if (r->sort_fetch >= 0) wsb_printf(out, "%sfetch=[%lld]", first ? "" : ", ", (long long)r->sort_fetch);
-        wsb_puts(out, ")\n");
-        break;
-    }
-    case WR_WINDOW_TVF: {
-        /* Calcite's call: TUMBLE(TABLE(#0), DESCRIPTOR(_UTF-16LE'ts'), 10000:INTERVAL SECOND), the
-           intervals in the order of the function's parameters (HOP/CUMULATE: slide or step, then
-           size; the offset last) */
-        static const char *const K[WWIN_NKINDS] = {"TUMBLE", "HOP", "CUMULATE", "SESSION"};
-        wsb_printf(out, "LogicalTableFunctionScan(invocation=[%s(TABLE(#0)", K[r->win_kind]);
-        if (r->win_npartition) {
-            wsb_puts(out, " PARTITION BY(");
-            for (int k = 0; k < r->win_npartition; k++) wsb_printf(out, "%s$%d", k ? ", " : "", r->win_partition[k]);
-            wsb_putc(out, ')');
-        }
-        wsb_printf(out, ", DESCRIPTOR(_UTF-16LE'%s')", r->inputs[0]->out.names[r->win_time_col]);
-        const WExpr *order[3] = {r->win_args[1], r->win_args[0], r->win_args[2]};
-        for (int k = 0; k < 3; k++) {
-            if (!order[k]) continue;
-            wsb_puts(out, ", ");
-            ex_literal(out, order[k], EXD_AST);
-        }
-        wsb_puts(out, ")], rowType=[RecordType(");
-        for (int i = 0; i < r->out.n; i++) {
-            if (i) wsb_puts(out, ", ");
-            record_field_type(out, r->out.types[i]);
-            wsb_printf(out, " %s", r->out.names[i]);
-        }
-        wsb_puts(out, ")])\n");
-        if (r->win_table_input && depth < 254) {
-            /* TABLE t reads the table's columns through a projection */
-            const WRel *in = r->inputs[0];
-            last[depth + 1] = true;
-            prefix(out, last, depth + 1);
-            wsb_puts(out, "LogicalProject(");
-            for (int i = 0; i < in->out.n; i++) wsb_printf(out, "%s%s=[$%d]", i ? ", " : "", in->out.names[i], i);
-            wsb_puts(out, ")\n");
-            children(p, r, out, last, depth + 1, path);
-            return;
-        }
-        break;
-    }
-    case WR_MATCH:
-        ex_match_ast(r, out);
-        break;
-    default:
-        wsb_printf(out, "Logical%s\n", ex_rel_name(r));
-        break;
-    }
+    assert((unsigned)r->kind < WR__COUNT);
+    AstNode a = {.p = p, .r = r, .out = out, .last = last, .depth = depth, .path = path, .rename = rename};
+    if (!AST_KIND_OPS[r->kind].print(&a)) return;
+    depth = a.depth;
+    path = a.path;
     if (agg_rename && depth < 255) {
         last[depth + 1] = true;
         node(p, r->inputs[0], out, last, depth + 1, wa_sprintf(p->arena, "%s%s0", path, *path ? ", " : ""),

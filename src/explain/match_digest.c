@@ -21,7 +21,7 @@ static void prog_text(const WMatchProg *pg, ExDialect d, WStrBuf *out)
 void ex_match_digest(const ExCtx *x, const WRel *r, const char *const *inn, ExDialect d, WStrBuf *out)
 {
     (void)x;
-    const WMatchSpec *ms = r->match;
+    const WMatchSpec *ms = wrel_match(r)->spec;
     wsb_putc(out, '(');
     if (r->nkeys) {
         wsb_puts(out, "partitionBy=[");
@@ -76,7 +76,7 @@ void ex_match_digest(const ExCtx *x, const WRel *r, const char *const *inn, ExDi
 
 void ex_match_ast(const WRel *r, WStrBuf *out)
 {
-    const WMatchSpec *ms = r->match;
+    const WMatchSpec *ms = wrel_match(r)->spec;
     const WRel *in = r->inputs[0];
     wsb_puts(out, "LogicalMatch(partition=[[");
     for (int i = 0; i < r->nkeys; i++) wsb_printf(out, "%s%d", i ? ", " : "", r->keys[i]);

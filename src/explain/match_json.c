@@ -147,7 +147,7 @@ static json_t *sort_fields(const WRel *r)
 
 void ex_match_json(const ExCtx *x, const WRel *r, json_t *j)
 {
-    const WMatchSpec *ms = r->match;
+    const WMatchSpec *ms = wrel_match(r)->spec;
     const WRel *in = r->inputs[0];
     json_t *s = json_object();
     /* pattern */

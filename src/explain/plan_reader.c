@@ -4,7 +4,9 @@
  * plan's own table definitions (schema, primary key, options), expressions from the RexNode JSON,
  * state TTLs from the `state` lists (an edited TTL wins; a missing list falls back to
  * table.exec.state.ttl). Nodes weir keeps apart from Flink's (the projection of a scan, the
- * upsert materializer of a sink) are rebuilt. See explain.h.
+ * upsert materializer of a sink) are rebuilt. Each node type has its reader in RD_NODE_TYPES (by
+ * the type's name), each node kind its changelog mode in RD_MODE_KIND_OPS (checked by
+ * ex_plan_reader_mode_ops_check). See explain.h.
  */
 #include "../common/base64.h"
 #include "plan_reader_internal.h"
@@ -90,46 +92,125 @@ bool rd_sort_fields(Rd *r, json_t *j, WRel *x, const WRel *in)
 
 /* ---------------- changelog modes (as the planner derives them) ---------------- */
 
+/* mode_X(x, in): the changelog mode of node x read from a compiled plan (and whether its inputs
+   retract), from its inputs' (in: the first input, NULL for a leaf). */
+
+/* Calc, Exchange, WatermarkAssigner, Sink, SinkMaterializer, MiniBatchAssigner, Correlate,
+   Expand, the Correlate of REPLICATE_ROWS, WindowTableFunction: what the input emits */
+static void mode_as_input(WRel *x, WRel *in) { x->changelog = in->changelog; }
+
+/* LocalGroupAggregate, IncrementalGroupAggregate: partial accumulators, inserted */
+static void mode_inserts(WRel *x, WRel *in) { x->changelog = WCM_INSERT; }
+
+/* GroupAggregate, GlobalGroupAggregate, Rank, ChangelogNormalize: every kind of change */
+static void mode_all_kinds(WRel *x, WRel *in) { x->changelog = ALL_KINDS; }
+
+static void mode_drop_update_before(WRel *x, WRel *in)
+{
+    x->changelog = in->changelog & (uint8_t)~WCM_UPDATE_BEFORE;
+}
+
+static void mode_union(WRel *x, WRel *in)
+{
+    x->changelog = 0;
+    for (int i = 0; i < x->ninputs; i++) x->changelog |= x->inputs[i]->changelog;
+}
+
+static void mode_sort_limit(WRel *x, WRel *in)
+{
+    x->input_retracts = in->changelog != WCM_INSERT;
+    x->changelog = !x->nsort && !x->input_retracts && !(in->changelog & WCM_UPDATE_AFTER) ? WCM_INSERT : ALL_KINDS;
+}
+
+static void mode_join(WRel *x, WRel *in)
+{
+    WRel *l = x->inputs[0], *rt = x->inputs[1];
+    x->input_retracts = l->changelog != WCM_INSERT;
+    x->right_retracts = rt->changelog != WCM_INSERT;
+    bool outer = x->join_type != AJ_INNER || x->anti;
+    x->changelog = (x->input_retracts || x->right_retracts || outer) ? ALL_KINDS : WCM_INSERT;
+    if (x->semi) x->changelog = (x->input_retracts || x->right_retracts) ? ALL_KINDS : WCM_INSERT;
+    if (x->anti) x->changelog = ALL_KINDS;
+}
+
+static void mode_dedup(WRel *x, WRel *in)
+{
+    x->input_retracts = in->changelog != WCM_INSERT;
+    x->changelog = (!x->keep_last && !x->dedup_rowtime && !x->input_retracts) ? WCM_INSERT : ALL_KINDS;
+}
+
+/* TableSourceScan, Values: their reader set the mode */
+static void mode_set_by_reader(WRel *x, WRel *in) {}
+
+/* the window and time-bound operators, OverAggregate, LookupJoin, Match, TemporalSort: inserts,
+   over an input that may retract */
+static void mode_appends(WRel *x, WRel *in)
+{
+    x->changelog = WCM_INSERT;
+    if (in) x->input_retracts = in->changelog != WCM_INSERT;
+}
+
+/* OverRank (the rank rule replaces it) and the batch Sort are in no compiled plan: not applicable,
+   read as appends as before the table */
+#define MODE_NOT_IN_A_COMPILED_PLAN mode_appends
+
+/* The changelog mode of each node kind read back by EXECUTE PLAN (checked by
+   ex_plan_reader_mode_ops_check, at start-up of the test build and in the unit tests). */
+typedef struct RdModeKindOps {
+    void (*mode)(WRel *x, WRel *in);
+} RdModeKindOps;
+
+static const RdModeKindOps RD_MODE_KIND_OPS[WR__COUNT] = {
+    [WR_SCAN] = {.mode = mode_set_by_reader},
+    [WR_VALUES] = {.mode = mode_set_by_reader},
+    [WR_CALC] = {.mode = mode_as_input},
+    [WR_UNION] = {.mode = mode_union},
+    [WR_WATERMARK] = {.mode = mode_as_input},
+    [WR_SINK] = {.mode = mode_as_input},
+    [WR_EXCHANGE] = {.mode = mode_as_input},
+    [WR_GROUP_AGG] = {.mode = mode_all_kinds},
+    [WR_JOIN] = {.mode = mode_join},
+    [WR_DEDUP] = {.mode = mode_dedup},
+    [WR_RANK] = {.mode = mode_all_kinds},
+    [WR_SORT_LIMIT] = {.mode = mode_sort_limit},
+    [WR_WINDOW_AGG] = {.mode = mode_appends},
+    [WR_CHANGELOG_NORMALIZE] = {.mode = mode_all_kinds},
+    [WR_DROP_UPDATE_BEFORE] = {.mode = mode_drop_update_before},
+    [WR_SINK_MATERIALIZER] = {.mode = mode_as_input},
+    [WR_OVER_RANK] = {.mode = MODE_NOT_IN_A_COMPILED_PLAN},
+    [WR_WINDOW_TVF] = {.mode = mode_as_input},
+    [WR_WINDOW_RANK] = {.mode = mode_appends},
+    [WR_WINDOW_JOIN] = {.mode = mode_appends},
+    [WR_INTERVAL_JOIN] = {.mode = mode_appends},
+    [WR_TEMPORAL_JOIN] = {.mode = mode_appends},
+    [WR_LOOKUP_JOIN] = {.mode = mode_appends},
+    [WR_OVER_AGG] = {.mode = mode_appends},
+    [WR_MINIBATCH_ASSIGNER] = {.mode = mode_as_input},
+    [WR_LOCAL_GROUP_AGG] = {.mode = mode_inserts},
+    [WR_GLOBAL_GROUP_AGG] = {.mode = mode_all_kinds},
+    [WR_INCREMENTAL_GROUP_AGG] = {.mode = mode_inserts},
+    [WR_SORT] = {.mode = MODE_NOT_IN_A_COMPILED_PLAN},
+    [WR_TEMPORAL_SORT] = {.mode = mode_appends},
+    [WR_LOCAL_WINDOW_AGG] = {.mode = mode_appends},
+    [WR_GLOBAL_WINDOW_AGG] = {.mode = mode_appends},
+    [WR_EXPAND] = {.mode = mode_as_input},
+    [WR_REPLICATE_ROWS] = {.mode = mode_as_input},
+    [WR_CORRELATE] = {.mode = mode_as_input},
+    [WR_MATCH] = {.mode = mode_appends},
+};
+
+bool ex_plan_reader_mode_ops_check(WStrBuf *err)
+{
+    bool ok = true;
+    for (int k = 0; k < WR__COUNT; k++)
+        ok &= wrel_kind_op_check(RD_MODE_KIND_OPS[k].mode != NULL, k, "explain/plan_reader.c", "changelog mode", err);
+    return ok;
+}
+
 void rd_derive_mode(WRel *x)
 {
-    WRel *in = x->ninputs ? x->inputs[0] : NULL;
-    switch (x->kind) {
-    case WR_CALC: case WR_EXCHANGE: case WR_WATERMARK: case WR_SINK: case WR_SINK_MATERIALIZER:
-    case WR_MINIBATCH_ASSIGNER: case WR_CORRELATE: case WR_EXPAND: case WR_REPLICATE_ROWS: case WR_WINDOW_TVF:
-        x->changelog = in->changelog;
-        break;
-    case WR_LOCAL_GROUP_AGG: case WR_INCREMENTAL_GROUP_AGG: x->changelog = WCM_INSERT; break;
-    case WR_GLOBAL_GROUP_AGG: x->changelog = ALL_KINDS; break;
-    case WR_DROP_UPDATE_BEFORE: x->changelog = in->changelog & (uint8_t)~WCM_UPDATE_BEFORE; break;
-    case WR_UNION:
-        x->changelog = 0;
-        for (int i = 0; i < x->ninputs; i++) x->changelog |= x->inputs[i]->changelog;
-        break;
-    case WR_GROUP_AGG: case WR_RANK: case WR_CHANGELOG_NORMALIZE: x->changelog = ALL_KINDS; break;
-    case WR_SORT_LIMIT:
-        x->input_retracts = in->changelog != WCM_INSERT;
-        x->changelog = !x->nsort && !x->input_retracts && !(in->changelog & WCM_UPDATE_AFTER) ? WCM_INSERT : ALL_KINDS;
-        break;
-    case WR_JOIN: {
-        WRel *l = x->inputs[0], *rt = x->inputs[1];
-        x->input_retracts = l->changelog != WCM_INSERT;
-        x->right_retracts = rt->changelog != WCM_INSERT;
-        bool outer = x->join_type != AJ_INNER || x->anti;
-        x->changelog = (x->input_retracts || x->right_retracts || outer) ? ALL_KINDS : WCM_INSERT;
-        if (x->semi) x->changelog = (x->input_retracts || x->right_retracts) ? ALL_KINDS : WCM_INSERT;
-        if (x->anti) x->changelog = ALL_KINDS;
-        break;
-    }
-    case WR_DEDUP:
-        x->input_retracts = in->changelog != WCM_INSERT;
-        x->changelog = (!x->keep_last && !x->dedup_rowtime && !x->input_retracts) ? WCM_INSERT : ALL_KINDS;
-        break;
-    case WR_SCAN: case WR_VALUES: break;
-    default:
-        x->changelog = WCM_INSERT;
-        if (in) x->input_retracts = in->changelog != WCM_INSERT;
-        break;
-    }
+    assert((unsigned)x->kind < WR__COUNT);
+    RD_MODE_KIND_OPS[x->kind].mode(x, x->ninputs ? x->inputs[0] : NULL);
 }
 
 static void set_unique_from(Rd *r, WRel *x, json_t *keys)
@@ -217,6 +298,508 @@ WSchema rd_concat(Rd *r, const WSchema *a, const WSchema *b)
 
 /* ---------------- nodes ---------------- */
 
+/* ---- the reader of each node type (RD_NODE_TYPES) ----
+
+   rdn_X(r, n) reads node n->j of the compiled plan (its inputs read already: n->ins, n->nin;
+   n->in the first; n->out its outputType, which the reader may adjust) into a new WRel, NULL with
+   the error set. build_node sets the inputs, schema and changelog mode of the node returned and
+   checks it, unless the reader did all that (n->done: a scan and its rebuilt projection). */
+typedef struct RdNode {
+    json_t *j;
+    WRel **ins;
+    int nin;
+    WRel *in;           /* a sink's reader may put the SinkMaterializer it rebuilds here */
+    WSchema out;
+    bool done;
+} RdNode;
+
+static WRel *rdn_table_source_scan(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WSchema *out = &n->out;
+    n->done = true;
+    return rd_scan(r, j, out);        /* plan_reader_tables.c */
+}
+
+static WRel *rdn_calc(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WSchema *out = &n->out;
+    WRel *x = rd_new_rel(r, WR_CALC, 1);
+    json_t *proj = json_object_get(j, "projection");
+    x->nexprs = (int)json_array_size(proj);
+    x->exprs = WA_ARRAY(r->a, WExpr *, x->nexprs ? x->nexprs : 1);
+    for (int i = 0; i < x->nexprs; i++) {
+        x->exprs[i] = rd_rex(r, json_array_get(proj, (size_t)i), &in->out);
+        if (!x->exprs[i]) return NULL;
+        if (i < out->n) x->exprs[i]->name = out->names[i];
+    }
+    json_t *c = json_object_get(j, "condition");
+    if (c && !json_is_null(c)) {
+        x->cond = rd_rex(r, c, &in->out);
+        if (!x->cond) return NULL;
+    }
+    return x;
+}
+
+static WRel *rdn_watermark_assigner(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WRel *x = rd_new_rel(r, WR_WATERMARK, 1);
+    x->rowtime_col = rd_int(json_object_get(j, "rowtimeFieldIndex"), RD_BAD_INDEX);
+    x->wm_expr = rd_rex(r, json_object_get(j, "watermarkExpr"), &in->out);
+    if (!x->wm_expr) return NULL;
+    return x;
+}
+
+static WRel *rdn_exchange(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WRel *x = rd_new_rel(r, WR_EXCHANGE, 1);
+    json_t *d = json_object_get(json_array_get(json_object_get(j, "inputProperties"), 0), "requiredDistribution");
+    const char *dt = json_string_value(json_object_get(d, "type"));
+    if (dt && !strcmp(dt, "HASH")) x->nkeys = rd_ints(r, json_object_get(d, "keys"), &x->keys);
+    else x->exchange_single = true;
+    x->nunique = in->nunique;
+    x->unique = in->unique;
+    return x;
+}
+
+static WRel *rdn_drop_update_before(Rd *r, RdNode *n)
+{
+    WRel *in = n->in;
+    WRel *x = rd_new_rel(r, WR_DROP_UPDATE_BEFORE, 1);
+    x->nunique = in->nunique;
+    x->unique = in->unique;
+    return x;
+}
+
+static WRel *rdn_union(Rd *r, RdNode *n)
+{
+    WRel **ins = n->ins;
+    int nin = n->nin;
+    WRel *x = rd_new_rel(r, WR_UNION, nin);
+    for (int i = 0; i < nin; i++) x->inputs[i] = ins[i];
+    return x;
+}
+
+static WRel *rdn_values(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WSchema *out = &n->out;
+    WRel *x = rd_new_rel(r, WR_VALUES, 0);
+    json_t *tuples = json_object_get(j, "tuples");
+    x->nrows = (int)json_array_size(tuples);
+    x->rows = WA_ARRAY(r->a, WDatum *, x->nrows ? x->nrows : 1);
+    x->row_nulls = WA_ARRAY(r->a, uint8_t *, x->nrows ? x->nrows : 1);
+    for (int i = 0; i < x->nrows; i++) {
+        x->rows[i] = WA_ARRAY(r->a, WDatum, out->n ? out->n : 1);
+        x->row_nulls[i] = WA_ARRAY(r->a, uint8_t, out->n ? out->n : 1);
+        json_t *row = json_array_get(tuples, (size_t)i);
+        for (int k = 0; k < out->n; k++) {
+            WExpr *lit = rd_rex(r, json_array_get(row, (size_t)k), out);
+            if (!lit) return NULL;
+            x->rows[i][k] = lit->lit;
+            x->row_nulls[i][k] = lit->is_null;
+        }
+    }
+    x->changelog = WCM_INSERT;
+    return x;
+}
+
+static WRel *rdn_group_aggregate(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *x = rd_new_rel(r, WR_GROUP_AGG, 1);
+    x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
+    if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
+    x->input_retracts = json_is_true(json_object_get(j, "needRetraction"));
+    x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
+    x->ttl_ms = rd_ttl(r, j, 0);
+    int *u = WA_ARRAY(r->a, int, x->nkeys ? x->nkeys : 1);
+    for (int i = 0; i < x->nkeys; i++) u[i] = i;
+    x->nunique = x->nkeys;
+    x->unique = u;
+    return x;
+}
+
+static WRel *rdn_mini_batch_assigner(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WRel *x = rd_new_rel(r, WR_MINIBATCH_ASSIGNER, 1);
+    json_t *mi = json_object_get(j, "miniBatchInterval");
+    wrel_minibatch_mut(x)->interval_ms = json_integer_value(json_object_get(mi, "interval"));
+    const char *mode = json_string_value(json_object_get(mi, "mode"));
+    wrel_minibatch_mut(x)->rowtime = mode && !strcmp(mode, "RowTime");
+    wrel_minibatch_mut(x)->check_size = true;
+    x->nunique = in->nunique;
+    x->unique = in->unique;
+    return x;
+}
+
+static WRel *rdn_local_group_aggregate(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WRel *x = rd_new_rel(r, WR_LOCAL_GROUP_AGG, 1);
+    x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
+    if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
+    x->input_retracts = json_is_true(json_object_get(j, "needRetraction"));
+    x->agg_input = in->out;
+    x->count1_col = -1;
+    return x;
+}
+
+static WRel *rdn_global_group_aggregate(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *x = rd_new_rel(r, WR_GLOBAL_GROUP_AGG, 1);
+    x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
+    if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
+    if (!rd_schema(r, json_object_get(j, "localAggInputRowType"), &x->agg_input)) return NULL;
+    x->input_retracts = json_is_true(json_object_get(j, "needRetraction"));
+    x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
+    json_t *count_star = json_object_get(j, "indexOfCountStar");
+    if (count_star) {
+        json_int_t i = json_is_integer(count_star) ? json_integer_value(count_star) : -2;
+        if (i < -1 || i >= x->naggs || (i >= 0 && x->aggs[i].kind != WAGG_SUM0 && x->aggs[i].kind != WAGG_COUNT_STAR))
+        {
+            rd_fail(r, "The compiled plan has a GlobalGroupAggregate whose indexOfCountStar is not one of "
+                       "its record counts%s", "");
+            return NULL;
+        }
+        if (i >= 0 && x->aggs[i].kind == WAGG_SUM0) x->aggs[i].counts_records = true;
+    }
+    x->ttl_ms = rd_ttl(r, j, 0);
+    x->count1_col = -1;
+    int *u = WA_ARRAY(r->a, int, x->nkeys ? x->nkeys : 1);
+    for (int i = 0; i < x->nkeys; i++) u[i] = i;
+    x->nunique = x->nkeys;
+    x->unique = u;
+    return x;
+}
+
+static WRel *rdn_incremental_group_aggregate(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *x = rd_new_rel(r, WR_INCREMENTAL_GROUP_AGG, 1);
+    x->nkeys = rd_ints(r, json_object_get(j, "partialAggGrouping"), &x->keys);
+    x->nfinal_keys = rd_ints(r, json_object_get(j, "finalAggGrouping"), &x->final_keys);
+    if (!rd_aggs(r, json_object_get(j, "partialOriginalAggCalls"), x)) return NULL;
+    if (!rd_schema(r, json_object_get(j, "partialLocalAggInputRowType"), &x->agg_input)) return NULL;
+    x->input_retracts = json_is_true(json_object_get(j, "partialAggNeedRetraction"));
+    x->ttl_ms = rd_ttl(r, j, 0);
+    x->count1_col = -1;
+    return x;
+}
+
+static WRel *rdn_join(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel **ins = n->ins;
+    WRel *x = rd_new_rel(r, WR_JOIN, 2);
+    WSchema comb = rd_concat(r, &ins[0]->out, &ins[1]->out);
+    if (!rd_join_spec(r, json_object_get(j, "joinSpec"), x, &comb)) return NULL;
+    set_unique_from(r, ins[0], json_object_get(j, "leftUpsertKeys"));
+    set_unique_from(r, ins[1], json_object_get(j, "rightUpsertKeys"));
+    x->ttl_left_ms = rd_ttl(r, j, 0);
+    x->ttl_right_ms = rd_ttl(r, j, 1);
+    x->ttl_ms = r->dflt_ttl;
+    x->join_minibatch = r->minibatch;   /* Flink reads table.exec.mini-batch.enabled, no field */
+    return x;
+}
+
+static WRel *rdn_interval_join(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel **ins = n->ins;
+    WRel *x = rd_new_rel(r, WR_INTERVAL_JOIN, 2);
+    json_t *ij = json_object_get(j, "intervalJoinSpec");
+    WSchema comb = rd_concat(r, &ins[0]->out, &ins[1]->out);
+    if (!rd_join_spec(r, json_object_get(ij, "joinSpec"), x, &comb)) return NULL;
+    json_t *wb = json_object_get(ij, "windowBounds");
+    wrel_interval_mut(x)->lower_ms = json_integer_value(json_object_get(wb, "leftLowerBound"));
+    wrel_interval_mut(x)->upper_ms = json_integer_value(json_object_get(wb, "leftUpperBound"));
+    x->left_time_col = rd_int(json_object_get(wb, "leftTimeIndex"), RD_BAD_INDEX);
+    x->right_time_col = rd_int(json_object_get(wb, "rightTimeIndex"), RD_BAD_INDEX);
+    return x;
+}
+
+static WRel *rdn_temporal_join(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel **ins = n->ins;
+    WRel *x = rd_new_rel(r, WR_TEMPORAL_JOIN, 2);
+    WSchema comb = rd_concat(r, &ins[0]->out, &ins[1]->out);
+    if (!rd_join_spec(r, json_object_get(j, "joinSpec"), x, &comb)) return NULL;
+    x->left_time_col = rd_int(json_object_get(j, "leftTimeAttributeIndex"), 0);
+    x->right_time_col = rd_int(json_object_get(j, "rightTimeAttributeIndex"), 0);
+    return x;
+}
+
+static WRel *rdn_lookup_join(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    return rd_lookup_join(r, j, in);    /* plan_reader_tables.c */
+}
+
+static WRel *rdn_deduplicate(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WRel *x = rd_new_rel(r, WR_DEDUP, 1);
+    x->nkeys = rd_ints(r, json_object_get(j, "uniqueKeys"), &x->keys);
+    x->dedup_rowtime = json_is_true(json_object_get(j, "isRowtime"));
+    x->keep_last = json_is_true(json_object_get(j, "keepLastRow"));
+    x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
+    x->ttl_ms = rd_ttl(r, j, 0);
+    x->time_col = -1;
+    for (int i = 0; i < in->out.n; i++)
+        if (wtype_is_timestamp(in->out.types[i]) &&
+            in->out.types[i]->time_attr == (x->dedup_rowtime ? WTA_ROWTIME : WTA_PROCTIME)) x->time_col = i;
+    x->nunique = x->nkeys;
+    x->unique = x->keys;
+    return x;
+}
+
+static WRel *rdn_rank(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WSchema *out = &n->out;
+    const char *type = r->cur_type;
+    WRel *x = rd_new_rel(r, strcmp(type, "stream-exec-rank_1") ? WR_SORT_LIMIT : WR_RANK, 1);
+    x->sort_offset = x->sort_fetch = -1;
+    const char *rt = json_string_value(json_object_get(j, "rankType"));
+    x->rank_func = rt && !strcmp(rt, "RANK") ? WRANK_RANK : rt && !strcmp(rt, "DENSE_RANK") ? WRANK_DENSE_RANK : WRANK_ROW_NUMBER;
+    x->nkeys = rd_ints(r, json_object_get(json_object_get(j, "partition"), "fields"), &x->keys);
+    if (!rd_sort_fields(r, j, x, in)) return NULL;
+    json_t *rr = json_object_get(j, "rankRange");
+    x->rank_start = json_integer_value(json_object_get(rr, "start"));
+    x->rank_end = json_integer_value(json_object_get(rr, "end"));
+    const char *rs = json_string_value(json_object_get(json_object_get(j, "rankStrategy"), "type"));
+    x->rank_strategy = rs && !strcmp(rs, "AppendFast") ? WRANK_APPEND_FAST : rs && !strcmp(rs, "UpdateFast") ? WRANK_UPDATE_FAST : WRANK_RETRACT;
+    json_t *pks = json_object_get(json_object_get(j, "rankStrategy"), "primaryKeys");
+    if (pks) in->nunique = rd_ints(r, pks, &in->unique);
+    x->output_rank_number = json_is_true(json_object_get(j, "outputRowNumber"));
+    x->rank_col = x->output_rank_number ? out->n - 1 : -1;
+    x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
+    x->ttl_ms = rd_ttl(r, j, 0);
+    return x;
+}
+
+static WRel *rdn_temporal_sort(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WRel *x = rd_new_rel(r, WR_TEMPORAL_SORT, 1);
+    x->sort_offset = x->sort_fetch = -1;
+    if (!rd_sort_fields(r, j, x, in)) return NULL;
+    if (!x->nsort || x->sort_desc[0] || in->out.types[x->sort_cols[0]]->time_attr == WTA_NONE) {
+        werr_set(r->p->err, WEXC_TABLE, "Sort: Primary sort order of a streaming table must be ascending on time.\n"
+                                     "please re-check sort statement according to the description above");
+        return NULL;
+    }
+    return x;
+}
+
+static WRel *rdn_changelog_normalize(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WRel *x = rd_new_rel(r, WR_CHANGELOG_NORMALIZE, 1);
+    x->nkeys = rd_ints(r, json_object_get(j, "uniqueKeys"), &x->keys);
+    x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
+    x->input_retracts = true;
+    json_t *fc = json_object_get(j, "filterCondition");
+    if (fc && !json_is_null(fc)) {
+        x->normalize_filter = rd_rex(r, fc, &in->out);
+        if (!x->normalize_filter) return NULL;
+    }
+    x->ttl_ms = rd_ttl(r, j, 0);
+    x->nunique = x->nkeys;
+    x->unique = x->keys;
+    return x;
+}
+
+static WRel *rdn_group_window_aggregate(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WSchema *out = &n->out;
+    return rd_group_window(r, j, in, out);
+}
+
+static WRel *rdn_window_aggregate(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WSchema *out = &n->out;
+    WRel *x = rd_new_rel(r, WR_WINDOW_AGG, 1);
+    x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
+    if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
+    rd_window(r, json_object_get(j, "windowing"), x);
+    x->win_out_start = x->nkeys + x->naggs;
+    x->win_out_end = x->win_out_start + 1;
+    x->win_out_time = x->win_out_start + 2;
+    if (!rd_window_time(r, json_object_get(j, "windowing"), x, out)) return NULL;
+    return x;
+}
+
+static WRel *rdn_local_window_aggregate(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WRel *x = rd_new_rel(r, WR_LOCAL_WINDOW_AGG, 1);
+    x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
+    if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
+    rd_window(r, json_object_get(j, "windowing"), x);
+    x->agg_input = in->out;
+    x->count1_col = -1;
+    x->win_out_start = x->win_out_end = x->win_out_time = -1;
+    return x;
+}
+
+static WRel *rdn_global_window_aggregate(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WSchema *out = &n->out;
+    WRel *x = rd_new_rel(r, WR_GLOBAL_WINDOW_AGG, 1);
+    x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
+    if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
+    if (!rd_schema(r, json_object_get(j, "localAggInputRowType"), &x->agg_input)) return NULL;
+    json_t *w = json_object_get(j, "windowing");
+    rd_window(r, w, x);
+    const char *strategy = json_string_value(json_object_get(w, "strategy"));
+    x->win_attached = strategy && !strcmp(strategy, "WindowAttached");
+    /* the time attribute of the local aggregate's input (its zone shifts the windows) */
+    const WType *tt = rd_type(r, json_object_get(w, "timeAttributeType"));
+    if (!tt) return NULL;
+    x->win_time_col = 0;
+    for (int i = x->agg_input.n - 1; i >= 0; i--)
+        if (x->agg_input.types[i]->id == tt->id && x->agg_input.types[i]->time_attr == WTA_ROWTIME) x->win_time_col = i;
+    x->count1_col = -1;
+    x->win_out_start = x->nkeys + x->naggs;
+    x->win_out_end = x->win_out_start + 1;
+    x->win_out_time = x->win_out_start + 2;
+    if (!rd_window_time(r, w, x, out)) return NULL;
+    return x;
+}
+
+static WRel *rdn_window_table_function(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *x = rd_new_rel(r, WR_WINDOW_TVF, 1);
+    rd_window(r, json_object_get(j, "windowing"), x);
+    return x;
+}
+
+static WRel *rdn_window_rank(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WSchema *out = &n->out;
+    const char *type = r->cur_type;
+    return rd_window_rank(r, j, in, out, strcmp(type, "stream-exec-window-rank_1") != 0);
+}
+
+static WRel *rdn_window_join(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel **ins = n->ins;
+    WSchema *out = &n->out;
+    return rd_window_join(r, j, ins, out);
+}
+
+static WRel *rdn_correlate(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WSchema *out = &n->out;
+    return rd_correlate(r, j, in, out);
+}
+
+static WRel *rdn_expand(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WSchema *out = &n->out;
+    return rd_expand(r, j, in, out);
+}
+
+static WRel *rdn_over_aggregate(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WSchema *out = &n->out;
+    return rd_over_aggregate(r, j, in, out);
+}
+
+static WRel *rdn_match(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WSchema *out = &n->out;
+    return rd_match(r, j, in, out);
+}
+
+static WRel *rdn_sink(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    return rd_sink(r, j, &n->in);    /* plan_reader_tables.c */
+}
+
+/* The node types EXECUTE PLAN reads, with their number of inputs (-1: any) and their reader. */
+typedef struct RdNodeType {
+    const char *type;
+    int ninputs;
+    WRel *(*read)(Rd *r, RdNode *n);
+} RdNodeType;
+
+static const RdNodeType RD_NODE_TYPES[] = {
+    {"stream-exec-table-source-scan_1", 0, rdn_table_source_scan},
+    {"stream-exec-table-source-scan_2", 0, rdn_table_source_scan},
+    {"stream-exec-calc_1", 1, rdn_calc},
+    {"stream-exec-watermark-assigner_1", 1, rdn_watermark_assigner},
+    {"stream-exec-exchange_1", 1, rdn_exchange},
+    {"stream-exec-drop-update-before_1", 1, rdn_drop_update_before},
+    {"stream-exec-union_1", -1, rdn_union},
+    {"stream-exec-values_1", 0, rdn_values},
+    {"stream-exec-group-aggregate_1", 1, rdn_group_aggregate},
+    {"stream-exec-mini-batch-assigner_1", 1, rdn_mini_batch_assigner},
+    {"stream-exec-local-group-aggregate_1", 1, rdn_local_group_aggregate},
+    {"stream-exec-global-group-aggregate_1", 1, rdn_global_group_aggregate},
+    {"stream-exec-incremental-group-aggregate_1", 1, rdn_incremental_group_aggregate},
+    {"stream-exec-join_1", 2, rdn_join},
+    {"stream-exec-interval-join_1", 2, rdn_interval_join},
+    {"stream-exec-temporal-join_1", 2, rdn_temporal_join},
+    {"stream-exec-lookup-join_1", 1, rdn_lookup_join},
+    {"stream-exec-deduplicate_1", 1, rdn_deduplicate},
+    {"stream-exec-rank_1", 1, rdn_rank},
+    {"stream-exec-sort-limit_1", 1, rdn_rank},
+    {"stream-exec-limit_1", 1, rdn_rank},
+    {"stream-exec-temporal-sort_1", 1, rdn_temporal_sort},
+    {"stream-exec-changelog-normalize_1", 1, rdn_changelog_normalize},
+    {"stream-exec-group-window-aggregate_1", 1, rdn_group_window_aggregate},
+    {"stream-exec-window-aggregate_1", 1, rdn_window_aggregate},
+    {"stream-exec-local-window-aggregate_1", 1, rdn_local_window_aggregate},
+    {"stream-exec-global-window-aggregate_1", 1, rdn_global_window_aggregate},
+    {"stream-exec-window-table-function_1", 1, rdn_window_table_function},
+    {"stream-exec-window-rank_1", 1, rdn_window_rank},
+    {"stream-exec-window-deduplicate_1", 1, rdn_window_rank},
+    {"stream-exec-window-join_1", 2, rdn_window_join},
+    {"stream-exec-correlate_1", 1, rdn_correlate},
+    {"stream-exec-expand_1", 1, rdn_expand},
+    {"stream-exec-over-aggregate_1", 1, rdn_over_aggregate},
+    {"stream-exec-match_1", 1, rdn_match},
+    {"stream-exec-sink_1", 1, rdn_sink},
+    {"stream-exec-sink_2", 1, rdn_sink},
+};
+
 static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
 {
     json_t *j = r->nodes[pos];
@@ -226,300 +809,22 @@ static WRel *build_node(Rd *r, int pos, WRel **ins, int nin)
     if (!type) { rd_fail(r, "The compiled plan has a node without type%s", ""); return NULL; }
     WSchema out;
     if (!rd_schema(r, json_object_get(j, "outputType"), &out)) return NULL;
-    WRel *in = nin ? ins[0] : NULL;
-#define NEED(k) do { if (nin != (k)) { rd_fail(r, "The compiled plan's node %s has the wrong number of inputs.", type); return NULL; } } while (0)
-    WRel *x;
-    if (!strcmp(type, "stream-exec-table-source-scan_1") || !strcmp(type, "stream-exec-table-source-scan_2")) {
-        NEED(0);
-        return rd_scan(r, j, &out);        /* plan_reader_tables.c */
-    }
-    if (!strcmp(type, "stream-exec-calc_1")) {
-        NEED(1);
-        x = rd_new_rel(r, WR_CALC, 1);
-        json_t *proj = json_object_get(j, "projection");
-        x->nexprs = (int)json_array_size(proj);
-        x->exprs = WA_ARRAY(r->a, WExpr *, x->nexprs ? x->nexprs : 1);
-        for (int i = 0; i < x->nexprs; i++) {
-            x->exprs[i] = rd_rex(r, json_array_get(proj, (size_t)i), &in->out);
-            if (!x->exprs[i]) return NULL;
-            if (i < out.n) x->exprs[i]->name = out.names[i];
-        }
-        json_t *c = json_object_get(j, "condition");
-        if (c && !json_is_null(c)) {
-            x->cond = rd_rex(r, c, &in->out);
-            if (!x->cond) return NULL;
-        }
-    } else if (!strcmp(type, "stream-exec-watermark-assigner_1")) {
-        NEED(1);
-        x = rd_new_rel(r, WR_WATERMARK, 1);
-        x->rowtime_col = rd_int(json_object_get(j, "rowtimeFieldIndex"), RD_BAD_INDEX);
-        x->wm_expr = rd_rex(r, json_object_get(j, "watermarkExpr"), &in->out);
-        if (!x->wm_expr) return NULL;
-    } else if (!strcmp(type, "stream-exec-exchange_1")) {
-        NEED(1);
-        x = rd_new_rel(r, WR_EXCHANGE, 1);
-        json_t *d = json_object_get(json_array_get(json_object_get(j, "inputProperties"), 0), "requiredDistribution");
-        const char *dt = json_string_value(json_object_get(d, "type"));
-        if (dt && !strcmp(dt, "HASH")) x->nkeys = rd_ints(r, json_object_get(d, "keys"), &x->keys);
-        else x->exchange_single = true;
-        x->nunique = in->nunique;
-        x->unique = in->unique;
-    } else if (!strcmp(type, "stream-exec-drop-update-before_1")) {
-        NEED(1);
-        x = rd_new_rel(r, WR_DROP_UPDATE_BEFORE, 1);
-        x->nunique = in->nunique;
-        x->unique = in->unique;
-    } else if (!strcmp(type, "stream-exec-union_1")) {
-        x = rd_new_rel(r, WR_UNION, nin);
-        for (int i = 0; i < nin; i++) x->inputs[i] = ins[i];
-    } else if (!strcmp(type, "stream-exec-values_1")) {
-        NEED(0);
-        x = rd_new_rel(r, WR_VALUES, 0);
-        json_t *tuples = json_object_get(j, "tuples");
-        x->nrows = (int)json_array_size(tuples);
-        x->rows = WA_ARRAY(r->a, WDatum *, x->nrows ? x->nrows : 1);
-        x->row_nulls = WA_ARRAY(r->a, uint8_t *, x->nrows ? x->nrows : 1);
-        for (int i = 0; i < x->nrows; i++) {
-            x->rows[i] = WA_ARRAY(r->a, WDatum, out.n ? out.n : 1);
-            x->row_nulls[i] = WA_ARRAY(r->a, uint8_t, out.n ? out.n : 1);
-            json_t *row = json_array_get(tuples, (size_t)i);
-            for (int k = 0; k < out.n; k++) {
-                WExpr *lit = rd_rex(r, json_array_get(row, (size_t)k), &out);
-                if (!lit) return NULL;
-                x->rows[i][k] = lit->lit;
-                x->row_nulls[i][k] = lit->is_null;
-            }
-        }
-        x->changelog = WCM_INSERT;
-    } else if (!strcmp(type, "stream-exec-group-aggregate_1")) {
-        NEED(1);
-        x = rd_new_rel(r, WR_GROUP_AGG, 1);
-        x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
-        if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
-        x->input_retracts = json_is_true(json_object_get(j, "needRetraction"));
-        x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
-        x->ttl_ms = rd_ttl(r, j, 0);
-        int *u = WA_ARRAY(r->a, int, x->nkeys ? x->nkeys : 1);
-        for (int i = 0; i < x->nkeys; i++) u[i] = i;
-        x->nunique = x->nkeys;
-        x->unique = u;
-    } else if (!strcmp(type, "stream-exec-mini-batch-assigner_1")) {
-        NEED(1);
-        x = rd_new_rel(r, WR_MINIBATCH_ASSIGNER, 1);
-        json_t *mi = json_object_get(j, "miniBatchInterval");
-        x->minibatch_ms = json_integer_value(json_object_get(mi, "interval"));
-        const char *mode = json_string_value(json_object_get(mi, "mode"));
-        x->minibatch_rowtime = mode && !strcmp(mode, "RowTime");
-        x->minibatch_check_size = true;
-        x->nunique = in->nunique;
-        x->unique = in->unique;
-    } else if (!strcmp(type, "stream-exec-local-group-aggregate_1")) {
-        NEED(1);
-        x = rd_new_rel(r, WR_LOCAL_GROUP_AGG, 1);
-        x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
-        if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
-        x->input_retracts = json_is_true(json_object_get(j, "needRetraction"));
-        x->agg_input = in->out;
-        x->count1_col = -1;
-    } else if (!strcmp(type, "stream-exec-global-group-aggregate_1")) {
-        NEED(1);
-        x = rd_new_rel(r, WR_GLOBAL_GROUP_AGG, 1);
-        x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
-        if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
-        if (!rd_schema(r, json_object_get(j, "localAggInputRowType"), &x->agg_input)) return NULL;
-        x->input_retracts = json_is_true(json_object_get(j, "needRetraction"));
-        x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
-        json_t *count_star = json_object_get(j, "indexOfCountStar");
-        if (count_star) {
-            json_int_t i = json_is_integer(count_star) ? json_integer_value(count_star) : -2;
-            if (i < -1 || i >= x->naggs || (i >= 0 && x->aggs[i].kind != WAGG_SUM0 && x->aggs[i].kind != WAGG_COUNT_STAR))
-            {
-                rd_fail(r, "The compiled plan has a GlobalGroupAggregate whose indexOfCountStar is not one of "
-                           "its record counts%s", "");
-                return NULL;
-            }
-            if (i >= 0 && x->aggs[i].kind == WAGG_SUM0) x->aggs[i].counts_records = true;
-        }
-        x->ttl_ms = rd_ttl(r, j, 0);
-        x->count1_col = -1;
-        int *u = WA_ARRAY(r->a, int, x->nkeys ? x->nkeys : 1);
-        for (int i = 0; i < x->nkeys; i++) u[i] = i;
-        x->nunique = x->nkeys;
-        x->unique = u;
-    } else if (!strcmp(type, "stream-exec-incremental-group-aggregate_1")) {
-        NEED(1);
-        x = rd_new_rel(r, WR_INCREMENTAL_GROUP_AGG, 1);
-        x->nkeys = rd_ints(r, json_object_get(j, "partialAggGrouping"), &x->keys);
-        x->nfinal_keys = rd_ints(r, json_object_get(j, "finalAggGrouping"), &x->final_keys);
-        if (!rd_aggs(r, json_object_get(j, "partialOriginalAggCalls"), x)) return NULL;
-        if (!rd_schema(r, json_object_get(j, "partialLocalAggInputRowType"), &x->agg_input)) return NULL;
-        x->input_retracts = json_is_true(json_object_get(j, "partialAggNeedRetraction"));
-        x->ttl_ms = rd_ttl(r, j, 0);
-        x->count1_col = -1;
-    } else if (!strcmp(type, "stream-exec-join_1")) {
-        NEED(2);
-        x = rd_new_rel(r, WR_JOIN, 2);
-        WSchema comb = rd_concat(r, &ins[0]->out, &ins[1]->out);
-        if (!rd_join_spec(r, json_object_get(j, "joinSpec"), x, &comb)) return NULL;
-        set_unique_from(r, ins[0], json_object_get(j, "leftUpsertKeys"));
-        set_unique_from(r, ins[1], json_object_get(j, "rightUpsertKeys"));
-        x->ttl_left_ms = rd_ttl(r, j, 0);
-        x->ttl_right_ms = rd_ttl(r, j, 1);
-        x->ttl_ms = r->dflt_ttl;
-        x->join_minibatch = r->minibatch;   /* Flink reads table.exec.mini-batch.enabled, no field */
-    } else if (!strcmp(type, "stream-exec-interval-join_1")) {
-        NEED(2);
-        x = rd_new_rel(r, WR_INTERVAL_JOIN, 2);
-        json_t *ij = json_object_get(j, "intervalJoinSpec");
-        WSchema comb = rd_concat(r, &ins[0]->out, &ins[1]->out);
-        if (!rd_join_spec(r, json_object_get(ij, "joinSpec"), x, &comb)) return NULL;
-        json_t *wb = json_object_get(ij, "windowBounds");
-        x->lower_ms = json_integer_value(json_object_get(wb, "leftLowerBound"));
-        x->upper_ms = json_integer_value(json_object_get(wb, "leftUpperBound"));
-        x->left_time_col = rd_int(json_object_get(wb, "leftTimeIndex"), RD_BAD_INDEX);
-        x->right_time_col = rd_int(json_object_get(wb, "rightTimeIndex"), RD_BAD_INDEX);
-    } else if (!strcmp(type, "stream-exec-temporal-join_1")) {
-        NEED(2);
-        x = rd_new_rel(r, WR_TEMPORAL_JOIN, 2);
-        WSchema comb = rd_concat(r, &ins[0]->out, &ins[1]->out);
-        if (!rd_join_spec(r, json_object_get(j, "joinSpec"), x, &comb)) return NULL;
-        x->left_time_col = rd_int(json_object_get(j, "leftTimeAttributeIndex"), 0);
-        x->right_time_col = rd_int(json_object_get(j, "rightTimeAttributeIndex"), 0);
-    } else if (!strcmp(type, "stream-exec-lookup-join_1")) {
-        NEED(1);
-        x = rd_lookup_join(r, j, in);
-        if (!x) return NULL;
-    } else if (!strcmp(type, "stream-exec-deduplicate_1")) {
-        NEED(1);
-        x = rd_new_rel(r, WR_DEDUP, 1);
-        x->nkeys = rd_ints(r, json_object_get(j, "uniqueKeys"), &x->keys);
-        x->dedup_rowtime = json_is_true(json_object_get(j, "isRowtime"));
-        x->keep_last = json_is_true(json_object_get(j, "keepLastRow"));
-        x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
-        x->ttl_ms = rd_ttl(r, j, 0);
-        x->time_col = -1;
-        for (int i = 0; i < in->out.n; i++)
-            if (wtype_is_timestamp(in->out.types[i]) &&
-                in->out.types[i]->time_attr == (x->dedup_rowtime ? WTA_ROWTIME : WTA_PROCTIME)) x->time_col = i;
-        x->nunique = x->nkeys;
-        x->unique = x->keys;
-    } else if (!strcmp(type, "stream-exec-rank_1") || !strcmp(type, "stream-exec-sort-limit_1") ||
-               !strcmp(type, "stream-exec-limit_1")) {
-        NEED(1);
-        x = rd_new_rel(r, strcmp(type, "stream-exec-rank_1") ? WR_SORT_LIMIT : WR_RANK, 1);
-        x->sort_offset = x->sort_fetch = -1;
-        const char *rt = json_string_value(json_object_get(j, "rankType"));
-        x->rank_func = rt && !strcmp(rt, "RANK") ? WRANK_RANK : rt && !strcmp(rt, "DENSE_RANK") ? WRANK_DENSE_RANK : WRANK_ROW_NUMBER;
-        x->nkeys = rd_ints(r, json_object_get(json_object_get(j, "partition"), "fields"), &x->keys);
-        if (!rd_sort_fields(r, j, x, in)) return NULL;
-        json_t *rr = json_object_get(j, "rankRange");
-        x->rank_start = json_integer_value(json_object_get(rr, "start"));
-        x->rank_end = json_integer_value(json_object_get(rr, "end"));
-        const char *rs = json_string_value(json_object_get(json_object_get(j, "rankStrategy"), "type"));
-        x->rank_strategy = rs && !strcmp(rs, "AppendFast") ? WRANK_APPEND_FAST : rs && !strcmp(rs, "UpdateFast") ? WRANK_UPDATE_FAST : WRANK_RETRACT;
-        json_t *pks = json_object_get(json_object_get(j, "rankStrategy"), "primaryKeys");
-        if (pks) in->nunique = rd_ints(r, pks, &in->unique);
-        x->output_rank_number = json_is_true(json_object_get(j, "outputRowNumber"));
-        x->rank_col = x->output_rank_number ? out.n - 1 : -1;
-        x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
-        x->ttl_ms = rd_ttl(r, j, 0);
-    } else if (!strcmp(type, "stream-exec-temporal-sort_1")) {
-        NEED(1);
-        x = rd_new_rel(r, WR_TEMPORAL_SORT, 1);
-        x->sort_offset = x->sort_fetch = -1;
-        if (!rd_sort_fields(r, j, x, in)) return NULL;
-        if (!x->nsort || x->sort_desc[0] || in->out.types[x->sort_cols[0]]->time_attr == WTA_NONE) {
-            werr_set(r->p->err, WEXC_TABLE, "Sort: Primary sort order of a streaming table must be ascending on time.\n"
-                                         "please re-check sort statement according to the description above");
-            return NULL;
-        }
-    } else if (!strcmp(type, "stream-exec-changelog-normalize_1")) {
-        NEED(1);
-        x = rd_new_rel(r, WR_CHANGELOG_NORMALIZE, 1);
-        x->nkeys = rd_ints(r, json_object_get(j, "uniqueKeys"), &x->keys);
-        x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
-        x->input_retracts = true;
-        json_t *fc = json_object_get(j, "filterCondition");
-        if (fc && !json_is_null(fc)) {
-            x->normalize_filter = rd_rex(r, fc, &in->out);
-            if (!x->normalize_filter) return NULL;
-        }
-        x->ttl_ms = rd_ttl(r, j, 0);
-        x->nunique = x->nkeys;
-        x->unique = x->keys;
-    } else if (!strcmp(type, "stream-exec-group-window-aggregate_1")) {
-        NEED(1);
-        if (!(x = rd_group_window(r, j, in, &out))) return NULL;
-    } else if (!strcmp(type, "stream-exec-window-aggregate_1")) {
-        NEED(1);
-        x = rd_new_rel(r, WR_WINDOW_AGG, 1);
-        x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
-        if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
-        rd_window(r, json_object_get(j, "windowing"), x);
-        x->win_out_start = x->nkeys + x->naggs;
-        x->win_out_end = x->win_out_start + 1;
-        x->win_out_time = x->win_out_start + 2;
-        if (!rd_window_time(r, json_object_get(j, "windowing"), x, &out)) return NULL;
-    } else if (!strcmp(type, "stream-exec-local-window-aggregate_1")) {
-        NEED(1);
-        x = rd_new_rel(r, WR_LOCAL_WINDOW_AGG, 1);
-        x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
-        if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
-        rd_window(r, json_object_get(j, "windowing"), x);
-        x->agg_input = in->out;
-        x->count1_col = -1;
-        x->win_out_start = x->win_out_end = x->win_out_time = -1;
-    } else if (!strcmp(type, "stream-exec-global-window-aggregate_1")) {
-        NEED(1);
-        x = rd_new_rel(r, WR_GLOBAL_WINDOW_AGG, 1);
-        x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
-        if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
-        if (!rd_schema(r, json_object_get(j, "localAggInputRowType"), &x->agg_input)) return NULL;
-        json_t *w = json_object_get(j, "windowing");
-        rd_window(r, w, x);
-        const char *strategy = json_string_value(json_object_get(w, "strategy"));
-        x->win_attached = strategy && !strcmp(strategy, "WindowAttached");
-        /* the time attribute of the local aggregate's input (its zone shifts the windows) */
-        const WType *tt = rd_type(r, json_object_get(w, "timeAttributeType"));
-        if (!tt) return NULL;
-        x->win_time_col = 0;
-        for (int i = x->agg_input.n - 1; i >= 0; i--)
-            if (x->agg_input.types[i]->id == tt->id && x->agg_input.types[i]->time_attr == WTA_ROWTIME) x->win_time_col = i;
-        x->count1_col = -1;
-        x->win_out_start = x->nkeys + x->naggs;
-        x->win_out_end = x->win_out_start + 1;
-        x->win_out_time = x->win_out_start + 2;
-        if (!rd_window_time(r, w, x, &out)) return NULL;
-    } else if (!strcmp(type, "stream-exec-window-table-function_1")) {
-        NEED(1);
-        x = rd_new_rel(r, WR_WINDOW_TVF, 1);
-        rd_window(r, json_object_get(j, "windowing"), x);
-    } else if (!strcmp(type, "stream-exec-window-rank_1") || !strcmp(type, "stream-exec-window-deduplicate_1")) {
-        NEED(1);
-        if (!(x = rd_window_rank(r, j, in, &out, strcmp(type, "stream-exec-window-rank_1") != 0))) return NULL;
-    } else if (!strcmp(type, "stream-exec-window-join_1")) {
-        NEED(2);
-        if (!(x = rd_window_join(r, j, ins, &out))) return NULL;
-    } else if (!strcmp(type, "stream-exec-correlate_1")) {
-        NEED(1);
-        if (!(x = rd_correlate(r, j, in, &out))) return NULL;
-    } else if (!strcmp(type, "stream-exec-expand_1")) {
-        NEED(1);
-        if (!(x = rd_expand(r, j, in, &out))) return NULL;
-    } else if (!strcmp(type, "stream-exec-over-aggregate_1")) {
-        NEED(1);
-        if (!(x = rd_over_aggregate(r, j, in, &out))) return NULL;
-    } else if (!strcmp(type, "stream-exec-match_1")) {
-        NEED(1);
-        if (!(x = rd_match(r, j, in, &out))) return NULL;
-    } else if (!strcmp(type, "stream-exec-sink_1") || !strcmp(type, "stream-exec-sink_2")) {
-        NEED(1);
-        if (!(x = rd_sink(r, j, &in))) return NULL;    /* plan_reader_tables.c */
-    } else {
+    const RdNodeType *nt = NULL;
+    for (size_t i = 0; i < sizeof RD_NODE_TYPES / sizeof RD_NODE_TYPES[0] && !nt; i++)
+        if (!strcmp(type, RD_NODE_TYPES[i].type)) nt = &RD_NODE_TYPES[i];
+    if (!nt) {
         rd_fail(r, "EXECUTE PLAN cannot run a plan node of type '%s' yet.", type);
         return NULL;
     }
-#undef NEED
+    if (nt->ninputs >= 0 && nin != nt->ninputs) {
+        rd_fail(r, "The compiled plan's node %s has the wrong number of inputs.", type);
+        return NULL;
+    }
+    RdNode n = {.j = j, .ins = ins, .nin = nin, .in = nin ? ins[0] : NULL, .out = out};
+    WRel *x = nt->read(r, &n);
+    if (!x || n.done) return x;
+    WRel *in = n.in;
+    out = n.out;
     for (int i = 0; i < nin && i < x->ninputs; i++) x->inputs[i] = ins[i];
     if (x->kind == WR_SINK) x->inputs[0] = in;
     x->out = out;

@@ -332,8 +332,8 @@ static bool rdc_window_rank(Rd *r, WRel *x, const WRel *in, const WSchema *is)
 
 static bool rdc_expand(Rd *r, WRel *x, const WRel *in, const WSchema *is)
 {
-    for (int i = 0; i < x->nexpand * x->out.n; i++)
-        if (x->expand_src[i] >= 0 && !index_ok(r, "projects", x->expand_src[i], is->n)) return false;
+    for (int i = 0; i < wrel_expand(x)->n * x->out.n; i++)
+        if (wrel_expand(x)->src[i] >= 0 && !index_ok(r, "projects", wrel_expand(x)->src[i], is->n)) return false;
     return true;
 }
 

@@ -77,9 +77,9 @@ WRel *rd_expand(Rd *r, json_t *j, WRel *in, const WSchema *out)
     int np = (int)json_array_size(projects), nc = out->n;
     if (np == 0) return rd_fail(r, "Invalid compiled plan: an Expand without %s.", "projects"), NULL;
     WRel *x = rd_new_rel(r, WR_EXPAND, 1);
-    x->nexpand = np;
-    x->expand_src = WA_ARRAY(r->a, int, np * nc);
-    x->expand_ids = WA_ARRAY(r->a, int64_t, np);
+    wrel_expand_mut(x)->n = np;
+    wrel_expand_mut(x)->src = WA_ARRAY(r->a, int, np * nc);
+    wrel_expand_mut(x)->ids = WA_ARRAY(r->a, int64_t, np);
     for (int k = 0; k < np; k++) {
         json_t *pr = json_array_get(projects, (size_t)k);
         if ((int)json_array_size(pr) != nc)
@@ -91,12 +91,12 @@ WRel *rd_expand(Rd *r, json_t *j, WRel *in, const WSchema *out)
             if (kind && !strcmp(kind, "INPUT_REF")) {
                 int idx = rd_int(json_object_get(e, "inputIndex"), RD_BAD_INDEX);
                 if (idx < 0 || idx >= in->out.n) return rd_fail(r, "The compiled plan refers to a missing input field%s", ""), NULL;
-                x->expand_src[k * nc + c] = idx;
+                wrel_expand_mut(x)->src[k * nc + c] = idx;
             } else if (kind && !strcmp(kind, "LITERAL") && json_is_null(v)) {
-                x->expand_src[k * nc + c] = -1;
+                wrel_expand_mut(x)->src[k * nc + c] = -1;
             } else if (kind && !strcmp(kind, "LITERAL") && (json_is_integer(v) || json_is_string(v))) {
-                x->expand_src[k * nc + c] = -2;
-                x->expand_ids[k] = json_is_integer(v) ? json_integer_value(v) : strtoll(json_string_value(v), NULL, 10);
+                wrel_expand_mut(x)->src[k * nc + c] = -2;
+                wrel_expand_mut(x)->ids[k] = json_is_integer(v) ? json_integer_value(v) : strtoll(json_string_value(v), NULL, 10);
             } else {
                 return rd_fail(r, "EXECUTE PLAN reads only input fields, NULL and the expand id in an Expand projection%s", ""), NULL;
             }
@@ -398,7 +398,7 @@ WRel *rd_match(Rd *r, json_t *j, WRel *in, const WSchema *out)
     if (json_is_true(json_object_get(spec, "allRows"))) return rd_fail(r, "All rows per match mode is not supported yet.%s", ""), NULL;
     WRel *x = rd_new_rel(r, WR_MATCH, 1);
     WMatchSpec *ms = WA_NEW(a, WMatchSpec);
-    x->match = ms;
+    wrel_match_mut(x)->spec = ms;
     x->nkeys = rd_ints(r, json_object_get(json_object_get(spec, "partition"), "fields"), &x->keys);
     for (int i = 0; i < x->nkeys; i++)
         if (x->keys[i] < 0 || x->keys[i] >= in->out.n) return rd_fail(r, "The compiled plan refers to a missing input field%s", ""), NULL;

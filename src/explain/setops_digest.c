@@ -12,16 +12,16 @@ void ex_setops_expand_digest(const ExCtx *x, const WRel *r, const char *const *i
     const char *const *on = ex_out_names(x, r);
     int nc = r->out.n;
     wsb_puts(out, "(projects=[");
-    for (int k = 0; k < r->nexpand; k++) {
+    for (int k = 0; k < wrel_expand(r)->n; k++) {
         wsb_puts(out, k ? ", {" : "{");
         for (int c = 0; c < nc; c++) {
-            int s = r->expand_src[(size_t)k * (size_t)nc + (size_t)c];
+            int s = wrel_expand(r)->src[(size_t)k * (size_t)nc + (size_t)c];
             if (c) wsb_puts(out, ", ");
             if (s >= 0) {
                 if (!strcmp(inn[s], on[c])) wsb_puts(out, on[c]);
                 else wsb_printf(out, "%s AS %s", inn[s], on[c]);
             } else if (s == -2) {
-                wsb_printf(out, "%lld AS %s", (long long)r->expand_ids[k], on[c]);
+                wsb_printf(out, "%lld AS %s", (long long)wrel_expand(r)->ids[k], on[c]);
             } else {
                 wsb_printf(out, "null AS %s", on[c]);
             }

@@ -391,8 +391,8 @@ static WRel *assigner(WPlanCtx *p, WRel *in, MbTrait t)
     m->changelog = in->changelog;
     m->nunique = in->nunique;
     m->unique = in->unique;
-    m->minibatch_ms = t.ms;
-    m->minibatch_rowtime = t.mode == MB_ROW;
+    wrel_minibatch_mut(m)->interval_ms = t.ms;
+    wrel_minibatch_mut(m)->rowtime = t.mode == MB_ROW;
     m->generate_update_before = in->generate_update_before;
     return m;
 }
@@ -459,7 +459,7 @@ static void mark_joins(WRel *r, int depth)
 static void mark_assigners(WRel *r, bool check, int depth)
 {
     if (depth > 2000) return;
-    if (r->kind == WR_MINIBATCH_ASSIGNER) r->minibatch_check_size = check;
+    if (r->kind == WR_MINIBATCH_ASSIGNER) wrel_minibatch_mut(r)->check_size = check;
     for (int i = 0; i < r->ninputs; i++) mark_assigners(r->inputs[i], check, depth + 1);
 }
 

@@ -456,7 +456,7 @@ WRel *bind_match_rel(BindCtx *b, WRel *in, BScope *in_scope, AstFrom *f, BScope 
     m->ms = ms;
     WRel *r = wrel_new(p, WR_MATCH, 1);
     r->inputs[0] = in;
-    r->match = ms;
+    wrel_match_mut(r)->spec = ms;
     /* PARTITION BY / ORDER BY */
     r->nkeys = am->npartition;
     r->keys = WA_ARRAY(p->arena, int, am->npartition ? am->npartition : 1);

@@ -352,14 +352,14 @@ WRel *bgs_aggregate(BindCtx *b, BAgg *g, const BGroupSets *gs, WRel *calc)
     }
     x->out.names[npre] = "$e";
     x->out.types[npre] = &WTYPE_BIGINT_NN;
-    x->nexpand = gs->nsets;
-    x->expand_src = WA_ARRAY(a, int, (size_t)gs->nsets * (size_t)nc);
-    x->expand_ids = WA_ARRAY(a, int64_t, gs->nsets);
+    wrel_expand_mut(x)->n = gs->nsets;
+    wrel_expand_mut(x)->src = WA_ARRAY(a, int, (size_t)gs->nsets * (size_t)nc);
+    wrel_expand_mut(x)->ids = WA_ARRAY(a, int64_t, gs->nsets);
     for (int s = 0; s < gs->nsets; s++) {
-        int *src = x->expand_src + (size_t)s * (size_t)nc;
+        int *src = wrel_expand_mut(x)->src + (size_t)s * (size_t)nc;
         for (int c = 0; c < npre; c++) src[c] = c < ng && !(gs->sets[s] & ((uint64_t)1 << c)) ? -1 : c;
         src[npre] = -2;
-        x->expand_ids[s] = (int64_t)gs->ids[s];
+        wrel_expand_mut(x)->ids[s] = (int64_t)gs->ids[s];
     }
     x->changelog = calc->changelog;
     WRel *agg = wrel_new(p, WR_GROUP_AGG, 1);

@@ -402,10 +402,10 @@ static WRel *interval_join_rule(WPlanCtx *p, WRel *j)
     x->kind = WR_INTERVAL_JOIN;
     x->left_time_col = lcol;
     x->right_time_col = rcol;
-    x->lower_ms = lo;
-    x->upper_ms = hi;
-    x->lower_strict = lo_strict;
-    x->upper_strict = hi_strict;
+    wrel_interval_mut(x)->lower_ms = lo;
+    wrel_interval_mut(x)->upper_ms = hi;
+    wrel_interval_mut(x)->lower_strict = lo_strict;
+    wrel_interval_mut(x)->upper_strict = hi_strict;
     x->shown_cond = j->join_cond;
     x->join_cond = wplan_and(p, rest, nrest);
     return x;

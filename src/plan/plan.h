@@ -61,7 +61,7 @@ typedef enum WRelKind {
                                EXCEPT ALL, bind_setops.c) */
     WR_CORRELATE,           /* Correlate with $UNNEST_ROWS$1: UNNEST of an ARRAY/MAP/MULTISET (bind_unnest.c) */
     WR_MATCH,               /* Match: MATCH_RECOGNIZE (bind_match.c; partition in keys, order in sort_*,
-                               the rest in `match`, match_spec.h) */
+                               the rest in its payload: wrel_match(r)->spec, match_spec.h) */
     WR__COUNT
 } WRelKind;
 
@@ -120,6 +120,30 @@ typedef struct WAggCall {
 } WAggCall;
 
 typedef struct WRel WRel;
+/* Per-kind payloads (issue 15): the fields only one kind has, in WRel's `payload` union, read
+   and written through that kind's checked accessor (after the struct). */
+typedef struct WRelMiniBatch {      /* WR_MINIBATCH_ASSIGNER */
+    int64_t interval_ms;            /* interval */
+    bool rowtime;                   /* mode=[RowTime] (else ProcTime) */
+    bool check_size;                /* the job has operators needing table.exec.mini-batch.size > 0 */
+} WRelMiniBatch;
+
+typedef struct WRelExpand {         /* WR_EXPAND */
+    int n;                          /* projections of out.n columns each */
+    int *src;                       /* src[k * out.n + c]: the input column of output column c in
+                                       projection k, -1 for NULL, -2 for the literal ids[k] */
+    int64_t *ids;
+} WRelExpand;
+
+typedef struct WRelIntervalJoin {   /* WR_INTERVAL_JOIN: left.t - right.t in [lower, upper] */
+    int64_t lower_ms, upper_ms;
+    bool lower_strict, upper_strict;
+} WRelIntervalJoin;
+
+typedef struct WRelMatch {          /* WR_MATCH (bind_match.c; partition in keys, order in sort_*) */
+    const struct WMatchSpec *spec;  /* pattern, definitions, measures, AFTER MATCH (match_spec.h) */
+} WRelMatch;
+
 struct WRel {
     WRelKind kind;
     int id;                         /* exec node id (1-based, Flink order), 0 until finalised */
@@ -269,8 +293,6 @@ struct WRel {
                                        columns, in out after the input's); keys = input columns,
                                        right_keys = dim columns; join_cond over input ++ dim */
     int left_time_col, right_time_col;
-    int64_t lower_ms, upper_ms;     /* interval join: left.t - right.t in [lower, upper] */
-    bool lower_strict, upper_strict;
     /* over aggregation: keys = partition, time_col = order column */
     bool over_rows;                 /* ROWS frame (else RANGE) */
     bool over_unbounded;
@@ -300,10 +322,6 @@ struct WRel {
                                        sub-plans: it has several consumers */
     /* two-phase aggregation and the distinct split (agg_rules.c) */
     WPartialFinal partial_final;    /* WR_GROUP_AGG/LOCAL/GLOBAL: Flink's partialFinalType */
-    int64_t minibatch_ms;           /* WR_MINIBATCH_ASSIGNER: interval */
-    bool minibatch_rowtime;         /* WR_MINIBATCH_ASSIGNER: mode=[RowTime] (else ProcTime) */
-    bool minibatch_check_size;      /* WR_MINIBATCH_ASSIGNER: the job has operators needing
-                                       table.exec.mini-batch.size > 0 */
     WSchema agg_input;              /* LOCAL/GLOBAL/INCREMENTAL (group or window): the row the calls read
                                        (the local aggregate's input: Flink's localAggInputRowType) */
     int count1_col;                 /* GLOBAL/INCREMENTAL: input column with the record count, -1 none */
@@ -313,11 +331,6 @@ struct WRel {
        sort_desc/sort_nulls_first): OFFSET and FETCH as written, -1 when absent */
     int64_t sort_offset, sort_fetch;
     bool sort_local;                /* batch WR_SORT with a limit: the local (global=[false]) half */
-    /* WR_EXPAND: nexpand projections of out.n columns each; expand_src[k * out.n + c] is the input
-       column of output column c in projection k, -1 for NULL, -2 for the literal expand_ids[k] */
-    int nexpand;
-    int *expand_src;
-    int64_t *expand_ids;
     /* the set operation a subtree was rewritten from (bind_setops.c), for the AST section:
        setop_kind (WSO_NONE = none), its two bound inputs in setop_inputs */
     WSetOpOrigin setop_kind;
@@ -332,8 +345,15 @@ struct WRel {
     bool unnest_physical;           /* the physical rule gave it Flink's column names */
     int nalias;                     /* AST: the column aliases of AS t(c, ...) (0 = none) */
     const char **alias_names;
-    /* WR_MATCH (bind_match.c) */
-    const struct WMatchSpec *match;
+    /* The payload of the kinds whose fields are split out of WRel (issue 15): only through the
+       checked accessors below (wrel_minibatch(r), wrel_expand(r), wrel_interval(r),
+       wrel_match(r) and their _mut forms), which assert the kind. */
+    union {
+        WRelMiniBatch minibatch;    /* WR_MINIBATCH_ASSIGNER */
+        WRelExpand expand;          /* WR_EXPAND */
+        WRelIntervalJoin interval;  /* WR_INTERVAL_JOIN */
+        WRelMatch match;            /* WR_MATCH */
+    } payload;
 };
 
 /* Checked accessors (PostgreSQL's castNode): the node as one of the kinds whose payload fields the
@@ -370,6 +390,15 @@ static inline const WRel *wrel_as_windowed(const WRel *r)
                  r->kind == WR_GLOBAL_WINDOW_AGG || r->kind == WR_WINDOW_RANK || r->kind == WR_WINDOW_JOIN));
     return r;
 }
+/* The payloads split out of WRel */
+static inline const WRelMiniBatch *wrel_minibatch(const WRel *r) { return &wrel_cast(r, WR_MINIBATCH_ASSIGNER)->payload.minibatch; }
+static inline WRelMiniBatch *wrel_minibatch_mut(WRel *r) { return &wrel_cast_mut(r, WR_MINIBATCH_ASSIGNER)->payload.minibatch; }
+static inline const WRelExpand *wrel_expand(const WRel *r) { return &wrel_cast(r, WR_EXPAND)->payload.expand; }
+static inline WRelExpand *wrel_expand_mut(WRel *r) { return &wrel_cast_mut(r, WR_EXPAND)->payload.expand; }
+static inline const WRelIntervalJoin *wrel_interval(const WRel *r) { return &wrel_cast(r, WR_INTERVAL_JOIN)->payload.interval; }
+static inline WRelIntervalJoin *wrel_interval_mut(WRel *r) { return &wrel_cast_mut(r, WR_INTERVAL_JOIN)->payload.interval; }
+static inline const WRelMatch *wrel_match(const WRel *r) { return &wrel_cast(r, WR_MATCH)->payload.match; }
+static inline WRelMatch *wrel_match_mut(WRel *r) { return &wrel_cast_mut(r, WR_MATCH)->payload.match; }
 /* The two-phase and incremental aggregates (agg_input, count1_col, final_keys, partial_final) */
 static inline const WRel *wrel_as_two_phase(const WRel *r)
 {

@@ -259,9 +259,9 @@ static WRel *expand_filters(WPlanCtx *p, WRel *in, const SplitShape *s, WAggCall
     x->out.n = nc;
     x->out.names = WA_ARRAY(a, const char *, nc);
     x->out.types = WA_ARRAY(a, const WType *, nc);
-    x->nexpand = s->nsets;
-    x->expand_src = WA_ARRAY(a, int, (size_t)s->nsets * (size_t)nc);
-    x->expand_ids = WA_ARRAY(a, int64_t, s->nsets);
+    wrel_expand_mut(x)->n = s->nsets;
+    wrel_expand_mut(x)->src = WA_ARRAY(a, int, (size_t)s->nsets * (size_t)nc);
+    wrel_expand_mut(x)->ids = WA_ARRAY(a, int64_t, s->nsets);
     for (int c = 0; c < n; c++) {
         bool nulled = false;
         for (int k = 0; k < s->nsets; k++)
@@ -272,11 +272,11 @@ static WRel *expand_filters(WPlanCtx *p, WRel *in, const SplitShape *s, WAggCall
     x->out.names[n] = "$e";
     x->out.types[n] = &WTYPE_BIGINT_NN;
     for (int k = 0; k < s->nsets; k++) {
-        int *src = x->expand_src + (size_t)k * (size_t)nc;
+        int *src = wrel_expand_mut(x)->src + (size_t)k * (size_t)nc;
         for (int c = 0; c < n; c++)
             src[c] = c < MAX_COLS && ((s->full >> c) & 1) && !((s->sets[k] >> c) & 1) ? -1 : c;
         src[n] = -2;
-        x->expand_ids[k] = expand_id(s->full, s->sets[k]);
+        wrel_expand_mut(x)->ids[k] = expand_id(s->full, s->sets[k]);
     }
     x->changelog = in->changelog;
     /* the filters, in order of first use: (set, old filter) -> column */

@@ -2,7 +2,9 @@
  * build.c — operators from exec nodes: one operator per node of the exec graph in a lane (sources
  * with their connectors, calc, watermarks, every stateful operator, exchanges' senders and
  * receivers, sinks), with the connector specs and window definitions they need. job.c calls it
- * once per lane and root. May call exec/, connectors/, state/ through exec, types/, common/.
+ * once per lane and root. The operator of each node kind and its mini-batch bundle are its row of
+ * BUILD_KIND_OPS (wjob_check_kind_ops: no kind without them). May call exec/, connectors/,
+ * state/ through exec, types/, common/.
  */
 #include "job_internal.h"
 #include "final_rows.h"
@@ -377,56 +379,70 @@ static int64_t minibatch_size(WPlanCtx *p)
     return size > 0 ? size : -1;
 }
 
-/* The operators Flink makes mini-batch aware get a bundle (exec/minibatch.h). */
-static void minibatch_bundle(WPlanCtx *p, const WRel *r, WOperator *op)
+/* The operators Flink makes mini-batch aware get a bundle (exec/minibatch.h): each kind's
+   `bundle` operation fills in its mode and keys, or returns false (no bundle). */
+static bool mb_group_agg(WPlanCtx *p, const WRel *r, WMiniBatchSpec *mb)
 {
-    int64_t size = minibatch_size(p);
-    if (size <= 0) return;
-    WMiniBatchSpec mb = {.size = size};
-    switch (r->kind) {
-    case WR_GROUP_AGG: {                    /* MiniBatchGroupAggFunction: one change per key */
-        mb.mode = WMB_COMPACT;
-        mb.nkeys = r->nkeys;
-        mb.keys = r->keys;
-        mb.nout_keys = r->nkeys;                            /* the output starts with the keys */
-        mb.generate_update_before = r->generate_update_before;
-        mb.emit_unchanged = r->ttl_ms > 0;
-        break;
-    }
-    case WR_LOCAL_GROUP_AGG:
-        mb.mode = WMB_FOLD;
-        mb.nkeys = r->nkeys;
-        mb.keys = r->keys;
-        break;
-    case WR_GLOBAL_GROUP_AGG: case WR_INCREMENTAL_GROUP_AGG: {  /* input: the (partial) keys first */
-        int *keys = WA_ARRAY(p->arena, int, r->nkeys ? r->nkeys : 1);
-        for (int k = 0; k < r->nkeys; k++) keys[k] = k;
-        mb.mode = WMB_FOLD;
-        mb.nkeys = r->nkeys;
-        mb.keys = keys;
-        /* MiniBatchIncrementalGroupAggFunction emits through a HashMap of the final keys */
-        if (r->kind == WR_INCREMENTAL_GROUP_AGG) mb.nout_keys = r->nfinal_keys;
-        break;
-    }
-    case WR_DEDUP:                          /* RowTime/ProcTimeMiniBatchDeduplicate...Function */
-        mb.mode = r->dedup_rowtime ? WMB_FOLD : r->keep_last ? WMB_LAST_PER_KEY : WMB_FIRST_PER_KEY;
-        mb.nkeys = r->nkeys;
-        mb.keys = r->keys;
-        break;
-    case WR_JOIN:                           /* MiniBatchStreamingJoinOperator (not SEMI / ANTI) */
-        if (r->semi || r->anti) return;
-        mb.mode = WMB_JOIN;
-        break;
-    case WR_CHANGELOG_NORMALIZE:            /* ProcTimeMiniBatchDeduplicateKeepLastRowFunction */
-        mb.mode = WMB_LAST_PER_KEY;
-        mb.nkeys = r->nkeys;
-        mb.keys = r->keys;
-        break;
-    default:
-        return;
-    }
-    wop_minibatch_enable(op, &mb);
+    /* MiniBatchGroupAggFunction: one change per key */
+    mb->mode = WMB_COMPACT;
+    mb->nkeys = r->nkeys;
+    mb->keys = r->keys;
+    mb->nout_keys = r->nkeys;                            /* the output starts with the keys */
+    mb->generate_update_before = r->generate_update_before;
+    mb->emit_unchanged = r->ttl_ms > 0;
+    return true;
 }
+
+static bool mb_local_group_agg(WPlanCtx *p, const WRel *r, WMiniBatchSpec *mb)
+{
+    mb->mode = WMB_FOLD;
+    mb->nkeys = r->nkeys;
+    mb->keys = r->keys;
+    return true;
+}
+
+/* GlobalGroupAggregate, IncrementalGroupAggregate: input the (partial) keys first */
+static bool mb_global_group_agg(WPlanCtx *p, const WRel *r, WMiniBatchSpec *mb)
+{
+    int *keys = WA_ARRAY(p->arena, int, r->nkeys ? r->nkeys : 1);
+    for (int k = 0; k < r->nkeys; k++) keys[k] = k;
+    mb->mode = WMB_FOLD;
+    mb->nkeys = r->nkeys;
+    mb->keys = keys;
+    /* MiniBatchIncrementalGroupAggFunction emits through a HashMap of the final keys */
+    if (r->kind == WR_INCREMENTAL_GROUP_AGG) mb->nout_keys = r->nfinal_keys;
+    return true;
+}
+
+static bool mb_dedup(WPlanCtx *p, const WRel *r, WMiniBatchSpec *mb)
+{
+    /* RowTime/ProcTimeMiniBatchDeduplicate...Function */
+    mb->mode = r->dedup_rowtime ? WMB_FOLD : r->keep_last ? WMB_LAST_PER_KEY : WMB_FIRST_PER_KEY;
+    mb->nkeys = r->nkeys;
+    mb->keys = r->keys;
+    return true;
+}
+
+static bool mb_join(WPlanCtx *p, const WRel *r, WMiniBatchSpec *mb)
+{
+    /* MiniBatchStreamingJoinOperator (not SEMI / ANTI) */
+    if (r->semi || r->anti) return false;
+    mb->mode = WMB_JOIN;
+    return true;
+}
+
+static bool mb_changelog_normalize(WPlanCtx *p, const WRel *r, WMiniBatchSpec *mb)
+{
+    /* ProcTimeMiniBatchDeduplicateKeepLastRowFunction */
+    mb->mode = WMB_LAST_PER_KEY;
+    mb->nkeys = r->nkeys;
+    mb->keys = r->keys;
+    return true;
+}
+
+/* A kind Flink does not make mini-batch aware. */
+static bool mb_none(WPlanCtx *p, const WRel *r, WMiniBatchSpec *mb) { return false; }
+#define NO_MINIBATCH_BUNDLE mb_none
 
 /* The edge in front of sink r's writer when it is not FORWARD (an edge of the job graph, so an
    exchange of the runtime into the writer's recv_p lanes): the keyBy on the primary key
@@ -533,6 +549,563 @@ static WOperator *build_materialized(WPlanCtx *p, Lane *L, WRel *r, int enforcer
     return op ? add_op(p, L, r, op, stream_op_of(L->job, r, WSOP_OPERATOR), fed) : NULL;
 }
 
+/* ---- the operator of each node kind (BUILD_KIND_OPS) ----
+
+   build_X(p, L, r, ins, done) makes the runtime operator of exec node r in lane L, its inputs'
+   operators already built (ins, in r's input order). It returns the operator for build() to
+   register, name and connect, or NULL with p->err set; a kind that registers and connects its
+   operators itself (the sink's chain, an exchange's sender/receiver) sets *done. */
+static WOperator *bd_scan(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WJob *j = L->job;
+    WOperator *op = wcalloc(1, sizeof *op);
+    wop_init(op, &PASS_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
+    /* a scan runs at its own parallelism (scan.parallelism, else the job's) */
+    int src_par = wjob_run_par(j, stream_op_of(j, r, WSOP_OPERATOR));
+    if (L->index >= src_par) return op;     /* beyond the source's subtasks: an idle copy, no source */
+    SourceSlot *s = add_source(L);
+    s->rel = r;
+    s->head = op;
+    if (r->kind == WR_SCAN) {
+        const WConnector *c = find_connector(p, r->table);
+        if (!c) { wop_free(op); L->nsrc--; return NULL; }
+        if (!c->can_source) {
+            werr_set(p->err, WEXC_VALIDATION,
+                     "Connector '%s' can only be used as a sink. It cannot be used as a source.", c->name);
+            wop_free(op);
+            L->nsrc--;
+            return NULL;
+        }
+        WTableSpec *sp = make_spec(p, L, r->table, r->table_qname, src_par);
+        if (r->scan_reads && r->out.n == sp->ncols) sp->col_read = r->scan_reads;
+        sp->nmeta = r->nmeta;
+        sp->meta_keys = r->meta_keys;
+        const char *rmode = j->env.config ? wopts_get(j->env.config, "execution.runtime-mode") : NULL;
+        sp->bounded = rmode && !strcasecmp(rmode, "batch");     /* a batch job: sources must be bounded */
+        if (c->validate && !c->validate(sp, true, p->err)) { wop_free(op); L->nsrc--; return NULL; }
+        s->src = c->open_source(sp, p->err);
+        if (!s->src) { wop_free(op); L->nsrc--; return NULL; }
+    }
+    int cap = L->ctx.chunk_rows;
+    if (s->src && s->src->min_chunk_rows > cap) cap = s->src->min_chunk_rows;   /* -U/+U of one record */
+    s->chunk = wchunk_new(r->out.n, r->out.types, cap);
+    return op;
+}
+
+static WOperator *bd_calc(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    return wop_calc_new(&L->ctx, r->inputs[0]->out.n, r->inputs[0]->out.types, r->nexprs, r->exprs, r->cond,
+                        r->out.types, r->out.names);
+}
+
+static WOperator *bd_correlate(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WCorrelateSpec sp = {
+        .in_ncols = r->inputs[0]->out.n, .in_types = r->inputs[0]->out.types, .nleft = r->nleft_out,
+        .collection = r->exprs[0], .ordinality = r->unnest_ordinality, .left_join = r->join_type == AJ_LEFT,
+        .cond = r->cond, .ncols = r->out.n, .types = r->out.types, .names = r->out.names};
+    return wop_correlate_new(&L->ctx, &sp);
+}
+
+static WOperator *bd_watermark(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WWmConfig wc;
+    if (!watermark_config(p, L, r, &wc)) return NULL;
+    return wop_watermark_new(&L->ctx, r->wm_expr, &wc, r->out.n, r->out.types, r->out.names);
+}
+
+static WOperator *bd_union(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    return wop_union_new(&L->ctx, r->ninputs, r->out.n, r->out.types, r->out.names);
+}
+
+static WOperator *bd_expand(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    const WRelExpand *e = wrel_expand(r);
+    return wop_expand_new(&L->ctx, e->n, e->src, e->ids, r->out.n, r->out.types, r->out.names);
+}
+
+static WOperator *bd_replicate_rows(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    return wop_replicate_rows_new(&L->ctx, r->out.n, r->out.types, r->out.names);
+}
+
+static WOperator *bd_sink(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WJob *j = L->job;
+    *done = true;
+    /* [ConstraintEnforcer] -> [StreamRecordTimestampInserter] -> the writer -> [end: Writer],
+       as the job graph expands the sink (a materialized sink's enforcer is in front of the
+       SinkMaterializer: build_materialized) */
+    WOperator *feed = ins[0];
+    int ke = r->inputs[0]->kind == WR_SINK_MATERIALIZER ? -1 : stream_op_of(j, r, WSOP_CONSTRAINT_ENFORCER);
+    if (ke >= 0 && !(feed = build_enforcer(p, L, r, ke, feed))) return NULL;
+    int ki = stream_op_of(j, r, WSOP_TIMESTAMP_INSERTER);
+    if (ki >= 0) feed = add_op(p, L, r, simple_op(L, r, &TIMESTAMP_INSERTER_OPS), ki, feed);
+    int ks = stream_op_of(j, r, WSOP_OPERATOR);
+    WShip ship = ks >= 0 && j->graph->ops[ks].ninputs == 1 ? j->graph->ops[ks].inputs[0].ship : WSHIP_FORWARD;
+    int npar = wjob_run_par(j, ks);     /* the writer's subtasks */
+    /* right behind a source at its own parallelism: its exchange (scan_exchange_rel) already
+       brought the rows to the job's lanes */
+    if (ship == WSHIP_REBALANCE && npar == j->par && scan_exchange_rel(p, j, r->inputs[0]))
+        ship = WSHIP_FORWARD;
+    /* an exchange of the plan right below the writer is that edge already */
+    bool plan_edge = r->inputs[0]->kind == WR_EXCHANGE && ke < 0 && ki < 0;
+    if (r->sink_table && (ship == WSHIP_HASH || ship == WSHIP_REBALANCE) && !plan_edge &&
+        !(feed = build_sink_exchange(p, L, r, feed, ship == WSHIP_HASH, npar)))
+        return NULL;
+    /* a FORWARD writer runs where its input does: the job's lanes */
+    if (r->sink_table && ship != WSHIP_HASH && ship != WSHIP_REBALANCE && r->inputs[0]->kind != WR_SINK_MATERIALIZER)
+        npar = j->par;
+    SinkOp *s = wcalloc(1, sizeof *s);
+    wop_init(&s->base, &SINK_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
+    if (!r->sink_table) {
+        s->is_collect = true;
+        if (L->index == 0) s->collect = j->env.collect;
+    } else if (L->index >= npar) {
+        /* beyond the sink's subtasks: an idle copy that opens no sink and receives nothing */
+    } else {
+        const WConnector *c = find_connector(p, r->sink_table);
+        if (!c) { wop_free(&s->base); return NULL; }
+        if (!c->can_sink) {
+            werr_set(p->err, WEXC_VALIDATION,
+                     "Connector '%s' can only be used as a source. It cannot be used as a sink.", c->name);
+            wop_free(&s->base);
+            return NULL;
+        }
+        WTableSpec *sp = make_spec(p, L, r->sink_table, r->sink_qname, npar);
+        if (r->sink_overwrite && !c->can_overwrite) {
+            werr_set(p->err, WEXC_VALIDATION,
+                     "INSERT OVERWRITE requires that the underlying DynamicTableSink of table '%s' implements "
+                     "the SupportsOverwrite interface.", r->sink_qname);
+            wop_free(&s->base);
+            return NULL;
+        }
+        const char *mode = j->env.config ? wopts_get(j->env.config, "execution.runtime-mode") : NULL;
+        sp->overwrite = r->sink_overwrite;
+        sp->nmeta = r->nmeta;           /* metadata columns written, after the physical ones */
+        sp->meta_keys = r->meta_keys;
+        sp->nstatic = r->sink_nstatic;
+        sp->static_keys = r->sink_static_keys;
+        sp->static_values = r->sink_static_values;
+        sp->bounded = mode && !strcasecmp(mode, "batch");
+        /* one part-file prefix for every subtask of this sink, as Flink's per-sink UUID */
+        char idk[64];
+        int idn = snprintf(idk, sizeof idk, "%s/%d", j->env.job_id ? j->env.job_id : "", r->id);
+        uint64_t h1 = whash_bytes(idk, (size_t)idn, 0x243f6a8885a308d3ULL);
+        uint64_t h2 = whash_bytes(idk, (size_t)idn, 0x13198a2e03707344ULL);
+        sp->sink_uuid = wa_sprintf(p->arena, "%08x-%04x-4%03x-%04x-%012llx", (unsigned)(h1 >> 32),
+                                   (unsigned)(h1 >> 16) & 0xffff, (unsigned)h1 & 0xfff,
+                                   0x8000 | ((unsigned)(h2 >> 48) & 0x3fff),
+                                   (unsigned long long)(h2 & 0xffffffffffffULL));
+        sp->shared = sink_shared(j, r->id);
+        if (c->validate && !c->validate(sp, false, p->err)) { wop_free(&s->base); return NULL; }
+        s->sink = c->open_sink(sp, p->err);
+        if (!s->sink) { wop_free(&s->base); return NULL; }
+        if (r->sink_final_rows) s->final = wfinal_new(r->out.n, r->out.types);
+        pthread_mutex_lock(&j->mu);
+        if (j->nsinks == j->cap_sinks) {
+            j->cap_sinks = j->cap_sinks ? j->cap_sinks * 2 : 4;
+            j->sinks = wrealloc(j->sinks, sizeof(WSink *) * (size_t)j->cap_sinks);
+        }
+        j->sinks[j->nsinks++] = s->sink;
+        pthread_mutex_unlock(&j->mu);
+    }
+    add_op(p, L, r, &s->base, stream_op_of(j, r, WSOP_OPERATOR), feed);
+    WOperator *tail = &s->base;
+    int kco = stream_op_of(j, r, WSOP_COMPACT_COORDINATOR);
+    int kcp = stream_op_of(j, r, WSOP_COMPACT_OPERATOR);
+    int kpc = stream_op_of(j, r, WSOP_PARTITION_COMMITTER);
+    int kend = stream_op_of(j, r, WSOP_SINK_END);
+    if (kend >= 0 && r->sink_table)         /* a streaming file sink */
+        return build_file_sink_flow(p, L, r, s, npar, kco, kcp, kpc, kend) ? &s->base : NULL;
+    if (kco >= 0) tail = add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kco, tail);
+    if (kcp >= 0) tail = add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kcp, tail);
+    if (kpc >= 0) tail = add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kpc, tail);
+    if (kend >= 0) add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kend, tail);
+    return &s->base;
+}
+
+/* an edge of the job graph */
+static WOperator *bd_exchange(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WJob *j = L->job;
+    *done = true;
+    return build_exchange(p, L, r, ins[0], j->par, exchange_recv_par(j, r), false);
+}
+
+static WOperator *bd_drop_update_before(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WOperator *op = wcalloc(1, sizeof *op);
+    wop_init(op, &DROP_UB_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
+    return op;
+}
+
+static WOperator *bd_group_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WRel *in = r->inputs[0];
+    WGroupAggSpec sp = {
+        .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+        .naggs = r->naggs, .aggs = r->aggs, .input_retracts = r->input_retracts,
+        .generate_update_before = r->generate_update_before || minibatch_size(p) > 0, .ttl_ms = r->ttl_ms,
+        .state_name = "groupAggregateState",
+        .out = {r->out.n, r->out.types, r->out.names}};
+    return wop_group_agg_new(&L->ctx, &sp);
+}
+
+static WOperator *bd_minibatch_assigner(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    /* Flink checks the size here (the operators that buffer per mini-batch need it) */
+    const WRelMiniBatch *mb = wrel_minibatch(r);
+    if (mb->check_size && minibatch_size(p) <= 0) {
+        werr_set(p->err, WEXC_ILLEGAL_ARG,
+                 "Key: 'table.exec.mini-batch.size' , default: -1 (fallback keys: []) must be > 0.");
+        return NULL;
+    }
+    return wop_minibatch_assigner_new(&L->ctx, mb->interval_ms, mb->rowtime, r->out.n, r->out.types,
+                                      r->out.names);
+}
+
+static WOperator *bd_local_group_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WRel *in = r->inputs[0];
+    WLocalAggSpec sp = {
+        .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+        .naggs = r->naggs, .aggs = r->aggs, .input_retracts = r->input_retracts,
+        .out = {r->out.n, r->out.types, r->out.names}};
+    return wop_local_agg_new(&L->ctx, &sp);
+}
+
+static WOperator *bd_global_group_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WRel *in = r->inputs[0];
+    WGlobalAggSpec sp = {
+        .agg_ncols = r->agg_input.n, .agg_types = r->agg_input.types, .in_ncols = in->out.n,
+        .in_types = in->out.types, .nkeys = r->nkeys, .naggs = r->naggs, .aggs = r->aggs,
+        .input_retracts = r->input_retracts, .generate_update_before = r->generate_update_before,
+        .ttl_ms = r->ttl_ms, .state_name = "globalGroupAggregateState",
+        .out = {r->out.n, r->out.types, r->out.names}};
+    return wop_global_agg_new(&L->ctx, &sp);
+}
+
+static WOperator *bd_incremental_group_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WRel *in = r->inputs[0];
+    WIncrementalAggSpec sp = {
+        .agg_ncols = r->agg_input.n, .agg_types = r->agg_input.types, .in_ncols = in->out.n,
+        .in_types = in->out.types, .nkeys = r->nkeys, .nfinal_keys = r->nfinal_keys,
+        .final_keys = r->final_keys, .naggs = r->naggs, .aggs = r->aggs,
+        .input_retracts = r->input_retracts, .ttl_ms = r->ttl_ms,
+        .out = {r->out.n, r->out.types, r->out.names}};
+    return wop_incremental_agg_new(&L->ctx, &sp);
+}
+
+static WOperator *bd_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WRel *l = r->inputs[0], *rt = r->inputs[1];
+    WJoinSpec sp = {
+        .kind = r->semi ? WJK_SEMI : r->anti ? WJK_ANTI
+              : r->join_type == AJ_LEFT ? WJK_LEFT : r->join_type == AJ_RIGHT ? WJK_RIGHT
+              : r->join_type == AJ_FULL ? WJK_FULL : WJK_INNER,
+        .left_ncols = l->out.n, .right_ncols = rt->out.n, .left_types = l->out.types,
+        .right_types = rt->out.types, .nkeys = r->nkeys, .left_keys = r->keys, .right_keys = r->right_keys,
+        .filter_nulls = r->key_filter_nulls, .residual = r->join_cond,
+        .left_nuk = l->nunique > 0 ? l->nunique : 0, .right_nuk = rt->nunique > 0 ? rt->nunique : 0,
+        .left_uk = l->unique, .right_uk = rt->unique,
+        .left_retracts = r->input_retracts, .right_retracts = r->right_retracts,
+        .generate_update_before = r->generate_update_before,
+        .left_ttl_ms = r->ttl_left_ms, .right_ttl_ms = r->ttl_right_ms,
+        .out = {r->out.n, r->out.types, r->out.names}};
+    return wop_join_new(&L->ctx, &sp);
+}
+
+static WOperator *bd_dedup(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WRel *in = r->inputs[0];
+    WDedupSpec sp = {
+        .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+        .keep_last = r->keep_last, .rowtime = r->dedup_rowtime, .time_col = r->time_col,
+        .input_retracts = r->input_retracts, .generate_update_before = r->generate_update_before,
+        .generate_insert_only = r->changelog == WCM_INSERT, .ttl_ms = r->ttl_ms,
+        .out = {r->out.n, r->out.types, r->out.names}};
+    return wop_dedup_new(&L->ctx, &sp);
+}
+
+/* SortLimit / Limit: a rank over the whole input */
+static WOperator *bd_rank(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WRel *in = r->inputs[0];
+    WSortKey *sk = WA_ARRAY(p->arena, WSortKey, r->nsort ? r->nsort : 1);
+    for (int i = 0; i < r->nsort; i++)
+        sk[i] = (WSortKey){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
+    WRankSpec sp = {
+        .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+        .nsort = r->nsort, .sort = sk, .func = (WRankFunc)r->rank_func,
+        .strategy = (WRankStrategy)r->rank_strategy, .rank_start = r->rank_start, .rank_end = r->rank_end,
+        .output_rank_number = r->output_rank_number, .nuk = in->nunique > 0 ? in->nunique : 0,
+        .uk = in->unique, .input_retracts = r->input_retracts,
+        .generate_update_before = r->generate_update_before, .ttl_ms = r->ttl_ms,
+        .out = {r->out.n, r->out.types, r->out.names}};
+    return wop_rank_new(&L->ctx, &sp);
+}
+
+static WOperator *bd_sort(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WRel *in = r->inputs[0];
+    WSortKeySpec *ks = WA_ARRAY(p->arena, WSortKeySpec, r->nsort ? r->nsort : 1);
+    for (int i = 0; i < r->nsort; i++)
+        ks[i] = (WSortKeySpec){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
+    if (r->kind == WR_SORT) {
+        WSortOpSpec sp = {.ncols = r->out.n, .types = r->out.types, .names = r->out.names,
+                          .nkeys = r->nsort, .keys = ks, .offset = r->sort_offset, .fetch = r->sort_fetch};
+        return wop_sort_new(&L->ctx, &sp);
+    }
+        bool rowtime = r->nsort && in->out.types[r->sort_cols[0]]->time_attr == WTA_ROWTIME;
+        WTemporalSortSpec sp = {.ncols = r->out.n, .types = r->out.types, .names = r->out.names,
+                                .nkeys = r->nsort, .keys = ks, .rowtime = rowtime};
+        return wop_temporal_sort_new(&L->ctx, &sp);
+}
+
+static WOperator *bd_match(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WRel *in = r->inputs[0];
+    WSortKeySpec *ks = WA_ARRAY(p->arena, WSortKeySpec, r->nsort ? r->nsort : 1);
+    for (int i = 0; i < r->nsort; i++)
+        ks[i] = (WSortKeySpec){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
+    WMatchOpSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+                       .norder = r->nsort, .order = ks, .spec = wrel_match(r)->spec, .out_ncols = r->out.n,
+                       .out_types = r->out.types, .out_names = r->out.names};
+    return wop_match_new(&L->ctx, &sp);
+}
+
+static WOperator *bd_changelog_normalize(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WRel *in = r->inputs[0];
+    WChangelogNormalizeSpec sp = {
+        .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+        .generate_update_before = r->generate_update_before, .ttl_ms = r->ttl_ms,
+        .filter = r->normalize_filter, .out = {r->out.n, r->out.types, r->out.names}};
+    return wop_changelog_normalize_new(&L->ctx, &sp);
+}
+
+static WOperator *bd_sink_materializer(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    return materializer_new(L, r);
+}
+
+static WOperator *bd_window_tvf(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WRel *in = r->inputs[0];
+    WWindowTvfSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types,
+                         .win = window_def(L, r, in), .out = {r->out.n, r->out.types, r->out.names}};
+    return wop_window_tvf_new(&L->ctx, &sp);
+}
+
+static WOperator *bd_window_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WRel *in = r->inputs[0];
+    WWindowAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+                         .naggs = r->naggs, .aggs = r->aggs, .win = window_def(L, r, in),
+                         .input_retracts = r->input_retracts, .out = {r->out.n, r->out.types, r->out.names},
+                         .group_window = r->win_legacy, .group_props = r->win_legacy};
+    return wop_window_agg_new(&L->ctx, &sp);
+}
+
+static WOperator *bd_local_window_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WRel *in = r->inputs[0];
+    WWindowDef d = window_def(L, r, in);
+    if (r->win_attached) {
+        d.attached = true;
+        d.start_col = r->win_start_col;
+        d.end_col = r->win_end_col;
+    }
+    WLocalWindowAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys,
+                              .keys = r->keys, .naggs = r->naggs, .aggs = r->aggs, .win = d,
+                              .out = {r->out.n, r->out.types, r->out.names}};
+    return wop_local_window_agg_new(&L->ctx, &sp);
+}
+
+static WOperator *bd_global_window_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    /* the window's time attribute is the local aggregate's input column (its zone) */
+    WRel *in = r->inputs[0], local_in = {.out = r->agg_input};
+    WWindowAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+                         .naggs = r->naggs, .aggs = r->aggs, .win = window_def(L, r, &local_in),
+                         .out = {r->out.n, r->out.types, r->out.names}, .merge = true,
+                         .slice_is_window = r->win_attached, .agg_ncols = r->agg_input.n,
+                         .agg_types = r->agg_input.types};
+    return wop_window_agg_new(&L->ctx, &sp);
+}
+
+static WOperator *bd_window_rank(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WRel *in = r->inputs[0];
+    WSortKey *sk = WA_ARRAY(p->arena, WSortKey, r->nsort ? r->nsort : 1);
+    for (int i = 0; i < r->nsort; i++) sk[i] = (WSortKey){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
+    WWindowRankSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+                          .start_col = r->win_start_col, .end_col = r->win_end_col, .nsort = r->nsort, .sort = sk,
+                          .func = (WRankFunc)r->rank_func, .rank_start = r->rank_start, .rank_end = r->rank_end,
+                          .output_rank_number = r->output_rank_number, .dedup = r->win_dedup,
+                          .keep_last = r->keep_last, .proctime = r->win_proctime,
+                          .out = {r->out.n, r->out.types, r->out.names}};
+    return wop_window_rank_new(&L->ctx, &sp);
+}
+
+static WOperator *bd_over_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WRel *in = r->inputs[0];
+    if (r->over) {          /* batch */
+        WSortKeySpec *ks = WA_ARRAY(p->arena, WSortKeySpec, r->nsort ? r->nsort : 1);
+        for (int i = 0; i < r->nsort; i++)
+            ks[i] = (WSortKeySpec){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
+        WOverBatchSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys,
+                             .keys = r->keys, .nsort = r->nsort, .sort = ks, .over = r->over,
+                             .out = {r->out.n, r->out.types, r->out.names}};
+        return wop_over_batch_new(&L->ctx, &sp);
+    }
+    WOverAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+                       .time_col = r->time_col, .proctime = r->win_proctime, .rows_frame = r->over_rows,
+                       .unbounded = r->over_unbounded, .preceding = r->over_preceding, .naggs = r->naggs,
+                       .aggs = r->aggs, .out = {r->out.n, r->out.types, r->out.names}};
+    if (r->over_stream && r->over_stream->nwindows == 1) {
+        sp.ncalls = r->over_stream->windows[0].ncalls;
+        sp.calls = r->over_stream->windows[0].calls;
+    }
+    return wop_over_agg_new(&L->ctx, &sp);
+}
+
+static WOperator *bd_interval_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WRel *l = r->inputs[0], *rt = r->inputs[1];
+    WIntervalJoinSpec sp = {
+        .kind = r->join_type == AJ_LEFT ? WJK_LEFT : r->join_type == AJ_RIGHT ? WJK_RIGHT
+              : r->join_type == AJ_FULL ? WJK_FULL : WJK_INNER,
+        .left_ncols = l->out.n, .right_ncols = rt->out.n, .left_types = l->out.types,
+        .right_types = rt->out.types, .nkeys = r->nkeys, .left_keys = r->keys, .right_keys = r->right_keys,
+        .left_time_col = r->left_time_col, .right_time_col = r->right_time_col,
+        .lower_ms = wrel_interval(r)->lower_ms, .upper_ms = wrel_interval(r)->upper_ms,
+        .lower_strict = wrel_interval(r)->lower_strict, .upper_strict = wrel_interval(r)->upper_strict,
+        .proctime = l->out.types[r->left_time_col]->time_attr == WTA_PROCTIME,
+        .residual = r->join_cond, .out = {r->out.n, r->out.types, r->out.names}};
+    return wop_interval_join_new(&L->ctx, &sp);
+}
+
+static WOperator *bd_temporal_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WRel *l = r->inputs[0], *rt = r->inputs[1];
+    WTemporalJoinSpec sp = {
+        .left_outer = r->join_type == AJ_LEFT, .left_ncols = l->out.n, .right_ncols = rt->out.n,
+        .left_types = l->out.types, .right_types = rt->out.types, .nkeys = r->nkeys,
+        .left_keys = r->keys, .right_keys = r->right_keys, .left_time_col = r->left_time_col,
+        .right_time_col = r->right_time_col, .residual = r->join_cond,
+        .out = {r->out.n, r->out.types, r->out.names}};
+    return wop_temporal_join_new(&L->ctx, &sp);
+}
+
+static WOperator *bd_lookup_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WJob *j = L->job;
+    WRel *l = r->inputs[0], *dim = r->lookup_scan;
+    const WConnector *c = find_connector(p, dim->table);
+    if (!c) return NULL;
+    /* a lookup source splits nothing: every lane (idle copies too) is one of nlanes */
+    WTableSpec *ts = make_spec(p, L, dim->table, dim->table_qname, j->nlanes);
+    if (c->validate && !c->validate(ts, true, p->err)) return NULL;
+    WLookupJoinSpec sp = {
+        .left_outer = r->join_type == AJ_LEFT, .left_ncols = l->out.n, .left_types = l->out.types,
+        .dim_ncols = dim->out.n, .dim_types = dim->out.types, .nkeys = r->nkeys, .left_keys = r->keys,
+        .residual = r->join_cond, .out = {r->out.n, r->out.types, r->out.names}};
+    if (!wjob_lookup_fetcher(c, ts, r, &sp, p->err)) return NULL;
+    return wop_lookup_join_new(&L->ctx, &sp);
+}
+
+static WOperator *bd_window_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WRel *l = r->inputs[0], *rt = r->inputs[1];
+    WWindowJoinSpec sp = {
+        .kind = r->semi ? WJK_SEMI : r->anti ? WJK_ANTI
+              : r->join_type == AJ_LEFT ? WJK_LEFT : r->join_type == AJ_RIGHT ? WJK_RIGHT
+              : r->join_type == AJ_FULL ? WJK_FULL : WJK_INNER,
+        .left_ncols = l->out.n, .right_ncols = rt->out.n, .left_types = l->out.types,
+        .right_types = rt->out.types, .nkeys = r->nkeys, .left_keys = r->keys, .right_keys = r->right_keys,
+        .left_start_col = r->win_start_col, .left_end_col = r->win_end_col,
+        .right_start_col = r->win_rstart_col, .right_end_col = r->win_rend_col,
+        .residual = r->join_cond, .proctime = false, .out = {r->out.n, r->out.types, r->out.names}};
+    return wop_window_join_new(&L->ctx, &sp);
+}
+
+
+/* OverRank: the rank rule replaces it before the exec graph (logical only); not applicable. */
+static WOperator *bd_not_a_runtime_node(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    werr_set(p->err, WEXC_TABLE, "The operator %s is not supported yet by the runtime.", wrel_kind_name(r->kind));
+    return NULL;
+}
+#define BUILD_NOT_A_RUNTIME_NODE bd_not_a_runtime_node
+
+/* The runtime operator of each node kind. A kind added to WRelKind needs its row here
+   (wjob_check_kind_ops fails otherwise, at start-up of the test build and in the unit tests). */
+typedef struct BuildKindOps {
+    WOperator *(*build)(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done);
+    bool (*bundle)(WPlanCtx *p, const WRel *r, WMiniBatchSpec *mb);  /* mini-batch: false = none */
+} BuildKindOps;
+
+static const BuildKindOps BUILD_KIND_OPS[WR__COUNT] = {
+    [WR_SCAN] = {.build = bd_scan, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_VALUES] = {.build = bd_scan, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_CALC] = {.build = bd_calc, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_CORRELATE] = {.build = bd_correlate, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_WATERMARK] = {.build = bd_watermark, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_UNION] = {.build = bd_union, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_EXPAND] = {.build = bd_expand, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_REPLICATE_ROWS] = {.build = bd_replicate_rows, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_SINK] = {.build = bd_sink, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_EXCHANGE] = {.build = bd_exchange, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_DROP_UPDATE_BEFORE] = {.build = bd_drop_update_before, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_GROUP_AGG] = {.build = bd_group_agg, .bundle = mb_group_agg},
+    [WR_MINIBATCH_ASSIGNER] = {.build = bd_minibatch_assigner, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_LOCAL_GROUP_AGG] = {.build = bd_local_group_agg, .bundle = mb_local_group_agg},
+    [WR_GLOBAL_GROUP_AGG] = {.build = bd_global_group_agg, .bundle = mb_global_group_agg},
+    [WR_INCREMENTAL_GROUP_AGG] = {.build = bd_incremental_group_agg, .bundle = mb_global_group_agg},
+    [WR_JOIN] = {.build = bd_join, .bundle = mb_join},
+    [WR_DEDUP] = {.build = bd_dedup, .bundle = mb_dedup},
+    [WR_RANK] = {.build = bd_rank, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_SORT_LIMIT] = {.build = bd_rank, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_SORT] = {.build = bd_sort, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_TEMPORAL_SORT] = {.build = bd_sort, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_MATCH] = {.build = bd_match, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_CHANGELOG_NORMALIZE] = {.build = bd_changelog_normalize, .bundle = mb_changelog_normalize},
+    [WR_SINK_MATERIALIZER] = {.build = bd_sink_materializer, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_WINDOW_TVF] = {.build = bd_window_tvf, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_WINDOW_AGG] = {.build = bd_window_agg, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_LOCAL_WINDOW_AGG] = {.build = bd_local_window_agg, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_GLOBAL_WINDOW_AGG] = {.build = bd_global_window_agg, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_WINDOW_RANK] = {.build = bd_window_rank, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_OVER_AGG] = {.build = bd_over_agg, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_INTERVAL_JOIN] = {.build = bd_interval_join, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_TEMPORAL_JOIN] = {.build = bd_temporal_join, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_LOOKUP_JOIN] = {.build = bd_lookup_join, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_WINDOW_JOIN] = {.build = bd_window_join, .bundle = NO_MINIBATCH_BUNDLE},
+    [WR_OVER_RANK] = {.build = BUILD_NOT_A_RUNTIME_NODE, .bundle = NO_MINIBATCH_BUNDLE},
+};
+
+bool wjob_build_ops_check(WStrBuf *err)
+{
+    bool ok = true;
+    for (int k = 0; k < WR__COUNT; k++) {
+        ok &= wrel_kind_op_check(BUILD_KIND_OPS[k].build != NULL, k, "runtime/build.c", "build", err);
+        ok &= wrel_kind_op_check(BUILD_KIND_OPS[k].bundle != NULL, k, "runtime/build.c", "mini-batch bundle", err);
+    }
+    return ok;
+}
+
+bool wjob_check_kind_ops(WStrBuf *err)
+{
+    bool graph = wjobgraph_ops_check(err);
+    return wjob_build_ops_check(err) && graph;
+}
+
 static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
 {
     WJob *j = L->job;
@@ -547,445 +1120,13 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         if (!ins[i]) return NULL;
     }
     if (wjobgraph_folds_calc(r)) return ins[0];     /* no operator in Flink's job: reads its input */
-    switch (r->kind) {
-    case WR_SCAN:
-    case WR_VALUES: {
-        op = wcalloc(1, sizeof *op);
-        wop_init(op, &PASS_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
-        /* a scan runs at its own parallelism (scan.parallelism, else the job's) */
-        int src_par = wjob_run_par(j, stream_op_of(j, r, WSOP_OPERATOR));
-        if (L->index >= src_par) break;     /* beyond the source's subtasks: an idle copy, no source */
-        SourceSlot *s = add_source(L);
-        s->rel = r;
-        s->head = op;
-        if (r->kind == WR_SCAN) {
-            const WConnector *c = find_connector(p, r->table);
-            if (!c) { wop_free(op); L->nsrc--; return NULL; }
-            if (!c->can_source) {
-                werr_set(p->err, WEXC_VALIDATION,
-                         "Connector '%s' can only be used as a sink. It cannot be used as a source.", c->name);
-                wop_free(op);
-                L->nsrc--;
-                return NULL;
-            }
-            WTableSpec *sp = make_spec(p, L, r->table, r->table_qname, src_par);
-            if (r->scan_reads && r->out.n == sp->ncols) sp->col_read = r->scan_reads;
-            sp->nmeta = r->nmeta;
-            sp->meta_keys = r->meta_keys;
-            const char *rmode = j->env.config ? wopts_get(j->env.config, "execution.runtime-mode") : NULL;
-            sp->bounded = rmode && !strcasecmp(rmode, "batch");     /* a batch job: sources must be bounded */
-            if (c->validate && !c->validate(sp, true, p->err)) { wop_free(op); L->nsrc--; return NULL; }
-            s->src = c->open_source(sp, p->err);
-            if (!s->src) { wop_free(op); L->nsrc--; return NULL; }
-        }
-        int cap = L->ctx.chunk_rows;
-        if (s->src && s->src->min_chunk_rows > cap) cap = s->src->min_chunk_rows;   /* -U/+U of one record */
-        s->chunk = wchunk_new(r->out.n, r->out.types, cap);
-        break;
-    }
-    case WR_CALC:
-        op = wop_calc_new(&L->ctx, r->inputs[0]->out.n, r->inputs[0]->out.types, r->nexprs, r->exprs, r->cond,
-                          r->out.types, r->out.names);
-        break;
-    case WR_CORRELATE: {
-        WCorrelateSpec sp = {
-            .in_ncols = r->inputs[0]->out.n, .in_types = r->inputs[0]->out.types, .nleft = r->nleft_out,
-            .collection = r->exprs[0], .ordinality = r->unnest_ordinality, .left_join = r->join_type == AJ_LEFT,
-            .cond = r->cond, .ncols = r->out.n, .types = r->out.types, .names = r->out.names};
-        op = wop_correlate_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_WATERMARK: {
-        WWmConfig wc;
-        if (!watermark_config(p, L, r, &wc)) return NULL;
-        op = wop_watermark_new(&L->ctx, r->wm_expr, &wc, r->out.n, r->out.types, r->out.names);
-        break;
-    }
-    case WR_UNION:
-        op = wop_union_new(&L->ctx, r->ninputs, r->out.n, r->out.types, r->out.names);
-        break;
-    case WR_EXPAND:
-        op = wop_expand_new(&L->ctx, r->nexpand, r->expand_src, r->expand_ids, r->out.n, r->out.types, r->out.names);
-        break;
-    case WR_REPLICATE_ROWS:
-        op = wop_replicate_rows_new(&L->ctx, r->out.n, r->out.types, r->out.names);
-        break;
-    case WR_SINK: {
-        /* [ConstraintEnforcer] -> [StreamRecordTimestampInserter] -> the writer -> [end: Writer],
-           as the job graph expands the sink (a materialized sink's enforcer is in front of the
-           SinkMaterializer: build_materialized) */
-        WOperator *feed = ins[0];
-        int ke = r->inputs[0]->kind == WR_SINK_MATERIALIZER ? -1 : stream_op_of(j, r, WSOP_CONSTRAINT_ENFORCER);
-        if (ke >= 0 && !(feed = build_enforcer(p, L, r, ke, feed))) return NULL;
-        int ki = stream_op_of(j, r, WSOP_TIMESTAMP_INSERTER);
-        if (ki >= 0) feed = add_op(p, L, r, simple_op(L, r, &TIMESTAMP_INSERTER_OPS), ki, feed);
-        int ks = stream_op_of(j, r, WSOP_OPERATOR);
-        WShip ship = ks >= 0 && j->graph->ops[ks].ninputs == 1 ? j->graph->ops[ks].inputs[0].ship : WSHIP_FORWARD;
-        int npar = wjob_run_par(j, ks);     /* the writer's subtasks */
-        /* right behind a source at its own parallelism: its exchange (scan_exchange_rel) already
-           brought the rows to the job's lanes */
-        if (ship == WSHIP_REBALANCE && npar == j->par && scan_exchange_rel(p, j, r->inputs[0]))
-            ship = WSHIP_FORWARD;
-        /* an exchange of the plan right below the writer is that edge already */
-        bool plan_edge = r->inputs[0]->kind == WR_EXCHANGE && ke < 0 && ki < 0;
-        if (r->sink_table && (ship == WSHIP_HASH || ship == WSHIP_REBALANCE) && !plan_edge &&
-            !(feed = build_sink_exchange(p, L, r, feed, ship == WSHIP_HASH, npar)))
-            return NULL;
-        /* a FORWARD writer runs where its input does: the job's lanes */
-        if (r->sink_table && ship != WSHIP_HASH && ship != WSHIP_REBALANCE && r->inputs[0]->kind != WR_SINK_MATERIALIZER)
-            npar = j->par;
-        SinkOp *s = wcalloc(1, sizeof *s);
-        wop_init(&s->base, &SINK_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
-        if (!r->sink_table) {
-            s->is_collect = true;
-            if (L->index == 0) s->collect = j->env.collect;
-        } else if (L->index >= npar) {
-            /* beyond the sink's subtasks: an idle copy that opens no sink and receives nothing */
-        } else {
-            const WConnector *c = find_connector(p, r->sink_table);
-            if (!c) { wop_free(&s->base); return NULL; }
-            if (!c->can_sink) {
-                werr_set(p->err, WEXC_VALIDATION,
-                         "Connector '%s' can only be used as a source. It cannot be used as a sink.", c->name);
-                wop_free(&s->base);
-                return NULL;
-            }
-            WTableSpec *sp = make_spec(p, L, r->sink_table, r->sink_qname, npar);
-            if (r->sink_overwrite && !c->can_overwrite) {
-                werr_set(p->err, WEXC_VALIDATION,
-                         "INSERT OVERWRITE requires that the underlying DynamicTableSink of table '%s' implements "
-                         "the SupportsOverwrite interface.", r->sink_qname);
-                wop_free(&s->base);
-                return NULL;
-            }
-            const char *mode = j->env.config ? wopts_get(j->env.config, "execution.runtime-mode") : NULL;
-            sp->overwrite = r->sink_overwrite;
-            sp->nmeta = r->nmeta;           /* metadata columns written, after the physical ones */
-            sp->meta_keys = r->meta_keys;
-            sp->nstatic = r->sink_nstatic;
-            sp->static_keys = r->sink_static_keys;
-            sp->static_values = r->sink_static_values;
-            sp->bounded = mode && !strcasecmp(mode, "batch");
-            /* one part-file prefix for every subtask of this sink, as Flink's per-sink UUID */
-            char idk[64];
-            int idn = snprintf(idk, sizeof idk, "%s/%d", j->env.job_id ? j->env.job_id : "", r->id);
-            uint64_t h1 = whash_bytes(idk, (size_t)idn, 0x243f6a8885a308d3ULL);
-            uint64_t h2 = whash_bytes(idk, (size_t)idn, 0x13198a2e03707344ULL);
-            sp->sink_uuid = wa_sprintf(p->arena, "%08x-%04x-4%03x-%04x-%012llx", (unsigned)(h1 >> 32),
-                                       (unsigned)(h1 >> 16) & 0xffff, (unsigned)h1 & 0xfff,
-                                       0x8000 | ((unsigned)(h2 >> 48) & 0x3fff),
-                                       (unsigned long long)(h2 & 0xffffffffffffULL));
-            sp->shared = sink_shared(j, r->id);
-            if (c->validate && !c->validate(sp, false, p->err)) { wop_free(&s->base); return NULL; }
-            s->sink = c->open_sink(sp, p->err);
-            if (!s->sink) { wop_free(&s->base); return NULL; }
-            if (r->sink_final_rows) s->final = wfinal_new(r->out.n, r->out.types);
-            pthread_mutex_lock(&j->mu);
-            if (j->nsinks == j->cap_sinks) {
-                j->cap_sinks = j->cap_sinks ? j->cap_sinks * 2 : 4;
-                j->sinks = wrealloc(j->sinks, sizeof(WSink *) * (size_t)j->cap_sinks);
-            }
-            j->sinks[j->nsinks++] = s->sink;
-            pthread_mutex_unlock(&j->mu);
-        }
-        add_op(p, L, r, &s->base, stream_op_of(j, r, WSOP_OPERATOR), feed);
-        WOperator *tail = &s->base;
-        int kco = stream_op_of(j, r, WSOP_COMPACT_COORDINATOR);
-        int kcp = stream_op_of(j, r, WSOP_COMPACT_OPERATOR);
-        int kpc = stream_op_of(j, r, WSOP_PARTITION_COMMITTER);
-        int kend = stream_op_of(j, r, WSOP_SINK_END);
-        if (kend >= 0 && r->sink_table)         /* a streaming file sink */
-            return build_file_sink_flow(p, L, r, s, npar, kco, kcp, kpc, kend) ? &s->base : NULL;
-        if (kco >= 0) tail = add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kco, tail);
-        if (kcp >= 0) tail = add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kcp, tail);
-        if (kpc >= 0) tail = add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kpc, tail);
-        if (kend >= 0) add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kend, tail);
-        return &s->base;
-    }
-    case WR_EXCHANGE:       /* an edge of the job graph */
-        return build_exchange(p, L, r, ins[0], j->par, exchange_recv_par(j, r), false);
-    case WR_DROP_UPDATE_BEFORE:
-        op = wcalloc(1, sizeof *op);
-        wop_init(op, &DROP_UB_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
-        break;
-    case WR_GROUP_AGG: {
-        WRel *in = r->inputs[0];
-        WGroupAggSpec sp = {
-            .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-            .naggs = r->naggs, .aggs = r->aggs, .input_retracts = r->input_retracts,
-            .generate_update_before = r->generate_update_before || minibatch_size(p) > 0, .ttl_ms = r->ttl_ms,
-            .state_name = "groupAggregateState",
-            .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_group_agg_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_MINIBATCH_ASSIGNER: {
-        /* Flink checks the size here (the operators that buffer per mini-batch need it) */
-        if (r->minibatch_check_size && minibatch_size(p) <= 0) {
-            werr_set(p->err, WEXC_ILLEGAL_ARG,
-                     "Key: 'table.exec.mini-batch.size' , default: -1 (fallback keys: []) must be > 0.");
-            return NULL;
-        }
-        op = wop_minibatch_assigner_new(&L->ctx, r->minibatch_ms, r->minibatch_rowtime, r->out.n, r->out.types,
-                                        r->out.names);
-        break;
-    }
-    case WR_LOCAL_GROUP_AGG: {
-        WRel *in = r->inputs[0];
-        WLocalAggSpec sp = {
-            .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-            .naggs = r->naggs, .aggs = r->aggs, .input_retracts = r->input_retracts,
-            .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_local_agg_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_GLOBAL_GROUP_AGG: {
-        WRel *in = r->inputs[0];
-        WGlobalAggSpec sp = {
-            .agg_ncols = r->agg_input.n, .agg_types = r->agg_input.types, .in_ncols = in->out.n,
-            .in_types = in->out.types, .nkeys = r->nkeys, .naggs = r->naggs, .aggs = r->aggs,
-            .input_retracts = r->input_retracts, .generate_update_before = r->generate_update_before,
-            .ttl_ms = r->ttl_ms, .state_name = "globalGroupAggregateState",
-            .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_global_agg_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_INCREMENTAL_GROUP_AGG: {
-        WRel *in = r->inputs[0];
-        WIncrementalAggSpec sp = {
-            .agg_ncols = r->agg_input.n, .agg_types = r->agg_input.types, .in_ncols = in->out.n,
-            .in_types = in->out.types, .nkeys = r->nkeys, .nfinal_keys = r->nfinal_keys,
-            .final_keys = r->final_keys, .naggs = r->naggs, .aggs = r->aggs,
-            .input_retracts = r->input_retracts, .ttl_ms = r->ttl_ms,
-            .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_incremental_agg_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_JOIN: {
-        WRel *l = r->inputs[0], *rt = r->inputs[1];
-        WJoinSpec sp = {
-            .kind = r->semi ? WJK_SEMI : r->anti ? WJK_ANTI
-                  : r->join_type == AJ_LEFT ? WJK_LEFT : r->join_type == AJ_RIGHT ? WJK_RIGHT
-                  : r->join_type == AJ_FULL ? WJK_FULL : WJK_INNER,
-            .left_ncols = l->out.n, .right_ncols = rt->out.n, .left_types = l->out.types,
-            .right_types = rt->out.types, .nkeys = r->nkeys, .left_keys = r->keys, .right_keys = r->right_keys,
-            .filter_nulls = r->key_filter_nulls, .residual = r->join_cond,
-            .left_nuk = l->nunique > 0 ? l->nunique : 0, .right_nuk = rt->nunique > 0 ? rt->nunique : 0,
-            .left_uk = l->unique, .right_uk = rt->unique,
-            .left_retracts = r->input_retracts, .right_retracts = r->right_retracts,
-            .generate_update_before = r->generate_update_before,
-            .left_ttl_ms = r->ttl_left_ms, .right_ttl_ms = r->ttl_right_ms,
-            .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_join_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_DEDUP: {
-        WRel *in = r->inputs[0];
-        WDedupSpec sp = {
-            .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-            .keep_last = r->keep_last, .rowtime = r->dedup_rowtime, .time_col = r->time_col,
-            .input_retracts = r->input_retracts, .generate_update_before = r->generate_update_before,
-            .generate_insert_only = r->changelog == WCM_INSERT, .ttl_ms = r->ttl_ms,
-            .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_dedup_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_RANK:
-    case WR_SORT_LIMIT: {       /* SortLimit / Limit: a rank over the whole input */
-        WRel *in = r->inputs[0];
-        WSortKey *sk = WA_ARRAY(p->arena, WSortKey, r->nsort ? r->nsort : 1);
-        for (int i = 0; i < r->nsort; i++)
-            sk[i] = (WSortKey){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
-        WRankSpec sp = {
-            .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-            .nsort = r->nsort, .sort = sk, .func = (WRankFunc)r->rank_func,
-            .strategy = (WRankStrategy)r->rank_strategy, .rank_start = r->rank_start, .rank_end = r->rank_end,
-            .output_rank_number = r->output_rank_number, .nuk = in->nunique > 0 ? in->nunique : 0,
-            .uk = in->unique, .input_retracts = r->input_retracts,
-            .generate_update_before = r->generate_update_before, .ttl_ms = r->ttl_ms,
-            .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_rank_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_SORT:
-    case WR_TEMPORAL_SORT: {
-        WRel *in = r->inputs[0];
-        WSortKeySpec *ks = WA_ARRAY(p->arena, WSortKeySpec, r->nsort ? r->nsort : 1);
-        for (int i = 0; i < r->nsort; i++)
-            ks[i] = (WSortKeySpec){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
-        if (r->kind == WR_SORT) {
-            WSortOpSpec sp = {.ncols = r->out.n, .types = r->out.types, .names = r->out.names,
-                              .nkeys = r->nsort, .keys = ks, .offset = r->sort_offset, .fetch = r->sort_fetch};
-            op = wop_sort_new(&L->ctx, &sp);
-        } else {
-            bool rowtime = r->nsort && in->out.types[r->sort_cols[0]]->time_attr == WTA_ROWTIME;
-            WTemporalSortSpec sp = {.ncols = r->out.n, .types = r->out.types, .names = r->out.names,
-                                    .nkeys = r->nsort, .keys = ks, .rowtime = rowtime};
-            op = wop_temporal_sort_new(&L->ctx, &sp);
-        }
-        break;
-    }
-    case WR_MATCH: {
-        WRel *in = r->inputs[0];
-        WSortKeySpec *ks = WA_ARRAY(p->arena, WSortKeySpec, r->nsort ? r->nsort : 1);
-        for (int i = 0; i < r->nsort; i++)
-            ks[i] = (WSortKeySpec){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
-        WMatchOpSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-                           .norder = r->nsort, .order = ks, .spec = r->match, .out_ncols = r->out.n,
-                           .out_types = r->out.types, .out_names = r->out.names};
-        op = wop_match_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_CHANGELOG_NORMALIZE: {
-        WRel *in = r->inputs[0];
-        WChangelogNormalizeSpec sp = {
-            .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-            .generate_update_before = r->generate_update_before, .ttl_ms = r->ttl_ms,
-            .filter = r->normalize_filter, .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_changelog_normalize_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_SINK_MATERIALIZER:
-        op = materializer_new(L, r);
-        break;
-    case WR_WINDOW_TVF: {
-        WRel *in = r->inputs[0];
-        WWindowTvfSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types,
-                             .win = window_def(L, r, in), .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_window_tvf_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_WINDOW_AGG: {
-        WRel *in = r->inputs[0];
-        WWindowAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-                             .naggs = r->naggs, .aggs = r->aggs, .win = window_def(L, r, in),
-                             .input_retracts = r->input_retracts, .out = {r->out.n, r->out.types, r->out.names},
-                             .group_window = r->win_legacy, .group_props = r->win_legacy};
-        op = wop_window_agg_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_LOCAL_WINDOW_AGG: {
-        WRel *in = r->inputs[0];
-        WWindowDef d = window_def(L, r, in);
-        if (r->win_attached) {
-            d.attached = true;
-            d.start_col = r->win_start_col;
-            d.end_col = r->win_end_col;
-        }
-        WLocalWindowAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys,
-                                  .keys = r->keys, .naggs = r->naggs, .aggs = r->aggs, .win = d,
-                                  .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_local_window_agg_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_GLOBAL_WINDOW_AGG: {
-        /* the window's time attribute is the local aggregate's input column (its zone) */
-        WRel *in = r->inputs[0], local_in = {.out = r->agg_input};
-        WWindowAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-                             .naggs = r->naggs, .aggs = r->aggs, .win = window_def(L, r, &local_in),
-                             .out = {r->out.n, r->out.types, r->out.names}, .merge = true,
-                             .slice_is_window = r->win_attached, .agg_ncols = r->agg_input.n,
-                             .agg_types = r->agg_input.types};
-        op = wop_window_agg_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_WINDOW_RANK: {
-        WRel *in = r->inputs[0];
-        WSortKey *sk = WA_ARRAY(p->arena, WSortKey, r->nsort ? r->nsort : 1);
-        for (int i = 0; i < r->nsort; i++) sk[i] = (WSortKey){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
-        WWindowRankSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-                              .start_col = r->win_start_col, .end_col = r->win_end_col, .nsort = r->nsort, .sort = sk,
-                              .func = (WRankFunc)r->rank_func, .rank_start = r->rank_start, .rank_end = r->rank_end,
-                              .output_rank_number = r->output_rank_number, .dedup = r->win_dedup,
-                              .keep_last = r->keep_last, .proctime = r->win_proctime,
-                              .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_window_rank_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_OVER_AGG: {
-        WRel *in = r->inputs[0];
-        if (r->over) {          /* batch */
-            WSortKeySpec *ks = WA_ARRAY(p->arena, WSortKeySpec, r->nsort ? r->nsort : 1);
-            for (int i = 0; i < r->nsort; i++)
-                ks[i] = (WSortKeySpec){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
-            WOverBatchSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys,
-                                 .keys = r->keys, .nsort = r->nsort, .sort = ks, .over = r->over,
-                                 .out = {r->out.n, r->out.types, r->out.names}};
-            op = wop_over_batch_new(&L->ctx, &sp);
-            break;
-        }
-        WOverAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-                           .time_col = r->time_col, .proctime = r->win_proctime, .rows_frame = r->over_rows,
-                           .unbounded = r->over_unbounded, .preceding = r->over_preceding, .naggs = r->naggs,
-                           .aggs = r->aggs, .out = {r->out.n, r->out.types, r->out.names}};
-        if (r->over_stream && r->over_stream->nwindows == 1) {
-            sp.ncalls = r->over_stream->windows[0].ncalls;
-            sp.calls = r->over_stream->windows[0].calls;
-        }
-        op = wop_over_agg_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_INTERVAL_JOIN: {
-        WRel *l = r->inputs[0], *rt = r->inputs[1];
-        WIntervalJoinSpec sp = {
-            .kind = r->join_type == AJ_LEFT ? WJK_LEFT : r->join_type == AJ_RIGHT ? WJK_RIGHT
-                  : r->join_type == AJ_FULL ? WJK_FULL : WJK_INNER,
-            .left_ncols = l->out.n, .right_ncols = rt->out.n, .left_types = l->out.types,
-            .right_types = rt->out.types, .nkeys = r->nkeys, .left_keys = r->keys, .right_keys = r->right_keys,
-            .left_time_col = r->left_time_col, .right_time_col = r->right_time_col,
-            .lower_ms = r->lower_ms, .upper_ms = r->upper_ms, .lower_strict = r->lower_strict,
-            .upper_strict = r->upper_strict,
-            .proctime = l->out.types[r->left_time_col]->time_attr == WTA_PROCTIME,
-            .residual = r->join_cond, .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_interval_join_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_TEMPORAL_JOIN: {
-        WRel *l = r->inputs[0], *rt = r->inputs[1];
-        WTemporalJoinSpec sp = {
-            .left_outer = r->join_type == AJ_LEFT, .left_ncols = l->out.n, .right_ncols = rt->out.n,
-            .left_types = l->out.types, .right_types = rt->out.types, .nkeys = r->nkeys,
-            .left_keys = r->keys, .right_keys = r->right_keys, .left_time_col = r->left_time_col,
-            .right_time_col = r->right_time_col, .residual = r->join_cond,
-            .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_temporal_join_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_LOOKUP_JOIN: {
-        WRel *l = r->inputs[0], *dim = r->lookup_scan;
-        const WConnector *c = find_connector(p, dim->table);
-        if (!c) return NULL;
-        /* a lookup source splits nothing: every lane (idle copies too) is one of nlanes */
-        WTableSpec *ts = make_spec(p, L, dim->table, dim->table_qname, j->nlanes);
-        if (c->validate && !c->validate(ts, true, p->err)) return NULL;
-        WLookupJoinSpec sp = {
-            .left_outer = r->join_type == AJ_LEFT, .left_ncols = l->out.n, .left_types = l->out.types,
-            .dim_ncols = dim->out.n, .dim_types = dim->out.types, .nkeys = r->nkeys, .left_keys = r->keys,
-            .residual = r->join_cond, .out = {r->out.n, r->out.types, r->out.names}};
-        if (!wjob_lookup_fetcher(c, ts, r, &sp, p->err)) return NULL;
-        op = wop_lookup_join_new(&L->ctx, &sp);
-        break;
-    }
-    case WR_WINDOW_JOIN: {
-        WRel *l = r->inputs[0], *rt = r->inputs[1];
-        WWindowJoinSpec sp = {
-            .kind = r->semi ? WJK_SEMI : r->anti ? WJK_ANTI
-                  : r->join_type == AJ_LEFT ? WJK_LEFT : r->join_type == AJ_RIGHT ? WJK_RIGHT
-                  : r->join_type == AJ_FULL ? WJK_FULL : WJK_INNER,
-            .left_ncols = l->out.n, .right_ncols = rt->out.n, .left_types = l->out.types,
-            .right_types = rt->out.types, .nkeys = r->nkeys, .left_keys = r->keys, .right_keys = r->right_keys,
-            .left_start_col = r->win_start_col, .left_end_col = r->win_end_col,
-            .right_start_col = r->win_rstart_col, .right_end_col = r->win_rend_col,
-            .residual = r->join_cond, .proctime = false, .out = {r->out.n, r->out.types, r->out.names}};
-        op = wop_window_join_new(&L->ctx, &sp);
-        break;
-    }
-    default:
-        werr_set(p->err, WEXC_TABLE, "The operator %s is not supported yet by the runtime.", wrel_kind_name(r->kind));
-        return NULL;
-    }
-    if (!op) return NULL;
-    minibatch_bundle(p, r, op);
+    assert((unsigned)r->kind < WR__COUNT);
+    bool done = false;      /* the kind registered and connected its operators itself */
+    op = BUILD_KIND_OPS[r->kind].build(p, L, r, ins, &done);
+    if (!op || done) return op;
+    int64_t mb_size = minibatch_size(p);
+    WMiniBatchSpec mb = {.size = mb_size};
+    if (mb_size > 0 && BUILD_KIND_OPS[r->kind].bundle(p, r, &mb)) wop_minibatch_enable(op, &mb);
     /* a Union is no operator of the job graph (its inputs feed its consumer): the runtime's merge;
        a Calc the job graph folds into the scan below (a pushed-down projection / filter, which
        Flink's source does) runs as part of that source: neither is a stream operator */

@@ -2,12 +2,15 @@
  * test_kind_ops.c — the per-kind operation tables (issue 15): every WRelKind has every operation
  * of plan/physical.c's table (changelog derivation) and of explain/'s (digest.c: name, compiled-
  * plan type, EXPLAIN digest; compiled_plan.c: JSON write; plan_reader_check.c: the check of a
- * node read back by EXECUTE PLAN), or an explicit "not applicable" marker. A kind added without its operations fails here (and at start-up of the test build).
+ * node read back by EXECUTE PLAN; runtime/build.c: the operator and its mini-batch bundle;
+ * runtime/vertices.c: the job graph's stream operators and their name), or an explicit
+ * "not applicable" marker. A kind added without its operations fails here (and at start-up of the test build).
  * Also the checked accessors (wrel_as_*) and the named rank constants the plan uses.
  */
 #include "unit.h"
 #include "../../src/plan/plan.h"
 #include "../../src/explain/explain.h"
+#include "../../src/runtime/job.h"
 
 WTEST(kind_ops_tables_complete)
 {
@@ -15,9 +18,11 @@ WTEST(kind_ops_tables_complete)
     wsb_init(&err);
     bool plan = wplan_check_kind_ops(&err);
     bool explain = wexplain_check_kind_ops(&err);
+    bool runtime = wjob_check_kind_ops(&err);
     if (err.len) fprintf(stderr, "%s", err.buf);
     CHECK(plan);
     CHECK(explain);
+    CHECK(runtime);
     CHECK(err.len == 0);
     wsb_free(&err);
 }

@@ -119,11 +119,11 @@ WTEST(plan_reader_expand)
     CHECK(e != NULL);
     if (e) {
         CHECK_INT(e->kind, WR_EXPAND);
-        CHECK_INT(e->nexpand, 2);
-        CHECK_INT(e->expand_src[0], 1);
-        CHECK_INT(e->expand_src[1], -2);
-        CHECK_INT(e->expand_src[2], -1);
-        CHECK_INT(e->expand_ids[1], 1);
+        CHECK_INT(wrel_expand(e)->n, 2);
+        CHECK_INT(wrel_expand(e)->src[0], 1);
+        CHECK_INT(wrel_expand(e)->src[1], -2);
+        CHECK_INT(wrel_expand(e)->src[2], -1);
+        CHECK_INT(wrel_expand(e)->ids[1], 1);
     }
     rctx_free(&t);
     rctx_init(&t);
