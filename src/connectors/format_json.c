@@ -37,6 +37,9 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 int wcsv_parse_timestamp_text(const char *s, int len, bool ltz, WTimestamp *out, int *bad);  /* format_csv.c */
 
@@ -557,6 +560,24 @@ static const uint8_t STR_STOP[256] = {
     [0 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1,
 };
 
+/* The first byte at or after p that ends a scan inside a string (STR_STOP), or e. */
+static inline const char *fast_scan_string(const char *p, const char *e)
+{
+#ifdef __SSE2__
+    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'), ctl = _mm_set1_epi8(0x1f);
+    while (e - p >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
+                                   _mm_cmpeq_epi8(_mm_max_epu8(v, ctl), ctl));     /* v <= 0x1f */
+        int m = _mm_movemask_epi8(hit);
+        if (m) return p + __builtin_ctz((unsigned)m);
+        p += 16;
+    }
+#endif
+    while (p < e && !STR_STOP[(unsigned char)*p]) p++;
+    return p;
+}
+
 static unsigned fast_hash(const char *k, int len)
 {
     unsigned h = (unsigned)len * 0x9E3779B1u;
@@ -616,6 +637,13 @@ static FastLevel *fast_level_new(int n, const char *const *names, const WType *c
     return l;
 }
 
+/* memcmp == 0 for the short keys of JSON members, without the call. */
+static inline bool same_bytes(const char *a, const char *b, int n)
+{
+    for (int i = 0; i < n; i++) if (a[i] != b[i]) return false;
+    return true;
+}
+
 static int fast_lookup(const FastLevel *l, const char *k, int len)
 {
     for (unsigned h = fast_hash(k, len) & (unsigned)l->mask; l->slots[h] >= 0; h = (h + 1) & (unsigned)l->mask) {
@@ -627,6 +655,7 @@ static int fast_lookup(const FastLevel *l, const char *k, int len)
 
 static inline const char *fast_ws(const char *p, const char *e)
 {
+    if (p < e && (unsigned char)*p > ' ') return p;
     while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
     return p;
 }
@@ -651,7 +680,7 @@ static int hex4(const char *q)
 static const char *fast_string_end(const char *p, const char *e, bool *escaped)
 {
     for (;;) {
-        while (p < e && !STR_STOP[(unsigned char)*p]) p++;
+        p = fast_scan_string(p, e);
         if (p >= e) return NULL;
         if (*p == '"') return p + 1;
         if (*p != '\\' || p + 1 >= e) return NULL;
@@ -693,7 +722,12 @@ static int fast_unescape(const char *s, int n, char *d)
     const char *e = s + n;
     char *d0 = d;
     while (s < e) {
-        if (*s != '\\') { *d++ = *s++; continue; }
+        const char *bs = memchr(s, '\\', (size_t)(e - s));
+        size_t plain = (size_t)((bs ? bs : e) - s);
+        memcpy(d, s, plain);
+        d += plain;
+        s += plain;
+        if (!bs) break;
         char c = s[1];
         s += 2;
         switch (c) {
@@ -792,6 +826,39 @@ static const char *fast_skip_value(const char *p, const char *e, int depth)
     }
 }
 
+static inline int digits2(const char *s)
+{
+    return is_digit(s[0]) && is_digit(s[1]) ? (s[0] - '0') * 10 + (s[1] - '0') : -1;
+}
+
+/* 'yyyy-MM-dd HH:mm:ss[.f{1,9}]' (sep 'T' for ISO-8601) into a TIMESTAMP as conv_timestamp reads
+   it; false for any other form (a day past the month's end, a sign, a short time...), which
+   conv_timestamp then reads or rejects. */
+static bool fast_timestamp(const char *s, int len, char sep, WTimestamp *out)
+{
+    if (len < 19 || len == 20 || len > 29 || s[4] != '-' || s[7] != '-' || s[10] != sep || s[13] != ':' || s[16] != ':')
+        return false;
+    int y1 = digits2(s), y2 = digits2(s + 2), mo = digits2(s + 5), d = digits2(s + 8);
+    int h = digits2(s + 11), mi = digits2(s + 14), se = digits2(s + 17);
+    if (y1 < 0 || y2 < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59)
+        return false;
+    int y = y1 * 100 + y2;
+    if (d > wconn_month_len(y, mo)) return false;
+    int64_t ns = 0;
+    if (len > 19) {
+        if (s[19] != '.') return false;
+        for (int i = 20; i < len; i++) {
+            if (!is_digit(s[i])) return false;
+            ns = ns * 10 + (s[i] - '0');
+        }
+        for (int k = len - 20; k < 9; k++) ns *= 10;
+    }
+    ns += ((int64_t)h * 3600 + mi * 60 + se) * 1000000000LL;
+    out->ms = wconn_days_from_civil(y, mo, d) * 86400000LL + ns / 1000000;
+    out->ns = (int32_t)(ns % 1000000);
+    return true;
+}
+
 typedef struct FastCtx {
     WJsonReader *r;
     const char *end;
@@ -817,6 +884,7 @@ static int fast_value(FastCtx *x, const WType *t, const FastLevel *kid, const ch
         int n = (int)(q - 1 - (p + 1));
         bool text = t->id == WT_VARCHAR || t->id == WT_CHAR;
         if (!esc) {
+            if (t->id == WT_TIMESTAMP && fast_timestamp(p + 1, n, x->r->cfg.iso8601 ? 'T' : ' ', &out->ts)) return 1;
             if (text) {
                 out->s.p = n ? wa_memdup(x->arena, p + 1, (size_t)n) : "";
                 out->s.len = n;
@@ -907,20 +975,22 @@ static int fast_object(FastCtx *x, const FastLevel *l, const char **pp, WChunk *
 {
     const char *p = fast_ws(*pp + 1, x->end), *e = x->end;
     uint64_t seen = 0;
+    int hint = 0;
     if (p < e && *p == '}') {
         p++;
     } else {
         for (;;) {
             p = fast_ws(p, e);
             if (p >= e || *p != '"') return -1;
-            const char *k = p + 1, *q = k;
-            while (q < e && !STR_STOP[(unsigned char)*q]) q++;
+            const char *k = p + 1, *q = fast_scan_string(k, e);
             if (q >= e || *q != '"') return -1;         /* an escaped key (or a bad one) */
             int klen = (int)(q - k);
             p = fast_ws(q + 1, e);
             if (p >= e || *p != ':') return -1;
             p = fast_ws(p + 1, e);
-            int f = fast_lookup(l, k, klen);
+            int f = hint < l->n && l->lens[hint] == klen && same_bytes(l->names[hint], k, klen)
+                    ? hint : fast_lookup(l, k, klen);     /* members usually come in the columns' order */
+            hint = f + 1;
             if (f < 0 || !(l->want >> f & 1)) {
                 if (!(p = fast_skip_value(p, e, depth))) return -1;
             } else {
@@ -957,7 +1027,10 @@ static int fast_line(WJsonReader *r, const char *line, int len, WChunk *out)
 {
     const char *e = line + len, *p = fast_ws(line, e);
     if (p >= e || *p != '{') return 0;
-    FastCtx x = { .r = r, .end = e, .arena = out->arena };
+    FastCtx x;                          /* eb is written only by a failing conv() */
+    x.r = r;
+    x.end = e;
+    x.arena = out->arena;
     int row = wchunk_add_row(out, WRK_INSERT);
     assert(row >= 0);
     for (int c = 0; c < r->ncols; c++) out->cols[c].nulls[row] = 1;
