@@ -548,6 +548,7 @@ struct FastLevel {
     int n;                              /* fields (the columns at the top level) */
     const char **names;
     int *lens;
+    uint64_t *heads;                    /* a name's first 8 bytes, zero padded (key_is) */
     const WType **types;
     FastLevel **kids;                   /* per field: the level of a ROW field, else NULL */
     uint64_t want;                      /* fields read (top level: columns not skipped) */
@@ -592,6 +593,7 @@ static void fast_level_free(FastLevel *l)
     for (int i = 0; i < l->n; i++) fast_level_free(l->kids[i]);
     free(l->names);
     free(l->lens);
+    free(l->heads);
     free(l->types);
     free(l->kids);
     free(l->slots);
@@ -608,6 +610,7 @@ static FastLevel *fast_level_new(int n, const char *const *names, const WType *c
     l->n = n;
     l->names = wmalloc(sizeof(char *) * n1);
     l->lens = wmalloc(sizeof(int) * n1);
+    l->heads = wcalloc(n1, sizeof(uint64_t));
     l->types = wmalloc(sizeof(WType *) * n1);
     l->kids = wcalloc(n1, sizeof(FastLevel *));
     int slots = 8;
@@ -619,6 +622,9 @@ static FastLevel *fast_level_new(int n, const char *const *names, const WType *c
     for (int i = 0; i < n && ok; i++) {
         l->names[i] = names[i];
         l->lens[i] = (int)strlen(names[i]);
+        char head[8] = {0};
+        memcpy(head, names[i], (size_t)(l->lens[i] < 8 ? l->lens[i] : 8));
+        memcpy(&l->heads[i], head, 8);
         l->types[i] = types[i];
         if (skip && skip[i]) continue;
         l->want |= (uint64_t)1 << i;
@@ -637,11 +643,20 @@ static FastLevel *fast_level_new(int n, const char *const *names, const WType *c
     return l;
 }
 
-/* memcmp == 0 for the short keys of JSON members, without the call. */
-static inline bool same_bytes(const char *a, const char *b, int n)
+/* Key k (klen bytes, at least 8 bytes before e when it is shorter) is the name of field f: one
+   word compare for names up to 8 bytes on a little-endian machine. */
+static inline bool key_is(const FastLevel *l, int f, const char *k, int klen, const char *e)
 {
-    for (int i = 0; i < n; i++) if (a[i] != b[i]) return false;
-    return true;
+    if (l->lens[f] != klen) return false;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (klen <= 8 && e - k >= 8) {
+        uint64_t w;
+        memcpy(&w, k, 8);
+        if (klen < 8) w &= ((uint64_t)1 << (8 * klen)) - 1;
+        return w == l->heads[f];
+    }
+#endif
+    return memcmp(l->names[f], k, (size_t)klen) == 0;
 }
 
 static int fast_lookup(const FastLevel *l, const char *k, int len)
@@ -941,23 +956,25 @@ static int fast_value(FastCtx *x, const WType *t, const FastLevel *kid, const ch
         return k < 0 ? -1 : k;
     }
     default: {
+        if (t->id == WT_BIGINT || t->id == WT_INT) {   /* an integer of up to 18 digits, in one pass */
+            const char *q = p + (*p == '-'), *d0 = q;
+            int64_t x64 = 0;
+            while (q < e && is_digit(*q) && q - d0 < 18) x64 = x64 * 10 + (*q++ - '0');
+            if (q > d0 && !(*d0 == '0' && q - d0 > 1) &&
+                (q == e || (!is_digit(*q) && *q != '.' && *q != 'e' && *q != 'E'))) {
+                if (*p == '-') x64 = -x64;
+                if (t->id == WT_BIGINT || (x64 >= INT32_MIN && x64 <= INT32_MAX)) {
+                    *pp = q;
+                    out->i = x64;
+                    return 1;
+                }
+            }
+        }
         bool fl;
         const char *q = fast_number_end(p, e, &fl);
         if (!q) return -1;
         *pp = q;
         int n = (int)(q - p);
-        if (!fl && n <= 18 && (t->id == WT_BIGINT || t->id == WT_INT)) {
-            const char *s = p;
-            bool neg = *s == '-';
-            if (neg) s++;
-            int64_t x64 = 0;
-            for (; s < q; s++) x64 = x64 * 10 + (*s - '0');
-            if (neg) x64 = -x64;
-            if (t->id == WT_BIGINT || (x64 >= INT32_MIN && x64 <= INT32_MAX)) {
-                out->i = x64;
-                return 1;
-            }
-        }
         v.kind = WJ_NUMBER;
         v.is_float = fl;
         v.s = p;
@@ -988,7 +1005,7 @@ static int fast_object(FastCtx *x, const FastLevel *l, const char **pp, WChunk *
             p = fast_ws(q + 1, e);
             if (p >= e || *p != ':') return -1;
             p = fast_ws(p + 1, e);
-            int f = hint < l->n && l->lens[hint] == klen && same_bytes(l->names[hint], k, klen)
+            int f = hint < l->n && key_is(l, hint, k, klen, e)
                     ? hint : fast_lookup(l, k, klen);     /* members usually come in the columns' order */
             hint = f + 1;
             if (f < 0 || !(l->want >> f & 1)) {
