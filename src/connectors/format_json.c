@@ -19,8 +19,12 @@
  * map-null-key.mode), MULTISET as element -> count.
  * The file reader is line based like the CSV one: one read(2) buffer, position = byte offset and
  * line of the next line (restores seek there). Columns a query does not read are left NULL and
- * never converted (wjsonfmt_reader_skip_column). A 'debezium-json' line is handed to
- * format_debezium_json.c, which reads the rows inside the envelope with wjsonfmt_read_object.
+ * never converted (wjsonfmt_reader_skip_column). A plain 'json' line is first read by the fast
+ * line reader (below: straight into the chunk's columns, no tree); a line it does not take as the
+ * tree path would (a syntax error, a value conv() rejects, a duplicate or escaped member name, a
+ * missing field under fail-on-missing-field...) is read again through the tree, which decides.
+ * A 'debezium-json' line is handed to format_debezium_json.c, which reads the rows inside the
+ * envelope with wjsonfmt_read_object.
  * Depends on common/json.h, csv_reader.h, types/, common/.
  */
 #include "format_json.h"
