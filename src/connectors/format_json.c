@@ -19,8 +19,12 @@
  * map-null-key.mode), MULTISET as element -> count.
  * The file reader is line based like the CSV one: one read(2) buffer, position = byte offset and
  * line of the next line (restores seek there). Columns a query does not read are left NULL and
- * never converted (wjsonfmt_reader_skip_column). A 'debezium-json' line is handed to
- * format_debezium_json.c, which reads the rows inside the envelope with wjsonfmt_read_object.
+ * never converted (wjsonfmt_reader_skip_column). A plain 'json' line is first read by the fast
+ * line reader (below: straight into the chunk's columns, no tree); a line it does not take as the
+ * tree path would (a syntax error, a value conv() rejects, a duplicate or escaped member name, a
+ * missing field under fail-on-missing-field...) is read again through the tree, which decides.
+ * A 'debezium-json' line is handed to format_debezium_json.c, which reads the rows inside the
+ * envelope with wjsonfmt_read_object.
  * Depends on common/json.h, csv_reader.h, types/, common/.
  */
 #include "format_json.h"
@@ -37,6 +41,9 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 int wcsv_parse_timestamp_text(const char *s, int len, bool ltz, WTimestamp *out, int *bad);  /* format_csv.c */
 
@@ -142,6 +149,8 @@ bool wjsonfmt_check_types(int ncols, const char **names, const WType **types, WE
 
 #define BUF_INIT (1u << 20)
 
+typedef struct FastLevel FastLevel;
+
 struct WJsonReader {
     WJsonFmt cfg;
     WCsvConfig csv;             /* default CSV config for the shared scalar conversions */
@@ -151,6 +160,9 @@ struct WJsonReader {
     uint8_t *skip;              /* per column: 1 = not read (NULL) */
     bool big_decimals;          /* tree nodes: a column read has a DECIMAL type */
     WArena *scratch;            /* one line's document */
+    FastLevel *fast;            /* the fast line reader's name tables (NULL: tree path only) */
+    bool tree_only;             /* tests: no fast line reader */
+    int64_t fast_lines;         /* lines the fast line reader took */
     int fd;
     char *path;
     char *buf;
@@ -518,6 +530,539 @@ static int conv(const WJsonReader *r, const WType *t, const WJson *v, WDatum *ou
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* fast line reader                                                                            */
+/*
+ * A 'json' line parsed straight into the chunk's columns, without the document tree: each object
+ * level (the columns, a ROW's fields) has a name table (open addressing on the key's length and
+ * end bytes); a member no column reads is skipped without decoding (strings scanned for their
+ * closing quote, escapes checked, numbers checked against the grammar, not converted); a member
+ * read into a column is handed to conv() as a one-node WJson (integers into INT/BIGINT and strings
+ * into VARCHAR converted here directly, strings copied once into the chunk's arena), an array or
+ * an object read into a non-ROW column is parsed into a tree (common/json.h) for that value only.
+ * Anything this path does not take as common/json.c does, or any value conv() rejects, a missing
+ * field under fail-on-missing-field, a member read twice (duplicate key), an escaped key or a
+ * byte order mark, gives the line to the tree path (parse_line), which decides and words errors:
+ * the fast path accepts a line only where the tree path would read the same row.
+ */
+
+#define FAST_MAX_FIELDS 64
+#define FAST_MAX_DEPTH 1000             /* common/json.c's nesting limit (Jackson's default) */
+
+struct FastLevel {
+    int n;                              /* fields (the columns at the top level) */
+    const char **names;
+    int *lens;
+    uint64_t *heads;                    /* a name's first 8 bytes, zero padded (key_is) */
+    const WType **types;
+    FastLevel **kids;                   /* per field: the level of a ROW field, else NULL */
+    uint64_t want;                      /* fields read (top level: columns not skipped) */
+    int mask;                           /* slots - 1 */
+    int16_t *slots;                     /* field index, -1 empty */
+};
+
+/* Bytes that end a scan inside a string: the quote, the backslash, control characters. */
+static const uint8_t STR_STOP[256] = {
+    [0 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1,
+};
+
+/* The first byte at or after p that ends a scan inside a string (STR_STOP), or e. */
+static inline const char *fast_scan_string(const char *p, const char *e)
+{
+#ifdef __SSE2__
+    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'), ctl = _mm_set1_epi8(0x1f);
+    while (e - p >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
+                                   _mm_cmpeq_epi8(_mm_max_epu8(v, ctl), ctl));     /* v <= 0x1f */
+        int m = _mm_movemask_epi8(hit);
+        if (m) return p + __builtin_ctz((unsigned)m);
+        p += 16;
+    }
+#endif
+    while (p < e && !STR_STOP[(unsigned char)*p]) p++;
+    return p;
+}
+
+static unsigned fast_hash(const char *k, int len)
+{
+    unsigned h = (unsigned)len * 0x9E3779B1u;
+    if (len > 0) h ^= (unsigned)(unsigned char)k[0] * 0x85EBCA6Bu ^ (unsigned)(unsigned char)k[len - 1] * 0xC2B2AE35u;
+    if (len > 2) h ^= (unsigned)(unsigned char)k[len / 2] * 0x27D4EB2Fu;
+    return h ^ (h >> 15);
+}
+
+static void fast_level_free(FastLevel *l)
+{
+    if (!l) return;
+    for (int i = 0; i < l->n; i++) fast_level_free(l->kids[i]);
+    free(l->names);
+    free(l->lens);
+    free(l->heads);
+    free(l->types);
+    free(l->kids);
+    free(l->slots);
+    free(l);
+}
+
+/* A level for n fields (skip: fields not read, may be NULL); NULL when the fast path cannot
+   serve it (more than 64 fields, two fields of one name). */
+static FastLevel *fast_level_new(int n, const char *const *names, const WType *const *types, const uint8_t *skip)
+{
+    if (n > FAST_MAX_FIELDS) return NULL;
+    FastLevel *l = wcalloc(1, sizeof *l);
+    size_t n1 = (size_t)(n ? n : 1);
+    l->n = n;
+    l->names = wmalloc(sizeof(char *) * n1);
+    l->lens = wmalloc(sizeof(int) * n1);
+    l->heads = wcalloc(n1, sizeof(uint64_t));
+    l->types = wmalloc(sizeof(WType *) * n1);
+    l->kids = wcalloc(n1, sizeof(FastLevel *));
+    int slots = 8;
+    while (slots < 4 * n) slots *= 2;
+    l->mask = slots - 1;
+    l->slots = wmalloc(sizeof(int16_t) * (size_t)slots);
+    for (int s = 0; s < slots; s++) l->slots[s] = -1;
+    bool ok = true;
+    for (int i = 0; i < n && ok; i++) {
+        l->names[i] = names[i];
+        l->lens[i] = (int)strlen(names[i]);
+        char head[8] = {0};
+        memcpy(head, names[i], (size_t)(l->lens[i] < 8 ? l->lens[i] : 8));
+        memcpy(&l->heads[i], head, 8);
+        l->types[i] = types[i];
+        if (skip && skip[i]) continue;
+        l->want |= (uint64_t)1 << i;
+        if (types[i]->id == WT_ROW) {
+            l->kids[i] = fast_level_new(types[i]->nfields, types[i]->field_names, types[i]->fields, NULL);
+            if (!l->kids[i]) ok = false;
+        }
+        unsigned h = fast_hash(l->names[i], l->lens[i]) & (unsigned)l->mask;
+        for (; l->slots[h] >= 0; h = (h + 1) & (unsigned)l->mask) {
+            int j = l->slots[h];
+            if (l->lens[j] == l->lens[i] && memcmp(l->names[j], l->names[i], (size_t)l->lens[i]) == 0) ok = false;
+        }
+        l->slots[h] = (int16_t)i;
+    }
+    if (!ok) { fast_level_free(l); return NULL; }
+    return l;
+}
+
+/* Key k (klen bytes, at least 8 bytes before e when it is shorter) is the name of field f: one
+   word compare for names up to 8 bytes on a little-endian machine. */
+static inline bool key_is(const FastLevel *l, int f, const char *k, int klen, const char *e)
+{
+    if (l->lens[f] != klen) return false;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (klen <= 8 && e - k >= 8) {
+        uint64_t w;
+        memcpy(&w, k, 8);
+        if (klen < 8) w &= ((uint64_t)1 << (8 * klen)) - 1;
+        return w == l->heads[f];
+    }
+#endif
+    return memcmp(l->names[f], k, (size_t)klen) == 0;
+}
+
+static int fast_lookup(const FastLevel *l, const char *k, int len)
+{
+    for (unsigned h = fast_hash(k, len) & (unsigned)l->mask; l->slots[h] >= 0; h = (h + 1) & (unsigned)l->mask) {
+        int j = l->slots[h];
+        if (l->lens[j] == len && memcmp(l->names[j], k, (size_t)len) == 0) return j;
+    }
+    return -1;
+}
+
+static inline const char *fast_ws(const char *p, const char *e)
+{
+    if (p < e && (unsigned char)*p > ' ') return p;
+    while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
+    return p;
+}
+
+static inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+static int hex4(const char *q)
+{
+    int v = 0;
+    for (int i = 0; i < 4; i++) {
+        char c = q[i];
+        int h = is_digit(c) ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+        if (h < 0) return -1;
+        v = v * 16 + h;
+    }
+    return v;
+}
+
+/* The string whose opening quote is at p - 1: the position after its closing quote, or NULL when
+   common/json.c would reject it (end of line, a control character, a bad escape). *escaped: it
+   holds a backslash. */
+static const char *fast_string_end(const char *p, const char *e, bool *escaped)
+{
+    for (;;) {
+        p = fast_scan_string(p, e);
+        if (p >= e) return NULL;
+        if (*p == '"') return p + 1;
+        if (*p != '\\' || p + 1 >= e) return NULL;
+        *escaped = true;
+        char c = p[1];
+        if (c == 'u') {
+            if (e - p < 6 || hex4(p + 2) < 0) return NULL;
+            p += 6;
+        } else if (c == '"' || c == '\\' || c == '/' || c == 'b' || c == 'f' || c == 'n' || c == 'r' || c == 't') {
+            p += 2;
+        } else {
+            return NULL;
+        }
+    }
+}
+
+static char *put_cp(char *d, unsigned cp)
+{
+    if (cp < 0x80) *d++ = (char)cp;
+    else if (cp < 0x800) { *d++ = (char)(0xC0 | (cp >> 6)); *d++ = (char)(0x80 | (cp & 0x3F)); }
+    else if (cp < 0x10000) {
+        *d++ = (char)(0xE0 | (cp >> 12));
+        *d++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+        *d++ = (char)(0x80 | (cp & 0x3F));
+    } else {
+        *d++ = (char)(0xF0 | (cp >> 18));
+        *d++ = (char)(0x80 | ((cp >> 12) & 0x3F));
+        *d++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+        *d++ = (char)(0x80 | (cp & 0x3F));
+    }
+    return d;
+}
+
+/* Unescape s[0..n) (a string body fast_string_end accepted) into d (n bytes suffice: no escape
+   grows), as common/json.c's parse_string does: a high surrogate followed by an escaped low one
+   is one code point, a lone surrogate is written as its 3-byte form. Returns the length. */
+static int fast_unescape(const char *s, int n, char *d)
+{
+    const char *e = s + n;
+    char *d0 = d;
+    while (s < e) {
+        const char *bs = memchr(s, '\\', (size_t)(e - s));
+        size_t plain = (size_t)((bs ? bs : e) - s);
+        memcpy(d, s, plain);
+        d += plain;
+        s += plain;
+        if (!bs) break;
+        char c = s[1];
+        s += 2;
+        switch (c) {
+        case 'b': *d++ = '\b'; break;
+        case 'f': *d++ = '\f'; break;
+        case 'n': *d++ = '\n'; break;
+        case 'r': *d++ = '\r'; break;
+        case 't': *d++ = '\t'; break;
+        case 'u': {
+            int cp = hex4(s);
+            assert(cp >= 0);
+            s += 4;
+            if (cp >= 0xD800 && cp <= 0xDBFF && e - s >= 6 && s[0] == '\\' && s[1] == 'u') {
+                int lo = hex4(s + 2);
+                if (lo >= 0xDC00 && lo <= 0xDFFF) {
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                    s += 6;
+                }
+            }
+            d = put_cp(d, (unsigned)cp);
+            break;
+        }
+        default: *d++ = c; break;           /* " \ / */
+        }
+    }
+    return (int)(d - d0);
+}
+
+/* The end of the number at p (common/json.c's grammar: no leading zeros, digits after '.' and
+   after the exponent), NULL when there is none. */
+static const char *fast_number_end(const char *p, const char *e, bool *is_float)
+{
+    const char *q = p;
+    if (q < e && *q == '-') q++;
+    if (q >= e || !is_digit(*q)) return NULL;
+    if (*q == '0' && q + 1 < e && is_digit(q[1])) return NULL;
+    while (q < e && is_digit(*q)) q++;
+    *is_float = false;
+    if (q < e && *q == '.') {
+        *is_float = true;
+        if (++q >= e || !is_digit(*q)) return NULL;
+        while (q < e && is_digit(*q)) q++;
+    }
+    if (q < e && (*q == 'e' || *q == 'E')) {
+        *is_float = true;
+        q++;
+        if (q < e && (*q == '+' || *q == '-')) q++;
+        if (q >= e || !is_digit(*q)) return NULL;
+        while (q < e && is_digit(*q)) q++;
+    }
+    return q;
+}
+
+/* null / true / false at p (not followed by a letter, digit or '_'): the end, else NULL. */
+static const char *fast_word_end(const char *p, const char *e, const char *w, int n)
+{
+    if (e - p < n || memcmp(p, w, (size_t)n) != 0) return NULL;
+    p += n;
+    if (p < e && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || is_digit(*p) || *p == '_')) return NULL;
+    return p;
+}
+
+/* The end of the value at p inside containers nested depth deep, checked, not decoded. */
+static const char *fast_skip_value(const char *p, const char *e, int depth)
+{
+    if (p >= e) return NULL;
+    bool esc, fl;
+    switch (*p) {
+    case '"': return fast_string_end(p + 1, e, &esc);
+    case 'n': return fast_word_end(p, e, "null", 4);
+    case 't': return fast_word_end(p, e, "true", 4);
+    case 'f': return fast_word_end(p, e, "false", 5);
+    case '{': case '[': {
+        if (depth + 1 > FAST_MAX_DEPTH) return NULL;
+        bool obj = *p == '{';
+        char close = obj ? '}' : ']';
+        p = fast_ws(p + 1, e);
+        if (p < e && *p == close) return p + 1;
+        for (;;) {
+            p = fast_ws(p, e);
+            if (obj) {
+                if (p >= e || *p != '"' || !(p = fast_string_end(p + 1, e, &esc))) return NULL;
+                p = fast_ws(p, e);
+                if (p >= e || *p != ':') return NULL;
+                p = fast_ws(p + 1, e);
+            }
+            if (!(p = fast_skip_value(p, e, depth + 1))) return NULL;
+            p = fast_ws(p, e);
+            if (p >= e) return NULL;
+            if (*p == ',') { p++; continue; }
+            if (*p == close) return p + 1;
+            return NULL;
+        }
+    }
+    default: return fast_number_end(p, e, &fl);
+    }
+}
+
+static inline int digits2(const char *s)
+{
+    return is_digit(s[0]) && is_digit(s[1]) ? (s[0] - '0') * 10 + (s[1] - '0') : -1;
+}
+
+/* 'yyyy-MM-dd HH:mm:ss[.f{1,9}]' (sep 'T' for ISO-8601) into a TIMESTAMP as conv_timestamp reads
+   it; false for any other form (a day past the month's end, a sign, a short time...), which
+   conv_timestamp then reads or rejects. */
+static bool fast_timestamp(const char *s, int len, char sep, WTimestamp *out)
+{
+    if (len < 19 || len == 20 || len > 29 || s[4] != '-' || s[7] != '-' || s[10] != sep || s[13] != ':' || s[16] != ':')
+        return false;
+    int y1 = digits2(s), y2 = digits2(s + 2), mo = digits2(s + 5), d = digits2(s + 8);
+    int h = digits2(s + 11), mi = digits2(s + 14), se = digits2(s + 17);
+    if (y1 < 0 || y2 < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59)
+        return false;
+    int y = y1 * 100 + y2;
+    if (d > wconn_month_len(y, mo)) return false;
+    int64_t ns = 0;
+    if (len > 19) {
+        if (s[19] != '.') return false;
+        for (int i = 20; i < len; i++) {
+            if (!is_digit(s[i])) return false;
+            ns = ns * 10 + (s[i] - '0');
+        }
+        for (int k = len - 20; k < 9; k++) ns *= 10;
+    }
+    ns += ((int64_t)h * 3600 + mi * 60 + se) * 1000000000LL;
+    out->ms = wconn_days_from_civil(y, mo, d) * 86400000LL + ns / 1000000;
+    out->ns = (int32_t)(ns % 1000000);
+    return true;
+}
+
+typedef struct FastCtx {
+    WJsonReader *r;
+    const char *end;
+    WArena *arena;                      /* the chunk's */
+    char eb[512];
+} FastCtx;
+
+static int fast_object(FastCtx *x, const FastLevel *l, const char **pp, WChunk *ch, int row, WComposite *cx, int depth);
+
+/* The value at *pp read into type t (kid: its level when t is a ROW): 1 = a value, 0 = NULL,
+   -1 = give the line to the tree path. */
+static int fast_value(FastCtx *x, const WType *t, const FastLevel *kid, const char **pp, WDatum *out, int depth)
+{
+    const char *p = *pp, *e = x->end;
+    WJson v = { .kind = WJ_NULL };
+    if (p >= e) return -1;
+    switch (*p) {
+    case '"': {
+        bool esc = false;
+        const char *q = fast_string_end(p + 1, e, &esc);
+        if (!q) return -1;
+        *pp = q;
+        int n = (int)(q - 1 - (p + 1));
+        bool text = t->id == WT_VARCHAR || t->id == WT_CHAR;
+        if (!esc) {
+            if (t->id == WT_TIMESTAMP && fast_timestamp(p + 1, n, x->r->cfg.iso8601 ? 'T' : ' ', &out->ts)) return 1;
+            if (text) {
+                out->s.p = n ? wa_memdup(x->arena, p + 1, (size_t)n) : "";
+                out->s.len = n;
+                return 1;
+            }
+            v.s = p + 1;
+            v.len = n;
+        } else {
+            char *d = wa_alloc(text ? x->arena : x->r->scratch, (size_t)n + 1);
+            int dn = fast_unescape(p + 1, n, d);
+            if (text) {
+                out->s.p = dn ? d : "";
+                out->s.len = dn;
+                return 1;
+            }
+            v.s = d;
+            v.len = dn;
+        }
+        v.kind = WJ_STRING;
+        break;
+    }
+    case 'n':
+        if (!(*pp = fast_word_end(p, e, "null", 4))) return -1;
+        return 0;
+    case 't':
+        if (!(*pp = fast_word_end(p, e, "true", 4))) return -1;
+        v.kind = WJ_TRUE;
+        break;
+    case 'f':
+        if (!(*pp = fast_word_end(p, e, "false", 5))) return -1;
+        v.kind = WJ_FALSE;
+        break;
+    case '{':
+        if (kid) {
+            assert(t->id == WT_ROW && t->nfields == kid->n);
+            int nf = t->nfields ? t->nfields : 1;
+            WComposite *cx = WA_NEW(x->arena, WComposite);
+            cx->n = t->nfields;
+            cx->vals = WA_ARRAY(x->arena, WDatum, nf);
+            cx->nulls = wa_alloc(x->arena, (size_t)nf);
+            memset(cx->nulls, 1, (size_t)nf);
+            if (fast_object(x, kid, pp, NULL, 0, cx, depth + 1) < 0) return -1;
+            out->cx = cx;
+            return 1;
+        }
+        /* fall through - an object read into another type */
+    case '[': {
+        const char *q = fast_skip_value(p, e, depth);
+        if (!q) return -1;
+        *pp = q;
+        WJson *tree = wjson_parse(x->r->scratch, p, (size_t)(q - p), false, x->eb, sizeof x->eb);
+        if (!tree) return -1;
+        int k = conv(x->r, t, tree, out, x->arena, x->eb, sizeof x->eb);
+        return k < 0 ? -1 : k;
+    }
+    default: {
+        if (t->id == WT_BIGINT || t->id == WT_INT) {   /* an integer of up to 18 digits, in one pass */
+            const char *q = p + (*p == '-'), *d0 = q;
+            int64_t x64 = 0;
+            while (q < e && is_digit(*q) && q - d0 < 18) x64 = x64 * 10 + (*q++ - '0');
+            if (q > d0 && !(*d0 == '0' && q - d0 > 1) &&
+                (q == e || (!is_digit(*q) && *q != '.' && *q != 'e' && *q != 'E'))) {
+                if (*p == '-') x64 = -x64;
+                if (t->id == WT_BIGINT || (x64 >= INT32_MIN && x64 <= INT32_MAX)) {
+                    *pp = q;
+                    out->i = x64;
+                    return 1;
+                }
+            }
+        }
+        bool fl;
+        const char *q = fast_number_end(p, e, &fl);
+        if (!q) return -1;
+        *pp = q;
+        int n = (int)(q - p);
+        v.kind = WJ_NUMBER;
+        v.is_float = fl;
+        v.s = p;
+        v.len = n;
+        break;
+    }
+    }
+    int k = conv(x->r, t, &v, out, x->arena, x->eb, sizeof x->eb);
+    return k < 0 ? -1 : k;
+}
+
+/* The object at *pp (on '{') into the fields of level l: the columns of row `row` of ch, or cx's
+   values (nulls preset to 1). 0 = read, -1 = give the line to the tree path. */
+static int fast_object(FastCtx *x, const FastLevel *l, const char **pp, WChunk *ch, int row, WComposite *cx, int depth)
+{
+    const char *p = fast_ws(*pp + 1, x->end), *e = x->end;
+    uint64_t seen = 0;
+    int hint = 0;
+    if (p < e && *p == '}') {
+        p++;
+    } else {
+        for (;;) {
+            p = fast_ws(p, e);
+            if (p >= e || *p != '"') return -1;
+            const char *k = p + 1, *q = fast_scan_string(k, e);
+            if (q >= e || *q != '"') return -1;         /* an escaped key (or a bad one) */
+            int klen = (int)(q - k);
+            p = fast_ws(q + 1, e);
+            if (p >= e || *p != ':') return -1;
+            p = fast_ws(p + 1, e);
+            int f = hint < l->n && key_is(l, hint, k, klen, e)
+                    ? hint : fast_lookup(l, k, klen);     /* members usually come in the columns' order */
+            hint = f + 1;
+            if (f < 0 || !(l->want >> f & 1)) {
+                if (!(p = fast_skip_value(p, e, depth))) return -1;
+            } else {
+                if (seen >> f & 1) return -1;           /* a duplicate member: the last one wins */
+                seen |= (uint64_t)1 << f;
+                WDatum *d = ch ? &ch->cols[f].data[row] : &cx->vals[f];
+                int kk = fast_value(x, l->types[f], l->kids[f], &p, d, depth);
+                if (kk < 0) return -1;
+                if (ch) ch->cols[f].nulls[row] = kk != 1;
+                else cx->nulls[f] = kk != 1;
+            }
+            p = fast_ws(p, e);
+            if (p >= e) return -1;
+            if (*p == ',') { p++; continue; }
+            if (*p == '}') { p++; break; }
+            return -1;
+        }
+    }
+    if (x->r->cfg.fail_on_missing && (seen & l->want) != l->want) return -1;
+    *pp = p;
+    return 0;
+}
+
+/* The name tables for the columns read (plain 'json' lines only). */
+static void fast_rebuild(WJsonReader *r)
+{
+    fast_level_free(r->fast);
+    r->fast = r->cfg.envelope == WJF_PLAIN && !r->tree_only ? fast_level_new(r->ncols, r->names, r->types, r->skip) : NULL;
+}
+
+/* One 'json' line into the next row of out: 1 = read, 0 = not taken (out unchanged but for its
+   arena): the tree path reads it. */
+static int fast_line(WJsonReader *r, const char *line, int len, WChunk *out)
+{
+    const char *e = line + len, *p = fast_ws(line, e);
+    if (p >= e || *p != '{') return 0;
+    FastCtx x;                          /* eb is written only by a failing conv() */
+    x.r = r;
+    x.end = e;
+    x.arena = out->arena;
+    int row = wchunk_add_row(out, WRK_INSERT);
+    assert(row >= 0);
+    for (int c = 0; c < r->ncols; c++) out->cols[c].nulls[row] = 1;
+    if (fast_object(&x, r->fast, &p, out, row, NULL, 1) < 0) {
+        out->nrows--;
+        return 0;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* reader                                                                                      */
 
 WJsonReader *wjsonfmt_reader_new(const WJsonFmt *cfg, int ncols, const char **names, const WType **types)
@@ -533,6 +1078,7 @@ WJsonReader *wjsonfmt_reader_new(const WJsonFmt *cfg, int ncols, const char **na
     for (int i = 0; i < ncols; i++) { r->names[i] = wstrdup(names[i]); r->types[i] = types[i]; }
     r->skip = wcalloc(n1, 1);
     find_big_decimals(r);
+    fast_rebuild(r);
     r->scratch = warena_new(0);
     r->fd = -1;
     return r;
@@ -543,7 +1089,16 @@ void wjsonfmt_reader_skip_column(WJsonReader *r, int col)
     assert(col >= 0 && col < r->ncols);
     r->skip[col] = 1;
     find_big_decimals(r);
+    fast_rebuild(r);
 }
+
+void wjsonfmt_reader_tree_only(WJsonReader *r)
+{
+    r->tree_only = true;
+    fast_rebuild(r);
+}
+
+int64_t wjsonfmt_reader_fast_lines(const WJsonReader *r) { return r->fast_lines; }
 
 void wjsonfmt_reader_close(WJsonReader *r)
 {
@@ -564,6 +1119,7 @@ void wjsonfmt_reader_free(WJsonReader *r)
     free(r->names);
     free(r->types);
     free(r->skip);
+    fast_level_free(r->fast);
     wcsv_config_free(&r->csv);
     wjsonfmt_config_free(&r->cfg);
     warena_delete(r->scratch);
@@ -682,6 +1238,7 @@ static int parse_line(WJsonReader *r, const char *line, int len, WChunk *out, in
     warena_reset(r->scratch);
     char eb[512];
     if (r->cfg.envelope == WJF_DEBEZIUM && len == 0) return 1;     /* an empty message: no rows */
+    if (r->fast && fast_line(r, line, len, out)) { r->fast_lines++; return 1; }
     WJson *doc = wjson_parse(r->scratch, line, (size_t)len, false, eb, sizeof eb);
     if (r->cfg.envelope == WJF_DEBEZIUM) {
         if (!doc) {

@@ -79,6 +79,10 @@ void wjsonfmt_reader_close(WJsonReader *r);
    add two rows (-U, +U): out->cap must be at least 2. */
 int wjsonfmt_reader_fill(WJsonReader *r, WChunk *out, int64_t *skipped, WError *err);
 void wjsonfmt_reader_position(const WJsonReader *r, int64_t *offset, int64_t *line);
+/* For tests: read every line through the document tree (no fast line reader); the number of
+   lines the fast line reader took. */
+void wjsonfmt_reader_tree_only(WJsonReader *r);
+int64_t wjsonfmt_reader_fast_lines(const WJsonReader *r);
 
 /* Append row `row` of c as a JSON object line (debezium-json: the row in its envelope, by the
    row's kind); false with err set for a map with a NULL key under map-null-key.mode FAIL. */

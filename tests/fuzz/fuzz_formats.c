@@ -5,6 +5,8 @@
  * the format and its options (ignore-parse-errors, comments, a null literal, schema-include, the
  * ISO-8601 timestamp standard); the rest is the file, read through an in-memory file into chunks of
  * a schema with every kind of column. Every row read is formatted back (the sink's writers).
+ * Plain 'json' is read twice, by the fast line reader and through the document tree only
+ * (wjsonfmt_reader_tree_only): rows, skipped lines and errors must be the same (abort otherwise).
  * Depends on src/connectors, src/types, src/common.
  */
 #include <stddef.h>
@@ -18,11 +20,15 @@
 #include "../../src/connectors/csv_reader.h"
 #include "../../src/connectors/format_json.h"
 
-enum { NCOLS = 11 };
+enum { NCOLS = 12 };
 
 static void schema(WArena *a, const WType **t, const char **names)
 {
-    static const char *const n[NCOLS] = {"id", "s", "d", "ts", "b", "f", "dt", "arr", "tm", "ltz", "bin"};
+    static const char *const n[NCOLS] = {"id", "s", "d", "ts", "b", "f", "dt", "arr", "tm", "ltz", "bin", "r"};
+    static const char *rn[] = {"x", "s", "in"};
+    static const char *inn[] = {"q"};
+    const WType *inner[] = {&WTYPE_INT};
+    const WType *rt[] = {&WTYPE_BIGINT, &WTYPE_STRING, wtype_row(a, 1, inn, inner, true)};
     t[0] = &WTYPE_BIGINT;
     t[1] = &WTYPE_STRING;
     t[2] = wtype_decimal(a, 10, 2, true);
@@ -34,7 +40,39 @@ static void schema(WArena *a, const WType **t, const char **names)
     t[8] = wtype_time(a, 0, true);
     t[9] = wtype_timestamp(a, WT_TIMESTAMP_LTZ, 6, true);
     t[10] = &WTYPE_BYTES;
+    t[11] = wtype_row(a, 3, rn, rt, true);
     for (int i = 0; i < NCOLS; i++) names[i] = n[i];
+}
+
+/* Read the file at path with a json reader into log: each row as written back, skipped lines,
+   the error. tree: through the document tree only; skip_s: column s is not read. */
+static void read_json(const WJsonFmt *cfg, const WType **types, const char **names, const char *path, WChunk *chunk,
+                      bool tree, bool skip_s, WStrBuf *log)
+{
+    WError err;
+    werr_clear(&err);
+    int64_t skipped = 0;
+    WJsonReader *r = wjsonfmt_reader_new(cfg, NCOLS, names, types);
+    if (tree) wjsonfmt_reader_tree_only(r);
+    if (skip_s) wjsonfmt_reader_skip_column(r, 1);
+    int st = -1;
+    if (wjsonfmt_reader_open(r, path, 0, 1, &err)) {
+        for (int round = 0; round < 10000; round++) {
+            wchunk_reset(chunk);
+            st = wjsonfmt_reader_fill(r, chunk, &skipped, &err);
+            for (int i = 0; i < chunk->nrows; i++) {
+                WError werr;
+                werr_clear(&werr);
+                if (!wjsonfmt_write_row(cfg, NCOLS, names, types, chunk, i, log, &werr)) wsb_append(log, werr.msg);
+            }
+            if (st != 1) break;
+        }
+    }
+    char tail[64];
+    snprintf(tail, sizeof tail, "status %d, skipped %lld: ", st, (long long)skipped);
+    wsb_append(log, tail);
+    if (st < 0) wsb_append(log, err.msg);
+    wjsonfmt_reader_free(r);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -98,23 +136,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (mode & 8) { snprintf(key, sizeof key, "%s.timestamp-format.standard", fmt); wopts_set(&o, key, "ISO-8601"); }
         if (dbz && (mode & 16)) wopts_set(&o, "debezium-json.schema-include", "true");
         if (!dbz && (mode & 16)) wopts_set(&o, "json.fail-on-missing-field", "true");
+        if (!dbz && (mode & 64)) wopts_set(&o, "json.decode.json-parser.enabled", "false");
         WJsonFmt cfg;
         if (wjsonfmt_config(&cfg, &o, fmt, true, &err)) {
-            WJsonReader *r = wjsonfmt_reader_new(&cfg, NCOLS, names, types);
-            if (wjsonfmt_reader_open(r, path, 0, 1, &err)) {
-                for (int round = 0; round < 10000; round++) {
-                    wchunk_reset(chunk);
-                    int st = wjsonfmt_reader_fill(r, chunk, &skipped, &err);
-                    for (int i = 0; i < chunk->nrows; i++) {
-                        wsb_clear(&out);
-                        WError werr;
-                        werr_clear(&werr);
-                        (void)wjsonfmt_write_row(&cfg, NCOLS, names, types, chunk, i, &out, &werr);
-                    }
-                    if (st != 1) break;
+            WStrBuf tree;
+            wsb_init(&tree);
+            wsb_append(&out, "");
+            wsb_append(&tree, "");
+            read_json(&cfg, types, names, path, chunk, false, (mode & 32) != 0, &out);
+            if (!dbz) {
+                read_json(&cfg, types, names, path, chunk, true, (mode & 32) != 0, &tree);
+                if (strcmp(out.buf, tree.buf) != 0) {
+                    fprintf(stderr, "fast json reader:\n%s\ntree:\n%s\n", out.buf, tree.buf);
+                    abort();
                 }
             }
-            wjsonfmt_reader_free(r);
+            wsb_free(&tree);
             wjsonfmt_config_free(&cfg);
         }
     }

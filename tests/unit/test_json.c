@@ -210,3 +210,130 @@ WTEST(json_parse_null_buffer)
     wsb_free(&sb);
     warena_delete(a);
 }
+
+/* The fast line reader of the json format (format_json.c) against the document tree: each line
+   read alone by a reader with and without the fast path must give the same row (or the same
+   error), under each decoding option. */
+#include "../../src/types/format.h"
+#include "../../src/types/chunk.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static void read_json_line(const WJsonFmt *cfg, int n, const char **names, const WType **types, const char *path,
+                           bool tree, int64_t *fast, WStrBuf *out)
+{
+    WJsonReader *r = wjsonfmt_reader_new(cfg, n, names, types);
+    if (tree) wjsonfmt_reader_tree_only(r);
+    wjsonfmt_reader_skip_column(r, n - 1);      /* the last column is never read */
+    WError e;
+    werr_clear(&e);
+    WChunk *ch = wchunk_new(n, types, 4);
+    int64_t skipped = 0;
+    int k = wjsonfmt_reader_open(r, path, 0, 1, &e) ? wjsonfmt_reader_fill(r, ch, &skipped, &e) : -1;
+    if (k < 0) {
+        wsb_append(out, "ERR ");
+        wsb_append(out, e.msg);
+    }
+    for (int row = 0; k >= 0 && row < ch->nrows; row++) {
+        for (int c = 0; c < n; c++) {
+            if (c) wsb_append(out, ", ");
+            wfmt_java(types[c], ch->cols[c].data[row], ch->cols[c].nulls[row] != 0, NULL, out);
+        }
+        wsb_putc(out, ';');
+    }
+    if (skipped) wsb_append(out, " skipped");
+    *fast += wjsonfmt_reader_fast_lines(r);
+    wchunk_free(ch);
+    wjsonfmt_reader_free(r);
+}
+
+WTEST(json_fast_reader_matches_tree)
+{
+    WArena *a = warena_new(0);
+    const char *zn[] = {"q"};
+    const WType *zt[] = {&WTYPE_INT};
+    const char *rn[] = {"x", "y", "z"};
+    const WType *rt[] = {&WTYPE_BIGINT, &WTYPE_STRING, wtype_row(a, 1, zn, zt, true)};
+    const char *names[] = {"a", "b", "s", "d", "r", "arr", "ts", "dec", "bo", "m", "sm", "f", "unread"};
+    const WType *types[] = {&WTYPE_BIGINT, &WTYPE_INT, &WTYPE_STRING, &WTYPE_DOUBLE, wtype_row(a, 3, rn, rt, true),
+                            wtype_array(a, &WTYPE_INT, true), wtype_timestamp(a, WT_TIMESTAMP, 3, true),
+                            wtype_decimal(a, 10, 2, true), &WTYPE_BOOLEAN, wtype_map(a, &WTYPE_STRING, &WTYPE_INT, true),
+                            &WTYPE_SMALLINT, &WTYPE_FLOAT, &WTYPE_STRING};
+    int n = (int)(sizeof names / sizeof *names);
+    static const char *lines[] = {
+        "{\"a\":1,\"b\":2,\"s\":\"x\",\"d\":1.5,\"unread\":\"u\"}",
+        "{\"s\":\"a\\\"b\\\\c\\/d\\be\\ff\\ng\\rh\\ti\"}",
+        "{\"s\":\"\\u00e9\\u4e2d\\ud83d\\ude00!\"}",
+        "{\"s\":\"\\ud83dx\"}", "{\"s\":\"\\ude00\"}", "{\"s\":\"\\ud83d\\u0041\"}", "{\"s\":\"\\uD83D\\uDE00\"}",
+        "{\"s\":\"\\u00zz\"}", "{\"s\":\"\\x\"}", "{\"s\":\"ctl\x01\"}", "{\"s\":\"open}",
+        "{\"a\":9223372036854775807}", "{\"a\":-9223372036854775808}", "{\"a\":9223372036854775808}",
+        "{\"a\":123456789012345678}", "{\"a\":-123456789012345678}", "{\"a\":999999999999999999}",
+        "{\"a\":1.9}", "{\"a\":-1e18}", "{\"a\":1e19}", "{\"a\":\"42\"}", "{\"a\":\" 42 \"}", "{\"a\":-0}",
+        "{\"b\":2147483647}", "{\"b\":-2147483648}", "{\"b\":2147483648}", "{\"b\":-2147483649}", "{\"b\":1e3}",
+        "{\"d\":1e308}", "{\"d\":1e309}", "{\"d\":-0.0}", "{\"d\":\"1.5\"}", "{\"d\":4.9e-324}", "{\"d\":12}",
+        "{\"f\":3.4028236e38}", "{\"f\":0.1}",
+        "{\"dec\":1.005}", "{\"dec\":\"1.23\"}", "{\"dec\":12345678.9}", "{\"dec\":1e2}", "{\"dec\":123456789012}",
+        "{\"a\":01}", "{\"a\":1.}", "{\"a\":-}", "{\"a\":.5}", "{\"a\":1e}", "{\"a\":+1}",
+        "{\"r\":{\"x\":1,\"y\":\"q\",\"z\":{\"q\":5}}}", "{\"r\":{\"z\":null}}", "{\"r\":\"str\"}", "{\"r\":[1]}",
+        "{\"r\":{\"x\":1,\"x\":2}}", "{\"a\":1,\"a\":2}", "{\"r\":{\"zz\":[{}],\"y\":\"\\u0041\"},\"r2\":1}",
+        "{\"s\":{\"k\":[1,2.50,{\"z\":null}],\"k\":3}}", "{\"s\":[1, 2]}", "{\"s\":12.50}", "{\"s\":true}",
+        "{\"arr\":[1,2,null]}", "{\"arr\":[1,\"x\"]}", "{\"m\":{\"k\":1,\"j\":null}}", "{\"m\":[]}",
+        "{\"zz\":{\"a\":[1,{\"b\":\"\\u0041\"}],\"c\":true},\"a\":7}", "{\"zz\":[[[[]]]],\"a\":8}",
+        "  { \"a\" : 1 , \"s\" : \"x\" }  trailing", "{}", "{\"a\":1}garbage", "{\"a\":1,}", "{,}", "{\"a\" 1}",
+        "{\"a\":tru}", "{\"a\":truex}", "{\"a\":null}", "{\"a\":null,\"b\":nul}", "{\"bo\":true}", "{\"bo\":false}",
+        "{\"bo\":\"TRUE\"}", "{\"bo\":1}", "[1,2]", "", "   ", "\"str\"", "{\"ts\":\"2024-01-02 03:04:05.678\"}",
+        "{\"ts\":\"bad\"}", "{\"ts\":\"2024-01-02T03:04:05\"}",
+        "{\"ts\":\"2024-02-30 00:00:00\"}", "{\"ts\":\"2024-02-29 23:59:59.123456789\"}", "{\"ts\":\"2023-02-29 01:02:03\"}",
+        "{\"ts\":\"2024-01-02 03:04:05.\"}", "{\"ts\":\"2024-01-02 03:04\"}", "{\"ts\":\"0001-01-01 00:00:00\"}",
+        "{\"ts\":\"9999-12-31 23:59:59.999999999\"}", "{\"ts\":\"2024-01-02 24:00:00\"}", "{\"ts\":\"1969-12-31 23:59:59.5\"}",
+        "{\"ts\":\"2024-01-02 03:04:05.1234567890\"}", "{\"ts\":\"2024-1-02 03:04:05\"}", "{\"ts\":\"+2024-01-02 03:04:05\"}",
+        "{\"ts\":\"2024-01-02T03:04:05.5\"}", "{\"ts\":\"2024-01-02 03:04:05Z\"}", "{\"ts\":\"12024-01-02 03:04:05\"}", "{\"\\u0061\":5}", "\xEF\xBB\xBF{\"a\":3}",
+        "{\"sm\":12}", "{\"sm\":70000}", "{\"sm\":\"7\"}", "{\"a\":1,\"zz\":\"\\q\"}", "{\"a\":1,\"zz\":01}",
+        "{\"a\":1,\"zz\":[1,]}", "{\"a\":1", "{\"a\":1,\"r\":{\"x\":2}", "{\"unread\":{\"x\":[}}",
+    };
+    const char *opts[][2] = {{NULL, NULL}, {"json.ignore-parse-errors", "true"}, {"json.fail-on-missing-field", "true"},
+                             {"json.decode.json-parser.enabled", "false"},
+                             {"json.timestamp-format.standard", "ISO-8601"}};
+    char dir[] = "/tmp/weir-jsonfast-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[96];
+    snprintf(path, sizeof path, "%s/l.json", dir);
+    int64_t fast_default = 0;
+    for (size_t o = 0; o < sizeof opts / sizeof *opts; o++) {
+        WOptions wo;
+        wopts_init(&wo);
+        if (opts[o][0]) wopts_set(&wo, opts[o][0], opts[o][1]);
+        WJsonFmt cfg;
+        WError e;
+        werr_clear(&e);
+        CHECK(wjsonfmt_config(&cfg, &wo, "json", true, &e));
+        int64_t fast = 0, tree_fast = 0;
+        for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+            FILE *f = fopen(path, "wb");
+            CHECK(f != NULL);
+            fputs(lines[i], f);
+            fputc('\n', f);
+            fclose(f);
+            WStrBuf got, want;
+            wsb_init(&got);
+            wsb_init(&want);
+            wsb_append(&got, "");
+            wsb_append(&want, "");
+            read_json_line(&cfg, n, names, types, path, false, &fast, &got);
+            read_json_line(&cfg, n, names, types, path, true, &tree_fast, &want);
+            if (strcmp(got.buf, want.buf) != 0) fprintf(stderr, "option %s, line %s\n", opts[o][0] ? opts[o][0] : "-", lines[i]);
+            CHECK_STR(got.buf, want.buf);
+            wsb_free(&got);
+            wsb_free(&want);
+        }
+        CHECK(tree_fast == 0);
+        if (o == 0) fast_default = fast;
+        wjsonfmt_config_free(&cfg);
+        wopts_free(&wo);
+    }
+    CHECK(fast_default >= 40);          /* the plain lines went through the fast path */
+    unlink(path);
+    rmdir(dir);
+    warena_delete(a);
+}
