@@ -68,6 +68,8 @@ typedef struct WSqlParser {
     int op3_pos;                       /* a binary operator's three-token scan failed here */                /* no statement form matched from here (ps_fail_statement_start) */
     int dot_pos;                       /* a compound name stopped at a "." no name follows */
     int name_end_pos;                  /* a compound name ended here (no "." follows it) */
+    int join_pos;                      /* the FROM list's join choice failed its scans here */
+    bool join_kw;                      /* ... entered at a join keyword (else at a ",") */
     int look_pos;                      /* ps_lookahead_tokens: position, images, count */
     const char *const *look;
     int nlook;
@@ -160,6 +162,11 @@ void ps_scan_failed_late(WSqlParser *p, const char *const *imgs, int n);
 /* no statement form matches the tokens at `start`: Flink's statement choice fails at its first token
    (the statement and operand starts, then the scans for BEGIN, END, SHOW x, USE x and EXECUTE) */
 _Noreturn void ps_fail_statement_start(WSqlParser *p, int start);
+/* the FROM list's join loop (Calcite's FromClause) at the current token: true when its choice's
+   scans accept `, table` (comma) or `[NATURAL] join-type table` (LOOKAHEAD(3)); when they do not,
+   the failing paths record the scans (join_pos) for the rescan */
+bool ps_from_comma_ahead(WSqlParser *p);
+bool ps_join_ahead(WSqlParser *p);
 /* the sequences Calcite's lookahead scans add at the current (error) position */
 void ps_rescan(WSqlParser *p, PsSeqList *out);
 

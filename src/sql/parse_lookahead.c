@@ -79,6 +79,7 @@ typedef struct Scan {
 
 static void emit(Scan *s)
 {
+    if (!s->out) return;   /* a scan run to decide, not to report */
     PsSeq q;
     memset(&q, 0, sizeof q);
     q.n = s->endpos;
@@ -105,8 +106,10 @@ static bool T(Scan *s, const char *img)
 {
     if (s->hit) return true;
     int pos = s->pos + 1;
-    add_error_token(s, img, pos);
-    if (!tok_is(ps_peek(s->p, s->base + pos - 1 - s->p->pos), img)) return false;   /* base is p->pos */
+    /* positions count from the error token (1); a scan that started before it (base < p->pos)
+       compared its first tokens at positions <= 0, which JavaCC does not list */
+    add_error_token(s, img, pos - (s->p->pos - s->base));
+    if (!tok_is(ps_peek(s->p, s->base + pos - 1 - s->p->pos), img)) return false;
     s->pos++;
     if (s->pos == s->la) s->hit = true;
     return true;
@@ -270,13 +273,61 @@ static bool g_unit(Scan *s)
                "\"SECOND\"", "\"SECONDS\"");
 }
 
-static void run(Scan *s, int la, bool (*g)(Scan *))
+static bool run(Scan *s, int la, bool (*g)(Scan *))
 {
     s->pos = 0;
     s->la = la;
     s->hit = false;
-    (void)g(s);
+    return g(s) || s->hit;
 }
+
+/* the FROM list's join loop (Calcite's FromClause; measured with Flink's parser): entered at a ","
+   or a join keyword, its choice tries `"," TableRef2` (LOOKAHEAD(2)), then `[NATURAL] JoinType
+   TableRef1` (LOOKAHEAD(3); JoinType: JOIN, INNER JOIN, LEFT / RIGHT / FULL [OUTER] JOIN, CROSS
+   JOIN), then CROSS APPLY / OUTER APPLY by their first token */
+static const char *const TABLE_STARTS[] = {
+    "<IDENTIFIER>", "<HYPHENATED_IDENTIFIER>", "<QUOTED_IDENTIFIER>", "<BACK_QUOTED_IDENTIFIER>",
+    "<BIG_QUERY_BACK_QUOTED_IDENTIFIER>", "<BRACKET_QUOTED_IDENTIFIER>", "<UNICODE_QUOTED_IDENTIFIER>",
+    "\"LATERAL\"", "\"(\"", "\"UNNEST\"", "\"TABLE\"",
+};
+static bool table_start(Scan *s) { return any(s, TABLE_STARTS, (int)(sizeof TABLE_STARTS / sizeof TABLE_STARTS[0])); }
+static bool g_from_comma(Scan *s) { return T(s, "\",\"") && table_start(s); }
+
+static bool join_type(Scan *s)
+{
+    int save = s->pos;
+    if (T(s, "\"JOIN\"")) return true;
+    s->pos = save;
+    if (T(s, "\"INNER\"") && T(s, "\"JOIN\"")) return true;
+    static const char *const SIDES[] = {"\"LEFT\"", "\"RIGHT\"", "\"FULL\""};
+    for (int i = 0; i < 3; i++) {
+        s->pos = save;
+        if (T(s, SIDES[i])) {
+            (void)T(s, "\"OUTER\"");   /* optional: a failed compare does not move the scan */
+            if (T(s, "\"JOIN\"")) return true;
+        }
+    }
+    s->pos = save;
+    return T(s, "\"CROSS\"") && T(s, "\"JOIN\"");
+}
+
+static bool g_join(Scan *s)
+{
+    (void)T(s, "\"NATURAL\"");
+    return join_type(s) && table_start(s);
+}
+
+static bool decide(WSqlParser *p, int la, bool (*g)(Scan *))
+{
+    Scan s;
+    memset(&s, 0, sizeof s);
+    s.p = p;
+    s.base = p->pos;
+    return run(&s, la, g);
+}
+
+bool ps_from_comma_ahead(WSqlParser *p) { return decide(p, 2, g_from_comma); }
+bool ps_join_ahead(WSqlParser *p) { return decide(p, 3, g_join); }
 
 /* the statement choice of Flink's parser: the scans of its LOOKAHEAD alternatives, in grammar order */
 static const char *const SHOW_FIRST[] = {"\"CATALOGS\"", "\"CURRENT\""};
@@ -414,6 +465,14 @@ static void rescan(WSqlParser *p, PsSeqList *out)
     s.p = p;
     s.out = out;
     s.base = p->pos;
+    if (p->join_pos >= 0 && p->join_pos <= p->pos) {
+        /* the join loop's scans, from where its choice started */
+        s.base = p->join_pos;
+        (void)run(&s, 2, g_from_comma);
+        if (p->join_kw) (void)run(&s, 3, g_join);
+        add_error_token(&s, NULL, 0);
+        s.base = p->pos;
+    }
     if (p->pos == p->look_pos) {
         for (int i = 0; i < p->nlook; i++) {
             PsSeq q;

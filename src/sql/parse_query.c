@@ -280,14 +280,44 @@ static AstFrom *join(WSqlParser *p, AstFrom *left, AstJoinType jt, bool natural,
 
 static AstFrom *from_clause(WSqlParser *p)
 {
+    static const char *const JOIN_KWS[] = {"NATURAL", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "OUTER"};
     AstFrom *left = table_ref(p);
     for (;;) {
         AstPos pos = ps_pos(p);
-        if (ps_accept(p, TK_COMMA)) {
-            left = join(p, left, AJ_COMMA, false, pos);
-            continue;
+        /* Calcite's loop: entered at "," or a join keyword; inside, the choice decides by its scans
+           (parse_lookahead.c) and fails at the token it entered at when none accepts */
+        bool kw = false;
+        for (size_t i = 0; i < sizeof JOIN_KWS / sizeof JOIN_KWS[0] && !kw; i++) kw = ps_kw_at(p, 0, JOIN_KWS[i]);
+        if (ps_at(p, 0, TK_COMMA)) {
+            if (ps_from_comma_ahead(p)) {
+                ps_next(p);
+                left = join(p, left, AJ_COMMA, false, pos);
+                continue;
+            }
+            for (size_t i = 0; i < sizeof JOIN_KWS / sizeof JOIN_KWS[0]; i++) ps_note(p, JOIN_KWS[i], true, 0);
+            p->join_pos = p->pos;
+            p->join_kw = false;
+            ps_fail(p);
         }
-        (void)ps_is_kw(p, "OUTER");
+        if (!kw) {
+            /* the loop ends: its first tokens were expected here */
+            (void)ps_is(p, TK_COMMA);
+            for (size_t i = 0; i < sizeof JOIN_KWS / sizeof JOIN_KWS[0]; i++) (void)ps_is_kw(p, JOIN_KWS[i]);
+            break;
+        }
+        if (!ps_join_ahead(p)) {
+            p->join_pos = p->pos;
+            p->join_kw = true;
+            if (ps_kw_at(p, 0, "CROSS") || ps_kw_at(p, 0, "OUTER")) {
+                ps_next(p);
+                ps_expect_kw(p, "APPLY");
+                /* Calcite's grammar action under Flink's conformance */
+                ps_fail_calcite(p, ps_peek(p, -1), "APPLY operator is not allowed under the current SQL conformance level");
+            }
+            ps_note(p, "CROSS", true, 0);
+            ps_note(p, "OUTER", true, 0);
+            ps_fail(p);
+        }
         bool natural = ps_accept_kw(p, "NATURAL");
         AstJoinType jt;
         if (ps_accept_kw(p, "JOIN")) jt = AJ_INNER;
@@ -295,11 +325,7 @@ static AstFrom *from_clause(WSqlParser *p)
         else if (ps_accept_kw(p, "LEFT")) { ps_accept_kw(p, "OUTER"); ps_expect_kw(p, "JOIN"); jt = AJ_LEFT; }
         else if (ps_accept_kw(p, "RIGHT")) { ps_accept_kw(p, "OUTER"); ps_expect_kw(p, "JOIN"); jt = AJ_RIGHT; }
         else if (ps_accept_kw(p, "FULL")) { ps_accept_kw(p, "OUTER"); ps_expect_kw(p, "JOIN"); jt = AJ_FULL; }
-        else if (!natural && ps_accept_kw(p, "CROSS")) { ps_expect_kw(p, "JOIN"); jt = AJ_CROSS; }
-        else {
-            if (natural) ps_fail(p);
-            break;
-        }
+        else { ps_expect_kw(p, "CROSS"); ps_expect_kw(p, "JOIN"); jt = AJ_CROSS; }
         left = join(p, left, jt, natural, pos);
     }
     return left;
