@@ -192,7 +192,10 @@ AstExpr *ps_expr_item(WSqlParser *p);
 /* the comma of an ORDER BY / GROUP BY list: Calcite goes on only when an item follows it
    (LOOKAHEAD(2)), else the comma is the error token; consumes it and returns true to go on */
 bool ps_list_comma(WSqlParser *p, bool group);   /* group: GROUP BY items (also GROUPING SETS, ROLLUP, CUBE) */
-AstExpr *ps_expr_or_query(WSqlParser *p);      /* inside parentheses where a query may appear */
+AstExpr *ps_expr_or_query(WSqlParser *p);
+/* a JDBC escape at a TK_LBRACE_D / _T / _TS / _FN token: {d '..'}, {t '..'}, {ts '..'}, {fn f(..)}
+   (parse_jdbc.c) */
+AstExpr *ps_jdbc_escape(WSqlParser *p);      /* inside parentheses where a query may appear */
 AstType *ps_type(WSqlParser *p);              /* Calcite's DataType (CAST, RETURNING) */
 /* interval qualifier: unit [(p)] [TO unit [(f)]] or SECOND [(p [, f])] (AU_* units; -1: absent) */
 void ps_interval_qualifier(WSqlParser *p, int *start, int *end, int *prec, int *frac);

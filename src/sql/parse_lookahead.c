@@ -52,6 +52,10 @@ static bool tok_is(const WSqlToken *t, const char *img)
     if (strcmp(img, "<QUOTED_STRING>") == 0) return t->kind == TK_STRING;
     if (strcmp(img, "<UNICODE_STRING_LITERAL>") == 0) return t->kind == TK_USTRING;
     if (strcmp(img, "<BINARY_STRING_LITERAL>") == 0) return t->kind == TK_BINSTRING;
+    if (strcmp(img, "<LBRACE_D>") == 0) return t->kind == TK_LBRACE_D;
+    if (strcmp(img, "<LBRACE_T>") == 0) return t->kind == TK_LBRACE_T;
+    if (strcmp(img, "<LBRACE_TS>") == 0) return t->kind == TK_LBRACE_TS;
+    if (strcmp(img, "<LBRACE_FN>") == 0) return t->kind == TK_LBRACE_FN;
     return false;
 }
 

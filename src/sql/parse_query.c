@@ -172,7 +172,13 @@ static AstFrom *table_ref(WSqlParser *p)
         if (ps_is_kw(p, "TABLE")) {
             f = new_from(p, AFR_LATERAL, pos);
             f->call = table_function_call(p);
+        } else if (ps_kw_at(p, 0, "UNNEST")) {
+            /* LATERAL UNNEST(...): UNNEST is lateral already */
+            ps_leave(p);
+            return table_ref(p);
         } else {
+            static const char *const LATERAL_UNNEST[] = {"\"UNNEST\""};   /* decided by a scan */
+            ps_lookahead_tokens(p, LATERAL_UNNEST, 1);
             ps_expect(p, TK_LPAREN);
             f = new_from(p, AFR_SUBQUERY, pos);
             f->subquery = ps_query(p);
@@ -236,11 +242,16 @@ static AstFrom *table_ref(WSqlParser *p)
             ps_fail(p);
         }
         f->name = ps_compound(p);
+        int after_name = p->pos;
         f->hints = ps_hints_opt(p);
         (void)ps_is_kw(p, "EXTEND");
         (void)ps_is(p, TK_LPAREN);
+        /* the scans after a table name; the compound name's `"." name` scan only right after it
+           (not after hints, measured) */
         static const char *const AFTER_NAME[] = {"\"MATCH_RECOGNIZE\"", "\".\"", "\"PIVOT\"", "\"UNPIVOT\""};
-        ps_lookahead_tokens(p, AFTER_NAME, 4);
+        static const char *const AFTER_HINTS[] = {"\"MATCH_RECOGNIZE\"", "\"PIVOT\"", "\"UNPIVOT\""};
+        if (p->pos == after_name) ps_lookahead_tokens(p, AFTER_NAME, 4);
+        else ps_lookahead_tokens(p, AFTER_HINTS, 3);
         if (ps_accept_kw(p, "FOR")) {
             ps_expect_kw(p, "SYSTEM_TIME");
             ps_expect_kw(p, "AS");
