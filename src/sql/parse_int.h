@@ -70,6 +70,7 @@ typedef struct WSqlParser {
     int name_end_pos;                  /* a compound name ended here (no "." follows it) */
     int join_pos;                      /* the FROM list's join choice failed its scans here */
     bool join_kw;                      /* ... entered at a join keyword (else at a ",") */
+    int hint_pos;                      /* a hint's "(" whose option scans all failed */
     int look_pos;                      /* ps_lookahead_tokens: position, images, count */
     const char *const *look;
     int nlook;
@@ -167,6 +168,11 @@ _Noreturn void ps_fail_statement_start(WSqlParser *p, int start);
    the failing paths record the scans (join_pos) for the rescan */
 bool ps_from_comma_ahead(WSqlParser *p);
 bool ps_join_ahead(WSqlParser *p);
+/* a hint's options at its "(" (Calcite's SqlHint): key = value pairs (LOOKAHEAD(5)), a list of
+   names or of literals (LOOKAHEAD(3) each); when no scan accepts, only "( )" is left (hint_pos) */
+bool ps_hint_kv_ahead(WSqlParser *p);
+bool ps_hint_names_ahead(WSqlParser *p);
+bool ps_hint_literals_ahead(WSqlParser *p);
 /* the sequences Calcite's lookahead scans add at the current (error) position */
 void ps_rescan(WSqlParser *p, PsSeqList *out);
 

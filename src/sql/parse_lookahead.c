@@ -321,6 +321,56 @@ static bool g_join(Scan *s)
     return join_type(s) && table_start(s);
 }
 
+/* a hint's options (Calcite's SqlHint, measured): `( key = value (, | ))` with a key that is a
+   name or a string (LOOKAHEAD(5)), `( name (, | ))` (LOOKAHEAD(3)), `( literal (, | ))`
+   (LOOKAHEAD(3)); Calcite's string literal tries its kinds in this order */
+static bool string_scan(Scan *s)
+{
+    if (T(s, "<BINARY_STRING_LITERAL>") || T(s, "<PREFIXED_STRING_LITERAL>")) return true;
+    if (T(s, "<QUOTED_STRING>")) {
+        while (!s->hit && T(s, "<QUOTED_STRING>")) {}   /* more fragments */
+        if (!s->hit && T(s, "\"UESCAPE\"")) return T(s, "<QUOTED_STRING>");
+        return true;
+    }
+    return ANY(s, "<UNICODE_STRING_LITERAL>", "<C_STYLE_ESCAPED_STRING_LITERAL>",
+               "<BIG_QUERY_DOUBLE_QUOTED_STRING>", "<BIG_QUERY_QUOTED_STRING>");
+}
+/* Calcite's SimpleIdentifier in a scan: the identifier kinds, then the non-reserved keyword the
+   token is (listed as itself: `"K" "="`, measured) */
+static bool ident_scan(Scan *s)
+{
+    if (s->hit) return true;
+    const WSqlToken *t = ps_peek(s->p, s->base + s->pos - s->p->pos);
+    if (t->kind != TK_IDENT || !t->kw) return any(s, IDENTS, 7);
+    for (int i = 0; i < 7; i++) add_error_token(s, IDENTS[i], s->pos + 1 - (s->p->pos - s->base));
+    if (t->kw->reserved) return false;
+    return T(s, wa_sprintf(s->p->a, "\"%s\"", t->kw->word));
+}
+
+static bool g_hint_kv(Scan *s)
+{
+    return T(s, "\"(\"") && (ident_scan(s) || string_scan(s)) && T(s, "\"=\"") && string_scan(s)
+           && ANY(s, "\",\"", "\")\"");
+}
+static bool g_hint_names(Scan *s)
+{
+    return T(s, "\"(\"") && ident_scan(s) && ANY(s, "\",\"", "\")\"");
+}
+static bool g_hint_literals(Scan *s)
+{
+    if (!T(s, "\"(\"")) return false;
+    bool num = false;
+    if (T(s, "\"+\"") || T(s, "\"-\"")) num = true;
+    if (ANY(s, "<UNSIGNED_INTEGER_LITERAL>", "<DECIMAL_NUMERIC_LITERAL>")) {
+    } else if (T(s, "\"DECIMAL\"")) {
+        if (!T(s, "<QUOTED_STRING>")) return false;
+    } else if (T(s, "<APPROX_NUMERIC_LITERAL>")) {
+    } else if (num || !string_scan(s)) {
+        return false;
+    }
+    return ANY(s, "\",\"", "\")\"");
+}
+
 static bool decide(WSqlParser *p, int la, bool (*g)(Scan *))
 {
     Scan s;
@@ -332,6 +382,9 @@ static bool decide(WSqlParser *p, int la, bool (*g)(Scan *))
 
 bool ps_from_comma_ahead(WSqlParser *p) { return decide(p, 2, g_from_comma); }
 bool ps_join_ahead(WSqlParser *p) { return decide(p, 3, g_join); }
+bool ps_hint_kv_ahead(WSqlParser *p) { return decide(p, 5, g_hint_kv); }
+bool ps_hint_names_ahead(WSqlParser *p) { return decide(p, 3, g_hint_names); }
+bool ps_hint_literals_ahead(WSqlParser *p) { return decide(p, 3, g_hint_literals); }
 
 /* the statement choice of Flink's parser: the scans of its LOOKAHEAD alternatives, in grammar order */
 static const char *const SHOW_FIRST[] = {"\"CATALOGS\"", "\"CURRENT\""};
@@ -474,6 +527,15 @@ static void rescan(WSqlParser *p, PsSeqList *out)
         s.base = p->join_pos;
         (void)run(&s, 2, g_from_comma);
         if (p->join_kw) (void)run(&s, 3, g_join);
+        add_error_token(&s, NULL, 0);
+        s.base = p->pos;
+    }
+    if (p->hint_pos >= 0 && p->hint_pos < p->pos && p->pos - p->hint_pos < 5) {
+        /* the hint option scans, from its "(" */
+        s.base = p->hint_pos;
+        (void)run(&s, 5, g_hint_kv);
+        (void)run(&s, 3, g_hint_names);
+        (void)run(&s, 3, g_hint_literals);
         add_error_token(&s, NULL, 0);
         s.base = p->pos;
     }

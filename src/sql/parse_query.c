@@ -45,18 +45,24 @@ static AstQuery *wrap(WSqlParser *p, AstQuery *inner)
 
 /* ---- hints ---- */
 
-static AstHintOption hint_option_value(WSqlParser *p)
+/* one literal of a hint's literal list (Calcite: a numeric or string literal) */
+static AstHintOption hint_literal(WSqlParser *p)
 {
     AstHintOption o = {0};
     WSqlToken *t = ps_cur(p);
-    if (t->kind == TK_STRING || t->kind == TK_USTRING) o.value = ps_string_plain(p);
-    else if (t->kind == TK_INTEGER || t->kind == TK_DECIMAL || t->kind == TK_APPROX) {
+    if (t->kind == TK_STRING || t->kind == TK_USTRING || t->kind == TK_BINSTRING) {
+        o.value = ps_string_plain(p);
+    } else if (t->kind == TK_INTEGER || t->kind == TK_DECIMAL || t->kind == TK_APPROX) {
         o.value = t->val;
         ps_next(p);
-    } else if (ps_is_ident(p)) {
-        o.value = ps_ident(p);
     } else {
-        ps_is(p, TK_INTEGER);
+        static const char *const LITS[] = {
+            "\"DECIMAL\"", "<UNSIGNED_INTEGER_LITERAL>", "<APPROX_NUMERIC_LITERAL>",
+            "<DECIMAL_NUMERIC_LITERAL>", "<BINARY_STRING_LITERAL>", "<QUOTED_STRING>",
+            "<PREFIXED_STRING_LITERAL>", "<UNICODE_STRING_LITERAL>", "<C_STYLE_ESCAPED_STRING_LITERAL>",
+            "<BIG_QUERY_DOUBLE_QUOTED_STRING>", "<BIG_QUERY_QUOTED_STRING>", "\"+\"", "\"-\"",
+        };
+        for (size_t i = 0; i < sizeof LITS / sizeof LITS[0]; i++) ps_note_image(p, LITS[i]);
         ps_fail(p);
     }
     return o;
@@ -71,21 +77,29 @@ AstHints ps_hints_opt(WSqlParser *p)
         AstHint *hint = WA_NEW(p->a, AstHint);
         hint->pos = ps_pos(p);
         hint->name = ps_ident(p);
-        if (ps_accept(p, TK_LPAREN)) {
+        if (ps_at(p, 0, TK_LPAREN)) {
+            /* Calcite's choice: key = value pairs, a literal list (both decided by scans), else a
+               list of names */
+            int lparen = p->pos;
+            bool kv = ps_hint_kv_ahead(p);
+            bool names = !kv && ps_hint_names_ahead(p);
+            bool lits = !kv && !names && ps_hint_literals_ahead(p);
+            if (!kv && !names && !lits) p->hint_pos = lparen;   /* only "( )" is left */
+            ps_next(p);
             PsList opts = {0};
-            if (!ps_is(p, TK_RPAREN)) {
-                /* key = 'value' pairs, or a list of names / literals */
-                bool kv = (ps_at(p, 1, TK_EQ));
-                hint->kv = kv;
+            hint->kv = kv;
+            if (kv || names || lits) {
                 do {
                     AstHintOption *o = WA_NEW(p->a, AstHintOption);
                     if (kv) {
                         if (ps_is_string(p)) o->key = ps_string_plain(p);
                         else o->key = ps_ident(p);
                         ps_expect(p, TK_EQ);
-                        o->value = ps_string_plain(p);
+                        o->value = ps_string(p);   /* Calcite's string literal: more fragments, UESCAPE */
+                    } else if (lits) {
+                        *o = hint_literal(p);
                     } else {
-                        *o = hint_option_value(p);
+                        o->value = ps_ident(p);
                     }
                     ps_list_add(p, &opts, o);
                 } while (ps_accept(p, TK_COMMA));

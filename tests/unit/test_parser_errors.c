@@ -259,8 +259,10 @@ WTEST(parser_err_types)
 WTEST(parser_err_hint_misplaced)
 {
     CHECK_ERR("SELECT a /*+ X */ FROM t", "Encountered \"/*+\" at line 1, column 10.");
+    /* the hint's key = value scan fails at the hint's end: Calcite is left with "( )" and fails at
+       the first option, with the scans' sequences (as Flink 2.3, measured with compare.py) */
     CHECK_ERR("SELECT /*+ OPTIONS('a' = 'b' */ a FROM t",
-              "Encountered \"*/\" at line 1, column 30.");
+              "Encountered \"\\'a\\' = \\'b\\' */\" at line 1, column 20.");
 }
 
 WTEST(parser_err_double_quotes)

@@ -87,3 +87,27 @@ SELECT {d '2024-01-01';
 SELECT {fn ucase('a')};
 ----
 SELECT {fn UCASE 'a'};
+----
+SELECT * FROM t /*+ OPTIONS('a' 'b') */;
+----
+SELECT * FROM t /*+ OPTIONS(k = 'b' */;
+----
+SELECT /*+ BROADCAST(1, */ * FROM t;
+----
+SELECT /*+ STATE_TTL('t' = '1d', ) */ * FROM t;
+----
+SELECT * FROM t /*+ OPTIONS() */;
+----
+SELECT * FROM t /*+ OPTIONS( */;
+----
+SELECT /*+ LOOKUP('table' = 'd' 'retry-predicate' = 'lookup_miss') */ * FROM t;
+----
+SELECT * FROM t /*+ OPTIONS('a' = 'b',) */;
+----
+SELECT /*+ BROADCAST(a b) */ * FROM t;
+----
+SELECT /*+ BROADCAST(x, 1) */ * FROM t;
+----
+SELECT /*+ STATE_TTL('a' = '1d' 'b' = '2d') */ * FROM t;
+----
+SELECT /*+ BROADCAST(x y) */ * FROM t;
