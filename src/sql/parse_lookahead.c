@@ -6,7 +6,7 @@
  * token (parse_util.c), the token sequences its LOOKAHEAD scans tried there: it re-runs each scan and
  * records every token it compared, at its position (1 = the error token); a sequence is written
  * out whenever a scan steps back to an earlier position, and repeats are dropped
- * (jj_rescan_token / jj_add_error_token). Three grammar positions decide by such scans in Flink's
+ * (jj_rescan_token / jj_add_error_token). These grammar positions decide by such scans in Flink's
  * parser, and weir's parser marks them:
  *   - after an operand (ps_mark_continuation): the operator loop of Calcite's Expression2 (a field
  *     access, IN / comparison with a quantifier, BETWEEN, LIKE / SIMILAR TO, a binary operator
@@ -17,7 +17,11 @@
  *     ORDER BY, ...; ps_note_operand_start): the tokens that may start an operand, one by one;
  *   - after a compound name that stopped at a "." with no name behind it (ps_compound): `"."`
  *     followed by each kind of identifier; after a name outside an expression that ended at
- *     another token: `"."` alone (the scan failed at its first token).
+ *     another token: `"."` alone (the scan failed at its first token);
+ *   - the FROM list's join loop (join_pos: `, table`, `[NATURAL] join-type table`) and a hint's
+ *     options (hint_pos: key = value, names, literals), rescanned from the token where their
+ *     choice started (ps_from_comma_ahead / ps_join_ahead / ps_hint_*_ahead decide with the same
+ *     scans).
  * A binary operator not followed by an operand makes the scan fail at the operator, so Calcite
  * reports the operator itself with the two-token sequences (`"+" "NOT"`, ...). The scans and their
  * order are Flink 2.3.0's (measured with its parser for the typos in tests/golden/session_err_parse_*).

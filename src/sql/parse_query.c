@@ -77,7 +77,9 @@ AstHints ps_hints_opt(WSqlParser *p)
         AstHint *hint = WA_NEW(p->a, AstHint);
         hint->pos = ps_pos(p);
         hint->name = ps_ident(p);
-        if (ps_at(p, 0, TK_LPAREN)) {
+        if (!ps_is(p, TK_LPAREN)) {
+            /* no options: "(" was expected too */
+        } else {
             /* Calcite's choice: key = value pairs, a literal list (both decided by scans), else a
                list of names */
             int lparen = p->pos;
