@@ -7,19 +7,22 @@
 #include <string.h>
 #include "../common/strbuf.h"
 
-/* A catalog type: its factory identifier, the options it supports (besides 'type') and the one it
-   requires. */
+/* A catalog type: its factory identifier, the options it supports (besides 'type'), the one it
+   requires, and whether Flink's distribution has it too. The "Available factory identifiers" of an
+   unknown type are Flink's (what its client prints with the distribution's lib/); weir's own
+   types are accepted but not listed there (docs/user-guide.md, persistent catalogs). */
 typedef struct CatalogType {
     const char *identifier;
     const char *const *options;     /* sorted, NULL-terminated */
     const char *required;           /* NULL when none */
+    bool flink;                     /* a factory of Flink's distribution */
 } CatalogType;
 
 static const char *const IN_MEMORY_OPTIONS[] = {"default-database", "property-version", NULL};
 static const char *const FILE_OPTIONS[] = {"default-database", "path", "property-version", NULL};
 static const CatalogType CATALOG_TYPES[] = {
-    {"generic_in_memory", IN_MEMORY_OPTIONS, NULL},
-    {WCATALOG_FILE_TYPE, FILE_OPTIONS, "path"},   /* weir's own: see file_catalog.c */
+    {"generic_in_memory", IN_MEMORY_OPTIONS, NULL, true},
+    {WCATALOG_FILE_TYPE, FILE_OPTIONS, "path", false},   /* weir's own: see file_catalog.c */
 };
 #define NTYPES (sizeof CATALOG_TYPES / sizeof CATALOG_TYPES[0])
 
@@ -42,7 +45,8 @@ bool wcatalog_validate_options(const WOptions *options, WError *err)
     if (!ct) {
         WStrBuf b;
         wsb_init(&b);
-        for (size_t i = 0; i < NTYPES; i++) wsb_printf(&b, "%s%s", i ? "\n" : "", CATALOG_TYPES[i].identifier);
+        for (size_t i = 0; i < NTYPES; i++)
+            if (CATALOG_TYPES[i].flink) wsb_printf(&b, "%s%s", b.len ? "\n" : "", CATALOG_TYPES[i].identifier);
         werr_set(err, WEXC_VALIDATION,
                  "Could not find any factory for identifier '%s' that implements "
                  "'org.apache.flink.table.factories.CatalogFactory' in the classpath.\n\n"

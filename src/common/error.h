@@ -19,6 +19,7 @@
 #define WEXC_TABLE        "org.apache.flink.table.api.TableException"
 #define WEXC_SQL_VALIDATE "org.apache.flink.sql.parser.error.SqlValidateException"
 #define WEXC_CALCITE      "org.apache.calcite.sql.validate.SqlValidatorException"
+#define WEXC_CODEGEN      "org.apache.flink.table.planner.codegen.CodeGenException"
 #define WEXC_CALCITE_RT   "org.apache.calcite.runtime.CalciteException"   /* raised by Calcite's parser actions */
 #define WEXC_RUNTIME      "org.apache.flink.table.api.TableRuntimeException"
 #define WEXC_ILLEGAL_ARG  "java.lang.IllegalArgumentException"

@@ -776,6 +776,26 @@ static WExpr *bind_func(BindCtx *b, BScope *s, AstExpr *e)
     snprintf(upper, sizeof upper, "%s", name);
     for (char *q = upper; *q; q++) *q = (char)toupper((unsigned char)*q);
 
+    if (e->special == 'j')   /* a {fn NAME(..)} escape outside the JDBC function table */
+        return fail_at(b, e->pos, WEXC_CALCITE, "Function '{fn %s}' is not defined", name);
+    if (e->special == 'u') {
+        /* a {fn} escape Calcite maps to one of its own operators that Flink's code generator
+           does not have (parse_jdbc.c): Flink fails when it generates the call, measured */
+        WStrBuf sig;
+        wsb_init(&sig);
+        wsb_printf(&sig, "Unsupported call: %s(", name);
+        for (int i = 0; i < e->nargs; i++) {
+            WExpr *x = bind_expr(b, s, e->args[i]);
+            if (!x) { wsb_free(&sig); return NULL; }
+            if (i) wsb_append(&sig, ", ");
+            wtype_to_string(x->type, &sig);
+        }
+        wsb_append(&sig, ") \nIf you think this function should be supported, you can create an issue and "
+                         "start a discussion for it.");
+        WExpr *r = fail_at(b, e->pos, WEXC_CODEGEN, "%s", sig.buf);
+        wsb_free(&sig);
+        return r;
+    }
     if (e->over) {
         /* batch: computed by an OverAggregate below (bind_over.c) */
         for (int i = 0; i < b->nover_map; i++)

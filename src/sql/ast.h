@@ -230,6 +230,8 @@ struct AstExpr {
        'N' a niladic function written without parentheses (USER, CURRENT_TIMESTAMP, LOCALTIME,
            CURRENT_ROW_TIMESTAMP, ...): Calcite resolves such a name to a column of that name first
            (e.g. an unquoted `user` column in a SELECT list), so the binder should try that.
+       'j' a JDBC escape {fn NAME(..)} whose NAME is no JDBC function (parse_jdbc.c): refused,
+       'u' a JDBC escape Flink cannot run (name: Calcite's operator): refused with Flink's message,
        'I' also names the negated form "IS NOT JSON VALUE" etc. (then `negated` stays false).
        JSON_VALUE/JSON_QUERY/JSON_EXISTS: args laid out by parse_expr.c's json_path_call:
        JSON_VALUE [x, path, CAST(NULL AS returning) or NULL, empty mode 'NULL'|'ERROR'|'DEFAULT',

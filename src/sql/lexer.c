@@ -318,6 +318,27 @@ static bool lex_prefixed(Lx *L, int plen, WSqlTokKind kind)
     return true;
 }
 
+/* a JDBC escape's opening: "{", spaces, then fn, ts, t or d (any case), the longest that matches */
+static bool lex_jdbc_escape(Lx *L)
+{
+    int k = 1;
+    while (peekc(L, k) == ' ') k++;
+    int a = peekc(L, k), b = peekc(L, k + 1);
+    a = a >= 'A' && a <= 'Z' ? a + 32 : a;
+    b = b >= 'A' && b <= 'Z' ? b + 32 : b;
+    WSqlTokKind kind;
+    int len;
+    if (a == 'f' && b == 'n') { kind = TK_LBRACE_FN; len = k + 2; }
+    else if (a == 't' && b == 's') { kind = TK_LBRACE_TS; len = k + 2; }
+    else if (a == 't') { kind = TK_LBRACE_T; len = k + 1; }
+    else if (a == 'd') { kind = TK_LBRACE_D; len = k + 1; }
+    else return false;
+    int start = L->i, line = L->line, col = L->col;
+    for (int z = 0; z < len; z++) adv(L);
+    push(L, kind, start, line, col);
+    return true;
+}
+
 typedef struct { const char *op; WSqlTokKind kind; } OpDef;
 static const OpDef OPS[] = {
     {"<=>", TK_NULLEQ}, {"<=", TK_LE}, {">=", TK_GE}, {"<>", TK_NE}, {"!=", TK_NE2},
@@ -402,6 +423,7 @@ bool wsql_lex(WArena *a, const char *src, int len, WSqlTokens *out, WError *err)
             lex_word(&L);
             continue;
         }
+        if (c == '{' && lex_jdbc_escape(&L)) continue;
         bool matched = false;
         for (size_t k = 0; k < sizeof OPS / sizeof OPS[0]; k++) {
             int ol = (int)strlen(OPS[k].op);

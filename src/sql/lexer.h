@@ -38,6 +38,9 @@ typedef enum WSqlTokKind {
     TK_COMMENT_END, /* star-slash: a hint ends */
     TK_BEL,         /* the character U+0007: a token no rule accepts (Calcite's BEL, which its SQL
                        advisor puts at the cursor to learn what may come there) */
+    /* JDBC escapes (Calcite's LBRACE_D / _T / _TS / _FN): "{", spaces, then d, t, ts or fn in any
+       case; the longest token wins, so `{dx` is {d then x */
+    TK_LBRACE_D, TK_LBRACE_T, TK_LBRACE_TS, TK_LBRACE_FN,
     TK__COUNT
 } WSqlTokKind;
 

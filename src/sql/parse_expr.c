@@ -935,6 +935,10 @@ static AstExpr *primary(WSqlParser *p)
         return literal(p, AL_BINARY, s, pos);
     }
     case TK_HOOK: ps_next(p); return ps_new_expr(p, AE_PARAM, pos);
+    case TK_LBRACE_D:
+    case TK_LBRACE_T:
+    case TK_LBRACE_TS:
+    case TK_LBRACE_FN: return ps_jdbc_escape(p);   /* parse_jdbc.c */
     case TK_LPAREN: return paren_expr(p);
     case TK_QIDENT: return ident_expr(p);
     case TK_IDENT: break;

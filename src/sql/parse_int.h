@@ -68,6 +68,9 @@ typedef struct WSqlParser {
     int op3_pos;                       /* a binary operator's three-token scan failed here */                /* no statement form matched from here (ps_fail_statement_start) */
     int dot_pos;                       /* a compound name stopped at a "." no name follows */
     int name_end_pos;                  /* a compound name ended here (no "." follows it) */
+    int join_pos;                      /* the FROM list's join choice failed its scans here */
+    bool join_kw;                      /* ... entered at a join keyword (else at a ",") */
+    int hint_pos;                      /* a hint's "(" whose option scans all failed */
     int look_pos;                      /* ps_lookahead_tokens: position, images, count */
     const char *const *look;
     int nlook;
@@ -160,6 +163,16 @@ void ps_scan_failed_late(WSqlParser *p, const char *const *imgs, int n);
 /* no statement form matches the tokens at `start`: Flink's statement choice fails at its first token
    (the statement and operand starts, then the scans for BEGIN, END, SHOW x, USE x and EXECUTE) */
 _Noreturn void ps_fail_statement_start(WSqlParser *p, int start);
+/* the FROM list's join loop (Calcite's FromClause) at the current token: true when its choice's
+   scans accept `, table` (comma) or `[NATURAL] join-type table` (LOOKAHEAD(3)); when they do not,
+   the failing paths record the scans (join_pos) for the rescan */
+bool ps_from_comma_ahead(WSqlParser *p);
+bool ps_join_ahead(WSqlParser *p);
+/* a hint's options at its "(" (Calcite's SqlHint): key = value pairs (LOOKAHEAD(5)), a list of
+   names or of literals (LOOKAHEAD(3) each); when no scan accepts, only "( )" is left (hint_pos) */
+bool ps_hint_kv_ahead(WSqlParser *p);
+bool ps_hint_names_ahead(WSqlParser *p);
+bool ps_hint_literals_ahead(WSqlParser *p);
 /* the sequences Calcite's lookahead scans add at the current (error) position */
 void ps_rescan(WSqlParser *p, PsSeqList *out);
 
@@ -185,7 +198,10 @@ AstExpr *ps_expr_item(WSqlParser *p);
 /* the comma of an ORDER BY / GROUP BY list: Calcite goes on only when an item follows it
    (LOOKAHEAD(2)), else the comma is the error token; consumes it and returns true to go on */
 bool ps_list_comma(WSqlParser *p, bool group);   /* group: GROUP BY items (also GROUPING SETS, ROLLUP, CUBE) */
-AstExpr *ps_expr_or_query(WSqlParser *p);      /* inside parentheses where a query may appear */
+AstExpr *ps_expr_or_query(WSqlParser *p);
+/* a JDBC escape at a TK_LBRACE_D / _T / _TS / _FN token: {d '..'}, {t '..'}, {ts '..'}, {fn f(..)}
+   (parse_jdbc.c) */
+AstExpr *ps_jdbc_escape(WSqlParser *p);      /* inside parentheses where a query may appear */
 AstType *ps_type(WSqlParser *p);              /* Calcite's DataType (CAST, RETURNING) */
 /* interval qualifier: unit [(p)] [TO unit [(f)]] or SECOND [(p [, f])] (AU_* units; -1: absent) */
 void ps_interval_qualifier(WSqlParser *p, int *start, int *end, int *prec, int *frac);

@@ -6,7 +6,7 @@
  * token (parse_util.c), the token sequences its LOOKAHEAD scans tried there: it re-runs each scan and
  * records every token it compared, at its position (1 = the error token); a sequence is written
  * out whenever a scan steps back to an earlier position, and repeats are dropped
- * (jj_rescan_token / jj_add_error_token). Three grammar positions decide by such scans in Flink's
+ * (jj_rescan_token / jj_add_error_token). These grammar positions decide by such scans in Flink's
  * parser, and weir's parser marks them:
  *   - after an operand (ps_mark_continuation): the operator loop of Calcite's Expression2 (a field
  *     access, IN / comparison with a quantifier, BETWEEN, LIKE / SIMILAR TO, a binary operator
@@ -17,7 +17,11 @@
  *     ORDER BY, ...; ps_note_operand_start): the tokens that may start an operand, one by one;
  *   - after a compound name that stopped at a "." with no name behind it (ps_compound): `"."`
  *     followed by each kind of identifier; after a name outside an expression that ended at
- *     another token: `"."` alone (the scan failed at its first token).
+ *     another token: `"."` alone (the scan failed at its first token);
+ *   - the FROM list's join loop (join_pos: `, table`, `[NATURAL] join-type table`) and a hint's
+ *     options (hint_pos: key = value, names, literals), rescanned from the token where their
+ *     choice started (ps_from_comma_ahead / ps_join_ahead / ps_hint_*_ahead decide with the same
+ *     scans).
  * A binary operator not followed by an operand makes the scan fail at the operator, so Calcite
  * reports the operator itself with the two-token sequences (`"+" "NOT"`, ...). The scans and their
  * order are Flink 2.3.0's (measured with its parser for the typos in tests/golden/session_err_parse_*).
@@ -52,6 +56,10 @@ static bool tok_is(const WSqlToken *t, const char *img)
     if (strcmp(img, "<QUOTED_STRING>") == 0) return t->kind == TK_STRING;
     if (strcmp(img, "<UNICODE_STRING_LITERAL>") == 0) return t->kind == TK_USTRING;
     if (strcmp(img, "<BINARY_STRING_LITERAL>") == 0) return t->kind == TK_BINSTRING;
+    if (strcmp(img, "<LBRACE_D>") == 0) return t->kind == TK_LBRACE_D;
+    if (strcmp(img, "<LBRACE_T>") == 0) return t->kind == TK_LBRACE_T;
+    if (strcmp(img, "<LBRACE_TS>") == 0) return t->kind == TK_LBRACE_TS;
+    if (strcmp(img, "<LBRACE_FN>") == 0) return t->kind == TK_LBRACE_FN;
     return false;
 }
 
@@ -79,6 +87,7 @@ typedef struct Scan {
 
 static void emit(Scan *s)
 {
+    if (!s->out) return;   /* a scan run to decide, not to report */
     PsSeq q;
     memset(&q, 0, sizeof q);
     q.n = s->endpos;
@@ -105,8 +114,10 @@ static bool T(Scan *s, const char *img)
 {
     if (s->hit) return true;
     int pos = s->pos + 1;
-    add_error_token(s, img, pos);
-    if (!tok_is(ps_peek(s->p, s->base + pos - 1 - s->p->pos), img)) return false;   /* base is p->pos */
+    /* positions count from the error token (1); a scan that started before it (base < p->pos)
+       compared its first tokens at positions <= 0, which JavaCC does not list */
+    add_error_token(s, img, pos - (s->p->pos - s->base));
+    if (!tok_is(ps_peek(s->p, s->base + pos - 1 - s->p->pos), img)) return false;
     s->pos++;
     if (s->pos == s->la) s->hit = true;
     return true;
@@ -270,13 +281,114 @@ static bool g_unit(Scan *s)
                "\"SECOND\"", "\"SECONDS\"");
 }
 
-static void run(Scan *s, int la, bool (*g)(Scan *))
+static bool run(Scan *s, int la, bool (*g)(Scan *))
 {
     s->pos = 0;
     s->la = la;
     s->hit = false;
-    (void)g(s);
+    return g(s) || s->hit;
 }
+
+/* the FROM list's join loop (Calcite's FromClause; measured with Flink's parser): entered at a ","
+   or a join keyword, its choice tries `"," TableRef2` (LOOKAHEAD(2)), then `[NATURAL] JoinType
+   TableRef1` (LOOKAHEAD(3); JoinType: JOIN, INNER JOIN, LEFT / RIGHT / FULL [OUTER] JOIN, CROSS
+   JOIN), then CROSS APPLY / OUTER APPLY by their first token */
+static const char *const TABLE_STARTS[] = {
+    "<IDENTIFIER>", "<HYPHENATED_IDENTIFIER>", "<QUOTED_IDENTIFIER>", "<BACK_QUOTED_IDENTIFIER>",
+    "<BIG_QUERY_BACK_QUOTED_IDENTIFIER>", "<BRACKET_QUOTED_IDENTIFIER>", "<UNICODE_QUOTED_IDENTIFIER>",
+    "\"LATERAL\"", "\"(\"", "\"UNNEST\"", "\"TABLE\"",
+};
+static bool table_start(Scan *s) { return any(s, TABLE_STARTS, (int)(sizeof TABLE_STARTS / sizeof TABLE_STARTS[0])); }
+static bool g_from_comma(Scan *s) { return T(s, "\",\"") && table_start(s); }
+
+static bool join_type(Scan *s)
+{
+    int save = s->pos;
+    if (T(s, "\"JOIN\"")) return true;
+    s->pos = save;
+    if (T(s, "\"INNER\"") && T(s, "\"JOIN\"")) return true;
+    static const char *const SIDES[] = {"\"LEFT\"", "\"RIGHT\"", "\"FULL\""};
+    for (int i = 0; i < 3; i++) {
+        s->pos = save;
+        if (T(s, SIDES[i])) {
+            (void)T(s, "\"OUTER\"");   /* optional: a failed compare does not move the scan */
+            if (T(s, "\"JOIN\"")) return true;
+        }
+    }
+    s->pos = save;
+    return T(s, "\"CROSS\"") && T(s, "\"JOIN\"");
+}
+
+static bool g_join(Scan *s)
+{
+    (void)T(s, "\"NATURAL\"");
+    return join_type(s) && table_start(s);
+}
+
+/* a hint's options (Calcite's SqlHint, measured): `( key = value (, | ))` with a key that is a
+   name or a string (LOOKAHEAD(5)), `( name (, | ))` (LOOKAHEAD(3)), `( literal (, | ))`
+   (LOOKAHEAD(3)); Calcite's string literal tries its kinds in this order */
+static bool string_scan(Scan *s)
+{
+    if (T(s, "<BINARY_STRING_LITERAL>") || T(s, "<PREFIXED_STRING_LITERAL>")) return true;
+    if (T(s, "<QUOTED_STRING>")) {
+        while (!s->hit && T(s, "<QUOTED_STRING>")) {}   /* more fragments */
+        if (!s->hit && T(s, "\"UESCAPE\"")) return T(s, "<QUOTED_STRING>");
+        return true;
+    }
+    return ANY(s, "<UNICODE_STRING_LITERAL>", "<C_STYLE_ESCAPED_STRING_LITERAL>",
+               "<BIG_QUERY_DOUBLE_QUOTED_STRING>", "<BIG_QUERY_QUOTED_STRING>");
+}
+/* Calcite's SimpleIdentifier in a scan: the identifier kinds, then the non-reserved keyword the
+   token is (listed as itself: `"K" "="`, measured) */
+static bool ident_scan(Scan *s)
+{
+    if (s->hit) return true;
+    const WSqlToken *t = ps_peek(s->p, s->base + s->pos - s->p->pos);
+    if (t->kind != TK_IDENT || !t->kw) return any(s, IDENTS, 7);
+    for (int i = 0; i < 7; i++) add_error_token(s, IDENTS[i], s->pos + 1 - (s->p->pos - s->base));
+    if (t->kw->reserved) return false;
+    return T(s, wa_sprintf(s->p->a, "\"%s\"", t->kw->word));
+}
+
+static bool g_hint_kv(Scan *s)
+{
+    return T(s, "\"(\"") && (ident_scan(s) || string_scan(s)) && T(s, "\"=\"") && string_scan(s)
+           && ANY(s, "\",\"", "\")\"");
+}
+static bool g_hint_names(Scan *s)
+{
+    return T(s, "\"(\"") && ident_scan(s) && ANY(s, "\",\"", "\")\"");
+}
+static bool g_hint_literals(Scan *s)
+{
+    if (!T(s, "\"(\"")) return false;
+    bool num = false;
+    if (T(s, "\"+\"") || T(s, "\"-\"")) num = true;
+    if (ANY(s, "<UNSIGNED_INTEGER_LITERAL>", "<DECIMAL_NUMERIC_LITERAL>")) {
+    } else if (T(s, "\"DECIMAL\"")) {
+        if (!T(s, "<QUOTED_STRING>")) return false;
+    } else if (T(s, "<APPROX_NUMERIC_LITERAL>")) {
+    } else if (num || !string_scan(s)) {
+        return false;
+    }
+    return ANY(s, "\",\"", "\")\"");
+}
+
+static bool decide(WSqlParser *p, int la, bool (*g)(Scan *))
+{
+    Scan s;
+    memset(&s, 0, sizeof s);
+    s.p = p;
+    s.base = p->pos;
+    return run(&s, la, g);
+}
+
+bool ps_from_comma_ahead(WSqlParser *p) { return decide(p, 2, g_from_comma); }
+bool ps_join_ahead(WSqlParser *p) { return decide(p, 3, g_join); }
+bool ps_hint_kv_ahead(WSqlParser *p) { return decide(p, 5, g_hint_kv); }
+bool ps_hint_names_ahead(WSqlParser *p) { return decide(p, 3, g_hint_names); }
+bool ps_hint_literals_ahead(WSqlParser *p) { return decide(p, 3, g_hint_literals); }
 
 /* the statement choice of Flink's parser: the scans of its LOOKAHEAD alternatives, in grammar order */
 static const char *const SHOW_FIRST[] = {"\"CATALOGS\"", "\"CURRENT\""};
@@ -414,6 +526,23 @@ static void rescan(WSqlParser *p, PsSeqList *out)
     s.p = p;
     s.out = out;
     s.base = p->pos;
+    if (p->join_pos >= 0 && p->join_pos <= p->pos) {
+        /* the join loop's scans, from where its choice started */
+        s.base = p->join_pos;
+        (void)run(&s, 2, g_from_comma);
+        if (p->join_kw) (void)run(&s, 3, g_join);
+        add_error_token(&s, NULL, 0);
+        s.base = p->pos;
+    }
+    if (p->hint_pos >= 0 && p->hint_pos < p->pos && p->pos - p->hint_pos < 5) {
+        /* the hint option scans, from its "(" */
+        s.base = p->hint_pos;
+        (void)run(&s, 5, g_hint_kv);
+        (void)run(&s, 3, g_hint_names);
+        (void)run(&s, 3, g_hint_literals);
+        add_error_token(&s, NULL, 0);
+        s.base = p->pos;
+    }
     if (p->pos == p->look_pos) {
         for (int i = 0; i < p->nlook; i++) {
             PsSeq q;

@@ -45,18 +45,24 @@ static AstQuery *wrap(WSqlParser *p, AstQuery *inner)
 
 /* ---- hints ---- */
 
-static AstHintOption hint_option_value(WSqlParser *p)
+/* one literal of a hint's literal list (Calcite: a numeric or string literal) */
+static AstHintOption hint_literal(WSqlParser *p)
 {
     AstHintOption o = {0};
     WSqlToken *t = ps_cur(p);
-    if (t->kind == TK_STRING || t->kind == TK_USTRING) o.value = ps_string_plain(p);
-    else if (t->kind == TK_INTEGER || t->kind == TK_DECIMAL || t->kind == TK_APPROX) {
+    if (t->kind == TK_STRING || t->kind == TK_USTRING || t->kind == TK_BINSTRING) {
+        o.value = ps_string_plain(p);
+    } else if (t->kind == TK_INTEGER || t->kind == TK_DECIMAL || t->kind == TK_APPROX) {
         o.value = t->val;
         ps_next(p);
-    } else if (ps_is_ident(p)) {
-        o.value = ps_ident(p);
     } else {
-        ps_is(p, TK_INTEGER);
+        static const char *const LITS[] = {
+            "\"DECIMAL\"", "<UNSIGNED_INTEGER_LITERAL>", "<APPROX_NUMERIC_LITERAL>",
+            "<DECIMAL_NUMERIC_LITERAL>", "<BINARY_STRING_LITERAL>", "<QUOTED_STRING>",
+            "<PREFIXED_STRING_LITERAL>", "<UNICODE_STRING_LITERAL>", "<C_STYLE_ESCAPED_STRING_LITERAL>",
+            "<BIG_QUERY_DOUBLE_QUOTED_STRING>", "<BIG_QUERY_QUOTED_STRING>", "\"+\"", "\"-\"",
+        };
+        for (size_t i = 0; i < sizeof LITS / sizeof LITS[0]; i++) ps_note_image(p, LITS[i]);
         ps_fail(p);
     }
     return o;
@@ -71,21 +77,31 @@ AstHints ps_hints_opt(WSqlParser *p)
         AstHint *hint = WA_NEW(p->a, AstHint);
         hint->pos = ps_pos(p);
         hint->name = ps_ident(p);
-        if (ps_accept(p, TK_LPAREN)) {
+        if (!ps_is(p, TK_LPAREN)) {
+            /* no options: "(" was expected too */
+        } else {
+            /* Calcite's choice: key = value pairs, a literal list (both decided by scans), else a
+               list of names */
+            int lparen = p->pos;
+            bool kv = ps_hint_kv_ahead(p);
+            bool names = !kv && ps_hint_names_ahead(p);
+            bool lits = !kv && !names && ps_hint_literals_ahead(p);
+            if (!kv && !names && !lits) p->hint_pos = lparen;   /* only "( )" is left */
+            ps_next(p);
             PsList opts = {0};
-            if (!ps_is(p, TK_RPAREN)) {
-                /* key = 'value' pairs, or a list of names / literals */
-                bool kv = (ps_at(p, 1, TK_EQ));
-                hint->kv = kv;
+            hint->kv = kv;
+            if (kv || names || lits) {
                 do {
                     AstHintOption *o = WA_NEW(p->a, AstHintOption);
                     if (kv) {
                         if (ps_is_string(p)) o->key = ps_string_plain(p);
                         else o->key = ps_ident(p);
                         ps_expect(p, TK_EQ);
-                        o->value = ps_string_plain(p);
+                        o->value = ps_string(p);   /* Calcite's string literal: more fragments, UESCAPE */
+                    } else if (lits) {
+                        *o = hint_literal(p);
                     } else {
-                        *o = hint_option_value(p);
+                        o->value = ps_ident(p);
                     }
                     ps_list_add(p, &opts, o);
                 } while (ps_accept(p, TK_COMMA));
@@ -172,7 +188,13 @@ static AstFrom *table_ref(WSqlParser *p)
         if (ps_is_kw(p, "TABLE")) {
             f = new_from(p, AFR_LATERAL, pos);
             f->call = table_function_call(p);
+        } else if (ps_kw_at(p, 0, "UNNEST")) {
+            /* LATERAL UNNEST(...): UNNEST is lateral already */
+            ps_leave(p);
+            return table_ref(p);
         } else {
+            static const char *const LATERAL_UNNEST[] = {"\"UNNEST\""};   /* decided by a scan */
+            ps_lookahead_tokens(p, LATERAL_UNNEST, 1);
             ps_expect(p, TK_LPAREN);
             f = new_from(p, AFR_SUBQUERY, pos);
             f->subquery = ps_query(p);
@@ -236,11 +258,16 @@ static AstFrom *table_ref(WSqlParser *p)
             ps_fail(p);
         }
         f->name = ps_compound(p);
+        int after_name = p->pos;
         f->hints = ps_hints_opt(p);
         (void)ps_is_kw(p, "EXTEND");
         (void)ps_is(p, TK_LPAREN);
+        /* the scans after a table name; the compound name's `"." name` scan only right after it
+           (not after hints, measured) */
         static const char *const AFTER_NAME[] = {"\"MATCH_RECOGNIZE\"", "\".\"", "\"PIVOT\"", "\"UNPIVOT\""};
-        ps_lookahead_tokens(p, AFTER_NAME, 4);
+        static const char *const AFTER_HINTS[] = {"\"MATCH_RECOGNIZE\"", "\"PIVOT\"", "\"UNPIVOT\""};
+        if (p->pos == after_name) ps_lookahead_tokens(p, AFTER_NAME, 4);
+        else ps_lookahead_tokens(p, AFTER_HINTS, 3);
         if (ps_accept_kw(p, "FOR")) {
             ps_expect_kw(p, "SYSTEM_TIME");
             ps_expect_kw(p, "AS");
@@ -280,14 +307,44 @@ static AstFrom *join(WSqlParser *p, AstFrom *left, AstJoinType jt, bool natural,
 
 static AstFrom *from_clause(WSqlParser *p)
 {
+    static const char *const JOIN_KWS[] = {"NATURAL", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "OUTER"};
     AstFrom *left = table_ref(p);
     for (;;) {
         AstPos pos = ps_pos(p);
-        if (ps_accept(p, TK_COMMA)) {
-            left = join(p, left, AJ_COMMA, false, pos);
-            continue;
+        /* Calcite's loop: entered at "," or a join keyword; inside, the choice decides by its scans
+           (parse_lookahead.c) and fails at the token it entered at when none accepts */
+        bool kw = false;
+        for (size_t i = 0; i < sizeof JOIN_KWS / sizeof JOIN_KWS[0] && !kw; i++) kw = ps_kw_at(p, 0, JOIN_KWS[i]);
+        if (ps_at(p, 0, TK_COMMA)) {
+            if (ps_from_comma_ahead(p)) {
+                ps_next(p);
+                left = join(p, left, AJ_COMMA, false, pos);
+                continue;
+            }
+            for (size_t i = 0; i < sizeof JOIN_KWS / sizeof JOIN_KWS[0]; i++) ps_note(p, JOIN_KWS[i], true, 0);
+            p->join_pos = p->pos;
+            p->join_kw = false;
+            ps_fail(p);
         }
-        (void)ps_is_kw(p, "OUTER");
+        if (!kw) {
+            /* the loop ends: its first tokens were expected here */
+            (void)ps_is(p, TK_COMMA);
+            for (size_t i = 0; i < sizeof JOIN_KWS / sizeof JOIN_KWS[0]; i++) (void)ps_is_kw(p, JOIN_KWS[i]);
+            break;
+        }
+        if (!ps_join_ahead(p)) {
+            p->join_pos = p->pos;
+            p->join_kw = true;
+            if (ps_kw_at(p, 0, "CROSS") || ps_kw_at(p, 0, "OUTER")) {
+                ps_next(p);
+                ps_expect_kw(p, "APPLY");
+                /* Calcite's grammar action under Flink's conformance */
+                ps_fail_calcite(p, ps_peek(p, -1), "APPLY operator is not allowed under the current SQL conformance level");
+            }
+            ps_note(p, "CROSS", true, 0);
+            ps_note(p, "OUTER", true, 0);
+            ps_fail(p);
+        }
         bool natural = ps_accept_kw(p, "NATURAL");
         AstJoinType jt;
         if (ps_accept_kw(p, "JOIN")) jt = AJ_INNER;
@@ -295,11 +352,7 @@ static AstFrom *from_clause(WSqlParser *p)
         else if (ps_accept_kw(p, "LEFT")) { ps_accept_kw(p, "OUTER"); ps_expect_kw(p, "JOIN"); jt = AJ_LEFT; }
         else if (ps_accept_kw(p, "RIGHT")) { ps_accept_kw(p, "OUTER"); ps_expect_kw(p, "JOIN"); jt = AJ_RIGHT; }
         else if (ps_accept_kw(p, "FULL")) { ps_accept_kw(p, "OUTER"); ps_expect_kw(p, "JOIN"); jt = AJ_FULL; }
-        else if (!natural && ps_accept_kw(p, "CROSS")) { ps_expect_kw(p, "JOIN"); jt = AJ_CROSS; }
-        else {
-            if (natural) ps_fail(p);
-            break;
-        }
+        else { ps_expect_kw(p, "CROSS"); ps_expect_kw(p, "JOIN"); jt = AJ_CROSS; }
         left = join(p, left, jt, natural, pos);
     }
     return left;

@@ -1183,7 +1183,7 @@ static bool setup(WSqlParser *p, WArena *a, const char *sql, WError *err)
     p->srclen = (int)strlen(p->src);
     p->err = err;
     p->exp_pos = -1;
-    p->values_row_pos = p->cont_pos = p->start_pos = p->sorted_start_pos = p->comma_pos = p->look_pos = p->escape_pos = p->dot_pos = p->name_end_pos = -1;
+    p->values_row_pos = p->cont_pos = p->start_pos = p->sorted_start_pos = p->comma_pos = p->look_pos = p->escape_pos = p->dot_pos = p->name_end_pos = p->join_pos = p->hint_pos = -1;
     p->stmt_start_pos = p->op3_pos = -1;
     WSqlTokens toks;
     if (!wsql_lex(a, p->src, p->srclen, &toks, err)) return false;

@@ -53,6 +53,8 @@ static const TokImg TOK_IMAGES[TK__COUNT] = {
     [TK_CARET] = {"^", ORD_OP + 21}, [TK_DOLLAR] = {"$", ORD_OP + 22},
     [TK_HINT_BEG] = {"/*+", ORD_HINT + 0}, [TK_COMMENT_END] = {"*/", ORD_HINT + 1},
     [TK_BEL] = {"\\u0007", ORD_HINT + 2},
+    [TK_LBRACE_D] = {"<LBRACE_D>", ORD_LIT + 20}, [TK_LBRACE_T] = {"<LBRACE_T>", ORD_LIT + 21},
+    [TK_LBRACE_TS] = {"<LBRACE_TS>", ORD_LIT + 22}, [TK_LBRACE_FN] = {"<LBRACE_FN>", ORD_LIT + 23},
 };
 
 /* ---- tokens ---- */

@@ -1,0 +1,2 @@
+-- {fn} names are case sensitive: the JDBC function table is upper case.
+SELECT {fn ucase('q')};
