@@ -4,7 +4,9 @@
  * WEIR_TEST_KILL_AT=<tick|tick-after-checkpoint|before-metadata|during-metadata|after-metadata>:<n>
  * kills the process (SIGKILL) at that point (tick-after-checkpoint: the n-th chunk step once a
  * checkpoint has completed, so that a kill between checkpoints always has one to restore from, or
- * before the job's final checkpoint if the input ends first), WEIR_TEST_FAIL_CHECKPOINTS=<ids> makes those checkpoints' state writes
+ * before the job's final checkpoint if the input ends first; before-/after-metadata:<n>: checkpoint
+ * n's _metadata, or the final checkpoint's when the input ends first and one has completed),
+ * WEIR_TEST_FAIL_CHECKPOINTS=<ids> makes those checkpoints' state writes
  * fail as on a full disk, WEIR_TEST_SNAPSHOT_DELAY=<duration> slows every lane's snapshot.
  * Without them every hook does nothing. See checkpoint_internal.h.
  */
@@ -73,10 +75,12 @@ void ckpt_test_kill_at_finish(const WCkpt *c)
     if (c->kill_at == KILL_TICK_AFTER_CKPT && c->completed > 0) raise(SIGKILL);
 }
 
-/* WEIR_TEST_KILL_AT=<at>:<n>: dies at `at` of checkpoint id >= n */
+/* WEIR_TEST_KILL_AT=<at>:<n>: dies at `at` of checkpoint id >= n, or of the job's final checkpoint
+   when the input ended before checkpoint n (on a loaded machine fewer periodic checkpoints complete)
+   and one it can be restored from has completed (called with c->mu held) */
 void ckpt_test_kill(const WCkpt *c, KillAt at, int64_t id)
 {
-    if (c->kill_at == at && id >= c->kill_n) raise(SIGKILL);
+    if (c->kill_at == at && (id >= c->kill_n || (c->finishing && c->any_complete))) raise(SIGKILL);
 }
 
 /* WEIR_TEST_KILL_AT=during-metadata:<n>: writes half of _metadata's text to `tmp`, then dies */

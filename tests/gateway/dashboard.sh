@@ -78,7 +78,8 @@ done
 # the graph once all its nodes show the measured task times (Busy and Backpressured as a
 # percentage): a vertex has no rates until its second sample (weir, like Flink, answers NaN, which
 # the page shows as N/A), and the page asks for each node's metrics on its own
-chrome graph "/job/running/$jid/overview" "Busy \\(max\\): [0-9]+%" "(Busy|Backpressured) \\(max\\): N/A"
+chrome graph "/job/running/$jid/overview" "(?=[\\s\\S]*Busy \\(max\\): [0-9]+%)(?=[\\s\\S]*Backpressured \\(max\\): [0-9]+%)" \
+  "(Busy|Backpressured) \\(max\\): N/A"
 check "the graph's nodes show measured Busy and Backpressured percentages, not N/A" \
   bash -c "! grep -qE '(Busy|Backpressured) \(max\): N/A' '$ART/graph.html' && grep -qE 'Backpressured \(max\): [0-9]+%' '$ART/graph.html'"
 nv="$(jq '.vertices | length' "$W/job.json")"

@@ -8,8 +8,8 @@ counts as showing TEXT only while its HTML does not also match REGEX, e.g. a pla
 some parts of the page still show)
 Drives Chromium over the DevTools protocol on a pipe (--remote-debugging-pipe: JSON messages ended
 by NUL on file descriptors 3 and 4, no extra library): opens URL, polls the page's HTML until it
-contains TEXT (real time, up to --timeout seconds, default 120), waits one more second for the
-page to settle, then writes the page's HTML and a screenshot. Exit 0 when TEXT appeared, 1 when it
+contains TEXT (real time, up to --timeout seconds, default 120), then writes the HTML that matched
+(taken by the same evaluation, as the page redraws on its own timers) and a screenshot. Exit 0 when TEXT appeared, 1 when it
 did not (HTML and screenshot are written anyway), 2 when Chromium could not be driven.
 """
 import argparse
@@ -94,20 +94,25 @@ def main():
         b.call("Page.navigate", {"url": a.url}, s)
         want = json.dumps(a.text)
         until = time.time() + a.timeout
+        # the HTML is taken by the same evaluation that tests it: the page redraws on its own
+        # timers, and a later capture may show a state the test never saw
+        test = ("new RegExp(%s).test(h)" if a.regex else "h.includes(%s)") % want
+        if a.absent:
+            test += " && !new RegExp(%s).test(h)" % json.dumps(a.absent)
+        probe = "(() => { const h = document.documentElement.outerHTML; return (%s) ? h : null; })()" % test
+        html = None
         while time.time() < until:
-            test = ("new RegExp(%s).test(document.documentElement.outerHTML)" if a.regex
-                    else "document.documentElement.outerHTML.includes(%s)") % want
-            if a.absent:
-                test += " && !new RegExp(%s).test(document.documentElement.outerHTML)" % json.dumps(a.absent)
-            r = b.call("Runtime.evaluate", {"expression": test,
-                                            "returnByValue": True}, s)
-            if r.get("result", {}).get("value") is True:
+            r = b.call("Runtime.evaluate", {"expression": probe, "returnByValue": True}, s)
+            v = r.get("result", {}).get("value")
+            if isinstance(v, str):
                 found = True
+                html = v
                 break
             time.sleep(0.5)
-        time.sleep(1)
-        html = b.call("Runtime.evaluate", {"expression": "document.documentElement.outerHTML",
-                                           "returnByValue": True}, s)["result"]["value"]
+        if html is None:
+            time.sleep(1)
+            html = b.call("Runtime.evaluate", {"expression": "document.documentElement.outerHTML",
+                                               "returnByValue": True}, s)["result"]["value"]
         with open(a.html, "w") as f:
             f.write(html)
         png = b.call("Page.captureScreenshot", {"format": "png"}, s)["data"]
