@@ -1,16 +1,21 @@
 /*
  * backend_internal.h — private hooks between the files of src/state/ (not for other modules).
  *
- * heap_backend.c owns the public keyed-state API and the backend/state objects; a RocksDB
- * backend is a heap backend object with a WRdb attached, and every public call dispatches to
- * rocksdb_backend.c when one is. snapshot.c writes and reads snapshot files through the
- * enumeration and restore hooks below. Depends on common/ and the state headers only.
+ * Every state backend implements one table of operations, WStateOps: heap_backend.c the
+ * `hashmap` backend (wheap_state_ops), rocksdb_ops.c over rocksdb_backend.c the `rocksdb` one
+ * (wrdb_state_ops).
+ * backend.c owns the backend and state objects and the public keyed-state API of state.h, and
+ * dispatches every call through the table of the state's backend; snapshot.c writes and
+ * restores snapshot files through the same table. A backend keeps its own side of a state in
+ * the state's union (the heap's table or the RocksDB column family side) and never reads
+ * another backend's. Depends on common/ and the state headers only.
  */
 #ifndef WEIR_STATE_BACKEND_INTERNAL_H
 #define WEIR_STATE_BACKEND_INTERNAL_H
 
 #include "state.h"
 #include "snapshot.h"
+#include "../common/arena.h"
 
 /* ---- big-endian helpers (Java's DataOutput order, as Flink writes keys and timestamps) ---- */
 static inline void wbe_put16(unsigned char *p, uint16_t v) { p[0] = (unsigned char)(v >> 8); p[1] = (unsigned char)v; }
@@ -30,33 +35,145 @@ static inline uint64_t wbe_get64(const unsigned char *p) { return ((uint64_t)wbe
 typedef struct WRdb WRdb;
 typedef struct WRdbState WRdbState;
 
-/* ---- heap_backend.c: object access ---- */
-void wstate_attach_rdb(WStateBackend *b, WRdb *r);
-WRdb *wstate_rdb(const WStateBackend *b);
+/* ---- the objects (backend.c; each backend fills its side of the unions) ---- */
+
+/* The hashmap backend's side (heap_backend.c): an open-addressing table of entries and the pool
+   its entries come from. */
+typedef struct WHeapEntry WHeapEntry;
+typedef struct WHeapTable {
+    size_t cap, n;              /* cap is a power of two (or 0) */
+    WHeapEntry **slots;
+    size_t cursor;              /* incremental cleanup position */
+} WHeapTable;
+#define WHEAP_POOL_CLASSES 64   /* free lists by 16-byte size class, up to 1024 bytes */
+typedef struct WHeapPool {
+    void *free_list[WHEAP_POOL_CLASSES];
+    WArena arena;
+    bool init;
+} WHeapPool;
+
+typedef struct WStateOps WStateOps;
+
+struct WState {
+    const WStateOps *ops;       /* its backend's table (kept here: one load less per call) */
+    WStateBackend *b;
+    char *name;
+    WStateKind kind;
+    int64_t ttl;
+    int64_t entries, bytes, expired_reads;
+    int64_t created, expired;   /* entries ever created / removed by TTL (insight: state growth) */
+    bool from_restore;          /* created by a restore; the first register adopts its TTL */
+    union {
+        WHeapTable tab;         /* hashmap */
+        struct {                /* rocksdb: the column family side, the buffer a WValueRef updates */
+            WRdbState *rdb;
+            unsigned char *ubuf;
+            size_t ucap;
+        };
+    };
+};
+
+struct WStateBackend {
+    const WStateOps *ops;
+    WStateBackendConfig cfg;
+    int nstates;
+    WState **states;
+    unsigned char *key;         /* the current key */
+    size_t klen, kcap;
+    uint64_t khash;             /* hashmap: its hash */
+    int key_group;              /* -1: not computed yet */
+    size_t ns_bytes;            /* wstate_set_namespace_bytes */
+    char *mismatch;             /* a restored state registered with another kind (sticky error) */
+    bool over_limit;            /* cfg.memory_limit was passed (reported once) */
+    union {
+        WHeapPool pool;         /* hashmap: entries, values and per-key map tables */
+        WRdb *rdb;              /* rocksdb */
+    };
+};
+
+/* ---- the backend interface ----
+   Every entry is set in both tables (backend.c checks at creation); "the current key" is
+   b->key / b->klen as backend.c copied it before key_set. */
+struct WStateOps {
+    WStateBackendType type;
+    const char *class_name;                 /* Flink's name of the backend */
+    /* backend */
+    void (*free_backend)(WStateBackend *b);  /* its side of b and of every state (objects: backend.c) */
+    void (*add_state)(WState *s);           /* s was registered: create its side */
+    void (*adopt_ttl)(WState *s, int64_t ttl);
+    /* a restored state is registered with another kind: drop or fail (msg: the error) */
+    void (*kind_changed)(WState *s, WStateKind kind, const char *msg);
+    /* the current key changed; hash = wstate_key_hash of it when hashed */
+    void (*key_set)(WStateBackend *b, bool hashed, uint64_t hash);
+    bool (*failed)(const WStateBackend *b, WError *err);
+    void (*compact)(WStateBackend *b);
+    /* value */
+    WStateLookup (*value_get)(WState *s, WBytes *out);
+    void (*value_put)(WState *s, const void *v, size_t len);
+    void (*clear)(WState *s);               /* the current key's value, map or list */
+    WStateLookup (*value_ref)(WState *s, WValueRef *r);
+    void *(*value_ref_reserve)(WValueRef *r, size_t len);
+    void (*value_ref_commit)(WValueRef *r);
+    void (*value_ref_clear)(WValueRef *r);
+    /* map */
+    WStateLookup (*map_get)(WState *s, const void *uk, size_t uklen, WBytes *out);
+    void (*map_put)(WState *s, const void *uk, size_t uklen, const void *uv, size_t uvlen);
+    void (*map_remove)(WState *s, const void *uk, size_t uklen);
+    size_t (*map_size)(WState *s, bool stop_at_first);
+    void (*map_iter)(WState *s, WMapIter *it);
+    bool (*map_next)(WMapIter *it, WBytes *uk, WBytes *uv);
+    void (*map_iter_remove)(WMapIter *it);
+    /* list */
+    void (*list_add)(WState *s, const void *v, size_t len);
+    int (*list_get)(WState *s, const WBytes **items, WStateLookup *how);
+    void (*list_remove_at)(WState *s, int index);
+    /* whole state */
+    void (*for_each)(WState *s, WStateKeyFn fn, void *ctx);
+    /* one bounded step of wstate_scan_key_bytes over s (*pos: where the last step stopped; true
+       when the pass over s ended, *pos back to 0) */
+    bool (*scan_key_bytes)(WState *s, size_t *pos, int64_t *budget, WStateKeyBytesFn fn, void *ctx);
+    void (*refresh_stats)(WState *s);       /* bring s->entries / bytes / expired_reads up to date */
+    bool counts_growth;                     /* s->created / s->expired are counted */
+    void (*prefetch_slot)(const WState *s, uint64_t hash);
+    void (*prefetch_entry)(const WState *s, uint64_t hash);
+    /* snapshots (snapshot.c) */
+    void (*snapshot_prepare)(WStateBackend *b);   /* before a full snapshot */
+    /* live entries of s (now = the snapshot time) in key-group order */
+    void (*snapshot_state)(WState *s, WSnapWriter *w, int64_t now);
+    /* NULL: the backend takes no incremental snapshots */
+    bool (*snapshot_incremental)(WStateBackend *b, const char *dir, const char *shared_dir,
+                                 WSnapshotStats *st, WError *err);
+    /* where a restore may put scratch files (NULL: the system's temporary directory) */
+    const char *(*local_dir)(const WStateBackend *b);
+    /* restore: insert a record with its timestamp; kg is the key group of k */
+    void (*restore_value)(WState *s, int kg, const void *k, size_t kl, const void *v, size_t vl, int64_t ts);
+    void (*restore_map)(WState *s, int kg, const void *k, size_t kl, const void *uk, size_t ukl,
+                        const void *v, size_t vl, int64_t ts);
+    /* body = items as (4-byte big-endian length, bytes)*, appended to k's list */
+    void (*restore_list)(WState *s, int kg, const void *k, size_t kl, const unsigned char *body,
+                         size_t bodylen, int nitems, int64_t ts);
+    /* an entry in RocksDB's layout (composite key, ts-prefixed value) as is; NULL: decoded by
+       the caller into the calls above */
+    void (*restore_raw)(WState *s, const void *ck, size_t cklen, const void *v, size_t vlen);
+};
+
+extern const WStateOps wheap_state_ops;     /* heap_backend.c */
+extern const WStateOps wrdb_state_ops;      /* rocksdb_ops.c */
+
+/* ---- backend.c ---- */
+WStateBackend *wstate_backend_new(const WStateBackendConfig *cfg, const WStateOps *ops);
 const WStateBackendConfig *wstate_config(const WStateBackend *b);
 int wstate_count(const WStateBackend *b);
 WState *wstate_at(const WStateBackend *b, int i);
 const char *wstate_name(const WState *s);
 WStateKind wstate_kind(const WState *s);
 int64_t wstate_ttl(const WState *s);
-WStateBackend *wstate_owner(const WState *s);
-WRdbState *wstate_rdb_state(const WState *s);
 /* For restore: the named state, created with kind/ttl when absent (marked so that the first
    wstate_register adopts the operator's TTL); NULL + err when it exists with another kind. */
 WState *wstate_restore_state(WStateBackend *b, const char *name, WStateKind kind, int64_t ttl,
                              WError *err);
 
-/* ---- heap_backend.c: snapshot and restore of heap states ---- */
-/* Write s's live entries (now = the snapshot time) in key-group order. */
-void wheap_snapshot_state(WState *s, WSnapWriter *w, int64_t now);
-void wheap_restore_value(WState *s, const void *k, size_t kl, const void *v, size_t vl, int64_t ts);
-void wheap_restore_map(WState *s, const void *k, size_t kl, const void *uk, size_t ukl,
-                       const void *v, size_t vl, int64_t ts);
-/* Append one list item to k's list, its timestamp becoming ts. */
-void wheap_restore_list_item(WState *s, const void *k, size_t kl, const void *v, size_t vl,
-                             int64_t ts);
-
-/* ---- rocksdb_backend.c: the operations heap_backend.c dispatches to ---- */
+/* ---- rocksdb_backend.c: the column-family side (wrdb_state_ops wraps these) ---- */
 void wrdb_free(WRdb *r);
 WRdbState *wrdb_register(WRdb *r, WState *s, const char *name, WStateKind kind, int64_t ttl);
 void wrdb_set_ttl(WRdbState *rs, int64_t ttl);

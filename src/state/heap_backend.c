@@ -8,12 +8,10 @@
  * checked on every read; 5 slots are inspected per access for incremental cleanup (Flink's
  * incremental cleanup default). See state.h for the contract.
  *
- * This file also owns the backend and state objects of the `rocksdb` backend: such a backend has
- * a WRdb attached (rocksdb_backend.c) and every public call below dispatches to it first. The
- * heap side of full snapshots and restores is at the end (see backend_internal.h).
+ * The operations are wheap_state_ops (backend_internal.h), reached through backend.c, which owns
+ * the objects; this file keeps the heap's side of them (the table in each state, the pool in the
+ * backend). The heap side of full snapshots and restores is at the end.
  */
-#include "state.h"
-#include "../common/proc_clock.h"
 #include "backend_internal.h"
 #include "prefetch.h"
 #include "../common/arena.h"
@@ -27,12 +25,9 @@
 
 #define CLEANUP_PER_ACCESS 5
 
-typedef struct Entry Entry;
-typedef struct HTab {
-    size_t cap, n;          /* cap is a power of two (or 0) */
-    Entry **slots;
-    size_t cursor;          /* incremental cleanup position */
-} HTab;
+typedef WHeapEntry Entry;
+typedef WHeapTable HTab;
+typedef WHeapPool Pool;
 
 typedef struct ListVal {
     int n, cap;
@@ -42,7 +37,7 @@ typedef struct ListVal {
 /* One allocation per entry: the header, the key, and (value state, map user entries) the value
    inline after the key, padded so that the value starts 8-byte aligned (operators update
    accumulator rows of 8-byte slots in place through wvalue_ref_reserve). */
-struct Entry {
+struct WHeapEntry {
     uint64_t hash;
     uint32_t klen, vlen;
     int64_t ts;             /* last write (ms) */
@@ -57,12 +52,7 @@ static inline size_t entry_size(size_t klen, size_t vlen) { return sizeof(Entry)
 /* Small objects (entries with their values, per-key map tables) come from a per-backend pool with free
    lists by 16-byte size class, so that millions of keys neither pay a malloc each nor a free
    each when the job ends (the pool's blocks are released at once). */
-#define POOL_CLASSES 64                 /* up to 1024 bytes */
-typedef struct Pool {
-    void *free_list[POOL_CLASSES];
-    WArena arena;
-    bool init;
-} Pool;
+#define POOL_CLASSES WHEAP_POOL_CLASSES
 
 static void *pool_alloc(Pool *p, size_t n)
 {
@@ -105,51 +95,7 @@ static void pool_release(Pool *p)
     memset(p, 0, sizeof *p);
 }
 
-struct WState {
-    WStateBackend *b;
-    unsigned char *ubuf;    /* RocksDB: the value a WValueRef is being updated in */
-    size_t ucap;
-    char *name;
-    WStateKind kind;
-    int64_t ttl;
-    HTab tab;
-    int64_t entries, bytes, expired_reads;
-    int64_t created, expired;   /* entries ever created / removed by TTL (insight: state growth) */
-    WRdbState *rdb;         /* RocksDB backend: the column family side */
-    bool from_restore;      /* created by a restore; the first register adopts its TTL */
-};
-
-struct WStateBackend {
-    WStateBackendConfig cfg;
-    int nstates;
-    WState **states;
-    unsigned char *key;
-    size_t klen, kcap;
-    uint64_t khash;
-    int key_group;
-    size_t ns_bytes;        /* wstate_set_namespace_bytes */
-    WRdb *rdb;              /* the RocksDB backend, when this is one */
-    Pool pool;              /* entries, values and per-key map tables */
-    char *mismatch;         /* a restored state registered with another kind (sticky error) */
-    bool over_limit;        /* cfg.memory_limit was passed (reported once) */
-};
-
-static int64_t wall_ms(void *ctx)
-{
-    (void)ctx;
-    return wproc_wall_ms();
-}
-
-int64_t wstate_now(const WStateBackend *b) { return b->cfg.clock(b->cfg.clock_ctx); }
-
-WStateBackend *wstate_heap_new(const WStateBackendConfig *cfg)
-{
-    WStateBackend *b = wcalloc(1, sizeof *b);
-    b->cfg = *cfg;
-    if (!b->cfg.clock) b->cfg.clock = wall_ms;
-    if (b->cfg.max_parallelism <= 0) b->cfg.max_parallelism = 128;
-    return b;
-}
+WStateBackend *wstate_heap_new(const WStateBackendConfig *cfg) { return wstate_backend_new(cfg, &wheap_state_ops); }
 
 /* weir.state.memory-limit: after a write that grew the state, the bytes of every state of the
    backend against the limit (a handful of states: cheaper than a second running total). Passing it
@@ -348,94 +294,33 @@ static void cleanup_step(WState *s, int64_t now)
 
 /* ---- backend ---- */
 
-void wstate_backend_free(WStateBackend *b)
+static void heap_free_backend(WStateBackend *b)
 {
-    if (!b) return;
-    if (b->rdb) wrdb_free(b->rdb);
-    for (int i = 0; i < b->nstates; i++) {
-        htab_free(&b->pool, &b->states[i]->tab, b->states[i]->kind, false);
-        free(b->states[i]->name);
-        free(b->states[i]->ubuf);
-        free(b->states[i]);
-    }
-    free(b->states);
+    for (int i = 0; i < b->nstates; i++) htab_free(&b->pool, &b->states[i]->tab, b->states[i]->kind, false);
     pool_release(&b->pool);
-    free(b->key);
-    free(b->mismatch);
-    free(b);
 }
 
-static void restore_mismatch(WStateBackend *b, WState *s, WStateKind kind);
+static void heap_add_state(WState *s) { (void)s; }     /* an empty table: zeroed with the state */
+static void heap_adopt_ttl(WState *s, int64_t ttl) { (void)s; (void)ttl; }
 
-WState *wstate_register(WStateBackend *b, const char *name, WStateKind kind, int64_t ttl_ms)
+/* A restored state registered with another kind: its entries are dropped, so that the state
+   works with its new kind (the backend's sticky error reports the change). */
+static void heap_kind_changed(WState *s, WStateKind kind, const char *msg)
 {
-    for (int i = 0; i < b->nstates; i++)
-        if (strcmp(b->states[i]->name, name) == 0) {
-            WState *f = b->states[i];
-            if (f->from_restore) {          /* restored before the operator registered it */
-                f->from_restore = false;
-                f->ttl = ttl_ms;
-                if (f->rdb) wrdb_set_ttl(f->rdb, ttl_ms);
-                if (f->kind != kind) restore_mismatch(b, f, kind);
-            }
-            return f;
-        }
-    WState *s = wcalloc(1, sizeof *s);
-    s->b = b;
-    s->name = wstrdup(name);
+    (void)msg;
+    htab_free(&s->b->pool, &s->tab, s->kind, false);
     s->kind = kind;
-    s->ttl = ttl_ms;
-    b->states = wrealloc(b->states, sizeof(WState *) * (size_t)(b->nstates + 1));
-    b->states[b->nstates++] = s;
-    if (b->rdb) s->rdb = wrdb_register(b->rdb, s, name, kind, ttl_ms);
-    return s;
+    s->entries = s->bytes = 0;
 }
 
-void wstate_set_key(WStateBackend *b, const void *key, size_t len)
+static void heap_key_set(WStateBackend *b, bool hashed, uint64_t hash)
 {
-    if (len > b->kcap) {
-        b->kcap = len * 2 + 16;
-        b->key = wrealloc(b->key, b->kcap);
-    }
-    memcpy(b->key, key, len);
-    b->klen = len;
-    if (b->rdb) {
-        b->key_group = wrdb_set_key(b->rdb, key, len);
-        if (b->ns_bytes) {
-            b->key_group = wstate_key_group_ns(key, len, b->ns_bytes, b->cfg.max_parallelism);
-            wrdb_set_key_group(b->rdb, b->key_group);
-        }
-        return;
-    }
-    b->khash = wstate_key_hash(key, len);
+    b->khash = hashed ? hash : wstate_key_hash(b->key, b->klen);
     b->key_group = -1;
 }
 
-void wstate_set_key_hashed(WStateBackend *b, const void *key, size_t len, uint64_t hash)
-{
-    if (b->rdb) { wstate_set_key(b, key, len); return; }
-    assert(hash == wstate_key_hash(key, len));
-    if (len > b->kcap) {
-        b->kcap = len * 2 + 16;
-        b->key = wrealloc(b->key, b->kcap);
-    }
-    memcpy(b->key, key, len);
-    b->klen = len;
-    b->khash = hash;
-    b->key_group = -1;
-}
-
-uint64_t wstate_key_hash(const void *key, size_t len) { return whash_bytes(key, len, WSTATE_KEY_SEED); }
-
-WBytes wstate_current_key(const WStateBackend *b) { return (WBytes){b->key, b->klen}; }
-
-int wstate_current_key_group(const WStateBackend *b)
-{
-    WStateBackend *m = (WStateBackend *)b;
-    if (m->key_group < 0)
-        m->key_group = wstate_key_group_ns(b->key, b->klen, b->ns_bytes, b->cfg.max_parallelism);
-    return m->key_group;
-}
+static bool heap_failed(const WStateBackend *b, WError *err) { (void)b; (void)err; return false; }
+static void heap_compact(WStateBackend *b) { (void)b; }
 
 /* Find the current key's top entry; removes it when expired (value/list). */
 static Entry *top_entry(WState *s, int64_t now, WStateLookup *how, size_t *slot)
@@ -516,9 +401,8 @@ static Entry *set_val(Pool *pool, HTab *t, size_t i, const void *v, size_t len)
 
 /* ---- value ---- */
 
-WStateLookup wvalue_get(WState *s, WBytes *out)
+static WStateLookup heap_value_get(WState *s, WBytes *out)
 {
-    if (s->rdb) return wrdb_value_get(s->rdb, out);
     WStateLookup how;
     Entry *e = top_entry(s, state_now(s), &how, NULL);
     if (!e) { out->p = NULL; out->len = 0; return how; }
@@ -527,9 +411,8 @@ WStateLookup wvalue_get(WState *s, WBytes *out)
     return WSL_FOUND;
 }
 
-void wvalue_put(WState *s, const void *v, size_t len)
+static void heap_value_put(WState *s, const void *v, size_t len)
 {
-    if (s->rdb) { wrdb_value_put(s->rdb, v, len); return; }
     int64_t now = state_now(s);
     size_t i;
     Entry *e = top_entry_create(s, now, &i);
@@ -541,32 +424,23 @@ void wvalue_put(WState *s, const void *v, size_t len)
 
 /* ---- prefetch hints (prefetch.h) ---- */
 
-void wstate_prefetch_slot(const WState *s, uint64_t hash)
+static void heap_prefetch_slot(const WState *s, uint64_t hash)
 {
-    if (s->rdb || !s->tab.cap) return;
+    if (!s->tab.cap) return;
     __builtin_prefetch(&s->tab.slots[hash & (s->tab.cap - 1)]);
 }
 
-void wstate_prefetch_entry(const WState *s, uint64_t hash)
+static void heap_prefetch_entry(const WState *s, uint64_t hash)
 {
-    if (s->rdb || !s->tab.cap) return;
+    if (!s->tab.cap) return;
     const Entry *e = s->tab.slots[hash & (s->tab.cap - 1)];
     if (e) __builtin_prefetch(e);
 }
 
 /* ---- value: get-for-update (one lookup; see state.h) ---- */
 
-WStateLookup wvalue_ref(WState *s, WValueRef *r)
+static WStateLookup heap_value_ref(WState *s, WValueRef *r)
 {
-    assert(s->kind == WSTATE_VALUE);
-    r->s = s;
-    r->p = NULL;
-    r->len = 0;
-    r->cur = (WBytes){NULL, 0};
-    if (s->rdb) {
-        r->how = wrdb_value_get(s->rdb, &r->cur);
-        return r->how;
-    }
     size_t i = SIZE_MAX;
     Entry *e = top_entry(s, state_now(s), &r->how, &i);
     r->slot = e ? i : SIZE_MAX;
@@ -574,24 +448,9 @@ WStateLookup wvalue_ref(WState *s, WValueRef *r)
     return r->how;
 }
 
-void *wvalue_ref_reserve(WValueRef *r, size_t len)
+static void *heap_value_ref_reserve(WValueRef *r, size_t len)
 {
     WState *s = r->s;
-    if (s->rdb) {   /* updated in the state's buffer, written by wvalue_ref_commit */
-        size_t keep = r->p ? r->len : r->cur.len;   /* a second reserve keeps the first's bytes */
-        if (keep > len) keep = len;
-        if (len > s->ucap || !s->ubuf) {
-            s->ucap = len * 2 + 64;
-            unsigned char *nb = wmalloc(s->ucap);
-            if (r->p && keep) memcpy(nb, s->ubuf, keep);
-            free(s->ubuf);
-            s->ubuf = nb;
-        }
-        if (!r->p && keep) memcpy(s->ubuf, r->cur.p, keep);
-        r->p = s->ubuf;
-        r->len = len;
-        return r->p;
-    }
     r->len = len;
     int64_t now = state_now(s);
     WStateBackend *b = s->b;
@@ -611,34 +470,20 @@ void *wvalue_ref_reserve(WValueRef *r, size_t len)
     return r->p;
 }
 
-void wvalue_ref_commit(WValueRef *r)
-{
-    assert(r->p);
-    if (r->s->rdb) wrdb_value_put(r->s->rdb, r->p, r->len);
-    else check_memory_limit(r->s);
-}
+static void heap_value_ref_commit(WValueRef *r) { check_memory_limit(r->s); }
 
-void wvalue_ref_put(WValueRef *r, const void *v, size_t len)
-{
-    void *p = wvalue_ref_reserve(r, len);
-    if (len) memcpy(p, v, len);
-    wvalue_ref_commit(r);
-}
-
-void wvalue_ref_clear(WValueRef *r)
+static void heap_value_ref_clear(WValueRef *r)
 {
     WState *s = r->s;
-    r->p = NULL;
-    if (s->rdb) { wrdb_clear(s->rdb); return; }
     if (r->slot == SIZE_MAX) return;
     account_remove(s, s->tab.slots[r->slot]);
     entry_free(&s->b->pool, htab_remove_at(&s->tab, r->slot), s->kind, true);
     r->slot = SIZE_MAX;
 }
 
-void wvalue_clear(WState *s)
+/* the current key's value, map or list */
+static void heap_clear(WState *s)
 {
-    if (s->rdb) { wrdb_clear(s->rdb); return; }
     WStateBackend *b = s->b;
     size_t i = htab_find(&s->tab, b->khash, b->key, b->klen);
     if (i == SIZE_MAX) return;
@@ -648,9 +493,8 @@ void wvalue_clear(WState *s)
 
 /* ---- map ---- */
 
-WStateLookup wmap_get(WState *s, const void *uk, size_t uklen, WBytes *out)
+static WStateLookup heap_map_get(WState *s, const void *uk, size_t uklen, WBytes *out)
 {
-    if (s->rdb) return wrdb_map_get(s->rdb, uk, uklen, out);
     int64_t now = state_now(s);
     WStateLookup how;
     Entry *e = top_entry(s, now, &how, NULL);
@@ -674,9 +518,8 @@ WStateLookup wmap_get(WState *s, const void *uk, size_t uklen, WBytes *out)
     return WSL_FOUND;
 }
 
-void wmap_put(WState *s, const void *uk, size_t uklen, const void *uv, size_t uvlen)
+static void heap_map_put(WState *s, const void *uk, size_t uklen, const void *uv, size_t uvlen)
 {
-    if (s->rdb) { wrdb_map_put(s->rdb, uk, uklen, uv, uvlen); return; }
     int64_t now = state_now(s);
     size_t ti;
     Entry *e = top_entry_create(s, now, &ti);
@@ -699,9 +542,8 @@ void wmap_put(WState *s, const void *uk, size_t uklen, const void *uv, size_t uv
     e->ts = now;
 }
 
-void wmap_remove(WState *s, const void *uk, size_t uklen)
+static void heap_map_remove(WState *s, const void *uk, size_t uklen)
 {
-    if (s->rdb) { wrdb_map_remove(s->rdb, uk, uklen); return; }
     WStateBackend *b = s->b;
     size_t ti = htab_find(&s->tab, b->khash, b->key, b->klen);
     if (ti == SIZE_MAX) return;
@@ -719,9 +561,9 @@ void wmap_remove(WState *s, const void *uk, size_t uklen)
     }
 }
 
-size_t wmap_size(WState *s)
+static size_t heap_map_size(WState *s, bool stop_at_first)
 {
-    if (s->rdb) return wrdb_map_size(s->rdb, false);
+    (void)stop_at_first;    /* counting a key's table is cheap */
     int64_t now = state_now(s);
     WStateLookup how;
     Entry *e = top_entry(s, now, &how, NULL);
@@ -732,21 +574,8 @@ size_t wmap_size(WState *s)
     return n;
 }
 
-bool wmap_is_empty(WState *s) { return s->rdb ? wrdb_map_size(s->rdb, true) == 0 : wmap_size(s) == 0; }
-
-void wmap_clear(WState *s)
+static void heap_map_iter(WState *s, WMapIter *it)
 {
-    if (s->rdb) { wrdb_clear(s->rdb); return; }
-    WStateBackend *b = s->b;
-    size_t ti = htab_find(&s->tab, b->khash, b->key, b->klen);
-    if (ti == SIZE_MAX) return;
-    account_remove(s, s->tab.slots[ti]);
-    entry_free(&s->b->pool, htab_remove_at(&s->tab, ti), s->kind, true);
-}
-
-void wmap_iter(WState *s, WMapIter *it)
-{
-    if (s->rdb) { wrdb_map_iter(s->rdb, it); return; }
     WStateLookup how;
     Entry *e = top_entry(s, state_now(s), &how, NULL);
     it->s = s;
@@ -754,9 +583,8 @@ void wmap_iter(WState *s, WMapIter *it)
     it->pos = 0;
 }
 
-bool wmap_next(WMapIter *it, WBytes *uk, WBytes *uv)
+static bool heap_map_next(WMapIter *it, WBytes *uk, WBytes *uv)
 {
-    if (it->s && it->s->rdb) return wrdb_map_next(it, uk, uv);
     HTab *m = it->table;
     if (!m) return false;
     int64_t now = state_now(it->s);
@@ -772,9 +600,8 @@ bool wmap_next(WMapIter *it, WBytes *uk, WBytes *uv)
     return false;
 }
 
-void wmap_iter_remove(WMapIter *it)
+static void heap_map_iter_remove(WMapIter *it)
 {
-    if (it->s && it->s->rdb) { wrdb_map_iter_remove(it); return; }
     HTab *m = it->table;
     if (!m || it->pos == 0) return;
     size_t i = it->pos - 1;
@@ -790,9 +617,8 @@ void wmap_iter_remove(WMapIter *it)
 
 /* ---- list ---- */
 
-void wlist_add(WState *s, const void *v, size_t len)
+static void heap_list_add(WState *s, const void *v, size_t len)
 {
-    if (s->rdb) { wrdb_list_add(s->rdb, v, len); return; }
     int64_t now = state_now(s);
     size_t ti;
     Entry *e = top_entry_create(s, now, &ti);
@@ -809,9 +635,8 @@ void wlist_add(WState *s, const void *v, size_t len)
     check_memory_limit(s);
 }
 
-int wlist_get(WState *s, const WBytes **items, WStateLookup *how)
+static int heap_list_get(WState *s, const WBytes **items, WStateLookup *how)
 {
-    if (s->rdb) return wrdb_list_get(s->rdb, items, how);
     WStateLookup h;
     Entry *e = top_entry(s, state_now(s), &h, NULL);
     if (how) *how = h;
@@ -820,9 +645,8 @@ int wlist_get(WState *s, const WBytes **items, WStateLookup *how)
     return e->sub.list->n;
 }
 
-void wlist_remove_at(WState *s, int index)
+static void heap_list_remove_at(WState *s, int index)
 {
-    if (s->rdb) { wrdb_list_remove_at(s->rdb, index); return; }
     WStateBackend *b = s->b;
     size_t ti = htab_find(&s->tab, b->khash, b->key, b->klen);
     if (ti == SIZE_MAX) return;
@@ -840,164 +664,45 @@ void wlist_remove_at(WState *s, int index)
     }
 }
 
-void wlist_clear(WState *s) { wvalue_clear(s); }
-
-void wstate_for_each(WState *s, WStateKeyFn fn, void *ctx)
+static void heap_for_each(WState *s, WStateKeyFn fn, void *ctx)
 {
-    if (s->rdb) { wrdb_for_each(s->rdb, fn, ctx); return; }
     for (size_t i = 0; i < s->tab.cap; i++) {
         Entry *e = s->tab.slots[i];
         if (e) fn(ctx, (WBytes){e->key, e->klen}, (WBytes){eval(e), e->vlen});
     }
 }
 
-bool wstate_scan_key_bytes(WStateBackend *b, WStateScanCursor *cursor, int64_t *budget, WStateKeyBytesFn fn, void *ctx)
+/* One bounded step of the walk of s's keys by their bytes: every slot visited counts against
+   *budget, empty ones too; true when the pass over s ended (*pos back to 0). */
+static bool heap_scan_key_bytes(WState *s, size_t *pos, int64_t *budget, WStateKeyBytesFn fn, void *ctx)
 {
-    while (*budget > 0 && cursor->state < b->nstates) {
-        WState *s = b->states[cursor->state];
-        if (s->rdb) {
-            /* RocksDB: an iterator over the state's column family, resumed after its last key */
-            if (wrdb_scan_key_bytes(s->rdb, &cursor->slot, budget, b->ns_bytes, fn, ctx)) cursor->state++;
-            continue;
+    size_t ns_bytes = s->b->ns_bytes;
+    for (; *pos < s->tab.cap && *budget > 0; ++*pos) {
+        Entry *e = s->tab.slots[*pos];
+        --*budget;
+        if (!e) continue;
+        int64_t bytes = (int64_t)entry_bytes(s, e);
+        if (s->kind == WSTATE_MAP && e->sub.map) {
+            HTab *m = e->sub.map;
+            bytes = e->klen;
+            for (size_t i = 0; i < m->cap; i++)
+                if (m->slots[i]) bytes += m->slots[i]->klen + m->slots[i]->vlen;
+            *budget -= (int64_t)m->cap;
+        } else if (s->kind == WSTATE_LIST && e->sub.list) {
+            for (int i = 0; i < e->sub.list->n; i++) bytes += (int64_t)e->sub.list->items[i].len;
+            *budget -= e->sub.list->n;
         }
-        for (; cursor->slot < s->tab.cap && *budget > 0; cursor->slot++) {
-            Entry *e = s->tab.slots[cursor->slot];
-            --*budget;                          /* every slot visited counts, empty ones too */
-            if (!e) continue;
-            int64_t bytes = (int64_t)entry_bytes(s, e);
-            if (s->kind == WSTATE_MAP && e->sub.map) {
-                HTab *m = e->sub.map;
-                bytes = e->klen;
-                for (size_t i = 0; i < m->cap; i++)
-                    if (m->slots[i]) bytes += m->slots[i]->klen + m->slots[i]->vlen;
-                *budget -= (int64_t)m->cap;
-            } else if (s->kind == WSTATE_LIST && e->sub.list) {
-                for (int i = 0; i < e->sub.list->n; i++) bytes += (int64_t)e->sub.list->items[i].len;
-                *budget -= e->sub.list->n;
-            }
-            size_t klen = e->klen > b->ns_bytes ? e->klen - b->ns_bytes : 0;
-            fn(ctx, (WBytes){e->key, klen}, bytes);
-        }
-        if (cursor->slot >= s->tab.cap) {
-            cursor->state++;
-            cursor->slot = 0;
-        }
+        size_t klen = e->klen > ns_bytes ? e->klen - ns_bytes : 0;
+        fn(ctx, (WBytes){e->key, klen}, bytes);
     }
-    if (cursor->state < b->nstates) return false;
-    *cursor = (WStateScanCursor){0, 0};
+    if (*pos < s->tab.cap) return false;
+    *pos = 0;
     return true;
-}
-
-int wstate_stats(const WStateBackend *b, WStateStats *out, int max)
-{
-    int n = 0;
-    for (int i = 0; i < b->nstates && n < max; i++, n++) {
-        WState *s = b->states[i];
-        if (s->rdb) wrdb_stats(s->rdb, &s->entries, &s->bytes, &s->expired_reads);
-        /* RocksDB does not count creations and expiries: -1 (insight falls back to net growth) */
-        out[n] = (WStateStats){s->name, s->kind, s->ttl, s->entries, s->bytes, s->expired_reads,
-                               s->rdb ? -1 : s->created, s->rdb ? -1 : s->expired};
-    }
-    return n;
-}
-
-/* ---- backend kinds, key groups, private accessors (additive; see backend_internal.h) ---- */
-
-void wstate_set_namespace_bytes(WStateBackend *b, size_t ns_bytes) { b->ns_bytes = ns_bytes; }
-
-int wstate_key_group_ns(const void *key, size_t len, size_t ns_bytes, int max_parallelism)
-{
-    return wstate_key_group_of(key, len > ns_bytes ? len - ns_bytes : 0, max_parallelism);
-}
-
-int wstate_key_group_of(const void *key, size_t len, int max_parallelism)
-{
-    return wflink_key_group(wflink_murmur_words(key, len - len % 4, 42), max_parallelism);
-}
-
-WStateBackendType wstate_backend_type(const WStateBackend *b)
-{
-    return b->rdb ? WSTATE_BACKEND_ROCKSDB : WSTATE_BACKEND_HASHMAP;
-}
-
-const char *wstate_backend_name(const WStateBackend *b)
-{
-    return b->rdb ? "EmbeddedRocksDBStateBackend" : "HashMapStateBackend";
-}
-
-int wstate_max_parallelism(const WStateBackend *b) { return b->cfg.max_parallelism; }
-
-bool wstate_backend_failed(const WStateBackend *b, WError *err)
-{
-    if (b->mismatch) {
-        werr_set(err, "org.apache.flink.util.StateMigrationException", "%s", b->mismatch);
-        return true;
-    }
-    return b->rdb && wrdb_failed(b->rdb, err);
-}
-
-void wstate_compact(WStateBackend *b) { if (b->rdb) wrdb_compact(b->rdb); }
-
-void wstate_attach_rdb(WStateBackend *b, WRdb *r) { b->rdb = r; }
-WRdb *wstate_rdb(const WStateBackend *b) { return b->rdb; }
-const WStateBackendConfig *wstate_config(const WStateBackend *b) { return &b->cfg; }
-int wstate_count(const WStateBackend *b) { return b->nstates; }
-WState *wstate_at(const WStateBackend *b, int i) { return b->states[i]; }
-const char *wstate_name(const WState *s) { return s->name; }
-WStateKind wstate_kind(const WState *s) { return s->kind; }
-int64_t wstate_ttl(const WState *s) { return s->ttl; }
-WStateBackend *wstate_owner(const WState *s) { return s->b; }
-WRdbState *wstate_rdb_state(const WState *s) { return s->rdb; }
-
-static const char *kind_name(WStateKind k)
-{
-    return k == WSTATE_MAP ? "MAP" : k == WSTATE_LIST ? "LIST" : "VALUE";
-}
-
-/* The operator registers a restored state with another kind: the restored entries cannot be
-   used. Heap: they are dropped so that the state works with its new kind; RocksDB: the
-   backend fails (its column family keeps the old layout). Either way the error is sticky. */
-static void restore_mismatch(WStateBackend *b, WState *s, WStateKind kind)
-{
-    char msg[1024];
-    snprintf(msg, sizeof msg,
-             "The restored state '%s' of operator %s is %s state, but the operator registers it as %s "
-             "state; the query changed incompatibly since the snapshot.",
-             s->name, b->cfg.operator_name ? b->cfg.operator_name : "?", kind_name(s->kind), kind_name(kind));
-    if (!b->mismatch) b->mismatch = wstrdup(msg);
-    if (s->rdb) {
-        wrdb_fail(b->rdb, msg);
-    } else {
-        htab_free(&b->pool, &s->tab, s->kind, false);
-        s->kind = kind;
-        s->entries = s->bytes = 0;
-    }
-}
-
-WState *wstate_restore_state(WStateBackend *b, const char *name, WStateKind kind, int64_t ttl,
-                             WError *err)
-{
-    for (int i = 0; i < b->nstates; i++) {
-        WState *s = b->states[i];
-        if (strcmp(s->name, name) != 0) continue;
-        if (s->kind != kind) {
-            werr_set(err, "org.apache.flink.util.StateMigrationException",
-                     "The snapshot holds state '%s' of operator %s as %s state, but the operator "
-                     "registers it as %s state; the query changed incompatibly since the snapshot.",
-                     name, b->cfg.operator_name ? b->cfg.operator_name : "?", kind_name(kind),
-                     kind_name(s->kind));
-            return NULL;
-        }
-        return s;
-    }
-    WState *s = wstate_register(b, name, kind, ttl);
-    s->from_restore = true;
-    return s;
 }
 
 /* ---- heap snapshots: live entries grouped by key group ---- */
 
-void wheap_snapshot_state(WState *s, WSnapWriter *w, int64_t now)
+static void heap_snapshot_state(WState *s, WSnapWriter *w, int64_t now)
 {
     int maxp = s->b->cfg.max_parallelism;
     size_t n = s->tab.n;
@@ -1054,8 +759,9 @@ static Entry *restore_top(WState *s, const void *k, size_t kl, size_t *slot)
     return e;
 }
 
-void wheap_restore_value(WState *s, const void *k, size_t kl, const void *v, size_t vl, int64_t ts)
+static void heap_restore_value(WState *s, int kg, const void *k, size_t kl, const void *v, size_t vl, int64_t ts)
 {
+    (void)kg;
     size_t i;
     Entry *e = restore_top(s, k, kl, &i);
     s->bytes += (int64_t)vl - (int64_t)e->vlen;
@@ -1063,9 +769,10 @@ void wheap_restore_value(WState *s, const void *k, size_t kl, const void *v, siz
     e->ts = ts;
 }
 
-void wheap_restore_map(WState *s, const void *k, size_t kl, const void *uk, size_t ukl,
-                       const void *v, size_t vl, int64_t ts)
+static void heap_restore_map(WState *s, int kg, const void *k, size_t kl, const void *uk, size_t ukl,
+                             const void *v, size_t vl, int64_t ts)
 {
+    (void)kg;
     size_t ti;
     Entry *e = restore_top(s, k, kl, &ti);
     uint64_t h = whash_bytes(uk, ukl, 0x5eed);
@@ -1085,8 +792,7 @@ void wheap_restore_map(WState *s, const void *k, size_t kl, const void *uk, size
     if (ts > e->ts) e->ts = ts;
 }
 
-void wheap_restore_list_item(WState *s, const void *k, size_t kl, const void *v, size_t vl,
-                             int64_t ts)
+static void restore_list_item(WState *s, const void *k, size_t kl, const void *v, size_t vl, int64_t ts)
 {
     size_t ti;
     Entry *e = restore_top(s, k, kl, &ti);
@@ -1101,3 +807,59 @@ void wheap_restore_list_item(WState *s, const void *k, size_t kl, const void *v,
     s->bytes += (int64_t)vl;
     e->ts = ts;
 }
+
+static void heap_restore_list(WState *s, int kg, const void *k, size_t kl, const unsigned char *body,
+                              size_t bodylen, int nitems, int64_t ts)
+{
+    (void)kg;
+    size_t off = 0;
+    for (int q = 0; q < nitems && bodylen - off >= 4; q++) {
+        uint32_t il = wbe_get32(body + off);
+        if (il > bodylen - off - 4) break;
+        restore_list_item(s, k, kl, body + off + 4, il, ts);
+        off += 4 + il;
+    }
+}
+
+const WStateOps wheap_state_ops = {
+    .type = WSTATE_BACKEND_HASHMAP,
+    .class_name = "HashMapStateBackend",
+    .free_backend = heap_free_backend,
+    .add_state = heap_add_state,
+    .adopt_ttl = heap_adopt_ttl,
+    .kind_changed = heap_kind_changed,
+    .key_set = heap_key_set,
+    .failed = heap_failed,
+    .compact = heap_compact,
+    .value_get = heap_value_get,
+    .value_put = heap_value_put,
+    .clear = heap_clear,
+    .value_ref = heap_value_ref,
+    .value_ref_reserve = heap_value_ref_reserve,
+    .value_ref_commit = heap_value_ref_commit,
+    .value_ref_clear = heap_value_ref_clear,
+    .map_get = heap_map_get,
+    .map_put = heap_map_put,
+    .map_remove = heap_map_remove,
+    .map_size = heap_map_size,
+    .map_iter = heap_map_iter,
+    .map_next = heap_map_next,
+    .map_iter_remove = heap_map_iter_remove,
+    .list_add = heap_list_add,
+    .list_get = heap_list_get,
+    .list_remove_at = heap_list_remove_at,
+    .for_each = heap_for_each,
+    .scan_key_bytes = heap_scan_key_bytes,
+    .refresh_stats = NULL,              /* counted as it goes */
+    .counts_growth = true,
+    .prefetch_slot = heap_prefetch_slot,
+    .prefetch_entry = heap_prefetch_entry,
+    .snapshot_prepare = NULL,
+    .snapshot_state = heap_snapshot_state,
+    .snapshot_incremental = NULL,       /* full snapshots only */
+    .local_dir = NULL,
+    .restore_value = heap_restore_value,
+    .restore_map = heap_restore_map,
+    .restore_list = heap_restore_list,
+    .restore_raw = NULL,
+};

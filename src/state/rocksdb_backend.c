@@ -24,8 +24,9 @@
  * estimates. The files live in "<local dir>/weir-rocksdb-<operator>-p<pid>-XXXXXX", removed when
  * the backend is freed, or by the next backend created there once process <pid> is gone (a
  * killed job). Options and the RocksDB callbacks (TTL compaction filter, list merge operator) are in
- * rocksdb_options.c, the shared structures in rocksdb_internal.h. Calls into heap_backend.c
- * (objects) and snapshot.c (writer); see backend_internal.h.
+ * rocksdb_options.c, the shared structures in rocksdb_internal.h. The backend's table of
+ * operations is in rocksdb_ops.c (reached through backend.c, which owns the objects); this file
+ * keeps the RocksDB side of them. Calls snapshot.c (writer).
  */
 #include "backend_internal.h"
 #include "../common/sort.h"
@@ -233,12 +234,12 @@ WStateBackend *wstate_rocksdb_new(const WStateBackendConfig *cfg, const WRocksDB
         clock_gettime(CLOCK_REALTIME, &ts);
         r->uid = (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ULL ^ (uint64_t)getpid() ^ (uint64_t)(uintptr_t)r;
     }
-    WStateBackend *b = wstate_heap_new(cfg);
+    WStateBackend *b = wstate_backend_new(cfg, &wrdb_state_ops);
+    b->rdb = r;
     r->b = b;
     r->maxp = wstate_config(b)->max_parallelism;
     r->epoch = 1;
     atomic_store(&r->now, INT64_MIN / 2);
-    wstate_attach_rdb(b, r);
     return b;
 }
 
@@ -872,7 +873,7 @@ void wrdb_map_iter(WRdbState *rs, WMapIter *it)
 
 bool wrdb_map_next(WMapIter *it, WBytes *uk, WBytes *uv)
 {
-    WRdbState *rs = wstate_rdb_state(it->s);
+    WRdbState *rs = it->s->rdb;
     if (!rs->it || it->table != rs) return false;
     if (rs->it_started) rocksdb_iter_next(rs->it);
     rs->it_started = true;
@@ -896,7 +897,7 @@ bool wrdb_map_next(WMapIter *it, WBytes *uk, WBytes *uv)
 
 void wrdb_map_iter_remove(WMapIter *it)
 {
-    WRdbState *rs = wstate_rdb_state(it->s);
+    WRdbState *rs = it->s->rdb;
     if (!rs->it || it->table != rs || !rs->it_started || !rocksdb_iter_valid(rs->it)) return;
     size_t kl, vl;
     const char *k = rocksdb_iter_key(rs->it, &kl);

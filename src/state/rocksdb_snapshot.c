@@ -109,7 +109,7 @@ bool wrdb_snapshot_incremental(WRdb *r, const char *dir, const char *shared_dir,
     for (int i = 0; i < wstate_count(b); i++) {
         WState *s = wstate_at(b, i);
         int64_t entries, bytes, expired;
-        wrdb_stats(wstate_rdb_state(s), &entries, &bytes, &expired);
+        wrdb_stats(s->rdb, &entries, &bytes, &expired);
         wsnap_manifest_add_state(&m, wstate_name(s), wstate_kind(s), wstate_ttl(s), NULL);
         m.entries += entries;
     }
@@ -249,7 +249,6 @@ bool wrdb_readonly_apply(WRdbReadonly *h, WStateBackend *b, int kg_first, int kg
         const WSnapStateDesc *d = &m->states[i];
         WState *s = wstate_restore_state(b, d->name, d->kind, d->ttl, err);
         if (!s) return false;
-        WRdbState *rs = wstate_rdb_state(s);
         rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
         rocksdb_readoptions_set_fill_cache(ro, 0);
         rocksdb_readoptions_set_total_order_seek(ro, 1);
@@ -263,23 +262,27 @@ bool wrdb_readonly_apply(WRdbReadonly *h, WStateBackend *b, int kg_first, int kg
             if (kl < 2) continue;
             if (wbe_get16(k) > kg_last) break;
             if (vl < 8) continue;
-            if (rs) { wrdb_restore_raw(rs, k, kl, v, vl); continue; }
+            if (s->ops->restore_raw) { s->ops->restore_raw(s, k, kl, v, vl); continue; }
+            /* another backend: the entry decoded from RocksDB's layout */
+            int kg = wbe_get16(k);
             int64_t ts = (int64_t)wbe_get64(v);
             if (d->kind == WSTATE_VALUE) {
-                wheap_restore_value(s, k + 2, kl - 2, v + 8, vl - 8, ts);
+                s->ops->restore_value(s, kg, k + 2, kl - 2, v + 8, vl - 8, ts);
             } else if (d->kind == WSTATE_MAP) {
                 if (kl < 6) continue;
                 size_t klen = wbe_get32(k + 2);
                 if (klen > kl - 6) continue;
-                wheap_restore_map(s, k + 6, klen, k + 6 + klen, kl - 6 - klen, v + 8, vl - 8, ts);
+                s->ops->restore_map(s, kg, k + 6, klen, k + 6 + klen, kl - 6 - klen, v + 8, vl - 8, ts);
             } else {
                 size_t off = 8;
-                while (vl - off >= 4) {
+                int n = 0;
+                while (vl - off >= 4) {     /* the whole items of the body */
                     uint32_t l = wbe_get32(v + off);
                     if (l > vl - off - 4) break;
-                    wheap_restore_list_item(s, k + 2, kl - 2, v + off + 4, l, ts);
                     off += 4 + l;
+                    n++;
                 }
+                if (n) s->ops->restore_list(s, kg, k + 2, kl - 2, v + 8, off - 8, n, ts);
             }
         }
         char *e = NULL;

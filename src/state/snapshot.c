@@ -541,7 +541,6 @@ static const unsigned char *cur_bytes(Cursor *c, size_t n)
 static bool sf_walk(StateFile *f, WState *s, int first, int last, WError *err)
 {
     const unsigned char *p = f->in.p;
-    WRdbState *rs = s ? wstate_rdb_state(s) : NULL;
     size_t data_end = f->index_off;
     size_t prev_end = 32 + wbe_get16(p + 14);
     int prev_kg = -1;
@@ -564,30 +563,20 @@ static bool sf_walk(StateFile *f, WState *s, int first, int last, WError *err)
                 uint32_t vl = cur_u32(&c);
                 const unsigned char *v = cur_bytes(&c, vl);
                 if (c.bad || !s) continue;
-                if (rs) wrdb_restore_value(rs, (int)kg, k, kl, v, vl, ts);
-                else wheap_restore_value(s, k, kl, v, vl, ts);
+                s->ops->restore_value(s, (int)kg, k, kl, v, vl, ts);
             } else if (f->kind == WSTATE_MAP) {
                 uint32_t ukl = cur_u32(&c);
                 const unsigned char *uk = cur_bytes(&c, ukl);
                 uint32_t vl = cur_u32(&c);
                 const unsigned char *v = cur_bytes(&c, vl);
                 if (c.bad || !s) continue;
-                if (rs) wrdb_restore_map(rs, (int)kg, k, kl, uk, ukl, v, vl, ts);
-                else wheap_restore_map(s, k, kl, uk, ukl, v, vl, ts);
+                s->ops->restore_map(s, (int)kg, k, kl, uk, ukl, v, vl, ts);
             } else {
                 uint32_t n = cur_u32(&c);
                 size_t body = c.off;
                 for (uint32_t q = 0; q < n && !c.bad; q++) cur_bytes(&c, cur_u32(&c));
                 if (c.bad || !s || n == 0) continue;
-                if (rs) {
-                    wrdb_restore_list(rs, (int)kg, k, kl, p + body, c.off - body, (int)n, ts);
-                } else {
-                    Cursor ic = {p, body, c.off, false};
-                    for (uint32_t q = 0; q < n; q++) {
-                        uint32_t il = cur_u32(&ic);
-                        wheap_restore_list_item(s, k, kl, cur_bytes(&ic, il), il, ts);
-                    }
-                }
+                s->ops->restore_list(s, (int)kg, k, kl, p + body, c.off - body, (int)n, ts);
             }
         }
         if (c.bad || c.off != end) return corrupt(err, f->path, "bad record");
@@ -820,17 +809,16 @@ static bool prepare_dir(const char *dir, WError *err)
 
 static bool snapshot_full(WStateBackend *b, const char *dir, WSnapshotStats *st, WError *err)
 {
-    WRdb *r = wstate_rdb(b);
     const WStateBackendConfig *cfg = wstate_config(b);
     WSnapManifest m = {0};
     m.dir = wstrdup(dir);
-    m.rocksdb = r != NULL;
+    m.rocksdb = b->ops->type == WSTATE_BACKEND_ROCKSDB;
     m.max_parallelism = cfg->max_parallelism;
     m.kg_first = 0;
     m.kg_last = cfg->max_parallelism - 1;
     m.operator_name = wstrdup(cfg->operator_name ? cfg->operator_name : "");
     int64_t now = wstate_now(b);
-    if (r) wrdb_close_iterators(r);
+    if (b->ops->snapshot_prepare) b->ops->snapshot_prepare(b);
     bool ok = true;
     for (int i = 0; ok && i < wstate_count(b); i++) {
         WState *s = wstate_at(b, i);
@@ -841,9 +829,8 @@ static bool snapshot_full(WStateBackend *b, const char *dir, WSnapshotStats *st,
                                            cfg->max_parallelism, err);
         free(path);
         if (!w) { ok = false; break; }
-        if (r) wrdb_snapshot_state(wstate_rdb_state(s), w, now);
-        else wheap_snapshot_state(s, w, now);
-        if (r && wstate_backend_failed(b, err)) { wsnap_writer_abort(w); ok = false; break; }
+        b->ops->snapshot_state(s, w, now);
+        if (wstate_backend_failed(b, err)) { wsnap_writer_abort(w); ok = false; break; }
         int64_t size, records;
         uint32_t crc;
         if (!wsnap_writer_finish(w, &size, &crc, &records, err)) { ok = false; break; }
@@ -870,9 +857,8 @@ bool wstate_snapshot(WStateBackend *b, const char *dir, const char *shared_dir, 
     memset(st, 0, sizeof *st);
     if (wstate_backend_failed(b, err)) return false;
     if (!prepare_dir(dir, err)) return false;
-    WRdb *r = wstate_rdb(b);
-    bool ok = r && shared_dir ? wrdb_snapshot_incremental(r, dir, shared_dir, st, err)
-                              : snapshot_full(b, dir, st, err);
+    bool ok = b->ops->snapshot_incremental && shared_dir ? b->ops->snapshot_incremental(b, dir, shared_dir, st, err)
+                                                          : snapshot_full(b, dir, st, err);
     if (!ok) {          /* leave no half-written snapshot behind */
         wsnap_rmtree(dir);
         return false;
@@ -987,8 +973,8 @@ bool wstate_restore(WStateBackend *b, const char *const *dirs, int ndirs, int kg
     /* incremental snapshots: open them all before applying anything */
     for (int i = 0; ok && i < ndirs; i++) {
         if (!srcs[i].m.incremental) continue;
-        WRdb *r = wstate_rdb(b);
-        if (!r && !scratch) {
+        const char *local = b->ops->local_dir ? b->ops->local_dir(b) : NULL;
+        if (!local && !scratch) {
             const char *tmp = getenv("TMPDIR");
             scratch = wsnap_join(tmp && *tmp ? tmp : "/tmp", "weir-restore-XXXXXX");
             if (!mkdtemp(scratch)) {
@@ -996,7 +982,7 @@ bool wstate_restore(WStateBackend *b, const char *const *dirs, int ndirs, int kg
                 break;
             }
         }
-        srcs[i].ro = wrdb_readonly_open(&srcs[i].m, r ? wrdb_root(r) : scratch, err);
+        srcs[i].ro = wrdb_readonly_open(&srcs[i].m, local ? local : scratch, err);
         if (!srcs[i].ro) ok = false;
     }
     for (int i = 0; ok && i < ndirs; i++) {
