@@ -31,6 +31,18 @@ const WConnector *wconnector_find(const char *name)
 
 const WConnector *const *wconnector_all(void) { return ALL; }
 
+bool wconnector_format_is_changelog(const char *format)
+{
+    const WConnFormat *f = format ? wconn_format_find(format) : NULL;
+    return f && f->changelog;
+}
+
+const WConnCaps *wconnector_caps(const WOptions *options)
+{
+    const WConnector *c = options ? wconnector_find(wopts_get(options, "connector")) : NULL;
+    return c ? &c->caps : NULL;
+}
+
 bool wconnector_lookup(const WOptions *options, bool as_source, const WConnector **out, WError *err)
 {
     *out = NULL;

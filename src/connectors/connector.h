@@ -239,8 +239,37 @@ typedef struct WScanWatermark {
 } WScanWatermark;
 bool wconn_scan_watermark(const WOptions *o, WScanWatermark *out, WError *err);
 
+/* Changelog row kinds as bits: the values of the planner's WCM_* (plan.h checks they agree). */
+enum { WCONN_INSERT = 1, WCONN_UPDATE_BEFORE = 2, WCONN_UPDATE_AFTER = 4, WCONN_DELETE = 8, WCONN_ALL_KINDS = 15 };
+
+/* How a sink runs in Flink's job graph, which decides its operators and their names. */
+typedef enum WSinkRuntime {
+    WSINK_FUNCTION = 0,             /* one sink operator ('Sink: <table>'): print, jdbc, kafka */
+    WSINK_WRITER,                   /* a SinkV2 writer ('<table>[n]: Writer'): Flink 2.3's blackhole */
+    WSINK_FILES,                    /* the file sink: writer + committer (streaming),
+                                       FileSystemOutputFormat (batch) */
+} WSinkRuntime;
+
+/* What a connector can do, as the planner asks it (Flink's ability interfaces of a dynamic table
+   source or sink). Zero is the plain answer: no push-down, bounded, a sink of one operator that
+   takes every row kind it is given. */
+typedef struct WConnCaps {
+    /* The row kinds the sink accepts with these options (WCONN_* bits); *fixed: it takes exactly
+       that mode whatever the query sends (Flink's getChangelogMode ignoring the requested mode),
+       else the kinds of its input it accepts. NULL: every kind, not fixed. */
+    uint8_t (*sink_changelog)(const WOptions *options, bool *fixed);
+    /* A source that is unbounded with these options (NULL: bounded). */
+    bool (*unbounded)(const WOptions *options);
+    bool upsert_source;             /* sends [INSERT, UPDATE_AFTER, DELETE] by primary key (upsert-kafka) */
+    bool sink_needs_pk_for_updates; /* refuses updates without a primary key (Flink's JDBC sink) */
+    bool projection_pushdown;       /* SupportsProjectionPushDown */
+    bool filter_pushdown;           /* SupportsFilterPushDown */
+    WSinkRuntime sink_runtime;
+} WConnCaps;
+
 typedef struct WConnector {
     const char *name;               /* value of 'connector' */
+    WConnCaps caps;
     const WConnOption *options;     /* every option the factory accepts (required ones too) */
     bool can_source, can_sink;
     bool can_overwrite;             /* INSERT OVERWRITE (Flink's SupportsOverwrite) */
@@ -256,6 +285,10 @@ typedef struct WConnector {
 } WConnector;
 
 const WConnector *wconnector_find(const char *name);
+/* The capabilities of the connector named by options' 'connector' (NULL: none named or unknown). */
+const WConnCaps *wconnector_caps(const WOptions *options);
+/* Does the format of this name carry each row's kind (changelog-csv, debezium-json)? */
+bool wconnector_format_is_changelog(const char *format);
 const WConnector *const *wconnector_all(void);
 
 /* Find the connector named by options' 'connector' for use as a source (as_source) or sink, with

@@ -627,8 +627,12 @@ static WSource *dg_open_source(const WTableSpec *spec, WError *err)
     return &s->base;
 }
 
+static bool dg_unbounded(const WOptions *options) { return !wopts_get(options, "number-of-rows"); }
+
 const WConnector wconn_datagen = {
     .name = "datagen",
+    /* no projection push-down (Flink 2.3 keeps datagen's whole row) */
+    .caps = {.unbounded = dg_unbounded},
     .options = DG_INVENTORY,
     .can_source = true,
     .can_sink = false,

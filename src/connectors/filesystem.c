@@ -186,8 +186,19 @@ static bool fs_is_changelog(const WOptions *options)
     return f && f->changelog;
 }
 
+/* a file sink writes inserts only, unless its format carries row kinds */
+static uint8_t fs_sink_changelog(const WOptions *options, bool *fixed)
+{
+    *fixed = true;
+    return fs_is_changelog(options) ? WCONN_ALL_KINDS : WCONN_INSERT;
+}
+
+static bool fs_unbounded(const WOptions *options) { return wopts_get(options, "source.monitor-interval") != NULL; }
+
 const WConnector wconn_filesystem = {
     .name = "filesystem",
+    .caps = {.sink_changelog = fs_sink_changelog, .unbounded = fs_unbounded, .projection_pushdown = true,
+             .filter_pushdown = true, .sink_runtime = WSINK_FILES},
     .options = FS_INVENTORY,
     .can_source = true,
     .can_sink = true,

@@ -99,6 +99,8 @@ bool wkafka_init_codecs(WKafkaConfig *cfg, const WTableSpec *spec, bool as_sourc
 void wkafka_config_free(WKafkaConfig *cfg);
 /* The connectors' validate hook (kafka and upsert-kafka): wkafka_config on the table's options. */
 bool wkafka_validate(const WTableSpec *spec, bool as_source, WError *err);
+/* Is a kafka or upsert-kafka source with these options unbounded (no 'scan.bounded.mode')? */
+bool wkafka_unbounded(const WOptions *options);
 /* Their source and sink (kafka_source.c, kafka_sink.c). */
 WSource *wkafka_open_source(const WTableSpec *spec, WError *err);
 WSink *wkafka_open_sink(const WTableSpec *spec, WError *err);

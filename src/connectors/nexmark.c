@@ -1107,6 +1107,7 @@ static WSource *nx_open_source(const WTableSpec *spec, WError *err)
 
 const WConnector wconn_nexmark = {
     .name = "nexmark",
+    .caps = {.projection_pushdown = true},
     .options = NX_INVENTORY,
     .can_source = true,
     .can_sink = false,

@@ -14,6 +14,7 @@
 #include "../common/hash.h"
 #include "../types/format.h"
 #include "../expr/functions.h"
+#include "../connectors/connector.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -454,10 +455,8 @@ static bool agg_splittable(const WRel *r)
 static bool source_unbounded(const WRel *r)
 {
     if (r->kind == WR_SCAN && r->table) {
-        const char *c = wopts_get(&r->table->options, "connector");
-        if (c && !strcasecmp(c, "datagen")) return !wopts_get(&r->table->options, "number-of-rows");
-        if (c && !strcasecmp(c, "filesystem")) return wopts_get(&r->table->options, "source.monitor-interval") != NULL;
-        return false;
+        const WConnCaps *caps = wconnector_caps(&r->table->options);
+        return caps && caps->unbounded && caps->unbounded(&r->table->options);
     }
     for (int i = 0; i < r->ninputs; i++) if (source_unbounded(r->inputs[i])) return true;
     return false;

@@ -7,6 +7,7 @@
  * See explain_internal.h.
  */
 #include "explain_internal.h"
+#include "../connectors/connector.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -189,15 +190,15 @@ static void order_refs(const WExpr *e, int *order, int *k, bool *seen, int n)
 static bool projectable(const WRel *scan)
 {
     if (scan->kind != WR_SCAN || !scan->table) return false;
-    const char *c = wopts_get(&scan->table->options, "connector");
-    /* Flink 2.3 pushes no projection into an upsert source (upsert-kafka) */
-    return !c || (strcasecmp(c, "datagen") != 0 && !wplan_upsert_connector(c));
+    /* a connector weir does not know is taken to push projections down, as most of Flink's do */
+    const WConnector *c = wconnector_find(wopts_get(&scan->table->options, "connector"));
+    return !c || c->caps.projection_pushdown;
 }
 
 static bool filterable(const WRel *scan)
 {
-    const char *c = scan->table ? wopts_get(&scan->table->options, "connector") : NULL;
-    return c && strcasecmp(c, "filesystem") == 0;
+    const WConnCaps *caps = scan->table ? wconnector_caps(&scan->table->options) : NULL;
+    return caps && caps->filter_pushdown;
 }
 
 /* Number of parents of each node (to leave shared scans alone): input edges of distinct nodes

@@ -12,6 +12,7 @@
 #include "bind_match.h"
 #include "sort_rules.h"
 #include "../expr/functions.h"
+#include "../connectors/connector.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -50,15 +51,15 @@ WRel *wrel_new(WPlanCtx *p, WRelKind kind, int ninputs)
 bool wrel_sink_writer(const WRel *r)
 {
     if (r->kind != WR_SINK || !r->sink_table) return false;
-    const char *c = wopts_get(&r->sink_table->options, "connector");
-    return c && !strcmp(c, "blackhole");
+    const WConnCaps *caps = wconnector_caps(&r->sink_table->options);
+    return caps && caps->sink_runtime == WSINK_WRITER;
 }
 
 bool wrel_sink_file_writer(const WRel *r)
 {
     if (r->kind != WR_SINK || !r->sink_table) return false;
-    const char *c = wopts_get(&r->sink_table->options, "connector");
-    return c && !strcasecmp(c, "filesystem");
+    const WConnCaps *caps = wconnector_caps(&r->sink_table->options);
+    return caps && caps->sink_runtime == WSINK_FILES;
 }
 
 bool wrel_sink_compaction(const WRel *r)

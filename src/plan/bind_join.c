@@ -7,6 +7,7 @@
 #include "bind_internal.h"
 #include "bind_join.h"
 #include "../expr/functions.h"
+#include "../connectors/connector.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -208,7 +209,8 @@ WRel *bind_join_rel(BindCtx *b, WRel *l, BScope *ls, WRel *r, BScope *rs, AstFro
             const WRel *sc = r;
             while (sc->kind != WR_SCAN && sc->ninputs > 0) sc = sc->inputs[0];
             const char *c = sc->kind == WR_SCAN && sc->table ? wopts_get(&sc->table->options, "connector") : NULL;
-            if (!c || strcmp(c, "jdbc") != 0) {
+            const WConnector *conn = wconnector_find(c);
+            if (!conn || !conn->open_lookup) {
                 if (sc->kind == WR_SCAN && sc->table && sc->table->npk == 0) {
                     werr_set(p->err, WEXC_VALIDATION,
                              "Temporal Table Join requires primary key in versioned table, but no primary key can "

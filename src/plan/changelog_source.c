@@ -8,19 +8,18 @@
  */
 #include "physical_internal.h"
 #include "sort_rules.h"
+#include "../connectors/connector.h"
 
 #include <string.h>
 #include <strings.h>
 
 bool wplan_upsert_connector(const char *connector)
 {
-    return connector && strcmp(connector, "upsert-kafka") == 0;
+    const WConnector *c = wconnector_find(connector);
+    return c && c->caps.upsert_source;
 }
 
-bool wplan_changelog_format(const char *format)
-{
-    return format && (strcmp(format, "changelog-csv") == 0 || strcmp(format, "debezium-json") == 0);
-}
+bool wplan_changelog_format(const char *format) { return wconnector_format_is_changelog(format); }
 
 uint8_t wphys_parse_mode(const char *m)
 {

@@ -11,6 +11,7 @@
 #include "physical_internal.h"
 #include "sort_rules.h"
 #include "sink_constraints.h"
+#include "../connectors/connector.h"
 
 #include <string.h>
 #include <strings.h>
@@ -29,25 +30,31 @@ static const char *first_update_producer(const WRel *r)
     return "?";
 }
 
-/* The row kinds a sink accepts: 'sink.changelog-mode' (weir's option) or the connector's own:
-   print takes every kind (as Flink's does, also with a primary key), blackhole every kind but
-   UPDATE_BEFORE (Flink's drops it: an upsert sink), the filesystem sink only inserts unless its
-   format is a changelog one (changelog-csv, debezium-json), kafka only inserts. */
-uint8_t wphys_sink_mode(const WTable *t)
+_Static_assert((int)WCM_INSERT == (int)WCONN_INSERT && (int)WCM_UPDATE_BEFORE == (int)WCONN_UPDATE_BEFORE &&
+               (int)WCM_UPDATE_AFTER == (int)WCONN_UPDATE_AFTER && (int)WCM_DELETE == (int)WCONN_DELETE &&
+               (int)ALL_KINDS == (int)WCONN_ALL_KINDS, "the planner's row kinds are the connectors'");
+
+/* The row kinds a sink accepts and whether it takes exactly those (*fixed): 'sink.changelog-mode'
+   (weir's option; fixed), else what the connector says (connector.h WConnCaps: print takes every
+   kind as given, blackhole every kind but UPDATE_BEFORE as given, the filesystem sink inserts
+   unless its format carries row kinds, kafka inserts, jdbc and upsert-kafka upsert); a table
+   without a connector takes inserts. */
+static uint8_t sink_mode(const WTable *t, bool *fixed)
 {
+    *fixed = true;
     const char *m = wopts_get(&t->options, "sink.changelog-mode");
     if (m) return wphys_parse_mode(m);
-    const char *c = wopts_get(&t->options, "connector");
-    if (!c) return WCM_INSERT;
-    if (strcmp(c, "filesystem") == 0) {
-        const char *f = wopts_get(&t->options, "format");
-        return wplan_changelog_format(f) ? ALL_KINDS : WCM_INSERT;
-    }
-    if (strcmp(c, "blackhole") == 0) return WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE;
-    if (strcmp(c, "jdbc") == 0) return WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE;     /* an upsert sink */
-    if (strcmp(c, "kafka") == 0) return WCM_INSERT;
-    if (wplan_upsert_connector(c)) return WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE;   /* an upsert sink */
-    return ALL_KINDS;
+    if (!wopts_get(&t->options, "connector")) return WCM_INSERT;
+    const WConnCaps *caps = wconnector_caps(&t->options);
+    *fixed = false;
+    if (!caps || !caps->sink_changelog) return ALL_KINDS;
+    return caps->sink_changelog(&t->options, fixed);
+}
+
+uint8_t wphys_sink_mode(const WTable *t)
+{
+    bool fixed;
+    return sink_mode(t, &fixed);
 }
 
 static bool sink_accepts_updates(const WTable *t) { return wphys_sink_mode(t) != WCM_INSERT; }
@@ -60,10 +67,8 @@ typedef enum SinkKind { SK_APPEND, SK_RETRACT, SK_UPSERT } SinkKind;
 
 static SinkKind sink_kind(const WTable *t, uint8_t in)
 {
-    uint8_t mode = wphys_sink_mode(t);
-    const char *c = wopts_get(&t->options, "connector");
-    bool fixed = wopts_get(&t->options, "sink.changelog-mode") || !c || strcmp(c, "filesystem") == 0 ||
-                 strcmp(c, "kafka") == 0 || strcmp(c, "jdbc") == 0 || wplan_upsert_connector(c);
+    bool fixed;
+    uint8_t mode = sink_mode(t, &fixed);
     uint8_t eff = fixed ? mode : (uint8_t)((in & ~WCM_UPDATE_BEFORE) | WCM_INSERT) & mode;
     if (eff == WCM_INSERT) return SK_APPEND;
     return eff & WCM_UPDATE_BEFORE ? SK_RETRACT : SK_UPSERT;
@@ -230,8 +235,8 @@ static WRel *plan_sink(WPlanCtx *p, WRel *s)
         if (in->changelog != WCM_INSERT && !(wphys_sink_mode(t) & WCM_UPDATE_BEFORE)) s->upsert_sink = true;
         if (kind != SK_RETRACT) return materialize(p, s, sink_pk(p, t));
     }
-    const char *conn = wopts_get(&t->options, "connector");
-    if (in->changelog != WCM_INSERT && !t->npk && conn && strcmp(conn, "jdbc") == 0) {
+    const WConnCaps *caps = wconnector_caps(&t->options);
+    if (in->changelog != WCM_INSERT && !t->npk && caps && caps->sink_needs_pk_for_updates) {
         /* Flink's JdbcDynamicTableSink.validatePrimaryKey */
         werr_set(p->err, "java.lang.IllegalStateException",
                  "please declare primary key for sink table when query contains update/delete record.");
