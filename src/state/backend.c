@@ -142,14 +142,14 @@ static void copy_key(WStateBackend *b, const void *key, size_t len)
 void wstate_set_key(WStateBackend *b, const void *key, size_t len)
 {
     copy_key(b, key, len);
-    b->ops->key_set(b, false, 0);
+    b->ops->key_set(b, key, len, false, 0);
 }
 
 void wstate_set_key_hashed(WStateBackend *b, const void *key, size_t len, uint64_t hash)
 {
     assert(hash == wstate_key_hash(key, len));
     copy_key(b, key, len);
-    b->ops->key_set(b, true, hash);
+    b->ops->key_set(b, key, len, true, hash);
 }
 
 uint64_t wstate_key_hash(const void *key, size_t len) { return whash_bytes(key, len, WSTATE_KEY_SEED); }

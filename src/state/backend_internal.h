@@ -103,8 +103,9 @@ struct WStateOps {
     void (*adopt_ttl)(WState *s, int64_t ttl);
     /* a restored state is registered with another kind: drop or fail (msg: the error) */
     void (*kind_changed)(WState *s, WStateKind kind, const char *msg);
-    /* the current key changed; hash = wstate_key_hash of it when hashed */
-    void (*key_set)(WStateBackend *b, bool hashed, uint64_t hash);
+    /* the current key changed to key (len bytes, copied into b->key already: read the caller's
+       bytes, just stored there, from key); hash = wstate_key_hash of it when hashed */
+    void (*key_set)(WStateBackend *b, const void *key, size_t len, bool hashed, uint64_t hash);
     bool (*failed)(const WStateBackend *b, WError *err);
     void (*compact)(WStateBackend *b);
     /* value */

@@ -313,9 +313,9 @@ static void heap_kind_changed(WState *s, WStateKind kind, const char *msg)
     s->entries = s->bytes = 0;
 }
 
-static void heap_key_set(WStateBackend *b, bool hashed, uint64_t hash)
+static void heap_key_set(WStateBackend *b, const void *key, size_t len, bool hashed, uint64_t hash)
 {
-    b->khash = hashed ? hash : wstate_key_hash(b->key, b->klen);
+    b->khash = hashed ? hash : wstate_key_hash(key, len);
     b->key_group = -1;
 }
 

@@ -22,13 +22,13 @@ static void ops_adopt_ttl(WState *s, int64_t ttl) { wrdb_set_ttl(s->rdb, ttl); }
    the backend fails */
 static void ops_kind_changed(WState *s, WStateKind kind, const char *msg) { (void)kind; wrdb_fail(s->b->rdb, msg); }
 
-static void ops_key_set(WStateBackend *b, bool hashed, uint64_t hash)
+static void ops_key_set(WStateBackend *b, const void *key, size_t len, bool hashed, uint64_t hash)
 {
     (void)hashed;
     (void)hash;
-    b->key_group = wrdb_set_key(b->rdb, b->key, b->klen);
+    b->key_group = wrdb_set_key(b->rdb, key, len);
     if (b->ns_bytes) {      /* namespaced keys: the key group of the key without its namespace */
-        b->key_group = wstate_key_group_ns(b->key, b->klen, b->ns_bytes, b->cfg.max_parallelism);
+        b->key_group = wstate_key_group_ns(key, len, b->ns_bytes, b->cfg.max_parallelism);
         wrdb_set_key_group(b->rdb, b->key_group);
     }
 }
