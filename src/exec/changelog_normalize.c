@@ -147,21 +147,11 @@ static void norm_process(WOperator *op, int input, const WChunk *in)
     wchunk_reset(n->out);
 }
 
-static void norm_metrics(WOperator *op, char *buf, size_t bufsz)
+static void norm_metrics(WOperator *op, WOpMetrics *m)
 {
     NormOp *n = (NormOp *)op;
-    WStateStats st[2];
-    int cnt = wstate_stats(n->be, st, 2);
-    size_t len = strlen(buf);
-    for (int i = 0; i < cnt && len < bufsz; i++) {
-        int w = snprintf(buf + len, bufsz - len, "%s%s.entries=%lld %s.bytes=%lld", len ? " " : "",
-                         st[i].name, (long long)st[i].entries, st[i].name, (long long)st[i].bytes);
-        if (w < 0) return;
-        len += (size_t)w;
-    }
-    if (len < bufsz)
-        snprintf(buf + len, bufsz - len, "%sttlExpiredRecords=%lld", len ? " " : "",
-                 (long long)n->ttl_expired);
+    wop_metrics_states(m, n->be);
+    wop_metrics_value(m, "ttlExpiredRecords", n->ttl_expired);
 }
 
 static void norm_destroy(WOperator *op)

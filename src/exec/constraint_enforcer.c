@@ -231,13 +231,10 @@ static void enforcer_process(WOperator *op, int input, const WChunk *in)
     if (fail && !op->ctx->err->set) *op->ctx->err = failure;
 }
 
-static void enforcer_metrics(WOperator *op, char *buf, size_t bufsz)
+static void enforcer_metrics(WOperator *op, WOpMetrics *m)
 {
     EnforcerOp *e = (EnforcerOp *)op;
-    size_t len = strlen(buf);
-    if (e->enforcer.drop && e->enforcer.nnot_null && len < bufsz)
-        snprintf(buf + len, bufsz - len, "%snotNullDroppedRecords=%lld", len ? " " : "",
-                 (long long)e->enforcer.dropped);
+    if (e->enforcer.drop && e->enforcer.nnot_null) wop_metrics_value(m, "notNullDroppedRecords", e->enforcer.dropped);
 }
 
 static void enforcer_destroy(WOperator *op)

@@ -285,25 +285,11 @@ static void dedup_watermark(WOperator *op, int64_t wm)
     wop_emit_watermark(op, wm);
 }
 
-static void append_state_metrics(WStateBackend *be, int64_t expired, char *buf, size_t bufsz)
-{
-    WStateStats st[4];
-    int n = wstate_stats(be, st, 4);
-    size_t len = strlen(buf);
-    for (int i = 0; i < n && len < bufsz; i++) {
-        int w = snprintf(buf + len, bufsz - len, "%s%s.entries=%lld %s.bytes=%lld", len ? " " : "",
-                         st[i].name, (long long)st[i].entries, st[i].name, (long long)st[i].bytes);
-        if (w < 0) return;
-        len += (size_t)w;
-    }
-    if (len < bufsz)
-        snprintf(buf + len, bufsz - len, "%sttlExpiredRecords=%lld", len ? " " : "", (long long)expired);
-}
-
-static void dedup_metrics(WOperator *op, char *buf, size_t bufsz)
+static void dedup_metrics(WOperator *op, WOpMetrics *m)
 {
     DedupOp *d = (DedupOp *)op;
-    append_state_metrics(d->be, d->ttl_expired, buf, bufsz);
+    wop_metrics_states(m, d->be);
+    wop_metrics_value(m, "ttlExpiredRecords", d->ttl_expired);
 }
 
 static void dedup_destroy(WOperator *op)

@@ -883,25 +883,12 @@ static void ga_process(WOperator *op, int input, const WChunk *in)
     flush_out(g);
 }
 
-static void ga_metrics(WOperator *op, char *buf, size_t bufsz)
+static void ga_metrics(WOperator *op, WOpMetrics *m)
 {
     GroupAgg *g = (GroupAgg *)op;
-    WStateStats st[64];
-    int n = wstate_stats(g->backend, st, 64);
-    int64_t entries = 0, bytes = 0;
-    for (int i = 0; i < n; i++) {
-        if (st[i].name && strcmp(st[i].name, g->state_name) == 0) entries = st[i].entries;
-        bytes += st[i].bytes;
-    }
-    size_t len = strlen(buf);
-    if (len >= bufsz) return;
-    int w = snprintf(buf + len, bufsz - len, "%s%s.entries=%lld %s.bytes=%lld ttlExpiredRecords=%lld",
-                     len ? " " : "", g->state_name, (long long)entries, g->state_name, (long long)bytes,
-                     (long long)g->ttl_expired);
-    if (w < 0) return;
-    len += (size_t)w;
-    if (g->dropped && len < bufsz)
-        snprintf(buf + len, bufsz - len, " droppedRetractions=%lld", (long long)g->dropped);
+    wop_metrics_agg_state(m, g->backend, g->state_name);
+    wop_metrics_value(m, "ttlExpiredRecords", g->ttl_expired);
+    if (g->dropped) wop_metrics_value(m, "droppedRetractions", g->dropped);
 }
 
 static void ga_destroy(WOperator *op)

@@ -133,22 +133,18 @@ static void ia_process(WOperator *op, int input, const WChunk *in)
     flush_out(g);
 }
 
-static void ia_metrics(WOperator *op, char *buf, size_t bufsz)
+static void ia_metrics(WOperator *op, WOpMetrics *m)
 {
     IncrAgg *g = (IncrAgg *)op;
-    WStateStats st[64];
-    int n = wstate_stats(g->backend, st, 64);
+    WStateStats st[WOP_METRICS_STATES];
+    int n = wstate_stats(g->backend, st, WOP_METRICS_STATES);
     int64_t entries = 0, bytes = 0;
     for (int i = 0; i < n; i++) {
         entries += st[i].entries;
         bytes += st[i].bytes;
     }
-    size_t len = strlen(buf);
-    if (len >= bufsz) return;
-    snprintf(buf + len, bufsz - len,
-             "%sincrementalGroupAggregateState.entries=%lld incrementalGroupAggregateState.bytes=%lld "
-             "ttlExpiredRecords=%lld", len ? " " : "", (long long)entries, (long long)bytes,
-             (long long)g->ttl_expired);
+    wop_metrics_state(m, "incrementalGroupAggregateState", entries, bytes);
+    wop_metrics_value(m, "ttlExpiredRecords", g->ttl_expired);
 }
 
 static void ia_destroy(WOperator *op)

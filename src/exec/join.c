@@ -495,21 +495,11 @@ static void join_bundle_flush(WOperator *op)
         if (j->bundle[side]) wjbundle_clear(j->bundle[side]);
 }
 
-static void join_metrics(WOperator *op, char *buf, size_t bufsz)
+static void join_metrics(WOperator *op, WOpMetrics *m)
 {
     JoinOp *j = (JoinOp *)op;
-    WStateStats st[4];
-    int n = wstate_stats(j->be, st, 4);
-    size_t len = strlen(buf);
-    for (int i = 0; i < n && len < bufsz; i++) {
-        int w = snprintf(buf + len, bufsz - len, "%s%s.entries=%lld %s.bytes=%lld", len ? " " : "",
-                         st[i].name, (long long)st[i].entries, st[i].name, (long long)st[i].bytes);
-        if (w < 0) return;
-        len += (size_t)w;
-    }
-    if (len < bufsz)
-        snprintf(buf + len, bufsz - len, "%sttlExpiredRecords=%lld", len ? " " : "",
-                 (long long)j->ttl_expired);
+    wop_metrics_states(m, j->be);
+    wop_metrics_value(m, "ttlExpiredRecords", j->ttl_expired);
 }
 
 static void side_free(JoinSide *s)

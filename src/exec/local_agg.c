@@ -184,12 +184,10 @@ static void la_process(WOperator *op, int input, const WChunk *in)
     flush_out(g);
 }
 
-static void la_metrics(WOperator *op, char *buf, size_t bufsz)
+static void la_metrics(WOperator *op, WOpMetrics *m)
 {
     LocalAgg *g = (LocalAgg *)op;
-    size_t len = strlen(buf);
-    if (len < bufsz)
-        snprintf(buf + len, bufsz - len, "%scombinedRecords=%lld", len ? " " : "", (long long)g->rows_combined);
+    wop_metrics_value(m, "combinedRecords", g->rows_combined);
 }
 
 static void la_destroy(WOperator *op)

@@ -224,12 +224,10 @@ static bool lwa_ends_on_watermark(WOperator *op, int64_t wm, const WChunk *bundl
     return min_end != WWM_MAX && wwin_fired(&g->shift, min_end, wm);
 }
 
-static void lwa_metrics(WOperator *op, char *buf, size_t bufsz)
+static void lwa_metrics(WOperator *op, WOpMetrics *m)
 {
     LocalWindowAgg *g = (LocalWindowAgg *)op;
-    size_t len = strlen(buf);
-    if (len < bufsz)
-        snprintf(buf + len, bufsz - len, "%scombinedRecords=%lld", len ? " " : "", (long long)g->rows_combined);
+    wop_metrics_value(m, "combinedRecords", g->rows_combined);
 }
 
 static void lwa_destroy(WOperator *op)

@@ -204,20 +204,20 @@ static void lj_process(WOperator *op, int input, const WChunk *in)
     flush_out(j);
 }
 
-static void lj_metrics(WOperator *op, char *buf, size_t bufsz)
+static void lj_metrics(WOperator *op, WOpMetrics *m)
 {
     LookupJoinOp *j = (LookupJoinOp *)op;
-    size_t len = strlen(buf);
-    if (len >= bufsz) return;
     if (!j->cache) {
-        snprintf(buf + len, bufsz - len, "%sloadCount=%lld numLoadFailures=%lld", len ? " " : "",
-                 (long long)j->loads, (long long)j->load_failures);
+        wop_metrics_value(m, "loadCount", j->loads);
+        wop_metrics_value(m, "numLoadFailures", j->load_failures);
         return;
     }
     WLookupCacheStats st = wlookup_cache_stats(j->cache);
-    snprintf(buf + len, bufsz - len, "%shitCount=%lld missCount=%lld loadCount=%lld numLoadFailures=%lld "
-             "numCachedRecords=%lld", len ? " " : "", (long long)st.hits, (long long)st.misses,
-             (long long)j->loads, (long long)j->load_failures, (long long)st.entries);
+    wop_metrics_value(m, "hitCount", st.hits);
+    wop_metrics_value(m, "missCount", st.misses);
+    wop_metrics_value(m, "loadCount", j->loads);
+    wop_metrics_value(m, "numLoadFailures", j->load_failures);
+    wop_metrics_value(m, "numCachedRecords", st.entries);
 }
 
 static void lj_destroy(WOperator *op)

@@ -646,21 +646,12 @@ static void m_destroy(WOperator *op)
     free(o);
 }
 
-static void m_metrics(WOperator *op, char *buf, size_t bufsz)
+static void m_metrics(WOperator *op, WOpMetrics *m)
 {
     MatchOp *o = (MatchOp *)op;
-    size_t len = strlen(buf);
-    WStateStats st[8];
-    int n = wstate_stats(o->be, st, 8);
-    for (int i = 0; i < n && len < bufsz; i++) {
-        int k = snprintf(buf + len, bufsz - len, "%s%s.entries=%lld %s.bytes=%lld", len ? " " : "", st[i].name,
-                         (long long)st[i].entries, st[i].name, (long long)st[i].bytes);
-        if (k < 0) return;
-        len += (size_t)k;
-    }
-    if (len < bufsz)
-        snprintf(buf + len, bufsz - len, "%smatches=%lld numLateRecordsDropped=%lld", len ? " " : "",
-                 (long long)o->matches, (long long)op->late_dropped);
+    wop_metrics_states(m, o->be);
+    wop_metrics_value(m, "matches", o->matches);
+    wop_metrics_value(m, "numLateRecordsDropped", op->late_dropped);
 }
 
 static const WOpOps MATCH_OPS = {.process = m_process, .watermark = m_watermark, .destroy = m_destroy,

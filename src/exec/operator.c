@@ -4,17 +4,16 @@
 #include "insight.h"
 #include "minibatch.h"
 
+#include <assert.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#define PUBLISHED_TEXT 1024
-
 struct WOpPublished {
     pthread_mutex_t mu;
-    char text[PUBLISHED_TEXT];
+    WOpMetrics m;
 };
 
 /* relaxed atomic stores: the running thread is the only writer, other threads read */
@@ -293,20 +292,90 @@ void wop_read_counters(const WOperator *op, WOpCounters *out)
 void wop_publish_metrics(WOperator *op)
 {
     if (!op->published) return;
-    char text[PUBLISHED_TEXT];
-    text[0] = 0;
-    op->ops->metrics(op, text, sizeof text);
+    WOpMetrics m;
+    memset(&m, 0, sizeof m);
+    op->ops->metrics(op, &m);
     pthread_mutex_lock(&op->published->mu);
-    memcpy(op->published->text, text, strlen(text) + 1);
+    op->published->m = m;
     pthread_mutex_unlock(&op->published->mu);
 }
 
-void wop_read_metrics(const WOperator *op, char *buf, size_t bufsz)
+void wop_read_metrics(const WOperator *op, WOpMetrics *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!op->published) return;
+    pthread_mutex_lock(&op->published->mu);
+    *out = op->published->m;
+    pthread_mutex_unlock(&op->published->mu);
+}
+
+void wop_metrics_text(WOperator *op, char *buf, size_t bufsz)
 {
     if (!bufsz) return;
     buf[0] = 0;
-    if (!op->published) return;
-    pthread_mutex_lock(&op->published->mu);
-    snprintf(buf, bufsz, "%s", op->published->text);
-    pthread_mutex_unlock(&op->published->mu);
+    if (!op->ops->metrics) return;
+    WOpMetrics m;
+    memset(&m, 0, sizeof m);
+    op->ops->metrics(op, &m);
+    wop_metrics_format(&m, buf, bufsz);
+}
+
+/* ---- typed metrics ---- */
+
+void wop_metrics_state(WOpMetrics *m, const char *name, int64_t entries, int64_t bytes)
+{
+    assert(m && m->nstates >= 0 && m->nstates <= WOP_METRICS_STATES);
+    if (m->nstates == WOP_METRICS_STATES) return;
+    snprintf(m->states[m->nstates].name, sizeof m->states[0].name, "%s", name ? name : "");
+    m->states[m->nstates].entries = entries;
+    m->states[m->nstates].bytes = bytes;
+    m->nstates++;
+}
+
+void wop_metrics_states(WOpMetrics *m, const WStateBackend *b)
+{
+    WStateStats st[WOP_METRICS_STATES];
+    int n = b ? wstate_stats(b, st, WOP_METRICS_STATES) : 0;
+    for (int i = 0; i < n; i++) wop_metrics_state(m, st[i].name, st[i].entries, st[i].bytes);
+}
+
+void wop_metrics_agg_state(WOpMetrics *m, const WStateBackend *b, const char *name)
+{
+    WStateStats st[64];
+    int n = wstate_stats(b, st, 64);
+    int64_t entries = 0, bytes = 0;
+    for (int i = 0; i < n; i++) {
+        if (st[i].name && strcmp(st[i].name, name) == 0) entries = st[i].entries;
+        bytes += st[i].bytes;
+    }
+    wop_metrics_state(m, name, entries, bytes);
+}
+
+void wop_metrics_value(WOpMetrics *m, const char *name, int64_t value)
+{
+    assert(m && m->nvalues >= 0 && m->nvalues <= WOP_METRICS_VALUES);
+    if (m->nvalues == WOP_METRICS_VALUES) return;
+    snprintf(m->values[m->nvalues].name, sizeof m->values[0].name, "%s", name);
+    m->values[m->nvalues].value = value;
+    m->nvalues++;
+}
+
+void wop_metrics_format(const WOpMetrics *m, char *buf, size_t bufsz)
+{
+    if (!bufsz) return;
+    buf[0] = 0;
+    size_t len = 0;
+    for (int i = 0; i < m->nstates && len < bufsz; i++) {
+        int w = snprintf(buf + len, bufsz - len, "%s%s.entries=%lld %s.bytes=%lld", len ? " " : "",
+                         m->states[i].name, (long long)m->states[i].entries, m->states[i].name,
+                         (long long)m->states[i].bytes);
+        if (w < 0) return;
+        len += (size_t)w;
+    }
+    for (int i = 0; i < m->nvalues && len < bufsz; i++) {
+        int w = snprintf(buf + len, bufsz - len, "%s%s=%lld", len ? " " : "", m->values[i].name,
+                         (long long)m->values[i].value);
+        if (w < 0) return;
+        len += (size_t)w;
+    }
 }

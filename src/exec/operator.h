@@ -79,14 +79,37 @@ static inline bool wexec_cancelled(const WExecCtx *ctx) { return __atomic_load_n
 /* Processing time now (ms) from the job clock. */
 int64_t wexec_now(const WExecCtx *ctx);
 
+/* Typed metrics of an operator: the sizes of its keyed states and its named counters and gauges
+   (Flink's names where Flink has the metric: ttlExpiredRecords, numLateRecordsDropped, ...),
+   filled by the thread that runs it (WOpOps.metrics, on a zeroed WOpMetrics). The runtime
+   publishes a copy that other threads read (wop_read_metrics); the job report and the REST
+   layer format them. Names longer than their field are cut; states and values beyond the
+   arrays are left out. */
+#define WOP_METRICS_STATES 8
+#define WOP_METRICS_VALUES 8
+typedef struct WOpMetrics {
+    int nstates, nvalues;
+    struct { char name[64]; int64_t entries, bytes; } states[WOP_METRICS_STATES];
+    struct { char name[48]; int64_t value; } values[WOP_METRICS_VALUES];
+} WOpMetrics;
+void wop_metrics_state(WOpMetrics *m, const char *name, int64_t entries, int64_t bytes);
+void wop_metrics_states(WOpMetrics *m, const WStateBackend *b);     /* every state of b */
+/* an aggregate's one state line: the entries of its state `name`, the bytes of every state of b
+   (the accumulators and their data views) */
+void wop_metrics_agg_state(WOpMetrics *m, const WStateBackend *b, const char *name);
+void wop_metrics_value(WOpMetrics *m, const char *name, int64_t value);
+/* "<state>.entries=<n> <state>.bytes=<n> ... <name>=<value> ...", the states first */
+void wop_metrics_format(const WOpMetrics *m, char *buf, size_t bufsz);
+
 typedef struct WOpOps {
     void (*process)(WOperator *op, int input, const WChunk *in);
     void (*watermark)(WOperator *op, int64_t wm);   /* combined watermark advanced; default: forward */
     void (*end_input)(WOperator *op);               /* all inputs ended; default: forward end */
     void (*idle)(WOperator *op, bool idle);         /* every input idle / one active again; default: forward */
     void (*destroy)(WOperator *op);
-    /* Append "name: value" metric lines (state sizes etc.) for reports; optional. */
-    void (*metrics)(WOperator *op, char *buf, size_t bufsz);
+    /* Fill m (zeroed) with the operator's state sizes and counters (WOpMetrics); optional. Runs on
+       the thread that runs op (reading a state backend is only safe there). */
+    void (*metrics)(WOperator *op, WOpMetrics *m);
     /* Processing-time timer: the runtime calls it between chunks (the MiniBatchAssigner); optional. */
     void (*tick)(WOperator *op);
     /* Mini-batch of a two-input operator (WMB_JOIN, minibatch.h): buffer rows [from, from+n) of
@@ -148,12 +171,15 @@ typedef struct WOpCounters {
     bool finished;
 } WOpCounters;
 void wop_read_counters(const WOperator *op, WOpCounters *out);
-/* The thread running op renders its `metrics` text (state sizes: reading a state backend is only
-   safe from that thread) and publishes it; wop_read_metrics gives any thread the last published
-   text ("" before the first). The runtime publishes when a job starts, every 100 ms while a
+/* The thread running op takes its metrics (state sizes: reading a state backend is only safe
+   from that thread) and publishes them; wop_read_metrics gives any thread the last published
+   ones (zero before the first). The runtime publishes when a job starts, every 100 ms while a
    lane runs and when it ends. */
 void wop_publish_metrics(WOperator *op);
-void wop_read_metrics(const WOperator *op, char *buf, size_t bufsz);
+void wop_read_metrics(const WOperator *op, WOpMetrics *out);
+/* op's metrics taken now and formatted (wop_metrics_format; "" without a metrics op): the thread
+   running op only (job reports, tests). */
+void wop_metrics_text(WOperator *op, char *buf, size_t bufsz);
 
 /* Time accounting (Flink's busy / back-pressured / idle task times). The thread running a lane
    charges wall time to the operator whose code runs: wop_time_enter makes op the running one

@@ -883,21 +883,11 @@ static void over_end(WOperator *op)
     wop_emit_end(op);
 }
 
-static void over_metrics(WOperator *op, char *buf, size_t bufsz)
+static void over_metrics(WOperator *op, WOpMetrics *m)
 {
     OverOp *o = (OverOp *)op;
-    WStateStats st[16];
-    int n = wstate_stats(o->be, st, 16);
-    size_t len = strlen(buf);
-    for (int i = 0; i < n && len < bufsz; i++) {
-        int k = snprintf(buf + len, bufsz - len, "%s%s.entries=%lld %s.bytes=%lld", len ? " " : "",
-                         st[i].name, (long long)st[i].entries, st[i].name, (long long)st[i].bytes);
-        if (k < 0) return;
-        len += (size_t)k;
-    }
-    if (len < bufsz)
-        snprintf(buf + len, bufsz - len, "%snumLateRecordsDropped=%lld", len ? " " : "",
-                 (long long)op->late_dropped);
+    wop_metrics_states(m, o->be);
+    wop_metrics_value(m, "numLateRecordsDropped", op->late_dropped);
 }
 
 static void over_destroy(WOperator *op)

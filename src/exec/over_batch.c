@@ -345,11 +345,11 @@ static void ob_destroy(WOperator *op)
     free(o);
 }
 
-static void ob_metrics(WOperator *op, char *buf, size_t bufsz)
+static void ob_metrics(WOperator *op, WOpMetrics *m)
 {
     OverBatchOp *o = (OverBatchOp *)op;
-    snprintf(buf, bufsz, "bufferedRows: %lld\nunmatchedRetractions: %lld\n", (long long)o->buf.live,
-             (long long)o->unmatched);
+    wop_metrics_value(m, "bufferedRows", o->buf.live);
+    wop_metrics_value(m, "unmatchedRetractions", o->unmatched);
 }
 
 static const WOpOps OVER_BATCH_OPS = {.process = ob_process, .end_input = ob_end, .destroy = ob_destroy,

@@ -556,21 +556,11 @@ static void rank_process(WOperator *op, int input, const WChunk *in)
     wchunk_reset(o->out);
 }
 
-static void rank_metrics(WOperator *op, char *buf, size_t bufsz)
+static void rank_metrics(WOperator *op, WOpMetrics *m)
 {
     RankOp *o = (RankOp *)op;
-    WStateStats st[2];
-    int cnt = wstate_stats(o->be, st, 2);
-    size_t len = strlen(buf);
-    for (int i = 0; i < cnt && len < bufsz; i++) {
-        int w = snprintf(buf + len, bufsz - len, "%s%s.entries=%lld %s.bytes=%lld", len ? " " : "",
-                         st[i].name, (long long)st[i].entries, st[i].name, (long long)st[i].bytes);
-        if (w < 0) return;
-        len += (size_t)w;
-    }
-    if (len < bufsz)
-        snprintf(buf + len, bufsz - len, "%sttlExpiredRecords=%lld", len ? " " : "",
-                 (long long)o->ttl_expired);
+    wop_metrics_states(m, o->be);
+    wop_metrics_value(m, "ttlExpiredRecords", o->ttl_expired);
 }
 
 static void rank_destroy(WOperator *op)

@@ -377,21 +377,11 @@ static void csum_watermark(WOperator *op, int64_t wm)
     wop_emit_watermark(op, wm);
 }
 
-static void sum_metrics(WOperator *op, char *buf, size_t bufsz)
+static void sum_metrics(WOperator *op, WOpMetrics *m)
 {
-    SumOp *m = (SumOp *)op;
-    WStateStats st[2];
-    int cnt = wstate_stats(m->be, st, 2);
-    size_t len = strlen(buf);
-    for (int i = 0; i < cnt && len < bufsz; i++) {
-        int w = snprintf(buf + len, bufsz - len, "%s%s.entries=%lld %s.bytes=%lld", len ? " " : "",
-                         st[i].name, (long long)st[i].entries, st[i].name, (long long)st[i].bytes);
-        if (w < 0) return;
-        len += (size_t)w;
-    }
-    if (len < bufsz)
-        snprintf(buf + len, bufsz - len, "%sttlExpiredRecords=%lld", len ? " " : "",
-                 (long long)m->ttl_expired);
+    SumOp *s = (SumOp *)op;
+    wop_metrics_states(m, s->be);
+    wop_metrics_value(m, "ttlExpiredRecords", s->ttl_expired);
 }
 
 static void sum_destroy(WOperator *op)

@@ -64,11 +64,11 @@ static void sort_destroy(WOperator *op)
     free(o);
 }
 
-static void sort_metrics(WOperator *op, char *buf, size_t bufsz)
+static void sort_metrics(WOperator *op, WOpMetrics *m)
 {
     SortOp *o = (SortOp *)op;
-    snprintf(buf, bufsz, "bufferedRows: %lld\nunmatchedRetractions: %lld\n", (long long)o->buf.live,
-             (long long)o->unmatched);
+    wop_metrics_value(m, "bufferedRows", o->buf.live);
+    wop_metrics_value(m, "unmatchedRetractions", o->unmatched);
 }
 
 static const WOpOps SORT_OPS = {.process = sort_process, .end_input = sort_end, .destroy = sort_destroy,

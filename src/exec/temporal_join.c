@@ -299,20 +299,11 @@ static void tj_watermark(WOperator *op, int64_t wm)
     wop_emit_watermark(op, wm);
 }
 
-static void tj_metrics(WOperator *op, char *buf, size_t bufsz)
+static void tj_metrics(WOperator *op, WOpMetrics *m)
 {
     TemporalJoinOp *j = (TemporalJoinOp *)op;
-    WStateStats st[8];
-    int n = wstate_stats(j->be, st, 8);
-    size_t len = strlen(buf);
-    for (int i = 0; i < n && len < bufsz; i++) {
-        int k = snprintf(buf + len, bufsz - len, "%s%s.entries=%lld %s.bytes=%lld", len ? " " : "",
-                         st[i].name, (long long)st[i].entries, st[i].name, (long long)st[i].bytes);
-        if (k < 0) return;
-        len += (size_t)k;
-    }
-    if (len < bufsz)
-        snprintf(buf + len, bufsz - len, "%stimers=%zu", len ? " " : "", wtimers_count(j->timers));
+    wop_metrics_states(m, j->be);
+    wop_metrics_value(m, "timers", (int64_t)wtimers_count(j->timers));
 }
 
 static void tj_destroy(WOperator *op)

@@ -241,22 +241,11 @@ static void ts_destroy(WOperator *op)
     free(o);
 }
 
-static void ts_metrics(WOperator *op, char *buf, size_t bufsz)
+static void ts_metrics(WOperator *op, WOpMetrics *m)
 {
     TemporalSortOp *o = (TemporalSortOp *)op;
-    size_t len = strlen(buf);
-    if (o->be) {
-        WStateStats st[4];
-        int n = wstate_stats(o->be, st, 4);
-        for (int i = 0; i < n && len < bufsz; i++) {
-            int k = snprintf(buf + len, bufsz - len, "%s%s.entries=%lld %s.bytes=%lld", len ? " " : "", st[i].name,
-                             (long long)st[i].entries, st[i].name, (long long)st[i].bytes);
-            if (k < 0) return;
-            len += (size_t)k;
-        }
-    }
-    if (len < bufsz)
-        snprintf(buf + len, bufsz - len, "%snumLateRecordsDropped=%lld", len ? " " : "", (long long)op->late_dropped);
+    if (o->be) wop_metrics_states(m, o->be);
+    wop_metrics_value(m, "numLateRecordsDropped", op->late_dropped);
 }
 
 static const WOpOps TEMPORAL_SORT_OPS = {.process = ts_process, .watermark = ts_watermark,

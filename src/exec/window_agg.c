@@ -592,21 +592,12 @@ static void wagg_end(WOperator *op)
     wop_emit_end(op);
 }
 
-static void wagg_metrics(WOperator *op, char *buf, size_t bufsz)
+static void wagg_metrics(WOperator *op, WOpMetrics *m)
 {
     WindowAggOp *w = (WindowAggOp *)op;
-    WStateStats st[16];
-    int n = wstate_stats(w->be, st, 16);
-    size_t len = strlen(buf);
-    for (int i = 0; i < n && len < bufsz; i++) {
-        int k = snprintf(buf + len, bufsz - len, "%s%s.entries=%lld %s.bytes=%lld", len ? " " : "",
-                         st[i].name, (long long)st[i].entries, st[i].name, (long long)st[i].bytes);
-        if (k < 0) return;
-        len += (size_t)k;
-    }
-    if (len < bufsz)
-        snprintf(buf + len, bufsz - len, "%stimers=%zu numLateRecordsDropped=%lld", len ? " " : "",
-                 wtimers_count(w->timers), (long long)op->late_dropped);
+    wop_metrics_states(m, w->be);
+    wop_metrics_value(m, "timers", (int64_t)wtimers_count(w->timers));
+    wop_metrics_value(m, "numLateRecordsDropped", op->late_dropped);
 }
 
 static void wagg_destroy(WOperator *op)

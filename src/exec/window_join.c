@@ -325,22 +325,12 @@ static void wj_watermark(WOperator *op, int64_t wm)
     wop_emit_watermark(op, wm);
 }
 
-static void wj_metrics(WOperator *op, char *buf, size_t bufsz)
+static void wj_metrics(WOperator *op, WOpMetrics *m)
 {
     WinJoinOp *j = (WinJoinOp *)op;
-    WStateStats st[4];
-    int n = wstate_stats(j->be, st, 4);
-    size_t len = strlen(buf);
-    for (int i = 0; i < n && len < bufsz; i++) {
-        int k = snprintf(buf + len, bufsz - len, "%s%s.entries=%lld %s.bytes=%lld", len ? " " : "",
-                         st[i].name, (long long)st[i].entries, st[i].name, (long long)st[i].bytes);
-        if (k < 0) return;
-        len += (size_t)k;
-    }
-    if (len < bufsz)
-        snprintf(buf + len, bufsz - len,
-                 "%sleftNumLateRecordsDropped=%lld rightNumLateRecordsDropped=%lld", len ? " " : "",
-                 (long long)j->side[0].late, (long long)j->side[1].late);
+    wop_metrics_states(m, j->be);
+    wop_metrics_value(m, "leftNumLateRecordsDropped", j->side[0].late);
+    wop_metrics_value(m, "rightNumLateRecordsDropped", j->side[1].late);
 }
 
 static void wj_destroy(WOperator *op)

@@ -280,21 +280,12 @@ static void wr_watermark(WOperator *op, int64_t wm)
     wop_emit_watermark(op, wm);
 }
 
-static void wr_metrics(WOperator *op, char *buf, size_t bufsz)
+static void wr_metrics(WOperator *op, WOpMetrics *m)
 {
     WinRankOp *w = (WinRankOp *)op;
-    WStateStats st[4];
-    int n = wstate_stats(w->be, st, 4);
-    size_t len = strlen(buf);
-    for (int i = 0; i < n && len < bufsz; i++) {
-        int k = snprintf(buf + len, bufsz - len, "%s%s.entries=%lld %s.bytes=%lld", len ? " " : "",
-                         st[i].name, (long long)st[i].entries, st[i].name, (long long)st[i].bytes);
-        if (k < 0) return;
-        len += (size_t)k;
-    }
-    if (len < bufsz)
-        snprintf(buf + len, bufsz - len, "%snumLateRecordsDropped=%lld timers=%zu", len ? " " : "",
-                 (long long)op->late_dropped, wtimers_count(w->timers));
+    wop_metrics_states(m, w->be);
+    wop_metrics_value(m, "numLateRecordsDropped", op->late_dropped);
+    wop_metrics_value(m, "timers", (int64_t)wtimers_count(w->timers));
 }
 
 static void wr_destroy(WOperator *op)

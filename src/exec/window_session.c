@@ -335,25 +335,13 @@ static void sess_end(WOperator *op)
     wop_emit_end(op);
 }
 
-static void sess_metrics(WOperator *op, char *buf, size_t bufsz)
+static void sess_metrics(WOperator *op, WOpMetrics *m)
 {
     SessOp *s = (SessOp *)op;
-    WStateStats st[16];
-    int n = wstate_stats(s->be, st, 16);
-    size_t len = strlen(buf);
-    for (int i = 0; i < n && len < bufsz; i++) {
-        int k = snprintf(buf + len, bufsz - len, "%s%s.entries=%lld %s.bytes=%lld", len ? " " : "",
-                         st[i].name, (long long)st[i].entries, st[i].name, (long long)st[i].bytes);
-        if (k < 0) return;
-        len += (size_t)k;
-    }
-    if (len < bufsz)
-        snprintf(buf + len, bufsz - len, "%stimers=%zu numLateRecordsDropped=%lld", len ? " " : "",
-                 wtimers_count(s->timers), (long long)op->late_dropped);
-    len = strlen(buf);
-    if (!s->agg && len < bufsz)
-        snprintf(buf + len, bufsz - len, " numNullRowTimeRecordsDropped=%lld",
-                 (long long)s->null_time_dropped);
+    wop_metrics_states(m, s->be);
+    wop_metrics_value(m, "timers", (int64_t)wtimers_count(s->timers));
+    wop_metrics_value(m, "numLateRecordsDropped", op->late_dropped);
+    if (!s->agg) wop_metrics_value(m, "numNullRowTimeRecordsDropped", s->null_time_dropped);
 }
 
 static void sess_destroy(WOperator *op)

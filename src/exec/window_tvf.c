@@ -78,13 +78,10 @@ static void tvf_process(WOperator *op, int input, const WChunk *in)
     wchunk_reset(t->out);
 }
 
-static void tvf_metrics(WOperator *op, char *buf, size_t bufsz)
+static void tvf_metrics(WOperator *op, WOpMetrics *m)
 {
     WindowTvfOp *t = (WindowTvfOp *)op;
-    size_t len = strlen(buf);
-    if (len < bufsz)
-        snprintf(buf + len, bufsz - len, "%snumNullRowTimeRecordsDropped=%lld", len ? " " : "",
-                 (long long)t->null_time_dropped);
+    wop_metrics_value(m, "numNullRowTimeRecordsDropped", t->null_time_dropped);
 }
 
 static void tvf_destroy(WOperator *op)

@@ -1288,8 +1288,7 @@ void wjob_report(const WJob *j, WStrBuf *out)
             WOperator *o = j->lanes[l].built[i].op;
             if (!o->ops->metrics) continue;
             char buf[1024];
-            buf[0] = 0;
-            o->ops->metrics(o, buf, sizeof buf);
+            wop_metrics_text(o, buf, sizeof buf);
             if (buf[0]) {
                 if (np > 1) wsb_printf(out, " [%d] %s", l, buf);
                 else wsb_printf(out, " %s", buf);

@@ -86,10 +86,10 @@ static void read_op(const WOperator *op, WOpStats *out)
     out->busy_ns = k.busy_ns;
     out->backpressured_ns = k.backpressured_ns;
     if (op->ops && op->ops->metrics) {
-        char text[1024];
-        wop_read_metrics(op, text, sizeof text);
-        out->nstates = wregistry_parse_state_metrics(text, out->states, WREG_MAX_STATES, &out->ttl_expired,
-                                                     out->metrics, sizeof out->metrics);
+        WOpMetrics m;
+        wop_read_metrics(op, &m);
+        out->nstates = wregistry_state_metrics(&m, out->states, WREG_MAX_STATES, &out->ttl_expired,
+                                               out->metrics, sizeof out->metrics);
     }
 }
 
@@ -254,55 +254,33 @@ void wregistry_vertex_times(const WRegJob *j, int v, int subtask, int64_t now, W
     out->records_out_per_s = (double)(newest->write - oldest->write) / span * 1000.0;
 }
 
-int wregistry_parse_state_metrics(const char *m, WStateMetric *out, int max, int64_t *ttl_expired,
-                                  char *rest, size_t restsz)
+int wregistry_state_metrics(const WOpMetrics *m, WStateMetric *out, int max, int64_t *ttl_expired,
+                            char *rest, size_t restsz)
 {
-    int n = 0;
     if (ttl_expired) *ttl_expired = 0;
     if (rest && restsz) rest[0] = 0;
-    size_t rlen = 0;
     if (!m) return 0;
-    const char *p = m;
-    while (*p) {
-        while (*p == ' ' || *p == '\n') p++;
-        const char *tok = p;
-        while (*p && *p != ' ' && *p != '\n') p++;
-        size_t len = (size_t)(p - tok);
-        if (!len) continue;
-        const char *eq = memchr(tok, '=', len);
-        char key[128];
-        size_t kl = eq ? (size_t)(eq - tok) : 0;
-        bool state_key = false;
-        if (eq && kl < sizeof key) {
-            memcpy(key, tok, kl);
-            key[kl] = 0;
-            long long v = strtoll(eq + 1, NULL, 10);
-            char *dot = strrchr(key, '.');
-            if (!strcmp(key, "ttlExpiredRecords")) {
-                if (ttl_expired) *ttl_expired = v;
-                state_key = true;
-            } else if (dot && (!strcmp(dot, ".entries") || !strcmp(dot, ".bytes"))) {
-                bool is_entries = dot[1] == 'e';
-                *dot = 0;
-                int k = 0;
-                while (k < n && strcmp(out[k].name, key) != 0) k++;
-                if (k == n && n < max) {
-                    memset(&out[n], 0, sizeof out[n]);
-                    snprintf(out[n].name, sizeof out[n].name, "%s", key);
-                    n++;
-                }
-                if (k < n) {
-                    if (is_entries) out[k].entries = v;
-                    else out[k].bytes = v;
-                }
-                state_key = true;
-            }
+    int n = 0;
+    for (int i = 0; i < m->nstates && n < max; i++) {
+        snprintf(out[n].name, sizeof out[n].name, "%s", m->states[i].name);
+        out[n].entries = m->states[i].entries;
+        out[n].bytes = m->states[i].bytes;
+        n++;
+    }
+    size_t rlen = 0;
+    for (int i = 0; i < m->nvalues; i++) {
+        if (!strcmp(m->values[i].name, "ttlExpiredRecords")) {
+            if (ttl_expired) *ttl_expired = m->values[i].value;
+            continue;
         }
-        if (!state_key && rest && rlen + len + 2 < restsz) {
-            if (rlen) rest[rlen++] = ' ';
-            memcpy(rest + rlen, tok, len);
-            rlen += len;
+        if (!rest || rlen >= restsz) continue;
+        int w = snprintf(rest + rlen, restsz - rlen, "%s%s=%lld", rlen ? " " : "", m->values[i].name,
+                         (long long)m->values[i].value);
+        if (w < 0 || (size_t)w >= restsz - rlen) {     /* cut: keep the whole metrics before it */
             rest[rlen] = 0;
+            rlen = restsz;
+        } else {
+            rlen += (size_t)w;
         }
     }
     return n;

@@ -39,7 +39,7 @@ typedef enum WJobState {
 const char *wjob_state_name(WJobState s);
 bool wjob_state_terminal(WJobState s);
 
-/* Sizes of one named state parsed out of an operator's metrics text. */
+/* Sizes of one named state of an operator (its published metrics). */
 typedef struct WStateMetric {
     char name[64];
     int64_t entries, bytes;
@@ -197,9 +197,9 @@ bool wregistry_savepoint_status(WRegistry *r, const char *id, int64_t request, s
 /* A fresh job id (32 hex). */
 void wregistry_new_id(WRegistry *r, char out[33]);
 
-/* Parse an operator metrics text: each "<name>.entries" / "<name>.bytes" pair into out (at most
-   max; returns the count), ttlExpiredRecords into *ttl_expired, every other "k=v" into rest. */
-int wregistry_parse_state_metrics(const char *metrics, WStateMetric *out, int max, int64_t *ttl_expired,
-                                  char *rest, size_t restsz);
+/* An operator's published metrics (exec/operator.h WOpMetrics): its states into out (at most max;
+   returns the count), ttlExpiredRecords into *ttl_expired, every other value as "k=v" into rest. */
+int wregistry_state_metrics(const WOpMetrics *m, WStateMetric *out, int max, int64_t *ttl_expired,
+                            char *rest, size_t restsz);
 
 #endif

@@ -80,7 +80,7 @@ WTEST(cn_conformance_changelog_normalize)
               "+I[one, 1, a]\n+U[one, 2, bb]\n+I[three, 3, ccc]\n+U[one, 4, aaaa]\n"
               "-D[three, 3, ccc]\n");
     char m[256] = "";
-    f.op->ops->metrics(f.op, m, sizeof m);
+    wop_metrics_text(f.op, m, sizeof m);
     CHECK(strstr(m, "changelogNormalizeState.entries=1") != NULL);
     fix_close(&f);
 }

@@ -58,7 +58,7 @@ WTEST(dedup_conformance_asc_proctime)
     CHECK_STR(f.cap->text.buf, "+I[8, bill, banana, 8000]\n");
     CHECK(!f.env.err.set);
     char m[256] = "";
-    f.op->ops->metrics(f.op, m, sizeof m);
+    wop_metrics_text(f.op, m, sizeof m);
     CHECK(strstr(m, "deduplicateState.entries=3") != NULL);
     CHECK(strstr(m, "ttlExpiredRecords=0") != NULL);
     fix_close(&f);
@@ -173,7 +173,7 @@ WTEST(dedup_proctime_keep_last_ttl_reemits_identical_and_expires)
     push_text_rows(&f.env, f.op, 4, ORDER_T, "+I,2,b,pen,2\n");
     CHECK_STR(f.cap->text.buf, "+I[2, b, pen, 2]\n");
     char m[256] = "";
-    f.op->ops->metrics(f.op, m, sizeof m);
+    wop_metrics_text(f.op, m, sizeof m);
     /* the heap backend's incremental cleanup may drop the entry before the lookup sees it */
     CHECK(strstr(m, "ttlExpiredRecords=") != NULL);
     fix_close(&f);

@@ -141,7 +141,7 @@ static const char *out_text(GA *g) { return g->cap->text.buf ? g->cap->text.buf 
 static const char *metrics(GA *g, char *buf, size_t n)
 {
     buf[0] = 0;
-    g->op->ops->metrics(g->op, buf, n);
+    wop_metrics_text(g->op, buf, n);
     return buf;
 }
 

@@ -162,7 +162,7 @@ WTEST(interval_join_conformance_event_time)
     CHECK_STR(f.cap->text.buf,
               "+I[10, 2020-04-15 08:00:11, 2020-04-15T08:00:11, 13, 10, 2020-04-15 08:00:16, 2020-04-15T08:00:16]\n");
     char m[512] = "";
-    f.op->ops->metrics(f.op, m, sizeof m);
+    wop_metrics_text(f.op, m, sizeof m);
     CHECK(strstr(m, "IntervalJoinLeftCache.entries=0") != NULL);
     CHECK(strstr(m, "IntervalJoinRightCache.entries=0") != NULL);
     fix_close(&f);
@@ -206,7 +206,7 @@ WTEST(interval_join_left_outer_pads_on_expiry)
     feed(&f, "W," T("20.001") "\n");
     CHECK_STR(f.cap->text.buf, "+I[1, 2020-04-15 08:00:10, 2020-04-15T08:00:10, null, null, null, null]\n");
     char m[512] = "";
-    f.op->ops->metrics(f.op, m, sizeof m);
+    wop_metrics_text(f.op, m, sizeof m);
     CHECK(strstr(m, "IntervalJoinLeftCache.entries=0") != NULL);
     CHECK(strstr(m, "timers=0") != NULL);
     fix_close(&f);

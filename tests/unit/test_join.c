@@ -783,7 +783,7 @@ WTEST(join_outer_with_value_state_views)
     feed(&h, 1, "-D,1,x");
     CHECK_STR(take(&h), "-D[1, b, 1, x]\n+I[1, b, null, null]\n");
     char m[512] = "";
-    h.op->ops->metrics(h.op, m, sizeof m);
+    wop_metrics_text(h.op, m, sizeof m);
     CHECK(strstr(m, "leftState.entries=1") != NULL);
     CHECK(strstr(m, "rightState.entries=0") != NULL);
     CHECK(strstr(m, "ttlExpiredRecords=0") != NULL);
@@ -946,7 +946,7 @@ WTEST(join_state_ttl_expiry)
     feed(&h, 0, "-D,1,a");
     CHECK_STR(take(&h), "-D[1, a, 1, x]\n-D[1, a, 1, y]\n");
     char m[512] = "";
-    h.op->ops->metrics(h.op, m, sizeof m);
+    wop_metrics_text(h.op, m, sizeof m);
     CHECK(strstr(m, "leftState.entries=1 ") != NULL);   /* (2, b) */
     h.env.now += 10000;
     feed(&h, 0, "+I,1,c");
@@ -973,7 +973,7 @@ WTEST(join_state_ttl_expiry_value_views)
     feed(&h, 0, "+I,1,b");
     CHECK_STR(take(&h), "+I[1, b, null, null]\n");
     char m[512] = "";
-    h.op->ops->metrics(h.op, m, sizeof m);
+    wop_metrics_text(h.op, m, sizeof m);
     CHECK(strstr(m, "ttlExpiredRecords=1") != NULL);
     CHECK(strstr(m, "rightState.entries=0") != NULL);
     jh_free(&h);
@@ -1127,16 +1127,16 @@ WTEST(join_metrics_state_sizes)
     feed(&h, 0, "+I,1,a;+I,1,a;+I,2,b");
     feed(&h, 1, "+I,3,c");
     char m[512] = "";
-    h.op->ops->metrics(h.op, m, sizeof m);
+    wop_metrics_text(h.op, m, sizeof m);
     CHECK(strstr(m, "leftState.entries=2 leftState.bytes=") != NULL);
     CHECK(strstr(m, "rightState.entries=1 rightState.bytes=") != NULL);
     feed(&h, 0, "-D,1,a");
     m[0] = 0;
-    h.op->ops->metrics(h.op, m, sizeof m);
+    wop_metrics_text(h.op, m, sizeof m);
     CHECK(strstr(m, "leftState.entries=2") != NULL);
     feed(&h, 0, "-D,1,a");
     m[0] = 0;
-    h.op->ops->metrics(h.op, m, sizeof m);
+    wop_metrics_text(h.op, m, sizeof m);
     CHECK(strstr(m, "leftState.entries=1") != NULL);
     jh_free(&h);
 }

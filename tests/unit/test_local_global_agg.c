@@ -336,7 +336,7 @@ WTEST(tp_unchanged_result_and_ttl)
     BATCH(&t, "+I,a,2,x");
     CHECK_STR(text(t.cap), "+I[a, 2]\n");
     char buf[256] = "";
-    t.global->ops->metrics(t.global, buf, sizeof buf);
+    wop_metrics_text(t.global, buf, sizeof buf);
     CHECK(strstr(buf, "ttlExpiredRecords=1") != NULL);
     CHECK(strstr(buf, "globalGroupAggregateState.entries=1") != NULL);
     tp_close(&t);
@@ -583,7 +583,7 @@ WTEST(tp_incremental_split)
         CHECK_STR(capi->text.buf, "+I[a, 1, 2, 5]\n");
         CHECK_STR(cap->text.buf, "-U[a, 2, 3, 2]\n+U[a, 3, 5, 5]\n");
         char buf[256] = "";
-        inc->ops->metrics(inc, buf, sizeof buf);
+        wop_metrics_text(inc, buf, sizeof buf);
         CHECK(strstr(buf, "incrementalGroupAggregateState.entries=4") != NULL);
     }
 done:

@@ -77,7 +77,7 @@ WTEST(rank_conformance_append_fast_top1)
     push_text_rows(&f.env, f.op, 3, ABC_T, ABC_2);
     CHECK_STR(f.cap->text.buf, "+I[4, d, 7]\n+I[3, e, 8]\n");
     char m[256] = "";
-    f.op->ops->metrics(f.op, m, sizeof m);
+    wop_metrics_text(f.op, m, sizeof m);
     CHECK(strstr(m, "rankState.entries=5") != NULL);
     fix_close(&f);
 }
@@ -292,7 +292,7 @@ WTEST(rank_retract_with_row_number)
     push_text_rows(&f.env, f.op, 2, KV_T, "-D,k,3\n");
     CHECK_STR(f.cap->text.buf, "-D[k, 3, 1]\n");
     char m[256] = "";
-    f.op->ops->metrics(f.op, m, sizeof m);
+    wop_metrics_text(f.op, m, sizeof m);
     CHECK(strstr(m, "rankState.entries=0") != NULL);
     CHECK(!f.env.err.set);
     fix_close(&f);
@@ -367,7 +367,7 @@ WTEST(rank_many_keys_and_big_n)
     CHECK(!f.env.err.set);
     CHECK(f.cap->rows > 300 * 25);
     char m[256] = "";
-    f.op->ops->metrics(f.op, m, sizeof m);
+    wop_metrics_text(f.op, m, sizeof m);
     CHECK(strstr(m, "rankState.entries=300") != NULL);
     wchunk_free(c);
     fix_close(&f);

@@ -109,12 +109,21 @@ WTEST(cluster_config_defaults_and_ports)
 
 WTEST(state_metrics_parsing)
 {
+    /* an operator's typed metrics as the REST layer reads them, and as the job report prints them */
+    WOpMetrics m;
+    memset(&m, 0, sizeof m);
+    wop_metrics_state(&m, "leftState", 3, 120);
+    wop_metrics_state(&m, "rightState", 1, 40);
+    wop_metrics_value(&m, "ttlExpiredRecords", 7);
+    wop_metrics_value(&m, "droppedRetractions", 2);
+    char text[256];
+    wop_metrics_format(&m, text, sizeof text);
+    CHECK_STR(text, "leftState.entries=3 leftState.bytes=120 rightState.entries=1 rightState.bytes=40 "
+                    "ttlExpiredRecords=7 droppedRetractions=2");
     WStateMetric st[4];
     int64_t expired = -1;
     char rest[128];
-    int n = wregistry_parse_state_metrics("leftState.entries=3 leftState.bytes=120 rightState.entries=1 "
-                                          "rightState.bytes=40 ttlExpiredRecords=7 droppedRetractions=2",
-                                          st, 4, &expired, rest, sizeof rest);
+    int n = wregistry_state_metrics(&m, st, 4, &expired, rest, sizeof rest);
     CHECK_INT(n, 2);
     CHECK_STR(st[0].name, "leftState");
     CHECK_INT(st[0].entries, 3);
@@ -123,11 +132,19 @@ WTEST(state_metrics_parsing)
     CHECK_INT(st[1].bytes, 40);
     CHECK_INT(expired, 7);
     CHECK_STR(rest, "droppedRetractions=2");
-    CHECK_INT(wregistry_parse_state_metrics("", st, 4, &expired, rest, sizeof rest), 0);
+    WOpMetrics none;
+    memset(&none, 0, sizeof none);
+    CHECK_INT(wregistry_state_metrics(&none, st, 4, &expired, rest, sizeof rest), 0);
     CHECK_INT(expired, 0);
-    CHECK_INT(wregistry_parse_state_metrics(NULL, st, 4, NULL, NULL, 0), 0);
+    CHECK_INT(wregistry_state_metrics(NULL, st, 4, NULL, NULL, 0), 0);
     /* more states than room: the extra ones are dropped, nothing overflows */
-    CHECK_INT(wregistry_parse_state_metrics("a.entries=1 b.entries=2 c.entries=3", st, 2, NULL, NULL, 0), 2);
+    CHECK_INT(wregistry_state_metrics(&m, st, 1, NULL, NULL, 0), 1);
+    /* more than the operator can hold: left out, nothing overflows */
+    for (int i = 0; i < WOP_METRICS_VALUES + 3; i++) wop_metrics_value(&m, "v", i);
+    CHECK_INT(m.nvalues, WOP_METRICS_VALUES);
+    char small[16];
+    CHECK_INT(wregistry_state_metrics(&m, st, 4, NULL, small, sizeof small), 2);
+    CHECK_STR(small, "");
     CHECK_STR(wjob_state_name(WJS_CANCELLING), "CANCELLING");
     CHECK(wjob_state_terminal(WJS_CANCELED));
     CHECK(!wjob_state_terminal(WJS_RUNNING));

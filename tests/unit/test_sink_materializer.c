@@ -40,7 +40,7 @@ WTEST(sum_conformance_rollback_to_previous_row)
     push_text_rows(&f.env, f.op, 3, ROW_T, "+I,BOB,5,5\n+I,BOB,6,6\n-D,BOB,6,6\n");
     CHECK_STR(f.cap->text.buf, "+I[BOB, 5, 5]\n+U[BOB, 6, 6]\n+U[BOB, 5, 5]\n");
     char m[256] = "";
-    f.op->ops->metrics(f.op, m, sizeof m);
+    wop_metrics_text(f.op, m, sizeof m);
     CHECK(strstr(m, "sinkMaterializeState.entries=1") != NULL);
     fix_close(&f);
 }
@@ -54,7 +54,7 @@ WTEST(sum_retract_non_latest_is_swallowed)
     CHECK_STR(f.cap->text.buf,
               "+I[a, 1, 1]\n+U[a, 2, 2]\n-D[a, 2, 2]\n+I[a, 3, 3]\n-D[a, 3, 3]\n");
     char m[256] = "";
-    f.op->ops->metrics(f.op, m, sizeof m);
+    wop_metrics_text(f.op, m, sizeof m);
     CHECK(strstr(m, "sinkMaterializeState.entries=0") != NULL);
     fix_close(&f);
 }

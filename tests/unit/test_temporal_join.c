@@ -145,7 +145,7 @@ WTEST(temporal_join_conformance_table_join)
                    "+I[3, Euro, 2020-10-10T00:00:45, Euro, 116, 2020-10-10T00:00:45]\n");
     /* Euro@41 is gone (Euro@45 is the newest at the watermark; @47 is newer); USD, Yen stay */
     char m[512] = "";
-    f.op->ops->metrics(f.op, m, sizeof m);
+    wop_metrics_text(f.op, m, sizeof m);
     CHECK(strstr(m, "right.entries=4") != NULL);
     CHECK(strstr(m, "left.entries=0") != NULL);
     capture_clear(f.cap);

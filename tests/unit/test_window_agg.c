@@ -504,14 +504,14 @@ WTEST(window_agg_late_rows_counted_and_window_time)
     CHECK_INT(f.op->late_dropped, 2);
     CHECK_INT(f.cap->rows, 0);
     char m[512] = "";
-    f.op->ops->metrics(f.op, m, sizeof m);
+    wop_metrics_text(f.op, m, sizeof m);
     CHECK(strstr(m, "numLateRecordsDropped=2") != NULL);
     CHECK(strstr(m, "window-aggs.entries=1") != NULL);
     finish(&f);
     CHECK_STR(f.cap->text.buf,
               "+I[a, 1, 1, 1, 2020-10-10T00:00:05, 2020-10-10T00:00:10, 2020-10-10T00:00:09.999]\n");
     m[0] = 0;
-    f.op->ops->metrics(f.op, m, sizeof m);
+    wop_metrics_text(f.op, m, sizeof m);
     CHECK(strstr(m, "window-aggs.entries=0") != NULL);
     CHECK(strstr(m, "timers=0") != NULL);
     fix_close(&f);
@@ -935,7 +935,7 @@ WTEST(window_agg_session_retractions)
     CHECK_STR(f.cap->text.buf,
               "+I[a, 1, 6, 1, 2020-10-10T00:00:01, 2020-10-10T00:00:08, 2020-10-10T00:00:07.999]\n");
     char m[512] = "";
-    f.op->ops->metrics(f.op, m, sizeof m);
+    wop_metrics_text(f.op, m, sizeof m);
     CHECK(strstr(m, "session-rows.entries=0") != NULL);
     CHECK(strstr(m, "session-windows.entries=0") != NULL);
     fix_close(&f);
@@ -1249,8 +1249,8 @@ static void slice_differential(int *wtest_failed_, WWindowAggSpec sliced, WWindo
         feed_random(&b, seed, 400, per_chunk, retract);
         /* the sliced aggregate keeps state per slice */
         char ma[512] = "", mb[512] = "";
-        ga->ops->metrics(ga, ma, sizeof ma);
-        gb->ops->metrics(gb, mb, sizeof mb);
+        wop_metrics_text(ga, ma, sizeof ma);
+        wop_metrics_text(gb, mb, sizeof mb);
         long ea = -1, eb = -1;
         /* (the sliced layout's state is window-slices; its window-aggs stays empty) */
         const char *pa = strstr(ma, "window-slices.entries="), *pb = strstr(mb, "window-aggs.entries=");
@@ -1274,7 +1274,7 @@ static void slice_differential(int *wtest_failed_, WWindowAggSpec sliced, WWindo
         CHECK(!a.env.err.set && !b.env.err.set);
         /* every slice and timer is gone once the last window fired */
         ma[0] = 0;
-        ga->ops->metrics(ga, ma, sizeof ma);
+        wop_metrics_text(ga, ma, sizeof ma);
         CHECK(strstr(ma, "window-aggs.entries=0 ") != NULL);
         CHECK(strstr(ma, "timers=0 ") != NULL);
     }

@@ -227,7 +227,7 @@ WTEST(window_join_conformance_full_outer)
                "+I[null, null, null, null, null, R41, 10]\n"
                "+I[2020-10-10T00:00:40, 2020-10-10T00:00:45, c, L43, 12, R42, 11]\n", 7, NULL);
     char m[512] = "";
-    f.op->ops->metrics(f.op, m, sizeof m);
+    wop_metrics_text(f.op, m, sizeof m);
     CHECK(strstr(m, "leftNumLateRecordsDropped=1 rightNumLateRecordsDropped=1") != NULL);
     CHECK(strstr(m, "left-records.entries=0") != NULL);
     fix_close(&f);

@@ -270,7 +270,7 @@ WTEST(window_rank_late_rows_dropped)
     CHECK_INT(f.op->late_dropped, 1);
     CHECK_INT(f.cap->last_wm, parse_ts(&f.env, T("30")));
     char m[512] = "";
-    f.op->ops->metrics(f.op, m, sizeof m);
+    wop_metrics_text(f.op, m, sizeof m);
     CHECK(strstr(m, "window_rank.entries=0") != NULL);
     CHECK(strstr(m, "numLateRecordsDropped=1") != NULL);
     fix_close(&f);

@@ -143,7 +143,7 @@ WTEST(window_tvf_null_rowtime_dropped_and_counted)
     feed(&f, "+I,null,1,Hi,a\n+I,00:00:01,2,x,b\n", -1);
     CHECK_INT(f.cap->rows, 1);
     char m[256] = "";
-    f.op->ops->metrics(f.op, m, sizeof m);
+    wop_metrics_text(f.op, m, sizeof m);
     CHECK(strstr(m, "numNullRowTimeRecordsDropped=1") != NULL);
     fix_close(&f);
 }
@@ -257,7 +257,7 @@ WTEST(window_tvf_session_partitioned_rows_in_arrival_order)
     const char *p3 = strstr(f.cap->text.buf, "00:00:03, 3, z");
     CHECK(p1 && p3 && p1 < p3);
     char m[512] = "";
-    f.op->ops->metrics(f.op, m, sizeof m);
+    wop_metrics_text(f.op, m, sizeof m);
     CHECK(strstr(m, "session-rows.entries=0") != NULL);
     CHECK(strstr(m, "timers=0") != NULL);
     fix_close(&f);
