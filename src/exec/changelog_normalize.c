@@ -15,6 +15,7 @@
  * May call exec/operator, expr/, state/, types/, common/.
  */
 #include "stateful.h"
+#include "op_rows.h"
 #include "../types/row.h"
 
 #include <stdio.h>
@@ -61,14 +62,7 @@ static void encode_cols(NormOp *n, WStrBuf *buf, const WChunk *in, int r, int cn
     wrow_encode(buf, cnt, tys, n->vals, n->nulls, WRK_INSERT);
 }
 
-static int out_add(NormOp *n, WRowKind k)
-{
-    if (n->out->nrows >= n->out->cap) {
-        wop_emit(&n->base, n->out);
-        wchunk_reset(n->out);
-    }
-    return wchunk_add_row(n->out, k);
-}
+static int out_add(NormOp *n, WRowKind k) { return wop_out_row(&n->base, n->out, k); }
 
 static void emit_chunk_row(NormOp *n, WRowKind k, const WChunk *in, int r)
 {

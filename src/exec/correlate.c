@@ -7,6 +7,7 @@
  * padded with NULLs. Stateless. Depends on operator.h, expr/, types/.
  */
 #include "correlate.h"
+#include "op_rows.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,11 +24,7 @@ typedef struct CorrelateOp {
     uint8_t *sel;
 } CorrelateOp;
 
-static void flush(CorrelateOp *c)
-{
-    if (c->out->nrows) wop_emit(&c->base, c->out);
-    wchunk_reset(c->out);
-}
+static void flush(CorrelateOp *c) { wop_out_flush(&c->base, c->out); }
 
 /* A new row in `dst` (flushing `out` when full) with the input row's left columns. */
 static int begin_row(CorrelateOp *c, WChunk *dst, const WChunk *in, int row)

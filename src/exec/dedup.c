@@ -17,6 +17,7 @@
  * May call exec/operator, state/, types/, common/.
  */
 #include "insight.h"
+#include "op_rows.h"
 #include "stateful.h"
 #include "../state/timers.h"
 #include "../types/row.h"
@@ -66,14 +67,7 @@ static void encode_row(DedupOp *d, WStrBuf *buf, const WChunk *in, int r, int n,
     wrow_encode(buf, n, cols ? d->ktypes : d->types, d->vals, d->nulls, WRK_INSERT);
 }
 
-static int out_add(DedupOp *d, WRowKind k)
-{
-    if (d->out->nrows >= d->out->cap) {
-        wop_emit(&d->base, d->out);
-        wchunk_reset(d->out);
-    }
-    return wchunk_add_row(d->out, k);
-}
+static int out_add(DedupOp *d, WRowKind k) { return wop_out_row(&d->base, d->out, k); }
 
 static void emit_chunk_row(DedupOp *d, WRowKind k, const WChunk *in, int r)
 {
@@ -98,11 +92,7 @@ static void emit_bin_row(DedupOp *d, WRowKind k, WBytes row)
     }
 }
 
-static void flush(DedupOp *d)
-{
-    if (d->out->nrows) wop_emit(&d->base, d->out);
-    wchunk_reset(d->out);
-}
+static void flush(DedupOp *d) { wop_out_flush(&d->base, d->out); }
 
 /* Flink reads the rowtime with getLong: epoch millis of a compact TIMESTAMP, 0 for NULL. */
 static int64_t time_of_datum(const WType *t, WDatum v, bool isnull)

@@ -19,6 +19,7 @@
  * May call exec/operator, expr/, state/, types/, common/.
  */
 #include "windowed.h"
+#include "op_rows.h"
 #include "../state/timers.h"
 #include "../types/row.h"
 
@@ -70,46 +71,9 @@ typedef struct IJEntry {
     size_t len;
 } IJEntry;
 
-static int64_t datum_time(const WType *t, WDatum v, bool isnull)
-{
-    if (isnull) return 0;
-    return wtype_is_timestamp(t) ? v.ts.ms : v.i;
-}
+static int out_add(IntervalJoinOp *j) { return wop_out_row(&j->base, j->out, WRK_INSERT); }
 
-static void put_be64(uint8_t *p, int64_t v)
-{
-    uint64_t u = (uint64_t)v ^ 0x8000000000000000ull;
-    for (int i = 7; i >= 0; i--) { p[i] = (uint8_t)u; u >>= 8; }
-}
-
-static int64_t get_be64(const uint8_t *p)
-{
-    uint64_t u = 0;
-    for (int i = 0; i < 8; i++) u = (u << 8) | p[i];
-    return (int64_t)(u ^ 0x8000000000000000ull);
-}
-
-static uint32_t get_u32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
-static int out_add(IntervalJoinOp *j)
-{
-    if (j->out->nrows >= j->out->cap) {
-        wop_emit(&j->base, j->out);
-        wchunk_reset(j->out);
-    }
-    return wchunk_add_row(j->out, WRK_INSERT);
-}
-
-static void flush(IntervalJoinOp *j)
-{
-    if (j->out->nrows) wop_emit(&j->base, j->out);
-    wchunk_reset(j->out);
-}
+static void flush(IntervalJoinOp *j) { wop_out_flush(&j->base, j->out); }
 
 /* ---- emission ---- */
 
@@ -186,7 +150,7 @@ static bool join_entry(IntervalJoinOp *j, int in, const WChunk *c, int r, bool n
         int cap = jc->cap < WCHUNK_CAP ? jc->cap : WCHUNK_CAP;
         warena_reset(j->eval_arena);
         while (p < end && jc->nrows < cap) {
-            uint32_t len = get_u32(p);
+            uint32_t len = wload_u32(p);
             const uint8_t *row = p + 5;
             int jr = wchunk_add_row(jc, WRK_INSERT);
             flags[jr] = p + 4;
@@ -223,8 +187,8 @@ static bool join_entry(IntervalJoinOp *j, int in, const WChunk *c, int r, bool n
 /* Emit the never-joined records of entry e (side s) padded. */
 static void pad_entry(IntervalJoinOp *j, int s, const uint8_t *val, size_t vlen)
 {
-    for (const uint8_t *p = val, *end = val + vlen; p < end; p += 5 + get_u32(p))
-        if (!p[4]) emit_padded_bin(j, s, p + 5, get_u32(p));
+    for (const uint8_t *p = val, *end = val + vlen; p < end; p += 5 + wload_u32(p))
+        if (!p[4]) emit_padded_bin(j, s, p + 5, wload_u32(p));
 }
 
 /* Copy the current key's entries of a cache into the work arena. */
@@ -237,7 +201,7 @@ static int collect(IntervalJoinOp *j, WState *cache, IJEntry **out)
     WBytes uk, uv;
     wmap_iter(cache, &it);
     while (wmap_next(&it, &uk, &uv) && (size_t)k < n) {
-        ents[k].time = get_be64(uk.p);
+        ents[k].time = wkey_get_time(uk.p);
         ents[k].val = wa_memdup(j->work, uv.p, uv.len);
         ents[k].len = uv.len;
         k++;
@@ -281,7 +245,7 @@ static void process_row(IntervalJoinOp *j, int in, const WChunk *c, int r)
     int64_t rel_below = in == 0 ? j->right_rel : j->left_rel;
     int64_t rel_above = in == 0 ? j->left_rel : j->right_rel;
     int64_t t = j->proctime ? is->op_time
-                            : datum_time(is->types[is->time_col], c->cols[is->time_col].data[r],
+                            : wop_datum_time(is->types[is->time_col], c->cols[is->time_col].data[r],
                                          c->cols[is->time_col].nulls[r]);
     int64_t lo = WSUB(t, rel_below), hi = WADD(t, rel_above);
     bool emitted = false;
@@ -294,7 +258,7 @@ static void process_row(IntervalJoinOp *j, int in, const WChunk *c, int r)
         for (int i = 0; i < n; i++) {
             IJEntry *e = &ents[i];
             uint8_t uk[8];
-            put_be64(uk, e->time);
+            wkey_put_time(uk, e->time);
             bool updated = false;
             if (e->time >= lo && e->time <= hi) {
                 bool before = false;
@@ -314,7 +278,7 @@ static void process_row(IntervalJoinOp *j, int in, const WChunk *c, int r)
     }
     if (os->op_time < hi) {
         uint8_t uk[8];
-        put_be64(uk, t);
+        wkey_put_time(uk, t);
         wrow_encode_chunk(&j->rbuf, c, r, is->ncols, is->all);
         WBytes old;
         wsb_clear(&j->vbuf);
@@ -346,7 +310,7 @@ static void remove_expired(IntervalJoinOp *j, int s, int64_t expiration)
         if (e->time <= expiration) {
             if (ss->outer) pad_entry(j, s, e->val, e->len);
             uint8_t uk[8];
-            put_be64(uk, e->time);
+            wkey_put_time(uk, e->time);
             wmap_remove(ss->cache, uk, 8);
         } else if (e->time < earliest || earliest < 0) {
             earliest = e->time;

@@ -11,6 +11,7 @@
  * May call exec/operator, exec/sort_buffer, exec/match_nfa, state/, expr/, types/, common/.
  */
 #include "insight.h"
+#include "op_rows.h"
 #include "../common/sort.h"
 #include "match.h"
 #include "match_nfa.h"
@@ -92,19 +93,6 @@ typedef struct MatchOp {
     int listcap;
     int64_t matches;
 } MatchOp;
-
-static void put_be64(uint8_t *p, int64_t v)
-{
-    uint64_t u = (uint64_t)v;
-    for (int i = 7; i >= 0; i--) { p[i] = (uint8_t)u; u >>= 8; }
-}
-
-static int64_t get_be64(const uint8_t *p)
-{
-    uint64_t u = 0;
-    for (int i = 0; i < 8; i++) u = (u << 8) | p[i];
-    return (int64_t)u;
-}
 
 /* ---- row store ---- */
 
@@ -193,7 +181,7 @@ static void session_save(MatchOp *o)
     if (keep < o->seq0) keep = o->seq0;
     uint8_t uk[8];
     for (int64_t q = o->stored_lo; q < keep && q < o->stored_hi; q++) {
-        put_be64(uk, q);
+        wkey_put_be64(uk, q);
         wmap_remove(o->events, uk, 8);
     }
     for (int64_t q = keep > o->stored_hi ? keep : o->stored_hi; q < o->next_seq; q++) {
@@ -202,7 +190,7 @@ static void session_save(MatchOp *o)
         WChunk *c = o->hist.ch[h / RS_ROWS];
         wsb_clear(&o->list);
         wrowlist_append(&o->list, c, (int)(h % RS_ROWS), &o->enc);
-        put_be64(uk, q);
+        wkey_put_be64(uk, q);
         wmap_put(o->events, uk, 8, o->list.buf + 4, o->list.len - 4);
     }
     if (idle) {
@@ -225,7 +213,7 @@ static int64_t hist_row(MatchOp *o, int64_t seq)
     int64_t h = o->slot[seq - o->seq0];
     if (h >= 0) return h;
     uint8_t uk[8];
-    put_be64(uk, seq);
+    wkey_put_be64(uk, seq);
     WBytes v;
     if (wmap_get(o->events, uk, 8, &v) != WSL_FOUND) return -1;
     warena_reset(&o->decarena);
@@ -369,11 +357,7 @@ static bool nfa_cond(void *ctx, int var, const WNfaStep *path, int npath, int64_
     return !pg->outn && pg->outd.i != 0;
 }
 
-static void flush(MatchOp *o)
-{
-    if (o->out->nrows) wop_emit(&o->base, o->out);
-    wchunk_reset(o->out);
-}
+static void flush(MatchOp *o) { wop_out_flush(&o->base, o->out); }
 
 static void nfa_match(void *ctx, const WNfaStep *path, int npath, int64_t ts)
 {
@@ -495,7 +479,7 @@ static void rt_process(MatchOp *o, const WChunk *in)
         while (i < n && o->ents[i].klen == k0->klen && memcmp(o->kall.buf + o->ents[i].koff, key, k0->klen) == 0) {
             int64_t t = o->ents[i].ts;
             uint8_t uk[8];
-            put_be64(uk, t);
+            wkey_put_be64(uk, t);
             WBytes old;
             wsb_clear(&o->list);
             bool had = wmap_get(o->queue, uk, 8, &old) == WSL_FOUND;
@@ -566,13 +550,13 @@ static void on_timer(void *ctx, int64_t ts, const void *key, size_t klen, int64_
     WBytes uk, uv;
     wmap_iter(o->queue, &it);
     while (wmap_next(&it, &uk, &uv) && (size_t)nt < sz)
-        if (uk.len == 8 && get_be64(uk.p) <= wm) o->tsl[nt++] = get_be64(uk.p);
+        if (uk.len == 8 && wkey_get_be64(uk.p) <= wm) o->tsl[nt++] = wkey_get_be64(uk.p);
     wqsort(o->tsl, (size_t)nt, sizeof *o->tsl, cmp_i64);
     WNfaCallbacks cb = {.cond = nfa_cond, .match = nfa_match, .ctx = o};
     for (int i = 0; i < nt && !o->base.ctx->err->set; i++) {
         int64_t t = o->tsl[i];
         uint8_t tk[8];
-        put_be64(tk, t);
+        wkey_put_be64(tk, t);
         WBytes v;
         if (wmap_get(o->queue, tk, 8, &v) != WSL_FOUND) continue;
         warena_reset(&o->decarena);

@@ -35,6 +35,7 @@
  * May call exec/operator, exec/accumulators, plan/over_window.h, state/, types/, common/.
  */
 #include "insight.h"
+#include "op_rows.h"
 #include "../common/sort.h"
 #include "windowed.h"
 #include "accumulators.h"
@@ -97,32 +98,6 @@ typedef struct OverOp {
     int64_t rows_read;          /* stored rows decoded for the current key (insight's slow keys) */
 } OverOp;
 
-static int64_t datum_time(const WType *t, WDatum v, bool isnull)
-{
-    if (isnull) return 0;
-    return wtype_is_timestamp(t) ? v.ts.ms : v.i;
-}
-
-static void put_be64(uint8_t *p, int64_t v)
-{
-    uint64_t u = (uint64_t)v ^ 0x8000000000000000ull;
-    for (int i = 7; i >= 0; i--) { p[i] = (uint8_t)u; u >>= 8; }
-}
-
-static int64_t get_be64(const uint8_t *p)
-{
-    uint64_t u = 0;
-    for (int i = 0; i < 8; i++) u = (u << 8) | p[i];
-    return (int64_t)(u ^ 0x8000000000000000ull);
-}
-
-static uint32_t get_u32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
 /* ---- small state helpers (int64 value states) ---- */
 
 static bool get_long(WState *s, int64_t *out)
@@ -137,20 +112,9 @@ static void put_long(WState *s, int64_t v) { wvalue_put(s, &v, sizeof v); }
 
 /* ---- output ---- */
 
-static int out_add(OverOp *o)
-{
-    if (o->out->nrows >= o->out->cap) {
-        wop_emit(&o->base, o->out);
-        wchunk_reset(o->out);
-    }
-    return wchunk_add_row(o->out, WRK_INSERT);
-}
+static int out_add(OverOp *o) { return wop_out_row(&o->base, o->out, WRK_INSERT); }
 
-static void flush(OverOp *o)
-{
-    if (o->out->nrows) wop_emit(&o->base, o->out);
-    wchunk_reset(o->out);
-}
+static void flush(OverOp *o) { wop_out_flush(&o->base, o->out); }
 
 /* Emit row r of chunk c with the current aggregate values (o->vals). */
 static void emit_row(OverOp *o, const WChunk *c, int r)
@@ -309,17 +273,17 @@ static void x_decode(OverOp *o, const uint8_t *p, const uint8_t *end)
             continue;
         }
         if (end - p < 4) return;
-        uint32_t n = get_u32(p);
+        uint32_t n = wload_u32(p);
         p += 4;
         for (uint32_t k = 0; k < n; k++) {
             if (end - p < 4) return;
-            uint32_t l = get_u32(p);
+            uint32_t l = wload_u32(p);
             if ((size_t)(end - p - 4) < l) return;
             x_push(x, p + 4, l);
             p += 4 + l;
         }
         if (end - p < 4) return;
-        uint32_t l = get_u32(p);
+        uint32_t l = wload_u32(p);
         p += 4;
         if (l != UINT32_MAX && (size_t)(end - p) >= l) {
             x->def = p;
@@ -344,7 +308,7 @@ static void load_acc(OverOp *o)
         return;
     }
     const uint8_t *p = wa_memdup(o->work, v.p, v.len);
-    uint32_t alen = v.len >= 4 ? get_u32(p) : 0;
+    uint32_t alen = v.len >= 4 ? wload_u32(p) : 0;
     if (alen > v.len - 4) alen = 0;
     if (alen) wacc_decode(&o->ac, p + 4, alen, o->acc, o->accn);
     else wacc_create(o->L, o->acc, o->accn);
@@ -385,15 +349,15 @@ static int decode_list(OverOp *o, const void *val, size_t len)
 {
     const uint8_t *p0 = wa_memdup(o->work, val, len);
     int n = 0;
-    for (const uint8_t *p = p0, *end = p0 + len; p < end; p += 4 + get_u32(p)) n++;
+    for (const uint8_t *p = p0, *end = p0 + len; p < end; p += 4 + wload_u32(p)) n++;
     o->rows_read += n;
     if (o->dec->cap < n) {
         wchunk_free(o->dec);
         o->dec = wchunk_new(o->ncols, o->types, n);
     }
     wchunk_reset(o->dec);
-    for (const uint8_t *p = p0, *end = p0 + len; p < end; p += 4 + get_u32(p)) {
-        uint32_t l = get_u32(p);
+    for (const uint8_t *p = p0, *end = p0 + len; p < end; p += 4 + wload_u32(p)) {
+        uint32_t l = wload_u32(p);
         int r = wchunk_add_row(o->dec, WRK_INSERT);
         for (int k = 0; k < o->ncols; k++) {
             const WType *t = o->types[k];
@@ -434,7 +398,7 @@ static int list_times(OverOp *o, int64_t **out)
     WMapIter it;
     WBytes uk, uv;
     wmap_iter(o->input, &it);
-    while (wmap_next(&it, &uk, &uv) && (size_t)k < n) ts[k++] = get_be64(uk.p);
+    while (wmap_next(&it, &uk, &uv) && (size_t)k < n) ts[k++] = wkey_get_time(uk.p);
     *out = ts;
     return k;
 }
@@ -459,7 +423,7 @@ static void rt_unbounded_element(OverOp *o, const WChunk *in, int r, int64_t ts)
         int64_t trigger = wm < 0 ? 0 : wm + 1;
         wtimers_register(o->timers, trigger, o->kbuf.buf, o->kbuf.len, 0);
         uint8_t uk[8];
-        put_be64(uk, ts);
+        wkey_put_time(uk, ts);
         list_append(o, uk, in, r);
     } else {
         wop_late_row(&o->base, 0, in, r, winsight_lateness(wm, ts));
@@ -482,7 +446,7 @@ static void rt_unbounded_timer(OverOp *o)
     load_acc(o);
     for (int i = 0; i < m; i++) {
         uint8_t uk[8];
-        put_be64(uk, ts[i]);
+        wkey_put_time(uk, ts[i]);
         WBytes v;
         if (wmap_get(o->input, uk, 8, &v) != WSL_FOUND) continue;
         int cnt = decode_list(o, v.p, v.len);
@@ -514,7 +478,7 @@ static void rt_bounded_element(OverOp *o, const WChunk *in, int r, int64_t ts)
         return;
     }
     uint8_t uk[8];
-    put_be64(uk, ts);
+    wkey_put_time(uk, ts);
     WBytes v;
     bool had = wmap_get(o->input, uk, 8, &v) == WSL_FOUND;
     list_append(o, uk, in, r);
@@ -539,7 +503,7 @@ static void rt_range_timer(OverOp *o, int64_t timestamp)
         return;
     }
     uint8_t uk[8];
-    put_be64(uk, timestamp);
+    wkey_put_time(uk, timestamp);
     WBytes v;
     if (wmap_get(o->input, uk, 8, &v) == WSL_FOUND) {
         const void *cur_val = wa_memdup(o->work, v.p, v.len);
@@ -551,7 +515,7 @@ static void rt_range_timer(OverOp *o, int64_t timestamp)
         for (int i = 0; i < n; i++) {
             if (timestamp - ts[i] > o->offset) {
                 uint8_t rk[8];
-                put_be64(rk, ts[i]);
+                wkey_put_time(rk, ts[i]);
                 WBytes rv;
                 if (wmap_get(o->input, rk, 8, &rv) == WSL_FOUND) {
                     int cnt = decode_list(o, rv.p, rv.len);
@@ -566,7 +530,7 @@ static void rt_range_timer(OverOp *o, int64_t timestamp)
         for (int r = 0; r < cnt; r++) emit_row(o, o->dec, r);
         for (int i = 0; i < nret; i++) {
             uint8_t rk[8];
-            put_be64(rk, ts[i]);
+            wkey_put_time(rk, ts[i]);
             wmap_remove(o->input, rk, 8);
         }
         save_acc(o);
@@ -579,7 +543,7 @@ static void rt_range_timer(OverOp *o, int64_t timestamp)
 static void rt_rows_timer(OverOp *o, int64_t timestamp)
 {
     uint8_t uk[8];
-    put_be64(uk, timestamp);
+    wkey_put_time(uk, timestamp);
     WBytes v;
     if (wmap_get(o->input, uk, 8, &v) == WSL_FOUND) {
         const uint8_t *cur_val = wa_memdup(o->work, v.p, v.len);
@@ -611,7 +575,7 @@ static void rt_rows_timer(OverOp *o, int64_t timestamp)
                     retract_ts = INT64_MAX;
                     for (int t = 0; t < n; t++) if (ts[t] < retract_ts) retract_ts = ts[t];
                     uint8_t rk[8];
-                    put_be64(rk, retract_ts);
+                    wkey_put_time(rk, retract_ts);
                     WBytes rv;
                     if (n > 0 && wmap_get(o->input, rk, 8, &rv) == WSL_FOUND) {
                         rlist = wa_memdup(o->work, rv.p, rv.len);
@@ -622,7 +586,7 @@ static void rt_rows_timer(OverOp *o, int64_t timestamp)
                     }
                 }
                 if (have_retract) {
-                    uint32_t l = get_u32(rlist + rpos);
+                    uint32_t l = wload_u32(rlist + rpos);
                     /* decode the retracted row into dec row 0 */
                     wchunk_reset(o->dec);
                     int rr = wchunk_add_row(o->dec, WRK_INSERT);
@@ -640,7 +604,7 @@ static void rt_rows_timer(OverOp *o, int64_t timestamp)
                     retract_cnt++;
                     if (rpos >= rlen) {
                         uint8_t rk[8];
-                        put_be64(rk, retract_ts);
+                        wkey_put_time(rk, retract_ts);
                         wmap_remove(o->input, rk, 8);
                         have_retract = false;
                         retract_cnt = 0;
@@ -656,7 +620,7 @@ static void rt_rows_timer(OverOp *o, int64_t timestamp)
         if (have_retract && retract_cnt > 0) {
             /* keep the not yet retracted rest of the oldest list */
             uint8_t rk[8];
-            put_be64(rk, retract_ts);
+            wkey_put_time(rk, retract_ts);
             WBytes tmp;
             if (wmap_get(o->input, rk, 8, &tmp) == WSL_FOUND)
                 wmap_put(o->input, rk, 8, rlist + rpos, rlen - rpos);
@@ -673,7 +637,7 @@ static void rt_rows_timer(OverOp *o, int64_t timestamp)
 static void pt_range_element(OverOp *o, const WChunk *in, int r, int64_t now)
 {
     uint8_t uk[8];
-    put_be64(uk, now);
+    wkey_put_time(uk, now);
     WBytes v;
     if (wmap_get(o->input, uk, 8, &v) != WSL_FOUND) {
         wtimers_register(o->timers, WADD(now, 1), o->kbuf.buf, o->kbuf.len, 0);
@@ -697,7 +661,7 @@ static void pt_range_timer(OverOp *o, int64_t timestamp)
     }
     int64_t cur_time = timestamp - 1;
     uint8_t uk[8];
-    put_be64(uk, cur_time);
+    wkey_put_time(uk, cur_time);
     WBytes v;
     if (wmap_get(o->input, uk, 8, &v) != WSL_FOUND) return;
     const void *cur_val = wa_memdup(o->work, v.p, v.len);
@@ -709,7 +673,7 @@ static void pt_range_timer(OverOp *o, int64_t timestamp)
     for (int i = 0; i < n; i++) {
         if (ts[i] >= limit) continue;
         uint8_t rk[8];
-        put_be64(rk, ts[i]);
+        wkey_put_time(rk, ts[i]);
         WBytes rv;
         if (wmap_get(o->input, rk, 8, &rv) == WSL_FOUND) {
             int cnt = decode_list(o, rv.p, rv.len);
@@ -736,13 +700,13 @@ static void pt_rows_element(OverOp *o, const WChunk *in, int r, int64_t now)
     get_long(o->count_st, &counter);
     if (counter == o->offset) {
         uint8_t sk[8];
-        put_be64(sk, smallest);
+        wkey_put_time(sk, smallest);
         WBytes rv;
         bool keep = false;
         if (wmap_get(o->input, sk, 8, &rv) == WSL_FOUND && rv.len >= 4) {
             const uint8_t *list = wa_memdup(o->work, rv.p, rv.len);
             size_t len = rv.len;
-            uint32_t l = get_u32(list);
+            uint32_t l = wload_u32(list);
             decode_list(o, list, 4 + (size_t)l);
             wacc_retract(&o->ac, o->acc, o->accn, o->dec, 0);
             if (4 + (size_t)l < len) {
@@ -763,7 +727,7 @@ static void pt_rows_element(OverOp *o, const WChunk *in, int r, int64_t now)
         put_long(o->count_st, counter);
     }
     uint8_t uk[8];
-    put_be64(uk, now);
+    wkey_put_time(uk, now);
     list_append(o, uk, in, r);
     wacc_accumulate(&o->ac, o->acc, o->accn, in, r);
     save_acc(o);
@@ -854,7 +818,7 @@ static void over_process(WOperator *op, int input, const WChunk *in)
             key_work_end(o, t0);
             continue;
         }
-        int64_t ts = datum_time(o->types[o->time_col], in->cols[o->time_col].data[r],
+        int64_t ts = wop_datum_time(o->types[o->time_col], in->cols[o->time_col].data[r],
                                 in->cols[o->time_col].nulls[r]);
         if (o->unbounded) rt_unbounded_element(o, in, r, ts);
         else rt_bounded_element(o, in, r, ts);

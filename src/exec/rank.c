@@ -17,6 +17,7 @@
  * May call exec/operator, state/, types/, common/.
  */
 #include "rank_internal.h"
+#include "op_rows.h"
 #include "insight.h"
 
 #include <stdio.h>
@@ -32,14 +33,7 @@ static bool cols_ok(const int *cols, int n, int ncols)
     return true;
 }
 
-static int out_add(RankOp *o, WRowKind k)
-{
-    if (o->out->nrows >= o->out->cap) {
-        wop_emit(&o->base, o->out);
-        wchunk_reset(o->out);
-    }
-    return wchunk_add_row(o->out, k);
-}
+static int out_add(RankOp *o, WRowKind k) { return wop_out_row(&o->base, o->out, k); }
 
 /* Emit a stored row (rank appended when the operator outputs the rank number). */
 void rank_emit(RankOp *o, WRowKind k, const uint8_t *row, size_t len, int64_t rank)

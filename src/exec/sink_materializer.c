@@ -23,6 +23,7 @@
  * May call exec/operator, state/, types/, common/.
  */
 #include "stateful.h"
+#include "op_rows.h"
 #include "../types/row.h"
 #include "../types/compare.h"
 #include "../types/format.h"
@@ -78,14 +79,7 @@ static void encode_cols(SumOp *m, WStrBuf *buf, const WChunk *in, int r, int cnt
     wrow_encode(buf, cnt, tys, m->vals, m->nulls, WRK_INSERT);
 }
 
-static int out_add(SumOp *m, WRowKind k)
-{
-    if (m->out->nrows >= m->out->cap) {
-        wop_emit(&m->base, m->out);
-        wchunk_reset(m->out);
-    }
-    return wchunk_add_row(m->out, k);
-}
+static int out_add(SumOp *m, WRowKind k) { return wop_out_row(&m->base, m->out, k); }
 
 static void emit_chunk_row(SumOp *m, WRowKind k, const WChunk *in, int r)
 {

@@ -18,6 +18,7 @@
  * May call exec/operator, expr/, state/, types/, common/.
  */
 #include "windowed.h"
+#include "op_rows.h"
 #include "../common/sort.h"
 #include "../state/timers.h"
 #include "../types/row.h"
@@ -59,47 +60,17 @@ typedef struct TemporalJoinOp {
     WArena *eval_arena, *work;
 } TemporalJoinOp;
 
-static int64_t datum_time(const WType *t, WDatum v, bool isnull)
-{
-    if (isnull) return 0;
-    return wtype_is_timestamp(t) ? v.ts.ms : v.i;
-}
-
-static void put_be64(uint8_t *p, int64_t v)
-{
-    uint64_t u = (uint64_t)v ^ 0x8000000000000000ull;
-    for (int i = 7; i >= 0; i--) { p[i] = (uint8_t)u; u >>= 8; }
-}
-
-static int64_t get_be64(const uint8_t *p)
-{
-    uint64_t u = 0;
-    for (int i = 0; i < 8; i++) u = (u << 8) | p[i];
-    return (int64_t)(u ^ 0x8000000000000000ull);
-}
-
 static int64_t bin_time(const TJSide *s, const void *row, size_t len)
 {
     WDatum v;
     const WType *t = s->types[s->time_col];
     bool nn = wrow_get(row, len, s->ncols, t, s->time_col, &v);
-    return datum_time(t, v, !nn);
+    return wop_datum_time(t, v, !nn);
 }
 
-static int out_add(TemporalJoinOp *j, WRowKind k)
-{
-    if (j->out->nrows >= j->out->cap) {
-        wop_emit(&j->base, j->out);
-        wchunk_reset(j->out);
-    }
-    return wchunk_add_row(j->out, k);
-}
+static int out_add(TemporalJoinOp *j, WRowKind k) { return wop_out_row(&j->base, j->out, k); }
 
-static void flush(TemporalJoinOp *j)
-{
-    if (j->out->nrows) wop_emit(&j->base, j->out);
-    wchunk_reset(j->out);
-}
+static void flush(TemporalJoinOp *j) { wop_out_flush(&j->base, j->out); }
 
 /* Decode a stored row of side s into joined chunk row 0 at its columns. */
 static void decode_into(TemporalJoinOp *j, int s, const uint8_t *row, size_t len)
@@ -186,7 +157,7 @@ static int64_t emit_and_cleanup(TemporalJoinOp *j, int64_t wm)
     WBytes uk, uv;
     wmap_iter(j->right, &it);
     while (wmap_next(&it, &uk, &uv) && (size_t)nr < nr_cap) {
-        rights[nr].time = get_be64(uk.p);
+        rights[nr].time = wkey_get_time(uk.p);
         rights[nr].seq_or_time = rights[nr].time;
         rights[nr].row = wa_memdup(j->work, uv.p, uv.len);
         rights[nr].len = uv.len;
@@ -203,7 +174,7 @@ static int64_t emit_and_cleanup(TemporalJoinOp *j, int64_t wm)
         int64_t t = bin_time(&j->side[0], uv.p, uv.len);
         if (t <= wm) {
             if ((size_t)nl < nl_cap) {
-                lefts[nl].seq_or_time = get_be64(uk.p);
+                lefts[nl].seq_or_time = wkey_get_time(uk.p);
                 lefts[nl].time = t;
                 lefts[nl].row = wa_memdup(j->work, uv.p, uv.len);
                 lefts[nl].len = uv.len;
@@ -243,7 +214,7 @@ static int64_t emit_and_cleanup(TemporalJoinOp *j, int64_t wm)
     int keep = first_newer < 0 ? nr - 1 : first_newer - 1;
     for (int i = 0; i < keep; i++) {
         uint8_t k[8];
-        put_be64(k, rights[i].time);
+        wkey_put_time(k, rights[i].time);
         wmap_remove(j->right, k, 8);
     }
     return last_unprocessed;
@@ -272,7 +243,7 @@ static void tj_process(WOperator *op, int input, const WChunk *in)
         wstate_set_key(j->be, j->kbuf.buf, j->kbuf.len);
         wrow_encode_chunk(&j->rbuf, in, r, ts->ncols, ts->all);
         ((uint8_t *)j->rbuf.buf)[0] = in->kinds[r];    /* keep the row kind */
-        int64_t t = datum_time(ts->types[ts->time_col], in->cols[ts->time_col].data[r],
+        int64_t t = wop_datum_time(ts->types[ts->time_col], in->cols[ts->time_col].data[r],
                                in->cols[ts->time_col].nulls[r]);
         uint8_t uk[8];
         if (s == 0) {
@@ -281,10 +252,10 @@ static void tj_process(WOperator *op, int input, const WChunk *in)
             if (wvalue_get(j->next_index, &v) == WSL_FOUND && v.len == 8) memcpy(&idx, v.p, 8);
             int64_t nxt = idx + 1;
             wvalue_put(j->next_index, &nxt, sizeof nxt);
-            put_be64(uk, idx);
+            wkey_put_time(uk, idx);
             wmap_put(j->left, uk, 8, j->rbuf.buf, j->rbuf.len);
         } else {
-            put_be64(uk, t);
+            wkey_put_time(uk, t);
             wmap_put(j->right, uk, 8, j->rbuf.buf, j->rbuf.len);
         }
         register_smallest(j, t);

@@ -17,6 +17,7 @@
  * per chunk. See sort.h. May call exec/operator, exec/sort_buffer, state/, types/, common/.
  */
 #include "insight.h"
+#include "op_rows.h"
 #include "sort.h"
 #include "../common/arena.h"
 #include "../common/strbuf.h"
@@ -48,12 +49,6 @@ typedef struct TemporalSortOp {
     int64_t *idx;
     int64_t idxcap;
 } TemporalSortOp;
-
-static void put_be64(uint8_t *p, int64_t v)
-{
-    uint64_t u = (uint64_t)v;
-    for (int i = 7; i >= 0; i--) { p[i] = (uint8_t)u; u >>= 8; }
-}
 
 static int64_t row_ms(const TemporalSortOp *o, const WChunk *c, int r)
 {
@@ -157,7 +152,7 @@ static void rt_process(TemporalSortOp *o, const WChunk *in)
     for (int i = 0; i < n;) {
         int64_t t = row_ms(o, in, o->ord[i]);
         uint8_t uk[8];
-        put_be64(uk, t);
+        wkey_put_be64(uk, t);
         WBytes old;
         wsb_clear(&o->list);
         bool had = wmap_get(o->data, uk, 8, &old) == WSL_FOUND;
@@ -168,11 +163,7 @@ static void rt_process(TemporalSortOp *o, const WChunk *in)
     }
 }
 
-static void flush(TemporalSortOp *o)
-{
-    if (o->out->nrows) wop_emit(&o->base, o->out);
-    wchunk_reset(o->out);
-}
+static void flush(TemporalSortOp *o) { wop_out_flush(&o->base, o->out); }
 
 /* onEventTime: the rows of time ts leave, ordered by the secondary keys. */
 static void on_timer(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns)
@@ -182,7 +173,7 @@ static void on_timer(void *ctx, int64_t ts, const void *key, size_t klen, int64_
     if (o->base.ctx->err->set) return;
     wstate_set_key(o->be, key, klen);
     uint8_t uk[8];
-    put_be64(uk, ts);
+    wkey_put_be64(uk, ts);
     WBytes v;
     if (wmap_get(o->data, uk, 8, &v) != WSL_FOUND) return;
     warena_reset(&o->arena);

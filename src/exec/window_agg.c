@@ -52,6 +52,7 @@
  * types/, common/.
  */
 #include "insight.h"
+#include "op_rows.h"
 #include "windowed.h"
 #include "accumulators.h"
 #include "window_util.h"
@@ -125,20 +126,9 @@ typedef struct WindowAggOp {
     WStrBuf skey;               /* key ++ slice end */
 } WindowAggOp;
 
-static int out_add(WindowAggOp *w)
-{
-    if (w->out->nrows >= w->out->cap) {
-        wop_emit(&w->base, w->out);
-        wchunk_reset(w->out);
-    }
-    return wchunk_add_row(w->out, WRK_INSERT);
-}
+static int out_add(WindowAggOp *w) { return wop_out_row(&w->base, w->out, WRK_INSERT); }
 
-static void flush(WindowAggOp *w)
-{
-    if (w->out->nrows) wop_emit(&w->base, w->out);
-    wchunk_reset(w->out);
-}
+static void flush(WindowAggOp *w) { wop_out_flush(&w->base, w->out); }
 
 /* ---- firing ---- */
 

@@ -15,6 +15,7 @@
  * May call exec/operator, expr/, state/, types/, common/.
  */
 #include "insight.h"
+#include "op_rows.h"
 #include "windowed.h"
 #include "../state/timers.h"
 #include "../types/row.h"
@@ -56,39 +57,9 @@ typedef struct WinJoinOp {
     int64_t progress;
 } WinJoinOp;
 
-static int64_t datum_time(const WType *t, WDatum v, bool isnull)
-{
-    if (isnull) return 0;
-    return wtype_is_timestamp(t) ? v.ts.ms : v.i;
-}
+static int out_add(WinJoinOp *j) { return wop_out_row(&j->base, j->out, WRK_INSERT); }
 
-static void put_be64(uint8_t *p, int64_t v)
-{
-    uint64_t u = (uint64_t)v ^ 0x8000000000000000ull;
-    for (int i = 7; i >= 0; i--) { p[i] = (uint8_t)u; u >>= 8; }
-}
-
-static uint32_t get_u32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
-static int out_add(WinJoinOp *j)
-{
-    if (j->out->nrows >= j->out->cap) {
-        wop_emit(&j->base, j->out);
-        wchunk_reset(j->out);
-    }
-    return wchunk_add_row(j->out, WRK_INSERT);
-}
-
-static void flush(WinJoinOp *j)
-{
-    if (j->out->nrows) wop_emit(&j->base, j->out);
-    wchunk_reset(j->out);
-}
+static void flush(WinJoinOp *j) { wop_out_flush(&j->base, j->out); }
 
 /* Output row: left record lr (or NULLs when lr < 0) ++ right record rr (or NULLs when rr < 0);
    SEMI/ANTI: the left record alone. */
@@ -223,7 +194,7 @@ static void do_join(WinJoinOp *j, int nl, int nr)
 /* The map key of a window's i-th row (i = UINT32_MAX: the window's row count). */
 static void window_uk(uint8_t uk[12], int64_t wend, uint32_t i)
 {
-    put_be64(uk, wend);
+    wkey_put_time(uk, wend);
     uk[8] = (uint8_t)(i >> 24);
     uk[9] = (uint8_t)(i >> 16);
     uk[10] = (uint8_t)(i >> 8);
@@ -235,7 +206,7 @@ static uint32_t window_count(WJSide *s, int64_t wend)
     uint8_t uk[12];
     window_uk(uk, wend, UINT32_MAX);
     WBytes v;
-    return wmap_get(s->st, uk, 12, &v) == WSL_FOUND && v.len == 4 ? get_u32(v.p) : 0;
+    return wmap_get(s->st, uk, 12, &v) == WSL_FOUND && v.len == 4 ? wload_u32(v.p) : 0;
 }
 
 /* Decodes one side's rows of a window (current key) into s->dec and removes them from state. */
@@ -290,7 +261,7 @@ static void wj_process(WOperator *op, int input, const WChunk *in)
     if (j->proctime) advance(j, wexec_now(op->ctx));
     for (int r = 0; r < in->nrows; r++) {
         WRowKind k = (WRowKind)in->kinds[r];
-        int64_t wend = datum_time(s->types[s->end_col], in->cols[s->end_col].data[r],
+        int64_t wend = wop_datum_time(s->types[s->end_col], in->cols[s->end_col].data[r],
                                   in->cols[s->end_col].nulls[r]);
         if (wend != INT64_MAX && j->progress >= wend - 1) {
             s->late++;

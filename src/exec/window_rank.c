@@ -22,6 +22,7 @@
  * May call exec/operator, state/, types/, common/.
  */
 #include "insight.h"
+#include "op_rows.h"
 #include "windowed.h"
 #include "../state/timers.h"
 #include "../types/row.h"
@@ -58,39 +59,9 @@ typedef struct WinRankOp {
 
 /* ---- small helpers ---- */
 
-static int64_t datum_time(const WType *t, WDatum v, bool isnull)
-{
-    if (isnull) return 0;
-    return wtype_is_timestamp(t) ? v.ts.ms : v.i;
-}
+static int out_add(WinRankOp *w) { return wop_out_row(&w->base, w->out, WRK_INSERT); }
 
-static void put_be64(uint8_t *p, int64_t v)
-{
-    uint64_t u = (uint64_t)v ^ 0x8000000000000000ull;
-    for (int i = 7; i >= 0; i--) { p[i] = (uint8_t)u; u >>= 8; }
-}
-
-static uint32_t get_u32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
-static int out_add(WinRankOp *w)
-{
-    if (w->out->nrows >= w->out->cap) {
-        wop_emit(&w->base, w->out);
-        wchunk_reset(w->out);
-    }
-    return wchunk_add_row(w->out, WRK_INSERT);
-}
-
-static void flush(WinRankOp *w)
-{
-    if (w->out->nrows) wop_emit(&w->base, w->out);
-    wchunk_reset(w->out);
-}
+static void flush(WinRankOp *w) { wop_out_flush(&w->base, w->out); }
 
 static void emit_bin(WinRankOp *w, const void *row, size_t len, int64_t rank)
 {
@@ -147,12 +118,12 @@ static void add_rank_row(WinRankOp *w, const WChunk *in, int r, const uint8_t *u
         while (q + 4 <= qend) {
             last = q;
             stored++;
-            q += 4 + (size_t)get_u32(q);
+            q += 4 + (size_t)wload_u32(q);
         }
         assert(q == qend);
         if (last && stored >= w->rank_end) {
             warena_reset(w->scratch);
-            if (cmp_bin_chunk(w, last + 4, get_u32(last), in, r) <= 0) return;
+            if (cmp_bin_chunk(w, last + 4, wload_u32(last), in, r) <= 0) return;
         }
     }
     wrow_encode_chunk(&w->rbuf, in, r, w->ncols, w->all);
@@ -164,7 +135,7 @@ static void add_rank_row(WinRankOp *w, const WChunk *in, int r, const uint8_t *u
     const uint8_t *p = have ? cur.p : NULL, *end = have ? p + cur.len : NULL;
     warena_reset(w->scratch);
     while (p && p < end) {
-        uint32_t len = get_u32(p);
+        uint32_t len = wload_u32(p);
         const uint8_t *row = p + 4;
         if (!inserted && cmp_bin_chunk(w, row, len, in, r) > 0) {
             if (n >= w->rank_end) break;
@@ -195,8 +166,8 @@ static void add_dedup_row(WinRankOp *w, const WChunk *in, int r, const uint8_t *
         const WType *t = w->types[w->time_col];
         WDatum v;
         bool nn = wrow_get(pre.p, pre.len, w->ncols, t, w->time_col, &v);
-        int64_t pre_t = datum_time(t, v, !nn);
-        int64_t cur_t = datum_time(t, in->cols[w->time_col].data[r], in->cols[w->time_col].nulls[r]);
+        int64_t pre_t = wop_datum_time(t, v, !nn);
+        int64_t cur_t = wop_datum_time(t, in->cols[w->time_col].data[r], in->cols[w->time_col].nulls[r]);
         bool replace = w->keep_last ? pre_t <= cur_t : cur_t < pre_t;
         if (!replace) return;
     }
@@ -211,7 +182,7 @@ static void fire(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns
     int64_t t0 = wop_firing_begin(&w->base);
     wstate_set_key(w->be, key, klen);
     uint8_t uk[8];
-    put_be64(uk, ns);
+    wkey_put_time(uk, ns);
     WBytes v;
     if (wmap_get(w->st, uk, 8, &v) != WSL_FOUND) return;
     int64_t rows = 1;
@@ -221,7 +192,7 @@ static void fire(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns
         const uint8_t *p = v.p, *end = p + v.len;
         int64_t rank = 1;
         while (p < end && rank <= w->rank_end) {
-            uint32_t len = get_u32(p);
+            uint32_t len = wload_u32(p);
             if (rank >= w->rank_start) emit_bin(w, p + 4, len, rank);
             rank++;
             p += 4 + len;
@@ -254,7 +225,7 @@ static void wr_process(WOperator *op, int input, const WChunk *in)
                      w->dedup ? "Window deduplicate" : "Window rank", wrowkind_short(k));
             return;
         }
-        int64_t wend = datum_time(w->types[w->end_col], in->cols[w->end_col].data[r],
+        int64_t wend = wop_datum_time(w->types[w->end_col], in->cols[w->end_col].data[r],
                                   in->cols[w->end_col].nulls[r]);
         /* TimeWindowUtil.isWindowFired */
         if (wend != INT64_MAX && w->progress >= wend - 1) {
@@ -264,7 +235,7 @@ static void wr_process(WOperator *op, int input, const WChunk *in)
         wrow_encode_chunk(&w->kbuf, in, r, w->nkeys, w->keys);
         wstate_set_key(w->be, w->kbuf.buf, w->kbuf.len);
         uint8_t uk[8];
-        put_be64(uk, wend);
+        wkey_put_time(uk, wend);
         if (w->dedup) add_dedup_row(w, in, r, uk);
         else add_rank_row(w, in, r, uk);
         wtimers_register(w->timers, wend - 1, w->kbuf.buf, w->kbuf.len, wend);

@@ -22,6 +22,7 @@
  * May call exec/operator, exec/accumulators, exec/window_util, state/, types/, common/.
  */
 #include "insight.h"
+#include "op_rows.h"
 #include "window_session.h"
 #include "accumulators.h"
 #include "window_util.h"
@@ -71,20 +72,9 @@ typedef struct SessOp {
     int64_t null_time_dropped;
 } SessOp;
 
-static int out_add(SessOp *s, WRowKind k)
-{
-    if (s->out->nrows >= s->out->cap) {
-        wop_emit(&s->base, s->out);
-        wchunk_reset(s->out);
-    }
-    return wchunk_add_row(s->out, k);
-}
+static int out_add(SessOp *s, WRowKind k) { return wop_out_row(&s->base, s->out, k); }
 
-static void flush(SessOp *s)
-{
-    if (s->out->nrows) wop_emit(&s->base, s->out);
-    wchunk_reset(s->out);
-}
+static void flush(SessOp *s) { wop_out_flush(&s->base, s->out); }
 
 static void ensure_set(SessOp *s, int n)
 {

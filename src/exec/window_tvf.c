@@ -11,6 +11,7 @@
  * May call exec/operator, exec/window_util, exec/window_session, types/, common/.
  */
 #include "windowed.h"
+#include "op_rows.h"
 #include "window_util.h"
 #include "window_session.h"
 
@@ -30,14 +31,7 @@ typedef struct WindowTvfOp {
     int64_t null_time_dropped;
 } WindowTvfOp;
 
-static int out_add(WindowTvfOp *t, WRowKind k)
-{
-    if (t->out->nrows >= t->out->cap) {
-        wop_emit(&t->base, t->out);
-        wchunk_reset(t->out);
-    }
-    return wchunk_add_row(t->out, k);
-}
+static int out_add(WindowTvfOp *t, WRowKind k) { return wop_out_row(&t->base, t->out, k); }
 
 static void tvf_process(WOperator *op, int input, const WChunk *in)
 {
