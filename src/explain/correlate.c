@@ -10,7 +10,7 @@
 
 static const char *function_name(const WRel *r)
 {
-    return r->unnest_ordinality ? "$UNNEST_ROWS_WITH_ORDINALITY$1" : "$UNNEST_ROWS$1";
+    return wrel_correlate(r)->ordinality ? "$UNNEST_ROWS_WITH_ORDINALITY$1" : "$UNNEST_ROWS$1";
 }
 
 /* Calcite's RelDataType#toString: no NOT NULL, nested rows as RecordType:peek_no_expand(...). */
@@ -49,7 +49,7 @@ static const char *const *cor_names(const ExCtx *x, const WRel *r)
     const WRel *in = r->inputs[0];
     int n = in->out.n;
     const char **names = WA_ARRAY(x->p->arena, const char *, n ? n : 1);
-    for (int i = 0; i < n; i++) names[i] = wa_sprintf(x->p->arena, "$cor%d.%s", r->cor_id, ex_in_name(x, in, i));
+    for (int i = 0; i < n; i++) names[i] = wa_sprintf(x->p->arena, "$cor%d.%s", wrel_correlate(r)->cor_id, ex_in_name(x, in, i));
     return names;
 }
 
@@ -117,9 +117,9 @@ void ex_correlate_json(const ExCtx *x, const WRel *r, json_t *j)
     json_object_set_new(j, "joinType", json_string(r->join_type == AJ_LEFT ? "LEFT" : "INNER"));
     const char **phys, **sql;
     const WType **types;
-    int nf = wunnest_columns(x->p, r->exprs[0]->type, r->unnest_ordinality, false, &phys, &sql, &types);
+    int nf = wunnest_columns(x->p, r->exprs[0]->type, wrel_correlate(r)->ordinality, false, &phys, &sql, &types);
     /* the correlation variable: the left row and the UNNEST columns as the query names them */
-    int nl = r->nleft_out;
+    int nl = wrel_correlate(r)->nleft_out;
     int nc = nl + nf;
     const char **cn = WA_ARRAY(a, const char *, nc ? nc : 1);
     const WType **ct = WA_ARRAY(a, const WType *, nc ? nc : 1);
@@ -133,7 +133,7 @@ void ex_correlate_json(const ExCtx *x, const WRel *r, json_t *j)
     json_object_set_new(fc, "internalName", json_string(function_name(r)));
     json_t *ops = json_array();
     json_array_append_new(ops, correl_refs(ex_rex_json(x->p, r->exprs[0], NULL), ln,
-                                           wa_sprintf(a, "$cor%d", r->cor_id < 0 ? 0 : r->cor_id), cor_type));
+                                           wa_sprintf(a, "$cor%d", wrel_correlate(r)->cor_id < 0 ? 0 : wrel_correlate(r)->cor_id), cor_type));
     json_object_set_new(fc, "operands", ops);
     json_object_set_new(fc, "type", ex_type_json(wtype_row(a, nf, phys, types, true)));
     json_decref(cor_type);

@@ -116,11 +116,11 @@ static void cols_used(const WExpr *e, bool *used, int n)
 static void correlate_node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth, const char *path)
 {
     const WRel *in = r->inputs[0];
-    bool alone = r->cor_id < 0;
+    bool alone = wrel_correlate(r)->cor_id < 0;
     int d = depth;
     if (!alone && depth < 250) {
         prefix(out, last, depth);
-        wsb_printf(out, "LogicalCorrelate(correlation=[$cor%d], joinType=[%s], requiredColumns=[{", r->cor_id,
+        wsb_printf(out, "LogicalCorrelate(correlation=[$cor%d], joinType=[%s], requiredColumns=[{", wrel_correlate(r)->cor_id,
                    r->join_type == AJ_LEFT ? "left" : "inner");
         bool *used = WA_ARRAY(p->arena, bool, in->out.n ? in->out.n : 1);
         cols_used(r->exprs[0], used, in->out.n);
@@ -133,7 +133,7 @@ static void correlate_node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last,
         d = depth + 1;
         last[d] = true;
     }
-    int nl = r->nleft_out;
+    int nl = wrel_correlate(r)->nleft_out;
     int nf = r->out.n - nl;
     if (r->nalias) {
         prefix(out, last, d);
@@ -152,13 +152,13 @@ static void correlate_node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last,
         last[d] = true;
     }
     prefix(out, last, d);
-    wsb_puts(out, r->unnest_ordinality ? "Uncollect(withOrdinality=[true])\n" : "Uncollect\n");
+    wsb_puts(out, wrel_correlate(r)->ordinality ? "Uncollect(withOrdinality=[true])\n" : "Uncollect\n");
     d++;
     last[d] = true;
     prefix(out, last, d);
     const WExpr *e = r->exprs[0];
     const char **cn = WA_ARRAY(p->arena, const char *, in->out.n ? in->out.n : 1);
-    for (int i = 0; i < in->out.n; i++) cn[i] = wa_sprintf(p->arena, "$cor%d.%s", r->cor_id, in->out.names[i]);
+    for (int i = 0; i < in->out.n; i++) cn[i] = wa_sprintf(p->arena, "$cor%d.%s", wrel_correlate(r)->cor_id, in->out.names[i]);
     wsb_printf(out, "LogicalProject(%s=[", e->kind == WX_COLUMN ? in->out.names[e->col] : "EXPR$0");
     ex_rex(out, e, cn, EXD_REL);
     wsb_puts(out, "])\n");

@@ -206,9 +206,9 @@ WRel *bind_unnest_rel(BindCtx *b, WRel *left, BScope *ls, AstFrom *u, AstJoinTyp
     c->exprs = WA_ARRAY(a, WExpr *, 1);
     c->exprs[0] = coll;
     c->join_type = left_join ? AJ_LEFT : AJ_INNER;
-    c->unnest_ordinality = u->with_ordinality;
-    c->cor_id = standalone ? -1 : count_correlates(left);
-    c->nleft_out = nl;
+    wrel_correlate_mut(c)->ordinality = u->with_ordinality;
+    wrel_correlate_mut(c)->cor_id = standalone ? -1 : count_correlates(left);
+    wrel_correlate_mut(c)->nleft_out = nl;
     c->nalias = u->ncol_aliases;
     c->alias_names = (const char **)u->col_aliases;
     c->out.n = nl + nf;
@@ -252,7 +252,7 @@ static const char **physical_names(WPlanCtx *p, const WRel *c)
 {
     const char **phys, **sqln;
     const WType **types;
-    wunnest_columns(p, c->exprs[0]->type, c->unnest_ordinality, false, &phys, &sqln, &types);
+    wunnest_columns(p, c->exprs[0]->type, wrel_correlate(c)->ordinality, false, &phys, &sqln, &types);
     return phys;
 }
 
@@ -260,13 +260,13 @@ static WRel *rewrite(WPlanCtx *p, WRel *r)
 {
     WRel *top = NULL;
     WRel *c = r;
-    if (r->kind == WR_CALC && r->cond && r->inputs[0]->kind == WR_CORRELATE && !r->inputs[0]->unnest_physical) {
+    if (r->kind == WR_CALC && r->cond && r->inputs[0]->kind == WR_CORRELATE && !wrel_correlate(r->inputs[0])->physical) {
         top = r;
         c = r->inputs[0];
     }
     for (int i = 0; i < c->ninputs; i++) c->inputs[i] = rewrite(p, c->inputs[i]);
-    if (c->kind != WR_CORRELATE || c->unnest_physical) return r;
-    int nl = c->nleft_out;
+    if (c->kind != WR_CORRELATE || wrel_correlate(c)->physical) return r;
+    int nl = wrel_correlate(c)->nleft_out;
     if (top) {
         /* FilterCorrelateRule: conjuncts over the left go below, conjuncts over the function's
            columns into the Correlate (inner joins only), the rest stay above */
@@ -303,7 +303,7 @@ static WRel *rewrite(WPlanCtx *p, WRel *r)
         ex[i] = wexpr_column(p->arena, i, c->out.types[i], nn[i]);
     }
     c->out.names = nn;
-    c->unnest_physical = true;
+    wrel_correlate_mut(c)->physical = true;
     WRel *cr = renamed ? calc_over(p, c, c->out.n, ex, user, NULL) : c;
     if (top) {
         top->inputs[0] = cr;

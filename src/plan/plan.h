@@ -140,6 +140,13 @@ typedef struct WRelIntervalJoin {   /* WR_INTERVAL_JOIN: left.t - right.t in [lo
     bool lower_strict, upper_strict;
 } WRelIntervalJoin;
 
+typedef struct WRelCorrelate {      /* WR_CORRELATE (bind_unnest.c): UNNEST beside its left input */
+    bool ordinality;                /* WITH ORDINALITY: $UNNEST_ROWS_WITH_ORDINALITY$1 */
+    int cor_id;                     /* $cor<N> of the correlation (-1: a standalone UNNEST) */
+    int nleft_out;                  /* left columns in the output (0: a standalone UNNEST over Values) */
+    bool physical;                  /* the physical rule gave it Flink's column names */
+} WRelCorrelate;
+
 typedef struct WRelMatch {          /* WR_MATCH (bind_match.c; partition in keys, order in sort_*) */
     const struct WMatchSpec *spec;  /* pattern, definitions, measures, AFTER MATCH (match_spec.h) */
 } WRelMatch;
@@ -339,10 +346,6 @@ struct WRel {
     /* WR_CORRELATE (bind_unnest.c): exprs[0] is the collection over the left input (inputs[0]);
        join_type AJ_INNER or AJ_LEFT; cond (NULL = none) filters over the function's columns only
        ($0 = its first column). out = the first nleft_out left columns, then the function's. */
-    bool unnest_ordinality;         /* WITH ORDINALITY: $UNNEST_ROWS_WITH_ORDINALITY$1 */
-    int cor_id;                     /* $cor<N> of the correlation */
-    int nleft_out;                  /* left columns in the output (0: a standalone UNNEST over Values) */
-    bool unnest_physical;           /* the physical rule gave it Flink's column names */
     int nalias;                     /* AST: the column aliases of AS t(c, ...) (0 = none) */
     const char **alias_names;
     /* The payload of the kinds whose fields are split out of WRel (issue 15): only through the
@@ -353,6 +356,7 @@ struct WRel {
         WRelExpand expand;          /* WR_EXPAND */
         WRelIntervalJoin interval;  /* WR_INTERVAL_JOIN */
         WRelMatch match;            /* WR_MATCH */
+        WRelCorrelate correlate;    /* WR_CORRELATE */
     } payload;
 };
 
@@ -399,6 +403,8 @@ static inline const WRelIntervalJoin *wrel_interval(const WRel *r) { return &wre
 static inline WRelIntervalJoin *wrel_interval_mut(WRel *r) { return &wrel_cast_mut(r, WR_INTERVAL_JOIN)->payload.interval; }
 static inline const WRelMatch *wrel_match(const WRel *r) { return &wrel_cast(r, WR_MATCH)->payload.match; }
 static inline WRelMatch *wrel_match_mut(WRel *r) { return &wrel_cast_mut(r, WR_MATCH)->payload.match; }
+static inline const WRelCorrelate *wrel_correlate(const WRel *r) { return &wrel_cast(r, WR_CORRELATE)->payload.correlate; }
+static inline WRelCorrelate *wrel_correlate_mut(WRel *r) { return &wrel_cast_mut(r, WR_CORRELATE)->payload.correlate; }
 /* The two-phase and incremental aggregates (agg_input, count1_col, final_keys, partial_final) */
 static inline const WRel *wrel_as_two_phase(const WRel *r)
 {

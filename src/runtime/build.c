@@ -601,8 +601,8 @@ static WOperator *bd_calc(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *
 static WOperator *bd_correlate(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
     WCorrelateSpec sp = {
-        .in_ncols = r->inputs[0]->out.n, .in_types = r->inputs[0]->out.types, .nleft = r->nleft_out,
-        .collection = r->exprs[0], .ordinality = r->unnest_ordinality, .left_join = r->join_type == AJ_LEFT,
+        .in_ncols = r->inputs[0]->out.n, .in_types = r->inputs[0]->out.types, .nleft = wrel_correlate(r)->nleft_out,
+        .collection = r->exprs[0], .ordinality = wrel_correlate(r)->ordinality, .left_join = r->join_type == AJ_LEFT,
         .cond = r->cond, .ncols = r->out.n, .types = r->out.types, .names = r->out.names};
     return wop_correlate_new(&L->ctx, &sp);
 }

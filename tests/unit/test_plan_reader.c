@@ -76,10 +76,10 @@ WTEST(plan_reader_unnest_correlate)
     CHECK(c != NULL);
     if (c) {
         CHECK_INT(c->kind, WR_CORRELATE);
-        CHECK(c->unnest_ordinality);
+        CHECK(wrel_correlate(c)->ordinality);
         CHECK_INT(c->join_type, AJ_LEFT);
-        CHECK_INT(c->nleft_out, 3);
-        CHECK_INT(c->cor_id, 3);
+        CHECK_INT(wrel_correlate(c)->nleft_out, 3);
+        CHECK_INT(wrel_correlate(c)->cor_id, 3);
         CHECK(c->exprs[0]->kind == WX_COLUMN && c->exprs[0]->col == 2);
         CHECK(c->cond != NULL && c->cond->args[0]->col == 0);
     }
