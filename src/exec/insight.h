@@ -10,7 +10,7 @@
  * input (an input behind a hash exchange: wop_insight_keys) into a Space-Saving sketch
  * (common/heavy_hitters.h) by key hash with a bounded printable key; operators report each late
  * row they drop with its lateness (wop_late_row); the lane publishes a copy (WInsightSnap) every
- * 100 ms together with the metrics text, computing per-state new-key and expiry rates from the
+ * 100 ms together with the typed metrics, computing per-state new-key and expiry rates from the
  * backends the operator registered (state/state.h WStateStats.created / expired). Any thread
  * reads the last published copy with winsight_read. Depends on operator.h, common/, types/.
  */

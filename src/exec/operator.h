@@ -153,7 +153,7 @@ struct WOperator {
     bool untimed;                   /* runtime plumbing (exchange sides, union merge): its time is
                                        its caller's */
     bool finished;
-    struct WOpPublished *published; /* the metrics text, published by the lane (wop_publish_metrics) */
+    struct WOpPublished *published; /* the metrics, published by the lane (wop_publish_metrics) */
     struct WMiniBatch *mb;          /* mini-batch bundle (minibatch.h), NULL = rows are processed at once */
     struct WInsight *insight;       /* hot keys, late rows, state growth (insight.h); NULL = off */
 };

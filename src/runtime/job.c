@@ -13,7 +13,7 @@
  *  - cancellation: WExecCtx.cancelled (exec/operator.h, release/acquire) followed by job_wake_all;
  *  - `nexhausted`: sequentially consistent increments, read by lane 0;
  *  - the checkpoint coordinator (checkpoint.c) under its own mutex; operator counters with relaxed
- *    atomics and metrics texts under a mutex (exec/operator.h) for the REST readers.
+ *    atomics and typed metrics under a mutex (exec/operator.h) for the REST readers.
  * Lanes never poll: a lane without work sleeps on its condition variable until a message, a
  * wake-up or — lane 0 only, while checkpoints are live — the coordinator's next deadline
  * (wckpt_wait_ms). Lock order: never two inbox mutexes at once.
@@ -1052,7 +1052,7 @@ static bool ck_setup(WJob *j, WError *perr)
     return true;
 }
 
-/* Publish the metrics text of every operator of lane L (exec/operator.h: state sizes are read
+/* Publish the metrics of every operator of lane L (exec/operator.h: state sizes are read
    by the thread running the lane only). `force`: now; else at most every 100 ms. */
 static void lane_publish(Lane *L, bool force)
 {

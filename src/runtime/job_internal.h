@@ -104,7 +104,7 @@ struct Lane {
     Msg *held_head, *held_tail; /* messages of channels that delivered the barrier */
     int64_t stop_wait;          /* stop-with-savepoint taken: sources pause until it completes */
     bool pumped_rows;           /* the last round over the sources read rows (lane_main's fairness) */
-    int64_t published_ms;       /* metrics texts last published (lane_publish) */
+    int64_t published_ms;       /* metrics last published (lane_publish) */
 };
 
 /* Messages of one exchange an inbox holds at most: a sender finding it full waits (back-pressure). */

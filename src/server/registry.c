@@ -75,7 +75,7 @@ static void read_op(const WOperator *op, WOpStats *out)
     out->watermark = INT64_MIN;
     if (!op) return;
     /* the lane runs on while this is read: counters by atomic loads, the state figures from the
-       text the lane published (exec/operator.h), never from the state backend itself */
+       metrics the lane published (exec/operator.h), never from the state backend itself */
     WOpCounters k;
     wop_read_counters(op, &k);
     out->rows_in = k.rows_in;
