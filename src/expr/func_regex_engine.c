@@ -14,6 +14,8 @@
  */
 #include "func_impl.h"
 
+#include <assert.h>
+
 enum {
     OP_CHAR, OP_ANY, OP_CLASS, OP_SPLIT, OP_JMP, OP_SAVE, OP_MATCH, OP_BOL, OP_EOL, OP_WORDB,
     OP_NWORDB, OP_BACKREF, OP_MARK, OP_PROGRESS, OP_BEGIN, OP_END, OP_ENDZ
@@ -40,6 +42,9 @@ struct WRegex {
     int nclasses;
     int ngroups;
     int nslots;              /* 2*(ngroups+1) + loop marks */
+    const char *lit;         /* ASCII text every match contains (NULL: none known): a subject
+                                without it is refused before any backtracking */
+    int nlit;
 };
 
 /* ---------------------------------------------------------------- AST */
@@ -471,6 +476,7 @@ static Node *parse_atom(Parser *ps)
         if (peek(ps) == 'Q') {
             ps->pos++;
             Node *cat = mk(ps, N_CAT);
+            cat->c = 'Q';           /* quoted text: a quantifier after it applies to its last character */
             while (ps->pos < ps->len) {
                 if (ps->p[ps->pos] == '\\' && ps->pos + 1 < ps->len && ps->p[ps->pos + 1] == 'E') { ps->pos += 2; break; }
                 Node *ch = mk(ps, N_CHAR);
@@ -537,6 +543,13 @@ static Node *parse_repeat(Parser *ps)
         r->min = mn;
         r->max = mx;
         r->greedy = greedy;
+        if (atom->kind == N_CAT && atom->c == 'Q' && atom->nkids > 1) {
+            /* Java quotes \Q..\E character by character: the quantifier takes the last one */
+            add_kid(ps, r, atom->kids[atom->nkids - 1]);
+            atom->kids[atom->nkids - 1] = r;
+            atom->c = 0;
+            continue;
+        }
         add_kid(ps, r, atom);
         atom = r;
     }
@@ -687,6 +700,37 @@ static int count_loops(const Node *n)
     return total > 1000000 ? 1000000 : (int)total;
 }
 
+/* The longest run of literal ASCII characters (case-sensitive) that every match of n contains,
+   into best (at most cap <= 64 bytes); returns its length. Looks through concatenations, groups and
+   repetitions of at least one; an alternation or an optional part contributes nothing. */
+static int required_literal(const Node *n, char *best, int cap)
+{
+    assert(cap <= 64);
+    if (n->kind == N_GROUP) return n->nkids ? required_literal(n->kids[0], best, cap) : 0;
+    if (n->kind == N_REPEAT) return n->min >= 1 && n->nkids ? required_literal(n->kids[0], best, cap) : 0;
+    if (n->kind != N_CAT) return 0;
+    int nbest = 0, run = 0;
+    char cur[64], sub[64];
+    for (int i = 0; i < n->nkids; i++) {
+        const Node *k = n->kids[i];
+        if (k->kind == N_CHAR && !k->icase && k->c > 0 && k->c < 128 && run < cap) {
+            cur[run++] = (char)k->c;
+            if (run > nbest) {
+                memcpy(best, cur, (size_t)run);
+                nbest = run;
+            }
+            continue;
+        }
+        run = 0;
+        int m = required_literal(k, sub, cap);
+        if (m > nbest) {
+            memcpy(best, sub, (size_t)m);
+            nbest = m;
+        }
+    }
+    return nbest;
+}
+
 WRegex *wre_compile(WArena *a, const char *pat, int len, char **errmsg)
 {
     Parser ps;
@@ -724,6 +768,14 @@ WRegex *wre_compile(WArena *a, const char *pat, int len, char **errmsg)
     re->nclasses = ps.nclasses;
     re->ngroups = ps.ngroups;
     re->nslots = base + c.marks;
+    char lit[64];
+    int nlit = required_literal(root, lit, (int)sizeof lit);
+    if (nlit >= 2) {
+        char *l = wa_alloc(a, (size_t)nlit);
+        memcpy(l, lit, (size_t)nlit);
+        re->lit = l;
+        re->nlit = nlit;
+    }
     return re;
 }
 
@@ -901,6 +953,8 @@ static bool run(const WRegex *re, const char *s, int len, int start, bool full, 
 
 bool wre_exec(const WRegex *re, const char *s, int len, int start, bool anchored, bool full, int *caps)
 {
+    if (re->nlit && (len - start < re->nlit || !memmem(s + start, (size_t)(len - start), re->lit, (size_t)re->nlit)))
+        return false;       /* every match contains re->lit */
     int ns = re->nslots;
     int local[64];
     int *slots = ns <= 64 ? local : wmalloc(sizeof(int) * (size_t)ns);

@@ -243,6 +243,20 @@ WTEST(expr_regex_engine_java_semantics)
     big[40] = 'b';
     big[41] = 0;
     CHECK_STR(re_find(&e, "(a|a)*c", big, 0), "NOMATCH");
+    /* the required-literal check (a subject without the text every match contains is refused at
+       once) must not refuse what matches: literals inside groups and repetitions, not in optional
+       parts, alternatives or case-insensitive text */
+    CHECK_STR(re_find(&e, "(&|^)channel_id=([^&]*)", "q=1&channel_id=42&x", 2), "42");
+    CHECK_STR(re_find(&e, "(&|^)channel_id=([^&]*)", "channel_id=7", 2), "7");
+    CHECK_STR(re_find(&e, "(&|^)channel_id=([^&]*)", "q=1&channel=42", 2), "NOMATCH");
+    CHECK_STR(re_find(&e, "x(abc)+y", "xabcabcy", 0), "xabcabcy");
+    CHECK_STR(re_find(&e, "x(abc)?yz", "xyz", 0), "xyz");
+    CHECK_STR(re_find(&e, "abc|xyz", "--xyz", 0), "xyz");
+    CHECK_STR(re_find(&e, "(?i)abcd", "ABCD", 0), "ABCD");
+    CHECK_STR(re_find(&e, "ab(?i)cd", "abCD", 0), "abCD");
+    CHECK_STR(re_find(&e, "ab(?i)cd", "aBCD", 0), "NOMATCH");
+    CHECK_STR(re_find(&e, "\\Qa.b\\E+", "a.bb", 0), "a.bb");
+    CHECK_STR(re_find(&e, "caf\u00e9s", "les cafés", 0), "cafés");
     tenv_free(&e);
 }
 
