@@ -44,17 +44,10 @@ static WSink *bh_open_sink(const WTableSpec *spec, WError *err)
     return s;
 }
 
-static uint8_t bh_sink_changelog(const WOptions *options, bool *fixed)
-{
-    (void)options;
-    *fixed = false;
-    return WCONN_INSERT | WCONN_UPDATE_AFTER | WCONN_DELETE;
-}
-
 const WConnector wconn_blackhole = {
     .name = "blackhole",
     /* Flink 2.3's blackhole is an upsert SinkV2: every kind but UPDATE_BEFORE */
-    .caps = {.sink_changelog = bh_sink_changelog, .sink_runtime = WSINK_WRITER},
+    .caps = {.sink_kinds = WCONN_INSERT | WCONN_UPDATE_AFTER | WCONN_DELETE, .sink_runtime = WSINK_WRITER},
     .options = BH_INVENTORY,
     .can_source = false,
     .can_sink = true,

@@ -254,10 +254,13 @@ typedef enum WSinkRuntime {
    source or sink). Zero is the plain answer: no push-down, bounded, a sink of one operator that
    takes every row kind it is given. */
 typedef struct WConnCaps {
-    /* The row kinds the sink accepts with these options (WCONN_* bits); *fixed: it takes exactly
-       that mode whatever the query sends (Flink's getChangelogMode ignoring the requested mode),
-       else the kinds of its input it accepts. NULL: every kind, not fixed. */
-    uint8_t (*sink_changelog)(const WOptions *options, bool *fixed);
+    /* The row kinds the sink accepts (WCONN_* bits; 0: every kind); sink_kinds_for, when set,
+       gives them for the table's options instead. sink_kinds_fixed: it takes exactly those
+       whatever the query sends (Flink's getChangelogMode ignoring the requested mode), else the
+       kinds of its input it accepts. */
+    uint8_t sink_kinds;
+    bool sink_kinds_fixed;
+    uint8_t (*sink_kinds_for)(const WOptions *options);
     /* A source that is unbounded with these options (NULL: bounded). */
     bool (*unbounded)(const WOptions *options);
     bool upsert_source;             /* sends [INSERT, UPDATE_AFTER, DELETE] by primary key (upsert-kafka) */

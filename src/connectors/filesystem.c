@@ -182,14 +182,12 @@ bool wfs_validate(const WTableSpec *spec, bool as_source, WError *err)
 
 static bool fs_is_changelog(const WOptions *options)
 {
-    const WConnFormat *f = wconn_format_find(wopts_get(options, "format"));
-    return f && f->changelog;
+    return wconnector_format_is_changelog(wopts_get(options, "format"));
 }
 
 /* a file sink writes inserts only, unless its format carries row kinds */
-static uint8_t fs_sink_changelog(const WOptions *options, bool *fixed)
+static uint8_t fs_sink_kinds(const WOptions *options)
 {
-    *fixed = true;
     return fs_is_changelog(options) ? WCONN_ALL_KINDS : WCONN_INSERT;
 }
 
@@ -197,7 +195,7 @@ static bool fs_unbounded(const WOptions *options) { return wopts_get(options, "s
 
 const WConnector wconn_filesystem = {
     .name = "filesystem",
-    .caps = {.sink_changelog = fs_sink_changelog, .unbounded = fs_unbounded, .projection_pushdown = true,
+    .caps = {.sink_kinds_for = fs_sink_kinds, .sink_kinds_fixed = true, .unbounded = fs_unbounded, .projection_pushdown = true,
              .filter_pushdown = true, .sink_runtime = WSINK_FILES},
     .options = FS_INVENTORY,
     .can_source = true,

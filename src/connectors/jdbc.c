@@ -229,17 +229,11 @@ static bool jdbc_validate(const WTableSpec *spec, bool as_source, WError *err)
     return wjdbc_conf(spec, &c, err) && wjdbc_check_types(spec, err);
 }
 
-static uint8_t jdbc_sink_changelog(const WOptions *options, bool *fixed)
-{
-    (void)options;
-    *fixed = true;
-    return WCONN_INSERT | WCONN_UPDATE_AFTER | WCONN_DELETE;
-}
-
 const WConnector wconn_jdbc = {
     .name = "jdbc",
     /* an upsert sink (by the primary key it needs for updates); a lookup source (open_lookup) */
-    .caps = {.sink_changelog = jdbc_sink_changelog, .sink_needs_pk_for_updates = true, .projection_pushdown = true},
+    .caps = {.sink_kinds = WCONN_INSERT | WCONN_UPDATE_AFTER | WCONN_DELETE, .sink_kinds_fixed = true,
+             .sink_needs_pk_for_updates = true, .projection_pushdown = true},
     .options = JDBC_INVENTORY,
     .can_source = true,
     .can_sink = true,

@@ -414,13 +414,6 @@ bool wkafka_validate(const WTableSpec *spec, bool as_source, WError *err)
     return ok;
 }
 
-static uint8_t kafka_sink_changelog(const WOptions *options, bool *fixed)
-{
-    (void)options;
-    *fixed = true;
-    return WCONN_INSERT;
-}
-
 /* unbounded unless 'scan.bounded.mode' names where the read ends */
 bool wkafka_unbounded(const WOptions *options)
 {
@@ -430,7 +423,8 @@ bool wkafka_unbounded(const WOptions *options)
 
 const WConnector wconn_kafka = {
     .name = "kafka",
-    .caps = {.sink_changelog = kafka_sink_changelog, .unbounded = wkafka_unbounded, .projection_pushdown = true},
+    .caps = {.sink_kinds = WCONN_INSERT, .sink_kinds_fixed = true, .unbounded = wkafka_unbounded,
+             .projection_pushdown = true},
     .options = KAFKA_INVENTORY,
     .can_source = true,
     .can_sink = true,

@@ -113,17 +113,11 @@ bool wkafka_upsert_config(WKafkaConfig *cfg, const WTableSpec *spec, bool as_sou
     return ok;
 }
 
-static uint8_t upsert_sink_changelog(const WOptions *options, bool *fixed)
-{
-    (void)options;
-    *fixed = true;
-    return WCONN_INSERT | WCONN_UPDATE_AFTER | WCONN_DELETE;
-}
-
 const WConnector wconn_upsert_kafka = {
     .name = "upsert-kafka",
     /* an upsert source and sink by the primary key; Flink 2.3 pushes no projection into it */
-    .caps = {.sink_changelog = upsert_sink_changelog, .unbounded = wkafka_unbounded, .upsert_source = true},
+    .caps = {.sink_kinds = WCONN_INSERT | WCONN_UPDATE_AFTER | WCONN_DELETE, .sink_kinds_fixed = true,
+             .unbounded = wkafka_unbounded, .upsert_source = true},
     .options = UPSERT_INVENTORY,
     .can_source = true,
     .can_sink = true,

@@ -289,12 +289,18 @@ void wop_read_counters(const WOperator *op, WOpCounters *out)
     out->backpressured_ns = __atomic_load_n(&op->backpressured_ns, __ATOMIC_RELAXED);
 }
 
+/* op's metrics taken now, on the thread that runs it */
+static void take_metrics(WOperator *op, WOpMetrics *m)
+{
+    memset(m, 0, sizeof *m);
+    if (op->ops->metrics) op->ops->metrics(op, m);
+}
+
 void wop_publish_metrics(WOperator *op)
 {
     if (!op->published) return;
     WOpMetrics m;
-    memset(&m, 0, sizeof m);
-    op->ops->metrics(op, &m);
+    take_metrics(op, &m);
     pthread_mutex_lock(&op->published->mu);
     op->published->m = m;
     pthread_mutex_unlock(&op->published->mu);
@@ -312,11 +318,8 @@ void wop_read_metrics(const WOperator *op, WOpMetrics *out)
 void wop_metrics_text(WOperator *op, char *buf, size_t bufsz)
 {
     if (!bufsz) return;
-    buf[0] = 0;
-    if (!op->ops->metrics) return;
     WOpMetrics m;
-    memset(&m, 0, sizeof m);
-    op->ops->metrics(op, &m);
+    take_metrics(op, &m);
     wop_metrics_format(&m, buf, bufsz);
 }
 

@@ -46,9 +46,9 @@ static uint8_t sink_mode(const WTable *t, bool *fixed)
     if (m) return wphys_parse_mode(m);
     if (!wopts_get(&t->options, "connector")) return WCM_INSERT;
     const WConnCaps *caps = wconnector_caps(&t->options);
-    *fixed = false;
-    if (!caps || !caps->sink_changelog) return ALL_KINDS;
-    return caps->sink_changelog(&t->options, fixed);
+    *fixed = caps && caps->sink_kinds_fixed;
+    uint8_t kinds = !caps ? 0 : caps->sink_kinds_for ? caps->sink_kinds_for(&t->options) : caps->sink_kinds;
+    return kinds ? kinds : ALL_KINDS;
 }
 
 uint8_t wphys_sink_mode(const WTable *t)
