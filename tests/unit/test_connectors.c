@@ -1378,3 +1378,42 @@ WTEST(print_sink_format)
     wchunk_free(c);
     tspec_free(&t);
 }
+
+/* What the planner asks a connector (connector.h WConnCaps): sink row kinds by options, source
+   boundedness by options, push-downs, lookup, how its sink runs */
+WTEST(connector_capabilities)
+{
+    WOptions o;
+    wopts_init(&o);
+    CHECK(wconnector_caps(&o) == NULL);                       /* no 'connector' */
+    wopts_set(&o, "connector", "no-such-connector");
+    CHECK(wconnector_caps(&o) == NULL);
+    wopts_set(&o, "connector", "kafka");
+    const WConnCaps *k = wconnector_caps(&o);
+    CHECK(k && k->unbounded && k->unbounded(&o));             /* a Kafka source reads on */
+    wopts_set(&o, "scan.bounded.mode", "latest-offset");
+    CHECK(!k->unbounded(&o));
+    wopts_set(&o, "scan.bounded.mode", "unbounded");
+    CHECK(k->unbounded(&o));
+    CHECK(k->sink_kinds == WCONN_INSERT && k->sink_kinds_fixed);
+    wopts_free(&o);
+    wopts_init(&o);
+    wopts_set(&o, "connector", "filesystem");
+    wopts_set(&o, "format", "csv");
+    const WConnCaps *f = wconnector_caps(&o);
+    CHECK(f && f->sink_kinds_for && f->sink_kinds_for(&o) == WCONN_INSERT && f->sink_kinds_fixed);
+    wopts_set(&o, "format", "debezium-json");
+    CHECK(f->sink_kinds_for(&o) == WCONN_ALL_KINDS);
+    CHECK(!f->unbounded(&o));
+    wopts_set(&o, "source.monitor-interval", "1 s");
+    CHECK(f->unbounded(&o));
+    CHECK(f->filter_pushdown && f->projection_pushdown && f->sink_runtime == WSINK_FILES);
+    wopts_free(&o);
+    CHECK(wconnector_find("upsert-kafka")->caps.upsert_source && !wconnector_find("upsert-kafka")->caps.projection_pushdown);
+    CHECK(wconnector_find("datagen")->caps.unbounded && !wconnector_find("datagen")->caps.projection_pushdown);
+    CHECK(wconnector_find("jdbc")->open_lookup && wconnector_find("jdbc")->caps.sink_needs_pk_for_updates);
+    CHECK(!wconnector_find("filesystem")->open_lookup);
+    CHECK(wconnector_find("blackhole")->caps.sink_runtime == WSINK_WRITER &&
+          !wconnector_find("blackhole")->caps.sink_kinds_fixed);
+    CHECK(wconnector_find("print")->caps.sink_kinds == 0);   /* every kind */
+}
