@@ -28,7 +28,7 @@ END;
 SQL
 WEIR_EMBEDDED=1 "$WEIR" sql-client -f "$PGD/flush.sql" > "$PGD/client.out" 2>&1 &
 job=$!
-trap 'kill -KILL $job 2> /dev/null; pg_cleanup' EXIT INT TERM
+trap 'rc=$?; kill -KILL $job 2> /dev/null; (exit $rc); pg_cleanup' EXIT INT TERM
 n=0
 for _ in $(seq 1 120); do
   n="$(psql_q "SELECT count(*) FROM fl_t")"

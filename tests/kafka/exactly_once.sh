@@ -110,9 +110,9 @@ for run in hashmap rocksdb gap; do
       n=$((attempt == 1 ? 3 : attempt == 2 ? 6 : 12))
       out="out_gap"; [[ $attempt -gt 1 ]] && out="out_gap$attempt"
       job "$out" "$backend" "tx-gap$attempt" > "$KTMP/$run.sql"
-      (WEIR_EMBEDDED=1 WEIR_TEST_SOURCE_DELAY=100ms WEIR_TEST_KILL_AT=after-metadata:$n timeout 300 "$WEIR" sql-client \
-        -f "$KTMP/$run.sql" > "$KTMP/$run-1.out" 2>&1) 2> /dev/null
-      [[ $? == 137 ]] || { cat "$KTMP/$run-1.out"; fail "$run: the job was not killed after checkpoint $n"; break; }
+      watchdog 240 "$KTMP/$run-1.out" env WEIR_EMBEDDED=1 WEIR_TEST_SOURCE_DELAY=100ms \
+        WEIR_TEST_KILL_AT=after-metadata:$n "$WEIR" sql-client -f "$KTMP/$run.sql"
+      rc=$?; [[ $rc == 137 ]] || { cat "$KTMP/$run-1.out"; fail "$run: the job was not killed after checkpoint $n (exit status $rc)"; break; }
       if grep -aqE "^T $n [0-9-]+ [0-9-]+ [1-9]" "$KTMP/ck-$out"/*/chk-$n/lane-*; then held=1; break; fi
       echo "exactly_once $run: checkpoint $n held no pre-committed records; trying a later checkpoint" >&2
     done

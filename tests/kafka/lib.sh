@@ -19,6 +19,33 @@ KPID=""
 BOOTSTRAP=""
 
 fail() { echo "FAIL $TEST_NAME: $*"; FAILS=$((FAILS + 1)); }
+
+# watchdog SECS OUT CMD...: run CMD with its stdout and stderr to the file OUT (its exit status);
+# when it still runs after SECS, the stacks of its threads (gdb, where installed) go to stderr before
+# it is killed (status 124), so a job that hangs on a loaded machine shows where it waits. CMD is
+# exec'd (use env VAR=... for variables).
+watchdog() {
+  local secs="$1" out="$2" pid t=0 st
+  shift 2
+  "$@" > "$out" 2>&1 &
+  pid=$!
+  while kill -0 "$pid" 2> /dev/null; do
+    if (( t >= secs * 10 )); then
+      echo "watchdog: '$*' still runs after ${secs}s; its threads:" >&2
+      if command -v gdb > /dev/null 2>&1; then
+        timeout 60 gdb -p "$pid" -batch -ex 'thread apply all bt' 2>&1 | grep -E '^(Thread|#)' >&2
+      fi
+      kill -KILL "$pid" 2> /dev/null
+      wait "$pid" 2> /dev/null
+      return 124
+    fi
+    sleep 0.1
+    t=$((t + 1))
+  done
+  wait "$pid"
+  st=$?
+  return $st
+}
 skip() { echo "SKIP $TEST_NAME: $*"; exit 77; }
 
 kafka_cleanup() {
