@@ -397,18 +397,19 @@ static json_t *input_ref_json(const WRel *in, int i, const int *cm)
 static json_t *window_spec_json(const WRel *r)
 {
     json_t *win = json_object();
-    json_object_set_new(win, "type", json_string(window_type(r->win_kind)));
-    if (r->win_kind == WWIN_SESSION) {
+    const WRelWindow *rw = wrel_window(r);
+    json_object_set_new(win, "type", json_string(window_type(rw->kind)));
+    if (rw->kind == WWIN_SESSION) {
         /* Flink's SessionWindowSpec always carries its partition keys (input indexes; [] for
            none): a plan without them makes Flink's EXECUTE PLAN fail with a NullPointerException */
-        json_object_set_new(win, "gap", iso_duration(r->win_gap));
-        json_object_set_new(win, "partition_key_indices", cp_ints_json(r->win_npartition, r->win_partition));
+        json_object_set_new(win, "gap", iso_duration(rw->gap));
+        json_object_set_new(win, "partition_key_indices", cp_ints_json(rw->npartition, rw->partition));
     } else {
-        json_object_set_new(win, r->win_kind == WWIN_CUMULATE ? "maxSize" : "size", iso_duration(r->win_size));
-        if (r->win_kind == WWIN_HOP) json_object_set_new(win, "slide", iso_duration(r->win_slide));
-        if (r->win_kind == WWIN_CUMULATE) json_object_set_new(win, "step", iso_duration(r->win_slide));
+        json_object_set_new(win, rw->kind == WWIN_CUMULATE ? "maxSize" : "size", iso_duration(rw->size));
+        if (rw->kind == WWIN_HOP) json_object_set_new(win, "slide", iso_duration(rw->slide));
+        if (rw->kind == WWIN_CUMULATE) json_object_set_new(win, "step", iso_duration(rw->slide));
     }
-    if (r->win_offset) json_object_set_new(win, "offset", iso_duration(r->win_offset));
+    if (rw->offset) json_object_set_new(win, "offset", iso_duration(rw->offset));
     return win;
 }
 
@@ -419,13 +420,13 @@ static const WType *window_time_type(const WRel *r)
     while (r) {
         switch (r->kind) {
         case WR_WINDOW_TVF:
-            return r->inputs[0]->out.types[r->win_time_col];
+            return r->inputs[0]->out.types[wrel_window(r)->time_col];
         case WR_WINDOW_AGG: case WR_LOCAL_WINDOW_AGG:
-            if (!r->win_attached) return r->inputs[0]->out.types[r->win_time_col];
+            if (!wrel_window(r)->attached) return r->inputs[0]->out.types[wrel_window(r)->time_col];
             r = r->inputs[0];
             break;
         case WR_GLOBAL_WINDOW_AGG:
-            if (!r->win_attached) return r->agg_input.types[r->win_time_col];
+            if (!wrel_window(r)->attached) return r->agg_input.types[wrel_window(r)->time_col];
             r = r->inputs[0];
             break;
         default:
@@ -447,7 +448,7 @@ static json_t *attached_windowing(const WRel *r, const WRel *in, int ws, int we)
     json_object_set_new(w, "timeAttributeType", ex_type_json(tt ? tt : in->out.types[we]));
     json_object_set_new(w, "windowStart", json_integer(ws));
     json_object_set_new(w, "windowEnd", json_integer(we));
-    json_object_set_new(w, "isRowtime", json_boolean(!r->win_proctime));
+    json_object_set_new(w, "isRowtime", json_boolean(!wrel_window(r)->proctime));
     return w;
 }
 
@@ -460,15 +461,16 @@ static void window_rank_join_json(const ExCtx *x, const WRel *r, json_t *j)
     json_object_set_new(c, "table.local-time-zone", json_string(opt_str(x->p->config, "table.local-time-zone", "default")));
     json_object_set_new(j, "configuration", c);
     const WRel *in = r->inputs[0];
+    const WRelWindow *rw = wrel_window(r);
     if (r->kind == WR_WINDOW_JOIN) {
         json_t *js = join_spec(r);
         json_object_set_new(js, "nonEquiCondition", r->join_cond ? ex_rex_json(x->p, r->join_cond, NULL) : json_null());
         json_object_set_new(j, "joinSpec", js);
-        json_object_set_new(j, "leftWindowing", attached_windowing(r, in, r->win_start_col, r->win_end_col));
-        json_object_set_new(j, "rightWindowing", attached_windowing(r, r->inputs[1], r->win_rstart_col, r->win_rend_col));
+        json_object_set_new(j, "leftWindowing", attached_windowing(r, in, rw->start_col, rw->end_col));
+        json_object_set_new(j, "rightWindowing", attached_windowing(r, r->inputs[1], rw->rstart_col, rw->rend_col));
         return;
     }
-    if (r->win_dedup) {
+    if (rw->dedup) {
         json_object_set_new(j, "partitionKeys", cp_ints_json(r->nkeys, r->keys));
         json_object_set_new(j, "orderKey", json_integer(r->nsort ? r->sort_cols[0] : r->time_col));
         json_object_set_new(j, "keepLastRow", json_boolean(r->keep_last));
@@ -486,7 +488,7 @@ static void window_rank_join_json(const ExCtx *x, const WRel *r, json_t *j)
         json_object_set_new(j, "rankRange", rr);
         json_object_set_new(j, "outputRowNumber", json_boolean(r->output_rank_number));
     }
-    json_object_set_new(j, "windowing", attached_windowing(r, in, r->win_start_col, r->win_end_col));
+    json_object_set_new(j, "windowing", attached_windowing(r, in, rw->start_col, rw->end_col));
 }
 
 /* {name: "w$", type} — the window alias Flink's LogicalWindow and its named properties refer to */
@@ -504,6 +506,7 @@ static json_t *window_alias_json(const WType *tt)
 static void group_window_json(const ExCtx *x, const WRel *r, json_t *j)
 {
     const WRel *in = r->inputs[0];
+    const WRelWindow *rw = wrel_window(r);
     json_t *c = json_object();
     json_object_set_new(c, "table.exec.mini-batch.enabled",
                         json_string(bool_str(x->p->config, "table.exec.mini-batch.enabled", "false")));
@@ -513,31 +516,31 @@ static void group_window_json(const ExCtx *x, const WRel *r, json_t *j)
     json_object_set_new(j, "configuration", c);
     json_object_set_new(j, "grouping", cp_ints_json(r->nkeys, r->keys));
     json_object_set_new(j, "aggCalls", cp_agg_calls_json(r->naggs, r->aggs, ex_out_names(x, r) + r->nkeys));
-    const WType *tt = in->out.types[r->win_time_col];
+    const WType *tt = in->out.types[rw->time_col];
     json_t *w = json_object();
-    json_object_set_new(w, "kind", json_string(r->win_kind == WWIN_HOP ? "SLIDING" : r->win_kind == WWIN_SESSION ? "SESSION" : "TUMBLING"));
+    json_object_set_new(w, "kind", json_string(rw->kind == WWIN_HOP ? "SLIDING" : rw->kind == WWIN_SESSION ? "SESSION" : "TUMBLING"));
     json_object_set_new(w, "alias", window_alias_json(tt));
     json_t *tf = json_object();
-    json_object_set_new(tf, "fieldName", json_string(ex_out_names(x, in)[r->win_time_col]));
-    json_object_set_new(tf, "fieldIndex", json_integer(r->win_time_col));
+    json_object_set_new(tf, "fieldName", json_string(ex_out_names(x, in)[rw->time_col]));
+    json_object_set_new(tf, "fieldIndex", json_integer(rw->time_col));
     json_object_set_new(tf, "inputIndex", json_integer(0));
     json_object_set_new(tf, "fieldType", ex_type_json(tt));
     json_object_set_new(w, "timeField", tf);
     json_object_set_new(w, "isTimeWindow", json_true());
-    if (r->win_kind == WWIN_SESSION) {
-        json_object_set_new(w, "gap", iso_duration(r->win_gap));
+    if (rw->kind == WWIN_SESSION) {
+        json_object_set_new(w, "gap", iso_duration(rw->gap));
     } else {
-        json_object_set_new(w, "size", iso_duration(r->win_size));
-        if (r->win_kind == WWIN_HOP) json_object_set_new(w, "slide", iso_duration(r->win_slide));
+        json_object_set_new(w, "size", iso_duration(rw->size));
+        if (rw->kind == WWIN_HOP) json_object_set_new(w, "slide", iso_duration(rw->slide));
     }
     json_object_set_new(j, "window", w);
     /* w$start, w$end, [w$rowtime,] w$proctime when the query uses TUMBLE_START & co */
     json_t *props = json_array();
-    if (r->win_legacy_props) {
+    if (rw->legacy_props) {
         static const char *const NAME[] = {"w$start", "w$end", "w$rowtime", "w$proctime"};
         static const char *const KIND[] = {"WindowStart", "WindowEnd", "Rowtime", "Proctime"};
         for (int i = 0; i < 4; i++) {
-            if (i == 2 && r->win_proctime) continue;
+            if (i == 2 && rw->proctime) continue;
             json_t *np = json_object(), *pr = json_object();
             json_object_set_new(np, "name", json_string(NAME[i]));
             json_object_set_new(pr, "kind", json_string(KIND[i]));
@@ -898,8 +901,9 @@ static bool cp_windowed_agg(const CpNode *cn, json_t *j)
 {
     const ExCtx *x = cn->x;
     const WRel *r = wrel_as_windowed(cn->r);
+    const WRelWindow *rw = wrel_window(r);
     WArena *a = cn->a;
-    if (r->kind == WR_WINDOW_AGG && r->win_legacy) {
+    if (r->kind == WR_WINDOW_AGG && rw->legacy) {
         group_window_json(x, r, j);
         return false;
     }
@@ -918,38 +922,38 @@ static bool cp_windowed_agg(const CpNode *cn, json_t *j)
         /* the local aggregate's slice end (window end when attached) is the input's last field */
         int end = r->inputs[0]->out.n - 1;
         w = json_object();
-        json_object_set_new(w, "strategy", json_string(r->win_attached ? "WindowAttached" : "SliceAttached"));
+        json_object_set_new(w, "strategy", json_string(rw->attached ? "WindowAttached" : "SliceAttached"));
         json_object_set_new(w, "window", window_spec_json(r));
-        json_object_set_new(w, "timeAttributeType", ex_type_json(r->agg_input.types[r->win_time_col]));
-        if (r->win_attached) {
+        json_object_set_new(w, "timeAttributeType", ex_type_json(r->agg_input.types[rw->time_col]));
+        if (rw->attached) {
             json_object_set_new(w, "windowStart", json_integer(-1));
             json_object_set_new(w, "windowEnd", json_integer(end));
         } else {
             json_object_set_new(w, "sliceEnd", json_integer(end));
         }
-        json_object_set_new(w, "isRowtime", json_boolean(!r->win_proctime));
-    } else if (agg && r->win_attached) {
-        w = attached_windowing(r, r->inputs[0], r->win_start_col, r->win_end_col);
+        json_object_set_new(w, "isRowtime", json_boolean(!rw->proctime));
+    } else if (agg && rw->attached) {
+        w = attached_windowing(r, r->inputs[0], rw->start_col, rw->end_col);
     } else {
         const WRel *src = r->inputs[0];
         w = json_object();
         json_object_set_new(w, "strategy", json_string("TimeAttribute"));
         json_object_set_new(w, "window", window_spec_json(r));
-        json_object_set_new(w, "timeAttributeType", ex_type_json(src->out.types[r->win_time_col]));
-        json_object_set_new(w, "timeAttributeIndex", json_integer(r->win_time_col));
-        json_object_set_new(w, "isRowtime", json_boolean(!r->win_proctime));
+        json_object_set_new(w, "timeAttributeType", ex_type_json(src->out.types[rw->time_col]));
+        json_object_set_new(w, "timeAttributeIndex", json_integer(rw->time_col));
+        json_object_set_new(w, "isRowtime", json_boolean(!rw->proctime));
     }
     json_object_set_new(j, "windowing", w);
     if (r->kind == WR_WINDOW_AGG || r->kind == WR_GLOBAL_WINDOW_AGG) {
         /* the window properties the aggregate produces: window_start, window_end, and
            window_time when a consumer reads it */
-        const WType *tt = r->kind == WR_GLOBAL_WINDOW_AGG ? r->agg_input.types[r->win_time_col]
-                                                          : r->inputs[0]->out.types[r->win_time_col];
+        const WType *tt = r->kind == WR_GLOBAL_WINDOW_AGG ? r->agg_input.types[rw->time_col]
+                                                          : r->inputs[0]->out.types[rw->time_col];
         const ExNode *en = ex_node(x, r);
         const char *const *on = ex_out_names(x, r);
         json_t *props = json_array();
-        int cols[3] = {r->win_out_start, r->win_out_end, en && en->wtime_used ? r->win_out_time : -1};
-        const char *kinds[3] = {"WindowStart", "WindowEnd", r->win_proctime ? "Proctime" : "Rowtime"};
+        int cols[3] = {rw->out_start, rw->out_end, en && en->wtime_used ? rw->out_time : -1};
+        const char *kinds[3] = {"WindowStart", "WindowEnd", rw->proctime ? "Proctime" : "Rowtime"};
         for (int k = 0; k < 3; k++) {
             if (cols[k] < 0) continue;
             json_t *np = json_object(), *pr = json_object();
@@ -1192,12 +1196,13 @@ static WSchema cp_schema_projected(const CpNode *cn)
 static WSchema cp_schema_window_time_if_used(const CpNode *cn)
 {
     const WRel *r = wrel_as_windowed(cn->r);
+    const WRelWindow *rw = wrel_window(r);
     WSchema os = ex_schema(cn->x, r);
-    if (r->win_legacy || r->win_out_time < 0 || r->win_out_time >= os.n || (cn->node && cn->node->wtime_used))
+    if (rw->legacy || rw->out_time < 0 || rw->out_time >= os.n || (cn->node && cn->node->wtime_used))
         return os;
     WSchema ws = {0, WA_ARRAY(cn->a, const char *, os.n), WA_ARRAY(cn->a, const WType *, os.n)};
     for (int i = 0; i < os.n; i++)
-        if (i != r->win_out_time) { ws.names[ws.n] = os.names[i]; ws.types[ws.n] = os.types[i]; ws.n++; }
+        if (i != rw->out_time) { ws.names[ws.n] = os.names[i]; ws.types[ws.n] = os.types[i]; ws.n++; }
     return ws;
 }
 

@@ -219,7 +219,8 @@ json_t *cp_acc_row_type_json(const ExCtx *x, const WRel *r, const WSchema *os)
     for (int i = 0; lp && i < os->n; i++) if (os->types[i]->id == WT_VARBINARY) raw = true;
     if (!raw) return ex_row_type_json(a, os);
     WAggPartial L;
-    if (lp->kind == WR_LOCAL_WINDOW_AGG) wagg_window_partial_layout(a, lp->aggs, lp->naggs, &lp->agg_input, lp->win_kind, &L);
+    if (lp->kind == WR_LOCAL_WINDOW_AGG)
+        wagg_window_partial_layout(a, lp->aggs, lp->naggs, &lp->agg_input, wrel_window(lp)->kind, &L);
     else wagg_partial_layout(a, lp->aggs, lp->naggs, &lp->agg_input, lp->input_retracts, false, &L);
     int nk = lp->kind == WR_INCREMENTAL_GROUP_AGG ? lp->nfinal_keys : lp->nkeys;
     json_t *j = json_object();

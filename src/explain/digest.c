@@ -178,35 +178,36 @@ static void window_spec(WStrBuf *out, const WRel *r, const char *time_name, cons
                         const char *const *inn)
 {
     char a[48], b[48];
+    const WRelWindow *rw = wrel_window(r);
     static const char *const KIND[WWIN_NKINDS] = {"TUMBLE", "HOP", "CUMULATE", "SESSION"};
-    WWindowKind k = (int)r->win_kind >= 0 && r->win_kind < WWIN_NKINDS ? r->win_kind : WWIN_TUMBLE;
+    WWindowKind k = (int)rw->kind >= 0 && rw->kind < WWIN_NKINDS ? rw->kind : WWIN_TUMBLE;
     wsb_printf(out, "%s(", KIND[k]);
     if (time_name) wsb_printf(out, "time_col=[%s]", time_name);
-    else if (!ws) wsb_printf(out, "%s=[%s]", r->win_attached ? "win_end" : "slice_end", we);   /* global */
+    else if (!ws) wsb_printf(out, "%s=[%s]", rw->attached ? "win_end" : "slice_end", we);   /* global */
     else wsb_printf(out, "win_start=[%s], win_end=[%s]", ws, we);
     switch (k) {
-    case WWIN_TUMBLE: wduration_format(r->win_size, a, sizeof a); wsb_printf(out, ", size=[%s]", a); break;
+    case WWIN_TUMBLE: wduration_format(rw->size, a, sizeof a); wsb_printf(out, ", size=[%s]", a); break;
     case WWIN_HOP:
-        wduration_format(r->win_size, a, sizeof a);
-        wduration_format(r->win_slide, b, sizeof b);
+        wduration_format(rw->size, a, sizeof a);
+        wduration_format(rw->slide, b, sizeof b);
         wsb_printf(out, ", size=[%s], slide=[%s]", a, b);
         break;
     case WWIN_CUMULATE:
-        wduration_format(r->win_size, a, sizeof a);
-        wduration_format(r->win_slide, b, sizeof b);
+        wduration_format(rw->size, a, sizeof a);
+        wduration_format(rw->slide, b, sizeof b);
         wsb_printf(out, ", max_size=[%s], step=[%s]", a, b);
         break;
     case WWIN_SESSION:
-        wduration_format(r->win_gap, a, sizeof a);
+        wduration_format(rw->gap, a, sizeof a);
         wsb_printf(out, ", gap=[%s]", a);
-        if (inn && r->win_npartition) {
+        if (inn && rw->npartition) {
             wsb_puts(out, ", partition keys=[");
-            key_names(out, inn, r->win_npartition, r->win_partition);
+            key_names(out, inn, rw->npartition, rw->partition);
             wsb_putc(out, ']');
         }
         break;
     }
-    if (r->win_offset) { wduration_format(r->win_offset, a, sizeof a); wsb_printf(out, ", offset=[%s]", a); }
+    if (rw->offset) { wduration_format(rw->offset, a, sizeof a); wsb_printf(out, ", offset=[%s]", a); }
     wsb_putc(out, ')');
 }
 
@@ -214,13 +215,14 @@ static void window_spec(WStrBuf *out, const WRel *r, const char *time_name, cons
    rowtime, 5000), SlidingGroupWindow('w$, proctime, size, slide), SessionGroupWindow('w$, ts, gap). */
 static void legacy_window_spec(WStrBuf *out, const WRel *r, const char *time_name)
 {
-    switch (r->win_kind) {
+    const WRelWindow *rw = wrel_window(r);
+    switch (rw->kind) {
     case WWIN_HOP:
-        wsb_printf(out, "SlidingGroupWindow('w$, %s, %lld, %lld)", time_name, (long long)r->win_size,
-                   (long long)r->win_slide);
+        wsb_printf(out, "SlidingGroupWindow('w$, %s, %lld, %lld)", time_name, (long long)rw->size,
+                   (long long)rw->slide);
         break;
-    case WWIN_SESSION: wsb_printf(out, "SessionGroupWindow('w$, %s, %lld)", time_name, (long long)r->win_gap); break;
-    default: wsb_printf(out, "TumblingGroupWindow('w$, %s, %lld)", time_name, (long long)r->win_size); break;
+    case WWIN_SESSION: wsb_printf(out, "SessionGroupWindow('w$, %s, %lld)", time_name, (long long)rw->gap); break;
+    default: wsb_printf(out, "TumblingGroupWindow('w$, %s, %lld)", time_name, (long long)rw->size); break;
     }
 }
 
@@ -229,7 +231,7 @@ static void legacy_window_spec(WStrBuf *out, const WRel *r, const char *time_nam
 static void legacy_window_digest(const ExCtx *x, const WRel *r, const char *const *inn, WStrBuf *out)
 {
     wsb_puts(out, "window=[");
-    legacy_window_spec(out, r, inn[r->win_time_col]);
+    legacy_window_spec(out, r, inn[wrel_window(r)->time_col]);
     wsb_putc(out, ']');
     int p0 = r->nkeys + r->naggs, np = r->out.n - p0;
     static const char *const FN[] = {"start", "end", "rowtime", "proctime"};
@@ -402,6 +404,7 @@ static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *i
     WAggPartial L;
     bool incr = r->kind == WR_INCREMENTAL_GROUP_AGG;
     bool window = r->kind == WR_LOCAL_WINDOW_AGG || r->kind == WR_GLOBAL_WINDOW_AGG;
+    const WRelWindow *rw = window ? wrel_window(r) : NULL;     /* NULL unless `window` */
     bool local = r->kind == WR_LOCAL_GROUP_AGG || r->kind == WR_LOCAL_WINDOW_AGG;
     bool retract = r->input_retracts;
     wsb_putc(out, '(');
@@ -420,8 +423,8 @@ static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *i
         if (window) {
             wsb_puts(out, "window=[");
             if (r->kind == WR_GLOBAL_WINDOW_AGG) window_spec(out, r, NULL, NULL, inn[r->inputs[0]->out.n - 1], NULL);
-            else if (r->win_attached) window_spec(out, r, NULL, inn[r->win_start_col], inn[r->win_end_col], NULL);
-            else window_spec(out, r, inn[r->win_time_col], NULL, NULL, inn);
+            else if (rw->attached) window_spec(out, r, NULL, inn[rw->start_col], inn[rw->end_col], NULL);
+            else window_spec(out, r, inn[rw->time_col], NULL, NULL, inn);
             wsb_puts(out, "], ");
         } else {
             partial_final_type(out, r);
@@ -430,7 +433,7 @@ static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *i
     wsb_puts(out, "select=[");
     int q = 0;
     if (local) {
-        if (window) wagg_window_partial_layout(a, r->aggs, r->naggs, &r->agg_input, r->win_kind, &L);
+        if (window) wagg_window_partial_layout(a, r->aggs, r->naggs, &r->agg_input, rw->kind, &L);
         else wagg_partial_layout(a, r->aggs, r->naggs, &r->agg_input, retract, false, &L);
         for (int i = 0; i < r->nkeys; i++) {
             item_sep(out, &q);
@@ -465,7 +468,7 @@ static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *i
         if (window) wsb_printf(out, ", slice_end('w$) AS %s", on[r->out.n - 1]);
     } else {
         /* the input's accumulator columns follow its grouping columns */
-        if (window) wagg_window_partial_layout(a, r->aggs, r->naggs, &r->agg_input, r->win_kind, &L);
+        if (window) wagg_window_partial_layout(a, r->aggs, r->naggs, &r->agg_input, rw->kind, &L);
         else wagg_partial_layout(a, r->aggs, r->naggs, &r->agg_input, retract, false, &L);
         int nk = r->nkeys;
         const char *const *acc = inn + nk;
@@ -499,11 +502,11 @@ static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *i
             const char *item[4], *name[3];
             int ni = 0, nn = 0;
             if (L.count1_added) item[ni++] = wa_sprintf(a, "COUNT(%s)", acc[L.count1]);
-            if (r->win_out_start >= 0) { item[ni++] = "start('w$)"; name[nn++] = r->out.names[r->win_out_start]; }
-            if (r->win_out_end >= 0) { item[ni++] = "end('w$)"; name[nn++] = r->out.names[r->win_out_end]; }
-            if (r->win_out_time >= 0 && node && node->wtime_used) {
+            if (rw->out_start >= 0) { item[ni++] = "start('w$)"; name[nn++] = r->out.names[rw->out_start]; }
+            if (rw->out_end >= 0) { item[ni++] = "end('w$)"; name[nn++] = r->out.names[rw->out_end]; }
+            if (rw->out_time >= 0 && node && node->wtime_used) {
                 item[ni++] = "rowtime('w$)";
-                name[nn++] = r->out.names[r->win_out_time];
+                name[nn++] = r->out.names[rw->out_time];
             }
             for (int k = 0; k < nn; k++) wsb_printf(out, ", %s AS %s", item[k], name[k]);
         }
@@ -815,13 +818,14 @@ static void dg_window_join(const DgNode *dn, WStrBuf *out)
     ExDialect d = dn->d;
     const char *const *jn = join_names(x, r);
     int ln = r->inputs[0]->out.n;
+    const WRelWindow *rw = wrel_window(r);
     wsb_puts(out, "(leftWindow=[");
-    window_spec(out, r, NULL, jn[r->win_start_col], jn[r->win_end_col], NULL);
+    window_spec(out, r, NULL, jn[rw->start_col], jn[rw->end_col], NULL);
     wsb_puts(out, "], rightWindow=[");
     /* the right window by the right input's own field names, as Flink prints it */
     const char *const *rn = in_names(x, r->inputs[1]);
-    window_spec(out, r, NULL, rn ? rn[r->win_rstart_col] : jn[ln + r->win_rstart_col],
-                rn ? rn[r->win_rend_col] : jn[ln + r->win_rend_col], NULL);
+    window_spec(out, r, NULL, rn ? rn[rw->rstart_col] : jn[ln + rw->rstart_col],
+                rn ? rn[rw->rend_col] : jn[ln + rw->rend_col], NULL);
     wsb_printf(out, "], joinType=[%s], where=[", join_type_name(r));
     join_condition(x, r, jn, d, out);
     wsb_puts(out, "], ");
@@ -941,13 +945,14 @@ static void dg_window_agg(const DgNode *dn, WStrBuf *out)
         key_names(out, inn, r->nkeys, r->keys);
         wsb_puts(out, "], ");
     }
-    if (r->win_legacy) {
+    const WRelWindow *rw = wrel_window(r);
+    if (rw->legacy) {
         legacy_window_digest(x, r, inn, out);
         return;
     }
     wsb_puts(out, "window=[");
-    if (r->win_attached) window_spec(out, r, NULL, inn[r->win_start_col], inn[r->win_end_col], NULL);
-    else window_spec(out, r, inn[r->win_time_col], NULL, NULL, inn);
+    if (rw->attached) window_spec(out, r, NULL, inn[rw->start_col], inn[rw->end_col], NULL);
+    else window_spec(out, r, inn[rw->time_col], NULL, NULL, inn);
     wsb_puts(out, "], select=[");
     int q = 0;
     for (int i = 0; i < r->nkeys; i++) wsb_printf(out, "%s%s", q++ ? ", " : "", inn[r->keys[i]]);
@@ -955,11 +960,11 @@ static void dg_window_agg(const DgNode *dn, WStrBuf *out)
         if (q++) wsb_puts(out, ", ");
         ex_agg_call(&r->aggs[j], inn, ex_out_names(x, r)[r->nkeys + j], out, false);
     }
-    if (r->win_out_start >= 0) wsb_printf(out, "%sstart('w$) AS %s", q++ ? ", " : "", r->out.names[r->win_out_start]);
-    if (r->win_out_end >= 0) wsb_printf(out, "%send('w$) AS %s", q++ ? ", " : "", r->out.names[r->win_out_end]);
-    if (r->win_out_time >= 0 && node && node->wtime_used)
-        wsb_printf(out, "%s%s('w$) AS %s", q++ ? ", " : "", r->win_proctime ? "proctime" : "rowtime",
-                   r->out.names[r->win_out_time]);
+    if (rw->out_start >= 0) wsb_printf(out, "%sstart('w$) AS %s", q++ ? ", " : "", r->out.names[rw->out_start]);
+    if (rw->out_end >= 0) wsb_printf(out, "%send('w$) AS %s", q++ ? ", " : "", r->out.names[rw->out_end]);
+    if (rw->out_time >= 0 && node && node->wtime_used)
+        wsb_printf(out, "%s%s('w$) AS %s", q++ ? ", " : "", rw->proctime ? "proctime" : "rowtime",
+                   r->out.names[rw->out_time]);
     wsb_puts(out, "])");
 }
 
@@ -968,7 +973,7 @@ static void dg_window_tvf(const DgNode *dn, WStrBuf *out)
     const WRel *r = wrel_as_windowed(dn->r);
     const char *const *inn = dn->inn;
     wsb_puts(out, "(window=[");
-    window_spec(out, r, inn[r->win_time_col], NULL, NULL, inn);
+    window_spec(out, r, inn[wrel_window(r)->time_col], NULL, NULL, inn);
     wsb_puts(out, "])");
 }
 
@@ -977,13 +982,14 @@ static void dg_window_rank(const DgNode *dn, WStrBuf *out)
     const ExCtx *x = dn->x;
     const WRel *r = wrel_as_windowed(dn->r);
     const char *const *inn = dn->inn;
+    const WRelWindow *rw = wrel_window(r);
     wsb_puts(out, "(window=[");
-    window_spec(out, r, NULL, inn[r->win_start_col], inn[r->win_end_col], NULL);
-    if (r->win_dedup) {
+    window_spec(out, r, NULL, inn[rw->start_col], inn[rw->end_col], NULL);
+    if (rw->dedup) {
         wsb_printf(out, "], keep=[%s], partitionKeys=[", r->keep_last ? "LastRow" : "FirstRow");
         key_names(out, inn, r->nkeys, r->keys);
         wsb_printf(out, "], orderKey=[%s], order=[%s])", r->nsort ? inn[r->sort_cols[0]] : "",
-                   r->win_proctime ? "PROCTIME" : "ROWTIME");
+                   rw->proctime ? "PROCTIME" : "ROWTIME");
         return;
     }
     wsb_printf(out, "], rankType=[%s], rankRange=[rankStart=%lld, rankEnd=%lld], partitionBy=[",
@@ -1057,15 +1063,21 @@ static const char *exec_type_sort_limit(const WRel *r)
 {
     return r->nsort ? "stream-exec-sort-limit_1" : "stream-exec-limit_1";
 }
-static const char *name_window_agg(const WRel *r) { return r->win_legacy ? "GroupWindowAggregate" : "WindowAggregate"; }
+static const char *name_window_agg(const WRel *r)
+{
+    return wrel_window(r)->legacy ? "GroupWindowAggregate" : "WindowAggregate";
+}
 static const char *exec_type_window_agg(const WRel *r)
 {
-    return r->win_legacy ? "stream-exec-group-window-aggregate_1" : "stream-exec-window-aggregate_1";
+    return wrel_window(r)->legacy ? "stream-exec-group-window-aggregate_1" : "stream-exec-window-aggregate_1";
 }
-static const char *name_window_rank(const WRel *r) { return r->win_dedup ? "WindowDeduplicate" : "WindowRank"; }
+static const char *name_window_rank(const WRel *r)
+{
+    return wrel_window(r)->dedup ? "WindowDeduplicate" : "WindowRank";
+}
 static const char *exec_type_window_rank(const WRel *r)
 {
-    return r->win_dedup ? "stream-exec-window-deduplicate_1" : "stream-exec-window-rank_1";
+    return wrel_window(r)->dedup ? "stream-exec-window-deduplicate_1" : "stream-exec-window-rank_1";
 }
 static const char *exec_type_over_agg(const WRel *r)
 {

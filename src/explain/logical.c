@@ -450,6 +450,7 @@ static bool ast_window_tvf(AstNode *a)
 {
     WPlanCtx *p = a->p;
     const WRel *r = a->r;
+    const WRelWindow *rw = wrel_window(r);
     WStrBuf *out = a->out;
     bool *last = a->last;
     int depth = a->depth;
@@ -458,14 +459,14 @@ static bool ast_window_tvf(AstNode *a)
        intervals in the order of the function's parameters (HOP/CUMULATE: slide or step, then
        size; the offset last) */
     static const char *const K[WWIN_NKINDS] = {"TUMBLE", "HOP", "CUMULATE", "SESSION"};
-    wsb_printf(out, "LogicalTableFunctionScan(invocation=[%s(TABLE(#0)", K[r->win_kind]);
-    if (r->win_npartition) {
+    wsb_printf(out, "LogicalTableFunctionScan(invocation=[%s(TABLE(#0)", K[rw->kind]);
+    if (rw->npartition) {
         wsb_puts(out, " PARTITION BY(");
-        for (int k = 0; k < r->win_npartition; k++) wsb_printf(out, "%s$%d", k ? ", " : "", r->win_partition[k]);
+        for (int k = 0; k < rw->npartition; k++) wsb_printf(out, "%s$%d", k ? ", " : "", rw->partition[k]);
         wsb_putc(out, ')');
     }
-    wsb_printf(out, ", DESCRIPTOR(_UTF-16LE'%s')", r->inputs[0]->out.names[r->win_time_col]);
-    const WExpr *order[3] = {r->win_args[1], r->win_args[0], r->win_args[2]};
+    wsb_printf(out, ", DESCRIPTOR(_UTF-16LE'%s')", r->inputs[0]->out.names[rw->time_col]);
+    const WExpr *order[3] = {rw->args[1], rw->args[0], rw->args[2]};
     for (int k = 0; k < 3; k++) {
         if (!order[k]) continue;
         wsb_puts(out, ", ");
@@ -478,7 +479,7 @@ static bool ast_window_tvf(AstNode *a)
         wsb_printf(out, " %s", r->out.names[i]);
     }
     wsb_puts(out, ")])\n");
-    if (r->win_table_input && depth < 254) {
+    if (rw->table_input && depth < 254) {
         /* TABLE t reads the table's columns through a projection */
         const WRel *in = r->inputs[0];
         last[depth + 1] = true;

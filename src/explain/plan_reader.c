@@ -640,12 +640,13 @@ static WRel *rdn_window_aggregate(Rd *r, RdNode *n)
     json_t *j = n->j;
     WSchema *out = &n->out;
     WRel *x = rd_new_rel(r, WR_WINDOW_AGG, 1);
+    WRelWindow *xw = wrel_window_mut(x);
     x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
     if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
     rd_window(r, json_object_get(j, "windowing"), x);
-    x->win_out_start = x->nkeys + x->naggs;
-    x->win_out_end = x->win_out_start + 1;
-    x->win_out_time = x->win_out_start + 2;
+    xw->out_start = x->nkeys + x->naggs;
+    xw->out_end = xw->out_start + 1;
+    xw->out_time = xw->out_start + 2;
     if (!rd_window_time(r, json_object_get(j, "windowing"), x, out)) return NULL;
     return x;
 }
@@ -655,12 +656,13 @@ static WRel *rdn_local_window_aggregate(Rd *r, RdNode *n)
     json_t *j = n->j;
     WRel *in = n->in;
     WRel *x = rd_new_rel(r, WR_LOCAL_WINDOW_AGG, 1);
+    WRelWindow *xw = wrel_window_mut(x);
     x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
     if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
     rd_window(r, json_object_get(j, "windowing"), x);
     x->agg_input = in->out;
     x->count1_col = -1;
-    x->win_out_start = x->win_out_end = x->win_out_time = -1;
+    xw->out_start = xw->out_end = xw->out_time = -1;
     return x;
 }
 
@@ -669,23 +671,24 @@ static WRel *rdn_global_window_aggregate(Rd *r, RdNode *n)
     json_t *j = n->j;
     WSchema *out = &n->out;
     WRel *x = rd_new_rel(r, WR_GLOBAL_WINDOW_AGG, 1);
+    WRelWindow *xw = wrel_window_mut(x);
     x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
     if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
     if (!rd_schema(r, json_object_get(j, "localAggInputRowType"), &x->agg_input)) return NULL;
     json_t *w = json_object_get(j, "windowing");
     rd_window(r, w, x);
     const char *strategy = json_string_value(json_object_get(w, "strategy"));
-    x->win_attached = strategy && !strcmp(strategy, "WindowAttached");
+    xw->attached = strategy && !strcmp(strategy, "WindowAttached");
     /* the time attribute of the local aggregate's input (its zone shifts the windows) */
     const WType *tt = rd_type(r, json_object_get(w, "timeAttributeType"));
     if (!tt) return NULL;
-    x->win_time_col = 0;
+    xw->time_col = 0;
     for (int i = x->agg_input.n - 1; i >= 0; i--)
-        if (x->agg_input.types[i]->id == tt->id && x->agg_input.types[i]->time_attr == WTA_ROWTIME) x->win_time_col = i;
+        if (x->agg_input.types[i]->id == tt->id && x->agg_input.types[i]->time_attr == WTA_ROWTIME) xw->time_col = i;
     x->count1_col = -1;
-    x->win_out_start = x->nkeys + x->naggs;
-    x->win_out_end = x->win_out_start + 1;
-    x->win_out_time = x->win_out_start + 2;
+    xw->out_start = x->nkeys + x->naggs;
+    xw->out_end = xw->out_start + 1;
+    xw->out_time = xw->out_start + 2;
     if (!rd_window_time(r, w, x, out)) return NULL;
     return x;
 }

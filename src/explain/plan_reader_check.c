@@ -152,15 +152,16 @@ static bool keys_aggs_out_ok(Rd *r, const WRel *x, const WSchema *in, int extra)
 static bool window_ok(Rd *r, const char *w, const WRel *x, const WSchema *in)
 {
     char f[96];
-    if ((int)x->win_kind < 0 || x->win_kind >= WWIN_NKINDS) { snprintf(f, sizeof f, "%s.window", w); return bad(r, f, "has an unknown window kind."); }
-    if (x->win_attached) {
+    const WRelWindow *xw = wrel_window(x);
+    if ((int)xw->kind < 0 || xw->kind >= WWIN_NKINDS) { snprintf(f, sizeof f, "%s.window", w); return bad(r, f, "has an unknown window kind."); }
+    if (xw->attached) {
         snprintf(f, sizeof f, "%s.windowStart", w);
-        if (!index_ok(r, f, x->win_start_col, in->n)) return false;
+        if (!index_ok(r, f, xw->start_col, in->n)) return false;
         snprintf(f, sizeof f, "%s.windowEnd", w);
-        if (!index_ok(r, f, x->win_end_col, in->n)) return false;
+        if (!index_ok(r, f, xw->end_col, in->n)) return false;
     } else {
         snprintf(f, sizeof f, "%s.timeAttributeIndex", w);
-        if (!time_col_ok(r, f, in, x->win_time_col)) return false;
+        if (!time_col_ok(r, f, in, xw->time_col)) return false;
     }
     /* sizes, slides, steps and gaps are checked where the window is set up, with Flink's messages
        (exec/window_util.c) */
@@ -294,7 +295,7 @@ static bool rdc_rank(Rd *r, WRel *x, const WRel *in, const WSchema *is)
 
 static bool rdc_window_agg(Rd *r, WRel *x, const WRel *in, const WSchema *is)
 {
-    if (x->win_legacy) return indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) && aggs_ok(r, "aggCalls", x, is->n);
+    if (wrel_window(x)->legacy) return indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) && aggs_ok(r, "aggCalls", x, is->n);
     return indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) && aggs_ok(r, "aggCalls", x, is->n) &&
            window_ok(r, "windowing", x, is) && keys_aggs_out_ok(r, x, is, 3);
 }
@@ -313,8 +314,9 @@ static bool rdc_global_window_agg(Rd *r, WRel *x, const WRel *in, const WSchema 
 
 static bool rdc_window_tvf(Rd *r, WRel *x, const WRel *in, const WSchema *is)
 {
+    const WRelWindow *xw = wrel_window(x);
     if (!window_ok(r, "windowing", x, is) ||
-        !indexes_ok(r, "windowing.window.partition_key_indices", x->win_partition, x->win_npartition, is->n) ||
+        !indexes_ok(r, "windowing.window.partition_key_indices", xw->partition, xw->npartition, is->n) ||
         !width_ok(r, x, is->n + 3) || !columns_ok(r, x, 0, is, 0, is->n))
         return false;
     for (int i = is->n; i < is->n + 3; i++)

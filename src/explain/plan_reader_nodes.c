@@ -132,7 +132,7 @@ WRel *rd_over_aggregate(Rd *r, json_t *j, WRel *in, const WSchema *out)
     if (!rd_sort_fields(r, g, x, in)) return NULL;
     if (x->nsort != 1) return rd_fail(r, "The window can only be ordered by a single time column.%s", ""), NULL;
     x->time_col = x->sort_cols[0];
-    x->win_proctime = in->out.types[x->time_col]->time_attr == WTA_PROCTIME;
+    x->over_proctime = in->out.types[x->time_col]->time_attr == WTA_PROCTIME;
     WOverSpec *os = WA_NEW(a, WOverSpec);
     os->nwindows = 1;
     os->windows = WA_NEW(a, WOverWindow);
@@ -528,11 +528,12 @@ static bool keys_in_range(Rd *r, int nk, const int *k, int n, const char *what)
 WRel *rd_window_rank(Rd *r, json_t *j, WRel *in, const WSchema *out, bool dedup)
 {
     WRel *x = rd_new_rel(r, WR_WINDOW_RANK, 1);
+    WRelWindow *xw = wrel_window_mut(x);
     json_t *w = json_object_get(j, "windowing");
     rd_window(r, w, x);
-    if (!attached_cols(r, w, in->out.n, &x->win_start_col, &x->win_end_col)) return NULL;
-    x->win_time_col = x->win_end_col;
-    x->win_dedup = dedup;
+    if (!attached_cols(r, w, in->out.n, &xw->start_col, &xw->end_col)) return NULL;
+    xw->time_col = xw->end_col;
+    xw->dedup = dedup;
     x->sort_offset = x->sort_fetch = -1;
     if (dedup) {
         x->nkeys = rd_ints(r, json_object_get(j, "partitionKeys"), &x->keys);
@@ -549,7 +550,7 @@ WRel *rd_window_rank(Rd *r, json_t *j, WRel *in, const WSchema *out, bool dedup)
         x->sort_desc[0] = x->keep_last;
         x->sort_nulls_first[0] = !x->keep_last;
         x->time_col = oc;
-        x->dedup_rowtime = !x->win_proctime;
+        x->dedup_rowtime = !xw->proctime;
         x->rank_func = WRANK_ROW_NUMBER;
         x->rank_start = x->rank_end = 1;
         x->output_rank_number = false;
@@ -585,6 +586,7 @@ WRel *rd_window_rank(Rd *r, json_t *j, WRel *in, const WSchema *out, bool dedup)
 WRel *rd_window_join(Rd *r, json_t *j, WRel **ins, const WSchema *out)
 {
     WRel *x = rd_new_rel(r, WR_WINDOW_JOIN, 2);
+    WRelWindow *xw = wrel_window_mut(x);
     WSchema comb = rd_concat(r, &ins[0]->out, &ins[1]->out);
     if (!rd_join_spec(r, json_object_get(j, "joinSpec"), x, &comb)) return NULL;
     if (!keys_in_range(r, x->nkeys, x->keys, ins[0]->out.n, "join key") ||
@@ -592,10 +594,10 @@ WRel *rd_window_join(Rd *r, json_t *j, WRel **ins, const WSchema *out)
         return NULL;
     json_t *lw = json_object_get(j, "leftWindowing"), *rw = json_object_get(j, "rightWindowing");
     rd_window(r, lw, x);
-    if (!attached_cols(r, lw, ins[0]->out.n, &x->win_start_col, &x->win_end_col) ||
-        !attached_cols(r, rw, ins[1]->out.n, &x->win_rstart_col, &x->win_rend_col))
+    if (!attached_cols(r, lw, ins[0]->out.n, &xw->start_col, &xw->end_col) ||
+        !attached_cols(r, rw, ins[1]->out.n, &xw->rstart_col, &xw->rend_col))
         return NULL;
-    x->win_time_col = x->win_end_col;
+    xw->time_col = xw->end_col;
     int expect = ins[0]->out.n + (x->semi || x->anti ? 0 : ins[1]->out.n);
     if (out->n != expect)
         return rd_fail(r, "Invalid compiled plan: the window join has %s output fields.", "the wrong number of"), NULL;

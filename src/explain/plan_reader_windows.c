@@ -46,25 +46,26 @@ static int64_t iso_ms(const char *s)
 void rd_window(Rd *r, json_t *w, WRel *x)
 {
     json_t *win = json_object_get(w, "window");
-    x->win_kind = window_kind(json_string_value(json_object_get(win, "type")));
-    if (x->win_kind == WWIN_SESSION) {
-        x->win_gap = iso_ms(json_string_value(json_object_get(win, "gap")));
-        x->win_npartition = rd_ints(r, json_object_get(win, "partition_key_indices"), &x->win_partition);
+    WRelWindow *xw = wrel_window_mut(x);
+    xw->kind = window_kind(json_string_value(json_object_get(win, "type")));
+    if (xw->kind == WWIN_SESSION) {
+        xw->gap = iso_ms(json_string_value(json_object_get(win, "gap")));
+        xw->npartition = rd_ints(r, json_object_get(win, "partition_key_indices"), &xw->partition);
     } else {
-        x->win_size = iso_ms(json_string_value(json_object_get(win, x->win_kind == WWIN_CUMULATE ? "maxSize" : "size")));
-        if (x->win_kind == WWIN_HOP) x->win_slide = iso_ms(json_string_value(json_object_get(win, "slide")));
-        if (x->win_kind == WWIN_CUMULATE) x->win_slide = iso_ms(json_string_value(json_object_get(win, "step")));
+        xw->size = iso_ms(json_string_value(json_object_get(win, xw->kind == WWIN_CUMULATE ? "maxSize" : "size")));
+        if (xw->kind == WWIN_HOP) xw->slide = iso_ms(json_string_value(json_object_get(win, "slide")));
+        if (xw->kind == WWIN_CUMULATE) xw->slide = iso_ms(json_string_value(json_object_get(win, "step")));
     }
-    x->win_offset = iso_ms(json_string_value(json_object_get(win, "offset")));
-    x->win_time_col = rd_int(json_object_get(w, "timeAttributeIndex"), 0);
-    x->win_proctime = json_is_false(json_object_get(w, "isRowtime"));
+    xw->offset = iso_ms(json_string_value(json_object_get(win, "offset")));
+    xw->time_col = rd_int(json_object_get(w, "timeAttributeIndex"), 0);
+    xw->proctime = json_is_false(json_object_get(w, "isRowtime"));
     const char *strategy = json_string_value(json_object_get(w, "strategy"));
     if ((x->kind == WR_WINDOW_AGG || x->kind == WR_LOCAL_WINDOW_AGG || x->kind == WR_WINDOW_RANK ||
          x->kind == WR_WINDOW_JOIN) && strategy && !strcmp(strategy, "WindowAttached")) {
-        x->win_attached = true;
-        x->win_start_col = rd_int(json_object_get(w, "windowStart"), RD_BAD_INDEX);
-        x->win_end_col = rd_int(json_object_get(w, "windowEnd"), RD_BAD_INDEX);
-        x->win_time_col = x->win_end_col;
+        xw->attached = true;
+        xw->start_col = rd_int(json_object_get(w, "windowStart"), RD_BAD_INDEX);
+        xw->end_col = rd_int(json_object_get(w, "windowEnd"), RD_BAD_INDEX);
+        xw->time_col = xw->end_col;
     }
 }
 
@@ -74,7 +75,8 @@ void rd_window(Rd *r, json_t *w, WRel *x)
 WRel *rd_group_window(Rd *r, json_t *j, WRel *in, const WSchema *out)
 {
     WRel *x = rd_new_rel(r, WR_WINDOW_AGG, 1);
-    x->win_legacy = true;
+    WRelWindow *xw = wrel_window_mut(x);
+    xw->legacy = true;
     x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
     if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
     json_t *w = json_object_get(j, "window");
@@ -84,34 +86,34 @@ WRel *rd_group_window(Rd *r, json_t *j, WRel *in, const WSchema *out)
         rd_fail(r, "The compiled plan has an unsupported group window kind: %s", kind ? kind : "(none)");
         return NULL;
     }
-    x->win_kind = !strcmp(kind, "SLIDING") ? WWIN_HOP : !strcmp(kind, "SESSION") ? WWIN_SESSION : WWIN_TUMBLE;
-    if (x->win_kind == WWIN_SESSION) {
-        x->win_gap = iso_ms(json_string_value(json_object_get(w, "gap")));
+    xw->kind = !strcmp(kind, "SLIDING") ? WWIN_HOP : !strcmp(kind, "SESSION") ? WWIN_SESSION : WWIN_TUMBLE;
+    if (xw->kind == WWIN_SESSION) {
+        xw->gap = iso_ms(json_string_value(json_object_get(w, "gap")));
     } else {
-        x->win_size = iso_ms(json_string_value(json_object_get(w, "size")));
-        if (x->win_kind == WWIN_HOP) x->win_slide = iso_ms(json_string_value(json_object_get(w, "slide")));
+        xw->size = iso_ms(json_string_value(json_object_get(w, "size")));
+        if (xw->kind == WWIN_HOP) xw->slide = iso_ms(json_string_value(json_object_get(w, "slide")));
     }
     json_t *tf = json_object_get(w, "timeField");
     json_t *fi = json_object_get(tf, "fieldIndex");
-    x->win_time_col = (int)json_integer_value(fi);
-    if (!json_is_integer(fi) || x->win_time_col < 0 || x->win_time_col >= in->out.n ||
-        in->out.types[x->win_time_col]->time_attr == WTA_NONE) {
+    xw->time_col = (int)json_integer_value(fi);
+    if (!json_is_integer(fi) || xw->time_col < 0 || xw->time_col >= in->out.n ||
+        in->out.types[xw->time_col]->time_attr == WTA_NONE) {
         rd_fail(r, "The compiled plan's group window has no time attribute field%s", "");
         return NULL;
     }
-    x->win_proctime = in->out.types[x->win_time_col]->time_attr == WTA_PROCTIME;
+    xw->proctime = in->out.types[xw->time_col]->time_attr == WTA_PROCTIME;
     size_t nprops = json_array_size(json_object_get(j, "namedWindowProperties"));
-    size_t want = nprops == 0 ? 0 : x->win_proctime ? 3 : 4;
+    size_t want = nprops == 0 ? 0 : xw->proctime ? 3 : 4;
     if (nprops != want || out->n != x->nkeys + x->naggs + (int)want) {
         rd_fail(r, "The compiled plan's group window has unexpected named window properties%s", "");
         return NULL;
     }
-    x->win_legacy_props = nprops > 0;
-    x->win_out_start = x->win_out_end = x->win_out_time = -1;
+    xw->legacy_props = nprops > 0;
+    xw->out_start = xw->out_end = xw->out_time = -1;
     if (nprops) {
-        x->win_out_start = x->nkeys + x->naggs;
-        x->win_out_end = x->win_out_start + 1;
-        x->win_out_time = x->win_out_start + 2;
+        xw->out_start = x->nkeys + x->naggs;
+        xw->out_end = xw->out_start + 1;
+        xw->out_time = xw->out_start + 2;
     }
     x->input_retracts = json_is_true(json_object_get(j, "needRetraction"));
     return x;
@@ -121,7 +123,8 @@ WRel *rd_group_window(Rd *r, json_t *j, WRel *in, const WSchema *out)
    it; weir's window operators always produce start, end and time: the column is added back. */
 bool rd_window_time(Rd *r, json_t *windowing, const WRel *x, WSchema *out)
 {
-    if (out->n != x->win_out_start + 2) return true;
+    const WRelWindow *xw = wrel_window(x);
+    if (out->n != xw->out_start + 2) return true;
     const WType *tt = rd_type(r, json_object_get(windowing, "timeAttributeType"));
     if (!tt) return false;
     WSchema s = {out->n + 1, WA_ARRAY(r->a, const char *, out->n + 1), WA_ARRAY(r->a, const WType *, out->n + 1)};
@@ -130,7 +133,7 @@ bool rd_window_time(Rd *r, json_t *windowing, const WRel *x, WSchema *out)
         s.types[i] = out->types[i];
     }
     s.names[out->n] = "window_time";
-    s.types[out->n] = wtype_with_nullable(r->a, wtype_with_time_attr(r->a, tt, x->win_proctime ? WTA_PROCTIME : WTA_ROWTIME),
+    s.types[out->n] = wtype_with_nullable(r->a, wtype_with_time_attr(r->a, tt, xw->proctime ? WTA_PROCTIME : WTA_ROWTIME),
                                           false);
     *out = s;
     return true;

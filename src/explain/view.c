@@ -360,7 +360,7 @@ static void window_time_used(ExCtx *x, const WRel *calc)
 {
     const WRel *agg = calc->inputs[0];
     if (agg->kind != WR_WINDOW_AGG && agg->kind != WR_GLOBAL_WINDOW_AGG) return;
-    if (agg->partial_final != WPF_NONE || agg->win_out_time < 0) return;
+    if (agg->partial_final != WPF_NONE || wrel_window(agg)->out_time < 0) return;
     WArena *a = x->p->arena;
     bool *used = WA_ARRAY(a, bool, agg->out.n ? agg->out.n : 1);
     memset(used, 0, sizeof(bool) * (size_t)(agg->out.n ? agg->out.n : 1));
@@ -370,7 +370,7 @@ static void window_time_used(ExCtx *x, const WRel *calc)
         if (e->kind == WX_COLUMN && e->col >= 0 && e->col < agg->out.n) used[e->col] = true;
     }
     mark_refs(calc->cond, used, agg->out.n);
-    if (used[agg->win_out_time]) add(x, agg)->wtime_used = true;
+    if (used[wrel_window(agg)->out_time]) add(x, agg)->wtime_used = true;
 }
 
 WSchema ex_schema(const ExCtx *x, const WRel *r)

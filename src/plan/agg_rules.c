@@ -375,7 +375,7 @@ static bool requires_watermark(const WRel *r)
     case WR_TEMPORAL_JOIN: return true;
     case WR_WINDOW_AGG: case WR_WINDOW_RANK: case WR_WINDOW_TVF: case WR_WINDOW_JOIN:
     case WR_LOCAL_WINDOW_AGG: case WR_GLOBAL_WINDOW_AGG:
-        return !r->win_proctime;
+        return !wrel_window(r)->proctime;
     case WR_OVER_AGG:
         return r->time_col >= 0 && r->time_col < r->inputs[0]->out.n &&
                rowtime_type(r->inputs[0]->out.types[r->time_col]);
@@ -401,7 +401,7 @@ static void assign_walk(WPlanCtx *p, WRel *r, MbTrait t, int depth)
 {
     if (depth > 2000) return;
     if (r->kind == WR_WATERMARK || r->kind == WR_MINIBATCH_ASSIGNER) t = (MbTrait){MB_NONE, 0};
-    else if (r->kind == WR_WINDOW_AGG && r->win_legacy) t = (MbTrait){MB_NO, 0};
+    else if (r->kind == WR_WINDOW_AGG && wrel_window(r)->legacy) t = (MbTrait){MB_NO, 0};
     else if (requires_watermark(r)) t = mb_merge(t, (MbTrait){MB_ROW, 0});
     for (int i = 0; i < r->ninputs; i++) {
         WRel *in = r->inputs[i];
@@ -505,12 +505,13 @@ WRel *wagg_mini_batch(WPlanCtx *p, WRel *root)
 static WRel *window_two_phase_one(WPlanCtx *p, WRel *r)
 {
     WRel *x = r->inputs[0];
-    if (x->kind != WR_EXCHANGE || r->win_proctime || r->win_legacy || r->win_kind == WWIN_SESSION || r->input_retracts)
+    const WRelWindow *rw = wrel_window(r);
+    if (x->kind != WR_EXCHANGE || rw->proctime || rw->legacy || rw->kind == WWIN_SESSION || r->input_retracts)
         return r;
     for (int i = 0; i < r->naggs; i++) if (!wagg_mergeable(&r->aggs[i], false)) return r;
     WRel *in = x->inputs[0];
     WAggPartial L;
-    wagg_window_partial_layout(p->arena, r->aggs, r->naggs, &in->out, r->win_kind, &L);
+    wagg_window_partial_layout(p->arena, r->aggs, r->naggs, &in->out, rw->kind, &L);
     WRel *local = wrel_new(p, WR_LOCAL_WINDOW_AGG, 1);
     *local = *r;
     local->kind = WR_LOCAL_WINDOW_AGG;
@@ -527,12 +528,13 @@ static WRel *window_two_phase_one(WPlanCtx *p, WRel *r)
     local->out.types = WA_ARRAY(p->arena, const WType *, s.n + 1);
     memcpy(local->out.names, s.names, sizeof(char *) * (size_t)s.n);
     memcpy(local->out.types, s.types, sizeof(WType *) * (size_t)s.n);
-    local->out.names[s.n] = r->win_attached ? "$window_end" : "$slice_end";
+    local->out.names[s.n] = rw->attached ? "$window_end" : "$slice_end";
     local->out.types[s.n] = &WTYPE_BIGINT;
     local->changelog = WCM_INSERT;
     local->nunique = -1;
     local->unique = NULL;
-    local->win_out_start = local->win_out_end = local->win_out_time = -1;
+    WRelWindow *lw = wrel_window_mut(local);
+    lw->out_start = lw->out_end = lw->out_time = -1;
     WRel *ex = exchange_over(p, local, r->nkeys);
     WRel *g = wrel_new(p, WR_GLOBAL_WINDOW_AGG, 1);
     *g = *r;

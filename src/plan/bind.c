@@ -454,41 +454,42 @@ static WRel *bind_window_tvf(QCtx *q, AstExpr *call)
         return NULL;
     }
     WRel *w = wrel_new(p, WR_WINDOW_TVF, 1);
+    WRelWindow *ww = wrel_window_mut(w);
     w->inputs[0] = in;
-    w->win_kind = kind;
-    w->win_table_input = !q->pre_bound && !data->subquery;
+    ww->kind = kind;
+    ww->table_input = !q->pre_bound && !data->subquery;
     if (data->nargs) {
         /* SESSION(TABLE t PARTITION BY k, ...): sessions per partition key */
         if (kind != WWIN_SESSION) return fail_rel(p, data->pos, WEXC_VALIDATION, "Only SESSION windows take PARTITION BY.");
-        w->win_npartition = data->nargs;
-        w->win_partition = WA_ARRAY(a, int, data->nargs);
+        ww->npartition = data->nargs;
+        ww->partition = WA_ARRAY(a, int, data->nargs);
         for (int i = 0; i < data->nargs; i++) {
             WExpr *k = bind_expr(b, &in_scope, data->args[i]);
             if (!k) return NULL;
             if (k->kind != WX_COLUMN) return fail_rel(p, data->args[i]->pos, WEXC_VALIDATION, "PARTITION BY of a window must name columns.");
-            w->win_partition[i] = k->col;
+            ww->partition[i] = k->col;
         }
     }
-    w->win_time_col = tc->col;
-    w->win_proctime = tt->time_attr == WTA_PROCTIME;
+    ww->time_col = tc->col;
+    ww->proctime = tt->time_attr == WTA_PROCTIME;
     int64_t v;
-    if (!interval_ms(b, size, kind == 3 ? "gap" : "size", &v, &w->win_args[0])) return NULL;
-    if (kind == 3) w->win_gap = v; else w->win_size = v;
+    if (!interval_ms(b, size, kind == 3 ? "gap" : "size", &v, &ww->args[0])) return NULL;
+    if (kind == 3) ww->gap = v; else ww->size = v;
     if (slide) {
-        if (!interval_ms(b, slide, kind == 2 ? "step" : "slide", &v, &w->win_args[1])) return NULL;
-        w->win_slide = v;
+        if (!interval_ms(b, slide, kind == 2 ? "step" : "slide", &v, &ww->args[1])) return NULL;
+        ww->slide = v;
     }
     if (offset) {
-        if (!interval_ms(b, offset, "offset", &v, &w->win_args[2])) return NULL;
-        w->win_offset = v;
+        if (!interval_ms(b, offset, "offset", &v, &ww->args[2])) return NULL;
+        ww->offset = v;
     }
-    if (w->win_size <= 0 && kind != 3) return fail_rel(p, size->pos, WEXC_VALIDATION, "The window size must be positive.");
-    if ((kind == 1 || kind == 2) && w->win_slide <= 0)
+    if (ww->size <= 0 && kind != 3) return fail_rel(p, size->pos, WEXC_VALIDATION, "The window size must be positive.");
+    if ((kind == 1 || kind == 2) && ww->slide <= 0)
         return fail_rel(p, call->pos, WEXC_VALIDATION, "The window slide/step must be positive.");
-    if (kind == 2 && w->win_size % w->win_slide != 0) {
+    if (kind == 2 && ww->size % ww->slide != 0) {
         werr_set_at(p->err, call->pos.line, call->pos.col, WEXC_VALIDATION,
                     "CUMULATE table function based aggregate requires maxSize must be an integral multiple of step, "
-                    "but got maxSize %lld ms and step %lld ms.", (long long)w->win_size, (long long)w->win_slide);
+                    "but got maxSize %lld ms and step %lld ms.", (long long)ww->size, (long long)ww->slide);
         return NULL;
     }
     int n = in->out.n;
@@ -500,7 +501,7 @@ static WRel *bind_window_tvf(QCtx *q, AstExpr *call)
     w->out.names[n + 1] = "window_end";
     w->out.types[n + 1] = ts3;
     w->out.names[n + 2] = "window_time";
-    w->out.types[n + 2] = w->win_proctime
+    w->out.types[n + 2] = ww->proctime
         ? wtype_with_time_attr(a, wtype_timestamp(a, WT_TIMESTAMP_LTZ, 3, false), WTA_PROCTIME)
         : wtype_with_time_attr(a, wtype_timestamp(a, tt->id, 3, false), WTA_ROWTIME);
     w->changelog = in->changelog;
@@ -936,7 +937,7 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
                         .nargs = hop ? 4 : 3, .args = targs};
         WRel *w = bind_group_window(q, &call, in, scope);
         if (!w) return NULL;
-        w->win_legacy = true;
+        wrel_window_mut(w)->legacy = true;
         in = w;
         /* the window columns join the scope, hidden from * */
         int n = w->out.n - 3;
@@ -1006,7 +1007,7 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
         if (!having) { b->agg = NULL; return NULL; }
     }
     b->agg = NULL;
-    if (group_window && g.win_props_used) in->win_legacy_props = true;
+    if (group_window && g.win_props_used) wrel_window_mut(in)->legacy_props = true;
     /* pre-projection: group keys then aggregate arguments */
     int npre = g.ngroup + g.nargs;
     WExpr **pre = WA_ARRAY(a, WExpr *, npre ? npre : 1);

@@ -449,7 +449,7 @@ static bool stream_node(BindCtx *b, WRel *r)
         return false;
     }
     r->time_col = r->sort_cols[0];
-    r->win_proctime = t->time_attr == WTA_PROCTIME;
+    r->over_proctime = t->time_attr == WTA_PROCTIME;
     r->over_rows = w->rows;
     r->over_unbounded = w->lower.kind == WOB_UNBOUNDED_PRECEDING;
     r->over_preceding = 0;

@@ -314,11 +314,13 @@ static WRel *window_join_rule(WPlanCtx *p, WRel *j)
     if (ks < 0 || ke < 0) return j;
     WRel *w = wa_memdup(p->arena, j, sizeof *j);
     w->kind = WR_WINDOW_JOIN;
+    memset(&w->payload, 0, sizeof w->payload);     /* a Join has no window payload */
+    WRelWindow *ww = wrel_window_mut(w);
     wphys_copy_window_spec(w, j->inputs[0]);
-    w->win_start_col = lws;
-    w->win_end_col = lwe;
-    w->win_rstart_col = rws;
-    w->win_rend_col = rwe;
+    ww->start_col = lws;
+    ww->end_col = lwe;
+    ww->rstart_col = rws;
+    ww->rend_col = rwe;
     w->keys = ints(p, j->nkeys);
     w->right_keys = ints(p, j->nkeys);
     w->nkeys = 0;

@@ -111,7 +111,7 @@ WRel *wover_rank_without_filter(WPlanCtx *p, WRel *r)
         const WType *t = r->inputs[0]->out.types[r->sort_cols[0]];
         r->over_stream = spec;
         r->time_col = r->sort_cols[0];
-        r->win_proctime = t->time_attr == WTA_PROCTIME;
+        r->over_proctime = t->time_attr == WTA_PROCTIME;
         r->over_rows = w->rows;
         r->over_unbounded = true;
         r->over_preceding = 0;

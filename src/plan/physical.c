@@ -318,11 +318,12 @@ static WRel *derive_temporal_sort(WPlanCtx *p, WRel *r, WRel *in, int64_t ttl)
 
 static WRel *derive_window_tvf(WPlanCtx *p, WRel *r, WRel *in, int64_t ttl)
 {
+    const WRelWindow *rw = wrel_window(r);
     r->changelog = in->changelog;
     /* as Flink's StreamPhysicalWindowTableFunction: a SESSION window table function needs
        all rows of a partition in one place, hashed by its partition keys (single without) */
-    if (r->win_kind == WWIN_SESSION && !r->win_legacy)
-        r->inputs[0] = wphys_exchange(p, in, r->win_npartition, r->win_partition);
+    if (rw->kind == WWIN_SESSION && !rw->legacy)
+        r->inputs[0] = wphys_exchange(p, in, rw->npartition, rw->partition);
     return r;
 }
 
@@ -376,8 +377,8 @@ static WRel *derive_window_agg(WPlanCtx *p, WRel *r, WRel *in, int64_t ttl)
     int nk = r->nkeys + 2;
     int *u = ints(p, nk);
     for (int i = 0; i < r->nkeys; i++) u[i] = i;
-    u[r->nkeys] = r->win_out_start;
-    u[r->nkeys + 1] = r->win_out_end;
+    u[r->nkeys] = wrel_window(r)->out_start;
+    u[r->nkeys + 1] = wrel_window(r)->out_end;
     wphys_set_unique(p, r, nk, u);
     r->inputs[0] = wphys_exchange(p, in, r->nkeys, r->keys);
     return r;

@@ -151,6 +151,36 @@ typedef struct WRelMatch {          /* WR_MATCH (bind_match.c; partition in keys
     const struct WMatchSpec *spec;  /* pattern, definitions, measures, AFTER MATCH (match_spec.h) */
 } WRelMatch;
 
+typedef struct WRelWindow {         /* the windowed kinds (wrel_is_windowed): WR_WINDOW_TVF,
+                                       WR_WINDOW_AGG, WR_LOCAL/GLOBAL_WINDOW_AGG, WR_WINDOW_RANK,
+                                       WR_WINDOW_JOIN */
+    WWindowKind kind;               /* tumble, hop, cumulate, session */
+    int64_t size, slide, offset, gap;
+    int time_col;                   /* time attribute column of the window's input */
+    bool proctime;
+    int npartition;                 /* SESSION ... PARTITION BY */
+    int *partition;
+    int start_col, end_col;         /* WINDOW_RANK: window columns of the input;
+                                       WINDOW_JOIN: the left input's (right's in rstart/rend_col) */
+    int rstart_col, rend_col;
+    bool dedup;                     /* WINDOW_RANK is a WindowDeduplicate */
+    bool legacy;                    /* a legacy GROUP BY TUMBLE/HOP/SESSION group window */
+    const WExpr *args[3];           /* WINDOW_TVF: the interval literals as written (size or gap,
+                                       slide or step, offset; NULL when absent), for the AST */
+    bool table_input;               /* WINDOW_TVF: the data is TABLE t (Calcite projects its columns) */
+    bool legacy_props;              /* legacy: the query uses TUMBLE_START & co, so the
+                                       GroupWindowAggregate emits its named window properties
+                                       (w$start, w$end, [w$rowtime,] w$proctime) after the aggs */
+    int out_start, out_end, out_time;   /* WINDOW_AGG: output positions, -1 if absent */
+    bool attached;                  /* WINDOW_AGG: rows carry their window in start_col /
+                                       end_col (an aggregate over a window's output);
+                                       LOCAL_WINDOW_AGG likewise; GLOBAL_WINDOW_AGG: its local
+                                       was attached (WindowAttached on $window_end, else
+                                       SliceAttached on $slice_end; either is its input's last
+                                       column, and time_col / start_col / end_col refer to
+                                       agg_input, the local's input) */
+} WRelWindow;
+
 struct WRel {
     WRelKind kind;
     int id;                         /* exec node id (1-based, Flink order), 0 until finalised */
@@ -265,32 +295,6 @@ struct WRel {
     int nunique;                    /* a unique key of the output (column indexes), -1 = none */
     int *unique;
     WExpr *normalize_filter;        /* WR_CHANGELOG_NORMALIZE: pushed-in filter */
-    /* windows (WR_WINDOW_TVF, WR_WINDOW_AGG, WR_WINDOW_RANK, WR_WINDOW_JOIN) */
-    WWindowKind win_kind;           /* tumble, hop, cumulate, session */
-    int64_t win_size, win_slide, win_offset, win_gap;
-    int win_time_col;               /* time attribute column of the window's input */
-    bool win_proctime;
-    int win_npartition;             /* SESSION ... PARTITION BY */
-    int *win_partition;
-    int win_start_col, win_end_col; /* WINDOW_RANK: window columns of the input;
-                                       WINDOW_JOIN: the left input's (right's in win_rstart/rend) */
-    int win_rstart_col, win_rend_col;
-    bool win_dedup;                 /* WINDOW_RANK is a WindowDeduplicate */
-    bool win_legacy;                /* a legacy GROUP BY TUMBLE/HOP/SESSION group window */
-    const WExpr *win_args[3];       /* WINDOW_TVF: the interval literals as written (size or gap,
-                                       slide or step, offset; NULL when absent), for the AST */
-    bool win_table_input;           /* WINDOW_TVF: the data is TABLE t (Calcite projects its columns) */
-    bool win_legacy_props;          /* win_legacy: the query uses TUMBLE_START & co, so the
-                                       GroupWindowAggregate emits its named window properties
-                                       (w$start, w$end, [w$rowtime,] w$proctime) after the aggs */
-    int win_out_start, win_out_end, win_out_time;   /* WINDOW_AGG: output positions, -1 if absent */
-    bool win_attached;              /* WINDOW_AGG: rows carry their window in win_start_col /
-                                       win_end_col (an aggregate over a window's output);
-                                       LOCAL_WINDOW_AGG likewise; GLOBAL_WINDOW_AGG: its local
-                                       was attached (WindowAttached on $window_end, else
-                                       SliceAttached on $slice_end; either is its input's last
-                                       column, and win_time_col / win_start_col / win_end_col
-                                       refer to agg_input, the local's input) */
     /* temporal / interval joins */
     AstExpr *temporal_as_of;        /* scan of a table read FOR SYSTEM_TIME AS OF (binder) */
     bool temporal;                  /* WR_JOIN with a versioned right side (binder) */
@@ -304,6 +308,7 @@ struct WRel {
     bool over_rows;                 /* ROWS frame (else RANGE) */
     bool over_unbounded;
     int64_t over_preceding;
+    bool over_proctime;             /* streaming: ordered by a processing time attribute */
     const struct WOverSpec *over;   /* batch OverAggregate (over_window.h: windows and calls;
                                        partition in keys, order in sort_*); NULL in streaming */
     const struct WOverSpec *over_stream;    /* streaming OverAggregate: its one window and calls
@@ -350,13 +355,17 @@ struct WRel {
     const char **alias_names;
     /* The payload of the kinds whose fields are split out of WRel (issue 15): only through the
        checked accessors below (wrel_minibatch(r), wrel_expand(r), wrel_interval(r),
-       wrel_match(r) and their _mut forms), which assert the kind. */
+       wrel_match(r), wrel_correlate(r), wrel_window(r) and their _mut forms), which assert the
+       kind. A rewrite that turns a node of another kind into a windowed one clears the payload
+       first (window_rank_rule, window_join_rule); one that copies a windowed node into another
+       windowed kind (the two-phase window aggregate) keeps its window. */
     union {
         WRelMiniBatch minibatch;    /* WR_MINIBATCH_ASSIGNER */
         WRelExpand expand;          /* WR_EXPAND */
         WRelIntervalJoin interval;  /* WR_INTERVAL_JOIN */
         WRelMatch match;            /* WR_MATCH */
         WRelCorrelate correlate;    /* WR_CORRELATE */
+        WRelWindow window;          /* the windowed kinds (wrel_is_windowed) */
     } payload;
 };
 
@@ -386,12 +395,16 @@ static inline const WRel *wrel_as_rank(const WRel *r)
     assert(r && (r->kind == WR_RANK || r->kind == WR_SORT_LIMIT));
     return r;
 }
-/* The windowed kinds (win_* fields): WINDOW_TVF, WINDOW_AGG, LOCAL/GLOBAL_WINDOW_AGG, WINDOW_RANK,
-   WINDOW_JOIN */
+/* The windowed kinds (their fields in the WRelWindow payload, wrel_window(r)): WINDOW_TVF,
+   WINDOW_AGG, LOCAL/GLOBAL_WINDOW_AGG, WINDOW_RANK, WINDOW_JOIN */
+static inline bool wrel_is_windowed(WRelKind k)
+{
+    return k == WR_WINDOW_TVF || k == WR_WINDOW_AGG || k == WR_LOCAL_WINDOW_AGG || k == WR_GLOBAL_WINDOW_AGG ||
+           k == WR_WINDOW_RANK || k == WR_WINDOW_JOIN;
+}
 static inline const WRel *wrel_as_windowed(const WRel *r)
 {
-    assert(r && (r->kind == WR_WINDOW_TVF || r->kind == WR_WINDOW_AGG || r->kind == WR_LOCAL_WINDOW_AGG ||
-                 r->kind == WR_GLOBAL_WINDOW_AGG || r->kind == WR_WINDOW_RANK || r->kind == WR_WINDOW_JOIN));
+    assert(r && wrel_is_windowed(r->kind));
     return r;
 }
 /* The payloads split out of WRel */
@@ -405,6 +418,12 @@ static inline const WRelMatch *wrel_match(const WRel *r) { return &wrel_cast(r, 
 static inline WRelMatch *wrel_match_mut(WRel *r) { return &wrel_cast_mut(r, WR_MATCH)->payload.match; }
 static inline const WRelCorrelate *wrel_correlate(const WRel *r) { return &wrel_cast(r, WR_CORRELATE)->payload.correlate; }
 static inline WRelCorrelate *wrel_correlate_mut(WRel *r) { return &wrel_cast_mut(r, WR_CORRELATE)->payload.correlate; }
+static inline const WRelWindow *wrel_window(const WRel *r) { return &wrel_as_windowed(r)->payload.window; }
+static inline WRelWindow *wrel_window_mut(WRel *r)
+{
+    assert(r && wrel_is_windowed(r->kind));
+    return &r->payload.window;
+}
 /* The two-phase and incremental aggregates (agg_input, count1_col, final_keys, partial_final) */
 static inline const WRel *wrel_as_two_phase(const WRel *r)
 {

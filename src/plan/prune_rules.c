@@ -317,15 +317,16 @@ static WRel *project_watermark_transpose(WPlanCtx *p, WRel *calc)
 static WRel *project_window_tvf_transpose(WPlanCtx *p, WRel *calc)
 {
     WRel *tvf = calc->inputs[0];
-    if (tvf->kind != WR_WINDOW_TVF || tvf->win_legacy) return NULL;  /* GROUP BY TUMBLE(...): no TVF in Flink */
+    if (tvf->kind != WR_WINDOW_TVF || wrel_window(tvf)->legacy) return NULL;  /* GROUP BY TUMBLE(...): no TVF in Flink */
+    const WRelWindow *tw = wrel_window(tvf);
     WRel *in = tvf->inputs[0];
     int n = in->out.n;
-    if (tvf->out.n != n + 3 || tvf->win_time_col < 0 || tvf->win_time_col >= n) return NULL;
+    if (tvf->out.n != n + 3 || tw->time_col < 0 || tw->time_col >= n) return NULL;
     bool *used = bools(p, n + 3);
     for (int i = 0; i < calc->nexprs; i++) wplan_mark_refs(calc->exprs[i], used, n + 3);
     wplan_mark_refs(calc->cond, used, n + 3);
-    used[tvf->win_time_col] = true;
-    for (int k = 0; k < tvf->win_npartition; k++) used[tvf->win_partition[k]] = true;
+    used[tw->time_col] = true;
+    for (int k = 0; k < tw->npartition; k++) used[tw->partition[k]] = true;
     int m = count_used(used, n);
     if (m == n) return NULL;
     int *map = wplan_positions(p, used, n + 3);
@@ -333,10 +334,11 @@ static WRel *project_window_tvf_transpose(WPlanCtx *p, WRel *calc)
     WRel *nt = wa_memdup(p->arena, tvf, sizeof *tvf);
     nt->inputs = WA_ARRAY(p->arena, WRel *, 1);
     nt->inputs[0] = wplan_pick(p, in, used);
-    nt->win_time_col = map[tvf->win_time_col];
-    if (tvf->win_npartition) {
-        nt->win_partition = ints(p, tvf->win_npartition);
-        for (int k = 0; k < tvf->win_npartition; k++) nt->win_partition[k] = map[tvf->win_partition[k]];
+    WRelWindow *nw = wrel_window_mut(nt);
+    nw->time_col = map[tw->time_col];
+    if (tw->npartition) {
+        nw->partition = ints(p, tw->npartition);
+        for (int k = 0; k < tw->npartition; k++) nw->partition[k] = map[tw->partition[k]];
     }
     nt->out.n = m + 3;
     nt->out.names = WA_ARRAY(p->arena, const char *, m + 3);

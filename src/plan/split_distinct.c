@@ -490,20 +490,21 @@ static WRel *split_window(WPlanCtx *p, WRel *post)
 {
     WArena *a = p->arena;
     WRel *w = post->inputs[0];
-    if (w->win_attached || w->win_legacy || w->win_proctime || w->win_kind == WWIN_SESSION || w->win_out_start < 0 ||
-        w->win_out_end < 0 || w->win_out_time < 0 || !splittable(w->aggs, w->naggs) || post->cond)
+    const WRelWindow *ww = wrel_window(w);
+    if (ww->attached || ww->legacy || ww->proctime || ww->kind == WWIN_SESSION || ww->out_start < 0 ||
+        ww->out_end < 0 || ww->out_time < 0 || !splittable(w->aggs, w->naggs) || post->cond)
         return post;
     int nlk = post->nexprs - w->naggs;              /* the logical keys: w's keys + window columns */
     if (nlk != w->nkeys + 2) return post;
     for (int i = 0; i < post->nexprs; i++) {
         const WExpr *e = post->exprs[i];
         if (e->kind != WX_COLUMN) return post;
-        if (i < nlk ? !(e->col < w->nkeys || e->col == w->win_out_start || e->col == w->win_out_end)
+        if (i < nlk ? !(e->col < w->nkeys || e->col == ww->out_start || e->col == ww->out_end)
                     : e->col != w->nkeys + (i - nlk))
             return post;
     }
     WRel *in = w->inputs[0];
-    int n = in->out.n, tc = w->win_time_col;
+    int n = in->out.n, tc = ww->time_col;
     int *hf = ints(p, 2 * w->naggs + 1);
     int nh = hash_fields(w->aggs, w->naggs, w->keys, w->nkeys, hf);
     if (n + nh > MAX_COLS) return post;
@@ -559,7 +560,8 @@ static WRel *split_window(WPlanCtx *p, WRel *post)
     w1->inputs = w1in;
     w1->ninputs = 1;
     w1->inputs[0] = calc;
-    w1->win_time_col = pos[tc];
+    WRelWindow *w1w = wrel_window_mut(w1);
+    w1w->time_col = pos[tc];
     w1->partial_final = WPF_PARTIAL;      /* explain: the calls keep Calcite's $fN names */
     w1->nkeys = nk1;
     w1->keys = ints(p, nk1);
@@ -584,15 +586,15 @@ static WRel *split_window(WPlanCtx *p, WRel *post)
         w1->out.types[nk1 + i] = c.type;
     }
     int q = nk1 + w->naggs;
-    w1->win_out_start = q;
+    w1w->out_start = q;
     w1->out.names[q] = "window_start";
-    w1->out.types[q++] = w->out.types[w->win_out_start];
-    w1->win_out_end = q;
+    w1->out.types[q++] = w->out.types[ww->out_start];
+    w1w->out_end = q;
     w1->out.names[q] = "window_end";
-    w1->out.types[q++] = w->out.types[w->win_out_end];
-    w1->win_out_time = q;
+    w1->out.types[q++] = w->out.types[ww->out_end];
+    w1w->out_time = q;
     w1->out.names[q] = "window_time";
-    w1->out.types[q++] = w->out.types[w->win_out_time];
+    w1->out.types[q++] = w->out.types[ww->out_time];
     /* the Calc to the logical partial row: the keys in the order of the logical ones (window
        columns included), the buckets, the partial results */
     int nmid = nlk + nh + w->naggs;
@@ -607,9 +609,9 @@ static WRel *split_window(WPlanCtx *p, WRel *post)
     int *fkeys = ints(p, w->nkeys), nfk = 0;
     for (int i = 0; i < nlk; i++) {
         int col = post->exprs[i]->col;
-        int src = col == w->win_out_start ? w1->win_out_start : col == w->win_out_end ? w1->win_out_end : col;
-        if (col == w->win_out_start) ms = i;
-        else if (col == w->win_out_end) me = i;
+        int src = col == ww->out_start ? w1w->out_start : col == ww->out_end ? w1w->out_end : col;
+        if (col == ww->out_start) ms = i;
+        else if (col == ww->out_end) me = i;
         else fkeys[nfk++] = i;
         mid->exprs[i] = wexpr_column(a, src, w1->out.types[src], w1->out.names[src]);
     }
@@ -637,11 +639,12 @@ static WRel *split_window(WPlanCtx *p, WRel *post)
     w2->inputs = w2in;
     w2->ninputs = 1;
     w2->inputs[0] = mid;
-    w2->win_attached = true;
+    WRelWindow *w2w = wrel_window_mut(w2);
+    w2w->attached = true;
     w2->partial_final = WPF_FINAL;
-    w2->win_start_col = ms;
-    w2->win_end_col = me;
-    w2->win_time_col = me;
+    w2w->start_col = ms;
+    w2w->end_col = me;
+    w2w->time_col = me;
     w2->input_retracts = false;
     w2->keys = fkeys;
     w2->aggs = WA_ARRAY(a, WAggCall, w->naggs ? w->naggs : 1);

@@ -20,8 +20,8 @@ void wphys_window_props(const WRel *r, int *ws, int *we)
         *we = *ws + 1;
         return;
     case WR_WINDOW_AGG:
-        *ws = r->win_out_start;
-        *we = r->win_out_end;
+        *ws = wrel_window(r)->out_start;
+        *we = wrel_window(r)->out_end;
         return;
     case WR_EXCHANGE: case WR_WINDOW_RANK:
         wphys_window_props(r->inputs[0], ws, we);
@@ -55,8 +55,9 @@ static WRel *window_agg_layout(WPlanCtx *p, const WRel *agg, WRel *w, int gs, in
     post->nexprs = agg->out.n;
     post->exprs = WA_ARRAY(p->arena, WExpr *, agg->out.n ? agg->out.n : 1);
     int kq = 0;
+    const WRelWindow *ww = wrel_window(w);
     for (int k = 0; k < agg->nkeys; k++) {
-        int src_col = k == gs ? w->win_out_start : k == ge ? w->win_out_end : k == gt ? w->win_out_time : kq++;
+        int src_col = k == gs ? ww->out_start : k == ge ? ww->out_end : k == gt ? ww->out_time : kq++;
         if (src_col < 0) {
             /* a legacy group window whose properties nothing uses */
             post->exprs[k] = wexpr_literal(p->arena, agg->out.types[k], (WDatum){0}, true);
@@ -89,7 +90,8 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
         else if (k->col == n + 2) gt = i;
     }
     if (gs < 0 || ge < 0) return NULL;
-    if (tvf->win_kind == WWIN_SESSION && !tvf->win_legacy) {
+    const WRelWindow *tw = wrel_window(tvf);
+    if (tw->kind == WWIN_SESSION && !tw->legacy) {
         /* a SESSION TVF's sessions span its partition (all rows without PARTITION BY): the
            aggregate is fused only when it groups by exactly that partition, as Flink does */
         int nother = 0;
@@ -97,12 +99,12 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
             if (i == gs || i == ge || i == gt) continue;
             const WExpr *k = pre->exprs[agg->keys[i]];
             bool in_part = false;
-            for (int q = 0; q < tvf->win_npartition; q++)
-                if (k->kind == WX_COLUMN && k->col == tvf->win_partition[q]) in_part = true;
+            for (int q = 0; q < tw->npartition; q++)
+                if (k->kind == WX_COLUMN && k->col == tw->partition[q]) in_part = true;
             if (!in_part) return NULL;
             nother++;
         }
-        if (nother != tvf->win_npartition) return NULL;
+        if (nother != tw->npartition) return NULL;
     }
     /* every other expression of the pre-projection must not use the window columns */
     for (int i = 0; i < pre->nexprs; i++) {
@@ -124,13 +126,13 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
         bool is_wkey = false;
         for (int k = 0; k < agg->nkeys; k++)
             if (agg->keys[k] == i && (k == gs || k == ge || k == gt)) is_wkey = true;
-        if (is_wkey && tvf->win_legacy && agg->keys[gs] == i) {
+        if (is_wkey && tw->legacy && agg->keys[gs] == i) {
             /* a legacy group window's input keeps the time column where GROUP BY named the
                window (Flink's LogicalProject under the aggregate) */
             time_col = m;
-            ex[m] = wexpr_column(p->arena, tvf->win_time_col, src->out.types[tvf->win_time_col],
-                                 src->out.names[tvf->win_time_col]);
-            names[m] = src->out.names[tvf->win_time_col];
+            ex[m] = wexpr_column(p->arena, tw->time_col, src->out.types[tw->time_col],
+                                 src->out.names[tw->time_col]);
+            names[m] = src->out.names[tw->time_col];
             m++;
         }
         if (is_wkey) continue;
@@ -141,8 +143,8 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
     }
     if (time_col < 0) {
         time_col = m;
-        ex[m] = wexpr_column(p->arena, tvf->win_time_col, src->out.types[tvf->win_time_col], src->out.names[tvf->win_time_col]);
-        names[m] = src->out.names[tvf->win_time_col];
+        ex[m] = wexpr_column(p->arena, tw->time_col, src->out.types[tw->time_col], src->out.names[tw->time_col]);
+        names[m] = src->out.names[tw->time_col];
         m++;
     }
     WRel *c = wrel_new(p, WR_CALC, 1);
@@ -155,31 +157,32 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
     for (int i = 0; i < m; i++) c->out.types[i] = ex[i]->type;
     c->changelog = src->changelog;
     WRel *cin = c;
-    if (tvf->win_legacy) {
+    if (tw->legacy) {
         /* Flink's LogicalProject under a legacy group window sits right on the watermark
            assigner: ProjectWatermarkAssignerTransposeRule pushes it below */
         WRel *t = wplan_calc_watermark_transpose(p, c);
         if (t) cin = t;
     }
     WRel *w = wrel_new(p, WR_WINDOW_AGG, 1);
+    WRelWindow *ww = wrel_window_mut(w);
     w->inputs[0] = cin;
-    w->win_kind = tvf->win_kind;
-    w->win_size = tvf->win_size;
-    w->win_slide = tvf->win_slide;
-    w->win_offset = tvf->win_offset;
-    w->win_gap = tvf->win_gap;
-    w->win_proctime = tvf->win_proctime;
-    w->win_legacy = tvf->win_legacy;
-    w->win_time_col = time_col;
+    ww->kind = tw->kind;
+    ww->size = tw->size;
+    ww->slide = tw->slide;
+    ww->offset = tw->offset;
+    ww->gap = tw->gap;
+    ww->proctime = tw->proctime;
+    ww->legacy = tw->legacy;
+    ww->time_col = time_col;
     int nk = 0;
     w->keys = ints(p, agg->nkeys);
     for (int k = 0; k < agg->nkeys; k++)
         if (k != gs && k != ge && k != gt) w->keys[nk++] = newpos[agg->keys[k]];
     w->nkeys = nk;
-    if (tvf->win_kind == WWIN_SESSION && !tvf->win_legacy) {
+    if (tw->kind == WWIN_SESSION && !tw->legacy) {
         /* the session partition is the aggregate's key */
-        w->win_npartition = nk;
-        w->win_partition = w->keys;
+        ww->npartition = nk;
+        ww->partition = w->keys;
     }
     w->naggs = agg->naggs;
     w->aggs = WA_ARRAY(p->arena, WAggCall, agg->naggs ? agg->naggs : 1);
@@ -191,7 +194,7 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
     /* output: keys, aggregates, window_start, window_end, window_time; a legacy group window
        (Flink's GroupWindowAggregate): keys, aggregates, then its named window properties
        w$start, w$end, w$rowtime (row time only), w$proctime when the query uses any of them */
-    int nprops = !tvf->win_legacy ? 3 : !tvf->win_legacy_props ? 0 : tvf->win_proctime ? 3 : 4;
+    int nprops = !tw->legacy ? 3 : !tw->legacy_props ? 0 : tw->proctime ? 3 : 4;
     int no = nk + agg->naggs + nprops;
     w->out.n = no;
     w->out.names = WA_ARRAY(p->arena, const char *, no);
@@ -208,23 +211,23 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
         w->out.types[q] = agg->out.types[agg->nkeys + j];
         q++;
     }
-    w->win_legacy_props = tvf->win_legacy_props;
-    if (tvf->win_legacy) {
-        w->win_out_start = w->win_out_end = w->win_out_time = -1;
+    ww->legacy_props = tw->legacy_props;
+    if (tw->legacy) {
+        ww->out_start = ww->out_end = ww->out_time = -1;
         if (nprops) {
-            w->win_out_start = q;
+            ww->out_start = q;
             w->out.names[q] = "w$start";
             w->out.types[q++] = tvf->out.types[n];
-            w->win_out_end = q;
+            ww->out_end = q;
             w->out.names[q] = "w$end";
             w->out.types[q++] = tvf->out.types[n + 1];
             const WType *ltz = wtype_with_time_attr(p->arena, wtype_timestamp(p->arena, WT_TIMESTAMP_LTZ, 3, true), WTA_PROCTIME);
-            if (!tvf->win_proctime) {
-                w->win_out_time = q;
+            if (!tw->proctime) {
+                ww->out_time = q;
                 w->out.names[q] = "w$rowtime";
                 w->out.types[q++] = wtype_with_nullable(p->arena, tvf->out.types[n + 2], true);
             } else {
-                w->win_out_time = q;
+                ww->out_time = q;
             }
             w->out.names[q] = "w$proctime";
             w->out.types[q++] = ltz;
@@ -233,13 +236,13 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
         w->input_retracts = src->changelog != WCM_INSERT;
         return window_agg_layout(p, agg, w, gs, ge, gt);
     }
-    w->win_out_start = q;
+    ww->out_start = q;
     w->out.names[q] = "window_start";
     w->out.types[q++] = tvf->out.types[n];
-    w->win_out_end = q;
+    ww->out_end = q;
     w->out.names[q] = "window_end";
     w->out.types[q++] = tvf->out.types[n + 1];
-    w->win_out_time = q;
+    ww->out_time = q;
     w->out.names[q] = "window_time";
     w->out.types[q++] = tvf->out.types[n + 2];
     w->changelog = WCM_INSERT;
@@ -264,12 +267,14 @@ void wphys_copy_window_spec(WRel *w, const WRel *r)
 {
     const WRel *origin = window_origin(r);
     if (!origin) return;
-    w->win_kind = origin->win_kind;
-    w->win_size = origin->win_size;
-    w->win_slide = origin->win_slide;
-    w->win_offset = origin->win_offset;
-    w->win_gap = origin->win_gap;
-    w->win_proctime = origin->win_proctime;
+    const WRelWindow *ow = wrel_window(origin);
+    WRelWindow *ww = wrel_window_mut(w);
+    ww->kind = ow->kind;
+    ww->size = ow->size;
+    ww->slide = ow->slide;
+    ww->offset = ow->offset;
+    ww->gap = ow->gap;
+    ww->proctime = ow->proctime;
 }
 
 /* GroupAggregate grouped by window_start and window_end of a windowed input that is not a
@@ -282,7 +287,7 @@ static WRel *window_attached_agg_rule(WPlanCtx *p, WRel *agg)
     wphys_window_props(in, &ws, &we);
     if (ws < 0 || in->changelog != WCM_INSERT) return NULL;
     const WRel *origin = window_origin(in);
-    if (!origin || origin->win_kind == WWIN_SESSION) return NULL;     /* session bounds are per session */
+    if (!origin || wrel_window(origin)->kind == WWIN_SESSION) return NULL;     /* session bounds are per session */
     int gs = -1, ge = -1;
     for (int i = 0; i < agg->nkeys; i++) {
         if (agg->keys[i] == ws && gs < 0) gs = i;
@@ -290,12 +295,13 @@ static WRel *window_attached_agg_rule(WPlanCtx *p, WRel *agg)
     }
     if (gs < 0 || ge < 0) return NULL;
     WRel *w = wrel_new(p, WR_WINDOW_AGG, 1);
+    WRelWindow *ww = wrel_window_mut(w);
     w->inputs[0] = in;
     wphys_copy_window_spec(w, in);
-    w->win_attached = true;
-    w->win_start_col = ws;
-    w->win_end_col = we;
-    w->win_time_col = we;
+    ww->attached = true;
+    ww->start_col = ws;
+    ww->end_col = we;
+    ww->time_col = we;
     int nk = 0;
     w->keys = ints(p, agg->nkeys);
     for (int k = 0; k < agg->nkeys; k++)
@@ -317,15 +323,15 @@ static WRel *window_attached_agg_rule(WPlanCtx *p, WRel *agg)
         w->out.names[q] = agg->out.names[agg->nkeys + j];
         w->out.types[q++] = agg->out.types[agg->nkeys + j];
     }
-    w->win_out_start = q;
+    ww->out_start = q;
     w->out.names[q] = "window_start";
     w->out.types[q++] = in->out.types[ws];
-    w->win_out_end = q;
+    ww->out_end = q;
     w->out.names[q] = "window_end";
     w->out.types[q++] = in->out.types[we];
-    w->win_out_time = q;
+    ww->out_time = q;
     w->out.names[q] = "window_time";
-    w->out.types[q++] = origin->kind == WR_WINDOW_AGG ? origin->out.types[origin->win_out_time]
+    w->out.types[q++] = origin->kind == WR_WINDOW_AGG ? origin->out.types[wrel_window(origin)->out_time]
                                                       : origin->out.types[origin->inputs[0]->out.n + 2];
     w->changelog = WCM_INSERT;
     w->input_retracts = false;
@@ -351,14 +357,16 @@ static WRel *window_rank_rule(WPlanCtx *p, WRel *r)
             : "DENSE_RANK() function is not supported on Window TopN currently, only ROW_NUMBER() is supported.");
     WRel *w = wa_memdup(p->arena, r, sizeof *r);
     w->kind = WR_WINDOW_RANK;
+    memset(&w->payload, 0, sizeof w->payload);     /* a Rank / Deduplicate has no window payload */
+    WRelWindow *ww = wrel_window_mut(w);
     wphys_copy_window_spec(w, r->inputs[0]);
-    w->win_dedup = r->kind == WR_DEDUP;
-    w->win_start_col = ws;
-    w->win_end_col = we;
+    ww->dedup = r->kind == WR_DEDUP;
+    ww->start_col = ws;
+    ww->end_col = we;
     w->keys = ints(p, r->nkeys);
     w->nkeys = 0;
     for (int i = 0; i < r->nkeys; i++) if (i != ks && i != ke) w->keys[w->nkeys++] = r->keys[i];
-    if (w->win_dedup) {
+    if (ww->dedup) {
         /* window deduplication keeps the first/last row by the time attribute */
         w->rank_func = WRANK_ROW_NUMBER;
         w->rank_start = w->rank_end = 1;

@@ -348,18 +348,19 @@ static SourceSlot *add_source(Lane *L)
 /* The window definition of a window node over input `in`. */
 static WWindowDef window_def(Lane *L, const WRel *r, const WRel *in)
 {
-    WWindowDef d = {.kind = r->win_kind, .size_ms = r->win_size, .slide_ms = r->win_slide,
-                    .offset_ms = r->win_offset, .gap_ms = r->win_gap, .time_col = r->win_time_col,
-                    .proctime = r->win_proctime, .npartition = r->win_npartition, .partition = r->win_partition};
-    if (r->kind == WR_WINDOW_AGG && r->win_attached) {
+    const WRelWindow *rw = wrel_window(r);
+    WWindowDef d = {.kind = rw->kind, .size_ms = rw->size, .slide_ms = rw->slide,
+                    .offset_ms = rw->offset, .gap_ms = rw->gap, .time_col = rw->time_col,
+                    .proctime = rw->proctime, .npartition = rw->npartition, .partition = rw->partition};
+    if (r->kind == WR_WINDOW_AGG && rw->attached) {
         d.attached = true;
-        d.start_col = r->win_start_col;
-        d.end_col = r->win_end_col;
+        d.start_col = rw->start_col;
+        d.end_col = rw->end_col;
     }
     /* the plan reader refuses out-of-range indexes (plan_reader_check.c); never index past the row */
-    assert(r->win_time_col < in->out.n || r->kind == WR_GLOBAL_WINDOW_AGG);
-    d.time_is_ltz = r->win_time_col >= 0 && r->win_time_col < in->out.n &&
-                    in->out.types[r->win_time_col]->id == WT_TIMESTAMP_LTZ;
+    assert(rw->time_col < in->out.n || r->kind == WR_GLOBAL_WINDOW_AGG);
+    d.time_is_ltz = rw->time_col >= 0 && rw->time_col < in->out.n &&
+                    in->out.types[rw->time_col]->id == WT_TIMESTAMP_LTZ;
     d.tz = L->ctx.cast.tz;
     return d;
 }
@@ -907,18 +908,19 @@ static WOperator *bd_window_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, 
     WWindowAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
                          .naggs = r->naggs, .aggs = r->aggs, .win = window_def(L, r, in),
                          .input_retracts = r->input_retracts, .out = {r->out.n, r->out.types, r->out.names},
-                         .group_window = r->win_legacy, .group_props = r->win_legacy};
+                         .group_window = wrel_window(r)->legacy, .group_props = wrel_window(r)->legacy};
     return wop_window_agg_new(&L->ctx, &sp);
 }
 
 static WOperator *bd_local_window_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
     WRel *in = r->inputs[0];
+    const WRelWindow *rw = wrel_window(r);
     WWindowDef d = window_def(L, r, in);
-    if (r->win_attached) {
+    if (rw->attached) {
         d.attached = true;
-        d.start_col = r->win_start_col;
-        d.end_col = r->win_end_col;
+        d.start_col = rw->start_col;
+        d.end_col = rw->end_col;
     }
     WLocalWindowAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys,
                               .keys = r->keys, .naggs = r->naggs, .aggs = r->aggs, .win = d,
@@ -933,7 +935,7 @@ static WOperator *bd_global_window_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator 
     WWindowAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
                          .naggs = r->naggs, .aggs = r->aggs, .win = window_def(L, r, &local_in),
                          .out = {r->out.n, r->out.types, r->out.names}, .merge = true,
-                         .slice_is_window = r->win_attached, .agg_ncols = r->agg_input.n,
+                         .slice_is_window = wrel_window(r)->attached, .agg_ncols = r->agg_input.n,
                          .agg_types = r->agg_input.types};
     return wop_window_agg_new(&L->ctx, &sp);
 }
@@ -941,13 +943,14 @@ static WOperator *bd_global_window_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator 
 static WOperator *bd_window_rank(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
     WRel *in = r->inputs[0];
+    const WRelWindow *rw = wrel_window(r);
     WSortKey *sk = WA_ARRAY(p->arena, WSortKey, r->nsort ? r->nsort : 1);
     for (int i = 0; i < r->nsort; i++) sk[i] = (WSortKey){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
     WWindowRankSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-                          .start_col = r->win_start_col, .end_col = r->win_end_col, .nsort = r->nsort, .sort = sk,
+                          .start_col = rw->start_col, .end_col = rw->end_col, .nsort = r->nsort, .sort = sk,
                           .func = (WRankFunc)r->rank_func, .rank_start = r->rank_start, .rank_end = r->rank_end,
-                          .output_rank_number = r->output_rank_number, .dedup = r->win_dedup,
-                          .keep_last = r->keep_last, .proctime = r->win_proctime,
+                          .output_rank_number = r->output_rank_number, .dedup = rw->dedup,
+                          .keep_last = r->keep_last, .proctime = rw->proctime,
                           .out = {r->out.n, r->out.types, r->out.names}};
     return wop_window_rank_new(&L->ctx, &sp);
 }
@@ -965,7 +968,7 @@ static WOperator *bd_over_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bo
         return wop_over_batch_new(&L->ctx, &sp);
     }
     WOverAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-                       .time_col = r->time_col, .proctime = r->win_proctime, .rows_frame = r->over_rows,
+                       .time_col = r->time_col, .proctime = r->over_proctime, .rows_frame = r->over_rows,
                        .unbounded = r->over_unbounded, .preceding = r->over_preceding, .naggs = r->naggs,
                        .aggs = r->aggs, .out = {r->out.n, r->out.types, r->out.names}};
     if (r->over_stream && r->over_stream->nwindows == 1) {
@@ -1022,6 +1025,7 @@ static WOperator *bd_lookup_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins,
 
 static WOperator *bd_window_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
+    const WRelWindow *rw = wrel_window(r);
     WRel *l = r->inputs[0], *rt = r->inputs[1];
     WWindowJoinSpec sp = {
         .kind = r->semi ? WJK_SEMI : r->anti ? WJK_ANTI
@@ -1029,8 +1033,8 @@ static WOperator *bd_window_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins,
               : r->join_type == AJ_FULL ? WJK_FULL : WJK_INNER,
         .left_ncols = l->out.n, .right_ncols = rt->out.n, .left_types = l->out.types,
         .right_types = rt->out.types, .nkeys = r->nkeys, .left_keys = r->keys, .right_keys = r->right_keys,
-        .left_start_col = r->win_start_col, .left_end_col = r->win_end_col,
-        .right_start_col = r->win_rstart_col, .right_end_col = r->win_rend_col,
+        .left_start_col = rw->start_col, .left_end_col = rw->end_col,
+        .right_start_col = rw->rstart_col, .right_end_col = rw->rend_col,
         .residual = r->join_cond, .proctime = false, .out = {r->out.n, r->out.types, r->out.names}};
     return wop_window_join_new(&L->ctx, &sp);
 }
@@ -1241,9 +1245,10 @@ static void mark_watermark_cuts(WRel *r, bool below, int64_t interval)
 {
     if (r->kind == WR_SINK_MATERIALIZER && (r->sink_conflict == ACF_ERROR || r->sink_conflict == ACF_NOTHING))
         below = true;
-    if (r->kind == WR_LOCAL_WINDOW_AGG && !r->win_proctime && !r->win_attached) {
-        int64_t i = r->win_kind == WWIN_TUMBLE ? r->win_size : r->win_slide;
-        if (i > 0) interval = interval > 0 ? gcd64(interval, i) : i;
+    if (r->kind == WR_LOCAL_WINDOW_AGG) {
+        const WRelWindow *rw = wrel_window(r);
+        int64_t i = rw->kind == WWIN_TUMBLE ? rw->size : rw->slide;
+        if (!rw->proctime && !rw->attached && i > 0) interval = interval > 0 ? gcd64(interval, i) : i;
     }
     if (r->kind == WR_WATERMARK && below) r->wm_every_record = true;
     if (r->kind == WR_WATERMARK && interval > 0)

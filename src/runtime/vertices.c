@@ -236,13 +236,19 @@ static int rowtime_col(const WRel *r)
 
 /* The operator names that depend on the node (as EXPLAIN names them: explain/digest.c ex_rel_name);
    the others are the kind's (VX_NAMED_AS_ITS_KIND) or fixed, in VX_KIND_OPS below. */
-static const char *name_window_rank(const WRel *r) { return r->win_dedup ? "WindowDeduplicate" : "WindowRank"; }
+static const char *name_window_rank(const WRel *r)
+{
+    return wrel_window(r)->dedup ? "WindowDeduplicate" : "WindowRank";
+}
 static const char *name_sort_limit(const WRel *r) { return r->nsort ? "SortLimit" : "Limit"; }
 static const char *name_sort(const WRel *r)
 {
     return !r->nsort ? "Limit" : (r->sort_fetch >= 0 || r->sort_offset >= 0) ? "SortLimit" : "Sort";
 }
-static const char *name_window_agg(const WRel *r) { return r->win_legacy ? "GroupWindowAggregate" : "WindowAggregate"; }
+static const char *name_window_agg(const WRel *r)
+{
+    return wrel_window(r)->legacy ? "GroupWindowAggregate" : "WindowAggregate";
+}
 static const char *name_of_kind(const WRel *r) { return wrel_kind_name(r->kind); }
 #define VX_NAMED_AS_ITS_KIND name_of_kind
 

@@ -221,7 +221,7 @@ WTEST(plan_reader_window_rank_and_dedup)
     CHECK(w != NULL);
     if (w) {
         CHECK_INT(w->kind, WR_WINDOW_RANK);
-        CHECK(!w->win_dedup);
+        CHECK(!wrel_window(w)->dedup);
         CHECK_INT(w->rank_func, 2);
         CHECK_INT(w->rank_end, 3);
         CHECK_INT(w->nkeys, 1);
@@ -229,10 +229,10 @@ WTEST(plan_reader_window_rank_and_dedup)
         CHECK_INT(w->nsort, 1);
         CHECK(w->sort_desc[0] && !w->sort_nulls_first[0]);
         CHECK_INT(w->rank_col, 3);
-        CHECK_INT(w->win_kind, WWIN_HOP);
-        CHECK_INT(w->win_slide, 5000);
-        CHECK_INT(w->win_start_col, 0);
-        CHECK_INT(w->win_end_col, 1);
+        CHECK_INT(wrel_window(w)->kind, WWIN_HOP);
+        CHECK_INT(wrel_window(w)->slide, 5000);
+        CHECK_INT(wrel_window(w)->start_col, 0);
+        CHECK_INT(wrel_window(w)->end_col, 1);
     }
     rctx_free(&t);
     rctx_init(&t);
@@ -241,7 +241,7 @@ WTEST(plan_reader_window_rank_and_dedup)
     CHECK(w != NULL);
     if (w) {
         CHECK_INT(w->kind, WR_WINDOW_RANK);
-        CHECK(w->win_dedup && w->keep_last);
+        CHECK(wrel_window(w)->dedup && w->keep_last);
         CHECK_INT(w->nsort, 1);
         CHECK_INT(w->sort_cols[0], 1);
         CHECK(w->sort_desc[0]);
