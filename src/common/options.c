@@ -73,6 +73,11 @@ bool wopts_get_bool(const WOptions *o, const char *key, bool dflt, bool *out, WE
 {
     const char *v = wopts_get(o, key);
     if (!v) { *out = dflt; return true; }
+    return wopts_parse_bool(v, out, err);
+}
+
+bool wopts_parse_bool(const char *v, bool *out, WError *err)
+{
     if (strcasecmp(v, "true") == 0) { *out = true; return true; }
     if (strcasecmp(v, "false") == 0) { *out = false; return true; }
     /* The messages of the wopts_get_* parsers are the root cause of Flink's chain (ConfigurationUtils:
@@ -86,6 +91,11 @@ bool wopts_get_long(const WOptions *o, const char *key, int64_t dflt, int64_t *o
 {
     const char *v = wopts_get(o, key);
     if (!v) { *out = dflt; return true; }
+    return wopts_parse_long(v, out, err);
+}
+
+bool wopts_parse_long(const char *v, int64_t *out, WError *err)
+{
     char *end;
     errno = 0;
     long long x = strtoll(v, &end, 10);
@@ -99,6 +109,11 @@ bool wopts_get_duration_ms(const WOptions *o, const char *key, int64_t dflt, int
 {
     const char *v = wopts_get(o, key);
     if (!v) { *out = dflt; return true; }
+    return wopts_parse_duration_ms(v, out, err);
+}
+
+bool wopts_parse_duration_ms(const char *v, int64_t *out, WError *err)
+{
     WError inner;
     werr_clear(&inner);
     if (!wduration_parse(v, out, &inner)) {
@@ -114,6 +129,11 @@ bool wopts_get_bytes(const WOptions *o, const char *key, int64_t dflt, int64_t *
 {
     const char *v = wopts_get(o, key);
     if (!v) { *out = dflt; return true; }
+    return wopts_parse_bytes(v, out, err);
+}
+
+bool wopts_parse_bytes(const char *v, int64_t *out, WError *err)
+{
     /* MemorySize.parse's messages */
     const char *p = v;
     while (*p == ' ') p++;

@@ -36,5 +36,10 @@ bool wopts_get_long(const WOptions *o, const char *key, int64_t dflt, int64_t *o
    g/gb/gibibytes, t/tb/tebibytes), case-insensitive, in bytes. */
 bool wopts_get_bytes(const WOptions *o, const char *key, int64_t dflt, int64_t *out, WError *err);
 bool wopts_get_duration_ms(const WOptions *o, const char *key, int64_t dflt, int64_t *out, WError *err);
+/* The parsers of those getters for one present value v (the same results and messages). */
+bool wopts_parse_bool(const char *v, bool *out, WError *err);
+bool wopts_parse_long(const char *v, int64_t *out, WError *err);
+bool wopts_parse_bytes(const char *v, int64_t *out, WError *err);
+bool wopts_parse_duration_ms(const char *v, int64_t *out, WError *err);
 
 #endif

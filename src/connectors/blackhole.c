@@ -7,12 +7,11 @@
 
 #include <stdlib.h>
 
-static const char *const BH_OPTIONAL[] = {"property-version", "sink.changelog-mode", NULL};
-
 static const WConnOption BH_INVENTORY[] = {
-    {"property-version", WOPT_NO_EFFECT_IN_FLINK, NULL, "a legacy version number Flink accepts and ignores"},
-    {"sink.changelog-mode", WOPT_APPLIED, NULL, "weir: the row kinds the sink accepts (planner)"},
-    {NULL, 0, NULL, NULL},
+    {"property-version", WOPT_NO_EFFECT_IN_FLINK, NULL, "a legacy version number Flink accepts and ignores",
+     .type = WOT_STRING},
+    {"sink.changelog-mode", WOPT_APPLIED, NULL, "weir: the row kinds the sink accepts (planner)", .type = WOT_STRING},
+    {0},
 };
 
 static bool bh_validate(const WTableSpec *spec, bool as_source, WError *err)
@@ -20,7 +19,7 @@ static bool bh_validate(const WTableSpec *spec, bool as_source, WError *err)
     if (as_source)
         return werr_set(err, WEXC_VALIDATION,
                         "Connector 'blackhole' can only be used as a sink. It cannot be used as a source.");
-    return wconnector_check_options(spec, "blackhole", NULL, BH_OPTIONAL, NULL, err);
+    return wconnector_check_inventory(spec, "blackhole", BH_INVENTORY, false, NULL, NULL, err);
 }
 
 static bool bh_write(WSink *s, const WChunk *in, WError *err)

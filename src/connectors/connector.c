@@ -9,8 +9,8 @@
 #include <time.h>
 #include "../common/sort.h"
 #include "conn_internal.h"
-#include "../common/duration.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -108,6 +108,15 @@ bool wconn_refuse_unimplemented(const WConnOption *inv, const char *owner, const
     return true;
 }
 
+bool wconn_enum_error(const WOptEnum *e, WError *err)
+{
+    return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value for enum class %s. Expected one of: [[%s]]",
+                    e->java_class, e->values);
+}
+
+const WOptEnum wconn_watermark_emit_enum = {"org.apache.flink.table.watermark.WatermarkEmitStrategy",
+                                             "on-event, on-periodic"};
+
 bool wconn_scan_watermark(const WOptions *o, WScanWatermark *out, WError *err)
 {
     out->emit = -1;
@@ -115,17 +124,11 @@ bool wconn_scan_watermark(const WOptions *o, WScanWatermark *out, WError *err)
     if (v && strcasecmp(v, "on-event") == 0) out->emit = 0;
     else if (v && strcasecmp(v, "on-periodic") == 0) out->emit = 1;
     else if (v)
-        return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value for enum class "
-                        "org.apache.flink.table.watermark.WatermarkEmitStrategy. Expected one of: [[on-event, on-periodic]]");
+        return wconn_enum_error(&wconn_watermark_emit_enum, err);
     out->idle_timeout_ms = -1;
     const char *it = wopts_get(o, "scan.watermark.idle-timeout");
-    WError inner;
-    werr_clear(&inner);
-    if (it && !wduration_parse(it, &out->idle_timeout_ms, &inner))
-        /* measured on Flink 2.3 (TimeUtils.parseDuration): the cause, with its text */
-        return werr_set(err, inner.cls, "%s%s%s", inner.msg,
-                        strcmp(inner.cls, WEXC_NUMBER) == 0 ? ", and is not a valid ISO-8601 duration format: " : "",
-                        strcmp(inner.cls, WEXC_NUMBER) == 0 ? it : "");
+    /* measured on Flink 2.3 (TimeUtils.parseDuration): the cause, with its text */
+    if (it && !wopts_parse_duration_ms(it, &out->idle_timeout_ms, err)) return false;
     return true;
 }
 
@@ -140,6 +143,20 @@ static bool has_prefix(const char *const *prefixes, const char *key)
 {
     for (int i = 0; prefixes && prefixes[i]; i++)
         if (strncmp(key, prefixes[i], strlen(prefixes[i])) == 0) return true;
+    return false;
+}
+
+/* A key pattern that is a prefix: '#' only at its end ("properties.#"). */
+static bool prefix_pattern(const char *pattern)
+{
+    const char *h = strchr(pattern, '#');
+    return h && h[1] == 0 && h > pattern;
+}
+
+static bool under_prefix_pattern(const WConnOption *inv, const char *key)
+{
+    for (int i = 0; inv && inv[i].key; i++)
+        if (prefix_pattern(inv[i].key) && strncmp(key, inv[i].key, strlen(inv[i].key) - 1) == 0) return true;
     return false;
 }
 
@@ -161,67 +178,165 @@ static void join_sorted(const char **keys, int n, WStrBuf *out)
     }
 }
 
-bool wconnector_check_options(const WTableSpec *spec, const char *connector,
-                              const char *const *required, const char *const *optional,
-                              const char *const *prefixes, WError *err)
+/* Java's Integer.parseInt / Long.parseLong of the text as it is (measured on Flink 2.3: ' 5 ' is
+   'For input string: " 5 "'): an optional sign and decimal digits within [lo, hi]. */
+static bool java_parse_integer(const char *v, int64_t lo, int64_t hi, WError *err)
+{
+    const char *p = v;
+    bool neg = *p == '-';
+    if (*p == '-' || *p == '+') p++;
+    bool ok = *p != 0;
+    __int128 x = 0;
+    for (; ok && *p; p++) {
+        if (*p < '0' || *p > '9') ok = false;
+        else if ((x = x * 10 + (*p - '0')) > (__int128)hi + 1) ok = false;
+    }
+    if (neg) x = -x;
+    if (ok && x >= lo && x <= hi) return true;
+    return werr_set(err, WEXC_NUMBER, "For input string: \"%s\"", v);
+}
+
+/* Java's Double.parseDouble (FloatingDecimal): the trimmed text is NaN, Infinity or a decimal
+   number with an optional exponent, each with an optional sign and a type suffix (f, F, d, D);
+   a hexadecimal one (0x1.8p1) too. The empty text is "empty String". */
+static bool java_parse_double(const char *v, WError *err)
+{
+    const char *b = v, *e = v + strlen(v);
+    while (b < e && (unsigned char)*b <= ' ') b++;
+    while (e > b && (unsigned char)e[-1] <= ' ') e--;
+    if (b == e) return werr_set(err, WEXC_NUMBER, "empty String");
+    const char *p = b;
+    if (*p == '+' || *p == '-') p++;
+    size_t rest = (size_t)(e - p);
+    if ((rest == 3 && strncmp(p, "NaN", 3) == 0) || (rest == 8 && strncmp(p, "Infinity", 8) == 0)) return true;
+    bool hex = rest > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+    if (hex) p += 2;
+    int digits = 0;
+    while (p < e && (hex ? isxdigit((unsigned char)*p) : isdigit((unsigned char)*p))) { p++; digits++; }
+    if (p < e && *p == '.') {
+        p++;
+        while (p < e && (hex ? isxdigit((unsigned char)*p) : isdigit((unsigned char)*p))) { p++; digits++; }
+    }
+    bool ok = digits > 0;
+    if (ok && p < e && (hex ? (*p == 'p' || *p == 'P') : (*p == 'e' || *p == 'E'))) {
+        p++;
+        if (p < e && (*p == '+' || *p == '-')) p++;
+        int ed = 0;
+        while (p < e && isdigit((unsigned char)*p)) { p++; ed++; }
+        ok = ed > 0;
+    } else if (hex) {
+        ok = false;                 /* a hexadecimal number needs its binary exponent */
+    }
+    if (ok && p < e && strchr("fFdD", *p)) p++;
+    if (ok && p == e) return true;
+    return werr_set(err, WEXC_NUMBER, "For input string: \"%.*s\"", (int)(e - b), b);
+}
+
+bool wconn_option_check_value(const WConnOption *e, const char *v, WError *err)
+{
+    bool b;
+    int64_t x;
+    switch (e->type) {
+    case WOT_STRING: case WOT_LIST: case WOT_BY_COLUMN: return true;
+    case WOT_INT: return java_parse_integer(v, INT32_MIN, INT32_MAX, err);
+    case WOT_LONG: return java_parse_integer(v, INT64_MIN, INT64_MAX, err);
+    case WOT_DOUBLE: return java_parse_double(v, err);
+    case WOT_BOOL: return wopts_parse_bool(v, &b, err);
+    case WOT_DURATION: return wopts_parse_duration_ms(v, &x, err);
+    case WOT_MEMORY: return wopts_parse_bytes(v, &x, err);
+    case WOT_ENUM: {
+        /* ConfigurationUtils.convertToEnum: the constants' names compared in upper case */
+        const char *vals = e->enum_of->values;
+        size_t vl = strlen(v);
+        for (const char *p = vals; *p;) {
+            const char *q = strstr(p, ", ");
+            size_t n = q ? (size_t)(q - p) : strlen(p);
+            if (n == vl && strncasecmp(p, v, n) == 0) return true;
+            p += n + (q ? 2 : 0);
+        }
+        return wconn_enum_error(e->enum_of, err);
+    }
+    }
+    return true;
+}
+
+/* Is key one of the options the connector supports here (see wconnector_check_inventory)? */
+static bool supported(const WConnOption *inv, const char *const *extra, const char *const *prefixes, const char *key)
+{
+    if (strcmp(key, "connector") == 0 || in_list(extra, key) || has_prefix(prefixes, key) ||
+        under_prefix_pattern(inv, key))
+        return true;
+    for (int i = 0; inv && inv[i].key; i++)
+        if (!strchr(inv[i].key, '#') && strcmp(inv[i].key, key) == 0) return true;
+    return false;
+}
+
+bool wconnector_check_inventory(const WTableSpec *spec, const char *connector, const WConnOption *inv,
+                                bool as_source, const char *const *extra, const char *const *prefixes,
+                                WError *err)
 {
     const WOptions *o = spec->options;
     int nopts = o ? o->n : 0;
+    int ninv = 0;
+    while (inv && inv[ninv].key) ninv++;
+    int nextra = 0;
+    while (extra && extra[nextra]) nextra++;
     /* missing required options (sorted) */
-    int nreq = 0;
-    while (required && required[nreq]) nreq++;
-    const char **missing = wmalloc(sizeof(char *) * (size_t)(nreq + 1));
-    int nmiss = 0;
-    for (int i = 0; i < nreq; i++)
-        if (!o || !wopts_get(o, required[i])) missing[nmiss++] = required[i];
-    if (nmiss) {
+    uint8_t use = as_source ? WOPT_REQ_SOURCE : WOPT_REQ_SINK;
+    const char **keys = wmalloc(sizeof(char *) * (size_t)(1 + ninv + nextra + nopts + 1));
+    int n = 0;
+    for (int i = 0; i < ninv; i++)
+        if ((inv[i].required & use) && (!o || !wopts_get(o, inv[i].key))) keys[n++] = inv[i].key;
+    if (n) {
         WStrBuf s;
         wsb_init(&s);
-        join_sorted(missing, nmiss, &s);
+        join_sorted(keys, n, &s);
         werr_set(err, WEXC_VALIDATION,
                  "One or more required options are missing.\n\nMissing required options are:\n\n%s", s.buf);
         wsb_free(&s);
-        free(missing);
+        free(keys);
         return false;
     }
-    free(missing);
-    /* unsupported options */
-    int nunsup = 0;
-    const char **unsup = wmalloc(sizeof(char *) * (size_t)(nopts + 1));
+    /* the values of the supported options, as their types (Flink reads every declared option) */
     for (int i = 0; i < nopts; i++) {
         const char *k = o->items[i].key;
-        if (strcmp(k, "connector") == 0 || in_list(required, k) || in_list(optional, k) ||
-            has_prefix(prefixes, k))
-            continue;
-        unsup[nunsup++] = k;
+        const WConnOption *e = wconn_option_find(inv, k);
+        if (e && supported(inv, extra, prefixes, k) && !wconn_option_check_value(e, o->items[i].value, err)) {
+            free(keys);
+            return false;
+        }
     }
+    /* unsupported options */
+    const char **unsup = wmalloc(sizeof(char *) * (size_t)(nopts + 1));
+    int nunsup = 0;
+    for (int i = 0; i < nopts; i++)
+        if (!supported(inv, extra, prefixes, o->items[i].key)) unsup[nunsup++] = o->items[i].key;
     if (nunsup) {
-        int nopt = 0;
-        while (optional && optional[nopt]) nopt++;
-        const char **sup = wmalloc(sizeof(char *) * (size_t)(1 + nreq + nopt + nopts + 1));
-        int ns = 0;
-        sup[ns++] = "connector";
-        for (int i = 0; i < nreq; i++) sup[ns++] = required[i];
-        for (int i = 0; i < nopt; i++) sup[ns++] = optional[i];
+        n = 0;
+        keys[n++] = "connector";
+        for (int i = 0; i < ninv; i++)
+            if (!strchr(inv[i].key, '#')) keys[n++] = inv[i].key;
+        for (int i = 0; i < nextra; i++) keys[n++] = extra[i];
         for (int i = 0; i < nopts; i++)
-            if (has_prefix(prefixes, o->items[i].key)) sup[ns++] = o->items[i].key;
+            if (has_prefix(prefixes, o->items[i].key) || under_prefix_pattern(inv, o->items[i].key))
+                keys[n++] = o->items[i].key;
         WStrBuf a, b;
         wsb_init(&a);
         wsb_init(&b);
         join_sorted(unsup, nunsup, &a);
-        join_sorted(sup, ns, &b);
+        join_sorted(keys, n, &b);
         werr_set(err, WEXC_VALIDATION,
                  "Unsupported options found for '%s'.\n\nUnsupported options:\n\n%s\n\nSupported options:\n\n%s",
                  connector, a.buf, b.buf);
         wsb_free(&a);
         wsb_free(&b);
-        free(sup);
         free(unsup);
+        free(keys);
         return false;
     }
     free(unsup);
-    const WConnector *c = wconnector_find(connector);
-    return !c || wconn_refuse_unimplemented(c->options, connector, "connector", "", o, err);
+    free(keys);
+    return wconn_refuse_unimplemented(inv, connector, "connector", "", o, err);
 }
 
 void wsrc_add_wait(WSource *s, int64_t since_ns)

@@ -200,11 +200,17 @@ struct WLookupSource {
     WLookupCacheConf cache;
 };
 
-/* The inventory of the options a connector or format accepts, and what each does in weir. The
-   validation refuses a WOPT_REFUSED option unless it is set to its default (naming it: "... is not
-   supported by weir yet"); tests/unit/test_option_inventory.c walks every entry and proves its
-   effect or its error, and fails on an accepted option missing here. A '#' in a key stands for a
-   column (or nested field) name: datagen's "fields.#.kind". Lists end with a NULL key. */
+/* The inventory of the options a connector or format accepts: the one typed description of each
+   option (Flink's ConfigOption: key, type, default, required) and what it does in weir. The
+   factory's generic validation is made from it (wconnector_check_inventory): the missing required
+   options, every present option's value parsed as its type, the unsupported options (Flink's
+   messages) and the WOPT_REFUSED options unless set to their default (naming them: "... is not
+   supported by weir yet"); rules between options stay in each connector.
+   tests/unit/test_option_inventory.c walks every entry and proves its effect or its error, its
+   default parsing as its type and a bad value refused with its type's message, and fails on an
+   accepted option missing here. A '#' in a key stands for a column (or nested field) name:
+   datagen's "fields.#.kind"; a key ending in '#' is a prefix ("properties.#": every key under
+   "properties."). Lists end with a {0} entry. */
 typedef enum WOptEffect {
     WOPT_APPLIED = 1,               /* changes what is read, written or run, as in Flink */
     WOPT_NO_EFFECT_IN_FLINK,        /* Flink accepts it and nothing observable depends on it there
@@ -212,11 +218,46 @@ typedef enum WOptEffect {
     WOPT_REFUSED,                   /* Flink's, not implemented by weir: refused unless default */
 } WOptEffect;
 
+/* The type of an option's value, as Flink's ConfigOption declares it. A present value is parsed as
+   Flink's Configuration does; a bad one fails with the root cause of Flink's "Invalid value for
+   option 'k'." / "Could not parse value 'v' for key 'k'.", which its SQL client prints. */
+typedef enum WOptType {
+    WOT_STRING = 0,                 /* any text */
+    WOT_INT,                        /* Integer.parseInt: 'For input string: "v"' (beyond int too) */
+    WOT_LONG,                       /* Long.parseLong: 'For input string: "v"' */
+    WOT_DOUBLE,                     /* Double.parseDouble: 'For input string: "v"' */
+    WOT_BOOL,                       /* true / false in any case: "Unrecognized option for boolean: v. ..." */
+    WOT_DURATION,                   /* TimeUtils.parseDuration (common/duration.h) */
+    WOT_MEMORY,                     /* MemorySize.parse (wopts_get_bytes) */
+    WOT_ENUM,                       /* one of enum_of's values in any case: "Could not parse value
+                                       for enum class C. Expected one of: [[a, b]]" */
+    WOT_LIST,                       /* ';'-separated strings (Flink's asList) */
+    WOT_BY_COLUMN,                  /* a value of its column's type (datagen's min, max, start,
+                                       end): parsed by the connector */
+} WOptType;
+
+/* An enum option's Java class and values, as Flink's message names them ("a, b, c"). */
+typedef struct WOptEnum {
+    const char *java_class;
+    const char *values;
+} WOptEnum;
+
+/* Flink's message for a value that is none of e's (false): "Could not parse value for enum class
+   C. Expected one of: [[a, b]]". */
+bool wconn_enum_error(const WOptEnum *e, WError *err);
+
+/* Required for which use (WConnOption.required). */
+enum { WOPT_REQ_SOURCE = 1, WOPT_REQ_SINK = 2, WOPT_REQ = 3 };
+
 typedef struct WConnOption {
     const char *key;
     WOptEffect effect;
-    const char *dflt;               /* WOPT_REFUSED: the value that changes nothing (accepted) */
+    const char *dflt;               /* Flink's default (NULL: none); WOPT_REFUSED: the value that
+                                       changes nothing (accepted) */
     const char *what;               /* what it does, one line */
+    WOptType type;
+    uint8_t required;               /* WOPT_REQ_* bits: missing for that use is an error */
+    const WOptEnum *enum_of;        /* WOT_ENUM */
 } WConnOption;
 
 /* Does key match the inventory key pattern ('#' = one or more characters)? */
@@ -238,6 +279,8 @@ typedef struct WScanWatermark {
     int64_t idle_timeout_ms;        /* -1: not set */
 } WScanWatermark;
 bool wconn_scan_watermark(const WOptions *o, WScanWatermark *out, WError *err);
+/* scan.watermark.emit.strategy's enum (WatermarkEmitStrategy), for the inventories. */
+extern const WOptEnum wconn_watermark_emit_enum;
 
 /* Changelog row kinds as bits: the values of the planner's WCM_* (plan.h checks they agree). */
 enum { WCONN_INSERT = 1, WCONN_UPDATE_BEFORE = 2, WCONN_UPDATE_AFTER = 4, WCONN_DELETE = 8, WCONN_ALL_KINDS = 15 };
@@ -301,11 +344,19 @@ const WConnector *const *wconnector_all(void);
    connector used as a source and vice versa. */
 bool wconnector_lookup(const WOptions *options, bool as_source, const WConnector **out, WError *err);
 
-/* Shared option validation helper: every key of spec->options must be in required, optional or
-   match one of the prefixes (e.g. "fields."); every required key must be present. Produces Flink's
-   "Unsupported options found for 'x'." / "One or more required options are missing." messages. */
-bool wconnector_check_options(const WTableSpec *spec, const char *connector,
-                              const char *const *required, const char *const *optional,
-                              const char *const *prefixes, WError *err);
+/* The generic validation of spec->options against inv (an inventory, see WConnOption), as Flink's
+   FactoryUtil validates a factory's options, in its order: the options inv requires for this use
+   (as_source) that are missing ("One or more required options are missing. ..."); the value of
+   every supported option present parsed as its type (wconn_option_check_value); the options that
+   are not supported ("Unsupported options found for 'connector'. ...", listing the supported ones
+   present or declared); then wconn_refuse_unimplemented. Supported: 'connector', inv's keys
+   without '#', `extra` keys (computed by the connector: datagen's per-column options, the
+   formats' options; NULL = none), and keys under a prefix of `prefixes` or of an inv key ending
+   in '#'. */
+bool wconnector_check_inventory(const WTableSpec *spec, const char *connector, const WConnOption *inv,
+                                bool as_source, const char *const *extra, const char *const *prefixes,
+                                WError *err);
+/* Parse the value v of an option described by e as its type; false + Flink's root cause (see WOptType). */
+bool wconn_option_check_value(const WConnOption *e, const char *v, WError *err);
 
 #endif

@@ -308,23 +308,23 @@ static void free_gen(Gen *g)
 /* ------------------------------------------------------------------------------------------ */
 /* validation                                                                                  */
 
+/* Flink's DataGenConnectorOptions; the per-column ones ("fields.#.*") are supported for the columns
+   whose type has them (build_gen lists them, as Flink's factory asks each column's generator). */
 static const WConnOption DG_INVENTORY[] = {
-    {"rows-per-second", WOPT_APPLIED, NULL, "the rows each subtask emits per second"},
-    {"number-of-rows", WOPT_APPLIED, NULL, "the rows to emit (bounded source); unset = unbounded"},
-    {"scan.parallelism", WOPT_APPLIED, NULL, "the source's parallelism (runtime/vertices.c)"},
-    {"fields.#.kind", WOPT_APPLIED, NULL, "random or sequence generator of a column"},
-    {"fields.#.min", WOPT_APPLIED, NULL, "lower bound of a random number"},
-    {"fields.#.max", WOPT_APPLIED, NULL, "upper bound of a random number"},
-    {"fields.#.length", WOPT_APPLIED, NULL, "length of a random string or collection"},
-    {"fields.#.var-len", WOPT_APPLIED, NULL, "random strings of variable length"},
-    {"fields.#.max-past", WOPT_APPLIED, NULL, "how far in the past a random timestamp may be"},
-    {"fields.#.start", WOPT_APPLIED, NULL, "first value of a sequence"},
-    {"fields.#.end", WOPT_APPLIED, NULL, "last value of a sequence"},
-    {"fields.#.null-rate", WOPT_APPLIED, NULL, "the share of NULL values"},
-    {NULL, 0, NULL, NULL},
+    {"rows-per-second", WOPT_APPLIED, "10000", "the rows each subtask emits per second", .type = WOT_LONG},
+    {"number-of-rows", WOPT_APPLIED, NULL, "the rows to emit (bounded source); unset = unbounded", .type = WOT_LONG},
+    {"scan.parallelism", WOPT_APPLIED, NULL, "the source's parallelism (runtime/vertices.c)", .type = WOT_INT},
+    {"fields.#.kind", WOPT_APPLIED, "random", "random or sequence generator of a column", .type = WOT_STRING},
+    {"fields.#.min", WOPT_APPLIED, NULL, "lower bound of a random number", .type = WOT_BY_COLUMN},
+    {"fields.#.max", WOPT_APPLIED, NULL, "upper bound of a random number", .type = WOT_BY_COLUMN},
+    {"fields.#.length", WOPT_APPLIED, "100", "length of a random string or collection", .type = WOT_INT},
+    {"fields.#.var-len", WOPT_APPLIED, "false", "random strings of variable length", .type = WOT_BOOL},
+    {"fields.#.max-past", WOPT_APPLIED, "0", "how far in the past a random timestamp may be", .type = WOT_DURATION},
+    {"fields.#.start", WOPT_APPLIED, NULL, "first value of a sequence", .type = WOT_BY_COLUMN},
+    {"fields.#.end", WOPT_APPLIED, NULL, "last value of a sequence", .type = WOT_BY_COLUMN},
+    {"fields.#.null-rate", WOPT_APPLIED, "0.0", "the share of NULL values", .type = WOT_DOUBLE},
+    {0},
 };
-
-static const char *const DG_BASE[] = {"rows-per-second", "number-of-rows", "scan.parallelism"};
 
 static bool dg_build_all(const WTableSpec *spec, Gen *gens, KeyList *kl, WError *err)
 {
@@ -340,15 +340,11 @@ static bool dg_validate(const WTableSpec *spec, bool as_source, WError *err)
         return werr_set(err, WEXC_VALIDATION,
                         "Connector 'datagen' can only be used as a source. It cannot be used as a sink.");
     KeyList kl = {0};
-    for (size_t i = 0; i < sizeof DG_BASE / sizeof DG_BASE[0]; i++) kl_add(&kl, DG_BASE[i]);
     Gen *gens = wcalloc((size_t)(spec->ncols ? spec->ncols : 1), sizeof(Gen));
     bool ok = dg_build_all(spec, gens, &kl, err);
     for (int i = 0; i < spec->ncols; i++) free_gen(&gens[i]);
     free(gens);
-    int64_t v;
-    if (ok) ok = opt_long(spec->options, "rows-per-second", 10000, INT64_MIN, INT64_MAX, &v, err);
-    if (ok) ok = opt_long(spec->options, "number-of-rows", 0, INT64_MIN, INT64_MAX, &v, err);
-    if (ok) ok = wconnector_check_options(spec, "datagen", NULL, (const char *const *)kl.k, NULL, err);
+    if (ok) ok = wconnector_check_inventory(spec, "datagen", DG_INVENTORY, true, (const char *const *)kl.k, NULL, err);
     kl_free(&kl);
     return ok;
 }

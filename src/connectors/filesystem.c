@@ -20,51 +20,65 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Every option FileSystemTableFactory accepts (and weir's sink.changelog-mode), with what it does
-   here; FS_REQUIRED / FS_OPTIONAL for the validation are made from it. */
+/* Every option FileSystemTableFactory accepts (and weir's sink.changelog-mode): its type, default
+   and what it does here. The validation's required, unsupported and value checks are made from it. */
+static const WOptEnum FS_STATISTICS = {
+    "org.apache.flink.connector.file.table.FileSystemConnectorOptions$FileStatisticsType", "NONE, ALL"};
 static const WConnOption FS_INVENTORY[] = {
-    {"path", WOPT_APPLIED, NULL, "the file or directory read or written"},
-    {"format", WOPT_APPLIED, NULL, "the format of the files"},
-    {"property-version", WOPT_NO_EFFECT_IN_FLINK, NULL, "a legacy version number Flink accepts and ignores"},
-    {"sink.changelog-mode", WOPT_APPLIED, NULL, "weir: the row kinds a changelog format's sink accepts (planner)"},
-    {"partition.default-name", WOPT_APPLIED, NULL, "the directory name of a NULL or empty partition value"},
-    {"source.monitor-interval", WOPT_APPLIED, NULL, "an unbounded source listing the path again every interval for new files"},
-    {"source.report-statistics", WOPT_NO_EFFECT_IN_FLINK, NULL,
-     "statistics for Flink's batch cost-based optimizer only; weir's plans use no statistics"},
-    {"source.path.regex-pattern", WOPT_APPLIED, NULL, "only the files whose whole path matches are read"},
-    {"sink.rolling-policy.file-size", WOPT_APPLIED, NULL, "streaming: a part file larger than this rolls at the next row (and at a checkpoint)"},
-    {"sink.rolling-policy.rollover-interval", WOPT_APPLIED, NULL, "streaming: a part file this old rolls at the next check"},
-    {"sink.rolling-policy.inactivity-interval", WOPT_APPLIED, NULL, "streaming: a part file idle this long rolls at the next check"},
-    {"sink.rolling-policy.check-interval", WOPT_APPLIED, NULL, "how often the rolling times are checked"},
-    {"sink.shuffle-by-partition.enable", WOPT_APPLIED, NULL, "a hash exchange on the dynamic partition columns before the sink (plan/sink_rules.c)"},
-    {"partition.time-extractor.kind", WOPT_APPLIED, NULL, "default (custom needs a Java class: refused)"},
-    {"partition.time-extractor.class", WOPT_REFUSED, NULL, "a Java PartitionTimeExtractor class"},
-    {"partition.time-extractor.timestamp-formatter", WOPT_APPLIED, NULL, "the pattern the partition time is parsed with"},
-    {"partition.time-extractor.timestamp-pattern", WOPT_APPLIED, NULL, "the partition time from the key values ($key)"},
-    {"sink.partition-commit.trigger", WOPT_APPLIED, NULL, "process-time or partition-time (watermark) commits"},
-    {"sink.partition-commit.delay", WOPT_APPLIED, NULL, "how long after its creation / its time a partition commits"},
-    {"sink.partition-commit.watermark-time-zone", WOPT_APPLIED, NULL, "the zone the partition time is read in"},
-    {"sink.partition-commit.policy.kind", WOPT_APPLIED, NULL, "success-file (metastore: refused as Flink does; custom: refused)"},
-    {"sink.partition-commit.policy.class", WOPT_REFUSED, NULL, "a Java PartitionCommitPolicy class"},
-    {"sink.partition-commit.policy.class.parameters", WOPT_REFUSED, NULL, "parameters of a Java PartitionCommitPolicy class"},
-    {"sink.partition-commit.success-file.name", WOPT_APPLIED, NULL, "the success file's name"},
-    {"auto-compaction", WOPT_APPLIED, "false", "streaming: the files of each checkpoint compacted (fs_compact.c); batch: no effect, as in Flink 2.3"},
-    {"compaction.file-size", WOPT_APPLIED, NULL, "the size compacted files reach (default: sink.rolling-policy.file-size)"},
-    {"sink.parallelism", WOPT_APPLIED, NULL, "the sink's parallelism (runtime/vertices.c)"},
-    {NULL, 0, NULL, NULL},
+    {"path", WOPT_APPLIED, NULL, "the file or directory read or written", .type = WOT_STRING, .required = WOPT_REQ},
+    {"format", WOPT_APPLIED, NULL, "the format of the files", .type = WOT_STRING, .required = WOPT_REQ},
+    {"property-version", WOPT_NO_EFFECT_IN_FLINK, NULL, "a legacy version number Flink accepts and ignores",
+     .type = WOT_STRING},
+    {"sink.changelog-mode", WOPT_APPLIED, NULL, "weir: the row kinds a changelog format's sink accepts (planner)",
+     .type = WOT_STRING},
+    {"partition.default-name", WOPT_APPLIED, "__DEFAULT_PARTITION__",
+     "the directory name of a NULL or empty partition value", .type = WOT_STRING},
+    {"source.monitor-interval", WOPT_APPLIED, NULL,
+     "an unbounded source listing the path again every interval for new files", .type = WOT_DURATION},
+    {"source.report-statistics", WOPT_NO_EFFECT_IN_FLINK, "ALL",
+     "statistics for Flink's batch cost-based optimizer only; weir's plans use no statistics",
+     .type = WOT_ENUM, .enum_of = &FS_STATISTICS},
+    {"source.path.regex-pattern", WOPT_APPLIED, NULL, "only the files whose whole path matches are read",
+     .type = WOT_STRING},
+    {"sink.rolling-policy.file-size", WOPT_APPLIED, "128MB",
+     "streaming: a part file larger than this rolls at the next row (and at a checkpoint)", .type = WOT_MEMORY},
+    {"sink.rolling-policy.rollover-interval", WOPT_APPLIED, "30 min",
+     "streaming: a part file this old rolls at the next check", .type = WOT_DURATION},
+    {"sink.rolling-policy.inactivity-interval", WOPT_APPLIED, "30 min",
+     "streaming: a part file idle this long rolls at the next check", .type = WOT_DURATION},
+    {"sink.rolling-policy.check-interval", WOPT_APPLIED, "1 min", "how often the rolling times are checked",
+     .type = WOT_DURATION},
+    {"sink.shuffle-by-partition.enable", WOPT_APPLIED, "false",
+     "a hash exchange on the dynamic partition columns before the sink (plan/sink_rules.c)", .type = WOT_BOOL},
+    {"partition.time-extractor.kind", WOPT_APPLIED, "default", "default (custom needs a Java class: refused)",
+     .type = WOT_STRING},
+    {"partition.time-extractor.class", WOPT_REFUSED, NULL, "a Java PartitionTimeExtractor class", .type = WOT_STRING},
+    {"partition.time-extractor.timestamp-formatter", WOPT_APPLIED, "yyyy-MM-dd HH:mm:ss",
+     "the pattern the partition time is parsed with", .type = WOT_STRING},
+    {"partition.time-extractor.timestamp-pattern", WOPT_APPLIED, NULL,
+     "the partition time from the key values ($key)", .type = WOT_STRING},
+    {"sink.partition-commit.trigger", WOPT_APPLIED, "process-time",
+     "process-time or partition-time (watermark) commits", .type = WOT_ENUM, .enum_of = &wfs_commit_trigger_enum},
+    {"sink.partition-commit.delay", WOPT_APPLIED, "0 s", "how long after its creation / its time a partition commits",
+     .type = WOT_DURATION},
+    {"sink.partition-commit.watermark-time-zone", WOPT_APPLIED, "UTC", "the zone the partition time is read in",
+     .type = WOT_STRING},
+    {"sink.partition-commit.policy.kind", WOPT_APPLIED, NULL,
+     "success-file (metastore: refused as Flink does; custom: refused)", .type = WOT_STRING},
+    {"sink.partition-commit.policy.class", WOPT_REFUSED, NULL, "a Java PartitionCommitPolicy class",
+     .type = WOT_STRING},
+    {"sink.partition-commit.policy.class.parameters", WOPT_REFUSED, NULL,
+     "parameters of a Java PartitionCommitPolicy class", .type = WOT_LIST},
+    {"sink.partition-commit.success-file.name", WOPT_APPLIED, "_SUCCESS", "the success file's name",
+     .type = WOT_STRING},
+    {"auto-compaction", WOPT_APPLIED, "false",
+     "streaming: the files of each checkpoint compacted (fs_compact.c); batch: no effect, as in Flink 2.3",
+     .type = WOT_BOOL},
+    {"compaction.file-size", WOPT_APPLIED, NULL,
+     "the size compacted files reach (default: sink.rolling-policy.file-size)", .type = WOT_MEMORY},
+    {"sink.parallelism", WOPT_APPLIED, NULL, "the sink's parallelism (runtime/vertices.c)", .type = WOT_INT},
+    {0},
 };
-#define FS_NOPTIONS (sizeof FS_INVENTORY / sizeof FS_INVENTORY[0])
-static const char *const FS_REQUIRED[] = {"path", "format", NULL};
-
-/* The optional keys: every inventory key but the required ones. */
-static void fs_optional_keys(const char **out /* FS_NOPTIONS */)
-{
-    int n = 0;
-    for (size_t i = 0; FS_INVENTORY[i].key; i++)
-        if (strcmp(FS_INVENTORY[i].key, "path") != 0 && strcmp(FS_INVENTORY[i].key, "format") != 0)
-            out[n++] = FS_INVENTORY[i].key;
-    out[n] = NULL;
-}
 
 /* 'source.path.regex-pattern' compiled in arena a (Java's PatternSyntaxException on a bad
    pattern); *re = NULL when the option is absent. */
@@ -130,9 +144,7 @@ bool wfs_validate(const WTableSpec *spec, bool as_source, WError *err)
     char prefix[80];
     snprintf(prefix, sizeof prefix, "%s.", format ? format : "null");
     const char *const prefixes[] = {prefix, NULL};
-    const char *optional[FS_NOPTIONS];
-    fs_optional_keys(optional);
-    if (!wconnector_check_options(spec, "filesystem", FS_REQUIRED, optional, prefixes, err)) return false;
+    if (!wconnector_check_inventory(spec, "filesystem", FS_INVENTORY, as_source, NULL, prefixes, err)) return false;
     const WConnFormat *f = wconn_format_find(format);
     if (!f)
         return werr_set(err, WEXC_VALIDATION,

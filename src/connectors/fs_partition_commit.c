@@ -18,6 +18,10 @@ static bool not_supported(WError *err, const char *key, const char *value, const
                     key, value, why);
 }
 
+const WOptEnum wfs_commit_trigger_enum = {
+    "org.apache.flink.connector.file.table.FileSystemConnectorOptions$PartitionCommitTriggerType",
+    "process-time, partition-time"};
+
 bool wfs_commit_config(WFsCommitConfig *c, const WOptions *o, WError *err)
 {
     memset(c, 0, sizeof *c);
@@ -33,12 +37,9 @@ bool wfs_commit_config(WFsCommitConfig *c, const WOptions *o, WError *err)
                         "Fixed offsets are supported using 'GMT-03:00' or 'GMT+03:00'. Or use 'UTC' without time "
                         "zone and daylight saving time.");
     const char *trigger = wopts_get_or(o, "sink.partition-commit.trigger", "process-time");
-    if (strcmp(trigger, "partition-time") == 0) c->partition_time = true;
-    else if (strcmp(trigger, "process-time") != 0)
-        return werr_set(err, WEXC_ILLEGAL_ARG,
-                        "Could not parse value for enum class org.apache.flink.connector.file.table."
-                        "FileSystemConnectorOptions$PartitionCommitTriggerType. Expected one of: "
-                        "[[process-time, partition-time]]");
+    /* an enum: any case, as Flink's */
+    if (strcasecmp(trigger, "partition-time") == 0) c->partition_time = true;
+    else if (strcasecmp(trigger, "process-time") != 0) return wconn_enum_error(&wfs_commit_trigger_enum, err);
     if (!wopts_get_duration_ms(o, "sink.partition-commit.delay", 0, &c->delay_ms, err)) return false;
     const char *kind = wopts_get_or(o, "partition.time-extractor.kind", "default");
     if (strcasecmp(kind, "custom") == 0)

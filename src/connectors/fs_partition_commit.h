@@ -15,7 +15,7 @@
  * PartitionCommitInfo) and the PartitionCommitter's tracker commits them (wfs_commit_add,
  * wfs_commit_snapshot: the watermark it had at its snapshot of a checkpoint, wfs_commit_ready; its
  * pending partitions checkpointed with wfs_commit_state).
- * Depends on types/ (time zones, timestamp parsing), common/.
+ * Depends on connector.h (WOptEnum), types/ (time zones, timestamp parsing), common/.
  */
 #ifndef WEIR_CONNECTORS_FS_PARTITION_COMMIT_H
 #define WEIR_CONNECTORS_FS_PARTITION_COMMIT_H
@@ -26,6 +26,7 @@
 #include "../common/error.h"
 #include "../types/datetime.h"
 #include "../common/strbuf.h"
+#include "connector.h"
 
 typedef struct WFsCommitConfig {
     bool enabled;               /* sink.partition-commit.policy.kind is set */
@@ -41,6 +42,8 @@ typedef struct WFsCommitConfig {
 /* Read and check the options; false + Flink's message (or weir's "not supported") on error. */
 bool wfs_commit_config(WFsCommitConfig *c, const WOptions *o, WError *err);
 void wfs_commit_config_free(WFsCommitConfig *c);
+/* sink.partition-commit.trigger's enum (PartitionCommitTriggerType), for the inventory. */
+extern const WOptEnum wfs_commit_trigger_enum;
 
 /* The time of a partition (epoch ms in the watermark time zone) from its keys and values
    (unescaped), as Flink's DefaultPartTimeExtractor: the pattern with $key replaced by the values

@@ -12,57 +12,60 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *const JDBC_REQUIRED[] = {"url", "table-name", NULL};
-static const char *const JDBC_OPTIONAL[] = {
-    "driver", "username", "password", "compatible-mode", "connection.max-retry-timeout",
-    "scan.partition.column", "scan.partition.num", "scan.partition.lower-bound", "scan.partition.upper-bound",
-    "scan.fetch-size", "scan.auto-commit",
-    "lookup.cache", "lookup.partial-cache.max-rows", "lookup.partial-cache.expire-after-write",
-    "lookup.partial-cache.expire-after-access", "lookup.partial-cache.cache-missing-key",
-    "lookup.full-cache.reload-strategy", "lookup.full-cache.periodic-reload.interval",
-    "lookup.full-cache.periodic-reload.schedule-mode", "lookup.full-cache.timed-reload.iso-time",
-    "lookup.full-cache.timed-reload.interval-in-days",
-    "lookup.cache.max-rows", "lookup.cache.ttl", "lookup.cache.caching-missing-key", "lookup.max-retries",
-    "sink.buffer-flush.max-rows", "sink.buffer-flush.interval", "sink.max-retries", "sink.parallelism",
-    "property-version",
-    NULL,
-};
-
 #define FULL_ONLY "the FULL lookup cache, which weir does not implement"
+/* Flink's LookupOptions enums */
+static const WOptEnum CACHE_TYPE = {"org.apache.flink.table.connector.source.lookup.LookupOptions$LookupCacheType",
+                                    "NONE, PARTIAL, FULL"};
+static const WOptEnum RELOAD_STRATEGY = {
+    "org.apache.flink.table.connector.source.lookup.LookupOptions$ReloadStrategy", "PERIODIC, TIMED"};
+static const WOptEnum SCHEDULE_MODE = {
+    "org.apache.flink.table.connector.source.lookup.FullCachingReloadTrigger$ScheduleMode", "FIXED_DELAY, FIXED_RATE"};
 static const WConnOption JDBC_INVENTORY[] = {
-    {"url", WOPT_APPLIED, NULL, "the PostgreSQL server and database (jdbc:postgresql://host:port/db)"},
-    {"table-name", WOPT_APPLIED, NULL, "the table read and written"},
-    {"driver", WOPT_APPLIED, NULL, "the JDBC driver class: only org.postgresql.Driver (libpq)"},
-    {"username", WOPT_APPLIED, NULL, "the database user"},
-    {"password", WOPT_APPLIED, NULL, "the user's password"},
-    {"compatible-mode", WOPT_REFUSED, NULL, "a dialect compatibility mode"},
-    {"connection.max-retry-timeout", WOPT_APPLIED, NULL, "how long connecting is retried"},
-    {"scan.partition.column", WOPT_APPLIED, NULL, "the numeric column the scan is split on"},
-    {"scan.partition.num", WOPT_APPLIED, NULL, "the number of splits"},
-    {"scan.partition.lower-bound", WOPT_APPLIED, NULL, "the smallest value of the first split"},
-    {"scan.partition.upper-bound", WOPT_APPLIED, NULL, "the largest value of the last split"},
-    {"scan.fetch-size", WOPT_APPLIED, NULL, "rows per round trip (a cursor); 0 = the whole result at once"},
-    {"scan.auto-commit", WOPT_REFUSED, "true", "reads outside an explicit transaction"},
-    {"lookup.cache", WOPT_APPLIED, NULL, "the lookup join cache: NONE or PARTIAL (FULL is refused)"},
-    {"lookup.partial-cache.max-rows", WOPT_APPLIED, NULL, "rows (keys) the PARTIAL cache keeps"},
-    {"lookup.partial-cache.expire-after-write", WOPT_APPLIED, NULL, "a cached key expires this long after it was fetched"},
-    {"lookup.partial-cache.expire-after-access", WOPT_APPLIED, NULL, "a cached key expires this long after its last use"},
-    {"lookup.partial-cache.cache-missing-key", WOPT_APPLIED, NULL, "a key without rows is cached too"},
-    {"lookup.full-cache.reload-strategy", WOPT_REFUSED, "PERIODIC", FULL_ONLY},
-    {"lookup.full-cache.periodic-reload.interval", WOPT_REFUSED, NULL, FULL_ONLY},
-    {"lookup.full-cache.periodic-reload.schedule-mode", WOPT_REFUSED, "FIXED_DELAY", FULL_ONLY},
-    {"lookup.full-cache.timed-reload.iso-time", WOPT_REFUSED, NULL, FULL_ONLY},
-    {"lookup.full-cache.timed-reload.interval-in-days", WOPT_REFUSED, "1", FULL_ONLY},
-    {"lookup.cache.max-rows", WOPT_APPLIED, NULL, "legacy: a PARTIAL cache of this many keys (with lookup.cache.ttl)"},
-    {"lookup.cache.ttl", WOPT_APPLIED, NULL, "legacy: the PARTIAL cache's expire-after-write"},
-    {"lookup.cache.caching-missing-key", WOPT_APPLIED, NULL, "legacy: cache-missing-key"},
-    {"lookup.max-retries", WOPT_APPLIED, NULL, "retries of a failed lookup query (reconnecting)"},
-    {"sink.buffer-flush.max-rows", WOPT_APPLIED, NULL, "rows buffered before a flush (0: no count trigger)"},
-    {"sink.buffer-flush.interval", WOPT_APPLIED, NULL, "time after which buffered rows are flushed (0: none)"},
-    {"sink.max-retries", WOPT_APPLIED, NULL, "retries of a failed flush"},
-    {"sink.parallelism", WOPT_APPLIED, NULL, "the sink's parallelism (runtime/vertices.c)"},
-    {"property-version", WOPT_NO_EFFECT_IN_FLINK, NULL, "a legacy version number Flink accepts and ignores"},
-    {NULL, 0, NULL, NULL},
+    {"url", WOPT_APPLIED, NULL, "the PostgreSQL server and database (jdbc:postgresql://host:port/db)",
+     .type = WOT_STRING, .required = WOPT_REQ},
+    {"table-name", WOPT_APPLIED, NULL, "the table read and written", .type = WOT_STRING, .required = WOPT_REQ},
+    {"driver", WOPT_APPLIED, NULL, "the JDBC driver class: only org.postgresql.Driver (libpq)", .type = WOT_STRING},
+    {"username", WOPT_APPLIED, NULL, "the database user", .type = WOT_STRING},
+    {"password", WOPT_APPLIED, NULL, "the user's password", .type = WOT_STRING},
+    {"compatible-mode", WOPT_REFUSED, NULL, "a dialect compatibility mode", .type = WOT_STRING},
+    {"connection.max-retry-timeout", WOPT_APPLIED, "60 s", "how long connecting is retried", .type = WOT_DURATION},
+    {"scan.partition.column", WOPT_APPLIED, NULL, "the numeric column the scan is split on", .type = WOT_STRING},
+    {"scan.partition.num", WOPT_APPLIED, NULL, "the number of splits", .type = WOT_INT},
+    {"scan.partition.lower-bound", WOPT_APPLIED, NULL, "the smallest value of the first split", .type = WOT_LONG},
+    {"scan.partition.upper-bound", WOPT_APPLIED, NULL, "the largest value of the last split", .type = WOT_LONG},
+    {"scan.fetch-size", WOPT_APPLIED, "0", "rows per round trip (a cursor); 0 = the whole result at once",
+     .type = WOT_INT},
+    {"scan.auto-commit", WOPT_REFUSED, "true", "reads outside an explicit transaction", .type = WOT_BOOL},
+    {"lookup.cache", WOPT_APPLIED, "NONE", "the lookup join cache: NONE or PARTIAL (FULL is refused)",
+     .type = WOT_ENUM, .enum_of = &CACHE_TYPE},
+    {"lookup.partial-cache.max-rows", WOPT_APPLIED, NULL, "rows (keys) the PARTIAL cache keeps", .type = WOT_LONG},
+    {"lookup.partial-cache.expire-after-write", WOPT_APPLIED, NULL,
+     "a cached key expires this long after it was fetched", .type = WOT_DURATION},
+    {"lookup.partial-cache.expire-after-access", WOPT_APPLIED, NULL,
+     "a cached key expires this long after its last use", .type = WOT_DURATION},
+    {"lookup.partial-cache.cache-missing-key", WOPT_APPLIED, "true", "a key without rows is cached too",
+     .type = WOT_BOOL},
+    {"lookup.full-cache.reload-strategy", WOPT_REFUSED, "PERIODIC", FULL_ONLY, .type = WOT_ENUM,
+     .enum_of = &RELOAD_STRATEGY},
+    {"lookup.full-cache.periodic-reload.interval", WOPT_REFUSED, NULL, FULL_ONLY, .type = WOT_DURATION},
+    {"lookup.full-cache.periodic-reload.schedule-mode", WOPT_REFUSED, "FIXED_DELAY", FULL_ONLY, .type = WOT_ENUM,
+     .enum_of = &SCHEDULE_MODE},
+    {"lookup.full-cache.timed-reload.iso-time", WOPT_REFUSED, NULL, FULL_ONLY, .type = WOT_STRING},
+    {"lookup.full-cache.timed-reload.interval-in-days", WOPT_REFUSED, "1", FULL_ONLY, .type = WOT_LONG},
+    {"lookup.cache.max-rows", WOPT_APPLIED, NULL, "legacy: a PARTIAL cache of this many keys (with lookup.cache.ttl)",
+     .type = WOT_LONG},
+    {"lookup.cache.ttl", WOPT_APPLIED, NULL, "legacy: the PARTIAL cache's expire-after-write", .type = WOT_DURATION},
+    {"lookup.cache.caching-missing-key", WOPT_APPLIED, "true", "legacy: cache-missing-key", .type = WOT_BOOL},
+    {"lookup.max-retries", WOPT_APPLIED, "3", "retries of a failed lookup query (reconnecting)", .type = WOT_INT},
+    {"sink.buffer-flush.max-rows", WOPT_APPLIED, "100", "rows buffered before a flush (0: no count trigger)",
+     .type = WOT_INT},
+    {"sink.buffer-flush.interval", WOPT_APPLIED, "1 s", "time after which buffered rows are flushed (0: none)",
+     .type = WOT_DURATION},
+    {"sink.max-retries", WOPT_APPLIED, "3", "retries of a failed flush", .type = WOT_INT},
+    {"sink.parallelism", WOPT_APPLIED, NULL, "the sink's parallelism (runtime/vertices.c)", .type = WOT_INT},
+    {"property-version", WOPT_NO_EFFECT_IN_FLINK, NULL, "a legacy version number Flink accepts and ignores",
+     .type = WOT_STRING},
+    {0},
 };
 
 /* Flink's FactoryUtil/JdbcDynamicTableFactory "all or none" check. */
@@ -98,8 +101,8 @@ static bool lookup_cache_conf(const WOptions *o, WLookupCacheConf *cc, WError *e
     if (mode && strcasecmp(mode, "FULL") == 0)
         return werr_set(err, WEXC_TABLE, "Option 'lookup.cache'='FULL' of the 'jdbc' connector is not supported by "
                         "weir yet.");
-    if (mode && strcasecmp(mode, "NONE") != 0 && strcasecmp(mode, "PARTIAL") != 0)
-        return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value '%s' for key 'lookup.cache'.", mode);
+    if (mode && !wconn_option_check_value(wconn_option_find(JDBC_INVENTORY, "lookup.cache"), mode, err))
+        return false;
     cc->partial = (mode && strcasecmp(mode, "PARTIAL") == 0) || (!mode && legacy);
     if (!cc->partial) return true;
     if (mode) {
@@ -223,8 +226,7 @@ bool wjdbc_conf(const WTableSpec *spec, WJdbcConf *c, WError *err)
 
 static bool jdbc_validate(const WTableSpec *spec, bool as_source, WError *err)
 {
-    (void)as_source;
-    if (!wconnector_check_options(spec, "jdbc", JDBC_REQUIRED, JDBC_OPTIONAL, NULL, err)) return false;
+    if (!wconnector_check_inventory(spec, "jdbc", JDBC_INVENTORY, as_source, NULL, NULL, err)) return false;
     WJdbcConf c;
     return wjdbc_conf(spec, &c, err) && wjdbc_check_types(spec, err);
 }

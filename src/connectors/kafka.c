@@ -6,60 +6,74 @@
  */
 #include "kafka.h"
 #include "conn_internal.h"
-#include "../common/duration.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-static const char *const KAFKA_OPTIONAL[] = {
-    "topic", "topic-pattern", "properties.group.id", "format", "key.format", "value.format", "key.fields",
-    "key.fields-prefix", "value.fields-include", "scan.startup.mode", "scan.startup.specific-offsets",
-    "scan.startup.timestamp-millis", "scan.bounded.mode", "scan.bounded.specific-offsets",
-    "scan.bounded.timestamp-millis", "scan.topic-partition-discovery.interval", "scan.parallelism",
-    "sink.partitioner", "sink.delivery-guarantee", "sink.transactional-id-prefix", "sink.transaction-naming-strategy",
-    "sink.parallelism", "scan.watermark.emit.strategy", "scan.watermark.idle-timeout",
-    "scan.watermark.alignment.group", "scan.watermark.alignment.max-drift", "scan.watermark.alignment.update-interval",
-    "property-version", "sink.semantic", NULL,
-};
-static const char *const KAFKA_REQUIRED[] = {"properties.bootstrap.servers", NULL};
+#define KOPT "org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions$"
+static const WOptEnum STARTUP_MODE = {KOPT "ScanStartupMode",
+                                      "earliest-offset, latest-offset, group-offsets, timestamp, specific-offsets"};
+const WOptEnum wkafka_bounded_mode_enum = {KOPT "ScanBoundedMode",
+                                           "unbounded, latest-offset, group-offsets, timestamp, specific-offsets"};
+const WOptEnum wkafka_value_fields_enum = {KOPT "ValueFieldsStrategy", "ALL, EXCEPT_KEY"};
+const WOptEnum wkafka_delivery_enum = {"org.apache.flink.connector.base.DeliveryGuarantee",
+                                       "exactly-once, at-least-once, none"};
+const WOptEnum wkafka_naming_enum = {"org.apache.flink.connector.kafka.sink.TransactionNamingStrategy",
+                                     "INCREMENTING, POOLING"};
 
 static const WConnOption KAFKA_INVENTORY[] = {
-    {"topic", WOPT_APPLIED, NULL, "the topics read or written (';'-separated for a source)"},
-    {"topic-pattern", WOPT_APPLIED, NULL, "a regular expression of the topics read"},
-    {"properties.bootstrap.servers", WOPT_APPLIED, NULL, "the brokers"},
-    {"properties.group.id", WOPT_APPLIED, NULL, "the consumer group (group-offsets)"},
-    {"properties.#", WOPT_APPLIED, NULL, "passed to librdkafka as its configuration property"},
-    {"format", WOPT_APPLIED, NULL, "the value format (csv, json, raw)"},
-    {"value.format", WOPT_APPLIED, NULL, "the value format (csv, json, raw)"},
-    {"key.format", WOPT_APPLIED, NULL, "the key format (csv, json, raw)"},
-    {"key.fields", WOPT_APPLIED, NULL, "the columns the key carries"},
-    {"key.fields-prefix", WOPT_APPLIED, NULL, "the prefix of the key columns' names, removed in the key format"},
-    {"value.fields-include", WOPT_APPLIED, NULL, "ALL or EXCEPT_KEY: the columns the value carries"},
-    {"scan.startup.mode", WOPT_APPLIED, NULL, "where reading starts"},
-    {"scan.startup.specific-offsets", WOPT_APPLIED, NULL, "start offsets per partition"},
-    {"scan.startup.timestamp-millis", WOPT_APPLIED, NULL, "start at the first record at or after this time"},
-    {"scan.bounded.mode", WOPT_APPLIED, NULL, "where a bounded read ends"},
-    {"scan.bounded.specific-offsets", WOPT_APPLIED, NULL, "end offsets per partition"},
-    {"scan.bounded.timestamp-millis", WOPT_APPLIED, NULL, "end at the first record at or after this time"},
-    {"scan.topic-partition-discovery.interval", WOPT_APPLIED, NULL,
-     "new partitions found while an unbounded source runs (read from their earliest offset)"},
-    {"scan.parallelism", WOPT_APPLIED, NULL, "the source's parallelism (runtime/vertices.c)"},
-    {"sink.partitioner", WOPT_APPLIED, NULL, "default, fixed or round-robin"},
-    {"sink.delivery-guarantee", WOPT_APPLIED, NULL, "none, at-least-once (flush at checkpoints) or exactly-once (transactions)"},
-    {"sink.transactional-id-prefix", WOPT_APPLIED, NULL, "the transactional ids of exactly-once: <prefix>-<subtask>-<checkpoint>"},
-    {"sink.transaction-naming-strategy", WOPT_APPLIED, NULL, "INCREMENTING only (POOLING is refused)"},
-    {"sink.parallelism", WOPT_APPLIED, NULL, "the sink's parallelism (runtime/vertices.c)"},
-    {"scan.watermark.emit.strategy", WOPT_APPLIED, NULL,
-     "on-periodic (default: every pipeline.auto-watermark-interval) or on-event (after every record)"},
+    {"topic", WOPT_APPLIED, NULL, "the topics read or written (';'-separated for a source)", .type = WOT_LIST},
+    {"topic-pattern", WOPT_APPLIED, NULL, "a regular expression of the topics read", .type = WOT_STRING},
+    {"properties.bootstrap.servers", WOPT_APPLIED, NULL, "the brokers", .type = WOT_STRING, .required = WOPT_REQ},
+    {"properties.group.id", WOPT_APPLIED, NULL, "the consumer group (group-offsets)", .type = WOT_STRING},
+    {"properties.#", WOPT_APPLIED, NULL, "passed to librdkafka as its configuration property", .type = WOT_STRING},
+    {"format", WOPT_APPLIED, NULL, "the value format (csv, json, raw)", .type = WOT_STRING},
+    {"value.format", WOPT_APPLIED, NULL, "the value format (csv, json, raw)", .type = WOT_STRING},
+    {"key.format", WOPT_APPLIED, NULL, "the key format (csv, json, raw)", .type = WOT_STRING},
+    {"key.fields", WOPT_APPLIED, NULL, "the columns the key carries", .type = WOT_LIST},
+    {"key.fields-prefix", WOPT_APPLIED, NULL, "the prefix of the key columns' names, removed in the key format",
+     .type = WOT_STRING},
+    {"value.fields-include", WOPT_APPLIED, "ALL", "ALL or EXCEPT_KEY: the columns the value carries",
+     .type = WOT_ENUM, .enum_of = &wkafka_value_fields_enum},
+    {"scan.startup.mode", WOPT_APPLIED, "group-offsets", "where reading starts", .type = WOT_ENUM,
+     .enum_of = &STARTUP_MODE},
+    {"scan.startup.specific-offsets", WOPT_APPLIED, NULL, "start offsets per partition", .type = WOT_STRING},
+    {"scan.startup.timestamp-millis", WOPT_APPLIED, NULL, "start at the first record at or after this time",
+     .type = WOT_LONG},
+    {"scan.bounded.mode", WOPT_APPLIED, "unbounded", "where a bounded read ends", .type = WOT_ENUM,
+     .enum_of = &wkafka_bounded_mode_enum},
+    {"scan.bounded.specific-offsets", WOPT_APPLIED, NULL, "end offsets per partition", .type = WOT_STRING},
+    {"scan.bounded.timestamp-millis", WOPT_APPLIED, NULL, "end at the first record at or after this time",
+     .type = WOT_LONG},
+    {"scan.topic-partition-discovery.interval", WOPT_APPLIED, "5 min",
+     "new partitions found while an unbounded source runs (read from their earliest offset)", .type = WOT_DURATION},
+    {"scan.parallelism", WOPT_APPLIED, NULL, "the source's parallelism (runtime/vertices.c)", .type = WOT_INT},
+    {"sink.partitioner", WOPT_APPLIED, "default", "default, fixed or round-robin", .type = WOT_STRING},
+    {"sink.delivery-guarantee", WOPT_APPLIED, "at-least-once",
+     "none, at-least-once (flush at checkpoints) or exactly-once (transactions)", .type = WOT_ENUM,
+     .enum_of = &wkafka_delivery_enum},
+    {"sink.transactional-id-prefix", WOPT_APPLIED, NULL,
+     "the transactional ids of exactly-once: <prefix>-<subtask>-<checkpoint>", .type = WOT_STRING},
+    {"sink.transaction-naming-strategy", WOPT_APPLIED, "INCREMENTING", "INCREMENTING only (POOLING is refused)",
+     .type = WOT_ENUM, .enum_of = &wkafka_naming_enum},
+    {"sink.parallelism", WOPT_APPLIED, NULL, "the sink's parallelism (runtime/vertices.c)", .type = WOT_INT},
+    {"scan.watermark.emit.strategy", WOPT_APPLIED, "on-periodic",
+     "on-periodic (default: every pipeline.auto-watermark-interval) or on-event (after every record)",
+     .type = WOT_ENUM, .enum_of = &wconn_watermark_emit_enum},
     {"scan.watermark.idle-timeout", WOPT_APPLIED, NULL,
-     "a partition without records that long no longer holds the watermark back"},
-    {"scan.watermark.alignment.group", WOPT_REFUSED, NULL, "watermark alignment is not implemented"},
-    {"scan.watermark.alignment.max-drift", WOPT_REFUSED, NULL, "watermark alignment is not implemented"},
-    {"scan.watermark.alignment.update-interval", WOPT_REFUSED, "1s", "watermark alignment is not implemented"},
-    {"property-version", WOPT_NO_EFFECT_IN_FLINK, NULL, "a legacy version number Flink accepts and ignores"},
-    {"sink.semantic", WOPT_REFUSED, NULL, "the deprecated form of sink.delivery-guarantee: use sink.delivery-guarantee"},
-    {NULL, 0, NULL, NULL},
+     "a partition without records that long no longer holds the watermark back", .type = WOT_DURATION},
+    {"scan.watermark.alignment.group", WOPT_REFUSED, NULL, "watermark alignment is not implemented",
+     .type = WOT_STRING},
+    {"scan.watermark.alignment.max-drift", WOPT_REFUSED, NULL, "watermark alignment is not implemented",
+     .type = WOT_DURATION},
+    {"scan.watermark.alignment.update-interval", WOPT_REFUSED, "1s", "watermark alignment is not implemented",
+     .type = WOT_DURATION},
+    {"property-version", WOPT_NO_EFFECT_IN_FLINK, NULL, "a legacy version number Flink accepts and ignores",
+     .type = WOT_STRING},
+    {"sink.semantic", WOPT_REFUSED, NULL, "the deprecated form of sink.delivery-guarantee: use sink.delivery-guarantee",
+     .type = WOT_STRING},
+    {0},
 };
 
 int wkafka_split_owner(const char *topic, int32_t partition, int parallelism)
@@ -86,12 +100,7 @@ static bool parse_mode(const WOptions *o, const char *key, bool bounded, WKafkaM
         }
     }
     /* Flink's ConfigOption enum parse (measured on Flink 2.3.0 with the 4.0.1 connector) */
-    return werr_set(err, WEXC_ILLEGAL_ARG,
-                    "Could not parse value for enum class "
-                    "org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions$%s. Expected one of: [[%s]]",
-                    bounded ? "ScanBoundedMode" : "ScanStartupMode",
-                    bounded ? "unbounded, latest-offset, group-offsets, timestamp, specific-offsets"
-                            : "earliest-offset, latest-offset, group-offsets, timestamp, specific-offsets");
+    return wconn_enum_error(bounded ? &wkafka_bounded_mode_enum : &STARTUP_MODE, err);
 }
 
 /* "partition:0,offset:42;partition:1,offset:300" */
@@ -188,9 +197,7 @@ bool wkafka_value_projection(const WTableSpec *spec, const int *kc, int nk, int 
     const char *inc = wopts_get_or(o, "value.fields-include", "ALL");
     bool except_key = strcasecmp(inc, "EXCEPT_KEY") == 0;
     if (!except_key && strcasecmp(inc, "ALL") != 0)
-        return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value for enum class "
-                        "org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions$ValueFieldsStrategy. "
-                        "Expected one of: [[ALL, EXCEPT_KEY]]");
+        return wconn_enum_error(&wkafka_value_fields_enum, err);
     if (prefix[0] && !except_key)
         return werr_set(err, WEXC_VALIDATION,
                         "A key prefix is not allowed when option 'value.fields-include' is set to 'ALL'. "
@@ -218,8 +225,8 @@ bool wkafka_init_codecs(WKafkaConfig *cfg, const WTableSpec *spec, bool as_sourc
     return wkafka_codec_init(&cfg->key, kfmt, "key.", o, as_source, spec, err);
 }
 
-bool wkafka_check_common(WKafkaConfig *cfg, const WTableSpec *spec, const char *connector, const char *const *required,
-                         const char *const *optional, bool as_source, WError *err)
+bool wkafka_check_common(WKafkaConfig *cfg, const WTableSpec *spec, const char *connector, const WConnOption *inv,
+                         bool as_source, WError *err)
 {
     memset(cfg, 0, sizeof *cfg);
     wopts_init(&cfg->props);
@@ -230,12 +237,10 @@ bool wkafka_check_common(WKafkaConfig *cfg, const WTableSpec *spec, const char *
     snprintf(p1, sizeof p1, "%s.", fmt ? fmt : "\x01");
     snprintf(p2, sizeof p2, "value.%s.", vfmt ? vfmt : "\x01");
     snprintf(p3, sizeof p3, "key.%s.", kfmt ? kfmt : "\x01");
-    const char *const prefixes[] = {"properties.", p1, p2, p3, NULL};
+    const char *const prefixes[] = {p1, p2, p3, NULL};
     /* Flink's factory helper lists the formats' options ("<prefix><format>.<key>") among the
        supported ones (measured: an unknown option's message lists json.encode.* ...) */
     WArena *fa = warena_new(0);
-    int nopt = 0;
-    while (optional && optional[nopt]) nopt++;
     const char *const fprefix[3] = {"", "value.", "key."};
     const char *const fname[3] = {fmt, fmt ? NULL : vfmt, kfmt};
     int nf = 0;
@@ -244,14 +249,13 @@ bool wkafka_check_common(WKafkaConfig *cfg, const WTableSpec *spec, const char *
         fs[i] = fname[i] ? wconn_format_find(fname[i]) : NULL;
         for (int k = 0; fs[i] && fs[i]->options && fs[i]->options[k].key; k++) nf++;
     }
-    const char **all = WA_ARRAY(fa, const char *, (size_t)(nopt + nf + 1));
+    const char **fkeys = WA_ARRAY(fa, const char *, (size_t)(nf + 1));
     int na = 0;
-    for (int i = 0; i < nopt; i++) all[na++] = optional[i];
     for (int i = 0; i < 3; i++)
         for (int k = 0; fs[i] && fs[i]->options && fs[i]->options[k].key; k++)
-            all[na++] = wa_sprintf(fa, "%s%s.%s", fprefix[i], fs[i]->name, fs[i]->options[k].key);
-    all[na] = NULL;
-    bool ok = wconnector_check_options(spec, connector, required, all, prefixes, err);
+            fkeys[na++] = wa_sprintf(fa, "%s%s.%s", fprefix[i], fs[i]->name, fs[i]->options[k].key);
+    fkeys[na] = NULL;
+    bool ok = wconnector_check_inventory(spec, connector, inv, as_source, fkeys, prefixes, err);
     warena_delete(fa);
     if (!ok) return false;
     WScanWatermark swm;
@@ -315,8 +319,7 @@ bool wkafka_sink_options(WKafkaConfig *cfg, const WOptions *o, bool as_source, W
 {
     const char *dg = wopts_get_or(o, "sink.delivery-guarantee", "at-least-once");
     if (strcasecmp(dg, "at-least-once") != 0 && strcasecmp(dg, "none") != 0 && strcasecmp(dg, "exactly-once") != 0)
-        return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value for enum class "
-                        "org.apache.flink.connector.base.DeliveryGuarantee. Expected one of: [[exactly-once, at-least-once, none]]");
+        return wconn_enum_error(&wkafka_delivery_enum, err);
     cfg->exactly_once = strcasecmp(dg, "exactly-once") == 0;
     cfg->at_least_once = cfg->exactly_once || strcasecmp(dg, "at-least-once") == 0;
     const char *prefix = wopts_get(o, "sink.transactional-id-prefix");
@@ -326,8 +329,7 @@ bool wkafka_sink_options(WKafkaConfig *cfg, const WOptions *o, bool as_source, W
     if (cfg->exactly_once && prefix) cfg->txn_prefix = wstrdup(prefix);
     const char *ns = wopts_get_or(o, "sink.transaction-naming-strategy", "INCREMENTING");
     if (strcasecmp(ns, "INCREMENTING") != 0 && strcasecmp(ns, "POOLING") != 0)
-        return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value for enum class "
-                        "org.apache.flink.connector.kafka.sink.TransactionNamingStrategy. Expected one of: [[INCREMENTING, POOLING]]");
+        return wconn_enum_error(&wkafka_naming_enum, err);
     if (strcasecmp(ns, "POOLING") == 0)
         return werr_set(err, WEXC_VALIDATION, "Option 'sink.transaction-naming-strategy' = '%s' of the '%s' connector is "
                         "not supported by weir yet (only INCREMENTING).", ns, wopts_get_or(o, "connector", "kafka"));
@@ -339,7 +341,7 @@ bool wkafka_config(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, WE
 {
     const WOptions *o = spec->options;
     if (strcmp(wopts_get_or(o, "connector", ""), "upsert-kafka") == 0) return wkafka_upsert_config(cfg, spec, as_source, err);
-    if (!wkafka_check_common(cfg, spec, "kafka", KAFKA_REQUIRED, KAFKA_OPTIONAL, as_source, err)) return false;
+    if (!wkafka_check_common(cfg, spec, "kafka", KAFKA_INVENTORY, as_source, err)) return false;
     const char *fmt = wopts_get(o, "format"), *vfmt = wopts_get(o, "value.format"), *kfmt = wopts_get(o, "key.format");
     if (fmt && vfmt)
         return werr_set(err, WEXC_VALIDATION,
@@ -379,7 +381,7 @@ bool wkafka_config(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, WE
        (KafkaSourceBuilder sets partition.discovery.interval.ms to -1) */
     const char *pd = wopts_get(o, "scan.topic-partition-discovery.interval");
     cfg->discovery_ms = 5 * 60 * 1000;
-    if (pd && !wduration_parse(pd, &cfg->discovery_ms, err)) return false;
+    if (pd && !wopts_parse_duration_ms(pd, &cfg->discovery_ms, err)) return false;
     if (cfg->bounded != WKS_UNBOUNDED || cfg->discovery_ms < 0) cfg->discovery_ms = 0;
     /* key and value formats */
     int *kc = wmalloc(sizeof(int) * (size_t)(spec->ncols + 1)), *vc = wmalloc(sizeof(int) * (size_t)(spec->ncols + 1));

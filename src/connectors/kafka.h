@@ -82,10 +82,12 @@ typedef struct WKafkaConfig {
 bool wkafka_config(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, WError *err);
 bool wkafka_upsert_config(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, WError *err);
 /* Pieces of the configuration shared by both connectors (kafka.c). wkafka_check_common validates the
-   option keys (required, optional, the formats' and 'properties.*' prefixes) and reads the topics
-   and the properties. */
-bool wkafka_check_common(WKafkaConfig *cfg, const WTableSpec *spec, const char *connector, const char *const *required,
-                         const char *const *optional, bool as_source, WError *err);
+   options against the connector's inventory inv (wconnector_check_inventory; the formats' own
+   options are supported too, under their prefixes) and reads the topics and the properties. */
+bool wkafka_check_common(WKafkaConfig *cfg, const WTableSpec *spec, const char *connector, const WConnOption *inv,
+                         bool as_source, WError *err);
+/* The enums of KafkaConnectorOptions and the sink's, shared by both inventories. */
+extern const WOptEnum wkafka_bounded_mode_enum, wkafka_value_fields_enum, wkafka_delivery_enum, wkafka_naming_enum;
 /* scan.bounded.mode and its offsets / timestamp (a batch query needs a bounded one). */
 bool wkafka_check_bounded(WKafkaConfig *cfg, const WTableSpec *spec, bool as_source, WError *err);
 /* sink.delivery-guarantee (none / at-least-once / exactly-once with its transactional-id prefix) and

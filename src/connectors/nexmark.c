@@ -726,41 +726,37 @@ static bool map_columns(const WTableSpec *spec, int table_type, NxCol **out, WEr
 /* ------------------------------------------------------------------------------------------ */
 /* options                                                                                     */
 
-static const char *const NX_OPTIONAL[] = {
-    "rate.shape", "rate.period", "rate.limited", "first-event.rate", "next-event.rate", "tps",
-    "person.avg-size", "auction.avg-size", "bid.avg-size",
-    "person.proportion", "auction.proportion", "bid.proportion",
-    "bid.hot-ratio.auctions", "bid.hot-ratio.bidders", "auction.hot-ratio.sellers",
-    "events.num", "keep-alive", "stop-at", "max-emit-speed", "base-time",
-    "bid.flink-bidder-offset", "table.type", "scan.parallelism", NULL};
-
+static const WOptEnum NX_RATE_SHAPE = {"com.github.nexmark.flink.utils.NexmarkUtils$RateShape", "SQUARE, SINE"};
 static const WConnOption NX_INVENTORY[] = {
-    {"rate.shape", WOPT_NO_EFFECT_IN_FLINK, NULL,
-     "the rate's shape between first-event.rate and next-event.rate; a different next-event.rate is refused"},
-    {"rate.period", WOPT_NO_EFFECT_IN_FLINK, NULL,
-     "the period of the rate's shape; a different next-event.rate is refused"},
-    {"rate.limited", WOPT_REFUSED, "false", "sleeping to keep the generator's rate"},
-    {"first-event.rate", WOPT_APPLIED, NULL, "events per second: the spacing of the event times"},
-    {"next-event.rate", WOPT_APPLIED, NULL, "must equal first-event.rate in weir (a changing rate is refused)"},
-    {"tps", WOPT_APPLIED, NULL, "the same as first-event.rate"},
-    {"person.avg-size", WOPT_APPLIED, NULL, "average person size: the extra field's length"},
-    {"auction.avg-size", WOPT_APPLIED, NULL, "average auction size: the extra field's length"},
-    {"bid.avg-size", WOPT_APPLIED, NULL, "average bid size: the extra field's length"},
-    {"person.proportion", WOPT_APPLIED, NULL, "share of person events"},
-    {"auction.proportion", WOPT_APPLIED, NULL, "share of auction events"},
-    {"bid.proportion", WOPT_APPLIED, NULL, "share of bid events"},
-    {"bid.hot-ratio.auctions", WOPT_APPLIED, NULL, "hot auctions among bids"},
-    {"bid.hot-ratio.bidders", WOPT_APPLIED, NULL, "hot bidders among bids"},
-    {"auction.hot-ratio.sellers", WOPT_APPLIED, NULL, "hot sellers among auctions"},
-    {"events.num", WOPT_APPLIED, NULL, "the events to generate (bounded)"},
-    {"keep-alive", WOPT_APPLIED, NULL, "stay running (idle) after the last event"},
-    {"stop-at", WOPT_APPLIED, NULL, "the event number to stop at (bounded)"},
-    {"max-emit-speed", WOPT_APPLIED, NULL, "false: emit each event when the wall clock reaches its time"},
-    {"base-time", WOPT_APPLIED, NULL, "event time of the first event (epoch ms; 0 = now)"},
-    {"bid.flink-bidder-offset", WOPT_APPLIED, NULL, "the bidder id offset of Flink's generator"},
-    {"table.type", WOPT_APPLIED, NULL, "all, person, auction or bid rows"},
-    {"scan.parallelism", WOPT_APPLIED, NULL, "the source's parallelism (runtime/vertices.c)"},
-    {NULL, 0, NULL, NULL},
+    {"rate.shape", WOPT_NO_EFFECT_IN_FLINK, "SQUARE",
+     "the rate's shape between first-event.rate and next-event.rate; a different next-event.rate is refused",
+     .type = WOT_ENUM, .enum_of = &NX_RATE_SHAPE},
+    {"rate.period", WOPT_NO_EFFECT_IN_FLINK, "600 s",
+     "the period of the rate's shape; a different next-event.rate is refused", .type = WOT_DURATION},
+    {"rate.limited", WOPT_REFUSED, "false", "sleeping to keep the generator's rate", .type = WOT_BOOL},
+    {"first-event.rate", WOPT_APPLIED, "10000", "events per second: the spacing of the event times", .type = WOT_INT},
+    {"next-event.rate", WOPT_APPLIED, "10000", "must equal first-event.rate in weir (a changing rate is refused)",
+     .type = WOT_INT},
+    {"tps", WOPT_APPLIED, NULL, "the same as first-event.rate", .type = WOT_INT},
+    {"person.avg-size", WOPT_APPLIED, "200b", "average person size: the extra field's length", .type = WOT_MEMORY},
+    {"auction.avg-size", WOPT_APPLIED, "500b", "average auction size: the extra field's length", .type = WOT_MEMORY},
+    {"bid.avg-size", WOPT_APPLIED, "100b", "average bid size: the extra field's length", .type = WOT_MEMORY},
+    {"person.proportion", WOPT_APPLIED, "1", "share of person events", .type = WOT_INT},
+    {"auction.proportion", WOPT_APPLIED, "3", "share of auction events", .type = WOT_INT},
+    {"bid.proportion", WOPT_APPLIED, "46", "share of bid events", .type = WOT_INT},
+    {"bid.hot-ratio.auctions", WOPT_APPLIED, "2", "hot auctions among bids", .type = WOT_INT},
+    {"bid.hot-ratio.bidders", WOPT_APPLIED, "4", "hot bidders among bids", .type = WOT_INT},
+    {"auction.hot-ratio.sellers", WOPT_APPLIED, "4", "hot sellers among auctions", .type = WOT_INT},
+    {"events.num", WOPT_APPLIED, "0", "the events to generate (bounded)", .type = WOT_LONG},
+    {"keep-alive", WOPT_APPLIED, "false", "stay running (idle) after the last event", .type = WOT_BOOL},
+    {"stop-at", WOPT_APPLIED, "-1", "the event number to stop at (bounded)", .type = WOT_LONG},
+    {"max-emit-speed", WOPT_APPLIED, "true", "false: emit each event when the wall clock reaches its time",
+     .type = WOT_BOOL},
+    {"base-time", WOPT_APPLIED, NULL, "event time of the first event (epoch ms; 0 = now)", .type = WOT_LONG},
+    {"bid.flink-bidder-offset", WOPT_APPLIED, "true", "the bidder id offset of Flink's generator", .type = WOT_BOOL},
+    {"table.type", WOPT_APPLIED, "all", "all, person, auction or bid rows", .type = WOT_STRING},
+    {"scan.parallelism", WOPT_APPLIED, NULL, "the source's parallelism (runtime/vertices.c)", .type = WOT_INT},
+    {0},
 };
 
 static bool parse_fail(const char *key, const char *v, WError *err)
@@ -798,7 +794,6 @@ static bool read_options(const WTableSpec *spec, NxOpts *no, WError *err)
     const WOptions *o = spec->options;
     NxConfig *c = &no->c;
     nx_config_defaults(c);
-    if (!wconnector_check_options(spec, "nexmark", NULL, NX_OPTIONAL, NULL, err)) return false;
     const char *shape = wopts_get(o, "rate.shape");
     if (shape && strcasecmp(shape, "SQUARE") != 0 && strcasecmp(shape, "SINE") != 0)
         return parse_fail("rate.shape", shape, err);
@@ -852,7 +847,8 @@ static bool read_options(const WTableSpec *spec, NxOpts *no, WError *err)
     if (no->table_type == -2)
         return werr_set(err, WEXC_VALIDATION,
                         "Invalid value '%s' for the nexmark option 'table.type': use 'all', 'person', 'auction' or 'bid'.", tt);
-    return true;
+    /* after the values above (nexmark's own messages): the unsupported options, the values not read */
+    return wconnector_check_inventory(spec, "nexmark", NX_INVENTORY, true, NULL, NULL, err);
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -16,19 +16,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const PRINT_OPTIONAL[] = {
-    "print-identifier", "property-version", "sink.parallelism", "standard-error",
-    "sink.changelog-mode", /* weir: the row kinds the sink accepts (default all) */
-    NULL,
-};
-
 static const WConnOption PRINT_INVENTORY[] = {
-    {"print-identifier", WOPT_APPLIED, NULL, "the prefix of every printed line"},
-    {"property-version", WOPT_NO_EFFECT_IN_FLINK, NULL, "a legacy version number Flink accepts and ignores"},
-    {"sink.parallelism", WOPT_APPLIED, NULL, "the sink's parallelism (runtime/vertices.c)"},
-    {"standard-error", WOPT_APPLIED, NULL, "print to stderr instead of stdout"},
-    {"sink.changelog-mode", WOPT_APPLIED, NULL, "weir: the row kinds the sink accepts (planner)"},
-    {NULL, 0, NULL, NULL},
+    {"print-identifier", WOPT_APPLIED, NULL, "the prefix of every printed line", .type = WOT_STRING},
+    {"property-version", WOPT_NO_EFFECT_IN_FLINK, NULL, "a legacy version number Flink accepts and ignores",
+     .type = WOT_STRING},
+    {"sink.parallelism", WOPT_APPLIED, NULL, "the sink's parallelism (runtime/vertices.c)", .type = WOT_INT},
+    {"standard-error", WOPT_APPLIED, "false", "print to stderr instead of stdout", .type = WOT_BOOL},
+    {"sink.changelog-mode", WOPT_APPLIED, NULL, "weir: the row kinds the sink accepts (planner; default all)",
+     .type = WOT_STRING},
+    {0},
 };
 
 static bool print_validate(const WTableSpec *spec, bool as_source, WError *err)
@@ -36,12 +32,7 @@ static bool print_validate(const WTableSpec *spec, bool as_source, WError *err)
     if (as_source)
         return werr_set(err, WEXC_VALIDATION,
                         "Connector 'print' can only be used as a sink. It cannot be used as a source.");
-    if (!wconnector_check_options(spec, "print", NULL, PRINT_OPTIONAL, NULL, err)) return false;
-    bool b;
-    int64_t p;
-    if (!wopts_get_bool(spec->options, "standard-error", false, &b, err)) return false;
-    if (!wopts_get_long(spec->options, "sink.parallelism", 1, &p, err)) return false;
-    return true;
+    return wconnector_check_inventory(spec, "print", PRINT_INVENTORY, false, NULL, NULL, err);
 }
 
 typedef struct PrintSink {

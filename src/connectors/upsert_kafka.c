@@ -13,52 +13,56 @@
  */
 #include "kafka.h"
 #include "conn_internal.h"
-#include "../common/duration.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-/* Flink's list (its formats are found before the options are validated: key.format and
+/* Flink's options (its formats are found before the options are validated: key.format and
    value.format are checked first, with the message of a missing format) */
-static const char *const UPSERT_OPTIONAL[] = {
-    "topic", "topic-pattern", "key.format", "value.format", "key.fields-prefix", "value.fields-include",
-    "property-version", "scan.bounded.mode", "scan.bounded.specific-offsets", "scan.bounded.timestamp-millis",
-    "scan.parallelism", "scan.watermark.alignment.group", "scan.watermark.alignment.max-drift",
-    "scan.watermark.alignment.update-interval", "scan.watermark.emit.strategy", "scan.watermark.idle-timeout",
-    "sink.buffer-flush.max-rows", "sink.buffer-flush.interval", "sink.delivery-guarantee",
-    "sink.transaction-naming-strategy", "sink.transactional-id-prefix", "sink.parallelism", NULL,
-};
-static const char *const UPSERT_REQUIRED[] = {"properties.bootstrap.servers", NULL};
-
 static const WConnOption UPSERT_INVENTORY[] = {
-    {"topic", WOPT_APPLIED, NULL, "the topics read (';'-separated) or the topic written"},
-    {"topic-pattern", WOPT_APPLIED, NULL, "a regular expression of the topics read"},
-    {"properties.bootstrap.servers", WOPT_APPLIED, NULL, "the brokers"},
-    {"properties.#", WOPT_APPLIED, NULL, "passed to librdkafka as its configuration property"},
-    {"key.format", WOPT_APPLIED, NULL, "the format of the key: the primary key columns (csv, json, raw)"},
-    {"value.format", WOPT_APPLIED, NULL, "the value format (csv, json, raw)"},
-    {"key.fields-prefix", WOPT_APPLIED, NULL, "the prefix of the key columns' names, removed in the key format"},
-    {"value.fields-include", WOPT_APPLIED, NULL, "ALL or EXCEPT_KEY: the columns the value carries"},
-    {"scan.bounded.mode", WOPT_APPLIED, NULL, "where a bounded read ends"},
-    {"scan.bounded.specific-offsets", WOPT_APPLIED, NULL, "end offsets per partition"},
-    {"scan.bounded.timestamp-millis", WOPT_APPLIED, NULL, "end at the first record at or after this time"},
-    {"scan.parallelism", WOPT_APPLIED, NULL, "the source's parallelism (runtime/vertices.c)"},
-    {"sink.buffer-flush.max-rows", WOPT_APPLIED, NULL, "keys buffered (last row per key) before a flush"},
-    {"sink.buffer-flush.interval", WOPT_APPLIED, NULL, "time after which the buffer is flushed"},
-    {"sink.delivery-guarantee", WOPT_APPLIED, NULL, "none, at-least-once (flush at checkpoints) or exactly-once (transactions)"},
-    {"sink.transactional-id-prefix", WOPT_APPLIED, NULL, "the transactional ids of exactly-once: <prefix>-<subtask>-<checkpoint>"},
-    {"sink.transaction-naming-strategy", WOPT_APPLIED, NULL, "INCREMENTING only (POOLING is refused)"},
-    {"property-version", WOPT_NO_EFFECT_IN_FLINK, NULL, "the version of the options' layout"},
-    {"scan.watermark.alignment.group", WOPT_REFUSED, NULL, "watermark alignment is not implemented"},
-    {"scan.watermark.alignment.max-drift", WOPT_REFUSED, NULL, "watermark alignment is not implemented"},
-    {"scan.watermark.alignment.update-interval", WOPT_REFUSED, "1s", "watermark alignment is not implemented"},
-    {"scan.watermark.emit.strategy", WOPT_APPLIED, NULL,
-     "on-periodic (default: every pipeline.auto-watermark-interval) or on-event (after every record)"},
+    {"topic", WOPT_APPLIED, NULL, "the topics read (';'-separated) or the topic written", .type = WOT_LIST},
+    {"topic-pattern", WOPT_APPLIED, NULL, "a regular expression of the topics read", .type = WOT_STRING},
+    {"properties.bootstrap.servers", WOPT_APPLIED, NULL, "the brokers", .type = WOT_STRING, .required = WOPT_REQ},
+    {"properties.#", WOPT_APPLIED, NULL, "passed to librdkafka as its configuration property", .type = WOT_STRING},
+    {"key.format", WOPT_APPLIED, NULL, "the format of the key: the primary key columns (csv, json, raw)",
+     .type = WOT_STRING},
+    {"value.format", WOPT_APPLIED, NULL, "the value format (csv, json, raw)", .type = WOT_STRING},
+    {"key.fields-prefix", WOPT_APPLIED, NULL, "the prefix of the key columns' names, removed in the key format",
+     .type = WOT_STRING},
+    {"value.fields-include", WOPT_APPLIED, "ALL", "ALL or EXCEPT_KEY: the columns the value carries",
+     .type = WOT_ENUM, .enum_of = &wkafka_value_fields_enum},
+    {"scan.bounded.mode", WOPT_APPLIED, "unbounded", "where a bounded read ends", .type = WOT_ENUM,
+     .enum_of = &wkafka_bounded_mode_enum},
+    {"scan.bounded.specific-offsets", WOPT_APPLIED, NULL, "end offsets per partition", .type = WOT_STRING},
+    {"scan.bounded.timestamp-millis", WOPT_APPLIED, NULL, "end at the first record at or after this time",
+     .type = WOT_LONG},
+    {"scan.parallelism", WOPT_APPLIED, NULL, "the source's parallelism (runtime/vertices.c)", .type = WOT_INT},
+    {"sink.buffer-flush.max-rows", WOPT_APPLIED, "0", "keys buffered (last row per key) before a flush",
+     .type = WOT_INT},
+    {"sink.buffer-flush.interval", WOPT_APPLIED, "0 s", "time after which the buffer is flushed",
+     .type = WOT_DURATION},
+    {"sink.delivery-guarantee", WOPT_APPLIED, "at-least-once",
+     "none, at-least-once (flush at checkpoints) or exactly-once (transactions)", .type = WOT_ENUM,
+     .enum_of = &wkafka_delivery_enum},
+    {"sink.transactional-id-prefix", WOPT_APPLIED, NULL,
+     "the transactional ids of exactly-once: <prefix>-<subtask>-<checkpoint>", .type = WOT_STRING},
+    {"sink.transaction-naming-strategy", WOPT_APPLIED, "INCREMENTING", "INCREMENTING only (POOLING is refused)",
+     .type = WOT_ENUM, .enum_of = &wkafka_naming_enum},
+    {"property-version", WOPT_NO_EFFECT_IN_FLINK, NULL, "the version of the options' layout", .type = WOT_STRING},
+    {"scan.watermark.alignment.group", WOPT_REFUSED, NULL, "watermark alignment is not implemented",
+     .type = WOT_STRING},
+    {"scan.watermark.alignment.max-drift", WOPT_REFUSED, NULL, "watermark alignment is not implemented",
+     .type = WOT_DURATION},
+    {"scan.watermark.alignment.update-interval", WOPT_REFUSED, "1s", "watermark alignment is not implemented",
+     .type = WOT_DURATION},
+    {"scan.watermark.emit.strategy", WOPT_APPLIED, "on-periodic",
+     "on-periodic (default: every pipeline.auto-watermark-interval) or on-event (after every record)",
+     .type = WOT_ENUM, .enum_of = &wconn_watermark_emit_enum},
     {"scan.watermark.idle-timeout", WOPT_APPLIED, NULL,
-     "a partition without records that long no longer holds the watermark back"},
-    {"sink.parallelism", WOPT_APPLIED, NULL, "the sink's parallelism (runtime/vertices.c)"},
-    {NULL, 0, NULL, NULL},
+     "a partition without records that long no longer holds the watermark back", .type = WOT_DURATION},
+    {"sink.parallelism", WOPT_APPLIED, NULL, "the sink's parallelism (runtime/vertices.c)", .type = WOT_INT},
+    {0},
 };
 
 /* sink.buffer-flush.max-rows / .interval: both greater than zero, or neither
@@ -68,7 +72,7 @@ static bool buffer_flush(WKafkaConfig *cfg, const WOptions *o, WError *err)
     if (!wopts_get_long(o, "sink.buffer-flush.max-rows", 0, &cfg->flush_max_rows, err)) return false;
     const char *iv = wopts_get(o, "sink.buffer-flush.interval");
     cfg->flush_interval_ms = 0;
-    if (iv && !wduration_parse(iv, &cfg->flush_interval_ms, err)) return false;
+    if (iv && !wopts_parse_duration_ms(iv, &cfg->flush_interval_ms, err)) return false;
     if ((cfg->flush_max_rows > 0) != (cfg->flush_interval_ms > 0))
         return werr_set(err, WEXC_VALIDATION,
                         "'sink.buffer-flush.max-rows' and 'sink.buffer-flush.interval' must be set to be greater than "
@@ -87,7 +91,7 @@ bool wkafka_upsert_config(WKafkaConfig *cfg, const WTableSpec *spec, bool as_sou
     if (!wopts_get(o, "value.format"))
         return werr_set(err, WEXC_VALIDATION, "Could not find required %s format 'value.format'.", as_source ? "scan" : "sink");
     wopts_free(&cfg->props);
-    if (!wkafka_check_common(cfg, spec, "upsert-kafka", UPSERT_REQUIRED, UPSERT_OPTIONAL, as_source, err)) return false;
+    if (!wkafka_check_common(cfg, spec, "upsert-kafka", UPSERT_INVENTORY, as_source, err)) return false;
     cfg->upsert = true;
     if (spec->npk == 0)
         return werr_set(err, WEXC_VALIDATION,

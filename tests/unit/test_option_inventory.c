@@ -1203,6 +1203,46 @@ static bool format_key(const char *key)
     return false;
 }
 
+/* A value of the option's type that is not its default. */
+static const char *not_default(const WConnOption *o)
+{
+    static char buf[128];
+    switch (o->type) {
+    case WOT_INT: case WOT_LONG: return o->dflt && !strcmp(o->dflt, "7") ? "8" : "7";
+    case WOT_DOUBLE: return "0.7";
+    case WOT_BOOL: return o->dflt && !strcasecmp(o->dflt, "false") ? "true" : "false";
+    case WOT_DURATION: return "7 s";
+    case WOT_MEMORY: return "7mb";
+    case WOT_ENUM: {
+        /* the first value that is not the default */
+        const char *p = o->enum_of->values;
+        for (;;) {
+            const char *q = strstr(p, ", ");
+            size_t n = q ? (size_t)(q - p) : strlen(p);
+            snprintf(buf, sizeof buf, "%.*s", (int)n, p);
+            if (!o->dflt || strcasecmp(buf, o->dflt) != 0 || !q) return buf;
+            p = q + 2;
+        }
+    }
+    default: return "x-not-default";
+    }
+}
+
+/* A value its type refuses ("" for a type without a check), and the message the check gives. */
+static const char *bad_value(const WConnOption *o)
+{
+    switch (o->type) {
+    case WOT_INT: return "3000000000";
+    case WOT_LONG: return " 5";
+    case WOT_DOUBLE: return "half";
+    case WOT_BOOL: return "yes";
+    case WOT_DURATION: return "1 fortnight";
+    case WOT_MEMORY: return "big";
+    case WOT_ENUM: return "x-none-of-them";
+    default: return "";
+    }
+}
+
 WTEST(option_inventory_every_accepted_option_has_an_effect_or_an_error)
 {
     snprintf(g_dir, sizeof g_dir, "/tmp/weir-inv-XXXXXX");
@@ -1240,16 +1280,16 @@ WTEST(option_inventory_every_accepted_option_has_an_effect_or_an_error)
                 checked++;
             }
             if (o->effect == WOPT_REFUSED && !strchr(o->key, '#')) {
-                /* a value other than the default is refused, naming the option */
+                /* a value of its type other than the default is refused, naming the option */
                 char setup[512];
-                snprintf(setup, sizeof setup, "CREATE TABLE t (a INT) WITH ('connector' = '%s'%s, '%s' = 'x-not-default')",
+                snprintf(setup, sizeof setup, "CREATE TABLE t (a INT) WITH ('connector' = '%s'%s, '%s' = '%s')",
                          c->name, !strcmp(c->name, "filesystem") ? ", 'path' = '$D/in', 'format' = 'csv'"
                          : !strcmp(c->name, "jdbc") ? ", 'url' = 'jdbc:postgresql://127.0.0.1:1/x', 'table-name' = 't'"
                          : !strcmp(c->name, "kafka") ? ", 'properties.bootstrap.servers' = '127.0.0.1:1', "
                                                                 "'topic' = 't', 'format' = 'csv'"
                          : !strcmp(c->name, "upsert-kafka") ? ", 'properties.bootstrap.servers' = '127.0.0.1:1', "
                                                                 "'topic' = 't', 'key.format' = 'csv', 'value.format' = 'csv'"
-                         : "", o->key);
+                         : "", o->key, not_default(o));
 
                 WError e;
                 const char *q = c->can_source ? "SELECT * FROM t" : "INSERT INTO t VALUES (1)";
@@ -1310,4 +1350,84 @@ WTEST(option_inventory_refuses_unimplemented_filesystem_options_by_name)
     CHECK_STR(e.msg, "Can not configure a 'metastore' partition commit policy for a file system table. You can only "
                      "configure 'metastore' partition commit policy for a hive table.");
     inv_rm_rf(g_dir);
+}
+
+/* Every entry's type: its default parses as its type, and a value its type refuses is refused by
+   the connector's validation (before anything else: Flink reads every declared option first) with
+   the type's message, for a source and for a sink alike. */
+WTEST(option_inventory_types_and_defaults)
+{
+    int typed = 0;
+    for (const WConnector *const *cp = wconnector_all(); *cp; cp++) {
+        const WConnector *c = *cp;
+        for (int i = 0; c->options[i].key; i++) {
+            const WConnOption *o = &c->options[i];
+            WError e;
+            werr_clear(&e);
+            if (o->dflt && !wconn_option_check_value(o, o->dflt, &e))
+                report(wtest_failed_, c->name, o->key, fail_why("the default does not parse: %s%s", e.msg, ""));
+            CHECK((o->type == WOT_ENUM) == (o->enum_of != NULL));
+            const char *bad = bad_value(o);
+            if (!*bad || strchr(o->key, '#')) continue;
+            /* the message of the type */
+            werr_clear(&e);
+            CHECK(!wconn_option_check_value(o, bad, &e));
+            char want[1024];
+            snprintf(want, sizeof want, "%s", e.msg);
+            for (int use = 0; use < 2; use++) {
+                bool as_source = use == 0;
+                if (as_source ? !c->can_source : !c->can_sink) continue;
+                InvSpec t;
+                int_string_spec(&t, "default_catalog.default_database.t", "a");
+                wopts_set(&t.opts, "connector", c->name);
+                for (int k = 0; c->options[k].key; k++)
+                    if (c->options[k].required) wopts_set(&t.opts, c->options[k].key, "x");
+                if (!strcmp(c->name, "filesystem")) wopts_set(&t.opts, "format", "csv");
+                if (!strcmp(c->name, "jdbc")) wopts_set(&t.opts, "url", "jdbc:postgresql://127.0.0.1:1/x");
+                if (!strcmp(c->name, "kafka")) { wopts_set(&t.opts, "topic", "t"); wopts_set(&t.opts, "format", "csv"); }
+                if (!strcmp(c->name, "upsert-kafka")) {
+                    wopts_set(&t.opts, "topic", "t");
+                    wopts_set(&t.opts, "key.format", "csv");
+                    wopts_set(&t.opts, "value.format", "csv");
+                }
+                wopts_set(&t.opts, o->key, bad);
+                wopts_set(&t.opts, "zz-not-an-option", "1");    /* reported after the values */
+                werr_clear(&e);
+                bool ok = c->validate(&t.spec, as_source, &e);
+                wopts_free(&t.opts);
+                /* nexmark parses its options first with its own messages for an int beyond its range and
+                   a rate.shape it does not know (Flink's nexmark connector is not measured here) */
+                if (!ok && !strcmp(c->name, "nexmark") && !strncmp(e.msg, "Could not parse value '", 23)) continue;
+                if (ok) report(wtest_failed_, c->name, o->key, fail_why("'%s' accepted%s", bad, ""));
+                else if (strcmp(e.msg, want) != 0)
+                    report(wtest_failed_, c->name, o->key, fail_why("refused with \"%s\", not \"%s\"", e.msg, want));
+                typed++;
+            }
+        }
+    }
+    CHECK(typed > 80);
+    /* the checks themselves, as Flink 2.3 parses (measured) */
+    static const WConnOption I = {"i", WOPT_APPLIED, NULL, "", .type = WOT_INT};
+    static const WConnOption L = {"l", WOPT_APPLIED, NULL, "", .type = WOT_LONG};
+    static const WConnOption D = {"d", WOPT_APPLIED, NULL, "", .type = WOT_DOUBLE};
+    WError e;
+    werr_clear(&e);
+    CHECK(wconn_option_check_value(&I, "-2147483648", &e) && wconn_option_check_value(&I, "+7", &e));
+    CHECK(!wconn_option_check_value(&I, "2147483648", &e));
+    CHECK_STR(e.msg, "For input string: \"2147483648\"");
+    CHECK(wconn_option_check_value(&L, "9223372036854775807", &e));
+    werr_clear(&e);
+    CHECK(!wconn_option_check_value(&L, " 5 ", &e));
+    CHECK_STR(e.msg, "For input string: \" 5 \"");
+    werr_clear(&e);
+    CHECK(!wconn_option_check_value(&L, "", &e));
+    CHECK_STR(e.msg, "For input string: \"\"");
+    CHECK(wconn_option_check_value(&D, " 1.5e3d ", &e) && wconn_option_check_value(&D, "-Infinity", &e) &&
+          wconn_option_check_value(&D, ".5", &e) && wconn_option_check_value(&D, "0x1.8p1", &e));
+    werr_clear(&e);
+    CHECK(!wconn_option_check_value(&D, "1e", &e));
+    CHECK_STR(e.msg, "For input string: \"1e\"");
+    werr_clear(&e);
+    CHECK(!wconn_option_check_value(&D, " ", &e));
+    CHECK_STR(e.msg, "empty String");
 }
