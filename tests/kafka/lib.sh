@@ -23,9 +23,10 @@ fail() { echo "FAIL $TEST_NAME: $*"; FAILS=$((FAILS + 1)); }
 # watchdog SECS OUT CMD...: run CMD with its stdout and stderr to the file OUT (its exit status);
 # when it still runs after SECS, the stacks of its threads (gdb, where installed) go to stderr before
 # it is killed (status 124), so a job that hangs on a loaded machine shows where it waits. CMD is
-# exec'd (use env VAR=... for variables).
+# exec'd (use env VAR=... for variables). WATCHDOG_GDB: a gdb command file run after the stacks
+# (default: hang_state.gdb here, the job's lanes and checkpoint coordinator).
 watchdog() {
-  local secs="$1" out="$2" pid t=0 st
+  local secs="$1" out="$2" pid t=0 st gdbx="${WATCHDOG_GDB:-$ROOT/tests/kafka/hang_state.gdb}"
   shift 2
   "$@" > "$out" 2>&1 &
   pid=$!
@@ -33,7 +34,11 @@ watchdog() {
     if (( t >= secs * 10 )); then
       echo "watchdog: '$*' still runs after ${secs}s; its threads:" >&2
       if command -v gdb > /dev/null 2>&1; then
-        timeout 60 gdb -p "$pid" -batch -ex 'thread apply all bt' 2>&1 | grep -E '^(Thread|#)' >&2
+        # weir's own frames (the library threads only poll), then the job's state
+        timeout 60 gdb -p "$pid" -batch -ex 'thread apply all bt' -x "$gdbx" 2>&1 \
+          | awk '/^Thread / { keep = /"weir"/; if (keep) print; next }
+                 /^#/ { if (keep && / at src\//) print; next }
+                 !/^\[|^$|^(Reading|Downloading|warning:)/' >&2
       fi
       kill -KILL "$pid" 2> /dev/null
       wait "$pid" 2> /dev/null
