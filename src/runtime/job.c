@@ -1085,8 +1085,14 @@ static void *lane_main(void *arg)
            tests/kafka/handover_flink.sh saw Flink read those records again) */
         if (job_failed(j)) break;
         if (active > 0) {
+            int64_t ck_before = L->ck_id;
             active = lane_pump(L);
-            progress = !L->ck_id && !L->stop_wait;     /* paused sources: sleep until woken */
+            /* paused sources: sleep until woken. But a checkpoint entered inside the pump (a send
+               into a full inbox works off this lane's own inbox, which may hold the first barrier:
+               ck_barrier) has barriers of its own to forward first: ck_step must run before the
+               lane sleeps, or every lane waits for this one's barrier and none wakes it (the
+               exactly_once gap hang: four lanes asleep, lane 1 in checkpoint 3 with nothing sent) */
+            progress = (!L->ck_id && !L->stop_wait) || L->ck_id != ck_before;
         }
         /* Fairness: while the lane's own sources keep reading rows, it takes about one message
            per other lane before reading its sources again, so that with a downstream subtask that
