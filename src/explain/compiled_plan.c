@@ -318,18 +318,26 @@ static json_t *changelog_json(uint8_t m)
     return a;
 }
 
+/* joinSpec's nonEquiCondition: join r's residual condition, null for none */
+static json_t *non_equi_json(const ExCtx *x, const WRel *r)
+{
+    const WRelJoin *rj = wrel_join(r);
+    return rj->cond ? ex_rex_json(x->p, rj->cond, NULL) : json_null();
+}
+
 static json_t *join_spec(const WRel *r)
 {
+    const WRelJoin *rj = wrel_join(r);
     json_t *s = json_object();
-    const char *jt = r->semi ? "SEMI" : r->anti ? "ANTI"
-                   : r->join_type == AJ_LEFT ? "LEFT" : r->join_type == AJ_RIGHT ? "RIGHT"
-                   : r->join_type == AJ_FULL ? "FULL" : "INNER";
+    const char *jt = rj->semi ? "SEMI" : rj->anti ? "ANTI"
+                   : rj->type == AJ_LEFT ? "LEFT" : rj->type == AJ_RIGHT ? "RIGHT"
+                   : rj->type == AJ_FULL ? "FULL" : "INNER";
     json_object_set_new(s, "joinType", json_string(jt));
     json_object_set_new(s, "leftKeys", cp_ints_json(r->nkeys, r->keys));
-    json_object_set_new(s, "rightKeys", cp_ints_json(r->nkeys, r->right_keys));
+    json_object_set_new(s, "rightKeys", cp_ints_json(r->nkeys, rj->right_keys));
     json_t *fn = json_array();
     for (int k = 0; k < r->nkeys; k++)
-        json_array_append_new(fn, json_boolean(!r->key_filter_nulls || r->key_filter_nulls[k]));
+        json_array_append_new(fn, json_boolean(!rj->key_filter_nulls || rj->key_filter_nulls[k]));
     json_object_set_new(s, "filterNulls", fn);
     return s;
 }
@@ -464,7 +472,7 @@ static void window_rank_join_json(const ExCtx *x, const WRel *r, json_t *j)
     const WRelWindow *rw = wrel_window(r);
     if (r->kind == WR_WINDOW_JOIN) {
         json_t *js = join_spec(r);
-        json_object_set_new(js, "nonEquiCondition", r->join_cond ? ex_rex_json(x->p, r->join_cond, NULL) : json_null());
+        json_object_set_new(js, "nonEquiCondition", non_equi_json(x, r));
         json_object_set_new(j, "joinSpec", js);
         json_object_set_new(j, "leftWindowing", attached_windowing(r, in, rw->start_col, rw->end_col));
         json_object_set_new(j, "rightWindowing", attached_windowing(r, r->inputs[1], rw->rstart_col, rw->rend_col));
@@ -765,14 +773,14 @@ static bool cp_join(const CpNode *cn, json_t *j)
     const ExCtx *x = cn->x;
     const WRel *r = wrel_as_join(cn->r);
     json_t *js = join_spec(r);
-    json_object_set_new(js, "nonEquiCondition", r->join_cond ? ex_rex_json(x->p, r->join_cond, NULL) : json_null());
+    json_object_set_new(js, "nonEquiCondition", non_equi_json(x, r));
     json_object_set_new(j, "joinSpec", js);
     /* Flink 2.3 writes the inputs' upsert keys only when they have some */
     if (r->inputs[0]->nunique >= 0) json_object_set_new(j, "leftUpsertKeys", upsert_keys(r->inputs[0]));
     if (r->inputs[1]->nunique >= 0) json_object_set_new(j, "rightUpsertKeys", upsert_keys(r->inputs[1]));
     json_t *st = json_array();
-    json_array_append_new(st, state_entry(0, r->ttl_left_ms, "leftState"));
-    json_array_append_new(st, state_entry(1, r->ttl_right_ms, "rightState"));
+    json_array_append_new(st, state_entry(0, wrel_join(r)->ttl_left_ms, "leftState"));
+    json_array_append_new(st, state_entry(1, wrel_join(r)->ttl_right_ms, "rightState"));
     json_object_set_new(j, "state", st);
     return false;
 }
@@ -783,15 +791,15 @@ static bool cp_interval_join(const CpNode *cn, json_t *j)
     const WRel *r = cn->r;
     json_t *ij = json_object();
     json_t *js = join_spec(r);
-    json_object_set_new(js, "nonEquiCondition", r->join_cond ? ex_rex_json(x->p, r->join_cond, NULL) : json_null());
+    json_object_set_new(js, "nonEquiCondition", non_equi_json(x, r));
     json_object_set_new(ij, "joinSpec", js);
     json_t *wb = json_object();
-    bool rowtime = r->inputs[0]->out.types[r->left_time_col]->time_attr != WTA_PROCTIME;
+    bool rowtime = r->inputs[0]->out.types[wrel_join(r)->left_time_col]->time_attr != WTA_PROCTIME;
     json_object_set_new(wb, "isEventTime", json_boolean(rowtime));
     json_object_set_new(wb, "leftLowerBound", json_integer(wrel_interval(r)->lower_ms));
     json_object_set_new(wb, "leftUpperBound", json_integer(wrel_interval(r)->upper_ms));
-    json_object_set_new(wb, "leftTimeIndex", json_integer(r->left_time_col));
-    json_object_set_new(wb, "rightTimeIndex", json_integer(r->right_time_col));
+    json_object_set_new(wb, "leftTimeIndex", json_integer(wrel_join(r)->left_time_col));
+    json_object_set_new(wb, "rightTimeIndex", json_integer(wrel_join(r)->right_time_col));
     json_object_set_new(ij, "windowBounds", wb);
     json_object_set_new(j, "intervalJoinSpec", ij);
     return false;
@@ -802,11 +810,11 @@ static bool cp_temporal_join(const CpNode *cn, json_t *j)
     const ExCtx *x = cn->x;
     const WRel *r = cn->r;
     json_t *js = join_spec(r);
-    json_object_set_new(js, "nonEquiCondition", r->join_cond ? ex_rex_json(x->p, r->join_cond, NULL) : json_null());
+    json_object_set_new(js, "nonEquiCondition", non_equi_json(x, r));
     json_object_set_new(j, "joinSpec", js);
     json_object_set_new(j, "isTemporalFunctionJoin", json_false());
-    json_object_set_new(j, "leftTimeAttributeIndex", json_integer(r->left_time_col));
-    json_object_set_new(j, "rightTimeAttributeIndex", json_integer(r->right_time_col));
+    json_object_set_new(j, "leftTimeAttributeIndex", json_integer(wrel_join(r)->left_time_col));
+    json_object_set_new(j, "rightTimeAttributeIndex", json_integer(wrel_join(r)->right_time_col));
     return false;
 }
 
@@ -1087,25 +1095,26 @@ static bool cp_lookup_join(const CpNode *cn, json_t *j)
 {
     const ExCtx *x = cn->x;
     const WRel *r = cn->r;
+    const WRelJoin *rj = wrel_join(r);
     WArena *a = cn->a;
     const WRel *in = cn->in;
-    const WRel *dim = r->lookup_scan;
-    json_object_set_new(j, "joinType", json_string(r->join_type == AJ_LEFT ? "LEFT" : "INNER"));
-    json_object_set_new(j, "joinCondition", r->shown_cond ? ex_rex_json(x->p, r->shown_cond, NULL) : json_null());
+    const WRel *dim = rj->lookup_scan;
+    json_object_set_new(j, "joinType", json_string(rj->type == AJ_LEFT ? "LEFT" : "INNER"));
+    json_object_set_new(j, "joinCondition", rj->shown_cond ? ex_rex_json(x->p, rj->shown_cond, NULL) : json_null());
     json_t *tt = json_object(), *lts = json_object();
     json_object_set_new(lts, "table", table_json(x, dim->table, dim->table_qname, NULL));
     /* the conjuncts on dim columns alone (not in joinCondition): Flink's jdbc source takes
        them as pushed-down predicates over the dim row */
     WExpr *cs[256];
     int n = 0, ln = r->inputs[0]->out.n;
-    wplan_split_and(r->join_cond, cs, &n, 256);
+    wplan_split_and(rj->cond, cs, &n, 256);
     int *m = WA_ARRAY(a, int, ln + dim->out.n);
     for (int i = 0; i < ln + dim->out.n; i++) m[i] = i - ln;
     json_t *preds = json_array();
     for (int i = 0; i < n; i++) {
         WExpr *sh[256];
         int ns = 0;
-        wplan_split_and(r->shown_cond, sh, &ns, 256);
+        wplan_split_and(rj->shown_cond, sh, &ns, 256);
         bool shown = false;
         for (int k = 0; k < ns; k++) shown = shown || sh[k] == cs[i];
         if (!shown) json_array_append_new(preds, ex_rex_json(x->p, cs[i], m));
@@ -1135,13 +1144,13 @@ static bool cp_lookup_join(const CpNode *cn, json_t *j)
         json_object_set_new(f, "type", json_string("FieldRef"));
         json_object_set_new(f, "index", json_integer(r->keys[k]));
         char idx[16];
-        snprintf(idx, sizeof idx, "%d", r->right_keys[k]);
+        snprintf(idx, sizeof idx, "%d", rj->right_keys[k]);
         json_object_set_new(keys, idx, f);
     }
     for (int p = 0; p < dim->table->npk; p++) {
         bool found = false;
         for (int k = 0; k < r->nkeys; k++)
-            found = found || !strcmp(dim->out.names[r->right_keys[k]], dim->table->cols[dim->table->pk[p]].name);
+            found = found || !strcmp(dim->out.names[rj->right_keys[k]], dim->table->cols[dim->table->pk[p]].name);
         pk_in_keys = pk_in_keys && found;
     }
     json_object_set_new(j, "lookupKeys", keys);

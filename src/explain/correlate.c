@@ -70,7 +70,7 @@ void ex_correlate_digest(const ExCtx *x, const WRel *r, WStrBuf *out)
         calcite_type(out, r->out.types[i]);
         wsb_printf(out, " %s", names[i]);
     }
-    wsb_printf(out, ")], joinType=[%s]", r->join_type == AJ_LEFT ? "LEFT" : "INNER");
+    wsb_printf(out, ")], joinType=[%s]", wrel_correlate(r)->join_type == AJ_LEFT ? "LEFT" : "INNER");
     if (r->cond) {
         wsb_puts(out, ", condition=[");
         ex_rex(out, r->cond, NULL, EXD_AST);
@@ -114,7 +114,7 @@ void ex_correlate_json(const ExCtx *x, const WRel *r, json_t *j)
 {
     WArena *a = x->p->arena;
     const WRel *in = r->inputs[0];
-    json_object_set_new(j, "joinType", json_string(r->join_type == AJ_LEFT ? "LEFT" : "INNER"));
+    json_object_set_new(j, "joinType", json_string(wrel_correlate(r)->join_type == AJ_LEFT ? "LEFT" : "INNER"));
     const char **phys, **sql;
     const WType **types;
     int nf = wunnest_columns(x->p, r->exprs[0]->type, wrel_correlate(r)->ordinality, false, &phys, &sql, &types);

@@ -256,9 +256,9 @@ static void legacy_window_digest(const ExCtx *x, const WRel *r, const char *cons
 
 static const char *join_type_name(const WRel *r)
 {
-    if (r->semi) return "LeftSemiJoin";
-    if (r->anti) return "LeftAntiJoin";
-    switch (r->join_type) {
+    if (wrel_join(r)->semi) return "LeftSemiJoin";
+    if (wrel_join(r)->anti) return "LeftAntiJoin";
+    switch (wrel_join(r)->type) {
     case AJ_LEFT: return "LeftOuterJoin";
     case AJ_RIGHT: return "RightOuterJoin";
     case AJ_FULL: return "FullOuterJoin";
@@ -269,7 +269,7 @@ static const char *join_type_name(const WRel *r)
 /* Names of a join's combined row (left ++ right), right names made unique as Calcite does. */
 static const char *const *join_names(const ExCtx *x, const WRel *r)
 {
-    const WRel *l = r->inputs[0], *rt = r->kind == WR_LOOKUP_JOIN ? r->lookup_scan : r->inputs[1];
+    const WRel *l = r->inputs[0], *rt = r->kind == WR_LOOKUP_JOIN ? wrel_join(r)->lookup_scan : r->inputs[1];
     int n = l->out.n + rt->out.n;
     WArena *a = x->p->arena;
     const char **names = WA_ARRAY(a, const char *, n ? n : 1);
@@ -291,24 +291,25 @@ static const char *const *join_names(const ExCtx *x, const WRel *r)
 
 static void join_condition(const ExCtx *x, const WRel *r, const char *const *names, ExDialect d, WStrBuf *out)
 {
+    const WRelJoin *rj = wrel_join(r);
     int ln = r->inputs[0]->out.n;
     if (ex_setops_null_safe_condition(r, names, d, out)) return;
-    int nterms = r->nkeys + (r->join_cond ? 1 : 0);
+    int nterms = r->nkeys + (rj->cond ? 1 : 0);
     if (nterms == 0) { wsb_puts(out, "true"); return; }
     bool exec = d == EXD_EXEC;
     if (nterms > 1) wsb_puts(out, exec ? "(" : "AND(");
     int t = 0;
     for (int k = 0; k < r->nkeys; k++, t++) {
         if (t) wsb_puts(out, exec ? " AND " : ", ");
-        const char *op = r->key_filter_nulls && !r->key_filter_nulls[k] ? "IS NOT DISTINCT FROM" : "=";
-        const char *a = names[r->keys[k]], *b = names[ln + r->right_keys[k]];
+        const char *op = rj->key_filter_nulls && !rj->key_filter_nulls[k] ? "IS NOT DISTINCT FROM" : "=";
+        const char *a = names[r->keys[k]], *b = names[ln + rj->right_keys[k]];
         if (exec) wsb_printf(out, "(%s %s %s)", a, op, b);
         else wsb_printf(out, "%s(%s, %s)", op, a, b);
     }
-    if (r->join_cond) {
+    if (rj->cond) {
         if (t) wsb_puts(out, exec ? " AND " : ", ");
         /* a nested AND is flattened into the outer one */
-        const WExpr *c = r->join_cond;
+        const WExpr *c = rj->cond;
         if (c->kind == WX_AND && nterms > 1) {
             for (int i = 0; i < c->nargs; i++) {
                 if (i) wsb_puts(out, exec ? " AND " : ", ");
@@ -746,8 +747,8 @@ static void dg_join(const DgNode *dn, WStrBuf *out)
     wsb_puts(out, "], ");
     select_list(x, r, out);
     wsb_printf(out, ", leftInputSpec=[%s], rightInputSpec=[%s]",
-               input_spec(r->inputs[0], r->nkeys, r->keys), input_spec(r->inputs[1], r->nkeys, r->right_keys));
-    if (r->join_minibatch) wsb_puts(out, ", miniBatch=[true]");
+               input_spec(r->inputs[0], r->nkeys, r->keys), input_spec(r->inputs[1], r->nkeys, wrel_join(r)->right_keys));
+    if (wrel_join(r)->minibatch) wsb_puts(out, ", miniBatch=[true]");
     if (d == EXD_REL) ttl_hint_text(ex_hint(x, r), true, out);
     wsb_putc(out, ')');
 }
@@ -756,15 +757,16 @@ static void dg_interval_join(const DgNode *dn, WStrBuf *out)
 {
     const ExCtx *x = dn->x;
     const WRel *r = dn->r;
+    const WRelJoin *rj = wrel_join(r);
     ExDialect d = dn->d;
     const char *const *jn = join_names(x, r);
-    bool rowtime = r->inputs[0]->out.types[r->left_time_col]->time_attr != WTA_PROCTIME;
+    bool rowtime = r->inputs[0]->out.types[rj->left_time_col]->time_attr != WTA_PROCTIME;
     wsb_printf(out, "(joinType=[%s], windowBounds=[isRowTime=%s, leftLowerBound=%lld, leftUpperBound=%lld, "
                "leftTimeIndex=%d, rightTimeIndex=%d], where=[", join_type_name(r), rowtime ? "true" : "false",
-               (long long)wrel_interval(r)->lower_ms, (long long)wrel_interval(r)->upper_ms, r->left_time_col, r->right_time_col);
+               (long long)wrel_interval(r)->lower_ms, (long long)wrel_interval(r)->upper_ms, rj->left_time_col, rj->right_time_col);
     /* Flink shows the whole condition, time bounds included */
     WRel shown = *r;
-    if (r->shown_cond) shown.join_cond = r->shown_cond;
+    if (rj->shown_cond) wrel_join_mut(&shown)->cond = rj->shown_cond;
     join_condition(x, &shown, jn, d, out);
     wsb_puts(out, "], ");
     select_list(x, r, out);
@@ -788,20 +790,21 @@ static void dg_lookup_join(const DgNode *dn, WStrBuf *out)
 {
     const ExCtx *x = dn->x;
     const WRel *r = dn->r;
+    const WRelJoin *rj = wrel_join(r);
     ExDialect d = dn->d;
     /* conjuncts on the dim table's columns alone are pushed into the jdbc source (Flink's
        SupportsFilterPushDown) and are not shown */
     const char *const *jn = join_names(x, r);
-    wsb_printf(out, "(table=[%s], joinType=[%s], lookup=[", r->lookup_scan->table_qname,
+    wsb_printf(out, "(table=[%s], joinType=[%s], lookup=[", rj->lookup_scan->table_qname,
                join_type_name(r));
     for (int k = 0; k < r->nkeys; k++)
-        wsb_printf(out, "%s%s=%s", k ? ", " : "", r->lookup_scan->out.names[r->right_keys[k]],
+        wsb_printf(out, "%s%s=%s", k ? ", " : "", rj->lookup_scan->out.names[rj->right_keys[k]],
                    jn[r->keys[k]]);
     wsb_putc(out, ']');
     WRel shown = *r;
     shown.nkeys = 0;
-    shown.join_cond = r->shown_cond;
-    if (shown.join_cond) {
+    wrel_join_mut(&shown)->cond = rj->shown_cond;
+    if (wrel_join(&shown)->cond) {
         wsb_puts(out, ", joinCondition=[");
         join_condition(x, &shown, jn, d, out);
         wsb_putc(out, ']');

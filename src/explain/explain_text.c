@@ -532,11 +532,12 @@ static void collect_advice(const ExCtx *x, const WRel *r, AdviceList *l, int dep
     /* weir's state advice: state that never expires on an unbounded input */
     bool stateful = r->kind == WR_GROUP_AGG || r->kind == WR_JOIN || r->kind == WR_DEDUP ||
                     r->kind == WR_RANK || r->kind == WR_SORT_LIMIT || r->kind == WR_CHANGELOG_NORMALIZE;
-    bool never = r->kind == WR_JOIN ? (r->ttl_left_ms == 0 || r->ttl_right_ms == 0) : r->ttl_ms == 0;
+    const WRelJoin *rj = r->kind == WR_JOIN ? wrel_join(r) : NULL;     /* NULL unless a Join */
+    bool never = rj ? (rj->ttl_left_ms == 0 || rj->ttl_right_ms == 0) : r->ttl_ms == 0;
     if (stateful && never && source_unbounded(r)) {
         const char *state = r->kind == WR_GROUP_AGG ? "groupAggregateState"
-                          : r->kind == WR_JOIN ? (r->ttl_left_ms == 0 && r->ttl_right_ms == 0 ? "leftState and rightState"
-                                                  : r->ttl_left_ms == 0 ? "leftState" : "rightState")
+                          : rj ? (rj->ttl_left_ms == 0 && rj->ttl_right_ms == 0 ? "leftState and rightState"
+                                  : rj->ttl_left_ms == 0 ? "leftState" : "rightState")
                           : r->kind == WR_DEDUP ? "deduplicateState"
                           : r->kind == WR_RANK || r->kind == WR_SORT_LIMIT ? "rankState" : "changelogNormalizeState";
         char *t = wa_sprintf(a, "The state of %s (%s) never expires: 'table.exec.state.ttl' is 0 ms and no "
@@ -547,7 +548,7 @@ static void collect_advice(const ExCtx *x, const WRel *r, AdviceList *l, int dep
     }
     /* weir's state advice: a hinted join side that no hint key can reach */
     const WStateTtlHint *h = ex_hint(x, r);
-    if (h && r->kind == WR_JOIN && (h->left || h->right)) {
+    if (h && rj && (h->left || h->right)) {
         for (int side = 0; side < 2; side++) {
             bool unnamed = side == 0 ? h->left_unnamed : h->right_unnamed;
             const char *v = side == 0 ? h->left : h->right;
@@ -557,17 +558,17 @@ static void collect_advice(const ExCtx *x, const WRel *r, AdviceList *l, int dep
                                     "job default 'table.exec.state.ttl' (%s). Hint keys only match tables, views "
                                     "or aliased subqueries that are direct inputs of a join.",
                                  h->hint_name, side == 0 ? "left" : "right", side == 0 ? "leftState" : "rightState",
-                                 ttl_text(a, side == 0 ? r->ttl_left_ms : r->ttl_right_ms));
+                                 ttl_text(a, side == 0 ? rj->ttl_left_ms : rj->ttl_right_ms));
             add_advice(l, r, "ADVICE", t);
         }
     }
     /* weir's state advice: a regular join against a versioned (primary-keyed, updating) table
        from an append-only input with a rowtime: an event-time temporal join keeps far less */
-    if (r->kind == WR_JOIN && !r->semi && !r->anti && (r->join_type == AJ_INNER || r->join_type == AJ_LEFT)) {
+    if (rj && !rj->semi && !rj->anti && (rj->type == AJ_INNER || rj->type == AJ_LEFT)) {
         const WRel *lt = below_exchanges(r->inputs[0]), *rt = below_exchanges(r->inputs[1]);
         int tcol = rowtime_col(lt);
         if (lt->changelog == WCM_INSERT && tcol >= 0 && rt->changelog != WCM_INSERT && rt->nunique > 0 &&
-            keys_cover(r->nkeys, r->right_keys, rt->nunique, rt->unique)) {
+            keys_cover(r->nkeys, rj->right_keys, rt->nunique, rt->unique)) {
             char *t = wa_sprintf(a, "This regular join keeps every row of both inputs in state, but its right input "
                                     "is a versioned table (it has a unique key covered by the join key and updates) "
                                     "and its left input is append-only with the time attribute %s. An event-time "

@@ -121,7 +121,7 @@ static void correlate_node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last,
     if (!alone && depth < 250) {
         prefix(out, last, depth);
         wsb_printf(out, "LogicalCorrelate(correlation=[$cor%d], joinType=[%s], requiredColumns=[{", wrel_correlate(r)->cor_id,
-                   r->join_type == AJ_LEFT ? "left" : "inner");
+                   wrel_correlate(r)->join_type == AJ_LEFT ? "left" : "inner");
         bool *used = WA_ARRAY(p->arena, bool, in->out.n ? in->out.n : 1);
         cols_used(r->exprs[0], used, in->out.n);
         bool first = true;
@@ -172,13 +172,14 @@ static void correlate_node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last,
    and LogicalFilter(condition, probe columns as $cor0.x) / LogicalSnapshot / the dim table. */
 static void lookup_node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth, const char *path)
 {
+    const WRelJoin *rj = wrel_join(r);
     const WRel *l = r->inputs[0], *dim = r->inputs[1];
     int ln = l->out.n, n = ln + dim->out.n;
     bool *used = WA_ARRAY(p->arena, bool, ln ? ln : 1);
-    if (r->join_cond) cols_used(r->join_cond, used, ln);
-    if (r->left_time_col >= 0 && r->left_time_col < ln) used[r->left_time_col] = true;
+    if (rj->cond) cols_used(rj->cond, used, ln);
+    if (rj->left_time_col >= 0 && rj->left_time_col < ln) used[rj->left_time_col] = true;
     wsb_printf(out, "LogicalCorrelate(correlation=[$cor0], joinType=[%s], requiredColumns=[{",
-               r->join_type == AJ_LEFT ? "left" : "inner");
+               rj->type == AJ_LEFT ? "left" : "inner");
     bool first = true;
     for (int i = 0; i < ln; i++)
         if (used[i]) { wsb_printf(out, "%s%d", first ? "" : ", ", i); first = false; }
@@ -191,17 +192,17 @@ static void lookup_node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, in
         names[i] = i < ln ? wa_sprintf(p->arena, "$cor0.%s", l->out.names[i]) : wa_sprintf(p->arena, "$%d", i - ln);
     int d = depth + 1;
     last[d] = true;
-    if (r->join_cond) {
+    if (rj->cond) {
         prefix(out, last, d);
         wsb_puts(out, "LogicalFilter(condition=[");
-        ex_rex(out, r->join_cond, names, EXD_AST);
+        ex_rex(out, rj->cond, names, EXD_AST);
         wsb_puts(out, "])\n");
         d++;
         last[d] = true;
     }
     prefix(out, last, d);
     wsb_printf(out, "LogicalSnapshot(period=[$cor0.%s])\n",
-               r->left_time_col >= 0 && r->left_time_col < ln ? l->out.names[r->left_time_col] : "");
+               rj->left_time_col >= 0 && rj->left_time_col < ln ? l->out.names[rj->left_time_col] : "");
     last[d + 1] = true;
     node(p, dim, out, last, d + 1, wa_sprintf(p->arena, "%s%s1", path, *path ? ", " : ""), NULL);
 }
@@ -357,16 +358,16 @@ static bool ast_join(AstNode *a)
     bool *last = a->last;
     int depth = a->depth;
     const char *path = a->path;
-    if (r->lookup) {
+    if (wrel_join(r)->lookup) {
         lookup_node(p, r, out, last, depth, path);
         return false;
     }
     wsb_puts(out, "LogicalJoin(condition=[");
-    if (r->join_cond) ex_rex(out, r->join_cond, NULL, EXD_AST);
+    if (wrel_join(r)->cond) ex_rex(out, wrel_join(r)->cond, NULL, EXD_AST);
     else wsb_puts(out, "true");
-    const char *jt = r->semi ? "semi" : r->anti ? "anti"
-                   : r->join_type == AJ_LEFT ? "left" : r->join_type == AJ_RIGHT ? "right"
-                   : r->join_type == AJ_FULL ? "full" : "inner";
+    const char *jt = wrel_join(r)->semi ? "semi" : wrel_join(r)->anti ? "anti"
+                   : wrel_join(r)->type == AJ_LEFT ? "left" : wrel_join(r)->type == AJ_RIGHT ? "right"
+                   : wrel_join(r)->type == AJ_FULL ? "full" : "inner";
     wsb_printf(out, "], joinType=[%s]", jt);
     ttl_hints(r, path, out);
     wsb_puts(out, ")\n");

@@ -124,13 +124,14 @@ static void mode_sort_limit(WRel *x, WRel *in)
 
 static void mode_join(WRel *x, WRel *in)
 {
+    WRelJoin *rj = wrel_join_mut(x);
     WRel *l = x->inputs[0], *rt = x->inputs[1];
     x->input_retracts = l->changelog != WCM_INSERT;
-    x->right_retracts = rt->changelog != WCM_INSERT;
-    bool outer = x->join_type != AJ_INNER || x->anti;
-    x->changelog = (x->input_retracts || x->right_retracts || outer) ? ALL_KINDS : WCM_INSERT;
-    if (x->semi) x->changelog = (x->input_retracts || x->right_retracts) ? ALL_KINDS : WCM_INSERT;
-    if (x->anti) x->changelog = ALL_KINDS;
+    rj->right_retracts = rt->changelog != WCM_INSERT;
+    bool outer = rj->type != AJ_INNER || rj->anti;
+    x->changelog = (x->input_retracts || rj->right_retracts || outer) ? ALL_KINDS : WCM_INSERT;
+    if (rj->semi) x->changelog = (x->input_retracts || rj->right_retracts) ? ALL_KINDS : WCM_INSERT;
+    if (rj->anti) x->changelog = ALL_KINDS;
 }
 
 static void mode_dedup(WRel *x, WRel *in)
@@ -262,25 +263,26 @@ bool rd_aggs(Rd *r, json_t *calls, WRel *x)
 
 bool rd_join_spec(Rd *r, json_t *js, WRel *x, const WSchema *combined)
 {
+    WRelJoin *rj = wrel_join_mut(x);
     const char *jt = json_string_value(json_object_get(js, "joinType"));
-    x->join_type = AJ_INNER;
-    if (jt && !strcmp(jt, "LEFT")) x->join_type = AJ_LEFT;
-    else if (jt && !strcmp(jt, "RIGHT")) x->join_type = AJ_RIGHT;
-    else if (jt && !strcmp(jt, "FULL")) x->join_type = AJ_FULL;
-    else if (jt && !strcmp(jt, "SEMI")) x->semi = true;
-    else if (jt && !strcmp(jt, "ANTI")) x->anti = true;
+    rj->type = AJ_INNER;
+    if (jt && !strcmp(jt, "LEFT")) rj->type = AJ_LEFT;
+    else if (jt && !strcmp(jt, "RIGHT")) rj->type = AJ_RIGHT;
+    else if (jt && !strcmp(jt, "FULL")) rj->type = AJ_FULL;
+    else if (jt && !strcmp(jt, "SEMI")) rj->semi = true;
+    else if (jt && !strcmp(jt, "ANTI")) rj->anti = true;
     x->nkeys = rd_ints(r, json_object_get(js, "leftKeys"), &x->keys);
     int *rk;
     int nr = rd_ints(r, json_object_get(js, "rightKeys"), &rk);
     if (nr != x->nkeys) return rd_fail(r, "The compiled plan has a join with unequal key lists%s", "");
-    x->right_keys = rk;
+    rj->right_keys = rk;
     json_t *fn = json_object_get(js, "filterNulls");
-    x->key_filter_nulls = WA_ARRAY(r->a, bool, x->nkeys ? x->nkeys : 1);
-    for (int k = 0; k < x->nkeys; k++) x->key_filter_nulls[k] = !json_is_false(json_array_get(fn, (size_t)k));
+    rj->key_filter_nulls = WA_ARRAY(r->a, bool, x->nkeys ? x->nkeys : 1);
+    for (int k = 0; k < x->nkeys; k++) rj->key_filter_nulls[k] = !json_is_false(json_array_get(fn, (size_t)k));
     json_t *c = json_object_get(js, "nonEquiCondition");
     if (c && !json_is_null(c)) {
-        x->join_cond = rd_rex(r, c, combined);
-        if (!x->join_cond) return false;
+        rj->cond = rd_rex(r, c, combined);
+        if (!rj->cond) return false;
     }
     return true;
 }
@@ -506,10 +508,10 @@ static WRel *rdn_join(Rd *r, RdNode *n)
     if (!rd_join_spec(r, json_object_get(j, "joinSpec"), x, &comb)) return NULL;
     set_unique_from(r, ins[0], json_object_get(j, "leftUpsertKeys"));
     set_unique_from(r, ins[1], json_object_get(j, "rightUpsertKeys"));
-    x->ttl_left_ms = rd_ttl(r, j, 0);
-    x->ttl_right_ms = rd_ttl(r, j, 1);
+    wrel_join_mut(x)->ttl_left_ms = rd_ttl(r, j, 0);
+    wrel_join_mut(x)->ttl_right_ms = rd_ttl(r, j, 1);
     x->ttl_ms = r->dflt_ttl;
-    x->join_minibatch = r->minibatch;   /* Flink reads table.exec.mini-batch.enabled, no field */
+    wrel_join_mut(x)->minibatch = r->minibatch;   /* Flink reads table.exec.mini-batch.enabled, no field */
     return x;
 }
 
@@ -524,8 +526,8 @@ static WRel *rdn_interval_join(Rd *r, RdNode *n)
     json_t *wb = json_object_get(ij, "windowBounds");
     wrel_interval_mut(x)->lower_ms = json_integer_value(json_object_get(wb, "leftLowerBound"));
     wrel_interval_mut(x)->upper_ms = json_integer_value(json_object_get(wb, "leftUpperBound"));
-    x->left_time_col = rd_int(json_object_get(wb, "leftTimeIndex"), RD_BAD_INDEX);
-    x->right_time_col = rd_int(json_object_get(wb, "rightTimeIndex"), RD_BAD_INDEX);
+    wrel_join_mut(x)->left_time_col = rd_int(json_object_get(wb, "leftTimeIndex"), RD_BAD_INDEX);
+    wrel_join_mut(x)->right_time_col = rd_int(json_object_get(wb, "rightTimeIndex"), RD_BAD_INDEX);
     return x;
 }
 
@@ -536,8 +538,8 @@ static WRel *rdn_temporal_join(Rd *r, RdNode *n)
     WRel *x = rd_new_rel(r, WR_TEMPORAL_JOIN, 2);
     WSchema comb = rd_concat(r, &ins[0]->out, &ins[1]->out);
     if (!rd_join_spec(r, json_object_get(j, "joinSpec"), x, &comb)) return NULL;
-    x->left_time_col = rd_int(json_object_get(j, "leftTimeAttributeIndex"), 0);
-    x->right_time_col = rd_int(json_object_get(j, "rightTimeAttributeIndex"), 0);
+    wrel_join_mut(x)->left_time_col = rd_int(json_object_get(j, "leftTimeAttributeIndex"), 0);
+    wrel_join_mut(x)->right_time_col = rd_int(json_object_get(j, "rightTimeAttributeIndex"), 0);
     return x;
 }
 

@@ -257,19 +257,20 @@ static bool rdc_incremental_group_agg(Rd *r, WRel *x, const WRel *in, const WSch
 
 static bool rdc_join(Rd *r, WRel *x, const WRel *in, const WSchema *is)
 {
+    const WRelJoin *rj = wrel_join(x);
     const WSchema *ls = &x->inputs[0]->out, *rs = &x->inputs[1]->out;
     if (!indexes_ok(r, "joinSpec.leftKeys", x->keys, x->nkeys, ls->n) ||
-        !indexes_ok(r, "joinSpec.rightKeys", x->right_keys, x->nkeys, rs->n))
+        !indexes_ok(r, "joinSpec.rightKeys", rj->right_keys, x->nkeys, rs->n))
         return false;
     if (x->kind == WR_INTERVAL_JOIN &&
-        (!time_col_ok(r, "intervalJoinSpec.windowBounds.leftTimeIndex", ls, x->left_time_col) ||
-         !time_col_ok(r, "intervalJoinSpec.windowBounds.rightTimeIndex", rs, x->right_time_col)))
+        (!time_col_ok(r, "intervalJoinSpec.windowBounds.leftTimeIndex", ls, rj->left_time_col) ||
+         !time_col_ok(r, "intervalJoinSpec.windowBounds.rightTimeIndex", rs, rj->right_time_col)))
         return false;
     if (x->kind == WR_TEMPORAL_JOIN &&
-        (!time_col_ok(r, "leftTimeAttributeIndex", ls, x->left_time_col) ||
-         (x->right_time_col != -1 && !time_col_ok(r, "rightTimeAttributeIndex", rs, x->right_time_col))))
+        (!time_col_ok(r, "leftTimeAttributeIndex", ls, rj->left_time_col) ||
+         (rj->right_time_col != -1 && !time_col_ok(r, "rightTimeAttributeIndex", rs, rj->right_time_col))))
         return false;
-    if (x->semi || x->anti) return passthrough_ok(r, x, ls);
+    if (rj->semi || rj->anti) return passthrough_ok(r, x, ls);
     if (!width_ok(r, x, ls->n + rs->n)) return false;
     return columns_ok(r, x, 0, ls, 0, ls->n) && columns_ok(r, x, ls->n, rs, 0, rs->n);
 }

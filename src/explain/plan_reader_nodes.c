@@ -53,7 +53,7 @@ WRel *rd_correlate(Rd *r, json_t *j, WRel *in, const WSchema *out)
     if (nf <= 0 || nf > out->n) return rd_fail(r, "Invalid compiled plan: %s over a value that is not a collection.", fn), NULL;
     wrel_correlate_mut(x)->nleft_out = out->n - nf;
     const char *jt = json_string_value(json_object_get(j, "joinType"));
-    x->join_type = jt && !strcmp(jt, "LEFT") ? AJ_LEFT : AJ_INNER;
+    wrel_correlate_mut(x)->join_type = jt && !strcmp(jt, "LEFT") ? AJ_LEFT : AJ_INNER;
     wrel_correlate_mut(x)->cor_id = 0;
     /* the $cor<N> of the correlation variable, where the operand names it */
     const char *s = json_dumps(json_array_get(ops, 0), JSON_COMPACT);
@@ -590,7 +590,7 @@ WRel *rd_window_join(Rd *r, json_t *j, WRel **ins, const WSchema *out)
     WSchema comb = rd_concat(r, &ins[0]->out, &ins[1]->out);
     if (!rd_join_spec(r, json_object_get(j, "joinSpec"), x, &comb)) return NULL;
     if (!keys_in_range(r, x->nkeys, x->keys, ins[0]->out.n, "join key") ||
-        !keys_in_range(r, x->nkeys, x->right_keys, ins[1]->out.n, "join key"))
+        !keys_in_range(r, x->nkeys, wrel_join(x)->right_keys, ins[1]->out.n, "join key"))
         return NULL;
     json_t *lw = json_object_get(j, "leftWindowing"), *rw = json_object_get(j, "rightWindowing");
     rd_window(r, lw, x);
@@ -598,7 +598,7 @@ WRel *rd_window_join(Rd *r, json_t *j, WRel **ins, const WSchema *out)
         !attached_cols(r, rw, ins[1]->out.n, &xw->rstart_col, &xw->rend_col))
         return NULL;
     xw->time_col = xw->end_col;
-    int expect = ins[0]->out.n + (x->semi || x->anti ? 0 : ins[1]->out.n);
+    int expect = ins[0]->out.n + (wrel_join(x)->semi || wrel_join(x)->anti ? 0 : ins[1]->out.n);
     if (out->n != expect)
         return rd_fail(r, "Invalid compiled plan: the window join has %s output fields.", "the wrong number of"), NULL;
     return x;

@@ -164,13 +164,14 @@ WRel *rd_lookup_join(Rd *r, json_t *j, WRel *in)
         dim->out.types[i] = t->cols[phys[i]].type;
     }
     WRel *x = rd_new_rel(r, WR_LOOKUP_JOIN, 1);
-    x->lookup_scan = dim;
+    WRelJoin *rj = wrel_join_mut(x);
+    rj->lookup_scan = dim;
     const char *jt = json_string_value(json_object_get(j, "joinType"));
-    x->join_type = jt && !strcmp(jt, "LEFT") ? AJ_LEFT : AJ_INNER;
+    rj->type = jt && !strcmp(jt, "LEFT") ? AJ_LEFT : AJ_INNER;
     json_t *lk = json_object_get(j, "lookupKeys");
     x->nkeys = (int)json_object_size(lk);
     x->keys = WA_ARRAY(r->a, int, x->nkeys ? x->nkeys : 1);
-    x->right_keys = WA_ARRAY(r->a, int, x->nkeys ? x->nkeys : 1);
+    rj->right_keys = WA_ARRAY(r->a, int, x->nkeys ? x->nkeys : 1);
     const char *key;
     json_t *v;
     int k = 0;
@@ -182,15 +183,15 @@ WRel *rd_lookup_join(Rd *r, json_t *j, WRel *in)
             return NULL;
         }
         x->keys[k] = li;
-        x->right_keys[k++] = di;
+        rj->right_keys[k++] = di;
     }
     WSchema comb = rd_concat(r, &in->out, &dim->out);
     json_t *jc = json_object_get(j, "joinCondition");
-    if (jc && !json_is_null(jc) && !(x->shown_cond = rd_rex(r, jc, &comb))) return NULL;
+    if (jc && !json_is_null(jc) && !(rj->shown_cond = rd_rex(r, jc, &comb))) return NULL;
     /* pushed-down predicates over the dim row: evaluated with the join condition */
     WExpr *all[256];
     int n = 0;
-    if (x->shown_cond) all[n++] = x->shown_cond;
+    if (rj->shown_cond) all[n++] = rj->shown_cond;
     for (size_t i = 0; i < json_array_size(abs); i++) {
         json_t *preds = json_object_get(json_array_get(abs, i), "predicates");
         for (size_t k = 0; k < json_array_size(preds) && n < 256; k++) {
@@ -202,7 +203,7 @@ WRel *rd_lookup_join(Rd *r, json_t *j, WRel *in)
             all[n++] = e;
         }
     }
-    x->join_cond = wplan_and(r->p, all, n);
+    rj->cond = wplan_and(r->p, all, n);
     return x;
 }
 

@@ -64,17 +64,17 @@ void ex_setops_correlate_digest(const ExCtx *x, const WRel *r, const char *const
 
 bool ex_setops_null_safe_condition(const WRel *r, const char *const *names, ExDialect d, WStrBuf *out)
 {
-    if (r->kind != WR_JOIN || r->nkeys == 0 || r->join_cond || !r->key_filter_nulls) return false;
-    for (int k = 0; k < r->nkeys; k++) if (r->key_filter_nulls[k]) return false;
+    if (r->kind != WR_JOIN || r->nkeys == 0 || wrel_join(r)->cond || !wrel_join(r)->key_filter_nulls) return false;
+    for (int k = 0; k < r->nkeys; k++) if (wrel_join(r)->key_filter_nulls[k]) return false;
     int ln = r->inputs[0]->out.n;
     bool exec = d == EXD_EXEC;
     if (r->nkeys == 1) {
-        wsb_printf(out, "IS NOT DISTINCT FROM(%s, %s)", names[r->keys[0]], names[ln + r->right_keys[0]]);
+        wsb_printf(out, "IS NOT DISTINCT FROM(%s, %s)", names[r->keys[0]], names[ln + wrel_join(r)->right_keys[0]]);
         return true;
     }
     wsb_puts(out, exec ? "(" : "AND(");
     for (int k = 0; k < r->nkeys; k++) {
-        const char *a = names[r->keys[k]], *b = names[ln + r->right_keys[k]];
+        const char *a = names[r->keys[k]], *b = names[ln + wrel_join(r)->right_keys[k]];
         if (k) wsb_puts(out, exec ? " AND " : ", ");
         if (exec) wsb_printf(out, "((%s = %s) OR (%s IS NULL AND %s IS NULL))", a, b, a, b);
         else wsb_printf(out, "OR(=(%s, %s), AND(IS NULL(%s), IS NULL(%s)))", a, b, a, b);

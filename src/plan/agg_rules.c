@@ -371,7 +371,7 @@ static bool rowtime_type(const WType *t) { return t && t->time_attr == WTA_ROWTI
 static bool requires_watermark(const WRel *r)
 {
     switch (r->kind) {
-    case WR_INTERVAL_JOIN: return rowtime_type(r->inputs[0]->out.types[r->left_time_col]);
+    case WR_INTERVAL_JOIN: return rowtime_type(r->inputs[0]->out.types[wrel_join(r)->left_time_col]);
     case WR_TEMPORAL_JOIN: return true;
     case WR_WINDOW_AGG: case WR_WINDOW_RANK: case WR_WINDOW_TVF: case WR_WINDOW_JOIN:
     case WR_LOCAL_WINDOW_AGG: case WR_GLOBAL_WINDOW_AGG:
@@ -421,7 +421,7 @@ static bool uses_trigger(const WRel *r, int depth)
     case WR_DEDUP: case WR_CHANGELOG_NORMALIZE:
         return true;
     case WR_JOIN:                   /* MiniBatchStreamingJoinOperator: not for SEMI / ANTI */
-        if (!r->semi && !r->anti) return true;
+        if (!wrel_join(r)->semi && !wrel_join(r)->anti) return true;
         break;
     default:
         break;
@@ -452,7 +452,7 @@ static bool any_requires_watermark(const WRel *r, int depth)
 static void mark_joins(WRel *r, int depth)
 {
     if (depth > 2000) return;
-    if (r->kind == WR_JOIN) r->join_minibatch = true;
+    if (r->kind == WR_JOIN) wrel_join_mut(r)->minibatch = true;
     for (int i = 0; i < r->ninputs; i++) mark_joins(r->inputs[i], depth + 1);
 }
 

@@ -186,12 +186,13 @@ WRel *bind_join_rel(BindCtx *b, WRel *l, BScope *ls, WRel *r, BScope *rs, AstFro
         cond = and2(p, cond, eq);
     }
     WRel *j = wrel_new(p, WR_JOIN, 2);
+    WRelJoin *rj = wrel_join_mut(j);
     j->inputs[0] = l;
     j->inputs[1] = r;
-    j->join_type = f->join_type == AJ_COMMA || f->join_type == AJ_CROSS ? AJ_INNER : f->join_type;
-    j->join_cond = cond;
+    rj->type = f->join_type == AJ_COMMA || f->join_type == AJ_CROSS ? AJ_INNER : f->join_type;
+    rj->cond = cond;
     j->left_name = scope_single_name(ls);
-    j->right_name = scope_single_name(rs);
+    rj->right_name = scope_single_name(rs);
     if (r->temporal_as_of) {
         /* JOIN versioned FOR SYSTEM_TIME AS OF left.time: an event-time temporal join */
         WExpr *t = bind_expr(b, ls, r->temporal_as_of);
@@ -220,31 +221,31 @@ WRel *bind_join_rel(BindCtx *b, WRel *l, BScope *ls, WRel *r, BScope *rs, AstFro
                 werr_set(p->err, WEXC_TABLE, "Processing-time temporal join is not supported yet.");
                 return NULL;
             }
-            if (j->join_type != AJ_INNER && j->join_type != AJ_LEFT) {
+            if (rj->type != AJ_INNER && rj->type != AJ_LEFT) {
                 werr_set(p->err, "java.lang.IllegalStateException", "Unknown join type %s",
-                         j->join_type == AJ_RIGHT ? "RIGHT" : "FULL");
+                         rj->type == AJ_RIGHT ? "RIGHT" : "FULL");
                 return NULL;
             }
-            j->lookup = true;
+            rj->lookup = true;
         }
-        if (j->join_type != AJ_INNER && j->join_type != AJ_LEFT) {
+        if (rj->type != AJ_INNER && rj->type != AJ_LEFT) {
             werr_set(p->err, WEXC_VALIDATION, "Temporal table join currently only supports INNER JOIN and LEFT JOIN");
             return NULL;
         }
-        j->temporal = true;
-        j->left_time_col = t->col;
-        j->right_time_col = -1;
-        for (int i = 0; i < r->out.n && !j->lookup; i++)
-            if (r->out.types[i]->time_attr == WTA_ROWTIME) j->right_time_col = i;
-        if (j->right_time_col < 0 && !j->lookup) {
+        rj->temporal = true;
+        rj->left_time_col = t->col;
+        rj->right_time_col = -1;
+        for (int i = 0; i < r->out.n && !rj->lookup; i++)
+            if (r->out.types[i]->time_attr == WTA_ROWTIME) rj->right_time_col = i;
+        if (rj->right_time_col < 0 && !rj->lookup) {
             werr_set(p->err, WEXC_VALIDATION,
                      "Event-Time Temporal Table Join requires both primary key and row time attribute in versioned "
                      "table, but no row time attribute can be found.");
             return NULL;
         }
     }
-    bool lnull = j->join_type == AJ_RIGHT || j->join_type == AJ_FULL;
-    bool rnull = j->join_type == AJ_LEFT || j->join_type == AJ_FULL;
+    bool lnull = rj->type == AJ_RIGHT || rj->type == AJ_FULL;
+    bool rnull = rj->type == AJ_LEFT || rj->type == AJ_FULL;
     bind_schema_alloc(p, &j->out, l->out.n + r->out.n);
     bscope_init(out);
     for (int i = 0; i < l->out.n; i++) {
@@ -335,10 +336,10 @@ static WRel *semi_join(BindCtx *b, WRel *in, BScope *s, AstExpr *e, bool negate,
         WRel *j = wrel_new(p, WR_JOIN, 2);
         j->inputs[0] = in;
         j->inputs[1] = r;
-        j->join_type = AJ_INNER;
-        j->semi = !anti;
-        j->anti = anti;
-        j->join_cond = cond;
+        wrel_join_mut(j)->type = AJ_INNER;
+        wrel_join_mut(j)->semi = !anti;
+        wrel_join_mut(j)->anti = anti;
+        wrel_join_mut(j)->cond = cond;
         j->out = in->out;
         return j;
     }
@@ -390,10 +391,10 @@ static WRel *semi_join(BindCtx *b, WRel *in, BScope *s, AstExpr *e, bool negate,
     WRel *j = wrel_new(p, WR_JOIN, 2);
     j->inputs[0] = in;
     j->inputs[1] = r;
-    j->join_type = AJ_INNER;
-    j->semi = !anti;
-    j->anti = anti;
-    j->join_cond = cond;
+    wrel_join_mut(j)->type = AJ_INNER;
+    wrel_join_mut(j)->semi = !anti;
+    wrel_join_mut(j)->anti = anti;
+    wrel_join_mut(j)->cond = cond;
     j->out = in->out;
     return j;
 }

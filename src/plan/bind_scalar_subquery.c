@@ -303,8 +303,8 @@ WRel *bsubq_bind(BindCtx *b, AstQuery *aq, WRel *in, BScope *scope, BindFromFn b
         WRel *j = wrel_new(p, WR_JOIN, 2);
         j->inputs[0] = in;
         j->inputs[1] = r;
-        j->join_type = AJ_LEFT;
-        j->join_cond = NULL;
+        wrel_join_mut(j)->type = AJ_LEFT;
+        wrel_join_mut(j)->cond = NULL;
         j->out.n = in->out.n + r->out.n;
         j->out.names = WA_ARRAY(a, const char *, j->out.n);
         j->out.types = WA_ARRAY(a, const WType *, j->out.n);
@@ -322,7 +322,7 @@ WRel *bsubq_bind(BindCtx *b, AstQuery *aq, WRel *in, BScope *scope, BindFromFn b
             WExpr *key = wexpr_column(a, in->out.n + k, j->out.types[in->out.n + k], r->out.names[k]);
             if (!(eqs[k] = bind_make_eq(b, outer[k], key, e->pos))) return NULL;
         }
-        j->join_cond = nkeys ? wplan_and(p, eqs, nkeys) : NULL;
+        wrel_join_mut(j)->cond = nkeys ? wplan_and(p, eqs, nkeys) : NULL;
         /* the subquery's columns join the scope hidden; no name reaches them (only the map) */
         for (int i = 0; i < r->out.n; i++) {
             bscope_add(a, scope, NULL, "$SCALAR_QUERY", j->out.types[in->out.n + i]);

@@ -93,10 +93,10 @@ static WRel *distinct_rewrite(BindCtx *b, bool intersect, WRel *l, WRel *r, cons
     WRel *j = wrel_new(p, WR_JOIN, 2);
     j->inputs[0] = l;
     j->inputs[1] = r;
-    j->join_type = AJ_INNER;
-    j->semi = intersect;
-    j->anti = !intersect;
-    j->join_cond = cond;
+    wrel_join_mut(j)->type = AJ_INNER;
+    wrel_join_mut(j)->semi = intersect;
+    wrel_join_mut(j)->anti = !intersect;
+    wrel_join_mut(j)->cond = cond;
     j->out = l->out;
     return group_all(p, j, n, 0, NULL);
 }

@@ -205,7 +205,7 @@ WRel *bind_unnest_rel(BindCtx *b, WRel *left, BScope *ls, AstFrom *u, AstJoinTyp
     c->nexprs = 1;
     c->exprs = WA_ARRAY(a, WExpr *, 1);
     c->exprs[0] = coll;
-    c->join_type = left_join ? AJ_LEFT : AJ_INNER;
+    wrel_correlate_mut(c)->join_type = left_join ? AJ_LEFT : AJ_INNER;
     wrel_correlate_mut(c)->ordinality = u->with_ordinality;
     wrel_correlate_mut(c)->cor_id = standalone ? -1 : count_correlates(left);
     wrel_correlate_mut(c)->nleft_out = nl;
@@ -277,7 +277,7 @@ static WRel *rewrite(WPlanCtx *p, WRel *r)
         int nk = 0, nlp = 0, nrp = 0;
         for (int i = 0; i < n; i++) {
             if (nl > 0 && refs_only_below(cs[i], nl) && deterministic(cs[i])) lpush[nlp++] = cs[i];
-            else if (c->join_type == AJ_INNER && refs_only_from(cs[i], nl) && deterministic(cs[i]))
+            else if (wrel_correlate(c)->join_type == AJ_INNER && refs_only_from(cs[i], nl) && deterministic(cs[i]))
                 rpush[nrp++] = shift(p, cs[i], -nl);
             else keep[nk++] = cs[i];
         }

@@ -54,15 +54,17 @@ static bool window_input(const WRel *r)
    of windows and temporal joins keep their conditions (their rules read them). */
 static WRel *push_join_filters(WPlanCtx *p, WRel *j)
 {
-    if (j->kind != WR_JOIN || !j->join_cond || j->temporal || j->join_type == AJ_FULL) return j;
+    if (j->kind != WR_JOIN) return j;
+    const WRelJoin *rj = wrel_join(j);
+    if (!rj->cond || rj->temporal || rj->type == AJ_FULL) return j;
     if (window_input(j->inputs[0]) || window_input(j->inputs[1])) return j;
     int nl = j->inputs[0]->out.n;
-    bool to_left = j->join_type == AJ_INNER && !j->semi && !j->anti;
-    to_left = to_left || (j->join_type == AJ_RIGHT);
-    bool to_right = j->join_type == AJ_INNER || j->join_type == AJ_LEFT;
+    bool to_left = rj->type == AJ_INNER && !rj->semi && !rj->anti;
+    to_left = to_left || (rj->type == AJ_RIGHT);
+    bool to_right = rj->type == AJ_INNER || rj->type == AJ_LEFT;
     WExpr *all[256], *keep[256], *lf[256], *rf[256];
     int n = 0, nk = 0, nlf = 0, nrf = 0;
-    wplan_split_and(j->join_cond, all, &n, 256);
+    wplan_split_and(rj->cond, all, &n, 256);
     for (int i = 0; i < n; i++) {
         int m = join_side_refs(all[i], nl);
         if (m == 1 && to_left) lf[nlf++] = all[i];
@@ -74,7 +76,7 @@ static WRel *push_join_filters(WPlanCtx *p, WRel *j)
     nj->inputs = WA_ARRAY(p->arena, WRel *, 2);
     nj->inputs[0] = nlf ? filter_rel(p, j->inputs[0], wplan_and(p, lf, nlf)) : j->inputs[0];
     nj->inputs[1] = nrf ? filter_rel(p, j->inputs[1], wplan_and(p, rf, nrf)) : j->inputs[1];
-    nj->join_cond = wplan_and(p, keep, nk);
+    wrel_join_mut(nj)->cond = wplan_and(p, keep, nk);
     return nj;
 }
 
@@ -101,7 +103,8 @@ static bool null_on_side(const WExpr *e, int split, int side)
    NULL makes LEFT -> INNER and FULL -> RIGHT... as Flink plans them. */
 static void outer_to_inner(WRel *j, const WExpr *cond)
 {
-    if (j->semi || j->anti || j->temporal || j->join_type == AJ_INNER) return;
+    WRelJoin *rj = wrel_join_mut(j);
+    if (rj->semi || rj->anti || rj->temporal || rj->type == AJ_INNER) return;
     WExpr *cs[256];
     int n = 0;
     wplan_split_and((WExpr *)cond, cs, &n, 256);
@@ -111,11 +114,11 @@ static void outer_to_inner(WRel *j, const WExpr *cond)
         kills_left_pad |= null_on_side(cs[i], nl, 1);
         kills_right_pad |= null_on_side(cs[i], nl, 2);
     }
-    bool left_padded = j->join_type == AJ_RIGHT || j->join_type == AJ_FULL;
-    bool right_padded = j->join_type == AJ_LEFT || j->join_type == AJ_FULL;
+    bool left_padded = rj->type == AJ_RIGHT || rj->type == AJ_FULL;
+    bool right_padded = rj->type == AJ_LEFT || rj->type == AJ_FULL;
     if (kills_left_pad) left_padded = false;
     if (kills_right_pad) right_padded = false;
-    j->join_type = left_padded && right_padded ? AJ_FULL : left_padded ? AJ_RIGHT : right_padded ? AJ_LEFT : AJ_INNER;
+    rj->type = left_padded && right_padded ? AJ_FULL : left_padded ? AJ_RIGHT : right_padded ? AJ_LEFT : AJ_INNER;
 }
 
 WRel *wphys_merge_join_filters(WPlanCtx *p, WRel *r)
@@ -123,22 +126,22 @@ WRel *wphys_merge_join_filters(WPlanCtx *p, WRel *r)
     for (int i = 0; i < r->ninputs; i++) r->inputs[i] = push_join_filters(p, wphys_merge_join_filters(p, r->inputs[i]));
     if (r->kind == WR_CALC && r->cond && r->inputs[0]->kind == WR_JOIN) {
         WRel *j = r->inputs[0];
-        if (j->join_type != AJ_INNER && !j->semi && !j->anti && !j->temporal) {
+        if (wrel_join(j)->type != AJ_INNER && !wrel_join(j)->semi && !wrel_join(j)->anti && !wrel_join(j)->temporal) {
             WRel *nj = wa_memdup(p->arena, j, sizeof *j);
             outer_to_inner(nj, r->cond);
-            if (nj->join_type != j->join_type) {
+            if (wrel_join(nj)->type != wrel_join(j)->type) {
                 r->inputs[0] = nj;
                 j = nj;
             }
         }
-        if (j->join_type == AJ_INNER && !j->semi && !j->anti) {
-            WExpr *cs[2] = {j->join_cond, r->cond};
+        if (wrel_join(j)->type == AJ_INNER && !wrel_join(j)->semi && !wrel_join(j)->anti) {
+            WExpr *cs[2] = {wrel_join(j)->cond, r->cond};
             WExpr *all[256];
             int n = 0;
             wplan_split_and(cs[0], all, &n, 256);
             wplan_split_and(cs[1], all, &n, 256);
             WRel *nj = wa_memdup(p->arena, j, sizeof *j);
-            nj->join_cond = wplan_and(p, all, n);
+            wrel_join_mut(nj)->cond = wplan_and(p, all, n);
             WRel *c = wa_memdup(p->arena, r, sizeof *r);
             c->inputs = WA_ARRAY(p->arena, WRel *, 1);
             c->inputs[0] = push_join_filters(p, nj);
@@ -199,7 +202,7 @@ static WRel *plan_join_keys(WPlanCtx *p, WRel *j)
     int ln = j->inputs[0]->out.n, rn = j->inputs[1]->out.n;
     WExpr *cs[256];
     int n = 0;
-    wplan_split_and(j->join_cond, cs, &n, 256);
+    wplan_split_and(wrel_join(j)->cond, cs, &n, 256);
     WExpr *lx[64], *rx[64];
     bool fnull[64];
     int nkeys = 0;
@@ -250,18 +253,18 @@ static WRel *plan_join_keys(WPlanCtx *p, WRel *j)
     int nle = 0, nre = 0;
     j->nkeys = nkeys;
     j->keys = ints(p, nkeys);
-    j->right_keys = ints(p, nkeys);
-    j->key_filter_nulls = WA_ARRAY(p->arena, bool, nkeys ? nkeys : 1);
+    wrel_join_mut(j)->right_keys = ints(p, nkeys);
+    wrel_join_mut(j)->key_filter_nulls = WA_ARRAY(p->arena, bool, nkeys ? nkeys : 1);
     for (int k = 0; k < nkeys; k++) {
-        j->key_filter_nulls[k] = fnull[k];
+        wrel_join_mut(j)->key_filter_nulls[k] = fnull[k];
         if (lx[k]->kind == WX_COLUMN) j->keys[k] = lx[k]->col;
         else { j->keys[k] = ln + nle; lextra[nle++] = lx[k]; }
-        if (rx[k]->kind == WX_COLUMN) j->right_keys[k] = rx[k]->col;
-        else { j->right_keys[k] = rn + nre; rextra[nre++] = rx[k]; }
+        if (rx[k]->kind == WX_COLUMN) wrel_join_mut(j)->right_keys[k] = rx[k]->col;
+        else { wrel_join_mut(j)->right_keys[k] = rn + nre; rextra[nre++] = rx[k]; }
     }
     WExpr *residual = wplan_and(p, rest, nrest);
     if (nle == 0 && nre == 0) {
-        j->join_cond = residual;
+        wrel_join_mut(j)->cond = residual;
         return j;
     }
     WRel *l = nle ? extend(p, j->inputs[0], lextra, nle) : j->inputs[0];
@@ -271,13 +274,13 @@ static WRel *plan_join_keys(WPlanCtx *p, WRel *j)
     nj->inputs[0] = l;
     nj->inputs[1] = r;
     /* residual: right columns shift by nle */
-    nj->join_cond = residual && nle ? wphys_shift_cols(p, residual, ln, nle) : residual;
-    int lo = l->out.n, ro = j->semi || j->anti ? 0 : r->out.n;
+    wrel_join_mut(nj)->cond = residual && nle ? wphys_shift_cols(p, residual, ln, nle) : residual;
+    int lo = l->out.n, ro = wrel_join(j)->semi || wrel_join(j)->anti ? 0 : r->out.n;
     nj->out.n = lo + ro;
     nj->out.names = WA_ARRAY(p->arena, const char *, lo + ro + 1);
     nj->out.types = WA_ARRAY(p->arena, const WType *, lo + ro + 1);
-    bool lnull = j->join_type == AJ_RIGHT || j->join_type == AJ_FULL;
-    bool rnull = j->join_type == AJ_LEFT || j->join_type == AJ_FULL;
+    bool lnull = wrel_join(j)->type == AJ_RIGHT || wrel_join(j)->type == AJ_FULL;
+    bool rnull = wrel_join(j)->type == AJ_LEFT || wrel_join(j)->type == AJ_FULL;
     for (int i = 0; i < lo; i++) {
         nj->out.names[i] = l->out.names[i];
         nj->out.types[i] = lnull ? wtype_with_nullable(p->arena, l->out.types[i], true) : l->out.types[i];
@@ -308,13 +311,14 @@ static WRel *window_join_rule(WPlanCtx *p, WRel *j)
     if (lws < 0 || rws < 0) return j;
     int ks = -1, ke = -1;
     for (int k = 0; k < j->nkeys; k++) {
-        if (j->keys[k] == lws && j->right_keys[k] == rws) ks = k;
-        if (j->keys[k] == lwe && j->right_keys[k] == rwe) ke = k;
+        if (j->keys[k] == lws && wrel_join(j)->right_keys[k] == rws) ks = k;
+        if (j->keys[k] == lwe && wrel_join(j)->right_keys[k] == rwe) ke = k;
     }
     if (ks < 0 || ke < 0) return j;
     WRel *w = wa_memdup(p->arena, j, sizeof *j);
     w->kind = WR_WINDOW_JOIN;
-    memset(&w->payload, 0, sizeof w->payload);     /* a Join has no window payload */
+    /* a Join has no window: clear the join payload's (keeping the join's fields) */
+    memset(&wrel_join_mut(w)->window, 0, sizeof wrel_join(w)->window);
     WRelWindow *ww = wrel_window_mut(w);
     wphys_copy_window_spec(w, j->inputs[0]);
     ww->start_col = lws;
@@ -322,12 +326,12 @@ static WRel *window_join_rule(WPlanCtx *p, WRel *j)
     ww->rstart_col = rws;
     ww->rend_col = rwe;
     w->keys = ints(p, j->nkeys);
-    w->right_keys = ints(p, j->nkeys);
+    wrel_join_mut(w)->right_keys = ints(p, j->nkeys);
     w->nkeys = 0;
     for (int k = 0; k < j->nkeys; k++) {
         if (k == ks || k == ke) continue;
         w->keys[w->nkeys] = j->keys[k];
-        w->right_keys[w->nkeys] = j->right_keys[k];
+        wrel_join_mut(w)->right_keys[w->nkeys] = wrel_join(j)->right_keys[k];
         w->nkeys++;
     }
     return w;
@@ -360,11 +364,11 @@ static bool time_term(const WRel *j, const WExpr *e, int ln, int *side, int *col
    IntervalJoinUtil): both a lower and an upper bound on l.t - r.t are needed. */
 static WRel *interval_join_rule(WPlanCtx *p, WRel *j)
 {
-    if (j->semi || j->anti || j->temporal) return j;
+    if (wrel_join(j)->semi || wrel_join(j)->anti || wrel_join(j)->temporal) return j;
     int ln = j->inputs[0]->out.n;
     WExpr *cs[256];
     int n = 0;
-    wplan_split_and(j->join_cond, cs, &n, 256);
+    wplan_split_and(wrel_join(j)->cond, cs, &n, 256);
     bool has_lo = false, has_hi = false, lo_strict = false, hi_strict = false;
     int64_t lo = 0, hi = 0;
     int lcol = -1, rcol = -1;
@@ -402,20 +406,20 @@ static WRel *interval_join_rule(WPlanCtx *p, WRel *j)
     if (!has_lo || !has_hi) return j;
     WRel *x = wa_memdup(p->arena, j, sizeof *j);
     x->kind = WR_INTERVAL_JOIN;
-    x->left_time_col = lcol;
-    x->right_time_col = rcol;
+    wrel_join_mut(x)->left_time_col = lcol;
+    wrel_join_mut(x)->right_time_col = rcol;
     wrel_interval_mut(x)->lower_ms = lo;
     wrel_interval_mut(x)->upper_ms = hi;
     wrel_interval_mut(x)->lower_strict = lo_strict;
     wrel_interval_mut(x)->upper_strict = hi_strict;
-    x->shown_cond = j->join_cond;
-    x->join_cond = wplan_and(p, rest, nrest);
+    wrel_join_mut(x)->shown_cond = wrel_join(j)->cond;
+    wrel_join_mut(x)->cond = wplan_and(p, rest, nrest);
     return x;
 }
 
 static WRel *temporal_join_rule(WPlanCtx *p, WRel *j)
 {
-    if (!j->temporal) return j;
+    if (!wrel_join(j)->temporal) return j;
     WRel *x = wa_memdup(p->arena, j, sizeof *j);
     x->kind = WR_TEMPORAL_JOIN;
     if (x->nkeys == 0) {
@@ -432,11 +436,11 @@ static WRel *temporal_join_rule(WPlanCtx *p, WRel *j)
    columns (Flink: "Temporal table join requires an equality condition on fields of table [t].") */
 static WRel *lookup_join_rule(WPlanCtx *p, WRel *j)
 {
-    if (!j->lookup) return j;
+    if (!wrel_join(j)->lookup) return j;
     WRel *dim = j->inputs[1];
     const char *qname = dim->kind == WR_SCAN && dim->table_qname ? dim->table_qname : "";
     bool keys_ok = j->nkeys > 0 && dim->kind == WR_SCAN;
-    for (int k = 0; keys_ok && k < j->nkeys; k++) keys_ok = j->right_keys[k] < dim->out.n;
+    for (int k = 0; keys_ok && k < j->nkeys; k++) keys_ok = wrel_join(j)->right_keys[k] < dim->out.n;
     if (!keys_ok) {
         werr_set(p->err, WEXC_TABLE, "Temporal table join requires an equality condition on fields of table [%s].",
                  qname);
@@ -447,17 +451,17 @@ static WRel *lookup_join_rule(WPlanCtx *p, WRel *j)
     x->ninputs = 1;
     x->inputs = WA_ARRAY(p->arena, WRel *, 1);
     x->inputs[0] = j->inputs[0];
-    x->lookup_scan = dim;
+    wrel_join_mut(x)->lookup_scan = dim;
     /* EXPLAIN's joinCondition: the conjuncts reading an input column */
     WExpr *cs[256], *shown[256];
     int n = 0, ns = 0, ln = j->inputs[0]->out.n;
-    wplan_split_and(j->join_cond, cs, &n, 256);
+    wplan_split_and(wrel_join(j)->cond, cs, &n, 256);
     for (int i = 0; i < n; i++) {
         int lo = -1, hi = -1;
         wphys_col_range(cs[i], &lo, &hi);
         if (lo >= 0 && lo < ln) shown[ns++] = cs[i];
     }
-    x->shown_cond = wplan_and(p, shown, ns);
+    wrel_join_mut(x)->shown_cond = wplan_and(p, shown, ns);
     return x;
 }
 

@@ -201,18 +201,19 @@ static WRel *derive_group_agg(WPlanCtx *p, WRel *r, WRel *in, int64_t ttl)
 
 static WRel *derive_join(WPlanCtx *p, WRel *r, WRel *in, int64_t ttl)
 {
+    WRelJoin *rj = wrel_join_mut(r);
     r = wrel_cast_mut(r, WR_JOIN);
     WRel *l = r->inputs[0], *rt = r->inputs[1];
     r->input_retracts = l->changelog != WCM_INSERT;
-    r->right_retracts = rt->changelog != WCM_INSERT;
-    bool outer = r->join_type != AJ_INNER || r->anti;
+    rj->right_retracts = rt->changelog != WCM_INSERT;
+    bool outer = rj->type != AJ_INNER || rj->anti;
     /* Flink's ModifyKindSet of an inner join: the union of its inputs' (the runtime forwards
        the input row's kind); outer and anti joins may produce every kind */
     r->changelog = outer ? ALL_KINDS : (uint8_t)(l->changelog | rt->changelog);
-    if (r->semi || r->anti) {
+    if (rj->semi || rj->anti) {
         r->nunique = l->nunique;
         r->unique = l->unique;
-        if (r->anti || r->input_retracts || r->right_retracts) r->changelog = ALL_KINDS;
+        if (rj->anti || r->input_retracts || rj->right_retracts) r->changelog = ALL_KINDS;
         else r->changelog = ALL_KINDS;   /* semi joins retract when the match disappears */
     } else if (l->nunique >= 0 && rt->nunique >= 0) {
         int n = l->nunique + rt->nunique;
@@ -221,12 +222,12 @@ static WRel *derive_join(WPlanCtx *p, WRel *r, WRel *in, int64_t ttl)
         for (int i = 0; i < rt->nunique; i++) u[l->nunique + i] = l->out.n + rt->unique[i];
         wphys_set_unique(p, r, n, u);
     }
-    if (r->semi && !r->input_retracts && !r->right_retracts) r->changelog = WCM_INSERT;
+    if (rj->semi && !r->input_retracts && !rj->right_retracts) r->changelog = WCM_INSERT;
     r->ttl_ms = ttl;
-    r->ttl_left_ms = ttl;
-    r->ttl_right_ms = ttl;
+    rj->ttl_left_ms = ttl;
+    rj->ttl_right_ms = ttl;
     r->inputs[0] = wphys_exchange(p, l, r->nkeys, r->keys);
-    r->inputs[1] = wphys_exchange(p, rt, r->nkeys, r->right_keys);
+    r->inputs[1] = wphys_exchange(p, rt, r->nkeys, rj->right_keys);
     return r;
 }
 
@@ -354,7 +355,7 @@ static WRel *derive_time_join(WPlanCtx *p, WRel *r, WRel *in, int64_t ttl)
         return fail(p, WEXC_VALIDATION,
                     "Temporal Table Join requires primary key in versioned table, but no primary key can be found.");
     r->inputs[0] = wphys_exchange(p, l, r->nkeys, r->keys);
-    r->inputs[1] = wphys_exchange(p, rt, r->nkeys, r->right_keys);
+    r->inputs[1] = wphys_exchange(p, rt, r->nkeys, wrel_join(r)->right_keys);
     return r;
 }
 
@@ -365,7 +366,7 @@ static WRel *derive_window_join(WPlanCtx *p, WRel *r, WRel *in, int64_t ttl)
     /* as Flink's WindowJoin: hash by the join keys without the window columns (state is keyed
        the same way), single when there are none */
     r->inputs[0] = wphys_exchange(p, l, r->nkeys, r->keys);
-    r->inputs[1] = wphys_exchange(p, rt, r->nkeys, r->right_keys);
+    r->inputs[1] = wphys_exchange(p, rt, r->nkeys, wrel_join(r)->right_keys);
     return r;
 }
 

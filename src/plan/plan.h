@@ -44,7 +44,7 @@ typedef enum WRelKind {
     WR_WINDOW_JOIN,         /* WindowJoin */
     WR_INTERVAL_JOIN,       /* IntervalJoin */
     WR_TEMPORAL_JOIN,       /* TemporalJoin (event time) */
-    WR_LOOKUP_JOIN,         /* LookupJoin: one input; the dim table's scan in lookup_scan */
+    WR_LOOKUP_JOIN,         /* LookupJoin: one input; the dim table's scan in wrel_join(r)->lookup_scan */
     WR_OVER_AGG,            /* OverAggregate */
     WR_MINIBATCH_ASSIGNER,  /* MiniBatchAssigner (agg_rules.c) */
     WR_LOCAL_GROUP_AGG,     /* LocalGroupAggregate: pre-aggregation to partial accumulators */
@@ -135,12 +135,13 @@ typedef struct WRelExpand {         /* WR_EXPAND */
     int64_t *ids;
 } WRelExpand;
 
-typedef struct WRelIntervalJoin {   /* WR_INTERVAL_JOIN: left.t - right.t in [lower, upper] */
+typedef struct WRelIntervalJoin {   /* WR_INTERVAL_JOIN (in WRelJoin): left.t - right.t in [lower, upper] */
     int64_t lower_ms, upper_ms;
     bool lower_strict, upper_strict;
 } WRelIntervalJoin;
 
 typedef struct WRelCorrelate {      /* WR_CORRELATE (bind_unnest.c): UNNEST beside its left input */
+    AstJoinType join_type;          /* AJ_INNER or AJ_LEFT (LEFT JOIN UNNEST ... ON TRUE) */
     bool ordinality;                /* WITH ORDINALITY: $UNNEST_ROWS_WITH_ORDINALITY$1 */
     int cor_id;                     /* $cor<N> of the correlation (-1: a standalone UNNEST) */
     int nleft_out;                  /* left columns in the output (0: a standalone UNNEST over Values) */
@@ -180,6 +181,35 @@ typedef struct WRelWindow {         /* the windowed kinds (wrel_is_windowed): WR
                                        column, and time_col / start_col / end_col refer to
                                        agg_input, the local's input) */
 } WRelWindow;
+
+typedef struct WRelJoin {           /* the join kinds (wrel_is_join): WR_JOIN, WR_INTERVAL_JOIN,
+                                       WR_TEMPORAL_JOIN, WR_LOOKUP_JOIN, WR_WINDOW_JOIN (the rules
+                                       of join_rules.c turn a Join into the others in place, keeping
+                                       this payload); the left keys are WRel's keys/nkeys */
+    AstJoinType type;               /* AJ_INNER, AJ_LEFT, AJ_RIGHT, AJ_FULL (INNER for semi/anti) */
+    bool semi, anti;
+    int *right_keys;                /* keys = left keys */
+    bool *key_filter_nulls;         /* per key: '=' (true) or IS NOT DISTINCT FROM (false) */
+    bool minibatch;                 /* planned under table.exec.mini-batch.enabled (EXPLAIN shows
+                                       miniBatch=[true]; INNER/LEFT/RIGHT/FULL run bundled) */
+    WExpr *cond;                    /* residual condition over left ++ right columns */
+    WExpr *shown_cond;              /* IntervalJoin: the condition incl. its time bounds, as EXPLAIN shows it;
+                                       LookupJoin: the conjuncts reading the input (joinCondition) */
+    bool right_retracts;            /* right input may carry -U/-D */
+    bool temporal;                  /* WR_JOIN with a versioned right side (binder) */
+    bool lookup;                    /* WR_JOIN: temporal on a processing time against a lookup
+                                       source (jdbc): becomes a WR_LOOKUP_JOIN (binder) */
+    WRel *lookup_scan;              /* WR_LOOKUP_JOIN: the dim table's WR_SCAN (all physical
+                                       columns, in out after the input's); keys = input columns,
+                                       right_keys = dim columns; cond over input ++ dim */
+    int left_time_col, right_time_col;  /* temporal (binder) / interval / temporal / lookup joins */
+    int64_t ttl_left_ms, ttl_right_ms;  /* WR_JOIN: resolved state TTL per side, 0 = never */
+    const char *right_name;         /* the right input's name (WRel's left_name) */
+    WRelIntervalJoin interval;      /* WR_INTERVAL_JOIN: its bounds, wrel_interval(r) */
+    WRelWindow window;              /* WR_WINDOW_JOIN: its window, wrel_window(r) (a window join is
+                                       both a join and a windowed kind; its window lives here, so
+                                       the union holds one member per kind) */
+} WRelJoin;
 
 struct WRel {
     WRelKind kind;
@@ -254,7 +284,7 @@ struct WRel {
     bool sink_final_rows;           /* batch mode over an updating input: the sink writes the final
                                        rows as inserts when its input ends (runtime/final_rows.h),
                                        as Flink's insert-only batch plan does */
-    /* WR_EXCHANGE / WR_GROUP_AGG / WR_JOIN / WR_DEDUP / WR_RANK keys */
+    /* WR_EXCHANGE / WR_GROUP_AGG / WR_DEDUP / WR_RANK keys; the join kinds: the left keys */
     int nkeys;
     int *keys;
     const char **key_names;         /* WR_SINK_MATERIALIZER: the sink's primary key columns (its
@@ -265,16 +295,7 @@ struct WRel {
     /* WR_GROUP_AGG */
     int naggs;
     WAggCall *aggs;
-    /* WR_JOIN */
-    AstJoinType join_type;
-    bool semi, anti;
-    int *right_keys;                /* keys = left keys */
-    bool *key_filter_nulls;         /* per key: '=' (true) or IS NOT DISTINCT FROM (false) */
-    bool join_minibatch;            /* planned under table.exec.mini-batch.enabled (EXPLAIN shows
-                                       miniBatch=[true]; INNER/LEFT/RIGHT/FULL run bundled) */
-    WExpr *join_cond;               /* residual condition over left ++ right columns */
-    WExpr *shown_cond;              /* IntervalJoin: the condition incl. its time bounds, as EXPLAIN shows it;
-                                       LookupJoin: the conjuncts reading the input (joinCondition) */
+    /* the join kinds' fields: the WRelJoin payload, wrel_join(r); their left keys in keys/nkeys */
     /* WR_DEDUP / WR_RANK / WR_OVER_RANK: partition keys in keys/nkeys */
     int nsort;
     int *sort_cols;
@@ -291,19 +312,10 @@ struct WRel {
     /* changelog planning */
     bool generate_update_before;    /* this node emits -U before +U */
     bool input_retracts;            /* (first) input may carry -U/-D */
-    bool right_retracts;            /* join: right input may carry -U/-D */
     int nunique;                    /* a unique key of the output (column indexes), -1 = none */
     int *unique;
     WExpr *normalize_filter;        /* WR_CHANGELOG_NORMALIZE: pushed-in filter */
-    /* temporal / interval joins */
     AstExpr *temporal_as_of;        /* scan of a table read FOR SYSTEM_TIME AS OF (binder) */
-    bool temporal;                  /* WR_JOIN with a versioned right side (binder) */
-    bool lookup;                    /* WR_JOIN: temporal on a processing time against a lookup
-                                       source (jdbc): becomes a WR_LOOKUP_JOIN (binder) */
-    WRel *lookup_scan;              /* WR_LOOKUP_JOIN: the dim table's WR_SCAN (all physical
-                                       columns, in out after the input's); keys = input columns,
-                                       right_keys = dim columns; join_cond over input ++ dim */
-    int left_time_col, right_time_col;
     /* over aggregation: keys = partition, time_col = order column */
     bool over_rows;                 /* ROWS frame (else RANGE) */
     bool over_unbounded;
@@ -316,15 +328,14 @@ struct WRel {
                                        order; the aggregates also in naggs / aggs */
     /* state and TTL (finalisation) */
     int64_t ttl_ms;                 /* resolved TTL for stateful nodes, 0 = never */
-    int64_t ttl_left_ms, ttl_right_ms;
     int nhints;
     AstHint *hints;                 /* query hints of the SELECT this node came from (STATE_TTL ...);
                                        a WR_SCAN: its table's OPTIONS hints (already merged into
                                        its table's options), for the plan digests */
     const char *left_name;          /* join: the left input's table name/alias when it is one table
-                                       or a named subquery (hint keys), else NULL; aggregate: its
-                                       input's name */
-    const char *right_name;         /* join: the right input's name */
+                                       or a named subquery (hint keys), else NULL (the right one's:
+                                       wrel_join(r)->right_name); aggregate: its input's name. Common
+                                       to both families, so not in a payload */
     /* free-form operator details for EXPLAIN */
     const char *digest;
     bool ast_hidden;                /* a node the AST section does not show: the cast of a VALUES
@@ -349,23 +360,26 @@ struct WRel {
     bool setop_all;
     WRel *setop_inputs[2];
     /* WR_CORRELATE (bind_unnest.c): exprs[0] is the collection over the left input (inputs[0]);
-       join_type AJ_INNER or AJ_LEFT; cond (NULL = none) filters over the function's columns only
+       wrel_correlate(r)->join_type AJ_INNER or AJ_LEFT; cond (NULL = none) filters over the function's columns only
        ($0 = its first column). out = the first nleft_out left columns, then the function's. */
     int nalias;                     /* AST: the column aliases of AS t(c, ...) (0 = none) */
     const char **alias_names;
     /* The payload of the kinds whose fields are split out of WRel (issue 15): only through the
-       checked accessors below (wrel_minibatch(r), wrel_expand(r), wrel_interval(r),
-       wrel_match(r), wrel_correlate(r), wrel_window(r) and their _mut forms), which assert the
-       kind. A rewrite that turns a node of another kind into a windowed one clears the payload
-       first (window_rank_rule, window_join_rule); one that copies a windowed node into another
-       windowed kind (the two-phase window aggregate) keeps its window. */
+       checked accessors below (wrel_minibatch(r), wrel_expand(r), wrel_match(r),
+       wrel_correlate(r), wrel_window(r), wrel_join(r), wrel_interval(r) and their _mut forms),
+       which assert the kind. A rewrite that turns a node of another kind into a windowed one
+       clears the window first (window_rank_rule: the payload; window_join_rule: the join
+       payload's window, keeping the join's fields); one that copies a windowed node into another
+       windowed kind (the two-phase window aggregate) keeps its window, and one that turns a Join
+       into another join kind (join_rules.c) keeps the join payload. */
     union {
         WRelMiniBatch minibatch;    /* WR_MINIBATCH_ASSIGNER */
         WRelExpand expand;          /* WR_EXPAND */
-        WRelIntervalJoin interval;  /* WR_INTERVAL_JOIN */
         WRelMatch match;            /* WR_MATCH */
         WRelCorrelate correlate;    /* WR_CORRELATE */
-        WRelWindow window;          /* the windowed kinds (wrel_is_windowed) */
+        WRelWindow window;          /* the windowed kinds (wrel_is_windowed) but WR_WINDOW_JOIN */
+        WRelJoin join;              /* the join kinds (wrel_is_join), incl. WR_WINDOW_JOIN's window
+                                       and WR_INTERVAL_JOIN's bounds */
     } payload;
 };
 
@@ -383,8 +397,15 @@ static inline WRel *wrel_cast_mut(WRel *r, WRelKind kind)
     assert(r && r->kind == kind);
     return r;
 }
-/* WR_JOIN (regular join: join_type, semi/anti, keys/right_keys, join_cond, ttl_left/right_ms) */
+/* WR_JOIN (regular join: keys and wrel_join(r): type, semi/anti, right_keys, cond, ttl_left/right_ms) */
 static inline const WRel *wrel_as_join(const WRel *r) { return wrel_cast(r, WR_JOIN); }
+/* The join kinds (their fields in the WRelJoin payload, wrel_join(r)): JOIN, INTERVAL_JOIN,
+   TEMPORAL_JOIN, LOOKUP_JOIN, WINDOW_JOIN */
+static inline bool wrel_is_join(WRelKind k)
+{
+    return k == WR_JOIN || k == WR_INTERVAL_JOIN || k == WR_TEMPORAL_JOIN || k == WR_LOOKUP_JOIN ||
+           k == WR_WINDOW_JOIN;
+}
 /* WR_SCAN (table, table_qname, fields, meta_keys, source_changelog) */
 static inline const WRel *wrel_as_scan(const WRel *r) { return wrel_cast(r, WR_SCAN); }
 /* WR_SINK (sink_table, sink_qname, target_cols, sink_static_*, sink_conflict) */
@@ -412,17 +433,33 @@ static inline const WRelMiniBatch *wrel_minibatch(const WRel *r) { return &wrel_
 static inline WRelMiniBatch *wrel_minibatch_mut(WRel *r) { return &wrel_cast_mut(r, WR_MINIBATCH_ASSIGNER)->payload.minibatch; }
 static inline const WRelExpand *wrel_expand(const WRel *r) { return &wrel_cast(r, WR_EXPAND)->payload.expand; }
 static inline WRelExpand *wrel_expand_mut(WRel *r) { return &wrel_cast_mut(r, WR_EXPAND)->payload.expand; }
-static inline const WRelIntervalJoin *wrel_interval(const WRel *r) { return &wrel_cast(r, WR_INTERVAL_JOIN)->payload.interval; }
-static inline WRelIntervalJoin *wrel_interval_mut(WRel *r) { return &wrel_cast_mut(r, WR_INTERVAL_JOIN)->payload.interval; }
+static inline const WRelIntervalJoin *wrel_interval(const WRel *r) { return &wrel_cast(r, WR_INTERVAL_JOIN)->payload.join.interval; }
+static inline WRelIntervalJoin *wrel_interval_mut(WRel *r) { return &wrel_cast_mut(r, WR_INTERVAL_JOIN)->payload.join.interval; }
 static inline const WRelMatch *wrel_match(const WRel *r) { return &wrel_cast(r, WR_MATCH)->payload.match; }
 static inline WRelMatch *wrel_match_mut(WRel *r) { return &wrel_cast_mut(r, WR_MATCH)->payload.match; }
 static inline const WRelCorrelate *wrel_correlate(const WRel *r) { return &wrel_cast(r, WR_CORRELATE)->payload.correlate; }
 static inline WRelCorrelate *wrel_correlate_mut(WRel *r) { return &wrel_cast_mut(r, WR_CORRELATE)->payload.correlate; }
-static inline const WRelWindow *wrel_window(const WRel *r) { return &wrel_as_windowed(r)->payload.window; }
+/* a window join's window is in its join payload (WRelJoin.window), every other windowed kind's
+   is the payload's window */
+static inline const WRelWindow *wrel_window(const WRel *r)
+{
+    assert(r && wrel_is_windowed(r->kind));
+    return r->kind == WR_WINDOW_JOIN ? &r->payload.join.window : &r->payload.window;
+}
 static inline WRelWindow *wrel_window_mut(WRel *r)
 {
     assert(r && wrel_is_windowed(r->kind));
-    return &r->payload.window;
+    return r->kind == WR_WINDOW_JOIN ? &r->payload.join.window : &r->payload.window;
+}
+static inline const WRelJoin *wrel_join(const WRel *r)
+{
+    assert(r && wrel_is_join(r->kind));
+    return &r->payload.join;
+}
+static inline WRelJoin *wrel_join_mut(WRel *r)
+{
+    assert(r && wrel_is_join(r->kind));
+    return &r->payload.join;
 }
 /* The two-phase and incremental aggregates (agg_input, count1_col, final_keys, partial_final) */
 static inline const WRel *wrel_as_two_phase(const WRel *r)

@@ -121,14 +121,16 @@ static WRel *rewrite(Pruner *pr, WRel *r)
         if (r->nkeys > 0) return values_like(p, r, 0);
         if (r->out.n == r->naggs && reducible_on_empty(r)) return empty_aggregate_row(p, r);
         return r;       /* runs over no rows: a streaming global aggregate then emits nothing */
-    case WR_JOIN:
-        if (r->anti) return is_empty(r->inputs[0]) ? values_like(p, r, 0) : r;
-        if ((r->join_type == AJ_INNER || r->join_type == AJ_CROSS || r->join_type == AJ_COMMA || r->semi) &&
+    case WR_JOIN: {
+        const WRelJoin *rj = wrel_join(r);
+        if (rj->anti) return is_empty(r->inputs[0]) ? values_like(p, r, 0) : r;
+        if ((rj->type == AJ_INNER || rj->type == AJ_CROSS || rj->type == AJ_COMMA || rj->semi) &&
             (is_empty(r->inputs[0]) || is_empty(r->inputs[1])))
             return values_like(p, r, 0);
-        if (r->join_type == AJ_LEFT && is_empty(r->inputs[0])) return values_like(p, r, 0);
-        if (r->join_type == AJ_RIGHT && is_empty(r->inputs[1])) return values_like(p, r, 0);
+        if (rj->type == AJ_LEFT && is_empty(r->inputs[0])) return values_like(p, r, 0);
+        if (rj->type == AJ_RIGHT && is_empty(r->inputs[1])) return values_like(p, r, 0);
         return r;
+    }
     case WR_UNION: {
         int keep = 0;
         for (int i = 0; i < n; i++) keep += !is_empty(r->inputs[i]);

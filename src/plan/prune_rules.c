@@ -197,7 +197,7 @@ static WRel *cut_join(WPlanCtx *p, const WRel *j, const bool *used, const int *m
         nj->out.names[map[i]] = j->out.names[i];
         nj->out.types[map[i]] = j->out.types[i];
     }
-    nj->join_cond = wplan_remap(p, j->join_cond, map);
+    wrel_join_mut(nj)->cond = wplan_remap(p, wrel_join(j)->cond, map);
     return nj;
 }
 
@@ -213,7 +213,7 @@ static WRel *project_semi_join_transpose(WPlanCtx *p, WRel *calc)
     bool *used = bools(p, n);
     for (int i = 0; i < calc->nexprs; i++) wplan_mark_refs(calc->exprs[i], used, ln);
     wplan_mark_refs(calc->cond, used, ln);
-    wplan_mark_refs(j->join_cond, used, n);
+    wplan_mark_refs(wrel_join(j)->cond, used, n);
     if (count_used(used, n) == n) return NULL;
     if (!count_used(used, ln)) used[0] = true;
     if (!count_used(used + ln, rn)) used[ln] = true;
@@ -225,24 +225,26 @@ static WRel *project_semi_join_transpose(WPlanCtx *p, WRel *calc)
 static WRel *project_join_transpose(WPlanCtx *p, WRel *calc)
 {
     WRel *j = calc->inputs[0];
-    if (j->kind == WR_JOIN && (j->semi || j->anti) && !j->temporal && !j->keys) return project_semi_join_transpose(p, calc);
-    if (j->kind != WR_JOIN || j->semi || j->anti || (j->temporal && !j->lookup) || j->keys) return NULL;
+    if (j->kind != WR_JOIN) return NULL;
+    const WRelJoin *rj = wrel_join(j);
+    if ((rj->semi || rj->anti) && !rj->temporal && !j->keys) return project_semi_join_transpose(p, calc);
+    if (rj->semi || rj->anti || (rj->temporal && !rj->lookup) || j->keys) return NULL;
     int ln = j->inputs[0]->out.n, rn = j->inputs[1]->out.n, n = ln + rn;
     if (j->out.n != n) return NULL;
     bool *used = bools(p, n);
     for (int i = 0; i < calc->nexprs; i++) wplan_mark_refs(calc->exprs[i], used, n);
     wplan_mark_refs(calc->cond, used, n);
-    wplan_mark_refs(j->join_cond, used, n);
+    wplan_mark_refs(rj->cond, used, n);
     /* a lookup join's dim table stays whole (the lookup source reads its scan's columns); the
        probe side loses its unused columns, the processing time included, as in Flink */
-    for (int i = ln; i < n && j->lookup; i++) used[i] = true;
+    for (int i = ln; i < n && rj->lookup; i++) used[i] = true;
     if (count_used(used, n) == n) return NULL;
     /* a side keeps at least one column */
     if (!count_used(used, ln)) used[0] = true;
     if (!count_used(used + ln, rn)) used[ln] = true;
     int *map = wplan_positions(p, used, n);
     WRel *nj = cut_join(p, j, used, map, n);
-    if (j->lookup) nj->left_time_col = map[j->left_time_col];     /* -1 once dropped (unused) */
+    if (rj->lookup) wrel_join_mut(nj)->left_time_col = map[rj->left_time_col];     /* -1 once dropped (unused) */
     return recalc(p, calc, nj, map);
 }
 

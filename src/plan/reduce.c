@@ -284,9 +284,9 @@ static WRel *reduce(WPlanCtx *p, WRel *r)
         if (literal_true(r->cond)) r->cond = NULL;
         return wplan_simplify_calc(p, r);
     }
-    if (r->kind == WR_JOIN && r->join_cond) {
-        r->join_cond = wplan_reduce_expr(p, r->join_cond);
-        if (literal_true(r->join_cond)) r->join_cond = NULL;
+    if (r->kind == WR_JOIN && wrel_join(r)->cond) {
+        wrel_join_mut(r)->cond = wplan_reduce_expr(p, wrel_join(r)->cond);
+        if (literal_true(wrel_join(r)->cond)) wrel_join_mut(r)->cond = NULL;
     }
     return r;
 }

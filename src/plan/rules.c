@@ -127,9 +127,10 @@ static bool join_equates(const WExpr *cond, int l, int r)
 static WExpr *coalesce_over_join(WPlanCtx *p, WExpr *e, const WRel *join)
 {
     int nleft = join->inputs[0]->out.n;
+    const WRelJoin *rj = wrel_join(join);
     if (e->kind == WX_COALESCE && e->nargs == 2 && e->args[0]->kind == WX_COLUMN && e->args[1]->kind == WX_COLUMN &&
-        e->args[0]->col < nleft && e->args[1]->col >= nleft && join_equates(join->join_cond, e->args[0]->col, e->args[1]->col)) {
-        WExpr *keep = join->join_type == AJ_RIGHT ? e->args[1] : join->join_type == AJ_FULL ? NULL : e->args[0];
+        e->args[0]->col < nleft && e->args[1]->col >= nleft && join_equates(rj->cond, e->args[0]->col, e->args[1]->col)) {
+        WExpr *keep = rj->type == AJ_RIGHT ? e->args[1] : rj->type == AJ_FULL ? NULL : e->args[0];
         if (keep && wtype_equals(keep->type, e->type, false)) return keep;
         return e;
     }
@@ -158,7 +159,8 @@ WRel *wplan_simplify_calc(WPlanCtx *p, WRel *r)
         r = m;
     }
     const WRel *in = r->inputs[0];
-    if (in->kind == WR_JOIN && !in->temporal && !in->lookup && !in->semi && !in->anti) {
+    const WRelJoin *inj = in->kind == WR_JOIN ? wrel_join(in) : NULL;
+    if (inj && !inj->temporal && !inj->lookup && !inj->semi && !inj->anti) {
         for (int i = 0; i < r->nexprs; i++) r->exprs[i] = coalesce_over_join(p, r->exprs[i], in);
         if (r->cond) r->cond = coalesce_over_join(p, r->cond, in);
     }

@@ -175,7 +175,7 @@ static bool empty_hint_error(Walk *w, const AstHint *h)
 /* The hints of a join: LEFT/RIGHT values as written (first hint wins per side). */
 static bool resolve_join(Walk *w, WRel *r, WStateTtlHint *info)
 {
-    const char *ln = r->left_name, *rn = r->right_name;
+    const char *ln = r->left_name, *rn = wrel_join(r)->right_name;
     for (int i = 0; i < r->nhints; i++) {
         const AstHint *h = &r->hints[i];
         if (!is_ttl_hint(h)) continue;
@@ -249,7 +249,7 @@ static bool walk(Walk *w, WRel *r, int depth)
     if (depth > 1000) return true;
     if (w->apply && is_stateful(r->kind)) {
         r->ttl_ms = w->dflt;
-        if (r->kind == WR_JOIN) { r->ttl_left_ms = w->dflt; r->ttl_right_ms = w->dflt; }
+        if (r->kind == WR_JOIN) { wrel_join_mut(r)->ttl_left_ms = w->dflt; wrel_join_mut(r)->ttl_right_ms = w->dflt; }
     }
     bool hinted = r->nhints > 0 && has_ttl_hint(r) && !blocked(w, r->hints) &&
                   (is_join_kind(r->kind) || is_agg_kind(r->kind));
@@ -261,19 +261,19 @@ static bool walk(Walk *w, WRel *r, int depth)
         bool ok = is_join_kind(r->kind) ? resolve_join(w, r, &info) : resolve_agg(w, r, &info);
         if (!ok) return false;
         if (r->kind == WR_JOIN) {
-            if (info.left && !parse_ttl(w, info.left, w->apply ? &r->ttl_left_ms : &(int64_t){0})) return false;
-            if (info.right && !parse_ttl(w, info.right, w->apply ? &r->ttl_right_ms : &(int64_t){0})) return false;
+            if (info.left && !parse_ttl(w, info.left, w->apply ? &wrel_join_mut(r)->ttl_left_ms : &(int64_t){0})) return false;
+            if (info.right && !parse_ttl(w, info.right, w->apply ? &wrel_join_mut(r)->ttl_right_ms : &(int64_t){0})) return false;
         } else if (r->kind == WR_GROUP_AGG) {
             if (info.input && !parse_ttl(w, info.input, w->apply ? &r->ttl_ms : &(int64_t){0})) return false;
         }
         *add_out(w) = info;
         /* below a named input starts another query block */
-        bool named_below = is_join_kind(r->kind) ? (r->left_name || r->right_name) : r->left_name != NULL;
+        bool named_below = is_join_kind(r->kind) ? (r->left_name || wrel_join(r)->right_name) : r->left_name != NULL;
         if (named_below && w->nblocked < MAX_BLOCKED) w->blocked[w->nblocked++] = r->hints;
     }
     for (int i = 0; i < r->ninputs; i++) {
         /* the block continues into unnamed join inputs; a named one is a table, view or subquery */
-        bool keep = hinted && is_join_kind(r->kind) && ((i == 0 && !r->left_name) || (i == 1 && !r->right_name));
+        bool keep = hinted && is_join_kind(r->kind) && ((i == 0 && !r->left_name) || (i == 1 && !wrel_join(r)->right_name));
         int nb = w->nblocked;
         if (keep && nb > saved) w->nblocked = saved;      /* unblock for this input */
         bool ok = walk(w, r->inputs[i], depth + 1);

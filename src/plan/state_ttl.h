@@ -3,13 +3,13 @@
  * every stateful node, and the STATE_TTL query hint (Alibaba's JOIN_STATE_TTL spelling too) on
  * regular joins and group aggregates, with Flink's QueryHintsResolver rules and errors.
  *
- * Contract: works on a physical plan (after wplan_physical); wstate_ttl_resolve sets ttl_ms /
- * ttl_left_ms / ttl_right_ms, which the runtime uses and COMPILE PLAN prints. wstate_ttl_hints
- * repeats the resolution without changing the plan and reports, per hinted node, what the hint
- * gave (for EXPLAIN's stateTtlHints and the plan advice). Hint keys match the node's
- * left_name/right_name (table name, view name or alias; with an alias the alias must be used) by
- * Flink's dotted-suffix rule; a join input that is itself a join has no name and keeps the job
- * default. Depends on plan.h, common/ (duration parsing, options).
+ * Contract: works on a physical plan (after wplan_physical); wstate_ttl_resolve sets ttl_ms / a
+ * join's wrel_join(r)->ttl_left_ms / ttl_right_ms, which the runtime uses and COMPILE PLAN prints.
+ * wstate_ttl_hints repeats the resolution without changing the plan and reports, per hinted node,
+ * what the hint gave (for EXPLAIN's stateTtlHints and the plan advice). Hint keys match the node's
+ * left_name / wrel_join(r)->right_name (table name, view name or alias; with an alias the alias
+ * must be used) by Flink's dotted-suffix rule; a join input that is itself a join has no name and
+ * keeps the job default. Depends on plan.h, common/ (duration parsing, options).
  */
 #ifndef WEIR_PLAN_STATE_TTL_H
 #define WEIR_PLAN_STATE_TTL_H

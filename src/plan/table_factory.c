@@ -135,7 +135,8 @@ static bool create_sources(WPlanCtx *p, WRel *r)
 {
     for (int i = 0; i < r->ninputs; i++)
         if (!create_sources(p, r->inputs[i])) return false;
-    if (r->lookup_scan && !create_sources(p, r->lookup_scan)) return false;
+    if (r->kind == WR_LOOKUP_JOIN && wrel_join(r)->lookup_scan && !create_sources(p, wrel_join(r)->lookup_scan))
+        return false;
     if (r->kind == WR_SCAN && r->table) return create_source(p, r);
     return true;
 }

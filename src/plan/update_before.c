@@ -22,7 +22,7 @@ static int uk_for(const WRel *child, int want) { return has_updates(child) ? wan
 static bool join_input_keyed(const WRel *j, int side)
 {
     const WRel *in = j->inputs[side];
-    const int *keys = side == 0 ? j->keys : j->right_keys;
+    const int *keys = side == 0 ? j->keys : wrel_join(j)->right_keys;
     if (in->nunique < 0 || !keys) return false;
     for (int k = 0; k < j->nkeys; k++) {
         bool found = false;

@@ -427,7 +427,7 @@ static bool mb_dedup(WPlanCtx *p, const WRel *r, WMiniBatchSpec *mb)
 static bool mb_join(WPlanCtx *p, const WRel *r, WMiniBatchSpec *mb)
 {
     /* MiniBatchStreamingJoinOperator (not SEMI / ANTI) */
-    if (r->semi || r->anti) return false;
+    if (wrel_join(r)->semi || wrel_join(r)->anti) return false;
     mb->mode = WMB_JOIN;
     return true;
 }
@@ -603,7 +603,7 @@ static WOperator *bd_correlate(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, b
 {
     WCorrelateSpec sp = {
         .in_ncols = r->inputs[0]->out.n, .in_types = r->inputs[0]->out.types, .nleft = wrel_correlate(r)->nleft_out,
-        .collection = r->exprs[0], .ordinality = wrel_correlate(r)->ordinality, .left_join = r->join_type == AJ_LEFT,
+        .collection = r->exprs[0], .ordinality = wrel_correlate(r)->ordinality, .left_join = wrel_correlate(r)->join_type == AJ_LEFT,
         .cond = r->cond, .ncols = r->out.n, .types = r->out.types, .names = r->out.names};
     return wop_correlate_new(&L->ctx, &sp);
 }
@@ -803,19 +803,20 @@ static WOperator *bd_incremental_group_agg(WPlanCtx *p, Lane *L, WRel *r, WOpera
 
 static WOperator *bd_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
+    const WRelJoin *rj = wrel_join(r);
     WRel *l = r->inputs[0], *rt = r->inputs[1];
     WJoinSpec sp = {
-        .kind = r->semi ? WJK_SEMI : r->anti ? WJK_ANTI
-              : r->join_type == AJ_LEFT ? WJK_LEFT : r->join_type == AJ_RIGHT ? WJK_RIGHT
-              : r->join_type == AJ_FULL ? WJK_FULL : WJK_INNER,
+        .kind = rj->semi ? WJK_SEMI : rj->anti ? WJK_ANTI
+              : rj->type == AJ_LEFT ? WJK_LEFT : rj->type == AJ_RIGHT ? WJK_RIGHT
+              : rj->type == AJ_FULL ? WJK_FULL : WJK_INNER,
         .left_ncols = l->out.n, .right_ncols = rt->out.n, .left_types = l->out.types,
-        .right_types = rt->out.types, .nkeys = r->nkeys, .left_keys = r->keys, .right_keys = r->right_keys,
-        .filter_nulls = r->key_filter_nulls, .residual = r->join_cond,
+        .right_types = rt->out.types, .nkeys = r->nkeys, .left_keys = r->keys, .right_keys = rj->right_keys,
+        .filter_nulls = rj->key_filter_nulls, .residual = rj->cond,
         .left_nuk = l->nunique > 0 ? l->nunique : 0, .right_nuk = rt->nunique > 0 ? rt->nunique : 0,
         .left_uk = l->unique, .right_uk = rt->unique,
-        .left_retracts = r->input_retracts, .right_retracts = r->right_retracts,
+        .left_retracts = r->input_retracts, .right_retracts = rj->right_retracts,
         .generate_update_before = r->generate_update_before,
-        .left_ttl_ms = r->ttl_left_ms, .right_ttl_ms = r->ttl_right_ms,
+        .left_ttl_ms = rj->ttl_left_ms, .right_ttl_ms = rj->ttl_right_ms,
         .out = {r->out.n, r->out.types, r->out.names}};
     return wop_join_new(&L->ctx, &sp);
 }
@@ -980,62 +981,66 @@ static WOperator *bd_over_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bo
 
 static WOperator *bd_interval_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
+    const WRelJoin *rj = wrel_join(r);
     WRel *l = r->inputs[0], *rt = r->inputs[1];
     WIntervalJoinSpec sp = {
-        .kind = r->join_type == AJ_LEFT ? WJK_LEFT : r->join_type == AJ_RIGHT ? WJK_RIGHT
-              : r->join_type == AJ_FULL ? WJK_FULL : WJK_INNER,
+        .kind = rj->type == AJ_LEFT ? WJK_LEFT : rj->type == AJ_RIGHT ? WJK_RIGHT
+              : rj->type == AJ_FULL ? WJK_FULL : WJK_INNER,
         .left_ncols = l->out.n, .right_ncols = rt->out.n, .left_types = l->out.types,
-        .right_types = rt->out.types, .nkeys = r->nkeys, .left_keys = r->keys, .right_keys = r->right_keys,
-        .left_time_col = r->left_time_col, .right_time_col = r->right_time_col,
+        .right_types = rt->out.types, .nkeys = r->nkeys, .left_keys = r->keys, .right_keys = rj->right_keys,
+        .left_time_col = rj->left_time_col, .right_time_col = rj->right_time_col,
         .lower_ms = wrel_interval(r)->lower_ms, .upper_ms = wrel_interval(r)->upper_ms,
         .lower_strict = wrel_interval(r)->lower_strict, .upper_strict = wrel_interval(r)->upper_strict,
-        .proctime = l->out.types[r->left_time_col]->time_attr == WTA_PROCTIME,
-        .residual = r->join_cond, .out = {r->out.n, r->out.types, r->out.names}};
+        .proctime = l->out.types[rj->left_time_col]->time_attr == WTA_PROCTIME,
+        .residual = rj->cond, .out = {r->out.n, r->out.types, r->out.names}};
     return wop_interval_join_new(&L->ctx, &sp);
 }
 
 static WOperator *bd_temporal_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
+    const WRelJoin *rj = wrel_join(r);
     WRel *l = r->inputs[0], *rt = r->inputs[1];
     WTemporalJoinSpec sp = {
-        .left_outer = r->join_type == AJ_LEFT, .left_ncols = l->out.n, .right_ncols = rt->out.n,
+        .left_outer = rj->type == AJ_LEFT, .left_ncols = l->out.n, .right_ncols = rt->out.n,
         .left_types = l->out.types, .right_types = rt->out.types, .nkeys = r->nkeys,
-        .left_keys = r->keys, .right_keys = r->right_keys, .left_time_col = r->left_time_col,
-        .right_time_col = r->right_time_col, .residual = r->join_cond,
+        .left_keys = r->keys, .right_keys = rj->right_keys, .left_time_col = rj->left_time_col,
+        .right_time_col = rj->right_time_col, .residual = rj->cond,
         .out = {r->out.n, r->out.types, r->out.names}};
     return wop_temporal_join_new(&L->ctx, &sp);
 }
 
 static WOperator *bd_lookup_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
+    const WRelJoin *rj = wrel_join(r);
     WJob *j = L->job;
-    WRel *l = r->inputs[0], *dim = r->lookup_scan;
+    WRel *l = r->inputs[0], *dim = rj->lookup_scan;
     const WConnector *c = find_connector(p, dim->table);
     if (!c) return NULL;
     /* a lookup source splits nothing: every lane (idle copies too) is one of nlanes */
     WTableSpec *ts = make_spec(p, L, dim->table, dim->table_qname, j->nlanes);
     if (c->validate && !c->validate(ts, true, p->err)) return NULL;
     WLookupJoinSpec sp = {
-        .left_outer = r->join_type == AJ_LEFT, .left_ncols = l->out.n, .left_types = l->out.types,
+        .left_outer = rj->type == AJ_LEFT, .left_ncols = l->out.n, .left_types = l->out.types,
         .dim_ncols = dim->out.n, .dim_types = dim->out.types, .nkeys = r->nkeys, .left_keys = r->keys,
-        .residual = r->join_cond, .out = {r->out.n, r->out.types, r->out.names}};
+        .residual = rj->cond, .out = {r->out.n, r->out.types, r->out.names}};
     if (!wjob_lookup_fetcher(c, ts, r, &sp, p->err)) return NULL;
     return wop_lookup_join_new(&L->ctx, &sp);
 }
 
 static WOperator *bd_window_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
+    const WRelJoin *rj = wrel_join(r);
     const WRelWindow *rw = wrel_window(r);
     WRel *l = r->inputs[0], *rt = r->inputs[1];
     WWindowJoinSpec sp = {
-        .kind = r->semi ? WJK_SEMI : r->anti ? WJK_ANTI
-              : r->join_type == AJ_LEFT ? WJK_LEFT : r->join_type == AJ_RIGHT ? WJK_RIGHT
-              : r->join_type == AJ_FULL ? WJK_FULL : WJK_INNER,
+        .kind = rj->semi ? WJK_SEMI : rj->anti ? WJK_ANTI
+              : rj->type == AJ_LEFT ? WJK_LEFT : rj->type == AJ_RIGHT ? WJK_RIGHT
+              : rj->type == AJ_FULL ? WJK_FULL : WJK_INNER,
         .left_ncols = l->out.n, .right_ncols = rt->out.n, .left_types = l->out.types,
-        .right_types = rt->out.types, .nkeys = r->nkeys, .left_keys = r->keys, .right_keys = r->right_keys,
+        .right_types = rt->out.types, .nkeys = r->nkeys, .left_keys = r->keys, .right_keys = rj->right_keys,
         .left_start_col = rw->start_col, .left_end_col = rw->end_col,
         .right_start_col = rw->rstart_col, .right_end_col = rw->rend_col,
-        .residual = r->join_cond, .proctime = false, .out = {r->out.n, r->out.types, r->out.names}};
+        .residual = rj->cond, .proctime = false, .out = {r->out.n, r->out.types, r->out.names}};
     return wop_window_join_new(&L->ctx, &sp);
 }
 

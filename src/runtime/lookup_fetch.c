@@ -46,14 +46,14 @@ static void fetch_close(void *ctx)
 bool wjob_lookup_fetcher(const WConnector *c, const WTableSpec *spec, const WRel *r, WLookupJoinSpec *out,
                          WError *err)
 {
-    const WRel *dim = r->lookup_scan;
+    const WRel *dim = wrel_join(r)->lookup_scan;
     if (!c->open_lookup)
         return werr_set(err, WEXC_TABLE, "The '%s' connector of table %s is not a lookup source.", c->name,
                         spec->name);
     if (dim->nmeta)
         return werr_set(err, WEXC_TABLE, "A lookup join cannot read metadata columns of table %s.", spec->name);
     int keys[64];
-    for (int k = 0; k < r->nkeys && k < 64; k++) keys[k] = dim->fields[r->right_keys[k]];
+    for (int k = 0; k < r->nkeys && k < 64; k++) keys[k] = dim->fields[wrel_join(r)->right_keys[k]];
     WLookupSource *src = c->open_lookup(spec, r->nkeys, keys, err);
     if (!src) return false;
     Fetch *f = wcalloc(1, sizeof *f);

@@ -104,8 +104,10 @@ static int new_op(Builder *b, const char *name, const char *desc, const WRel *r,
     o->role = role;
     o->vertex = -1;
     o->ttl_ms = r->ttl_ms;
-    o->ttl_left_ms = r->ttl_left_ms;
-    o->ttl_right_ms = r->ttl_right_ms;
+    if (wrel_is_join(r->kind)) {       /* a join's per-side TTLs (set on WR_JOIN only) */
+        o->ttl_left_ms = wrel_join(r)->ttl_left_ms;
+        o->ttl_right_ms = wrel_join(r)->ttl_right_ms;
+    }
     return b->nops++;
 }
 

@@ -52,7 +52,7 @@ static WRel *join(TCtx *t, WRel *l, const char *ln, WRel *r, const char *rn, Ast
     j->inputs[0] = l;
     j->inputs[1] = r;
     j->left_name = ln;
-    j->right_name = rn;
+    wrel_join_mut(j)->right_name = rn;
     j->hints = h;
     j->nhints = nh;
     return j;
@@ -101,8 +101,8 @@ WTEST(ttl_default_applies_to_every_stateful_node)
     WRel *g = agg(&t, j, NULL, NULL, 0);
     CHECK(wstate_ttl_resolve(&t.p, g));
     CHECK_INT(g->ttl_ms, 30 * 60000);
-    CHECK_INT(j->ttl_left_ms, 30 * 60000);
-    CHECK_INT(j->ttl_right_ms, 30 * 60000);
+    CHECK_INT(wrel_join(j)->ttl_left_ms, 30 * 60000);
+    CHECK_INT(wrel_join(j)->ttl_right_ms, 30 * 60000);
     tctx_free(&t);
 
     tctx_init(&t, NULL);
@@ -121,8 +121,8 @@ WTEST(ttl_join_hint_by_alias)
     h[0] = hint(&t, "STATE_TTL", "o", "1d", "p", "2h", NULL);
     WRel *j = join(&t, leaf(&t), "o", leaf(&t), "p", h, 1);
     CHECK(wstate_ttl_resolve(&t.p, j));
-    CHECK_INT(j->ttl_left_ms, 86400000);
-    CHECK_INT(j->ttl_right_ms, 2 * 3600000);
+    CHECK_INT(wrel_join(j)->ttl_left_ms, 86400000);
+    CHECK_INT(wrel_join(j)->ttl_right_ms, 2 * 3600000);
     tctx_free(&t);
 }
 
@@ -134,8 +134,8 @@ WTEST(ttl_join_hint_one_side_keeps_default)
     h[0] = hint(&t, "state_ttl", "p", "2h", NULL);
     WRel *j = join(&t, leaf(&t), "o", leaf(&t), "p", h, 1);
     CHECK(wstate_ttl_resolve(&t.p, j));
-    CHECK_INT(j->ttl_left_ms, 30 * 60000);
-    CHECK_INT(j->ttl_right_ms, 2 * 3600000);
+    CHECK_INT(wrel_join(j)->ttl_left_ms, 30 * 60000);
+    CHECK_INT(wrel_join(j)->ttl_right_ms, 2 * 3600000);
     WStateTtlHint *info = NULL;
     CHECK_INT(wstate_ttl_hints(&t.p, j, &info), 1);
     CHECK_STR(info[0].hint_name, "STATE_TTL");
@@ -153,10 +153,10 @@ WTEST(ttl_cascade_second_join_left_keeps_default)
     WRel *inner = join(&t, leaf(&t), "o", leaf(&t), "p", h, 1);
     WRel *outer = join(&t, inner, NULL, leaf(&t), "u", h, 1);
     CHECK(wstate_ttl_resolve(&t.p, outer));
-    CHECK_INT(inner->ttl_left_ms, 86400000);
-    CHECK_INT(inner->ttl_right_ms, 7200000);
-    CHECK_INT(outer->ttl_left_ms, 1800000);
-    CHECK_INT(outer->ttl_right_ms, 7 * 86400000LL);
+    CHECK_INT(wrel_join(inner)->ttl_left_ms, 86400000);
+    CHECK_INT(wrel_join(inner)->ttl_right_ms, 7200000);
+    CHECK_INT(wrel_join(outer)->ttl_left_ms, 1800000);
+    CHECK_INT(wrel_join(outer)->ttl_right_ms, 7 * 86400000LL);
     WStateTtlHint *info = NULL;
     CHECK_INT(wstate_ttl_hints(&t.p, outer, &info), 2);
     CHECK(info[0].node == outer);
@@ -225,10 +225,10 @@ WTEST(ttl_aggregate_hint_and_precedence)
     WRel *j = join(&t, leaf(&t), "T1", leaf(&t), "T2", h, 2);
     WRel *j2 = join(&t, j, NULL, leaf(&t), "T3", h, 2);
     CHECK(wstate_ttl_resolve(&t.p, j2));
-    CHECK_INT(j->ttl_left_ms, 86400000);
-    CHECK_INT(j->ttl_right_ms, 2 * 86400000);
-    CHECK_INT(j2->ttl_left_ms, 0);
-    CHECK_INT(j2->ttl_right_ms, 3 * 86400000);
+    CHECK_INT(wrel_join(j)->ttl_left_ms, 86400000);
+    CHECK_INT(wrel_join(j)->ttl_right_ms, 2 * 86400000);
+    CHECK_INT(wrel_join(j2)->ttl_left_ms, 0);
+    CHECK_INT(wrel_join(j2)->ttl_right_ms, 3 * 86400000);
     tctx_free(&t);
 }
 
@@ -240,10 +240,10 @@ WTEST(ttl_join_state_ttl_alias_for_joins_only)
     h[0] = hint(&t, "JOIN_STATE_TTL", "o", "12h", "p", "90 min", NULL);
     WRel *j = join(&t, leaf(&t), "o", leaf(&t), "p", h, 1);
     CHECK(wstate_ttl_resolve(&t.p, j));
-    CHECK_INT(j->ttl_left_ms, 12 * 3600000);
-    CHECK_INT(j->ttl_right_ms, 90 * 60000);
+    CHECK_INT(wrel_join(j)->ttl_left_ms, 12 * 3600000);
+    CHECK_INT(wrel_join(j)->ttl_right_ms, 90 * 60000);
     char buf[32];
-    wduration_format(j->ttl_right_ms, buf, sizeof buf);
+    wduration_format(wrel_join(j)->ttl_right_ms, buf, sizeof buf);
     CHECK_STR(buf, "90 min");
     tctx_free(&t);
 
@@ -288,7 +288,7 @@ WTEST(ttl_hint_does_not_reach_into_named_subquery)
     CHECK(!wstate_ttl_resolve(&t.p, outer));
     CHECK_STR(t.err.msg, "The options of following hints cannot match the name of input tables or views: \n"
                          "`T2, T3` in `STATE_TTL`");
-    CHECK_INT(inner->ttl_left_ms, 0);
+    CHECK_INT(wrel_join(inner)->ttl_left_ms, 0);
     tctx_free(&t);
 }
 

@@ -77,7 +77,7 @@ WTEST(plan_reader_unnest_correlate)
     if (c) {
         CHECK_INT(c->kind, WR_CORRELATE);
         CHECK(wrel_correlate(c)->ordinality);
-        CHECK_INT(c->join_type, AJ_LEFT);
+        CHECK_INT(wrel_correlate(c)->join_type, AJ_LEFT);
         CHECK_INT(wrel_correlate(c)->nleft_out, 3);
         CHECK_INT(wrel_correlate(c)->cor_id, 3);
         CHECK(c->exprs[0]->kind == WX_COLUMN && c->exprs[0]->col == 2);
