@@ -75,15 +75,16 @@ static json_t *sort_spec_json(const WRel *r)
 /* A rank's (or SortLimit's / Limit's) rankRange and rankStrategy (primary keys of UpdateFast). */
 static void rank_range_and_strategy(json_t *j, const WRel *r, const WRel *in)
 {
+    const WRelRank *rk = wrel_rank(r);
     json_t *rr = json_object();
     json_object_set_new(rr, "type", json_string("Constant"));
-    json_object_set_new(rr, "start", json_integer(r->rank_start));
-    json_object_set_new(rr, "end", json_integer(r->rank_end));
+    json_object_set_new(rr, "start", json_integer(rk->start));
+    json_object_set_new(rr, "end", json_integer(rk->end));
     json_object_set_new(j, "rankRange", rr);
     json_t *rs = json_object();
     static const char *const RS[] = {"AppendFast", "UpdateFast", "Retract"};
-    json_object_set_new(rs, "type", json_string(RS[wrank_strategy_index(r->rank_strategy)]));
-    if (r->rank_strategy == WRANK_UPDATE_FAST && in && in->nunique > 0)
+    json_object_set_new(rs, "type", json_string(RS[wrank_strategy_index(rk->strategy)]));
+    if (rk->strategy == WRANK_UPDATE_FAST && in && in->nunique > 0)
         json_object_set_new(rs, "primaryKeys", cp_ints_json(in->nunique, in->unique));
     json_object_set_new(j, "rankStrategy", rs);
 }
@@ -478,23 +479,24 @@ static void window_rank_join_json(const ExCtx *x, const WRel *r, json_t *j)
         json_object_set_new(j, "rightWindowing", attached_windowing(r, r->inputs[1], rw->rstart_col, rw->rend_col));
         return;
     }
+    const WRelRank *rk = wrel_rank(r);
     if (rw->dedup) {
         json_object_set_new(j, "partitionKeys", cp_ints_json(r->nkeys, r->keys));
         json_object_set_new(j, "orderKey", json_integer(r->nsort ? r->sort_cols[0] : r->time_col));
-        json_object_set_new(j, "keepLastRow", json_boolean(r->keep_last));
+        json_object_set_new(j, "keepLastRow", json_boolean(rk->keep_last));
     } else {
         static const char *const RT[] = {"ROW_NUMBER", "RANK", "DENSE_RANK"};
-        json_object_set_new(j, "rankType", json_string(RT[wrank_func_index(r->rank_func)]));
+        json_object_set_new(j, "rankType", json_string(RT[wrank_func_index(rk->func)]));
         json_t *part = json_object();
         json_object_set_new(part, "fields", cp_ints_json(r->nkeys, r->keys));
         json_object_set_new(j, "partitionSpec", part);
         json_object_set_new(j, "sortSpec", sort_spec_json(r));
         json_t *rr = json_object();
         json_object_set_new(rr, "type", json_string("Constant"));
-        json_object_set_new(rr, "start", json_integer(r->rank_start));
-        json_object_set_new(rr, "end", json_integer(r->rank_end));
+        json_object_set_new(rr, "start", json_integer(rk->start));
+        json_object_set_new(rr, "end", json_integer(rk->end));
         json_object_set_new(j, "rankRange", rr);
-        json_object_set_new(j, "outputRowNumber", json_boolean(r->output_rank_number));
+        json_object_set_new(j, "outputRowNumber", json_boolean(rk->output_number));
     }
     json_object_set_new(j, "windowing", attached_windowing(r, in, rw->start_col, rw->end_col));
 }
@@ -833,8 +835,8 @@ static bool cp_dedup(const CpNode *cn, json_t *j)
                         json_string(opt_str(x->p->config, "table.exec.mini-batch.size", "-1")));
     json_object_set_new(j, "configuration", c);
     json_object_set_new(j, "uniqueKeys", cp_ints_json(r->nkeys, r->keys));
-    json_object_set_new(j, "isRowtime", json_boolean(r->dedup_rowtime));
-    json_object_set_new(j, "keepLastRow", json_boolean(r->keep_last));
+    json_object_set_new(j, "isRowtime", json_boolean(wrel_rank(r)->dedup_rowtime));
+    json_object_set_new(j, "keepLastRow", json_boolean(wrel_rank(r)->keep_last));
     json_object_set_new(j, "outputInsertOnly", json_boolean(r->changelog == WCM_INSERT));
     json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
     json_object_set_new(j, "state", cp_one_state(r->ttl_ms, "deduplicateState"));
@@ -846,13 +848,13 @@ static bool cp_rank(const CpNode *cn, json_t *j)
     const WRel *r = wrel_as_rank(cn->r);
     const WRel *in = cn->in;
     static const char *const RT[] = {"ROW_NUMBER", "RANK", "DENSE_RANK"};
-    json_object_set_new(j, "rankType", json_string(RT[wrank_func_index(r->rank_func)]));
+    json_object_set_new(j, "rankType", json_string(RT[wrank_func_index(wrel_rank(r)->func)]));
     json_t *part = json_object();
     json_object_set_new(part, "fields", cp_ints_json(r->nkeys, r->keys));
     json_object_set_new(j, "partition", part);
     json_object_set_new(j, "orderBy", sort_spec_json(r));
     rank_range_and_strategy(j, r, in);
-    json_object_set_new(j, "outputRowNumber", json_boolean(r->output_rank_number));
+    json_object_set_new(j, "outputRowNumber", json_boolean(wrel_rank(r)->output_number));
     json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
     json_object_set_new(j, "state", cp_one_state(r->ttl_ms, "rankState"));
     return false;

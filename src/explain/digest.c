@@ -839,10 +839,11 @@ static void dg_window_join(const DgNode *dn, WStrBuf *out)
 static void dg_dedup(const DgNode *dn, WStrBuf *out)
 {
     const WRel *r = dn->r;
+    const WRelRank *rr = wrel_rank(r);
     const char *const *inn = dn->inn;
-    wsb_printf(out, "(keep=[%s], key=[", r->keep_last ? "LastRow" : "FirstRow");
+    wsb_printf(out, "(keep=[%s], key=[", rr->keep_last ? "LastRow" : "FirstRow");
     key_names(out, inn, r->nkeys, r->keys);
-    wsb_printf(out, "], order=[%s], outputInsertOnly=[%s])", r->dedup_rowtime ? "ROWTIME" : "PROCTIME",
+    wsb_printf(out, "], order=[%s], outputInsertOnly=[%s])", rr->dedup_rowtime ? "ROWTIME" : "PROCTIME",
                r->changelog == WCM_INSERT ? "true" : "false");
 }
 
@@ -850,10 +851,11 @@ static void dg_rank(const DgNode *dn, WStrBuf *out)
 {
     const ExCtx *x = dn->x;
     const WRel *r = wrel_as_rank(dn->r);
+    const WRelRank *rr = wrel_rank(r);
     const WRel *in = dn->in;
     const char *const *inn = dn->inn;
     static const char *const STRAT[] = {"AppendFastStrategy", "UpdateFastStrategy", "RetractStrategy"};
-    int s = wrank_strategy_index(r->rank_strategy);
+    int s = wrank_strategy_index(rr->strategy);
     wsb_printf(out, "(strategy=[%s", STRAT[s]);
     if (s == WRANK_UPDATE_FAST && in && in->nunique > 0) {
         wsb_putc(out, '[');
@@ -861,7 +863,7 @@ static void dg_rank(const DgNode *dn, WStrBuf *out)
         wsb_putc(out, ']');
     }
     wsb_printf(out, "], rankType=[%s], rankRange=[rankStart=%lld, rankEnd=%lld], partitionBy=[",
-               rank_type(r->rank_func), (long long)r->rank_start, (long long)r->rank_end);
+               rank_type(rr->func), (long long)rr->start, (long long)rr->end);
     key_names(out, inn, r->nkeys, r->keys);
     wsb_puts(out, "], orderBy=[");
     for (int i = 0; i < r->nsort; i++) rank_sort_key(out, in, inn, r->sort_cols[i], r->sort_desc[i], i == 0);
@@ -873,6 +875,7 @@ static void dg_rank(const DgNode *dn, WStrBuf *out)
 static void dg_sort_limit(const DgNode *dn, WStrBuf *out)
 {
     const WRel *r = wrel_as_rank(dn->r);
+    const WRelRank *rr = wrel_rank(r);
     const WRel *in = dn->in;
     const char *const *inn = dn->inn;
     /* StreamPhysicalSortLimit / StreamPhysicalLimit */
@@ -883,12 +886,12 @@ static void dg_sort_limit(const DgNode *dn, WStrBuf *out)
         sort_list(out, r, inn);
         wsb_puts(out, "], ");
     }
-    wsb_printf(out, "offset=[%lld], fetch=[", (long long)(r->rank_start - 1));
-    if (r->rank_end == INT64_MAX) wsb_puts(out, "unlimited");
-    else wsb_printf(out, "%lld", (long long)(r->rank_end - r->rank_start + 1));
+    wsb_printf(out, "offset=[%lld], fetch=[", (long long)(rr->start - 1));
+    if (rr->end == INT64_MAX) wsb_puts(out, "unlimited");
+    else wsb_printf(out, "%lld", (long long)(rr->end - rr->start + 1));
     wsb_putc(out, ']');
     if (r->nsort) {
-        int s = wrank_strategy_index(r->rank_strategy);
+        int s = wrank_strategy_index(rr->strategy);
         wsb_printf(out, ", strategy=[%s", STRAT[s]);
         if (s == WRANK_UPDATE_FAST && in && in->nunique > 0) {
             wsb_putc(out, '[');
@@ -986,17 +989,18 @@ static void dg_window_rank(const DgNode *dn, WStrBuf *out)
     const WRel *r = wrel_as_windowed(dn->r);
     const char *const *inn = dn->inn;
     const WRelWindow *rw = wrel_window(r);
+    const WRelRank *rr = wrel_rank(r);
     wsb_puts(out, "(window=[");
     window_spec(out, r, NULL, inn[rw->start_col], inn[rw->end_col], NULL);
     if (rw->dedup) {
-        wsb_printf(out, "], keep=[%s], partitionKeys=[", r->keep_last ? "LastRow" : "FirstRow");
+        wsb_printf(out, "], keep=[%s], partitionKeys=[", rr->keep_last ? "LastRow" : "FirstRow");
         key_names(out, inn, r->nkeys, r->keys);
         wsb_printf(out, "], orderKey=[%s], order=[%s])", r->nsort ? inn[r->sort_cols[0]] : "",
                    rw->proctime ? "PROCTIME" : "ROWTIME");
         return;
     }
     wsb_printf(out, "], rankType=[%s], rankRange=[rankStart=%lld, rankEnd=%lld], partitionBy=[",
-               rank_type(r->rank_func), (long long)r->rank_start, (long long)r->rank_end);
+               rank_type(rr->func), (long long)rr->start, (long long)rr->end);
     key_names(out, inn, r->nkeys, r->keys);
     wsb_puts(out, "], orderBy=[");
     sort_list(out, r, inn);
@@ -1194,7 +1198,7 @@ static void dedup_as_rank(const DgNode *dn, WStrBuf *out)
     wsb_puts(out, "Rank(strategy=[AppendFastStrategy], rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=1], partitionBy=[");
     key_names(out, dn->inn, r->nkeys, r->keys);
     wsb_puts(out, "], orderBy=[");
-    rank_sort_key(out, dn->in, dn->inn, r->time_col, r->keep_last, true);
+    rank_sort_key(out, dn->in, dn->inn, r->time_col, wrel_rank(r)->keep_last, true);
     wsb_puts(out, "], ");
     select_list(dn->x, r, out);
     wsb_putc(out, ')');

@@ -410,9 +410,9 @@ static bool ast_over_rank(AstNode *a)
     for (int i = 0; i < r->out.n; i++) {
         if (i) wsb_puts(out, ", ");
         const char *nm = rename ? rename[i] : r->out.names[i];
-        if (i == r->rank_col) {
+        if (i == wrel_rank(r)->col) {
             wsb_printf(out, "%s=[%s() OVER (PARTITION BY ", nm,
-                       F[wrank_func_index(r->rank_func)]);
+                       F[wrank_func_index(wrel_rank(r)->func)]);
             for (int k = 0; k < r->nkeys; k++) wsb_printf(out, "%s$%d", k ? ", " : "", r->keys[k]);
             wsb_puts(out, " ORDER BY ");
             for (int k = 0; k < r->nsort; k++)

@@ -137,7 +137,8 @@ static void mode_join(WRel *x, WRel *in)
 static void mode_dedup(WRel *x, WRel *in)
 {
     x->input_retracts = in->changelog != WCM_INSERT;
-    x->changelog = (!x->keep_last && !x->dedup_rowtime && !x->input_retracts) ? WCM_INSERT : ALL_KINDS;
+    const WRelRank *xr = wrel_rank(x);
+    x->changelog = (!xr->keep_last && !xr->dedup_rowtime && !x->input_retracts) ? WCM_INSERT : ALL_KINDS;
 }
 
 /* TableSourceScan, Values: their reader set the mode */
@@ -555,15 +556,16 @@ static WRel *rdn_deduplicate(Rd *r, RdNode *n)
     json_t *j = n->j;
     WRel *in = n->in;
     WRel *x = rd_new_rel(r, WR_DEDUP, 1);
+    WRelRank *xr = wrel_rank_mut(x);
     x->nkeys = rd_ints(r, json_object_get(j, "uniqueKeys"), &x->keys);
-    x->dedup_rowtime = json_is_true(json_object_get(j, "isRowtime"));
-    x->keep_last = json_is_true(json_object_get(j, "keepLastRow"));
+    xr->dedup_rowtime = json_is_true(json_object_get(j, "isRowtime"));
+    xr->keep_last = json_is_true(json_object_get(j, "keepLastRow"));
     x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
     x->ttl_ms = rd_ttl(r, j, 0);
     x->time_col = -1;
     for (int i = 0; i < in->out.n; i++)
         if (wtype_is_timestamp(in->out.types[i]) &&
-            in->out.types[i]->time_attr == (x->dedup_rowtime ? WTA_ROWTIME : WTA_PROCTIME)) x->time_col = i;
+            in->out.types[i]->time_attr == (xr->dedup_rowtime ? WTA_ROWTIME : WTA_PROCTIME)) x->time_col = i;
     x->nunique = x->nkeys;
     x->unique = x->keys;
     return x;
@@ -576,20 +578,21 @@ static WRel *rdn_rank(Rd *r, RdNode *n)
     WSchema *out = &n->out;
     const char *type = r->cur_type;
     WRel *x = rd_new_rel(r, strcmp(type, "stream-exec-rank_1") ? WR_SORT_LIMIT : WR_RANK, 1);
+    WRelRank *xr = wrel_rank_mut(x);
     x->sort_offset = x->sort_fetch = -1;
     const char *rt = json_string_value(json_object_get(j, "rankType"));
-    x->rank_func = rt && !strcmp(rt, "RANK") ? WRANK_RANK : rt && !strcmp(rt, "DENSE_RANK") ? WRANK_DENSE_RANK : WRANK_ROW_NUMBER;
+    xr->func = rt && !strcmp(rt, "RANK") ? WRANK_RANK : rt && !strcmp(rt, "DENSE_RANK") ? WRANK_DENSE_RANK : WRANK_ROW_NUMBER;
     x->nkeys = rd_ints(r, json_object_get(json_object_get(j, "partition"), "fields"), &x->keys);
     if (!rd_sort_fields(r, j, x, in)) return NULL;
     json_t *rr = json_object_get(j, "rankRange");
-    x->rank_start = json_integer_value(json_object_get(rr, "start"));
-    x->rank_end = json_integer_value(json_object_get(rr, "end"));
+    xr->start = json_integer_value(json_object_get(rr, "start"));
+    xr->end = json_integer_value(json_object_get(rr, "end"));
     const char *rs = json_string_value(json_object_get(json_object_get(j, "rankStrategy"), "type"));
-    x->rank_strategy = rs && !strcmp(rs, "AppendFast") ? WRANK_APPEND_FAST : rs && !strcmp(rs, "UpdateFast") ? WRANK_UPDATE_FAST : WRANK_RETRACT;
+    xr->strategy = rs && !strcmp(rs, "AppendFast") ? WRANK_APPEND_FAST : rs && !strcmp(rs, "UpdateFast") ? WRANK_UPDATE_FAST : WRANK_RETRACT;
     json_t *pks = json_object_get(json_object_get(j, "rankStrategy"), "primaryKeys");
     if (pks) in->nunique = rd_ints(r, pks, &in->unique);
-    x->output_rank_number = json_is_true(json_object_get(j, "outputRowNumber"));
-    x->rank_col = x->output_rank_number ? out->n - 1 : -1;
+    xr->output_number = json_is_true(json_object_get(j, "outputRowNumber"));
+    xr->col = xr->output_number ? out->n - 1 : -1;
     x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
     x->ttl_ms = rd_ttl(r, j, 0);
     return x;

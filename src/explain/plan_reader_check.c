@@ -286,7 +286,7 @@ static bool rdc_rank(Rd *r, WRel *x, const WRel *in, const WSchema *is)
         !indexes_ok(r, "orderBy.fields", x->sort_cols, x->nsort, is->n) ||
         (in->nunique > 0 && !indexes_ok(r, "rankStrategy.primaryKeys", in->unique, in->nunique, is->n)))
         return false;
-    bool num = x->kind == WR_RANK && x->output_rank_number;
+    bool num = x->kind == WR_RANK && wrel_rank(x)->output_number;
     if (!width_ok(r, x, is->n + (num ? 1 : 0)) || !columns_ok(r, x, 0, is, 0, is->n)) return false;
     if (num && repr_class(x->out.types[is->n]->id) != 1)
         return bad(r, "outputType", "declares the rank number (field %d) as %s, not BIGINT.", is->n,

@@ -529,6 +529,7 @@ WRel *rd_window_rank(Rd *r, json_t *j, WRel *in, const WSchema *out, bool dedup)
 {
     WRel *x = rd_new_rel(r, WR_WINDOW_RANK, 1);
     WRelWindow *xw = wrel_window_mut(x);
+    WRelRank *xr = wrel_rank_mut(x);
     json_t *w = json_object_get(j, "windowing");
     rd_window(r, w, x);
     if (!attached_cols(r, w, in->out.n, &xw->start_col, &xw->end_col)) return NULL;
@@ -541,27 +542,27 @@ WRel *rd_window_rank(Rd *r, json_t *j, WRel *in, const WSchema *out, bool dedup)
         int oc = json_is_integer(ok) ? rd_int(ok, -1) : -1;
         if (oc < 0 || oc >= in->out.n)
             return rd_fail(r, "Invalid compiled plan: the window deduplicate's %s is out of range.", "orderKey"), NULL;
-        x->keep_last = json_is_true(json_object_get(j, "keepLastRow"));
+        xr->keep_last = json_is_true(json_object_get(j, "keepLastRow"));
         x->nsort = 1;
         x->sort_cols = WA_ARRAY(r->a, int, 1);
         x->sort_desc = WA_ARRAY(r->a, bool, 1);
         x->sort_nulls_first = WA_ARRAY(r->a, bool, 1);
         x->sort_cols[0] = oc;
-        x->sort_desc[0] = x->keep_last;
-        x->sort_nulls_first[0] = !x->keep_last;
+        x->sort_desc[0] = xr->keep_last;
+        x->sort_nulls_first[0] = !xr->keep_last;
         x->time_col = oc;
-        x->dedup_rowtime = !xw->proctime;
-        x->rank_func = WRANK_ROW_NUMBER;
-        x->rank_start = x->rank_end = 1;
-        x->output_rank_number = false;
-        x->rank_col = -1;
+        xr->dedup_rowtime = !xw->proctime;
+        xr->func = WRANK_ROW_NUMBER;
+        xr->start = xr->end = 1;
+        xr->output_number = false;
+        xr->col = -1;
         if (out->n != in->out.n)
             return rd_fail(r, "Invalid compiled plan: the window deduplicate has %s output fields.", "the wrong number of"), NULL;
     } else {
         const char *rt = json_string_value(json_object_get(j, "rankType"));
         if (rt && strcmp(rt, "ROW_NUMBER") && strcmp(rt, "RANK") && strcmp(rt, "DENSE_RANK"))
             return rd_fail(r, "Invalid compiled plan: unknown rank type %s.", rt), NULL;
-        x->rank_func = rt && !strcmp(rt, "RANK") ? WRANK_RANK : rt && !strcmp(rt, "DENSE_RANK") ? WRANK_DENSE_RANK : WRANK_ROW_NUMBER;
+        xr->func = rt && !strcmp(rt, "RANK") ? WRANK_RANK : rt && !strcmp(rt, "DENSE_RANK") ? WRANK_DENSE_RANK : WRANK_ROW_NUMBER;
         x->nkeys = rd_ints(r, json_object_get(json_object_get(j, "partitionSpec"), "fields"), &x->keys);
         json_t *ob = json_object();
         json_object_set(ob, "orderBy", json_object_get(j, "sortSpec"));
@@ -572,11 +573,11 @@ WRel *rd_window_rank(Rd *r, json_t *j, WRel *in, const WSchema *out, bool dedup)
         const char *rrt = json_string_value(json_object_get(rr, "type"));
         if (rrt && strcmp(rrt, "Constant") != 0)
             return rd_fail(r, "EXECUTE PLAN cannot run a window rank with a %s rank range.", rrt), NULL;
-        x->rank_start = json_integer_value(json_object_get(rr, "start"));
-        x->rank_end = json_integer_value(json_object_get(rr, "end"));
-        x->output_rank_number = json_is_true(json_object_get(j, "outputRowNumber"));
-        x->rank_col = x->output_rank_number ? out->n - 1 : -1;
-        if (out->n != in->out.n + (x->output_rank_number ? 1 : 0))
+        xr->start = json_integer_value(json_object_get(rr, "start"));
+        xr->end = json_integer_value(json_object_get(rr, "end"));
+        xr->output_number = json_is_true(json_object_get(j, "outputRowNumber"));
+        xr->col = xr->output_number ? out->n - 1 : -1;
+        if (out->n != in->out.n + (xr->output_number ? 1 : 0))
             return rd_fail(r, "Invalid compiled plan: the window rank has %s output fields.", "the wrong number of"), NULL;
     }
     if (!keys_in_range(r, x->nkeys, x->keys, in->out.n, "partition key")) return NULL;

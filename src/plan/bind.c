@@ -1096,8 +1096,9 @@ static WRel *bind_over_rank(QCtx *q, WRel *in, BScope *scope, AstExpr *e)
     if (ov->norder == 0)
         return fail_rel(p, e->pos, WEXC_VALIDATION, "Over Agg: The window rank function requires order by clause with non-constant fields. please re-check the over window statement.");
     WRel *r = wrel_new(p, WR_OVER_RANK, 1);
+    WRelRank *rr = wrel_rank_mut(r);
     r->inputs[0] = in;
-    r->rank_func = func;
+    rr->func = func;
     r->nkeys = ov->npartition;
     r->keys = WA_ARRAY(a, int, ov->npartition ? ov->npartition : 1);
     for (int i = 0; i < ov->npartition; i++) {
@@ -1121,15 +1122,15 @@ static WRel *bind_over_rank(QCtx *q, WRel *in, BScope *scope, AstExpr *e)
         /* Flink default: ASC -> NULLS FIRST, DESC -> NULLS LAST */
         r->sort_nulls_first[i] = ov->order[i].nulls ? ov->order[i].nulls == 1 : !ov->order[i].desc;
     }
-    r->rank_start = 1;
-    r->rank_end = INT64_MAX;
-    r->output_rank_number = true;
+    rr->start = 1;
+    rr->end = INT64_MAX;
+    rr->output_number = true;
     int n = in->out.n;
     bind_schema_alloc(p, &r->out, n + 1);
     for (int i = 0; i < n; i++) { r->out.names[i] = in->out.names[i]; r->out.types[i] = in->out.types[i]; }
     r->out.names[n] = "w0$o0";
     r->out.types[n] = &WTYPE_BIGINT_NN;
-    r->rank_col = n;
+    rr->col = n;
     bscope_add(a, scope, NULL, "w0$o0", &WTYPE_BIGINT_NN);
     scope->cols[scope->n - 1].hidden = true;
     r->changelog = in->changelog;
@@ -1315,7 +1316,7 @@ static WRel *bind_select_once(QCtx *q, AstQuery *aq, OrderCols *oc)
         in = bind_over_rank(q, in, &scope, e);
         if (!in) return NULL;
         rank_ast = e;
-        rank_col = in->rank_col;
+        rank_col = wrel_rank(in)->col;
     }
     for (int i = 0; i < aq->nitems; i++)
         if (is_bare_null(aq->items[i].expr)) return fail_rel(p, aq->items[i].expr->pos, WEXC_CALCITE, ILLEGAL_NULL);

@@ -15,6 +15,8 @@
 #include "over_window.h"
 #include "sort_rules.h"
 
+#include <string.h>
+
 static WRel *exchange(WPlanCtx *p, WRel *in, int nkeys, int *keys)
 {
     WRel *x = wrel_new(p, WR_EXCHANGE, 1);
@@ -93,7 +95,8 @@ WRel *wover_rank_without_filter(WPlanCtx *p, WRel *r)
     spec->nwindows = 1;
     spec->windows = WA_NEW(a, WOverWindow);
     WOverWindow *w = spec->windows;
-    int f = wrank_func_index(r->rank_func);
+    const WRelRank *rr = wrel_rank(r);
+    int f = wrank_func_index(rr->func);
     w->rows = FN[f] == WOF_ROW_NUMBER;
     w->lower.kind = WOB_UNBOUNDED_PRECEDING;
     w->upper.kind = WOB_CURRENT_ROW;
@@ -104,9 +107,10 @@ WRel *wover_rank_without_filter(WPlanCtx *p, WRel *r)
     c->arg = -1;
     c->default_col = -1;
     c->type = &WTYPE_BIGINT_NN;
-    c->name = r->out.names[r->rank_col];
+    c->name = r->out.names[rr->col];
     c->args_text = "*";
     r->kind = WR_OVER_AGG;
+    memset(&r->payload, 0, sizeof r->payload);     /* an OverAggregate has no payload (rr is stale) */
     if (!wplan_is_batch(p)) {
         const WType *t = r->inputs[0]->out.types[r->sort_cols[0]];
         r->over_stream = spec;

@@ -239,7 +239,8 @@ static WRel *derive_dedup(WPlanCtx *p, WRel *r, WRel *in, int64_t ttl)
        for the watermark (Flink 2.3: outputInsertOnly=[true] for proctime and rowtime alike),
        except under mini-batch, where Flink's rowtime dedup emits each batch's first row and
        updates it when a later batch brings an earlier one */
-    bool insert_only = !r->keep_last && !r->input_retracts && !(r->dedup_rowtime && minibatch_enabled(p));
+    const WRelRank *rr = wrel_rank(r);
+    bool insert_only = !rr->keep_last && !r->input_retracts && !(rr->dedup_rowtime && minibatch_enabled(p));
     r->changelog = insert_only ? WCM_INSERT : ALL_KINDS;
     wphys_set_unique(p, r, r->nkeys, r->keys);
     r->ttl_ms = ttl;
@@ -250,23 +251,24 @@ static WRel *derive_dedup(WPlanCtx *p, WRel *r, WRel *in, int64_t ttl)
 /* Rank and SortLimit / Limit: modes, unique key and Flink's strategy */
 static WRel *derive_rank(WPlanCtx *p, WRel *r, WRel *in, int64_t ttl)
 {
+    WRelRank *rr = wrel_rank_mut(r);
     r->input_retracts = in->changelog != WCM_INSERT;
     r->changelog = ALL_KINDS;
     if (r->kind == WR_SORT_LIMIT) {
         /* Limit over an insert-only input only ever inserts (Flink: [I]) */
         if (!r->nsort && !r->input_retracts && !(in->changelog & WCM_UPDATE_AFTER)) r->changelog = WCM_INSERT;
-    } else if (!r->output_rank_number && r->rank_end == 1) wphys_set_unique(p, r, r->nkeys, r->keys);
-    else if (r->output_rank_number) {
+    } else if (!rr->output_number && rr->end == 1) wphys_set_unique(p, r, r->nkeys, r->keys);
+    else if (rr->output_number) {
         int *u = ints(p, r->nkeys + 1);
         for (int i = 0; i < r->nkeys; i++) u[i] = r->keys[i];
-        u[r->nkeys] = r->rank_col;
+        u[r->nkeys] = rr->col;
         wphys_set_unique(p, r, r->nkeys + 1, u);
     }
     /* Flink's strategy choice */
-    if (!r->input_retracts && !(in->changelog & WCM_UPDATE_AFTER)) r->rank_strategy = WRANK_APPEND_FAST;
+    if (!r->input_retracts && !(in->changelog & WCM_UPDATE_AFTER)) rr->strategy = WRANK_APPEND_FAST;
     else if (in->nunique >= 0 && from_group_agg(in) && !agg_may_delete(in) && sort_monotonic(r, in))
-        r->rank_strategy = WRANK_UPDATE_FAST;
-    else r->rank_strategy = WRANK_RETRACT;
+        rr->strategy = WRANK_UPDATE_FAST;
+    else rr->strategy = WRANK_RETRACT;
     /* Flink 2.1+ takes a ROW_NUMBER Top-1 without its rank column for a keep-first
        deduplication (its changelog inference asks RankUtil.isDeduplication, which does not
        check that the sort is on a time attribute): over an insert-only input, unless it sorts
@@ -274,8 +276,8 @@ static WRel *derive_rank(WPlanCtx *p, WRel *r, WRel *in, int64_t ttl)
        sends a key's new first row as +U without -U, and operators downstream read the stream
        as insert-only (measured on Flink 2.3; docs/user-guide.md, Top-N). Streaming only: in
        batch mode Flink's batch Rank gives the final rows. */
-    if (r->kind == WR_RANK && r->rank_func == WRANK_ROW_NUMBER && !r->output_rank_number && r->rank_start == 1 &&
-        r->rank_end == 1 && in->changelog == WCM_INSERT && !(r->nsort == 1 && r->sort_desc[0]) &&
+    if (r->kind == WR_RANK && rr->func == WRANK_ROW_NUMBER && !rr->output_number && rr->start == 1 &&
+        rr->end == 1 && in->changelog == WCM_INSERT && !(r->nsort == 1 && r->sort_desc[0]) &&
         !minibatch_enabled(p) && !wplan_batch_mode(p))
         r->changelog = WCM_INSERT;
     r->ttl_ms = ttl;

@@ -211,6 +211,26 @@ typedef struct WRelJoin {           /* the join kinds (wrel_is_join): WR_JOIN, W
                                        the union holds one member per kind) */
 } WRelJoin;
 
+typedef struct WRelRank {           /* the rank kinds (wrel_is_rank): WR_OVER_RANK, WR_RANK,
+                                       WR_SORT_LIMIT, WR_DEDUP, WR_WINDOW_RANK (rank_rules.c makes a
+                                       Rank / Deduplicate of an OverRank's fields, window_rank_rule
+                                       turns a Rank / Deduplicate into a WindowRank in place, keeping
+                                       this payload); partition keys in WRel's keys/nkeys, the order
+                                       in its sort_* */
+    WRankFunc func;                 /* ROW_NUMBER, RANK, DENSE_RANK */
+    int64_t start, end;             /* the rank range [start, end] (1-based; end INT64_MAX = none) */
+    bool output_number;             /* the rank number is an output column (col) */
+    int col;                        /* the rank column's index in the output when output_number
+                                       (an OVER_RANK's always) */
+    bool keep_last;                 /* WR_DEDUP, window deduplicate: keep the last row (ORDER BY DESC) */
+    bool dedup_rowtime;             /* WR_DEDUP: ordered by a rowtime (else a proctime) attribute
+                                       (a window deduplicate's runtime reads its window's proctime) */
+    WRankStrategy strategy;         /* WR_RANK / WR_SORT_LIMIT: Flink's processing strategy (physical.c) */
+    WRelWindow window;              /* WR_WINDOW_RANK: its window, wrel_window(r) (a window rank is
+                                       both a rank and a windowed kind; its window lives here, so
+                                       the union holds one member per kind) */
+} WRelRank;
+
 struct WRel {
     WRelKind kind;
     int id;                         /* exec node id (1-based, Flink order), 0 until finalised */
@@ -301,14 +321,10 @@ struct WRel {
     int *sort_cols;
     bool *sort_desc;
     bool *sort_nulls_first;
-    WRankFunc rank_func;
-    int64_t rank_start, rank_end;
-    bool output_rank_number;
-    int rank_col;                   /* WR_OVER_RANK: index of the rank column in the output */
-    bool keep_last;                 /* WR_DEDUP */
-    bool dedup_rowtime;
-    int time_col;
-    WRankStrategy rank_strategy;
+    /* the rank kinds' fields: the WRelRank payload, wrel_rank(r); their order in sort_* */
+    int time_col;                   /* WR_DEDUP (and a window deduplicate read from a plan): the
+                                       time attribute it orders by; over aggregation and WR_MATCH:
+                                       their order column */
     /* changelog planning */
     bool generate_update_before;    /* this node emits -U before +U */
     bool input_retracts;            /* (first) input may carry -U/-D */
@@ -366,20 +382,24 @@ struct WRel {
     const char **alias_names;
     /* The payload of the kinds whose fields are split out of WRel (issue 15): only through the
        checked accessors below (wrel_minibatch(r), wrel_expand(r), wrel_match(r),
-       wrel_correlate(r), wrel_window(r), wrel_join(r), wrel_interval(r) and their _mut forms),
-       which assert the kind. A rewrite that turns a node of another kind into a windowed one
-       clears the window first (window_rank_rule: the payload; window_join_rule: the join
-       payload's window, keeping the join's fields); one that copies a windowed node into another
-       windowed kind (the two-phase window aggregate) keeps its window, and one that turns a Join
-       into another join kind (join_rules.c) keeps the join payload. */
+       wrel_correlate(r), wrel_window(r), wrel_join(r), wrel_interval(r), wrel_rank(r) and their
+       _mut forms), which assert the kind. A rewrite that turns a node of another kind into a
+       windowed one clears the window first (window_rank_rule: the rank payload's window, keeping
+       the rank's fields; window_join_rule: the join payload's window, keeping the join's fields);
+       one that copies a windowed node into another windowed kind (the two-phase window aggregate)
+       keeps its window, and one that turns a Join into another join kind (join_rules.c) keeps the
+       join payload. A Sort made a SortLimit (sort_rules.c) starts from a cleared payload; an
+       OverRank made an OverAggregate (over_rules.c) clears its rank payload. */
     union {
         WRelMiniBatch minibatch;    /* WR_MINIBATCH_ASSIGNER */
         WRelExpand expand;          /* WR_EXPAND */
         WRelMatch match;            /* WR_MATCH */
         WRelCorrelate correlate;    /* WR_CORRELATE */
-        WRelWindow window;          /* the windowed kinds (wrel_is_windowed) but WR_WINDOW_JOIN */
+        WRelWindow window;          /* the windowed kinds (wrel_is_windowed) but WR_WINDOW_JOIN
+                                       and WR_WINDOW_RANK */
         WRelJoin join;              /* the join kinds (wrel_is_join), incl. WR_WINDOW_JOIN's window
                                        and WR_INTERVAL_JOIN's bounds */
+        WRelRank rank;              /* the rank kinds (wrel_is_rank), incl. WR_WINDOW_RANK's window */
     } payload;
 };
 
@@ -410,11 +430,17 @@ static inline bool wrel_is_join(WRelKind k)
 static inline const WRel *wrel_as_scan(const WRel *r) { return wrel_cast(r, WR_SCAN); }
 /* WR_SINK (sink_table, sink_qname, target_cols, sink_static_*, sink_conflict) */
 static inline const WRel *wrel_as_sink(const WRel *r) { return wrel_cast(r, WR_SINK); }
-/* WR_RANK / WR_SORT_LIMIT (rank_func, rank_strategy, rank_start/end, sort_*) */
+/* WR_RANK / WR_SORT_LIMIT (sort_* and wrel_rank(r): func, strategy, start/end) */
 static inline const WRel *wrel_as_rank(const WRel *r)
 {
     assert(r && (r->kind == WR_RANK || r->kind == WR_SORT_LIMIT));
     return r;
+}
+/* The rank kinds (their fields in the WRelRank payload, wrel_rank(r)): OVER_RANK, RANK,
+   SORT_LIMIT, DEDUP, WINDOW_RANK */
+static inline bool wrel_is_rank(WRelKind k)
+{
+    return k == WR_OVER_RANK || k == WR_RANK || k == WR_SORT_LIMIT || k == WR_DEDUP || k == WR_WINDOW_RANK;
 }
 /* The windowed kinds (their fields in the WRelWindow payload, wrel_window(r)): WINDOW_TVF,
    WINDOW_AGG, LOCAL/GLOBAL_WINDOW_AGG, WINDOW_RANK, WINDOW_JOIN */
@@ -444,12 +470,14 @@ static inline WRelCorrelate *wrel_correlate_mut(WRel *r) { return &wrel_cast_mut
 static inline const WRelWindow *wrel_window(const WRel *r)
 {
     assert(r && wrel_is_windowed(r->kind));
-    return r->kind == WR_WINDOW_JOIN ? &r->payload.join.window : &r->payload.window;
+    return r->kind == WR_WINDOW_JOIN ? &r->payload.join.window
+           : r->kind == WR_WINDOW_RANK ? &r->payload.rank.window : &r->payload.window;
 }
 static inline WRelWindow *wrel_window_mut(WRel *r)
 {
     assert(r && wrel_is_windowed(r->kind));
-    return r->kind == WR_WINDOW_JOIN ? &r->payload.join.window : &r->payload.window;
+    return r->kind == WR_WINDOW_JOIN ? &r->payload.join.window
+           : r->kind == WR_WINDOW_RANK ? &r->payload.rank.window : &r->payload.window;
 }
 static inline const WRelJoin *wrel_join(const WRel *r)
 {
@@ -460,6 +488,16 @@ static inline WRelJoin *wrel_join_mut(WRel *r)
 {
     assert(r && wrel_is_join(r->kind));
     return &r->payload.join;
+}
+static inline const WRelRank *wrel_rank(const WRel *r)
+{
+    assert(r && wrel_is_rank(r->kind));
+    return &r->payload.rank;
+}
+static inline WRelRank *wrel_rank_mut(WRel *r)
+{
+    assert(r && wrel_is_rank(r->kind));
+    return &r->payload.rank;
 }
 /* The two-phase and incremental aggregates (agg_input, count1_col, final_keys, partial_final) */
 static inline const WRel *wrel_as_two_phase(const WRel *r)

@@ -379,8 +379,8 @@ static WRel *calc_rank_transpose(WPlanCtx *p, WRel *calc)
     if (rk->kind != WR_RANK && rk->kind != WR_DEDUP) return NULL;
     WRel *in = rk->inputs[0];
     int n = in->out.n;
-    bool rn = rk->kind == WR_RANK && rk->output_rank_number;
-    if (rk->out.n != n + (rn ? 1 : 0) || (rn && rk->rank_col != n)) return NULL;
+    bool rn = rk->kind == WR_RANK && wrel_rank(rk)->output_number;
+    if (rk->out.n != n + (rn ? 1 : 0) || (rn && wrel_rank(rk)->col != n)) return NULL;
     bool *used = bools(p, n);
     for (int i = 0; i < calc->nexprs; i++) wplan_mark_refs(calc->exprs[i], used, n);
     wplan_mark_refs(calc->cond, used, n);
@@ -414,7 +414,7 @@ static WRel *calc_rank_transpose(WPlanCtx *p, WRel *calc)
     if (rn) {
         nr->out.names[m] = rk->out.names[n];
         nr->out.types[m] = rk->out.types[n];
-        nr->rank_col = m;
+        wrel_rank_mut(nr)->col = m;
     }
     return recalc(p, calc, nr, map);
 }

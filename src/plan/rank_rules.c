@@ -21,7 +21,8 @@ static bool is_rank_ref(const WExpr *e, int rank_col)
 static WRel *rank_rule(WPlanCtx *p, WRel *calc)
 {
     WRel *ov = calc->inputs[0];
-    int rc = ov->rank_col;
+    const WRelRank *ovr = wrel_rank(ov);
+    int rc = ovr->col;
     WExpr *cs[128];
     int n = 0;
     wplan_split_and(calc->cond, cs, &n, 128);
@@ -71,17 +72,19 @@ static WRel *rank_rule(WPlanCtx *p, WRel *calc)
     WRel *r;
     const WType *st = ov->nsort == 1 ? in->out.types[ov->sort_cols[0]] : NULL;
     bool time_sort = st && wtype_is_timestamp(st) && st->time_attr != WTA_NONE;
-    if (ov->rank_func == WRANK_ROW_NUMBER && lo == 1 && hi == 1 && !uses_rank && time_sort) {
+    if (ovr->func == WRANK_ROW_NUMBER && lo == 1 && hi == 1 && !uses_rank && time_sort) {
         r = wrel_new(p, WR_DEDUP, 1);
-        r->keep_last = ov->sort_desc[0];
-        r->dedup_rowtime = st->time_attr == WTA_ROWTIME;
+        WRelRank *rr = wrel_rank_mut(r);
+        rr->keep_last = ov->sort_desc[0];
+        rr->dedup_rowtime = st->time_attr == WTA_ROWTIME;
         r->time_col = ov->sort_cols[0];
     } else {
         r = wrel_new(p, WR_RANK, 1);
-        r->rank_func = ov->rank_func;
-        r->rank_start = lo;
-        r->rank_end = hi;
-        r->output_rank_number = uses_rank;
+        WRelRank *rr = wrel_rank_mut(r);
+        rr->func = ovr->func;
+        rr->start = lo;
+        rr->end = hi;
+        rr->output_number = uses_rank;
     }
     r->inputs[0] = in;
     r->nkeys = ov->nkeys;
@@ -92,7 +95,7 @@ static WRel *rank_rule(WPlanCtx *p, WRel *calc)
     r->sort_nulls_first = ov->sort_nulls_first;
     if (r->kind == WR_RANK && uses_rank) {
         r->out = ov->out;
-        r->rank_col = rc;
+        wrel_rank_mut(r)->col = rc;
     } else {
         r->out.n = in->out.n;
         r->out.names = in->out.names;

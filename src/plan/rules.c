@@ -226,7 +226,10 @@ static void dump(FILE *f, const WRel *r, int depth)
         fprintf(f, "]");
     }
     if (r->nunique > 0) fprintf(f, " uk=%d", r->nunique);
-    if (r->kind == WR_RANK) fprintf(f, " strategy=%d range=[%lld,%lld] rn=%d", (int)r->rank_strategy, (long long)r->rank_start, (long long)r->rank_end, r->output_rank_number);
+    if (r->kind == WR_RANK) {
+        const WRelRank *rr = wrel_rank(r);
+        fprintf(f, " strategy=%d range=[%lld,%lld] rn=%d", (int)rr->strategy, (long long)rr->start, (long long)rr->end, rr->output_number);
+    }
     if (r->generate_update_before) fprintf(f, " UB");
     fprintf(f, "\n");
     for (int i = 0; i < r->ninputs; i++) dump(f, r->inputs[i], depth + 1);

@@ -55,11 +55,13 @@ static WRel *streaming_sort(WPlanCtx *p, WRel *s)
     }
     WRel *l = wa_memdup(p->arena, s, sizeof *s);
     l->kind = WR_SORT_LIMIT;
+    memset(&l->payload, 0, sizeof l->payload);     /* a Sort has no payload */
+    WRelRank *lr = wrel_rank_mut(l);
     int64_t off = s->sort_offset > 0 ? s->sort_offset : 0;
-    l->rank_func = WRANK_ROW_NUMBER;
-    l->rank_start = off + 1;
-    l->rank_end = s->sort_fetch > INT64_MAX - off ? INT64_MAX : off + s->sort_fetch;
-    l->output_rank_number = false;
+    lr->func = WRANK_ROW_NUMBER;
+    lr->start = off + 1;
+    lr->end = s->sort_fetch > INT64_MAX - off ? INT64_MAX : off + s->sort_fetch;
+    lr->output_number = false;
     l->nkeys = 0;
     l->keys = WA_ARRAY(p->arena, int, 1);
     return l;

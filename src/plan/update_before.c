@@ -100,7 +100,7 @@ static bool ub_rank(WRel *r, int req, bool apply)
     if (r->kind == WR_SORT_LIMIT && !r->nsort)
         return satisfy_ub(r->inputs[0], uk_for(r->inputs[0], UK_BEFORE_AFTER), apply);
     /* UpdateFast reads UPDATE_AFTER only, Retract needs UPDATE_BEFORE */
-    int want = r->rank_strategy == WRANK_UPDATE_FAST ? UK_ONLY_UA : UK_BEFORE_AFTER;
+    int want = wrel_rank(r)->strategy == WRANK_UPDATE_FAST ? UK_ONLY_UA : UK_BEFORE_AFTER;
     if (apply && r->changelog == WCM_INSERT) r->generate_update_before = false;
     return satisfy_ub(r->inputs[0], uk_for(r->inputs[0], want), apply);
 }

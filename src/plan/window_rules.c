@@ -351,13 +351,15 @@ static WRel *window_rank_rule(WPlanCtx *p, WRel *r)
     }
     if (ks < 0 || ke < 0) return NULL;
     /* Flink 2.3's WindowRank ranks by ROW_NUMBER only */
-    if (r->kind == WR_RANK && r->rank_func != WRANK_ROW_NUMBER)
-        return fail(p, WEXC_TABLE, r->rank_func == WRANK_RANK
+    if (r->kind == WR_RANK && wrel_rank(r)->func != WRANK_ROW_NUMBER)
+        return fail(p, WEXC_TABLE, wrel_rank(r)->func == WRANK_RANK
             ? "RANK() function is not supported on Window TopN currently, only ROW_NUMBER() is supported."
             : "DENSE_RANK() function is not supported on Window TopN currently, only ROW_NUMBER() is supported.");
     WRel *w = wa_memdup(p->arena, r, sizeof *r);
     w->kind = WR_WINDOW_RANK;
-    memset(&w->payload, 0, sizeof w->payload);     /* a Rank / Deduplicate has no window payload */
+    WRelRank *wr = wrel_rank_mut(w);
+    /* a Rank / Deduplicate has no window: clear the rank payload's (keeping the rank's fields) */
+    memset(&wr->window, 0, sizeof wr->window);
     WRelWindow *ww = wrel_window_mut(w);
     wphys_copy_window_spec(w, r->inputs[0]);
     ww->dedup = r->kind == WR_DEDUP;
@@ -368,9 +370,9 @@ static WRel *window_rank_rule(WPlanCtx *p, WRel *r)
     for (int i = 0; i < r->nkeys; i++) if (i != ks && i != ke) w->keys[w->nkeys++] = r->keys[i];
     if (ww->dedup) {
         /* window deduplication keeps the first/last row by the time attribute */
-        w->rank_func = WRANK_ROW_NUMBER;
-        w->rank_start = w->rank_end = 1;
-        w->output_rank_number = false;
+        wr->func = WRANK_ROW_NUMBER;
+        wr->start = wr->end = 1;
+        wr->output_number = false;
     }
     w->changelog = WCM_INSERT;
     return w;

@@ -418,7 +418,8 @@ static bool mb_global_group_agg(WPlanCtx *p, const WRel *r, WMiniBatchSpec *mb)
 static bool mb_dedup(WPlanCtx *p, const WRel *r, WMiniBatchSpec *mb)
 {
     /* RowTime/ProcTimeMiniBatchDeduplicate...Function */
-    mb->mode = r->dedup_rowtime ? WMB_FOLD : r->keep_last ? WMB_LAST_PER_KEY : WMB_FIRST_PER_KEY;
+    const WRelRank *rr = wrel_rank(r);
+    mb->mode = rr->dedup_rowtime ? WMB_FOLD : rr->keep_last ? WMB_LAST_PER_KEY : WMB_FIRST_PER_KEY;
     mb->nkeys = r->nkeys;
     mb->keys = r->keys;
     return true;
@@ -824,9 +825,10 @@ static WOperator *bd_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *
 static WOperator *bd_dedup(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
     WRel *in = r->inputs[0];
+    const WRelRank *rr = wrel_rank(r);
     WDedupSpec sp = {
         .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-        .keep_last = r->keep_last, .rowtime = r->dedup_rowtime, .time_col = r->time_col,
+        .keep_last = rr->keep_last, .rowtime = rr->dedup_rowtime, .time_col = r->time_col,
         .input_retracts = r->input_retracts, .generate_update_before = r->generate_update_before,
         .generate_insert_only = r->changelog == WCM_INSERT, .ttl_ms = r->ttl_ms,
         .out = {r->out.n, r->out.types, r->out.names}};
@@ -837,14 +839,15 @@ static WOperator *bd_dedup(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool 
 static WOperator *bd_rank(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
     WRel *in = r->inputs[0];
+    const WRelRank *rr = wrel_rank(r);
     WSortKey *sk = WA_ARRAY(p->arena, WSortKey, r->nsort ? r->nsort : 1);
     for (int i = 0; i < r->nsort; i++)
         sk[i] = (WSortKey){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
     WRankSpec sp = {
         .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-        .nsort = r->nsort, .sort = sk, .func = (WRankFunc)r->rank_func,
-        .strategy = (WRankStrategy)r->rank_strategy, .rank_start = r->rank_start, .rank_end = r->rank_end,
-        .output_rank_number = r->output_rank_number, .nuk = in->nunique > 0 ? in->nunique : 0,
+        .nsort = r->nsort, .sort = sk, .func = (WRankFunc)rr->func,
+        .strategy = (WRankStrategy)rr->strategy, .rank_start = rr->start, .rank_end = rr->end,
+        .output_rank_number = rr->output_number, .nuk = in->nunique > 0 ? in->nunique : 0,
         .uk = in->unique, .input_retracts = r->input_retracts,
         .generate_update_before = r->generate_update_before, .ttl_ms = r->ttl_ms,
         .out = {r->out.n, r->out.types, r->out.names}};
@@ -945,13 +948,14 @@ static WOperator *bd_window_rank(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins,
 {
     WRel *in = r->inputs[0];
     const WRelWindow *rw = wrel_window(r);
+    const WRelRank *rr = wrel_rank(r);
     WSortKey *sk = WA_ARRAY(p->arena, WSortKey, r->nsort ? r->nsort : 1);
     for (int i = 0; i < r->nsort; i++) sk[i] = (WSortKey){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
     WWindowRankSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
                           .start_col = rw->start_col, .end_col = rw->end_col, .nsort = r->nsort, .sort = sk,
-                          .func = (WRankFunc)r->rank_func, .rank_start = r->rank_start, .rank_end = r->rank_end,
-                          .output_rank_number = r->output_rank_number, .dedup = rw->dedup,
-                          .keep_last = r->keep_last, .proctime = rw->proctime,
+                          .func = (WRankFunc)rr->func, .rank_start = rr->start, .rank_end = rr->end,
+                          .output_rank_number = rr->output_number, .dedup = rw->dedup,
+                          .keep_last = rr->keep_last, .proctime = rw->proctime,
                           .out = {r->out.n, r->out.types, r->out.names}};
     return wop_window_rank_new(&L->ctx, &sp);
 }

@@ -222,13 +222,13 @@ WTEST(plan_reader_window_rank_and_dedup)
     if (w) {
         CHECK_INT(w->kind, WR_WINDOW_RANK);
         CHECK(!wrel_window(w)->dedup);
-        CHECK_INT(w->rank_func, 2);
-        CHECK_INT(w->rank_end, 3);
+        CHECK_INT(wrel_rank(w)->func, 2);
+        CHECK_INT(wrel_rank(w)->end, 3);
         CHECK_INT(w->nkeys, 1);
         CHECK_INT(w->keys[0], 2);
         CHECK_INT(w->nsort, 1);
         CHECK(w->sort_desc[0] && !w->sort_nulls_first[0]);
-        CHECK_INT(w->rank_col, 3);
+        CHECK_INT(wrel_rank(w)->col, 3);
         CHECK_INT(wrel_window(w)->kind, WWIN_HOP);
         CHECK_INT(wrel_window(w)->slide, 5000);
         CHECK_INT(wrel_window(w)->start_col, 0);
@@ -241,13 +241,13 @@ WTEST(plan_reader_window_rank_and_dedup)
     CHECK(w != NULL);
     if (w) {
         CHECK_INT(w->kind, WR_WINDOW_RANK);
-        CHECK(wrel_window(w)->dedup && w->keep_last);
+        CHECK(wrel_window(w)->dedup && wrel_rank(w)->keep_last);
         CHECK_INT(w->nsort, 1);
         CHECK_INT(w->sort_cols[0], 1);
         CHECK(w->sort_desc[0]);
-        CHECK_INT(w->rank_start, 1);
-        CHECK_INT(w->rank_end, 1);
-        CHECK(!w->output_rank_number);
+        CHECK_INT(wrel_rank(w)->start, 1);
+        CHECK_INT(wrel_rank(w)->end, 1);
+        CHECK(!wrel_rank(w)->output_number);
     }
     rctx_free(&t);
 }
