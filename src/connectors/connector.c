@@ -9,8 +9,8 @@
 #include <time.h>
 #include "../common/sort.h"
 #include "conn_internal.h"
+#include "../types/cast.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -196,40 +196,13 @@ static bool java_parse_integer(const char *v, int64_t lo, int64_t hi, WError *er
     return werr_set(err, WEXC_NUMBER, "For input string: \"%s\"", v);
 }
 
-/* Java's Double.parseDouble (FloatingDecimal): the trimmed text is NaN, Infinity or a decimal
-   number with an optional exponent, each with an optional sign and a type suffix (f, F, d, D);
-   a hexadecimal one (0x1.8p1) too. The empty text is "empty String". */
+/* Java's Double.parseDouble, as CAST(v AS DOUBLE) reads it (types/cast.c: the same messages,
+   'For input string: "v"' and "empty String"). */
 static bool java_parse_double(const char *v, WError *err)
 {
-    const char *b = v, *e = v + strlen(v);
-    while (b < e && (unsigned char)*b <= ' ') b++;
-    while (e > b && (unsigned char)e[-1] <= ' ') e--;
-    if (b == e) return werr_set(err, WEXC_NUMBER, "empty String");
-    const char *p = b;
-    if (*p == '+' || *p == '-') p++;
-    size_t rest = (size_t)(e - p);
-    if ((rest == 3 && strncmp(p, "NaN", 3) == 0) || (rest == 8 && strncmp(p, "Infinity", 8) == 0)) return true;
-    bool hex = rest > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
-    if (hex) p += 2;
-    int digits = 0;
-    while (p < e && (hex ? isxdigit((unsigned char)*p) : isdigit((unsigned char)*p))) { p++; digits++; }
-    if (p < e && *p == '.') {
-        p++;
-        while (p < e && (hex ? isxdigit((unsigned char)*p) : isdigit((unsigned char)*p))) { p++; digits++; }
-    }
-    bool ok = digits > 0;
-    if (ok && p < e && (hex ? (*p == 'p' || *p == 'P') : (*p == 'e' || *p == 'E'))) {
-        p++;
-        if (p < e && (*p == '+' || *p == '-')) p++;
-        int ed = 0;
-        while (p < e && isdigit((unsigned char)*p)) { p++; ed++; }
-        ok = ed > 0;
-    } else if (hex) {
-        ok = false;                 /* a hexadecimal number needs its binary exponent */
-    }
-    if (ok && p < e && strchr("fFdD", *p)) p++;
-    if (ok && p == e) return true;
-    return werr_set(err, WEXC_NUMBER, "For input string: \"%.*s\"", (int)(e - b), b);
+    WDatum d;
+    const WCastCtx ctx = {0};
+    return wcast_from_text_ex(&ctx, v, (int)strlen(v), &WTYPE_DOUBLE, &d, NULL, err) == WCAST_OK;
 }
 
 bool wconn_option_check_value(const WConnOption *e, const char *v, WError *err)

@@ -465,20 +465,15 @@ static inline const WRelMatch *wrel_match(const WRel *r) { return &wrel_cast(r, 
 static inline WRelMatch *wrel_match_mut(WRel *r) { return &wrel_cast_mut(r, WR_MATCH)->payload.match; }
 static inline const WRelCorrelate *wrel_correlate(const WRel *r) { return &wrel_cast(r, WR_CORRELATE)->payload.correlate; }
 static inline WRelCorrelate *wrel_correlate_mut(WRel *r) { return &wrel_cast_mut(r, WR_CORRELATE)->payload.correlate; }
-/* a window join's window is in its join payload (WRelJoin.window), every other windowed kind's
-   is the payload's window */
+/* a window join's window is in its join payload (WRelJoin.window), a window rank's in its rank
+   payload (WRelRank.window), every other windowed kind's is the payload's window */
 static inline const WRelWindow *wrel_window(const WRel *r)
 {
     assert(r && wrel_is_windowed(r->kind));
     return r->kind == WR_WINDOW_JOIN ? &r->payload.join.window
            : r->kind == WR_WINDOW_RANK ? &r->payload.rank.window : &r->payload.window;
 }
-static inline WRelWindow *wrel_window_mut(WRel *r)
-{
-    assert(r && wrel_is_windowed(r->kind));
-    return r->kind == WR_WINDOW_JOIN ? &r->payload.join.window
-           : r->kind == WR_WINDOW_RANK ? &r->payload.rank.window : &r->payload.window;
-}
+static inline WRelWindow *wrel_window_mut(WRel *r) { return (WRelWindow *)wrel_window(r); }
 static inline const WRelJoin *wrel_join(const WRel *r)
 {
     assert(r && wrel_is_join(r->kind));
