@@ -57,13 +57,6 @@ void wsb_append_i64(WStrBuf *s, long long v)
     wsb_appendn(s, b + i, sizeof b - (size_t)i);
 }
 
-void wsb_putc(WStrBuf *s, char c)
-{
-    wsb_reserve(s, 1);
-    s->buf[s->len++] = c;
-    s->buf[s->len] = 0;
-}
-
 void wsb_repeat(WStrBuf *s, char c, size_t n)
 {
     wsb_reserve(s, n);

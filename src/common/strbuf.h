@@ -19,7 +19,13 @@ void wsb_init(WStrBuf *s);
 void wsb_free(WStrBuf *s);
 void wsb_clear(WStrBuf *s);
 void wsb_reserve(WStrBuf *s, size_t extra);
-void wsb_putc(WStrBuf *s, char c);
+/* One byte; inline, as writers call it per character (the CSV writer's quoting, delimiters). */
+static inline void wsb_putc(WStrBuf *s, char c)
+{
+    if (s->len + 2 > s->cap) wsb_reserve(s, 1);
+    s->buf[s->len++] = c;
+    s->buf[s->len] = 0;
+}
 void wsb_append(WStrBuf *s, const char *str);
 void wsb_puts(WStrBuf *s, const char *str);     /* same as wsb_append */
 void wsb_appendn(WStrBuf *s, const char *str, size_t n);

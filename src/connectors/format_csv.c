@@ -9,6 +9,7 @@
 #include "conn_internal.h"
 #include "../types/format.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <locale.h>
 #include <math.h>
@@ -667,22 +668,36 @@ int wcsv_bigdecimal_string(__int128 unscaled, int scale, bool scientific, char *
     return o;
 }
 
-/* ISO_LOCAL_TIME formatting: HH:mm:ss plus the fraction without trailing zeros. */
+/* Two decimal digits of v (0..99) at buf. */
+static inline void put_2digits(char *buf, int v)
+{
+    buf[0] = (char)('0' + v / 10);
+    buf[1] = (char)('0' + v % 10);
+}
+
+/* ISO_LOCAL_TIME formatting: HH:mm:ss plus the fraction without trailing zeros (written digit by
+   digit: the CSV writer calls it per TIME / TIMESTAMP value). */
 static int fmt_iso_time(int64_t nanos_of_day, char *buf)
 {
     int64_t secs = nanos_of_day / 1000000000LL;
     int64_t ns = nanos_of_day % 1000000000LL;
-    int o = sprintf(buf, "%02d:%02d:%02d", (int)(secs / 3600), (int)(secs / 60 % 60), (int)(secs % 60));
+    assert(secs >= 0 && secs < 86400 && ns >= 0);
+    put_2digits(buf, (int)(secs / 3600));
+    buf[2] = ':';
+    put_2digits(buf + 3, (int)(secs / 60 % 60));
+    buf[5] = ':';
+    put_2digits(buf + 6, (int)(secs % 60));
+    int o = 8;
     if (ns) {
-        char f[16];
-        snprintf(f, sizeof f, "%09lld", (long long)ns);
+        char f[9];
+        for (int k = 8; k >= 0; k--, ns /= 10) f[k] = (char)('0' + ns % 10);
         int l = 9;
         while (l > 0 && f[l - 1] == '0') l--;
         buf[o++] = '.';
         memcpy(buf + o, f, (size_t)l);
         o += l;
-        buf[o] = 0;
     }
+    buf[o] = 0;
     return o;
 }
 
@@ -691,8 +706,15 @@ static int fmt_iso_date(int64_t days, char *buf)
     int64_t y;
     int m, d;
     wconn_civil_from_days(days, &y, &m, &d);
-    if (y >= 0 && y <= 9999) return sprintf(buf, "%04lld-%02d-%02d", (long long)y, m, d);
-    return sprintf(buf, "%+05lld-%02d-%02d", (long long)y, m, d);
+    if (y < 0 || y > 9999) return sprintf(buf, "%+05lld-%02d-%02d", (long long)y, m, d);
+    put_2digits(buf, (int)(y / 100));
+    put_2digits(buf + 2, (int)(y % 100));
+    buf[4] = '-';
+    put_2digits(buf + 5, m);
+    buf[7] = '-';
+    put_2digits(buf + 8, d);
+    buf[10] = 0;
+    return 10;
 }
 
 /* Render a non-null value as text; *stringy = Jackson writes it through the string path (quoting
@@ -790,20 +812,32 @@ void wcsv_write_value(const WCsvConfig *cfg, const WType *t, WDatum v, bool is_n
     bool q = cfg->changelog ? changelog_needs_quotes(cfg, out->buf + start, n)
                             : (stringy && jackson_needs_quotes(cfg, out->buf + start, n));
     if (!q) return;
-    /* re-emit quoted: copy the rendered text out, then write it back with escapes */
-    char small[256];
-    char *tmp = n < sizeof small ? small : wmalloc(n + 1);
-    memcpy(tmp, out->buf + start, n);
-    out->len = start;
-    wsb_putc(out, (char)cfg->quote);
-    for (size_t i = 0; i < n; i++) {
-        char c = tmp[i];
-        if (c == (char)cfg->quote) wsb_putc(out, (char)cfg->quote);
-        else if (cfg->escape >= 0 && c == (char)cfg->escape) wsb_putc(out, (char)cfg->escape);
-        wsb_putc(out, c);
+    /* quote in place: count the bytes that get a prefix (the quote doubled, the escape character
+       escaped), then move the text right from its end, writing each prefix on the way */
+    const char quote = (char)cfg->quote;
+    const int esc = cfg->escape >= 0 && (char)cfg->escape != quote ? cfg->escape : -1;
+    size_t extra = 0;
+    const char *s = out->buf + start, *e = s + n;
+    for (const char *p = s; (p = memchr(p, quote, (size_t)(e - p))) != NULL; p++) extra++;
+    if (esc >= 0)
+        for (const char *p = s; (p = memchr(p, esc, (size_t)(e - p))) != NULL; p++) extra++;
+    wsb_reserve(out, extra + 2);
+    char *b = out->buf + start;
+    size_t w = n + extra + 1;               /* the closing quote's index */
+    b[w] = quote;
+    b[w + 1] = 0;
+    if (extra == 0) {
+        memmove(b + 1, b, n);
+    } else {
+        for (size_t i = n; i-- > 0;) {
+            char c = b[i];
+            b[--w] = c;
+            if (c == quote || (esc >= 0 && c == (char)esc)) b[--w] = c;
+        }
+        assert(w == 1);
     }
-    wsb_putc(out, (char)cfg->quote);
-    if (tmp != small) free(tmp);
+    b[0] = quote;
+    out->len = start + n + extra + 2;
 }
 
 void wcsv_write_row(const WCsvConfig *cfg, int ncols, const WType **types, const WChunk *c, int row,

@@ -67,14 +67,19 @@ bool wfs_mkdirs(const char *path, WError *err)
 
 /* Hive's path escaping as Flink's PartitionPathUtils.escapePathName does it: control characters
    and  " # % ' * / : = ? \ DEL { [ ] ^  become %XX (upper-case hex); other bytes stay. */
+static const uint8_t PATH_ESCAPED[256] = {
+    [0 ... 0x1F] = 1, [0x7F] = 1, ['"'] = 1, ['#'] = 1, ['%'] = 1, ['\''] = 1, ['*'] = 1, ['/'] = 1,
+    [':'] = 1, ['='] = 1, ['?'] = 1, ['\\'] = 1, ['{'] = 1, ['['] = 1, [']'] = 1, ['^'] = 1,
+};
+
 static void escape_path_name(WStrBuf *out, const char *s, size_t len)
 {
+    static const char HEX[] = "0123456789ABCDEF";
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (c < 0x20 || c == 0x7F || (c < 0x80 && strchr("\"#%'*/:=?\\{[]^", c)))
-            wsb_printf(out, "%%%02X", c);
-        else
-            wsb_putc(out, (char)c);
+        if (!PATH_ESCAPED[c]) { wsb_putc(out, (char)c); continue; }
+        char e[3] = { '%', HEX[c >> 4], HEX[c & 15] };
+        wsb_appendn(out, e, 3);
     }
 }
 

@@ -367,12 +367,18 @@ typedef struct PBuf { char *buf; int size, len; } PBuf;
 
 static void pb_putc(PBuf *b, char c) { if (b->len + 1 < b->size) b->buf[b->len] = c; b->len++; }
 static void pb_puts(PBuf *b, const char *s) { while (*s) pb_putc(b, *s++); }
+/* v as "%0*lld" prints it (the sign counts in the width), at most 31 characters as the text of
+   snprintf into 32 bytes was; written digit by digit (DATE_FORMAT calls this per field). */
 static void pb_num(PBuf *b, int64_t v, int width)
 {
-    char tmp[32];
-    int n = snprintf(tmp, sizeof tmp, "%0*lld", width, (long long)v);
-    (void)n;
-    pb_puts(b, tmp);
+    char digits[20];
+    int nd = 0;
+    uint64_t u = v < 0 ? 0ULL - (uint64_t)v : (uint64_t)v;
+    do { digits[nd++] = (char)('0' + u % 10); u /= 10; } while (u);
+    int sign = v < 0, pad = width - sign - nd, room = 31;
+    if (sign) { pb_putc(b, '-'); room--; }
+    for (; pad > 0 && room > 0; pad--, room--) pb_putc(b, '0');
+    while (nd > 0 && room-- > 0) pb_putc(b, digits[--nd]);
 }
 
 /* ISO day of week 0 = Monday for epoch day */

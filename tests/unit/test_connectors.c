@@ -1020,6 +1020,32 @@ WTEST(csv_writer_values)
     wsb_putc(&s, '|');
     wcsv_write_value(&cfg, &WTYPE_INT, WDATUM_I(0), true, &s);
     CHECK_STR(s.buf, "true|2021-01-01|\"2021-01-01 10:00:00.123456\"|\"2021-01-01 10:00:00Z\"|12:12:12.232|awML|");
+    /* dates outside 0000-9999 (Java's sign and at least four digits), a fraction of nanoseconds,
+       midnight; quoting in place with the quote doubled and the escape character escaped */
+    wsb_clear(&s);
+    wcsv_write_value(&cfg, &WTYPE_DATE, WDATUM_I(-719893), false, &s);    /* -0001-01-01 */
+    wsb_putc(&s, '|');
+    wcsv_write_value(&cfg, &WTYPE_DATE, WDATUM_I(2932897), false, &s);    /* 10000-01-01 */
+    wsb_putc(&s, '|');
+    wcsv_write_value(&cfg, wtype_time(&a, 3, true), WDATUM_I(0), false, &s);
+    wsb_putc(&s, '|');
+    WDatum tsn = {.ts = {-1LL, 999001}};                                  /* 1969-12-31 23:59:59.999999001 */
+    wcsv_write_value(&cfg, wtype_timestamp(&a, WT_TIMESTAMP, 9, true), tsn, false, &s);
+    CHECK_STR(s.buf, "-0001-01-01|\"+10000-01-01\"|00:00:00|\"1969-12-31 23:59:59.999999001\"");
+    WCsvConfig esc;
+    wcsv_config_init(&esc, false);
+    esc.escape = '\\';
+    wsb_clear(&s);
+    WDatum q1 = {.s = {"a \"b\" \\c, and a text longer than 24 bytes", 41}};
+    wcsv_write_value(&esc, &WTYPE_STRING, q1, false, &s);
+    wsb_putc(&s, '|');
+    WDatum q2 = {.s = {"\"", 1}};
+    wcsv_write_value(&esc, &WTYPE_STRING, q2, false, &s);
+    wsb_putc(&s, '|');
+    WDatum q3 = {.s = {"plain, with the delimiter", 25}};
+    wcsv_write_value(&esc, &WTYPE_STRING, q3, false, &s);
+    CHECK_STR(s.buf, "\"a \"\"b\"\" \\\\c, and a text longer than 24 bytes\"|\"\"\"\"|\"plain, with the delimiter\"");
+    wcsv_config_free(&esc);
     char buf[64];
     wcsv_bigdecimal_string(0, 7, true, buf);
     CHECK_STR(buf, "0E-7");

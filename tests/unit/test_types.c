@@ -173,6 +173,13 @@ WTEST(types_patterns)
     wfmt_pattern(ts, "EEEE MMMM", b, sizeof b); CHECK_STR(b, "Tuesday April");
     wfmt_pattern(ts, "yyyy-MM-dd'T'HH:mm:ss'Z'", b, sizeof b); CHECK_STR(b, "2021-04-13T20:12:11Z");
     wfmt_pattern(ts, "'It''s' H", b, sizeof b); CHECK_STR(b, "It's 20");
+    /* numbers as "%0*lld": zero-padded to the letters' count, the sign inside the width, 31
+       characters at the most */
+    wfmt_pattern(ts, "yyyyyy SSSS HHH y", b, sizeof b); CHECK_STR(b, "002021 0123 020 2021");
+    WTimestamp bc = { (wdate_from_ymd(-44, 3, 15)) * 86400000LL, 0 };
+    wfmt_pattern(bc, "yyyy|yyyyyy|y|yy", b, sizeof b); CHECK_STR(b, "-044|-00044|-44|56");
+    wfmt_pattern(ts, "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy", b, sizeof b);
+    CHECK_STR(b, "0000000000000000000000000000000");
     WTimestamp out;
     CHECK(wparse_pattern("2021-04-13 20:12:11", 19, "yyyy-MM-dd HH:mm:ss", &out));
     CHECK_INT(out.ms, 1618344731000LL);
