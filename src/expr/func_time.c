@@ -650,14 +650,39 @@ EV(ev_to_date)
     }
 }
 
-static void put_pattern(WEvalCtx *ctx, WVector *out, int i, WTimestamp wall, const char *pattern)
+/* The pattern of the rows formatted so far in one batch and the text of the last one: rows whose
+   timestamp falls in the same unit of the pattern's finest field (wfmt_pattern_unit_ms: the day
+   for 'yyyy-MM-dd', the minute for 'HH:mm') share that text instead of formatting it again. */
+static const WStr DEFAULT_PATTERN = { "yyyy-MM-dd HH:mm:ss", 19 };
+
+typedef struct PatternMemo {
+    WStr fmt;               /* the pattern as the row gave it; fmt_c its C string */
+    const char *fmt_c;
+    int64_t unit, key;      /* key: floor(ms / unit) of the last text, INT64_MIN = none */
+    WStr text;
+} PatternMemo;
+
+static void put_pattern(WEvalCtx *ctx, WVector *out, int i, WTimestamp wall, WStr fmt, PatternMemo *m)
 {
+    if (!m->fmt_c || m->fmt.len != fmt.len || (m->fmt.p != fmt.p && memcmp(m->fmt.p, fmt.p, (size_t)fmt.len) != 0)) {
+        m->fmt = fmt;
+        m->fmt_c = wf_cstr(ctx, fmt);
+        m->unit = wfmt_pattern_unit_ms(m->fmt_c);
+        m->key = INT64_MIN;
+    }
+    int64_t key = fdiv(wall.ms, m->unit);
+    if (key == m->key) { wf_set_ref(out, i, m->text.p, m->text.len); return; }
     char buf[256];
-    int len = wfmt_pattern(wall, pattern, buf, sizeof buf);
-    if (len < (int)sizeof buf) { wf_set_str(ctx, out, i, buf, (size_t)len); return; }
-    char *big = wf_alloc(ctx, (size_t)len + 1);
-    wfmt_pattern(wall, pattern, big, len + 1);
-    wf_set_ref(out, i, big, len);
+    int len = wfmt_pattern(wall, m->fmt_c, buf, sizeof buf);
+    if (len < (int)sizeof buf) {
+        wf_set_str(ctx, out, i, buf, (size_t)len);
+    } else {
+        char *big = wf_alloc(ctx, (size_t)len + 1);
+        wfmt_pattern(wall, m->fmt_c, big, len + 1);
+        wf_set_ref(out, i, big, len);
+    }
+    m->key = key;
+    m->text = out->data[i].s;
 }
 
 INF(inf_from_unixtime)
@@ -670,12 +695,12 @@ INF(inf_from_unixtime)
 EV(ev_from_unixtime)
 {
     (void)call;
+    PatternMemo memo = { .key = INT64_MIN };
     WF_FOR(i, n, act) {
         int64_t secs = av[0]->data[i].i;
         int64_t ms = (int64_t)((uint64_t)secs * 1000);
         WTimestamp wall = { ms + tz_off_ms(ctx, ms), 0 };
-        const char *fmt = na > 1 ? wf_cstr(ctx, av[1]->data[i].s) : "yyyy-MM-dd HH:mm:ss";
-        put_pattern(ctx, out, i, wall, fmt);
+        put_pattern(ctx, out, i, wall, na > 1 ? av[1]->data[i].s : DEFAULT_PATTERN, &memo);
     }
 }
 
@@ -712,8 +737,8 @@ EV(ev_date_format)
 {
     (void)call; (void)na;
     const WType *t = av[0]->type;
+    PatternMemo memo = { .key = INT64_MIN };
     WF_FOR(i, n, act) {
-        const char *fmt = wf_cstr(ctx, av[1]->data[i].s);
         WTimestamp wall;
         if (wtype_is_string(t)) {
             WStr s = av[0]->data[i].s;
@@ -729,7 +754,7 @@ EV(ev_date_format)
             wall.ms = wall_ms(ctx, t, av[0]->data[i], &ns);
             wall.ns = ns;
         }
-        put_pattern(ctx, out, i, wall, fmt);
+        put_pattern(ctx, out, i, wall, av[1]->data[i].s, &memo);
     }
 }
 
@@ -755,6 +780,7 @@ static WTimeZone *load_tz_or_utc(WEvalCtx *ctx, WStr id)
 EV(ev_convert_tz)
 {
     (void)call; (void)na;
+    PatternMemo memo = { .key = INT64_MIN };
     WF_FOR(i, n, act) {
         WStr s = av[0]->data[i].s;
         WTimestamp wall;
@@ -765,7 +791,7 @@ EV(ev_convert_tz)
         WTimestamp w2 = { inst + (to ? (int64_t)wtz_offset_at_instant(to, inst) * 1000 : 0), 0 };
         if (from) wtz_free(from);
         if (to) wtz_free(to);
-        put_pattern(ctx, out, i, w2, "yyyy-MM-dd HH:mm:ss");
+        put_pattern(ctx, out, i, w2, DEFAULT_PATTERN, &memo);
     }
 }
 

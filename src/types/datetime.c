@@ -449,6 +449,24 @@ int wfmt_pattern(WTimestamp ts, const char *pattern, char *buf, int bufsz)
     return b.len;
 }
 
+int64_t wfmt_pattern_unit_ms(const char *pattern)
+{
+    int64_t unit = MS_PER_DAY;
+    for (const char *p = pattern; *p; p++) {
+        if (*p == '\'') {                       /* quoted text, read as wfmt_pattern reads it */
+            p++;
+            if (*p == '\'') continue;           /* '' : one quote */
+            while (*p && !(*p == '\'' && p[1] != '\'')) p += *p == '\'' ? 2 : 1;
+            if (!*p) break;
+            continue;                           /* at the closing quote */
+        }
+        int64_t u = *p == 'S' ? 1 : *p == 's' ? 1000 : *p == 'm' ? 60000
+                  : (*p == 'H' || *p == 'k' || *p == 'K' || *p == 'h' || *p == 'a') ? 3600000 : MS_PER_DAY;
+        if (u < unit) unit = u;
+    }
+    return unit;
+}
+
 static bool is_numeric_field(char c)
 {
     return c == 'y' || c == 'u' || c == 'Y' || c == 'M' || c == 'L' || c == 'd' || c == 'D' || c == 'H' ||

@@ -59,6 +59,11 @@ int wparse_timestamp_ex(const char *s, int len, WTimestamp *out, const char **wh
 /* Java's SimpleDateFormat-style pattern formatting used by DATE_FORMAT / FROM_UNIXTIME
    (yyyy, MM, dd, HH, mm, ss, SSS, ...). */
 int wfmt_pattern(WTimestamp ts, const char *pattern, char *buf, int bufsz);
+/* The finest time unit the pattern's fields read, in milliseconds (1: S, 1000: s, 60000: m,
+   3600000: H k K h a, 86400000: the date fields; a pattern of quoted text and constant letters
+   only: 86400000 too): two timestamps in the same unit (floor of ms / unit) format alike, so a
+   caller may reuse the text. */
+int64_t wfmt_pattern_unit_ms(const char *pattern);
 /* Parse with such a pattern (TO_TIMESTAMP(s, fmt), UNIX_TIMESTAMP(s, fmt)); false if no match. */
 bool wparse_pattern(const char *s, int len, const char *pattern, WTimestamp *out);
 

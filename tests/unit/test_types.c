@@ -180,6 +180,18 @@ WTEST(types_patterns)
     wfmt_pattern(bc, "yyyy|yyyyyy|y|yy", b, sizeof b); CHECK_STR(b, "-044|-00044|-44|56");
     wfmt_pattern(ts, "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy", b, sizeof b);
     CHECK_STR(b, "0000000000000000000000000000000");
+    /* the finest unit a pattern reads (DATE_FORMAT reuses the text within it); quoted letters
+       and unknown ones are constant */
+    CHECK_INT(wfmt_pattern_unit_ms("yyyy-MM-dd"), 86400000);
+    CHECK_INT(wfmt_pattern_unit_ms("HH:mm"), 60000);
+    CHECK_INT(wfmt_pattern_unit_ms("yyyy-MM-dd HH:mm:ss"), 1000);
+    CHECK_INT(wfmt_pattern_unit_ms("ss.SSS"), 1);
+    CHECK_INT(wfmt_pattern_unit_ms("h a"), 3600000);
+    CHECK_INT(wfmt_pattern_unit_ms("yyyy'T''s'"), 86400000);
+    CHECK_INT(wfmt_pattern_unit_ms("yyyy'it''s' m"), 60000);
+    CHECK_INT(wfmt_pattern_unit_ms("''m"), 60000);
+    CHECK_INT(wfmt_pattern_unit_ms("'unclosed m"), 86400000);
+    CHECK_INT(wfmt_pattern_unit_ms("dd Z X z w"), 86400000);
     WTimestamp out;
     CHECK(wparse_pattern("2021-04-13 20:12:11", 19, "yyyy-MM-dd HH:mm:ss", &out));
     CHECK_INT(out.ms, 1618344731000LL);
