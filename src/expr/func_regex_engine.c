@@ -45,6 +45,9 @@ struct WRegex {
     const char *lit;         /* ASCII text every match contains (NULL: none known): a subject
                                 without it is refused before any backtracking */
     int nlit;
+    const uint8_t *first;    /* 256 flags: the bytes a match that starts after the first position
+                                tried can start with (every byte >= 0x80 is flagged); NULL: any
+                                position may start a match (an empty match, \b, $ ...) */
 };
 
 /* ---------------------------------------------------------------- AST */
@@ -731,6 +734,60 @@ static int required_literal(const Node *n, char *best, int cap)
     return nbest;
 }
 
+static bool class_has(const RClass *k, int c);
+
+/* The first bytes of n's matches at a position after the first one tried (see WRegex.first) into
+   set; *nullable: n can match the empty text. false: no such set (n may start with an assertion
+   other than ^ or \A, a back-reference, or any character). ^ (not multi-line) and \A hold only at
+   the subject's start, so a branch that begins with one adds nothing. */
+static bool first_bytes(const Parser *ps, const Node *n, uint8_t *set, bool *nullable)
+{
+    *nullable = false;
+    switch (n->kind) {
+    case N_EMPTY: *nullable = true; return true;
+    case N_CHAR:
+        if (n->c >= 0x80 || n->icase) memset(set + 0x80, 1, 0x80);
+        if (n->c < 0x80) {
+            set[n->c] = 1;
+            if (n->icase && n->c >= 'a' && n->c <= 'z') set[n->c - 32] = 1;
+            if (n->icase && n->c >= 'A' && n->c <= 'Z') set[n->c + 32] = 1;
+        }
+        return true;
+    case N_CLASS:
+        for (int b = 0; b < 0x80; b++)
+            if (class_has(&ps->classes[n->c], b)) set[b] = 1;
+        memset(set + 0x80, 1, 0x80);
+        return true;
+    case N_CAT:
+        for (int i = 0; i < n->nkids; i++) {
+            bool kid_nullable;
+            if (!first_bytes(ps, n->kids[i], set, &kid_nullable)) return false;
+            if (!kid_nullable) return true;
+        }
+        *nullable = true;
+        return true;
+    case N_ALT:
+        for (int i = 0; i < n->nkids; i++) {
+            bool kid_nullable;
+            if (!first_bytes(ps, n->kids[i], set, &kid_nullable)) return false;
+            *nullable |= kid_nullable;
+        }
+        return true;
+    case N_GROUP:
+        if (!n->nkids) { *nullable = true; return true; }
+        return first_bytes(ps, n->kids[0], set, nullable);
+    case N_REPEAT:
+        if (!n->nkids || n->max == 0) { *nullable = true; return true; }
+        if (!first_bytes(ps, n->kids[0], set, nullable)) return false;
+        *nullable |= n->min == 0;
+        return true;
+    case N_ASSERT:
+        return n->c == OP_BEGIN || (n->c == OP_BOL && !n->multiline);
+    default:
+        return false;       /* N_ANY, N_BACKREF */
+    }
+}
+
 WRegex *wre_compile(WArena *a, const char *pat, int len, char **errmsg)
 {
     Parser ps;
@@ -768,6 +825,9 @@ WRegex *wre_compile(WArena *a, const char *pat, int len, char **errmsg)
     re->nclasses = ps.nclasses;
     re->ngroups = ps.ngroups;
     re->nslots = base + c.marks;
+    uint8_t *first = wa_zalloc(a, 256);
+    bool nullable;
+    if (first_bytes(&ps, root, first, &nullable) && !nullable) re->first = first;
     char lit[64];
     int nlit = required_literal(root, lit, (int)sizeof lit);
     if (nlit >= 2) {
@@ -962,6 +1022,12 @@ bool wre_exec(const WRegex *re, const char *s, int len, int start, bool anchored
     long steps = 0;
     bool found = false;
     for (int pos = start; pos <= len; ) {
+        if (re->first && pos > start && !anchored) {
+            /* no match starts here: an ASCII byte outside the first bytes (one code point), or
+               the end (a match is not empty) */
+            while (pos < len && !re->first[(unsigned char)s[pos]]) pos++;
+            if (pos == len) break;
+        }
         for (int k = 0; k < ns; k++) slots[k] = -1;
         if (run(re, s, len, pos, full, slots, &st, &steps)) { found = true; break; }
         if (anchored || steps > MAX_STEPS) break;

@@ -257,6 +257,21 @@ WTEST(expr_regex_engine_java_semantics)
     CHECK_STR(re_find(&e, "ab(?i)cd", "aBCD", 0), "NOMATCH");
     CHECK_STR(re_find(&e, "\\Qa.b\\E+", "a.bb", 0), "a.bb");
     CHECK_STR(re_find(&e, "caf\u00e9s", "les cafés", 0), "cafés");
+    /* the first-byte filter (positions after the first one tried are skipped unless their byte can
+       start a match) must not skip a match: ^ only at the start, case-insensitive letters, classes,
+       non-ASCII text, optional first parts, and patterns that can match empty or start with an
+       assertion (no filter) */
+    CHECK_STR(re_find(&e, "(&|^)k=([^&]*)", "k=1&k=2", 2), "1");
+    CHECK_STR(re_find(&e, "(&|^)k=([^&]*)", "xk=1&k=2", 2), "2");
+    CHECK_STR(re_find(&e, "(?i)b+", "aaBb", 0), "Bb");
+    CHECK_STR(re_find(&e, "[^a-c]x", "abcdx", 0), "dx");
+    CHECK_STR(re_find(&e, "\u00e9t\u00e9", "l'été", 0), "été");
+    CHECK_STR(re_find(&e, "a?b", "xxb", 0), "b");
+    CHECK_STR(re_find(&e, "(x|)y", "zzy", 0), "y");
+    CHECK_STR(re_find(&e, "\\bq", "a q", 0), "q");
+    CHECK_STR(re_find(&e, "(?m)^q", "a\nq", 0), "q");
+    CHECK_STR(re_find(&e, "b*$", "ab", 0), "b");
+    CHECK_STR(re_find(&e, "z", "abc", 0), "NOMATCH");
     tenv_free(&e);
 }
 
