@@ -9,7 +9,10 @@
  * and (?flags: ..), alternation, * + ? {n} {n,} {n,m} with lazy (?) and possessive (+, treated
  * as greedy) forms. Lookaround is rejected as a syntax error. Matching works on code points of
  * UTF-8 text; capture offsets are byte offsets. The program lives in the arena given to
- * wre_compile; matching allocates its backtrack stack on the heap and frees it.
+ * wre_compile; matching keeps its backtrack stack on the C stack, moved to the heap when it grows.
+ * Two filters spare the matcher work and never change a result: a subject without the literal text
+ * every match contains is refused at once, and positions whose byte no match can start with are
+ * skipped (WRegex.lit, WRegex.first).
  * Depends on func_impl.h (UTF-8 helpers), common/.
  */
 #include "func_impl.h"
@@ -33,6 +36,7 @@ typedef struct RClass {
     bool neg;
     uint8_t neg_builtin;     /* bit 1: \D, 2: \W, 4: \S inside the class */
     bool icase;
+    uint8_t *ascii;          /* class_has of each code point below 0x80, filled by wre_compile */
 } RClass;
 
 struct WRegex {
@@ -755,7 +759,7 @@ static bool first_bytes(const Parser *ps, const Node *n, uint8_t *set, bool *nul
         return true;
     case N_CLASS:
         for (int b = 0; b < 0x80; b++)
-            if (class_has(&ps->classes[n->c], b)) set[b] = 1;
+            if (ps->classes[n->c].ascii[b]) set[b] = 1;
         memset(set + 0x80, 1, 0x80);
         return true;
     case N_CAT:
@@ -825,6 +829,11 @@ WRegex *wre_compile(WArena *a, const char *pat, int len, char **errmsg)
     re->nclasses = ps.nclasses;
     re->ngroups = ps.ngroups;
     re->nslots = base + c.marks;
+    for (int k = 0; k < ps.nclasses; k++) {
+        RClass *rc = &ps.classes[k];
+        rc->ascii = wa_zalloc(a, 0x80);
+        for (int b = 0; b < 0x80; b++) rc->ascii[b] = class_has(rc, b);
+    }
     uint8_t *first = wa_zalloc(a, 256);
     bool nullable;
     if (first_bytes(&ps, root, first, &nullable) && !nullable) re->first = first;
@@ -874,19 +883,39 @@ static bool line_term(int c) { return c == '\n' || c == '\r' || c == 0x85 || c =
 
 typedef struct Frame { int pc, sp, slot, old; } Frame;
 
-typedef struct Stack { Frame *f; int n, cap; } Stack;
+/* The backtrack stack: frames on the caller's C stack first (most matches need few), moved to
+   the heap when they outgrow it. */
+typedef struct Stack { Frame *f; int n, cap; bool heap; } Stack;
 
-static bool push(Stack *st, int pc, int sp, int slot, int old)
+static bool grow(Stack *st)
 {
-    if (st->n == st->cap) {
-        int nc = st->cap ? st->cap * 2 : 256;
-        if (nc > 50000000) return false;
-        Frame *f = wrealloc(st->f, sizeof(Frame) * (size_t)nc);
+    int nc = st->cap ? st->cap * 2 : 256;
+    if (nc > 50000000) return false;
+    if (st->heap) {
+        st->f = wrealloc(st->f, sizeof(Frame) * (size_t)nc);
+    } else {
+        Frame *f = wmalloc(sizeof(Frame) * (size_t)nc);
+        memcpy(f, st->f, sizeof(Frame) * (size_t)st->n);
         st->f = f;
-        st->cap = nc;
+        st->heap = true;
     }
+    st->cap = nc;
+    return true;
+}
+
+static inline bool push(Stack *st, int pc, int sp, int slot, int old)
+{
+    if (st->n == st->cap && !grow(st)) return false;
     st->f[st->n++] = (Frame){ pc, sp, slot, old };
     return true;
+}
+
+/* The code point at s[sp] (sp < len) and its length in *adv; ASCII without a call. */
+static inline int cp_at(const char *s, int sp, int len, int *adv)
+{
+    unsigned char b = (unsigned char)s[sp];
+    if (b < 0x80) { *adv = 1; return b; }
+    return wf_u8_decode(s + sp, len - sp, adv);
 }
 
 static int prev_cp(const char *s, int sp)
@@ -912,7 +941,7 @@ static bool run(const WRegex *re, const char *s, int len, int start, bool full, 
         case OP_CHAR: {
             if (sp >= len) { ok = false; break; }
             int adv;
-            int c = wf_u8_decode(s + sp, len - sp, &adv);
+            int c = cp_at(s, sp, len, &adv);
             if (c == in->x || (in->icase && fold(c) == fold(in->x))) { sp += adv; pc++; }
             else ok = false;
             break;
@@ -920,7 +949,7 @@ static bool run(const WRegex *re, const char *s, int len, int start, bool full, 
         case OP_ANY: {
             if (sp >= len) { ok = false; break; }
             int adv;
-            int c = wf_u8_decode(s + sp, len - sp, &adv);
+            int c = cp_at(s, sp, len, &adv);
             if (!in->dotall && line_term(c)) { ok = false; break; }
             sp += adv;
             pc++;
@@ -929,8 +958,9 @@ static bool run(const WRegex *re, const char *s, int len, int start, bool full, 
         case OP_CLASS: {
             if (sp >= len) { ok = false; break; }
             int adv;
-            int c = wf_u8_decode(s + sp, len - sp, &adv);
-            if (!class_has(&re->classes[in->x], c)) { ok = false; break; }
+            int c = cp_at(s, sp, len, &adv);
+            const RClass *k = &re->classes[in->x];
+            if (!(c < 0x80 ? k->ascii[c] : class_has(k, c))) { ok = false; break; }
             sp += adv;
             pc++;
             break;
@@ -1018,7 +1048,8 @@ bool wre_exec(const WRegex *re, const char *s, int len, int start, bool anchored
     int ns = re->nslots;
     int local[64];
     int *slots = ns <= 64 ? local : wmalloc(sizeof(int) * (size_t)ns);
-    Stack st = { NULL, 0, 0 };
+    Frame frames[128];
+    Stack st = { frames, 0, (int)(sizeof frames / sizeof frames[0]), false };
     long steps = 0;
     bool found = false;
     for (int pos = start; pos <= len; ) {
@@ -1033,12 +1064,12 @@ bool wre_exec(const WRegex *re, const char *s, int len, int start, bool anchored
         if (anchored || steps > MAX_STEPS) break;
         if (pos >= len) break;
         int adv;
-        wf_u8_decode(s + pos, len - pos, &adv);
+        cp_at(s, pos, len, &adv);
         pos += adv;
     }
     if (found && caps)
         for (int k = 0; k < 2 * (re->ngroups + 1); k++) caps[k] = slots[k];
-    free(st.f);
+    if (st.heap) free(st.f);
     if (slots != local) free(slots);
     return found;
 }
