@@ -36,7 +36,8 @@ typedef struct Sender {
     uint16_t *lane_of_kg;       /* key group -> receiving lane (KeyGroupRangeAssignment), maxp entries */
     WStrBuf kb;
     int *target;
-    uint64_t *hash;             /* each row's key hash (insight's exchange sketch reuses it) */
+    int32_t *hash32;            /* each row's key hash (Flink's BinaryRowData.hashCode) */
+    uint64_t *hash;             /* ... widened, for insight's exchange sketch */
     uint8_t *sel;
 } Sender;
 
@@ -77,16 +78,14 @@ static void sender_process(WOperator *op, int input, const WChunk *in)
     int n = sd->nrecv;
     if (sd->single) { send_rows_to(sd, 0, in, NULL, 0); return; }
     bool same = true;
+    if (!sd->rebalance) wrow_hash_rows(in, sd->nkeys, sd->keys, sd->hash32, &sd->kb);   /* the chunk's key hashes at once */
     for (int r = 0; r < in->nrows; r++) {
         if (sd->rebalance) {
             sd->rr_next = (sd->rr_next + 1) % n;
             sd->target[r] = sd->rr_next;
         } else {
-            wsb_clear(&sd->kb);
-            wrow_encode_chunk(&sd->kb, in, r, sd->nkeys, sd->keys);
-            sd->hash[r] = wrow_hash(sd->kb.buf, sd->kb.len);
-            int kg = wflink_key_group(sd->hash[r], sd->maxp);
-            sd->target[r] = sd->lane_of_kg[kg];
+            sd->hash[r] = (uint64_t)(int64_t)sd->hash32[r];
+            sd->target[r] = sd->lane_of_kg[wflink_key_group(sd->hash32[r], sd->maxp)];
         }
         if (sd->target[r] != sd->target[0]) same = false;
     }
@@ -127,6 +126,7 @@ static void sender_destroy(WOperator *op)
     free(sd->lane_of_kg);
     free(sd->target);
     free(sd->hash);
+    free(sd->hash32);
     free(sd->sel);
     free(sd);
 }
@@ -160,6 +160,7 @@ WOperator *wjob_sender_new(Lane *L, int exch, WRel *r)
     wsb_init(&sd->kb);
     sd->target = wmalloc(sizeof(int) * WCHUNK_CAP);
     sd->hash = wmalloc(sizeof(uint64_t) * WCHUNK_CAP);
+    sd->hash32 = wmalloc(sizeof(int32_t) * WCHUNK_CAP);
     sd->sel = wmalloc(WCHUNK_CAP);
     return &sd->base;
 }

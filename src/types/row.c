@@ -12,6 +12,7 @@
  */
 #include "row.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../common/hash.h"
@@ -327,4 +328,60 @@ bool wrow_get_arena(const void *row, size_t size, int arity, const WType *t, int
 int32_t wrow_hash(const void *row, size_t size)
 {
     return wflink_murmur_words(row, size, 42);
+}
+
+/* The bytes of t's value in its slot when it has no variable part (write_field's put_le width),
+   0 when it has one or no fixed width. */
+static int inline_slot_width(const WType *t)
+{
+    switch (t->id) {
+    case WT_BOOLEAN: case WT_TINYINT: return 1;
+    case WT_SMALLINT: return 2;
+    case WT_INT: case WT_DATE: case WT_TIME: case WT_INTERVAL_YM: case WT_FLOAT: return 4;
+    case WT_BIGINT: case WT_INTERVAL_DT: case WT_DOUBLE: return 8;
+    case WT_DECIMAL: return is_compact_decimal(t) ? 8 : 0;
+    case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ: return is_compact_ts(t) ? 8 : 0;
+    default: return 0;
+    }
+}
+
+void wrow_hash_rows(const WChunk *c, int ncols, const int *cols, int32_t *out, WStrBuf *scratch)
+{
+    enum { MAXK = 8 };      /* one header word: arity + 8 <= 64 */
+    int width[MAXK];
+    /* the words below are the row's bytes on a little-endian machine only */
+    bool fixed = ncols > 0 && ncols <= MAXK && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+    for (int k = 0; fixed && k < ncols; k++) fixed = (width[k] = inline_slot_width(c->cols[cols[k]].type)) > 0;
+    if (!fixed) {
+        for (int r = 0; r < c->nrows; r++) {
+            wrow_encode_chunk(scratch, c, r, ncols, cols);
+            out[r] = wrow_hash(scratch->buf, scratch->len);
+        }
+        return;
+    }
+    assert(bitset_bytes(ncols) == 8);
+    uint64_t words[1 + MAXK];
+    for (int r = 0; r < c->nrows; r++) {
+        uint64_t header = 0;        /* row kind INSERT (0) in the first byte, then the null bits */
+        for (int k = 0; k < ncols; k++) {
+            const WVector *v = &c->cols[cols[k]];
+            if (v->nulls && v->nulls[r]) {
+                header |= (uint64_t)1 << (k + 8);
+                words[1 + k] = 0;
+                continue;
+            }
+            WDatum d = v->data[r];
+            uint64_t bits;
+            switch (v->type->id) {
+            case WT_FLOAT: { float f = (float)d.d; uint32_t b32; memcpy(&b32, &f, 4); bits = b32; break; }
+            case WT_DOUBLE: memcpy(&bits, &d.d, 8); break;
+            case WT_DECIMAL: bits = (uint64_t)(int64_t)d.dec; break;
+            case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ: bits = (uint64_t)d.ts.ms; break;
+            default: bits = (uint64_t)d.i; break;
+            }
+            words[1 + k] = width[k] == 8 ? bits : bits & ((1ULL << (8 * width[k])) - 1);
+        }
+        words[0] = header;
+        out[r] = wflink_murmur_words(words, 8 * (size_t)(1 + ncols), 42);
+    }
 }

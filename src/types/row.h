@@ -45,5 +45,9 @@ int wrow_dec_put(unsigned char *dst, __int128 v);
 __int128 wrow_dec_get(const unsigned char *src, int n);
 /* Flink's BinaryRowData.hashCode() (murmur by words, seed 42). */
 int32_t wrow_hash(const void *row, size_t size);
+/* wrow_hash of wrow_encode_chunk(c, r, ncols, cols) for every row r of c, into out[r]: keys of
+   fixed-width columns (integers, dates and times, floating point, compact DECIMAL and TIMESTAMP)
+   are hashed from their slot words without building the row; others are encoded into scratch. */
+void wrow_hash_rows(const WChunk *c, int ncols, const int *cols, int32_t *out, WStrBuf *scratch);
 
 #endif
