@@ -585,8 +585,7 @@ static void wagg_end(WOperator *op)
 static void wagg_metrics(WOperator *op, WOpMetrics *m)
 {
     WindowAggOp *w = (WindowAggOp *)op;
-    wop_metrics_states(m, w->be);
-    wop_metrics_value(m, "timers", (int64_t)wtimers_count(w->timers));
+    wop_metrics_timed(m, w->be, w->timers);
     wop_metrics_value(m, "numLateRecordsDropped", op->late_dropped);
 }
 

@@ -328,8 +328,7 @@ static void sess_end(WOperator *op)
 static void sess_metrics(WOperator *op, WOpMetrics *m)
 {
     SessOp *s = (SessOp *)op;
-    wop_metrics_states(m, s->be);
-    wop_metrics_value(m, "timers", (int64_t)wtimers_count(s->timers));
+    wop_metrics_timed(m, s->be, s->timers);
     wop_metrics_value(m, "numLateRecordsDropped", op->late_dropped);
     if (!s->agg) wop_metrics_value(m, "numNullRowTimeRecordsDropped", s->null_time_dropped);
 }
