@@ -235,6 +235,28 @@ void wsortbuf_compact(WSortBuf *b)
     *b = nb;
 }
 
+int64_t wsortbuf_apply(WSortBuf *b, const WChunk *c)
+{
+    int64_t unmatched = 0;
+    for (int r = 0; r < c->nrows; r++) {
+        if (wrowkind_is_retract((WRowKind)c->kinds[r])) {
+            if (!wsortbuf_remove(b, c, r)) unmatched++;
+        } else {
+            wsortbuf_add(b, c, r);
+        }
+    }
+    if (b->n > 4096 && b->live * 2 < b->n) wsortbuf_compact(b);
+    return unmatched;
+}
+
+int64_t wsortbuf_sorted_live(const WSortBuf *b, int64_t *idx)
+{
+    int64_t n = 0;
+    for (int64_t i = 0; i < b->n; i++) if (wsortbuf_is_live(b, i)) idx[n++] = i;
+    wsortbuf_sort(b, idx, n, 0);
+    return n;
+}
+
 /* ---- rows in keyed state ---- */
 
 #include "../types/row.h"
