@@ -130,7 +130,7 @@ static void encode_cols(RankOp *o, WStrBuf *buf, const WChunk *in, int r, int cn
 
 /* ---------------- the flat top-N buffer ---------------- */
 
-static void ensure_ents(RankOp *o, int n)
+void rank_ensure_ents(RankOp *o, int n)
 {
     if (n <= o->entcap) return;
     int cap = o->entcap ? o->entcap : 16;
@@ -175,7 +175,7 @@ static RankEnt buffer_last(WBytes blob)
 static int buffer_parse(RankOp *o, WBytes blob, int extra)
 {
     int n = buffer_count(blob);
-    ensure_ents(o, n + extra + 1);
+    rank_ensure_ents(o, n + extra + 1);
     size_t off = 8;
     const uint8_t *p = blob.p;
     for (int i = 0; i < n; i++) {
@@ -309,7 +309,7 @@ static void proc_append(RankOp *o)
     bool have = load(o, &blob) == WSL_FOUND;
     if (!in_buffer_range(o, blob, have)) return;
     int n = have ? buffer_parse(o, blob, 1) : 0;
-    ensure_ents(o, n + 1);
+    rank_ensure_ents(o, n + 1);
     int p = buffer_insert_input(o, n);
     n++;
     if (o->with_number) {
@@ -427,7 +427,7 @@ static void proc_update(RankOp *o, const WChunk *in, int r)
     WBytes blob;
     bool have = load(o, &blob) == WSL_FOUND;
     int n = have ? buffer_parse(o, blob, 1) : 0;
-    ensure_ents(o, n + 1);
+    rank_ensure_ents(o, n + 1);
     int idx = -1;
     for (int i = 0; i < n && idx < 0; i++)
         if (same_uk(o, o->ents[i], in, r)) idx = i;
