@@ -106,17 +106,9 @@ static void emit_padded_chunk(IntervalJoinOp *j, int s, const WChunk *c, int r)
 static void emit_padded_bin(IntervalJoinOp *j, int s, const void *row, size_t len)
 {
     int o = out_add(j);
-    WArena *a = j->out->arena;
     int off = s == 0 ? 0 : j->L, ooff = s == 0 ? j->L : 0;
     IJSide *is = &j->side[s], *os = &j->side[1 - s];
-    for (int k = 0; k < is->in.ncols; k++) {
-        const WType *t = is->in.types[k];
-        WDatum v;
-        bool nn = wtype_is_composite(t) ? wrow_get_arena(row, len, is->in.ncols, t, k, &v, a)
-                                        : wrow_get(row, len, is->in.ncols, t, k, &v);
-        j->out->cols[off + k].nulls[o] = !nn;
-        j->out->cols[off + k].data[o] = nn ? wdatum_copy(a, t, v) : (WDatum){0};
-    }
+    wrow_decode_chunk(row, len, is->in.ncols, is->in.types, j->out, o, off, j->out->arena, true);
     for (int k = 0; k < os->in.ncols; k++) j->out->cols[ooff + k].nulls[o] = 1;
 }
 
@@ -152,14 +144,7 @@ static bool join_entry(IntervalJoinOp *j, int in, const WChunk *c, int r, bool n
             const uint8_t *row = p + 5;
             int jr = wchunk_add_row(jc, WRK_INSERT);
             flags[jr] = p + 4;
-            for (int k = 0; k < os->in.ncols; k++) {
-                const WType *t = os->in.types[k];
-                WDatum d;
-                bool nn = wtype_is_composite(t) ? wrow_get_arena(row, len, os->in.ncols, t, k, &d, j->eval_arena)
-                                                : wrow_get(row, len, os->in.ncols, t, k, &d);
-                jc->cols[ooff + k].nulls[jr] = !nn;
-                jc->cols[ooff + k].data[jr] = nn ? d : (WDatum){0};
-            }
+            wrow_decode_chunk(row, len, os->in.ncols, os->in.types, jc, jr, ooff, j->eval_arena, false);
             for (int k = 0; k < is->in.ncols; k++) {
                 jc->cols[ioff + k].data[jr] = c->cols[k].data[r];
                 jc->cols[ioff + k].nulls[jr] = c->cols[k].nulls[r];

@@ -306,13 +306,7 @@ static void ensure_room(WChunk **dst, int ncols, const WType **types, int more)
 static void decode_row(const uint8_t *p, size_t len, WChunk *c, int ncols, const WType **types, WArena *a)
 {
     int r = wchunk_add_row(c, WRK_INSERT);
-    for (int k = 0; k < ncols; k++) {
-        const WType *t = types[k];
-        WDatum d;
-        bool nn = wtype_is_composite(t) ? wrow_get_arena(p, len, ncols, t, k, &d, a) : wrow_get(p, len, ncols, t, k, &d);
-        c->cols[k].nulls[r] = !nn;
-        c->cols[k].data[r] = nn ? d : (WDatum){0};
-    }
+    wrow_decode_chunk(p, len, ncols, types, c, r, 0, a, false);
 }
 
 bool wrow_decode_into(const void *p, size_t len, WChunk **dst, int ncols, const WType **types, WArena *a)

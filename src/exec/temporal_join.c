@@ -75,14 +75,7 @@ static void decode_into(TemporalJoinOp *j, int s, const uint8_t *row, size_t len
 {
     TJSide *ts = &j->side[s];
     int off = s == 0 ? 0 : j->L;
-    for (int k = 0; k < ts->in.ncols; k++) {
-        const WType *t = ts->in.types[k];
-        WDatum d;
-        bool nn = wtype_is_composite(t) ? wrow_get_arena(row, len, ts->in.ncols, t, k, &d, j->eval_arena)
-                                        : wrow_get(row, len, ts->in.ncols, t, k, &d);
-        j->joined->cols[off + k].nulls[0] = !nn;
-        j->joined->cols[off + k].data[0] = nn ? d : (WDatum){0};
-    }
+    wrow_decode_chunk(row, len, ts->in.ncols, ts->in.types, j->joined, 0, off, j->eval_arena, false);
 }
 
 static void emit_joined(TemporalJoinOp *j, WRowKind kind, bool pad_right)

@@ -96,14 +96,7 @@ static void decode_row(WinJoinOp *j, WJSide *s, const uint8_t *p, size_t len)
 {
     assert(s->dec && s->dec->nrows < s->dec->cap);
     int o = wchunk_add_row(s->dec, WRK_INSERT);
-    for (int k = 0; k < s->in.ncols; k++) {
-        const WType *t = s->in.types[k];
-        WDatum d;
-        bool nn = wtype_is_composite(t) ? wrow_get_arena(p, len, s->in.ncols, t, k, &d, j->dec_arena)
-                                        : wrow_get(p, len, s->in.ncols, t, k, &d);
-        s->dec->cols[k].nulls[o] = !nn;
-        s->dec->cols[k].data[o] = nn ? wdatum_copy(j->dec_arena, t, d) : (WDatum){0};
-    }
+    wrow_decode_chunk(p, len, s->in.ncols, s->in.types, s->dec, o, 0, j->dec_arena, true);
 }
 
 static bool key_has_null(WinJoinOp *j, int lr)
