@@ -16,7 +16,7 @@
  * backend only while the chunk is processed, keyed by the group's key bytes, and are cleared
  * when the group's row is written: nothing is kept across calls. The operator embeds the
  * combiner, fills P (its partial layout, in parena) before wlc_open and frees it with wlc_free.
- * Depends on operator.h, accumulators.h, chunk_groups.h, plan/agg_rules.h.
+ * Depends on stateful.h (WOpSchema, WAggCall), accumulators.h, chunk_groups.h, plan/agg_rules.h.
  */
 #ifndef WEIR_EXEC_PARTIAL_AGG_H
 #define WEIR_EXEC_PARTIAL_AGG_H
@@ -83,7 +83,7 @@ static inline WLocalGroup *wlc_new_group(WLocalCombiner *c, int gi, int r)
 }
 /* Every row of in (grouped: c->cg.rows[r] is its group) accumulated into its group, a retraction
    retracted; with insert_only_op set, a retraction is instead the error "<insert_only_op>
-   received a -U row but its input was planned insert-only" (false). */
+   received a <-U|-D> row but its input was planned insert-only" (false). */
 bool wlc_accumulate(WLocalCombiner *c, const WChunk *in, const char *insert_only_op, WError *err);
 /* One +I row per group emitted by op: keys, partial accumulators, then (slice_col >= 0) the
    group's slice end as a BIGINT in column slice_col; the data views cleared. */
