@@ -44,47 +44,12 @@ typedef struct NormOp {
     bool broken;
 } NormOp;
 
-static bool cols_ok(const int *cols, int n, int ncols)
-{
-    for (int i = 0; i < n; i++)
-        if (!cols || cols[i] < 0 || cols[i] >= ncols) return false;
-    return true;
-}
-
-static void encode_cols(NormOp *n, WStrBuf *buf, const WChunk *in, int r, int cnt, const int *cols,
-                        const WType **tys)
-{
-    for (int k = 0; k < cnt; k++) {
-        int c = cols ? cols[k] : k;
-        n->vals[k] = in->cols[c].data[r];
-        n->nulls[k] = in->cols[c].nulls[r];
-    }
-    wrow_encode(buf, cnt, tys, n->vals, n->nulls, WRK_INSERT);
-}
-
 static int out_add(NormOp *n, WRowKind k) { return wop_out_row(&n->base, n->out, k); }
-
-static void emit_chunk_row(NormOp *n, WRowKind k, const WChunk *in, int r)
-{
-    int o = out_add(n, k);
-    for (int c = 0; c < n->ncols; c++) {
-        n->out->cols[c].data[o] = in->cols[c].data[r];
-        n->out->cols[c].nulls[o] = in->cols[c].nulls[r];
-    }
-}
 
 static void emit_bin_row(NormOp *n, WRowKind k, WBytes row)
 {
     int o = out_add(n, k);
-    WArena *a = n->out->arena;
-    for (int c = 0; c < n->ncols; c++) {
-        WDatum v;
-        const WType *t = n->types[c];
-        bool nn = wtype_is_composite(t) ? wrow_get_arena(row.p, row.len, n->ncols, t, c, &v, a)
-                                        : wrow_get(row.p, row.len, n->ncols, t, c, &v);
-        n->out->cols[c].nulls[o] = !nn;
-        n->out->cols[c].data[o] = nn ? wdatum_copy(a, t, v) : (WDatum){0};
-    }
+    wrow_decode_chunk(row.p, row.len, n->ncols, n->types, n->out, o, 0, n->out->arena, true);
 }
 
 static void norm_process(WOperator *op, int input, const WChunk *in)
@@ -106,7 +71,7 @@ static void norm_process(WOperator *op, int input, const WChunk *in)
     }
     for (int r = 0; r < in->nrows; r++) {
         WRowKind k = (WRowKind)in->kinds[r];
-        encode_cols(n, &n->kbuf, in, r, n->nkeys, n->keys, n->ktypes);
+        wop_encode_cols(&n->kbuf, in, r, n->nkeys, n->keys, n->ktypes, n->vals, n->nulls);
         wstate_set_key(n->be, n->kbuf.buf, n->kbuf.len);
         WBytes pre;
         WStateLookup how = wvalue_get(n->st, &pre);
@@ -114,10 +79,10 @@ static void norm_process(WOperator *op, int input, const WChunk *in)
         bool have = how == WSL_FOUND;
         if (k == WRK_INSERT || k == WRK_UPDATE_AFTER) {
             bool pass = !n->filter || n->sel[r];
-            encode_cols(n, &n->rbuf, in, r, n->ncols, NULL, n->types);
+            wop_encode_cols(&n->rbuf, in, r, n->ncols, NULL, n->types, n->vals, n->nulls);
             if (!have) {
                 if (!pass) continue;
-                emit_chunk_row(n, WRK_INSERT, in, r);
+                wop_out_copy_row(&n->base, n->out, WRK_INSERT, in, r, n->ncols);
             } else {
                 if (!n->ttl_on && pre.len == n->rbuf.len && memcmp(pre.p, n->rbuf.buf, pre.len) == 0)
                     continue;
@@ -127,7 +92,7 @@ static void norm_process(WOperator *op, int input, const WChunk *in)
                     continue;
                 }
                 if (n->gen_ub) emit_bin_row(n, WRK_UPDATE_BEFORE, pre);
-                emit_chunk_row(n, WRK_UPDATE_AFTER, in, r);
+                wop_out_copy_row(&n->base, n->out, WRK_UPDATE_AFTER, in, r, n->ncols);
             }
             wvalue_put(n->st, n->rbuf.buf, n->rbuf.len);
         } else if (have) {
@@ -180,7 +145,7 @@ WOperator *wop_changelog_normalize_new(WExecCtx *ctx, const WChangelogNormalizeS
     n->nkeys = spec->nkeys;
     n->keys = wmalloc(sizeof *n->keys * (size_t)(n->nkeys ? n->nkeys : 1));
     n->ktypes = wmalloc(sizeof *n->ktypes * (size_t)(n->nkeys ? n->nkeys : 1));
-    if (!cols_ok(spec->keys, spec->nkeys, n->ncols)) {
+    if (!wop_cols_in_range(spec->keys, spec->nkeys, n->ncols)) {
         werr_set(ctx->err, WEXC_TABLE, "ChangelogNormalize: key column index out of range");
         n->broken = true;
         n->nkeys = 0;

@@ -50,46 +50,12 @@ typedef struct DedupOp {
 
 /* ---- helpers ---- */
 
-static bool cols_ok(const int *cols, int n, int ncols)
-{
-    for (int i = 0; i < n; i++)
-        if (!cols || cols[i] < 0 || cols[i] >= ncols) return false;
-    return true;
-}
-
-static void encode_row(DedupOp *d, WStrBuf *buf, const WChunk *in, int r, int n, const int *cols)
-{
-    for (int k = 0; k < n; k++) {
-        int c = cols ? cols[k] : k;
-        d->vals[k] = in->cols[c].data[r];
-        d->nulls[k] = in->cols[c].nulls[r];
-    }
-    wrow_encode(buf, n, cols ? d->ktypes : d->types, d->vals, d->nulls, WRK_INSERT);
-}
-
 static int out_add(DedupOp *d, WRowKind k) { return wop_out_row(&d->base, d->out, k); }
-
-static void emit_chunk_row(DedupOp *d, WRowKind k, const WChunk *in, int r)
-{
-    int o = out_add(d, k);
-    for (int c = 0; c < d->ncols; c++) {
-        d->out->cols[c].data[o] = in->cols[c].data[r];
-        d->out->cols[c].nulls[o] = in->cols[c].nulls[r];
-    }
-}
 
 static void emit_bin_row(DedupOp *d, WRowKind k, WBytes row)
 {
     int o = out_add(d, k);
-    WArena *a = d->out->arena;
-    for (int c = 0; c < d->ncols; c++) {
-        WDatum v;
-        const WType *t = d->types[c];
-        bool nn = wtype_is_composite(t) ? wrow_get_arena(row.p, row.len, d->ncols, t, c, &v, a)
-                                        : wrow_get(row.p, row.len, d->ncols, t, c, &v);
-        d->out->cols[c].nulls[o] = !nn;
-        d->out->cols[c].data[o] = nn ? wdatum_copy(a, t, v) : (WDatum){0};
-    }
+    wrow_decode_chunk(row.p, row.len, d->ncols, d->types, d->out, o, 0, d->out->arena, true);
 }
 
 static void flush(DedupOp *d) { wop_out_flush(&d->base, d->out); }
@@ -129,20 +95,20 @@ static void proc_first(DedupOp *d, const WChunk *in, int r)
     if (get_value(d, d->st, &v) == WSL_FOUND) return;
     uint8_t flag = 1;
     wvalue_put(d->st, &flag, 1);
-    emit_chunk_row(d, WRK_INSERT, in, r);
+    wop_out_copy_row(&d->base, d->out, WRK_INSERT, in, r, d->ncols);
 }
 
 static void proc_last_proctime(DedupOp *d, const WChunk *in, int r)
 {
     if (!d->gen_ub && !d->gen_insert) {
-        emit_chunk_row(d, WRK_UPDATE_AFTER, in, r);
+        wop_out_copy_row(&d->base, d->out, WRK_UPDATE_AFTER, in, r, d->ncols);
         return;
     }
-    encode_row(d, &d->rbuf, in, r, d->ncols, NULL);
+    wop_encode_cols(&d->rbuf, in, r, d->ncols, NULL, d->types, d->vals, d->nulls);
     WBytes pre;
     if (get_value(d, d->st, &pre) != WSL_FOUND) {
         wvalue_put(d->st, d->rbuf.buf, d->rbuf.len);
-        emit_chunk_row(d, WRK_INSERT, in, r);
+        wop_out_copy_row(&d->base, d->out, WRK_INSERT, in, r, d->ncols);
         return;
     }
     if (!d->ttl_on && same_row(pre, &d->rbuf)) {
@@ -150,7 +116,7 @@ static void proc_last_proctime(DedupOp *d, const WChunk *in, int r)
         return;
     }
     if (d->gen_ub) emit_bin_row(d, WRK_UPDATE_BEFORE, pre);
-    emit_chunk_row(d, WRK_UPDATE_AFTER, in, r);
+    wop_out_copy_row(&d->base, d->out, WRK_UPDATE_AFTER, in, r, d->ncols);
     wvalue_put(d->st, d->rbuf.buf, d->rbuf.len);
 }
 
@@ -161,13 +127,13 @@ static void proc_last_changelog(DedupOp *d, const WChunk *in, int r)
     WBytes pre;
     bool have = get_value(d, d->st, &pre) == WSL_FOUND;
     if (k == WRK_INSERT || k == WRK_UPDATE_AFTER) {
-        encode_row(d, &d->rbuf, in, r, d->ncols, NULL);
+        wop_encode_cols(&d->rbuf, in, r, d->ncols, NULL, d->types, d->vals, d->nulls);
         if (!have) {
-            emit_chunk_row(d, WRK_INSERT, in, r);
+            wop_out_copy_row(&d->base, d->out, WRK_INSERT, in, r, d->ncols);
         } else {
             if (!d->ttl_on && same_row(pre, &d->rbuf)) return;
             if (d->gen_ub) emit_bin_row(d, WRK_UPDATE_BEFORE, pre);
-            emit_chunk_row(d, WRK_UPDATE_AFTER, in, r);
+            wop_out_copy_row(&d->base, d->out, WRK_UPDATE_AFTER, in, r, d->ncols);
         }
         wvalue_put(d->st, d->rbuf.buf, d->rbuf.len);
     } else if (have) {
@@ -191,15 +157,15 @@ static void proc_rowtime(DedupOp *d, const WChunk *in, int r)
     }
     if (d->gen_ub || d->gen_insert) {
         if (!have) {
-            emit_chunk_row(d, WRK_INSERT, in, r);
+            wop_out_copy_row(&d->base, d->out, WRK_INSERT, in, r, d->ncols);
         } else {
             if (d->gen_ub) emit_bin_row(d, WRK_UPDATE_BEFORE, pre);
-            emit_chunk_row(d, WRK_UPDATE_AFTER, in, r);
+            wop_out_copy_row(&d->base, d->out, WRK_UPDATE_AFTER, in, r, d->ncols);
         }
     } else {
-        emit_chunk_row(d, WRK_UPDATE_AFTER, in, r);
+        wop_out_copy_row(&d->base, d->out, WRK_UPDATE_AFTER, in, r, d->ncols);
     }
-    encode_row(d, &d->rbuf, in, r, d->ncols, NULL);
+    wop_encode_cols(&d->rbuf, in, r, d->ncols, NULL, d->types, d->vals, d->nulls);
     wvalue_put(d->st, d->rbuf.buf, d->rbuf.len);
 }
 
@@ -222,7 +188,7 @@ static void proc_rowtime_insert_only(DedupOp *d, const WChunk *in, int r)
         wtimers_delete(d->timers, pre_t, d->kbuf.buf, d->kbuf.len, 0);
     }
     wtimers_register(d->timers, cur_t, d->kbuf.buf, d->kbuf.len, 0);
-    encode_row(d, &d->rbuf, in, r, d->ncols, NULL);
+    wop_encode_cols(&d->rbuf, in, r, d->ncols, NULL, d->types, d->vals, d->nulls);
     wvalue_put(d->waiting, d->rbuf.buf, d->rbuf.len);
 }
 
@@ -241,7 +207,7 @@ static void dedup_process(WOperator *op, int input, const WChunk *in)
                      wrowkind_short(k));
             return;
         }
-        encode_row(d, &d->kbuf, in, r, d->nkeys, d->keys);
+        wop_encode_cols(&d->kbuf, in, r, d->nkeys, d->keys, d->ktypes, d->vals, d->nulls);
         wstate_set_key(d->be, d->kbuf.buf, d->kbuf.len);
         if (d->insert_only_rowtime) proc_rowtime_insert_only(d, in, r);
         else if (d->rowtime) proc_rowtime(d, in, r);
@@ -312,7 +278,7 @@ WOperator *wop_dedup_new(WExecCtx *ctx, const WDedupSpec *spec)
     d->nkeys = spec->nkeys;
     d->keys = wmalloc(sizeof *d->keys * (size_t)(d->nkeys ? d->nkeys : 1));
     d->ktypes = wmalloc(sizeof *d->ktypes * (size_t)(d->nkeys ? d->nkeys : 1));
-    if (!cols_ok(spec->keys, spec->nkeys, d->ncols) ||
+    if (!wop_cols_in_range(spec->keys, spec->nkeys, d->ncols) ||
         (spec->rowtime && (spec->time_col < 0 || spec->time_col >= d->ncols))) {
         werr_set(ctx->err, WEXC_TABLE, "Deduplicate: key or rowtime column index out of range");
         d->broken = true;

@@ -9,10 +9,10 @@
  * always when TTL is enabled; when the record count reaches zero (input with retractions) a key
  * with state emits -D(old) and all its state is cleared. Accumulator rows for a key whose state
  * expired count in ttlExpiredRecords.
- * May call exec/operator.h, exec/accumulators.h, plan/agg_rules.h, state/, types/, common/.
+ * May call exec/operator.h, exec/partial_agg.h, exec/accumulators.h, plan/agg_rules.h, state/, types/, common/.
  */
 #include "stateful.h"
-#include "accumulators.h"
+#include "partial_agg.h"
 #include "../types/row.h"
 #include "../common/hash.h"
 #include "chunk_groups.h"
@@ -197,19 +197,9 @@ static const WOpOps GA_OPS = {.process = ga_process, .destroy = ga_destroy, .met
 
 WOperator *wop_global_agg_new(WExecCtx *ctx, const WGlobalAggSpec *spec)
 {
-    for (int i = 0; i < spec->naggs; i++) {
-        const WAggCall *c = &spec->aggs[i];
-        for (int k = 0; k < c->nargs; k++)
-            if (c->args[k] < 0 || c->args[k] >= spec->agg_ncols) {
-                werr_set(ctx->err, WEXC_TABLE, "GlobalGroupAggregate: argument column %d out of range", c->args[k]);
-                return NULL;
-            }
-        if (!wagg_mergeable(c, spec->input_retracts)) {
-            werr_set(ctx->err, WEXC_TABLE, "GlobalGroupAggregate: %s cannot be merged from partial accumulators",
-                     c->name ? c->name : "?");
-            return NULL;
-        }
-    }
+    if (!wagg_check_partial_calls(ctx->err, "GlobalGroupAggregate", spec->aggs, spec->naggs, spec->agg_ncols,
+                                  false, spec->input_retracts))
+        return NULL;
     GlobalAgg *g = wcalloc(1, sizeof *g);
     warena_init(&g->parena, 0);
     WSchema ain = {spec->agg_ncols, NULL, spec->agg_types};

@@ -10,10 +10,10 @@
  * per final key (order of first appearance) the increments of its partial keys are merged and one
  * +I row carries the final key and the merged accumulators (without distinct maps) to the FINAL
  * GlobalGroupAggregate, which adds them up ($SUM0 for a COUNT, ...).
- * May call exec/operator.h, exec/accumulators.h, plan/agg_rules.h, state/, types/, common/.
+ * May call exec/operator.h, exec/partial_agg.h, exec/accumulators.h, plan/agg_rules.h, state/, types/, common/.
  */
 #include "stateful.h"
-#include "accumulators.h"
+#include "partial_agg.h"
 #include "../types/row.h"
 #include "../common/hash.h"
 #include "chunk_groups.h"
@@ -173,25 +173,11 @@ static const WOpOps IA_OPS = {.process = ia_process, .destroy = ia_destroy, .met
 
 WOperator *wop_incremental_agg_new(WExecCtx *ctx, const WIncrementalAggSpec *spec)
 {
-    for (int k = 0; k < spec->nfinal_keys; k++)
-        if (spec->final_keys[k] < 0 || spec->final_keys[k] >= spec->nkeys) {
-            werr_set(ctx->err, WEXC_TABLE, "IncrementalGroupAggregate: final key column %d out of range",
-                     spec->final_keys[k]);
-            return NULL;
-        }
-    for (int i = 0; i < spec->naggs; i++) {
-        const WAggCall *c = &spec->aggs[i];
-        for (int k = 0; k < c->nargs; k++)
-            if (c->args[k] < 0 || c->args[k] >= spec->agg_ncols) {
-                werr_set(ctx->err, WEXC_TABLE, "IncrementalGroupAggregate: argument column %d out of range", c->args[k]);
-                return NULL;
-            }
-        if (!wagg_mergeable(c, spec->input_retracts)) {
-            werr_set(ctx->err, WEXC_TABLE, "IncrementalGroupAggregate: %s cannot be merged from partial accumulators",
-                     c->name ? c->name : "?");
-            return NULL;
-        }
-    }
+    if (!wagg_check_key_cols(ctx->err, "IncrementalGroupAggregate", "final key", spec->final_keys,
+                             spec->nfinal_keys, spec->nkeys) ||
+        !wagg_check_partial_calls(ctx->err, "IncrementalGroupAggregate", spec->aggs, spec->naggs, spec->agg_ncols,
+                                  false, spec->input_retracts))
+        return NULL;
     IncrAgg *g = wcalloc(1, sizeof *g);
     warena_init(&g->parena, 0);
     WSchema ain = {spec->agg_ncols, NULL, spec->agg_types};

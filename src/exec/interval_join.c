@@ -16,9 +16,10 @@
  * State (keyed by the join key): IntervalJoinLeftCache / IntervalJoinRightCache maps
  * time -> list of (emitted flag, binary row); IntervalJoinLeftTimerState /
  * IntervalJoinRightTimerState value states (cleanup time of the other side's cache).
- * May call exec/operator, expr/, state/, types/, common/.
+ * May call exec/operator, exec/join_inputs, expr/, state/, types/, common/.
  */
 #include "windowed.h"
+#include "join_inputs.h"
 #include "op_rows.h"
 #include "../state/timers.h"
 #include "../types/row.h"
@@ -31,10 +32,7 @@
 #define WSUB(a, b) ((int64_t)((uint64_t)(a) - (uint64_t)(b)))
 
 typedef struct IJSide {
-    int ncols;
-    const WType **types;
-    int *keys;
-    int *all;
+    WJoinInput in;                  /* columns, types, keys (join_inputs.h) */
     int time_col;
     bool outer;                 /* this side is padded when unmatched */
     WState *cache;
@@ -81,7 +79,7 @@ static void emit_joined(IntervalJoinOp *j, int jr)
 {
     int o = out_add(j);
     WArena *a = j->out->arena;
-    int n = j->L + j->side[1].ncols;
+    int n = j->L + j->side[1].in.ncols;
     for (int k = 0; k < n; k++) {
         bool nul = j->joined->cols[k].nulls[jr];
         j->out->cols[k].nulls[o] = nul;
@@ -96,30 +94,22 @@ static void emit_padded_chunk(IntervalJoinOp *j, int s, const WChunk *c, int r)
     WArena *a = j->out->arena;
     int off = s == 0 ? 0 : j->L, ooff = s == 0 ? j->L : 0;
     IJSide *is = &j->side[s], *os = &j->side[1 - s];
-    for (int k = 0; k < is->ncols; k++) {
+    for (int k = 0; k < is->in.ncols; k++) {
         bool nul = c->cols[k].nulls[r];
         j->out->cols[off + k].nulls[o] = nul;
-        j->out->cols[off + k].data[o] = nul ? (WDatum){0} : wdatum_copy(a, is->types[k], c->cols[k].data[r]);
+        j->out->cols[off + k].data[o] = nul ? (WDatum){0} : wdatum_copy(a, is->in.types[k], c->cols[k].data[r]);
     }
-    for (int k = 0; k < os->ncols; k++) j->out->cols[ooff + k].nulls[o] = 1;
+    for (int k = 0; k < os->in.ncols; k++) j->out->cols[ooff + k].nulls[o] = 1;
 }
 
 /* Stored binary row of side s, padded. */
 static void emit_padded_bin(IntervalJoinOp *j, int s, const void *row, size_t len)
 {
     int o = out_add(j);
-    WArena *a = j->out->arena;
     int off = s == 0 ? 0 : j->L, ooff = s == 0 ? j->L : 0;
     IJSide *is = &j->side[s], *os = &j->side[1 - s];
-    for (int k = 0; k < is->ncols; k++) {
-        const WType *t = is->types[k];
-        WDatum v;
-        bool nn = wtype_is_composite(t) ? wrow_get_arena(row, len, is->ncols, t, k, &v, a)
-                                        : wrow_get(row, len, is->ncols, t, k, &v);
-        j->out->cols[off + k].nulls[o] = !nn;
-        j->out->cols[off + k].data[o] = nn ? wdatum_copy(a, t, v) : (WDatum){0};
-    }
-    for (int k = 0; k < os->ncols; k++) j->out->cols[ooff + k].nulls[o] = 1;
+    wrow_decode_chunk(row, len, is->in.ncols, is->in.types, j->out, o, off, j->out->arena, true);
+    for (int k = 0; k < os->in.ncols; k++) j->out->cols[ooff + k].nulls[o] = 1;
 }
 
 /* ---- joining an input row with one cache entry ---- */
@@ -127,7 +117,7 @@ static void emit_padded_bin(IntervalJoinOp *j, int s, const void *row, size_t le
 static bool key_has_null(IntervalJoinOp *j, int s, const WChunk *c, int r)
 {
     for (int k = 0; k < j->nkeys; k++)
-        if (c->cols[j->side[s].keys[k]].nulls[r]) return true;
+        if (c->cols[j->side[s].in.keys[k]].nulls[r]) return true;
     return false;
 }
 
@@ -154,15 +144,8 @@ static bool join_entry(IntervalJoinOp *j, int in, const WChunk *c, int r, bool n
             const uint8_t *row = p + 5;
             int jr = wchunk_add_row(jc, WRK_INSERT);
             flags[jr] = p + 4;
-            for (int k = 0; k < os->ncols; k++) {
-                const WType *t = os->types[k];
-                WDatum d;
-                bool nn = wtype_is_composite(t) ? wrow_get_arena(row, len, os->ncols, t, k, &d, j->eval_arena)
-                                                : wrow_get(row, len, os->ncols, t, k, &d);
-                jc->cols[ooff + k].nulls[jr] = !nn;
-                jc->cols[ooff + k].data[jr] = nn ? d : (WDatum){0};
-            }
-            for (int k = 0; k < is->ncols; k++) {
+            wrow_decode_chunk(row, len, os->in.ncols, os->in.types, jc, jr, ooff, j->eval_arena, false);
+            for (int k = 0; k < is->in.ncols; k++) {
                 jc->cols[ioff + k].data[jr] = c->cols[k].data[r];
                 jc->cols[ioff + k].nulls[jr] = c->cols[k].nulls[r];
             }
@@ -245,7 +228,7 @@ static void process_row(IntervalJoinOp *j, int in, const WChunk *c, int r)
     int64_t rel_below = in == 0 ? j->right_rel : j->left_rel;
     int64_t rel_above = in == 0 ? j->left_rel : j->right_rel;
     int64_t t = j->proctime ? is->op_time
-                            : wop_datum_time(is->types[is->time_col], c->cols[is->time_col].data[r],
+                            : wop_datum_time(is->in.types[is->time_col], c->cols[is->time_col].data[r],
                                          c->cols[is->time_col].nulls[r]);
     int64_t lo = WSUB(t, rel_below), hi = WADD(t, rel_above);
     bool emitted = false;
@@ -279,7 +262,7 @@ static void process_row(IntervalJoinOp *j, int in, const WChunk *c, int r)
     if (os->op_time < hi) {
         uint8_t uk[8];
         wkey_put_time(uk, t);
-        wrow_encode_chunk(&j->rbuf, c, r, is->ncols, is->all);
+        wrow_encode_chunk(&j->rbuf, c, r, is->in.ncols, is->in.all);
         WBytes old;
         wsb_clear(&j->vbuf);
         if (wmap_get(is->cache, uk, 8, &old) == WSL_FOUND) wsb_appendn(&j->vbuf, old.p, old.len);
@@ -373,7 +356,7 @@ static void ij_process(WOperator *op, int input, const WChunk *in)
     }
     if (j->proctime) advance_proc(j);
     for (int r = 0; r < in->nrows && !op->ctx->err->set; r++) {
-        wrow_encode_chunk(&j->kbuf, in, r, j->nkeys, j->side[s].keys);
+        wrow_encode_chunk(&j->kbuf, in, r, j->nkeys, j->side[s].in.keys);
         wstate_set_key(j->be, j->kbuf.buf, j->kbuf.len);
         update_operator_time(j);
         process_row(j, s, in, r);
@@ -402,8 +385,7 @@ static void ij_watermark(WOperator *op, int64_t wm)
 static void ij_metrics(WOperator *op, WOpMetrics *m)
 {
     IntervalJoinOp *j = (IntervalJoinOp *)op;
-    wop_metrics_states(m, j->be);
-    wop_metrics_value(m, "timers", (int64_t)wtimers_count(j->timers));
+    wop_metrics_timed(m, j->be, j->timers);
 }
 
 static void ij_destroy(WOperator *op)
@@ -411,11 +393,7 @@ static void ij_destroy(WOperator *op)
     IntervalJoinOp *j = (IntervalJoinOp *)op;
     wstate_backend_free(j->be);
     wtimers_free(j->timers);
-    for (int i = 0; i < 2; i++) {
-        free(j->side[i].keys);
-        free(j->side[i].all);
-        free(j->side[i].types);
-    }
+    for (int i = 0; i < 2; i++) wjoin_input_free(&j->side[i].in);
     wchunk_free(j->joined);
     wchunk_free(j->out);
     free(j->jtypes);
@@ -438,16 +416,8 @@ static void ij_tick(WOperator *op)
 static const WOpOps IJ_OPS = {.process = ij_process, .watermark = ij_watermark, .tick = ij_tick,
                               .destroy = ij_destroy, .metrics = ij_metrics};
 
-static void side_init(IJSide *s, int ncols, const WType **types, int nkeys, const int *keys,
-                      int time_col, bool outer)
+static void side_init(IJSide *s, int time_col, bool outer)
 {
-    s->ncols = ncols;
-    s->types = wmalloc(sizeof *s->types * (size_t)(ncols ? ncols : 1));
-    memcpy(s->types, types, sizeof *s->types * (size_t)ncols);
-    s->keys = wmalloc(sizeof *s->keys * (size_t)(nkeys ? nkeys : 1));
-    if (nkeys) memcpy(s->keys, keys, sizeof *s->keys * (size_t)nkeys);
-    s->all = wmalloc(sizeof *s->all * (size_t)(ncols ? ncols : 1));
-    for (int i = 0; i < ncols; i++) s->all[i] = i;
     s->time_col = time_col;
     s->outer = outer;
     s->expiration = 0;
@@ -462,14 +432,12 @@ WOperator *wop_interval_join_new(WExecCtx *ctx, const WIntervalJoinSpec *spec)
     j->L = spec->left_ncols;
     bool lo = spec->kind == WJK_LEFT || spec->kind == WJK_FULL;
     bool ro = spec->kind == WJK_RIGHT || spec->kind == WJK_FULL;
-    side_init(&j->side[0], spec->left_ncols, spec->left_types, spec->nkeys, spec->left_keys,
-              spec->left_time_col, lo);
-    side_init(&j->side[1], spec->right_ncols, spec->right_types, spec->nkeys, spec->right_keys,
-              spec->right_time_col, ro);
+    side_init(&j->side[0], spec->left_time_col, lo);
+    side_init(&j->side[1], spec->right_time_col, ro);
+    j->jtypes = wjoin_inputs_init(&j->side[0].in, &j->side[1].in, spec->nkeys, spec->left_ncols,
+                                  spec->left_types, spec->left_keys, spec->right_ncols, spec->right_types,
+                                  spec->right_keys);
     int nj = spec->left_ncols + spec->right_ncols;
-    j->jtypes = wmalloc(sizeof *j->jtypes * (size_t)(nj ? nj : 1));
-    for (int i = 0; i < spec->left_ncols; i++) j->jtypes[i] = spec->left_types[i];
-    for (int i = 0; i < spec->right_ncols; i++) j->jtypes[j->L + i] = spec->right_types[i];
     int out_n = spec->out.ncols ? spec->out.ncols : nj;
     const WType **out_t = spec->out.types ? spec->out.types : j->jtypes;
     wop_init(&j->base, &IJ_OPS, ctx, 2, out_n, out_t, spec->out.names);

@@ -15,23 +15,23 @@
  * this rule would not (not understood yet; docs/user-guide.md). A processed bundle is one chunk: every row is assigned its slice end (Flink's SliceAssigner:
  * TUMBLE the window end, HOP the end of its slide, CUMULATE the end of its step, in the session
  * zone for TIMESTAMP_LTZ attributes; an attached window's own window_end), rows are grouped by
- * (keys, slice end) in order of first appearance, each group accumulates its rows into fresh
- * accumulators (accumulators.h), and before process() returns one +I row per group carries the
- * keys, the partial accumulators (plan/agg_rules.h) and the slice end to the exchange. Flink's
+ * (keys, slice end) in order of first appearance, and the local combiner (partial_agg.h)
+ * accumulates each group's rows into fresh accumulators and, before process() returns, emits one
+ * +I row per group with the keys, the partial accumulators (plan/agg_rules.h) and the slice end
+ * to the exchange. Flink's
  * local operator flushes at the latest before a checkpoint barrier.
  * Nothing is dropped here: lateness is the global aggregate's decision (as in Flink). DISTINCT
  * value maps live in a keyed-state backend only while the chunk is processed (state key: the
  * group's key bytes ++ slice end) and are cleared when the group's row is written; the operator
  * keeps no state across calls.
- * May call exec/operator.h, exec/accumulators.h, exec/window_util.h, plan/agg_rules.h, state/,
- * types/, common/.
+ * May call exec/operator.h, exec/partial_agg.h, exec/accumulators.h, exec/window_util.h,
+ * plan/agg_rules.h, state/, types/, common/.
  */
 #include "windowed.h"
-#include "accumulators.h"
+#include "partial_agg.h"
 #include "window_util.h"
 #include "../types/row.h"
 #include "../common/hash.h"
-#include "chunk_groups.h"
 #include "minibatch.h"
 
 #include <stdio.h>
@@ -41,33 +41,12 @@
 #define ROWTIME_NULL_MSG \
     "RowTime field should not be null, please convert it to a non-null long value."
 
-typedef struct Group {
-    WGroupKey key;                  /* first (chunk_groups.h): key bytes ++ slice end */
-    int first_row;
-    int64_t slice_end;
-    WDatum *acc;
-    uint8_t *nulls;
-} Group;
-
 typedef struct LocalWindowAgg {
     WOperator base;
-    int nkeys;
-    int *keys;
-    int naggs;
+    WLocalCombiner c;               /* keys, accumulators, per-call groups (partial_agg.h); a
+                                       group's key: key bytes ++ slice end */
     WWindowDef win;
     WWinShift shift;
-    WStateBackend *backend;         /* data views, per chunk only */
-    WAccLayout *L;
-    WAccCtx ac;
-    WArena scratch;
-    WArena parena;                  /* the partial layout */
-    WAggPartial P;
-    WChunk *out;
-    /* per call */
-    WChunkGroups cg;                /* table, rows, key bytes; groups aliases cg.groups */
-    Group *groups;
-    WStrBuf tmp;
-    int64_t rows_combined;
     /* the buffer's flush rule (lwa_ends_on_watermark) */
     int64_t interval_ms;            /* the slice end interval: TUMBLE size, HOP slide, CUMULATE step */
     int64_t current_wm;             /* the operator's watermark (0 before the first positive one) */
@@ -76,8 +55,6 @@ typedef struct LocalWindowAgg {
 
 /* The most rows the buffer holds before it is processed. */
 #define LWA_BUFFER_ROWS 65536
-
-static void prepare(LocalWindowAgg *g, int nrows) { g->groups = wcg_prepare(&g->cg, nrows); }
 
 /* The slice end of row r, false with err set for a NULL time attribute / window end. */
 static bool slice_end_of(LocalWindowAgg *g, const WChunk *in, int r, int64_t *end, WError *err)
@@ -104,37 +81,19 @@ static bool slice_end_of(LocalWindowAgg *g, const WChunk *in, int r, int64_t *en
 /* Groups rows by (key bytes, slice end); false with err set on a bad row. */
 static bool group_rows(LocalWindowAgg *g, const WChunk *in, WError *err)
 {
+    WLocalCombiner *c = &g->c;
     for (int r = 0; r < in->nrows; r++) {
         int64_t se;
         if (!slice_end_of(g, in, r, &se, err)) return false;
-        wrow_encode_chunk(&g->tmp, in, r, g->nkeys, g->keys);
-        wsb_appendn(&g->tmp, (const char *)&se, sizeof se);
+        wrow_encode_chunk(&c->tmp, in, r, c->nkeys, c->keys);
+        wsb_appendn(&c->tmp, (const char *)&se, sizeof se);
         bool added;
-        int gi = wcg_find_or_add(&g->cg, g->tmp.buf, g->tmp.len,
-                                 whash_bytes(g->tmp.buf, g->tmp.len, 0x736c696365ULL), &added);
-        if (added) {
-            Group *n = &g->groups[gi];
-            n->first_row = r;
-            n->slice_end = se;
-            n->acc = NULL;
-            n->nulls = NULL;
-        }
-        g->cg.rows[r] = gi;
+        int gi = wcg_find_or_add(&c->cg, c->tmp.buf, c->tmp.len,
+                                 whash_bytes(c->tmp.buf, c->tmp.len, 0x736c696365ULL), &added);
+        if (added) wlc_new_group(c, gi, r)->slice_end = se;
+        c->cg.rows[r] = gi;
     }
     return true;
-}
-
-static void set_key(LocalWindowAgg *g, const Group *gr)
-{
-    wstate_set_key(g->backend, g->cg.kbytes.buf + gr->key.koff, gr->key.klen);
-}
-
-static void flush_out(LocalWindowAgg *g)
-{
-    if (g->out->nrows) {
-        wop_emit(&g->base, g->out);
-        wchunk_reset(g->out);
-    }
 }
 
 static void lwa_process(WOperator *op, int input, const WChunk *in)
@@ -142,55 +101,10 @@ static void lwa_process(WOperator *op, int input, const WChunk *in)
     LocalWindowAgg *g = (LocalWindowAgg *)op;
     (void)input;
     if (!in->nrows) return;
-    warena_reset(&g->scratch);
-    g->ac.now = wexec_now(op->ctx);
-    prepare(g, in->nrows);
+    wlc_begin(&g->c, op->ctx, in->nrows);
     if (!group_rows(g, in, op->ctx->err)) return;
-    const WAccLayout *L = g->L;
-    int nf = L->nfields;
-    int cur = -1;
-    for (int r = 0; r < in->nrows; r++) {
-        WRowKind kind = (WRowKind)in->kinds[r];
-        if (wrowkind_is_retract(kind)) {
-            werr_set(op->ctx->err, WEXC_TABLE,
-                     "LocalWindowAggregate received a %s row but its input was planned insert-only",
-                     wrowkind_short(kind));
-            return;
-        }
-        int gi = g->cg.rows[r];
-        Group *gr = &g->groups[gi];
-        if (!gr->acc) {
-            gr->acc = wa_alloc(&g->scratch, sizeof(WDatum) * (size_t)nf);
-            gr->nulls = wa_alloc(&g->scratch, (size_t)nf);
-            wacc_create(L, gr->acc, gr->nulls);
-        }
-        if (L->has_views && cur != gi) {
-            set_key(g, gr);
-            cur = gi;
-        }
-        wacc_accumulate(&g->ac, gr->acc, gr->nulls, in, r);
-    }
-    g->rows_combined += in->nrows - g->cg.ngroups;
-    WChunk *o = g->out;
-    int send = g->nkeys + g->P.ncols;
-    for (int gi = 0; gi < g->cg.ngroups; gi++) {
-        Group *gr = &g->groups[gi];
-        if (o->nrows >= o->cap) flush_out(g);
-        int row = wchunk_add_row(o, WRK_INSERT);
-        for (int k = 0; k < g->nkeys; k++) {
-            const WVector *v = &in->cols[g->keys[k]];
-            o->cols[k].nulls[row] = v->nulls[gr->first_row];
-            o->cols[k].data[row] = v->nulls[gr->first_row]
-                                       ? v->data[gr->first_row]
-                                       : wdatum_copy(o->arena, o->types[k], v->data[gr->first_row]);
-        }
-        if (L->has_views) set_key(g, gr);
-        wacc_write_partial(&g->ac, &g->P, gr->acc, gr->nulls, o, row, g->nkeys);
-        if (L->has_views) wacc_cleanup(L);
-        o->cols[send].nulls[row] = 0;
-        o->cols[send].data[row].i = gr->slice_end;
-    }
-    flush_out(g);
+    if (!wlc_accumulate(&g->c, in, "LocalWindowAggregate", op->ctx->err)) return;
+    wlc_emit(&g->c, op, in, g->c.nkeys + g->c.P.ncols);
 }
 
 /* TimeWindowUtil.getNextTriggerWatermark (without a daylight-saving zone): the end - 1 of the
@@ -227,23 +141,13 @@ static bool lwa_ends_on_watermark(WOperator *op, int64_t wm, const WChunk *bundl
 static void lwa_metrics(WOperator *op, WOpMetrics *m)
 {
     LocalWindowAgg *g = (LocalWindowAgg *)op;
-    wop_metrics_value(m, "combinedRecords", g->rows_combined);
+    wop_metrics_value(m, "combinedRecords", g->c.rows_combined);
 }
 
 static void lwa_destroy(WOperator *op)
 {
     LocalWindowAgg *g = (LocalWindowAgg *)op;
-    if (g->L) {
-        wacc_ctx_free(&g->ac);
-        wacc_layout_free(g->L);
-    }
-    if (g->backend) wstate_backend_free(g->backend);
-    warena_free(&g->scratch);
-    warena_free(&g->parena);
-    if (g->out) wchunk_free(g->out);
-    wsb_free(&g->tmp);
-    wcg_free(&g->cg);
-    free(g->keys);
+    wlc_free(&g->c);
     free(g);
 }
 
@@ -258,63 +162,36 @@ static bool check_spec(WExecCtx *ctx, const WLocalWindowAggSpec *spec)
     int tc = spec->win.attached ? spec->win.end_col : spec->win.time_col;
     if (tc < 0 || tc >= spec->in_ncols)
         return werr_set(ctx->err, WEXC_TABLE, "LocalWindowAggregate: time column %d out of range", tc);
-    for (int k = 0; k < spec->nkeys; k++)
-        if (spec->keys[k] < 0 || spec->keys[k] >= spec->in_ncols)
-            return werr_set(ctx->err, WEXC_TABLE, "LocalWindowAggregate: grouping key column %d out of range",
-                            spec->keys[k]);
-    for (int i = 0; i < spec->naggs; i++) {
-        const WAggCall *c = &spec->aggs[i];
-        for (int k = 0; k < c->nargs; k++)
-            if (c->args[k] < 0 || c->args[k] >= spec->in_ncols)
-                return werr_set(ctx->err, WEXC_TABLE, "LocalWindowAggregate: argument column %d out of range",
-                                c->args[k]);
-        if (c->filter_col >= spec->in_ncols)
-            return werr_set(ctx->err, WEXC_TABLE, "LocalWindowAggregate: FILTER column %d out of range",
-                            c->filter_col);
-        if (!wagg_mergeable(c, false))
-            return werr_set(ctx->err, WEXC_TABLE,
-                            "LocalWindowAggregate: %s cannot be merged from partial accumulators",
-                            c->name ? c->name : "?");
-    }
-    return true;
+    return wagg_check_key_cols(ctx->err, "LocalWindowAggregate", "grouping key", spec->keys, spec->nkeys,
+                               spec->in_ncols) &&
+           wagg_check_partial_calls(ctx->err, "LocalWindowAggregate", spec->aggs, spec->naggs, spec->in_ncols,
+                                    true, false);
 }
 
 WOperator *wop_local_window_agg_new(WExecCtx *ctx, const WLocalWindowAggSpec *spec)
 {
     if (!check_spec(ctx, spec)) return NULL;
     LocalWindowAgg *g = wcalloc(1, sizeof *g);
-    warena_init(&g->parena, 0);
+    warena_init(&g->c.parena, 0);
     WSchema in = {spec->in_ncols, NULL, spec->in_types};
-    wagg_window_partial_layout(&g->parena, spec->aggs, spec->naggs, &in, spec->win.kind, &g->P);
-    int nout = spec->nkeys + g->P.ncols + 1;
+    wagg_window_partial_layout(&g->c.parena, spec->aggs, spec->naggs, &in, spec->win.kind, &g->c.P);
+    int nout = spec->nkeys + g->c.P.ncols + 1;
     if (spec->out.ncols != nout || !spec->out.types || spec->out.types[nout - 1]->id != WT_BIGINT) {
         werr_set(ctx->err, WEXC_TABLE, "LocalWindowAggregate: output has %d columns, expected %d ending in a BIGINT",
                  spec->out.ncols, nout);
-        warena_free(&g->parena);
+        warena_free(&g->c.parena);
         free(g);
         return NULL;
     }
     wop_init(&g->base, &LWA_OPS, ctx, 1, spec->out.ncols, spec->out.types, spec->out.names);
     g->base.name = "LocalWindowAggregate";
-    g->nkeys = spec->nkeys;
-    g->keys = wmalloc(sizeof(int) * (size_t)(spec->nkeys ? spec->nkeys : 1));
-    for (int k = 0; k < spec->nkeys; k++) g->keys[k] = spec->keys[k];
-    g->naggs = spec->naggs;
     g->win = spec->win;
     g->shift = wwin_shift_of(&g->win, ctx->start_ms ? ctx->start_ms : wexec_now(ctx));
-    warena_init(&g->scratch, 0);
-    wcg_init(&g->cg, sizeof(Group));
-    wsb_init(&g->tmp);
-    g->backend = wexec_new_backend(ctx, "LocalWindowAggregate");
-    g->out = wchunk_new(spec->out.ncols, spec->out.types, ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP);
-    g->L = wacc_layout_new(spec->aggs, spec->naggs, spec->in_types, false, g->backend, "localWindowAggregate", 0,
-                           ctx->err);
-    if (!g->L) {
+    if (!wlc_open(&g->c, ctx, "LocalWindowAggregate", "localWindowAggregate", spec->nkeys, spec->keys, spec->aggs,
+                  spec->naggs, spec->in_types, false, &spec->out)) {
         wop_free(&g->base);
         return NULL;
     }
-    wacc_ctx_init(&g->ac, g->L, &g->scratch);
-    g->ac.cast = ctx->cast;
     g->interval_ms = g->win.kind == WWIN_TUMBLE ? g->win.size_ms : g->win.slide_ms;
     if (!g->win.proctime && !g->win.attached && g->interval_ms > 0) {
         wop_minibatch_enable(&g->base, &(WMiniBatchSpec){.mode = WMB_FOLD, .size = LWA_BUFFER_ROWS});

@@ -342,6 +342,12 @@ void wop_metrics_states(WOpMetrics *m, const WStateBackend *b)
     for (int i = 0; i < n; i++) wop_metrics_state(m, st[i].name, st[i].entries, st[i].bytes);
 }
 
+void wop_metrics_timed(WOpMetrics *m, const WStateBackend *b, const WTimerService *timers)
+{
+    wop_metrics_states(m, b);
+    wop_metrics_value(m, "timers", (int64_t)wtimers_count(timers));
+}
+
 void wop_metrics_agg_state(WOpMetrics *m, const WStateBackend *b, const char *name)
 {
     WStateStats st[64];

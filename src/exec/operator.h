@@ -94,6 +94,8 @@ typedef struct WOpMetrics {
 } WOpMetrics;
 void wop_metrics_state(WOpMetrics *m, const char *name, int64_t entries, int64_t bytes);
 void wop_metrics_states(WOpMetrics *m, const WStateBackend *b);     /* every state of b */
+/* a time-driven operator's lines: every state of b, then `timers` (the timers registered) */
+void wop_metrics_timed(WOpMetrics *m, const WStateBackend *b, const WTimerService *timers);
 /* an aggregate's one state line: the entries of its state `name`, the bytes of every state of b
    (the accumulators and their data views) */
 void wop_metrics_agg_state(WOpMetrics *m, const WStateBackend *b, const char *name);

@@ -359,14 +359,7 @@ static int decode_list(OverOp *o, const void *val, size_t len)
     for (const uint8_t *p = p0, *end = p0 + len; p < end; p += 4 + wload_u32(p)) {
         uint32_t l = wload_u32(p);
         int r = wchunk_add_row(o->dec, WRK_INSERT);
-        for (int k = 0; k < o->ncols; k++) {
-            const WType *t = o->types[k];
-            WDatum d;
-            bool nn = wtype_is_composite(t) ? wrow_get_arena(p + 4, l, o->ncols, t, k, &d, o->work)
-                                            : wrow_get(p + 4, l, o->ncols, t, k, &d);
-            o->dec->cols[k].nulls[r] = !nn;
-            o->dec->cols[k].data[r] = nn ? d : (WDatum){0};
-        }
+        wrow_decode_chunk(p + 4, l, o->ncols, o->types, o->dec, r, 0, o->work, false);
     }
     return n;
 }
@@ -590,15 +583,7 @@ static void rt_rows_timer(OverOp *o, int64_t timestamp)
                     /* decode the retracted row into dec row 0 */
                     wchunk_reset(o->dec);
                     int rr = wchunk_add_row(o->dec, WRK_INSERT);
-                    for (int c = 0; c < o->ncols; c++) {
-                        const WType *t = o->types[c];
-                        WDatum d;
-                        bool nn = wtype_is_composite(t)
-                                      ? wrow_get_arena(rlist + rpos + 4, l, o->ncols, t, c, &d, o->work)
-                                      : wrow_get(rlist + rpos + 4, l, o->ncols, t, c, &d);
-                        o->dec->cols[c].nulls[rr] = !nn;
-                        o->dec->cols[c].data[rr] = nn ? d : (WDatum){0};
-                    }
+                    wrow_decode_chunk(rlist + rpos + 4, l, o->ncols, o->types, o->dec, rr, 0, o->work, false);
                     wacc_retract(&o->ac, o->acc, o->accn, o->dec, rr);
                     rpos += 4 + l;
                     retract_cnt++;

@@ -61,14 +61,7 @@ static void ob_process(WOperator *op, int input, const WChunk *in)
 {
     OverBatchOp *o = (OverBatchOp *)op;
     (void)input;
-    for (int r = 0; r < in->nrows; r++) {
-        if (wrowkind_is_retract((WRowKind)in->kinds[r])) {
-            if (!wsortbuf_remove(&o->buf, in, r)) o->unmatched++;
-        } else {
-            wsortbuf_add(&o->buf, in, r);
-        }
-    }
-    if (o->buf.n > 4096 && o->buf.live * 2 < o->buf.n) wsortbuf_compact(&o->buf);
+    o->unmatched += wsortbuf_apply(&o->buf, in);
 }
 
 /* Rows i and j agree on columns cols[0..n) (NULL equals NULL). */
@@ -300,9 +293,7 @@ static void ob_end(WOperator *op)
     WSortBuf *b = &o->buf;
     if (!op->ctx->err->set) {
         int64_t *idx = xmalloc(sizeof *idx * (size_t)(b->live ? b->live : 1));
-        int64_t n = 0;
-        for (int64_t i = 0; i < b->n; i++) if (wsortbuf_is_live(b, i)) idx[n++] = i;
-        wsortbuf_sort(b, idx, n, 0);
+        int64_t n = wsortbuf_sorted_live(b, idx);
         int cap = op->ctx->chunk_rows > 0 ? op->ctx->chunk_rows : WCHUNK_CAP;
         WChunk *out = wchunk_new(o->out_ncols, o->otypes, cap);
         for (int64_t s = 0; s < n && !op->ctx->err->set;) {

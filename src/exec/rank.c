@@ -26,28 +26,13 @@
 
 /* ---------------- emission ---------------- */
 
-static bool cols_ok(const int *cols, int n, int ncols)
-{
-    for (int i = 0; i < n; i++)
-        if (!cols || cols[i] < 0 || cols[i] >= ncols) return false;
-    return true;
-}
-
 static int out_add(RankOp *o, WRowKind k) { return wop_out_row(&o->base, o->out, k); }
 
 /* Emit a stored row (rank appended when the operator outputs the rank number). */
 void rank_emit(RankOp *o, WRowKind k, const uint8_t *row, size_t len, int64_t rank)
 {
     int r = out_add(o, k);
-    WArena *a = o->out->arena;
-    for (int c = 0; c < o->ncols; c++) {
-        WDatum v;
-        const WType *t = o->types[c];
-        bool nn = wtype_is_composite(t) ? wrow_get_arena(row, len, o->ncols, t, c, &v, a)
-                                        : wrow_get(row, len, o->ncols, t, c, &v);
-        o->out->cols[c].nulls[r] = !nn;
-        o->out->cols[c].data[r] = nn ? wdatum_copy(a, t, v) : (WDatum){0};
-    }
+    wrow_decode_chunk(row, len, o->ncols, o->types, o->out, r, 0, o->out->arena, true);
     if (o->out_rank) {
         o->out->cols[o->ncols].nulls[r] = 0;
         o->out->cols[o->ncols].data[r].i = rank;
@@ -117,20 +102,9 @@ void rank_sk_from_keyrow(const RankOp *o, const uint8_t *p, size_t len, WDatum *
     }
 }
 
-static void encode_cols(RankOp *o, WStrBuf *buf, const WChunk *in, int r, int cnt, const int *cols,
-                        const WType **tys)
-{
-    for (int k = 0; k < cnt; k++) {
-        int c = cols ? cols[k] : k;
-        o->vals[k] = in->cols[c].data[r];
-        o->nulls[k] = in->cols[c].nulls[r];
-    }
-    wrow_encode(buf, cnt, tys, o->vals, o->nulls, WRK_INSERT);
-}
-
 /* ---------------- the flat top-N buffer ---------------- */
 
-static void ensure_ents(RankOp *o, int n)
+void rank_ensure_ents(RankOp *o, int n)
 {
     if (n <= o->entcap) return;
     int cap = o->entcap ? o->entcap : 16;
@@ -175,7 +149,7 @@ static RankEnt buffer_last(WBytes blob)
 static int buffer_parse(RankOp *o, WBytes blob, int extra)
 {
     int n = buffer_count(blob);
-    ensure_ents(o, n + extra + 1);
+    rank_ensure_ents(o, n + extra + 1);
     size_t off = 8;
     const uint8_t *p = blob.p;
     for (int i = 0; i < n; i++) {
@@ -309,7 +283,7 @@ static void proc_append(RankOp *o)
     bool have = load(o, &blob) == WSL_FOUND;
     if (!in_buffer_range(o, blob, have)) return;
     int n = have ? buffer_parse(o, blob, 1) : 0;
-    ensure_ents(o, n + 1);
+    rank_ensure_ents(o, n + 1);
     int p = buffer_insert_input(o, n);
     n++;
     if (o->with_number) {
@@ -427,7 +401,7 @@ static void proc_update(RankOp *o, const WChunk *in, int r)
     WBytes blob;
     bool have = load(o, &blob) == WSL_FOUND;
     int n = have ? buffer_parse(o, blob, 1) : 0;
-    ensure_ents(o, n + 1);
+    rank_ensure_ents(o, n + 1);
     int idx = -1;
     for (int i = 0; i < n && idx < 0; i++)
         if (same_uk(o, o->ents[i], in, r)) idx = i;
@@ -520,9 +494,9 @@ static void rank_process(WOperator *op, int input, const WChunk *in)
             continue;
         }
         o->work = 0;
-        encode_cols(o, &o->kbuf, in, r, o->nkeys, o->keys, o->ktypes);
+        wop_encode_cols(&o->kbuf, in, r, o->nkeys, o->keys, o->ktypes, o->vals, o->nulls);
         wstate_set_key(o->be, o->kbuf.buf, o->kbuf.len);
-        encode_cols(o, &o->rbuf, in, r, o->ncols, NULL, o->types);
+        wop_encode_cols(&o->rbuf, in, r, o->ncols, NULL, o->types, o->vals, o->nulls);
         for (int s = 0; s < o->nsort; s++) {
             o->in_sk[s] = in->cols[o->scols[s]].data[r];
             o->in_sk_null[s] = in->cols[o->scols[s]].nulls[r];
@@ -533,7 +507,7 @@ static void rank_process(WOperator *op, int input, const WChunk *in)
         case RM_APPEND: proc_append(o); break;
         case RM_UPDATE: proc_update(o, in, r); break;
         case RM_RETRACT:
-            encode_cols(o, &o->skbuf, in, r, o->nsort, o->scols, o->stypes);
+            wop_encode_cols(&o->skbuf, in, r, o->nsort, o->scols, o->stypes, o->vals, o->nulls);
             rank_retract_process(o, in, r);
             break;
         default: break;
@@ -608,8 +582,8 @@ WOperator *wop_rank_new(WExecCtx *ctx, const WRankSpec *spec)
     o->nkeys = spec->nkeys;
     o->keys = wmalloc(sizeof *o->keys * (size_t)(o->nkeys ? o->nkeys : 1));
     o->ktypes = wmalloc(sizeof *o->ktypes * (size_t)(o->nkeys ? o->nkeys : 1));
-    bool bad = !cols_ok(spec->keys, spec->nkeys, o->ncols) ||
-               (spec->nuk > 0 && !cols_ok(spec->uk, spec->nuk, o->ncols)) ||
+    bool bad = !wop_cols_in_range(spec->keys, spec->nkeys, o->ncols) ||
+               (spec->nuk > 0 && !wop_cols_in_range(spec->uk, spec->nuk, o->ncols)) ||
                spec->nsort < 0 || (spec->nsort > 0 && !spec->sort);
     for (int k = 0; !bad && k < spec->nsort; k++)
         if (spec->sort[k].col < 0 || spec->sort[k].col >= o->ncols) bad = true;

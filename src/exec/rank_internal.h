@@ -70,6 +70,8 @@ typedef struct RankOp {
 void rank_emit(RankOp *o, WRowKind k, const uint8_t *row, size_t len, int64_t rank);
 bool rank_in_range(const RankOp *o, int64_t rank);
 int rank_cmp_sk(const RankOp *o, const WDatum *a, const uint8_t *an, const WDatum *b, const uint8_t *bn);
+/* Room for n entries in ents / esk / esk_null (entcap grows by doubling). */
+void rank_ensure_ents(RankOp *o, int n);
 /* Decode the sort key of a sort-key row (arity nsort). */
 void rank_sk_from_keyrow(const RankOp *o, const uint8_t *p, size_t len, WDatum *v, uint8_t *nul);
 

@@ -40,18 +40,6 @@ static void ensure_idx(RankOp *o, int n)
     o->icap = cap;
 }
 
-static void ensure_list(RankOp *o, int n)
-{
-    if (n <= o->entcap) return;
-    int cap = o->entcap ? o->entcap : 16;
-    while (cap < n) cap *= 2;
-    o->ents = wrealloc(o->ents, sizeof *o->ents * (size_t)cap);
-    size_t ns = (size_t)(o->nsort ? o->nsort : 1);
-    o->esk = wrealloc(o->esk, sizeof *o->esk * (size_t)cap * ns);
-    o->esk_null = wrealloc(o->esk_null, (size_t)cap * ns);
-    o->entcap = cap;
-}
-
 /* Load the sorted index (copied: list accesses may touch the state meanwhile). */
 static int idx_load(RankOp *o)
 {
@@ -146,7 +134,7 @@ static int list_get(RankOp *o, RankEnt key, bool *present)
     while (off + 4 <= v.len) {
         uint32_t len = rd32(p + off);
         if (off + 4 + len > v.len) break;
-        if (n >= o->entcap) ensure_list(o, n + 1);
+        if (n >= o->entcap) rank_ensure_ents(o, n + 1);
         o->ents[n++] = (RankEnt){p + off + 4, len};
         off += 4 + len;
     }

@@ -61,47 +61,12 @@ typedef struct SumOp {
     WStrBuf wm_keys;                /* buffered keys at a watermark: [u32 length][key] */
 } SumOp;
 
-static bool cols_ok(const int *cols, int n, int ncols)
-{
-    for (int i = 0; i < n; i++)
-        if (!cols || cols[i] < 0 || cols[i] >= ncols) return false;
-    return true;
-}
-
-static void encode_cols(SumOp *m, WStrBuf *buf, const WChunk *in, int r, int cnt, const int *cols,
-                        const WType **tys)
-{
-    for (int k = 0; k < cnt; k++) {
-        int c = cols ? cols[k] : k;
-        m->vals[k] = in->cols[c].data[r];
-        m->nulls[k] = in->cols[c].nulls[r];
-    }
-    wrow_encode(buf, cnt, tys, m->vals, m->nulls, WRK_INSERT);
-}
-
 static int out_add(SumOp *m, WRowKind k) { return wop_out_row(&m->base, m->out, k); }
-
-static void emit_chunk_row(SumOp *m, WRowKind k, const WChunk *in, int r)
-{
-    int o = out_add(m, k);
-    for (int c = 0; c < m->ncols; c++) {
-        m->out->cols[c].data[o] = in->cols[c].data[r];
-        m->out->cols[c].nulls[o] = in->cols[c].nulls[r];
-    }
-}
 
 static void emit_bin_row(SumOp *m, WRowKind k, const uint8_t *row, size_t len)
 {
     int o = out_add(m, k);
-    WArena *a = m->out->arena;
-    for (int c = 0; c < m->ncols; c++) {
-        WDatum v;
-        const WType *t = m->types[c];
-        bool nn = wtype_is_composite(t) ? wrow_get_arena(row, len, m->ncols, t, c, &v, a)
-                                        : wrow_get(row, len, m->ncols, t, c, &v);
-        m->out->cols[c].nulls[o] = !nn;
-        m->out->cols[c].data[o] = nn ? wdatum_copy(a, t, v) : (WDatum){0};
-    }
+    wrow_decode_chunk(row, len, m->ncols, m->types, m->out, o, 0, m->out->arena, true);
 }
 
 /* Parse the stored list into views; returns the count. */
@@ -162,13 +127,13 @@ static void sum_process(WOperator *op, int input, const WChunk *in)
     wchunk_reset(m->out);
     for (int r = 0; r < in->nrows; r++) {
         WRowKind k = (WRowKind)in->kinds[r];
-        encode_cols(m, &m->kbuf, in, r, m->nkeys, m->keys, m->ktypes);
+        wop_encode_cols(&m->kbuf, in, r, m->nkeys, m->keys, m->ktypes, m->vals, m->nulls);
         wstate_set_key(m->be, m->kbuf.buf, m->kbuf.len);
         WBytes blob;
         WStateLookup how = wvalue_get(m->st, &blob);
         if (how == WSL_EXPIRED) m->ttl_expired++;
         int n = how == WSL_FOUND ? parse_list(m, blob) : 0;
-        encode_cols(m, &m->rbuf, in, r, m->ncols, NULL, m->types);
+        wop_encode_cols(&m->rbuf, in, r, m->ncols, NULL, m->types, m->vals, m->nulls);
         wsb_clear(&m->lbuf);
         if (k == WRK_INSERT || k == WRK_UPDATE_AFTER) {
             int idx = -1;
@@ -180,7 +145,7 @@ static void sum_process(WOperator *op, int input, const WChunk *in)
                 else put_entry(&m->lbuf, m->ent[i], m->entlen[i]);
             }
             if (idx < 0) put_entry(&m->lbuf, m->rbuf.buf, (uint32_t)m->rbuf.len);
-            emit_chunk_row(m, n == 0 ? WRK_INSERT : WRK_UPDATE_AFTER, in, r);
+            wop_out_copy_row(&m->base, m->out, n == 0 ? WRK_INSERT : WRK_UPDATE_AFTER, in, r, m->ncols);
             wvalue_put(m->st, m->lbuf.buf, m->lbuf.len);
         } else {
             int idx = -1;
@@ -192,7 +157,7 @@ static void sum_process(WOperator *op, int input, const WChunk *in)
             }
             int last = n - 1;
             if (n == 1) {
-                emit_chunk_row(m, WRK_DELETE, in, r);
+                wop_out_copy_row(&m->base, m->out, WRK_DELETE, in, r, m->ncols);
                 wvalue_clear(m->st);
                 continue;
             }
@@ -243,7 +208,7 @@ static void csum_process(WOperator *op, int input, const WChunk *in)
     if (m->broken) return;
     for (int r = 0; r < in->nrows; r++) {
         WRowKind k = (WRowKind)in->kinds[r];
-        encode_cols(m, &m->kbuf, in, r, m->nkeys, m->keys, m->ktypes);
+        wop_encode_cols(&m->kbuf, in, r, m->nkeys, m->keys, m->ktypes, m->vals, m->nulls);
         wstate_set_key(m->be, m->kbuf.buf, m->kbuf.len);
         for (int c = 0; c < m->ncols; c++) {
             m->vals[c] = in->cols[c].data[r];
@@ -420,8 +385,8 @@ WOperator *wop_sink_materializer_new(WExecCtx *ctx, const WSinkMaterializerSpec 
     m->nkeys = spec->nkeys;
     m->keys = wmalloc(sizeof *m->keys * (size_t)(m->nkeys ? m->nkeys : 1));
     m->ktypes = wmalloc(sizeof *m->ktypes * (size_t)(m->nkeys ? m->nkeys : 1));
-    if (!cols_ok(spec->keys, spec->nkeys, m->ncols) ||
-        (spec->nuk > 0 && !cols_ok(spec->uk, spec->nuk, m->ncols))) {
+    if (!wop_cols_in_range(spec->keys, spec->nkeys, m->ncols) ||
+        (spec->nuk > 0 && !wop_cols_in_range(spec->uk, spec->nuk, m->ncols))) {
         werr_set(ctx->err, WEXC_TABLE, "SinkUpsertMaterializer: key column index out of range");
         m->broken = true;
         m->nkeys = 0;

@@ -21,15 +21,7 @@ static void sort_process(WOperator *op, int input, const WChunk *in)
 {
     SortOp *o = (SortOp *)op;
     (void)input;
-    for (int r = 0; r < in->nrows; r++) {
-        if (wrowkind_is_retract((WRowKind)in->kinds[r])) {
-            if (!wsortbuf_remove(&o->buf, in, r)) o->unmatched++;
-        } else {
-            wsortbuf_add(&o->buf, in, r);
-        }
-    }
-    /* retraction-heavy inputs: drop dead rows once they outnumber the live ones */
-    if (o->buf.n > 4096 && o->buf.live * 2 < o->buf.n) wsortbuf_compact(&o->buf);
+    o->unmatched += wsortbuf_apply(&o->buf, in);
 }
 
 static void sort_end(WOperator *op)
@@ -37,9 +29,7 @@ static void sort_end(WOperator *op)
     SortOp *o = (SortOp *)op;
     WSortBuf *b = &o->buf;
     int64_t *idx = wmalloc(sizeof *idx * (size_t)(b->live ? b->live : 1));
-    int64_t n = 0;
-    for (int64_t i = 0; i < b->n; i++) if (wsortbuf_is_live(b, i)) idx[n++] = i;
-    wsortbuf_sort(b, idx, n, 0);
+    int64_t n = wsortbuf_sorted_live(b, idx);
     int64_t from = o->offset > 0 ? o->offset : 0;
     int64_t to = o->fetch < 0 || o->fetch > n - from ? n : from + o->fetch;
     int cap = op->ctx->chunk_rows > 0 ? op->ctx->chunk_rows : WCHUNK_CAP;

@@ -235,6 +235,28 @@ void wsortbuf_compact(WSortBuf *b)
     *b = nb;
 }
 
+int64_t wsortbuf_apply(WSortBuf *b, const WChunk *c)
+{
+    int64_t unmatched = 0;
+    for (int r = 0; r < c->nrows; r++) {
+        if (wrowkind_is_retract((WRowKind)c->kinds[r])) {
+            if (!wsortbuf_remove(b, c, r)) unmatched++;
+        } else {
+            wsortbuf_add(b, c, r);
+        }
+    }
+    if (b->n > 4096 && b->live * 2 < b->n) wsortbuf_compact(b);
+    return unmatched;
+}
+
+int64_t wsortbuf_sorted_live(const WSortBuf *b, int64_t *idx)
+{
+    int64_t n = 0;
+    for (int64_t i = 0; i < b->n; i++) if (wsortbuf_is_live(b, i)) idx[n++] = i;
+    wsortbuf_sort(b, idx, n, 0);
+    return n;
+}
+
 /* ---- rows in keyed state ---- */
 
 #include "../types/row.h"
@@ -284,13 +306,7 @@ static void ensure_room(WChunk **dst, int ncols, const WType **types, int more)
 static void decode_row(const uint8_t *p, size_t len, WChunk *c, int ncols, const WType **types, WArena *a)
 {
     int r = wchunk_add_row(c, WRK_INSERT);
-    for (int k = 0; k < ncols; k++) {
-        const WType *t = types[k];
-        WDatum d;
-        bool nn = wtype_is_composite(t) ? wrow_get_arena(p, len, ncols, t, k, &d, a) : wrow_get(p, len, ncols, t, k, &d);
-        c->cols[k].nulls[r] = !nn;
-        c->cols[k].data[r] = nn ? d : (WDatum){0};
-    }
+    wrow_decode_chunk(p, len, ncols, types, c, r, 0, a, false);
 }
 
 bool wrow_decode_into(const void *p, size_t len, WChunk **dst, int ncols, const WType **types, WArena *a)

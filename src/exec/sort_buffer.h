@@ -1,6 +1,7 @@
 /*
  * sort_buffer.h — rows held by the sort operators (batch Sort / SortLimit / Limit in sort.c,
- * TemporalSort in temporal_sort.c) until they are emitted in order.
+ * TemporalSort in temporal_sort.c, the bounded OverAggregate in over_batch.c) until they are
+ * emitted in order.
  *
  * Contract: a WSortBuf owns deep copies of the rows added to it (in chunks of its own), numbered
  * in arrival order. A row can be removed again by value (the latest equal live row, found through
@@ -58,6 +59,14 @@ void wsortbuf_sort(const WSortBuf *b, int64_t *idx, int64_t n, int from);
 bool wsortbuf_emit_to(const WSortBuf *b, int64_t i, WChunk *out, WRowKind k);
 /* Drop killed rows from storage (live rows are renumbered 0..live-1 in arrival order). */
 void wsortbuf_compact(WSortBuf *b);
+/* A changelog chunk applied (Sort, OverAggregate over a bounded input): insertions (+I/+U) added,
+   retractions (-U/-D) removed as wsortbuf_remove does (an indexed buffer); returns how many
+   retractions found no equal row. Once dead rows outnumber the live ones (past 4096 rows) they
+   are compacted away (a retraction-heavy input). */
+int64_t wsortbuf_apply(WSortBuf *b, const WChunk *c);
+/* idx (room for b->live numbers) filled with the live rows' numbers, sorted by every key
+   (wsortbuf_sort); returns how many. */
+int64_t wsortbuf_sorted_live(const WSortBuf *b, int64_t *idx);
 
 /* ---- rows in keyed state (additive) ----
    A row list as the buffering operators keep it in map state (TemporalSort's dataState, Match's

@@ -15,9 +15,10 @@
  * the spec has no TTL; the state is bounded by the watermark except for the latest versions.
  * State (keyed by the join key): `left` (map index -> row), `next-index` (value), `right`
  * (map time -> row with its kind in the header byte), `timer` (value: registered timer).
- * May call exec/operator, expr/, state/, types/, common/.
+ * May call exec/operator, exec/join_inputs, expr/, state/, types/, common/.
  */
 #include "windowed.h"
+#include "join_inputs.h"
 #include "op_rows.h"
 #include "../common/sort.h"
 #include "../state/timers.h"
@@ -28,10 +29,7 @@
 #include <string.h>
 
 typedef struct TJSide {
-    int ncols;
-    const WType **types;
-    int *keys;
-    int *all;
+    WJoinInput in;                  /* columns, types, keys (join_inputs.h) */
     int time_col;
 } TJSide;
 
@@ -63,8 +61,8 @@ typedef struct TemporalJoinOp {
 static int64_t bin_time(const TJSide *s, const void *row, size_t len)
 {
     WDatum v;
-    const WType *t = s->types[s->time_col];
-    bool nn = wrow_get(row, len, s->ncols, t, s->time_col, &v);
+    const WType *t = s->in.types[s->time_col];
+    bool nn = wrow_get(row, len, s->in.ncols, t, s->time_col, &v);
     return wop_datum_time(t, v, !nn);
 }
 
@@ -77,21 +75,14 @@ static void decode_into(TemporalJoinOp *j, int s, const uint8_t *row, size_t len
 {
     TJSide *ts = &j->side[s];
     int off = s == 0 ? 0 : j->L;
-    for (int k = 0; k < ts->ncols; k++) {
-        const WType *t = ts->types[k];
-        WDatum d;
-        bool nn = wtype_is_composite(t) ? wrow_get_arena(row, len, ts->ncols, t, k, &d, j->eval_arena)
-                                        : wrow_get(row, len, ts->ncols, t, k, &d);
-        j->joined->cols[off + k].nulls[0] = !nn;
-        j->joined->cols[off + k].data[0] = nn ? d : (WDatum){0};
-    }
+    wrow_decode_chunk(row, len, ts->in.ncols, ts->in.types, j->joined, 0, off, j->eval_arena, false);
 }
 
 static void emit_joined(TemporalJoinOp *j, WRowKind kind, bool pad_right)
 {
     int o = out_add(j, kind);
     WArena *a = j->out->arena;
-    int n = j->L + j->side[1].ncols;
+    int n = j->L + j->side[1].in.ncols;
     for (int k = 0; k < n; k++) {
         bool nul = (pad_right && k >= j->L) || j->joined->cols[k].nulls[0];
         j->out->cols[k].nulls[o] = nul;
@@ -141,7 +132,7 @@ static void register_smallest(TemporalJoinOp *j, int64_t ts)
 static bool left_key_null(TemporalJoinOp *j)
 {
     for (int k = 0; k < j->nkeys; k++)
-        if (j->joined->cols[j->side[0].keys[k]].nulls[0]) return true;
+        if (j->joined->cols[j->side[0].in.keys[k]].nulls[0]) return true;
     return false;
 }
 
@@ -239,11 +230,11 @@ static void tj_process(WOperator *op, int input, const WChunk *in)
     int s = input ? 1 : 0;
     TJSide *ts = &j->side[s];
     for (int r = 0; r < in->nrows; r++) {
-        wrow_encode_chunk(&j->kbuf, in, r, j->nkeys, ts->keys);
+        wrow_encode_chunk(&j->kbuf, in, r, j->nkeys, ts->in.keys);
         wstate_set_key(j->be, j->kbuf.buf, j->kbuf.len);
-        wrow_encode_chunk(&j->rbuf, in, r, ts->ncols, ts->all);
+        wrow_encode_chunk(&j->rbuf, in, r, ts->in.ncols, ts->in.all);
         ((uint8_t *)j->rbuf.buf)[0] = in->kinds[r];    /* keep the row kind */
-        int64_t t = wop_datum_time(ts->types[ts->time_col], in->cols[ts->time_col].data[r],
+        int64_t t = wop_datum_time(ts->in.types[ts->time_col], in->cols[ts->time_col].data[r],
                                in->cols[ts->time_col].nulls[r]);
         uint8_t uk[8];
         if (s == 0) {
@@ -273,8 +264,7 @@ static void tj_watermark(WOperator *op, int64_t wm)
 static void tj_metrics(WOperator *op, WOpMetrics *m)
 {
     TemporalJoinOp *j = (TemporalJoinOp *)op;
-    wop_metrics_states(m, j->be);
-    wop_metrics_value(m, "timers", (int64_t)wtimers_count(j->timers));
+    wop_metrics_timed(m, j->be, j->timers);
 }
 
 static void tj_destroy(WOperator *op)
@@ -282,11 +272,7 @@ static void tj_destroy(WOperator *op)
     TemporalJoinOp *j = (TemporalJoinOp *)op;
     wstate_backend_free(j->be);
     wtimers_free(j->timers);
-    for (int i = 0; i < 2; i++) {
-        free(j->side[i].keys);
-        free(j->side[i].all);
-        free(j->side[i].types);
-    }
+    for (int i = 0; i < 2; i++) wjoin_input_free(&j->side[i].in);
     wchunk_free(j->joined);
     wchunk_free(j->out);
     free(j->jtypes);
@@ -300,33 +286,18 @@ static void tj_destroy(WOperator *op)
 static const WOpOps TJ_OPS = {.process = tj_process, .watermark = tj_watermark,
                               .destroy = tj_destroy, .metrics = tj_metrics};
 
-static void side_init(TJSide *s, int ncols, const WType **types, int nkeys, const int *keys,
-                      int time_col)
-{
-    s->ncols = ncols;
-    s->types = wmalloc(sizeof *s->types * (size_t)(ncols ? ncols : 1));
-    memcpy(s->types, types, sizeof *s->types * (size_t)ncols);
-    s->keys = wmalloc(sizeof *s->keys * (size_t)(nkeys ? nkeys : 1));
-    if (nkeys) memcpy(s->keys, keys, sizeof *s->keys * (size_t)nkeys);
-    s->all = wmalloc(sizeof *s->all * (size_t)(ncols ? ncols : 1));
-    for (int i = 0; i < ncols; i++) s->all[i] = i;
-    s->time_col = time_col;
-}
-
 WOperator *wop_temporal_join_new(WExecCtx *ctx, const WTemporalJoinSpec *spec)
 {
     TemporalJoinOp *j = wcalloc(1, sizeof *j);
     j->left_outer = spec->left_outer;
     j->nkeys = spec->nkeys;
     j->L = spec->left_ncols;
-    side_init(&j->side[0], spec->left_ncols, spec->left_types, spec->nkeys, spec->left_keys,
-              spec->left_time_col);
-    side_init(&j->side[1], spec->right_ncols, spec->right_types, spec->nkeys, spec->right_keys,
-              spec->right_time_col);
+    j->side[0].time_col = spec->left_time_col;
+    j->side[1].time_col = spec->right_time_col;
+    j->jtypes = wjoin_inputs_init(&j->side[0].in, &j->side[1].in, spec->nkeys, spec->left_ncols,
+                                  spec->left_types, spec->left_keys, spec->right_ncols, spec->right_types,
+                                  spec->right_keys);
     int nj = spec->left_ncols + spec->right_ncols;
-    j->jtypes = wmalloc(sizeof *j->jtypes * (size_t)(nj ? nj : 1));
-    for (int i = 0; i < spec->left_ncols; i++) j->jtypes[i] = spec->left_types[i];
-    for (int i = 0; i < spec->right_ncols; i++) j->jtypes[j->L + i] = spec->right_types[i];
     int out_n = spec->out.ncols ? spec->out.ncols : nj;
     const WType **out_t = spec->out.types ? spec->out.types : j->jtypes;
     wop_init(&j->base, &TJ_OPS, ctx, 2, out_n, out_t, spec->out.names);

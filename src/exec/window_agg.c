@@ -137,14 +137,7 @@ static void emit_window(WindowAggOp *w, const void *key, size_t klen, int64_t en
     int o = out_add(w);
     WChunk *out = w->out;
     WArena *a = out->arena;
-    for (int k = 0; k < w->nkeys; k++) {
-        WDatum v;
-        const WType *t = w->ktypes[k];
-        bool nn = wtype_is_composite(t) ? wrow_get_arena(key, klen, w->nkeys, t, k, &v, a)
-                                        : wrow_get(key, klen, w->nkeys, t, k, &v);
-        out->cols[k].nulls[o] = !nn;
-        out->cols[k].data[o] = nn ? wdatum_copy(a, t, v) : (WDatum){0};
-    }
+    wrow_decode_chunk(key, klen, w->nkeys, w->ktypes, out, o, 0, a, true);
     int c = w->nkeys;
     for (int i = 0; i < w->naggs; i++, c++) {
         out->cols[c].nulls[o] = w->valn[i];
@@ -585,8 +578,7 @@ static void wagg_end(WOperator *op)
 static void wagg_metrics(WOperator *op, WOpMetrics *m)
 {
     WindowAggOp *w = (WindowAggOp *)op;
-    wop_metrics_states(m, w->be);
-    wop_metrics_value(m, "timers", (int64_t)wtimers_count(w->timers));
+    wop_metrics_timed(m, w->be, w->timers);
     wop_metrics_value(m, "numLateRecordsDropped", op->late_dropped);
 }
 

@@ -12,11 +12,12 @@
  * (8 + 4 bytes, big-endian) the i-th binary row of that window in arrival order, and under
  * window_end ++ 0xffffffff the window's row count (appends are O(1)); timers at window_end - 1
  * with the window end as namespace.
- * May call exec/operator, expr/, state/, types/, common/.
+ * May call exec/operator, exec/join_inputs, expr/, state/, types/, common/.
  */
 #include "insight.h"
 #include "op_rows.h"
 #include "windowed.h"
+#include "join_inputs.h"
 #include "../state/timers.h"
 #include "../types/row.h"
 
@@ -26,10 +27,7 @@
 #include <string.h>
 
 typedef struct WJSide {
-    int ncols;
-    const WType **types;
-    int *keys;
-    int *all;
+    WJoinInput in;                  /* columns, types, keys (join_inputs.h) */
     int end_col;
     WState *st;
     WChunk *dec;                /* decoded records of one window */
@@ -68,17 +66,17 @@ static void emit_pair(WinJoinOp *j, int lr, int rr)
     int o = out_add(j);
     WArena *a = j->out->arena;
     WJSide *ls = &j->side[0], *rs = &j->side[1];
-    for (int k = 0; k < ls->ncols; k++) {
+    for (int k = 0; k < ls->in.ncols; k++) {
         bool nul = lr < 0 || ls->dec->cols[k].nulls[lr];
         j->out->cols[k].nulls[o] = nul;
-        j->out->cols[k].data[o] = nul ? (WDatum){0} : wdatum_copy(a, ls->types[k], ls->dec->cols[k].data[lr]);
+        j->out->cols[k].data[o] = nul ? (WDatum){0} : wdatum_copy(a, ls->in.types[k], ls->dec->cols[k].data[lr]);
     }
     if (j->kind == WJK_SEMI || j->kind == WJK_ANTI) return;
-    for (int k = 0; k < rs->ncols; k++) {
+    for (int k = 0; k < rs->in.ncols; k++) {
         bool nul = rr < 0 || rs->dec->cols[k].nulls[rr];
         j->out->cols[j->L + k].nulls[o] = nul;
         j->out->cols[j->L + k].data[o] =
-            nul ? (WDatum){0} : wdatum_copy(a, rs->types[k], rs->dec->cols[k].data[rr]);
+            nul ? (WDatum){0} : wdatum_copy(a, rs->in.types[k], rs->dec->cols[k].data[rr]);
     }
 }
 
@@ -87,7 +85,7 @@ static void dec_reset(WJSide *s, int n)
 {
     if (!s->dec || s->dec->cap < n) {
         if (s->dec) wchunk_free(s->dec);
-        s->dec = wchunk_new(s->ncols, s->types, n > 64 ? n : 64);
+        s->dec = wchunk_new(s->in.ncols, s->in.types, n > 64 ? n : 64);
     }
     s->dec->nrows = 0;
 }
@@ -98,21 +96,14 @@ static void decode_row(WinJoinOp *j, WJSide *s, const uint8_t *p, size_t len)
 {
     assert(s->dec && s->dec->nrows < s->dec->cap);
     int o = wchunk_add_row(s->dec, WRK_INSERT);
-    for (int k = 0; k < s->ncols; k++) {
-        const WType *t = s->types[k];
-        WDatum d;
-        bool nn = wtype_is_composite(t) ? wrow_get_arena(p, len, s->ncols, t, k, &d, j->dec_arena)
-                                        : wrow_get(p, len, s->ncols, t, k, &d);
-        s->dec->cols[k].nulls[o] = !nn;
-        s->dec->cols[k].data[o] = nn ? wdatum_copy(j->dec_arena, t, d) : (WDatum){0};
-    }
+    wrow_decode_chunk(p, len, s->in.ncols, s->in.types, s->dec, o, 0, j->dec_arena, true);
 }
 
 static bool key_has_null(WinJoinOp *j, int lr)
 {
     WJSide *ls = &j->side[0];
     for (int k = 0; k < j->nkeys; k++)
-        if (ls->dec->cols[ls->keys[k]].nulls[lr]) return true;
+        if (ls->dec->cols[ls->in.keys[k]].nulls[lr]) return true;
     return false;
 }
 
@@ -127,11 +118,11 @@ static bool eval_pairs(WinJoinOp *j, int lr, int from, int m)
     jc->nrows = 0;
     for (int i = 0; i < m; i++) {
         int jr = wchunk_add_row(jc, WRK_INSERT);
-        for (int k = 0; k < ls->ncols; k++) {
+        for (int k = 0; k < ls->in.ncols; k++) {
             jc->cols[k].data[jr] = ls->dec->cols[k].data[lr];
             jc->cols[k].nulls[jr] = ls->dec->cols[k].nulls[lr];
         }
-        for (int k = 0; k < rs->ncols; k++) {
+        for (int k = 0; k < rs->in.ncols; k++) {
             jc->cols[j->L + k].data[jr] = rs->dec->cols[k].data[from + i];
             jc->cols[j->L + k].nulls[jr] = rs->dec->cols[k].nulls[from + i];
         }
@@ -261,7 +252,7 @@ static void wj_process(WOperator *op, int input, const WChunk *in)
     if (j->proctime) advance(j, wexec_now(op->ctx));
     for (int r = 0; r < in->nrows; r++) {
         WRowKind k = (WRowKind)in->kinds[r];
-        int64_t wend = wop_datum_time(s->types[s->end_col], in->cols[s->end_col].data[r],
+        int64_t wend = wop_datum_time(s->in.types[s->end_col], in->cols[s->end_col].data[r],
                                   in->cols[s->end_col].nulls[r]);
         if (wend != INT64_MAX && j->progress >= wend - 1) {
             s->late++;
@@ -274,9 +265,9 @@ static void wj_process(WOperator *op, int input, const WChunk *in)
                      "This is a bug and should not happen. Please file an issue.");
             return;
         }
-        wrow_encode_chunk(&j->kbuf, in, r, j->nkeys, s->keys);
+        wrow_encode_chunk(&j->kbuf, in, r, j->nkeys, s->in.keys);
         wstate_set_key(j->be, j->kbuf.buf, j->kbuf.len);
-        wrow_encode_chunk(&j->rbuf, in, r, s->ncols, s->all);
+        wrow_encode_chunk(&j->rbuf, in, r, s->in.ncols, s->in.all);
         uint32_t n = window_count(s, wend);
         uint8_t uk[12];
         window_uk(uk, wend, n);
@@ -311,9 +302,7 @@ static void wj_destroy(WOperator *op)
     wtimers_free(j->timers);
     for (int i = 0; i < 2; i++) {
         if (j->side[i].dec) wchunk_free(j->side[i].dec);
-        free(j->side[i].keys);
-        free(j->side[i].all);
-        free(j->side[i].types);
+        wjoin_input_free(&j->side[i].in);
     }
     wchunk_free(j->joined);
     wchunk_free(j->out);
@@ -337,33 +326,18 @@ static void wj_tick(WOperator *op)
 static const WOpOps WJ_OPS = {.process = wj_process, .watermark = wj_watermark, .tick = wj_tick,
                               .destroy = wj_destroy, .metrics = wj_metrics};
 
-static void side_init(WJSide *s, int ncols, const WType **types, int nkeys, const int *keys,
-                      int end_col)
-{
-    s->ncols = ncols;
-    s->types = wmalloc(sizeof *s->types * (size_t)(ncols ? ncols : 1));
-    memcpy(s->types, types, sizeof *s->types * (size_t)ncols);
-    s->keys = wmalloc(sizeof *s->keys * (size_t)(nkeys ? nkeys : 1));
-    if (nkeys) memcpy(s->keys, keys, sizeof *s->keys * (size_t)nkeys);
-    s->all = wmalloc(sizeof *s->all * (size_t)(ncols ? ncols : 1));
-    for (int i = 0; i < ncols; i++) s->all[i] = i;
-    s->end_col = end_col;
-}
-
 WOperator *wop_window_join_new(WExecCtx *ctx, const WWindowJoinSpec *spec)
 {
     WinJoinOp *j = wcalloc(1, sizeof *j);
     j->kind = spec->kind;
     j->nkeys = spec->nkeys;
     j->L = spec->left_ncols;
-    side_init(&j->side[0], spec->left_ncols, spec->left_types, spec->nkeys, spec->left_keys,
-              spec->left_end_col);
-    side_init(&j->side[1], spec->right_ncols, spec->right_types, spec->nkeys, spec->right_keys,
-              spec->right_end_col);
+    j->side[0].end_col = spec->left_end_col;
+    j->side[1].end_col = spec->right_end_col;
+    j->jtypes = wjoin_inputs_init(&j->side[0].in, &j->side[1].in, spec->nkeys, spec->left_ncols,
+                                  spec->left_types, spec->left_keys, spec->right_ncols, spec->right_types,
+                                  spec->right_keys);
     int nj = spec->left_ncols + spec->right_ncols;
-    j->jtypes = wmalloc(sizeof *j->jtypes * (size_t)(nj ? nj : 1));
-    for (int i = 0; i < spec->left_ncols; i++) j->jtypes[i] = spec->left_types[i];
-    for (int i = 0; i < spec->right_ncols; i++) j->jtypes[j->L + i] = spec->right_types[i];
     bool semi_anti = j->kind == WJK_SEMI || j->kind == WJK_ANTI;
     int out_n = spec->out.ncols ? spec->out.ncols : (semi_anti ? j->L : nj);
     const WType **out_t = spec->out.types ? spec->out.types : j->jtypes;

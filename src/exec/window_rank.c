@@ -66,15 +66,7 @@ static void flush(WinRankOp *w) { wop_out_flush(&w->base, w->out); }
 static void emit_bin(WinRankOp *w, const void *row, size_t len, int64_t rank)
 {
     int o = out_add(w);
-    WArena *a = w->out->arena;
-    for (int c = 0; c < w->ncols; c++) {
-        WDatum v;
-        const WType *t = w->types[c];
-        bool nn = wtype_is_composite(t) ? wrow_get_arena(row, len, w->ncols, t, c, &v, a)
-                                        : wrow_get(row, len, w->ncols, t, c, &v);
-        w->out->cols[c].nulls[o] = !nn;
-        w->out->cols[c].data[o] = nn ? wdatum_copy(a, t, v) : (WDatum){0};
-    }
+    wrow_decode_chunk(row, len, w->ncols, w->types, w->out, o, 0, w->out->arena, true);
     if (w->rank_number && w->out_ncols > w->ncols) {
         w->out->cols[w->ncols].nulls[o] = 0;
         w->out->cols[w->ncols].data[o].i = rank;

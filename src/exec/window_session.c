@@ -109,14 +109,7 @@ static int64_t timer_of(SessOp *s, int64_t end)
 /* Decode stored row bytes into row o of chunk c (deep copies into c's arena). */
 static void decode_row(SessOp *s, WChunk *c, int o, const void *row, size_t len)
 {
-    for (int k = 0; k < s->in_ncols; k++) {
-        WDatum v;
-        const WType *t = s->in_types[k];
-        bool nn = wtype_is_composite(t) ? wrow_get_arena(row, len, s->in_ncols, t, k, &v, c->arena)
-                                        : wrow_get(row, len, s->in_ncols, t, k, &v);
-        c->cols[k].nulls[o] = !nn;
-        c->cols[k].data[o] = nn ? wdatum_copy(c->arena, t, v) : (WDatum){0};
-    }
+    wrow_decode_chunk(row, len, s->in_ncols, s->in_types, c, o, 0, c->arena, true);
 }
 
 static void set_window_cols(SessOp *s, int c, int o, WSession w)
@@ -144,14 +137,7 @@ static void emit_agg(SessOp *s, const void *key, size_t klen, WSession w)
     int o = out_add(s, WRK_INSERT);
     WChunk *out = s->out;
     WArena *a = out->arena;
-    for (int k = 0; k < s->nkeys; k++) {
-        WDatum v;
-        const WType *t = s->ktypes[k];
-        bool nn = wtype_is_composite(t) ? wrow_get_arena(key, klen, s->nkeys, t, k, &v, a)
-                                        : wrow_get(key, klen, s->nkeys, t, k, &v);
-        out->cols[k].nulls[o] = !nn;
-        out->cols[k].data[o] = nn ? wdatum_copy(a, t, v) : (WDatum){0};
-    }
+    wrow_decode_chunk(key, klen, s->nkeys, s->ktypes, out, o, 0, a, true);
     int c = s->nkeys;
     for (int i = 0; i < s->naggs; i++, c++) {
         out->cols[c].nulls[o] = s->valn[i];
@@ -328,8 +314,7 @@ static void sess_end(WOperator *op)
 static void sess_metrics(WOperator *op, WOpMetrics *m)
 {
     SessOp *s = (SessOp *)op;
-    wop_metrics_states(m, s->be);
-    wop_metrics_value(m, "timers", (int64_t)wtimers_count(s->timers));
+    wop_metrics_timed(m, s->be, s->timers);
     wop_metrics_value(m, "numLateRecordsDropped", op->late_dropped);
     if (!s->agg) wop_metrics_value(m, "numNullRowTimeRecordsDropped", s->null_time_dropped);
 }

@@ -31,8 +31,6 @@ typedef struct WindowTvfOp {
     int64_t null_time_dropped;
 } WindowTvfOp;
 
-static int out_add(WindowTvfOp *t, WRowKind k) { return wop_out_row(&t->base, t->out, k); }
-
 static void tvf_process(WOperator *op, int input, const WChunk *in)
 {
     WindowTvfOp *t = (WindowTvfOp *)op;
@@ -55,11 +53,7 @@ static void tvf_process(WOperator *op, int input, const WChunk *in)
         int n = wwin_assign(&t->win, ts, t->starts, t->ends, t->max_windows);
         if (n > t->max_windows) n = t->max_windows;
         for (int w = 0; w < n; w++) {
-            int o = out_add(t, (WRowKind)in->kinds[r]);
-            for (int c = 0; c < nin; c++) {
-                t->out->cols[c].data[o] = in->cols[c].data[r];
-                t->out->cols[c].nulls[o] = in->cols[c].nulls[r];
-            }
+            int o = wop_out_copy_row(&t->base, t->out, (WRowKind)in->kinds[r], in, r, nin);
             t->out->cols[nin].data[o].ts = (WTimestamp){t->starts[w], 0};
             t->out->cols[nin + 1].data[o].ts = (WTimestamp){t->ends[w], 0};
             t->out->cols[nin + 2].data[o].ts = (WTimestamp){wwin_to_epoch(&t->shift, t->ends[w] - 1), 0};

@@ -229,6 +229,19 @@ void wrow_encode_chunk(WStrBuf *out, const WChunk *c, int row, int ncols, const 
     if (ncols > SMALL) { free(tys); free(vals); free(nulls); }
 }
 
+void wrow_decode_chunk(const void *row, size_t size, int arity, const WType **types, WChunk *c, int r,
+                       int col0, WArena *a, bool copy)
+{
+    for (int k = 0; k < arity; k++) {
+        const WType *t = types[k];
+        WDatum v;
+        bool nn = wtype_is_composite(t) ? wrow_get_arena(row, size, arity, t, k, &v, a)
+                                        : wrow_get(row, size, arity, t, k, &v);
+        c->cols[col0 + k].nulls[r] = !nn;
+        c->cols[col0 + k].data[r] = !nn ? (WDatum){0} : copy ? wdatum_copy(a, t, v) : v;
+    }
+}
+
 WRowKind wrow_kind(const void *row) { return (WRowKind)((const unsigned char *)row)[0]; }
 
 static bool decode_field(const unsigned char *row, size_t size, int arity, const WType *t, int i,

@@ -35,6 +35,11 @@ bool wrow_get(const void *row, size_t size, int arity, const WType *t, int i, WD
    their cx NULL since it has no memory to build them in). */
 bool wrow_get_arena(const void *row, size_t size, int arity, const WType *t, int i, WDatum *out,
                     WArena *a);
+/* Every field of a binary row of `arity` fields (types given) set in row r of chunk c, in columns
+   col0 .. col0 + arity - 1, a NULL field zeroed: composites decoded into arena a; with copy every
+   value is deep-copied into a (wdatum_copy), else strings point into the row bytes. */
+void wrow_decode_chunk(const void *row, size_t size, int arity, const WType **types, WChunk *c, int r,
+                       int col0, WArena *a, bool copy);
 WRowKind wrow_kind(const void *row);
 size_t wrow_fixed_size(int arity);
 /* A non-compact DECIMAL's 16 variable-part bytes: wrow_dec_put writes v's minimal big-endian
