@@ -572,19 +572,19 @@ static json_t *writing_metadata_json(const ExCtx *x, const WRel *r)
 {
     WArena *a = x->p->arena;
     const WTable *t = r->sink_table;
-    int np = r->out.n - r->nmeta;
+    int np = r->out.n - r->sink_nmeta;
     WSchema cons = {.n = r->out.n, .names = WA_ARRAY(a, const char *, r->out.n),
                     .types = WA_ARRAY(a, const WType *, r->out.n)};
     for (int i = 0; i < np; i++) { cons.names[i] = r->out.names[i]; cons.types[i] = r->out.types[i]; }
     json_t *keys = json_array();
-    for (int m = 0; m < r->nmeta; m++) {
-        json_array_append_new(keys, json_string(r->meta_keys[m]));
-        cons.names[np + m] = r->meta_keys[m];
+    for (int m = 0; m < r->sink_nmeta; m++) {
+        json_array_append_new(keys, json_string(r->sink_meta_keys[m]));
+        cons.names[np + m] = r->sink_meta_keys[m];
         cons.types[np + m] = r->out.types[np + m];
         for (int c = 0; c < t->ncols; c++) {
             const WColumn *col = &t->cols[c];
             if (col->kind == WCOL_METADATA && !col->is_virtual &&
-                !strcmp(col->metadata_key ? col->metadata_key : col->name, r->meta_keys[m]))
+                !strcmp(col->metadata_key ? col->metadata_key : col->name, r->sink_meta_keys[m]))
                 cons.names[np + m] = col->name;
         }
     }
@@ -616,11 +616,12 @@ static bool cp_scan(const CpNode *cn, json_t *j)
 {
     const ExCtx *x = cn->x;
     const WRel *r = wrel_as_scan(cn->r);
+    const WRelScan *sc = wrel_scan(r);
     WArena *a = cn->a;
     const ExNode *node = cn->node;
     json_t *sts = json_object();
     const WRel *wm = NULL;
-    json_object_set_new(sts, "table", table_json(x, r->table, r->table_qname, wm));
+    json_object_set_new(sts, "table", table_json(x, sc->table, sc->table_qname, wm));
     json_t *ab = json_array();
     if (node && node->pushed_filter) {
         json_t *f = json_object();
@@ -648,8 +649,8 @@ static bool cp_scan(const CpNode *cn, json_t *j)
         for (int k = 0; k < node->nproj; k++) {
             produced.names[k] = r->out.names[node->proj[k]];
             produced.types[k] = r->out.types[node->proj[k]];
-            if (node->proj[k] < r->nfields) { json_array_append_new(pf, cp_ints_json(1, &node->proj[k])); nphys++; }
-            else json_array_append_new(keys, json_string(r->meta_keys[node->proj[k] - r->nfields]));
+            if (node->proj[k] < sc->nfields) { json_array_append_new(pf, cp_ints_json(1, &node->proj[k])); nphys++; }
+            else json_array_append_new(keys, json_string(sc->meta_keys[node->proj[k] - sc->nfields]));
         }
         WStrBuf pt, ptp;
         wsb_init(&pt);
@@ -658,7 +659,7 @@ static bool cp_scan(const CpNode *cn, json_t *j)
         wsb_puts(&ptp, "ROW<");
         for (int k = 0, q = 0; k < produced.n; k++) {
             wsb_printf(&pt, "%s`%s` %s", k ? ", " : "", produced.names[k], ex_type_serial(a, produced.types[k]));
-            if (node->proj[k] < r->nfields)
+            if (node->proj[k] < sc->nfields)
                 wsb_printf(&ptp, "%s`%s` %s", q++ ? ", " : "", produced.names[k], ex_type_serial(a, produced.types[k]));
         }
         wsb_puts(&pt, "> NOT NULL");
@@ -1011,7 +1012,7 @@ static bool cp_sink(const CpNode *cn, json_t *j)
         json_object_set_new(pa, "partition", part);
         json_array_append_new(ab, pa);
     }
-    if (r->nmeta && r->sink_table) json_array_append_new(ab, writing_metadata_json(x, r));
+    if (r->sink_nmeta && r->sink_table) json_array_append_new(ab, writing_metadata_json(x, r));
     if (json_array_size(ab)) json_object_set_new(dts, "abilities", ab);
     else json_decref(ab);
     json_object_set_new(j, "dynamicTableSink", dts);
@@ -1101,10 +1102,11 @@ static bool cp_lookup_join(const CpNode *cn, json_t *j)
     WArena *a = cn->a;
     const WRel *in = cn->in;
     const WRel *dim = rj->lookup_scan;
+    const WRelScan *ds = wrel_scan(dim);
     json_object_set_new(j, "joinType", json_string(rj->type == AJ_LEFT ? "LEFT" : "INNER"));
     json_object_set_new(j, "joinCondition", rj->shown_cond ? ex_rex_json(x->p, rj->shown_cond, NULL) : json_null());
     json_t *tt = json_object(), *lts = json_object();
-    json_object_set_new(lts, "table", table_json(x, dim->table, dim->table_qname, NULL));
+    json_object_set_new(lts, "table", table_json(x, ds->table, ds->table_qname, NULL));
     /* the conjuncts on dim columns alone (not in joinCondition): Flink's jdbc source takes
        them as pushed-down predicates over the dim row */
     WExpr *cs[256];
@@ -1140,7 +1142,7 @@ static bool cp_lookup_join(const CpNode *cn, json_t *j)
     wsb_free(&t);
     json_object_set_new(j, "temporalTable", tt);
     json_t *keys = json_object();
-    bool pk_in_keys = dim->table->npk > 0;
+    bool pk_in_keys = ds->table->npk > 0;
     for (int k = 0; k < r->nkeys; k++) {
         json_t *f = json_object();
         json_object_set_new(f, "type", json_string("FieldRef"));
@@ -1149,10 +1151,10 @@ static bool cp_lookup_join(const CpNode *cn, json_t *j)
         snprintf(idx, sizeof idx, "%d", rj->right_keys[k]);
         json_object_set_new(keys, idx, f);
     }
-    for (int p = 0; p < dim->table->npk; p++) {
+    for (int p = 0; p < ds->table->npk; p++) {
         bool found = false;
         for (int k = 0; k < r->nkeys; k++)
-            found = found || !strcmp(dim->out.names[rj->right_keys[k]], dim->table->cols[dim->table->pk[p]].name);
+            found = found || !strcmp(dim->out.names[rj->right_keys[k]], ds->table->cols[ds->table->pk[p]].name);
         pk_in_keys = pk_in_keys && found;
     }
     json_object_set_new(j, "lookupKeys", keys);

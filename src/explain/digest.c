@@ -537,9 +537,10 @@ typedef struct DgNode {
 static void dg_scan(const DgNode *dn, WStrBuf *out)
 {
     const WRel *r = wrel_as_scan(dn->r);
+    const WRelScan *sc = wrel_scan(r);
     ExNode *node = dn->node;
     wsb_puts(out, "(table=[[");
-    table_path(out, r->table_qname ? r->table_qname : r->table->name);
+    table_path(out, sc->table_qname ? sc->table_qname : sc->table->name);
     if (node && node->pushed_filter) {
         /* the pushed predicate refers to the scan's (projected) fields */
         wsb_puts(out, ", filter=[");
@@ -551,21 +552,21 @@ static void dg_scan(const DgNode *dn, WStrBuf *out)
         wsb_puts(out, ", project=[");
         bool first = true;
         for (int i = 0; i < node->nproj; i++) {
-            if (node->proj[i] >= r->nfields) continue;
+            if (node->proj[i] >= sc->nfields) continue;
             wsb_printf(out, "%s%s", first ? "" : ", ", r->out.names[node->proj[i]]);
             first = false;
         }
         wsb_puts(out, "], metadata=[");
         first = true;
         for (int i = 0; i < node->nproj; i++) {
-            if (node->proj[i] < r->nfields) continue;
-            wsb_printf(out, "%s%s", first ? "" : ", ", r->meta_keys[node->proj[i] - r->nfields]);
+            if (node->proj[i] < sc->nfields) continue;
+            wsb_printf(out, "%s%s", first ? "" : ", ", sc->meta_keys[node->proj[i] - sc->nfields]);
             first = false;
         }
         wsb_putc(out, ']');
-    } else if (r->nmeta) {
+    } else if (sc->nmeta) {
         wsb_puts(out, ", metadata=[");
-        for (int m = 0; m < r->nmeta; m++) wsb_printf(out, "%s%s", m ? ", " : "", r->meta_keys[m]);
+        for (int m = 0; m < sc->nmeta; m++) wsb_printf(out, "%s%s", m ? ", " : "", sc->meta_keys[m]);
         wsb_putc(out, ']');
     }
     wsb_puts(out, "]], fields=[");
@@ -795,7 +796,7 @@ static void dg_lookup_join(const DgNode *dn, WStrBuf *out)
     /* conjuncts on the dim table's columns alone are pushed into the jdbc source (Flink's
        SupportsFilterPushDown) and are not shown */
     const char *const *jn = join_names(x, r);
-    wsb_printf(out, "(table=[%s], joinType=[%s], lookup=[", rj->lookup_scan->table_qname,
+    wsb_printf(out, "(table=[%s], joinType=[%s], lookup=[", wrel_scan(rj->lookup_scan)->table_qname,
                join_type_name(r));
     for (int k = 0; k < r->nkeys; k++)
         wsb_printf(out, "%s%s=%s", k ? ", " : "", rj->lookup_scan->out.names[rj->right_keys[k]],

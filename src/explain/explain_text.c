@@ -454,9 +454,10 @@ static bool agg_splittable(const WRel *r)
 
 static bool source_unbounded(const WRel *r)
 {
-    if (r->kind == WR_SCAN && r->table) {
-        const WConnCaps *caps = wconnector_caps(&r->table->options);
-        return caps && caps->unbounded && caps->unbounded(&r->table->options);
+    const WTable *t = r->kind == WR_SCAN ? wrel_scan(r)->table : NULL;
+    if (t) {
+        const WConnCaps *caps = wconnector_caps(&t->options);
+        return caps && caps->unbounded && caps->unbounded(&t->options);
     }
     for (int i = 0; i < r->ninputs; i++) if (source_unbounded(r->inputs[i])) return true;
     return false;
@@ -912,7 +913,8 @@ static void stream_nodes(const ExCtx *x, const WRel *r, SNode *s, int *n, int ca
     char *type;
     const char *pact = "Operator";
     if (r->kind == WR_SCAN || r->kind == WR_VALUES) {
-        type = wa_sprintf(x->p->arena, "Source: %s[%d]", r->table ? r->table->name : "Values", id);
+        const WTable *t = r->kind == WR_SCAN ? wrel_scan(r)->table : NULL;
+        type = wa_sprintf(x->p->arena, "Source: %s[%d]", t ? t->name : "Values", id);
         pact = "Data Source";
     } else if (r->kind == WR_SINK) {
         type = wa_sprintf(x->p->arena, "Sink: %s[%d]", r->sink_table ? r->sink_table->name : "collect", id);

@@ -273,16 +273,17 @@ static bool ast_calc(AstNode *a)
 static bool ast_scan(AstNode *a)
 {
     const WRel *r = a->r;
+    const WRelScan *sc = wrel_scan(r);
     WStrBuf *out = a->out;
     wsb_puts(out, "LogicalTableScan(table=[[");
-    const char *q = r->table_qname ? r->table_qname : r->table->name;
+    const char *q = sc->table_qname ? sc->table_qname : sc->table->name;
     for (const char *s = q; *s; s++) {
         if (*s == '.') wsb_puts(out, ", ");
         else wsb_putc(out, *s);
     }
-    if (r->nmeta) {
+    if (sc->nmeta) {
         wsb_puts(out, ", metadata=[");
-        for (int m = 0; m < r->nmeta; m++) wsb_printf(out, "%s%s", m ? ", " : "", r->meta_keys[m]);
+        for (int m = 0; m < sc->nmeta; m++) wsb_printf(out, "%s%s", m ? ", " : "", sc->meta_keys[m]);
         wsb_putc(out, ']');
     }
     wsb_puts(out, "]]");

@@ -221,9 +221,9 @@ static bool rdc_sink(Rd *r, WRel *x, const WRel *in, const WSchema *is)
     for (int i = 0; i < t->ncols; i++) if (t->cols[i].kind == WCOL_PHYSICAL) phys++;
     if (is->n < phys)
         return bad(r, "dynamicTableSink.table", "has %d physical column(s), but the sink's input has %d.", phys, is->n);
-    if (is->n < phys + x->nmeta)
+    if (is->n < phys + x->sink_nmeta)
         return bad(r, "dynamicTableSink.abilities", "writes %d metadata column(s) after %d physical one(s), but the "
-                   "sink's input has %d column(s).", x->nmeta, phys, is->n);
+                   "sink's input has %d column(s).", x->sink_nmeta, phys, is->n);
     return true;
 }
 

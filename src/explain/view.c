@@ -189,15 +189,17 @@ static void order_refs(const WExpr *e, int *order, int *k, bool *seen, int n)
 
 static bool projectable(const WRel *scan)
 {
-    if (scan->kind != WR_SCAN || !scan->table) return false;
+    const WTable *t = scan->kind == WR_SCAN ? wrel_scan(scan)->table : NULL;
+    if (!t) return false;
     /* a connector weir does not know is taken to push projections down, as most of Flink's do */
-    const WConnector *c = wconnector_find(wopts_get(&scan->table->options, "connector"));
+    const WConnector *c = wconnector_find(wopts_get(&t->options, "connector"));
     return !c || c->caps.projection_pushdown;
 }
 
 static bool filterable(const WRel *scan)
 {
-    const WConnCaps *caps = scan->table ? wconnector_caps(&scan->table->options) : NULL;
+    const WTable *t = wrel_scan(scan)->table;
+    const WConnCaps *caps = t ? wconnector_caps(&t->options) : NULL;
     return caps && caps->filter_pushdown;
 }
 

@@ -206,6 +206,7 @@ static bool kafka_metadata(WPlanCtx *p, const char *key, const WType **out)
 bool wplan_scan_metadata(WPlanCtx *p, const WTable *t, WRel *scan, const char *conn)
 {
     WArena *a = p->arena;
+    WRelScan *sc = wrel_scan_mut(scan);
     int nmeta = 0;
     for (int i = 0; i < t->ncols; i++) nmeta += t->cols[i].kind == WCOL_METADATA;
     if (!nmeta) return true;
@@ -216,7 +217,7 @@ bool wplan_scan_metadata(WPlanCtx *p, const WTable *t, WRel *scan, const char *c
     WSchema out;
     bind_schema_alloc(p, &out, np + nmeta);
     for (int i = 0; i < np; i++) { out.names[i] = scan->out.names[i]; out.types[i] = scan->out.types[i]; }
-    scan->meta_keys = WA_ARRAY(a, const char *, nmeta);
+    sc->meta_keys = WA_ARRAY(a, const char *, nmeta);
     for (int i = 0; i < t->ncols; i++) {
         if (t->cols[i].kind != WCOL_METADATA) continue;
         const char *key = t->cols[i].metadata_key ? t->cols[i].metadata_key : t->cols[i].name;
@@ -230,10 +231,10 @@ bool wplan_scan_metadata(WPlanCtx *p, const WTable *t, WRel *scan, const char *c
                                 "Invalid metadata key '%s' in column '%s' of table '%s'. The DynamicTableSource class "
                                 "'org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicSource' supports the "
                                 "following metadata keys for reading:\ntopic\npartition\nheaders\nleader-epoch\noffset"
-                                "\ntimestamp\ntimestamp-type", key, t->cols[i].name, scan->table_qname);
-            out.names[np + scan->nmeta] = t->cols[i].name;
-            out.types[np + scan->nmeta] = kt;
-            scan->meta_keys[scan->nmeta++] = wa_strdup(a, key);
+                                "\ntimestamp\ntimestamp-type", key, t->cols[i].name, sc->table_qname);
+            out.names[np + sc->nmeta] = t->cols[i].name;
+            out.types[np + sc->nmeta] = kt;
+            sc->meta_keys[sc->nmeta++] = wa_strdup(a, key);
             continue;
         }
         if (fs && known < 0)
@@ -241,14 +242,14 @@ bool wplan_scan_metadata(WPlanCtx *p, const WTable *t, WRel *scan, const char *c
                             "Invalid metadata key '%s' in column '%s' of table '%s'. The DynamicTableSource class "
                             "'org.apache.flink.connector.file.table.FileSystemTableSource' supports the following "
                             "metadata keys for reading:\nfile.path\nfile.name\nfile.size\nfile.modification-time",
-                            key, t->cols[i].name, scan->table_qname);
+                            key, t->cols[i].name, sc->table_qname);
         if (!fs)
             return werr_set(p->err, WEXC_TABLE,
                             "Metadata column '%s' (metadata key '%s') of table '%s' is not supported yet in weir.",
-                            t->cols[i].name, key, scan->table_qname);
-        out.names[np + scan->nmeta] = t->cols[i].name;
-        out.types[np + scan->nmeta] = fs_types[known];
-        scan->meta_keys[scan->nmeta++] = FS_METADATA[known];
+                            t->cols[i].name, key, sc->table_qname);
+        out.names[np + sc->nmeta] = t->cols[i].name;
+        out.types[np + sc->nmeta] = fs_types[known];
+        sc->meta_keys[sc->nmeta++] = FS_METADATA[known];
     }
     scan->out = out;
     return true;
@@ -259,25 +260,26 @@ static WRel *bind_table_scan(QCtx *q, WTable *t, const AstName *name, const char
     WPlanCtx *p = q->b->p;
     WArena *a = p->arena;
     WRel *scan = wrel_new(p, WR_SCAN, 0);
-    scan->table = t;
-    scan->table_qname = wa_sprintf(a, "%s.%s.%s", t->catalog, t->database, t->name);
+    WRelScan *sc = wrel_scan_mut(scan);
+    sc->table = t;
+    sc->table_qname = wa_sprintf(a, "%s.%s.%s", t->catalog, t->database, t->name);
     int *phys = WA_ARRAY(a, int, t->ncols ? t->ncols : 1);
     int np = wtable_physical(t, phys);
-    scan->nfields = np;
-    scan->fields = WA_ARRAY(a, int, np ? np : 1);
+    sc->nfields = np;
+    sc->fields = WA_ARRAY(a, int, np ? np : 1);
     bind_schema_alloc(p, &scan->out, np);
     for (int i = 0; i < np; i++) {
-        scan->fields[i] = i;
+        sc->fields[i] = i;
         scan->out.names[i] = t->cols[phys[i]].name;
         scan->out.types[i] = t->cols[phys[i]].type;
     }
     const char *conn = wopts_get(&t->options, "connector");
     const char *fmt = wopts_get(&t->options, "format");
     if (!wplan_scan_metadata(p, t, scan, conn)) return NULL;
-    scan->source_changelog = wplan_changelog_format(fmt) || wplan_upsert_connector(conn);
+    sc->source_changelog = wplan_changelog_format(fmt) || wplan_upsert_connector(conn);
     /* a CDC source without a PRIMARY KEY under cdc-events-duplicate is refused by the planner,
        after the query validated (plan/changelog_source.c, wphys_derive_scan) */
-    if (scan->source_changelog) scan->changelog = WCM_INSERT | WCM_UPDATE_BEFORE | WCM_UPDATE_AFTER | WCM_DELETE;
+    if (sc->source_changelog) scan->changelog = WCM_INSERT | WCM_UPDATE_BEFORE | WCM_UPDATE_AFTER | WCM_DELETE;
     (void)name;
     WRel *top = scan;
     bool has_computed = np != t->ncols;
@@ -302,8 +304,8 @@ static WRel *bind_table_scan(QCtx *q, WTable *t, const AstName *name, const char
                 /* a metadata column: the scan reads it after the physical columns (its key's type),
                    cast to the declared type as Flink's projection does */
                 int at = -1;
-                for (int q = 0; q < scan->nmeta; q++)
-                    if (strcmp(scan->out.names[scan->nfields + q], t->cols[i].name) == 0) at = scan->nfields + q;
+                for (int q = 0; q < sc->nmeta; q++)
+                    if (strcmp(scan->out.names[sc->nfields + q], t->cols[i].name) == 0) at = sc->nfields + q;
                 assert(at >= 0);
                 WExpr *ref = wexpr_column(a, at, scan->out.types[at], names[i]);
                 if (!wtype_equals(ref->type, t->cols[i].type, false)) {

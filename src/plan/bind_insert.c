@@ -254,9 +254,9 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
     }
     if (need_calc) r = bind_make_calc(p, r, np, ex, calc_names, NULL);
     WRel *sink = wrel_new(p, WR_SINK, 1);
-    sink->nmeta = nmeta;
-    sink->meta_keys = WA_ARRAY(a, const char *, nmeta ? nmeta : 1);
-    for (int m = 0; m < nmeta; m++) sink->meta_keys[m] = meta[m].key;
+    sink->sink_nmeta = nmeta;
+    sink->sink_meta_keys = WA_ARRAY(a, const char *, nmeta ? nmeta : 1);
+    for (int m = 0; m < nmeta; m++) sink->sink_meta_keys[m] = meta[m].key;
     sink->inputs[0] = r;
     sink->sink_table = t;
     sink->sink_qname = qn;

@@ -231,6 +231,20 @@ typedef struct WRelRank {           /* the rank kinds (wrel_is_rank): WR_OVER_RA
                                        the union holds one member per kind) */
 } WRelRank;
 
+typedef struct WRelScan {           /* WR_SCAN (bind.c's bind_table_scan; a LookupJoin's dim table
+                                       is one too, wrel_join(r)->lookup_scan) */
+    WTable *table;
+    const char *table_qname;        /* default_catalog.default_database.t */
+    int nfields;                    /* physical columns read, in table order */
+    int *fields;                    /* indexes into the table's physical columns list */
+    int nmeta;                      /* metadata columns read (filesystem: file.*), after the physical
+                                       ones in out, in table order; their keys */
+    const char **meta_keys;
+    bool source_changelog;          /* the connector emits updates */
+    uint8_t *reads;                 /* set by the runtime build (wjob_mark_scan_reads): 1 per output
+                                       column its consumers read; NULL = all */
+} WRelScan;
+
 struct WRel {
     WRelKind kind;
     int id;                         /* exec node id (1-based, Flink order), 0 until finalised */
@@ -247,19 +261,7 @@ struct WRel {
     int nupsert_key;                /* upsert key (column indexes) when the output has updates */
     int *upsert_key;
 
-    /* WR_SCAN */
-    WTable *table;
-    const char *table_qname;        /* default_catalog.default_database.t */
-    int nfields;                    /* physical columns read, in table order */
-    int *fields;                    /* indexes into the table's physical columns list */
-    int nmeta;                      /* metadata columns read (filesystem: file.*), after the physical
-                                       ones in out, in table order; their keys. WR_SINK: the metadata
-                                       columns written, after the physical ones in out (out's names are
-                                       the keys), in the connector's order (sink_metadata.c) */
-    const char **meta_keys;
-    bool source_changelog;          /* the connector emits updates */
-    uint8_t *scan_reads;            /* set by the runtime build (wjob_mark_scan_reads): 1 per output
-                                       column its consumers read; NULL = all */
+    /* the scan's fields: the WRelScan payload, wrel_scan(r) */
     /* WR_VALUES */
     int nrows;
     WDatum **rows;
@@ -304,6 +306,10 @@ struct WRel {
     bool sink_final_rows;           /* batch mode over an updating input: the sink writes the final
                                        rows as inserts when its input ends (runtime/final_rows.h),
                                        as Flink's insert-only batch plan does */
+    int sink_nmeta;                 /* the metadata columns written, after the physical ones in out
+                                       (out's names are the keys), in the connector's order
+                                       (sink_metadata.c); their keys */
+    const char **sink_meta_keys;
     /* WR_EXCHANGE / WR_GROUP_AGG / WR_DEDUP / WR_RANK keys; the join kinds: the left keys */
     int nkeys;
     int *keys;
@@ -331,7 +337,10 @@ struct WRel {
     int nunique;                    /* a unique key of the output (column indexes), -1 = none */
     int *unique;
     WExpr *normalize_filter;        /* WR_CHANGELOG_NORMALIZE: pushed-in filter */
-    AstExpr *temporal_as_of;        /* scan of a table read FOR SYSTEM_TIME AS OF (binder) */
+    AstExpr *temporal_as_of;        /* a table read FOR SYSTEM_TIME AS OF (binder): set on the top
+                                       node of its chain (the scan, or the Calc / WatermarkAssigner
+                                       above it), read of a join's right input whatever its kind
+                                       (bind_join.c), so common, not in the scan payload */
     /* over aggregation: keys = partition, time_col = order column */
     bool over_rows;                 /* ROWS frame (else RANGE) */
     bool over_unbounded;
@@ -382,9 +391,9 @@ struct WRel {
     const char **alias_names;
     /* The payload of the kinds whose fields are split out of WRel (issue 15): only through the
        checked accessors below (wrel_minibatch(r), wrel_expand(r), wrel_match(r),
-       wrel_correlate(r), wrel_window(r), wrel_join(r), wrel_interval(r), wrel_rank(r) and their
-       _mut forms), which assert the kind. A rewrite that turns a node of another kind into a
-       windowed one clears the window first (window_rank_rule: the rank payload's window, keeping
+       wrel_correlate(r), wrel_window(r), wrel_join(r), wrel_interval(r), wrel_rank(r),
+       wrel_scan(r) and their _mut forms), which assert the kind. A rewrite that turns a node of
+       another kind into a windowed one clears the window first (window_rank_rule: the rank payload's window, keeping
        the rank's fields; window_join_rule: the join payload's window, keeping the join's fields);
        one that copies a windowed node into another windowed kind (the two-phase window aggregate)
        keeps its window, and one that turns a Join into another join kind (join_rules.c) keeps the
@@ -400,6 +409,7 @@ struct WRel {
         WRelJoin join;              /* the join kinds (wrel_is_join), incl. WR_WINDOW_JOIN's window
                                        and WR_INTERVAL_JOIN's bounds */
         WRelRank rank;              /* the rank kinds (wrel_is_rank), incl. WR_WINDOW_RANK's window */
+        WRelScan scan;              /* WR_SCAN */
     } payload;
 };
 
@@ -426,7 +436,8 @@ static inline bool wrel_is_join(WRelKind k)
     return k == WR_JOIN || k == WR_INTERVAL_JOIN || k == WR_TEMPORAL_JOIN || k == WR_LOOKUP_JOIN ||
            k == WR_WINDOW_JOIN;
 }
-/* WR_SCAN (table, table_qname, fields, meta_keys, source_changelog) */
+/* WR_SCAN (its fields in the WRelScan payload, wrel_scan(r): table, table_qname, fields, meta_keys,
+   source_changelog) */
 static inline const WRel *wrel_as_scan(const WRel *r) { return wrel_cast(r, WR_SCAN); }
 /* WR_SINK (sink_table, sink_qname, target_cols, sink_static_*, sink_conflict) */
 static inline const WRel *wrel_as_sink(const WRel *r) { return wrel_cast(r, WR_SINK); }
@@ -463,6 +474,8 @@ static inline const WRelIntervalJoin *wrel_interval(const WRel *r) { return &wre
 static inline WRelIntervalJoin *wrel_interval_mut(WRel *r) { return &wrel_cast_mut(r, WR_INTERVAL_JOIN)->payload.join.interval; }
 static inline const WRelMatch *wrel_match(const WRel *r) { return &wrel_cast(r, WR_MATCH)->payload.match; }
 static inline WRelMatch *wrel_match_mut(WRel *r) { return &wrel_cast_mut(r, WR_MATCH)->payload.match; }
+static inline const WRelScan *wrel_scan(const WRel *r) { return &wrel_cast(r, WR_SCAN)->payload.scan; }
+static inline WRelScan *wrel_scan_mut(WRel *r) { return &wrel_cast_mut(r, WR_SCAN)->payload.scan; }
 static inline const WRelCorrelate *wrel_correlate(const WRel *r) { return &wrel_cast(r, WR_CORRELATE)->payload.correlate; }
 static inline WRelCorrelate *wrel_correlate_mut(WRel *r) { return &wrel_cast_mut(r, WR_CORRELATE)->payload.correlate; }
 /* a window join's window is in its join payload (WRelJoin.window), a window rank's in its rank

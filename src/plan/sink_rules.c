@@ -120,8 +120,9 @@ static const char **pk_names(WPlanCtx *p, const WTable *t)
 static void scans_without_watermark(const WRel *r, WStrBuf *out)
 {
     if (r->kind == WR_SCAN) {
-        if (r->table && r->table->wm_col < 0)
-            wsb_printf(out, "%s%s", out->len ? ", " : "", r->table_qname ? r->table_qname : r->table->name);
+        const WRelScan *sc = wrel_scan(r);
+        if (sc->table && sc->table->wm_col < 0)
+            wsb_printf(out, "%s%s", out->len ? ", " : "", sc->table_qname ? sc->table_qname : sc->table->name);
         return;
     }
     for (int i = 0; i < r->ninputs; i++) scans_without_watermark(r->inputs[i], out);

@@ -75,13 +75,14 @@ static bool batch_mode(const WPlanCtx *p)
 /* Flink's CatalogSourceTable.toRel: the source of a scan. */
 static bool create_source_of(WPlanCtx *p, WRel *scan)
 {
-    assert(scan->kind == WR_SCAN && scan->table);
-    const WConnector *c = wplan_table_connector(scan->table, p->err);
+    const WRelScan *sc = wrel_scan(scan);
+    assert(sc->table);
+    const WConnector *c = wplan_table_connector(sc->table, p->err);
     if (!c) return false;
     if (!c->can_source)
         return werr_set(p->err, WEXC_VALIDATION,
                         "Connector '%s' can only be used as a sink. It cannot be used as a source.", c->name);
-    WTableSpec *sp = wplan_table_spec(p->arena, scan->table, scan->table_qname);
+    WTableSpec *sp = wplan_table_spec(p->arena, sc->table, sc->table_qname);
     sp->cast = p->cast;
     sp->bounded = batch_mode(p);
     return !c->validate || c->validate(sp, true, p->err);
@@ -90,7 +91,7 @@ static bool create_source_of(WPlanCtx *p, WRel *scan)
 static bool create_source(WPlanCtx *p, WRel *scan)
 {
     if (create_source_of(p, scan)) return true;
-    werr_wrap(p->err, WEXC_VALIDATION, "Unable to create a source for reading table '%s'.", scan->table_qname);
+    werr_wrap(p->err, WEXC_VALIDATION, "Unable to create a source for reading table '%s'.", wrel_scan(scan)->table_qname);
     return false;
 }
 
@@ -137,7 +138,7 @@ static bool create_sources(WPlanCtx *p, WRel *r)
         if (!create_sources(p, r->inputs[i])) return false;
     if (r->kind == WR_LOOKUP_JOIN && wrel_join(r)->lookup_scan && !create_sources(p, wrel_join(r)->lookup_scan))
         return false;
-    if (r->kind == WR_SCAN && r->table) return create_source(p, r);
+    if (r->kind == WR_SCAN && wrel_scan(r)->table) return create_source(p, r);
     return true;
 }
 

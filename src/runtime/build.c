@@ -323,7 +323,7 @@ static bool watermark_config(WPlanCtx *p, Lane *L, const WRel *r, WWmConfig *wc)
     if (src && src->split_label) wc->origin = (WWmOrigin){&src->split, source_origin_label, (void *)src};
     if (!src || !src->split_watermarks) return true;
     WScanWatermark sw;
-    if (!wconn_scan_watermark(&in->table->options, &sw, p->err)) return false;
+    if (!wconn_scan_watermark(&wrel_scan(in)->table->options, &sw, p->err)) return false;
     const WOptions *conf = L->job->env.config;
     wc->splits = (WWmSplits){&src->nsplits, &src->split, &src->split_finished, source_split_label, (void *)src};
     wc->periodic = sw.emit != 0;
@@ -488,7 +488,8 @@ static WRel *scan_exchange_rel(WPlanCtx *p, WJob *j, WRel *r)
     if (k < 0 || (wjob_run_par(j, k) == j->par && !keyed)) return NULL;
     int xi = wjob_scan_exchange(j, r);
     if (xi >= 0) return j->exch[xi];
-    int *keys = WA_ARRAY(p->arena, int, r->table->npk ? r->table->npk : 1);
+    const WTable *t = wrel_scan(r)->table;
+    int *keys = WA_ARRAY(p->arena, int, t->npk ? t->npk : 1);
     int nkeys = keyed ? wscan_pk_out_cols(r, keys) : 0;
     WRel *x = WA_NEW(p->arena, WRel);
     x->kind = WR_EXCHANGE;
@@ -569,7 +570,8 @@ static WOperator *bd_scan(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *
     s->rel = r;
     s->head = op;
     if (r->kind == WR_SCAN) {
-        const WConnector *c = find_connector(p, r->table);
+        const WRelScan *sc = wrel_scan(r);
+        const WConnector *c = find_connector(p, sc->table);
         if (!c) { wop_free(op); L->nsrc--; return NULL; }
         if (!c->can_source) {
             werr_set(p->err, WEXC_VALIDATION,
@@ -578,10 +580,10 @@ static WOperator *bd_scan(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *
             L->nsrc--;
             return NULL;
         }
-        WTableSpec *sp = make_spec(p, L, r->table, r->table_qname, src_par);
-        if (r->scan_reads && r->out.n == sp->ncols) sp->col_read = r->scan_reads;
-        sp->nmeta = r->nmeta;
-        sp->meta_keys = r->meta_keys;
+        WTableSpec *sp = make_spec(p, L, sc->table, sc->table_qname, src_par);
+        if (sc->reads && r->out.n == sp->ncols) sp->col_read = sc->reads;
+        sp->nmeta = sc->nmeta;
+        sp->meta_keys = sc->meta_keys;
         const char *rmode = j->env.config ? wopts_get(j->env.config, "execution.runtime-mode") : NULL;
         sp->bounded = rmode && !strcasecmp(rmode, "batch");     /* a batch job: sources must be bounded */
         if (c->validate && !c->validate(sp, true, p->err)) { wop_free(op); L->nsrc--; return NULL; }
@@ -685,8 +687,8 @@ static WOperator *bd_sink(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *
         }
         const char *mode = j->env.config ? wopts_get(j->env.config, "execution.runtime-mode") : NULL;
         sp->overwrite = r->sink_overwrite;
-        sp->nmeta = r->nmeta;           /* metadata columns written, after the physical ones */
-        sp->meta_keys = r->meta_keys;
+        sp->nmeta = r->sink_nmeta;      /* metadata columns written, after the physical ones */
+        sp->meta_keys = r->sink_meta_keys;
         sp->nstatic = r->sink_nstatic;
         sp->static_keys = r->sink_static_keys;
         sp->static_values = r->sink_static_values;
@@ -1018,10 +1020,11 @@ static WOperator *bd_lookup_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins,
     const WRelJoin *rj = wrel_join(r);
     WJob *j = L->job;
     WRel *l = r->inputs[0], *dim = rj->lookup_scan;
-    const WConnector *c = find_connector(p, dim->table);
+    const WRelScan *ds = wrel_scan(dim);
+    const WConnector *c = find_connector(p, ds->table);
     if (!c) return NULL;
     /* a lookup source splits nothing: every lane (idle copies too) is one of nlanes */
-    WTableSpec *ts = make_spec(p, L, dim->table, dim->table_qname, j->nlanes);
+    WTableSpec *ts = make_spec(p, L, ds->table, ds->table_qname, j->nlanes);
     if (c->validate && !c->validate(ts, true, p->err)) return NULL;
     WLookupJoinSpec sp = {
         .left_outer = rj->type == AJ_LEFT, .left_ncols = l->out.n, .left_types = l->out.types,
@@ -1213,8 +1216,9 @@ static void reads_into(WPlanCtx *p, WRel *rel, const uint8_t *used)
         return;
     }
     if (rel->kind != WR_SCAN) return;
-    if (!rel->scan_reads) rel->scan_reads = wa_zalloc(p->arena, (size_t)(n ? n : 1));
-    for (int i = 0; i < n; i++) rel->scan_reads[i] |= used ? used[i] : 1;
+    WRelScan *sc = wrel_scan_mut(rel);
+    if (!sc->reads) sc->reads = wa_zalloc(p->arena, (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) sc->reads[i] |= used ? used[i] : 1;
 }
 
 static void mark_reads(WPlanCtx *p, ReadMarks *m, WRel *r)

@@ -447,7 +447,8 @@ static bool runtime_parallelism(WJob *j, WError *err)
                 werr_set(err, WEXC_ILLEGAL_ARG,
                          "The parallelism %d (scan.parallelism of table '%s') is larger than the %d parallel subtasks "
                          "weir runs a job with at most.",
-                         o->parallelism, o->rel && o->rel->table_qname ? o->rel->table_qname : "?", WJOB_MAX_PARALLELISM);
+                         o->parallelism, o->rel && wrel_scan(o->rel)->table_qname ? wrel_scan(o->rel)->table_qname : "?",
+                         WJOB_MAX_PARALLELISM);
                 free(region);
                 return false;
             }

@@ -263,7 +263,7 @@ static void plain_desc(const WRel *r, int id, WStrBuf *d)
 
 static void scan_desc(const WRel *r, int id, WStrBuf *d)
 {
-    const WTable *t = r->table;
+    const WTable *t = wrel_scan(r)->table;
     wsb_printf(d, "[%d]:TableSourceScan(table=[[%s, %s, %s]], fields=[", id, t->catalog ? t->catalog : "default_catalog",
                t->database ? t->database : "default_database", t->name);
     for (int i = 0; i < r->out.n; i++) wsb_printf(d, "%s%s", i ? ", " : "", r->out.names[i]);
@@ -294,8 +294,9 @@ static void vx_edge(Builder *b, RelInfo *ri, WRel *r, int id, WStrBuf *name, WSt
 /* TableSourceScan: a source */
 static void vx_scan(Builder *b, RelInfo *ri, WRel *r, int id, WStrBuf *name, WStrBuf *desc)
 {
-    wsb_printf(name, "Source: %s[%d]", r->table && r->table->name ? r->table->name : "?", id);
-    if (r->table) scan_desc(r, id, desc);
+    const WTable *t = wrel_scan(r)->table;
+    wsb_printf(name, "Source: %s[%d]", t && t->name ? t->name : "?", id);
+    if (t) scan_desc(r, id, desc);
     else plain_desc(r, id, desc);
     int op = new_op(b, name->buf, desc->buf, r, WSOP_OPERATOR);
     b->ops[op].is_source = true;

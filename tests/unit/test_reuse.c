@@ -25,8 +25,8 @@ static bool digests(WPlanCtx *p, WRel **roots, int n, WRel **nodes, int nnodes, 
     (void)n;
     for (int i = 0; i < nnodes; i++) {
         const WRel *r = nodes[i];
-        out[i] = wa_sprintf(p->arena, "%s(%s)", wrel_kind_name(r->kind),
-                            r->table ? r->table->name : r->sink_table ? r->sink_table->name : "");
+        const WTable *t = r->kind == WR_SCAN ? wrel_scan(r)->table : r->sink_table;
+        out[i] = wa_sprintf(p->arena, "%s(%s)", wrel_kind_name(r->kind), t ? t->name : "");
         folded[i] = r == the_fx->folded;
     }
     return true;
@@ -68,8 +68,9 @@ static WRel *rnode(RFx *f, WRelKind k, WRel *a, WRel *b)
 static WRel *rscan(RFx *f, const char *table)
 {
     WRel *r = rnode(f, WR_SCAN, NULL, NULL);
-    r->table = WA_NEW(f->a, WTable);
-    r->table->name = wa_strdup(f->a, table);
+    WRelScan *sc = wrel_scan_mut(r);
+    sc->table = WA_NEW(f->a, WTable);
+    sc->table->name = wa_strdup(f->a, table);
     return r;
 }
 

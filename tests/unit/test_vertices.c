@@ -85,7 +85,7 @@ static WRel *scan(Fx *f, const char *name)
 {
     const WType *ts[2] = {&WTYPE_BIGINT, &WTYPE_BIGINT};
     WRel *r = node(f, WR_SCAN, 0, NULL, NULL);
-    r->table = table(f, name, 2, ts);
+    wrel_scan_mut(r)->table = table(f, name, 2, ts);
     return r;
 }
 
@@ -288,7 +288,7 @@ WTEST(vertices_scan_parallelism_rebalance)
     fx_init(&f);
     wopts_set(&f.cfg, "parallelism.default", "1");
     WRel *s = scan(&f, "gen");
-    wopts_set(&s->table->options, "scan.parallelism", "3");
+    wopts_set(&wrel_scan_mut(s)->table->options, "scan.parallelism", "3");
     WRel *c = node(&f, WR_CALC, 1, s, NULL);
     WRel *k = sink(&f, c, "out", false);
     WJobGraph *jg = wjobgraph_build(&k, 1, &f.cfg);
@@ -322,8 +322,8 @@ WTEST(vertices_scan_parallelism_rebalance)
     /* a source with updates and a primary key: HASH even at equal parallelisms */
     wopts_set(&f.cfg, "parallelism.default", "3");
     s->changelog = WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE;
-    s->table->npk = 1;
-    s->table->pk = WA_ARRAY(f.a, int, 1);
+    wrel_scan_mut(s)->table->npk = 1;
+    wrel_scan_mut(s)->table->pk = WA_ARRAY(f.a, int, 1);
     jg = wjobgraph_build(&k, 1, &f.cfg);
     n = names(jg);
     CHECK_STR(n, "Source: gen[1] | Calc[2] -> Sink: out[3]");
@@ -331,7 +331,7 @@ WTEST(vertices_scan_parallelism_rebalance)
     CHECK_INT(jg->vertices[1].parallelism, 3);
     free(n);
     wjobgraph_free(jg);
-    wopts_free(&s->table->options);
+    wopts_free(&wrel_scan_mut(s)->table->options);
     wopts_free(&k->sink_table->options);
     wopts_free(&k2->sink_table->options);
     fx_free(&f);
