@@ -726,12 +726,13 @@ static bool cp_values(const CpNode *cn, json_t *j)
 {
     const ExCtx *x = cn->x;
     const WRel *r = cn->r;
+    const WRelValues *rv = wrel_values(r);
     json_t *tuples = json_array();
-    for (int i = 0; i < r->nrows; i++) {
+    for (int i = 0; i < rv->nrows; i++) {
         json_t *row = json_array();
         for (int k = 0; k < r->out.n; k++) {
-            WExpr lit = {.kind = WX_LITERAL, .type = r->out.types[k], .lit = r->rows[i][k],
-                         .is_null = r->row_nulls[i][k] != 0};
+            WExpr lit = {.kind = WX_LITERAL, .type = r->out.types[k], .lit = rv->rows[i][k],
+                         .is_null = rv->row_nulls[i][k] != 0};
             json_array_append_new(row, ex_rex_json(x->p, &lit, NULL));
         }
         json_array_append_new(tuples, row);
@@ -1346,10 +1347,11 @@ static int node_index(const ExCtx *x, const WRel *r)
 static bool values_are_literals(WPlanCtx *p, const WRel *r)
 {
     if (r->kind != WR_VALUES) return true;
-    for (int i = 0; i < r->nrows; i++)
+    const WRelValues *rv = wrel_values(r);
+    for (int i = 0; i < rv->nrows; i++)
         for (int k = 0; k < r->out.n; k++) {
             WTypeId id = r->out.types[k]->id;
-            if (r->row_nulls[i][k] || (id != WT_ARRAY && id != WT_MAP && id != WT_MULTISET && id != WT_ROW)) continue;
+            if (rv->row_nulls[i][k] || (id != WT_ARRAY && id != WT_MAP && id != WT_MULTISET && id != WT_ROW)) continue;
             WStrBuf t;
             wsb_init(&t);
             wtype_to_string(r->out.types[k], &t);

@@ -584,6 +584,7 @@ static void dg_values(const DgNode *dn, WStrBuf *out)
 {
     const ExCtx *x = dn->x;
     const WRel *r = dn->r;
+    const WRelValues *rv = wrel_values(r);
     ExDialect d = dn->d;
     /* Calcite's Values: type=[RecordType(...)] only at the DIGEST_ATTRIBUTES level (the
        physical plan without costs), the tuples as RexLiterals print in every plan; Flink's
@@ -599,11 +600,11 @@ static void dg_values(const DgNode *dn, WStrBuf *out)
         wsb_puts(out, ")], ");
     }
     wsb_puts(out, "tuples=[[");
-    for (int i = 0; i < r->nrows; i++) {
+    for (int i = 0; i < rv->nrows; i++) {
         wsb_printf(out, "%s{ ", i ? ", " : "");
         for (int k = 0; k < r->out.n; k++) {
-            WExpr lit = {.kind = WX_LITERAL, .type = r->out.types[k], .lit = r->rows[i][k],
-                         .is_null = r->row_nulls[i][k] != 0};
+            WExpr lit = {.kind = WX_LITERAL, .type = r->out.types[k], .lit = rv->rows[i][k],
+                         .is_null = rv->row_nulls[i][k] != 0};
             if (k) wsb_puts(out, ", ");
             if (!lit.is_null && (lit.type->id == WT_VARCHAR || lit.type->id == WT_CHAR)) {
                 /* the tuples keep the CHAR literals as written; the row type widens them */

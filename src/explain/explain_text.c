@@ -149,7 +149,7 @@ static void cost_scan(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost
 
 static void cost_values(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self)
 {
-    c->rowcount = self->rows = r->nrows;
+    c->rowcount = self->rows = wrel_values(r)->nrows;
     self->cpu = 1;
 }
 

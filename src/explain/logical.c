@@ -385,13 +385,14 @@ static bool ast_union(AstNode *a)
 static bool ast_values(AstNode *a)
 {
     const WRel *r = a->r;
+    const WRelValues *rv = wrel_values(r);
     WStrBuf *out = a->out;
     wsb_puts(out, "LogicalValues(tuples=[[");
-    for (int i = 0; i < r->nrows; i++) {
+    for (int i = 0; i < rv->nrows; i++) {
         wsb_printf(out, "%s{ ", i ? ", " : "");
         for (int k = 0; k < r->out.n; k++) {
-            WExpr lit = {.kind = WX_LITERAL, .type = r->out.types[k], .lit = r->rows[i][k],
-                         .is_null = r->row_nulls[i][k] != 0};
+            WExpr lit = {.kind = WX_LITERAL, .type = r->out.types[k], .lit = rv->rows[i][k],
+                         .is_null = rv->row_nulls[i][k] != 0};
             if (k) wsb_puts(out, ", ");
             ex_tuple_literal(out, &lit, EXD_AST);
         }

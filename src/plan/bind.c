@@ -645,15 +645,16 @@ static WRel *one_row(WPlanCtx *p)
 {
     WArena *a = p->arena;
     WRel *in = wrel_new(p, WR_VALUES, 0);
+    WRelValues *rv = wrel_values_mut(in);
     bind_schema_alloc(p, &in->out, 1);
     in->out.names[0] = "ZERO";
     in->out.types[0] = wtype_new(a, WT_INT, false);
-    in->nrows = 1;
-    in->rows = WA_ARRAY(a, WDatum *, 1);
-    in->row_nulls = WA_ARRAY(a, uint8_t *, 1);
-    in->rows[0] = WA_ARRAY(a, WDatum, 1);
-    in->row_nulls[0] = WA_ARRAY(a, uint8_t, 1);
-    in->rows[0][0].i = 0;
+    rv->nrows = 1;
+    rv->rows = WA_ARRAY(a, WDatum *, 1);
+    rv->row_nulls = WA_ARRAY(a, uint8_t *, 1);
+    rv->rows[0] = WA_ARRAY(a, WDatum, 1);
+    rv->row_nulls[0] = WA_ARRAY(a, uint8_t, 1);
+    rv->rows[0][0].i = 0;
     return in;
 }
 
@@ -737,21 +738,22 @@ static WRel *bind_values(QCtx *q, AstQuery *aq)
             if (!calcite_literal(row->kind == AE_ROW ? row->args[c] : row))
                 return values_union(q, cells, nrows, ncols, &v->out);
     }
-    v->nrows = nrows;
-    v->rows = WA_ARRAY(a, WDatum *, nrows);
-    v->row_nulls = WA_ARRAY(a, uint8_t *, nrows);
+    WRelValues *rv = wrel_values_mut(v);
+    rv->nrows = nrows;
+    rv->rows = WA_ARRAY(a, WDatum *, nrows);
+    rv->row_nulls = WA_ARRAY(a, uint8_t *, nrows);
     WEvalCtx ec = {.arena = a, .err = p->err};
     if (p->cast) ec.cast = *p->cast;
     for (int r = 0; r < nrows; r++) {
-        v->rows[r] = WA_ARRAY(a, WDatum, ncols ? ncols : 1);
-        v->row_nulls[r] = WA_ARRAY(a, uint8_t, ncols ? ncols : 1);
+        rv->rows[r] = WA_ARRAY(a, WDatum, ncols ? ncols : 1);
+        rv->row_nulls[r] = WA_ARRAY(a, uint8_t, ncols ? ncols : 1);
         for (int c = 0; c < ncols; c++) {
             WExpr *x = bind_cast(q->b, cells[r][c], v->out.types[c]);
             if (!wexpr_is_const(x))
                 return fail_rel(p, aq->pos, WEXC_VALIDATION, "VALUES may only contain constant expressions");
             bool isnull;
-            if (!wexpr_eval_const(&ec, x, &v->rows[r][c], &isnull)) return NULL;
-            v->row_nulls[r][c] = isnull;
+            if (!wexpr_eval_const(&ec, x, &rv->rows[r][c], &isnull)) return NULL;
+            rv->row_nulls[r][c] = isnull;
         }
     }
     return v;

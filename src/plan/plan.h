@@ -245,6 +245,13 @@ typedef struct WRelScan {           /* WR_SCAN (bind.c's bind_table_scan; a Look
                                        column its consumers read; NULL = all */
 } WRelScan;
 
+typedef struct WRelValues {         /* WR_VALUES (VALUES, an empty input pruned to Values, UNNEST's
+                                       left side): its rows, out.n columns each */
+    int nrows;
+    WDatum **rows;                  /* rows[i][c]: column c of row i */
+    uint8_t **row_nulls;            /* row_nulls[i][c]: 1 = NULL */
+} WRelValues;
+
 struct WRel {
     WRelKind kind;
     int id;                         /* exec node id (1-based, Flink order), 0 until finalised */
@@ -261,11 +268,7 @@ struct WRel {
     int nupsert_key;                /* upsert key (column indexes) when the output has updates */
     int *upsert_key;
 
-    /* the scan's fields: the WRelScan payload, wrel_scan(r) */
-    /* WR_VALUES */
-    int nrows;
-    WDatum **rows;
-    uint8_t **row_nulls;
+    /* the scan's fields: the WRelScan payload, wrel_scan(r); the values': WRelValues, wrel_values(r) */
     /* WR_CALC */
     int nexprs;
     WExpr **exprs;
@@ -392,7 +395,7 @@ struct WRel {
     /* The payload of the kinds whose fields are split out of WRel (issue 15): only through the
        checked accessors below (wrel_minibatch(r), wrel_expand(r), wrel_match(r),
        wrel_correlate(r), wrel_window(r), wrel_join(r), wrel_interval(r), wrel_rank(r),
-       wrel_scan(r) and their _mut forms), which assert the kind. A rewrite that turns a node of
+       wrel_scan(r), wrel_values(r) and their _mut forms), which assert the kind. A rewrite that turns a node of
        another kind into a windowed one clears the window first (window_rank_rule: the rank payload's window, keeping
        the rank's fields; window_join_rule: the join payload's window, keeping the join's fields);
        one that copies a windowed node into another windowed kind (the two-phase window aggregate)
@@ -410,6 +413,7 @@ struct WRel {
                                        and WR_INTERVAL_JOIN's bounds */
         WRelRank rank;              /* the rank kinds (wrel_is_rank), incl. WR_WINDOW_RANK's window */
         WRelScan scan;              /* WR_SCAN */
+        WRelValues values;          /* WR_VALUES */
     } payload;
 };
 
@@ -476,6 +480,8 @@ static inline const WRelMatch *wrel_match(const WRel *r) { return &wrel_cast(r, 
 static inline WRelMatch *wrel_match_mut(WRel *r) { return &wrel_cast_mut(r, WR_MATCH)->payload.match; }
 static inline const WRelScan *wrel_scan(const WRel *r) { return &wrel_cast(r, WR_SCAN)->payload.scan; }
 static inline WRelScan *wrel_scan_mut(WRel *r) { return &wrel_cast_mut(r, WR_SCAN)->payload.scan; }
+static inline const WRelValues *wrel_values(const WRel *r) { return &wrel_cast(r, WR_VALUES)->payload.values; }
+static inline WRelValues *wrel_values_mut(WRel *r) { return &wrel_cast_mut(r, WR_VALUES)->payload.values; }
 static inline const WRelCorrelate *wrel_correlate(const WRel *r) { return &wrel_cast(r, WR_CORRELATE)->payload.correlate; }
 static inline WRelCorrelate *wrel_correlate_mut(WRel *r) { return &wrel_cast_mut(r, WR_CORRELATE)->payload.correlate; }
 /* a window join's window is in its join payload (WRelJoin.window), a window rank's in its rank

@@ -692,7 +692,7 @@ static void source_ended(Lane *L, SourceSlot *s)
             s->exhausted = true;
             /* a subtask that had nothing to read (no split) is idle: it does not hold the
                watermark of the others back while the job waits for its savepoint */
-            bool read_nothing = s->src ? s->src->rows_read == 0 : L->index != 0 || s->rel->nrows == 0;
+            bool read_nothing = s->src ? s->src->rows_read == 0 : L->index != 0 || wrel_values(s->rel)->nrows == 0;
             if (read_nothing && !s->idle) {
                 s->idle = true;
                 wop_input_idle(s->head, 0, true);
@@ -726,17 +726,18 @@ static bool pump_values(Lane *L, SourceSlot *s)
     WChunk *c = s->chunk;
     wchunk_reset(c);
     WRel *r = s->rel;
+    const WRelValues *rv = wrel_values(r);
     if (L->index != 0) return false;        /* VALUES is one split, read by the first subtask */
-    while (s->values_next < r->nrows && c->nrows < c->cap) {
+    while (s->values_next < rv->nrows && c->nrows < c->cap) {
         int row = wchunk_add_row(c, WRK_INSERT);
         for (int k = 0; k < r->out.n; k++) {
-            c->cols[k].data[row] = r->rows[s->values_next][k];
-            c->cols[k].nulls[row] = r->row_nulls[s->values_next][k];
+            c->cols[k].data[row] = rv->rows[s->values_next][k];
+            c->cols[k].nulls[row] = rv->row_nulls[s->values_next][k];
         }
         s->values_next++;
     }
     if (c->nrows) wop_push(s->head, 0, c);
-    return s->values_next < r->nrows;
+    return s->values_next < rv->nrows;
 }
 
 /* Processing-time timers of the lane's operators (the MiniBatchAssigner's interval). A lane ticks
@@ -1156,7 +1157,7 @@ bool wjob_run(WJob *j)
                 SourceSlot *s = &L->srcs[i];
                 bool more;
                 if (!s->src) {
-                    more = l == 0 && s->rel->nrows > 0;
+                    more = l == 0 && wrel_values(s->rel)->nrows > 0;
                 } else {
                     wchunk_reset(s->chunk);
                     WSourceStatus st = s->src->next(s->src, s->chunk, &L->err);
