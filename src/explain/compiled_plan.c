@@ -268,8 +268,8 @@ static json_t *table_json(const ExCtx *x, const WTable *t, const char *qname, co
         json_t *w = json_object();
         json_object_set_new(w, "rowtimeAttribute", json_string(t->cols[t->wm_col].name));
         json_t *e = json_object();
-        if (wm && wm->wm_expr) {
-            json_object_set_new(e, "rexNode", ex_rex_json(x->p, wm->wm_expr, NULL));
+        if (wm && wrel_watermark(wm)->expr) {
+            json_object_set_new(e, "rexNode", ex_rex_json(x->p, wrel_watermark(wm)->expr, NULL));
         } else if (t->wm_expr) {
             /* the watermark bound over the table's columns */
             WError berr;
@@ -713,12 +713,13 @@ static bool cp_watermark(const CpNode *cn, json_t *j)
 {
     const ExCtx *x = cn->x;
     const WRel *r = cn->r;
+    const WRelWatermark *ww = wrel_watermark(r);
     WArena *a = cn->a;
     const int *cm = cn->cm;
     /* the expression reads the input before it is a time attribute */
-    json_object_set_new(j, "watermarkExpr", r->wm_expr ? ex_rex_json(x->p, plain_time_refs(a, r->wm_expr), cm)
+    json_object_set_new(j, "watermarkExpr", ww->expr ? ex_rex_json(x->p, plain_time_refs(a, ww->expr), cm)
                                                        : json_null());
-    json_object_set_new(j, "rowtimeFieldIndex", json_integer(cm ? cm[r->rowtime_col] : r->rowtime_col));
+    json_object_set_new(j, "rowtimeFieldIndex", json_integer(cm ? cm[ww->rowtime_col] : ww->rowtime_col));
     return false;
 }
 

@@ -665,10 +665,11 @@ static void dg_union(const DgNode *dn, WStrBuf *out)
 static void dg_watermark(const DgNode *dn, WStrBuf *out)
 {
     const WRel *r = dn->r;
+    const WRelWatermark *ww = wrel_watermark(r);
     ExDialect d = dn->d;
     const char *const *inn = dn->inn;
-    wsb_printf(out, "(rowtime=[%s], watermark=[", inn[r->rowtime_col]);
-    if (r->wm_expr) ex_rex(out, r->wm_expr, inn, d);
+    wsb_printf(out, "(rowtime=[%s], watermark=[", inn[ww->rowtime_col]);
+    if (ww->expr) ex_rex(out, ww->expr, inn, d);
     wsb_puts(out, "])");
 }
 

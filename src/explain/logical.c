@@ -295,9 +295,10 @@ static bool ast_scan(AstNode *a)
 static bool ast_watermark(AstNode *a)
 {
     const WRel *r = a->r;
+    const WRelWatermark *ww = wrel_watermark(r);
     WStrBuf *out = a->out;
-    wsb_printf(out, "LogicalWatermarkAssigner(rowtime=[%s], watermark=[", r->inputs[0]->out.names[r->rowtime_col]);
-    if (r->wm_expr) ex_rex(out, r->wm_expr, NULL, EXD_AST);
+    wsb_printf(out, "LogicalWatermarkAssigner(rowtime=[%s], watermark=[", r->inputs[0]->out.names[ww->rowtime_col]);
+    if (ww->expr) ex_rex(out, ww->expr, NULL, EXD_AST);
     wsb_puts(out, "])\n");
     return true;
 }

@@ -351,9 +351,10 @@ static WRel *rdn_watermark_assigner(Rd *r, RdNode *n)
     json_t *j = n->j;
     WRel *in = n->in;
     WRel *x = rd_new_rel(r, WR_WATERMARK, 1);
-    x->rowtime_col = rd_int(json_object_get(j, "rowtimeFieldIndex"), RD_BAD_INDEX);
-    x->wm_expr = rd_rex(r, json_object_get(j, "watermarkExpr"), &in->out);
-    if (!x->wm_expr) return NULL;
+    WRelWatermark *ww = wrel_watermark_mut(x);
+    ww->rowtime_col = rd_int(json_object_get(j, "rowtimeFieldIndex"), RD_BAD_INDEX);
+    ww->expr = rd_rex(r, json_object_get(j, "watermarkExpr"), &in->out);
+    if (!ww->expr) return NULL;
     return x;
 }
 

@@ -186,7 +186,7 @@ static bool rdc_calc(Rd *r, WRel *x, const WRel *in, const WSchema *is)
 
 static bool rdc_watermark(Rd *r, WRel *x, const WRel *in, const WSchema *is)
 {
-    return time_col_ok(r, "rowtimeFieldIndex", is, x->rowtime_col) && passthrough_ok(r, x, is);
+    return time_col_ok(r, "rowtimeFieldIndex", is, wrel_watermark(x)->rowtime_col) && passthrough_ok(r, x, is);
 }
 
 static bool rdc_exchange(Rd *r, WRel *x, const WRel *in, const WSchema *is)

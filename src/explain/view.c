@@ -312,8 +312,8 @@ static void push_down(ExCtx *x, const WRel *calc, WRel **roots, int nroots)
     for (int i = 0; i < calc->nexprs; i++) mark_refs(calc->exprs[i], used, n);
     mark_refs(calc->cond, used, n);
     if (wa) {
-        used[wa->rowtime_col] = true;
-        mark_refs(wa->wm_expr, used, n);
+        used[wrel_watermark(wa)->rowtime_col] = true;
+        mark_refs(wrel_watermark(wa)->expr, used, n);
     }
     int nu = 0;
     for (int i = 0; i < n; i++) nu += used[i];
@@ -333,8 +333,9 @@ static void push_down(ExCtx *x, const WRel *calc, WRel **roots, int nroots)
         if (!calc->cond)
             for (int i = 0; i < calc->nexprs; i++) order_refs(calc->exprs[i], sn->proj, &k, seen, n);
         if (wa) {
-            if (!seen[wa->rowtime_col]) { seen[wa->rowtime_col] = true; sn->proj[k++] = wa->rowtime_col; }
-            order_refs(wa->wm_expr, sn->proj, &k, seen, n);
+            const WRelWatermark *ww = wrel_watermark(wa);
+            if (!seen[ww->rowtime_col]) { seen[ww->rowtime_col] = true; sn->proj[k++] = ww->rowtime_col; }
+            order_refs(ww->expr, sn->proj, &k, seen, n);
         }
         for (int i = 0; i < n; i++) if (used[i] && !seen[i]) sn->proj[k++] = i;
     }

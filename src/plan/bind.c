@@ -327,9 +327,10 @@ static WRel *bind_table_scan(QCtx *q, WTable *t, const AstName *name, const char
         if (!wm) return NULL;
         WRel *w = wrel_new(p, WR_WATERMARK, 1);
         w->inputs[0] = top;
-        w->rowtime_col = t->wm_col;
-        w->wm_expr = wm;
-        w->wm_sql = t->wm_sql;
+        WRelWatermark *ww = wrel_watermark_mut(w);
+        ww->rowtime_col = t->wm_col;
+        ww->expr = wm;
+        ww->sql = t->wm_sql;
         w->out = top->out;
         /* the rowtime column becomes a time attribute */
         bind_schema_alloc(p, &w->out, top->out.n);

@@ -252,6 +252,18 @@ typedef struct WRelValues {         /* WR_VALUES (VALUES, an empty input pruned 
     uint8_t **row_nulls;            /* row_nulls[i][c]: 1 = NULL */
 } WRelValues;
 
+typedef struct WRelWatermark {      /* WR_WATERMARK: the table's WATERMARK FOR rowtime AS expr (bind.c) */
+    int rowtime_col;                /* the rowtime column (of its input, which it passes through) */
+    WExpr *expr;                    /* the watermark expression over the input's columns */
+    const char *sql;                /* ... as written in the DDL (the table's wm_sql) */
+    bool every_record;              /* runtime (wjob_mark_scan_reads): cut chunks at every watermark
+                                       advance, as Flink's per-record watermarks (a compacting sink
+                                       materializer downstream) */
+    int64_t trigger_interval;       /* runtime (wjob_mark_scan_reads): also cut where the watermark
+                                       crosses a multiple of this minus 1 ms (a LocalWindowAggregate's
+                                       flush points), 0 none */
+} WRelWatermark;
+
 struct WRel {
     WRelKind kind;
     int id;                         /* exec node id (1-based, Flink order), 0 until finalised */
@@ -279,16 +291,7 @@ struct WRel {
                                        (split_distinct.c; EXPLAIN names its aggregate columns) */
     bool late_calc;                 /* made after Flink's scan push-down phase (CalcRankTransposeRule,
                                        prune_rules.c): EXPLAIN does not fold it into the scan */
-    /* WR_WATERMARK */
-    int rowtime_col;
-    WExpr *wm_expr;
-    const char *wm_sql;
-    bool wm_every_record;           /* runtime (wjob_mark_scan_reads): cut chunks at every watermark
-                                       advance, as Flink's per-record watermarks (a compacting sink
-                                       materializer downstream) */
-    int64_t wm_trigger_interval;    /* runtime (wjob_mark_scan_reads): also cut where the watermark
-                                       crosses a multiple of this minus 1 ms (a LocalWindowAggregate's
-                                       flush points), 0 none */
+    /* the watermark assigner's fields: the WRelWatermark payload, wrel_watermark(r) */
     /* WR_SINK */
     WTable *sink_table;             /* NULL = collect to the client */
     bool sink_overwrite;            /* INSERT OVERWRITE */
@@ -395,7 +398,7 @@ struct WRel {
     /* The payload of the kinds whose fields are split out of WRel (issue 15): only through the
        checked accessors below (wrel_minibatch(r), wrel_expand(r), wrel_match(r),
        wrel_correlate(r), wrel_window(r), wrel_join(r), wrel_interval(r), wrel_rank(r),
-       wrel_scan(r), wrel_values(r) and their _mut forms), which assert the kind. A rewrite that turns a node of
+       wrel_scan(r), wrel_values(r), wrel_watermark(r) and their _mut forms), which assert the kind. A rewrite that turns a node of
        another kind into a windowed one clears the window first (window_rank_rule: the rank payload's window, keeping
        the rank's fields; window_join_rule: the join payload's window, keeping the join's fields);
        one that copies a windowed node into another windowed kind (the two-phase window aggregate)
@@ -414,6 +417,7 @@ struct WRel {
         WRelRank rank;              /* the rank kinds (wrel_is_rank), incl. WR_WINDOW_RANK's window */
         WRelScan scan;              /* WR_SCAN */
         WRelValues values;          /* WR_VALUES */
+        WRelWatermark watermark;    /* WR_WATERMARK */
     } payload;
 };
 
@@ -482,6 +486,8 @@ static inline const WRelScan *wrel_scan(const WRel *r) { return &wrel_cast(r, WR
 static inline WRelScan *wrel_scan_mut(WRel *r) { return &wrel_cast_mut(r, WR_SCAN)->payload.scan; }
 static inline const WRelValues *wrel_values(const WRel *r) { return &wrel_cast(r, WR_VALUES)->payload.values; }
 static inline WRelValues *wrel_values_mut(WRel *r) { return &wrel_cast_mut(r, WR_VALUES)->payload.values; }
+static inline const WRelWatermark *wrel_watermark(const WRel *r) { return &wrel_cast(r, WR_WATERMARK)->payload.watermark; }
+static inline WRelWatermark *wrel_watermark_mut(WRel *r) { return &wrel_cast_mut(r, WR_WATERMARK)->payload.watermark; }
 static inline const WRelCorrelate *wrel_correlate(const WRel *r) { return &wrel_cast(r, WR_CORRELATE)->payload.correlate; }
 static inline WRelCorrelate *wrel_correlate_mut(WRel *r) { return &wrel_cast_mut(r, WR_CORRELATE)->payload.correlate; }
 /* a window join's window is in its join payload (WRelJoin.window), a window rank's in its rank

@@ -312,8 +312,9 @@ static void source_origin_label(void *ctx, int split, char *buf, size_t bufsz)
    idle timeout, default table.exec.source.idle-timeout) and pipeline.auto-watermark-interval. */
 static bool watermark_config(WPlanCtx *p, Lane *L, const WRel *r, WWmConfig *wc)
 {
-    *wc = (WWmConfig){.rowtime_col = r->rowtime_col, .every_record = r->wm_every_record,
-                      .trigger_interval_ms = r->wm_trigger_interval};
+    const WRelWatermark *ww = wrel_watermark(r);
+    *wc = (WWmConfig){.rowtime_col = ww->rowtime_col, .every_record = ww->every_record,
+                      .trigger_interval_ms = ww->trigger_interval};
     const WRel *in = r->inputs[0];
     while (in->kind == WR_CALC) in = in->inputs[0];
     const WSource *src = NULL;
@@ -615,7 +616,7 @@ static WOperator *bd_watermark(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, b
 {
     WWmConfig wc;
     if (!watermark_config(p, L, r, &wc)) return NULL;
-    return wop_watermark_new(&L->ctx, r->wm_expr, &wc, r->out.n, r->out.types, r->out.names);
+    return wop_watermark_new(&L->ctx, wrel_watermark(r)->expr, &wc, r->out.n, r->out.types, r->out.names);
 }
 
 static WOperator *bd_union(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
@@ -1210,8 +1211,9 @@ static void reads_into(WPlanCtx *p, WRel *rel, const uint8_t *used)
     if (rel->kind == WR_WATERMARK && rel->ninputs == 1 && rel->inputs[0]->out.n == n) {
         uint8_t *u = wa_zalloc(p->arena, (size_t)(n ? n : 1));
         for (int i = 0; i < n; i++) u[i] = used ? used[i] : 1;
-        if (rel->rowtime_col >= 0 && rel->rowtime_col < n) u[rel->rowtime_col] = 1;
-        mark_expr(rel->wm_expr, u, n);
+        const WRelWatermark *ww = wrel_watermark(rel);
+        if (ww->rowtime_col >= 0 && ww->rowtime_col < n) u[ww->rowtime_col] = 1;
+        mark_expr(ww->expr, u, n);
         reads_into(p, rel->inputs[0], u);
         return;
     }
@@ -1263,9 +1265,11 @@ static void mark_watermark_cuts(WRel *r, bool below, int64_t interval)
         int64_t i = rw->kind == WWIN_TUMBLE ? rw->size : rw->slide;
         if (!rw->proctime && !rw->attached && i > 0) interval = interval > 0 ? gcd64(interval, i) : i;
     }
-    if (r->kind == WR_WATERMARK && below) r->wm_every_record = true;
-    if (r->kind == WR_WATERMARK && interval > 0)
-        r->wm_trigger_interval = r->wm_trigger_interval > 0 ? gcd64(r->wm_trigger_interval, interval) : interval;
+    if (r->kind == WR_WATERMARK) {
+        WRelWatermark *ww = wrel_watermark_mut(r);
+        if (below) ww->every_record = true;
+        if (interval > 0) ww->trigger_interval = ww->trigger_interval > 0 ? gcd64(ww->trigger_interval, interval) : interval;
+    }
     for (int i = 0; i < r->ninputs; i++) mark_watermark_cuts(r->inputs[i], below, interval);
 }
 
