@@ -571,20 +571,21 @@ static void group_window_json(const ExCtx *x, const WRel *r, json_t *j)
 static json_t *writing_metadata_json(const ExCtx *x, const WRel *r)
 {
     WArena *a = x->p->arena;
-    const WTable *t = r->sink_table;
-    int np = r->out.n - r->sink_nmeta;
+    const WRelSink *sk = wrel_sink(r);
+    const WTable *t = sk->table;
+    int np = r->out.n - sk->nmeta;
     WSchema cons = {.n = r->out.n, .names = WA_ARRAY(a, const char *, r->out.n),
                     .types = WA_ARRAY(a, const WType *, r->out.n)};
     for (int i = 0; i < np; i++) { cons.names[i] = r->out.names[i]; cons.types[i] = r->out.types[i]; }
     json_t *keys = json_array();
-    for (int m = 0; m < r->sink_nmeta; m++) {
-        json_array_append_new(keys, json_string(r->sink_meta_keys[m]));
-        cons.names[np + m] = r->sink_meta_keys[m];
+    for (int m = 0; m < sk->nmeta; m++) {
+        json_array_append_new(keys, json_string(sk->meta_keys[m]));
+        cons.names[np + m] = sk->meta_keys[m];
         cons.types[np + m] = r->out.types[np + m];
         for (int c = 0; c < t->ncols; c++) {
             const WColumn *col = &t->cols[c];
             if (col->kind == WCOL_METADATA && !col->is_virtual &&
-                !strcmp(col->metadata_key ? col->metadata_key : col->name, r->sink_meta_keys[m]))
+                !strcmp(col->metadata_key ? col->metadata_key : col->name, sk->meta_keys[m]))
                 cons.names[np + m] = col->name;
         }
     }
@@ -988,6 +989,7 @@ static bool cp_sink(const CpNode *cn, json_t *j)
 {
     const ExCtx *x = cn->x;
     const WRel *r = wrel_as_sink(cn->r);
+    const WRelSink *sk = wrel_sink(r);
     const WRel *in = cn->in;
     const ExNode *node = cn->node;
     json_t *c = json_object();
@@ -998,23 +1000,23 @@ static bool cp_sink(const CpNode *cn, json_t *j)
     json_object_set_new(c, "table.exec.sink.upsert-materialize", enum_option(x, "table.exec.sink.upsert-materialize", "AUTO"));
     json_object_set_new(j, "configuration", c);
     json_t *dts = json_object();
-    if (r->sink_table) json_object_set_new(dts, "table", table_json(x, r->sink_table, r->sink_qname, NULL));
-    if (r->ntarget_cols) {
+    if (sk->table) json_object_set_new(dts, "table", table_json(x, sk->table, sk->qname, NULL));
+    if (sk->ntarget_cols) {
         json_t *tc = json_array();
-        for (int k = 0; k < r->ntarget_cols; k++) json_array_append_new(tc, json_pack("[i]", r->target_cols[k]));
+        for (int k = 0; k < sk->ntarget_cols; k++) json_array_append_new(tc, json_pack("[i]", sk->target_cols[k]));
         json_object_set_new(dts, "targetColumns", tc);
     }
     json_t *ab = json_array();
-    if (r->sink_nstatic) {
+    if (sk->nstatic) {
         /* INSERT ... PARTITION (k = 'v'): Flink's Partitioning sink ability */
         json_t *pa = json_object(), *part = json_object();
         json_object_set_new(pa, "type", json_string("Partitioning"));
-        for (int k = 0; k < r->sink_nstatic; k++)
-            json_object_set_new(part, r->sink_static_keys[k], json_string(r->sink_static_values[k]));
+        for (int k = 0; k < sk->nstatic; k++)
+            json_object_set_new(part, sk->static_keys[k], json_string(sk->static_values[k]));
         json_object_set_new(pa, "partition", part);
         json_array_append_new(ab, pa);
     }
-    if (r->sink_nmeta && r->sink_table) json_array_append_new(ab, writing_metadata_json(x, r));
+    if (sk->nmeta && sk->table) json_array_append_new(ab, writing_metadata_json(x, r));
     if (json_array_size(ab)) json_object_set_new(dts, "abilities", ab);
     else json_decref(ab);
     json_object_set_new(j, "dynamicTableSink", dts);
@@ -1025,8 +1027,8 @@ static bool cp_sink(const CpNode *cn, json_t *j)
         json_object_set_new(j, "inputUpsertKey", cp_ints_json(in->nunique, in->unique));
     if (node && node->materializer)
         json_object_set_new(j, "state", cp_one_state(node->materializer->ttl_ms, "sinkMaterializeState"));
-    if (r->sink_conflict)
-        json_object_set_new(j, "conflictStrategy", json_pack("{s:s}", "behavior", wplan_conflict_name(r->sink_conflict)));
+    if (sk->conflict)
+        json_object_set_new(j, "conflictStrategy", json_pack("{s:s}", "behavior", wplan_conflict_name(sk->conflict)));
     return false;
 }
 
@@ -1375,7 +1377,7 @@ bool wexplain_compiled_plan(WPlanCtx *p, WRel **roots, int n, WStrBuf *out)
     ExCtx x;
     if (!ex_ctx_init(&x, p, roots, n)) return false;
     for (int i = 0; i < n; i++)
-        if (roots[i]->kind != WR_SINK || !roots[i]->sink_table)
+        if (roots[i]->kind != WR_SINK || !wrel_sink(roots[i])->table)
             return werr_set(p->err, WEXC_TABLE, "Only INSERT or STATEMENT SET can be compiled into a plan.");
     for (int i = 0; i < x.n; i++)
         if (!values_are_literals(p, x.nodes[i].rel)) return false;

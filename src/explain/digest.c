@@ -679,7 +679,7 @@ static void dg_sink(const DgNode *dn, WStrBuf *out)
     const WRel *r = wrel_as_sink(dn->r);
     const char *const *inn = dn->inn;
     ExNode *node = dn->node;
-    wsb_printf(out, "(table=[%s], ", r->sink_qname ? r->sink_qname : "collect");
+    wsb_printf(out, "(table=[%s], ", wrel_sink(r)->qname ? wrel_sink(r)->qname : "collect");
     wplan_target_columns_text(out, r);
     wsb_puts(out, "fields=[");
     /* Flink lists the input's field names (the sink writes by position): those of the node
@@ -691,7 +691,7 @@ static void dg_sink(const DgNode *dn, WStrBuf *out)
     }
     wsb_putc(out, ']');
     if (node && node->materializer) wsb_puts(out, ", upsertMaterialize=[true]");
-    if (r->sink_conflict) wsb_printf(out, ", conflictStrategy=[%s]", wplan_conflict_name(r->sink_conflict));
+    if (wrel_sink(r)->conflict) wsb_printf(out, ", conflictStrategy=[%s]", wplan_conflict_name(wrel_sink(r)->conflict));
     wsb_putc(out, ')');
 }
 

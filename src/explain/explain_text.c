@@ -772,6 +772,7 @@ static void sink_nodes(const ExCtx *x, const WRel *r, const WRel *in, int id, SN
                        int parallelism)
 {
     WArena *a = x->p->arena;
+    const WRelSink *sk = wrel_sink(r);
     if (*n + 5 > cap) return;
     const WRel *mat = r->ninputs == 1 && r->inputs[0]->kind == WR_SINK_MATERIALIZER ? r->inputs[0] : NULL;
     WStrBuf d;
@@ -787,7 +788,7 @@ static void sink_nodes(const ExCtx *x, const WRel *r, const WRel *in, int id, SN
     int64_t sp = 0;
     WError tmp;
     werr_clear(&tmp);
-    if (r->sink_table && wopts_get_long(&r->sink_table->options, "sink.parallelism", 0, &sp, &tmp) && sp > 0 &&
+    if (sk->table && wopts_get_long(&sk->table->options, "sink.parallelism", 0, &sp, &tmp) && sp > 0 &&
         sp <= 32768)
         sink_p = (int)sp;
     parallelism = chain_p;
@@ -801,12 +802,13 @@ static void sink_nodes(const ExCtx *x, const WRel *r, const WRel *in, int id, SN
     }
     wsb_free(&d);
     if (mat) {
+        const WRelSink *mk = wrel_sink(mat);
         WStrBuf pk;
         wsb_init(&pk);
         for (int k = 0; k < mat->nkeys; k++)
-            wsb_printf(&pk, "%s%s", k ? ", " : "", mat->key_names ? mat->key_names[k]
+            wsb_printf(&pk, "%s%s", k ? ", " : "", mk->key_names ? mk->key_names[k]
                                                    : mat->keys[k] < mat->out.n ? mat->out.names[mat->keys[k]] : "?");
-        if (mat->sink_conflict == ACF_ERROR || mat->sink_conflict == ACF_NOTHING) {
+        if (mk->conflict == ACF_ERROR || mk->conflict == ACF_NOTHING) {
             /* Flink 2.3: the compacting materializer is fed by a WatermarkTimestampAssigner */
             int aid = *n + 1;
             s[(*n)++] = (SNode){NULL, aid, sink_p};
@@ -833,7 +835,7 @@ static void sink_nodes(const ExCtx *x, const WRel *r, const WRel *in, int id, SN
     int sid = *n + 1;
     if (wrel_sink_writer(r)) {
         s[(*n)++] = (SNode){r, sid, parallelism};
-        const char *w = wa_sprintf(a, "%s[%d]: Writer", r->sink_table->name, id);
+        const char *w = wa_sprintf(a, "%s[%d]: Writer", sk->table->name, id);
         stream_op_preds(arr, sid, w, "Operator", w, parallelism, preds);
         return;
     }
@@ -847,7 +849,7 @@ static void sink_nodes(const ExCtx *x, const WRel *r, const WRel *in, int id, SN
         wsb_init(&dg);
         ex_digest(x, r, EXD_EXEC, &dg);
         s[(*n)++] = (SNode){r, sid, parallelism};
-        stream_op_preds(arr, sid, wa_sprintf(a, "Sink: %s[%d]", r->sink_table ? r->sink_table->name : "collect", id),
+        stream_op_preds(arr, sid, wa_sprintf(a, "Sink: %s[%d]", sk->table ? sk->table->name : "collect", id),
                         "Data Sink", wa_sprintf(a, "[%d]:%s", id, dg.buf ? dg.buf : ""), parallelism, preds);
         wsb_free(&dg);
         return;
@@ -917,7 +919,7 @@ static void stream_nodes(const ExCtx *x, const WRel *r, SNode *s, int *n, int ca
         type = wa_sprintf(x->p->arena, "Source: %s[%d]", t ? t->name : "Values", id);
         pact = "Data Source";
     } else if (r->kind == WR_SINK) {
-        type = wa_sprintf(x->p->arena, "Sink: %s[%d]", r->sink_table ? r->sink_table->name : "collect", id);
+        type = wa_sprintf(x->p->arena, "Sink: %s[%d]", wrel_sink(r)->table ? wrel_sink(r)->table->name : "collect", id);
         pact = "Data Sink";
     } else {
         type = wa_sprintf(x->p->arena, "%s[%d]", ex_rel_name(r), id);

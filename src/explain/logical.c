@@ -227,7 +227,7 @@ static bool ast_sink(AstNode *a)
 {
     const WRel *r = a->r;
     WStrBuf *out = a->out;
-    wsb_printf(out, "LogicalSink(table=[%s], ", r->sink_qname ? r->sink_qname : "collect");
+    wsb_printf(out, "LogicalSink(table=[%s], ", wrel_sink(r)->qname ? wrel_sink(r)->qname : "collect");
     wplan_target_columns_text(out, r);
     wsb_puts(out, "fields=[");
     /* Flink 2.x lists the query's field names (the sink writes by position) */

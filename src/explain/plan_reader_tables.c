@@ -311,12 +311,13 @@ WRel *rd_scan(Rd *r, json_t *j, const WSchema *out)
    the table's partition key order, a column that is not a partition key is refused. */
 static bool rd_sink_abilities(Rd *r, json_t *abs, WRel *x)
 {
-    const WTable *t = x->sink_table;
+    WRelSink *sk = wrel_sink_mut(x);
+    const WTable *t = sk->table;
     for (size_t i = 0; i < json_array_size(abs); i++) {
         json_t *ab = json_array_get(abs, i);
         const char *type = json_string_value(json_object_get(ab, "type"));
         if (type && !strcmp(type, "Overwrite")) {
-            x->sink_overwrite = json_is_true(json_object_get(ab, "overwrite"));
+            sk->overwrite = json_is_true(json_object_get(ab, "overwrite"));
             continue;
         }
         if (type && !strcmp(type, "WritingMetadata")) {
@@ -324,14 +325,14 @@ static bool rd_sink_abilities(Rd *r, json_t *abs, WRel *x)
             json_t *keys = json_object_get(ab, "metadataKeys");
             const char *conn = wopts_get(&t->options, "connector");
             int n = (int)json_array_size(keys);
-            x->sink_nmeta = 0;
-            x->sink_meta_keys = WA_ARRAY(r->a, const char *, n ? n : 1);
+            sk->nmeta = 0;
+            sk->meta_keys = WA_ARRAY(r->a, const char *, n ? n : 1);
             for (int k = 0; k < n; k++) {
                 const char *key = json_string_value(json_array_get(keys, k));
                 if (!key || !wplan_sink_metadata_type(r->a, conn, key))
                     return rd_fail(r, "The compiled plan's WritingMetadata sink ability names metadata key '%s', "
                                       "which the sink's connector cannot write.", key ? key : "");
-                x->sink_meta_keys[x->sink_nmeta++] = wa_strdup(r->a, key);
+                sk->meta_keys[sk->nmeta++] = wa_strdup(r->a, key);
             }
             continue;
         }
@@ -347,15 +348,15 @@ static bool rd_sink_abilities(Rd *r, json_t *abs, WRel *x)
                                   "partition column of the sink table (with a string value).", key);
         }
         int n = t->npartition ? t->npartition : 1;
-        x->sink_static_keys = WA_ARRAY(r->a, const char *, n);
-        x->sink_static_values = WA_ARRAY(r->a, const char *, n);
-        x->sink_nstatic = 0;
+        sk->static_keys = WA_ARRAY(r->a, const char *, n);
+        sk->static_values = WA_ARRAY(r->a, const char *, n);
+        sk->nstatic = 0;
         for (int k = 0; k < t->npartition; k++) {
             const char *name = t->cols[t->partition_keys[k]].name;
             json_t *val = json_object_get(part, name);
             if (!val) continue;
-            x->sink_static_keys[x->sink_nstatic] = name;
-            x->sink_static_values[x->sink_nstatic++] = wa_strdup(r->a, json_string_value(val));
+            sk->static_keys[sk->nstatic] = name;
+            sk->static_values[sk->nstatic++] = wa_strdup(r->a, json_string_value(val));
         }
     }
     return true;
@@ -365,11 +366,12 @@ static bool rd_sink_abilities(Rd *r, json_t *abs, WRel *x)
    is its input's row type): the ConstraintEnforcer checks the table's types, as after an INSERT. */
 void rd_sink_schema_from_table(Rd *r, WRel *x)
 {
-    const WTable *t = x->sink_table;
+    const WRelSink *sk = wrel_sink(x);
+    const WTable *t = sk->table;
     int *phys = WA_ARRAY(r->a, int, t->ncols ? t->ncols : 1);
     int np = wtable_physical(t, phys);
-    if (np + x->sink_nmeta != x->out.n) return;     /* rd_check_node reports the mismatch */
-    int n = np + x->sink_nmeta;
+    if (np + sk->nmeta != x->out.n) return;     /* rd_check_node reports the mismatch */
+    int n = np + sk->nmeta;
     WSchema s = {.n = n, .names = WA_ARRAY(r->a, const char *, n ? n : 1),
                  .types = WA_ARRAY(r->a, const WType *, n ? n : 1)};
     for (int i = 0; i < np; i++) {
@@ -377,9 +379,9 @@ void rd_sink_schema_from_table(Rd *r, WRel *x)
         s.types[i] = t->cols[phys[i]].type;
     }
     /* written metadata (WritingMetadata): named by their keys, typed by them */
-    for (int m = 0; m < x->sink_nmeta; m++) {
-        s.names[np + m] = x->sink_meta_keys[m];
-        s.types[np + m] = wplan_sink_metadata_type(r->a, wopts_get(&t->options, "connector"), x->sink_meta_keys[m]);
+    for (int m = 0; m < sk->nmeta; m++) {
+        s.names[np + m] = sk->meta_keys[m];
+        s.types[np + m] = wplan_sink_metadata_type(r->a, wopts_get(&t->options, "connector"), sk->meta_keys[m]);
     }
     x->out = s;
 }
@@ -395,41 +397,43 @@ WRel *rd_sink(Rd *r, json_t *j, WRel **in)
         if (!t) return NULL;
         if (json_is_true(json_object_get(j, "requireUpsertMaterialize"))) {
             WRel *m = rd_new_rel(r, WR_SINK_MATERIALIZER, 1);
+            WRelSink *mk = wrel_sink_mut(m);
             m->inputs[0] = *in;
             m->out = (*in)->out;
             int *phys = WA_ARRAY(r->a, int, t->ncols ? t->ncols : 1);
             int np = wtable_physical(t, phys);
             m->nkeys = t->npk;
             m->keys = WA_ARRAY(r->a, int, t->npk ? t->npk : 1);
-            m->key_names = WA_ARRAY(r->a, const char *, t->npk ? t->npk : 1);
+            mk->key_names = WA_ARRAY(r->a, const char *, t->npk ? t->npk : 1);
             for (int k = 0; k < t->npk; k++) {
                 for (int i = 0; i < np; i++) if (phys[i] == t->pk[k]) m->keys[k] = i;
-                m->key_names[k] = t->cols[t->pk[k]].name;
+                mk->key_names[k] = t->cols[t->pk[k]].name;
             }
             m->ttl_ms = rd_ttl(r, j, 0);
             rd_derive_mode(m);
             *in = m;
         }
         x = rd_new_rel(r, WR_SINK, 1);
-        x->sink_table = t;
-        x->sink_qname = qname;
-        x->upsert_sink = t->npk > 0;
+        WRelSink *sk = wrel_sink_mut(x);
+        sk->table = t;
+        sk->qname = qname;
+        sk->upsert = t->npk > 0;
         json_t *tcs = json_object_get(dts, "targetColumns");
         if (json_is_array(tcs) && json_array_size(tcs)) {
-            x->ntarget_cols = (int)json_array_size(tcs);
-            x->target_cols = WA_ARRAY(r->a, int, x->ntarget_cols);
-            for (int k = 0; k < x->ntarget_cols; k++)
-                x->target_cols[k] = (int)json_integer_value(json_array_get(json_array_get(tcs, (size_t)k), 0));
+            sk->ntarget_cols = (int)json_array_size(tcs);
+            sk->target_cols = WA_ARRAY(r->a, int, sk->ntarget_cols);
+            for (int k = 0; k < sk->ntarget_cols; k++)
+                sk->target_cols[k] = (int)json_integer_value(json_array_get(json_array_get(tcs, (size_t)k), 0));
         }
         json_t *cs = json_object_get(j, "conflictStrategy");
         if (cs) {
             const char *b = json_string_value(json_object_get(cs, "behavior"));
-            x->sink_conflict = wplan_conflict_from_name(b);
-            if (!x->sink_conflict) {
+            sk->conflict = wplan_conflict_from_name(b);
+            if (!sk->conflict) {
                 rd_fail(r, "The compiled plan's sink has an unknown conflict behavior: '%s'.", b ? b : "");
                 return NULL;
             }
-            if ((*in)->kind == WR_SINK_MATERIALIZER) (*in)->sink_conflict = x->sink_conflict;
+            if ((*in)->kind == WR_SINK_MATERIALIZER) wrel_sink_mut(*in)->conflict = sk->conflict;
         }
         if (!rd_sink_abilities(r, json_object_get(dts, "abilities"), x)) return NULL;
     return x;

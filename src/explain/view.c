@@ -27,7 +27,7 @@ const WStateTtlHint *ex_hint(const ExCtx *x, const WRel *r)
 
 const WRel *ex_root(const WRel *r)
 {
-    if (r->kind == WR_SINK && !r->sink_table && r->ninputs == 1) {
+    if (r->kind == WR_SINK && !wrel_sink(r)->table && r->ninputs == 1) {
         r = r->inputs[0];
         if (r->kind == WR_EXCHANGE && r->exchange_collect) r = r->inputs[0];
     }
@@ -496,5 +496,5 @@ void wexplain_take_exec_node_ids(WPlanCtx *p, WRel **roots, int n)
         if (x.nodes[i].id > 0) ((WRel *)x.nodes[i].rel)->exec_id = x.nodes[i].id;
     /* a query's collect sink is an exec node too when the statement runs */
     for (int i = 0; i < n; i++)
-        if (roots[i]->kind == WR_SINK && !roots[i]->sink_table) roots[i]->exec_id = ++(*p->exec_node_ids);
+        if (roots[i]->kind == WR_SINK && !wrel_sink(roots[i])->table) roots[i]->exec_id = ++(*p->exec_node_ids);
 }

@@ -50,29 +50,32 @@ WRel *wrel_new(WPlanCtx *p, WRelKind kind, int ninputs)
 
 bool wrel_sink_writer(const WRel *r)
 {
-    if (r->kind != WR_SINK || !r->sink_table) return false;
-    const WConnCaps *caps = wconnector_caps(&r->sink_table->options);
+    const WTable *t = r->kind == WR_SINK ? wrel_sink(r)->table : NULL;
+    if (!t) return false;
+    const WConnCaps *caps = wconnector_caps(&t->options);
     return caps && caps->sink_runtime == WSINK_WRITER;
 }
 
 bool wrel_sink_file_writer(const WRel *r)
 {
-    if (r->kind != WR_SINK || !r->sink_table) return false;
-    const WConnCaps *caps = wconnector_caps(&r->sink_table->options);
+    const WTable *t = r->kind == WR_SINK ? wrel_sink(r)->table : NULL;
+    if (!t) return false;
+    const WConnCaps *caps = wconnector_caps(&t->options);
     return caps && caps->sink_runtime == WSINK_FILES;
 }
 
 bool wrel_sink_compaction(const WRel *r)
 {
     if (!wrel_sink_file_writer(r)) return false;
-    const char *v = wopts_get(&r->sink_table->options, "auto-compaction");
+    const char *v = wopts_get(&wrel_sink(r)->table->options, "auto-compaction");
     return v && !strcasecmp(v, "true");
 }
 
 bool wrel_sink_partition_committer(const WRel *r)
 {
-    return wrel_sink_file_writer(r) && r->sink_table->npartition > 0 &&
-           wopts_get(&r->sink_table->options, "sink.partition-commit.policy.kind") != NULL;
+    if (!wrel_sink_file_writer(r)) return false;
+    const WTable *t = wrel_sink(r)->table;
+    return t->npartition > 0 && wopts_get(&t->options, "sink.partition-commit.policy.kind") != NULL;
 }
 
 const char *wrel_kind_name(WRelKind k)

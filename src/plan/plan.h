@@ -264,6 +264,37 @@ typedef struct WRelWatermark {      /* WR_WATERMARK: the table's WATERMARK FOR r
                                        flush points), 0 none */
 } WRelWatermark;
 
+typedef struct WRelSink {           /* the sink kinds (wrel_is_sink): WR_SINK (bind_insert.c; the
+                                       client's collect sink of a query, bind.c) and the
+                                       WR_SINK_MATERIALIZER sink_rules.c puts in front of it (its
+                                       conflict behaviour and key names only) */
+    WTable *table;                  /* NULL = collect to the client */
+    const char *qname;              /* default_catalog.default_database.t */
+    bool overwrite;                 /* INSERT OVERWRITE */
+    int ntarget_cols;               /* INSERT INTO t (c, a) ...: the named columns' positions among
+                                       the sink's physical columns, as written (Flink's targetColumns) */
+    int *target_cols;
+    AstConflict conflict;           /* INSERT ... ON CONFLICT DO ...; WR_SINK_MATERIALIZER: the
+                                       behaviour it runs (ERROR / NOTHING compact on watermarks,
+                                       sink_compacting_materializer.c; else Flink's legacy one) */
+    int nstatic;                    /* INSERT ... PARTITION (k = 'v', ..): the static partition
+                                       columns and values, in the table's partition key order */
+    const char **static_keys;
+    const char **static_values;
+    uint8_t *static_col;            /* per sink column: 1 = a static partition (PARTITION (k = 'v')),
+                                       NULL = none */
+    bool upsert;
+    bool final_rows;                /* batch mode over an updating input: the sink writes the final
+                                       rows as inserts when its input ends (runtime/final_rows.h),
+                                       as Flink's insert-only batch plan does */
+    int nmeta;                      /* the metadata columns written, after the physical ones in out
+                                       (out's names are the keys), in the connector's order
+                                       (sink_metadata.c); their keys */
+    const char **meta_keys;
+    const char **key_names;         /* WR_SINK_MATERIALIZER: the sink's primary key columns (its
+                                       conflict message names them) */
+} WRelSink;
+
 struct WRel {
     WRelKind kind;
     int id;                         /* exec node id (1-based, Flink order), 0 until finalised */
@@ -292,35 +323,10 @@ struct WRel {
     bool late_calc;                 /* made after Flink's scan push-down phase (CalcRankTransposeRule,
                                        prune_rules.c): EXPLAIN does not fold it into the scan */
     /* the watermark assigner's fields: the WRelWatermark payload, wrel_watermark(r) */
-    /* WR_SINK */
-    WTable *sink_table;             /* NULL = collect to the client */
-    bool sink_overwrite;            /* INSERT OVERWRITE */
-    int ntarget_cols;               /* INSERT INTO t (c, a) ...: the named columns' positions among
-                                       the sink's physical columns, as written (Flink's targetColumns) */
-    int *target_cols;
-    AstConflict sink_conflict;      /* INSERT ... ON CONFLICT DO ...; WR_SINK_MATERIALIZER: the
-                                       behaviour it runs (ERROR / NOTHING compact on watermarks,
-                                       sink_compacting_materializer.c; else Flink's legacy one) */
-    int sink_nstatic;               /* INSERT ... PARTITION (k = 'v', ..): the static partition
-                                       columns and values, in the table's partition key order */
-    const char **sink_static_keys;
-    const char **sink_static_values;
-    uint8_t *sink_static_col;       /* per sink column: 1 = a static partition (PARTITION (k = 'v')),
-                                       NULL = none */
-    const char *sink_qname;
-    bool upsert_sink;
-    bool sink_final_rows;           /* batch mode over an updating input: the sink writes the final
-                                       rows as inserts when its input ends (runtime/final_rows.h),
-                                       as Flink's insert-only batch plan does */
-    int sink_nmeta;                 /* the metadata columns written, after the physical ones in out
-                                       (out's names are the keys), in the connector's order
-                                       (sink_metadata.c); their keys */
-    const char **sink_meta_keys;
+    /* the sink's and sink materializer's fields: the WRelSink payload, wrel_sink(r) */
     /* WR_EXCHANGE / WR_GROUP_AGG / WR_DEDUP / WR_RANK keys; the join kinds: the left keys */
     int nkeys;
     int *keys;
-    const char **key_names;         /* WR_SINK_MATERIALIZER: the sink's primary key columns (its
-                                       conflict message names them) */
     bool exchange_single;           /* Exchange(distribution=[single]) */
     bool exchange_collect;          /* the gather in front of the client's collect sink (runtime
                                        detail: EXPLAIN does not show it, as Flink's plan does not) */
@@ -398,7 +404,7 @@ struct WRel {
     /* The payload of the kinds whose fields are split out of WRel (issue 15): only through the
        checked accessors below (wrel_minibatch(r), wrel_expand(r), wrel_match(r),
        wrel_correlate(r), wrel_window(r), wrel_join(r), wrel_interval(r), wrel_rank(r),
-       wrel_scan(r), wrel_values(r), wrel_watermark(r) and their _mut forms), which assert the kind. A rewrite that turns a node of
+       wrel_scan(r), wrel_values(r), wrel_watermark(r), wrel_sink(r) and their _mut forms), which assert the kind. A rewrite that turns a node of
        another kind into a windowed one clears the window first (window_rank_rule: the rank payload's window, keeping
        the rank's fields; window_join_rule: the join payload's window, keeping the join's fields);
        one that copies a windowed node into another windowed kind (the two-phase window aggregate)
@@ -418,6 +424,7 @@ struct WRel {
         WRelScan scan;              /* WR_SCAN */
         WRelValues values;          /* WR_VALUES */
         WRelWatermark watermark;    /* WR_WATERMARK */
+        WRelSink sink;              /* the sink kinds (wrel_is_sink) */
     } payload;
 };
 
@@ -447,8 +454,11 @@ static inline bool wrel_is_join(WRelKind k)
 /* WR_SCAN (its fields in the WRelScan payload, wrel_scan(r): table, table_qname, fields, meta_keys,
    source_changelog) */
 static inline const WRel *wrel_as_scan(const WRel *r) { return wrel_cast(r, WR_SCAN); }
-/* WR_SINK (sink_table, sink_qname, target_cols, sink_static_*, sink_conflict) */
+/* WR_SINK (its fields in the WRelSink payload, wrel_sink(r): table, qname, target_cols, static_*,
+   conflict) */
 static inline const WRel *wrel_as_sink(const WRel *r) { return wrel_cast(r, WR_SINK); }
+/* The sink kinds (their fields in the WRelSink payload, wrel_sink(r)): SINK, SINK_MATERIALIZER */
+static inline bool wrel_is_sink(WRelKind k) { return k == WR_SINK || k == WR_SINK_MATERIALIZER; }
 /* WR_RANK / WR_SORT_LIMIT (sort_* and wrel_rank(r): func, strategy, start/end) */
 static inline const WRel *wrel_as_rank(const WRel *r)
 {
@@ -488,6 +498,12 @@ static inline const WRelValues *wrel_values(const WRel *r) { return &wrel_cast(r
 static inline WRelValues *wrel_values_mut(WRel *r) { return &wrel_cast_mut(r, WR_VALUES)->payload.values; }
 static inline const WRelWatermark *wrel_watermark(const WRel *r) { return &wrel_cast(r, WR_WATERMARK)->payload.watermark; }
 static inline WRelWatermark *wrel_watermark_mut(WRel *r) { return &wrel_cast_mut(r, WR_WATERMARK)->payload.watermark; }
+static inline const WRelSink *wrel_sink(const WRel *r)
+{
+    assert(r && wrel_is_sink(r->kind));
+    return &r->payload.sink;
+}
+static inline WRelSink *wrel_sink_mut(WRel *r) { return (WRelSink *)wrel_sink(r); }
 static inline const WRelCorrelate *wrel_correlate(const WRel *r) { return &wrel_cast(r, WR_CORRELATE)->payload.correlate; }
 static inline WRelCorrelate *wrel_correlate_mut(WRel *r) { return &wrel_cast_mut(r, WR_CORRELATE)->payload.correlate; }
 /* a window join's window is in its join payload (WRelJoin.window), a window rank's in its rank

@@ -240,7 +240,7 @@ static bool build_file_sink_flow(WPlanCtx *p, Lane *L, WRel *r, SinkOp *s, int n
     if (L->index < npar) {
         s->flow = f;
         s->subtask = L->index;
-        wfs_flow_attach_writer(f, &s->base, s->sink, L->index, &r->sink_table->options);
+        wfs_flow_attach_writer(f, &s->base, s->sink, L->index, &wrel_sink(r)->table->options);
     }
     return true;
 }
@@ -458,7 +458,7 @@ static WOperator *build_sink_exchange(WPlanCtx *p, Lane *L, WRel *r, WOperator *
         if (L->job->exch[i]->inputs[0] == r->inputs[0] && L->job->exch[i]->id == r->id)  /* the sink's id */
             x = L->job->exch[i];
     if (!x) {
-        const WTable *t = r->sink_table;
+        const WTable *t = wrel_sink(r)->table;
         int *phys = WA_ARRAY(p->arena, int, t->ncols ? t->ncols : 1);
         int np = wtable_physical(t, phys);
         int *keys = WA_ARRAY(p->arena, int, t->npk ? t->npk : 1);
@@ -508,13 +508,14 @@ static WRel *scan_exchange_rel(WPlanCtx *p, WJob *j, WRel *r)
 static WOperator *materializer_new(Lane *L, WRel *r)
 {
     WRel *in = r->inputs[0];
+    const WRelSink *sk = wrel_sink(r);
     WSinkMaterializerSpec sp = {
         .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
         .ttl_ms = r->ttl_ms, .out = {r->out.n, r->out.types, r->out.names}};
-    if (r->sink_conflict == ACF_ERROR || r->sink_conflict == ACF_NOTHING) {
+    if (sk->conflict == ACF_ERROR || sk->conflict == ACF_NOTHING) {
         /* Flink's WatermarkCompactingSinkMaterializer matches rows by the input's upsert key */
-        sp.conflict = r->sink_conflict == ACF_ERROR ? WSCM_ERROR : WSCM_NOTHING;
-        sp.key_names = r->key_names;
+        sp.conflict = sk->conflict == ACF_ERROR ? WSCM_ERROR : WSCM_NOTHING;
+        sp.key_names = sk->key_names;
         sp.nuk = in->nunique > 0 ? in->nunique : 0;
         sp.uk = in->unique;
     }
@@ -638,6 +639,7 @@ static WOperator *bd_replicate_rows(WPlanCtx *p, Lane *L, WRel *r, WOperator **i
 static WOperator *bd_sink(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
     WJob *j = L->job;
+    const WRelSink *sk = wrel_sink(r);
     *done = true;
     /* [ConstraintEnforcer] -> [StreamRecordTimestampInserter] -> the writer -> [end: Writer],
        as the job graph expands the sink (a materialized sink's enforcer is in front of the
@@ -656,21 +658,21 @@ static WOperator *bd_sink(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *
         ship = WSHIP_FORWARD;
     /* an exchange of the plan right below the writer is that edge already */
     bool plan_edge = r->inputs[0]->kind == WR_EXCHANGE && ke < 0 && ki < 0;
-    if (r->sink_table && (ship == WSHIP_HASH || ship == WSHIP_REBALANCE) && !plan_edge &&
+    if (sk->table && (ship == WSHIP_HASH || ship == WSHIP_REBALANCE) && !plan_edge &&
         !(feed = build_sink_exchange(p, L, r, feed, ship == WSHIP_HASH, npar)))
         return NULL;
     /* a FORWARD writer runs where its input does: the job's lanes */
-    if (r->sink_table && ship != WSHIP_HASH && ship != WSHIP_REBALANCE && r->inputs[0]->kind != WR_SINK_MATERIALIZER)
+    if (sk->table && ship != WSHIP_HASH && ship != WSHIP_REBALANCE && r->inputs[0]->kind != WR_SINK_MATERIALIZER)
         npar = j->par;
     SinkOp *s = wcalloc(1, sizeof *s);
     wop_init(&s->base, &SINK_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
-    if (!r->sink_table) {
+    if (!sk->table) {
         s->is_collect = true;
         if (L->index == 0) s->collect = j->env.collect;
     } else if (L->index >= npar) {
         /* beyond the sink's subtasks: an idle copy that opens no sink and receives nothing */
     } else {
-        const WConnector *c = find_connector(p, r->sink_table);
+        const WConnector *c = find_connector(p, sk->table);
         if (!c) { wop_free(&s->base); return NULL; }
         if (!c->can_sink) {
             werr_set(p->err, WEXC_VALIDATION,
@@ -678,21 +680,21 @@ static WOperator *bd_sink(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *
             wop_free(&s->base);
             return NULL;
         }
-        WTableSpec *sp = make_spec(p, L, r->sink_table, r->sink_qname, npar);
-        if (r->sink_overwrite && !c->can_overwrite) {
+        WTableSpec *sp = make_spec(p, L, sk->table, sk->qname, npar);
+        if (sk->overwrite && !c->can_overwrite) {
             werr_set(p->err, WEXC_VALIDATION,
                      "INSERT OVERWRITE requires that the underlying DynamicTableSink of table '%s' implements "
-                     "the SupportsOverwrite interface.", r->sink_qname);
+                     "the SupportsOverwrite interface.", sk->qname);
             wop_free(&s->base);
             return NULL;
         }
         const char *mode = j->env.config ? wopts_get(j->env.config, "execution.runtime-mode") : NULL;
-        sp->overwrite = r->sink_overwrite;
-        sp->nmeta = r->sink_nmeta;      /* metadata columns written, after the physical ones */
-        sp->meta_keys = r->sink_meta_keys;
-        sp->nstatic = r->sink_nstatic;
-        sp->static_keys = r->sink_static_keys;
-        sp->static_values = r->sink_static_values;
+        sp->overwrite = sk->overwrite;
+        sp->nmeta = sk->nmeta;      /* metadata columns written, after the physical ones */
+        sp->meta_keys = sk->meta_keys;
+        sp->nstatic = sk->nstatic;
+        sp->static_keys = sk->static_keys;
+        sp->static_values = sk->static_values;
         sp->bounded = mode && !strcasecmp(mode, "batch");
         /* one part-file prefix for every subtask of this sink, as Flink's per-sink UUID */
         char idk[64];
@@ -707,7 +709,7 @@ static WOperator *bd_sink(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *
         if (c->validate && !c->validate(sp, false, p->err)) { wop_free(&s->base); return NULL; }
         s->sink = c->open_sink(sp, p->err);
         if (!s->sink) { wop_free(&s->base); return NULL; }
-        if (r->sink_final_rows) s->final = wfinal_new(r->out.n, r->out.types);
+        if (sk->final_rows) s->final = wfinal_new(r->out.n, r->out.types);
         pthread_mutex_lock(&j->mu);
         if (j->nsinks == j->cap_sinks) {
             j->cap_sinks = j->cap_sinks ? j->cap_sinks * 2 : 4;
@@ -722,7 +724,7 @@ static WOperator *bd_sink(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *
     int kcp = stream_op_of(j, r, WSOP_COMPACT_OPERATOR);
     int kpc = stream_op_of(j, r, WSOP_PARTITION_COMMITTER);
     int kend = stream_op_of(j, r, WSOP_SINK_END);
-    if (kend >= 0 && r->sink_table)         /* a streaming file sink */
+    if (kend >= 0 && sk->table)         /* a streaming file sink */
         return build_file_sink_flow(p, L, r, s, npar, kco, kcp, kpc, kend) ? &s->base : NULL;
     if (kco >= 0) tail = add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kco, tail);
     if (kcp >= 0) tail = add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kcp, tail);
@@ -1258,7 +1260,7 @@ static int64_t gcd64(int64_t a, int64_t b) { while (b) { int64_t t = a % b; a = 
    flushed there, as Flink's is on the per-record watermark). */
 static void mark_watermark_cuts(WRel *r, bool below, int64_t interval)
 {
-    if (r->kind == WR_SINK_MATERIALIZER && (r->sink_conflict == ACF_ERROR || r->sink_conflict == ACF_NOTHING))
+    if (r->kind == WR_SINK_MATERIALIZER && (wrel_sink(r)->conflict == ACF_ERROR || wrel_sink(r)->conflict == ACF_NOTHING))
         below = true;
     if (r->kind == WR_LOCAL_WINDOW_AGG) {
         const WRelWindow *rw = wrel_window(r);

@@ -458,7 +458,7 @@ static bool runtime_parallelism(WJob *j, WError *err)
         }
         if (o->role != WSOP_OPERATOR || !o->rel || o->ninputs != 1) continue;
         bool boundary = (o->kind == WR_SINK_MATERIALIZER && o->inputs[0].ship == WSHIP_HASH) ||
-                        (o->kind == WR_SINK && o->rel->sink_table &&
+                        (o->kind == WR_SINK && wrel_sink(o->rel)->table &&
                          (o->inputs[0].ship == WSHIP_HASH || o->inputs[0].ship == WSHIP_REBALANCE));
         if (!boundary) continue;
         if (o->parallelism > WJOB_MAX_PARALLELISM) {
@@ -468,7 +468,7 @@ static bool runtime_parallelism(WJob *j, WError *err)
             werr_set(err, WEXC_ILLEGAL_ARG,
                      "The parallelism %d (sink.parallelism of table '%s') is larger than the %d parallel subtasks weir "
                      "runs a job with at most.",
-                     o->parallelism, sink && sink->sink_qname ? sink->sink_qname : "?", WJOB_MAX_PARALLELISM);
+                     o->parallelism, sink && wrel_sink(sink)->qname ? wrel_sink(sink)->qname : "?", WJOB_MAX_PARALLELISM);
             free(region);
             return false;
         }

@@ -25,7 +25,7 @@ static bool digests(WPlanCtx *p, WRel **roots, int n, WRel **nodes, int nnodes, 
     (void)n;
     for (int i = 0; i < nnodes; i++) {
         const WRel *r = nodes[i];
-        const WTable *t = r->kind == WR_SCAN ? wrel_scan(r)->table : r->sink_table;
+        const WTable *t = r->kind == WR_SCAN ? wrel_scan(r)->table : wrel_is_sink(r->kind) ? wrel_sink(r)->table : NULL;
         out[i] = wa_sprintf(p->arena, "%s(%s)", wrel_kind_name(r->kind), t ? t->name : "");
         folded[i] = r == the_fx->folded;
     }
@@ -139,8 +139,8 @@ WTEST(reuse_across_statement_set_sinks)
     WRel *roots[2];
     for (int i = 0; i < 2; i++) {
         roots[i] = rnode(&f, WR_SINK, rnode(&f, WR_CALC, rscan(&f, "t"), NULL), NULL);
-        roots[i]->sink_table = WA_NEW(f.a, WTable);
-        roots[i]->sink_table->name = wa_strdup(f.a, "out");
+        wrel_sink_mut(roots[i])->table = WA_NEW(f.a, WTable);
+        wrel_sink(roots[i])->table->name = wa_strdup(f.a, "out");
     }
     CHECK(wplan_reuse(&f.p, roots, 2));
     CHECK(roots[0] != roots[1]);
