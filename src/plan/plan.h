@@ -311,7 +311,8 @@ struct WRel {
     int nupsert_key;                /* upsert key (column indexes) when the output has updates */
     int *upsert_key;
 
-    /* the scan's fields: the WRelScan payload, wrel_scan(r); the values': WRelValues, wrel_values(r) */
+    /* the scan's, values', watermark assigner's and sinks' fields: the WRelScan, WRelValues,
+       WRelWatermark and WRelSink payloads (wrel_scan(r), wrel_values(r), wrel_watermark(r), wrel_sink(r)) */
     /* WR_CALC */
     int nexprs;
     WExpr **exprs;
@@ -322,8 +323,6 @@ struct WRel {
                                        (split_distinct.c; EXPLAIN names its aggregate columns) */
     bool late_calc;                 /* made after Flink's scan push-down phase (CalcRankTransposeRule,
                                        prune_rules.c): EXPLAIN does not fold it into the scan */
-    /* the watermark assigner's fields: the WRelWatermark payload, wrel_watermark(r) */
-    /* the sink's and sink materializer's fields: the WRelSink payload, wrel_sink(r) */
     /* WR_EXCHANGE / WR_GROUP_AGG / WR_DEDUP / WR_RANK keys; the join kinds: the left keys */
     int nkeys;
     int *keys;
@@ -402,15 +401,17 @@ struct WRel {
     int nalias;                     /* AST: the column aliases of AS t(c, ...) (0 = none) */
     const char **alias_names;
     /* The payload of the kinds whose fields are split out of WRel (issue 15): only through the
-       checked accessors below (wrel_minibatch(r), wrel_expand(r), wrel_match(r),
-       wrel_correlate(r), wrel_window(r), wrel_join(r), wrel_interval(r), wrel_rank(r),
-       wrel_scan(r), wrel_values(r), wrel_watermark(r), wrel_sink(r) and their _mut forms), which assert the kind. A rewrite that turns a node of
-       another kind into a windowed one clears the window first (window_rank_rule: the rank payload's window, keeping
-       the rank's fields; window_join_rule: the join payload's window, keeping the join's fields);
-       one that copies a windowed node into another windowed kind (the two-phase window aggregate)
-       keeps its window, and one that turns a Join into another join kind (join_rules.c) keeps the
-       join payload. A Sort made a SortLimit (sort_rules.c) starts from a cleared payload; an
-       OverRank made an OverAggregate (over_rules.c) clears its rank payload. */
+       checked accessors below (wrel_minibatch(r), wrel_expand(r), wrel_match(r), wrel_correlate(r),
+       wrel_window(r), wrel_join(r), wrel_interval(r), wrel_rank(r), wrel_scan(r), wrel_values(r),
+       wrel_watermark(r), wrel_sink(r) and their _mut forms), which assert the kind. A rewrite that
+       turns a node of another kind into a windowed one clears the window first (window_rank_rule:
+       the rank payload's window, keeping the rank's fields; window_join_rule: the join payload's
+       window, keeping the join's fields); one that copies a windowed node into another windowed
+       kind (the two-phase window aggregate) keeps its window, and one that turns a Join into
+       another join kind (join_rules.c) keeps the join payload. A Sort made a SortLimit
+       (sort_rules.c) starts from a cleared payload; an OverRank made an OverAggregate
+       (over_rules.c) clears its rank payload. No rewrite turns a node into or out of the scan,
+       values, watermark or sink kinds. */
     union {
         WRelMiniBatch minibatch;    /* WR_MINIBATCH_ASSIGNER */
         WRelExpand expand;          /* WR_EXPAND */
