@@ -268,8 +268,8 @@ static json_t *table_json(const ExCtx *x, const WTable *t, const char *qname, co
         json_t *w = json_object();
         json_object_set_new(w, "rowtimeAttribute", json_string(t->cols[t->wm_col].name));
         json_t *e = json_object();
-        if (wm && wm->wm_expr) {
-            json_object_set_new(e, "rexNode", ex_rex_json(x->p, wm->wm_expr, NULL));
+        if (wm && wrel_watermark(wm)->expr) {
+            json_object_set_new(e, "rexNode", ex_rex_json(x->p, wrel_watermark(wm)->expr, NULL));
         } else if (t->wm_expr) {
             /* the watermark bound over the table's columns */
             WError berr;
@@ -571,20 +571,21 @@ static void group_window_json(const ExCtx *x, const WRel *r, json_t *j)
 static json_t *writing_metadata_json(const ExCtx *x, const WRel *r)
 {
     WArena *a = x->p->arena;
-    const WTable *t = r->sink_table;
-    int np = r->out.n - r->nmeta;
+    const WRelSink *sk = wrel_sink(r);
+    const WTable *t = sk->table;
+    int np = r->out.n - sk->nmeta;
     WSchema cons = {.n = r->out.n, .names = WA_ARRAY(a, const char *, r->out.n),
                     .types = WA_ARRAY(a, const WType *, r->out.n)};
     for (int i = 0; i < np; i++) { cons.names[i] = r->out.names[i]; cons.types[i] = r->out.types[i]; }
     json_t *keys = json_array();
-    for (int m = 0; m < r->nmeta; m++) {
-        json_array_append_new(keys, json_string(r->meta_keys[m]));
-        cons.names[np + m] = r->meta_keys[m];
+    for (int m = 0; m < sk->nmeta; m++) {
+        json_array_append_new(keys, json_string(sk->meta_keys[m]));
+        cons.names[np + m] = sk->meta_keys[m];
         cons.types[np + m] = r->out.types[np + m];
         for (int c = 0; c < t->ncols; c++) {
             const WColumn *col = &t->cols[c];
             if (col->kind == WCOL_METADATA && !col->is_virtual &&
-                !strcmp(col->metadata_key ? col->metadata_key : col->name, r->meta_keys[m]))
+                !strcmp(col->metadata_key ? col->metadata_key : col->name, sk->meta_keys[m]))
                 cons.names[np + m] = col->name;
         }
     }
@@ -616,11 +617,12 @@ static bool cp_scan(const CpNode *cn, json_t *j)
 {
     const ExCtx *x = cn->x;
     const WRel *r = wrel_as_scan(cn->r);
+    const WRelScan *sc = wrel_scan(r);
     WArena *a = cn->a;
     const ExNode *node = cn->node;
     json_t *sts = json_object();
     const WRel *wm = NULL;
-    json_object_set_new(sts, "table", table_json(x, r->table, r->table_qname, wm));
+    json_object_set_new(sts, "table", table_json(x, sc->table, sc->table_qname, wm));
     json_t *ab = json_array();
     if (node && node->pushed_filter) {
         json_t *f = json_object();
@@ -648,8 +650,8 @@ static bool cp_scan(const CpNode *cn, json_t *j)
         for (int k = 0; k < node->nproj; k++) {
             produced.names[k] = r->out.names[node->proj[k]];
             produced.types[k] = r->out.types[node->proj[k]];
-            if (node->proj[k] < r->nfields) { json_array_append_new(pf, cp_ints_json(1, &node->proj[k])); nphys++; }
-            else json_array_append_new(keys, json_string(r->meta_keys[node->proj[k] - r->nfields]));
+            if (node->proj[k] < sc->nfields) { json_array_append_new(pf, cp_ints_json(1, &node->proj[k])); nphys++; }
+            else json_array_append_new(keys, json_string(sc->meta_keys[node->proj[k] - sc->nfields]));
         }
         WStrBuf pt, ptp;
         wsb_init(&pt);
@@ -658,7 +660,7 @@ static bool cp_scan(const CpNode *cn, json_t *j)
         wsb_puts(&ptp, "ROW<");
         for (int k = 0, q = 0; k < produced.n; k++) {
             wsb_printf(&pt, "%s`%s` %s", k ? ", " : "", produced.names[k], ex_type_serial(a, produced.types[k]));
-            if (node->proj[k] < r->nfields)
+            if (node->proj[k] < sc->nfields)
                 wsb_printf(&ptp, "%s`%s` %s", q++ ? ", " : "", produced.names[k], ex_type_serial(a, produced.types[k]));
         }
         wsb_puts(&pt, "> NOT NULL");
@@ -712,12 +714,13 @@ static bool cp_watermark(const CpNode *cn, json_t *j)
 {
     const ExCtx *x = cn->x;
     const WRel *r = cn->r;
+    const WRelWatermark *ww = wrel_watermark(r);
     WArena *a = cn->a;
     const int *cm = cn->cm;
     /* the expression reads the input before it is a time attribute */
-    json_object_set_new(j, "watermarkExpr", r->wm_expr ? ex_rex_json(x->p, plain_time_refs(a, r->wm_expr), cm)
+    json_object_set_new(j, "watermarkExpr", ww->expr ? ex_rex_json(x->p, plain_time_refs(a, ww->expr), cm)
                                                        : json_null());
-    json_object_set_new(j, "rowtimeFieldIndex", json_integer(cm ? cm[r->rowtime_col] : r->rowtime_col));
+    json_object_set_new(j, "rowtimeFieldIndex", json_integer(cm ? cm[ww->rowtime_col] : ww->rowtime_col));
     return false;
 }
 
@@ -725,12 +728,13 @@ static bool cp_values(const CpNode *cn, json_t *j)
 {
     const ExCtx *x = cn->x;
     const WRel *r = cn->r;
+    const WRelValues *rv = wrel_values(r);
     json_t *tuples = json_array();
-    for (int i = 0; i < r->nrows; i++) {
+    for (int i = 0; i < rv->nrows; i++) {
         json_t *row = json_array();
         for (int k = 0; k < r->out.n; k++) {
-            WExpr lit = {.kind = WX_LITERAL, .type = r->out.types[k], .lit = r->rows[i][k],
-                         .is_null = r->row_nulls[i][k] != 0};
+            WExpr lit = {.kind = WX_LITERAL, .type = r->out.types[k], .lit = rv->rows[i][k],
+                         .is_null = rv->row_nulls[i][k] != 0};
             json_array_append_new(row, ex_rex_json(x->p, &lit, NULL));
         }
         json_array_append_new(tuples, row);
@@ -985,6 +989,7 @@ static bool cp_sink(const CpNode *cn, json_t *j)
 {
     const ExCtx *x = cn->x;
     const WRel *r = wrel_as_sink(cn->r);
+    const WRelSink *sk = wrel_sink(r);
     const WRel *in = cn->in;
     const ExNode *node = cn->node;
     json_t *c = json_object();
@@ -995,23 +1000,23 @@ static bool cp_sink(const CpNode *cn, json_t *j)
     json_object_set_new(c, "table.exec.sink.upsert-materialize", enum_option(x, "table.exec.sink.upsert-materialize", "AUTO"));
     json_object_set_new(j, "configuration", c);
     json_t *dts = json_object();
-    if (r->sink_table) json_object_set_new(dts, "table", table_json(x, r->sink_table, r->sink_qname, NULL));
-    if (r->ntarget_cols) {
+    if (sk->table) json_object_set_new(dts, "table", table_json(x, sk->table, sk->qname, NULL));
+    if (sk->ntarget_cols) {
         json_t *tc = json_array();
-        for (int k = 0; k < r->ntarget_cols; k++) json_array_append_new(tc, json_pack("[i]", r->target_cols[k]));
+        for (int k = 0; k < sk->ntarget_cols; k++) json_array_append_new(tc, json_pack("[i]", sk->target_cols[k]));
         json_object_set_new(dts, "targetColumns", tc);
     }
     json_t *ab = json_array();
-    if (r->sink_nstatic) {
+    if (sk->nstatic) {
         /* INSERT ... PARTITION (k = 'v'): Flink's Partitioning sink ability */
         json_t *pa = json_object(), *part = json_object();
         json_object_set_new(pa, "type", json_string("Partitioning"));
-        for (int k = 0; k < r->sink_nstatic; k++)
-            json_object_set_new(part, r->sink_static_keys[k], json_string(r->sink_static_values[k]));
+        for (int k = 0; k < sk->nstatic; k++)
+            json_object_set_new(part, sk->static_keys[k], json_string(sk->static_values[k]));
         json_object_set_new(pa, "partition", part);
         json_array_append_new(ab, pa);
     }
-    if (r->nmeta && r->sink_table) json_array_append_new(ab, writing_metadata_json(x, r));
+    if (sk->nmeta && sk->table) json_array_append_new(ab, writing_metadata_json(x, r));
     if (json_array_size(ab)) json_object_set_new(dts, "abilities", ab);
     else json_decref(ab);
     json_object_set_new(j, "dynamicTableSink", dts);
@@ -1022,8 +1027,8 @@ static bool cp_sink(const CpNode *cn, json_t *j)
         json_object_set_new(j, "inputUpsertKey", cp_ints_json(in->nunique, in->unique));
     if (node && node->materializer)
         json_object_set_new(j, "state", cp_one_state(node->materializer->ttl_ms, "sinkMaterializeState"));
-    if (r->sink_conflict)
-        json_object_set_new(j, "conflictStrategy", json_pack("{s:s}", "behavior", wplan_conflict_name(r->sink_conflict)));
+    if (sk->conflict)
+        json_object_set_new(j, "conflictStrategy", json_pack("{s:s}", "behavior", wplan_conflict_name(sk->conflict)));
     return false;
 }
 
@@ -1101,10 +1106,11 @@ static bool cp_lookup_join(const CpNode *cn, json_t *j)
     WArena *a = cn->a;
     const WRel *in = cn->in;
     const WRel *dim = rj->lookup_scan;
+    const WRelScan *ds = wrel_scan(dim);
     json_object_set_new(j, "joinType", json_string(rj->type == AJ_LEFT ? "LEFT" : "INNER"));
     json_object_set_new(j, "joinCondition", rj->shown_cond ? ex_rex_json(x->p, rj->shown_cond, NULL) : json_null());
     json_t *tt = json_object(), *lts = json_object();
-    json_object_set_new(lts, "table", table_json(x, dim->table, dim->table_qname, NULL));
+    json_object_set_new(lts, "table", table_json(x, ds->table, ds->table_qname, NULL));
     /* the conjuncts on dim columns alone (not in joinCondition): Flink's jdbc source takes
        them as pushed-down predicates over the dim row */
     WExpr *cs[256];
@@ -1140,7 +1146,7 @@ static bool cp_lookup_join(const CpNode *cn, json_t *j)
     wsb_free(&t);
     json_object_set_new(j, "temporalTable", tt);
     json_t *keys = json_object();
-    bool pk_in_keys = dim->table->npk > 0;
+    bool pk_in_keys = ds->table->npk > 0;
     for (int k = 0; k < r->nkeys; k++) {
         json_t *f = json_object();
         json_object_set_new(f, "type", json_string("FieldRef"));
@@ -1149,10 +1155,10 @@ static bool cp_lookup_join(const CpNode *cn, json_t *j)
         snprintf(idx, sizeof idx, "%d", rj->right_keys[k]);
         json_object_set_new(keys, idx, f);
     }
-    for (int p = 0; p < dim->table->npk; p++) {
+    for (int p = 0; p < ds->table->npk; p++) {
         bool found = false;
         for (int k = 0; k < r->nkeys; k++)
-            found = found || !strcmp(dim->out.names[rj->right_keys[k]], dim->table->cols[dim->table->pk[p]].name);
+            found = found || !strcmp(dim->out.names[rj->right_keys[k]], ds->table->cols[ds->table->pk[p]].name);
         pk_in_keys = pk_in_keys && found;
     }
     json_object_set_new(j, "lookupKeys", keys);
@@ -1344,10 +1350,11 @@ static int node_index(const ExCtx *x, const WRel *r)
 static bool values_are_literals(WPlanCtx *p, const WRel *r)
 {
     if (r->kind != WR_VALUES) return true;
-    for (int i = 0; i < r->nrows; i++)
+    const WRelValues *rv = wrel_values(r);
+    for (int i = 0; i < rv->nrows; i++)
         for (int k = 0; k < r->out.n; k++) {
             WTypeId id = r->out.types[k]->id;
-            if (r->row_nulls[i][k] || (id != WT_ARRAY && id != WT_MAP && id != WT_MULTISET && id != WT_ROW)) continue;
+            if (rv->row_nulls[i][k] || (id != WT_ARRAY && id != WT_MAP && id != WT_MULTISET && id != WT_ROW)) continue;
             WStrBuf t;
             wsb_init(&t);
             wtype_to_string(r->out.types[k], &t);
@@ -1370,7 +1377,7 @@ bool wexplain_compiled_plan(WPlanCtx *p, WRel **roots, int n, WStrBuf *out)
     ExCtx x;
     if (!ex_ctx_init(&x, p, roots, n)) return false;
     for (int i = 0; i < n; i++)
-        if (roots[i]->kind != WR_SINK || !roots[i]->sink_table)
+        if (roots[i]->kind != WR_SINK || !wrel_sink(roots[i])->table)
             return werr_set(p->err, WEXC_TABLE, "Only INSERT or STATEMENT SET can be compiled into a plan.");
     for (int i = 0; i < x.n; i++)
         if (!values_are_literals(p, x.nodes[i].rel)) return false;

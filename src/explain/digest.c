@@ -537,9 +537,10 @@ typedef struct DgNode {
 static void dg_scan(const DgNode *dn, WStrBuf *out)
 {
     const WRel *r = wrel_as_scan(dn->r);
+    const WRelScan *sc = wrel_scan(r);
     ExNode *node = dn->node;
     wsb_puts(out, "(table=[[");
-    table_path(out, r->table_qname ? r->table_qname : r->table->name);
+    table_path(out, sc->table_qname ? sc->table_qname : sc->table->name);
     if (node && node->pushed_filter) {
         /* the pushed predicate refers to the scan's (projected) fields */
         wsb_puts(out, ", filter=[");
@@ -551,21 +552,21 @@ static void dg_scan(const DgNode *dn, WStrBuf *out)
         wsb_puts(out, ", project=[");
         bool first = true;
         for (int i = 0; i < node->nproj; i++) {
-            if (node->proj[i] >= r->nfields) continue;
+            if (node->proj[i] >= sc->nfields) continue;
             wsb_printf(out, "%s%s", first ? "" : ", ", r->out.names[node->proj[i]]);
             first = false;
         }
         wsb_puts(out, "], metadata=[");
         first = true;
         for (int i = 0; i < node->nproj; i++) {
-            if (node->proj[i] < r->nfields) continue;
-            wsb_printf(out, "%s%s", first ? "" : ", ", r->meta_keys[node->proj[i] - r->nfields]);
+            if (node->proj[i] < sc->nfields) continue;
+            wsb_printf(out, "%s%s", first ? "" : ", ", sc->meta_keys[node->proj[i] - sc->nfields]);
             first = false;
         }
         wsb_putc(out, ']');
-    } else if (r->nmeta) {
+    } else if (sc->nmeta) {
         wsb_puts(out, ", metadata=[");
-        for (int m = 0; m < r->nmeta; m++) wsb_printf(out, "%s%s", m ? ", " : "", r->meta_keys[m]);
+        for (int m = 0; m < sc->nmeta; m++) wsb_printf(out, "%s%s", m ? ", " : "", sc->meta_keys[m]);
         wsb_putc(out, ']');
     }
     wsb_puts(out, "]], fields=[");
@@ -583,6 +584,7 @@ static void dg_values(const DgNode *dn, WStrBuf *out)
 {
     const ExCtx *x = dn->x;
     const WRel *r = dn->r;
+    const WRelValues *rv = wrel_values(r);
     ExDialect d = dn->d;
     /* Calcite's Values: type=[RecordType(...)] only at the DIGEST_ATTRIBUTES level (the
        physical plan without costs), the tuples as RexLiterals print in every plan; Flink's
@@ -598,11 +600,11 @@ static void dg_values(const DgNode *dn, WStrBuf *out)
         wsb_puts(out, ")], ");
     }
     wsb_puts(out, "tuples=[[");
-    for (int i = 0; i < r->nrows; i++) {
+    for (int i = 0; i < rv->nrows; i++) {
         wsb_printf(out, "%s{ ", i ? ", " : "");
         for (int k = 0; k < r->out.n; k++) {
-            WExpr lit = {.kind = WX_LITERAL, .type = r->out.types[k], .lit = r->rows[i][k],
-                         .is_null = r->row_nulls[i][k] != 0};
+            WExpr lit = {.kind = WX_LITERAL, .type = r->out.types[k], .lit = rv->rows[i][k],
+                         .is_null = rv->row_nulls[i][k] != 0};
             if (k) wsb_puts(out, ", ");
             if (!lit.is_null && (lit.type->id == WT_VARCHAR || lit.type->id == WT_CHAR)) {
                 /* the tuples keep the CHAR literals as written; the row type widens them */
@@ -663,10 +665,11 @@ static void dg_union(const DgNode *dn, WStrBuf *out)
 static void dg_watermark(const DgNode *dn, WStrBuf *out)
 {
     const WRel *r = dn->r;
+    const WRelWatermark *ww = wrel_watermark(r);
     ExDialect d = dn->d;
     const char *const *inn = dn->inn;
-    wsb_printf(out, "(rowtime=[%s], watermark=[", inn[r->rowtime_col]);
-    if (r->wm_expr) ex_rex(out, r->wm_expr, inn, d);
+    wsb_printf(out, "(rowtime=[%s], watermark=[", inn[ww->rowtime_col]);
+    if (ww->expr) ex_rex(out, ww->expr, inn, d);
     wsb_puts(out, "])");
 }
 
@@ -676,7 +679,7 @@ static void dg_sink(const DgNode *dn, WStrBuf *out)
     const WRel *r = wrel_as_sink(dn->r);
     const char *const *inn = dn->inn;
     ExNode *node = dn->node;
-    wsb_printf(out, "(table=[%s], ", r->sink_qname ? r->sink_qname : "collect");
+    wsb_printf(out, "(table=[%s], ", wrel_sink(r)->qname ? wrel_sink(r)->qname : "collect");
     wplan_target_columns_text(out, r);
     wsb_puts(out, "fields=[");
     /* Flink lists the input's field names (the sink writes by position): those of the node
@@ -688,7 +691,7 @@ static void dg_sink(const DgNode *dn, WStrBuf *out)
     }
     wsb_putc(out, ']');
     if (node && node->materializer) wsb_puts(out, ", upsertMaterialize=[true]");
-    if (r->sink_conflict) wsb_printf(out, ", conflictStrategy=[%s]", wplan_conflict_name(r->sink_conflict));
+    if (wrel_sink(r)->conflict) wsb_printf(out, ", conflictStrategy=[%s]", wplan_conflict_name(wrel_sink(r)->conflict));
     wsb_putc(out, ')');
 }
 
@@ -795,7 +798,7 @@ static void dg_lookup_join(const DgNode *dn, WStrBuf *out)
     /* conjuncts on the dim table's columns alone are pushed into the jdbc source (Flink's
        SupportsFilterPushDown) and are not shown */
     const char *const *jn = join_names(x, r);
-    wsb_printf(out, "(table=[%s], joinType=[%s], lookup=[", rj->lookup_scan->table_qname,
+    wsb_printf(out, "(table=[%s], joinType=[%s], lookup=[", wrel_scan(rj->lookup_scan)->table_qname,
                join_type_name(r));
     for (int k = 0; k < r->nkeys; k++)
         wsb_printf(out, "%s%s=%s", k ? ", " : "", rj->lookup_scan->out.names[rj->right_keys[k]],

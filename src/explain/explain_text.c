@@ -149,7 +149,7 @@ static void cost_scan(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost
 
 static void cost_values(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self)
 {
-    c->rowcount = self->rows = r->nrows;
+    c->rowcount = self->rows = wrel_values(r)->nrows;
     self->cpu = 1;
 }
 
@@ -454,9 +454,10 @@ static bool agg_splittable(const WRel *r)
 
 static bool source_unbounded(const WRel *r)
 {
-    if (r->kind == WR_SCAN && r->table) {
-        const WConnCaps *caps = wconnector_caps(&r->table->options);
-        return caps && caps->unbounded && caps->unbounded(&r->table->options);
+    const WTable *t = r->kind == WR_SCAN ? wrel_scan(r)->table : NULL;
+    if (t) {
+        const WConnCaps *caps = wconnector_caps(&t->options);
+        return caps && caps->unbounded && caps->unbounded(&t->options);
     }
     for (int i = 0; i < r->ninputs; i++) if (source_unbounded(r->inputs[i])) return true;
     return false;
@@ -771,6 +772,7 @@ static void sink_nodes(const ExCtx *x, const WRel *r, const WRel *in, int id, SN
                        int parallelism)
 {
     WArena *a = x->p->arena;
+    const WRelSink *sk = wrel_sink(r);
     if (*n + 5 > cap) return;
     const WRel *mat = r->ninputs == 1 && r->inputs[0]->kind == WR_SINK_MATERIALIZER ? r->inputs[0] : NULL;
     WStrBuf d;
@@ -786,7 +788,7 @@ static void sink_nodes(const ExCtx *x, const WRel *r, const WRel *in, int id, SN
     int64_t sp = 0;
     WError tmp;
     werr_clear(&tmp);
-    if (r->sink_table && wopts_get_long(&r->sink_table->options, "sink.parallelism", 0, &sp, &tmp) && sp > 0 &&
+    if (sk->table && wopts_get_long(&sk->table->options, "sink.parallelism", 0, &sp, &tmp) && sp > 0 &&
         sp <= 32768)
         sink_p = (int)sp;
     parallelism = chain_p;
@@ -800,12 +802,13 @@ static void sink_nodes(const ExCtx *x, const WRel *r, const WRel *in, int id, SN
     }
     wsb_free(&d);
     if (mat) {
+        const WRelSink *mk = wrel_sink(mat);
         WStrBuf pk;
         wsb_init(&pk);
         for (int k = 0; k < mat->nkeys; k++)
-            wsb_printf(&pk, "%s%s", k ? ", " : "", mat->key_names ? mat->key_names[k]
+            wsb_printf(&pk, "%s%s", k ? ", " : "", mk->key_names ? mk->key_names[k]
                                                    : mat->keys[k] < mat->out.n ? mat->out.names[mat->keys[k]] : "?");
-        if (mat->sink_conflict == ACF_ERROR || mat->sink_conflict == ACF_NOTHING) {
+        if (mk->conflict == ACF_ERROR || mk->conflict == ACF_NOTHING) {
             /* Flink 2.3: the compacting materializer is fed by a WatermarkTimestampAssigner */
             int aid = *n + 1;
             s[(*n)++] = (SNode){NULL, aid, sink_p};
@@ -832,7 +835,7 @@ static void sink_nodes(const ExCtx *x, const WRel *r, const WRel *in, int id, SN
     int sid = *n + 1;
     if (wrel_sink_writer(r)) {
         s[(*n)++] = (SNode){r, sid, parallelism};
-        const char *w = wa_sprintf(a, "%s[%d]: Writer", r->sink_table->name, id);
+        const char *w = wa_sprintf(a, "%s[%d]: Writer", sk->table->name, id);
         stream_op_preds(arr, sid, w, "Operator", w, parallelism, preds);
         return;
     }
@@ -846,7 +849,7 @@ static void sink_nodes(const ExCtx *x, const WRel *r, const WRel *in, int id, SN
         wsb_init(&dg);
         ex_digest(x, r, EXD_EXEC, &dg);
         s[(*n)++] = (SNode){r, sid, parallelism};
-        stream_op_preds(arr, sid, wa_sprintf(a, "Sink: %s[%d]", r->sink_table ? r->sink_table->name : "collect", id),
+        stream_op_preds(arr, sid, wa_sprintf(a, "Sink: %s[%d]", sk->table ? sk->table->name : "collect", id),
                         "Data Sink", wa_sprintf(a, "[%d]:%s", id, dg.buf ? dg.buf : ""), parallelism, preds);
         wsb_free(&dg);
         return;
@@ -912,10 +915,11 @@ static void stream_nodes(const ExCtx *x, const WRel *r, SNode *s, int *n, int ca
     char *type;
     const char *pact = "Operator";
     if (r->kind == WR_SCAN || r->kind == WR_VALUES) {
-        type = wa_sprintf(x->p->arena, "Source: %s[%d]", r->table ? r->table->name : "Values", id);
+        const WTable *t = r->kind == WR_SCAN ? wrel_scan(r)->table : NULL;
+        type = wa_sprintf(x->p->arena, "Source: %s[%d]", t ? t->name : "Values", id);
         pact = "Data Source";
     } else if (r->kind == WR_SINK) {
-        type = wa_sprintf(x->p->arena, "Sink: %s[%d]", r->sink_table ? r->sink_table->name : "collect", id);
+        type = wa_sprintf(x->p->arena, "Sink: %s[%d]", wrel_sink(r)->table ? wrel_sink(r)->table->name : "collect", id);
         pact = "Data Sink";
     } else {
         type = wa_sprintf(x->p->arena, "%s[%d]", ex_rel_name(r), id);

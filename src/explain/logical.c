@@ -227,7 +227,7 @@ static bool ast_sink(AstNode *a)
 {
     const WRel *r = a->r;
     WStrBuf *out = a->out;
-    wsb_printf(out, "LogicalSink(table=[%s], ", r->sink_qname ? r->sink_qname : "collect");
+    wsb_printf(out, "LogicalSink(table=[%s], ", wrel_sink(r)->qname ? wrel_sink(r)->qname : "collect");
     wplan_target_columns_text(out, r);
     wsb_puts(out, "fields=[");
     /* Flink 2.x lists the query's field names (the sink writes by position) */
@@ -273,16 +273,17 @@ static bool ast_calc(AstNode *a)
 static bool ast_scan(AstNode *a)
 {
     const WRel *r = a->r;
+    const WRelScan *sc = wrel_scan(r);
     WStrBuf *out = a->out;
     wsb_puts(out, "LogicalTableScan(table=[[");
-    const char *q = r->table_qname ? r->table_qname : r->table->name;
+    const char *q = sc->table_qname ? sc->table_qname : sc->table->name;
     for (const char *s = q; *s; s++) {
         if (*s == '.') wsb_puts(out, ", ");
         else wsb_putc(out, *s);
     }
-    if (r->nmeta) {
+    if (sc->nmeta) {
         wsb_puts(out, ", metadata=[");
-        for (int m = 0; m < r->nmeta; m++) wsb_printf(out, "%s%s", m ? ", " : "", r->meta_keys[m]);
+        for (int m = 0; m < sc->nmeta; m++) wsb_printf(out, "%s%s", m ? ", " : "", sc->meta_keys[m]);
         wsb_putc(out, ']');
     }
     wsb_puts(out, "]]");
@@ -294,9 +295,10 @@ static bool ast_scan(AstNode *a)
 static bool ast_watermark(AstNode *a)
 {
     const WRel *r = a->r;
+    const WRelWatermark *ww = wrel_watermark(r);
     WStrBuf *out = a->out;
-    wsb_printf(out, "LogicalWatermarkAssigner(rowtime=[%s], watermark=[", r->inputs[0]->out.names[r->rowtime_col]);
-    if (r->wm_expr) ex_rex(out, r->wm_expr, NULL, EXD_AST);
+    wsb_printf(out, "LogicalWatermarkAssigner(rowtime=[%s], watermark=[", r->inputs[0]->out.names[ww->rowtime_col]);
+    if (ww->expr) ex_rex(out, ww->expr, NULL, EXD_AST);
     wsb_puts(out, "])\n");
     return true;
 }
@@ -384,13 +386,14 @@ static bool ast_union(AstNode *a)
 static bool ast_values(AstNode *a)
 {
     const WRel *r = a->r;
+    const WRelValues *rv = wrel_values(r);
     WStrBuf *out = a->out;
     wsb_puts(out, "LogicalValues(tuples=[[");
-    for (int i = 0; i < r->nrows; i++) {
+    for (int i = 0; i < rv->nrows; i++) {
         wsb_printf(out, "%s{ ", i ? ", " : "");
         for (int k = 0; k < r->out.n; k++) {
-            WExpr lit = {.kind = WX_LITERAL, .type = r->out.types[k], .lit = r->rows[i][k],
-                         .is_null = r->row_nulls[i][k] != 0};
+            WExpr lit = {.kind = WX_LITERAL, .type = r->out.types[k], .lit = rv->rows[i][k],
+                         .is_null = rv->row_nulls[i][k] != 0};
             if (k) wsb_puts(out, ", ");
             ex_tuple_literal(out, &lit, EXD_AST);
         }

@@ -351,9 +351,10 @@ static WRel *rdn_watermark_assigner(Rd *r, RdNode *n)
     json_t *j = n->j;
     WRel *in = n->in;
     WRel *x = rd_new_rel(r, WR_WATERMARK, 1);
-    x->rowtime_col = rd_int(json_object_get(j, "rowtimeFieldIndex"), RD_BAD_INDEX);
-    x->wm_expr = rd_rex(r, json_object_get(j, "watermarkExpr"), &in->out);
-    if (!x->wm_expr) return NULL;
+    WRelWatermark *ww = wrel_watermark_mut(x);
+    ww->rowtime_col = rd_int(json_object_get(j, "rowtimeFieldIndex"), RD_BAD_INDEX);
+    ww->expr = rd_rex(r, json_object_get(j, "watermarkExpr"), &in->out);
+    if (!ww->expr) return NULL;
     return x;
 }
 
@@ -394,19 +395,20 @@ static WRel *rdn_values(Rd *r, RdNode *n)
     json_t *j = n->j;
     WSchema *out = &n->out;
     WRel *x = rd_new_rel(r, WR_VALUES, 0);
+    WRelValues *rv = wrel_values_mut(x);
     json_t *tuples = json_object_get(j, "tuples");
-    x->nrows = (int)json_array_size(tuples);
-    x->rows = WA_ARRAY(r->a, WDatum *, x->nrows ? x->nrows : 1);
-    x->row_nulls = WA_ARRAY(r->a, uint8_t *, x->nrows ? x->nrows : 1);
-    for (int i = 0; i < x->nrows; i++) {
-        x->rows[i] = WA_ARRAY(r->a, WDatum, out->n ? out->n : 1);
-        x->row_nulls[i] = WA_ARRAY(r->a, uint8_t, out->n ? out->n : 1);
+    rv->nrows = (int)json_array_size(tuples);
+    rv->rows = WA_ARRAY(r->a, WDatum *, rv->nrows ? rv->nrows : 1);
+    rv->row_nulls = WA_ARRAY(r->a, uint8_t *, rv->nrows ? rv->nrows : 1);
+    for (int i = 0; i < rv->nrows; i++) {
+        rv->rows[i] = WA_ARRAY(r->a, WDatum, out->n ? out->n : 1);
+        rv->row_nulls[i] = WA_ARRAY(r->a, uint8_t, out->n ? out->n : 1);
         json_t *row = json_array_get(tuples, (size_t)i);
         for (int k = 0; k < out->n; k++) {
             WExpr *lit = rd_rex(r, json_array_get(row, (size_t)k), out);
             if (!lit) return NULL;
-            x->rows[i][k] = lit->lit;
-            x->row_nulls[i][k] = lit->is_null;
+            rv->rows[i][k] = lit->lit;
+            rv->row_nulls[i][k] = lit->is_null;
         }
     }
     x->changelog = WCM_INSERT;

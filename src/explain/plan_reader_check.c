@@ -186,7 +186,7 @@ static bool rdc_calc(Rd *r, WRel *x, const WRel *in, const WSchema *is)
 
 static bool rdc_watermark(Rd *r, WRel *x, const WRel *in, const WSchema *is)
 {
-    return time_col_ok(r, "rowtimeFieldIndex", is, x->rowtime_col) && passthrough_ok(r, x, is);
+    return time_col_ok(r, "rowtimeFieldIndex", is, wrel_watermark(x)->rowtime_col) && passthrough_ok(r, x, is);
 }
 
 static bool rdc_exchange(Rd *r, WRel *x, const WRel *in, const WSchema *is)
@@ -216,14 +216,14 @@ static bool rdc_sink_materializer(Rd *r, WRel *x, const WRel *in, const WSchema 
 
 static bool rdc_sink(Rd *r, WRel *x, const WRel *in, const WSchema *is)
 {
-    const WTable *t = x->sink_table;
+    const WTable *t = wrel_sink(x)->table;
     int phys = 0;
     for (int i = 0; i < t->ncols; i++) if (t->cols[i].kind == WCOL_PHYSICAL) phys++;
     if (is->n < phys)
         return bad(r, "dynamicTableSink.table", "has %d physical column(s), but the sink's input has %d.", phys, is->n);
-    if (is->n < phys + x->nmeta)
+    if (is->n < phys + wrel_sink(x)->nmeta)
         return bad(r, "dynamicTableSink.abilities", "writes %d metadata column(s) after %d physical one(s), but the "
-                   "sink's input has %d column(s).", x->nmeta, phys, is->n);
+                   "sink's input has %d column(s).", wrel_sink(x)->nmeta, phys, is->n);
     return true;
 }
 

@@ -149,17 +149,18 @@ WRel *rd_lookup_join(Rd *r, json_t *j, WRel *in)
     WTable *t = table_from_json(r, json_object_get(lts, "table"), &qname);
     if (!t) return NULL;
     WRel *dim = wrel_new(r->p, WR_SCAN, 0);
+    WRelScan *ds = wrel_scan_mut(dim);
     dim->nunique = -1;
-    dim->table = t;
-    dim->table_qname = qname;
+    ds->table = t;
+    ds->table_qname = qname;
     int *phys = WA_ARRAY(r->a, int, t->ncols ? t->ncols : 1);
     int np = wtable_physical(t, phys);
-    dim->nfields = dim->out.n = np;
-    dim->fields = WA_ARRAY(r->a, int, np ? np : 1);
+    ds->nfields = dim->out.n = np;
+    ds->fields = WA_ARRAY(r->a, int, np ? np : 1);
     dim->out.names = WA_ARRAY(r->a, const char *, np ? np : 1);
     dim->out.types = WA_ARRAY(r->a, const WType *, np ? np : 1);
     for (int i = 0; i < np; i++) {
-        dim->fields[i] = i;
+        ds->fields[i] = i;
         dim->out.names[i] = t->cols[phys[i]].name;
         dim->out.types[i] = t->cols[phys[i]].type;
     }
@@ -218,17 +219,18 @@ WRel *rd_scan(Rd *r, json_t *j, const WSchema *out)
         WTable *t = table_from_json(r, json_object_get(sts, "table"), &qname);
         if (!t) return NULL;
         x = rd_new_rel(r, WR_SCAN, 0);
-        x->table = t;
-        x->table_qname = qname;
+        WRelScan *sc = wrel_scan_mut(x);
+        sc->table = t;
+        sc->table_qname = qname;
         int *phys = WA_ARRAY(r->a, int, t->ncols ? t->ncols : 1);
         int np = wtable_physical(t, phys);
-        x->nfields = np;
-        x->fields = WA_ARRAY(r->a, int, np ? np : 1);
+        sc->nfields = np;
+        sc->fields = WA_ARRAY(r->a, int, np ? np : 1);
         x->out.n = np;
         x->out.names = WA_ARRAY(r->a, const char *, np ? np : 1);
         x->out.types = WA_ARRAY(r->a, const WType *, np ? np : 1);
         for (int i = 0; i < np; i++) {
-            x->fields[i] = i;
+            sc->fields[i] = i;
             x->out.names[i] = t->cols[phys[i]].name;
             x->out.types[i] = t->cols[phys[i]].type;
             /* time attributes as the plan's output type marks them */
@@ -239,13 +241,13 @@ WRel *rd_scan(Rd *r, json_t *j, const WSchema *out)
         /* the table's metadata columns, read after the physical ones as the binder reads them */
         if (!wplan_scan_metadata(r->p, t, x, wopts_get(&t->options, "connector"))) return NULL;
         const char *fmt = wopts_get(&t->options, "format");
-        x->source_changelog = wplan_changelog_format(fmt);
-        x->changelog = x->source_changelog ? ALL_KINDS : WCM_INSERT;
+        sc->source_changelog = wplan_changelog_format(fmt);
+        x->changelog = sc->source_changelog ? ALL_KINDS : WCM_INSERT;
         if (wplan_upsert_connector(wopts_get(&t->options, "connector"))) {
-            x->source_changelog = true;
+            sc->source_changelog = true;
             x->changelog = WCM_UPDATE_AFTER | WCM_DELETE;
         }
-        if (x->source_changelog) {
+        if (sc->source_changelog) {
             const char *m = wopts_get(&t->options, "changelog-csv.changelog-mode");
             if (m) {
                 uint8_t bits = 0;
@@ -291,7 +293,7 @@ WRel *rd_scan(Rd *r, json_t *j, const WSchema *out)
                     if (col >= np) col = RD_BAD_INDEX;
                 } else {
                     const char *key = json_string_value(json_array_get(mkeys, (size_t)(k - nphys)));
-                    for (int m = 0; key && m < x->nmeta; m++) if (!strcmp(x->meta_keys[m], key)) col = np + m;
+                    for (int m = 0; key && m < sc->nmeta; m++) if (!strcmp(sc->meta_keys[m], key)) col = np + m;
                 }
                 if (col < 0 || col >= x->out.n) { rd_fail(r, "The compiled plan projects a missing column%s", ""); return NULL; }
                 c->exprs[k] = wexpr_column(r->a, col, x->out.types[col], x->out.names[col]);
@@ -309,12 +311,13 @@ WRel *rd_scan(Rd *r, json_t *j, const WSchema *out)
    the table's partition key order, a column that is not a partition key is refused. */
 static bool rd_sink_abilities(Rd *r, json_t *abs, WRel *x)
 {
-    const WTable *t = x->sink_table;
+    WRelSink *sk = wrel_sink_mut(x);
+    const WTable *t = sk->table;
     for (size_t i = 0; i < json_array_size(abs); i++) {
         json_t *ab = json_array_get(abs, i);
         const char *type = json_string_value(json_object_get(ab, "type"));
         if (type && !strcmp(type, "Overwrite")) {
-            x->sink_overwrite = json_is_true(json_object_get(ab, "overwrite"));
+            sk->overwrite = json_is_true(json_object_get(ab, "overwrite"));
             continue;
         }
         if (type && !strcmp(type, "WritingMetadata")) {
@@ -322,14 +325,14 @@ static bool rd_sink_abilities(Rd *r, json_t *abs, WRel *x)
             json_t *keys = json_object_get(ab, "metadataKeys");
             const char *conn = wopts_get(&t->options, "connector");
             int n = (int)json_array_size(keys);
-            x->nmeta = 0;
-            x->meta_keys = WA_ARRAY(r->a, const char *, n ? n : 1);
+            sk->nmeta = 0;
+            sk->meta_keys = WA_ARRAY(r->a, const char *, n ? n : 1);
             for (int k = 0; k < n; k++) {
                 const char *key = json_string_value(json_array_get(keys, k));
                 if (!key || !wplan_sink_metadata_type(r->a, conn, key))
                     return rd_fail(r, "The compiled plan's WritingMetadata sink ability names metadata key '%s', "
                                       "which the sink's connector cannot write.", key ? key : "");
-                x->meta_keys[x->nmeta++] = wa_strdup(r->a, key);
+                sk->meta_keys[sk->nmeta++] = wa_strdup(r->a, key);
             }
             continue;
         }
@@ -345,15 +348,15 @@ static bool rd_sink_abilities(Rd *r, json_t *abs, WRel *x)
                                   "partition column of the sink table (with a string value).", key);
         }
         int n = t->npartition ? t->npartition : 1;
-        x->sink_static_keys = WA_ARRAY(r->a, const char *, n);
-        x->sink_static_values = WA_ARRAY(r->a, const char *, n);
-        x->sink_nstatic = 0;
+        sk->static_keys = WA_ARRAY(r->a, const char *, n);
+        sk->static_values = WA_ARRAY(r->a, const char *, n);
+        sk->nstatic = 0;
         for (int k = 0; k < t->npartition; k++) {
             const char *name = t->cols[t->partition_keys[k]].name;
             json_t *val = json_object_get(part, name);
             if (!val) continue;
-            x->sink_static_keys[x->sink_nstatic] = name;
-            x->sink_static_values[x->sink_nstatic++] = wa_strdup(r->a, json_string_value(val));
+            sk->static_keys[sk->nstatic] = name;
+            sk->static_values[sk->nstatic++] = wa_strdup(r->a, json_string_value(val));
         }
     }
     return true;
@@ -363,11 +366,12 @@ static bool rd_sink_abilities(Rd *r, json_t *abs, WRel *x)
    is its input's row type): the ConstraintEnforcer checks the table's types, as after an INSERT. */
 void rd_sink_schema_from_table(Rd *r, WRel *x)
 {
-    const WTable *t = x->sink_table;
+    const WRelSink *sk = wrel_sink(x);
+    const WTable *t = sk->table;
     int *phys = WA_ARRAY(r->a, int, t->ncols ? t->ncols : 1);
     int np = wtable_physical(t, phys);
-    if (np + x->nmeta != x->out.n) return;     /* rd_check_node reports the mismatch */
-    int n = np + x->nmeta;
+    if (np + sk->nmeta != x->out.n) return;     /* rd_check_node reports the mismatch */
+    int n = np + sk->nmeta;
     WSchema s = {.n = n, .names = WA_ARRAY(r->a, const char *, n ? n : 1),
                  .types = WA_ARRAY(r->a, const WType *, n ? n : 1)};
     for (int i = 0; i < np; i++) {
@@ -375,9 +379,9 @@ void rd_sink_schema_from_table(Rd *r, WRel *x)
         s.types[i] = t->cols[phys[i]].type;
     }
     /* written metadata (WritingMetadata): named by their keys, typed by them */
-    for (int m = 0; m < x->nmeta; m++) {
-        s.names[np + m] = x->meta_keys[m];
-        s.types[np + m] = wplan_sink_metadata_type(r->a, wopts_get(&t->options, "connector"), x->meta_keys[m]);
+    for (int m = 0; m < sk->nmeta; m++) {
+        s.names[np + m] = sk->meta_keys[m];
+        s.types[np + m] = wplan_sink_metadata_type(r->a, wopts_get(&t->options, "connector"), sk->meta_keys[m]);
     }
     x->out = s;
 }
@@ -393,41 +397,43 @@ WRel *rd_sink(Rd *r, json_t *j, WRel **in)
         if (!t) return NULL;
         if (json_is_true(json_object_get(j, "requireUpsertMaterialize"))) {
             WRel *m = rd_new_rel(r, WR_SINK_MATERIALIZER, 1);
+            WRelSink *mk = wrel_sink_mut(m);
             m->inputs[0] = *in;
             m->out = (*in)->out;
             int *phys = WA_ARRAY(r->a, int, t->ncols ? t->ncols : 1);
             int np = wtable_physical(t, phys);
             m->nkeys = t->npk;
             m->keys = WA_ARRAY(r->a, int, t->npk ? t->npk : 1);
-            m->key_names = WA_ARRAY(r->a, const char *, t->npk ? t->npk : 1);
+            mk->key_names = WA_ARRAY(r->a, const char *, t->npk ? t->npk : 1);
             for (int k = 0; k < t->npk; k++) {
                 for (int i = 0; i < np; i++) if (phys[i] == t->pk[k]) m->keys[k] = i;
-                m->key_names[k] = t->cols[t->pk[k]].name;
+                mk->key_names[k] = t->cols[t->pk[k]].name;
             }
             m->ttl_ms = rd_ttl(r, j, 0);
             rd_derive_mode(m);
             *in = m;
         }
         x = rd_new_rel(r, WR_SINK, 1);
-        x->sink_table = t;
-        x->sink_qname = qname;
-        x->upsert_sink = t->npk > 0;
+        WRelSink *sk = wrel_sink_mut(x);
+        sk->table = t;
+        sk->qname = qname;
+        sk->upsert = t->npk > 0;
         json_t *tcs = json_object_get(dts, "targetColumns");
         if (json_is_array(tcs) && json_array_size(tcs)) {
-            x->ntarget_cols = (int)json_array_size(tcs);
-            x->target_cols = WA_ARRAY(r->a, int, x->ntarget_cols);
-            for (int k = 0; k < x->ntarget_cols; k++)
-                x->target_cols[k] = (int)json_integer_value(json_array_get(json_array_get(tcs, (size_t)k), 0));
+            sk->ntarget_cols = (int)json_array_size(tcs);
+            sk->target_cols = WA_ARRAY(r->a, int, sk->ntarget_cols);
+            for (int k = 0; k < sk->ntarget_cols; k++)
+                sk->target_cols[k] = (int)json_integer_value(json_array_get(json_array_get(tcs, (size_t)k), 0));
         }
         json_t *cs = json_object_get(j, "conflictStrategy");
         if (cs) {
             const char *b = json_string_value(json_object_get(cs, "behavior"));
-            x->sink_conflict = wplan_conflict_from_name(b);
-            if (!x->sink_conflict) {
+            sk->conflict = wplan_conflict_from_name(b);
+            if (!sk->conflict) {
                 rd_fail(r, "The compiled plan's sink has an unknown conflict behavior: '%s'.", b ? b : "");
                 return NULL;
             }
-            if ((*in)->kind == WR_SINK_MATERIALIZER) (*in)->sink_conflict = x->sink_conflict;
+            if ((*in)->kind == WR_SINK_MATERIALIZER) wrel_sink_mut(*in)->conflict = sk->conflict;
         }
         if (!rd_sink_abilities(r, json_object_get(dts, "abilities"), x)) return NULL;
     return x;

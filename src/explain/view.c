@@ -27,7 +27,7 @@ const WStateTtlHint *ex_hint(const ExCtx *x, const WRel *r)
 
 const WRel *ex_root(const WRel *r)
 {
-    if (r->kind == WR_SINK && !r->sink_table && r->ninputs == 1) {
+    if (r->kind == WR_SINK && !wrel_sink(r)->table && r->ninputs == 1) {
         r = r->inputs[0];
         if (r->kind == WR_EXCHANGE && r->exchange_collect) r = r->inputs[0];
     }
@@ -189,15 +189,17 @@ static void order_refs(const WExpr *e, int *order, int *k, bool *seen, int n)
 
 static bool projectable(const WRel *scan)
 {
-    if (scan->kind != WR_SCAN || !scan->table) return false;
+    const WTable *t = scan->kind == WR_SCAN ? wrel_scan(scan)->table : NULL;
+    if (!t) return false;
     /* a connector weir does not know is taken to push projections down, as most of Flink's do */
-    const WConnector *c = wconnector_find(wopts_get(&scan->table->options, "connector"));
+    const WConnector *c = wconnector_find(wopts_get(&t->options, "connector"));
     return !c || c->caps.projection_pushdown;
 }
 
 static bool filterable(const WRel *scan)
 {
-    const WConnCaps *caps = scan->table ? wconnector_caps(&scan->table->options) : NULL;
+    const WTable *t = wrel_scan(scan)->table;
+    const WConnCaps *caps = t ? wconnector_caps(&t->options) : NULL;
     return caps && caps->filter_pushdown;
 }
 
@@ -310,8 +312,8 @@ static void push_down(ExCtx *x, const WRel *calc, WRel **roots, int nroots)
     for (int i = 0; i < calc->nexprs; i++) mark_refs(calc->exprs[i], used, n);
     mark_refs(calc->cond, used, n);
     if (wa) {
-        used[wa->rowtime_col] = true;
-        mark_refs(wa->wm_expr, used, n);
+        used[wrel_watermark(wa)->rowtime_col] = true;
+        mark_refs(wrel_watermark(wa)->expr, used, n);
     }
     int nu = 0;
     for (int i = 0; i < n; i++) nu += used[i];
@@ -331,8 +333,9 @@ static void push_down(ExCtx *x, const WRel *calc, WRel **roots, int nroots)
         if (!calc->cond)
             for (int i = 0; i < calc->nexprs; i++) order_refs(calc->exprs[i], sn->proj, &k, seen, n);
         if (wa) {
-            if (!seen[wa->rowtime_col]) { seen[wa->rowtime_col] = true; sn->proj[k++] = wa->rowtime_col; }
-            order_refs(wa->wm_expr, sn->proj, &k, seen, n);
+            const WRelWatermark *ww = wrel_watermark(wa);
+            if (!seen[ww->rowtime_col]) { seen[ww->rowtime_col] = true; sn->proj[k++] = ww->rowtime_col; }
+            order_refs(ww->expr, sn->proj, &k, seen, n);
         }
         for (int i = 0; i < n; i++) if (used[i] && !seen[i]) sn->proj[k++] = i;
     }
@@ -493,5 +496,5 @@ void wexplain_take_exec_node_ids(WPlanCtx *p, WRel **roots, int n)
         if (x.nodes[i].id > 0) ((WRel *)x.nodes[i].rel)->exec_id = x.nodes[i].id;
     /* a query's collect sink is an exec node too when the statement runs */
     for (int i = 0; i < n; i++)
-        if (roots[i]->kind == WR_SINK && !roots[i]->sink_table) roots[i]->exec_id = ++(*p->exec_node_ids);
+        if (roots[i]->kind == WR_SINK && !wrel_sink(roots[i])->table) roots[i]->exec_id = ++(*p->exec_node_ids);
 }

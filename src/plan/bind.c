@@ -50,29 +50,32 @@ WRel *wrel_new(WPlanCtx *p, WRelKind kind, int ninputs)
 
 bool wrel_sink_writer(const WRel *r)
 {
-    if (r->kind != WR_SINK || !r->sink_table) return false;
-    const WConnCaps *caps = wconnector_caps(&r->sink_table->options);
+    const WTable *t = r->kind == WR_SINK ? wrel_sink(r)->table : NULL;
+    if (!t) return false;
+    const WConnCaps *caps = wconnector_caps(&t->options);
     return caps && caps->sink_runtime == WSINK_WRITER;
 }
 
 bool wrel_sink_file_writer(const WRel *r)
 {
-    if (r->kind != WR_SINK || !r->sink_table) return false;
-    const WConnCaps *caps = wconnector_caps(&r->sink_table->options);
+    const WTable *t = r->kind == WR_SINK ? wrel_sink(r)->table : NULL;
+    if (!t) return false;
+    const WConnCaps *caps = wconnector_caps(&t->options);
     return caps && caps->sink_runtime == WSINK_FILES;
 }
 
 bool wrel_sink_compaction(const WRel *r)
 {
     if (!wrel_sink_file_writer(r)) return false;
-    const char *v = wopts_get(&r->sink_table->options, "auto-compaction");
+    const char *v = wopts_get(&wrel_sink(r)->table->options, "auto-compaction");
     return v && !strcasecmp(v, "true");
 }
 
 bool wrel_sink_partition_committer(const WRel *r)
 {
-    return wrel_sink_file_writer(r) && r->sink_table->npartition > 0 &&
-           wopts_get(&r->sink_table->options, "sink.partition-commit.policy.kind") != NULL;
+    if (!wrel_sink_file_writer(r)) return false;
+    const WTable *t = wrel_sink(r)->table;
+    return t->npartition > 0 && wopts_get(&t->options, "sink.partition-commit.policy.kind") != NULL;
 }
 
 const char *wrel_kind_name(WRelKind k)
@@ -206,6 +209,7 @@ static bool kafka_metadata(WPlanCtx *p, const char *key, const WType **out)
 bool wplan_scan_metadata(WPlanCtx *p, const WTable *t, WRel *scan, const char *conn)
 {
     WArena *a = p->arena;
+    WRelScan *sc = wrel_scan_mut(scan);
     int nmeta = 0;
     for (int i = 0; i < t->ncols; i++) nmeta += t->cols[i].kind == WCOL_METADATA;
     if (!nmeta) return true;
@@ -216,7 +220,7 @@ bool wplan_scan_metadata(WPlanCtx *p, const WTable *t, WRel *scan, const char *c
     WSchema out;
     bind_schema_alloc(p, &out, np + nmeta);
     for (int i = 0; i < np; i++) { out.names[i] = scan->out.names[i]; out.types[i] = scan->out.types[i]; }
-    scan->meta_keys = WA_ARRAY(a, const char *, nmeta);
+    sc->meta_keys = WA_ARRAY(a, const char *, nmeta);
     for (int i = 0; i < t->ncols; i++) {
         if (t->cols[i].kind != WCOL_METADATA) continue;
         const char *key = t->cols[i].metadata_key ? t->cols[i].metadata_key : t->cols[i].name;
@@ -230,10 +234,10 @@ bool wplan_scan_metadata(WPlanCtx *p, const WTable *t, WRel *scan, const char *c
                                 "Invalid metadata key '%s' in column '%s' of table '%s'. The DynamicTableSource class "
                                 "'org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicSource' supports the "
                                 "following metadata keys for reading:\ntopic\npartition\nheaders\nleader-epoch\noffset"
-                                "\ntimestamp\ntimestamp-type", key, t->cols[i].name, scan->table_qname);
-            out.names[np + scan->nmeta] = t->cols[i].name;
-            out.types[np + scan->nmeta] = kt;
-            scan->meta_keys[scan->nmeta++] = wa_strdup(a, key);
+                                "\ntimestamp\ntimestamp-type", key, t->cols[i].name, sc->table_qname);
+            out.names[np + sc->nmeta] = t->cols[i].name;
+            out.types[np + sc->nmeta] = kt;
+            sc->meta_keys[sc->nmeta++] = wa_strdup(a, key);
             continue;
         }
         if (fs && known < 0)
@@ -241,14 +245,14 @@ bool wplan_scan_metadata(WPlanCtx *p, const WTable *t, WRel *scan, const char *c
                             "Invalid metadata key '%s' in column '%s' of table '%s'. The DynamicTableSource class "
                             "'org.apache.flink.connector.file.table.FileSystemTableSource' supports the following "
                             "metadata keys for reading:\nfile.path\nfile.name\nfile.size\nfile.modification-time",
-                            key, t->cols[i].name, scan->table_qname);
+                            key, t->cols[i].name, sc->table_qname);
         if (!fs)
             return werr_set(p->err, WEXC_TABLE,
                             "Metadata column '%s' (metadata key '%s') of table '%s' is not supported yet in weir.",
-                            t->cols[i].name, key, scan->table_qname);
-        out.names[np + scan->nmeta] = t->cols[i].name;
-        out.types[np + scan->nmeta] = fs_types[known];
-        scan->meta_keys[scan->nmeta++] = FS_METADATA[known];
+                            t->cols[i].name, key, sc->table_qname);
+        out.names[np + sc->nmeta] = t->cols[i].name;
+        out.types[np + sc->nmeta] = fs_types[known];
+        sc->meta_keys[sc->nmeta++] = FS_METADATA[known];
     }
     scan->out = out;
     return true;
@@ -259,25 +263,26 @@ static WRel *bind_table_scan(QCtx *q, WTable *t, const AstName *name, const char
     WPlanCtx *p = q->b->p;
     WArena *a = p->arena;
     WRel *scan = wrel_new(p, WR_SCAN, 0);
-    scan->table = t;
-    scan->table_qname = wa_sprintf(a, "%s.%s.%s", t->catalog, t->database, t->name);
+    WRelScan *sc = wrel_scan_mut(scan);
+    sc->table = t;
+    sc->table_qname = wa_sprintf(a, "%s.%s.%s", t->catalog, t->database, t->name);
     int *phys = WA_ARRAY(a, int, t->ncols ? t->ncols : 1);
     int np = wtable_physical(t, phys);
-    scan->nfields = np;
-    scan->fields = WA_ARRAY(a, int, np ? np : 1);
+    sc->nfields = np;
+    sc->fields = WA_ARRAY(a, int, np ? np : 1);
     bind_schema_alloc(p, &scan->out, np);
     for (int i = 0; i < np; i++) {
-        scan->fields[i] = i;
+        sc->fields[i] = i;
         scan->out.names[i] = t->cols[phys[i]].name;
         scan->out.types[i] = t->cols[phys[i]].type;
     }
     const char *conn = wopts_get(&t->options, "connector");
     const char *fmt = wopts_get(&t->options, "format");
     if (!wplan_scan_metadata(p, t, scan, conn)) return NULL;
-    scan->source_changelog = wplan_changelog_format(fmt) || wplan_upsert_connector(conn);
+    sc->source_changelog = wplan_changelog_format(fmt) || wplan_upsert_connector(conn);
     /* a CDC source without a PRIMARY KEY under cdc-events-duplicate is refused by the planner,
        after the query validated (plan/changelog_source.c, wphys_derive_scan) */
-    if (scan->source_changelog) scan->changelog = WCM_INSERT | WCM_UPDATE_BEFORE | WCM_UPDATE_AFTER | WCM_DELETE;
+    if (sc->source_changelog) scan->changelog = WCM_INSERT | WCM_UPDATE_BEFORE | WCM_UPDATE_AFTER | WCM_DELETE;
     (void)name;
     WRel *top = scan;
     bool has_computed = np != t->ncols;
@@ -302,8 +307,8 @@ static WRel *bind_table_scan(QCtx *q, WTable *t, const AstName *name, const char
                 /* a metadata column: the scan reads it after the physical columns (its key's type),
                    cast to the declared type as Flink's projection does */
                 int at = -1;
-                for (int q = 0; q < scan->nmeta; q++)
-                    if (strcmp(scan->out.names[scan->nfields + q], t->cols[i].name) == 0) at = scan->nfields + q;
+                for (int q = 0; q < sc->nmeta; q++)
+                    if (strcmp(scan->out.names[sc->nfields + q], t->cols[i].name) == 0) at = sc->nfields + q;
                 assert(at >= 0);
                 WExpr *ref = wexpr_column(a, at, scan->out.types[at], names[i]);
                 if (!wtype_equals(ref->type, t->cols[i].type, false)) {
@@ -325,9 +330,10 @@ static WRel *bind_table_scan(QCtx *q, WTable *t, const AstName *name, const char
         if (!wm) return NULL;
         WRel *w = wrel_new(p, WR_WATERMARK, 1);
         w->inputs[0] = top;
-        w->rowtime_col = t->wm_col;
-        w->wm_expr = wm;
-        w->wm_sql = t->wm_sql;
+        WRelWatermark *ww = wrel_watermark_mut(w);
+        ww->rowtime_col = t->wm_col;
+        ww->expr = wm;
+        ww->sql = t->wm_sql;
         w->out = top->out;
         /* the rowtime column becomes a time attribute */
         bind_schema_alloc(p, &w->out, top->out.n);
@@ -643,15 +649,16 @@ static WRel *one_row(WPlanCtx *p)
 {
     WArena *a = p->arena;
     WRel *in = wrel_new(p, WR_VALUES, 0);
+    WRelValues *rv = wrel_values_mut(in);
     bind_schema_alloc(p, &in->out, 1);
     in->out.names[0] = "ZERO";
     in->out.types[0] = wtype_new(a, WT_INT, false);
-    in->nrows = 1;
-    in->rows = WA_ARRAY(a, WDatum *, 1);
-    in->row_nulls = WA_ARRAY(a, uint8_t *, 1);
-    in->rows[0] = WA_ARRAY(a, WDatum, 1);
-    in->row_nulls[0] = WA_ARRAY(a, uint8_t, 1);
-    in->rows[0][0].i = 0;
+    rv->nrows = 1;
+    rv->rows = WA_ARRAY(a, WDatum *, 1);
+    rv->row_nulls = WA_ARRAY(a, uint8_t *, 1);
+    rv->rows[0] = WA_ARRAY(a, WDatum, 1);
+    rv->row_nulls[0] = WA_ARRAY(a, uint8_t, 1);
+    rv->rows[0][0].i = 0;
     return in;
 }
 
@@ -735,21 +742,22 @@ static WRel *bind_values(QCtx *q, AstQuery *aq)
             if (!calcite_literal(row->kind == AE_ROW ? row->args[c] : row))
                 return values_union(q, cells, nrows, ncols, &v->out);
     }
-    v->nrows = nrows;
-    v->rows = WA_ARRAY(a, WDatum *, nrows);
-    v->row_nulls = WA_ARRAY(a, uint8_t *, nrows);
+    WRelValues *rv = wrel_values_mut(v);
+    rv->nrows = nrows;
+    rv->rows = WA_ARRAY(a, WDatum *, nrows);
+    rv->row_nulls = WA_ARRAY(a, uint8_t *, nrows);
     WEvalCtx ec = {.arena = a, .err = p->err};
     if (p->cast) ec.cast = *p->cast;
     for (int r = 0; r < nrows; r++) {
-        v->rows[r] = WA_ARRAY(a, WDatum, ncols ? ncols : 1);
-        v->row_nulls[r] = WA_ARRAY(a, uint8_t, ncols ? ncols : 1);
+        rv->rows[r] = WA_ARRAY(a, WDatum, ncols ? ncols : 1);
+        rv->row_nulls[r] = WA_ARRAY(a, uint8_t, ncols ? ncols : 1);
         for (int c = 0; c < ncols; c++) {
             WExpr *x = bind_cast(q->b, cells[r][c], v->out.types[c]);
             if (!wexpr_is_const(x))
                 return fail_rel(p, aq->pos, WEXC_VALIDATION, "VALUES may only contain constant expressions");
             bool isnull;
-            if (!wexpr_eval_const(&ec, x, &v->rows[r][c], &isnull)) return NULL;
-            v->row_nulls[r][c] = isnull;
+            if (!wexpr_eval_const(&ec, x, &rv->rows[r][c], &isnull)) return NULL;
+            rv->row_nulls[r][c] = isnull;
         }
     }
     return v;

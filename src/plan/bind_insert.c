@@ -254,31 +254,32 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
     }
     if (need_calc) r = bind_make_calc(p, r, np, ex, calc_names, NULL);
     WRel *sink = wrel_new(p, WR_SINK, 1);
-    sink->nmeta = nmeta;
-    sink->meta_keys = WA_ARRAY(a, const char *, nmeta ? nmeta : 1);
-    for (int m = 0; m < nmeta; m++) sink->meta_keys[m] = meta[m].key;
+    WRelSink *sk = wrel_sink_mut(sink);
+    sk->nmeta = nmeta;
+    sk->meta_keys = WA_ARRAY(a, const char *, nmeta ? nmeta : 1);
+    for (int m = 0; m < nmeta; m++) sk->meta_keys[m] = meta[m].key;
     sink->inputs[0] = r;
-    sink->sink_table = t;
-    sink->sink_qname = qn;
-    sink->sink_overwrite = s->overwrite;
-    sink->sink_conflict = s->on_conflict;
+    sk->table = t;
+    sk->qname = qn;
+    sk->overwrite = s->overwrite;
+    sk->conflict = s->on_conflict;
     /* (Flink 2.3 shows no targetColumns when the sink writes metadata columns: measured, kafka) */
-    sink->ntarget_cols = nmeta ? 0 : s->ninsert_cols;
-    sink->target_cols = target;
+    sk->ntarget_cols = nmeta ? 0 : s->ninsert_cols;
+    sk->target_cols = target;
     if (s->npartition) {
         /* Flink's Partitioning ability: the static partition in the table's partition key order */
-        sink->sink_static_keys = WA_ARRAY(a, const char *, t->npartition ? t->npartition : 1);
-        sink->sink_static_values = WA_ARRAY(a, const char *, t->npartition ? t->npartition : 1);
+        sk->static_keys = WA_ARRAY(a, const char *, t->npartition ? t->npartition : 1);
+        sk->static_values = WA_ARRAY(a, const char *, t->npartition ? t->npartition : 1);
         for (int k = 0; k < t->npartition; k++) {
             const char *key = t->cols[t->partition_keys[k]].name;
             for (int i = 0; i < np; i++) {
                 if (!static_val[i] || strcmp(sink_schema.names[i], key)) continue;
-                sink->sink_static_keys[sink->sink_nstatic] = key;
-                sink->sink_static_values[sink->sink_nstatic++] = static_val[i];
+                sk->static_keys[sk->nstatic] = key;
+                sk->static_values[sk->nstatic++] = static_val[i];
             }
         }
-        sink->sink_static_col = wa_zalloc(a, (size_t)(np ? np : 1));
-        for (int i = 0; i < np; i++) sink->sink_static_col[i] = static_val[i] != NULL;
+        sk->static_col = wa_zalloc(a, (size_t)(np ? np : 1));
+        for (int i = 0; i < np; i++) sk->static_col[i] = static_val[i] != NULL;
     }
     sink->out = sink_schema;
     sink->changelog = r->changelog;

@@ -209,10 +209,11 @@ WRel *bind_join_rel(BindCtx *b, WRel *l, BScope *ls, WRel *r, BScope *rs, AstFro
                join, or for a versioned table without a primary key */
             const WRel *sc = r;
             while (sc->kind != WR_SCAN && sc->ninputs > 0) sc = sc->inputs[0];
-            const char *c = sc->kind == WR_SCAN && sc->table ? wopts_get(&sc->table->options, "connector") : NULL;
+            const WTable *st = sc->kind == WR_SCAN ? wrel_scan(sc)->table : NULL;
+            const char *c = st ? wopts_get(&st->options, "connector") : NULL;
             const WConnector *conn = wconnector_find(c);
             if (!conn || !conn->open_lookup) {
-                if (sc->kind == WR_SCAN && sc->table && sc->table->npk == 0) {
+                if (st && st->npk == 0) {
                     werr_set(p->err, WEXC_VALIDATION,
                              "Temporal Table Join requires primary key in versioned table, but no primary key can "
                              "be found.");

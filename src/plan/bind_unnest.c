@@ -153,14 +153,15 @@ WRel *bind_unnest_rel(BindCtx *b, WRel *left, BScope *ls, AstFrom *u, AstJoinTyp
     bool standalone = left == NULL;
     if (standalone) {
         left = wrel_new(p, WR_VALUES, 0);
+        WRelValues *lv = wrel_values_mut(left);
         left->out.n = 0;
         left->out.names = WA_ARRAY(a, const char *, 1);
         left->out.types = WA_ARRAY(a, const WType *, 1);
-        left->nrows = 1;
-        left->rows = WA_ARRAY(a, WDatum *, 1);
-        left->row_nulls = WA_ARRAY(a, uint8_t *, 1);
-        left->rows[0] = WA_ARRAY(a, WDatum, 1);
-        left->row_nulls[0] = WA_ARRAY(a, uint8_t, 1);
+        lv->nrows = 1;
+        lv->rows = WA_ARRAY(a, WDatum *, 1);
+        lv->row_nulls = WA_ARRAY(a, uint8_t *, 1);
+        lv->rows[0] = WA_ARRAY(a, WDatum, 1);
+        lv->row_nulls[0] = WA_ARRAY(a, uint8_t, 1);
         ls = &empty;
     }
     if (jt == AJ_RIGHT || jt == AJ_FULL)

@@ -64,7 +64,10 @@ bool wplan_check_changelog_source(WPlanCtx *p, const WTable *t, const char *qnam
 bool wplan_check_changelog_sources(WPlanCtx *p, const WRel *r, int depth)
 {
     if (!r || depth > 2000) return true;
-    if (r->kind == WR_SCAN && r->table && !wplan_check_changelog_source(p, r->table, r->table_qname)) return false;
+    if (r->kind == WR_SCAN) {
+        const WRelScan *sc = wrel_scan(r);
+        if (sc->table && !wplan_check_changelog_source(p, sc->table, sc->table_qname)) return false;
+    }
     for (int i = 0; i < r->ninputs; i++)
         if (!wplan_check_changelog_sources(p, r->inputs[i], depth + 1)) return false;
     return true;
@@ -74,7 +77,8 @@ bool wplan_check_changelog_sources(WPlanCtx *p, const WRel *r, int depth)
    the ChangelogNormalize above it; NULL with p->err set for a source Flink refuses. */
 WRel *wphys_derive_scan(WPlanCtx *p, WRel *r, int64_t ttl)
 {
-    WTable *t = r->table;
+    const WRelScan *sc = wrel_scan(r);
+    WTable *t = sc->table;
     if (t->npk) {
         int *pk = ints(p, t->npk);
         int *phys = ints(p, t->ncols);
@@ -83,12 +87,12 @@ WRel *wphys_derive_scan(WPlanCtx *p, WRel *r, int64_t ttl)
             for (int i = 0; i < np; i++) if (phys[i] == t->pk[k]) pk[k] = i;
         wphys_set_unique(p, r, t->npk, pk);
     }
-    if (!r->source_changelog) { r->changelog = WCM_INSERT; return r; }
+    if (!sc->source_changelog) { r->changelog = WCM_INSERT; return r; }
     if (wplan_upsert_connector(wopts_get(&t->options, "connector")) && wplan_is_batch(p)) {
         werr_set(p->err, WEXC_TABLE,
                  "Querying a table in batch mode is currently only possible for INSERT-only table sources. "
                  "But the source for table '%s' produces other changelog messages than just INSERT.",
-                 r->table_qname);
+                 sc->table_qname);
         return NULL;
     }
     /* upsert-kafka: Flink 2.3 shows its scan's mode as [UA,D] */
@@ -214,8 +218,8 @@ WRel *wphys_drop_unneeded_normalize(WPlanCtx *p, WRel *r)
     WRel *below = r->inputs[0]->kind == WR_EXCHANGE ? r->inputs[0]->inputs[0] : r->inputs[0];
     WRel *scan = below;
     while (scan->kind == WR_CALC && scan->late_calc) scan = scan->inputs[0];   /* pushed under it */
-    if (scan->kind != WR_SCAN || !scan->table ||
-        !wplan_upsert_connector(wopts_get(&scan->table->options, "connector")))
+    if (scan->kind != WR_SCAN || !wrel_scan(scan)->table ||
+        !wplan_upsert_connector(wopts_get(&wrel_scan(scan)->table->options, "connector")))
         return r;
     return below;
 }

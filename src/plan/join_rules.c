@@ -438,7 +438,7 @@ static WRel *lookup_join_rule(WPlanCtx *p, WRel *j)
 {
     if (!wrel_join(j)->lookup) return j;
     WRel *dim = j->inputs[1];
-    const char *qname = dim->kind == WR_SCAN && dim->table_qname ? dim->table_qname : "";
+    const char *qname = dim->kind == WR_SCAN && wrel_scan(dim)->table_qname ? wrel_scan(dim)->table_qname : "";
     bool keys_ok = j->nkeys > 0 && dim->kind == WR_SCAN;
     for (int k = 0; keys_ok && k < j->nkeys; k++) keys_ok = wrel_join(j)->right_keys[k] < dim->out.n;
     if (!keys_ok) {

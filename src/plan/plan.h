@@ -231,6 +231,70 @@ typedef struct WRelRank {           /* the rank kinds (wrel_is_rank): WR_OVER_RA
                                        the union holds one member per kind) */
 } WRelRank;
 
+typedef struct WRelScan {           /* WR_SCAN (bind.c's bind_table_scan; a LookupJoin's dim table
+                                       is one too, wrel_join(r)->lookup_scan) */
+    WTable *table;
+    const char *table_qname;        /* default_catalog.default_database.t */
+    int nfields;                    /* physical columns read, in table order */
+    int *fields;                    /* indexes into the table's physical columns list */
+    int nmeta;                      /* metadata columns read (filesystem: file.*), after the physical
+                                       ones in out, in table order; their keys */
+    const char **meta_keys;
+    bool source_changelog;          /* the connector emits updates */
+    uint8_t *reads;                 /* set by the runtime build (wjob_mark_scan_reads): 1 per output
+                                       column its consumers read; NULL = all */
+} WRelScan;
+
+typedef struct WRelValues {         /* WR_VALUES (VALUES, an empty input pruned to Values, UNNEST's
+                                       left side): its rows, out.n columns each */
+    int nrows;
+    WDatum **rows;                  /* rows[i][c]: column c of row i */
+    uint8_t **row_nulls;            /* row_nulls[i][c]: 1 = NULL */
+} WRelValues;
+
+typedef struct WRelWatermark {      /* WR_WATERMARK: the table's WATERMARK FOR rowtime AS expr (bind.c) */
+    int rowtime_col;                /* the rowtime column (of its input, which it passes through) */
+    WExpr *expr;                    /* the watermark expression over the input's columns */
+    const char *sql;                /* ... as written in the DDL (the table's wm_sql) */
+    bool every_record;              /* runtime (wjob_mark_scan_reads): cut chunks at every watermark
+                                       advance, as Flink's per-record watermarks (a compacting sink
+                                       materializer downstream) */
+    int64_t trigger_interval;       /* runtime (wjob_mark_scan_reads): also cut where the watermark
+                                       crosses a multiple of this minus 1 ms (a LocalWindowAggregate's
+                                       flush points), 0 none */
+} WRelWatermark;
+
+typedef struct WRelSink {           /* the sink kinds (wrel_is_sink): WR_SINK (bind_insert.c; the
+                                       client's collect sink of a query, bind.c) and the
+                                       WR_SINK_MATERIALIZER sink_rules.c puts in front of it (its
+                                       conflict behaviour and key names only) */
+    WTable *table;                  /* NULL = collect to the client */
+    const char *qname;              /* default_catalog.default_database.t */
+    bool overwrite;                 /* INSERT OVERWRITE */
+    int ntarget_cols;               /* INSERT INTO t (c, a) ...: the named columns' positions among
+                                       the sink's physical columns, as written (Flink's targetColumns) */
+    int *target_cols;
+    AstConflict conflict;           /* INSERT ... ON CONFLICT DO ...; WR_SINK_MATERIALIZER: the
+                                       behaviour it runs (ERROR / NOTHING compact on watermarks,
+                                       sink_compacting_materializer.c; else Flink's legacy one) */
+    int nstatic;                    /* INSERT ... PARTITION (k = 'v', ..): the static partition
+                                       columns and values, in the table's partition key order */
+    const char **static_keys;
+    const char **static_values;
+    uint8_t *static_col;            /* per sink column: 1 = a static partition (PARTITION (k = 'v')),
+                                       NULL = none */
+    bool upsert;
+    bool final_rows;                /* batch mode over an updating input: the sink writes the final
+                                       rows as inserts when its input ends (runtime/final_rows.h),
+                                       as Flink's insert-only batch plan does */
+    int nmeta;                      /* the metadata columns written, after the physical ones in out
+                                       (out's names are the keys), in the connector's order
+                                       (sink_metadata.c); their keys */
+    const char **meta_keys;
+    const char **key_names;         /* WR_SINK_MATERIALIZER: the sink's primary key columns (its
+                                       conflict message names them) */
+} WRelSink;
+
 struct WRel {
     WRelKind kind;
     int id;                         /* exec node id (1-based, Flink order), 0 until finalised */
@@ -247,23 +311,8 @@ struct WRel {
     int nupsert_key;                /* upsert key (column indexes) when the output has updates */
     int *upsert_key;
 
-    /* WR_SCAN */
-    WTable *table;
-    const char *table_qname;        /* default_catalog.default_database.t */
-    int nfields;                    /* physical columns read, in table order */
-    int *fields;                    /* indexes into the table's physical columns list */
-    int nmeta;                      /* metadata columns read (filesystem: file.*), after the physical
-                                       ones in out, in table order; their keys. WR_SINK: the metadata
-                                       columns written, after the physical ones in out (out's names are
-                                       the keys), in the connector's order (sink_metadata.c) */
-    const char **meta_keys;
-    bool source_changelog;          /* the connector emits updates */
-    uint8_t *scan_reads;            /* set by the runtime build (wjob_mark_scan_reads): 1 per output
-                                       column its consumers read; NULL = all */
-    /* WR_VALUES */
-    int nrows;
-    WDatum **rows;
-    uint8_t **row_nulls;
+    /* the scan's, values', watermark assigner's and sinks' fields: the WRelScan, WRelValues,
+       WRelWatermark and WRelSink payloads (wrel_scan(r), wrel_values(r), wrel_watermark(r), wrel_sink(r)) */
     /* WR_CALC */
     int nexprs;
     WExpr **exprs;
@@ -274,41 +323,9 @@ struct WRel {
                                        (split_distinct.c; EXPLAIN names its aggregate columns) */
     bool late_calc;                 /* made after Flink's scan push-down phase (CalcRankTransposeRule,
                                        prune_rules.c): EXPLAIN does not fold it into the scan */
-    /* WR_WATERMARK */
-    int rowtime_col;
-    WExpr *wm_expr;
-    const char *wm_sql;
-    bool wm_every_record;           /* runtime (wjob_mark_scan_reads): cut chunks at every watermark
-                                       advance, as Flink's per-record watermarks (a compacting sink
-                                       materializer downstream) */
-    int64_t wm_trigger_interval;    /* runtime (wjob_mark_scan_reads): also cut where the watermark
-                                       crosses a multiple of this minus 1 ms (a LocalWindowAggregate's
-                                       flush points), 0 none */
-    /* WR_SINK */
-    WTable *sink_table;             /* NULL = collect to the client */
-    bool sink_overwrite;            /* INSERT OVERWRITE */
-    int ntarget_cols;               /* INSERT INTO t (c, a) ...: the named columns' positions among
-                                       the sink's physical columns, as written (Flink's targetColumns) */
-    int *target_cols;
-    AstConflict sink_conflict;      /* INSERT ... ON CONFLICT DO ...; WR_SINK_MATERIALIZER: the
-                                       behaviour it runs (ERROR / NOTHING compact on watermarks,
-                                       sink_compacting_materializer.c; else Flink's legacy one) */
-    int sink_nstatic;               /* INSERT ... PARTITION (k = 'v', ..): the static partition
-                                       columns and values, in the table's partition key order */
-    const char **sink_static_keys;
-    const char **sink_static_values;
-    uint8_t *sink_static_col;       /* per sink column: 1 = a static partition (PARTITION (k = 'v')),
-                                       NULL = none */
-    const char *sink_qname;
-    bool upsert_sink;
-    bool sink_final_rows;           /* batch mode over an updating input: the sink writes the final
-                                       rows as inserts when its input ends (runtime/final_rows.h),
-                                       as Flink's insert-only batch plan does */
     /* WR_EXCHANGE / WR_GROUP_AGG / WR_DEDUP / WR_RANK keys; the join kinds: the left keys */
     int nkeys;
     int *keys;
-    const char **key_names;         /* WR_SINK_MATERIALIZER: the sink's primary key columns (its
-                                       conflict message names them) */
     bool exchange_single;           /* Exchange(distribution=[single]) */
     bool exchange_collect;          /* the gather in front of the client's collect sink (runtime
                                        detail: EXPLAIN does not show it, as Flink's plan does not) */
@@ -331,7 +348,10 @@ struct WRel {
     int nunique;                    /* a unique key of the output (column indexes), -1 = none */
     int *unique;
     WExpr *normalize_filter;        /* WR_CHANGELOG_NORMALIZE: pushed-in filter */
-    AstExpr *temporal_as_of;        /* scan of a table read FOR SYSTEM_TIME AS OF (binder) */
+    AstExpr *temporal_as_of;        /* a table read FOR SYSTEM_TIME AS OF (binder): set on the top
+                                       node of its chain (the scan, or the Calc / WatermarkAssigner
+                                       above it), read of a join's right input whatever its kind
+                                       (bind_join.c), so common, not in the scan payload */
     /* over aggregation: keys = partition, time_col = order column */
     bool over_rows;                 /* ROWS frame (else RANGE) */
     bool over_unbounded;
@@ -381,15 +401,17 @@ struct WRel {
     int nalias;                     /* AST: the column aliases of AS t(c, ...) (0 = none) */
     const char **alias_names;
     /* The payload of the kinds whose fields are split out of WRel (issue 15): only through the
-       checked accessors below (wrel_minibatch(r), wrel_expand(r), wrel_match(r),
-       wrel_correlate(r), wrel_window(r), wrel_join(r), wrel_interval(r), wrel_rank(r) and their
-       _mut forms), which assert the kind. A rewrite that turns a node of another kind into a
-       windowed one clears the window first (window_rank_rule: the rank payload's window, keeping
-       the rank's fields; window_join_rule: the join payload's window, keeping the join's fields);
-       one that copies a windowed node into another windowed kind (the two-phase window aggregate)
-       keeps its window, and one that turns a Join into another join kind (join_rules.c) keeps the
-       join payload. A Sort made a SortLimit (sort_rules.c) starts from a cleared payload; an
-       OverRank made an OverAggregate (over_rules.c) clears its rank payload. */
+       checked accessors below (wrel_minibatch(r), wrel_expand(r), wrel_match(r), wrel_correlate(r),
+       wrel_window(r), wrel_join(r), wrel_interval(r), wrel_rank(r), wrel_scan(r), wrel_values(r),
+       wrel_watermark(r), wrel_sink(r) and their _mut forms), which assert the kind. A rewrite that
+       turns a node of another kind into a windowed one clears the window first (window_rank_rule:
+       the rank payload's window, keeping the rank's fields; window_join_rule: the join payload's
+       window, keeping the join's fields); one that copies a windowed node into another windowed
+       kind (the two-phase window aggregate) keeps its window, and one that turns a Join into
+       another join kind (join_rules.c) keeps the join payload. A Sort made a SortLimit
+       (sort_rules.c) starts from a cleared payload; an OverRank made an OverAggregate
+       (over_rules.c) clears its rank payload. No rewrite turns a node into or out of the scan,
+       values, watermark or sink kinds. */
     union {
         WRelMiniBatch minibatch;    /* WR_MINIBATCH_ASSIGNER */
         WRelExpand expand;          /* WR_EXPAND */
@@ -400,6 +422,10 @@ struct WRel {
         WRelJoin join;              /* the join kinds (wrel_is_join), incl. WR_WINDOW_JOIN's window
                                        and WR_INTERVAL_JOIN's bounds */
         WRelRank rank;              /* the rank kinds (wrel_is_rank), incl. WR_WINDOW_RANK's window */
+        WRelScan scan;              /* WR_SCAN */
+        WRelValues values;          /* WR_VALUES */
+        WRelWatermark watermark;    /* WR_WATERMARK */
+        WRelSink sink;              /* the sink kinds (wrel_is_sink) */
     } payload;
 };
 
@@ -426,10 +452,14 @@ static inline bool wrel_is_join(WRelKind k)
     return k == WR_JOIN || k == WR_INTERVAL_JOIN || k == WR_TEMPORAL_JOIN || k == WR_LOOKUP_JOIN ||
            k == WR_WINDOW_JOIN;
 }
-/* WR_SCAN (table, table_qname, fields, meta_keys, source_changelog) */
+/* WR_SCAN (its fields in the WRelScan payload, wrel_scan(r): table, table_qname, fields, meta_keys,
+   source_changelog) */
 static inline const WRel *wrel_as_scan(const WRel *r) { return wrel_cast(r, WR_SCAN); }
-/* WR_SINK (sink_table, sink_qname, target_cols, sink_static_*, sink_conflict) */
+/* WR_SINK (its fields in the WRelSink payload, wrel_sink(r): table, qname, target_cols, static_*,
+   conflict) */
 static inline const WRel *wrel_as_sink(const WRel *r) { return wrel_cast(r, WR_SINK); }
+/* The sink kinds (their fields in the WRelSink payload, wrel_sink(r)): SINK, SINK_MATERIALIZER */
+static inline bool wrel_is_sink(WRelKind k) { return k == WR_SINK || k == WR_SINK_MATERIALIZER; }
 /* WR_RANK / WR_SORT_LIMIT (sort_* and wrel_rank(r): func, strategy, start/end) */
 static inline const WRel *wrel_as_rank(const WRel *r)
 {
@@ -463,6 +493,18 @@ static inline const WRelIntervalJoin *wrel_interval(const WRel *r) { return &wre
 static inline WRelIntervalJoin *wrel_interval_mut(WRel *r) { return &wrel_cast_mut(r, WR_INTERVAL_JOIN)->payload.join.interval; }
 static inline const WRelMatch *wrel_match(const WRel *r) { return &wrel_cast(r, WR_MATCH)->payload.match; }
 static inline WRelMatch *wrel_match_mut(WRel *r) { return &wrel_cast_mut(r, WR_MATCH)->payload.match; }
+static inline const WRelScan *wrel_scan(const WRel *r) { return &wrel_cast(r, WR_SCAN)->payload.scan; }
+static inline WRelScan *wrel_scan_mut(WRel *r) { return &wrel_cast_mut(r, WR_SCAN)->payload.scan; }
+static inline const WRelValues *wrel_values(const WRel *r) { return &wrel_cast(r, WR_VALUES)->payload.values; }
+static inline WRelValues *wrel_values_mut(WRel *r) { return &wrel_cast_mut(r, WR_VALUES)->payload.values; }
+static inline const WRelWatermark *wrel_watermark(const WRel *r) { return &wrel_cast(r, WR_WATERMARK)->payload.watermark; }
+static inline WRelWatermark *wrel_watermark_mut(WRel *r) { return &wrel_cast_mut(r, WR_WATERMARK)->payload.watermark; }
+static inline const WRelSink *wrel_sink(const WRel *r)
+{
+    assert(r && wrel_is_sink(r->kind));
+    return &r->payload.sink;
+}
+static inline WRelSink *wrel_sink_mut(WRel *r) { return (WRelSink *)wrel_sink(r); }
 static inline const WRelCorrelate *wrel_correlate(const WRel *r) { return &wrel_cast(r, WR_CORRELATE)->payload.correlate; }
 static inline WRelCorrelate *wrel_correlate_mut(WRel *r) { return &wrel_cast_mut(r, WR_CORRELATE)->payload.correlate; }
 /* a window join's window is in its join payload (WRelJoin.window), a window rank's in its rank

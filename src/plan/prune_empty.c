@@ -32,16 +32,17 @@ typedef struct Pruner {
 
 static bool is_empty(const WRel *r)
 {
-    return r->kind == WR_VALUES && r->nrows == 0 && r->ninputs == 0;
+    return r->kind == WR_VALUES && wrel_values(r)->nrows == 0 && r->ninputs == 0;
 }
 
 static WRel *values_like(WPlanCtx *p, const WRel *shape, int nrows)
 {
     WRel *v = wrel_new(p, WR_VALUES, 0);
+    WRelValues *rv = wrel_values_mut(v);
     v->out = shape->out;
-    v->nrows = nrows;
-    v->rows = WA_ARRAY(p->arena, WDatum *, nrows ? nrows : 1);
-    v->row_nulls = WA_ARRAY(p->arena, uint8_t *, nrows ? nrows : 1);
+    rv->nrows = nrows;
+    rv->rows = WA_ARRAY(p->arena, WDatum *, nrows ? nrows : 1);
+    rv->row_nulls = WA_ARRAY(p->arena, uint8_t *, nrows ? nrows : 1);
     return v;
 }
 
@@ -81,14 +82,15 @@ static bool reducible_on_empty(const WRel *agg)
 static WRel *empty_aggregate_row(WPlanCtx *p, const WRel *agg)
 {
     WRel *v = values_like(p, agg, 1);
+    WRelValues *rv = wrel_values_mut(v);
     int n = agg->out.n;
-    v->rows[0] = WA_ARRAY(p->arena, WDatum, n ? n : 1);
-    v->row_nulls[0] = WA_ARRAY(p->arena, uint8_t, n ? n : 1);
-    memset(v->rows[0], 0, sizeof(WDatum) * (size_t)(n ? n : 1));
+    rv->rows[0] = WA_ARRAY(p->arena, WDatum, n ? n : 1);
+    rv->row_nulls[0] = WA_ARRAY(p->arena, uint8_t, n ? n : 1);
+    memset(rv->rows[0], 0, sizeof(WDatum) * (size_t)(n ? n : 1));
     for (int i = 0; i < n; i++) {
         WAggKind k = agg->aggs[i].kind;
         bool zero = k == WAGG_COUNT || k == WAGG_COUNT_STAR || k == WAGG_SUM0;
-        v->row_nulls[0][i] = !zero;     /* a zero of the result type: COUNT's BIGINT 0, $SUM0's 0 */
+        rv->row_nulls[0][i] = !zero;     /* a zero of the result type: COUNT's BIGINT 0, $SUM0's 0 */
     }
     return v;
 }

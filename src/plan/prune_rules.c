@@ -134,15 +134,16 @@ WRel *wplan_calc_watermark_transpose(WPlanCtx *p, WRel *calc)
     if (calc->kind != WR_CALC || calc->cond) return NULL;
     WRel *wa = calc->inputs[0];
     if (wa->kind != WR_WATERMARK) return NULL;
+    const WRelWatermark *ww = wrel_watermark(wa);
     WRel *in = wa->inputs[0];
     int n = in->out.n;
-    if (wa->out.n != n || wa->rowtime_col < 0 || wa->rowtime_col >= n) return NULL;
+    if (wa->out.n != n || ww->rowtime_col < 0 || ww->rowtime_col >= n) return NULL;
     bool *seen = bools(p, n);
     int *order = ints(p, n), m = 0;
     for (int i = 0; i < calc->nexprs; i++) first_refs(calc->exprs[i], seen, order, &m, n);
-    first_refs(wa->wm_expr, seen, order, &m, n);
+    first_refs(ww->expr, seen, order, &m, n);
     if (m == n) return NULL;                        /* the rule's matches(): nothing to drop */
-    if (!seen[wa->rowtime_col]) { seen[wa->rowtime_col] = true; order[m++] = wa->rowtime_col; }
+    if (!seen[ww->rowtime_col]) { seen[ww->rowtime_col] = true; order[m++] = ww->rowtime_col; }
     int *map = ints(p, n);
     for (int i = 0; i < n; i++) map[i] = -1;
     for (int k = 0; k < m; k++) map[order[k]] = k;
@@ -164,8 +165,9 @@ WRel *wplan_calc_watermark_transpose(WPlanCtx *p, WRel *calc)
     WRel *nw = wa_memdup(p->arena, wa, sizeof *wa);
     nw->inputs = WA_ARRAY(p->arena, WRel *, 1);
     nw->inputs[0] = wplan_simplify_calc(p, lo);
-    nw->rowtime_col = map[wa->rowtime_col];
-    nw->wm_expr = wplan_remap(p, wa->wm_expr, map);
+    WRelWatermark *nww = wrel_watermark_mut(nw);
+    nww->rowtime_col = map[ww->rowtime_col];
+    nww->expr = wplan_remap(p, ww->expr, map);
     nw->out.n = m;
     nw->out.names = WA_ARRAY(p->arena, const char *, m);
     nw->out.types = WA_ARRAY(p->arena, const WType *, m);
@@ -286,21 +288,23 @@ static WRel *project_watermark_transpose(WPlanCtx *p, WRel *calc)
 {
     WRel *wa = calc->inputs[0];
     if (wa->kind != WR_WATERMARK) return NULL;
+    const WRelWatermark *ww = wrel_watermark(wa);
     WRel *in = wa->inputs[0];
     int n = in->out.n;
-    if (wa->out.n != n || wa->rowtime_col < 0 || wa->rowtime_col >= n) return NULL;
+    if (wa->out.n != n || ww->rowtime_col < 0 || ww->rowtime_col >= n) return NULL;
     bool *used = bools(p, n);
     for (int i = 0; i < calc->nexprs; i++) wplan_mark_refs(calc->exprs[i], used, n);
     wplan_mark_refs(calc->cond, used, n);
-    wplan_mark_refs(wa->wm_expr, used, n);
-    used[wa->rowtime_col] = true;
+    wplan_mark_refs(ww->expr, used, n);
+    used[ww->rowtime_col] = true;
     if (count_used(used, n) == n) return NULL;
     int *map = wplan_positions(p, used, n);
     WRel *nw = wa_memdup(p->arena, wa, sizeof *wa);
     nw->inputs = WA_ARRAY(p->arena, WRel *, 1);
     nw->inputs[0] = wplan_pick(p, in, used);
-    nw->rowtime_col = map[wa->rowtime_col];
-    nw->wm_expr = wplan_remap(p, wa->wm_expr, map);
+    WRelWatermark *nww = wrel_watermark_mut(nw);
+    nww->rowtime_col = map[ww->rowtime_col];
+    nww->expr = wplan_remap(p, ww->expr, map);
     int m = count_used(used, n);
     nw->out.n = m;
     nw->out.names = WA_ARRAY(p->arena, const char *, m);

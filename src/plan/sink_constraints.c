@@ -37,7 +37,7 @@ bool wsink_check_modes(const WOptions *config, WError *err)
 static void sink_cols(const WRel *sink, SinkCols *sc)
 {
     memset(sc, 0, sizeof *sc);
-    const WTable *t = sink->sink_table;
+    const WTable *t = wrel_sink(sink)->table;
     if (!t) {
         sc->n = sink->out.n < MAX_SINK_COLS ? sink->out.n : MAX_SINK_COLS;
         for (int i = 0; i < sc->n; i++) {
@@ -110,7 +110,8 @@ bool wsink_constraint_digest(const WRel *sink, const WOptions *config, WStrBuf *
 bool wsink_keyed_shuffle(const WRel *sink, const WOptions *config, int input_parallelism, int sink_parallelism)
 {
     assert(sink && sink->kind == WR_SINK);
-    if (!sink->sink_table || sink->sink_table->npk == 0 || sink->ninputs != 1) return false;
+    const WTable *t = wrel_sink(sink)->table;
+    if (!t || t->npk == 0 || sink->ninputs != 1) return false;
     if (sink->inputs[0]->kind == WR_SINK_MATERIALIZER || sink_parallelism == 1) return false;
     /* Flink's filesystem sink is a DataStream sink provider that sets its writer's parallelism
        itself: CommonExecSink adds no keyBy (measured on Flink 2.3.0: a filesystem table with a

@@ -81,9 +81,10 @@ const char *wplan_conflict_name(AstConflict c)
 
 void wplan_target_columns_text(WStrBuf *out, const WRel *sink)
 {
-    if (!sink->ntarget_cols) return;
+    const WRelSink *sk = wrel_sink(sink);
+    if (!sk->ntarget_cols) return;
     wsb_puts(out, "targetColumns=[");
-    for (int k = 0; k < sink->ntarget_cols; k++) wsb_printf(out, "%s[%d]", k ? "," : "", sink->target_cols[k]);
+    for (int k = 0; k < sk->ntarget_cols; k++) wsb_printf(out, "%s[%d]", k ? "," : "", sk->target_cols[k]);
     wsb_puts(out, "], ");
 }
 
@@ -120,8 +121,9 @@ static const char **pk_names(WPlanCtx *p, const WTable *t)
 static void scans_without_watermark(const WRel *r, WStrBuf *out)
 {
     if (r->kind == WR_SCAN) {
-        if (r->table && r->table->wm_col < 0)
-            wsb_printf(out, "%s%s", out->len ? ", " : "", r->table_qname ? r->table_qname : r->table->name);
+        const WRelScan *sc = wrel_scan(r);
+        if (sc->table && sc->table->wm_col < 0)
+            wsb_printf(out, "%s%s", out->len ? ", " : "", sc->table_qname ? sc->table_qname : sc->table->name);
         return;
     }
     for (int i = 0; i < r->ninputs; i++) scans_without_watermark(r->inputs[i], out);
@@ -131,12 +133,13 @@ static void scans_without_watermark(const WRel *r, WStrBuf *out)
    compact on watermarks, so every source must declare one. */
 static bool check_conflict(WPlanCtx *p, const WRel *s, SinkKind kind)
 {
-    AstConflict c = s->sink_conflict;
+    const WRelSink *sk = wrel_sink(s);
+    AstConflict c = sk->conflict;
     if (c == ACF_NONE) return true;
     if (kind != SK_UPSERT) {
         werr_set(p->err, WEXC_VALIDATION,
                  "ON CONFLICT clause is only allowed for upsert sinks. The sink '%s' is not an upsert sink because %s.",
-                 s->sink_qname, kind == SK_APPEND ? "it only accepts INSERT (append-only) changes"
+                 sk->qname, kind == SK_APPEND ? "it only accepts INSERT (append-only) changes"
                                                   : "it requires UPDATE_BEFORE (retract mode)");
         return false;
     }
@@ -183,10 +186,12 @@ static int *sink_pk(WPlanCtx *p, const WTable *t)
 /* SinkUpsertMaterializer over sink s's input, fed by a keyBy on the primary key. */
 static WRel *materialize(WPlanCtx *p, WRel *s, int *pk)
 {
+    const WRelSink *sk = wrel_sink(s);
     WRel *in = s->inputs[0];
-    WTable *t = s->sink_table;
+    WTable *t = sk->table;
     WRel *x = wphys_exchange(p, in, t->npk, pk);
     WRel *m = wrel_new(p, WR_SINK_MATERIALIZER, 1);
+    WRelSink *mk = wrel_sink_mut(m);
     m->inputs[0] = x;
     m->out = in->out;
     m->nkeys = t->npk;
@@ -194,8 +199,8 @@ static WRel *materialize(WPlanCtx *p, WRel *s, int *pk)
     m->changelog = WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE;
     m->ttl_ms = wphys_state_ttl(p);
     m->input_retracts = true;
-    m->sink_conflict = s->sink_conflict;
-    m->key_names = pk_names(p, t);
+    mk->conflict = sk->conflict;
+    mk->key_names = pk_names(p, t);
     s->inputs[0] = m;
     return s;
 }
@@ -209,30 +214,31 @@ static WRel *materialize(WPlanCtx *p, WRel *s, int *pk)
    ignores it). */
 static WRel *plan_sink(WPlanCtx *p, WRel *s)
 {
+    WRelSink *sk = wrel_sink_mut(s);
     WRel *in = s->inputs[0];
     if (!wsink_check_modes(p->config, p->err)) return NULL;
     const char *mode = wopts_get_or(p->config, "table.exec.sink.upsert-materialize", "auto");
     bool force = strcasecmp(mode, "force") == 0;
     bool none = strcasecmp(mode, "none") == 0;
-    if (!s->sink_table || wplan_is_batch(p)) s->sink_conflict = ACF_NONE;
-    if (s->sink_table && in->changelog != WCM_INSERT && !sink_accepts_updates(s->sink_table) && !wplan_is_batch(p)) {
+    if (!sk->table || wplan_is_batch(p)) sk->conflict = ACF_NONE;
+    if (sk->table && in->changelog != WCM_INSERT && !sink_accepts_updates(sk->table) && !wplan_is_batch(p)) {
         werr_set(p->err, WEXC_TABLE,
                  "Table sink '%s' doesn't support consuming update and delete changes which is produced by node %s",
-                 s->sink_qname, first_update_producer(in));
+                 sk->qname, first_update_producer(in));
         return NULL;
     }
-    if (!s->sink_table) return s;
-    WTable *t = s->sink_table;
+    if (!sk->table) return s;
+    WTable *t = sk->table;
     if (wplan_is_batch(p)) {
         /* Flink's batch plans are insert-only (a batch GROUP BY writes each group once): every
            sink takes the final rows, whatever changes it could consume */
-        if (in->changelog != WCM_INSERT) s->sink_final_rows = true;
+        if (in->changelog != WCM_INSERT) sk->final_rows = true;
         return s;
     }
     SinkKind kind = sink_kind(t, in->changelog);
     if (!check_conflict(p, s, kind)) return NULL;
     if (t->npk && force) {
-        if (in->changelog != WCM_INSERT && !(wphys_sink_mode(t) & WCM_UPDATE_BEFORE)) s->upsert_sink = true;
+        if (in->changelog != WCM_INSERT && !(wphys_sink_mode(t) & WCM_UPDATE_BEFORE)) sk->upsert = true;
         if (kind != SK_RETRACT) return materialize(p, s, sink_pk(p, t));
     }
     const WConnCaps *caps = wconnector_caps(&t->options);
@@ -244,8 +250,8 @@ static WRel *plan_sink(WPlanCtx *p, WRel *s)
     }
     if (!t->npk || force || none || kind != SK_UPSERT) return s;
     /* a keyed sink that does not take UPDATE_BEFORE is an upsert sink */
-    if (in->changelog != WCM_INSERT) s->upsert_sink = true;
-    if (in->changelog == WCM_INSERT && s->sink_conflict == ACF_DEDUPLICATE) return s;
+    if (in->changelog != WCM_INSERT) sk->upsert = true;
+    if (in->changelog == WCM_INSERT && sk->conflict == ACF_DEDUPLICATE) return s;
     int *pk = sink_pk(p, t);
     if (pk_contains_upsert_key(in, t->npk, pk)) return s;
     bool require = true;
@@ -255,7 +261,7 @@ static WRel *plan_sink(WPlanCtx *p, WRel *s)
         *p->err = tmp;
         return NULL;
     }
-    if (require && s->sink_conflict == ACF_NONE) {
+    if (require && sk->conflict == ACF_NONE) {
         werr_set(p->err, WEXC_VALIDATION,
                  "The query has an upsert key that differs from the primary key of the sink table '%s'. Primary key: "
                  "%s, upsert key: %s. This can lead to non-deterministic results when multiple records with different "
@@ -263,7 +269,7 @@ static WRel *plan_sink(WPlanCtx *p, WRel *s)
                  "conflicts should be handled: ON CONFLICT DO DEDUPLICATE (update to the latest record, state "
                  "intensive, since we need to keep the entire history), or ON CONFLICT DO ERROR (fail on conflict), "
                  "or ON CONFLICT DO NOTHING (keep first record).",
-                 s->sink_qname, bracketed(p, t->npk, pk_names(p, t), NULL),
+                 sk->qname, bracketed(p, t->npk, pk_names(p, t), NULL),
                  in->nunique >= 0 ? bracketed(p, in->nunique, in->out.names, in->unique) : "");
         return NULL;
     }
@@ -275,7 +281,8 @@ static WRel *plan_sink(WPlanCtx *p, WRel *s)
    in front of the sink, so that each partition is written by one subtask. */
 static WRel *shuffle_by_partition(WPlanCtx *p, WRel *s)
 {
-    WTable *t = s->sink_table;
+    const WRelSink *sk = wrel_sink(s);
+    WTable *t = sk->table;
     if (!wrel_sink_file_writer(s) || !t->npartition) return s;
     bool on = false;
     WError tmp;
@@ -288,7 +295,7 @@ static WRel *shuffle_by_partition(WPlanCtx *p, WRel *s)
     int n = 0;
     for (int k = 0; k < t->npartition; k++)
         for (int i = 0; i < np; i++)
-            if (phys[i] == t->partition_keys[k] && !(s->sink_static_col && s->sink_static_col[i])) keys[n++] = i;
+            if (phys[i] == t->partition_keys[k] && !(sk->static_col && sk->static_col[i])) keys[n++] = i;
     if (n == 0) return s;
     s->inputs[0] = wphys_exchange(p, s->inputs[0], n, keys);
     return s;
@@ -297,13 +304,13 @@ static WRel *shuffle_by_partition(WPlanCtx *p, WRel *s)
 WRel *wphys_sinks(WPlanCtx *p, WRel *r)
 {
     if (r->kind != WR_SINK) return r;
-    if (r->sink_table) r = shuffle_by_partition(p, r);
+    if (wrel_sink(r)->table) r = shuffle_by_partition(p, r);
     /* the client's collect sink is one subtask: a global exchange gathers parallel results */
     int64_t par = 1;
     WError tmp;
     werr_clear(&tmp);
     wopts_get_long(p->config, "parallelism.default", 1, &par, &tmp);
-    if (!r->sink_table && par > 1 && r->inputs[0]->kind != WR_EXCHANGE) {
+    if (!wrel_sink(r)->table && par > 1 && r->inputs[0]->kind != WR_EXCHANGE) {
         r->inputs[0] = wphys_exchange(p, r->inputs[0], 0, NULL);
         r->inputs[0]->exchange_collect = true;
     }

@@ -26,14 +26,15 @@ bool wplan_is_batch(const WPlanCtx *p)
 static WRel *empty_values(WPlanCtx *p, const WRel *like)
 {
     WRel *v = wrel_new(p, WR_VALUES, 0);
+    WRelValues *rv = wrel_values_mut(v);
     v->out = like->out;
-    v->nrows = 0;
-    v->rows = WA_ARRAY(p->arena, WDatum *, 1);
-    v->row_nulls = WA_ARRAY(p->arena, uint8_t *, 1);
+    rv->nrows = 0;
+    rv->rows = WA_ARRAY(p->arena, WDatum *, 1);
+    rv->row_nulls = WA_ARRAY(p->arena, uint8_t *, 1);
     return v;
 }
 
-static bool is_empty_values(const WRel *r) { return r->kind == WR_VALUES && r->nrows == 0; }
+static bool is_empty_values(const WRel *r) { return r->kind == WR_VALUES && wrel_values(r)->nrows == 0; }
 
 static WRel *streaming_sort(WPlanCtx *p, WRel *s)
 {

@@ -75,13 +75,14 @@ static bool batch_mode(const WPlanCtx *p)
 /* Flink's CatalogSourceTable.toRel: the source of a scan. */
 static bool create_source_of(WPlanCtx *p, WRel *scan)
 {
-    assert(scan->kind == WR_SCAN && scan->table);
-    const WConnector *c = wplan_table_connector(scan->table, p->err);
+    const WRelScan *sc = wrel_scan(scan);
+    assert(sc->table);
+    const WConnector *c = wplan_table_connector(sc->table, p->err);
     if (!c) return false;
     if (!c->can_source)
         return werr_set(p->err, WEXC_VALIDATION,
                         "Connector '%s' can only be used as a sink. It cannot be used as a source.", c->name);
-    WTableSpec *sp = wplan_table_spec(p->arena, scan->table, scan->table_qname);
+    WTableSpec *sp = wplan_table_spec(p->arena, sc->table, sc->table_qname);
     sp->cast = p->cast;
     sp->bounded = batch_mode(p);
     return !c->validate || c->validate(sp, true, p->err);
@@ -90,28 +91,28 @@ static bool create_source_of(WPlanCtx *p, WRel *scan)
 static bool create_source(WPlanCtx *p, WRel *scan)
 {
     if (create_source_of(p, scan)) return true;
-    werr_wrap(p->err, WEXC_VALIDATION, "Unable to create a source for reading table '%s'.", scan->table_qname);
+    werr_wrap(p->err, WEXC_VALIDATION, "Unable to create a source for reading table '%s'.", wrel_scan(scan)->table_qname);
     return false;
 }
 
 /* Flink's PlannerBase.translateToRel (getTableSink): the sink of an INSERT. */
 static const WConnector *create_sink_of(WPlanCtx *p, WRel *sink)
 {
-    assert(sink->kind == WR_SINK && sink->sink_table);
-    const WConnector *c = wplan_table_connector(sink->sink_table, p->err);
+    assert(sink->kind == WR_SINK && wrel_sink(sink)->table);
+    const WConnector *c = wplan_table_connector(wrel_sink(sink)->table, p->err);
     if (!c) return NULL;
     if (!c->can_sink) {
         werr_set(p->err, WEXC_VALIDATION, "Connector '%s' can only be used as a source. It cannot be used as a sink.",
                  c->name);
         return NULL;
     }
-    WTableSpec *sp = wplan_table_spec(p->arena, sink->sink_table, sink->sink_qname);
+    WTableSpec *sp = wplan_table_spec(p->arena, wrel_sink(sink)->table, wrel_sink(sink)->qname);
     sp->cast = p->cast;
     sp->bounded = batch_mode(p);
-    sp->overwrite = sink->sink_overwrite;
-    sp->nstatic = sink->sink_nstatic;
-    sp->static_keys = sink->sink_static_keys;
-    sp->static_values = sink->sink_static_values;
+    sp->overwrite = wrel_sink(sink)->overwrite;
+    sp->nstatic = wrel_sink(sink)->nstatic;
+    sp->static_keys = wrel_sink(sink)->static_keys;
+    sp->static_values = wrel_sink(sink)->static_values;
     return !c->validate || c->validate(sp, false, p->err) ? c : NULL;
 }
 
@@ -119,14 +120,14 @@ static bool create_sink(WPlanCtx *p, WRel *sink)
 {
     const WConnector *c = create_sink_of(p, sink);
     if (!c) {
-        werr_wrap(p->err, WEXC_VALIDATION, "Unable to create a sink for writing table '%s'.", sink->sink_qname);
+        werr_wrap(p->err, WEXC_VALIDATION, "Unable to create a sink for writing table '%s'.", wrel_sink(sink)->qname);
         return false;
     }
     /* DynamicSinkUtils: the sink's abilities, once it exists */
-    if (sink->sink_overwrite && !c->can_overwrite)
+    if (wrel_sink(sink)->overwrite && !c->can_overwrite)
         return werr_set(p->err, WEXC_VALIDATION,
                         "INSERT OVERWRITE requires that the underlying DynamicTableSink of table '%s' implements "
-                        "the SupportsOverwrite interface.", sink->sink_qname);
+                        "the SupportsOverwrite interface.", wrel_sink(sink)->qname);
     return true;
 }
 
@@ -137,7 +138,7 @@ static bool create_sources(WPlanCtx *p, WRel *r)
         if (!create_sources(p, r->inputs[i])) return false;
     if (r->kind == WR_LOOKUP_JOIN && wrel_join(r)->lookup_scan && !create_sources(p, wrel_join(r)->lookup_scan))
         return false;
-    if (r->kind == WR_SCAN && r->table) return create_source(p, r);
+    if (r->kind == WR_SCAN && wrel_scan(r)->table) return create_source(p, r);
     return true;
 }
 
@@ -146,7 +147,7 @@ bool wplan_create_tables(WPlanCtx *p, WRel **roots, int n)
     for (int i = 0; i < n; i++)
         if (roots[i] && !create_sources(p, roots[i])) return false;
     for (int i = 0; i < n; i++)
-        if (roots[i] && roots[i]->kind == WR_SINK && roots[i]->sink_table && !create_sink(p, roots[i]))
+        if (roots[i] && roots[i]->kind == WR_SINK && wrel_sink(roots[i])->table && !create_sink(p, roots[i]))
             return false;
     return true;
 }

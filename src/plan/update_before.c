@@ -37,7 +37,7 @@ static bool join_input_keyed(const WRel *j, int side)
    Flink 2.3 plans [I,UA] below it, [I,UB,UA] when the key differs). */
 static bool compacts_by_upsert_key(const WRel *m)
 {
-    if (m->kind != WR_SINK_MATERIALIZER || !(m->sink_conflict == ACF_ERROR || m->sink_conflict == ACF_NOTHING))
+    if (m->kind != WR_SINK_MATERIALIZER || !(wrel_sink(m)->conflict == ACF_ERROR || wrel_sink(m)->conflict == ACF_NOTHING))
         return false;
     const WRel *in = m->inputs[0];
     if (in->nunique <= 0) return false;
@@ -227,9 +227,10 @@ void wphys_require_ub(WPlanCtx *p, WRel *root)
     bool try_ua;
     if (root->kind == WR_SINK) {
         top = root->inputs[0];
-        if (!root->sink_table) try_ua = p->explain;
-        else if (root->sink_final_rows) try_ua = false;     /* final rows: retractions applied */
-        else if (wphys_sink_mode(root->sink_table) & WCM_UPDATE_BEFORE) try_ua = false;
+        const WRelSink *sk = wrel_sink(root);
+        if (!sk->table) try_ua = p->explain;
+        else if (sk->final_rows) try_ua = false;     /* final rows: retractions applied */
+        else if (wphys_sink_mode(sk->table) & WCM_UPDATE_BEFORE) try_ua = false;
         else try_ua = top->kind != WR_SINK_MATERIALIZER || compacts_by_upsert_key(top);
         root->generate_update_before = !try_ua;
     } else {

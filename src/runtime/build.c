@@ -240,7 +240,7 @@ static bool build_file_sink_flow(WPlanCtx *p, Lane *L, WRel *r, SinkOp *s, int n
     if (L->index < npar) {
         s->flow = f;
         s->subtask = L->index;
-        wfs_flow_attach_writer(f, &s->base, s->sink, L->index, &r->sink_table->options);
+        wfs_flow_attach_writer(f, &s->base, s->sink, L->index, &wrel_sink(r)->table->options);
     }
     return true;
 }
@@ -312,8 +312,9 @@ static void source_origin_label(void *ctx, int split, char *buf, size_t bufsz)
    idle timeout, default table.exec.source.idle-timeout) and pipeline.auto-watermark-interval. */
 static bool watermark_config(WPlanCtx *p, Lane *L, const WRel *r, WWmConfig *wc)
 {
-    *wc = (WWmConfig){.rowtime_col = r->rowtime_col, .every_record = r->wm_every_record,
-                      .trigger_interval_ms = r->wm_trigger_interval};
+    const WRelWatermark *ww = wrel_watermark(r);
+    *wc = (WWmConfig){.rowtime_col = ww->rowtime_col, .every_record = ww->every_record,
+                      .trigger_interval_ms = ww->trigger_interval};
     const WRel *in = r->inputs[0];
     while (in->kind == WR_CALC) in = in->inputs[0];
     const WSource *src = NULL;
@@ -323,7 +324,7 @@ static bool watermark_config(WPlanCtx *p, Lane *L, const WRel *r, WWmConfig *wc)
     if (src && src->split_label) wc->origin = (WWmOrigin){&src->split, source_origin_label, (void *)src};
     if (!src || !src->split_watermarks) return true;
     WScanWatermark sw;
-    if (!wconn_scan_watermark(&in->table->options, &sw, p->err)) return false;
+    if (!wconn_scan_watermark(&wrel_scan(in)->table->options, &sw, p->err)) return false;
     const WOptions *conf = L->job->env.config;
     wc->splits = (WWmSplits){&src->nsplits, &src->split, &src->split_finished, source_split_label, (void *)src};
     wc->periodic = sw.emit != 0;
@@ -457,7 +458,7 @@ static WOperator *build_sink_exchange(WPlanCtx *p, Lane *L, WRel *r, WOperator *
         if (L->job->exch[i]->inputs[0] == r->inputs[0] && L->job->exch[i]->id == r->id)  /* the sink's id */
             x = L->job->exch[i];
     if (!x) {
-        const WTable *t = r->sink_table;
+        const WTable *t = wrel_sink(r)->table;
         int *phys = WA_ARRAY(p->arena, int, t->ncols ? t->ncols : 1);
         int np = wtable_physical(t, phys);
         int *keys = WA_ARRAY(p->arena, int, t->npk ? t->npk : 1);
@@ -488,7 +489,8 @@ static WRel *scan_exchange_rel(WPlanCtx *p, WJob *j, WRel *r)
     if (k < 0 || (wjob_run_par(j, k) == j->par && !keyed)) return NULL;
     int xi = wjob_scan_exchange(j, r);
     if (xi >= 0) return j->exch[xi];
-    int *keys = WA_ARRAY(p->arena, int, r->table->npk ? r->table->npk : 1);
+    const WTable *t = wrel_scan(r)->table;
+    int *keys = WA_ARRAY(p->arena, int, t->npk ? t->npk : 1);
     int nkeys = keyed ? wscan_pk_out_cols(r, keys) : 0;
     WRel *x = WA_NEW(p->arena, WRel);
     x->kind = WR_EXCHANGE;
@@ -506,13 +508,14 @@ static WRel *scan_exchange_rel(WPlanCtx *p, WJob *j, WRel *r)
 static WOperator *materializer_new(Lane *L, WRel *r)
 {
     WRel *in = r->inputs[0];
+    const WRelSink *sk = wrel_sink(r);
     WSinkMaterializerSpec sp = {
         .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
         .ttl_ms = r->ttl_ms, .out = {r->out.n, r->out.types, r->out.names}};
-    if (r->sink_conflict == ACF_ERROR || r->sink_conflict == ACF_NOTHING) {
+    if (sk->conflict == ACF_ERROR || sk->conflict == ACF_NOTHING) {
         /* Flink's WatermarkCompactingSinkMaterializer matches rows by the input's upsert key */
-        sp.conflict = r->sink_conflict == ACF_ERROR ? WSCM_ERROR : WSCM_NOTHING;
-        sp.key_names = r->key_names;
+        sp.conflict = sk->conflict == ACF_ERROR ? WSCM_ERROR : WSCM_NOTHING;
+        sp.key_names = sk->key_names;
         sp.nuk = in->nunique > 0 ? in->nunique : 0;
         sp.uk = in->unique;
     }
@@ -569,7 +572,8 @@ static WOperator *bd_scan(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *
     s->rel = r;
     s->head = op;
     if (r->kind == WR_SCAN) {
-        const WConnector *c = find_connector(p, r->table);
+        const WRelScan *sc = wrel_scan(r);
+        const WConnector *c = find_connector(p, sc->table);
         if (!c) { wop_free(op); L->nsrc--; return NULL; }
         if (!c->can_source) {
             werr_set(p->err, WEXC_VALIDATION,
@@ -578,10 +582,10 @@ static WOperator *bd_scan(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *
             L->nsrc--;
             return NULL;
         }
-        WTableSpec *sp = make_spec(p, L, r->table, r->table_qname, src_par);
-        if (r->scan_reads && r->out.n == sp->ncols) sp->col_read = r->scan_reads;
-        sp->nmeta = r->nmeta;
-        sp->meta_keys = r->meta_keys;
+        WTableSpec *sp = make_spec(p, L, sc->table, sc->table_qname, src_par);
+        if (sc->reads && r->out.n == sp->ncols) sp->col_read = sc->reads;
+        sp->nmeta = sc->nmeta;
+        sp->meta_keys = sc->meta_keys;
         const char *rmode = j->env.config ? wopts_get(j->env.config, "execution.runtime-mode") : NULL;
         sp->bounded = rmode && !strcasecmp(rmode, "batch");     /* a batch job: sources must be bounded */
         if (c->validate && !c->validate(sp, true, p->err)) { wop_free(op); L->nsrc--; return NULL; }
@@ -613,7 +617,7 @@ static WOperator *bd_watermark(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, b
 {
     WWmConfig wc;
     if (!watermark_config(p, L, r, &wc)) return NULL;
-    return wop_watermark_new(&L->ctx, r->wm_expr, &wc, r->out.n, r->out.types, r->out.names);
+    return wop_watermark_new(&L->ctx, wrel_watermark(r)->expr, &wc, r->out.n, r->out.types, r->out.names);
 }
 
 static WOperator *bd_union(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
@@ -635,6 +639,7 @@ static WOperator *bd_replicate_rows(WPlanCtx *p, Lane *L, WRel *r, WOperator **i
 static WOperator *bd_sink(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
     WJob *j = L->job;
+    const WRelSink *sk = wrel_sink(r);
     *done = true;
     /* [ConstraintEnforcer] -> [StreamRecordTimestampInserter] -> the writer -> [end: Writer],
        as the job graph expands the sink (a materialized sink's enforcer is in front of the
@@ -653,21 +658,21 @@ static WOperator *bd_sink(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *
         ship = WSHIP_FORWARD;
     /* an exchange of the plan right below the writer is that edge already */
     bool plan_edge = r->inputs[0]->kind == WR_EXCHANGE && ke < 0 && ki < 0;
-    if (r->sink_table && (ship == WSHIP_HASH || ship == WSHIP_REBALANCE) && !plan_edge &&
+    if (sk->table && (ship == WSHIP_HASH || ship == WSHIP_REBALANCE) && !plan_edge &&
         !(feed = build_sink_exchange(p, L, r, feed, ship == WSHIP_HASH, npar)))
         return NULL;
     /* a FORWARD writer runs where its input does: the job's lanes */
-    if (r->sink_table && ship != WSHIP_HASH && ship != WSHIP_REBALANCE && r->inputs[0]->kind != WR_SINK_MATERIALIZER)
+    if (sk->table && ship != WSHIP_HASH && ship != WSHIP_REBALANCE && r->inputs[0]->kind != WR_SINK_MATERIALIZER)
         npar = j->par;
     SinkOp *s = wcalloc(1, sizeof *s);
     wop_init(&s->base, &SINK_OPS, &L->ctx, 1, r->out.n, r->out.types, r->out.names);
-    if (!r->sink_table) {
+    if (!sk->table) {
         s->is_collect = true;
         if (L->index == 0) s->collect = j->env.collect;
     } else if (L->index >= npar) {
         /* beyond the sink's subtasks: an idle copy that opens no sink and receives nothing */
     } else {
-        const WConnector *c = find_connector(p, r->sink_table);
+        const WConnector *c = find_connector(p, sk->table);
         if (!c) { wop_free(&s->base); return NULL; }
         if (!c->can_sink) {
             werr_set(p->err, WEXC_VALIDATION,
@@ -675,21 +680,21 @@ static WOperator *bd_sink(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *
             wop_free(&s->base);
             return NULL;
         }
-        WTableSpec *sp = make_spec(p, L, r->sink_table, r->sink_qname, npar);
-        if (r->sink_overwrite && !c->can_overwrite) {
+        WTableSpec *sp = make_spec(p, L, sk->table, sk->qname, npar);
+        if (sk->overwrite && !c->can_overwrite) {
             werr_set(p->err, WEXC_VALIDATION,
                      "INSERT OVERWRITE requires that the underlying DynamicTableSink of table '%s' implements "
-                     "the SupportsOverwrite interface.", r->sink_qname);
+                     "the SupportsOverwrite interface.", sk->qname);
             wop_free(&s->base);
             return NULL;
         }
         const char *mode = j->env.config ? wopts_get(j->env.config, "execution.runtime-mode") : NULL;
-        sp->overwrite = r->sink_overwrite;
-        sp->nmeta = r->nmeta;           /* metadata columns written, after the physical ones */
-        sp->meta_keys = r->meta_keys;
-        sp->nstatic = r->sink_nstatic;
-        sp->static_keys = r->sink_static_keys;
-        sp->static_values = r->sink_static_values;
+        sp->overwrite = sk->overwrite;
+        sp->nmeta = sk->nmeta;      /* metadata columns written, after the physical ones */
+        sp->meta_keys = sk->meta_keys;
+        sp->nstatic = sk->nstatic;
+        sp->static_keys = sk->static_keys;
+        sp->static_values = sk->static_values;
         sp->bounded = mode && !strcasecmp(mode, "batch");
         /* one part-file prefix for every subtask of this sink, as Flink's per-sink UUID */
         char idk[64];
@@ -704,7 +709,7 @@ static WOperator *bd_sink(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *
         if (c->validate && !c->validate(sp, false, p->err)) { wop_free(&s->base); return NULL; }
         s->sink = c->open_sink(sp, p->err);
         if (!s->sink) { wop_free(&s->base); return NULL; }
-        if (r->sink_final_rows) s->final = wfinal_new(r->out.n, r->out.types);
+        if (sk->final_rows) s->final = wfinal_new(r->out.n, r->out.types);
         pthread_mutex_lock(&j->mu);
         if (j->nsinks == j->cap_sinks) {
             j->cap_sinks = j->cap_sinks ? j->cap_sinks * 2 : 4;
@@ -719,7 +724,7 @@ static WOperator *bd_sink(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *
     int kcp = stream_op_of(j, r, WSOP_COMPACT_OPERATOR);
     int kpc = stream_op_of(j, r, WSOP_PARTITION_COMMITTER);
     int kend = stream_op_of(j, r, WSOP_SINK_END);
-    if (kend >= 0 && r->sink_table)         /* a streaming file sink */
+    if (kend >= 0 && sk->table)         /* a streaming file sink */
         return build_file_sink_flow(p, L, r, s, npar, kco, kcp, kpc, kend) ? &s->base : NULL;
     if (kco >= 0) tail = add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kco, tail);
     if (kcp >= 0) tail = add_op(p, L, r, simple_op(L, r, &DISCARD_OPS), kcp, tail);
@@ -1018,10 +1023,11 @@ static WOperator *bd_lookup_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins,
     const WRelJoin *rj = wrel_join(r);
     WJob *j = L->job;
     WRel *l = r->inputs[0], *dim = rj->lookup_scan;
-    const WConnector *c = find_connector(p, dim->table);
+    const WRelScan *ds = wrel_scan(dim);
+    const WConnector *c = find_connector(p, ds->table);
     if (!c) return NULL;
     /* a lookup source splits nothing: every lane (idle copies too) is one of nlanes */
-    WTableSpec *ts = make_spec(p, L, dim->table, dim->table_qname, j->nlanes);
+    WTableSpec *ts = make_spec(p, L, ds->table, ds->table_qname, j->nlanes);
     if (c->validate && !c->validate(ts, true, p->err)) return NULL;
     WLookupJoinSpec sp = {
         .left_outer = rj->type == AJ_LEFT, .left_ncols = l->out.n, .left_types = l->out.types,
@@ -1207,14 +1213,16 @@ static void reads_into(WPlanCtx *p, WRel *rel, const uint8_t *used)
     if (rel->kind == WR_WATERMARK && rel->ninputs == 1 && rel->inputs[0]->out.n == n) {
         uint8_t *u = wa_zalloc(p->arena, (size_t)(n ? n : 1));
         for (int i = 0; i < n; i++) u[i] = used ? used[i] : 1;
-        if (rel->rowtime_col >= 0 && rel->rowtime_col < n) u[rel->rowtime_col] = 1;
-        mark_expr(rel->wm_expr, u, n);
+        const WRelWatermark *ww = wrel_watermark(rel);
+        if (ww->rowtime_col >= 0 && ww->rowtime_col < n) u[ww->rowtime_col] = 1;
+        mark_expr(ww->expr, u, n);
         reads_into(p, rel->inputs[0], u);
         return;
     }
     if (rel->kind != WR_SCAN) return;
-    if (!rel->scan_reads) rel->scan_reads = wa_zalloc(p->arena, (size_t)(n ? n : 1));
-    for (int i = 0; i < n; i++) rel->scan_reads[i] |= used ? used[i] : 1;
+    WRelScan *sc = wrel_scan_mut(rel);
+    if (!sc->reads) sc->reads = wa_zalloc(p->arena, (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) sc->reads[i] |= used ? used[i] : 1;
 }
 
 static void mark_reads(WPlanCtx *p, ReadMarks *m, WRel *r)
@@ -1252,16 +1260,18 @@ static int64_t gcd64(int64_t a, int64_t b) { while (b) { int64_t t = a % b; a = 
    flushed there, as Flink's is on the per-record watermark). */
 static void mark_watermark_cuts(WRel *r, bool below, int64_t interval)
 {
-    if (r->kind == WR_SINK_MATERIALIZER && (r->sink_conflict == ACF_ERROR || r->sink_conflict == ACF_NOTHING))
+    if (r->kind == WR_SINK_MATERIALIZER && (wrel_sink(r)->conflict == ACF_ERROR || wrel_sink(r)->conflict == ACF_NOTHING))
         below = true;
     if (r->kind == WR_LOCAL_WINDOW_AGG) {
         const WRelWindow *rw = wrel_window(r);
         int64_t i = rw->kind == WWIN_TUMBLE ? rw->size : rw->slide;
         if (!rw->proctime && !rw->attached && i > 0) interval = interval > 0 ? gcd64(interval, i) : i;
     }
-    if (r->kind == WR_WATERMARK && below) r->wm_every_record = true;
-    if (r->kind == WR_WATERMARK && interval > 0)
-        r->wm_trigger_interval = r->wm_trigger_interval > 0 ? gcd64(r->wm_trigger_interval, interval) : interval;
+    if (r->kind == WR_WATERMARK) {
+        WRelWatermark *ww = wrel_watermark_mut(r);
+        if (below) ww->every_record = true;
+        if (interval > 0) ww->trigger_interval = ww->trigger_interval > 0 ? gcd64(ww->trigger_interval, interval) : interval;
+    }
     for (int i = 0; i < r->ninputs; i++) mark_watermark_cuts(r->inputs[i], below, interval);
 }
 

@@ -61,8 +61,8 @@ char *ckpt_node_sig(const WRel *r)
     WArena *a = warena_new(0);
     WStrBuf s;
     wsb_init(&s);
-    if (r->kind == WR_SCAN && r->table_qname) wsb_printf(&s, "table=%s ", r->table_qname);
-    if (r->kind == WR_SINK && r->sink_qname) wsb_printf(&s, "table=%s ", r->sink_qname);
+    if (r->kind == WR_SCAN && wrel_scan(r)->table_qname) wsb_printf(&s, "table=%s ", wrel_scan(r)->table_qname);
+    if (r->kind == WR_SINK && wrel_sink(r)->qname) wsb_printf(&s, "table=%s ", wrel_sink(r)->qname);
     wsb_append(&s, "row(");
     for (int i = 0; i < r->out.n; i++) {
         const char *t = wtype_str(a, r->out.types[i]);

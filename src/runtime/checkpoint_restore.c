@@ -403,7 +403,8 @@ bool wckpt_restore(WCkpt *c, WCkptLane *lanes, int nlanes, int64_t *sim_now, WEr
                               "Failed to rollback to checkpoint/savepoint %s. The source %s[%d] (%s) cannot be restored at "
                               "parallelism %d: the checkpoint was taken at parallelism %d.",
                               c->restore_path, wrel_kind_name(src->rel->kind), src->rel->id,
-                              src->rel->table_qname ? src->rel->table_qname : "?", nlanes, m->parallelism);
+                              src->rel->kind == WR_SCAN && wrel_scan(src->rel)->table_qname
+                                  ? wrel_scan(src->rel)->table_qname : "?", nlanes, m->parallelism);
         }
     }
     /* 2. keyed state and timers */

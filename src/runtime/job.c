@@ -447,7 +447,8 @@ static bool runtime_parallelism(WJob *j, WError *err)
                 werr_set(err, WEXC_ILLEGAL_ARG,
                          "The parallelism %d (scan.parallelism of table '%s') is larger than the %d parallel subtasks "
                          "weir runs a job with at most.",
-                         o->parallelism, o->rel && o->rel->table_qname ? o->rel->table_qname : "?", WJOB_MAX_PARALLELISM);
+                         o->parallelism, o->rel && wrel_scan(o->rel)->table_qname ? wrel_scan(o->rel)->table_qname : "?",
+                         WJOB_MAX_PARALLELISM);
                 free(region);
                 return false;
             }
@@ -457,7 +458,7 @@ static bool runtime_parallelism(WJob *j, WError *err)
         }
         if (o->role != WSOP_OPERATOR || !o->rel || o->ninputs != 1) continue;
         bool boundary = (o->kind == WR_SINK_MATERIALIZER && o->inputs[0].ship == WSHIP_HASH) ||
-                        (o->kind == WR_SINK && o->rel->sink_table &&
+                        (o->kind == WR_SINK && wrel_sink(o->rel)->table &&
                          (o->inputs[0].ship == WSHIP_HASH || o->inputs[0].ship == WSHIP_REBALANCE));
         if (!boundary) continue;
         if (o->parallelism > WJOB_MAX_PARALLELISM) {
@@ -467,7 +468,7 @@ static bool runtime_parallelism(WJob *j, WError *err)
             werr_set(err, WEXC_ILLEGAL_ARG,
                      "The parallelism %d (sink.parallelism of table '%s') is larger than the %d parallel subtasks weir "
                      "runs a job with at most.",
-                     o->parallelism, sink && sink->sink_qname ? sink->sink_qname : "?", WJOB_MAX_PARALLELISM);
+                     o->parallelism, sink && wrel_sink(sink)->qname ? wrel_sink(sink)->qname : "?", WJOB_MAX_PARALLELISM);
             free(region);
             return false;
         }
@@ -691,7 +692,7 @@ static void source_ended(Lane *L, SourceSlot *s)
             s->exhausted = true;
             /* a subtask that had nothing to read (no split) is idle: it does not hold the
                watermark of the others back while the job waits for its savepoint */
-            bool read_nothing = s->src ? s->src->rows_read == 0 : L->index != 0 || s->rel->nrows == 0;
+            bool read_nothing = s->src ? s->src->rows_read == 0 : L->index != 0 || wrel_values(s->rel)->nrows == 0;
             if (read_nothing && !s->idle) {
                 s->idle = true;
                 wop_input_idle(s->head, 0, true);
@@ -725,17 +726,18 @@ static bool pump_values(Lane *L, SourceSlot *s)
     WChunk *c = s->chunk;
     wchunk_reset(c);
     WRel *r = s->rel;
+    const WRelValues *rv = wrel_values(r);
     if (L->index != 0) return false;        /* VALUES is one split, read by the first subtask */
-    while (s->values_next < r->nrows && c->nrows < c->cap) {
+    while (s->values_next < rv->nrows && c->nrows < c->cap) {
         int row = wchunk_add_row(c, WRK_INSERT);
         for (int k = 0; k < r->out.n; k++) {
-            c->cols[k].data[row] = r->rows[s->values_next][k];
-            c->cols[k].nulls[row] = r->row_nulls[s->values_next][k];
+            c->cols[k].data[row] = rv->rows[s->values_next][k];
+            c->cols[k].nulls[row] = rv->row_nulls[s->values_next][k];
         }
         s->values_next++;
     }
     if (c->nrows) wop_push(s->head, 0, c);
-    return s->values_next < r->nrows;
+    return s->values_next < rv->nrows;
 }
 
 /* Processing-time timers of the lane's operators (the MiniBatchAssigner's interval). A lane ticks
@@ -1155,7 +1157,7 @@ bool wjob_run(WJob *j)
                 SourceSlot *s = &L->srcs[i];
                 bool more;
                 if (!s->src) {
-                    more = l == 0 && s->rel->nrows > 0;
+                    more = l == 0 && wrel_values(s->rel)->nrows > 0;
                 } else {
                     wchunk_reset(s->chunk);
                     WSourceStatus st = s->src->next(s->src, s->chunk, &L->err);

@@ -47,20 +47,21 @@ bool wjob_lookup_fetcher(const WConnector *c, const WTableSpec *spec, const WRel
                          WError *err)
 {
     const WRel *dim = wrel_join(r)->lookup_scan;
+    const WRelScan *ds = wrel_scan(dim);
     if (!c->open_lookup)
         return werr_set(err, WEXC_TABLE, "The '%s' connector of table %s is not a lookup source.", c->name,
                         spec->name);
-    if (dim->nmeta)
+    if (ds->nmeta)
         return werr_set(err, WEXC_TABLE, "A lookup join cannot read metadata columns of table %s.", spec->name);
     int keys[64];
-    for (int k = 0; k < r->nkeys && k < 64; k++) keys[k] = dim->fields[wrel_join(r)->right_keys[k]];
+    for (int k = 0; k < r->nkeys && k < 64; k++) keys[k] = ds->fields[wrel_join(r)->right_keys[k]];
     WLookupSource *src = c->open_lookup(spec, r->nkeys, keys, err);
     if (!src) return false;
     Fetch *f = wcalloc(1, sizeof *f);
     f->src = src;
-    f->n = dim->nfields;
+    f->n = ds->nfields;
     f->fields = wmalloc(sizeof *f->fields * (size_t)(f->n ? f->n : 1));
-    memcpy(f->fields, dim->fields, sizeof *f->fields * (size_t)f->n);
+    memcpy(f->fields, ds->fields, sizeof *f->fields * (size_t)f->n);
     f->cols = wcalloc((size_t)(f->n ? f->n : 1), sizeof *f->cols);
     f->types = wcalloc((size_t)(f->n ? f->n : 1), sizeof *f->types);
     for (int i = 0; i < f->n; i++) f->types[i] = dim->out.types[i];

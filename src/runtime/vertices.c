@@ -263,7 +263,7 @@ static void plain_desc(const WRel *r, int id, WStrBuf *d)
 
 static void scan_desc(const WRel *r, int id, WStrBuf *d)
 {
-    const WTable *t = r->table;
+    const WTable *t = wrel_scan(r)->table;
     wsb_printf(d, "[%d]:TableSourceScan(table=[[%s, %s, %s]], fields=[", id, t->catalog ? t->catalog : "default_catalog",
                t->database ? t->database : "default_database", t->name);
     for (int i = 0; i < r->out.n; i++) wsb_printf(d, "%s%s", i ? ", " : "", r->out.names[i]);
@@ -272,8 +272,8 @@ static void scan_desc(const WRel *r, int id, WStrBuf *d)
 
 static void sink_desc(const WRel *r, int id, WStrBuf *d)
 {
-    if (r->sink_table)
-        wsb_printf(d, "[%d]:Sink(table=[%s], fields=[", id, r->sink_qname ? r->sink_qname : r->sink_table->name);
+    if (wrel_sink(r)->table)
+        wsb_printf(d, "[%d]:Sink(table=[%s], fields=[", id, wrel_sink(r)->qname ? wrel_sink(r)->qname : wrel_sink(r)->table->name);
     else
         wsb_printf(d, "[%d]:Sink(table=[*anonymous_collect$%d*], fields=[", id, id);
     for (int i = 0; i < r->out.n; i++) wsb_printf(d, "%s%s", i ? ", " : "", r->out.names[i]);
@@ -294,8 +294,9 @@ static void vx_edge(Builder *b, RelInfo *ri, WRel *r, int id, WStrBuf *name, WSt
 /* TableSourceScan: a source */
 static void vx_scan(Builder *b, RelInfo *ri, WRel *r, int id, WStrBuf *name, WStrBuf *desc)
 {
-    wsb_printf(name, "Source: %s[%d]", r->table && r->table->name ? r->table->name : "?", id);
-    if (r->table) scan_desc(r, id, desc);
+    const WTable *t = wrel_scan(r)->table;
+    wsb_printf(name, "Source: %s[%d]", t && t->name ? t->name : "?", id);
+    if (t) scan_desc(r, id, desc);
     else plain_desc(r, id, desc);
     int op = new_op(b, name->buf, desc->buf, r, WSOP_OPERATOR);
     b->ops[op].is_source = true;
@@ -315,10 +316,11 @@ static void vx_values(Builder *b, RelInfo *ri, WRel *r, int id, WStrBuf *name, W
 static void vx_sink(Builder *b, RelInfo *ri, WRel *r, int id, WStrBuf *name, WStrBuf *desc)
 {
     /* CommonExecSink: [ConstraintEnforcer] -> [StreamRecordTimestampInserter] -> the writer(s) */
+    const WRelSink *sk = wrel_sink(r);
     bool mat = r->ninputs == 1 && r->inputs[0]->kind == WR_SINK_MATERIALIZER;
     int first = mat ? -1 : add_enforcer(b, r, r), last = first;
     bool filesystem = wrel_sink_file_writer(r) && !b->batch;
-    int rowtime = !r->sink_table ? rowtime_col(r) : filesystem && r->ninputs ? last_rowtime_col(r->inputs[0]) : -1;
+    int rowtime = !sk->table ? rowtime_col(r) : filesystem && r->ninputs ? last_rowtime_col(r->inputs[0]) : -1;
     if (rowtime >= 0) {
         char nm[80];
         snprintf(nm, sizeof nm, "StreamRecordTimestampInserter[%d]", id);
@@ -341,10 +343,10 @@ static void vx_sink(Builder *b, RelInfo *ri, WRel *r, int id, WStrBuf *name, WSt
         wsb_append(name, "Sink: Filesystem");
         wsb_append(desc, name->buf);
     } else if (wrel_sink_writer(r)) {      /* a SinkV2 writer (Flink 2.3's blackhole) */
-        wsb_printf(name, "%s[%d]: Writer", r->sink_table->name, id);
+        wsb_printf(name, "%s[%d]: Writer", sk->table->name, id);
         wsb_append(desc, name->buf);
     } else {
-        if (r->sink_table) wsb_printf(name, "Sink: %s[%d]", r->sink_table->name, id);
+        if (sk->table) wsb_printf(name, "Sink: %s[%d]", sk->table->name, id);
         else wsb_append(name, "Sink: Collect table sink");
         sink_desc(r, id, desc);
     }
@@ -378,6 +380,7 @@ static void vx_sink_materializer(Builder *b, RelInfo *ri, WRel *r, int id, WStrB
 {
     /* Flink's SinkUpsertMaterializer is part of the sink node: it carries the sink's id and
        is fed by a keyBy on the primary key, after the sink's ConstraintEnforcer. */
+    const WRelSink *sk = wrel_sink(r);
     const WRel *sink = ri->nconsumers == 1 && ri->consumer->kind == WR_SINK ? ri->consumer : NULL;
     int mid = sink ? xid(b, sink) : id;
     int enf = sink ? add_enforcer(b, sink, r) : -1;
@@ -387,11 +390,11 @@ static void vx_sink_materializer(Builder *b, RelInfo *ri, WRel *r, int id, WStrB
     wsb_printf(name, "SinkMaterializer[%d]", mid);
     wsb_printf(desc, "[%d]:SinkMaterializer(pk=[", mid);
     for (int k = 0; k < r->nkeys; k++)      /* the sink's primary key names (Flink's pk=[...]) */
-        wsb_printf(desc, "%s%s", k ? ", " : "", r->key_names ? r->key_names[k]
+        wsb_printf(desc, "%s%s", k ? ", " : "", sk->key_names ? sk->key_names[k]
                                                  : r->keys[k] < r->out.n ? r->out.names[r->keys[k]] : "?");
     wsb_append(desc, "])");
     int assigner = -1;
-    if (r->sink_conflict == ACF_ERROR || r->sink_conflict == ACF_NOTHING) {
+    if (sk->conflict == ACF_ERROR || sk->conflict == ACF_NOTHING) {
         /* Flink 2.3: keyBy -> WatermarkTimestampAssigner -> SinkMaterializer */
         char an[48], ad[48];
         snprintf(an, sizeof an, "WatermarkTimestampAssigner[%d]", mid);
@@ -581,7 +584,7 @@ static void set_parallelism(Builder *b)
                             if (b->ops[j].inputs[k].from == i && b->ops[j].is_sink)
                                 sink = rel_by_id(b, b->ops[j].rel_id, WR_SINK);
                 }
-                int sp = table_parallelism(sink ? sink->sink_table : NULL, "sink.parallelism", 0);
+                int sp = table_parallelism(sink ? wrel_sink(sink)->table : NULL, "sink.parallelism", 0);
                 if (sp > 0) {
                     p = sp;
                     single = false;

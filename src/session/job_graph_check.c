@@ -43,7 +43,7 @@ static void min_exec_id(const WRel *r, int *min, int depth)
 
 static bool collect_sink_op(const WStreamOp *o)
 {
-    return o->rel && o->rel->kind == WR_SINK && !o->rel->sink_table;
+    return o->rel && o->rel->kind == WR_SINK && !wrel_sink(o->rel)->table;
 }
 
 /* The nodes of the JSON execution plan EXPLAIN prints for the roots, with the same ids. */

@@ -483,7 +483,7 @@ static bool submit_insert(WSession *s, WPlanCtx *p, WRel **roots, int n, bool pl
     werr_clear(&tmp);
     wopts_get_bool(&s->config, "table.dml-sync", false, &sync, &tmp);
     const char *name = wopts_get(&s->config, "pipeline.name");
-    if (!name) name = wa_sprintf(a, "insert-into_%s", roots[0]->sink_qname ? roots[0]->sink_qname : "sink");
+    if (!name) name = wa_sprintf(a, "insert-into_%s", wrel_sink(roots[0])->qname ? wrel_sink(roots[0])->qname : "sink");
     Announce an = {sink, res->job_id, sync, &res->job_built};
     if (!run_built(s, p, roots, n, NULL, err, res->job_id, name, sync ? NULL : handed_over, &an)) return false;
     if (sync) res->kind = WSR_JOB_COMPLETED;

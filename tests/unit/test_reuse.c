@@ -25,8 +25,8 @@ static bool digests(WPlanCtx *p, WRel **roots, int n, WRel **nodes, int nnodes, 
     (void)n;
     for (int i = 0; i < nnodes; i++) {
         const WRel *r = nodes[i];
-        out[i] = wa_sprintf(p->arena, "%s(%s)", wrel_kind_name(r->kind),
-                            r->table ? r->table->name : r->sink_table ? r->sink_table->name : "");
+        const WTable *t = r->kind == WR_SCAN ? wrel_scan(r)->table : wrel_is_sink(r->kind) ? wrel_sink(r)->table : NULL;
+        out[i] = wa_sprintf(p->arena, "%s(%s)", wrel_kind_name(r->kind), t ? t->name : "");
         folded[i] = r == the_fx->folded;
     }
     return true;
@@ -68,8 +68,9 @@ static WRel *rnode(RFx *f, WRelKind k, WRel *a, WRel *b)
 static WRel *rscan(RFx *f, const char *table)
 {
     WRel *r = rnode(f, WR_SCAN, NULL, NULL);
-    r->table = WA_NEW(f->a, WTable);
-    r->table->name = wa_strdup(f->a, table);
+    WRelScan *sc = wrel_scan_mut(r);
+    sc->table = WA_NEW(f->a, WTable);
+    sc->table->name = wa_strdup(f->a, table);
     return r;
 }
 
@@ -138,8 +139,8 @@ WTEST(reuse_across_statement_set_sinks)
     WRel *roots[2];
     for (int i = 0; i < 2; i++) {
         roots[i] = rnode(&f, WR_SINK, rnode(&f, WR_CALC, rscan(&f, "t"), NULL), NULL);
-        roots[i]->sink_table = WA_NEW(f.a, WTable);
-        roots[i]->sink_table->name = wa_strdup(f.a, "out");
+        wrel_sink_mut(roots[i])->table = WA_NEW(f.a, WTable);
+        wrel_sink(roots[i])->table->name = wa_strdup(f.a, "out");
     }
     CHECK(wplan_reuse(&f.p, roots, 2));
     CHECK(roots[0] != roots[1]);

@@ -85,7 +85,7 @@ static WRel *scan(Fx *f, const char *name)
 {
     const WType *ts[2] = {&WTYPE_BIGINT, &WTYPE_BIGINT};
     WRel *r = node(f, WR_SCAN, 0, NULL, NULL);
-    r->table = table(f, name, 2, ts);
+    wrel_scan_mut(r)->table = table(f, name, 2, ts);
     return r;
 }
 
@@ -101,8 +101,8 @@ static WRel *sink(Fx *f, WRel *in, const char *name, bool not_null)
 {
     const WType *ts[2] = {not_null ? &WTYPE_BIGINT_NN : &WTYPE_BIGINT, &WTYPE_BIGINT};
     WRel *s = node(f, WR_SINK, 1, in, NULL);
-    s->sink_table = table(f, name, 2, ts);
-    s->sink_qname = wa_sprintf(f->a, "default_catalog.default_database.%s", name);
+    wrel_sink_mut(s)->table = table(f, name, 2, ts);
+    wrel_sink_mut(s)->qname = wa_sprintf(f->a, "default_catalog.default_database.%s", name);
     return s;
 }
 
@@ -247,7 +247,7 @@ WTEST(vertices_sink_parallelism_breaks_chain_with_rebalance)
     WRel *s = scan(&f, "t");
     WRel *c = node(&f, WR_CALC, 1, s, NULL);
     WRel *k = sink(&f, c, "out", false);
-    wopts_set(&k->sink_table->options, "sink.parallelism", "3");
+    wopts_set(&wrel_sink(k)->table->options, "sink.parallelism", "3");
     WJobGraph *jg = wjobgraph_build(&k, 1, &f.cfg);
     char *n = names(jg);
     CHECK_STR(n, "Source: t[1] -> Calc[2] | Sink: out[3]");
@@ -256,7 +256,7 @@ WTEST(vertices_sink_parallelism_breaks_chain_with_rebalance)
     CHECK_INT(jg->nvertices, jg->nedges_non_forward + 1);
     free(n);
     wjobgraph_free(jg);
-    wopts_free(&k->sink_table->options);
+    wopts_free(&wrel_sink(k)->table->options);
     fx_free(&f);
 }
 
@@ -288,7 +288,7 @@ WTEST(vertices_scan_parallelism_rebalance)
     fx_init(&f);
     wopts_set(&f.cfg, "parallelism.default", "1");
     WRel *s = scan(&f, "gen");
-    wopts_set(&s->table->options, "scan.parallelism", "3");
+    wopts_set(&wrel_scan_mut(s)->table->options, "scan.parallelism", "3");
     WRel *c = node(&f, WR_CALC, 1, s, NULL);
     WRel *k = sink(&f, c, "out", false);
     WJobGraph *jg = wjobgraph_build(&k, 1, &f.cfg);
@@ -322,8 +322,8 @@ WTEST(vertices_scan_parallelism_rebalance)
     /* a source with updates and a primary key: HASH even at equal parallelisms */
     wopts_set(&f.cfg, "parallelism.default", "3");
     s->changelog = WCM_INSERT | WCM_UPDATE_AFTER | WCM_DELETE;
-    s->table->npk = 1;
-    s->table->pk = WA_ARRAY(f.a, int, 1);
+    wrel_scan_mut(s)->table->npk = 1;
+    wrel_scan_mut(s)->table->pk = WA_ARRAY(f.a, int, 1);
     jg = wjobgraph_build(&k, 1, &f.cfg);
     n = names(jg);
     CHECK_STR(n, "Source: gen[1] | Calc[2] -> Sink: out[3]");
@@ -331,9 +331,9 @@ WTEST(vertices_scan_parallelism_rebalance)
     CHECK_INT(jg->vertices[1].parallelism, 3);
     free(n);
     wjobgraph_free(jg);
-    wopts_free(&s->table->options);
-    wopts_free(&k->sink_table->options);
-    wopts_free(&k2->sink_table->options);
+    wopts_free(&wrel_scan_mut(s)->table->options);
+    wopts_free(&wrel_sink(k)->table->options);
+    wopts_free(&wrel_sink(k2)->table->options);
     fx_free(&f);
 }
 
@@ -348,8 +348,8 @@ WTEST(vertices_sink_materializer_keyed_after_enforcer)
     m->nkeys = 1;
     m->keys = WA_ARRAY(f.a, int, 1);
     WRel *k = sink(&f, m, "out", false);
-    k->sink_table->npk = 1;
-    k->sink_table->pk = WA_ARRAY(f.a, int, 1);
+    wrel_sink(k)->table->npk = 1;
+    wrel_sink(k)->table->pk = WA_ARRAY(f.a, int, 1);
     WJobGraph *jg = wjobgraph_build(&k, 1, &f.cfg);
     char *n = names(jg);
     CHECK_STR(n, "Source: t[1] | GroupAggregate[3] -> ConstraintEnforcer[5] | SinkMaterializer[5] -> Sink: out[5]");
