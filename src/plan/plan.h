@@ -231,6 +231,16 @@ typedef struct WRelRank {           /* the rank kinds (wrel_is_rank): WR_OVER_RA
                                        the union holds one member per kind) */
 } WRelRank;
 
+typedef struct WRelAgg {            /* the aggregating kinds (wrel_is_agg): WR_GROUP_AGG,
+                                       WR_LOCAL/GLOBAL/INCREMENTAL_GROUP_AGG, WR_WINDOW_AGG,
+                                       WR_LOCAL/GLOBAL_WINDOW_AGG, WR_OVER_AGG; the grouping keys
+                                       (an OverAggregate's partition) in WRel's keys/nkeys */
+    WRelWindow window;              /* WR_WINDOW_AGG, WR_LOCAL/GLOBAL_WINDOW_AGG: its window,
+                                       wrel_window(r) (a window aggregate is both an aggregate and
+                                       a windowed kind; its window lives here, so the union holds
+                                       one member per kind) */
+} WRelAgg;
+
 struct WRel {
     WRelKind kind;
     int id;                         /* exec node id (1-based, Flink order), 0 until finalised */
@@ -395,11 +405,12 @@ struct WRel {
         WRelExpand expand;          /* WR_EXPAND */
         WRelMatch match;            /* WR_MATCH */
         WRelCorrelate correlate;    /* WR_CORRELATE */
-        WRelWindow window;          /* the windowed kinds (wrel_is_windowed) but WR_WINDOW_JOIN
-                                       and WR_WINDOW_RANK */
+        WRelWindow window;          /* WR_WINDOW_TVF (the one windowed kind in no other family) */
         WRelJoin join;              /* the join kinds (wrel_is_join), incl. WR_WINDOW_JOIN's window
                                        and WR_INTERVAL_JOIN's bounds */
         WRelRank rank;              /* the rank kinds (wrel_is_rank), incl. WR_WINDOW_RANK's window */
+        WRelAgg agg;                /* the aggregating kinds (wrel_is_agg), incl. the window
+                                       aggregates' window */
     } payload;
 };
 
@@ -442,6 +453,14 @@ static inline bool wrel_is_rank(WRelKind k)
 {
     return k == WR_OVER_RANK || k == WR_RANK || k == WR_SORT_LIMIT || k == WR_DEDUP || k == WR_WINDOW_RANK;
 }
+/* The aggregating kinds (their fields in the WRelAgg payload, wrel_agg(r)): GROUP_AGG,
+   LOCAL/GLOBAL/INCREMENTAL_GROUP_AGG, WINDOW_AGG, LOCAL/GLOBAL_WINDOW_AGG, OVER_AGG */
+static inline bool wrel_is_agg(WRelKind k)
+{
+    return k == WR_GROUP_AGG || k == WR_LOCAL_GROUP_AGG || k == WR_GLOBAL_GROUP_AGG ||
+           k == WR_INCREMENTAL_GROUP_AGG || k == WR_WINDOW_AGG || k == WR_LOCAL_WINDOW_AGG ||
+           k == WR_GLOBAL_WINDOW_AGG || k == WR_OVER_AGG;
+}
 /* The windowed kinds (their fields in the WRelWindow payload, wrel_window(r)): WINDOW_TVF,
    WINDOW_AGG, LOCAL/GLOBAL_WINDOW_AGG, WINDOW_RANK, WINDOW_JOIN */
 static inline bool wrel_is_windowed(WRelKind k)
@@ -466,12 +485,14 @@ static inline WRelMatch *wrel_match_mut(WRel *r) { return &wrel_cast_mut(r, WR_M
 static inline const WRelCorrelate *wrel_correlate(const WRel *r) { return &wrel_cast(r, WR_CORRELATE)->payload.correlate; }
 static inline WRelCorrelate *wrel_correlate_mut(WRel *r) { return &wrel_cast_mut(r, WR_CORRELATE)->payload.correlate; }
 /* a window join's window is in its join payload (WRelJoin.window), a window rank's in its rank
-   payload (WRelRank.window), every other windowed kind's is the payload's window */
+   payload (WRelRank.window), a window aggregate's (WINDOW_AGG, LOCAL/GLOBAL_WINDOW_AGG) in its
+   aggregate payload (WRelAgg.window); a WindowTableFunction's is the payload's window */
 static inline const WRelWindow *wrel_window(const WRel *r)
 {
     assert(r && wrel_is_windowed(r->kind));
     return r->kind == WR_WINDOW_JOIN ? &r->payload.join.window
-           : r->kind == WR_WINDOW_RANK ? &r->payload.rank.window : &r->payload.window;
+           : r->kind == WR_WINDOW_RANK ? &r->payload.rank.window
+           : r->kind == WR_WINDOW_TVF ? &r->payload.window : &r->payload.agg.window;
 }
 static inline WRelWindow *wrel_window_mut(WRel *r) { return (WRelWindow *)wrel_window(r); }
 static inline const WRelJoin *wrel_join(const WRel *r)
