@@ -438,8 +438,9 @@ static bool same_advice(const AdviceList *l, const WRel *a, const WRel *b)
 
 static bool agg_splittable(const WRel *r)
 {
-    for (int i = 0; i < r->naggs; i++) {
-        switch (r->aggs[i].kind) {
+    const WRelAgg *ag = wrel_agg(r);
+    for (int i = 0; i < ag->naggs; i++) {
+        switch (ag->aggs[i].kind) {
         case WAGG_COUNT_STAR: case WAGG_COUNT: case WAGG_SUM: case WAGG_SUM0: case WAGG_MIN: case WAGG_MAX:
         case WAGG_AVG: case WAGG_BOOL_AND: case WAGG_BOOL_OR: case WAGG_LISTAGG: case WAGG_SINGLE_VALUE:
             break;

@@ -158,7 +158,7 @@ WRel *rd_over_aggregate(Rd *r, json_t *j, WRel *in, const WSchema *out)
     json_t *calls = json_object_get(g, "aggCalls");
     int n = (int)json_array_size(calls);
     if (nin + n != out->n) return rd_fail(r, "Invalid compiled plan: the OverAggregate's calls do not match its %s.", "outputType"), NULL;
-    /* the aggregate functions as one list (WRel.aggs), the calls in output order */
+    /* the aggregate functions as one list (wrel_agg(x)->aggs), the calls in output order */
     json_t *aggs = json_array();
     for (int i = 0; i < n; i++) {
         const char *in_name = call_name(json_array_get(calls, (size_t)i));
@@ -208,7 +208,7 @@ WRel *rd_over_aggregate(Rd *r, json_t *j, WRel *in, const WSchema *out)
                 : c->n != 1 ? wa_sprintf(a, "%s, %lld", in->out.names[c->arg], (long long)c->n) : in->out.names[c->arg];
         } else {
             c->fn = WOF_AGG;
-            c->agg = x->aggs[ai++];
+            c->agg = wrel_agg(x)->aggs[ai++];
             c->args_text = NULL;
         }
     }

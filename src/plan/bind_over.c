@@ -461,10 +461,11 @@ static bool stream_node(BindCtx *b, WRel *r)
         }
         r->over_preceding = (int64_t)w->lower.offset;
     }
-    r->naggs = 0;
-    r->aggs = WA_ARRAY(a, WAggCall, w->ncalls ? w->ncalls : 1);
+    WRelAgg *ag = wrel_agg_mut(r);
+    ag->naggs = 0;
+    ag->aggs = WA_ARRAY(a, WAggCall, w->ncalls ? w->ncalls : 1);
     for (int i = 0; i < w->ncalls; i++)
-        if (w->calls[i].fn == WOF_AGG) r->aggs[r->naggs++] = w->calls[i].agg;
+        if (w->calls[i].fn == WOF_AGG) ag->aggs[ag->naggs++] = w->calls[i].agg;
     r->over_stream = spec;
     r->over = NULL;
     return true;

@@ -110,7 +110,8 @@ WRel *wover_rank_without_filter(WPlanCtx *p, WRel *r)
     c->name = r->out.names[rr->col];
     c->args_text = "*";
     r->kind = WR_OVER_AGG;
-    memset(&r->payload, 0, sizeof r->payload);     /* an OverAggregate has no payload (rr is stale) */
+    memset(&r->payload, 0, sizeof r->payload);     /* the rank payload becomes an empty aggregate
+                                                      payload (rr is stale) */
     if (!wplan_is_batch(p)) {
         const WType *t = r->inputs[0]->out.types[r->sort_cols[0]];
         r->over_stream = spec;
@@ -119,7 +120,7 @@ WRel *wover_rank_without_filter(WPlanCtx *p, WRel *r)
         r->over_rows = w->rows;
         r->over_unbounded = true;
         r->over_preceding = 0;
-        r->naggs = 0;
+        wrel_agg_mut(r)->naggs = 0;
         return r;
     }
     r->over = spec;

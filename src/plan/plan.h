@@ -234,7 +234,23 @@ typedef struct WRelRank {           /* the rank kinds (wrel_is_rank): WR_OVER_RA
 typedef struct WRelAgg {            /* the aggregating kinds (wrel_is_agg): WR_GROUP_AGG,
                                        WR_LOCAL/GLOBAL/INCREMENTAL_GROUP_AGG, WR_WINDOW_AGG,
                                        WR_LOCAL/GLOBAL_WINDOW_AGG, WR_OVER_AGG; the grouping keys
-                                       (an OverAggregate's partition) in WRel's keys/nkeys */
+                                       (an OverAggregate's partition) in WRel's keys/nkeys. The
+                                       two-phase rules (agg_rules.c) copy an aggregate into its
+                                       Local / Global halves and the distinct split
+                                       (split_distinct.c) a WindowAggregate into its partial and
+                                       final ones, keeping this payload; an OverRank made an
+                                       OverAggregate (over_rules.c) starts from a cleared one */
+    int naggs;                      /* the calls (an OverAggregate's: its aggregates, the other
+                                       calls are in its window spec) */
+    WAggCall *aggs;
+    WPartialFinal partial_final;    /* GROUP_AGG / LOCAL / GLOBAL (and a split WINDOW_AGG):
+                                       Flink's partialFinalType (the distinct split) */
+    WSchema agg_input;              /* LOCAL/GLOBAL/INCREMENTAL (group or window): the row the calls
+                                       read (the local aggregate's input: Flink's
+                                       localAggInputRowType) */
+    int count1_col;                 /* GLOBAL/INCREMENTAL: input column with the record count, -1 none */
+    int nfinal_keys;                /* INCREMENTAL: final grouping (columns of its input) */
+    int *final_keys;
     WRelWindow window;              /* WR_WINDOW_AGG, WR_LOCAL/GLOBAL_WINDOW_AGG: its window,
                                        wrel_window(r) (a window aggregate is both an aggregate and
                                        a windowed kind; its window lives here, so the union holds
@@ -322,9 +338,8 @@ struct WRel {
     bool exchange_single;           /* Exchange(distribution=[single]) */
     bool exchange_collect;          /* the gather in front of the client's collect sink (runtime
                                        detail: EXPLAIN does not show it, as Flink's plan does not) */
-    /* WR_GROUP_AGG */
-    int naggs;
-    WAggCall *aggs;
+    /* the aggregating kinds' calls and two-phase fields: the WRelAgg payload, wrel_agg(r); their
+       grouping keys in keys/nkeys */
     /* the join kinds' fields: the WRelJoin payload, wrel_join(r); their left keys in keys/nkeys */
     /* WR_DEDUP / WR_RANK / WR_OVER_RANK: partition keys in keys/nkeys */
     int nsort;
@@ -351,7 +366,7 @@ struct WRel {
                                        partition in keys, order in sort_*); NULL in streaming */
     const struct WOverSpec *over_stream;    /* streaming OverAggregate: its one window and calls
                                        (aggregates, LAG, ROW_NUMBER, RANK, DENSE_RANK) in output
-                                       order; the aggregates also in naggs / aggs */
+                                       order; the aggregates also in wrel_agg(r)->aggs */
     /* state and TTL (finalisation) */
     int64_t ttl_ms;                 /* resolved TTL for stateful nodes, 0 = never */
     int nhints;
@@ -369,13 +384,6 @@ struct WRel {
                                        LogicalUnion leaves to the planner */
     bool reused;                    /* sub-plan reuse (reuse.c) made this node the one copy of equal
                                        sub-plans: it has several consumers */
-    /* two-phase aggregation and the distinct split (agg_rules.c) */
-    WPartialFinal partial_final;    /* WR_GROUP_AGG/LOCAL/GLOBAL: Flink's partialFinalType */
-    WSchema agg_input;              /* LOCAL/GLOBAL/INCREMENTAL (group or window): the row the calls read
-                                       (the local aggregate's input: Flink's localAggInputRowType) */
-    int count1_col;                 /* GLOBAL/INCREMENTAL: input column with the record count, -1 none */
-    int nfinal_keys;                /* INCREMENTAL: final grouping (columns of its input) */
-    int *final_keys;
     /* ORDER BY / LIMIT (WR_SORT, WR_SORT_LIMIT, WR_TEMPORAL_SORT; sort keys in nsort/sort_cols/
        sort_desc/sort_nulls_first): OFFSET and FETCH as written, -1 when absent */
     int64_t sort_offset, sort_fetch;
@@ -392,14 +400,16 @@ struct WRel {
     const char **alias_names;
     /* The payload of the kinds whose fields are split out of WRel (issue 15): only through the
        checked accessors below (wrel_minibatch(r), wrel_expand(r), wrel_match(r),
-       wrel_correlate(r), wrel_window(r), wrel_join(r), wrel_interval(r), wrel_rank(r) and their
-       _mut forms), which assert the kind. A rewrite that turns a node of another kind into a
-       windowed one clears the window first (window_rank_rule: the rank payload's window, keeping
-       the rank's fields; window_join_rule: the join payload's window, keeping the join's fields);
+       wrel_correlate(r), wrel_window(r), wrel_join(r), wrel_interval(r), wrel_rank(r), wrel_agg(r)
+       and their _mut forms), which assert the kind. A rewrite that turns a node of another kind
+       into a windowed one clears the window first (window_rank_rule: the rank payload's window,
+       keeping the rank's fields; window_join_rule: the join payload's window, keeping the join's
+       fields);
        one that copies a windowed node into another windowed kind (the two-phase window aggregate)
-       keeps its window, and one that turns a Join into another join kind (join_rules.c) keeps the
-       join payload. A Sort made a SortLimit (sort_rules.c) starts from a cleared payload; an
-       OverRank made an OverAggregate (over_rules.c) clears its rank payload. */
+       keeps its window (and its aggregate payload), and one that turns a Join into another join
+       kind (join_rules.c) keeps the join payload. A Sort made a SortLimit (sort_rules.c) starts
+       from a cleared payload; an OverRank made an OverAggregate (over_rules.c) clears its rank
+       payload, which leaves an empty aggregate payload. */
     union {
         WRelMiniBatch minibatch;    /* WR_MINIBATCH_ASSIGNER */
         WRelExpand expand;          /* WR_EXPAND */
@@ -515,7 +525,17 @@ static inline WRelRank *wrel_rank_mut(WRel *r)
     assert(r && wrel_is_rank(r->kind));
     return &r->payload.rank;
 }
-/* The two-phase and incremental aggregates (agg_input, count1_col, final_keys, partial_final) */
+static inline const WRelAgg *wrel_agg(const WRel *r)
+{
+    assert(r && wrel_is_agg(r->kind));
+    return &r->payload.agg;
+}
+static inline WRelAgg *wrel_agg_mut(WRel *r)
+{
+    assert(r && wrel_is_agg(r->kind));
+    return &r->payload.agg;
+}
+/* The two-phase and incremental aggregates (wrel_agg(r): agg_input, count1_col, final_keys, partial_final) */
 static inline const WRel *wrel_as_two_phase(const WRel *r)
 {
     assert(r && (r->kind == WR_LOCAL_GROUP_AGG || r->kind == WR_GLOBAL_GROUP_AGG ||

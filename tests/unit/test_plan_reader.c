@@ -158,8 +158,8 @@ WTEST(plan_reader_over_aggregate)
         CHECK_INT(o->time_col, 1);
         CHECK(o->over_rows && !o->over_unbounded);
         CHECK_INT((int)o->over_preceding, 5);
-        CHECK_INT(o->naggs, 1);
-        CHECK_INT(o->aggs[0].kind, WAGG_SUM);
+        CHECK_INT(wrel_agg(o)->naggs, 1);
+        CHECK_INT(wrel_agg(o)->aggs[0].kind, WAGG_SUM);
         const WOverWindow *w = &o->over_stream->windows[0];
         CHECK_INT(w->ncalls, 3);
         CHECK_INT(w->calls[0].fn, WOF_LAG);
