@@ -1171,7 +1171,7 @@ static bool cp_over_agg(const CpNode *cn, json_t *j)
     const ExCtx *x = cn->x;
     const WRel *r = cn->r;
     const WRel *in = cn->in;
-    if (r->over_stream) cp_over_spec_json(x, r, in, j);
+    if (wrel_over(r)->stream) cp_over_spec_json(x, r, in, j);
     return false;
 }
 

@@ -84,7 +84,8 @@ static int over_constant(json_t *consts, int nin, json_t *lit)
 void cp_over_spec_json(const ExCtx *x, const WRel *r, const WRel *in, json_t *j)
 {
     WArena *a = x->p->arena;
-    const WOverWindow *w = &r->over_stream->windows[0];
+    const WRelOver *ro = wrel_over(r);
+    const WOverWindow *w = &ro->stream->windows[0];
     int nin = in->out.n;
     const char *const *on = ex_out_names(x, r);
     json_t *spec = json_object(), *consts = json_array();
@@ -99,9 +100,9 @@ void cp_over_spec_json(const ExCtx *x, const WRel *r, const WRel *in, json_t *j)
     json_array_append_new(of, f);
     json_object_set_new(ob, "fields", of);
     json_object_set_new(g, "orderBy", ob);
-    json_object_set_new(g, "isRows", json_boolean(r->over_rows));
+    json_object_set_new(g, "isRows", json_boolean(ro->rows));
     json_t *lb = json_object();
-    if (r->over_unbounded) {
+    if (ro->unbounded) {
         json_object_set_new(lb, "kind", json_string("UNBOUNDED_PRECEDING"));
     } else {
         json_object_set_new(lb, "kind", json_string("BOUNDED_WINDOW"));
@@ -110,7 +111,7 @@ void cp_over_spec_json(const ExCtx *x, const WRel *r, const WRel *in, json_t *j)
         if (w->lower.lit) {
             lit = ex_rex_json(x->p, w->lower.lit, NULL);
         } else {
-            WExpr l = {.kind = WX_LITERAL, .type = &WTYPE_BIGINT_NN, .lit.i = r->over_preceding};
+            WExpr l = {.kind = WX_LITERAL, .type = &WTYPE_BIGINT_NN, .lit.i = ro->preceding};
             lit = ex_rex_json(x->p, &l, NULL);
         }
         json_t *ref = json_object();

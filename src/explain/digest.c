@@ -100,7 +100,7 @@ static void over_bound(WStrBuf *out, const WOverBound *b, ExDialect d)
 /* BatchPhysicalOverAggregate: partitionBy, orderBy, window#i=[calls frame], select */
 static void batch_over_digest(const WRel *r, const char *const *inn, ExDialect d, WStrBuf *out)
 {
-    const WOverSpec *ov = r->over;
+    const WOverSpec *ov = wrel_over(r)->batch;
     wsb_putc(out, '(');
     if (r->nkeys) {
         wsb_puts(out, "partitionBy=[");
@@ -138,6 +138,8 @@ static void batch_over_digest(const WRel *r, const char *const *inn, ExDialect d
    calls AS w0$oN] */
 static void stream_over_digest(const WRel *r, const char *const *inn, WStrBuf *out)
 {
+    const WRelOver *ro = wrel_over(r);
+    const WRelAgg *ag = wrel_agg(r);
     wsb_putc(out, '(');
     if (r->nkeys) {
         wsb_puts(out, "partitionBy=[");
@@ -145,18 +147,18 @@ static void stream_over_digest(const WRel *r, const char *const *inn, WStrBuf *o
         wsb_puts(out, "], ");
     }
     wsb_printf(out, "orderBy=[%s ASC], window=[ %s BETWEEN ", r->time_col >= 0 ? inn[r->time_col] : "",
-               r->over_rows ? "ROWS" : "RANGE");
-    if (r->over_unbounded) wsb_puts(out, "UNBOUNDED PRECEDING");
-    else wsb_printf(out, "%lld PRECEDING", (long long)r->over_preceding);
+               ro->rows ? "ROWS" : "RANGE");
+    if (ro->unbounded) wsb_puts(out, "UNBOUNDED PRECEDING");
+    else wsb_printf(out, "%lld PRECEDING", (long long)ro->preceding);
     wsb_puts(out, " AND CURRENT ROW], select=[");
     int nin = r->inputs[0]->out.n;
     for (int i = 0; i < nin; i++) wsb_printf(out, "%s%s", i ? ", " : "", inn[i]);
-    const WOverWindow *w = r->over_stream && r->over_stream->nwindows == 1 ? &r->over_stream->windows[0] : NULL;
-    int ncalls = w ? w->ncalls : wrel_agg(r)->naggs;
+    const WOverWindow *w = ro->stream && ro->stream->nwindows == 1 ? &ro->stream->windows[0] : NULL;
+    int ncalls = w ? w->ncalls : ag->naggs;
     for (int k = 0; k < ncalls; k++) {
         const char *name = nin + k < r->out.n ? r->out.names[nin + k] : "?";
         wsb_puts(out, nin + k ? ", " : "");
-        if (!w) ex_agg_call(&wrel_agg(r)->aggs[k], inn, name, out, false);
+        if (!w) ex_agg_call(&ag->aggs[k], inn, name, out, false);
         else if (w->calls[k].fn == WOF_AGG) ex_agg_call(&w->calls[k].agg, inn, name, out, false);
         else wsb_printf(out, "%s(%s) AS %s", wover_fn_name(&w->calls[k]),
                         w->calls[k].args_text ? w->calls[k].args_text : "*", name);
@@ -1056,7 +1058,7 @@ static void dg_over_agg(const DgNode *dn, WStrBuf *out)
     const WRel *r = dn->r;
     ExDialect d = dn->d;
     const char *const *inn = dn->inn;
-    if (r->over) {
+    if (wrel_over(r)->batch) {
         batch_over_digest(r, inn, d, out);
         return;
     }
@@ -1093,7 +1095,7 @@ static const char *exec_type_window_rank(const WRel *r)
 }
 static const char *exec_type_over_agg(const WRel *r)
 {
-    return r->over ? "batch-exec-over-aggregate_1" : "stream-exec-over-aggregate_1";
+    return wrel_over(r)->batch ? "batch-exec-over-aggregate_1" : "stream-exec-over-aggregate_1";
 }
 static const char *name_sort(const WRel *r) { return !r->nsort ? "Limit" : (r->sort_fetch >= 0 || r->sort_offset >= 0) ? "SortLimit" : "Sort"; }
 static const char *exec_type_sort(const WRel *r)

@@ -333,7 +333,7 @@ static WRel *derive_window_tvf(WPlanCtx *p, WRel *r, WRel *in, int64_t ttl)
 
 static WRel *derive_over_agg(WPlanCtx *p, WRel *r, WRel *in, int64_t ttl)
 {
-    if (r->over) {          /* batch: Sort + Exchange below (over_rules.c) */
+    if (wrel_over(r)->batch) {  /* batch: Sort + Exchange below (over_rules.c) */
         wover_batch_physical(p, r);
         return r;
     }

@@ -231,6 +231,20 @@ typedef struct WRelRank {           /* the rank kinds (wrel_is_rank): WR_OVER_RA
                                        the union holds one member per kind) */
 } WRelRank;
 
+typedef struct WRelOver {          /* WR_OVER_AGG (in WRelAgg, wrel_over(r)): the OverAggregate's
+                                       windows; partition in WRel's keys, the streaming one's order
+                                       column in its time_col, the batch one's order in its sort_* */
+    const struct WOverSpec *batch;  /* batch: its windows and calls (over_window.h); NULL in
+                                       streaming */
+    const struct WOverSpec *stream; /* streaming: its one window and calls (aggregates, LAG,
+                                       ROW_NUMBER, RANK, DENSE_RANK) in output order; the
+                                       aggregates also in the WRelAgg's aggs */
+    bool rows;                      /* streaming: a ROWS frame (else RANGE) */
+    bool unbounded;                 /* streaming: UNBOUNDED PRECEDING (else `preceding`) */
+    int64_t preceding;              /* streaming: n PRECEDING (rows, or ms of a RANGE) */
+    bool proctime;                  /* streaming: ordered by a processing time attribute */
+} WRelOver;
+
 typedef struct WRelAgg {            /* the aggregating kinds (wrel_is_agg): WR_GROUP_AGG,
                                        WR_LOCAL/GLOBAL/INCREMENTAL_GROUP_AGG, WR_WINDOW_AGG,
                                        WR_LOCAL/GLOBAL_WINDOW_AGG, WR_OVER_AGG; the grouping keys
@@ -251,6 +265,7 @@ typedef struct WRelAgg {            /* the aggregating kinds (wrel_is_agg): WR_G
     int count1_col;                 /* GLOBAL/INCREMENTAL: input column with the record count, -1 none */
     int nfinal_keys;                /* INCREMENTAL: final grouping (columns of its input) */
     int *final_keys;
+    WRelOver over;                  /* WR_OVER_AGG: its windows, wrel_over(r) */
     WRelWindow window;              /* WR_WINDOW_AGG, WR_LOCAL/GLOBAL_WINDOW_AGG: its window,
                                        wrel_window(r) (a window aggregate is both an aggregate and
                                        a windowed kind; its window lives here, so the union holds
@@ -357,16 +372,8 @@ struct WRel {
     int *unique;
     WExpr *normalize_filter;        /* WR_CHANGELOG_NORMALIZE: pushed-in filter */
     AstExpr *temporal_as_of;        /* scan of a table read FOR SYSTEM_TIME AS OF (binder) */
-    /* over aggregation: keys = partition, time_col = order column */
-    bool over_rows;                 /* ROWS frame (else RANGE) */
-    bool over_unbounded;
-    int64_t over_preceding;
-    bool over_proctime;             /* streaming: ordered by a processing time attribute */
-    const struct WOverSpec *over;   /* batch OverAggregate (over_window.h: windows and calls;
-                                       partition in keys, order in sort_*); NULL in streaming */
-    const struct WOverSpec *over_stream;    /* streaming OverAggregate: its one window and calls
-                                       (aggregates, LAG, ROW_NUMBER, RANK, DENSE_RANK) in output
-                                       order; the aggregates also in wrel_agg(r)->aggs */
+    /* over aggregation: keys = partition, time_col = order column; its windows in the aggregate
+       payload, wrel_over(r) */
     /* state and TTL (finalisation) */
     int64_t ttl_ms;                 /* resolved TTL for stateful nodes, 0 = never */
     int nhints;
@@ -400,16 +407,15 @@ struct WRel {
     const char **alias_names;
     /* The payload of the kinds whose fields are split out of WRel (issue 15): only through the
        checked accessors below (wrel_minibatch(r), wrel_expand(r), wrel_match(r),
-       wrel_correlate(r), wrel_window(r), wrel_join(r), wrel_interval(r), wrel_rank(r), wrel_agg(r)
-       and their _mut forms), which assert the kind. A rewrite that turns a node of another kind
-       into a windowed one clears the window first (window_rank_rule: the rank payload's window,
-       keeping the rank's fields; window_join_rule: the join payload's window, keeping the join's
-       fields);
-       one that copies a windowed node into another windowed kind (the two-phase window aggregate)
-       keeps its window (and its aggregate payload), and one that turns a Join into another join
-       kind (join_rules.c) keeps the join payload. A Sort made a SortLimit (sort_rules.c) starts
-       from a cleared payload; an OverRank made an OverAggregate (over_rules.c) clears its rank
-       payload, which leaves an empty aggregate payload. */
+       wrel_correlate(r), wrel_window(r), wrel_join(r), wrel_interval(r), wrel_rank(r),
+       wrel_agg(r), wrel_over(r) and their _mut forms), which assert the kind. A rewrite that turns
+       a node of another kind into a windowed one clears the window first (window_rank_rule: the
+       rank payload's window, keeping the rank's fields; window_join_rule: the join payload's
+       window, keeping the join's fields); one that copies a windowed node into another windowed
+       kind (the two-phase window aggregate) keeps its window (and its aggregate payload), and one
+       that turns a Join into another join kind (join_rules.c) keeps the join payload. A Sort made
+       a SortLimit (sort_rules.c) starts from a cleared payload; an OverRank made an OverAggregate
+       (over_rules.c) clears its rank payload, which leaves an empty aggregate payload. */
     union {
         WRelMiniBatch minibatch;    /* WR_MINIBATCH_ASSIGNER */
         WRelExpand expand;          /* WR_EXPAND */
@@ -420,7 +426,7 @@ struct WRel {
                                        and WR_INTERVAL_JOIN's bounds */
         WRelRank rank;              /* the rank kinds (wrel_is_rank), incl. WR_WINDOW_RANK's window */
         WRelAgg agg;                /* the aggregating kinds (wrel_is_agg), incl. the window
-                                       aggregates' window */
+                                       aggregates' window and the OverAggregate's windows */
     } payload;
 };
 
@@ -525,16 +531,14 @@ static inline WRelRank *wrel_rank_mut(WRel *r)
     assert(r && wrel_is_rank(r->kind));
     return &r->payload.rank;
 }
+static inline const WRelOver *wrel_over(const WRel *r) { return &wrel_cast(r, WR_OVER_AGG)->payload.agg.over; }
+static inline WRelOver *wrel_over_mut(WRel *r) { return &wrel_cast_mut(r, WR_OVER_AGG)->payload.agg.over; }
 static inline const WRelAgg *wrel_agg(const WRel *r)
 {
     assert(r && wrel_is_agg(r->kind));
     return &r->payload.agg;
 }
-static inline WRelAgg *wrel_agg_mut(WRel *r)
-{
-    assert(r && wrel_is_agg(r->kind));
-    return &r->payload.agg;
-}
+static inline WRelAgg *wrel_agg_mut(WRel *r) { return (WRelAgg *)wrel_agg(r); }
 /* The two-phase and incremental aggregates (wrel_agg(r): agg_input, count1_col, final_keys, partial_final) */
 static inline const WRel *wrel_as_two_phase(const WRel *r)
 {

@@ -971,22 +971,23 @@ static WOperator *bd_over_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bo
 {
     WRel *in = r->inputs[0];
     const WRelAgg *ag = wrel_agg(r);
-    if (r->over) {          /* batch */
+    const WRelOver *ro = wrel_over(r);
+    if (ro->batch) {        /* batch */
         WSortKeySpec *ks = WA_ARRAY(p->arena, WSortKeySpec, r->nsort ? r->nsort : 1);
         for (int i = 0; i < r->nsort; i++)
             ks[i] = (WSortKeySpec){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
         WOverBatchSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys,
-                             .keys = r->keys, .nsort = r->nsort, .sort = ks, .over = r->over,
+                             .keys = r->keys, .nsort = r->nsort, .sort = ks, .over = ro->batch,
                              .out = {r->out.n, r->out.types, r->out.names}};
         return wop_over_batch_new(&L->ctx, &sp);
     }
     WOverAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-                       .time_col = r->time_col, .proctime = r->over_proctime, .rows_frame = r->over_rows,
-                       .unbounded = r->over_unbounded, .preceding = r->over_preceding, .naggs = ag->naggs,
+                       .time_col = r->time_col, .proctime = ro->proctime, .rows_frame = ro->rows,
+                       .unbounded = ro->unbounded, .preceding = ro->preceding, .naggs = ag->naggs,
                        .aggs = ag->aggs, .out = {r->out.n, r->out.types, r->out.names}};
-    if (r->over_stream && r->over_stream->nwindows == 1) {
-        sp.ncalls = r->over_stream->windows[0].ncalls;
-        sp.calls = r->over_stream->windows[0].calls;
+    if (ro->stream && ro->stream->nwindows == 1) {
+        sp.ncalls = ro->stream->windows[0].ncalls;
+        sp.calls = ro->stream->windows[0].calls;
     }
     return wop_over_agg_new(&L->ctx, &sp);
 }
