@@ -435,7 +435,7 @@ static const WType *window_time_type(const WRel *r)
             r = r->inputs[0];
             break;
         case WR_GLOBAL_WINDOW_AGG:
-            if (!wrel_window(r)->attached) return r->agg_input.types[wrel_window(r)->time_col];
+            if (!wrel_window(r)->attached) return wrel_agg(r)->agg_input.types[wrel_window(r)->time_col];
             r = r->inputs[0];
             break;
         default:
@@ -517,6 +517,7 @@ static void group_window_json(const ExCtx *x, const WRel *r, json_t *j)
 {
     const WRel *in = r->inputs[0];
     const WRelWindow *rw = wrel_window(r);
+    const WRelAgg *ag = wrel_agg(r);
     json_t *c = json_object();
     json_object_set_new(c, "table.exec.mini-batch.enabled",
                         json_string(bool_str(x->p->config, "table.exec.mini-batch.enabled", "false")));
@@ -525,7 +526,7 @@ static void group_window_json(const ExCtx *x, const WRel *r, json_t *j)
     json_object_set_new(c, "table.local-time-zone", json_string(opt_str(x->p->config, "table.local-time-zone", "default")));
     json_object_set_new(j, "configuration", c);
     json_object_set_new(j, "grouping", cp_ints_json(r->nkeys, r->keys));
-    json_object_set_new(j, "aggCalls", cp_agg_calls_json(r->naggs, r->aggs, ex_out_names(x, r) + r->nkeys));
+    json_object_set_new(j, "aggCalls", cp_agg_calls_json(ag->naggs, ag->aggs, ex_out_names(x, r) + r->nkeys));
     const WType *tt = in->out.types[rw->time_col];
     json_t *w = json_object();
     json_object_set_new(w, "kind", json_string(rw->kind == WWIN_HOP ? "SLIDING" : rw->kind == WWIN_SESSION ? "SESSION" : "TUMBLING"));
@@ -763,11 +764,12 @@ static bool cp_group_agg(const CpNode *cn, json_t *j)
 {
     const ExCtx *x = cn->x;
     const WRel *r = cn->r;
+    const WRelAgg *ag = wrel_agg(r);
     json_object_set_new(j, "configuration", cp_agg_configuration(x));
     json_object_set_new(j, "grouping", cp_ints_json(r->nkeys, r->keys));
-    json_object_set_new(j, "aggCalls", cp_agg_calls_json(r->naggs, r->aggs,
-                                                      r->partial_final != WPF_NONE ? NULL : ex_out_names(x, r) + r->nkeys));
-    json_object_set_new(j, "aggCallNeedRetractions", cp_bools_json(r->naggs, r->input_retracts));
+    json_object_set_new(j, "aggCalls", cp_agg_calls_json(ag->naggs, ag->aggs,
+                                                      ag->partial_final != WPF_NONE ? NULL : ex_out_names(x, r) + r->nkeys));
+    json_object_set_new(j, "aggCallNeedRetractions", cp_bools_json(ag->naggs, r->input_retracts));
     json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
     json_object_set_new(j, "needRetraction", json_boolean(r->input_retracts));
     json_object_set_new(j, "state", cp_one_state(r->ttl_ms, "groupAggregateState"));
@@ -925,11 +927,12 @@ static bool cp_windowed_agg(const CpNode *cn, json_t *j)
     json_object_set_new(c, "table.local-time-zone", json_string(opt_str(x->p->config, "table.local-time-zone", "default")));
     json_object_set_new(j, "configuration", c);
     bool agg = r->kind != WR_WINDOW_TVF;
+    const WRelAgg *ag = agg ? wrel_agg(r) : NULL;     /* a WindowTableFunction has none */
     if (agg) {
         /* the calls carry the names of the (global) aggregate's results */
         const WRel *g = r->kind == WR_LOCAL_WINDOW_AGG ? cp_window_global_of(x, r) : r;
         json_object_set_new(j, "grouping", cp_ints_json(r->nkeys, r->keys));
-        json_object_set_new(j, "aggCalls", cp_agg_calls_json(r->naggs, r->aggs, g ? ex_out_names(x, g) + g->nkeys : NULL));
+        json_object_set_new(j, "aggCalls", cp_agg_calls_json(ag->naggs, ag->aggs, g ? ex_out_names(x, g) + g->nkeys : NULL));
     }
     json_t *w;
     if (r->kind == WR_GLOBAL_WINDOW_AGG) {
@@ -938,7 +941,7 @@ static bool cp_windowed_agg(const CpNode *cn, json_t *j)
         w = json_object();
         json_object_set_new(w, "strategy", json_string(rw->attached ? "WindowAttached" : "SliceAttached"));
         json_object_set_new(w, "window", window_spec_json(r));
-        json_object_set_new(w, "timeAttributeType", ex_type_json(r->agg_input.types[rw->time_col]));
+        json_object_set_new(w, "timeAttributeType", ex_type_json(ag->agg_input.types[rw->time_col]));
         if (rw->attached) {
             json_object_set_new(w, "windowStart", json_integer(-1));
             json_object_set_new(w, "windowEnd", json_integer(end));
@@ -961,7 +964,7 @@ static bool cp_windowed_agg(const CpNode *cn, json_t *j)
     if (r->kind == WR_WINDOW_AGG || r->kind == WR_GLOBAL_WINDOW_AGG) {
         /* the window properties the aggregate produces: window_start, window_end, and
            window_time when a consumer reads it */
-        const WType *tt = r->kind == WR_GLOBAL_WINDOW_AGG ? r->agg_input.types[rw->time_col]
+        const WType *tt = r->kind == WR_GLOBAL_WINDOW_AGG ? ag->agg_input.types[rw->time_col]
                                                           : r->inputs[0]->out.types[rw->time_col];
         const ExNode *en = ex_node(x, r);
         const char *const *on = ex_out_names(x, r);
@@ -981,7 +984,7 @@ static bool cp_windowed_agg(const CpNode *cn, json_t *j)
     }
     if (agg) json_object_set_new(j, "needRetraction", json_boolean(r->input_retracts));
     if (r->kind == WR_GLOBAL_WINDOW_AGG)
-        json_object_set_new(j, "localAggInputRowType", ex_row_type_json(a, &r->agg_input));
+        json_object_set_new(j, "localAggInputRowType", ex_row_type_json(a, &ag->agg_input));
     return false;
 }
 
@@ -1174,7 +1177,7 @@ static bool cp_over_agg(const CpNode *cn, json_t *j)
     const ExCtx *x = cn->x;
     const WRel *r = cn->r;
     const WRel *in = cn->in;
-    if (r->over_stream) cp_over_spec_json(x, r, in, j);
+    if (wrel_over(r)->stream) cp_over_spec_json(x, r, in, j);
     return false;
 }
 

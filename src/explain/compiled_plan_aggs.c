@@ -36,28 +36,29 @@ static const WRel *global_of(const ExCtx *x, const WRel *local)
 void cp_two_phase_json(const ExCtx *x, const WRel *r, json_t *j)
 {
     WArena *a = x->p->arena;
+    const WRelAgg *ag = wrel_agg(r);
     json_object_set_new(j, "configuration", cp_agg_configuration(x));
     /* call names as Flink's aggregate calls carry them: the select items, none after a split */
     const char *const *names = NULL;
-    if (r->partial_final == WPF_NONE && r->kind != WR_INCREMENTAL_GROUP_AGG) {
+    if (ag->partial_final == WPF_NONE && r->kind != WR_INCREMENTAL_GROUP_AGG) {
         const WRel *g = r->kind == WR_GLOBAL_GROUP_AGG ? r : global_of(x, r);
         if (g) names = ex_out_names(x, g) + g->nkeys;
     }
     if (r->kind == WR_INCREMENTAL_GROUP_AGG) {
         json_object_set_new(j, "partialAggGrouping", cp_ints_json(r->nkeys, r->keys));
-        json_object_set_new(j, "finalAggGrouping", cp_ints_json(r->nfinal_keys, r->final_keys));
-        json_object_set_new(j, "partialOriginalAggCalls", cp_agg_calls_json(r->naggs, r->aggs, NULL));
-        json_object_set_new(j, "partialAggCallNeedRetractions", cp_bools_json(r->naggs, r->input_retracts));
-        json_object_set_new(j, "partialLocalAggInputRowType", ex_row_type_json(a, &r->agg_input));
+        json_object_set_new(j, "finalAggGrouping", cp_ints_json(ag->nfinal_keys, ag->final_keys));
+        json_object_set_new(j, "partialOriginalAggCalls", cp_agg_calls_json(ag->naggs, ag->aggs, NULL));
+        json_object_set_new(j, "partialAggCallNeedRetractions", cp_bools_json(ag->naggs, r->input_retracts));
+        json_object_set_new(j, "partialLocalAggInputRowType", ex_row_type_json(a, &ag->agg_input));
         json_object_set_new(j, "partialAggNeedRetraction", json_boolean(r->input_retracts));
         json_object_set_new(j, "state", cp_one_state(r->ttl_ms, "incrementalGroupAggregateState"));
         return;
     }
     json_object_set_new(j, "grouping", cp_ints_json(r->nkeys, r->keys));
-    json_object_set_new(j, "aggCalls", cp_agg_calls_json(r->naggs, r->aggs, names));
-    json_object_set_new(j, "aggCallNeedRetractions", cp_bools_json(r->naggs, r->input_retracts));
+    json_object_set_new(j, "aggCalls", cp_agg_calls_json(ag->naggs, ag->aggs, names));
+    json_object_set_new(j, "aggCallNeedRetractions", cp_bools_json(ag->naggs, r->input_retracts));
     if (r->kind == WR_GLOBAL_GROUP_AGG) {
-        json_object_set_new(j, "localAggInputRowType", ex_row_type_json(a, &r->agg_input));
+        json_object_set_new(j, "localAggInputRowType", ex_row_type_json(a, &ag->agg_input));
         json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
     }
     json_object_set_new(j, "needRetraction", json_boolean(r->input_retracts));
@@ -83,7 +84,8 @@ static int over_constant(json_t *consts, int nin, json_t *lit)
 void cp_over_spec_json(const ExCtx *x, const WRel *r, const WRel *in, json_t *j)
 {
     WArena *a = x->p->arena;
-    const WOverWindow *w = &r->over_stream->windows[0];
+    const WRelOver *ro = wrel_over(r);
+    const WOverWindow *w = &ro->stream->windows[0];
     int nin = in->out.n;
     const char *const *on = ex_out_names(x, r);
     json_t *spec = json_object(), *consts = json_array();
@@ -98,9 +100,9 @@ void cp_over_spec_json(const ExCtx *x, const WRel *r, const WRel *in, json_t *j)
     json_array_append_new(of, f);
     json_object_set_new(ob, "fields", of);
     json_object_set_new(g, "orderBy", ob);
-    json_object_set_new(g, "isRows", json_boolean(r->over_rows));
+    json_object_set_new(g, "isRows", json_boolean(ro->rows));
     json_t *lb = json_object();
-    if (r->over_unbounded) {
+    if (ro->unbounded) {
         json_object_set_new(lb, "kind", json_string("UNBOUNDED_PRECEDING"));
     } else {
         json_object_set_new(lb, "kind", json_string("BOUNDED_WINDOW"));
@@ -109,7 +111,7 @@ void cp_over_spec_json(const ExCtx *x, const WRel *r, const WRel *in, json_t *j)
         if (w->lower.lit) {
             lit = ex_rex_json(x->p, w->lower.lit, NULL);
         } else {
-            WExpr l = {.kind = WX_LITERAL, .type = &WTYPE_BIGINT_NN, .lit.i = r->over_preceding};
+            WExpr l = {.kind = WX_LITERAL, .type = &WTYPE_BIGINT_NN, .lit.i = ro->preceding};
             lit = ex_rex_json(x->p, &l, NULL);
         }
         json_t *ref = json_object();
@@ -219,10 +221,11 @@ json_t *cp_acc_row_type_json(const ExCtx *x, const WRel *r, const WSchema *os)
     for (int i = 0; lp && i < os->n; i++) if (os->types[i]->id == WT_VARBINARY) raw = true;
     if (!raw) return ex_row_type_json(a, os);
     WAggPartial L;
+    const WRelAgg *la = wrel_agg(lp);
     if (lp->kind == WR_LOCAL_WINDOW_AGG)
-        wagg_window_partial_layout(a, lp->aggs, lp->naggs, &lp->agg_input, wrel_window(lp)->kind, &L);
-    else wagg_partial_layout(a, lp->aggs, lp->naggs, &lp->agg_input, lp->input_retracts, false, &L);
-    int nk = lp->kind == WR_INCREMENTAL_GROUP_AGG ? lp->nfinal_keys : lp->nkeys;
+        wagg_window_partial_layout(a, la->aggs, la->naggs, &la->agg_input, wrel_window(lp)->kind, &L);
+    else wagg_partial_layout(a, la->aggs, la->naggs, &la->agg_input, lp->input_retracts, false, &L);
+    int nk = lp->kind == WR_INCREMENTAL_GROUP_AGG ? la->nfinal_keys : lp->nkeys;
     json_t *j = json_object();
     json_object_set_new(j, "type", json_string("ROW"));
     json_t *fields = json_array();
@@ -234,7 +237,7 @@ json_t *cp_acc_row_type_json(const ExCtx *x, const WRel *r, const WSchema *os)
         if (os->types[i]->id == WT_VARBINARY && col >= 0) {
             for (int k = 0; k < L.ndistinct && !ft; k++) {
                 if (L.distinct_col[k] != col) continue;
-                const WType *kt = lp->agg_input.types[L.distinct_args[2 * k]];
+                const WType *kt = la->agg_input.types[L.distinct_args[2 * k]];
                 ft = json_object();
                 json_object_set_new(ft, "type", json_string("RAW"));
                 json_object_set_new(ft, "class", json_string("org.apache.flink.table.api.dataview.MapView"));
@@ -242,7 +245,7 @@ json_t *cp_acc_row_type_json(const ExCtx *x, const WRel *r, const WSchema *os)
             }
             for (int m = 0; m < L.naggs && !ft; m++) {
                 if (L.first[m] != col) continue;
-                const WAggCall *c = &lp->aggs[m];
+                const WAggCall *c = &la->aggs[m];
                 const char *cls = c->kind == WAGG_MIN
                     ? "org.apache.flink.table.runtime.functions.aggregate.MinWithRetractAggFunction$MinWithRetractAccumulator"
                     : "org.apache.flink.table.runtime.functions.aggregate.MaxWithRetractAggFunction$MaxWithRetractAccumulator";

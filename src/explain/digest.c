@@ -100,7 +100,7 @@ static void over_bound(WStrBuf *out, const WOverBound *b, ExDialect d)
 /* BatchPhysicalOverAggregate: partitionBy, orderBy, window#i=[calls frame], select */
 static void batch_over_digest(const WRel *r, const char *const *inn, ExDialect d, WStrBuf *out)
 {
-    const WOverSpec *ov = r->over;
+    const WOverSpec *ov = wrel_over(r)->batch;
     wsb_putc(out, '(');
     if (r->nkeys) {
         wsb_puts(out, "partitionBy=[");
@@ -138,6 +138,8 @@ static void batch_over_digest(const WRel *r, const char *const *inn, ExDialect d
    calls AS w0$oN] */
 static void stream_over_digest(const WRel *r, const char *const *inn, WStrBuf *out)
 {
+    const WRelOver *ro = wrel_over(r);
+    const WRelAgg *ag = wrel_agg(r);
     wsb_putc(out, '(');
     if (r->nkeys) {
         wsb_puts(out, "partitionBy=[");
@@ -145,18 +147,18 @@ static void stream_over_digest(const WRel *r, const char *const *inn, WStrBuf *o
         wsb_puts(out, "], ");
     }
     wsb_printf(out, "orderBy=[%s ASC], window=[ %s BETWEEN ", r->time_col >= 0 ? inn[r->time_col] : "",
-               r->over_rows ? "ROWS" : "RANGE");
-    if (r->over_unbounded) wsb_puts(out, "UNBOUNDED PRECEDING");
-    else wsb_printf(out, "%lld PRECEDING", (long long)r->over_preceding);
+               ro->rows ? "ROWS" : "RANGE");
+    if (ro->unbounded) wsb_puts(out, "UNBOUNDED PRECEDING");
+    else wsb_printf(out, "%lld PRECEDING", (long long)ro->preceding);
     wsb_puts(out, " AND CURRENT ROW], select=[");
     int nin = r->inputs[0]->out.n;
     for (int i = 0; i < nin; i++) wsb_printf(out, "%s%s", i ? ", " : "", inn[i]);
-    const WOverWindow *w = r->over_stream && r->over_stream->nwindows == 1 ? &r->over_stream->windows[0] : NULL;
-    int ncalls = w ? w->ncalls : r->naggs;
+    const WOverWindow *w = ro->stream && ro->stream->nwindows == 1 ? &ro->stream->windows[0] : NULL;
+    int ncalls = w ? w->ncalls : ag->naggs;
     for (int k = 0; k < ncalls; k++) {
         const char *name = nin + k < r->out.n ? r->out.names[nin + k] : "?";
         wsb_puts(out, nin + k ? ", " : "");
-        if (!w) ex_agg_call(&r->aggs[k], inn, name, out, false);
+        if (!w) ex_agg_call(&ag->aggs[k], inn, name, out, false);
         else if (w->calls[k].fn == WOF_AGG) ex_agg_call(&w->calls[k].agg, inn, name, out, false);
         else wsb_printf(out, "%s(%s) AS %s", wover_fn_name(&w->calls[k]),
                         w->calls[k].args_text ? w->calls[k].args_text : "*", name);
@@ -230,10 +232,11 @@ static void legacy_window_spec(WStrBuf *out, const WRel *r, const char *time_nam
    StreamPhysicalGroupWindowAggregate explainTerms). */
 static void legacy_window_digest(const ExCtx *x, const WRel *r, const char *const *inn, WStrBuf *out)
 {
+    const WRelAgg *ag = wrel_agg(r);
     wsb_puts(out, "window=[");
     legacy_window_spec(out, r, inn[wrel_window(r)->time_col]);
     wsb_putc(out, ']');
-    int p0 = r->nkeys + r->naggs, np = r->out.n - p0;
+    int p0 = r->nkeys + ag->naggs, np = r->out.n - p0;
     static const char *const FN[] = {"start", "end", "rowtime", "proctime"};
     if (np > 0) {
         wsb_puts(out, ", properties=[");
@@ -243,9 +246,9 @@ static void legacy_window_digest(const ExCtx *x, const WRel *r, const char *cons
     wsb_puts(out, ", select=[");
     int q = 0;
     for (int i = 0; i < r->nkeys; i++) wsb_printf(out, "%s%s", q++ ? ", " : "", inn[r->keys[i]]);
-    for (int j = 0; j < r->naggs; j++) {
+    for (int j = 0; j < ag->naggs; j++) {
         if (q++) wsb_puts(out, ", ");
-        ex_agg_call(&r->aggs[j], inn, ex_out_names(x, r)[r->nkeys + j], out, false);
+        ex_agg_call(&ag->aggs[j], inn, ex_out_names(x, r)[r->nkeys + j], out, false);
     }
     for (int i = 0; i < np; i++) {
         int f = np == 3 && i == 2 ? 3 : i < 4 ? i : 3;
@@ -374,8 +377,9 @@ static void rank_sort_key(WStrBuf *out, const WRel *in, const char *const *names
 
 static void partial_final_type(WStrBuf *out, const WRel *r)
 {
-    if (r->partial_final == WPF_PARTIAL) wsb_puts(out, "partialFinalType=[PARTIAL], ");
-    else if (r->partial_final == WPF_FINAL) wsb_puts(out, "partialFinalType=[FINAL], ");
+    WPartialFinal pf = wrel_agg(r)->partial_final;
+    if (pf == WPF_PARTIAL) wsb_puts(out, "partialFinalType=[PARTIAL], ");
+    else if (pf == WPF_FINAL) wsb_puts(out, "partialFinalType=[FINAL], ");
 }
 
 /* NAME[_RETRACT]( as RelExplainUtil prints aggregate calls of local/global/incremental nodes */
@@ -402,6 +406,7 @@ static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *i
 {
     WArena *a = x->p->arena;
     const char *const *on = ex_out_names(x, r);
+    const WRelAgg *ag = wrel_agg(r);
     WAggPartial L;
     bool incr = r->kind == WR_INCREMENTAL_GROUP_AGG;
     bool window = r->kind == WR_LOCAL_WINDOW_AGG || r->kind == WR_GLOBAL_WINDOW_AGG;
@@ -413,7 +418,7 @@ static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *i
         wsb_puts(out, "partialAggGrouping=[");
         key_names(out, inn, r->nkeys, r->keys);
         wsb_puts(out, "], finalAggGrouping=[");
-        key_names(out, inn, r->nfinal_keys, r->final_keys);
+        key_names(out, inn, ag->nfinal_keys, ag->final_keys);
         wsb_puts(out, "], ");
     } else {
         if (r->nkeys) {
@@ -434,16 +439,16 @@ static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *i
     wsb_puts(out, "select=[");
     int q = 0;
     if (local) {
-        if (window) wagg_window_partial_layout(a, r->aggs, r->naggs, &r->agg_input, rw->kind, &L);
-        else wagg_partial_layout(a, r->aggs, r->naggs, &r->agg_input, retract, false, &L);
+        if (window) wagg_window_partial_layout(a, ag->aggs, ag->naggs, &ag->agg_input, rw->kind, &L);
+        else wagg_partial_layout(a, ag->aggs, ag->naggs, &ag->agg_input, retract, false, &L);
         for (int i = 0; i < r->nkeys; i++) {
             item_sep(out, &q);
             wsb_puts(out, inn[r->keys[i]]);
             if (strcmp(inn[r->keys[i]], on[i])) wsb_printf(out, " AS %s", on[i]);
         }
         const char *const *acc = on + r->nkeys;
-        for (int i = 0; i < r->naggs; i++) {
-            const WAggCall *c = &r->aggs[i];
+        for (int i = 0; i < ag->naggs; i++) {
+            const WAggCall *c = &ag->aggs[i];
             item_sep(out, &q);
             agg_head(out, c, retract);
             if (L.distinct_of[i] >= 0) wsb_printf(out, "distinct$%d%s", L.distinct_of[i], c->nargs ? " " : "");
@@ -469,21 +474,21 @@ static void two_phase_digest(const ExCtx *x, const WRel *r, const char *const *i
         if (window) wsb_printf(out, ", slice_end('w$) AS %s", on[r->out.n - 1]);
     } else {
         /* the input's accumulator columns follow its grouping columns */
-        if (window) wagg_window_partial_layout(a, r->aggs, r->naggs, &r->agg_input, rw->kind, &L);
-        else wagg_partial_layout(a, r->aggs, r->naggs, &r->agg_input, retract, false, &L);
+        if (window) wagg_window_partial_layout(a, ag->aggs, ag->naggs, &ag->agg_input, rw->kind, &L);
+        else wagg_partial_layout(a, ag->aggs, ag->naggs, &ag->agg_input, retract, false, &L);
         int nk = r->nkeys;
         const char *const *acc = inn + nk;
-        const int *okeys = incr ? r->final_keys : r->keys;
-        int nok = incr ? r->nfinal_keys : r->nkeys;
+        const int *okeys = incr ? ag->final_keys : r->keys;
+        int nok = incr ? ag->nfinal_keys : r->nkeys;
         for (int i = 0; i < nok; i++) {
             item_sep(out, &q);
             wsb_puts(out, inn[okeys[i]]);
             if (strcmp(inn[okeys[i]], on[i])) wsb_printf(out, " AS %s", on[i]);
         }
         WAggPartial O;
-        if (incr) wagg_partial_layout(a, r->aggs, r->naggs, &r->agg_input, retract, true, &O);
-        for (int i = 0; i < r->naggs; i++) {
-            const WAggCall *c = &r->aggs[i];
+        if (incr) wagg_partial_layout(a, ag->aggs, ag->naggs, &ag->agg_input, retract, true, &O);
+        for (int i = 0; i < ag->naggs; i++) {
+            const WAggCall *c = &ag->aggs[i];
             item_sep(out, &q);
             agg_head(out, c, retract);
             if (L.distinct_of[i] >= 0) wsb_printf(out, "distinct$%d ", L.distinct_of[i]);
@@ -712,6 +717,7 @@ static void dg_group_agg(const DgNode *dn, WStrBuf *out)
 {
     const ExCtx *x = dn->x;
     const WRel *r = dn->r;
+    const WRelAgg *ag = wrel_agg(r);
     ExDialect d = dn->d;
     const WRel *in = dn->in;
     const char *const *inn = dn->inn;
@@ -727,10 +733,10 @@ static void dg_group_agg(const DgNode *dn, WStrBuf *out)
     /* the FINAL aggregate of a distinct split over an insert-only PARTIAL one: the partial
        MIN/MAX only ever fall/rise, so Flink's monotonicity analysis drops their retraction */
     const WRel *part = in && in->kind == WR_EXCHANGE ? in->inputs[0] : in;
-    bool mono = r->partial_final == WPF_FINAL && part && part->kind == WR_GROUP_AGG && !part->input_retracts;
-    for (int j = 0; j < r->naggs; j++) {
+    bool mono = ag->partial_final == WPF_FINAL && part && part->kind == WR_GROUP_AGG && !part->input_retracts;
+    for (int j = 0; j < ag->naggs; j++) {
         if (r->nkeys || j) wsb_puts(out, ", ");
-        const WAggCall *c = &r->aggs[j];
+        const WAggCall *c = &ag->aggs[j];
         bool minmax = c->kind == WAGG_MIN || c->kind == WAGG_MAX;
         ex_agg_call(c, inn, ex_out_names(x, r)[r->nkeys + j], out, r->input_retracts && !(mono && minmax));
     }
@@ -946,6 +952,7 @@ static void dg_window_agg(const DgNode *dn, WStrBuf *out)
 {
     const ExCtx *x = dn->x;
     const WRel *r = wrel_as_windowed(dn->r);
+    const WRelAgg *ag = wrel_agg(r);
     const char *const *inn = dn->inn;
     ExNode *node = dn->node;
     wsb_putc(out, '(');
@@ -965,9 +972,9 @@ static void dg_window_agg(const DgNode *dn, WStrBuf *out)
     wsb_puts(out, "], select=[");
     int q = 0;
     for (int i = 0; i < r->nkeys; i++) wsb_printf(out, "%s%s", q++ ? ", " : "", inn[r->keys[i]]);
-    for (int j = 0; j < r->naggs; j++) {
+    for (int j = 0; j < ag->naggs; j++) {
         if (q++) wsb_puts(out, ", ");
-        ex_agg_call(&r->aggs[j], inn, ex_out_names(x, r)[r->nkeys + j], out, false);
+        ex_agg_call(&ag->aggs[j], inn, ex_out_names(x, r)[r->nkeys + j], out, false);
     }
     if (rw->out_start >= 0) wsb_printf(out, "%sstart('w$) AS %s", q++ ? ", " : "", r->out.names[rw->out_start]);
     if (rw->out_end >= 0) wsb_printf(out, "%send('w$) AS %s", q++ ? ", " : "", r->out.names[rw->out_end]);
@@ -1054,7 +1061,7 @@ static void dg_over_agg(const DgNode *dn, WStrBuf *out)
     const WRel *r = dn->r;
     ExDialect d = dn->d;
     const char *const *inn = dn->inn;
-    if (r->over) {
+    if (wrel_over(r)->batch) {
         batch_over_digest(r, inn, d, out);
         return;
     }
@@ -1091,7 +1098,7 @@ static const char *exec_type_window_rank(const WRel *r)
 }
 static const char *exec_type_over_agg(const WRel *r)
 {
-    return r->over ? "batch-exec-over-aggregate_1" : "stream-exec-over-aggregate_1";
+    return wrel_over(r)->batch ? "batch-exec-over-aggregate_1" : "stream-exec-over-aggregate_1";
 }
 static const char *name_sort(const WRel *r) { return !r->nsort ? "Limit" : (r->sort_fetch >= 0 || r->sort_offset >= 0) ? "SortLimit" : "Sort"; }
 static const char *exec_type_sort(const WRel *r)

@@ -348,8 +348,8 @@ static void tree(TreeCtx *t, const WRel *r, bool *last, int depth)
     const WRel **ins = WA_ARRAY(t->x->p->arena, const WRel *, r->ninputs ? r->ninputs : 1);
     int n = ex_inputs(t->x, r, ins);
     if (depth >= 254) return;
-    if (n == 1 && r->kind == WR_OVER_AGG && r->over && r->nkeys > 0 &&
-        (ins[0]->kind == WR_SORT || (ins[0]->kind == WR_OVER_AGG && ins[0]->over))) {
+    if (n == 1 && r->kind == WR_OVER_AGG && wrel_over(r)->batch && r->nkeys > 0 &&
+        (ins[0]->kind == WR_SORT || (ins[0]->kind == WR_OVER_AGG && wrel_over(ins[0])->batch))) {
         /* Flink's batch plan keeps the sorted partitions with a forward exchange (the
            ForwardHashExchangeProcessor); weir chains the two operators */
         last[depth + 1] = true;
@@ -438,8 +438,9 @@ static bool same_advice(const AdviceList *l, const WRel *a, const WRel *b)
 
 static bool agg_splittable(const WRel *r)
 {
-    for (int i = 0; i < r->naggs; i++) {
-        switch (r->aggs[i].kind) {
+    const WRelAgg *ag = wrel_agg(r);
+    for (int i = 0; i < ag->naggs; i++) {
+        switch (ag->aggs[i].kind) {
         case WAGG_COUNT_STAR: case WAGG_COUNT: case WAGG_SUM: case WAGG_SUM0: case WAGG_MIN: case WAGG_MAX:
         case WAGG_AVG: case WAGG_BOOL_AND: case WAGG_BOOL_OR: case WAGG_LISTAGG: case WAGG_SINGLE_VALUE:
             break;

@@ -307,6 +307,7 @@ static bool ast_group_agg(AstNode *a)
 {
     WPlanCtx *p = a->p;
     const WRel *r = a->r;
+    const WRelAgg *ag = wrel_agg(r);
     WStrBuf *out = a->out;
     bool *last = a->last;
     int depth = a->depth;
@@ -331,8 +332,8 @@ static bool ast_group_agg(AstNode *a)
         }
         wsb_puts(out, "]]");
     }
-    for (int j = 0; j < r->naggs; j++) {
-        const WAggCall *c = &r->aggs[j];
+    for (int j = 0; j < ag->naggs; j++) {
+        const WAggCall *c = &ag->aggs[j];
         const char *nm = rename ? rename[r->nkeys + j] : c->out_name ? c->out_name : "EXPR$0";
         wsb_printf(out, ", %s=[%s(", nm, agg_name(c));
         if (c->distinct) wsb_puts(out, "DISTINCT ");
@@ -588,16 +589,17 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
     /* a projection over an aggregate that drops or reorders columns: the aggregate calls are
        still named after the select items that read them */
     const char **agg_rename = NULL;
-    if (r->kind == WR_CALC && r->inputs[0]->kind == WR_GROUP_AGG && r->inputs[0]->naggs) {
+    if (r->kind == WR_CALC && r->inputs[0]->kind == WR_GROUP_AGG && wrel_agg(r->inputs[0])->naggs) {
         const WRel *g = r->inputs[0];
+        const WRelAgg *ga = wrel_agg(g);
         agg_rename = WA_ARRAY(p->arena, const char *, g->out.n);
         for (int i = 0; i < g->out.n; i++) agg_rename[i] = g->out.names[i];
-        for (int i = 0; i < g->naggs; i++)
-            if (g->aggs[i].out_name)
-                agg_rename[g->nkeys + i] = g->aggs[i].named ? g->aggs[i].out_name : wa_sprintf(p->arena, "agg#%d", i);
+        for (int i = 0; i < ga->naggs; i++)
+            if (ga->aggs[i].out_name)
+                agg_rename[g->nkeys + i] = ga->aggs[i].named ? ga->aggs[i].out_name : wa_sprintf(p->arena, "agg#%d", i);
         for (int i = 0; i < r->nexprs; i++) {
             const WExpr *e = r->exprs[i];
-            if (e->kind == WX_COLUMN && e->col >= g->nkeys && e->col < g->nkeys + g->naggs)
+            if (e->kind == WX_COLUMN && e->col >= g->nkeys && e->col < g->nkeys + ga->naggs)
                 agg_rename[e->col] = r->out.names[i];
         }
     }

@@ -226,9 +226,10 @@ static void set_unique_from(Rd *r, WRel *x, json_t *keys)
 
 bool rd_aggs(Rd *r, json_t *calls, WRel *x)
 {
+    WRelAgg *xa = wrel_agg_mut(x);
     int n = (int)json_array_size(calls);
-    x->naggs = n;
-    x->aggs = WA_ARRAY(r->a, WAggCall, n ? n : 1);
+    xa->naggs = n;
+    xa->aggs = WA_ARRAY(r->a, WAggCall, n ? n : 1);
     static const struct { const char *in; WAggKind k; const char *name; } K[] = {
         {"$COUNT$1", WAGG_COUNT, "COUNT"}, {"$SUM$1", WAGG_SUM, "SUM"}, {"$$SUM0$1", WAGG_SUM0, "SUM0"},
         {"$MIN$1", WAGG_MIN, "MIN"}, {"$MAX$1", WAGG_MAX, "MAX"}, {"$AVG$1", WAGG_AVG, "AVG"},
@@ -241,7 +242,7 @@ bool rd_aggs(Rd *r, json_t *calls, WRel *x)
     };
     for (int i = 0; i < n; i++) {
         json_t *c = json_array_get(calls, (size_t)i);
-        WAggCall *ac = &x->aggs[i];
+        WAggCall *ac = &xa->aggs[i];
         const char *in = json_string_value(json_object_get(c, "internalName"));
         bool found = false;
         for (size_t k = 0; k < sizeof K / sizeof K[0]; k++)
@@ -451,11 +452,12 @@ static WRel *rdn_local_group_aggregate(Rd *r, RdNode *n)
     json_t *j = n->j;
     WRel *in = n->in;
     WRel *x = rd_new_rel(r, WR_LOCAL_GROUP_AGG, 1);
+    WRelAgg *xa = wrel_agg_mut(x);
     x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
     if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
     x->input_retracts = json_is_true(json_object_get(j, "needRetraction"));
-    x->agg_input = in->out;
-    x->count1_col = -1;
+    xa->agg_input = in->out;
+    xa->count1_col = -1;
     return x;
 }
 
@@ -463,24 +465,25 @@ static WRel *rdn_global_group_aggregate(Rd *r, RdNode *n)
 {
     json_t *j = n->j;
     WRel *x = rd_new_rel(r, WR_GLOBAL_GROUP_AGG, 1);
+    WRelAgg *xa = wrel_agg_mut(x);
     x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
     if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
-    if (!rd_schema(r, json_object_get(j, "localAggInputRowType"), &x->agg_input)) return NULL;
+    if (!rd_schema(r, json_object_get(j, "localAggInputRowType"), &xa->agg_input)) return NULL;
     x->input_retracts = json_is_true(json_object_get(j, "needRetraction"));
     x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
     json_t *count_star = json_object_get(j, "indexOfCountStar");
     if (count_star) {
         json_int_t i = json_is_integer(count_star) ? json_integer_value(count_star) : -2;
-        if (i < -1 || i >= x->naggs || (i >= 0 && x->aggs[i].kind != WAGG_SUM0 && x->aggs[i].kind != WAGG_COUNT_STAR))
+        if (i < -1 || i >= xa->naggs || (i >= 0 && xa->aggs[i].kind != WAGG_SUM0 && xa->aggs[i].kind != WAGG_COUNT_STAR))
         {
             rd_fail(r, "The compiled plan has a GlobalGroupAggregate whose indexOfCountStar is not one of "
                        "its record counts%s", "");
             return NULL;
         }
-        if (i >= 0 && x->aggs[i].kind == WAGG_SUM0) x->aggs[i].counts_records = true;
+        if (i >= 0 && xa->aggs[i].kind == WAGG_SUM0) xa->aggs[i].counts_records = true;
     }
     x->ttl_ms = rd_ttl(r, j, 0);
-    x->count1_col = -1;
+    xa->count1_col = -1;
     int *u = WA_ARRAY(r->a, int, x->nkeys ? x->nkeys : 1);
     for (int i = 0; i < x->nkeys; i++) u[i] = i;
     x->nunique = x->nkeys;
@@ -492,13 +495,14 @@ static WRel *rdn_incremental_group_aggregate(Rd *r, RdNode *n)
 {
     json_t *j = n->j;
     WRel *x = rd_new_rel(r, WR_INCREMENTAL_GROUP_AGG, 1);
+    WRelAgg *xa = wrel_agg_mut(x);
     x->nkeys = rd_ints(r, json_object_get(j, "partialAggGrouping"), &x->keys);
-    x->nfinal_keys = rd_ints(r, json_object_get(j, "finalAggGrouping"), &x->final_keys);
+    xa->nfinal_keys = rd_ints(r, json_object_get(j, "finalAggGrouping"), &xa->final_keys);
     if (!rd_aggs(r, json_object_get(j, "partialOriginalAggCalls"), x)) return NULL;
-    if (!rd_schema(r, json_object_get(j, "partialLocalAggInputRowType"), &x->agg_input)) return NULL;
+    if (!rd_schema(r, json_object_get(j, "partialLocalAggInputRowType"), &xa->agg_input)) return NULL;
     x->input_retracts = json_is_true(json_object_get(j, "partialAggNeedRetraction"));
     x->ttl_ms = rd_ttl(r, j, 0);
-    x->count1_col = -1;
+    xa->count1_col = -1;
     return x;
 }
 
@@ -648,10 +652,11 @@ static WRel *rdn_window_aggregate(Rd *r, RdNode *n)
     WSchema *out = &n->out;
     WRel *x = rd_new_rel(r, WR_WINDOW_AGG, 1);
     WRelWindow *xw = wrel_window_mut(x);
+    WRelAgg *xa = wrel_agg_mut(x);
     x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
     if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
     rd_window(r, json_object_get(j, "windowing"), x);
-    xw->out_start = x->nkeys + x->naggs;
+    xw->out_start = x->nkeys + xa->naggs;
     xw->out_end = xw->out_start + 1;
     xw->out_time = xw->out_start + 2;
     if (!rd_window_time(r, json_object_get(j, "windowing"), x, out)) return NULL;
@@ -664,11 +669,12 @@ static WRel *rdn_local_window_aggregate(Rd *r, RdNode *n)
     WRel *in = n->in;
     WRel *x = rd_new_rel(r, WR_LOCAL_WINDOW_AGG, 1);
     WRelWindow *xw = wrel_window_mut(x);
+    WRelAgg *xa = wrel_agg_mut(x);
     x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
     if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
     rd_window(r, json_object_get(j, "windowing"), x);
-    x->agg_input = in->out;
-    x->count1_col = -1;
+    xa->agg_input = in->out;
+    xa->count1_col = -1;
     xw->out_start = xw->out_end = xw->out_time = -1;
     return x;
 }
@@ -679,9 +685,10 @@ static WRel *rdn_global_window_aggregate(Rd *r, RdNode *n)
     WSchema *out = &n->out;
     WRel *x = rd_new_rel(r, WR_GLOBAL_WINDOW_AGG, 1);
     WRelWindow *xw = wrel_window_mut(x);
+    WRelAgg *xa = wrel_agg_mut(x);
     x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
     if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
-    if (!rd_schema(r, json_object_get(j, "localAggInputRowType"), &x->agg_input)) return NULL;
+    if (!rd_schema(r, json_object_get(j, "localAggInputRowType"), &xa->agg_input)) return NULL;
     json_t *w = json_object_get(j, "windowing");
     rd_window(r, w, x);
     const char *strategy = json_string_value(json_object_get(w, "strategy"));
@@ -690,10 +697,10 @@ static WRel *rdn_global_window_aggregate(Rd *r, RdNode *n)
     const WType *tt = rd_type(r, json_object_get(w, "timeAttributeType"));
     if (!tt) return NULL;
     xw->time_col = 0;
-    for (int i = x->agg_input.n - 1; i >= 0; i--)
-        if (x->agg_input.types[i]->id == tt->id && x->agg_input.types[i]->time_attr == WTA_ROWTIME) xw->time_col = i;
-    x->count1_col = -1;
-    xw->out_start = x->nkeys + x->naggs;
+    for (int i = xa->agg_input.n - 1; i >= 0; i--)
+        if (xa->agg_input.types[i]->id == tt->id && xa->agg_input.types[i]->time_attr == WTA_ROWTIME) xw->time_col = i;
+    xa->count1_col = -1;
+    xw->out_start = x->nkeys + xa->naggs;
     xw->out_end = xw->out_start + 1;
     xw->out_time = xw->out_start + 2;
     if (!rd_window_time(r, w, x, out)) return NULL;

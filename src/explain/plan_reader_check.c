@@ -124,8 +124,9 @@ static bool passthrough_ok(Rd *r, const WRel *x, const WSchema *in)
 
 static bool aggs_ok(Rd *r, const char *field, const WRel *x, int nin)
 {
-    for (int i = 0; i < x->naggs; i++) {
-        const WAggCall *c = &x->aggs[i];
+    const WRelAgg *xa = wrel_agg(x);
+    for (int i = 0; i < xa->naggs; i++) {
+        const WAggCall *c = &xa->aggs[i];
         if (c->nargs < 0 || c->nargs > 2) return bad(r, field, "has a call with %d arguments.", c->nargs);
         for (int k = 0; k < c->nargs; k++)
             if (!index_ok(r, field, c->args[k], nin)) return false;
@@ -137,14 +138,15 @@ static bool aggs_ok(Rd *r, const char *field, const WRel *x, int nin)
 /* keys, then aggregate results, at the start of the output */
 static bool keys_aggs_out_ok(Rd *r, const WRel *x, const WSchema *in, int extra)
 {
-    if (!width_ok(r, x, x->nkeys + x->naggs + extra)) return false;
+    const WRelAgg *xa = wrel_agg(x);
+    if (!width_ok(r, x, x->nkeys + xa->naggs + extra)) return false;
     for (int k = 0; k < x->nkeys; k++)
         if (!columns_ok(r, x, k, in, x->keys[k], 1)) return false;
-    for (int i = 0; i < x->naggs; i++) {
+    for (int i = 0; i < xa->naggs; i++) {
         const WType *o = x->out.types[x->nkeys + i];
-        if (x->aggs[i].type && !same_repr(o, x->aggs[i].type, 0))
+        if (xa->aggs[i].type && !same_repr(o, xa->aggs[i].type, 0))
             return bad(r, "outputType", "declares field %d as %s, but aggregate %d produces a %s.", x->nkeys + i,
-                       tn(o, (char[96]){0}), i, tn(x->aggs[i].type, (char[96]){0}));
+                       tn(o, (char[96]){0}), i, tn(xa->aggs[i].type, (char[96]){0}));
     }
     return true;
 }
@@ -244,15 +246,17 @@ static bool rdc_local_group_agg(Rd *r, WRel *x, const WRel *in, const WSchema *i
 
 static bool rdc_global_group_agg(Rd *r, WRel *x, const WRel *in, const WSchema *is)
 {
+    const WRelAgg *xa = wrel_agg(x);
     return indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) &&
-           aggs_ok(r, "aggCalls", x, x->agg_input.n) && keys_aggs_out_ok(r, x, is, 0);
+           aggs_ok(r, "aggCalls", x, xa->agg_input.n) && keys_aggs_out_ok(r, x, is, 0);
 }
 
 static bool rdc_incremental_group_agg(Rd *r, WRel *x, const WRel *in, const WSchema *is)
 {
+    const WRelAgg *xa = wrel_agg(x);
     return indexes_ok(r, "partialAggGrouping", x->keys, x->nkeys, is->n) &&
-           indexes_ok(r, "finalAggGrouping", x->final_keys, x->nfinal_keys, is->n) &&
-           aggs_ok(r, "partialOriginalAggCalls", x, x->agg_input.n);
+           indexes_ok(r, "finalAggGrouping", xa->final_keys, xa->nfinal_keys, is->n) &&
+           aggs_ok(r, "partialOriginalAggCalls", x, xa->agg_input.n);
 }
 
 static bool rdc_join(Rd *r, WRel *x, const WRel *in, const WSchema *is)
@@ -309,8 +313,9 @@ static bool rdc_local_window_agg(Rd *r, WRel *x, const WRel *in, const WSchema *
 
 static bool rdc_global_window_agg(Rd *r, WRel *x, const WRel *in, const WSchema *is)
 {
-    return indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) && aggs_ok(r, "aggCalls", x, x->agg_input.n) &&
-           window_ok(r, "windowing", x, &x->agg_input) && keys_aggs_out_ok(r, x, is, 3);
+    const WRelAgg *xa = wrel_agg(x);
+    return indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) && aggs_ok(r, "aggCalls", x, xa->agg_input.n) &&
+           window_ok(r, "windowing", x, &xa->agg_input) && keys_aggs_out_ok(r, x, is, 3);
 }
 
 static bool rdc_window_tvf(Rd *r, WRel *x, const WRel *in, const WSchema *is)

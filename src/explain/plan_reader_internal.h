@@ -61,7 +61,7 @@ int64_t rd_ttl(Rd *r, json_t *node, int index);
 WRel *rd_new_rel(Rd *r, WRelKind kind, int nin);
 /* orderBy.fields of node j into x's sort columns (indexes checked against in's row). */
 bool rd_sort_fields(Rd *r, json_t *j, WRel *x, const WRel *in);
-/* aggCalls into x->naggs / x->aggs. */
+/* aggCalls into wrel_agg_mut(x)->naggs / aggs (x of an aggregating kind). */
 bool rd_aggs(Rd *r, json_t *calls, WRel *x);
 /* A windowing strategy into x's win_* fields (attached start/end columns for the window
    aggregates, rank, deduplicate and join). */

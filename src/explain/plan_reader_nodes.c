@@ -128,28 +128,29 @@ WRel *rd_over_aggregate(Rd *r, json_t *j, WRel *in, const WSchema *out)
     int nin = in->out.n;
     json_t *g = json_array_get(groups, 0);
     WRel *x = rd_new_rel(r, WR_OVER_AGG, 1);
+    WRelOver *xo = wrel_over_mut(x);
     x->nkeys = rd_ints(r, json_object_get(json_object_get(spec, "partition"), "fields"), &x->keys);
     if (!rd_sort_fields(r, g, x, in)) return NULL;
     if (x->nsort != 1) return rd_fail(r, "The window can only be ordered by a single time column.%s", ""), NULL;
     x->time_col = x->sort_cols[0];
-    x->over_proctime = in->out.types[x->time_col]->time_attr == WTA_PROCTIME;
+    xo->proctime = in->out.types[x->time_col]->time_attr == WTA_PROCTIME;
     WOverSpec *os = WA_NEW(a, WOverSpec);
     os->nwindows = 1;
     os->windows = WA_NEW(a, WOverWindow);
     WOverWindow *w = os->windows;
-    w->rows = x->over_rows = json_is_true(json_object_get(g, "isRows"));
+    w->rows = xo->rows = json_is_true(json_object_get(g, "isRows"));
     w->upper.kind = WOB_CURRENT_ROW;
     json_t *lb = json_object_get(g, "lowerBound");
     const char *lk = json_string_value(json_object_get(lb, "kind"));
     if (lk && !strcmp(lk, "UNBOUNDED_PRECEDING")) {
-        x->over_unbounded = true;
+        xo->unbounded = true;
         w->lower.kind = WOB_UNBOUNDED_PRECEDING;
     } else if (lk && !strcmp(lk, "BOUNDED_WINDOW") && json_is_true(json_object_get(lb, "isPreceding"))) {
         double off;
         if (!const_value(r, consts, nin, json_object_get(lb, "offset"), &off)) return NULL;
         w->lower.kind = WOB_PRECEDING;
         w->lower.offset = off;
-        x->over_preceding = (int64_t)off;
+        xo->preceding = (int64_t)off;
     } else {
         return rd_fail(r, "OVER RANGE FOLLOWING windows are not supported yet.%s", ""), NULL;
     }
@@ -158,7 +159,7 @@ WRel *rd_over_aggregate(Rd *r, json_t *j, WRel *in, const WSchema *out)
     json_t *calls = json_object_get(g, "aggCalls");
     int n = (int)json_array_size(calls);
     if (nin + n != out->n) return rd_fail(r, "Invalid compiled plan: the OverAggregate's calls do not match its %s.", "outputType"), NULL;
-    /* the aggregate functions as one list (WRel.aggs), the calls in output order */
+    /* the aggregate functions as one list (wrel_agg(x)->aggs), the calls in output order */
     json_t *aggs = json_array();
     for (int i = 0; i < n; i++) {
         const char *in_name = call_name(json_array_get(calls, (size_t)i));
@@ -208,11 +209,11 @@ WRel *rd_over_aggregate(Rd *r, json_t *j, WRel *in, const WSchema *out)
                 : c->n != 1 ? wa_sprintf(a, "%s, %lld", in->out.names[c->arg], (long long)c->n) : in->out.names[c->arg];
         } else {
             c->fn = WOF_AGG;
-            c->agg = x->aggs[ai++];
+            c->agg = wrel_agg(x)->aggs[ai++];
             c->args_text = NULL;
         }
     }
-    x->over_stream = os;
+    xo->stream = os;
     return x;
 }
 

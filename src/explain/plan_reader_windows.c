@@ -104,14 +104,14 @@ WRel *rd_group_window(Rd *r, json_t *j, WRel *in, const WSchema *out)
     xw->proctime = in->out.types[xw->time_col]->time_attr == WTA_PROCTIME;
     size_t nprops = json_array_size(json_object_get(j, "namedWindowProperties"));
     size_t want = nprops == 0 ? 0 : xw->proctime ? 3 : 4;
-    if (nprops != want || out->n != x->nkeys + x->naggs + (int)want) {
+    if (nprops != want || out->n != x->nkeys + wrel_agg(x)->naggs + (int)want) {
         rd_fail(r, "The compiled plan's group window has unexpected named window properties%s", "");
         return NULL;
     }
     xw->legacy_props = nprops > 0;
     xw->out_start = xw->out_end = xw->out_time = -1;
     if (nprops) {
-        xw->out_start = x->nkeys + x->naggs;
+        xw->out_start = x->nkeys + wrel_agg(x)->naggs;
         xw->out_end = xw->out_start + 1;
         xw->out_time = xw->out_start + 2;
     }

@@ -88,7 +88,7 @@ static const char **split_layout_names(const ExCtx *x, const WRel *r)
 {
     if (!r->split_layout || r->cond || r->ninputs != 1) return NULL;
     const WRel *agg = r->inputs[0];
-    int first = agg->nkeys, end = agg->nkeys + agg->naggs, next = first;
+    int first = agg->nkeys, end = agg->nkeys + wrel_agg(agg)->naggs, next = first;
     for (int i = 0; i < r->nexprs; i++) {
         const WExpr *e = r->exprs[i];
         if (e->kind != WX_COLUMN) return NULL;
@@ -363,7 +363,7 @@ static void window_time_used(ExCtx *x, const WRel *calc)
 {
     const WRel *agg = calc->inputs[0];
     if (agg->kind != WR_WINDOW_AGG && agg->kind != WR_GLOBAL_WINDOW_AGG) return;
-    if (agg->partial_final != WPF_NONE || wrel_window(agg)->out_time < 0) return;
+    if (wrel_agg(agg)->partial_final != WPF_NONE || wrel_window(agg)->out_time < 0) return;
     WArena *a = x->p->arena;
     bool *used = WA_ARRAY(a, bool, agg->out.n ? agg->out.n : 1);
     memset(used, 0, sizeof(bool) * (size_t)(agg->out.n ? agg->out.n : 1));

@@ -14,9 +14,10 @@
    (Flink 2.3 plans no GroupAggregate there). NULL when the rule does not apply. */
 WRel *wphys_remove_unique_agg(WPlanCtx *p, WRel *agg, WRel *in)
 {
-    if (agg->nkeys == 0 || in->nunique < 0 || agg->partial_final != WPF_NONE) return NULL;
-    for (int j = 0; j < agg->naggs; j++) {
-        const WAggCall *a = &agg->aggs[j];
+    const WRelAgg *ag = wrel_agg(agg);
+    if (agg->nkeys == 0 || in->nunique < 0 || ag->partial_final != WPF_NONE) return NULL;
+    for (int j = 0; j < ag->naggs; j++) {
+        const WAggCall *a = &ag->aggs[j];
         if ((a->kind != WAGG_SUM && a->kind != WAGG_MIN && a->kind != WAGG_MAX) || a->filter_col >= 0 ||
             a->nargs != 1)
             return NULL;
@@ -26,7 +27,7 @@ WRel *wphys_remove_unique_agg(WPlanCtx *p, WRel *agg, WRel *in)
         for (int k = 0; k < agg->nkeys && !grouped; k++) grouped = agg->keys[k] == in->unique[u];
         if (!grouped) return NULL;
     }
-    int n = agg->nkeys + agg->naggs;
+    int n = agg->nkeys + ag->naggs;
     assert(n == agg->out.n);
     WRel *c = wrel_new(p, WR_CALC, 1);
     c->inputs[0] = in;
@@ -35,7 +36,7 @@ WRel *wphys_remove_unique_agg(WPlanCtx *p, WRel *agg, WRel *in)
     c->exprs = WA_ARRAY(p->arena, WExpr *, n);
     c->agg_removed = true;
     for (int i = 0; i < n; i++) {
-        int col = i < agg->nkeys ? agg->keys[i] : agg->aggs[i - agg->nkeys].args[0];
+        int col = i < agg->nkeys ? agg->keys[i] : ag->aggs[i - agg->nkeys].args[0];
         WExpr *e = wexpr_column(p->arena, col, in->out.types[col], in->out.names[col]);
         if (!wtype_equals(e->type, agg->out.types[i], true)) {
             WExpr *cast = wexpr_new(p->arena, WX_CAST, agg->out.types[i], 1);

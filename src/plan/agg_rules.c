@@ -95,8 +95,9 @@ static bool is_record_count(const WAggCall *c)
 int wagg_index_of_count_star(const WRel *r)
 {
     if (r->kind != WR_GLOBAL_GROUP_AGG || !r->input_retracts) return -1;
-    for (int i = 0; i < r->naggs; i++)
-        if (r->aggs[i].counts_records) return i;
+    const WRelAgg *ag = wrel_agg(r);
+    for (int i = 0; i < ag->naggs; i++)
+        if (ag->aggs[i].counts_records) return i;
     return -1;
 }
 
@@ -246,22 +247,24 @@ typedef struct TtlHints { const WStateTtlHint *h; int n; } TtlHints;
 
 static WRel *two_phase_one(WPlanCtx *p, WRel *r, const TtlHints *th)
 {
+    const WRelAgg *ra = wrel_agg(r);
     WRel *x = r->inputs[0];
     if (x->kind != WR_EXCHANGE) return r;
-    for (int i = 0; i < r->naggs; i++) if (!wagg_mergeable(&r->aggs[i], r->input_retracts)) return r;
+    for (int i = 0; i < ra->naggs; i++) if (!wagg_mergeable(&ra->aggs[i], r->input_retracts)) return r;
     WRel *in = x->inputs[0];
     WAggPartial L;
-    wagg_partial_layout(p->arena, r->aggs, r->naggs, &in->out, r->input_retracts, false, &L);
+    wagg_partial_layout(p->arena, ra->aggs, ra->naggs, &in->out, r->input_retracts, false, &L);
     WRel *local = wrel_new(p, WR_LOCAL_GROUP_AGG, 1);
+    WRelAgg *la = wrel_agg_mut(local);
     local->inputs[0] = in;
     local->nkeys = r->nkeys;
     local->keys = r->keys;
-    local->naggs = r->naggs;
-    local->aggs = r->aggs;
+    la->naggs = ra->naggs;
+    la->aggs = ra->aggs;
     local->input_retracts = r->input_retracts;
-    local->partial_final = r->partial_final;
-    local->agg_input = in->out;
-    local->count1_col = -1;
+    la->partial_final = ra->partial_final;
+    la->agg_input = in->out;
+    la->count1_col = -1;
     local->out = schema_of(p, &L, &in->out, r->keys, r->nkeys);
     local->changelog = WCM_INSERT;
     local->nunique = -1;
@@ -270,14 +273,15 @@ static WRel *two_phase_one(WPlanCtx *p, WRel *r, const TtlHints *th)
     WRel *g = wrel_new(p, WR_GLOBAL_GROUP_AGG, 1);
     *g = *r;
     g->kind = WR_GLOBAL_GROUP_AGG;
+    WRelAgg *ga = wrel_agg_mut(g);
     g->id = 0;
     g->inputs = WA_ARRAY(p->arena, WRel *, 1);
     g->ninputs = 1;
     g->inputs[0] = ex;
     g->keys = ints(p, r->nkeys);
     for (int i = 0; i < r->nkeys; i++) g->keys[i] = i;
-    g->agg_input = in->out;
-    g->count1_col = L.count1 >= 0 ? r->nkeys + L.count1 : -1;
+    ga->agg_input = in->out;
+    ga->count1_col = L.count1 >= 0 ? r->nkeys + L.count1 : -1;
     for (int i = 0; i < th->n; i++) {
         if (th->h[i].node != r || !th->h[i].input) continue;
         int64_t ms = 0;
@@ -299,29 +303,31 @@ static WRel *two_phase_walk(WPlanCtx *p, WRel *r, const TtlHints *th, int depth)
    global then reads accumulator increments and retracts only when the partial input did. */
 static WRel *incremental_one(WPlanCtx *p, WRel *g)
 {
-    if (g->partial_final != WPF_FINAL) return g;
+    if (wrel_agg(g)->partial_final != WPF_FINAL) return g;
     WRel *x = g->inputs[0];
     if (x->kind != WR_EXCHANGE) return g;
     WRel *fl = x->inputs[0];
-    if (fl->kind != WR_LOCAL_GROUP_AGG || fl->partial_final != WPF_FINAL) return g;
+    if (fl->kind != WR_LOCAL_GROUP_AGG || wrel_agg(fl)->partial_final != WPF_FINAL) return g;
     WRel *pg = fl->inputs[0];
-    if (pg->kind != WR_GLOBAL_GROUP_AGG || pg->partial_final != WPF_PARTIAL) return g;
+    if (pg->kind != WR_GLOBAL_GROUP_AGG || wrel_agg(pg)->partial_final != WPF_PARTIAL) return g;
     WArena *a = p->arena;
+    const WRelAgg *pa = wrel_agg(pg);
     WRel *px = pg->inputs[0];        /* the partial exchange over the partial local */
     WAggPartial L;
     bool retract = pg->input_retracts;
-    wagg_partial_layout(a, pg->aggs, pg->naggs, &pg->agg_input, retract, true, &L);
+    wagg_partial_layout(a, pa->aggs, pa->naggs, &pa->agg_input, retract, true, &L);
     WRel *inc = wrel_new(p, WR_INCREMENTAL_GROUP_AGG, 1);
+    WRelAgg *ia = wrel_agg_mut(inc);
     inc->inputs[0] = px;
     inc->nkeys = pg->nkeys;
     inc->keys = pg->keys;
-    inc->nfinal_keys = fl->nkeys;
-    inc->final_keys = fl->keys;
-    inc->naggs = pg->naggs;
-    inc->aggs = pg->aggs;
-    inc->agg_input = pg->agg_input;
+    ia->nfinal_keys = fl->nkeys;
+    ia->final_keys = fl->keys;
+    ia->naggs = pa->naggs;
+    ia->aggs = pa->aggs;
+    ia->agg_input = pa->agg_input;
     inc->input_retracts = retract;
-    inc->count1_col = L.count1 >= 0 ? fl->nkeys + L.count1 : -1;
+    ia->count1_col = L.count1 >= 0 ? fl->nkeys + L.count1 : -1;
     inc->ttl_ms = pg->ttl_ms;
     inc->nhints = pg->nhints;
     inc->hints = pg->hints;
@@ -332,7 +338,7 @@ static WRel *incremental_one(WPlanCtx *p, WRel *g)
     WRel *ex = exchange_over(p, inc, fl->nkeys);
     g->inputs[0] = ex;
     g->input_retracts = retract;
-    g->count1_col = inc->count1_col;
+    wrel_agg_mut(g)->count1_col = ia->count1_col;
     return g;
 }
 
@@ -506,21 +512,23 @@ static WRel *window_two_phase_one(WPlanCtx *p, WRel *r)
 {
     WRel *x = r->inputs[0];
     const WRelWindow *rw = wrel_window(r);
+    const WRelAgg *ra = wrel_agg(r);
     if (x->kind != WR_EXCHANGE || rw->proctime || rw->legacy || rw->kind == WWIN_SESSION || r->input_retracts)
         return r;
-    for (int i = 0; i < r->naggs; i++) if (!wagg_mergeable(&r->aggs[i], false)) return r;
+    for (int i = 0; i < ra->naggs; i++) if (!wagg_mergeable(&ra->aggs[i], false)) return r;
     WRel *in = x->inputs[0];
     WAggPartial L;
-    wagg_window_partial_layout(p->arena, r->aggs, r->naggs, &in->out, rw->kind, &L);
+    wagg_window_partial_layout(p->arena, ra->aggs, ra->naggs, &in->out, rw->kind, &L);
     WRel *local = wrel_new(p, WR_LOCAL_WINDOW_AGG, 1);
     *local = *r;
     local->kind = WR_LOCAL_WINDOW_AGG;
+    WRelAgg *la = wrel_agg_mut(local);
     local->id = 0;
     local->inputs = WA_ARRAY(p->arena, WRel *, 1);
     local->ninputs = 1;
     local->inputs[0] = in;
-    local->agg_input = in->out;
-    local->count1_col = -1;
+    la->agg_input = in->out;
+    la->count1_col = -1;
     WSchema s = schema_of(p, &L, &in->out, r->keys, r->nkeys);
     /* one more column: the slice end (window end when attached), epoch-like BIGINT */
     local->out.n = s.n + 1;
@@ -539,14 +547,15 @@ static WRel *window_two_phase_one(WPlanCtx *p, WRel *r)
     WRel *g = wrel_new(p, WR_GLOBAL_WINDOW_AGG, 1);
     *g = *r;
     g->kind = WR_GLOBAL_WINDOW_AGG;
+    WRelAgg *ga = wrel_agg_mut(g);
     g->id = 0;
     g->inputs = WA_ARRAY(p->arena, WRel *, 1);
     g->ninputs = 1;
     g->inputs[0] = ex;
     g->keys = ints(p, r->nkeys);
     for (int i = 0; i < r->nkeys; i++) g->keys[i] = i;
-    g->agg_input = in->out;
-    g->count1_col = -1;
+    ga->agg_input = in->out;
+    ga->count1_col = -1;
     return g;
 }
 

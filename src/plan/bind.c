@@ -1068,8 +1068,8 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
     agg->nkeys = g.ngroup;
     agg->keys = WA_ARRAY(a, int, g.ngroup ? g.ngroup : 1);
     for (int i = 0; i < g.ngroup; i++) agg->keys[i] = i;
-    agg->naggs = g.ncalls;
-    agg->aggs = g.calls;
+    wrel_agg_mut(agg)->naggs = g.ncalls;
+    wrel_agg_mut(agg)->aggs = g.calls;
     bind_schema_alloc(p, &agg->out, g.ngroup + g.ncalls);
     for (int i = 0; i < g.ngroup; i++) {
         agg->out.names[i] = pre_names[i];

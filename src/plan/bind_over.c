@@ -431,7 +431,8 @@ static bool stream_node(BindCtx *b, WRel *r)
 {
     WPlanCtx *p = b->p;
     WArena *a = p->arena;
-    const WOverSpec *spec = r->over;
+    WRelOver *ro = wrel_over_mut(r);
+    const WOverSpec *spec = ro->batch;
     const WOverWindow *w = &spec->windows[0];
     const WRel *in = r->inputs[0];
     if (r->nsort != 1 || spec->nwindows != 1) {
@@ -449,24 +450,25 @@ static bool stream_node(BindCtx *b, WRel *r)
         return false;
     }
     r->time_col = r->sort_cols[0];
-    r->over_proctime = t->time_attr == WTA_PROCTIME;
-    r->over_rows = w->rows;
-    r->over_unbounded = w->lower.kind == WOB_UNBOUNDED_PRECEDING;
-    r->over_preceding = 0;
-    if (!r->over_unbounded) {
+    ro->proctime = t->time_attr == WTA_PROCTIME;
+    ro->rows = w->rows;
+    ro->unbounded = w->lower.kind == WOB_UNBOUNDED_PRECEDING;
+    ro->preceding = 0;
+    if (!ro->unbounded) {
         const WExpr *lit = w->lower.lit;
         if (!w->rows && (!lit || lit->type->id != WT_INTERVAL_DT)) {
             werr_set(p->err, WEXC_TABLE, "A RANGE OVER window needs an interval PRECEDING bound.");
             return false;
         }
-        r->over_preceding = (int64_t)w->lower.offset;
+        ro->preceding = (int64_t)w->lower.offset;
     }
-    r->naggs = 0;
-    r->aggs = WA_ARRAY(a, WAggCall, w->ncalls ? w->ncalls : 1);
+    WRelAgg *ag = wrel_agg_mut(r);
+    ag->naggs = 0;
+    ag->aggs = WA_ARRAY(a, WAggCall, w->ncalls ? w->ncalls : 1);
     for (int i = 0; i < w->ncalls; i++)
-        if (w->calls[i].fn == WOF_AGG) r->aggs[r->naggs++] = w->calls[i].agg;
-    r->over_stream = spec;
-    r->over = NULL;
+        if (w->calls[i].fn == WOF_AGG) ag->aggs[ag->naggs++] = w->calls[i].agg;
+    ro->stream = spec;
+    ro->batch = NULL;
     return true;
 }
 
@@ -590,7 +592,7 @@ WRel *bover_bind(BindCtx *b, AstQuery *aq, WRel *in, BScope *scope)
         }
         WRel *r = wrel_new(p, WR_OVER_AGG, 1);
         r->inputs[0] = cur;
-        r->over = spec;
+        wrel_over_mut(r)->batch = spec;
         r->nkeys = first->npart;
         r->keys = first->part;
         r->nsort = first->norder;

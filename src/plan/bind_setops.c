@@ -57,8 +57,8 @@ static WRel *group_all(WPlanCtx *p, WRel *in, int nkeys, int naggs, WAggCall *ag
     g->nkeys = nkeys;
     g->keys = WA_ARRAY(p->arena, int, nkeys ? nkeys : 1);
     for (int i = 0; i < nkeys; i++) g->keys[i] = i;
-    g->naggs = naggs;
-    g->aggs = aggs;
+    wrel_agg_mut(g)->naggs = naggs;
+    wrel_agg_mut(g)->aggs = aggs;
     bind_schema_alloc(p, &g->out, nkeys + naggs);
     for (int i = 0; i < nkeys; i++) {
         g->out.names[i] = in->out.names[i];

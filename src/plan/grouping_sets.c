@@ -368,8 +368,8 @@ WRel *bgs_aggregate(BindCtx *b, BAgg *g, const BGroupSets *gs, WRel *calc)
     agg->keys = WA_ARRAY(a, int, ng + 1);
     for (int i = 0; i < ng; i++) agg->keys[i] = i;
     agg->keys[ng] = npre;
-    agg->naggs = g->ncalls;
-    agg->aggs = g->calls;
+    wrel_agg_mut(agg)->naggs = g->ncalls;
+    wrel_agg_mut(agg)->aggs = g->calls;
     int no = ng + 1 + g->ncalls;
     agg->out.n = no;
     agg->out.names = WA_ARRAY(a, const char *, no);

@@ -110,19 +110,21 @@ WRel *wover_rank_without_filter(WPlanCtx *p, WRel *r)
     c->name = r->out.names[rr->col];
     c->args_text = "*";
     r->kind = WR_OVER_AGG;
-    memset(&r->payload, 0, sizeof r->payload);     /* an OverAggregate has no payload (rr is stale) */
+    memset(&r->payload, 0, sizeof r->payload);     /* the rank payload becomes an empty aggregate
+                                                      payload (rr is stale) */
+    WRelOver *ro = wrel_over_mut(r);
     if (!wplan_is_batch(p)) {
         const WType *t = r->inputs[0]->out.types[r->sort_cols[0]];
-        r->over_stream = spec;
+        ro->stream = spec;
         r->time_col = r->sort_cols[0];
-        r->over_proctime = t->time_attr == WTA_PROCTIME;
-        r->over_rows = w->rows;
-        r->over_unbounded = true;
-        r->over_preceding = 0;
-        r->naggs = 0;
+        ro->proctime = t->time_attr == WTA_PROCTIME;
+        ro->rows = w->rows;
+        ro->unbounded = true;
+        ro->preceding = 0;
+        wrel_agg_mut(r)->naggs = 0;
         return r;
     }
-    r->over = spec;
+    ro->batch = spec;
     r->time_col = -1;
     return r;
 }

@@ -102,8 +102,9 @@ static int agg_col_monotonicity(const WRel *r, int col)
     if (r->kind != WR_GROUP_AGG) return 2;
     if (col < r->nkeys) return 0;
     int j = col - r->nkeys;
-    if (j >= r->naggs || r->aggs[j].filter_col >= 0 || r->aggs[j].distinct) return 2;
-    switch (r->aggs[j].kind) {
+    const WRelAgg *ag = wrel_agg(r);
+    if (j >= ag->naggs || ag->aggs[j].filter_col >= 0 || ag->aggs[j].distinct) return 2;
+    switch (ag->aggs[j].kind) {
     case WAGG_COUNT: case WAGG_COUNT_STAR: case WAGG_MAX: return 1;
     case WAGG_MIN: return -1;
     default: return 2;
@@ -332,7 +333,7 @@ static WRel *derive_window_tvf(WPlanCtx *p, WRel *r, WRel *in, int64_t ttl)
 
 static WRel *derive_over_agg(WPlanCtx *p, WRel *r, WRel *in, int64_t ttl)
 {
-    if (r->over) {          /* batch: Sort + Exchange below (over_rules.c) */
+    if (wrel_over(r)->batch) {  /* batch: Sort + Exchange below (over_rules.c) */
         wover_batch_physical(p, r);
         return r;
     }

@@ -295,6 +295,47 @@ typedef struct WRelSink {           /* the sink kinds (wrel_is_sink): WR_SINK (b
                                        conflict message names them) */
 } WRelSink;
 
+typedef struct WRelOver {          /* WR_OVER_AGG (in WRelAgg, wrel_over(r)): the OverAggregate's
+                                       windows; partition in WRel's keys, the streaming one's order
+                                       column in its time_col, the batch one's order in its sort_* */
+    const struct WOverSpec *batch;  /* batch: its windows and calls (over_window.h); NULL in
+                                       streaming */
+    const struct WOverSpec *stream; /* streaming: its one window and calls (aggregates, LAG,
+                                       ROW_NUMBER, RANK, DENSE_RANK) in output order; the
+                                       aggregates also in the WRelAgg's aggs */
+    bool rows;                      /* streaming: a ROWS frame (else RANGE) */
+    bool unbounded;                 /* streaming: UNBOUNDED PRECEDING (else `preceding`) */
+    int64_t preceding;              /* streaming: n PRECEDING (rows, or ms of a RANGE) */
+    bool proctime;                  /* streaming: ordered by a processing time attribute */
+} WRelOver;
+
+typedef struct WRelAgg {            /* the aggregating kinds (wrel_is_agg): WR_GROUP_AGG,
+                                       WR_LOCAL/GLOBAL/INCREMENTAL_GROUP_AGG, WR_WINDOW_AGG,
+                                       WR_LOCAL/GLOBAL_WINDOW_AGG, WR_OVER_AGG; the grouping keys
+                                       (an OverAggregate's partition) in WRel's keys/nkeys. The
+                                       two-phase rules (agg_rules.c) copy an aggregate into its
+                                       Local / Global halves and the distinct split
+                                       (split_distinct.c) a WindowAggregate into its partial and
+                                       final ones, keeping this payload; an OverRank made an
+                                       OverAggregate (over_rules.c) starts from a cleared one */
+    int naggs;                      /* the calls (an OverAggregate's: its aggregates, the other
+                                       calls are in its window spec) */
+    WAggCall *aggs;
+    WPartialFinal partial_final;    /* GROUP_AGG / LOCAL / GLOBAL (and a split WINDOW_AGG):
+                                       Flink's partialFinalType (the distinct split) */
+    WSchema agg_input;              /* LOCAL/GLOBAL/INCREMENTAL (group or window): the row the calls
+                                       read (the local aggregate's input: Flink's
+                                       localAggInputRowType) */
+    int count1_col;                 /* GLOBAL/INCREMENTAL: input column with the record count, -1 none */
+    int nfinal_keys;                /* INCREMENTAL: final grouping (columns of its input) */
+    int *final_keys;
+    WRelOver over;                  /* WR_OVER_AGG: its windows, wrel_over(r) */
+    WRelWindow window;              /* WR_WINDOW_AGG, WR_LOCAL/GLOBAL_WINDOW_AGG: its window,
+                                       wrel_window(r) (a window aggregate is both an aggregate and
+                                       a windowed kind; its window lives here, so the union holds
+                                       one member per kind) */
+} WRelAgg;
+
 struct WRel {
     WRelKind kind;
     int id;                         /* exec node id (1-based, Flink order), 0 until finalised */
@@ -329,9 +370,8 @@ struct WRel {
     bool exchange_single;           /* Exchange(distribution=[single]) */
     bool exchange_collect;          /* the gather in front of the client's collect sink (runtime
                                        detail: EXPLAIN does not show it, as Flink's plan does not) */
-    /* WR_GROUP_AGG */
-    int naggs;
-    WAggCall *aggs;
+    /* the aggregating kinds' calls and two-phase fields: the WRelAgg payload, wrel_agg(r); their
+       grouping keys in keys/nkeys */
     /* the join kinds' fields: the WRelJoin payload, wrel_join(r); their left keys in keys/nkeys */
     /* WR_DEDUP / WR_RANK / WR_OVER_RANK: partition keys in keys/nkeys */
     int nsort;
@@ -352,16 +392,8 @@ struct WRel {
                                        node of its chain (the scan, or the Calc / WatermarkAssigner
                                        above it), read of a join's right input whatever its kind
                                        (bind_join.c), so common, not in the scan payload */
-    /* over aggregation: keys = partition, time_col = order column */
-    bool over_rows;                 /* ROWS frame (else RANGE) */
-    bool over_unbounded;
-    int64_t over_preceding;
-    bool over_proctime;             /* streaming: ordered by a processing time attribute */
-    const struct WOverSpec *over;   /* batch OverAggregate (over_window.h: windows and calls;
-                                       partition in keys, order in sort_*); NULL in streaming */
-    const struct WOverSpec *over_stream;    /* streaming OverAggregate: its one window and calls
-                                       (aggregates, LAG, ROW_NUMBER, RANK, DENSE_RANK) in output
-                                       order; the aggregates also in naggs / aggs */
+    /* over aggregation: keys = partition, time_col = order column; its windows in the aggregate
+       payload, wrel_over(r) */
     /* state and TTL (finalisation) */
     int64_t ttl_ms;                 /* resolved TTL for stateful nodes, 0 = never */
     int nhints;
@@ -379,13 +411,6 @@ struct WRel {
                                        LogicalUnion leaves to the planner */
     bool reused;                    /* sub-plan reuse (reuse.c) made this node the one copy of equal
                                        sub-plans: it has several consumers */
-    /* two-phase aggregation and the distinct split (agg_rules.c) */
-    WPartialFinal partial_final;    /* WR_GROUP_AGG/LOCAL/GLOBAL: Flink's partialFinalType */
-    WSchema agg_input;              /* LOCAL/GLOBAL/INCREMENTAL (group or window): the row the calls read
-                                       (the local aggregate's input: Flink's localAggInputRowType) */
-    int count1_col;                 /* GLOBAL/INCREMENTAL: input column with the record count, -1 none */
-    int nfinal_keys;                /* INCREMENTAL: final grouping (columns of its input) */
-    int *final_keys;
     /* ORDER BY / LIMIT (WR_SORT, WR_SORT_LIMIT, WR_TEMPORAL_SORT; sort keys in nsort/sort_cols/
        sort_desc/sort_nulls_first): OFFSET and FETCH as written, -1 when absent */
     int64_t sort_offset, sort_fetch;
@@ -402,26 +427,28 @@ struct WRel {
     const char **alias_names;
     /* The payload of the kinds whose fields are split out of WRel (issue 15): only through the
        checked accessors below (wrel_minibatch(r), wrel_expand(r), wrel_match(r), wrel_correlate(r),
-       wrel_window(r), wrel_join(r), wrel_interval(r), wrel_rank(r), wrel_scan(r), wrel_values(r),
-       wrel_watermark(r), wrel_sink(r) and their _mut forms), which assert the kind. A rewrite that
-       turns a node of another kind into a windowed one clears the window first (window_rank_rule:
-       the rank payload's window, keeping the rank's fields; window_join_rule: the join payload's
-       window, keeping the join's fields); one that copies a windowed node into another windowed
-       kind (the two-phase window aggregate) keeps its window, and one that turns a Join into
-       another join kind (join_rules.c) keeps the join payload. A Sort made a SortLimit
-       (sort_rules.c) starts from a cleared payload; an OverRank made an OverAggregate
-       (over_rules.c) clears its rank payload. No rewrite turns a node into or out of the scan,
+       wrel_window(r), wrel_join(r), wrel_interval(r), wrel_rank(r), wrel_agg(r), wrel_over(r),
+       wrel_scan(r), wrel_values(r), wrel_watermark(r), wrel_sink(r) and their _mut forms), which
+       assert the kind. A rewrite that turns a node of another kind into a windowed one clears the
+       window first (window_rank_rule: the rank payload's window, keeping the rank's fields;
+       window_join_rule: the join payload's window, keeping the join's fields); one that copies a
+       windowed node into another windowed kind (the two-phase window aggregate) keeps its window
+       (and its aggregate payload), and one that turns a Join into another join kind
+       (join_rules.c) keeps the join payload. A Sort made a SortLimit (sort_rules.c) starts from a
+       cleared payload; an OverRank made an OverAggregate (over_rules.c) clears its rank payload,
+       which leaves an empty aggregate payload. No rewrite turns a node into or out of the scan,
        values, watermark or sink kinds. */
     union {
         WRelMiniBatch minibatch;    /* WR_MINIBATCH_ASSIGNER */
         WRelExpand expand;          /* WR_EXPAND */
         WRelMatch match;            /* WR_MATCH */
         WRelCorrelate correlate;    /* WR_CORRELATE */
-        WRelWindow window;          /* the windowed kinds (wrel_is_windowed) but WR_WINDOW_JOIN
-                                       and WR_WINDOW_RANK */
+        WRelWindow window;          /* WR_WINDOW_TVF (the one windowed kind in no other family) */
         WRelJoin join;              /* the join kinds (wrel_is_join), incl. WR_WINDOW_JOIN's window
                                        and WR_INTERVAL_JOIN's bounds */
         WRelRank rank;              /* the rank kinds (wrel_is_rank), incl. WR_WINDOW_RANK's window */
+        WRelAgg agg;                /* the aggregating kinds (wrel_is_agg), incl. the window
+                                       aggregates' window and the OverAggregate's windows */
         WRelScan scan;              /* WR_SCAN */
         WRelValues values;          /* WR_VALUES */
         WRelWatermark watermark;    /* WR_WATERMARK */
@@ -472,6 +499,14 @@ static inline bool wrel_is_rank(WRelKind k)
 {
     return k == WR_OVER_RANK || k == WR_RANK || k == WR_SORT_LIMIT || k == WR_DEDUP || k == WR_WINDOW_RANK;
 }
+/* The aggregating kinds (their fields in the WRelAgg payload, wrel_agg(r)): GROUP_AGG,
+   LOCAL/GLOBAL/INCREMENTAL_GROUP_AGG, WINDOW_AGG, LOCAL/GLOBAL_WINDOW_AGG, OVER_AGG */
+static inline bool wrel_is_agg(WRelKind k)
+{
+    return k == WR_GROUP_AGG || k == WR_LOCAL_GROUP_AGG || k == WR_GLOBAL_GROUP_AGG ||
+           k == WR_INCREMENTAL_GROUP_AGG || k == WR_WINDOW_AGG || k == WR_LOCAL_WINDOW_AGG ||
+           k == WR_GLOBAL_WINDOW_AGG || k == WR_OVER_AGG;
+}
 /* The windowed kinds (their fields in the WRelWindow payload, wrel_window(r)): WINDOW_TVF,
    WINDOW_AGG, LOCAL/GLOBAL_WINDOW_AGG, WINDOW_RANK, WINDOW_JOIN */
 static inline bool wrel_is_windowed(WRelKind k)
@@ -508,12 +543,14 @@ static inline WRelSink *wrel_sink_mut(WRel *r) { return (WRelSink *)wrel_sink(r)
 static inline const WRelCorrelate *wrel_correlate(const WRel *r) { return &wrel_cast(r, WR_CORRELATE)->payload.correlate; }
 static inline WRelCorrelate *wrel_correlate_mut(WRel *r) { return &wrel_cast_mut(r, WR_CORRELATE)->payload.correlate; }
 /* a window join's window is in its join payload (WRelJoin.window), a window rank's in its rank
-   payload (WRelRank.window), every other windowed kind's is the payload's window */
+   payload (WRelRank.window), a window aggregate's (WINDOW_AGG, LOCAL/GLOBAL_WINDOW_AGG) in its
+   aggregate payload (WRelAgg.window); a WindowTableFunction's is the payload's window */
 static inline const WRelWindow *wrel_window(const WRel *r)
 {
     assert(r && wrel_is_windowed(r->kind));
     return r->kind == WR_WINDOW_JOIN ? &r->payload.join.window
-           : r->kind == WR_WINDOW_RANK ? &r->payload.rank.window : &r->payload.window;
+           : r->kind == WR_WINDOW_RANK ? &r->payload.rank.window
+           : r->kind == WR_WINDOW_TVF ? &r->payload.window : &r->payload.agg.window;
 }
 static inline WRelWindow *wrel_window_mut(WRel *r) { return (WRelWindow *)wrel_window(r); }
 static inline const WRelJoin *wrel_join(const WRel *r)
@@ -536,7 +573,15 @@ static inline WRelRank *wrel_rank_mut(WRel *r)
     assert(r && wrel_is_rank(r->kind));
     return &r->payload.rank;
 }
-/* The two-phase and incremental aggregates (agg_input, count1_col, final_keys, partial_final) */
+static inline const WRelOver *wrel_over(const WRel *r) { return &wrel_cast(r, WR_OVER_AGG)->payload.agg.over; }
+static inline WRelOver *wrel_over_mut(WRel *r) { return &wrel_cast_mut(r, WR_OVER_AGG)->payload.agg.over; }
+static inline const WRelAgg *wrel_agg(const WRel *r)
+{
+    assert(r && wrel_is_agg(r->kind));
+    return &r->payload.agg;
+}
+static inline WRelAgg *wrel_agg_mut(WRel *r) { return (WRelAgg *)wrel_agg(r); }
+/* The two-phase and incremental aggregates (wrel_agg(r): agg_input, count1_col, final_keys, partial_final) */
 static inline const WRel *wrel_as_two_phase(const WRel *r)
 {
     assert(r && (r->kind == WR_LOCAL_GROUP_AGG || r->kind == WR_GLOBAL_GROUP_AGG ||

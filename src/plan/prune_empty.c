@@ -66,8 +66,9 @@ static int const_cond(WPlanCtx *p, const WExpr *cond)
    FIRST_VALUE, STDDEV_POP, ...) the aggregate stays over the empty input (measured on Flink 2.3). */
 static bool reducible_on_empty(const WRel *agg)
 {
-    for (int i = 0; i < agg->naggs; i++) {
-        switch (agg->aggs[i].kind) {
+    const WRelAgg *ag = wrel_agg(agg);
+    for (int i = 0; i < ag->naggs; i++) {
+        switch (ag->aggs[i].kind) {
         case WAGG_COUNT_STAR: case WAGG_COUNT: case WAGG_SUM: case WAGG_SUM0: case WAGG_MIN: case WAGG_MAX:
         case WAGG_AVG:
             break;
@@ -88,7 +89,7 @@ static WRel *empty_aggregate_row(WPlanCtx *p, const WRel *agg)
     rv->row_nulls[0] = WA_ARRAY(p->arena, uint8_t, n ? n : 1);
     memset(rv->rows[0], 0, sizeof(WDatum) * (size_t)(n ? n : 1));
     for (int i = 0; i < n; i++) {
-        WAggKind k = agg->aggs[i].kind;
+        WAggKind k = wrel_agg(agg)->aggs[i].kind;
         bool zero = k == WAGG_COUNT || k == WAGG_COUNT_STAR || k == WAGG_SUM0;
         rv->row_nulls[0][i] = !zero;     /* a zero of the result type: COUNT's BIGINT 0, $SUM0's 0 */
     }
@@ -121,7 +122,7 @@ static WRel *rewrite(Pruner *pr, WRel *r)
     case WR_GROUP_AGG:
         if (!is_empty(r->inputs[0])) return r;
         if (r->nkeys > 0) return values_like(p, r, 0);
-        if (r->out.n == r->naggs && reducible_on_empty(r)) return empty_aggregate_row(p, r);
+        if (r->out.n == wrel_agg(r)->naggs && reducible_on_empty(r)) return empty_aggregate_row(p, r);
         return r;       /* runs over no rows: a streaming global aggregate then emits nothing */
     case WR_JOIN: {
         const WRelJoin *rj = wrel_join(r);

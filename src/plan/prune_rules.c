@@ -254,10 +254,12 @@ static WRel *project_join_transpose(WPlanCtx *p, WRel *calc)
 static WRel *prune_aggregate_calls(WPlanCtx *p, WRel *calc)
 {
     WRel *agg = calc->inputs[0];
-    if (agg->kind != WR_GROUP_AGG || agg->partial_final != WPF_NONE || agg->naggs == 0) return NULL;
-    if (agg->nkeys == 0 && agg->naggs == 1) return NULL;     /* at least one output column */
+    if (agg->kind != WR_GROUP_AGG) return NULL;
+    const WRelAgg *ag = wrel_agg(agg);
+    if (ag->partial_final != WPF_NONE || ag->naggs == 0) return NULL;
+    if (agg->nkeys == 0 && ag->naggs == 1) return NULL;     /* at least one output column */
     int n = agg->out.n;
-    if (n != agg->nkeys + agg->naggs) return NULL;
+    if (n != agg->nkeys + ag->naggs) return NULL;
     bool *used = bools(p, n);
     for (int i = 0; i < calc->nexprs; i++) wplan_mark_refs(calc->exprs[i], used, n);
     wplan_mark_refs(calc->cond, used, n);
@@ -267,8 +269,9 @@ static WRel *prune_aggregate_calls(WPlanCtx *p, WRel *calc)
     int *map = wplan_positions(p, used, n);
     WRel *na = wa_memdup(p->arena, agg, sizeof *agg);
     int m = count_used(used, n);
-    na->naggs = m - agg->nkeys;
-    na->aggs = WA_ARRAY(p->arena, WAggCall, na->naggs ? na->naggs : 1);
+    WRelAgg *nag = wrel_agg_mut(na);
+    nag->naggs = m - agg->nkeys;
+    nag->aggs = WA_ARRAY(p->arena, WAggCall, nag->naggs ? nag->naggs : 1);
     na->out.n = m;
     na->out.names = WA_ARRAY(p->arena, const char *, m ? m : 1);
     na->out.types = WA_ARRAY(p->arena, const WType *, m ? m : 1);
@@ -276,7 +279,7 @@ static WRel *prune_aggregate_calls(WPlanCtx *p, WRel *calc)
         if (map[i] < 0) continue;
         na->out.names[map[i]] = agg->out.names[i];
         na->out.types[map[i]] = agg->out.types[i];
-        if (i >= agg->nkeys) na->aggs[map[i] - agg->nkeys] = agg->aggs[i - agg->nkeys];
+        if (i >= agg->nkeys) nag->aggs[map[i] - agg->nkeys] = ag->aggs[i - agg->nkeys];
     }
     return recalc(p, calc, na, map);
 }

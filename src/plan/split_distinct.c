@@ -392,11 +392,12 @@ static bool splittable(const WAggCall *aggs, int naggs)
 static WRel *split_group(WPlanCtx *p, WRel *r)
 {
     WArena *a = p->arena;
-    if (r->partial_final != WPF_NONE || !splittable(r->aggs, r->naggs)) return r;
+    const WRelAgg *ra = wrel_agg(r);
+    if (ra->partial_final != WPF_NONE || !splittable(ra->aggs, ra->naggs)) return r;
     WRel *in = r->inputs[0];
     int n = in->out.n;
-    int *hf = ints(p, 2 * r->naggs + 1);
-    int nh = hash_fields(r->aggs, r->naggs, r->keys, r->nkeys, hf);
+    int *hf = ints(p, 2 * ra->naggs + 1);
+    int nh = hash_fields(ra->aggs, ra->naggs, r->keys, r->nkeys, hf);
     if (n + nh > MAX_COLS) return r;
     int *hash_col = ints(p, n);
     /* the keys and the bucket sets */
@@ -409,66 +410,68 @@ static WRel *split_group(WPlanCtx *p, WRel *r)
     for (int i = 0; i < n; i++) hc_pre[i] = i;
     for (int j = 0; j < nh; j++) hc_pre[hf[j]] = n + j;
     SplitShape s;
-    if (!split_shape(p, r->aggs, r->naggs, keys, hc_pre, &s)) return r;
-    if (s.expand && needs_duplicates(&s, r->aggs, r->naggs)) return r;
+    if (!split_shape(p, ra->aggs, ra->naggs, keys, hc_pre, &s)) return r;
+    if (s.expand && needs_duplicates(&s, ra->aggs, ra->naggs)) return r;
     WRel *calc = hash_calc(p, in, hf, nh, hash_col);
     if (!calc) return r;
     /* STEP 2: the partial aggregate over the (expanded) rows, grouped by the full set */
-    WAggCall *pcalls = WA_ARRAY(a, WAggCall, r->naggs ? r->naggs : 1);
-    memcpy(pcalls, r->aggs, sizeof(WAggCall) * (size_t)r->naggs);
+    WAggCall *pcalls = WA_ARRAY(a, WAggCall, ra->naggs ? ra->naggs : 1);
+    memcpy(pcalls, ra->aggs, sizeof(WAggCall) * (size_t)ra->naggs);
     WRel *pin = calc;
     if (s.expand) {
-        pin = expand_filters(p, calc, &s, pcalls, r->naggs);
+        pin = expand_filters(p, calc, &s, pcalls, ra->naggs);
         if (!pin) return r;
     }
     int npk = popcount64(s.full);
     int *pkeys = ints(p, npk);
     for (int c = 0, k = 0; c < MAX_COLS; c++) if ((s.full >> c) & 1) pkeys[k++] = c;
     WRel *part = wrel_new(p, WR_GROUP_AGG, 1);
+    WRelAgg *pa = wrel_agg_mut(part);
     part->inputs[0] = pin;
     part->nkeys = npk;
     part->keys = pkeys;
-    part->naggs = r->naggs;
-    part->aggs = pcalls;
-    part->partial_final = WPF_PARTIAL;
+    pa->naggs = ra->naggs;
+    pa->aggs = pcalls;
+    pa->partial_final = WPF_PARTIAL;
     part->nhints = r->nhints;
     part->hints = r->hints;
     part->left_name = r->left_name;
-    part->out.n = npk + r->naggs;
+    part->out.n = npk + ra->naggs;
     part->out.names = WA_ARRAY(a, const char *, part->out.n);
     part->out.types = WA_ARRAY(a, const WType *, part->out.n);
     for (int i = 0; i < npk; i++) {
         part->out.names[i] = pin->out.names[pkeys[i]];
         part->out.types[i] = wtype_with_time_attr(a, pin->out.types[pkeys[i]], WTA_NONE);
     }
-    for (int i = 0; i < r->naggs; i++) {
+    for (int i = 0; i < ra->naggs; i++) {
         pcalls[i].out_name = calcite_name(a, part->out.names, npk + i, npk + i);
         part->out.names[npk + i] = pcalls[i].out_name;
         part->out.types[npk + i] = pcalls[i].type;
     }
     /* STEP 3: the final aggregate over the partial results */
     WRel *fin = wrel_new(p, WR_GROUP_AGG, 1);
+    WRelAgg *fa = wrel_agg_mut(fin);
     fin->inputs[0] = part;
     fin->nkeys = r->nkeys;
     fin->keys = ints(p, r->nkeys);
     for (int i = 0; i < r->nkeys; i++)
         for (int k = 0; k < npk; k++) if (pkeys[k] == r->keys[i]) fin->keys[i] = k;
-    fin->naggs = r->naggs;
-    fin->aggs = WA_ARRAY(a, WAggCall, r->naggs ? r->naggs : 1);
-    fin->partial_final = WPF_FINAL;
+    fa->naggs = ra->naggs;
+    fa->aggs = WA_ARRAY(a, WAggCall, ra->naggs ? ra->naggs : 1);
+    fa->partial_final = WPF_FINAL;
     fin->nhints = r->nhints;
     fin->hints = r->hints;
-    fin->out.n = r->nkeys + r->naggs;
+    fin->out.n = r->nkeys + ra->naggs;
     fin->out.names = WA_ARRAY(a, const char *, fin->out.n);
     fin->out.types = WA_ARRAY(a, const WType *, fin->out.n);
     for (int i = 0; i < r->nkeys; i++) {
         fin->out.names[i] = part->out.names[fin->keys[i]];
         fin->out.types[i] = part->out.types[fin->keys[i]];
     }
-    for (int i = 0; i < r->naggs; i++) {
+    for (int i = 0; i < ra->naggs; i++) {
         WAggCall c = final_call(&pcalls[i], npk + i);
         c.out_name = calcite_name(a, fin->out.names, r->nkeys + i, r->nkeys + i);
-        fin->aggs[i] = c;
+        fa->aggs[i] = c;
         fin->out.names[r->nkeys + i] = c.out_name;
         fin->out.types[r->nkeys + i] = c.type;
     }
@@ -491,10 +494,11 @@ static WRel *split_window(WPlanCtx *p, WRel *post)
     WArena *a = p->arena;
     WRel *w = post->inputs[0];
     const WRelWindow *ww = wrel_window(w);
+    const WRelAgg *wa = wrel_agg(w);
     if (ww->attached || ww->legacy || ww->proctime || ww->kind == WWIN_SESSION || ww->out_start < 0 ||
-        ww->out_end < 0 || ww->out_time < 0 || !splittable(w->aggs, w->naggs) || post->cond)
+        ww->out_end < 0 || ww->out_time < 0 || !splittable(wa->aggs, wa->naggs) || post->cond)
         return post;
-    int nlk = post->nexprs - w->naggs;              /* the logical keys: w's keys + window columns */
+    int nlk = post->nexprs - wa->naggs;              /* the logical keys: w's keys + window columns */
     if (nlk != w->nkeys + 2) return post;
     for (int i = 0; i < post->nexprs; i++) {
         const WExpr *e = post->exprs[i];
@@ -505,8 +509,8 @@ static WRel *split_window(WPlanCtx *p, WRel *post)
     }
     WRel *in = w->inputs[0];
     int n = in->out.n, tc = ww->time_col;
-    int *hf = ints(p, 2 * w->naggs + 1);
-    int nh = hash_fields(w->aggs, w->naggs, w->keys, w->nkeys, hf);
+    int *hf = ints(p, 2 * wa->naggs + 1);
+    int nh = hash_fields(wa->aggs, wa->naggs, w->keys, w->nkeys, hf);
     if (n + nh > MAX_COLS) return post;
     /* buckets per set: one set (no Expand) only */
     uint64_t keys = 0;
@@ -515,7 +519,7 @@ static WRel *split_window(WPlanCtx *p, WRel *post)
     for (int j = 0; j < nh; j++) hc_pre[hf[j]] = n + j;
     for (int i = 0; i < w->nkeys; i++) keys |= (uint64_t)1 << w->keys[i];
     SplitShape s;
-    if (!split_shape(p, w->aggs, w->naggs, keys, hc_pre, &s) || s.expand) return post;
+    if (!split_shape(p, wa->aggs, wa->naggs, keys, hc_pre, &s) || s.expand) return post;
     /* STEP 1: [input columns but the time column, the buckets, the time column]; the logical
        input had the window_start / window_end columns instead of the time column */
     int64_t buckets = opt_long(p, "table.optimizer.distinct-agg.split.bucket-num", 1024);
@@ -561,14 +565,15 @@ static WRel *split_window(WPlanCtx *p, WRel *post)
     w1->ninputs = 1;
     w1->inputs[0] = calc;
     WRelWindow *w1w = wrel_window_mut(w1);
+    WRelAgg *w1a = wrel_agg_mut(w1);
     w1w->time_col = pos[tc];
-    w1->partial_final = WPF_PARTIAL;      /* explain: the calls keep Calcite's $fN names */
+    w1a->partial_final = WPF_PARTIAL;      /* explain: the calls keep Calcite's $fN names */
     w1->nkeys = nk1;
     w1->keys = ints(p, nk1);
     for (int i = 0; i < w->nkeys; i++) w1->keys[i] = pos[w->keys[i]];
     for (int j = 0; j < nh; j++) w1->keys[w->nkeys + j] = hpos[j];
-    w1->aggs = WA_ARRAY(a, WAggCall, w->naggs ? w->naggs : 1);
-    int no1 = nk1 + w->naggs + 3;
+    w1a->aggs = WA_ARRAY(a, WAggCall, wa->naggs ? wa->naggs : 1);
+    int no1 = nk1 + wa->naggs + 3;
     w1->out.n = no1;
     w1->out.names = WA_ARRAY(a, const char *, no1);
     w1->out.types = WA_ARRAY(a, const WType *, no1);
@@ -576,16 +581,16 @@ static WRel *split_window(WPlanCtx *p, WRel *post)
         w1->out.names[i] = calc->out.names[w1->keys[i]];
         w1->out.types[i] = wtype_with_time_attr(a, calc->out.types[w1->keys[i]], WTA_NONE);
     }
-    for (int i = 0; i < w->naggs; i++) {
-        WAggCall c = w->aggs[i];
+    for (int i = 0; i < wa->naggs; i++) {
+        WAggCall c = wa->aggs[i];
         for (int k = 0; k < c.nargs; k++) c.args[k] = pos[c.args[k]];
         if (c.filter_col >= 0) c.filter_col = pos[c.filter_col];
         c.out_name = calcite_name(a, w1->out.names, nk1 + i, nk1 + i);
-        w1->aggs[i] = c;
+        w1a->aggs[i] = c;
         w1->out.names[nk1 + i] = c.out_name;
         w1->out.types[nk1 + i] = c.type;
     }
-    int q = nk1 + w->naggs;
+    int q = nk1 + wa->naggs;
     w1w->out_start = q;
     w1->out.names[q] = "window_start";
     w1->out.types[q++] = w->out.types[ww->out_start];
@@ -597,7 +602,7 @@ static WRel *split_window(WPlanCtx *p, WRel *post)
     w1->out.types[q++] = w->out.types[ww->out_time];
     /* the Calc to the logical partial row: the keys in the order of the logical ones (window
        columns included), the buckets, the partial results */
-    int nmid = nlk + nh + w->naggs;
+    int nmid = nlk + nh + wa->naggs;
     WRel *mid = wrel_new(p, WR_CALC, 1);
     mid->inputs[0] = w1;
     mid->nexprs = nmid;
@@ -623,7 +628,7 @@ static WRel *split_window(WPlanCtx *p, WRel *post)
         mid->out.names[i] = mid->exprs[i]->name;
         mid->out.types[i] = mid->exprs[i]->type;
     }
-    for (int i = 0; i < w->naggs; i++) {
+    for (int i = 0; i < wa->naggs; i++) {
         int src = nk1 + i, at = nlk + nh + i;
         mid->exprs[at] = wexpr_column(a, src, w1->out.types[src], w1->out.names[src]);
         mid->out.names[at] = calcite_name(a, mid->out.names, at, at);
@@ -640,28 +645,29 @@ static WRel *split_window(WPlanCtx *p, WRel *post)
     w2->ninputs = 1;
     w2->inputs[0] = mid;
     WRelWindow *w2w = wrel_window_mut(w2);
+    WRelAgg *w2a = wrel_agg_mut(w2);
     w2w->attached = true;
-    w2->partial_final = WPF_FINAL;
+    w2a->partial_final = WPF_FINAL;
     w2w->start_col = ms;
     w2w->end_col = me;
     w2w->time_col = me;
     w2->input_retracts = false;
     w2->keys = fkeys;
-    w2->aggs = WA_ARRAY(a, WAggCall, w->naggs ? w->naggs : 1);
+    w2a->aggs = WA_ARRAY(a, WAggCall, wa->naggs ? wa->naggs : 1);
     w2->out.names = WA_ARRAY(a, const char *, w->out.n);
     w2->out.types = WA_ARRAY(a, const WType *, w->out.n);
     for (int i = 0; i < w->nkeys; i++) {
         w2->out.names[i] = mid->out.names[fkeys[i]];
         w2->out.types[i] = w->out.types[i];
     }
-    for (int i = 0; i < w->naggs; i++) {
-        WAggCall c = final_call(&w->aggs[i], nlk + nh + i);
+    for (int i = 0; i < wa->naggs; i++) {
+        WAggCall c = final_call(&wa->aggs[i], nlk + nh + i);
         c.out_name = calcite_name(a, w2->out.names, w->nkeys + i, w->nkeys + i);
-        w2->aggs[i] = c;
+        w2a->aggs[i] = c;
         w2->out.names[w->nkeys + i] = c.out_name;
         w2->out.types[w->nkeys + i] = c.type;
     }
-    for (int i = w->nkeys + w->naggs; i < w->out.n; i++) {
+    for (int i = w->nkeys + wa->naggs; i < w->out.n; i++) {
         w2->out.names[i] = w->out.names[i];
         w2->out.types[i] = w->out.types[i];
     }

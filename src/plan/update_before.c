@@ -280,7 +280,7 @@ void wphys_settle(WPlanCtx *p, WRel *r)
     case WR_WINDOW_AGG: case WR_WINDOW_RANK: case WR_WINDOW_JOIN: case WR_INTERVAL_JOIN:
     case WR_OVER_AGG: case WR_MATCH:
         /* insert-only whatever their inputs send (Flink's ModifyKindSet: INSERT_ONLY) */
-        if (!(r->kind == WR_OVER_AGG && r->over)) break;
+        if (!(r->kind == WR_OVER_AGG && wrel_over(r)->batch)) break;
         r->changelog = r->inputs[0]->changelog;
         break;
     case WR_TEMPORAL_JOIN:

@@ -65,7 +65,7 @@ static WRel *window_agg_layout(WPlanCtx *p, const WRel *agg, WRel *w, int gs, in
         }
         post->exprs[k] = wexpr_column(p->arena, src_col, w->out.types[src_col], agg->out.names[k]);
     }
-    for (int j = 0; j < agg->naggs; j++)
+    for (int j = 0; j < wrel_agg(agg)->naggs; j++)
         post->exprs[agg->nkeys + j] = wexpr_column(p->arena, w->nkeys + j, w->out.types[w->nkeys + j],
                                                    agg->out.names[agg->nkeys + j]);
     for (int i = 0; i < agg->out.n; i++) post->out.types[i] = post->exprs[i]->type;
@@ -76,6 +76,7 @@ static WRel *window_agg_layout(WPlanCtx *p, const WRel *agg, WRel *w, int gs, in
    a WindowAggregate that assigns windows itself (Flink fuses the TVF into the aggregate). */
 static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
 {
+    const WRelAgg *ag = wrel_agg(agg);
     WRel *pre = agg->inputs[0];
     if (pre->kind != WR_CALC || pre->cond || pre->inputs[0]->kind != WR_WINDOW_TVF) return NULL;
     WRel *tvf = pre->inputs[0];
@@ -165,6 +166,7 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
     }
     WRel *w = wrel_new(p, WR_WINDOW_AGG, 1);
     WRelWindow *ww = wrel_window_mut(w);
+    WRelAgg *wa = wrel_agg_mut(w);
     w->inputs[0] = cin;
     ww->kind = tw->kind;
     ww->size = tw->size;
@@ -184,18 +186,18 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
         ww->npartition = nk;
         ww->partition = w->keys;
     }
-    w->naggs = agg->naggs;
-    w->aggs = WA_ARRAY(p->arena, WAggCall, agg->naggs ? agg->naggs : 1);
-    for (int j = 0; j < agg->naggs; j++) {
-        w->aggs[j] = agg->aggs[j];
-        for (int k = 0; k < agg->aggs[j].nargs; k++) w->aggs[j].args[k] = newpos[agg->aggs[j].args[k]];
-        if (agg->aggs[j].filter_col >= 0) w->aggs[j].filter_col = newpos[agg->aggs[j].filter_col];
+    wa->naggs = ag->naggs;
+    wa->aggs = WA_ARRAY(p->arena, WAggCall, ag->naggs ? ag->naggs : 1);
+    for (int j = 0; j < ag->naggs; j++) {
+        wa->aggs[j] = ag->aggs[j];
+        for (int k = 0; k < ag->aggs[j].nargs; k++) wa->aggs[j].args[k] = newpos[ag->aggs[j].args[k]];
+        if (ag->aggs[j].filter_col >= 0) wa->aggs[j].filter_col = newpos[ag->aggs[j].filter_col];
     }
     /* output: keys, aggregates, window_start, window_end, window_time; a legacy group window
        (Flink's GroupWindowAggregate): keys, aggregates, then its named window properties
        w$start, w$end, w$rowtime (row time only), w$proctime when the query uses any of them */
     int nprops = !tw->legacy ? 3 : !tw->legacy_props ? 0 : tw->proctime ? 3 : 4;
-    int no = nk + agg->naggs + nprops;
+    int no = nk + ag->naggs + nprops;
     w->out.n = no;
     w->out.names = WA_ARRAY(p->arena, const char *, no);
     w->out.types = WA_ARRAY(p->arena, const WType *, no);
@@ -206,7 +208,7 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
         w->out.types[q] = agg->out.types[k];
         q++;
     }
-    for (int j = 0; j < agg->naggs; j++) {
+    for (int j = 0; j < ag->naggs; j++) {
         w->out.names[q] = agg->out.names[agg->nkeys + j];
         w->out.types[q] = agg->out.types[agg->nkeys + j];
         q++;
@@ -282,6 +284,7 @@ void wphys_copy_window_spec(WRel *w, const WRel *r)
    WindowAggregate whose rows carry their window (Flink's WindowAttachedWindowingStrategy). */
 static WRel *window_attached_agg_rule(WPlanCtx *p, WRel *agg)
 {
+    const WRelAgg *ag = wrel_agg(agg);
     WRel *in = agg->inputs[0];
     int ws, we;
     wphys_window_props(in, &ws, &we);
@@ -296,6 +299,7 @@ static WRel *window_attached_agg_rule(WPlanCtx *p, WRel *agg)
     if (gs < 0 || ge < 0) return NULL;
     WRel *w = wrel_new(p, WR_WINDOW_AGG, 1);
     WRelWindow *ww = wrel_window_mut(w);
+    WRelAgg *wa = wrel_agg_mut(w);
     w->inputs[0] = in;
     wphys_copy_window_spec(w, in);
     ww->attached = true;
@@ -307,9 +311,9 @@ static WRel *window_attached_agg_rule(WPlanCtx *p, WRel *agg)
     for (int k = 0; k < agg->nkeys; k++)
         if (k != gs && k != ge) w->keys[nk++] = agg->keys[k];
     w->nkeys = nk;
-    w->naggs = agg->naggs;
-    w->aggs = agg->aggs;
-    int no = nk + agg->naggs + 3;
+    wa->naggs = ag->naggs;
+    wa->aggs = ag->aggs;
+    int no = nk + ag->naggs + 3;
     w->out.n = no;
     w->out.names = WA_ARRAY(p->arena, const char *, no);
     w->out.types = WA_ARRAY(p->arena, const WType *, no);
@@ -319,7 +323,7 @@ static WRel *window_attached_agg_rule(WPlanCtx *p, WRel *agg)
         w->out.names[q] = agg->out.names[k];
         w->out.types[q++] = agg->out.types[k];
     }
-    for (int j = 0; j < agg->naggs; j++) {
+    for (int j = 0; j < ag->naggs; j++) {
         w->out.names[q] = agg->out.names[agg->nkeys + j];
         w->out.types[q++] = agg->out.types[agg->nkeys + j];
     }

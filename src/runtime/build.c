@@ -412,7 +412,7 @@ static bool mb_global_group_agg(WPlanCtx *p, const WRel *r, WMiniBatchSpec *mb)
     mb->nkeys = r->nkeys;
     mb->keys = keys;
     /* MiniBatchIncrementalGroupAggFunction emits through a HashMap of the final keys */
-    if (r->kind == WR_INCREMENTAL_GROUP_AGG) mb->nout_keys = r->nfinal_keys;
+    if (r->kind == WR_INCREMENTAL_GROUP_AGG) mb->nout_keys = wrel_agg(r)->nfinal_keys;
     return true;
 }
 
@@ -751,9 +751,10 @@ static WOperator *bd_drop_update_before(WPlanCtx *p, Lane *L, WRel *r, WOperator
 static WOperator *bd_group_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
     WRel *in = r->inputs[0];
+    const WRelAgg *ag = wrel_agg(r);
     WGroupAggSpec sp = {
         .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-        .naggs = r->naggs, .aggs = r->aggs, .input_retracts = r->input_retracts,
+        .naggs = ag->naggs, .aggs = ag->aggs, .input_retracts = r->input_retracts,
         .generate_update_before = r->generate_update_before || minibatch_size(p) > 0, .ttl_ms = r->ttl_ms,
         .state_name = "groupAggregateState",
         .out = {r->out.n, r->out.types, r->out.names}};
@@ -776,9 +777,10 @@ static WOperator *bd_minibatch_assigner(WPlanCtx *p, Lane *L, WRel *r, WOperator
 static WOperator *bd_local_group_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
     WRel *in = r->inputs[0];
+    const WRelAgg *ag = wrel_agg(r);
     WLocalAggSpec sp = {
         .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-        .naggs = r->naggs, .aggs = r->aggs, .input_retracts = r->input_retracts,
+        .naggs = ag->naggs, .aggs = ag->aggs, .input_retracts = r->input_retracts,
         .out = {r->out.n, r->out.types, r->out.names}};
     return wop_local_agg_new(&L->ctx, &sp);
 }
@@ -786,9 +788,10 @@ static WOperator *bd_local_group_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **
 static WOperator *bd_global_group_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
     WRel *in = r->inputs[0];
+    const WRelAgg *ag = wrel_agg(r);
     WGlobalAggSpec sp = {
-        .agg_ncols = r->agg_input.n, .agg_types = r->agg_input.types, .in_ncols = in->out.n,
-        .in_types = in->out.types, .nkeys = r->nkeys, .naggs = r->naggs, .aggs = r->aggs,
+        .agg_ncols = ag->agg_input.n, .agg_types = ag->agg_input.types, .in_ncols = in->out.n,
+        .in_types = in->out.types, .nkeys = r->nkeys, .naggs = ag->naggs, .aggs = ag->aggs,
         .input_retracts = r->input_retracts, .generate_update_before = r->generate_update_before,
         .ttl_ms = r->ttl_ms, .state_name = "globalGroupAggregateState",
         .out = {r->out.n, r->out.types, r->out.names}};
@@ -798,10 +801,11 @@ static WOperator *bd_global_group_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator *
 static WOperator *bd_incremental_group_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
     WRel *in = r->inputs[0];
+    const WRelAgg *ag = wrel_agg(r);
     WIncrementalAggSpec sp = {
-        .agg_ncols = r->agg_input.n, .agg_types = r->agg_input.types, .in_ncols = in->out.n,
-        .in_types = in->out.types, .nkeys = r->nkeys, .nfinal_keys = r->nfinal_keys,
-        .final_keys = r->final_keys, .naggs = r->naggs, .aggs = r->aggs,
+        .agg_ncols = ag->agg_input.n, .agg_types = ag->agg_input.types, .in_ncols = in->out.n,
+        .in_types = in->out.types, .nkeys = r->nkeys, .nfinal_keys = ag->nfinal_keys,
+        .final_keys = ag->final_keys, .naggs = ag->naggs, .aggs = ag->aggs,
         .input_retracts = r->input_retracts, .ttl_ms = r->ttl_ms,
         .out = {r->out.n, r->out.types, r->out.names}};
     return wop_incremental_agg_new(&L->ctx, &sp);
@@ -914,8 +918,9 @@ static WOperator *bd_window_tvf(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, 
 static WOperator *bd_window_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
     WRel *in = r->inputs[0];
+    const WRelAgg *ag = wrel_agg(r);
     WWindowAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-                         .naggs = r->naggs, .aggs = r->aggs, .win = window_def(L, r, in),
+                         .naggs = ag->naggs, .aggs = ag->aggs, .win = window_def(L, r, in),
                          .input_retracts = r->input_retracts, .out = {r->out.n, r->out.types, r->out.names},
                          .group_window = wrel_window(r)->legacy, .group_props = wrel_window(r)->legacy};
     return wop_window_agg_new(&L->ctx, &sp);
@@ -924,6 +929,7 @@ static WOperator *bd_window_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, 
 static WOperator *bd_local_window_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
     WRel *in = r->inputs[0];
+    const WRelAgg *ag = wrel_agg(r);
     const WRelWindow *rw = wrel_window(r);
     WWindowDef d = window_def(L, r, in);
     if (rw->attached) {
@@ -932,7 +938,7 @@ static WOperator *bd_local_window_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator *
         d.end_col = rw->end_col;
     }
     WLocalWindowAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys,
-                              .keys = r->keys, .naggs = r->naggs, .aggs = r->aggs, .win = d,
+                              .keys = r->keys, .naggs = ag->naggs, .aggs = ag->aggs, .win = d,
                               .out = {r->out.n, r->out.types, r->out.names}};
     return wop_local_window_agg_new(&L->ctx, &sp);
 }
@@ -940,12 +946,13 @@ static WOperator *bd_local_window_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator *
 static WOperator *bd_global_window_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
     /* the window's time attribute is the local aggregate's input column (its zone) */
-    WRel *in = r->inputs[0], local_in = {.out = r->agg_input};
+    const WRelAgg *ag = wrel_agg(r);
+    WRel *in = r->inputs[0], local_in = {.out = ag->agg_input};
     WWindowAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-                         .naggs = r->naggs, .aggs = r->aggs, .win = window_def(L, r, &local_in),
+                         .naggs = ag->naggs, .aggs = ag->aggs, .win = window_def(L, r, &local_in),
                          .out = {r->out.n, r->out.types, r->out.names}, .merge = true,
-                         .slice_is_window = wrel_window(r)->attached, .agg_ncols = r->agg_input.n,
-                         .agg_types = r->agg_input.types};
+                         .slice_is_window = wrel_window(r)->attached, .agg_ncols = ag->agg_input.n,
+                         .agg_types = ag->agg_input.types};
     return wop_window_agg_new(&L->ctx, &sp);
 }
 
@@ -968,22 +975,24 @@ static WOperator *bd_window_rank(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins,
 static WOperator *bd_over_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
     WRel *in = r->inputs[0];
-    if (r->over) {          /* batch */
+    const WRelAgg *ag = wrel_agg(r);
+    const WRelOver *ro = wrel_over(r);
+    if (ro->batch) {        /* batch */
         WSortKeySpec *ks = WA_ARRAY(p->arena, WSortKeySpec, r->nsort ? r->nsort : 1);
         for (int i = 0; i < r->nsort; i++)
             ks[i] = (WSortKeySpec){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
         WOverBatchSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys,
-                             .keys = r->keys, .nsort = r->nsort, .sort = ks, .over = r->over,
+                             .keys = r->keys, .nsort = r->nsort, .sort = ks, .over = ro->batch,
                              .out = {r->out.n, r->out.types, r->out.names}};
         return wop_over_batch_new(&L->ctx, &sp);
     }
     WOverAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-                       .time_col = r->time_col, .proctime = r->over_proctime, .rows_frame = r->over_rows,
-                       .unbounded = r->over_unbounded, .preceding = r->over_preceding, .naggs = r->naggs,
-                       .aggs = r->aggs, .out = {r->out.n, r->out.types, r->out.names}};
-    if (r->over_stream && r->over_stream->nwindows == 1) {
-        sp.ncalls = r->over_stream->windows[0].ncalls;
-        sp.calls = r->over_stream->windows[0].calls;
+                       .time_col = r->time_col, .proctime = ro->proctime, .rows_frame = ro->rows,
+                       .unbounded = ro->unbounded, .preceding = ro->preceding, .naggs = ag->naggs,
+                       .aggs = ag->aggs, .out = {r->out.n, r->out.types, r->out.names}};
+    if (ro->stream && ro->stream->nwindows == 1) {
+        sp.ncalls = ro->stream->windows[0].ncalls;
+        sp.calls = ro->stream->windows[0].calls;
     }
     return wop_over_agg_new(&L->ctx, &sp);
 }

@@ -156,11 +156,11 @@ WTEST(plan_reader_over_aggregate)
         CHECK_INT(o->kind, WR_OVER_AGG);
         CHECK_INT(o->nkeys, 1);
         CHECK_INT(o->time_col, 1);
-        CHECK(o->over_rows && !o->over_unbounded);
-        CHECK_INT((int)o->over_preceding, 5);
-        CHECK_INT(o->naggs, 1);
-        CHECK_INT(o->aggs[0].kind, WAGG_SUM);
-        const WOverWindow *w = &o->over_stream->windows[0];
+        CHECK(wrel_over(o)->rows && !wrel_over(o)->unbounded);
+        CHECK_INT((int)wrel_over(o)->preceding, 5);
+        CHECK_INT(wrel_agg(o)->naggs, 1);
+        CHECK_INT(wrel_agg(o)->aggs[0].kind, WAGG_SUM);
+        const WOverWindow *w = &wrel_over(o)->stream->windows[0];
         CHECK_INT(w->ncalls, 3);
         CHECK_INT(w->calls[0].fn, WOF_LAG);
         CHECK_INT((int)w->calls[0].n, 2);
