@@ -21,14 +21,26 @@ static size_t bitset_bytes(int arity) { return (size_t)((arity + 63 + 8) / 64) *
 
 size_t wrow_fixed_size(int arity) { return bitset_bytes(arity) + 8 * (size_t)arity; }
 
-static void put_le(unsigned char *p, uint64_t v, int n)
+/* The n (1..8) low bytes of v at p, little-endian, and back: one memcpy on a little-endian
+   machine (every field of every encoded row goes through these). */
+static inline void put_le(unsigned char *p, uint64_t v, int n)
 {
+    assert(n >= 1 && n <= 8);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(p, &v, (size_t)n);
+#else
     for (int i = 0; i < n; i++) { p[i] = (unsigned char)v; v >>= 8; }
+#endif
 }
-static uint64_t get_le(const unsigned char *p, int n)
+static inline uint64_t get_le(const unsigned char *p, int n)
 {
+    assert(n >= 1 && n <= 8);
     uint64_t v = 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&v, p, (size_t)n);
+#else
     for (int i = n - 1; i >= 0; i--) v = (v << 8) | p[i];
+#endif
     return v;
 }
 
