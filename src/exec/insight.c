@@ -190,7 +190,7 @@ void winsight_rows(WOperator *op, int input, const WChunk *c)
     assert(in->skip >= 0 && in->skip < WINS_SAMPLE_EVERY);
 }
 
-void winsight_exchange_rows(WOperator *op, const WChunk *c, int nkeys, const int *keys, const uint64_t *hash,
+void winsight_exchange_rows(WOperator *op, const WChunk *c, int nkeys, const int *keys, const int32_t *hash,
                             const int *target, int nrecv)
 {
     WInsight *in = op->insight;
@@ -201,7 +201,7 @@ void winsight_exchange_rows(WOperator *op, const WChunk *c, int nkeys, const int
     int r = in->skip;
     for (; r < c->nrows; r += WINS_SAMPLE_EVERY) {
         bool entered;
-        int slot = whh_add(&s->xhh, hash[r], 1, &entered);
+        int slot = whh_add(&s->xhh, (uint64_t)(int64_t)hash[r], 1, &entered);
         assert(target[r] >= 0 && target[r] < nrecv);
         s->xto[slot] = (uint16_t)target[r];
         if (target[r] < WINS_RECV) s->xrows_to[target[r]]++;

@@ -168,10 +168,10 @@ void wop_insight_keys(struct WOperator *op, int input, int nkeys, const int *key
    the rows insight describes (late rows). */
 void winsight_input_names(struct WOperator *op, int input, int ncols, const char *const *names);
 /* A hash exchange's sender (op): the rows of c it routed, hash[r] the key hash it routed row r by
-   (its key columns keys) and target[r] the receiving subtask (of nrecv); one row in
+   (Flink's BinaryRowData hash of its key columns keys) and target[r] the receiving subtask (of nrecv); one row in
    WINS_SAMPLE_EVERY goes into the exchange sketch (xhh, labelled lazily as the records sketch). */
 void winsight_exchange_rows(struct WOperator *op, const struct WChunk *c, int nkeys, const int *keys,
-                            const uint64_t *hash, const int *target, int nrecv);
+                            const int32_t *hash, const int *target, int nrecv);
 /* Framework: the rows of a chunk arriving on input (sampled into the sketch). */
 void winsight_rows(struct WOperator *op, int input, const struct WChunk *c);
 /* An operator dropped row `row` of c (input `input`) as late by lateness_ms (>= 0). */

@@ -417,7 +417,6 @@ WRel *rd_sink(Rd *r, json_t *j, WRel **in)
         WRelSink *sk = wrel_sink_mut(x);
         sk->table = t;
         sk->qname = qname;
-        sk->upsert = t->npk > 0;
         json_t *tcs = json_object_get(dts, "targetColumns");
         if (json_is_array(tcs) && json_array_size(tcs)) {
             sk->ntarget_cols = (int)json_array_size(tcs);

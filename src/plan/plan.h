@@ -283,7 +283,6 @@ typedef struct WRelSink {           /* the sink kinds (wrel_is_sink): WR_SINK (b
     const char **static_values;
     uint8_t *static_col;            /* per sink column: 1 = a static partition (PARTITION (k = 'v')),
                                        NULL = none */
-    bool upsert;
     bool final_rows;                /* batch mode over an updating input: the sink writes the final
                                        rows as inserts when its input ends (runtime/final_rows.h),
                                        as Flink's insert-only batch plan does */

@@ -238,7 +238,6 @@ static WRel *plan_sink(WPlanCtx *p, WRel *s)
     SinkKind kind = sink_kind(t, in->changelog);
     if (!check_conflict(p, s, kind)) return NULL;
     if (t->npk && force) {
-        if (in->changelog != WCM_INSERT && !(wphys_sink_mode(t) & WCM_UPDATE_BEFORE)) sk->upsert = true;
         if (kind != SK_RETRACT) return materialize(p, s, sink_pk(p, t));
     }
     const WConnCaps *caps = wconnector_caps(&t->options);
@@ -249,8 +248,6 @@ static WRel *plan_sink(WPlanCtx *p, WRel *s)
         return NULL;
     }
     if (!t->npk || force || none || kind != SK_UPSERT) return s;
-    /* a keyed sink that does not take UPDATE_BEFORE is an upsert sink */
-    if (in->changelog != WCM_INSERT) sk->upsert = true;
     if (in->changelog == WCM_INSERT && sk->conflict == ACF_DEDUPLICATE) return s;
     int *pk = sink_pk(p, t);
     if (pk_contains_upsert_key(in, t->npk, pk)) return s;

@@ -36,8 +36,8 @@ typedef struct Sender {
     uint16_t *lane_of_kg;       /* key group -> receiving lane (KeyGroupRangeAssignment), maxp entries */
     WStrBuf kb;
     int *target;
-    int32_t *hash32;            /* each row's key hash (Flink's BinaryRowData.hashCode) */
-    uint64_t *hash;             /* ... widened, for insight's exchange sketch */
+    int32_t *hash;              /* each row's key hash (Flink's BinaryRowData.hashCode; insight's
+                                   exchange sketch reuses it) */
     uint8_t *sel;
 } Sender;
 
@@ -78,14 +78,13 @@ static void sender_process(WOperator *op, int input, const WChunk *in)
     int n = sd->nrecv;
     if (sd->single) { send_rows_to(sd, 0, in, NULL, 0); return; }
     bool same = true;
-    if (!sd->rebalance) wrow_hash_rows(in, sd->nkeys, sd->keys, sd->hash32, &sd->kb);   /* the chunk's key hashes at once */
+    if (!sd->rebalance) wrow_hash_rows(in, sd->nkeys, sd->keys, sd->hash, &sd->kb);   /* the chunk's key hashes at once */
     for (int r = 0; r < in->nrows; r++) {
         if (sd->rebalance) {
             sd->rr_next = (sd->rr_next + 1) % n;
             sd->target[r] = sd->rr_next;
         } else {
-            sd->hash[r] = (uint64_t)(int64_t)sd->hash32[r];
-            sd->target[r] = sd->lane_of_kg[wflink_key_group(sd->hash32[r], sd->maxp)];
+            sd->target[r] = sd->lane_of_kg[wflink_key_group(sd->hash[r], sd->maxp)];
         }
         if (sd->target[r] != sd->target[0]) same = false;
     }
@@ -126,7 +125,6 @@ static void sender_destroy(WOperator *op)
     free(sd->lane_of_kg);
     free(sd->target);
     free(sd->hash);
-    free(sd->hash32);
     free(sd->sel);
     free(sd);
 }
@@ -159,8 +157,7 @@ WOperator *wjob_sender_new(Lane *L, int exch, WRel *r)
         sd->lane_of_kg[kg] = (uint16_t)wflink_operator_index(sd->maxp, sd->nrecv, kg);
     wsb_init(&sd->kb);
     sd->target = wmalloc(sizeof(int) * WCHUNK_CAP);
-    sd->hash = wmalloc(sizeof(uint64_t) * WCHUNK_CAP);
-    sd->hash32 = wmalloc(sizeof(int32_t) * WCHUNK_CAP);
+    sd->hash = wmalloc(sizeof(int32_t) * WCHUNK_CAP);
     sd->sel = wmalloc(WCHUNK_CAP);
     return &sd->base;
 }

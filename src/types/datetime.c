@@ -10,6 +10,7 @@
  */
 #include "datetime.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -384,6 +385,26 @@ static void pb_num(PBuf *b, int64_t v, int width)
 /* ISO day of week 0 = Monday for epoch day */
 static int dow_of(int64_t days) { return (int)floormod64(days + 3, 7); }
 
+/* The quoted text of a pattern whose opening quote is at p ('' inside it, or alone, is one quote):
+   its characters into b (NULL: skipped); returns the position after it. */
+static const char *pattern_quoted(const char *p, PBuf *b)
+{
+    assert(*p == '\'');
+    p++;
+    if (*p == '\'') { if (b) pb_putc(b, '\''); return p + 1; }
+    while (*p) {
+        if (*p == '\'') {
+            if (p[1] != '\'') return p + 1;
+            if (b) pb_putc(b, '\'');
+            p += 2;
+            continue;
+        }
+        if (b) pb_putc(b, *p);
+        p++;
+    }
+    return p;
+}
+
 int wfmt_pattern(WTimestamp ts, const char *pattern, char *buf, int bufsz)
 {
     PBuf b = { buf, bufsz, 0 };
@@ -395,19 +416,7 @@ int wfmt_pattern(WTimestamp ts, const char *pattern, char *buf, int bufsz)
     const char *p = pattern;
     while (*p) {
         char c = *p;
-        if (c == '\'') {
-            p++;
-            if (*p == '\'') { pb_putc(&b, '\''); p++; continue; }
-            while (*p) {
-                if (*p == '\'') {
-                    if (p[1] == '\'') { pb_putc(&b, '\''); p += 2; continue; }
-                    p++;
-                    break;
-                }
-                pb_putc(&b, *p++);
-            }
-            continue;
-        }
+        if (c == '\'') { p = pattern_quoted(p, &b); continue; }
         if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) { pb_putc(&b, c); p++; continue; }
         int n = 0;
         while (p[n] == c) n++;
@@ -452,17 +461,12 @@ int wfmt_pattern(WTimestamp ts, const char *pattern, char *buf, int bufsz)
 int64_t wfmt_pattern_unit_ms(const char *pattern)
 {
     int64_t unit = MS_PER_DAY;
-    for (const char *p = pattern; *p; p++) {
-        if (*p == '\'') {                       /* quoted text, read as wfmt_pattern reads it */
-            p++;
-            if (*p == '\'') continue;           /* '' : one quote */
-            while (*p && !(*p == '\'' && p[1] != '\'')) p += *p == '\'' ? 2 : 1;
-            if (!*p) break;
-            continue;                           /* at the closing quote */
-        }
+    for (const char *p = pattern; *p;) {
+        if (*p == '\'') { p = pattern_quoted(p, NULL); continue; }     /* quoted text: constant */
         int64_t u = *p == 'S' ? 1 : *p == 's' ? 1000 : *p == 'm' ? 60000
                   : (*p == 'H' || *p == 'k' || *p == 'K' || *p == 'h' || *p == 'a') ? 3600000 : MS_PER_DAY;
         if (u < unit) unit = u;
+        p++;
     }
     return unit;
 }
