@@ -861,6 +861,10 @@ static int fold(int c)
 
 static bool is_word(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
 
+/* A word character for \b and \B: java.util.regex's Bound takes '_' and Character.isLetterOrDigit,
+   so letters beyond ASCII count (\w does not: is_word). */
+static bool is_bound_word(int c) { return c == '_' || wf_java_alnum(c); }
+
 static bool class_has(const RClass *k, int c)
 {
     bool in = false;
@@ -982,7 +986,10 @@ static bool run(const WRegex *re, const char *s, int len, int start, bool full, 
             if (full && sp != len) { ok = false; break; }
             return true;
         case OP_BOL:
-            if (sp == 0 || (in->multiline && sp < len && line_term(prev_cp(s, sp)))) pc++;
+            /* multi-line (java.util.regex's Caret): never at the end of the input, after a line
+               terminator, and not between the \r and \n of one line break */
+            if (in->multiline ? sp < len && (sp == 0 || (line_term(prev_cp(s, sp)) && !(s[sp - 1] == '\r' && s[sp] == '\n')))
+                              : sp == 0) pc++;
             else ok = false;
             break;
         case OP_EOL:
@@ -999,8 +1006,8 @@ static bool run(const WRegex *re, const char *s, int len, int start, bool full, 
             break;
         case OP_WORDB: case OP_NWORDB: {
             int adv;
-            bool a = sp > 0 && is_word(prev_cp(s, sp));
-            bool b = sp < len && is_word(wf_u8_decode(s + sp, len - sp, &adv));
+            bool a = sp > 0 && is_bound_word(prev_cp(s, sp));
+            bool b = sp < len && is_bound_word(wf_u8_decode(s + sp, len - sp, &adv));
             if ((a != b) == (in->op == OP_WORDB)) pc++;
             else ok = false;
             break;

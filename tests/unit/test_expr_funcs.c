@@ -193,6 +193,17 @@ WTEST(expr_fn_regex)
     CHECK_STR(EVAL(&e, "REGEXP", 2, t_str(&e, "abc"), t_str(&e, "^b")), "FALSE");
     CHECK_STR(EVAL(&e, "REGEXP", 2, t_str(&e, "abc"), t_vstr(&e, "")), "FALSE");
     CHECK_STR(EVAL(&e, "REGEXP", 2, t_str(&e, "abc"), t_str(&e, "{")), "FALSE");
+    /* measured on Flink 2.3.0: \b takes letters beyond ASCII as word characters (Java's
+       Character.isLetterOrDigit; \w does not), and a multi-line ^ never matches at the end of
+       the input nor between the \r and \n of one line break */
+    CHECK_STR(EVAL(&e, "REGEXP_REPLACE", 3, t_str(&e, ". _\u00e9 A\u00e9"), t_str(&e, "\\w?\\b"), t_str(&e, "<>")),
+              ". <>_\u00e9<> <>A\u00e9<>");
+    CHECK_STR(EVAL(&e, "REGEXP_EXTRACT", 3, t_str(&e, "\u00e9.xb\u00e9"), t_str(&e, "\\b\\s*.+x"), t_int(&e, 0)),
+              "\u00e9.x");
+    CHECK_STR(EVAL(&e, "REGEXP_REPLACE", 3, t_str(&e, "x\u4e2dy"), t_str(&e, "\\b"), t_str(&e, "|")), "|x\u4e2dy|");
+    CHECK_STR(EVAL(&e, "REGEXP", 2, t_vstr(&e, ""), t_str(&e, "(?m)^")), "FALSE");
+    CHECK_STR(EVAL(&e, "REGEXP", 2, t_str(&e, "a\r\n"), t_str(&e, "(?m)^")), "TRUE");
+    CHECK_STR(EVAL(&e, "REGEXP_REPLACE", 3, t_str(&e, "a\r\nb"), t_str(&e, "(?m)^"), t_str(&e, "<>")), "<>a\r\n<>b");
     tenv_free(&e);
 }
 
