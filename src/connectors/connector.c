@@ -37,6 +37,27 @@ bool wconnector_format_is_changelog(const char *format)
     return f && f->changelog;
 }
 
+const WConnMetaKey *wconn_metadata_key(const WConnMetadata *m, const char *key)
+{
+    for (int i = 0; i < m->nkeys; i++)
+        if (strcmp(m->keys[i].key, key) == 0) return &m->keys[i];
+    return NULL;
+}
+
+bool wconn_metadata_invalid_key(WError *err, const WConnMetadata *m, bool reading, const char *key,
+                                const char *column, const char *table)
+{
+    WStrBuf keys;
+    wsb_init(&keys);
+    for (int k = 0; k < m->nkeys; k++) wsb_printf(&keys, "\n%s", m->keys[k].key);
+    werr_set(err, WEXC_VALIDATION,
+             "Invalid metadata key '%s' in column '%s' of table '%s'. The %s class '%s' supports the following "
+             "metadata keys for %s:%s", key, column, table, reading ? "DynamicTableSource" : "DynamicTableSink",
+             m->class_name, reading ? "reading" : "writing", keys.buf);
+    wsb_free(&keys);
+    return false;
+}
+
 const WConnCaps *wconnector_caps(const WOptions *options)
 {
     const WConnector *c = options ? wconnector_find(wopts_get(options, "connector")) : NULL;

@@ -293,6 +293,29 @@ typedef enum WSinkRuntime {
                                        FileSystemOutputFormat (batch) */
 } WSinkRuntime;
 
+/* A metadata key a source reads or a sink writes (Flink's listReadableMetadata /
+   listWritableMetadata): the key and its data type. */
+typedef struct WConnMetaKey {
+    const char *key;
+    const WType *type;
+} WConnMetaKey;
+
+/* The metadata one side of a connector offers (Flink's SupportsReadingMetadata or
+   SupportsWritingMetadata): its keys in Flink's order and the DynamicTableSource / DynamicTableSink
+   class Flink's "Invalid metadata key" message names. */
+typedef struct WConnMetadata {
+    const WConnMetaKey *keys;
+    int nkeys;
+    const char *class_name;
+} WConnMetadata;
+
+/* The key's entry in m (NULL: m offers no such key). */
+const WConnMetaKey *wconn_metadata_key(const WConnMetadata *m, const char *key);
+/* Flink's error for a metadata key m does not offer, declared by `column` of `table` (reading: a
+   source's metadata, else a sink's): "Invalid metadata key ..." listing m's keys. Returns false. */
+bool wconn_metadata_invalid_key(WError *err, const WConnMetadata *m, bool reading, const char *key,
+                                const char *column, const char *table);
+
 /* What a connector can do, as the planner asks it (Flink's ability interfaces of a dynamic table
    source or sink). Zero is the plain answer: no push-down, bounded, a sink of one operator that
    takes every row kind it is given. */
@@ -311,6 +334,11 @@ typedef struct WConnCaps {
     bool projection_pushdown;       /* SupportsProjectionPushDown */
     bool filter_pushdown;           /* SupportsFilterPushDown */
     WSinkRuntime sink_runtime;
+    const WConnMetadata *read_metadata;     /* the source's metadata (NULL: no SupportsReadingMetadata) */
+    const WConnMetadata *write_metadata;    /* the sink's metadata (NULL: no SupportsWritingMetadata) */
+    /* The source's asSummaryString, which Flink's message for metadata columns on a source without
+       SupportsReadingMetadata names ("Table 'DataGenTableSource' declares metadata columns, ..."). */
+    const char *source_summary;
 } WConnCaps;
 
 typedef struct WConnector {

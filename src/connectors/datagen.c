@@ -628,7 +628,7 @@ static bool dg_unbounded(const WOptions *options) { return !wopts_get(options, "
 const WConnector wconn_datagen = {
     .name = "datagen",
     /* no projection push-down (Flink 2.3 keeps datagen's whole row) */
-    .caps = {.unbounded = dg_unbounded},
+    .caps = {.unbounded = dg_unbounded, .source_summary = "DataGenTableSource"},
     .options = DG_INVENTORY,
     .can_source = true,
     .can_sink = false,

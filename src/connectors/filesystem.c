@@ -205,10 +205,21 @@ static uint8_t fs_sink_kinds(const WOptions *options)
 
 static bool fs_unbounded(const WOptions *options) { return wopts_get(options, "source.monitor-interval") != NULL; }
 
+/* FileSystemTableSource's readable metadata (Flink 2.3), in its order */
+static const WType FS_MODIFICATION_TIME = {.id = WT_TIMESTAMP_LTZ, .nullable = false, .precision = 3};
+static const WConnMetaKey FS_READABLE[] = {
+    {"file.path", &WTYPE_STRING_NN}, {"file.name", &WTYPE_STRING_NN}, {"file.size", &WTYPE_BIGINT_NN},
+    {"file.modification-time", &FS_MODIFICATION_TIME},
+};
+
+static const WConnMetadata FS_METADATA = {FS_READABLE, (int)(sizeof FS_READABLE / sizeof *FS_READABLE),
+                                           "org.apache.flink.connector.file.table.FileSystemTableSource"};
+
 const WConnector wconn_filesystem = {
     .name = "filesystem",
     .caps = {.sink_kinds_for = fs_sink_kinds, .sink_kinds_fixed = true, .unbounded = fs_unbounded, .projection_pushdown = true,
-             .filter_pushdown = true, .sink_runtime = WSINK_FILES},
+             .filter_pushdown = true, .sink_runtime = WSINK_FILES,
+             .read_metadata = &FS_METADATA},
     .options = FS_INVENTORY,
     .can_source = true,
     .can_sink = true,

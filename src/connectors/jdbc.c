@@ -235,7 +235,7 @@ const WConnector wconn_jdbc = {
     .name = "jdbc",
     /* an upsert sink (by the primary key it needs for updates); a lookup source (open_lookup) */
     .caps = {.sink_kinds = WCONN_INSERT | WCONN_UPDATE_AFTER | WCONN_DELETE, .sink_kinds_fixed = true,
-             .sink_needs_pk_for_updates = true, .projection_pushdown = true},
+             .sink_needs_pk_for_updates = true, .projection_pushdown = true, .source_summary = "JDBC:PostgreSQL"},
     .options = JDBC_INVENTORY,
     .can_source = true,
     .can_sink = true,

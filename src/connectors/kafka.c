@@ -423,10 +423,31 @@ bool wkafka_unbounded(const WOptions *options)
     return !m || strcmp(m, "unbounded") == 0;
 }
 
+static const WType KAFKA_PARTITION = {.id = WT_INT, .nullable = false};
+static const WType KAFKA_TIMESTAMP = {.id = WT_TIMESTAMP_LTZ, .nullable = false, .precision = 3};
+static const WType KAFKA_HEADERS = {.id = WT_MAP, .nullable = false, .key = &WTYPE_STRING, .elem = &WTYPE_BYTES};
+static const WType KAFKA_TIMESTAMP_W = {.id = WT_TIMESTAMP_LTZ, .nullable = true, .precision = 3};
+static const WType KAFKA_HEADERS_W = {.id = WT_MAP, .nullable = true, .key = &WTYPE_STRING, .elem = &WTYPE_BYTES};
+
+static const WConnMetaKey KAFKA_READABLE[] = {
+    {"topic", &WTYPE_STRING_NN},      {"partition", &KAFKA_PARTITION}, {"headers", &KAFKA_HEADERS},
+    {"leader-epoch", &WTYPE_INT},     {"offset", &WTYPE_BIGINT_NN},    {"timestamp", &KAFKA_TIMESTAMP},
+    {"timestamp-type", &WTYPE_STRING_NN},
+};
+static const WConnMetaKey KAFKA_WRITABLE[] = {{"headers", &KAFKA_HEADERS_W}, {"timestamp", &KAFKA_TIMESTAMP_W}};
+
+const WConnMetadata wkafka_read_metadata = {
+    KAFKA_READABLE, (int)(sizeof KAFKA_READABLE / sizeof *KAFKA_READABLE),
+    "org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicSource"};
+const WConnMetadata wkafka_write_metadata = {
+    KAFKA_WRITABLE, (int)(sizeof KAFKA_WRITABLE / sizeof *KAFKA_WRITABLE),
+    "org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicSink"};
+
 const WConnector wconn_kafka = {
     .name = "kafka",
     .caps = {.sink_kinds = WCONN_INSERT, .sink_kinds_fixed = true, .unbounded = wkafka_unbounded,
-             .projection_pushdown = true},
+             .projection_pushdown = true, .read_metadata = &wkafka_read_metadata,
+             .write_metadata = &wkafka_write_metadata},
     .options = KAFKA_INVENTORY,
     .can_source = true,
     .can_sink = true,

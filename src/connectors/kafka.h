@@ -103,6 +103,10 @@ void wkafka_config_free(WKafkaConfig *cfg);
 bool wkafka_validate(const WTableSpec *spec, bool as_source, WError *err);
 /* Is a kafka or upsert-kafka source with these options unbounded (no 'scan.bounded.mode')? */
 bool wkafka_unbounded(const WOptions *options);
+/* The metadata of Flink's KafkaDynamicSource (ReadableMetadata: topic, partition, headers,
+   leader-epoch, offset, timestamp, timestamp-type) and KafkaDynamicSink (WritableMetadata:
+   headers, timestamp), kafka's and upsert-kafka's alike. */
+extern const WConnMetadata wkafka_read_metadata, wkafka_write_metadata;
 /* Their source and sink (kafka_source.c, kafka_sink.c). */
 WSource *wkafka_open_source(const WTableSpec *spec, WError *err);
 WSink *wkafka_open_sink(const WTableSpec *spec, WError *err);

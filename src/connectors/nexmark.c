@@ -1103,7 +1103,7 @@ static WSource *nx_open_source(const WTableSpec *spec, WError *err)
 
 const WConnector wconn_nexmark = {
     .name = "nexmark",
-    .caps = {.projection_pushdown = true},
+    .caps = {.projection_pushdown = true, .source_summary = "Nexmark Source"},
     .options = NX_INVENTORY,
     .can_source = true,
     .can_sink = false,

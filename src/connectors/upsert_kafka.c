@@ -121,7 +121,8 @@ const WConnector wconn_upsert_kafka = {
     .name = "upsert-kafka",
     /* an upsert source and sink by the primary key; Flink 2.3 pushes no projection into it */
     .caps = {.sink_kinds = WCONN_INSERT | WCONN_UPDATE_AFTER | WCONN_DELETE, .sink_kinds_fixed = true,
-             .unbounded = wkafka_unbounded, .upsert_source = true},
+             .unbounded = wkafka_unbounded, .upsert_source = true, .read_metadata = &wkafka_read_metadata,
+             .write_metadata = &wkafka_write_metadata},
     .options = UPSERT_INVENTORY,
     .can_source = true,
     .can_sink = true,

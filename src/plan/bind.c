@@ -12,7 +12,7 @@
 #include "bind_match.h"
 #include "sort_rules.h"
 #include "../expr/functions.h"
-#include "../connectors/connector.h"
+#include "table_factory.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -187,25 +187,12 @@ WExpr *wbind_table_expr(WPlanCtx *p, const WTable *t, AstExpr *e, bool all_colum
     return bind_expr(&inner, &ps, e);
 }
 
-/* The kafka source's metadata keys and their types (Flink's KafkaDynamicSource.ReadableMetadata). */
-static bool kafka_metadata(WPlanCtx *p, const char *key, const WType **out)
-{
-    WArena *a = p->arena;
-    if (!strcmp(key, "topic") || !strcmp(key, "timestamp-type")) *out = &WTYPE_STRING_NN;
-    else if (!strcmp(key, "partition")) *out = wtype_with_nullable(a, &WTYPE_INT, false);
-    else if (!strcmp(key, "leader-epoch")) *out = &WTYPE_INT;
-    else if (!strcmp(key, "offset")) *out = &WTYPE_BIGINT_NN;
-    else if (!strcmp(key, "timestamp")) *out = wtype_timestamp(a, WT_TIMESTAMP_LTZ, 3, false);
-    else if (!strcmp(key, "headers")) *out = wtype_map(a, &WTYPE_STRING, &WTYPE_BYTES, false);
-    else return false;
-    return true;
-}
-
 /* The metadata columns of t, read by the scan after its physical columns with the types of their
-   keys: Flink 2.3's filesystem source offers file.path / file.name (STRING NOT NULL), file.size
-   (BIGINT NOT NULL) and file.modification-time (TIMESTAMP_LTZ(3) NOT NULL); a format's metadata
-   (e.g. debezium-json's source.table) is not passed through, the kafka source offers Flink's
-   keys (kafka_metadata), other connectors have none in weir yet. */
+   keys, as the connector describes its readable metadata (WConnCaps.read_metadata: Flink 2.3's
+   filesystem source offers file.path, file.name, file.size and file.modification-time, kafka and
+   upsert-kafka Flink's KafkaDynamicSource keys); a format's metadata (e.g. debezium-json's
+   source.table) is not passed through. Flink's errors: the connector's factory not found, a source
+   without SupportsReadingMetadata, an unknown key. */
 bool wplan_scan_metadata(WPlanCtx *p, const WTable *t, WRel *scan, const char *conn)
 {
     WArena *a = p->arena;
@@ -213,9 +200,14 @@ bool wplan_scan_metadata(WPlanCtx *p, const WTable *t, WRel *scan, const char *c
     int nmeta = 0;
     for (int i = 0; i < t->ncols; i++) nmeta += t->cols[i].kind == WCOL_METADATA;
     if (!nmeta) return true;
-    static const char *const FS_METADATA[] = {"file.path", "file.name", "file.size", "file.modification-time"};
-    const WType *fs_types[] = {&WTYPE_STRING_NN, &WTYPE_STRING_NN, &WTYPE_BIGINT_NN,
-                               wtype_timestamp(a, WT_TIMESTAMP_LTZ, 3, false)};
+    const WConnector *c = wconnector_find(conn);
+    if (!c) return wplan_table_connector(t, p->err) != NULL;    /* Flink's "Could not find any factory" */
+    const WConnMetadata *md = c->caps.read_metadata;
+    if (!md)
+        return werr_set(p->err, WEXC_VALIDATION,
+                        "Table '%s' declares metadata columns, but the underlying DynamicTableSource doesn't "
+                        "implement the SupportsReadingMetadata interface. Therefore, metadata cannot be read from "
+                        "the given source.", c->caps.source_summary ? c->caps.source_summary : c->name);
     int np = scan->out.n;
     WSchema out;
     bind_schema_alloc(p, &out, np + nmeta);
@@ -224,35 +216,11 @@ bool wplan_scan_metadata(WPlanCtx *p, const WTable *t, WRel *scan, const char *c
     for (int i = 0; i < t->ncols; i++) {
         if (t->cols[i].kind != WCOL_METADATA) continue;
         const char *key = t->cols[i].metadata_key ? t->cols[i].metadata_key : t->cols[i].name;
-        int known = -1;
-        for (int m = 0; m < 4; m++) if (strcmp(key, FS_METADATA[m]) == 0) known = m;
-        bool fs = conn && strcmp(conn, "filesystem") == 0;
-        if (conn && (strcmp(conn, "kafka") == 0 || wplan_upsert_connector(conn))) {
-            const WType *kt;
-            if (!kafka_metadata(p, key, &kt))
-                return werr_set(p->err, WEXC_VALIDATION,
-                                "Invalid metadata key '%s' in column '%s' of table '%s'. The DynamicTableSource class "
-                                "'org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicSource' supports the "
-                                "following metadata keys for reading:\ntopic\npartition\nheaders\nleader-epoch\noffset"
-                                "\ntimestamp\ntimestamp-type", key, t->cols[i].name, sc->table_qname);
-            out.names[np + sc->nmeta] = t->cols[i].name;
-            out.types[np + sc->nmeta] = kt;
-            sc->meta_keys[sc->nmeta++] = wa_strdup(a, key);
-            continue;
-        }
-        if (fs && known < 0)
-            return werr_set(p->err, WEXC_VALIDATION,
-                            "Invalid metadata key '%s' in column '%s' of table '%s'. The DynamicTableSource class "
-                            "'org.apache.flink.connector.file.table.FileSystemTableSource' supports the following "
-                            "metadata keys for reading:\nfile.path\nfile.name\nfile.size\nfile.modification-time",
-                            key, t->cols[i].name, sc->table_qname);
-        if (!fs)
-            return werr_set(p->err, WEXC_TABLE,
-                            "Metadata column '%s' (metadata key '%s') of table '%s' is not supported yet in weir.",
-                            t->cols[i].name, key, sc->table_qname);
+        const WConnMetaKey *mk = wconn_metadata_key(md, key);
+        if (!mk) return wconn_metadata_invalid_key(p->err, md, true, key, t->cols[i].name, sc->table_qname);
         out.names[np + sc->nmeta] = t->cols[i].name;
-        out.types[np + sc->nmeta] = fs_types[known];
-        sc->meta_keys[sc->nmeta++] = FS_METADATA[known];
+        out.types[np + sc->nmeta] = mk->type;
+        sc->meta_keys[sc->nmeta++] = mk->key;
     }
     scan->out = out;
     return true;

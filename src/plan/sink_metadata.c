@@ -4,30 +4,30 @@
  * the query fills like physical ones, in declaration order; the sink consumes the physical columns
  * followed by the metadata columns in the connector's order of writable keys, each cast to its
  * key's type (DynamicSinkUtils.validateAndApplyMetadata / pushMetadataProjection).
- * Writable keys: kafka and upsert-kafka (KafkaDynamicSink.WritableMetadata): `headers`
- * (MAP<STRING, BYTES>) and `timestamp` (TIMESTAMP_LTZ(3)). No other connector writes metadata.
+ * The writable keys and their types are the connector's (WConnCaps.write_metadata: kafka and
+ * upsert-kafka write Flink's KafkaDynamicSink keys headers and timestamp).
  * Depends on plan.h (catalog, types).
  */
 #include "plan.h"
+#include "../connectors/connector.h"
 #include "../types/cast.h"
 
 #include <assert.h>
 
 #include <string.h>
 
-/* KafkaDynamicSink.WritableMetadata, in its order (listWritableMetadata's LinkedHashMap). */
-static const char *const KAFKA_WRITABLE[] = {"headers", "timestamp"};
-
-static const WType *kafka_writable_type(WArena *a, int k)
+static const WConnMetadata *writable(const char *conn)
 {
-    return k == 0 ? wtype_map(a, &WTYPE_STRING, &WTYPE_BYTES, true) : wtype_timestamp(a, WT_TIMESTAMP_LTZ, 3, true);
+    const WConnector *c = wconnector_find(conn);
+    return c ? c->caps.write_metadata : NULL;
 }
 
 const WType *wplan_sink_metadata_type(WArena *a, const char *conn, const char *key)
 {
-    if (!conn || (strcmp(conn, "kafka") && !wplan_upsert_connector(conn))) return NULL;
-    for (int k = 0; k < 2; k++) if (!strcmp(key, KAFKA_WRITABLE[k])) return kafka_writable_type(a, k);
-    return NULL;
+    (void)a;
+    const WConnMetadata *md = writable(conn);
+    const WConnMetaKey *mk = md ? wconn_metadata_key(md, key) : NULL;
+    return mk ? mk->type : NULL;
 }
 
 int wplan_sink_metadata(WPlanCtx *p, const WTable *t, const char *qn, WSinkMetaCol **out)
@@ -37,9 +37,8 @@ int wplan_sink_metadata(WPlanCtx *p, const WTable *t, const char *qn, WSinkMetaC
     int n = 0;
     for (int i = 0; i < t->ncols; i++) n += t->cols[i].kind == WCOL_METADATA && !t->cols[i].is_virtual;
     if (!n) return 0;
-    const char *conn = wopts_get(&t->options, "connector");
-    bool kafka = conn && (!strcmp(conn, "kafka") || wplan_upsert_connector(conn));
-    if (!kafka) {
+    const WConnMetadata *md = writable(wopts_get(&t->options, "connector"));
+    if (!md) {
         werr_set(p->err, WEXC_VALIDATION,
                  "Table '%s' declares persistable metadata columns, but the underlying DynamicTableSink doesn't "
                  "implement the SupportsWritingMetadata interface. If the column should not be persisted, it can be "
@@ -53,14 +52,12 @@ int wplan_sink_metadata(WPlanCtx *p, const WTable *t, const char *qn, WSinkMetaC
         const WColumn *c = &t->cols[i];
         if (c->kind != WCOL_METADATA || c->is_virtual) continue;
         const char *key = c->metadata_key ? c->metadata_key : c->name;
-        const WType *mt = wplan_sink_metadata_type(a, conn, key);
-        if (!mt) {
-            werr_set(p->err, WEXC_VALIDATION,
-                     "Invalid metadata key '%s' in column '%s' of table '%s'. The DynamicTableSink class "
-                     "'org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicSink' supports the following "
-                     "metadata keys for writing:\nheaders\ntimestamp", key, c->name, qn);
+        const WConnMetaKey *mk = wconn_metadata_key(md, key);
+        if (!mk) {
+            wconn_metadata_invalid_key(p->err, md, false, key, c->name, qn);
             return -1;
         }
+        const WType *mt = mk->type;
         if (!wcast_supported(c->type, mt) && !strcmp(key, c->name)) {
             werr_set(p->err, WEXC_VALIDATION,
                      "Invalid data type for metadata column '%s' of table '%s'. The column cannot be declared as '%s' "
@@ -76,13 +73,13 @@ int wplan_sink_metadata(WPlanCtx *p, const WTable *t, const char *qn, WSinkMetaC
             return -1;
         }
     }
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < md->nkeys; k++) {
         for (int i = 0; i < t->ncols; i++) {
             const WColumn *c = &t->cols[i];
             if (c->kind != WCOL_METADATA || c->is_virtual) continue;
             const char *key = c->metadata_key ? c->metadata_key : c->name;
-            if (strcmp(key, KAFKA_WRITABLE[k])) continue;
-            m[got++] = (WSinkMetaCol){.col = i, .key = KAFKA_WRITABLE[k], .type = kafka_writable_type(a, k)};
+            if (strcmp(key, md->keys[k].key)) continue;
+            m[got++] = (WSinkMetaCol){.col = i, .key = md->keys[k].key, .type = md->keys[k].type};
         }
     }
     assert(got == n);       /* one column per key (bind_ddl refuses two columns of one key) */
