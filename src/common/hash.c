@@ -1,6 +1,7 @@
 /* hash.c — fast hashing and Flink's key-group hashing; see hash.h for the contract. */
 #include "hash.h"
 
+#include <assert.h>
 #include <string.h>
 
 static inline uint64_t load64(const unsigned char *p) { uint64_t v; memcpy(&v, p, 8); return v; }
@@ -65,7 +66,7 @@ int32_t wflink_murmur_bytes(const void *data, size_t len, int32_t seed)
     return (int32_t)fmix32(h);
 }
 
-int32_t wflink_math_murmur(int32_t code)
+static inline int32_t math_murmur(int32_t code)
 {
     uint32_t c = (uint32_t)code;
     c *= 0xcc9e2d51U;
@@ -81,9 +82,22 @@ int32_t wflink_math_murmur(int32_t code)
     return 0;
 }
 
+int32_t wflink_math_murmur(int32_t code) { return math_murmur(code); }
+
 int wflink_key_group(int32_t hash_code, int max_parallelism)
 {
     return wflink_math_murmur(hash_code) % max_parallelism;
+}
+
+void wflink_key_groups(const int32_t *hash_codes, int n, int max_parallelism, int *key_groups)
+{
+    assert(max_parallelism > 0);
+    if ((max_parallelism & (max_parallelism - 1)) == 0) {
+        int mask = max_parallelism - 1;
+        for (int r = 0; r < n; r++) key_groups[r] = math_murmur(hash_codes[r]) & mask;
+    } else {
+        for (int r = 0; r < n; r++) key_groups[r] = math_murmur(hash_codes[r]) % max_parallelism;
+    }
 }
 
 int wflink_operator_index(int max_parallelism, int parallelism, int key_group)

@@ -35,6 +35,9 @@ int32_t wflink_murmur_bytes(const void *p, size_t len, int32_t seed);
 int32_t wflink_math_murmur(int32_t code);
 /* Flink: KeyGroupRangeAssignment.assignToKeyGroup(hashCode, maxParallelism) */
 int wflink_key_group(int32_t hash_code, int max_parallelism);
+/* wflink_key_group of n hash codes at once (a power-of-two max parallelism by a mask: the
+   murmur hash is never negative, so the remainder is its low bits) */
+void wflink_key_groups(const int32_t *hash_codes, int n, int max_parallelism, int *key_groups);
 /* Flink: computeOperatorIndexForKeyGroup */
 int wflink_operator_index(int max_parallelism, int parallelism, int key_group);
 /* Flink: computeDefaultMaxParallelism */

@@ -15,6 +15,7 @@
 
 #include <assert.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The upstream side of an exchange: routes each row to the receiving lane owning its key group
    (KeyGroupRangeAssignment), everything to lane 0 for a single exchange, row by row round-robin
@@ -35,32 +36,34 @@ typedef struct Sender {
     int maxp;
     uint16_t *lane_of_kg;       /* key group -> receiving lane (KeyGroupRangeAssignment), maxp entries */
     WStrBuf kb;
-    int *target;
+    int *target;                /* each row's receiving lane (first its key group) */
     int32_t *hash;              /* each row's key hash (Flink's BinaryRowData.hashCode; insight's
                                    exchange sketch reuses it) */
-    uint8_t *sel;
+    int *order;                 /* a chunk's rows by receiving lane: lane t's at [start[t], start[t+1]) */
+    int *start;                 /* nrecv + 1 offsets into order */
 } Sender;
 
-/* Sends the rows of c with sel[r] set (sel NULL: all of them) to lane `to`: the local lane takes
-   them by reference, synchronously; another lane (or a local channel blocked by checkpoint
-   alignment) gets a deep copy it owns. */
-static void send_rows_to(Sender *sd, int to, const WChunk *c, const uint8_t *sel, int nsel)
+/* Sends rows rows[0..n) of c (rows NULL: all of them) to lane `to`: the local lane takes them by
+   reference, synchronously; another lane (or a local channel blocked by checkpoint alignment)
+   gets a deep copy it owns. */
+static void send_rows_to(Sender *sd, int to, const WChunk *c, const int *rows, int n)
 {
     Lane *L = sd->lane;
-    assert(sd->active && to >= 0 && to < sd->nrecv && (!sel || (nsel > 0 && nsel <= c->nrows)));
+    assert(sd->active && to >= 0 && to < sd->nrecv && (!rows || (n > 0 && n <= c->nrows)));
     if (to == L->index && !wjob_ck_blocked(L, L->recv[sd->exch], L->index)) {
-        if (!sel) {
+        if (!rows) {
             wjob_receiver_deliver(L->recv[sd->exch], MSG_CHUNK, L->index, 0, c);
             return;
         }
-        WChunk *part = wchunk_new(c->ncols, c->types, nsel);
-        wchunk_gather(part, c, sel);
+        WChunk *part = wchunk_new(c->ncols, c->types, n);
+        wchunk_append_rows(part, c, rows, n, false);
         wjob_receiver_deliver(L->recv[sd->exch], MSG_CHUNK, L->index, 0, part);
         wchunk_free(part);
         return;
     }
-    WChunk *copy = wchunk_new(c->ncols, c->types, sel ? nsel : c->nrows);
-    wchunk_append_selected(copy, c, sel);
+    WChunk *copy = wchunk_new(c->ncols, c->types, rows ? n : c->nrows);
+    if (rows) wchunk_append_rows(copy, c, rows, n, true);
+    else wchunk_append_selected(copy, c, NULL);
     if (to == L->index) {       /* checkpoint alignment: the local channel is blocked */
         Msg *m = wcalloc(1, sizeof *m);
         *m = (Msg){.kind = MSG_CHUNK, .exch = sd->exch, .from = L->index, .chunk = copy};
@@ -77,24 +80,26 @@ static void sender_process(WOperator *op, int input, const WChunk *in)
     if (!sd->active || in->nrows == 0) return;
     int n = sd->nrecv;
     if (sd->single) { send_rows_to(sd, 0, in, NULL, 0); return; }
-    bool same = true;
-    if (!sd->rebalance) wrow_hash_rows(in, sd->nkeys, sd->keys, sd->hash, &sd->kb);   /* the chunk's key hashes at once */
-    for (int r = 0; r < in->nrows; r++) {
-        if (sd->rebalance) {
-            sd->rr_next = (sd->rr_next + 1) % n;
-            sd->target[r] = sd->rr_next;
-        } else {
-            sd->target[r] = sd->lane_of_kg[wflink_key_group(sd->hash[r], sd->maxp)];
-        }
-        if (sd->target[r] != sd->target[0]) same = false;
+    int *target = sd->target;
+    if (sd->rebalance) {
+        for (int r = 0; r < in->nrows; r++) target[r] = sd->rr_next = (sd->rr_next + 1) % n;
+    } else {    /* the chunk's key hashes and key groups at once */
+        wrow_hash_rows(in, sd->nkeys, sd->keys, sd->hash, &sd->kb);
+        wflink_key_groups(sd->hash, in->nrows, sd->maxp, target);
+        for (int r = 0; r < in->nrows; r++) target[r] = sd->lane_of_kg[target[r]];
     }
-    if (op->insight && !sd->rebalance) winsight_exchange_rows(op, in, sd->nkeys, sd->keys, sd->hash, sd->target, n);
-    if (same) { send_rows_to(sd, sd->target[0], in, NULL, 0); return; }
+    if (op->insight && !sd->rebalance) winsight_exchange_rows(op, in, sd->nkeys, sd->keys, sd->hash, target, n);
+    /* the rows by receiving lane, in their order (a counting sort) */
+    int *start = sd->start;
+    memset(start, 0, sizeof *start * (size_t)(n + 1));
+    for (int r = 0; r < in->nrows; r++) start[target[r] + 1]++;
     for (int t = 0; t < n; t++) {
-        int cnt = 0;
-        for (int r = 0; r < in->nrows; r++) cnt += sd->sel[r] = sd->target[r] == t;
-        if (cnt) send_rows_to(sd, t, in, sd->sel, cnt);
+        if (start[t + 1] == in->nrows) { send_rows_to(sd, t, in, NULL, 0); return; }   /* all to one lane */
+        start[t + 1] += start[t];
     }
+    for (int r = 0; r < in->nrows; r++) sd->order[start[target[r]]++] = r;
+    for (int t = 0, from = 0; t < n; from = start[t++])     /* start[t] is now lane t's end */
+        if (start[t] > from) send_rows_to(sd, t, in, sd->order + from, start[t] - from);
 }
 
 static void sender_broadcast(Sender *sd, MsgKind kind, int64_t wm)
@@ -125,7 +130,8 @@ static void sender_destroy(WOperator *op)
     free(sd->lane_of_kg);
     free(sd->target);
     free(sd->hash);
-    free(sd->sel);
+    free(sd->order);
+    free(sd->start);
     free(sd);
 }
 
@@ -158,6 +164,7 @@ WOperator *wjob_sender_new(Lane *L, int exch, WRel *r)
     wsb_init(&sd->kb);
     sd->target = wmalloc(sizeof(int) * WCHUNK_CAP);
     sd->hash = wmalloc(sizeof(int32_t) * WCHUNK_CAP);
-    sd->sel = wmalloc(WCHUNK_CAP);
+    sd->order = wmalloc(sizeof(int) * WCHUNK_CAP);
+    sd->start = wmalloc(sizeof(int) * (size_t)(sd->nrecv + 1));
     return &sd->base;
 }

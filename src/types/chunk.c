@@ -1,6 +1,7 @@
 /* chunk.c — changelog chunks; see chunk.h for the contract. */
 #include "chunk.h"
 
+#include <assert.h>
 #include <string.h>
 #include <strings.h>
 #include <stdlib.h>
@@ -134,6 +135,24 @@ int wchunk_append_selected(WChunk *dst, const WChunk *src, const uint8_t *sel)
     }
     dst->nrows = k;
     return n;
+}
+
+void wchunk_append_rows(WChunk *dst, const WChunk *src, const int *rows, int n, bool deep)
+{
+    int k0 = dst->nrows;
+    assert(n >= 0 && k0 + n <= dst->cap && dst->ncols == src->ncols);
+    for (int j = 0; j < n; j++) dst->kinds[k0 + j] = src->kinds[rows[j]];
+    for (int i = 0; i < dst->ncols; i++) {
+        const WVector *sc = &src->cols[i];
+        WVector *dc = &dst->cols[i];
+        WDatum *dd = dc->data + k0;
+        uint8_t *dn = dc->nulls + k0;
+        for (int j = 0; j < n; j++) { dd[j] = sc->data[rows[j]]; dn[j] = sc->nulls[rows[j]]; }
+        if (deep && needs_deep_copy(dst->types[i]))
+            for (int j = 0; j < n; j++)
+                if (!dn[j]) dd[j] = wdatum_copy(dst->arena, dst->types[i], dd[j]);
+    }
+    dst->nrows = k0 + n;
 }
 
 int wchunk_append_row(WChunk *dst, const WChunk *src, int row)

@@ -59,6 +59,9 @@ int wchunk_append_row(WChunk *dst, const WChunk *src, int row);
 /* Appends (deep copies) the rows of src with sel[r] != 0 (sel NULL = all), column by column;
    dst must have room. Returns the number of rows appended. */
 int wchunk_append_selected(WChunk *dst, const WChunk *src, const uint8_t *sel);
+/* Appends src's rows rows[0..n), in that order, column by column; deep: variable bytes and
+   composites copied into dst's arena, else dst refers to src's. dst must have room for n rows. */
+void wchunk_append_rows(WChunk *dst, const WChunk *src, const int *rows, int n, bool deep);
 /* Deep-copy a datum of type t into arena a (strings/bytes/composites copied). */
 WDatum wdatum_copy(WArena *a, const WType *t, WDatum v);
 

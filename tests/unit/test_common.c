@@ -105,6 +105,18 @@ WTEST(flink_key_groups)
     h = wflink_murmur_words(abc, 16, 42);
     CHECK_INT(h, -101922419);
     CHECK_INT(wflink_key_group(h, 128), 92);
+    /* a chunk's key groups at once equal one at a time, with a power-of-two max parallelism (by
+       a mask) and another (by the remainder), for hash codes of both signs and INT32_MIN */
+    int32_t codes[64];
+    int kgs[64];
+    for (int i = 0; i < 64; i++) codes[i] = (int32_t)((uint32_t)i * 2654435761u);
+    codes[0] = INT32_MIN;
+    codes[1] = -1;
+    const int maxps[] = {128, 1, 2, 100, 4096, 32768, 7};
+    for (int m = 0; m < 7; m++) {
+        wflink_key_groups(codes, 64, maxps[m], kgs);
+        for (int i = 0; i < 64; i++) CHECK_INT(kgs[i], wflink_key_group(codes[i], maxps[m]));
+    }
     CHECK_INT(wflink_default_max_parallelism(1), 128);
     CHECK_INT(wflink_default_max_parallelism(86), 256);
     CHECK_INT(wflink_default_max_parallelism(1000), 2048);

@@ -1000,6 +1000,38 @@ WTEST(types_row_encode_chunk)
     wchunk_free(c);
 }
 
+/* wchunk_append_rows: the listed rows in the listed order, kinds and nulls with them; deep copies
+   own their strings (the source's bytes can go), shallow ones point at the source's */
+WTEST(types_chunk_append_rows)
+{
+    const WType *tys[] = { &WTYPE_INT, &WTYPE_STRING };
+    WChunk *src = wchunk_new(2, tys, 4);
+    char text[4][8] = {"zero", "one", "two", "three"};
+    for (int i = 0; i < 4; i++) {
+        int r = wchunk_add_row(src, i == 2 ? WRK_DELETE : WRK_INSERT);
+        src->cols[0].data[r].i = i * 10;
+        src->cols[1].data[r] = dstr(text[i]);
+        src->cols[1].nulls[r] = i == 1;
+    }
+    const int rows[] = {3, 1, 2};
+    WChunk *deep = wchunk_new(2, tys, 4), *shallow = wchunk_new(2, tys, 4);
+    wchunk_append_rows(deep, src, rows, 3, true);
+    wchunk_append_rows(shallow, src, rows, 2, false);
+    CHECK_INT(deep->nrows, 3);
+    CHECK_INT(shallow->nrows, 2);
+    CHECK_INT(deep->kinds[2], WRK_DELETE);
+    CHECK_INT(deep->cols[0].data[0].i, 30);
+    CHECK_INT(deep->cols[1].nulls[1], 1);
+    CHECK(shallow->cols[1].data[0].s.p == src->cols[1].data[3].s.p);
+    CHECK(deep->cols[1].data[0].s.p != src->cols[1].data[3].s.p);
+    memset(text, 'x', sizeof text);
+    CHECK(deep->cols[1].data[0].s.len == 5 && memcmp(deep->cols[1].data[0].s.p, "three", 5) == 0);
+    CHECK(deep->cols[1].data[2].s.len == 3 && memcmp(deep->cols[1].data[2].s.p, "two", 3) == 0);
+    wchunk_free(src);
+    wchunk_free(deep);
+    wchunk_free(shallow);
+}
+
 /* wrow_hash_rows (the exchange's per-chunk key hashing) gives wrow_hash of the encoded row for
    every row: fixed-width keys through their slot words, the rest through the encoder; nulls,
    negative values, each fixed width, compact and wide DECIMAL / TIMESTAMP, strings */
