@@ -154,6 +154,45 @@ WTEST(csv_basic_file_and_chunk_boundaries)
     rm_rf(d.path);
 }
 
+/* Integer fields: every digit count 1-18 read in one pass, 19 digits and more, signs, leading
+   zeros, the type's range, a field ending the buffer and CR LF through the general converter; the
+   values as the general converter reads them (ignore-parse-errors: a bad field is NULL) */
+WTEST(csv_integer_fields)
+{
+    TDir d;
+    tdir_make(&d);
+    WStrBuf in, want;
+    wsb_init(&in);
+    wsb_init(&want);
+    int64_t v = 0;
+    for (int nd = 1; nd <= 18; nd++) {
+        v = v * 10 + nd % 10;
+        wsb_printf(&in, "%lld,%d\n-%lld,-%d\n", (long long)v, nd, (long long)v, nd);
+        wsb_printf(&want, "+I[%lld, %d]\n+I[-%lld, -%d]\n", (long long)v, nd, (long long)v, nd);
+    }
+    wsb_append(&in, "1234567890123456789,2147483647\r\n-9223372036854775808,-2147483648\n"
+                    "00000000000000000042,2147483648\n+7,-0\n12a,--1\n-,1.5\n9,77");
+    wsb_append(&want, "+I[1234567890123456789, 2147483647]\n+I[-9223372036854775808, -2147483648]\n"
+                      "+I[42, null]\n+I[7, 0]\n+I[null, null]\n+I[null, null]\n+I[9, 77]\n");
+    const char *p = tfile(&d, "ints.csv", in.buf);
+    const WType *ty[] = {&WTYPE_BIGINT, &WTYPE_INT};
+    TSpec t;
+    tspec_init(&t, 2, N2, ty);
+    wopts_set(&t.opts, "connector", "filesystem");
+    wopts_set(&t.opts, "path", p);
+    wopts_set(&t.opts, "format", "csv");
+    wopts_set(&t.opts, "csv.ignore-parse-errors", "true");
+    WError e;
+    werr_clear(&e);
+    char *got = read_all(&t, &e);
+    CHECK_STR(got, want.buf);
+    free(got);
+    tspec_free(&t);
+    wsb_free(&in);
+    wsb_free(&want);
+    rm_rf(d.path);
+}
+
 WTEST(csv_quotes_newlines_crlf_bom)
 {
     TDir d;
