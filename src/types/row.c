@@ -381,10 +381,9 @@ static int inline_slot_width(const WType *t)
 
 bool wrow_type_inline(const WType *t) { return inline_slot_width(t) > 0; }
 
-uint64_t wrow_inline_word(const WType *t, WDatum v)
+/* The slot word of a non-NULL value of type t, whose slot holds width (inline_slot_width) bytes. */
+static inline uint64_t inline_word(const WType *t, int width, WDatum v)
 {
-    int width = inline_slot_width(t);
-    assert(width > 0);
     uint64_t bits;
     switch (t->id) {
     case WT_FLOAT: { float f = (float)v.d; uint32_t b32; memcpy(&b32, &f, 4); bits = b32; break; }
@@ -394,6 +393,13 @@ uint64_t wrow_inline_word(const WType *t, WDatum v)
     default: bits = (uint64_t)v.i; break;
     }
     return width == 8 ? bits : bits & ((1ULL << (8 * width)) - 1);
+}
+
+uint64_t wrow_inline_word(const WType *t, WDatum v)
+{
+    int width = inline_slot_width(t);
+    assert(width > 0);
+    return inline_word(t, width, v);
 }
 
 size_t wrow_encode_inline(unsigned char *dst, int arity, const WType **types, const WDatum *vals,
@@ -417,9 +423,10 @@ size_t wrow_encode_inline(unsigned char *dst, int arity, const WType **types, co
 void wrow_hash_rows(const WChunk *c, int ncols, const int *cols, int32_t *out, WStrBuf *scratch)
 {
     enum { MAXK = 8 };      /* one header word: arity + 8 <= 64 */
+    int width[MAXK];
     /* the words below are the row's bytes on a little-endian machine only */
     bool fixed = ncols > 0 && ncols <= MAXK && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
-    for (int k = 0; fixed && k < ncols; k++) fixed = wrow_type_inline(c->cols[cols[k]].type);
+    for (int k = 0; fixed && k < ncols; k++) fixed = (width[k] = inline_slot_width(c->cols[cols[k]].type)) > 0;
     if (!fixed) {
         for (int r = 0; r < c->nrows; r++) {
             wrow_encode_chunk(scratch, c, r, ncols, cols);
@@ -438,7 +445,7 @@ void wrow_hash_rows(const WChunk *c, int ncols, const int *cols, int32_t *out, W
                 words[1 + k] = 0;
                 continue;
             }
-            words[1 + k] = wrow_inline_word(v->type, v->data[r]);
+            words[1 + k] = inline_word(v->type, width[k], v->data[r]);
         }
         words[0] = header;
         out[r] = wflink_murmur_words(words, 8 * (size_t)(1 + ncols), 42);
