@@ -266,6 +266,7 @@ WAccLayout *wacc_layout_new(const WAggCall *aggs, int naggs, const WType **in_ty
                 g->list1 = wstate_register(b, wa_sprintf(a, "%s$agg%d$list", sn, i), WSTATE_LIST, ttl_ms);
                 g->list2 = wstate_register(b, wa_sprintf(a, "%s$agg%d$retractList", sn, i), WSTATE_LIST, ttl_ms);
                 L->has_views = true;
+                L->value_reads_views = true;
             } else {
                 L->ftypes[nf++] = &WTYPE_STRING;        /* concatenation */
             }
@@ -302,6 +303,8 @@ WAccLayout *wacc_layout_new(const WAggCall *aggs, int naggs, const WType **in_ty
                 }
                 D->aggs = WA_ARRAY(a, int, naggs);
                 D->all_filtered = true;
+                D->inline_key = true;
+                for (int k = 0; k < call->nargs; k++) D->inline_key &= wrow_type_inline(D->types[k]);
                 D->map = wstate_register(b, wa_sprintf(a, "%s$distinctAcc_%d", sn, d), WSTATE_MAP, ttl_ms);
                 L->has_views = true;
             }
@@ -312,6 +315,12 @@ WAccLayout *wacc_layout_new(const WAggCall *aggs, int naggs, const WType **in_ty
         }
     }
     L->nfields = nf;
+    L->fcopy = WA_ARRAY(a, bool, nf);
+    L->fword = WA_ARRAY(a, bool, nf);
+    for (int f = 0; f < nf; f++) {
+        L->fcopy[f] = !wrow_type_inline(L->ftypes[f]);
+        L->fword[f] = L->ftypes[f]->id == WT_BIGINT || L->ftypes[f]->id == WT_DOUBLE;
+    }
     return L;
 fail:
     warena_free(&li->arena);
@@ -704,19 +713,12 @@ static void agg_step(WAccCtx *c, const WAccAgg *g, WDatum *acc, uint8_t *nulls, 
     }
 }
 
-/* DISTINCT: DistinctAggCodeGen over the shared value map. */
-static void distinct_step(WAccCtx *c, const WAccDistinct *D, WDatum *acc, uint8_t *nulls,
-                          const WChunk *in, int row, bool retract)
+/* The map key of row `row`'s DISTINCT argument values (their binary row): in the caller's
+   buffer `own` (3 words: the header and up to 2 slots) when D->inline_key, else copied into
+   scratch (it must survive the inner steps that reuse kbuf). */
+static const void *distinct_key(WAccCtx *c, const WAccDistinct *D, const WChunk *in, int row,
+                                uint64_t own[3], size_t *klen)
 {
-    const WAccLayout *L = c->L;
-    bool pass[64], any = false;
-    int n = D->naggs;
-    bool *ps = n <= 64 ? pass : wa_alloc(c->scratch, (size_t)n);
-    for (int j = 0; j < n; j++) {
-        ps[j] = filter_ok(in, row, L->aggs[D->aggs[j]].filter_col);
-        any |= ps[j];
-    }
-    if (D->all_filtered && !any) return;
     WDatum vals[2];
     uint8_t vn[2];
     for (int k = 0; k < D->nargs; k++) {
@@ -724,16 +726,42 @@ static void distinct_step(WAccCtx *c, const WAccDistinct *D, WDatum *acc, uint8_
         vn[k] = in->cols[D->args[k]].nulls[row];
     }
     const WType *tys[2] = {D->types[0], D->types[1]};
+    if (D->inline_key) {
+        assert(wrow_fixed_size(D->nargs) <= 3 * sizeof(uint64_t));
+        *klen = wrow_encode_inline((unsigned char *)own, D->nargs, tys, vals, vn);
+        return own;
+    }
     enc_values(&c->kbuf, D->nargs, tys, vals, vn);
-    /* the key must survive inner steps that reuse kbuf */
-    size_t klen = c->kbuf.len;
-    char *key = wa_memdup(c->scratch, c->kbuf.buf, klen);
-    WBytes cur;
-    bool found = wmap_get(D->map, key, klen, &cur) == WSL_FOUND;
+    *klen = c->kbuf.len;
+    return wa_memdup(c->scratch, c->kbuf.buf, c->kbuf.len);
+}
+
+/* DISTINCT: DistinctAggCodeGen over the shared value map. */
+static void distinct_step(WAccCtx *c, const WAccDistinct *D, WDatum *acc, uint8_t *nulls,
+                          const WChunk *in, int row, bool retract)
+{
+    enum { SMALL = 64 };
+    const WAccLayout *L = c->L;
+    bool pass[SMALL], any = false;
+    int n = D->naggs;
+    bool *ps = n <= SMALL ? pass : wa_alloc(c->scratch, (size_t)n);
+    for (int j = 0; j < n; j++) {
+        ps[j] = filter_ok(in, row, L->aggs[D->aggs[j]].filter_col);
+        any |= ps[j];
+    }
+    if (D->all_filtered && !any) return;
+    uint64_t own[3];
+    size_t klen;
+    const void *key = distinct_key(c, D, in, row, own, &klen);
+    WMapRef ref;                /* the value's counts or bits, rewritten in place */
+    bool found = wmap_ref(D->map, key, klen, &ref) == WSL_FOUND;
+    WBytes cur = ref.cur;
     if (!L->retract) {
         int words = (n + 63) / 64;
-        uint64_t *bits = wa_zalloc(c->scratch, (size_t)words * 8);
+        uint64_t bits_small[SMALL / 64];
+        uint64_t *bits = words <= SMALL / 64 ? bits_small : wa_alloc(c->scratch, (size_t)words * 8);
         if (found && cur.len == (size_t)words * 8) memcpy(bits, cur.p, cur.len);
+        else memset(bits, 0, (size_t)words * 8);
         bool changed = false;
         for (int j = 0; j < n; j++) {
             if (!ps[j]) continue;
@@ -743,11 +771,13 @@ static void distinct_step(WAccCtx *c, const WAccDistinct *D, WDatum *acc, uint8_
             changed = true;
             agg_step(c, &L->aggs[D->aggs[j]], acc, nulls, in, row, false);
         }
-        if (changed) wmap_put(D->map, key, klen, bits, (size_t)words * 8);
+        if (changed) wmap_ref_put(&ref, bits, (size_t)words * 8);
         return;
     }
-    int64_t *cnt = wa_zalloc(c->scratch, (size_t)n * 8);
+    int64_t cnt_small[SMALL];
+    int64_t *cnt = n <= SMALL ? cnt_small : wa_alloc(c->scratch, (size_t)n * 8);
     if (found && cur.len == (size_t)n * 8) memcpy(cnt, cur.p, cur.len);
+    else memset(cnt, 0, (size_t)n * 8);
     for (int j = 0; j < n; j++) {
         if (!ps[j]) continue;
         if (!retract) {
@@ -759,7 +789,7 @@ static void distinct_step(WAccCtx *c, const WAccDistinct *D, WDatum *acc, uint8_
     bool empty = true;
     for (int j = 0; j < n; j++) if (cnt[j] != 0) { empty = false; break; }
     if (empty) wmap_remove(D->map, key, klen);
-    else wmap_put(D->map, key, klen, cnt, (size_t)n * 8);
+    else wmap_ref_put(&ref, cnt, (size_t)n * 8);
 }
 
 static void step_all(WAccCtx *c, WDatum *acc, uint8_t *nulls, const WChunk *in, int row, bool retract)
@@ -981,10 +1011,19 @@ void wacc_cleanup_values(const WAccLayout *L)
 void wacc_decode(WAccCtx *c, const void *row, size_t len, WDatum *acc, uint8_t *nulls)
 {
     const WAccLayout *L = c->L;
+    bool words = len >= wrow_fixed_size(L->nfields);
     for (int i = 0; i < L->nfields; i++) {
         const WType *t = L->ftypes[i];
+        if (L->fword[i] && words) {     /* as wrow_get_arena, without its switch */
+            uint64_t w = 0;
+            memset(&acc[i], 0, sizeof acc[i]);
+            nulls[i] = !wrow_get_word(row, L->nfields, i, &w);
+            if (t->id == WT_BIGINT) acc[i].i = (int64_t)w;
+            else memcpy(&acc[i].d, &w, 8);
+            continue;
+        }
         nulls[i] = !wrow_get_arena(row, len, L->nfields, t, i, &acc[i], c->scratch);
-        if (!nulls[i]) acc[i] = copy_to(c, t, acc[i]);
+        if (!nulls[i] && L->fcopy[i]) acc[i] = copy_to(c, t, acc[i]);
     }
 }
 

@@ -11,8 +11,10 @@
  * path can update 8-byte slots in place. Data views live in keyed state of the same backend and
  * TTL (never in private tables): MIN/MAX-with-retraction value->count maps, FIRST/LAST_VALUE
  * value->orders and order->values maps, LISTAGG list/retract lists, COLLECT value->count maps and
- * one value->counts map per DISTINCT argument list (shared by the calls with the same argument).
- * All data-view functions act on the backend's current key.
+ * one value->counts map per DISTINCT argument list (shared by the calls with the same argument:
+ * int64 counts per call when retracting, else a bitmask of the calls that saw the value; the key
+ * is the values' binary row, written without a buffer for slot values, read and rewritten with
+ * one lookup, wmap_ref). All data-view functions act on the backend's current key.
  *
  * May call types/, state/, common/.
  */
@@ -52,6 +54,8 @@ typedef struct WAccDistinct {
     int naggs;
     int *aggs;                  /* aggregate indexes sharing this argument list, in order */
     bool all_filtered;          /* every call has a FILTER: skip rows where none passes */
+    bool inline_key;            /* every argument is a slot value (wrow_type_inline): the map key
+                                   is written without a buffer (wrow_encode_inline) */
     WState *map;                /* value row -> int64 counts (one per call), or a bitmask */
 } WAccDistinct;
 
@@ -59,11 +63,14 @@ typedef struct WAccLayout {
     bool retract;               /* input may retract */
     int nfields;
     const WType **ftypes;       /* accumulator row field types; [0] = record count BIGINT */
+    bool *fcopy;                /* per field: its type has a variable part (decoding copies it) */
+    bool *fword;                /* per field: BIGINT or DOUBLE (decoded from its slot word) */
     int naggs;
     WAccAgg *aggs;
     int ndistinct;
     WAccDistinct *distinct;
     bool has_views;             /* any data view state */
+    bool value_reads_views;     /* wacc_get_value reads data views (LISTAGG with retraction) */
 } WAccLayout;
 
 /* Working context of one call (scratch memory lives as long as the values computed in it). */
@@ -94,7 +101,8 @@ void wacc_create(const WAccLayout *L, WDatum *acc, uint8_t *nulls);
    decrements the record count (field 0). */
 void wacc_accumulate(WAccCtx *c, WDatum *acc, uint8_t *nulls, const WChunk *in, int row);
 void wacc_retract(WAccCtx *c, WDatum *acc, uint8_t *nulls, const WChunk *in, int row);
-/* Aggregate results (one per call, of its result type). */
+/* Aggregate results (one per call, of its result type): a function of the accumulators and,
+   with L->value_reads_views, of the current key's data views. */
 void wacc_get_value(WAccCtx *c, const WDatum *acc, const uint8_t *nulls, WDatum *vals,
                     uint8_t *vnulls);
 /* AVG of a DECIMAL: Flink's DecimalDataUtils.divide(sum, cnt) of a sum at scale s, as

@@ -10,9 +10,10 @@
  *
  * Execution is a chunk at a time: the chunk's rows are grouped by key in a per-call table (never
  * kept across calls), each key's accumulator row is read from state once, updated in input order
- * (emitting in input order), and written back before process() returns. Data views (map/list
- * state used by MIN/MAX with retraction, DISTINCT, FIRST/LAST_VALUE, LISTAGG) are read and written
- * per record under the record's key. Insert-only COUNT/SUM/SUM0/MIN/MAX/AVG over integers,
+ * (emitting in input order), and written back before process() returns; a key's results after a
+ * row are kept as the previous results of its next row in the chunk (unless they read data views).
+ * Data views (map/list state used by MIN/MAX with retraction, DISTINCT, FIRST/LAST_VALUE, LISTAGG)
+ * are read and written per record under the record's key. Insert-only COUNT/SUM/SUM0/MIN/MAX/AVG over integers,
  * doubles and DECIMALs take a fast path that updates the accumulator row in place, in the state
  * entry itself (one lookup per key and chunk, wvalue_ref): 8-byte slots, and a DECIMAL(38, s) sum
  * decoded once per key and chunk from its 16 variable-part bytes and written back in the same
@@ -56,6 +57,10 @@ typedef struct Slot {
     bool dirty;
     WDatum *acc;                /* general path */
     uint8_t *nulls;
+    /* general path: the results of acc after the key's last row in this chunk (NULL before it),
+       its next row's previous results */
+    WDatum *vals;
+    uint8_t *vn;
     int last_row;               /* fast path: last row of this key seen in the chunk */
     int nrows;                  /* fast path: rows of this key in the chunk */
 } Slot;
@@ -211,20 +216,7 @@ static uint64_t encode_key(GroupAgg *g, const WChunk *in, int r, WStrBuf *out)
             p[bit >> 3] |= (unsigned char)(1u << (bit & 7));
             continue;
         }
-        WDatum d = v->data[r];
-        uint64_t x;
-        int width = 8;
-        switch (g->ktypes[k]->id) {
-        case WT_BOOLEAN: case WT_TINYINT: x = (uint64_t)d.i; width = 1; break;
-        case WT_SMALLINT: x = (uint64_t)d.i; width = 2; break;
-        case WT_INT: case WT_DATE: case WT_TIME: case WT_INTERVAL_YM: x = (uint64_t)d.i; width = 4; break;
-        case WT_FLOAT: { float f = (float)d.d; uint32_t b; memcpy(&b, &f, 4); x = b; width = 4; break; }
-        case WT_DOUBLE: memcpy(&x, &d.d, 8); break;
-        case WT_DECIMAL: x = (uint64_t)(int64_t)d.dec; break;
-        case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ: x = (uint64_t)d.ts.ms; break;
-        default: x = (uint64_t)d.i; break;
-        }
-        if (width < 8) x &= (1ULL << (8 * width)) - 1;
+        uint64_t x = wrow_inline_word(g->ktypes[k], v->data[r]);
         memcpy(sp, &x, 8);      /* little-endian slot, upper bytes zero */
     }
     out->len = size;
@@ -235,19 +227,6 @@ static uint64_t encode_key(GroupAgg *g, const WChunk *in, int r, WStrBuf *out)
         h = whash_words_add(h, w);
     }
     return whash_words_end(h);
-}
-
-/* Can key column type t be written by encode_key's direct path? */
-static bool key_type_fixed(const WType *t)
-{
-    switch (t->id) {
-    case WT_BOOLEAN: case WT_TINYINT: case WT_SMALLINT: case WT_INT: case WT_BIGINT:
-    case WT_FLOAT: case WT_DOUBLE: case WT_DATE: case WT_TIME: case WT_INTERVAL_YM: case WT_INTERVAL_DT:
-        return true;
-    case WT_DECIMAL: return t->precision <= 18;
-    case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ: return t->precision <= 3;
-    default: return false;
-    }
 }
 
 static int slot_new(GroupAgg *g, int r, uint64_t h)
@@ -413,6 +392,9 @@ static void process_general(GroupAgg *g, const WChunk *in)
     /* a row that read WINS_WORK_MIN entries or more is timed from the previous such row's end (or
        the chunk's start: one coarse clock reading per such row) */
     int64_t t0 = track ? wop_key_begin(op) : 0, small = 0;
+    /* a key's results after its row are its next row's previous results, unless they read data
+       views (whose reads insight counts): kept per key instead of computed twice */
+    bool keep_values = !L->value_reads_views;
     for (int r = 0; r < in->nrows; r++) {
         Slot *s = &g->slots[g->cg.rows[r]];
         bool retract = wrowkind_is_retract((WRowKind)in->kinds[r]);
@@ -429,7 +411,12 @@ static void process_general(GroupAgg *g, const WChunk *in)
             set_slot_key(g, s);
             cur_key = g->cg.rows[r];
         }
-        if (!first) wacc_get_value(&g->ac, s->acc, s->nulls, g->prev, g->prevn);
+        if (!first && s->vals) {
+            memcpy(g->prev, s->vals, sizeof(WDatum) * (size_t)g->naggs);
+            memcpy(g->prevn, s->vn, (size_t)g->naggs);
+        } else if (!first) {
+            wacc_get_value(&g->ac, s->acc, s->nulls, g->prev, g->prevn);
+        }
         if (retract) wacc_retract(&g->ac, s->acc, s->nulls, in, r);
         else wacc_accumulate(&g->ac, s->acc, s->nulls, in, r);
         if (g->ac.err && g->ac.err->set) return;       /* SINGLE_VALUE's second row fails the job */
@@ -438,10 +425,19 @@ static void process_general(GroupAgg *g, const WChunk *in)
             wacc_get_value(&g->ac, s->acc, s->nulls, g->cur, g->curn);
             if (first) emit_row(g, WRK_INSERT, in, r, g->cur, g->curn);
             else emit_update(g, in, r);
+            if (keep_values) {
+                if (!s->vals) {
+                    s->vals = WA_ARRAY(&g->scratch, WDatum, g->naggs ? g->naggs : 1);
+                    s->vn = WA_ARRAY(&g->scratch, uint8_t, g->naggs ? g->naggs : 1);
+                }
+                memcpy(s->vals, g->cur, sizeof(WDatum) * (size_t)g->naggs);
+                memcpy(s->vn, g->curn, (size_t)g->naggs);
+            }
         } else {
             if (!first) emit_row(g, WRK_DELETE, in, r, g->prev, g->prevn);
             if (L->has_views) wacc_cleanup(L);
             s->present = false;
+            s->vals = NULL;
         }
         if (track && g->ac.work >= WINS_WORK_MIN) {
             wop_key_work(op, 0, in, r, g->ac.work);
@@ -1034,7 +1030,7 @@ WOperator *wop_group_agg_new(WExecCtx *ctx, const WGroupAggSpec *spec)
         if (wtype_is_composite(g->ktypes[k])) g->kmode = KM_ENCODED;
     }
     g->key_fixed = true;
-    for (int k = 0; k < spec->nkeys; k++) if (!key_type_fixed(g->ktypes[k])) g->key_fixed = false;
+    for (int k = 0; k < spec->nkeys; k++) if (!wrow_type_inline(g->ktypes[k])) g->key_fixed = false;
     if (spec->nkeys == 1 && g->kmode == KM_DATUM) {
         switch (g->ktypes[0]->id) {
         case WT_BOOLEAN: case WT_TINYINT: case WT_SMALLINT: case WT_INT: case WT_BIGINT:

@@ -120,6 +120,9 @@ struct WStateOps {
     WStateLookup (*map_get)(WState *s, const void *uk, size_t uklen, WBytes *out);
     void (*map_put)(WState *s, const void *uk, size_t uklen, const void *uv, size_t uvlen);
     void (*map_remove)(WState *s, const void *uk, size_t uklen);
+    /* optional (NULL: map_get and map_put): r's s, uk and uklen set, the rest cleared */
+    WStateLookup (*map_ref)(WState *s, WMapRef *r);
+    void (*map_ref_put)(WMapRef *r, const void *uv, size_t uvlen);
     size_t (*map_size)(WState *s, bool stop_at_first);
     void (*map_iter)(WState *s, WMapIter *it);
     bool (*map_next)(WMapIter *it, WBytes *uk, WBytes *uv);

@@ -2,8 +2,8 @@
  * heap_backend.c — the `hashmap` state backend: keyed state in memory, in open-addressing hash
  * tables of byte keys (linear probing, backward-shift deletion). An entry is one allocation: its
  * key with the value inline behind it (value state, map user entries), so a lookup touches the
- * slot and the entry only; the get-for-update ref (wvalue_ref) updates the entry it found, and a
- * caller may pass the key's hash along (wstate_set_key_hashed). Map state keeps a table of user
+ * slot and the entry only; the get-for-update refs (wvalue_ref, and wmap_ref without TTL) update
+ * the entry they found, and a caller may pass the key's hash along (wstate_set_key_hashed). Map state keeps a table of user
  * entries per key; list state a growable array per key. TTL timestamps are kept per entry and
  * checked on every read; 5 slots are inspected per access for incremental cleanup (Flink's
  * incremental cleanup default). See state.h for the contract.
@@ -518,28 +518,61 @@ static WStateLookup heap_map_get(WState *s, const void *uk, size_t uklen, WBytes
     return WSL_FOUND;
 }
 
+/* Set user key uk (hash h; in slot i of the current key's map table, SIZE_MAX when absent) of
+   top entry e to uv: the write of heap_map_put after its lookups. */
+static void map_entry_set(WState *s, Entry *e, uint64_t h, size_t i, const void *uk, size_t uklen,
+                          const void *uv, size_t uvlen, int64_t now)
+{
+    Entry *u;
+    if (i == SIZE_MAX) {        /* a new user entry, allocated at its final size */
+        u = entry_new(&s->b->pool, h, uk, uklen, uvlen);
+        if (uvlen) memcpy(eval(u), uv, uvlen);
+        htab_insert(&s->b->pool, e->sub.map, u);
+        s->entries++;
+        s->created++;
+        s->bytes += (int64_t)(uklen + uvlen);
+    } else {
+        u = e->sub.map->slots[i];
+        s->bytes += (int64_t)uvlen - (int64_t)u->vlen;
+        u = set_val(&s->b->pool, e->sub.map, i, uv, uvlen);
+    }
+    u->ts = now;
+    check_memory_limit(s);
+    e->ts = now;
+}
+
 static void heap_map_put(WState *s, const void *uk, size_t uklen, const void *uv, size_t uvlen)
 {
     int64_t now = state_now(s);
     size_t ti;
     Entry *e = top_entry_create(s, now, &ti);
     uint64_t h = whash_bytes(uk, uklen, 0x5eed);
-    size_t i = htab_find(e->sub.map, h, uk, uklen);
-    Entry *u;
-    if (i == SIZE_MAX) {
-        u = entry_new(&s->b->pool, h, uk, uklen, 0);
-        i = htab_insert(&s->b->pool, e->sub.map, u);
-        s->entries++;
-        s->created++;
-        s->bytes += (int64_t)uklen;
-    } else {
-        u = e->sub.map->slots[i];
-    }
-    s->bytes += (int64_t)uvlen - (int64_t)u->vlen;
-    u = set_val(&s->b->pool, e->sub.map, i, uv, uvlen);
-    u->ts = now;
-    check_memory_limit(s);
-    e->ts = now;
+    map_entry_set(s, e, h, htab_find(e->sub.map, h, uk, uklen), uk, uklen, uv, uvlen, now);
+}
+
+/* Get-for-update (state.h). With a TTL, heap_map_get and heap_map_put (their expiry and
+   incremental cleanup, which may move or free entries); without, the lookup's top entry and
+   user-entry slot are kept for the write (nothing else may touch s in between). */
+static WStateLookup heap_map_ref(WState *s, WMapRef *r)
+{
+    if (s->ttl > 0) return heap_map_get(s, r->uk, r->uklen, &r->cur);
+    WStateLookup how;
+    Entry *e = top_entry(s, 0, &how, NULL);
+    r->top = e;
+    if (!e) return how;
+    r->hash = whash_bytes(r->uk, r->uklen, 0x5eed);
+    r->slot = htab_find(e->sub.map, r->hash, r->uk, r->uklen);
+    if (r->slot == SIZE_MAX) return WSL_ABSENT;
+    Entry *u = e->sub.map->slots[r->slot];
+    r->cur = (WBytes){eval(u), u->vlen};
+    return WSL_FOUND;
+}
+
+static void heap_map_ref_put(WMapRef *r, const void *uv, size_t uvlen)
+{
+    WState *s = r->s;
+    if (s->ttl > 0 || !r->top) { heap_map_put(s, r->uk, r->uklen, uv, uvlen); return; }
+    map_entry_set(s, r->top, r->hash, r->slot, r->uk, r->uklen, uv, uvlen, 0);
 }
 
 static void heap_map_remove(WState *s, const void *uk, size_t uklen)
@@ -840,6 +873,8 @@ const WStateOps wheap_state_ops = {
     .value_ref_clear = heap_value_ref_clear,
     .map_get = heap_map_get,
     .map_put = heap_map_put,
+    .map_ref = heap_map_ref,
+    .map_ref_put = heap_map_ref_put,
     .map_remove = heap_map_remove,
     .map_size = heap_map_size,
     .map_iter = heap_map_iter,

@@ -345,6 +345,15 @@ bool wrow_get(const void *row, size_t size, int arity, const WType *t, int i, WD
     return decode_field((const unsigned char *)row, size, arity, t, i, out, NULL);
 }
 
+bool wrow_get_word(const void *row, int arity, int i, uint64_t *out)
+{
+    const unsigned char *p = row;
+    int bit = i + 8;
+    if (p[bit >> 3] & (1u << (bit & 7))) return false;
+    *out = get_le(p + bitset_bytes(arity) + 8 * (size_t)i, 8);
+    return true;
+}
+
 bool wrow_get_arena(const void *row, size_t size, int arity, const WType *t, int i, WDatum *out, WArena *a)
 {
     return decode_field((const unsigned char *)row, size, arity, t, i, out, a);
@@ -368,6 +377,47 @@ static int inline_slot_width(const WType *t)
     case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ: return is_compact_ts(t) ? 8 : 0;
     default: return 0;
     }
+}
+
+bool wrow_type_inline(const WType *t) { return inline_slot_width(t) > 0; }
+
+/* The slot word of a non-NULL value of type t, whose slot holds width (inline_slot_width) bytes. */
+static inline uint64_t inline_word(const WType *t, int width, WDatum v)
+{
+    uint64_t bits;
+    switch (t->id) {
+    case WT_FLOAT: { float f = (float)v.d; uint32_t b32; memcpy(&b32, &f, 4); bits = b32; break; }
+    case WT_DOUBLE: memcpy(&bits, &v.d, 8); break;
+    case WT_DECIMAL: bits = (uint64_t)(int64_t)v.dec; break;
+    case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ: bits = (uint64_t)v.ts.ms; break;
+    default: bits = (uint64_t)v.i; break;
+    }
+    return width == 8 ? bits : bits & ((1ULL << (8 * width)) - 1);
+}
+
+uint64_t wrow_inline_word(const WType *t, WDatum v)
+{
+    int width = inline_slot_width(t);
+    assert(width > 0);
+    return inline_word(t, width, v);
+}
+
+size_t wrow_encode_inline(unsigned char *dst, int arity, const WType **types, const WDatum *vals,
+                          const uint8_t *nulls)
+{
+    size_t nb = bitset_bytes(arity), size = wrow_fixed_size(arity);
+    memset(dst, 0, nb);             /* row kind INSERT (0) in byte 0, then the null bits */
+    for (int i = 0; i < arity; i++) {
+        uint64_t w = 0;
+        if (nulls && nulls[i]) {
+            int bit = i + 8;
+            dst[bit >> 3] |= (unsigned char)(1u << (bit & 7));
+        } else {
+            w = wrow_inline_word(types[i], vals[i]);
+        }
+        put_le(dst + nb + 8 * (size_t)i, w, 8);
+    }
+    return size;
 }
 
 void wrow_hash_rows(const WChunk *c, int ncols, const int *cols, int32_t *out, WStrBuf *scratch)
@@ -395,16 +445,7 @@ void wrow_hash_rows(const WChunk *c, int ncols, const int *cols, int32_t *out, W
                 words[1 + k] = 0;
                 continue;
             }
-            WDatum d = v->data[r];
-            uint64_t bits;
-            switch (v->type->id) {
-            case WT_FLOAT: { float f = (float)d.d; uint32_t b32; memcpy(&b32, &f, 4); bits = b32; break; }
-            case WT_DOUBLE: memcpy(&bits, &d.d, 8); break;
-            case WT_DECIMAL: bits = (uint64_t)(int64_t)d.dec; break;
-            case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ: bits = (uint64_t)d.ts.ms; break;
-            default: bits = (uint64_t)d.i; break;
-            }
-            words[1 + k] = width[k] == 8 ? bits : bits & ((1ULL << (8 * width[k])) - 1);
+            words[1 + k] = inline_word(v->type, width[k], v->data[r]);
         }
         words[0] = header;
         out[r] = wflink_murmur_words(words, 8 * (size_t)(1 + ncols), 42);

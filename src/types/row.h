@@ -35,6 +35,9 @@ bool wrow_get(const void *row, size_t size, int arity, const WType *t, int i, WD
    their cx NULL since it has no memory to build them in). */
 bool wrow_get_arena(const void *row, size_t size, int arity, const WType *t, int i, WDatum *out,
                     WArena *a);
+/* The 8-byte slot word of field i of a binary row of `arity` fields (a BIGINT's value, a DOUBLE's
+   bits); false when the field is NULL. */
+bool wrow_get_word(const void *row, int arity, int i, uint64_t *out);
 /* Every field of a binary row of `arity` fields (types given) set in row r of chunk c, in columns
    col0 .. col0 + arity - 1, a NULL field zeroed: composites decoded into arena a; with copy every
    value is deep-copied into a (wdatum_copy), else strings point into the row bytes. */
@@ -48,6 +51,15 @@ size_t wrow_fixed_size(int arity);
    have 16 readable bytes, as the variable part reserves). */
 int wrow_dec_put(unsigned char *dst, __int128 v);
 __int128 wrow_dec_get(const unsigned char *src, int n);
+/* Values that live in their 8-byte slot with no variable part, NULL or not: integers, dates and
+   times, FLOAT/DOUBLE, DECIMAL p <= 18 and TIMESTAMP p <= 3. wrow_inline_word gives the slot's
+   word of a non-NULL such value (the little-endian slot bytes, upper bytes zero). A row of such
+   fields only is wrow_fixed_size(arity) bytes; wrow_encode_inline writes it at dst, byte-identical
+   to wrow_encode(..., WRK_INSERT) and without a buffer, and returns its size. */
+bool wrow_type_inline(const WType *t);
+uint64_t wrow_inline_word(const WType *t, WDatum v);
+size_t wrow_encode_inline(unsigned char *dst, int arity, const WType **types, const WDatum *vals,
+                          const uint8_t *nulls);
 /* Flink's BinaryRowData.hashCode() (murmur by words, seed 42). */
 int32_t wrow_hash(const void *row, size_t size);
 /* wrow_hash of wrow_encode_chunk(c, r, ncols, cols) for every row r of c, into out[r]: keys of

@@ -981,6 +981,42 @@ WTEST(types_row_roundtrip)
     warena_free(&a);
 }
 
+/* wrow_encode_inline writes the bytes of wrow_encode for rows of slot values only; wrow_get_word
+   reads a slot back. */
+WTEST(types_row_encode_inline)
+{
+    WArena a;
+    warena_init(&a, 0);
+    const WType *d18 = wtype_decimal(&a, 18, 2, true), *ts3 = wtype_timestamp(&a, WT_TIMESTAMP, 3, true);
+    const WType *tys[] = { &WTYPE_BOOLEAN, &WTYPE_TINYINT, &WTYPE_SMALLINT, &WTYPE_INT, &WTYPE_BIGINT,
+                           &WTYPE_FLOAT, &WTYPE_DOUBLE, &WTYPE_DATE, d18, ts3 };
+    enum { N = 10 };
+    for (int k = 0; k < N; k++) CHECK(wrow_type_inline(tys[k]));
+    CHECK(!wrow_type_inline(&WTYPE_STRING));
+    CHECK(!wrow_type_inline(wtype_decimal(&a, 38, 2, true)));
+    WDatum v[N];
+    memset(v, 0, sizeof v);
+    v[0].i = 1; v[1].i = -3; v[2].i = -300; v[3].i = -70000; v[4].i = INT64_MIN + 5;
+    v[5].d = -1.5; v[6].d = 2.25; v[7].i = -20000; v[8].dec = -123456; v[9].ts.ms = -86400001;
+    uint8_t nl[N] = {0};
+    WStrBuf sb;
+    wsb_init(&sb);
+    for (int pass = 0; pass < 3; pass++) {
+        if (pass == 1) { nl[2] = 1; nl[6] = 1; }
+        if (pass == 2) for (int k = 0; k < N; k++) nl[k] = 1;
+        wrow_encode(&sb, N, tys, v, nl, WRK_INSERT);
+        uint64_t buf[1 + N + 1];
+        CHECK_INT(wrow_encode_inline((unsigned char *)buf, N, tys, v, nl), sb.len);
+        CHECK(memcmp(buf, sb.buf, sb.len) == 0);
+        uint64_t w;
+        CHECK(wrow_get_word(sb.buf, N, 4, &w) == !nl[4]);
+        if (!nl[4]) CHECK(w == (uint64_t)v[4].i);
+        CHECK(wrow_get_word(sb.buf, N, 6, &w) == !nl[6]);
+    }
+    wsb_free(&sb);
+    warena_free(&a);
+}
+
 WTEST(types_row_encode_chunk)
 {
     const WType *tys[] = { &WTYPE_INT, &WTYPE_STRING };
