@@ -902,7 +902,8 @@ static bool cp_changelog_normalize(const CpNode *cn, json_t *j)
     json_object_set_new(j, "configuration", c);
     json_object_set_new(j, "uniqueKeys", cp_ints_json(r->nkeys, r->keys));
     json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
-    if (r->normalize_filter) json_object_set_new(j, "filterCondition", ex_rex_json(x->p, r->normalize_filter, NULL));
+    const WExpr *filter = wrel_normalize(r)->filter;
+    if (filter) json_object_set_new(j, "filterCondition", ex_rex_json(x->p, filter, NULL));
     json_object_set_new(j, "state", cp_one_state(r->ttl_ms, "changelogNormalizeState"));
     return false;
 }

@@ -1027,9 +1027,10 @@ static void dg_changelog_normalize(const DgNode *dn, WStrBuf *out)
     wsb_puts(out, "(key=[");
     key_names(out, inn, r->nkeys, r->keys);
     wsb_putc(out, ']');
-    if (r->normalize_filter) {
+    const WExpr *filter = wrel_normalize(r)->filter;
+    if (filter) {
         wsb_puts(out, ", condition=[");
-        ex_rex(out, r->normalize_filter, inn, d);
+        ex_rex(out, filter, inn, d);
         wsb_putc(out, ']');
     }
     wsb_putc(out, ')');

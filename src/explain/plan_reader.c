@@ -629,8 +629,9 @@ static WRel *rdn_changelog_normalize(Rd *r, RdNode *n)
     x->input_retracts = true;
     json_t *fc = json_object_get(j, "filterCondition");
     if (fc && !json_is_null(fc)) {
-        x->normalize_filter = rd_rex(r, fc, &in->out);
-        if (!x->normalize_filter) return NULL;
+        WRelNormalize *xn = wrel_normalize_mut(x);
+        xn->filter = rd_rex(r, fc, &in->out);
+        if (!xn->filter) return NULL;
     }
     x->ttl_ms = rd_ttl(r, j, 0);
     x->nunique = x->nkeys;

@@ -150,7 +150,7 @@ static bool reads_only(const WExpr *e, const bool *cols, bool *tmp, int n)
 WRel *wphys_push_calc_past_normalize(WPlanCtx *p, WRel *r)
 {
     for (int i = 0; i < r->ninputs; i++) r->inputs[i] = wphys_push_calc_past_normalize(p, r->inputs[i]);
-    if (r->kind != WR_CALC || r->inputs[0]->kind != WR_CHANGELOG_NORMALIZE || r->inputs[0]->normalize_filter) return r;
+    if (r->kind != WR_CALC || r->inputs[0]->kind != WR_CHANGELOG_NORMALIZE || wrel_normalize(r->inputs[0])->filter) return r;
     WRel *cn = r->inputs[0];
     WRel *x = cn->inputs[0];
     int n = cn->out.n;
@@ -175,7 +175,7 @@ WRel *wphys_push_calc_past_normalize(WPlanCtx *p, WRel *r)
     if (!movable || (np == 0 && nused == n)) {
         /* nothing goes under the exchange: the condition is evaluated inside ChangelogNormalize */
         WRel *ncn = wa_memdup(p->arena, cn, sizeof *cn);
-        ncn->normalize_filter = r->cond;
+        wrel_normalize_mut(ncn)->filter = r->cond;
         c->inputs[0] = ncn;
         c->cond = NULL;
         return r->cond ? wplan_simplify_calc(p, c) : r;
@@ -194,7 +194,7 @@ WRel *wphys_push_calc_past_normalize(WPlanCtx *p, WRel *r)
     ncn->out = below->out;
     ncn->keys = keys;
     ncn->unique = keys;
-    ncn->normalize_filter = nk ? wplan_remap(p, wplan_and(p, kept, nk), map) : NULL;
+    wrel_normalize_mut(ncn)->filter = nk ? wplan_remap(p, wplan_and(p, kept, nk), map) : NULL;
     c->inputs[0] = ncn;
     c->exprs = WA_ARRAY(p->arena, WExpr *, r->nexprs ? r->nexprs : 1);
     for (int i = 0; i < r->nexprs; i++) c->exprs[i] = wplan_remap(p, r->exprs[i], map);
@@ -214,7 +214,7 @@ WRel *wphys_drop_unneeded_normalize(WPlanCtx *p, WRel *r)
            INSERT (measured: "Calc(..., changelogMode=[I,UA,D])" over the scan's [UA,D]) */
         if (c->kind == WR_CHANGELOG_NORMALIZE && r->inputs[i] != c) r->keeps_insert = true;
     }
-    if (r->kind != WR_CHANGELOG_NORMALIZE || r->generate_update_before || r->normalize_filter) return r;
+    if (r->kind != WR_CHANGELOG_NORMALIZE || r->generate_update_before || wrel_normalize(r)->filter) return r;
     WRel *below = r->inputs[0]->kind == WR_EXCHANGE ? r->inputs[0]->inputs[0] : r->inputs[0];
     WRel *scan = below;
     while (scan->kind == WR_CALC && scan->late_calc) scan = scan->inputs[0];   /* pushed under it */

@@ -294,6 +294,12 @@ typedef struct WRelSink {           /* the sink kinds (wrel_is_sink): WR_SINK (b
                                        conflict message names them) */
 } WRelSink;
 
+typedef struct WRelNormalize {      /* WR_CHANGELOG_NORMALIZE (physical.c, the plan reader); its key
+                                       (the input's unique key) in WRel's keys/nkeys */
+    WExpr *filter;                  /* the Calc's condition pushed into it (changelog_source.c),
+                                       NULL = none */
+} WRelNormalize;
+
 typedef struct WRelOver {          /* WR_OVER_AGG (in WRelAgg, wrel_over(r)): the OverAggregate's
                                        windows; partition in WRel's keys, the streaming one's order
                                        column in its time_col, the batch one's order in its sort_* */
@@ -386,7 +392,6 @@ struct WRel {
     bool input_retracts;            /* (first) input may carry -U/-D */
     int nunique;                    /* a unique key of the output (column indexes), -1 = none */
     int *unique;
-    WExpr *normalize_filter;        /* WR_CHANGELOG_NORMALIZE: pushed-in filter */
     AstExpr *temporal_as_of;        /* a table read FOR SYSTEM_TIME AS OF (binder): set on the top
                                        node of its chain (the scan, or the Calc / WatermarkAssigner
                                        above it), read of a join's right input whatever its kind
@@ -427,8 +432,8 @@ struct WRel {
     /* The payload of the kinds whose fields are split out of WRel (issue 15): only through the
        checked accessors below (wrel_minibatch(r), wrel_expand(r), wrel_match(r), wrel_correlate(r),
        wrel_window(r), wrel_join(r), wrel_interval(r), wrel_rank(r), wrel_agg(r), wrel_over(r),
-       wrel_scan(r), wrel_values(r), wrel_watermark(r), wrel_sink(r) and their _mut forms), which
-       assert the kind. A rewrite that turns a node of another kind into a windowed one clears the
+       wrel_scan(r), wrel_values(r), wrel_watermark(r), wrel_sink(r), wrel_normalize(r) and their
+       _mut forms), which assert the kind. A rewrite that turns a node of another kind into a windowed one clears the
        window first (window_rank_rule: the rank payload's window, keeping the rank's fields;
        window_join_rule: the join payload's window, keeping the join's fields); one that copies a
        windowed node into another windowed kind (the two-phase window aggregate) keeps its window
@@ -436,7 +441,7 @@ struct WRel {
        (join_rules.c) keeps the join payload. A Sort made a SortLimit (sort_rules.c) starts from a
        cleared payload; an OverRank made an OverAggregate (over_rules.c) clears its rank payload,
        which leaves an empty aggregate payload. No rewrite turns a node into or out of the scan,
-       values, watermark or sink kinds. */
+       values, watermark, sink or ChangelogNormalize kinds. */
     union {
         WRelMiniBatch minibatch;    /* WR_MINIBATCH_ASSIGNER */
         WRelExpand expand;          /* WR_EXPAND */
@@ -452,6 +457,7 @@ struct WRel {
         WRelValues values;          /* WR_VALUES */
         WRelWatermark watermark;    /* WR_WATERMARK */
         WRelSink sink;              /* the sink kinds (wrel_is_sink) */
+        WRelNormalize normalize;    /* WR_CHANGELOG_NORMALIZE */
     } payload;
 };
 
@@ -533,6 +539,8 @@ static inline const WRelValues *wrel_values(const WRel *r) { return &wrel_cast(r
 static inline WRelValues *wrel_values_mut(WRel *r) { return &wrel_cast_mut(r, WR_VALUES)->payload.values; }
 static inline const WRelWatermark *wrel_watermark(const WRel *r) { return &wrel_cast(r, WR_WATERMARK)->payload.watermark; }
 static inline WRelWatermark *wrel_watermark_mut(WRel *r) { return &wrel_cast_mut(r, WR_WATERMARK)->payload.watermark; }
+static inline const WRelNormalize *wrel_normalize(const WRel *r) { return &wrel_cast(r, WR_CHANGELOG_NORMALIZE)->payload.normalize; }
+static inline WRelNormalize *wrel_normalize_mut(WRel *r) { return &wrel_cast_mut(r, WR_CHANGELOG_NORMALIZE)->payload.normalize; }
 static inline const WRelSink *wrel_sink(const WRel *r)
 {
     assert(r && wrel_is_sink(r->kind));

@@ -898,7 +898,7 @@ static WOperator *bd_changelog_normalize(WPlanCtx *p, Lane *L, WRel *r, WOperato
     WChangelogNormalizeSpec sp = {
         .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
         .generate_update_before = r->generate_update_before, .ttl_ms = r->ttl_ms,
-        .filter = r->normalize_filter, .out = {r->out.n, r->out.types, r->out.names}};
+        .filter = wrel_normalize(r)->filter, .out = {r->out.n, r->out.types, r->out.names}};
     return wop_changelog_normalize_new(&L->ctx, &sp);
 }
 
@@ -1214,7 +1214,7 @@ static void reads_into(WPlanCtx *p, WRel *rel, const uint8_t *used)
         if (rel->kind == WR_CHANGELOG_NORMALIZE) {
             for (int k = 0; k < rel->nkeys; k++)
                 if (rel->keys[k] >= 0 && rel->keys[k] < n) u[rel->keys[k]] = 1;
-            mark_expr(rel->normalize_filter, u, n);
+            mark_expr(wrel_normalize(rel)->filter, u, n);
         }
         reads_into(p, rel->inputs[0], u);
         return;
