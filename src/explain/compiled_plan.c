@@ -96,7 +96,7 @@ static json_t *input_property(const WRel *owner)
     json_t *p = json_object();
     json_t *d = json_object();
     if (owner->kind == WR_EXCHANGE) {
-        if (owner->exchange_single || owner->nkeys == 0) {
+        if (wrel_exchange(owner)->single || owner->nkeys == 0) {
             json_object_set_new(d, "type", json_string("SINGLETON"));
         } else {
             json_object_set_new(d, "type", json_string("HASH"));

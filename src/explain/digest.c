@@ -704,7 +704,7 @@ static void dg_exchange(const DgNode *dn, WStrBuf *out)
 {
     const WRel *r = dn->r;
     const char *const *inn = dn->inn;
-    if (r->exchange_single || r->nkeys == 0) {
+    if (wrel_exchange(r)->single || r->nkeys == 0) {
         wsb_puts(out, "(distribution=[single])");
     } else {
         wsb_puts(out, "(distribution=[hash[");

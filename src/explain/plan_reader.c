@@ -367,7 +367,7 @@ static WRel *rdn_exchange(Rd *r, RdNode *n)
     json_t *d = json_object_get(json_array_get(json_object_get(j, "inputProperties"), 0), "requiredDistribution");
     const char *dt = json_string_value(json_object_get(d, "type"));
     if (dt && !strcmp(dt, "HASH")) x->nkeys = rd_ints(r, json_object_get(d, "keys"), &x->keys);
-    else x->exchange_single = true;
+    else wrel_exchange_mut(x)->single = true;
     x->nunique = in->nunique;
     x->unique = in->unique;
     return x;

@@ -29,7 +29,7 @@ const WRel *ex_root(const WRel *r)
 {
     if (r->kind == WR_SINK && !wrel_sink(r)->table && r->ninputs == 1) {
         r = r->inputs[0];
-        if (r->kind == WR_EXCHANGE && r->exchange_collect) r = r->inputs[0];
+        if (r->kind == WR_EXCHANGE && wrel_exchange(r)->collect) r = r->inputs[0];
     }
     return r;
 }

@@ -24,7 +24,7 @@ static WRel *exchange(WPlanCtx *p, WRel *in, int nkeys, int *keys)
     x->out = in->out;
     x->nkeys = nkeys;
     x->keys = keys;
-    x->exchange_single = nkeys == 0;
+    wrel_exchange_mut(x)->single = nkeys == 0;
     x->changelog = in->changelog;
     x->nunique = in->nunique;
     x->unique = in->unique;

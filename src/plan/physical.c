@@ -73,7 +73,7 @@ WRel *wphys_exchange(WPlanCtx *p, WRel *in, int nkeys, const int *keys)
     x->out = in->out;
     x->nkeys = nkeys;
     x->keys = (int *)keys;
-    x->exchange_single = nkeys == 0;
+    wrel_exchange_mut(x)->single = nkeys == 0;
     x->changelog = in->changelog;
     x->nunique = in->nunique;
     x->unique = in->unique;

@@ -300,6 +300,15 @@ typedef struct WRelNormalize {      /* WR_CHANGELOG_NORMALIZE (physical.c, the p
                                        NULL = none */
 } WRelNormalize;
 
+typedef struct WRelExchange {       /* WR_EXCHANGE (physical.c and the rules that make the two-phase
+                                       aggregates and OverAggregates, the plan reader; the runtime's own
+                                       exchanges in front of a sink or behind a scan); hash keys in
+                                       WRel's keys/nkeys, none = single */
+    bool single;                    /* Exchange(distribution=[single]) */
+    bool collect;                   /* the gather in front of the client's collect sink (runtime
+                                       detail: EXPLAIN does not show it, as Flink's plan does not) */
+} WRelExchange;
+
 typedef struct WRelOver {          /* WR_OVER_AGG (in WRelAgg, wrel_over(r)): the OverAggregate's
                                        windows; partition in WRel's keys, the streaming one's order
                                        column in its time_col, the batch one's order in its sort_* */
@@ -369,12 +378,13 @@ struct WRel {
                                        (split_distinct.c; EXPLAIN names its aggregate columns) */
     bool late_calc;                 /* made after Flink's scan push-down phase (CalcRankTransposeRule,
                                        prune_rules.c): EXPLAIN does not fold it into the scan */
-    /* WR_EXCHANGE / WR_GROUP_AGG / WR_DEDUP / WR_RANK keys; the join kinds: the left keys */
+    /* keys common to several families: an Exchange's hash keys, a ChangelogNormalize's key, the
+       aggregates' grouping keys (an OverAggregate's partition), the ranks' and Match's partition
+       keys, the join kinds' left keys */
     int nkeys;
     int *keys;
-    bool exchange_single;           /* Exchange(distribution=[single]) */
-    bool exchange_collect;          /* the gather in front of the client's collect sink (runtime
-                                       detail: EXPLAIN does not show it, as Flink's plan does not) */
+    /* the Exchange's distribution: the WRelExchange payload, wrel_exchange(r); its hash keys in
+       keys/nkeys */
     /* the aggregating kinds' calls and two-phase fields: the WRelAgg payload, wrel_agg(r); their
        grouping keys in keys/nkeys */
     /* the join kinds' fields: the WRelJoin payload, wrel_join(r); their left keys in keys/nkeys */
@@ -432,8 +442,8 @@ struct WRel {
     /* The payload of the kinds whose fields are split out of WRel (issue 15): only through the
        checked accessors below (wrel_minibatch(r), wrel_expand(r), wrel_match(r), wrel_correlate(r),
        wrel_window(r), wrel_join(r), wrel_interval(r), wrel_rank(r), wrel_agg(r), wrel_over(r),
-       wrel_scan(r), wrel_values(r), wrel_watermark(r), wrel_sink(r), wrel_normalize(r) and their
-       _mut forms), which assert the kind. A rewrite that turns a node of another kind into a windowed one clears the
+       wrel_scan(r), wrel_values(r), wrel_watermark(r), wrel_sink(r), wrel_normalize(r), wrel_exchange(r)
+       and their _mut forms), which assert the kind. A rewrite that turns a node of another kind into a windowed one clears the
        window first (window_rank_rule: the rank payload's window, keeping the rank's fields;
        window_join_rule: the join payload's window, keeping the join's fields); one that copies a
        windowed node into another windowed kind (the two-phase window aggregate) keeps its window
@@ -441,7 +451,7 @@ struct WRel {
        (join_rules.c) keeps the join payload. A Sort made a SortLimit (sort_rules.c) starts from a
        cleared payload; an OverRank made an OverAggregate (over_rules.c) clears its rank payload,
        which leaves an empty aggregate payload. No rewrite turns a node into or out of the scan,
-       values, watermark, sink or ChangelogNormalize kinds. */
+       values, watermark, sink, ChangelogNormalize or Exchange kinds. */
     union {
         WRelMiniBatch minibatch;    /* WR_MINIBATCH_ASSIGNER */
         WRelExpand expand;          /* WR_EXPAND */
@@ -458,6 +468,7 @@ struct WRel {
         WRelWatermark watermark;    /* WR_WATERMARK */
         WRelSink sink;              /* the sink kinds (wrel_is_sink) */
         WRelNormalize normalize;    /* WR_CHANGELOG_NORMALIZE */
+        WRelExchange exchange;      /* WR_EXCHANGE */
     } payload;
 };
 
@@ -541,6 +552,8 @@ static inline const WRelWatermark *wrel_watermark(const WRel *r) { return &wrel_
 static inline WRelWatermark *wrel_watermark_mut(WRel *r) { return &wrel_cast_mut(r, WR_WATERMARK)->payload.watermark; }
 static inline const WRelNormalize *wrel_normalize(const WRel *r) { return &wrel_cast(r, WR_CHANGELOG_NORMALIZE)->payload.normalize; }
 static inline WRelNormalize *wrel_normalize_mut(WRel *r) { return &wrel_cast_mut(r, WR_CHANGELOG_NORMALIZE)->payload.normalize; }
+static inline const WRelExchange *wrel_exchange(const WRel *r) { return &wrel_cast(r, WR_EXCHANGE)->payload.exchange; }
+static inline WRelExchange *wrel_exchange_mut(WRel *r) { return &wrel_cast_mut(r, WR_EXCHANGE)->payload.exchange; }
 static inline const WRelSink *wrel_sink(const WRel *r)
 {
     assert(r && wrel_is_sink(r->kind));

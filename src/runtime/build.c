@@ -1171,7 +1171,7 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         wop_connect(ins[i], op, i);
         /* insight: an input behind a hash exchange is keyed by the exchange's keys */
         const WRel *x = r->inputs[i];
-        if (x->kind == WR_EXCHANGE && !x->exchange_single && !x->exchange_collect && x->nkeys > 0)
+        if (x->kind == WR_EXCHANGE && !wrel_exchange(x)->single && !wrel_exchange(x)->collect && x->nkeys > 0)
             wop_insight_keys(op, i, x->nkeys, x->keys);
     }
     return op;

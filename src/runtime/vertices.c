@@ -165,7 +165,7 @@ static void producers(Builder *b, const WRel *r, WShip ship, WGraphEdge **out, i
         return;
     }
     if (r->kind == WR_EXCHANGE) {
-        WShip s = r->exchange_single || r->nkeys == 0 ? WSHIP_GLOBAL : WSHIP_HASH;
+        WShip s = wrel_exchange(r)->single || r->nkeys == 0 ? WSHIP_GLOBAL : WSHIP_HASH;
         producers(b, r->inputs[0], s, out, n);
         return;
     }
