@@ -931,7 +931,8 @@ static void dg_sort(const DgNode *dn, WStrBuf *out)
     const WRel *r = dn->r;
     const char *const *inn = dn->inn;
     /* BatchPhysicalSort / BatchPhysicalSortLimit / BatchPhysicalLimit */
-    bool limited = r->sort_fetch >= 0 || r->sort_offset >= 0;
+    const WRelSort *so = wrel_sort(r);
+    bool limited = so->fetch >= 0 || so->offset >= 0;
     wsb_putc(out, '(');
     if (r->nsort) {
         wsb_puts(out, "orderBy=[");
@@ -940,10 +941,10 @@ static void dg_sort(const DgNode *dn, WStrBuf *out)
     }
     if (limited || !r->nsort) {
         wsb_printf(out, "%soffset=[%lld], fetch=[", r->nsort ? ", " : "",
-                   (long long)(r->sort_offset > 0 ? r->sort_offset : 0));
-        if (r->sort_fetch < 0) wsb_puts(out, "unlimited");
-        else wsb_printf(out, "%lld", (long long)r->sort_fetch);
-        wsb_printf(out, "], global=[%s]", r->sort_local ? "false" : "true");
+                   (long long)(so->offset > 0 ? so->offset : 0));
+        if (so->fetch < 0) wsb_puts(out, "unlimited");
+        else wsb_printf(out, "%lld", (long long)so->fetch);
+        wsb_printf(out, "], global=[%s]", so->local ? "false" : "true");
     }
     wsb_putc(out, ')');
 }
@@ -1101,11 +1102,11 @@ static const char *exec_type_over_agg(const WRel *r)
 {
     return wrel_over(r)->batch ? "batch-exec-over-aggregate_1" : "stream-exec-over-aggregate_1";
 }
-static const char *name_sort(const WRel *r) { return !r->nsort ? "Limit" : (r->sort_fetch >= 0 || r->sort_offset >= 0) ? "SortLimit" : "Sort"; }
+static bool sort_limited(const WRel *r) { return wrel_sort(r)->fetch >= 0 || wrel_sort(r)->offset >= 0; }
+static const char *name_sort(const WRel *r) { return !r->nsort ? "Limit" : sort_limited(r) ? "SortLimit" : "Sort"; }
 static const char *exec_type_sort(const WRel *r)
 {
-    return !r->nsort ? "batch-exec-limit_1" : (r->sort_fetch >= 0 || r->sort_offset >= 0)
-                                                              ? "batch-exec-sort-limit_1" : "batch-exec-sort_1";
+    return !r->nsort ? "batch-exec-limit_1" : sort_limited(r) ? "batch-exec-sort-limit_1" : "batch-exec-sort_1";
 }
 
 /* The digest operations of each node kind: Flink's node name, its compiled-plan type and its

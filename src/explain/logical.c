@@ -445,8 +445,9 @@ static bool ast_sort(AstNode *a)
                                          : (r->sort_nulls_first[k] ? "-nulls-first" : "");
         wsb_printf(out, "%sdir%d=[%s%s]", first ? "" : ", ", k, r->sort_desc[k] ? "DESC" : "ASC", nd);
     }
-    if (r->sort_offset >= 0) { wsb_printf(out, "%soffset=[%lld]", first ? "" : ", ", (long long)r->sort_offset); first = false; }
-    if (r->sort_fetch >= 0) wsb_printf(out, "%sfetch=[%lld]", first ? "" : ", ", (long long)r->sort_fetch);
+    const WRelSort *so = wrel_sort(r);
+    if (so->offset >= 0) { wsb_printf(out, "%soffset=[%lld]", first ? "" : ", ", (long long)so->offset); first = false; }
+    if (so->fetch >= 0) wsb_printf(out, "%sfetch=[%lld]", first ? "" : ", ", (long long)so->fetch);
     wsb_puts(out, ")\n");
     return true;
 }

@@ -585,7 +585,6 @@ static WRel *rdn_rank(Rd *r, RdNode *n)
     const char *type = r->cur_type;
     WRel *x = rd_new_rel(r, strcmp(type, "stream-exec-rank_1") ? WR_SORT_LIMIT : WR_RANK, 1);
     WRelRank *xr = wrel_rank_mut(x);
-    x->sort_offset = x->sort_fetch = -1;
     const char *rt = json_string_value(json_object_get(j, "rankType"));
     xr->func = rt && !strcmp(rt, "RANK") ? WRANK_RANK : rt && !strcmp(rt, "DENSE_RANK") ? WRANK_DENSE_RANK : WRANK_ROW_NUMBER;
     x->nkeys = rd_ints(r, json_object_get(json_object_get(j, "partition"), "fields"), &x->keys);
@@ -609,7 +608,6 @@ static WRel *rdn_temporal_sort(Rd *r, RdNode *n)
     json_t *j = n->j;
     WRel *in = n->in;
     WRel *x = rd_new_rel(r, WR_TEMPORAL_SORT, 1);
-    x->sort_offset = x->sort_fetch = -1;
     if (!rd_sort_fields(r, j, x, in)) return NULL;
     if (!x->nsort || x->sort_desc[0] || in->out.types[x->sort_cols[0]]->time_attr == WTA_NONE) {
         werr_set(r->p->err, WEXC_TABLE, "Sort: Primary sort order of a streaming table must be ascending on time.\n"

@@ -536,7 +536,6 @@ WRel *rd_window_rank(Rd *r, json_t *j, WRel *in, const WSchema *out, bool dedup)
     if (!attached_cols(r, w, in->out.n, &xw->start_col, &xw->end_col)) return NULL;
     xw->time_col = xw->end_col;
     xw->dedup = dedup;
-    x->sort_offset = x->sort_fetch = -1;
     if (dedup) {
         x->nkeys = rd_ints(r, json_object_get(j, "partitionKeys"), &x->keys);
         json_t *ok = json_object_get(j, "orderKey");

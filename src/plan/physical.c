@@ -297,7 +297,7 @@ static WRel *derive_sort(WPlanCtx *p, WRel *r, WRel *in, int64_t ttl)
     /* batch: the final rows, sorted, once the input ended */
     r->input_retracts = in->changelog != WCM_INSERT;
     r->changelog = WCM_INSERT;
-    if (!r->sort_local) r->inputs[0] = wphys_exchange(p, in, 0, NULL);
+    if (!wrel_sort(r)->local) r->inputs[0] = wphys_exchange(p, in, 0, NULL);
     return r;
 }
 

@@ -309,6 +309,15 @@ typedef struct WRelExchange {       /* WR_EXCHANGE (physical.c and the rules tha
                                        detail: EXPLAIN does not show it, as Flink's plan does not) */
 } WRelExchange;
 
+typedef struct WRelSort {           /* WR_SORT (bind_sort.c's LogicalSort; in batch mode the physical
+                                       Sort / SortLimit / Limit, sort_rules.c; the batch OverAggregate's
+                                       input, over_rules.c); its order in WRel's sort_*. The
+                                       streaming rules turn it into a SortLimit (a rank kind) or a
+                                       TemporalSort (no payload), clearing the payload */
+    int64_t offset, fetch;          /* OFFSET and FETCH as written, -1 when absent */
+    bool local;                     /* batch, with a limit: the local (global=[false]) half */
+} WRelSort;
+
 typedef struct WRelOver {          /* WR_OVER_AGG (in WRelAgg, wrel_over(r)): the OverAggregate's
                                        windows; partition in WRel's keys, the streaming one's order
                                        column in its time_col, the batch one's order in its sort_* */
@@ -389,6 +398,8 @@ struct WRel {
        grouping keys in keys/nkeys */
     /* the join kinds' fields: the WRelJoin payload, wrel_join(r); their left keys in keys/nkeys */
     /* WR_DEDUP / WR_RANK / WR_OVER_RANK: partition keys in keys/nkeys */
+    /* the order, common to several families: Sort, TemporalSort, the rank kinds, Match and the
+       batch OverAggregate */
     int nsort;
     int *sort_cols;
     bool *sort_desc;
@@ -425,10 +436,8 @@ struct WRel {
                                        LogicalUnion leaves to the planner */
     bool reused;                    /* sub-plan reuse (reuse.c) made this node the one copy of equal
                                        sub-plans: it has several consumers */
-    /* ORDER BY / LIMIT (WR_SORT, WR_SORT_LIMIT, WR_TEMPORAL_SORT; sort keys in nsort/sort_cols/
-       sort_desc/sort_nulls_first): OFFSET and FETCH as written, -1 when absent */
-    int64_t sort_offset, sort_fetch;
-    bool sort_local;                /* batch WR_SORT with a limit: the local (global=[false]) half */
+    /* the Sort's OFFSET, FETCH and local flag: the WRelSort payload, wrel_sort(r); its order in
+       sort_* */
     /* the set operation a subtree was rewritten from (bind_setops.c), for the AST section:
        setop_kind (WSO_NONE = none), its two bound inputs in setop_inputs */
     WSetOpOrigin setop_kind;
@@ -442,14 +451,14 @@ struct WRel {
     /* The payload of the kinds whose fields are split out of WRel (issue 15): only through the
        checked accessors below (wrel_minibatch(r), wrel_expand(r), wrel_match(r), wrel_correlate(r),
        wrel_window(r), wrel_join(r), wrel_interval(r), wrel_rank(r), wrel_agg(r), wrel_over(r),
-       wrel_scan(r), wrel_values(r), wrel_watermark(r), wrel_sink(r), wrel_normalize(r), wrel_exchange(r)
-       and their _mut forms), which assert the kind. A rewrite that turns a node of another kind into a windowed one clears the
+       wrel_scan(r), wrel_values(r), wrel_watermark(r), wrel_sink(r), wrel_normalize(r), wrel_exchange(r),
+       wrel_sort(r) and their _mut forms), which assert the kind. A rewrite that turns a node of another kind into a windowed one clears the
        window first (window_rank_rule: the rank payload's window, keeping the rank's fields;
        window_join_rule: the join payload's window, keeping the join's fields); one that copies a
        windowed node into another windowed kind (the two-phase window aggregate) keeps its window
        (and its aggregate payload), and one that turns a Join into another join kind
-       (join_rules.c) keeps the join payload. A Sort made a SortLimit (sort_rules.c) starts from a
-       cleared payload; an OverRank made an OverAggregate (over_rules.c) clears its rank payload,
+       (join_rules.c) keeps the join payload. A Sort made a SortLimit or a TemporalSort (sort_rules.c)
+       starts from a cleared payload (a TemporalSort has none: its order is the common sort_*); an OverRank made an OverAggregate (over_rules.c) clears its rank payload,
        which leaves an empty aggregate payload. No rewrite turns a node into or out of the scan,
        values, watermark, sink, ChangelogNormalize or Exchange kinds. */
     union {
@@ -469,6 +478,7 @@ struct WRel {
         WRelSink sink;              /* the sink kinds (wrel_is_sink) */
         WRelNormalize normalize;    /* WR_CHANGELOG_NORMALIZE */
         WRelExchange exchange;      /* WR_EXCHANGE */
+        WRelSort sort;              /* WR_SORT */
     } payload;
 };
 
@@ -554,6 +564,8 @@ static inline const WRelNormalize *wrel_normalize(const WRel *r) { return &wrel_
 static inline WRelNormalize *wrel_normalize_mut(WRel *r) { return &wrel_cast_mut(r, WR_CHANGELOG_NORMALIZE)->payload.normalize; }
 static inline const WRelExchange *wrel_exchange(const WRel *r) { return &wrel_cast(r, WR_EXCHANGE)->payload.exchange; }
 static inline WRelExchange *wrel_exchange_mut(WRel *r) { return &wrel_cast_mut(r, WR_EXCHANGE)->payload.exchange; }
+static inline const WRelSort *wrel_sort(const WRel *r) { return &wrel_cast(r, WR_SORT)->payload.sort; }
+static inline WRelSort *wrel_sort_mut(WRel *r) { return &wrel_cast_mut(r, WR_SORT)->payload.sort; }
 static inline const WRelSink *wrel_sink(const WRel *r)
 {
     assert(r && wrel_is_sink(r->kind));

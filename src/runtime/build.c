@@ -871,7 +871,7 @@ static WOperator *bd_sort(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *
         ks[i] = (WSortKeySpec){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
     if (r->kind == WR_SORT) {
         WSortOpSpec sp = {.ncols = r->out.n, .types = r->out.types, .names = r->out.names,
-                          .nkeys = r->nsort, .keys = ks, .offset = r->sort_offset, .fetch = r->sort_fetch};
+                          .nkeys = r->nsort, .keys = ks, .offset = wrel_sort(r)->offset, .fetch = wrel_sort(r)->fetch};
         return wop_sort_new(&L->ctx, &sp);
     }
         bool rowtime = r->nsort && in->out.types[r->sort_cols[0]]->time_attr == WTA_ROWTIME;

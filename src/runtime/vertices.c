@@ -245,7 +245,8 @@ static const char *name_window_rank(const WRel *r)
 static const char *name_sort_limit(const WRel *r) { return r->nsort ? "SortLimit" : "Limit"; }
 static const char *name_sort(const WRel *r)
 {
-    return !r->nsort ? "Limit" : (r->sort_fetch >= 0 || r->sort_offset >= 0) ? "SortLimit" : "Sort";
+    const WRelSort *so = wrel_sort(r);
+    return !r->nsort ? "Limit" : (so->fetch >= 0 || so->offset >= 0) ? "SortLimit" : "Sort";
 }
 static const char *name_window_agg(const WRel *r)
 {
