@@ -643,17 +643,17 @@ static void dg_calc(const DgNode *dn, WStrBuf *out)
     ExDialect d = dn->d;
     const char *const *inn = dn->inn;
     wsb_puts(out, "(select=[");
-    for (int i = 0; i < r->nexprs; i++) {
-        const WExpr *e = r->exprs[i];
+    for (int i = 0; i < wrel_calc(r)->nexprs; i++) {
+        const WExpr *e = wrel_calc(r)->exprs[i];
         if (i) wsb_puts(out, ", ");
         ex_rex(out, e, inn, d);
         const char *on = ex_out_names(x, r)[i];
         if (!(e->kind == WX_COLUMN && !strcmp(inn[e->col], on))) wsb_printf(out, " AS %s", on);
     }
     wsb_putc(out, ']');
-    if (r->cond) {
+    if (wrel_calc(r)->cond) {
         wsb_puts(out, ", where=[");
-        ex_rex(out, r->cond, inn, d);
+        ex_rex(out, wrel_calc(r)->cond, inn, d);
         wsb_putc(out, ']');
     }
     wsb_putc(out, ')');

@@ -79,8 +79,8 @@ static double selectivity(const WExpr *e)
 static int computations(const WRel *r)
 {
     int n = 0;
-    for (int i = 0; i < r->nexprs; i++) {
-        const WExpr *e = r->exprs[i];
+    for (int i = 0; i < wrel_calc(r)->nexprs; i++) {
+        const WExpr *e = wrel_calc(r)->exprs[i];
         if (e->kind != WX_COLUMN && e->kind != WX_LITERAL && e->kind != WX_CAST) n++;
     }
     return n;
@@ -155,7 +155,7 @@ static void cost_values(const ExCtx *x, const WRel *r, int n, const Cost *in, Co
 
 static void cost_calc(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self)
 {
-    c->rowcount = in->rowcount * selectivity(r->cond);
+    c->rowcount = in->rowcount * selectivity(wrel_calc(r)->cond);
     self->rows = c->rowcount;
     self->cpu = c->rowcount * computations(r);
 }
@@ -473,7 +473,7 @@ static const char *ttl_text(WArena *a, int64_t ms)
 
 static const WRel *below_exchanges(const WRel *r)
 {
-    while (r->kind == WR_EXCHANGE || (r->kind == WR_CALC && !r->cond)) r = r->inputs[0];
+    while (r->kind == WR_EXCHANGE || (r->kind == WR_CALC && !wrel_calc(r)->cond)) r = r->inputs[0];
     return r;
 }
 

@@ -332,17 +332,18 @@ static WRel *rdn_calc(Rd *r, RdNode *n)
     WSchema *out = &n->out;
     WRel *x = rd_new_rel(r, WR_CALC, 1);
     json_t *proj = json_object_get(j, "projection");
-    x->nexprs = (int)json_array_size(proj);
-    x->exprs = WA_ARRAY(r->a, WExpr *, x->nexprs ? x->nexprs : 1);
-    for (int i = 0; i < x->nexprs; i++) {
-        x->exprs[i] = rd_rex(r, json_array_get(proj, (size_t)i), &in->out);
-        if (!x->exprs[i]) return NULL;
-        if (i < out->n) x->exprs[i]->name = out->names[i];
+    WRelCalc *xc = wrel_calc_mut(x);
+    xc->nexprs = (int)json_array_size(proj);
+    xc->exprs = WA_ARRAY(r->a, WExpr *, xc->nexprs ? xc->nexprs : 1);
+    for (int i = 0; i < xc->nexprs; i++) {
+        xc->exprs[i] = rd_rex(r, json_array_get(proj, (size_t)i), &in->out);
+        if (!xc->exprs[i]) return NULL;
+        if (i < out->n) xc->exprs[i]->name = out->names[i];
     }
     json_t *c = json_object_get(j, "condition");
     if (c && !json_is_null(c)) {
-        x->cond = rd_rex(r, c, &in->out);
-        if (!x->cond) return NULL;
+        xc->cond = rd_rex(r, c, &in->out);
+        if (!xc->cond) return NULL;
     }
     return x;
 }

@@ -44,9 +44,7 @@ WRel *rd_correlate(Rd *r, json_t *j, WRel *in, const WSchema *out)
     WExpr *coll = rd_rex(r, json_array_get(ops, 0), &in->out);
     r->correl = NULL;
     if (!coll) return NULL;
-    x->nexprs = 1;
-    x->exprs = WA_ARRAY(r->a, WExpr *, 1);
-    x->exprs[0] = coll;
+    wrel_correlate_mut(x)->collection = coll;
     const char **phys, **sql;
     const WType **types;
     int nf = wunnest_columns(r->p, coll->type, ord, false, &phys, &sql, &types);
@@ -64,7 +62,7 @@ WRel *rd_correlate(Rd *r, json_t *j, WRel *in, const WSchema *out)
     if (cond && !json_is_null(cond)) {
         /* over the function's columns only */
         WSchema fs = {nf, out->names + wrel_correlate(x)->nleft_out, out->types + wrel_correlate(x)->nleft_out};
-        if (!(x->cond = rd_rex(r, cond, &fs))) return NULL;
+        if (!(wrel_correlate_mut(x)->cond = rd_rex(r, cond, &fs))) return NULL;
     }
     return x;
 }

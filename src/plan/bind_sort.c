@@ -33,8 +33,8 @@ static WRel *calc_over(WPlanCtx *p, WRel *in, int n, WExpr **ex, const char **na
 {
     WRel *c = wrel_new(p, WR_CALC, 1);
     c->inputs[0] = in;
-    c->nexprs = n;
-    c->exprs = ex;
+    wrel_calc_mut(c)->nexprs = n;
+    wrel_calc_mut(c)->exprs = ex;
     c->out.n = n;
     c->out.names = names;
     c->out.types = WA_ARRAY(p->arena, const WType *, n ? n : 1);

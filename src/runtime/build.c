@@ -600,7 +600,7 @@ static WOperator *bd_scan(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *
 
 static WOperator *bd_calc(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
-    return wop_calc_new(&L->ctx, r->inputs[0]->out.n, r->inputs[0]->out.types, r->nexprs, r->exprs, r->cond,
+    return wop_calc_new(&L->ctx, r->inputs[0]->out.n, r->inputs[0]->out.types, wrel_calc(r)->nexprs, wrel_calc(r)->exprs, wrel_calc(r)->cond,
                         r->out.types, r->out.names);
 }
 
@@ -608,8 +608,8 @@ static WOperator *bd_correlate(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, b
 {
     WCorrelateSpec sp = {
         .in_ncols = r->inputs[0]->out.n, .in_types = r->inputs[0]->out.types, .nleft = wrel_correlate(r)->nleft_out,
-        .collection = r->exprs[0], .ordinality = wrel_correlate(r)->ordinality, .left_join = wrel_correlate(r)->join_type == AJ_LEFT,
-        .cond = r->cond, .ncols = r->out.n, .types = r->out.types, .names = r->out.names};
+        .collection = wrel_correlate(r)->collection, .ordinality = wrel_correlate(r)->ordinality, .left_join = wrel_correlate(r)->join_type == AJ_LEFT,
+        .cond = wrel_correlate(r)->cond, .ncols = r->out.n, .types = r->out.types, .names = r->out.names};
     return wop_correlate_new(&L->ctx, &sp);
 }
 
@@ -1249,8 +1249,8 @@ static void mark_reads(WPlanCtx *p, ReadMarks *m, WRel *r)
         if (r->kind == WR_CALC) {
             int n = in->out.n;
             uint8_t *u = wa_zalloc(p->arena, (size_t)(n ? n : 1));
-            for (int k = 0; k < r->nexprs; k++) mark_expr(r->exprs[k], u, n);
-            mark_expr(r->cond, u, n);
+            for (int k = 0; k < wrel_calc(r)->nexprs; k++) mark_expr(wrel_calc(r)->exprs[k], u, n);
+            mark_expr(wrel_calc(r)->cond, u, n);
             reads_into(p, in, u);
         } else if (!reads_pass_through(r)) {
             reads_into(p, in, NULL);   /* any other consumer reads every column */
