@@ -703,11 +703,12 @@ static bool cp_calc(const CpNode *cn, json_t *j)
 {
     const ExCtx *x = cn->x;
     const WRel *r = cn->r;
+    const WRelCalc *rc = wrel_calc(r);
     const int *cm = cn->cm;
     json_t *proj = json_array();
-    for (int i = 0; i < wrel_calc(r)->nexprs; i++) json_array_append_new(proj, ex_rex_json(x->p, wrel_calc(r)->exprs[i], cm));
+    for (int i = 0; i < rc->nexprs; i++) json_array_append_new(proj, ex_rex_json(x->p, rc->exprs[i], cm));
     json_object_set_new(j, "projection", proj);
-    json_object_set_new(j, "condition", wrel_calc(r)->cond ? ex_rex_json(x->p, wrel_calc(r)->cond, cm) : json_null());
+    json_object_set_new(j, "condition", rc->cond ? ex_rex_json(x->p, rc->cond, cm) : json_null());
     return false;
 }
 

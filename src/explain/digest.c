@@ -640,20 +640,21 @@ static void dg_calc(const DgNode *dn, WStrBuf *out)
 {
     const ExCtx *x = dn->x;
     const WRel *r = dn->r;
+    const WRelCalc *rc = wrel_calc(r);
     ExDialect d = dn->d;
     const char *const *inn = dn->inn;
     wsb_puts(out, "(select=[");
-    for (int i = 0; i < wrel_calc(r)->nexprs; i++) {
-        const WExpr *e = wrel_calc(r)->exprs[i];
+    for (int i = 0; i < rc->nexprs; i++) {
+        const WExpr *e = rc->exprs[i];
         if (i) wsb_puts(out, ", ");
         ex_rex(out, e, inn, d);
         const char *on = ex_out_names(x, r)[i];
         if (!(e->kind == WX_COLUMN && !strcmp(inn[e->col], on))) wsb_printf(out, " AS %s", on);
     }
     wsb_putc(out, ']');
-    if (wrel_calc(r)->cond) {
+    if (rc->cond) {
         wsb_puts(out, ", where=[");
-        ex_rex(out, wrel_calc(r)->cond, inn, d);
+        ex_rex(out, rc->cond, inn, d);
         wsb_putc(out, ']');
     }
     wsb_putc(out, ')');

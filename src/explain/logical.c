@@ -22,10 +22,11 @@ static void prefix(WStrBuf *out, const bool *last, int depth)
 
 static bool identity_exprs(const WRel *r)
 {
+    const WRelCalc *rc = wrel_calc(r);
     const WRel *in = r->inputs[0];
-    if (wrel_calc(r)->nexprs != in->out.n) return false;
-    for (int i = 0; i < wrel_calc(r)->nexprs; i++)
-        if (wrel_calc(r)->exprs[i]->kind != WX_COLUMN || wrel_calc(r)->exprs[i]->col != i) return false;
+    if (rc->nexprs != in->out.n) return false;
+    for (int i = 0; i < rc->nexprs; i++)
+        if (rc->exprs[i]->kind != WX_COLUMN || rc->exprs[i]->col != i) return false;
     return true;
 }
 
@@ -115,15 +116,16 @@ static void cols_used(const WExpr *e, bool *used, int n)
    standalone UNNEST is the Uncollect part alone. */
 static void correlate_node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth, const char *path)
 {
+    const WRelCorrelate *rc = wrel_correlate(r);
     const WRel *in = r->inputs[0];
-    bool alone = wrel_correlate(r)->cor_id < 0;
+    bool alone = rc->cor_id < 0;
     int d = depth;
     if (!alone && depth < 250) {
         prefix(out, last, depth);
-        wsb_printf(out, "LogicalCorrelate(correlation=[$cor%d], joinType=[%s], requiredColumns=[{", wrel_correlate(r)->cor_id,
-                   wrel_correlate(r)->join_type == AJ_LEFT ? "left" : "inner");
+        wsb_printf(out, "LogicalCorrelate(correlation=[$cor%d], joinType=[%s], requiredColumns=[{", rc->cor_id,
+                   rc->join_type == AJ_LEFT ? "left" : "inner");
         bool *used = WA_ARRAY(p->arena, bool, in->out.n ? in->out.n : 1);
-        cols_used(wrel_correlate(r)->collection, used, in->out.n);
+        cols_used(rc->collection, used, in->out.n);
         bool first = true;
         for (int i = 0; i < in->out.n; i++)
             if (used[i]) { wsb_printf(out, "%s%d", first ? "" : ", ", i); first = false; }
@@ -133,7 +135,7 @@ static void correlate_node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last,
         d = depth + 1;
         last[d] = true;
     }
-    int nl = wrel_correlate(r)->nleft_out;
+    int nl = rc->nleft_out;
     int nf = r->out.n - nl;
     if (r->nalias) {
         prefix(out, last, d);
@@ -143,22 +145,22 @@ static void correlate_node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last,
         d++;
         last[d] = true;
     }
-    if (wrel_correlate(r)->cond) {
+    if (rc->cond) {
         prefix(out, last, d);
         wsb_puts(out, "LogicalFilter(condition=[");
-        ex_rex(out, wrel_correlate(r)->cond, NULL, EXD_AST);
+        ex_rex(out, rc->cond, NULL, EXD_AST);
         wsb_puts(out, "])\n");
         d++;
         last[d] = true;
     }
     prefix(out, last, d);
-    wsb_puts(out, wrel_correlate(r)->ordinality ? "Uncollect(withOrdinality=[true])\n" : "Uncollect\n");
+    wsb_puts(out, rc->ordinality ? "Uncollect(withOrdinality=[true])\n" : "Uncollect\n");
     d++;
     last[d] = true;
     prefix(out, last, d);
-    const WExpr *e = wrel_correlate(r)->collection;
+    const WExpr *e = rc->collection;
     const char **cn = WA_ARRAY(p->arena, const char *, in->out.n ? in->out.n : 1);
-    for (int i = 0; i < in->out.n; i++) cn[i] = wa_sprintf(p->arena, "$cor%d.%s", wrel_correlate(r)->cor_id, in->out.names[i]);
+    for (int i = 0; i < in->out.n; i++) cn[i] = wa_sprintf(p->arena, "$cor%d.%s", rc->cor_id, in->out.names[i]);
     wsb_printf(out, "LogicalProject(%s=[", e->kind == WX_COLUMN ? in->out.names[e->col] : "EXPR$0");
     ex_rex(out, e, cn, EXD_REL);
     wsb_puts(out, "])\n");

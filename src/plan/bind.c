@@ -116,10 +116,11 @@ static bool is_bare_null(const AstExpr *e) { return e && e->kind == AE_LITERAL &
 WRel *bind_make_calc(WPlanCtx *p, WRel *in, int n, WExpr **exprs, const char **names, WExpr *cond)
 {
     WRel *c = wrel_new(p, WR_CALC, 1);
+    WRelCalc *cc = wrel_calc_mut(c);
     c->inputs[0] = in;
-    wrel_calc_mut(c)->nexprs = n;
-    wrel_calc_mut(c)->exprs = exprs;
-    wrel_calc_mut(c)->cond = cond;
+    cc->nexprs = n;
+    cc->exprs = exprs;
+    cc->cond = cond;
     bind_schema_alloc(p, &c->out, n);
     for (int i = 0; i < n; i++) {
         c->out.names[i] = names[i];

@@ -30,12 +30,13 @@ static int join_side_refs(const WExpr *e, int split)
 static WRel *filter_rel(WPlanCtx *p, WRel *in, WExpr *cond)
 {
     WRel *c = wrel_new(p, WR_CALC, 1);
+    WRelCalc *cc = wrel_calc_mut(c);
     c->inputs[0] = in;
-    wrel_calc_mut(c)->nexprs = in->out.n;
-    wrel_calc_mut(c)->exprs = WA_ARRAY(p->arena, WExpr *, in->out.n ? in->out.n : 1);
+    cc->nexprs = in->out.n;
+    cc->exprs = WA_ARRAY(p->arena, WExpr *, in->out.n ? in->out.n : 1);
     c->out = in->out;
-    for (int i = 0; i < in->out.n; i++) wrel_calc_mut(c)->exprs[i] = wexpr_column(p->arena, i, in->out.types[i], in->out.names[i]);
-    wrel_calc_mut(c)->cond = cond;
+    for (int i = 0; i < in->out.n; i++) cc->exprs[i] = wexpr_column(p->arena, i, in->out.types[i], in->out.names[i]);
+    cc->cond = cond;
     c->changelog = in->changelog;
     return c;
 }
@@ -159,19 +160,20 @@ static WRel *extend(WPlanCtx *p, WRel *side, WExpr **extra, int nextra)
 {
     int n = side->out.n;
     WRel *c = wrel_new(p, WR_CALC, 1);
+    WRelCalc *cc = wrel_calc_mut(c);
     c->inputs[0] = side;
-    wrel_calc_mut(c)->nexprs = n + nextra;
-    wrel_calc_mut(c)->exprs = WA_ARRAY(p->arena, WExpr *, n + nextra);
+    cc->nexprs = n + nextra;
+    cc->exprs = WA_ARRAY(p->arena, WExpr *, n + nextra);
     c->out.n = n + nextra;
     c->out.names = WA_ARRAY(p->arena, const char *, n + nextra);
     c->out.types = WA_ARRAY(p->arena, const WType *, n + nextra);
     for (int i = 0; i < n; i++) {
-        wrel_calc_mut(c)->exprs[i] = wexpr_column(p->arena, i, side->out.types[i], side->out.names[i]);
+        cc->exprs[i] = wexpr_column(p->arena, i, side->out.types[i], side->out.names[i]);
         c->out.names[i] = side->out.names[i];
         c->out.types[i] = side->out.types[i];
     }
     for (int i = 0; i < nextra; i++) {
-        wrel_calc_mut(c)->exprs[n + i] = extra[i];
+        cc->exprs[n + i] = extra[i];
         c->out.names[n + i] = wa_sprintf(p->arena, "$f%d", n + i);
         c->out.types[n + i] = extra[i]->type;
     }

@@ -86,16 +86,17 @@ WRel *wplan_pick(WPlanCtx *p, WRel *in, const bool *used)
 {
     int n = count_used(used, in->out.n);
     WRel *c = wrel_new(p, WR_CALC, 1);
+    WRelCalc *cc = wrel_calc_mut(c);
     c->inputs[0] = in;
-    wrel_calc_mut(c)->nexprs = n;
-    wrel_calc_mut(c)->exprs = WA_ARRAY(p->arena, WExpr *, n ? n : 1);
+    cc->nexprs = n;
+    cc->exprs = WA_ARRAY(p->arena, WExpr *, n ? n : 1);
     c->out.n = n;
     c->out.names = WA_ARRAY(p->arena, const char *, n ? n : 1);
     c->out.types = WA_ARRAY(p->arena, const WType *, n ? n : 1);
     int k = 0;
     for (int i = 0; i < in->out.n; i++) {
         if (!used[i]) continue;
-        wrel_calc_mut(c)->exprs[k] = wexpr_column(p->arena, i, in->out.types[i], in->out.names[i]);
+        cc->exprs[k] = wexpr_column(p->arena, i, in->out.types[i], in->out.names[i]);
         c->out.names[k] = in->out.names[i];
         c->out.types[k] = in->out.types[i];
         k++;

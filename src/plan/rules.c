@@ -25,10 +25,11 @@ bool wplan_batch_mode(const WPlanCtx *p)
 static bool is_identity_calc(const WRel *r)
 {
     if (r->kind != WR_CALC || wrel_calc(r)->cond) return false;
+    const WRelCalc *rc = wrel_calc(r);
     const WRel *in = r->inputs[0];
-    if (wrel_calc(r)->nexprs != in->out.n) return false;
-    for (int i = 0; i < wrel_calc(r)->nexprs; i++) {
-        const WExpr *e = wrel_calc(r)->exprs[i];
+    if (rc->nexprs != in->out.n) return false;
+    for (int i = 0; i < rc->nexprs; i++) {
+        const WExpr *e = rc->exprs[i];
         if (e->kind != WX_COLUMN || e->col != i) return false;
         if (strcmp(r->out.names[i], in->out.names[i]) != 0) return false;
         if (!wtype_equals(r->out.types[i], in->out.types[i], false)) return false;
@@ -178,14 +179,15 @@ static WRel *calc_into_union(WPlanCtx *p, WRel *calc)
 {
     WRel *u = calc->inputs[0];
     if (calc->kind != WR_CALC || u->kind != WR_UNION || u->reused) return calc;
+    const WRelCalc *cc = wrel_calc(calc);
     WRel *nu = wrel_new(p, WR_UNION, u->ninputs);
     nu->out = calc->out;
     nu->changelog = u->changelog;
     for (int i = 0; i < u->ninputs; i++) {
         WRel *in = u->inputs[i];
         assert(in->out.n == u->out.n);
-        WRel *c = bind_make_calc(p, in, wrel_calc(calc)->nexprs, wrel_calc(calc)->exprs, calc->out.names, wrel_calc(calc)->cond);
-        wrel_calc_mut(c)->late_calc = wrel_calc(calc)->late_calc;
+        WRel *c = bind_make_calc(p, in, cc->nexprs, cc->exprs, calc->out.names, cc->cond);
+        wrel_calc_mut(c)->late_calc = cc->late_calc;
         nu->inputs[i] = wplan_simplify_calc(p, c);
     }
     return nu;

@@ -282,12 +282,13 @@ static WRel *expand_filters(WPlanCtx *p, WRel *in, const SplitShape *s, WAggCall
     /* the filters, in order of first use: (set, old filter) -> column */
     int cap = n + naggs;
     WRel *g = wrel_new(p, WR_CALC, 1);
+    WRelCalc *gc = wrel_calc_mut(g);
     g->inputs[0] = x;
-    wrel_calc_mut(g)->exprs = WA_ARRAY(a, WExpr *, cap);
+    gc->exprs = WA_ARRAY(a, WExpr *, cap);
     g->out.names = WA_ARRAY(a, const char *, cap);
     g->out.types = WA_ARRAY(a, const WType *, cap);
     for (int c = 0; c < n; c++) {
-        wrel_calc_mut(g)->exprs[c] = wexpr_column(a, c, x->out.types[c], x->out.names[c]);
+        gc->exprs[c] = wexpr_column(a, c, x->out.types[c], x->out.names[c]);
         g->out.names[c] = x->out.names[c];
         g->out.types[c] = x->out.types[c];
     }
@@ -314,7 +315,7 @@ static WRel *expand_filters(WPlanCtx *p, WRel *in, const SplitShape *s, WAggCall
                 and->args[1] = f;
                 e = and;
             }
-            wrel_calc_mut(g)->exprs[m] = e;
+            gc->exprs[m] = e;
             g->out.types[m] = e->type;
             g->out.names[m] = unique_name(a, g->out.names, m, wa_sprintf(a, "$g_%lld", (long long)id));
             fset[nf] = set;
@@ -323,7 +324,7 @@ static WRel *expand_filters(WPlanCtx *p, WRel *in, const SplitShape *s, WAggCall
         }
         calls[i].filter_col = found;
     }
-    wrel_calc_mut(g)->nexprs = m;
+    gc->nexprs = m;
     g->out.n = m;
     g->changelog = x->changelog;
     return g;
@@ -341,14 +342,15 @@ static WRel *hash_calc(WPlanCtx *p, WRel *in, const int *hf, int nh, int *hash_c
     if (!nh) return in;
     int64_t buckets = opt_long(p, "table.optimizer.distinct-agg.split.bucket-num", 1024);
     WRel *calc = wrel_new(p, WR_CALC, 1);
+    WRelCalc *cc = wrel_calc_mut(calc);
     calc->inputs[0] = in;
-    wrel_calc_mut(calc)->nexprs = n + nh;
-    wrel_calc_mut(calc)->exprs = WA_ARRAY(a, WExpr *, n + nh);
+    cc->nexprs = n + nh;
+    cc->exprs = WA_ARRAY(a, WExpr *, n + nh);
     calc->out.n = n + nh;
     calc->out.names = WA_ARRAY(a, const char *, n + nh);
     calc->out.types = WA_ARRAY(a, const WType *, n + nh);
     for (int i = 0; i < n; i++) {
-        wrel_calc_mut(calc)->exprs[i] = wexpr_column(a, i, in->out.types[i], in->out.names[i]);
+        cc->exprs[i] = wexpr_column(a, i, in->out.types[i], in->out.names[i]);
         calc->out.names[i] = in->out.names[i];
         calc->out.types[i] = in->out.types[i];
     }
@@ -356,7 +358,7 @@ static WRel *hash_calc(WPlanCtx *p, WRel *in, const int *hf, int nh, int *hash_c
         WExpr *col = wexpr_column(a, hf[j], in->out.types[hf[j]], in->out.names[hf[j]]);
         WExpr *hb = hash_bucket(p, col, buckets);
         if (!hb) return NULL;
-        wrel_calc_mut(calc)->exprs[n + j] = hb;
+        cc->exprs[n + j] = hb;
         calc->out.names[n + j] = calcite_name(a, calc->out.names, n + j, n + j);
         calc->out.types[n + j] = hb->type;
         hash_col[hf[j]] = n + j;

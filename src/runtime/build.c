@@ -606,10 +606,11 @@ static WOperator *bd_calc(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *
 
 static WOperator *bd_correlate(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
+    const WRelCorrelate *rc = wrel_correlate(r);
     WCorrelateSpec sp = {
-        .in_ncols = r->inputs[0]->out.n, .in_types = r->inputs[0]->out.types, .nleft = wrel_correlate(r)->nleft_out,
-        .collection = wrel_correlate(r)->collection, .ordinality = wrel_correlate(r)->ordinality, .left_join = wrel_correlate(r)->join_type == AJ_LEFT,
-        .cond = wrel_correlate(r)->cond, .ncols = r->out.n, .types = r->out.types, .names = r->out.names};
+        .in_ncols = r->inputs[0]->out.n, .in_types = r->inputs[0]->out.types, .nleft = rc->nleft_out,
+        .collection = rc->collection, .ordinality = rc->ordinality, .left_join = rc->join_type == AJ_LEFT,
+        .cond = rc->cond, .ncols = r->out.n, .types = r->out.types, .names = r->out.names};
     return wop_correlate_new(&L->ctx, &sp);
 }
 

@@ -124,11 +124,12 @@ static void add_input(WStreamOp *o, int from, WShip ship)
 bool wjobgraph_folds_calc(const WRel *r)
 {
     if (r->kind != WR_CALC || wrel_calc(r)->cond || r->ninputs != 1) return false;
+    const WRelCalc *rc = wrel_calc(r);
     const WRel *in = r->inputs[0];
-    if (wrel_calc(r)->nexprs == 0 || wrel_calc(r)->nexprs != in->out.n) return false;
+    if (rc->nexprs == 0 || rc->nexprs != in->out.n) return false;
     bool renames_ok = in->kind == WR_GROUP_AGG || in->kind == WR_GLOBAL_GROUP_AGG || in->kind == WR_RANK;
-    for (int i = 0; i < wrel_calc(r)->nexprs; i++) {
-        const WExpr *e = wrel_calc(r)->exprs[i];
+    for (int i = 0; i < rc->nexprs; i++) {
+        const WExpr *e = rc->exprs[i];
         if (e->kind != WX_COLUMN || e->col != i || !wtype_equals(e->type, r->out.types[i], false) ||
             !wtype_equals(in->out.types[i], r->out.types[i], false))
             return false;
