@@ -96,7 +96,7 @@ static json_t *input_property(const WRel *owner)
     json_t *p = json_object();
     json_t *d = json_object();
     if (owner->kind == WR_EXCHANGE) {
-        if (owner->exchange_single || owner->nkeys == 0) {
+        if (wrel_exchange(owner)->single || owner->nkeys == 0) {
             json_object_set_new(d, "type", json_string("SINGLETON"));
         } else {
             json_object_set_new(d, "type", json_string("HASH"));
@@ -703,11 +703,12 @@ static bool cp_calc(const CpNode *cn, json_t *j)
 {
     const ExCtx *x = cn->x;
     const WRel *r = cn->r;
+    const WRelCalc *rc = wrel_calc(r);
     const int *cm = cn->cm;
     json_t *proj = json_array();
-    for (int i = 0; i < r->nexprs; i++) json_array_append_new(proj, ex_rex_json(x->p, r->exprs[i], cm));
+    for (int i = 0; i < rc->nexprs; i++) json_array_append_new(proj, ex_rex_json(x->p, rc->exprs[i], cm));
     json_object_set_new(j, "projection", proj);
-    json_object_set_new(j, "condition", r->cond ? ex_rex_json(x->p, r->cond, cm) : json_null());
+    json_object_set_new(j, "condition", rc->cond ? ex_rex_json(x->p, rc->cond, cm) : json_null());
     return false;
 }
 
@@ -902,7 +903,8 @@ static bool cp_changelog_normalize(const CpNode *cn, json_t *j)
     json_object_set_new(j, "configuration", c);
     json_object_set_new(j, "uniqueKeys", cp_ints_json(r->nkeys, r->keys));
     json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
-    if (r->normalize_filter) json_object_set_new(j, "filterCondition", ex_rex_json(x->p, r->normalize_filter, NULL));
+    const WExpr *filter = wrel_normalize(r)->filter;
+    if (filter) json_object_set_new(j, "filterCondition", ex_rex_json(x->p, filter, NULL));
     json_object_set_new(j, "state", cp_one_state(r->ttl_ms, "changelogNormalizeState"));
     return false;
 }

@@ -58,7 +58,7 @@ void ex_correlate_digest(const ExCtx *x, const WRel *r, WStrBuf *out)
     WStrBuf call;
     wsb_init(&call);
     wsb_printf(&call, "%s(", function_name(r));
-    ex_rex(&call, r->exprs[0], cor_names(x, r), EXD_REL);
+    ex_rex(&call, wrel_correlate(r)->collection, cor_names(x, r), EXD_REL);
     wsb_putc(&call, ')');
     wsb_printf(out, "(invocation=[%s], correlate=[table(%s)], select=[", call.buf, call.buf);
     wsb_free(&call);
@@ -71,9 +71,9 @@ void ex_correlate_digest(const ExCtx *x, const WRel *r, WStrBuf *out)
         wsb_printf(out, " %s", names[i]);
     }
     wsb_printf(out, ")], joinType=[%s]", wrel_correlate(r)->join_type == AJ_LEFT ? "LEFT" : "INNER");
-    if (r->cond) {
+    if (wrel_correlate(r)->cond) {
         wsb_puts(out, ", condition=[");
-        ex_rex(out, r->cond, NULL, EXD_AST);
+        ex_rex(out, wrel_correlate(r)->cond, NULL, EXD_AST);
         wsb_putc(out, ']');
     }
     wsb_putc(out, ')');
@@ -114,12 +114,13 @@ void ex_correlate_json(const ExCtx *x, const WRel *r, json_t *j)
 {
     WArena *a = x->p->arena;
     const WRel *in = r->inputs[0];
-    json_object_set_new(j, "joinType", json_string(wrel_correlate(r)->join_type == AJ_LEFT ? "LEFT" : "INNER"));
+    const WRelCorrelate *rc = wrel_correlate(r);
+    json_object_set_new(j, "joinType", json_string(rc->join_type == AJ_LEFT ? "LEFT" : "INNER"));
     const char **phys, **sql;
     const WType **types;
-    int nf = wunnest_columns(x->p, r->exprs[0]->type, wrel_correlate(r)->ordinality, false, &phys, &sql, &types);
+    int nf = wunnest_columns(x->p, rc->collection->type, rc->ordinality, false, &phys, &sql, &types);
     /* the correlation variable: the left row and the UNNEST columns as the query names them */
-    int nl = wrel_correlate(r)->nleft_out;
+    int nl = rc->nleft_out;
     int nc = nl + nf;
     const char **cn = WA_ARRAY(a, const char *, nc ? nc : 1);
     const WType **ct = WA_ARRAY(a, const WType *, nc ? nc : 1);
@@ -132,11 +133,11 @@ void ex_correlate_json(const ExCtx *x, const WRel *r, json_t *j)
     json_object_set_new(fc, "kind", json_string("CALL"));
     json_object_set_new(fc, "internalName", json_string(function_name(r)));
     json_t *ops = json_array();
-    json_array_append_new(ops, correl_refs(ex_rex_json(x->p, r->exprs[0], NULL), ln,
-                                           wa_sprintf(a, "$cor%d", wrel_correlate(r)->cor_id < 0 ? 0 : wrel_correlate(r)->cor_id), cor_type));
+    json_array_append_new(ops, correl_refs(ex_rex_json(x->p, rc->collection, NULL), ln,
+                                           wa_sprintf(a, "$cor%d", rc->cor_id < 0 ? 0 : rc->cor_id), cor_type));
     json_object_set_new(fc, "operands", ops);
     json_object_set_new(fc, "type", ex_type_json(wtype_row(a, nf, phys, types, true)));
     json_decref(cor_type);
     json_object_set_new(j, "functionCall", fc);
-    json_object_set_new(j, "condition", r->cond ? ex_rex_json(x->p, r->cond, NULL) : json_null());
+    json_object_set_new(j, "condition", rc->cond ? ex_rex_json(x->p, rc->cond, NULL) : json_null());
 }

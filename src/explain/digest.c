@@ -640,20 +640,21 @@ static void dg_calc(const DgNode *dn, WStrBuf *out)
 {
     const ExCtx *x = dn->x;
     const WRel *r = dn->r;
+    const WRelCalc *rc = wrel_calc(r);
     ExDialect d = dn->d;
     const char *const *inn = dn->inn;
     wsb_puts(out, "(select=[");
-    for (int i = 0; i < r->nexprs; i++) {
-        const WExpr *e = r->exprs[i];
+    for (int i = 0; i < rc->nexprs; i++) {
+        const WExpr *e = rc->exprs[i];
         if (i) wsb_puts(out, ", ");
         ex_rex(out, e, inn, d);
         const char *on = ex_out_names(x, r)[i];
         if (!(e->kind == WX_COLUMN && !strcmp(inn[e->col], on))) wsb_printf(out, " AS %s", on);
     }
     wsb_putc(out, ']');
-    if (r->cond) {
+    if (rc->cond) {
         wsb_puts(out, ", where=[");
-        ex_rex(out, r->cond, inn, d);
+        ex_rex(out, rc->cond, inn, d);
         wsb_putc(out, ']');
     }
     wsb_putc(out, ')');
@@ -704,7 +705,7 @@ static void dg_exchange(const DgNode *dn, WStrBuf *out)
 {
     const WRel *r = dn->r;
     const char *const *inn = dn->inn;
-    if (r->exchange_single || r->nkeys == 0) {
+    if (wrel_exchange(r)->single || r->nkeys == 0) {
         wsb_puts(out, "(distribution=[single])");
     } else {
         wsb_puts(out, "(distribution=[hash[");
@@ -931,7 +932,8 @@ static void dg_sort(const DgNode *dn, WStrBuf *out)
     const WRel *r = dn->r;
     const char *const *inn = dn->inn;
     /* BatchPhysicalSort / BatchPhysicalSortLimit / BatchPhysicalLimit */
-    bool limited = r->sort_fetch >= 0 || r->sort_offset >= 0;
+    const WRelSort *so = wrel_sort(r);
+    bool limited = so->fetch >= 0 || so->offset >= 0;
     wsb_putc(out, '(');
     if (r->nsort) {
         wsb_puts(out, "orderBy=[");
@@ -940,10 +942,10 @@ static void dg_sort(const DgNode *dn, WStrBuf *out)
     }
     if (limited || !r->nsort) {
         wsb_printf(out, "%soffset=[%lld], fetch=[", r->nsort ? ", " : "",
-                   (long long)(r->sort_offset > 0 ? r->sort_offset : 0));
-        if (r->sort_fetch < 0) wsb_puts(out, "unlimited");
-        else wsb_printf(out, "%lld", (long long)r->sort_fetch);
-        wsb_printf(out, "], global=[%s]", r->sort_local ? "false" : "true");
+                   (long long)(so->offset > 0 ? so->offset : 0));
+        if (so->fetch < 0) wsb_puts(out, "unlimited");
+        else wsb_printf(out, "%lld", (long long)so->fetch);
+        wsb_printf(out, "], global=[%s]", so->local ? "false" : "true");
     }
     wsb_putc(out, ')');
 }
@@ -1027,9 +1029,10 @@ static void dg_changelog_normalize(const DgNode *dn, WStrBuf *out)
     wsb_puts(out, "(key=[");
     key_names(out, inn, r->nkeys, r->keys);
     wsb_putc(out, ']');
-    if (r->normalize_filter) {
+    const WExpr *filter = wrel_normalize(r)->filter;
+    if (filter) {
         wsb_puts(out, ", condition=[");
-        ex_rex(out, r->normalize_filter, inn, d);
+        ex_rex(out, filter, inn, d);
         wsb_putc(out, ']');
     }
     wsb_putc(out, ')');
@@ -1100,11 +1103,11 @@ static const char *exec_type_over_agg(const WRel *r)
 {
     return wrel_over(r)->batch ? "batch-exec-over-aggregate_1" : "stream-exec-over-aggregate_1";
 }
-static const char *name_sort(const WRel *r) { return !r->nsort ? "Limit" : (r->sort_fetch >= 0 || r->sort_offset >= 0) ? "SortLimit" : "Sort"; }
+static bool sort_limited(const WRel *r) { return wrel_sort(r)->fetch >= 0 || wrel_sort(r)->offset >= 0; }
+static const char *name_sort(const WRel *r) { return !r->nsort ? "Limit" : sort_limited(r) ? "SortLimit" : "Sort"; }
 static const char *exec_type_sort(const WRel *r)
 {
-    return !r->nsort ? "batch-exec-limit_1" : (r->sort_fetch >= 0 || r->sort_offset >= 0)
-                                                              ? "batch-exec-sort-limit_1" : "batch-exec-sort_1";
+    return !r->nsort ? "batch-exec-limit_1" : sort_limited(r) ? "batch-exec-sort-limit_1" : "batch-exec-sort_1";
 }
 
 /* The digest operations of each node kind: Flink's node name, its compiled-plan type and its

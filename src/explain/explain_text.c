@@ -79,8 +79,8 @@ static double selectivity(const WExpr *e)
 static int computations(const WRel *r)
 {
     int n = 0;
-    for (int i = 0; i < r->nexprs; i++) {
-        const WExpr *e = r->exprs[i];
+    for (int i = 0; i < wrel_calc(r)->nexprs; i++) {
+        const WExpr *e = wrel_calc(r)->exprs[i];
         if (e->kind != WX_COLUMN && e->kind != WX_LITERAL && e->kind != WX_CAST) n++;
     }
     return n;
@@ -155,7 +155,7 @@ static void cost_values(const ExCtx *x, const WRel *r, int n, const Cost *in, Co
 
 static void cost_calc(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self)
 {
-    c->rowcount = in->rowcount * selectivity(r->cond);
+    c->rowcount = in->rowcount * selectivity(wrel_calc(r)->cond);
     self->rows = c->rowcount;
     self->cpu = c->rowcount * computations(r);
 }
@@ -163,7 +163,7 @@ static void cost_calc(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost
 static void cost_exchange(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self)
 {
     /* serialisation (160 per row) plus hashing (8 per key) or 1 for a single target */
-    double per_row = 160 + ((r->exchange_single || r->nkeys == 0) ? 1 : 8.0 * r->nkeys);
+    double per_row = 160 + ((wrel_exchange(r)->single || r->nkeys == 0) ? 1 : 8.0 * r->nkeys);
     self->cpu = in->rowcount * per_row;
     self->net = in->rowcount * row_size(&r->out, partial_agg_rows(r));
 }
@@ -473,7 +473,7 @@ static const char *ttl_text(WArena *a, int64_t ms)
 
 static const WRel *below_exchanges(const WRel *r)
 {
-    while (r->kind == WR_EXCHANGE || (r->kind == WR_CALC && !r->cond)) r = r->inputs[0];
+    while (r->kind == WR_EXCHANGE || (r->kind == WR_CALC && !wrel_calc(r)->cond)) r = r->inputs[0];
     return r;
 }
 
@@ -682,7 +682,7 @@ static void add_preds(const ExCtx *x, const WRel *r, const char *ship, SNode *s,
 {
     if (depth > 2000) return;
     if (r->kind == WR_EXCHANGE || r->kind == WR_UNION) {
-        if (r->kind == WR_EXCHANGE) ship = r->exchange_single || r->nkeys == 0 ? "GLOBAL" : "HASH";
+        if (r->kind == WR_EXCHANGE) ship = wrel_exchange(r)->single || r->nkeys == 0 ? "GLOBAL" : "HASH";
         const WRel **ins = WA_ARRAY(x->p->arena, const WRel *, r->ninputs ? r->ninputs : 1);
         int nin = ex_inputs(x, r, ins);
         for (int i = 0; i < nin; i++) add_preds(x, ins[i], ship, s, n, preds, depth + 1);

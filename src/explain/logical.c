@@ -22,10 +22,11 @@ static void prefix(WStrBuf *out, const bool *last, int depth)
 
 static bool identity_exprs(const WRel *r)
 {
+    const WRelCalc *rc = wrel_calc(r);
     const WRel *in = r->inputs[0];
-    if (r->nexprs != in->out.n) return false;
-    for (int i = 0; i < r->nexprs; i++)
-        if (r->exprs[i]->kind != WX_COLUMN || r->exprs[i]->col != i) return false;
+    if (rc->nexprs != in->out.n) return false;
+    for (int i = 0; i < rc->nexprs; i++)
+        if (rc->exprs[i]->kind != WX_COLUMN || rc->exprs[i]->col != i) return false;
     return true;
 }
 
@@ -115,15 +116,16 @@ static void cols_used(const WExpr *e, bool *used, int n)
    standalone UNNEST is the Uncollect part alone. */
 static void correlate_node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth, const char *path)
 {
+    const WRelCorrelate *rc = wrel_correlate(r);
     const WRel *in = r->inputs[0];
-    bool alone = wrel_correlate(r)->cor_id < 0;
+    bool alone = rc->cor_id < 0;
     int d = depth;
     if (!alone && depth < 250) {
         prefix(out, last, depth);
-        wsb_printf(out, "LogicalCorrelate(correlation=[$cor%d], joinType=[%s], requiredColumns=[{", wrel_correlate(r)->cor_id,
-                   wrel_correlate(r)->join_type == AJ_LEFT ? "left" : "inner");
+        wsb_printf(out, "LogicalCorrelate(correlation=[$cor%d], joinType=[%s], requiredColumns=[{", rc->cor_id,
+                   rc->join_type == AJ_LEFT ? "left" : "inner");
         bool *used = WA_ARRAY(p->arena, bool, in->out.n ? in->out.n : 1);
-        cols_used(r->exprs[0], used, in->out.n);
+        cols_used(rc->collection, used, in->out.n);
         bool first = true;
         for (int i = 0; i < in->out.n; i++)
             if (used[i]) { wsb_printf(out, "%s%d", first ? "" : ", ", i); first = false; }
@@ -133,7 +135,7 @@ static void correlate_node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last,
         d = depth + 1;
         last[d] = true;
     }
-    int nl = wrel_correlate(r)->nleft_out;
+    int nl = rc->nleft_out;
     int nf = r->out.n - nl;
     if (r->nalias) {
         prefix(out, last, d);
@@ -143,22 +145,22 @@ static void correlate_node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last,
         d++;
         last[d] = true;
     }
-    if (r->cond) {
+    if (rc->cond) {
         prefix(out, last, d);
         wsb_puts(out, "LogicalFilter(condition=[");
-        ex_rex(out, r->cond, NULL, EXD_AST);
+        ex_rex(out, rc->cond, NULL, EXD_AST);
         wsb_puts(out, "])\n");
         d++;
         last[d] = true;
     }
     prefix(out, last, d);
-    wsb_puts(out, wrel_correlate(r)->ordinality ? "Uncollect(withOrdinality=[true])\n" : "Uncollect\n");
+    wsb_puts(out, rc->ordinality ? "Uncollect(withOrdinality=[true])\n" : "Uncollect\n");
     d++;
     last[d] = true;
     prefix(out, last, d);
-    const WExpr *e = r->exprs[0];
+    const WExpr *e = rc->collection;
     const char **cn = WA_ARRAY(p->arena, const char *, in->out.n ? in->out.n : 1);
-    for (int i = 0; i < in->out.n; i++) cn[i] = wa_sprintf(p->arena, "$cor%d.%s", wrel_correlate(r)->cor_id, in->out.names[i]);
+    for (int i = 0; i < in->out.n; i++) cn[i] = wa_sprintf(p->arena, "$cor%d.%s", rc->cor_id, in->out.names[i]);
     wsb_printf(out, "LogicalProject(%s=[", e->kind == WX_COLUMN ? in->out.names[e->col] : "EXPR$0");
     ex_rex(out, e, cn, EXD_REL);
     wsb_puts(out, "])\n");
@@ -239,33 +241,34 @@ static bool ast_sink(AstNode *a)
 static bool ast_calc(AstNode *a)
 {
     const WRel *r = a->r;
+    const WRelCalc *rc = wrel_calc(r);
     WStrBuf *out = a->out;
     bool *last = a->last;
     int depth = a->depth;
     const char *path = a->path;
-    bool filter_only = r->cond && identity_exprs(r);
+    bool filter_only = rc->cond && identity_exprs(r);
     if (!filter_only) {
         wsb_puts(out, "LogicalProject(");
-        for (int i = 0; i < r->nexprs; i++) {
+        for (int i = 0; i < rc->nexprs; i++) {
             if (i) wsb_puts(out, ", ");
             wsb_printf(out, "%s=[", r->out.names[i]);
-            ex_rex(out, r->exprs[i], NULL, EXD_AST);
+            ex_rex(out, rc->exprs[i], NULL, EXD_AST);
             wsb_putc(out, ']');
         }
         wsb_puts(out, ")\n");
-        if (r->cond) {
+        if (rc->cond) {
             depth++;
             last[depth] = true;
             prefix(out, last, depth);
         }
     }
-    if (r->cond) {
+    if (rc->cond) {
         wsb_puts(out, "LogicalFilter(condition=[");
-        ex_rex(out, r->cond, NULL, EXD_AST);
+        ex_rex(out, rc->cond, NULL, EXD_AST);
         wsb_puts(out, "])\n");
     }
     /* hint inherit paths count from the query block's projection */
-    a->path = filter_only ? path : r->cond ? "0" : "";
+    a->path = filter_only ? path : rc->cond ? "0" : "";
     a->depth = depth;
     return true;
 }
@@ -445,8 +448,9 @@ static bool ast_sort(AstNode *a)
                                          : (r->sort_nulls_first[k] ? "-nulls-first" : "");
         wsb_printf(out, "%sdir%d=[%s%s]", first ? "" : ", ", k, r->sort_desc[k] ? "DESC" : "ASC", nd);
     }
-    if (r->sort_offset >= 0) { wsb_printf(out, "%soffset=[%lld]", first ? "" : ", ", (long long)r->sort_offset); first = false; }
-    if (r->sort_fetch >= 0) wsb_printf(out, "%sfetch=[%lld]", first ? "" : ", ", (long long)r->sort_fetch);
+    const WRelSort *so = wrel_sort(r);
+    if (so->offset >= 0) { wsb_printf(out, "%soffset=[%lld]", first ? "" : ", ", (long long)so->offset); first = false; }
+    if (so->fetch >= 0) wsb_printf(out, "%sfetch=[%lld]", first ? "" : ", ", (long long)so->fetch);
     wsb_puts(out, ")\n");
     return true;
 }
@@ -573,7 +577,7 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
 {
     /* SELECT k, AGG(x) ... GROUP BY k: Calcite names the aggregate calls after the select items
        and keeps no projection on top */
-    if (r->kind == WR_CALC && !r->cond && (r->inputs[0]->kind == WR_GROUP_AGG || r->inputs[0]->kind == WR_OVER_RANK) &&
+    if (r->kind == WR_CALC && !wrel_calc(r)->cond && (r->inputs[0]->kind == WR_GROUP_AGG || r->inputs[0]->kind == WR_OVER_RANK) &&
         identity_exprs(r)) {
         node(p, r->inputs[0], out, last, depth, path, (const char *const *)r->out.names);
         return;
@@ -597,8 +601,8 @@ static void node(WPlanCtx *p, const WRel *r, WStrBuf *out, bool *last, int depth
         for (int i = 0; i < ga->naggs; i++)
             if (ga->aggs[i].out_name)
                 agg_rename[g->nkeys + i] = ga->aggs[i].named ? ga->aggs[i].out_name : wa_sprintf(p->arena, "agg#%d", i);
-        for (int i = 0; i < r->nexprs; i++) {
-            const WExpr *e = r->exprs[i];
+        for (int i = 0; i < wrel_calc(r)->nexprs; i++) {
+            const WExpr *e = wrel_calc(r)->exprs[i];
             if (e->kind == WX_COLUMN && e->col >= g->nkeys && e->col < g->nkeys + ga->naggs)
                 agg_rename[e->col] = r->out.names[i];
         }

@@ -332,17 +332,18 @@ static WRel *rdn_calc(Rd *r, RdNode *n)
     WSchema *out = &n->out;
     WRel *x = rd_new_rel(r, WR_CALC, 1);
     json_t *proj = json_object_get(j, "projection");
-    x->nexprs = (int)json_array_size(proj);
-    x->exprs = WA_ARRAY(r->a, WExpr *, x->nexprs ? x->nexprs : 1);
-    for (int i = 0; i < x->nexprs; i++) {
-        x->exprs[i] = rd_rex(r, json_array_get(proj, (size_t)i), &in->out);
-        if (!x->exprs[i]) return NULL;
-        if (i < out->n) x->exprs[i]->name = out->names[i];
+    WRelCalc *xc = wrel_calc_mut(x);
+    xc->nexprs = (int)json_array_size(proj);
+    xc->exprs = WA_ARRAY(r->a, WExpr *, xc->nexprs ? xc->nexprs : 1);
+    for (int i = 0; i < xc->nexprs; i++) {
+        xc->exprs[i] = rd_rex(r, json_array_get(proj, (size_t)i), &in->out);
+        if (!xc->exprs[i]) return NULL;
+        if (i < out->n) xc->exprs[i]->name = out->names[i];
     }
     json_t *c = json_object_get(j, "condition");
     if (c && !json_is_null(c)) {
-        x->cond = rd_rex(r, c, &in->out);
-        if (!x->cond) return NULL;
+        xc->cond = rd_rex(r, c, &in->out);
+        if (!xc->cond) return NULL;
     }
     return x;
 }
@@ -367,7 +368,7 @@ static WRel *rdn_exchange(Rd *r, RdNode *n)
     json_t *d = json_object_get(json_array_get(json_object_get(j, "inputProperties"), 0), "requiredDistribution");
     const char *dt = json_string_value(json_object_get(d, "type"));
     if (dt && !strcmp(dt, "HASH")) x->nkeys = rd_ints(r, json_object_get(d, "keys"), &x->keys);
-    else x->exchange_single = true;
+    else wrel_exchange_mut(x)->single = true;
     x->nunique = in->nunique;
     x->unique = in->unique;
     return x;
@@ -585,7 +586,6 @@ static WRel *rdn_rank(Rd *r, RdNode *n)
     const char *type = r->cur_type;
     WRel *x = rd_new_rel(r, strcmp(type, "stream-exec-rank_1") ? WR_SORT_LIMIT : WR_RANK, 1);
     WRelRank *xr = wrel_rank_mut(x);
-    x->sort_offset = x->sort_fetch = -1;
     const char *rt = json_string_value(json_object_get(j, "rankType"));
     xr->func = rt && !strcmp(rt, "RANK") ? WRANK_RANK : rt && !strcmp(rt, "DENSE_RANK") ? WRANK_DENSE_RANK : WRANK_ROW_NUMBER;
     x->nkeys = rd_ints(r, json_object_get(json_object_get(j, "partition"), "fields"), &x->keys);
@@ -609,7 +609,6 @@ static WRel *rdn_temporal_sort(Rd *r, RdNode *n)
     json_t *j = n->j;
     WRel *in = n->in;
     WRel *x = rd_new_rel(r, WR_TEMPORAL_SORT, 1);
-    x->sort_offset = x->sort_fetch = -1;
     if (!rd_sort_fields(r, j, x, in)) return NULL;
     if (!x->nsort || x->sort_desc[0] || in->out.types[x->sort_cols[0]]->time_attr == WTA_NONE) {
         werr_set(r->p->err, WEXC_TABLE, "Sort: Primary sort order of a streaming table must be ascending on time.\n"
@@ -629,8 +628,9 @@ static WRel *rdn_changelog_normalize(Rd *r, RdNode *n)
     x->input_retracts = true;
     json_t *fc = json_object_get(j, "filterCondition");
     if (fc && !json_is_null(fc)) {
-        x->normalize_filter = rd_rex(r, fc, &in->out);
-        if (!x->normalize_filter) return NULL;
+        WRelNormalize *xn = wrel_normalize_mut(x);
+        xn->filter = rd_rex(r, fc, &in->out);
+        if (!xn->filter) return NULL;
     }
     x->ttl_ms = rd_ttl(r, j, 0);
     x->nunique = x->nkeys;

@@ -178,11 +178,12 @@ static bool rdc_leaf(Rd *r, WRel *x, const WRel *in, const WSchema *is)
 
 static bool rdc_calc(Rd *r, WRel *x, const WRel *in, const WSchema *is)
 {
-    if (!width_ok(r, x, x->nexprs)) return false;
-    for (int i = 0; i < x->nexprs; i++)
-        if (!same_repr(x->out.types[i], x->exprs[i]->type, 0))
+    const WRelCalc *xc = wrel_calc(x);
+    if (!width_ok(r, x, xc->nexprs)) return false;
+    for (int i = 0; i < xc->nexprs; i++)
+        if (!same_repr(x->out.types[i], xc->exprs[i]->type, 0))
             return bad(r, "outputType", "declares field %d as %s, but projection %d is a %s.", i,
-                       tn(x->out.types[i], (char[96]){0}), i, tn(x->exprs[i]->type, (char[96]){0}));
+                       tn(x->out.types[i], (char[96]){0}), i, tn(xc->exprs[i]->type, (char[96]){0}));
     return true;
 }
 

@@ -38,33 +38,32 @@ WRel *rd_correlate(Rd *r, json_t *j, WRel *in, const WSchema *out)
     json_t *ops = json_object_get(fc, "operands");
     if (json_array_size(ops) != 1) return rd_fail(r, "Invalid compiled plan: %s takes one operand.", fn), NULL;
     WRel *x = rd_new_rel(r, WR_CORRELATE, 1);
-    wrel_correlate_mut(x)->ordinality = ord;
-    wrel_correlate_mut(x)->physical = true;
+    WRelCorrelate *xc = wrel_correlate_mut(x);
+    xc->ordinality = ord;
+    xc->physical = true;
     r->correl = &in->out;
     WExpr *coll = rd_rex(r, json_array_get(ops, 0), &in->out);
     r->correl = NULL;
     if (!coll) return NULL;
-    x->nexprs = 1;
-    x->exprs = WA_ARRAY(r->a, WExpr *, 1);
-    x->exprs[0] = coll;
+    xc->collection = coll;
     const char **phys, **sql;
     const WType **types;
     int nf = wunnest_columns(r->p, coll->type, ord, false, &phys, &sql, &types);
     if (nf <= 0 || nf > out->n) return rd_fail(r, "Invalid compiled plan: %s over a value that is not a collection.", fn), NULL;
-    wrel_correlate_mut(x)->nleft_out = out->n - nf;
+    xc->nleft_out = out->n - nf;
     const char *jt = json_string_value(json_object_get(j, "joinType"));
-    wrel_correlate_mut(x)->join_type = jt && !strcmp(jt, "LEFT") ? AJ_LEFT : AJ_INNER;
-    wrel_correlate_mut(x)->cor_id = 0;
+    xc->join_type = jt && !strcmp(jt, "LEFT") ? AJ_LEFT : AJ_INNER;
+    xc->cor_id = 0;
     /* the $cor<N> of the correlation variable, where the operand names it */
     const char *s = json_dumps(json_array_get(ops, 0), JSON_COMPACT);
     const char *c = s ? strstr(s, "\"$cor") : NULL;
-    if (c) wrel_correlate_mut(x)->cor_id = atoi(c + 5);
+    if (c) xc->cor_id = atoi(c + 5);
     free((void *)s);
     json_t *cond = json_object_get(j, "condition");
     if (cond && !json_is_null(cond)) {
         /* over the function's columns only */
-        WSchema fs = {nf, out->names + wrel_correlate(x)->nleft_out, out->types + wrel_correlate(x)->nleft_out};
-        if (!(x->cond = rd_rex(r, cond, &fs))) return NULL;
+        WSchema fs = {nf, out->names + xc->nleft_out, out->types + xc->nleft_out};
+        if (!(xc->cond = rd_rex(r, cond, &fs))) return NULL;
     }
     return x;
 }
@@ -536,7 +535,6 @@ WRel *rd_window_rank(Rd *r, json_t *j, WRel *in, const WSchema *out, bool dedup)
     if (!attached_cols(r, w, in->out.n, &xw->start_col, &xw->end_col)) return NULL;
     xw->time_col = xw->end_col;
     xw->dedup = dedup;
-    x->sort_offset = x->sort_fetch = -1;
     if (dedup) {
         x->nkeys = rd_ints(r, json_object_get(j, "partitionKeys"), &x->keys);
         json_t *ok = json_object_get(j, "orderKey");

@@ -281,8 +281,9 @@ WRel *rd_scan(Rd *r, json_t *j, const WSchema *out)
             int n = nphys + (int)json_array_size(mkeys);
             WRel *c = rd_new_rel(r, WR_CALC, 1);
             c->inputs[0] = x;
-            c->nexprs = n;
-            c->exprs = WA_ARRAY(r->a, WExpr *, n ? n : 1);
+            WRelCalc *cc = wrel_calc_mut(c);
+            cc->nexprs = n;
+            cc->exprs = WA_ARRAY(r->a, WExpr *, n ? n : 1);
             c->out.n = n;
             c->out.names = WA_ARRAY(r->a, const char *, n ? n : 1);
             c->out.types = WA_ARRAY(r->a, const WType *, n ? n : 1);
@@ -296,7 +297,7 @@ WRel *rd_scan(Rd *r, json_t *j, const WSchema *out)
                     for (int m = 0; key && m < sc->nmeta; m++) if (!strcmp(sc->meta_keys[m], key)) col = np + m;
                 }
                 if (col < 0 || col >= x->out.n) { rd_fail(r, "The compiled plan projects a missing column%s", ""); return NULL; }
-                c->exprs[k] = wexpr_column(r->a, col, x->out.types[col], x->out.names[col]);
+                cc->exprs[k] = wexpr_column(r->a, col, x->out.types[col], x->out.names[col]);
                 c->out.names[k] = x->out.names[col];
                 c->out.types[k] = x->out.types[col];
             }

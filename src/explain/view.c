@@ -29,7 +29,7 @@ const WRel *ex_root(const WRel *r)
 {
     if (r->kind == WR_SINK && !wrel_sink(r)->table && r->ninputs == 1) {
         r = r->inputs[0];
-        if (r->kind == WR_EXCHANGE && r->exchange_collect) r = r->inputs[0];
+        if (r->kind == WR_EXCHANGE && wrel_exchange(r)->collect) r = r->inputs[0];
     }
     return r;
 }
@@ -63,15 +63,16 @@ int ex_inputs(const ExCtx *x, const WRel *r, const WRel **out)
    keep the names (measured for one OVER window), so they are left alone. */
 static const char **over_split_names(const ExCtx *x, const WRel *r)
 {
-    if (x->batch || r->kind != WR_CALC || r->cond || r->ninputs != 1) return NULL;
+    if (x->batch || r->kind != WR_CALC || wrel_calc(r)->cond || r->ninputs != 1) return NULL;
+    const WRelCalc *rc = wrel_calc(r);
     const WRel *over = r->inputs[0];
     if (over->kind != WR_OVER_AGG || over->ninputs != 1) return NULL;
     int nin = over->inputs[0]->out.n;
-    for (int i = 0; i < r->nexprs; i++)
-        if (r->exprs[i]->kind != WX_COLUMN) return NULL;
-    const char **names = WA_ARRAY(x->p->arena, const char *, r->nexprs ? r->nexprs : 1);
-    for (int i = 0; i < r->nexprs; i++) {
-        int c = r->exprs[i]->col;
+    for (int i = 0; i < rc->nexprs; i++)
+        if (rc->exprs[i]->kind != WX_COLUMN) return NULL;
+    const char **names = WA_ARRAY(x->p->arena, const char *, rc->nexprs ? rc->nexprs : 1);
+    for (int i = 0; i < rc->nexprs; i++) {
+        int c = rc->exprs[i]->col;
         const char *in = over->out.names[c];
         names[i] = c < nin && (in[0] != '$' || !strncmp(in, "$EXPR", 5)) ? in : wa_sprintf(x->p->arena, "$%d", i);
     }
@@ -86,20 +87,21 @@ static const char **over_split_names(const ExCtx *x, const WRel *r)
    NULL when the rule does not apply. */
 static const char **split_layout_names(const ExCtx *x, const WRel *r)
 {
-    if (!r->split_layout || r->cond || r->ninputs != 1) return NULL;
+    if (r->kind != WR_CALC || !wrel_calc(r)->split_layout || wrel_calc(r)->cond || r->ninputs != 1) return NULL;
+    const WRelCalc *rc = wrel_calc(r);
     const WRel *agg = r->inputs[0];
     int first = agg->nkeys, end = agg->nkeys + wrel_agg(agg)->naggs, next = first;
-    for (int i = 0; i < r->nexprs; i++) {
-        const WExpr *e = r->exprs[i];
+    for (int i = 0; i < rc->nexprs; i++) {
+        const WExpr *e = rc->exprs[i];
         if (e->kind != WX_COLUMN) return NULL;
         bool is_agg = e->col >= first && e->col < end;
         if (next > first && !is_agg) return NULL;     /* a key after an aggregate */
         if (is_agg && e->col != next++) return NULL;  /* aggregates in their order, each once */
     }
     if (next != end) return NULL;
-    const char **names = WA_ARRAY(x->p->arena, const char *, r->nexprs ? r->nexprs : 1);
-    for (int i = 0; i < r->nexprs; i++) {
-        int c = r->exprs[i]->col;
+    const char **names = WA_ARRAY(x->p->arena, const char *, rc->nexprs ? rc->nexprs : 1);
+    for (int i = 0; i < rc->nexprs; i++) {
+        int c = rc->exprs[i]->col;
         names[i] = c >= first && c < end ? wa_sprintf(x->p->arena, "$f%d", i) : r->out.names[i];
     }
     return names;
@@ -260,13 +262,14 @@ static int parents_of(const WRel *target, WRel **roots, int n, int depth_guard)
 /* Projection (and filter) push-down for Calc -> [WatermarkAssigner ->] Scan. */
 static void push_down(ExCtx *x, const WRel *calc, WRel **roots, int nroots)
 {
-    if (calc->late_calc) return;   /* made after Flink's scan push-down (CalcRankTransposeRule) */
+    const WRelCalc *cc = wrel_calc(calc);
+    if (cc->late_calc) return;   /* made after Flink's scan push-down (CalcRankTransposeRule) */
     const WRel *below = calc->inputs[0];
     const WRel *mba = NULL;         /* a MiniBatchAssigner comes after Flink's push-down */
     if (below->kind == WR_MINIBATCH_ASSIGNER) { mba = below; below = below->inputs[0]; }
     /* so does a DropUpdateBefore over a changelog source (a Calc with a condition has none below
        it: measured on Flink 2.3, the projection reaches the scan in the Calc's order) */
-    if (below->kind == WR_DROP_UPDATE_BEFORE && !calc->cond) {
+    if (below->kind == WR_DROP_UPDATE_BEFORE && !cc->cond) {
         if (!below->reused && parents_of(below, roots, nroots, 0) != 1) return;
         below = below->inputs[0];
     }
@@ -284,33 +287,33 @@ static void push_down(ExCtx *x, const WRel *calc, WRel **roots, int nroots)
     int n = scan->out.n;
     WArena *a = x->p->arena;
     /* a Calc that only picks columns straight off the scan becomes the scan's projection */
-    bool pure = !wa && !calc->cond && calc->nexprs > 0;
-    for (int i = 0; i < calc->nexprs && pure; i++) {
-        const WExpr *e = calc->exprs[i];
+    bool pure = !wa && !cc->cond && cc->nexprs > 0;
+    for (int i = 0; i < cc->nexprs && pure; i++) {
+        const WExpr *e = cc->exprs[i];
         if (e->kind != WX_COLUMN || strcmp(scan->out.names[e->col], calc->out.names[i]) != 0 ||
             !wtype_equals(e->type, scan->out.types[e->col], false)) pure = false;
-        for (int k = 0; k < i && pure; k++) if (calc->exprs[k]->col == e->col) pure = false;
+        for (int k = 0; k < i && pure; k++) if (cc->exprs[k]->col == e->col) pure = false;
     }
     /* every field, reordered: Flink pushes no projection; the Calc stays, unless an aggregate
        reads it (then the aggregate refers to the scan's fields itself) */
-    if (pure && calc->nexprs == n) {
+    if (pure && cc->nexprs == n) {
         bool same_order = true;
-        for (int i = 0; i < n; i++) if (calc->exprs[i]->col != i) same_order = false;
+        for (int i = 0; i < n; i++) if (cc->exprs[i]->col != i) same_order = false;
         if (same_order || read_by_aggregate(calc, roots, nroots)) add(x, calc)->id = -1;
         return;
     }
     if (pure) {
-        sn->nproj = calc->nexprs;
-        sn->proj = WA_ARRAY(a, int, calc->nexprs);
-        for (int i = 0; i < calc->nexprs; i++) sn->proj[i] = calc->exprs[i]->col;
+        sn->nproj = cc->nexprs;
+        sn->proj = WA_ARRAY(a, int, cc->nexprs);
+        for (int i = 0; i < cc->nexprs; i++) sn->proj[i] = cc->exprs[i]->col;
         ExNode *cn = add(x, calc);
         cn->id = -1;        /* folded into the scan */
         return;
     }
     bool *used = WA_ARRAY(a, bool, n ? n : 1);
     memset(used, 0, sizeof(bool) * (size_t)(n ? n : 1));
-    for (int i = 0; i < calc->nexprs; i++) mark_refs(calc->exprs[i], used, n);
-    mark_refs(calc->cond, used, n);
+    for (int i = 0; i < cc->nexprs; i++) mark_refs(cc->exprs[i], used, n);
+    mark_refs(cc->cond, used, n);
     if (wa) {
         used[wrel_watermark(wa)->rowtime_col] = true;
         mark_refs(wrel_watermark(wa)->expr, used, n);
@@ -330,8 +333,8 @@ static void push_down(ExCtx *x, const WRel *calc, WRel **roots, int nroots)
         memset(seen, 0, sizeof(bool) * (size_t)n);
         /* with a filter the projection comes from below it (Calcite's transpose keeps the table
            order); without, the projection's own order */
-        if (!calc->cond)
-            for (int i = 0; i < calc->nexprs; i++) order_refs(calc->exprs[i], sn->proj, &k, seen, n);
+        if (!cc->cond)
+            for (int i = 0; i < cc->nexprs; i++) order_refs(cc->exprs[i], sn->proj, &k, seen, n);
         if (wa) {
             const WRelWatermark *ww = wrel_watermark(wa);
             if (!seen[ww->rowtime_col]) { seen[ww->rowtime_col] = true; sn->proj[k++] = ww->rowtime_col; }
@@ -339,12 +342,12 @@ static void push_down(ExCtx *x, const WRel *calc, WRel **roots, int nroots)
         }
         for (int i = 0; i < n; i++) if (used[i] && !seen[i]) sn->proj[k++] = i;
     }
-    if (!wa && calc->cond && filterable(scan)) sn->pushed_filter = calc->cond;
+    if (!wa && cc->cond && filterable(scan)) sn->pushed_filter = cc->cond;
     /* a Calc that now only repeats the projected columns disappears too */
     int np = sn->nproj ? sn->nproj : n;
-    bool ident = !calc->cond && calc->nexprs == np;
-    for (int i = 0; i < calc->nexprs && ident; i++) {
-        const WExpr *e = calc->exprs[i];
+    bool ident = !cc->cond && cc->nexprs == np;
+    for (int i = 0; i < cc->nexprs && ident; i++) {
+        const WExpr *e = cc->exprs[i];
         int want = sn->nproj ? sn->proj[i] : i;
         if (e->kind != WX_COLUMN || e->col != want || strcmp(scan->out.names[want], calc->out.names[i]) != 0)
             ident = false;
@@ -361,18 +364,19 @@ static void push_down(ExCtx *x, const WRel *calc, WRel **roots, int nroots)
    keep the surviving node's names, so a Calc above shows `EXPR$1 AS n` (measured). */
 static void window_time_used(ExCtx *x, const WRel *calc)
 {
+    const WRelCalc *cc = wrel_calc(calc);
     const WRel *agg = calc->inputs[0];
     if (agg->kind != WR_WINDOW_AGG && agg->kind != WR_GLOBAL_WINDOW_AGG) return;
     if (wrel_agg(agg)->partial_final != WPF_NONE || wrel_window(agg)->out_time < 0) return;
     WArena *a = x->p->arena;
     bool *used = WA_ARRAY(a, bool, agg->out.n ? agg->out.n : 1);
     memset(used, 0, sizeof(bool) * (size_t)(agg->out.n ? agg->out.n : 1));
-    for (int i = 0; i < calc->nexprs; i++) {
-        const WExpr *e = calc->exprs[i];
+    for (int i = 0; i < cc->nexprs; i++) {
+        const WExpr *e = cc->exprs[i];
         if (e->kind == WX_CAST && e->nargs == 1 && e->args[0]->kind == WX_COLUMN) e = e->args[0];
         if (e->kind == WX_COLUMN && e->col >= 0 && e->col < agg->out.n) used[e->col] = true;
     }
-    mark_refs(calc->cond, used, agg->out.n);
+    mark_refs(cc->cond, used, agg->out.n);
     if (used[wrel_window(agg)->out_time]) add(x, agg)->wtime_used = true;
 }
 
@@ -387,16 +391,17 @@ WSchema ex_schema(const ExCtx *x, const WRel *r)
    in Flink's plan. */
 static void fold_identity(ExCtx *x, const WRel *calc)
 {
+    const WRelCalc *cc = wrel_calc(calc);
     const WRel *in = calc->inputs[0];
-    if (calc->cond || calc->nexprs != in->out.n || calc->nexprs == 0) return;
+    if (cc->cond || cc->nexprs != in->out.n || cc->nexprs == 0) return;
     ExNode *cn = ex_node(x, calc);
     if (cn && cn->id < 0) return;
     const char *const *inn = ex_out_names(x, in);
     /* a Calc that only renames is a trivial program Calcite removes (CalcRemoveRule and
        ProjectRemoveRule ignore names): the names below it show through */
     (void)inn;
-    for (int i = 0; i < calc->nexprs; i++) {
-        const WExpr *e = calc->exprs[i];
+    for (int i = 0; i < cc->nexprs; i++) {
+        const WExpr *e = cc->exprs[i];
         if (e->kind != WX_COLUMN || e->col != i || !wtype_equals(e->type, calc->out.types[i], false)) return;
     }
     cn = add(x, calc);

@@ -30,11 +30,12 @@ WRel *wphys_remove_unique_agg(WPlanCtx *p, WRel *agg, WRel *in)
     int n = agg->nkeys + ag->naggs;
     assert(n == agg->out.n);
     WRel *c = wrel_new(p, WR_CALC, 1);
+    WRelCalc *cc = wrel_calc_mut(c);
     c->inputs[0] = in;
     c->out = agg->out;
-    c->nexprs = n;
-    c->exprs = WA_ARRAY(p->arena, WExpr *, n);
-    c->agg_removed = true;
+    cc->nexprs = n;
+    cc->exprs = WA_ARRAY(p->arena, WExpr *, n);
+    cc->agg_removed = true;
     for (int i = 0; i < n; i++) {
         int col = i < agg->nkeys ? agg->keys[i] : ag->aggs[i - agg->nkeys].args[0];
         WExpr *e = wexpr_column(p->arena, col, in->out.types[col], in->out.names[col]);
@@ -44,7 +45,7 @@ WRel *wphys_remove_unique_agg(WPlanCtx *p, WRel *agg, WRel *in)
             e = cast;
         }
         e->name = agg->out.names[i];
-        c->exprs[i] = e;
+        cc->exprs[i] = e;
     }
     return wplan_simplify_calc(p, c);
 }

@@ -235,7 +235,7 @@ static WRel *exchange_over(WPlanCtx *p, WRel *in, int nkeys)
     x->nkeys = nkeys;
     x->keys = ints(p, nkeys);
     for (int i = 0; i < nkeys; i++) x->keys[i] = i;
-    x->exchange_single = nkeys == 0;
+    wrel_exchange_mut(x)->single = nkeys == 0;
     x->changelog = in->changelog;
     x->nunique = -1;
     return x;

@@ -116,10 +116,11 @@ static bool is_bare_null(const AstExpr *e) { return e && e->kind == AE_LITERAL &
 WRel *bind_make_calc(WPlanCtx *p, WRel *in, int n, WExpr **exprs, const char **names, WExpr *cond)
 {
     WRel *c = wrel_new(p, WR_CALC, 1);
+    WRelCalc *cc = wrel_calc_mut(c);
     c->inputs[0] = in;
-    c->nexprs = n;
-    c->exprs = exprs;
-    c->cond = cond;
+    cc->nexprs = n;
+    cc->exprs = exprs;
+    cc->cond = cond;
     bind_schema_alloc(p, &c->out, n);
     for (int i = 0; i < n; i++) {
         c->out.names[i] = names[i];
@@ -1173,7 +1174,8 @@ static SelCol *bind_order_cols(BindCtx *b, AstQuery *aq, SelCol *cols, int *ncol
    the item refers to that column instead, as Calcite does. */
 static WRel *dedupe_order_cols(WPlanCtx *p, WRel *calc, OrderCols *oc, int norder)
 {
-    int n = calc->nexprs, nvis = oc->nvisible;
+    const WRelCalc *cc = wrel_calc(calc);
+    int n = cc->nexprs, nvis = oc->nvisible;
     int *map = WA_ARRAY(p->arena, int, n ? n : 1);
     WExpr **ex = WA_ARRAY(p->arena, WExpr *, n ? n : 1);
     const char **names = WA_ARRAY(p->arena, const char *, n ? n : 1);
@@ -1181,15 +1183,15 @@ static WRel *dedupe_order_cols(WPlanCtx *p, WRel *calc, OrderCols *oc, int norde
     for (int i = 0; i < n; i++) {
         map[i] = -1;
         for (int j = 0; j < m && i >= nvis; j++)
-            if (wexpr_equal(ex[j], calc->exprs[i])) { map[i] = j; break; }
+            if (wexpr_equal(ex[j], cc->exprs[i])) { map[i] = j; break; }
         if (map[i] >= 0) continue;
-        ex[m] = calc->exprs[i];
+        ex[m] = cc->exprs[i];
         names[m] = calc->out.names[i];
         map[i] = m++;
     }
     for (int k = 0; k < norder; k++) oc->cols[k] = map[oc->cols[k]];
     if (m == n) return calc;
-    WRel *c = bind_make_calc(p, calc->inputs[0], m, ex, names, calc->cond);
+    WRel *c = bind_make_calc(p, calc->inputs[0], m, ex, names, cc->cond);
     c->nhints = calc->nhints;
     c->hints = calc->hints;
     return c;

@@ -248,7 +248,7 @@ WRel *wbind_insert(WPlanCtx *p, AstStmt *s)
         for (int i = 0; i < np; i++) {
             const WExpr *e = ex[i];
             bool passed = e->kind == WX_COLUMN &&
-                          !(r->kind == WR_CALC && e->col < r->nexprs && r->exprs[e->col]->kind != WX_COLUMN);
+                          !(r->kind == WR_CALC && e->col < wrel_calc(r)->nexprs && wrel_calc(r)->exprs[e->col]->kind != WX_COLUMN);
             calc_names[i] = passed ? r->out.names[e->col] : wa_sprintf(a, "EXPR$%d", i);
         }
     }

@@ -531,14 +531,14 @@ WRel *bover_bind(BindCtx *b, AstQuery *aq, WRel *in, BScope *scope)
         int m = o->nin + o->g.nargs;
         WRel *calc = wrel_new(p, WR_CALC, 1);
         calc->inputs[0] = in;
-        calc->nexprs = m;
-        calc->exprs = WA_ARRAY(a, WExpr *, m);
+        wrel_calc_mut(calc)->nexprs = m;
+        wrel_calc_mut(calc)->exprs = WA_ARRAY(a, WExpr *, m);
         calc->out.n = m;
         calc->out.names = WA_ARRAY(a, const char *, m);
         calc->out.types = WA_ARRAY(a, const WType *, m);
         for (int i = 0; i < m; i++) {
             WExpr *x = i < o->nin ? wexpr_column(a, i, in->out.types[i], in->out.names[i]) : o->g.args[i - o->nin];
-            calc->exprs[i] = x;
+            wrel_calc_mut(calc)->exprs[i] = x;
             calc->out.names[i] = i < o->nin ? in->out.names[i] : wa_sprintf(a, "$%d", i);
             calc->out.types[i] = x->type;
         }

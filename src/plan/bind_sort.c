@@ -33,8 +33,8 @@ static WRel *calc_over(WPlanCtx *p, WRel *in, int n, WExpr **ex, const char **na
 {
     WRel *c = wrel_new(p, WR_CALC, 1);
     c->inputs[0] = in;
-    c->nexprs = n;
-    c->exprs = ex;
+    wrel_calc_mut(c)->nexprs = n;
+    wrel_calc_mut(c)->exprs = ex;
     c->out.n = n;
     c->out.names = names;
     c->out.types = WA_ARRAY(p->arena, const WType *, n ? n : 1);
@@ -104,9 +104,10 @@ WRel *bsort_node(BindCtx *b, WRel *in, AstQuery *aq, const int *cols, int nvisib
     s->inputs[0] = in;
     s->out = in->out;
     s->changelog = in->changelog;
-    s->sort_offset = s->sort_fetch = -1;
-    if (aq->offset && !limit_literal(b, aq->offset, &s->sort_offset)) return NULL;
-    if (aq->limit && !limit_literal(b, aq->limit, &s->sort_fetch)) return NULL;
+    WRelSort *so = wrel_sort_mut(s);
+    so->offset = so->fetch = -1;
+    if (aq->offset && !limit_literal(b, aq->offset, &so->offset)) return NULL;
+    if (aq->limit && !limit_literal(b, aq->limit, &so->fetch)) return NULL;
     int n = aq->norder;
     s->sort_cols = WA_ARRAY(a, int, n ? n : 1);
     s->sort_desc = WA_ARRAY(a, bool, n ? n : 1);

@@ -119,10 +119,11 @@ static WExpr *shift(WPlanCtx *p, const WExpr *e, int delta)
 static WRel *calc_over(WPlanCtx *p, WRel *in, int n, WExpr **exprs, const char **names, WExpr *cond)
 {
     WRel *c = wrel_new(p, WR_CALC, 1);
+    WRelCalc *cc = wrel_calc_mut(c);
     c->inputs[0] = in;
-    c->nexprs = n;
-    c->exprs = exprs;
-    c->cond = cond;
+    cc->nexprs = n;
+    cc->exprs = exprs;
+    cc->cond = cond;
     c->out.n = n;
     c->out.names = WA_ARRAY(p->arena, const char *, n ? n : 1);
     c->out.types = WA_ARRAY(p->arena, const WType *, n ? n : 1);
@@ -202,14 +203,13 @@ WRel *bind_unnest_rel(BindCtx *b, WRel *left, BScope *ls, AstFrom *u, AstJoinTyp
 
     int nl = standalone ? 0 : left->out.n;
     WRel *c = wrel_new(p, WR_CORRELATE, 1);
+    WRelCorrelate *cc = wrel_correlate_mut(c);
     c->inputs[0] = left;
-    c->nexprs = 1;
-    c->exprs = WA_ARRAY(a, WExpr *, 1);
-    c->exprs[0] = coll;
-    wrel_correlate_mut(c)->join_type = left_join ? AJ_LEFT : AJ_INNER;
-    wrel_correlate_mut(c)->ordinality = u->with_ordinality;
-    wrel_correlate_mut(c)->cor_id = standalone ? -1 : count_correlates(left);
-    wrel_correlate_mut(c)->nleft_out = nl;
+    cc->collection = coll;
+    cc->join_type = left_join ? AJ_LEFT : AJ_INNER;
+    cc->ordinality = u->with_ordinality;
+    cc->cor_id = standalone ? -1 : count_correlates(left);
+    cc->nleft_out = nl;
     c->nalias = u->ncol_aliases;
     c->alias_names = (const char **)u->col_aliases;
     c->out.n = nl + nf;
@@ -238,7 +238,7 @@ WRel *bind_unnest_rel(BindCtx *b, WRel *left, BScope *ls, AstFrom *u, AstJoinTyp
                 return fail_at(p, on->pos, WEXC_TABLE,
                                "The ON condition of a LEFT JOIN with UNNEST may only refer to the UNNEST "
                                "columns (or be TRUE) in weir.");
-            c->cond = shift(p, cond, -nl);
+            cc->cond = shift(p, cond, -nl);
         } else {
             r = filter_over(p, c, cond);
         }
@@ -253,7 +253,7 @@ static const char **physical_names(WPlanCtx *p, const WRel *c)
 {
     const char **phys, **sqln;
     const WType **types;
-    wunnest_columns(p, c->exprs[0]->type, wrel_correlate(c)->ordinality, false, &phys, &sqln, &types);
+    wunnest_columns(p, wrel_correlate(c)->collection->type, wrel_correlate(c)->ordinality, false, &phys, &sqln, &types);
     return phys;
 }
 
@@ -261,24 +261,25 @@ static WRel *rewrite(WPlanCtx *p, WRel *r)
 {
     WRel *top = NULL;
     WRel *c = r;
-    if (r->kind == WR_CALC && r->cond && r->inputs[0]->kind == WR_CORRELATE && !wrel_correlate(r->inputs[0])->physical) {
+    if (r->kind == WR_CALC && wrel_calc(r)->cond && r->inputs[0]->kind == WR_CORRELATE && !wrel_correlate(r->inputs[0])->physical) {
         top = r;
         c = r->inputs[0];
     }
     for (int i = 0; i < c->ninputs; i++) c->inputs[i] = rewrite(p, c->inputs[i]);
     if (c->kind != WR_CORRELATE || wrel_correlate(c)->physical) return r;
-    int nl = wrel_correlate(c)->nleft_out;
+    WRelCorrelate *cc = wrel_correlate_mut(c);
+    int nl = cc->nleft_out;
     if (top) {
         /* FilterCorrelateRule: conjuncts over the left go below, conjuncts over the function's
            columns into the Correlate (inner joins only), the rest stay above */
         WExpr *cs[256];
         int n = 0;
-        wplan_split_and(top->cond, cs, &n, 256);
+        wplan_split_and(wrel_calc(top)->cond, cs, &n, 256);
         WExpr *keep[256], *lpush[256], *rpush[256];
         int nk = 0, nlp = 0, nrp = 0;
         for (int i = 0; i < n; i++) {
             if (nl > 0 && refs_only_below(cs[i], nl) && deterministic(cs[i])) lpush[nlp++] = cs[i];
-            else if (wrel_correlate(c)->join_type == AJ_INNER && refs_only_from(cs[i], nl) && deterministic(cs[i]))
+            else if (cc->join_type == AJ_INNER && refs_only_from(cs[i], nl) && deterministic(cs[i]))
                 rpush[nrp++] = shift(p, cs[i], -nl);
             else keep[nk++] = cs[i];
         }
@@ -286,11 +287,11 @@ static WRel *rewrite(WPlanCtx *p, WRel *r)
         if (nrp) {
             WExpr *all[260];
             int na = 0;
-            wplan_split_and(c->cond, all, &na, 256);
+            wplan_split_and(cc->cond, all, &na, 256);
             for (int i = 0; i < nrp && na < 260; i++) all[na++] = rpush[i];
-            c->cond = wplan_and(p, all, na);
+            cc->cond = wplan_and(p, all, na);
         }
-        top->cond = wplan_and(p, keep, nk);
+        wrel_calc_mut(top)->cond = wplan_and(p, keep, nk);
     }
     /* Flink's names on the Correlate, the query's names on a Calc above it */
     const char **phys = physical_names(p, c);
@@ -304,7 +305,7 @@ static WRel *rewrite(WPlanCtx *p, WRel *r)
         ex[i] = wexpr_column(p->arena, i, c->out.types[i], nn[i]);
     }
     c->out.names = nn;
-    wrel_correlate_mut(c)->physical = true;
+    cc->physical = true;
     WRel *cr = renamed ? calc_over(p, c, c->out.n, ex, user, NULL) : c;
     if (top) {
         top->inputs[0] = cr;

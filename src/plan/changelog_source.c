@@ -150,14 +150,15 @@ static bool reads_only(const WExpr *e, const bool *cols, bool *tmp, int n)
 WRel *wphys_push_calc_past_normalize(WPlanCtx *p, WRel *r)
 {
     for (int i = 0; i < r->ninputs; i++) r->inputs[i] = wphys_push_calc_past_normalize(p, r->inputs[i]);
-    if (r->kind != WR_CALC || r->inputs[0]->kind != WR_CHANGELOG_NORMALIZE || r->inputs[0]->normalize_filter) return r;
+    if (r->kind != WR_CALC || r->inputs[0]->kind != WR_CHANGELOG_NORMALIZE || wrel_normalize(r->inputs[0])->filter) return r;
+    const WRelCalc *rc = wrel_calc(r);
     WRel *cn = r->inputs[0];
     WRel *x = cn->inputs[0];
     int n = cn->out.n;
     enum { MAXC = 64 };
     WExpr *conj[MAXC], *pushed[MAXC], *kept[MAXC];
     int nc = 0, np = 0, nk = 0;
-    if (r->cond) wplan_split_and(r->cond, conj, &nc, MAXC);
+    if (rc->cond) wplan_split_and(rc->cond, conj, &nc, MAXC);
     bool *pk = WA_ARRAY(p->arena, bool, n ? n : 1), *tmp = WA_ARRAY(p->arena, bool, n ? n : 1);
     bool *used = WA_ARRAY(p->arena, bool, n ? n : 1);
     for (int k = 0; k < cn->nkeys; k++) pk[cn->keys[k]] = used[cn->keys[k]] = true;
@@ -166,25 +167,27 @@ WRel *wphys_push_calc_past_normalize(WPlanCtx *p, WRel *r)
         if (movable && reads_only(conj[i], pk, tmp, n)) pushed[np++] = conj[i];
         else kept[nk++] = conj[i];
     }
-    for (int i = 0; i < r->nexprs; i++) wplan_mark_refs(r->exprs[i], used, n);
+    for (int i = 0; i < rc->nexprs; i++) wplan_mark_refs(rc->exprs[i], used, n);
     for (int i = 0; i < nk; i++) wplan_mark_refs(kept[i], used, n);
     int nused = 0;
     for (int i = 0; i < n; i++) nused += used[i];
     WRel *c = wa_memdup(p->arena, r, sizeof *r);
+    WRelCalc *cc = wrel_calc_mut(c);
     c->inputs = WA_ARRAY(p->arena, WRel *, 1);
     if (!movable || (np == 0 && nused == n)) {
         /* nothing goes under the exchange: the condition is evaluated inside ChangelogNormalize */
         WRel *ncn = wa_memdup(p->arena, cn, sizeof *cn);
-        ncn->normalize_filter = r->cond;
+        wrel_normalize_mut(ncn)->filter = rc->cond;
         c->inputs[0] = ncn;
-        c->cond = NULL;
-        return r->cond ? wplan_simplify_calc(p, c) : r;
+        cc->cond = NULL;
+        return rc->cond ? wplan_simplify_calc(p, c) : r;
     }
     /* the Calc under the exchange: the used columns (all when none is left out), the key filters */
     int *map = wplan_positions(p, used, n);
     WRel *below = wplan_pick(p, x->inputs[0], used);
-    below->late_calc = true;
-    below->cond = np ? wplan_remap(p, wplan_and(p, pushed, np), map) : NULL;
+    WRelCalc *bc = wrel_calc_mut(below);
+    bc->late_calc = true;
+    bc->cond = np ? wplan_remap(p, wplan_and(p, pushed, np), map) : NULL;
     int *keys = WA_ARRAY(p->arena, int, cn->nkeys ? cn->nkeys : 1);
     for (int k = 0; k < cn->nkeys; k++) keys[k] = map[cn->keys[k]];
     wphys_set_unique(p, below, cn->nkeys, keys);
@@ -194,11 +197,11 @@ WRel *wphys_push_calc_past_normalize(WPlanCtx *p, WRel *r)
     ncn->out = below->out;
     ncn->keys = keys;
     ncn->unique = keys;
-    ncn->normalize_filter = nk ? wplan_remap(p, wplan_and(p, kept, nk), map) : NULL;
+    wrel_normalize_mut(ncn)->filter = nk ? wplan_remap(p, wplan_and(p, kept, nk), map) : NULL;
     c->inputs[0] = ncn;
-    c->exprs = WA_ARRAY(p->arena, WExpr *, r->nexprs ? r->nexprs : 1);
-    for (int i = 0; i < r->nexprs; i++) c->exprs[i] = wplan_remap(p, r->exprs[i], map);
-    c->cond = NULL;
+    cc->exprs = WA_ARRAY(p->arena, WExpr *, rc->nexprs ? rc->nexprs : 1);
+    for (int i = 0; i < rc->nexprs; i++) cc->exprs[i] = wplan_remap(p, rc->exprs[i], map);
+    cc->cond = NULL;
     return wplan_simplify_calc(p, c);
 }
 
@@ -214,10 +217,10 @@ WRel *wphys_drop_unneeded_normalize(WPlanCtx *p, WRel *r)
            INSERT (measured: "Calc(..., changelogMode=[I,UA,D])" over the scan's [UA,D]) */
         if (c->kind == WR_CHANGELOG_NORMALIZE && r->inputs[i] != c) r->keeps_insert = true;
     }
-    if (r->kind != WR_CHANGELOG_NORMALIZE || r->generate_update_before || r->normalize_filter) return r;
+    if (r->kind != WR_CHANGELOG_NORMALIZE || r->generate_update_before || wrel_normalize(r)->filter) return r;
     WRel *below = r->inputs[0]->kind == WR_EXCHANGE ? r->inputs[0]->inputs[0] : r->inputs[0];
     WRel *scan = below;
-    while (scan->kind == WR_CALC && scan->late_calc) scan = scan->inputs[0];   /* pushed under it */
+    while (scan->kind == WR_CALC && wrel_calc(scan)->late_calc) scan = scan->inputs[0];   /* pushed under it */
     if (scan->kind != WR_SCAN || !wrel_scan(scan)->table ||
         !wplan_upsert_connector(wopts_get(&wrel_scan(scan)->table->options, "connector")))
         return r;

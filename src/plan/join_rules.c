@@ -30,12 +30,13 @@ static int join_side_refs(const WExpr *e, int split)
 static WRel *filter_rel(WPlanCtx *p, WRel *in, WExpr *cond)
 {
     WRel *c = wrel_new(p, WR_CALC, 1);
+    WRelCalc *cc = wrel_calc_mut(c);
     c->inputs[0] = in;
-    c->nexprs = in->out.n;
-    c->exprs = WA_ARRAY(p->arena, WExpr *, in->out.n ? in->out.n : 1);
+    cc->nexprs = in->out.n;
+    cc->exprs = WA_ARRAY(p->arena, WExpr *, in->out.n ? in->out.n : 1);
     c->out = in->out;
-    for (int i = 0; i < in->out.n; i++) c->exprs[i] = wexpr_column(p->arena, i, in->out.types[i], in->out.names[i]);
-    c->cond = cond;
+    for (int i = 0; i < in->out.n; i++) cc->exprs[i] = wexpr_column(p->arena, i, in->out.types[i], in->out.names[i]);
+    cc->cond = cond;
     c->changelog = in->changelog;
     return c;
 }
@@ -124,18 +125,18 @@ static void outer_to_inner(WRel *j, const WExpr *cond)
 WRel *wphys_merge_join_filters(WPlanCtx *p, WRel *r)
 {
     for (int i = 0; i < r->ninputs; i++) r->inputs[i] = push_join_filters(p, wphys_merge_join_filters(p, r->inputs[i]));
-    if (r->kind == WR_CALC && r->cond && r->inputs[0]->kind == WR_JOIN) {
+    if (r->kind == WR_CALC && wrel_calc(r)->cond && r->inputs[0]->kind == WR_JOIN) {
         WRel *j = r->inputs[0];
         if (wrel_join(j)->type != AJ_INNER && !wrel_join(j)->semi && !wrel_join(j)->anti && !wrel_join(j)->temporal) {
             WRel *nj = wa_memdup(p->arena, j, sizeof *j);
-            outer_to_inner(nj, r->cond);
+            outer_to_inner(nj, wrel_calc(r)->cond);
             if (wrel_join(nj)->type != wrel_join(j)->type) {
                 r->inputs[0] = nj;
                 j = nj;
             }
         }
         if (wrel_join(j)->type == AJ_INNER && !wrel_join(j)->semi && !wrel_join(j)->anti) {
-            WExpr *cs[2] = {wrel_join(j)->cond, r->cond};
+            WExpr *cs[2] = {wrel_join(j)->cond, wrel_calc(r)->cond};
             WExpr *all[256];
             int n = 0;
             wplan_split_and(cs[0], all, &n, 256);
@@ -145,7 +146,7 @@ WRel *wphys_merge_join_filters(WPlanCtx *p, WRel *r)
             WRel *c = wa_memdup(p->arena, r, sizeof *r);
             c->inputs = WA_ARRAY(p->arena, WRel *, 1);
             c->inputs[0] = push_join_filters(p, nj);
-            c->cond = NULL;
+            wrel_calc_mut(c)->cond = NULL;
             return c;
         }
     }
@@ -159,19 +160,20 @@ static WRel *extend(WPlanCtx *p, WRel *side, WExpr **extra, int nextra)
 {
     int n = side->out.n;
     WRel *c = wrel_new(p, WR_CALC, 1);
+    WRelCalc *cc = wrel_calc_mut(c);
     c->inputs[0] = side;
-    c->nexprs = n + nextra;
-    c->exprs = WA_ARRAY(p->arena, WExpr *, n + nextra);
+    cc->nexprs = n + nextra;
+    cc->exprs = WA_ARRAY(p->arena, WExpr *, n + nextra);
     c->out.n = n + nextra;
     c->out.names = WA_ARRAY(p->arena, const char *, n + nextra);
     c->out.types = WA_ARRAY(p->arena, const WType *, n + nextra);
     for (int i = 0; i < n; i++) {
-        c->exprs[i] = wexpr_column(p->arena, i, side->out.types[i], side->out.names[i]);
+        cc->exprs[i] = wexpr_column(p->arena, i, side->out.types[i], side->out.names[i]);
         c->out.names[i] = side->out.names[i];
         c->out.types[i] = side->out.types[i];
     }
     for (int i = 0; i < nextra; i++) {
-        c->exprs[n + i] = extra[i];
+        cc->exprs[n + i] = extra[i];
         c->out.names[n + i] = wa_sprintf(p->arena, "$f%d", n + i);
         c->out.types[n + i] = extra[i]->type;
     }
@@ -293,11 +295,11 @@ static WRel *plan_join_keys(WPlanCtx *p, WRel *j)
     WRel *c = wrel_new(p, WR_CALC, 1);
     c->inputs[0] = nj;
     c->out = j->out;
-    c->nexprs = j->out.n;
-    c->exprs = WA_ARRAY(p->arena, WExpr *, j->out.n ? j->out.n : 1);
+    wrel_calc_mut(c)->nexprs = j->out.n;
+    wrel_calc_mut(c)->exprs = WA_ARRAY(p->arena, WExpr *, j->out.n ? j->out.n : 1);
     for (int i = 0; i < j->out.n; i++) {
         int src = i < ln ? i : i + nle;
-        c->exprs[i] = wexpr_column(p->arena, src, nj->out.types[src], j->out.names[i]);
+        wrel_calc_mut(c)->exprs[i] = wexpr_column(p->arena, src, nj->out.types[src], j->out.names[i]);
     }
     return c;
 }

@@ -24,7 +24,7 @@ static WRel *exchange(WPlanCtx *p, WRel *in, int nkeys, int *keys)
     x->out = in->out;
     x->nkeys = nkeys;
     x->keys = keys;
-    x->exchange_single = nkeys == 0;
+    wrel_exchange_mut(x)->single = nkeys == 0;
     x->changelog = in->changelog;
     x->nunique = in->nunique;
     x->unique = in->unique;
@@ -61,8 +61,8 @@ void wover_batch_physical(WPlanCtx *p, WRel *r)
         s->sort_desc[r->nkeys + i] = r->sort_desc[i];
         s->sort_nulls_first[r->nkeys + i] = r->sort_nulls_first[i];
     }
-    s->sort_offset = -1;
-    s->sort_fetch = -1;
+    wrel_sort_mut(s)->offset = -1;
+    wrel_sort_mut(s)->fetch = -1;
     s->input_retracts = in->changelog != WCM_INSERT;
     s->changelog = WCM_INSERT;
     s->nunique = -1;

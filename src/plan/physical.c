@@ -50,8 +50,8 @@ static void calc_unique(WPlanCtx *p, WRel *c)
     int *m = ints(p, in->nunique);
     for (int k = 0; k < in->nunique; k++) {
         m[k] = -1;
-        for (int i = 0; i < c->nexprs; i++)
-            if (keeps_column(c->exprs[i], in->unique[k])) { m[k] = i; break; }
+        for (int i = 0; i < wrel_calc(c)->nexprs; i++)
+            if (keeps_column(wrel_calc(c)->exprs[i], in->unique[k])) { m[k] = i; break; }
         if (m[k] < 0) return;
     }
     wphys_set_unique(p, c, in->nunique, m);
@@ -73,7 +73,7 @@ WRel *wphys_exchange(WPlanCtx *p, WRel *in, int nkeys, const int *keys)
     x->out = in->out;
     x->nkeys = nkeys;
     x->keys = (int *)keys;
-    x->exchange_single = nkeys == 0;
+    wrel_exchange_mut(x)->single = nkeys == 0;
     x->changelog = in->changelog;
     x->nunique = in->nunique;
     x->unique = in->unique;
@@ -94,8 +94,8 @@ static int agg_col_monotonicity(const WRel *r, int col)
 {
     while (r->kind == WR_CALC || r->kind == WR_EXCHANGE) {
         if (r->kind == WR_CALC) {
-            if (col < 0 || col >= r->nexprs || r->exprs[col]->kind != WX_COLUMN) return 2;
-            col = r->exprs[col]->col;
+            if (col < 0 || col >= wrel_calc(r)->nexprs || wrel_calc(r)->exprs[col]->kind != WX_COLUMN) return 2;
+            col = wrel_calc(r)->exprs[col]->col;
         }
         r = r->inputs[0];
     }
@@ -127,7 +127,7 @@ static bool sort_monotonic(const WRel *rank, const WRel *in)
 static bool agg_may_delete(const WRel *r)
 {
     while (r->kind == WR_CALC || r->kind == WR_EXCHANGE) {
-        if (r->kind == WR_CALC && r->cond) return true;    /* a filter turns updates into deletes */
+        if (r->kind == WR_CALC && wrel_calc(r)->cond) return true;    /* a filter turns updates into deletes */
         r = r->inputs[0];
     }
     return r->kind != WR_GROUP_AGG || r->input_retracts;
@@ -150,7 +150,7 @@ static WRel *derive_values(WPlanCtx *p, WRel *r, WRel *in, int64_t ttl)
 
 static WRel *derive_calc(WPlanCtx *p, WRel *r, WRel *in, int64_t ttl)
 {
-    if (in->kind == WR_CALC && in->agg_removed) {
+    if (in->kind == WR_CALC && wrel_calc(in)->agg_removed) {
         r = wplan_simplify_calc(p, r);      /* as Flink's CalcMerge after the removal */
         in = r->inputs[0];
     }
@@ -297,7 +297,7 @@ static WRel *derive_sort(WPlanCtx *p, WRel *r, WRel *in, int64_t ttl)
     /* batch: the final rows, sorted, once the input ended */
     r->input_retracts = in->changelog != WCM_INSERT;
     r->changelog = WCM_INSERT;
-    if (!r->sort_local) r->inputs[0] = wphys_exchange(p, in, 0, NULL);
+    if (!wrel_sort(r)->local) r->inputs[0] = wphys_exchange(p, in, 0, NULL);
     return r;
 }
 

@@ -146,7 +146,22 @@ typedef struct WRelCorrelate {      /* WR_CORRELATE (bind_unnest.c): UNNEST besi
     int cor_id;                     /* $cor<N> of the correlation (-1: a standalone UNNEST) */
     int nleft_out;                  /* left columns in the output (0: a standalone UNNEST over Values) */
     bool physical;                  /* the physical rule gave it Flink's column names */
+    WExpr *collection;              /* the collection unnested, over the left input (inputs[0]) */
+    WExpr *cond;                    /* NULL = none: a filter over the function's columns only ($0 =
+                                       its first column) */
 } WRelCorrelate;
+
+typedef struct WRelCalc {           /* WR_CALC: projection + optional condition */
+    int nexprs;                     /* the projections, one per output column */
+    WExpr **exprs;
+    WExpr *cond;                    /* NULL = no filter */
+    bool agg_removed;               /* replaces a group aggregate over unique keys
+                                       (FlinkAggregateRemoveRule); merged into the Calc above */
+    bool split_layout;              /* the Calc a window distinct split puts over its final aggregate
+                                       (split_distinct.c; EXPLAIN names its aggregate columns) */
+    bool late_calc;                 /* made after Flink's scan push-down phase (CalcRankTransposeRule,
+                                       prune_rules.c): EXPLAIN does not fold it into the scan */
+} WRelCalc;
 
 typedef struct WRelMatch {          /* WR_MATCH (bind_match.c; partition in keys, order in sort_*) */
     const struct WMatchSpec *spec;  /* pattern, definitions, measures, AFTER MATCH (match_spec.h) */
@@ -294,6 +309,30 @@ typedef struct WRelSink {           /* the sink kinds (wrel_is_sink): WR_SINK (b
                                        conflict message names them) */
 } WRelSink;
 
+typedef struct WRelNormalize {      /* WR_CHANGELOG_NORMALIZE (physical.c, the plan reader); its key
+                                       (the input's unique key) in WRel's keys/nkeys */
+    WExpr *filter;                  /* the Calc's condition pushed into it (changelog_source.c),
+                                       NULL = none */
+} WRelNormalize;
+
+typedef struct WRelExchange {       /* WR_EXCHANGE (physical.c and the rules that make the two-phase
+                                       aggregates and OverAggregates, the plan reader; the runtime's own
+                                       exchanges in front of a sink or behind a scan); hash keys in
+                                       WRel's keys/nkeys, none = single */
+    bool single;                    /* Exchange(distribution=[single]) */
+    bool collect;                   /* the gather in front of the client's collect sink (runtime
+                                       detail: EXPLAIN does not show it, as Flink's plan does not) */
+} WRelExchange;
+
+typedef struct WRelSort {           /* WR_SORT (bind_sort.c's LogicalSort; in batch mode the physical
+                                       Sort / SortLimit / Limit, sort_rules.c; the batch OverAggregate's
+                                       input, over_rules.c); its order in WRel's sort_*. The
+                                       streaming rules turn it into a SortLimit (a rank kind) or a
+                                       TemporalSort (no payload), clearing the payload */
+    int64_t offset, fetch;          /* OFFSET and FETCH as written, -1 when absent */
+    bool local;                     /* batch, with a limit: the local (global=[false]) half */
+} WRelSort;
+
 typedef struct WRelOver {          /* WR_OVER_AGG (in WRelAgg, wrel_over(r)): the OverAggregate's
                                        windows; partition in WRel's keys, the streaming one's order
                                        column in its time_col, the batch one's order in its sort_* */
@@ -351,33 +390,20 @@ struct WRel {
     int nupsert_key;                /* upsert key (column indexes) when the output has updates */
     int *upsert_key;
 
-    /* the scan's, values', watermark assigner's and sinks' fields: the WRelScan, WRelValues,
-       WRelWatermark and WRelSink payloads (wrel_scan(r), wrel_values(r), wrel_watermark(r), wrel_sink(r)) */
-    /* WR_CALC */
-    int nexprs;
-    WExpr **exprs;
-    WExpr *cond;                    /* NULL = no filter */
-    bool agg_removed;               /* WR_CALC: replaces a group aggregate over unique keys
-                                       (FlinkAggregateRemoveRule); merged into the Calc above */
-    bool split_layout;              /* the Calc a window distinct split puts over its final aggregate
-                                       (split_distinct.c; EXPLAIN names its aggregate columns) */
-    bool late_calc;                 /* made after Flink's scan push-down phase (CalcRankTransposeRule,
-                                       prune_rules.c): EXPLAIN does not fold it into the scan */
-    /* WR_EXCHANGE / WR_GROUP_AGG / WR_DEDUP / WR_RANK keys; the join kinds: the left keys */
+    /* A kind's own fields are in its payload (`payload` below, through wrel_calc(r), wrel_scan(r),
+       ...); what follows is common to all kinds, or shared by several unrelated kinds. Union,
+       DropUpdateBefore, TemporalSort and ReplicateRows have no fields beyond these. */
+    /* keys, shared by several families: an Exchange's hash keys, a ChangelogNormalize's key, the
+       aggregates' grouping keys (an OverAggregate's partition), the rank kinds' and Match's
+       partition keys, the join kinds' left keys */
     int nkeys;
     int *keys;
-    bool exchange_single;           /* Exchange(distribution=[single]) */
-    bool exchange_collect;          /* the gather in front of the client's collect sink (runtime
-                                       detail: EXPLAIN does not show it, as Flink's plan does not) */
-    /* the aggregating kinds' calls and two-phase fields: the WRelAgg payload, wrel_agg(r); their
-       grouping keys in keys/nkeys */
-    /* the join kinds' fields: the WRelJoin payload, wrel_join(r); their left keys in keys/nkeys */
-    /* WR_DEDUP / WR_RANK / WR_OVER_RANK: partition keys in keys/nkeys */
+    /* the order, shared by several families: Sort, TemporalSort, the rank kinds, Match and the
+       batch OverAggregate */
     int nsort;
     int *sort_cols;
     bool *sort_desc;
     bool *sort_nulls_first;
-    /* the rank kinds' fields: the WRelRank payload, wrel_rank(r); their order in sort_* */
     int time_col;                   /* WR_DEDUP (and a window deduplicate read from a plan): the
                                        time attribute it orders by; over aggregation and WR_MATCH:
                                        their order column */
@@ -386,13 +412,10 @@ struct WRel {
     bool input_retracts;            /* (first) input may carry -U/-D */
     int nunique;                    /* a unique key of the output (column indexes), -1 = none */
     int *unique;
-    WExpr *normalize_filter;        /* WR_CHANGELOG_NORMALIZE: pushed-in filter */
     AstExpr *temporal_as_of;        /* a table read FOR SYSTEM_TIME AS OF (binder): set on the top
                                        node of its chain (the scan, or the Calc / WatermarkAssigner
                                        above it), read of a join's right input whatever its kind
                                        (bind_join.c), so common, not in the scan payload */
-    /* over aggregation: keys = partition, time_col = order column; its windows in the aggregate
-       payload, wrel_over(r) */
     /* state and TTL (finalisation) */
     int64_t ttl_ms;                 /* resolved TTL for stateful nodes, 0 = never */
     int nhints;
@@ -410,34 +433,31 @@ struct WRel {
                                        LogicalUnion leaves to the planner */
     bool reused;                    /* sub-plan reuse (reuse.c) made this node the one copy of equal
                                        sub-plans: it has several consumers */
-    /* ORDER BY / LIMIT (WR_SORT, WR_SORT_LIMIT, WR_TEMPORAL_SORT; sort keys in nsort/sort_cols/
-       sort_desc/sort_nulls_first): OFFSET and FETCH as written, -1 when absent */
-    int64_t sort_offset, sort_fetch;
-    bool sort_local;                /* batch WR_SORT with a limit: the local (global=[false]) half */
     /* the set operation a subtree was rewritten from (bind_setops.c), for the AST section:
        setop_kind (WSO_NONE = none), its two bound inputs in setop_inputs */
     WSetOpOrigin setop_kind;
     bool setop_all;
     WRel *setop_inputs[2];
-    /* WR_CORRELATE (bind_unnest.c): exprs[0] is the collection over the left input (inputs[0]);
-       wrel_correlate(r)->join_type AJ_INNER or AJ_LEFT; cond (NULL = none) filters over the function's columns only
-       ($0 = its first column). out = the first nleft_out left columns, then the function's. */
     int nalias;                     /* AST: the column aliases of AS t(c, ...) (0 = none) */
     const char **alias_names;
     /* The payload of the kinds whose fields are split out of WRel (issue 15): only through the
-       checked accessors below (wrel_minibatch(r), wrel_expand(r), wrel_match(r), wrel_correlate(r),
-       wrel_window(r), wrel_join(r), wrel_interval(r), wrel_rank(r), wrel_agg(r), wrel_over(r),
-       wrel_scan(r), wrel_values(r), wrel_watermark(r), wrel_sink(r) and their _mut forms), which
-       assert the kind. A rewrite that turns a node of another kind into a windowed one clears the
-       window first (window_rank_rule: the rank payload's window, keeping the rank's fields;
+       checked accessors below (wrel_calc(r), wrel_minibatch(r), wrel_expand(r), wrel_match(r),
+       wrel_correlate(r), wrel_window(r), wrel_join(r), wrel_interval(r), wrel_rank(r),
+       wrel_agg(r), wrel_over(r), wrel_scan(r), wrel_values(r), wrel_watermark(r), wrel_sink(r),
+       wrel_normalize(r), wrel_exchange(r), wrel_sort(r) and their _mut forms), which assert the
+       kind. A rewrite that turns a node of another kind into a windowed one clears the window
+       first (window_rank_rule: the rank payload's window, keeping the rank's fields;
        window_join_rule: the join payload's window, keeping the join's fields); one that copies a
        windowed node into another windowed kind (the two-phase window aggregate) keeps its window
        (and its aggregate payload), and one that turns a Join into another join kind
-       (join_rules.c) keeps the join payload. A Sort made a SortLimit (sort_rules.c) starts from a
-       cleared payload; an OverRank made an OverAggregate (over_rules.c) clears its rank payload,
-       which leaves an empty aggregate payload. No rewrite turns a node into or out of the scan,
-       values, watermark or sink kinds. */
+       (join_rules.c) keeps the join payload. A Sort made a SortLimit or a TemporalSort
+       (sort_rules.c) starts from a cleared payload (a TemporalSort has none: its order is the
+       common sort_*); an OverRank made an OverAggregate (over_rules.c) clears its rank payload,
+       which leaves an empty aggregate payload. No rewrite turns a node into or out of the Calc,
+       scan, values, watermark, sink, ChangelogNormalize or Exchange kinds: the rules that rewrite
+       a Calc copy it (kind and payload kept) or make a new node. */
     union {
+        WRelCalc calc;              /* WR_CALC */
         WRelMiniBatch minibatch;    /* WR_MINIBATCH_ASSIGNER */
         WRelExpand expand;          /* WR_EXPAND */
         WRelMatch match;            /* WR_MATCH */
@@ -452,12 +472,14 @@ struct WRel {
         WRelValues values;          /* WR_VALUES */
         WRelWatermark watermark;    /* WR_WATERMARK */
         WRelSink sink;              /* the sink kinds (wrel_is_sink) */
+        WRelNormalize normalize;    /* WR_CHANGELOG_NORMALIZE */
+        WRelExchange exchange;      /* WR_EXCHANGE */
+        WRelSort sort;              /* WR_SORT */
     } payload;
 };
 
-/* Checked accessors (PostgreSQL's castNode): the node as one of the kinds whose payload fields the
-   caller reads, asserting the kind. WRel still holds every kind's fields; code that reads a
-   kind's payload through these is ready for the split into one payload struct per kind. */
+/* Checked accessors (PostgreSQL's castNode): the node as one of the kinds whose fields the caller
+   reads, asserting the kind; each kind's payload accessor below goes through them. */
 static inline const WRel *wrel_cast(const WRel *r, WRelKind kind)
 {
     assert(r && r->kind == kind);
@@ -533,6 +555,14 @@ static inline const WRelValues *wrel_values(const WRel *r) { return &wrel_cast(r
 static inline WRelValues *wrel_values_mut(WRel *r) { return &wrel_cast_mut(r, WR_VALUES)->payload.values; }
 static inline const WRelWatermark *wrel_watermark(const WRel *r) { return &wrel_cast(r, WR_WATERMARK)->payload.watermark; }
 static inline WRelWatermark *wrel_watermark_mut(WRel *r) { return &wrel_cast_mut(r, WR_WATERMARK)->payload.watermark; }
+static inline const WRelNormalize *wrel_normalize(const WRel *r) { return &wrel_cast(r, WR_CHANGELOG_NORMALIZE)->payload.normalize; }
+static inline WRelNormalize *wrel_normalize_mut(WRel *r) { return &wrel_cast_mut(r, WR_CHANGELOG_NORMALIZE)->payload.normalize; }
+static inline const WRelExchange *wrel_exchange(const WRel *r) { return &wrel_cast(r, WR_EXCHANGE)->payload.exchange; }
+static inline WRelExchange *wrel_exchange_mut(WRel *r) { return &wrel_cast_mut(r, WR_EXCHANGE)->payload.exchange; }
+static inline const WRelCalc *wrel_calc(const WRel *r) { return &wrel_cast(r, WR_CALC)->payload.calc; }
+static inline WRelCalc *wrel_calc_mut(WRel *r) { return &wrel_cast_mut(r, WR_CALC)->payload.calc; }
+static inline const WRelSort *wrel_sort(const WRel *r) { return &wrel_cast(r, WR_SORT)->payload.sort; }
+static inline WRelSort *wrel_sort_mut(WRel *r) { return &wrel_cast_mut(r, WR_SORT)->payload.sort; }
 static inline const WRelSink *wrel_sink(const WRel *r)
 {
     assert(r && wrel_is_sink(r->kind));

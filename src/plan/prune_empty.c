@@ -117,7 +117,7 @@ static WRel *rewrite(Pruner *pr, WRel *r)
     }
     switch (r->kind) {
     case WR_CALC:
-        if (is_empty(r->inputs[0]) || const_cond(p, r->cond) == 0) return values_like(p, r, 0);
+        if (is_empty(r->inputs[0]) || const_cond(p, wrel_calc(r)->cond) == 0) return values_like(p, r, 0);
         return r;
     case WR_GROUP_AGG:
         if (!is_empty(r->inputs[0])) return r;

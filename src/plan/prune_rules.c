@@ -86,16 +86,17 @@ WRel *wplan_pick(WPlanCtx *p, WRel *in, const bool *used)
 {
     int n = count_used(used, in->out.n);
     WRel *c = wrel_new(p, WR_CALC, 1);
+    WRelCalc *cc = wrel_calc_mut(c);
     c->inputs[0] = in;
-    c->nexprs = n;
-    c->exprs = WA_ARRAY(p->arena, WExpr *, n ? n : 1);
+    cc->nexprs = n;
+    cc->exprs = WA_ARRAY(p->arena, WExpr *, n ? n : 1);
     c->out.n = n;
     c->out.names = WA_ARRAY(p->arena, const char *, n ? n : 1);
     c->out.types = WA_ARRAY(p->arena, const WType *, n ? n : 1);
     int k = 0;
     for (int i = 0; i < in->out.n; i++) {
         if (!used[i]) continue;
-        c->exprs[k] = wexpr_column(p->arena, i, in->out.types[i], in->out.names[i]);
+        cc->exprs[k] = wexpr_column(p->arena, i, in->out.types[i], in->out.names[i]);
         c->out.names[k] = in->out.names[i];
         c->out.types[k] = in->out.types[i];
         k++;
@@ -109,11 +110,13 @@ WRel *wplan_pick(WPlanCtx *p, WRel *in, const bool *used)
 static WRel *recalc(WPlanCtx *p, const WRel *calc, WRel *input, const int *map)
 {
     WRel *c = wa_memdup(p->arena, calc, sizeof *calc);
+    const WRelCalc *from = wrel_calc(calc);
+    WRelCalc *cc = wrel_calc_mut(c);
     c->inputs = WA_ARRAY(p->arena, WRel *, 1);
     c->inputs[0] = input;
-    c->exprs = WA_ARRAY(p->arena, WExpr *, calc->nexprs ? calc->nexprs : 1);
-    for (int i = 0; i < calc->nexprs; i++) c->exprs[i] = wplan_remap(p, calc->exprs[i], map);
-    c->cond = wplan_remap(p, calc->cond, map);
+    cc->exprs = WA_ARRAY(p->arena, WExpr *, from->nexprs ? from->nexprs : 1);
+    for (int i = 0; i < from->nexprs; i++) cc->exprs[i] = wplan_remap(p, from->exprs[i], map);
+    cc->cond = wplan_remap(p, from->cond, map);
     return wplan_simplify_calc(p, c);
 }
 
@@ -131,7 +134,7 @@ static void first_refs(const WExpr *e, bool *seen, int *order, int *n, int ncols
 
 WRel *wplan_calc_watermark_transpose(WPlanCtx *p, WRel *calc)
 {
-    if (calc->kind != WR_CALC || calc->cond) return NULL;
+    if (calc->kind != WR_CALC || wrel_calc(calc)->cond) return NULL;
     WRel *wa = calc->inputs[0];
     if (wa->kind != WR_WATERMARK) return NULL;
     const WRelWatermark *ww = wrel_watermark(wa);
@@ -140,7 +143,7 @@ WRel *wplan_calc_watermark_transpose(WPlanCtx *p, WRel *calc)
     if (wa->out.n != n || ww->rowtime_col < 0 || ww->rowtime_col >= n) return NULL;
     bool *seen = bools(p, n);
     int *order = ints(p, n), m = 0;
-    for (int i = 0; i < calc->nexprs; i++) first_refs(calc->exprs[i], seen, order, &m, n);
+    for (int i = 0; i < wrel_calc(calc)->nexprs; i++) first_refs(wrel_calc(calc)->exprs[i], seen, order, &m, n);
     first_refs(ww->expr, seen, order, &m, n);
     if (m == n) return NULL;                        /* the rule's matches(): nothing to drop */
     if (!seen[ww->rowtime_col]) { seen[ww->rowtime_col] = true; order[m++] = ww->rowtime_col; }
@@ -150,14 +153,14 @@ WRel *wplan_calc_watermark_transpose(WPlanCtx *p, WRel *calc)
     /* the Calc under the assigner: the used columns in order of first use */
     WRel *lo = wrel_new(p, WR_CALC, 1);
     lo->inputs[0] = in;
-    lo->nexprs = m;
-    lo->exprs = WA_ARRAY(p->arena, WExpr *, m);
+    wrel_calc_mut(lo)->nexprs = m;
+    wrel_calc_mut(lo)->exprs = WA_ARRAY(p->arena, WExpr *, m);
     lo->out.n = m;
     lo->out.names = WA_ARRAY(p->arena, const char *, m);
     lo->out.types = WA_ARRAY(p->arena, const WType *, m);
     for (int k = 0; k < m; k++) {
         int c = order[k];
-        lo->exprs[k] = wexpr_column(p->arena, c, in->out.types[c], in->out.names[c]);
+        wrel_calc_mut(lo)->exprs[k] = wexpr_column(p->arena, c, in->out.types[c], in->out.names[c]);
         lo->out.names[k] = in->out.names[c];
         lo->out.types[k] = in->out.types[c];
     }
@@ -213,8 +216,8 @@ static WRel *project_semi_join_transpose(WPlanCtx *p, WRel *calc)
     int ln = j->inputs[0]->out.n, rn = j->inputs[1]->out.n, n = ln + rn;
     if (j->out.n != ln) return NULL;
     bool *used = bools(p, n);
-    for (int i = 0; i < calc->nexprs; i++) wplan_mark_refs(calc->exprs[i], used, ln);
-    wplan_mark_refs(calc->cond, used, ln);
+    for (int i = 0; i < wrel_calc(calc)->nexprs; i++) wplan_mark_refs(wrel_calc(calc)->exprs[i], used, ln);
+    wplan_mark_refs(wrel_calc(calc)->cond, used, ln);
     wplan_mark_refs(wrel_join(j)->cond, used, n);
     if (count_used(used, n) == n) return NULL;
     if (!count_used(used, ln)) used[0] = true;
@@ -234,8 +237,8 @@ static WRel *project_join_transpose(WPlanCtx *p, WRel *calc)
     int ln = j->inputs[0]->out.n, rn = j->inputs[1]->out.n, n = ln + rn;
     if (j->out.n != n) return NULL;
     bool *used = bools(p, n);
-    for (int i = 0; i < calc->nexprs; i++) wplan_mark_refs(calc->exprs[i], used, n);
-    wplan_mark_refs(calc->cond, used, n);
+    for (int i = 0; i < wrel_calc(calc)->nexprs; i++) wplan_mark_refs(wrel_calc(calc)->exprs[i], used, n);
+    wplan_mark_refs(wrel_calc(calc)->cond, used, n);
     wplan_mark_refs(rj->cond, used, n);
     /* a lookup join's dim table stays whole (the lookup source reads its scan's columns); the
        probe side loses its unused columns, the processing time included, as in Flink */
@@ -261,8 +264,8 @@ static WRel *prune_aggregate_calls(WPlanCtx *p, WRel *calc)
     int n = agg->out.n;
     if (n != agg->nkeys + ag->naggs) return NULL;
     bool *used = bools(p, n);
-    for (int i = 0; i < calc->nexprs; i++) wplan_mark_refs(calc->exprs[i], used, n);
-    wplan_mark_refs(calc->cond, used, n);
+    for (int i = 0; i < wrel_calc(calc)->nexprs; i++) wplan_mark_refs(wrel_calc(calc)->exprs[i], used, n);
+    wplan_mark_refs(wrel_calc(calc)->cond, used, n);
     for (int k = 0; k < agg->nkeys; k++) used[k] = true;
     if (count_used(used, n) == n) return NULL;
     if (agg->nkeys == 0 && count_used(used, n) == 0) used[0] = true;   /* keeps the first call */
@@ -296,8 +299,8 @@ static WRel *project_watermark_transpose(WPlanCtx *p, WRel *calc)
     int n = in->out.n;
     if (wa->out.n != n || ww->rowtime_col < 0 || ww->rowtime_col >= n) return NULL;
     bool *used = bools(p, n);
-    for (int i = 0; i < calc->nexprs; i++) wplan_mark_refs(calc->exprs[i], used, n);
-    wplan_mark_refs(calc->cond, used, n);
+    for (int i = 0; i < wrel_calc(calc)->nexprs; i++) wplan_mark_refs(wrel_calc(calc)->exprs[i], used, n);
+    wplan_mark_refs(wrel_calc(calc)->cond, used, n);
     wplan_mark_refs(ww->expr, used, n);
     used[ww->rowtime_col] = true;
     if (count_used(used, n) == n) return NULL;
@@ -332,8 +335,8 @@ static WRel *project_window_tvf_transpose(WPlanCtx *p, WRel *calc)
     int n = in->out.n;
     if (tvf->out.n != n + 3 || tw->time_col < 0 || tw->time_col >= n) return NULL;
     bool *used = bools(p, n + 3);
-    for (int i = 0; i < calc->nexprs; i++) wplan_mark_refs(calc->exprs[i], used, n + 3);
-    wplan_mark_refs(calc->cond, used, n + 3);
+    for (int i = 0; i < wrel_calc(calc)->nexprs; i++) wplan_mark_refs(wrel_calc(calc)->exprs[i], used, n + 3);
+    wplan_mark_refs(wrel_calc(calc)->cond, used, n + 3);
     used[tw->time_col] = true;
     for (int k = 0; k < tw->npartition; k++) used[tw->partition[k]] = true;
     int m = count_used(used, n);
@@ -389,14 +392,14 @@ static WRel *calc_rank_transpose(WPlanCtx *p, WRel *calc)
     bool rn = rk->kind == WR_RANK && wrel_rank(rk)->output_number;
     if (rk->out.n != n + (rn ? 1 : 0) || (rn && wrel_rank(rk)->col != n)) return NULL;
     bool *used = bools(p, n);
-    for (int i = 0; i < calc->nexprs; i++) wplan_mark_refs(calc->exprs[i], used, n);
-    wplan_mark_refs(calc->cond, used, n);
+    for (int i = 0; i < wrel_calc(calc)->nexprs; i++) wplan_mark_refs(wrel_calc(calc)->exprs[i], used, n);
+    wplan_mark_refs(wrel_calc(calc)->cond, used, n);
     for (int k = 0; k < rk->nkeys; k++) used[rk->keys[k]] = true;
     for (int k = 0; k < rk->nsort; k++) used[rk->sort_cols[k]] = true;
     if (rk->kind == WR_DEDUP) used[rk->time_col] = true;
     if (count_used(used, n) == n) return NULL;
     WRel *inner = wplan_pick(p, in, used);
-    inner->late_calc = true;
+    wrel_calc_mut(inner)->late_calc = true;
     int m = inner->out.n;
     int *map = ints(p, n + 1);
     int *pos = wplan_positions(p, used, n);

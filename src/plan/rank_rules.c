@@ -20,12 +20,13 @@ static bool is_rank_ref(const WExpr *e, int rank_col)
 /* Turn Calc(cond on rank) over OVER_RANK into Rank/Deduplicate. */
 static WRel *rank_rule(WPlanCtx *p, WRel *calc)
 {
+    const WRelCalc *cc = wrel_calc(calc);
     WRel *ov = calc->inputs[0];
     const WRelRank *ovr = wrel_rank(ov);
     int rc = ovr->col;
     WExpr *cs[128];
     int n = 0;
-    wplan_split_and(calc->cond, cs, &n, 128);
+    wplan_split_and(cc->cond, cs, &n, 128);
     int64_t lo = 1, hi = INT64_MAX;
     bool found = false;
     WExpr *keep[128];
@@ -56,15 +57,15 @@ static WRel *rank_rule(WPlanCtx *p, WRel *calc)
     }
     if (!found || hi == INT64_MAX) return NULL;
     bool uses_rank = false;
-    for (int i = 0; i < calc->nexprs; i++) if (wphys_refs_col(calc->exprs[i], rc)) uses_rank = true;
+    for (int i = 0; i < cc->nexprs; i++) if (wphys_refs_col(cc->exprs[i], rc)) uses_rank = true;
     for (int i = 0; i < nk; i++) if (wphys_refs_col(keep[i], rc)) uses_rank = true;
-    WExpr **exprs = calc->exprs;
+    WExpr **exprs = cc->exprs;
     if (uses_rank && lo == hi) {
         /* a single rank value: Flink drops the rank column and projects the constant */
         WDatum d = {.i = lo};
         WExpr *lit = wexpr_literal(p->arena, &WTYPE_BIGINT_NN, d, false);
-        exprs = WA_ARRAY(p->arena, WExpr *, calc->nexprs ? calc->nexprs : 1);
-        for (int i = 0; i < calc->nexprs; i++) exprs[i] = wphys_replace_col(p, calc->exprs[i], rc, lit);
+        exprs = WA_ARRAY(p->arena, WExpr *, cc->nexprs ? cc->nexprs : 1);
+        for (int i = 0; i < cc->nexprs; i++) exprs[i] = wphys_replace_col(p, cc->exprs[i], rc, lit);
         for (int i = 0; i < nk; i++) keep[i] = wphys_replace_col(p, keep[i], rc, lit);
         uses_rank = false;
     }
@@ -105,15 +106,15 @@ static WRel *rank_rule(WPlanCtx *p, WRel *calc)
     WRel *c = wa_memdup(p->arena, calc, sizeof *calc);
     c->inputs = WA_ARRAY(p->arena, WRel *, 1);
     c->inputs[0] = r;
-    c->exprs = exprs;
-    c->cond = wplan_and(p, keep, nk);
+    wrel_calc_mut(c)->exprs = exprs;
+    wrel_calc_mut(c)->cond = wplan_and(p, keep, nk);
     return c;
 }
 
 WRel *wphys_rank_rules(WPlanCtx *p, WRel *r)
 {
     /* the pattern is matched top-down: Calc(filter on the rank) over the ranking node */
-    if (r->kind == WR_CALC && r->inputs[0]->kind == WR_OVER_RANK && r->cond) {
+    if (r->kind == WR_CALC && r->inputs[0]->kind == WR_OVER_RANK && wrel_calc(r)->cond) {
         WRel *x = rank_rule(p, r);
         if (x) r = x;
     }

@@ -275,13 +275,14 @@ static WRel *reduce(WPlanCtx *p, WRel *r)
 {
     for (int i = 0; i < r->ninputs; i++) r->inputs[i] = reduce(p, r->inputs[i]);
     if (r->kind == WR_CALC) {
-        for (int i = 0; i < r->nexprs; i++) {
-            WExpr *x = wplan_reduce_expr(p, r->exprs[i]);
-            if (x != r->exprs[i] && !x->name) x->name = r->exprs[i]->name;
-            r->exprs[i] = x;
+        WRelCalc *rc = wrel_calc_mut(r);
+        for (int i = 0; i < rc->nexprs; i++) {
+            WExpr *x = wplan_reduce_expr(p, rc->exprs[i]);
+            if (x != rc->exprs[i] && !x->name) x->name = rc->exprs[i]->name;
+            rc->exprs[i] = x;
         }
-        r->cond = reduce_condition(p, wplan_reduce_expr(p, r->cond));
-        if (literal_true(r->cond)) r->cond = NULL;
+        rc->cond = reduce_condition(p, wplan_reduce_expr(p, rc->cond));
+        if (literal_true(rc->cond)) rc->cond = NULL;
         return wplan_simplify_calc(p, r);
     }
     if (r->kind == WR_JOIN && wrel_join(r)->cond) {

@@ -24,11 +24,12 @@ bool wplan_batch_mode(const WPlanCtx *p)
 
 static bool is_identity_calc(const WRel *r)
 {
-    if (r->kind != WR_CALC || r->cond) return false;
+    if (r->kind != WR_CALC || wrel_calc(r)->cond) return false;
+    const WRelCalc *rc = wrel_calc(r);
     const WRel *in = r->inputs[0];
-    if (r->nexprs != in->out.n) return false;
-    for (int i = 0; i < r->nexprs; i++) {
-        const WExpr *e = r->exprs[i];
+    if (rc->nexprs != in->out.n) return false;
+    for (int i = 0; i < rc->nexprs; i++) {
+        const WExpr *e = rc->exprs[i];
         if (e->kind != WX_COLUMN || e->col != i) return false;
         if (strcmp(r->out.names[i], in->out.names[i]) != 0) return false;
         if (!wtype_equals(r->out.types[i], in->out.types[i], false)) return false;
@@ -68,10 +69,11 @@ static bool deterministic(const WExpr *e)
 static WRel *merge_calc(WPlanCtx *p, WRel *top)
 {
     WRel *bot = top->inputs[0];
-    for (int i = 0; i < bot->nexprs; i++) {
-        if (deterministic(bot->exprs[i])) continue;
-        int refs = top->cond ? count_refs(top->cond, i) : 0;
-        for (int k = 0; k < top->nexprs; k++) refs += count_refs(top->exprs[k], i);
+    const WRelCalc *tcalc = wrel_calc(top), *bcalc = wrel_calc(bot);
+    for (int i = 0; i < bcalc->nexprs; i++) {
+        if (deterministic(bcalc->exprs[i])) continue;
+        int refs = tcalc->cond ? count_refs(tcalc->cond, i) : 0;
+        for (int k = 0; k < tcalc->nexprs; k++) refs += count_refs(tcalc->exprs[k], i);
         if (refs > 1) return top;
     }
     WRel *m = wrel_new(p, WR_CALC, 1);
@@ -81,23 +83,24 @@ static WRel *merge_calc(WPlanCtx *p, WRel *top)
     m->generate_update_before = top->generate_update_before;
     m->nunique = top->nunique;
     m->unique = top->unique;
-    m->late_calc = top->late_calc || bot->late_calc;
-    m->nexprs = top->nexprs;
-    m->exprs = WA_ARRAY(p->arena, WExpr *, top->nexprs ? top->nexprs : 1);
-    for (int i = 0; i < top->nexprs; i++) {
-        m->exprs[i] = inline_refs(p, top->exprs[i], bot->exprs);
-        if (!m->exprs[i]->name) m->exprs[i]->name = top->out.names[i];
+    WRelCalc *mcalc = wrel_calc_mut(m);
+    mcalc->late_calc = tcalc->late_calc || bcalc->late_calc;
+    mcalc->nexprs = tcalc->nexprs;
+    mcalc->exprs = WA_ARRAY(p->arena, WExpr *, tcalc->nexprs ? tcalc->nexprs : 1);
+    for (int i = 0; i < tcalc->nexprs; i++) {
+        mcalc->exprs[i] = inline_refs(p, tcalc->exprs[i], bcalc->exprs);
+        if (!mcalc->exprs[i]->name) mcalc->exprs[i]->name = top->out.names[i];
     }
-    WExpr *tc = top->cond ? inline_refs(p, top->cond, bot->exprs) : NULL;
-    if (bot->cond && tc) {
+    WExpr *tc = tcalc->cond ? inline_refs(p, tcalc->cond, bcalc->exprs) : NULL;
+    if (bcalc->cond && tc) {
         WExpr *and = wexpr_new(p->arena, WX_AND,
                                wtype_with_nullable(p->arena, &WTYPE_BOOLEAN,
-                                                   bot->cond->type->nullable || tc->type->nullable), 2);
-        and->args[0] = bot->cond;
+                                                   bcalc->cond->type->nullable || tc->type->nullable), 2);
+        and->args[0] = bcalc->cond;
         and->args[1] = tc;
-        m->cond = and;
+        mcalc->cond = and;
     } else {
-        m->cond = bot->cond ? bot->cond : tc;
+        mcalc->cond = bcalc->cond ? bcalc->cond : tc;
     }
     return m;
 }
@@ -161,8 +164,8 @@ WRel *wplan_simplify_calc(WPlanCtx *p, WRel *r)
     const WRel *in = r->inputs[0];
     const WRelJoin *inj = in->kind == WR_JOIN ? wrel_join(in) : NULL;
     if (inj && !inj->temporal && !inj->lookup && !inj->semi && !inj->anti) {
-        for (int i = 0; i < r->nexprs; i++) r->exprs[i] = coalesce_over_join(p, r->exprs[i], in);
-        if (r->cond) r->cond = coalesce_over_join(p, r->cond, in);
+        for (int i = 0; i < wrel_calc(r)->nexprs; i++) wrel_calc_mut(r)->exprs[i] = coalesce_over_join(p, wrel_calc(r)->exprs[i], in);
+        if (wrel_calc(r)->cond) wrel_calc_mut(r)->cond = coalesce_over_join(p, wrel_calc(r)->cond, in);
     }
     if (is_identity_calc(r)) return r->inputs[0];
     return r;
@@ -176,14 +179,15 @@ static WRel *calc_into_union(WPlanCtx *p, WRel *calc)
 {
     WRel *u = calc->inputs[0];
     if (calc->kind != WR_CALC || u->kind != WR_UNION || u->reused) return calc;
+    const WRelCalc *cc = wrel_calc(calc);
     WRel *nu = wrel_new(p, WR_UNION, u->ninputs);
     nu->out = calc->out;
     nu->changelog = u->changelog;
     for (int i = 0; i < u->ninputs; i++) {
         WRel *in = u->inputs[i];
         assert(in->out.n == u->out.n);
-        WRel *c = bind_make_calc(p, in, calc->nexprs, calc->exprs, calc->out.names, calc->cond);
-        c->late_calc = calc->late_calc;
+        WRel *c = bind_make_calc(p, in, cc->nexprs, cc->exprs, calc->out.names, cc->cond);
+        wrel_calc_mut(c)->late_calc = cc->late_calc;
         nu->inputs[i] = wplan_simplify_calc(p, c);
     }
     return nu;
@@ -219,7 +223,7 @@ void wplan_finalize(WPlanCtx *p, WRel *root)
 static void dump(FILE *f, const WRel *r, int depth)
 {
     fprintf(f, "%*s%s#%d cols=%d cm=%x", depth * 2, "", wrel_kind_name(r->kind), r->id, r->out.n, r->changelog);
-    if (r->kind == WR_CALC) fprintf(f, " exprs=%d cond=%s", r->nexprs, r->cond ? "yes" : "no");
+    if (r->kind == WR_CALC) fprintf(f, " exprs=%d cond=%s", wrel_calc(r)->nexprs, wrel_calc(r)->cond ? "yes" : "no");
     if (r->nkeys) {
         fprintf(f, " keys=[");
         for (int i = 0; i < r->nkeys; i++) fprintf(f, "%s%d", i ? "," : "", r->keys[i]);

@@ -309,7 +309,7 @@ WRel *wphys_sinks(WPlanCtx *p, WRel *r)
     wopts_get_long(p->config, "parallelism.default", 1, &par, &tmp);
     if (!wrel_sink(r)->table && par > 1 && r->inputs[0]->kind != WR_EXCHANGE) {
         r->inputs[0] = wphys_exchange(p, r->inputs[0], 0, NULL);
-        r->inputs[0]->exchange_collect = true;
+        wrel_exchange_mut(r->inputs[0])->collect = true;
     }
     return plan_sink(p, r);
 }

@@ -39,7 +39,8 @@ static bool is_empty_values(const WRel *r) { return r->kind == WR_VALUES && wrel
 static WRel *streaming_sort(WPlanCtx *p, WRel *s)
 {
     WRel *in = s->inputs[0];
-    bool limited = s->sort_fetch >= 0 || s->sort_offset >= 0;
+    const WRelSort *so = wrel_sort(s);
+    bool limited = so->fetch >= 0 || so->offset >= 0;
     if (!limited) {
         const WType *t = in->out.types[s->sort_cols[0]];
         if (t->time_attr == WTA_NONE || s->sort_desc[0]) {
@@ -48,20 +49,21 @@ static WRel *streaming_sort(WPlanCtx *p, WRel *s)
         }
         WRel *ts = wa_memdup(p->arena, s, sizeof *s);
         ts->kind = WR_TEMPORAL_SORT;
+        memset(&ts->payload, 0, sizeof ts->payload);    /* a TemporalSort has no payload */
         return ts;
     }
-    if (s->sort_fetch < 0) {
+    if (so->fetch < 0) {
         werr_set(p->err, WEXC_TABLE, "FETCH is missed, which on streaming table is not supported currently.");
         return NULL;
     }
     WRel *l = wa_memdup(p->arena, s, sizeof *s);
     l->kind = WR_SORT_LIMIT;
-    memset(&l->payload, 0, sizeof l->payload);     /* a Sort has no payload */
+    memset(&l->payload, 0, sizeof l->payload);     /* the Sort's payload is no rank's */
     WRelRank *lr = wrel_rank_mut(l);
-    int64_t off = s->sort_offset > 0 ? s->sort_offset : 0;
+    int64_t off = so->offset > 0 ? so->offset : 0;
     lr->func = WRANK_ROW_NUMBER;
     lr->start = off + 1;
-    lr->end = s->sort_fetch > INT64_MAX - off ? INT64_MAX : off + s->sort_fetch;
+    lr->end = so->fetch > INT64_MAX - off ? INT64_MAX : off + so->fetch;
     lr->output_number = false;
     l->nkeys = 0;
     l->keys = WA_ARRAY(p->arena, int, 1);
@@ -72,18 +74,21 @@ static WRel *batch_sort(WPlanCtx *p, WRel *s)
 {
     /* BatchPhysicalSortLimitRule / BatchPhysicalLimitRule: a local node limited to offset + fetch
        rows under the global one */
-    if (s->sort_fetch < 0) return s;
+    const WRelSort *so = wrel_sort(s);
+    if (so->fetch < 0) return s;
     WRel *local = wa_memdup(p->arena, s, sizeof *s);
-    int64_t off = s->sort_offset > 0 ? s->sort_offset : 0;
-    local->sort_local = true;
-    local->sort_offset = 0;
-    local->sort_fetch = s->sort_fetch > INT64_MAX - off ? INT64_MAX : off + s->sort_fetch;
+    WRelSort *lo = wrel_sort_mut(local);
+    int64_t off = so->offset > 0 ? so->offset : 0;
+    lo->local = true;
+    lo->offset = 0;
+    lo->fetch = so->fetch > INT64_MAX - off ? INT64_MAX : off + so->fetch;
     local->inputs = WA_ARRAY(p->arena, WRel *, 1);
     local->inputs[0] = s->inputs[0];
     WRel *global = wa_memdup(p->arena, s, sizeof *s);
     global->inputs = WA_ARRAY(p->arena, WRel *, 1);
     global->inputs[0] = local;
-    if (global->sort_offset < 0) global->sort_offset = 0;
+    WRelSort *go = wrel_sort_mut(global);
+    if (go->offset < 0) go->offset = 0;
     return global;
 }
 
@@ -95,7 +100,7 @@ static WRel *rewrite(WPlanCtx *p, WRel *r, bool batch, int depth)
         if (!r->inputs[i]) return NULL;
     }
     if (r->kind == WR_SORT) {
-        if (r->sort_fetch == 0) return empty_values(p, r);
+        if (wrel_sort(r)->fetch == 0) return empty_values(p, r);
         if (batch) return batch_sort(p, r);
         return streaming_sort(p, r);
     }

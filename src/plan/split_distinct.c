@@ -282,12 +282,13 @@ static WRel *expand_filters(WPlanCtx *p, WRel *in, const SplitShape *s, WAggCall
     /* the filters, in order of first use: (set, old filter) -> column */
     int cap = n + naggs;
     WRel *g = wrel_new(p, WR_CALC, 1);
+    WRelCalc *gc = wrel_calc_mut(g);
     g->inputs[0] = x;
-    g->exprs = WA_ARRAY(a, WExpr *, cap);
+    gc->exprs = WA_ARRAY(a, WExpr *, cap);
     g->out.names = WA_ARRAY(a, const char *, cap);
     g->out.types = WA_ARRAY(a, const WType *, cap);
     for (int c = 0; c < n; c++) {
-        g->exprs[c] = wexpr_column(a, c, x->out.types[c], x->out.names[c]);
+        gc->exprs[c] = wexpr_column(a, c, x->out.types[c], x->out.names[c]);
         g->out.names[c] = x->out.names[c];
         g->out.types[c] = x->out.types[c];
     }
@@ -314,7 +315,7 @@ static WRel *expand_filters(WPlanCtx *p, WRel *in, const SplitShape *s, WAggCall
                 and->args[1] = f;
                 e = and;
             }
-            g->exprs[m] = e;
+            gc->exprs[m] = e;
             g->out.types[m] = e->type;
             g->out.names[m] = unique_name(a, g->out.names, m, wa_sprintf(a, "$g_%lld", (long long)id));
             fset[nf] = set;
@@ -323,7 +324,7 @@ static WRel *expand_filters(WPlanCtx *p, WRel *in, const SplitShape *s, WAggCall
         }
         calls[i].filter_col = found;
     }
-    g->nexprs = m;
+    gc->nexprs = m;
     g->out.n = m;
     g->changelog = x->changelog;
     return g;
@@ -341,14 +342,15 @@ static WRel *hash_calc(WPlanCtx *p, WRel *in, const int *hf, int nh, int *hash_c
     if (!nh) return in;
     int64_t buckets = opt_long(p, "table.optimizer.distinct-agg.split.bucket-num", 1024);
     WRel *calc = wrel_new(p, WR_CALC, 1);
+    WRelCalc *cc = wrel_calc_mut(calc);
     calc->inputs[0] = in;
-    calc->nexprs = n + nh;
-    calc->exprs = WA_ARRAY(a, WExpr *, n + nh);
+    cc->nexprs = n + nh;
+    cc->exprs = WA_ARRAY(a, WExpr *, n + nh);
     calc->out.n = n + nh;
     calc->out.names = WA_ARRAY(a, const char *, n + nh);
     calc->out.types = WA_ARRAY(a, const WType *, n + nh);
     for (int i = 0; i < n; i++) {
-        calc->exprs[i] = wexpr_column(a, i, in->out.types[i], in->out.names[i]);
+        cc->exprs[i] = wexpr_column(a, i, in->out.types[i], in->out.names[i]);
         calc->out.names[i] = in->out.names[i];
         calc->out.types[i] = in->out.types[i];
     }
@@ -356,7 +358,7 @@ static WRel *hash_calc(WPlanCtx *p, WRel *in, const int *hf, int nh, int *hash_c
         WExpr *col = wexpr_column(a, hf[j], in->out.types[hf[j]], in->out.names[hf[j]]);
         WExpr *hb = hash_bucket(p, col, buckets);
         if (!hb) return NULL;
-        calc->exprs[n + j] = hb;
+        cc->exprs[n + j] = hb;
         calc->out.names[n + j] = calcite_name(a, calc->out.names, n + j, n + j);
         calc->out.types[n + j] = hb->type;
         hash_col[hf[j]] = n + j;
@@ -478,10 +480,10 @@ static WRel *split_group(WPlanCtx *p, WRel *r)
     /* STEP 4: back to the original row (same positions and types, the original names) */
     WRel *top = wrel_new(p, WR_CALC, 1);
     top->inputs[0] = fin;
-    top->nexprs = r->out.n;
-    top->exprs = WA_ARRAY(a, WExpr *, r->out.n ? r->out.n : 1);
+    wrel_calc_mut(top)->nexprs = r->out.n;
+    wrel_calc_mut(top)->exprs = WA_ARRAY(a, WExpr *, r->out.n ? r->out.n : 1);
     top->out = r->out;
-    for (int i = 0; i < r->out.n; i++) top->exprs[i] = wexpr_column(a, i, fin->out.types[i], fin->out.names[i]);
+    for (int i = 0; i < r->out.n; i++) wrel_calc_mut(top)->exprs[i] = wexpr_column(a, i, fin->out.types[i], fin->out.names[i]);
     return top;
 }
 
@@ -493,15 +495,16 @@ static WRel *split_window(WPlanCtx *p, WRel *post)
 {
     WArena *a = p->arena;
     WRel *w = post->inputs[0];
+    const WRelCalc *pc = wrel_calc(post);
     const WRelWindow *ww = wrel_window(w);
     const WRelAgg *wa = wrel_agg(w);
     if (ww->attached || ww->legacy || ww->proctime || ww->kind == WWIN_SESSION || ww->out_start < 0 ||
-        ww->out_end < 0 || ww->out_time < 0 || !splittable(wa->aggs, wa->naggs) || post->cond)
+        ww->out_end < 0 || ww->out_time < 0 || !splittable(wa->aggs, wa->naggs) || pc->cond)
         return post;
-    int nlk = post->nexprs - wa->naggs;              /* the logical keys: w's keys + window columns */
+    int nlk = pc->nexprs - wa->naggs;              /* the logical keys: w's keys + window columns */
     if (nlk != w->nkeys + 2) return post;
-    for (int i = 0; i < post->nexprs; i++) {
-        const WExpr *e = post->exprs[i];
+    for (int i = 0; i < pc->nexprs; i++) {
+        const WExpr *e = pc->exprs[i];
         if (e->kind != WX_COLUMN) return post;
         if (i < nlk ? !(e->col < w->nkeys || e->col == ww->out_start || e->col == ww->out_end)
                     : e->col != w->nkeys + (i - nlk))
@@ -526,9 +529,10 @@ static WRel *split_window(WPlanCtx *p, WRel *post)
     int nc = n + nh;
     int *pos = ints(p, n);
     WRel *calc = wrel_new(p, WR_CALC, 1);
+    WRelCalc *cc = wrel_calc_mut(calc);
     calc->inputs[0] = in;
-    calc->nexprs = nc;
-    calc->exprs = WA_ARRAY(a, WExpr *, nc);
+    cc->nexprs = nc;
+    cc->exprs = WA_ARRAY(a, WExpr *, nc);
     calc->out.n = nc;
     calc->out.names = WA_ARRAY(a, const char *, nc);
     calc->out.types = WA_ARRAY(a, const WType *, nc);
@@ -536,7 +540,7 @@ static WRel *split_window(WPlanCtx *p, WRel *post)
     for (int i = 0; i < n; i++) {
         if (i == tc) continue;
         pos[i] = m;
-        calc->exprs[m] = wexpr_column(a, i, in->out.types[i], in->out.names[i]);
+        cc->exprs[m] = wexpr_column(a, i, in->out.types[i], in->out.names[i]);
         calc->out.names[m] = in->out.names[i];
         calc->out.types[m++] = in->out.types[i];
     }
@@ -545,13 +549,13 @@ static WRel *split_window(WPlanCtx *p, WRel *post)
     for (int j = 0; j < nh; j++) {
         WExpr *hb = hash_bucket(p, wexpr_column(a, hf[j], in->out.types[hf[j]], in->out.names[hf[j]]), buckets);
         if (!hb) return post;
-        calc->exprs[m] = hb;
+        cc->exprs[m] = hb;
         calc->out.names[m] = calcite_name(a, calc->out.names, m, logical_n + j);
         calc->out.types[m] = hb->type;
         hpos[j] = m++;
     }
     pos[tc] = m;
-    calc->exprs[m] = wexpr_column(a, tc, in->out.types[tc], in->out.names[tc]);
+    cc->exprs[m] = wexpr_column(a, tc, in->out.types[tc], in->out.names[tc]);
     calc->out.names[m] = in->out.names[tc];
     calc->out.types[m++] = in->out.types[tc];
     calc->changelog = in->changelog;
@@ -604,33 +608,34 @@ static WRel *split_window(WPlanCtx *p, WRel *post)
        columns included), the buckets, the partial results */
     int nmid = nlk + nh + wa->naggs;
     WRel *mid = wrel_new(p, WR_CALC, 1);
+    WRelCalc *mc = wrel_calc_mut(mid);
     mid->inputs[0] = w1;
-    mid->nexprs = nmid;
-    mid->exprs = WA_ARRAY(a, WExpr *, nmid);
+    mc->nexprs = nmid;
+    mc->exprs = WA_ARRAY(a, WExpr *, nmid);
     mid->out.n = nmid;
     mid->out.names = WA_ARRAY(a, const char *, nmid);
     mid->out.types = WA_ARRAY(a, const WType *, nmid);
     int ms = -1, me = -1;
     int *fkeys = ints(p, w->nkeys), nfk = 0;
     for (int i = 0; i < nlk; i++) {
-        int col = post->exprs[i]->col;
+        int col = pc->exprs[i]->col;
         int src = col == ww->out_start ? w1w->out_start : col == ww->out_end ? w1w->out_end : col;
         if (col == ww->out_start) ms = i;
         else if (col == ww->out_end) me = i;
         else fkeys[nfk++] = i;
-        mid->exprs[i] = wexpr_column(a, src, w1->out.types[src], w1->out.names[src]);
+        mc->exprs[i] = wexpr_column(a, src, w1->out.types[src], w1->out.names[src]);
     }
     for (int j = 0; j < nh; j++) {
         int src = w->nkeys + j;
-        mid->exprs[nlk + j] = wexpr_column(a, src, w1->out.types[src], w1->out.names[src]);
+        mc->exprs[nlk + j] = wexpr_column(a, src, w1->out.types[src], w1->out.names[src]);
     }
     for (int i = 0; i < nlk + nh; i++) {
-        mid->out.names[i] = mid->exprs[i]->name;
-        mid->out.types[i] = mid->exprs[i]->type;
+        mid->out.names[i] = mc->exprs[i]->name;
+        mid->out.types[i] = mc->exprs[i]->type;
     }
     for (int i = 0; i < wa->naggs; i++) {
         int src = nk1 + i, at = nlk + nh + i;
-        mid->exprs[at] = wexpr_column(a, src, w1->out.types[src], w1->out.names[src]);
+        mc->exprs[at] = wexpr_column(a, src, w1->out.types[src], w1->out.names[src]);
         mid->out.names[at] = calcite_name(a, mid->out.names, at, at);
         mid->out.types[at] = w1->out.types[src];
     }
@@ -673,15 +678,16 @@ static WRel *split_window(WPlanCtx *p, WRel *post)
     }
     /* STEP 4: the layout Calc reads the final aggregate (the select items keep their names) */
     WRel *top = wa_memdup(a, post, sizeof *post);
+    WRelCalc *topc = wrel_calc_mut(top);
     top->inputs = WA_ARRAY(a, WRel *, 1);
     top->inputs[0] = w2;
-    top->split_layout = true;
-    top->exprs = WA_ARRAY(a, WExpr *, post->nexprs);
-    top->out.names = WA_ARRAY(a, const char *, post->nexprs);
-    top->out.types = WA_ARRAY(a, const WType *, post->nexprs);
-    for (int i = 0; i < post->nexprs; i++) {
-        int col = post->exprs[i]->col;
-        top->exprs[i] = wexpr_column(a, col, w2->out.types[col], w2->out.names[col]);
+    topc->split_layout = true;
+    topc->exprs = WA_ARRAY(a, WExpr *, pc->nexprs);
+    top->out.names = WA_ARRAY(a, const char *, pc->nexprs);
+    top->out.types = WA_ARRAY(a, const WType *, pc->nexprs);
+    for (int i = 0; i < pc->nexprs; i++) {
+        int col = pc->exprs[i]->col;
+        topc->exprs[i] = wexpr_column(a, col, w2->out.types[col], w2->out.names[col]);
         top->out.types[i] = w2->out.types[col];
         top->out.names[i] = post->out.names[i];
     }

@@ -56,7 +56,7 @@ static bool cond_on_unique_key(const WRel *calc)
     int n = in->out.n;
     if (in->nunique <= 0 || n <= 0 || n > 4096) return false;
     bool used[4096] = {0};
-    wplan_mark_refs(calc->cond, used, n);
+    wplan_mark_refs(wrel_calc(calc)->cond, used, n);
     for (int i = 0; i < n; i++) {
         if (!used[i]) continue;
         bool key = false;
@@ -112,7 +112,7 @@ static bool ub_calc(WRel *r, int req, bool apply)
        only the input's unique key, which every version of a key shares (measured on Flink
        2.3: "Calc(select=[id, name, amount], where=[>(id, 3)], changelogMode=[UA,D])" over an
        upsert-kafka source under an upsert sink) */
-    if (req == UK_ONLY_UA && r->cond && !cond_on_unique_key(r)) return false;
+    if (req == UK_ONLY_UA && wrel_calc(r)->cond && !cond_on_unique_key(r)) return false;
     return satisfy_ub(r->inputs[0], uk_for(r->inputs[0], req == UK_NONE ? UK_BEFORE_AFTER : req), apply);
 }
 

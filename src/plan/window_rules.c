@@ -30,10 +30,10 @@ void wphys_window_props(const WRel *r, int *ws, int *we)
         int is, ie;
         wphys_window_props(r->inputs[0], &is, &ie);
         if (is < 0) return;
-        for (int i = 0; i < r->nexprs; i++) {
-            if (r->exprs[i]->kind != WX_COLUMN) continue;
-            if (r->exprs[i]->col == is && *ws < 0) *ws = i;
-            if (r->exprs[i]->col == ie && *we < 0) *we = i;
+        for (int i = 0; i < wrel_calc(r)->nexprs; i++) {
+            if (wrel_calc(r)->exprs[i]->kind != WX_COLUMN) continue;
+            if (wrel_calc(r)->exprs[i]->col == is && *ws < 0) *ws = i;
+            if (wrel_calc(r)->exprs[i]->col == ie && *we < 0) *we = i;
         }
         if (*ws < 0 || *we < 0) *ws = *we = -1;
         return;
@@ -49,26 +49,27 @@ void wphys_window_props(const WRel *r, int *ws, int *we)
 static WRel *window_agg_layout(WPlanCtx *p, const WRel *agg, WRel *w, int gs, int ge, int gt)
 {
     WRel *post = wrel_new(p, WR_CALC, 1);
+    WRelCalc *pc = wrel_calc_mut(post);
     post->inputs[0] = w;
     post->out = agg->out;
     post->out.types = WA_ARRAY(p->arena, const WType *, agg->out.n ? agg->out.n : 1);
-    post->nexprs = agg->out.n;
-    post->exprs = WA_ARRAY(p->arena, WExpr *, agg->out.n ? agg->out.n : 1);
+    pc->nexprs = agg->out.n;
+    pc->exprs = WA_ARRAY(p->arena, WExpr *, agg->out.n ? agg->out.n : 1);
     int kq = 0;
     const WRelWindow *ww = wrel_window(w);
     for (int k = 0; k < agg->nkeys; k++) {
         int src_col = k == gs ? ww->out_start : k == ge ? ww->out_end : k == gt ? ww->out_time : kq++;
         if (src_col < 0) {
             /* a legacy group window whose properties nothing uses */
-            post->exprs[k] = wexpr_literal(p->arena, agg->out.types[k], (WDatum){0}, true);
+            pc->exprs[k] = wexpr_literal(p->arena, agg->out.types[k], (WDatum){0}, true);
             continue;
         }
-        post->exprs[k] = wexpr_column(p->arena, src_col, w->out.types[src_col], agg->out.names[k]);
+        pc->exprs[k] = wexpr_column(p->arena, src_col, w->out.types[src_col], agg->out.names[k]);
     }
     for (int j = 0; j < wrel_agg(agg)->naggs; j++)
-        post->exprs[agg->nkeys + j] = wexpr_column(p->arena, w->nkeys + j, w->out.types[w->nkeys + j],
+        pc->exprs[agg->nkeys + j] = wexpr_column(p->arena, w->nkeys + j, w->out.types[w->nkeys + j],
                                                    agg->out.names[agg->nkeys + j]);
-    for (int i = 0; i < agg->out.n; i++) post->out.types[i] = post->exprs[i]->type;
+    for (int i = 0; i < agg->out.n; i++) post->out.types[i] = pc->exprs[i]->type;
     return post;
 }
 
@@ -78,13 +79,14 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
 {
     const WRelAgg *ag = wrel_agg(agg);
     WRel *pre = agg->inputs[0];
-    if (pre->kind != WR_CALC || pre->cond || pre->inputs[0]->kind != WR_WINDOW_TVF) return NULL;
+    if (pre->kind != WR_CALC || wrel_calc(pre)->cond || pre->inputs[0]->kind != WR_WINDOW_TVF) return NULL;
+    const WRelCalc *pc = wrel_calc(pre);
     WRel *tvf = pre->inputs[0];
     WRel *src = tvf->inputs[0];
     int n = src->out.n;                 /* window columns of the TVF: n, n+1, n+2 */
     int gs = -1, ge = -1, gt = -1;
     for (int i = 0; i < agg->nkeys; i++) {
-        const WExpr *k = pre->exprs[agg->keys[i]];
+        const WExpr *k = pc->exprs[agg->keys[i]];
         if (k->kind != WX_COLUMN) continue;
         if (k->col == n) gs = i;
         else if (k->col == n + 1) ge = i;
@@ -98,7 +100,7 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
         int nother = 0;
         for (int i = 0; i < agg->nkeys; i++) {
             if (i == gs || i == ge || i == gt) continue;
-            const WExpr *k = pre->exprs[agg->keys[i]];
+            const WExpr *k = pc->exprs[agg->keys[i]];
             bool in_part = false;
             for (int q = 0; q < tw->npartition; q++)
                 if (k->kind == WX_COLUMN && k->col == tw->partition[q]) in_part = true;
@@ -108,16 +110,16 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
         if (nother != tw->npartition) return NULL;
     }
     /* every other expression of the pre-projection must not use the window columns */
-    for (int i = 0; i < pre->nexprs; i++) {
+    for (int i = 0; i < pc->nexprs; i++) {
         bool is_wkey = false;
         for (int k = 0; k < agg->nkeys; k++)
             if (agg->keys[k] == i && (k == gs || k == ge || k == gt)) is_wkey = true;
         if (is_wkey) continue;
-        if (wphys_refs_col(pre->exprs[i], n) || wphys_refs_col(pre->exprs[i], n + 1) || wphys_refs_col(pre->exprs[i], n + 2))
+        if (wphys_refs_col(pc->exprs[i], n) || wphys_refs_col(pc->exprs[i], n + 1) || wphys_refs_col(pc->exprs[i], n + 2))
             return NULL;
     }
     /* new pre-projection over the TVF's input: other keys, aggregate arguments, time column */
-    int npre = pre->nexprs;
+    int npre = pc->nexprs;
     int *newpos = ints(p, npre);
     WExpr **ex = WA_ARRAY(p->arena, WExpr *, npre + 1);
     const char **names = WA_ARRAY(p->arena, const char *, npre + 1);
@@ -138,7 +140,7 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
         }
         if (is_wkey) continue;
         newpos[i] = m;
-        ex[m] = pre->exprs[i];
+        ex[m] = pc->exprs[i];
         names[m] = pre->out.names[i];
         m++;
     }
@@ -150,8 +152,8 @@ static WRel *window_agg_rule(WPlanCtx *p, WRel *agg)
     }
     WRel *c = wrel_new(p, WR_CALC, 1);
     c->inputs[0] = src;
-    c->nexprs = m;
-    c->exprs = ex;
+    wrel_calc_mut(c)->nexprs = m;
+    wrel_calc_mut(c)->exprs = ex;
     c->out.n = m;
     c->out.names = names;
     c->out.types = WA_ARRAY(p->arena, const WType *, m);

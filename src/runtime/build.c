@@ -600,16 +600,17 @@ static WOperator *bd_scan(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *
 
 static WOperator *bd_calc(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
-    return wop_calc_new(&L->ctx, r->inputs[0]->out.n, r->inputs[0]->out.types, r->nexprs, r->exprs, r->cond,
+    return wop_calc_new(&L->ctx, r->inputs[0]->out.n, r->inputs[0]->out.types, wrel_calc(r)->nexprs, wrel_calc(r)->exprs, wrel_calc(r)->cond,
                         r->out.types, r->out.names);
 }
 
 static WOperator *bd_correlate(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
+    const WRelCorrelate *rc = wrel_correlate(r);
     WCorrelateSpec sp = {
-        .in_ncols = r->inputs[0]->out.n, .in_types = r->inputs[0]->out.types, .nleft = wrel_correlate(r)->nleft_out,
-        .collection = r->exprs[0], .ordinality = wrel_correlate(r)->ordinality, .left_join = wrel_correlate(r)->join_type == AJ_LEFT,
-        .cond = r->cond, .ncols = r->out.n, .types = r->out.types, .names = r->out.names};
+        .in_ncols = r->inputs[0]->out.n, .in_types = r->inputs[0]->out.types, .nleft = rc->nleft_out,
+        .collection = rc->collection, .ordinality = rc->ordinality, .left_join = rc->join_type == AJ_LEFT,
+        .cond = rc->cond, .ncols = r->out.n, .types = r->out.types, .names = r->out.names};
     return wop_correlate_new(&L->ctx, &sp);
 }
 
@@ -871,7 +872,7 @@ static WOperator *bd_sort(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *
         ks[i] = (WSortKeySpec){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
     if (r->kind == WR_SORT) {
         WSortOpSpec sp = {.ncols = r->out.n, .types = r->out.types, .names = r->out.names,
-                          .nkeys = r->nsort, .keys = ks, .offset = r->sort_offset, .fetch = r->sort_fetch};
+                          .nkeys = r->nsort, .keys = ks, .offset = wrel_sort(r)->offset, .fetch = wrel_sort(r)->fetch};
         return wop_sort_new(&L->ctx, &sp);
     }
         bool rowtime = r->nsort && in->out.types[r->sort_cols[0]]->time_attr == WTA_ROWTIME;
@@ -898,7 +899,7 @@ static WOperator *bd_changelog_normalize(WPlanCtx *p, Lane *L, WRel *r, WOperato
     WChangelogNormalizeSpec sp = {
         .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
         .generate_update_before = r->generate_update_before, .ttl_ms = r->ttl_ms,
-        .filter = r->normalize_filter, .out = {r->out.n, r->out.types, r->out.names}};
+        .filter = wrel_normalize(r)->filter, .out = {r->out.n, r->out.types, r->out.names}};
     return wop_changelog_normalize_new(&L->ctx, &sp);
 }
 
@@ -1171,7 +1172,7 @@ static WOperator *build(WPlanCtx *p, Lane *L, WRel *r)
         wop_connect(ins[i], op, i);
         /* insight: an input behind a hash exchange is keyed by the exchange's keys */
         const WRel *x = r->inputs[i];
-        if (x->kind == WR_EXCHANGE && !x->exchange_single && !x->exchange_collect && x->nkeys > 0)
+        if (x->kind == WR_EXCHANGE && !wrel_exchange(x)->single && !wrel_exchange(x)->collect && x->nkeys > 0)
             wop_insight_keys(op, i, x->nkeys, x->keys);
     }
     return op;
@@ -1214,7 +1215,7 @@ static void reads_into(WPlanCtx *p, WRel *rel, const uint8_t *used)
         if (rel->kind == WR_CHANGELOG_NORMALIZE) {
             for (int k = 0; k < rel->nkeys; k++)
                 if (rel->keys[k] >= 0 && rel->keys[k] < n) u[rel->keys[k]] = 1;
-            mark_expr(rel->normalize_filter, u, n);
+            mark_expr(wrel_normalize(rel)->filter, u, n);
         }
         reads_into(p, rel->inputs[0], u);
         return;
@@ -1249,8 +1250,8 @@ static void mark_reads(WPlanCtx *p, ReadMarks *m, WRel *r)
         if (r->kind == WR_CALC) {
             int n = in->out.n;
             uint8_t *u = wa_zalloc(p->arena, (size_t)(n ? n : 1));
-            for (int k = 0; k < r->nexprs; k++) mark_expr(r->exprs[k], u, n);
-            mark_expr(r->cond, u, n);
+            for (int k = 0; k < wrel_calc(r)->nexprs; k++) mark_expr(wrel_calc(r)->exprs[k], u, n);
+            mark_expr(wrel_calc(r)->cond, u, n);
             reads_into(p, in, u);
         } else if (!reads_pass_through(r)) {
             reads_into(p, in, NULL);   /* any other consumer reads every column */

@@ -116,7 +116,7 @@ static Dist node_dist(const WRel *r)
     for (;;) {
         if (r->ninputs == 0) return DIST_FORWARD;
         const WRel *in = r->inputs[0];
-        if (in->kind == WR_EXCHANGE) return in->exchange_single || in->nkeys == 0 ? DIST_SINGLE : DIST_HASH;
+        if (in->kind == WR_EXCHANGE) return wrel_exchange(in)->single || in->nkeys == 0 ? DIST_SINGLE : DIST_HASH;
         r = in;
     }
 }

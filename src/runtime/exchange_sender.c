@@ -152,7 +152,7 @@ WOperator *wjob_sender_new(Lane *L, int exch, WRel *r)
     sd->active = L->index < j->exch_send_p[exch];
     sd->nrecv = j->exch_recv_p[exch];
     sd->rebalance = j->exch_rebalance[exch];
-    sd->single = !sd->rebalance && (r->exchange_single || r->nkeys == 0);
+    sd->single = !sd->rebalance && (wrel_exchange(r)->single || r->nkeys == 0);
     if (sd->rebalance) {        /* Flink: ThreadLocalRandom.nextInt(numberOfChannels) per sender */
         uint64_t seed = (uint64_t)wproc_mono_ns() ^ ((uint64_t)(L->index + 1) * 0x9e3779b97f4a7c15ULL) ^ (uint64_t)(uintptr_t)sd;
         sd->rr_next = (int)(whash_u64(seed) % (uint64_t)sd->nrecv);

@@ -123,12 +123,13 @@ static void add_input(WStreamOp *o, int from, WShip ship)
    names the input's columns after the Calc: aggregate results and a rank's number. */
 bool wjobgraph_folds_calc(const WRel *r)
 {
-    if (r->kind != WR_CALC || r->cond || r->ninputs != 1) return false;
+    if (r->kind != WR_CALC || wrel_calc(r)->cond || r->ninputs != 1) return false;
+    const WRelCalc *rc = wrel_calc(r);
     const WRel *in = r->inputs[0];
-    if (r->nexprs == 0 || r->nexprs != in->out.n) return false;
+    if (rc->nexprs == 0 || rc->nexprs != in->out.n) return false;
     bool renames_ok = in->kind == WR_GROUP_AGG || in->kind == WR_GLOBAL_GROUP_AGG || in->kind == WR_RANK;
-    for (int i = 0; i < r->nexprs; i++) {
-        const WExpr *e = r->exprs[i];
+    for (int i = 0; i < rc->nexprs; i++) {
+        const WExpr *e = rc->exprs[i];
         if (e->kind != WX_COLUMN || e->col != i || !wtype_equals(e->type, r->out.types[i], false) ||
             !wtype_equals(in->out.types[i], r->out.types[i], false))
             return false;
@@ -165,7 +166,7 @@ static void producers(Builder *b, const WRel *r, WShip ship, WGraphEdge **out, i
         return;
     }
     if (r->kind == WR_EXCHANGE) {
-        WShip s = r->exchange_single || r->nkeys == 0 ? WSHIP_GLOBAL : WSHIP_HASH;
+        WShip s = wrel_exchange(r)->single || r->nkeys == 0 ? WSHIP_GLOBAL : WSHIP_HASH;
         producers(b, r->inputs[0], s, out, n);
         return;
     }
@@ -245,7 +246,8 @@ static const char *name_window_rank(const WRel *r)
 static const char *name_sort_limit(const WRel *r) { return r->nsort ? "SortLimit" : "Limit"; }
 static const char *name_sort(const WRel *r)
 {
-    return !r->nsort ? "Limit" : (r->sort_fetch >= 0 || r->sort_offset >= 0) ? "SortLimit" : "Sort";
+    const WRelSort *so = wrel_sort(r);
+    return !r->nsort ? "Limit" : (so->fetch >= 0 || so->offset >= 0) ? "SortLimit" : "Sort";
 }
 static const char *name_window_agg(const WRel *r)
 {

@@ -80,8 +80,8 @@ WTEST(plan_reader_unnest_correlate)
         CHECK_INT(wrel_correlate(c)->join_type, AJ_LEFT);
         CHECK_INT(wrel_correlate(c)->nleft_out, 3);
         CHECK_INT(wrel_correlate(c)->cor_id, 3);
-        CHECK(c->exprs[0]->kind == WX_COLUMN && c->exprs[0]->col == 2);
-        CHECK(c->cond != NULL && c->cond->args[0]->col == 0);
+        CHECK(wrel_correlate(c)->collection->kind == WX_COLUMN && wrel_correlate(c)->collection->col == 2);
+        CHECK(wrel_correlate(c)->cond != NULL && wrel_correlate(c)->cond->args[0]->col == 0);
     }
     rctx_free(&t);
 }
@@ -328,7 +328,7 @@ WTEST(plan_reader_nested_row_field_access)
         CHECK_INT(n1->fields[0]->id, WT_VARCHAR);
         CHECK(!n1->fields[0]->nullable);
         /* nested2 of nested1 of nested of $0: FIELD(FIELD(FIELD($0, 0), 0), 0), nullable (the rows are) */
-        const WExpr *e = roots[0]->inputs[0]->exprs[0];
+        const WExpr *e = wrel_calc(roots[0]->inputs[0])->exprs[0];
         CHECK(e->kind == WX_CALL && e->func == wfunc_lookup("FIELD"));
         CHECK(e->type->id == WT_VARCHAR && e->type->nullable);
         CHECK(e->args[0]->kind == WX_CALL && e->args[0]->args[0]->kind == WX_CALL);

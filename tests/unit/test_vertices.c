@@ -226,7 +226,7 @@ WTEST(vertices_global_exchange_parallelism_one)
     wopts_set(&f.cfg, "parallelism.default", "4");
     WRel *s = scan(&f, "t");
     WRel *x = node(&f, WR_EXCHANGE, 1, s, NULL);
-    x->exchange_single = true;
+    wrel_exchange_mut(x)->single = true;
     WRel *g = node(&f, WR_GROUP_AGG, 1, x, NULL);
     WRel *k = sink(&f, g, "out", false);
     WJobGraph *jg = wjobgraph_build(&k, 1, &f.cfg);
