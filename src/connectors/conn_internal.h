@@ -1,6 +1,6 @@
 /*
  * conn_internal.h — private to src/connectors: the built-in connector instances and small shared
- * helpers (calendar arithmetic for the CSV fast paths, option listing). Not a public contract.
+ * helpers (calendar arithmetic for the CSV fast paths, the readers' integer digits, option listing). Not a public contract.
  * Depends on connector.h.
  */
 #ifndef WEIR_CONNECTORS_CONN_INTERNAL_H
@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include "connector.h"
 
 extern const WConnector wconn_filesystem;
@@ -18,6 +19,45 @@ extern const WConnector wconn_nexmark;
 extern const WConnector wconn_jdbc;             /* jdbc.c */
 extern const WConnector wconn_kafka;
 extern const WConnector wconn_upsert_kafka;     /* upsert_kafka.c */
+
+/* The leading ASCII digits of the 8 bytes at s, their number (0-8) and value, eight bytes at once:
+   a byte minus '0' is a digit's value, and the first byte that is no digit is the lowest whose
+   difference is negative or above 9 (no borrow or carry reaches it from the digits below). */
+static inline int wconn_digits8(const char *s, uint64_t *value)
+{
+    uint64_t w;
+    memcpy(&w, s, 8);
+    if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__) w = __builtin_bswap64(w);
+    uint64_t t = w - 0x3030303030303030ULL;
+    uint64_t bad = (t | (t + 0x7676767676767676ULL)) & 0x8080808080808080ULL;
+    int n = bad ? __builtin_ctzll(bad) / 8 : 8;
+    if (n == 0) { *value = 0; return 0; }
+    t <<= 8 * (8 - n);      /* the n digits in the high bytes, zeros (leading zeros) below */
+    t = ((t * 10) + (t >> 8)) & 0x00FF00FF00FF00FFULL;
+    t = ((t * 100) + (t >> 16)) & 0x0000FFFF0000FFFFULL;
+    t = (t * 10000) + (t >> 32);
+    *value = t & 0xFFFFFFFFULL;
+    return n;
+}
+
+/* The ASCII digits at s (the buffer readable 24 bytes on: readers keep zeroed padding after their
+   data): their number, 19 for more than 18, and their value in *value (the CSV and JSON readers'
+   integer fields). */
+static inline int wconn_read_digits(const char *s, int64_t *value)
+{
+    static const uint64_t POW10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+    uint64_t acc = 0, part;
+    int n = 0;
+    for (int k = 0; k < 3; k++) {
+        int m = wconn_digits8(s + n, &part);
+        acc = acc * POW10[m] + part;
+        n += m;
+        if (m < 8) break;
+    }
+    if (n > 18) return 19;
+    *value = (int64_t)acc;
+    return n;
+}
 
 /* Days since 1970-01-01 of a proleptic Gregorian date (any month/day in range). */
 static inline int64_t wconn_days_from_civil(int64_t y, int m, int d)

@@ -205,44 +205,6 @@ static inline const char *scan_unquoted(const WCsvReader *r, const char *p, cons
 #endif
 }
 
-/* The leading ASCII digits of the 8 bytes at s, their number (0-8) and value, eight bytes at once:
-   a byte minus '0' is a digit's value, and the first byte that is no digit is the lowest whose
-   difference is negative or above 9 (no borrow or carry reaches it from the digits below). */
-static inline int digits8(const char *s, uint64_t *value)
-{
-    uint64_t w;
-    memcpy(&w, s, 8);
-    if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__) w = __builtin_bswap64(w);
-    uint64_t t = w - 0x3030303030303030ULL;
-    uint64_t bad = (t | (t + 0x7676767676767676ULL)) & 0x8080808080808080ULL;
-    int n = bad ? __builtin_ctzll(bad) / 8 : 8;
-    if (n == 0) { *value = 0; return 0; }
-    t <<= 8 * (8 - n);      /* the n digits in the high bytes, zeros (leading zeros) below */
-    t = ((t * 10) + (t >> 8)) & 0x00FF00FF00FF00FFULL;
-    t = ((t * 100) + (t >> 16)) & 0x0000FFFF0000FFFFULL;
-    t = (t * 10000) + (t >> 32);
-    *value = t & 0xFFFFFFFFULL;
-    return n;
-}
-
-/* The ASCII digits at s (the buffer readable 24 bytes on): their number, 19 for more than 18, and
-   their value in *value. */
-static inline int read_digits(const char *s, int64_t *value)
-{
-    static const uint64_t POW10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
-    uint64_t acc = 0, part;
-    int n = 0;
-    for (int k = 0; k < 3; k++) {
-        int m = digits8(s + n, &part);
-        acc = acc * POW10[m] + part;
-        n += m;
-        if (m < 8) break;
-    }
-    if (n > 18) return 19;
-    *value = (int64_t)acc;
-    return n;
-}
-
 static const double P10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
                              1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
@@ -578,7 +540,7 @@ static int parse_row(WCsvReader *r, WChunk *out, int64_t *skipped, WError *err)
                without finding the field's end first; anything else takes the general path */
             const char *q = p + (*p == '-');
             int64_t v;
-            int nd = read_digits(q, &v);    /* the zeroed padding after the data ends the digits */
+            int nd = wconn_read_digits(q, &v);    /* the zeroed padding after the data ends the digits */
             q += nd;
             if (nd >= 1 && nd <= 18 && q < end && (*q == delim || *q == '\n' || *q == '\r')) {
                 if (*p == '-') v = -v;

@@ -148,6 +148,7 @@ bool wjsonfmt_check_types(int ncols, const char **names, const WType **types, WE
 /* values                                                                                      */
 
 #define BUF_INIT (1u << 20)
+#define BUF_PAD 32      /* zeroed bytes after the data: wconn_read_digits reads up to 24 on */
 
 typedef struct FastLevel FastLevel;
 
@@ -963,7 +964,9 @@ static int fast_value(FastCtx *x, const WType *t, const FastLevel *kid, const ch
         if (t->id == WT_BIGINT || t->id == WT_INT) {   /* an integer of up to 18 digits, in one pass */
             const char *q = p + (*p == '-'), *d0 = q;
             int64_t x64 = 0;
-            while (q < e && is_digit(*q) && q - d0 < 18) x64 = x64 * 10 + (*q++ - '0');
+            int nd = wconn_read_digits(q, &x64);    /* stops at the buffer's zeroed padding */
+            if (nd > e - q) nd = 19;                /* digits beyond the line: not this number's */
+            q += nd <= 18 ? nd : 0;
             if (q > d0 && !(*d0 == '0' && q - d0 > 1) &&
                 (q == e || (!is_digit(*q) && *q != '.' && *q != 'e' && *q != 'E'))) {
                 if (*p == '-') x64 = -x64;
@@ -1164,7 +1167,7 @@ static bool refill(WJsonReader *r, WError *err)
     }
     if (r->len == r->cap) {
         r->cap = r->cap ? r->cap * 2 : BUF_INIT;
-        r->buf = wrealloc(r->buf, r->cap + 1);
+        r->buf = wrealloc(r->buf, r->cap + BUF_PAD);
     }
     while (r->len < r->cap && !r->eof) {
         ssize_t n = read(r->fd, r->buf + r->len, r->cap - r->len);
@@ -1175,6 +1178,7 @@ static bool refill(WJsonReader *r, WError *err)
         if (n == 0) { r->eof = true; break; }
         r->len += (size_t)n;
     }
+    memset(r->buf + r->len, 0, BUF_PAD);
     return true;
 }
 
