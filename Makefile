@@ -1,5 +1,5 @@
 # weir — build, test, demo. See README.md.
-#   make            optimised build: build/weir
+#   make            optimised build: build/weir (and once a release librocksdb, scripts/install-rocksdb-release.sh)
 #   make test       ASan+UBSan build and every test (unit, golden, errors, conformance), and the TSan stage
 #   make demo       runs the example streaming job
 #   make flink-fuzz N=.. SEED=..  weir against real Flink on random queries (tests/flink/differential)
@@ -44,15 +44,23 @@ TST_MAIN_OBJ := $(TST_DIR)/$(MAIN:.c=.o)
 UNIT_OBJ := $(patsubst %.c,$(TST_DIR)/%.o,$(UNITSRC))
 TSAN_OBJ := $(patsubst %.c,$(TSAN_DIR)/%.o,$(SRC))
 
-.PHONY: all deps test unit demo fuzz clean bench flink-fuzz tsan chaos
+.PHONY: all deps rocksdb-release test unit demo fuzz clean bench flink-fuzz tsan chaos
 
-all: deps $(REL_DIR)/weir
+all: deps rocksdb-release $(REL_DIR)/weir
 
 deps:
 	@scripts/install-deps.sh
 
+# A release librocksdb (NDEBUG) built once from Debian's source package into build-rocksdb/lib: the
+# release weir loads it from there when it exists (RUNPATH, so LD_LIBRARY_PATH still overrides it)
+# and Debian's lib, built with assertions and sync points, otherwise. The test builds keep Debian's.
+# Why: bench/state/README.md, "Debian's librocksdb against a release build".
+rocksdb-release: deps
+	@scripts/install-rocksdb-release.sh
+REL_RUNPATH := -Wl,--enable-new-dtags,-rpath,'$$ORIGIN/../build-rocksdb/lib'
+
 $(REL_DIR)/weir: $(REL_OBJ)
-	$(CC) -o $@ $^ $(LIBS)
+	$(CC) -o $@ $^ $(LIBS) $(REL_RUNPATH)
 
 # every object waits for the packages (deps) and the generated header, also under make -j
 $(REL_OBJ): | deps $(REL_DIR)/gen/flink_version.h

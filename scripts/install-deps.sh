@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # install-deps.sh — installs the Debian packages weir's build, tests and tools need, when missing.
 # Idempotent: does nothing (and needs no network) when everything is present.
-# Usage: scripts/install-deps.sh [--fuzz]    (--fuzz adds clang and its libFuzzer runtime)
+# Usage: scripts/install-deps.sh [--fuzz] [--rocksdb-build]    (--fuzz adds clang and its libFuzzer
+# runtime; --rocksdb-build what scripts/install-rocksdb-release.sh needs to build Debian's RocksDB source)
 set -euo pipefail
 
 pkgs=(gcc make libc6-dev libedit-dev libjansson-dev librocksdb-dev libmicrohttpd-dev librdkafka-dev kcat python3)
 pkgs+=(libpq-dev postgresql)   # the jdbc connector (libpq) and its tests' PostgreSQL server
-if [[ "${1:-}" == "--fuzz" ]]; then pkgs+=(clang libclang-rt-14-dev); fi
+for opt in "$@"; do
+  case "$opt" in
+    --fuzz) pkgs+=(clang libclang-rt-14-dev) ;;
+    --rocksdb-build) pkgs+=(g++ cmake dpkg-dev curl binutils libgflags-dev libsnappy-dev libbz2-dev zlib1g-dev liblz4-dev libzstd-dev) ;;
+    *) echo "install-deps: unknown option $opt" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for p in "${pkgs[@]}"; do
