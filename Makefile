@@ -1,5 +1,6 @@
 # weir — build, test, demo. See README.md.
-#   make            optimised build: build/weir (and once a release librocksdb, scripts/install-rocksdb-release.sh)
+#   make            optimised build: build/weir
+#   make rocksdb-release   once, a release librocksdb that build/weir then loads (scripts/install-rocksdb-release.sh)
 #   make test       ASan+UBSan build and every test (unit, golden, errors, conformance), and the TSan stage
 #   make demo       runs the example streaming job
 #   make flink-fuzz N=.. SEED=..  weir against real Flink on random queries (tests/flink/differential)
@@ -46,15 +47,17 @@ TSAN_OBJ := $(patsubst %.c,$(TSAN_DIR)/%.o,$(SRC))
 
 .PHONY: all deps rocksdb-release test unit demo fuzz clean bench flink-fuzz tsan chaos
 
-all: deps rocksdb-release $(REL_DIR)/weir
+all: deps $(REL_DIR)/weir
 
 deps:
 	@scripts/install-deps.sh
 
-# A release librocksdb (NDEBUG) built once from Debian's source package into build-rocksdb/lib: the
-# release weir loads it from there when it exists (RUNPATH, so LD_LIBRARY_PATH still overrides it)
-# and Debian's lib, built with assertions and sync points, otherwise. The test builds keep Debian's.
-# Why: bench/state/README.md, "Debian's librocksdb against a release build".
+# A release librocksdb (NDEBUG) built once, on request, from Debian's source package into
+# build-rocksdb/lib: the release weir loads it from there when it exists (RUNPATH, so
+# LD_LIBRARY_PATH still overrides it) and Debian's lib, built with assertions and sync points,
+# otherwise. Not part of `make`, `make demo` or `make test` (about 15 CPU minutes); the RocksDB
+# benchmarks (bench/state) build it. Why: bench/state/README.md, "Debian's librocksdb against a
+# release build". The test builds keep Debian's lib.
 rocksdb-release: deps
 	@scripts/install-rocksdb-release.sh
 REL_RUNPATH := -Wl,--enable-new-dtags,-rpath,'$$ORIGIN/../build-rocksdb/lib'
