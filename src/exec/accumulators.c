@@ -303,8 +303,7 @@ WAccLayout *wacc_layout_new(const WAggCall *aggs, int naggs, const WType **in_ty
                 }
                 D->aggs = WA_ARRAY(a, int, naggs);
                 D->all_filtered = true;
-                D->inline_key = true;
-                for (int k = 0; k < call->nargs; k++) D->inline_key &= wrow_type_inline(D->types[k]);
+                D->inline_key = wrow_types_inline(call->nargs, D->types);
                 D->map = wstate_register(b, wa_sprintf(a, "%s$distinctAcc_%d", sn, d), WSTATE_MAP, ttl_ms);
                 L->has_views = true;
             }

@@ -1029,8 +1029,7 @@ WOperator *wop_group_agg_new(WExecCtx *ctx, const WGroupAggSpec *spec)
         g->ktypes[k] = spec->in_types[spec->keys[k]];
         if (wtype_is_composite(g->ktypes[k])) g->kmode = KM_ENCODED;
     }
-    g->key_fixed = true;
-    for (int k = 0; k < spec->nkeys; k++) if (!wrow_type_inline(g->ktypes[k])) g->key_fixed = false;
+    g->key_fixed = wrow_types_inline(spec->nkeys, g->ktypes);
     if (spec->nkeys == 1 && g->kmode == KM_DATUM) {
         switch (g->ktypes[0]->id) {
         case WT_BOOLEAN: case WT_TINYINT: case WT_SMALLINT: case WT_INT: case WT_BIGINT:

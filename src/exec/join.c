@@ -13,6 +13,10 @@
  * left rows only. Under mini-batch (WMB_JOIN, minibatch.h) rows go to one bundle per input
  * (minibatch_join.h) and a batch is processed right input first (left first for RIGHT JOIN),
  * rows in the bundle's order, with Flink's isSuppress for folded -U/+U pairs.
+ * Per chunk, every row's join key is encoded and hashed first (fixed-width keys and rows are
+ * written slot by slot, wrow_encode_chunk_inline), so that both sides' state lookups of the row a
+ * few rows ahead are prefetched (state/prefetch.h); a record's count is read and written with one
+ * lookup (join_state.c, wmap_ref).
  * Insight: the candidates each row scans are its key's work (slow keys); a row with more
  * candidates than a chunk is timed against weir.insight.slow-threshold.
  * Calls exec/operator, exec/join_state, exec/minibatch_join, state/, expr/, types/.
@@ -22,6 +26,7 @@
 #include "minibatch_join.h"
 #include "insight.h"
 #include "../types/row.h"
+#include "../state/prefetch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +46,7 @@ typedef struct JoinSide {
     bool outer;             /* records keep association counts */
     bool pad;               /* this side is null-padded when unmatched (outer join side) */
     bool retracts;
+    bool row_fixed, uk_fixed;   /* rows / unique keys of fixed-width types (wrow_types_inline) */
     WJoinView view;
 } JoinSide;
 
@@ -50,6 +56,7 @@ typedef struct JoinOp {
     bool semi_anti, anti;
     int nkeys;
     const WType **key_types;    /* left key column types, used for both sides' key rows */
+    bool key_fixed;             /* of fixed-width types (wrow_types_inline) */
     bool *filter_null;          /* per key */
     bool any_filter;
     WExpr *residual;
@@ -62,6 +69,9 @@ typedef struct JoinOp {
     WArena *scratch;
     WArena *eval_arena;
     WStrBuf keybuf, rowbuf, ukbuf;
+    WStrBuf kbytes;             /* the join keys of the chunk processed (encode_keys) */
+    struct RowKey *rkeys;
+    int rkcap;
     WDatum *vals;
     uint8_t *nulls;
     int64_t ttl_expired;
@@ -75,9 +85,19 @@ typedef struct JoinOp {
 
 /* ---------------- encoding ---------------- */
 
+/* The binary row of columns cols (of the given types) of chunk row `row`; fixed: the types are
+   fixed-width ones (wrow_types_inline), written slot by slot (wrow_encode_chunk_inline). */
 static void encode_cols(JoinOp *j, WStrBuf *out, const WChunk *c, int row, int n, const int *cols,
-                        const WType **types)
+                        const WType **types, bool fixed)
 {
+    if (fixed) {
+        size_t size = wrow_fixed_size(n);
+        out->len = 0;
+        if (size + 1 > out->cap) wsb_reserve(out, size);
+        out->len = wrow_encode_chunk_inline((unsigned char *)out->buf, c, row, n, cols, types);
+        out->buf[size] = 0;
+        return;
+    }
     for (int k = 0; k < n; k++) {
         const WVector *v = &c->cols[cols[k]];
         j->nulls[k] = v->nulls ? v->nulls[row] : 0;
@@ -308,22 +328,66 @@ static inline void row_end(JoinOp *j, RowCtx *x)
 
 /* ---------------- process ---------------- */
 
-/* The join key of row r becomes the state key (bytes in keybuf); true if a '='-compared key
-   column is NULL (the row then matches nothing, but is still stored, as in Flink). */
-static bool set_row_key(JoinOp *j, const JoinSide *is, const WChunk *c, int r)
+/* A row's join key: its bytes in kbytes, their state hash (wstate_key_hash); null_key: a
+   '='-compared key column is NULL (the row then matches nothing, but is still stored, as in
+   Flink). */
+typedef struct RowKey {
+    size_t off, len;
+    uint64_t hash;
+    bool null_key;
+} RowKey;
+
+/* Each lookup's table slot and entry are prefetched PF_SLOT and PF_ENTRY rows ahead. */
+enum { PF_ENTRY = 4, PF_SLOT = 8 };
+
+/* The join keys of every row of c (from input side is) encoded and hashed before the rows are
+   processed, so that the state lookups of later rows can be prefetched (both sides' states are
+   looked up under the same key); the first rows' slots are prefetched here. */
+static void encode_keys(JoinOp *j, const JoinSide *is, const JoinSide *os, const WChunk *c)
 {
-    bool null_key = false;
-    for (int k = 0; k < j->nkeys && j->any_filter; k++)
-        if (j->filter_null[k] && c->cols[is->keys[k]].nulls[r]) { null_key = true; break; }
-    encode_cols(j, &j->keybuf, c, r, j->nkeys, is->keys, j->key_types);
-    wstate_set_key(j->be, j->keybuf.buf, j->keybuf.len);
-    return null_key;
+    if (c->nrows > j->rkcap) {
+        j->rkcap = c->nrows;
+        j->rkeys = wrealloc(j->rkeys, sizeof(RowKey) * (size_t)j->rkcap);
+    }
+    wsb_clear(&j->kbytes);
+    for (int r = 0; r < c->nrows; r++) {
+        RowKey *k = &j->rkeys[r];
+        k->null_key = false;
+        for (int q = 0; q < j->nkeys && j->any_filter; q++)
+            if (j->filter_null[q] && c->cols[is->keys[q]].nulls[r]) { k->null_key = true; break; }
+        encode_cols(j, &j->keybuf, c, r, j->nkeys, is->keys, j->key_types, j->key_fixed);
+        k->off = j->kbytes.len;
+        k->len = j->keybuf.len;
+        k->hash = wstate_key_hash(j->keybuf.buf, j->keybuf.len);
+        wsb_appendn(&j->kbytes, j->keybuf.buf, j->keybuf.len);
+    }
+    for (int r = 0; r < c->nrows && r < PF_SLOT; r++) {
+        wstate_prefetch_slot(os->view.st, j->rkeys[r].hash);
+        wstate_prefetch_slot(is->view.st, j->rkeys[r].hash);
+    }
+}
+
+/* Row r's join key (encode_keys) becomes the state key; the lookups of rows ahead are
+   prefetched. True if the key has a NULL in a '='-compared column. */
+static bool set_row_key(JoinOp *j, const JoinSide *is, const JoinSide *os, int r, int nrows)
+{
+    if (r + PF_SLOT < nrows) {
+        wstate_prefetch_slot(os->view.st, j->rkeys[r + PF_SLOT].hash);
+        wstate_prefetch_slot(is->view.st, j->rkeys[r + PF_SLOT].hash);
+    }
+    if (r + PF_ENTRY < nrows) {
+        wstate_prefetch_entry(os->view.st, j->rkeys[r + PF_ENTRY].hash);
+        wstate_prefetch_entry(is->view.st, j->rkeys[r + PF_ENTRY].hash);
+    }
+    const RowKey *k = &j->rkeys[r];
+    wstate_set_key_hashed(j->be, j->kbytes.buf + k->off, k->len, k->hash);
+    return k->null_key;
 }
 
 static void encode_record(JoinOp *j, const JoinSide *is, const WChunk *c, int r)
 {
-    encode_cols(j, &j->rowbuf, c, r, is->ncols, is->all, is->types);
-    if (is->view.kind == WJV_HAS_UK) encode_cols(j, &j->ukbuf, c, r, is->nuk, is->uk, is->uk_types);
+    encode_cols(j, &j->rowbuf, c, r, is->ncols, is->all, is->types, is->row_fixed);
+    if (is->view.kind == WJV_HAS_UK) encode_cols(j, &j->ukbuf, c, r, is->nuk, is->uk, is->uk_types, is->uk_fixed);
     else wsb_clear(&j->ukbuf);
 }
 
@@ -350,7 +414,7 @@ static void big_row(JoinOp *j, int in, const WChunk *c, int r, const WJoinEntry 
 typedef struct SegRow {
     RowCtx x;
     bool expired;
-    const void *key;            /* batch: copy of the join key */
+    const void *key;            /* batch: the join key (in kbytes) */
     size_t keylen;
     const WJoinEntry *ents;     /* not batched: the view's collected entries */
     int cfrom, cn, jbase;
@@ -381,6 +445,7 @@ static void join_process(WOperator *op, int input, const WChunk *in)
         j->seg = wrealloc(j->seg, sizeof(SegRow) * (size_t)j->segcap);
     }
     SegRow *seg = j->seg;
+    encode_keys(j, is, os, in);
     int r = 0;
     while (r < in->nrows && !op->ctx->err->set) {
         if (j->scratch->total > SCRATCH_LIMIT) {
@@ -390,7 +455,7 @@ static void join_process(WOperator *op, int input, const WChunk *in)
         int nseg = 0, ncand = 0;
         jc->nrows = 0;
         while (r < in->nrows) {
-            bool null_key = set_row_key(j, is, in, r);
+            bool null_key = set_row_key(j, is, os, r, in->nrows);
             int64_t exp0 = expired_sum(j);
             WJoinEntry *ents = NULL;
             int n = null_key ? 0 : wjview_collect(&os->view, j->scratch, &ents);
@@ -412,8 +477,8 @@ static void join_process(WOperator *op, int input, const WChunk *in)
             if (batch) {
                 /* keep the candidates (the next collect reuses the view's array) and the key */
                 if (phase2_state) {
-                    s->key = wa_memdup(j->scratch, j->keybuf.buf, j->keybuf.len ? j->keybuf.len : 1);
-                    s->keylen = j->keybuf.len;
+                    s->key = j->kbytes.buf + j->rkeys[r].off;
+                    s->keylen = j->rkeys[r].len;
                 }
                 s->cfrom = ncand;
                 if (ncand + n > j->ccap) {
@@ -443,7 +508,7 @@ static void join_process(WOperator *op, int input, const WChunk *in)
             SegRow *s = &seg[i];
             int64_t exp0 = expired_sum(j);
             /* a later row (even one that did not fit the run) may have set another key */
-            if (batch && phase2_state) wstate_set_key(j->be, s->key, s->keylen);
+            if (batch && phase2_state) wstate_set_key_hashed(j->be, s->key, s->keylen, j->rkeys[s->x.r].hash);
             if (is->outer) {
                 /* an outer side adds its records with their match counts: begin and end here */
                 encode_record(j, is, in, s->x.r);
@@ -467,7 +532,7 @@ static void join_bundle_add(WOperator *op, int input, const WChunk *in, int from
     JoinSide *is = &j->side[input];
     if (!j->bundle[input]) j->bundle[input] = wjbundle_new(is->view.kind, is->ncols, is->types);
     for (int r = from; r < from + n; r++) {
-        encode_cols(j, &j->keybuf, in, r, j->nkeys, is->keys, j->key_types);
+        encode_cols(j, &j->keybuf, in, r, j->nkeys, is->keys, j->key_types, j->key_fixed);
         encode_record(j, is, in, r);
         wjbundle_add(j->bundle[input], in, r, j->keybuf.buf, j->keybuf.len, j->ukbuf.buf, j->ukbuf.len,
                      j->rowbuf.buf, j->rowbuf.len);
@@ -520,6 +585,8 @@ static void join_destroy(WOperator *op)
     if (j->scratch) warena_delete(j->scratch);
     if (j->eval_arena) warena_delete(j->eval_arena);
     wsb_free(&j->keybuf);
+    wsb_free(&j->kbytes);
+    free(j->rkeys);
     wsb_free(&j->rowbuf);
     wsb_free(&j->ukbuf);
     free(j->key_types);
@@ -548,6 +615,7 @@ static bool side_init(JoinOp *j, JoinSide *s, int ncols, const WType **types, co
     s->outer = outer;
     s->pad = pad;
     s->retracts = retracts;
+    s->row_fixed = wrow_types_inline(ncols, types);
     s->all = wmalloc(sizeof(int) * (size_t)(ncols > 0 ? ncols : 1));
     for (int i = 0; i < ncols; i++) s->all[i] = i;
     for (int k = 0; k < nkeys; k++)
@@ -567,6 +635,7 @@ static bool side_init(JoinOp *j, JoinSide *s, int ncols, const WType **types, co
             contained &= in_key;
         }
         vk = contained ? WJV_JOINKEY_CONTAINS_UK : WJV_HAS_UK;
+        s->uk_fixed = wrow_types_inline(nuk, s->uk_types);
     }
     (void)j;
     wjview_init(&s->view, j->be, state_name, vk, outer, ttl);
@@ -619,6 +688,7 @@ WOperator *wop_join_new(WExecCtx *ctx, const WJoinSpec *spec)
             ok = false;
         }
     }
+    j->key_fixed = ok && wrow_types_inline(spec->nkeys, j->key_types);
     if (!ok) {
         if (!ctx->err->set) werr_set(ctx->err, WEXC_TABLE, "Invalid join specification: column index out of range");
         wop_free(&j->base);
@@ -634,6 +704,7 @@ WOperator *wop_join_new(WExecCtx *ctx, const WJoinSpec *spec)
     j->scratch = warena_new(1 << 20);
     j->eval_arena = warena_new(1 << 16);
     wsb_init(&j->keybuf);
+    wsb_init(&j->kbytes);
     wsb_init(&j->rowbuf);
     wsb_init(&j->ukbuf);
     int mx = L > R ? L : R;

@@ -74,15 +74,15 @@ void wjview_add(WJoinView *v, const void *row, size_t rowlen, const void *uk, si
         wmap_put(v->st, uk, uklen, val, len);
         break;
     case WJV_NO_UK: {
-        WBytes old;
-        WStateLookup how = wmap_get(v->st, row, rowlen, &old);
+        WMapRef ref;            /* one lookup for the read and the write */
+        WStateLookup how = wmap_ref(v->st, row, rowlen, &ref);
         count_lookup(v, how);
         int32_t cnt = 1;
-        if (how == WSL_FOUND && old.len >= 4) cnt = get_i32(old.p) + 1;
+        if (how == WSL_FOUND && ref.cur.len >= 4) cnt = get_i32(ref.cur.p) + 1;
         unsigned char b[8];
         put_i32(b, cnt);
         put_i32(b + 4, assoc);
-        wmap_put(v->st, row, rowlen, b, v->outer ? 8 : 4);
+        wmap_ref_put(&ref, b, v->outer ? 8 : 4);
         break;
     }
     }
@@ -96,26 +96,26 @@ void wjview_retract(WJoinView *v, const void *row, size_t rowlen, const void *uk
         wvalue_clear(v->st);
         break;
     case WJV_HAS_UK: {
-        WBytes old;
-        WStateLookup how = wmap_get(v->st, uk, uklen, &old);
+        WMapRef ref;
+        WStateLookup how = wmap_ref(v->st, uk, uklen, &ref);
         count_lookup(v, how);
-        if (how == WSL_FOUND) wmap_remove(v->st, uk, uklen);
+        if (how == WSL_FOUND) wmap_ref_remove(&ref);
         else v->unknown_retracts++;
         break;
     }
     case WJV_NO_UK: {
-        WBytes old;
-        WStateLookup how = wmap_get(v->st, row, rowlen, &old);
+        WMapRef ref;
+        WStateLookup how = wmap_ref(v->st, row, rowlen, &ref);
         count_lookup(v, how);
-        if (how != WSL_FOUND || old.len < 4) { v->unknown_retracts++; break; }
-        int32_t cnt = get_i32(old.p);
+        if (how != WSL_FOUND || ref.cur.len < 4) { v->unknown_retracts++; break; }
+        int32_t cnt = get_i32(ref.cur.p);
         if (cnt > 1) {
-            unsigned char b[8];
-            memcpy(b, old.p, old.len >= 8 ? 8 : 4);
+            unsigned char b[8] = {0};
+            memcpy(b, ref.cur.p, ref.cur.len >= 8 ? 8 : 4);
             put_i32(b, cnt - 1);
-            wmap_put(v->st, row, rowlen, b, v->outer ? 8 : 4);
+            wmap_ref_put(&ref, b, v->outer ? 8 : 4);
         } else {
-            wmap_remove(v->st, row, rowlen);
+            wmap_ref_remove(&ref);
         }
         break;
     }
@@ -146,14 +146,14 @@ void wjview_update_assoc(WJoinView *v, const WJoinEntry *e, int32_t assoc)
         wmap_put(v->st, e->id, e->idlen, val, len);
         break;
     case WJV_NO_UK: {
-        WBytes old;
-        WStateLookup how = wmap_get(v->st, e->id, e->idlen, &old);
+        WMapRef ref;
+        WStateLookup how = wmap_ref(v->st, e->id, e->idlen, &ref);
         count_lookup(v, how);
-        int32_t cnt = (how == WSL_FOUND && old.len >= 4) ? get_i32(old.p) : 1; /* expired: (1, n) as Flink */
+        int32_t cnt = (how == WSL_FOUND && ref.cur.len >= 4) ? get_i32(ref.cur.p) : 1; /* expired: (1, n) as Flink */
         unsigned char b[8];
         put_i32(b, cnt);
         put_i32(b + 4, assoc);
-        wmap_put(v->st, e->id, e->idlen, b, 8);
+        wmap_ref_put(&ref, b, 8);
         break;
     }
     }

@@ -26,7 +26,8 @@ static int64_t wall_ms(void *ctx)
 }
 
 /* Every operation a backend must have; the optional ones (snapshot_incremental, local_dir,
-   restore_raw, refresh_stats, snapshot_prepare, map_ref with map_ref_put) may be NULL. */
+   restore_raw, refresh_stats, snapshot_prepare, map_ref with map_ref_put and map_ref_remove) may
+   be NULL. */
 static bool ops_complete(const WStateOps *o)
 {
     return o->class_name && o->free_backend && o->add_state && o->adopt_ttl && o->kind_changed && o->key_set &&
@@ -228,7 +229,8 @@ WStateLookup wmap_ref(WState *s, const void *uk, size_t uklen, WMapRef *r)
 {
     assert(s->kind == WSTATE_MAP);
     assert((s->ops->map_ref == NULL) == (s->ops->map_ref_put == NULL));
-    *r = (WMapRef){.s = s, .uk = uk, .uklen = uklen, .slot = SIZE_MAX};
+    assert((s->ops->map_ref == NULL) == (s->ops->map_ref_remove == NULL));
+    *r = (WMapRef){.s = s, .uk = uk, .uklen = uklen, .tslot = SIZE_MAX, .slot = SIZE_MAX};
     r->how = s->ops->map_ref ? s->ops->map_ref(s, r) : s->ops->map_get(s, uk, uklen, &r->cur);
     return r->how;
 }
@@ -237,6 +239,12 @@ void wmap_ref_put(WMapRef *r, const void *v, size_t len)
 {
     if (r->s->ops->map_ref_put) r->s->ops->map_ref_put(r, v, len);
     else r->s->ops->map_put(r->s, r->uk, r->uklen, v, len);
+}
+
+void wmap_ref_remove(WMapRef *r)
+{
+    if (r->s->ops->map_ref_remove) r->s->ops->map_ref_remove(r);
+    else r->s->ops->map_remove(r->s, r->uk, r->uklen);
 }
 
 void wmap_remove(WState *s, const void *uk, size_t uklen) { s->ops->map_remove(s, uk, uklen); }

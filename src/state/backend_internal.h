@@ -48,6 +48,8 @@ typedef struct WHeapTable {
 #define WHEAP_POOL_CLASSES 64   /* free lists by 16-byte size class, up to 1024 bytes */
 typedef struct WHeapPool {
     void *free_list[WHEAP_POOL_CLASSES];
+    size_t big;                 /* live allocations larger than a class (malloc'd, freed one by one) */
+    unsigned char *cur, *end;   /* the part of the arena's current run not handed out yet */
     WArena arena;
     bool init;
 } WHeapPool;
@@ -120,9 +122,10 @@ struct WStateOps {
     WStateLookup (*map_get)(WState *s, const void *uk, size_t uklen, WBytes *out);
     void (*map_put)(WState *s, const void *uk, size_t uklen, const void *uv, size_t uvlen);
     void (*map_remove)(WState *s, const void *uk, size_t uklen);
-    /* optional (NULL: map_get and map_put): r's s, uk and uklen set, the rest cleared */
+    /* optional (NULL: map_get, map_put and map_remove): r's s, uk and uklen set, the rest cleared */
     WStateLookup (*map_ref)(WState *s, WMapRef *r);
     void (*map_ref_put)(WMapRef *r, const void *uv, size_t uvlen);
+    void (*map_ref_remove)(WMapRef *r);
     size_t (*map_size)(WState *s, bool stop_at_first);
     void (*map_iter)(WState *s, WMapIter *it);
     bool (*map_next)(WMapIter *it, WBytes *uk, WBytes *uv);

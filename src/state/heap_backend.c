@@ -2,8 +2,9 @@
  * heap_backend.c — the `hashmap` state backend: keyed state in memory, in open-addressing hash
  * tables of byte keys (linear probing, backward-shift deletion). An entry is one allocation: its
  * key with the value inline behind it (value state, map user entries), so a lookup touches the
- * slot and the entry only; the get-for-update refs (wvalue_ref, and wmap_ref without TTL) update
- * the entry they found, and a caller may pass the key's hash along (wstate_set_key_hashed). Map state keeps a table of user
+ * slot and the entry only; the get-for-update refs (wvalue_ref, and wmap_ref for a map's user
+ * entry, without TTL) update the entries they found, and a caller may pass the key's hash along
+ * (wstate_set_key_hashed). Map state keeps a table of user
  * entries per key; list state a growable array per key. TTL timestamps are kept per entry and
  * checked on every read; 5 slots are inspected per access for incremental cleanup (Flink's
  * incremental cleanup default). See state.h for the contract.
@@ -53,22 +54,31 @@ static inline size_t entry_size(size_t klen, size_t vlen) { return sizeof(Entry)
    lists by 16-byte size class, so that millions of keys neither pay a malloc each nor a free
    each when the job ends (the pool's blocks are released at once). */
 #define POOL_CLASSES WHEAP_POOL_CLASSES
+#define POOL_RUN ((size_t)64 << 10)     /* bytes taken from the arena at a time (>= a class) */
 
 static void *pool_alloc(Pool *p, size_t n)
 {
-    if (!p || n > POOL_CLASSES * 16) return wmalloc(n ? n : 1);
+    if (!p) return wmalloc(n ? n : 1);
+    if (n > POOL_CLASSES * 16) { p->big++; return wmalloc(n); }
     if (!p->init) { warena_init(&p->arena, 1 << 20); p->init = true; }
     size_t c = (n + 15) / 16;
     if (c == 0) c = 1;
     void *m = p->free_list[c - 1];
     if (m) { p->free_list[c - 1] = *(void **)m; return m; }
-    return wa_alloc(&p->arena, c * 16);
+    if ((size_t)(p->end - p->cur) < c * 16) {      /* a new run of the arena to carve from */
+        p->cur = wa_alloc(&p->arena, POOL_RUN);
+        p->end = p->cur + POOL_RUN;
+    }
+    m = p->cur;
+    p->cur += c * 16;
+    return m;
 }
 
 static void pool_free(Pool *p, void *m, size_t n)
 {
     if (!m) return;
-    if (!p || n > POOL_CLASSES * 16) { free(m); return; }
+    if (!p) { free(m); return; }
+    if (n > POOL_CLASSES * 16) { p->big--; free(m); return; }
     size_t c = (n + 15) / 16;
     if (c == 0) c = 1;
     *(void **)m = p->free_list[c - 1];
@@ -169,10 +179,23 @@ static size_t htab_find(const HTab *t, uint64_t h, const void *k, size_t klen)
     }
 }
 
+/* A key's (empty) table of user entries with its first slots, in one pool block: the pool keeps
+   no headers, so the table and its slot array are freed as the two allocations they would have
+   been (the slots when the table grows or goes, the table with its key). */
+#define MAP_FIRST_SLOTS 4
+static HTab *map_table_new(Pool *pool)
+{
+    _Static_assert(sizeof(HTab) % 16 == 0, "the slots start on a pool class boundary");
+    HTab *t = pool_zalloc(pool, sizeof(HTab) + sizeof(Entry *) * MAP_FIRST_SLOTS);
+    t->slots = (Entry **)(t + 1);
+    t->cap = MAP_FIRST_SLOTS;
+    return t;
+}
+
 /* pool: NULL for a state's top table (malloc), the backend's pool for per-key map tables */
 static void htab_grow(Pool *pool, HTab *t)
 {
-    size_t ncap = t->cap ? t->cap * 2 : 4;     /* small: map state keeps a table per key */
+    size_t ncap = t->cap ? t->cap * 2 : MAP_FIRST_SLOTS;   /* small: map state keeps a table per key */
     Entry **ns = pool ? pool_alloc(pool, sizeof(Entry *) * ncap) : wmalloc(sizeof(Entry *) * ncap);
     memset(ns, 0, sizeof(Entry *) * ncap);
     for (size_t i = 0; i < t->cap; i++) {
@@ -294,9 +317,19 @@ static void cleanup_step(WState *s, int64_t now)
 
 /* ---- backend ---- */
 
+/* Entries, values and map tables all in the pool's blocks (no big allocation live): a value or
+   map state's entries go with the blocks, without a walk over them; lists hold heap copies. */
 static void heap_free_backend(WStateBackend *b)
 {
-    for (int i = 0; i < b->nstates; i++) htab_free(&b->pool, &b->states[i]->tab, b->states[i]->kind, false);
+    for (int i = 0; i < b->nstates; i++) {
+        WState *s = b->states[i];
+        if (b->pool.big == 0 && s->kind != WSTATE_LIST) {
+            free(s->tab.slots);
+            memset(&s->tab, 0, sizeof s->tab);
+        } else {
+            htab_free(&b->pool, &s->tab, s->kind, false);
+        }
+    }
     pool_release(&b->pool);
 }
 
@@ -354,17 +387,14 @@ static Entry *top_entry(WState *s, int64_t now, WStateLookup *how, size_t *slot)
     return e;
 }
 
-/* The current key's top entry, created (empty value) when absent; *slot = its slot. */
-static Entry *top_entry_create(WState *s, int64_t now, size_t *slot)
+/* A new top entry (empty value) for the current key, known to be absent; *slot = its slot. */
+static Entry *top_entry_insert(WState *s, size_t *slot)
 {
-    WStateLookup how;
-    Entry *e = top_entry(s, now, &how, slot);
-    if (e) return e;
     WStateBackend *b = s->b;
-    e = entry_new(&b->pool, b->khash, b->key, b->klen, 0);
+    Entry *e = entry_new(&b->pool, b->khash, b->key, b->klen, 0);
     *slot = htab_insert(NULL, &s->tab, e);
     if (s->kind == WSTATE_MAP) {
-        e->sub.map = pool_zalloc(&s->b->pool, sizeof(HTab));
+        e->sub.map = map_table_new(&b->pool);
         s->bytes += e->klen;
     } else {
         if (s->kind == WSTATE_LIST) e->sub.list = wcalloc(1, sizeof(ListVal));
@@ -373,6 +403,14 @@ static Entry *top_entry_create(WState *s, int64_t now, size_t *slot)
         s->bytes += e->klen;
     }
     return e;
+}
+
+/* The current key's top entry, created (empty value) when absent; *slot = its slot. */
+static Entry *top_entry_create(WState *s, int64_t now, size_t *slot)
+{
+    WStateLookup how;
+    Entry *e = top_entry(s, now, &how, slot);
+    return e ? e : top_entry_insert(s, slot);
 }
 
 /* Make the value of the entry in slot i of t len bytes long (its first bytes kept); the entry
@@ -434,7 +472,14 @@ static void heap_prefetch_entry(const WState *s, uint64_t hash)
 {
     if (!s->tab.cap) return;
     const Entry *e = s->tab.slots[hash & (s->tab.cap - 1)];
-    if (e) __builtin_prefetch(e);
+    if (!e) return;
+    __builtin_prefetch(e);
+    /* a map state's entry was allocated from the pool together with its table, its slots and
+       (usually) its first user entry, the lines just after it: a hint for them too */
+    if (s->kind == WSTATE_MAP) {
+        __builtin_prefetch((const char *)e + 64);
+        __builtin_prefetch((const char *)e + 128);
+    }
 }
 
 /* ---- value: get-for-update (one lookup; see state.h) ---- */
@@ -550,17 +595,18 @@ static void heap_map_put(WState *s, const void *uk, size_t uklen, const void *uv
     map_entry_set(s, e, h, htab_find(e->sub.map, h, uk, uklen), uk, uklen, uv, uvlen, now);
 }
 
-/* Get-for-update (state.h). With a TTL, heap_map_get and heap_map_put (their expiry and
-   incremental cleanup, which may move or free entries); without, the lookup's top entry and
-   user-entry slot are kept for the write (nothing else may touch s in between). */
+/* Get-for-update (state.h). With a TTL, heap_map_get, heap_map_put and heap_map_remove (their
+   expiry and incremental cleanup, which may move or free entries); without, the lookup's top
+   entry and its slot (or that the key has no map yet) and the user entry's slot are kept for the
+   write (nothing else may touch s in between). */
 static WStateLookup heap_map_ref(WState *s, WMapRef *r)
 {
     if (s->ttl > 0) return heap_map_get(s, r->uk, r->uklen, &r->cur);
     WStateLookup how;
-    Entry *e = top_entry(s, 0, &how, NULL);
+    Entry *e = top_entry(s, 0, &how, &r->tslot);
     r->top = e;
-    if (!e) return how;
     r->hash = whash_bytes(r->uk, r->uklen, 0x5eed);
+    if (!e) return how;
     r->slot = htab_find(e->sub.map, r->hash, r->uk, r->uklen);
     if (r->slot == SIZE_MAX) return WSL_ABSENT;
     Entry *u = e->sub.map->slots[r->slot];
@@ -571,19 +617,16 @@ static WStateLookup heap_map_ref(WState *s, WMapRef *r)
 static void heap_map_ref_put(WMapRef *r, const void *uv, size_t uvlen)
 {
     WState *s = r->s;
-    if (s->ttl > 0 || !r->top) { heap_map_put(s, r->uk, r->uklen, uv, uvlen); return; }
-    map_entry_set(s, r->top, r->hash, r->slot, r->uk, r->uklen, uv, uvlen, 0);
+    if (s->ttl > 0) { heap_map_put(s, r->uk, r->uklen, uv, uvlen); return; }
+    Entry *e = r->top ? r->top : top_entry_insert(s, &r->tslot);
+    map_entry_set(s, e, r->hash, r->slot, r->uk, r->uklen, uv, uvlen, 0);
 }
 
-static void heap_map_remove(WState *s, const void *uk, size_t uklen)
+/* Remove the user entry in slot i of the map of the top entry in slot ti (and the top entry
+   when its map became empty). */
+static void map_remove_at(WState *s, size_t ti, size_t i)
 {
-    WStateBackend *b = s->b;
-    size_t ti = htab_find(&s->tab, b->khash, b->key, b->klen);
-    if (ti == SIZE_MAX) return;
     Entry *e = s->tab.slots[ti];
-    uint64_t h = whash_bytes(uk, uklen, 0x5eed);
-    size_t i = htab_find(e->sub.map, h, uk, uklen);
-    if (i == SIZE_MAX) return;
     Entry *u = e->sub.map->slots[i];
     s->entries--;
     s->bytes -= u->klen + u->vlen;
@@ -592,6 +635,22 @@ static void heap_map_remove(WState *s, const void *uk, size_t uklen)
         s->bytes -= e->klen;
         entry_free(&s->b->pool, htab_remove_at(&s->tab, ti), s->kind, true);
     }
+}
+
+static void heap_map_remove(WState *s, const void *uk, size_t uklen)
+{
+    WStateBackend *b = s->b;
+    size_t ti = htab_find(&s->tab, b->khash, b->key, b->klen);
+    if (ti == SIZE_MAX) return;
+    size_t i = htab_find(s->tab.slots[ti]->sub.map, whash_bytes(uk, uklen, 0x5eed), uk, uklen);
+    if (i != SIZE_MAX) map_remove_at(s, ti, i);
+}
+
+static void heap_map_ref_remove(WMapRef *r)
+{
+    WState *s = r->s;
+    if (s->ttl > 0) heap_map_remove(s, r->uk, r->uklen);
+    else if (r->slot != SIZE_MAX) map_remove_at(s, r->tslot, r->slot);
 }
 
 static size_t heap_map_size(WState *s, bool stop_at_first)
@@ -784,7 +843,7 @@ static Entry *restore_top(WState *s, const void *k, size_t kl, size_t *slot)
     *slot = htab_insert(NULL, &s->tab, e);
     s->bytes += e->klen;
     if (s->kind == WSTATE_MAP) {
-        e->sub.map = pool_zalloc(&s->b->pool, sizeof(HTab));
+        e->sub.map = map_table_new(&b->pool);
     } else {
         if (s->kind == WSTATE_LIST) e->sub.list = wcalloc(1, sizeof(ListVal));
         s->entries++;
@@ -875,6 +934,7 @@ const WStateOps wheap_state_ops = {
     .map_put = heap_map_put,
     .map_ref = heap_map_ref,
     .map_ref_put = heap_map_ref_put,
+    .map_ref_remove = heap_map_ref_remove,
     .map_remove = heap_map_remove,
     .map_size = heap_map_size,
     .map_iter = heap_map_iter,

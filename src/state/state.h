@@ -109,9 +109,10 @@ void wmap_remove(WState *s, const void *uk, size_t uklen);
 /* Map state, get-for-update of one user entry of the current key: wmap_ref looks uk up (as
    wmap_get; r keeps the pointer uk, which must stay readable) and fills r: how, and cur = the
    stored value when found. Then wmap_ref_put(r, v, len), the same write as wmap_put(s, uk, v, len),
-   or nothing; until then neither the current key nor s may be changed or read otherwise (other
-   states may). The heap backend without TTL writes through the lookup's entry (no second hash
-   or probe); otherwise these are wmap_get and wmap_put. */
+   or wmap_ref_remove(r), the same as wmap_remove(s, uk), or nothing; until then neither the
+   current key nor s may be changed or read otherwise (other states may). The heap backend
+   without TTL writes through the lookup's entries (no second hash or probe, also when the key
+   had no map yet); otherwise these are wmap_get, wmap_put and wmap_remove. */
 typedef struct WMapRef {
     WState *s;
     const void *uk;
@@ -120,10 +121,11 @@ typedef struct WMapRef {
     WBytes cur;             /* the stored value (how == WSL_FOUND), else {NULL, 0} */
     void *top;              /* private from here on */
     uint64_t hash;
-    size_t slot;
+    size_t tslot, slot;
 } WMapRef;
 WStateLookup wmap_ref(WState *s, const void *uk, size_t uklen, WMapRef *r);
 void wmap_ref_put(WMapRef *r, const void *v, size_t len);
+void wmap_ref_remove(WMapRef *r);
 bool wmap_is_empty(WState *s);                  /* no live entry for the current key */
 void wmap_clear(WState *s);
 size_t wmap_size(WState *s);                    /* live entries of the current key */

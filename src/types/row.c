@@ -381,6 +381,13 @@ static int inline_slot_width(const WType *t)
 
 bool wrow_type_inline(const WType *t) { return inline_slot_width(t) > 0; }
 
+bool wrow_types_inline(int n, const WType **types)
+{
+    for (int i = 0; i < n; i++)
+        if (!wrow_type_inline(types[i])) return false;
+    return true;
+}
+
 /* The slot word of a non-NULL value of type t, whose slot holds width (inline_slot_width) bytes. */
 static inline uint64_t inline_word(const WType *t, int width, WDatum v)
 {
@@ -402,22 +409,41 @@ uint64_t wrow_inline_word(const WType *t, WDatum v)
     return inline_word(t, width, v);
 }
 
-size_t wrow_encode_inline(unsigned char *dst, int arity, const WType **types, const WDatum *vals,
-                          const uint8_t *nulls)
+/* wrow_encode_inline's row at dst, its field i from vals[i] / nulls[i], or when c is set from
+   column cols[i] of chunk row `row` (inlined into both callers, each with its own reads). */
+static inline size_t encode_inline(unsigned char *dst, int arity, const WType **types, const WDatum *vals,
+                                   const uint8_t *nulls, const WChunk *c, int row, const int *cols)
 {
     size_t nb = bitset_bytes(arity), size = wrow_fixed_size(arity);
-    memset(dst, 0, nb);             /* row kind INSERT (0) in byte 0, then the null bits */
+    /* row kind INSERT (0) in byte 0, then the null bits (one 8-byte store up to 56 fields) */
+    if (nb == 8) memset(dst, 0, 8);
+    else memset(dst, 0, nb);
     for (int i = 0; i < arity; i++) {
+        const WVector *v = c ? &c->cols[cols[i]] : NULL;
         uint64_t w = 0;
-        if (nulls && nulls[i]) {
+        if (v ? v->nulls && v->nulls[row] : nulls && nulls[i]) {
             int bit = i + 8;
             dst[bit >> 3] |= (unsigned char)(1u << (bit & 7));
         } else {
-            w = wrow_inline_word(types[i], vals[i]);
+            int width = inline_slot_width(types[i]);
+            assert(width > 0);
+            w = inline_word(types[i], width, v ? v->data[row] : vals[i]);
         }
         put_le(dst + nb + 8 * (size_t)i, w, 8);
     }
     return size;
+}
+
+size_t wrow_encode_inline(unsigned char *dst, int arity, const WType **types, const WDatum *vals,
+                          const uint8_t *nulls)
+{
+    return encode_inline(dst, arity, types, vals, nulls, NULL, 0, NULL);
+}
+
+size_t wrow_encode_chunk_inline(unsigned char *dst, const WChunk *c, int row, int ncols, const int *cols,
+                                const WType **types)
+{
+    return encode_inline(dst, ncols, types, NULL, NULL, c, row, cols);
 }
 
 void wrow_hash_rows(const WChunk *c, int ncols, const int *cols, int32_t *out, WStrBuf *scratch)

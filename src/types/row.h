@@ -57,9 +57,13 @@ __int128 wrow_dec_get(const unsigned char *src, int n);
    fields only is wrow_fixed_size(arity) bytes; wrow_encode_inline writes it at dst, byte-identical
    to wrow_encode(..., WRK_INSERT) and without a buffer, and returns its size. */
 bool wrow_type_inline(const WType *t);
+bool wrow_types_inline(int n, const WType **types);    /* every one of the n types */
 uint64_t wrow_inline_word(const WType *t, WDatum v);
 size_t wrow_encode_inline(unsigned char *dst, int arity, const WType **types, const WDatum *vals,
                           const uint8_t *nulls);
+/* wrow_encode_inline of columns cols (of the given types) of chunk row `row`, read in place. */
+size_t wrow_encode_chunk_inline(unsigned char *dst, const WChunk *c, int row, int ncols, const int *cols,
+                                const WType **types);
 /* Flink's BinaryRowData.hashCode() (murmur by words, seed 42). */
 int32_t wrow_hash(const void *row, size_t size);
 /* wrow_hash of wrow_encode_chunk(c, r, ncols, cols) for every row r of c, into out[r]: keys of

@@ -102,44 +102,63 @@ WTEST(state_ttl_incremental_cleanup_bounds_size)
     wstate_backend_free(b);
 }
 
-/* wmap_ref + wmap_ref_put are wmap_get + wmap_put, without TTL (through the lookup's entry) and
-   with it (expired entries read as expired, then written anew). */
+/* wmap_ref + wmap_ref_put / wmap_ref_remove are wmap_get + wmap_put / wmap_remove; here the heap
+   backend's path without TTL (through the lookup's entries: a key's new map, growing entries and
+   tables, the key's entry removed with its last user entry). With a TTL (expiry, expired-read
+   counting) and on RocksDB: test_state_rocksdb.c, scenario map_ref. */
 WTEST(state_map_ref)
 {
     FakeClock clk = {1000};
     WStateBackend *b = backend(&clk);
-    for (int ttl = 0; ttl <= 10; ttl += 10) {
-        WState *s = wstate_register(b, ttl ? "mt" : "m", WSTATE_MAP, ttl);
-        wstate_set_key(b, "key", 3);
-        WMapRef r;
-        int uk = 1;
-        CHECK_INT(wmap_ref(s, &uk, sizeof uk, &r), WSL_ABSENT);    /* no map for the key yet */
-        wmap_ref_put(&r, "a", 1);
-        CHECK_INT(wmap_ref(s, &uk, sizeof uk, &r), WSL_FOUND);
-        CHECK(r.cur.len == 1 && memcmp(r.cur.p, "a", 1) == 0);
-        wmap_ref_put(&r, "bbbbbbbbbbbbbbbbbbbbbbbbbbbb", 28);          /* grows the entry */
-        for (int i = 2; i < 40; i++) {                                 /* new user keys: the table grows */
-            CHECK_INT(wmap_ref(s, &i, sizeof i, &r), WSL_ABSENT);
-            wmap_ref_put(&r, &i, sizeof i);
-        }
-        CHECK_INT(wmap_ref(s, &uk, sizeof uk, &r), WSL_FOUND);
-        CHECK(r.cur.len == 28);
-        CHECK_INT(wmap_size(s), 39);
-        int i7 = 7;
-        WBytes v;
-        CHECK_INT(wmap_get(s, &i7, sizeof i7, &v), WSL_FOUND);
-        CHECK(v.len == sizeof(int) && *(const int *)v.p == 7);
-        WStateStats st[4];
-        int n = wstate_stats(b, st, 4);
-        CHECK_INT(st[n - 1].entries, 39);
-        CHECK_INT(st[n - 1].bytes, 3 + 39 * 4 + 28 + 38 * 4);
-        if (ttl) {
-            clk.now += 20;
-            CHECK_INT(wmap_ref(s, &i7, sizeof i7, &r), WSL_EXPIRED);
-            wmap_ref_put(&r, "x", 1);
-            CHECK_INT(wmap_get(s, &i7, sizeof i7, &v), WSL_FOUND);
-        }
+    WState *s = wstate_register(b, "m", WSTATE_MAP, 0);
+    wstate_set_key(b, "key", 3);
+    WMapRef r;
+    int uk = 1;
+    CHECK_INT(wmap_ref(s, &uk, sizeof uk, &r), WSL_ABSENT);    /* no map for the key yet */
+    wmap_ref_put(&r, "a", 1);
+    CHECK_INT(wmap_ref(s, &uk, sizeof uk, &r), WSL_FOUND);
+    CHECK(r.cur.len == 1 && memcmp(r.cur.p, "a", 1) == 0);
+    wmap_ref_put(&r, "bbbbbbbbbbbbbbbbbbbbbbbbbbbb", 28);          /* grows the entry */
+    for (int i = 2; i < 40; i++) {                                 /* new user keys: the table grows */
+        CHECK_INT(wmap_ref(s, &i, sizeof i, &r), WSL_ABSENT);
+        wmap_ref_put(&r, &i, sizeof i);
     }
+    CHECK_INT(wmap_ref(s, &uk, sizeof uk, &r), WSL_FOUND);
+    CHECK(r.cur.len == 28);
+    CHECK_INT(wmap_size(s), 39);
+    int i7 = 7;
+    WBytes v;
+    CHECK_INT(wmap_get(s, &i7, sizeof i7, &v), WSL_FOUND);
+    CHECK(v.len == sizeof(int) && *(const int *)v.p == 7);
+    WStateStats st[1];
+    wstate_stats(b, st, 1);
+    CHECK_INT(st[0].entries, 39);
+    CHECK_INT(st[0].bytes, 3 + 39 * 4 + 28 + 38 * 4);
+    wstate_set_key(b, "k2", 2);                                    /* a second key's map */
+    CHECK_INT(wmap_ref(s, &uk, sizeof uk, &r), WSL_ABSENT);
+    wmap_ref_put(&r, "c", 1);
+    CHECK_INT(wmap_ref(s, &uk, sizeof uk, &r), WSL_FOUND);
+    wmap_ref_remove(&r);                                           /* its only entry, then the key */
+    CHECK(wmap_is_empty(s));
+    wstate_set_key(b, "key", 3);
+    for (int i = 1; i < 40; i++) {
+        CHECK_INT(wmap_ref(s, &i, sizeof i, &r), WSL_FOUND);
+        wmap_ref_remove(&r);
+        CHECK_INT(wmap_get(s, &i, sizeof i, &v), WSL_ABSENT);
+    }
+    CHECK(wmap_is_empty(s));
+    wstate_stats(b, st, 1);
+    CHECK_INT(st[0].entries, 0);
+    CHECK_INT(st[0].bytes, 0);
+    CHECK_INT(wmap_ref(s, &uk, sizeof uk, &r), WSL_ABSENT);    /* removing an absent entry: nothing */
+    wmap_ref_remove(&r);
+    CHECK_INT(wmap_ref(s, &uk, sizeof uk, &r), WSL_ABSENT);    /* the key's map anew */
+    wmap_ref_put(&r, "d", 1);
+    CHECK_INT(wmap_get(s, &uk, sizeof uk, &v), WSL_FOUND);
+    CHECK(v.len == 1 && memcmp(v.p, "d", 1) == 0);
+    wstate_stats(b, st, 1);
+    CHECK_INT(st[0].entries, 1);
+    CHECK_INT(st[0].bytes, 3 + 4 + 1);
     wstate_backend_free(b);
 }
 

@@ -506,6 +506,57 @@ static void sc_value_ref_ttl(Env *e, int *wtest_failed_)
     wstate_backend_free(b);
 }
 
+/* Get-for-update of map entries (wmap_ref) with a TTL: the same results, sizes and TTL reports as
+   wmap_get followed by wmap_put / wmap_remove on a twin state (the heap backend's path without
+   TTL: test_state.c, state_map_ref). */
+static void sc_map_ref(Env *e, int *wtest_failed_)
+{
+    e->clk.now = 0;
+    WStateBackend *b = env_backend(e, "test");
+    WState *m = wstate_register(b, "ref", WSTATE_MAP, 1000);
+    WState *t = wstate_register(b, "twin", WSTATE_MAP, 1000);
+    wstate_set_key(b, "k1", 2);
+    WMapRef r;
+    WBytes v;
+    CHECK_INT(wmap_ref(m, "a", 1, &r), WSL_ABSENT);     /* the key has no map yet */
+    CHECK(r.cur.p == NULL && r.cur.len == 0);
+    wmap_ref_put(&r, "aaaa", 4);
+    CHECK_INT(wmap_get(t, "a", 1, &v), WSL_ABSENT);
+    wmap_put(t, "a", 1, "aaaa", 4);
+    CHECK_INT(wmap_ref(m, "b", 1, &r), WSL_ABSENT);     /* the map exists, not this user key */
+    wmap_ref_put(&r, "bb", 2);
+    wmap_put(t, "b", 1, "bb", 2);
+    e->clk.now = 500;
+    CHECK_INT(wmap_ref(m, "a", 1, &r), WSL_FOUND);      /* found: rewritten, longer */
+    CHECK(r.cur.len == 4 && memcmp(r.cur.p, "aaaa", 4) == 0);
+    wmap_ref_put(&r, "aaaazz", 6);
+    wmap_put(t, "a", 1, "aaaazz", 6);
+    CHECK_INT(wmap_get(m, "a", 1, &v), WSL_FOUND);
+    CHECK(v.len == 6 && memcmp(v.p, "aaaazz", 6) == 0);
+    WStateStats st[2];
+    wstate_stats(b, st, 2);
+    CHECK_INT(st[0].entries, 2);
+    CHECK_INT(st[0].entries, st[1].entries);
+    CHECK_INT(st[0].bytes, st[1].bytes);
+    e->clk.now = 1000;                                   /* b written at 0: expired, a at 500 */
+    CHECK_INT(wmap_ref(m, "b", 1, &r), WSL_EXPIRED);
+    CHECK(r.cur.len == 0);
+    CHECK_INT(wmap_get(t, "b", 1, &v), WSL_EXPIRED);
+    CHECK_INT(wmap_ref(m, "a", 1, &r), WSL_FOUND);
+    wmap_ref_remove(&r);                                 /* removes the last user entry */
+    wmap_remove(t, "a", 1);
+    CHECK(wmap_is_empty(m));
+    CHECK_INT(wmap_get(m, "a", 1, &v), WSL_ABSENT);
+    CHECK_INT(wmap_ref(m, "a", 1, &r), WSL_ABSENT);     /* removing an absent entry is a no-op */
+    wmap_ref_remove(&r);
+    wstate_stats(b, st, 2);
+    CHECK_INT(st[0].entries, 0);
+    CHECK_INT(st[0].entries, st[1].entries);
+    CHECK_INT(st[0].bytes, st[1].bytes);
+    CHECK_INT(st[0].expired_reads, st[1].expired_reads);
+    wstate_backend_free(b);
+}
+
 /* Insight's walk of keys by state bytes (wstate_scan_key_bytes) in bounded steps: each key with
    the bytes it holds (a map's entries and a list's items included; as the backend's stats count
    them), the pass total equal to the stats, the walk resumed where a step stopped (on RocksDB after
@@ -615,6 +666,7 @@ static const struct { const char *name; Scenario fn; } SCENARIOS[] = {
     {"value_ref", sc_value_ref},
     {"value_ref_many_keys", sc_value_ref_many_keys},
     {"value_ref_ttl", sc_value_ref_ttl},
+    {"map_ref", sc_map_ref},
     {"scan_key_bytes", sc_scan_key_bytes},
 };
 

@@ -981,8 +981,8 @@ WTEST(types_row_roundtrip)
     warena_free(&a);
 }
 
-/* wrow_encode_inline writes the bytes of wrow_encode for rows of slot values only; wrow_get_word
-   reads a slot back. */
+/* wrow_encode_inline writes the bytes of wrow_encode for rows of slot values only (the types
+   wrow_type_inline / wrow_types_inline accept); wrow_get_word reads a slot back. */
 WTEST(types_row_encode_inline)
 {
     WArena a;
@@ -994,6 +994,9 @@ WTEST(types_row_encode_inline)
     for (int k = 0; k < N; k++) CHECK(wrow_type_inline(tys[k]));
     CHECK(!wrow_type_inline(&WTYPE_STRING));
     CHECK(!wrow_type_inline(wtype_decimal(&a, 38, 2, true)));
+    CHECK(wrow_types_inline(N, tys));
+    const WType *mixed[] = { &WTYPE_BIGINT, &WTYPE_STRING };
+    CHECK(wrow_types_inline(1, mixed) && !wrow_types_inline(2, mixed));
     WDatum v[N];
     memset(v, 0, sizeof v);
     v[0].i = 1; v[1].i = -3; v[2].i = -300; v[3].i = -70000; v[4].i = INT64_MIN + 5;
