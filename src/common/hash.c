@@ -66,17 +66,17 @@ int32_t wflink_murmur_bytes(const void *data, size_t len, int32_t seed)
     return (int32_t)fmix32(h);
 }
 
+/* MathUtils.murmurHash's mix of one int, before its absolute value */
+static inline uint32_t math_murmur_mix(uint32_t c)
+{
+    c = mix_h1(0, mix_k1(c));
+    c ^= 4;
+    return fmix32(c);
+}
+
 static inline int32_t math_murmur(int32_t code)
 {
-    uint32_t c = (uint32_t)code;
-    c *= 0xcc9e2d51U;
-    c = rotl32(c, 15);
-    c *= 0x1b873593U;
-    c = rotl32(c, 13);
-    c = c * 5 + 0xe6546b64U;
-    c ^= 4;
-    c = fmix32(c);
-    int32_t s = (int32_t)c;
+    int32_t s = (int32_t)math_murmur_mix((uint32_t)code);
     if (s >= 0) return s;
     if (s != INT32_MIN) return -s;
     return 0;
@@ -102,14 +102,7 @@ void wflink_key_groups(const int32_t *hash_codes, int n, int max_parallelism, in
            0, as math_murmur's 0 for it), masked */
         uint32_t mask = (uint32_t)max_parallelism - 1;
         for (int r = 0; r < n; r++) {
-            uint32_t c = (uint32_t)hash_codes[r];
-            c *= 0xcc9e2d51U;
-            c = rotl32(c, 15);
-            c *= 0x1b873593U;
-            c = rotl32(c, 13);
-            c = c * 5 + 0xe6546b64U;
-            c ^= 4;
-            c = fmix32(c);
+            uint32_t c = math_murmur_mix((uint32_t)hash_codes[r]);
             uint32_t sign = (uint32_t)((int32_t)c >> 31);
             key_groups[r] = (int)(((c ^ sign) - sign) & mask);
         }

@@ -330,7 +330,7 @@ static bool rd_sink_abilities(Rd *r, json_t *abs, WRel *x)
             sk->meta_keys = WA_ARRAY(r->a, const char *, n ? n : 1);
             for (int k = 0; k < n; k++) {
                 const char *key = json_string_value(json_array_get(keys, k));
-                if (!key || !wplan_sink_metadata_type(r->a, conn, key))
+                if (!key || !wplan_sink_metadata_type(conn, key))
                     return rd_fail(r, "The compiled plan's WritingMetadata sink ability names metadata key '%s', "
                                       "which the sink's connector cannot write.", key ? key : "");
                 sk->meta_keys[sk->nmeta++] = wa_strdup(r->a, key);
@@ -382,7 +382,7 @@ void rd_sink_schema_from_table(Rd *r, WRel *x)
     /* written metadata (WritingMetadata): named by their keys, typed by them */
     for (int m = 0; m < sk->nmeta; m++) {
         s.names[np + m] = sk->meta_keys[m];
-        s.types[np + m] = wplan_sink_metadata_type(r->a, wopts_get(&t->options, "connector"), sk->meta_keys[m]);
+        s.types[np + m] = wplan_sink_metadata_type(wopts_get(&t->options, "connector"), sk->meta_keys[m]);
     }
     x->out = s;
 }

@@ -777,6 +777,6 @@ typedef struct WSinkMetaCol { int col; const char *key; const WType *type; } WSi
    number, -1 with p->err set. (sink_metadata.c) */
 int wplan_sink_metadata(WPlanCtx *p, const WTable *t, const char *qn, WSinkMetaCol **out);
 /* The type of writable metadata key `key` of connector conn, NULL if it writes no such key. */
-const WType *wplan_sink_metadata_type(WArena *a, const char *conn, const char *key);
+const WType *wplan_sink_metadata_type(const char *conn, const char *key);
 
 #endif

@@ -22,9 +22,8 @@ static const WConnMetadata *writable(const char *conn)
     return c ? c->caps.write_metadata : NULL;
 }
 
-const WType *wplan_sink_metadata_type(WArena *a, const char *conn, const char *key)
+const WType *wplan_sink_metadata_type(const char *conn, const char *key)
 {
-    (void)a;
     const WConnMetadata *md = writable(conn);
     const WConnMetaKey *mk = md ? wconn_metadata_key(md, key) : NULL;
     return mk ? mk->type : NULL;

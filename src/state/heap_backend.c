@@ -619,7 +619,7 @@ static void heap_map_ref_put(WMapRef *r, const void *uv, size_t uvlen)
     WState *s = r->s;
     if (s->ttl > 0) { heap_map_put(s, r->uk, r->uklen, uv, uvlen); return; }
     Entry *e = r->top ? r->top : top_entry_insert(s, &r->tslot);
-    map_entry_set(s, e, r->hash, r->slot, r->uk, r->uklen, uv, uvlen, 0);
+    map_entry_set(s, e, r->hash, r->slot, r->uk, r->uklen, uv, uvlen, state_now(s));   /* as heap_map_put */
 }
 
 /* Remove the user entry in slot i of the map of the top entry in slot ti (and the top entry
