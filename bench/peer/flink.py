@@ -2,7 +2,7 @@
 """bench/peer/flink.py — real Flink (the version in FLINK_VERSION) as the peer of weir's benchmarks.
 
 Contract: one local Flink session cluster (tests/flink/flinkctl.py: a JobManager and one TaskManager
-with 4 slots and 2048m process memory, on free loopback ports, in a private run folder) is started
+with 4 slots and 2048m process memory (start --tm-memory: another size), on free loopback ports, in a private run folder) is started
 once per benchmark run; each job is submitted with Flink's own SQL client (`bin/sql-client.sh -i
 init -f job`, with 'table.dml-sync' so the client returns when the job has finished). The figures of
 one job:
@@ -14,7 +14,8 @@ one job:
   - rss_kb: the TaskManager's peak resident set during the job (VmHWM, reset before the job
     through /proc/<pid>/clear_refs).
 CLI:
-  flink.py start --run-dir D          start the cluster; prints 'startup_s' (wall seconds until ready)
+  flink.py start --run-dir D [--tm-memory 8g]
+                                      start the cluster; prints 'startup_s' (wall seconds until ready)
   flink.py stop --run-dir D
   flink.py run --run-dir D -i init.sql -f job.sql [--log F]
       prints 'ok cpu_s wall_s rss_kb client_s' or 'FAILED <reason>' (exit status 0 either way; 2 on
@@ -132,11 +133,13 @@ def main():
     ap.add_argument("-i", dest="init")
     ap.add_argument("-f", dest="job")
     ap.add_argument("--log")
+    ap.add_argument("--tm-memory", default="2048m",
+                    help="the TaskManager's taskmanager.memory.process.size (default 2048m)")
     a = ap.parse_args()
     run = flinkctl.FlinkRun(a.run_dir)
     if a.cmd == "start":
         t0 = time.monotonic()
-        if not run.start():
+        if not run.start(tm_memory=a.tm_memory):
             return flinkctl.SKIP if run.info is None else 1
         print("%.1f" % (time.monotonic() - t0))
         return 0

@@ -2,6 +2,8 @@
 # local Flink session cluster for the run (bench/peer/flink.py start, in a private folder under
 # /tmp) and stops it when the runner exits; or, with FRUN already set, checks that the cluster in
 # $FRUN runs and leaves it running. Sets FRUN and FSTART (how the cluster came up). Needs ROOT.
+# FLINK_TM_MEMORY: the TaskManager's process memory (default 2048m; the 10M-event Nexmark joins
+# keep more state than that holds on the heap).
 flink_cluster_up() {
   if [[ -n "${FRUN:-}" ]]; then
     python3 "$ROOT/tests/flink/flinkctl.py" status --run-dir "$FRUN" > /dev/null \
@@ -12,11 +14,11 @@ flink_cluster_up() {
   FRUN=$(mktemp -d /tmp/weir-bench-flink-XXXXXX)
   trap 'python3 "$ROOT/bench/peer/flink.py" stop --run-dir "$FRUN" >/dev/null 2>&1 || true; rm -rf "$FRUN"' EXIT
   local rc=0 secs
-  secs=$(python3 "$ROOT/bench/peer/flink.py" start --run-dir "$FRUN" 2> "$FRUN/start.err") || rc=$?
+  secs=$(python3 "$ROOT/bench/peer/flink.py" start --run-dir "$FRUN" --tm-memory "${FLINK_TM_MEMORY:-2048m}" 2> "$FRUN/start.err") || rc=$?
   if [[ $rc -ne 0 ]]; then
     echo "Flink did not start (status $rc): $(tail -n 1 "$FRUN/start.err")" >&2
     [[ $rc -eq 77 ]] && exit 77
     exit 1
   fi
-  FSTART="started in $secs s"
+  FSTART="started in $secs s, TaskManager ${FLINK_TM_MEMORY:-2048m}"
 }

@@ -207,9 +207,10 @@ class FlinkRun:
             s.settimeout(1)
             return s.connect_ex(("127.0.0.1", port)) == 0
 
-    def start(self, taskmanagers=1):
-        """Starts a JobManager, `taskmanagers` TaskManager processes (Flink's workers file) and the
-        SQL gateway; True when they are up (or already were)."""
+    def start(self, taskmanagers=1, tm_memory="2048m"):
+        """Starts a JobManager, `taskmanagers` TaskManager processes (Flink's workers file, each
+        with `tm_memory` of process memory) and the SQL gateway; True when they are up (or already
+        were)."""
         if self.running():
             return True
         home = install()
@@ -237,7 +238,7 @@ class FlinkRun:
             "jobmanager.rpc.address": "localhost", "jobmanager.rpc.port": rpc,
             "jobmanager.bind-host": "localhost", "jobmanager.memory.process.size": "1600m",
             "taskmanager.bind-host": "localhost", "taskmanager.host": "localhost",
-            "taskmanager.numberOfTaskSlots": 4, "taskmanager.memory.process.size": "2048m",
+            "taskmanager.numberOfTaskSlots": 4, "taskmanager.memory.process.size": tm_memory,
             "parallelism.default": 1,
             "rest.address": "localhost", "rest.bind-address": "localhost", "rest.port": rest,
             "sql-gateway.endpoint.rest.address": "localhost",
