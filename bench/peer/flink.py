@@ -14,7 +14,7 @@ one job:
   - rss_kb: the TaskManager's peak resident set during the job (VmHWM, reset before the job
     through /proc/<pid>/clear_refs).
 CLI:
-  flink.py start --run-dir D [--tm-memory 8g]
+  flink.py start --run-dir D [--tm-memory 8g] [--conf KEY=VALUE]...
                                       start the cluster; prints 'startup_s' (wall seconds until ready)
   flink.py stop --run-dir D
   flink.py run --run-dir D -i init.sql -f job.sql [--log F]
@@ -135,11 +135,14 @@ def main():
     ap.add_argument("--log")
     ap.add_argument("--tm-memory", default="2048m",
                     help="the TaskManager's taskmanager.memory.process.size (default 2048m)")
+    ap.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
+                    help="more Flink configuration for start (repeatable)")
     a = ap.parse_args()
     run = flinkctl.FlinkRun(a.run_dir)
     if a.cmd == "start":
         t0 = time.monotonic()
-        if not run.start(tm_memory=a.tm_memory):
+        conf = dict(kv.split("=", 1) for kv in a.conf if "=" in kv)
+        if not run.start(tm_memory=a.tm_memory, extra_conf=conf):
             return flinkctl.SKIP if run.info is None else 1
         print("%.1f" % (time.monotonic() - t0))
         return 0

@@ -207,10 +207,10 @@ class FlinkRun:
             s.settimeout(1)
             return s.connect_ex(("127.0.0.1", port)) == 0
 
-    def start(self, taskmanagers=1, tm_memory="2048m"):
+    def start(self, taskmanagers=1, tm_memory="2048m", extra_conf=None):
         """Starts a JobManager, `taskmanagers` TaskManager processes (Flink's workers file, each
         with `tm_memory` of process memory) and the SQL gateway; True when they are up (or already
-        were)."""
+        were). extra_conf: more Flink configuration (key -> value), over the defaults below."""
         if self.running():
             return True
         home = install()
@@ -249,6 +249,7 @@ class FlinkRun:
             "io.tmp.dirs": os.path.join(self.run_dir, "tmp"),
             "web.tmpdir": os.path.join(self.run_dir, "tmp"),
         }
+        settings.update(extra_conf or {})
         if taskmanagers > 1:
             # one slot per TaskManager: a job at parallelism N runs on N TaskManager processes
             # (with several slots each, Flink may place all subtasks of a job in one of them)
