@@ -45,7 +45,7 @@ typedef struct WHeapTable {
     WHeapEntry **slots;
     size_t cursor;              /* incremental cleanup position */
 } WHeapTable;
-#define WHEAP_POOL_CLASSES 64   /* free lists by 16-byte size class, up to 1024 bytes */
+#define WHEAP_POOL_CLASSES 128  /* free lists by 8-byte size class, up to 1024 bytes */
 typedef struct WHeapPool {
     void *free_list[WHEAP_POOL_CLASSES];
     size_t big;                 /* live allocations larger than a class (malloc'd, freed one by one) */
@@ -65,6 +65,8 @@ struct WState {
     int64_t entries, bytes, expired_reads;
     int64_t created, expired;   /* entries ever created / removed by TTL (insight: state growth) */
     bool from_restore;          /* created by a restore; the first register adopts its TTL */
+    bool entry_times;           /* hashmap: its entries keep their write time (a TTL, or restored:
+                                   set when its table is first made, heap_backend.c) */
     union {
         WHeapTable tab;         /* hashmap */
         struct {                /* rocksdb: the column family side, the buffer a WValueRef updates */

@@ -2,7 +2,8 @@
  * heap_backend.c — the `hashmap` state backend: keyed state in memory, in open-addressing hash
  * tables of byte keys (linear probing, backward-shift deletion). An entry is one allocation: its
  * key with the value inline behind it (value state, map user entries), so a lookup touches the
- * slot and the entry only; the get-for-update refs (wvalue_ref, and wmap_ref for a map's user
+ * slot and the entry only; what only some entries need sits before the entry's header (the write
+ * time when the state keeps times, the pointer to a key's map or list table); the get-for-update refs (wvalue_ref, and wmap_ref for a map's user
  * entry, without TTL) update the entries they found, and a caller may pass the key's hash along
  * (wstate_set_key_hashed). Map state keeps a table of user
  * entries per key; list state a growable array per key. TTL timestamps are kept per entry and
@@ -37,12 +38,16 @@ typedef struct ListVal {
 
 /* One allocation per entry: the header, the key, and (value state, map user entries) the value
    inline after the key, padded so that the value starts 8-byte aligned (operators update
-   accumulator rows of 8-byte slots in place through wvalue_ref_reserve). */
+   accumulator rows of 8-byte slots in place through wvalue_ref_reserve). In front of the header,
+   only where needed (entry_prefix):
+     [table: the key's map or list table; top entries of map and list state]
+     [time: the last write (ms); every entry of a state that keeps times (s->entry_times)]
+     header (hash, klen, vlen), key, value
+   so that a value state without TTL spends 16 bytes of header per key, not 32 (millions of keys:
+   issue 16's bytes per key). */
 struct WHeapEntry {
     uint64_t hash;
     uint32_t klen, vlen;
-    int64_t ts;             /* last write (ms) */
-    union { HTab *map; ListVal *list; } sub;
     unsigned char key[];    /* klen bytes, padding to 8, then vlen bytes of value */
 };
 
@@ -50,27 +55,66 @@ struct WHeapEntry {
 static inline unsigned char *eval(Entry *e) { return e->key + VAL_OFF(e->klen); }
 static inline size_t entry_size(size_t klen, size_t vlen) { return sizeof(Entry) + VAL_OFF(klen) + vlen; }
 
+/* The bytes in front of an entry of s (top: an entry of s's own table, not a map's user entry). */
+static inline size_t entry_prefix(const WState *s, bool top)
+{
+    return 8 * ((size_t)s->entry_times + (top && s->kind != WSTATE_VALUE));
+}
+
+/* The entry's last write time; 0 in a state that keeps none. */
+static inline int64_t entry_time(const WState *s, const Entry *e)
+{
+    int64_t t = 0;
+    if (s->entry_times) memcpy(&t, (const unsigned char *)e - 8, 8);
+    return t;
+}
+
+static inline void entry_stamp(const WState *s, Entry *e, int64_t t)
+{
+    if (s->entry_times) memcpy((unsigned char *)e - 8, &t, 8);
+}
+
+/* The table of a top entry of map or list state. */
+static inline void *entry_table(const WState *s, const Entry *e)
+{
+    assert(s->kind != WSTATE_VALUE);
+    void *t;
+    memcpy(&t, (const unsigned char *)e - 8 - 8 * (size_t)s->entry_times, sizeof t);
+    return t;
+}
+
+static inline void entry_set_table(const WState *s, Entry *e, void *t)
+{
+    assert(s->kind != WSTATE_VALUE);
+    memcpy((unsigned char *)e - 8 - 8 * (size_t)s->entry_times, &t, sizeof t);
+}
+
+static inline HTab *entry_map(const WState *s, const Entry *e) { assert(s->kind == WSTATE_MAP); return entry_table(s, e); }
+static inline ListVal *entry_list(const WState *s, const Entry *e) { assert(s->kind == WSTATE_LIST); return entry_table(s, e); }
+
 /* Small objects (entries with their values, per-key map tables) come from a per-backend pool with free
-   lists by 16-byte size class, so that millions of keys neither pay a malloc each nor a free
+   lists by 8-byte size class, so that millions of keys neither pay a malloc each nor a free
    each when the job ends (the pool's blocks are released at once). */
 #define POOL_CLASSES WHEAP_POOL_CLASSES
+#define POOL_GRAIN 8                    /* class c holds blocks of c * POOL_GRAIN bytes */
+#define POOL_MAX (POOL_CLASSES * POOL_GRAIN)
 #define POOL_RUN ((size_t)64 << 10)     /* bytes taken from the arena at a time (>= a class) */
 
 static void *pool_alloc(Pool *p, size_t n)
 {
     if (!p) return wmalloc(n ? n : 1);
-    if (n > POOL_CLASSES * 16) { p->big++; return wmalloc(n); }
+    if (n > POOL_MAX) { p->big++; return wmalloc(n); }
     if (!p->init) { warena_init(&p->arena, 1 << 20); p->init = true; }
-    size_t c = (n + 15) / 16;
+    size_t c = (n + POOL_GRAIN - 1) / POOL_GRAIN;
     if (c == 0) c = 1;
     void *m = p->free_list[c - 1];
     if (m) { p->free_list[c - 1] = *(void **)m; return m; }
-    if ((size_t)(p->end - p->cur) < c * 16) {      /* a new run of the arena to carve from */
+    if ((size_t)(p->end - p->cur) < c * POOL_GRAIN) {      /* a new run of the arena to carve from */
         p->cur = wa_alloc(&p->arena, POOL_RUN);
         p->end = p->cur + POOL_RUN;
     }
     m = p->cur;
-    p->cur += c * 16;
+    p->cur += c * POOL_GRAIN;
     return m;
 }
 
@@ -78,8 +122,8 @@ static void pool_free(Pool *p, void *m, size_t n)
 {
     if (!m) return;
     if (!p) { free(m); return; }
-    if (n > POOL_CLASSES * 16) { p->big--; free(m); return; }
-    size_t c = (n + 15) / 16;
+    if (n > POOL_MAX) { p->big--; free(m); return; }
+    size_t c = (n + POOL_GRAIN - 1) / POOL_GRAIN;
     if (c == 0) c = 1;
     *(void **)m = p->free_list[c - 1];
     p->free_list[c - 1] = m;
@@ -89,7 +133,7 @@ static void pool_free(Pool *p, void *m, size_t n)
 static bool pool_same_block(size_t a, size_t b)
 {
     if (a == b) return true;
-    return a <= POOL_CLASSES * 16 && b <= POOL_CLASSES * 16 && (a + 15) / 16 == (b + 15) / 16;
+    return a <= POOL_MAX && b <= POOL_MAX && (a + POOL_GRAIN - 1) / POOL_GRAIN == (b + POOL_GRAIN - 1) / POOL_GRAIN;
 }
 
 static void *pool_zalloc(Pool *p, size_t n)
@@ -130,40 +174,47 @@ static void check_memory_limit(WState *s)
 
 /* ---- entries and tables ---- */
 
-/* A new entry with room for vlen bytes of value (not initialised). */
-static Entry *entry_new(Pool *pool, uint64_t h, const void *k, size_t klen, size_t vlen)
+/* A new entry of s (top: of its own table, else a user entry of a key's map) with room for vlen
+   bytes of value (not initialised); its time 0, its table NULL. */
+static Entry *entry_new(WState *s, bool top, uint64_t h, const void *k, size_t klen, size_t vlen)
 {
-    Entry *e = pool_alloc(pool, entry_size(klen, vlen));
+    size_t pre = entry_prefix(s, top);
+    unsigned char *m = pool_alloc(&s->b->pool, pre + entry_size(klen, vlen));
+    memset(m, 0, pre);
+    Entry *e = (Entry *)(void *)(m + pre);
     e->hash = h;
     e->klen = (uint32_t)klen;
     e->vlen = (uint32_t)vlen;
-    e->ts = 0;
-    e->sub.map = NULL;
     memcpy(e->key, k, klen);
     return e;
 }
 
-static void htab_free(Pool *pool, HTab *t, WStateKind kind, bool sub);
+static void htab_free(WState *s, HTab *t, bool top, bool sub);
 
-static void entry_free(Pool *pool, Entry *e, WStateKind kind, bool top)
+static void entry_free(WState *s, Entry *e, bool top)
 {
-    if (top && kind == WSTATE_MAP && e->sub.map) {
-        htab_free(pool, e->sub.map, WSTATE_VALUE, true);
-        pool_free(pool, e->sub.map, sizeof(HTab));
+    Pool *pool = &s->b->pool;
+    if (top && s->kind == WSTATE_MAP && entry_map(s, e)) {
+        HTab *m = entry_map(s, e);
+        htab_free(s, m, false, true);
+        pool_free(pool, m, sizeof(HTab));
     }
-    if (top && kind == WSTATE_LIST && e->sub.list) {
-        for (int i = 0; i < e->sub.list->n; i++) free((void *)e->sub.list->items[i].p);
-        free(e->sub.list->items);
-        free(e->sub.list);
+    if (top && s->kind == WSTATE_LIST && entry_list(s, e)) {
+        ListVal *l = entry_list(s, e);
+        for (int i = 0; i < l->n; i++) free((void *)l->items[i].p);
+        free(l->items);
+        free(l);
     }
-    pool_free(pool, e, entry_size(e->klen, e->vlen));
+    size_t pre = entry_prefix(s, top);
+    pool_free(pool, (unsigned char *)e - pre, pre + entry_size(e->klen, e->vlen));
 }
 
-/* sub: a per-key map table (its slot array comes from the pool) */
-static void htab_free(Pool *pool, HTab *t, WStateKind kind, bool sub)
+/* The entries of table t of s (top: s's own table, else a key's map) and its slots (sub: a
+   per-key map table, whose slot array comes from the pool). */
+static void htab_free(WState *s, HTab *t, bool top, bool sub)
 {
-    for (size_t i = 0; i < t->cap; i++) if (t->slots[i]) entry_free(pool, t->slots[i], kind, true);
-    if (sub) pool_free(pool, t->slots, sizeof(Entry *) * t->cap);
+    for (size_t i = 0; i < t->cap; i++) if (t->slots[i]) entry_free(s, t->slots[i], top);
+    if (sub) pool_free(&s->b->pool, t->slots, sizeof(Entry *) * t->cap);
     else free(t->slots);
     memset(t, 0, sizeof *t);
 }
@@ -185,7 +236,7 @@ static size_t htab_find(const HTab *t, uint64_t h, const void *k, size_t klen)
 #define MAP_FIRST_SLOTS 4
 static HTab *map_table_new(Pool *pool)
 {
-    _Static_assert(sizeof(HTab) % 16 == 0, "the slots start on a pool class boundary");
+    _Static_assert(sizeof(HTab) % POOL_GRAIN == 0, "the slots start on a pool class boundary");
     HTab *t = pool_zalloc(pool, sizeof(HTab) + sizeof(Entry *) * MAP_FIRST_SLOTS);
     t->slots = (Entry **)(t + 1);
     t->cap = MAP_FIRST_SLOTS;
@@ -254,7 +305,8 @@ static inline int64_t state_now(const WState *s)
 
 static bool expired(const WState *s, const Entry *e, int64_t now)
 {
-    return s->ttl > 0 && now - e->ts >= s->ttl;
+    assert(s->ttl <= 0 || s->entry_times);
+    return s->ttl > 0 && now - entry_time(s, e) >= s->ttl;
 }
 
 static size_t entry_bytes(const WState *s, const Entry *e)
@@ -265,15 +317,16 @@ static size_t entry_bytes(const WState *s, const Entry *e)
 
 static void account_remove(WState *s, Entry *e)
 {
-    if (s->kind == WSTATE_MAP && e->sub.map) {
-        HTab *m = e->sub.map;
+    if (s->kind == WSTATE_MAP && entry_map(s, e)) {
+        HTab *m = entry_map(s, e);
         for (size_t i = 0; i < m->cap; i++)
             if (m->slots[i]) { s->entries--; s->bytes -= m->slots[i]->klen + m->slots[i]->vlen; }
         s->bytes -= e->klen;
         return;
     }
-    if (s->kind == WSTATE_LIST && e->sub.list) {
-        for (int i = 0; i < e->sub.list->n; i++) s->bytes -= (int64_t)e->sub.list->items[i].len;
+    if (s->kind == WSTATE_LIST && entry_list(s, e)) {
+        const ListVal *l = entry_list(s, e);
+        for (int i = 0; i < l->n; i++) s->bytes -= (int64_t)l->items[i].len;
     }
     s->entries--;
     s->bytes -= (int64_t)entry_bytes(s, e);
@@ -290,26 +343,26 @@ static void cleanup_step(WState *s, int64_t now)
         Entry *e = t->slots[i];
         if (!e) continue;
         if (s->kind == WSTATE_MAP) {
-            HTab *m = e->sub.map;
+            HTab *m = entry_map(s, e);
             for (size_t q = 0; m && q < m->cap; q++) {
                 Entry *u = m->slots[q];
                 if (u && expired(s, u, now)) {
                     s->entries--;
                     s->expired++;
                     s->bytes -= u->klen + u->vlen;
-                    entry_free(&s->b->pool, htab_remove_at(m, q), WSTATE_VALUE, false);
+                    entry_free(s, htab_remove_at(m, q), false);
                     q--;    /* re-check the slot the shift filled */
                 }
             }
             if (m && m->n == 0) {
                 s->bytes -= e->klen;
-                entry_free(&s->b->pool, htab_remove_at(t, i), s->kind, true);
+                entry_free(s, htab_remove_at(t, i), true);
                 t->cursor = i;
             }
         } else if (expired(s, e, now)) {
             s->expired++;
             account_remove(s, e);
-            entry_free(&s->b->pool, htab_remove_at(t, i), s->kind, true);
+            entry_free(s, htab_remove_at(t, i), true);
             t->cursor = i;  /* the shift may have moved another entry here */
         }
     }
@@ -327,21 +380,22 @@ static void heap_free_backend(WStateBackend *b)
             free(s->tab.slots);
             memset(&s->tab, 0, sizeof s->tab);
         } else {
-            htab_free(&b->pool, &s->tab, s->kind, false);
+            htab_free(s, &s->tab, true, false);
         }
     }
     pool_release(&b->pool);
 }
 
 static void heap_add_state(WState *s) { (void)s; }     /* an empty table: zeroed with the state */
-static void heap_adopt_ttl(WState *s, int64_t ttl) { (void)s; (void)ttl; }
+/* A restored state's entries kept their times (entries_begin), whatever TTL it adopts. */
+static void heap_adopt_ttl(WState *s, int64_t ttl) { assert(s->tab.n == 0 || s->entry_times); (void)s; (void)ttl; }
 
 /* A restored state registered with another kind: its entries are dropped, so that the state
    works with its new kind (the backend's sticky error reports the change). */
 static void heap_kind_changed(WState *s, WStateKind kind, const char *msg)
 {
     (void)msg;
-    htab_free(&s->b->pool, &s->tab, s->kind, false);
+    htab_free(s, &s->tab, true, false);
     s->kind = kind;
     s->entries = s->bytes = 0;
 }
@@ -365,7 +419,7 @@ static Entry *top_entry(WState *s, int64_t now, WStateLookup *how, size_t *slot)
     if (s->kind != WSTATE_MAP && expired(s, e, now)) {
         s->expired++;
         account_remove(s, e);
-        entry_free(&s->b->pool, htab_remove_at(&s->tab, i), s->kind, true);
+        entry_free(s, htab_remove_at(&s->tab, i), true);
         s->expired_reads++;
         *how = WSL_EXPIRED;
         return NULL;
@@ -387,17 +441,26 @@ static Entry *top_entry(WState *s, int64_t now, WStateLookup *how, size_t *slot)
     return e;
 }
 
+/* Before a top entry is made: an empty state (no entries of any kind) decides whether its
+   entries keep their write time, which only the TTL check and snapshots read. A state restored
+   from a snapshot keeps them whatever its TTL (the operator may give it one when it registers). */
+static void entries_begin(WState *s)
+{
+    if (s->tab.n == 0) s->entry_times = s->ttl > 0 || s->from_restore;
+}
+
 /* A new top entry (empty value) for the current key, known to be absent; *slot = its slot. */
 static Entry *top_entry_insert(WState *s, size_t *slot)
 {
     WStateBackend *b = s->b;
-    Entry *e = entry_new(&b->pool, b->khash, b->key, b->klen, 0);
+    entries_begin(s);
+    Entry *e = entry_new(s, true, b->khash, b->key, b->klen, 0);
     *slot = htab_insert(NULL, &s->tab, e);
     if (s->kind == WSTATE_MAP) {
-        e->sub.map = map_table_new(&b->pool);
+        entry_set_table(s, e, map_table_new(&b->pool));
         s->bytes += e->klen;
     } else {
-        if (s->kind == WSTATE_LIST) e->sub.list = wcalloc(1, sizeof(ListVal));
+        if (s->kind == WSTATE_LIST) entry_set_table(s, e, wcalloc(1, sizeof(ListVal)));
         s->entries++;
         s->created++;
         s->bytes += e->klen;
@@ -413,26 +476,31 @@ static Entry *top_entry_create(WState *s, int64_t now, size_t *slot)
     return e ? e : top_entry_insert(s, slot);
 }
 
-/* Make the value of the entry in slot i of t len bytes long (its first bytes kept); the entry
-   moves to a new block when its size class changes. Returns the entry. */
-static Entry *resize_val(Pool *pool, HTab *t, size_t i, size_t len)
+/* Make the value of the entry in slot i of t (s's own table of value state, or a key's map) len
+   bytes long (its first bytes kept); the entry moves to a new block when its size class changes.
+   Returns the entry. */
+static Entry *resize_val(WState *s, HTab *t, size_t i, size_t len)
 {
+    bool top = t == &s->tab;
+    assert(!top || s->kind == WSTATE_VALUE);
+    Pool *pool = &s->b->pool;
     Entry *e = t->slots[i];
-    size_t old = entry_size(e->klen, e->vlen), nw = entry_size(e->klen, len);
+    size_t pre = entry_prefix(s, top);
+    size_t old = pre + entry_size(e->klen, e->vlen), nw = pre + entry_size(e->klen, len);
     if (!pool_same_block(old, nw)) {
-        Entry *n = pool_alloc(pool, nw);
-        memcpy(n, e, (old < nw ? old : nw));
-        pool_free(pool, e, old);
-        t->slots[i] = e = n;
+        unsigned char *n = pool_alloc(pool, nw);
+        memcpy(n, (unsigned char *)e - pre, (old < nw ? old : nw));
+        pool_free(pool, (unsigned char *)e - pre, old);
+        t->slots[i] = e = (Entry *)(void *)(n + pre);
     }
     e->vlen = (uint32_t)len;
     return e;
 }
 
-/* Set the value of the entry in slot i of t. */
-static Entry *set_val(Pool *pool, HTab *t, size_t i, const void *v, size_t len)
+/* Set the value of the entry in slot i of t (as resize_val). */
+static Entry *set_val(WState *s, HTab *t, size_t i, const void *v, size_t len)
 {
-    Entry *e = resize_val(pool, t, i, len);
+    Entry *e = resize_val(s, t, i, len);
     if (len) memcpy(eval(e), v, len);
     return e;
 }
@@ -455,8 +523,8 @@ static void heap_value_put(WState *s, const void *v, size_t len)
     size_t i;
     Entry *e = top_entry_create(s, now, &i);
     s->bytes += (int64_t)len - (int64_t)e->vlen;
-    e = set_val(&s->b->pool, &s->tab, i, v, len);
-    e->ts = now;
+    e = set_val(s, &s->tab, i, v, len);
+    entry_stamp(s, e, now);
     check_memory_limit(s);
 }
 
@@ -501,16 +569,17 @@ static void *heap_value_ref_reserve(WValueRef *r, size_t len)
     WStateBackend *b = s->b;
     Entry *e;
     if (r->slot == SIZE_MAX) {
-        e = entry_new(&b->pool, b->khash, b->key, b->klen, len);
+        entries_begin(s);
+        e = entry_new(s, true, b->khash, b->key, b->klen, len);
         r->slot = htab_insert(NULL, &s->tab, e);
         s->entries++;
         s->created++;
         s->bytes += (int64_t)(b->klen + len);
     } else {
         s->bytes += (int64_t)len - (int64_t)s->tab.slots[r->slot]->vlen;
-        e = resize_val(&b->pool, &s->tab, r->slot, len);
+        e = resize_val(s, &s->tab, r->slot, len);
     }
-    e->ts = now;
+    entry_stamp(s, e, now);
     r->p = eval(e);
     return r->p;
 }
@@ -522,7 +591,7 @@ static void heap_value_ref_clear(WValueRef *r)
     WState *s = r->s;
     if (r->slot == SIZE_MAX) return;
     account_remove(s, s->tab.slots[r->slot]);
-    entry_free(&s->b->pool, htab_remove_at(&s->tab, r->slot), s->kind, true);
+    entry_free(s, htab_remove_at(&s->tab, r->slot), true);
     r->slot = SIZE_MAX;
 }
 
@@ -533,7 +602,7 @@ static void heap_clear(WState *s)
     size_t i = htab_find(&s->tab, b->khash, b->key, b->klen);
     if (i == SIZE_MAX) return;
     account_remove(s, s->tab.slots[i]);
-    entry_free(&s->b->pool, htab_remove_at(&s->tab, i), s->kind, true);
+    entry_free(s, htab_remove_at(&s->tab, i), true);
 }
 
 /* ---- map ---- */
@@ -547,14 +616,14 @@ static WStateLookup heap_map_get(WState *s, const void *uk, size_t uklen, WBytes
     out->len = 0;
     if (!e) return how;
     uint64_t h = whash_bytes(uk, uklen, 0x5eed);
-    size_t i = htab_find(e->sub.map, h, uk, uklen);
+    size_t i = htab_find(entry_map(s, e), h, uk, uklen);
     if (i == SIZE_MAX) return WSL_ABSENT;
-    Entry *u = e->sub.map->slots[i];
+    Entry *u = entry_map(s, e)->slots[i];
     if (expired(s, u, now)) {
         s->entries--;
         s->expired++;
         s->bytes -= u->klen + u->vlen;
-        entry_free(&s->b->pool, htab_remove_at(e->sub.map, i), WSTATE_VALUE, false);
+        entry_free(s, htab_remove_at(entry_map(s, e), i), false);
         s->expired_reads++;
         return WSL_EXPIRED;
     }
@@ -570,20 +639,20 @@ static void map_entry_set(WState *s, Entry *e, uint64_t h, size_t i, const void 
 {
     Entry *u;
     if (i == SIZE_MAX) {        /* a new user entry, allocated at its final size */
-        u = entry_new(&s->b->pool, h, uk, uklen, uvlen);
+        u = entry_new(s, false, h, uk, uklen, uvlen);
         if (uvlen) memcpy(eval(u), uv, uvlen);
-        htab_insert(&s->b->pool, e->sub.map, u);
+        htab_insert(&s->b->pool, entry_map(s, e), u);
         s->entries++;
         s->created++;
         s->bytes += (int64_t)(uklen + uvlen);
     } else {
-        u = e->sub.map->slots[i];
+        u = entry_map(s, e)->slots[i];
         s->bytes += (int64_t)uvlen - (int64_t)u->vlen;
-        u = set_val(&s->b->pool, e->sub.map, i, uv, uvlen);
+        u = set_val(s, entry_map(s, e), i, uv, uvlen);
     }
-    u->ts = now;
+    entry_stamp(s, u, now);
     check_memory_limit(s);
-    e->ts = now;
+    entry_stamp(s, e, now);
 }
 
 static void heap_map_put(WState *s, const void *uk, size_t uklen, const void *uv, size_t uvlen)
@@ -592,7 +661,7 @@ static void heap_map_put(WState *s, const void *uk, size_t uklen, const void *uv
     size_t ti;
     Entry *e = top_entry_create(s, now, &ti);
     uint64_t h = whash_bytes(uk, uklen, 0x5eed);
-    map_entry_set(s, e, h, htab_find(e->sub.map, h, uk, uklen), uk, uklen, uv, uvlen, now);
+    map_entry_set(s, e, h, htab_find(entry_map(s, e), h, uk, uklen), uk, uklen, uv, uvlen, now);
 }
 
 /* Get-for-update (state.h). With a TTL, heap_map_get, heap_map_put and heap_map_remove (their
@@ -607,9 +676,9 @@ static WStateLookup heap_map_ref(WState *s, WMapRef *r)
     r->top = e;
     r->hash = whash_bytes(r->uk, r->uklen, 0x5eed);
     if (!e) return how;
-    r->slot = htab_find(e->sub.map, r->hash, r->uk, r->uklen);
+    r->slot = htab_find(entry_map(s, e), r->hash, r->uk, r->uklen);
     if (r->slot == SIZE_MAX) return WSL_ABSENT;
-    Entry *u = e->sub.map->slots[r->slot];
+    Entry *u = entry_map(s, e)->slots[r->slot];
     r->cur = (WBytes){eval(u), u->vlen};
     return WSL_FOUND;
 }
@@ -627,13 +696,13 @@ static void heap_map_ref_put(WMapRef *r, const void *uv, size_t uvlen)
 static void map_remove_at(WState *s, size_t ti, size_t i)
 {
     Entry *e = s->tab.slots[ti];
-    Entry *u = e->sub.map->slots[i];
+    Entry *u = entry_map(s, e)->slots[i];
     s->entries--;
     s->bytes -= u->klen + u->vlen;
-    entry_free(&s->b->pool, htab_remove_at(e->sub.map, i), WSTATE_VALUE, false);
-    if (e->sub.map->n == 0) {
+    entry_free(s, htab_remove_at(entry_map(s, e), i), false);
+    if (entry_map(s, e)->n == 0) {
         s->bytes -= e->klen;
-        entry_free(&s->b->pool, htab_remove_at(&s->tab, ti), s->kind, true);
+        entry_free(s, htab_remove_at(&s->tab, ti), true);
     }
 }
 
@@ -642,7 +711,7 @@ static void heap_map_remove(WState *s, const void *uk, size_t uklen)
     WStateBackend *b = s->b;
     size_t ti = htab_find(&s->tab, b->khash, b->key, b->klen);
     if (ti == SIZE_MAX) return;
-    size_t i = htab_find(s->tab.slots[ti]->sub.map, whash_bytes(uk, uklen, 0x5eed), uk, uklen);
+    size_t i = htab_find(entry_map(s, s->tab.slots[ti]), whash_bytes(uk, uklen, 0x5eed), uk, uklen);
     if (i != SIZE_MAX) map_remove_at(s, ti, i);
 }
 
@@ -661,7 +730,7 @@ static size_t heap_map_size(WState *s, bool stop_at_first)
     Entry *e = top_entry(s, now, &how, NULL);
     if (!e) return 0;
     size_t n = 0;
-    HTab *m = e->sub.map;
+    HTab *m = entry_map(s, e);
     for (size_t i = 0; i < m->cap; i++) if (m->slots[i] && !expired(s, m->slots[i], now)) n++;
     return n;
 }
@@ -671,7 +740,7 @@ static void heap_map_iter(WState *s, WMapIter *it)
     WStateLookup how;
     Entry *e = top_entry(s, state_now(s), &how, NULL);
     it->s = s;
-    it->table = e ? e->sub.map : NULL;
+    it->table = e ? entry_map(s, e) : NULL;
     it->pos = 0;
 }
 
@@ -701,7 +770,7 @@ static void heap_map_iter_remove(WMapIter *it)
     if (!u) return;
     it->s->entries--;
     it->s->bytes -= u->klen + u->vlen;
-    entry_free(&it->s->b->pool, htab_remove_at(m, i), WSTATE_VALUE, false);
+    entry_free(it->s, htab_remove_at(m, i), false);
     it->pos = i;    /* the backward shift may have moved an unvisited entry into slot i */
     /* note: an entry that wrapped around from the table start may be visited twice; callers
        only remove entries they decided on, so a second visit sees the same decision */
@@ -714,7 +783,7 @@ static void heap_list_add(WState *s, const void *v, size_t len)
     int64_t now = state_now(s);
     size_t ti;
     Entry *e = top_entry_create(s, now, &ti);
-    ListVal *l = e->sub.list;
+    ListVal *l = entry_list(s, e);
     if (l->n == l->cap) {
         l->cap = l->cap ? l->cap * 2 : 4;
         l->items = wrealloc(l->items, sizeof(WBytes) * (size_t)l->cap);
@@ -723,7 +792,7 @@ static void heap_list_add(WState *s, const void *v, size_t len)
     if (len) memcpy(copy, v, len);
     l->items[l->n++] = (WBytes){copy, len};
     s->bytes += (int64_t)len;
-    e->ts = now;
+    entry_stamp(s, e, now);
     check_memory_limit(s);
 }
 
@@ -733,8 +802,8 @@ static int heap_list_get(WState *s, const WBytes **items, WStateLookup *how)
     Entry *e = top_entry(s, state_now(s), &h, NULL);
     if (how) *how = h;
     if (!e) { *items = NULL; return 0; }
-    *items = e->sub.list->items;
-    return e->sub.list->n;
+    *items = entry_list(s, e)->items;
+    return entry_list(s, e)->n;
 }
 
 static void heap_list_remove_at(WState *s, int index)
@@ -743,16 +812,16 @@ static void heap_list_remove_at(WState *s, int index)
     size_t ti = htab_find(&s->tab, b->khash, b->key, b->klen);
     if (ti == SIZE_MAX) return;
     Entry *e = s->tab.slots[ti];
-    ListVal *l = e->sub.list;
+    ListVal *l = entry_list(s, e);
     if (index < 0 || index >= l->n) return;
     s->bytes -= (int64_t)l->items[index].len;
     free((void *)l->items[index].p);
     memmove(&l->items[index], &l->items[index + 1], sizeof(WBytes) * (size_t)(l->n - index - 1));
     l->n--;
-    e->ts = state_now(s);
+    entry_stamp(s, e, state_now(s));
     if (l->n == 0) {
         account_remove(s, e);
-        entry_free(&s->b->pool, htab_remove_at(&s->tab, ti), s->kind, true);
+        entry_free(s, htab_remove_at(&s->tab, ti), true);
     }
 }
 
@@ -774,15 +843,15 @@ static bool heap_scan_key_bytes(WState *s, size_t *pos, int64_t *budget, WStateK
         --*budget;
         if (!e) continue;
         int64_t bytes = (int64_t)entry_bytes(s, e);
-        if (s->kind == WSTATE_MAP && e->sub.map) {
-            HTab *m = e->sub.map;
+        if (s->kind == WSTATE_MAP && entry_map(s, e)) {
+            HTab *m = entry_map(s, e);
             bytes = e->klen;
             for (size_t i = 0; i < m->cap; i++)
                 if (m->slots[i]) bytes += m->slots[i]->klen + m->slots[i]->vlen;
             *budget -= (int64_t)m->cap;
-        } else if (s->kind == WSTATE_LIST && e->sub.list) {
-            for (int i = 0; i < e->sub.list->n; i++) bytes += (int64_t)e->sub.list->items[i].len;
-            *budget -= e->sub.list->n;
+        } else if (s->kind == WSTATE_LIST && entry_list(s, e)) {
+            for (int i = 0; i < entry_list(s, e)->n; i++) bytes += (int64_t)entry_list(s, e)->items[i].len;
+            *budget -= entry_list(s, e)->n;
         }
         size_t klen = e->klen > ns_bytes ? e->klen - ns_bytes : 0;
         fn(ctx, (WBytes){e->key, klen}, bytes);
@@ -815,15 +884,15 @@ static void heap_snapshot_state(WState *s, WSnapWriter *w, int64_t now)
         Entry *e = s->tab.slots[order[j]];
         int kg = kgs[order[j]];
         if (s->kind == WSTATE_MAP) {
-            HTab *m = e->sub.map;
+            HTab *m = entry_map(s, e);
             for (size_t q = 0; m && q < m->cap; q++) {
                 Entry *u = m->slots[q];
                 if (u && !expired(s, u, now))
-                    wsnap_put_map(w, kg, u->ts, e->key, e->klen, u->key, u->klen, eval(u), u->vlen);
+                    wsnap_put_map(w, kg, entry_time(s, u), e->key, e->klen, u->key, u->klen, eval(u), u->vlen);
             }
         } else if (!expired(s, e, now)) {
-            if (s->kind == WSTATE_VALUE) wsnap_put_value(w, kg, e->ts, e->key, e->klen, eval(e), e->vlen);
-            else wsnap_put_list(w, kg, e->ts, e->key, e->klen, e->sub.list->items, e->sub.list->n);
+            if (s->kind == WSTATE_VALUE) wsnap_put_value(w, kg, entry_time(s, e), e->key, e->klen, eval(e), e->vlen);
+            else wsnap_put_list(w, kg, entry_time(s, e), e->key, e->klen, entry_list(s, e)->items, entry_list(s, e)->n);
         }
     }
     free(order);
@@ -839,13 +908,14 @@ static Entry *restore_top(WState *s, const void *k, size_t kl, size_t *slot)
     wstate_set_key(b, k, kl);
     size_t i = htab_find(&s->tab, b->khash, b->key, b->klen);
     if (i != SIZE_MAX) { *slot = i; return s->tab.slots[i]; }
-    Entry *e = entry_new(&b->pool, b->khash, b->key, b->klen, 0);
+    entries_begin(s);
+    Entry *e = entry_new(s, true, b->khash, b->key, b->klen, 0);
     *slot = htab_insert(NULL, &s->tab, e);
     s->bytes += e->klen;
     if (s->kind == WSTATE_MAP) {
-        e->sub.map = map_table_new(&b->pool);
+        entry_set_table(s, e, map_table_new(&b->pool));
     } else {
-        if (s->kind == WSTATE_LIST) e->sub.list = wcalloc(1, sizeof(ListVal));
+        if (s->kind == WSTATE_LIST) entry_set_table(s, e, wcalloc(1, sizeof(ListVal)));
         s->entries++;
     }
     return e;
@@ -857,8 +927,8 @@ static void heap_restore_value(WState *s, int kg, const void *k, size_t kl, cons
     size_t i;
     Entry *e = restore_top(s, k, kl, &i);
     s->bytes += (int64_t)vl - (int64_t)e->vlen;
-    e = set_val(&s->b->pool, &s->tab, i, v, vl);
-    e->ts = ts;
+    e = set_val(s, &s->tab, i, v, vl);
+    entry_stamp(s, e, ts);
 }
 
 static void heap_restore_map(WState *s, int kg, const void *k, size_t kl, const void *uk, size_t ukl,
@@ -868,27 +938,27 @@ static void heap_restore_map(WState *s, int kg, const void *k, size_t kl, const 
     size_t ti;
     Entry *e = restore_top(s, k, kl, &ti);
     uint64_t h = whash_bytes(uk, ukl, 0x5eed);
-    size_t i = htab_find(e->sub.map, h, uk, ukl);
+    size_t i = htab_find(entry_map(s, e), h, uk, ukl);
     Entry *u;
     if (i == SIZE_MAX) {
-        u = entry_new(&s->b->pool, h, uk, ukl, 0);
-        i = htab_insert(&s->b->pool, e->sub.map, u);
+        u = entry_new(s, false, h, uk, ukl, 0);
+        i = htab_insert(&s->b->pool, entry_map(s, e), u);
         s->entries++;
         s->bytes += (int64_t)ukl;
     } else {
-        u = e->sub.map->slots[i];
+        u = entry_map(s, e)->slots[i];
     }
     s->bytes += (int64_t)vl - (int64_t)u->vlen;
-    u = set_val(&s->b->pool, e->sub.map, i, v, vl);
-    u->ts = ts;
-    if (ts > e->ts) e->ts = ts;
+    u = set_val(s, entry_map(s, e), i, v, vl);
+    entry_stamp(s, u, ts);
+    if (ts > entry_time(s, e)) entry_stamp(s, e, ts);
 }
 
 static void restore_list_item(WState *s, const void *k, size_t kl, const void *v, size_t vl, int64_t ts)
 {
     size_t ti;
     Entry *e = restore_top(s, k, kl, &ti);
-    ListVal *l = e->sub.list;
+    ListVal *l = entry_list(s, e);
     if (l->n == l->cap) {
         l->cap = l->cap ? l->cap * 2 : 4;
         l->items = wrealloc(l->items, sizeof(WBytes) * (size_t)l->cap);
@@ -897,7 +967,7 @@ static void restore_list_item(WState *s, const void *k, size_t kl, const void *v
     if (vl) memcpy(copy, v, vl);
     l->items[l->n++] = (WBytes){copy, vl};
     s->bytes += (int64_t)vl;
-    e->ts = ts;
+    entry_stamp(s, e, ts);
 }
 
 static void heap_restore_list(WState *s, int kg, const void *k, size_t kl, const unsigned char *body,
