@@ -42,7 +42,7 @@ typedef struct WRdbState WRdbState;
 typedef struct WHeapEntry WHeapEntry;
 typedef struct WHeapTable {
     size_t cap, n;              /* cap is a power of two (or 0) */
-    WHeapEntry **slots;
+    uintptr_t *slots;           /* tagged entry addresses (heap_backend.c, slot_of), 0: empty */
     size_t cursor;              /* incremental cleanup position */
 } WHeapTable;
 #define WHEAP_POOL_CLASSES 128  /* free lists by 8-byte size class, up to 1024 bytes */

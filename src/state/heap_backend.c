@@ -92,6 +92,22 @@ static inline void entry_set_table(const WState *s, Entry *e, void *t)
 static inline HTab *entry_map(const WState *s, const Entry *e) { assert(s->kind == WSTATE_MAP); return entry_table(s, e); }
 static inline ListVal *entry_list(const WState *s, const Entry *e) { assert(s->kind == WSTATE_LIST); return entry_table(s, e); }
 
+/* A table's slot holds its entry's address with the top 16 bits of the entry's hash in the
+   address's unused top 16 bits (user-space addresses of x86-64 and AArch64 fit in 48 bits), 0
+   when empty: a probe passes slots of other hashes without loading their entries, one cache
+   miss each. */
+#define SLOT_TAG_SHIFT 48
+_Static_assert(sizeof(uintptr_t) == 8, "tagged slots need 64-bit addresses");
+static inline uintptr_t slot_of(const Entry *e)
+{
+    uintptr_t a = (uintptr_t)e;
+    assert(a && a >> SLOT_TAG_SHIFT == 0);
+    return a | (uintptr_t)(e->hash >> SLOT_TAG_SHIFT) << SLOT_TAG_SHIFT;
+}
+static inline Entry *slot_entry(uintptr_t v) { return (Entry *)(v & (((uintptr_t)1 << SLOT_TAG_SHIFT) - 1)); }
+static inline bool slot_may_hold(uintptr_t v, uint64_t h) { return v >> SLOT_TAG_SHIFT == h >> SLOT_TAG_SHIFT; }
+static inline Entry *htab_at(const HTab *t, size_t i) { return slot_entry(t->slots[i]); }
+
 /* Small objects (entries with their values, per-key map tables) come from a per-backend pool with free
    lists by 8-byte size class, so that millions of keys neither pay a malloc each nor a free
    each when the job ends (the pool's blocks are released at once). */
@@ -213,8 +229,8 @@ static void entry_free(WState *s, Entry *e, bool top)
    per-key map table, whose slot array comes from the pool). */
 static void htab_free(WState *s, HTab *t, bool top, bool sub)
 {
-    for (size_t i = 0; i < t->cap; i++) if (t->slots[i]) entry_free(s, t->slots[i], top);
-    if (sub) pool_free(&s->b->pool, t->slots, sizeof(Entry *) * t->cap);
+    for (size_t i = 0; i < t->cap; i++) if (htab_at(t, i)) entry_free(s, htab_at(t, i), top);
+    if (sub) pool_free(&s->b->pool, t->slots, sizeof(uintptr_t) * t->cap);
     else free(t->slots);
     memset(t, 0, sizeof *t);
 }
@@ -224,8 +240,10 @@ static size_t htab_find(const HTab *t, uint64_t h, const void *k, size_t klen)
     if (!t->cap) return SIZE_MAX;
     size_t mask = t->cap - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
-        Entry *e = t->slots[i];
-        if (!e) return SIZE_MAX;
+        uintptr_t v = t->slots[i];
+        if (!v) return SIZE_MAX;
+        if (!slot_may_hold(v, h)) continue;         /* another hash: its entry is not touched */
+        const Entry *e = slot_entry(v);
         if (e->hash == h && e->klen == klen && memcmp(e->key, k, klen) == 0) return i;
     }
 }
@@ -237,8 +255,8 @@ static size_t htab_find(const HTab *t, uint64_t h, const void *k, size_t klen)
 static HTab *map_table_new(Pool *pool)
 {
     _Static_assert(sizeof(HTab) % POOL_GRAIN == 0, "the slots start on a pool class boundary");
-    HTab *t = pool_zalloc(pool, sizeof(HTab) + sizeof(Entry *) * MAP_FIRST_SLOTS);
-    t->slots = (Entry **)(t + 1);
+    HTab *t = pool_zalloc(pool, sizeof(HTab) + sizeof(uintptr_t) * MAP_FIRST_SLOTS);
+    t->slots = (uintptr_t *)(void *)(t + 1);
     t->cap = MAP_FIRST_SLOTS;
     return t;
 }
@@ -247,16 +265,16 @@ static HTab *map_table_new(Pool *pool)
 static void htab_grow(Pool *pool, HTab *t)
 {
     size_t ncap = t->cap ? t->cap * 2 : MAP_FIRST_SLOTS;   /* small: map state keeps a table per key */
-    Entry **ns = pool ? pool_alloc(pool, sizeof(Entry *) * ncap) : wmalloc(sizeof(Entry *) * ncap);
-    memset(ns, 0, sizeof(Entry *) * ncap);
+    uintptr_t *ns = pool ? pool_alloc(pool, sizeof(uintptr_t) * ncap) : wmalloc(sizeof(uintptr_t) * ncap);
+    memset(ns, 0, sizeof(uintptr_t) * ncap);
     for (size_t i = 0; i < t->cap; i++) {
-        Entry *e = t->slots[i];
-        if (!e) continue;
-        size_t j = e->hash & (ncap - 1);
+        uintptr_t v = t->slots[i];
+        if (!v) continue;
+        size_t j = slot_entry(v)->hash & (ncap - 1);
         while (ns[j]) j = (j + 1) & (ncap - 1);
-        ns[j] = e;
+        ns[j] = v;
     }
-    if (pool) pool_free(pool, t->slots, sizeof(Entry *) * t->cap);
+    if (pool) pool_free(pool, t->slots, sizeof(uintptr_t) * t->cap);
     else free(t->slots);
     t->slots = ns;
     t->cap = ncap;
@@ -267,7 +285,7 @@ static size_t htab_insert(Pool *pool, HTab *t, Entry *e)
     if ((t->n + 1) * 4 > t->cap * 3) htab_grow(pool, t);
     size_t mask = t->cap - 1, i = e->hash & mask;
     while (t->slots[i]) i = (i + 1) & mask;
-    t->slots[i] = e;
+    t->slots[i] = slot_of(e);
     t->n++;
     return i;
 }
@@ -275,21 +293,21 @@ static size_t htab_insert(Pool *pool, HTab *t, Entry *e)
 /* Remove slot i with backward-shift deletion; returns the removed entry. */
 static Entry *htab_remove_at(HTab *t, size_t i)
 {
-    Entry *gone = t->slots[i];
+    Entry *gone = htab_at(t, i);
     size_t mask = t->cap - 1;
-    t->slots[i] = NULL;
+    t->slots[i] = 0;
     t->n--;
     size_t j = i;
     for (;;) {
         j = (j + 1) & mask;
-        Entry *e = t->slots[j];
-        if (!e) break;
-        size_t home = e->hash & mask;
+        uintptr_t v = t->slots[j];
+        if (!v) break;
+        size_t home = slot_entry(v)->hash & mask;
         /* can e move to the hole at i? yes if home is cyclically not in (i, j] */
         bool move = (i <= j) ? (home <= i || home > j) : (home <= i && home > j);
         if (move) {
-            t->slots[i] = e;
-            t->slots[j] = NULL;
+            t->slots[i] = v;
+            t->slots[j] = 0;
             i = j;
         }
     }
@@ -320,7 +338,7 @@ static void account_remove(WState *s, Entry *e)
     if (s->kind == WSTATE_MAP && entry_map(s, e)) {
         HTab *m = entry_map(s, e);
         for (size_t i = 0; i < m->cap; i++)
-            if (m->slots[i]) { s->entries--; s->bytes -= m->slots[i]->klen + m->slots[i]->vlen; }
+            if (htab_at(m, i)) { s->entries--; s->bytes -= htab_at(m, i)->klen + htab_at(m, i)->vlen; }
         s->bytes -= e->klen;
         return;
     }
@@ -340,12 +358,12 @@ static void cleanup_step(WState *s, int64_t now)
     for (int k = 0; k < CLEANUP_PER_ACCESS; k++) {
         size_t i = t->cursor & (t->cap - 1);
         t->cursor = i + 1;
-        Entry *e = t->slots[i];
+        Entry *e = htab_at(t, i);
         if (!e) continue;
         if (s->kind == WSTATE_MAP) {
             HTab *m = entry_map(s, e);
             for (size_t q = 0; m && q < m->cap; q++) {
-                Entry *u = m->slots[q];
+                Entry *u = htab_at(m, q);
                 if (u && expired(s, u, now)) {
                     s->entries--;
                     s->expired++;
@@ -415,7 +433,7 @@ static Entry *top_entry(WState *s, int64_t now, WStateLookup *how, size_t *slot)
     WStateBackend *b = s->b;
     size_t i = htab_find(&s->tab, b->khash, b->key, b->klen);
     if (i == SIZE_MAX) { cleanup_step(s, now); *how = WSL_ABSENT; return NULL; }
-    Entry *e = s->tab.slots[i];
+    Entry *e = htab_at(&s->tab, i);
     if (s->kind != WSTATE_MAP && expired(s, e, now)) {
         s->expired++;
         account_remove(s, e);
@@ -434,7 +452,7 @@ static Entry *top_entry(WState *s, int64_t now, WStateLookup *how, size_t *slot)
         if (s->tab.n != before) {
             i = htab_find(&s->tab, b->khash, b->key, b->klen);
             if (i == SIZE_MAX) { *how = WSL_ABSENT; return NULL; }
-            e = s->tab.slots[i];
+            e = htab_at(&s->tab, i);
             if (slot) *slot = i;
         }
     }
@@ -484,14 +502,15 @@ static Entry *resize_val(WState *s, HTab *t, size_t i, size_t len)
     bool top = t == &s->tab;
     assert(!top || s->kind == WSTATE_VALUE);
     Pool *pool = &s->b->pool;
-    Entry *e = t->slots[i];
+    Entry *e = htab_at(t, i);
     size_t pre = entry_prefix(s, top);
     size_t old = pre + entry_size(e->klen, e->vlen), nw = pre + entry_size(e->klen, len);
     if (!pool_same_block(old, nw)) {
         unsigned char *n = pool_alloc(pool, nw);
         memcpy(n, (unsigned char *)e - pre, (old < nw ? old : nw));
         pool_free(pool, (unsigned char *)e - pre, old);
-        t->slots[i] = e = (Entry *)(void *)(n + pre);
+        e = (Entry *)(void *)(n + pre);
+        t->slots[i] = slot_of(e);
     }
     e->vlen = (uint32_t)len;
     return e;
@@ -539,7 +558,7 @@ static void heap_prefetch_slot(const WState *s, uint64_t hash)
 static void heap_prefetch_entry(const WState *s, uint64_t hash)
 {
     if (!s->tab.cap) return;
-    const Entry *e = s->tab.slots[hash & (s->tab.cap - 1)];
+    const Entry *e = htab_at(&s->tab, hash & (s->tab.cap - 1));
     if (!e) return;
     __builtin_prefetch(e);
     /* a map state's entry was allocated from the pool together with its table, its slots and
@@ -576,7 +595,7 @@ static void *heap_value_ref_reserve(WValueRef *r, size_t len)
         s->created++;
         s->bytes += (int64_t)(b->klen + len);
     } else {
-        s->bytes += (int64_t)len - (int64_t)s->tab.slots[r->slot]->vlen;
+        s->bytes += (int64_t)len - (int64_t)htab_at(&s->tab, r->slot)->vlen;
         e = resize_val(s, &s->tab, r->slot, len);
     }
     entry_stamp(s, e, now);
@@ -590,7 +609,7 @@ static void heap_value_ref_clear(WValueRef *r)
 {
     WState *s = r->s;
     if (r->slot == SIZE_MAX) return;
-    account_remove(s, s->tab.slots[r->slot]);
+    account_remove(s, htab_at(&s->tab, r->slot));
     entry_free(s, htab_remove_at(&s->tab, r->slot), true);
     r->slot = SIZE_MAX;
 }
@@ -601,7 +620,7 @@ static void heap_clear(WState *s)
     WStateBackend *b = s->b;
     size_t i = htab_find(&s->tab, b->khash, b->key, b->klen);
     if (i == SIZE_MAX) return;
-    account_remove(s, s->tab.slots[i]);
+    account_remove(s, htab_at(&s->tab, i));
     entry_free(s, htab_remove_at(&s->tab, i), true);
 }
 
@@ -618,7 +637,7 @@ static WStateLookup heap_map_get(WState *s, const void *uk, size_t uklen, WBytes
     uint64_t h = whash_bytes(uk, uklen, 0x5eed);
     size_t i = htab_find(entry_map(s, e), h, uk, uklen);
     if (i == SIZE_MAX) return WSL_ABSENT;
-    Entry *u = entry_map(s, e)->slots[i];
+    Entry *u = htab_at(entry_map(s, e), i);
     if (expired(s, u, now)) {
         s->entries--;
         s->expired++;
@@ -646,7 +665,7 @@ static void map_entry_set(WState *s, Entry *e, uint64_t h, size_t i, const void 
         s->created++;
         s->bytes += (int64_t)(uklen + uvlen);
     } else {
-        u = entry_map(s, e)->slots[i];
+        u = htab_at(entry_map(s, e), i);
         s->bytes += (int64_t)uvlen - (int64_t)u->vlen;
         u = set_val(s, entry_map(s, e), i, uv, uvlen);
     }
@@ -678,7 +697,7 @@ static WStateLookup heap_map_ref(WState *s, WMapRef *r)
     if (!e) return how;
     r->slot = htab_find(entry_map(s, e), r->hash, r->uk, r->uklen);
     if (r->slot == SIZE_MAX) return WSL_ABSENT;
-    Entry *u = entry_map(s, e)->slots[r->slot];
+    Entry *u = htab_at(entry_map(s, e), r->slot);
     r->cur = (WBytes){eval(u), u->vlen};
     return WSL_FOUND;
 }
@@ -695,8 +714,8 @@ static void heap_map_ref_put(WMapRef *r, const void *uv, size_t uvlen)
    when its map became empty). */
 static void map_remove_at(WState *s, size_t ti, size_t i)
 {
-    Entry *e = s->tab.slots[ti];
-    Entry *u = entry_map(s, e)->slots[i];
+    Entry *e = htab_at(&s->tab, ti);
+    Entry *u = htab_at(entry_map(s, e), i);
     s->entries--;
     s->bytes -= u->klen + u->vlen;
     entry_free(s, htab_remove_at(entry_map(s, e), i), false);
@@ -711,7 +730,7 @@ static void heap_map_remove(WState *s, const void *uk, size_t uklen)
     WStateBackend *b = s->b;
     size_t ti = htab_find(&s->tab, b->khash, b->key, b->klen);
     if (ti == SIZE_MAX) return;
-    size_t i = htab_find(entry_map(s, s->tab.slots[ti]), whash_bytes(uk, uklen, 0x5eed), uk, uklen);
+    size_t i = htab_find(entry_map(s, htab_at(&s->tab, ti)), whash_bytes(uk, uklen, 0x5eed), uk, uklen);
     if (i != SIZE_MAX) map_remove_at(s, ti, i);
 }
 
@@ -731,7 +750,7 @@ static size_t heap_map_size(WState *s, bool stop_at_first)
     if (!e) return 0;
     size_t n = 0;
     HTab *m = entry_map(s, e);
-    for (size_t i = 0; i < m->cap; i++) if (m->slots[i] && !expired(s, m->slots[i], now)) n++;
+    for (size_t i = 0; i < m->cap; i++) if (htab_at(m, i) && !expired(s, htab_at(m, i), now)) n++;
     return n;
 }
 
@@ -750,7 +769,7 @@ static bool heap_map_next(WMapIter *it, WBytes *uk, WBytes *uv)
     if (!m) return false;
     int64_t now = state_now(it->s);
     while (it->pos < m->cap) {
-        Entry *u = m->slots[it->pos++];
+        Entry *u = htab_at(m, it->pos++);
         if (!u || expired(it->s, u, now)) continue;
         uk->p = u->key;
         uk->len = u->klen;
@@ -766,7 +785,7 @@ static void heap_map_iter_remove(WMapIter *it)
     HTab *m = it->table;
     if (!m || it->pos == 0) return;
     size_t i = it->pos - 1;
-    Entry *u = m->slots[i];
+    Entry *u = htab_at(m, i);
     if (!u) return;
     it->s->entries--;
     it->s->bytes -= u->klen + u->vlen;
@@ -811,7 +830,7 @@ static void heap_list_remove_at(WState *s, int index)
     WStateBackend *b = s->b;
     size_t ti = htab_find(&s->tab, b->khash, b->key, b->klen);
     if (ti == SIZE_MAX) return;
-    Entry *e = s->tab.slots[ti];
+    Entry *e = htab_at(&s->tab, ti);
     ListVal *l = entry_list(s, e);
     if (index < 0 || index >= l->n) return;
     s->bytes -= (int64_t)l->items[index].len;
@@ -828,7 +847,7 @@ static void heap_list_remove_at(WState *s, int index)
 static void heap_for_each(WState *s, WStateKeyFn fn, void *ctx)
 {
     for (size_t i = 0; i < s->tab.cap; i++) {
-        Entry *e = s->tab.slots[i];
+        Entry *e = htab_at(&s->tab, i);
         if (e) fn(ctx, (WBytes){e->key, e->klen}, (WBytes){eval(e), e->vlen});
     }
 }
@@ -839,7 +858,7 @@ static bool heap_scan_key_bytes(WState *s, size_t *pos, int64_t *budget, WStateK
 {
     size_t ns_bytes = s->b->ns_bytes;
     for (; *pos < s->tab.cap && *budget > 0; ++*pos) {
-        Entry *e = s->tab.slots[*pos];
+        Entry *e = htab_at(&s->tab, *pos);
         --*budget;
         if (!e) continue;
         int64_t bytes = (int64_t)entry_bytes(s, e);
@@ -847,7 +866,7 @@ static bool heap_scan_key_bytes(WState *s, size_t *pos, int64_t *budget, WStateK
             HTab *m = entry_map(s, e);
             bytes = e->klen;
             for (size_t i = 0; i < m->cap; i++)
-                if (m->slots[i]) bytes += m->slots[i]->klen + m->slots[i]->vlen;
+                if (htab_at(m, i)) bytes += htab_at(m, i)->klen + htab_at(m, i)->vlen;
             *budget -= (int64_t)m->cap;
         } else if (s->kind == WSTATE_LIST && entry_list(s, e)) {
             for (int i = 0; i < entry_list(s, e)->n; i++) bytes += (int64_t)entry_list(s, e)->items[i].len;
@@ -871,7 +890,7 @@ static void heap_snapshot_state(WState *s, WSnapWriter *w, int64_t now)
     int *count = wcalloc((size_t)maxp + 1, sizeof(int));
     uint16_t *kgs = wmalloc(sizeof(uint16_t) * s->tab.cap);
     for (size_t i = 0; i < s->tab.cap; i++) {
-        Entry *e = s->tab.slots[i];
+        Entry *e = htab_at(&s->tab, i);
         if (!e) continue;
         kgs[i] = (uint16_t)wstate_key_group_ns(e->key, e->klen, s->b->ns_bytes, maxp);
         count[kgs[i] + 1]++;
@@ -879,14 +898,14 @@ static void heap_snapshot_state(WState *s, WSnapWriter *w, int64_t now)
     for (int g = 0; g < maxp; g++) count[g + 1] += count[g];
     size_t *order = wmalloc(sizeof(size_t) * n);
     for (size_t i = 0; i < s->tab.cap; i++)
-        if (s->tab.slots[i]) order[count[kgs[i]]++] = i;
+        if (htab_at(&s->tab, i)) order[count[kgs[i]]++] = i;
     for (size_t j = 0; j < n; j++) {
-        Entry *e = s->tab.slots[order[j]];
+        Entry *e = htab_at(&s->tab, order[j]);
         int kg = kgs[order[j]];
         if (s->kind == WSTATE_MAP) {
             HTab *m = entry_map(s, e);
             for (size_t q = 0; m && q < m->cap; q++) {
-                Entry *u = m->slots[q];
+                Entry *u = htab_at(m, q);
                 if (u && !expired(s, u, now))
                     wsnap_put_map(w, kg, entry_time(s, u), e->key, e->klen, u->key, u->klen, eval(u), u->vlen);
             }
@@ -907,7 +926,7 @@ static Entry *restore_top(WState *s, const void *k, size_t kl, size_t *slot)
     WStateBackend *b = s->b;
     wstate_set_key(b, k, kl);
     size_t i = htab_find(&s->tab, b->khash, b->key, b->klen);
-    if (i != SIZE_MAX) { *slot = i; return s->tab.slots[i]; }
+    if (i != SIZE_MAX) { *slot = i; return htab_at(&s->tab, i); }
     entries_begin(s);
     Entry *e = entry_new(s, true, b->khash, b->key, b->klen, 0);
     *slot = htab_insert(NULL, &s->tab, e);
@@ -946,7 +965,7 @@ static void heap_restore_map(WState *s, int kg, const void *k, size_t kl, const 
         s->entries++;
         s->bytes += (int64_t)ukl;
     } else {
-        u = entry_map(s, e)->slots[i];
+        u = htab_at(entry_map(s, e), i);
     }
     s->bytes += (int64_t)vl - (int64_t)u->vlen;
     u = set_val(s, entry_map(s, e), i, v, vl);
