@@ -43,4 +43,18 @@ int wflink_operator_index(int max_parallelism, int parallelism, int key_group);
 /* Flink: computeDefaultMaxParallelism */
 int wflink_default_max_parallelism(int parallelism);
 
+/* Tagged slots for open-addressing tables of pointers: a slot holds the address of its entry with
+   the top 16 bits of the entry's hash in the address's unused top 16 bits (user-space addresses of
+   x86-64 and AArch64 fit in 48 bits), 0 when empty, so that a probe passes the slots of other
+   hashes without loading their entries (a cache miss each in a large table). */
+#define WSLOT_TAG_SHIFT 48
+_Static_assert(sizeof(uintptr_t) == 8, "tagged slots need 64-bit addresses");
+static inline uintptr_t wslot_make(const void *entry, uint64_t hash)
+{
+    uintptr_t a = (uintptr_t)entry;
+    return a | (uintptr_t)(hash >> WSLOT_TAG_SHIFT) << WSLOT_TAG_SHIFT;
+}
+static inline void *wslot_ptr(uintptr_t slot) { return (void *)(slot & (((uintptr_t)1 << WSLOT_TAG_SHIFT) - 1)); }
+static inline int wslot_may_hold(uintptr_t slot, uint64_t hash) { return slot >> WSLOT_TAG_SHIFT == hash >> WSLOT_TAG_SHIFT; }
+
 #endif

@@ -92,20 +92,15 @@ static inline void entry_set_table(const WState *s, Entry *e, void *t)
 static inline HTab *entry_map(const WState *s, const Entry *e) { assert(s->kind == WSTATE_MAP); return entry_table(s, e); }
 static inline ListVal *entry_list(const WState *s, const Entry *e) { assert(s->kind == WSTATE_LIST); return entry_table(s, e); }
 
-/* A table's slot holds its entry's address with the top 16 bits of the entry's hash in the
-   address's unused top 16 bits (user-space addresses of x86-64 and AArch64 fit in 48 bits), 0
-   when empty: a probe passes slots of other hashes without loading their entries, one cache
-   miss each. */
-#define SLOT_TAG_SHIFT 48
-_Static_assert(sizeof(uintptr_t) == 8, "tagged slots need 64-bit addresses");
+/* A table's slots are tagged (common/hash.h: wslot_make): htab_find passes the slots of other
+   hashes without loading their entries. */
 static inline uintptr_t slot_of(const Entry *e)
 {
-    uintptr_t a = (uintptr_t)e;
-    assert(a && a >> SLOT_TAG_SHIFT == 0);
-    return a | (uintptr_t)(e->hash >> SLOT_TAG_SHIFT) << SLOT_TAG_SHIFT;
+    assert(e && (uintptr_t)e >> WSLOT_TAG_SHIFT == 0);
+    return wslot_make(e, e->hash);
 }
-static inline Entry *slot_entry(uintptr_t v) { return (Entry *)(v & (((uintptr_t)1 << SLOT_TAG_SHIFT) - 1)); }
-static inline bool slot_may_hold(uintptr_t v, uint64_t h) { return v >> SLOT_TAG_SHIFT == h >> SLOT_TAG_SHIFT; }
+static inline Entry *slot_entry(uintptr_t v) { return wslot_ptr(v); }
+static inline bool slot_may_hold(uintptr_t v, uint64_t h) { return wslot_may_hold(v, h); }
 static inline Entry *htab_at(const HTab *t, size_t i) { return slot_entry(t->slots[i]); }
 
 /* Small objects (entries with their values, per-key map tables) come from a per-backend pool with free

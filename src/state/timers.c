@@ -30,7 +30,7 @@ typedef struct HeapEntry {
 struct WTimerService {
     HeapEntry *heap;
     size_t n, cap;
-    Timer **set;            /* open addressing over live timers */
+    uintptr_t *set;         /* open addressing over live timers, tagged slots (common/hash.h) */
     size_t set_cap, set_n;
     uint64_t seq;
     size_t live;
@@ -60,36 +60,53 @@ static bool same(const Timer *a, int64_t ts, const void *k, size_t klen, int64_t
     return a->ts == ts && a->ns == ns && a->klen == klen && memcmp(a->key, k, klen) == 0;
 }
 
+static inline Timer *set_at(const WTimerService *t, size_t i) { return wslot_ptr(t->set[i]); }
+
 static size_t set_find(const WTimerService *t, uint64_t h, int64_t ts, const void *k, size_t klen, int64_t ns)
 {
     if (!t->set_cap) return SIZE_MAX;
     size_t mask = t->set_cap - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
-        Timer *e = t->set[i];
-        if (!e) return SIZE_MAX;
+        uintptr_t v = t->set[i];
+        if (!v) return SIZE_MAX;
+        if (!wslot_may_hold(v, h)) continue;
+        const Timer *e = wslot_ptr(v);
         if (e->hash == h && same(e, ts, k, klen, ns)) return i;
     }
 }
 
-static void set_insert_raw(Timer **set, size_t cap, Timer *e)
+/* The slot of live timer e (in the set): compared by address, no timer read. */
+static size_t set_find_timer(const WTimerService *t, const Timer *e)
+{
+    size_t mask = t->set_cap - 1;
+    uintptr_t want = wslot_make(e, e->hash);
+    for (size_t i = e->hash & mask;; i = (i + 1) & mask) {
+        assert(t->set[i]);                      /* e is in the set */
+        if (t->set[i] == want) return i;
+    }
+}
+
+static void set_insert_raw(uintptr_t *set, size_t cap, uintptr_t v)
 {
     assert(cap && (cap & (cap - 1)) == 0);      /* a power of two: the probe masks */
+    const Timer *e = wslot_ptr(v);
     size_t i = e->hash & (cap - 1);
     while (set[i]) i = (i + 1) & (cap - 1);
-    set[i] = e;
+    set[i] = v;
 }
 
 static void set_add(WTimerService *t, Timer *e)
 {
     if ((t->set_n + 1) * 4 > t->set_cap * 3) {
         size_t ncap = t->set_cap ? t->set_cap * 2 : 64;
-        Timer **ns = wcalloc(ncap, sizeof(Timer *));
+        uintptr_t *ns = wcalloc(ncap, sizeof(uintptr_t));
         for (size_t i = 0; i < t->set_cap; i++) if (t->set[i]) set_insert_raw(ns, ncap, t->set[i]);
         free(t->set);
         t->set = ns;
         t->set_cap = ncap;
     }
-    set_insert_raw(t->set, t->set_cap, e);
+    assert((uintptr_t)e >> WSLOT_TAG_SHIFT == 0);
+    set_insert_raw(t->set, t->set_cap, wslot_make(e, e->hash));
     t->set_n++;
     assert(t->set_n * 4 <= t->set_cap * 3);     /* the load factor keeps an empty slot for probes */
 }
@@ -98,12 +115,12 @@ static void set_remove_at(WTimerService *t, size_t i)
 {
     assert(i < t->set_cap && t->set[i] && t->set_n > 0);
     size_t mask = t->set_cap - 1;
-    t->set[i] = NULL;
+    t->set[i] = 0;
     t->set_n--;
     for (size_t j = (i + 1) & mask; t->set[j]; j = (j + 1) & mask) {
-        Timer *e = t->set[j];
-        t->set[j] = NULL;
-        set_insert_raw(t->set, t->set_cap, e);
+        uintptr_t v = t->set[j];
+        t->set[j] = 0;
+        set_insert_raw(t->set, t->set_cap, v);
     }
 }
 
@@ -171,8 +188,8 @@ bool wtimers_delete(WTimerService *t, int64_t ts, const void *key, size_t klen, 
     uint64_t h = timer_hash(ts, key, klen, ns);
     size_t i = set_find(t, h, ts, key, klen, ns);
     if (i == SIZE_MAX) return false;
-    assert(t->set[i]->live && t->live > 0);
-    t->set[i]->live = false;   /* freed when popped */
+    assert(set_at(t, i)->live && t->live > 0);
+    set_at(t, i)->live = false;   /* freed when popped */
     set_remove_at(t, i);
     t->live--;
     return true;
@@ -184,8 +201,7 @@ void wtimers_advance(WTimerService *t, int64_t time, WTimerFn fn, void *ctx)
     while (t->n && t->heap[0].ts <= time) {
         Timer *e = heap_pop(t);
         if (e->live) {
-            size_t i = set_find(t, e->hash, e->ts, e->key, e->klen, e->ns);
-            if (i != SIZE_MAX) set_remove_at(t, i);
+            set_remove_at(t, set_find_timer(t, e));
             t->live--;
             fn(ctx, e->ts, e->key, e->klen, e->ns);
         }
