@@ -673,10 +673,12 @@ static int fast_lookup(const FastLevel *l, const char *k, int len)
     return -1;
 }
 
+/* Whitespace inside a line: never a newline, so that a parse that starts at a line's first byte
+   (fast_next_line: before the line's end is known) stops at its end. */
 static inline const char *fast_ws(const char *p, const char *e)
 {
     if (p < e && (unsigned char)*p > ' ') return p;
-    while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
+    while (p < e && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
     return p;
 }
 
@@ -1266,6 +1268,34 @@ static int parse_line(WJsonReader *r, const char *line, int len, WChunk *out, in
     return 1;
 }
 
+/* The fast line reader on the line at start, whose end is not known yet (the data ends at e,
+   readable up to e + BUF_PAD): nothing in a line's parse crosses a newline (strings stop at
+   control characters, fast_ws at '\n'), so the object is read first and its line's end found
+   after it, usually the next byte; one pass over the bytes instead of a newline search and a
+   parse. Returns the line's length (the row added) or -1 (nothing added, the line's end not
+   looked for): the caller takes the two-pass way, which also sees incomplete lines. */
+static ssize_t fast_next_line(WJsonReader *r, const char *start, const char *e, WChunk *out)
+{
+    const char *p = fast_ws(start, e);
+    if (p >= e || *p != '{') return -1;
+    warena_reset(r->scratch);
+    FastCtx x;
+    x.r = r;
+    x.end = e;
+    x.arena = out->arena;
+    int row = wchunk_add_row(out, WRK_INSERT);
+    assert(row >= 0);
+    for (int c = 0; c < r->ncols; c++) out->cols[c].nulls[row] = 1;
+    const char *nl = NULL;
+    if (fast_object(&x, r->fast, &p, out, row, NULL, 1) == 0) nl = memchr(p, '\n', (size_t)(e - p));
+    if (!nl) {                          /* a bad line, or the buffer ends before the line does */
+        out->nrows--;
+        return -1;
+    }
+    r->fast_lines++;
+    return nl - start;
+}
+
 int wjsonfmt_reader_fill(WJsonReader *r, WChunk *out, int64_t *skipped, WError *err)
 {
     if (r->fd < 0) return 0;
@@ -1276,6 +1306,14 @@ int wjsonfmt_reader_fill(WJsonReader *r, WChunk *out, int64_t *skipped, WError *
         /* no buffer before the first refill: no pointer arithmetic on NULL (UBSan, found by
            tests/fuzz/fuzz_formats.c) */
         char *start = r->buf ? r->buf + r->pos : NULL;
+        if (r->fast && r->len > r->pos) {
+            ssize_t n = fast_next_line(r, start, r->buf + r->len, out);
+            if (n >= 0) {
+                r->pos += (size_t)n + 1;
+                r->line++;
+                continue;
+            }
+        }
         char *nl = r->len > r->pos ? memchr(start, '\n', r->len - r->pos) : NULL;
         if (!nl && !r->eof) {
             if (!refill(r, err)) return -1;
