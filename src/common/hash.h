@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include <string.h>
 
 uint64_t whash_bytes(const void *p, size_t n, uint64_t seed);   /* fast, non-cryptographic */
 static inline uint64_t whash_u64(uint64_t x) {                   /* splitmix64 finaliser */
@@ -56,5 +57,23 @@ static inline uintptr_t wslot_make(const void *entry, uint64_t hash)
 }
 static inline void *wslot_ptr(uintptr_t slot) { return (void *)(slot & (((uintptr_t)1 << WSLOT_TAG_SHIFT) - 1)); }
 static inline int wslot_may_hold(uintptr_t slot, uint64_t hash) { return slot >> WSLOT_TAG_SHIFT == hash >> WSLOT_TAG_SHIFT; }
+/* Empty slot i of a linear-probing table of mask + 1 tagged slots whose entries hold their 64-bit
+   hash (the home slot: hash & mask) hash_off bytes into the entry, and move later entries of its
+   cluster back (backward-shift deletion: no tombstones). */
+static inline void wslot_remove_at(uintptr_t *slots, size_t mask, size_t i, size_t hash_off)
+{
+    slots[i] = 0;
+    for (size_t j = (i + 1) & mask; slots[j]; j = (j + 1) & mask) {
+        uint64_t h;
+        memcpy(&h, (const unsigned char *)wslot_ptr(slots[j]) + hash_off, sizeof h);
+        size_t home = (size_t)h & mask;
+        /* can the entry at j move to the hole at i? yes if home is cyclically not in (i, j] */
+        if ((i <= j) ? (home <= i || home > j) : (home <= i && home > j)) {
+            slots[i] = slots[j];
+            slots[j] = 0;
+            i = j;
+        }
+    }
+}
 
 #endif

@@ -20,6 +20,7 @@
 #include "../common/hash.h"
 
 #include <assert.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -289,23 +290,8 @@ static size_t htab_insert(Pool *pool, HTab *t, Entry *e)
 static Entry *htab_remove_at(HTab *t, size_t i)
 {
     Entry *gone = htab_at(t, i);
-    size_t mask = t->cap - 1;
-    t->slots[i] = 0;
+    wslot_remove_at(t->slots, t->cap - 1, i, offsetof(Entry, hash));
     t->n--;
-    size_t j = i;
-    for (;;) {
-        j = (j + 1) & mask;
-        uintptr_t v = t->slots[j];
-        if (!v) break;
-        size_t home = slot_entry(v)->hash & mask;
-        /* can e move to the hole at i? yes if home is cyclically not in (i, j] */
-        bool move = (i <= j) ? (home <= i || home > j) : (home <= i && home > j);
-        if (move) {
-            t->slots[i] = v;
-            t->slots[j] = 0;
-            i = j;
-        }
-    }
     return gone;
 }
 

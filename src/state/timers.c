@@ -1,8 +1,11 @@
 /*
- * timers.c — timer service: a binary min-heap ordered by (timestamp, sequence) plus a hash set
- * for de-duplication and deletion (deleted timers are skipped lazily when popped). See timers.h.
- * The heap's entries carry their (timestamp, sequence) beside the timer's pointer, so that sifting
- * compares without reading the timers (millions of window timers: one cache miss per level).
+ * timers.c — timer service: timers grouped in buckets by timestamp (one bucket per pending
+ * timestamp, its timers in registration order), the buckets in a binary min-heap by timestamp
+ * and an index from timestamp to bucket, plus a hash set over live timers for de-duplication and
+ * deletion (deleted timers are skipped lazily when their bucket fires). See timers.h.
+ * Windows register one timestamp (the window's end) for millions of keys: a timer joins its
+ * bucket in O(1) and fires in order from it, without a heap operation per timer (a cache miss per
+ * level in a heap of millions); the order is Flink's, (timestamp, registration order).
  */
 #include "timers.h"
 #include "../common/sort.h"
@@ -10,6 +13,7 @@
 #include "../common/hash.h"
 
 #include <assert.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,19 +25,25 @@ typedef struct Timer {
     unsigned char key[];
 } Timer;
 
-typedef struct HeapEntry {
+typedef struct Bucket {
     int64_t ts;
-    uint64_t seq;
-    Timer *t;
-} HeapEntry;
+    uint64_t hash;          /* of ts: its slot in the index */
+    size_t pos, n, cap;     /* items[pos..n) have not fired (or been skipped) yet */
+    Timer **items;          /* registration order; `one` until a bucket holds more than two */
+    Timer *one[2];
+} Bucket;
 
 struct WTimerService {
-    HeapEntry *heap;
+    Bucket **heap;          /* min-heap by ts (every bucket, one per pending timestamp) */
     size_t n, cap;
-    uintptr_t *set;         /* open addressing over live timers, tagged slots (common/hash.h) */
+    uintptr_t *index;       /* ts -> bucket, tagged slots (common/hash.h) */
+    size_t index_cap;
+    Bucket *last;           /* the bucket of the last registration */
+    uintptr_t *set;         /* open addressing over live timers, tagged slots */
     size_t set_cap, set_n;
     uint64_t seq;
-    size_t live;
+    size_t live;            /* live timers (in the set) */
+    size_t pending;         /* timers in buckets, live or deleted (freed when their bucket reaches them) */
     size_t ns_bytes;        /* wtimers_set_namespace_bytes */
 };
 
@@ -46,14 +56,27 @@ static uint64_t timer_hash(int64_t ts, const void *k, size_t klen, int64_t ns)
 
 WTimerService *wtimers_new(void) { return wcalloc(1, sizeof(WTimerService)); }
 
+static void bucket_free(Bucket *b)
+{
+    if (b->items != b->one) free(b->items);
+    free(b);
+}
+
 void wtimers_free(WTimerService *t)
 {
     if (!t) return;
-    for (size_t i = 0; i < t->n; i++) free(t->heap[i].t);
+    for (size_t i = 0; i < t->n; i++) {
+        Bucket *b = t->heap[i];
+        for (size_t j = b->pos; j < b->n; j++) free(b->items[j]);
+        bucket_free(b);
+    }
     free(t->heap);
+    free(t->index);
     free(t->set);
     free(t);
 }
+
+/* ---- the set of live timers ---- */
 
 static bool same(const Timer *a, int64_t ts, const void *k, size_t klen, int64_t ns)
 {
@@ -86,13 +109,13 @@ static size_t set_find_timer(const WTimerService *t, const Timer *e)
     }
 }
 
-static void set_insert_raw(uintptr_t *set, size_t cap, uintptr_t v)
+/* Put tagged slot v (its entry's hash: hash) into a table of cap slots (a power of two). */
+static void slot_insert(uintptr_t *slots, size_t cap, uintptr_t v, uint64_t hash)
 {
     assert(cap && (cap & (cap - 1)) == 0);      /* a power of two: the probe masks */
-    const Timer *e = wslot_ptr(v);
-    size_t i = e->hash & (cap - 1);
-    while (set[i]) i = (i + 1) & (cap - 1);
-    set[i] = v;
+    size_t i = hash & (cap - 1);
+    while (slots[i]) i = (i + 1) & (cap - 1);
+    slots[i] = v;
 }
 
 static void set_add(WTimerService *t, Timer *e)
@@ -100,13 +123,14 @@ static void set_add(WTimerService *t, Timer *e)
     if ((t->set_n + 1) * 4 > t->set_cap * 3) {
         size_t ncap = t->set_cap ? t->set_cap * 2 : 64;
         uintptr_t *ns = wcalloc(ncap, sizeof(uintptr_t));
-        for (size_t i = 0; i < t->set_cap; i++) if (t->set[i]) set_insert_raw(ns, ncap, t->set[i]);
+        for (size_t i = 0; i < t->set_cap; i++)
+            if (t->set[i]) slot_insert(ns, ncap, t->set[i], set_at(t, i)->hash);
         free(t->set);
         t->set = ns;
         t->set_cap = ncap;
     }
     assert((uintptr_t)e >> WSLOT_TAG_SHIFT == 0);
-    set_insert_raw(t->set, t->set_cap, wslot_make(e, e->hash));
+    slot_insert(t->set, t->set_cap, wslot_make(e, e->hash), e->hash);
     t->set_n++;
     assert(t->set_n * 4 <= t->set_cap * 3);     /* the load factor keeps an empty slot for probes */
 }
@@ -114,53 +138,113 @@ static void set_add(WTimerService *t, Timer *e)
 static void set_remove_at(WTimerService *t, size_t i)
 {
     assert(i < t->set_cap && t->set[i] && t->set_n > 0);
-    size_t mask = t->set_cap - 1;
-    t->set[i] = 0;
+    wslot_remove_at(t->set, t->set_cap - 1, i, offsetof(Timer, hash));
     t->set_n--;
-    for (size_t j = (i + 1) & mask; t->set[j]; j = (j + 1) & mask) {
-        uintptr_t v = t->set[j];
-        t->set[j] = 0;
-        set_insert_raw(t->set, t->set_cap, v);
+}
+
+/* ---- buckets: the index by timestamp and the heap ---- */
+
+static Bucket *index_find(const WTimerService *t, int64_t ts, uint64_t h, size_t *slot)
+{
+    if (!t->index_cap) return NULL;
+    size_t mask = t->index_cap - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        uintptr_t v = t->index[i];
+        if (!v) return NULL;
+        if (!wslot_may_hold(v, h)) continue;
+        Bucket *b = wslot_ptr(v);
+        if (b->ts == ts) { if (slot) *slot = i; return b; }
     }
 }
 
-static bool less(const Timer *a, const Timer *b) { return a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq); }
-static bool hless(const HeapEntry *a, const HeapEntry *b) { return a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq); }
+static void index_add(WTimerService *t, Bucket *b)
+{
+    if ((t->n + 1) * 4 > t->index_cap * 3) {     /* t->n buckets are in the index */
+        size_t ncap = t->index_cap ? t->index_cap * 2 : 64;
+        uintptr_t *ni = wcalloc(ncap, sizeof(uintptr_t));
+        for (size_t i = 0; i < t->index_cap; i++)
+            if (t->index[i]) slot_insert(ni, ncap, t->index[i], ((const Bucket *)wslot_ptr(t->index[i]))->hash);
+        free(t->index);
+        t->index = ni;
+        t->index_cap = ncap;
+    }
+    assert((uintptr_t)b >> WSLOT_TAG_SHIFT == 0);
+    slot_insert(t->index, t->index_cap, wslot_make(b, b->hash), b->hash);
+}
 
-static void heap_push(WTimerService *t, Timer *e)
+static void heap_push(WTimerService *t, Bucket *b)
 {
     if (t->n == t->cap) {
         t->cap = t->cap ? t->cap * 2 : 64;
-        t->heap = wrealloc(t->heap, sizeof(HeapEntry) * t->cap);
+        t->heap = wrealloc(t->heap, sizeof(Bucket *) * t->cap);
     }
-    HeapEntry he = {e->ts, e->seq, e};
     size_t i = t->n++;
     while (i > 0) {
         size_t p = (i - 1) / 2;
-        if (!hless(&he, &t->heap[p])) break;
+        if (b->ts >= t->heap[p]->ts) break;
         t->heap[i] = t->heap[p];
         i = p;
     }
-    t->heap[i] = he;
+    t->heap[i] = b;
 }
 
-static Timer *heap_pop(WTimerService *t)
+/* Remove the heap's top bucket (fired to its end) from the heap and the index, and free it. */
+static void bucket_pop(WTimerService *t)
 {
     assert(t->n > 0);
-    Timer *top = t->heap[0].t;
-    HeapEntry last = t->heap[--t->n];
+    Bucket *top = t->heap[0];
+    assert(top->pos == top->n);
+    size_t slot = SIZE_MAX;
+    Bucket *found = index_find(t, top->ts, top->hash, &slot);
+    assert(found == top);
+    (void)found;
+    wslot_remove_at(t->index, t->index_cap - 1, slot, offsetof(Bucket, hash));
+    Bucket *last = t->heap[--t->n];
     size_t i = 0;
     for (;;) {
         size_t l = 2 * i + 1, r = l + 1, m = i;
-        const HeapEntry *cur = &last;
-        if (l < t->n && hless(&t->heap[l], cur)) { m = l; cur = &t->heap[l]; }
-        if (r < t->n && hless(&t->heap[r], cur)) m = r;
+        int64_t cur = last->ts;
+        if (l < t->n && t->heap[l]->ts < cur) { m = l; cur = t->heap[l]->ts; }
+        if (r < t->n && t->heap[r]->ts < cur) m = r;
         if (m == i) break;
         t->heap[i] = t->heap[m];
         i = m;
     }
     if (t->n) t->heap[i] = last;
-    return top;
+    if (t->last == top) t->last = NULL;
+    bucket_free(top);
+}
+
+/* The bucket of timestamp ts, made when there is none. */
+static Bucket *bucket_of(WTimerService *t, int64_t ts)
+{
+    if (t->last && t->last->ts == ts) return t->last;
+    uint64_t h = whash_u64((uint64_t)ts);
+    Bucket *b = index_find(t, ts, h, NULL);
+    if (!b) {
+        b = wcalloc(1, sizeof *b);
+        b->ts = ts;
+        b->hash = h;
+        b->items = b->one;
+        b->cap = 2;
+        index_add(t, b);
+        heap_push(t, b);
+    }
+    t->last = b;
+    return b;
+}
+
+static void bucket_append(Bucket *b, Timer *e)
+{
+    if (b->n == b->cap) {
+        size_t ncap = b->cap * 2;
+        Timer **ni = wmalloc(sizeof(Timer *) * ncap);
+        memcpy(ni, b->items, sizeof(Timer *) * b->n);
+        if (b->items != b->one) free(b->items);
+        b->items = ni;
+        b->cap = ncap;
+    }
+    b->items[b->n++] = e;
 }
 
 bool wtimers_register(WTimerService *t, int64_t ts, const void *key, size_t klen, int64_t ns)
@@ -177,9 +261,10 @@ bool wtimers_register(WTimerService *t, int64_t ts, const void *key, size_t klen
     e->klen = (uint32_t)klen;
     memcpy(e->key, key, klen);
     set_add(t, e);
-    heap_push(t, e);
+    bucket_append(bucket_of(t, ts), e);
     t->live++;
-    assert(t->live == t->set_n && t->live <= t->n);     /* every live timer is in the set and the heap */
+    t->pending++;
+    assert(t->live == t->set_n && t->live <= t->pending);     /* every live timer is in the set and a bucket */
     return true;
 }
 
@@ -189,7 +274,7 @@ bool wtimers_delete(WTimerService *t, int64_t ts, const void *key, size_t klen, 
     size_t i = set_find(t, h, ts, key, klen, ns);
     if (i == SIZE_MAX) return false;
     assert(set_at(t, i)->live && t->live > 0);
-    set_at(t, i)->live = false;   /* freed when popped */
+    set_at(t, i)->live = false;   /* freed when its bucket reaches it */
     set_remove_at(t, i);
     t->live--;
     return true;
@@ -198,8 +283,13 @@ bool wtimers_delete(WTimerService *t, int64_t ts, const void *key, size_t klen, 
 void wtimers_advance(WTimerService *t, int64_t time, WTimerFn fn, void *ctx)
 {
     assert(t && fn);
-    while (t->n && t->heap[0].ts <= time) {
-        Timer *e = heap_pop(t);
+    /* the top bucket stays in the heap while it fires: a callback's timer for an earlier time
+       makes a new top, which fires first; one for the same time joins the bucket's end */
+    while (t->n && t->heap[0]->ts <= time) {
+        Bucket *b = t->heap[0];
+        if (b->pos == b->n) { bucket_pop(t); continue; }
+        Timer *e = b->items[b->pos++];
+        t->pending--;
         if (e->live) {
             set_remove_at(t, set_find_timer(t, e));
             t->live--;
@@ -211,11 +301,7 @@ void wtimers_advance(WTimerService *t, int64_t time, WTimerFn fn, void *ctx)
 
 size_t wtimers_count(const WTimerService *t) { return t->live; }
 
-int64_t wtimers_next(const WTimerService *t)
-{
-    for (size_t i = 0; i < t->n; i++) if (t->heap[0].t->live) return t->heap[0].ts;
-    return t->n ? t->heap[0].ts : INT64_MAX;
-}
+int64_t wtimers_next(const WTimerService *t) { return t->n ? t->heap[0]->ts : INT64_MAX; }
 
 /* ---- snapshots (additive): "WEIRTMR1" | u32 version | u32 max parallelism | u64 count |
    (i64 ts | i64 ns | u32 klen | key)* in (ts, sequence) order | CRC32C | "WTME" ---- */
@@ -226,6 +312,8 @@ int64_t wtimers_next(const WTimerService *t)
 #include <stdio.h>
 #include <stdlib.h>
 
+static bool less(const Timer *a, const Timer *b) { return a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq); }
+
 static int cmp_timer(const void *a, const void *b)
 {
     const Timer *x = *(Timer *const *)a, *y = *(Timer *const *)b;
@@ -234,9 +322,13 @@ static int cmp_timer(const void *a, const void *b)
 
 bool wtimers_snapshot(const WTimerService *t, const char *path, int max_parallelism, WError *err)
 {
-    Timer **v = wmalloc(sizeof(Timer *) * (t->n ? t->n : 1));
+    Timer **v = wmalloc(sizeof(Timer *) * (t->live ? t->live : 1));
     size_t n = 0;
-    for (size_t i = 0; i < t->n; i++) if (t->heap[i].t->live) v[n++] = t->heap[i].t;
+    for (size_t i = 0; i < t->n; i++) {
+        const Bucket *b = t->heap[i];
+        for (size_t j = b->pos; j < b->n; j++) if (b->items[j]->live) v[n++] = b->items[j];
+    }
+    assert(n == t->live);
     wqsort(v, n, sizeof(Timer *), cmp_timer);
     WSnapOut o;
     if (!wsnap_out_open(&o, path, err)) { free(v); return false; }
