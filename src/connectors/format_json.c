@@ -1047,12 +1047,10 @@ static void fast_rebuild(WJsonReader *r)
     r->fast = r->cfg.envelope == WJF_PLAIN && !r->tree_only ? fast_level_new(r->ncols, r->names, r->types, r->skip) : NULL;
 }
 
-/* One 'json' line into the next row of out: 1 = read, 0 = not taken (out unchanged but for its
-   arena): the tree path reads it. */
-static int fast_line(WJsonReader *r, const char *line, int len, WChunk *out)
+/* The object at *pp (on '{'; the data ends at e) into the next row of out: 1 = read (*pp after
+   the object), 0 = not taken (out unchanged but for its arena). */
+static int fast_row(WJsonReader *r, const char **pp, const char *e, WChunk *out)
 {
-    const char *e = line + len, *p = fast_ws(line, e);
-    if (p >= e || *p != '{') return 0;
     FastCtx x;                          /* eb is written only by a failing conv() */
     x.r = r;
     x.end = e;
@@ -1060,11 +1058,20 @@ static int fast_line(WJsonReader *r, const char *line, int len, WChunk *out)
     int row = wchunk_add_row(out, WRK_INSERT);
     assert(row >= 0);
     for (int c = 0; c < r->ncols; c++) out->cols[c].nulls[row] = 1;
-    if (fast_object(&x, r->fast, &p, out, row, NULL, 1) < 0) {
+    if (fast_object(&x, r->fast, pp, out, row, NULL, 1) < 0) {
         out->nrows--;
         return 0;
     }
     return 1;
+}
+
+/* One 'json' line into the next row of out: 1 = read, 0 = not taken (out unchanged but for its
+   arena): the tree path reads it. */
+static int fast_line(WJsonReader *r, const char *line, int len, WChunk *out)
+{
+    const char *e = line + len, *p = fast_ws(line, e);
+    if (p >= e || *p != '{') return 0;
+    return fast_row(r, &p, e, out);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1279,16 +1286,9 @@ static ssize_t fast_next_line(WJsonReader *r, const char *start, const char *e, 
     const char *p = fast_ws(start, e);
     if (p >= e || *p != '{') return -1;
     warena_reset(r->scratch);
-    FastCtx x;
-    x.r = r;
-    x.end = e;
-    x.arena = out->arena;
-    int row = wchunk_add_row(out, WRK_INSERT);
-    assert(row >= 0);
-    for (int c = 0; c < r->ncols; c++) out->cols[c].nulls[row] = 1;
-    const char *nl = NULL;
-    if (fast_object(&x, r->fast, &p, out, row, NULL, 1) == 0) nl = memchr(p, '\n', (size_t)(e - p));
-    if (!nl) {                          /* a bad line, or the buffer ends before the line does */
+    if (!fast_row(r, &p, e, out)) return -1;
+    const char *nl = memchr(p, '\n', (size_t)(e - p));
+    if (!nl) {                          /* the buffer ends before the line does */
         out->nrows--;
         return -1;
     }

@@ -118,17 +118,28 @@ static void slot_insert(uintptr_t *slots, size_t cap, uintptr_t v, uint64_t hash
     slots[i] = v;
 }
 
+/* Make room for one more of n entries in *slots (*cap of them; the entries hold their hash at
+   hash_off): doubled (64 at first) when the load would pass 3/4, which keeps an empty slot for
+   every probe. */
+static void slots_reserve(uintptr_t **slots, size_t *cap, size_t n, size_t hash_off)
+{
+    if ((n + 1) * 4 <= *cap * 3) return;
+    size_t ncap = *cap ? *cap * 2 : 64;
+    uintptr_t *ns = wcalloc(ncap, sizeof(uintptr_t));
+    for (size_t i = 0; i < *cap; i++) {
+        if (!(*slots)[i]) continue;
+        uint64_t h;
+        memcpy(&h, (const unsigned char *)wslot_ptr((*slots)[i]) + hash_off, sizeof h);
+        slot_insert(ns, ncap, (*slots)[i], h);
+    }
+    free(*slots);
+    *slots = ns;
+    *cap = ncap;
+}
+
 static void set_add(WTimerService *t, Timer *e)
 {
-    if ((t->set_n + 1) * 4 > t->set_cap * 3) {
-        size_t ncap = t->set_cap ? t->set_cap * 2 : 64;
-        uintptr_t *ns = wcalloc(ncap, sizeof(uintptr_t));
-        for (size_t i = 0; i < t->set_cap; i++)
-            if (t->set[i]) slot_insert(ns, ncap, t->set[i], set_at(t, i)->hash);
-        free(t->set);
-        t->set = ns;
-        t->set_cap = ncap;
-    }
+    slots_reserve(&t->set, &t->set_cap, t->set_n, offsetof(Timer, hash));
     assert((uintptr_t)e >> WSLOT_TAG_SHIFT == 0);
     slot_insert(t->set, t->set_cap, wslot_make(e, e->hash), e->hash);
     t->set_n++;
@@ -159,15 +170,7 @@ static Bucket *index_find(const WTimerService *t, int64_t ts, uint64_t h, size_t
 
 static void index_add(WTimerService *t, Bucket *b)
 {
-    if ((t->n + 1) * 4 > t->index_cap * 3) {     /* t->n buckets are in the index */
-        size_t ncap = t->index_cap ? t->index_cap * 2 : 64;
-        uintptr_t *ni = wcalloc(ncap, sizeof(uintptr_t));
-        for (size_t i = 0; i < t->index_cap; i++)
-            if (t->index[i]) slot_insert(ni, ncap, t->index[i], ((const Bucket *)wslot_ptr(t->index[i]))->hash);
-        free(t->index);
-        t->index = ni;
-        t->index_cap = ncap;
-    }
+    slots_reserve(&t->index, &t->index_cap, t->n, offsetof(Bucket, hash));   /* t->n buckets are in it */
     assert((uintptr_t)b >> WSLOT_TAG_SHIFT == 0);
     slot_insert(t->index, t->index_cap, wslot_make(b, b->hash), b->hash);
 }
