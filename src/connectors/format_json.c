@@ -1287,7 +1287,7 @@ static ssize_t fast_next_line(WJsonReader *r, const char *start, const char *e, 
     if (p >= e || *p != '{') return -1;
     warena_reset(r->scratch);
     if (!fast_row(r, &p, e, out)) return -1;
-    const char *nl = memchr(p, '\n', (size_t)(e - p));
+    const char *nl = p < e && *p == '\n' ? p : memchr(p, '\n', (size_t)(e - p));   /* usually the next byte */
     if (!nl) {                          /* the buffer ends before the line does */
         out->nrows--;
         return -1;
