@@ -1,6 +1,7 @@
 /*
  * hash.h — hashing helpers: a fast 64-bit hash for in-memory tables, and Flink's murmur-based
- * functions used for key groups (so weir puts a key in the same key group as Flink does).
+ * functions used for key groups (so weir puts a key in the same key group as Flink does); tagged
+ * slots for open-addressing tables of pointers (wslot_*).
  *
  * Contract: pure functions, no state. Depends on nothing but libc.
  */

@@ -557,6 +557,7 @@ struct FastLevel {
     const WType **types;
     FastLevel **kids;                   /* per field: the level of a ROW field, else NULL */
     uint64_t want;                      /* fields read (top level: columns not skipped) */
+    uint64_t plain;                     /* fields whose name needs no escape in JSON (key_at) */
     int mask;                           /* slots - 1 */
     int16_t *slots;                     /* field index, -1 empty */
 };
@@ -631,6 +632,12 @@ static FastLevel *fast_level_new(int n, const char *const *names, const WType *c
         memcpy(head, names[i], (size_t)(l->lens[i] < 8 ? l->lens[i] : 8));
         memcpy(&l->heads[i], head, 8);
         l->types[i] = types[i];
+        bool plain = true;
+        for (int c = 0; c < l->lens[i]; c++) {
+            unsigned char ch = (unsigned char)names[i][c];
+            if (ch < 0x20 || ch == '"' || ch == '\\') plain = false;
+        }
+        if (plain) l->plain |= (uint64_t)1 << i;
         if (skip && skip[i]) continue;
         l->want |= (uint64_t)1 << i;
         if (types[i]->id == WT_ROW) {
@@ -662,6 +669,14 @@ static inline bool key_is(const FastLevel *l, int f, const char *k, int klen, co
     }
 #endif
     return memcmp(l->names[f], k, (size_t)klen) == 0;
+}
+
+/* Is the key at k (after its opening quote) the name of field f, closed by its quote? Read in
+   place, without a scan for the key's end: a name with no byte JSON escapes is its key's text. */
+static inline bool key_at(const FastLevel *l, int f, const char *k, const char *e)
+{
+    int len = l->lens[f];
+    return (l->plain >> f & 1) && e - k > len && k[len] == '"' && key_is(l, f, k, len, e);
 }
 
 static int fast_lookup(const FastLevel *l, const char *k, int len)
@@ -1008,14 +1023,19 @@ static int fast_object(FastCtx *x, const FastLevel *l, const char **pp, WChunk *
         for (;;) {
             p = fast_ws(p, e);
             if (p >= e || *p != '"') return -1;
-            const char *k = p + 1, *q = fast_scan_string(k, e);
-            if (q >= e || *q != '"') return -1;         /* an escaped key (or a bad one) */
-            int klen = (int)(q - k);
+            const char *k = p + 1, *q;
+            int f;
+            if (hint < l->n && key_at(l, hint, k, e)) {  /* members usually come in the columns' order */
+                f = hint;
+                q = k + l->lens[hint];
+            } else {
+                q = fast_scan_string(k, e);
+                if (q >= e || *q != '"') return -1;     /* an escaped key (or a bad one) */
+                f = fast_lookup(l, k, (int)(q - k));
+            }
             p = fast_ws(q + 1, e);
             if (p >= e || *p != ':') return -1;
             p = fast_ws(p + 1, e);
-            int f = hint < l->n && key_is(l, hint, k, klen, e)
-                    ? hint : fast_lookup(l, k, klen);     /* members usually come in the columns' order */
             hint = f + 1;
             if (f < 0 || !(l->want >> f & 1)) {
                 if (!(p = fast_skip_value(p, e, depth))) return -1;
@@ -1287,7 +1307,7 @@ static ssize_t fast_next_line(WJsonReader *r, const char *start, const char *e, 
     if (p >= e || *p != '{') return -1;
     warena_reset(r->scratch);
     if (!fast_row(r, &p, e, out)) return -1;
-    const char *nl = memchr(p, '\n', (size_t)(e - p));
+    const char *nl = p < e && *p == '\n' ? p : memchr(p, '\n', (size_t)(e - p));   /* usually the next byte */
     if (!nl) {                          /* the buffer ends before the line does */
         out->nrows--;
         return -1;
