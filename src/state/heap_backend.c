@@ -100,9 +100,7 @@ static inline uintptr_t slot_of(const Entry *e)
     assert(e && (uintptr_t)e >> WSLOT_TAG_SHIFT == 0);
     return wslot_make(e, e->hash);
 }
-static inline Entry *slot_entry(uintptr_t v) { return wslot_ptr(v); }
-static inline bool slot_may_hold(uintptr_t v, uint64_t h) { return wslot_may_hold(v, h); }
-static inline Entry *htab_at(const HTab *t, size_t i) { return slot_entry(t->slots[i]); }
+static inline Entry *htab_at(const HTab *t, size_t i) { return wslot_ptr(t->slots[i]); }
 
 /* Small objects (entries with their values, per-key map tables) come from a per-backend pool with free
    lists by 8-byte size class, so that millions of keys neither pay a malloc each nor a free
@@ -238,8 +236,8 @@ static size_t htab_find(const HTab *t, uint64_t h, const void *k, size_t klen)
     for (size_t i = h & mask;; i = (i + 1) & mask) {
         uintptr_t v = t->slots[i];
         if (!v) return SIZE_MAX;
-        if (!slot_may_hold(v, h)) continue;         /* another hash: its entry is not touched */
-        const Entry *e = slot_entry(v);
+        if (!wslot_may_hold(v, h)) continue;         /* another hash: its entry is not touched */
+        const Entry *e = wslot_ptr(v);
         if (e->hash == h && e->klen == klen && memcmp(e->key, k, klen) == 0) return i;
     }
 }
@@ -266,7 +264,7 @@ static void htab_grow(Pool *pool, HTab *t)
     for (size_t i = 0; i < t->cap; i++) {
         uintptr_t v = t->slots[i];
         if (!v) continue;
-        size_t j = slot_entry(v)->hash & (ncap - 1);
+        size_t j = ((const Entry *)wslot_ptr(v))->hash & (ncap - 1);
         while (ns[j]) j = (j + 1) & (ncap - 1);
         ns[j] = v;
     }
