@@ -445,6 +445,48 @@ WTEST(snapshot_restore_errors)
     fx_done(&f);
 }
 
+/* A restored state keeps its entries' write times whatever TTL the operator registers it with:
+   "t" (TTL 500, written at 1000) restored and registered without a TTL, snapshotted again, then
+   restored with TTL 500 again, still expires its entries at 1500, not at once. */
+WTEST(snapshot_restored_state_keeps_write_times)
+{
+    for (int a = 0; a < 2; a++) {
+        Fx f;
+        fx_init(&f);
+        WError err = {0};
+        char *d1 = fx_path(&f, "chk1"), *d2 = fx_path(&f, "chk2");
+        const char *dirs1[1] = {d1}, *dirs2[1] = {d2};
+        WStateBackend *src = mk(&f, TYPES[a], 128);
+        fill(src, 0, 20);
+        CHECK(wstate_snapshot(src, d1, NULL, NULL, &err));
+        wstate_backend_free(src);
+        WStateBackend *mid = mk(&f, TYPES[a], 128);
+        CHECK(wstate_restore(mid, dirs1, 1, 0, 127, &err));
+        WState *t = wstate_register(mid, "t", WSTATE_VALUE, 0);
+        f.clk.now = 1200;
+        int64_t k = 3;
+        WBytes x;
+        wstate_set_key(mid, &k, 8);
+        CHECK_INT(wvalue_get(t, &x), WSL_FOUND);
+        CHECK(wstate_snapshot(mid, d2, NULL, NULL, &err));
+        wstate_backend_free(mid);
+        WStateBackend *dst = mk(&f, TYPES[a], 128);
+        CHECK(wstate_restore(dst, dirs2, 1, 0, 127, &err));
+        t = wstate_register(dst, "t", WSTATE_VALUE, 500);
+        f.clk.now = 1400;
+        wstate_set_key(dst, &k, 8);
+        CHECK_INT(wvalue_get(t, &x), WSL_FOUND);
+        f.clk.now = 1600;
+        k = 4;
+        wstate_set_key(dst, &k, 8);
+        CHECK_INT(wvalue_get(t, &x), WSL_EXPIRED);
+        wstate_backend_free(dst);
+        free(d1);
+        free(d2);
+        fx_done(&f);
+    }
+}
+
 typedef struct { int n; int64_t ts[64], ns[64]; int64_t key[64]; } Fired;
 static void on_timer(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns)
 {

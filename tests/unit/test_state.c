@@ -257,6 +257,42 @@ WTEST(timers_order_dedupe_delete)
     wtimers_free(t);
 }
 
+/* Timers registered by a firing timer's callback (timers.h): one for the time being fired joins
+   its end, an earlier one fires before the rest of that time's timers, one that is not due waits;
+   the firing timer may be registered again. Many timers of one time fire in registration order. */
+typedef struct { WTimerService *t; Fired f; int registered; bool again; } Chain;
+static void on_chain(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns)
+{
+    Chain *c = ctx;
+    on_timer(&c->f, ts, key, klen, ns);
+    if (ns == 1 && !c->again) {                      /* the first timer of time 20, the first time */
+        c->again = true;
+        c->registered += wtimers_register(c->t, 20, "z", 1, 9);      /* same time: after the others */
+        c->registered += wtimers_register(c->t, 15, "y", 1, 8);      /* earlier: next */
+        c->registered += wtimers_register(c->t, 99, "x", 1, 7);      /* not due */
+        c->registered += wtimers_register(c->t, 20, key, klen, ns);  /* itself again: fires once more */
+    }
+}
+
+WTEST(timers_callbacks_register_in_order)
+{
+    WTimerService *t = wtimers_new();
+    for (int64_t i = 1; i <= 5; i++) CHECK(wtimers_register(t, 20, &i, sizeof i, i));
+    Chain c = {t, {0}, 0, false};
+    wtimers_advance(t, 50, on_chain, &c);
+    CHECK_INT(c.registered, 4);
+    /* 20/1, then 15/8 (earlier, registered by 20/1), then 20/2..5, 20/9, 20/1 again */
+    int64_t want_ts[] = {20, 15, 20, 20, 20, 20, 20, 20}, want_ns[] = {1, 8, 2, 3, 4, 5, 9, 1};
+    CHECK_INT(c.f.n, 8);
+    for (int i = 0; i < 8 && i < c.f.n; i++) {
+        CHECK_INT(c.f.ts[i], want_ts[i]);
+        CHECK_INT(c.f.ns[i], want_ns[i]);
+    }
+    CHECK_INT(wtimers_count(t), 1);
+    CHECK_INT(wtimers_next(t), 99);
+    wtimers_free(t);
+}
+
 /* weir.state.memory-limit: the first write that takes the backend's state bytes past the limit
    sets the error once, naming the operator; below it nothing is reported */
 WTEST(state_memory_limit_reports_the_operator)
