@@ -791,6 +791,20 @@ static void distinct_step(WAccCtx *c, const WAccDistinct *D, WDatum *acc, uint8_
     else wmap_ref_put(&ref, cnt, (size_t)n * 8);
 }
 
+void wacc_prefetch(WAccCtx *c, const WChunk *in, int row, const void *key, size_t klen,
+                   uint64_t khash, WMapWhere *where, bool entry)
+{
+    const WAccLayout *L = c->L;
+    for (int d = 0; d < L->ndistinct; d++) {
+        const WAccDistinct *D = &L->distinct[d];
+        if (!D->inline_key) continue;       /* its key would be copied into scratch first */
+        uint64_t own[3];
+        size_t uklen;
+        const void *uk = distinct_key(c, D, in, row, own, &uklen);
+        wmap_prefetch(D->map, key, klen, khash, where ? &where[d] : NULL, uk, uklen, entry);
+    }
+}
+
 static void step_all(WAccCtx *c, WDatum *acc, uint8_t *nulls, const WChunk *in, int row, bool retract)
 {
     const WAccLayout *L = c->L;

@@ -101,6 +101,12 @@ void wacc_create(const WAccLayout *L, WDatum *acc, uint8_t *nulls);
    decrements the record count (field 0). */
 void wacc_accumulate(WAccCtx *c, WDatum *acc, uint8_t *nulls, const WChunk *in, int row);
 void wacc_retract(WAccCtx *c, WDatum *acc, uint8_t *nulls, const WChunk *in, int row);
+/* Read-ahead of row `row`'s DISTINCT map entries under key (klen bytes, khash its
+   wstate_key_hash), some rows before it is accumulated or retracted (state.h wmap_prefetch;
+   entry as there; where: NULL, or L->ndistinct places of key's maps, one per distinct map, as
+   wmap_prefetch keeps them). Changes nothing. */
+void wacc_prefetch(WAccCtx *c, const WChunk *in, int row, const void *key, size_t klen,
+                   uint64_t khash, WMapWhere *where, bool entry);
 /* Aggregate results (one per call, of its result type): a function of the accumulators and,
    with L->value_reads_views, of the current key's data views. */
 void wacc_get_value(WAccCtx *c, const WDatum *acc, const uint8_t *nulls, WDatum *vals,

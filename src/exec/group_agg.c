@@ -381,6 +381,24 @@ static void emit_update(GroupAgg *g, const WChunk *in, int r)
 
 /* ------------------------------------------------------------------ general path */
 
+/* Rows ahead of the one accumulated whose DISTINCT map slots, and then entries, are read ahead:
+   a map lookup misses the CPU cache when the maps are large, and the misses of several rows
+   overlap this way instead of one after the other. */
+enum { AHEAD_SLOT = 16, AHEAD_ENTRY = 8 };
+
+static void prefetch_distinct(GroupAgg *g, const WChunk *in, int r, WMapWhere *where)
+{
+    int nd = g->L->ndistinct;
+    for (int k = 0; k < 2; k++) {
+        int ahead = r + (k ? AHEAD_ENTRY : AHEAD_SLOT);
+        if (ahead >= in->nrows) continue;
+        int si = g->cg.rows[ahead];
+        const Slot *s = &g->slots[si];
+        wacc_prefetch(&g->ac, in, ahead, g->cg.kbytes.buf + s->koff, s->klen, s->shash,
+                      &where[(size_t)si * (size_t)nd], k == 1);
+    }
+}
+
 static void process_general(GroupAgg *g, const WChunk *in)
 {
     const WAccLayout *L = g->L;
@@ -395,8 +413,11 @@ static void process_general(GroupAgg *g, const WChunk *in)
     /* a key's results after its row are its next row's previous results, unless they read data
        views (whose reads insight counts): kept per key instead of computed twice */
     bool keep_values = !L->value_reads_views;
+    /* where each group's DISTINCT maps are, as the read-ahead found them */
+    WMapWhere *where = L->ndistinct ? WA_ARRAY(&g->scratch, WMapWhere, (size_t)g->cg.ngroups * (size_t)L->ndistinct) : NULL;
     for (int r = 0; r < in->nrows; r++) {
         Slot *s = &g->slots[g->cg.rows[r]];
+        if (where) prefetch_distinct(g, in, r, where);
         bool retract = wrowkind_is_retract((WRowKind)in->kinds[r]);
         if (s->expired) { g->ttl_expired++; s->expired = false; }
         bool first = false;

@@ -248,6 +248,13 @@ void wmap_ref_remove(WMapRef *r)
 }
 
 void wmap_remove(WState *s, const void *uk, size_t uklen) { s->ops->map_remove(s, uk, uklen); }
+
+void wmap_prefetch(WState *s, const void *key, size_t klen, uint64_t khash, WMapWhere *where,
+                   const void *uk, size_t uklen, bool entry)
+{
+    assert(s->kind == WSTATE_MAP);
+    if (s->ops->map_prefetch) s->ops->map_prefetch(s, key, klen, khash, where, uk, uklen, entry);
+}
 size_t wmap_size(WState *s) { return s->ops->map_size(s, false); }
 bool wmap_is_empty(WState *s) { return s->ops->map_size(s, true) == 0; }
 void wmap_clear(WState *s) { s->ops->clear(s); }

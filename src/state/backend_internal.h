@@ -67,6 +67,8 @@ struct WState {
     bool from_restore;          /* created by a restore; the first register adopts its TTL */
     bool entry_times;           /* hashmap: its entries keep their write time (a TTL, or restored:
                                    set when its table is first made, heap_backend.c) */
+    uint64_t maps_freed;        /* hashmap, map state: keys' map tables freed so far (a WMapWhere
+                                   filled at an earlier count may point to freed memory) */
     union {
         WHeapTable tab;         /* hashmap */
         struct {                /* rocksdb: the column family side, the buffer a WValueRef updates */
@@ -128,6 +130,9 @@ struct WStateOps {
     WStateLookup (*map_ref)(WState *s, WMapRef *r);
     void (*map_ref_put)(WMapRef *r, const void *uv, size_t uvlen);
     void (*map_ref_remove)(WMapRef *r);
+    /* optional (NULL: no read-ahead): wmap_prefetch */
+    void (*map_prefetch)(WState *s, const void *key, size_t klen, uint64_t khash, WMapWhere *where,
+                         const void *uk, size_t uklen, bool entry);
     size_t (*map_size)(WState *s, bool stop_at_first);
     void (*map_iter)(WState *s, WMapIter *it);
     bool (*map_next)(WMapIter *it, WBytes *uk, WBytes *uv);

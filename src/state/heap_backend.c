@@ -208,6 +208,7 @@ static void entry_free(WState *s, Entry *e, bool top)
         HTab *m = entry_map(s, e);
         htab_free(s, m, false, true);
         pool_free(pool, m, sizeof(HTab));
+        s->maps_freed++;
     }
     if (top && s->kind == WSTATE_LIST && entry_list(s, e)) {
         ListVal *l = entry_list(s, e);
@@ -689,6 +690,33 @@ static void heap_map_ref_put(WMapRef *r, const void *uv, size_t uvlen)
     map_entry_set(s, e, r->hash, r->slot, r->uk, r->uklen, uv, uvlen, state_now(s));   /* as heap_map_put */
 }
 
+/* Read-ahead (state.h wmap_prefetch): the first slot the lookup of uk under key probes, or the
+   entry of the first of its next few slots whose hash bits match. Key's map table is found in the
+   top table, or taken from `where` when no map table was freed since `where` was filled (a table
+   stays where it is while its key lives; its slots may move, and are read from it). */
+static void heap_map_prefetch(WState *s, const void *key, size_t klen, uint64_t khash,
+                              WMapWhere *where, const void *uk, size_t uklen, bool entry)
+{
+    const HTab *m;
+    if (where && where->table && where->gen == s->maps_freed) {
+        m = where->table;
+    } else {
+        size_t ti = htab_find(&s->tab, khash, key, klen);
+        if (ti == SIZE_MAX) return;
+        m = entry_map(s, htab_at(&s->tab, ti));
+        if (where) *where = (WMapWhere){m, s->maps_freed};
+    }
+    if (!m || !m->cap) return;
+    uint64_t h = whash_bytes(uk, uklen, 0x5eed);
+    size_t mask = m->cap - 1, i = h & mask;
+    if (!entry) { __builtin_prefetch(&m->slots[i]); return; }
+    for (int probe = 0; probe < 4; probe++, i = (i + 1) & mask) {     /* as htab_find probes */
+        uintptr_t v = m->slots[i];
+        if (!v) return;
+        if (wslot_may_hold(v, h)) { __builtin_prefetch(wslot_ptr(v)); return; }
+    }
+}
+
 /* Remove the user entry in slot i of the map of the top entry in slot ti (and the top entry
    when its map became empty). */
 static void map_remove_at(WState *s, size_t ti, size_t i)
@@ -1003,6 +1031,7 @@ const WStateOps wheap_state_ops = {
     .map_ref = heap_map_ref,
     .map_ref_put = heap_map_ref_put,
     .map_ref_remove = heap_map_ref_remove,
+    .map_prefetch = heap_map_prefetch,
     .map_remove = heap_map_remove,
     .map_size = heap_map_size,
     .map_iter = heap_map_iter,

@@ -162,6 +162,46 @@ WTEST(state_map_ref)
     wstate_backend_free(b);
 }
 
+/* wmap_prefetch is a hint: it changes no contents, reads ahead under a key with or without a map,
+   and remembers where a key's map is only while no map table was freed since (a key's map freed
+   and made anew is found again, not read from the remembered place). */
+WTEST(state_map_prefetch_where)
+{
+    FakeClock clk = {1000};
+    WStateBackend *b = backend(&clk);
+    WState *s = wstate_register(b, "m", WSTATE_MAP, 0);
+    uint64_t kh = wstate_key_hash("key", 3);
+    WMapWhere where = {0}, none = {0};
+    int uk = 1, other = 2;
+    wmap_prefetch(s, "key", 3, kh, &where, &uk, sizeof uk, false);   /* no map yet */
+    CHECK(where.table == NULL);
+    wstate_set_key(b, "key", 3);
+    wmap_put(s, &uk, sizeof uk, "a", 1);
+    wmap_prefetch(s, "key", 3, kh, &where, &uk, sizeof uk, false);
+    CHECK(where.table != NULL);
+    WMapWhere first = where;
+    wmap_prefetch(s, "key", 3, kh, &where, &uk, sizeof uk, true);
+    wmap_prefetch(s, "key", 3, kh, &where, &other, sizeof other, true);
+    wmap_prefetch(s, "nokey", 5, wstate_key_hash("nokey", 5), &none, &uk, sizeof uk, true);
+    wmap_prefetch(s, "key", 3, kh, NULL, &uk, sizeof uk, true);
+    CHECK(where.table == first.table && where.gen == first.gen && none.table == NULL);
+    WBytes v;
+    CHECK_INT(wmap_get(s, &uk, sizeof uk, &v), WSL_FOUND);
+    CHECK(v.len == 1 && memcmp(v.p, "a", 1) == 0);
+    CHECK_INT(wmap_get(s, &other, sizeof other, &v), WSL_ABSENT);
+    wmap_remove(s, &uk, sizeof uk);                                   /* the key's map goes */
+    wstate_set_key(b, "k2", 2);
+    wmap_put(s, &uk, sizeof uk, "b", 1);                             /* may reuse its memory */
+    wstate_set_key(b, "key", 3);
+    wmap_put(s, &other, sizeof other, "c", 1);                       /* the key's map anew */
+    wmap_prefetch(s, "key", 3, kh, &where, &other, sizeof other, true);
+    CHECK(where.table != NULL && where.gen != first.gen);
+    CHECK_INT(wmap_get(s, &other, sizeof other, &v), WSL_FOUND);
+    CHECK(v.len == 1 && memcmp(v.p, "c", 1) == 0);
+    CHECK_INT(wmap_get(s, &uk, sizeof uk, &v), WSL_ABSENT);
+    wstate_backend_free(b);
+}
+
 WTEST(state_map_and_iteration)
 {
     FakeClock clk = {0};
