@@ -26,6 +26,7 @@
 #include "../plan/plan.h"
 #include "../plan/agg_rules.h"
 #include "../state/state.h"
+#include "../state/prefetch.h"
 #include "../types/chunk.h"
 #include "../types/cast.h"
 #include "../common/strbuf.h"

@@ -57,6 +57,7 @@
 #include "accumulators.h"
 #include "window_util.h"
 #include "window_session.h"
+#include "../state/prefetch.h"
 #include "../state/timers.h"
 #include "../types/row.h"
 #include "../common/hash.h"
@@ -252,11 +253,36 @@ static void fire_timer(void *ctx, int64_t ts, const void *key, size_t klen, int6
     wop_firing_end(&w->base, t0, rows, emitted ? w->out : NULL, w->out->nrows - 1);
 }
 
+static void prefetch_key(const WState *st, const void *key, size_t klen, bool entry)
+{
+    uint64_t h = wstate_key_hash(key, klen);
+    if (entry) wstate_prefetch_entry(st, h);
+    else wstate_prefetch_slot(st, h);
+}
+
+/* Read-ahead of the state a timer's firing reads (wtimers_advance_ahead): the window's slices
+   (HOP: each; CUMULATE: its first and last), or its own accumulator. */
+static void fire_ahead(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns, bool entry)
+{
+    WindowAggOp *w = ctx;
+    (void)ts;
+    if (!w->sliced) { prefetch_key(w->st, key, klen, entry); return; }
+    unsigned char sk[256];
+    if (klen < sizeof(int64_t) || klen > sizeof sk) return;
+    size_t kl = klen - sizeof(int64_t);
+    memcpy(sk, key, kl);
+    int64_t first = wwin_start_of(&w->win, ns) + w->slice_ms;
+    for (int64_t t = first; t <= ns; t = w->win.kind == WWIN_HOP ? t + w->slice_ms : t < ns ? ns : ns + 1) {
+        memcpy(sk + kl, &t, sizeof t);      /* as slice_key */
+        prefetch_key(w->st, sk, klen, entry);
+    }
+}
+
 static void advance(WindowAggOp *w, int64_t time)
 {
     if (wtimers_next(w->timers) > time) return;
     w->ac.now = wexec_now(w->base.ctx);
-    wtimers_advance(w->timers, time, fire_timer, w);
+    wtimers_advance_ahead(w->timers, time, fire_timer, fire_ahead, w);
     warena_reset(&w->scratch);
 }
 

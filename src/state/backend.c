@@ -35,7 +35,7 @@ static bool ops_complete(const WStateOps *o)
            o->value_ref_reserve && o->value_ref_commit && o->value_ref_clear && o->map_get && o->map_put &&
            o->map_remove && o->map_size && o->map_iter && o->map_next && o->map_iter_remove && o->list_add &&
            o->list_get && o->list_remove_at && o->for_each && o->scan_key_bytes && o->prefetch_slot &&
-           o->prefetch_entry && o->snapshot_state && o->restore_value && o->restore_map && o->restore_list;
+           o->prefetch_entry && o->map_prefetch && o->snapshot_state && o->restore_value && o->restore_map && o->restore_list;
 }
 
 WStateBackend *wstate_backend_new(const WStateBackendConfig *cfg, const WStateOps *ops)
@@ -253,7 +253,7 @@ void wmap_prefetch(WState *s, const void *key, size_t klen, uint64_t khash, WMap
                    const void *uk, size_t uklen, bool entry)
 {
     assert(s->kind == WSTATE_MAP);
-    if (s->ops->map_prefetch) s->ops->map_prefetch(s, key, klen, khash, where, uk, uklen, entry);
+    s->ops->map_prefetch(s, key, klen, khash, where, uk, uklen, entry);
 }
 size_t wmap_size(WState *s) { return s->ops->map_size(s, false); }
 bool wmap_is_empty(WState *s) { return s->ops->map_size(s, true) == 0; }

@@ -14,6 +14,7 @@
 #define WEIR_STATE_BACKEND_INTERNAL_H
 
 #include "state.h"
+#include "prefetch.h"
 #include "snapshot.h"
 #include "../common/arena.h"
 
@@ -130,9 +131,6 @@ struct WStateOps {
     WStateLookup (*map_ref)(WState *s, WMapRef *r);
     void (*map_ref_put)(WMapRef *r, const void *uv, size_t uvlen);
     void (*map_ref_remove)(WMapRef *r);
-    /* optional (NULL: no read-ahead): wmap_prefetch */
-    void (*map_prefetch)(WState *s, const void *key, size_t klen, uint64_t khash, WMapWhere *where,
-                         const void *uk, size_t uklen, bool entry);
     size_t (*map_size)(WState *s, bool stop_at_first);
     void (*map_iter)(WState *s, WMapIter *it);
     bool (*map_next)(WMapIter *it, WBytes *uk, WBytes *uv);
@@ -150,6 +148,8 @@ struct WStateOps {
     bool counts_growth;                     /* s->created / s->expired are counted */
     void (*prefetch_slot)(const WState *s, uint64_t hash);
     void (*prefetch_entry)(const WState *s, uint64_t hash);
+    void (*map_prefetch)(WState *s, const void *key, size_t klen, uint64_t khash, WMapWhere *where,
+                         const void *uk, size_t uklen, bool entry);
     /* snapshots (snapshot.c) */
     void (*snapshot_prepare)(WStateBackend *b);   /* before a full snapshot */
     /* live entries of s (now = the snapshot time) in key-group order */

@@ -529,21 +529,29 @@ static void heap_value_put(WState *s, const void *v, size_t len)
 
 /* ---- prefetch hints (prefetch.h) ---- */
 
-static void heap_prefetch_slot(const WState *s, uint64_t hash)
+/* Read-ahead of a lookup of hash h in t: the first slot it probes, or (entry) the entry of the
+   first of its next few slots whose hash bits match (returned). */
+static const Entry *htab_prefetch(const HTab *t, uint64_t h, bool entry)
 {
-    if (!s->tab.cap) return;
-    __builtin_prefetch(&s->tab.slots[hash & (s->tab.cap - 1)]);
+    if (!t->cap) return NULL;
+    size_t mask = t->cap - 1, i = h & mask;
+    if (!entry) { __builtin_prefetch(&t->slots[i]); return NULL; }
+    for (int probe = 0; probe < 4; probe++, i = (i + 1) & mask) {     /* as htab_find probes */
+        uintptr_t v = t->slots[i];
+        if (!v) return NULL;
+        if (wslot_may_hold(v, h)) { __builtin_prefetch(wslot_ptr(v)); return wslot_ptr(v); }
+    }
+    return NULL;
 }
+
+static void heap_prefetch_slot(const WState *s, uint64_t hash) { htab_prefetch(&s->tab, hash, false); }
 
 static void heap_prefetch_entry(const WState *s, uint64_t hash)
 {
-    if (!s->tab.cap) return;
-    const Entry *e = htab_at(&s->tab, hash & (s->tab.cap - 1));
-    if (!e) return;
-    __builtin_prefetch(e);
+    const Entry *e = htab_prefetch(&s->tab, hash, true);
     /* a map state's entry was allocated from the pool together with its table, its slots and
        (usually) its first user entry, the lines just after it: a hint for them too */
-    if (s->kind == WSTATE_MAP) {
+    if (e && s->kind == WSTATE_MAP) {
         __builtin_prefetch((const char *)e + 64);
         __builtin_prefetch((const char *)e + 128);
     }
@@ -690,7 +698,7 @@ static void heap_map_ref_put(WMapRef *r, const void *uv, size_t uvlen)
     map_entry_set(s, e, r->hash, r->slot, r->uk, r->uklen, uv, uvlen, state_now(s));   /* as heap_map_put */
 }
 
-/* Read-ahead (state.h wmap_prefetch): the first slot the lookup of uk under key probes, or the
+/* Read-ahead (prefetch.h wmap_prefetch): the first slot the lookup of uk under key probes, or the
    entry of the first of its next few slots whose hash bits match. Key's map table is found in the
    top table, or taken from `where` when no map table was freed since `where` was filled (a table
    stays where it is while its key lives; its slots may move, and are read from it). */
@@ -706,15 +714,7 @@ static void heap_map_prefetch(WState *s, const void *key, size_t klen, uint64_t 
         m = entry_map(s, htab_at(&s->tab, ti));
         if (where) *where = (WMapWhere){m, s->maps_freed};
     }
-    if (!m || !m->cap) return;
-    uint64_t h = whash_bytes(uk, uklen, 0x5eed);
-    size_t mask = m->cap - 1, i = h & mask;
-    if (!entry) { __builtin_prefetch(&m->slots[i]); return; }
-    for (int probe = 0; probe < 4; probe++, i = (i + 1) & mask) {     /* as htab_find probes */
-        uintptr_t v = m->slots[i];
-        if (!v) return;
-        if (wslot_may_hold(v, h)) { __builtin_prefetch(wslot_ptr(v)); return; }
-    }
+    if (m) htab_prefetch(m, whash_bytes(uk, uklen, 0x5eed), entry);
 }
 
 /* Remove the user entry in slot i of the map of the top entry in slot ti (and the top entry

@@ -99,6 +99,11 @@ static bool ops_scan_key_bytes(WState *s, size_t *pos, int64_t *budget, WStateKe
 static void ops_refresh_stats(WState *s) { wrdb_stats(s->rdb, &s->entries, &s->bytes, &s->expired_reads); }
 /* no prefetch: a lookup goes through the write-back cache and RocksDB */
 static void ops_prefetch(const WState *s, uint64_t hash) { (void)s; (void)hash; }
+static void ops_map_prefetch(WState *s, const void *key, size_t klen, uint64_t khash, WMapWhere *where,
+                             const void *uk, size_t uklen, bool entry)
+{
+    (void)s; (void)key; (void)klen; (void)khash; (void)where; (void)uk; (void)uklen; (void)entry;
+}
 static void ops_snapshot_prepare(WStateBackend *b) { wrdb_close_iterators(b->rdb); }
 static void ops_snapshot_state(WState *s, WSnapWriter *w, int64_t now) { wrdb_snapshot_state(s->rdb, w, now); }
 
@@ -164,6 +169,7 @@ const WStateOps wrdb_state_ops = {
     .refresh_stats = ops_refresh_stats,
     .counts_growth = false,             /* RocksDB does not count creations and expiries */
     .prefetch_slot = ops_prefetch,
+    .map_prefetch = ops_map_prefetch,
     .prefetch_entry = ops_prefetch,
     .snapshot_prepare = ops_snapshot_prepare,
     .snapshot_state = ops_snapshot_state,

@@ -126,16 +126,6 @@ typedef struct WMapRef {
 WStateLookup wmap_ref(WState *s, const void *uk, size_t uklen, WMapRef *r);
 void wmap_ref_put(WMapRef *r, const void *v, size_t len);
 void wmap_ref_remove(WMapRef *r);
-/* Map state, read-ahead: user key uk of key `key` (klen bytes, khash = its wstate_key_hash) will
-   be looked up soon. A hint without effect on the contents: the heap backend loads the slot its
-   lookup probes first into the CPU cache, or (entry) the entry that slot points to when its hash
-   bits match: call for a row some rows ahead without entry, then a few rows ahead with it. Other
-   backends ignore it. `where` (may be NULL) remembers where key's map was found, for the next
-   read-ahead under the same key: zeroed by the caller for a key it has not read ahead yet, then
-   kept as the call left it (the backend checks it is still valid before it uses it). */
-typedef struct WMapWhere { const void *table; uint64_t gen; } WMapWhere;
-void wmap_prefetch(WState *s, const void *key, size_t klen, uint64_t khash, WMapWhere *where,
-                   const void *uk, size_t uklen, bool entry);
 bool wmap_is_empty(WState *s);                  /* no live entry for the current key */
 void wmap_clear(WState *s);
 size_t wmap_size(WState *s);                    /* live entries of the current key */

@@ -283,7 +283,34 @@ bool wtimers_delete(WTimerService *t, int64_t ts, const void *key, size_t klen, 
     return true;
 }
 
+/* Timers of a bucket read ahead of the one firing: the timer itself (AHEAD_TIMER), then its slot
+   in the set and the caller's state (AHEAD_SLOT), then the caller's entries (AHEAD_ENTRY). Each a
+   cache miss when millions of timers fire at one time, overlapped this way. */
+enum { AHEAD_TIMER = 24, AHEAD_SLOT = 12, AHEAD_ENTRY = 6 };
+
+static void read_ahead(const WTimerService *t, const Bucket *b, WTimerAheadFn ahead, void *ctx)
+{
+    size_t p = b->pos;
+    if (p + AHEAD_TIMER < b->n) __builtin_prefetch(b->items[p + AHEAD_TIMER]);
+    if (p + AHEAD_SLOT < b->n) {
+        const Timer *e = b->items[p + AHEAD_SLOT];
+        if (e->live) {
+            __builtin_prefetch(&t->set[e->hash & (t->set_cap - 1)]);
+            if (ahead) ahead(ctx, e->ts, e->key, e->klen, e->ns, false);
+        }
+    }
+    if (ahead && p + AHEAD_ENTRY < b->n) {
+        const Timer *e = b->items[p + AHEAD_ENTRY];
+        if (e->live) ahead(ctx, e->ts, e->key, e->klen, e->ns, true);
+    }
+}
+
 void wtimers_advance(WTimerService *t, int64_t time, WTimerFn fn, void *ctx)
+{
+    wtimers_advance_ahead(t, time, fn, NULL, ctx);
+}
+
+void wtimers_advance_ahead(WTimerService *t, int64_t time, WTimerFn fn, WTimerAheadFn ahead, void *ctx)
 {
     assert(t && fn);
     /* the top bucket stays in the heap while it fires: a callback's timer for an earlier time
@@ -291,6 +318,7 @@ void wtimers_advance(WTimerService *t, int64_t time, WTimerFn fn, void *ctx)
     while (t->n && t->heap[0]->ts <= time) {
         Bucket *b = t->heap[0];
         if (b->pos == b->n) { bucket_pop(t); continue; }
+        if (b->n - b->pos > AHEAD_ENTRY) read_ahead(t, b, ahead, ctx);
         Timer *e = b->items[b->pos++];
         t->pending--;
         if (e->live) {

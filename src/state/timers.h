@@ -27,6 +27,12 @@ bool wtimers_delete(WTimerService *t, int64_t ts, const void *key, size_t klen, 
 /* Fire every timer with timestamp <= time, in timestamp order (ties in registration order).
    A callback may register new timers; those that are due fire in the same call. */
 void wtimers_advance(WTimerService *t, int64_t time, WTimerFn fn, void *ctx);
+/* The same, and `ahead` is called for a live timer a few timers before it fires (entry false,
+   then again, closer, with entry true), to read its state ahead (wstate_prefetch, wmap_prefetch):
+   a hint that must change nothing; the timer may still be deleted before its turn. The service
+   reads its own timers ahead too. */
+typedef void (*WTimerAheadFn)(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns, bool entry);
+void wtimers_advance_ahead(WTimerService *t, int64_t time, WTimerFn fn, WTimerAheadFn ahead, void *ctx);
 size_t wtimers_count(const WTimerService *t);
 /* Earliest pending timestamp, INT64_MAX when none. */
 int64_t wtimers_next(const WTimerService *t);

@@ -1,5 +1,6 @@
 /* test_state.c — unit tests for the keyed-state interface on the heap backend, incl. TTL. */
 #include "unit.h"
+#include "../../src/state/prefetch.h"
 #include "../../src/state/state.h"
 
 typedef struct { int64_t now; } FakeClock;
@@ -331,6 +332,60 @@ WTEST(timers_callbacks_register_in_order)
     CHECK_INT(wtimers_count(t), 1);
     CHECK_INT(wtimers_next(t), 99);
     wtimers_free(t);
+}
+
+/* wtimers_advance_ahead: the read-ahead sees every live timer of a large bucket before it fires,
+   first without, then with `entry`, and never one deleted before its turn; the firing order is
+   wtimers_advance's. The value-state hints change no contents. */
+typedef struct { int64_t fired[64]; int nfired; int seen[64][2]; int early[64]; } Ahead;
+static void ahead_fire(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns)
+{
+    Ahead *a = ctx;
+    (void)ts; (void)key; (void)klen;
+    if (a->nfired < 64) a->fired[a->nfired++] = ns;
+}
+static void ahead_read(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns, bool entry)
+{
+    Ahead *a = ctx;
+    (void)ts; (void)key; (void)klen;
+    a->seen[ns][entry]++;
+    for (int i = 0; i < a->nfired; i++) if (a->fired[i] == ns) a->early[ns]++;   /* after it fired */
+}
+WTEST(timers_read_ahead)
+{
+    WTimerService *t = wtimers_new();
+    for (int64_t i = 0; i < 60; i++) CHECK(wtimers_register(t, 7, &i, sizeof i, i));
+    int64_t gone = 40;
+    CHECK(wtimers_delete(t, 7, &gone, sizeof gone, gone));
+    Ahead a = {0};
+    wtimers_advance_ahead(t, 7, ahead_fire, ahead_read, &a);
+    CHECK_INT(a.nfired, 59);
+    for (int i = 0; i < a.nfired; i++) CHECK_INT(a.fired[i], i < 40 ? i : i + 1);
+    int with_entry = 0;
+    for (int i = 0; i < 60; i++) {
+        CHECK_INT(a.early[i], 0);
+        CHECK(a.seen[i][0] <= 1 && a.seen[i][1] <= 1);
+        with_entry += a.seen[i][1];
+    }
+    CHECK_INT(a.seen[40][0] + a.seen[40][1], 0);
+    CHECK(a.seen[30][0] == 1 && a.seen[30][1] == 1);
+    CHECK(with_entry >= 50);
+    CHECK_INT(wtimers_count(t), 0);
+    wtimers_free(t);
+
+    FakeClock clk = {1000};
+    WStateBackend *b = backend(&clk);
+    WState *v = wstate_register(b, "v", WSTATE_VALUE, 0);
+    wstate_prefetch_entry(v, wstate_key_hash("k", 1));  /* an empty table */
+    wstate_set_key(b, "k", 1);
+    wvalue_put(v, "x", 1);
+    wstate_prefetch_slot(v, wstate_key_hash("k", 1));
+    wstate_prefetch_entry(v, wstate_key_hash("k", 1));
+    wstate_prefetch_entry(v, wstate_key_hash("other", 5));
+    WBytes got;
+    CHECK_INT(wvalue_get(v, &got), WSL_FOUND);
+    CHECK(got.len == 1 && memcmp(got.p, "x", 1) == 0);
+    wstate_backend_free(b);
 }
 
 /* weir.state.memory-limit: the first write that takes the backend's state bytes past the limit
