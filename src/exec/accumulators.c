@@ -753,7 +753,8 @@ static void distinct_step(WAccCtx *c, const WAccDistinct *D, WDatum *acc, uint8_
     size_t klen;
     const void *key = distinct_key(c, D, in, row, own, &klen);
     WMapRef ref;                /* the value's counts or bits, rewritten in place */
-    bool found = wmap_ref(D->map, key, klen, &ref) == WSL_FOUND;
+    uint64_t h = c->row_hashes ? c->row_hashes[D - L->distinct] : 0;
+    bool found = (h ? wmap_ref_hashed(D->map, key, klen, h, &ref) : wmap_ref(D->map, key, klen, &ref)) == WSL_FOUND;
     WBytes cur = ref.cur;
     if (!L->retract) {
         int words = (n + 63) / 64;
@@ -792,17 +793,28 @@ static void distinct_step(WAccCtx *c, const WAccDistinct *D, WDatum *acc, uint8_
 }
 
 void wacc_prefetch(WAccCtx *c, const WChunk *in, int row, const void *key, size_t klen,
-                   uint64_t khash, WMapWhere *where, bool entry)
+                   uint64_t khash, WMapWhere *where, uint64_t *hashes, bool entry)
 {
     const WAccLayout *L = c->L;
     for (int d = 0; d < L->ndistinct; d++) {
         const WAccDistinct *D = &L->distinct[d];
         if (!D->inline_key) continue;       /* its key would be copied into scratch first */
-        uint64_t own[3];
-        size_t uklen;
-        const void *uk = distinct_key(c, D, in, row, own, &uklen);
-        wmap_prefetch(D->map, key, klen, khash, where ? &where[d] : NULL, uk, uklen, entry);
+        if (!hashes[d]) {
+            uint64_t own[3];
+            size_t uklen;
+            const void *uk = distinct_key(c, D, in, row, own, &uklen);
+            hashes[d] = wmap_key_hash(uk, uklen);
+        }
+        wmap_prefetch(D->map, key, klen, khash, &where[d], hashes[d], entry);
     }
+}
+
+bool wacc_prefetch_pays(const WAccCtx *c)
+{
+    const WAccLayout *L = c->L;
+    for (int d = 0; d < L->ndistinct; d++)
+        if (L->distinct[d].inline_key && wstate_outgrows_cache(L->distinct[d].map)) return true;
+    return false;
 }
 
 static void step_all(WAccCtx *c, WDatum *acc, uint8_t *nulls, const WChunk *in, int row, bool retract)

@@ -85,6 +85,9 @@ typedef struct WAccCtx {
                                    reported (the caller checks it after each accumulate) */
     int64_t work;               /* data-view entries read (MIN/MAX, FIRST/LAST_VALUE and LISTAGG with
                                    retraction, collections): insight's slow keys; the caller resets it */
+    const uint64_t *row_hashes; /* NULL, or the DISTINCT user-key hashes of the row accumulated or
+                                   retracted next (L->ndistinct; 0: not computed), as wacc_prefetch
+                                   filled them */
 } WAccCtx;
 
 /* Builds the layout and registers the data-view states ("<state_name>$<agg>..." names) in b
@@ -103,11 +106,14 @@ void wacc_create(const WAccLayout *L, WDatum *acc, uint8_t *nulls);
 void wacc_accumulate(WAccCtx *c, WDatum *acc, uint8_t *nulls, const WChunk *in, int row);
 void wacc_retract(WAccCtx *c, WDatum *acc, uint8_t *nulls, const WChunk *in, int row);
 /* Read-ahead of row `row`'s DISTINCT map entries under key (klen bytes, khash its
-   wstate_key_hash), some rows before it is accumulated or retracted (state.h wmap_prefetch;
-   entry as there; where: NULL, or L->ndistinct places of key's maps, one per distinct map, as
-   wmap_prefetch keeps them). Changes nothing. */
+   wstate_key_hash), some rows before it is accumulated or retracted (prefetch.h wmap_prefetch;
+   entry as there). where: L->ndistinct places of key's maps, kept as wmap_prefetch keeps them;
+   hashes: the row's L->ndistinct user-key hashes, 0 until computed here (the first call for the
+   row fills them), which the accumulate may then use (row_hashes). Changes nothing. */
 void wacc_prefetch(WAccCtx *c, const WChunk *in, int row, const void *key, size_t klen,
-                   uint64_t khash, WMapWhere *where, bool entry);
+                   uint64_t khash, WMapWhere *where, uint64_t *hashes, bool entry);
+/* Whether wacc_prefetch pays: a DISTINCT map it reads ahead outgrew the CPU caches. */
+bool wacc_prefetch_pays(const WAccCtx *c);
 /* Aggregate results (one per call, of its result type): a function of the accumulators and,
    with L->value_reads_views, of the current key's data views. */
 void wacc_get_value(WAccCtx *c, const WDatum *acc, const uint8_t *nulls, WDatum *vals,

@@ -386,17 +386,27 @@ static void emit_update(GroupAgg *g, const WChunk *in, int r)
    overlap this way instead of one after the other. */
 enum { AHEAD_SLOT = 16, AHEAD_ENTRY = 8 };
 
-static void prefetch_distinct(GroupAgg *g, const WChunk *in, int r, WMapWhere *where)
+/* Row r's read-ahead (entry: the second), with the places of its group's maps and its hashes. */
+static void prefetch_row(GroupAgg *g, const WChunk *in, int r, WMapWhere *where, uint64_t *hashes, bool entry)
 {
-    int nd = g->L->ndistinct;
-    for (int k = 0; k < 2; k++) {
-        int ahead = r + (k ? AHEAD_ENTRY : AHEAD_SLOT);
-        if (ahead >= in->nrows) continue;
-        int si = g->cg.rows[ahead];
-        const Slot *s = &g->slots[si];
-        wacc_prefetch(&g->ac, in, ahead, g->cg.kbytes.buf + s->koff, s->klen, s->shash,
-                      &where[(size_t)si * (size_t)nd], k == 1);
+    size_t nd = (size_t)g->L->ndistinct;
+    int si = g->cg.rows[r];
+    const Slot *s = &g->slots[si];
+    wacc_prefetch(&g->ac, in, r, g->cg.kbytes.buf + s->koff, s->klen, s->shash, &where[(size_t)si * nd],
+                  &hashes[(size_t)r * nd], entry);
+}
+
+/* Before row r: the read-ahead of the rows AHEAD_SLOT and AHEAD_ENTRY after it (r < 0: of the
+   chunk's first rows, before its first row). */
+static void prefetch_distinct(GroupAgg *g, const WChunk *in, int r, WMapWhere *where, uint64_t *hashes)
+{
+    if (r < 0) {
+        for (int i = 0; i < AHEAD_SLOT && i < in->nrows; i++) prefetch_row(g, in, i, where, hashes, false);
+        for (int i = 0; i < AHEAD_ENTRY && i < in->nrows; i++) prefetch_row(g, in, i, where, hashes, true);
+        return;
     }
+    if (r + AHEAD_SLOT < in->nrows) prefetch_row(g, in, r + AHEAD_SLOT, where, hashes, false);
+    if (r + AHEAD_ENTRY < in->nrows) prefetch_row(g, in, r + AHEAD_ENTRY, where, hashes, true);
 }
 
 static void process_general(GroupAgg *g, const WChunk *in)
@@ -413,11 +423,20 @@ static void process_general(GroupAgg *g, const WChunk *in)
     /* a key's results after its row are its next row's previous results, unless they read data
        views (whose reads insight counts): kept per key instead of computed twice */
     bool keep_values = !L->value_reads_views;
-    /* where each group's DISTINCT maps are, as the read-ahead found them */
-    WMapWhere *where = L->ndistinct ? WA_ARRAY(&g->scratch, WMapWhere, (size_t)g->cg.ngroups * (size_t)L->ndistinct) : NULL;
+    /* DISTINCT maps read ahead: where each group's maps are, and each row's user-key hashes */
+    WMapWhere *where = NULL;
+    uint64_t *hashes = NULL;
+    if (L->ndistinct && wacc_prefetch_pays(&g->ac)) {
+        where = WA_ARRAY(&g->scratch, WMapWhere, (size_t)g->cg.ngroups * (size_t)L->ndistinct);
+        hashes = WA_ARRAY(&g->scratch, uint64_t, (size_t)in->nrows * (size_t)L->ndistinct);
+        prefetch_distinct(g, in, -1, where, hashes);
+    }
     for (int r = 0; r < in->nrows; r++) {
         Slot *s = &g->slots[g->cg.rows[r]];
-        if (where) prefetch_distinct(g, in, r, where);
+        if (where) {
+            prefetch_distinct(g, in, r, where, hashes);
+            g->ac.row_hashes = &hashes[(size_t)r * (size_t)L->ndistinct];
+        }
         bool retract = wrowkind_is_retract((WRowKind)in->kinds[r]);
         if (s->expired) { g->ttl_expired++; s->expired = false; }
         bool first = false;
@@ -895,6 +914,7 @@ static void ga_process(WOperator *op, int input, const WChunk *in)
     } else {
         load_slots_general(g, in);
         process_general(g, in);
+        g->ac.row_hashes = NULL;            /* they were the chunk's (scratch) */
         write_back(g);
     }
     flush_out(g);

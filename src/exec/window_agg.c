@@ -260,8 +260,9 @@ static void prefetch_key(const WState *st, const void *key, size_t klen, bool en
     else wstate_prefetch_slot(st, h);
 }
 
-/* Read-ahead of the state a timer's firing reads (wtimers_advance_ahead): the window's slices
-   (HOP: each; CUMULATE: its first and last), or its own accumulator. */
+/* Read-ahead of the state a timer's firing reads (wtimers_advance_ahead; when the state outgrew
+   the CPU caches): the window's slices (HOP: each; CUMULATE: its first and last), or its own
+   accumulator. */
 static void fire_ahead(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns, bool entry)
 {
     WindowAggOp *w = ctx;
@@ -282,7 +283,7 @@ static void advance(WindowAggOp *w, int64_t time)
 {
     if (wtimers_next(w->timers) > time) return;
     w->ac.now = wexec_now(w->base.ctx);
-    wtimers_advance_ahead(w->timers, time, fire_timer, fire_ahead, w);
+    wtimers_advance_ahead(w->timers, time, fire_timer, wstate_outgrows_cache(w->st) ? fire_ahead : NULL, w);
     warena_reset(&w->scratch);
 }
 

@@ -35,7 +35,7 @@ static bool ops_complete(const WStateOps *o)
            o->value_ref_reserve && o->value_ref_commit && o->value_ref_clear && o->map_get && o->map_put &&
            o->map_remove && o->map_size && o->map_iter && o->map_next && o->map_iter_remove && o->list_add &&
            o->list_get && o->list_remove_at && o->for_each && o->scan_key_bytes && o->prefetch_slot &&
-           o->prefetch_entry && o->map_prefetch && o->snapshot_state && o->restore_value && o->restore_map && o->restore_list;
+           o->prefetch_entry && o->map_prefetch && o->outgrows_cache && o->snapshot_state && o->restore_value && o->restore_map && o->restore_list;
 }
 
 WStateBackend *wstate_backend_new(const WStateBackendConfig *cfg, const WStateOps *ops)
@@ -225,15 +225,30 @@ void wmap_put(WState *s, const void *uk, size_t uklen, const void *uv, size_t uv
     s->ops->map_put(s, uk, uklen, uv, uvlen);
 }
 
-WStateLookup wmap_ref(WState *s, const void *uk, size_t uklen, WMapRef *r)
+static WStateLookup map_ref(WState *s, WMapRef *r)
 {
     assert(s->kind == WSTATE_MAP);
     assert((s->ops->map_ref == NULL) == (s->ops->map_ref_put == NULL));
     assert((s->ops->map_ref == NULL) == (s->ops->map_ref_remove == NULL));
-    *r = (WMapRef){.s = s, .uk = uk, .uklen = uklen, .tslot = SIZE_MAX, .slot = SIZE_MAX};
-    r->how = s->ops->map_ref ? s->ops->map_ref(s, r) : s->ops->map_get(s, uk, uklen, &r->cur);
+    WASSERT_COSTLY(!r->hashed || r->hash == wmap_key_hash(r->uk, r->uklen));
+    r->how = s->ops->map_ref ? s->ops->map_ref(s, r) : s->ops->map_get(s, r->uk, r->uklen, &r->cur);
     return r->how;
 }
+
+WStateLookup wmap_ref(WState *s, const void *uk, size_t uklen, WMapRef *r)
+{
+    *r = (WMapRef){.s = s, .uk = uk, .uklen = uklen, .tslot = SIZE_MAX, .slot = SIZE_MAX};
+    return map_ref(s, r);
+}
+
+WStateLookup wmap_ref_hashed(WState *s, const void *uk, size_t uklen, uint64_t ukhash, WMapRef *r)
+{
+    *r = (WMapRef){.s = s, .uk = uk, .uklen = uklen, .hash = ukhash, .hashed = true,
+                   .tslot = SIZE_MAX, .slot = SIZE_MAX};
+    return map_ref(s, r);
+}
+
+uint64_t wmap_key_hash(const void *uk, size_t uklen) { return whash_bytes(uk, uklen, WSTATE_KEY_SEED); }
 
 void wmap_ref_put(WMapRef *r, const void *v, size_t len)
 {
@@ -249,11 +264,13 @@ void wmap_ref_remove(WMapRef *r)
 
 void wmap_remove(WState *s, const void *uk, size_t uklen) { s->ops->map_remove(s, uk, uklen); }
 
+bool wstate_outgrows_cache(const WState *s) { return s->ops->outgrows_cache(s); }
+
 void wmap_prefetch(WState *s, const void *key, size_t klen, uint64_t khash, WMapWhere *where,
-                   const void *uk, size_t uklen, bool entry)
+                   uint64_t ukhash, bool entry)
 {
     assert(s->kind == WSTATE_MAP);
-    s->ops->map_prefetch(s, key, klen, khash, where, uk, uklen, entry);
+    s->ops->map_prefetch(s, key, klen, khash, where, ukhash, entry);
 }
 size_t wmap_size(WState *s) { return s->ops->map_size(s, false); }
 bool wmap_is_empty(WState *s) { return s->ops->map_size(s, true) == 0; }

@@ -92,6 +92,7 @@ struct WStateBackend {
     size_t ns_bytes;            /* wstate_set_namespace_bytes */
     char *mismatch;             /* a restored state registered with another kind (sticky error) */
     bool over_limit;            /* cfg.memory_limit was passed (reported once) */
+    int64_t cache_bytes;        /* hashmap: the CPU's last-level cache (0: not read yet) */
     union {
         WHeapPool pool;         /* hashmap: entries, values and per-key map tables */
         WRdb *rdb;              /* rocksdb */
@@ -148,8 +149,9 @@ struct WStateOps {
     bool counts_growth;                     /* s->created / s->expired are counted */
     void (*prefetch_slot)(const WState *s, uint64_t hash);
     void (*prefetch_entry)(const WState *s, uint64_t hash);
+    bool (*outgrows_cache)(const WState *s);
     void (*map_prefetch)(WState *s, const void *key, size_t klen, uint64_t khash, WMapWhere *where,
-                         const void *uk, size_t uklen, bool entry);
+                         uint64_t ukhash, bool entry);
     /* snapshots (snapshot.c) */
     void (*snapshot_prepare)(WStateBackend *b);   /* before a full snapshot */
     /* live entries of s (now = the snapshot time) in key-group order */

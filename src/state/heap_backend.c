@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #define CLEANUP_PER_ACCESS 5
@@ -530,8 +531,10 @@ static void heap_value_put(WState *s, const void *v, size_t len)
 /* ---- prefetch hints (prefetch.h) ---- */
 
 /* Read-ahead of a lookup of hash h in t: the first slot it probes, or (entry) the entry of the
-   first of its next few slots whose hash bits match (returned). */
-static const Entry *htab_prefetch(const HTab *t, uint64_t h, bool entry)
+   first of its next few slots whose hash bits match (returned). Inlined by force: gcc counts a
+   prefetch as no side effect, so a call whose result is unused would be dropped as pure (and
+   was: heap_prefetch_slot compiled to a bare return). */
+static inline __attribute__((always_inline)) const Entry *htab_prefetch(const HTab *t, uint64_t h, bool entry)
 {
     if (!t->cap) return NULL;
     size_t mask = t->cap - 1, i = h & mask;
@@ -542,6 +545,24 @@ static const Entry *htab_prefetch(const HTab *t, uint64_t h, bool entry)
         if (wslot_may_hold(v, h)) { __builtin_prefetch(wslot_ptr(v)); return wslot_ptr(v); }
     }
     return NULL;
+}
+
+/* Bytes an entry takes beyond its key and value: its slot (at about 2/3 load), header and prefix. */
+#define ENTRY_OVERHEAD 48
+#define LLC_FALLBACK (32L << 20)    /* when the system does not say */
+/* The most of the last-level cache counted on: a socket's L3 is shared with its other cores (and,
+   in a VM, with other machines). */
+#define LLC_USABLE (128L << 20)
+
+static bool heap_outgrows_cache(const WState *s)
+{
+    WStateBackend *b = s->b;
+    if (!b->cache_bytes) {
+        long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+        if (llc <= 0) llc = sysconf(_SC_LEVEL2_CACHE_SIZE);
+        b->cache_bytes = llc > 0 ? (llc < LLC_USABLE ? llc : LLC_USABLE) : LLC_FALLBACK;
+    }
+    return s->bytes + s->entries * ENTRY_OVERHEAD > b->cache_bytes / 2;
 }
 
 static void heap_prefetch_slot(const WState *s, uint64_t hash) { htab_prefetch(&s->tab, hash, false); }
@@ -622,7 +643,7 @@ static WStateLookup heap_map_get(WState *s, const void *uk, size_t uklen, WBytes
     out->p = NULL;
     out->len = 0;
     if (!e) return how;
-    uint64_t h = whash_bytes(uk, uklen, 0x5eed);
+    uint64_t h = wmap_key_hash(uk, uklen);
     size_t i = htab_find(entry_map(s, e), h, uk, uklen);
     if (i == SIZE_MAX) return WSL_ABSENT;
     Entry *u = htab_at(entry_map(s, e), i);
@@ -667,7 +688,7 @@ static void heap_map_put(WState *s, const void *uk, size_t uklen, const void *uv
     int64_t now = state_now(s);
     size_t ti;
     Entry *e = top_entry_create(s, now, &ti);
-    uint64_t h = whash_bytes(uk, uklen, 0x5eed);
+    uint64_t h = wmap_key_hash(uk, uklen);
     map_entry_set(s, e, h, htab_find(entry_map(s, e), h, uk, uklen), uk, uklen, uv, uvlen, now);
 }
 
@@ -681,7 +702,7 @@ static WStateLookup heap_map_ref(WState *s, WMapRef *r)
     WStateLookup how;
     Entry *e = top_entry(s, 0, &how, &r->tslot);
     r->top = e;
-    r->hash = whash_bytes(r->uk, r->uklen, 0x5eed);
+    if (!r->hashed) r->hash = wmap_key_hash(r->uk, r->uklen);
     if (!e) return how;
     r->slot = htab_find(entry_map(s, e), r->hash, r->uk, r->uklen);
     if (r->slot == SIZE_MAX) return WSL_ABSENT;
@@ -698,12 +719,12 @@ static void heap_map_ref_put(WMapRef *r, const void *uv, size_t uvlen)
     map_entry_set(s, e, r->hash, r->slot, r->uk, r->uklen, uv, uvlen, state_now(s));   /* as heap_map_put */
 }
 
-/* Read-ahead (prefetch.h wmap_prefetch): the first slot the lookup of uk under key probes, or the
+/* Read-ahead (prefetch.h wmap_prefetch): the first slot the lookup of ukhash under key probes, or the
    entry of the first of its next few slots whose hash bits match. Key's map table is found in the
    top table, or taken from `where` when no map table was freed since `where` was filled (a table
    stays where it is while its key lives; its slots may move, and are read from it). */
 static void heap_map_prefetch(WState *s, const void *key, size_t klen, uint64_t khash,
-                              WMapWhere *where, const void *uk, size_t uklen, bool entry)
+                              WMapWhere *where, uint64_t ukhash, bool entry)
 {
     const HTab *m;
     if (where && where->table && where->gen == s->maps_freed) {
@@ -714,7 +735,7 @@ static void heap_map_prefetch(WState *s, const void *key, size_t klen, uint64_t 
         m = entry_map(s, htab_at(&s->tab, ti));
         if (where) *where = (WMapWhere){m, s->maps_freed};
     }
-    if (m) htab_prefetch(m, whash_bytes(uk, uklen, 0x5eed), entry);
+    if (m) htab_prefetch(m, ukhash, entry);
 }
 
 /* Remove the user entry in slot i of the map of the top entry in slot ti (and the top entry
@@ -737,7 +758,7 @@ static void heap_map_remove(WState *s, const void *uk, size_t uklen)
     WStateBackend *b = s->b;
     size_t ti = htab_find(&s->tab, b->khash, b->key, b->klen);
     if (ti == SIZE_MAX) return;
-    size_t i = htab_find(entry_map(s, htab_at(&s->tab, ti)), whash_bytes(uk, uklen, 0x5eed), uk, uklen);
+    size_t i = htab_find(entry_map(s, htab_at(&s->tab, ti)), wmap_key_hash(uk, uklen), uk, uklen);
     if (i != SIZE_MAX) map_remove_at(s, ti, i);
 }
 
@@ -963,7 +984,7 @@ static void heap_restore_map(WState *s, int kg, const void *k, size_t kl, const 
     (void)kg;
     size_t ti;
     Entry *e = restore_top(s, k, kl, &ti);
-    uint64_t h = whash_bytes(uk, ukl, 0x5eed);
+    uint64_t h = wmap_key_hash(uk, ukl);
     size_t i = htab_find(entry_map(s, e), h, uk, ukl);
     Entry *u;
     if (i == SIZE_MAX) {
@@ -1032,6 +1053,7 @@ const WStateOps wheap_state_ops = {
     .map_ref_put = heap_map_ref_put,
     .map_ref_remove = heap_map_ref_remove,
     .map_prefetch = heap_map_prefetch,
+    .outgrows_cache = heap_outgrows_cache,
     .map_remove = heap_map_remove,
     .map_size = heap_map_size,
     .map_iter = heap_map_iter,

@@ -14,15 +14,20 @@
 
 #include "state.h"
 
+/* Whether s has outgrown the CPU caches, so that read-ahead pays for its own work (the heap
+   backend: its entries' bytes, with their tables, above half the usable last-level cache; RocksDB: no).
+   A state that fits is read from the caches anyway, and its read-ahead would be overhead only. */
+bool wstate_outgrows_cache(const WState *s);
 void wstate_prefetch_slot(const WState *s, uint64_t hash);
 void wstate_prefetch_entry(const WState *s, uint64_t hash);
-/* Map state: user key uk of key `key` (klen bytes, khash = its wstate_key_hash) will be looked
-   up soon: the first slot of the lookup in key's table of user entries, or (entry) the entry
-   there, as above. `where` (may be NULL) remembers where key's map was found, for the next
-   read-ahead under the same key: zeroed by the caller for a key it has not read ahead yet, then
-   kept as the call left it (the backend checks it is still valid before it uses it). */
+/* Map state: a user key whose wmap_key_hash is ukhash will be looked up under key `key` (klen
+   bytes, khash = its wstate_key_hash) soon: the first slot of the lookup in key's table of user
+   entries, or (entry) the entry there, as above. `where` (may be NULL) remembers where key's map
+   was found, for the next read-ahead under the same key: zeroed by the caller for a key it has
+   not read ahead yet, then kept as the call left it (the backend checks it is still valid before
+   it uses it). */
 typedef struct WMapWhere { const void *table; uint64_t gen; } WMapWhere;
 void wmap_prefetch(WState *s, const void *key, size_t klen, uint64_t khash, WMapWhere *where,
-                   const void *uk, size_t uklen, bool entry);
+                   uint64_t ukhash, bool entry);
 
 #endif

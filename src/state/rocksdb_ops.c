@@ -99,10 +99,11 @@ static bool ops_scan_key_bytes(WState *s, size_t *pos, int64_t *budget, WStateKe
 static void ops_refresh_stats(WState *s) { wrdb_stats(s->rdb, &s->entries, &s->bytes, &s->expired_reads); }
 /* no prefetch: a lookup goes through the write-back cache and RocksDB */
 static void ops_prefetch(const WState *s, uint64_t hash) { (void)s; (void)hash; }
+static bool ops_outgrows_cache(const WState *s) { (void)s; return false; }
 static void ops_map_prefetch(WState *s, const void *key, size_t klen, uint64_t khash, WMapWhere *where,
-                             const void *uk, size_t uklen, bool entry)
+                             uint64_t ukhash, bool entry)
 {
-    (void)s; (void)key; (void)klen; (void)khash; (void)where; (void)uk; (void)uklen; (void)entry;
+    (void)s; (void)key; (void)klen; (void)khash; (void)where; (void)ukhash; (void)entry;
 }
 static void ops_snapshot_prepare(WStateBackend *b) { wrdb_close_iterators(b->rdb); }
 static void ops_snapshot_state(WState *s, WSnapWriter *w, int64_t now) { wrdb_snapshot_state(s->rdb, w, now); }
@@ -170,6 +171,7 @@ const WStateOps wrdb_state_ops = {
     .counts_growth = false,             /* RocksDB does not count creations and expiries */
     .prefetch_slot = ops_prefetch,
     .map_prefetch = ops_map_prefetch,
+    .outgrows_cache = ops_outgrows_cache,
     .prefetch_entry = ops_prefetch,
     .snapshot_prepare = ops_snapshot_prepare,
     .snapshot_state = ops_snapshot_state,

@@ -120,10 +120,15 @@ typedef struct WMapRef {
     WStateLookup how;
     WBytes cur;             /* the stored value (how == WSL_FOUND), else {NULL, 0} */
     void *top;              /* private from here on */
-    uint64_t hash;
+    uint64_t hash;          /* wmap_key_hash of uk, when `hashed` */
+    bool hashed;
     size_t tslot, slot;
 } WMapRef;
 WStateLookup wmap_ref(WState *s, const void *uk, size_t uklen, WMapRef *r);
+/* The same with uk's hash known: ukhash = wmap_key_hash(uk, uklen). */
+WStateLookup wmap_ref_hashed(WState *s, const void *uk, size_t uklen, uint64_t ukhash, WMapRef *r);
+/* The hash a map's user key is filed under (the heap backend's tables of user entries). */
+uint64_t wmap_key_hash(const void *uk, size_t uklen);
 void wmap_ref_put(WMapRef *r, const void *v, size_t len);
 void wmap_ref_remove(WMapRef *r);
 bool wmap_is_empty(WState *s);                  /* no live entry for the current key */

@@ -174,17 +174,17 @@ WTEST(state_map_prefetch_where)
     uint64_t kh = wstate_key_hash("key", 3);
     WMapWhere where = {0}, none = {0};
     int uk = 1, other = 2;
-    wmap_prefetch(s, "key", 3, kh, &where, &uk, sizeof uk, false);   /* no map yet */
+    wmap_prefetch(s, "key", 3, kh, &where, wmap_key_hash(&uk, sizeof uk), false);   /* no map yet */
     CHECK(where.table == NULL);
     wstate_set_key(b, "key", 3);
     wmap_put(s, &uk, sizeof uk, "a", 1);
-    wmap_prefetch(s, "key", 3, kh, &where, &uk, sizeof uk, false);
+    wmap_prefetch(s, "key", 3, kh, &where, wmap_key_hash(&uk, sizeof uk), false);
     CHECK(where.table != NULL);
     WMapWhere first = where;
-    wmap_prefetch(s, "key", 3, kh, &where, &uk, sizeof uk, true);
-    wmap_prefetch(s, "key", 3, kh, &where, &other, sizeof other, true);
-    wmap_prefetch(s, "nokey", 5, wstate_key_hash("nokey", 5), &none, &uk, sizeof uk, true);
-    wmap_prefetch(s, "key", 3, kh, NULL, &uk, sizeof uk, true);
+    wmap_prefetch(s, "key", 3, kh, &where, wmap_key_hash(&uk, sizeof uk), true);
+    wmap_prefetch(s, "key", 3, kh, &where, wmap_key_hash(&other, sizeof other), true);
+    wmap_prefetch(s, "nokey", 5, wstate_key_hash("nokey", 5), &none, wmap_key_hash(&uk, sizeof uk), true);
+    wmap_prefetch(s, "key", 3, kh, NULL, wmap_key_hash(&uk, sizeof uk), true);
     CHECK(where.table == first.table && where.gen == first.gen && none.table == NULL);
     WBytes v;
     CHECK_INT(wmap_get(s, &uk, sizeof uk, &v), WSL_FOUND);
@@ -195,7 +195,7 @@ WTEST(state_map_prefetch_where)
     wmap_put(s, &uk, sizeof uk, "b", 1);                             /* may reuse its memory */
     wstate_set_key(b, "key", 3);
     wmap_put(s, &other, sizeof other, "c", 1);                       /* the key's map anew */
-    wmap_prefetch(s, "key", 3, kh, &where, &other, sizeof other, true);
+    wmap_prefetch(s, "key", 3, kh, &where, wmap_key_hash(&other, sizeof other), true);
     CHECK(where.table != NULL && where.gen != first.gen);
     CHECK_INT(wmap_get(s, &other, sizeof other, &v), WSL_FOUND);
     CHECK(v.len == 1 && memcmp(v.p, "c", 1) == 0);
