@@ -1,6 +1,8 @@
 /*
  * calc.c — the Calc operator: optional filter, then projection expressions, a vector at a time.
  * Row kinds pass through unchanged. Stateless; CURRENT_WATERMARK sees the operator's watermark.
+ * A subexpression the filter and projections share (expr.h WExprMemo) is computed once per row:
+ * the filter's values follow the selected rows into the projections.
  */
 #include "calc.h"
 
@@ -15,6 +17,9 @@ typedef struct CalcOp {
     WChunk *out;            /* reused output chunk */
     WChunk *sel_chunk;      /* gathered selected input rows */
     uint8_t *sel;
+    WArena plan_arena;      /* the memo's plan */
+    WExprMemo memo;
+    bool use_memo;          /* some subexpression occurs twice */
 } CalcOp;
 
 static void calc_process(WOperator *op, int input, const WChunk *in)
@@ -22,12 +27,13 @@ static void calc_process(WOperator *op, int input, const WChunk *in)
     CalcOp *c = (CalcOp *)op;
     (void)input;
     const WChunk *src = in;
+    WExprMemo *memo = c->use_memo ? &c->memo : NULL;
+    wchunk_reset(c->out);
+    if (memo) wexpr_memo_begin(memo, in->nrows);
+    WEvalCtx ec = {.arena = c->out->arena, .cast = op->ctx->cast, .now_ms = op->ctx->start_ms, .clock = op->ctx->clock, .clock_ctx = op->ctx->clock_ctx,
+                   .err = op->ctx->err, .has_watermark = op->wm != WWM_MIN, .watermark = op->wm, .memo = memo};
     if (c->cond) {
         memset(c->sel, 1, (size_t)in->nrows);
-        WEvalCtx ec = {.arena = c->out->arena, .cast = op->ctx->cast, .now_ms = op->ctx->start_ms, .clock = op->ctx->clock, .clock_ctx = op->ctx->clock_ctx,
-                       .err = op->ctx->err, .has_watermark = op->wm != WWM_MIN, .watermark = op->wm};
-        wchunk_reset(c->out);
-        ec.arena = c->out->arena;
         if (!wexpr_filter(&ec, c->cond, in, c->sel)) return;
         int n = 0;
         for (int i = 0; i < in->nrows; i++) n += c->sel[i] != 0;
@@ -36,12 +42,9 @@ static void calc_process(WOperator *op, int input, const WChunk *in)
             c->sel_chunk->nrows = 0;
             wchunk_gather(c->sel_chunk, in, c->sel);
             src = c->sel_chunk;
+            if (memo) wexpr_memo_gather(memo, c->sel);
         }
-    } else {
-        wchunk_reset(c->out);
     }
-    WEvalCtx ec = {.arena = c->out->arena, .cast = op->ctx->cast, .now_ms = op->ctx->start_ms, .clock = op->ctx->clock, .clock_ctx = op->ctx->clock_ctx,
-                   .err = op->ctx->err, .has_watermark = op->wm != WWM_MIN, .watermark = op->wm};
     for (int i = 0; i < c->nexprs; i++) {
         if (!wexpr_eval(&ec, c->exprs[i], src, NULL, &c->out->cols[i])) return;
     }
@@ -56,6 +59,7 @@ static void calc_destroy(WOperator *op)
     wchunk_free(c->out);
     wchunk_free(c->sel_chunk);
     free(c->sel);
+    warena_free(&c->plan_arena);
     free(c);
 }
 
@@ -75,5 +79,11 @@ WOperator *wop_calc_new(WExecCtx *ctx, int in_ncols, const WType **in_types, int
     c->out = wchunk_new(nexprs, out_types, cap);
     c->sel_chunk = wchunk_new(in_ncols, in_types, cap);
     c->sel = wmalloc((size_t)cap);
+    warena_init(&c->plan_arena, 0);
+    WExpr **roots = WA_ARRAY(&c->plan_arena, WExpr *, nexprs + 1);
+    int nroots = 0;
+    if (cond) roots[nroots++] = cond;
+    for (int i = 0; i < nexprs; i++) roots[nroots++] = exprs[i];
+    c->use_memo = wexpr_memo_plan(&c->memo, &c->plan_arena, roots, nroots);
     return &c->base;
 }

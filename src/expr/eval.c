@@ -5,12 +5,14 @@
  * filters, constant evaluation and the node constructors.
  *
  * Rows whose active byte is 0 are not computed (their output is unspecified); scratch vectors
- * come from ctx->arena. A runtime error is left in ctx->err and evaluation returns false.
+ * come from ctx->arena. With ctx->memo (expr_memo.c), a shared subexpression's rows are computed
+ * once per chunk and read from the memo after. A runtime error is left in ctx->err and evaluation returns false.
  * Depends on functions.h (the library), types/ (casts), common/.
  */
 #include "func_impl.h"
 #include "../common/proc_clock.h"
 
+#include <assert.h>
 #include <time.h>
 
 static WVector *tmp_vec(WEvalCtx *ctx, const WType *t, int n)
@@ -94,6 +96,8 @@ static void fill_datum(WDatum *d, WDatum v, int n)
 }
 
 static bool failed(WEvalCtx *ctx) { return ctx->err && ctx->err->set; }
+static bool eval_node(WEvalCtx *ctx, const WExpr *e, const WChunk *in, const uint8_t *active, WVector *out);
+static WVector *memo_values(WEvalCtx *ctx, const WExpr *e, int s, const WChunk *in, const uint8_t *active);
 
 static void fill_datum(WDatum *d, WDatum v, int n);
 
@@ -121,6 +125,8 @@ static bool eval_arg(WEvalCtx *ctx, const WExpr *a, const WChunk *in, const uint
         *res = &in->cols[a->col];
         return true;
     }
+    int s = ctx->memo ? wexpr_memo_slot(ctx->memo, a) : -1;
+    if (s >= 0 && in->nrows > 0) return (*res = memo_values(ctx, a, s, in, active)) != NULL;
     WVector *v = tmp_vec(ctx, a->type, in->nrows);
     if (in->nrows > 1 && is_folded_const(a) && (!active || mask_any(active, in->nrows))) {
         if (!eval_const_vec(ctx, a, in->nrows, v)) return false;
@@ -391,10 +397,58 @@ static bool eval_in(WEvalCtx *ctx, const WExpr *e, const WChunk *in, const uint8
 
 /* ---------------------------------------------------------------- entry points */
 
+/* The values of shared subexpression e (memo slot s) for the active rows: those computed before
+   reused, the others computed now (only they, as without the memo). NULL on a runtime error. */
+static WVector *memo_values(WEvalCtx *ctx, const WExpr *e, int s, const WChunk *in, const uint8_t *active)
+{
+    WExprMemo *m = ctx->memo;
+    int n = in->nrows;
+    assert(m->nrows == n);
+    if (!m->vals[s] && !active) {       /* every row, first: straight into the memo */
+        WVector *v = tmp_vec(ctx, e->type, n);
+        if (!eval_node(ctx, e, in, NULL, v)) return NULL;
+        m->vals[s] = v;
+        m->done[s] = tmp_mask(ctx, n);
+        memset(m->done[s], 1, (size_t)n);
+        return v;
+    }
+    if (!m->vals[s]) {
+        m->vals[s] = tmp_vec(ctx, e->type, n);
+        m->done[s] = tmp_mask(ctx, n);
+    }
+    WVector *v = m->vals[s];
+    uint8_t *done = m->done[s], *need = tmp_mask(ctx, n);
+    bool any = false;
+    for (int i = 0; i < n; i++) {
+        need[i] = (uint8_t)((!active || active[i]) && !done[i]);
+        any |= need[i];
+    }
+    if (!any) return v;
+    WVector *t = tmp_vec(ctx, e->type, n);
+    if (!eval_node(ctx, e, in, need, t)) return NULL;
+    copy_rows(v, t, need, n);
+    for (int i = 0; i < n; i++) done[i] |= need[i];
+    return v;
+}
+
 bool wexpr_eval(WEvalCtx *ctx, const WExpr *e, const WChunk *in, const uint8_t *active, WVector *out)
 {
     int n = in->nrows;
     if (n <= 0) return true;
+    int s = ctx->memo ? wexpr_memo_slot(ctx->memo, e) : -1;
+    if (s < 0) return eval_node(ctx, e, in, active, out);
+    WVector *v = memo_values(ctx, e, s, in, active);
+    if (!v) return false;
+    WF_FOR(i, n, active) {
+        out->nulls[i] = v->nulls[i];
+        out->data[i] = v->data[i];
+    }
+    return true;
+}
+
+static bool eval_node(WEvalCtx *ctx, const WExpr *e, const WChunk *in, const uint8_t *active, WVector *out)
+{
+    int n = in->nrows;
     switch (e->kind) {
     case WX_COLUMN: {
         if (e->col < 0 || e->col >= in->ncols)

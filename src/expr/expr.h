@@ -59,6 +59,30 @@ struct WExpr {
     const char *name;           /* display name (column name or function name), for plans */
 };
 
+/* The common subexpressions of one operator's expressions (a Calc's condition and projections:
+   wexpr_memo_plan), each evaluated at most once per chunk row: the deterministic subtrees that occur
+   more than once (wexpr_equal) share a slot, whose values and computed rows eval.c keeps for the
+   chunk (wexpr_memo_begin) and reuses for rows already computed. A lazy context (CASE, COALESCE,
+   AND / OR short-circuits) computes only its active rows, as without the memo. */
+typedef struct WExprMemo {
+    int nocc;                   /* occurrences that share a slot, and the slot of each */
+    const WExpr **occ;
+    int *slot_of;
+    int nslots;
+    WVector **vals;             /* per slot, this chunk's values (NULL: none computed yet) */
+    uint8_t **done;             /* per slot, the rows computed */
+    int nrows;                  /* this chunk's rows */
+} WExprMemo;
+/* Plans m over the roots (memory from a); false when nothing occurs twice. */
+bool wexpr_memo_plan(WExprMemo *m, WArena *a, WExpr *const *roots, int nroots);
+int wexpr_memo_slot(const WExprMemo *m, const WExpr *e);   /* -1: not shared */
+/* A new chunk of nrows rows (its values come from the evaluating context's arena). */
+void wexpr_memo_begin(WExprMemo *m, int nrows);
+/* The chunk was reduced to its rows with sel[i] != 0 (in order), as wchunk_gather does. */
+void wexpr_memo_gather(WExprMemo *m, const uint8_t *sel);
+/* Structurally equal (kind, type, function, arguments, literals). */
+bool wexpr_equal(const WExpr *x, const WExpr *y);
+
 /* Evaluation context shared by a whole operator. */
 typedef struct WEvalCtx {
     WArena *arena;              /* result bytes (strings) and scratch; reset per chunk by the caller */
@@ -70,6 +94,7 @@ typedef struct WEvalCtx {
     int64_t watermark;          /* when it has received one (else NULL) */
     int64_t (*clock)(void *);   /* PROCTIME(): the job's processing-time clock (common/proc_clock.h); */
     void *clock_ctx;            /* NULL = the wall clock */
+    WExprMemo *memo;            /* NULL, or the evaluated expressions' memo, begun for this chunk */
 } WEvalCtx;
 
 /* Evaluate e over chunk rows [0, in->nrows); writes into out (type e->type). out->data and

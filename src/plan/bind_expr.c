@@ -56,30 +56,6 @@ WExpr *bind_cast(BindCtx *b, WExpr *e, const WType *t)
     return c;
 }
 
-bool wexpr_equal(const WExpr *x, const WExpr *y)
-{
-    if (x == y) return true;
-    if (!x || !y || x->kind != y->kind || x->nargs != y->nargs) return false;
-    if (!wtype_equals(x->type, y->type, true)) return false;
-    switch (x->kind) {
-    case WX_COLUMN: return x->col == y->col;
-    case WX_LITERAL:
-        if (x->is_null != y->is_null) return false;
-        if (x->is_null) return true;
-        if (wtype_is_string(x->type) || wtype_is_binary(x->type))
-            return x->lit.s.len == y->lit.s.len && memcmp(x->lit.s.p, y->lit.s.p, (size_t)x->lit.s.len) == 0;
-        return memcmp(&x->lit, &y->lit, sizeof x->lit) == 0;
-    case WX_CALL: if (x->func != y->func) return false; break;
-    case WX_CAST: if (x->try_cast != y->try_cast) return false; break;
-    case WX_IS_NULL: case WX_IN: if (x->negated != y->negated) return false; break;
-    case WX_CASE: if (x->has_else != y->has_else) return false; break;
-    default: break;
-    }
-    for (int i = 0; i < x->nargs; i++)
-        if (!wexpr_equal(x->args[i], y->args[i])) return false;
-    return true;
-}
-
 static const char *const AGG_NAMES[] = {
     "COUNT", "SUM", "SUM0", "MIN", "MAX", "AVG", "FIRST_VALUE", "LAST_VALUE", "LISTAGG",
     "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP", "VARIANCE", "COLLECT",

@@ -90,7 +90,6 @@ void bind_uniquify(WArena *a, int n, const char **names);
 WExpr *bind_coalesce(BindCtx *b, AstPos pos, WExpr **xs, int n);
 /* Wrap e in a cast to t when the types differ (ignoring nullability). */
 WExpr *bind_cast(BindCtx *b, WExpr *e, const WType *t);
-bool wexpr_equal(const WExpr *x, const WExpr *y);
 bool ast_is_aggregate_call(const AstExpr *e);
 /* Register aggregate call e (its arguments bound against `input`) in b->agg: returns its index
    among b->agg->calls, -1 on error. */

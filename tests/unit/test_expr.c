@@ -306,6 +306,78 @@ WTEST(expr_vector_eval_with_nulls_and_filter)
     tenv_free(&e);
 }
 
+/* A subexpression the filter and two projections share (WExprMemo, as the Calc runs them) is
+   computed once per row and only for rows some use needs: 100 / a is never computed for a = 0
+   (the AND and the CASE keep that row inactive), the filter's values follow the selected rows,
+   and every result equals the evaluation without the memo. */
+WTEST(expr_memo_shared_subexpressions)
+{
+    TEnv e;
+    tenv_init(&e, NULL);
+    const WType *types[1] = { &WTYPE_BIGINT };
+    WChunk *c = wchunk_new(1, types, 16);
+    for (int i = 0; i < 10; i++) {
+        int r = wchunk_add_row(c, WRK_INSERT);
+        c->cols[0].data[r].i = i;
+        c->cols[0].nulls[r] = i == 3;
+    }
+    WExpr *a = t_col(&e, 0, &WTYPE_BIGINT);
+    WExpr *cond = t_node(&e, WX_AND, &WTYPE_BOOLEAN, 2,
+                         t_call(&e, "=", 2, t_call(&e, "MOD", 2, a, t_int(&e, 2)), t_int(&e, 1)),
+                         t_call(&e, ">", 2, t_call(&e, "/", 2, t_int(&e, 100), a), t_int(&e, 10)));
+    WExpr *p1 = t_node(&e, WX_CASE, &WTYPE_BIGINT, 3, t_call(&e, ">", 2, a, t_int(&e, 4)),
+                       t_call(&e, "/", 2, t_int(&e, 100), a), t_bigint(&e, -1));
+    p1->has_else = true;
+    WExpr *p2 = t_call(&e, "+", 2, t_call(&e, "/", 2, t_int(&e, 100), a), t_int(&e, 1));
+    WExpr *roots[3] = {cond, p1, p2};
+    WExprMemo m;
+    CHECK(wexpr_memo_plan(&m, e.a, roots, 3));
+    CHECK_INT(m.nslots, 1);
+    CHECK_INT(m.nocc, 3);
+    CHECK_INT(wexpr_memo_slot(&m, p2->args[0]), 0);
+    CHECK_INT(wexpr_memo_slot(&m, p2), -1);
+    e.ctx.memo = &m;
+    wexpr_memo_begin(&m, c->nrows);
+    uint8_t sel[16];
+    memset(sel, 1, sizeof sel);
+    CHECK(wexpr_filter(&e.ctx, cond, c, sel));
+    CHECK(!e.err.set);                          /* 100 / 0 not computed */
+    int want_sel[10] = {0, 1, 0, 0, 0, 1, 0, 1, 0, 1};
+    for (int i = 0; i < 10; i++) CHECK_INT(sel[i], want_sel[i]);
+    CHECK_INT(m.done[0][0], 0);                 /* a = 0: the AND stopped before it */
+    CHECK_INT(m.done[0][1], 1);
+    WChunk *g = wchunk_new(1, types, 16);      /* the selected rows, as the Calc gathers them */
+    for (int i = 0; i < c->nrows; i++) {
+        if (!sel[i]) continue;
+        int r = wchunk_add_row(g, WRK_INSERT);
+        g->cols[0].data[r] = c->cols[0].data[i];
+        g->cols[0].nulls[r] = c->cols[0].nulls[i];
+    }
+    wexpr_memo_gather(&m, sel);
+    CHECK_INT(m.nrows, 4);
+    WVector o1 = { p1->type, WA_ARRAY(e.a, WDatum, 16), WA_ARRAY(e.a, uint8_t, 16) };
+    WVector o2 = { p2->type, WA_ARRAY(e.a, WDatum, 16), WA_ARRAY(e.a, uint8_t, 16) };
+    CHECK(wexpr_eval(&e.ctx, p1, g, NULL, &o1));
+    CHECK(wexpr_eval(&e.ctx, p2, g, NULL, &o2));
+    int64_t want1[4] = {-1, 20, 14, 11}, want2[4] = {101, 21, 15, 12};
+    for (int i = 0; i < 4; i++) {
+        CHECK_INT(o1.data[i].i, want1[i]);
+        CHECK_INT(o2.data[i].i, want2[i]);
+    }
+    e.ctx.memo = NULL;                          /* the same without the memo */
+    WVector n1 = { p1->type, WA_ARRAY(e.a, WDatum, 16), WA_ARRAY(e.a, uint8_t, 16) };
+    CHECK(wexpr_eval(&e.ctx, p1, g, NULL, &n1));
+    for (int i = 0; i < 4; i++) CHECK_INT(n1.data[i].i, o1.data[i].i);
+    /* nothing shared, or only non-deterministic / constant repeats: no memo */
+    WExpr *r1 = t_call(&e, "RAND", 0), *r2 = t_call(&e, "RAND", 0);
+    WExpr *k1 = t_call(&e, "+", 2, t_int(&e, 1), t_int(&e, 2)), *k2 = t_call(&e, "+", 2, t_int(&e, 1), t_int(&e, 2));
+    WExpr *others[4] = {r1, r2, k1, k2};
+    CHECK(!wexpr_memo_plan(&m, e.a, others, 4));
+    wchunk_free(g);
+    wchunk_free(c);
+    tenv_free(&e);
+}
+
 WTEST(expr_const_detection)
 {
     TEnv e;
