@@ -7,6 +7,7 @@
  */
 #include "functions.h"
 #include "../types/type.h"
+#include "../common/hash.h"
 
 #include <assert.h>
 #include <string.h>
@@ -52,21 +53,48 @@ static bool memo_candidate(const WExpr *e)
     return e->kind != WX_COLUMN && e->kind != WX_LITERAL && !wexpr_is_const(e) && deterministic(e);
 }
 
-static void collect(const WExpr *e, const WExpr **all, int *n, int cap)
+static int count_nodes(const WExpr *e)
 {
-    if (!e || *n >= cap) return;
-    if (memo_candidate(e)) all[(*n)++] = e;
-    for (int i = 0; i < e->nargs; i++) collect(e->args[i], all, n, cap);
+    if (!e) return 0;
+    int n = 1;
+    for (int i = 0; i < e->nargs; i++) n += count_nodes(e->args[i]);
+    return n;
 }
 
-enum { MEMO_MAX_NODES = 512 };
+/* Collects the candidates under e with their structural hashes (equal under wexpr_equal: equal
+   hash); returns e's hash. */
+static uint64_t collect(const WExpr *e, const WExpr **all, uint64_t *hashes, int *n)
+{
+    if (!e) return 0;
+    uint64_t h = whash_combine((uint64_t)e->kind, (uint64_t)e->nargs);
+    h = whash_combine(h, (uint64_t)e->type->id);
+    switch (e->kind) {
+    case WX_COLUMN: h = whash_combine(h, (uint64_t)e->col); break;
+    case WX_LITERAL:
+        if (e->is_null) h = whash_combine(h, 1);
+        else if (wtype_is_string(e->type) || wtype_is_binary(e->type)) h = whash_bytes(e->lit.s.p, (size_t)e->lit.s.len, h);
+        else h = whash_bytes(&e->lit, sizeof e->lit, h);
+        break;
+    case WX_CALL: h = whash_combine(h, (uint64_t)(uintptr_t)e->func); break;
+    default: h = whash_combine(h, (uint64_t)e->try_cast << 2 | (uint64_t)e->negated << 1 | (uint64_t)e->has_else); break;
+    }
+    int self = -1;
+    if (memo_candidate(e)) self = (*n)++;
+    for (int i = 0; i < e->nargs; i++) h = whash_combine(h, collect(e->args[i], all, hashes, n));
+    if (self >= 0) { all[self] = e; hashes[self] = h; }
+    return h;
+}
 
 bool wexpr_memo_plan(WExprMemo *m, WArena *a, WExpr *const *roots, int nroots)
 {
     memset(m, 0, sizeof *m);
-    const WExpr *all[MEMO_MAX_NODES];
+    int cap = 0;
+    for (int r = 0; r < nroots; r++) cap += count_nodes(roots[r]);
+    const WExpr **all = WA_ARRAY(a, const WExpr *, cap ? cap : 1);
+    uint64_t *hashes = WA_ARRAY(a, uint64_t, cap ? cap : 1);
     int n = 0;
-    for (int r = 0; r < nroots; r++) collect(roots[r], all, &n, MEMO_MAX_NODES);
+    for (int r = 0; r < nroots; r++) collect(roots[r], all, hashes, &n);
+    assert(n <= cap);
     int *slot = WA_ARRAY(a, int, n ? n : 1);
     for (int i = 0; i < n; i++) slot[i] = -1;
     m->occ = WA_ARRAY(a, const WExpr *, n ? n : 1);
@@ -75,7 +103,10 @@ bool wexpr_memo_plan(WExprMemo *m, WArena *a, WExpr *const *roots, int nroots)
         if (slot[i] >= 0) continue;
         int same = 0;
         for (int j = i + 1; j < n; j++)
-            if (slot[j] < 0 && all[j] != all[i] && wexpr_equal(all[i], all[j])) { slot[j] = m->nslots; same++; }
+            if (slot[j] < 0 && hashes[j] == hashes[i] && all[j] != all[i] && wexpr_equal(all[i], all[j])) {
+                slot[j] = m->nslots;
+                same++;
+            }
         if (!same) continue;
         slot[i] = m->nslots++;
     }
