@@ -18,8 +18,7 @@ typedef struct CalcOp {
     WChunk *sel_chunk;      /* gathered selected input rows */
     uint8_t *sel;
     WArena plan_arena;      /* the memo's plan */
-    WExprMemo memo;
-    bool use_memo;          /* some subexpression occurs twice */
+    WExprMemo memo;         /* used when it has slots (some subexpression occurs twice) */
 } CalcOp;
 
 static void calc_process(WOperator *op, int input, const WChunk *in)
@@ -27,7 +26,7 @@ static void calc_process(WOperator *op, int input, const WChunk *in)
     CalcOp *c = (CalcOp *)op;
     (void)input;
     const WChunk *src = in;
-    WExprMemo *memo = c->use_memo ? &c->memo : NULL;
+    WExprMemo *memo = c->memo.nslots > 0 ? &c->memo : NULL;
     wchunk_reset(c->out);
     if (memo) wexpr_memo_begin(memo, in->nrows);
     WEvalCtx ec = {.arena = c->out->arena, .cast = op->ctx->cast, .now_ms = op->ctx->start_ms, .clock = op->ctx->clock, .clock_ctx = op->ctx->clock_ctx,
@@ -84,6 +83,6 @@ WOperator *wop_calc_new(WExecCtx *ctx, int in_ncols, const WType **in_types, int
     int nroots = 0;
     if (cond) roots[nroots++] = cond;
     for (int i = 0; i < nexprs; i++) roots[nroots++] = exprs[i];
-    c->use_memo = wexpr_memo_plan(&c->memo, &c->plan_arena, roots, nroots);
+    wexpr_memo_plan(&c->memo, &c->plan_arena, roots, nroots);
     return &c->base;
 }

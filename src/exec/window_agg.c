@@ -273,9 +273,11 @@ static void fire_ahead(void *ctx, int64_t ts, const void *key, size_t klen, int6
     size_t kl = klen - sizeof(int64_t);
     memcpy(sk, key, kl);
     int64_t first = wwin_start_of(&w->win, ns) + w->slice_ms;
-    for (int64_t t = first; t <= ns; t = w->win.kind == WWIN_HOP ? t + w->slice_ms : t < ns ? ns : ns + 1) {
+    int64_t step = w->win.kind == WWIN_HOP ? w->slice_ms : ns - first;     /* CUMULATE: first, ns */
+    for (int64_t t = first; t <= ns; t += step) {
         memcpy(sk + kl, &t, sizeof t);      /* as slice_key */
         prefetch_key(w->st, sk, klen, entry);
+        if (step == 0) break;
     }
 }
 

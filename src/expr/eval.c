@@ -6,7 +6,8 @@
  *
  * Rows whose active byte is 0 are not computed (their output is unspecified); scratch vectors
  * come from ctx->arena. With ctx->memo (expr_memo.c), a shared subexpression's rows are computed
- * once per chunk and read from the memo after. A runtime error is left in ctx->err and evaluation returns false.
+ * once per chunk and read from the memo after. A runtime error is left in ctx->err and evaluation
+ * returns false.
  * Depends on functions.h (the library), types/ (casts), common/.
  */
 #include "func_impl.h"

@@ -28,7 +28,7 @@ bool wtimers_delete(WTimerService *t, int64_t ts, const void *key, size_t klen, 
    A callback may register new timers; those that are due fire in the same call. */
 void wtimers_advance(WTimerService *t, int64_t time, WTimerFn fn, void *ctx);
 /* The same, and `ahead` is called for a live timer a few timers before it fires (entry false,
-   then again, closer, with entry true), to read its state ahead (wstate_prefetch, wmap_prefetch):
+   then again, closer, with entry true), to read its state ahead (prefetch.h):
    a hint that must change nothing; the timer may still be deleted before its turn. The service
    reads its own timers ahead too. */
 typedef void (*WTimerAheadFn)(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns, bool entry);
