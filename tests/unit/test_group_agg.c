@@ -217,48 +217,58 @@ WTEST(ga_conf_state_ttl_hint)
 /* group-aggregate-distinct: SELECT e, COUNT(DISTINCT a) FILTER (WHERE b > 10), COUNT(DISTINCT a),
    SUM(DISTINCT a), SUM(DISTINCT b), AVG(b), COUNT(DISTINCT d) GROUP BY e.
    Columns: a INT, b BIGINT, c INT, d STRING, e BIGINT, f BOOLEAN (= b > 10). AVG(b) is BIGINT. */
+static const char *const DISTINCT_ROWS[] = {
+    "+I,2,3,2,Hello World Like,1,false", "+I,3,4,3,Hello World Its nice,2,false",
+    "+I,2,2,1,Hello World,2,false", "+I,1,1,0,Hello,1,false", "+I,5,11,10,GHI,1,true",
+    "+I,3,5,4,ABC,2,false", "+I,4,10,9,FGH,2,false", "+I,4,7,6,CDE,2,false",
+    "+I,5,14,13,JKL,2,true", "+I,4,9,8,EFG,1,false", "+I,5,15,14,KLM,2,true",
+    "+I,5,12,11,HIJ,3,true", "+I,4,8,7,DEF,1,false", "+I,5,13,12,IJK,3,true",
+    "+I,3,6,5,BCD,3,false"};
+#define NDISTINCT_ROWS ((int)(sizeof DISTINCT_ROWS / sizeof DISTINCT_ROWS[0]))
+static const char DISTINCT_OUT[] =
+    "+I[1, 0, 1, 2, 3, 3, 1]\n"
+    "+I[2, 0, 1, 3, 4, 4, 1]\n"
+    "+U[2, 0, 2, 5, 6, 3, 2]\n"
+    "+U[1, 0, 2, 3, 4, 2, 2]\n"
+    "+U[1, 1, 3, 8, 15, 5, 3]\n"
+    "+U[2, 0, 2, 5, 11, 3, 3]\n"
+    "+U[2, 0, 3, 9, 21, 5, 4]\n"
+    "+U[2, 0, 3, 9, 28, 5, 5]\n"
+    "+U[2, 1, 4, 14, 42, 7, 6]\n"
+    "+U[1, 1, 4, 12, 24, 6, 4]\n"
+    "+U[2, 1, 4, 14, 57, 8, 7]\n"
+    "+I[3, 1, 1, 5, 12, 12, 1]\n"
+    "+U[1, 1, 4, 12, 32, 6, 5]\n"
+    "+U[3, 1, 1, 5, 25, 12, 2]\n"
+    "+U[3, 1, 2, 8, 31, 10, 3]\n";
+
+static void setup_distinct(GA *g)
+{
+    g->in_ncols = 6;
+    g->in_types[0] = &WTYPE_INT;
+    g->in_types[1] = &WTYPE_BIGINT;
+    g->in_types[2] = &WTYPE_INT;
+    g->in_types[3] = &WTYPE_STRING;
+    g->in_types[4] = &WTYPE_BIGINT;
+    g->in_types[5] = &WTYPE_BOOLEAN;
+    g->keys[0] = 4;
+    g->aggs[0] = fcall(dcall(WAGG_COUNT, 0, &WTYPE_BIGINT_NN), 5);
+    g->aggs[1] = dcall(WAGG_COUNT, 0, &WTYPE_BIGINT_NN);
+    g->aggs[2] = dcall(WAGG_SUM, 0, &WTYPE_INT);
+    g->aggs[3] = dcall(WAGG_SUM, 1, &WTYPE_BIGINT);
+    g->aggs[4] = call(WAGG_AVG, 1, &WTYPE_BIGINT);
+    g->aggs[5] = dcall(WAGG_COUNT, 3, &WTYPE_BIGINT_NN);
+    g->naggs = 6;
+}
+
 WTEST(ga_conf_distinct)
 {
     GA g;
     ga_init(&g);
-    g.in_ncols = 6;
-    g.in_types[0] = &WTYPE_INT;
-    g.in_types[1] = &WTYPE_BIGINT;
-    g.in_types[2] = &WTYPE_INT;
-    g.in_types[3] = &WTYPE_STRING;
-    g.in_types[4] = &WTYPE_BIGINT;
-    g.in_types[5] = &WTYPE_BOOLEAN;
-    g.keys[0] = 4;
-    g.aggs[0] = fcall(dcall(WAGG_COUNT, 0, &WTYPE_BIGINT_NN), 5);
-    g.aggs[1] = dcall(WAGG_COUNT, 0, &WTYPE_BIGINT_NN);
-    g.aggs[2] = dcall(WAGG_SUM, 0, &WTYPE_INT);
-    g.aggs[3] = dcall(WAGG_SUM, 1, &WTYPE_BIGINT);
-    g.aggs[4] = call(WAGG_AVG, 1, &WTYPE_BIGINT);
-    g.aggs[5] = dcall(WAGG_COUNT, 3, &WTYPE_BIGINT_NN);
-    g.naggs = 6;
+    setup_distinct(&g);
     CHECK(ga_open(&g, 1, false, false, 0));
-    PUSH_EACH(&g, "+I,2,3,2,Hello World Like,1,false", "+I,3,4,3,Hello World Its nice,2,false",
-              "+I,2,2,1,Hello World,2,false", "+I,1,1,0,Hello,1,false", "+I,5,11,10,GHI,1,true",
-              "+I,3,5,4,ABC,2,false", "+I,4,10,9,FGH,2,false", "+I,4,7,6,CDE,2,false",
-              "+I,5,14,13,JKL,2,true", "+I,4,9,8,EFG,1,false", "+I,5,15,14,KLM,2,true",
-              "+I,5,12,11,HIJ,3,true", "+I,4,8,7,DEF,1,false", "+I,5,13,12,IJK,3,true",
-              "+I,3,6,5,BCD,3,false");
-    CHECK_STR(out_text(&g),
-              "+I[1, 0, 1, 2, 3, 3, 1]\n"
-              "+I[2, 0, 1, 3, 4, 4, 1]\n"
-              "+U[2, 0, 2, 5, 6, 3, 2]\n"
-              "+U[1, 0, 2, 3, 4, 2, 2]\n"
-              "+U[1, 1, 3, 8, 15, 5, 3]\n"
-              "+U[2, 0, 2, 5, 11, 3, 3]\n"
-              "+U[2, 0, 3, 9, 21, 5, 4]\n"
-              "+U[2, 0, 3, 9, 28, 5, 5]\n"
-              "+U[2, 1, 4, 14, 42, 7, 6]\n"
-              "+U[1, 1, 4, 12, 24, 6, 4]\n"
-              "+U[2, 1, 4, 14, 57, 8, 7]\n"
-              "+I[3, 1, 1, 5, 12, 12, 1]\n"
-              "+U[1, 1, 4, 12, 32, 6, 5]\n"
-              "+U[3, 1, 1, 5, 25, 12, 2]\n"
-              "+U[3, 1, 2, 8, 31, 10, 3]\n");
+    ga_push_each(&g, NDISTINCT_ROWS, DISTINCT_ROWS);
+    CHECK_STR(out_text(&g), DISTINCT_OUT);
     capture_clear(g.cap);
     PUSH_EACH(&g, "+I,1,1,0,Hello,1,false", "+I,3,5,4,ABC,2,false", "+I,4,10,9,FGH,2,false",
               "+I,4,7,6,CDE,2,false", "+I,7,7,7,MNO,7,false", "+I,3,6,5,BCD,3,false",
@@ -281,44 +291,10 @@ WTEST(ga_conf_distinct_one_chunk)
 {
     GA g;
     ga_init(&g);
-    g.in_ncols = 6;
-    g.in_types[0] = &WTYPE_INT;
-    g.in_types[1] = &WTYPE_BIGINT;
-    g.in_types[2] = &WTYPE_INT;
-    g.in_types[3] = &WTYPE_STRING;
-    g.in_types[4] = &WTYPE_BIGINT;
-    g.in_types[5] = &WTYPE_BOOLEAN;
-    g.keys[0] = 4;
-    g.aggs[0] = fcall(dcall(WAGG_COUNT, 0, &WTYPE_BIGINT_NN), 5);
-    g.aggs[1] = dcall(WAGG_COUNT, 0, &WTYPE_BIGINT_NN);
-    g.aggs[2] = dcall(WAGG_SUM, 0, &WTYPE_INT);
-    g.aggs[3] = dcall(WAGG_SUM, 1, &WTYPE_BIGINT);
-    g.aggs[4] = call(WAGG_AVG, 1, &WTYPE_BIGINT);
-    g.aggs[5] = dcall(WAGG_COUNT, 3, &WTYPE_BIGINT_NN);
-    g.naggs = 6;
+    setup_distinct(&g);
     CHECK(ga_open(&g, 1, false, false, 0));
-    PUSH(&g, "+I,2,3,2,Hello World Like,1,false", "+I,3,4,3,Hello World Its nice,2,false",
-         "+I,2,2,1,Hello World,2,false", "+I,1,1,0,Hello,1,false", "+I,5,11,10,GHI,1,true",
-         "+I,3,5,4,ABC,2,false", "+I,4,10,9,FGH,2,false", "+I,4,7,6,CDE,2,false",
-         "+I,5,14,13,JKL,2,true", "+I,4,9,8,EFG,1,false", "+I,5,15,14,KLM,2,true",
-         "+I,5,12,11,HIJ,3,true", "+I,4,8,7,DEF,1,false", "+I,5,13,12,IJK,3,true",
-         "+I,3,6,5,BCD,3,false");
-    CHECK_STR(out_text(&g),
-              "+I[1, 0, 1, 2, 3, 3, 1]\n"
-              "+I[2, 0, 1, 3, 4, 4, 1]\n"
-              "+U[2, 0, 2, 5, 6, 3, 2]\n"
-              "+U[1, 0, 2, 3, 4, 2, 2]\n"
-              "+U[1, 1, 3, 8, 15, 5, 3]\n"
-              "+U[2, 0, 2, 5, 11, 3, 3]\n"
-              "+U[2, 0, 3, 9, 21, 5, 4]\n"
-              "+U[2, 0, 3, 9, 28, 5, 5]\n"
-              "+U[2, 1, 4, 14, 42, 7, 6]\n"
-              "+U[1, 1, 4, 12, 24, 6, 4]\n"
-              "+U[2, 1, 4, 14, 57, 8, 7]\n"
-              "+I[3, 1, 1, 5, 12, 12, 1]\n"
-              "+U[1, 1, 4, 12, 32, 6, 5]\n"
-              "+U[3, 1, 1, 5, 25, 12, 2]\n"
-              "+U[3, 1, 2, 8, 31, 10, 3]\n");
+    ga_push(&g, NDISTINCT_ROWS, DISTINCT_ROWS);
+    CHECK_STR(out_text(&g), DISTINCT_OUT);
     ga_close(&g);
 }
 
