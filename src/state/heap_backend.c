@@ -5,8 +5,8 @@
  * slot and the entry only; what only some entries need sits before the entry's header (the write
  * time when the state keeps times, the pointer to a key's map or list table); the get-for-update refs (wvalue_ref, and wmap_ref for a map's user
  * entry, without TTL) update the entries they found, and a caller may pass the key's hash along
- * (wstate_set_key_hashed). Map state keeps a table of user
- * entries per key; list state a growable array per key. TTL timestamps are kept per entry and
+ * (wstate_set_key_hashed). Map state keeps a key's one user entry in the key's entry, and a table
+ * of user entries per key from the second on (KeyMap); list state a growable array per key. TTL timestamps are kept per entry and
  * checked on every read; 5 slots are inspected per access for incremental cleanup (Flink's
  * incremental cleanup default). See state.h for the contract.
  *
@@ -91,8 +91,43 @@ static inline void entry_set_table(const WState *s, Entry *e, void *t)
     memcpy((unsigned char *)e - 8 - 8 * (size_t)s->entry_times, &t, sizeof t);
 }
 
-static inline HTab *entry_map(const WState *s, const Entry *e) { assert(s->kind == WSTATE_MAP); return entry_table(s, e); }
 static inline ListVal *entry_list(const WState *s, const Entry *e) { assert(s->kind == WSTATE_LIST); return entry_table(s, e); }
+
+/* ---- a key's map of user entries ----
+   The table word of a map state's top entry (in front of its header, entry_table's place) is 0
+   while the key's map is empty, the tagged slot (slot_of) of its user entry while it holds one,
+   and the address of a table of its own with bit 0 set from the second entry on (the table then
+   stays until its key goes). Most keys of a join's record state hold one row, and a key's table
+   and first slots are 64 bytes and a dependent load more per lookup. KeyMap gives both forms the
+   one interface of a table: for one entry a one-slot view of the word itself, so that emptying
+   the slot (htab_remove_at) or re-pointing it (resize_val) updates the word. */
+#define MAP_TABLE_BIT ((uintptr_t)1)
+typedef struct KeyMap {
+    HTab *t;            /* the key's table, or &one */
+    HTab one;           /* the view of the word: cap 1, slots = the word */
+} KeyMap;
+
+static inline uintptr_t *map_word(const WState *s, Entry *e)
+{
+    assert(s->kind == WSTATE_MAP);
+    return (uintptr_t *)(void *)((unsigned char *)e - 8 - 8 * (size_t)s->entry_times);
+}
+
+/* The table of word w (a map's table word, above) through km. */
+static inline HTab *keymap_of_word(uintptr_t *w, KeyMap *km)
+{
+    if (*w & MAP_TABLE_BIT) {
+        km->t = (HTab *)(*w & ~MAP_TABLE_BIT);
+    } else {
+        km->one = (HTab){.cap = 1, .n = *w != 0, .slots = w};
+        km->t = &km->one;
+    }
+    return km->t;
+}
+
+static inline HTab *keymap_open(const WState *s, Entry *e, KeyMap *km) { return keymap_of_word(map_word(s, e), km); }
+static inline bool keymap_single(const KeyMap *km) { return km->t == &km->one; }
+
 
 /* A table's slots are tagged (common/hash.h: wslot_make): htab_find passes the slots of other
    hashes without loading their entries. */
@@ -205,11 +240,16 @@ static void htab_free(WState *s, HTab *t, bool top, bool sub);
 static void entry_free(WState *s, Entry *e, bool top)
 {
     Pool *pool = &s->b->pool;
-    if (top && s->kind == WSTATE_MAP && entry_map(s, e)) {
-        HTab *m = entry_map(s, e);
-        htab_free(s, m, false, true);
-        pool_free(pool, m, sizeof(HTab));
-        s->maps_freed++;
+    if (top && s->kind == WSTATE_MAP) {
+        KeyMap km;
+        HTab *m = keymap_open(s, e, &km);
+        if (!keymap_single(&km)) {
+            htab_free(s, m, false, true);
+            pool_free(pool, m, sizeof(HTab));
+            s->maps_freed++;
+        } else if (m->n) {
+            entry_free(s, htab_at(m, 0), false);
+        }
     }
     if (top && s->kind == WSTATE_LIST && entry_list(s, e)) {
         ListVal *l = entry_list(s, e);
@@ -295,6 +335,37 @@ static Entry *htab_remove_at(HTab *t, size_t i)
     return gone;
 }
 
+/* As htab_find (a full one-slot view would never end htab_find's probe loop). */
+static size_t keymap_find(const KeyMap *km, uint64_t h, const void *k, size_t klen)
+{
+    if (!keymap_single(km)) return htab_find(km->t, h, k, klen);
+    uintptr_t v = km->one.slots[0];
+    if (!v || !wslot_may_hold(v, h)) return SIZE_MAX;
+    const Entry *u = wslot_ptr(v);
+    return u->hash == h && u->klen == klen && memcmp(u->key, k, klen) == 0 ? 0 : SIZE_MAX;
+}
+
+/* Insert user entry u (absent from the map) into km, the map of a top entry of s; returns its
+   slot in km->t. The second entry moves both into a table of their own. */
+static size_t keymap_insert(WState *s, KeyMap *km, Entry *u)
+{
+    Pool *pool = &s->b->pool;
+    if (!keymap_single(km)) return htab_insert(pool, km->t, u);
+    uintptr_t *w = km->one.slots;
+    if (!*w) {
+        *w = slot_of(u);
+        km->one.n = 1;
+        return 0;
+    }
+    HTab *t = map_table_new(pool);
+    htab_insert(pool, t, wslot_ptr(*w));
+    size_t i = htab_insert(pool, t, u);
+    assert(((uintptr_t)t & MAP_TABLE_BIT) == 0);
+    *w = (uintptr_t)t | MAP_TABLE_BIT;
+    km->t = t;
+    return i;
+}
+
 /* The clock for a state's timestamps: only read when the state has a TTL (a clock read per
    access is measurable on the hot path, and write times matter only for TTL). */
 static inline int64_t state_now(const WState *s)
@@ -316,8 +387,9 @@ static size_t entry_bytes(const WState *s, const Entry *e)
 
 static void account_remove(WState *s, Entry *e)
 {
-    if (s->kind == WSTATE_MAP && entry_map(s, e)) {
-        HTab *m = entry_map(s, e);
+    if (s->kind == WSTATE_MAP) {
+        KeyMap km;
+        HTab *m = keymap_open(s, e, &km);
         for (size_t i = 0; i < m->cap; i++)
             if (htab_at(m, i)) { s->entries--; s->bytes -= htab_at(m, i)->klen + htab_at(m, i)->vlen; }
         s->bytes -= e->klen;
@@ -342,8 +414,9 @@ static void cleanup_step(WState *s, int64_t now)
         Entry *e = htab_at(t, i);
         if (!e) continue;
         if (s->kind == WSTATE_MAP) {
-            HTab *m = entry_map(s, e);
-            for (size_t q = 0; m && q < m->cap; q++) {
+            KeyMap km;
+            HTab *m = keymap_open(s, e, &km);
+            for (size_t q = 0; q < m->cap; q++) {
                 Entry *u = htab_at(m, q);
                 if (u && expired(s, u, now)) {
                     s->entries--;
@@ -353,7 +426,7 @@ static void cleanup_step(WState *s, int64_t now)
                     q--;    /* re-check the slot the shift filled */
                 }
             }
-            if (m && m->n == 0) {
+            if (m->n == 0) {
                 s->bytes -= e->klen;
                 entry_free(s, htab_remove_at(t, i), true);
                 t->cursor = i;
@@ -456,8 +529,7 @@ static Entry *top_entry_insert(WState *s, size_t *slot)
     Entry *e = entry_new(s, true, b->khash, b->key, b->klen, 0);
     *slot = htab_insert(NULL, &s->tab, e);
     if (s->kind == WSTATE_MAP) {
-        entry_set_table(s, e, map_table_new(&b->pool));
-        s->bytes += e->klen;
+        s->bytes += e->klen;        /* an empty map: its table word 0 (entry_new) */
     } else {
         if (s->kind == WSTATE_LIST) entry_set_table(s, e, wcalloc(1, sizeof(ListVal)));
         s->entries++;
@@ -650,14 +722,16 @@ static WStateLookup heap_map_get(WState *s, const void *uk, size_t uklen, WBytes
     out->len = 0;
     if (!e) return how;
     uint64_t h = wmap_key_hash(uk, uklen);
-    size_t i = htab_find(entry_map(s, e), h, uk, uklen);
+    KeyMap km;
+    keymap_open(s, e, &km);
+    size_t i = keymap_find(&km, h, uk, uklen);
     if (i == SIZE_MAX) return WSL_ABSENT;
-    Entry *u = htab_at(entry_map(s, e), i);
+    Entry *u = htab_at(km.t, i);
     if (expired(s, u, now)) {
         s->entries--;
         s->expired++;
         s->bytes -= u->klen + u->vlen;
-        entry_free(s, htab_remove_at(entry_map(s, e), i), false);
+        entry_free(s, htab_remove_at(km.t, i), false);
         s->expired_reads++;
         return WSL_EXPIRED;
     }
@@ -672,17 +746,19 @@ static void map_entry_set(WState *s, Entry *e, uint64_t h, size_t i, const void 
                           const void *uv, size_t uvlen, int64_t now)
 {
     Entry *u;
+    KeyMap km;
+    keymap_open(s, e, &km);
     if (i == SIZE_MAX) {        /* a new user entry, allocated at its final size */
         u = entry_new(s, false, h, uk, uklen, uvlen);
         if (uvlen) memcpy(eval(u), uv, uvlen);
-        htab_insert(&s->b->pool, entry_map(s, e), u);
+        keymap_insert(s, &km, u);
         s->entries++;
         s->created++;
         s->bytes += (int64_t)(uklen + uvlen);
     } else {
-        u = htab_at(entry_map(s, e), i);
+        u = htab_at(km.t, i);
         s->bytes += (int64_t)uvlen - (int64_t)u->vlen;
-        u = set_val(s, entry_map(s, e), i, uv, uvlen);
+        u = set_val(s, km.t, i, uv, uvlen);
     }
     entry_stamp(s, u, now);
     check_memory_limit(s);
@@ -695,7 +771,9 @@ static void heap_map_put(WState *s, const void *uk, size_t uklen, const void *uv
     size_t ti;
     Entry *e = top_entry_create(s, now, &ti);
     uint64_t h = wmap_key_hash(uk, uklen);
-    map_entry_set(s, e, h, htab_find(entry_map(s, e), h, uk, uklen), uk, uklen, uv, uvlen, now);
+    KeyMap km;
+    keymap_open(s, e, &km);
+    map_entry_set(s, e, h, keymap_find(&km, h, uk, uklen), uk, uklen, uv, uvlen, now);
 }
 
 /* Get-for-update (state.h). With a TTL, heap_map_get, heap_map_put and heap_map_remove (their
@@ -710,9 +788,11 @@ static WStateLookup heap_map_ref(WState *s, WMapRef *r)
     r->top = e;
     if (!r->hashed) r->hash = wmap_key_hash(r->uk, r->uklen);
     if (!e) return how;
-    r->slot = htab_find(entry_map(s, e), r->hash, r->uk, r->uklen);
+    KeyMap km;
+    keymap_open(s, e, &km);
+    r->slot = keymap_find(&km, r->hash, r->uk, r->uklen);
     if (r->slot == SIZE_MAX) return WSL_ABSENT;
-    Entry *u = htab_at(entry_map(s, e), r->slot);
+    Entry *u = htab_at(km.t, r->slot);
     r->cur = (WBytes){eval(u), u->vlen};
     return WSL_FOUND;
 }
@@ -738,10 +818,15 @@ static void heap_map_prefetch(WState *s, const void *key, size_t klen, uint64_t 
     } else {
         size_t ti = htab_find(&s->tab, khash, key, klen);
         if (ti == SIZE_MAX) return;
-        m = entry_map(s, htab_at(&s->tab, ti));
+        KeyMap km;
+        m = keymap_open(s, htab_at(&s->tab, ti), &km);
+        if (keymap_single(&km)) {       /* the slot is the word just read; not kept in `where` */
+            if (entry && m->n) __builtin_prefetch(htab_at(m, 0));
+            return;
+        }
         if (where) *where = (WMapWhere){m, s->maps_freed};
     }
-    if (m) htab_prefetch(m, ukhash, entry);
+    htab_prefetch(m, ukhash, entry);
 }
 
 /* Remove the user entry in slot i of the map of the top entry in slot ti (and the top entry
@@ -749,11 +834,13 @@ static void heap_map_prefetch(WState *s, const void *key, size_t klen, uint64_t 
 static void map_remove_at(WState *s, size_t ti, size_t i)
 {
     Entry *e = htab_at(&s->tab, ti);
-    Entry *u = htab_at(entry_map(s, e), i);
+    KeyMap km;
+    HTab *m = keymap_open(s, e, &km);
+    Entry *u = htab_at(m, i);
     s->entries--;
     s->bytes -= u->klen + u->vlen;
-    entry_free(s, htab_remove_at(entry_map(s, e), i), false);
-    if (entry_map(s, e)->n == 0) {
+    entry_free(s, htab_remove_at(m, i), false);
+    if (m->n == 0) {
         s->bytes -= e->klen;
         entry_free(s, htab_remove_at(&s->tab, ti), true);
     }
@@ -764,7 +851,9 @@ static void heap_map_remove(WState *s, const void *uk, size_t uklen)
     WStateBackend *b = s->b;
     size_t ti = htab_find(&s->tab, b->khash, b->key, b->klen);
     if (ti == SIZE_MAX) return;
-    size_t i = htab_find(entry_map(s, htab_at(&s->tab, ti)), wmap_key_hash(uk, uklen), uk, uklen);
+    KeyMap km;
+    keymap_open(s, htab_at(&s->tab, ti), &km);
+    size_t i = keymap_find(&km, wmap_key_hash(uk, uklen), uk, uklen);
     if (i != SIZE_MAX) map_remove_at(s, ti, i);
 }
 
@@ -783,7 +872,8 @@ static size_t heap_map_size(WState *s, bool stop_at_first)
     Entry *e = top_entry(s, now, &how, NULL);
     if (!e) return 0;
     size_t n = 0;
-    HTab *m = entry_map(s, e);
+    KeyMap km;
+    HTab *m = keymap_open(s, e, &km);
     for (size_t i = 0; i < m->cap; i++) if (htab_at(m, i) && !expired(s, htab_at(m, i), now)) n++;
     return n;
 }
@@ -793,14 +883,15 @@ static void heap_map_iter(WState *s, WMapIter *it)
     WStateLookup how;
     Entry *e = top_entry(s, state_now(s), &how, NULL);
     it->s = s;
-    it->table = e ? entry_map(s, e) : NULL;
+    it->table = e ? map_word(s, e) : NULL;     /* its table word: read again at each step */
     it->pos = 0;
 }
 
 static bool heap_map_next(WMapIter *it, WBytes *uk, WBytes *uv)
 {
-    HTab *m = it->table;
-    if (!m) return false;
+    if (!it->table) return false;
+    KeyMap km;
+    HTab *m = keymap_of_word(it->table, &km);
     int64_t now = state_now(it->s);
     while (it->pos < m->cap) {
         Entry *u = htab_at(m, it->pos++);
@@ -816,8 +907,9 @@ static bool heap_map_next(WMapIter *it, WBytes *uk, WBytes *uv)
 
 static void heap_map_iter_remove(WMapIter *it)
 {
-    HTab *m = it->table;
-    if (!m || it->pos == 0) return;
+    if (!it->table || it->pos == 0) return;
+    KeyMap km;
+    HTab *m = keymap_of_word(it->table, &km);
     size_t i = it->pos - 1;
     Entry *u = htab_at(m, i);
     if (!u) return;
@@ -896,8 +988,9 @@ static bool heap_scan_key_bytes(WState *s, size_t *pos, int64_t *budget, WStateK
         --*budget;
         if (!e) continue;
         int64_t bytes = (int64_t)entry_bytes(s, e);
-        if (s->kind == WSTATE_MAP && entry_map(s, e)) {
-            HTab *m = entry_map(s, e);
+        if (s->kind == WSTATE_MAP) {
+            KeyMap km;
+            HTab *m = keymap_open(s, e, &km);
             bytes = e->klen;
             for (size_t i = 0; i < m->cap; i++)
                 if (htab_at(m, i)) bytes += htab_at(m, i)->klen + htab_at(m, i)->vlen;
@@ -937,8 +1030,9 @@ static void heap_snapshot_state(WState *s, WSnapWriter *w, int64_t now)
         Entry *e = htab_at(&s->tab, order[j]);
         int kg = kgs[order[j]];
         if (s->kind == WSTATE_MAP) {
-            HTab *m = entry_map(s, e);
-            for (size_t q = 0; m && q < m->cap; q++) {
+            KeyMap km;
+            HTab *m = keymap_open(s, e, &km);
+            for (size_t q = 0; q < m->cap; q++) {
                 Entry *u = htab_at(m, q);
                 if (u && !expired(s, u, now))
                     wsnap_put_map(w, kg, entry_time(s, u), e->key, e->klen, u->key, u->klen, eval(u), u->vlen);
@@ -965,9 +1059,7 @@ static Entry *restore_top(WState *s, const void *k, size_t kl, size_t *slot)
     Entry *e = entry_new(s, true, b->khash, b->key, b->klen, 0);
     *slot = htab_insert(NULL, &s->tab, e);
     s->bytes += e->klen;
-    if (s->kind == WSTATE_MAP) {
-        entry_set_table(s, e, map_table_new(&b->pool));
-    } else {
+    if (s->kind != WSTATE_MAP) {        /* a map starts empty: its table word 0 (entry_new) */
         if (s->kind == WSTATE_LIST) entry_set_table(s, e, wcalloc(1, sizeof(ListVal)));
         s->entries++;
     }
@@ -991,18 +1083,20 @@ static void heap_restore_map(WState *s, int kg, const void *k, size_t kl, const 
     size_t ti;
     Entry *e = restore_top(s, k, kl, &ti);
     uint64_t h = wmap_key_hash(uk, ukl);
-    size_t i = htab_find(entry_map(s, e), h, uk, ukl);
+    KeyMap km;
+    keymap_open(s, e, &km);
+    size_t i = keymap_find(&km, h, uk, ukl);
     Entry *u;
     if (i == SIZE_MAX) {
         u = entry_new(s, false, h, uk, ukl, 0);
-        i = htab_insert(&s->b->pool, entry_map(s, e), u);
+        i = keymap_insert(s, &km, u);
         s->entries++;
         s->bytes += (int64_t)ukl;
     } else {
-        u = htab_at(entry_map(s, e), i);
+        u = htab_at(km.t, i);
     }
     s->bytes += (int64_t)vl - (int64_t)u->vlen;
-    u = set_val(s, entry_map(s, e), i, v, vl);
+    u = set_val(s, km.t, i, v, vl);
     entry_stamp(s, u, ts);
     if (ts > entry_time(s, e)) entry_stamp(s, e, ts);
 }

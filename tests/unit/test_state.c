@@ -173,33 +173,88 @@ WTEST(state_map_prefetch_where)
     WState *s = wstate_register(b, "m", WSTATE_MAP, 0);
     uint64_t kh = wstate_key_hash("key", 3);
     WMapWhere where = {0}, none = {0};
-    int uk = 1, other = 2;
+    int uk = 1, other = 2, third = 3;
     wmap_prefetch(s, "key", 3, kh, &where, wmap_key_hash(&uk, sizeof uk), false);   /* no map yet */
     CHECK(where.table == NULL);
     wstate_set_key(b, "key", 3);
     wmap_put(s, &uk, sizeof uk, "a", 1);
+    wmap_prefetch(s, "key", 3, kh, &where, wmap_key_hash(&uk, sizeof uk), true);
+    CHECK(where.table == NULL);             /* one user entry: kept in the key's entry, no table */
+    wmap_put(s, &other, sizeof other, "b", 1);
     wmap_prefetch(s, "key", 3, kh, &where, wmap_key_hash(&uk, sizeof uk), false);
-    CHECK(where.table != NULL);
+    CHECK(where.table != NULL);             /* the second entry made the key's table */
     WMapWhere first = where;
     wmap_prefetch(s, "key", 3, kh, &where, wmap_key_hash(&uk, sizeof uk), true);
-    wmap_prefetch(s, "key", 3, kh, &where, wmap_key_hash(&other, sizeof other), true);
+    wmap_prefetch(s, "key", 3, kh, &where, wmap_key_hash(&third, sizeof third), true);
     wmap_prefetch(s, "nokey", 5, wstate_key_hash("nokey", 5), &none, wmap_key_hash(&uk, sizeof uk), true);
     wmap_prefetch(s, "key", 3, kh, NULL, wmap_key_hash(&uk, sizeof uk), true);
     CHECK(where.table == first.table && where.gen == first.gen && none.table == NULL);
     WBytes v;
     CHECK_INT(wmap_get(s, &uk, sizeof uk, &v), WSL_FOUND);
     CHECK(v.len == 1 && memcmp(v.p, "a", 1) == 0);
-    CHECK_INT(wmap_get(s, &other, sizeof other, &v), WSL_ABSENT);
-    wmap_remove(s, &uk, sizeof uk);                                   /* the key's map goes */
+    CHECK_INT(wmap_get(s, &third, sizeof third, &v), WSL_ABSENT);
+    wmap_remove(s, &uk, sizeof uk);
+    CHECK_INT(wmap_size(s), 1);             /* a table keeps its last entry */
+    wmap_remove(s, &other, sizeof other);                             /* the key's map goes */
     wstate_set_key(b, "k2", 2);
     wmap_put(s, &uk, sizeof uk, "b", 1);                             /* may reuse its memory */
+    wmap_put(s, &other, sizeof other, "b", 1);
     wstate_set_key(b, "key", 3);
     wmap_put(s, &other, sizeof other, "c", 1);                       /* the key's map anew */
+    wmap_put(s, &third, sizeof third, "d", 1);
     wmap_prefetch(s, "key", 3, kh, &where, wmap_key_hash(&other, sizeof other), true);
     CHECK(where.table != NULL && where.gen != first.gen);
     CHECK_INT(wmap_get(s, &other, sizeof other, &v), WSL_FOUND);
     CHECK(v.len == 1 && memcmp(v.p, "c", 1) == 0);
     CHECK_INT(wmap_get(s, &uk, sizeof uk, &v), WSL_ABSENT);
+    wstate_backend_free(b);
+}
+
+/* A key's map in its two forms (one user entry in the key's entry, a table from the second on):
+   every operation in each form and across the change, against the values put. */
+WTEST(state_map_one_entry_form)
+{
+    FakeClock clk = {0};
+    WStateBackend *b = backend(&clk);
+    WState *s = wstate_register(b, "m", WSTATE_MAP, 0);
+    WBytes v, k;
+    int a = 10, c = 30;
+    wstate_set_key(b, "one", 3);
+    wmap_put(s, &a, sizeof a, "x", 1);
+    wmap_put(s, &a, sizeof a, "a much longer value than before", 31);     /* moves to a new block */
+    CHECK_INT(wmap_get(s, &a, sizeof a, &v), WSL_FOUND);
+    CHECK(v.len == 31 && memcmp(v.p, "a much", 6) == 0);
+    CHECK_INT(wmap_get(s, &c, sizeof c, &v), WSL_ABSENT);
+    CHECK_INT(wmap_size(s), 1);
+    WMapIter it;
+    wmap_iter(s, &it);
+    CHECK(wmap_next(&it, &k, &v) && k.len == sizeof a && memcmp(k.p, &a, sizeof a) == 0);
+    CHECK(!wmap_next(&it, &k, &v));
+    WMapRef r;
+    CHECK_INT(wmap_ref(s, &c, sizeof c, &r), WSL_ABSENT);
+    wmap_ref_put(&r, "y", 1);                                         /* the second: a table */
+    CHECK_INT(wmap_size(s), 2);
+    CHECK_INT(wmap_get(s, &a, sizeof a, &v), WSL_FOUND);
+    CHECK(v.len == 31);
+    CHECK_INT(wmap_get(s, &c, sizeof c, &v), WSL_FOUND);
+    CHECK(v.len == 1 && *(const char *)v.p == 'y');
+    /* the one-entry form emptied by an iterator's removal, then filled again */
+    wstate_set_key(b, "two", 3);
+    wmap_put(s, &c, sizeof c, "z", 1);
+    wmap_iter(s, &it);
+    CHECK(wmap_next(&it, &k, &v));
+    wmap_iter_remove(&it);
+    CHECK(!wmap_next(&it, &k, &v));
+    CHECK_INT(wmap_size(s), 0);
+    wmap_put(s, &a, sizeof a, "w", 1);
+    CHECK_INT(wmap_get(s, &a, sizeof a, &v), WSL_FOUND);
+    CHECK(*(const char *)v.p == 'w');
+    wmap_remove(s, &a, sizeof a);
+    CHECK_INT(wmap_get(s, &a, sizeof a, &v), WSL_ABSENT);
+    wmap_clear(s);
+    wstate_set_key(b, "one", 3);
+    wmap_clear(s);                                                  /* a key with a table */
+    CHECK_INT(wmap_get(s, &a, sizeof a, &v), WSL_ABSENT);
     wstate_backend_free(b);
 }
 
