@@ -648,8 +648,8 @@ static void heap_prefetch_slot(const WState *s, uint64_t hash) { htab_prefetch(&
 static void heap_prefetch_entry(const WState *s, uint64_t hash)
 {
     const Entry *e = htab_prefetch(&s->tab, hash, true);
-    /* a map state's entry was allocated from the pool together with its table, its slots and
-       (usually) its first user entry, the lines just after it: a hint for them too */
+    /* a map state's entry was (usually) allocated from the pool together with its first user
+       entry, the lines just after it (and its table, when it has one, later): a hint for them too */
     if (e && s->kind == WSTATE_MAP) {
         __builtin_prefetch((const char *)e + 64);
         __builtin_prefetch((const char *)e + 128);

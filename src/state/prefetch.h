@@ -4,8 +4,8 @@
  * Contract: an operator that knows the keys it will look up next (a chunk's keys, hashed with
  * wstate_key_hash) announces them a few lookups ahead: wstate_prefetch_slot brings in the table
  * slot the key's lookup starts at, wstate_prefetch_entry (issued later, once that slot arrived)
- * the entry it points to (for map state also the lines after it, where the key's table of user
- * entries was allocated with it). They change nothing (any later write may make them useless,
+ * the entry it points to (for map state also the lines after it, where the key's first user entry
+ * was allocated with it). They change nothing (any later write may make them useless,
  * never wrong); the RocksDB backend ignores them. Timers read ahead too (timers.h,
  * wtimers_advance_ahead). Depends on state.h.
  */
