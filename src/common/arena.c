@@ -7,9 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
+/* A block's bytes handed out are data[0 .. size) but for the arena's current block, whose free
+   bytes are the arena's [cur, end) (wa_alloc bumps cur inline). */
 struct WArenaBlock {
     WArenaBlock *next;
-    size_t size, used;
+    size_t size;
     _Alignas(16) unsigned char data[];
 };
 
@@ -55,6 +57,7 @@ void warena_init(WArena *a, size_t block_size)
     a->head = NULL;
     a->block_size = block_size ? block_size : 64 * 1024;
     a->total = 0;
+    a->cur = a->end = NULL;
 }
 
 WArena *warena_new(size_t block_size)
@@ -74,6 +77,7 @@ void warena_free(WArena *a)
     }
     a->head = NULL;
     a->total = 0;
+    a->cur = a->end = NULL;
 }
 
 void warena_delete(WArena *a)
@@ -94,22 +98,23 @@ void warena_reset(WArena *a)
         else free(b);
         b = n;
     }
-    if (keep) { keep->used = 0; keep->next = NULL; }
+    if (keep) keep->next = NULL;
     a->head = keep;
     a->total = 0;
+    a->cur = keep ? keep->data : NULL;
+    a->end = keep ? keep->data + keep->size : NULL;
 }
 
-void *wa_alloc(WArena *a, size_t n)
+void *wa_alloc_slow(WArena *a, size_t n)
 {
-    size_t need = (n + 15) & ~(size_t)15;
+    size_t need = n ? (n + 15) & ~(size_t)15 : 16;
     WArenaBlock *b = a->head;
-    if (!b || b->size - b->used < need) {
+    if (!a->cur || (size_t)(a->end - a->cur) < need) {     /* no current block (or a big one only) */
         size_t size = a->block_size;
         if (need > size / 4) {
             /* big allocation: a block of its own, linked behind the current one */
             WArenaBlock *big = wmalloc(sizeof *big + need);
             big->size = need;
-            big->used = need;
             if (b) { big->next = b->next; b->next = big; }
             else { big->next = NULL; a->head = big; }
             a->total += need;
@@ -117,12 +122,13 @@ void *wa_alloc(WArena *a, size_t n)
         }
         b = wmalloc(sizeof *b + size);
         b->size = size;
-        b->used = 0;
         b->next = a->head;
         a->head = b;
+        a->cur = b->data;
+        a->end = b->data + size;
     }
-    void *p = b->data + b->used;
-    b->used += need;
+    void *p = a->cur;
+    a->cur += need;
     a->total += need;
     return p;
 }

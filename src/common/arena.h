@@ -19,6 +19,7 @@ typedef struct WArena {
     WArenaBlock *head;      /* current block (newest first) */
     size_t block_size;      /* default size of a new block */
     size_t total;           /* bytes handed out, for accounting */
+    unsigned char *cur, *end;   /* the current block's free bytes (NULL, NULL: none) */
 } WArena;
 
 void  warena_init(WArena *a, size_t block_size);    /* block_size 0 = 64 KiB */
@@ -27,7 +28,21 @@ void  warena_reset(WArena *a);                       /* keep the first block, dr
 void  warena_free(WArena *a);                        /* release all blocks (not the struct) */
 void  warena_delete(WArena *a);                      /* warena_free + free the struct from warena_new */
 
-void *wa_alloc(WArena *a, size_t n);
+/* wa_alloc's way when the current block has no room (a new block). */
+void *wa_alloc_slow(WArena *a, size_t n);
+/* Inline: most allocations are a bump of the current block's free pointer (chunks' strings, one
+   per value). */
+static inline void *wa_alloc(WArena *a, size_t n)
+{
+    size_t need = (n + 15) & ~(size_t)15;
+    if (a->cur && need && need <= (size_t)(a->end - a->cur)) {
+        void *p = a->cur;
+        a->cur += need;
+        a->total += need;
+        return p;
+    }
+    return wa_alloc_slow(a, n);
+}
 void *wa_zalloc(WArena *a, size_t n);
 void *wa_memdup(WArena *a, const void *p, size_t n);
 char *wa_strdup(WArena *a, const char *s);

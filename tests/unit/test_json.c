@@ -291,6 +291,12 @@ WTEST(json_fast_reader_matches_tree)
         "{\"ts\":\"2024-01-02T03:04:05.5\"}", "{\"ts\":\"2024-01-02 03:04:05Z\"}", "{\"ts\":\"12024-01-02 03:04:05\"}", "{\"\\u0061\":5}", "\xEF\xBB\xBF{\"a\":3}",
         "{\"sm\":12}", "{\"sm\":70000}", "{\"sm\":\"7\"}", "{\"a\":1,\"zz\":\"\\q\"}", "{\"a\":1,\"zz\":01}",
         "{\"a\":1,\"zz\":[1,]}", "{\"a\":1", "{\"a\":1,\"r\":{\"x\":2}", "{\"unread\":{\"x\":[}}",
+        /* escapes on both sides of the unescape's 16-byte blocks, runs of them, one at the end */
+        "{\"s\":\"0123456789abcde\\\\f\"}", "{\"s\":\"0123456789abcdef\\\\g\"}",
+        "{\"s\":\"0123456789abcdef0123456789abcde\\u00e9\"}", "{\"s\":\"0123456789abcdef0123456789abcdef\"}",
+        "{\"s\":\"\\\\\\\\\\\\0123456789abcdef0123456789abcdef\\n\"}",
+        "{\"s\":\"a\\\\b\\\\c\\\\d\\\\e\\\\f\\\\g\\\\h\\\\i\\\\j\\\\k\\\\l\\\\m\", \"b\":3}",
+        "{\"s\":\"0123456789abcdefghijklmnopqrstu\\\"\", \"r\":{\"y\":\"0123456789abcdefghijklmn\\/\"}}",
     };
     const char *opts[][2] = {{NULL, NULL}, {"json.ignore-parse-errors", "true"}, {"json.fail-on-missing-field", "true"},
                              {"json.decode.json-parser.enabled", "false"},
