@@ -8,10 +8,10 @@
  * left_late / right_late, Flink's left/rightNumLateRecordsDropped). -U/-D input fails the job as
  * in Flink. A NULL join key never matches ('=' semantics). The residual condition is evaluated
  * over (left ++ right) columns a chunk of candidate pairs at a time.
- * State (keyed by the join key): `left-records` / `right-records` maps; under window_end ++ i
- * (8 + 4 bytes, big-endian) the i-th binary row of that window in arrival order, and under
- * window_end ++ 0xffffffff the window's row count (appends are O(1)); timers at window_end - 1
- * with the window end as namespace.
+ * State: `left-records` / `right-records` lists (as Flink's WindowListState) under the join key
+ * ++ window_end (8 bytes, big-endian: the backend's namespace bytes, so that key groups are the
+ * join key's): a window's binary rows in arrival order, an append per row and one read when the
+ * window fires; timers at window_end - 1 with the window end as namespace.
  * May call exec/operator, exec/join_inputs, expr/, state/, types/, common/.
  */
 #include "insight.h"
@@ -50,7 +50,7 @@ typedef struct WinJoinOp {
     uint8_t *sel;
     uint8_t *rmatched;          /* FULL/RIGHT: right records that matched */
     int rcap;
-    WStrBuf kbuf, rbuf;
+    WStrBuf kbuf, rbuf, skey;       /* join key, record, state key (join key ++ window end) */
     WArena *eval_arena, *dec_arena;
     int64_t progress;
 } WinJoinOp;
@@ -182,45 +182,28 @@ static void do_join(WinJoinOp *j, int nl, int nr)
 /* Flink's RightOuterWindowJoinProcessor iterates right records first; the output multiset is the
    same as the left-major loop above, only the order differs. */
 
-/* The map key of a window's i-th row (i = UINT32_MAX: the window's row count). */
-static void window_uk(uint8_t uk[12], int64_t wend, uint32_t i)
+/* The state key of join key (key, klen) and the window ending at wend (the module comment). */
+static void set_window_key(WinJoinOp *j, const void *key, size_t klen, int64_t wend)
 {
-    wkey_put_time(uk, wend);
-    uk[8] = (uint8_t)(i >> 24);
-    uk[9] = (uint8_t)(i >> 16);
-    uk[10] = (uint8_t)(i >> 8);
-    uk[11] = (uint8_t)i;
+    uint8_t ns[8];
+    wkey_put_time(ns, wend);
+    wsb_clear(&j->skey);
+    wsb_appendn(&j->skey, key, klen);
+    wsb_appendn(&j->skey, (const char *)ns, 8);
+    wstate_set_key(j->be, j->skey.buf, j->skey.len);
 }
 
-static uint32_t window_count(WJSide *s, int64_t wend)
+/* Decodes one side's rows of the current window (the state key set) into s->dec and removes them
+   from state. */
+static int take_window(WinJoinOp *j, WJSide *s)
 {
-    uint8_t uk[12];
-    window_uk(uk, wend, UINT32_MAX);
-    WBytes v;
-    return wmap_get(s->st, uk, 12, &v) == WSL_FOUND && v.len == 4 ? wload_u32(v.p) : 0;
-}
-
-/* Decodes one side's rows of a window (current key) into s->dec and removes them from state. */
-static int take_window(WinJoinOp *j, WJSide *s, int64_t wend)
-{
-    uint32_t n = window_count(s, wend);
-    if (n == 0) return 0;
-    uint8_t uk[12];
-    dec_reset(s, (int)n);
-    for (uint32_t i = 0; i < n; i++) {
-        window_uk(uk, wend, i);
-        WBytes v;
-        if (wmap_get(s->st, uk, 12, &v) != WSL_FOUND) continue;     /* expired by TTL */
-        decode_row(j, s, v.p, v.len);       /* straight from the state bytes */
-    }
-    int got = s->dec->nrows;
-    for (uint32_t i = 0; i < n; i++) {
-        window_uk(uk, wend, i);
-        wmap_remove(s->st, uk, 12);
-    }
-    window_uk(uk, wend, UINT32_MAX);
-    wmap_remove(s->st, uk, 12);
-    return got;
+    const WBytes *items;
+    int n = wlist_get(s->st, &items, NULL);
+    if (n <= 0) return 0;
+    dec_reset(s, n);
+    for (int i = 0; i < n; i++) decode_row(j, s, items[i].p, items[i].len);     /* straight from the state bytes */
+    wlist_clear(s->st);
+    return s->dec->nrows;
 }
 
 static void fire(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns)
@@ -229,10 +212,10 @@ static void fire(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns
     (void)ts;
     if (j->base.ctx->err->set) return;
     int64_t t0 = wop_firing_begin(&j->base);
-    wstate_set_key(j->be, key, klen);
+    set_window_key(j, key, klen, ns);
     warena_reset(j->dec_arena);
-    int nl = take_window(j, &j->side[0], ns);
-    int nr = take_window(j, &j->side[1], ns);
+    int nl = take_window(j, &j->side[0]);
+    int nr = take_window(j, &j->side[1]);
     do_join(j, nl, nr);
     wop_firing_end(&j->base, t0, nl + nr, j->out, j->out->nrows - 1);
 }
@@ -266,15 +249,9 @@ static void wj_process(WOperator *op, int input, const WChunk *in)
             return;
         }
         wrow_encode_chunk(&j->kbuf, in, r, j->nkeys, s->in.keys);
-        wstate_set_key(j->be, j->kbuf.buf, j->kbuf.len);
+        set_window_key(j, j->kbuf.buf, j->kbuf.len, wend);
         wrow_encode_chunk(&j->rbuf, in, r, s->in.ncols, s->in.all);
-        uint32_t n = window_count(s, wend);
-        uint8_t uk[12];
-        window_uk(uk, wend, n);
-        wmap_put(s->st, uk, 12, j->rbuf.buf, j->rbuf.len);
-        window_uk(uk, wend, UINT32_MAX);
-        n++;
-        wmap_put(s->st, uk, 12, &n, 4);     /* the count, as get_u32 reads it */
+        wlist_add(s->st, j->rbuf.buf, j->rbuf.len);
         wtimers_register(j->timers, wend - 1, j->kbuf.buf, j->kbuf.len, wend);
     }
     flush(j);
@@ -311,6 +288,7 @@ static void wj_destroy(WOperator *op)
     free(j->rmatched);
     wsb_free(&j->kbuf);
     wsb_free(&j->rbuf);
+    wsb_free(&j->skey);
     warena_delete(j->eval_arena);
     warena_delete(j->dec_arena);
     free(j);
@@ -346,8 +324,9 @@ WOperator *wop_window_join_new(WExecCtx *ctx, const WWindowJoinSpec *spec)
     j->proctime = spec->proctime;
     j->progress = INT64_MIN;
     j->be = wexec_new_backend(ctx, j->base.name ? j->base.name : "WindowJoin");
-    j->side[0].st = wstate_register(j->be, "left-records", WSTATE_MAP, 0);
-    j->side[1].st = wstate_register(j->be, "right-records", WSTATE_MAP, 0);
+    wstate_set_namespace_bytes(j->be, 8);      /* state keys end with the window end */
+    j->side[0].st = wstate_register(j->be, "left-records", WSTATE_LIST, 0);
+    j->side[1].st = wstate_register(j->be, "right-records", WSTATE_LIST, 0);
     j->timers = wexec_new_timers(ctx, "WindowJoin");
     int cap = ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP;
     j->joined = wchunk_new(nj, j->jtypes, cap);
@@ -355,6 +334,7 @@ WOperator *wop_window_join_new(WExecCtx *ctx, const WWindowJoinSpec *spec)
     j->sel = wmalloc((size_t)cap);
     wsb_init(&j->kbuf);
     wsb_init(&j->rbuf);
+    wsb_init(&j->skey);
     j->eval_arena = warena_new(0);
     j->dec_arena = warena_new(0);
     if (spec->left_end_col < 0 || spec->left_end_col >= spec->left_ncols ||

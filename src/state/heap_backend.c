@@ -35,7 +35,7 @@ typedef WHeapPool Pool;
 
 typedef struct ListVal {
     int n, cap;
-    WBytes *items;          /* heap copies */
+    WBytes *items;          /* copies in the backend's pool (list_item_new) */
 } ListVal;
 
 /* One allocation per entry: the header, the key, and (value state, map user entries) the value
@@ -253,7 +253,7 @@ static void entry_free(WState *s, Entry *e, bool top)
     }
     if (top && s->kind == WSTATE_LIST && entry_list(s, e)) {
         ListVal *l = entry_list(s, e);
-        for (int i = 0; i < l->n; i++) free((void *)l->items[i].p);
+        for (int i = 0; i < l->n; i++) pool_free(pool, (void *)l->items[i].p, l->items[i].len);
         free(l->items);
         free(l);
     }
@@ -923,20 +923,26 @@ static void heap_map_iter_remove(WMapIter *it)
 
 /* ---- list ---- */
 
+/* Append a copy of v (len bytes) to list l of s: items come from the backend's pool (one malloc
+   per item before: a window join appends every row of a window to one list). */
+static void list_append(WState *s, ListVal *l, const void *v, size_t len)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 4;
+        l->items = wrealloc(l->items, sizeof(WBytes) * (size_t)l->cap);
+    }
+    void *copy = pool_alloc(&s->b->pool, len);
+    if (len) memcpy(copy, v, len);
+    l->items[l->n++] = (WBytes){copy, len};
+    s->bytes += (int64_t)len;
+}
+
 static void heap_list_add(WState *s, const void *v, size_t len)
 {
     int64_t now = state_now(s);
     size_t ti;
     Entry *e = top_entry_create(s, now, &ti);
-    ListVal *l = entry_list(s, e);
-    if (l->n == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 4;
-        l->items = wrealloc(l->items, sizeof(WBytes) * (size_t)l->cap);
-    }
-    void *copy = wmalloc(len ? len : 1);
-    if (len) memcpy(copy, v, len);
-    l->items[l->n++] = (WBytes){copy, len};
-    s->bytes += (int64_t)len;
+    list_append(s, entry_list(s, e), v, len);
     entry_stamp(s, e, now);
     check_memory_limit(s);
 }
@@ -960,7 +966,7 @@ static void heap_list_remove_at(WState *s, int index)
     ListVal *l = entry_list(s, e);
     if (index < 0 || index >= l->n) return;
     s->bytes -= (int64_t)l->items[index].len;
-    free((void *)l->items[index].p);
+    pool_free(&s->b->pool, (void *)l->items[index].p, l->items[index].len);
     memmove(&l->items[index], &l->items[index + 1], sizeof(WBytes) * (size_t)(l->n - index - 1));
     l->n--;
     entry_stamp(s, e, state_now(s));
@@ -1105,15 +1111,7 @@ static void restore_list_item(WState *s, const void *k, size_t kl, const void *v
 {
     size_t ti;
     Entry *e = restore_top(s, k, kl, &ti);
-    ListVal *l = entry_list(s, e);
-    if (l->n == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 4;
-        l->items = wrealloc(l->items, sizeof(WBytes) * (size_t)l->cap);
-    }
-    void *copy = wmalloc(vl ? vl : 1);
-    if (vl) memcpy(copy, v, vl);
-    l->items[l->n++] = (WBytes){copy, vl};
-    s->bytes += (int64_t)vl;
+    list_append(s, entry_list(s, e), v, vl);
     entry_stamp(s, e, ts);
 }
 
