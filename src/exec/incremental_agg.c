@@ -136,13 +136,15 @@ static void ia_process(WOperator *op, int input, const WChunk *in)
 static void ia_metrics(WOperator *op, WOpMetrics *m)
 {
     IncrAgg *g = (IncrAgg *)op;
-    WStateStats st[WOP_METRICS_STATES];
-    int n = wstate_stats(g->backend, st, WOP_METRICS_STATES);
+    int n = wstate_count(g->backend);
+    WStateStats *st = wmalloc(sizeof *st * (size_t)(n ? n : 1));
+    n = wstate_stats(g->backend, st, n);
     int64_t entries = 0, bytes = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n; i++) {       /* every state: the accumulators and their data views */
         entries += st[i].entries;
         bytes += st[i].bytes;
     }
+    free(st);
     wop_metrics_state(m, "incrementalGroupAggregateState", entries, bytes);
     wop_metrics_value(m, "ttlExpiredRecords", g->ttl_expired);
 }

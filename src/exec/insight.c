@@ -318,6 +318,19 @@ int64_t wop_key_slow_end(WOperator *op, int64_t t0, int64_t rows, const WChunk *
     return now;
 }
 
+/* Add state st to x, the last of a full list of states, which becomes "other-states": the sum of
+   the states without an entry of their own (WOP_METRICS_OTHER_STATES, as the metrics show it; its
+   TTL the smallest of theirs, 0 when one has none; counts unknown (-1) when one's are). */
+static void fold_other_state(WInsightState *x, const WStateStats *st)
+{
+    snprintf(x->name, sizeof x->name, "%s", WOP_METRICS_OTHER_STATES);
+    if (x->ttl_ms > 0 && (st->ttl_ms <= 0 || st->ttl_ms < x->ttl_ms)) x->ttl_ms = st->ttl_ms;
+    x->entries += st->entries;
+    x->bytes += st->bytes;
+    x->created = x->created < 0 || st->created < 0 ? -1 : x->created + st->created;
+    x->expired = x->expired < 0 || st->expired < 0 ? -1 : x->expired + st->expired;
+}
+
 /* The states of the backends op registered (the lane's checkpoint registry, by exec node id). */
 static void collect_states(WOperator *op, WInsightSnap *s)
 {
@@ -326,9 +339,14 @@ static void collect_states(WOperator *op, WInsightSnap *s)
     for (int i = 0; reg && i < reg->n; i++) {
         const WExecStateEntry *e = &reg->items[i];
         if (e->node_id != op->id || !e->backend) continue;
-        WStateStats st[WINS_STATES];
-        int n = wstate_stats(e->backend, st, WINS_STATES);
-        for (int k = 0; k < n && s->nstates < WINS_STATES; k++) {
+        int n = wstate_count(e->backend);
+        WStateStats *st = wmalloc(sizeof *st * (size_t)(n ? n : 1));
+        n = wstate_stats(e->backend, st, n);
+        for (int k = 0; k < n; k++) {
+            if (s->nstates == WINS_STATES) {    /* full: the last one sums the rest (INS_OTHER_STATES) */
+                fold_other_state(&s->states[WINS_STATES - 1], &st[k]);
+                continue;
+            }
             WInsightState *x = &s->states[s->nstates++];
             snprintf(x->name, sizeof x->name, "%s", st[k].name);
             x->ttl_ms = st[k].ttl_ms;
@@ -337,6 +355,7 @@ static void collect_states(WOperator *op, WInsightSnap *s)
             x->created = st[k].created;
             x->expired = st[k].expired;
         }
+        free(st);
     }
 }
 

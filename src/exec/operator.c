@@ -328,18 +328,35 @@ void wop_metrics_text(WOperator *op, char *buf, size_t bufsz)
 void wop_metrics_state(WOpMetrics *m, const char *name, int64_t entries, int64_t bytes)
 {
     assert(m && m->nstates >= 0 && m->nstates <= WOP_METRICS_STATES);
-    if (m->nstates == WOP_METRICS_STATES) return;
+    if (m->nstates == WOP_METRICS_STATES) {         /* full: the last line sums the rest */
+        struct WOpMetricsState *last = &m->states[WOP_METRICS_STATES - 1];
+        snprintf(last->name, sizeof last->name, "%s", WOP_METRICS_OTHER_STATES);
+        last->entries += entries;
+        last->bytes += bytes;
+        return;
+    }
     snprintf(m->states[m->nstates].name, sizeof m->states[0].name, "%s", name ? name : "");
     m->states[m->nstates].entries = entries;
     m->states[m->nstates].bytes = bytes;
     m->nstates++;
 }
 
+/* Every state of b (none for NULL); *n their count; free() the result. */
+static WStateStats *all_state_stats(const WStateBackend *b, int *n)
+{
+    int cap = b ? wstate_count(b) : 0;
+    WStateStats *st = wmalloc(sizeof *st * (size_t)(cap ? cap : 1));
+    *n = b ? wstate_stats(b, st, cap) : 0;
+    assert(*n == cap);
+    return st;
+}
+
 void wop_metrics_states(WOpMetrics *m, const WStateBackend *b)
 {
-    WStateStats st[WOP_METRICS_STATES];
-    int n = b ? wstate_stats(b, st, WOP_METRICS_STATES) : 0;
+    int n;
+    WStateStats *st = all_state_stats(b, &n);
     for (int i = 0; i < n; i++) wop_metrics_state(m, st[i].name, st[i].entries, st[i].bytes);
+    free(st);
 }
 
 void wop_metrics_timed(WOpMetrics *m, const WStateBackend *b, const WTimerService *timers)
@@ -350,20 +367,20 @@ void wop_metrics_timed(WOpMetrics *m, const WStateBackend *b, const WTimerServic
 
 void wop_metrics_agg_state(WOpMetrics *m, const WStateBackend *b, const char *name)
 {
-    WStateStats st[64];
-    int n = wstate_stats(b, st, 64);
+    int n;
+    WStateStats *st = all_state_stats(b, &n);
     int64_t entries = 0, bytes = 0;
     for (int i = 0; i < n; i++) {
         if (st[i].name && strcmp(st[i].name, name) == 0) entries = st[i].entries;
         bytes += st[i].bytes;
     }
+    free(st);
     wop_metrics_state(m, name, entries, bytes);
 }
 
 void wop_metrics_value(WOpMetrics *m, const char *name, int64_t value)
 {
-    assert(m && m->nvalues >= 0 && m->nvalues <= WOP_METRICS_VALUES);
-    if (m->nvalues == WOP_METRICS_VALUES) return;
+    assert(m && m->nvalues >= 0 && m->nvalues < WOP_METRICS_VALUES);
     snprintf(m->values[m->nvalues].name, sizeof m->values[0].name, "%s", name);
     m->values[m->nvalues].value = value;
     m->nvalues++;

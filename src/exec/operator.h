@@ -85,11 +85,15 @@ int64_t wexec_now(const WExecCtx *ctx);
    publishes a copy that other threads read (wop_read_metrics); the job report and the REST
    layer format them. Names longer than their field are cut; states and values beyond the
    arrays are left out. */
+/* An operator with more states than WOP_METRICS_STATES shows the rest summed in a last line named
+   WOP_METRICS_OTHER_STATES (so that the totals stay whole); its values are fixed by its code and
+   fit WOP_METRICS_VALUES (asserted). */
 #define WOP_METRICS_STATES 8
-#define WOP_METRICS_VALUES 8
+#define WOP_METRICS_VALUES 16
+#define WOP_METRICS_OTHER_STATES "other-states"
 typedef struct WOpMetrics {
     int nstates, nvalues;
-    struct { char name[64]; int64_t entries, bytes; } states[WOP_METRICS_STATES];
+    struct WOpMetricsState { char name[64]; int64_t entries, bytes; } states[WOP_METRICS_STATES];
     struct { char name[48]; int64_t value; } values[WOP_METRICS_VALUES];
 } WOpMetrics;
 void wop_metrics_state(WOpMetrics *m, const char *name, int64_t entries, int64_t bytes);

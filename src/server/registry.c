@@ -254,6 +254,10 @@ void wregistry_vertex_times(const WRegJob *j, int v, int subtask, int64_t now, W
     out->records_out_per_s = (double)(newest->write - oldest->write) / span * 1000.0;
 }
 
+/* an operator's metrics show at most WOP_METRICS_STATES states (the rest summed in the last):
+   a subtask's all fit */
+_Static_assert(WREG_MAX_STATES >= WOP_METRICS_STATES, "room for every state line of an operator");
+
 int wregistry_state_metrics(const WOpMetrics *m, WStateMetric *out, int max, int64_t *ttl_expired,
                             char *rest, size_t restsz)
 {

@@ -139,9 +139,23 @@ WTEST(state_metrics_parsing)
     CHECK_INT(wregistry_state_metrics(NULL, st, 4, NULL, NULL, 0), 0);
     /* more states than room: the extra ones are dropped, nothing overflows */
     CHECK_INT(wregistry_state_metrics(&m, st, 1, NULL, NULL, 0), 1);
-    /* more than the operator can hold: left out, nothing overflows */
-    for (int i = 0; i < WOP_METRICS_VALUES + 3; i++) wop_metrics_value(&m, "v", i);
-    CHECK_INT(m.nvalues, WOP_METRICS_VALUES);
+    /* more states than lines: the last line sums the rest, so the totals stay whole */
+    WOpMetrics many;
+    memset(&many, 0, sizeof many);
+    int64_t bytes_sum = 0;
+    for (int i = 0; i < WOP_METRICS_STATES + 3; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "s%d", i);
+        wop_metrics_state(&many, name, 1, 10 + i);
+        bytes_sum += 10 + i;
+    }
+    CHECK_INT(many.nstates, WOP_METRICS_STATES);
+    CHECK_STR(many.states[WOP_METRICS_STATES - 1].name, WOP_METRICS_OTHER_STATES);
+    CHECK_INT(many.states[WOP_METRICS_STATES - 1].entries, 4);
+    int64_t shown = 0;
+    for (int i = 0; i < many.nstates; i++) shown += many.states[i].bytes;
+    CHECK_INT(shown, bytes_sum);
+    for (int i = 0; i < 4; i++) wop_metrics_value(&m, "v", i);
     char small[16];
     CHECK_INT(wregistry_state_metrics(&m, st, 4, NULL, small, sizeof small), 2);
     CHECK_STR(small, "");
