@@ -15,8 +15,6 @@
 #include <strings.h>
 
 #define EXC_ASSERTION "java.lang.AssertionError"
-#define MAX_BLOCKED 64
-#define MAX_KEYS 256
 
 /* A key of a hint name and whether it named some input. */
 typedef struct KeyCheck { const char *hint; const char *key; bool matched; } KeyCheck;
@@ -25,10 +23,10 @@ typedef struct Walk {
     WPlanCtx *p;
     bool apply;                         /* set the TTL fields */
     int64_t dflt;                       /* table.exec.state.ttl */
-    const AstHint *blocked[MAX_BLOCKED];
-    int nblocked;
-    KeyCheck keys[MAX_KEYS];
-    int nkeys;
+    const AstHint **blocked;            /* grown in the plan's arena */
+    int nblocked, blocked_cap;
+    KeyCheck *keys;                     /* grown in the plan's arena */
+    int nkeys, keys_cap;
     WStateTtlHint *out;
     int nout, cap;
 } Walk;
@@ -127,7 +125,13 @@ static void note_key(Walk *w, const char *hint, const char *key)
 {
     for (int i = 0; i < w->nkeys; i++)
         if (!strcmp(w->keys[i].hint, hint) && !strcmp(w->keys[i].key, key)) return;
-    if (w->nkeys == MAX_KEYS) return;
+    if (w->nkeys == w->keys_cap) {
+        int nc = w->keys_cap ? w->keys_cap * 2 : 16;
+        KeyCheck *n = WA_ARRAY(w->p->arena, KeyCheck, nc);
+        if (w->nkeys) memcpy(n, w->keys, sizeof *n * (size_t)w->nkeys);
+        w->keys = n;
+        w->keys_cap = nc;
+    }
     w->keys[w->nkeys++] = (KeyCheck){hint, key, false};
 }
 
@@ -269,7 +273,16 @@ static bool walk(Walk *w, WRel *r, int depth)
         *add_out(w) = info;
         /* below a named input starts another query block */
         bool named_below = is_join_kind(r->kind) ? (r->left_name || wrel_join(r)->right_name) : r->left_name != NULL;
-        if (named_below && w->nblocked < MAX_BLOCKED) w->blocked[w->nblocked++] = r->hints;
+        if (named_below) {
+            if (w->nblocked == w->blocked_cap) {
+                int nc = w->blocked_cap ? w->blocked_cap * 2 : 16;
+                const AstHint **n = WA_ARRAY(w->p->arena, const AstHint *, nc);
+                if (w->nblocked) memcpy(n, w->blocked, sizeof *n * (size_t)w->nblocked);
+                w->blocked = n;
+                w->blocked_cap = nc;
+            }
+            w->blocked[w->nblocked++] = r->hints;
+        }
     }
     for (int i = 0; i < r->ninputs; i++) {
         /* the block continues into unnamed join inputs; a named one is a table, view or subquery */
@@ -290,24 +303,24 @@ static bool check_keys(Walk *w)
     bool bad = false;
     for (int i = 0; i < w->nkeys; i++) if (!w->keys[i].matched) bad = true;
     if (!bad) return true;
-    const char *names[MAX_KEYS];
+    const char **names = WA_ARRAY(w->p->arena, const char *, w->nkeys);
     int nn = 0;
     for (int i = 0; i < w->nkeys; i++) {
         bool seen = false;
         for (int k = 0; k < nn; k++) if (!strcmp(names[k], w->keys[i].hint)) seen = true;
         if (!seen) names[nn++] = w->keys[i].hint;
     }
-    int order[MAX_KEYS];
+    int *order = WA_ARRAY(w->p->arena, int, w->nkeys);
     wstate_java_hash_order(names, nn, order);
     WStrBuf sb;
     wsb_init(&sb);
     wsb_puts(&sb, "The options of following hints cannot match the name of input tables or views: ");
     for (int n = 0; n < nn; n++) {
         const char *hint = names[order[n]];
-        const char *ks[MAX_KEYS];
+        const char **ks = WA_ARRAY(w->p->arena, const char *, w->nkeys);
         int nk = 0;
         for (int i = 0; i < w->nkeys; i++) if (!strcmp(w->keys[i].hint, hint)) ks[nk++] = w->keys[i].key;
-        int ko[MAX_KEYS];
+        int *ko = WA_ARRAY(w->p->arena, int, w->nkeys);
         wstate_java_hash_order(ks, nk, ko);
         wsb_puts(&sb, "\n`");
         bool first = true;
