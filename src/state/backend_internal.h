@@ -50,6 +50,7 @@ typedef struct WHeapTable {
 typedef struct WHeapPool {
     void *free_list[WHEAP_POOL_CLASSES];
     size_t big;                 /* live allocations larger than a class (malloc'd, freed one by one) */
+    size_t big_slots;           /* of which slot arrays of keys' map tables (heap_free_backend) */
     unsigned char *cur, *end;   /* the part of the arena's current run not handed out yet */
     WArena arena;
     bool init;
