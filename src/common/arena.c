@@ -2,6 +2,7 @@
 #include "arena.h"
 #include "fault.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,17 @@ void *wa_zalloc(WArena *a, size_t n)
     void *p = wa_alloc(a, n);
     memset(p, 0, n);
     return p;
+}
+
+void *wa_grow(WArena *a, void *items, int n, int *cap, size_t size, int first)
+{
+    assert(n >= 0 && n <= *cap && first > 0);
+    if (n < *cap) return items;
+    int nc = *cap ? *cap * 2 : first;
+    void *grown = wa_alloc(a, size * (size_t)nc);
+    if (n) memcpy(grown, items, size * (size_t)n);
+    *cap = nc;
+    return grown;
 }
 
 void *wa_memdup(WArena *a, const void *p, size_t n)

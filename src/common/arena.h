@@ -44,6 +44,10 @@ static inline void *wa_alloc(WArena *a, size_t n)
     return wa_alloc_slow(a, n);
 }
 void *wa_zalloc(WArena *a, size_t n);
+/* Room for one more item of `size` bytes in an array allocated from a that holds n of *cap: the
+   array itself while n < *cap, else a copy with twice the room (`first` items when it had none;
+   *cap updated; the old array stays with the arena). */
+void *wa_grow(WArena *a, void *items, int n, int *cap, size_t size, int first);
 void *wa_memdup(WArena *a, const void *p, size_t n);
 char *wa_strdup(WArena *a, const char *s);
 char *wa_strndup(WArena *a, const char *s, size_t n);

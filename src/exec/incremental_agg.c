@@ -136,9 +136,8 @@ static void ia_process(WOperator *op, int input, const WChunk *in)
 static void ia_metrics(WOperator *op, WOpMetrics *m)
 {
     IncrAgg *g = (IncrAgg *)op;
-    int n = wstate_count(g->backend);
-    WStateStats *st = wmalloc(sizeof *st * (size_t)(n ? n : 1));
-    n = wstate_stats(g->backend, st, n);
+    int n;
+    WStateStats *st = wstate_stats_all(g->backend, &n);
     int64_t entries = 0, bytes = 0;
     for (int i = 0; i < n; i++) {       /* every state: the accumulators and their data views */
         entries += st[i].entries;

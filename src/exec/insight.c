@@ -339,11 +339,10 @@ static void collect_states(WOperator *op, WInsightSnap *s)
     for (int i = 0; reg && i < reg->n; i++) {
         const WExecStateEntry *e = &reg->items[i];
         if (e->node_id != op->id || !e->backend) continue;
-        int n = wstate_count(e->backend);
-        WStateStats *st = wmalloc(sizeof *st * (size_t)(n ? n : 1));
-        n = wstate_stats(e->backend, st, n);
+        int n;
+        WStateStats *st = wstate_stats_all(e->backend, &n);
         for (int k = 0; k < n; k++) {
-            if (s->nstates == WINS_STATES) {    /* full: the last one sums the rest (INS_OTHER_STATES) */
+            if (s->nstates == WINS_STATES) {    /* full: the last one sums the rest */
                 fold_other_state(&s->states[WINS_STATES - 1], &st[k]);
                 continue;
             }

@@ -341,20 +341,10 @@ void wop_metrics_state(WOpMetrics *m, const char *name, int64_t entries, int64_t
     m->nstates++;
 }
 
-/* Every state of b (none for NULL); *n their count; free() the result. */
-static WStateStats *all_state_stats(const WStateBackend *b, int *n)
-{
-    int cap = b ? wstate_count(b) : 0;
-    WStateStats *st = wmalloc(sizeof *st * (size_t)(cap ? cap : 1));
-    *n = b ? wstate_stats(b, st, cap) : 0;
-    assert(*n == cap);
-    return st;
-}
-
 void wop_metrics_states(WOpMetrics *m, const WStateBackend *b)
 {
     int n;
-    WStateStats *st = all_state_stats(b, &n);
+    WStateStats *st = wstate_stats_all(b, &n);
     for (int i = 0; i < n; i++) wop_metrics_state(m, st[i].name, st[i].entries, st[i].bytes);
     free(st);
 }
@@ -368,7 +358,7 @@ void wop_metrics_timed(WOpMetrics *m, const WStateBackend *b, const WTimerServic
 void wop_metrics_agg_state(WOpMetrics *m, const WStateBackend *b, const char *name)
 {
     int n;
-    WStateStats *st = all_state_stats(b, &n);
+    WStateStats *st = wstate_stats_all(b, &n);
     int64_t entries = 0, bytes = 0;
     for (int i = 0; i < n; i++) {
         if (st[i].name && strcmp(st[i].name, name) == 0) entries = st[i].entries;

@@ -83,11 +83,9 @@ int64_t wexec_now(const WExecCtx *ctx);
    (Flink's names where Flink has the metric: ttlExpiredRecords, numLateRecordsDropped, ...),
    filled by the thread that runs it (WOpOps.metrics, on a zeroed WOpMetrics). The runtime
    publishes a copy that other threads read (wop_read_metrics); the job report and the REST
-   layer format them. Names longer than their field are cut; states and values beyond the
-   arrays are left out. */
-/* An operator with more states than WOP_METRICS_STATES shows the rest summed in a last line named
-   WOP_METRICS_OTHER_STATES (so that the totals stay whole); its values are fixed by its code and
-   fit WOP_METRICS_VALUES (asserted). */
+   layer format them. Names longer than their field are cut. An operator with more states than
+   WOP_METRICS_STATES shows the rest summed in a last line named WOP_METRICS_OTHER_STATES (so that
+   the totals stay whole); its values are fixed by its code and fit WOP_METRICS_VALUES (asserted). */
 #define WOP_METRICS_STATES 8
 #define WOP_METRICS_VALUES 16
 #define WOP_METRICS_OTHER_STATES "other-states"

@@ -157,13 +157,7 @@ static ExNode *add(ExCtx *x, const WRel *r)
 {
     ExNode *n = ex_node(x, r);
     if (n) return n;
-    if (x->n == x->cap) {
-        int nc = x->cap ? x->cap * 2 : 32;
-        ExNode *nn = WA_ARRAY(x->p->arena, ExNode, nc);
-        if (x->n) memcpy(nn, x->nodes, sizeof *nn * (size_t)x->n);
-        x->nodes = nn;
-        x->cap = nc;
-    }
+    x->nodes = wa_grow(x->p->arena, x->nodes, x->n, &x->cap, sizeof *x->nodes, 32);
     n = &x->nodes[x->n++];
     memset(n, 0, sizeof *n);
     n->rel = r;

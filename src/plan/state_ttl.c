@@ -125,13 +125,7 @@ static void note_key(Walk *w, const char *hint, const char *key)
 {
     for (int i = 0; i < w->nkeys; i++)
         if (!strcmp(w->keys[i].hint, hint) && !strcmp(w->keys[i].key, key)) return;
-    if (w->nkeys == w->keys_cap) {
-        int nc = w->keys_cap ? w->keys_cap * 2 : 16;
-        KeyCheck *n = WA_ARRAY(w->p->arena, KeyCheck, nc);
-        if (w->nkeys) memcpy(n, w->keys, sizeof *n * (size_t)w->nkeys);
-        w->keys = n;
-        w->keys_cap = nc;
-    }
+    w->keys = wa_grow(w->p->arena, w->keys, w->nkeys, &w->keys_cap, sizeof *w->keys, 16);
     w->keys[w->nkeys++] = (KeyCheck){hint, key, false};
 }
 
@@ -150,13 +144,7 @@ static bool parse_ttl(Walk *w, const char *text, int64_t *ms)
 
 static WStateTtlHint *add_out(Walk *w)
 {
-    if (w->nout == w->cap) {
-        int nc = w->cap ? w->cap * 2 : 8;
-        WStateTtlHint *n = WA_ARRAY(w->p->arena, WStateTtlHint, nc);
-        if (w->nout) memcpy(n, w->out, sizeof *n * (size_t)w->nout);
-        w->out = n;
-        w->cap = nc;
-    }
+    w->out = wa_grow(w->p->arena, w->out, w->nout, &w->cap, sizeof *w->out, 8);
     WStateTtlHint *h = &w->out[w->nout++];
     memset(h, 0, sizeof *h);
     return h;
@@ -274,13 +262,7 @@ static bool walk(Walk *w, WRel *r, int depth)
         /* below a named input starts another query block */
         bool named_below = is_join_kind(r->kind) ? (r->left_name || wrel_join(r)->right_name) : r->left_name != NULL;
         if (named_below) {
-            if (w->nblocked == w->blocked_cap) {
-                int nc = w->blocked_cap ? w->blocked_cap * 2 : 16;
-                const AstHint **n = WA_ARRAY(w->p->arena, const AstHint *, nc);
-                if (w->nblocked) memcpy(n, w->blocked, sizeof *n * (size_t)w->nblocked);
-                w->blocked = n;
-                w->blocked_cap = nc;
-            }
+            w->blocked = wa_grow(w->p->arena, w->blocked, w->nblocked, &w->blocked_cap, sizeof *w->blocked, 16);
             w->blocked[w->nblocked++] = r->hints;
         }
     }

@@ -344,6 +344,15 @@ void wstate_compact(WStateBackend *b) { b->ops->compact(b); }
 
 const WStateBackendConfig *wstate_config(const WStateBackend *b) { return &b->cfg; }
 int wstate_count(const WStateBackend *b) { return b->nstates; }
+
+WStateStats *wstate_stats_all(const WStateBackend *b, int *n)
+{
+    int cap = b ? b->nstates : 0;
+    WStateStats *st = wmalloc(sizeof *st * (size_t)(cap ? cap : 1));
+    *n = b ? wstate_stats(b, st, cap) : 0;
+    assert(*n == cap);
+    return st;
+}
 WState *wstate_at(const WStateBackend *b, int i) { return b->states[i]; }
 const char *wstate_name(const WState *s) { return s->name; }
 WStateKind wstate_kind(const WState *s) { return s->kind; }

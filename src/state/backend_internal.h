@@ -180,6 +180,7 @@ extern const WStateOps wrdb_state_ops;      /* rocksdb_ops.c */
 /* ---- backend.c ---- */
 WStateBackend *wstate_backend_new(const WStateBackendConfig *cfg, const WStateOps *ops);
 const WStateBackendConfig *wstate_config(const WStateBackend *b);
+int wstate_count(const WStateBackend *b);
 WState *wstate_at(const WStateBackend *b, int i);
 const char *wstate_name(const WState *s);
 WStateKind wstate_kind(const WState *s);

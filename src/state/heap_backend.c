@@ -35,7 +35,7 @@ typedef WHeapPool Pool;
 
 typedef struct ListVal {
     int n, cap;
-    WBytes *items;          /* copies in the backend's pool (list_item_new) */
+    WBytes *items;          /* copies in the backend's pool (list_append) */
 } ListVal;
 
 /* One allocation per entry: the header, the key, and (value state, map user entries) the value
@@ -127,7 +127,6 @@ static inline HTab *keymap_of_word(uintptr_t *w, KeyMap *km)
 
 static inline HTab *keymap_open(const WState *s, Entry *e, KeyMap *km) { return keymap_of_word(map_word(s, e), km); }
 static inline bool keymap_single(const KeyMap *km) { return km->t == &km->one; }
-
 
 /* A table's slots are tagged (common/hash.h: wslot_make): htab_find passes the slots of other
    hashes without loading their entries. */
@@ -468,11 +467,7 @@ static void free_big_key_slots(WState *s)
         if (!e) continue;
         KeyMap km;
         HTab *m = keymap_open(s, e, &km);
-        if (!keymap_single(&km) && sizeof(uintptr_t) * m->cap > POOL_MAX) {
-            key_slots_free(&s->b->pool, m->slots, m->cap);
-            m->slots = NULL;
-            m->cap = m->n = 0;
-        }
+        if (!keymap_single(&km) && sizeof(uintptr_t) * m->cap > POOL_MAX) key_slots_free(&s->b->pool, m->slots, m->cap);
     }
 }
 

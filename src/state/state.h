@@ -180,8 +180,8 @@ typedef struct WStateStats {
     int64_t expired;            /* entries removed because their TTL ran out (-1 = not counted) */
 } WStateStats;
 int wstate_stats(const WStateBackend *b, WStateStats *out, int max);
-/* The number of states registered in b (wstate_stats fills that many when max allows). */
-int wstate_count(const WStateBackend *b);
+/* wstate_stats of every state of b (none for NULL): a malloc'd array (free() it), *n its length. */
+WStateStats *wstate_stats_all(const WStateBackend *b, int *n);
 
 /* ==== Backend selection, key groups (additive) ====
    Two backends implement the interface above: `hashmap` (wstate_heap_new, in memory) and
