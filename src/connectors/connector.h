@@ -47,6 +47,10 @@ typedef struct WTableSpec {
     const WType **col_types;
     const uint8_t *col_read;        /* per physical column: 1 when the query reads it (NULL: all);
                                        a source may leave the others unparsed (NULL values) */
+    const uint64_t *col_fields_read;/* per physical column of ROW type: bit k set when the query
+                                       reads its field k (UINT64_MAX: the whole value, and the
+                                       fields from the 64th on; NULL: all); a source may leave
+                                       the other fields NULL where no input could fail them */
     const WOptions *options;        /* WITH (...) */
     int nmeta;                      /* metadata columns after the physical ones in the chunks, their
                                        keys: read by a source (filesystem: "file.path", "file.name",

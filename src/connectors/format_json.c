@@ -156,6 +156,7 @@ struct WJsonReader {
     const char **names;
     const WType **types;
     uint8_t *skip;              /* per column: 1 = not read (NULL) */
+    uint64_t *field_reads;      /* per ROW column: the fields read (wjsonfmt_reader_read_fields) */
     bool big_decimals;          /* tree nodes: a column read has a DECIMAL type */
     WArena *scratch;            /* one line's document */
     FastLevel *fast;            /* the fast line reader's name tables (NULL: tree path only) */
@@ -603,9 +604,14 @@ static void fast_level_free(FastLevel *l)
     free(l);
 }
 
-/* A level for n fields (skip: fields not read, may be NULL); NULL when the fast path cannot
-   serve it (more than 64 fields, two fields of one name). */
-static FastLevel *fast_level_new(int n, const char *const *names, const WType *const *types, const uint8_t *skip)
+/* A ROW field that need not be converted when unread: any JSON value converts to a string. */
+static bool fast_may_leave_unread(const WType *t) { return t->id == WT_VARCHAR || t->id == WT_CHAR; }
+
+/* A level for n fields (skip: fields not read, may be NULL; field_reads: per ROW field, the mask
+   of its own fields read, NULL = all); NULL when the fast path cannot serve it (more than 64
+   fields, two fields of one name). */
+static FastLevel *fast_level_new(int n, const char *const *names, const WType *const *types, const uint8_t *skip,
+                                 const uint64_t *field_reads)
 {
     if (n > FAST_MAX_FIELDS) return NULL;
     FastLevel *l = wcalloc(1, sizeof *l);
@@ -638,7 +644,11 @@ static FastLevel *fast_level_new(int n, const char *const *names, const WType *c
         if (skip && skip[i]) continue;
         l->want |= (uint64_t)1 << i;
         if (types[i]->id == WT_ROW) {
-            l->kids[i] = fast_level_new(types[i]->nfields, types[i]->field_names, types[i]->fields, NULL);
+            const WType *rt = types[i];
+            uint8_t kid_skip[FAST_MAX_FIELDS] = {0};
+            for (int k = 0; field_reads && k < rt->nfields && k < FAST_MAX_FIELDS; k++)
+                kid_skip[k] = k < 63 && !(field_reads[i] >> k & 1) && fast_may_leave_unread(rt->fields[k]);
+            l->kids[i] = fast_level_new(rt->nfields, rt->field_names, rt->fields, kid_skip, NULL);
             if (!l->kids[i]) ok = false;
         }
         unsigned h = fast_hash(l->names[i], l->lens[i]) & (unsigned)l->mask;
@@ -1080,7 +1090,9 @@ static int fast_object(FastCtx *x, const FastLevel *l, const char **pp, WChunk *
 static void fast_rebuild(WJsonReader *r)
 {
     fast_level_free(r->fast);
-    r->fast = r->cfg.envelope == WJF_PLAIN && !r->tree_only ? fast_level_new(r->ncols, r->names, r->types, r->skip) : NULL;
+    r->fast = r->cfg.envelope == WJF_PLAIN && !r->tree_only
+                  ? fast_level_new(r->ncols, r->names, r->types, r->skip, r->cfg.fail_on_missing ? NULL : r->field_reads)
+                  : NULL;
 }
 
 /* The object at *pp (on '{'; the data ends at e) into the next row of out: 1 = read (*pp after
@@ -1125,6 +1137,8 @@ WJsonReader *wjsonfmt_reader_new(const WJsonFmt *cfg, int ncols, const char **na
     r->types = wmalloc(sizeof(WType *) * n1);
     for (int i = 0; i < ncols; i++) { r->names[i] = wstrdup(names[i]); r->types[i] = types[i]; }
     r->skip = wcalloc(n1, 1);
+    r->field_reads = wmalloc(sizeof(uint64_t) * n1);
+    for (int i = 0; i < ncols; i++) r->field_reads[i] = UINT64_MAX;
     find_big_decimals(r);
     fast_rebuild(r);
     r->scratch = warena_new(0);
@@ -1137,6 +1151,13 @@ void wjsonfmt_reader_skip_column(WJsonReader *r, int col)
     assert(col >= 0 && col < r->ncols);
     r->skip[col] = 1;
     find_big_decimals(r);
+    fast_rebuild(r);
+}
+
+void wjsonfmt_reader_read_fields(WJsonReader *r, int col, uint64_t mask)
+{
+    assert(col >= 0 && col < r->ncols);
+    r->field_reads[col] = mask;
     fast_rebuild(r);
 }
 
@@ -1167,6 +1188,7 @@ void wjsonfmt_reader_free(WJsonReader *r)
     free(r->names);
     free(r->types);
     free(r->skip);
+    free(r->field_reads);
     fast_level_free(r->fast);
     wcsv_config_free(&r->csv);
     wjsonfmt_config_free(&r->cfg);

@@ -73,6 +73,12 @@ void wjsonfmt_reader_free(WJsonReader *r);
 /* Leave column col unread: it reads as NULL and is never converted (a projection pushed into the
    source, as WTableSpec.col_read says). */
 void wjsonfmt_reader_skip_column(WJsonReader *r, int col);
+/* Of ROW column col, the query reads the fields in mask (bit k: field k; UINT64_MAX: all, as
+   WTableSpec.col_fields_read says). The fast line reader leaves the others of type CHAR/VARCHAR
+   unconverted (NULL): any JSON value converts to a string, so no line that fails in full can pass
+   so; their syntax is still checked. Not under fail-on-missing-field (a missing field fails even
+   when unread), nor for fields of other types (their conversion can fail a line). */
+void wjsonfmt_reader_read_fields(WJsonReader *r, int col, uint64_t mask);
 bool wjsonfmt_reader_open(WJsonReader *r, const char *path, int64_t offset, int64_t line, WError *err);
 void wjsonfmt_reader_close(WJsonReader *r);
 /* 1 = more (chunk full), 0 = end of file, -1 = error (as WCsvStatus). A debezium-json line may

@@ -606,6 +606,9 @@ WSource *wfs_open_source(const WTableSpec *spec, WError *err)
         s->jrd = wjsonfmt_reader_new(&jcfg, spec->ncols, spec->col_names, spec->col_types);
         for (int c = 0; spec->col_read && c < spec->ncols; c++)
             if (!spec->col_read[c]) wjsonfmt_reader_skip_column(s->jrd, c);
+        for (int c = 0; spec->col_fields_read && c < spec->ncols; c++)
+            if (spec->col_types[c]->id == WT_ROW && spec->col_fields_read[c] != UINT64_MAX)
+                wjsonfmt_reader_read_fields(s->jrd, c, spec->col_fields_read[c]);
     } else {
         s->rd = wcsv_reader_new(&cfg, spec->ncols, spec->col_types, spec->cast);
         for (int c = 0; spec->col_read && c < spec->ncols; c++)

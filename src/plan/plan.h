@@ -258,7 +258,12 @@ typedef struct WRelScan {           /* WR_SCAN (bind.c's bind_table_scan; a Look
     bool source_changelog;          /* the connector emits updates */
     uint8_t *reads;                 /* set by the runtime build (wjob_mark_scan_reads): 1 per output
                                        column its consumers read; NULL = all */
+    uint64_t *field_reads;          /* ... and per output column, the fields of a ROW its consumers
+                                       read (bit k: field k; WREL_ALL_FIELDS: the whole value, and
+                                       every field from the 64th on); NULL = all */
 } WRelScan;
+
+#define WREL_ALL_FIELDS UINT64_MAX
 
 typedef struct WRelValues {         /* WR_VALUES (VALUES, an empty input pruned to Values, UNNEST's
                                        left side): its rows, out.n columns each */

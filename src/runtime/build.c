@@ -26,6 +26,7 @@
 #include "../exec/lookup_join.h"
 #include "../plan/scan_parallelism.h"
 #include "../plan/table_factory.h"
+#include "../expr/functions.h"
 
 #include "../common/hash.h"
 #include "../types/row.h"
@@ -584,6 +585,7 @@ static WOperator *bd_scan(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *
         }
         WTableSpec *sp = make_spec(p, L, sc->table, sc->table_qname, src_par);
         if (sc->reads && r->out.n == sp->ncols) sp->col_read = sc->reads;
+        if (sc->field_reads && r->out.n == sp->ncols) sp->col_fields_read = sc->field_reads;
         sp->nmeta = sc->nmeta;
         sp->meta_keys = sc->meta_keys;
         const char *rmode = j->env.config ? wopts_get(j->env.config, "execution.runtime-mode") : NULL;
@@ -1285,6 +1287,114 @@ static void mark_watermark_cuts(WRel *r, bool below, int64_t interval)
     for (int i = 0; i < r->ninputs; i++) mark_watermark_cuts(r->inputs[i], below, interval);
 }
 
+/* ---------------------------------------------------------------- fields of ROW columns read */
+/* Which fields of a scan's ROW columns the plan reads: a consumer's demand (per output column, a
+   mask of fields, WREL_ALL_FIELDS for the whole value) goes down through Calcs (a column passed
+   through carries its consumers' demand; FIELD(column, k) reads field k only; any other use reads
+   the whole value), WatermarkAssigners and the pass-through nodes; every other kind reads all of
+   its inputs. Nodes are visited consumers first (the reverse of a post-order walk from the roots),
+   so a node's demand is complete before it passes it on. A source may leave the fields no one
+   reads unconverted (the JSON reader: VARCHAR fields, which any JSON value converts to). */
+typedef struct FieldDemand {
+    WRel **nodes;                       /* post-order: inputs before their consumers */
+    uint64_t **demand;                  /* per node, per output column */
+    int n, cap;
+} FieldDemand;
+
+static int demand_index(const FieldDemand *d, const WRel *r)
+{
+    for (int i = 0; i < d->n; i++) if (d->nodes[i] == r) return i;
+    return -1;
+}
+
+static void demand_post_order(WPlanCtx *p, FieldDemand *d, WRel *r)
+{
+    if (demand_index(d, r) >= 0) return;
+    for (int i = 0; i < r->ninputs; i++) demand_post_order(p, d, r->inputs[i]);
+    int cap = d->cap;
+    d->nodes = wa_grow(p->arena, d->nodes, d->n, &d->cap, sizeof *d->nodes, 64);
+    d->demand = wa_grow(p->arena, d->demand, d->n, &cap, sizeof *d->demand, 64);
+    assert(cap == d->cap);
+    d->nodes[d->n] = r;
+    d->demand[d->n++] = WA_ARRAY(p->arena, uint64_t, r->out.n ? r->out.n : 1);
+}
+
+/* Add what e reads of its input's columns (n of them) to want. */
+static void demand_expr(const WExpr *e, uint64_t *want, int n)
+{
+    if (!e) return;
+    if (e->kind == WX_COLUMN) {
+        if (e->col >= 0 && e->col < n) want[e->col] = WREL_ALL_FIELDS;
+        return;
+    }
+    if (e->kind == WX_CALL && e->func && !strcmp(e->func->name, "FIELD") && e->nargs == 2 &&
+        e->args[0]->kind == WX_COLUMN && e->args[1]->kind == WX_LITERAL && !e->args[1]->is_null) {
+        int c = e->args[0]->col;
+        int64_t k = e->args[1]->lit.i;
+        if (c >= 0 && c < n) want[c] |= k >= 0 && k < 63 ? (uint64_t)1 << k : WREL_ALL_FIELDS;
+        return;
+    }
+    for (int i = 0; i < e->nargs; i++) demand_expr(e->args[i], want, n);
+}
+
+static void demand_node(FieldDemand *d, int at)
+{
+    WRel *r = d->nodes[at];
+    const uint64_t *mine = d->demand[at];
+    int n = r->out.n;
+    if (r->kind == WR_SCAN) {
+        WRelScan *sc = wrel_scan_mut(r);
+        if (!sc->field_reads) return;   /* set by the caller for scans it read the marks of */
+        for (int c = 0; c < n; c++) sc->field_reads[c] = mine[c];
+        return;
+    }
+    for (int i = 0; i < r->ninputs; i++) {
+        WRel *in = r->inputs[i];
+        int at_in = demand_index(d, in);
+        assert(at_in >= 0 && at_in < at);
+        uint64_t *want = d->demand[at_in];
+        int nin = in->out.n;
+        if (r->kind == WR_CALC) {
+            const WRelCalc *calc = wrel_calc(r);
+            for (int k = 0; k < calc->nexprs; k++) {
+                const WExpr *e = calc->exprs[k];
+                if (e->kind == WX_COLUMN && e->col >= 0 && e->col < nin && k < n) want[e->col] |= mine[k];
+                else demand_expr(e, want, nin);
+            }
+            demand_expr(calc->cond, want, nin);
+        } else if ((reads_pass_through(r) || r->kind == WR_WATERMARK) && nin == n) {
+            for (int c = 0; c < n; c++) want[c] |= mine[c];
+            if (r->kind == WR_WATERMARK) {
+                const WRelWatermark *ww = wrel_watermark(r);
+                if (ww->rowtime_col >= 0 && ww->rowtime_col < n) want[ww->rowtime_col] = WREL_ALL_FIELDS;
+                demand_expr(ww->expr, want, n);
+            } else if (r->kind == WR_CHANGELOG_NORMALIZE) {
+                for (int k = 0; k < r->nkeys; k++)
+                    if (r->keys[k] >= 0 && r->keys[k] < n) want[r->keys[k]] = WREL_ALL_FIELDS;
+                demand_expr(wrel_normalize(r)->filter, want, n);
+            }
+        } else {
+            for (int c = 0; c < nin; c++) want[c] = WREL_ALL_FIELDS;
+        }
+    }
+}
+
+static void mark_field_reads(WPlanCtx *p, WRel **roots, int nroots)
+{
+    FieldDemand d = {0};
+    for (int i = 0; i < nroots; i++) demand_post_order(p, &d, roots[i]);
+    for (int i = 0; i < nroots; i++) {
+        int at = demand_index(&d, roots[i]);
+        for (int c = 0; c < roots[i]->out.n; c++) d.demand[at][c] = WREL_ALL_FIELDS;
+    }
+    for (int i = 0; i < d.n; i++) {
+        if (d.nodes[i]->kind != WR_SCAN) continue;
+        WRelScan *sc = wrel_scan_mut(d.nodes[i]);
+        sc->field_reads = WA_ARRAY(p->arena, uint64_t, d.nodes[i]->out.n ? d.nodes[i]->out.n : 1);
+    }
+    for (int i = d.n - 1; i >= 0; i--) demand_node(&d, i);
+}
+
 void wjob_mark_scan_reads(WPlanCtx *p, WRel **roots, int nroots)
 {
     ReadMarks m = {0};
@@ -1292,4 +1402,5 @@ void wjob_mark_scan_reads(WPlanCtx *p, WRel **roots, int nroots)
         mark_reads(p, &m, roots[i]);
         mark_watermark_cuts(roots[i], false, 0);
     }
+    mark_field_reads(p, roots, nroots);
 }

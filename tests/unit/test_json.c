@@ -343,3 +343,105 @@ WTEST(json_fast_reader_matches_tree)
     rmdir(dir);
     warena_delete(a);
 }
+
+/* Fields of a ROW column the query does not read (wjsonfmt_reader_read_fields): the fast reader
+   leaves its unread VARCHAR fields NULL, converts the other fields (whose conversion can fail a
+   line) and checks every field's syntax, so a line gives the read fields' values, or the error,
+   that the full read gives; under fail-on-missing-field the mask is not used. */
+static void read_row_fields(const WJsonFmt *cfg, const WType *rt, const char *path, uint64_t mask, WStrBuf *out,
+                            int64_t *fast)
+{
+    const char *names[] = {"id", "r"};
+    const WType *types[] = {&WTYPE_BIGINT, rt};
+    WJsonReader *r = wjsonfmt_reader_new(cfg, 2, names, types);
+    wjsonfmt_reader_read_fields(r, 1, mask);
+    WError e;
+    werr_clear(&e);
+    WChunk *ch = wchunk_new(2, types, 4);
+    int64_t skipped = 0;
+    int k = wjsonfmt_reader_open(r, path, 0, 1, &e) ? wjsonfmt_reader_fill(r, ch, &skipped, &e) : -1;
+    if (k < 0) {
+        wsb_append(out, "ERR ");
+        wsb_append(out, e.msg);
+    }
+    for (int row = 0; k >= 0 && row < ch->nrows; row++) {
+        wfmt_java(types[0], ch->cols[0].data[row], ch->cols[0].nulls[row] != 0, NULL, out);
+        const WComposite *cx = ch->cols[1].nulls[row] ? NULL : ch->cols[1].data[row].cx;
+        for (int f = 0; f < rt->nfields; f++) {
+            wsb_append(out, f ? ", " : " (");
+            if (!(mask >> f & 1)) { wsb_append(out, cx && !cx->nulls[f] ? "set" : "-"); continue; }
+            wfmt_java(rt->fields[f], cx ? cx->vals[f] : (WDatum){0}, !cx || cx->nulls[f], NULL, out);
+        }
+        wsb_append(out, ");");
+    }
+    if (skipped) wsb_append(out, " skipped");
+    *fast += wjsonfmt_reader_fast_lines(r);
+    wchunk_free(ch);
+    wjsonfmt_reader_free(r);
+}
+
+WTEST(json_fast_reader_unread_fields)
+{
+    WArena *a = warena_new(0);
+    const char *fn[] = {"x", "y", "w", "ts"};
+    const WType *ft[] = {&WTYPE_BIGINT, &WTYPE_STRING, &WTYPE_STRING, wtype_timestamp(a, WT_TIMESTAMP, 3, true)};
+    const WType *rt = wtype_row(a, 4, fn, ft, true);
+    const uint64_t mask = 1;            /* the query reads r.x */
+    static const struct { const char *line, *want; } cases[] = {
+        {"{\"id\":1,\"r\":{\"x\":5,\"y\":\"a\\\\b\",\"w\":\"c\",\"ts\":\"2024-01-02 03:04:05\"}}", "1 (5, -, -, set);"},
+        {"{\"id\":2,\"r\":{\"y\":{\"k\":[1,2]},\"w\":7.5,\"x\":6}}", "2 (6, -, -, -);"},
+        {"{\"id\":3,\"r\":{\"x\":7,\"y\":true}}", "3 (7, -, -, -);"},
+        {"{\"id\":4,\"r\":{\"x\":8,\"y\":\"\\q\"}}", "ERR"},              /* a bad escape: the line fails */
+        {"{\"id\":5,\"r\":{\"x\":9,\"y\":[1,}}", "ERR"},                  /* bad syntax in an unread field */
+        {"{\"id\":6,\"r\":{\"x\":1,\"ts\":\"bad\"}}", "ERR"},               /* an unread TIMESTAMP is converted */
+        {"{\"id\":7,\"r\":{\"x\":1,\"y\":\"a\",\"y\":\"b\"}}", "7 (1, -, -, -);"},
+    };
+    const char *opts[][2] = {{NULL, NULL}, {"json.ignore-parse-errors", "true"}, {"json.fail-on-missing-field", "true"}};
+    char dir[] = "/tmp/weir-jsonunread-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[96];
+    snprintf(path, sizeof path, "%s/l.json", dir);
+    for (size_t o = 0; o < sizeof opts / sizeof *opts; o++) {
+        WOptions wo;
+        wopts_init(&wo);
+        if (opts[o][0]) wopts_set(&wo, opts[o][0], opts[o][1]);
+        WJsonFmt cfg;
+        WError e;
+        werr_clear(&e);
+        CHECK(wjsonfmt_config(&cfg, &wo, "json", true, &e));
+        int64_t fast = 0, fast_all = 0;
+        for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+            FILE *f = fopen(path, "wb");
+            CHECK(f != NULL);
+            fprintf(f, "%s\n", cases[i].line);
+            fclose(f);
+            WStrBuf got, all;
+            wsb_init(&got);
+            wsb_init(&all);
+            wsb_append(&got, "");
+            wsb_append(&all, "");
+            read_row_fields(&cfg, rt, path, mask, &got, &fast);
+            read_row_fields(&cfg, rt, path, UINT64_MAX, &all, &fast_all);
+            /* the read field, or the error, is the full read's */
+            if (!strcmp(cases[i].want, "ERR") || o == 2) {
+                if (strncmp(all.buf, "ERR", 3) == 0 || strstr(all.buf, "skipped")) CHECK_STR(got.buf, all.buf);
+            }
+            if (o == 0) {
+                if (!strcmp(cases[i].want, "ERR")) CHECK(strncmp(got.buf, "ERR", 3) == 0);
+                else CHECK_STR(got.buf, cases[i].want);
+            }
+            if (o == 1 && !strcmp(cases[i].want, "ERR"))     /* a bad line skipped, a bad field NULL */
+                CHECK_STR(got.buf, i == 5 ? "6 (1, -, -, -);" : " skipped");
+            wsb_free(&got);
+            wsb_free(&all);
+        }
+        /* lines 1-3 and 7 take the fast path with the mask (line 7: a duplicate unread field) */
+        if (o != 2) CHECK(fast == 4);
+        if (o == 2) CHECK(fast == fast_all);     /* fail-on-missing-field: the mask is not used */
+        wjsonfmt_config_free(&cfg);
+        wopts_free(&wo);
+    }
+    unlink(path);
+    rmdir(dir);
+    warena_delete(a);
+}
