@@ -22,6 +22,31 @@ uint64_t whash_bytes(const void *data, size_t n, uint64_t seed)
     return whash_u64(h);
 }
 
+/* The 128-bit product of a and b folded to 64 bits. */
+static inline uint64_t mum64(uint64_t a, uint64_t b)
+{
+    unsigned __int128 r = (unsigned __int128)a * b;
+    return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
+uint64_t whash_bytes_wide(const void *data, size_t n, uint64_t seed)
+{
+    if (n < 32) return whash_bytes(data, n, seed);
+    static const uint64_t K0 = 0xa0761d6478bd642fULL, K1 = 0xe7037ed1a0b428dbULL, K2 = 0x8ebc6af09c88c6e3ULL,
+                          K3 = 0x589965cc75374cc3ULL;
+    const unsigned char *p = data, *end = p + n;
+    uint64_t a = seed ^ K0 ^ (n * K3), b = seed ^ K1;
+    while (end - p >= 32) {
+        a = mum64(load64(p) ^ K2, load64(p + 8) ^ a);
+        b = mum64(load64(p + 16) ^ K3, load64(p + 24) ^ b);
+        p += 32;
+    }
+    /* the last 16 bytes (read again where they overlap the last step's: n >= 32) */
+    a = mum64(load64(end - 16) ^ K1, load64(end - 8) ^ a);
+    if (end - p > 16) b = mum64(load64(p) ^ K0, load64(p + 8) ^ b);
+    return whash_u64(mum64(a ^ K2, b ^ K0) ^ n);
+}
+
 static inline uint32_t rotl32(uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
 
 static inline uint32_t fmix32(uint32_t h)

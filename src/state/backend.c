@@ -248,7 +248,7 @@ WStateLookup wmap_ref_hashed(WState *s, const void *uk, size_t uklen, uint64_t u
     return map_ref(s, r);
 }
 
-uint64_t wmap_key_hash(const void *uk, size_t uklen) { return wstate_key_hash(uk, uklen); }
+uint64_t wmap_key_hash(const void *uk, size_t uklen) { return whash_bytes_wide(uk, uklen, WSTATE_KEY_SEED); }
 
 void wmap_ref_put(WMapRef *r, const void *v, size_t len)
 {

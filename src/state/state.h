@@ -127,8 +127,8 @@ typedef struct WMapRef {
 WStateLookup wmap_ref(WState *s, const void *uk, size_t uklen, WMapRef *r);
 /* The same with uk's hash known: ukhash = wmap_key_hash(uk, uklen). */
 WStateLookup wmap_ref_hashed(WState *s, const void *uk, size_t uklen, uint64_t ukhash, WMapRef *r);
-/* The hash a map's user key is filed under (the heap backend's tables of user entries): the same
-   function as wstate_key_hash, named for what it hashes. */
+/* The hash a map's user key is filed under (the heap backend's tables of user entries):
+   whash_bytes_wide, as a user key is often a whole row (a join's records, a deduplication's). */
 uint64_t wmap_key_hash(const void *uk, size_t uklen);
 void wmap_ref_put(WMapRef *r, const void *v, size_t len);
 void wmap_ref_remove(WMapRef *r);
