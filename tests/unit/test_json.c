@@ -220,22 +220,31 @@ WTEST(json_parse_null_buffer)
 #include <stdlib.h>
 #include <unistd.h>
 
+/* The rows r reads from path into a new chunk of n columns (empty, and "ERR <message>" on out,
+   when the read fails; *skipped: lines skipped). */
+static WChunk *read_rows(WJsonReader *r, const char *path, int n, const WType **types, WStrBuf *out, int64_t *skipped)
+{
+    WError e;
+    werr_clear(&e);
+    WChunk *ch = wchunk_new(n, types, 4);
+    *skipped = 0;
+    if (!wjsonfmt_reader_open(r, path, 0, 1, &e) || wjsonfmt_reader_fill(r, ch, skipped, &e) < 0) {
+        wsb_append(out, "ERR ");
+        wsb_append(out, e.msg);
+        ch->nrows = 0;
+    }
+    return ch;
+}
+
 static void read_json_line(const WJsonFmt *cfg, int n, const char **names, const WType **types, const char *path,
                            bool tree, int64_t *fast, WStrBuf *out)
 {
     WJsonReader *r = wjsonfmt_reader_new(cfg, n, names, types);
     if (tree) wjsonfmt_reader_tree_only(r);
     wjsonfmt_reader_skip_column(r, n - 1);      /* the last column is never read */
-    WError e;
-    werr_clear(&e);
-    WChunk *ch = wchunk_new(n, types, 4);
-    int64_t skipped = 0;
-    int k = wjsonfmt_reader_open(r, path, 0, 1, &e) ? wjsonfmt_reader_fill(r, ch, &skipped, &e) : -1;
-    if (k < 0) {
-        wsb_append(out, "ERR ");
-        wsb_append(out, e.msg);
-    }
-    for (int row = 0; k >= 0 && row < ch->nrows; row++) {
+    int64_t skipped;
+    WChunk *ch = read_rows(r, path, n, types, out, &skipped);
+    for (int row = 0; row < ch->nrows; row++) {
         for (int c = 0; c < n; c++) {
             if (c) wsb_append(out, ", ");
             wfmt_java(types[c], ch->cols[c].data[row], ch->cols[c].nulls[row] != 0, NULL, out);
@@ -246,6 +255,28 @@ static void read_json_line(const WJsonFmt *cfg, int n, const char **names, const
     *fast += wjsonfmt_reader_fast_lines(r);
     wchunk_free(ch);
     wjsonfmt_reader_free(r);
+}
+
+/* cfg from the json options with one option set (key NULL: none). */
+static bool json_cfg_with(const char *key, const char *val, WJsonFmt *cfg)
+{
+    WOptions wo;
+    wopts_init(&wo);
+    if (key) wopts_set(&wo, key, val);
+    WError e;
+    werr_clear(&e);
+    bool ok = wjsonfmt_config(cfg, &wo, "json", true, &e);
+    wopts_free(&wo);
+    return ok;
+}
+
+/* path holds line and a newline, alone. */
+static bool write_line(const char *path, const char *line)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) return false;
+    fprintf(f, "%s\n", line);
+    return fclose(f) == 0;
 }
 
 WTEST(json_fast_reader_matches_tree)
@@ -307,20 +338,11 @@ WTEST(json_fast_reader_matches_tree)
     snprintf(path, sizeof path, "%s/l.json", dir);
     int64_t fast_default = 0;
     for (size_t o = 0; o < sizeof opts / sizeof *opts; o++) {
-        WOptions wo;
-        wopts_init(&wo);
-        if (opts[o][0]) wopts_set(&wo, opts[o][0], opts[o][1]);
         WJsonFmt cfg;
-        WError e;
-        werr_clear(&e);
-        CHECK(wjsonfmt_config(&cfg, &wo, "json", true, &e));
+        CHECK(json_cfg_with(opts[o][0], opts[o][1], &cfg));
         int64_t fast = 0, tree_fast = 0;
         for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
-            FILE *f = fopen(path, "wb");
-            CHECK(f != NULL);
-            fputs(lines[i], f);
-            fputc('\n', f);
-            fclose(f);
+            CHECK(write_line(path, lines[i]));
             WStrBuf got, want;
             wsb_init(&got);
             wsb_init(&want);
@@ -336,7 +358,6 @@ WTEST(json_fast_reader_matches_tree)
         CHECK(tree_fast == 0);
         if (o == 0) fast_default = fast;
         wjsonfmt_config_free(&cfg);
-        wopts_free(&wo);
     }
     CHECK(fast_default >= 40);          /* the plain lines went through the fast path */
     unlink(path);
@@ -355,16 +376,9 @@ static void read_row_fields(const WJsonFmt *cfg, const WType *rt, const char *pa
     const WType *types[] = {&WTYPE_BIGINT, rt};
     WJsonReader *r = wjsonfmt_reader_new(cfg, 2, names, types);
     wjsonfmt_reader_read_fields(r, 1, mask);
-    WError e;
-    werr_clear(&e);
-    WChunk *ch = wchunk_new(2, types, 4);
-    int64_t skipped = 0;
-    int k = wjsonfmt_reader_open(r, path, 0, 1, &e) ? wjsonfmt_reader_fill(r, ch, &skipped, &e) : -1;
-    if (k < 0) {
-        wsb_append(out, "ERR ");
-        wsb_append(out, e.msg);
-    }
-    for (int row = 0; k >= 0 && row < ch->nrows; row++) {
+    int64_t skipped;
+    WChunk *ch = read_rows(r, path, 2, types, out, &skipped);
+    for (int row = 0; row < ch->nrows; row++) {
         wfmt_java(types[0], ch->cols[0].data[row], ch->cols[0].nulls[row] != 0, NULL, out);
         const WComposite *cx = ch->cols[1].nulls[row] ? NULL : ch->cols[1].data[row].cx;
         for (int f = 0; f < rt->nfields; f++) {
@@ -402,19 +416,11 @@ WTEST(json_fast_reader_unread_fields)
     char path[96];
     snprintf(path, sizeof path, "%s/l.json", dir);
     for (size_t o = 0; o < sizeof opts / sizeof *opts; o++) {
-        WOptions wo;
-        wopts_init(&wo);
-        if (opts[o][0]) wopts_set(&wo, opts[o][0], opts[o][1]);
         WJsonFmt cfg;
-        WError e;
-        werr_clear(&e);
-        CHECK(wjsonfmt_config(&cfg, &wo, "json", true, &e));
+        CHECK(json_cfg_with(opts[o][0], opts[o][1], &cfg));
         int64_t fast = 0, fast_all = 0;
         for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-            FILE *f = fopen(path, "wb");
-            CHECK(f != NULL);
-            fprintf(f, "%s\n", cases[i].line);
-            fclose(f);
+            CHECK(write_line(path, cases[i].line));
             WStrBuf got, all;
             wsb_init(&got);
             wsb_init(&all);
@@ -439,7 +445,6 @@ WTEST(json_fast_reader_unread_fields)
         if (o != 2) CHECK(fast == 4);
         if (o == 2) CHECK(fast == fast_all);     /* fail-on-missing-field: the mask is not used */
         wjsonfmt_config_free(&cfg);
-        wopts_free(&wo);
     }
     unlink(path);
     rmdir(dir);

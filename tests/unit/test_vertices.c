@@ -35,6 +35,14 @@ static void fx_init(Fx *f)
     f->next_id = 1;
 }
 
+/* As fx_init, for planning SQL (a cast context: the session's time zone etc.). */
+static void fx_init_sql(Fx *f, WCastCtx *cast)
+{
+    fx_init(f);
+    memset(cast, 0, sizeof *cast);
+    f->p.cast = cast;
+}
+
 static void fx_free(Fx *f)
 {
     wcatalog_free(&f->cat);
@@ -404,28 +412,33 @@ WTEST(vertices_vertex_ids_are_hex_and_stable)
     CHECK(wjobgraph_build(NULL, 0, NULL) == NULL);
 }
 
+/* The tables of ddl[0..n) created in f's catalog; false at the first that fails. */
+static bool create_tables(Fx *f, const char *const *ddl, int n)
+{
+    for (int i = 0; i < n; i++) {
+        AstStmt *st = wsql_parse_statement(f->a, ddl[i], &f->err);
+        if (!st) return false;
+        WArena *ta = warena_new(0);
+        WTable *t = wbind_create_table(&f->p, st, ta);
+        if (!t) { warena_delete(ta); return false; }
+        if (!wcatalog_add(&f->cat, t, &f->err)) return false;
+    }
+    return true;
+}
+
 /* The real planner: an unbounded GROUP BY into a blackhole sink (seed 001's agg step). */
 WTEST(vertices_from_sql_group_by)
 {
     Fx f;
-    fx_init(&f);
     WCastCtx cast;
-    memset(&cast, 0, sizeof cast);
-    f.p.cast = &cast;
+    fx_init_sql(&f, &cast);
     const char *ddl[] = {
         "CREATE TABLE orders (order_id BIGINT, user_id STRING, amount INT) WITH ('connector'='datagen')",
         "CREATE TABLE kv_sink (k STRING, v BIGINT) WITH ('connector'='blackhole')",
     };
-    for (int i = 0; i < 2; i++) {
-        AstStmt *st = wsql_parse_statement(f.a, ddl[i], &f.err);
-        CHECK(st != NULL);
-        if (!st) { fx_free(&f); return; }
-        WArena *ta = warena_new(0);
-        WTable *t = wbind_create_table(&f.p, st, ta);
-        CHECK(t != NULL);
-        if (!t) { warena_delete(ta); fx_free(&f); return; }
-        CHECK(wcatalog_add(&f.cat, t, &f.err));
-    }
+    bool made = create_tables(&f, ddl, 2);
+    CHECK(made);
+    if (!made) { fx_free(&f); return; }
     AstStmt *ins = wsql_parse_statement(
         f.a, "INSERT INTO kv_sink SELECT user_id, CAST(SUM(amount) AS BIGINT) FROM orders WHERE amount > 1 GROUP BY user_id",
         &f.err);
@@ -505,10 +518,8 @@ static uint64_t bid_fields_read(Fx *f, const char *insert)
 WTEST(scan_field_reads_from_sql)
 {
     Fx f;
-    fx_init(&f);
     WCastCtx cast;
-    memset(&cast, 0, sizeof cast);
-    f.p.cast = &cast;
+    fx_init_sql(&f, &cast);
     const char *ddl[] = {
         "CREATE TABLE ev (kind INT, info ROW<id BIGINT, t TIMESTAMP(3)>, "
         "bid ROW<item BIGINT, who STRING, price BIGINT, note STRING, t TIMESTAMP(3)>, "
@@ -518,16 +529,9 @@ WTEST(scan_field_reads_from_sql)
         "CREATE TABLE out_row (r ROW<item BIGINT, who STRING, price BIGINT, note STRING, t TIMESTAMP(3)>) "
         "WITH ('connector'='blackhole')",
     };
-    for (int i = 0; i < 3; i++) {
-        AstStmt *st = wsql_parse_statement(f.a, ddl[i], &f.err);
-        CHECK(st != NULL);
-        if (!st) { fx_free(&f); return; }
-        WArena *ta = warena_new(0);
-        WTable *t = wbind_create_table(&f.p, st, ta);
-        CHECK(t != NULL);
-        if (!t) { warena_delete(ta); fx_free(&f); return; }
-        CHECK(wcatalog_add(&f.cat, t, &f.err));
-    }
+    bool made = create_tables(&f, ddl, 3);
+    CHECK(made);
+    if (!made) { fx_free(&f); return; }
     /* item (0) and price (2) by the query, t (4) by the computed column */
     CHECK(bid_fields_read(&f, "INSERT INTO out2 SELECT bid.item, bid.price FROM ev WHERE kind = 2") ==
           ((1u << 0) | (1u << 2) | (1u << 4)));
