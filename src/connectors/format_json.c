@@ -552,6 +552,8 @@ struct FastLevel {
     const char **names;
     int *lens;
     uint64_t *heads;                    /* a name's first 8 bytes, zero padded (key_is) */
+    uint64_t *qheads, *qmasks;          /* a plain name of up to 7 bytes with its closing quote,
+                                           and the mask of those bytes (key_at); mask 0: longer */
     const WType **types;
     FastLevel **kids;                   /* per field: the level of a ROW field, else NULL */
     uint64_t want;                      /* fields read (top level: columns not skipped) */
@@ -598,6 +600,8 @@ static void fast_level_free(FastLevel *l)
     free(l->names);
     free(l->lens);
     free(l->heads);
+    free(l->qheads);
+    free(l->qmasks);
     free(l->types);
     free(l->kids);
     free(l->slots);
@@ -620,6 +624,8 @@ static FastLevel *fast_level_new(int n, const char *const *names, const WType *c
     l->names = wmalloc(sizeof(char *) * n1);
     l->lens = wmalloc(sizeof(int) * n1);
     l->heads = wcalloc(n1, sizeof(uint64_t));
+    l->qheads = wcalloc(n1, sizeof(uint64_t));
+    l->qmasks = wcalloc(n1, sizeof(uint64_t));
     l->types = wmalloc(sizeof(WType *) * n1);
     l->kids = wcalloc(n1, sizeof(FastLevel *));
     int slots = 8;
@@ -641,6 +647,13 @@ static FastLevel *fast_level_new(int n, const char *const *names, const WType *c
             if (ch < 0x20 || ch == '"' || ch == '\\') plain = false;
         }
         if (plain) l->plain |= (uint64_t)1 << i;
+        if (plain && l->lens[i] <= 7) {
+            char q[8] = {0};
+            memcpy(q, names[i], (size_t)l->lens[i]);
+            q[l->lens[i]] = '"';
+            memcpy(&l->qheads[i], q, 8);
+            l->qmasks[i] = l->lens[i] == 7 ? UINT64_MAX : ((uint64_t)1 << (8 * (l->lens[i] + 1))) - 1;
+        }
         if (skip && skip[i]) continue;
         l->want |= (uint64_t)1 << i;
         if (types[i]->id == WT_ROW) {
@@ -682,6 +695,13 @@ static inline bool key_is(const FastLevel *l, int f, const char *k, int klen, co
    place, without a scan for the key's end: a name with no byte JSON escapes is its key's text. */
 static inline bool key_at(const FastLevel *l, int f, const char *k, const char *e)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (l->qmasks[f] && e - k >= 8) {   /* the name and its quote: one word compare */
+        uint64_t w;
+        memcpy(&w, k, 8);
+        return (w & l->qmasks[f]) == l->qheads[f];
+    }
+#endif
     int len = l->lens[f];
     return (l->plain >> f & 1) && e - k > len && k[len] == '"' && key_is(l, f, k, len, e);
 }
@@ -914,7 +934,9 @@ static bool fast_timestamp(const char *s, int len, char sep, WTimestamp *out)
             if (!is_digit(s[i])) return false;
             ns = ns * 10 + (s[i] - '0');
         }
-        for (int k = len - 20; k < 9; k++) ns *= 10;
+        static const int32_t SCALE[10] = {1000000000, 100000000, 10000000, 1000000, 100000, 10000, 1000, 100, 10, 1};
+        assert(len - 20 >= 1 && len - 20 <= 9);
+        ns *= SCALE[len - 20];          /* the fraction's digits to nanoseconds */
     }
     ns += ((int64_t)h * 3600 + mi * 60 + se) * 1000000000LL;
     out->ms = wconn_days_from_civil(y, mo, d) * 86400000LL + ns / 1000000;
