@@ -1295,15 +1295,19 @@ static void mark_watermark_cuts(WRel *r, bool below, int64_t interval)
    its inputs. Nodes are visited consumers first (the reverse of a post-order walk from the roots),
    so a node's demand is complete before it passes it on. A source may leave the fields no one
    reads unconverted (the JSON reader: VARCHAR fields, which any JSON value converts to). */
+typedef struct DemandNode {
+    WRel *rel;
+    uint64_t *want;                     /* per output column: the fields its consumers read */
+} DemandNode;
+
 typedef struct FieldDemand {
-    WRel **nodes;                       /* post-order: inputs before their consumers */
-    uint64_t **demand;                  /* per node, per output column */
+    DemandNode *nodes;                  /* post-order: inputs before their consumers */
     int n, cap;
 } FieldDemand;
 
 static int demand_index(const FieldDemand *d, const WRel *r)
 {
-    for (int i = 0; i < d->n; i++) if (d->nodes[i] == r) return i;
+    for (int i = 0; i < d->n; i++) if (d->nodes[i].rel == r) return i;
     return -1;
 }
 
@@ -1311,12 +1315,8 @@ static void demand_post_order(WPlanCtx *p, FieldDemand *d, WRel *r)
 {
     if (demand_index(d, r) >= 0) return;
     for (int i = 0; i < r->ninputs; i++) demand_post_order(p, d, r->inputs[i]);
-    int cap = d->cap;
     d->nodes = wa_grow(p->arena, d->nodes, d->n, &d->cap, sizeof *d->nodes, 64);
-    d->demand = wa_grow(p->arena, d->demand, d->n, &cap, sizeof *d->demand, 64);
-    assert(cap == d->cap);
-    d->nodes[d->n] = r;
-    d->demand[d->n++] = WA_ARRAY(p->arena, uint64_t, r->out.n ? r->out.n : 1);
+    d->nodes[d->n++] = (DemandNode){r, WA_ARRAY(p->arena, uint64_t, r->out.n ? r->out.n : 1)};
 }
 
 /* Add what e reads of its input's columns (n of them) to want. */
@@ -1337,22 +1337,22 @@ static void demand_expr(const WExpr *e, uint64_t *want, int n)
     for (int i = 0; i < e->nargs; i++) demand_expr(e->args[i], want, n);
 }
 
+/* Pass node `at`'s demand (complete: its consumers came before it) on to its inputs; a scan keeps
+   its own as the fields read. */
 static void demand_node(FieldDemand *d, int at)
 {
-    WRel *r = d->nodes[at];
-    const uint64_t *mine = d->demand[at];
+    WRel *r = d->nodes[at].rel;
+    const uint64_t *mine = d->nodes[at].want;
     int n = r->out.n;
     if (r->kind == WR_SCAN) {
-        WRelScan *sc = wrel_scan_mut(r);
-        if (!sc->field_reads) return;   /* set by the caller for scans it read the marks of */
-        for (int c = 0; c < n; c++) sc->field_reads[c] = mine[c];
+        wrel_scan_mut(r)->field_reads = d->nodes[at].want;
         return;
     }
     for (int i = 0; i < r->ninputs; i++) {
         WRel *in = r->inputs[i];
         int at_in = demand_index(d, in);
         assert(at_in >= 0 && at_in < at);
-        uint64_t *want = d->demand[at_in];
+        uint64_t *want = d->nodes[at_in].want;
         int nin = in->out.n;
         if (r->kind == WR_CALC) {
             const WRelCalc *calc = wrel_calc(r);
@@ -1384,13 +1384,8 @@ static void mark_field_reads(WPlanCtx *p, WRel **roots, int nroots)
     FieldDemand d = {0};
     for (int i = 0; i < nroots; i++) demand_post_order(p, &d, roots[i]);
     for (int i = 0; i < nroots; i++) {
-        int at = demand_index(&d, roots[i]);
-        for (int c = 0; c < roots[i]->out.n; c++) d.demand[at][c] = WREL_ALL_FIELDS;
-    }
-    for (int i = 0; i < d.n; i++) {
-        if (d.nodes[i]->kind != WR_SCAN) continue;
-        WRelScan *sc = wrel_scan_mut(d.nodes[i]);
-        sc->field_reads = WA_ARRAY(p->arena, uint64_t, d.nodes[i]->out.n ? d.nodes[i]->out.n : 1);
+        DemandNode *root = &d.nodes[demand_index(&d, roots[i])];
+        for (int c = 0; c < root->rel->out.n; c++) root->want[c] = WREL_ALL_FIELDS;
     }
     for (int i = d.n - 1; i >= 0; i--) demand_node(&d, i);
 }
