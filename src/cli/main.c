@@ -30,6 +30,7 @@
 #include "../session/session.h"
 #include "../session/conformance.h"
 #include "../explain/explain.h"
+#include "../kinds/kinds.h"
 #include "../plan/plan.h"
 #include "../runtime/job.h"
 
@@ -420,9 +421,7 @@ static void check_kind_ops(void)
 {
     WStrBuf err;
     wsb_init(&err);
-    bool plan = wplan_check_kind_ops(&err);
-    bool explain = wexplain_check_kind_ops(&err);
-    if (!wjob_check_kind_ops(&err) || !plan || !explain) {
+    if (!wkinds_check(&err)) {
         fprintf(stderr, "weir: incomplete node-kind operation tables:\n%s", err.buf);
         abort();
     }

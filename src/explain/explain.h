@@ -51,12 +51,5 @@ bool wexplain_node_digests(WPlanCtx *p, WRel **roots, int n, WRel **nodes, int n
    the plan names are taken from the plan itself. Returns the number of roots, -1 on error. */
 int wplan_from_json(WPlanCtx *p, const char *json, WRel ***roots);
 
-/* The per-kind operation tables of explain/ (digest.c: name, compiled-plan type, EXPLAIN digest;
-   compiled_plan.c: JSON write; plan_reader_check.c: the check of a node EXECUTE PLAN read;
-   plan_reader.c: its changelog mode; explain_text.c: ESTIMATED_COST; logical.c: the Abstract
-   Syntax Tree): true when every WRelKind has every operation or an explicit
-   "not applicable" marker, else false with one line per gap appended to err. Run at start-up in
-   the test build (cli/main.c) and by the unit tests. */
-bool wexplain_check_kind_ops(WStrBuf *err);
 
 #endif

@@ -119,14 +119,6 @@ const char *ex_exec_type(const WRel *r);                    /* stream-exec-calc_
 /* name(attrs) of one node for the physical (EXD_REL) or execution (EXD_EXEC) plan: the
    operations of its kind in digest.c's table (one row per WRelKind). */
 void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out);
-/* Does every node kind have every digest operation (or its explicit "not an exec node" marker)?
-   Appends one line per gap to err. (digest.c; compiled_plan.c has ex_compiled_plan_ops_check) */
-bool ex_digest_ops_check(WStrBuf *err);
-bool ex_compiled_plan_ops_check(WStrBuf *err);
-bool ex_plan_reader_ops_check(WStrBuf *err);    /* plan_reader_check.c */
-bool ex_plan_reader_mode_ops_check(WStrBuf *err);   /* plan_reader.c: the changelog mode read back */
-bool ex_cost_ops_check(WStrBuf *err);    /* explain_text.c: ESTIMATED_COST */
-bool ex_ast_ops_check(WStrBuf *err);     /* logical.c: the Abstract Syntax Tree */
 /* Aggregate call text, e.g. SUM(amount) AS EXPR$1 */
 void ex_agg_call(const WAggCall *c, const char *const *in_names, const char *out_name, WStrBuf *out, bool retract);
 /* Changelog mode: I,UB,UA,D or NONE */

@@ -3,10 +3,11 @@
  * Plan [With Advice], Optimized Execution Plan, Physical Execution Plan), the tree layout of
  * RelTreeWriterImpl (`:- ` / `+- ` / `:  `), ESTIMATED_COST and CHANGELOG_MODE attributes, plan
  * advice (Flink's local-global advice and weir's own state advice), and the JSON execution
- * plan of JSON_EXECUTION_PLAN. The cost of each node kind is its row of COST_KIND_OPS
- * (ex_cost_ops_check). See explain.h.
+ * plan of JSON_EXECUTION_PLAN. The cost of each node is its kind's cost operation (its file in
+ * src/kinds/, reached through wkinds_cost: explain_kinds.h). See explain.h.
  */
 #include "explain_internal.h"
+#include "explain_kinds.h"
 #include "json_out.h"
 #include "../plan/scan_parallelism.h"
 #include "../plan/sink_constraints.h"
@@ -41,51 +42,6 @@ static void prefix(WStrBuf *out, const bool *last, int depth)
     if (depth > 0) wsb_puts(out, last[depth] ? "+- " : ":- ");
 }
 
-/* Flink's estimate without statistics: 1.0E8 rows per source, filters halve, aggregates keep. */
-typedef struct Cost { double rowcount, rows, cpu, io, network, memory; } Cost;
-
-/* Flink's guesses without statistics: = 0.15, <> 0.85, comparisons 0.5, LIKE 0.05, IS NOT NULL
-   0.9, anything else 0.25; AND multiplies, OR is the sum less the product. */
-static double selectivity(const WExpr *e)
-{
-    if (!e) return 1.0;
-    if (e->kind == WX_AND) {
-        double s = 1.0;
-        for (int i = 0; i < e->nargs; i++) s *= selectivity(e->args[i]);
-        return s;
-    }
-    if (e->kind == WX_OR) {
-        double sum = 0, prod = 1.0;
-        for (int i = 0; i < e->nargs; i++) {
-            double k = selectivity(e->args[i]);
-            sum += k;
-            prod *= k;
-        }
-        return sum - prod;
-    }
-    if (e->kind == WX_IS_NULL && e->negated) return 0.9;
-    if (e->kind == WX_CALL && e->func) {
-        const char *n = e->func->name;
-        if (!strcmp(n, "=")) return 0.15;
-        if (!strcmp(n, "<>")) return 0.85;
-        if (!strcmp(n, "<") || !strcmp(n, "<=") || !strcmp(n, ">") || !strcmp(n, ">=")) return 0.5;
-        if (!strcasecmp(n, "LIKE")) return 0.05;
-    }
-    return 0.25;
-}
-
-/* Calc's computations: projections that are neither a field, a literal nor a CAST (Flink counts
-   no CASTs, which its reduction leaves only where needed) */
-static int computations(const WRel *r)
-{
-    int n = 0;
-    for (int i = 0; i < wrel_calc(r)->nexprs; i++) {
-        const WExpr *e = wrel_calc(r)->exprs[i];
-        if (e->kind != WX_COLUMN && e->kind != WX_LITERAL && e->kind != WX_CAST) n++;
-    }
-    return n;
-}
-
 /* Flink's average value sizes (FlinkRelMdSize): CHAR 1, VARCHAR 12, DECIMAL and date/time 12,
    BINARY 16, collections 16 elements, a RAW value (a DISTINCT's MapView, which weir types as
    BYTES in partial-aggregate rows: `raw_bytes`) 128 */
@@ -111,132 +67,16 @@ static double type_size(const WType *t, bool raw_bytes)
     }
 }
 
-static double row_size(const WSchema *s, bool raw_bytes)
+double cost_row_size(const WSchema *s, bool raw_bytes)
 {
     double b = 0;
     for (int i = 0; i < s->n; i++) b += type_size(s->types[i], raw_bytes);
     return b;
 }
 
-static bool partial_agg_rows(const WRel *r)
-{
-    while (r && (r->kind == WR_EXCHANGE || r->kind == WR_MINIBATCH_ASSIGNER)) r = r->inputs[0];
-    return r && (r->kind == WR_LOCAL_GROUP_AGG || r->kind == WR_LOCAL_WINDOW_AGG);
-}
-
-/* ---- the cost of each node kind (COST_KIND_OPS) ----
-
-   cost_X(x, r, n, in, c, self): node r's own cost (self: rows, cpu, io, network, memory; the
-   model's default: (rows, rows, 0, 0, 0) of the n inputs' rows, as set on entry) and its row
-   count (c->rowcount: the inputs' on entry), given the inputs' summed cost `in`. */
-typedef struct SelfCost {
-    double rows, cpu, io, net, mem;
-} SelfCost;
-
-static void cost_scan(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self)
-{
-    c->rowcount = 1.0E8;
-    self->rows = self->cpu = c->rowcount;
-    ExNode *en = ex_node(x, r);
-    WSchema ps = r->out;
-    if (en && en->nproj) {
-        ps.n = en->nproj;
-        ps.types = WA_ARRAY(x->p->arena, const WType *, en->nproj);
-        for (int i = 0; i < en->nproj; i++) ps.types[i] = r->out.types[en->proj[i]];
-    }
-    self->io = c->rowcount * row_size(&ps, false);
-}
-
-static void cost_values(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self)
-{
-    c->rowcount = self->rows = wrel_values(r)->nrows;
-    self->cpu = 1;
-}
-
-static void cost_calc(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self)
-{
-    c->rowcount = in->rowcount * selectivity(wrel_calc(r)->cond);
-    self->rows = c->rowcount;
-    self->cpu = c->rowcount * computations(r);
-}
-
-static void cost_exchange(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self)
-{
-    /* serialisation (160 per row) plus hashing (8 per key) or 1 for a single target */
-    double per_row = 160 + ((wrel_exchange(r)->single || r->nkeys == 0) ? 1 : 8.0 * r->nkeys);
-    self->cpu = in->rowcount * per_row;
-    self->net = in->rowcount * row_size(&r->out, partial_agg_rows(r));
-}
-
-static void cost_join(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self)
-{
-    /* a stream join costs 100 per input, whatever the rows */
-    self->rows = self->cpu = 100.0 * n;
-    c->rowcount = in->rowcount;
-}
-
-static void cost_window_join(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self)
-{
-    self->cpu = 0;
-}
-
 /* Flink's stream cost model without statistics: the operator keeps its input's row count and
    costs (rows, rows) itself */
-static void cost_of_its_input(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self) {}
-#define COST_AS_ITS_INPUT cost_of_its_input
-
-/* The cost of each node kind in ESTIMATED_COST (checked by ex_cost_ops_check, at start-up of the
-   test build and in the unit tests). */
-typedef struct CostKindOps {
-    void (*cost)(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self);
-} CostKindOps;
-
-static const CostKindOps COST_KIND_OPS[WR__COUNT] = {
-    [WR_SCAN] = {.cost = cost_scan},
-    [WR_VALUES] = {.cost = cost_values},
-    [WR_CALC] = {.cost = cost_calc},
-    [WR_UNION] = {.cost = COST_AS_ITS_INPUT},
-    [WR_WATERMARK] = {.cost = COST_AS_ITS_INPUT},
-    [WR_SINK] = {.cost = COST_AS_ITS_INPUT},
-    [WR_EXCHANGE] = {.cost = cost_exchange},
-    [WR_GROUP_AGG] = {.cost = COST_AS_ITS_INPUT},
-    [WR_JOIN] = {.cost = cost_join},
-    [WR_DEDUP] = {.cost = COST_AS_ITS_INPUT},
-    [WR_RANK] = {.cost = COST_AS_ITS_INPUT},
-    [WR_SORT_LIMIT] = {.cost = COST_AS_ITS_INPUT},
-    [WR_WINDOW_AGG] = {.cost = COST_AS_ITS_INPUT},
-    [WR_CHANGELOG_NORMALIZE] = {.cost = COST_AS_ITS_INPUT},
-    [WR_DROP_UPDATE_BEFORE] = {.cost = COST_AS_ITS_INPUT},
-    [WR_SINK_MATERIALIZER] = {.cost = COST_AS_ITS_INPUT},
-    [WR_OVER_RANK] = {.cost = COST_AS_ITS_INPUT},
-    [WR_WINDOW_TVF] = {.cost = COST_AS_ITS_INPUT},
-    [WR_WINDOW_RANK] = {.cost = COST_AS_ITS_INPUT},
-    [WR_WINDOW_JOIN] = {.cost = cost_window_join},
-    [WR_INTERVAL_JOIN] = {.cost = COST_AS_ITS_INPUT},
-    [WR_TEMPORAL_JOIN] = {.cost = COST_AS_ITS_INPUT},
-    [WR_LOOKUP_JOIN] = {.cost = COST_AS_ITS_INPUT},
-    [WR_OVER_AGG] = {.cost = COST_AS_ITS_INPUT},
-    [WR_MINIBATCH_ASSIGNER] = {.cost = COST_AS_ITS_INPUT},
-    [WR_LOCAL_GROUP_AGG] = {.cost = COST_AS_ITS_INPUT},
-    [WR_GLOBAL_GROUP_AGG] = {.cost = COST_AS_ITS_INPUT},
-    [WR_INCREMENTAL_GROUP_AGG] = {.cost = COST_AS_ITS_INPUT},
-    [WR_SORT] = {.cost = COST_AS_ITS_INPUT},
-    [WR_TEMPORAL_SORT] = {.cost = COST_AS_ITS_INPUT},
-    [WR_LOCAL_WINDOW_AGG] = {.cost = COST_AS_ITS_INPUT},
-    [WR_GLOBAL_WINDOW_AGG] = {.cost = COST_AS_ITS_INPUT},
-    [WR_EXPAND] = {.cost = COST_AS_ITS_INPUT},
-    [WR_REPLICATE_ROWS] = {.cost = COST_AS_ITS_INPUT},
-    [WR_CORRELATE] = {.cost = COST_AS_ITS_INPUT},
-    [WR_MATCH] = {.cost = COST_AS_ITS_INPUT},
-};
-
-bool ex_cost_ops_check(WStrBuf *err)
-{
-    bool ok = true;
-    for (int k = 0; k < WR__COUNT; k++)
-        ok &= wrel_kind_op_check(COST_KIND_OPS[k].cost != NULL, k, "explain/explain_text.c", "cost", err);
-    return ok;
-}
+void cost_of_its_input(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self) {}
 
 static Cost cost_of(const ExCtx *x, const WRel *r)
 {
@@ -258,7 +98,7 @@ static Cost cost_of(const ExCtx *x, const WRel *r)
     SelfCost self = {.rows = in.rowcount, .cpu = in.rowcount};
     c.rowcount = in.rowcount;
     assert((unsigned)r->kind < WR__COUNT);
-    COST_KIND_OPS[r->kind].cost(x, r, n, &in, &c, &self);
+    wkinds_cost[r->kind]->cost(x, r, n, &in, &c, &self);
     c.rows = in.rows + self.rows;
     c.cpu = in.cpu + self.cpu;
     c.io = in.io + self.io;

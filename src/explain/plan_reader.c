@@ -5,10 +5,11 @@
  * state TTLs from the `state` lists (an edited TTL wins; a missing list falls back to
  * table.exec.state.ttl). Nodes weir keeps apart from Flink's (the projection of a scan, the
  * upsert materializer of a sink) are rebuilt. Each node type has its reader in RD_NODE_TYPES (by
- * the type's name), each node kind its changelog mode in RD_MODE_KIND_OPS (checked by
- * ex_plan_reader_mode_ops_check). See explain.h.
+ * the type's name), each node kind its changelog mode in its mode operation (its file in
+ * src/kinds/, reached through wkinds_rd_mode: explain_kinds.h). See explain.h.
  */
 #include "../common/base64.h"
+#include "explain_kinds.h"
 #include "plan_reader_internal.h"
 #include "../sql/parser.h"
 #include "../expr/functions.h"
@@ -97,122 +98,30 @@ bool rd_sort_fields(Rd *r, json_t *j, WRel *x, const WRel *in)
 
 /* Calc, Exchange, WatermarkAssigner, Sink, SinkMaterializer, MiniBatchAssigner, Correlate,
    Expand, the Correlate of REPLICATE_ROWS, WindowTableFunction: what the input emits */
-static void mode_as_input(WRel *x, WRel *in) { x->changelog = in->changelog; }
+void mode_as_input(WRel *x, WRel *in) { x->changelog = in->changelog; }
 
 /* LocalGroupAggregate, IncrementalGroupAggregate: partial accumulators, inserted */
-static void mode_inserts(WRel *x, WRel *in) { x->changelog = WCM_INSERT; }
+void mode_inserts(WRel *x, WRel *in) { x->changelog = WCM_INSERT; }
 
 /* GroupAggregate, GlobalGroupAggregate, Rank, ChangelogNormalize: every kind of change */
-static void mode_all_kinds(WRel *x, WRel *in) { x->changelog = ALL_KINDS; }
-
-static void mode_drop_update_before(WRel *x, WRel *in)
-{
-    x->changelog = in->changelog & (uint8_t)~WCM_UPDATE_BEFORE;
-}
-
-static void mode_union(WRel *x, WRel *in)
-{
-    x->changelog = 0;
-    for (int i = 0; i < x->ninputs; i++) x->changelog |= x->inputs[i]->changelog;
-}
-
-static void mode_sort_limit(WRel *x, WRel *in)
-{
-    x->input_retracts = in->changelog != WCM_INSERT;
-    x->changelog = !x->nsort && !x->input_retracts && !(in->changelog & WCM_UPDATE_AFTER) ? WCM_INSERT : ALL_KINDS;
-}
-
-static void mode_join(WRel *x, WRel *in)
-{
-    WRelJoin *rj = wrel_join_mut(x);
-    WRel *l = x->inputs[0], *rt = x->inputs[1];
-    x->input_retracts = l->changelog != WCM_INSERT;
-    rj->right_retracts = rt->changelog != WCM_INSERT;
-    bool outer = rj->type != AJ_INNER || rj->anti;
-    x->changelog = (x->input_retracts || rj->right_retracts || outer) ? ALL_KINDS : WCM_INSERT;
-    if (rj->semi) x->changelog = (x->input_retracts || rj->right_retracts) ? ALL_KINDS : WCM_INSERT;
-    if (rj->anti) x->changelog = ALL_KINDS;
-}
-
-static void mode_dedup(WRel *x, WRel *in)
-{
-    x->input_retracts = in->changelog != WCM_INSERT;
-    const WRelRank *xr = wrel_rank(x);
-    x->changelog = (!xr->keep_last && !xr->dedup_rowtime && !x->input_retracts) ? WCM_INSERT : ALL_KINDS;
-}
+void mode_all_kinds(WRel *x, WRel *in) { x->changelog = ALL_KINDS; }
 
 /* TableSourceScan, Values: their reader set the mode */
-static void mode_set_by_reader(WRel *x, WRel *in) {}
+void mode_set_by_reader(WRel *x, WRel *in) {}
 
 /* the window and time-bound operators, OverAggregate, LookupJoin, Match, TemporalSort: inserts,
    over an input that may retract */
-static void mode_appends(WRel *x, WRel *in)
+void mode_appends(WRel *x, WRel *in)
 {
     x->changelog = WCM_INSERT;
     if (in) x->input_retracts = in->changelog != WCM_INSERT;
 }
 
-/* OverRank (the rank rule replaces it) and the batch Sort are in no compiled plan: not applicable,
-   read as appends as before the table */
-#define MODE_NOT_IN_A_COMPILED_PLAN mode_appends
-
-/* The changelog mode of each node kind read back by EXECUTE PLAN (checked by
-   ex_plan_reader_mode_ops_check, at start-up of the test build and in the unit tests). */
-typedef struct RdModeKindOps {
-    void (*mode)(WRel *x, WRel *in);
-} RdModeKindOps;
-
-static const RdModeKindOps RD_MODE_KIND_OPS[WR__COUNT] = {
-    [WR_SCAN] = {.mode = mode_set_by_reader},
-    [WR_VALUES] = {.mode = mode_set_by_reader},
-    [WR_CALC] = {.mode = mode_as_input},
-    [WR_UNION] = {.mode = mode_union},
-    [WR_WATERMARK] = {.mode = mode_as_input},
-    [WR_SINK] = {.mode = mode_as_input},
-    [WR_EXCHANGE] = {.mode = mode_as_input},
-    [WR_GROUP_AGG] = {.mode = mode_all_kinds},
-    [WR_JOIN] = {.mode = mode_join},
-    [WR_DEDUP] = {.mode = mode_dedup},
-    [WR_RANK] = {.mode = mode_all_kinds},
-    [WR_SORT_LIMIT] = {.mode = mode_sort_limit},
-    [WR_WINDOW_AGG] = {.mode = mode_appends},
-    [WR_CHANGELOG_NORMALIZE] = {.mode = mode_all_kinds},
-    [WR_DROP_UPDATE_BEFORE] = {.mode = mode_drop_update_before},
-    [WR_SINK_MATERIALIZER] = {.mode = mode_as_input},
-    [WR_OVER_RANK] = {.mode = MODE_NOT_IN_A_COMPILED_PLAN},
-    [WR_WINDOW_TVF] = {.mode = mode_as_input},
-    [WR_WINDOW_RANK] = {.mode = mode_appends},
-    [WR_WINDOW_JOIN] = {.mode = mode_appends},
-    [WR_INTERVAL_JOIN] = {.mode = mode_appends},
-    [WR_TEMPORAL_JOIN] = {.mode = mode_appends},
-    [WR_LOOKUP_JOIN] = {.mode = mode_appends},
-    [WR_OVER_AGG] = {.mode = mode_appends},
-    [WR_MINIBATCH_ASSIGNER] = {.mode = mode_as_input},
-    [WR_LOCAL_GROUP_AGG] = {.mode = mode_inserts},
-    [WR_GLOBAL_GROUP_AGG] = {.mode = mode_all_kinds},
-    [WR_INCREMENTAL_GROUP_AGG] = {.mode = mode_inserts},
-    [WR_SORT] = {.mode = MODE_NOT_IN_A_COMPILED_PLAN},
-    [WR_TEMPORAL_SORT] = {.mode = mode_appends},
-    [WR_LOCAL_WINDOW_AGG] = {.mode = mode_appends},
-    [WR_GLOBAL_WINDOW_AGG] = {.mode = mode_appends},
-    [WR_EXPAND] = {.mode = mode_as_input},
-    [WR_REPLICATE_ROWS] = {.mode = mode_as_input},
-    [WR_CORRELATE] = {.mode = mode_as_input},
-    [WR_MATCH] = {.mode = mode_appends},
-};
-
-bool ex_plan_reader_mode_ops_check(WStrBuf *err)
-{
-    bool ok = true;
-    for (int k = 0; k < WR__COUNT; k++)
-        ok &= wrel_kind_op_check(RD_MODE_KIND_OPS[k].mode != NULL, k, "explain/plan_reader.c", "changelog mode", err);
-    return ok;
-}
-
+/* The changelog mode of node x read back by EXECUTE PLAN, from its kind's mode operation. */
 void rd_derive_mode(WRel *x)
 {
     assert((unsigned)x->kind < WR__COUNT);
-    RD_MODE_KIND_OPS[x->kind].mode(x, x->ninputs ? x->inputs[0] : NULL);
+    wkinds_rd_mode[x->kind]->mode(x, x->ninputs ? x->inputs[0] : NULL);
 }
 
 static void set_unique_from(Rd *r, WRel *x, json_t *keys)

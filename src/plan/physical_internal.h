@@ -63,9 +63,6 @@ WRel *wphys_sinks(WPlanCtx *p, WRel *r);
 
 /* update_before.c: UPDATE_BEFORE requirements top-down, DropUpdateBefore, settled modes */
 void wphys_require_ub(WPlanCtx *p, WRel *root);
-/* Does every node kind have its update-kind operation (update_before.c's table)? One line per
-   gap appended to err (wplan_check_kind_ops runs it). */
-bool wphys_update_before_ops_check(WStrBuf *err);
 WRel *wphys_drop_source_ub(WPlanCtx *p, WRel *r);
 void wphys_settle(WPlanCtx *p, WRel *r);
 

@@ -668,14 +668,6 @@ bool wplan_check_changelog_sources(WPlanCtx *p, const WRel *root, int depth);
 /* prune_empty.c: constant-false conditions and empty inputs pruned as Flink's planner does */
 WRel *wplan_prune_empty(WPlanCtx *p, WRel *root);
 const char *wrel_kind_name(WRelKind k);
-/* The per-kind operation tables of plan/ (physical.c: changelog derivation; update_before.c: the
-   update-kind requirement): true when every
-   WRelKind has its operation or an explicit "not applicable" marker, else false with one line per
-   gap appended to err. Run at start-up in the test build (cli/main.c) and by the unit tests. */
-bool wplan_check_kind_ops(WStrBuf *err);
-/* One entry of such a check: true when `present`, else false with "<where>: node kind <name> (<k>)
-   has no <op> operation" appended to err. (physical.c; the explain/ checks use it too) */
-bool wrel_kind_op_check(bool present, int k, const char *where, const char *op, WStrBuf *err);
 /* A sink Flink 2.3 runs as a SinkV2 writer operator ("<table>[id]: Writer" in the job graph and the
    JSON execution plan, not "Sink: <table>[id]"): the blackhole connector's. */
 bool wrel_sink_writer(const WRel *r);

@@ -39,11 +39,6 @@ typedef struct WJobEnv {
 
 WJob *wjob_build(WPlanCtx *p, WRel **roots, int nroots, const WJobEnv *env);
 
-/* Whether every node kind (WRelKind) has every operation of the runtime's tables (build.c: the
-   operator and its mini-batch bundle; vertices.c: its stream operators and their name), or an
-   explicit "not applicable"; each gap is appended to err as "file: node kind K (n) has no op".
-   The test build runs it at start-up (cli/main.c), and tests/unit/test_kind_ops.c. */
-bool wjob_check_kind_ops(WStrBuf *err);
 bool wjob_run(WJob *job);
 /* Why the job failed (set when wjob_run returned false). */
 const WError *wjob_error(const WJob *job);

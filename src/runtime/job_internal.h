@@ -194,9 +194,6 @@ void wjob_lane_send(Lane *from, int to, MsgKind kind, int exch, int64_t wm, WChu
 /* build.c: the operators of exec node r (and, recursively, its inputs) in lane L; NULL with
    p->err set on failure */
 WOperator *wjob_build_node(WPlanCtx *p, Lane *L, WRel *r);
-/* build.c: whether every node kind has its operator build and mini-batch bundle (BUILD_KIND_OPS);
-   each gap is appended to err. wjob_check_kind_ops runs it. */
-bool wjob_build_ops_check(WStrBuf *err);
 /* Before building: note on every scan which of its columns its consumers read (a Calc reads what
    its expressions refer to, a watermark assigner passes its consumer's columns on plus its own;
    anything else reads all), so that sources may leave the other columns unparsed. */

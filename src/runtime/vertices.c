@@ -1,9 +1,10 @@
 /*
  * vertices.c — stream operators, chaining and job vertices of a SQL job. The stream operators of
- * each node kind and their name are its row of VX_KIND_OPS (wjobgraph_ops_check: no kind without
- * them). See vertices.h.
+ * each node and their name are its kind's operations (its file in src/kinds/, reached through
+ * wkinds_vx: runtime_kinds.h); the pieces several kinds share are here. See vertices.h.
  */
 #include "vertices.h"
+#include "runtime_kinds.h"
 #include "../plan/scan_parallelism.h"
 #include "../plan/sink_constraints.h"
 #include "../common/arena.h"
@@ -28,27 +29,6 @@ const char *wship_name(WShip s)
 }
 
 /* ------------------------------------------------------------------ builder state */
-
-typedef struct RelInfo {
-    WRel *rel;
-    int first_op, last_op;      /* -1 for Exchange / Union */
-    int nconsumers;
-    WRel *consumer;             /* the (first) consumer */
-} RelInfo;
-
-typedef struct Builder {
-    const WOptions *config;
-    int default_p;
-    int64_t max_p;              /* pipeline.max-parallelism, 0 = Flink's default */
-    bool chaining;
-    bool batch;                 /* execution.runtime-mode = batch */
-    bool numbered;              /* the statement took ExecNode ids (WRel.exec_id): nodes without one
-                                   are folded into others as in Flink's plan */
-    int nrels, cap_rels;
-    RelInfo *rels;
-    int nops, cap_ops;
-    WStreamOp *ops;
-} Builder;
 
 static RelInfo *info_of(Builder *b, const WRel *r)
 {
@@ -88,7 +68,7 @@ static bool opt_bool(const WOptions *o, const char *key, bool dflt)
     return v;
 }
 
-static int new_op(Builder *b, const char *name, const char *desc, const WRel *r, WStreamOpRole role)
+int vx_new_op(Builder *b, const char *name, const char *desc, const WRel *r, WStreamOpRole role)
 {
     if (b->nops == b->cap_ops) {
         b->cap_ops = b->cap_ops ? b->cap_ops * 2 : 16;
@@ -111,7 +91,7 @@ static int new_op(Builder *b, const char *name, const char *desc, const WRel *r,
     return b->nops++;
 }
 
-static void add_input(WStreamOp *o, int from, WShip ship)
+void vx_add_input(WStreamOp *o, int from, WShip ship)
 {
     o->inputs = wrealloc(o->inputs, sizeof(WGraphEdge) * (size_t)(o->ninputs + 1));
     o->inputs[o->ninputs++] = (WGraphEdge){from, ship};
@@ -149,7 +129,7 @@ static bool folded_calc(const Builder *b, const WRel *r)
 
 /* The exec-node id Flink gives r: the planner's id less the identity Calcs numbered before it
    (they are not in Flink's exec graph). */
-static int xid(const Builder *b, const WRel *r)
+int vx_xid(const Builder *b, const WRel *r)
 {
     if (r->exec_id > 0) return r->exec_id;      /* numbered by the statement that runs it */
     int folded = 0;
@@ -181,14 +161,14 @@ static void producers(Builder *b, const WRel *r, WShip ship, WGraphEdge **out, i
 }
 
 /* Connect rel r's inputs to operator `op`. */
-static void wire_inputs(Builder *b, const WRel *r, int op, bool keyed)
+void vx_wire_inputs(Builder *b, const WRel *r, int op, bool keyed)
 {
     for (int i = 0; i < r->ninputs; i++) {
         WGraphEdge *e = NULL;
         int n = 0;
         producers(b, r->inputs[i], WSHIP_FORWARD, &e, &n);
         for (int k = 0; k < n; k++)
-            add_input(&b->ops[op], e[k].from, keyed && e[k].ship == WSHIP_FORWARD ? WSHIP_HASH : e[k].ship);
+            vx_add_input(&b->ops[op], e[k].from, keyed && e[k].ship == WSHIP_FORWARD ? WSHIP_HASH : e[k].ship);
         free(e);
     }
 }
@@ -196,7 +176,7 @@ static void wire_inputs(Builder *b, const WRel *r, int op, bool keyed)
 /* ------------------------------------------------------------------ sink expansion */
 
 /* Adds the ConstraintEnforcer of sink `sink` fed by rel r's inputs; returns its op or -1. */
-static int add_enforcer(Builder *b, const WRel *sink, const WRel *fed_by)
+int vx_add_enforcer(Builder *b, const WRel *sink, const WRel *fed_by)
 {
     WStrBuf d;
     wsb_init(&d);
@@ -205,289 +185,50 @@ static int add_enforcer(Builder *b, const WRel *sink, const WRel *fed_by)
         return -1;
     }
     char name[64];
-    snprintf(name, sizeof name, "ConstraintEnforcer[%d]", xid(b, sink));
+    snprintf(name, sizeof name, "ConstraintEnforcer[%d]", vx_xid(b, sink));
     WStrBuf full;
     wsb_init(&full);
-    wsb_printf(&full, "[%d]:%s", xid(b, sink), d.buf);
-    int op = new_op(b, name, full.buf, sink, WSOP_CONSTRAINT_ENFORCER);
+    wsb_printf(&full, "[%d]:%s", vx_xid(b, sink), d.buf);
+    int op = vx_new_op(b, name, full.buf, sink, WSOP_CONSTRAINT_ENFORCER);
     wsb_free(&full);
     wsb_free(&d);
-    wire_inputs(b, fed_by, op, false);
+    vx_wire_inputs(b, fed_by, op, false);
     return op;
-}
-
-/* The last rowtime column of r's output, -1 when none (the file sink's timestamp inserter). */
-static int last_rowtime_col(const WRel *r)
-{
-    int found = -1;
-    for (int i = 0; i < r->out.n; i++)
-        if (r->out.types[i] && wtype_is_timestamp(r->out.types[i]) && r->out.types[i]->time_attr == WTA_ROWTIME)
-            found = i;
-    return found;
-}
-
-/* The only rowtime column of r's output, -1 when none or several (the collect sink's inserter). */
-static int rowtime_col(const WRel *r)
-{
-    int found = -1, n = 0;
-    for (int i = 0; i < r->out.n; i++)
-        if (r->out.types[i] && r->out.types[i]->time_attr == WTA_ROWTIME) { found = i; n++; }
-    return n == 1 ? found : -1;
 }
 
 /* ------------------------------------------------------------------ operators per exec node */
 
-/* The operator names that depend on the node (as EXPLAIN names them: explain/digest.c ex_rel_name);
-   the others are the kind's (VX_NAMED_AS_ITS_KIND) or fixed, in VX_KIND_OPS below. */
-static const char *name_window_rank(const WRel *r)
-{
-    return wrel_window(r)->dedup ? "WindowDeduplicate" : "WindowRank";
-}
-static const char *name_sort_limit(const WRel *r) { return r->nsort ? "SortLimit" : "Limit"; }
-static const char *name_sort(const WRel *r)
-{
-    const WRelSort *so = wrel_sort(r);
-    return !r->nsort ? "Limit" : (so->fetch >= 0 || so->offset >= 0) ? "SortLimit" : "Sort";
-}
-static const char *name_window_agg(const WRel *r)
-{
-    return wrel_window(r)->legacy ? "GroupWindowAggregate" : "WindowAggregate";
-}
-static const char *name_of_kind(const WRel *r) { return wrel_kind_name(r->kind); }
-#define VX_NAMED_AS_ITS_KIND name_of_kind
+const char *vx_name_of_kind(const WRel *r) { return wrel_kind_name(r->kind); }
 
 static const char *simple_name(const WRel *r);
-static void plain_desc(const WRel *r, int id, WStrBuf *d)
+void vx_plain_desc(const WRel *r, int id, WStrBuf *d)
 {
     wsb_printf(d, "[%d]:%s", id, simple_name(r));
     if (r->digest && *r->digest) wsb_printf(d, "(%s)", r->digest);
 }
 
-static void scan_desc(const WRel *r, int id, WStrBuf *d)
-{
-    const WTable *t = wrel_scan(r)->table;
-    wsb_printf(d, "[%d]:TableSourceScan(table=[[%s, %s, %s]], fields=[", id, t->catalog ? t->catalog : "default_catalog",
-               t->database ? t->database : "default_database", t->name);
-    for (int i = 0; i < r->out.n; i++) wsb_printf(d, "%s%s", i ? ", " : "", r->out.names[i]);
-    wsb_append(d, "])");
-}
-
-static void sink_desc(const WRel *r, int id, WStrBuf *d)
-{
-    if (wrel_sink(r)->table)
-        wsb_printf(d, "[%d]:Sink(table=[%s], fields=[", id, wrel_sink(r)->qname ? wrel_sink(r)->qname : wrel_sink(r)->table->name);
-    else
-        wsb_printf(d, "[%d]:Sink(table=[*anonymous_collect$%d*], fields=[", id, id);
-    for (int i = 0; i < r->out.n; i++) wsb_printf(d, "%s%s", i ? ", " : "", r->out.names[i]);
-    wsb_append(d, "])");
-}
-
-/* ------------------------------------------------------------------ operators of each node kind
-
-   add_X(b, ri, r, id, name, desc) adds the stream operators of exec node r (job-graph id `id`),
-   wired to its producers, and records the first and last in ri; name and desc are empty buffers
-   to build the operators' names and descriptions in. */
+/* ------------------------------------------------------------------ operators several kinds share */
 
 /* Exchange, Union: an edge of the job graph, no operator (first_op / last_op stay -1) */
-static void vx_edge(Builder *b, RelInfo *ri, WRel *r, int id, WStrBuf *name, WStrBuf *desc)
+void vx_edge(Builder *b, RelInfo *ri, WRel *r, int id, WStrBuf *name, WStrBuf *desc)
 {
-}
-
-/* TableSourceScan: a source */
-static void vx_scan(Builder *b, RelInfo *ri, WRel *r, int id, WStrBuf *name, WStrBuf *desc)
-{
-    const WTable *t = wrel_scan(r)->table;
-    wsb_printf(name, "Source: %s[%d]", t && t->name ? t->name : "?", id);
-    if (t) scan_desc(r, id, desc);
-    else plain_desc(r, id, desc);
-    int op = new_op(b, name->buf, desc->buf, r, WSOP_OPERATOR);
-    b->ops[op].is_source = true;
-    ri->first_op = ri->last_op = op;
-}
-
-/* Values: a source */
-static void vx_values(Builder *b, RelInfo *ri, WRel *r, int id, WStrBuf *name, WStrBuf *desc)
-{
-    wsb_printf(name, "Source: Values[%d]", id);
-    plain_desc(r, id, desc);
-    int op = new_op(b, name->buf, desc->buf, r, WSOP_OPERATOR);
-    b->ops[op].is_source = true;
-    ri->first_op = ri->last_op = op;
-}
-
-static void vx_sink(Builder *b, RelInfo *ri, WRel *r, int id, WStrBuf *name, WStrBuf *desc)
-{
-    /* CommonExecSink: [ConstraintEnforcer] -> [StreamRecordTimestampInserter] -> the writer(s) */
-    const WRelSink *sk = wrel_sink(r);
-    bool mat = r->ninputs == 1 && r->inputs[0]->kind == WR_SINK_MATERIALIZER;
-    int first = mat ? -1 : add_enforcer(b, r, r), last = first;
-    bool filesystem = wrel_sink_file_writer(r) && !b->batch;
-    int rowtime = !sk->table ? rowtime_col(r) : filesystem && r->ninputs ? last_rowtime_col(r->inputs[0]) : -1;
-    if (rowtime >= 0) {
-        char nm[80];
-        snprintf(nm, sizeof nm, "StreamRecordTimestampInserter[%d]", id);
-        wsb_printf(desc, "[%d]:StreamRecordTimestampInserter(rowtime field: %d)", id, rowtime);
-        int inserter = new_op(b, nm, desc->buf, r, WSOP_TIMESTAMP_INSERTER);
-        if (last >= 0) add_input(&b->ops[inserter], last, WSHIP_FORWARD);
-        else wire_inputs(b, r, inserter, false);
-        if (first < 0) first = inserter;
-        last = inserter;
-        wsb_clear(desc);
-    }
-    bool compact = filesystem && wrel_sink_compaction(r);
-    if (compact) {                  /* the compacting streaming file sink */
-        wsb_append(name, "streaming-writer");
-        wsb_append(desc, name->buf);
-    } else if (filesystem) {        /* Flink 2.x's streaming file sink */
-        wsb_append(name, "StreamingFileWriter");
-        wsb_append(desc, name->buf);
-    } else if (wrel_sink_file_writer(r)) {      /* batch: FileSystemOutputFormat */
-        wsb_append(name, "Sink: Filesystem");
-        wsb_append(desc, name->buf);
-    } else if (wrel_sink_writer(r)) {      /* a SinkV2 writer (Flink 2.3's blackhole) */
-        wsb_printf(name, "%s[%d]: Writer", sk->table->name, id);
-        wsb_append(desc, name->buf);
-    } else {
-        if (sk->table) wsb_printf(name, "Sink: %s[%d]", sk->table->name, id);
-        else wsb_append(name, "Sink: Collect table sink");
-        sink_desc(r, id, desc);
-    }
-    int op = new_op(b, name->buf, desc->buf, r, WSOP_OPERATOR);
-    b->ops[op].is_sink = true;
-    if (last >= 0) add_input(&b->ops[op], last, WSHIP_FORWARD);
-    else wire_inputs(b, r, op, false);
-    last = op;
-    if (compact) {                  /* the writer's files -> coordinator -> compactors */
-        int co = new_op(b, "compact-coordinator", "compact-coordinator", r, WSOP_COMPACT_COORDINATOR);
-        add_input(&b->ops[co], last, WSHIP_FORWARD);     /* REBALANCE when the writer has more subtasks */
-        int cp = new_op(b, "compact-operator", "compact-operator", r, WSOP_COMPACT_OPERATOR);
-        add_input(&b->ops[cp], co, WSHIP_BROADCAST);
-        last = cp;
-    }
-    if (filesystem && wrel_sink_partition_committer(r)) {
-        int pc = new_op(b, "PartitionCommitter", "PartitionCommitter", r, WSOP_PARTITION_COMMITTER);
-        add_input(&b->ops[pc], last, WSHIP_FORWARD);    /* REBALANCE from more subtasks */
-        last = pc;
-    }
-    if (filesystem) {               /* the discarding end of the file sink's committables */
-        int end = new_op(b, "end: Writer", "end: Writer", r, WSOP_SINK_END);
-        add_input(&b->ops[end], last, WSHIP_FORWARD);
-        last = end;
-    }
-    ri->first_op = first >= 0 ? first : op;
-    ri->last_op = last;
-}
-
-static void vx_sink_materializer(Builder *b, RelInfo *ri, WRel *r, int id, WStrBuf *name, WStrBuf *desc)
-{
-    /* Flink's SinkUpsertMaterializer is part of the sink node: it carries the sink's id and
-       is fed by a keyBy on the primary key, after the sink's ConstraintEnforcer. */
-    const WRelSink *sk = wrel_sink(r);
-    const WRel *sink = ri->nconsumers == 1 && ri->consumer->kind == WR_SINK ? ri->consumer : NULL;
-    int mid = sink ? xid(b, sink) : id;
-    int enf = sink ? add_enforcer(b, sink, r) : -1;
-    /* the keyBy on the primary key feeds the materializer: the enforcer reads its input as it is */
-    for (int k = 0; enf >= 0 && k < b->ops[enf].ninputs; k++)
-        if (b->ops[enf].inputs[k].ship == WSHIP_HASH) b->ops[enf].inputs[k].ship = WSHIP_FORWARD;
-    wsb_printf(name, "SinkMaterializer[%d]", mid);
-    wsb_printf(desc, "[%d]:SinkMaterializer(pk=[", mid);
-    for (int k = 0; k < r->nkeys; k++)      /* the sink's primary key names (Flink's pk=[...]) */
-        wsb_printf(desc, "%s%s", k ? ", " : "", sk->key_names ? sk->key_names[k]
-                                                 : r->keys[k] < r->out.n ? r->out.names[r->keys[k]] : "?");
-    wsb_append(desc, "])");
-    int assigner = -1;
-    if (sk->conflict == ACF_ERROR || sk->conflict == ACF_NOTHING) {
-        /* Flink 2.3: keyBy -> WatermarkTimestampAssigner -> SinkMaterializer */
-        char an[48], ad[48];
-        snprintf(an, sizeof an, "WatermarkTimestampAssigner[%d]", mid);
-        snprintf(ad, sizeof ad, "[%d]:WatermarkTimestampAssigner", mid);
-        assigner = new_op(b, an, ad, r, WSOP_WM_TIMESTAMP_ASSIGNER);
-        if (enf >= 0) add_input(&b->ops[assigner], enf, WSHIP_HASH);
-        else wire_inputs(b, r, assigner, true);
-    }
-    int op = new_op(b, name->buf, desc->buf, r, WSOP_OPERATOR);
-    if (assigner >= 0) add_input(&b->ops[op], assigner, WSHIP_FORWARD);
-    else if (enf >= 0) add_input(&b->ops[op], enf, WSHIP_HASH);
-    else wire_inputs(b, r, op, true);
-    ri->first_op = enf >= 0 ? enf : assigner >= 0 ? assigner : op;
-    ri->last_op = op;
 }
 
 /* the node's own operator, named as EXPLAIN names it */
-static void vx_plain(Builder *b, RelInfo *ri, WRel *r, int id, WStrBuf *name, WStrBuf *desc)
+void vx_plain(Builder *b, RelInfo *ri, WRel *r, int id, WStrBuf *name, WStrBuf *desc)
 {
     wsb_printf(name, "%s[%d]", simple_name(r), id);
-    plain_desc(r, id, desc);
-    int op = new_op(b, name->buf, desc->buf, r, WSOP_OPERATOR);
-    wire_inputs(b, r, op, false);
+    vx_plain_desc(r, id, desc);
+    int op = vx_new_op(b, name->buf, desc->buf, r, WSOP_OPERATOR);
+    vx_wire_inputs(b, r, op, false);
     ri->first_op = ri->last_op = op;
 }
-
-/* The stream operators of each node kind. A kind added to WRelKind needs its row here
-   (wjobgraph_ops_check fails otherwise: at start-up of the test build, in the unit tests).
-   name / name_of: the operator's name (exactly one of them). */
-typedef struct VxKindOps {
-    const char *name;
-    const char *(*name_of)(const WRel *r);
-    void (*add_ops)(Builder *b, RelInfo *ri, WRel *r, int id, WStrBuf *name, WStrBuf *desc);
-} VxKindOps;
-
-static const VxKindOps VX_KIND_OPS[WR__COUNT] = {
-    [WR_SCAN] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_scan},
-    [WR_VALUES] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_values},
-    [WR_CALC] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
-    [WR_UNION] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_edge},
-    [WR_WATERMARK] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
-    [WR_SINK] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_sink},
-    [WR_EXCHANGE] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_edge},
-    [WR_GROUP_AGG] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
-    [WR_JOIN] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
-    [WR_DEDUP] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
-    [WR_RANK] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
-    [WR_SORT_LIMIT] = {.name_of = name_sort_limit, .add_ops = vx_plain},
-    [WR_WINDOW_AGG] = {.name_of = name_window_agg, .add_ops = vx_plain},
-    [WR_CHANGELOG_NORMALIZE] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
-    [WR_DROP_UPDATE_BEFORE] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
-    [WR_SINK_MATERIALIZER] = {.name = "SinkMaterializer", .add_ops = vx_sink_materializer},
-    [WR_OVER_RANK] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
-    [WR_WINDOW_TVF] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
-    [WR_WINDOW_RANK] = {.name_of = name_window_rank, .add_ops = vx_plain},
-    [WR_WINDOW_JOIN] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
-    [WR_INTERVAL_JOIN] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
-    [WR_TEMPORAL_JOIN] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
-    [WR_LOOKUP_JOIN] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
-    [WR_OVER_AGG] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
-    [WR_MINIBATCH_ASSIGNER] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
-    [WR_LOCAL_GROUP_AGG] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
-    [WR_GLOBAL_GROUP_AGG] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
-    [WR_INCREMENTAL_GROUP_AGG] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
-    [WR_SORT] = {.name_of = name_sort, .add_ops = vx_plain},
-    [WR_TEMPORAL_SORT] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
-    [WR_LOCAL_WINDOW_AGG] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
-    [WR_GLOBAL_WINDOW_AGG] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
-    [WR_EXPAND] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
-    [WR_REPLICATE_ROWS] = {.name = "Correlate", .add_ops = vx_plain},
-    [WR_CORRELATE] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
-    [WR_MATCH] = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
-};
 
 static const char *simple_name(const WRel *r)
 {
     assert((unsigned)r->kind < WR__COUNT);
-    const VxKindOps *o = &VX_KIND_OPS[r->kind];
+    const VxKindOps *o = wkinds_vx[r->kind];
     return o->name ? o->name : o->name_of(r);
-}
-
-bool wjobgraph_ops_check(WStrBuf *err)
-{
-    static const char *const W = "runtime/vertices.c";
-    bool ok = true;
-    for (int k = 0; k < WR__COUNT; k++) {
-        const VxKindOps *o = &VX_KIND_OPS[k];
-        ok &= wrel_kind_op_check(!o->name != !o->name_of, k, W, "operator name", err);
-        ok &= wrel_kind_op_check(o->add_ops != NULL, k, W, "stream operators", err);
-    }
-    return ok;
 }
 
 static void build_ops(Builder *b, RelInfo *ri)
@@ -498,7 +239,7 @@ static void build_ops(Builder *b, RelInfo *ri)
     wsb_init(&name);
     wsb_init(&desc);
     assert((unsigned)r->kind < WR__COUNT);
-    VX_KIND_OPS[r->kind].add_ops(b, ri, r, xid(b, r), &name, &desc);
+    wkinds_vx[r->kind]->add_ops(b, ri, r, vx_xid(b, r), &name, &desc);
     wsb_free(&name);
     wsb_free(&desc);
 }

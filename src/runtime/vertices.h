@@ -100,9 +100,6 @@ bool wjobgraph_folds_calc(const WRel *r);
 WJobGraph *wjobgraph_build(WRel *const *roots, int nroots, const WOptions *config);
 void wjobgraph_free(WJobGraph *g);
 
-/* Whether every node kind has its stream-operator name and operators (VX_KIND_OPS); each gap
-   is appended to err. wjob_check_kind_ops runs it. */
-bool wjobgraph_ops_check(WStrBuf *err);
 
 /* A vertex id as Flink shows one (32 lower-case hex digits), stable for (job id, vertex index). */
 void wjobgraph_vertex_id(const char *job_id, int vertex, char out[33]);

@@ -1,29 +1,36 @@
 /*
- * test_kind_ops.c — the per-kind operation tables (issue 15): every WRelKind has every operation
- * of plan/physical.c's table (changelog derivation) and of explain/'s (digest.c: name, compiled-
- * plan type, EXPLAIN digest; compiled_plan.c: JSON write; plan_reader_check.c: the check of a
- * node read back by EXECUTE PLAN; runtime/build.c: the operator and its mini-batch bundle;
- * runtime/vertices.c: the job graph's stream operators and their name), or an explicit
- * "not applicable" marker. A kind added without its operations fails here (and at start-up of the test build).
+ * test_kind_ops.c — the node kinds' definitions (issue 15; src/kinds/, one file per kind): every
+ * WRelKind has its WKindDef with every operation of every stage (plan: changelog derivation and
+ * update-before requirement; explain: name, compiled-plan type, EXPLAIN digest, JSON write, the
+ * check and changelog mode of a node read back by EXECUTE PLAN, cost, AST line; runtime: the
+ * operator and its mini-batch bundle, the job graph's stream operators and their name), or an
+ * explicit "not applicable" marker, and each stage's table points at the kind's own definition.
+ * A kind added without its operations fails here (and at start-up of the test build).
  * Also the checked accessors (wrel_as_*) and the named rank constants the plan uses.
  */
 #include "unit.h"
 #include "../../src/plan/plan.h"
 #include "../../src/explain/explain.h"
 #include "../../src/runtime/job.h"
+#include "../../src/kinds/kinds.h"
+
+static const char *name_of_test_only(const WRel *r) { (void)r; return "Join"; }
 
 WTEST(kind_ops_tables_complete)
 {
     WStrBuf err;
     wsb_init(&err);
-    bool plan = wplan_check_kind_ops(&err);
-    bool explain = wexplain_check_kind_ops(&err);
-    bool runtime = wjob_check_kind_ops(&err);
+    bool ok = wkinds_check(&err);
     if (err.len) fprintf(stderr, "%s", err.buf);
-    CHECK(plan);
-    CHECK(explain);
-    CHECK(runtime);
+    CHECK(ok);
     CHECK(err.len == 0);
+    /* each stage's table is the kind's own definition */
+    for (int k = 0; k < WR__COUNT; k++) {
+        const WKindDef *d = wkind_def((WRelKind)k);
+        CHECK(d->kind == (WRelKind)k);
+        CHECK(wkinds_phys[k] == &d->phys && wkinds_ex[k] == &d->ex && wkinds_cp[k] == &d->cp);
+        CHECK(wkinds_build[k] == &d->build && wkinds_vx[k] == &d->vx && wkinds_ast[k] == &d->ast);
+    }
     wsb_free(&err);
 }
 
@@ -31,10 +38,17 @@ WTEST(kind_ops_check_names_the_gap)
 {
     WStrBuf err;
     wsb_init(&err);
-    CHECK(wrel_kind_op_check(true, WR_JOIN, "x.c", "derive", &err));
+    WKindDef d = wkind_join;
+    CHECK(wkind_def_check(&d, WR_JOIN, "kinds/join.c", &err));
     CHECK(err.len == 0);
-    CHECK(!wrel_kind_op_check(false, WR_JOIN, "plan/x.c", "derive", &err));
-    CHECK_STR(err.buf, "plan/x.c: node kind Join (8) has no derive operation\n");
+    d.phys.derive = NULL;
+    d.ex.name_of = name_of_test_only;   /* a fixed name and a function of the node: a gap too */
+    CHECK(!wkind_def_check(&d, WR_JOIN, "kinds/x.c", &err));
+    CHECK_STR(err.buf, "kinds/x.c: node kind Join (8) has no phys.derive operation\n"
+                       "kinds/x.c: node kind Join (8) has no ex.name operation\n");
+    wsb_clear(&err);
+    CHECK(!wkind_def_check(&wkind_calc, WR_JOIN, "kinds/join.c", &err));
+    CHECK_STR(err.buf, "kinds/join.c: node kind Join (8) has the definition of another kind\n");
     wsb_free(&err);
 }
 

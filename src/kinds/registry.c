@@ -1,0 +1,109 @@
+/*
+ * kinds/registry.c — the list of node kinds (WKIND_LIST, kinds.h) made into each stage's table:
+ * the arrays plan/, explain/ and runtime/ declare in their kinds headers and dispatch through,
+ * each entry pointing at the stage's member of a kind's WKindDef.
+ */
+#include "kinds.h"
+
+#include <assert.h>
+
+/* WKIND_LIST names every kind: one missing fails the compile here, not a user's query. */
+#define WKIND_ONE(k, name) +1
+_Static_assert(0 WKIND_LIST(WKIND_ONE) == WR__COUNT, "WKIND_LIST (kinds.h) must list every WRelKind");
+#undef WKIND_ONE
+
+#define WKIND_ENTRY(k, name) [k] = &wkind_##name,
+static const WKindDef *const WKIND_DEFS[WR__COUNT] = {WKIND_LIST(WKIND_ENTRY)};
+#undef WKIND_ENTRY
+
+#define WKIND_PHYS(k, name) [k] = &wkind_##name.phys,
+const PhysKindOps *const wkinds_phys[WR__COUNT] = {WKIND_LIST(WKIND_PHYS)};
+#undef WKIND_PHYS
+
+#define WKIND_UB(k, name) [k] = &wkind_##name.ub,
+const UbKindOps *const wkinds_ub[WR__COUNT] = {WKIND_LIST(WKIND_UB)};
+#undef WKIND_UB
+
+#define WKIND_EX(k, name) [k] = &wkind_##name.ex,
+const ExKindOps *const wkinds_ex[WR__COUNT] = {WKIND_LIST(WKIND_EX)};
+#undef WKIND_EX
+
+#define WKIND_CP(k, name) [k] = &wkind_##name.cp,
+const CpKindOps *const wkinds_cp[WR__COUNT] = {WKIND_LIST(WKIND_CP)};
+#undef WKIND_CP
+
+#define WKIND_RD_CHECK(k, name) [k] = &wkind_##name.rd_check,
+const RdKindOps *const wkinds_rd_check[WR__COUNT] = {WKIND_LIST(WKIND_RD_CHECK)};
+#undef WKIND_RD_CHECK
+
+#define WKIND_RD_MODE(k, name) [k] = &wkind_##name.rd_mode,
+const RdModeKindOps *const wkinds_rd_mode[WR__COUNT] = {WKIND_LIST(WKIND_RD_MODE)};
+#undef WKIND_RD_MODE
+
+#define WKIND_COST(k, name) [k] = &wkind_##name.cost,
+const CostKindOps *const wkinds_cost[WR__COUNT] = {WKIND_LIST(WKIND_COST)};
+#undef WKIND_COST
+
+#define WKIND_AST(k, name) [k] = &wkind_##name.ast,
+const AstKindOps *const wkinds_ast[WR__COUNT] = {WKIND_LIST(WKIND_AST)};
+#undef WKIND_AST
+
+#define WKIND_BUILD(k, name) [k] = &wkind_##name.build,
+const BuildKindOps *const wkinds_build[WR__COUNT] = {WKIND_LIST(WKIND_BUILD)};
+#undef WKIND_BUILD
+
+#define WKIND_VX(k, name) [k] = &wkind_##name.vx,
+const VxKindOps *const wkinds_vx[WR__COUNT] = {WKIND_LIST(WKIND_VX)};
+#undef WKIND_VX
+
+const WKindDef *wkind_def(WRelKind k)
+{
+    assert((unsigned)k < WR__COUNT && WKIND_DEFS[k] && WKIND_DEFS[k]->kind == k);
+    return WKIND_DEFS[k];
+}
+
+static bool has(bool present, const char *file, WRelKind k, const char *op, WStrBuf *err)
+{
+    if (!present) wsb_printf(err, "%s: node kind %s (%d) has no %s operation\n", file, wrel_kind_name(k), (int)k, op);
+    return present;
+}
+
+bool wkind_def_check(const WKindDef *d, WRelKind k, const char *file, WStrBuf *err)
+{
+    if (!d || d->kind != k) {
+        wsb_printf(err, "%s: node kind %s (%d) has %s\n", file, wrel_kind_name(k), (int)k,
+                   d ? "the definition of another kind" : "no definition in WKIND_LIST");
+        return false;
+    }
+    bool ok = has(d->phys.derive, file, k, "phys.derive", err);
+    ok &= has(d->ub.satisfy, file, k, "ub.satisfy", err);
+    /* a name and an exec type: exactly one of a fixed value and a function of the node */
+    ok &= has(!d->ex.name != !d->ex.name_of, file, k, "ex.name", err);
+    ok &= has(!d->ex.exec_type != !d->ex.exec_type_of, file, k, "ex.exec_type", err);
+    ok &= has(d->ex.digest, file, k, "ex.digest", err);
+    ok &= has(d->cp.write, file, k, "cp.write", err);
+    ok &= has(d->cp.output_schema, file, k, "cp.output_schema", err);
+    ok &= has(d->cp.after_description, file, k, "cp.after_description", err);
+    ok &= has(d->rd_check.check, file, k, "rd_check.check", err);
+    ok &= has(d->rd_mode.mode, file, k, "rd_mode.mode", err);
+    ok &= has(d->cost.cost, file, k, "cost.cost", err);
+    ok &= has(d->ast.print, file, k, "ast.print", err);
+    ok &= has(d->build.build, file, k, "build.build", err);
+    ok &= has(d->build.bundle, file, k, "build.bundle", err);
+    ok &= has(!d->vx.name != !d->vx.name_of, file, k, "vx.name", err);
+    ok &= has(d->vx.add_ops, file, k, "vx.add_ops", err);
+    return ok;
+}
+
+/* The file of each kind, from its definition's name (wkind_join: kinds/join.c). */
+#define WKIND_FILE(k, name) [k] = "kinds/" #name ".c",
+static const char *const WKIND_FILES[WR__COUNT] = {WKIND_LIST(WKIND_FILE)};
+#undef WKIND_FILE
+
+bool wkinds_check(WStrBuf *err)
+{
+    bool ok = true;
+    for (int k = 0; k < WR__COUNT; k++)
+        ok &= wkind_def_check(WKIND_DEFS[k], (WRelKind)k, WKIND_FILES[k] ? WKIND_FILES[k] : "kinds/kinds.h (WKIND_LIST)", err);
+    return ok;
+}
