@@ -156,6 +156,47 @@ bool rdc_unique_keys(Rd *r, WRel *x, const WRel *in, const WSchema *is);
 bool rdc_rank(Rd *r, WRel *x, const WRel *in, const WSchema *is);
 bool rdc_own_reader(Rd *r, WRel *x, const WRel *in, const WSchema *is);
 
+/* EXECUTE PLAN's reading of one node: read(r, n) reads node n->j of the compiled plan (its inputs
+   read already: n->ins, n->nin; n->in the first; n->out its outputType, which the reader may
+   adjust) into a new WRel, NULL with the error set. plan_reader.c's build_node sets the inputs,
+   schema and changelog mode of the node returned and checks it, unless the reader did all that
+   (n->done: a scan and its rebuilt projection). */
+typedef struct RdNode {
+    json_t *j;
+    WRel **ins;
+    int nin;
+    WRel *in;           /* a sink's reader may put the SinkMaterializer it rebuilds here */
+    WSchema out;
+    bool done;
+} RdNode;
+
+/* A compiled-plan node type a kind reads (stream-exec-calc_1, ...), its number of inputs (-1:
+   any) and its reader. A kind lists the types whose nodes it is: several types can make one kind
+   (stream-exec-sink_1 and _2), and a type's reader may make another kind too (the correlate's
+   reader a ReplicateRows for $REPLICATE_ROWS$1; the sink's its SinkUpsertMaterializer). */
+typedef struct RdNodeType {
+    const char *type;
+    int ninputs;
+    WRel *(*read)(Rd *r, RdNode *n);
+} RdNodeType;
+
+#define RD_MAX_TYPES 3
+/* EXECUTE PLAN reader (explain/plan_reader.c): the node types of the kind, ended by the first
+   with no type; none for a kind no compiled plan holds (RD_READ_NONE: OverRank, batch Sort) or
+   that another kind's reader makes (RD_READ_BY_ANOTHER_KIND: SinkUpsertMaterializer by the
+   sink's, ReplicateRows by the correlate's). */
+typedef struct RdReadKindOps {
+    RdNodeType types[RD_MAX_TYPES];
+    bool no_type;               /* set by the markers: the kind has no type of its own */
+} RdReadKindOps;
+#define RD_READ_NONE {.no_type = true}
+#define RD_READ_BY_ANOTHER_KIND {.no_type = true}
+extern const RdReadKindOps *const wkinds_rd_read[WR__COUNT];
+
+/* plan_reader.c: the reader of Rank, SortLimit and Limit (the other shared helpers of the readers
+   are in plan_reader_internal.h) */
+WRel *rdn_rank(Rd *r, RdNode *n);
+
 /* EXECUTE PLAN changelog mode (explain/plan_reader.c) */
 typedef struct RdModeKindOps {
     void (*mode)(WRel *x, WRel *in);

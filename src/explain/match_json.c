@@ -9,7 +9,7 @@
  * Flink's document: a plain pattern column in MEASURES (A.price) is written as the bare
  * PATTERN_INPUT_REF where Flink writes FINAL(LAST(A.price, 0)), and the pattern is one flat
  * PATTERN_CONCAT call over all elements where Calcite nests binary ones.
- * plan_reader_nodes.c reads it back. See explain_internal.h.
+ * kinds/match.c reads it back (EXECUTE PLAN). See explain_internal.h.
  */
 #include "explain_internal.h"
 #include "../plan/match_spec.h"

@@ -224,7 +224,7 @@ bool rdc_rank(Rd *r, WRel *x, const WRel *in, const WSchema *is)
 
 bool rdc_own_reader(Rd *r, WRel *x, const WRel *in, const WSchema *is)
 {
-    /* their readers check their own indexes (plan_reader_nodes.c); the kept input columns */
+    /* their readers check their own indexes (src/kinds/: correlate.c, expand.c, over_agg.c, match.c); the kept input columns */
     if (x->kind == WR_OVER_AGG && !rdc_indexes_ok(r, "overSpec.partition.fields", x->keys, x->nkeys, is->n)) return false;
     if (x->kind == WR_OVER_AGG && !rdc_indexes_ok(r, "overSpec.groups.orderBy.fields", x->sort_cols, x->nsort, is->n)) return false;
     if (x->kind == WR_OVER_AGG && !rdc_aggs_ok(r, "overSpec.groups.aggCalls", x, is->n)) return false;

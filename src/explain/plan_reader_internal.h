@@ -72,30 +72,25 @@ WSchema rd_concat(Rd *r, const WSchema *a, const WSchema *b);
 /* The changelog mode (and unique key) of node x from its inputs, as the planner derives it. */
 void rd_derive_mode(WRel *x);
 
-/* ---- plan_reader_tables.c: the nodes that name catalog tables. NULL with the error set. ---- */
-WRel *rd_scan(Rd *r, json_t *j, const WSchema *out);
-WRel *rd_lookup_join(Rd *r, json_t *j, WRel *in);
-/* over *in; a SinkUpsertMaterializer becomes *in when the plan asks for one */
-WRel *rd_sink(Rd *r, json_t *j, WRel **in);
+/* ---- plan_reader_tables.c ---- */
+/* A catalog table from {identifier, resolvedTable{schema, options}}; its qualified name in *qname. */
+WTable *rd_table_from_json(Rd *r, json_t *tj, const char **qname);
 /* A sink's out: its table's physical columns (left as is when their number differs). */
 void rd_sink_schema_from_table(Rd *r, WRel *x);
 
 /* ---- plan_reader_windows.c ---- */
-WRel *rd_group_window(Rd *r, json_t *j, WRel *in, const WSchema *out);
 /* Adds the window_time column Flink leaves out of a window aggregate's outputType. */
 bool rd_window_time(Rd *r, json_t *windowing, const WRel *x, WSchema *out);
+/* An ISO-8601 duration (PTnHnMn.nS, PnD) in milliseconds; 0 for NULL. */
+int64_t rd_iso_ms(const char *s);
+/* The attached window columns of `w` (a WindowAttached strategy) over a row of n fields into
+   *ws / *we; false with the error set when they are missing or out of range. */
+bool rd_attached_cols(Rd *r, json_t *w, int n, int *ws, int *we);
+/* Whether the nk key indexes k are within a row of n fields; false with the error set naming what. */
+bool rd_keys_in_range(Rd *r, int nk, const int *k, int n, const char *what);
 
-/* ---- plan_reader_nodes.c: the nodes of UNNEST, set operations, grouping sets, OVER,
-   MATCH_RECOGNIZE and the window Top-N / deduplicate / join. Each returns the node (inputs, out and changelog set by the caller) or NULL
-   with the error set. ---- */
-/* stream-exec-correlate_1: $UNNEST_ROWS$1 / $UNNEST_ROWS_WITH_ORDINALITY$1 or $REPLICATE_ROWS$1 */
-WRel *rd_correlate(Rd *r, json_t *j, WRel *in, const WSchema *out);
-WRel *rd_expand(Rd *r, json_t *j, WRel *in, const WSchema *out);
-WRel *rd_over_aggregate(Rd *r, json_t *j, WRel *in, const WSchema *out);
-WRel *rd_match(Rd *r, json_t *j, WRel *in, const WSchema *out);
-/* stream-exec-window-rank_1, or stream-exec-window-deduplicate_1 when dedup */
-WRel *rd_window_rank(Rd *r, json_t *j, WRel *in, const WSchema *out, bool dedup);
-/* stream-exec-window-join_1 over ins[0], ins[1] */
-WRel *rd_window_join(Rd *r, json_t *j, WRel **ins, const WSchema *out);
+/* ---- plan_reader_rex.c ---- */
+/* The internal name of call j (its "internalName"), NULL when it has none. */
+const char *rd_call_name(json_t *j);
 
 #endif

@@ -405,3 +405,9 @@ WExpr *rd_rex(Rd *r, json_t *j, const WSchema *in)
     }
     return e;
 }
+
+/* The internal name of call j (its "internalName"), NULL when it has none. */
+const char *rd_call_name(json_t *j)
+{
+    return json_string_value(json_object_get(j, "internalName"));
+}

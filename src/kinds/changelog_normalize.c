@@ -78,6 +78,28 @@ static WOperator *bd_changelog_normalize(WPlanCtx *p, Lane *L, WRel *r, WOperato
     return wop_changelog_normalize_new(&L->ctx, &sp);
 }
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+static WRel *rdn_changelog_normalize(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WRel *x = rd_new_rel(r, WR_CHANGELOG_NORMALIZE, 1);
+    x->nkeys = rd_ints(r, json_object_get(j, "uniqueKeys"), &x->keys);
+    x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
+    x->input_retracts = true;
+    json_t *fc = json_object_get(j, "filterCondition");
+    if (fc && !json_is_null(fc)) {
+        WRelNormalize *xn = wrel_normalize_mut(x);
+        xn->filter = rd_rex(r, fc, &in->out);
+        if (!xn->filter) return NULL;
+    }
+    x->ttl_ms = rd_ttl(r, j, 0);
+    x->nunique = x->nkeys;
+    x->unique = x->keys;
+    return x;
+}
+
 const WKindDef wkind_changelog_normalize = {
     .kind = WR_CHANGELOG_NORMALIZE,
     .phys = {.derive = DERIVE_MADE_LATER},
@@ -89,5 +111,6 @@ const WKindDef wkind_changelog_normalize = {
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_changelog_normalize, .bundle = mb_changelog_normalize},
+    .rd_read = {.types = {{"stream-exec-changelog-normalize_1", 1, rdn_changelog_normalize}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

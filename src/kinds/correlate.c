@@ -36,6 +36,63 @@ static WOperator *bd_correlate(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, b
     return wop_correlate_new(&L->ctx, &sp);
 }
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+WRel *rd_correlate(Rd *r, json_t *j, WRel *in, const WSchema *out)
+{
+    json_t *fc = json_object_get(j, "functionCall");
+    const char *fn = rd_call_name(fc);
+    if (fn && !strcmp(fn, "$REPLICATE_ROWS$1")) {
+        WRel *x = rd_new_rel(r, WR_REPLICATE_ROWS, 1);
+        if (out->n != 2 * in->out.n - 1)
+            return rd_fail(r, "Invalid compiled plan: the $REPLICATE_ROWS$1 Correlate has %s output fields.", "the wrong number of"), NULL;
+        return x;
+    }
+    bool ord = fn && !strcmp(fn, "$UNNEST_ROWS_WITH_ORDINALITY$1");
+    if (!fn || (!ord && strcmp(fn, "$UNNEST_ROWS$1") != 0))
+        return rd_fail(r, "EXECUTE PLAN cannot run a Correlate of the table function %s (only UNNEST and the set operations' $REPLICATE_ROWS$1).",
+                       fn ? fn : "(none)"), NULL;
+    json_t *ops = json_object_get(fc, "operands");
+    if (json_array_size(ops) != 1) return rd_fail(r, "Invalid compiled plan: %s takes one operand.", fn), NULL;
+    WRel *x = rd_new_rel(r, WR_CORRELATE, 1);
+    WRelCorrelate *xc = wrel_correlate_mut(x);
+    xc->ordinality = ord;
+    xc->physical = true;
+    r->correl = &in->out;
+    WExpr *coll = rd_rex(r, json_array_get(ops, 0), &in->out);
+    r->correl = NULL;
+    if (!coll) return NULL;
+    xc->collection = coll;
+    const char **phys, **sql;
+    const WType **types;
+    int nf = wunnest_columns(r->p, coll->type, ord, false, &phys, &sql, &types);
+    if (nf <= 0 || nf > out->n) return rd_fail(r, "Invalid compiled plan: %s over a value that is not a collection.", fn), NULL;
+    xc->nleft_out = out->n - nf;
+    const char *jt = json_string_value(json_object_get(j, "joinType"));
+    xc->join_type = jt && !strcmp(jt, "LEFT") ? AJ_LEFT : AJ_INNER;
+    xc->cor_id = 0;
+    /* the $cor<N> of the correlation variable, where the operand names it */
+    const char *s = json_dumps(json_array_get(ops, 0), JSON_COMPACT);
+    const char *c = s ? strstr(s, "\"$cor") : NULL;
+    if (c) xc->cor_id = atoi(c + 5);
+    free((void *)s);
+    json_t *cond = json_object_get(j, "condition");
+    if (cond && !json_is_null(cond)) {
+        /* over the function's columns only */
+        WSchema fs = {nf, out->names + xc->nleft_out, out->types + xc->nleft_out};
+        if (!(xc->cond = rd_rex(r, cond, &fs))) return NULL;
+    }
+    return x;
+}
+
+static WRel *rdn_correlate(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WSchema *out = &n->out;
+    return rd_correlate(r, j, in, out);
+}
+
 const WKindDef wkind_correlate = {
     .kind = WR_CORRELATE,
     .phys = {.derive = derive_input_modes},
@@ -47,5 +104,6 @@ const WKindDef wkind_correlate = {
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_correlate, .bundle = NO_MINIBATCH_BUNDLE},
+    .rd_read = {.types = {{"stream-exec-correlate_1", 1, rdn_correlate}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

@@ -65,6 +65,50 @@ static WOperator *bd_expand(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool
     return wop_expand_new(&L->ctx, e->n, e->src, e->ids, r->out.n, r->out.types, r->out.names);
 }
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+WRel *rd_expand(Rd *r, json_t *j, WRel *in, const WSchema *out)
+{
+    json_t *projects = json_object_get(j, "projects");
+    int np = (int)json_array_size(projects), nc = out->n;
+    if (np == 0) return rd_fail(r, "Invalid compiled plan: an Expand without %s.", "projects"), NULL;
+    WRel *x = rd_new_rel(r, WR_EXPAND, 1);
+    wrel_expand_mut(x)->n = np;
+    wrel_expand_mut(x)->src = WA_ARRAY(r->a, int, np * nc);
+    wrel_expand_mut(x)->ids = WA_ARRAY(r->a, int64_t, np);
+    for (int k = 0; k < np; k++) {
+        json_t *pr = json_array_get(projects, (size_t)k);
+        if ((int)json_array_size(pr) != nc)
+            return rd_fail(r, "Invalid compiled plan: an Expand projection has %s fields.", "the wrong number of"), NULL;
+        for (int c = 0; c < nc; c++) {
+            json_t *e = json_array_get(pr, (size_t)c);
+            const char *kind = json_string_value(json_object_get(e, "kind"));
+            json_t *v = json_object_get(e, "value");
+            if (kind && !strcmp(kind, "INPUT_REF")) {
+                int idx = rd_int(json_object_get(e, "inputIndex"), RD_BAD_INDEX);
+                if (idx < 0 || idx >= in->out.n) return rd_fail(r, "The compiled plan refers to a missing input field%s", ""), NULL;
+                wrel_expand_mut(x)->src[k * nc + c] = idx;
+            } else if (kind && !strcmp(kind, "LITERAL") && json_is_null(v)) {
+                wrel_expand_mut(x)->src[k * nc + c] = -1;
+            } else if (kind && !strcmp(kind, "LITERAL") && (json_is_integer(v) || json_is_string(v))) {
+                wrel_expand_mut(x)->src[k * nc + c] = -2;
+                wrel_expand_mut(x)->ids[k] = json_is_integer(v) ? json_integer_value(v) : strtoll(json_string_value(v), NULL, 10);
+            } else {
+                return rd_fail(r, "EXECUTE PLAN reads only input fields, NULL and the expand id in an Expand projection%s", ""), NULL;
+            }
+        }
+    }
+    return x;
+}
+
+static WRel *rdn_expand(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WSchema *out = &n->out;
+    return rd_expand(r, j, in, out);
+}
+
 const WKindDef wkind_expand = {
     .kind = WR_EXPAND,
     .phys = {.derive = derive_input_modes},
@@ -76,5 +120,6 @@ const WKindDef wkind_expand = {
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_expand, .bundle = NO_MINIBATCH_BUNDLE},
+    .rd_read = {.types = {{"stream-exec-expand_1", 1, rdn_expand}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

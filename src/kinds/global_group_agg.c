@@ -34,6 +34,38 @@ static WOperator *bd_global_group_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator *
     return wop_global_agg_new(&L->ctx, &sp);
 }
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+static WRel *rdn_global_group_aggregate(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *x = rd_new_rel(r, WR_GLOBAL_GROUP_AGG, 1);
+    WRelAgg *xa = wrel_agg_mut(x);
+    x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
+    if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
+    if (!rd_schema(r, json_object_get(j, "localAggInputRowType"), &xa->agg_input)) return NULL;
+    x->input_retracts = json_is_true(json_object_get(j, "needRetraction"));
+    x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
+    json_t *count_star = json_object_get(j, "indexOfCountStar");
+    if (count_star) {
+        json_int_t i = json_is_integer(count_star) ? json_integer_value(count_star) : -2;
+        if (i < -1 || i >= xa->naggs || (i >= 0 && xa->aggs[i].kind != WAGG_SUM0 && xa->aggs[i].kind != WAGG_COUNT_STAR))
+        {
+            rd_fail(r, "The compiled plan has a GlobalGroupAggregate whose indexOfCountStar is not one of "
+                       "its record counts%s", "");
+            return NULL;
+        }
+        if (i >= 0 && xa->aggs[i].kind == WAGG_SUM0) xa->aggs[i].counts_records = true;
+    }
+    x->ttl_ms = rd_ttl(r, j, 0);
+    xa->count1_col = -1;
+    int *u = WA_ARRAY(r->a, int, x->nkeys ? x->nkeys : 1);
+    for (int i = 0; i < x->nkeys; i++) u[i] = i;
+    x->nunique = x->nkeys;
+    x->unique = u;
+    return x;
+}
+
 const WKindDef wkind_global_group_agg = {
     .kind = WR_GLOBAL_GROUP_AGG,
     .phys = {.derive = DERIVE_MADE_LATER},
@@ -45,5 +77,6 @@ const WKindDef wkind_global_group_agg = {
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_global_group_agg, .bundle = mb_global_group_agg},
+    .rd_read = {.types = {{"stream-exec-global-group-aggregate_1", 1, rdn_global_group_aggregate}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

@@ -34,6 +34,36 @@ static WOperator *bd_global_window_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator 
     return wop_window_agg_new(&L->ctx, &sp);
 }
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+static WRel *rdn_global_window_aggregate(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WSchema *out = &n->out;
+    WRel *x = rd_new_rel(r, WR_GLOBAL_WINDOW_AGG, 1);
+    WRelWindow *xw = wrel_window_mut(x);
+    WRelAgg *xa = wrel_agg_mut(x);
+    x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
+    if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
+    if (!rd_schema(r, json_object_get(j, "localAggInputRowType"), &xa->agg_input)) return NULL;
+    json_t *w = json_object_get(j, "windowing");
+    rd_window(r, w, x);
+    const char *strategy = json_string_value(json_object_get(w, "strategy"));
+    xw->attached = strategy && !strcmp(strategy, "WindowAttached");
+    /* the time attribute of the local aggregate's input (its zone shifts the windows) */
+    const WType *tt = rd_type(r, json_object_get(w, "timeAttributeType"));
+    if (!tt) return NULL;
+    xw->time_col = 0;
+    for (int i = xa->agg_input.n - 1; i >= 0; i--)
+        if (xa->agg_input.types[i]->id == tt->id && xa->agg_input.types[i]->time_attr == WTA_ROWTIME) xw->time_col = i;
+    xa->count1_col = -1;
+    xw->out_start = x->nkeys + xa->naggs;
+    xw->out_end = xw->out_start + 1;
+    xw->out_time = xw->out_start + 2;
+    if (!rd_window_time(r, w, x, out)) return NULL;
+    return x;
+}
+
 const WKindDef wkind_global_window_agg = {
     .kind = WR_GLOBAL_WINDOW_AGG,
     .phys = {.derive = DERIVE_MADE_LATER},
@@ -45,5 +75,6 @@ const WKindDef wkind_global_window_agg = {
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_global_window_agg, .bundle = NO_MINIBATCH_BUNDLE},
+    .rd_read = {.types = {{"stream-exec-global-window-aggregate_1", 1, rdn_global_window_aggregate}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

@@ -26,6 +26,7 @@ typedef struct WKindDef {
     ExKindOps ex;
     CpKindOps cp;
     RdKindOps rd_check;
+    RdReadKindOps rd_read;
     RdModeKindOps rd_mode;
     CostKindOps cost;
     AstKindOps ast;

@@ -138,6 +138,114 @@ static WOperator *bd_lookup_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins,
     return wop_lookup_join_new(&L->ctx, &sp);
 }
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+/* Adds by to every INPUT_REF's inputIndex in j (a predicate over the dim row read as one over
+   the probe row ++ the dim row). */
+static void shift_refs(json_t *j, int by)
+{
+    if (json_is_array(j)) {
+        for (size_t i = 0; i < json_array_size(j); i++) shift_refs(json_array_get(j, i), by);
+        return;
+    }
+    if (!json_is_object(j)) return;
+    const char *kind = json_string_value(json_object_get(j, "kind"));
+    json_t *idx = json_object_get(j, "inputIndex");
+    if (kind && !strcmp(kind, "INPUT_REF") && json_is_integer(idx))
+        json_object_set_new(j, "inputIndex", json_integer(json_integer_value(idx) + by));
+    const char *key;
+    json_t *v;
+    json_object_foreach(j, key, v) shift_refs(v, by);
+}
+
+/* A LookupJoin: the dim table (its physical columns, as weir writes the node) and the probe
+   side's key fields; pushed-down abilities of the lookup table (Flink's jdbc filter and
+   projection push-down) and constant lookup keys are refused by name. */
+WRel *rd_lookup_join(Rd *r, json_t *j, WRel *in)
+{
+    json_t *lts = json_object_get(json_object_get(j, "temporalTable"), "lookupTableSource");
+    json_t *abs = json_object_get(lts, "abilities");
+    bool other = false;
+    for (size_t i = 0; i < json_array_size(abs); i++) {
+        const char *at = json_string_value(json_object_get(json_array_get(abs, i), "type"));
+        other = other || !at || strcmp(at, "FilterPushDown") != 0;
+    }
+    if (other || !json_is_null(json_object_get(j, "projectionOnTemporalTable")) ||
+        !json_is_null(json_object_get(j, "filterOnTemporalTable"))) {
+        rd_fail(r, "EXECUTE PLAN cannot run a %s with a projection or filter pushed into its table yet.",
+                "stream-exec-lookup-join_1");
+        return NULL;
+    }
+    const char *qname;
+    WTable *t = rd_table_from_json(r, json_object_get(lts, "table"), &qname);
+    if (!t) return NULL;
+    WRel *dim = wrel_new(r->p, WR_SCAN, 0);
+    WRelScan *ds = wrel_scan_mut(dim);
+    dim->nunique = -1;
+    ds->table = t;
+    ds->table_qname = qname;
+    int *phys = WA_ARRAY(r->a, int, t->ncols ? t->ncols : 1);
+    int np = wtable_physical(t, phys);
+    ds->nfields = dim->out.n = np;
+    ds->fields = WA_ARRAY(r->a, int, np ? np : 1);
+    dim->out.names = WA_ARRAY(r->a, const char *, np ? np : 1);
+    dim->out.types = WA_ARRAY(r->a, const WType *, np ? np : 1);
+    for (int i = 0; i < np; i++) {
+        ds->fields[i] = i;
+        dim->out.names[i] = t->cols[phys[i]].name;
+        dim->out.types[i] = t->cols[phys[i]].type;
+    }
+    WRel *x = rd_new_rel(r, WR_LOOKUP_JOIN, 1);
+    WRelJoin *rj = wrel_join_mut(x);
+    rj->lookup_scan = dim;
+    const char *jt = json_string_value(json_object_get(j, "joinType"));
+    rj->type = jt && !strcmp(jt, "LEFT") ? AJ_LEFT : AJ_INNER;
+    json_t *lk = json_object_get(j, "lookupKeys");
+    x->nkeys = (int)json_object_size(lk);
+    x->keys = WA_ARRAY(r->a, int, x->nkeys ? x->nkeys : 1);
+    rj->right_keys = WA_ARRAY(r->a, int, x->nkeys ? x->nkeys : 1);
+    const char *key;
+    json_t *v;
+    int k = 0;
+    json_object_foreach(lk, key, v) {
+        const char *kt = json_string_value(json_object_get(v, "type"));
+        int di = atoi(key), li = rd_int(json_object_get(v, "index"), -1);
+        if (!kt || strcmp(kt, "FieldRef") != 0 || di < 0 || di >= np || li < 0 || li >= in->out.n) {
+            rd_fail(r, "EXECUTE PLAN cannot run the lookup key '%s' of a stream-exec-lookup-join_1 yet.", key);
+            return NULL;
+        }
+        x->keys[k] = li;
+        rj->right_keys[k++] = di;
+    }
+    WSchema comb = rd_concat(r, &in->out, &dim->out);
+    json_t *jc = json_object_get(j, "joinCondition");
+    if (jc && !json_is_null(jc) && !(rj->shown_cond = rd_rex(r, jc, &comb))) return NULL;
+    /* pushed-down predicates over the dim row: evaluated with the join condition */
+    WExpr *all[256];
+    int n = 0;
+    if (rj->shown_cond) all[n++] = rj->shown_cond;
+    for (size_t i = 0; i < json_array_size(abs); i++) {
+        json_t *preds = json_object_get(json_array_get(abs, i), "predicates");
+        for (size_t k = 0; k < json_array_size(preds) && n < 256; k++) {
+            json_t *pj = json_deep_copy(json_array_get(preds, k));
+            shift_refs(pj, in->out.n);
+            WExpr *e = rd_rex(r, pj, &comb);
+            json_decref(pj);
+            if (!e) return NULL;
+            all[n++] = e;
+        }
+    }
+    rj->cond = wplan_and(r->p, all, n);
+    return x;
+}
+
+static WRel *rdn_lookup_join(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    return rd_lookup_join(r, j, in);    /* plan_reader_tables.c */
+}
+
 const WKindDef wkind_lookup_join = {
     .kind = WR_LOOKUP_JOIN,
     .phys = {.derive = derive_input_modes},
@@ -149,5 +257,6 @@ const WKindDef wkind_lookup_join = {
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_lookup_join, .bundle = NO_MINIBATCH_BUNDLE},
+    .rd_read = {.types = {{"stream-exec-lookup-join_1", 1, rdn_lookup_join}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

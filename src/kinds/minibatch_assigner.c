@@ -45,6 +45,23 @@ static WOperator *bd_minibatch_assigner(WPlanCtx *p, Lane *L, WRel *r, WOperator
                                       r->out.names);
 }
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+static WRel *rdn_mini_batch_assigner(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WRel *x = rd_new_rel(r, WR_MINIBATCH_ASSIGNER, 1);
+    json_t *mi = json_object_get(j, "miniBatchInterval");
+    wrel_minibatch_mut(x)->interval_ms = json_integer_value(json_object_get(mi, "interval"));
+    const char *mode = json_string_value(json_object_get(mi, "mode"));
+    wrel_minibatch_mut(x)->rowtime = mode && !strcmp(mode, "RowTime");
+    wrel_minibatch_mut(x)->check_size = true;
+    x->nunique = in->nunique;
+    x->unique = in->unique;
+    return x;
+}
+
 const WKindDef wkind_minibatch_assigner = {
     .kind = WR_MINIBATCH_ASSIGNER,
     .phys = {.derive = DERIVE_MADE_LATER},
@@ -56,5 +73,6 @@ const WKindDef wkind_minibatch_assigner = {
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_minibatch_assigner, .bundle = NO_MINIBATCH_BUNDLE},
+    .rd_read = {.types = {{"stream-exec-mini-batch-assigner_1", 1, rdn_mini_batch_assigner}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

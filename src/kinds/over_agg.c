@@ -165,6 +165,126 @@ static WOperator *bd_over_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bo
     return wop_over_agg_new(&L->ctx, &sp);
 }
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+static bool const_value(Rd *r, json_t *consts, int nin, json_t *ref, double *out)
+{
+    int idx = (int)json_integer_value(json_object_get(ref, "inputIndex")) - nin;
+    json_t *lit = json_array_get(consts, (size_t)(idx < 0 ? 0 : idx));
+    if (idx < 0 || !lit) return rd_fail(r, "Invalid compiled plan: an OVER window refers to a missing constant%s", "");
+    json_t *v = json_object_get(lit, "value");
+    *out = json_is_string(v) ? strtod(json_string_value(v), NULL) : json_number_value(v);
+    return true;
+}
+
+WRel *rd_over_aggregate(Rd *r, json_t *j, WRel *in, const WSchema *out)
+{
+    WArena *a = r->a;
+    json_t *spec = json_object_get(j, "overSpec");
+    json_t *groups = json_object_get(spec, "groups");
+    json_t *consts = json_object_get(spec, "constants");
+    if (json_array_size(groups) != 1)
+        return rd_fail(r, "EXECUTE PLAN runs a streaming OverAggregate with exactly one window group%s", ""), NULL;
+    int nin = in->out.n;
+    json_t *g = json_array_get(groups, 0);
+    WRel *x = rd_new_rel(r, WR_OVER_AGG, 1);
+    WRelOver *xo = wrel_over_mut(x);
+    x->nkeys = rd_ints(r, json_object_get(json_object_get(spec, "partition"), "fields"), &x->keys);
+    if (!rd_sort_fields(r, g, x, in)) return NULL;
+    if (x->nsort != 1) return rd_fail(r, "The window can only be ordered by a single time column.%s", ""), NULL;
+    x->time_col = x->sort_cols[0];
+    xo->proctime = in->out.types[x->time_col]->time_attr == WTA_PROCTIME;
+    WOverSpec *os = WA_NEW(a, WOverSpec);
+    os->nwindows = 1;
+    os->windows = WA_NEW(a, WOverWindow);
+    WOverWindow *w = os->windows;
+    w->rows = xo->rows = json_is_true(json_object_get(g, "isRows"));
+    w->upper.kind = WOB_CURRENT_ROW;
+    json_t *lb = json_object_get(g, "lowerBound");
+    const char *lk = json_string_value(json_object_get(lb, "kind"));
+    if (lk && !strcmp(lk, "UNBOUNDED_PRECEDING")) {
+        xo->unbounded = true;
+        w->lower.kind = WOB_UNBOUNDED_PRECEDING;
+    } else if (lk && !strcmp(lk, "BOUNDED_WINDOW") && json_is_true(json_object_get(lb, "isPreceding"))) {
+        double off;
+        if (!const_value(r, consts, nin, json_object_get(lb, "offset"), &off)) return NULL;
+        w->lower.kind = WOB_PRECEDING;
+        w->lower.offset = off;
+        xo->preceding = (int64_t)off;
+    } else {
+        return rd_fail(r, "OVER RANGE FOLLOWING windows are not supported yet.%s", ""), NULL;
+    }
+    const char *uk = json_string_value(json_object_get(json_object_get(g, "upperBound"), "kind"));
+    if (!uk || strcmp(uk, "CURRENT_ROW") != 0) return rd_fail(r, "OVER RANGE FOLLOWING windows are not supported yet.%s", ""), NULL;
+    json_t *calls = json_object_get(g, "aggCalls");
+    int n = (int)json_array_size(calls);
+    if (nin + n != out->n) return rd_fail(r, "Invalid compiled plan: the OverAggregate's calls do not match its %s.", "outputType"), NULL;
+    /* the aggregate functions as one list (wrel_agg(x)->aggs), the calls in output order */
+    json_t *aggs = json_array();
+    for (int i = 0; i < n; i++) {
+        const char *in_name = rd_call_name(json_array_get(calls, (size_t)i));
+        if (!in_name || (strcmp(in_name, "$LAG$1") && strcmp(in_name, "$ROW_NUMBER$1") && strcmp(in_name, "$RANK$1") &&
+                         strcmp(in_name, "$DENSE_RANK$1")))
+            json_array_append(aggs, json_array_get(calls, (size_t)i));
+    }
+    bool ok = rd_aggs(r, aggs, x);
+    json_decref(aggs);
+    if (!ok) return NULL;
+    w->ncalls = n;
+    w->calls = WA_ARRAY(a, WOverCall, n ? n : 1);
+    for (int i = 0, ai = 0; i < n; i++) {
+        json_t *cj = json_array_get(calls, (size_t)i);
+        WOverCall *c = &w->calls[i];
+        const char *in_name = rd_call_name(cj);
+        c->arg = c->default_col = -1;
+        c->name = out->names[nin + i];
+        c->type = out->types[nin + i];
+        c->args_text = "*";
+        if (!strcmp(in_name ? in_name : "", "$ROW_NUMBER$1")) c->fn = WOF_ROW_NUMBER;
+        else if (!strcmp(in_name ? in_name : "", "$RANK$1")) c->fn = WOF_RANK;
+        else if (!strcmp(in_name ? in_name : "", "$DENSE_RANK$1")) c->fn = WOF_DENSE_RANK;
+        else if (!strcmp(in_name ? in_name : "", "$LAG$1")) {
+            c->fn = WOF_LAG;
+            json_t *al = json_object_get(cj, "argList");
+            int na = (int)json_array_size(al);
+            c->arg = na > 0 ? rd_int(json_array_get(al, 0), RD_BAD_INDEX) : -1;
+            c->n = 1;
+            if (na > 1) {
+                json_t *ref = json_object();
+                json_object_set(ref, "inputIndex", json_array_get(al, 1));
+                double off = 1;
+                ok = const_value(r, consts, nin, ref, &off);
+                json_decref(ref);
+                if (!ok) return NULL;
+                c->n = (int64_t)off;
+            }
+            if (na > 2) {
+                c->default_col = rd_int(json_array_get(al, 2), RD_BAD_INDEX);
+                if (c->default_col < 0 || c->default_col >= nin)
+                    return rd_fail(r, "EXECUTE PLAN reads LAG's default value only from an input field%s", ""), NULL;
+            }
+            if (c->arg < 0 || c->arg >= nin) return rd_fail(r, "The compiled plan refers to a missing input field%s", ""), NULL;
+            c->args_text = c->default_col >= 0
+                ? wa_sprintf(a, "%s, %lld, %s", in->out.names[c->arg], (long long)c->n, in->out.names[c->default_col])
+                : c->n != 1 ? wa_sprintf(a, "%s, %lld", in->out.names[c->arg], (long long)c->n) : in->out.names[c->arg];
+        } else {
+            c->fn = WOF_AGG;
+            c->agg = wrel_agg(x)->aggs[ai++];
+            c->args_text = NULL;
+        }
+    }
+    xo->stream = os;
+    return x;
+}
+
+static WRel *rdn_over_aggregate(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WSchema *out = &n->out;
+    return rd_over_aggregate(r, j, in, out);
+}
+
 const WKindDef wkind_over_agg = {
     .kind = WR_OVER_AGG,
     .phys = {.derive = derive_over_agg},
@@ -176,5 +296,6 @@ const WKindDef wkind_over_agg = {
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_over_agg, .bundle = NO_MINIBATCH_BUNDLE},
+    .rd_read = {.types = {{"stream-exec-over-aggregate_1", 1, rdn_over_aggregate}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

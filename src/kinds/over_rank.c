@@ -49,5 +49,6 @@ const WKindDef wkind_over_rank = {
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = ast_over_rank},
     .build = {.build = BUILD_NOT_A_RUNTIME_NODE, .bundle = NO_MINIBATCH_BUNDLE},
+    .rd_read = RD_READ_NONE,
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

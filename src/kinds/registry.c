@@ -6,6 +6,7 @@
 #include "kinds.h"
 
 #include <assert.h>
+#include <string.h>
 
 /* WKIND_LIST names every kind: one missing fails the compile here, not a user's query. */
 #define WKIND_ONE(k, name) +1
@@ -35,6 +36,10 @@ const CpKindOps *const wkinds_cp[WR__COUNT] = {WKIND_LIST(WKIND_CP)};
 #define WKIND_RD_CHECK(k, name) [k] = &wkind_##name.rd_check,
 const RdKindOps *const wkinds_rd_check[WR__COUNT] = {WKIND_LIST(WKIND_RD_CHECK)};
 #undef WKIND_RD_CHECK
+
+#define WKIND_RD_READ(k, name) [k] = &wkind_##name.rd_read,
+const RdReadKindOps *const wkinds_rd_read[WR__COUNT] = {WKIND_LIST(WKIND_RD_READ)};
+#undef WKIND_RD_READ
 
 #define WKIND_RD_MODE(k, name) [k] = &wkind_##name.rd_mode,
 const RdModeKindOps *const wkinds_rd_mode[WR__COUNT] = {WKIND_LIST(WKIND_RD_MODE)};
@@ -86,6 +91,10 @@ bool wkind_def_check(const WKindDef *d, WRelKind k, const char *file, WStrBuf *e
     ok &= has(d->cp.after_description, file, k, "cp.after_description", err);
     ok &= has(d->rd_check.check, file, k, "rd_check.check", err);
     ok &= has(d->rd_mode.mode, file, k, "rd_mode.mode", err);
+    /* the compiled-plan types it reads, each with its reader, or an explicit "no type" */
+    ok &= has(d->rd_read.types[0].type || d->rd_read.no_type, file, k, "rd_read", err);
+    for (int i = 0; i < RD_MAX_TYPES && d->rd_read.types[i].type; i++)
+        ok &= has(d->rd_read.types[i].read && d->rd_read.types[i].ninputs >= -1, file, k, "rd_read.read", err);
     ok &= has(d->cost.cost, file, k, "cost.cost", err);
     ok &= has(d->ast.print, file, k, "ast.print", err);
     ok &= has(d->build.build, file, k, "build.build", err);
@@ -100,10 +109,26 @@ bool wkind_def_check(const WKindDef *d, WRelKind k, const char *file, WStrBuf *e
 static const char *const WKIND_FILES[WR__COUNT] = {WKIND_LIST(WKIND_FILE)};
 #undef WKIND_FILE
 
+/* No compiled-plan type is read by two kinds (EXECUTE PLAN takes the first it finds). */
+static bool types_unique(WStrBuf *err)
+{
+    bool ok = true;
+    for (int k = 0; k < WR__COUNT; k++)
+        for (int i = 0; i < RD_MAX_TYPES && wkinds_rd_read[k]->types[i].type; i++)
+            for (int k2 = k; k2 < WR__COUNT; k2++)
+                for (int i2 = k2 == k ? i + 1 : 0; i2 < RD_MAX_TYPES && wkinds_rd_read[k2]->types[i2].type; i2++)
+                    if (!strcmp(wkinds_rd_read[k]->types[i].type, wkinds_rd_read[k2]->types[i2].type)) {
+                        wsb_printf(err, "%s and %s: both read the compiled-plan type %s\n", WKIND_FILES[k],
+                                   WKIND_FILES[k2], wkinds_rd_read[k]->types[i].type);
+                        ok = false;
+                    }
+    return ok;
+}
+
 bool wkinds_check(WStrBuf *err)
 {
     bool ok = true;
     for (int k = 0; k < WR__COUNT; k++)
         ok &= wkind_def_check(WKIND_DEFS[k], (WRelKind)k, WKIND_FILES[k] ? WKIND_FILES[k] : "kinds/kinds.h (WKIND_LIST)", err);
-    return ok;
+    return ok && types_unique(err);
 }

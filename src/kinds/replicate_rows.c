@@ -67,5 +67,6 @@ const WKindDef wkind_replicate_rows = {
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_replicate_rows, .bundle = NO_MINIBATCH_BUNDLE},
+    .rd_read = RD_READ_BY_ANOTHER_KIND,
     .vx = {.name = "Correlate", .add_ops = vx_plain},
 };

@@ -231,6 +231,115 @@ static void vx_scan(Builder *b, RelInfo *ri, WRel *r, int id, WStrBuf *name, WSt
     ri->first_op = ri->last_op = op;
 }
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+/* stream-exec-table-source-scan_1/_2: the table's physical columns (time attributes as the plan's
+   outputType `out` marks them), its metadata columns, its changelog mode and primary key; a
+   ProjectPushDown ability becomes a Calc above the scan. */
+WRel *rd_scan(Rd *r, json_t *j, const WSchema *out)
+{
+    WRel *x;
+        json_t *sts = json_object_get(j, "scanTableSource");
+        const char *qname;
+        WTable *t = rd_table_from_json(r, json_object_get(sts, "table"), &qname);
+        if (!t) return NULL;
+        x = rd_new_rel(r, WR_SCAN, 0);
+        WRelScan *sc = wrel_scan_mut(x);
+        sc->table = t;
+        sc->table_qname = qname;
+        int *phys = WA_ARRAY(r->a, int, t->ncols ? t->ncols : 1);
+        int np = wtable_physical(t, phys);
+        sc->nfields = np;
+        sc->fields = WA_ARRAY(r->a, int, np ? np : 1);
+        x->out.n = np;
+        x->out.names = WA_ARRAY(r->a, const char *, np ? np : 1);
+        x->out.types = WA_ARRAY(r->a, const WType *, np ? np : 1);
+        for (int i = 0; i < np; i++) {
+            sc->fields[i] = i;
+            x->out.names[i] = t->cols[phys[i]].name;
+            x->out.types[i] = t->cols[phys[i]].type;
+            /* time attributes as the plan's output type marks them */
+            for (int k = 0; k < out->n; k++)
+                if (!strcmp(out->names[k], x->out.names[i]) && wtype_is_timestamp(out->types[k]))
+                    x->out.types[i] = out->types[k];
+        }
+        /* the table's metadata columns, read after the physical ones as the binder reads them */
+        if (!wplan_scan_metadata(r->p, t, x, wopts_get(&t->options, "connector"))) return NULL;
+        const char *fmt = wopts_get(&t->options, "format");
+        sc->source_changelog = wplan_changelog_format(fmt);
+        x->changelog = sc->source_changelog ? ALL_KINDS : WCM_INSERT;
+        if (wplan_upsert_connector(wopts_get(&t->options, "connector"))) {
+            sc->source_changelog = true;
+            x->changelog = WCM_UPDATE_AFTER | WCM_DELETE;
+        }
+        if (sc->source_changelog) {
+            const char *m = wopts_get(&t->options, "changelog-csv.changelog-mode");
+            if (m) {
+                uint8_t bits = 0;
+                if (strstr(m, "I")) bits |= WCM_INSERT;
+                if (strstr(m, "UB")) bits |= WCM_UPDATE_BEFORE;
+                if (strstr(m, "UA")) bits |= WCM_UPDATE_AFTER;
+                if (strstr(m, "D")) bits |= WCM_DELETE;
+                x->changelog = bits;
+            }
+        }
+        if (t->npk) {
+            x->nunique = t->npk;
+            x->unique = WA_ARRAY(r->a, int, t->npk);
+            for (int k = 0; k < t->npk; k++)
+                for (int i = 0; i < np; i++) if (phys[i] == t->pk[k]) x->unique[k] = i;
+        }
+        /* projection push-down: the scan reads every column, a Calc picks the projected ones */
+        json_t *ab = json_object_get(sts, "abilities");
+        for (size_t i = 0; i < json_array_size(ab); i++) {
+            json_t *ability = json_array_get(ab, i);
+            const char *at = json_string_value(json_object_get(ability, "type"));
+            if (!at || strcmp(at, "ProjectPushDown") != 0) continue;
+            json_t *pf = json_object_get(ability, "projectedFields");
+            /* the metadata keys read come after the projected physical fields */
+            json_t *mkeys = NULL;
+            for (size_t q = 0; q < json_array_size(ab); q++) {
+                const char *qt = json_string_value(json_object_get(json_array_get(ab, q), "type"));
+                if (qt && !strcmp(qt, "ReadingMetadata")) mkeys = json_object_get(json_array_get(ab, q), "metadataKeys");
+            }
+            int nphys = (int)json_array_size(pf);
+            int n = nphys + (int)json_array_size(mkeys);
+            WRel *c = rd_new_rel(r, WR_CALC, 1);
+            c->inputs[0] = x;
+            WRelCalc *cc = wrel_calc_mut(c);
+            cc->nexprs = n;
+            cc->exprs = WA_ARRAY(r->a, WExpr *, n ? n : 1);
+            c->out.n = n;
+            c->out.names = WA_ARRAY(r->a, const char *, n ? n : 1);
+            c->out.types = WA_ARRAY(r->a, const WType *, n ? n : 1);
+            for (int k = 0; k < n; k++) {
+                int col = RD_BAD_INDEX;
+                if (k < nphys) {
+                    col = rd_int(json_array_get(json_array_get(pf, (size_t)k), 0), RD_BAD_INDEX);
+                    if (col >= np) col = RD_BAD_INDEX;
+                } else {
+                    const char *key = json_string_value(json_array_get(mkeys, (size_t)(k - nphys)));
+                    for (int m = 0; key && m < sc->nmeta; m++) if (!strcmp(sc->meta_keys[m], key)) col = np + m;
+                }
+                if (col < 0 || col >= x->out.n) { rd_fail(r, "The compiled plan projects a missing column%s", ""); return NULL; }
+                cc->exprs[k] = wexpr_column(r->a, col, x->out.types[col], x->out.names[col]);
+                c->out.names[k] = x->out.names[col];
+                c->out.types[k] = x->out.types[col];
+            }
+            c->changelog = x->changelog;
+            x = c;
+        }
+        return x;
+}
+
+static WRel *rdn_table_source_scan(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WSchema *out = &n->out;
+    n->done = true;
+    return rd_scan(r, j, out);        /* plan_reader_tables.c */
+}
+
 const WKindDef wkind_scan = {
     .kind = WR_SCAN,
     .phys = {.derive = derive_scan},
@@ -242,5 +351,6 @@ const WKindDef wkind_scan = {
     .cost = {.cost = cost_scan},
     .ast = {.print = ast_scan},
     .build = {.build = bd_scan, .bundle = NO_MINIBATCH_BUNDLE},
+    .rd_read = {.types = {{"stream-exec-table-source-scan_1", 0, rdn_table_source_scan}, {"stream-exec-table-source-scan_2", 0, rdn_table_source_scan}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_scan},
 };

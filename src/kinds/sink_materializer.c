@@ -83,5 +83,6 @@ const WKindDef wkind_sink_materializer = {
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_sink_materializer, .bundle = NO_MINIBATCH_BUNDLE},
+    .rd_read = RD_READ_BY_ANOTHER_KIND,
     .vx = {.name = "SinkMaterializer", .add_ops = vx_sink_materializer},
 };

@@ -90,5 +90,6 @@ const WKindDef wkind_sort = {
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = ast_sort},
     .build = {.build = bd_sort, .bundle = NO_MINIBATCH_BUNDLE},
+    .rd_read = RD_READ_NONE,
     .vx = {.name_of = name_sort, .add_ops = vx_plain},
 };

@@ -102,5 +102,6 @@ const WKindDef wkind_sort_limit = {
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_rank, .bundle = NO_MINIBATCH_BUNDLE},
+    .rd_read = {.types = {{"stream-exec-sort-limit_1", 1, rdn_rank}, {"stream-exec-limit_1", 1, rdn_rank}}},
     .vx = {.name_of = name_sort_limit, .add_ops = vx_plain},
 };

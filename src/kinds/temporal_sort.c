@@ -39,6 +39,22 @@ static bool cp_temporal_sort(const CpNode *cn, json_t *j)
     return false;
 }
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+static WRel *rdn_temporal_sort(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WRel *x = rd_new_rel(r, WR_TEMPORAL_SORT, 1);
+    if (!rd_sort_fields(r, j, x, in)) return NULL;
+    if (!x->nsort || x->sort_desc[0] || in->out.types[x->sort_cols[0]]->time_attr == WTA_NONE) {
+        werr_set(r->p->err, WEXC_TABLE, "Sort: Primary sort order of a streaming table must be ascending on time.\n"
+                                     "please re-check sort statement according to the description above");
+        return NULL;
+    }
+    return x;
+}
+
 const WKindDef wkind_temporal_sort = {
     .kind = WR_TEMPORAL_SORT,
     .phys = {.derive = derive_temporal_sort},
@@ -50,5 +66,6 @@ const WKindDef wkind_temporal_sort = {
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_sort, .bundle = NO_MINIBATCH_BUNDLE},
+    .rd_read = {.types = {{"stream-exec-temporal-sort_1", 1, rdn_temporal_sort}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

@@ -132,6 +132,20 @@ static WOperator *bd_watermark(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, b
     return wop_watermark_new(&L->ctx, wrel_watermark(r)->expr, &wc, r->out.n, r->out.types, r->out.names);
 }
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+static WRel *rdn_watermark_assigner(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WRel *x = rd_new_rel(r, WR_WATERMARK, 1);
+    WRelWatermark *ww = wrel_watermark_mut(x);
+    ww->rowtime_col = rd_int(json_object_get(j, "rowtimeFieldIndex"), RD_BAD_INDEX);
+    ww->expr = rd_rex(r, json_object_get(j, "watermarkExpr"), &in->out);
+    if (!ww->expr) return NULL;
+    return x;
+}
+
 const WKindDef wkind_watermark = {
     .kind = WR_WATERMARK,
     .phys = {.derive = derive_forward},
@@ -143,5 +157,6 @@ const WKindDef wkind_watermark = {
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = ast_watermark},
     .build = {.build = bd_watermark, .bundle = NO_MINIBATCH_BUNDLE},
+    .rd_read = {.types = {{"stream-exec-watermark-assigner_1", 1, rdn_watermark_assigner}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

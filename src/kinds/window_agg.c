@@ -142,6 +142,83 @@ static WOperator *bd_window_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, 
 }
 
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+/* StreamExecGroupWindowAggregate (legacy GROUP BY TUMBLE / HOP / SESSION): grouping, aggCalls,
+   window {kind, alias, timeField, isTimeWindow, size | slide | gap}, namedWindowProperties (none,
+   or w$start, w$end, [w$rowtime,] w$proctime after the aggregates), needRetraction. */
+WRel *rd_group_window(Rd *r, json_t *j, WRel *in, const WSchema *out)
+{
+    WRel *x = rd_new_rel(r, WR_WINDOW_AGG, 1);
+    WRelWindow *xw = wrel_window_mut(x);
+    xw->legacy = true;
+    x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
+    if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
+    json_t *w = json_object_get(j, "window");
+    const char *kind = json_string_value(json_object_get(w, "kind"));
+    if (!kind || (strcmp(kind, "TUMBLING") && strcmp(kind, "SLIDING") && strcmp(kind, "SESSION")) ||
+        json_is_false(json_object_get(w, "isTimeWindow"))) {
+        rd_fail(r, "The compiled plan has an unsupported group window kind: %s", kind ? kind : "(none)");
+        return NULL;
+    }
+    xw->kind = !strcmp(kind, "SLIDING") ? WWIN_HOP : !strcmp(kind, "SESSION") ? WWIN_SESSION : WWIN_TUMBLE;
+    if (xw->kind == WWIN_SESSION) {
+        xw->gap = rd_iso_ms(json_string_value(json_object_get(w, "gap")));
+    } else {
+        xw->size = rd_iso_ms(json_string_value(json_object_get(w, "size")));
+        if (xw->kind == WWIN_HOP) xw->slide = rd_iso_ms(json_string_value(json_object_get(w, "slide")));
+    }
+    json_t *tf = json_object_get(w, "timeField");
+    json_t *fi = json_object_get(tf, "fieldIndex");
+    xw->time_col = (int)json_integer_value(fi);
+    if (!json_is_integer(fi) || xw->time_col < 0 || xw->time_col >= in->out.n ||
+        in->out.types[xw->time_col]->time_attr == WTA_NONE) {
+        rd_fail(r, "The compiled plan's group window has no time attribute field%s", "");
+        return NULL;
+    }
+    xw->proctime = in->out.types[xw->time_col]->time_attr == WTA_PROCTIME;
+    size_t nprops = json_array_size(json_object_get(j, "namedWindowProperties"));
+    size_t want = nprops == 0 ? 0 : xw->proctime ? 3 : 4;
+    if (nprops != want || out->n != x->nkeys + wrel_agg(x)->naggs + (int)want) {
+        rd_fail(r, "The compiled plan's group window has unexpected named window properties%s", "");
+        return NULL;
+    }
+    xw->legacy_props = nprops > 0;
+    xw->out_start = xw->out_end = xw->out_time = -1;
+    if (nprops) {
+        xw->out_start = x->nkeys + wrel_agg(x)->naggs;
+        xw->out_end = xw->out_start + 1;
+        xw->out_time = xw->out_start + 2;
+    }
+    x->input_retracts = json_is_true(json_object_get(j, "needRetraction"));
+    return x;
+}
+
+static WRel *rdn_group_window_aggregate(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WSchema *out = &n->out;
+    return rd_group_window(r, j, in, out);
+}
+
+static WRel *rdn_window_aggregate(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WSchema *out = &n->out;
+    WRel *x = rd_new_rel(r, WR_WINDOW_AGG, 1);
+    WRelWindow *xw = wrel_window_mut(x);
+    WRelAgg *xa = wrel_agg_mut(x);
+    x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
+    if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
+    rd_window(r, json_object_get(j, "windowing"), x);
+    xw->out_start = x->nkeys + xa->naggs;
+    xw->out_end = xw->out_start + 1;
+    xw->out_time = xw->out_start + 2;
+    if (!rd_window_time(r, json_object_get(j, "windowing"), x, out)) return NULL;
+    return x;
+}
+
 const WKindDef wkind_window_agg = {
     .kind = WR_WINDOW_AGG,
     .phys = {.derive = derive_window_agg},
@@ -153,5 +230,6 @@ const WKindDef wkind_window_agg = {
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_window_agg, .bundle = NO_MINIBATCH_BUNDLE},
+    .rd_read = {.types = {{"stream-exec-group-window-aggregate_1", 1, rdn_group_window_aggregate}, {"stream-exec-window-aggregate_1", 1, rdn_window_aggregate}}},
     .vx = {.name_of = name_window_agg, .add_ops = vx_plain},
 };

@@ -72,6 +72,37 @@ static WOperator *bd_window_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins,
     return wop_window_join_new(&L->ctx, &sp);
 }
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+WRel *rd_window_join(Rd *r, json_t *j, WRel **ins, const WSchema *out)
+{
+    WRel *x = rd_new_rel(r, WR_WINDOW_JOIN, 2);
+    WRelWindow *xw = wrel_window_mut(x);
+    WSchema comb = rd_concat(r, &ins[0]->out, &ins[1]->out);
+    if (!rd_join_spec(r, json_object_get(j, "joinSpec"), x, &comb)) return NULL;
+    if (!rd_keys_in_range(r, x->nkeys, x->keys, ins[0]->out.n, "join key") ||
+        !rd_keys_in_range(r, x->nkeys, wrel_join(x)->right_keys, ins[1]->out.n, "join key"))
+        return NULL;
+    json_t *lw = json_object_get(j, "leftWindowing"), *rw = json_object_get(j, "rightWindowing");
+    rd_window(r, lw, x);
+    if (!rd_attached_cols(r, lw, ins[0]->out.n, &xw->start_col, &xw->end_col) ||
+        !rd_attached_cols(r, rw, ins[1]->out.n, &xw->rstart_col, &xw->rend_col))
+        return NULL;
+    xw->time_col = xw->end_col;
+    int expect = ins[0]->out.n + (wrel_join(x)->semi || wrel_join(x)->anti ? 0 : ins[1]->out.n);
+    if (out->n != expect)
+        return rd_fail(r, "Invalid compiled plan: the window join has %s output fields.", "the wrong number of"), NULL;
+    return x;
+}
+
+static WRel *rdn_window_join(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel **ins = n->ins;
+    WSchema *out = &n->out;
+    return rd_window_join(r, j, ins, out);
+}
+
 const WKindDef wkind_window_join = {
     .kind = WR_WINDOW_JOIN,
     .phys = {.derive = derive_window_join},
@@ -83,5 +114,6 @@ const WKindDef wkind_window_join = {
     .cost = {.cost = cost_window_join},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_window_join, .bundle = NO_MINIBATCH_BUNDLE},
+    .rd_read = {.types = {{"stream-exec-window-join_1", 2, rdn_window_join}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

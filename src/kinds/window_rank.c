@@ -87,6 +87,75 @@ static WOperator *bd_window_rank(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins,
 
 /* ---- runtime: job-graph operators (vertices.c) ---- */
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+WRel *rd_window_rank(Rd *r, json_t *j, WRel *in, const WSchema *out, bool dedup)
+{
+    WRel *x = rd_new_rel(r, WR_WINDOW_RANK, 1);
+    WRelWindow *xw = wrel_window_mut(x);
+    WRelRank *xr = wrel_rank_mut(x);
+    json_t *w = json_object_get(j, "windowing");
+    rd_window(r, w, x);
+    if (!rd_attached_cols(r, w, in->out.n, &xw->start_col, &xw->end_col)) return NULL;
+    xw->time_col = xw->end_col;
+    xw->dedup = dedup;
+    if (dedup) {
+        x->nkeys = rd_ints(r, json_object_get(j, "partitionKeys"), &x->keys);
+        json_t *ok = json_object_get(j, "orderKey");
+        int oc = json_is_integer(ok) ? rd_int(ok, -1) : -1;
+        if (oc < 0 || oc >= in->out.n)
+            return rd_fail(r, "Invalid compiled plan: the window deduplicate's %s is out of range.", "orderKey"), NULL;
+        xr->keep_last = json_is_true(json_object_get(j, "keepLastRow"));
+        x->nsort = 1;
+        x->sort_cols = WA_ARRAY(r->a, int, 1);
+        x->sort_desc = WA_ARRAY(r->a, bool, 1);
+        x->sort_nulls_first = WA_ARRAY(r->a, bool, 1);
+        x->sort_cols[0] = oc;
+        x->sort_desc[0] = xr->keep_last;
+        x->sort_nulls_first[0] = !xr->keep_last;
+        x->time_col = oc;
+        xr->dedup_rowtime = !xw->proctime;
+        xr->func = WRANK_ROW_NUMBER;
+        xr->start = xr->end = 1;
+        xr->output_number = false;
+        xr->col = -1;
+        if (out->n != in->out.n)
+            return rd_fail(r, "Invalid compiled plan: the window deduplicate has %s output fields.", "the wrong number of"), NULL;
+    } else {
+        const char *rt = json_string_value(json_object_get(j, "rankType"));
+        if (rt && strcmp(rt, "ROW_NUMBER") && strcmp(rt, "RANK") && strcmp(rt, "DENSE_RANK"))
+            return rd_fail(r, "Invalid compiled plan: unknown rank type %s.", rt), NULL;
+        xr->func = rt && !strcmp(rt, "RANK") ? WRANK_RANK : rt && !strcmp(rt, "DENSE_RANK") ? WRANK_DENSE_RANK : WRANK_ROW_NUMBER;
+        x->nkeys = rd_ints(r, json_object_get(json_object_get(j, "partitionSpec"), "fields"), &x->keys);
+        json_t *ob = json_object();
+        json_object_set(ob, "orderBy", json_object_get(j, "sortSpec"));
+        bool ok = rd_sort_fields(r, ob, x, in);
+        json_decref(ob);
+        if (!ok) return NULL;
+        json_t *rr = json_object_get(j, "rankRange");
+        const char *rrt = json_string_value(json_object_get(rr, "type"));
+        if (rrt && strcmp(rrt, "Constant") != 0)
+            return rd_fail(r, "EXECUTE PLAN cannot run a window rank with a %s rank range.", rrt), NULL;
+        xr->start = json_integer_value(json_object_get(rr, "start"));
+        xr->end = json_integer_value(json_object_get(rr, "end"));
+        xr->output_number = json_is_true(json_object_get(j, "outputRowNumber"));
+        xr->col = xr->output_number ? out->n - 1 : -1;
+        if (out->n != in->out.n + (xr->output_number ? 1 : 0))
+            return rd_fail(r, "Invalid compiled plan: the window rank has %s output fields.", "the wrong number of"), NULL;
+    }
+    if (!rd_keys_in_range(r, x->nkeys, x->keys, in->out.n, "partition key")) return NULL;
+    return x;
+}
+
+static WRel *rdn_window_rank(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WSchema *out = &n->out;
+    const char *type = r->cur_type;
+    return rd_window_rank(r, j, in, out, strcmp(type, "stream-exec-window-rank_1") != 0);
+}
+
 const WKindDef wkind_window_rank = {
     .kind = WR_WINDOW_RANK,
     .phys = {.derive = derive_window_rank},
@@ -98,5 +167,6 @@ const WKindDef wkind_window_rank = {
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_window_rank, .bundle = NO_MINIBATCH_BUNDLE},
+    .rd_read = {.types = {{"stream-exec-window-rank_1", 1, rdn_window_rank}, {"stream-exec-window-deduplicate_1", 1, rdn_window_rank}}},
     .vx = {.name_of = name_window_rank, .add_ops = vx_plain},
 };

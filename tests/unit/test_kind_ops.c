@@ -47,6 +47,18 @@ WTEST(kind_ops_check_names_the_gap)
     CHECK_STR(err.buf, "kinds/x.c: node kind Join (8) has no phys.derive operation\n"
                        "kinds/x.c: node kind Join (8) has no ex.name operation\n");
     wsb_clear(&err);
+    d = wkind_join;
+    memset(&d.rd_read, 0, sizeof d.rd_read);    /* no compiled-plan type and no "none" marker */
+    CHECK(!wkind_def_check(&d, WR_JOIN, "kinds/join.c", &err));
+    CHECK_STR(err.buf, "kinds/join.c: node kind Join (8) has no rd_read operation\n");
+    wsb_clear(&err);
+    d.rd_read.no_type = true;
+    CHECK(wkind_def_check(&d, WR_JOIN, "kinds/join.c", &err));
+    d = wkind_join;
+    d.rd_read.types[0].read = NULL;              /* a type without its reader */
+    CHECK(!wkind_def_check(&d, WR_JOIN, "kinds/join.c", &err));
+    CHECK_STR(err.buf, "kinds/join.c: node kind Join (8) has no rd_read.read operation\n");
+    wsb_clear(&err);
     CHECK(!wkind_def_check(&wkind_calc, WR_JOIN, "kinds/join.c", &err));
     CHECK_STR(err.buf, "kinds/join.c: node kind Join (8) has the definition of another kind\n");
     wsb_free(&err);
