@@ -124,7 +124,7 @@ const char *cp_opt_str(const WOptions *o, const char *key, const char *dflt)
     return v ? v : dflt;
 }
 
-json_t *cp_agg_configuration(const ExCtx *x)
+json_t *cp_minibatch_configuration(const ExCtx *x)
 {
     json_t *c = json_object();
     json_object_set_new(c, "table.exec.mini-batch.enabled",
@@ -484,11 +484,7 @@ static void group_window_json(const ExCtx *x, const WRel *r, json_t *j)
     const WRel *in = r->inputs[0];
     const WRelWindow *rw = wrel_window(r);
     const WRelAgg *ag = wrel_agg(r);
-    json_t *c = json_object();
-    json_object_set_new(c, "table.exec.mini-batch.enabled",
-                        json_string(cp_bool_str(x->p->config, "table.exec.mini-batch.enabled", "false")));
-    json_object_set_new(c, "table.exec.mini-batch.size",
-                        json_string(cp_opt_str(x->p->config, "table.exec.mini-batch.size", "-1")));
+    json_t *c = cp_minibatch_configuration(x);
     json_object_set_new(c, "table.local-time-zone", json_string(cp_opt_str(x->p->config, "table.local-time-zone", "default")));
     json_object_set_new(j, "configuration", c);
     json_object_set_new(j, "grouping", cp_ints_json(r->nkeys, r->keys));

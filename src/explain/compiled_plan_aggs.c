@@ -37,7 +37,7 @@ void cp_two_phase_json(const ExCtx *x, const WRel *r, json_t *j)
 {
     WArena *a = x->p->arena;
     const WRelAgg *ag = wrel_agg(r);
-    json_object_set_new(j, "configuration", cp_agg_configuration(x));
+    json_object_set_new(j, "configuration", cp_minibatch_configuration(x));
     /* call names as Flink's aggregate calls carry them: the select items, none after a split */
     const char *const *names = NULL;
     if (ag->partial_final == WPF_NONE && r->kind != WR_INCREMENTAL_GROUP_AGG) {

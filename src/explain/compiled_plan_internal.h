@@ -13,8 +13,9 @@ json_t *cp_ints_json(int n, const int *v);                       /* [v0, v1, ...
 json_t *cp_bools_json(int n, bool v);                            /* n times v */
 /* "state": [{index: 0, ttl, name}] of a node with one state */
 json_t *cp_one_state(int64_t ttl_ms, const char *name);
-/* "configuration" of a group aggregate: table.exec.mini-batch.enabled and .size */
-json_t *cp_agg_configuration(const ExCtx *x);
+/* A node's "configuration" of table.exec.mini-batch.enabled and .size, in this order (the aggregates,
+   ChangelogNormalize, Deduplicate after its own keys, the legacy group window before the time zone) */
+json_t *cp_minibatch_configuration(const ExCtx *x);
 /* aggCalls: Flink's serialized AggregateCalls, named by `names` (NULL: Calcite's $fN) */
 json_t *cp_agg_calls_json(int n, const WAggCall *aggs, const char *const *names);
 

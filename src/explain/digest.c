@@ -39,6 +39,21 @@ const char *const *dg_in_names(const ExCtx *x, const WRel *in)
     return n;
 }
 
+void ex_partition_order_by(WStrBuf *out, const WRel *r, const char *const *inn)
+{
+    if (r->nkeys) {
+        wsb_puts(out, "partitionBy=[");
+        for (int i = 0; i < r->nkeys; i++) wsb_printf(out, "%s%s", i ? ", " : "", inn[r->keys[i]]);
+        wsb_puts(out, "], ");
+    }
+    if (r->nsort) {
+        wsb_puts(out, "orderBy=[");
+        for (int i = 0; i < r->nsort; i++)
+            wsb_printf(out, "%s%s %s", i ? ", " : "", inn[r->sort_cols[i]], r->sort_desc[i] ? "DESC" : "ASC");
+        wsb_puts(out, "], ");
+    }
+}
+
 void dg_key_names(WStrBuf *out, const char *const *names, int n, const int *keys)
 {
     for (int i = 0; i < n; i++) wsb_printf(out, "%s%s", i ? ", " : "", names[keys[i]]);

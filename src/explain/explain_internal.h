@@ -119,6 +119,9 @@ const char *ex_exec_type(const WRel *r);                    /* stream-exec-calc_
 /* name(attrs) of one node for the physical (EXD_REL) or execution (EXD_EXEC) plan: the
    operations of its kind in digest.c's table (one row per WRelKind). */
 void ex_digest(const ExCtx *x, const WRel *r, ExDialect d, WStrBuf *out);
+/* "partitionBy=[k, ...], orderBy=[c ASC, ...], " of r's keys and sort (each only when present),
+   as Flink's Match and batch OverAggregate print them over input names inn (digest.c). */
+void ex_partition_order_by(WStrBuf *out, const WRel *r, const char *const *inn);
 /* Aggregate call text, e.g. SUM(amount) AS EXPR$1 */
 void ex_agg_call(const WAggCall *c, const char *const *in_names, const char *out_name, WStrBuf *out, bool retract);
 /* Changelog mode: I,UB,UA,D or NONE */

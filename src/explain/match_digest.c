@@ -23,17 +23,7 @@ void ex_match_digest(const ExCtx *x, const WRel *r, const char *const *inn, ExDi
     (void)x;
     const WMatchSpec *ms = wrel_match(r)->spec;
     wsb_putc(out, '(');
-    if (r->nkeys) {
-        wsb_puts(out, "partitionBy=[");
-        for (int i = 0; i < r->nkeys; i++) wsb_printf(out, "%s%s", i ? ", " : "", inn[r->keys[i]]);
-        wsb_puts(out, "], ");
-    }
-    if (r->nsort) {
-        wsb_puts(out, "orderBy=[");
-        for (int i = 0; i < r->nsort; i++)
-            wsb_printf(out, "%s%s %s", i ? ", " : "", inn[r->sort_cols[i]], r->sort_desc[i] ? "DESC" : "ASC");
-        wsb_puts(out, "], ");
-    }
+    ex_partition_order_by(out, r, inn);
     if (ms->nmeasures) {
         wsb_puts(out, "measures=[");
         for (int i = 0; i < ms->nmeasures; i++) {

@@ -43,12 +43,7 @@ static bool cp_changelog_normalize(const CpNode *cn, json_t *j)
 {
     const ExCtx *x = cn->x;
     const WRel *r = cn->r;
-    json_t *c = json_object();
-    json_object_set_new(c, "table.exec.mini-batch.enabled",
-                        json_string(cp_bool_str(x->p->config, "table.exec.mini-batch.enabled", "false")));
-    json_object_set_new(c, "table.exec.mini-batch.size",
-                        json_string(cp_opt_str(x->p->config, "table.exec.mini-batch.size", "-1")));
-    json_object_set_new(j, "configuration", c);
+    json_object_set_new(j, "configuration", cp_minibatch_configuration(x));
     json_object_set_new(j, "uniqueKeys", cp_ints_json(r->nkeys, r->keys));
     json_object_set_new(j, "generateUpdateBefore", json_boolean(r->generate_update_before));
     const WExpr *filter = wrel_normalize(r)->filter;

@@ -52,10 +52,7 @@ static bool cp_dedup(const CpNode *cn, json_t *j)
                         json_string(cp_bool_str(x->p->config, "table.exec.deduplicate.insert-update-after-sensitive-enabled", "true")));
     json_object_set_new(c, "table.exec.deduplicate.mini-batch.compact-changes-enabled",
                         json_string(cp_bool_str(x->p->config, "table.exec.deduplicate.mini-batch.compact-changes-enabled", "false")));
-    json_object_set_new(c, "table.exec.mini-batch.enabled",
-                        json_string(cp_bool_str(x->p->config, "table.exec.mini-batch.enabled", "false")));
-    json_object_set_new(c, "table.exec.mini-batch.size",
-                        json_string(cp_opt_str(x->p->config, "table.exec.mini-batch.size", "-1")));
+    json_object_update_new(c, cp_minibatch_configuration(x));     /* after the deduplicate keys */
     json_object_set_new(j, "configuration", c);
     json_object_set_new(j, "uniqueKeys", cp_ints_json(r->nkeys, r->keys));
     json_object_set_new(j, "isRowtime", json_boolean(wrel_rank(r)->dedup_rowtime));

@@ -78,7 +78,7 @@ static bool cp_group_agg(const CpNode *cn, json_t *j)
     const ExCtx *x = cn->x;
     const WRel *r = cn->r;
     const WRelAgg *ag = wrel_agg(r);
-    json_object_set_new(j, "configuration", cp_agg_configuration(x));
+    json_object_set_new(j, "configuration", cp_minibatch_configuration(x));
     json_object_set_new(j, "grouping", cp_ints_json(r->nkeys, r->keys));
     json_object_set_new(j, "aggCalls", cp_agg_calls_json(ag->naggs, ag->aggs,
                                                       ag->partial_final != WPF_NONE ? NULL : ex_out_names(x, r) + r->nkeys));

@@ -46,17 +46,7 @@ static void batch_over_digest(const WRel *r, const char *const *inn, ExDialect d
 {
     const WOverSpec *ov = wrel_over(r)->batch;
     wsb_putc(out, '(');
-    if (r->nkeys) {
-        wsb_puts(out, "partitionBy=[");
-        for (int i = 0; i < r->nkeys; i++) wsb_printf(out, "%s%s", i ? ", " : "", inn[r->keys[i]]);
-        wsb_puts(out, "], ");
-    }
-    if (r->nsort) {
-        wsb_puts(out, "orderBy=[");
-        for (int i = 0; i < r->nsort; i++)
-            wsb_printf(out, "%s%s %s", i ? ", " : "", inn[r->sort_cols[i]], r->sort_desc[i] ? "DESC" : "ASC");
-        wsb_puts(out, "], ");
-    }
+    ex_partition_order_by(out, r, inn);
     for (int w = 0; w < ov->nwindows; w++) {
         const WOverWindow *win = &ov->windows[w];
         wsb_printf(out, "window#%d=[", w);
