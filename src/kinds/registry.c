@@ -1,5 +1,5 @@
 /*
- * kinds/registry.c — the list of node kinds (WKIND_LIST, kinds.h) made into each stage's table:
+ * kinds/registry.c — the list of node kinds (WREL_KINDS, plan/plan.h) made into each stage's table:
  * the arrays plan/, explain/ and runtime/ declare in their kinds headers and dispatch through,
  * each entry pointing at the stage's member of a kind's WKindDef.
  */
@@ -8,57 +8,52 @@
 #include <assert.h>
 #include <string.h>
 
-/* WKIND_LIST names every kind: one missing fails the compile here, not a user's query. */
-#define WKIND_ONE(k, name) +1
-_Static_assert(0 WKIND_LIST(WKIND_ONE) == WR__COUNT, "WKIND_LIST (kinds.h) must list every WRelKind");
-#undef WKIND_ONE
-
-#define WKIND_ENTRY(k, name) [k] = &wkind_##name,
-static const WKindDef *const WKIND_DEFS[WR__COUNT] = {WKIND_LIST(WKIND_ENTRY)};
+#define WKIND_ENTRY(k, file, name) [k] = &wkind_##file,
+static const WKindDef *const WKIND_DEFS[WR__COUNT] = {WREL_KINDS(WKIND_ENTRY)};
 #undef WKIND_ENTRY
 
-#define WKIND_PHYS(k, name) [k] = &wkind_##name.phys,
-const PhysKindOps *const wkinds_phys[WR__COUNT] = {WKIND_LIST(WKIND_PHYS)};
+#define WKIND_PHYS(k, file, name) [k] = &wkind_##file.phys,
+const PhysKindOps *const wkinds_phys[WR__COUNT] = {WREL_KINDS(WKIND_PHYS)};
 #undef WKIND_PHYS
 
-#define WKIND_UB(k, name) [k] = &wkind_##name.ub,
-const UbKindOps *const wkinds_ub[WR__COUNT] = {WKIND_LIST(WKIND_UB)};
+#define WKIND_UB(k, file, name) [k] = &wkind_##file.ub,
+const UbKindOps *const wkinds_ub[WR__COUNT] = {WREL_KINDS(WKIND_UB)};
 #undef WKIND_UB
 
-#define WKIND_EX(k, name) [k] = &wkind_##name.ex,
-const ExKindOps *const wkinds_ex[WR__COUNT] = {WKIND_LIST(WKIND_EX)};
+#define WKIND_EX(k, file, name) [k] = &wkind_##file.ex,
+const ExKindOps *const wkinds_ex[WR__COUNT] = {WREL_KINDS(WKIND_EX)};
 #undef WKIND_EX
 
-#define WKIND_CP(k, name) [k] = &wkind_##name.cp,
-const CpKindOps *const wkinds_cp[WR__COUNT] = {WKIND_LIST(WKIND_CP)};
+#define WKIND_CP(k, file, name) [k] = &wkind_##file.cp,
+const CpKindOps *const wkinds_cp[WR__COUNT] = {WREL_KINDS(WKIND_CP)};
 #undef WKIND_CP
 
-#define WKIND_RD_CHECK(k, name) [k] = &wkind_##name.rd_check,
-const RdKindOps *const wkinds_rd_check[WR__COUNT] = {WKIND_LIST(WKIND_RD_CHECK)};
+#define WKIND_RD_CHECK(k, file, name) [k] = &wkind_##file.rd_check,
+const RdKindOps *const wkinds_rd_check[WR__COUNT] = {WREL_KINDS(WKIND_RD_CHECK)};
 #undef WKIND_RD_CHECK
 
-#define WKIND_RD_READ(k, name) [k] = &wkind_##name.rd_read,
-const RdReadKindOps *const wkinds_rd_read[WR__COUNT] = {WKIND_LIST(WKIND_RD_READ)};
+#define WKIND_RD_READ(k, file, name) [k] = &wkind_##file.rd_read,
+const RdReadKindOps *const wkinds_rd_read[WR__COUNT] = {WREL_KINDS(WKIND_RD_READ)};
 #undef WKIND_RD_READ
 
-#define WKIND_RD_MODE(k, name) [k] = &wkind_##name.rd_mode,
-const RdModeKindOps *const wkinds_rd_mode[WR__COUNT] = {WKIND_LIST(WKIND_RD_MODE)};
+#define WKIND_RD_MODE(k, file, name) [k] = &wkind_##file.rd_mode,
+const RdModeKindOps *const wkinds_rd_mode[WR__COUNT] = {WREL_KINDS(WKIND_RD_MODE)};
 #undef WKIND_RD_MODE
 
-#define WKIND_COST(k, name) [k] = &wkind_##name.cost,
-const CostKindOps *const wkinds_cost[WR__COUNT] = {WKIND_LIST(WKIND_COST)};
+#define WKIND_COST(k, file, name) [k] = &wkind_##file.cost,
+const CostKindOps *const wkinds_cost[WR__COUNT] = {WREL_KINDS(WKIND_COST)};
 #undef WKIND_COST
 
-#define WKIND_AST(k, name) [k] = &wkind_##name.ast,
-const AstKindOps *const wkinds_ast[WR__COUNT] = {WKIND_LIST(WKIND_AST)};
+#define WKIND_AST(k, file, name) [k] = &wkind_##file.ast,
+const AstKindOps *const wkinds_ast[WR__COUNT] = {WREL_KINDS(WKIND_AST)};
 #undef WKIND_AST
 
-#define WKIND_BUILD(k, name) [k] = &wkind_##name.build,
-const BuildKindOps *const wkinds_build[WR__COUNT] = {WKIND_LIST(WKIND_BUILD)};
+#define WKIND_BUILD(k, file, name) [k] = &wkind_##file.build,
+const BuildKindOps *const wkinds_build[WR__COUNT] = {WREL_KINDS(WKIND_BUILD)};
 #undef WKIND_BUILD
 
-#define WKIND_VX(k, name) [k] = &wkind_##name.vx,
-const VxKindOps *const wkinds_vx[WR__COUNT] = {WKIND_LIST(WKIND_VX)};
+#define WKIND_VX(k, file, name) [k] = &wkind_##file.vx,
+const VxKindOps *const wkinds_vx[WR__COUNT] = {WREL_KINDS(WKIND_VX)};
 #undef WKIND_VX
 
 const WKindDef *wkind_def(WRelKind k)
@@ -77,7 +72,7 @@ bool wkind_def_check(const WKindDef *d, WRelKind k, const char *file, WStrBuf *e
 {
     if (!d || d->kind != k) {
         wsb_printf(err, "%s: node kind %s (%d) has %s\n", file, wrel_kind_name(k), (int)k,
-                   d ? "the definition of another kind" : "no definition in WKIND_LIST");
+                   d ? "the definition of another kind" : "no definition");
         return false;
     }
     bool ok = has(d->phys.derive, file, k, "phys.derive", err);
@@ -105,8 +100,8 @@ bool wkind_def_check(const WKindDef *d, WRelKind k, const char *file, WStrBuf *e
 }
 
 /* The file of each kind, from its definition's name (wkind_join: kinds/join.c). */
-#define WKIND_FILE(k, name) [k] = "kinds/" #name ".c",
-static const char *const WKIND_FILES[WR__COUNT] = {WKIND_LIST(WKIND_FILE)};
+#define WKIND_FILE(k, file, name) [k] = "kinds/" #file ".c",
+static const char *const WKIND_FILES[WR__COUNT] = {WREL_KINDS(WKIND_FILE)};
 #undef WKIND_FILE
 
 /* No compiled-plan type is read by two kinds (EXECUTE PLAN takes the first it finds). */
@@ -129,6 +124,6 @@ bool wkinds_check(WStrBuf *err)
 {
     bool ok = true;
     for (int k = 0; k < WR__COUNT; k++)
-        ok &= wkind_def_check(WKIND_DEFS[k], (WRelKind)k, WKIND_FILES[k] ? WKIND_FILES[k] : "kinds/kinds.h (WKIND_LIST)", err);
+        ok &= wkind_def_check(WKIND_DEFS[k], (WRelKind)k, WKIND_FILES[k] ? WKIND_FILES[k] : "plan/plan.h (WREL_KINDS)", err);
     return ok && types_unique(err);
 }

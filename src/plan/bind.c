@@ -80,15 +80,9 @@ bool wrel_sink_partition_committer(const WRel *r)
 
 const char *wrel_kind_name(WRelKind k)
 {
-    static const char *N[] = {"TableSourceScan", "Values", "Calc", "Union", "WatermarkAssigner", "Sink",
-                              "Exchange", "GroupAggregate", "Join", "Deduplicate", "Rank", "SortLimit",
-                              "WindowAggregate", "ChangelogNormalize", "DropUpdateBefore",
-                              "SinkUpsertMaterializer", "OverRank", "WindowTableFunction",
-                              "WindowRank", "WindowJoin", "IntervalJoin", "TemporalJoin", "LookupJoin", "OverAggregate",
-                              "MiniBatchAssigner", "LocalGroupAggregate", "GlobalGroupAggregate",
-                              "IncrementalGroupAggregate", "Sort", "TemporalSort", "LocalWindowAggregate",
-                              "GlobalWindowAggregate", "Expand", "Correlate", "Correlate", "Match"};
-    _Static_assert(sizeof N / sizeof N[0] == WR__COUNT, "a name per plan node kind");
+#define WREL_KIND_NAME(k, file, name) [k] = name,
+    static const char *const N[WR__COUNT] = {WREL_KINDS(WREL_KIND_NAME)};
+#undef WREL_KIND_NAME
     return (unsigned)k < WR__COUNT ? N[k] : "?";
 }
 

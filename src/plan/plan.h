@@ -21,49 +21,54 @@
 #include "../common/options.h"
 #include "../common/window_kind.h"
 
+/* Every kind of plan node, once: its enum value, the name of its file in src/kinds/ (kinds/<file>.c
+   holds the kind's operations in every stage and defines wkind_<file>; kinds/registry.c makes each
+   stage's table from this list) and its name in messages (wrel_kind_name). Adding a kind is a line
+   here and its file there. */
+#define WREL_KINDS(X) \
+    X(WR_SCAN, scan, "TableSourceScan") \
+    X(WR_VALUES, values, "Values") \
+    X(WR_CALC, calc, "Calc")                                                        /* projection + optional condition */ \
+    X(WR_UNION, union, "Union")                                                     /* UNION ALL */ \
+    X(WR_WATERMARK, watermark, "WatermarkAssigner") \
+    X(WR_SINK, sink, "Sink")                                                        /* to a table, or the client's collect sink */ \
+    X(WR_EXCHANGE, exchange, "Exchange")                                            /* hash / single / forward */ \
+    X(WR_GROUP_AGG, group_agg, "GroupAggregate") \
+    X(WR_JOIN, join, "Join") \
+    X(WR_DEDUP, dedup, "Deduplicate") \
+    X(WR_RANK, rank, "Rank") \
+    X(WR_SORT_LIMIT, sort_limit, "SortLimit")                                       /* also Limit */ \
+    X(WR_WINDOW_AGG, window_agg, "WindowAggregate") \
+    X(WR_CHANGELOG_NORMALIZE, changelog_normalize, "ChangelogNormalize") \
+    X(WR_DROP_UPDATE_BEFORE, drop_update_before, "DropUpdateBefore") \
+    X(WR_SINK_MATERIALIZER, sink_materializer, "SinkUpsertMaterializer") \
+    X(WR_OVER_RANK, over_rank, "OverRank")                                          /* ROW_NUMBER/RANK/DENSE_RANK OVER (...) before the rank rule (logical only) */ \
+    X(WR_WINDOW_TVF, window_tvf, "WindowTableFunction")                             /* TUMBLE/HOP/CUMULATE/SESSION(TABLE t, DESCRIPTOR(ts), ...) */ \
+    X(WR_WINDOW_RANK, window_rank, "WindowRank")                                    /* also WindowDeduplicate (dedup flag) */ \
+    X(WR_WINDOW_JOIN, window_join, "WindowJoin") \
+    X(WR_INTERVAL_JOIN, interval_join, "IntervalJoin") \
+    X(WR_TEMPORAL_JOIN, temporal_join, "TemporalJoin")                              /* event time */ \
+    X(WR_LOOKUP_JOIN, lookup_join, "LookupJoin")                                    /* one input; the dim table's scan in wrel_join(r)->lookup_scan */ \
+    X(WR_OVER_AGG, over_agg, "OverAggregate") \
+    X(WR_MINIBATCH_ASSIGNER, minibatch_assigner, "MiniBatchAssigner")               /* agg_rules.c */ \
+    X(WR_LOCAL_GROUP_AGG, local_group_agg, "LocalGroupAggregate")                   /* pre-aggregation to partial accumulators */ \
+    X(WR_GLOBAL_GROUP_AGG, global_group_agg, "GlobalGroupAggregate")                /* merges partial accumulators into state */ \
+    X(WR_INCREMENTAL_GROUP_AGG, incremental_group_agg, "IncrementalGroupAggregate") /* the distinct split's PARTIAL global + FINAL local */ \
+    X(WR_SORT, sort, "Sort")                                                        /* LogicalSort; in batch mode Sort / SortLimit / Limit (bind_sort.c, sort_rules.c) */ \
+    X(WR_TEMPORAL_SORT, temporal_sort, "TemporalSort")                              /* ORDER BY a time attribute ASC without a limit */ \
+    X(WR_LOCAL_WINDOW_AGG, local_window_agg, "LocalWindowAggregate")                /* partial accumulators per key and slice */ \
+    X(WR_GLOBAL_WINDOW_AGG, global_window_agg, "GlobalWindowAggregate")             /* merges them into the windows */ \
+    X(WR_EXPAND, expand, "Expand")                                                  /* each input row once per projection (grouping sets, grouping_sets.c) */ \
+    X(WR_REPLICATE_ROWS, replicate_rows, "Correlate")                               /* the Correlate of $REPLICATE_ROWS$1: INTERSECT ALL / EXCEPT ALL (bind_setops.c) */ \
+    X(WR_CORRELATE, correlate, "Correlate")                                         /* the Correlate of $UNNEST_ROWS$1: UNNEST of an ARRAY/MAP/MULTISET (bind_unnest.c) */ \
+    X(WR_MATCH, match, "Match")                                                     /* MATCH_RECOGNIZE (bind_match.c; its spec in wrel_match(r)->spec, match_spec.h) */
+
+#define WREL_KIND_ENUM(k, file, name) k,
 typedef enum WRelKind {
-    WR_SCAN,                /* TableSourceScan */
-    WR_VALUES,              /* Values */
-    WR_CALC,                /* Calc: projection + optional condition */
-    WR_UNION,               /* Union (all) */
-    WR_WATERMARK,           /* WatermarkAssigner */
-    WR_SINK,                /* Sink to a table, or the client's collect sink */
-    WR_EXCHANGE,            /* Exchange (hash / single / forward) */
-    WR_GROUP_AGG,           /* GroupAggregate */
-    WR_JOIN,                /* Join */
-    WR_DEDUP,               /* Deduplicate */
-    WR_RANK,                /* Rank */
-    WR_SORT_LIMIT,          /* SortLimit / Limit */
-    WR_WINDOW_AGG,          /* WindowAggregate */
-    WR_CHANGELOG_NORMALIZE, /* ChangelogNormalize */
-    WR_DROP_UPDATE_BEFORE,  /* DropUpdateBefore */
-    WR_SINK_MATERIALIZER,   /* SinkUpsertMaterializer */
-    WR_OVER_RANK,           /* ROW_NUMBER/RANK/DENSE_RANK OVER (...) before the rank rule (logical only) */
-    WR_WINDOW_TVF,          /* WindowTableFunction: TUMBLE/HOP/CUMULATE/SESSION(TABLE t, DESCRIPTOR(ts), ...) */
-    WR_WINDOW_RANK,         /* WindowRank / WindowDeduplicate (dedup flag) */
-    WR_WINDOW_JOIN,         /* WindowJoin */
-    WR_INTERVAL_JOIN,       /* IntervalJoin */
-    WR_TEMPORAL_JOIN,       /* TemporalJoin (event time) */
-    WR_LOOKUP_JOIN,         /* LookupJoin: one input; the dim table's scan in wrel_join(r)->lookup_scan */
-    WR_OVER_AGG,            /* OverAggregate */
-    WR_MINIBATCH_ASSIGNER,  /* MiniBatchAssigner (agg_rules.c) */
-    WR_LOCAL_GROUP_AGG,     /* LocalGroupAggregate: pre-aggregation to partial accumulators */
-    WR_GLOBAL_GROUP_AGG,    /* GlobalGroupAggregate: merges partial accumulators into state */
-    WR_INCREMENTAL_GROUP_AGG, /* IncrementalGroupAggregate: split PARTIAL global + FINAL local */
-    WR_SORT,                /* ORDER BY / LIMIT / OFFSET: LogicalSort; in batch mode the physical
-                               Sort / SortLimit / Limit (bind_sort.c, sort_rules.c) */
-    WR_TEMPORAL_SORT,       /* TemporalSort: ORDER BY a time attribute ASC without a limit */
-    WR_LOCAL_WINDOW_AGG,    /* LocalWindowAggregate: partial accumulators per key and slice */
-    WR_GLOBAL_WINDOW_AGG,   /* GlobalWindowAggregate: merges them into the windows */
-    WR_EXPAND,              /* Expand: each input row once per projection (grouping sets, grouping_sets.c) */
-    WR_REPLICATE_ROWS,      /* Correlate with $REPLICATE_ROWS$1: input column 0 (BIGINT n) ++ the other
-                               columns, each row n times with the others appended again (INTERSECT ALL /
-                               EXCEPT ALL, bind_setops.c) */
-    WR_CORRELATE,           /* Correlate with $UNNEST_ROWS$1: UNNEST of an ARRAY/MAP/MULTISET (bind_unnest.c) */
-    WR_MATCH,               /* Match: MATCH_RECOGNIZE (bind_match.c; partition in keys, order in sort_*,
-                               the rest in its payload: wrel_match(r)->spec, match_spec.h) */
+    WREL_KINDS(WREL_KIND_ENUM)
     WR__COUNT
 } WRelKind;
+#undef WREL_KIND_ENUM
 
 /* Rank functions and Flink's rank processing strategies (RankProcessStrategy), as the plan
    chooses them and the rank operators (exec/stateful.h, exec/windowed.h) run them. */
