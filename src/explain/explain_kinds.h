@@ -197,7 +197,9 @@ extern const RdReadKindOps *const wkinds_rd_read[WR__COUNT];
    are in plan_reader_internal.h) */
 WRel *rdn_rank(Rd *r, RdNode *n);
 
-/* EXECUTE PLAN changelog mode (explain/plan_reader.c) */
+/* EXECUTE PLAN changelog mode (explain/plan_reader.c): mode(x, in) sets the changelog mode of node x
+   read from a compiled plan (and whether its inputs retract) from its inputs' (in: the first
+   input, NULL for a leaf). */
 typedef struct RdModeKindOps {
     void (*mode)(WRel *x, WRel *in);
 } RdModeKindOps;
@@ -227,7 +229,8 @@ extern const CostKindOps *const wkinds_cost[WR__COUNT];
 double cost_row_size(const WSchema *s, bool raw_bytes);
 void cost_of_its_input(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self);
 
-/* Abstract Syntax Tree line (explain/logical.c) */
+/* Abstract Syntax Tree line (explain/logical.c): print(a) prints node a->r's line(s) (after the
+   tree prefix); true: ast_node() prints its inputs below, false: it printed them itself. */
 typedef struct AstKindOps {
     bool (*print)(AstNode *a);
 } AstKindOps;

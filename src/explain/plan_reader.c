@@ -93,9 +93,6 @@ bool rd_sort_fields(Rd *r, json_t *j, WRel *x, const WRel *in)
 
 /* ---------------- changelog modes (as the planner derives them) ---------------- */
 
-/* mode_X(x, in): the changelog mode of node x read from a compiled plan (and whether its inputs
-   retract), from its inputs' (in: the first input, NULL for a leaf). */
-
 /* Calc, Exchange, WatermarkAssigner, Sink, SinkMaterializer, MiniBatchAssigner, Correlate,
    Expand, the Correlate of REPLICATE_ROWS, WindowTableFunction: what the input emits */
 void mode_as_input(WRel *x, WRel *in) { x->changelog = in->changelog; }

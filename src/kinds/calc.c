@@ -93,6 +93,31 @@ static bool cp_calc(const CpNode *cn, json_t *j)
     return false;
 }
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+static WRel *rdn_calc(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WSchema *out = &n->out;
+    WRel *x = rd_new_rel(r, WR_CALC, 1);
+    json_t *proj = json_object_get(j, "projection");
+    WRelCalc *xc = wrel_calc_mut(x);
+    xc->nexprs = (int)json_array_size(proj);
+    xc->exprs = WA_ARRAY(r->a, WExpr *, xc->nexprs ? xc->nexprs : 1);
+    for (int i = 0; i < xc->nexprs; i++) {
+        xc->exprs[i] = rd_rex(r, json_array_get(proj, (size_t)i), &in->out);
+        if (!xc->exprs[i]) return NULL;
+        if (i < out->n) xc->exprs[i]->name = out->names[i];
+    }
+    json_t *c = json_object_get(j, "condition");
+    if (c && !json_is_null(c)) {
+        xc->cond = rd_rex(r, c, &in->out);
+        if (!xc->cond) return NULL;
+    }
+    return x;
+}
+
 /* ---- explain: EXECUTE PLAN check (plan_reader_check.c) ---- */
 
 static bool rdc_calc(Rd *r, WRel *x, const WRel *in, const WSchema *is)
@@ -202,42 +227,17 @@ static WOperator *bd_calc(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *
                         r->out.types, r->out.names);
 }
 
-/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
-
-static WRel *rdn_calc(Rd *r, RdNode *n)
-{
-    json_t *j = n->j;
-    WRel *in = n->in;
-    WSchema *out = &n->out;
-    WRel *x = rd_new_rel(r, WR_CALC, 1);
-    json_t *proj = json_object_get(j, "projection");
-    WRelCalc *xc = wrel_calc_mut(x);
-    xc->nexprs = (int)json_array_size(proj);
-    xc->exprs = WA_ARRAY(r->a, WExpr *, xc->nexprs ? xc->nexprs : 1);
-    for (int i = 0; i < xc->nexprs; i++) {
-        xc->exprs[i] = rd_rex(r, json_array_get(proj, (size_t)i), &in->out);
-        if (!xc->exprs[i]) return NULL;
-        if (i < out->n) xc->exprs[i]->name = out->names[i];
-    }
-    json_t *c = json_object_get(j, "condition");
-    if (c && !json_is_null(c)) {
-        xc->cond = rd_rex(r, c, &in->out);
-        if (!xc->cond) return NULL;
-    }
-    return x;
-}
-
 const WKindDef wkind_calc = {
     .kind = WR_CALC,
     .phys = {.derive = derive_calc},
     .ub = {.satisfy = ub_calc},
     .ex = {.name = "Calc", .exec_type = "stream-exec-calc_1", .digest = dg_calc},
     .cp = {.write = cp_calc, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-calc_1", 1, rdn_calc}}},
     .rd_check = {.check = rdc_calc},
     .rd_mode = {.mode = mode_as_input},
     .cost = {.cost = cost_calc},
     .ast = {.print = ast_calc},
     .build = {.build = bd_calc, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = {.types = {{"stream-exec-calc_1", 1, rdn_calc}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

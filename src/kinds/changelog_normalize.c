@@ -52,27 +52,6 @@ static bool cp_changelog_normalize(const CpNode *cn, json_t *j)
     return false;
 }
 
-/* ---- runtime: the operator (build.c) ---- */
-
-static bool mb_changelog_normalize(WPlanCtx *p, const WRel *r, WMiniBatchSpec *mb)
-{
-    /* ProcTimeMiniBatchDeduplicateKeepLastRowFunction */
-    mb->mode = WMB_LAST_PER_KEY;
-    mb->nkeys = r->nkeys;
-    mb->keys = r->keys;
-    return true;
-}
-
-static WOperator *bd_changelog_normalize(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
-{
-    WRel *in = r->inputs[0];
-    WChangelogNormalizeSpec sp = {
-        .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-        .generate_update_before = r->generate_update_before, .ttl_ms = r->ttl_ms,
-        .filter = wrel_normalize(r)->filter, .out = {r->out.n, r->out.types, r->out.names}};
-    return wop_changelog_normalize_new(&L->ctx, &sp);
-}
-
 /* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
 
 static WRel *rdn_changelog_normalize(Rd *r, RdNode *n)
@@ -95,17 +74,38 @@ static WRel *rdn_changelog_normalize(Rd *r, RdNode *n)
     return x;
 }
 
+/* ---- runtime: the operator (build.c) ---- */
+
+static bool mb_changelog_normalize(WPlanCtx *p, const WRel *r, WMiniBatchSpec *mb)
+{
+    /* ProcTimeMiniBatchDeduplicateKeepLastRowFunction */
+    mb->mode = WMB_LAST_PER_KEY;
+    mb->nkeys = r->nkeys;
+    mb->keys = r->keys;
+    return true;
+}
+
+static WOperator *bd_changelog_normalize(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WRel *in = r->inputs[0];
+    WChangelogNormalizeSpec sp = {
+        .in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+        .generate_update_before = r->generate_update_before, .ttl_ms = r->ttl_ms,
+        .filter = wrel_normalize(r)->filter, .out = {r->out.n, r->out.types, r->out.names}};
+    return wop_changelog_normalize_new(&L->ctx, &sp);
+}
+
 const WKindDef wkind_changelog_normalize = {
     .kind = WR_CHANGELOG_NORMALIZE,
     .phys = {.derive = DERIVE_MADE_LATER},
     .ub = {.satisfy = ub_changelog_normalize},
     .ex = {.name = "ChangelogNormalize", .exec_type = "stream-exec-changelog-normalize_1", .digest = dg_changelog_normalize},
     .cp = {.write = cp_changelog_normalize, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-changelog-normalize_1", 1, rdn_changelog_normalize}}},
     .rd_check = {.check = rdc_unique_keys},
     .rd_mode = {.mode = mode_all_kinds},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_changelog_normalize, .bundle = mb_changelog_normalize},
-    .rd_read = {.types = {{"stream-exec-changelog-normalize_1", 1, rdn_changelog_normalize}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

@@ -24,18 +24,6 @@ static bool cp_correlate(const CpNode *cn, json_t *j)
     return false;
 }
 
-/* ---- runtime: the operator (build.c) ---- */
-
-static WOperator *bd_correlate(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
-{
-    const WRelCorrelate *rc = wrel_correlate(r);
-    WCorrelateSpec sp = {
-        .in_ncols = r->inputs[0]->out.n, .in_types = r->inputs[0]->out.types, .nleft = rc->nleft_out,
-        .collection = rc->collection, .ordinality = rc->ordinality, .left_join = rc->join_type == AJ_LEFT,
-        .cond = rc->cond, .ncols = r->out.n, .types = r->out.types, .names = r->out.names};
-    return wop_correlate_new(&L->ctx, &sp);
-}
-
 /* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
 
 WRel *rd_correlate(Rd *r, json_t *j, WRel *in, const WSchema *out)
@@ -93,17 +81,29 @@ static WRel *rdn_correlate(Rd *r, RdNode *n)
     return rd_correlate(r, j, in, out);
 }
 
+/* ---- runtime: the operator (build.c) ---- */
+
+static WOperator *bd_correlate(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    const WRelCorrelate *rc = wrel_correlate(r);
+    WCorrelateSpec sp = {
+        .in_ncols = r->inputs[0]->out.n, .in_types = r->inputs[0]->out.types, .nleft = rc->nleft_out,
+        .collection = rc->collection, .ordinality = rc->ordinality, .left_join = rc->join_type == AJ_LEFT,
+        .cond = rc->cond, .ncols = r->out.n, .types = r->out.types, .names = r->out.names};
+    return wop_correlate_new(&L->ctx, &sp);
+}
+
 const WKindDef wkind_correlate = {
     .kind = WR_CORRELATE,
     .phys = {.derive = derive_input_modes},
     .ub = {.satisfy = ub_forward},
     .ex = {.name = "Correlate", .exec_type = "stream-exec-correlate_1", .digest = dg_correlate},
     .cp = {.write = cp_correlate, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-correlate_1", 1, rdn_correlate}}},
     .rd_check = {.check = rdc_own_reader},
     .rd_mode = {.mode = mode_as_input},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_correlate, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = {.types = {{"stream-exec-correlate_1", 1, rdn_correlate}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

@@ -63,6 +63,28 @@ static bool cp_dedup(const CpNode *cn, json_t *j)
     return false;
 }
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+static WRel *rdn_deduplicate(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WRel *x = rd_new_rel(r, WR_DEDUP, 1);
+    WRelRank *xr = wrel_rank_mut(x);
+    x->nkeys = rd_ints(r, json_object_get(j, "uniqueKeys"), &x->keys);
+    xr->dedup_rowtime = json_is_true(json_object_get(j, "isRowtime"));
+    xr->keep_last = json_is_true(json_object_get(j, "keepLastRow"));
+    x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
+    x->ttl_ms = rd_ttl(r, j, 0);
+    x->time_col = -1;
+    for (int i = 0; i < in->out.n; i++)
+        if (wtype_is_timestamp(in->out.types[i]) &&
+            in->out.types[i]->time_attr == (xr->dedup_rowtime ? WTA_ROWTIME : WTA_PROCTIME)) x->time_col = i;
+    x->nunique = x->nkeys;
+    x->unique = x->keys;
+    return x;
+}
+
 /* ---- explain: EXECUTE PLAN changelog mode (plan_reader.c) ---- */
 
 static void mode_dedup(WRel *x, WRel *in)
@@ -97,39 +119,17 @@ static WOperator *bd_dedup(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool 
     return wop_dedup_new(&L->ctx, &sp);
 }
 
-/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
-
-static WRel *rdn_deduplicate(Rd *r, RdNode *n)
-{
-    json_t *j = n->j;
-    WRel *in = n->in;
-    WRel *x = rd_new_rel(r, WR_DEDUP, 1);
-    WRelRank *xr = wrel_rank_mut(x);
-    x->nkeys = rd_ints(r, json_object_get(j, "uniqueKeys"), &x->keys);
-    xr->dedup_rowtime = json_is_true(json_object_get(j, "isRowtime"));
-    xr->keep_last = json_is_true(json_object_get(j, "keepLastRow"));
-    x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
-    x->ttl_ms = rd_ttl(r, j, 0);
-    x->time_col = -1;
-    for (int i = 0; i < in->out.n; i++)
-        if (wtype_is_timestamp(in->out.types[i]) &&
-            in->out.types[i]->time_attr == (xr->dedup_rowtime ? WTA_ROWTIME : WTA_PROCTIME)) x->time_col = i;
-    x->nunique = x->nkeys;
-    x->unique = x->keys;
-    return x;
-}
-
 const WKindDef wkind_dedup = {
     .kind = WR_DEDUP,
     .phys = {.derive = derive_dedup},
     .ub = {.satisfy = ub_needs_both},
     .ex = {.name = "Deduplicate", .exec_type = "stream-exec-deduplicate_1", .digest = dg_dedup},
     .cp = {.write = cp_dedup, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-deduplicate_1", 1, rdn_deduplicate}}},
     .rd_check = {.check = rdc_unique_keys},
     .rd_mode = {.mode = mode_dedup},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_dedup, .bundle = mb_dedup},
-    .rd_read = {.types = {{"stream-exec-deduplicate_1", 1, rdn_deduplicate}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

@@ -10,6 +10,17 @@
  */
 #include "kinds_internal.h"
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+static WRel *rdn_drop_update_before(Rd *r, RdNode *n)
+{
+    WRel *in = n->in;
+    WRel *x = rd_new_rel(r, WR_DROP_UPDATE_BEFORE, 1);
+    x->nunique = in->nunique;
+    x->unique = in->unique;
+    return x;
+}
+
 /* ---- explain: EXECUTE PLAN changelog mode (plan_reader.c) ---- */
 
 static void mode_drop_update_before(WRel *x, WRel *in)
@@ -26,28 +37,17 @@ static WOperator *bd_drop_update_before(WPlanCtx *p, Lane *L, WRel *r, WOperator
     return op;
 }
 
-/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
-
-static WRel *rdn_drop_update_before(Rd *r, RdNode *n)
-{
-    WRel *in = n->in;
-    WRel *x = rd_new_rel(r, WR_DROP_UPDATE_BEFORE, 1);
-    x->nunique = in->nunique;
-    x->unique = in->unique;
-    return x;
-}
-
 const WKindDef wkind_drop_update_before = {
     .kind = WR_DROP_UPDATE_BEFORE,
     .phys = {.derive = derive_forward},
     .ub = {.satisfy = ub_forward},
     .ex = {.name = "DropUpdateBefore", .exec_type = "stream-exec-drop-update-before_1", .digest = dg_name_only},
     .cp = {.write = cp_common_fields_only, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-drop-update-before_1", 1, rdn_drop_update_before}}},
     .rd_check = {.check = rdc_passthrough},
     .rd_mode = {.mode = mode_drop_update_before},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_drop_update_before, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = {.types = {{"stream-exec-drop-update-before_1", 1, rdn_drop_update_before}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

@@ -24,6 +24,22 @@ static void dg_exchange(const DgNode *dn, WStrBuf *out)
     }
 }
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+static WRel *rdn_exchange(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WRel *x = rd_new_rel(r, WR_EXCHANGE, 1);
+    json_t *d = json_object_get(json_array_get(json_object_get(j, "inputProperties"), 0), "requiredDistribution");
+    const char *dt = json_string_value(json_object_get(d, "type"));
+    if (dt && !strcmp(dt, "HASH")) x->nkeys = rd_ints(r, json_object_get(d, "keys"), &x->keys);
+    else wrel_exchange_mut(x)->single = true;
+    x->nunique = in->nunique;
+    x->unique = in->unique;
+    return x;
+}
+
 /* ---- explain: EXECUTE PLAN check (plan_reader_check.c) ---- */
 
 static bool rdc_exchange(Rd *r, WRel *x, const WRel *in, const WSchema *is)
@@ -58,33 +74,17 @@ static WOperator *bd_exchange(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bo
     return bd_build_exchange(p, L, r, ins[0], j->par, bd_exchange_recv_par(j, r), false);
 }
 
-/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
-
-static WRel *rdn_exchange(Rd *r, RdNode *n)
-{
-    json_t *j = n->j;
-    WRel *in = n->in;
-    WRel *x = rd_new_rel(r, WR_EXCHANGE, 1);
-    json_t *d = json_object_get(json_array_get(json_object_get(j, "inputProperties"), 0), "requiredDistribution");
-    const char *dt = json_string_value(json_object_get(d, "type"));
-    if (dt && !strcmp(dt, "HASH")) x->nkeys = rd_ints(r, json_object_get(d, "keys"), &x->keys);
-    else wrel_exchange_mut(x)->single = true;
-    x->nunique = in->nunique;
-    x->unique = in->unique;
-    return x;
-}
-
 const WKindDef wkind_exchange = {
     .kind = WR_EXCHANGE,
     .phys = {.derive = derive_forward},
     .ub = {.satisfy = ub_forward},
     .ex = {.name = "Exchange", .exec_type = "stream-exec-exchange_1", .digest = dg_exchange},
     .cp = {.write = cp_common_fields_only, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-exchange_1", 1, rdn_exchange}}},
     .rd_check = {.check = rdc_exchange},
     .rd_mode = {.mode = mode_as_input},
     .cost = {.cost = cost_exchange},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_exchange, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = {.types = {{"stream-exec-exchange_1", 1, rdn_exchange}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_edge},
 };

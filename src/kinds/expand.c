@@ -48,23 +48,6 @@ static bool cp_expand(const CpNode *cn, json_t *j)
     return false;
 }
 
-/* ---- explain: EXECUTE PLAN check (plan_reader_check.c) ---- */
-
-static bool rdc_expand(Rd *r, WRel *x, const WRel *in, const WSchema *is)
-{
-    for (int i = 0; i < wrel_expand(x)->n * x->out.n; i++)
-        if (wrel_expand(x)->src[i] >= 0 && !rdc_index_ok(r, "projects", wrel_expand(x)->src[i], is->n)) return false;
-    return true;
-}
-
-/* ---- runtime: the operator (build.c) ---- */
-
-static WOperator *bd_expand(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
-{
-    const WRelExpand *e = wrel_expand(r);
-    return wop_expand_new(&L->ctx, e->n, e->src, e->ids, r->out.n, r->out.types, r->out.names);
-}
-
 /* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
 
 WRel *rd_expand(Rd *r, json_t *j, WRel *in, const WSchema *out)
@@ -109,17 +92,34 @@ static WRel *rdn_expand(Rd *r, RdNode *n)
     return rd_expand(r, j, in, out);
 }
 
+/* ---- explain: EXECUTE PLAN check (plan_reader_check.c) ---- */
+
+static bool rdc_expand(Rd *r, WRel *x, const WRel *in, const WSchema *is)
+{
+    for (int i = 0; i < wrel_expand(x)->n * x->out.n; i++)
+        if (wrel_expand(x)->src[i] >= 0 && !rdc_index_ok(r, "projects", wrel_expand(x)->src[i], is->n)) return false;
+    return true;
+}
+
+/* ---- runtime: the operator (build.c) ---- */
+
+static WOperator *bd_expand(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    const WRelExpand *e = wrel_expand(r);
+    return wop_expand_new(&L->ctx, e->n, e->src, e->ids, r->out.n, r->out.types, r->out.names);
+}
+
 const WKindDef wkind_expand = {
     .kind = WR_EXPAND,
     .phys = {.derive = derive_input_modes},
     .ub = {.satisfy = ub_forward},
     .ex = {.name = "Expand", .exec_type = "stream-exec-expand_1", .digest = dg_expand},
     .cp = {.write = cp_expand, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-expand_1", 1, rdn_expand}}},
     .rd_check = {.check = rdc_expand},
     .rd_mode = {.mode = mode_as_input},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_expand, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = {.types = {{"stream-exec-expand_1", 1, rdn_expand}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

@@ -10,30 +10,6 @@
  */
 #include "kinds_internal.h"
 
-/* ---- explain: EXECUTE PLAN check (plan_reader_check.c) ---- */
-
-static bool rdc_global_group_agg(Rd *r, WRel *x, const WRel *in, const WSchema *is)
-{
-    const WRelAgg *xa = wrel_agg(x);
-    return rdc_indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) &&
-           rdc_aggs_ok(r, "aggCalls", x, xa->agg_input.n) && rdc_keys_aggs_out_ok(r, x, is, 0);
-}
-
-/* ---- runtime: the operator (build.c) ---- */
-
-static WOperator *bd_global_group_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
-{
-    WRel *in = r->inputs[0];
-    const WRelAgg *ag = wrel_agg(r);
-    WGlobalAggSpec sp = {
-        .agg_ncols = ag->agg_input.n, .agg_types = ag->agg_input.types, .in_ncols = in->out.n,
-        .in_types = in->out.types, .nkeys = r->nkeys, .naggs = ag->naggs, .aggs = ag->aggs,
-        .input_retracts = r->input_retracts, .generate_update_before = r->generate_update_before,
-        .ttl_ms = r->ttl_ms, .state_name = "globalGroupAggregateState",
-        .out = {r->out.n, r->out.types, r->out.names}};
-    return wop_global_agg_new(&L->ctx, &sp);
-}
-
 /* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
 
 static WRel *rdn_global_group_aggregate(Rd *r, RdNode *n)
@@ -66,17 +42,41 @@ static WRel *rdn_global_group_aggregate(Rd *r, RdNode *n)
     return x;
 }
 
+/* ---- explain: EXECUTE PLAN check (plan_reader_check.c) ---- */
+
+static bool rdc_global_group_agg(Rd *r, WRel *x, const WRel *in, const WSchema *is)
+{
+    const WRelAgg *xa = wrel_agg(x);
+    return rdc_indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) &&
+           rdc_aggs_ok(r, "aggCalls", x, xa->agg_input.n) && rdc_keys_aggs_out_ok(r, x, is, 0);
+}
+
+/* ---- runtime: the operator (build.c) ---- */
+
+static WOperator *bd_global_group_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WRel *in = r->inputs[0];
+    const WRelAgg *ag = wrel_agg(r);
+    WGlobalAggSpec sp = {
+        .agg_ncols = ag->agg_input.n, .agg_types = ag->agg_input.types, .in_ncols = in->out.n,
+        .in_types = in->out.types, .nkeys = r->nkeys, .naggs = ag->naggs, .aggs = ag->aggs,
+        .input_retracts = r->input_retracts, .generate_update_before = r->generate_update_before,
+        .ttl_ms = r->ttl_ms, .state_name = "globalGroupAggregateState",
+        .out = {r->out.n, r->out.types, r->out.names}};
+    return wop_global_agg_new(&L->ctx, &sp);
+}
+
 const WKindDef wkind_global_group_agg = {
     .kind = WR_GLOBAL_GROUP_AGG,
     .phys = {.derive = DERIVE_MADE_LATER},
     .ub = {.satisfy = ub_forward},
     .ex = {.name = "GlobalGroupAggregate", .exec_type = "stream-exec-global-group-aggregate_1", .digest = dg_two_phase},
     .cp = {.write = cp_two_phase_group, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-global-group-aggregate_1", 1, rdn_global_group_aggregate}}},
     .rd_check = {.check = rdc_global_group_agg},
     .rd_mode = {.mode = mode_all_kinds},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_global_group_agg, .bundle = mb_global_group_agg},
-    .rd_read = {.types = {{"stream-exec-global-group-aggregate_1", 1, rdn_global_group_aggregate}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

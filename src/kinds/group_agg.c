@@ -89,6 +89,24 @@ static bool cp_group_agg(const CpNode *cn, json_t *j)
     return false;
 }
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+static WRel *rdn_group_aggregate(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *x = rd_new_rel(r, WR_GROUP_AGG, 1);
+    x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
+    if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
+    x->input_retracts = json_is_true(json_object_get(j, "needRetraction"));
+    x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
+    x->ttl_ms = rd_ttl(r, j, 0);
+    int *u = WA_ARRAY(r->a, int, x->nkeys ? x->nkeys : 1);
+    for (int i = 0; i < x->nkeys; i++) u[i] = i;
+    x->nunique = x->nkeys;
+    x->unique = u;
+    return x;
+}
+
 /* ---- explain: EXECUTE PLAN check (plan_reader_check.c) ---- */
 
 static bool rdc_group_agg(Rd *r, WRel *x, const WRel *in, const WSchema *is)
@@ -191,35 +209,17 @@ static WOperator *bd_group_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, b
     return wop_group_agg_new(&L->ctx, &sp);
 }
 
-/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
-
-static WRel *rdn_group_aggregate(Rd *r, RdNode *n)
-{
-    json_t *j = n->j;
-    WRel *x = rd_new_rel(r, WR_GROUP_AGG, 1);
-    x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
-    if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
-    x->input_retracts = json_is_true(json_object_get(j, "needRetraction"));
-    x->generate_update_before = json_is_true(json_object_get(j, "generateUpdateBefore"));
-    x->ttl_ms = rd_ttl(r, j, 0);
-    int *u = WA_ARRAY(r->a, int, x->nkeys ? x->nkeys : 1);
-    for (int i = 0; i < x->nkeys; i++) u[i] = i;
-    x->nunique = x->nkeys;
-    x->unique = u;
-    return x;
-}
-
 const WKindDef wkind_group_agg = {
     .kind = WR_GROUP_AGG,
     .phys = {.derive = derive_group_agg},
     .ub = {.satisfy = ub_needs_both},
     .ex = {.name = "GroupAggregate", .exec_type = "stream-exec-group-aggregate_1", .digest = dg_group_agg},
     .cp = {.write = cp_group_agg, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-group-aggregate_1", 1, rdn_group_aggregate}}},
     .rd_check = {.check = rdc_group_agg},
     .rd_mode = {.mode = mode_all_kinds},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = ast_group_agg},
     .build = {.build = bd_group_agg, .bundle = mb_group_agg},
-    .rd_read = {.types = {{"stream-exec-group-aggregate_1", 1, rdn_group_aggregate}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

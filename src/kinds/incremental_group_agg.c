@@ -10,6 +10,23 @@
  */
 #include "kinds_internal.h"
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+static WRel *rdn_incremental_group_aggregate(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *x = rd_new_rel(r, WR_INCREMENTAL_GROUP_AGG, 1);
+    WRelAgg *xa = wrel_agg_mut(x);
+    x->nkeys = rd_ints(r, json_object_get(j, "partialAggGrouping"), &x->keys);
+    xa->nfinal_keys = rd_ints(r, json_object_get(j, "finalAggGrouping"), &xa->final_keys);
+    if (!rd_aggs(r, json_object_get(j, "partialOriginalAggCalls"), x)) return NULL;
+    if (!rd_schema(r, json_object_get(j, "partialLocalAggInputRowType"), &xa->agg_input)) return NULL;
+    x->input_retracts = json_is_true(json_object_get(j, "partialAggNeedRetraction"));
+    x->ttl_ms = rd_ttl(r, j, 0);
+    xa->count1_col = -1;
+    return x;
+}
+
 /* ---- explain: EXECUTE PLAN check (plan_reader_check.c) ---- */
 
 static bool rdc_incremental_group_agg(Rd *r, WRel *x, const WRel *in, const WSchema *is)
@@ -35,34 +52,17 @@ static WOperator *bd_incremental_group_agg(WPlanCtx *p, Lane *L, WRel *r, WOpera
     return wop_incremental_agg_new(&L->ctx, &sp);
 }
 
-/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
-
-static WRel *rdn_incremental_group_aggregate(Rd *r, RdNode *n)
-{
-    json_t *j = n->j;
-    WRel *x = rd_new_rel(r, WR_INCREMENTAL_GROUP_AGG, 1);
-    WRelAgg *xa = wrel_agg_mut(x);
-    x->nkeys = rd_ints(r, json_object_get(j, "partialAggGrouping"), &x->keys);
-    xa->nfinal_keys = rd_ints(r, json_object_get(j, "finalAggGrouping"), &xa->final_keys);
-    if (!rd_aggs(r, json_object_get(j, "partialOriginalAggCalls"), x)) return NULL;
-    if (!rd_schema(r, json_object_get(j, "partialLocalAggInputRowType"), &xa->agg_input)) return NULL;
-    x->input_retracts = json_is_true(json_object_get(j, "partialAggNeedRetraction"));
-    x->ttl_ms = rd_ttl(r, j, 0);
-    xa->count1_col = -1;
-    return x;
-}
-
 const WKindDef wkind_incremental_group_agg = {
     .kind = WR_INCREMENTAL_GROUP_AGG,
     .phys = {.derive = DERIVE_MADE_LATER},
     .ub = {.satisfy = ub_forward},
     .ex = {.name = "IncrementalGroupAggregate", .exec_type = "stream-exec-incremental-group-aggregate_1", .digest = dg_two_phase},
     .cp = {.write = cp_two_phase_group, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-incremental-group-aggregate_1", 1, rdn_incremental_group_aggregate}}},
     .rd_check = {.check = rdc_incremental_group_agg},
     .rd_mode = {.mode = mode_inserts},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_incremental_group_agg, .bundle = mb_global_group_agg},
-    .rd_read = {.types = {{"stream-exec-incremental-group-aggregate_1", 1, rdn_incremental_group_aggregate}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

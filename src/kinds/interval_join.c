@@ -54,6 +54,24 @@ static bool cp_interval_join(const CpNode *cn, json_t *j)
     return false;
 }
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+static WRel *rdn_interval_join(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel **ins = n->ins;
+    WRel *x = rd_new_rel(r, WR_INTERVAL_JOIN, 2);
+    json_t *ij = json_object_get(j, "intervalJoinSpec");
+    WSchema comb = rd_concat(r, &ins[0]->out, &ins[1]->out);
+    if (!rd_join_spec(r, json_object_get(ij, "joinSpec"), x, &comb)) return NULL;
+    json_t *wb = json_object_get(ij, "windowBounds");
+    wrel_interval_mut(x)->lower_ms = json_integer_value(json_object_get(wb, "leftLowerBound"));
+    wrel_interval_mut(x)->upper_ms = json_integer_value(json_object_get(wb, "leftUpperBound"));
+    wrel_join_mut(x)->left_time_col = rd_int(json_object_get(wb, "leftTimeIndex"), RD_BAD_INDEX);
+    wrel_join_mut(x)->right_time_col = rd_int(json_object_get(wb, "rightTimeIndex"), RD_BAD_INDEX);
+    return x;
+}
+
 /* ---- runtime: the operator (build.c) ---- */
 
 static WOperator *bd_interval_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
@@ -73,35 +91,17 @@ static WOperator *bd_interval_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **in
     return wop_interval_join_new(&L->ctx, &sp);
 }
 
-/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
-
-static WRel *rdn_interval_join(Rd *r, RdNode *n)
-{
-    json_t *j = n->j;
-    WRel **ins = n->ins;
-    WRel *x = rd_new_rel(r, WR_INTERVAL_JOIN, 2);
-    json_t *ij = json_object_get(j, "intervalJoinSpec");
-    WSchema comb = rd_concat(r, &ins[0]->out, &ins[1]->out);
-    if (!rd_join_spec(r, json_object_get(ij, "joinSpec"), x, &comb)) return NULL;
-    json_t *wb = json_object_get(ij, "windowBounds");
-    wrel_interval_mut(x)->lower_ms = json_integer_value(json_object_get(wb, "leftLowerBound"));
-    wrel_interval_mut(x)->upper_ms = json_integer_value(json_object_get(wb, "leftUpperBound"));
-    wrel_join_mut(x)->left_time_col = rd_int(json_object_get(wb, "leftTimeIndex"), RD_BAD_INDEX);
-    wrel_join_mut(x)->right_time_col = rd_int(json_object_get(wb, "rightTimeIndex"), RD_BAD_INDEX);
-    return x;
-}
-
 const WKindDef wkind_interval_join = {
     .kind = WR_INTERVAL_JOIN,
     .phys = {.derive = derive_time_join},
     .ub = {.satisfy = ub_forward},
     .ex = {.name = "IntervalJoin", .exec_type = "stream-exec-interval-join_1", .digest = dg_interval_join},
     .cp = {.write = cp_interval_join, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-interval-join_1", 2, rdn_interval_join}}},
     .rd_check = {.check = rdc_join},
     .rd_mode = {.mode = mode_appends},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_interval_join, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = {.types = {{"stream-exec-interval-join_1", 2, rdn_interval_join}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

@@ -128,6 +128,33 @@ static bool cp_join(const CpNode *cn, json_t *j)
     return false;
 }
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+static void set_unique_from(Rd *r, WRel *x, json_t *keys)
+{
+    if (json_array_size(keys) == 0) return;
+    int *k;
+    int n = rd_ints(r, json_array_get(keys, 0), &k);
+    x->nunique = n;
+    x->unique = k;
+}
+
+static WRel *rdn_join(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel **ins = n->ins;
+    WRel *x = rd_new_rel(r, WR_JOIN, 2);
+    WSchema comb = rd_concat(r, &ins[0]->out, &ins[1]->out);
+    if (!rd_join_spec(r, json_object_get(j, "joinSpec"), x, &comb)) return NULL;
+    set_unique_from(r, ins[0], json_object_get(j, "leftUpsertKeys"));
+    set_unique_from(r, ins[1], json_object_get(j, "rightUpsertKeys"));
+    wrel_join_mut(x)->ttl_left_ms = rd_ttl(r, j, 0);
+    wrel_join_mut(x)->ttl_right_ms = rd_ttl(r, j, 1);
+    x->ttl_ms = r->dflt_ttl;
+    wrel_join_mut(x)->minibatch = r->minibatch;   /* Flink reads table.exec.mini-batch.enabled, no field */
+    return x;
+}
+
 /* ---- explain: EXECUTE PLAN changelog mode (plan_reader.c) ---- */
 
 static void mode_join(WRel *x, WRel *in)
@@ -246,44 +273,17 @@ static WOperator *bd_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *
     return wop_join_new(&L->ctx, &sp);
 }
 
-/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
-
-static void set_unique_from(Rd *r, WRel *x, json_t *keys)
-{
-    if (json_array_size(keys) == 0) return;
-    int *k;
-    int n = rd_ints(r, json_array_get(keys, 0), &k);
-    x->nunique = n;
-    x->unique = k;
-}
-
-static WRel *rdn_join(Rd *r, RdNode *n)
-{
-    json_t *j = n->j;
-    WRel **ins = n->ins;
-    WRel *x = rd_new_rel(r, WR_JOIN, 2);
-    WSchema comb = rd_concat(r, &ins[0]->out, &ins[1]->out);
-    if (!rd_join_spec(r, json_object_get(j, "joinSpec"), x, &comb)) return NULL;
-    set_unique_from(r, ins[0], json_object_get(j, "leftUpsertKeys"));
-    set_unique_from(r, ins[1], json_object_get(j, "rightUpsertKeys"));
-    wrel_join_mut(x)->ttl_left_ms = rd_ttl(r, j, 0);
-    wrel_join_mut(x)->ttl_right_ms = rd_ttl(r, j, 1);
-    x->ttl_ms = r->dflt_ttl;
-    wrel_join_mut(x)->minibatch = r->minibatch;   /* Flink reads table.exec.mini-batch.enabled, no field */
-    return x;
-}
-
 const WKindDef wkind_join = {
     .kind = WR_JOIN,
     .phys = {.derive = derive_join},
     .ub = {.satisfy = ub_join},
     .ex = {.name = "Join", .exec_type = "stream-exec-join_1", .digest = dg_join},
     .cp = {.write = cp_join, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-join_1", 2, rdn_join}}},
     .rd_check = {.check = rdc_join},
     .rd_mode = {.mode = mode_join},
     .cost = {.cost = cost_join},
     .ast = {.print = ast_join},
     .build = {.build = bd_join, .bundle = mb_join},
-    .rd_read = {.types = {{"stream-exec-join_1", 2, rdn_join}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

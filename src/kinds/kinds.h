@@ -25,8 +25,8 @@ typedef struct WKindDef {
     UbKindOps ub;
     ExKindOps ex;
     CpKindOps cp;
-    RdKindOps rd_check;
     RdReadKindOps rd_read;
+    RdKindOps rd_check;
     RdModeKindOps rd_mode;
     CostKindOps cost;
     AstKindOps ast;

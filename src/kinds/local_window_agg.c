@@ -10,6 +10,24 @@
  */
 #include "kinds_internal.h"
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+static WRel *rdn_local_window_aggregate(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WRel *x = rd_new_rel(r, WR_LOCAL_WINDOW_AGG, 1);
+    WRelWindow *xw = wrel_window_mut(x);
+    WRelAgg *xa = wrel_agg_mut(x);
+    x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
+    if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
+    rd_window(r, json_object_get(j, "windowing"), x);
+    xa->agg_input = in->out;
+    xa->count1_col = -1;
+    xw->out_start = xw->out_end = xw->out_time = -1;
+    return x;
+}
+
 /* ---- explain: EXECUTE PLAN check (plan_reader_check.c) ---- */
 
 static bool rdc_local_window_agg(Rd *r, WRel *x, const WRel *in, const WSchema *is)
@@ -37,35 +55,17 @@ static WOperator *bd_local_window_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator *
     return wop_local_window_agg_new(&L->ctx, &sp);
 }
 
-/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
-
-static WRel *rdn_local_window_aggregate(Rd *r, RdNode *n)
-{
-    json_t *j = n->j;
-    WRel *in = n->in;
-    WRel *x = rd_new_rel(r, WR_LOCAL_WINDOW_AGG, 1);
-    WRelWindow *xw = wrel_window_mut(x);
-    WRelAgg *xa = wrel_agg_mut(x);
-    x->nkeys = rd_ints(r, json_object_get(j, "grouping"), &x->keys);
-    if (!rd_aggs(r, json_object_get(j, "aggCalls"), x)) return NULL;
-    rd_window(r, json_object_get(j, "windowing"), x);
-    xa->agg_input = in->out;
-    xa->count1_col = -1;
-    xw->out_start = xw->out_end = xw->out_time = -1;
-    return x;
-}
-
 const WKindDef wkind_local_window_agg = {
     .kind = WR_LOCAL_WINDOW_AGG,
     .phys = {.derive = DERIVE_MADE_LATER},
     .ub = {.satisfy = ub_forward},
     .ex = {.name = "LocalWindowAggregate", .exec_type = "stream-exec-local-window-aggregate_1", .digest = dg_two_phase},
     .cp = {.write = cp_windowed_agg, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-local-window-aggregate_1", 1, rdn_local_window_aggregate}}},
     .rd_check = {.check = rdc_local_window_agg},
     .rd_mode = {.mode = mode_appends},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_local_window_agg, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = {.types = {{"stream-exec-local-window-aggregate_1", 1, rdn_local_window_aggregate}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

@@ -117,27 +117,6 @@ static void cp_after_lookup_join(const CpNode *cn, json_t *j)
     json_object_set_new(j, "preferCustomShuffle", json_false());
 }
 
-/* ---- runtime: the operator (build.c) ---- */
-
-static WOperator *bd_lookup_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
-{
-    const WRelJoin *rj = wrel_join(r);
-    WJob *j = L->job;
-    WRel *l = r->inputs[0], *dim = rj->lookup_scan;
-    const WRelScan *ds = wrel_scan(dim);
-    const WConnector *c = bd_find_connector(p, ds->table);
-    if (!c) return NULL;
-    /* a lookup source splits nothing: every lane (idle copies too) is one of nlanes */
-    WTableSpec *ts = bd_make_spec(p, L, ds->table, ds->table_qname, j->nlanes);
-    if (c->validate && !c->validate(ts, true, p->err)) return NULL;
-    WLookupJoinSpec sp = {
-        .left_outer = rj->type == AJ_LEFT, .left_ncols = l->out.n, .left_types = l->out.types,
-        .dim_ncols = dim->out.n, .dim_types = dim->out.types, .nkeys = r->nkeys, .left_keys = r->keys,
-        .residual = rj->cond, .out = {r->out.n, r->out.types, r->out.names}};
-    if (!wjob_lookup_fetcher(c, ts, r, &sp, p->err)) return NULL;
-    return wop_lookup_join_new(&L->ctx, &sp);
-}
-
 /* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
 
 /* Adds by to every INPUT_REF's inputIndex in j (a predicate over the dim row read as one over
@@ -246,17 +225,38 @@ static WRel *rdn_lookup_join(Rd *r, RdNode *n)
     return rd_lookup_join(r, j, in);    /* plan_reader_tables.c */
 }
 
+/* ---- runtime: the operator (build.c) ---- */
+
+static WOperator *bd_lookup_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    const WRelJoin *rj = wrel_join(r);
+    WJob *j = L->job;
+    WRel *l = r->inputs[0], *dim = rj->lookup_scan;
+    const WRelScan *ds = wrel_scan(dim);
+    const WConnector *c = bd_find_connector(p, ds->table);
+    if (!c) return NULL;
+    /* a lookup source splits nothing: every lane (idle copies too) is one of nlanes */
+    WTableSpec *ts = bd_make_spec(p, L, ds->table, ds->table_qname, j->nlanes);
+    if (c->validate && !c->validate(ts, true, p->err)) return NULL;
+    WLookupJoinSpec sp = {
+        .left_outer = rj->type == AJ_LEFT, .left_ncols = l->out.n, .left_types = l->out.types,
+        .dim_ncols = dim->out.n, .dim_types = dim->out.types, .nkeys = r->nkeys, .left_keys = r->keys,
+        .residual = rj->cond, .out = {r->out.n, r->out.types, r->out.names}};
+    if (!wjob_lookup_fetcher(c, ts, r, &sp, p->err)) return NULL;
+    return wop_lookup_join_new(&L->ctx, &sp);
+}
+
 const WKindDef wkind_lookup_join = {
     .kind = WR_LOOKUP_JOIN,
     .phys = {.derive = derive_input_modes},
     .ub = {.satisfy = ub_forward},
     .ex = {.name = "LookupJoin", .exec_type = "stream-exec-lookup-join_1", .digest = dg_lookup_join},
     .cp = {.write = cp_lookup_join, .output_schema = cp_own_schema, .after_description = cp_after_lookup_join},
+    .rd_read = {.types = {{"stream-exec-lookup-join_1", 1, rdn_lookup_join}}},
     .rd_check = {.check = RDC_CHECKED_BY_ITS_READER},
     .rd_mode = {.mode = mode_appends},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_lookup_join, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = {.types = {{"stream-exec-lookup-join_1", 1, rdn_lookup_join}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

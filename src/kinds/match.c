@@ -36,30 +36,6 @@ static bool cp_match(const CpNode *cn, json_t *j)
     return false;
 }
 
-/* ---- explain: Abstract Syntax Tree line (logical.c) ---- */
-
-static bool ast_match(AstNode *a)
-{
-    const WRel *r = a->r;
-    WStrBuf *out = a->out;
-    ex_match_ast(r, out);
-    return true;
-}
-
-/* ---- runtime: the operator (build.c) ---- */
-
-static WOperator *bd_match(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
-{
-    WRel *in = r->inputs[0];
-    WSortKeySpec *ks = WA_ARRAY(p->arena, WSortKeySpec, r->nsort ? r->nsort : 1);
-    for (int i = 0; i < r->nsort; i++)
-        ks[i] = (WSortKeySpec){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
-    WMatchOpSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-                       .norder = r->nsort, .order = ks, .spec = wrel_match(r)->spec, .out_ncols = r->out.n,
-                       .out_types = r->out.types, .out_names = r->out.names};
-    return wop_match_new(&L->ctx, &sp);
-}
-
 /* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
 
 /* MATCH_RECOGNIZE read back: the spec being built, the input, whether a DEFINE or a MEASURES
@@ -356,17 +332,41 @@ static WRel *rdn_match(Rd *r, RdNode *n)
     return rd_match(r, j, in, out);
 }
 
+/* ---- explain: Abstract Syntax Tree line (logical.c) ---- */
+
+static bool ast_match(AstNode *a)
+{
+    const WRel *r = a->r;
+    WStrBuf *out = a->out;
+    ex_match_ast(r, out);
+    return true;
+}
+
+/* ---- runtime: the operator (build.c) ---- */
+
+static WOperator *bd_match(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WRel *in = r->inputs[0];
+    WSortKeySpec *ks = WA_ARRAY(p->arena, WSortKeySpec, r->nsort ? r->nsort : 1);
+    for (int i = 0; i < r->nsort; i++)
+        ks[i] = (WSortKeySpec){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
+    WMatchOpSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+                       .norder = r->nsort, .order = ks, .spec = wrel_match(r)->spec, .out_ncols = r->out.n,
+                       .out_types = r->out.types, .out_names = r->out.names};
+    return wop_match_new(&L->ctx, &sp);
+}
+
 const WKindDef wkind_match = {
     .kind = WR_MATCH,
     .phys = {.derive = derive_match},
     .ub = {.satisfy = ub_forward},
     .ex = {.name = "Match", .exec_type = "stream-exec-match_1", .digest = dg_match},
     .cp = {.write = cp_match, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-match_1", 1, rdn_match}}},
     .rd_check = {.check = rdc_own_reader},
     .rd_mode = {.mode = mode_appends},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = ast_match},
     .build = {.build = bd_match, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = {.types = {{"stream-exec-match_1", 1, rdn_match}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

@@ -30,21 +30,6 @@ static bool cp_minibatch_assigner(const CpNode *cn, json_t *j)
     return false;
 }
 
-/* ---- runtime: the operator (build.c) ---- */
-
-static WOperator *bd_minibatch_assigner(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
-{
-    /* Flink checks the size here (the operators that buffer per mini-batch need it) */
-    const WRelMiniBatch *mb = wrel_minibatch(r);
-    if (mb->check_size && bd_minibatch_size(p) <= 0) {
-        werr_set(p->err, WEXC_ILLEGAL_ARG,
-                 "Key: 'table.exec.mini-batch.size' , default: -1 (fallback keys: []) must be > 0.");
-        return NULL;
-    }
-    return wop_minibatch_assigner_new(&L->ctx, mb->interval_ms, mb->rowtime, r->out.n, r->out.types,
-                                      r->out.names);
-}
-
 /* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
 
 static WRel *rdn_mini_batch_assigner(Rd *r, RdNode *n)
@@ -62,17 +47,32 @@ static WRel *rdn_mini_batch_assigner(Rd *r, RdNode *n)
     return x;
 }
 
+/* ---- runtime: the operator (build.c) ---- */
+
+static WOperator *bd_minibatch_assigner(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    /* Flink checks the size here (the operators that buffer per mini-batch need it) */
+    const WRelMiniBatch *mb = wrel_minibatch(r);
+    if (mb->check_size && bd_minibatch_size(p) <= 0) {
+        werr_set(p->err, WEXC_ILLEGAL_ARG,
+                 "Key: 'table.exec.mini-batch.size' , default: -1 (fallback keys: []) must be > 0.");
+        return NULL;
+    }
+    return wop_minibatch_assigner_new(&L->ctx, mb->interval_ms, mb->rowtime, r->out.n, r->out.types,
+                                      r->out.names);
+}
+
 const WKindDef wkind_minibatch_assigner = {
     .kind = WR_MINIBATCH_ASSIGNER,
     .phys = {.derive = DERIVE_MADE_LATER},
     .ub = {.satisfy = ub_forward},
     .ex = {.name = "MiniBatchAssigner", .exec_type = "stream-exec-mini-batch-assigner_1", .digest = dg_minibatch_assigner},
     .cp = {.write = cp_minibatch_assigner, .output_schema = cp_schema_projected, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-mini-batch-assigner_1", 1, rdn_mini_batch_assigner}}},
     .rd_check = {.check = rdc_passthrough},
     .rd_mode = {.mode = mode_as_input},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_minibatch_assigner, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = {.types = {{"stream-exec-mini-batch-assigner_1", 1, rdn_mini_batch_assigner}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

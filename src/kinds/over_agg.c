@@ -128,33 +128,6 @@ static bool cp_over_agg(const CpNode *cn, json_t *j)
     return false;
 }
 
-/* ---- runtime: the operator (build.c) ---- */
-
-static WOperator *bd_over_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
-{
-    WRel *in = r->inputs[0];
-    const WRelAgg *ag = wrel_agg(r);
-    const WRelOver *ro = wrel_over(r);
-    if (ro->batch) {        /* batch */
-        WSortKeySpec *ks = WA_ARRAY(p->arena, WSortKeySpec, r->nsort ? r->nsort : 1);
-        for (int i = 0; i < r->nsort; i++)
-            ks[i] = (WSortKeySpec){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
-        WOverBatchSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys,
-                             .keys = r->keys, .nsort = r->nsort, .sort = ks, .over = ro->batch,
-                             .out = {r->out.n, r->out.types, r->out.names}};
-        return wop_over_batch_new(&L->ctx, &sp);
-    }
-    WOverAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-                       .time_col = r->time_col, .proctime = ro->proctime, .rows_frame = ro->rows,
-                       .unbounded = ro->unbounded, .preceding = ro->preceding, .naggs = ag->naggs,
-                       .aggs = ag->aggs, .out = {r->out.n, r->out.types, r->out.names}};
-    if (ro->stream && ro->stream->nwindows == 1) {
-        sp.ncalls = ro->stream->windows[0].ncalls;
-        sp.calls = ro->stream->windows[0].calls;
-    }
-    return wop_over_agg_new(&L->ctx, &sp);
-}
-
 /* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
 
 static bool const_value(Rd *r, json_t *consts, int nin, json_t *ref, double *out)
@@ -275,17 +248,44 @@ static WRel *rdn_over_aggregate(Rd *r, RdNode *n)
     return rd_over_aggregate(r, j, in, out);
 }
 
+/* ---- runtime: the operator (build.c) ---- */
+
+static WOperator *bd_over_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WRel *in = r->inputs[0];
+    const WRelAgg *ag = wrel_agg(r);
+    const WRelOver *ro = wrel_over(r);
+    if (ro->batch) {        /* batch */
+        WSortKeySpec *ks = WA_ARRAY(p->arena, WSortKeySpec, r->nsort ? r->nsort : 1);
+        for (int i = 0; i < r->nsort; i++)
+            ks[i] = (WSortKeySpec){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
+        WOverBatchSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys,
+                             .keys = r->keys, .nsort = r->nsort, .sort = ks, .over = ro->batch,
+                             .out = {r->out.n, r->out.types, r->out.names}};
+        return wop_over_batch_new(&L->ctx, &sp);
+    }
+    WOverAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+                       .time_col = r->time_col, .proctime = ro->proctime, .rows_frame = ro->rows,
+                       .unbounded = ro->unbounded, .preceding = ro->preceding, .naggs = ag->naggs,
+                       .aggs = ag->aggs, .out = {r->out.n, r->out.types, r->out.names}};
+    if (ro->stream && ro->stream->nwindows == 1) {
+        sp.ncalls = ro->stream->windows[0].ncalls;
+        sp.calls = ro->stream->windows[0].calls;
+    }
+    return wop_over_agg_new(&L->ctx, &sp);
+}
+
 const WKindDef wkind_over_agg = {
     .kind = WR_OVER_AGG,
     .phys = {.derive = derive_over_agg},
     .ub = {.satisfy = ub_needs_both},
     .ex = {.name = "OverAggregate", .exec_type_of = exec_type_over_agg, .digest = dg_over_agg},
     .cp = {.write = cp_over_agg, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-over-aggregate_1", 1, rdn_over_aggregate}}},
     .rd_check = {.check = rdc_own_reader},
     .rd_mode = {.mode = mode_appends},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_over_agg, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = {.types = {{"stream-exec-over-aggregate_1", 1, rdn_over_aggregate}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

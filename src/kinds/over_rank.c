@@ -44,11 +44,11 @@ const WKindDef wkind_over_rank = {
     .ub = {.satisfy = ub_forward},
     .ex = {.name = "OverRank", .exec_type = EX_NOT_AN_EXEC_NODE, .digest = DG_NOT_AN_EXEC_NODE},
     .cp = {.write = CP_NOT_IN_A_COMPILED_PLAN, .output_schema = CP_NOT_IN_A_COMPILED_PLAN_SCHEMA, .after_description = CP_NOT_IN_A_COMPILED_PLAN_AFTER},
+    .rd_read = RD_READ_NONE,
     .rd_check = {.check = RDC_NOT_IN_A_COMPILED_PLAN},
     .rd_mode = {.mode = MODE_NOT_IN_A_COMPILED_PLAN},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = ast_over_rank},
     .build = {.build = BUILD_NOT_A_RUNTIME_NODE, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = RD_READ_NONE,
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

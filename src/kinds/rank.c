@@ -61,11 +61,11 @@ const WKindDef wkind_rank = {
     .ub = {.satisfy = ub_rank},
     .ex = {.name = "Rank", .exec_type = "stream-exec-rank_1", .digest = dg_rank},
     .cp = {.write = cp_rank, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-rank_1", 1, rdn_rank}}},
     .rd_check = {.check = rdc_rank},
     .rd_mode = {.mode = mode_all_kinds},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_rank, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = {.types = {{"stream-exec-rank_1", 1, rdn_rank}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

@@ -62,11 +62,11 @@ const WKindDef wkind_replicate_rows = {
     .ub = {.satisfy = ub_forward},
     .ex = {.name = "Correlate", .exec_type = "stream-exec-correlate_1", .digest = dg_replicate_rows},
     .cp = {.write = cp_replicate_rows, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    .rd_read = RD_READ_BY_ANOTHER_KIND,
     .rd_check = {.check = rdc_own_reader},
     .rd_mode = {.mode = mode_as_input},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_replicate_rows, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = RD_READ_BY_ANOTHER_KIND,
     .vx = {.name = "Correlate", .add_ops = vx_plain},
 };

@@ -168,69 +168,6 @@ static bool cp_scan(const CpNode *cn, json_t *j)
     return true;       /* a source has no inputProperties (stream-exec-table-source-scan_2) */
 }
 
-/* ---- explain: cost (explain_text.c) ---- */
-
-static void cost_scan(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self)
-{
-    c->rowcount = 1.0E8;
-    self->rows = self->cpu = c->rowcount;
-    ExNode *en = ex_node(x, r);
-    WSchema ps = r->out;
-    if (en && en->nproj) {
-        ps.n = en->nproj;
-        ps.types = WA_ARRAY(x->p->arena, const WType *, en->nproj);
-        for (int i = 0; i < en->nproj; i++) ps.types[i] = r->out.types[en->proj[i]];
-    }
-    self->io = c->rowcount * cost_row_size(&ps, false);
-}
-
-/* ---- explain: Abstract Syntax Tree line (logical.c) ---- */
-
-static bool ast_scan(AstNode *a)
-{
-    const WRel *r = a->r;
-    const WRelScan *sc = wrel_scan(r);
-    WStrBuf *out = a->out;
-    wsb_puts(out, "LogicalTableScan(table=[[");
-    const char *q = sc->table_qname ? sc->table_qname : sc->table->name;
-    for (const char *s = q; *s; s++) {
-        if (*s == '.') wsb_puts(out, ", ");
-        else wsb_putc(out, *s);
-    }
-    if (sc->nmeta) {
-        wsb_puts(out, ", metadata=[");
-        for (int m = 0; m < sc->nmeta; m++) wsb_printf(out, "%s%s", m ? ", " : "", sc->meta_keys[m]);
-        wsb_putc(out, ']');
-    }
-    wsb_puts(out, "]]");
-    ex_options_hints(out, r, true);
-    wsb_puts(out, ")\n");
-    return true;
-}
-
-/* ---- runtime: job-graph operators (vertices.c) ---- */
-
-static void scan_desc(const WRel *r, int id, WStrBuf *d)
-{
-    const WTable *t = wrel_scan(r)->table;
-    wsb_printf(d, "[%d]:TableSourceScan(table=[[%s, %s, %s]], fields=[", id, t->catalog ? t->catalog : "default_catalog",
-               t->database ? t->database : "default_database", t->name);
-    for (int i = 0; i < r->out.n; i++) wsb_printf(d, "%s%s", i ? ", " : "", r->out.names[i]);
-    wsb_append(d, "])");
-}
-
-/* TableSourceScan: a source */
-static void vx_scan(Builder *b, RelInfo *ri, WRel *r, int id, WStrBuf *name, WStrBuf *desc)
-{
-    const WTable *t = wrel_scan(r)->table;
-    wsb_printf(name, "Source: %s[%d]", t && t->name ? t->name : "?", id);
-    if (t) scan_desc(r, id, desc);
-    else vx_plain_desc(r, id, desc);
-    int op = vx_new_op(b, name->buf, desc->buf, r, WSOP_OPERATOR);
-    b->ops[op].is_source = true;
-    ri->first_op = ri->last_op = op;
-}
-
 /* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
 
 /* stream-exec-table-source-scan_1/_2: the table's physical columns (time attributes as the plan's
@@ -340,17 +277,80 @@ static WRel *rdn_table_source_scan(Rd *r, RdNode *n)
     return rd_scan(r, j, out);        /* plan_reader_tables.c */
 }
 
+/* ---- explain: cost (explain_text.c) ---- */
+
+static void cost_scan(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self)
+{
+    c->rowcount = 1.0E8;
+    self->rows = self->cpu = c->rowcount;
+    ExNode *en = ex_node(x, r);
+    WSchema ps = r->out;
+    if (en && en->nproj) {
+        ps.n = en->nproj;
+        ps.types = WA_ARRAY(x->p->arena, const WType *, en->nproj);
+        for (int i = 0; i < en->nproj; i++) ps.types[i] = r->out.types[en->proj[i]];
+    }
+    self->io = c->rowcount * cost_row_size(&ps, false);
+}
+
+/* ---- explain: Abstract Syntax Tree line (logical.c) ---- */
+
+static bool ast_scan(AstNode *a)
+{
+    const WRel *r = a->r;
+    const WRelScan *sc = wrel_scan(r);
+    WStrBuf *out = a->out;
+    wsb_puts(out, "LogicalTableScan(table=[[");
+    const char *q = sc->table_qname ? sc->table_qname : sc->table->name;
+    for (const char *s = q; *s; s++) {
+        if (*s == '.') wsb_puts(out, ", ");
+        else wsb_putc(out, *s);
+    }
+    if (sc->nmeta) {
+        wsb_puts(out, ", metadata=[");
+        for (int m = 0; m < sc->nmeta; m++) wsb_printf(out, "%s%s", m ? ", " : "", sc->meta_keys[m]);
+        wsb_putc(out, ']');
+    }
+    wsb_puts(out, "]]");
+    ex_options_hints(out, r, true);
+    wsb_puts(out, ")\n");
+    return true;
+}
+
+/* ---- runtime: job-graph operators (vertices.c) ---- */
+
+static void scan_desc(const WRel *r, int id, WStrBuf *d)
+{
+    const WTable *t = wrel_scan(r)->table;
+    wsb_printf(d, "[%d]:TableSourceScan(table=[[%s, %s, %s]], fields=[", id, t->catalog ? t->catalog : "default_catalog",
+               t->database ? t->database : "default_database", t->name);
+    for (int i = 0; i < r->out.n; i++) wsb_printf(d, "%s%s", i ? ", " : "", r->out.names[i]);
+    wsb_append(d, "])");
+}
+
+/* TableSourceScan: a source */
+static void vx_scan(Builder *b, RelInfo *ri, WRel *r, int id, WStrBuf *name, WStrBuf *desc)
+{
+    const WTable *t = wrel_scan(r)->table;
+    wsb_printf(name, "Source: %s[%d]", t && t->name ? t->name : "?", id);
+    if (t) scan_desc(r, id, desc);
+    else vx_plain_desc(r, id, desc);
+    int op = vx_new_op(b, name->buf, desc->buf, r, WSOP_OPERATOR);
+    b->ops[op].is_source = true;
+    ri->first_op = ri->last_op = op;
+}
+
 const WKindDef wkind_scan = {
     .kind = WR_SCAN,
     .phys = {.derive = derive_scan},
     .ub = {.satisfy = ub_source},
     .ex = {.name = "TableSourceScan", .exec_type = "stream-exec-table-source-scan_2", .digest = dg_scan},
     .cp = {.write = cp_scan, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-table-source-scan_1", 0, rdn_table_source_scan}, {"stream-exec-table-source-scan_2", 0, rdn_table_source_scan}}},
     .rd_check = {.check = rdc_leaf},
     .rd_mode = {.mode = mode_set_by_reader},
     .cost = {.cost = cost_scan},
     .ast = {.print = ast_scan},
     .build = {.build = bd_scan, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = {.types = {{"stream-exec-table-source-scan_1", 0, rdn_table_source_scan}, {"stream-exec-table-source-scan_2", 0, rdn_table_source_scan}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_scan},
 };

@@ -147,6 +147,122 @@ static WSchema cp_schema_sink_input(const CpNode *cn)
     return cn->in ? ex_schema(cn->x, cn->in) : ex_schema(cn->x, cn->r);
 }
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+/* The sink abilities of dynamicTableSink: Overwrite {overwrite} and Partitioning {partition:
+   {column: value}} (INSERT [OVERWRITE] ... PARTITION (k = 'v')); the static partition is kept in
+   the table's partition key order, a column that is not a partition key is refused. */
+static bool rd_sink_abilities(Rd *r, json_t *abs, WRel *x)
+{
+    WRelSink *sk = wrel_sink_mut(x);
+    const WTable *t = sk->table;
+    for (size_t i = 0; i < json_array_size(abs); i++) {
+        json_t *ab = json_array_get(abs, i);
+        const char *type = json_string_value(json_object_get(ab, "type"));
+        if (type && !strcmp(type, "Overwrite")) {
+            sk->overwrite = json_is_true(json_object_get(ab, "overwrite"));
+            continue;
+        }
+        if (type && !strcmp(type, "WritingMetadata")) {
+            /* the metadata keys the sink writes, after its physical columns */
+            json_t *keys = json_object_get(ab, "metadataKeys");
+            const char *conn = wopts_get(&t->options, "connector");
+            int n = (int)json_array_size(keys);
+            sk->nmeta = 0;
+            sk->meta_keys = WA_ARRAY(r->a, const char *, n ? n : 1);
+            for (int k = 0; k < n; k++) {
+                const char *key = json_string_value(json_array_get(keys, k));
+                if (!key || !wplan_sink_metadata_type(conn, key))
+                    return rd_fail(r, "The compiled plan's WritingMetadata sink ability names metadata key '%s', "
+                                      "which the sink's connector cannot write.", key ? key : "");
+                sk->meta_keys[sk->nmeta++] = wa_strdup(r->a, key);
+            }
+            continue;
+        }
+        if (!type || strcmp(type, "Partitioning")) continue;
+        json_t *part = json_object_get(ab, "partition");
+        const char *key;
+        json_t *v;
+        json_object_foreach(part, key, v) {
+            bool found = false;
+            for (int k = 0; k < t->npartition; k++) found |= !strcmp(t->cols[t->partition_keys[k]].name, key);
+            if (!found || !json_is_string(v))
+                return rd_fail(r, "The compiled plan's Partitioning sink ability names '%s', which is not a "
+                                  "partition column of the sink table (with a string value).", key);
+        }
+        int n = t->npartition ? t->npartition : 1;
+        sk->static_keys = WA_ARRAY(r->a, const char *, n);
+        sk->static_values = WA_ARRAY(r->a, const char *, n);
+        sk->nstatic = 0;
+        for (int k = 0; k < t->npartition; k++) {
+            const char *name = t->cols[t->partition_keys[k]].name;
+            json_t *val = json_object_get(part, name);
+            if (!val) continue;
+            sk->static_keys[sk->nstatic] = name;
+            sk->static_values[sk->nstatic++] = wa_strdup(r->a, json_string_value(val));
+        }
+    }
+    return true;
+}
+
+/* stream-exec-sink_1/_2 over *in: the sink table, with a SinkUpsertMaterializer between *in and
+   the sink when requireUpsertMaterialize (then *in is the materializer). */
+WRel *rd_sink(Rd *r, json_t *j, WRel **in)
+{
+    WRel *x;
+        json_t *dts = json_object_get(j, "dynamicTableSink");
+        const char *qname;
+        WTable *t = rd_table_from_json(r, json_object_get(dts, "table"), &qname);
+        if (!t) return NULL;
+        if (json_is_true(json_object_get(j, "requireUpsertMaterialize"))) {
+            WRel *m = rd_new_rel(r, WR_SINK_MATERIALIZER, 1);
+            WRelSink *mk = wrel_sink_mut(m);
+            m->inputs[0] = *in;
+            m->out = (*in)->out;
+            int *phys = WA_ARRAY(r->a, int, t->ncols ? t->ncols : 1);
+            int np = wtable_physical(t, phys);
+            m->nkeys = t->npk;
+            m->keys = WA_ARRAY(r->a, int, t->npk ? t->npk : 1);
+            mk->key_names = WA_ARRAY(r->a, const char *, t->npk ? t->npk : 1);
+            for (int k = 0; k < t->npk; k++) {
+                for (int i = 0; i < np; i++) if (phys[i] == t->pk[k]) m->keys[k] = i;
+                mk->key_names[k] = t->cols[t->pk[k]].name;
+            }
+            m->ttl_ms = rd_ttl(r, j, 0);
+            rd_derive_mode(m);
+            *in = m;
+        }
+        x = rd_new_rel(r, WR_SINK, 1);
+        WRelSink *sk = wrel_sink_mut(x);
+        sk->table = t;
+        sk->qname = qname;
+        json_t *tcs = json_object_get(dts, "targetColumns");
+        if (json_is_array(tcs) && json_array_size(tcs)) {
+            sk->ntarget_cols = (int)json_array_size(tcs);
+            sk->target_cols = WA_ARRAY(r->a, int, sk->ntarget_cols);
+            for (int k = 0; k < sk->ntarget_cols; k++)
+                sk->target_cols[k] = (int)json_integer_value(json_array_get(json_array_get(tcs, (size_t)k), 0));
+        }
+        json_t *cs = json_object_get(j, "conflictStrategy");
+        if (cs) {
+            const char *b = json_string_value(json_object_get(cs, "behavior"));
+            sk->conflict = wplan_conflict_from_name(b);
+            if (!sk->conflict) {
+                rd_fail(r, "The compiled plan's sink has an unknown conflict behavior: '%s'.", b ? b : "");
+                return NULL;
+            }
+            if ((*in)->kind == WR_SINK_MATERIALIZER) wrel_sink_mut(*in)->conflict = sk->conflict;
+        }
+        if (!rd_sink_abilities(r, json_object_get(dts, "abilities"), x)) return NULL;
+    return x;
+}
+
+static WRel *rdn_sink(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    return rd_sink(r, j, &n->in);    /* plan_reader_tables.c */
+}
+
 /* ---- explain: EXECUTE PLAN check (plan_reader_check.c) ---- */
 
 static bool rdc_sink(Rd *r, WRel *x, const WRel *in, const WSchema *is)
@@ -164,8 +280,6 @@ static bool rdc_sink(Rd *r, WRel *x, const WRel *in, const WSchema *is)
 
 /* ---- explain: Abstract Syntax Tree line (logical.c) ---- */
 
-/* ast_X(a) prints node a->r's line(s) (after the tree prefix); true: ast_node() prints its inputs
-   below, false: it printed them itself. */
 static bool ast_sink(AstNode *a)
 {
     const WRel *r = a->r;
@@ -456,133 +570,17 @@ static void vx_sink(Builder *b, RelInfo *ri, WRel *r, int id, WStrBuf *name, WSt
     ri->last_op = last;
 }
 
-/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
-
-/* The sink abilities of dynamicTableSink: Overwrite {overwrite} and Partitioning {partition:
-   {column: value}} (INSERT [OVERWRITE] ... PARTITION (k = 'v')); the static partition is kept in
-   the table's partition key order, a column that is not a partition key is refused. */
-static bool rd_sink_abilities(Rd *r, json_t *abs, WRel *x)
-{
-    WRelSink *sk = wrel_sink_mut(x);
-    const WTable *t = sk->table;
-    for (size_t i = 0; i < json_array_size(abs); i++) {
-        json_t *ab = json_array_get(abs, i);
-        const char *type = json_string_value(json_object_get(ab, "type"));
-        if (type && !strcmp(type, "Overwrite")) {
-            sk->overwrite = json_is_true(json_object_get(ab, "overwrite"));
-            continue;
-        }
-        if (type && !strcmp(type, "WritingMetadata")) {
-            /* the metadata keys the sink writes, after its physical columns */
-            json_t *keys = json_object_get(ab, "metadataKeys");
-            const char *conn = wopts_get(&t->options, "connector");
-            int n = (int)json_array_size(keys);
-            sk->nmeta = 0;
-            sk->meta_keys = WA_ARRAY(r->a, const char *, n ? n : 1);
-            for (int k = 0; k < n; k++) {
-                const char *key = json_string_value(json_array_get(keys, k));
-                if (!key || !wplan_sink_metadata_type(conn, key))
-                    return rd_fail(r, "The compiled plan's WritingMetadata sink ability names metadata key '%s', "
-                                      "which the sink's connector cannot write.", key ? key : "");
-                sk->meta_keys[sk->nmeta++] = wa_strdup(r->a, key);
-            }
-            continue;
-        }
-        if (!type || strcmp(type, "Partitioning")) continue;
-        json_t *part = json_object_get(ab, "partition");
-        const char *key;
-        json_t *v;
-        json_object_foreach(part, key, v) {
-            bool found = false;
-            for (int k = 0; k < t->npartition; k++) found |= !strcmp(t->cols[t->partition_keys[k]].name, key);
-            if (!found || !json_is_string(v))
-                return rd_fail(r, "The compiled plan's Partitioning sink ability names '%s', which is not a "
-                                  "partition column of the sink table (with a string value).", key);
-        }
-        int n = t->npartition ? t->npartition : 1;
-        sk->static_keys = WA_ARRAY(r->a, const char *, n);
-        sk->static_values = WA_ARRAY(r->a, const char *, n);
-        sk->nstatic = 0;
-        for (int k = 0; k < t->npartition; k++) {
-            const char *name = t->cols[t->partition_keys[k]].name;
-            json_t *val = json_object_get(part, name);
-            if (!val) continue;
-            sk->static_keys[sk->nstatic] = name;
-            sk->static_values[sk->nstatic++] = wa_strdup(r->a, json_string_value(val));
-        }
-    }
-    return true;
-}
-
-/* stream-exec-sink_1/_2 over *in: the sink table, with a SinkUpsertMaterializer between *in and
-   the sink when requireUpsertMaterialize (then *in is the materializer). */
-WRel *rd_sink(Rd *r, json_t *j, WRel **in)
-{
-    WRel *x;
-        json_t *dts = json_object_get(j, "dynamicTableSink");
-        const char *qname;
-        WTable *t = rd_table_from_json(r, json_object_get(dts, "table"), &qname);
-        if (!t) return NULL;
-        if (json_is_true(json_object_get(j, "requireUpsertMaterialize"))) {
-            WRel *m = rd_new_rel(r, WR_SINK_MATERIALIZER, 1);
-            WRelSink *mk = wrel_sink_mut(m);
-            m->inputs[0] = *in;
-            m->out = (*in)->out;
-            int *phys = WA_ARRAY(r->a, int, t->ncols ? t->ncols : 1);
-            int np = wtable_physical(t, phys);
-            m->nkeys = t->npk;
-            m->keys = WA_ARRAY(r->a, int, t->npk ? t->npk : 1);
-            mk->key_names = WA_ARRAY(r->a, const char *, t->npk ? t->npk : 1);
-            for (int k = 0; k < t->npk; k++) {
-                for (int i = 0; i < np; i++) if (phys[i] == t->pk[k]) m->keys[k] = i;
-                mk->key_names[k] = t->cols[t->pk[k]].name;
-            }
-            m->ttl_ms = rd_ttl(r, j, 0);
-            rd_derive_mode(m);
-            *in = m;
-        }
-        x = rd_new_rel(r, WR_SINK, 1);
-        WRelSink *sk = wrel_sink_mut(x);
-        sk->table = t;
-        sk->qname = qname;
-        json_t *tcs = json_object_get(dts, "targetColumns");
-        if (json_is_array(tcs) && json_array_size(tcs)) {
-            sk->ntarget_cols = (int)json_array_size(tcs);
-            sk->target_cols = WA_ARRAY(r->a, int, sk->ntarget_cols);
-            for (int k = 0; k < sk->ntarget_cols; k++)
-                sk->target_cols[k] = (int)json_integer_value(json_array_get(json_array_get(tcs, (size_t)k), 0));
-        }
-        json_t *cs = json_object_get(j, "conflictStrategy");
-        if (cs) {
-            const char *b = json_string_value(json_object_get(cs, "behavior"));
-            sk->conflict = wplan_conflict_from_name(b);
-            if (!sk->conflict) {
-                rd_fail(r, "The compiled plan's sink has an unknown conflict behavior: '%s'.", b ? b : "");
-                return NULL;
-            }
-            if ((*in)->kind == WR_SINK_MATERIALIZER) wrel_sink_mut(*in)->conflict = sk->conflict;
-        }
-        if (!rd_sink_abilities(r, json_object_get(dts, "abilities"), x)) return NULL;
-    return x;
-}
-
-static WRel *rdn_sink(Rd *r, RdNode *n)
-{
-    json_t *j = n->j;
-    return rd_sink(r, j, &n->in);    /* plan_reader_tables.c */
-}
-
 const WKindDef wkind_sink = {
     .kind = WR_SINK,
     .phys = {.derive = derive_sink},
     .ub = {.satisfy = ub_sink},
     .ex = {.name = "Sink", .exec_type = "stream-exec-sink_2", .digest = dg_sink},
     .cp = {.write = cp_sink, .output_schema = cp_schema_sink_input, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-sink_1", 1, rdn_sink}, {"stream-exec-sink_2", 1, rdn_sink}}},
     .rd_check = {.check = rdc_sink},
     .rd_mode = {.mode = mode_as_input},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = ast_sink},
     .build = {.build = bd_sink, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = {.types = {{"stream-exec-sink_1", 1, rdn_sink}, {"stream-exec-sink_2", 1, rdn_sink}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_sink},
 };

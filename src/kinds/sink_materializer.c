@@ -78,11 +78,11 @@ const WKindDef wkind_sink_materializer = {
     .ub = {.satisfy = ub_sink_materializer},
     .ex = {.name = "SinkMaterializer", .exec_type = EX_NOT_AN_EXEC_NODE, .digest = DG_NOT_AN_EXEC_NODE},
     .cp = {.write = CP_NOT_IN_A_COMPILED_PLAN, .output_schema = CP_NOT_IN_A_COMPILED_PLAN_SCHEMA, .after_description = CP_NOT_IN_A_COMPILED_PLAN_AFTER},
+    .rd_read = RD_READ_BY_ANOTHER_KIND,
     .rd_check = {.check = rdc_sink_materializer},
     .rd_mode = {.mode = mode_as_input},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_sink_materializer, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = RD_READ_BY_ANOTHER_KIND,
     .vx = {.name = "SinkMaterializer", .add_ops = vx_sink_materializer},
 };

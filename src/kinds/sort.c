@@ -85,11 +85,11 @@ const WKindDef wkind_sort = {
     .ub = {.satisfy = ub_needs_both},
     .ex = {.name_of = name_sort, .exec_type_of = exec_type_sort, .digest = dg_sort},
     .cp = {.write = CP_NOT_IN_A_COMPILED_PLAN, .output_schema = CP_NOT_IN_A_COMPILED_PLAN_SCHEMA, .after_description = CP_NOT_IN_A_COMPILED_PLAN_AFTER},
+    .rd_read = RD_READ_NONE,
     .rd_check = {.check = RDC_NOT_IN_A_COMPILED_PLAN},
     .rd_mode = {.mode = MODE_NOT_IN_A_COMPILED_PLAN},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = ast_sort},
     .build = {.build = bd_sort, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = RD_READ_NONE,
     .vx = {.name_of = name_sort, .add_ops = vx_plain},
 };

@@ -97,11 +97,11 @@ const WKindDef wkind_sort_limit = {
     .ub = {.satisfy = ub_rank},
     .ex = {.name_of = name_sort_limit, .exec_type_of = exec_type_sort_limit, .digest = dg_sort_limit},
     .cp = {.write = cp_sort_limit, .output_schema = cp_own_schema, .after_description = cp_after_limit_rank},
+    .rd_read = {.types = {{"stream-exec-sort-limit_1", 1, rdn_rank}, {"stream-exec-limit_1", 1, rdn_rank}}},
     .rd_check = {.check = rdc_rank},
     .rd_mode = {.mode = mode_sort_limit},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_rank, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = {.types = {{"stream-exec-sort-limit_1", 1, rdn_rank}, {"stream-exec-limit_1", 1, rdn_rank}}},
     .vx = {.name_of = name_sort_limit, .add_ops = vx_plain},
 };

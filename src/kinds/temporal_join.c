@@ -51,6 +51,20 @@ static bool cp_temporal_join(const CpNode *cn, json_t *j)
     return false;
 }
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+static WRel *rdn_temporal_join(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel **ins = n->ins;
+    WRel *x = rd_new_rel(r, WR_TEMPORAL_JOIN, 2);
+    WSchema comb = rd_concat(r, &ins[0]->out, &ins[1]->out);
+    if (!rd_join_spec(r, json_object_get(j, "joinSpec"), x, &comb)) return NULL;
+    wrel_join_mut(x)->left_time_col = rd_int(json_object_get(j, "leftTimeAttributeIndex"), 0);
+    wrel_join_mut(x)->right_time_col = rd_int(json_object_get(j, "rightTimeAttributeIndex"), 0);
+    return x;
+}
+
 /* ---- runtime: the operator (build.c) ---- */
 
 static WOperator *bd_temporal_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
@@ -66,31 +80,17 @@ static WOperator *bd_temporal_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **in
     return wop_temporal_join_new(&L->ctx, &sp);
 }
 
-/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
-
-static WRel *rdn_temporal_join(Rd *r, RdNode *n)
-{
-    json_t *j = n->j;
-    WRel **ins = n->ins;
-    WRel *x = rd_new_rel(r, WR_TEMPORAL_JOIN, 2);
-    WSchema comb = rd_concat(r, &ins[0]->out, &ins[1]->out);
-    if (!rd_join_spec(r, json_object_get(j, "joinSpec"), x, &comb)) return NULL;
-    wrel_join_mut(x)->left_time_col = rd_int(json_object_get(j, "leftTimeAttributeIndex"), 0);
-    wrel_join_mut(x)->right_time_col = rd_int(json_object_get(j, "rightTimeAttributeIndex"), 0);
-    return x;
-}
-
 const WKindDef wkind_temporal_join = {
     .kind = WR_TEMPORAL_JOIN,
     .phys = {.derive = derive_time_join},
     .ub = {.satisfy = ub_temporal_join},
     .ex = {.name = "TemporalJoin", .exec_type = "stream-exec-temporal-join_1", .digest = dg_temporal_join},
     .cp = {.write = cp_temporal_join, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-temporal-join_1", 2, rdn_temporal_join}}},
     .rd_check = {.check = rdc_join},
     .rd_mode = {.mode = mode_appends},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_temporal_join, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = {.types = {{"stream-exec-temporal-join_1", 2, rdn_temporal_join}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

@@ -61,11 +61,11 @@ const WKindDef wkind_temporal_sort = {
     .ub = {.satisfy = ub_forward},
     .ex = {.name = "TemporalSort", .exec_type = "stream-exec-temporal-sort_1", .digest = dg_temporal_sort},
     .cp = {.write = cp_temporal_sort, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-temporal-sort_1", 1, rdn_temporal_sort}}},
     .rd_check = {.check = rdc_passthrough},
     .rd_mode = {.mode = mode_appends},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_sort, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = {.types = {{"stream-exec-temporal-sort_1", 1, rdn_temporal_sort}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

@@ -28,6 +28,17 @@ static void dg_union(const DgNode *dn, WStrBuf *out)
     wsb_puts(out, "])");
 }
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+static WRel *rdn_union(Rd *r, RdNode *n)
+{
+    WRel **ins = n->ins;
+    int nin = n->nin;
+    WRel *x = rd_new_rel(r, WR_UNION, nin);
+    for (int i = 0; i < nin; i++) x->inputs[i] = ins[i];
+    return x;
+}
+
 /* ---- explain: EXECUTE PLAN check (plan_reader_check.c) ---- */
 
 static bool rdc_union(Rd *r, WRel *x, const WRel *in, const WSchema *is)
@@ -62,28 +73,17 @@ static WOperator *bd_union(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool 
     return wop_union_new(&L->ctx, r->ninputs, r->out.n, r->out.types, r->out.names);
 }
 
-/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
-
-static WRel *rdn_union(Rd *r, RdNode *n)
-{
-    WRel **ins = n->ins;
-    int nin = n->nin;
-    WRel *x = rd_new_rel(r, WR_UNION, nin);
-    for (int i = 0; i < nin; i++) x->inputs[i] = ins[i];
-    return x;
-}
-
 const WKindDef wkind_union = {
     .kind = WR_UNION,
     .phys = {.derive = derive_union},
     .ub = {.satisfy = ub_forward},
     .ex = {.name = "Union", .exec_type = "stream-exec-union_1", .digest = dg_union},
     .cp = {.write = cp_common_fields_only, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-union_1", -1, rdn_union}}},
     .rd_check = {.check = rdc_union},
     .rd_mode = {.mode = mode_union},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = ast_union},
     .build = {.build = bd_union, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = {.types = {{"stream-exec-union_1", -1, rdn_union}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_edge},
 };

@@ -86,6 +86,33 @@ static bool cp_values(const CpNode *cn, json_t *j)
     return false;
 }
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+static WRel *rdn_values(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WSchema *out = &n->out;
+    WRel *x = rd_new_rel(r, WR_VALUES, 0);
+    WRelValues *rv = wrel_values_mut(x);
+    json_t *tuples = json_object_get(j, "tuples");
+    rv->nrows = (int)json_array_size(tuples);
+    rv->rows = WA_ARRAY(r->a, WDatum *, rv->nrows ? rv->nrows : 1);
+    rv->row_nulls = WA_ARRAY(r->a, uint8_t *, rv->nrows ? rv->nrows : 1);
+    for (int i = 0; i < rv->nrows; i++) {
+        rv->rows[i] = WA_ARRAY(r->a, WDatum, out->n ? out->n : 1);
+        rv->row_nulls[i] = WA_ARRAY(r->a, uint8_t, out->n ? out->n : 1);
+        json_t *row = json_array_get(tuples, (size_t)i);
+        for (int k = 0; k < out->n; k++) {
+            WExpr *lit = rd_rex(r, json_array_get(row, (size_t)k), out);
+            if (!lit) return NULL;
+            rv->rows[i][k] = lit->lit;
+            rv->row_nulls[i][k] = lit->is_null;
+        }
+    }
+    x->changelog = WCM_INSERT;
+    return x;
+}
+
 /* ---- explain: cost (explain_text.c) ---- */
 
 static void cost_values(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self)
@@ -128,44 +155,17 @@ static void vx_values(Builder *b, RelInfo *ri, WRel *r, int id, WStrBuf *name, W
     ri->first_op = ri->last_op = op;
 }
 
-/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
-
-static WRel *rdn_values(Rd *r, RdNode *n)
-{
-    json_t *j = n->j;
-    WSchema *out = &n->out;
-    WRel *x = rd_new_rel(r, WR_VALUES, 0);
-    WRelValues *rv = wrel_values_mut(x);
-    json_t *tuples = json_object_get(j, "tuples");
-    rv->nrows = (int)json_array_size(tuples);
-    rv->rows = WA_ARRAY(r->a, WDatum *, rv->nrows ? rv->nrows : 1);
-    rv->row_nulls = WA_ARRAY(r->a, uint8_t *, rv->nrows ? rv->nrows : 1);
-    for (int i = 0; i < rv->nrows; i++) {
-        rv->rows[i] = WA_ARRAY(r->a, WDatum, out->n ? out->n : 1);
-        rv->row_nulls[i] = WA_ARRAY(r->a, uint8_t, out->n ? out->n : 1);
-        json_t *row = json_array_get(tuples, (size_t)i);
-        for (int k = 0; k < out->n; k++) {
-            WExpr *lit = rd_rex(r, json_array_get(row, (size_t)k), out);
-            if (!lit) return NULL;
-            rv->rows[i][k] = lit->lit;
-            rv->row_nulls[i][k] = lit->is_null;
-        }
-    }
-    x->changelog = WCM_INSERT;
-    return x;
-}
-
 const WKindDef wkind_values = {
     .kind = WR_VALUES,
     .phys = {.derive = derive_values},
     .ub = {.satisfy = ub_forward},
     .ex = {.name = "Values", .exec_type = "stream-exec-values_1", .digest = dg_values},
     .cp = {.write = cp_values, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-values_1", 0, rdn_values}}},
     .rd_check = {.check = rdc_leaf},
     .rd_mode = {.mode = mode_set_by_reader},
     .cost = {.cost = cost_values},
     .ast = {.print = ast_values},
     .build = {.build = bd_scan, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = {.types = {{"stream-exec-values_1", 0, rdn_values}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_values},
 };

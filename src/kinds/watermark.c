@@ -55,6 +55,20 @@ static bool cp_watermark(const CpNode *cn, json_t *j)
     return false;
 }
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+static WRel *rdn_watermark_assigner(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *in = n->in;
+    WRel *x = rd_new_rel(r, WR_WATERMARK, 1);
+    WRelWatermark *ww = wrel_watermark_mut(x);
+    ww->rowtime_col = rd_int(json_object_get(j, "rowtimeFieldIndex"), RD_BAD_INDEX);
+    ww->expr = rd_rex(r, json_object_get(j, "watermarkExpr"), &in->out);
+    if (!ww->expr) return NULL;
+    return x;
+}
+
 /* ---- explain: EXECUTE PLAN check (plan_reader_check.c) ---- */
 
 static bool rdc_watermark(Rd *r, WRel *x, const WRel *in, const WSchema *is)
@@ -132,31 +146,17 @@ static WOperator *bd_watermark(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, b
     return wop_watermark_new(&L->ctx, wrel_watermark(r)->expr, &wc, r->out.n, r->out.types, r->out.names);
 }
 
-/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
-
-static WRel *rdn_watermark_assigner(Rd *r, RdNode *n)
-{
-    json_t *j = n->j;
-    WRel *in = n->in;
-    WRel *x = rd_new_rel(r, WR_WATERMARK, 1);
-    WRelWatermark *ww = wrel_watermark_mut(x);
-    ww->rowtime_col = rd_int(json_object_get(j, "rowtimeFieldIndex"), RD_BAD_INDEX);
-    ww->expr = rd_rex(r, json_object_get(j, "watermarkExpr"), &in->out);
-    if (!ww->expr) return NULL;
-    return x;
-}
-
 const WKindDef wkind_watermark = {
     .kind = WR_WATERMARK,
     .phys = {.derive = derive_forward},
     .ub = {.satisfy = ub_forward},
     .ex = {.name = "WatermarkAssigner", .exec_type = "stream-exec-watermark-assigner_1", .digest = dg_watermark},
     .cp = {.write = cp_watermark, .output_schema = cp_schema_projected, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-watermark-assigner_1", 1, rdn_watermark_assigner}}},
     .rd_check = {.check = rdc_watermark},
     .rd_mode = {.mode = mode_as_input},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = ast_watermark},
     .build = {.build = bd_watermark, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = {.types = {{"stream-exec-watermark-assigner_1", 1, rdn_watermark_assigner}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

@@ -119,29 +119,6 @@ static const char *exec_type_window_agg(const WRel *r)
     return wrel_window(r)->legacy ? "stream-exec-group-window-aggregate_1" : "stream-exec-window-aggregate_1";
 }
 
-/* ---- explain: EXECUTE PLAN check (plan_reader_check.c) ---- */
-
-static bool rdc_window_agg(Rd *r, WRel *x, const WRel *in, const WSchema *is)
-{
-    if (wrel_window(x)->legacy) return rdc_indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) && rdc_aggs_ok(r, "aggCalls", x, is->n);
-    return rdc_indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) && rdc_aggs_ok(r, "aggCalls", x, is->n) &&
-           rdc_window_ok(r, "windowing", x, is) && rdc_keys_aggs_out_ok(r, x, is, 3);
-}
-
-/* ---- runtime: the operator (build.c) ---- */
-
-static WOperator *bd_window_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
-{
-    WRel *in = r->inputs[0];
-    const WRelAgg *ag = wrel_agg(r);
-    WWindowAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-                         .naggs = ag->naggs, .aggs = ag->aggs, .win = bd_window_def(L, r, in),
-                         .input_retracts = r->input_retracts, .out = {r->out.n, r->out.types, r->out.names},
-                         .group_window = wrel_window(r)->legacy, .group_props = wrel_window(r)->legacy};
-    return wop_window_agg_new(&L->ctx, &sp);
-}
-
-
 /* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
 
 /* StreamExecGroupWindowAggregate (legacy GROUP BY TUMBLE / HOP / SESSION): grouping, aggCalls,
@@ -219,17 +196,39 @@ static WRel *rdn_window_aggregate(Rd *r, RdNode *n)
     return x;
 }
 
+/* ---- explain: EXECUTE PLAN check (plan_reader_check.c) ---- */
+
+static bool rdc_window_agg(Rd *r, WRel *x, const WRel *in, const WSchema *is)
+{
+    if (wrel_window(x)->legacy) return rdc_indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) && rdc_aggs_ok(r, "aggCalls", x, is->n);
+    return rdc_indexes_ok(r, "grouping", x->keys, x->nkeys, is->n) && rdc_aggs_ok(r, "aggCalls", x, is->n) &&
+           rdc_window_ok(r, "windowing", x, is) && rdc_keys_aggs_out_ok(r, x, is, 3);
+}
+
+/* ---- runtime: the operator (build.c) ---- */
+
+static WOperator *bd_window_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WRel *in = r->inputs[0];
+    const WRelAgg *ag = wrel_agg(r);
+    WWindowAggSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+                         .naggs = ag->naggs, .aggs = ag->aggs, .win = bd_window_def(L, r, in),
+                         .input_retracts = r->input_retracts, .out = {r->out.n, r->out.types, r->out.names},
+                         .group_window = wrel_window(r)->legacy, .group_props = wrel_window(r)->legacy};
+    return wop_window_agg_new(&L->ctx, &sp);
+}
+
 const WKindDef wkind_window_agg = {
     .kind = WR_WINDOW_AGG,
     .phys = {.derive = derive_window_agg},
     .ub = {.satisfy = ub_needs_both},
     .ex = {.name_of = name_window_agg, .exec_type_of = exec_type_window_agg, .digest = dg_window_agg},
     .cp = {.write = cp_windowed_agg, .output_schema = cp_schema_window_time_if_used, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-group-window-aggregate_1", 1, rdn_group_window_aggregate}, {"stream-exec-window-aggregate_1", 1, rdn_window_aggregate}}},
     .rd_check = {.check = rdc_window_agg},
     .rd_mode = {.mode = mode_appends},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_window_agg, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = {.types = {{"stream-exec-group-window-aggregate_1", 1, rdn_group_window_aggregate}, {"stream-exec-window-aggregate_1", 1, rdn_window_aggregate}}},
     .vx = {.name_of = name_window_agg, .add_ops = vx_plain},
 };

@@ -46,32 +46,6 @@ static void dg_window_join(const DgNode *dn, WStrBuf *out)
     wsb_putc(out, ')');
 }
 
-/* ---- explain: cost (explain_text.c) ---- */
-
-static void cost_window_join(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self)
-{
-    self->cpu = 0;
-}
-
-/* ---- runtime: the operator (build.c) ---- */
-
-static WOperator *bd_window_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
-{
-    const WRelJoin *rj = wrel_join(r);
-    const WRelWindow *rw = wrel_window(r);
-    WRel *l = r->inputs[0], *rt = r->inputs[1];
-    WWindowJoinSpec sp = {
-        .kind = rj->semi ? WJK_SEMI : rj->anti ? WJK_ANTI
-              : rj->type == AJ_LEFT ? WJK_LEFT : rj->type == AJ_RIGHT ? WJK_RIGHT
-              : rj->type == AJ_FULL ? WJK_FULL : WJK_INNER,
-        .left_ncols = l->out.n, .right_ncols = rt->out.n, .left_types = l->out.types,
-        .right_types = rt->out.types, .nkeys = r->nkeys, .left_keys = r->keys, .right_keys = rj->right_keys,
-        .left_start_col = rw->start_col, .left_end_col = rw->end_col,
-        .right_start_col = rw->rstart_col, .right_end_col = rw->rend_col,
-        .residual = rj->cond, .proctime = false, .out = {r->out.n, r->out.types, r->out.names}};
-    return wop_window_join_new(&L->ctx, &sp);
-}
-
 /* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
 
 WRel *rd_window_join(Rd *r, json_t *j, WRel **ins, const WSchema *out)
@@ -103,17 +77,43 @@ static WRel *rdn_window_join(Rd *r, RdNode *n)
     return rd_window_join(r, j, ins, out);
 }
 
+/* ---- explain: cost (explain_text.c) ---- */
+
+static void cost_window_join(const ExCtx *x, const WRel *r, int n, const Cost *in, Cost *c, SelfCost *self)
+{
+    self->cpu = 0;
+}
+
+/* ---- runtime: the operator (build.c) ---- */
+
+static WOperator *bd_window_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    const WRelJoin *rj = wrel_join(r);
+    const WRelWindow *rw = wrel_window(r);
+    WRel *l = r->inputs[0], *rt = r->inputs[1];
+    WWindowJoinSpec sp = {
+        .kind = rj->semi ? WJK_SEMI : rj->anti ? WJK_ANTI
+              : rj->type == AJ_LEFT ? WJK_LEFT : rj->type == AJ_RIGHT ? WJK_RIGHT
+              : rj->type == AJ_FULL ? WJK_FULL : WJK_INNER,
+        .left_ncols = l->out.n, .right_ncols = rt->out.n, .left_types = l->out.types,
+        .right_types = rt->out.types, .nkeys = r->nkeys, .left_keys = r->keys, .right_keys = rj->right_keys,
+        .left_start_col = rw->start_col, .left_end_col = rw->end_col,
+        .right_start_col = rw->rstart_col, .right_end_col = rw->rend_col,
+        .residual = rj->cond, .proctime = false, .out = {r->out.n, r->out.types, r->out.names}};
+    return wop_window_join_new(&L->ctx, &sp);
+}
+
 const WKindDef wkind_window_join = {
     .kind = WR_WINDOW_JOIN,
     .phys = {.derive = derive_window_join},
     .ub = {.satisfy = ub_forward},
     .ex = {.name = "WindowJoin", .exec_type = "stream-exec-window-join_1", .digest = dg_window_join},
     .cp = {.write = cp_window_rank_join, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-window-join_1", 2, rdn_window_join}}},
     .rd_check = {.check = rdc_join},
     .rd_mode = {.mode = mode_appends},
     .cost = {.cost = cost_window_join},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_window_join, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = {.types = {{"stream-exec-window-join_1", 2, rdn_window_join}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };

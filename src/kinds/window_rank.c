@@ -59,34 +59,6 @@ static const char *exec_type_window_rank(const WRel *r)
     return wrel_window(r)->dedup ? "stream-exec-window-deduplicate_1" : "stream-exec-window-rank_1";
 }
 
-/* ---- explain: EXECUTE PLAN check (plan_reader_check.c) ---- */
-
-static bool rdc_window_rank(Rd *r, WRel *x, const WRel *in, const WSchema *is)
-{
-    return rdc_window_ok(r, "windowing", x, is) && rdc_indexes_ok(r, "sortSpec.fields", x->sort_cols, x->nsort, is->n) &&
-           rdc_columns_ok(r, x, 0, is, 0, is->n);
-}
-
-/* ---- runtime: the operator (build.c) ---- */
-
-static WOperator *bd_window_rank(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
-{
-    WRel *in = r->inputs[0];
-    const WRelWindow *rw = wrel_window(r);
-    const WRelRank *rr = wrel_rank(r);
-    WSortKey *sk = WA_ARRAY(p->arena, WSortKey, r->nsort ? r->nsort : 1);
-    for (int i = 0; i < r->nsort; i++) sk[i] = (WSortKey){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
-    WWindowRankSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
-                          .start_col = rw->start_col, .end_col = rw->end_col, .nsort = r->nsort, .sort = sk,
-                          .func = (WRankFunc)rr->func, .rank_start = rr->start, .rank_end = rr->end,
-                          .output_rank_number = rr->output_number, .dedup = rw->dedup,
-                          .keep_last = rr->keep_last, .proctime = rw->proctime,
-                          .out = {r->out.n, r->out.types, r->out.names}};
-    return wop_window_rank_new(&L->ctx, &sp);
-}
-
-/* ---- runtime: job-graph operators (vertices.c) ---- */
-
 /* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
 
 WRel *rd_window_rank(Rd *r, json_t *j, WRel *in, const WSchema *out, bool dedup)
@@ -156,17 +128,45 @@ static WRel *rdn_window_rank(Rd *r, RdNode *n)
     return rd_window_rank(r, j, in, out, strcmp(type, "stream-exec-window-rank_1") != 0);
 }
 
+/* ---- explain: EXECUTE PLAN check (plan_reader_check.c) ---- */
+
+static bool rdc_window_rank(Rd *r, WRel *x, const WRel *in, const WSchema *is)
+{
+    return rdc_window_ok(r, "windowing", x, is) && rdc_indexes_ok(r, "sortSpec.fields", x->sort_cols, x->nsort, is->n) &&
+           rdc_columns_ok(r, x, 0, is, 0, is->n);
+}
+
+/* ---- runtime: the operator (build.c) ---- */
+
+static WOperator *bd_window_rank(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
+{
+    WRel *in = r->inputs[0];
+    const WRelWindow *rw = wrel_window(r);
+    const WRelRank *rr = wrel_rank(r);
+    WSortKey *sk = WA_ARRAY(p->arena, WSortKey, r->nsort ? r->nsort : 1);
+    for (int i = 0; i < r->nsort; i++) sk[i] = (WSortKey){r->sort_cols[i], r->sort_desc[i], r->sort_nulls_first[i]};
+    WWindowRankSpec sp = {.in_ncols = in->out.n, .in_types = in->out.types, .nkeys = r->nkeys, .keys = r->keys,
+                          .start_col = rw->start_col, .end_col = rw->end_col, .nsort = r->nsort, .sort = sk,
+                          .func = (WRankFunc)rr->func, .rank_start = rr->start, .rank_end = rr->end,
+                          .output_rank_number = rr->output_number, .dedup = rw->dedup,
+                          .keep_last = rr->keep_last, .proctime = rw->proctime,
+                          .out = {r->out.n, r->out.types, r->out.names}};
+    return wop_window_rank_new(&L->ctx, &sp);
+}
+
+/* ---- runtime: job-graph operators (vertices.c) ---- */
+
 const WKindDef wkind_window_rank = {
     .kind = WR_WINDOW_RANK,
     .phys = {.derive = derive_window_rank},
     .ub = {.satisfy = ub_forward},
     .ex = {.name_of = name_window_rank, .exec_type_of = exec_type_window_rank, .digest = dg_window_rank},
     .cp = {.write = cp_window_rank_join, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-window-rank_1", 1, rdn_window_rank}, {"stream-exec-window-deduplicate_1", 1, rdn_window_rank}}},
     .rd_check = {.check = rdc_window_rank},
     .rd_mode = {.mode = mode_appends},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = AST_NAMED_AS_ITS_EXEC_NODE},
     .build = {.build = bd_window_rank, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = {.types = {{"stream-exec-window-rank_1", 1, rdn_window_rank}, {"stream-exec-window-deduplicate_1", 1, rdn_window_rank}}},
     .vx = {.name_of = name_window_rank, .add_ops = vx_plain},
 };

@@ -34,6 +34,16 @@ static void dg_window_tvf(const DgNode *dn, WStrBuf *out)
     wsb_puts(out, "])");
 }
 
+/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
+
+static WRel *rdn_window_table_function(Rd *r, RdNode *n)
+{
+    json_t *j = n->j;
+    WRel *x = rd_new_rel(r, WR_WINDOW_TVF, 1);
+    rd_window(r, json_object_get(j, "windowing"), x);
+    return x;
+}
+
 /* ---- explain: EXECUTE PLAN check (plan_reader_check.c) ---- */
 
 static bool rdc_window_tvf(Rd *r, WRel *x, const WRel *in, const WSchema *is)
@@ -121,27 +131,17 @@ static WOperator *bd_window_tvf(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, 
     return wop_window_tvf_new(&L->ctx, &sp);
 }
 
-/* ---- explain: EXECUTE PLAN reader (plan_reader.c reads the node by its compiled-plan type) ---- */
-
-static WRel *rdn_window_table_function(Rd *r, RdNode *n)
-{
-    json_t *j = n->j;
-    WRel *x = rd_new_rel(r, WR_WINDOW_TVF, 1);
-    rd_window(r, json_object_get(j, "windowing"), x);
-    return x;
-}
-
 const WKindDef wkind_window_tvf = {
     .kind = WR_WINDOW_TVF,
     .phys = {.derive = derive_window_tvf},
     .ub = {.satisfy = ub_forward},
     .ex = {.name = "WindowTableFunction", .exec_type = "stream-exec-window-table-function_1", .digest = dg_window_tvf},
     .cp = {.write = cp_windowed_agg, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
+    .rd_read = {.types = {{"stream-exec-window-table-function_1", 1, rdn_window_table_function}}},
     .rd_check = {.check = rdc_window_tvf},
     .rd_mode = {.mode = mode_as_input},
     .cost = {.cost = COST_AS_ITS_INPUT},
     .ast = {.print = ast_window_tvf},
     .build = {.build = bd_window_tvf, .bundle = NO_MINIBATCH_BUNDLE},
-    .rd_read = {.types = {{"stream-exec-window-table-function_1", 1, rdn_window_table_function}}},
     .vx = {.name_of = VX_NAMED_AS_ITS_KIND, .add_ops = vx_plain},
 };
