@@ -1,7 +1,7 @@
 /*
  * explain_kinds.h — what explain/ asks of each node kind: the operation types of its stages
  * (EXPLAIN name, type and digest, digest.c; COMPILE PLAN fields, compiled_plan.c; EXECUTE PLAN
- * check and changelog mode, plan_reader_check.c and plan_reader.c; cost, explain_text.c; the
+ * reader, check and changelog mode, plan_reader.c and plan_reader_check.c; cost, explain_text.c; the
  * Abstract Syntax Tree line, logical.c), the node views they get, the table of each indexed by
  * WRelKind, and the helpers of those stages that the kinds' operations call. The operations live
  * in src/kinds/<kind>.c; kinds/registry.c defines the tables (explain/ never includes kinds/).
@@ -36,9 +36,10 @@ typedef struct CpNode {
 /* Flink's estimate without statistics: 1.0E8 rows per source, filters halve, aggregates keep. */
 typedef struct Cost { double rowcount, rows, cpu, io, network, memory; } Cost;
 
-/* The cost operation of a node kind, cost(x, r, n, in, c, self): node r's own cost (self: rows, cpu, io, network, memory; the
-   model's default: (rows, rows, 0, 0, 0) of the n inputs' rows, as set on entry) and its row
-   count (c->rowcount: the inputs' on entry), given the inputs' summed cost `in`. */
+/* The cost operation of a node kind, cost(x, r, n, in, c, self): node r's own cost (self: rows,
+   cpu, io, network, memory; the model's default: (rows, rows, 0, 0, 0) of the n inputs' rows, as
+   set on entry) and its row count (c->rowcount: the inputs' on entry), given the inputs' summed
+   cost `in`. */
 typedef struct SelfCost {
     double rows, cpu, io, net, mem;
 } SelfCost;
