@@ -793,7 +793,7 @@ static void distinct_step(WAccCtx *c, const WAccDistinct *D, WDatum *acc, uint8_
 }
 
 void wacc_prefetch(WAccCtx *c, const WChunk *in, int row, const void *key, size_t klen,
-                   uint64_t khash, WMapWhere *where, uint64_t *hashes, bool entry)
+                   uint64_t khash, WMapWhere *where, uint64_t *hashes, WMapPrefetch stage)
 {
     const WAccLayout *L = c->L;
     for (int d = 0; d < L->ndistinct; d++) {
@@ -805,7 +805,7 @@ void wacc_prefetch(WAccCtx *c, const WChunk *in, int row, const void *key, size_
             const void *uk = distinct_key(c, D, in, row, own, &uklen);
             hashes[d] = wmap_key_hash(uk, uklen);
         }
-        wmap_prefetch(D->map, key, klen, khash, &where[d], hashes[d], entry);
+        wmap_prefetch(D->map, key, klen, khash, &where[d], hashes[d], stage);
     }
 }
 

@@ -107,11 +107,11 @@ void wacc_accumulate(WAccCtx *c, WDatum *acc, uint8_t *nulls, const WChunk *in, 
 void wacc_retract(WAccCtx *c, WDatum *acc, uint8_t *nulls, const WChunk *in, int row);
 /* Read-ahead of row `row`'s DISTINCT map entries under key (klen bytes, khash its
    wstate_key_hash), some rows before it is accumulated or retracted (prefetch.h wmap_prefetch;
-   entry as there). where: L->ndistinct places of key's maps, kept as wmap_prefetch keeps them;
+   stage as there). where: L->ndistinct places of key's maps, kept as wmap_prefetch keeps them;
    hashes: the row's L->ndistinct user-key hashes, 0 until computed here (the first call for the
    row fills them), which the accumulate may then use (row_hashes). Changes nothing. */
 void wacc_prefetch(WAccCtx *c, const WChunk *in, int row, const void *key, size_t klen,
-                   uint64_t khash, WMapWhere *where, uint64_t *hashes, bool entry);
+                   uint64_t khash, WMapWhere *where, uint64_t *hashes, WMapPrefetch stage);
 /* Whether wacc_prefetch pays: a DISTINCT map it reads ahead outgrew the CPU caches. */
 bool wacc_prefetch_pays(const WAccCtx *c);
 /* Aggregate results (one per call, of its result type): a function of the accumulators and,

@@ -381,32 +381,34 @@ static void emit_update(GroupAgg *g, const WChunk *in, int r)
 
 /* ------------------------------------------------------------------ general path */
 
-/* Rows ahead of the one accumulated whose DISTINCT map slots, and then entries, are read ahead:
-   a map lookup misses the CPU cache when the maps are large, and the misses of several rows
-   overlap this way instead of one after the other. */
-enum { AHEAD_SLOT = 16, AHEAD_ENTRY = 8 };
+/* Rows ahead of the one accumulated whose DISTINCT map tables, then slots, then entries are read
+   ahead: a map lookup misses the CPU cache when the maps are many and large, and the misses of
+   several rows overlap this way instead of one after the other. */
+enum { AHEAD_TABLE = 24, AHEAD_SLOT = 16, AHEAD_ENTRY = 8 };
 
-/* Row r's read-ahead (entry: the second), with the places of its group's maps and its hashes. */
-static void prefetch_row(GroupAgg *g, const WChunk *in, int r, WMapWhere *where, uint64_t *hashes, bool entry)
+/* Row r's read-ahead stage, with the places of its group's maps and its hashes. */
+static void prefetch_row(GroupAgg *g, const WChunk *in, int r, WMapWhere *where, uint64_t *hashes, WMapPrefetch stage)
 {
     size_t nd = (size_t)g->L->ndistinct;
     int si = g->cg.rows[r];
     const Slot *s = &g->slots[si];
     wacc_prefetch(&g->ac, in, r, g->cg.kbytes.buf + s->koff, s->klen, s->shash, &where[(size_t)si * nd],
-                  &hashes[(size_t)r * nd], entry);
+                  &hashes[(size_t)r * nd], stage);
 }
 
-/* Before row r: the read-ahead of the rows AHEAD_SLOT and AHEAD_ENTRY after it (r < 0: of the
-   chunk's first rows, before its first row). */
+/* Before row r: the read-ahead of the rows AHEAD_TABLE, AHEAD_SLOT and AHEAD_ENTRY after it (r <
+   0: of the chunk's first rows, before its first row). */
 static void prefetch_distinct(GroupAgg *g, const WChunk *in, int r, WMapWhere *where, uint64_t *hashes)
 {
     if (r < 0) {
-        for (int i = 0; i < AHEAD_SLOT && i < in->nrows; i++) prefetch_row(g, in, i, where, hashes, false);
-        for (int i = 0; i < AHEAD_ENTRY && i < in->nrows; i++) prefetch_row(g, in, i, where, hashes, true);
+        for (int i = 0; i < AHEAD_TABLE && i < in->nrows; i++) prefetch_row(g, in, i, where, hashes, WMAP_PREFETCH_TABLE);
+        for (int i = 0; i < AHEAD_SLOT && i < in->nrows; i++) prefetch_row(g, in, i, where, hashes, WMAP_PREFETCH_SLOT);
+        for (int i = 0; i < AHEAD_ENTRY && i < in->nrows; i++) prefetch_row(g, in, i, where, hashes, WMAP_PREFETCH_ENTRY);
         return;
     }
-    if (r + AHEAD_SLOT < in->nrows) prefetch_row(g, in, r + AHEAD_SLOT, where, hashes, false);
-    if (r + AHEAD_ENTRY < in->nrows) prefetch_row(g, in, r + AHEAD_ENTRY, where, hashes, true);
+    if (r + AHEAD_TABLE < in->nrows) prefetch_row(g, in, r + AHEAD_TABLE, where, hashes, WMAP_PREFETCH_TABLE);
+    if (r + AHEAD_SLOT < in->nrows) prefetch_row(g, in, r + AHEAD_SLOT, where, hashes, WMAP_PREFETCH_SLOT);
+    if (r + AHEAD_ENTRY < in->nrows) prefetch_row(g, in, r + AHEAD_ENTRY, where, hashes, WMAP_PREFETCH_ENTRY);
 }
 
 static void process_general(GroupAgg *g, const WChunk *in)

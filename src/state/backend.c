@@ -267,10 +267,10 @@ void wmap_remove(WState *s, const void *uk, size_t uklen) { s->ops->map_remove(s
 bool wstate_outgrows_cache(const WState *s) { return s->ops->outgrows_cache(s); }
 
 void wmap_prefetch(WState *s, const void *key, size_t klen, uint64_t khash, WMapWhere *where,
-                   uint64_t ukhash, bool entry)
+                   uint64_t ukhash, WMapPrefetch stage)
 {
     assert(s->kind == WSTATE_MAP);
-    s->ops->map_prefetch(s, key, klen, khash, where, ukhash, entry);
+    s->ops->map_prefetch(s, key, klen, khash, where, ukhash, stage);
 }
 size_t wmap_size(WState *s) { return s->ops->map_size(s, false); }
 bool wmap_is_empty(WState *s) { return s->ops->map_size(s, true) == 0; }

@@ -152,7 +152,7 @@ struct WStateOps {
     void (*prefetch_entry)(const WState *s, uint64_t hash);
     bool (*outgrows_cache)(const WState *s);
     void (*map_prefetch)(WState *s, const void *key, size_t klen, uint64_t khash, WMapWhere *where,
-                         uint64_t ukhash, bool entry);
+                         uint64_t ukhash, WMapPrefetch stage);
     /* snapshots (snapshot.c) */
     void (*snapshot_prepare)(WStateBackend *b);   /* before a full snapshot */
     /* live entries of s (now = the snapshot time) in key-group order */

@@ -838,12 +838,13 @@ static void heap_map_ref_put(WMapRef *r, const void *uv, size_t uvlen)
     map_entry_set(s, e, r->hash, r->slot, r->uk, r->uklen, uv, uvlen, state_now(s));   /* as heap_map_put */
 }
 
-/* Read-ahead (prefetch.h wmap_prefetch): the first slot the lookup of ukhash under key probes, or the
-   entry of the first of its next few slots whose hash bits match. Key's map table is found in the
-   top table, or taken from `where` when no map table was freed since `where` was filled (a table
-   stays where it is while its key lives; its slots may move, and are read from it). */
+/* Read-ahead (prefetch.h wmap_prefetch): key's map table (its header: size and slot array), the
+   first slot the lookup of ukhash under key probes, or the entry of the first of its next few
+   slots whose hash bits match. Key's map table is found in the top table, or taken from `where`
+   when no map table was freed since `where` was filled (a table stays where it is while its key
+   lives; its slots may move, and are read from it). */
 static void heap_map_prefetch(WState *s, const void *key, size_t klen, uint64_t khash,
-                              WMapWhere *where, uint64_t ukhash, bool entry)
+                              WMapWhere *where, uint64_t ukhash, WMapPrefetch stage)
 {
     const HTab *m;
     if (where && where->table && where->gen == s->maps_freed) {
@@ -854,12 +855,13 @@ static void heap_map_prefetch(WState *s, const void *key, size_t klen, uint64_t 
         KeyMap km;
         m = keymap_open(s, htab_at(&s->tab, ti), &km);
         if (keymap_single(&km)) {       /* the slot is the word just read; not kept in `where` */
-            if (entry && m->n) __builtin_prefetch(htab_at(m, 0));
+            if (stage == WMAP_PREFETCH_ENTRY && m->n) __builtin_prefetch(htab_at(m, 0));
             return;
         }
         if (where) *where = (WMapWhere){m, s->maps_freed};
     }
-    htab_prefetch(m, ukhash, entry);
+    if (stage == WMAP_PREFETCH_TABLE) { __builtin_prefetch(m); return; }
+    htab_prefetch(m, ukhash, stage == WMAP_PREFETCH_ENTRY);
 }
 
 /* Remove the user entry in slot i of the map of the top entry in slot ti (and the top entry

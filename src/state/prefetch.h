@@ -21,13 +21,16 @@ bool wstate_outgrows_cache(const WState *s);
 void wstate_prefetch_slot(const WState *s, uint64_t hash);
 void wstate_prefetch_entry(const WState *s, uint64_t hash);
 /* Map state: a user key whose wmap_key_hash is ukhash will be looked up under key `key` (klen
-   bytes, khash = its wstate_key_hash) soon: the first slot of the lookup in key's table of user
-   entries, or (entry) the entry there, as above. `where` (may be NULL) remembers where key's map
-   was found, for the next read-ahead under the same key: zeroed by the caller for a key it has
-   not read ahead yet, then kept as the call left it (the backend checks it is still valid before
-   it uses it). */
+   bytes, khash = its wstate_key_hash) soon. A lookup misses up to three times when key's maps are
+   many and large — key's table of user entries (its header), the slot the lookup starts at, the
+   entry there — so its read-ahead comes in three stages, issued in this order some lookups apart,
+   each reading what the one before brought in: WMAP_PREFETCH_TABLE, _SLOT, _ENTRY. `where` (may
+   be NULL) remembers where key's map was found, for the next read-ahead under the same key:
+   zeroed by the caller for a key it has not read ahead yet, then kept as the call left it (the
+   backend checks it is still valid before it uses it). */
 typedef struct WMapWhere { const void *table; uint64_t gen; } WMapWhere;
+typedef enum WMapPrefetch { WMAP_PREFETCH_TABLE, WMAP_PREFETCH_SLOT, WMAP_PREFETCH_ENTRY } WMapPrefetch;
 void wmap_prefetch(WState *s, const void *key, size_t klen, uint64_t khash, WMapWhere *where,
-                   uint64_t ukhash, bool entry);
+                   uint64_t ukhash, WMapPrefetch stage);
 
 #endif

@@ -101,9 +101,9 @@ static void ops_refresh_stats(WState *s) { wrdb_stats(s->rdb, &s->entries, &s->b
 static void ops_prefetch(const WState *s, uint64_t hash) { (void)s; (void)hash; }
 static bool ops_outgrows_cache(const WState *s) { (void)s; return false; }
 static void ops_map_prefetch(WState *s, const void *key, size_t klen, uint64_t khash, WMapWhere *where,
-                             uint64_t ukhash, bool entry)
+                             uint64_t ukhash, WMapPrefetch stage)
 {
-    (void)s; (void)key; (void)klen; (void)khash; (void)where; (void)ukhash; (void)entry;
+    (void)s; (void)key; (void)klen; (void)khash; (void)where; (void)ukhash; (void)stage;
 }
 static void ops_snapshot_prepare(WStateBackend *b) { wrdb_close_iterators(b->rdb); }
 static void ops_snapshot_state(WState *s, WSnapWriter *w, int64_t now) { wrdb_snapshot_state(s->rdb, w, now); }

@@ -174,20 +174,22 @@ WTEST(state_map_prefetch_where)
     uint64_t kh = wstate_key_hash("key", 3);
     WMapWhere where = {0}, none = {0};
     int uk = 1, other = 2, third = 3;
-    wmap_prefetch(s, "key", 3, kh, &where, wmap_key_hash(&uk, sizeof uk), false);   /* no map yet */
+    wmap_prefetch(s, "key", 3, kh, &where, wmap_key_hash(&uk, sizeof uk), WMAP_PREFETCH_TABLE);   /* no map yet */
     CHECK(where.table == NULL);
     wstate_set_key(b, "key", 3);
     wmap_put(s, &uk, sizeof uk, "a", 1);
-    wmap_prefetch(s, "key", 3, kh, &where, wmap_key_hash(&uk, sizeof uk), true);
+    wmap_prefetch(s, "key", 3, kh, &where, wmap_key_hash(&uk, sizeof uk), WMAP_PREFETCH_ENTRY);
     CHECK(where.table == NULL);             /* one user entry: kept in the key's entry, no table */
     wmap_put(s, &other, sizeof other, "b", 1);
-    wmap_prefetch(s, "key", 3, kh, &where, wmap_key_hash(&uk, sizeof uk), false);
+    wmap_prefetch(s, "key", 3, kh, &where, wmap_key_hash(&uk, sizeof uk), WMAP_PREFETCH_TABLE);
     CHECK(where.table != NULL);             /* the second entry made the key's table */
+    wmap_prefetch(s, "key", 3, kh, &where, wmap_key_hash(&uk, sizeof uk), WMAP_PREFETCH_SLOT);
     WMapWhere first = where;
-    wmap_prefetch(s, "key", 3, kh, &where, wmap_key_hash(&uk, sizeof uk), true);
-    wmap_prefetch(s, "key", 3, kh, &where, wmap_key_hash(&third, sizeof third), true);
-    wmap_prefetch(s, "nokey", 5, wstate_key_hash("nokey", 5), &none, wmap_key_hash(&uk, sizeof uk), true);
-    wmap_prefetch(s, "key", 3, kh, NULL, wmap_key_hash(&uk, sizeof uk), true);
+    wmap_prefetch(s, "key", 3, kh, &where, wmap_key_hash(&uk, sizeof uk), WMAP_PREFETCH_ENTRY);
+    wmap_prefetch(s, "key", 3, kh, &where, wmap_key_hash(&third, sizeof third), WMAP_PREFETCH_ENTRY);
+    for (WMapPrefetch st = WMAP_PREFETCH_TABLE; st <= WMAP_PREFETCH_ENTRY; st++)
+        wmap_prefetch(s, "nokey", 5, wstate_key_hash("nokey", 5), &none, wmap_key_hash(&uk, sizeof uk), st);
+    wmap_prefetch(s, "key", 3, kh, NULL, wmap_key_hash(&uk, sizeof uk), WMAP_PREFETCH_ENTRY);
     CHECK(where.table == first.table && where.gen == first.gen && none.table == NULL);
     WBytes v;
     CHECK_INT(wmap_get(s, &uk, sizeof uk, &v), WSL_FOUND);
@@ -202,7 +204,7 @@ WTEST(state_map_prefetch_where)
     wstate_set_key(b, "key", 3);
     wmap_put(s, &other, sizeof other, "c", 1);                       /* the key's map anew */
     wmap_put(s, &third, sizeof third, "d", 1);
-    wmap_prefetch(s, "key", 3, kh, &where, wmap_key_hash(&other, sizeof other), true);
+    wmap_prefetch(s, "key", 3, kh, &where, wmap_key_hash(&other, sizeof other), WMAP_PREFETCH_ENTRY);
     CHECK(where.table != NULL && where.gen != first.gen);
     CHECK_INT(wmap_get(s, &other, sizeof other, &v), WSL_FOUND);
     CHECK(v.len == 1 && memcmp(v.p, "c", 1) == 0);
