@@ -124,6 +124,6 @@ bool wkinds_check(WStrBuf *err)
 {
     bool ok = true;
     for (int k = 0; k < WR__COUNT; k++)
-        ok &= wkind_def_check(WKIND_DEFS[k], (WRelKind)k, WKIND_FILES[k] ? WKIND_FILES[k] : "plan/plan.h (WREL_KINDS)", err);
+        ok &= wkind_def_check(WKIND_DEFS[k], (WRelKind)k, WKIND_FILES[k], err);   /* both made from WREL_KINDS */
     return ok && types_unique(err);
 }
