@@ -160,7 +160,7 @@ bool rd_aggs(Rd *r, json_t *calls, WRel *x)
     return true;
 }
 
-bool rd_join_spec(Rd *r, json_t *js, WRel *x, const WSchema *combined)
+bool rd_join_spec(Rd *r, json_t *js, WRel *x, WRel *const *ins)
 {
     WRelJoin *rj = wrel_join_mut(x);
     const char *jt = json_string_value(json_object_get(js, "joinType"));
@@ -180,7 +180,8 @@ bool rd_join_spec(Rd *r, json_t *js, WRel *x, const WSchema *combined)
     for (int k = 0; k < x->nkeys; k++) rj->key_filter_nulls[k] = !json_is_false(json_array_get(fn, (size_t)k));
     json_t *c = json_object_get(js, "nonEquiCondition");
     if (c && !json_is_null(c)) {
-        rj->cond = rd_rex(r, c, combined);
+        WSchema combined = rd_concat(r, &ins[0]->out, &ins[1]->out);
+        rj->cond = rd_rex(r, c, &combined);
         if (!rj->cond) return false;
     }
     return true;

@@ -66,8 +66,9 @@ bool rd_aggs(Rd *r, json_t *calls, WRel *x);
 /* A windowing strategy into x's win_* fields (attached start/end columns for the window
    aggregates, rank, deduplicate and join). */
 void rd_window(Rd *r, json_t *w, WRel *x);
-/* A joinSpec into x's join type, keys, filterNulls and non-equi condition over `combined`. */
-bool rd_join_spec(Rd *r, json_t *js, WRel *x, const WSchema *combined);
+/* A joinSpec into x's join type, keys, filterNulls and non-equi condition over the row of its two
+   inputs ins[0] ++ ins[1]. */
+bool rd_join_spec(Rd *r, json_t *js, WRel *x, WRel *const *ins);
 WSchema rd_concat(Rd *r, const WSchema *a, const WSchema *b);
 /* The changelog mode (and unique key) of node x from its inputs, as the planner derives it. */
 void rd_derive_mode(WRel *x);

@@ -62,8 +62,7 @@ static WRel *rdn_interval_join(Rd *r, RdNode *n)
     WRel **ins = n->ins;
     WRel *x = rd_new_rel(r, WR_INTERVAL_JOIN, 2);
     json_t *ij = json_object_get(j, "intervalJoinSpec");
-    WSchema comb = rd_concat(r, &ins[0]->out, &ins[1]->out);
-    if (!rd_join_spec(r, json_object_get(ij, "joinSpec"), x, &comb)) return NULL;
+    if (!rd_join_spec(r, json_object_get(ij, "joinSpec"), x, ins)) return NULL;
     json_t *wb = json_object_get(ij, "windowBounds");
     wrel_interval_mut(x)->lower_ms = json_integer_value(json_object_get(wb, "leftLowerBound"));
     wrel_interval_mut(x)->upper_ms = json_integer_value(json_object_get(wb, "leftUpperBound"));

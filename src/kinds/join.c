@@ -144,8 +144,7 @@ static WRel *rdn_join(Rd *r, RdNode *n)
     json_t *j = n->j;
     WRel **ins = n->ins;
     WRel *x = rd_new_rel(r, WR_JOIN, 2);
-    WSchema comb = rd_concat(r, &ins[0]->out, &ins[1]->out);
-    if (!rd_join_spec(r, json_object_get(j, "joinSpec"), x, &comb)) return NULL;
+    if (!rd_join_spec(r, json_object_get(j, "joinSpec"), x, ins)) return NULL;
     set_unique_from(r, ins[0], json_object_get(j, "leftUpsertKeys"));
     set_unique_from(r, ins[1], json_object_get(j, "rightUpsertKeys"));
     wrel_join_mut(x)->ttl_left_ms = rd_ttl(r, j, 0);
@@ -258,9 +257,7 @@ static WOperator *bd_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *
     const WRelJoin *rj = wrel_join(r);
     WRel *l = r->inputs[0], *rt = r->inputs[1];
     WJoinSpec sp = {
-        .kind = rj->semi ? WJK_SEMI : rj->anti ? WJK_ANTI
-              : rj->type == AJ_LEFT ? WJK_LEFT : rj->type == AJ_RIGHT ? WJK_RIGHT
-              : rj->type == AJ_FULL ? WJK_FULL : WJK_INNER,
+        .kind = bd_join_kind(rj),
         .left_ncols = l->out.n, .right_ncols = rt->out.n, .left_types = l->out.types,
         .right_types = rt->out.types, .nkeys = r->nkeys, .left_keys = r->keys, .right_keys = rj->right_keys,
         .filter_nulls = rj->key_filter_nulls, .residual = rj->cond,

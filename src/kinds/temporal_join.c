@@ -58,8 +58,7 @@ static WRel *rdn_temporal_join(Rd *r, RdNode *n)
     json_t *j = n->j;
     WRel **ins = n->ins;
     WRel *x = rd_new_rel(r, WR_TEMPORAL_JOIN, 2);
-    WSchema comb = rd_concat(r, &ins[0]->out, &ins[1]->out);
-    if (!rd_join_spec(r, json_object_get(j, "joinSpec"), x, &comb)) return NULL;
+    if (!rd_join_spec(r, json_object_get(j, "joinSpec"), x, ins)) return NULL;
     wrel_join_mut(x)->left_time_col = rd_int(json_object_get(j, "leftTimeAttributeIndex"), 0);
     wrel_join_mut(x)->right_time_col = rd_int(json_object_get(j, "rightTimeAttributeIndex"), 0);
     return x;

@@ -52,8 +52,7 @@ WRel *rd_window_join(Rd *r, json_t *j, WRel **ins, const WSchema *out)
 {
     WRel *x = rd_new_rel(r, WR_WINDOW_JOIN, 2);
     WRelWindow *xw = wrel_window_mut(x);
-    WSchema comb = rd_concat(r, &ins[0]->out, &ins[1]->out);
-    if (!rd_join_spec(r, json_object_get(j, "joinSpec"), x, &comb)) return NULL;
+    if (!rd_join_spec(r, json_object_get(j, "joinSpec"), x, ins)) return NULL;
     if (!rd_keys_in_range(r, x->nkeys, x->keys, ins[0]->out.n, "join key") ||
         !rd_keys_in_range(r, x->nkeys, wrel_join(x)->right_keys, ins[1]->out.n, "join key"))
         return NULL;
@@ -92,9 +91,7 @@ static WOperator *bd_window_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins,
     const WRelWindow *rw = wrel_window(r);
     WRel *l = r->inputs[0], *rt = r->inputs[1];
     WWindowJoinSpec sp = {
-        .kind = rj->semi ? WJK_SEMI : rj->anti ? WJK_ANTI
-              : rj->type == AJ_LEFT ? WJK_LEFT : rj->type == AJ_RIGHT ? WJK_RIGHT
-              : rj->type == AJ_FULL ? WJK_FULL : WJK_INNER,
+        .kind = bd_join_kind(rj),
         .left_ncols = l->out.n, .right_ncols = rt->out.n, .left_types = l->out.types,
         .right_types = rt->out.types, .nkeys = r->nkeys, .left_keys = r->keys, .right_keys = rj->right_keys,
         .left_start_col = rw->start_col, .left_end_col = rw->end_col,

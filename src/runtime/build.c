@@ -375,6 +375,14 @@ static WOperator *build_materialized(WPlanCtx *p, Lane *L, WRel *r, int enforcer
 
 /* ---- build operations several kinds share ---- */
 
+/* The runtime join kind of a Join or WindowJoin node. */
+WJoinKind bd_join_kind(const WRelJoin *rj)
+{
+    return rj->semi ? WJK_SEMI : rj->anti ? WJK_ANTI
+         : rj->type == AJ_LEFT ? WJK_LEFT : rj->type == AJ_RIGHT ? WJK_RIGHT
+         : rj->type == AJ_FULL ? WJK_FULL : WJK_INNER;
+}
+
 WOperator *bd_scan(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *done)
 {
     WJob *j = L->job;

@@ -59,6 +59,8 @@ const WConnector *bd_find_connector(WPlanCtx *p, WTable *t);
 int bd_stream_op_of(const WJob *j, const WRel *r, WStreamOpRole role);
 WOperator *bd_add_op(WPlanCtx *p, Lane *L, WRel *r, WOperator *op, int stream_op, WOperator *input);
 WOperator *bd_simple_op(Lane *L, const WRel *r, const WOpOps *ops);
+/* The runtime join kind (exec/stateful.h) of a Join or WindowJoin node. */
+WJoinKind bd_join_kind(const WRelJoin *rj);
 WOperator *bd_build_enforcer(WPlanCtx *p, Lane *L, WRel *sink, int k, WOperator *input);
 int bd_exchange_recv_par(const WJob *j, const WRel *x);
 WOperator *bd_build_exchange(WPlanCtx *p, Lane *L, WRel *r, WOperator *input, int send_p, int recv_p,
