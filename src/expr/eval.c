@@ -213,6 +213,17 @@ static bool eval_call(WEvalCtx *ctx, const WExpr *e, const WChunk *in, const uin
 
 /* ---------------------------------------------------------------- CAST */
 
+/* The most decimal digits a value of integer type id has (BIGINT: 9,223,372,036,854,775,807). */
+static int int_digits(WTypeId id)
+{
+    switch (id) {
+    case WT_TINYINT: return 3;
+    case WT_SMALLINT: return 5;
+    case WT_INT: return 10;
+    default: assert(id == WT_BIGINT); return 19;
+    }
+}
+
 static bool eval_cast(WEvalCtx *ctx, const WExpr *e, const WChunk *in, const uint8_t *active, WVector *out)
 {
     int n = in->nrows;
@@ -235,6 +246,22 @@ static bool eval_cast(WEvalCtx *ctx, const WExpr *e, const WChunk *in, const uin
     bool widen_int = wtype_is_integer(from) && wtype_is_integer(to) && to->id >= from->id;
     if (same || widen_int) {
         WF_FOR(i, n, active) { out->nulls[i] = v->nulls[i]; out->data[i] = v->data[i]; }
+        return true;
+    }
+    /* an integer into a DECIMAL with room for all its digits: exact, never NULL */
+    if (wtype_is_integer(from) && to->id == WT_DECIMAL && to->precision - to->scale >= int_digits(from->id)) {
+        __int128 f = wpow10_i128(to->scale);
+        WF_FOR(i, n, active) { out->nulls[i] = v->nulls[i]; out->data[i].dec = (__int128)v->data[i].i * f; }
+        return true;
+    }
+    /* a DECIMAL into one of the same scale and fewer digits: NULL where it does not fit (as
+       wcast_datum's overflow) */
+    if (from->id == WT_DECIMAL && to->id == WT_DECIMAL && from->scale == to->scale) {
+        WF_FOR(i, n, active) {
+            bool fits = !v->nulls[i] && wdec_fits(v->data[i].dec, to->precision);
+            out->nulls[i] = !fits;
+            out->data[i].dec = fits ? v->data[i].dec : 0;
+        }
         return true;
     }
     if (wtype_is_integer(from) && (to->id == WT_DOUBLE || to->id == WT_FLOAT)) {
