@@ -2,7 +2,8 @@
  * timers.c — timer service: timers grouped in buckets by timestamp (one bucket per pending
  * timestamp, its timers in registration order), the buckets in a binary min-heap by timestamp
  * and an index from timestamp to bucket, plus a hash set over live timers for de-duplication and
- * deletion (deleted timers are skipped lazily when their bucket fires). See timers.h.
+ * deletion (deleted timers are skipped lazily when their bucket fires; the set leaves a tombstone
+ * where a timer leaves the middle of a probe cluster). See timers.h.
  * Windows register one timestamp (the window's end) for millions of keys: a timer joins its
  * bucket in O(1) and fires in order from it, without a heap operation per timer (a cache miss per
  * level in a heap of millions); the order is Flink's, (timestamp, registration order).
@@ -39,8 +40,9 @@ struct WTimerService {
     uintptr_t *index;       /* ts -> bucket, tagged slots (common/hash.h) */
     size_t index_cap;
     Bucket *last;           /* the bucket of the last registration */
-    uintptr_t *set;         /* open addressing over live timers, tagged slots */
-    size_t set_cap, set_n;
+    uintptr_t *set;         /* open addressing over live timers, tagged slots; SET_TOMB where a
+                               timer was removed inside a cluster */
+    size_t set_cap, set_n, set_tomb;
     uint64_t seq;
     size_t live;            /* live timers (in the set) */
     size_t pending;         /* timers in buckets, live or deleted (freed when their bucket reaches them) */
@@ -83,7 +85,13 @@ static bool same(const Timer *a, int64_t ts, const void *k, size_t klen, int64_t
     return a->ts == ts && a->ns == ns && a->klen == klen && memcmp(a->key, k, klen) == 0;
 }
 
-static inline Timer *set_at(const WTimerService *t, size_t i) { return wslot_ptr(t->set[i]); }
+/* The slot of a timer removed from the set (a tombstone): lookups pass it, an insertion takes it.
+   Firing timers by the million removes them by the million, and backward-shift deletion reads the
+   entry behind every later slot of the cluster to find its home (a cache miss each); a tombstone
+   reads nothing. Never a tagged slot: timers are 8-byte aligned. */
+#define SET_TOMB ((uintptr_t)1)
+
+static inline Timer *set_at(const WTimerService *t, size_t i) { assert(t->set[i] != SET_TOMB); return wslot_ptr(t->set[i]); }
 
 static size_t set_find(const WTimerService *t, uint64_t h, int64_t ts, const void *k, size_t klen, int64_t ns)
 {
@@ -92,7 +100,7 @@ static size_t set_find(const WTimerService *t, uint64_t h, int64_t ts, const voi
     for (size_t i = h & mask;; i = (i + 1) & mask) {
         uintptr_t v = t->set[i];
         if (!v) return SIZE_MAX;
-        if (!wslot_may_hold(v, h)) continue;
+        if (v == SET_TOMB || !wslot_may_hold(v, h)) continue;
         const Timer *e = wslot_ptr(v);
         if (e->hash == h && same(e, ts, k, klen, ns)) return i;
     }
@@ -137,20 +145,55 @@ static void slots_reserve(uintptr_t **slots, size_t *cap, size_t n, size_t hash_
     *cap = ncap;
 }
 
-static void set_add(WTimerService *t, Timer *e)
+/* Room for one more timer in the set: when live timers and tombstones would pass 3/4 of the
+   slots, the live ones move to a new table without tombstones, twice as large when they alone
+   fill more than half of it (64 slots at first). */
+static void set_reserve(WTimerService *t)
 {
-    slots_reserve(&t->set, &t->set_cap, t->set_n, offsetof(Timer, hash));
-    assert((uintptr_t)e >> WSLOT_TAG_SHIFT == 0);
-    slot_insert(t->set, t->set_cap, wslot_make(e, e->hash), e->hash);
-    t->set_n++;
-    assert(t->set_n * 4 <= t->set_cap * 3);     /* the load factor keeps an empty slot for probes */
+    if ((t->set_n + t->set_tomb + 1) * 4 <= t->set_cap * 3) return;
+    size_t ncap = !t->set_cap ? 64 : (t->set_n + 1) * 2 > t->set_cap ? t->set_cap * 2 : t->set_cap;
+    uintptr_t *ns = wcalloc(ncap, sizeof(uintptr_t));
+    for (size_t i = 0; i < t->set_cap; i++) {
+        uintptr_t v = t->set[i];
+        if (v && v != SET_TOMB) slot_insert(ns, ncap, v, ((const Timer *)wslot_ptr(v))->hash);
+    }
+    free(t->set);
+    t->set = ns;
+    t->set_cap = ncap;
+    t->set_tomb = 0;
 }
 
+/* Add e (not in the set: the caller looked it up) at the first free or tombstone slot of its probe. */
+static void set_add(WTimerService *t, Timer *e)
+{
+    set_reserve(t);
+    assert((uintptr_t)e >> WSLOT_TAG_SHIFT == 0);
+    size_t mask = t->set_cap - 1, i = e->hash & mask;
+    while (t->set[i] && t->set[i] != SET_TOMB) i = (i + 1) & mask;
+    if (t->set[i] == SET_TOMB) t->set_tomb--;
+    t->set[i] = wslot_make(e, e->hash);
+    t->set_n++;
+    /* the load factor keeps an empty slot for every probe */
+    assert((t->set_n + t->set_tomb) * 4 <= t->set_cap * 3);
+}
+
+/* Remove the timer in slot i: a tombstone, or an empty slot where no cluster goes on behind it (and
+   then the tombstones just before it are empty slots too). */
 static void set_remove_at(WTimerService *t, size_t i)
 {
-    assert(i < t->set_cap && t->set[i] && t->set_n > 0);
-    wslot_remove_at(t->set, t->set_cap - 1, i, offsetof(Timer, hash));
+    assert(i < t->set_cap && t->set[i] && t->set[i] != SET_TOMB && t->set_n > 0);
+    size_t mask = t->set_cap - 1;
     t->set_n--;
+    if (t->set[(i + 1) & mask]) {
+        t->set[i] = SET_TOMB;
+        t->set_tomb++;
+        return;
+    }
+    t->set[i] = 0;
+    for (size_t j = (i - 1) & mask; t->set[j] == SET_TOMB; j = (j - 1) & mask) {
+        t->set[j] = 0;
+        t->set_tomb--;
+    }
 }
 
 /* ---- buckets: the index by timestamp and the heap ---- */
