@@ -16,9 +16,14 @@
  *
  * State (keyed by the key's binary row): value "session-windows" (the key's open sessions, pairs
  * of int64 start/end, sorted by start) and list "session-rows" (per row: int64 time, 8 bytes with
- * the row kind, then the input row as a binary row), plus timers (end - 1, key, end). The
- * aggregate does not merge accumulators: when a session fires it accumulates the session's rows
- * in arrival order (data views under the key row ++ window end, cleared afterwards).
+ * the row kind, then the input row as a binary row), plus timers (end - 1, key, end). An aggregate
+ * whose calls all have Flink's merge and give one result whatever the order of rows and merges
+ * (COUNT, SUM/$SUM0/AVG and MIN/MAX of exact types, insert-only input: order_free) keeps
+ * accumulators, not rows, as Flink's merging window set does: value "session-window-aggs" holds the
+ * key's sessions, each with its accumulator row; a row is accumulated into its session's, and the
+ * sessions a row bridges merge their accumulators (earliest first). Any other aggregate keeps the
+ * rows and accumulates a session's rows in arrival order when it fires (data views under the key
+ * row ++ window end, cleared afterwards).
  * May call exec/operator, exec/accumulators, exec/window_util, state/, types/, common/.
  */
 #include "insight.h"
@@ -55,12 +60,21 @@ typedef struct SessOp {
     WStrBuf kbuf, ibuf, abuf;
     WSession *set, *removed;
     int set_cap;
+    /* accumulators beside their sessions (order_free aggregates): the loaded value's sessions and
+       where their accumulator rows are in vcopy */
+    bool keep_accs;
+    WState *st_accs;
+    WStrBuf vcopy;
+    WSession *old;
+    size_t *old_off;
+    uint32_t *old_len;
+    int nold;
     /* aggregate */
     WAccLayout *L;
     WAccCtx ac;
     WArena scratch;
-    WDatum *acc;
-    uint8_t *accn;
+    WDatum *acc, *macc;
+    uint8_t *accn, *maccn;
     WDatum *vals;
     uint8_t *valn;
     WChunk *dec;                /* stored rows decoded for accumulation */
@@ -82,6 +96,9 @@ static void ensure_set(SessOp *s, int n)
     while (s->set_cap < n + 1) s->set_cap = s->set_cap ? s->set_cap * 2 : 8;
     s->set = wrealloc(s->set, sizeof *s->set * (size_t)s->set_cap);
     s->removed = wrealloc(s->removed, sizeof *s->removed * (size_t)s->set_cap);
+    s->old = wrealloc(s->old, sizeof *s->old * (size_t)s->set_cap);
+    s->old_off = wrealloc(s->old_off, sizeof *s->old_off * (size_t)s->set_cap);
+    s->old_len = wrealloc(s->old_len, sizeof *s->old_len * (size_t)s->set_cap);
 }
 
 /* Loads the current key's sessions into s->set; returns their count. */
@@ -99,6 +116,104 @@ static void save_set(SessOp *s, int n)
 {
     if (n == 0) wvalue_clear(s->st_wins);
     else wvalue_put(s->st_wins, s->set, sizeof(WSession) * (size_t)n);
+}
+
+/* ---- sessions with their accumulators (keep_accs) ----
+   The value: u32 n, u32 0, then per session (by start) i64 start, i64 end, u32 length, u32 0 and
+   the accumulator row, padded to 8 bytes. */
+#define ACC_PAD(n) (((size_t)(n) + 7) & ~(size_t)7)
+
+/* Loads the current key's sessions into s->set (and s->old, their accumulators' places in
+   s->vcopy); returns their count. */
+static int load_accs(SessOp *s)
+{
+    WBytes v;
+    s->nold = 0;
+    if (wvalue_get(s->st_accs, &v) != WSL_FOUND) return 0;
+    wsb_clear(&s->vcopy);
+    wsb_appendn(&s->vcopy, (const char *)v.p, v.len);
+    const unsigned char *p = (const unsigned char *)s->vcopy.buf;
+    uint32_t n;
+    memcpy(&n, p, sizeof n);
+    ensure_set(s, (int)n);
+    size_t off = 8;
+    for (uint32_t i = 0; i < n; i++) {
+        assert(off + 24 <= v.len);
+        memcpy(&s->old[i], p + off, sizeof(WSession));
+        memcpy(&s->old_len[i], p + off + 16, sizeof(uint32_t));
+        s->old_off[i] = off + 24;
+        off += 24 + ACC_PAD(s->old_len[i]);
+    }
+    assert(off == v.len);
+    s->nold = (int)n;
+    memcpy(s->set, s->old, sizeof(WSession) * n);
+    return (int)n;
+}
+
+/* The accumulator row of loaded session w (in s->vcopy), NULL when w was not loaded. */
+static const unsigned char *old_acc(const SessOp *s, WSession w, uint32_t *len)
+{
+    for (int i = 0; i < s->nold; i++) {
+        if (s->old[i].start != w.start || s->old[i].end != w.end) continue;
+        *len = s->old_len[i];
+        return (const unsigned char *)s->vcopy.buf + s->old_off[i];
+    }
+    return NULL;
+}
+
+/* Writes the key's n sessions (s->set): session `res` with the accumulator row in `acc` (NULL:
+   none is new), every other with its loaded one. */
+static void save_accs(SessOp *s, int n, WSession res, const WStrBuf *acc)
+{
+    if (n == 0) { wvalue_clear(s->st_accs); return; }
+    WStrBuf *b = &s->ibuf;
+    static const char zeros[8] = {0};
+    wsb_clear(b);
+    uint32_t un = (uint32_t)n;
+    wsb_appendn(b, (const char *)&un, sizeof un);
+    wsb_appendn(b, zeros, 4);
+    for (int i = 0; i < n; i++) {
+        uint32_t len;
+        const char *row;
+        if (acc && s->set[i].start == res.start && s->set[i].end == res.end) {
+            row = acc->buf;
+            len = (uint32_t)acc->len;
+        } else {
+            row = (const char *)old_acc(s, s->set[i], &len);
+            assert(row);                                /* a session kept from the loaded value */
+        }
+        wsb_appendn(b, (const char *)&s->set[i], sizeof(WSession));
+        wsb_appendn(b, (const char *)&len, sizeof len);
+        wsb_appendn(b, zeros, 4);
+        wsb_appendn(b, row, len);
+        wsb_appendn(b, zeros, ACC_PAD(len) - len);
+    }
+    wvalue_put(s->st_accs, b->buf, b->len);
+}
+
+/* Decodes loaded session w's accumulator row into acc / nulls. */
+static void decode_old_acc(SessOp *s, WSession w, WDatum *acc, uint8_t *nulls)
+{
+    uint32_t len = 0;
+    const unsigned char *row = old_acc(s, w, &len);
+    assert(row);
+    wacc_decode(&s->ac, row, len, acc, nulls);
+}
+
+/* Do the accumulators give one result whatever the order of rows and merges? Flink merges a
+   session's accumulators in its own order when a row bridges sessions; these are the calls for
+   which that order, and arrival order, change nothing: Flink's mergeable calls without LISTAGG
+   (its string shows the order) and without approximate numbers (sums round by order; MIN/MAX
+   compare NaN by order). */
+static bool order_free(const WAccLayout *L)
+{
+    if (L->retract || !wacc_layout_mergeable(L)) return false;
+    for (int i = 0; i < L->naggs; i++) {
+        const WAccAgg *g = &L->aggs[i];
+        if (g->kind == WAGG_LISTAGG) return false;
+        if (g->arg_type && wtype_is_approx(g->arg_type)) return false;
+    }
+    return true;
 }
 
 static int64_t timer_of(SessOp *s, int64_t end)
@@ -146,12 +261,55 @@ static void emit_agg(SessOp *s, const void *key, size_t klen, WSession w)
     set_window_cols(s, c, o, w);
 }
 
+/* Fires the current key's session ending at `end` (keep_accs): its accumulators' result. */
+static void fire_accs(SessOp *s, const void *key, size_t klen, int64_t end, int64_t t0)
+{
+    int n = load_accs(s);
+    int i = wsess_find_end(s->set, n, end);
+    if (i < 0) return;
+    WSession w = s->set[i];
+    decode_old_acc(s, w, s->acc, s->accn);
+    n = wsess_remove(s->set, n, w);
+    save_accs(s, n, w, NULL);
+    int64_t rows = s->accn[0] ? 0 : s->acc[0].i;
+    if (rows != 0) {
+        s->ac.now = wexec_now(s->base.ctx);
+        wacc_get_value(&s->ac, s->acc, s->accn, s->vals, s->valn);
+        emit_agg(s, key, klen, w);
+    }
+    warena_reset(&s->scratch);
+    wop_firing_end(&s->base, t0, rows, s->out, s->out->nrows - 1);
+}
+
+/* Row r into session res of the current key (keep_accs; the key's n sessions in s->set after
+   wsess_add): the accumulators of the nrem sessions it takes in (s->removed, by start) merged
+   into the earliest's, then the row. */
+static void accumulate_row(SessOp *s, const WChunk *in, int r, WSession res, int nrem, int n)
+{
+    if (nrem == 0) {
+        wacc_create(s->L, s->acc, s->accn);
+    } else {
+        decode_old_acc(s, s->removed[0], s->acc, s->accn);
+        for (int k = 1; k < nrem; k++) {
+            decode_old_acc(s, s->removed[k], s->macc, s->maccn);
+            wacc_merge(&s->ac, s->acc, s->accn, s->macc, s->maccn);
+        }
+    }
+    wacc_accumulate(&s->ac, s->acc, s->accn, in, r);
+    wacc_encode(&s->ac, s->acc, s->accn, &s->abuf);
+    save_accs(s, n, res, &s->abuf);
+}
+
 static void fire_timer(void *ctx, int64_t ts, const void *key, size_t klen, int64_t end)
 {
     SessOp *s = ctx;
     (void)ts;
     int64_t t0 = wop_firing_begin(&s->base);
     wstate_set_key(s->be, key, klen);
+    if (s->keep_accs) {
+        fire_accs(s, key, klen, end, t0);
+        return;
+    }
     int n = load_set(s);
     int i = wsess_find_end(s->set, n, end);
     if (i < 0) return;
@@ -265,7 +423,7 @@ static void sess_process(WOperator *op, int input, const WChunk *in)
         ts = wwin_to_shifted(&s->shift, ts);
         wrow_encode_chunk(&s->kbuf, in, r, s->nkeys, s->keys);
         wstate_set_key(s->be, s->kbuf.buf, s->kbuf.len);
-        int n = load_set(s);
+        int n = s->keep_accs ? load_accs(s) : load_set(s);
         ensure_set(s, n);
         WSession res;
         int nrem = 0;
@@ -280,7 +438,11 @@ static void sess_process(WOperator *op, int input, const WChunk *in)
                 wtimers_delete(s->timers, timer_of(s, s->removed[k].end), s->kbuf.buf, s->kbuf.len,
                                s->removed[k].end);
             wtimers_register(s->timers, timer_of(s, res.end), s->kbuf.buf, s->kbuf.len, res.end);
-            save_set(s, n2);
+            if (!s->keep_accs) save_set(s, n2);
+        }
+        if (s->keep_accs) {
+            accumulate_row(s, in, r, res, nrem, n2);
+            continue;
         }
         /* the row itself */
         wrow_encode_chunk(&s->abuf, in, r, s->in_ncols, s->all_cols);
@@ -292,6 +454,7 @@ static void sess_process(WOperator *op, int input, const WChunk *in)
         wsb_appendn(&s->ibuf, s->abuf.buf, s->abuf.len);
         wlist_add(s->st_rows, s->ibuf.buf, s->ibuf.len);
     }
+    if (s->keep_accs) warena_reset(&s->scratch);
     flush(s);
 }
 
@@ -334,8 +497,14 @@ static void sess_destroy(WOperator *op)
     wsb_free(&s->kbuf);
     wsb_free(&s->ibuf);
     wsb_free(&s->abuf);
+    wsb_free(&s->vcopy);
     free(s->set);
     free(s->removed);
+    free(s->old);
+    free(s->old_off);
+    free(s->old_len);
+    free(s->macc);
+    free(s->maccn);
     free(s->sel);
     free(s->all_cols);
     free(s->keys);
@@ -360,6 +529,13 @@ static void sess_tick(WOperator *op)
 static const WOpOps SESS_OPS = {.process = sess_process, .watermark = sess_watermark, .tick = sess_tick,
                                 .end_input = sess_end, .destroy = sess_destroy,
                                 .metrics = sess_metrics};
+
+/* The states of the sessions and their rows (the TVF, and aggregates that keep rows). */
+static void register_row_states(SessOp *s)
+{
+    s->st_wins = wstate_register(s->be, "session-windows", WSTATE_VALUE, 0);
+    s->st_rows = wstate_register(s->be, "session-rows", WSTATE_LIST, 0);
+}
 
 static SessOp *sess_new(WExecCtx *ctx, bool agg, int in_ncols, const WType **in_types,
                         const WWindowDef *win, int nkeys, const int *keys, const WOpSchema *out,
@@ -389,9 +565,9 @@ static SessOp *sess_new(WExecCtx *ctx, bool agg, int in_ncols, const WType **in_
     wsb_init(&s->kbuf);
     wsb_init(&s->ibuf);
     wsb_init(&s->abuf);
+    wsb_init(&s->vcopy);
     s->be = wexec_new_backend(ctx, name);
-    s->st_wins = wstate_register(s->be, "session-windows", WSTATE_VALUE, 0);
-    s->st_rows = wstate_register(s->be, "session-rows", WSTATE_LIST, 0);
+    if (!agg) register_row_states(s);
     s->timers = wexec_new_timers(ctx, name);
     int cap = ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP;
     s->out = wchunk_new(out->ncols, s->out_types, cap);
@@ -446,6 +622,14 @@ WOperator *wop_session_agg_new(WExecCtx *ctx, const WWindowAggSpec *spec)
     s->ac.cast = ctx->cast;
     s->acc = wcalloc((size_t)s->L->nfields, sizeof *s->acc);
     s->accn = wcalloc((size_t)s->L->nfields, 1);
+    s->keep_accs = order_free(s->L);
+    if (s->keep_accs) {
+        s->st_accs = wstate_register(s->be, "session-window-aggs", WSTATE_VALUE, 0);
+        s->macc = wcalloc((size_t)s->L->nfields, sizeof *s->macc);
+        s->maccn = wcalloc((size_t)s->L->nfields, 1);
+    } else {
+        register_row_states(s);
+    }
     s->vals = wcalloc((size_t)(spec->naggs ? spec->naggs : 1), sizeof *s->vals);
     s->valn = wcalloc((size_t)(spec->naggs ? spec->naggs : 1), 1);
     int cap = ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP;

@@ -941,6 +941,40 @@ WTEST(window_agg_session_retractions)
     fix_close(&f);
 }
 
+/* An aggregate whose calls merge in any order (COUNT(*), SUM) keeps one accumulator per session,
+   beside it in "session-window-aggs" (no rows): a row that bridges two sessions merges their
+   accumulators; the state is empty after the sessions fire. (Calls that do not merge in any
+   order keep the rows: window_agg_session_retractions.) */
+static const WAggCall AGGS2[2] = {
+    {.kind = WAGG_COUNT_STAR, .name = "COUNT", .nargs = 0, .filter_col = -1, .type = &WTYPE_BIGINT_NN},
+    {.kind = WAGG_SUM, .name = "SUM", .nargs = 1, .args = {1}, .filter_col = -1, .type = &WTYPE_INT},
+};
+static const WType *OUT2_T[6] = {&WTYPE_STRING, &WTYPE_BIGINT_NN, &WTYPE_INT, &TS3_NN, &TS3_NN, &TS3_NN};
+WTEST(window_agg_session_keeps_accumulators)
+{
+    WWindowAggSpec s = spec3(WWIN_SESSION, 3000, 0, 0);
+    s.naggs = 2;
+    s.aggs = AGGS2;
+    s.out = (WOpSchema){.ncols = 6, .types = OUT2_T};
+    Fix f;
+    CHECK(fix_open(&f, &s));
+    feed(&f, "+I,00:00:01,5,x,a\n+I,00:00:06,6,y,a\n+I,00:00:02,1,x,b\n", 10000);
+    char m[512] = "";
+    wop_metrics_text(f.op, m, sizeof m);
+    CHECK(strstr(m, "session-window-aggs.entries=2") != NULL);
+    CHECK(strstr(m, "session-rows") == NULL);
+    feed(&f, "+I,00:00:03.5,7,z,a\n", 10000);          /* a: [01, 04) and [06, 09) become [01, 09) */
+    finish(&f);
+    CHECK_STR(f.cap->text.buf,
+              "+I[b, 1, 1, 2020-10-10T00:00:02, 2020-10-10T00:00:05, 2020-10-10T00:00:04.999]\n"
+              "+I[a, 3, 18, 2020-10-10T00:00:01, 2020-10-10T00:00:09, 2020-10-10T00:00:08.999]\n");
+    m[0] = 0;
+    wop_metrics_text(f.op, m, sizeof m);
+    CHECK(strstr(m, "session-window-aggs.entries=0") != NULL);
+    CHECK(strstr(m, "timers=0") != NULL);
+    fix_close(&f);
+}
+
 WTEST(window_agg_session_proctime_fires_at_end)
 {
     WWindowAggSpec s = spec3(WWIN_SESSION, 3000, 0, 0);
