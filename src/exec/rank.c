@@ -182,7 +182,7 @@ static void buffer_write(RankOp *o, int n)
     wvalue_put(o->st, b->buf, b->len);
 }
 
-/* Insert the input (o->rbuf, o->in_sk) after all entries whose sort key is <= it. */
+/* Insert the input (rank_input_row, o->in_sk) after all entries whose sort key is <= it. */
 static int buffer_insert_input(RankOp *o, int n)
 {
     int lo = 0, hi = n;
@@ -196,7 +196,8 @@ static int buffer_insert_input(RankOp *o, int n)
     memmove(o->ents + p + 1, o->ents + p, sizeof *o->ents * (size_t)(n - p));
     memmove(o->esk + (size_t)(p + 1) * ns, o->esk + (size_t)p * ns, sizeof *o->esk * (size_t)(n - p) * ns);
     memmove(o->esk_null + (size_t)(p + 1) * ns, o->esk_null + (size_t)p * ns, (size_t)(n - p) * ns);
-    o->ents[p] = (RankEnt){(const uint8_t *)o->rbuf.buf, (uint32_t)o->rbuf.len};
+    const WStrBuf *row = rank_input_row(o);
+    o->ents[p] = (RankEnt){(const uint8_t *)row->buf, (uint32_t)row->len};
     memcpy(esk_at(o, p), o->in_sk, sizeof *o->esk * ns);
     memcpy(eskn_at(o, p), o->in_sk_null, ns);
     return p;
@@ -217,7 +218,11 @@ static int group_end(RankOp *o, int n, int i)
     return j;
 }
 
-static RankEnt input_ent(RankOp *o) { return (RankEnt){(const uint8_t *)o->rbuf.buf, (uint32_t)o->rbuf.len}; }
+static RankEnt input_ent(RankOp *o)
+{
+    const WStrBuf *row = rank_input_row(o);
+    return (RankEnt){(const uint8_t *)row->buf, (uint32_t)row->len};
+}
 
 static WStateLookup load(RankOp *o, WBytes *v)
 {
@@ -257,7 +262,7 @@ static void proc_top1(RankOp *o)
 {
     WBytes prev;
     if (load(o, &prev) != WSL_FOUND) {
-        wvalue_put(o->st, o->rbuf.buf, o->rbuf.len);
+        wvalue_put(o->st, rank_input_row(o)->buf, rank_input_row(o)->len);
         if (o->out_rank) c_insert_r(o, input_ent(o), 1);
         else c_insert(o, input_ent(o));
         return;
@@ -272,7 +277,7 @@ static void proc_top1(RankOp *o)
         c_ub(o, p);
         c_ua(o, input_ent(o));
     }
-    wvalue_put(o->st, o->rbuf.buf, o->rbuf.len);
+    wvalue_put(o->st, rank_input_row(o)->buf, rank_input_row(o)->len);
 }
 
 /* ---------------- AppendOnlyTopNFunction ---------------- */
@@ -496,7 +501,9 @@ static void rank_process(WOperator *op, int input, const WChunk *in)
         o->work = 0;
         wop_encode_cols(&o->kbuf, in, r, o->nkeys, o->keys, o->ktypes, o->vals, o->nulls);
         wstate_set_key(o->be, o->kbuf.buf, o->kbuf.len);
-        wop_encode_cols(&o->rbuf, in, r, o->ncols, NULL, o->types, o->vals, o->nulls);
+        o->row_in = in;
+        o->row_r = r;
+        o->row_ready = false;
         for (int s = 0; s < o->nsort; s++) {
             o->in_sk[s] = in->cols[o->scols[s]].data[r];
             o->in_sk_null[s] = in->cols[o->scols[s]].nulls[r];

@@ -1,11 +1,12 @@
 /*
  * rank_internal.h — shared internals of the Rank operator (rank.c: framework, append-only
  * top-N, first-N, fast top-1, updatable top-N; rank_retract.c: retractable top-N). Not a public
- * contract: only the rank files include it. Depends on stateful.h, types/row.h, types/compare.h.
+ * contract: only the rank files include it. Depends on op_rows.h, stateful.h, types/row.h, types/compare.h.
  */
 #ifndef WEIR_EXEC_RANK_INTERNAL_H
 #define WEIR_EXEC_RANK_INTERNAL_H
 
+#include "op_rows.h"
 #include "stateful.h"
 #include "../types/row.h"
 #include "../types/compare.h"
@@ -46,6 +47,9 @@ typedef struct RankOp {
     WState *st;                 /* rankState */
     WChunk *out;
     WStrBuf kbuf, rbuf, skbuf, nbuf, cur, prev, idx, lbuf;
+    const WChunk *row_in;       /* the current input row (row_in, row_r); rbuf holds it encoded once */
+    int row_r;                  /* rank_input_row asked for it (row_ready) */
+    bool row_ready;
     WDatum *vals;               /* encode scratch (ncols) */
     uint8_t *nulls;
     WDatum *in_sk;              /* sort key of the current input row */
@@ -66,6 +70,17 @@ typedef struct RankOp {
     int64_t work;               /* stored rows / index entries read for the current input row (insight) */
 } RankOp;
 
+/* The current input row as an INSERT binary row (o->rbuf), encoded on first use: most rows of a
+   top N over many rows per key never enter it and are never encoded. */
+static inline const WStrBuf *rank_input_row(RankOp *o)
+{
+    if (!o->row_ready) {
+        wop_encode_cols(&o->rbuf, o->row_in, o->row_r, o->ncols, NULL, o->types, o->vals, o->nulls);
+        o->row_ready = true;
+    }
+    return &o->rbuf;
+}
+
 /* rank.c helpers used by rank_retract.c */
 void rank_emit(RankOp *o, WRowKind k, const uint8_t *row, size_t len, int64_t rank);
 bool rank_in_range(const RankOp *o, int64_t rank);
@@ -75,7 +90,7 @@ void rank_ensure_ents(RankOp *o, int n);
 /* Decode the sort key of a sort-key row (arity nsort). */
 void rank_sk_from_keyrow(const RankOp *o, const uint8_t *p, size_t len, WDatum *v, uint8_t *nul);
 
-/* Retractable top-N: process row r of `in` (current key set, o->rbuf = the row encoded as
+/* Retractable top-N: process row r of `in` (current key set, rank_input_row = the row encoded as
    INSERT, o->skbuf = its sort key row, o->in_sk = its decoded sort key). */
 void rank_retract_process(RankOp *o, const WChunk *in, int r);
 

@@ -177,7 +177,8 @@ static RankEnt keep_copy(WStrBuf *buf, RankEnt e)
 
 static bool same_row(RankOp *o, RankEnt e)
 {
-    return e.len == o->rbuf.len && memcmp(e.p, o->rbuf.buf, e.len) == 0;
+    const WStrBuf *row = rank_input_row(o);
+    return e.len == row->len && memcmp(e.p, row->buf, e.len) == 0;
 }
 
 static void staled(RankOp *o, int i)
@@ -195,7 +196,11 @@ static void emit_r(RankOp *o, WRowKind k, RankEnt e, int64_t rank)
 }
 
 static RankEnt own_key(RankOp *o) { return (RankEnt){(const uint8_t *)o->skbuf.buf, (uint32_t)o->skbuf.len}; }
-static RankEnt input_row(RankOp *o) { return (RankEnt){(const uint8_t *)o->rbuf.buf, (uint32_t)o->rbuf.len}; }
+static RankEnt input_row(RankOp *o)
+{
+    const WStrBuf *row = rank_input_row(o);
+    return (RankEnt){(const uint8_t *)row->buf, (uint32_t)row->len};
+}
 
 /* ---- accumulate ---- */
 
@@ -258,7 +263,7 @@ static void emit_without_number(RankOp *o, int n, int pos)
         }
     }
     if (del) rank_emit(o, WRK_DELETE, to_delete.p, to_delete.len, 1);
-    if (collect) rank_emit(o, WRK_INSERT, (const uint8_t *)o->rbuf.buf, o->rbuf.len, 1);
+    if (collect) rank_emit(o, WRK_INSERT, (const uint8_t *)rank_input_row(o)->buf, rank_input_row(o)->len, 1);
 }
 
 /* ---- retract ---- */
