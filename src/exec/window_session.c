@@ -60,15 +60,18 @@ typedef struct SessOp {
     WStrBuf kbuf, ibuf, abuf;
     WSession *set, *removed;
     int set_cap;
-    /* accumulators beside their sessions (order_free aggregates): the loaded value's sessions and
-       where their accumulator rows are in vcopy */
+    /* accumulators beside their sessions (order_free aggregates): the loaded value (vcur, in the
+       state: valid until the next read or write of st_accs), its sessions and where their
+       accumulator rows are in it */
     bool keep_accs;
     WState *st_accs;
-    WStrBuf vcopy;
+    const unsigned char *vcur;
     WSession *old;
     size_t *old_off;
     uint32_t *old_len;
     int nold;
+    const unsigned char **save_rows;    /* save_accs' scratch (set_cap each) */
+    uint32_t *save_lens;
     /* aggregate */
     WAccLayout *L;
     WAccCtx ac;
@@ -99,6 +102,8 @@ static void ensure_set(SessOp *s, int n)
     s->old = wrealloc(s->old, sizeof *s->old * (size_t)s->set_cap);
     s->old_off = wrealloc(s->old_off, sizeof *s->old_off * (size_t)s->set_cap);
     s->old_len = wrealloc(s->old_len, sizeof *s->old_len * (size_t)s->set_cap);
+    s->save_rows = wrealloc(s->save_rows, sizeof *s->save_rows * (size_t)s->set_cap);
+    s->save_lens = wrealloc(s->save_lens, sizeof *s->save_lens * (size_t)s->set_cap);
 }
 
 /* Loads the current key's sessions into s->set; returns their count. */
@@ -123,16 +128,14 @@ static void save_set(SessOp *s, int n)
    the accumulator row, padded to 8 bytes. */
 #define ACC_PAD(n) (((size_t)(n) + 7) & ~(size_t)7)
 
-/* Loads the current key's sessions into s->set (and s->old, their accumulators' places in
-   s->vcopy); returns their count. */
+/* Loads the current key's sessions into s->set (and s->old, their accumulators' places in the
+   stored value, s->vcur); returns their count. */
 static int load_accs(SessOp *s)
 {
     WBytes v;
     s->nold = 0;
     if (wvalue_get(s->st_accs, &v) != WSL_FOUND) return 0;
-    wsb_clear(&s->vcopy);
-    wsb_appendn(&s->vcopy, (const char *)v.p, v.len);
-    const unsigned char *p = (const unsigned char *)s->vcopy.buf;
+    const unsigned char *p = s->vcur = v.p;
     uint32_t n;
     memcpy(&n, p, sizeof n);
     ensure_set(s, (int)n);
@@ -150,44 +153,54 @@ static int load_accs(SessOp *s)
     return (int)n;
 }
 
-/* The accumulator row of loaded session w (in s->vcopy), NULL when w was not loaded. */
+/* The accumulator row of loaded session w (in s->vcur), NULL when w was not loaded. */
 static const unsigned char *old_acc(const SessOp *s, WSession w, uint32_t *len)
 {
     for (int i = 0; i < s->nold; i++) {
         if (s->old[i].start != w.start || s->old[i].end != w.end) continue;
         *len = s->old_len[i];
-        return (const unsigned char *)s->vcopy.buf + s->old_off[i];
+        return s->vcur + s->old_off[i];
     }
     return NULL;
 }
 
 /* Writes the key's n sessions (s->set): session `res` with the accumulator row in `acc` (NULL:
-   none is new), every other with its loaded one. */
+   none is new), every other with its loaded one (read from the stored value before it is
+   replaced). */
 static void save_accs(SessOp *s, int n, WSession res, const WStrBuf *acc)
 {
     if (n == 0) { wvalue_clear(s->st_accs); return; }
-    WStrBuf *b = &s->ibuf;
-    static const char zeros[8] = {0};
-    wsb_clear(b);
-    uint32_t un = (uint32_t)n;
-    wsb_appendn(b, (const char *)&un, sizeof un);
-    wsb_appendn(b, zeros, 4);
+    assert(n <= s->set_cap);
+    const unsigned char **rows = s->save_rows;
+    uint32_t *lens = s->save_lens;
+    size_t total = 8;
     for (int i = 0; i < n; i++) {
-        uint32_t len;
-        const char *row;
         if (acc && s->set[i].start == res.start && s->set[i].end == res.end) {
-            row = acc->buf;
-            len = (uint32_t)acc->len;
+            rows[i] = (const unsigned char *)acc->buf;
+            lens[i] = (uint32_t)acc->len;
         } else {
-            row = (const char *)old_acc(s, s->set[i], &len);
-            assert(row);                                /* a session kept from the loaded value */
+            rows[i] = old_acc(s, s->set[i], &lens[i]);
+            assert(rows[i]);                            /* a session kept from the loaded value */
         }
-        wsb_appendn(b, (const char *)&s->set[i], sizeof(WSession));
-        wsb_appendn(b, (const char *)&len, sizeof len);
-        wsb_appendn(b, zeros, 4);
-        wsb_appendn(b, row, len);
-        wsb_appendn(b, zeros, ACC_PAD(len) - len);
+        total += 24 + ACC_PAD(lens[i]);
     }
+    WStrBuf *b = &s->ibuf;
+    wsb_clear(b);
+    wsb_reserve(b, total);
+    unsigned char *p = (unsigned char *)b->buf;
+    memset(p, 0, total);
+    uint32_t un = (uint32_t)n;
+    memcpy(p, &un, sizeof un);
+    size_t off = 8;
+    for (int i = 0; i < n; i++) {
+        memcpy(p + off, &s->set[i], sizeof(WSession));
+        memcpy(p + off + 16, &lens[i], sizeof lens[i]);
+        memcpy(p + off + 24, rows[i], lens[i]);
+        off += 24 + ACC_PAD(lens[i]);
+    }
+    assert(off == total);
+    b->len = total;
+    b->buf[total] = 0;                              /* the buffer's terminator (strbuf.h) */
     wvalue_put(s->st_accs, b->buf, b->len);
 }
 
@@ -497,12 +510,13 @@ static void sess_destroy(WOperator *op)
     wsb_free(&s->kbuf);
     wsb_free(&s->ibuf);
     wsb_free(&s->abuf);
-    wsb_free(&s->vcopy);
     free(s->set);
     free(s->removed);
     free(s->old);
     free(s->old_off);
     free(s->old_len);
+    free(s->save_rows);
+    free(s->save_lens);
     free(s->macc);
     free(s->maccn);
     free(s->sel);
@@ -565,7 +579,6 @@ static SessOp *sess_new(WExecCtx *ctx, bool agg, int in_ncols, const WType **in_
     wsb_init(&s->kbuf);
     wsb_init(&s->ibuf);
     wsb_init(&s->abuf);
-    wsb_init(&s->vcopy);
     s->be = wexec_new_backend(ctx, name);
     if (!agg) register_row_states(s);
     s->timers = wexec_new_timers(ctx, name);
