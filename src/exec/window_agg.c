@@ -365,11 +365,17 @@ static void register_slice_timers(WindowAggOp *w, const char *key, size_t klen, 
     wsb_clear(&w->skey);
     wsb_appendn(&w->skey, key, klen);
     wsb_appendn(&w->skey, (const char *)&slice_end, sizeof slice_end);
-    for (int k = 0; k < n; k++) {
-        int64_t e = w->ends[k];
-        if (!w->win.proctime && wwin_fired(&w->shift, e, w->base.wm)) continue;
-        memcpy(w->skey.buf + klen, &e, sizeof e);
-        wtimers_register(w->timers, wwin_timer_time(&w->shift, e - 1), w->skey.buf, w->skey.len, e);
+    /* two passes: the timer set's slots of all the windows read ahead, then the registrations
+       (their cache misses overlap) */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int k = 0; k < n; k++) {
+            int64_t e = w->ends[k];
+            if (!w->win.proctime && wwin_fired(&w->shift, e, w->base.wm)) continue;
+            memcpy(w->skey.buf + klen, &e, sizeof e);
+            int64_t t = wwin_timer_time(&w->shift, e - 1);
+            if (pass == 0) wtimers_prefetch(w->timers, t, w->skey.buf, w->skey.len, e);
+            else wtimers_register(w->timers, t, w->skey.buf, w->skey.len, e);
+        }
     }
 }
 

@@ -314,6 +314,11 @@ bool wtimers_register(WTimerService *t, int64_t ts, const void *key, size_t klen
     return true;
 }
 
+void wtimers_prefetch(const WTimerService *t, int64_t ts, const void *key, size_t klen, int64_t ns)
+{
+    if (t->set_cap) __builtin_prefetch(&t->set[timer_hash(ts, key, klen, ns) & (t->set_cap - 1)]);
+}
+
 bool wtimers_delete(WTimerService *t, int64_t ts, const void *key, size_t klen, int64_t ns)
 {
     uint64_t h = timer_hash(ts, key, klen, ns);

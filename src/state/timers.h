@@ -22,6 +22,10 @@ WTimerService *wtimers_new(void);
 void wtimers_free(WTimerService *t);
 /* Register; false when the identical timer exists already. */
 bool wtimers_register(WTimerService *t, int64_t ts, const void *key, size_t klen, int64_t ns);
+/* A hint before registering (or deleting) that timer: reads ahead the slot of the timer set
+   the call will probe, so that an operator registering several timers overlaps their cache
+   misses. Changes nothing. */
+void wtimers_prefetch(const WTimerService *t, int64_t ts, const void *key, size_t klen, int64_t ns);
 /* Delete; false when absent. */
 bool wtimers_delete(WTimerService *t, int64_t ts, const void *key, size_t klen, int64_t ns);
 /* Fire every timer with timestamp <= time, in timestamp order (ties in registration order).
