@@ -35,6 +35,10 @@ static inline uint64_t whash_words_end(uint64_t h) { return whash_u64(h ^ whash_
 
 /* Flink: MurmurHashUtil.hashBytesByWords over a word-aligned byte range (len % 4 == 0). */
 int32_t wflink_murmur_words(const void *p, size_t len, int32_t seed);
+/* wflink_murmur_words of n rows at once: row r is the nwords 8-byte words at words[r * nwords]
+   (its bytes on a little-endian machine), hashed as 8 * nwords bytes with seed into out[r]; one
+   call for a chunk's rows, whose hashes the CPU interleaves. */
+void wflink_murmur_rows(const uint64_t *words, int nwords, int n, int32_t seed, int32_t *out);
 /* Flink: MurmurHashUtil.hashBytes (tail bytes one at a time). */
 int32_t wflink_murmur_bytes(const void *p, size_t len, int32_t seed);
 /* Flink: MathUtils.murmurHash(int) */

@@ -461,8 +461,14 @@ void wrow_hash_rows(const WChunk *c, int ncols, const int *cols, int32_t *out, W
         return;
     }
     assert(bitset_bytes(ncols) == 8);
-    uint64_t words[1 + MAXK];
+    /* the rows' words side by side in scratch, then hashed in one call */
+    size_t nw = 1 + (size_t)ncols;
+    wsb_clear(scratch);
+    wsb_reserve(scratch, sizeof(uint64_t) * nw * (size_t)(c->nrows ? c->nrows : 1));
+    uint64_t *all = (uint64_t *)(void *)scratch->buf;
+    assert(((uintptr_t)all & 7) == 0);
     for (int r = 0; r < c->nrows; r++) {
+        uint64_t *words = all + (size_t)r * nw;
         uint64_t header = 0;        /* row kind INSERT (0) in the first byte, then the null bits */
         for (int k = 0; k < ncols; k++) {
             const WVector *v = &c->cols[cols[k]];
@@ -474,6 +480,6 @@ void wrow_hash_rows(const WChunk *c, int ncols, const int *cols, int32_t *out, W
             words[1 + k] = inline_word(v->type, width[k], v->data[r]);
         }
         words[0] = header;
-        out[r] = wflink_murmur_words(words, 8 * (size_t)(1 + ncols), 42);
     }
+    wflink_murmur_rows(all, (int)nw, c->nrows, 42, out);
 }
