@@ -80,23 +80,25 @@ static inline uint32_t mix_u64(uint32_t h, uint64_t w)
     return mix_h1(h, mix_k1((uint32_t)(w >> 32)));
 }
 
-void wflink_murmur_rows(const uint64_t *words, int nwords, int n, int32_t seed, int32_t *out)
+/* n rows of nwords words each; inlined twice below, once with nwords a constant 2 (one fixed-width
+   key: the header word and its slot), so that that loop is unrolled */
+static inline __attribute__((always_inline)) void murmur_rows(const uint64_t *words, int nwords, int n,
+                                                              int32_t seed, int32_t *out)
 {
-    assert(nwords > 0 && n >= 0 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__);
     uint32_t len = 8u * (uint32_t)nwords;
-    if (nwords == 2) {          /* a row of one fixed-width key: the header word and its slot */
-        for (int r = 0; r < n; r++) {
-            uint32_t h = mix_u64(mix_u64((uint32_t)seed, words[2 * r]), words[2 * r + 1]);
-            out[r] = (int32_t)fmix32(h ^ len);
-        }
-        return;
-    }
     for (int r = 0; r < n; r++) {
         const uint64_t *w = words + (size_t)r * (size_t)nwords;
         uint32_t h = (uint32_t)seed;
         for (int i = 0; i < nwords; i++) h = mix_u64(h, w[i]);
         out[r] = (int32_t)fmix32(h ^ len);
     }
+}
+
+void wflink_murmur_rows(const uint64_t *words, int nwords, int n, int32_t seed, int32_t *out)
+{
+    assert(nwords > 0 && n >= 0 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__);
+    if (nwords == 2) murmur_rows(words, 2, n, seed, out);
+    else murmur_rows(words, nwords, n, seed, out);
 }
 
 int32_t wflink_murmur_bytes(const void *data, size_t len, int32_t seed)

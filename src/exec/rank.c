@@ -196,8 +196,7 @@ static int buffer_insert_input(RankOp *o, int n)
     memmove(o->ents + p + 1, o->ents + p, sizeof *o->ents * (size_t)(n - p));
     memmove(o->esk + (size_t)(p + 1) * ns, o->esk + (size_t)p * ns, sizeof *o->esk * (size_t)(n - p) * ns);
     memmove(o->esk_null + (size_t)(p + 1) * ns, o->esk_null + (size_t)p * ns, (size_t)(n - p) * ns);
-    const WStrBuf *row = rank_input_row(o);
-    o->ents[p] = (RankEnt){(const uint8_t *)row->buf, (uint32_t)row->len};
+    o->ents[p] = rank_input_row(o);
     memcpy(esk_at(o, p), o->in_sk, sizeof *o->esk * ns);
     memcpy(eskn_at(o, p), o->in_sk_null, ns);
     return p;
@@ -216,12 +215,6 @@ static int group_end(RankOp *o, int n, int i)
     int j = i + 1;
     while (j < n && cmp_ents(o, i, j) == 0) j++;
     return j;
-}
-
-static RankEnt input_ent(RankOp *o)
-{
-    const WStrBuf *row = rank_input_row(o);
-    return (RankEnt){(const uint8_t *)row->buf, (uint32_t)row->len};
 }
 
 static WStateLookup load(RankOp *o, WBytes *v)
@@ -252,8 +245,8 @@ static void proc_firstn(RankOp *o)
     if (count >= o->rank_end) return;
     count++;
     wvalue_put(o->st, &count, 8);
-    if (o->with_number) c_insert_r(o, input_ent(o), count);
-    else c_insert(o, input_ent(o));
+    if (o->with_number) c_insert_r(o, rank_input_row(o), count);
+    else c_insert(o, rank_input_row(o));
 }
 
 /* ---------------- FastTop1Function ---------------- */
@@ -262,9 +255,10 @@ static void proc_top1(RankOp *o)
 {
     WBytes prev;
     if (load(o, &prev) != WSL_FOUND) {
-        wvalue_put(o->st, rank_input_row(o)->buf, rank_input_row(o)->len);
-        if (o->out_rank) c_insert_r(o, input_ent(o), 1);
-        else c_insert(o, input_ent(o));
+        RankEnt row = rank_input_row(o);
+        wvalue_put(o->st, row.p, row.len);
+        if (o->out_rank) c_insert_r(o, row, 1);
+        else c_insert(o, row);
         return;
     }
     sk_from_row(o, prev.p, prev.len, o->tmp_sk, o->tmp_sk_null);
@@ -272,12 +266,13 @@ static void proc_top1(RankOp *o)
     RankEnt p = {prev.p, (uint32_t)prev.len};
     if (o->out_rank) {
         c_ub_r(o, p, 1);
-        c_ua_r(o, input_ent(o), 1);
+        c_ua_r(o, rank_input_row(o), 1);
     } else {
         c_ub(o, p);
-        c_ua(o, input_ent(o));
+        c_ua(o, rank_input_row(o));
     }
-    wvalue_put(o->st, rank_input_row(o)->buf, rank_input_row(o)->len);
+    RankEnt row = rank_input_row(o);
+    wvalue_put(o->st, row.p, row.len);
 }
 
 /* ---------------- AppendOnlyTopNFunction ---------------- */
@@ -301,7 +296,7 @@ static void proc_append(RankOp *o)
             i = ge;
             if (!found && cmp_ent_in(o, gs) == 0) {
                 rank += ge - gs;
-                cur = input_ent(o);
+                cur = rank_input_row(o);
                 found = true;
             } else if (found) {
                 for (int j = gs; j < ge && in_rank_end(o, rank); j++) {
@@ -322,10 +317,10 @@ static void proc_append(RankOp *o)
         n--;
         if (last != p) {
             c_delete(o, ev);
-            c_insert(o, input_ent(o));
+            c_insert(o, rank_input_row(o));
         }
     } else {
-        c_insert(o, input_ent(o));
+        c_insert(o, rank_input_row(o));
     }
     buffer_write(o, n);
 }
@@ -358,7 +353,7 @@ static int update_emit_with_number(RankOp *o, int n, bool has_old, RankEnt old, 
         i = ge;
         if (!found && cmp_ent_in(o, gs) == 0) {
             rank += ge - gs;
-            cur = input_ent(o);
+            cur = rank_input_row(o);
             cur_is_input = true;
             found = true;
         } else if (found) {
@@ -427,14 +422,14 @@ static void proc_update(RankOp *o, const WChunk *in, int r)
                 buffer_remove(o, n, idx);
                 buffer_insert_input(o, n - 1);
             } else {
-                o->ents[idx] = input_ent(o);
+                o->ents[idx] = rank_input_row(o);
             }
             c_ub(o, old);
-            c_ua(o, input_ent(o));
+            c_ua(o, rank_input_row(o));
         } else if (c == 0) {
-            o->ents[idx] = input_ent(o);
+            o->ents[idx] = rank_input_row(o);
             c_ub_r(o, old, old_rank);
-            c_ua_r(o, input_ent(o), old_rank);
+            c_ua_r(o, rank_input_row(o), old_rank);
         } else {
             buffer_remove(o, n, idx);
             int p = buffer_insert_input(o, n - 1);
@@ -454,7 +449,7 @@ static void proc_update(RankOp *o, const WChunk *in, int r)
                         c_ua_r(o, o->ents[j], cr);
                     }
                 }
-                c_ua_r(o, input_ent(o), new_rank);
+                c_ua_r(o, rank_input_row(o), new_rank);
             }
         }
         if (ns > 16) { free(old_sk); free(old_skn); }
@@ -469,7 +464,7 @@ static void proc_update(RankOp *o, const WChunk *in, int r)
                 n--;
                 c_delete(o, last);
             }
-            c_insert(o, input_ent(o));
+            c_insert(o, rank_input_row(o));
         }
     } else {
         return;

@@ -47,9 +47,9 @@ typedef struct RankOp {
     WState *st;                 /* rankState */
     WChunk *out;
     WStrBuf kbuf, rbuf, skbuf, nbuf, cur, prev, idx, lbuf;
-    const WChunk *row_in;       /* the current input row (row_in, row_r); rbuf holds it encoded once */
-    int row_r;                  /* rank_input_row asked for it (row_ready) */
-    bool row_ready;
+    const WChunk *row_in;       /* the current input row: row row_r of row_in */
+    int row_r;
+    bool row_ready;             /* rbuf holds it encoded (rank_input_row) */
     WDatum *vals;               /* encode scratch (ncols) */
     uint8_t *nulls;
     WDatum *in_sk;              /* sort key of the current input row */
@@ -70,15 +70,15 @@ typedef struct RankOp {
     int64_t work;               /* stored rows / index entries read for the current input row (insight) */
 } RankOp;
 
-/* The current input row as an INSERT binary row (o->rbuf), encoded on first use: most rows of a
-   top N over many rows per key never enter it and are never encoded. */
-static inline const WStrBuf *rank_input_row(RankOp *o)
+/* The current input row as an INSERT binary row (in o->rbuf), encoded on first use: most rows of
+   a top N over many rows per key never enter it and are never encoded. */
+static inline RankEnt rank_input_row(RankOp *o)
 {
     if (!o->row_ready) {
         wop_encode_cols(&o->rbuf, o->row_in, o->row_r, o->ncols, NULL, o->types, o->vals, o->nulls);
         o->row_ready = true;
     }
-    return &o->rbuf;
+    return (RankEnt){(const uint8_t *)o->rbuf.buf, (uint32_t)o->rbuf.len};
 }
 
 /* rank.c helpers used by rank_retract.c */

@@ -177,8 +177,8 @@ static RankEnt keep_copy(WStrBuf *buf, RankEnt e)
 
 static bool same_row(RankOp *o, RankEnt e)
 {
-    const WStrBuf *row = rank_input_row(o);
-    return e.len == row->len && memcmp(e.p, row->buf, e.len) == 0;
+    RankEnt row = rank_input_row(o);
+    return e.len == row.len && memcmp(e.p, row.p, e.len) == 0;
 }
 
 static void staled(RankOp *o, int i)
@@ -196,11 +196,6 @@ static void emit_r(RankOp *o, WRowKind k, RankEnt e, int64_t rank)
 }
 
 static RankEnt own_key(RankOp *o) { return (RankEnt){(const uint8_t *)o->skbuf.buf, (uint32_t)o->skbuf.len}; }
-static RankEnt input_row(RankOp *o)
-{
-    const WStrBuf *row = rank_input_row(o);
-    return (RankEnt){(const uint8_t *)row->buf, (uint32_t)row->len};
-}
 
 /* ---- accumulate ---- */
 
@@ -213,7 +208,7 @@ static void emit_with_number(RankOp *o, int n, int pos)
         if (o->icounts[i] < 0) continue;
         if (!found && i == pos) {
             rank += o->icounts[i];
-            cur = input_row(o);
+            cur = rank_input_row(o);
             found = true;
         } else if (found) {
             bool present;
@@ -263,7 +258,10 @@ static void emit_without_number(RankOp *o, int n, int pos)
         }
     }
     if (del) rank_emit(o, WRK_DELETE, to_delete.p, to_delete.len, 1);
-    if (collect) rank_emit(o, WRK_INSERT, (const uint8_t *)rank_input_row(o)->buf, rank_input_row(o)->len, 1);
+    if (collect) {
+        RankEnt row = rank_input_row(o);
+        rank_emit(o, WRK_INSERT, row.p, row.len, 1);
+    }
 }
 
 /* ---- retract ---- */
@@ -384,7 +382,7 @@ void rank_retract_process(RankOp *o, const WChunk *in, int r)
         else emit_without_number(o, n, pos);
         bool present;
         int m = list_get(o, own_key(o), &present);
-        RankEnt row = input_row(o);
+        RankEnt row = rank_input_row(o);
         list_put(o, own_key(o), m, -1, &row);
     } else {
         int own = exists ? pos : -1;

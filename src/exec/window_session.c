@@ -99,6 +99,7 @@ static void ensure_set(SessOp *s, int n)
     while (s->set_cap < n + 1) s->set_cap = s->set_cap ? s->set_cap * 2 : 8;
     s->set = wrealloc(s->set, sizeof *s->set * (size_t)s->set_cap);
     s->removed = wrealloc(s->removed, sizeof *s->removed * (size_t)s->set_cap);
+    if (!s->keep_accs) return;
     s->old = wrealloc(s->old, sizeof *s->old * (size_t)s->set_cap);
     s->old_off = wrealloc(s->old_off, sizeof *s->old_off * (size_t)s->set_cap);
     s->old_len = wrealloc(s->old_len, sizeof *s->old_len * (size_t)s->set_cap);

@@ -213,17 +213,6 @@ static bool eval_call(WEvalCtx *ctx, const WExpr *e, const WChunk *in, const uin
 
 /* ---------------------------------------------------------------- CAST */
 
-/* The most decimal digits a value of integer type id has (BIGINT: 9,223,372,036,854,775,807). */
-static int int_digits(WTypeId id)
-{
-    switch (id) {
-    case WT_TINYINT: return 3;
-    case WT_SMALLINT: return 5;
-    case WT_INT: return 10;
-    default: assert(id == WT_BIGINT); return 19;
-    }
-}
-
 static bool eval_cast(WEvalCtx *ctx, const WExpr *e, const WChunk *in, const uint8_t *active, WVector *out)
 {
     int n = in->nrows;
@@ -249,7 +238,7 @@ static bool eval_cast(WEvalCtx *ctx, const WExpr *e, const WChunk *in, const uin
         return true;
     }
     /* an integer into a DECIMAL with room for all its digits: exact, never NULL */
-    if (wtype_is_integer(from) && to->id == WT_DECIMAL && to->precision - to->scale >= int_digits(from->id)) {
+    if (wtype_is_integer(from) && to->id == WT_DECIMAL && to->precision - to->scale >= wtype_integer_digits(from)) {
         __int128 f = wpow10_i128(to->scale);
         WF_FOR(i, n, active) { out->nulls[i] = v->nulls[i]; out->data[i].dec = (__int128)v->data[i].i * f; }
         return true;

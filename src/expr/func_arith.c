@@ -99,11 +99,13 @@ static inline int64_t wrap_int(WTypeId id, uint64_t v)
 }
 
 /* value of a numeric datum as (unscaled, scale) for DECIMAL arithmetic */
+/* The scale of an exact operand's unscaled value (an integer's is 0). */
+static inline int dec_scale(const WType *t) { return t->id == WT_DECIMAL ? t->scale : 0; }
+
 static inline __int128 as_dec(const WType *t, WDatum v, int *scale)
 {
-    if (t->id == WT_DECIMAL) { *scale = t->scale; return v.dec; }
-    *scale = 0;
-    return (__int128)v.i;
+    *scale = dec_scale(t);
+    return t->id == WT_DECIMAL ? v.dec : (__int128)v.i;
 }
 
 static void eval_int(WEvalCtx *ctx, int op, WTypeId rid, WVector *const *av, int n, const uint8_t *act, WVector *out)
@@ -167,21 +169,15 @@ static void eval_decimal(WEvalCtx *ctx, int op, const WType *rt, WVector *const 
     const WType *ta = av[0]->type, *tb = av[1]->type;
     /* a product at the sum of the scales (no rounding): one 128-bit multiply; a product that
        overflows 128 bits has more than 38 digits and takes the exact path below to its NULL */
-    int scale_a, scale_b;
-    as_dec(ta, (WDatum){0}, &scale_a);
-    as_dec(tb, (WDatum){0}, &scale_b);
-    bool mul_exact = op == OP_MUL && scale_a + scale_b == rt->scale;
+    bool mul_exact = op == OP_MUL && dec_scale(ta) + dec_scale(tb) == rt->scale;
     WF_FOR(i, n, act) {
-        if (mul_exact) {
-            __int128 r;
-            if (!__builtin_mul_overflow(as_dec(ta, av[0]->data[i], &scale_a), as_dec(tb, av[1]->data[i], &scale_b), &r)) {
-                if (wdec_fits(r, rt->precision)) out->data[i].dec = r;
-                else out->nulls[i] = 1;
-                continue;
-            }
-        }
         int sa, sb, rc;
         __int128 x = as_dec(ta, av[0]->data[i], &sa), y = as_dec(tb, av[1]->data[i], &sb), r = 0;
+        if (mul_exact && !__builtin_mul_overflow(x, y, &r)) {
+            if (wdec_fits(r, rt->precision)) out->data[i].dec = r;
+            else out->nulls[i] = 1;
+            continue;
+        }
         switch (op) {
         case OP_ADD: rc = wf_dec_add(x, sa, y, sb, rt->precision, rt->scale, false, &r); break;
         case OP_SUB: rc = wf_dec_add(x, sa, y, sb, rt->precision, rt->scale, true, &r); break;

@@ -127,46 +127,33 @@ static void slot_insert(uintptr_t *slots, size_t cap, uintptr_t v, uint64_t hash
 }
 
 /* Make room for one more of n entries in *slots (*cap of them; the entries hold their hash at
-   hash_off): doubled (64 at first) when the load would pass 3/4, which keeps an empty slot for
-   every probe. */
-static void slots_reserve(uintptr_t **slots, size_t *cap, size_t n, size_t hash_off)
+   hash_off; *tombs tombstones among them, NULL for a table without): when the entries and
+   tombstones would pass 3/4 of the slots, which keeps an empty slot for every probe, the entries
+   move to a new table without tombstones, twice as large when they alone fill more than half of
+   it (64 slots at first). */
+static void slots_reserve(uintptr_t **slots, size_t *cap, size_t n, size_t *tombs, size_t hash_off)
 {
-    if ((n + 1) * 4 <= *cap * 3) return;
-    size_t ncap = *cap ? *cap * 2 : 64;
+    size_t tomb = tombs ? *tombs : 0;
+    if ((n + tomb + 1) * 4 <= *cap * 3) return;
+    size_t ncap = !*cap ? 64 : (n + 1) * 2 > *cap ? *cap * 2 : *cap;
     uintptr_t *ns = wcalloc(ncap, sizeof(uintptr_t));
     for (size_t i = 0; i < *cap; i++) {
-        if (!(*slots)[i]) continue;
+        uintptr_t v = (*slots)[i];
+        if (!v || v == SET_TOMB) continue;
         uint64_t h;
-        memcpy(&h, (const unsigned char *)wslot_ptr((*slots)[i]) + hash_off, sizeof h);
-        slot_insert(ns, ncap, (*slots)[i], h);
+        memcpy(&h, (const unsigned char *)wslot_ptr(v) + hash_off, sizeof h);
+        slot_insert(ns, ncap, v, h);
     }
     free(*slots);
     *slots = ns;
     *cap = ncap;
-}
-
-/* Room for one more timer in the set: when live timers and tombstones would pass 3/4 of the
-   slots, the live ones move to a new table without tombstones, twice as large when they alone
-   fill more than half of it (64 slots at first). */
-static void set_reserve(WTimerService *t)
-{
-    if ((t->set_n + t->set_tomb + 1) * 4 <= t->set_cap * 3) return;
-    size_t ncap = !t->set_cap ? 64 : (t->set_n + 1) * 2 > t->set_cap ? t->set_cap * 2 : t->set_cap;
-    uintptr_t *ns = wcalloc(ncap, sizeof(uintptr_t));
-    for (size_t i = 0; i < t->set_cap; i++) {
-        uintptr_t v = t->set[i];
-        if (v && v != SET_TOMB) slot_insert(ns, ncap, v, ((const Timer *)wslot_ptr(v))->hash);
-    }
-    free(t->set);
-    t->set = ns;
-    t->set_cap = ncap;
-    t->set_tomb = 0;
+    if (tombs) *tombs = 0;
 }
 
 /* Add e (not in the set: the caller looked it up) at the first free or tombstone slot of its probe. */
 static void set_add(WTimerService *t, Timer *e)
 {
-    set_reserve(t);
+    slots_reserve(&t->set, &t->set_cap, t->set_n, &t->set_tomb, offsetof(Timer, hash));
     assert((uintptr_t)e >> WSLOT_TAG_SHIFT == 0);
     size_t mask = t->set_cap - 1, i = e->hash & mask;
     while (t->set[i] && t->set[i] != SET_TOMB) i = (i + 1) & mask;
@@ -213,7 +200,7 @@ static Bucket *index_find(const WTimerService *t, int64_t ts, uint64_t h, size_t
 
 static void index_add(WTimerService *t, Bucket *b)
 {
-    slots_reserve(&t->index, &t->index_cap, t->n, offsetof(Bucket, hash));   /* t->n buckets are in it */
+    slots_reserve(&t->index, &t->index_cap, t->n, NULL, offsetof(Bucket, hash));   /* t->n buckets are in it */
     assert((uintptr_t)b >> WSLOT_TAG_SHIFT == 0);
     slot_insert(t->index, t->index_cap, wslot_make(b, b->hash), b->hash);
 }
