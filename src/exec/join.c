@@ -43,6 +43,7 @@ typedef struct JoinSide {
     int *uk;
     const WType **uk_types;
     int *all;               /* 0..ncols-1 */
+    uint8_t *drop;          /* per column, 1: no one reads it, records store NULL (NULL: keep all) */
     bool outer;             /* records keep association counts */
     bool pad;               /* this side is null-padded when unmatched (outer join side) */
     bool retracts;
@@ -72,6 +73,18 @@ typedef struct JoinOp {
     WStrBuf kbytes;             /* the join keys of the chunk processed (encode_keys) */
     struct RowKey *rkeys;
     int rkcap;
+    /* the record of the row processed (encode_record): in rowbuf, or read ahead in rbytes */
+    const void *row;
+    size_t rowlen;
+    bool row_hashed;            /* row_hash is its wmap_key_hash */
+    uint64_t row_hash;
+    /* records read ahead (encode_records_ahead): the input chunk's records, their hashes and
+       where each one's key map was found, for the map lookups' read-ahead */
+    const WChunk *ahead;        /* the chunk they belong to, NULL: none */
+    WStrBuf rbytes;
+    struct RecAhead *recs;
+    WMapWhere *where;
+    int reccap;
     WDatum *vals;
     uint8_t *nulls;
     int64_t ttl_expired;
@@ -88,7 +101,7 @@ typedef struct JoinOp {
 /* The binary row of columns cols (of the given types) of chunk row `row`; fixed: the types are
    fixed-width ones (wrow_types_inline), written slot by slot (wrow_encode_chunk_inline). */
 static void encode_cols(JoinOp *j, WStrBuf *out, const WChunk *c, int row, int n, const int *cols,
-                        const WType **types, bool fixed)
+                        const WType **types, bool fixed, const uint8_t *drop)
 {
     if (fixed) {
         size_t size = wrow_fixed_size(n);
@@ -100,7 +113,7 @@ static void encode_cols(JoinOp *j, WStrBuf *out, const WChunk *c, int row, int n
     }
     for (int k = 0; k < n; k++) {
         const WVector *v = &c->cols[cols[k]];
-        j->nulls[k] = v->nulls ? v->nulls[row] : 0;
+        j->nulls[k] = (v->nulls ? v->nulls[row] : 0) | (drop ? drop[k] : 0);
         j->vals[k] = j->nulls[k] ? (WDatum){0} : v->data[row];
     }
     wrow_encode(out, n, types, j->vals, j->nulls, WRK_INSERT);
@@ -235,19 +248,32 @@ static int32_t cur_assoc(JoinOp *j, RowCtx *x, JoinSide *os, const WJoinEntry *e
     return x->fresh ? wjview_assoc(&os->view, e) : e->assoc;
 }
 
+/* Add / retract the current record (encode_record) to / from the input side's view. */
+static void add_record(JoinOp *j, JoinSide *is, int32_t assoc)
+{
+    if (j->row_hashed) wjview_add_hashed(&is->view, j->row, j->rowlen, j->row_hash, j->ukbuf.buf, j->ukbuf.len, assoc);
+    else wjview_add(&is->view, j->row, j->rowlen, j->ukbuf.buf, j->ukbuf.len, assoc);
+}
+
+static void retract_record(JoinOp *j, JoinSide *is)
+{
+    if (j->row_hashed) wjview_retract_hashed(&is->view, j->row, j->rowlen, j->row_hash, j->ukbuf.buf, j->ukbuf.len);
+    else wjview_retract(&is->view, j->row, j->rowlen, j->ukbuf.buf, j->ukbuf.len);
+}
+
 static inline void row_begin(JoinOp *j, RowCtx *x)
 {
     JoinSide *is = &j->side[x->in], *os = &j->side[1 - x->in];
-    const void *row = j->rowbuf.buf, *uk = j->ukbuf.buf;
-    size_t rowlen = j->rowbuf.len, uklen = j->ukbuf.len;
+    const void *uk = j->ukbuf.buf;
+    size_t uklen = j->ukbuf.len;
     x->kind = (WRowKind)x->c->kinds[x->r];
     x->acc = !wrowkind_is_retract(x->kind);
     x->matches = 0;
     x->additional = false;
     if (j->semi_anti) {
         if (x->in == 1) {
-            if (x->acc) wjview_add(&is->view, row, rowlen, uk, uklen, -1);
-            else wjview_retract(&is->view, row, rowlen, uk, uklen);
+            if (x->acc) add_record(j, is, -1);
+            else retract_record(j, is);
         }
         return;
     }
@@ -255,9 +281,9 @@ static inline void row_begin(JoinOp *j, RowCtx *x)
         /* Flink's isAdditionalMatch: does this record add a match for other-side records? */
         x->additional = os->pad && is->view.kind != WJV_JOINKEY_CONTAINS_UK &&
                         !(is->view.kind == WJV_HAS_UK && wjview_has_uk(&is->view, uk, uklen));
-        if (!is->pad) wjview_add(&is->view, row, rowlen, uk, uklen, -1);
+        if (!is->pad) add_record(j, is, -1);
     } else if (!x->sup) {
-        wjview_retract(&is->view, row, rowlen, uk, uklen);
+        retract_record(j, is);
     }
 }
 
@@ -308,19 +334,17 @@ static inline void row_matches(JoinOp *j, RowCtx *x, const WJoinEntry *ents, int
 static inline void row_end(JoinOp *j, RowCtx *x)
 {
     JoinSide *is = &j->side[x->in];
-    const void *row = j->rowbuf.buf, *uk = j->ukbuf.buf;
-    size_t rowlen = j->rowbuf.len, uklen = j->ukbuf.len;
     if (j->semi_anti) {
         if (x->in == 1) return;
         if ((x->matches == 0) == j->anti) emit_input(j, 0, x->kind, x->c, x->r);
-        if (x->acc) wjview_add(&is->view, row, rowlen, uk, uklen, x->matches);
-        else wjview_retract(&is->view, row, rowlen, uk, uklen);
+        if (x->acc) add_record(j, is, x->matches);
+        else retract_record(j, is);
         return;
     }
     if (!is->pad) return;
     if (x->acc) {
         if (x->matches == 0) emit_input(j, x->in, WRK_INSERT, x->c, x->r);
-        wjview_add(&is->view, row, rowlen, uk, uklen, x->matches);
+        add_record(j, is, x->matches);
     } else if (x->matches == 0) {
         emit_input(j, x->in, WRK_DELETE, x->c, x->r);
     }
@@ -337,8 +361,16 @@ typedef struct RowKey {
     bool null_key;
 } RowKey;
 
-/* Each lookup's table slot and entry are prefetched PF_SLOT and PF_ENTRY rows ahead. */
+/* Each lookup's table slot and entry are prefetched PF_SLOT and PF_ENTRY rows ahead. With the
+   records read ahead (encode_records_ahead), the keys' slots and entries further ahead, and the
+   input side's record lookup in its key's map in three stages after them (prefetch.h). */
 enum { PF_ENTRY = 4, PF_SLOT = 8 };
+enum { PFA_SLOT = 16, PFA_ENTRY = 12, PFA_MAP_TABLE = 8, PFA_MAP_SLOT = 4, PFA_MAP_ENTRY = 2 };
+
+typedef struct RecAhead {
+    size_t off, len;
+    uint64_t hash;              /* wmap_key_hash */
+} RecAhead;
 
 /* The join keys of every row of c (from input side is) encoded and hashed before the rows are
    processed, so that the state lookups of later rows can be prefetched (both sides' states are
@@ -355,7 +387,7 @@ static void encode_keys(JoinOp *j, const JoinSide *is, const JoinSide *os, const
         k->null_key = false;
         for (int q = 0; q < j->nkeys && j->any_filter; q++)
             if (j->filter_null[q] && c->cols[is->keys[q]].nulls[r]) { k->null_key = true; break; }
-        encode_cols(j, &j->keybuf, c, r, j->nkeys, is->keys, j->key_types, j->key_fixed);
+        encode_cols(j, &j->keybuf, c, r, j->nkeys, is->keys, j->key_types, j->key_fixed, NULL);
         k->off = j->kbytes.len;
         k->len = j->keybuf.len;
         k->hash = wstate_key_hash(j->keybuf.buf, j->keybuf.len);
@@ -369,13 +401,31 @@ static void encode_keys(JoinOp *j, const JoinSide *is, const JoinSide *os, const
 
 /* Row r's join key (encode_keys) becomes the state key; the lookups of rows ahead are
    prefetched. True if the key has a NULL in a '='-compared column. */
+static void map_prefetch(JoinOp *j, const JoinSide *is, int r, WMapPrefetch stage)
+{
+    const RowKey *k = &j->rkeys[r];
+    wmap_prefetch(is->view.st, j->kbytes.buf + k->off, k->len, k->hash, &j->where[r], j->recs[r].hash, stage);
+}
+
 static bool set_row_key(JoinOp *j, const JoinSide *is, const JoinSide *os, int r, int nrows)
 {
-    if (r + PF_SLOT < nrows) {
+    if (j->ahead) {
+        if (r + PFA_SLOT < nrows) {
+            wstate_prefetch_slot(os->view.st, j->rkeys[r + PFA_SLOT].hash);
+            wstate_prefetch_slot(is->view.st, j->rkeys[r + PFA_SLOT].hash);
+        }
+        if (r + PFA_ENTRY < nrows) {
+            wstate_prefetch_entry(os->view.st, j->rkeys[r + PFA_ENTRY].hash);
+            wstate_prefetch_entry(is->view.st, j->rkeys[r + PFA_ENTRY].hash);
+        }
+        if (r + PFA_MAP_TABLE < nrows) map_prefetch(j, is, r + PFA_MAP_TABLE, WMAP_PREFETCH_TABLE);
+        if (r + PFA_MAP_SLOT < nrows) map_prefetch(j, is, r + PFA_MAP_SLOT, WMAP_PREFETCH_SLOT);
+        if (r + PFA_MAP_ENTRY < nrows) map_prefetch(j, is, r + PFA_MAP_ENTRY, WMAP_PREFETCH_ENTRY);
+    } else if (r + PF_SLOT < nrows) {
         wstate_prefetch_slot(os->view.st, j->rkeys[r + PF_SLOT].hash);
         wstate_prefetch_slot(is->view.st, j->rkeys[r + PF_SLOT].hash);
     }
-    if (r + PF_ENTRY < nrows) {
+    if (!j->ahead && r + PF_ENTRY < nrows) {
         wstate_prefetch_entry(os->view.st, j->rkeys[r + PF_ENTRY].hash);
         wstate_prefetch_entry(is->view.st, j->rkeys[r + PF_ENTRY].hash);
     }
@@ -384,10 +434,47 @@ static bool set_row_key(JoinOp *j, const JoinSide *is, const JoinSide *os, int r
     return k->null_key;
 }
 
+/* Smallest chunk whose records are read ahead. */
+#define AHEAD_MIN_ROWS 32
+
+/* A record state of rows without a unique key (one map entry per distinct row under its join
+   key) that has outgrown the caches misses three times more per row, in the key's map: the
+   chunk's records are then encoded and hashed before its rows are processed, so that those
+   lookups are read ahead too (set_row_key). */
+static void encode_records_ahead(JoinOp *j, const JoinSide *is, const WChunk *c)
+{
+    j->ahead = NULL;
+    if (is->view.kind != WJV_NO_UK || c->nrows < AHEAD_MIN_ROWS || !wstate_outgrows_cache(is->view.st)) return;
+    if (c->nrows > j->reccap) {
+        j->reccap = c->nrows;
+        j->recs = wrealloc(j->recs, sizeof(RecAhead) * (size_t)j->reccap);
+        j->where = wrealloc(j->where, sizeof(WMapWhere) * (size_t)j->reccap);
+    }
+    memset(j->where, 0, sizeof(WMapWhere) * (size_t)c->nrows);
+    wsb_clear(&j->rbytes);
+    for (int r = 0; r < c->nrows; r++) {
+        encode_cols(j, &j->rowbuf, c, r, is->ncols, is->all, is->types, is->row_fixed, is->drop);
+        j->recs[r] = (RecAhead){j->rbytes.len, j->rowbuf.len, wmap_key_hash(j->rowbuf.buf, j->rowbuf.len)};
+        wsb_appendn(&j->rbytes, j->rowbuf.buf, j->rowbuf.len);
+    }
+    j->ahead = c;
+}
+
 static void encode_record(JoinOp *j, const JoinSide *is, const WChunk *c, int r)
 {
-    encode_cols(j, &j->rowbuf, c, r, is->ncols, is->all, is->types, is->row_fixed);
-    if (is->view.kind == WJV_HAS_UK) encode_cols(j, &j->ukbuf, c, r, is->nuk, is->uk, is->uk_types, is->uk_fixed);
+    if (j->ahead == c) {
+        const RecAhead *a = &j->recs[r];
+        j->row = j->rbytes.buf + a->off;
+        j->rowlen = a->len;
+        j->row_hash = a->hash;
+        j->row_hashed = true;
+    } else {
+        encode_cols(j, &j->rowbuf, c, r, is->ncols, is->all, is->types, is->row_fixed, is->drop);
+        j->row = j->rowbuf.buf;
+        j->rowlen = j->rowbuf.len;
+        j->row_hashed = false;
+    }
+    if (is->view.kind == WJV_HAS_UK) encode_cols(j, &j->ukbuf, c, r, is->nuk, is->uk, is->uk_types, is->uk_fixed, NULL);
     else wsb_clear(&j->ukbuf);
 }
 
@@ -446,6 +533,7 @@ static void join_process(WOperator *op, int input, const WChunk *in)
     }
     SegRow *seg = j->seg;
     encode_keys(j, is, os, in);
+    encode_records_ahead(j, is, in);
     int r = 0;
     while (r < in->nrows && !op->ctx->err->set) {
         if (j->scratch->total > SCRATCH_LIMIT) {
@@ -503,7 +591,7 @@ static void join_process(WOperator *op, int input, const WChunk *in)
             if (!batch) break;
         }
         if (nseg == 0) continue;
-        if (!eval_residual(j)) return;
+        if (!eval_residual(j)) { j->ahead = NULL; return; }
         for (int i = 0; i < nseg; i++) {
             SegRow *s = &seg[i];
             int64_t exp0 = expired_sum(j);
@@ -520,6 +608,7 @@ static void join_process(WOperator *op, int input, const WChunk *in)
             if (s->expired || expired_sum(j) > exp0) j->ttl_expired++;
         }
     }
+    j->ahead = NULL;
     flush_out(j);
     warena_reset(j->scratch);
 }
@@ -532,10 +621,10 @@ static void join_bundle_add(WOperator *op, int input, const WChunk *in, int from
     JoinSide *is = &j->side[input];
     if (!j->bundle[input]) j->bundle[input] = wjbundle_new(is->view.kind, is->ncols, is->types);
     for (int r = from; r < from + n; r++) {
-        encode_cols(j, &j->keybuf, in, r, j->nkeys, is->keys, j->key_types, j->key_fixed);
+        encode_cols(j, &j->keybuf, in, r, j->nkeys, is->keys, j->key_types, j->key_fixed, NULL);
         encode_record(j, is, in, r);
         wjbundle_add(j->bundle[input], in, r, j->keybuf.buf, j->keybuf.len, j->ukbuf.buf, j->ukbuf.len,
-                     j->rowbuf.buf, j->rowbuf.len);
+                     j->row, j->rowlen);
     }
 }
 
@@ -573,6 +662,7 @@ static void side_free(JoinSide *s)
     free(s->uk);
     free(s->uk_types);
     free(s->all);
+    free(s->drop);
 }
 
 static void join_destroy(WOperator *op)
@@ -588,6 +678,9 @@ static void join_destroy(WOperator *op)
     wsb_free(&j->kbytes);
     free(j->rkeys);
     wsb_free(&j->rowbuf);
+    wsb_free(&j->rbytes);
+    free(j->recs);
+    free(j->where);
     wsb_free(&j->ukbuf);
     free(j->key_types);
     free(j->filter_null);
@@ -642,6 +735,33 @@ static bool side_init(JoinOp *j, JoinSide *s, int ncols, const WType **types, co
     return true;
 }
 
+/* The columns each side's records keep (spec->out_reads): those a consumer reads, the keys, the
+   unique key and the residual's; the others are stored NULL. A record of variable-width columns is
+   then smaller (a join whose output is projected keeps what the projection reads, not whole rows),
+   and rows that differ only in dropped columns share one record with their count summed, which
+   joins as the separate rows did. Rows of fixed-width columns keep every slot (no saving). */
+static void plan_record_columns(JoinOp *j, const WJoinSpec *spec)
+{
+    if (!spec->out_reads) return;
+    int n = j->L + j->R;
+    uint8_t *needed = wcalloc((size_t)n, 1);
+    wexpr_mark_columns(spec->residual, needed, n);
+    for (int side = 0; side < 2; side++) {
+        JoinSide *s = &j->side[side];
+        int base = side ? j->L : 0;
+        for (int k = 0; k < j->nkeys; k++) needed[base + s->keys[k]] = 1;
+        for (int k = 0; k < s->nuk; k++) needed[base + s->uk[k]] = 1;
+        if (s->row_fixed) continue;
+        for (int c = 0; c < s->ncols; c++) {
+            int o = base + c;   /* semi / anti: the right side's columns are no output */
+            if (needed[o] || (o < spec->out.ncols && spec->out_reads[o])) continue;
+            if (!s->drop) s->drop = wcalloc((size_t)s->ncols, 1);
+            s->drop[c] = 1;
+        }
+    }
+    free(needed);
+}
+
 WOperator *wop_join_new(WExecCtx *ctx, const WJoinSpec *spec)
 {
     bool semi_anti = spec->kind == WJK_SEMI || spec->kind == WJK_ANTI;
@@ -689,6 +809,7 @@ WOperator *wop_join_new(WExecCtx *ctx, const WJoinSpec *spec)
         }
     }
     j->key_fixed = ok && wrow_types_inline(spec->nkeys, j->key_types);
+    if (ok) plan_record_columns(j, spec);
     if (!ok) {
         if (!ctx->err->set) werr_set(ctx->err, WEXC_TABLE, "Invalid join specification: column index out of range");
         wop_free(&j->base);
@@ -706,6 +827,7 @@ WOperator *wop_join_new(WExecCtx *ctx, const WJoinSpec *spec)
     wsb_init(&j->keybuf);
     wsb_init(&j->kbytes);
     wsb_init(&j->rowbuf);
+    wsb_init(&j->rbytes);
     wsb_init(&j->ukbuf);
     int mx = L > R ? L : R;
     if (spec->nkeys > mx) mx = spec->nkeys;

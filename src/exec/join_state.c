@@ -59,8 +59,18 @@ static void count_lookup(WJoinView *v, WStateLookup how)
     if (how == WSL_EXPIRED) v->expired++;
 }
 
-void wjview_add(WJoinView *v, const void *row, size_t rowlen, const void *uk, size_t uklen,
-                int32_t assoc)
+/* A NO_UK view's record, looked up by its hash (rowhash NULL: hashed here). */
+static WStateLookup record_ref(WJoinView *v, const void *row, size_t rowlen, const uint64_t *rowhash,
+                               WMapRef *ref)
+{
+    WStateLookup how = rowhash ? wmap_ref_hashed(v->st, row, rowlen, *rowhash, ref)
+                               : wmap_ref(v->st, row, rowlen, ref);
+    count_lookup(v, how);
+    return how;
+}
+
+static void view_add(WJoinView *v, const void *row, size_t rowlen, const uint64_t *rowhash,
+                     const void *uk, size_t uklen, int32_t assoc)
 {
     size_t len;
     const void *val;
@@ -75,8 +85,7 @@ void wjview_add(WJoinView *v, const void *row, size_t rowlen, const void *uk, si
         break;
     case WJV_NO_UK: {
         WMapRef ref;            /* one lookup for the read and the write */
-        WStateLookup how = wmap_ref(v->st, row, rowlen, &ref);
-        count_lookup(v, how);
+        WStateLookup how = record_ref(v, row, rowlen, rowhash, &ref);
         int32_t cnt = 1;
         if (how == WSL_FOUND && ref.cur.len >= 4) cnt = get_i32(ref.cur.p) + 1;
         unsigned char b[8];
@@ -88,7 +97,19 @@ void wjview_add(WJoinView *v, const void *row, size_t rowlen, const void *uk, si
     }
 }
 
-void wjview_retract(WJoinView *v, const void *row, size_t rowlen, const void *uk, size_t uklen)
+void wjview_add(WJoinView *v, const void *row, size_t rowlen, const void *uk, size_t uklen, int32_t assoc)
+{
+    view_add(v, row, rowlen, NULL, uk, uklen, assoc);
+}
+
+void wjview_add_hashed(WJoinView *v, const void *row, size_t rowlen, uint64_t rowhash, const void *uk,
+                       size_t uklen, int32_t assoc)
+{
+    view_add(v, row, rowlen, &rowhash, uk, uklen, assoc);
+}
+
+static void view_retract(WJoinView *v, const void *row, size_t rowlen, const uint64_t *rowhash,
+                         const void *uk, size_t uklen)
 {
     switch (v->kind) {
     case WJV_JOINKEY_CONTAINS_UK:
@@ -105,8 +126,7 @@ void wjview_retract(WJoinView *v, const void *row, size_t rowlen, const void *uk
     }
     case WJV_NO_UK: {
         WMapRef ref;
-        WStateLookup how = wmap_ref(v->st, row, rowlen, &ref);
-        count_lookup(v, how);
+        WStateLookup how = record_ref(v, row, rowlen, rowhash, &ref);
         if (how != WSL_FOUND || ref.cur.len < 4) { v->unknown_retracts++; break; }
         int32_t cnt = get_i32(ref.cur.p);
         if (cnt > 1) {
@@ -120,6 +140,17 @@ void wjview_retract(WJoinView *v, const void *row, size_t rowlen, const void *uk
         break;
     }
     }
+}
+
+void wjview_retract(WJoinView *v, const void *row, size_t rowlen, const void *uk, size_t uklen)
+{
+    view_retract(v, row, rowlen, NULL, uk, uklen);
+}
+
+void wjview_retract_hashed(WJoinView *v, const void *row, size_t rowlen, uint64_t rowhash, const void *uk,
+                           size_t uklen)
+{
+    view_retract(v, row, rowlen, &rowhash, uk, uklen);
 }
 
 bool wjview_has_uk(WJoinView *v, const void *uk, size_t uklen)

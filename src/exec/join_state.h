@@ -63,6 +63,11 @@ void wjview_add(WJoinView *v, const void *row, size_t rowlen, const void *uk, si
                 int32_t assoc);
 /* Retract one occurrence of a record (absent records are ignored). */
 void wjview_retract(WJoinView *v, const void *row, size_t rowlen, const void *uk, size_t uklen);
+/* The same with the record's wmap_key_hash known (NO_UK views look records up by it). */
+void wjview_add_hashed(WJoinView *v, const void *row, size_t rowlen, uint64_t rowhash, const void *uk,
+                       size_t uklen, int32_t assoc);
+void wjview_retract_hashed(WJoinView *v, const void *row, size_t rowlen, uint64_t rowhash, const void *uk,
+                           size_t uklen);
 /* Whether a record with this unique key is stored (HAS_UK only; false for the other kinds). */
 bool wjview_has_uk(WJoinView *v, const void *uk, size_t uklen);
 /* Set the number of associations of a collected record (outer views). */

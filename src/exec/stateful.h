@@ -67,6 +67,9 @@ typedef struct WJoinSpec {
     bool left_retracts, right_retracts;
     bool generate_update_before;
     int64_t left_ttl_ms, right_ttl_ms;
+    const uint64_t *out_reads;      /* per output column, 0 = no consumer reads it; NULL = all are read.
+                                       A side's records keep only the columns read, its keys, unique
+                                       key and the residual's (others are stored, and emitted, NULL) */
     WOpSchema out;
 } WJoinSpec;
 WOperator *wop_join_new(WExecCtx *ctx, const WJoinSpec *spec);

@@ -552,6 +552,13 @@ bool wexpr_eval_const(WEvalCtx *ctx, const WExpr *e, WDatum *out, bool *is_null)
     return true;
 }
 
+void wexpr_mark_columns(const WExpr *e, uint8_t *used, int n)
+{
+    if (!e) return;
+    if (e->kind == WX_COLUMN && e->col >= 0 && e->col < n) used[e->col] = 1;
+    for (int i = 0; i < e->nargs; i++) wexpr_mark_columns(e->args[i], used, n);
+}
+
 bool wexpr_is_const(const WExpr *e)
 {
     if (!e) return true;

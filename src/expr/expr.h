@@ -105,6 +105,8 @@ bool wexpr_filter(WEvalCtx *ctx, const WExpr *e, const WChunk *in, uint8_t *sel)
 /* Evaluate a constant expression (no column references). */
 bool wexpr_eval_const(WEvalCtx *ctx, const WExpr *e, WDatum *out, bool *is_null);
 bool wexpr_is_const(const WExpr *e);
+/* Set used[c] = 1 for every input column c < n that e reads (e may be NULL). */
+void wexpr_mark_columns(const WExpr *e, uint8_t *used, int n);
 
 /* Constructors (arena). */
 WExpr *wexpr_column(WArena *a, int col, const WType *t, const char *name);

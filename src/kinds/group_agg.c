@@ -15,6 +15,7 @@ static WRel *derive_group_agg(WPlanCtx *p, WRel *r, WRel *in, int64_t ttl)
 {
     r = wrel_cast_mut(r, WR_GROUP_AGG);
     WRel *removed = wphys_remove_unique_agg(p, r, in);
+    if (removed == in) return in;   /* an identity projection: simplified away to the input */
     if (removed) {
         r = removed;
         r->changelog = r->inputs[0]->changelog;

@@ -265,7 +265,7 @@ static WOperator *bd_join(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *
         .left_uk = l->unique, .right_uk = rt->unique,
         .left_retracts = r->input_retracts, .right_retracts = rj->right_retracts,
         .generate_update_before = r->generate_update_before,
-        .left_ttl_ms = rj->ttl_left_ms, .right_ttl_ms = rj->ttl_right_ms,
+        .left_ttl_ms = rj->ttl_left_ms, .right_ttl_ms = rj->ttl_right_ms, .out_reads = rj->out_reads,
         .out = {r->out.n, r->out.types, r->out.names}};
     return wop_join_new(&L->ctx, &sp);
 }

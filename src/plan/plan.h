@@ -225,6 +225,9 @@ typedef struct WRelJoin {           /* the join kinds (wrel_is_join): WR_JOIN, W
     int left_time_col, right_time_col;  /* temporal (binder) / interval / temporal / lookup joins */
     int64_t ttl_left_ms, ttl_right_ms;  /* WR_JOIN: resolved state TTL per side, 0 = never */
     const char *right_name;         /* the right input's name (WRel's left_name) */
+    uint64_t *out_reads;            /* WR_JOIN, runtime (wjob_mark_scan_reads): per output column, what its
+                                       consumers read (0: nothing, so its record state need not keep it);
+                                       NULL: everything */
     WRelIntervalJoin interval;      /* WR_INTERVAL_JOIN: its bounds, wrel_interval(r) */
     WRelWindow window;              /* WR_WINDOW_JOIN: its window, wrel_window(r) (a window join is
                                        both a join and a windowed kind; its window lives here, so

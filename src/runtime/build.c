@@ -516,13 +516,6 @@ typedef struct ReadMarks {
     int nseen, cap;
 } ReadMarks;
 
-static void mark_expr(const WExpr *e, uint8_t *used, int n)
-{
-    if (!e) return;
-    if (e->kind == WX_COLUMN && e->col >= 0 && e->col < n) used[e->col] = 1;
-    for (int i = 0; i < e->nargs; i++) mark_expr(e->args[i], used, n);
-}
-
 /* Nodes between a Calc and a changelog scan that pass columns through unchanged: Flink pushes the
    projection into the scan below them (keeping the primary key that ChangelogNormalize needs), so
    ChangelogNormalize sees only the columns read above it and drops an update of the others. */
@@ -545,7 +538,7 @@ static void reads_into(WPlanCtx *p, WRel *rel, const uint8_t *used)
         if (rel->kind == WR_CHANGELOG_NORMALIZE) {
             for (int k = 0; k < rel->nkeys; k++)
                 if (rel->keys[k] >= 0 && rel->keys[k] < n) u[rel->keys[k]] = 1;
-            mark_expr(wrel_normalize(rel)->filter, u, n);
+            wexpr_mark_columns(wrel_normalize(rel)->filter, u, n);
         }
         reads_into(p, rel->inputs[0], u);
         return;
@@ -555,7 +548,7 @@ static void reads_into(WPlanCtx *p, WRel *rel, const uint8_t *used)
         for (int i = 0; i < n; i++) u[i] = used ? used[i] : 1;
         const WRelWatermark *ww = wrel_watermark(rel);
         if (ww->rowtime_col >= 0 && ww->rowtime_col < n) u[ww->rowtime_col] = 1;
-        mark_expr(ww->expr, u, n);
+        wexpr_mark_columns(ww->expr, u, n);
         reads_into(p, rel->inputs[0], u);
         return;
     }
@@ -580,8 +573,8 @@ static void mark_reads(WPlanCtx *p, ReadMarks *m, WRel *r)
         if (r->kind == WR_CALC) {
             int n = in->out.n;
             uint8_t *u = wa_zalloc(p->arena, (size_t)(n ? n : 1));
-            for (int k = 0; k < wrel_calc(r)->nexprs; k++) mark_expr(wrel_calc(r)->exprs[k], u, n);
-            mark_expr(wrel_calc(r)->cond, u, n);
+            for (int k = 0; k < wrel_calc(r)->nexprs; k++) wexpr_mark_columns(wrel_calc(r)->exprs[k], u, n);
+            wexpr_mark_columns(wrel_calc(r)->cond, u, n);
             reads_into(p, in, u);
         } else if (!reads_pass_through(r)) {
             reads_into(p, in, NULL);   /* any other consumer reads every column */
@@ -676,6 +669,7 @@ static void demand_node(FieldDemand *d, int at)
         wrel_scan_mut(r)->field_reads = d->nodes[at].want;
         return;
     }
+    if (r->kind == WR_JOIN) wrel_join_mut(r)->out_reads = d->nodes[at].want;     /* its record state */
     for (int i = 0; i < r->ninputs; i++) {
         WRel *in = r->inputs[i];
         int at_in = demand_index(d, in);
@@ -700,6 +694,9 @@ static void demand_node(FieldDemand *d, int at)
                 for (int k = 0; k < r->nkeys; k++)
                     if (r->keys[k] >= 0 && r->keys[k] < n) want[r->keys[k]] = WREL_ALL_FIELDS;
                 demand_expr(wrel_normalize(r)->filter, want, n);
+            } else if (r->kind == WR_EXCHANGE) {
+                for (int k = 0; k < r->nkeys; k++)       /* a hash exchange reads its keys */
+                    if (r->keys[k] >= 0 && r->keys[k] < n) want[r->keys[k]] = WREL_ALL_FIELDS;
             }
         } else {
             for (int c = 0; c < nin; c++) want[c] = WREL_ALL_FIELDS;

@@ -244,6 +244,14 @@ void wrow_encode_chunk(WStrBuf *out, const WChunk *c, int row, int ncols, const 
 void wrow_decode_chunk(const void *row, size_t size, int arity, const WType **types, WChunk *c, int r,
                        int col0, WArena *a, bool copy)
 {
+    if (copy && a && size > 0) {
+        /* one copy of the whole row in the arena, its values decoded pointing into it: one
+           allocation and memcpy per row instead of one per string (Top-N and join emits) */
+        void *dup = wa_alloc(a, size);
+        memcpy(dup, row, size);
+        row = dup;
+        copy = false;
+    }
     for (int k = 0; k < arity; k++) {
         const WType *t = types[k];
         WDatum v;
