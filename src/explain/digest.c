@@ -188,6 +188,7 @@ void dg_join_condition(const ExCtx *x, const WRel *r, const char *const *names, 
         if (t) wsb_puts(out, exec ? " AND " : ", ");
         const char *op = rj->key_filter_nulls && !rj->key_filter_nulls[k] ? "IS NOT DISTINCT FROM" : "=";
         const char *a = names[r->keys[k]], *b = names[ln + rj->right_keys[k]];
+        if (rj->key_swapped && rj->key_swapped[k]) { const char *s = a; a = b; b = s; }
         if (exec) wsb_printf(out, "(%s %s %s)", a, op, b);
         else wsb_printf(out, "%s(%s, %s)", op, a, b);
     }

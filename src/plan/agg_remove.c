@@ -12,6 +12,31 @@
    FILTER computes nothing: each group is one row. It becomes a Calc projecting the keys and the
    arguments (cast to the aggregate's result types), so an update of the input stays an update
    (Flink 2.3 plans no GroupAggregate there). NULL when the rule does not apply. */
+/* Whether output column col of r reaches down to where its uniqueness comes from (a source's
+   key, an aggregate's grouping) through column references only. Flink's column uniqueness
+   (FlinkRelMdColumnUniqueness, which the rule asks) does not pass a Calc's CAST, not even a
+   widening one: GROUP BY CAST(id AS BIGINT) over a primary key id keeps its GroupAggregate, where
+   the upsert key (phys_calc_unique) passes injective casts. */
+static bool unique_by_reference(const WRel *r, int col, int depth)
+{
+    if (depth > 64 || col < 0 || col >= r->out.n) return false;
+    switch (r->kind) {
+    case WR_CALC: {
+        const WExpr *e = wrel_calc(r)->exprs[col];
+        return e->kind == WX_COLUMN && unique_by_reference(r->inputs[0], e->col, depth + 1);
+    }
+    case WR_JOIN: {
+        const WRel *l = r->inputs[0];
+        if (col < l->out.n) return unique_by_reference(l, col, depth + 1);
+        return unique_by_reference(r->inputs[1], col - l->out.n, depth + 1);
+    }
+    case WR_EXCHANGE: case WR_DROP_UPDATE_BEFORE: case WR_WATERMARK: case WR_CHANGELOG_NORMALIZE:
+        return r->ninputs == 1 && r->inputs[0]->out.n == r->out.n && unique_by_reference(r->inputs[0], col, depth + 1);
+    default:
+        return true;
+    }
+}
+
 WRel *wphys_remove_unique_agg(WPlanCtx *p, WRel *agg, WRel *in)
 {
     const WRelAgg *ag = wrel_agg(agg);
@@ -25,7 +50,7 @@ WRel *wphys_remove_unique_agg(WPlanCtx *p, WRel *agg, WRel *in)
     for (int u = 0; u < in->nunique; u++) {
         bool grouped = false;
         for (int k = 0; k < agg->nkeys && !grouped; k++) grouped = agg->keys[k] == in->unique[u];
-        if (!grouped) return NULL;
+        if (!grouped || !unique_by_reference(in, in->unique[u], 0)) return NULL;
     }
     int n = agg->nkeys + ag->naggs;
     assert(n == agg->out.n);

@@ -71,6 +71,16 @@ static WRel *group_all(WPlanCtx *p, WRel *in, int nkeys, int naggs, WAggCall *ag
     return g;
 }
 
+/* Column i of l and of r equal, NULLs included: IS NOT DISTINCT FROM, which Calcite's
+   simplification turns into '=' when neither side can be NULL (Flink shows `(id = id0)`). */
+static WExpr *same_column(BindCtx *b, WRel *l, WRel *r, int i, int n)
+{
+    WArena *a = b->p->arena;
+    const WType *lt = l->out.types[i], *rt = r->out.types[i];
+    return call2(b, lt->nullable || rt->nullable ? "IS NOT DISTINCT FROM" : "=",
+                 wexpr_column(a, i, lt, l->out.names[i]), wexpr_column(a, n + i, rt, r->out.names[i]));
+}
+
 /* INTERSECT / EXCEPT (distinct): Aggregate(group by all) over a semi / anti join. */
 static WRel *distinct_rewrite(BindCtx *b, bool intersect, WRel *l, WRel *r, const WSchema *out)
 {
@@ -79,14 +89,12 @@ static WRel *distinct_rewrite(BindCtx *b, bool intersect, WRel *l, WRel *r, cons
     int n = out->n;
     WExpr *cond = NULL;
     if (n == 1) {
-        cond = call2(b, "IS NOT DISTINCT FROM", wexpr_column(a, 0, l->out.types[0], l->out.names[0]),
-                     wexpr_column(a, n, r->out.types[0], r->out.names[0]));
+        cond = same_column(b, l, r, 0, n);
         if (!cond) return NULL;
     } else {
         cond = wexpr_new(a, WX_AND, &WTYPE_BOOLEAN_NN, n);
         for (int i = 0; i < n; i++) {
-            cond->args[i] = call2(b, "IS NOT DISTINCT FROM", wexpr_column(a, i, l->out.types[i], l->out.names[i]),
-                                  wexpr_column(a, n + i, r->out.types[i], r->out.names[i]));
+            cond->args[i] = same_column(b, l, r, i, n);
             if (!cond->args[i]) return NULL;
         }
     }

@@ -206,7 +206,7 @@ static WRel *plan_join_keys(WPlanCtx *p, WRel *j)
     int n = 0;
     wplan_split_and(wrel_join(j)->cond, cs, &n, 256);
     WExpr *lx[64], *rx[64];
-    bool fnull[64];
+    bool fnull[64], swapped[64];
     int nkeys = 0;
     WExpr *rest[256];
     int nrest = 0;
@@ -224,6 +224,7 @@ static WRel *plan_join_keys(WPlanCtx *p, WRel *j)
             bool b_left = blo >= 0 && bhi < ln, b_right = blo >= ln;
             if ((a_left && b_right) || (a_right && b_left)) {
                 if (a_right) { WExpr *t = a; a = b; b = t; }
+                swapped[nkeys] = a_right;
                 lx[nkeys] = a;
                 rx[nkeys] = wphys_shift_cols(p, b, ln, -ln);
                 fnull[nkeys] = filter_nulls;
@@ -257,8 +258,10 @@ static WRel *plan_join_keys(WPlanCtx *p, WRel *j)
     j->keys = ints(p, nkeys);
     wrel_join_mut(j)->right_keys = ints(p, nkeys);
     wrel_join_mut(j)->key_filter_nulls = WA_ARRAY(p->arena, bool, nkeys ? nkeys : 1);
+    wrel_join_mut(j)->key_swapped = WA_ARRAY(p->arena, bool, nkeys ? nkeys : 1);
     for (int k = 0; k < nkeys; k++) {
         wrel_join_mut(j)->key_filter_nulls[k] = fnull[k];
+        wrel_join_mut(j)->key_swapped[k] = swapped[k];
         if (lx[k]->kind == WX_COLUMN) j->keys[k] = lx[k]->col;
         else { j->keys[k] = ln + nle; lextra[nle++] = lx[k]; }
         if (rx[k]->kind == WX_COLUMN) wrel_join_mut(j)->right_keys[k] = rx[k]->col;

@@ -210,6 +210,8 @@ typedef struct WRelJoin {           /* the join kinds (wrel_is_join): WR_JOIN, W
     bool semi, anti;
     int *right_keys;                /* keys = left keys */
     bool *key_filter_nulls;         /* per key: '=' (true) or IS NOT DISTINCT FROM (false) */
+    bool *key_swapped;              /* per key (NULL: none): the condition names the right input's side
+                                       first (`b.x = a.x`), as EXPLAIN prints it */
     bool minibatch;                 /* planned under table.exec.mini-batch.enabled (EXPLAIN shows
                                        miniBatch=[true]; INNER/LEFT/RIGHT/FULL run bundled) */
     WExpr *cond;                    /* residual condition over left ++ right columns */
