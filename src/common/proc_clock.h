@@ -33,6 +33,9 @@ typedef struct WProcClock {
 int64_t wproc_wall_ms(void);
 /* The monotonic clock in ns (durations: task times, slow firings, a source's waits). */
 int64_t wproc_mono_ns(void);
+/* The calling thread's CPU time in ns (an operator measuring its own work: not counting the time
+   its thread was descheduled; a system call, about a microsecond: per chunk, not per row). */
+int64_t wproc_thread_cpu_ns(void);
 /* The coarse monotonic clock in ns (a few ns to read, a resolution of a few ms: per-row timing). */
 int64_t wproc_mono_coarse_ns(void);
 void wproc_clock_init_wall(WProcClock *c);

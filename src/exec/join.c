@@ -27,6 +27,7 @@
 #include "insight.h"
 #include "../types/row.h"
 #include "../state/prefetch.h"
+#include "../common/proc_clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +82,7 @@ typedef struct JoinOp {
     /* records read ahead (encode_records_ahead): the input chunk's records, their hashes and
        where each one's key map was found, for the map lookups' read-ahead */
     const WChunk *ahead;        /* the chunk they belong to, NULL: none */
+    struct AheadTune *tune;     /* per input: whether reading ahead pays, measured */
     WStrBuf rbytes;
     struct RecAhead *recs;
     WMapWhere *where;
@@ -100,15 +102,13 @@ typedef struct JoinOp {
 
 /* The binary row of columns cols (of the given types) of chunk row `row`; fixed: the types are
    fixed-width ones (wrow_types_inline), written slot by slot (wrow_encode_chunk_inline). */
-static void encode_cols(JoinOp *j, WStrBuf *out, const WChunk *c, int row, int n, const int *cols,
+static void append_cols(JoinOp *j, WStrBuf *out, const WChunk *c, int row, int n, const int *cols,
                         const WType **types, bool fixed, const uint8_t *drop)
 {
     if (fixed) {
-        size_t size = wrow_fixed_size(n);
-        out->len = 0;
-        if (size + 1 > out->cap) wsb_reserve(out, size);
-        out->len = wrow_encode_chunk_inline((unsigned char *)out->buf, c, row, n, cols, types);
-        out->buf[size] = 0;
+        wsb_reserve(out, wrow_fixed_size(n));
+        out->len += wrow_encode_chunk_inline((unsigned char *)out->buf + out->len, c, row, n, cols, types);
+        out->buf[out->len] = 0;
         return;
     }
     for (int k = 0; k < n; k++) {
@@ -116,7 +116,14 @@ static void encode_cols(JoinOp *j, WStrBuf *out, const WChunk *c, int row, int n
         j->nulls[k] = (v->nulls ? v->nulls[row] : 0) | (drop ? drop[k] : 0);
         j->vals[k] = j->nulls[k] ? (WDatum){0} : v->data[row];
     }
-    wrow_encode(out, n, types, j->vals, j->nulls, WRK_INSERT);
+    wrow_encode_append(out, n, types, j->vals, j->nulls, WRK_INSERT);
+}
+
+static void encode_cols(JoinOp *j, WStrBuf *out, const WChunk *c, int row, int n, const int *cols,
+                        const WType **types, bool fixed, const uint8_t *drop)
+{
+    wsb_clear(out);
+    append_cols(j, out, c, row, n, cols, types, fixed, drop);
 }
 
 /* ---------------- output ---------------- */
@@ -365,7 +372,7 @@ typedef struct RowKey {
    records read ahead (encode_records_ahead), the keys' slots and entries further ahead, and the
    input side's record lookup in its key's map in three stages after them (prefetch.h). */
 enum { PF_ENTRY = 4, PF_SLOT = 8 };
-enum { PFA_SLOT = 16, PFA_ENTRY = 12, PFA_MAP_TABLE = 8, PFA_MAP_SLOT = 4, PFA_MAP_ENTRY = 2 };
+enum { PFA_SLOT = 8, PFA_ENTRY = 6, PFA_MAP_TABLE = 4, PFA_MAP_SLOT = 2, PFA_MAP_ENTRY = 1 };
 
 typedef struct RecAhead {
     size_t off, len;
@@ -438,13 +445,45 @@ static bool set_row_key(JoinOp *j, const JoinSide *is, const JoinSide *os, int r
 #define AHEAD_MIN_ROWS 32
 
 /* A record state of rows without a unique key (one map entry per distinct row under its join
-   key) that has outgrown the caches misses three times more per row, in the key's map: the
-   chunk's records are then encoded and hashed before its rows are processed, so that those
-   lookups are read ahead too (set_row_key). */
+   key) that has outgrown the caches, whose rows go to keys of many rows (wjview_reads_ahead:
+   Nexmark q7's bids by price, thousands at the low prices), misses up to three times more per
+   row, in the key's map: the chunk's records are then encoded and hashed before its rows are
+   processed, so that those lookups are read ahead too (set_row_key).
+   Whether the read-ahead pays is measured, not guessed: where the keys of many rows stay in the
+   caches (Nexmark q9 and q20: the bids of the auctions hot at the moment) its stages are pure cost
+   (5-11 % more CPU), where they do not (q7: bids by price, the low prices' thousands of rows
+   visited all along) it saves 15-20 %, and the state's figures (sizes, rows per lookup) are alike
+   in both. So an eligible input alternates chunks without and with it for TUNE_SAMPLE chunks each,
+   compares their CPU time per row (the lane thread's: wproc_thread_cpu_ns), keeps the faster for
+   TUNE_RUN chunks and measures again. Both ways give the same state and output. */
+enum { TUNE_SAMPLE = 8, TUNE_RUN = 256 };
+
+typedef struct AheadTune {
+    bool exploring;             /* alternating (else keeping `on`) */
+    bool on;                    /* the faster way measured last */
+    int n;                      /* chunks of the current phase */
+    int64_t ns[2], rows[2];     /* exploring: CPU time and rows without (0) and with (1) */
+} AheadTune;
+
+static bool tune_choose(const AheadTune *t) { return t->exploring ? (t->n & 1) != 0 : t->on; }
+
+static void tune_record(AheadTune *t, bool on, int64_t ns, int rows)
+{
+    if (!t->exploring) {
+        if (++t->n >= TUNE_RUN) *t = (AheadTune){.exploring = true, .on = t->on};
+        return;
+    }
+    t->ns[on] += ns;
+    t->rows[on] += rows;
+    if (++t->n < 2 * TUNE_SAMPLE) return;
+    /* ns per row with <= without, cross-multiplied */
+    t->on = (double)t->ns[1] * (double)t->rows[0] <= (double)t->ns[0] * (double)t->rows[1];
+    *t = (AheadTune){.exploring = false, .on = t->on};
+}
+
 static void encode_records_ahead(JoinOp *j, const JoinSide *is, const WChunk *c)
 {
     j->ahead = NULL;
-    if (is->view.kind != WJV_NO_UK || c->nrows < AHEAD_MIN_ROWS || !wstate_outgrows_cache(is->view.st)) return;
     if (c->nrows > j->reccap) {
         j->reccap = c->nrows;
         j->recs = wrealloc(j->recs, sizeof(RecAhead) * (size_t)j->reccap);
@@ -453,9 +492,10 @@ static void encode_records_ahead(JoinOp *j, const JoinSide *is, const WChunk *c)
     memset(j->where, 0, sizeof(WMapWhere) * (size_t)c->nrows);
     wsb_clear(&j->rbytes);
     for (int r = 0; r < c->nrows; r++) {
-        encode_cols(j, &j->rowbuf, c, r, is->ncols, is->all, is->types, is->row_fixed, is->drop);
-        j->recs[r] = (RecAhead){j->rbytes.len, j->rowbuf.len, wmap_key_hash(j->rowbuf.buf, j->rowbuf.len)};
-        wsb_appendn(&j->rbytes, j->rowbuf.buf, j->rowbuf.len);
+        size_t off = j->rbytes.len;
+        append_cols(j, &j->rbytes, c, r, is->ncols, is->all, is->types, is->row_fixed, is->drop);
+        size_t len = j->rbytes.len - off;
+        j->recs[r] = (RecAhead){off, len, wmap_key_hash(j->rbytes.buf + off, len)};
     }
     j->ahead = c;
 }
@@ -533,7 +573,12 @@ static void join_process(WOperator *op, int input, const WChunk *in)
     }
     SegRow *seg = j->seg;
     encode_keys(j, is, os, in);
-    encode_records_ahead(j, is, in);
+    /* reading ahead: only for an input that may gain (wjview_reads_ahead), as measured (tune) */
+    bool tuned = in->nrows >= AHEAD_MIN_ROWS && wjview_reads_ahead(&is->view);
+    bool ahead = tuned && tune_choose(&j->tune[input]);
+    int64_t t0 = tuned ? wproc_thread_cpu_ns() : 0;
+    if (ahead) encode_records_ahead(j, is, in);
+    else j->ahead = NULL;
     int r = 0;
     while (r < in->nrows && !op->ctx->err->set) {
         if (j->scratch->total > SCRATCH_LIMIT) {
@@ -611,6 +656,7 @@ static void join_process(WOperator *op, int input, const WChunk *in)
     j->ahead = NULL;
     flush_out(j);
     warena_reset(j->scratch);
+    if (tuned) tune_record(&j->tune[input], ahead, wproc_thread_cpu_ns() - t0, in->nrows);
 }
 
 /* ---------------- mini-batch (Flink's MiniBatchStreamingJoinOperator) ---------------- */
@@ -681,6 +727,7 @@ static void join_destroy(WOperator *op)
     wsb_free(&j->rbytes);
     free(j->recs);
     free(j->where);
+    free(j->tune);
     wsb_free(&j->ukbuf);
     free(j->key_types);
     free(j->filter_null);
@@ -828,6 +875,8 @@ WOperator *wop_join_new(WExecCtx *ctx, const WJoinSpec *spec)
     wsb_init(&j->kbytes);
     wsb_init(&j->rowbuf);
     wsb_init(&j->rbytes);
+    j->tune = wcalloc(2, sizeof(AheadTune));
+    j->tune[0].exploring = j->tune[1].exploring = true;
     wsb_init(&j->ukbuf);
     int mx = L > R ? L : R;
     if (spec->nkeys > mx) mx = spec->nkeys;

@@ -3,6 +3,7 @@
  * (state.h) holds records; this file owns their byte layout. Calls state/, common/.
  */
 #include "join_state.h"
+#include "../state/prefetch.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +67,13 @@ static WStateLookup record_ref(WJoinView *v, const void *row, size_t rowlen, con
     WStateLookup how = rowhash ? wmap_ref_hashed(v->st, row, rowlen, *rowhash, ref)
                                : wmap_ref(v->st, row, rowlen, ref);
     count_lookup(v, how);
+    if (ref->key_entries >= 0) v->rows_per_lookup += ((double)ref->key_entries - v->rows_per_lookup) / 256.0;
     return how;
+}
+
+bool wjview_reads_ahead(const WJoinView *v)
+{
+    return v->kind == WJV_NO_UK && wmap_outgrows_cache(v->st, v->rows_per_lookup);
 }
 
 static void view_add(WJoinView *v, const void *row, size_t rowlen, const uint64_t *rowhash,

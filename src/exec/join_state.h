@@ -50,11 +50,16 @@ typedef struct WJoinView {
     int cap;
     int64_t expired;        /* lookups that met an expired entry */
     int64_t unknown_retracts; /* retractions of a record absent from the map views */
+    double rows_per_lookup; /* NO_UK: running average of the records a lookup's key held
+                               (WMapRef.key_entries; wjview_reads_ahead) */
 } WJoinView;
 
 void wjview_init(WJoinView *v, WStateBackend *b, const char *name, WJoinViewKind kind, bool outer,
                  int64_t ttl_ms);
 void wjview_free(WJoinView *v);
+/* Whether the view's record lookups are worth reading ahead (prefetch.h wmap_prefetch): NO_UK,
+   its state outgrew the caches and its lookups search keys of many records. */
+bool wjview_reads_ahead(const WJoinView *v);
 
 /* Add a record (row = binary row; uk = its unique-key row, HAS_UK only). assoc is stored by outer
    views (Flink's addRecord(record, numOfAssociations)); NO_UK outer views overwrite the

@@ -35,7 +35,7 @@ static bool ops_complete(const WStateOps *o)
            o->value_ref_reserve && o->value_ref_commit && o->value_ref_clear && o->map_get && o->map_put &&
            o->map_remove && o->map_size && o->map_iter && o->map_next && o->map_iter_remove && o->list_add &&
            o->list_get && o->list_remove_at && o->for_each && o->scan_key_bytes && o->prefetch_slot &&
-           o->prefetch_entry && o->map_prefetch && o->outgrows_cache && o->snapshot_state && o->restore_value && o->restore_map && o->restore_list;
+           o->prefetch_entry && o->map_prefetch && o->outgrows_cache && o->map_outgrows_cache && o->snapshot_state && o->restore_value && o->restore_map && o->restore_list;
 }
 
 WStateBackend *wstate_backend_new(const WStateBackendConfig *cfg, const WStateOps *ops)
@@ -237,14 +237,14 @@ static WStateLookup map_ref(WState *s, WMapRef *r)
 
 WStateLookup wmap_ref(WState *s, const void *uk, size_t uklen, WMapRef *r)
 {
-    *r = (WMapRef){.s = s, .uk = uk, .uklen = uklen, .tslot = SIZE_MAX, .slot = SIZE_MAX};
+    *r = (WMapRef){.s = s, .uk = uk, .uklen = uklen, .tslot = SIZE_MAX, .slot = SIZE_MAX, .key_entries = -1};
     return map_ref(s, r);
 }
 
 WStateLookup wmap_ref_hashed(WState *s, const void *uk, size_t uklen, uint64_t ukhash, WMapRef *r)
 {
     *r = (WMapRef){.s = s, .uk = uk, .uklen = uklen, .hash = ukhash, .hashed = true,
-                   .tslot = SIZE_MAX, .slot = SIZE_MAX};
+                   .tslot = SIZE_MAX, .slot = SIZE_MAX, .key_entries = -1};
     return map_ref(s, r);
 }
 
@@ -265,6 +265,7 @@ void wmap_ref_remove(WMapRef *r)
 void wmap_remove(WState *s, const void *uk, size_t uklen) { s->ops->map_remove(s, uk, uklen); }
 
 bool wstate_outgrows_cache(const WState *s) { return s->ops->outgrows_cache(s); }
+bool wmap_outgrows_cache(const WState *s, double entries_per_lookup) { return s->ops->map_outgrows_cache(s, entries_per_lookup); }
 
 void wmap_prefetch(WState *s, const void *key, size_t klen, uint64_t khash, WMapWhere *where,
                    uint64_t ukhash, WMapPrefetch stage)

@@ -151,6 +151,7 @@ struct WStateOps {
     void (*prefetch_slot)(const WState *s, uint64_t hash);
     void (*prefetch_entry)(const WState *s, uint64_t hash);
     bool (*outgrows_cache)(const WState *s);
+    bool (*map_outgrows_cache)(const WState *s, double entries_per_lookup);
     void (*map_prefetch)(WState *s, const void *key, size_t klen, uint64_t khash, WMapWhere *where,
                          uint64_t ukhash, WMapPrefetch stage);
     /* snapshots (snapshot.c) */

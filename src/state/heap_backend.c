@@ -676,6 +676,20 @@ static bool heap_outgrows_cache(const WState *s)
     return s->bytes + s->entries * ENTRY_OVERHEAD > b->cache_bytes / 2;
 }
 
+/* User entries in the maps lookups search from which those maps are read ahead in stages
+   (prefetch.h: wmap_outgrows_cache). */
+#define MAP_ENTRIES_AHEAD 64.0
+
+static bool heap_map_outgrows_cache(const WState *s, double entries_per_lookup)
+{
+    if (s->kind != WSTATE_MAP || !heap_outgrows_cache(s)) return false;
+#ifdef WEIR_TEST_BUILD
+    (void)entries_per_lookup;
+    return true;    /* as heap_outgrows_cache: every test runs the read-ahead paths */
+#endif
+    return entries_per_lookup >= MAP_ENTRIES_AHEAD;
+}
+
 static void heap_prefetch_slot(const WState *s, uint64_t hash) { htab_prefetch(&s->tab, hash, false); }
 
 static void heap_prefetch_entry(const WState *s, uint64_t hash)
@@ -824,6 +838,7 @@ static WStateLookup heap_map_ref(WState *s, WMapRef *r)
     KeyMap km;
     keymap_open(s, e, &km);
     r->slot = keymap_find(&km, r->hash, r->uk, r->uklen);
+    r->key_entries = (int64_t)km.t->n;
     if (r->slot == SIZE_MAX) return WSL_ABSENT;
     Entry *u = htab_at(km.t, r->slot);
     r->cur = (WBytes){eval(u), u->vlen};
@@ -1187,6 +1202,7 @@ const WStateOps wheap_state_ops = {
     .map_ref_remove = heap_map_ref_remove,
     .map_prefetch = heap_map_prefetch,
     .outgrows_cache = heap_outgrows_cache,
+    .map_outgrows_cache = heap_map_outgrows_cache,
     .map_remove = heap_map_remove,
     .map_size = heap_map_size,
     .map_iter = heap_map_iter,

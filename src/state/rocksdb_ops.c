@@ -100,6 +100,7 @@ static void ops_refresh_stats(WState *s) { wrdb_stats(s->rdb, &s->entries, &s->b
 /* no prefetch: a lookup goes through the write-back cache and RocksDB */
 static void ops_prefetch(const WState *s, uint64_t hash) { (void)s; (void)hash; }
 static bool ops_outgrows_cache(const WState *s) { (void)s; return false; }
+static bool ops_map_outgrows_cache(const WState *s, double entries_per_lookup) { (void)s; (void)entries_per_lookup; return false; }
 static void ops_map_prefetch(WState *s, const void *key, size_t klen, uint64_t khash, WMapWhere *where,
                              uint64_t ukhash, WMapPrefetch stage)
 {
@@ -172,6 +173,7 @@ const WStateOps wrdb_state_ops = {
     .prefetch_slot = ops_prefetch,
     .map_prefetch = ops_map_prefetch,
     .outgrows_cache = ops_outgrows_cache,
+    .map_outgrows_cache = ops_map_outgrows_cache,
     .prefetch_entry = ops_prefetch,
     .snapshot_prepare = ops_snapshot_prepare,
     .snapshot_state = ops_snapshot_state,

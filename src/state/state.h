@@ -119,6 +119,8 @@ typedef struct WMapRef {
     size_t uklen;
     WStateLookup how;
     WBytes cur;             /* the stored value (how == WSL_FOUND), else {NULL, 0} */
+    int64_t key_entries;    /* user entries in the current key's map the lookup searched; -1: not
+                               known (RocksDB, TTL) (prefetch.h: wmap_outgrows_cache) */
     void *top;              /* private from here on */
     uint64_t hash;          /* wmap_key_hash of uk, when `hashed` */
     bool hashed;

@@ -217,6 +217,13 @@ void wrow_encode(WStrBuf *out, int arity, const WType **types, const WDatum *val
     encode_row(out, arity, &ft, vals, nulls, (uint8_t)kind);
 }
 
+void wrow_encode_append(WStrBuf *out, int arity, const WType **types, const WDatum *vals,
+                        const uint8_t *nulls, WRowKind kind)
+{
+    FieldTypes ft = { (const WType *const *)types, NULL, NULL };
+    encode_row(out, arity, &ft, vals, nulls, (uint8_t)kind);
+}
+
 void wrow_encode_chunk(WStrBuf *out, const WChunk *c, int row, int ncols, const int *cols)
 {
     enum { SMALL = 16 };

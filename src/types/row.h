@@ -26,6 +26,9 @@
    first). kind is written into the header byte. */
 void wrow_encode(WStrBuf *out, int arity, const WType **types, const WDatum *vals,
                  const uint8_t *nulls, WRowKind kind);
+/* The same bytes appended to out (from out->len on): rows one after another in one buffer. */
+void wrow_encode_append(WStrBuf *out, int arity, const WType **types, const WDatum *vals,
+                        const uint8_t *nulls, WRowKind kind);
 /* Encode selected columns `cols` of chunk row `row`. */
 void wrow_encode_chunk(WStrBuf *out, const WChunk *c, int row, int ncols, const int *cols);
 /* Decode field i of a binary row; strings point into the row bytes (copy if the row is freed).
