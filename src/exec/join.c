@@ -414,8 +414,10 @@ static void map_prefetch(JoinOp *j, const JoinSide *is, int r, WMapPrefetch stag
     wmap_prefetch(is->view.st, j->kbytes.buf + k->off, k->len, k->hash, &j->where[r], j->recs[r].hash, stage);
 }
 
-static bool set_row_key(JoinOp *j, const JoinSide *is, const JoinSide *os, int r, int nrows)
+static bool set_row_key(JoinOp *j, const JoinSide *is, const JoinSide *os, const WChunk *c, int r)
 {
+    int nrows = c->nrows;
+    if (!j->ahead && !is->row_fixed) wchunk_prefetch_strings(c, r + PF_ENTRY);  /* the record's copy */
     if (j->ahead) {
         if (r + PFA_SLOT < nrows) {
             wstate_prefetch_slot(os->view.st, j->rkeys[r + PFA_SLOT].hash);
@@ -492,6 +494,7 @@ static void encode_records_ahead(JoinOp *j, const JoinSide *is, const WChunk *c)
     memset(j->where, 0, sizeof(WMapWhere) * (size_t)c->nrows);
     wsb_clear(&j->rbytes);
     for (int r = 0; r < c->nrows; r++) {
+        wchunk_prefetch_strings(c, r + 4);
         size_t off = j->rbytes.len;
         append_cols(j, &j->rbytes, c, r, is->ncols, is->all, is->types, is->row_fixed, is->drop);
         size_t len = j->rbytes.len - off;
@@ -588,7 +591,7 @@ static void join_process(WOperator *op, int input, const WChunk *in)
         int nseg = 0, ncand = 0;
         jc->nrows = 0;
         while (r < in->nrows) {
-            bool null_key = set_row_key(j, is, os, r, in->nrows);
+            bool null_key = set_row_key(j, is, os, in, r);
             int64_t exp0 = expired_sum(j);
             WJoinEntry *ents = NULL;
             int n = null_key ? 0 : wjview_collect(&os->view, j->scratch, &ents);

@@ -474,6 +474,9 @@ static void proc_update(RankOp *o, const WChunk *in, int r)
 
 /* ---------------- driver ---------------- */
 
+/* Rows ahead whose strings are read ahead (a row entering the top N is copied into its state). */
+#define STRINGS_AHEAD 4
+
 static void rank_process(WOperator *op, int input, const WChunk *in)
 {
     RankOp *o = (RankOp *)op;
@@ -494,6 +497,7 @@ static void rank_process(WOperator *op, int input, const WChunk *in)
             continue;
         }
         o->work = 0;
+        wchunk_prefetch_strings(in, r + STRINGS_AHEAD);
         wop_encode_cols(&o->kbuf, in, r, o->nkeys, o->keys, o->ktypes, o->vals, o->nulls);
         wstate_set_key(o->be, o->kbuf.buf, o->kbuf.len);
         o->row_in = in;

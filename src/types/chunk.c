@@ -75,6 +75,23 @@ int wchunk_add_row(WChunk *c, WRowKind kind)
     return r;
 }
 
+void wchunk_prefetch_strings(const WChunk *c, int r)
+{
+    if (r < 0 || r >= c->nrows) return;
+    for (int k = 0; k < c->ncols; k++) {
+        const WVector *v = &c->cols[k];
+        switch (v->type->id) {
+        case WT_CHAR: case WT_VARCHAR: case WT_BINARY: case WT_VARBINARY:
+            if ((v->nulls && v->nulls[r]) || v->data[r].s.len <= 0) break;
+            __builtin_prefetch(v->data[r].s.p);
+            if (v->data[r].s.len > 64) __builtin_prefetch(v->data[r].s.p + 64);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
 WDatum wdatum_copy(WArena *a, const WType *t, WDatum v)
 {
     switch (t->id) {

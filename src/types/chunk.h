@@ -54,6 +54,10 @@ void wchunk_free(WChunk *c);
 void wchunk_reset(WChunk *c);
 /* Append one row slot (returns its index, -1 when full); values must then be filled by the caller. */
 int wchunk_add_row(WChunk *c, WRowKind kind);
+/* Read ahead the bytes of row r's strings (CHAR/VARCHAR/BINARY/VARBINARY values, their first two
+   cache lines): an operator about to copy row r into its state, a few rows ahead (the strings may
+   lie anywhere: a generator's pool, a reader's buffer). Nothing for r beyond the chunk. */
+void wchunk_prefetch_strings(const WChunk *c, int r);
 /* Copy row `row` of src (all columns) to the end of dst, deep-copying variable bytes into dst's arena. */
 int wchunk_append_row(WChunk *dst, const WChunk *src, int row);
 /* Appends (deep copies) the rows of src with sel[r] != 0 (sel NULL = all), column by column;
