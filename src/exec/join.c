@@ -29,6 +29,7 @@
 #include "../state/prefetch.h"
 #include "../common/proc_clock.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,16 @@ typedef struct JoinSide {
     bool row_fixed, uk_fixed;   /* rows / unique keys of fixed-width types (wrow_types_inline) */
     WJoinView view;
 } JoinSide;
+
+/* Whether reading a chunk's records ahead pays, measured per input (encode_records_ahead). */
+enum { TUNE_SAMPLE = 8, TUNE_RUN = 256 };
+
+typedef struct AheadTune {
+    bool settled;               /* keeping `on` (else alternating: zero, at the start) */
+    bool on;                    /* the faster way measured last */
+    int n;                      /* chunks of the current phase */
+    int64_t ns[2], rows[2];     /* exploring: CPU time and rows without (0) and with (1) */
+} AheadTune;
 
 typedef struct JoinOp {
     WOperator base;
@@ -82,7 +93,7 @@ typedef struct JoinOp {
     /* records read ahead (encode_records_ahead): the input chunk's records, their hashes and
        where each one's key map was found, for the map lookups' read-ahead */
     const WChunk *ahead;        /* the chunk they belong to, NULL: none */
-    struct AheadTune *tune;     /* per input: whether reading ahead pays, measured */
+    AheadTune tune[2];          /* per input: whether reading ahead pays, measured */
     WStrBuf rbytes;
     struct RecAhead *recs;
     WMapWhere *where;
@@ -406,18 +417,19 @@ static void encode_keys(JoinOp *j, const JoinSide *is, const JoinSide *os, const
     }
 }
 
-/* Row r's join key (encode_keys) becomes the state key; the lookups of rows ahead are
-   prefetched. True if the key has a NULL in a '='-compared column. */
+/* One stage of the read-ahead of row r's record lookup in its key's map (records read ahead). */
 static void map_prefetch(JoinOp *j, const JoinSide *is, int r, WMapPrefetch stage)
 {
     const RowKey *k = &j->rkeys[r];
     wmap_prefetch(is->view.st, j->kbytes.buf + k->off, k->len, k->hash, &j->where[r], j->recs[r].hash, stage);
 }
 
+/* Row r's join key (encode_keys) becomes the state key; the lookups of rows ahead are
+   prefetched. True if the key has a NULL in a '='-compared column. */
+
 static bool set_row_key(JoinOp *j, const JoinSide *is, const JoinSide *os, const WChunk *c, int r)
 {
     int nrows = c->nrows;
-    if (!j->ahead && !is->row_fixed) wchunk_prefetch_strings(c, r + PF_ENTRY);  /* the record's copy */
     if (j->ahead) {
         if (r + PFA_SLOT < nrows) {
             wstate_prefetch_slot(os->view.st, j->rkeys[r + PFA_SLOT].hash);
@@ -430,13 +442,16 @@ static bool set_row_key(JoinOp *j, const JoinSide *is, const JoinSide *os, const
         if (r + PFA_MAP_TABLE < nrows) map_prefetch(j, is, r + PFA_MAP_TABLE, WMAP_PREFETCH_TABLE);
         if (r + PFA_MAP_SLOT < nrows) map_prefetch(j, is, r + PFA_MAP_SLOT, WMAP_PREFETCH_SLOT);
         if (r + PFA_MAP_ENTRY < nrows) map_prefetch(j, is, r + PFA_MAP_ENTRY, WMAP_PREFETCH_ENTRY);
-    } else if (r + PF_SLOT < nrows) {
-        wstate_prefetch_slot(os->view.st, j->rkeys[r + PF_SLOT].hash);
-        wstate_prefetch_slot(is->view.st, j->rkeys[r + PF_SLOT].hash);
-    }
-    if (!j->ahead && r + PF_ENTRY < nrows) {
-        wstate_prefetch_entry(os->view.st, j->rkeys[r + PF_ENTRY].hash);
-        wstate_prefetch_entry(is->view.st, j->rkeys[r + PF_ENTRY].hash);
+    } else {
+        if (!is->row_fixed) wchunk_prefetch_strings(c, r + PF_ENTRY);   /* the record's copy */
+        if (r + PF_SLOT < nrows) {
+            wstate_prefetch_slot(os->view.st, j->rkeys[r + PF_SLOT].hash);
+            wstate_prefetch_slot(is->view.st, j->rkeys[r + PF_SLOT].hash);
+        }
+        if (r + PF_ENTRY < nrows) {
+            wstate_prefetch_entry(os->view.st, j->rkeys[r + PF_ENTRY].hash);
+            wstate_prefetch_entry(is->view.st, j->rkeys[r + PF_ENTRY].hash);
+        }
     }
     const RowKey *k = &j->rkeys[r];
     wstate_set_key_hashed(j->be, j->kbytes.buf + k->off, k->len, k->hash);
@@ -453,26 +468,17 @@ static bool set_row_key(JoinOp *j, const JoinSide *is, const JoinSide *os, const
    processed, so that those lookups are read ahead too (set_row_key).
    Whether the read-ahead pays is measured, not guessed: where the keys of many rows stay in the
    caches (Nexmark q9 and q20: the bids of the auctions hot at the moment) its stages are pure cost
-   (5-11 % more CPU), where they do not (q7: bids by price, the low prices' thousands of rows
+   (5-10 % more CPU), where they do not (q7: bids by price, the low prices' thousands of rows
    visited all along) it saves 15-20 %, and the state's figures (sizes, rows per lookup) are alike
    in both. So an eligible input alternates chunks without and with it for TUNE_SAMPLE chunks each,
    compares their CPU time per row (the lane thread's: wproc_thread_cpu_ns), keeps the faster for
    TUNE_RUN chunks and measures again. Both ways give the same state and output. */
-enum { TUNE_SAMPLE = 8, TUNE_RUN = 256 };
-
-typedef struct AheadTune {
-    bool exploring;             /* alternating (else keeping `on`) */
-    bool on;                    /* the faster way measured last */
-    int n;                      /* chunks of the current phase */
-    int64_t ns[2], rows[2];     /* exploring: CPU time and rows without (0) and with (1) */
-} AheadTune;
-
-static bool tune_choose(const AheadTune *t) { return t->exploring ? (t->n & 1) != 0 : t->on; }
+static bool tune_choose(const AheadTune *t) { return t->settled ? t->on : (t->n & 1) != 0; }
 
 static void tune_record(AheadTune *t, bool on, int64_t ns, int rows)
 {
-    if (!t->exploring) {
-        if (++t->n >= TUNE_RUN) *t = (AheadTune){.exploring = true, .on = t->on};
+    if (t->settled) {
+        if (++t->n >= TUNE_RUN) *t = (AheadTune){.on = t->on};
         return;
     }
     t->ns[on] += ns;
@@ -480,12 +486,11 @@ static void tune_record(AheadTune *t, bool on, int64_t ns, int rows)
     if (++t->n < 2 * TUNE_SAMPLE) return;
     /* ns per row with <= without, cross-multiplied */
     t->on = (double)t->ns[1] * (double)t->rows[0] <= (double)t->ns[0] * (double)t->rows[1];
-    *t = (AheadTune){.exploring = false, .on = t->on};
+    *t = (AheadTune){.settled = true, .on = t->on};
 }
 
 static void encode_records_ahead(JoinOp *j, const JoinSide *is, const WChunk *c)
 {
-    j->ahead = NULL;
     if (c->nrows > j->reccap) {
         j->reccap = c->nrows;
         j->recs = wrealloc(j->recs, sizeof(RecAhead) * (size_t)j->reccap);
@@ -494,7 +499,7 @@ static void encode_records_ahead(JoinOp *j, const JoinSide *is, const WChunk *c)
     memset(j->where, 0, sizeof(WMapWhere) * (size_t)c->nrows);
     wsb_clear(&j->rbytes);
     for (int r = 0; r < c->nrows; r++) {
-        wchunk_prefetch_strings(c, r + 4);
+        wchunk_prefetch_strings(c, r + PF_ENTRY);
         size_t off = j->rbytes.len;
         append_cols(j, &j->rbytes, c, r, is->ncols, is->all, is->types, is->row_fixed, is->drop);
         size_t len = j->rbytes.len - off;
@@ -580,8 +585,8 @@ static void join_process(WOperator *op, int input, const WChunk *in)
     bool tuned = in->nrows >= AHEAD_MIN_ROWS && wjview_reads_ahead(&is->view);
     bool ahead = tuned && tune_choose(&j->tune[input]);
     int64_t t0 = tuned ? wproc_thread_cpu_ns() : 0;
+    assert(!j->ahead);      /* set for the chunk being processed only */
     if (ahead) encode_records_ahead(j, is, in);
-    else j->ahead = NULL;
     int r = 0;
     while (r < in->nrows && !op->ctx->err->set) {
         if (j->scratch->total > SCRATCH_LIMIT) {
@@ -730,7 +735,6 @@ static void join_destroy(WOperator *op)
     wsb_free(&j->rbytes);
     free(j->recs);
     free(j->where);
-    free(j->tune);
     wsb_free(&j->ukbuf);
     free(j->key_types);
     free(j->filter_null);
@@ -878,8 +882,6 @@ WOperator *wop_join_new(WExecCtx *ctx, const WJoinSpec *spec)
     wsb_init(&j->kbytes);
     wsb_init(&j->rowbuf);
     wsb_init(&j->rbytes);
-    j->tune = wcalloc(2, sizeof(AheadTune));
-    j->tune[0].exploring = j->tune[1].exploring = true;
     wsb_init(&j->ukbuf);
     int mx = L > R ? L : R;
     if (spec->nkeys > mx) mx = spec->nkeys;

@@ -7,11 +7,6 @@
 
 #include <assert.h>
 
-/* FlinkAggregateRemoveRule: a group aggregate (one grouping set, at least one key) whose keys
-   contain a unique key of its input and whose calls are all SUM, MIN or MAX of one column without
-   FILTER computes nothing: each group is one row. It becomes a Calc projecting the keys and the
-   arguments (cast to the aggregate's result types), so an update of the input stays an update
-   (Flink 2.3 plans no GroupAggregate there). NULL when the rule does not apply. */
 /* Whether output column col of r reaches down to where its uniqueness comes from (a source's
    key, an aggregate's grouping) through column references only. Flink's column uniqueness
    (FlinkRelMdColumnUniqueness, which the rule asks) does not pass a Calc's CAST, not even a
@@ -37,6 +32,11 @@ static bool unique_by_reference(const WRel *r, int col, int depth)
     }
 }
 
+/* FlinkAggregateRemoveRule: a group aggregate (one grouping set, at least one key) whose keys
+   contain a unique key of its input and whose calls are all SUM, MIN or MAX of one column without
+   FILTER computes nothing: each group is one row. It becomes a Calc projecting the keys and the
+   arguments (cast to the aggregate's result types), so an update of the input stays an update
+   (Flink 2.3 plans no GroupAggregate there). NULL when the rule does not apply. */
 WRel *wphys_remove_unique_agg(WPlanCtx *p, WRel *agg, WRel *in)
 {
     const WRelAgg *ag = wrel_agg(agg);

@@ -615,7 +615,9 @@ static void mark_watermark_cuts(WRel *r, bool below, int64_t interval)
    the whole value), WatermarkAssigners and the pass-through nodes; every other kind reads all of
    its inputs. Nodes are visited consumers first (the reverse of a post-order walk from the roots),
    so a node's demand is complete before it passes it on. A source may leave the fields no one
-   reads unconverted (the JSON reader: VARCHAR fields, which any JSON value converts to). */
+   reads unconverted (the JSON reader: VARCHAR fields, which any JSON value converts to); a regular
+   join keeps its own output's demand (WRelJoin.out_reads), and its records store NULL in the
+   columns nothing reads. */
 typedef struct DemandNode {
     WRel *rel;
     uint64_t *want;                     /* per output column: the fields its consumers read */
@@ -690,13 +692,11 @@ static void demand_node(FieldDemand *d, int at)
                 const WRelWatermark *ww = wrel_watermark(r);
                 if (ww->rowtime_col >= 0 && ww->rowtime_col < n) want[ww->rowtime_col] = WREL_ALL_FIELDS;
                 demand_expr(ww->expr, want, n);
-            } else if (r->kind == WR_CHANGELOG_NORMALIZE) {
+            } else {
+                /* ChangelogNormalize and a hash exchange read their keys, the normalize its filter */
                 for (int k = 0; k < r->nkeys; k++)
                     if (r->keys[k] >= 0 && r->keys[k] < n) want[r->keys[k]] = WREL_ALL_FIELDS;
-                demand_expr(wrel_normalize(r)->filter, want, n);
-            } else if (r->kind == WR_EXCHANGE) {
-                for (int k = 0; k < r->nkeys; k++)       /* a hash exchange reads its keys */
-                    if (r->keys[k] >= 0 && r->keys[k] < n) want[r->keys[k]] = WREL_ALL_FIELDS;
+                if (r->kind == WR_CHANGELOG_NORMALIZE) demand_expr(wrel_normalize(r)->filter, want, n);
             }
         } else {
             for (int c = 0; c < nin; c++) want[c] = WREL_ALL_FIELDS;

@@ -31,9 +31,10 @@ void wstate_prefetch_entry(const WState *s, uint64_t hash);
 typedef struct WMapWhere { const void *table; uint64_t gen; } WMapWhere;
 /* Whether map state s has outgrown the caches and its lookups search maps of many user entries
    (entries_per_lookup: the caller's running average of WMapRef.key_entries), so that a lookup
-   misses in its key's map too, not only at the key, and wmap_prefetch's stages pay for
-   themselves. A key's map of a few entries (a join's bids of one auction) comes in with its
-   key's entry, and the stages measured as overhead there (Nexmark q9, q20: 5-9 % slower). */
+   may miss in its key's map too, not only at the key, and wmap_prefetch's stages may pay. A
+   necessary condition, not a sufficient one: Nexmark q7's and q20's join states both pass it
+   (659 and 383 entries per lookup), and the stages save q7 17 % and cost q20 5-10 % (its hot
+   auctions' maps stay in the caches); the join measures which (exec/join.c, AheadTune). */
 bool wmap_outgrows_cache(const WState *s, double entries_per_lookup);
 typedef enum WMapPrefetch { WMAP_PREFETCH_TABLE, WMAP_PREFETCH_SLOT, WMAP_PREFETCH_ENTRY } WMapPrefetch;
 void wmap_prefetch(WState *s, const void *key, size_t klen, uint64_t khash, WMapWhere *where,

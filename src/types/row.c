@@ -209,19 +209,18 @@ static void encode_row(WStrBuf *out, int arity, const FieldTypes *ft, const WDat
     }
 }
 
-void wrow_encode(WStrBuf *out, int arity, const WType **types, const WDatum *vals,
-                 const uint8_t *nulls, WRowKind kind)
-{
-    wsb_clear(out);
-    FieldTypes ft = { (const WType *const *)types, NULL, NULL };
-    encode_row(out, arity, &ft, vals, nulls, (uint8_t)kind);
-}
-
 void wrow_encode_append(WStrBuf *out, int arity, const WType **types, const WDatum *vals,
                         const uint8_t *nulls, WRowKind kind)
 {
     FieldTypes ft = { (const WType *const *)types, NULL, NULL };
     encode_row(out, arity, &ft, vals, nulls, (uint8_t)kind);
+}
+
+void wrow_encode(WStrBuf *out, int arity, const WType **types, const WDatum *vals,
+                 const uint8_t *nulls, WRowKind kind)
+{
+    wsb_clear(out);
+    wrow_encode_append(out, arity, types, vals, nulls, kind);
 }
 
 void wrow_encode_chunk(WStrBuf *out, const WChunk *c, int row, int ncols, const int *cols)
