@@ -265,16 +265,30 @@ static WStateLookup slot_ref(GroupAgg *g, Slot *s, WValueRef *ref)
     return how;
 }
 
+/* Slots ahead of the one whose accumulators are read or written whose lookup's table slot, then
+   entry, are read ahead (as the fast path's PF_SLOT and PF_ENTRY): a chunk of many keys finds
+   most of them outside the caches. */
+enum { SLOTS_AHEAD_SLOT = 8, SLOTS_AHEAD_ENTRY = 4 };
+
+static void prefetch_slot_state(GroupAgg *g, int i)
+{
+    if (i + SLOTS_AHEAD_SLOT < g->cg.ngroups) wstate_prefetch_slot(g->acc_state, g->slots[i + SLOTS_AHEAD_SLOT].shash);
+    if (i + SLOTS_AHEAD_ENTRY < g->cg.ngroups) wstate_prefetch_entry(g->acc_state, g->slots[i + SLOTS_AHEAD_ENTRY].shash);
+}
+
 /* General path: read every slot's accumulators (decoded into scratch). */
 static void load_slots_general(GroupAgg *g, const WChunk *in)
 {
     int nf = g->L->nfields;
+    for (int i = 0; i < g->cg.ngroups; i++) slot_key(g, in, &g->slots[i]);
+    for (int i = 0; i < SLOTS_AHEAD_SLOT && i < g->cg.ngroups; i++) wstate_prefetch_slot(g->acc_state, g->slots[i].shash);
+    for (int i = 0; i < SLOTS_AHEAD_ENTRY && i < g->cg.ngroups; i++) wstate_prefetch_entry(g->acc_state, g->slots[i].shash);
     for (int i = 0; i < g->cg.ngroups; i++) {
         Slot *s = &g->slots[i];
+        prefetch_slot_state(g, i);
         WValueRef ref;
         s->acc = wa_alloc(&g->scratch, sizeof(WDatum) * (size_t)nf);
         s->nulls = wa_alloc(&g->scratch, (size_t)nf);
-        slot_key(g, in, s);
         if (slot_ref(g, s, &ref) == WSL_FOUND) {
             wacc_decode(&g->ac, ref.cur.p, ref.cur.len, s->acc, s->nulls);
             s->present = true;
@@ -381,10 +395,26 @@ static void emit_update(GroupAgg *g, const WChunk *in, int r)
 
 /* ------------------------------------------------------------------ general path */
 
-/* Rows ahead of the one accumulated whose DISTINCT map tables, then slots, then entries are read
-   ahead: a map lookup misses the CPU cache when the maps are many and large, and the misses of
-   several rows overlap this way instead of one after the other. */
-enum { AHEAD_TABLE = 24, AHEAD_SLOT = 16, AHEAD_ENTRY = 8 };
+/* Rows ahead of the one accumulated whose group's entry in the DISTINCT maps' key table (its
+   slot, then the entry), then its map table, then the slot and entry of the row's value in it
+   are read ahead: a map lookup misses the CPU cache when the maps are many and large, and the
+   misses of several rows overlap this way instead of one after the other. */
+enum { AHEAD_KEY_SLOT = 40, AHEAD_KEY_ENTRY = 32, AHEAD_TABLE = 24, AHEAD_SLOT = 16, AHEAD_ENTRY = 8 };
+
+/* Row r's group's slot (entry: its entry) in each DISTINCT map's key table, unless the group's
+   map table was found in this chunk already (`where`). */
+static void prefetch_group_key(GroupAgg *g, int r, const WMapWhere *where, bool entry)
+{
+    size_t nd = (size_t)g->L->ndistinct;
+    int si = g->cg.rows[r];
+    uint64_t h = g->slots[si].shash;
+    for (size_t d = 0; d < nd; d++) {
+        const WAccDistinct *D = &g->L->distinct[d];
+        if (!D->inline_key || where[(size_t)si * nd + d].table) continue;
+        if (entry) wstate_prefetch_entry(D->map, h);
+        else wstate_prefetch_slot(D->map, h);
+    }
+}
 
 /* Row r's read-ahead stage, with the places of its group's maps and its hashes. */
 static void prefetch_row(GroupAgg *g, const WChunk *in, int r, WMapWhere *where, uint64_t *hashes, WMapPrefetch stage)
@@ -401,11 +431,15 @@ static void prefetch_row(GroupAgg *g, const WChunk *in, int r, WMapWhere *where,
 static void prefetch_distinct(GroupAgg *g, const WChunk *in, int r, WMapWhere *where, uint64_t *hashes)
 {
     if (r < 0) {
+        for (int i = 0; i < AHEAD_KEY_SLOT && i < in->nrows; i++) prefetch_group_key(g, i, where, false);
+        for (int i = 0; i < AHEAD_KEY_ENTRY && i < in->nrows; i++) prefetch_group_key(g, i, where, true);
         for (int i = 0; i < AHEAD_TABLE && i < in->nrows; i++) prefetch_row(g, in, i, where, hashes, WMAP_PREFETCH_TABLE);
         for (int i = 0; i < AHEAD_SLOT && i < in->nrows; i++) prefetch_row(g, in, i, where, hashes, WMAP_PREFETCH_SLOT);
         for (int i = 0; i < AHEAD_ENTRY && i < in->nrows; i++) prefetch_row(g, in, i, where, hashes, WMAP_PREFETCH_ENTRY);
         return;
     }
+    if (r + AHEAD_KEY_SLOT < in->nrows) prefetch_group_key(g, r + AHEAD_KEY_SLOT, where, false);
+    if (r + AHEAD_KEY_ENTRY < in->nrows) prefetch_group_key(g, r + AHEAD_KEY_ENTRY, where, true);
     if (r + AHEAD_TABLE < in->nrows) prefetch_row(g, in, r + AHEAD_TABLE, where, hashes, WMAP_PREFETCH_TABLE);
     if (r + AHEAD_SLOT < in->nrows) prefetch_row(g, in, r + AHEAD_SLOT, where, hashes, WMAP_PREFETCH_SLOT);
     if (r + AHEAD_ENTRY < in->nrows) prefetch_row(g, in, r + AHEAD_ENTRY, where, hashes, WMAP_PREFETCH_ENTRY);
@@ -880,8 +914,11 @@ static void process_fast(GroupAgg *g, const WChunk *in)
 
 static void write_back(GroupAgg *g)
 {
+    for (int i = 0; i < SLOTS_AHEAD_SLOT && i < g->cg.ngroups; i++) wstate_prefetch_slot(g->acc_state, g->slots[i].shash);
+    for (int i = 0; i < SLOTS_AHEAD_ENTRY && i < g->cg.ngroups; i++) wstate_prefetch_entry(g->acc_state, g->slots[i].shash);
     for (int i = 0; i < g->cg.ngroups; i++) {
         Slot *s = &g->slots[i];
+        prefetch_slot_state(g, i);
         if (!s->dirty) continue;
         set_slot_key(g, s);
         if (s->present) {
