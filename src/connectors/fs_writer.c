@@ -253,6 +253,10 @@ static void partition_path(FsSink *s, const WChunk *in, int r, WStrBuf *out)
     wsb_free(&v);
 }
 
+/* Rows ahead whose strings are read ahead before the row is formatted: a source's strings may
+   lie anywhere (a generator's pool, a reader's buffer) and miss the caches when copied. */
+enum { STRINGS_AHEAD = 4 };
+
 bool wfs_write(WSink *base, const WChunk *in, WError *err)
 {
     FsSink *s = (FsSink *)base;
@@ -266,6 +270,7 @@ bool wfs_write(WSink *base, const WChunk *in, WError *err)
     if (!wfs_check_rolling_times(s, err)) return false;
     const uint64_t tick0 = s->tick;
     for (int r = 0; r < in->nrows; r++) {
+        wchunk_prefetch_strings(&view, r + STRINGS_AHEAD);
         /* the planner gives an insert-only sink insert-only streams; +U still arrives from a
            Top-1 Flink 2.3 declares insert-only (src/plan/physical.c, WR_RANK), and Flink's
            encoders write it as a row, as here. -U/-D would be a planning error. */
