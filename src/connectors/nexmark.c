@@ -25,6 +25,7 @@
 #include "conn_internal.h"
 #include "nexmark.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -384,7 +385,7 @@ bool nx_gen_init(NxGen *g, const NxConfig *c, int split, int nsplits, char *msg,
         uint64_t z = ch_next64(&cs);
         for (int j = 0; j < 8; j++, z >>= 8) g->pool[i + j] = (char)('H' + (((z & 0xFF) * 51) >> 8));
     }
-    size_t cap = 99 * 16 + (size_t)(4 + NX_CHANNELS) * 96 + (size_t)NX_CHANNELS * 16;
+    size_t cap = 99 * 16 + 4 * 96;
     g->strings = wmalloc(cap);
     char *p = g->strings;
     for (int f = 0; f < 11; f++)
@@ -398,14 +399,17 @@ bool nx_gen_init(NxGen *g, const NxConfig *c, int split, int nsplits, char *msg,
         g->hot_urls[i] = (WStr){p, n};
         p += n;
     }
+    g->channel_text = wmalloc((size_t)NX_CHANNELS * NX_CHANNEL_STRIDE);
     for (int i = 0; i < NX_CHANNELS; i++) {
-        int n = sprintf(p, "channel-%d", i);
-        g->channels[i].name = (WStr){p, n};
-        p += n;
-        n = base_url(&r, &cs, p);
-        if (jr_int_n(&r, 10) > 0) n += sprintf(p + n, "&channel_id=%lld", (long long)abs_reverse32(i));
-        g->channels[i].url = (WStr){p, n};
-        p += n;
+        char *c = g->channel_text + (size_t)i * NX_CHANNEL_STRIDE;
+        int n = sprintf(c, "channel-%d", i);
+        assert(n < NX_CHANNEL_URL);
+        g->channel_len[i].name = (uint8_t)n;
+        /* at most 24 + 3 * 6 + 16 + 12 + 10 bytes (and sprintf's NUL) */
+        n = base_url(&r, &cs, c + NX_CHANNEL_URL);
+        if (jr_int_n(&r, 10) > 0) n += sprintf(c + NX_CHANNEL_URL + n, "&channel_id=%lld", (long long)abs_reverse32(i));
+        assert(n < NX_CHANNEL_STRIDE - NX_CHANNEL_URL);
+        g->channel_len[i].url = (uint8_t)n;
     }
     return true;
 }
@@ -413,8 +417,9 @@ bool nx_gen_init(NxGen *g, const NxConfig *c, int split, int nsplits, char *msg,
 void nx_gen_free(NxGen *g)
 {
     free(g->pool);
+    free(g->channel_text);
     free(g->strings);
-    g->pool = g->strings = NULL;
+    g->pool = g->strings = g->channel_text = NULL;
 }
 
 static void gen_person(const NxGen *g, NxRandom *r, NxChars *cs, const EvIds *ids, int64_t ts, NxPerson *p, WArena *a)
@@ -496,8 +501,9 @@ static void gen_bid(const NxGen *g, NxRandom *r, NxChars *cs, const EvIds *ids, 
         b->url = g->hot_urls[i];
     } else {
         int i = jr_int_n(r, NX_CHANNELS);
-        b->channel = g->channels[i].name;
-        b->url = g->channels[i].url;
+        const char *c = g->channel_text + (size_t)i * NX_CHANNEL_STRIDE;
+        b->channel = (WStr){c, g->channel_len[i].name};
+        b->url = (WStr){c + NX_CHANNEL_URL, g->channel_len[i].url};
     }
     b->date_time = ts;
     b->extra = next_extra(g, r, cs, 32, g->c.avg_bid_size, a);

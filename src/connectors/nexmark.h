@@ -32,6 +32,8 @@ double nx_rand_double(NxRandom *r);                 /* nextDouble() */
 enum { NX_PERSON = 0, NX_AUCTION = 1, NX_BID = 2 };
 
 #define NX_CHANNELS 10000
+#define NX_CHANNEL_STRIDE 96     /* bytes per channel in channel_text */
+#define NX_CHANNEL_URL 16        /* offset of a channel's url in its stride */
 
 typedef struct NxConfig {
     int32_t person_proportion, auction_proportion, bid_proportion;  /* 1, 3, 46 */
@@ -62,8 +64,12 @@ typedef struct NxGen {
     int32_t pool_len;
     WStr names[99];                 /* "First Last" */
     WStr hot_urls[4];
-    struct { WStr name, url; } channels[NX_CHANNELS];   /* one cache line per channel */
-    char *strings;                  /* storage of names and urls */
+    /* channel i's name at channel_text + i * NX_CHANNEL_STRIDE, its url NX_CHANNEL_URL bytes
+       after, their lengths in channel_len[i]: a bid finds its channel's strings by arithmetic
+       and a 20 KB table (the strings are read only by a query that reads them) */
+    char *channel_text;
+    struct { uint8_t name, url; } channel_len[NX_CHANNELS];
+    char *strings;                  /* storage of names and hot urls */
 } NxGen;
 
 /* Build a generator (tables included); false with a message in msg when the config is invalid. */
