@@ -8,6 +8,7 @@
  */
 #include "fs_writer.h"
 #include "../common/proc_clock.h"
+#include "../types/compare.h"
 #include "../types/format.h"
 
 #include <assert.h>
@@ -253,6 +254,25 @@ static void partition_path(FsSink *s, const WChunk *in, int r, WStrBuf *out)
     wsb_free(&v);
 }
 
+/* Whether rows r and q have the same partition values, so the same partition path: values equal
+   and formatted alike (a float's -0.0 and 0.0 are equal but print apart: compared by bits). */
+static bool same_partition(const FsSink *s, const WChunk *in, int r, int q)
+{
+    for (int k = 0; k < s->npart; k++) {
+        const WVector *col = &in->cols[s->part_cols[k]];
+        if (col->nulls[r] != col->nulls[q]) return false;
+        if (col->nulls[r]) continue;
+        const WType *t = s->part_types[k];
+        WDatum a = col->data[r], b = col->data[q];
+        if (t->id == WT_FLOAT || t->id == WT_DOUBLE) {
+            if (memcmp(&a.d, &b.d, sizeof a.d) != 0) return false;
+        } else if (!wdatum_equal(t, a, b)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Rows ahead whose strings are read ahead before the row is formatted: a source's strings may
    lie anywhere (a generator's pool, a reader's buffer) and miss the caches when copied. */
 enum { STRINGS_AHEAD = 4 };
@@ -278,8 +298,14 @@ bool wfs_write(WSink *base, const WChunk *in, WError *err)
             return werr_set(err, WEXC_TABLE,
                             "The '%s' format of the filesystem sink only accepts INSERT rows, got %s.",
                             s->format, wrowkind_short((WRowKind)in->kinds[r]));
-        if (s->npart) partition_path(s, in, r, &s->key);
-        FsBucket *b = find_bucket(s, s->npart ? s->key.buf : "");
+        /* a row of the previous row's partition goes to its bucket (time-ordered rows mostly do) */
+        FsBucket *b;
+        if (r > 0 && s->last >= 0 && (!s->npart || same_partition(s, in, r, r - 1))) {
+            b = &s->buckets[s->last];
+        } else {
+            if (s->npart) partition_path(s, in, r, &s->key);
+            b = find_bucket(s, s->npart ? s->key.buf : "");
+        }
         /* rolled on the next row once larger than the file size (streaming only) */
         if (b->fd >= 0 && !s->batch && wfs_roll_bytes(s, b) > s->roll_size && !wfs_close_bucket(s, b, err)) return false;
         if (b->fd < 0 && !open_bucket(s, b, err)) return false;
