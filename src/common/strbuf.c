@@ -46,13 +46,30 @@ void wsb_appendn(WStrBuf *s, const char *str, size_t n)
 
 void wsb_append(WStrBuf *s, const char *str) { wsb_appendn(s, str, strlen(str)); }
 
+/* "00".."99": two digits per division */
+static const char DIGIT_PAIRS[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
 void wsb_append_i64(WStrBuf *s, long long v)
 {
     char b[24];
     int i = (int)sizeof b;
     /* the magnitude as unsigned: -LLONG_MIN does not fit a long long */
     unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-    do { b[--i] = (char)('0' + u % 10); u /= 10; } while (u);
+    while (u >= 100) {
+        unsigned q = (unsigned)(u % 100);
+        u /= 100;
+        i -= 2;
+        memcpy(b + i, DIGIT_PAIRS + 2 * q, 2);
+    }
+    if (u >= 10) {
+        i -= 2;
+        memcpy(b + i, DIGIT_PAIRS + 2 * u, 2);
+    } else {
+        b[--i] = (char)('0' + u);
+    }
     if (v < 0) b[--i] = '-';
     wsb_appendn(s, b + i, sizeof b - (size_t)i);
 }

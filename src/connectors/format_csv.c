@@ -728,24 +728,23 @@ static void render_value(const WCsvConfig *cfg, const WType *t, WDatum v, WStrBu
     case WT_TINYINT: case WT_SMALLINT: case WT_INT: case WT_BIGINT:
     case WT_INTERVAL_YM: case WT_INTERVAL_DT:
         wsb_append_i64(o, (long long)v.i); *stringy = false; break;
-    case WT_FLOAT: wfmt_float_java((float)v.d, b); wsb_append(o, b); *stringy = false; break;
-    case WT_DOUBLE: wfmt_double_java(v.d, b); wsb_append(o, b); *stringy = false; break;
+    case WT_FLOAT: wsb_appendn(o, b, (size_t)wfmt_float_java((float)v.d, b)); *stringy = false; break;
+    case WT_DOUBLE: wsb_appendn(o, b, (size_t)wfmt_double_java(v.d, b)); *stringy = false; break;
     case WT_DECIMAL:
         wcsv_bigdecimal_string(v.dec, t->scale, cfg->decimal_scientific, b);
         wsb_append(o, b);
         break;
     case WT_CHAR: case WT_VARCHAR: wsb_appendn(o, v.s.p, (size_t)v.s.len); break;
     case WT_BINARY: case WT_VARBINARY: wbase64_append(o, v.s.p, (size_t)v.s.len); break;
-    case WT_DATE: fmt_iso_date(v.i, b); wsb_append(o, b); break;
-    case WT_TIME: fmt_iso_time(v.i * 1000000LL, b); wsb_append(o, b); break;
+    case WT_DATE: wsb_appendn(o, b, (size_t)fmt_iso_date(v.i, b)); break;
+    case WT_TIME: wsb_appendn(o, b, (size_t)fmt_iso_time(v.i * 1000000LL, b)); break;
     case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ: {
         int64_t days = v.ts.ms >= 0 ? v.ts.ms / 86400000LL : -((-v.ts.ms + 86399999LL) / 86400000LL);
         int64_t msod = v.ts.ms - days * 86400000LL;
-        fmt_iso_date(days, b);
-        wsb_append(o, b);
-        wsb_putc(o, ' ');
-        fmt_iso_time(msod * 1000000LL + v.ts.ns, b);
-        wsb_append(o, b);
+        int n = fmt_iso_date(days, b);
+        b[n++] = ' ';
+        n += fmt_iso_time(msod * 1000000LL + v.ts.ns, b + n);
+        wsb_appendn(o, b, (size_t)n);
         if (t->id == WT_TIMESTAMP_LTZ) wsb_putc(o, 'Z');
         break;
     }

@@ -39,7 +39,8 @@ WTEST(strbuf_basics)
 /* wsb_append_i64 writes what "%lld" does, the extremes included */
 WTEST(strbuf_append_i64)
 {
-    const long long v[] = {0, 7, -7, 10, -10, 1234567890123LL, LLONG_MAX, LLONG_MIN};
+    const long long v[] = {0, 7, -7, 9, 10, -10, 99, 100, -100, 101, 999, 1000, 10001, 1234567890123LL,
+                           -98765432109876LL, LLONG_MAX, LLONG_MAX - 1, LLONG_MIN, LLONG_MIN + 1};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         WStrBuf s, t;
         wsb_init(&s);
