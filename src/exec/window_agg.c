@@ -122,6 +122,10 @@ typedef struct WindowAggOp {
                                        snapshot of an older weir restored here would fill it) */
     bool layout_checked, layout_bad;
     int64_t slice_ms;
+    /* the lowest and highest slice end this instance's slice state ever held (restored entries
+       included; empty: lo > hi): a HOP window reads only its slices inside them, the others hold
+       nothing (a bounded input's last windows, an input's first ones) */
+    int64_t slice_lo, slice_hi;
     WDatum *macc;               /* a slice's accumulator while it is merged */
     uint8_t *maccn;
     WStrBuf skey;               /* key ++ slice end */
@@ -171,6 +175,17 @@ static bool slice_read(WindowAggOp *w, bool merge)
     return true;
 }
 
+/* The slice ends [*first, *last] of the HOP window ending at `end` that may hold state (inside
+   slice_lo..slice_hi, on the window's slice grid); false when none may. */
+static bool hop_slices_held(const WindowAggOp *w, int64_t end, int64_t *first, int64_t *last)
+{
+    if (w->slice_lo > w->slice_hi) return false;
+    *first = wwin_start_of(&w->win, end) + w->slice_ms;
+    *last = end < w->slice_hi ? end : w->slice_hi;
+    if (w->slice_lo > *first) *first += (w->slice_lo - *first) / w->slice_ms * w->slice_ms;
+    return *first <= *last;
+}
+
 /* The accumulator of the window ending at `end` from its slices, into w->acc; the slices no later
    window needs are cleared (Flink SliceSharedAssigner.mergeSlices / expiredSlices). HOP merges the
    window's slices in time order into fresh accumulators and clears the slices of its first slide;
@@ -186,7 +201,9 @@ static bool merge_slices(WindowAggOp *w, const void *key, size_t klen, int64_t e
     bool any = false;
     if (w->win.kind == WWIN_HOP) {
         int64_t expire_to = start + w->win.slide_ms;
-        for (int64_t t = start + w->slice_ms; t <= end; t += w->slice_ms) {
+        int64_t first, last;
+        if (!hop_slices_held(w, end, &first, &last)) return false;
+        for (int64_t t = first; t <= last; t += w->slice_ms) {
             slice_key(w, t);
             if (!slice_read(w, any)) continue;
             any = true;
@@ -272,9 +289,10 @@ static void fire_ahead(void *ctx, int64_t ts, const void *key, size_t klen, int6
     if (klen < sizeof(int64_t) || klen > sizeof sk) return;
     size_t kl = klen - sizeof(int64_t);
     memcpy(sk, key, kl);
-    int64_t first = wwin_start_of(&w->win, ns) + w->slice_ms;
+    int64_t first = wwin_start_of(&w->win, ns) + w->slice_ms, last = ns;
     int64_t step = w->win.kind == WWIN_HOP ? w->slice_ms : ns - first;     /* CUMULATE: first, ns */
-    for (int64_t t = first; t <= ns; t += step) {
+    if (w->win.kind == WWIN_HOP && !hop_slices_held(w, ns, &first, &last)) return;    /* as merge_slices */
+    for (int64_t t = first; t <= last; t += step) {
         memcpy(sk + kl, &t, sizeof t);      /* as slice_key */
         prefetch_key(w->st, sk, klen, entry);
         if (step == 0) break;
@@ -379,6 +397,12 @@ static void register_slice_timers(WindowAggOp *w, const char *key, size_t klen, 
     }
 }
 
+static void slice_seen(WindowAggOp *w, int64_t slice_end)
+{
+    if (slice_end < w->slice_lo) w->slice_lo = slice_end;
+    if (slice_end > w->slice_hi) w->slice_hi = slice_end;
+}
+
 static void apply_slot(WindowAggOp *w, const WChunk *in, const Slot *sl)
 {
     const char *key = w->kbytes.buf + sl->koff;
@@ -395,6 +419,7 @@ static void apply_slot(WindowAggOp *w, const WChunk *in, const Slot *sl)
     }
     wacc_encode(&w->ac, w->acc, w->accn, &w->abuf);
     wvalue_put(w->st, w->abuf.buf, w->abuf.len);
+    if (w->sliced) slice_seen(w, sl->end);
     if (fresh && w->sliced) register_slice_timers(w, key, sl->klen - sizeof(int64_t), sl->end);
     else if (fresh) {
         int64_t t = wwin_timer_time(&w->shift, sl->end - 1);
@@ -479,6 +504,21 @@ static void count_entry(void *ctx, WBytes key, WBytes value)
     ++*(int64_t *)ctx;
 }
 
+/* A restored slice's end: its key's last 8 bytes (key row ++ slice end, as slice_key writes). */
+static void restored_slice(void *ctx, WBytes key, WBytes value)
+{
+    WindowAggOp *w = ctx;
+    (void)value;
+    if (key.len < sizeof(int64_t)) {
+        w->slice_lo = INT64_MIN;
+        w->slice_hi = INT64_MAX;
+        return;
+    }
+    int64_t end;
+    memcpy(&end, (const char *)key.p + key.len - sizeof end, sizeof end);
+    slice_seen(w, end);
+}
+
 /* Once, before the first rows, watermark or tick (after any restore): a sliced operator refuses
    state of the per-window layout, which a snapshot taken by a weir before slices holds under the
    same operator (its windows' ends would read as slice ends). */
@@ -487,6 +527,7 @@ static bool layout_ok(WindowAggOp *w)
     if (!w->sliced) return true;
     if (w->layout_checked) return !w->layout_bad;
     w->layout_checked = true;
+    wstate_for_each(w->st, restored_slice, w);     /* the slices a snapshot brought */
     int64_t n = 0;
     wstate_for_each(w->per_window_st, count_entry, &n);
     if (n == 0) return true;
@@ -796,6 +837,8 @@ WOperator *wop_window_agg_new(WExecCtx *ctx, const WWindowAggSpec *spec)
         w->st = wstate_register(w->be, "window-slices", WSTATE_VALUE, 0);
         w->slice_ms = wwin_slice_size(&w->win);
         assert(w->slice_ms > 0 && w->win.size_ms % w->slice_ms == 0);
+        w->slice_lo = INT64_MAX;
+        w->slice_hi = INT64_MIN;
         w->macc = wcalloc((size_t)w->L->nfields, sizeof *w->macc);
         w->maccn = wcalloc((size_t)w->L->nfields, 1);
     }
