@@ -1137,7 +1137,8 @@ WExpr *bind_expr(BindCtx *b, BScope *s, AstExpr *e)
                 if (r) {
                     assert(r->type->id == WT_DOUBLE);
                     WExpr *n = wexpr_literal(a, r->type, r->lit, false);
-                    n->lit.d = -r->lit.d;
+                    /* Calcite's literal is a BigDecimal: -0.0E0 is 0.0 (measured on Flink 2.3) */
+                    n->lit.d = r->lit.d == 0 ? 0.0 : -r->lit.d;
                     r = n;
                 }
             } else if (x->kind == AE_LITERAL && x->lit == AL_INTERVAL) {
