@@ -265,15 +265,20 @@ static WStateLookup slot_ref(GroupAgg *g, Slot *s, WValueRef *ref)
     return how;
 }
 
-/* Slots ahead of the one whose accumulators are read or written whose lookup's table slot, then
-   entry, are read ahead (as the fast path's PF_SLOT and PF_ENTRY): a chunk of many keys finds
-   most of them outside the caches. */
+/* Slots ahead of the one whose accumulator row is looked up (read, updated or written back) whose
+   lookups are announced: the table slot SLOTS_AHEAD_SLOT ahead, the entry SLOTS_AHEAD_ENTRY
+   ahead (once its slot arrived), so that a chunk of many keys overlaps their cache misses. */
 enum { SLOTS_AHEAD_SLOT = 8, SLOTS_AHEAD_ENTRY = 4 };
 
-static void prefetch_slot_state(GroupAgg *g, int i)
+/* Before slot i's lookup (its keys' hashes known, slot_key): the read-ahead of the slots after it;
+   at i == 0 the table slots of the first ones too. */
+static void read_slots_ahead(GroupAgg *g, int i)
 {
-    if (i + SLOTS_AHEAD_SLOT < g->cg.ngroups) wstate_prefetch_slot(g->acc_state, g->slots[i + SLOTS_AHEAD_SLOT].shash);
-    if (i + SLOTS_AHEAD_ENTRY < g->cg.ngroups) wstate_prefetch_entry(g->acc_state, g->slots[i + SLOTS_AHEAD_ENTRY].shash);
+    int ns = g->cg.ngroups;
+    if (i == 0)
+        for (int k = 0; k < SLOTS_AHEAD_SLOT && k < ns; k++) wstate_prefetch_slot(g->acc_state, g->slots[k].shash);
+    if (i + SLOTS_AHEAD_SLOT < ns) wstate_prefetch_slot(g->acc_state, g->slots[i + SLOTS_AHEAD_SLOT].shash);
+    if (i + SLOTS_AHEAD_ENTRY < ns) wstate_prefetch_entry(g->acc_state, g->slots[i + SLOTS_AHEAD_ENTRY].shash);
 }
 
 /* General path: read every slot's accumulators (decoded into scratch). */
@@ -281,11 +286,9 @@ static void load_slots_general(GroupAgg *g, const WChunk *in)
 {
     int nf = g->L->nfields;
     for (int i = 0; i < g->cg.ngroups; i++) slot_key(g, in, &g->slots[i]);
-    for (int i = 0; i < SLOTS_AHEAD_SLOT && i < g->cg.ngroups; i++) wstate_prefetch_slot(g->acc_state, g->slots[i].shash);
-    for (int i = 0; i < SLOTS_AHEAD_ENTRY && i < g->cg.ngroups; i++) wstate_prefetch_entry(g->acc_state, g->slots[i].shash);
     for (int i = 0; i < g->cg.ngroups; i++) {
         Slot *s = &g->slots[i];
-        prefetch_slot_state(g, i);
+        read_slots_ahead(g, i);
         WValueRef ref;
         s->acc = wa_alloc(&g->scratch, sizeof(WDatum) * (size_t)nf);
         s->nulls = wa_alloc(&g->scratch, (size_t)nf);
@@ -855,15 +858,11 @@ static void process_fast(GroupAgg *g, const WChunk *in)
         }
     }
     /* per key: one lookup of the accumulator row, updated in place for the key's rows; the
-       lookups of the keys PF_ENTRY and PF_SLOT ahead are announced so that their cache misses
-       overlap this one's work */
-    enum { PF_ENTRY = 4, PF_SLOT = 8 };
+       lookups of the keys after it are read ahead (read_slots_ahead) */
     for (int i = 0; i < ns; i++) slot_key(g, in, &g->slots[i]);
-    for (int i = 0; i < ns && i < PF_SLOT; i++) wstate_prefetch_slot(g->acc_state, g->slots[i].shash);
     for (int i = 0; i < ns; i++) {
         Slot *s = &g->slots[i];
-        if (i + PF_SLOT < ns) wstate_prefetch_slot(g->acc_state, g->slots[i + PF_SLOT].shash);
-        if (i + PF_ENTRY < ns) wstate_prefetch_entry(g->acc_state, g->slots[i + PF_ENTRY].shash);
+        read_slots_ahead(g, i);
         WValueRef ref;
         WStateLookup how = slot_ref(g, s, &ref);
         if (s->expired) g->ttl_expired++;
@@ -914,11 +913,9 @@ static void process_fast(GroupAgg *g, const WChunk *in)
 
 static void write_back(GroupAgg *g)
 {
-    for (int i = 0; i < SLOTS_AHEAD_SLOT && i < g->cg.ngroups; i++) wstate_prefetch_slot(g->acc_state, g->slots[i].shash);
-    for (int i = 0; i < SLOTS_AHEAD_ENTRY && i < g->cg.ngroups; i++) wstate_prefetch_entry(g->acc_state, g->slots[i].shash);
     for (int i = 0; i < g->cg.ngroups; i++) {
         Slot *s = &g->slots[i];
-        prefetch_slot_state(g, i);
+        read_slots_ahead(g, i);
         if (!s->dirty) continue;
         set_slot_key(g, s);
         if (s->present) {

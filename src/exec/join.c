@@ -426,7 +426,6 @@ static void map_prefetch(JoinOp *j, const JoinSide *is, int r, WMapPrefetch stag
 
 /* Row r's join key (encode_keys) becomes the state key; the lookups of rows ahead are
    prefetched. True if the key has a NULL in a '='-compared column. */
-
 static bool set_row_key(JoinOp *j, const JoinSide *is, const JoinSide *os, const WChunk *c, int r)
 {
     int nrows = c->nrows;

@@ -419,9 +419,10 @@ static void apply_slot(WindowAggOp *w, const WChunk *in, const Slot *sl)
     }
     wacc_encode(&w->ac, w->acc, w->accn, &w->abuf);
     wvalue_put(w->st, w->abuf.buf, w->abuf.len);
-    if (w->sliced) slice_seen(w, sl->end);
-    if (fresh && w->sliced) register_slice_timers(w, key, sl->klen - sizeof(int64_t), sl->end);
-    else if (fresh) {
+    if (fresh && w->sliced) {
+        slice_seen(w, sl->end);         /* a slice that existed was seen when made or restored */
+        register_slice_timers(w, key, sl->klen - sizeof(int64_t), sl->end);
+    } else if (fresh) {
         int64_t t = wwin_timer_time(&w->shift, sl->end - 1);
         wtimers_register(w->timers, t, key, sl->klen, sl->end);
     }
@@ -519,9 +520,10 @@ static void restored_slice(void *ctx, WBytes key, WBytes value)
     slice_seen(w, end);
 }
 
-/* Once, before the first rows, watermark or tick (after any restore): a sliced operator refuses
-   state of the per-window layout, which a snapshot taken by a weir before slices holds under the
-   same operator (its windows' ends would read as slice ends). */
+/* Once, before the first rows, watermark or tick (after any restore): a sliced operator takes
+   the slice ends a snapshot brought (slice_lo / slice_hi) and refuses state of the per-window
+   layout, which a snapshot taken by a weir before slices holds under the same operator (its
+   windows' ends would read as slice ends). */
 static bool layout_ok(WindowAggOp *w)
 {
     if (!w->sliced) return true;
