@@ -10,6 +10,7 @@
 #    barriers, and the cases stop with a savepoint and restore, so these cover lanes, exchanges,
 #    back-pressure, alignment, snapshots and restore for every operator kind; parallelism 4 adds
 #    more lanes than cores (worker slots) once per kind.
+#  - the golden nexmark_parallel (two generators, strings crossing the exchanges);
 #  - cluster tests (tests/cluster/lib.sh fails a test whose daemon log shows a TSan report):
 #    rest_concurrency (concurrent REST readers of a running job's metrics and state figures, with
 #    fewer requests: its load is bounded by time), checkpoints (periodic checkpoints and their REST
@@ -63,6 +64,18 @@ if [[ -d "$conf" ]]; then
 else
   echo "SKIP tsan conformance: $conf not found"
 fi
+
+# ---- goldens at parallelism 2 on a generator ----
+# nexmark_parallel: each lane's generator, strings crossing the exchanges into an aggregate, a
+# Top-N and a join (the conformance cases read values and files); a TSan report is unexpected
+# stderr, which fails the golden
+gres="$(mktemp -d)"
+for g in nexmark_parallel; do
+  TEST_TIMEOUT="${TSAN_TEST_TIMEOUT:-300}" ROOT="$ROOT" bash "$ROOT/tests/run.sh" --one "$TB" "$ROOT/tests/golden" "$gres" "$ROOT/tests/golden/$g.sql"
+  if [[ "$(cat "$gres/$g.result" 2>/dev/null)" == PASS ]]; then echo "PASS golden/$g"
+  else fail "golden/$g"; head -n 60 "$gres/$g.log"; fi
+done
+rm -rf "$gres"
 
 # ---- cluster tests under TSan ----
 for t in rest_concurrency checkpoints savepoints; do
