@@ -81,15 +81,22 @@ static inline uint32_t mix_u64(uint32_t h, uint64_t w)
 }
 
 /* n rows of nwords words each; inlined twice below, once with nwords a constant 2 (one fixed-width
-   key: the header word and its slot), so that that loop is unrolled */
+   key: the header word and its slot), so that that loop is unrolled. A row's first word is its
+   header (row kind and null bits), nearly always that of the row before: its mix is reused. */
 static inline __attribute__((always_inline)) void murmur_rows(const uint64_t *words, int nwords, int n,
                                                               int32_t seed, int32_t *out)
 {
     uint32_t len = 8u * (uint32_t)nwords;
+    uint64_t header = 0;
+    uint32_t after_header = mix_u64((uint32_t)seed, header);
     for (int r = 0; r < n; r++) {
         const uint64_t *w = words + (size_t)r * (size_t)nwords;
-        uint32_t h = (uint32_t)seed;
-        for (int i = 0; i < nwords; i++) h = mix_u64(h, w[i]);
+        if (__builtin_expect(w[0] != header, 0)) {
+            header = w[0];
+            after_header = mix_u64((uint32_t)seed, header);
+        }
+        uint32_t h = after_header;
+        for (int i = 1; i < nwords; i++) h = mix_u64(h, w[i]);
         out[r] = (int32_t)fmix32(h ^ len);
     }
 }
