@@ -19,6 +19,7 @@ extern const WConnector wconn_nexmark;
 extern const WConnector wconn_jdbc;             /* jdbc.c */
 extern const WConnector wconn_kafka;
 extern const WConnector wconn_upsert_kafka;     /* upsert_kafka.c */
+extern const WConnector wconn_filesystem_legacy;    /* fs_legacy.c: 'connector.type' = 'filesystem' */
 
 /* The leading ASCII digits of the 8 bytes at s, their number (0-8) and value, eight bytes at once:
    a byte minus '0' is a digit's value, and the first byte that is no digit is the lowest whose

@@ -4,6 +4,8 @@
  * Depends on connectors' own files, types/, common/.
  */
 #include "connector.h"
+
+#include <assert.h>
 #include "../common/proc_clock.h"
 
 #include <time.h>
@@ -21,9 +23,28 @@ static const WConnector *const ALL[] = {
     &wconn_upsert_kafka, NULL,
 };
 
+bool wconnector_refuse_sink(const WConnector *c, WError *err)
+{
+    assert(!c->can_sink);
+    if (c == &wconn_filesystem_legacy)
+        return werr_set(err, WEXC_VALIDATION, "weir reads tables of the legacy options 'connector.type' = 'filesystem'; "
+                                              "it does not write them (use 'connector' = 'filesystem').");
+    return werr_set(err, WEXC_VALIDATION, "Connector '%s' can only be used as a source. It cannot be used as a sink.",
+                    c->name);
+}
+
+const char *wconnector_id(const WOptions *options)
+{
+    const char *c = wopts_get(options, "connector");
+    if (c) return c;
+    const char *legacy = wopts_get(options, "connector.type");
+    return legacy && strcmp(legacy, "filesystem") == 0 ? WCONN_LEGACY_FILESYSTEM : NULL;
+}
+
 const WConnector *wconnector_find(const char *name)
 {
     if (!name) return NULL;
+    if (strcmp(name, WCONN_LEGACY_FILESYSTEM) == 0) return &wconn_filesystem_legacy;
     for (int i = 0; ALL[i]; i++)
         if (strcmp(ALL[i]->name, name) == 0) return ALL[i];
     return NULL;
@@ -60,14 +81,14 @@ bool wconn_metadata_invalid_key(WError *err, const WConnMetadata *m, bool readin
 
 const WConnCaps *wconnector_caps(const WOptions *options)
 {
-    const WConnector *c = options ? wconnector_find(wopts_get(options, "connector")) : NULL;
+    const WConnector *c = options ? wconnector_find(wconnector_id(options)) : NULL;
     return c ? &c->caps : NULL;
 }
 
 bool wconnector_lookup(const WOptions *options, bool as_source, const WConnector **out, WError *err)
 {
     *out = NULL;
-    const char *name = options ? wopts_get(options, "connector") : NULL;
+    const char *name = options ? wconnector_id(options) : NULL;
     if (!name)
         return werr_set(err, WEXC_VALIDATION,
                         "Table options do not contain an option key 'connector' for discovering a connector.");
@@ -86,9 +107,7 @@ bool wconnector_lookup(const WOptions *options, bool as_source, const WConnector
     if (as_source && !c->can_source)
         return werr_set(err, WEXC_VALIDATION,
                         "Connector '%s' can only be used as a sink. It cannot be used as a source.", name);
-    if (!as_source && !c->can_sink)
-        return werr_set(err, WEXC_VALIDATION,
-                        "Connector '%s' can only be used as a source. It cannot be used as a sink.", name);
+    if (!as_source && !c->can_sink) return wconnector_refuse_sink(c, err);
     *out = c;
     return true;
 }

@@ -362,6 +362,14 @@ typedef struct WConnector {
     bool (*source_is_changelog)(const WOptions *options);
 } WConnector;
 
+/* The connector of a table of Flink's legacy descriptor options ('connector.type' = 'filesystem',
+   no 'connector'): fs_legacy.c. Not a 'connector' value a user writes, nor a listed identifier. */
+#define WCONN_LEGACY_FILESYSTEM "filesystem (connector.type)"
+/* The connector options name: 'connector', or WCONN_LEGACY_FILESYSTEM for a legacy filesystem
+   table; NULL when neither. */
+const char *wconnector_id(const WOptions *options);
+/* A source-only connector named as a sink: Flink's message (false, err set). */
+bool wconnector_refuse_sink(const WConnector *c, WError *err);
 const WConnector *wconnector_find(const char *name);
 /* The capabilities of the connector named by options' 'connector' (NULL: none named or unknown). */
 const WConnCaps *wconnector_caps(const WOptions *options);

@@ -574,6 +574,8 @@ static int parse_row(WCsvReader *r, WChunk *out, int64_t *skipped, WError *err)
                    (!quoted || r->cfg.null_literal_quoted) &&
                    memcmp(text, r->cfg.null_literal, (size_t)len) == 0) {
             res = 0;
+        } else if (r->cfg.legacy && len == 0 && r->fk[c] != FK_STR) {
+            res = 0;
         } else {
             WDatum *d = &vec->data[row];
             switch (r->fk[c]) {
@@ -606,6 +608,10 @@ static int parse_row(WCsvReader *r, WChunk *out, int64_t *skipped, WError *err)
         vec->nulls[row] = res == 0;
     field_done:     /* what follows the field */
         if (p < end && *p == delim) {
+            if (c == ncols - 1 && r->cfg.legacy) {      /* the line's other fields are not read */
+                if (skip_line(r, &p, end) == PR_INCOMPLETE) return PR_INCOMPLETE;
+                goto commit_eaten;
+            }
             if (c == ncols - 1) goto too_many;
             p++;
             continue;

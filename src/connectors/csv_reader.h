@@ -43,6 +43,9 @@ typedef struct WCsvConfig {
     bool null_literal_quoted;   /* a quoted field equal to the literal is NULL too (csv: yes) */
     bool decimal_scientific;    /* csv.write-bigdecimal-in-scientific-notation (default true) */
     bool changelog;             /* changelog-csv: first field is the row kind; bare NULL = NULL */
+    bool legacy;                /* the rules of Flink's legacy CsvTableSource ('connector.type' =
+                                   'filesystem'): an empty field of a type other than a string is
+                                   NULL, fields after the table's columns are not read */
 } WCsvConfig;
 
 /* Defaults for the format (changelog: changelog-csv conventions). */

@@ -30,6 +30,8 @@ const char *wfs_local_path(const char *p);
 bool wfs_validate(const WTableSpec *spec, bool as_source, WError *err);
 
 WSource *wfs_open_source(const WTableSpec *spec, WError *err);     /* fs_source.c */
+/* The same for a csv table read with the rules of Flink's legacy CsvTableSource (fs_legacy.c). */
+WSource *wfs_open_legacy_csv_source(const WTableSpec *spec, WError *err);
 WSink *wfs_open_sink(const WTableSpec *spec, WError *err);         /* fs_sink.c */
 
 #endif

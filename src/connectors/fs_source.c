@@ -538,7 +538,13 @@ static bool fs_seek_rescaled(WSource *base, const char *const *positions, int n,
     return true;
 }
 
-WSource *wfs_open_source(const WTableSpec *spec, WError *err)
+static WSource *open_source(const WTableSpec *spec, bool legacy_csv, WError *err);
+
+WSource *wfs_open_source(const WTableSpec *spec, WError *err) { return open_source(spec, false, err); }
+WSource *wfs_open_legacy_csv_source(const WTableSpec *spec, WError *err) { return open_source(spec, true, err); }
+
+/* legacy_csv: the CSV rules of Flink's legacy CsvTableSource (WCsvConfig.legacy) */
+static WSource *open_source(const WTableSpec *spec, bool legacy_csv, WError *err)
 {
     if (!wfs_validate(spec, true, err)) return NULL;
     const WConnFormat *f = wconn_format_find(wopts_get(spec->options, "format"));
@@ -549,6 +555,8 @@ WSource *wfs_open_source(const WTableSpec *spec, WError *err)
         wcsv_config_init(&cfg, false);
         if (!wjsonfmt_config(&jcfg, spec->options, f->name, true, err)) { wjsonfmt_config_free(&jcfg); wcsv_config_free(&cfg); return NULL; }
     } else if (!wconn_format_config(f, spec->options, &cfg, err)) { wcsv_config_free(&cfg); return NULL; }
+    assert(!legacy_csv || !f->json);
+    cfg.legacy = legacy_csv;
     FsSource *s = wcalloc(1, sizeof *s);
     s->base.next = fs_next;
     s->base.position = fs_position;

@@ -6,6 +6,7 @@
  * Contract: see plan_reader_internal.h.
  */
 #include "plan_reader_internal.h"
+#include "../connectors/connector.h"
 
 #include <string.h>
 
@@ -103,7 +104,7 @@ WTable *rd_table_from_json(Rd *r, json_t *tj, const char **qname)
         o->key = wa_strdup(a, key);
         o->value = wa_strdup(a, json_string_value(val) ? json_string_value(val) : "");
     }
-    if (!wopts_get(&t->options, "connector"))
+    if (!wconnector_id(&t->options))
         { rd_fail(r, "The compiled plan has no options for table '%s' (compile it with weir to run it here).", *qname); return NULL; }
     return t;
 }
@@ -127,7 +128,7 @@ void rd_sink_schema_from_table(Rd *r, WRel *x)
     /* written metadata (WritingMetadata): named by their keys, typed by them */
     for (int m = 0; m < sk->nmeta; m++) {
         s.names[np + m] = sk->meta_keys[m];
-        s.types[np + m] = wplan_sink_metadata_type(wopts_get(&t->options, "connector"), sk->meta_keys[m]);
+        s.types[np + m] = wplan_sink_metadata_type(wconnector_id(&t->options), sk->meta_keys[m]);
     }
     x->out = s;
 }

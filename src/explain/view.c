@@ -188,7 +188,7 @@ static bool projectable(const WRel *scan)
     const WTable *t = scan->kind == WR_SCAN ? wrel_scan(scan)->table : NULL;
     if (!t) return false;
     /* a connector weir does not know is taken to push projections down, as most of Flink's do */
-    const WConnector *c = wconnector_find(wopts_get(&t->options, "connector"));
+    const WConnector *c = wconnector_find(wconnector_id(&t->options));
     return !c || c->caps.projection_pushdown;
 }
 

@@ -35,6 +35,30 @@ static void table_path(WStrBuf *out, const char *qname)
     }
 }
 
+/* A table of Flink's legacy descriptor options (connectors/fs_legacy.c): Flink plans its
+   CsvTableSource as a LegacyTableSourceScan whose table path ends with the source's summary. */
+static bool legacy_scan(const WRel *r)
+{
+    const WTable *t = wrel_scan(r)->table;
+    const char *id = t ? wconnector_id(&t->options) : NULL;
+    return id && strcmp(id, WCONN_LEGACY_FILESYSTEM) == 0;
+}
+
+/* ", source: [CsvTableSource(read fields: a, b)]" of the fields read (proj: indexes into r's
+   columns, NULL: all of them) */
+static void legacy_source_summary(WStrBuf *out, const WRel *r, const int *proj, int nproj)
+{
+    wsb_puts(out, ", source: [CsvTableSource(read fields: ");
+    int n = proj ? nproj : r->out.n;
+    for (int i = 0; i < n; i++) wsb_printf(out, "%s%s", i ? ", " : "", r->out.names[proj ? proj[i] : i]);
+    wsb_puts(out, ")]");
+}
+
+static const char *name_scan(const WRel *r)
+{
+    return legacy_scan(wrel_as_scan(r)) ? "LegacyTableSourceScan" : "TableSourceScan";
+}
+
 static void dg_scan(const DgNode *dn, WStrBuf *out)
 {
     const WRel *r = wrel_as_scan(dn->r);
@@ -42,6 +66,19 @@ static void dg_scan(const DgNode *dn, WStrBuf *out)
     ExNode *node = dn->node;
     wsb_puts(out, "(table=[[");
     table_path(out, sc->table_qname ? sc->table_qname : sc->table->name);
+    if (legacy_scan(r)) {
+        legacy_source_summary(out, r, node && node->nproj ? node->proj : NULL, node ? node->nproj : 0);
+        wsb_puts(out, "]], fields=[");
+        if (node && node->nproj) {
+            for (int i = 0; i < node->nproj; i++) wsb_printf(out, "%s%s", i ? ", " : "", r->out.names[node->proj[i]]);
+        } else {
+            ex_names_list(out, &r->out);
+        }
+        wsb_puts(out, "]");
+        ex_options_hints(out, r, false);
+        wsb_puts(out, ")");
+        return;
+    }
     if (node && node->pushed_filter) {
         /* the pushed predicate refers to the scan's (projected) fields */
         wsb_puts(out, ", filter=[");
@@ -201,11 +238,11 @@ WRel *rd_scan(Rd *r, json_t *j, const WSchema *out)
                     x->out.types[i] = out->types[k];
         }
         /* the table's metadata columns, read after the physical ones as the binder reads them */
-        if (!wplan_scan_metadata(r->p, t, x, wopts_get(&t->options, "connector"))) return NULL;
+        if (!wplan_scan_metadata(r->p, t, x, wconnector_id(&t->options))) return NULL;
         const char *fmt = wopts_get(&t->options, "format");
         sc->source_changelog = wplan_changelog_format(fmt);
         x->changelog = sc->source_changelog ? ALL_KINDS : WCM_INSERT;
-        if (wplan_upsert_connector(wopts_get(&t->options, "connector"))) {
+        if (wplan_upsert_connector(wconnector_id(&t->options))) {
             sc->source_changelog = true;
             x->changelog = WCM_UPDATE_AFTER | WCM_DELETE;
         }
@@ -311,6 +348,7 @@ static bool ast_scan(AstNode *a)
         for (int m = 0; m < sc->nmeta; m++) wsb_printf(out, "%s%s", m ? ", " : "", sc->meta_keys[m]);
         wsb_putc(out, ']');
     }
+    if (legacy_scan(r)) legacy_source_summary(out, r, NULL, 0);
     wsb_puts(out, "]]");
     ex_options_hints(out, r, true);
     wsb_puts(out, ")\n");
@@ -344,7 +382,7 @@ const WKindDef wkind_scan = {
     .kind = WR_SCAN,
     .phys = {.derive = derive_scan},
     .ub = {.satisfy = ub_source},
-    .ex = {.name = "TableSourceScan", .exec_type = "stream-exec-table-source-scan_2", .digest = dg_scan},
+    .ex = {.name_of = name_scan, .exec_type = "stream-exec-table-source-scan_2", .digest = dg_scan},
     .cp = {.write = cp_scan, .output_schema = cp_own_schema, .after_description = cp_nothing_after},
     .rd_read = {.types = {{"stream-exec-table-source-scan_1", 0, rdn_table_source_scan}, {"stream-exec-table-source-scan_2", 0, rdn_table_source_scan}}},
     .rd_check = {.check = rdc_leaf},

@@ -166,7 +166,7 @@ static bool rd_sink_abilities(Rd *r, json_t *abs, WRel *x)
         if (type && !strcmp(type, "WritingMetadata")) {
             /* the metadata keys the sink writes, after its physical columns */
             json_t *keys = json_object_get(ab, "metadataKeys");
-            const char *conn = wopts_get(&t->options, "connector");
+            const char *conn = wconnector_id(&t->options);
             int n = (int)json_array_size(keys);
             sk->nmeta = 0;
             sk->meta_keys = WA_ARRAY(r->a, const char *, n ? n : 1);
@@ -418,8 +418,7 @@ static WOperator *bd_sink(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, bool *
         const WConnector *c = bd_find_connector(p, sk->table);
         if (!c) { wop_free(&s->base); return NULL; }
         if (!c->can_sink) {
-            werr_set(p->err, WEXC_VALIDATION,
-                     "Connector '%s' can only be used as a source. It cannot be used as a sink.", c->name);
+            wconnector_refuse_sink(c, p->err);
             wop_free(&s->base);
             return NULL;
         }

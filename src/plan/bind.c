@@ -239,7 +239,7 @@ static WRel *bind_table_scan(QCtx *q, WTable *t, const AstName *name, const char
         scan->out.names[i] = t->cols[phys[i]].name;
         scan->out.types[i] = t->cols[phys[i]].type;
     }
-    const char *conn = wopts_get(&t->options, "connector");
+    const char *conn = wconnector_id(&t->options);
     const char *fmt = wopts_get(&t->options, "format");
     if (!wplan_scan_metadata(p, t, scan, conn)) return NULL;
     sc->source_changelog = wplan_changelog_format(fmt) || wplan_upsert_connector(conn);

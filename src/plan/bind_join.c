@@ -210,7 +210,7 @@ WRel *bind_join_rel(BindCtx *b, WRel *l, BScope *ls, WRel *r, BScope *rs, AstFro
             const WRel *sc = r;
             while (sc->kind != WR_SCAN && sc->ninputs > 0) sc = sc->inputs[0];
             const WTable *st = sc->kind == WR_SCAN ? wrel_scan(sc)->table : NULL;
-            const char *c = st ? wopts_get(&st->options, "connector") : NULL;
+            const char *c = st ? wconnector_id(&st->options) : NULL;
             const WConnector *conn = wconnector_find(c);
             if (!conn || !conn->open_lookup) {
                 if (st && st->npk == 0) {

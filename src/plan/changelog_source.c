@@ -88,7 +88,7 @@ WRel *wphys_derive_scan(WPlanCtx *p, WRel *r, int64_t ttl)
         wphys_set_unique(p, r, t->npk, pk);
     }
     if (!sc->source_changelog) { r->changelog = WCM_INSERT; return r; }
-    if (wplan_upsert_connector(wopts_get(&t->options, "connector")) && wplan_is_batch(p)) {
+    if (wplan_upsert_connector(wconnector_id(&t->options)) && wplan_is_batch(p)) {
         werr_set(p->err, WEXC_TABLE,
                  "Querying a table in batch mode is currently only possible for INSERT-only table sources. "
                  "But the source for table '%s' produces other changelog messages than just INSERT.",
@@ -96,7 +96,7 @@ WRel *wphys_derive_scan(WPlanCtx *p, WRel *r, int64_t ttl)
         return NULL;
     }
     /* upsert-kafka: Flink 2.3 shows its scan's mode as [UA,D] */
-    r->changelog = wplan_upsert_connector(wopts_get(&t->options, "connector"))
+    r->changelog = wplan_upsert_connector(wconnector_id(&t->options))
                        ? WCM_UPDATE_AFTER | WCM_DELETE
                        : wphys_parse_mode(wopts_get(&t->options, "changelog-csv.changelog-mode"));
     bool upsert = !(r->changelog & WCM_UPDATE_BEFORE) && (r->changelog & (WCM_UPDATE_AFTER | WCM_DELETE));
@@ -126,7 +126,7 @@ WRel *wphys_derive_scan(WPlanCtx *p, WRel *r, int64_t ttl)
         return cn;
     }
     /* upsert-kafka's own validation (at build) refuses it with Flink's message, after its options */
-    if (upsert && !t->npk && !wplan_upsert_connector(wopts_get(&t->options, "connector")))
+    if (upsert && !t->npk && !wplan_upsert_connector(wconnector_id(&t->options)))
         return fail(p, WEXC_VALIDATION, "An upsert source (changelog mode without UPDATE_BEFORE) requires a PRIMARY KEY.");
     return r;
 }
@@ -222,7 +222,7 @@ WRel *wphys_drop_unneeded_normalize(WPlanCtx *p, WRel *r)
     WRel *scan = below;
     while (scan->kind == WR_CALC && wrel_calc(scan)->late_calc) scan = scan->inputs[0];   /* pushed under it */
     if (scan->kind != WR_SCAN || !wrel_scan(scan)->table ||
-        !wplan_upsert_connector(wopts_get(&wrel_scan(scan)->table->options, "connector")))
+        !wplan_upsert_connector(wconnector_id(&wrel_scan(scan)->table->options)))
         return r;
     return below;
 }

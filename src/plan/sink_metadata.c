@@ -36,7 +36,7 @@ int wplan_sink_metadata(WPlanCtx *p, const WTable *t, const char *qn, WSinkMetaC
     int n = 0;
     for (int i = 0; i < t->ncols; i++) n += t->cols[i].kind == WCOL_METADATA && !t->cols[i].is_virtual;
     if (!n) return 0;
-    const WConnMetadata *md = writable(wopts_get(&t->options, "connector"));
+    const WConnMetadata *md = writable(wconnector_id(&t->options));
     if (!md) {
         werr_set(p->err, WEXC_VALIDATION,
                  "Table '%s' declares persistable metadata columns, but the underlying DynamicTableSink doesn't "

@@ -44,7 +44,7 @@ static uint8_t sink_mode(const WTable *t, bool *fixed)
     *fixed = true;
     const char *m = wopts_get(&t->options, "sink.changelog-mode");
     if (m) return wphys_parse_mode(m);
-    if (!wopts_get(&t->options, "connector")) return WCM_INSERT;
+    if (!wconnector_id(&t->options)) return WCM_INSERT;
     const WConnCaps *caps = wconnector_caps(&t->options);
     *fixed = caps && caps->sink_kinds_fixed;
     uint8_t kinds = !caps ? 0 : caps->sink_kinds_for ? caps->sink_kinds_for(&t->options) : caps->sink_kinds;

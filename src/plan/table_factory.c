@@ -10,7 +10,7 @@
 
 const WConnector *wplan_table_connector(const WTable *t, WError *err)
 {
-    const char *cn = wopts_get(&t->options, "connector");
+    const char *cn = wconnector_id(&t->options);
     if (!cn) {
         werr_set(err, WEXC_VALIDATION,
                  "Table options do not contain an option key 'connector' for discovering a connector. "
@@ -102,8 +102,7 @@ static const WConnector *create_sink_of(WPlanCtx *p, WRel *sink)
     const WConnector *c = wplan_table_connector(wrel_sink(sink)->table, p->err);
     if (!c) return NULL;
     if (!c->can_sink) {
-        werr_set(p->err, WEXC_VALIDATION, "Connector '%s' can only be used as a source. It cannot be used as a sink.",
-                 c->name);
+        wconnector_refuse_sink(c, p->err);
         return NULL;
     }
     WTableSpec *sp = wplan_table_spec(p->arena, wrel_sink(sink)->table, wrel_sink(sink)->qname);
