@@ -59,26 +59,10 @@ static const char *name_scan(const WRel *r)
     return legacy_scan(wrel_as_scan(r)) ? "LegacyTableSourceScan" : "TableSourceScan";
 }
 
-static void dg_scan(const DgNode *dn, WStrBuf *out)
+/* The filter, projection and metadata pushed into a scan, inside its table path. */
+static void dg_pushed(WStrBuf *out, const WRel *r, const ExNode *node)
 {
-    const WRel *r = wrel_as_scan(dn->r);
     const WRelScan *sc = wrel_scan(r);
-    ExNode *node = dn->node;
-    wsb_puts(out, "(table=[[");
-    table_path(out, sc->table_qname ? sc->table_qname : sc->table->name);
-    if (legacy_scan(r)) {
-        legacy_source_summary(out, r, node && node->nproj ? node->proj : NULL, node ? node->nproj : 0);
-        wsb_puts(out, "]], fields=[");
-        if (node && node->nproj) {
-            for (int i = 0; i < node->nproj; i++) wsb_printf(out, "%s%s", i ? ", " : "", r->out.names[node->proj[i]]);
-        } else {
-            ex_names_list(out, &r->out);
-        }
-        wsb_puts(out, "]");
-        ex_options_hints(out, r, false);
-        wsb_puts(out, ")");
-        return;
-    }
     if (node && node->pushed_filter) {
         /* the pushed predicate refers to the scan's (projected) fields */
         wsb_puts(out, ", filter=[");
@@ -107,6 +91,19 @@ static void dg_scan(const DgNode *dn, WStrBuf *out)
         for (int m = 0; m < sc->nmeta; m++) wsb_printf(out, "%s%s", m ? ", " : "", sc->meta_keys[m]);
         wsb_putc(out, ']');
     }
+}
+
+static void dg_scan(const DgNode *dn, WStrBuf *out)
+{
+    const WRel *r = wrel_as_scan(dn->r);
+    const WRelScan *sc = wrel_scan(r);
+    ExNode *node = dn->node;
+    wsb_puts(out, "(table=[[");
+    table_path(out, sc->table_qname ? sc->table_qname : sc->table->name);
+    if (legacy_scan(r))     /* the source's summary names what it reads */
+        legacy_source_summary(out, r, node && node->nproj ? node->proj : NULL, node ? node->nproj : 0);
+    else
+        dg_pushed(out, r, node);
     wsb_puts(out, "]], fields=[");
     if (node && node->nproj) {
         for (int i = 0; i < node->nproj; i++) wsb_printf(out, "%s%s", i ? ", " : "", r->out.names[node->proj[i]]);
