@@ -733,40 +733,6 @@ static void sink_nodes(const ExCtx *x, const WRel *r, const WRel *in, int id, SN
     named_operator(arr, end, "end: Writer", 1, last, last_p == 1 ? "FORWARD" : "REBALANCE");
 }
 
-/* A scan of a legacy filesystem table (connectors/fs_legacy.c), as Flink's stream graph has its
-   CsvTableSource: the input format's source, the table source as an operator, then the
-   SourceConversion of its rows, which is the scan's node for what follows. */
-static bool legacy_source_nodes(const ExCtx *x, const WRel *r, SNode *s, int *n, json_t *arr, int parallelism)
-{
-    const WTable *t = r->kind == WR_SCAN ? wrel_scan(r)->table : NULL;
-    const char *cid = t ? wconnector_id(&t->options) : NULL;
-    if (!cid || strcmp(cid, WCONN_LEGACY_FILESYSTEM) != 0) return false;
-    WArena *a = x->p->arena;
-    ExNode *en = ex_node(x, r);
-    int id = en ? en->id : 0;
-    int p = wscan_parallelism(r) > 0 ? wscan_parallelism(r) : parallelism;
-    WStrBuf f;
-    wsb_init(&f);
-    int nf = en && en->nproj ? en->nproj : r->out.n;
-    for (int i = 0; i < nf; i++) wsb_printf(&f, "%s%s", i ? ", " : "", r->out.names[en && en->nproj ? en->proj[i] : i]);
-    const char *source = wa_sprintf(a, "CsvTableSource(read fields: %s)", f.buf ? f.buf : "");
-    int src = *n + 1;
-    s[(*n)++] = (SNode){NULL, src, p};
-    stream_op_preds(arr, src, "Source: Custom File source", "Data Source", "Source: Custom File source", p, NULL);
-    int op = *n + 1;
-    s[(*n)++] = (SNode){NULL, op, p};
-    named_operator(arr, op, source, p, src, "FORWARD");
-    int conv = *n + 1;
-    s[(*n)++] = (SNode){r, conv, p};
-    const char *qname = wrel_scan(r)->table_qname ? wrel_scan(r)->table_qname : t->name;
-    stream_op_preds(arr, conv, wa_sprintf(a, "SourceConversion[%d]", id), "Operator",
-                    wa_sprintf(a, "[%d]:SourceConversion(table=[%s, source: [%s]], fields=[%s])", id, qname, source,
-                               f.buf ? f.buf : ""),
-                    p, one_pred(op, "FORWARD"));
-    wsb_free(&f);
-    return true;
-}
-
 static void stream_nodes(const ExCtx *x, const WRel *r, SNode *s, int *n, int cap, json_t *arr, int parallelism)
 {
     if (stream_id(s, *n, r) || *n >= cap) return;
@@ -780,7 +746,6 @@ static void stream_nodes(const ExCtx *x, const WRel *r, SNode *s, int *n, int ca
         sink_nodes(x, r, ins[0], id, s, n, cap, arr, parallelism);
         return;
     }
-    if (*n + 3 <= cap && legacy_source_nodes(x, r, s, n, arr, parallelism)) return;
     int sid = *n + 1;
     s[(*n)++] = (SNode){r, sid, 0};
     WStrBuf d;
