@@ -4,10 +4,9 @@
  * Depends on connectors' own files, types/, common/.
  */
 #include "connector.h"
-
-#include <assert.h>
 #include "../common/proc_clock.h"
 
+#include <assert.h>
 #include <time.h>
 #include "../common/sort.h"
 #include "conn_internal.h"

@@ -5,7 +5,7 @@
  * rules: no quote character, an empty STRING field is '') and a lookup source, as Flink's
  * CsvTableSource is (its lookup function loads the whole file once and answers every key from
  * memory). It is found through wconnector_id (no 'connector' option) and is not listed among the
- * factory identifiers. Depends on conn_internal.h, types/compare.h.
+ * factory identifiers. Depends on conn_internal.h, fs_internal.h, types/compare.h.
  */
 #include "conn_internal.h"
 #include "fs_internal.h"
@@ -16,9 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The legacy CSV source factory's properties (Flink's CsvTableSourceFactoryBase): what weir reads,
-   and what it does not read yet. */
-static const char *const APPLIED[] = {"connector.type", "connector.path", "format.type", "format.field-delimiter",
+/* The legacy CSV source factory's properties (Flink's CsvTableSourceFactoryBase): those weir
+   accepts (the path, the format, the field delimiter; the property versions change nothing in
+   Flink either), and those it does not read yet. */
+static const char *const ACCEPTED[] = {"connector.type", "connector.path", "format.type", "format.field-delimiter",
                                       "connector.property-version", "format.property-version", NULL};
 static const char *const NOT_YET[] = {"format.line-delimiter", "format.quote-character", "format.comment-prefix",
                                       "format.ignore-first-line", "format.ignore-parse-errors", NULL};
@@ -87,7 +88,7 @@ static bool legacy_validate(const WTableSpec *spec, bool as_source, WError *err)
             wsb_free(&unsupported);
             return werr_set(err, WEXC_VALIDATION, "The legacy filesystem table option '%s' is not supported by weir yet.", k);
         }
-        if (!listed(APPLIED, k)) wsb_printf(&unsupported, "%s\n", k);
+        if (!listed(ACCEPTED, k)) wsb_printf(&unsupported, "%s\n", k);
     }
     if (unsupported.len) {
         WStrBuf reason;
@@ -182,11 +183,12 @@ static const WChunk *ll_lookup(WLookupSource *base, const WDatum *key, WError *e
         if (!row_has_key(l, c, r, key)) continue;
         if (l->out->nrows == l->out->cap) {     /* more matches than a chunk: a larger one */
             WChunk *bigger = wchunk_new(l->ncols, l->types, l->out->cap * 2);
-            for (int j = 0; j < l->out->nrows; j++) wchunk_append_row(bigger, l->out, j);
+            for (int j = 0; j < l->out->nrows; j++) wchunk_append_rows(bigger, l->out, &j, 1, false);
             wchunk_free(l->out);
             l->out = bigger;
         }
-        wchunk_append_row(l->out, c, r);
+        /* the row's values by reference: the store outlives the result */
+        wchunk_append_rows(l->out, c, &r, 1, false);
     }
     return l->out;
 }
