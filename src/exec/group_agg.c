@@ -281,11 +281,27 @@ static void read_slots_ahead(GroupAgg *g, int i)
     if (i + SLOTS_AHEAD_ENTRY < ns) wstate_prefetch_entry(g->acc_state, g->slots[i + SLOTS_AHEAD_ENTRY].shash);
 }
 
+/* Every slot's key (slot_key); a backend that reads from storage (RocksDB) then reads the
+   chunk's accumulator rows in one batch. */
+static void slot_keys(GroupAgg *g, const WChunk *in)
+{
+    int ns = g->cg.ngroups;
+    for (int i = 0; i < ns; i++) slot_key(g, in, &g->slots[i]);
+    if (!wstate_loads_values(g->acc_state)) return;
+    WBytes *keys = wa_alloc(&g->scratch, sizeof(WBytes) * (size_t)(ns ? ns : 1));
+    uint64_t *hashes = wa_alloc(&g->scratch, sizeof(uint64_t) * (size_t)(ns ? ns : 1));
+    for (int i = 0; i < ns; i++) {
+        keys[i] = (WBytes){g->cg.kbytes.buf + g->slots[i].koff, g->slots[i].klen};
+        hashes[i] = g->slots[i].shash;
+    }
+    wstate_load_values(g->acc_state, keys, hashes, ns);
+}
+
 /* General path: read every slot's accumulators (decoded into scratch). */
 static void load_slots_general(GroupAgg *g, const WChunk *in)
 {
     int nf = g->L->nfields;
-    for (int i = 0; i < g->cg.ngroups; i++) slot_key(g, in, &g->slots[i]);
+    slot_keys(g, in);
     for (int i = 0; i < g->cg.ngroups; i++) {
         Slot *s = &g->slots[i];
         read_slots_ahead(g, i);
@@ -859,7 +875,7 @@ static void process_fast(GroupAgg *g, const WChunk *in)
     }
     /* per key: one lookup of the accumulator row, updated in place for the key's rows; the
        lookups of the keys after it are read ahead (read_slots_ahead) */
-    for (int i = 0; i < ns; i++) slot_key(g, in, &g->slots[i]);
+    slot_keys(g, in);
     for (int i = 0; i < ns; i++) {
         Slot *s = &g->slots[i];
         read_slots_ahead(g, i);

@@ -26,8 +26,8 @@ static int64_t wall_ms(void *ctx)
 }
 
 /* Every operation a backend must have; the optional ones (snapshot_incremental, local_dir,
-   restore_raw, refresh_stats, snapshot_prepare, map_ref with map_ref_put and map_ref_remove) may
-   be NULL. */
+   restore_raw, refresh_stats, snapshot_prepare, map_ref with map_ref_put and map_ref_remove,
+   value_load) may be NULL. */
 static bool ops_complete(const WStateOps *o)
 {
     return o->class_name && o->free_backend && o->add_state && o->adopt_ttl && o->kind_changed && o->key_set &&
@@ -299,6 +299,13 @@ void wstate_for_each(WState *s, WStateKeyFn fn, void *ctx) { s->ops->for_each(s,
 
 void wstate_prefetch_slot(const WState *s, uint64_t hash) { s->ops->prefetch_slot(s, hash); }
 void wstate_prefetch_entry(const WState *s, uint64_t hash) { s->ops->prefetch_entry(s, hash); }
+bool wstate_loads_values(const WState *s) { return s->ops->value_load != NULL; }
+
+void wstate_load_values(WState *s, const WBytes *keys, const uint64_t *hashes, int n)
+{
+    assert(s->kind == WSTATE_VALUE);
+    if (s->ops->value_load && n > 0) s->ops->value_load(s, keys, hashes, n);
+}
 
 /* ---- whole backend ---- */
 

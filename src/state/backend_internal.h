@@ -154,6 +154,9 @@ struct WStateOps {
     bool (*map_outgrows_cache)(const WState *s, double entries_per_lookup);
     void (*map_prefetch)(WState *s, const void *key, size_t klen, uint64_t khash, WMapWhere *where,
                          uint64_t ukhash, WMapPrefetch stage);
+    /* optional (NULL: the backend reads nothing ahead): value state s's entries of n keys read in
+       one batch ahead of their lookups (prefetch.h, wstate_load_values) */
+    void (*value_load)(WState *s, const WBytes *keys, const uint64_t *hashes, int n);
     /* snapshots (snapshot.c) */
     void (*snapshot_prepare)(WStateBackend *b);   /* before a full snapshot */
     /* live entries of s (now = the snapshot time) in key-group order */
@@ -195,9 +198,11 @@ WState *wstate_restore_state(WStateBackend *b, const char *name, WStateKind kind
 void wrdb_free(WRdb *r);
 WRdbState *wrdb_register(WRdb *r, WState *s, const char *name, WStateKind kind, int64_t ttl);
 void wrdb_set_ttl(WRdbState *rs, int64_t ttl);
-int wrdb_set_key(WRdb *r, const void *key, size_t len);        /* returns the key group */
+/* returns the key group; hash: wstate_key_hash of key when hashed */
+int wrdb_set_key(WRdb *r, const void *key, size_t len, bool hashed, uint64_t hash);
 void wrdb_set_key_group(WRdb *r, int kg);                       /* of the current key (namespaced keys) */
 WStateLookup wrdb_value_get(WRdbState *rs, WBytes *out);
+void wrdb_value_load(WRdbState *rs, const int *kgs, const WBytes *keys, const uint64_t *hashes, int n);
 void wrdb_value_put(WRdbState *rs, const void *v, size_t len);
 void wrdb_clear(WRdbState *rs);                                 /* value, list and map */
 WStateLookup wrdb_map_get(WRdbState *rs, const void *uk, size_t uklen, WBytes *out);

@@ -20,6 +20,13 @@
 bool wstate_outgrows_cache(const WState *s);
 void wstate_prefetch_slot(const WState *s, uint64_t hash);
 void wstate_prefetch_entry(const WState *s, uint64_t hash);
+/* Value state: the keys (binary keys as given to wstate_set_key; hashes: their wstate_key_hash,
+   or NULL) whose values will be looked up next, e.g. a chunk's. A backend that reads from storage (RocksDB) reads those it has not in
+   memory in one batch (MultiGet) into its write-back cache; the heap backend has no such step
+   (wstate_loads_values false: the caller need not gather the keys). Changes nothing visible;
+   later lookups of other keys may evict what was read. */
+bool wstate_loads_values(const WState *s);
+void wstate_load_values(WState *s, const WBytes *keys, const uint64_t *hashes, int n);
 /* Map state: a user key whose wmap_key_hash is ukhash will be looked up under key `key` (klen
    bytes, khash = its wstate_key_hash) soon. A lookup misses up to three times when key's maps are
    many and large — key's table of user entries (its header), the slot the lookup starts at, the

@@ -281,6 +281,12 @@ void wrdb_free(WRdb *r)
     rocksdb_readoptions_destroy(r->ro);
     rocksdb_writebatch_destroy(r->batch);
     free(r->sorted);
+    free(r->lkeys);
+    free(r->lptr);
+    free(r->lsize);
+    free(r->lval);
+    free(r->lerr);
+    free(r->lhash);
     wsnap_rmtree(r->root);
     for (int i = 0; i < r->nup; i++) { free(r->up[i].sst); free(r->up[i].shared_name); }
     free(r->up);
@@ -324,7 +330,7 @@ void wrdb_set_ttl(WRdbState *rs, int64_t ttl)
     atomic_store(&rs->ttl_shared, ttl);
 }
 
-int wrdb_set_key(WRdb *r, const void *key, size_t len)
+int wrdb_set_key(WRdb *r, const void *key, size_t len, bool hashed, uint64_t hash)
 {
     if (!r->perf_set || !pthread_equal(r->perf_thread, pthread_self())) {
         rocksdb_set_perf_level(1);      /* kDisable: no per-operation perf counters (thread-local) */
@@ -336,6 +342,7 @@ int wrdb_set_key(WRdb *r, const void *key, size_t len)
     wbe_put16(r->vkey, (uint16_t)kg);
     if (len) memcpy(r->vkey + 2, key, len);
     r->vklen = len + 2;
+    r->vhash = hashed ? hash : wrc_hash(r->vkey, r->vklen);
     r->epoch++;
     return kg;
 }
@@ -435,14 +442,15 @@ static WRcEntry *cache_load(WRdbState *rs, const unsigned char *k, size_t kl, bo
     WRdb *r = rs->r;
     bool cur = k == r->vkey;            /* the current key of a value/list state: memoised */
     if (cur && rs->memo_epoch == r->epoch && rs->memo_gen == c->gen) return &c->e[rs->memo_idx];
-    WRcEntry *e = wrc_find(c, k, kl);
+    uint64_t h = cur ? r->vhash : wrc_hash(k, kl);
+    WRcEntry *e = wrc_find_hashed(c, k, kl, h);
     if (!e) {
         if (!force && c->n >= c->max + READ_SLACK) return NULL;
         size_t vl = 0;
         char *v = get_raw(rs, k, kl, &vl);
         if (r->failed) { free(v); return NULL; }
         if (v && vl > MAX_CACHED_VALUE && !force) { free(v); return NULL; }   /* read again, uncached */
-        e = wrc_insert(c, k, kl, v, v ? vl : 0);
+        e = wrc_insert(c, k, kl, h, v, v ? vl : 0);
         free(v);
     }
     if (cur) {
@@ -502,6 +510,82 @@ static void cache_put(WRdbState *rs, WRcEntry *e, int64_t ts, const void *v, siz
 }
 
 /* ---------------------------------------------------------------- value state */
+
+/* The entries of n value-state keys (keys[i] in key group kgs[i]) that will be looked up next,
+   read into the write-back cache: those not cached yet in one MultiGet (RocksDB batches their
+   memtable and file lookups), each kept as present or known absent. Room for them is made as a
+   write makes it (the dirty entries written, the least recently used evicted; the cached keys of
+   the batch are marked used first) so that they stay until their lookups; keys beyond half the
+   cache are left to their lookups. Without the cache (or after a failure) nothing is read. */
+void wrdb_value_load(WRdbState *rs, const int *kgs, const WBytes *keys, const uint64_t *hashes, int n)
+{
+    WRcache *c = &rs->cache;
+    WRdb *r = rs->r;
+    if (!usable(rs) || !wrc_on(c) || n <= 0) return;
+    if ((size_t)n > c->max / 2) n = (int)(c->max / 2);
+    if (n <= 0) return;
+    if (n > r->lcap) {
+        r->lcap = n * 2;
+        r->lptr = wrealloc(r->lptr, sizeof *r->lptr * (size_t)r->lcap);
+        r->lsize = wrealloc(r->lsize, sizeof *r->lsize * (size_t)r->lcap);
+        r->lval = wrealloc(r->lval, sizeof *r->lval * (size_t)r->lcap);
+        r->lerr = wrealloc(r->lerr, sizeof *r->lerr * (size_t)r->lcap);
+        r->lhash = wrealloc(r->lhash, sizeof *r->lhash * (size_t)r->lcap);
+    }
+    size_t total = 0;
+    for (int i = 0; i < n; i++) total += keys[i].len + 2;
+    grow(&r->lkeys, &r->lkcap, total);
+    /* the composite keys and their hashes; then their cache lookups, read ahead in stages over
+       the whole batch (the cache's table, entries and keys are far larger than the CPU's caches;
+       the lookups of the same keys that follow find them there too) */
+    size_t off = 0;
+    for (int i = 0; i < n; i++) {
+        unsigned char *k = r->lkeys + off;
+        wbe_put16(k, (uint16_t)kgs[i]);
+        if (keys[i].len) memcpy(k + 2, keys[i].p, keys[i].len);
+        r->lptr[i] = (const char *)k;
+        r->lsize[i] = keys[i].len + 2;
+        r->lhash[i] = hashes ? hashes[i] : wrc_hash(k, r->lsize[i]);
+        wrc_prefetch(c, r->lhash[i], WRC_AHEAD_SLOT);
+        off += r->lsize[i];
+    }
+    for (int i = 0; i < n; i++) wrc_prefetch(c, r->lhash[i], WRC_AHEAD_ENTRY);
+    for (int i = 0; i < n; i++) wrc_prefetch(c, r->lhash[i], WRC_AHEAD_KEY);
+    /* the keys not cached (those cached are marked used, so that making room spares them) */
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (wrc_find_hashed(c, r->lptr[i], r->lsize[i], r->lhash[i])) continue;
+        r->lptr[m] = r->lptr[i];
+        r->lsize[m] = r->lsize[i];
+        r->lhash[m] = r->lhash[i];
+        m++;
+    }
+    if (!m) return;
+    if (c->n + (size_t)m > c->max + READ_SLACK) {
+        cache_write(rs);
+        size_t target = c->max - c->max / 8;
+        if (target > c->max - (size_t)m) target = c->max - (size_t)m;
+        wrc_evict(c, target);
+    }
+    rocksdb_batched_multi_get_cf(r->db, r->ro, rs->cf, (size_t)m, r->lptr, r->lsize, r->lval, r->lerr, false);
+    for (int i = 0; i < m; i++) {
+        rocksdb_pinnableslice_t *ps = r->lval[i];
+        if (r->lerr[i]) {
+            check(r, r->lerr[i], "multi-get");
+            if (ps) rocksdb_pinnableslice_destroy(ps);
+            continue;
+        }
+        size_t vl = 0;
+        const char *v = ps ? rocksdb_pinnableslice_value(ps, &vl) : NULL;
+        if (v && vl < 8) v = NULL;                  /* as get_raw: not a value of ours */
+        /* over-large values stay out of the cache (read again by their lookup); a key twice in
+           keys is loaded once */
+        if ((!v || vl <= MAX_CACHED_VALUE) && !wrc_peek(c, r->lptr[i], r->lsize[i]))
+            wrc_insert(c, r->lptr[i], r->lsize[i], r->lhash[i], v, v ? vl : 0);
+        if (ps) rocksdb_pinnableslice_destroy(ps);
+    }
+}
+
 
 WStateLookup wrdb_value_get(WRdbState *rs, WBytes *out)
 {

@@ -8,7 +8,9 @@
  */
 #include "rocksdb_cache.h"
 #include "../common/arena.h"
+#include "../common/check.h"
 #include "../common/hash.h"
+#include "state.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +42,14 @@ void wrc_clear(WRcache *c)
     c->gen = gen + 1;
 }
 
-static uint64_t hash_of(const void *k, size_t kl) { return whash_bytes(k, kl, 0x5bd1e995u); }
+/* the bytes after the key group (a function of them): for a value or list state's key, its
+   wstate_key_hash */
+static uint64_t hash_of(const void *k, size_t kl)
+{
+    assert(kl >= 2);
+    return whash_bytes((const unsigned char *)k + 2, kl - 2, WSTATE_KEY_SEED);
+}
+uint64_t wrc_hash(const void *k, size_t kl) { return hash_of(k, kl); }
 
 static void rehash(WRcache *c, size_t nslots)
 {
@@ -66,7 +75,24 @@ static size_t slot_of(const WRcache *c, uint32_t i)
 WRcEntry *wrc_find(WRcache *c, const void *k, size_t kl)
 {
     if (!c->n) { c->misses++; return NULL; }
-    uint64_t h = hash_of(k, kl);
+    return wrc_find_hashed(c, k, kl, hash_of(k, kl));
+}
+
+void wrc_prefetch(const WRcache *c, uint64_t h, WRcAhead stage)
+{
+    if (!c->n) return;
+    const uint32_t *slot = &c->slots[(size_t)h & (c->nslots - 1)];
+    if (stage == WRC_AHEAD_SLOT) { __builtin_prefetch(slot); return; }
+    if (!*slot) return;
+    const WRcEntry *e = &c->e[*slot - 1];
+    if (stage == WRC_AHEAD_ENTRY) __builtin_prefetch(e);
+    else if (e->hash == h) __builtin_prefetch(e->buf);
+}
+
+WRcEntry *wrc_find_hashed(WRcache *c, const void *k, size_t kl, uint64_t h)
+{
+    WASSERT_COSTLY(h == hash_of(k, kl));
+    if (!c->n) { c->misses++; return NULL; }
     size_t mask = c->nslots - 1;
     for (size_t p = (size_t)h & mask; c->slots[p]; p = (p + 1) & mask) {
         WRcEntry *e = &c->e[c->slots[p] - 1];
@@ -101,8 +127,9 @@ static void ensure(WRcEntry *e, size_t vl)
     e->cap = (uint32_t)cap;
 }
 
-WRcEntry *wrc_insert(WRcache *c, const void *k, size_t kl, const void *v, size_t vl)
+WRcEntry *wrc_insert(WRcache *c, const void *k, size_t kl, uint64_t h, const void *v, size_t vl)
 {
+    WASSERT_COSTLY(h == hash_of(k, kl));
     if (c->n == c->ecap) {
         c->ecap = c->ecap ? c->ecap * 2 : 64;
         c->e = wrealloc(c->e, sizeof(WRcEntry) * c->ecap);
@@ -112,7 +139,7 @@ WRcEntry *wrc_insert(WRcache *c, const void *k, size_t kl, const void *v, size_t
     c->gen++;
     WRcEntry *e = &c->e[i];
     memset(e, 0, sizeof *e);
-    e->hash = hash_of(k, kl);
+    e->hash = h;
     e->klen = (uint32_t)kl;
     ensure(e, v ? vl : 0);
     if (kl) memcpy(e->buf, k, kl);

@@ -8,7 +8,9 @@
  * (rocksdb_backend.c) writes the dirty entries (wrc_dirty_at) in one WriteBatch, calls
  * wrc_clean_all, and evicts clean entries with wrc_evict. Entry pointers stay valid until the next
  * insert, remove or evict; value bytes until the entry's value is set again or it is removed.
- * Depends on common/ only.
+ * Keys begin with their 2-byte key group, a function of the rest; they are hashed without it
+ * (wrc_hash), so that a value or list state's entry is filed under its key's wstate_key_hash,
+ * which callers often have already. Depends on common/ and state.h's key hash.
  */
 #ifndef WEIR_STATE_ROCKSDB_CACHE_H
 #define WEIR_STATE_ROCKSDB_CACHE_H
@@ -48,11 +50,22 @@ static inline unsigned char *wrc_value(const WRcEntry *e) { return e->buf + e->k
 
 /* The entry of key k, or NULL. Sets the reference bit. */
 WRcEntry *wrc_find(WRcache *c, const void *k, size_t kl);
+/* The same for k whose wrc_hash is h. wrc_hash: of k's bytes after its key group (at least 2
+   bytes), whash_bytes with WSTATE_KEY_SEED. */
+uint64_t wrc_hash(const void *k, size_t kl);
+WRcEntry *wrc_find_hashed(WRcache *c, const void *k, size_t kl, uint64_t h);
+/* Read-ahead of the lookup of a key whose wrc_hash is h, in three stages issued in this order
+   some lookups apart, each reading what the one before brought in: WRC_AHEAD_SLOT (the table slot
+   its probe starts at), _ENTRY (the entry that slot names), _KEY (that entry's key bytes). Changes
+   nothing. */
+typedef enum WRcAhead { WRC_AHEAD_SLOT, WRC_AHEAD_ENTRY, WRC_AHEAD_KEY } WRcAhead;
+void wrc_prefetch(const WRcache *c, uint64_t h, WRcAhead stage);
 /* The same without touching the reference bit or the hit counts (a reader that is not a use:
    insight's walk of the keys). */
 const WRcEntry *wrc_peek(const WRcache *c, const void *k, size_t kl);
-/* Add k (not in the cache) with value v (present) or as known absent (v NULL); clean. */
-WRcEntry *wrc_insert(WRcache *c, const void *k, size_t kl, const void *v, size_t vl);
+/* Add k (not in the cache; h = its wrc_hash) with value v (present) or as known absent (v NULL);
+   clean. */
+WRcEntry *wrc_insert(WRcache *c, const void *k, size_t kl, uint64_t h, const void *v, size_t vl);
 /* Replace e's value (v NULL: absent) and mark it dirty. */
 void wrc_set(WRcache *c, WRcEntry *e, const void *v, size_t vl);
 /* Make room for vl value bytes (contents kept) and mark e dirty and present; returns the value. */

@@ -73,6 +73,14 @@ struct WRdb {
     int64_t cache_entries;              /* per state; 0 = no write cache */
     WRcEntry **sorted;                  /* dirty entries in key order, for the batch */
     uint32_t sortcap;
+    unsigned char *lkeys;               /* wrdb_value_load: the composite keys read in one MultiGet */
+    size_t lkcap;
+    const char **lptr;                  /* ... their addresses, sizes, values and errors */
+    size_t *lsize;
+    rocksdb_pinnableslice_t **lval;
+    char **lerr;
+    uint64_t *lhash;
+    int lcap;
     rocksdb_column_family_handle_t *default_cf;
     int nstates, capstates;
     WRdbState **states;
@@ -80,6 +88,7 @@ struct WRdb {
     int64_t write_buffer;
     unsigned char *vkey;                /* kg + key */
     size_t vkcap, vklen;
+    uint64_t vhash;                     /* its wrc_hash (the key's wstate_key_hash) */
     unsigned char *mkey;                /* kg + klen + key (+ user key) */
     size_t mkcap, mprefix;
     uint64_t mepoch;                    /* epoch mkey was built for */

@@ -24,9 +24,7 @@ static void ops_kind_changed(WState *s, WStateKind kind, const char *msg) { (voi
 
 static void ops_key_set(WStateBackend *b, const void *key, size_t len, bool hashed, uint64_t hash)
 {
-    (void)hashed;
-    (void)hash;
-    b->key_group = wrdb_set_key(b->rdb, key, len);
+    b->key_group = wrdb_set_key(b->rdb, key, len, hashed, hash);
     if (b->ns_bytes) {      /* namespaced keys: the key group of the key without its namespace */
         b->key_group = wstate_key_group_ns(key, len, b->ns_bytes, b->cfg.max_parallelism);
         wrdb_set_key_group(b->rdb, b->key_group);
@@ -106,6 +104,17 @@ static void ops_map_prefetch(WState *s, const void *key, size_t klen, uint64_t k
 {
     (void)s; (void)key; (void)klen; (void)khash; (void)where; (void)ukhash; (void)stage;
 }
+/* the key groups as ops_key_set computes them */
+static void ops_value_load(WState *s, const WBytes *keys, const uint64_t *hashes, int n)
+{
+    WStateBackend *b = s->b;
+    int *kgs = wmalloc(sizeof(int) * (size_t)n);
+    for (int i = 0; i < n; i++)
+        kgs[i] = wstate_key_group_ns(keys[i].p, keys[i].len, b->ns_bytes, b->cfg.max_parallelism);
+    wrdb_value_load(s->rdb, kgs, keys, hashes, n);
+    free(kgs);
+}
+
 static void ops_snapshot_prepare(WStateBackend *b) { wrdb_close_iterators(b->rdb); }
 static void ops_snapshot_state(WState *s, WSnapWriter *w, int64_t now) { wrdb_snapshot_state(s->rdb, w, now); }
 
@@ -174,6 +183,7 @@ const WStateOps wrdb_state_ops = {
     .map_prefetch = ops_map_prefetch,
     .outgrows_cache = ops_outgrows_cache,
     .map_outgrows_cache = ops_map_outgrows_cache,
+    .value_load = ops_value_load,
     .prefetch_entry = ops_prefetch,
     .snapshot_prepare = ops_snapshot_prepare,
     .snapshot_state = ops_snapshot_state,

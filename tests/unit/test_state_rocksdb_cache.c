@@ -2,10 +2,13 @@
    (state.backend.rocksdb.weir.write-cache-entries): eviction of dirty entries, snapshots and
    restores of state still in the cache, TTL of cached values (and of values the compaction filter
    dropped behind the cache), list and map state through the cache, the option, and a randomized
-   comparison of every read against the heap backend with caches of 0, 3 and 1000 entries. */
+   comparison of every read against the heap backend with caches of 0, 3 and 1000 entries (batched
+   reads ahead, wstate_load_values, among the operations); the batched read of present, absent
+   and over-large values. */
 #include "unit.h"
 #include "../../src/state/state.h"
 #include "../../src/state/snapshot.h"
+#include "../../src/state/prefetch.h"
 #include "../../src/common/options.h"
 
 #include <stdlib.h>
@@ -390,7 +393,7 @@ WTEST(rcache_random_ops_match_the_heap_backend)
     uint64_t seed = 0x2545f4914f6cdd1dULL;
     int mismatches = 0;
     for (int step = 0; step < 6000 && mismatches < 5; step++) {
-        uint64_t op = rnd(&seed) % 16, key = rnd(&seed) % 12, arg = rnd(&seed) % 5;
+        uint64_t op = rnd(&seed) % 17, key = rnd(&seed) % 12, arg = rnd(&seed) % 5;
         if (op == 0) { f.clk.now += (int64_t)(rnd(&seed) % 20); continue; }
         int64_t res[4] = {0}, res2[4] = {0};
         for (int i = 0; i < 4; i++) {
@@ -420,6 +423,15 @@ WTEST(rcache_random_ops_match_the_heap_backend)
                 break;
             }
             case 15: if (arg == 0) wlist_clear(l[i]); else wlist_remove_at(l[i], (int)arg - 1); break;
+            case 16: {      /* a batched read ahead of these keys (and the current one) changes nothing */
+                int64_t ks[4] = {k, (k + 1) % 12, (k + (int64_t)arg) % 12, 11 - k};
+                WBytes kb[4];
+                for (int j = 0; j < 4; j++) kb[j] = (WBytes){&ks[j], 8};
+                uint64_t hs[4];
+                for (int j = 0; j < 4; j++) hs[j] = wstate_key_hash(&ks[j], 8);
+                wstate_load_values(arg & 1 ? v[i] : tv[i], kb, arg & 2 ? hs : NULL, 4);
+                break;
+            }
             }
         }
         /* the heap backend's incremental cleanup may have removed an expired entry that
@@ -458,5 +470,52 @@ WTEST(rcache_random_ops_match_the_heap_backend)
         if (n == 0) CHECK_INT(stats_of(b[0], names[n]).entries, s1.entries);
     }
     for (int i = 0; i < 4; i++) wstate_backend_free(b[i]);
+    fx_done(&f);
+}
+
+/* ---- wstate_load_values: one batch of present, absent and over-large values ---- */
+
+WTEST(rcache_batched_load_reads_what_lookups_read)
+{
+    Fx f;
+    fx_init(&f);
+    WStateBackend *b = mk(&f, 16);      /* most of the 200 keys live in RocksDB only */
+    WState *v = wstate_register(b, "v", WSTATE_VALUE, 0);
+    CHECK(wstate_loads_values(v));
+    size_t big = 70000;                 /* over the cache's value limit */
+    unsigned char *bigv = malloc(big);
+    memset(bigv, 0x5a, big);
+    for (int64_t k = 0; k < 200; k += 2) {
+        wstate_set_key(b, &k, 8);
+        if (k == 100) wvalue_put(v, bigv, big);
+        else { int64_t x = k * 3; wvalue_put(v, &x, 8); }
+    }
+    int64_t ks[64];
+    WBytes kb[64];
+    for (int j = 0; j < 64; j++) { ks[j] = 70 + j; kb[j] = (WBytes){&ks[j], 8}; }
+    wstate_load_values(v, kb, NULL, 64);      /* more than half the cache: the first 8 are read */
+    wstate_load_values(v, kb + 24, NULL, 8);  /* 94..101: present, absent and the large one */
+    int bad = 0;
+    for (int64_t k = 0; k < 200; k++) {
+        wstate_set_key(b, &k, 8);
+        WBytes g;
+        WStateLookup how = wvalue_get(v, &g);
+        if (k % 2) { bad += how != WSL_ABSENT; continue; }
+        if (how != WSL_FOUND) { bad++; continue; }
+        if (k == 100) bad += g.len != big || memcmp(g.p, bigv, big) != 0;
+        else { int64_t x; memcpy(&x, g.p, 8); bad += g.len != 8 || x != k * 3; }
+    }
+    CHECK_INT(bad, 0);
+    WStateStats st = stats_of(b, "v");
+    CHECK_INT(st.entries, 100);
+    WBytes none[1];
+    wstate_load_values(v, none, NULL, 0);     /* nothing to read */
+    WError e = {0};
+    CHECK(!wstate_backend_failed(b, &e));
+    free(bigv);
+    wstate_backend_free(b);
+    WStateBackend *h = mk(&f, -2);
+    CHECK(!wstate_loads_values(wstate_register(h, "v", WSTATE_VALUE, 0)));
+    wstate_backend_free(h);
     fx_done(&f);
 }
