@@ -76,6 +76,10 @@ static int64_t now_of(WRdb *r)
     return t;
 }
 
+/* The write time stored with an entry: the clock only for a state with a TTL (as the heap
+   backend: write times matter only for TTL, and a clock read per write is measurable). */
+static int64_t write_time(WRdbState *rs) { return rs->ttl > 0 ? now_of(rs->r) : 0; }
+
 static void ring_push(WRdbState *rs, void *p)
 {
     if (rs->nring == RING) {
@@ -629,7 +633,7 @@ void wrdb_value_put(WRdbState *rs, const void *v, size_t len)
 {
     WRdb *r = rs->r;
     if (!usable(rs)) return;
-    int64_t now = now_of(r);
+    int64_t now = write_time(rs);
     bool found;
     size_t old = 0;
     WRcEntry *ce = cache_load(rs, r->vkey, r->vklen, true);
@@ -792,7 +796,7 @@ void wrdb_map_put(WRdbState *rs, const void *uk, size_t uklen, const void *uv, s
 {
     WRdb *r = rs->r;
     if (!usable(rs)) return;
-    int64_t now = now_of(r);
+    int64_t now = write_time(rs);
     size_t kl;
     mkey_with(r, uk, uklen, &kl);
     bool found;
@@ -999,7 +1003,7 @@ void wrdb_list_add(WRdbState *rs, const void *v, size_t len)
 {
     WRdb *r = rs->r;
     if (!usable(rs)) return;
-    int64_t now = now_of(r);
+    int64_t now = write_time(rs);
     /* a cached list is appended to in the cache; an uncached one gets a merge (no read) */
     WRcEntry *ce = wrc_on(&rs->cache) ? wrc_find(&rs->cache, r->vkey, r->vklen) : NULL;
     if (ce) {
@@ -1128,7 +1132,7 @@ void wrdb_list_remove_at(WRdbState *rs, int index)
         } else {                    /* in place: the rest moves down, the timestamp is now */
             unsigned char *p = wrc_value(ce);
             memmove(p + 8 + off, p + 8 + off + 4 + l, blen - off - 4 - l);
-            wbe_put64(p, (uint64_t)now_of(r));
+            wbe_put64(p, (uint64_t)write_time(rs));
             wrc_reserve(&rs->cache, ce, 8 + blen - 4 - l);
         }
         rs->entries--;
@@ -1151,7 +1155,7 @@ void wrdb_list_remove_at(WRdbState *rs, int index)
         del_raw(rs, r->vkey, r->vklen);
     } else {
         grow(&r->vbuf, &r->vbcap, 8 + blen);
-        wbe_put64(r->vbuf, (uint64_t)now_of(r));
+        wbe_put64(r->vbuf, (uint64_t)write_time(rs));
         memcpy(r->vbuf + 8, body, off);
         memcpy(r->vbuf + 8 + off, body + off + 4 + l, blen - off - 4 - l);
         put_raw(rs, r->vkey, r->vklen, r->vbuf, 8 + blen - 4 - l);
