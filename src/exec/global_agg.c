@@ -124,6 +124,15 @@ static void ga_process(WOperator *op, int input, const WChunk *in)
     /* each lookup's table slot and entry are prefetched PF_SLOT and PF_ENTRY groups ahead */
     enum { PF_ENTRY = 4, PF_SLOT = 8 };
     const int ng = g->cg.ngroups;
+    if (wstate_loads_values(g->acc_state)) {     /* RocksDB: the chunk's accumulators in one batch */
+        WBytes *keys = wa_alloc(&g->scratch, sizeof(WBytes) * (size_t)(ng ? ng : 1));
+        uint64_t *hashes = wa_alloc(&g->scratch, sizeof(uint64_t) * (size_t)(ng ? ng : 1));
+        for (int gi = 0; gi < ng; gi++) {
+            keys[gi] = (WBytes){g->cg.kbytes.buf + g->groups[gi].koff, g->groups[gi].klen};
+            hashes[gi] = g->groups[gi].hash;
+        }
+        wstate_load_values(g->acc_state, keys, hashes, ng);
+    }
     for (int gi = 0; gi < ng && gi < PF_SLOT; gi++) wstate_prefetch_slot(g->acc_state, g->groups[gi].hash);
     for (int gi = 0; gi < ng; gi++) {
         Group *gr = &g->groups[gi];
