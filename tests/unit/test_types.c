@@ -1073,7 +1073,8 @@ WTEST(types_chunk_append_rows)
 
 /* wrow_hash_rows (the exchange's per-chunk key hashing) gives wrow_hash of the encoded row for
    every row: fixed-width keys through their slot words, the rest through the encoder; nulls,
-   negative values, each fixed width, compact and wide DECIMAL / TIMESTAMP, strings */
+   negative values, each fixed width, compact and wide DECIMAL / TIMESTAMP, strings; runs of one
+   key */
 WTEST(types_row_hash_rows)
 {
     WArena a;
@@ -1123,6 +1124,33 @@ WTEST(types_row_hash_rows)
             CHECK_INT(bad, 0);
         }
     }
+    /* runs of one key (a row's hash is the previous row's when its key bytes are): equal strings
+       at other addresses, nulls, a string and an integer, and a DOUBLE beside a string (-0.0 and
+       0.0 compare equal but are other bytes) */
+    const WType *rt[] = { &WTYPE_STRING, &WTYPE_BIGINT, &WTYPE_DOUBLE };
+    WChunk *runs = wchunk_new(3, rt, NR);
+    char strs[NR][8];
+    for (int r = 0; r < NR; r++) {
+        int row = wchunk_add_row(runs, WRK_INSERT);
+        snprintf(strs[r], sizeof strs[r], "d%d", r / 7);     /* same text, own buffer */
+        runs->cols[0].data[row] = dstr(strs[r]);
+        runs->cols[0].nulls[row] = r / 7 % 5 == 3;
+        runs->cols[1].data[row].i = r / 3;
+        runs->cols[1].nulls[row] = r % 11 == 0;
+        runs->cols[2].data[row].d = r % 2 ? -0.0 : 0.0;
+        runs->cols[2].nulls[row] = 0;
+    }
+    int rc[3][3] = { {0}, {0, 1}, {0, 2} }, rn[3] = {1, 2, 2};
+    for (int t = 0; t < 3; t++) {
+        wrow_hash_rows(runs, rn[t], rc[t], got, &scratch);
+        int bad = 0;
+        for (int r = 0; r < NR; r++) {
+            wrow_encode_chunk(&sb, runs, r, rn[t], rc[t]);
+            bad += got[r] != wrow_hash(sb.buf, sb.len);
+        }
+        CHECK_INT(bad, 0);
+    }
+    wchunk_free(runs);
     wsb_free(&sb);
     wsb_free(&scratch);
     wchunk_free(c);
