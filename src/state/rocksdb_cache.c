@@ -55,7 +55,8 @@ static void rehash(WRcache *c, size_t nslots)
 {
     free(c->slots);
     c->nslots = nslots;
-    c->slots = wcalloc(nslots, sizeof(uint32_t));
+    c->slots = wmalloc(nslots * sizeof(uint32_t));          /* zeroed by writing (timers.c) */
+    memset(c->slots, 0, nslots * sizeof(uint32_t));
     size_t mask = nslots - 1;
     for (uint32_t i = 0; i < c->n; i++) {
         size_t p = (size_t)c->e[i].hash & mask;

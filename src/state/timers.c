@@ -136,7 +136,11 @@ static void slots_reserve(uintptr_t **slots, size_t *cap, size_t n, size_t *tomb
     size_t tomb = tombs ? *tombs : 0;
     if ((n + tomb + 1) * 4 <= *cap * 3) return;
     size_t ncap = !*cap ? 64 : (n + 1) * 2 > *cap ? *cap * 2 : *cap;
-    uintptr_t *ns = wcalloc(ncap, sizeof(uintptr_t));
+    /* zeroed by writing: calloc's fresh pages would be read first by the probes below (mapping the
+       shared zero page) and then written (a second fault each, and with other threads running a
+       TLB shoot-down IPI per page) */
+    uintptr_t *ns = wmalloc(ncap * sizeof(uintptr_t));
+    memset(ns, 0, ncap * sizeof(uintptr_t));
     for (size_t i = 0; i < *cap; i++) {
         uintptr_t v = (*slots)[i];
         if (!v || v == SET_TOMB) continue;
