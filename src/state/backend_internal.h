@@ -202,7 +202,7 @@ void wrdb_set_ttl(WRdbState *rs, int64_t ttl);
 int wrdb_set_key(WRdb *r, const void *key, size_t len, bool hashed, uint64_t hash);
 void wrdb_set_key_group(WRdb *r, int kg);                       /* of the current key (namespaced keys) */
 WStateLookup wrdb_value_get(WRdbState *rs, WBytes *out);
-void wrdb_value_load(WRdbState *rs, const int *kgs, const WBytes *keys, const uint64_t *hashes, int n);
+void wrdb_value_load(WRdbState *rs, const WBytes *keys, const uint64_t *hashes, int n);
 void wrdb_value_put(WRdbState *rs, const void *v, size_t len);
 void wrdb_clear(WRdbState *rs);                                 /* value, list and map */
 WStateLookup wrdb_map_get(WRdbState *rs, const void *uk, size_t uklen, WBytes *out);

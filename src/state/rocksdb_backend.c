@@ -346,9 +346,23 @@ int wrdb_set_key(WRdb *r, const void *key, size_t len, bool hashed, uint64_t has
     wbe_put16(r->vkey, (uint16_t)kg);
     if (len) memcpy(r->vkey + 2, key, len);
     r->vklen = len + 2;
-    r->vhash = hashed ? hash : wrc_hash(r->vkey, r->vklen);
     r->epoch++;
+    if (hashed) {
+        r->vhash = hash;
+        r->vhash_epoch = r->epoch;
+    }
     return kg;
+}
+
+/* The current key's wrc_hash: the caller's when it gave one, else computed once, when first
+   needed (a key whose state is not cached, or a map state's, never needs it). */
+static uint64_t cur_hash(WRdb *r)
+{
+    if (r->vhash_epoch != r->epoch) {
+        r->vhash = wrc_hash(r->vkey, r->vklen);
+        r->vhash_epoch = r->epoch;
+    }
+    return r->vhash;
 }
 
 static bool usable(WRdbState *rs) { return rs->cf && !rs->r->failed; }
@@ -446,7 +460,7 @@ static WRcEntry *cache_load(WRdbState *rs, const unsigned char *k, size_t kl, bo
     WRdb *r = rs->r;
     bool cur = k == r->vkey;            /* the current key of a value/list state: memoised */
     if (cur && rs->memo_epoch == r->epoch && rs->memo_gen == c->gen) return &c->e[rs->memo_idx];
-    uint64_t h = cur ? r->vhash : wrc_hash(k, kl);
+    uint64_t h = cur ? cur_hash(r) : wrc_hash(k, kl);
     WRcEntry *e = wrc_find_hashed(c, k, kl, h);
     if (!e) {
         if (!force && c->n >= c->max + READ_SLACK) return NULL;
@@ -515,13 +529,13 @@ static void cache_put(WRdbState *rs, WRcEntry *e, int64_t ts, const void *v, siz
 
 /* ---------------------------------------------------------------- value state */
 
-/* The entries of n value-state keys (keys[i] in key group kgs[i]) that will be looked up next,
+/* The entries of n value-state keys (keys[i]; key groups as ops_key_set computes them) that will be looked up next,
    read into the write-back cache: those not cached yet in one MultiGet (RocksDB batches their
    memtable and file lookups), each kept as present or known absent. Room for them is made as a
    write makes it (the dirty entries written, the least recently used evicted; the cached keys of
    the batch are marked used first) so that they stay until their lookups; keys beyond half the
    cache are left to their lookups. Without the cache (or after a failure) nothing is read. */
-void wrdb_value_load(WRdbState *rs, const int *kgs, const WBytes *keys, const uint64_t *hashes, int n)
+void wrdb_value_load(WRdbState *rs, const WBytes *keys, const uint64_t *hashes, int n)
 {
     WRcache *c = &rs->cache;
     WRdb *r = rs->r;
@@ -545,7 +559,7 @@ void wrdb_value_load(WRdbState *rs, const int *kgs, const WBytes *keys, const ui
     size_t off = 0;
     for (int i = 0; i < n; i++) {
         unsigned char *k = r->lkeys + off;
-        wbe_put16(k, (uint16_t)kgs[i]);
+        wbe_put16(k, (uint16_t)wstate_key_group_ns(keys[i].p, keys[i].len, r->b->ns_bytes, r->maxp));
         if (keys[i].len) memcpy(k + 2, keys[i].p, keys[i].len);
         r->lptr[i] = (const char *)k;
         r->lsize[i] = keys[i].len + 2;
@@ -1529,5 +1543,7 @@ void *wrdb_readonly_cf_options(WStateKind kind)
 void wrdb_set_key_group(WRdb *r, int kg)
 {
     if (r->vklen >= 2) wbe_put16(r->vkey, (uint16_t)kg);
+    bool hashed = r->vhash_epoch == r->epoch;      /* the hash leaves the key group out */
     r->epoch++;
+    if (hashed) r->vhash_epoch = r->epoch;
 }

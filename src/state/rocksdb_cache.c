@@ -44,12 +44,11 @@ void wrc_clear(WRcache *c)
 
 /* the bytes after the key group (a function of them): for a value or list state's key, its
    wstate_key_hash */
-static uint64_t hash_of(const void *k, size_t kl)
+uint64_t wrc_hash(const void *k, size_t kl)
 {
     assert(kl >= 2);
     return whash_bytes((const unsigned char *)k + 2, kl - 2, WSTATE_KEY_SEED);
 }
-uint64_t wrc_hash(const void *k, size_t kl) { return hash_of(k, kl); }
 
 static void rehash(WRcache *c, size_t nslots)
 {
@@ -76,7 +75,7 @@ static size_t slot_of(const WRcache *c, uint32_t i)
 WRcEntry *wrc_find(WRcache *c, const void *k, size_t kl)
 {
     if (!c->n) { c->misses++; return NULL; }
-    return wrc_find_hashed(c, k, kl, hash_of(k, kl));
+    return wrc_find_hashed(c, k, kl, wrc_hash(k, kl));
 }
 
 void wrc_prefetch(const WRcache *c, uint64_t h, WRcAhead stage)
@@ -92,7 +91,7 @@ void wrc_prefetch(const WRcache *c, uint64_t h, WRcAhead stage)
 
 WRcEntry *wrc_find_hashed(WRcache *c, const void *k, size_t kl, uint64_t h)
 {
-    WASSERT_COSTLY(h == hash_of(k, kl));
+    WASSERT_COSTLY(h == wrc_hash(k, kl));
     if (!c->n) { c->misses++; return NULL; }
     size_t mask = c->nslots - 1;
     for (size_t p = (size_t)h & mask; c->slots[p]; p = (p + 1) & mask) {
@@ -110,7 +109,7 @@ WRcEntry *wrc_find_hashed(WRcache *c, const void *k, size_t kl, uint64_t h)
 const WRcEntry *wrc_peek(const WRcache *c, const void *k, size_t kl)
 {
     if (!c->n) return NULL;
-    uint64_t h = hash_of(k, kl);
+    uint64_t h = wrc_hash(k, kl);
     size_t mask = c->nslots - 1;
     for (size_t p = (size_t)h & mask; c->slots[p]; p = (p + 1) & mask) {
         const WRcEntry *e = &c->e[c->slots[p] - 1];
@@ -130,7 +129,7 @@ static void ensure(WRcEntry *e, size_t vl)
 
 WRcEntry *wrc_insert(WRcache *c, const void *k, size_t kl, uint64_t h, const void *v, size_t vl)
 {
-    WASSERT_COSTLY(h == hash_of(k, kl));
+    WASSERT_COSTLY(h == wrc_hash(k, kl));
     if (c->n == c->ecap) {
         c->ecap = c->ecap ? c->ecap * 2 : 64;
         c->e = wrealloc(c->e, sizeof(WRcEntry) * c->ecap);

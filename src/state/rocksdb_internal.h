@@ -88,7 +88,8 @@ struct WRdb {
     int64_t write_buffer;
     unsigned char *vkey;                /* kg + key */
     size_t vkcap, vklen;
-    uint64_t vhash;                     /* its wrc_hash (the key's wstate_key_hash) */
+    uint64_t vhash, vhash_epoch;        /* its wrc_hash (the key's wstate_key_hash), valid when
+                                           vhash_epoch == epoch (cur_hash) */
     unsigned char *mkey;                /* kg + klen + key (+ user key) */
     size_t mkcap, mprefix;
     uint64_t mepoch;                    /* epoch mkey was built for */

@@ -104,15 +104,9 @@ static void ops_map_prefetch(WState *s, const void *key, size_t klen, uint64_t k
 {
     (void)s; (void)key; (void)klen; (void)khash; (void)where; (void)ukhash; (void)stage;
 }
-/* the key groups as ops_key_set computes them */
 static void ops_value_load(WState *s, const WBytes *keys, const uint64_t *hashes, int n)
 {
-    WStateBackend *b = s->b;
-    int *kgs = wmalloc(sizeof(int) * (size_t)n);
-    for (int i = 0; i < n; i++)
-        kgs[i] = wstate_key_group_ns(keys[i].p, keys[i].len, b->ns_bytes, b->cfg.max_parallelism);
-    wrdb_value_load(s->rdb, kgs, keys, hashes, n);
-    free(kgs);
+    wrdb_value_load(s->rdb, keys, hashes, n);
 }
 
 static void ops_snapshot_prepare(WStateBackend *b) { wrdb_close_iterators(b->rdb); }
