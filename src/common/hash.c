@@ -5,6 +5,19 @@
 #include <string.h>
 
 static inline uint64_t load64(const unsigned char *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+static inline uint64_t load32(const unsigned char *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static inline uint64_t load16(const unsigned char *p) { uint16_t v; memcpy(&v, p, 2); return v; }
+
+/* The n (1..7) bytes at p as a little-endian word, as a memcpy into a zeroed word would give, by
+   two overlapping loads inside the n bytes (a byte-wise copy then a word load stalls the load
+   on store forwarding). */
+static inline uint64_t load_tail(const unsigned char *p, size_t n)
+{
+    assert(n >= 1 && n < 8);
+    if (n >= 4) return load32(p) | (load32(p + n - 4) >> (8 * (8 - n))) << 32;
+    if (n >= 2) return load16(p) | (load16(p + n - 2) >> (8 * (4 - n))) << 16;
+    return p[0];
+}
 
 uint64_t whash_bytes(const void *data, size_t n, uint64_t seed)
 {
@@ -16,9 +29,7 @@ uint64_t whash_bytes(const void *data, size_t n, uint64_t seed)
         n -= 8;
     }
     if (!n) return whash_words_end(h);
-    uint64_t tail = 0;
-    memcpy(&tail, p, n);
-    h ^= whash_u64(tail ^ n);
+    h ^= whash_u64(load_tail(p, n) ^ n);
     return whash_u64(h);
 }
 

@@ -188,6 +188,37 @@ WTEST(hash_words_equal_hash_bytes)
     }
 }
 
+/* whash_bytes' tail (the last n % 8 bytes, read by overlapping loads) is the little-endian word a
+   zero-padded copy gives: the hashes of every length 0..40 at every alignment equal those of the
+   word-by-word definition, and every byte of the tail counts. */
+WTEST(hash_bytes_tail_as_padded_word)
+{
+    unsigned char buf[64];
+    for (int i = 0; i < 64; i++) buf[i] = (unsigned char)(i * 37 + 11);
+    for (size_t off = 0; off < 8; off++)
+        for (size_t n = 0; n <= 40; n++) {
+            const unsigned char *p = buf + off;
+            uint64_t h = whash_words_begin(n, 99);
+            size_t i = 0;
+            for (; i + 8 <= n; i += 8) { uint64_t w; memcpy(&w, p + i, 8); h = whash_words_add(h, w); }
+            uint64_t want;
+            if (i == n) {
+                want = whash_words_end(h);
+            } else {
+                uint64_t tail = 0;
+                memcpy(&tail, p + i, n - i);
+                want = whash_u64(h ^ whash_u64(tail ^ (n - i)));
+            }
+            CHECK(whash_bytes(p, n, 99) == want);
+            for (size_t b = i; b < n; b++) {        /* each tail byte changes the hash */
+                unsigned char save = buf[off + b];
+                buf[off + b] ^= 0x40;
+                CHECK(whash_bytes(p, n, 99) != want);
+                buf[off + b] = save;
+            }
+        }
+}
+
 /* whash_bytes_wide: whash_bytes below 32 bytes; above, every byte and the length count (each
    one-bit change of inputs of 32..200 bytes changes the hash, and no two of these thousands of
    hashes collide in their low 32 bits), and the seed counts. */
