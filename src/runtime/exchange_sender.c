@@ -2,10 +2,15 @@
  * exchange_sender.c — the upstream side of an exchange, one operator per lane: routes each row to
  * the receiving lane that owns its key group (Flink's KeyGroupRangeAssignment), everything to lane
  * 0 for a single exchange, round-robin for a rebalance; watermarks, idleness and the end go to
- * every receiving lane. The rows' key hashes feed insight's exchange sketch. Local rows go to the
- * lane's own receiver by reference, other lanes get copies through their inboxes
- * (wjob_lane_send, with its back-pressure); a channel blocked by checkpoint alignment holds them.
- * Depends on job_internal.h.
+ * every receiving lane. The rows' key hashes feed insight's exchange sketch. Rows for another lane
+ * are copied into an outgoing chunk per receiver, sent through its inbox (wjob_lane_send, with its
+ * back-pressure) when full or flushed (wjob_sender_flush): before a watermark, idleness, the end or
+ * a checkpoint barrier goes out, and when the lane's sources stop giving full chunks or it has no
+ * rows of its own. So a receiver gets whole chunks where a split chunk gave it halves (the per-chunk
+ * work of the operator behind, such as a GROUP BY's per-key state access, is paid per chunk).
+ * Rows for the lane's own receiver go by reference, synchronously, unless they hold only
+ * fixed-width values: then they are gathered the same way (copying them costs what the split
+ * did). A channel blocked by checkpoint alignment holds them. Depends on job_internal.h.
  */
 #include "job_internal.h"
 #include "../common/hash.h"
@@ -41,36 +46,85 @@ typedef struct Sender {
                                    exchange sketch reuses it) */
     int *order;                 /* a chunk's rows by receiving lane: lane t's at [start[t], start[t+1]) */
     int *start;                 /* nrecv + 1 offsets into order */
+    WChunk **out;               /* per receiving lane: the rows gathered for it, not sent yet (or NULL) */
+    int out_cap;                /* rows an outgoing chunk holds (the job's chunk size) */
+    bool gather_local;          /* the rows hold fixed-width values only: the local lane's are gathered too */
 } Sender;
 
-/* Sends rows rows[0..n) of c (rows NULL: all of them) to lane `to`: the local lane takes them by
-   reference, synchronously; another lane (or a local channel blocked by checkpoint alignment)
-   gets a deep copy it owns. */
+/* Hands chunk c (owned: the caller's ownership moves) to lane `to`: the local lane takes it
+   synchronously (it is freed after), another lane (or a local channel blocked by checkpoint
+   alignment) through a message. */
+static void hand_over(Sender *sd, int to, WChunk *c)
+{
+    Lane *L = sd->lane;
+    if (to == L->index && !wjob_ck_blocked(L, L->recv[sd->exch], L->index)) {
+        wjob_receiver_deliver(L->recv[sd->exch], MSG_CHUNK, L->index, 0, c);
+        wchunk_free(c);
+    } else if (to == L->index) {    /* checkpoint alignment: the local channel is blocked */
+        Msg *m = wcalloc(1, sizeof *m);
+        *m = (Msg){.kind = MSG_CHUNK, .exch = sd->exch, .from = L->index, .chunk = c};
+        wjob_ck_hold(L, m);
+    } else {
+        wjob_lane_send(L, to, MSG_CHUNK, sd->exch, 0, c);
+    }
+}
+
+/* Sends the rows gathered for lane `to`, if any. */
+static void flush_to(Sender *sd, int to)
+{
+    WChunk *c = sd->out[to];
+    if (!c || c->nrows == 0) return;
+    Lane *L = sd->lane;
+    if (to == L->index && !wjob_ck_blocked(L, L->recv[sd->exch], L->index)) {
+        wjob_receiver_deliver(L->recv[sd->exch], MSG_CHUNK, L->index, 0, c);
+        wchunk_reset(c);        /* taken synchronously: the chunk gathers again */
+        return;
+    }
+    sd->out[to] = NULL;         /* before the send: a send into a full inbox works off this lane's own */
+    hand_over(sd, to, c);
+}
+
+void wjob_sender_flush(WOperator *op)
+{
+    Sender *sd = (Sender *)op;
+    if (!sd->active) return;
+    for (int t = 0; t < sd->nrecv; t++) flush_to(sd, t);
+}
+
+/* Sends rows rows[0..n) of c (rows NULL: all of them) to lane `to`: gathered into its outgoing
+   chunk (a deep copy; for the local lane only fixed-width rows), sent when full; the local lane
+   takes other rows by reference, synchronously, after what was gathered for it. */
 static void send_rows_to(Sender *sd, int to, const WChunk *c, const int *rows, int n)
 {
     Lane *L = sd->lane;
     assert(sd->active && to >= 0 && to < sd->nrecv && (!rows || (n > 0 && n <= c->nrows)));
-    if (to == L->index && !wjob_ck_blocked(L, L->recv[sd->exch], L->index)) {
-        if (!rows) {
+    if (!rows) n = c->nrows;
+    bool local = to == L->index && !wjob_ck_blocked(L, L->recv[sd->exch], L->index);
+    if ((local && !sd->gather_local) || (local && !rows && !sd->out[to]) || n > sd->out_cap) {
+        flush_to(sd, to);
+        if (local && !rows) {
             wjob_receiver_deliver(L->recv[sd->exch], MSG_CHUNK, L->index, 0, c);
             return;
         }
         WChunk *part = wchunk_new(c->ncols, c->types, n);
-        wchunk_append_rows(part, c, rows, n, false);
-        wjob_receiver_deliver(L->recv[sd->exch], MSG_CHUNK, L->index, 0, part);
-        wchunk_free(part);
+        if (rows) wchunk_append_rows(part, c, rows, n, !local);
+        else wchunk_append_selected(part, c, NULL);
+        hand_over(sd, to, part);
         return;
     }
-    WChunk *copy = wchunk_new(c->ncols, c->types, rows ? n : c->nrows);
-    if (rows) wchunk_append_rows(copy, c, rows, n, true);
-    else wchunk_append_selected(copy, c, NULL);
-    if (to == L->index) {       /* checkpoint alignment: the local channel is blocked */
-        Msg *m = wcalloc(1, sizeof *m);
-        *m = (Msg){.kind = MSG_CHUNK, .exch = sd->exch, .from = L->index, .chunk = copy};
-        wjob_ck_hold(L, m);
-        return;
+    if (!rows) {                /* the whole chunk: sender_process is not using `order` */
+        for (int r = 0; r < n; r++) sd->order[r] = r;
+        rows = sd->order;
     }
-    wjob_lane_send(L, to, MSG_CHUNK, sd->exch, 0, copy);
+    while (n > 0) {             /* fill the outgoing chunk, send it when full, go on in a new one */
+        WChunk *o = sd->out[to];
+        if (!o) o = sd->out[to] = wchunk_new(c->ncols, c->types, sd->out_cap);
+        int k = o->cap - o->nrows < n ? o->cap - o->nrows : n;
+        wchunk_append_rows(o, c, rows, k, true);
+        rows += k;
+        n -= k;
+        if (o->nrows == o->cap) flush_to(sd, to);
+    }
 }
 
 static void sender_process(WOperator *op, int input, const WChunk *in)
@@ -106,6 +160,7 @@ static void sender_broadcast(Sender *sd, MsgKind kind, int64_t wm)
 {
     Lane *L = sd->lane;
     if (!sd->active) return;
+    wjob_sender_flush(&sd->base);       /* the rows before it, in each channel */
     for (int t = 0; t < sd->nrecv; t++) {
         if (t == L->index && wjob_ck_blocked(L, L->recv[sd->exch], L->index)) {
             Msg *m = wcalloc(1, sizeof *m);
@@ -126,6 +181,8 @@ static void sender_idle(WOperator *op, bool idle) { sender_broadcast((Sender *)o
 static void sender_destroy(WOperator *op)
 {
     Sender *sd = (Sender *)op;
+    for (int t = 0; t < sd->nrecv; t++) wchunk_free(sd->out[t]);     /* a failed job's unsent rows */
+    free(sd->out);
     wsb_free(&sd->kb);
     free(sd->lane_of_kg);
     free(sd->target);
@@ -166,5 +223,9 @@ WOperator *wjob_sender_new(Lane *L, int exch, WRel *r)
     sd->hash = wmalloc(sizeof(int32_t) * WCHUNK_CAP);
     sd->order = wmalloc(sizeof(int) * WCHUNK_CAP);
     sd->start = wmalloc(sizeof(int) * (size_t)(sd->nrecv + 1));
+    sd->out = wcalloc((size_t)sd->nrecv, sizeof *sd->out);
+    sd->out_cap = L->ctx.chunk_rows > 0 ? L->ctx.chunk_rows : WCHUNK_CAP;
+    sd->gather_local = true;
+    for (int i = 0; i < r->out.n; i++) if (wchunk_type_is_deep(r->out.types[i])) sd->gather_local = false;
     return &sd->base;
 }

@@ -717,6 +717,7 @@ static bool push_pending(Lane *L, SourceSlot *s)
     if (!s->pending) return false;
     s->pending = false;
     L->pumped_rows = true;
+    L->pumped_full = false;
     wop_push(s->head, 0, s->chunk);
     return true;
 }
@@ -771,6 +772,7 @@ static int lane_pump(Lane *L)
     WJob *j = L->job;
     int active = 0;
     L->pumped_rows = false;
+    L->pumped_full = true;      /* until a source gives less */
     for (int i = 0; i < L->nsrc; i++) {
         SourceSlot *s = &L->srcs[i];
         if (s->done || s->exhausted) continue;
@@ -781,6 +783,7 @@ static int lane_pump(Lane *L)
         } else if (!s->src) {
             more = pump_values(L, s);
             L->pumped_rows = true;
+            L->pumped_full = false;
         } else {
             wchunk_reset(s->chunk);
             WOperator *prev = wop_time_enter(&L->ctx, s->head);     /* reading is the source's time */
@@ -789,10 +792,9 @@ static int lane_pump(Lane *L)
             wop_time_leave(&L->ctx, prev);
             wop_time_waited(s->head, s->src->waited_ns - waited);   /* its waits for input are idle */
             if (st == WSRC_ERROR) { lane_fail(L); return 0; }
-            if (s->chunk->nrows) {
-                L->pumped_rows = true;
-                wop_push(s->head, 0, s->chunk);
-            }
+            if (s->chunk->nrows) L->pumped_rows = true;
+            if (s->chunk->nrows < s->chunk->cap) L->pumped_full = false;
+            if (s->chunk->nrows) wop_push(s->head, 0, s->chunk);
             wproc_clock_on_chunk(j->clock);
             if (j->test_source_delay_us && s->chunk->nrows)
                 nanosleep(&(struct timespec){j->test_source_delay_us / 1000000, j->test_source_delay_us % 1000000 * 1000}, NULL);
@@ -821,7 +823,18 @@ static int lane_pump(Lane *L)
         lane_tick(L);
         lane_fail(L);
     }
+    if (!L->pumped_rows) L->pumped_full = false;
     return active;
+}
+
+/* Sends what the lane's exchange senders gathered (wjob_sender_flush). */
+static void lane_flush_senders(Lane *L)
+{
+    for (int x = 0; x < L->job->nexch && !L->err.set; x++)
+        if (L->send[x]) {
+            wjob_sender_flush(L->send[x]);
+            lane_fail(L);
+        }
 }
 
 static bool lane_receivers_done(const Lane *L)
@@ -940,6 +953,7 @@ static void ck_step(Lane *L)
         L->ck_sent[x] = true;
         if (L->index >= j->exch_send_p[x]) continue;    /* an idle copy sends no barrier */
         lane_flush_bundles(L, j->exch[x]->inputs[0], 0);
+        if (L->send[x]) wjob_sender_flush(L->send[x]);     /* its rows go before the barrier */
         for (int t = 0; t < j->exch_recv_p[x]; t++) {
             if (t == L->index) ck_barrier(L, L->recv[x], L->index, L->ck_id);
             else wjob_lane_send(L, t, MSG_BARRIER, x, L->ck_id, NULL);
@@ -1080,6 +1094,7 @@ static void *lane_main(void *arg)
     lane_tick(L);       /* first ProcTime mini-batch boundaries before any row (see lane_tick) */
     while (!job_failed(j) && !wexec_cancelled(&L->ctx) && !wexec_cancelled(&j->ctx)) {
         bool progress = false;
+        L->pumped_full = false;
         lane_publish(L, false);
         ck_step(L);
         /* stopped with a savepoint by this step: no source reads past the savepoint's positions
@@ -1102,6 +1117,8 @@ static void *lane_main(void *arg)
            thread, would); otherwise an inbox that the other lanes keep full would starve the
            lane's own sources. Without rows of its own it works off the whole inbox. */
         if (lane_drain(L, 0, L->pumped_rows ? j->nlanes - 1 : -1)) progress = true;
+        /* the senders gather while the sources give full chunks; otherwise nothing waits there */
+        if (!L->pumped_full) lane_flush_senders(L);
         if (active == 0 && !j->stop_at_end && lane_receivers_done(L)) {
             pthread_mutex_lock(&L->mu);
             bool empty = L->head == NULL;
@@ -1144,6 +1161,7 @@ bool wjob_run(WJob *j)
         while ((active > 0 || j->stop_at_end) && !L->err.set && !wexec_cancelled(&L->ctx) && !wexec_cancelled(&j->ctx) &&
                !job_failed(j)) {
             if (active > 0) active = lane_pump(L);
+            lane_flush_senders(L);
             ck_step(L);         /* checkpoints at chunk boundaries */
             lane_publish(L, false);
         }

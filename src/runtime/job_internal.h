@@ -104,6 +104,7 @@ struct Lane {
     Msg *held_head, *held_tail; /* messages of channels that delivered the barrier */
     int64_t stop_wait;          /* stop-with-savepoint taken: sources pause until it completes */
     bool pumped_rows;           /* the last round over the sources read rows (lane_main's fairness) */
+    bool pumped_full;           /* ... and each source that read gave a full chunk (senders keep gathering) */
     int64_t published_ms;       /* metrics last published (lane_publish) */
 };
 
@@ -183,6 +184,10 @@ int wjob_scan_exchange(const WJob *j, const WRel *r);
 int wjob_run_par(const WJob *j, int k);
 Receiver *wjob_receiver_new(Lane *L, int exch, WRel *r);
 WOperator *wjob_sender_new(Lane *L, int exch, WRel *r);
+/* Sends the rows an exchange's sender gathered and has not sent yet (exchange_sender.c): before a
+   checkpoint barrier leaves on its exchange, and whenever the lane would otherwise hold them
+   (its sources gave less than full chunks, it has none, it is about to sleep). */
+void wjob_sender_flush(WOperator *sender);
 /* The lane internals an exchange's sender (exchange_sender.c) uses: delivery to the lane's own
    receiver, checkpoint alignment's blocked channels and held messages, and sending to another
    lane's inbox with back-pressure. */

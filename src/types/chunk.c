@@ -120,7 +120,7 @@ WDatum wdatum_copy(WArena *a, const WType *t, WDatum v)
     }
 }
 
-static bool needs_deep_copy(const WType *t)
+bool wchunk_type_is_deep(const WType *t)
 {
     switch (t->id) {
     case WT_CHAR: case WT_VARCHAR: case WT_BINARY: case WT_VARBINARY:
@@ -140,7 +140,7 @@ int wchunk_append_selected(WChunk *dst, const WChunk *src, const uint8_t *sel)
     for (int i = 0; i < dst->ncols; i++) {
         const WVector *sc = &src->cols[i];
         WVector *dc = &dst->cols[i];
-        bool deep = needs_deep_copy(dst->types[i]);
+        bool deep = wchunk_type_is_deep(dst->types[i]);
         int q = k0;
         for (int r = 0; r < src->nrows && q < k; r++) {
             if (sel && !sel[r]) continue;
@@ -165,7 +165,7 @@ void wchunk_append_rows(WChunk *dst, const WChunk *src, const int *rows, int n, 
         WDatum *dd = dc->data + k0;
         uint8_t *dn = dc->nulls + k0;
         for (int j = 0; j < n; j++) { dd[j] = sc->data[rows[j]]; dn[j] = sc->nulls[rows[j]]; }
-        if (deep && needs_deep_copy(dst->types[i]))
+        if (deep && wchunk_type_is_deep(dst->types[i]))
             for (int j = 0; j < n; j++)
                 if (!dn[j]) dd[j] = wdatum_copy(dst->arena, dst->types[i], dd[j]);
     }

@@ -66,6 +66,9 @@ int wchunk_append_selected(WChunk *dst, const WChunk *src, const uint8_t *sel);
 /* Appends src's rows rows[0..n), in that order, column by column; deep: variable bytes and
    composites copied into dst's arena, else dst refers to src's. dst must have room for n rows. */
 void wchunk_append_rows(WChunk *dst, const WChunk *src, const int *rows, int n, bool deep);
+/* A column of type t refers to bytes outside the chunk's vectors (strings, bytes, composites), which
+   a deep copy copies. */
+bool wchunk_type_is_deep(const WType *t);
 /* Deep-copy a datum of type t into arena a (strings/bytes/composites copied). */
 WDatum wdatum_copy(WArena *a, const WType *t, WDatum v);
 
