@@ -754,7 +754,10 @@ static void distinct_step(WAccCtx *c, const WAccDistinct *D, WDatum *acc, uint8_
     const void *key = distinct_key(c, D, in, row, own, &klen);
     WMapRef ref;                /* the value's counts or bits, rewritten in place */
     uint64_t h = c->row_hashes ? c->row_hashes[D - L->distinct] : 0;
-    bool found = (h ? wmap_ref_hashed(D->map, key, klen, h, &ref) : wmap_ref(D->map, key, klen, &ref)) == WSL_FOUND;
+    WKeyHint *hint = c->row_hints ? &c->row_hints[D - L->distinct] : NULL;
+    if (hint && !h) h = wmap_key_hash(key, klen);
+    bool found = (hint ? wmap_ref_hinted(D->map, key, klen, h, hint, &ref)
+                  : h ? wmap_ref_hashed(D->map, key, klen, h, &ref) : wmap_ref(D->map, key, klen, &ref)) == WSL_FOUND;
     WBytes cur = ref.cur;
     if (!L->retract) {
         int words = (n + 63) / 64;

@@ -88,6 +88,8 @@ typedef struct WAccCtx {
     const uint64_t *row_hashes; /* NULL, or the DISTINCT user-key hashes of the row accumulated or
                                    retracted next (L->ndistinct; 0: not computed), as wacc_prefetch
                                    filled them */
+    WKeyHint *row_hints;        /* NULL, or the DISTINCT maps' hints for the row's key (state.h
+                                   WKeyHint; L->ndistinct), kept by the caller per key */
 } WAccCtx;
 
 /* Builds the layout and registers the data-view states ("<state_name>$<agg>..." names) in b

@@ -501,6 +501,8 @@ static void process_general(GroupAgg *g, const WChunk *in)
     /* DISTINCT maps read ahead: where each group's maps are, and each row's user-key hashes */
     WMapWhere *where = NULL;
     uint64_t *hashes = NULL;
+    /* DISTINCT maps: where each group's entry is, found by its first row of the chunk */
+    WKeyHint *hints = L->ndistinct ? WA_ARRAY(&g->scratch, WKeyHint, (size_t)g->cg.ngroups * (size_t)L->ndistinct) : NULL;
     if (L->ndistinct && wacc_prefetch_pays(&g->ac)) {
         where = WA_ARRAY(&g->scratch, WMapWhere, (size_t)g->cg.ngroups * (size_t)L->ndistinct);
         hashes = WA_ARRAY(&g->scratch, uint64_t, (size_t)in->nrows * (size_t)L->ndistinct);
@@ -512,6 +514,7 @@ static void process_general(GroupAgg *g, const WChunk *in)
             prefetch_distinct(g, in, r, where, hashes);
             g->ac.row_hashes = &hashes[(size_t)r * (size_t)L->ndistinct];
         }
+        if (hints) g->ac.row_hints = &hints[(size_t)g->cg.rows[r] * (size_t)L->ndistinct];
         bool retract = wrowkind_is_retract((WRowKind)in->kinds[r]);
         if (s->expired) { g->ttl_expired++; s->expired = false; }
         bool first = false;
@@ -987,6 +990,7 @@ static void ga_process(WOperator *op, int input, const WChunk *in)
         load_slots_general(g, in);
         process_general(g, in);
         g->ac.row_hashes = NULL;            /* they were the chunk's (scratch) */
+        g->ac.row_hints = NULL;
         write_back(g);
     }
     flush_out(g);

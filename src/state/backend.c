@@ -248,6 +248,13 @@ WStateLookup wmap_ref_hashed(WState *s, const void *uk, size_t uklen, uint64_t u
     return map_ref(s, r);
 }
 
+WStateLookup wmap_ref_hinted(WState *s, const void *uk, size_t uklen, uint64_t ukhash, WKeyHint *hint, WMapRef *r)
+{
+    *r = (WMapRef){.s = s, .uk = uk, .uklen = uklen, .hash = ukhash, .hashed = true, .hint = hint,
+                   .tslot = SIZE_MAX, .slot = SIZE_MAX, .key_entries = -1};
+    return map_ref(s, r);
+}
+
 uint64_t wmap_key_hash(const void *uk, size_t uklen) { return whash_bytes_wide(uk, uklen, WSTATE_KEY_SEED); }
 
 void wmap_ref_put(WMapRef *r, const void *v, size_t len)

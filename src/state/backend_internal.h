@@ -71,6 +71,8 @@ struct WState {
                                    set when its table is first made, heap_backend.c) */
     uint64_t maps_freed;        /* hashmap, map state: keys' map tables freed so far (a WMapWhere
                                    filled at an earlier count may point to freed memory) */
+    uint64_t top_gen;           /* hashmap: entries that entered or left tab so far (a WKeyHint
+                                   filled at another count may name another entry's slot) */
     union {
         WHeapTable tab;         /* hashmap */
         struct {                /* rocksdb: the column family side, the buffer a WValueRef updates */

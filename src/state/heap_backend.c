@@ -54,6 +54,17 @@ struct WHeapEntry {
 };
 
 #define VAL_OFF(klen) (((size_t)(klen) + 7) & ~(size_t)7)
+
+static inline uint64_t key_word(const unsigned char *p) { uint64_t w; memcpy(&w, p, 8); return w; }
+
+/* The n bytes at a and b are equal: keys of 8-16 bytes (a BIGINT's or an INT pair's binary row, a
+   DISTINCT value) by two overlapping word loads instead of a call to memcmp per probe. */
+static inline bool key_equal(const unsigned char *a, const void *bv, size_t n)
+{
+    const unsigned char *b = bv;
+    if (n >= 8 && n <= 16) return key_word(a) == key_word(b) && key_word(a + n - 8) == key_word(b + n - 8);
+    return memcmp(a, b, n) == 0;
+}
 static inline unsigned char *eval(Entry *e) { return e->key + VAL_OFF(e->klen); }
 static inline size_t entry_size(size_t klen, size_t vlen) { return sizeof(Entry) + VAL_OFF(klen) + vlen; }
 
@@ -296,7 +307,7 @@ static size_t htab_find(const HTab *t, uint64_t h, const void *k, size_t klen)
         if (!v) return SIZE_MAX;
         if (!wslot_may_hold(v, h)) continue;         /* another hash: its entry is not touched */
         const Entry *e = wslot_ptr(v);
-        if (e->hash == h && e->klen == klen && memcmp(e->key, k, klen) == 0) return i;
+        if (e->hash == h && e->klen == klen && key_equal(e->key, k, klen)) return i;
     }
 }
 
@@ -358,7 +369,7 @@ static size_t keymap_find(const KeyMap *km, uint64_t h, const void *k, size_t kl
     uintptr_t v = km->one.slots[0];
     if (!v || !wslot_may_hold(v, h)) return SIZE_MAX;
     const Entry *u = wslot_ptr(v);
-    return u->hash == h && u->klen == klen && memcmp(u->key, k, klen) == 0 ? 0 : SIZE_MAX;
+    return u->hash == h && u->klen == klen && key_equal(u->key, k, klen) ? 0 : SIZE_MAX;
 }
 
 /* Insert user entry u (absent from the map) into km, the map of a top entry of s; returns its
@@ -445,12 +456,14 @@ static void cleanup_step(WState *s, int64_t now)
             if (m->n == 0) {
                 s->bytes -= e->klen;
                 entry_free(s, htab_remove_at(t, i), true);
+                s->top_gen++;
                 t->cursor = i;
             }
         } else if (expired(s, e, now)) {
             s->expired++;
             account_remove(s, e);
             entry_free(s, htab_remove_at(t, i), true);
+            s->top_gen++;
             t->cursor = i;  /* the shift may have moved another entry here */
         }
     }
@@ -487,6 +500,7 @@ static void heap_free_backend(WStateBackend *b)
         } else {
             htab_free(s, &s->tab, true, false);
         }
+        s->top_gen++;
     }
     pool_release(&b->pool);
 }
@@ -501,6 +515,7 @@ static void heap_kind_changed(WState *s, WStateKind kind, const char *msg)
 {
     (void)msg;
     htab_free(s, &s->tab, true, false);
+    s->top_gen++;
     s->kind = kind;
     s->entries = s->bytes = 0;
 }
@@ -525,6 +540,7 @@ static Entry *top_entry(WState *s, int64_t now, WStateLookup *how, size_t *slot)
         s->expired++;
         account_remove(s, e);
         entry_free(s, htab_remove_at(&s->tab, i), true);
+        s->top_gen++;
         s->expired_reads++;
         *how = WSL_EXPIRED;
         return NULL;
@@ -561,6 +577,7 @@ static Entry *top_entry_insert(WState *s, size_t *slot)
     entries_begin(s);
     Entry *e = entry_new(s, true, b->khash, b->key, b->klen, 0);
     *slot = htab_insert(NULL, &s->tab, e);
+    s->top_gen++;
     if (s->kind == WSTATE_MAP) {
         s->bytes += e->klen;        /* an empty map: its table word 0 (entry_new) */
     } else {
@@ -725,6 +742,7 @@ static void *heap_value_ref_reserve(WValueRef *r, size_t len)
         entries_begin(s);
         e = entry_new(s, true, b->khash, b->key, b->klen, len);
         r->slot = htab_insert(NULL, &s->tab, e);
+        s->top_gen++;
         s->entries++;
         s->created++;
         s->bytes += (int64_t)(b->klen + len);
@@ -745,6 +763,7 @@ static void heap_value_ref_clear(WValueRef *r)
     if (r->slot == SIZE_MAX) return;
     account_remove(s, htab_at(&s->tab, r->slot));
     entry_free(s, htab_remove_at(&s->tab, r->slot), true);
+    s->top_gen++;
     r->slot = SIZE_MAX;
 }
 
@@ -756,6 +775,7 @@ static void heap_clear(WState *s)
     if (i == SIZE_MAX) return;
     account_remove(s, htab_at(&s->tab, i));
     entry_free(s, htab_remove_at(&s->tab, i), true);
+    s->top_gen++;
 }
 
 /* ---- map ---- */
@@ -831,7 +851,16 @@ static WStateLookup heap_map_ref(WState *s, WMapRef *r)
 {
     if (s->ttl > 0) return heap_map_get(s, r->uk, r->uklen, &r->cur);
     WStateLookup how;
-    Entry *e = top_entry(s, 0, &how, &r->tslot);
+    Entry *e;
+    WKeyHint *hint = r->hint;
+    if (hint && hint->gen == s->top_gen + 1) {      /* the current key's slot, as found before */
+        assert(hint->slot < s->tab.cap && htab_at(&s->tab, hint->slot)->hash == s->b->khash);
+        r->tslot = hint->slot;
+        e = htab_at(&s->tab, hint->slot);
+    } else {
+        e = top_entry(s, 0, &how, &r->tslot);
+        if (e && hint) *hint = (WKeyHint){s->top_gen + 1, r->tslot};
+    }
     r->top = e;
     if (!r->hashed) r->hash = wmap_key_hash(r->uk, r->uklen);
     if (!e) return how;
@@ -893,6 +922,7 @@ static void map_remove_at(WState *s, size_t ti, size_t i)
     if (m->n == 0) {
         s->bytes -= e->klen;
         entry_free(s, htab_remove_at(&s->tab, ti), true);
+        s->top_gen++;
     }
 }
 
@@ -1023,6 +1053,7 @@ static void heap_list_remove_at(WState *s, int index)
     if (l->n == 0) {
         account_remove(s, e);
         entry_free(s, htab_remove_at(&s->tab, ti), true);
+        s->top_gen++;
     }
 }
 
@@ -1114,6 +1145,7 @@ static Entry *restore_top(WState *s, const void *k, size_t kl, size_t *slot)
     entries_begin(s);
     Entry *e = entry_new(s, true, b->khash, b->key, b->klen, 0);
     *slot = htab_insert(NULL, &s->tab, e);
+    s->top_gen++;
     s->bytes += e->klen;
     if (s->kind != WSTATE_MAP) {        /* a map starts empty: its table word 0 (entry_new) */
         if (s->kind == WSTATE_LIST) entry_set_table(s, e, wcalloc(1, sizeof(ListVal)));

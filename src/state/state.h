@@ -113,6 +113,12 @@ void wmap_remove(WState *s, const void *uk, size_t uklen);
    current key nor s may be changed or read otherwise (other states may). The heap backend
    without TTL writes through the lookup's entries (no second hash or probe, also when the key
    had no map yet); otherwise these are wmap_get, wmap_put and wmap_remove. */
+/* Where the current key's entry was found, kept by the caller per key (zeroed for a key not read
+   yet) and handed back with the key's next map reads (wmap_ref_hinted): while no key entered or
+   left the state (the backend checks), the read does not look the key up again. An operator that
+   reads one key's map for many rows interleaved with other keys' (COUNT(DISTINCT ...) over a few
+   groups) keeps one per group. The hashmap backend's; others ignore it. */
+typedef struct WKeyHint { uint64_t gen; size_t slot; } WKeyHint;
 typedef struct WMapRef {
     WState *s;
     const void *uk;
@@ -121,6 +127,7 @@ typedef struct WMapRef {
     WBytes cur;             /* the stored value (how == WSL_FOUND), else {NULL, 0} */
     int64_t key_entries;    /* user entries in the current key's map the lookup searched; -1: not
                                known (RocksDB, TTL) (prefetch.h: wmap_outgrows_cache) */
+    WKeyHint *hint;         /* the caller's hint for the current key (wmap_ref_hinted), or NULL */
     void *top;              /* private from here on */
     uint64_t hash;          /* wmap_key_hash of uk, when `hashed` */
     bool hashed;
@@ -129,6 +136,8 @@ typedef struct WMapRef {
 WStateLookup wmap_ref(WState *s, const void *uk, size_t uklen, WMapRef *r);
 /* The same with uk's hash known: ukhash = wmap_key_hash(uk, uklen). */
 WStateLookup wmap_ref_hashed(WState *s, const void *uk, size_t uklen, uint64_t ukhash, WMapRef *r);
+/* The same with a hint for the current key (WKeyHint; NULL: none), which the call may fill. */
+WStateLookup wmap_ref_hinted(WState *s, const void *uk, size_t uklen, uint64_t ukhash, WKeyHint *hint, WMapRef *r);
 /* The hash a map's user key is filed under (the heap backend's tables of user entries):
    whash_bytes_wide, as a user key is often a whole row (a join's records, a deduplication's). */
 uint64_t wmap_key_hash(const void *uk, size_t uklen);
