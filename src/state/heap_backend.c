@@ -330,7 +330,14 @@ static void htab_grow(Pool *pool, HTab *t)
     size_t ncap = t->cap ? t->cap * 2 : MAP_FIRST_SLOTS;   /* small: map state keeps a table per key */
     uintptr_t *ns = pool ? key_slots_alloc(pool, ncap) : wmalloc(sizeof(uintptr_t) * ncap);
     memset(ns, 0, sizeof(uintptr_t) * ncap);
+    /* each entry's hash is read from the entry (a cache miss each in a large table: 7 % of a
+       5M-row join's CPU went to growing its tables), so the entries GROW_AHEAD slots on are read
+       ahead, and the new slots of those half as far on */
+    enum { GROW_AHEAD = 64 };
     for (size_t i = 0; i < t->cap; i++) {
+        if (i + GROW_AHEAD < t->cap && t->slots[i + GROW_AHEAD]) __builtin_prefetch(wslot_ptr(t->slots[i + GROW_AHEAD]));
+        if (i + GROW_AHEAD / 2 < t->cap && t->slots[i + GROW_AHEAD / 2])
+            __builtin_prefetch(&ns[((const Entry *)wslot_ptr(t->slots[i + GROW_AHEAD / 2]))->hash & (ncap - 1)], 1);
         uintptr_t v = t->slots[i];
         if (!v) continue;
         size_t j = ((const Entry *)wslot_ptr(v))->hash & (ncap - 1);
