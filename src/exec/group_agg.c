@@ -122,6 +122,7 @@ typedef struct GroupAgg {
     uint8_t *prevn, *curn;
 
     int64_t ttl_expired, dropped;
+    bool empty_input_row;           /* spec: one row of empty values when no row came (batch) */
 } GroupAgg;
 
 /* ------------------------------------------------------------------ keys */
@@ -1033,7 +1034,34 @@ static void ga_destroy(WOperator *op)
     free(g);
 }
 
-static const WOpOps GA_OPS = {.process = ga_process, .destroy = ga_destroy, .metrics = ga_metrics};
+/* The end of the input: a global aggregate in batch mode whose input came to no rows (none came,
+   or those that came were retracted again, as an EXCEPT's anti join does: its group was removed)
+   answers with one row of the aggregates' values over no rows (COUNT 0, SUM/MIN/MAX/AVG NULL),
+   as Flink's batch aggregate does; the streaming one answers nothing (both measured on Flink 2.3). */
+static void ga_end(WOperator *op)
+{
+    GroupAgg *g = (GroupAgg *)op;
+    bool none = false;
+    if (g->empty_input_row && !op->ctx->err->set) {
+        assert(g->nkeys == 0 && g->key_fixed);
+        uint64_t h = encode_key(g, NULL, 0, &g->tmp);       /* the empty key: no column is read */
+        wstate_set_key_hashed(g->backend, g->tmp.buf, g->tmp.len, h);
+        WBytes cur;
+        none = wvalue_get(g->acc_state, &cur) != WSL_FOUND;
+    }
+    if (none) {
+        int nf = g->L->nfields;
+        WDatum *acc = WA_ARRAY(&g->scratch, WDatum, nf ? nf : 1);
+        uint8_t *nulls = WA_ARRAY(&g->scratch, uint8_t, nf ? nf : 1);
+        wacc_create(g->L, acc, nulls);
+        wacc_get_value(&g->ac, acc, nulls, g->cur, g->curn);
+        emit_row(g, WRK_INSERT, NULL, 0, g->cur, g->curn);
+        flush_out(g);
+    }
+    wop_emit_end(op);
+}
+
+static const WOpOps GA_OPS = {.process = ga_process, .end_input = ga_end, .destroy = ga_destroy, .metrics = ga_metrics};
 
 static bool fast_arg_type(const WType *t)
 {
@@ -1160,6 +1188,7 @@ WOperator *wop_group_agg_new(WExecCtx *ctx, const WGroupAggSpec *spec)
     g->naggs = spec->naggs;
     g->input_retracts = spec->input_retracts;
     g->gen_ub = spec->generate_update_before;
+    g->empty_input_row = spec->empty_input_row && spec->nkeys == 0;
     g->ttl_ms = spec->ttl_ms > 0 ? spec->ttl_ms : 0;
     g->state_name = wstrdup(spec->state_name ? spec->state_name : "groupAggregateState");
     warena_init(&g->scratch, 0);

@@ -42,6 +42,8 @@ typedef struct WGroupAggSpec {
     bool generate_update_before;    /* emit -U before +U */
     int64_t ttl_ms;                 /* groupAggregateState TTL, 0 = never */
     const char *state_name;         /* "groupAggregateState" */
+    bool empty_input_row;           /* nkeys == 0, batch mode, the subtask of the empty key: one
+                                       row of the aggregates over no rows when no row came */
     WOpSchema out;
 } WGroupAggSpec;
 WOperator *wop_group_agg_new(WExecCtx *ctx, const WGroupAggSpec *spec);
