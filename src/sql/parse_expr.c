@@ -283,12 +283,7 @@ static AstExpr *func_arg_value(WSqlParser *p)
     if (ps_is_kw(p, "TABLE")) {
         ps_next(p);
         AstExpr *e = ps_new_expr(p, AE_TABLE_ARG, pos);
-        if (ps_accept(p, TK_LPAREN)) {
-            e->subquery = ps_query(p);
-            ps_expect(p, TK_RPAREN);
-        } else {
-            e->name = ps_compound(p);
-        }
+        e->name = ps_compound(p);       /* Flink 2.3: a name only (TABLE (SELECT ...) is a parse error) */
         /* set semantics: TABLE t PARTITION BY k [, ...] [ORDER BY ...] */
         if (ps_is_kw(p, "PARTITION")) {
             ps_next(p);
