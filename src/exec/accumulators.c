@@ -755,9 +755,7 @@ static void distinct_step(WAccCtx *c, const WAccDistinct *D, WDatum *acc, uint8_
     WMapRef ref;                /* the value's counts or bits, rewritten in place */
     uint64_t h = c->row_hashes ? c->row_hashes[D - L->distinct] : 0;
     WKeyHint *hint = c->row_hints ? &c->row_hints[D - L->distinct] : NULL;
-    if (hint && !h) h = wmap_key_hash(key, klen);
-    bool found = (hint ? wmap_ref_hinted(D->map, key, klen, h, hint, &ref)
-                  : h ? wmap_ref_hashed(D->map, key, klen, h, &ref) : wmap_ref(D->map, key, klen, &ref)) == WSL_FOUND;
+    bool found = wmap_ref_hinted(D->map, key, klen, h, hint, &ref) == WSL_FOUND;
     WBytes cur = ref.cur;
     if (!L->retract) {
         int words = (n + 63) / 64;

@@ -207,9 +207,8 @@ static WOperator *bd_group_agg(WPlanCtx *p, Lane *L, WRel *r, WOperator **ins, b
         .generate_update_before = r->generate_update_before || bd_minibatch_size(p) > 0, .ttl_ms = r->ttl_ms,
         .state_name = "groupAggregateState",
         .out = {r->out.n, r->out.types, r->out.names}};
-    const char *mode = wopts_get(p->config, "execution.runtime-mode");
     /* the empty key's rows all reach subtask 0 (an exchange to one subtask, or one lane) */
-    sp.empty_input_row = r->nkeys == 0 && mode && !strcasecmp(mode, "batch") && L->index == 0;
+    sp.empty_input_row = r->nkeys == 0 && wplan_batch_mode(p) && L->index == 0;
     return wop_group_agg_new(&L->ctx, &sp);
 }
 

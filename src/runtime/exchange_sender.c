@@ -51,13 +51,24 @@ typedef struct Sender {
     bool gather_local;          /* the rows hold fixed-width values only: the local lane's are gathered too */
 } Sender;
 
+/* Lane `to` is this lane and its channel is open (not blocked by checkpoint alignment): it takes
+   chunks synchronously, by reference. */
+static bool local_open(const Sender *sd, int to)
+{
+    Lane *L = sd->lane;
+    return to == L->index && !wjob_ck_blocked(L, L->recv[sd->exch], L->index);
+}
+
+/* Rows are gathered for lane `to` and not sent yet. */
+static bool pending(const Sender *sd, int to) { return sd->out[to] && sd->out[to]->nrows > 0; }
+
 /* Hands chunk c (owned: the caller's ownership moves) to lane `to`: the local lane takes it
    synchronously (it is freed after), another lane (or a local channel blocked by checkpoint
    alignment) through a message. */
 static void hand_over(Sender *sd, int to, WChunk *c)
 {
     Lane *L = sd->lane;
-    if (to == L->index && !wjob_ck_blocked(L, L->recv[sd->exch], L->index)) {
+    if (local_open(sd, to)) {
         wjob_receiver_deliver(L->recv[sd->exch], MSG_CHUNK, L->index, 0, c);
         wchunk_free(c);
     } else if (to == L->index) {    /* checkpoint alignment: the local channel is blocked */
@@ -72,10 +83,10 @@ static void hand_over(Sender *sd, int to, WChunk *c)
 /* Sends the rows gathered for lane `to`, if any. */
 static void flush_to(Sender *sd, int to)
 {
+    if (!pending(sd, to)) return;
     WChunk *c = sd->out[to];
-    if (!c || c->nrows == 0) return;
     Lane *L = sd->lane;
-    if (to == L->index && !wjob_ck_blocked(L, L->recv[sd->exch], L->index)) {
+    if (local_open(sd, to)) {
         wjob_receiver_deliver(L->recv[sd->exch], MSG_CHUNK, L->index, 0, c);
         wchunk_reset(c);        /* taken synchronously: the chunk gathers again */
         return;
@@ -99,8 +110,8 @@ static void send_rows_to(Sender *sd, int to, const WChunk *c, const int *rows, i
     Lane *L = sd->lane;
     assert(sd->active && to >= 0 && to < sd->nrecv && (!rows || (n > 0 && n <= c->nrows)));
     if (!rows) n = c->nrows;
-    bool local = to == L->index && !wjob_ck_blocked(L, L->recv[sd->exch], L->index);
-    if ((local && !sd->gather_local) || (local && !rows && !sd->out[to]) || n > sd->out_cap) {
+    bool local = local_open(sd, to);
+    if ((local && (!sd->gather_local || (!rows && !pending(sd, to)))) || n > sd->out_cap) {
         flush_to(sd, to);
         if (local && !rows) {
             wjob_receiver_deliver(L->recv[sd->exch], MSG_CHUNK, L->index, 0, c);

@@ -250,7 +250,7 @@ WStateLookup wmap_ref_hashed(WState *s, const void *uk, size_t uklen, uint64_t u
 
 WStateLookup wmap_ref_hinted(WState *s, const void *uk, size_t uklen, uint64_t ukhash, WKeyHint *hint, WMapRef *r)
 {
-    *r = (WMapRef){.s = s, .uk = uk, .uklen = uklen, .hash = ukhash, .hashed = true, .hint = hint,
+    *r = (WMapRef){.s = s, .uk = uk, .uklen = uklen, .hash = ukhash, .hashed = ukhash != 0, .hint = hint,
                    .tslot = SIZE_MAX, .slot = SIZE_MAX, .key_entries = -1};
     return map_ref(s, r);
 }

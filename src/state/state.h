@@ -136,7 +136,8 @@ typedef struct WMapRef {
 WStateLookup wmap_ref(WState *s, const void *uk, size_t uklen, WMapRef *r);
 /* The same with uk's hash known: ukhash = wmap_key_hash(uk, uklen). */
 WStateLookup wmap_ref_hashed(WState *s, const void *uk, size_t uklen, uint64_t ukhash, WMapRef *r);
-/* The same with a hint for the current key (WKeyHint; NULL: none), which the call may fill. */
+/* The same with a hint for the current key (WKeyHint; NULL: none), which the call may fill, and
+   uk's hash when known (0: not computed; the backend computes it if it needs it). */
 WStateLookup wmap_ref_hinted(WState *s, const void *uk, size_t uklen, uint64_t ukhash, WKeyHint *hint, WMapRef *r);
 /* The hash a map's user key is filed under (the heap backend's tables of user entries):
    whash_bytes_wide, as a user key is often a whole row (a join's records, a deduplication's). */
