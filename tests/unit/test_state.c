@@ -163,6 +163,58 @@ WTEST(state_map_ref)
     wstate_backend_free(b);
 }
 
+/* wmap_ref_hinted: a key's hint, kept between reads of other keys, finds the key's map while no
+   key entered or left the state; after keys were added (the table grew, slots moved) or removed,
+   the backend looks the key up again (and refills the hint), so every read sees its own key's map.
+   A zero hash is computed by the backend. */
+WTEST(state_map_ref_hinted)
+{
+    FakeClock clk = {1000};
+    WStateBackend *b = backend(&clk);
+    WState *s = wstate_register(b, "m", WSTATE_MAP, 0);
+    char key[16];
+    WKeyHint hint[64] = {{0}};
+    int expect[64];
+    WMapRef r;
+    for (int round = 0; round < 3; round++) {
+        for (int k = 0; k < 64; k++) {       /* keys 0..63 in turn, each reading user key 1 */
+            int n = snprintf(key, sizeof key, "key-%d", k);
+            wstate_set_key(b, key, (size_t)n);
+            int uk = 1;
+            uint64_t h = round == 1 ? wmap_key_hash(&uk, sizeof uk) : 0;
+            WStateLookup how = wmap_ref_hinted(s, &uk, sizeof uk, h, &hint[k], &r);
+            if (round == 0) {                /* each new key enters the state: older hints go stale */
+                CHECK_INT(how, WSL_ABSENT);
+                wmap_ref_put(&r, &k, sizeof k);
+                expect[k] = k;
+            } else {
+                CHECK_INT(how, WSL_FOUND);
+                CHECK(r.cur.len == sizeof k && *(const int *)r.cur.p == expect[k]);
+                expect[k] = k + 100 * round;
+                wmap_ref_put(&r, &expect[k], sizeof expect[k]);
+            }
+        }
+        if (round == 1) {                    /* a key leaves: the others' slots may move */
+            wstate_set_key(b, "key-0", 5);
+            wmap_clear(s);
+            wstate_set_key(b, "key-0", 5);
+            int uk = 1, k0 = 0;
+            CHECK_INT(wmap_ref_hinted(s, &uk, sizeof uk, 0, &hint[0], &r), WSL_ABSENT);
+            wmap_ref_put(&r, &k0, sizeof k0);
+            expect[0] = 0;
+        }
+    }
+    for (int k = 0; k < 64; k++) {           /* the values written through hints, under their keys */
+        int n = snprintf(key, sizeof key, "key-%d", k);
+        wstate_set_key(b, key, (size_t)n);
+        int uk = 1;
+        WBytes v;
+        CHECK_INT(wmap_get(s, &uk, sizeof uk, &v), WSL_FOUND);
+        CHECK(*(const int *)v.p == expect[k]);
+    }
+    wstate_backend_free(b);
+}
+
 /* wmap_prefetch is a hint: it changes no contents, reads ahead under a key with or without a map,
    and remembers where a key's map is only while no map table was freed since (a key's map freed
    and made anew is found again, not read from the remembered place). */
