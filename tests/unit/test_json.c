@@ -365,6 +365,61 @@ WTEST(json_fast_reader_matches_tree)
     warena_delete(a);
 }
 
+/* Long strings, with more of the line behind them in the reader's buffer (the fast reader's
+   scans run on past a string's end): an escape (good or bad), a control character or the closing
+   quote at every offset from 40 to 140 of a string (alone, and after a control character), read into a column, read into an
+   unread column or skipped as an unknown member, with more of the line behind it, reads as the
+   tree path reads it. */
+WTEST(json_fast_reader_long_strings_match_tree)
+{
+    const char *names[] = {"a", "s", "unread"};
+    const WType *types[] = {&WTYPE_BIGINT, &WTYPE_STRING, &WTYPE_STRING};
+    static const char *marks[] = {"\\\\", "\\\"", "\\u00e9", "\\n", "\\/", "\\x", "\\u00zz", "\x01", "\\\\\\\"",
+                                  "\\\\\\\\\\\"", "\\ud83d\\ude00", "\",\"b2\":\""};
+    static const char *members[] = {"s", "unread", "zz"};
+    char dir[] = "/tmp/weir-jsonlong-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[96];
+    snprintf(path, sizeof path, "%s/l.json", dir);
+    WJsonFmt cfg;
+    CHECK(json_cfg_with(NULL, NULL, &cfg));
+    int64_t fast = 0, tree_fast = 0;
+    int lines = 0;
+    for (size_t m = 0; m < sizeof marks / sizeof *marks; m++) {
+        for (size_t mem = 0; mem < sizeof members / sizeof *members; mem++) {
+            for (int k = 0; k <= 2 * 101 - 1; k++) {
+                int pos = 40 + k % 101;
+                bool ctl_first = k > 100;       /* the second round: a control character before it */
+                char body[400], line[600];
+                int n = 0;
+                for (int i = 0; i < pos; i++) body[n++] = (char)(ctl_first && i == 20 ? 0x02 : 'a' + i % 26);
+                n += snprintf(body + n, sizeof body - (size_t)n, "%s", marks[m]);
+                for (int i = 0; i < 90; i++) body[n++] = (char)('A' + i % 26);
+                body[n] = 0;
+                snprintf(line, sizeof line, "{\"a\":%d,\"%s\":\"%s\",\"tail\":\"%0120d\"}", pos, members[mem], body, 7);
+                CHECK(write_line(path, line));
+                WStrBuf got, want;
+                wsb_init(&got);
+                wsb_init(&want);
+                wsb_append(&got, "");
+                wsb_append(&want, "");
+                read_json_line(&cfg, 3, names, types, path, false, &fast, &got);
+                read_json_line(&cfg, 3, names, types, path, true, &tree_fast, &want);
+                if (strcmp(got.buf, want.buf) != 0) fprintf(stderr, "line %s\n", line);
+                CHECK_STR(got.buf, want.buf);
+                wsb_free(&got);
+                wsb_free(&want);
+                lines++;
+            }
+        }
+    }
+    CHECK(tree_fast == 0);
+    CHECK(fast >= lines / 3);           /* the good escapes without a control character: fast path */
+    wjsonfmt_config_free(&cfg);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* Fields of a ROW column the query does not read (wjsonfmt_reader_read_fields): the fast reader
    leaves its unread VARCHAR fields NULL, converts the other fields (whose conversion can fail a
    line) and checks every field's syntax, so a line gives the read fields' values, or the error,
