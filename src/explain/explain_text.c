@@ -565,7 +565,7 @@ static json_t *one_pred(int id, const char *ship)
 
 static int sid_par(const SNode *s, int n, int sid)
 {
-    for (int i = 0; i < n; i++) if (s[i].sid == sid) return s[i].par > 0 ? s[i].par : 1;
+    for (int i = 0; i < n; i++) if (s[i].sid == sid) return s[i].par > 0 || s[i].par == -1 ? s[i].par : 1;
     return 1;
 }
 
@@ -913,7 +913,7 @@ bool wexplain_text_advised(WPlanCtx *p, WRel **ast_roots, WRel **roots, int n, i
         WError tmp;
         werr_clear(&tmp);
         wopts_get_long(p->config, "parallelism.default", 1, &par, &tmp);
-        if (par < 1) par = 1;
+        if (par < 1 && par != -1) par = 1;  /* -1 (the cluster's default) is shown as Flink shows it */
         json_t *doc = json_object();
         json_t *arr = json_array();
         int cap = x.n + 5 * n + 1, ns = 0;
