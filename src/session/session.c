@@ -47,31 +47,6 @@ struct WSession {
 void wsession_set_executor(WSession *s, WJobExecutor *ex) { s->executor = ex; }
 void wsession_set_proc_clock(WSession *s, WProcClock *clock) { s->proc_clock = clock; }
 
-/* SET 'parallelism.default' checks its value at once, as Flink 2.3's SQL client does (measured: the
-   SET fails, the value is not taken): the text, trimmed as Java trims, must be an int as
-   Integer.parseInt reads it (sign, decimal digits, in range), and at least 1 or -1 (Flink's
-   PARALLELISM_DEFAULT: the default parallelism). */
-static bool check_parallelism_value(const char *v, WError *err)
-{
-    while (*v && (unsigned char)*v <= ' ') v++;
-    size_t n = strlen(v);
-    while (n && (unsigned char)v[n - 1] <= ' ') n--;
-    size_t i = n && (v[0] == '+' || v[0] == '-');
-    bool digits = i < n;
-    int64_t x = 0;
-    for (size_t k = i; k < n && digits; k++) {
-        if (v[k] < '0' || v[k] > '9') digits = false;
-        else if ((x = x * 10 + (v[k] - '0')) > (int64_t)INT32_MAX + 1) digits = false;
-    }
-    if (v[0] == '-') x = -x;
-    if (!digits || x > INT32_MAX || x < INT32_MIN)
-        return werr_set(err, WEXC_NUMBER, "For input string: \"%.*s\"", (int)n, v);
-    if (x < 1 && x != -1)
-        return werr_set(err, WEXC_ILLEGAL_ARG,
-                        "Parallelism must be at least one, or ExecutionConfig.PARALLELISM_DEFAULT (use system default).");
-    return true;
-}
-
 /* Deprecated option keys that Flink still accepts, and the key they set. (Flink 2.3 no longer reads
    sql-client.display.max-column-width: SET accepts it like any key, and it changes nothing.) */
 static const char *canonical_key(const char *key)
@@ -813,11 +788,13 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
             }
             free(keys);
         } else {
-            if (strcmp(st->key, "parallelism.default") == 0 && !check_parallelism_value(st->value ? st->value : "", err)) {
+            char *stored = NULL;
+            if (!wsession_option_check(canonical_key(st->key), st->value ? st->value : "", &stored, err)) {
                 ok = false;
                 break;
             }
-            wopts_set(&s->config, canonical_key(st->key), st->value ? st->value : "");
+            wopts_set(&s->config, canonical_key(st->key), stored ? stored : st->value ? st->value : "");
+            free(stored);
             if (strcmp(st->key, "table.local-time-zone") == 0 && !session_tz(s, err)) {
                 wopts_remove(&s->config, st->key);
                 ok = false;

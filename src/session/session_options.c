@@ -3,10 +3,14 @@
  * others, see session_options.h. Depends on common/strbuf.
  */
 #include "session_options.h"
+#include "../common/arena.h"
+#include "../common/options.h"
 #include "../common/strbuf.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 static const WSessionOption OPTIONS[] = {
     /* table.exec.* */
@@ -128,4 +132,108 @@ char *wsession_option_warning(const char *key)
         wsb_printf(&b, "weir does not know the option '%s': it is accepted, as Flink accepts any key, and has no effect.",
                    key);
     return wsb_detach(&b);
+}
+
+/* ---- SET's own checks (Flink 2.3's SQL client, measured for each key and kind of value) ---- */
+
+typedef enum SetCheckKind { SC_PARALLELISM, SC_INT_POSITIVE, SC_INT_NON_NEGATIVE, SC_DURATION, SC_ENUM } SetCheckKind;
+
+typedef struct SetCheck {
+    const char *key;
+    SetCheckKind kind;
+    const char *what;           /* SC_INT_*: the message for a value out of range; SC_ENUM: the class */
+    const char *values;         /* SC_ENUM: the constants, as Flink lists them */
+} SetCheck;
+
+/* The environment's options weir reads, as Flink's SET checks them. Flink also refuses a
+   checkpoint interval or timeout under 10 ms at the SET; weir takes them (its recovery tests
+   checkpoint every 1-8 ms; docs/user-guide.md, differences). */
+static const SetCheck SET_CHECKS[] = {
+    {"parallelism.default", SC_PARALLELISM, NULL, NULL},
+    {"pipeline.max-parallelism", SC_INT_POSITIVE, "The maximum parallelism must be greater than 0.", NULL},
+    {"pipeline.auto-watermark-interval", SC_DURATION, NULL, NULL},
+    {"execution.runtime-mode", SC_ENUM, "org.apache.flink.api.common.RuntimeExecutionMode", "STREAMING, BATCH, AUTOMATIC"},
+    {"execution.checkpointing.mode", SC_ENUM, "org.apache.flink.core.execution.CheckpointingMode",
+     "EXACTLY_ONCE, AT_LEAST_ONCE"},
+    {"execution.checkpointing.externalized-checkpoint-retention", SC_ENUM,
+     "org.apache.flink.configuration.ExternalizedCheckpointRetention",
+     "DELETE_ON_CANCELLATION, RETAIN_ON_CANCELLATION, NO_EXTERNALIZED_CHECKPOINTS"},
+    {"execution.checkpointing.interval", SC_DURATION, NULL, NULL},
+    {"execution.checkpointing.timeout", SC_DURATION, NULL, NULL},
+    {"execution.checkpointing.min-pause", SC_DURATION, NULL, NULL},
+    {"execution.checkpointing.tolerable-failed-checkpoints", SC_INT_NON_NEGATIVE,
+     "The tolerable failure checkpoint number must be non-negative.", NULL},
+    {NULL, SC_PARALLELISM, NULL, NULL},
+};
+
+/* v as Java's Integer.parseInt reads it after String.trim (a sign, decimal digits, in range). */
+static bool java_int(const char *v, int64_t *out, WError *err)
+{
+    while (*v && (unsigned char)*v <= ' ') v++;
+    size_t n = strlen(v);
+    while (n && (unsigned char)v[n - 1] <= ' ') n--;
+    size_t i = n && (v[0] == '+' || v[0] == '-');
+    bool digits = i < n;
+    int64_t x = 0;
+    for (size_t k = i; k < n && digits; k++) {
+        if (v[k] < '0' || v[k] > '9') digits = false;
+        else if ((x = x * 10 + (v[k] - '0')) > (int64_t)INT32_MAX + 1) digits = false;
+    }
+    if (v[0] == '-') x = -x;
+    if (!digits || x > INT32_MAX || x < INT32_MIN)
+        return werr_set(err, WEXC_NUMBER, "For input string: \"%.*s\"", (int)n, v);
+    *out = x;
+    return true;
+}
+
+/* v (n bytes) is one of the constants in values (case-insensitive, as Flink's enum options read). */
+static bool enum_value(const char *v, size_t n, const char *values)
+{
+    for (const char *c = values; *c;) {
+        const char *e = strchr(c, ',');
+        size_t len = e ? (size_t)(e - c) : strlen(c);
+        if (len == n && strncasecmp(c, v, n) == 0) return true;
+        if (!e) break;
+        c = e + 2;                      /* ", " */
+    }
+    return false;
+}
+
+bool wsession_option_check(const char *key, const char *value, char **stored, WError *err)
+{
+    *stored = NULL;
+    const SetCheck *c = SET_CHECKS;
+    while (c->key && strcmp(c->key, key) != 0) c++;
+    if (!c->key) return true;
+    int64_t x;
+    switch (c->kind) {
+    case SC_PARALLELISM:
+        if (!java_int(value, &x, err)) return false;
+        if (x < 1 && x != -1)           /* -1: ExecutionConfig.PARALLELISM_DEFAULT */
+            return werr_set(err, WEXC_ILLEGAL_ARG,
+                            "Parallelism must be at least one, or ExecutionConfig.PARALLELISM_DEFAULT (use system default).");
+        return true;
+    case SC_INT_POSITIVE:
+    case SC_INT_NON_NEGATIVE:
+        if (!java_int(value, &x, err)) return false;
+        if (x < (c->kind == SC_INT_POSITIVE ? 1 : 0)) return werr_set(err, WEXC_ILLEGAL_ARG, "%s", c->what);
+        return true;
+    case SC_DURATION:
+        return wopts_parse_duration_ms(value, &x, err);
+    case SC_ENUM: {
+        /* trimmed, as Flink reads it (' batch' is BATCH): stored so, for every reader of the key */
+        while (*value && (unsigned char)*value <= ' ') value++;
+        size_t n = strlen(value);
+        while (n && (unsigned char)value[n - 1] <= ' ') n--;
+        if (enum_value(value, n, c->values)) {
+            *stored = wmalloc(n + 1);
+            memcpy(*stored, value, n);
+            (*stored)[n] = 0;
+            return true;
+        }
+        return werr_set(err, WEXC_ILLEGAL_ARG, "Could not parse value for enum class %s. Expected one of: [[%s]]",
+                        c->what, c->values);
+    }
+    }
+    return true;
 }

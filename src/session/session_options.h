@@ -13,10 +13,16 @@
  *   WSO_UNPROVEN   weir acts on it (`note`: where), no test shows it yet (open work, issue 13);
  *   WSO_TUNING     in Flink it tunes resources or performance only, changing no result (`note`);
  *   WSO_SHOWN_ONLY weir only reports it (REST configuration, COMPILE PLAN): SET warns (`note`).
- * Depends on common/strbuf (the warning).
+ * wsession_option_check is SET's own check of a value: Flink 2.3's SQL client applies the
+ * execution environment's options (parallelism.default, execution.runtime-mode, pipeline.*,
+ * the checkpointing options of the environment) at the SET itself, which fails on a value they do
+ * not parse (measured); table.* options are read later, by the planner.
+ * Depends on common/strbuf (the warning), common/options and common/error (the checks).
  */
 #ifndef WEIR_SESSION_SESSION_OPTIONS_H
 #define WEIR_SESSION_SESSION_OPTIONS_H
+
+#include "../common/error.h"
 
 #include <stdbool.h>
 
@@ -36,5 +42,8 @@ const WSessionOption *wsession_option_find(const char *key);
 bool wsession_option_watched(const char *key);
 /* The warning SET prints for key (heap string), or NULL when weir acts on it or it is not watched. */
 char *wsession_option_warning(const char *key);
+/* SET key = value: false + Flink's error when the SET itself fails (the value is not taken);
+   *stored: NULL, or the value to store instead (heap; an enum's value trimmed, as Flink reads it). */
+bool wsession_option_check(const char *key, const char *value, char **stored, WError *err);
 
 #endif

@@ -165,6 +165,12 @@ WTEST(session_option_set_warns_for_options_weir_does_not_apply)
     /* every shown-only entry warns with its reason; the others are silent */
     for (const WSessionOption *o = wsession_options(); o->key; o++) {
         if (!strcmp(o->key, "execution.runtime-mode") || !strcmp(o->key, "table.exec.state.ttl")) continue;
+        WError ce;
+        werr_clear(&ce);
+        char *stored = NULL;
+        bool set_takes_x = wsession_option_check(o->key, "x", &stored, &ce);
+        free(stored);
+        if (!set_takes_x) continue;     /* SET refuses 'x' (session_option_check_matches_flink_set) */
         char *w = set_warning(o->key, "x");
         CHECK(w != NULL);
         if (!w) continue;
@@ -185,4 +191,81 @@ WTEST(session_option_set_warns_for_options_weir_does_not_apply)
     w = set_warning("table.dml-sync", "true");
     CHECK(w && !w[0]);
     free(w);
+}
+
+/* SET's own checks against what Flink 2.3's SQL client answered for the same SET (measured with
+   tests/flink/flinkctl.py sql, one script per value): NULL = the SET succeeds, else the error's
+   class and message; the value stored is the enum's trimmed text. */
+WTEST(session_option_check_matches_flink_set)
+{
+    static const struct { const char *key, *value, *cls, *msg, *stored; } C[] = {
+        {"parallelism.default", " 2 ", NULL, NULL, NULL},
+        {"parallelism.default", "+2", NULL, NULL, NULL},
+        {"parallelism.default", "-1", NULL, NULL, NULL},
+        {"parallelism.default", "abc", WEXC_NUMBER, "For input string: \"abc\"", NULL},
+        {"parallelism.default", " x ", WEXC_NUMBER, "For input string: \"x\"", NULL},
+        {"parallelism.default", "1,2", WEXC_NUMBER, "For input string: \"1,2\"", NULL},
+        {"parallelism.default", "2.5", WEXC_NUMBER, "For input string: \"2.5\"", NULL},
+        {"parallelism.default", "1e2", WEXC_NUMBER, "For input string: \"1e2\"", NULL},
+        {"parallelism.default", "0x10", WEXC_NUMBER, "For input string: \"0x10\"", NULL},
+        {"parallelism.default", "", WEXC_NUMBER, "For input string: \"\"", NULL},
+        {"parallelism.default", "3000000000", WEXC_NUMBER, "For input string: \"3000000000\"", NULL},
+        {"parallelism.default", "0", WEXC_ILLEGAL_ARG,
+         "Parallelism must be at least one, or ExecutionConfig.PARALLELISM_DEFAULT (use system default).", NULL},
+        {"parallelism.default", "-3", WEXC_ILLEGAL_ARG,
+         "Parallelism must be at least one, or ExecutionConfig.PARALLELISM_DEFAULT (use system default).", NULL},
+        {"pipeline.max-parallelism", " 12 ", NULL, NULL, NULL},
+        {"pipeline.max-parallelism", "x", WEXC_NUMBER, "For input string: \"x\"", NULL},
+        {"pipeline.max-parallelism", "0", WEXC_ILLEGAL_ARG, "The maximum parallelism must be greater than 0.", NULL},
+        {"pipeline.max-parallelism", "-1", WEXC_ILLEGAL_ARG, "The maximum parallelism must be greater than 0.", NULL},
+        {"pipeline.auto-watermark-interval", "x", WEXC_NUMBER,
+         "text does not start with a number, and is not a valid ISO-8601 duration format: x", NULL},
+        {"pipeline.auto-watermark-interval", "-1 ms", WEXC_NUMBER,
+         "text does not start with a number, and is not a valid ISO-8601 duration format: -1 ms", NULL},
+        {"execution.runtime-mode", "batch", NULL, NULL, "batch"},
+        {"execution.runtime-mode", " batch", NULL, NULL, "batch"},
+        {"execution.runtime-mode", "foo", WEXC_ILLEGAL_ARG,
+         "Could not parse value for enum class org.apache.flink.api.common.RuntimeExecutionMode. Expected one of: "
+         "[[STREAMING, BATCH, AUTOMATIC]]", NULL},
+        {"execution.checkpointing.mode", "at_least_once", NULL, NULL, "at_least_once"},
+        {"execution.checkpointing.mode", "foo", WEXC_ILLEGAL_ARG,
+         "Could not parse value for enum class org.apache.flink.core.execution.CheckpointingMode. Expected one of: "
+         "[[EXACTLY_ONCE, AT_LEAST_ONCE]]", NULL},
+        {"execution.checkpointing.externalized-checkpoint-retention", "foo", WEXC_ILLEGAL_ARG,
+         "Could not parse value for enum class org.apache.flink.configuration.ExternalizedCheckpointRetention. Expected "
+         "one of: [[DELETE_ON_CANCELLATION, RETAIN_ON_CANCELLATION, NO_EXTERNALIZED_CHECKPOINTS]]", NULL},
+        {"execution.checkpointing.interval", "PT1S", NULL, NULL, NULL},
+        {"execution.checkpointing.interval", "x", WEXC_NUMBER,
+         "text does not start with a number, and is not a valid ISO-8601 duration format: x", NULL},
+        {"execution.checkpointing.interval", "-5 s", WEXC_NUMBER,
+         "text does not start with a number, and is not a valid ISO-8601 duration format: -5 s", NULL},
+        {"execution.checkpointing.timeout", "x", WEXC_NUMBER,
+         "text does not start with a number, and is not a valid ISO-8601 duration format: x", NULL},
+        {"execution.checkpointing.min-pause", "-1 ms", WEXC_NUMBER,
+         "text does not start with a number, and is not a valid ISO-8601 duration format: -1 ms", NULL},
+        {"execution.checkpointing.tolerable-failed-checkpoints", "x", WEXC_NUMBER, "For input string: \"x\"", NULL},
+        {"execution.checkpointing.tolerable-failed-checkpoints", "-2", WEXC_ILLEGAL_ARG,
+         "The tolerable failure checkpoint number must be non-negative.", NULL},
+        /* read later in Flink (at the query, or only by a job that uses them): the SET succeeds */
+        {"execution.checkpointing.incremental", "x", NULL, NULL, NULL},
+        {"execution.checkpointing.num-retained", "x", NULL, NULL, NULL},
+        {"table.exec.mini-batch.enabled", "x", NULL, NULL, NULL},
+        {"state.backend.type", "foo", NULL, NULL, NULL},
+        {"table.exec.state.ttl", "x", NULL, NULL, NULL},
+    };
+    for (size_t i = 0; i < sizeof C / sizeof *C; i++) {
+        WError e;
+        werr_clear(&e);
+        char *stored = NULL;
+        bool ok = wsession_option_check(C[i].key, C[i].value, &stored, &e);
+        if (ok != (C[i].cls == NULL)) fprintf(stderr, "SET '%s' = '%s'\n", C[i].key, C[i].value);
+        CHECK(ok == (C[i].cls == NULL));
+        if (!ok) {
+            CHECK_STR(e.cls, C[i].cls);
+            CHECK_STR(e.msg, C[i].msg);
+        }
+        if (C[i].stored) CHECK(stored && strcmp(stored, C[i].stored) == 0);
+        else CHECK(stored == NULL);
+        free(stored);
+    }
 }
