@@ -40,14 +40,18 @@ events_json_ensure() {
   [[ $(cat "$EV"/part-*.json | wc -l) -eq $EVENTS ]] || { echo "$EV does not hold $EVENTS events" >&2; exit 1; }
 }
 
+# sets_sql -> run's --set K=V options (SETS, checked when parsed) as SET statements
+sets_sql() {
+  local kv
+  for kv in "${SETS[@]+"${SETS[@]}"}"; do echo "SET '${kv%%=*}' = '${kv#*=}';"; done
+}
+
 # peer_init ENGINE P -> the path of OUT/ENGINE-init-pP.sql: parallelism P (and, for weir, run's --set
 # options), ddl_file.sql over EV, ddl_views.sql
 peer_init() {
   local f="$OUT/$1-init-p$2.sql"
   { echo "SET 'parallelism.default' = '$2';"
-    if [[ "$1" == weir ]]; then          # run's --set K=V options: weir's init script only
-      for kv in "${SETS[@]+"${SETS[@]}"}"; do echo "SET '${kv%%=*}' = '${kv#*=}';"; done
-    fi
+    [[ "$1" != weir ]] || sets_sql       # run's --set K=V options: weir's init script only
     sed "s#\${EVENTS_PATH}#$EV#" "$HERE/ddl_file.sql"
     NDIR="$OUT/$1" fill "$HERE/queries/ddl_views.sql"; } > "$f"
   echo "$f"

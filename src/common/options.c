@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -101,6 +102,25 @@ bool wopts_parse_long(const char *v, int64_t *out, WError *err)
     long long x = strtoll(v, &end, 10);
     while (*end == ' ') end++;
     if (errno || end == v || *end) return werr_set(err, WEXC_NUMBER, "For input string: \"%s\"", v);
+    *out = x;
+    return true;
+}
+
+bool wopts_parse_int(const char *v, int64_t *out, WError *err)
+{
+    while (*v && (unsigned char)*v <= ' ') v++;
+    size_t n = strlen(v);
+    while (n && (unsigned char)v[n - 1] <= ' ') n--;
+    size_t i = n && (v[0] == '+' || v[0] == '-');
+    bool digits = i < n;
+    int64_t x = 0;
+    for (size_t k = i; k < n && digits; k++) {
+        if (v[k] < '0' || v[k] > '9') digits = false;
+        else if ((x = x * 10 + (v[k] - '0')) > (int64_t)INT32_MAX + 1) digits = false;
+    }
+    if (v[0] == '-') x = -x;
+    if (!digits || x > INT32_MAX || x < INT32_MIN)
+        return werr_set(err, WEXC_NUMBER, "For input string: \"%.*s\"", (int)n, v);
     *out = x;
     return true;
 }

@@ -39,6 +39,9 @@ bool wopts_get_duration_ms(const WOptions *o, const char *key, int64_t dflt, int
 /* The parsers of those getters for one present value v (the same results and messages). */
 bool wopts_parse_bool(const char *v, bool *out, WError *err);
 bool wopts_parse_long(const char *v, int64_t *out, WError *err);
+/* An int option as Flink's configuration reads one (Integer.parseInt of the trimmed text: a sign,
+   decimal digits, within 32 bits), else NumberFormatException 'For input string: "<trimmed>"'. */
+bool wopts_parse_int(const char *v, int64_t *out, WError *err);
 bool wopts_parse_bytes(const char *v, int64_t *out, WError *err);
 bool wopts_parse_duration_ms(const char *v, int64_t *out, WError *err);
 

@@ -788,12 +788,13 @@ bool wsession_execute(WSession *s, const char *sql, WResultSink *sink, WStmtResu
             }
             free(keys);
         } else {
+            const char *key = canonical_key(st->key), *value = st->value ? st->value : "";
             char *stored = NULL;
-            if (!wsession_option_check(canonical_key(st->key), st->value ? st->value : "", &stored, err)) {
+            if (!wsession_option_check(key, value, &stored, err)) {
                 ok = false;
                 break;
             }
-            wopts_set(&s->config, canonical_key(st->key), stored ? stored : st->value ? st->value : "");
+            wopts_set(&s->config, key, stored ? stored : value);
             free(stored);
             if (strcmp(st->key, "table.local-time-zone") == 0 && !session_tz(s, err)) {
                 wopts_remove(&s->config, st->key);

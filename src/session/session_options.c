@@ -7,7 +7,6 @@
 #include "../common/options.h"
 #include "../common/strbuf.h"
 
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -166,26 +165,6 @@ static const SetCheck SET_CHECKS[] = {
     {NULL, SC_PARALLELISM, NULL, NULL},
 };
 
-/* v as Java's Integer.parseInt reads it after String.trim (a sign, decimal digits, in range). */
-static bool java_int(const char *v, int64_t *out, WError *err)
-{
-    while (*v && (unsigned char)*v <= ' ') v++;
-    size_t n = strlen(v);
-    while (n && (unsigned char)v[n - 1] <= ' ') n--;
-    size_t i = n && (v[0] == '+' || v[0] == '-');
-    bool digits = i < n;
-    int64_t x = 0;
-    for (size_t k = i; k < n && digits; k++) {
-        if (v[k] < '0' || v[k] > '9') digits = false;
-        else if ((x = x * 10 + (v[k] - '0')) > (int64_t)INT32_MAX + 1) digits = false;
-    }
-    if (v[0] == '-') x = -x;
-    if (!digits || x > INT32_MAX || x < INT32_MIN)
-        return werr_set(err, WEXC_NUMBER, "For input string: \"%.*s\"", (int)n, v);
-    *out = x;
-    return true;
-}
-
 /* v (n bytes) is one of the constants in values (case-insensitive, as Flink's enum options read). */
 static bool enum_value(const char *v, size_t n, const char *values)
 {
@@ -208,14 +187,14 @@ bool wsession_option_check(const char *key, const char *value, char **stored, WE
     int64_t x;
     switch (c->kind) {
     case SC_PARALLELISM:
-        if (!java_int(value, &x, err)) return false;
+        if (!wopts_parse_int(value, &x, err)) return false;
         if (x < 1 && x != -1)           /* -1: ExecutionConfig.PARALLELISM_DEFAULT */
             return werr_set(err, WEXC_ILLEGAL_ARG,
                             "Parallelism must be at least one, or ExecutionConfig.PARALLELISM_DEFAULT (use system default).");
         return true;
     case SC_INT_POSITIVE:
     case SC_INT_NON_NEGATIVE:
-        if (!java_int(value, &x, err)) return false;
+        if (!wopts_parse_int(value, &x, err)) return false;
         if (x < (c->kind == SC_INT_POSITIVE ? 1 : 0)) return werr_set(err, WEXC_ILLEGAL_ARG, "%s", c->what);
         return true;
     case SC_DURATION:
