@@ -47,10 +47,12 @@ typedef struct WHeapTable {
     size_t cursor;              /* incremental cleanup position */
 } WHeapTable;
 #define WHEAP_POOL_CLASSES 128  /* free lists by 8-byte size class, up to 1024 bytes */
+typedef struct WHeapBig WHeapBig;  /* the header of an allocation larger than a class (heap_backend.c) */
 typedef struct WHeapPool {
     void *free_list[WHEAP_POOL_CLASSES];
-    size_t big;                 /* live allocations larger than a class (malloc'd, freed one by one) */
-    size_t big_slots;           /* of which slot arrays of keys' map tables (heap_free_backend) */
+    WHeapBig *big;              /* the live allocations larger than a class (malloc'd, each behind a
+                                   header linking them: released with the pool without a walk over
+                                   the entries or tables that hold them) */
     unsigned char *cur, *end;   /* the part of the arena's current run not handed out yet */
     WArena arena;
     bool init;
