@@ -26,13 +26,44 @@
 
 /* ---------------- emission ---------------- */
 
-static int out_add(RankOp *o, WRowKind k) { return wop_out_row(&o->base, o->out, k); }
+static int out_add(RankOp *o, WRowKind k)
+{
+    if (o->out->nrows >= o->out->cap) o->out_epoch++;      /* wop_out_row emits and empties it */
+    return wop_out_row(&o->base, o->out, k);
+}
+
+/* Row r of out gets the values of stored row `row` (o->ncols columns): copied from the row of out
+   it was decoded into earlier in this proc_append (their strings are in out's arena, which holds
+   until out is emitted) or decoded. */
+static void out_stored_row(RankOp *o, const uint8_t *row, size_t len, int r)
+{
+    WChunk *out = o->out;
+    if (o->reuse_decoded) {
+        for (int m = 0; m < RANK_DECODED; m++) {
+            if (o->decoded[m].p != row || o->decoded[m].epoch != o->out_epoch) continue;
+            int from = o->decoded[m].row;
+            assert(from < r);
+            for (int c = 0; c < o->ncols; c++) {
+                out->cols[c].data[r] = out->cols[c].data[from];
+                out->cols[c].nulls[r] = out->cols[c].nulls[from];
+            }
+            return;
+        }
+    }
+    wrow_decode_chunk(row, len, o->ncols, o->types, out, r, 0, out->arena, true);
+    if (o->reuse_decoded) {
+        memmove(o->decoded + 1, o->decoded, sizeof o->decoded[0] * (RANK_DECODED - 1));
+        o->decoded[0].p = row;
+        o->decoded[0].row = r;
+        o->decoded[0].epoch = o->out_epoch;
+    }
+}
 
 /* Emit a stored row (rank appended when the operator outputs the rank number). */
 void rank_emit(RankOp *o, WRowKind k, const uint8_t *row, size_t len, int64_t rank)
 {
     int r = out_add(o, k);
-    wrow_decode_chunk(row, len, o->ncols, o->types, o->out, r, 0, o->out->arena, true);
+    out_stored_row(o, row, len, r);
     if (o->out_rank) {
         o->out->cols[o->ncols].nulls[r] = 0;
         o->out->cols[o->ncols].data[r].i = rank;
@@ -287,6 +318,8 @@ static void proc_append(RankOp *o)
     int p = buffer_insert_input(o, n);
     n++;
     if (o->with_number) {
+        o->reuse_decoded = true;        /* the stored rows' bytes hold until buffer_write */
+        memset(o->decoded, 0, sizeof o->decoded);
         int64_t rank = 0;
         bool found = false;
         RankEnt cur = {0};
@@ -310,6 +343,7 @@ static void proc_append(RankOp *o)
             }
         }
         if (in_rank_end(o, rank)) c_insert_r(o, cur, rank);
+        o->reuse_decoded = false;
         n = i;                      /* drop the sort keys beyond the top N */
     } else if (n > o->rank_end) {
         int last = n - 1;
@@ -482,6 +516,7 @@ static void rank_process(WOperator *op, int input, const WChunk *in)
     RankOp *o = (RankOp *)op;
     (void)input;
     wchunk_reset(o->out);
+    o->out_epoch++;
     if (o->mode == RM_UNSUPPORTED) return;
     /* insight's slow keys: a row's work is the stored rows of its key it read; a row that read
        WINS_WORK_MIN rows or more is timed from the previous such row's end (or the chunk's start:

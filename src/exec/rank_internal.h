@@ -67,6 +67,16 @@ typedef struct RankOp {
     uint32_t *ioffs;            /* byte offset of each entry in o->idx (UINT32_MAX = new entry) */
     int icap;
     int64_t ttl_expired, dropped, stale;
+    /* AppendOnlyTopNFunction with a rank number emits a shifted row twice (-U at its old rank, then
+       +U at the next): the stored rows decoded into out during one proc_append (their bytes stay
+       put until its buffer_write), so that the second emit copies the decoded values instead of
+       decoding the row again (out_epoch counts out's flushes: a row index is valid within one).
+       Between a row's two emits come the next row's -U and, after the first shift, the input
+       row's +U: the last RANK_DECODED decoded rows are kept. */
+    bool reuse_decoded;
+    uint64_t out_epoch;
+#define RANK_DECODED 3
+    struct { const uint8_t *p; int row; uint64_t epoch; } decoded[RANK_DECODED];
     int64_t work;               /* stored rows / index entries read for the current input row (insight) */
 } RankOp;
 

@@ -563,7 +563,15 @@ static WRel *bind_from(QCtx *q, AstFrom *f, BScope *scope)
     case AFR_SUBQUERY: {
         WRel *r = bind_query_in(q, f->subquery);
         if (!r) return NULL;
-        if (f->ncol_aliases) r = rename_output(p, r, f->ncol_aliases, f->col_aliases, f->pos);
+        if (f->ncol_aliases && r->kind == WR_VALUES && f->ncol_aliases == r->out.n) {
+            /* (VALUES ...) AS t(a, b): the names are the Values' own, as Calcite's RelBuilder.rename
+               gives them to a Values node (LogicalValues in Flink's plans, no LogicalProject) */
+            const char **nm = WA_ARRAY(p->arena, const char *, r->out.n);
+            for (int i = 0; i < r->out.n; i++) nm[i] = f->col_aliases[i];
+            r->out.names = nm;
+        } else if (f->ncol_aliases) {
+            r = rename_output(p, r, f->ncol_aliases, f->col_aliases, f->pos);
+        }
         if (r) scope_from_rel(p, scope, r, f->alias);
         return r;
     }
