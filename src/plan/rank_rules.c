@@ -17,6 +17,38 @@ static bool is_rank_ref(const WExpr *e, int rank_col)
     return e->kind == WX_COLUMN && e->col == rank_col;
 }
 
+/* The names of calc (over rank, which outputs its rank number as column rc) as Flink's plans show
+   them (measured on Flink 2.3, one EXPLAIN per projection): a projection of plain columns in
+   their input order keeps the input's names (the rank number stays w0$o0, the query's aliases
+   are not shown: `SELECT who AS w, rn` gives Calc(select=[who, w0$o0])); any other projection
+   keeps its names, and the rank number takes the name of the last plain reference to it
+   (`SELECT rn, item` gives Calc(select=[rn, item]) over Rank(select=[.., rn]); with none, as in
+   `rn + 1 AS r1`, it stays w0$o0). The query's result columns keep their names either way. */
+static void name_rank_output(WPlanCtx *p, WRel *calc, WRel *rank, int rc)
+{
+    const WRelCalc *cc = wrel_calc(calc);
+    bool in_order = true;
+    int last_ref = -1, prev = -1;
+    for (int i = 0; i < cc->nexprs; i++) {
+        const WExpr *e = cc->exprs[i];
+        if (e->kind != WX_COLUMN || e->col <= prev) in_order = false;
+        if (e->kind == WX_COLUMN) {
+            prev = e->col;
+            if (e->col == rc) last_ref = i;
+        }
+    }
+    if (in_order) {
+        const char **nm = WA_ARRAY(p->arena, const char *, calc->out.n ? calc->out.n : 1);
+        for (int i = 0; i < calc->out.n; i++) nm[i] = rank->out.names[cc->exprs[i]->col];
+        calc->out.names = nm;
+    } else if (last_ref >= 0) {
+        const char **nm = WA_ARRAY(p->arena, const char *, rank->out.n);
+        memcpy(nm, rank->out.names, sizeof *nm * (size_t)rank->out.n);
+        nm[rc] = calc->out.names[last_ref];
+        rank->out.names = nm;
+    }
+}
+
 /* Turn Calc(cond on rank) over OVER_RANK into Rank/Deduplicate. */
 static WRel *rank_rule(WPlanCtx *p, WRel *calc)
 {
@@ -108,6 +140,7 @@ static WRel *rank_rule(WPlanCtx *p, WRel *calc)
     c->inputs[0] = r;
     wrel_calc_mut(c)->exprs = exprs;
     wrel_calc_mut(c)->cond = wplan_and(p, keep, nk);
+    if (r->kind == WR_RANK && uses_rank) name_rank_output(p, c, r, rc);
     return c;
 }
 

@@ -11,3 +11,7 @@ SELECT * FROM (SELECT item, price, who, ROW_NUMBER() OVER (PARTITION BY item ORD
 SET 'weir.exec.chunk-rows' = '2';
 SELECT * FROM (SELECT item, price, who, ROW_NUMBER() OVER (PARTITION BY item ORDER BY price DESC) AS rn FROM bids) WHERE rn <= 3;
 SELECT who, rn FROM (SELECT item, price, who, ROW_NUMBER() OVER (PARTITION BY item ORDER BY price ASC) AS rn FROM bids) WHERE rn BETWEEN 2 AND 3;
+-- the rank number projected out of order, and inside an expression (Flink names the plan's columns
+-- differently for these; the result keeps the query's names)
+SELECT rn, who FROM (SELECT item, price, who, ROW_NUMBER() OVER (PARTITION BY item ORDER BY price DESC) AS rn FROM bids) WHERE rn <= 2;
+SELECT who AS w, rn + 1 AS next_rank, rn FROM (SELECT item, price, who, ROW_NUMBER() OVER (PARTITION BY item ORDER BY price DESC) AS rn FROM bids) WHERE rn <= 2 AND price > 5;
