@@ -5,6 +5,7 @@
  * plan.h.
  */
 #include "bind_internal.h"
+#include "reduce.h"
 
 #include "bind_join.h"
 #include "bind_scalar_subquery.h"
@@ -967,7 +968,7 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
     for (int i = 0; i < ncols; i++) {
         if (cols[i].expr) {
             b->expand_using = cols[i].expands_using;
-            out[i] = bind_expr(b, scope, cols[i].expr);
+            out[i] = wplan_fold_literal_casts(p, bind_expr(b, scope, cols[i].expr));
             b->expand_using = false;
         } else {
             AstExpr fake = {0};
@@ -992,11 +993,11 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
     WExpr **pre = WA_ARRAY(a, WExpr *, npre ? npre : 1);
     const char **pre_names = WA_ARRAY(a, const char *, npre ? npre : 1);
     for (int i = 0; i < g.ngroup; i++) {
-        pre[i] = g.group[i];
+        pre[i] = wplan_fold_literal_casts(p, g.group[i]);
         pre_names[i] = g.group[i]->kind == WX_COLUMN ? g.group[i]->name : wa_sprintf(a, "$f%d", i);
     }
     for (int i = 0; i < g.nargs; i++) {
-        pre[g.ngroup + i] = g.args[i];
+        pre[g.ngroup + i] = wplan_fold_literal_casts(p, g.args[i]);
         pre_names[g.ngroup + i] = g.args[i]->kind == WX_COLUMN ? g.args[i]->name : wa_sprintf(a, "$f%d", g.ngroup + i);
     }
     bind_uniquify(a, npre, pre_names);
@@ -1320,7 +1321,7 @@ static WRel *bind_select_once(QCtx *q, AstQuery *aq, OrderCols *oc)
                 ex[i] = wexpr_column(a, rank_col, in->out.types[rank_col], cols[i].name);
             } else if (cols[i].expr) {
                 b->expand_using = cols[i].expands_using;
-                ex[i] = bind_expr(b, &scope, cols[i].expr);
+                ex[i] = wplan_fold_literal_casts(p, bind_expr(b, &scope, cols[i].expr));
                 b->expand_using = false;
                 if (!ex[i]) return NULL;
             } else {

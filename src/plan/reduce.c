@@ -146,6 +146,27 @@ static WExpr *evaluate(WPlanCtx *p, const WExpr *e)
     return typed_literal(p, e->type, v, isnull);
 }
 
+WExpr *wplan_fold_literal_casts(WPlanCtx *p, WExpr *e)
+{
+    if (!e || e->kind == WX_LITERAL || e->kind == WX_COLUMN) return e;
+    WExpr *c = NULL;
+    for (int i = 0; i < e->nargs; i++) {
+        WExpr *a = wplan_fold_literal_casts(p, e->args[i]);
+        if (a == e->args[i]) continue;
+        if (!c) {
+            c = wa_memdup(p->arena, e, sizeof *e);
+            c->args = wa_memdup(p->arena, e->args, sizeof(WExpr *) * (size_t)e->nargs);
+        }
+        c->args[i] = a;
+    }
+    if (c) e = c;
+    if (e->kind != WX_CAST || !e->explicit_cast || e->try_cast || e->type->nullable) return e;
+    const WExpr *a = e->args[0];
+    if (a->kind != WX_LITERAL || a->is_null || a->type->id == WT_NULL || coerced_literal(e)) return e;
+    WExpr *r = evaluate(p, e);
+    return r ? r : e;
+}
+
 static int bool_const(const WExpr *e)       /* 1 TRUE, 0 FALSE, -1 anything else */
 {
     if (e->kind == WX_CAST && wplan_reduced(e)) e = e->args[0];
