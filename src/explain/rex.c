@@ -467,6 +467,36 @@ static const char *flag_arg(const WExpr *call, int i)
     return NULL;
 }
 
+/* The time unit of an EXTRACT call (its unit argument, a string literal in weir) or of a
+   shorthand that Calcite turns into one (YEAR(x) is EXTRACT(YEAR FROM x), DAYOFWEEK(x) is
+   EXTRACT(DOW FROM x)); NULL for any other call. */
+static const char *extract_unit(const WExpr *call)
+{
+    if (call->kind != WX_CALL || !call->func) return NULL;
+    const char *f = call->func->name;
+    if (!strcasecmp(f, "EXTRACT") && call->nargs == 2) {
+        const WExpr *u = call->args[0];
+        if (u->kind != WX_LITERAL || u->is_null || (u->type->id != WT_CHAR && u->type->id != WT_VARCHAR)) return NULL;
+        static const char *const UNITS[] = {
+            "MILLENNIUM", "CENTURY", "DECADE", "YEAR", "ISOYEAR", "QUARTER", "MONTH", "WEEK", "DOY", "DOW",
+            "ISODOW", "DAY", "HOUR", "MINUTE", "SECOND", "MILLISECOND", "MICROSECOND", "NANOSECOND", "EPOCH", NULL,
+        };
+        for (int k = 0; UNITS[k]; k++)
+            if ((size_t)u->lit.s.len == strlen(UNITS[k]) && !strncasecmp(u->lit.s.p, UNITS[k], (size_t)u->lit.s.len))
+                return UNITS[k];
+        return NULL;
+    }
+    if (call->nargs != 1) return NULL;
+    static const char *const SHORT[][2] = {
+        {"YEAR", "YEAR"}, {"QUARTER", "QUARTER"}, {"MONTH", "MONTH"}, {"WEEK", "WEEK"},
+        {"DAYOFYEAR", "DOY"}, {"DAYOFMONTH", "DAY"}, {"DAYOFWEEK", "DOW"},
+        {"HOUR", "HOUR"}, {"MINUTE", "MINUTE"}, {"SECOND", "SECOND"},
+    };
+    for (size_t k = 0; k < sizeof SHORT / sizeof SHORT[0]; k++)
+        if (!strcasecmp(f, SHORT[k][0])) return SHORT[k][1];
+    return NULL;
+}
+
 static void args_list(WStrBuf *out, const WExpr *e, const char *const *names, ExDialect d, int from)
 {
     for (int i = from; i < e->nargs; i++) {
@@ -713,6 +743,16 @@ static void rex(WStrBuf *out, const WExpr *e, const char *const *names, ExDialec
         const OpInfo *op = op_info(fname);
         if (!op) {
             if (!strcmp(fname, "SUBSTR")) fname = "SUBSTRING";
+            const char *unit = extract_unit(e);
+            if (unit) {
+                /* Calcite's EXTRACT with its time unit flag: YEAR(x) and the other shorthands are
+                   EXTRACT calls in Flink's plans (measured: EXTRACT(FLAG(YEAR), $1), and in the
+                   execution plan EXTRACT(YEAR, d)) */
+                wsb_printf(out, exec ? "EXTRACT(%s, " : "EXTRACT(FLAG(%s), ", unit);
+                rex(out, e->args[e->nargs - 1], names, d);
+                wsb_putc(out, ')');
+                return;
+            }
             call_form(out, fname, e, names, d);
             return;
         }
