@@ -655,7 +655,10 @@ static WRel *values_union(QCtx *q, WExpr ***cells, int nrows, int ncols, const W
     WPlanCtx *p = q->b->p;
     WArena *a = p->arena;
     WRel **sides = WA_ARRAY(a, WRel *, nrows);
-    for (int r = 0; r < nrows; r++) sides[r] = bind_make_calc(p, one_row(p), ncols, cells[r], out->names, NULL);
+    for (int r = 0; r < nrows; r++) {
+        for (int c = 0; c < ncols; c++) cells[r][c] = wplan_fold_literal_casts(p, cells[r][c]);     /* a projection */
+        sides[r] = bind_make_calc(p, one_row(p), ncols, cells[r], out->names, NULL);
+    }
     if (nrows == 1) return sides[0];
     WRel **rows = WA_ARRAY(a, WRel *, nrows);
     memcpy(rows, sides, sizeof(WRel *) * (size_t)nrows);
