@@ -147,13 +147,18 @@ static void tree(TreeCtx *t, const WRel *r, bool *last, int depth)
             wsb_printf(out, "advice=[%d]", adv);
             any = true;
         }
-        if (paren) {
-            size_t len = strlen(paren);
-            if (len > 2) {
-                if (any) wsb_puts(out, ", ");
-                wsb_appendn(out, paren + 1, len - 2);
-                any = true;
-            }
+        /* the node's own terms; a STATE_TTL hint is the last of them, after changelogMode (as
+           Flink's Join and GroupAggregate print it, measured: changelogMode=[I], stateTtlHints=...) */
+        const char *terms = paren ? paren + 1 : "";
+        size_t len = paren && strlen(paren) > 2 ? strlen(paren) - 2 : 0;
+        const char *hints = NULL;
+        for (const char *h = strstr(terms, ", stateTtlHints=["); h && h < terms + len; h = strstr(h + 1, ", stateTtlHints=["))
+            hints = h;
+        size_t own = hints ? (size_t)(hints - terms) : len;
+        if (own) {
+            if (any) wsb_puts(out, ", ");
+            wsb_appendn(out, terms, own);
+            any = true;
         }
         if (cm) {
             if (any) wsb_puts(out, ", ");
@@ -161,6 +166,7 @@ static void tree(TreeCtx *t, const WRel *r, bool *last, int depth)
             ex_changelog(ex_changelog_mode(t->x, r), out);
             wsb_putc(out, ']');
         }
+        if (hints) wsb_appendn(out, hints, len - own);
         wsb_putc(out, ')');
     } else {
         wsb_puts(out, s);
