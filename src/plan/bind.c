@@ -867,6 +867,25 @@ static int drop_unused_agg_args(WArena *a, BAgg *g, int npre, WExpr **pre, const
     return n;
 }
 
+/* Calcite's name for GROUP BY item ge in the projection below the aggregate: that of the select
+   item written the same way (its alias, or the name derived for it: EXPR$<position>, a column's
+   name), the last such item winning; NULL when no select item is (measured on Flink 2.3:
+   SELECT UPPER(s) AS u ... GROUP BY UPPER(s) groups by u, SELECT s AS ss ... GROUP BY s by ss). */
+static const char *group_key_name(WArena *a, const AstQuery *aq, const SelCol *cols, int ncols, const AstExpr *ge)
+{
+    if (!ge) return NULL;
+    const char *gsql = NULL, *name = NULL;
+    for (int i = 0; i < ncols; i++) {
+        if (!cols[i].expr) continue;
+        bool item = false;
+        for (int k = 0; k < aq->nitems && !item; k++) item = aq->items[k].expr == cols[i].expr;
+        if (!item) continue;        /* a star's column, an ORDER BY key */
+        if (!gsql) gsql = ast_expr_sql(a, ge);
+        if (!strcmp(ast_expr_sql(a, cols[i].expr), gsql)) name = cols[i].name;
+    }
+    return name;
+}
+
 static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelCol *cols, int ncols)
 {
     BindCtx *b = q->b;
@@ -930,13 +949,17 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
         }
     }
     g.group = WA_ARRAY(a, WExpr *, ng ? ng : 1);
+    const AstExpr **key_ast = WA_ARRAY(a, const AstExpr *, ng ? ng : 1);    /* the GROUP BY item of each key */
     int *key_of = WA_ARRAY(a, int, ngk ? ngk : 1);
     for (int i = 0; i < ngk; i++) {
         AstExpr *ge = gk[i];
         if (ge == group_window) {
             int n = in->out.n - 3;
             g.win_key = g.ngroup;
-            for (int k = 0; k < 3; k++) g.group[g.ngroup++] = wexpr_column(a, n + k, in->out.types[n + k], in->out.names[n + k]);
+            for (int k = 0; k < 3; k++) {
+                key_ast[g.ngroup] = NULL;
+                g.group[g.ngroup++] = wexpr_column(a, n + k, in->out.types[n + k], in->out.names[n + k]);
+            }
             continue;
         }
         /* GROUP BY may name a select alias? Flink (Calcite default conformance) does not. An
@@ -951,6 +974,7 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
         for (int j = 0; j < g.ngroup; j++) if (wexpr_equal(g.group[j], x)) key_of[i] = j;
         if (key_of[i] < 0) {
             key_of[i] = g.ngroup;
+            key_ast[g.ngroup] = ge;
             g.group[g.ngroup++] = x;
         }
     }
@@ -997,7 +1021,8 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
     const char **pre_names = WA_ARRAY(a, const char *, npre ? npre : 1);
     for (int i = 0; i < g.ngroup; i++) {
         pre[i] = wplan_fold_literal_casts(p, g.group[i]);
-        pre_names[i] = g.group[i]->kind == WX_COLUMN ? g.group[i]->name : wa_sprintf(a, "$f%d", i);
+        const char *named = has_sets ? NULL : group_key_name(a, aq, cols, ncols, key_ast[i]);
+        pre_names[i] = named ? named : g.group[i]->kind == WX_COLUMN ? g.group[i]->name : wa_sprintf(a, "$f%d", i);
     }
     for (int i = 0; i < g.nargs; i++) {
         pre[g.ngroup + i] = wplan_fold_literal_casts(p, g.args[i]);
