@@ -10,6 +10,7 @@
 #include "sort_rules.h"
 #include "../connectors/connector.h"
 
+#include <assert.h>
 #include <string.h>
 #include <strings.h>
 
@@ -139,6 +140,17 @@ WRel *wphys_derive_scan(WPlanCtx *p, WRel *r, int64_t ttl)
    "Calc(select=[id, name, amount], where=[>(id, 3)])"); the rest of the condition is evaluated
    inside ChangelogNormalize, so that a key whose new version fails it retracts the version
    emitted before; the Calc left above disappears when it is an identity. */
+/* The columns e reads, appended to order[*no..] in the order they are first read. */
+static void refs_in_order(const WExpr *e, bool *seen, int *order, int *no, int n)
+{
+    if (!e) return;
+    if (e->kind == WX_COLUMN && e->col >= 0 && e->col < n && !seen[e->col]) {
+        seen[e->col] = true;
+        order[(*no)++] = e->col;
+    }
+    for (int i = 0; i < e->nargs; i++) refs_in_order(e->args[i], seen, order, no, n);
+}
+
 static bool reads_only(const WExpr *e, const bool *cols, bool *tmp, int n)
 {
     memset(tmp, 0, (size_t)n);
@@ -184,10 +196,35 @@ WRel *wphys_push_calc_past_normalize(WPlanCtx *p, WRel *r)
     }
     /* the Calc under the exchange: the used columns (all when none is left out), the key filters */
     int *map = wplan_positions(p, used, n);
-    WRel *below = wplan_pick(p, x->inputs[0], used);
-    WRelCalc *bc = wrel_calc_mut(below);
-    bc->late_calc = true;
-    bc->cond = np ? wplan_remap(p, wplan_and(p, pushed, np), map) : NULL;
+    WRel *below;
+    WRel *src = x->inputs[0];
+    WRel *dub = src->kind == WR_DROP_UPDATE_BEFORE ? src : NULL;
+    if (dub) src = dub->inputs[0];
+    if (np == 0 && src->kind == WR_SCAN && wrel_scan(src)->table &&
+        !wplan_upsert_connector(wconnector_id(&wrel_scan(src)->table->options))) {
+        /* a changelog format's scan (table.exec.source.cdc-events-duplicate) without a key filter:
+           Flink's projection push-down reaches the scan, in the order the Calc above reads the
+           columns, then the primary key (measured on Flink 2.3: SELECT price, name reads
+           project=[price, name, id], under the DropUpdateBefore) */
+        int *order = WA_ARRAY(p->arena, int, n ? n : 1);
+        bool *seen = WA_ARRAY(p->arena, bool, n ? n : 1);
+        int no = 0;
+        for (int i = 0; i < rc->nexprs; i++) refs_in_order(rc->exprs[i], seen, order, &no, n);
+        for (int i = 0; i < nk; i++) refs_in_order(kept[i], seen, order, &no, n);
+        for (int k = 0; k < cn->nkeys; k++)
+            if (!seen[cn->keys[k]]) { seen[cn->keys[k]] = true; order[no++] = cn->keys[k]; }
+        assert(no == nused);
+        for (int i = 0; i < n; i++) map[i] = -1;
+        for (int k = 0; k < no; k++) map[order[k]] = k;
+        /* over the scan itself: wphys_drop_source_ub puts the DropUpdateBefore back between them,
+           and EXPLAIN shows the projection inside the scan (explain/view.c) */
+        below = wplan_pick_cols(p, src, order, no);
+    } else {
+        below = wplan_pick(p, x->inputs[0], used);
+        WRelCalc *bc = wrel_calc_mut(below);
+        bc->late_calc = true;
+        bc->cond = np ? wplan_remap(p, wplan_and(p, pushed, np), map) : NULL;
+    }
     int *keys = WA_ARRAY(p->arena, int, cn->nkeys ? cn->nkeys : 1);
     for (int k = 0; k < cn->nkeys; k++) keys[k] = map[cn->keys[k]];
     wphys_set_unique(p, below, cn->nkeys, keys);

@@ -750,6 +750,7 @@ void wplan_mark_refs(const WExpr *e, bool *used, int n);
 WExpr *wplan_remap(WPlanCtx *p, const WExpr *e, const int *map);
 int *wplan_positions(WPlanCtx *p, const bool *used, int n);
 WRel *wplan_pick(WPlanCtx *p, WRel *in, const bool *used);
+WRel *wplan_pick_cols(WPlanCtx *p, WRel *in, const int *cols, int n);
 /* Flink's ProjectWatermarkAssignerTransposeRule as it applies to a legacy group window's input
    Calc (prune_rules.c): when `calc` (no condition) over a WatermarkAssigner and the watermark
    expression do not use every column, the used columns move under the assigner in order of first

@@ -34,6 +34,7 @@
  */
 #include "plan.h"
 
+#include <assert.h>
 #include <string.h>
 
 /* ------------------------------------------------------------------ helpers */
@@ -80,11 +81,10 @@ int *wplan_positions(WPlanCtx *p, const bool *used, int n)
     return map;
 }
 
-/* A Calc over `in` that picks the used columns, in input order, with the input's names and
-   types (time attributes included). */
-WRel *wplan_pick(WPlanCtx *p, WRel *in, const bool *used)
+/* A Calc over `in` that picks columns cols[0..n) in that order, with the input's names and types
+   (time attributes included). */
+WRel *wplan_pick_cols(WPlanCtx *p, WRel *in, const int *cols, int n)
 {
-    int n = count_used(used, in->out.n);
     WRel *c = wrel_new(p, WR_CALC, 1);
     WRelCalc *cc = wrel_calc_mut(c);
     c->inputs[0] = in;
@@ -93,16 +93,25 @@ WRel *wplan_pick(WPlanCtx *p, WRel *in, const bool *used)
     c->out.n = n;
     c->out.names = WA_ARRAY(p->arena, const char *, n ? n : 1);
     c->out.types = WA_ARRAY(p->arena, const WType *, n ? n : 1);
-    int k = 0;
-    for (int i = 0; i < in->out.n; i++) {
-        if (!used[i]) continue;
+    for (int k = 0; k < n; k++) {
+        int i = cols[k];
+        assert(i >= 0 && i < in->out.n);
         cc->exprs[k] = wexpr_column(p->arena, i, in->out.types[i], in->out.names[i]);
         c->out.names[k] = in->out.names[i];
         c->out.types[k] = in->out.types[i];
-        k++;
     }
     c->changelog = in->changelog;
     return c;
+}
+
+/* A Calc over `in` that picks the used columns, in input order (wplan_pick_cols). */
+WRel *wplan_pick(WPlanCtx *p, WRel *in, const bool *used)
+{
+    int n = count_used(used, in->out.n);
+    int *cols = WA_ARRAY(p->arena, int, n ? n : 1);
+    int k = 0;
+    for (int i = 0; i < in->out.n; i++) if (used[i]) cols[k++] = i;
+    return wplan_pick_cols(p, in, cols, n);
 }
 
 /* The Calc `calc` moved onto `input` with its references remapped; the input itself when the
