@@ -1031,6 +1031,9 @@ static WRel *bind_aggregate(QCtx *q, AstQuery *aq, WRel *in, BScope *scope, SelC
     bind_uniquify(a, npre, pre_names);
     npre = drop_unused_agg_args(a, &g, npre, pre, pre_names);
     WRel *calc = bind_make_calc(p, in, npre, pre, pre_names, NULL);
+    /* an aggregate that reads no column (COUNT(*)) sits on its input in Calcite's plan: Flink's
+       AST shows no empty LogicalProject (measured) */
+    if (npre == 0 && calc->kind == WR_CALC) calc->ast_hidden = true;
     /* the output columns refer to the aggregate's output by index */
     const char **names = WA_ARRAY(a, const char *, ncols ? ncols : 1);
     for (int i = 0; i < ncols; i++) names[i] = cols[i].name;
