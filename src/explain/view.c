@@ -171,17 +171,6 @@ static void mark_refs(const WExpr *e, bool *used, int n)
     for (int i = 0; i < e->nargs; i++) mark_refs(e->args[i], used, n);
 }
 
-/* Columns in the order of their first reference (Flink's projection push-down lists the fields
-   as a projection right above the scan first uses them) */
-static void order_refs(const WExpr *e, int *order, int *k, bool *seen, int n)
-{
-    if (!e) return;
-    if (e->kind == WX_COLUMN && e->col >= 0 && e->col < n && !seen[e->col]) {
-        seen[e->col] = true;
-        order[(*k)++] = e->col;
-    }
-    for (int i = 0; i < e->nargs; i++) order_refs(e->args[i], order, k, seen, n);
-}
 
 static bool projectable(const WRel *scan)
 {
@@ -328,11 +317,11 @@ static void push_down(ExCtx *x, const WRel *calc, WRel **roots, int nroots)
         /* with a filter the projection comes from below it (Calcite's transpose keeps the table
            order); without, the projection's own order */
         if (!cc->cond)
-            for (int i = 0; i < cc->nexprs; i++) order_refs(cc->exprs[i], sn->proj, &k, seen, n);
+            for (int i = 0; i < cc->nexprs; i++) wplan_refs_in_order(cc->exprs[i], seen, sn->proj, &k, n);
         if (wa) {
             const WRelWatermark *ww = wrel_watermark(wa);
             if (!seen[ww->rowtime_col]) { seen[ww->rowtime_col] = true; sn->proj[k++] = ww->rowtime_col; }
-            order_refs(ww->expr, sn->proj, &k, seen, n);
+            wplan_refs_in_order(ww->expr, seen, sn->proj, &k, n);
         }
         for (int i = 0; i < n; i++) if (used[i] && !seen[i]) sn->proj[k++] = i;
     }

@@ -140,17 +140,6 @@ WRel *wphys_derive_scan(WPlanCtx *p, WRel *r, int64_t ttl)
    "Calc(select=[id, name, amount], where=[>(id, 3)])"); the rest of the condition is evaluated
    inside ChangelogNormalize, so that a key whose new version fails it retracts the version
    emitted before; the Calc left above disappears when it is an identity. */
-/* The columns e reads, appended to order[*no..] in the order they are first read. */
-static void refs_in_order(const WExpr *e, bool *seen, int *order, int *no, int n)
-{
-    if (!e) return;
-    if (e->kind == WX_COLUMN && e->col >= 0 && e->col < n && !seen[e->col]) {
-        seen[e->col] = true;
-        order[(*no)++] = e->col;
-    }
-    for (int i = 0; i < e->nargs; i++) refs_in_order(e->args[i], seen, order, no, n);
-}
-
 static bool reads_only(const WExpr *e, const bool *cols, bool *tmp, int n)
 {
     memset(tmp, 0, (size_t)n);
@@ -209,8 +198,8 @@ WRel *wphys_push_calc_past_normalize(WPlanCtx *p, WRel *r)
         int *order = WA_ARRAY(p->arena, int, n ? n : 1);
         bool *seen = WA_ARRAY(p->arena, bool, n ? n : 1);
         int no = 0;
-        for (int i = 0; i < rc->nexprs; i++) refs_in_order(rc->exprs[i], seen, order, &no, n);
-        for (int i = 0; i < nk; i++) refs_in_order(kept[i], seen, order, &no, n);
+        for (int i = 0; i < rc->nexprs; i++) wplan_refs_in_order(rc->exprs[i], seen, order, &no, n);
+        for (int i = 0; i < nk; i++) wplan_refs_in_order(kept[i], seen, order, &no, n);
         for (int k = 0; k < cn->nkeys; k++)
             if (!seen[cn->keys[k]]) { seen[cn->keys[k]] = true; order[no++] = cn->keys[k]; }
         assert(no == nused);

@@ -747,6 +747,9 @@ WRel *wplan_prune(WPlanCtx *p, WRel *root);
    e with column c replaced by map[c] (every read column mapped); map[i] = the position of column i
    among the used ones (-1: dropped); a Calc over `in` picking its used columns in input order. */
 void wplan_mark_refs(const WExpr *e, bool *used, int n);
+/* The columns (< n) e reads that are not seen yet, appended to order[*k..] in the order e first
+   reads them (Flink's projection push-down lists a scan's fields so), and marked seen. */
+void wplan_refs_in_order(const WExpr *e, bool *seen, int *order, int *k, int n);
 WExpr *wplan_remap(WPlanCtx *p, const WExpr *e, const int *map);
 int *wplan_positions(WPlanCtx *p, const bool *used, int n);
 WRel *wplan_pick(WPlanCtx *p, WRel *in, const bool *used);

@@ -46,6 +46,16 @@ void wplan_mark_refs(const WExpr *e, bool *used, int n)
     for (int i = 0; i < e->nargs; i++) wplan_mark_refs(e->args[i], used, n);
 }
 
+void wplan_refs_in_order(const WExpr *e, bool *seen, int *order, int *k, int n)
+{
+    if (!e) return;
+    if (e->kind == WX_COLUMN && e->col >= 0 && e->col < n && !seen[e->col]) {
+        seen[e->col] = true;
+        order[(*k)++] = e->col;
+    }
+    for (int i = 0; i < e->nargs; i++) wplan_refs_in_order(e->args[i], seen, order, k, n);
+}
+
 /* e with column c replaced by map[c] (every referenced column must be mapped). */
 WExpr *wplan_remap(WPlanCtx *p, const WExpr *e, const int *map)
 {

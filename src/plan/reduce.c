@@ -146,12 +146,12 @@ static WExpr *evaluate(WPlanCtx *p, const WExpr *e)
     return typed_literal(p, e->type, v, isnull);
 }
 
-WExpr *wplan_fold_literal_casts(WPlanCtx *p, WExpr *e)
+/* e with f applied to each argument: e itself when no argument changed, else a copy. */
+static WExpr *map_args(WPlanCtx *p, WExpr *e, WExpr *(*f)(WPlanCtx *, WExpr *))
 {
-    if (!e || e->kind == WX_LITERAL || e->kind == WX_COLUMN) return e;
     WExpr *c = NULL;
     for (int i = 0; i < e->nargs; i++) {
-        WExpr *a = wplan_fold_literal_casts(p, e->args[i]);
+        WExpr *a = f(p, e->args[i]);
         if (a == e->args[i]) continue;
         if (!c) {
             c = wa_memdup(p->arena, e, sizeof *e);
@@ -159,7 +159,13 @@ WExpr *wplan_fold_literal_casts(WPlanCtx *p, WExpr *e)
         }
         c->args[i] = a;
     }
-    if (c) e = c;
+    return c ? c : e;
+}
+
+WExpr *wplan_fold_literal_casts(WPlanCtx *p, WExpr *e)
+{
+    if (!e || e->kind == WX_LITERAL || e->kind == WX_COLUMN) return e;
+    e = map_args(p, e, wplan_fold_literal_casts);
     if (e->kind != WX_CAST || !e->explicit_cast || e->try_cast || e->type->nullable) return e;
     const WExpr *a = e->args[0];
     if (a->kind != WX_LITERAL || a->is_null || a->type->id == WT_NULL || coerced_literal(e)) return e;
@@ -239,20 +245,10 @@ WExpr *wplan_reduce_expr(WPlanCtx *p, WExpr *e)
         WExpr *r = evaluate(p, e);
         if (r) return r;
     }
-    WExpr *c = NULL;
-    for (int i = 0; i < e->nargs; i++) {
-        WExpr *a = wplan_reduce_expr(p, e->args[i]);
-        if (a == e->args[i]) continue;
-        if (!c) {
-            c = wa_memdup(p->arena, e, sizeof *e);
-            c->args = wa_memdup(p->arena, e->args, sizeof(WExpr *) * (size_t)e->nargs);
-        }
-        c->args[i] = a;
-    }
-    WExpr *s = simplify_logic(p, c ? c : e);
-    if (!s) s = simplify_arith(c ? c : e);
-    if (s) return s;
-    return c ? c : e;
+    WExpr *c = map_args(p, e, wplan_reduce_expr);
+    WExpr *s = simplify_logic(p, c);
+    if (!s) s = simplify_arith(c);
+    return s ? s : c;
 }
 
 static bool literal_true(const WExpr *e)
@@ -267,17 +263,8 @@ static WExpr *reduce_condition(WPlanCtx *p, WExpr *cond)
 {
     if (!cond) return NULL;
     if (cond->kind == WX_AND) {
-        WExpr *c = NULL;
-        for (int i = 0; i < cond->nargs; i++) {
-            WExpr *a = reduce_condition(p, cond->args[i]);
-            if (a == cond->args[i]) continue;
-            if (!c) {
-                c = wa_memdup(p->arena, cond, sizeof *cond);
-                c->args = wa_memdup(p->arena, cond->args, sizeof(WExpr *) * (size_t)cond->nargs);
-            }
-            c->args[i] = a;
-        }
-        if (!c) return cond;
+        WExpr *c = map_args(p, cond, reduce_condition);
+        if (c == cond) return cond;
         WExpr *s = simplify_logic(p, c);
         return s ? s : c;
     }
