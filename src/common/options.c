@@ -106,11 +106,19 @@ bool wopts_parse_long(const char *v, int64_t *out, WError *err)
     return true;
 }
 
-bool wopts_parse_int(const char *v, int64_t *out, WError *err)
+const char *wopts_trimmed(const char *v, size_t *n)
 {
     while (*v && (unsigned char)*v <= ' ') v++;
-    size_t n = strlen(v);
-    while (n && (unsigned char)v[n - 1] <= ' ') n--;
+    size_t len = strlen(v);
+    while (len && (unsigned char)v[len - 1] <= ' ') len--;
+    *n = len;
+    return v;
+}
+
+bool wopts_parse_int(const char *v, int64_t *out, WError *err)
+{
+    size_t n;
+    v = wopts_trimmed(v, &n);
     size_t i = n && (v[0] == '+' || v[0] == '-');
     bool digits = i < n;
     int64_t x = 0;

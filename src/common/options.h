@@ -9,6 +9,7 @@
 #define WEIR_COMMON_OPTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "error.h"
 
@@ -42,6 +43,9 @@ bool wopts_parse_long(const char *v, int64_t *out, WError *err);
 /* An int option as Flink's configuration reads one (Integer.parseInt of the trimmed text: a sign,
    decimal digits, within 32 bits), else NumberFormatException 'For input string: "<trimmed>"'. */
 bool wopts_parse_int(const char *v, int64_t *out, WError *err);
+/* v without the leading and trailing whitespace Java's String.trim drops (bytes up to ' '): the
+   start in v, its length in *n. */
+const char *wopts_trimmed(const char *v, size_t *n);
 bool wopts_parse_bytes(const char *v, int64_t *out, WError *err);
 bool wopts_parse_duration_ms(const char *v, int64_t *out, WError *err);
 

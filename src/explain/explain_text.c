@@ -150,7 +150,7 @@ static void tree(TreeCtx *t, const WRel *r, bool *last, int depth)
         /* the node's own terms; a STATE_TTL hint is the last of them, after changelogMode (as
            Flink's Join and GroupAggregate print it, measured: changelogMode=[I], stateTtlHints=...) */
         const char *terms = paren ? paren + 1 : "";
-        size_t len = paren && strlen(paren) > 2 ? strlen(paren) - 2 : 0;
+        size_t plen = paren ? strlen(paren) : 0, len = plen > 2 ? plen - 2 : 0;
         const char *hints = NULL;
         for (const char *h = strstr(terms, ", stateTtlHints=["); h && h < terms + len; h = strstr(h + 1, ", stateTtlHints=["))
             hints = h;

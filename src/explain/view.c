@@ -171,7 +171,6 @@ static void mark_refs(const WExpr *e, bool *used, int n)
     for (int i = 0; i < e->nargs; i++) mark_refs(e->args[i], used, n);
 }
 
-
 static bool projectable(const WRel *scan)
 {
     const WTable *t = scan->kind == WR_SCAN ? wrel_scan(scan)->table : NULL;

@@ -184,7 +184,7 @@ WRel *wphys_push_calc_past_normalize(WPlanCtx *p, WRel *r)
         return rc->cond ? wplan_simplify_calc(p, c) : r;
     }
     /* the Calc under the exchange: the used columns (all when none is left out), the key filters */
-    int *map = wplan_positions(p, used, n);
+    int *map;
     WRel *below;
     WRel *src = x->inputs[0];
     WRel *dub = src->kind == WR_DROP_UPDATE_BEFORE ? src : NULL;
@@ -203,12 +203,14 @@ WRel *wphys_push_calc_past_normalize(WPlanCtx *p, WRel *r)
         for (int k = 0; k < cn->nkeys; k++)
             if (!seen[cn->keys[k]]) { seen[cn->keys[k]] = true; order[no++] = cn->keys[k]; }
         assert(no == nused);
+        map = WA_ARRAY(p->arena, int, n ? n : 1);
         for (int i = 0; i < n; i++) map[i] = -1;
         for (int k = 0; k < no; k++) map[order[k]] = k;
         /* over the scan itself: wphys_drop_source_ub puts the DropUpdateBefore back between them,
            and EXPLAIN shows the projection inside the scan (explain/view.c) */
         below = wplan_pick_cols(p, src, order, no);
     } else {
+        map = wplan_positions(p, used, n);
         below = wplan_pick(p, x->inputs[0], used);
         WRelCalc *bc = wrel_calc_mut(below);
         bc->late_calc = true;

@@ -201,9 +201,8 @@ bool wsession_option_check(const char *key, const char *value, char **stored, WE
         return wopts_parse_duration_ms(value, &x, err);
     case SC_ENUM: {
         /* trimmed, as Flink reads it (' batch' is BATCH): stored so, for every reader of the key */
-        while (*value && (unsigned char)*value <= ' ') value++;
-        size_t n = strlen(value);
-        while (n && (unsigned char)value[n - 1] <= ' ') n--;
+        size_t n;
+        value = wopts_trimmed(value, &n);
         if (enum_value(value, n, c->values)) {
             *stored = wmalloc(n + 1);
             memcpy(*stored, value, n);

@@ -283,10 +283,6 @@ static Entry *entry_new(WState *s, bool top, uint64_t h, const void *k, size_t k
 
 static void htab_free(WState *s, HTab *t, bool top, bool sub);
 
-/* The slot array of a key's map table (from the pool). */
-static uintptr_t *key_slots_alloc(Pool *p, size_t cap) { return pool_alloc(p, sizeof(uintptr_t) * cap); }
-static void key_slots_free(Pool *p, uintptr_t *slots, size_t cap) { pool_free(p, slots, sizeof(uintptr_t) * cap); }
-
 static void entry_free(WState *s, Entry *e, bool top)
 {
     Pool *pool = &s->b->pool;
@@ -316,7 +312,7 @@ static void entry_free(WState *s, Entry *e, bool top)
 static void htab_free(WState *s, HTab *t, bool top, bool sub)
 {
     for (size_t i = 0; i < t->cap; i++) if (htab_at(t, i)) entry_free(s, htab_at(t, i), top);
-    if (sub) key_slots_free(&s->b->pool, t->slots, t->cap);
+    if (sub) pool_free(&s->b->pool, t->slots, sizeof(uintptr_t) * t->cap);
     else free(t->slots);
     memset(t, 0, sizeof *t);
 }
@@ -351,7 +347,7 @@ static HTab *map_table_new(Pool *pool)
 static void htab_grow(Pool *pool, HTab *t)
 {
     size_t ncap = t->cap ? t->cap * 2 : MAP_FIRST_SLOTS;   /* small: map state keeps a table per key */
-    uintptr_t *ns = pool ? key_slots_alloc(pool, ncap) : wmalloc(sizeof(uintptr_t) * ncap);
+    uintptr_t *ns = pool ? pool_alloc(pool, sizeof(uintptr_t) * ncap) : wmalloc(sizeof(uintptr_t) * ncap);
     memset(ns, 0, sizeof(uintptr_t) * ncap);
     /* each entry's hash is read from the entry (a cache miss each in a large table: 7 % of a
        5M-row join's CPU went to growing its tables), so the entries GROW_AHEAD slots on are read
@@ -367,7 +363,7 @@ static void htab_grow(Pool *pool, HTab *t)
         while (ns[j]) j = (j + 1) & (ncap - 1);
         ns[j] = v;
     }
-    if (pool) key_slots_free(pool, t->slots, t->cap);
+    if (pool) pool_free(pool, t->slots, sizeof(uintptr_t) * t->cap);
     else free(t->slots);
     t->slots = ns;
     t->cap = ncap;
