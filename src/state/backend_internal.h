@@ -47,9 +47,10 @@ typedef struct WHeapTable {
     size_t cursor;              /* incremental cleanup position */
 } WHeapTable;
 #define WHEAP_POOL_CLASSES 128  /* free lists by 8-byte size class, up to 1024 bytes */
+#define WHEAP_POOL_WIDE_CLASSES 20  /* and by a quarter of a power of two, up to 32 KiB */
 typedef struct WHeapBig WHeapBig;  /* the header of an allocation larger than a class (heap_backend.c) */
 typedef struct WHeapPool {
-    void *free_list[WHEAP_POOL_CLASSES];
+    void *free_list[WHEAP_POOL_CLASSES + WHEAP_POOL_WIDE_CLASSES];
     WHeapBig *big;              /* the live allocations larger than a class (malloc'd, each behind a
                                    header linking them: released with the pool without a walk over
                                    the entries or tables that hold them) */
