@@ -148,17 +148,17 @@ static inline uintptr_t slot_of(const Entry *e)
 }
 static inline Entry *htab_at(const HTab *t, size_t i) { return wslot_ptr(t->slots[i]); }
 
-/* Objects up to POOL_WIDE_MAX bytes (entries with their values, per-key map tables and their slot
-   arrays, a Top-N's buffer) come from a per-backend pool with free lists by size class (8 bytes apart up to
+/* Objects up to POOL_WIDE_MAX bytes (entries with their values, per-key map tables, a Top-N's
+   buffer) come from a per-backend pool with free lists by size class (8 bytes apart up to
    POOL_MAX, then four classes per power of two: a quarter wasted at most), so that millions of
    keys neither pay a malloc each nor a free each when the job ends (the pool's blocks are
    released at once). A value that grows (a Top-N's buffer of rows) moves only when it leaves its
    class (Nexmark q19 on the generator, p=1: 10 % less user time; it malloc'd each buffer that had
-   outgrown 1 KiB). A larger object (a long string's entry, a key's slot array of thousands) is
-   malloc'd behind a header that links it into the pool's list of them, so that the release
-   frees those too without visiting the entries and map tables that point to them (a walk over
-   every key of a join's or a DISTINCT's map state, two dependent cache misses per key: 4.5 % of
-   Nexmark q7's CPU went to it). */
+   outgrown 1 KiB). A larger object (a long string's entry, a key's slot array over 1 KiB:
+   key_slots_new) is malloc'd behind a header that links it into the pool's list of them, so
+   that the release frees those too without visiting the entries and map tables that point to
+   them (a walk over every key of a join's or a DISTINCT's map state, two dependent cache misses
+   per key: 4.5 % of Nexmark q7's CPU went to it). */
 #define POOL_CLASSES WHEAP_POOL_CLASSES
 #define POOL_GRAIN 8                    /* class c holds blocks of c * POOL_GRAIN bytes */
 #define POOL_MAX (POOL_CLASSES * POOL_GRAIN)
@@ -304,6 +304,24 @@ static Entry *entry_new(WState *s, bool top, uint64_t h, const void *k, size_t k
     return e;
 }
 
+/* A key's map table's slot array of cap slots (not initialised): from the pool's classes up to
+   POOL_MAX bytes, malloc'd beyond (pool_big_alloc), not from the wide classes. The DISTINCT maps of
+   many keys grow together, and each array a table leaves behind would wait in its class for a
+   table that never grows to that size again, where malloc merges it with its neighbours (Nexmark
+   q16: 813 MB peak against 704 MB). */
+static uintptr_t *key_slots_new(Pool *pool, size_t cap)
+{
+    size_t n = sizeof(uintptr_t) * cap;
+    return n <= POOL_MAX ? pool_alloc(pool, n) : pool_big_alloc(pool, n);
+}
+
+static void key_slots_free(Pool *pool, uintptr_t *slots, size_t cap)
+{
+    size_t n = sizeof(uintptr_t) * cap;
+    if (n <= POOL_MAX) pool_free(pool, slots, n);
+    else pool_big_free(pool, slots);
+}
+
 static void htab_free(WState *s, HTab *t, bool top, bool sub);
 
 static void entry_free(WState *s, Entry *e, bool top)
@@ -335,7 +353,7 @@ static void entry_free(WState *s, Entry *e, bool top)
 static void htab_free(WState *s, HTab *t, bool top, bool sub)
 {
     for (size_t i = 0; i < t->cap; i++) if (htab_at(t, i)) entry_free(s, htab_at(t, i), top);
-    if (sub) pool_free(&s->b->pool, t->slots, sizeof(uintptr_t) * t->cap);
+    if (sub) key_slots_free(&s->b->pool, t->slots, t->cap);
     else free(t->slots);
     memset(t, 0, sizeof *t);
 }
@@ -370,7 +388,7 @@ static HTab *map_table_new(Pool *pool)
 static void htab_grow(Pool *pool, HTab *t)
 {
     size_t ncap = t->cap ? t->cap * 2 : MAP_FIRST_SLOTS;   /* small: map state keeps a table per key */
-    uintptr_t *ns = pool ? pool_alloc(pool, sizeof(uintptr_t) * ncap) : wmalloc(sizeof(uintptr_t) * ncap);
+    uintptr_t *ns = pool ? key_slots_new(pool, ncap) : wmalloc(sizeof(uintptr_t) * ncap);
     memset(ns, 0, sizeof(uintptr_t) * ncap);
     /* each entry's hash is read from the entry (a cache miss each in a large table: 7 % of a
        5M-row join's CPU went to growing its tables), so the entries GROW_AHEAD slots on are read
@@ -386,7 +404,7 @@ static void htab_grow(Pool *pool, HTab *t)
         while (ns[j]) j = (j + 1) & (ncap - 1);
         ns[j] = v;
     }
-    if (pool) pool_free(pool, t->slots, sizeof(uintptr_t) * t->cap);
+    if (pool) key_slots_free(pool, t->slots, t->cap);
     else free(t->slots);
     t->slots = ns;
     t->cap = ncap;
