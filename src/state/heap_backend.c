@@ -165,20 +165,21 @@ static inline Entry *htab_at(const HTab *t, size_t i) { return wslot_ptr(t->slot
 #define POOL_WIDE_MAX ((size_t)POOL_MAX << (WHEAP_POOL_WIDE_CLASSES / 4))
 _Static_assert(WHEAP_POOL_WIDE_CLASSES % 4 == 0, "four wide classes per power of two");
 
-/* The free list of blocks of n bytes (0 < n <= POOL_WIDE_MAX) and their size, in *size. */
-static inline size_t pool_class(size_t n, size_t *size)
+/* The free list of blocks of n bytes (n <= POOL_WIDE_MAX), and the bytes of its blocks. */
+static inline size_t pool_class(size_t n)
 {
     assert(n <= POOL_WIDE_MAX);
-    if (n <= POOL_MAX) {
-        size_t c = n ? (n + POOL_GRAIN - 1) / POOL_GRAIN : 1;
-        *size = c * POOL_GRAIN;
-        return c - 1;
-    }
+    if (n <= POOL_MAX) return n ? (n - 1) / POOL_GRAIN : 0;
     size_t octave = (size_t)(63 - __builtin_clzll((unsigned long long)((n - 1) / POOL_MAX)));
-    size_t base = (size_t)POOL_MAX << octave, step = base / 4;
-    size_t j = (n - base + step - 1) / step;            /* 1..4 */
-    *size = base + j * step;
-    return POOL_CLASSES + octave * 4 + j - 1;
+    size_t step = ((size_t)POOL_MAX << octave) / 4;
+    return POOL_CLASSES + octave * 4 + (n - 1) / step - 4;     /* a block of base + 1..4 steps */
+}
+
+static inline size_t pool_class_size(size_t c)
+{
+    if (c < POOL_CLASSES) return (c + 1) * POOL_GRAIN;
+    size_t w = c - POOL_CLASSES, base = (size_t)POOL_MAX << (w / 4);
+    return base + (w % 4 + 1) * (base / 4);
 }
 
 #define POOL_RUN ((size_t)64 << 10)     /* bytes taken from the arena at a time (>= a class) */
@@ -216,7 +217,7 @@ static void *pool_alloc(Pool *p, size_t n)
     if (!p) return wmalloc(n ? n : 1);
     if (n > POOL_WIDE_MAX) return pool_big_alloc(p, n);
     if (!p->init) { warena_init(&p->arena, 1 << 20); p->init = true; }
-    size_t size, c = pool_class(n, &size);
+    size_t c = pool_class(n), size = pool_class_size(c);
     void *m = p->free_list[c];
     if (m) { p->free_list[c] = *(void **)m; return m; }
     if ((size_t)(p->end - p->cur) < size) {    /* a new run of the arena to carve from */
@@ -233,7 +234,7 @@ static void pool_free(Pool *p, void *m, size_t n)
     if (!m) return;
     if (!p) { free(m); return; }
     if (n > POOL_WIDE_MAX) { pool_big_free(p, m); return; }
-    size_t size, c = pool_class(n, &size);
+    size_t c = pool_class(n);
     *(void **)m = p->free_list[c];
     p->free_list[c] = m;
 }
@@ -242,8 +243,7 @@ static void pool_free(Pool *p, void *m, size_t n)
 static bool pool_same_block(size_t a, size_t b)
 {
     if (a == b) return true;
-    size_t sa, sb;
-    return a <= POOL_WIDE_MAX && b <= POOL_WIDE_MAX && pool_class(a, &sa) == pool_class(b, &sb);
+    return a <= POOL_WIDE_MAX && b <= POOL_WIDE_MAX && pool_class(a) == pool_class(b);
 }
 
 static void *pool_zalloc(Pool *p, size_t n)
