@@ -49,6 +49,8 @@ struct WRegex {
     const char *lit;         /* ASCII text every match contains (NULL: none known): a subject
                                 without it is refused before any backtracking */
     int nlit;
+    int lit_lead;            /* the most bytes a match spans before lit (literal_lead); -1: no bound
+                                known */
     const uint8_t *first;    /* 256 flags: the bytes a match that starts after the first position
                                 tried can start with (every byte >= 0x80 is flagged); NULL: any
                                 position may start a match (an empty match, \b, $ ...) */
@@ -738,6 +740,61 @@ static int required_literal(const Node *n, char *best, int cap)
     return nbest;
 }
 
+/* The most bytes a match of n spans; -1: no bound (a repetition without a maximum, a
+   back-reference). A character class or any character: one code point, up to 4 bytes. */
+enum { WIDTH_CAP = 1 << 20 };
+static int max_width(const Node *n)
+{
+    switch (n->kind) {
+    case N_EMPTY: case N_ASSERT: return 0;
+    case N_CHAR: return n->icase || n->c >= 0x80 ? 4 : 1;
+    case N_ANY: case N_CLASS: return 4;
+    case N_GROUP: return n->nkids ? max_width(n->kids[0]) : 0;
+    case N_CAT: case N_ALT: {
+        int w = 0;
+        for (int i = 0; i < n->nkids; i++) {
+            int k = max_width(n->kids[i]);
+            if (k < 0) return -1;
+            w = n->kind == N_CAT ? w + k : (k > w ? k : w);
+            if (w > WIDTH_CAP) return -1;
+        }
+        return w;
+    }
+    case N_REPEAT: {
+        if (n->max < 0) return -1;
+        int k = n->nkids ? max_width(n->kids[0]) : 0;
+        if (k < 0 || (long)k * n->max > WIDTH_CAP) return -1;
+        return k * n->max;
+    }
+    default: return -1;     /* a back-reference */
+    }
+}
+
+/* At most how many bytes of a match of n come before the occurrence of lit (nlit characters of
+   required_literal) that the match must contain, when lit is a run of characters of n's
+   top-level concatenation (groups and repetitions of at least one looked through: a match starts
+   with their first pass) after parts of bounded width; -1: not known. A match then starts at most
+   that many bytes before the subject's first lit: the positions before are not tried (REGEXP_EXTRACT
+   of '(&|^)channel_id=([^&]*)' over a URL: one try at the '&' instead of a byte-wise scan for it). */
+static int literal_lead(const Node *n, const char *lit, int nlit)
+{
+    while ((n->kind == N_GROUP || (n->kind == N_REPEAT && n->min >= 1)) && n->nkids) n = n->kids[0];
+    if (n->kind != N_CAT) return -1;
+    int lead = 0;
+    for (int j = 0; j < n->nkids; j++) {
+        bool run = j + nlit <= n->nkids;
+        for (int q = 0; q < nlit && run; q++) {
+            const Node *k = n->kids[j + q];
+            run = k->kind == N_CHAR && !k->icase && k->c == (unsigned char)lit[q];
+        }
+        if (run) return lead;
+        int w = max_width(n->kids[j]);
+        if (w < 0 || lead + w > WIDTH_CAP) return -1;
+        lead += w;
+    }
+    return -1;
+}
+
 static bool class_has(const RClass *k, int c);
 
 /* The first bytes of n's matches at a position after the first one tried (see WRegex.first) into
@@ -844,6 +901,9 @@ WRegex *wre_compile(WArena *a, const char *pat, int len, char **errmsg)
         memcpy(l, lit, (size_t)nlit);
         re->lit = l;
         re->nlit = nlit;
+        re->lit_lead = literal_lead(root, l, nlit);
+    } else {
+        re->lit_lead = -1;
     }
     return re;
 }
@@ -1050,8 +1110,15 @@ static bool run(const WRegex *re, const char *s, int len, int start, bool full, 
 
 bool wre_exec(const WRegex *re, const char *s, int len, int start, bool anchored, bool full, int *caps)
 {
-    if (re->nlit && (len - start < re->nlit || !memmem(s + start, (size_t)(len - start), re->lit, (size_t)re->nlit)))
-        return false;       /* every match contains re->lit */
+    int from = start;
+    if (re->nlit) {
+        const char *hit = len - start < re->nlit ? NULL : memmem(s + start, (size_t)(len - start), re->lit, (size_t)re->nlit);
+        if (!hit) return false;     /* every match contains re->lit */
+        if (re->lit_lead >= 0 && !anchored && hit - s - re->lit_lead > start) {
+            from = (int)(hit - s) - re->lit_lead;
+            while (from > start && ((unsigned char)s[from] & 0xC0) == 0x80) from--;    /* a code point's start */
+        }
+    }
     int ns = re->nslots;
     int local[64];
     int *slots = ns <= 64 ? local : wmalloc(sizeof(int) * (size_t)ns);
@@ -1059,7 +1126,7 @@ bool wre_exec(const WRegex *re, const char *s, int len, int start, bool anchored
     Stack st = { frames, 0, (int)(sizeof frames / sizeof frames[0]), false };
     long steps = 0;
     bool found = false;
-    for (int pos = start; pos <= len; ) {
+    for (int pos = from; pos <= len; ) {
         if (re->first && pos > start && !anchored) {
             /* no match starts here: an ASCII byte outside the first bytes (one code point), or
                the end (a match is not empty) */

@@ -283,6 +283,18 @@ WTEST(expr_regex_engine_java_semantics)
     CHECK_STR(re_find(&e, "(?m)^q", "a\nq", 0), "q");
     CHECK_STR(re_find(&e, "b*$", "ab", 0), "b");
     CHECK_STR(re_find(&e, "z", "abc", 0), "NOMATCH");
+    /* the literal's lead (tries start at most that many bytes before the subject's first
+       occurrence of the required literal) must not skip a match: a match after a first
+       occurrence that does not match, a bounded part of several code points before the
+       literal, a repetition looked through, and unbounded parts (no skip) */
+    CHECK_STR(re_find(&e, "(&|^)channel_id=([^&]*)", "xchannel_id=1&channel_id=2", 2), "2");
+    CHECK_STR(re_find(&e, "(&|^)channel_id=([^&]*)", "q=éé&channel_id=3", 2), "3");
+    CHECK_STR(re_find(&e, "[éa]{2}key=(\\d+)", "zzéékey=5", 1), "5");
+    CHECK_STR(re_find(&e, ".{0,3}key=(\\d)", "abcdefkey=6", 0), "defkey=6");
+    CHECK_STR(re_find(&e, "(?i)x.key=(\\d)", "aaXykey=7", 0), "Xykey=7");
+    CHECK_STR(re_find(&e, "(ab.key=\\d)+", "--abxkey=1abykey=2", 0), "abxkey=1abykey=2");
+    CHECK_STR(re_find(&e, "a.*key=(\\d)", "a----------key=8", 1), "8");
+    CHECK_STR(re_find(&e, "(a|bbbb)key", "bbbbkey", 0), "bbbbkey");
     tenv_free(&e);
 }
 
