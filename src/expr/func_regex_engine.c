@@ -21,7 +21,8 @@
 
 enum {
     OP_CHAR, OP_ANY, OP_CLASS, OP_SPLIT, OP_JMP, OP_SAVE, OP_MATCH, OP_BOL, OP_EOL, OP_WORDB,
-    OP_NWORDB, OP_BACKREF, OP_MARK, OP_PROGRESS, OP_BEGIN, OP_END, OP_ENDZ
+    OP_NWORDB, OP_BACKREF, OP_MARK, OP_PROGRESS, OP_BEGIN, OP_END, OP_ENDZ,
+    OP_STAR             /* a greedy loop of one character (x: its OP_CHAR/ANY/CLASS, y: after it) */
 };
 
 typedef struct Inst {
@@ -666,7 +667,16 @@ static void compile(Comp *c, const Node *n, int base_slots)
     case N_REPEAT: {
         const Node *kid = n->kids[0];
         for (int i = 0; i < n->min && !c->overflow; i++) compile(c, kid, base_slots);
-        if (n->max == -1) {
+        if (n->max == -1 && n->greedy && (kid->kind == N_CHAR || kid->kind == N_ANY || kid->kind == N_CLASS)) {
+            /* one character per pass: never an empty pass, no captures inside, so the loop takes
+               what it can at once and gives back one character per backtrack (java.util.regex's
+               Curly), without the frames and marks of the general loop below */
+            int star = emit(c, OP_STAR, 0, 0, n);
+            compile(c, kid, base_slots);
+            if (c->overflow) break;
+            c->prog[star].x = star + 1;
+            c->prog[star].y = c->n;
+        } else if (n->max == -1) {
             int slot = base_slots + c->marks++;
             int loop = emit(c, OP_MARK, slot, 0, n);
             int sp = emit(c, OP_SPLIT, 0, 0, n);
@@ -993,6 +1003,37 @@ static int prev_cp(const char *s, int sp)
 
 #define MAX_STEPS 20000000L
 
+/* Does the one-character instruction in (OP_CHAR, OP_ANY, OP_CLASS) match at s[sp]? *adv: the
+   character's bytes. */
+static inline bool one_char(const WRegex *re, const Inst *in, const char *s, int sp, int len, int *adv)
+{
+    if (sp >= len) return false;
+    int c = cp_at(s, sp, len, adv);
+    switch (in->op) {
+    case OP_CHAR: return c == in->x || (in->icase && fold(c) == fold(in->x));
+    case OP_ANY: return in->dotall || !line_term(c);
+    case OP_CLASS: {
+        const RClass *k = &re->classes[in->x];
+        return c < 0x80 ? k->ascii[c] : class_has(k, c);
+    }
+    default: assert(!"one_char: not a one-character instruction"); return false;
+    }
+}
+
+/* The start of the code point before position sp (> from) of s, stepping as cp_at does from
+   `from`: an ASCII byte is one; otherwise the code points from `from` are walked (a backtrack into
+   non-ASCII text). */
+static int cp_before(const char *s, int from, int sp, int len)
+{
+    if ((unsigned char)s[sp - 1] < 0x80) return sp - 1;
+    int q = from, adv;
+    for (;;) {
+        cp_at(s, q, len, &adv);
+        if (q + adv >= sp) return q;
+        q += adv;
+    }
+}
+
 static bool run(const WRegex *re, const char *s, int len, int start, bool full, int *slots, Stack *st, long *steps)
 {
     st->n = 0;
@@ -1002,31 +1043,24 @@ static bool run(const WRegex *re, const char *s, int len, int start, bool full, 
         const Inst *in = &re->prog[pc];
         bool ok = true;
         switch (in->op) {
-        case OP_CHAR: {
-            if (sp >= len) { ok = false; break; }
+        case OP_CHAR: case OP_ANY: case OP_CLASS: {
             int adv;
-            int c = cp_at(s, sp, len, &adv);
-            if (c == in->x || (in->icase && fold(c) == fold(in->x))) { sp += adv; pc++; }
+            if (one_char(re, in, s, sp, len, &adv)) { sp += adv; pc++; }
             else ok = false;
             break;
         }
-        case OP_ANY: {
-            if (sp >= len) { ok = false; break; }
-            int adv;
-            int c = cp_at(s, sp, len, &adv);
-            if (!in->dotall && line_term(c)) { ok = false; break; }
-            sp += adv;
-            pc++;
-            break;
-        }
-        case OP_CLASS: {
-            if (sp >= len) { ok = false; break; }
-            int adv;
-            int c = cp_at(s, sp, len, &adv);
-            const RClass *k = &re->classes[in->x];
-            if (!(c < 0x80 ? k->ascii[c] : class_has(k, c))) { ok = false; break; }
-            sp += adv;
-            pc++;
+        case OP_STAR: {
+            /* all the characters it takes; a frame to give one back at each backtrack (slot -2:
+               sp the position tried, old the loop's start) */
+            const Inst *body = &re->prog[in->x];
+            int p = sp, adv;
+            while (one_char(re, body, s, p, len, &adv)) {
+                p += adv;
+                if (++*steps > MAX_STEPS) return false;
+            }
+            if (p > sp && !push(st, in->y, p, -2, sp)) return false;
+            sp = p;
+            pc = in->y;
             break;
         }
         case OP_SPLIT:
@@ -1103,6 +1137,10 @@ static bool run(const WRegex *re, const char *s, int len, int start, bool full, 
             if (f.slot >= 0) { slots[f.slot] = f.old; continue; }
             pc = f.pc;
             sp = f.sp;
+            if (f.slot == -2) {         /* an OP_STAR gives back one character */
+                sp = cp_before(s, f.old, f.sp, len);
+                if (sp > f.old && !push(st, f.pc, sp, -2, f.old)) return false;
+            }
             break;
         }
     }

@@ -142,6 +142,21 @@ static void map_case(WEvalCtx *ctx, WVector *const *av, int n, const uint8_t *ac
         WStr s = S(0, i);
         int o = 0;
         for (int j = 0; j < s.len;) {
+            if (s.len - j >= 8) {       /* eight ASCII bytes at once: the letters' 0x20 bit flipped */
+                uint64_t w;
+                memcpy(&w, s.p + j, 8);
+                if (!(w & 0x8080808080808080ULL)) {
+                    const uint64_t ones = 0x0101010101010101ULL;
+                    uint64_t lo = upper ? 'a' : 'A', hi = upper ? 'z' : 'Z';
+                    /* a byte's top bit: it is >= lo, and it is > hi (no carry: every byte < 0x80) */
+                    uint64_t ge = w + (0x80 - lo) * ones, gt = w + (0x7F - hi) * ones;
+                    w ^= (ge & ~gt & 0x8080808080808080ULL) >> 2;
+                    memcpy(p + o, &w, 8);
+                    o += 8;
+                    j += 8;
+                    continue;
+                }
+            }
             unsigned char c = (unsigned char)s.p[j];
             if (c < 0x80) {
                 p[o++] = (char)(upper ? (c >= 'a' && c <= 'z' ? c - 32 : c) : (c >= 'A' && c <= 'Z' ? c + 32 : c));

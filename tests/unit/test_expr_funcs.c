@@ -15,6 +15,11 @@ WTEST(expr_fn_case_and_length)
     CHECK_STR(TYPE(&e, "LOWER", 1, t_null(&e, &WTYPE_STRING)), "STRING");
     CHECK_STR(EVAL(&e, "LOWER", 1, t_str(&e, "ÀBÇ")), "àbç");
     CHECK_STR(EVAL(&e, "UPPER", 1, t_str(&e, "straße")), "STRASSE");
+    /* eight ASCII bytes at a time, the bytes next to the letters ('@' '[' '`' '{') untouched, then
+       the rest one by one (non-ASCII, a tail under eight bytes) */
+    CHECK_STR(EVAL(&e, "LOWER", 1, t_str(&e, "@AZ[`az{Hello WORLD 0-9~ÀB x")), "@az[`az{hello world 0-9~àb x");
+    CHECK_STR(EVAL(&e, "UPPER", 1, t_str(&e, "@AZ[`az{Hello WORLD 0-9~àb x")), "@AZ[`AZ{HELLO WORLD 0-9~ÀB X");
+    CHECK_STR(EVAL(&e, "UPPER", 1, t_str(&e, "channel-1234 straße channel")), "CHANNEL-1234 STRASSE CHANNEL");
     CHECK_STR(EVAL(&e, "CHAR_LENGTH", 1, t_str(&e, "héllo")), "5");
     CHECK_STR(TYPE(&e, "CHAR_LENGTH", 1, t_str(&e, "héllo")), "INT NOT NULL");
     CHECK_STR(EVAL(&e, "CHARACTER_LENGTH", 1, t_str(&e, "")), "0");
@@ -295,6 +300,19 @@ WTEST(expr_regex_engine_java_semantics)
     CHECK_STR(re_find(&e, "(ab.key=\\d)+", "--abxkey=1abykey=2", 0), "abxkey=1abykey=2");
     CHECK_STR(re_find(&e, "a.*key=(\\d)", "a----------key=8", 1), "8");
     CHECK_STR(re_find(&e, "(a|bbbb)key", "bbbbkey", 0), "bbbbkey");
+    /* a greedy loop of one character takes all it can, then gives back one character per
+       backtrack: ASCII, multi-byte text, classes, '.' stopping at a line end, case-insensitive */
+    CHECK_STR(re_find(&e, "a.*b", "axxbyyb", 0), "axxbyyb");
+    CHECK_STR(re_find(&e, "x[^z]*yz", "xaaayaayz", 0), "xaaayaayz");
+    CHECK_STR(re_find(&e, "(.*)(\\d+)", "abc123", 2), "3");
+    CHECK_STR(re_find(&e, "\u00e9*\u00e9a", "\u00e9\u00e9\u00e9a", 0), "\u00e9\u00e9\u00e9a");
+    CHECK_STR(re_find(&e, "[^x]*\u00e9b", "a\u00e9c\u00e9b", 0), "a\u00e9c\u00e9b");
+    CHECK_STR(re_find(&e, ".*", "ab\ncd", 0), "ab");
+    CHECK_STR(re_find(&e, "(?i)a*A", "aaA", 0), "aaA");
+    CHECK_STR(re_find(&e, "b+c", "abbbd bbc", 0), "bbc");
+    CHECK_STR(re_find(&e, "(a*)b", "aaab", 1), "aaa");
+    CHECK_STR(re_find(&e, "a.*\u00a9", "a\u00e9", 0), "NOMATCH");      /* never inside a character (A9 is the byte after C3) */
+    CHECK_STR(re_find(&e, "a.*\u4e2d", "a\u00e9\u4e2d\u4e2dz", 0), "a\u00e9\u4e2d\u4e2d");
     tenv_free(&e);
 }
 
