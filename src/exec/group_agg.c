@@ -61,6 +61,8 @@ typedef struct Slot {
        its next row's previous results */
     WDatum *vals;
     uint8_t *vn;
+    WDatum *spare;              /* general path: a second buffer of results, swapped with vals */
+    uint8_t *spare_n;
     int last_row;               /* fast path: last row of this key seen in the chunk */
     int nrows;                  /* fast path: rows of this key in the chunk */
 } Slot;
@@ -425,12 +427,14 @@ static void emit_row(GroupAgg *g, WRowKind kind, const WChunk *in, int r, const 
     }
 }
 
-/* Flink's emission after an update of a key that had accumulators before (not first). */
-static void emit_update(GroupAgg *g, const WChunk *in, int r)
+/* Flink's emission after an update of a key that had accumulators before (not first): its
+   results before (prev) and after (cur) row r. */
+static void emit_update(GroupAgg *g, const WChunk *in, int r, const WDatum *prev, const uint8_t *prevn,
+                        const WDatum *cur, const uint8_t *curn)
 {
-    if (g->ttl_ms <= 0 && wacc_values_equal(g->L, g->prev, g->prevn, g->cur, g->curn)) return;
-    if (g->gen_ub) emit_row(g, WRK_UPDATE_BEFORE, in, r, g->prev, g->prevn);
-    emit_row(g, WRK_UPDATE_AFTER, in, r, g->cur, g->curn);
+    if (g->ttl_ms <= 0 && wacc_values_equal(g->L, prev, prevn, cur, curn)) return;
+    if (g->gen_ub) emit_row(g, WRK_UPDATE_BEFORE, in, r, prev, prevn);
+    emit_row(g, WRK_UPDATE_AFTER, in, r, cur, curn);
 }
 
 /* ------------------------------------------------------------------ general path */
@@ -530,9 +534,13 @@ static void process_general(GroupAgg *g, const WChunk *in)
             set_slot_key(g, s);
             cur_key = g->cg.rows[r];
         }
+        /* the key's results before the row: kept from its previous row (read in place: not
+           written until the row's results are out), else computed */
+        const WDatum *prev = g->prev;
+        const uint8_t *prevn = g->prevn;
         if (!first && s->vals) {
-            memcpy(g->prev, s->vals, sizeof(WDatum) * (size_t)g->naggs);
-            memcpy(g->prevn, s->vn, (size_t)g->naggs);
+            prev = s->vals;
+            prevn = s->vn;
         } else if (!first) {
             wacc_get_value(&g->ac, s->acc, s->nulls, g->prev, g->prevn);
         }
@@ -541,19 +549,29 @@ static void process_general(GroupAgg *g, const WChunk *in)
         if (g->ac.err && g->ac.err->set) return;       /* SINGLE_VALUE's second row fails the job */
         s->dirty = true;
         if (s->acc[0].i != 0) {
-            wacc_get_value(&g->ac, s->acc, s->nulls, g->cur, g->curn);
-            if (first) emit_row(g, WRK_INSERT, in, r, g->cur, g->curn);
-            else emit_update(g, in, r);
+            /* the results after the row: into the key's spare buffer when kept, which then
+               becomes its results and the old ones its spare (no copy of either) */
+            WDatum *cur = g->cur;
+            uint8_t *curn = g->curn;
             if (keep_values) {
-                if (!s->vals) {
-                    s->vals = WA_ARRAY(&g->scratch, WDatum, g->naggs ? g->naggs : 1);
-                    s->vn = WA_ARRAY(&g->scratch, uint8_t, g->naggs ? g->naggs : 1);
+                if (!s->spare) {
+                    s->spare = WA_ARRAY(&g->scratch, WDatum, g->naggs ? g->naggs : 1);
+                    s->spare_n = WA_ARRAY(&g->scratch, uint8_t, g->naggs ? g->naggs : 1);
                 }
-                memcpy(s->vals, g->cur, sizeof(WDatum) * (size_t)g->naggs);
-                memcpy(s->vn, g->curn, (size_t)g->naggs);
+                cur = s->spare;
+                curn = s->spare_n;
+            }
+            wacc_get_value(&g->ac, s->acc, s->nulls, cur, curn);
+            if (first) emit_row(g, WRK_INSERT, in, r, cur, curn);
+            else emit_update(g, in, r, prev, prevn, cur, curn);
+            if (keep_values) {
+                s->spare = s->vals;
+                s->spare_n = s->vn;
+                s->vals = cur;
+                s->vn = curn;
             }
         } else {
-            if (!first) emit_row(g, WRK_DELETE, in, r, g->prev, g->prevn);
+            if (!first) emit_row(g, WRK_DELETE, in, r, prev, prevn);
             if (L->has_views) wacc_cleanup(L);
             s->present = false;
             s->vals = NULL;
