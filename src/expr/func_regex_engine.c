@@ -10,9 +10,11 @@
  * as greedy) forms. Lookaround is rejected as a syntax error. Matching works on code points of
  * UTF-8 text; capture offsets are byte offsets. The program lives in the arena given to
  * wre_compile; matching keeps its backtrack stack on the C stack, moved to the heap when it grows.
- * Two filters spare the matcher work and never change a result: a subject without the literal text
- * every match contains is refused at once, and positions whose byte no match can start with are
- * skipped (WRegex.lit, WRegex.first).
+ * Filters spare the matcher work and never change a result: a subject without the literal text
+ * every match contains is refused at once, tries start no earlier than the literal's bounded lead
+ * before its first occurrence, and positions whose byte no match can start with are skipped
+ * (WRegex.lit, lit_lead, first). A greedy loop of one character is one instruction (OP_STAR)
+ * that gives back a character per backtrack.
  * Depends on func_impl.h (UTF-8 helpers), common/.
  */
 #include "func_impl.h"
