@@ -40,14 +40,26 @@ static uint8_t *mask_from(WEvalCtx *ctx, const uint8_t *active, int n)
     return m;
 }
 
+/* Masks eight rows at a time: a row mask's bytes are any value, nonzero = on. */
+#define MASK_ONES 0x0101010101010101ULL
+static inline uint64_t mask_word(const uint8_t *m, int i)
+{
+    uint64_t w;
+    memcpy(&w, m + i, 8);
+    return w;
+}
+
+/* 1 in each byte of w that is nonzero, else 0 (no carry crosses a byte: (b & 0x7F) + 0x7F <= 0xFE) */
+static inline uint64_t mask_on(uint64_t w)
+{
+    return ((((w & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | w) >> 7) & MASK_ONES;
+}
+
 static bool mask_any(const uint8_t *m, int n)
 {
     int i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, m + i, 8);
-        if (w) return true;
-    }
+    for (; i + 8 <= n; i += 8)
+        if (mask_word(m, i)) return true;
     for (; i < n; i++)
         if (m[i]) return true;
     return false;
@@ -81,6 +93,24 @@ static bool bytes_any_masked(const uint8_t *p, const uint8_t *mask, int n)
     for (; i < n; i++)
         if (p[i] && mask[i]) return true;
     return false;
+}
+
+/* need = the rows on in active (NULL: all) and not in done, as 0/1 bytes; whether any is. */
+static bool mask_need(uint8_t *need, const uint8_t *active, const uint8_t *done, int n)
+{
+    uint64_t any = 0;
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t a = active ? mask_on(mask_word(active, i)) : MASK_ONES;
+        uint64_t w = a & ~mask_on(mask_word(done, i));
+        memcpy(need + i, &w, 8);
+        any |= w;
+    }
+    for (; i < n; i++) {
+        need[i] = (uint8_t)((!active || active[i]) && !done[i]);
+        any |= need[i];
+    }
+    return any != 0;
 }
 
 /* fill n datums with v (doubling copies) */
@@ -139,61 +169,25 @@ static bool eval_arg(WEvalCtx *ctx, const WExpr *a, const WChunk *in, const uint
     return true;
 }
 
-/* Masks eight rows at a time: a row mask's bytes are any value, nonzero = on. */
-#define MASK_ONES 0x0101010101010101ULL
-static inline uint64_t mask_word(const uint8_t *m, int i)
-{
-    uint64_t w;
-    memcpy(&w, m + i, 8);
-    return w;
-}
-
-/* 1 in each byte of w that is nonzero, else 0 (no carry crosses a byte: (b & 0x7F) + 0x7F <= 0xFE) */
-static inline uint64_t mask_on(uint64_t w)
-{
-    return ((((w & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | w) >> 7) & MASK_ONES;
-}
-
 static void copy_rows(WVector *out, const WVector *src, const uint8_t *rows, int n)
 {
-    int i = 0;
-    for (; i + 8 <= n; i += 8) {        /* runs of eight rows all on or all off at once */
-        uint64_t on = mask_on(mask_word(rows, i));
-        if (!on) continue;
-        if (on == MASK_ONES) {
-            memcpy(out->nulls + i, src->nulls + i, 8);
-            memcpy(out->data + i, src->data + i, sizeof(WDatum) * 8);
-            continue;
+    for (int i = 0; i < n; i += 8) {
+        int end = n - i < 8 ? n : i + 8;
+        if (end == i + 8) {             /* eight rows all off or all on at once */
+            uint64_t on = mask_on(mask_word(rows, i));
+            if (!on) continue;
+            if (on == MASK_ONES) {
+                memcpy(out->nulls + i, src->nulls + i, 8);
+                memcpy(out->data + i, src->data + i, sizeof(WDatum) * 8);
+                continue;
+            }
         }
-        for (int k = i; k < i + 8; k++) {
+        for (int k = i; k < end; k++) {
             if (!rows[k]) continue;
             out->nulls[k] = src->nulls[k];
             out->data[k] = src->data[k];
         }
     }
-    for (; i < n; i++) {
-        if (!rows[i]) continue;
-        out->nulls[i] = src->nulls[i];
-        out->data[i] = src->data[i];
-    }
-}
-
-/* need = the rows on in active (NULL: all) and not in done, as 0/1 bytes; whether any is. */
-static bool mask_need(uint8_t *need, const uint8_t *active, const uint8_t *done, int n)
-{
-    uint64_t any = 0;
-    int i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t a = active ? mask_on(mask_word(active, i)) : MASK_ONES;
-        uint64_t w = a & ~mask_on(mask_word(done, i));
-        memcpy(need + i, &w, 8);
-        any |= w;
-    }
-    for (; i < n; i++) {
-        need[i] = (uint8_t)((!active || active[i]) && !done[i]);
-        any |= need[i];
-    }
-    return any != 0;
 }
 
 /* ---------------------------------------------------------------- calls */
@@ -487,7 +481,7 @@ static WVector *memo_values(WEvalCtx *ctx, const WExpr *e, int s, const WChunk *
     WVector *t = tmp_vec(ctx, e->type, n);
     if (!eval_node(ctx, e, in, need, t)) return NULL;
     copy_rows(v, t, need, n);
-    for (int i = 0; i < n; i++) done[i] |= need[i];
+    bytes_or(done, need, n);
     return v;
 }
 
