@@ -1123,8 +1123,41 @@ static void heap_for_each(WState *s, WStateKeyFn fn, void *ctx)
     }
 }
 
+/* A key's map or list longer than a step's remaining budget is counted from a sample of at least
+   this many of its slots or items (see heap_scan_key_bytes). */
+#define SCAN_SAMPLE_MIN 64
+
+/* The bytes a key holds in a map or list state, walking at most `walk` of its n map slots or list
+   items: exact when that is all of them, else the sampled items' bytes scaled to the key's count
+   (a map's slots are in hash order, so its first ones are a fair sample). */
+static int64_t inner_bytes(const WState *s, Entry *e, size_t walk)
+{
+    KeyMap km;
+    if (s->kind == WSTATE_MAP) {
+        const HTab *m = keymap_open(s, e, &km);
+        int64_t bytes = 0;
+        size_t seen = 0, n = walk < m->cap ? walk : m->cap;
+        for (size_t i = 0; i < n; i++) {
+            const Entry *u = htab_at(m, i);
+            if (u) bytes += (int64_t)(u->klen + u->vlen), seen++;
+        }
+        if (n < m->cap && seen) bytes = (int64_t)((double)bytes * (double)m->n / (double)seen);
+        return (int64_t)e->klen + bytes;
+    }
+    const ListVal *l = entry_list(s, e);
+    int64_t bytes = 0;
+    size_t n = walk < (size_t)l->n ? walk : (size_t)l->n;
+    for (size_t i = 0; i < n; i++) bytes += (int64_t)l->items[i].len;
+    if (n < (size_t)l->n && n) bytes = (int64_t)((double)bytes * (double)l->n / (double)n);
+    return (int64_t)entry_bytes(s, e) + bytes;
+}
+
 /* One bounded step of the walk of s's keys by their bytes: every slot visited counts against
-   *budget, empty ones too; true when the pass over s ended (*pos back to 0). */
+   *budget, empty ones too, and so does every slot of a key's map and item of its list. A key whose
+   map or list is longer than what is left of the budget is counted from a sample of
+   max(left, SCAN_SAMPLE_MIN) of them, so that a step costs about its budget however big one key's
+   state is (one DISTINCT map of every value of a query's single group); the budget then ends
+   below zero by up to SCAN_SAMPLE_MIN. True when the pass over s ended (*pos back to 0). */
 static bool heap_scan_key_bytes(WState *s, size_t *pos, int64_t *budget, WStateKeyBytesFn fn, void *ctx)
 {
     size_t ns_bytes = s->b->ns_bytes;
@@ -1133,16 +1166,14 @@ static bool heap_scan_key_bytes(WState *s, size_t *pos, int64_t *budget, WStateK
         --*budget;
         if (!e) continue;
         int64_t bytes = (int64_t)entry_bytes(s, e);
-        if (s->kind == WSTATE_MAP) {
-            KeyMap km;
-            HTab *m = keymap_open(s, e, &km);
-            bytes = e->klen;
-            for (size_t i = 0; i < m->cap; i++)
-                if (htab_at(m, i)) bytes += htab_at(m, i)->klen + htab_at(m, i)->vlen;
-            *budget -= (int64_t)m->cap;
-        } else if (s->kind == WSTATE_LIST && entry_list(s, e)) {
-            for (int i = 0; i < entry_list(s, e)->n; i++) bytes += (int64_t)entry_list(s, e)->items[i].len;
-            *budget -= entry_list(s, e)->n;
+        KeyMap km;
+        size_t n = s->kind == WSTATE_MAP                        ? keymap_open(s, e, &km)->cap
+                   : s->kind == WSTATE_LIST && entry_list(s, e) ? (size_t)entry_list(s, e)->n
+                                                                : 0;
+        if (n || s->kind == WSTATE_MAP) {
+            size_t walk = n <= (size_t)*budget ? n : *budget > SCAN_SAMPLE_MIN ? (size_t)*budget : SCAN_SAMPLE_MIN;
+            bytes = inner_bytes(s, e, walk);
+            *budget -= (int64_t)(walk < n ? walk : n);
         }
         size_t klen = e->klen > ns_bytes ? e->klen - ns_bytes : 0;
         fn(ctx, (WBytes){e->key, klen}, bytes);

@@ -630,7 +630,7 @@ WTEST(state_scan_key_bytes_in_steps)
     int64_t want = 0;
     for (int i = 0; i < n; i++) want += st[i].bytes;
     ScanSum sum = {0};
-    WStateScanCursor cur = {0, 0};
+    WStateScanCursor cur = {0};
     int steps = 0;
     bool done = false;
     while (!done && steps < 100) {
@@ -646,6 +646,52 @@ WTEST(state_scan_key_bytes_in_steps)
     CHECK_INT(sum.bytes_a, 24 + 96 + 18);
     CHECK_INT(sum.bytes_b, 20);
     CHECK(cur.state == 0 && cur.slot == 0);
+    wstate_backend_free(b);
+}
+
+/* A key whose map or list is far longer than a step's budget (one DISTINCT map of every value of
+   a query's single group): a step walks a sample of it instead of all of it, so that a step costs
+   about its budget, and reports the key once with the sample's bytes scaled to its entries; a
+   budget that covers the key gives the exact bytes. */
+WTEST(state_scan_key_bytes_samples_a_big_key)
+{
+    FakeClock clk = {1000};
+    WStateBackend *b = backend(&clk);
+    WState *m = wstate_register(b, "m", WSTATE_MAP, 0);
+    WState *l = wstate_register(b, "l", WSTATE_LIST, 0);
+    char key[16] = "a";
+    wstate_set_key(b, key, 16);
+    int64_t exact_a = 16 + 16;
+    for (int i = 0; i < 5000; i++) {                    /* values of 1..16 bytes */
+        wmap_put(m, &i, 4, "vvvvvvvvvvvvvvvv", (size_t)(i % 16 + 1));
+        exact_a += 4 + i % 16 + 1;
+        if (i < 700) wlist_add(l, "xyz", 3), exact_a += 3;
+    }
+    char kb[16] = "b";
+    wstate_set_key(b, kb, 16);
+    wmap_put(m, "k", 1, "v", 1);                        /* 16 + 2 */
+    for (int budget_each = 1; budget_each <= 64; budget_each *= 8) {
+        ScanSum sum = {0};
+        WStateScanCursor cur = {0, 0};
+        int steps = 0;
+        bool done = false;
+        while (!done && steps < 1000) {
+            int64_t budget = budget_each;
+            done = wstate_scan_key_bytes(b, &cur, &budget, scan_sum, &sum);
+            CHECK(budget >= -64);                       /* a sample of at most 64 past the budget */
+            steps++;
+        }
+        CHECK(done);
+        CHECK_INT(sum.calls, 1 + 1 + 1);                /* a and b in m, a in l */
+        CHECK_INT(sum.bytes_b, 18);
+        CHECK(sum.bytes_a > exact_a * 9 / 10 && sum.bytes_a < exact_a * 11 / 10);
+        CHECK(sum.bytes_a != exact_a);                  /* sampled, not walked */
+    }
+    ScanSum sum = {0};
+    WStateScanCursor cur = {0, 0};
+    int64_t budget = 1 << 20;
+    CHECK(wstate_scan_key_bytes(b, &cur, &budget, scan_sum, &sum));
+    CHECK_INT(sum.bytes_a, exact_a);
     wstate_backend_free(b);
 }
 
