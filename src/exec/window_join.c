@@ -193,6 +193,14 @@ static void set_window_key(WinJoinOp *j, const void *key, size_t klen, int64_t w
     wstate_set_key(j->be, j->skey.buf, j->skey.len);
 }
 
+/* Whether the state key set last is that of join key (key, klen) and the window ending at wend. */
+static bool same_window_key(const WinJoinOp *j, const void *key, size_t klen, int64_t wend)
+{
+    uint8_t ns[8];
+    wkey_put_time(ns, wend);
+    return j->skey.len == klen + 8 && memcmp(j->skey.buf, key, klen) == 0 && memcmp(j->skey.buf + klen, ns, 8) == 0;
+}
+
 /* Decodes one side's rows of the current window (the state key set) into s->dec and removes them
    from state. */
 static int take_window(WinJoinOp *j, WJSide *s)
@@ -233,6 +241,9 @@ static void wj_process(WOperator *op, int input, const WChunk *in)
     WinJoinOp *j = (WinJoinOp *)op;
     WJSide *s = &j->side[input ? 1 : 0];
     if (j->proctime) advance(j, wexec_now(op->ctx));
+    /* the state key and timer of the previous row of this call: a row of the same join key and
+       window (rows of a window come together) appends without setting them again */
+    bool same_window_ok = false;
     for (int r = 0; r < in->nrows; r++) {
         WRowKind k = (WRowKind)in->kinds[r];
         int64_t wend = wop_datum_time(s->in.types[s->end_col], in->cols[s->end_col].data[r],
@@ -249,10 +260,12 @@ static void wj_process(WOperator *op, int input, const WChunk *in)
             return;
         }
         wrow_encode_chunk(&j->kbuf, in, r, j->nkeys, s->in.keys);
-        set_window_key(j, j->kbuf.buf, j->kbuf.len, wend);
+        bool same = same_window_ok && same_window_key(j, j->kbuf.buf, j->kbuf.len, wend);
+        if (!same) set_window_key(j, j->kbuf.buf, j->kbuf.len, wend);
         wrow_encode_chunk(&j->rbuf, in, r, s->in.ncols, s->in.all);
         wlist_add(s->st, j->rbuf.buf, j->rbuf.len);
-        wtimers_register(j->timers, wend - 1, j->kbuf.buf, j->kbuf.len, wend);
+        if (!same) wtimers_register(j->timers, wend - 1, j->kbuf.buf, j->kbuf.len, wend);
+        same_window_ok = true;
     }
     flush(j);
 }
