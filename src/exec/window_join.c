@@ -107,26 +107,36 @@ static bool key_has_null(WinJoinOp *j, int lr)
     return false;
 }
 
-/* Evaluate the condition for left record lr against right records [from, from+m): sel[i]. */
-static bool eval_pairs(WinJoinOp *j, int lr, int from, int m)
+/* Fills j->joined with the m (left, right) pairs that follow pair (l, r) in left-major order
+   (right records [r, nr) of left record l, then every right record of l + 1, ...) and evaluates
+   the condition over them into sel[i]: a pair whose left join key has a NULL is not evaluated
+   and never matches. */
+static bool eval_pairs(WinJoinOp *j, int l, int r, int nr, int m)
 {
     WJSide *ls = &j->side[0], *rs = &j->side[1];
-    bool null_key = key_has_null(j, lr);
-    for (int i = 0; i < m; i++) j->sel[i] = !null_key;
-    if (null_key || !j->residual) return true;
     WChunk *jc = j->joined;
     jc->nrows = 0;
+    bool null_key = key_has_null(j, l), any = false;
     for (int i = 0; i < m; i++) {
-        int jr = wchunk_add_row(jc, WRK_INSERT);
-        for (int k = 0; k < ls->in.ncols; k++) {
-            jc->cols[k].data[jr] = ls->dec->cols[k].data[lr];
-            jc->cols[k].nulls[jr] = ls->dec->cols[k].nulls[lr];
+        j->sel[i] = !null_key;
+        any |= !null_key;
+        if (j->residual) {
+            int jr = wchunk_add_row(jc, WRK_INSERT);
+            for (int k = 0; k < ls->in.ncols; k++) {
+                jc->cols[k].data[jr] = ls->dec->cols[k].data[l];
+                jc->cols[k].nulls[jr] = ls->dec->cols[k].nulls[l];
+            }
+            for (int k = 0; k < rs->in.ncols; k++) {
+                jc->cols[j->L + k].data[jr] = rs->dec->cols[k].data[r];
+                jc->cols[j->L + k].nulls[jr] = rs->dec->cols[k].nulls[r];
+            }
         }
-        for (int k = 0; k < rs->in.ncols; k++) {
-            jc->cols[j->L + k].data[jr] = rs->dec->cols[k].data[from + i];
-            jc->cols[j->L + k].nulls[jr] = rs->dec->cols[k].nulls[from + i];
+        if (++r == nr && i + 1 < m) {
+            r = 0;
+            null_key = key_has_null(j, ++l);
         }
     }
+    if (!any || !j->residual) return true;
     warena_reset(j->eval_arena);
     WEvalCtx ec = {.arena = j->eval_arena, .cast = j->base.ctx->cast,
                    .now_ms = j->base.ctx->start_ms, .err = j->base.ctx->err};
@@ -148,6 +158,19 @@ static void do_join(WinJoinOp *j, int nl, int nr)
         if (pad_left || anti) for (int l = 0; l < nl; l++) emit_pair(j, l, -1);
         return;
     }
+    if (semi || anti) {
+        /* a left record's pairs up to its first match (Flink stops there) */
+        for (int l = 0; l < nl; l++) {
+            bool matched = false;
+            for (int from = 0; from < nr && !matched; from += cap) {
+                int m = nr - from < cap ? nr - from : cap;
+                if (!eval_pairs(j, l, from, nr, m)) return;
+                for (int i = 0; i < m && !matched; i++) matched = j->sel[i];
+            }
+            if (matched == semi) emit_pair(j, l, -1);
+        }
+        return;
+    }
     if (pad_right) {
         if (j->rcap < nr) {
             free(j->rmatched);
@@ -156,27 +179,31 @@ static void do_join(WinJoinOp *j, int nl, int nr)
         }
         memset(j->rmatched, 0, (size_t)nr);
     }
-    for (int l = 0; l < nl; l++) {
-        bool matched = false;
-        for (int from = 0; from < nr; from += cap) {
-            int m = nr - from < cap ? nr - from : cap;
-            if (!eval_pairs(j, l, from, m)) return;
-            for (int i = 0; i < m; i++) {
-                if (!j->sel[i]) continue;
+    /* every pair, left-major as Flink's nested loop, a chunk of pairs at a time whatever the
+       sides' sizes (a window's one MAX row against its thousands of counts: one evaluation per
+       chunk, not one per left record) */
+    int64_t left = (int64_t)nl * nr;
+    int l = 0, r = 0;
+    bool matched = false;
+    while (left > 0) {
+        int m = left < cap ? (int)left : cap;
+        if (!eval_pairs(j, l, r, nr, m)) return;
+        for (int i = 0; i < m; i++) {
+            if (j->sel[i]) {
                 matched = true;
-                if (semi || anti) break;
-                emit_pair(j, l, from + i);
-                if (pad_right) j->rmatched[from + i] = 1;
+                emit_pair(j, l, r);
+                if (pad_right) j->rmatched[r] = 1;
             }
-            if (matched && (semi || anti)) break;
+            if (++r == nr) {
+                if (pad_left && !matched) emit_pair(j, l, -1);
+                l++, r = 0, matched = false;
+            }
         }
-        if (semi && matched) emit_pair(j, l, -1);
-        else if (anti && !matched) emit_pair(j, l, -1);
-        else if (pad_left && !matched) emit_pair(j, l, -1);
+        left -= m;
     }
     if (pad_right)
-        for (int r = 0; r < nr; r++)
-            if (!j->rmatched[r]) emit_pair(j, -1, r);
+        for (int i = 0; i < nr; i++)
+            if (!j->rmatched[i]) emit_pair(j, -1, i);
 }
 
 /* Flink's RightOuterWindowJoinProcessor iterates right records first; the output multiset is the
