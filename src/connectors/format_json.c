@@ -144,7 +144,7 @@ bool wjsonfmt_check_types(int ncols, const char **names, const WType **types, WE
 /* ------------------------------------------------------------------------------------------ */
 /* values                                                                                      */
 
-#define BUF_INIT (1u << 20)
+#define BUF_INIT (256u << 10)
 #define BUF_PAD 32      /* zeroed bytes after the data: wconn_read_digits reads up to 24 on */
 
 typedef struct FastLevel FastLevel;
