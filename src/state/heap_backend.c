@@ -1132,29 +1132,29 @@ static void heap_for_each(WState *s, WStateKeyFn fn, void *ctx)
    this many of its slots or items (see heap_scan_key_bytes). */
 #define SCAN_SAMPLE_MIN 64
 
-/* The bytes a key holds in a map or list state, walking at most `walk` of its n map slots or list
-   items: exact when that is all of them, else the sampled items' bytes scaled to the key's count
-   (a map's slots are in hash order, so its first ones are a fair sample). */
-static int64_t inner_bytes(const WState *s, Entry *e, size_t walk)
+/* The bytes a key holds in a map or list state (its entry and its user entries or items), walking
+   its n map slots or list items while *budget lasts, at least SCAN_SAMPLE_MIN of them (each
+   lowers *budget): exact when that is all of them, else the walked items' bytes scaled to the
+   key's count (a map's slots are in hash order, so its first ones are a fair sample). */
+static int64_t inner_bytes(const WState *s, Entry *e, int64_t *budget)
 {
     KeyMap km;
-    if (s->kind == WSTATE_MAP) {
-        const HTab *m = keymap_open(s, e, &km);
-        int64_t bytes = 0;
-        size_t seen = 0, n = walk < m->cap ? walk : m->cap;
-        for (size_t i = 0; i < n; i++) {
-            const Entry *u = htab_at(m, i);
-            if (u) bytes += (int64_t)(u->klen + u->vlen), seen++;
-        }
-        if (n < m->cap && seen) bytes = (int64_t)((double)bytes * (double)m->n / (double)seen);
-        return (int64_t)e->klen + bytes;
-    }
-    const ListVal *l = entry_list(s, e);
+    const HTab *m = s->kind == WSTATE_MAP ? keymap_open(s, e, &km) : NULL;
+    const ListVal *l = m ? NULL : entry_list(s, e);
+    size_t n = m ? m->cap : (size_t)l->n, count = m ? m->n : n;
+    size_t walk = n <= (size_t)*budget ? n : *budget > SCAN_SAMPLE_MIN ? (size_t)*budget : SCAN_SAMPLE_MIN;
+    if (walk > n) walk = n;
+    *budget -= (int64_t)walk;
     int64_t bytes = 0;
-    size_t n = walk < (size_t)l->n ? walk : (size_t)l->n;
-    for (size_t i = 0; i < n; i++) bytes += (int64_t)l->items[i].len;
-    if (n < (size_t)l->n && n) bytes = (int64_t)((double)bytes * (double)l->n / (double)n);
-    return (int64_t)entry_bytes(s, e) + bytes;
+    size_t seen = 0;
+    for (size_t i = 0; i < walk; i++) {
+        const Entry *u = m ? htab_at(m, i) : NULL;
+        if (m && !u) continue;
+        bytes += m ? (int64_t)(u->klen + u->vlen) : (int64_t)l->items[i].len;
+        seen++;
+    }
+    if (walk < n && seen) bytes = (int64_t)((double)bytes * (double)count / (double)seen);
+    return (m ? (int64_t)e->klen : (int64_t)entry_bytes(s, e)) + bytes;
 }
 
 /* One bounded step of the walk of s's keys by their bytes: every slot visited counts against
@@ -1170,16 +1170,9 @@ static bool heap_scan_key_bytes(WState *s, size_t *pos, int64_t *budget, WStateK
         Entry *e = htab_at(&s->tab, *pos);
         --*budget;
         if (!e) continue;
-        int64_t bytes = (int64_t)entry_bytes(s, e);
-        KeyMap km;
-        size_t n = s->kind == WSTATE_MAP                        ? keymap_open(s, e, &km)->cap
-                   : s->kind == WSTATE_LIST && entry_list(s, e) ? (size_t)entry_list(s, e)->n
-                                                                : 0;
-        if (n || s->kind == WSTATE_MAP) {
-            size_t walk = n <= (size_t)*budget ? n : *budget > SCAN_SAMPLE_MIN ? (size_t)*budget : SCAN_SAMPLE_MIN;
-            bytes = inner_bytes(s, e, walk);
-            *budget -= (int64_t)(walk < n ? walk : n);
-        }
+        int64_t bytes = s->kind == WSTATE_MAP || (s->kind == WSTATE_LIST && entry_list(s, e))
+                            ? inner_bytes(s, e, budget)
+                            : (int64_t)entry_bytes(s, e);
         size_t klen = e->klen > ns_bytes ? e->klen - ns_bytes : 0;
         fn(ctx, (WBytes){e->key, klen}, bytes);
     }
