@@ -420,6 +420,61 @@ WTEST(json_fast_reader_long_strings_match_tree)
     rmdir(dir);
 }
 
+/* Lines that cross the reader's buffer (256 KiB) at every kind of place and lines longer than it
+   (the buffer grows for them): every row is read, in order, with its whole string, over many
+   fills of small chunks. */
+WTEST(json_reader_lines_across_and_beyond_the_buffer)
+{
+    const char *names[] = {"id", "s"};
+    const WType *types[] = {&WTYPE_BIGINT, &WTYPE_STRING};
+    char dir[] = "/tmp/weir-jsonbuf-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[96];
+    snprintf(path, sizeof path, "%s/b.json", dir);
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    enum { LINES = 3000 };
+    static int len[LINES];
+    char *body = wmalloc(700001);
+    for (int i = 0; i < 700000; i++) body[i] = (char)('a' + i % 26);
+    body[700000] = 0;
+    for (int i = 0; i < LINES; i++) {
+        len[i] = i == 7 ? 700000 : i == 1500 ? 300000 : 1 + (i * 7919) % 997;
+        fprintf(f, "{\"id\":%d,\"s\":\"%.*s\"}\n", i, len[i], body);
+    }
+    CHECK(fclose(f) == 0);
+    WJsonFmt cfg;
+    CHECK(json_cfg_with(NULL, NULL, &cfg));
+    WJsonReader *r = wjsonfmt_reader_new(&cfg, 2, names, types);
+    WError e;
+    werr_clear(&e);
+    CHECK(wjsonfmt_reader_open(r, path, 0, 1, &e));
+    int rows = 0;
+    bool same = true;
+    for (;;) {
+        WChunk *ch = wchunk_new(2, types, 16);
+        int64_t skipped = 0;
+        int k = wjsonfmt_reader_fill(r, ch, &skipped, &e);
+        CHECK(k >= 0 && skipped == 0);
+        for (int row = 0; row < ch->nrows; row++, rows++) {
+            WStr sv = ch->cols[1].data[row].s;
+            same = same && rows < LINES && ch->cols[0].data[row].i == rows && sv.len == len[rows] &&
+                   memcmp(sv.p, body, (size_t)sv.len) == 0;
+        }
+        bool more = ch->nrows > 0;
+        wchunk_free(ch);
+        if (!more || k <= 0) break;
+    }
+    CHECK(same);
+    CHECK_INT(rows, LINES);
+    CHECK(wjsonfmt_reader_fast_lines(r) == LINES);
+    wjsonfmt_reader_free(r);
+    wjsonfmt_config_free(&cfg);
+    free(body);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* Fields of a ROW column the query does not read (wjsonfmt_reader_read_fields): the fast reader
    leaves its unread VARCHAR fields NULL, converts the other fields (whose conversion can fail a
    line) and checks every field's syntax, so a line gives the read fields' values, or the error,
