@@ -74,11 +74,17 @@ WTimerService *wtimers_new(void)
     return t;
 }
 
-static Timer *timer_alloc(WTimerService *t, size_t klen)
+/* The size class of a timer with a key of klen bytes; TIMER_CLASSES for one malloc'd. */
+static size_t timer_class(size_t klen)
 {
     size_t n = sizeof(Timer) + klen;
-    if (n > TIMER_POOLED_MAX) return wmalloc(n);
-    size_t c = (n - 1) / TIMER_CLASS_BYTES;
+    return n <= TIMER_POOLED_MAX ? (n - 1) / TIMER_CLASS_BYTES : TIMER_CLASSES;
+}
+
+static Timer *timer_alloc(WTimerService *t, size_t klen)
+{
+    size_t c = timer_class(klen);
+    if (c == TIMER_CLASSES) return wmalloc(sizeof(Timer) + klen);
     void *m = t->free_timers[c];
     if (m) {
         t->free_timers[c] = *(void **)m;
@@ -89,9 +95,8 @@ static Timer *timer_alloc(WTimerService *t, size_t klen)
 
 static void timer_free(WTimerService *t, Timer *e)
 {
-    size_t n = sizeof(Timer) + e->klen;
-    if (n > TIMER_POOLED_MAX) { free(e); return; }
-    size_t c = (n - 1) / TIMER_CLASS_BYTES;
+    size_t c = timer_class(e->klen);
+    if (c == TIMER_CLASSES) { free(e); return; }
     *(void **)(void *)e = t->free_timers[c];
     t->free_timers[c] = e;
 }
@@ -108,7 +113,7 @@ void wtimers_free(WTimerService *t)
     for (size_t i = 0; i < t->n; i++) {
         Bucket *b = t->heap[i];
         for (size_t j = b->pos; j < b->n; j++)
-            if (sizeof(Timer) + b->items[j]->klen > TIMER_POOLED_MAX) free(b->items[j]);
+            if (timer_class(b->items[j]->klen) == TIMER_CLASSES) free(b->items[j]);     /* the pooled: below */
         bucket_free(b);
     }
     warena_free(&t->blocks);    /* the pooled timers, live or freed */
