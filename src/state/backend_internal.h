@@ -16,6 +16,7 @@
 #include "state.h"
 #include "prefetch.h"
 #include "snapshot.h"
+#include "pool.h"
 #include "../common/arena.h"
 
 /* ---- big-endian helpers (Java's DataOutput order, as Flink writes keys and timestamps) ---- */
@@ -46,18 +47,6 @@ typedef struct WHeapTable {
     uintptr_t *slots;           /* tagged entry addresses (heap_backend.c, slot_of), 0: empty */
     size_t cursor;              /* incremental cleanup position */
 } WHeapTable;
-#define WHEAP_POOL_CLASSES 128  /* free lists by 8-byte size class, up to 1024 bytes */
-#define WHEAP_POOL_WIDE_CLASSES 20  /* and by a quarter of a power of two, up to 32 KiB */
-typedef struct WHeapBig WHeapBig;  /* the header of an allocation larger than a class (heap_backend.c) */
-typedef struct WHeapPool {
-    void *free_list[WHEAP_POOL_CLASSES + WHEAP_POOL_WIDE_CLASSES];
-    WHeapBig *big;              /* the live allocations larger than a class (malloc'd, each behind a
-                                   header linking them: released with the pool without a walk over
-                                   the entries or tables that hold them) */
-    unsigned char *cur, *end;   /* the part of the arena's current run not handed out yet */
-    WArena arena;
-    bool init;
-} WHeapPool;
 
 typedef struct WStateOps WStateOps;
 
@@ -100,7 +89,7 @@ struct WStateBackend {
     bool over_limit;            /* cfg.memory_limit was passed (reported once) */
     int64_t cache_bytes;        /* hashmap: the CPU's last-level cache (0: not read yet) */
     union {
-        WHeapPool pool;         /* hashmap: entries, values and per-key map tables */
+        WPool pool;         /* hashmap: entries, values and per-key map tables */
         WRdb *rdb;              /* rocksdb */
     };
 };

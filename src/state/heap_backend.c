@@ -16,6 +16,7 @@
  */
 #include "backend_internal.h"
 #include "prefetch.h"
+#include "pool.h"
 #include "../common/arena.h"
 #include "../common/hash.h"
 
@@ -31,7 +32,7 @@
 
 typedef WHeapEntry Entry;
 typedef WHeapTable HTab;
-typedef WHeapPool Pool;
+typedef WPool Pool;
 
 typedef struct ListVal {
     int n, cap;
@@ -153,121 +154,10 @@ static inline uintptr_t slot_of(const Entry *e)
 }
 static inline Entry *htab_at(const HTab *t, size_t i) { return wslot_ptr(t->slots[i]); }
 
-/* Objects up to POOL_WIDE_MAX bytes (entries with their values, per-key map tables, a Top-N's
-   buffer) come from a per-backend pool with free lists by size class (8 bytes apart up to
-   POOL_MAX, then four classes per power of two: a quarter wasted at most), so that millions of
-   keys neither pay a malloc each nor a free each when the job ends (the pool's blocks are
-   released at once). A value that grows (a Top-N's buffer of rows) moves only when it leaves its
+/* Entries with their values, per-key map tables and list items come from the backend's pool
+   (pool.h). A value that grows (a Top-N's buffer of rows) moves only when it leaves its size
    class (Nexmark q19 on the generator, p=1: 10 % less user time; it malloc'd each buffer that had
-   outgrown 1 KiB). A larger object (a long string's entry, a key's slot array over 1 KiB:
-   key_slots_new) is malloc'd behind a header that links it into the pool's list of them, so
-   that the release frees those too without visiting the entries and map tables that point to
-   them (a walk over every key of a join's or a DISTINCT's map state, two dependent cache misses
-   per key: 4.5 % of Nexmark q7's CPU went to it). */
-#define POOL_CLASSES WHEAP_POOL_CLASSES
-#define POOL_GRAIN 8                    /* class c holds blocks of c * POOL_GRAIN bytes */
-#define POOL_MAX (POOL_CLASSES * POOL_GRAIN)
-#define POOL_WIDE_MAX ((size_t)POOL_MAX << (WHEAP_POOL_WIDE_CLASSES / 4))
-_Static_assert(WHEAP_POOL_WIDE_CLASSES % 4 == 0, "four wide classes per power of two");
-
-/* The free list of blocks of n bytes (n <= POOL_WIDE_MAX), and the bytes of its blocks. */
-static inline size_t pool_class(size_t n)
-{
-    assert(n <= POOL_WIDE_MAX);
-    if (n <= POOL_MAX) return n ? (n - 1) / POOL_GRAIN : 0;
-    size_t octave = (size_t)(63 - __builtin_clzll((unsigned long long)((n - 1) / POOL_MAX)));
-    size_t step = ((size_t)POOL_MAX << octave) / 4;
-    return POOL_CLASSES + octave * 4 + (n - 1) / step - 4;     /* a block of base + 1..4 steps */
-}
-
-static inline size_t pool_class_size(size_t c)
-{
-    if (c < POOL_CLASSES) return (c + 1) * POOL_GRAIN;
-    size_t w = c - POOL_CLASSES, base = (size_t)POOL_MAX << (w / 4);
-    return base + (w % 4 + 1) * (base / 4);
-}
-
-#define POOL_RUN ((size_t)64 << 10)     /* bytes taken from the arena at a time (>= a class) */
-_Static_assert(POOL_WIDE_MAX <= POOL_RUN, "a run holds a block of every class");
-
-struct WHeapBig {
-    WHeapBig *prev, *next;      /* the pool's list of big allocations */
-};
-_Static_assert(sizeof(WHeapBig) % 16 == 0, "a big allocation keeps malloc's alignment");
-
-static void *pool_big_alloc(Pool *p, size_t n)
-{
-    WHeapBig *h = wmalloc(sizeof *h + n);
-    h->prev = NULL;
-    h->next = p->big;
-    if (p->big) p->big->prev = h;
-    p->big = h;
-    return h + 1;
-}
-
-static void pool_big_free(Pool *p, void *m)
-{
-    WHeapBig *h = (WHeapBig *)m - 1;
-    if (h->prev) h->prev->next = h->next;
-    else {
-        assert(p->big == h);
-        p->big = h->next;
-    }
-    if (h->next) h->next->prev = h->prev;
-    free(h);
-}
-
-static void *pool_alloc(Pool *p, size_t n)
-{
-    if (!p) return wmalloc(n ? n : 1);
-    if (n > POOL_WIDE_MAX) return pool_big_alloc(p, n);
-    if (!p->init) { warena_init(&p->arena, 1 << 20); p->init = true; }
-    size_t c = pool_class(n), size = pool_class_size(c);
-    void *m = p->free_list[c];
-    if (m) { p->free_list[c] = *(void **)m; return m; }
-    if ((size_t)(p->end - p->cur) < size) {    /* a new run of the arena to carve from */
-        p->cur = wa_alloc(&p->arena, POOL_RUN);
-        p->end = p->cur + POOL_RUN;
-    }
-    m = p->cur;
-    p->cur += size;
-    return m;
-}
-
-static void pool_free(Pool *p, void *m, size_t n)
-{
-    if (!m) return;
-    if (!p) { free(m); return; }
-    if (n > POOL_WIDE_MAX) { pool_big_free(p, m); return; }
-    size_t c = pool_class(n);
-    *(void **)m = p->free_list[c];
-    p->free_list[c] = m;
-}
-
-/* Do allocations of a and b bytes share one block (a resize from a to b needs no new one)? */
-static bool pool_same_block(size_t a, size_t b)
-{
-    if (a == b) return true;
-    return a <= POOL_WIDE_MAX && b <= POOL_WIDE_MAX && pool_class(a) == pool_class(b);
-}
-
-static void *pool_zalloc(Pool *p, size_t n)
-{
-    void *m = pool_alloc(p, n);
-    memset(m, 0, n);
-    return m;
-}
-
-static void pool_release(Pool *p)
-{
-    while (p->big) {
-        WHeapBig *h = p->big;
-        p->big = h->next;
-        free(h);
-    }
-    if (p->init) warena_free(&p->arena);
-    memset(p, 0, sizeof *p);
-}
+   outgrown 1 KiB); a key's slot array over WPOOL_MAX bytes is a big allocation (key_slots_new). */
 
 WStateBackend *wstate_heap_new(const WStateBackendConfig *cfg) { return wstate_backend_new(cfg, &wheap_state_ops); }
 
@@ -299,7 +189,7 @@ static void check_memory_limit(WState *s)
 static Entry *entry_new(WState *s, bool top, uint64_t h, const void *k, size_t klen, size_t vlen)
 {
     size_t pre = entry_prefix(s, top);
-    unsigned char *m = pool_alloc(&s->b->pool, pre + entry_size(klen, vlen));
+    unsigned char *m = wpool_alloc(&s->b->pool, pre + entry_size(klen, vlen));
     memset(m, 0, pre);
     Entry *e = (Entry *)(void *)(m + pre);
     e->hash = h;
@@ -310,21 +200,21 @@ static Entry *entry_new(WState *s, bool top, uint64_t h, const void *k, size_t k
 }
 
 /* A key's map table's slot array of cap slots (not initialised): from the pool's classes up to
-   POOL_MAX bytes, malloc'd beyond (pool_big_alloc), not from the wide classes. The DISTINCT maps of
+   WPOOL_MAX bytes, malloc'd beyond (pool_big_alloc), not from the wide classes. The DISTINCT maps of
    many keys grow together, and each array a table leaves behind would wait in its class for a
    table that never grows to that size again, where malloc merges it with its neighbours (Nexmark
    q16: 813 MB peak against 704 MB). */
 static uintptr_t *key_slots_new(Pool *pool, size_t cap)
 {
     size_t n = sizeof(uintptr_t) * cap;
-    return n <= POOL_MAX ? pool_alloc(pool, n) : pool_big_alloc(pool, n);
+    return n <= WPOOL_MAX ? wpool_alloc(pool, n) : wpool_big_alloc(pool, n);
 }
 
 static void key_slots_free(Pool *pool, uintptr_t *slots, size_t cap)
 {
     size_t n = sizeof(uintptr_t) * cap;
-    if (n <= POOL_MAX) pool_free(pool, slots, n);
-    else pool_big_free(pool, slots);
+    if (n <= WPOOL_MAX) wpool_free(pool, slots, n);
+    else wpool_big_free(pool, slots);
 }
 
 static void htab_free(WState *s, HTab *t, bool top, bool sub);
@@ -337,7 +227,7 @@ static void entry_free(WState *s, Entry *e, bool top)
         HTab *m = keymap_open(s, e, &km);
         if (!keymap_single(&km)) {
             htab_free(s, m, false, true);
-            pool_free(pool, m, sizeof(HTab));
+            wpool_free(pool, m, sizeof(HTab));
             s->maps_freed++;
         } else if (m->n) {
             entry_free(s, htab_at(m, 0), false);
@@ -345,12 +235,12 @@ static void entry_free(WState *s, Entry *e, bool top)
     }
     if (top && s->kind == WSTATE_LIST && entry_list(s, e)) {
         ListVal *l = entry_list(s, e);
-        for (int i = 0; i < l->n; i++) pool_free(pool, (void *)l->items[i].p, l->items[i].len);
+        for (int i = 0; i < l->n; i++) wpool_free(pool, (void *)l->items[i].p, l->items[i].len);
         free(l->items);
         free(l);
     }
     size_t pre = entry_prefix(s, top);
-    pool_free(pool, (unsigned char *)e - pre, pre + entry_size(e->klen, e->vlen));
+    wpool_free(pool, (unsigned char *)e - pre, pre + entry_size(e->klen, e->vlen));
 }
 
 /* The entries of table t of s (top: s's own table, else a key's map) and its slots (sub: a
@@ -382,8 +272,8 @@ static size_t htab_find(const HTab *t, uint64_t h, const void *k, size_t klen)
 #define MAP_FIRST_SLOTS 4
 static HTab *map_table_new(Pool *pool)
 {
-    _Static_assert(sizeof(HTab) % POOL_GRAIN == 0, "the slots start on a pool class boundary");
-    HTab *t = pool_zalloc(pool, sizeof(HTab) + sizeof(uintptr_t) * MAP_FIRST_SLOTS);
+    _Static_assert(sizeof(HTab) % WPOOL_GRAIN == 0, "the slots start on a pool class boundary");
+    HTab *t = wpool_zalloc(pool, sizeof(HTab) + sizeof(uintptr_t) * MAP_FIRST_SLOTS);
     t->slots = (uintptr_t *)(void *)(t + 1);
     t->cap = MAP_FIRST_SLOTS;
     return t;
@@ -565,7 +455,7 @@ static void heap_free_backend(WStateBackend *b)
         memset(&s->tab, 0, sizeof s->tab);
         s->top_gen++;
     }
-    pool_release(&b->pool);
+    wpool_release(&b->pool);
 }
 
 static void heap_add_state(WState *s) { (void)s; }     /* an empty table: zeroed with the state */
@@ -671,10 +561,10 @@ static Entry *resize_val(WState *s, HTab *t, size_t i, size_t len)
     Entry *e = htab_at(t, i);
     size_t pre = entry_prefix(s, top);
     size_t old = pre + entry_size(e->klen, e->vlen), nw = pre + entry_size(e->klen, len);
-    if (!pool_same_block(old, nw)) {
-        unsigned char *n = pool_alloc(pool, nw);
+    if (!wpool_same_block(old, nw)) {
+        unsigned char *n = wpool_alloc(pool, nw);
         memcpy(n, (unsigned char *)e - pre, (old < nw ? old : nw));
-        pool_free(pool, (unsigned char *)e - pre, old);
+        wpool_free(pool, (unsigned char *)e - pre, old);
         e = (Entry *)(void *)(n + pre);
         t->slots[i] = slot_of(e);
     }
@@ -1074,7 +964,7 @@ static void list_append(WState *s, ListVal *l, const void *v, size_t len)
         l->cap = l->cap ? l->cap * 2 : 4;
         l->items = wrealloc(l->items, sizeof(WBytes) * (size_t)l->cap);
     }
-    void *copy = pool_alloc(&s->b->pool, len);
+    void *copy = wpool_alloc(&s->b->pool, len);
     if (len) memcpy(copy, v, len);
     l->items[l->n++] = (WBytes){copy, len};
     s->bytes += (int64_t)len;
@@ -1109,7 +999,7 @@ static void heap_list_remove_at(WState *s, int index)
     ListVal *l = entry_list(s, e);
     if (index < 0 || index >= l->n) return;
     s->bytes -= (int64_t)l->items[index].len;
-    pool_free(&s->b->pool, (void *)l->items[index].p, l->items[index].len);
+    wpool_free(&s->b->pool, (void *)l->items[index].p, l->items[index].len);
     memmove(&l->items[index], &l->items[index + 1], sizeof(WBytes) * (size_t)(l->n - index - 1));
     l->n--;
     entry_stamp(s, e, state_now(s));

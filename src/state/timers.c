@@ -7,11 +7,12 @@
  * Windows register one timestamp (the window's end) for millions of keys: a timer joins its
  * bucket in O(1) and fires in order from it, without a heap operation per timer (a cache miss per
  * level in a heap of millions); the order is Flink's, (timestamp, registration order).
- * Timers come from the service's own blocks, with free lists by size (timer_alloc): windows
- * register and fire millions of them, and a malloc and a free each (with glibc's consolidation of
- * the freed ones) were 5 % of Nexmark q5's CPU.
+ * Timers come from the service's pool (pool.h): windows register and fire millions of them, and
+ * a malloc and a free each (with glibc's consolidation of the freed ones) were 5 % of Nexmark
+ * q5's CPU.
  */
 #include "timers.h"
+#include "pool.h"
 #include "../common/sort.h"
 #include "../common/arena.h"
 #include "../common/hash.h"
@@ -28,12 +29,6 @@ typedef struct Timer {
     uint32_t klen;
     unsigned char key[];
 } Timer;
-
-/* Timers of up to TIMER_POOLED_MAX bytes (with their key) in 16-byte classes; longer keys are
-   malloc'd. */
-#define TIMER_CLASS_BYTES 16
-#define TIMER_CLASSES 16
-#define TIMER_POOLED_MAX (TIMER_CLASSES * TIMER_CLASS_BYTES)
 
 typedef struct Bucket {
     int64_t ts;
@@ -56,8 +51,7 @@ struct WTimerService {
     size_t live;            /* live timers (in the set) */
     size_t pending;         /* timers in buckets, live or deleted (freed when their bucket reaches them) */
     size_t ns_bytes;        /* wtimers_set_namespace_bytes */
-    WArena blocks;          /* where timers of up to TIMER_POOLED_MAX bytes are carved */
-    void *free_timers[TIMER_CLASSES];   /* freed ones by size class, reused first */
+    WPool pool;             /* the timers (freed with it, pending or not) */
 };
 
 void wtimers_set_namespace_bytes(WTimerService *t, size_t ns_bytes) { t->ns_bytes = ns_bytes; }
@@ -67,39 +61,7 @@ static uint64_t timer_hash(int64_t ts, const void *k, size_t klen, int64_t ns)
     return whash_combine(whash_combine(whash_bytes(k, klen, 7), (uint64_t)ts), (uint64_t)ns);
 }
 
-WTimerService *wtimers_new(void)
-{
-    WTimerService *t = wcalloc(1, sizeof(WTimerService));
-    warena_init(&t->blocks, 0);
-    return t;
-}
-
-/* The size class of a timer with a key of klen bytes; TIMER_CLASSES for one malloc'd. */
-static size_t timer_class(size_t klen)
-{
-    size_t n = sizeof(Timer) + klen;
-    return n <= TIMER_POOLED_MAX ? (n - 1) / TIMER_CLASS_BYTES : TIMER_CLASSES;
-}
-
-static Timer *timer_alloc(WTimerService *t, size_t klen)
-{
-    size_t c = timer_class(klen);
-    if (c == TIMER_CLASSES) return wmalloc(sizeof(Timer) + klen);
-    void *m = t->free_timers[c];
-    if (m) {
-        t->free_timers[c] = *(void **)m;
-        return m;
-    }
-    return wa_alloc(&t->blocks, (c + 1) * TIMER_CLASS_BYTES);
-}
-
-static void timer_free(WTimerService *t, Timer *e)
-{
-    size_t c = timer_class(e->klen);
-    if (c == TIMER_CLASSES) { free(e); return; }
-    *(void **)(void *)e = t->free_timers[c];
-    t->free_timers[c] = e;
-}
+WTimerService *wtimers_new(void) { return wcalloc(1, sizeof(WTimerService)); }
 
 static void bucket_free(Bucket *b)
 {
@@ -112,11 +74,9 @@ void wtimers_free(WTimerService *t)
     if (!t) return;
     for (size_t i = 0; i < t->n; i++) {
         Bucket *b = t->heap[i];
-        for (size_t j = b->pos; j < b->n; j++)
-            if (timer_class(b->items[j]->klen) == TIMER_CLASSES) free(b->items[j]);     /* the pooled: below */
         bucket_free(b);
     }
-    warena_free(&t->blocks);    /* the pooled timers, live or freed */
+    wpool_release(&t->pool);    /* the timers, pending or freed */
     free(t->heap);
     free(t->index);
     free(t->set);
@@ -334,7 +294,7 @@ bool wtimers_register(WTimerService *t, int64_t ts, const void *key, size_t klen
     assert(t && (key || klen == 0) && klen <= UINT32_MAX);
     uint64_t h = timer_hash(ts, key, klen, ns);
     if (set_find(t, h, ts, key, klen, ns) != SIZE_MAX) return false;
-    Timer *e = timer_alloc(t, klen);
+    Timer *e = wpool_alloc(&t->pool, sizeof *e + klen);
     e->ts = ts;
     e->ns = ns;
     e->seq = t->seq++;
@@ -410,7 +370,7 @@ void wtimers_advance_ahead(WTimerService *t, int64_t time, WTimerFn fn, WTimerAh
             t->live--;
             fn(ctx, e->ts, e->key, e->klen, e->ns);
         }
-        timer_free(t, e);
+        wpool_free(&t->pool, e, sizeof *e + e->klen);
     }
 }
 

@@ -407,10 +407,10 @@ WTEST(timers_order_dedupe_delete)
     wtimers_free(t);
 }
 
-/* Timers with keys of every length from 0 to 300 bytes (the pooled size classes and the malloc'd
-   ones beyond them), in three rounds that fire the first timers and register new ones: each fires
-   once, in order, with its own key bytes, from memory reused by the timers fired before it; the
-   service freed with 258 timers still pending (ASan: nothing leaked, nothing freed twice). */
+/* Timers with keys of every length from 0 to 300 bytes (many of the pool's size classes), in
+   three rounds that fire the first timers and register new ones: each fires once, in order, with
+   its own key bytes, from memory reused by the timers fired before it; the service freed with 258
+   timers still pending (ASan: nothing leaked, nothing freed twice). */
 typedef struct { int fired; int64_t last; bool wrong; } KeyCheck;
 static void key_check_fire(void *ctx, int64_t ts, const void *key, size_t klen, int64_t ns)
 {
