@@ -27,6 +27,8 @@
 #include "../types/row.h"
 #include "../types/compare.h"
 #include "../types/decimal.h"
+#include "../common/check.h"
+#include "../common/hash.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -735,6 +737,17 @@ static const void *distinct_key(WAccCtx *c, const WAccDistinct *D, const WChunk 
     return wa_memdup(c->scratch, c->kbuf.buf, c->kbuf.len);
 }
 
+#ifdef WEIR_TEST_BUILD
+/* rk is row `row`'s key as distinct_key writes it (row_keys' invariant). */
+static bool same_key(WAccCtx *c, const WAccDistinct *D, const WChunk *in, int row, const WAccKey *rk)
+{
+    uint64_t own[3];
+    size_t klen;
+    const void *k = distinct_key(c, D, in, row, own, &klen);
+    return klen == rk->len && memcmp(k, rk->words, klen) == 0 && wmap_key_hash(k, klen) == rk->hash;
+}
+#endif
+
 /* DISTINCT: DistinctAggCodeGen over the shared value map. */
 static void distinct_step(WAccCtx *c, const WAccDistinct *D, WDatum *acc, uint8_t *nulls,
                           const WChunk *in, int row, bool retract)
@@ -751,9 +764,18 @@ static void distinct_step(WAccCtx *c, const WAccDistinct *D, WDatum *acc, uint8_
     if (D->all_filtered && !any) return;
     uint64_t own[3];
     size_t klen;
-    const void *key = distinct_key(c, D, in, row, own, &klen);
+    const void *key;
+    uint64_t h = 0;
+    const WAccKey *rk = c->row_keys ? &c->row_keys[D - L->distinct] : NULL;
+    if (rk && rk->len) {
+        key = rk->words;
+        klen = rk->len;
+        h = rk->hash;
+        WASSERT_COSTLY(same_key(c, D, in, row, rk));
+    } else {
+        key = distinct_key(c, D, in, row, own, &klen);
+    }
     WMapRef ref;                /* the value's counts or bits, rewritten in place */
-    uint64_t h = c->row_hashes ? c->row_hashes[D - L->distinct] : 0;
     WKeyHint *hint = c->row_hints ? &c->row_hints[D - L->distinct] : NULL;
     bool found = wmap_ref_hinted(D->map, key, klen, h, hint, &ref) == WSL_FOUND;
     WBytes cur = ref.cur;
@@ -793,21 +815,37 @@ static void distinct_step(WAccCtx *c, const WAccDistinct *D, WDatum *acc, uint8_
     else wmap_ref_put(&ref, cnt, (size_t)n * 8);
 }
 
-void wacc_prefetch(WAccCtx *c, const WChunk *in, int row, const void *key, size_t klen,
-                   uint64_t khash, WMapWhere *where, uint64_t *hashes, WMapPrefetch stage)
+void wacc_distinct_keys(const WAccCtx *c, const WChunk *in, WAccKey *keys)
 {
     const WAccLayout *L = c->L;
-    for (int d = 0; d < L->ndistinct; d++) {
+    int nd = L->ndistinct;
+    for (int d = 0; d < nd; d++) {
         const WAccDistinct *D = &L->distinct[d];
-        if (!D->inline_key) continue;       /* its key would be copied into scratch first */
-        if (!hashes[d]) {
-            uint64_t own[3];
-            size_t uklen;
-            const void *uk = distinct_key(c, D, in, row, own, &uklen);
-            hashes[d] = wmap_key_hash(uk, uklen);
+        WAccKey *k = &keys[d];
+        if (!D->inline_key) {               /* its key would be copied into scratch first */
+            for (int r = 0; r < in->nrows; r++, k += nd) k->len = 0;
+            continue;
         }
-        wmap_prefetch(D->map, key, klen, khash, &where[d], hashes[d], stage);
+        /* the key's hash from its words: wmap_key_hash is whash_bytes below 32 bytes */
+        size_t len = wrow_fixed_size(D->nargs), nw = len / 8;
+        assert(len <= sizeof k->words && len % 8 == 0 && len < 32);
+        const WType *tys[2] = {D->types[0], D->types[1]};
+        for (int r = 0; r < in->nrows; r++, k += nd) {
+            k->len = (uint32_t)wrow_encode_chunk_inline((unsigned char *)k->words, in, r, D->nargs, D->args, tys);
+            assert(k->len == len);
+            uint64_t h = whash_words_begin(len, WSTATE_KEY_SEED);
+            for (size_t w = 0; w < nw; w++) h = whash_words_add(h, k->words[w]);
+            k->hash = whash_words_end(h);
+        }
     }
+}
+
+void wacc_prefetch(WAccCtx *c, const void *key, size_t klen, uint64_t khash, WMapWhere *where,
+                   const WAccKey *keys, WMapPrefetch stage)
+{
+    const WAccLayout *L = c->L;
+    for (int d = 0; d < L->ndistinct; d++)
+        if (keys[d].len) wmap_prefetch(L->distinct[d].map, key, klen, khash, &where[d], keys[d].hash, stage);
 }
 
 bool wacc_prefetch_pays(const WAccCtx *c)

@@ -74,6 +74,15 @@ typedef struct WAccLayout {
     bool value_reads_views;     /* wacc_get_value reads data views (LISTAGG with retraction) */
 } WAccLayout;
 
+/* A DISTINCT map's user key of one row (the binary row of its arguments, wrow_encode_inline) and
+   its hash (wmap_key_hash), computed once per row by wacc_distinct_keys for both the read-ahead
+   and the accumulate. len 0: not computed (the map's key is not inline_key). */
+typedef struct WAccKey {
+    uint64_t words[3];
+    uint64_t hash;
+    uint32_t len;
+} WAccKey;
+
 /* Working context of one call (scratch memory lives as long as the values computed in it). */
 typedef struct WAccCtx {
     const WAccLayout *L;
@@ -85,9 +94,8 @@ typedef struct WAccCtx {
                                    reported (the caller checks it after each accumulate) */
     int64_t work;               /* data-view entries read (MIN/MAX, FIRST/LAST_VALUE and LISTAGG with
                                    retraction, collections): insight's slow keys; the caller resets it */
-    const uint64_t *row_hashes; /* NULL, or the DISTINCT user-key hashes of the row accumulated or
-                                   retracted next (L->ndistinct; 0: not computed), as wacc_prefetch
-                                   filled them */
+    const WAccKey *row_keys;    /* NULL, or the DISTINCT user keys of the row accumulated or
+                                   retracted next (L->ndistinct), as wacc_distinct_keys wrote them */
     WKeyHint *row_hints;        /* NULL, or the DISTINCT maps' hints for the row's key (state.h
                                    WKeyHint; L->ndistinct), kept by the caller per key */
 } WAccCtx;
@@ -107,13 +115,14 @@ void wacc_create(const WAccLayout *L, WDatum *acc, uint8_t *nulls);
    decrements the record count (field 0). */
 void wacc_accumulate(WAccCtx *c, WDatum *acc, uint8_t *nulls, const WChunk *in, int row);
 void wacc_retract(WAccCtx *c, WDatum *acc, uint8_t *nulls, const WChunk *in, int row);
-/* Read-ahead of row `row`'s DISTINCT map entries under key (klen bytes, khash its
-   wstate_key_hash), some rows before it is accumulated or retracted (prefetch.h wmap_prefetch;
-   stage as there). where: L->ndistinct places of key's maps, kept as wmap_prefetch keeps them;
-   hashes: the row's L->ndistinct user-key hashes, 0 until computed here (the first call for the
-   row fills them), which the accumulate may then use (row_hashes). Changes nothing. */
-void wacc_prefetch(WAccCtx *c, const WChunk *in, int row, const void *key, size_t klen,
-                   uint64_t khash, WMapWhere *where, uint64_t *hashes, WMapPrefetch stage);
+/* The DISTINCT maps' user keys of in's rows: keys[row * L->ndistinct + d] (row_keys). */
+void wacc_distinct_keys(const WAccCtx *c, const WChunk *in, WAccKey *keys);
+/* Read-ahead of a row's DISTINCT map entries under key (klen bytes, khash its wstate_key_hash),
+   some rows before it is accumulated or retracted (prefetch.h wmap_prefetch; stage as there).
+   where: L->ndistinct places of key's maps, kept as wmap_prefetch keeps them; keys: the row's
+   L->ndistinct user keys (wacc_distinct_keys). Changes nothing. */
+void wacc_prefetch(WAccCtx *c, const void *key, size_t klen, uint64_t khash, WMapWhere *where,
+                   const WAccKey *keys, WMapPrefetch stage);
 /* Whether wacc_prefetch pays: a DISTINCT map it reads ahead outgrew the CPU caches. */
 bool wacc_prefetch_pays(const WAccCtx *c);
 /* Aggregate results (one per call, of its result type): a function of the accumulators and,

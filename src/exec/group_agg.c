@@ -460,33 +460,34 @@ static void prefetch_group_key(GroupAgg *g, int r, const WMapWhere *where, bool 
     }
 }
 
-/* Row r's read-ahead stage, with the places of its group's maps and its hashes. */
-static void prefetch_row(GroupAgg *g, const WChunk *in, int r, WMapWhere *where, uint64_t *hashes, WMapPrefetch stage)
+/* Row r's read-ahead stage, with the places of its group's maps and its user keys. */
+static void prefetch_row(GroupAgg *g, int r, WMapWhere *where, const WAccKey *keys, WMapPrefetch stage)
 {
     size_t nd = (size_t)g->L->ndistinct;
     int si = g->cg.rows[r];
     const Slot *s = &g->slots[si];
-    wacc_prefetch(&g->ac, in, r, g->cg.kbytes.buf + s->koff, s->klen, s->shash, &where[(size_t)si * nd],
-                  &hashes[(size_t)r * nd], stage);
+    if (stage == WMAP_PREFETCH_TABLE && where[(size_t)si * nd].table) return;  /* read by an earlier row */
+    wacc_prefetch(&g->ac, g->cg.kbytes.buf + s->koff, s->klen, s->shash, &where[(size_t)si * nd],
+                  &keys[(size_t)r * nd], stage);
 }
 
 /* Before row r: the read-ahead of the rows AHEAD_TABLE, AHEAD_SLOT and AHEAD_ENTRY after it (r <
    0: of the chunk's first rows, before its first row). */
-static void prefetch_distinct(GroupAgg *g, const WChunk *in, int r, WMapWhere *where, uint64_t *hashes)
+static void prefetch_distinct(GroupAgg *g, const WChunk *in, int r, WMapWhere *where, const WAccKey *keys)
 {
     if (r < 0) {
         for (int i = 0; i < AHEAD_KEY_SLOT && i < in->nrows; i++) prefetch_group_key(g, i, where, false);
         for (int i = 0; i < AHEAD_KEY_ENTRY && i < in->nrows; i++) prefetch_group_key(g, i, where, true);
-        for (int i = 0; i < AHEAD_TABLE && i < in->nrows; i++) prefetch_row(g, in, i, where, hashes, WMAP_PREFETCH_TABLE);
-        for (int i = 0; i < AHEAD_SLOT && i < in->nrows; i++) prefetch_row(g, in, i, where, hashes, WMAP_PREFETCH_SLOT);
-        for (int i = 0; i < AHEAD_ENTRY && i < in->nrows; i++) prefetch_row(g, in, i, where, hashes, WMAP_PREFETCH_ENTRY);
+        for (int i = 0; i < AHEAD_TABLE && i < in->nrows; i++) prefetch_row(g, i, where, keys, WMAP_PREFETCH_TABLE);
+        for (int i = 0; i < AHEAD_SLOT && i < in->nrows; i++) prefetch_row(g, i, where, keys, WMAP_PREFETCH_SLOT);
+        for (int i = 0; i < AHEAD_ENTRY && i < in->nrows; i++) prefetch_row(g, i, where, keys, WMAP_PREFETCH_ENTRY);
         return;
     }
     if (r + AHEAD_KEY_SLOT < in->nrows) prefetch_group_key(g, r + AHEAD_KEY_SLOT, where, false);
     if (r + AHEAD_KEY_ENTRY < in->nrows) prefetch_group_key(g, r + AHEAD_KEY_ENTRY, where, true);
-    if (r + AHEAD_TABLE < in->nrows) prefetch_row(g, in, r + AHEAD_TABLE, where, hashes, WMAP_PREFETCH_TABLE);
-    if (r + AHEAD_SLOT < in->nrows) prefetch_row(g, in, r + AHEAD_SLOT, where, hashes, WMAP_PREFETCH_SLOT);
-    if (r + AHEAD_ENTRY < in->nrows) prefetch_row(g, in, r + AHEAD_ENTRY, where, hashes, WMAP_PREFETCH_ENTRY);
+    if (r + AHEAD_TABLE < in->nrows) prefetch_row(g, r + AHEAD_TABLE, where, keys, WMAP_PREFETCH_TABLE);
+    if (r + AHEAD_SLOT < in->nrows) prefetch_row(g, r + AHEAD_SLOT, where, keys, WMAP_PREFETCH_SLOT);
+    if (r + AHEAD_ENTRY < in->nrows) prefetch_row(g, r + AHEAD_ENTRY, where, keys, WMAP_PREFETCH_ENTRY);
 }
 
 static void process_general(GroupAgg *g, const WChunk *in)
@@ -503,22 +504,24 @@ static void process_general(GroupAgg *g, const WChunk *in)
     /* a key's results after its row are its next row's previous results, unless they read data
        views (whose reads insight counts): kept per key instead of computed twice */
     bool keep_values = !L->value_reads_views;
-    /* DISTINCT maps read ahead: where each group's maps are, and each row's user-key hashes */
+    /* DISTINCT maps: each row's user keys (encoded and hashed once), and when read ahead, where
+       each group's maps are */
     WMapWhere *where = NULL;
-    uint64_t *hashes = NULL;
+    WAccKey *keys = NULL;
+    if (L->ndistinct) {
+        keys = wa_alloc(&g->scratch, sizeof(WAccKey) * (size_t)in->nrows * (size_t)L->ndistinct);
+        wacc_distinct_keys(&g->ac, in, keys);
+    }
     /* DISTINCT maps: where each group's entry is, found by its first row of the chunk */
     WKeyHint *hints = L->ndistinct ? WA_ARRAY(&g->scratch, WKeyHint, (size_t)g->cg.ngroups * (size_t)L->ndistinct) : NULL;
     if (L->ndistinct && wacc_prefetch_pays(&g->ac)) {
         where = WA_ARRAY(&g->scratch, WMapWhere, (size_t)g->cg.ngroups * (size_t)L->ndistinct);
-        hashes = WA_ARRAY(&g->scratch, uint64_t, (size_t)in->nrows * (size_t)L->ndistinct);
-        prefetch_distinct(g, in, -1, where, hashes);
+        prefetch_distinct(g, in, -1, where, keys);
     }
     for (int r = 0; r < in->nrows; r++) {
         Slot *s = &g->slots[g->cg.rows[r]];
-        if (where) {
-            prefetch_distinct(g, in, r, where, hashes);
-            g->ac.row_hashes = &hashes[(size_t)r * (size_t)L->ndistinct];
-        }
+        if (where) prefetch_distinct(g, in, r, where, keys);
+        if (keys) g->ac.row_keys = &keys[(size_t)r * (size_t)L->ndistinct];
         if (hints) g->ac.row_hints = &hints[(size_t)g->cg.rows[r] * (size_t)L->ndistinct];
         bool retract = wrowkind_is_retract((WRowKind)in->kinds[r]);
         if (s->expired) { g->ttl_expired++; s->expired = false; }
@@ -1008,7 +1011,7 @@ static void ga_process(WOperator *op, int input, const WChunk *in)
     } else {
         load_slots_general(g, in);
         process_general(g, in);
-        g->ac.row_hashes = NULL;            /* they were the chunk's (scratch) */
+        g->ac.row_keys = NULL;              /* they were the chunk's (scratch) */
         g->ac.row_hints = NULL;
         write_back(g);
     }

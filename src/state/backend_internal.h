@@ -63,8 +63,9 @@ struct WState {
                                    set when its table is first made, heap_backend.c) */
     uint64_t maps_freed;        /* hashmap, map state: keys' map tables freed so far (a WMapWhere
                                    filled at an earlier count may point to freed memory) */
-    uint64_t top_gen;           /* hashmap: entries that entered or left tab so far (a WKeyHint
-                                   filled at another count may name another entry's slot) */
+    uint64_t top_gen;           /* hashmap: times tab's entries moved (growth) or left it so far
+                                   (a WKeyHint filled at another count may name another entry's
+                                   slot; an insert moves no other entry) */
     union {
         WHeapTable tab;         /* hashmap */
         struct {                /* rocksdb: the column family side, the buffer a WValueRef updates */

@@ -315,6 +315,15 @@ static size_t htab_insert(Pool *pool, HTab *t, Entry *e)
     return i;
 }
 
+/* Entry e into s's own table; its slot. An insert moves no other entry, growth moves them all
+   (top_gen: the hints of other keys stay valid across inserts). */
+static size_t top_insert(WState *s, Entry *e)
+{
+    size_t cap = s->tab.cap, i = htab_insert(NULL, &s->tab, e);
+    if (s->tab.cap != cap) s->top_gen++;
+    return i;
+}
+
 /* Remove slot i with backward-shift deletion; returns the removed entry. */
 static Entry *htab_remove_at(HTab *t, size_t i)
 {
@@ -529,8 +538,7 @@ static Entry *top_entry_insert(WState *s, size_t *slot)
     WStateBackend *b = s->b;
     entries_begin(s);
     Entry *e = entry_new(s, true, b->khash, b->key, b->klen, 0);
-    *slot = htab_insert(NULL, &s->tab, e);
-    s->top_gen++;
+    *slot = top_insert(s, e);
     if (s->kind == WSTATE_MAP) {
         s->bytes += e->klen;        /* an empty map: its table word 0 (entry_new) */
     } else {
@@ -694,8 +702,7 @@ static void *heap_value_ref_reserve(WValueRef *r, size_t len)
     if (r->slot == SIZE_MAX) {
         entries_begin(s);
         e = entry_new(s, true, b->khash, b->key, b->klen, len);
-        r->slot = htab_insert(NULL, &s->tab, e);
-        s->top_gen++;
+        r->slot = top_insert(s, e);
         s->entries++;
         s->created++;
         s->bytes += (int64_t)(b->klen + len);
@@ -1121,8 +1128,7 @@ static Entry *restore_top(WState *s, const void *k, size_t kl, size_t *slot)
     if (i != SIZE_MAX) { *slot = i; return htab_at(&s->tab, i); }
     entries_begin(s);
     Entry *e = entry_new(s, true, b->khash, b->key, b->klen, 0);
-    *slot = htab_insert(NULL, &s->tab, e);
-    s->top_gen++;
+    *slot = top_insert(s, e);
     s->bytes += e->klen;
     if (s->kind != WSTATE_MAP) {        /* a map starts empty: its table word 0 (entry_new) */
         if (s->kind == WSTATE_LIST) entry_set_table(s, e, wcalloc(1, sizeof(ListVal)));
