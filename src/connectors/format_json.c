@@ -865,9 +865,14 @@ static const char *fast_number_end(const char *p, const char *e, bool *is_float)
 }
 
 /* null / true / false at p (not followed by a letter, digit or '_'): the end, else NULL. */
-static const char *fast_word_end(const char *p, const char *e, const char *w, int n)
+static inline const char *fast_word_end(const char *p, const char *e, const char *w, int n)
 {
-    if (e - p < n || memcmp(p, w, (size_t)n) != 0) return NULL;
+    assert(n == 4 || n == 5);
+    if (e - p < n) return NULL;
+    uint32_t have, want;                /* one compare of 4 bytes (a memcmp call per null member) */
+    memcpy(&have, p, 4);
+    memcpy(&want, w, 4);
+    if (have != want || (n == 5 && p[4] != w[4])) return NULL;
     p += n;
     if (p < e && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || is_digit(*p) || *p == '_')) return NULL;
     return p;

@@ -17,7 +17,7 @@
 #include <string.h>
 #include "../common/hash.h"
 
-static size_t bitset_bytes(int arity) { return (size_t)((arity + 63 + 8) / 64) * 8; }
+static size_t bitset_bytes(int arity) { return wrow_bitset_bytes(arity); }
 
 size_t wrow_fixed_size(int arity) { return bitset_bytes(arity) + 8 * (size_t)arity; }
 
@@ -357,15 +357,6 @@ static bool decode_field(const unsigned char *row, size_t size, int arity, const
 bool wrow_get(const void *row, size_t size, int arity, const WType *t, int i, WDatum *out)
 {
     return decode_field((const unsigned char *)row, size, arity, t, i, out, NULL);
-}
-
-bool wrow_get_word(const void *row, int arity, int i, uint64_t *out)
-{
-    const unsigned char *p = row;
-    int bit = i + 8;
-    if (p[bit >> 3] & (1u << (bit & 7))) return false;
-    *out = get_le(p + bitset_bytes(arity) + 8 * (size_t)i, 8);
-    return true;
 }
 
 bool wrow_get_arena(const void *row, size_t size, int arity, const WType *t, int i, WDatum *out, WArena *a)

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "type.h"
 #include "value.h"
 #include "chunk.h"
@@ -38,9 +39,25 @@ bool wrow_get(const void *row, size_t size, int arity, const WType *t, int i, WD
    their cx NULL since it has no memory to build them in). */
 bool wrow_get_arena(const void *row, size_t size, int arity, const WType *t, int i, WDatum *out,
                     WArena *a);
+/* The bytes of a binary row's null-bit region (its header byte and the null bits). */
+static inline size_t wrow_bitset_bytes(int arity) { return (size_t)((arity + 63 + 8) / 64) * 8; }
 /* The 8-byte slot word of field i of a binary row of `arity` fields (a BIGINT's value, a DOUBLE's
-   bits); false when the field is NULL. */
-bool wrow_get_word(const void *row, int arity, int i, uint64_t *out);
+   bits); false when the field is NULL. Inline: decoders of accumulator rows read every field. */
+static inline bool wrow_get_word(const void *row, int arity, int i, uint64_t *out)
+{
+    const unsigned char *p = row;
+    int bit = i + 8;
+    if (p[bit >> 3] & (1u << (bit & 7))) return false;
+    p += wrow_bitset_bytes(arity) + 8 * (size_t)i;
+    uint64_t v = 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&v, p, 8);
+#else
+    for (int b = 7; b >= 0; b--) v = (v << 8) | p[b];
+#endif
+    *out = v;
+    return true;
+}
 /* Every field of a binary row of `arity` fields (types given) set in row r of chunk c, in columns
    col0 .. col0 + arity - 1, a NULL field zeroed: composites decoded into arena a; with copy every
    value is deep-copied into a (wdatum_copy), else strings point into the row bytes. */
