@@ -1073,9 +1073,14 @@ static int fast_object(FastCtx *x, const FastLevel *l, const char **pp, WChunk *
     if (p < e && *p == '}') {
         p++;
     } else {
+        /* Compact JSON ("k":v,"k":v) takes no whitespace scan: a byte at e or past it is never a
+           quote, colon, comma or a byte above the space (a newline or the buffer's zeroed pad),
+           so a test that passes did not read beyond the data. */
         for (;;) {
-            p = fast_ws(p, e);
-            if (p >= e || *p != '"') return -1;
+            if (*p != '"') {
+                p = fast_ws(p, e);
+                if (p >= e || *p != '"') return -1;
+            }
             const char *k = p + 1, *q;
             int f;
             if (hint < l->n && key_at(l, hint, k, e)) {  /* members usually come in the columns' order */
@@ -1086,9 +1091,13 @@ static int fast_object(FastCtx *x, const FastLevel *l, const char **pp, WChunk *
                 if (q >= e || *q != '"') return -1;     /* an escaped key (or a bad one) */
                 f = fast_lookup(l, k, (int)(q - k));
             }
-            p = fast_ws(q + 1, e);
-            if (p >= e || *p != ':') return -1;
-            p = fast_ws(p + 1, e);
+            if (q[1] == ':' && (unsigned char)q[2] > ' ') {
+                p = q + 2;
+            } else {
+                p = fast_ws(q + 1, e);
+                if (p >= e || *p != ':') return -1;
+                p = fast_ws(p + 1, e);
+            }
             hint = f + 1;
             if (f < 0 || !(l->want >> f & 1)) {
                 if (!(p = fast_skip_value(p, e, depth))) return -1;
@@ -1101,6 +1110,7 @@ static int fast_object(FastCtx *x, const FastLevel *l, const char **pp, WChunk *
                 if (ch) ch->cols[f].nulls[row] = kk != 1;
                 else cx->nulls[f] = kk != 1;
             }
+            if (*p == ',') { p++; continue; }
             p = fast_ws(p, e);
             if (p >= e) return -1;
             if (*p == ',') { p++; continue; }

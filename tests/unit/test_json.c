@@ -328,6 +328,12 @@ WTEST(json_fast_reader_matches_tree)
         "{\"s\":\"\\\\\\\\\\\\0123456789abcdef0123456789abcdef\\n\"}",
         "{\"s\":\"a\\\\b\\\\c\\\\d\\\\e\\\\f\\\\g\\\\h\\\\i\\\\j\\\\k\\\\l\\\\m\", \"b\":3}",
         "{\"s\":\"0123456789abcdefghijklmnopqrstu\\\"\", \"r\":{\"y\":\"0123456789abcdefghijklmn\\/\"}}",
+        /* whitespace beside the colons and commas the compact path takes without a scan, and
+           lines that end at a key, a colon or a comma */
+        "{\"a\" :1,\"b\":2}", "{\"a\": 1,\"b\":2}", "{\"a\":1 ,\"b\":2}", "{\"a\":1, \"b\":2}",
+        "{\"a\":1,\"b\":2 }", "{\"a\":\t1,\r\"b\":2}", "{ \"r\":{ \"x\" : 1 },\"a\":2 }",
+        "{\"r\":{\"x\":1 , \"y\":\"v\"} ,\"a\":3}", "{\"a\":}", "{\"a\":", "{\"a\"", "{\"a\":1,",
+        "{\"a\":1,\"b\"", "{\"a\":1,\"b\":", "{\"r\":{\"x\":", "{\"a\"::1}", "{\"a\":,\"b\":2}",
     };
     const char *opts[][2] = {{NULL, NULL}, {"json.ignore-parse-errors", "true"}, {"json.fail-on-missing-field", "true"},
                              {"json.decode.json-parser.enabled", "false"},
