@@ -963,7 +963,7 @@ static int fast_object(FastCtx *x, const FastLevel *l, const char **pp, WChunk *
 static int fast_value(FastCtx *x, const WType *t, const FastLevel *kid, const char **pp, WDatum *out, int depth)
 {
     const char *p = *pp, *e = x->end;
-    WJson v = { .kind = WJ_NULL };
+    WJson v;                            /* set by the cases that end in conv() (not per value) */
     if (p >= e) return -1;
     switch (*p) {
     case '"': {
@@ -980,8 +980,7 @@ static int fast_value(FastCtx *x, const WType *t, const FastLevel *kid, const ch
                 out->s.len = n;
                 return 1;
             }
-            v.s = p + 1;
-            v.len = n;
+            v = (WJson){.kind = WJ_STRING, .s = p + 1, .len = n};
         } else {
             char *d = wa_alloc(text ? x->arena : x->r->scratch, UNESCAPE_ROOM(n));
             int dn = fast_unescape(p + 1, n, d);
@@ -990,10 +989,8 @@ static int fast_value(FastCtx *x, const WType *t, const FastLevel *kid, const ch
                 out->s.len = dn;
                 return 1;
             }
-            v.s = d;
-            v.len = dn;
+            v = (WJson){.kind = WJ_STRING, .s = d, .len = dn};
         }
-        v.kind = WJ_STRING;
         break;
     }
     case 'n':
@@ -1001,11 +998,11 @@ static int fast_value(FastCtx *x, const WType *t, const FastLevel *kid, const ch
         return 0;
     case 't':
         if (!(*pp = fast_word_end(p, e, "true", 4))) return -1;
-        v.kind = WJ_TRUE;
+        v = (WJson){.kind = WJ_TRUE};
         break;
     case 'f':
         if (!(*pp = fast_word_end(p, e, "false", 5))) return -1;
-        v.kind = WJ_FALSE;
+        v = (WJson){.kind = WJ_FALSE};
         break;
     case '{':
         if (kid) {
@@ -1052,10 +1049,7 @@ static int fast_value(FastCtx *x, const WType *t, const FastLevel *kid, const ch
         if (!q) return -1;
         *pp = q;
         int n = (int)(q - p);
-        v.kind = WJ_NUMBER;
-        v.is_float = fl;
-        v.s = p;
-        v.len = n;
+        v = (WJson){.kind = WJ_NUMBER, .is_float = fl, .s = p, .len = n};
         break;
     }
     }

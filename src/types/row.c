@@ -205,7 +205,12 @@ static void encode_row(WStrBuf *out, int arity, const FieldTypes *ft, const WDat
             int bit = i + 8;
             out->buf[base + (size_t)(bit >> 3)] |= (char)(1u << (bit & 7));
         }
-        write_field(out, base, nb + 8 * (size_t)i, ftype(ft, i), vals[i], isn);
+        const WType *t = ftype(ft, i);
+        if (t->id == WT_BIGINT) {       /* most accumulator fields (counts, sums): as write_field */
+            if (!isn) put_le((unsigned char *)out->buf + base + nb + 8 * (size_t)i, (uint64_t)vals[i].i, 8);
+            continue;
+        }
+        write_field(out, base, nb + 8 * (size_t)i, t, vals[i], isn);
     }
 }
 
