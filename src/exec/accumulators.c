@@ -322,6 +322,14 @@ WAccLayout *wacc_layout_new(const WAggCall *aggs, int naggs, const WType **in_ty
         L->fcopy[f] = !wrow_type_inline(L->ftypes[f]);
         L->fword[f] = L->ftypes[f]->id == WT_BIGINT || L->ftypes[f]->id == WT_DOUBLE;
     }
+    /* wacc_values_equal's order: results compared as one integer first (a count that moved
+       answers in one test, before a string MAX is compared) */
+    L->eq_order = WA_ARRAY(a, int, L->naggs ? L->naggs : 1);
+    int ne = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < L->naggs; i++)
+            if (wtype_is_integer(L->aggs[i].res_type) == (pass == 0)) L->eq_order[ne++] = i;
+    assert(ne == L->naggs);
     return L;
 fail:
     warena_free(&li->arena);
@@ -1031,13 +1039,23 @@ static void agg_value(WAccCtx *c, const WAccAgg *g, const WDatum *acc, const uin
 void wacc_get_value(WAccCtx *c, const WDatum *acc, const uint8_t *nulls, WDatum *vals, uint8_t *vnulls)
 {
     const WAccLayout *L = c->L;
-    for (int i = 0; i < L->naggs; i++) agg_value(c, &L->aggs[i], acc, nulls, &vals[i], &vnulls[i]);
+    for (int i = 0; i < L->naggs; i++) {
+        const WAccAgg *g = &L->aggs[i];
+        if (g->kind == WAGG_COUNT || g->kind == WAGG_COUNT_STAR) {  /* as agg_value, without its switch */
+            memset(&vals[i], 0, sizeof vals[i]);
+            vals[i].i = acc[g->off].i;
+            vnulls[i] = 0;
+            continue;
+        }
+        agg_value(c, g, acc, nulls, &vals[i], &vnulls[i]);
+    }
 }
 
 bool wacc_values_equal(const WAccLayout *L, const WDatum *a, const uint8_t *an, const WDatum *b,
                        const uint8_t *bn)
 {
-    for (int i = 0; i < L->naggs; i++) {
+    for (int k = 0; k < L->naggs; k++) {
+        int i = L->eq_order[k];
         if (an[i] != bn[i]) return false;
         if (an[i]) continue;
         const WType *t = L->aggs[i].res_type;

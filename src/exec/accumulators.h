@@ -72,6 +72,7 @@ typedef struct WAccLayout {
     WAccDistinct *distinct;
     bool has_views;             /* any data view state */
     bool value_reads_views;     /* wacc_get_value reads data views (LISTAGG with retraction) */
+    int *eq_order;              /* the aggregates in wacc_values_equal's order (integers first) */
 } WAccLayout;
 
 /* A DISTINCT map's user key of one row (the binary row of its arguments, wrow_encode_inline) and
