@@ -784,7 +784,7 @@ static void distinct_step(WAccCtx *c, const WAccDistinct *D, WDatum *acc, uint8_
         key = distinct_key(c, D, in, row, own, &klen);
     }
     WMapRef ref;                /* the value's counts or bits, rewritten in place */
-    WKeyHint *hint = c->row_hints ? &c->row_hints[D - L->distinct] : NULL;
+    WKeyHint *hint = c->row_where ? &c->row_where[D - L->distinct].top : NULL;
     bool found = wmap_ref_hinted(D->map, key, klen, h, hint, &ref) == WSL_FOUND;
     WBytes cur = ref.cur;
     if (!L->retract) {

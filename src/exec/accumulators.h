@@ -97,8 +97,9 @@ typedef struct WAccCtx {
                                    retraction, collections): insight's slow keys; the caller resets it */
     const WAccKey *row_keys;    /* NULL, or the DISTINCT user keys of the row accumulated or
                                    retracted next (L->ndistinct), as wacc_distinct_keys wrote them */
-    WKeyHint *row_hints;        /* NULL, or the DISTINCT maps' hints for the row's key (state.h
-                                   WKeyHint; L->ndistinct), kept by the caller per key */
+    WMapWhere *row_where;       /* NULL, or where the row's key is in the DISTINCT maps
+                                   (prefetch.h WMapWhere; L->ndistinct), kept by the caller per
+                                   key: its `top` is the reads' hint (state.h WKeyHint) */
 } WAccCtx;
 
 /* Builds the layout and registers the data-view states ("<state_name>$<agg>..." names) in b

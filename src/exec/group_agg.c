@@ -512,17 +512,18 @@ static void process_general(GroupAgg *g, const WChunk *in)
         keys = wa_alloc(&g->scratch, sizeof(WAccKey) * (size_t)in->nrows * (size_t)L->ndistinct);
         wacc_distinct_keys(&g->ac, in, keys);
     }
-    /* DISTINCT maps: where each group's entry is, found by its first row of the chunk */
-    WKeyHint *hints = L->ndistinct ? WA_ARRAY(&g->scratch, WKeyHint, (size_t)g->cg.ngroups * (size_t)L->ndistinct) : NULL;
+    /* DISTINCT maps: where each group's entry and map are, found by the read-ahead or by the
+       group's first row of the chunk */
+    WMapWhere *wheres = L->ndistinct ? WA_ARRAY(&g->scratch, WMapWhere, (size_t)g->cg.ngroups * (size_t)L->ndistinct) : NULL;
     if (L->ndistinct && wacc_prefetch_pays(&g->ac)) {
-        where = WA_ARRAY(&g->scratch, WMapWhere, (size_t)g->cg.ngroups * (size_t)L->ndistinct);
+        where = wheres;
         prefetch_distinct(g, in, -1, where, keys);
     }
     for (int r = 0; r < in->nrows; r++) {
         Slot *s = &g->slots[g->cg.rows[r]];
         if (where) prefetch_distinct(g, in, r, where, keys);
         if (keys) g->ac.row_keys = &keys[(size_t)r * (size_t)L->ndistinct];
-        if (hints) g->ac.row_hints = &hints[(size_t)g->cg.rows[r] * (size_t)L->ndistinct];
+        if (wheres) g->ac.row_where = &wheres[(size_t)g->cg.rows[r] * (size_t)L->ndistinct];
         bool retract = wrowkind_is_retract((WRowKind)in->kinds[r]);
         if (s->expired) { g->ttl_expired++; s->expired = false; }
         bool first = false;
@@ -1012,7 +1013,7 @@ static void ga_process(WOperator *op, int input, const WChunk *in)
         load_slots_general(g, in);
         process_general(g, in);
         g->ac.row_keys = NULL;              /* they were the chunk's (scratch) */
-        g->ac.row_hints = NULL;
+        g->ac.row_where = NULL;
         write_back(g);
     }
     flush_out(g);

@@ -856,13 +856,17 @@ static void heap_map_prefetch(WState *s, const void *key, size_t klen, uint64_t 
     } else {
         size_t ti = htab_find(&s->tab, khash, key, klen);
         if (ti == SIZE_MAX) return;
+        if (where) where->top = (WKeyHint){s->top_gen + 1, ti};     /* as heap_map_ref's hint */
         KeyMap km;
         m = keymap_open(s, htab_at(&s->tab, ti), &km);
         if (keymap_single(&km)) {       /* the slot is the word just read; not kept in `where` */
             if (stage == WMAP_PREFETCH_ENTRY && m->n) __builtin_prefetch(htab_at(m, 0));
             return;
         }
-        if (where) *where = (WMapWhere){m, s->maps_freed};
+        if (where) {
+            where->table = m;
+            where->gen = s->maps_freed;
+        }
     }
     if (stage == WMAP_PREFETCH_TABLE) { __builtin_prefetch(m); return; }
     htab_prefetch(m, ukhash, stage == WMAP_PREFETCH_ENTRY);

@@ -35,7 +35,14 @@ void wstate_load_values(WState *s, const WBytes *keys, const uint64_t *hashes, i
    be NULL) remembers where key's map was found, for the next read-ahead under the same key:
    zeroed by the caller for a key it has not read ahead yet, then kept as the call left it (the
    backend checks it is still valid before it uses it). */
-typedef struct WMapWhere { const void *table; uint64_t gen; } WMapWhere;
+typedef struct WMapWhere {
+    const void *table;          /* key's map, found at maps_freed count gen */
+    uint64_t gen;
+    WKeyHint top;               /* where key's entry was found (state.h WKeyHint): a caller that
+                                   keeps one WMapWhere per key passes &top to wmap_ref_hinted, so
+                                   that its first read of the key after the read-ahead does not
+                                   look the key up again */
+} WMapWhere;
 /* Whether map state s has outgrown the caches and its lookups search maps of many user entries
    (entries_per_lookup: the caller's running average of WMapRef.key_entries), so that a lookup
    may miss in its key's map too, not only at the key, and wmap_prefetch's stages may pay. A
