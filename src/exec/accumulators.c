@@ -838,9 +838,10 @@ void wacc_distinct_keys(const WAccCtx *c, const WChunk *in, WAccKey *keys)
         size_t len = wrow_fixed_size(D->nargs), nw = len / 8;
         assert(len <= sizeof k->words && len % 8 == 0 && len < 32);
         const WType *tys[2] = {D->types[0], D->types[1]};
+        _Static_assert(sizeof(WAccKey) % 8 == 0, "keys are whole words apart");
+        wrow_encode_rows_inline(k->words, nd * sizeof(WAccKey) / 8, in, D->nargs, D->args, tys);
         for (int r = 0; r < in->nrows; r++, k += nd) {
-            k->len = (uint32_t)wrow_encode_chunk_inline((unsigned char *)k->words, in, r, D->nargs, D->args, tys);
-            assert(k->len == len);
+            k->len = (uint32_t)len;
             uint64_t h = whash_words_begin(len, WSTATE_KEY_SEED);
             for (size_t w = 0; w < nw; w++) h = whash_words_add(h, k->words[w]);
             k->hash = whash_words_end(h);

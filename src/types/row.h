@@ -84,6 +84,11 @@ size_t wrow_encode_inline(unsigned char *dst, int arity, const WType **types, co
 /* wrow_encode_inline of columns cols (of the given types) of chunk row `row`, read in place. */
 size_t wrow_encode_chunk_inline(unsigned char *dst, const WChunk *c, int row, int ncols, const int *cols,
                                 const WType **types);
+/* wrow_encode_chunk_inline of every row r of c at once, row r's words at dst + r * stride (stride
+   >= wrow_fixed_size(ncols) / 8 words): a column at a time, its type looked at once, not per row
+   (a DISTINCT argument's keys for a whole chunk). */
+void wrow_encode_rows_inline(uint64_t *dst, size_t stride, const WChunk *c, int ncols, const int *cols,
+                             const WType **types);
 /* Flink's BinaryRowData.hashCode() (murmur by words, seed 42). */
 int32_t wrow_hash(const void *row, size_t size);
 /* wrow_hash of wrow_encode_chunk(c, r, ncols, cols) for every row r of c, into out[r]: keys of

@@ -1020,6 +1020,51 @@ WTEST(types_row_encode_inline)
     warena_free(&a);
 }
 
+/* wrow_encode_rows_inline writes, for every row of a chunk, the bytes wrow_encode_chunk_inline
+   writes for that row (a column at a time, rows `stride` words apart, the gap left as it was). */
+WTEST(types_row_encode_rows_inline)
+{
+    WArena a;
+    warena_init(&a, 0);
+    const WType *d18 = wtype_decimal(&a, 18, 2, true), *ts3 = wtype_timestamp(&a, WT_TIMESTAMP, 3, true);
+    const WType *tys[] = { &WTYPE_BOOLEAN, &WTYPE_TINYINT, &WTYPE_SMALLINT, &WTYPE_INT, &WTYPE_BIGINT,
+                           &WTYPE_FLOAT, &WTYPE_DOUBLE, &WTYPE_DATE, d18, ts3 };
+    enum { N = 10, ROWS = 5, STRIDE = 14 };
+    WChunk *c = wchunk_new(N, tys, ROWS);
+    for (int r = 0; r < ROWS; r++) {
+        int row = wchunk_add_row(c, WRK_INSERT);
+        for (int k = 0; k < N; k++) {
+            WDatum *d = &c->cols[k].data[row];
+            memset(d, 0, sizeof *d);
+            if (k == 5 || k == 6) d->d = -1.5 * (r + 1);
+            else if (k == 8) d->dec = -123456 * (r + 1);
+            else if (k == 9) d->ts.ms = -86400001LL * r;
+            else d->i = (k == 4 ? INT64_MIN + 5 : -70000) + r;
+            c->cols[k].nulls[row] = (uint8_t)((r + k) % 3 == 0);
+        }
+    }
+    int cols[N], pick[3] = { 9, 0, 6 };
+    for (int k = 0; k < N; k++) cols[k] = k;
+    for (int set = 0; set < 3; set++) {                 /* all ten columns, one, three reordered */
+        int nc = set == 0 ? N : set == 1 ? 1 : 3;
+        const int *cs = set == 2 ? pick : cols + (set == 1 ? 4 : 0);
+        const WType *ts[N];
+        for (int k = 0; k < nc; k++) ts[k] = tys[cs[k]];
+        uint64_t rows[ROWS * STRIDE];
+        memset(rows, 0xAB, sizeof rows);
+        wrow_encode_rows_inline(rows, STRIDE, c, nc, cs, ts);
+        for (int r = 0; r < ROWS; r++) {
+            uint64_t one[STRIDE];
+            size_t len = wrow_encode_chunk_inline((unsigned char *)one, c, r, nc, cs, ts);
+            CHECK(len <= 8 * (STRIDE - 1));
+            CHECK(memcmp(one, rows + r * STRIDE, len) == 0);
+            CHECK(rows[r * STRIDE + STRIDE - 1] == 0xABABABABABABABABULL);   /* the gap untouched */
+        }
+    }
+    wchunk_free(c);
+    warena_free(&a);
+}
+
 WTEST(types_row_encode_chunk)
 {
     const WType *tys[] = { &WTYPE_INT, &WTYPE_STRING };
