@@ -1007,12 +1007,17 @@ static int fast_value(FastCtx *x, const WType *t, const FastLevel *kid, const ch
     case '{':
         if (kid) {
             assert(t->id == WT_ROW && t->nfields == kid->n);
-            int nf = t->nfields ? t->nfields : 1;
-            WComposite *cx = WA_NEW(x->arena, WComposite);
+            size_t nf = (size_t)(t->nfields ? t->nfields : 1);
+            /* its values, the composite and its null flags in one allocation (one per row; the
+               arena's 16-byte alignment is the values') */
+            _Static_assert(sizeof(WDatum) % _Alignof(WComposite) == 0, "the header follows the values aligned");
+            unsigned char *m = wa_alloc(x->arena, nf * sizeof(WDatum) + sizeof(WComposite) + nf);
+            WComposite *cx = (WComposite *)(void *)(m + nf * sizeof(WDatum));
             cx->n = t->nfields;
-            cx->vals = WA_ARRAY(x->arena, WDatum, nf);
-            cx->nulls = wa_alloc(x->arena, (size_t)nf);
-            memset(cx->nulls, 1, (size_t)nf);
+            cx->vals = (WDatum *)(void *)m;
+            cx->nulls = (uint8_t *)(cx + 1);
+            memset(cx->vals, 0, nf * sizeof(WDatum));
+            memset(cx->nulls, 1, nf);
             if (fast_object(x, kid, pp, NULL, 0, cx, depth + 1) < 0) return -1;
             out->cx = cx;
             return 1;
