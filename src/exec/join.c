@@ -28,6 +28,8 @@
 #include "../types/row.h"
 #include "../state/prefetch.h"
 #include "../common/proc_clock.h"
+#include "../common/hash.h"
+#include "../common/check.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -400,11 +402,29 @@ static void encode_keys(JoinOp *j, const JoinSide *is, const JoinSide *os, const
         j->rkeys = wrealloc(j->rkeys, sizeof(RowKey) * (size_t)j->rkcap);
     }
     wsb_clear(&j->kbytes);
+    size_t fixed = j->key_fixed ? wrow_fixed_size(j->nkeys) : 0;
+    if (fixed && c->nrows > 0) {     /* fixed-width keys: every row's at once, a column at a time, hashed by words */
+        wsb_reserve(&j->kbytes, fixed * (size_t)c->nrows);
+        assert((uintptr_t)j->kbytes.buf % 8 == 0 && fixed % 8 == 0);
+        wrow_encode_rows_inline((uint64_t *)(void *)j->kbytes.buf, fixed / 8, c, j->nkeys, is->keys, j->key_types);
+        j->kbytes.len = fixed * (size_t)c->nrows;
+        j->kbytes.buf[j->kbytes.len] = 0;
+    }
     for (int r = 0; r < c->nrows; r++) {
         RowKey *k = &j->rkeys[r];
         k->null_key = false;
         for (int q = 0; q < j->nkeys && j->any_filter; q++)
             if (j->filter_null[q] && c->cols[is->keys[q]].nulls[r]) { k->null_key = true; break; }
+        if (fixed) {
+            k->off = fixed * (size_t)r;
+            k->len = fixed;
+            const uint64_t *w = (const uint64_t *)(const void *)(j->kbytes.buf + k->off);
+            uint64_t h = whash_words_begin(fixed, WSTATE_KEY_SEED);
+            for (size_t i = 0; i < fixed / 8; i++) h = whash_words_add(h, w[i]);
+            k->hash = whash_words_end(h);   /* wstate_key_hash of the key's bytes */
+            WASSERT_COSTLY(k->hash == wstate_key_hash(j->kbytes.buf + k->off, k->len));
+            continue;
+        }
         encode_cols(j, &j->keybuf, c, r, j->nkeys, is->keys, j->key_types, j->key_fixed, NULL);
         k->off = j->kbytes.len;
         k->len = j->keybuf.len;
@@ -497,6 +517,19 @@ static void encode_records_ahead(JoinOp *j, const JoinSide *is, const WChunk *c)
     }
     memset(j->where, 0, sizeof(WMapWhere) * (size_t)c->nrows);
     wsb_clear(&j->rbytes);
+    size_t fixed = is->row_fixed ? wrow_fixed_size(is->ncols) : 0;
+    if (fixed && c->nrows > 0) {    /* fixed-width rows (no column dropped): as encode_keys */
+        assert(!is->drop);
+        wsb_reserve(&j->rbytes, fixed * (size_t)c->nrows);
+        assert((uintptr_t)j->rbytes.buf % 8 == 0 && fixed % 8 == 0);
+        wrow_encode_rows_inline((uint64_t *)(void *)j->rbytes.buf, fixed / 8, c, is->ncols, is->all, is->types);
+        j->rbytes.len = fixed * (size_t)c->nrows;
+        j->rbytes.buf[j->rbytes.len] = 0;
+        for (int r = 0; r < c->nrows; r++)
+            j->recs[r] = (RecAhead){fixed * (size_t)r, fixed, wmap_key_hash(j->rbytes.buf + fixed * (size_t)r, fixed)};
+        j->ahead = c;
+        return;
+    }
     for (int r = 0; r < c->nrows; r++) {
         wchunk_prefetch_strings(c, r + PF_ENTRY);
         size_t off = j->rbytes.len;
