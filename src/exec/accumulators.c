@@ -330,6 +330,9 @@ WAccLayout *wacc_layout_new(const WAggCall *aggs, int naggs, const WType **in_ty
         for (int i = 0; i < L->naggs; i++)
             if (wtype_is_integer(L->aggs[i].res_type) == (pass == 0)) L->eq_order[ne++] = i;
     assert(ne == L->naggs);
+    L->plain = WA_ARRAY(a, int, L->naggs ? L->naggs : 1);
+    for (int i = 0; i < L->naggs; i++)
+        if (L->aggs[i].distinct < 0) L->plain[L->nplain++] = i;
     return L;
 fail:
     warena_free(&li->arena);
@@ -869,9 +872,8 @@ static void step_all(WAccCtx *c, WDatum *acc, uint8_t *nulls, const WChunk *in, 
 {
     const WAccLayout *L = c->L;
     acc[0].i += retract ? -1 : 1;
-    for (int i = 0; i < L->naggs; i++) {
-        const WAccAgg *g = &L->aggs[i];
-        if (g->distinct >= 0) continue;
+    for (int k = 0; k < L->nplain; k++) {
+        const WAccAgg *g = &L->aggs[L->plain[k]];
         if (!filter_ok(in, row, g->filter_col)) continue;
         agg_step(c, g, acc, nulls, in, row, retract);
     }

@@ -73,6 +73,8 @@ typedef struct WAccLayout {
     bool has_views;             /* any data view state */
     bool value_reads_views;     /* wacc_get_value reads data views (LISTAGG with retraction) */
     int *eq_order;              /* the aggregates in wacc_values_equal's order (integers first) */
+    int nplain;                 /* the aggregates without DISTINCT (an accumulate steps through */
+    int *plain;                 /* them, and through the DISTINCT groups) */
 } WAccLayout;
 
 /* A DISTINCT map's user key of one row (the binary row of its arguments, wrow_encode_inline) and
