@@ -95,6 +95,8 @@ typedef struct JoinOp {
     /* records read ahead (encode_records_ahead): the input chunk's records, their hashes and
        where each one's key map was found, for the map lookups' read-ahead */
     const WChunk *ahead;        /* the chunk they belong to, NULL: none */
+    const WChunk *recs_of;      /* the chunk whose records recs holds (encode_records: read
+                                   ahead, or a chunk of fixed-width rows), NULL: none */
     AheadTune tune[2];          /* per input: whether reading ahead pays, measured */
     WStrBuf rbytes;
     struct RecAhead *recs;
@@ -508,14 +510,15 @@ static void tune_record(AheadTune *t, bool on, int64_t ns, int rows)
     *t = (AheadTune){.settled = true, .on = t->on};
 }
 
-static void encode_records_ahead(JoinOp *j, const JoinSide *is, const WChunk *c)
+/* The records of every row of c into recs and rbytes, with their hashes (recs_of = c). */
+static void encode_records(JoinOp *j, const JoinSide *is, const WChunk *c)
 {
     if (c->nrows > j->reccap) {
         j->reccap = c->nrows;
         j->recs = wrealloc(j->recs, sizeof(RecAhead) * (size_t)j->reccap);
         j->where = wrealloc(j->where, sizeof(WMapWhere) * (size_t)j->reccap);
     }
-    memset(j->where, 0, sizeof(WMapWhere) * (size_t)c->nrows);
+    j->recs_of = c;
     wsb_clear(&j->rbytes);
     size_t fixed = is->row_fixed ? wrow_fixed_size(is->ncols) : 0;
     if (fixed && c->nrows > 0) {    /* fixed-width rows (no column dropped): as encode_keys */
@@ -527,7 +530,6 @@ static void encode_records_ahead(JoinOp *j, const JoinSide *is, const WChunk *c)
         j->rbytes.buf[j->rbytes.len] = 0;
         for (int r = 0; r < c->nrows; r++)
             j->recs[r] = (RecAhead){fixed * (size_t)r, fixed, wmap_key_hash(j->rbytes.buf + fixed * (size_t)r, fixed)};
-        j->ahead = c;
         return;
     }
     for (int r = 0; r < c->nrows; r++) {
@@ -537,12 +539,20 @@ static void encode_records_ahead(JoinOp *j, const JoinSide *is, const WChunk *c)
         size_t len = j->rbytes.len - off;
         j->recs[r] = (RecAhead){off, len, wmap_key_hash(j->rbytes.buf + off, len)};
     }
+}
+
+/* Records read ahead: encode_records, and where each one's key map is found, for the map
+   lookups' read-ahead (ahead = c). */
+static void encode_records_ahead(JoinOp *j, const JoinSide *is, const WChunk *c)
+{
+    encode_records(j, is, c);
+    memset(j->where, 0, sizeof(WMapWhere) * (size_t)c->nrows);
     j->ahead = c;
 }
 
 static void encode_record(JoinOp *j, const JoinSide *is, const WChunk *c, int r)
 {
-    if (j->ahead == c) {
+    if (j->recs_of == c) {
         const RecAhead *a = &j->recs[r];
         j->row = j->rbytes.buf + a->off;
         j->rowlen = a->len;
@@ -617,8 +627,9 @@ static void join_process(WOperator *op, int input, const WChunk *in)
     bool tuned = in->nrows >= AHEAD_MIN_ROWS && wjview_reads_ahead(&is->view);
     bool ahead = tuned && tune_choose(&j->tune[input]);
     int64_t t0 = tuned ? wproc_thread_cpu_ns() : 0;
-    assert(!j->ahead);      /* set for the chunk being processed only */
+    assert(!j->ahead && !j->recs_of);      /* set for the chunk being processed only */
     if (ahead) encode_records_ahead(j, is, in);
+    else if (is->row_fixed) encode_records(j, is, in);     /* a column at a time, before the rows */
     int r = 0;
     while (r < in->nrows && !op->ctx->err->set) {
         if (j->scratch->total > SCRATCH_LIMIT) {
@@ -676,7 +687,7 @@ static void join_process(WOperator *op, int input, const WChunk *in)
             if (!batch) break;
         }
         if (nseg == 0) continue;
-        if (!eval_residual(j)) { j->ahead = NULL; return; }
+        if (!eval_residual(j)) { j->ahead = j->recs_of = NULL; return; }
         for (int i = 0; i < nseg; i++) {
             SegRow *s = &seg[i];
             int64_t exp0 = expired_sum(j);
@@ -693,7 +704,7 @@ static void join_process(WOperator *op, int input, const WChunk *in)
             if (s->expired || expired_sum(j) > exp0) j->ttl_expired++;
         }
     }
-    j->ahead = NULL;
+    j->ahead = j->recs_of = NULL;
     flush_out(j);
     warena_reset(j->scratch);
     if (tuned) tune_record(&j->tune[input], ahead, wproc_thread_cpu_ns() - t0, in->nrows);
