@@ -40,6 +40,8 @@ struct WCsvReader {
     int64_t *imin, *imax;
     bool int_one_pass;      /* an integer field of digits ending at a separator is read in one pass
                                (no null literal; no delimiter, quote or escape that is a digit or '-') */
+    bool int_rows;          /* every column an integer read in one pass, plain 'csv': whole lines
+                               of such fields are read by int_rows (no parse_row per line) */
     WCastCtx cast;
     int fd;
     char *path;
@@ -79,6 +81,8 @@ WCsvReader *wcsv_reader_new(const WCsvConfig *cfg, int ncols, const WType **type
     r->int_one_pass = !r->cfg.null_literal && !strchr(syntax, r->cfg.delim) &&
                       (r->cfg.quote < 0 || !strchr(syntax, r->cfg.quote)) &&
                       (r->cfg.escape < 0 || !strchr(syntax, r->cfg.escape));
+    r->int_rows = r->int_one_pass && ncols > 0 && !r->cfg.changelog && !r->cfg.legacy;
+    for (int i = 0; i < ncols; i++) r->int_rows &= r->fk[i] == FK_INT;
     if (cast) r->cast = *cast;
     r->fd = -1;
     return r;
@@ -685,6 +689,44 @@ commit_eaten:
     return PR_ROW;
 }
 
+/* Lines of integer fields only ([-]d{1,18} each, the delimiter between them, '\n' after the last,
+   each in its column's range) read in one loop into out's next rows, as parse_row's one-pass
+   integers read them; stops at out's capacity or before the first line of any other form (an
+   empty or quoted field, '\r', a line the buffer does not end, a value out of range), which
+   parse_row then reads or rejects. Returns the lines read. */
+static int int_rows(WCsvReader *r, WChunk *out)
+{
+    const char *const base = r->buf, *const end = base + r->len;
+    const char *p = base + r->pos;
+    const char delim = r->cfg.delim;
+    const int ncols = r->ncols;
+    int n0 = out->nrows, row = n0;
+    while (row < out->cap) {
+        const char *q = p;
+        int c = 0;
+        for (; c < ncols; c++) {
+            const char *d0 = q + (*q == '-');
+            int64_t v;
+            int nd = wconn_read_digits(d0, &v);     /* the zeroed padding after the data ends them */
+            const char *t = d0 + nd;
+            if (nd < 1 || nd > 18 || t >= end || *t != (c == ncols - 1 ? '\n' : delim)) break;
+            if (*q == '-') v = -v;
+            if (v < r->imin[c] || v > r->imax[c]) break;
+            out->cols[c].data[row].i = v;
+            out->cols[c].nulls[row] = 0;
+            q = t + 1;
+        }
+        if (c < ncols) break;
+        out->kinds[row] = WRK_INSERT;
+        row++;
+        p = q;
+    }
+    r->line += row - n0;
+    r->pos = (size_t)(p - base);
+    out->nrows = row;
+    return row - n0;
+}
+
 WCsvStatus wcsv_reader_fill(WCsvReader *r, WChunk *out, int64_t *skipped, WError *err)
 {
     if (r->fd < 0) return WCSV_EOF;
@@ -700,6 +742,7 @@ WCsvStatus wcsv_reader_fill(WCsvReader *r, WChunk *out, int64_t *skipped, WError
             if (!refill(r, err)) return WCSV_ERROR;
             continue;
         }
+        if (r->int_rows && int_rows(r, out) > 0) continue;
         int rc = parse_row(r, out, skipped, err);
         if (rc == PR_INCOMPLETE) {
             if (out->nrows > start_rows) return WCSV_MORE;   /* the buffer must not move now */

@@ -214,6 +214,9 @@ WTEST(csv_quotes_newlines_crlf_bom)
     rm_rf(d.path);
 }
 
+static const char *fs_spec(TSpec *t, TDir *d, const char *content, int n, const char **names,
+                           const WType **types, const char *format);
+
 WTEST(csv_malformed_row_reports_file_line_column)
 {
     TDir d;
@@ -243,6 +246,22 @@ WTEST(csv_malformed_row_reports_file_line_column)
     CHECK_STR(got, "+I[1, a]\n+I[2, b]\n+I[null, c]\n+I[4, d]\n");
     free(got);
     tspec_free(&t);
+    /* integer columns only (whole lines read in one loop, int_rows): the line of a bad row after
+       many good ones, in chunks of 3 */
+    WStrBuf in;
+    wsb_init(&in);
+    for (int i = 1; i <= 1000; i++) wsb_printf(&in, "%d,%d\n", i, -i);
+    wsb_append(&in, "7,x\n8,8\n");
+    const WType *ity[] = {&WTYPE_BIGINT, &WTYPE_SMALLINT};
+    p = fs_spec(&t, &d, in.buf, 2, N2, ity, NULL);
+    werr_clear(&e);
+    got = read_all(&t, &e);
+    CHECK(got == NULL);
+    snprintf(want, sizeof want, "Failed to deserialize CSV row '7,x' at %s:1001, column 2: For input string: \"x\"", p);
+    CHECK_STR(e.msg, want);
+    CHECK_INT(e.file_line, 1001);
+    tspec_free(&t);
+    wsb_free(&in);
     rm_rf(d.path);
 }
 
