@@ -32,6 +32,13 @@ static inline uint64_t whash_combine(uint64_t h, uint64_t v) {
 static inline uint64_t whash_words_begin(size_t n, uint64_t seed) { return seed ^ (n * 0x9e3779b97f4a7c15ULL); }
 static inline uint64_t whash_words_add(uint64_t h, uint64_t w) { return (h ^ whash_u64(w)) * 0xff51afd7ed558ccdULL; }
 static inline uint64_t whash_words_end(uint64_t h) { return whash_u64(h ^ whash_u64(0)); }
+/* whash_bytes of the n words at w (8 * n bytes, little-endian), inline: keys hashed per row. */
+static inline uint64_t whash_words(const uint64_t *w, size_t n, uint64_t seed)
+{
+    uint64_t h = whash_words_begin(8 * n, seed);
+    for (size_t i = 0; i < n; i++) h = whash_words_add(h, w[i]);
+    return whash_words_end(h);
+}
 
 /* Flink: MurmurHashUtil.hashBytesByWords over a word-aligned byte range (len % 4 == 0). */
 int32_t wflink_murmur_words(const void *p, size_t len, int32_t seed);

@@ -845,9 +845,7 @@ void wacc_distinct_keys(const WAccCtx *c, const WChunk *in, WAccKey *keys)
         wrow_encode_rows_inline(k->words, nd * sizeof(WAccKey) / 8, in, D->nargs, D->args, tys);
         for (int r = 0; r < in->nrows; r++, k += nd) {
             k->len = (uint32_t)len;
-            uint64_t h = whash_words_begin(len, WSTATE_KEY_SEED);
-            for (size_t w = 0; w < nw; w++) h = whash_words_add(h, k->words[w]);
-            k->hash = whash_words_end(h);
+            k->hash = whash_words(k->words, nw, WSTATE_KEY_SEED);
         }
     }
 }

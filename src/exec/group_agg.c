@@ -198,38 +198,21 @@ static void set_slot_key(GroupAgg *g, const Slot *s)
 }
 
 /* Key bytes of row r (the binary row of the key columns) and their state hash
-   (wstate_key_hash). Fixed-width key columns are written directly, byte-identical to
-   wrow_encode_chunk (which handles everything else), and hashed from the words written. */
+   (wstate_key_hash). Fixed-width key columns are written slot by slot (wrow_encode_chunk_inline,
+   byte-identical to wrow_encode_chunk, which handles everything else) and hashed from the words
+   written. */
 static uint64_t encode_key(GroupAgg *g, const WChunk *in, int r, WStrBuf *out)
 {
     if (!g->key_fixed) {
         wrow_encode_chunk(out, in, r, g->nkeys, g->keys);
         return wstate_key_hash(out->buf, out->len);
     }
-    size_t size = wrow_fixed_size(g->nkeys), hdr = size - 8 * (size_t)g->nkeys;
     wsb_clear(out);
-    wsb_reserve(out, size);
-    unsigned char *p = (unsigned char *)out->buf;
-    memset(p, 0, size);
-    for (int k = 0; k < g->nkeys; k++) {
-        const WVector *v = &in->cols[g->keys[k]];
-        unsigned char *sp = p + hdr + 8 * (size_t)k;
-        if (v->nulls[r]) {
-            int bit = k + 8;
-            p[bit >> 3] |= (unsigned char)(1u << (bit & 7));
-            continue;
-        }
-        uint64_t x = wrow_inline_word(g->ktypes[k], v->data[r]);
-        memcpy(sp, &x, 8);      /* little-endian slot, upper bytes zero */
-    }
-    out->len = size;
-    out->buf[size] = 0;
-    uint64_t h = whash_words_begin(size, WSTATE_KEY_SEED), w;
-    for (size_t o = 0; o < size; o += 8) {
-        memcpy(&w, p + o, 8);
-        h = whash_words_add(h, w);
-    }
-    return whash_words_end(h);
+    wsb_reserve(out, wrow_fixed_size(g->nkeys));
+    out->len = wrow_encode_chunk_inline((unsigned char *)out->buf, in, r, g->nkeys, g->keys, g->ktypes);
+    out->buf[out->len] = 0;
+    assert((uintptr_t)out->buf % 8 == 0);
+    return whash_words((const uint64_t *)(const void *)out->buf, out->len / 8, WSTATE_KEY_SEED);
 }
 
 static int slot_new(GroupAgg *g, int r, uint64_t h)

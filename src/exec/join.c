@@ -134,6 +134,20 @@ static void append_cols(JoinOp *j, WStrBuf *out, const WChunk *c, int row, int n
     wrow_encode_append(out, n, types, j->vals, j->nulls, WRK_INSERT);
 }
 
+/* Every row of c's columns cols (fixed-width types, `fixed` = wrow_fixed_size(n) bytes a row) into
+   out, row r at r * fixed, a column at a time (wrow_encode_rows_inline). */
+static void encode_fixed_rows(WStrBuf *out, size_t fixed, const WChunk *c, int n, const int *cols,
+                              const WType **types)
+{
+    wsb_clear(out);
+    if (c->nrows == 0) return;
+    wsb_reserve(out, fixed * (size_t)c->nrows);
+    assert((uintptr_t)out->buf % 8 == 0 && fixed % 8 == 0);
+    wrow_encode_rows_inline((uint64_t *)(void *)out->buf, fixed / 8, c, n, cols, types);
+    out->len = fixed * (size_t)c->nrows;
+    out->buf[out->len] = 0;
+}
+
 static void encode_cols(JoinOp *j, WStrBuf *out, const WChunk *c, int row, int n, const int *cols,
                         const WType **types, bool fixed, const uint8_t *drop)
 {
@@ -403,15 +417,9 @@ static void encode_keys(JoinOp *j, const JoinSide *is, const JoinSide *os, const
         j->rkcap = c->nrows;
         j->rkeys = wrealloc(j->rkeys, sizeof(RowKey) * (size_t)j->rkcap);
     }
-    wsb_clear(&j->kbytes);
     size_t fixed = j->key_fixed ? wrow_fixed_size(j->nkeys) : 0;
-    if (fixed && c->nrows > 0) {     /* fixed-width keys: every row's at once, a column at a time, hashed by words */
-        wsb_reserve(&j->kbytes, fixed * (size_t)c->nrows);
-        assert((uintptr_t)j->kbytes.buf % 8 == 0 && fixed % 8 == 0);
-        wrow_encode_rows_inline((uint64_t *)(void *)j->kbytes.buf, fixed / 8, c, j->nkeys, is->keys, j->key_types);
-        j->kbytes.len = fixed * (size_t)c->nrows;
-        j->kbytes.buf[j->kbytes.len] = 0;
-    }
+    if (fixed) encode_fixed_rows(&j->kbytes, fixed, c, j->nkeys, is->keys, j->key_types);   /* hashed by words */
+    else wsb_clear(&j->kbytes);
     for (int r = 0; r < c->nrows; r++) {
         RowKey *k = &j->rkeys[r];
         k->null_key = false;
@@ -420,10 +428,8 @@ static void encode_keys(JoinOp *j, const JoinSide *is, const JoinSide *os, const
         if (fixed) {
             k->off = fixed * (size_t)r;
             k->len = fixed;
-            const uint64_t *w = (const uint64_t *)(const void *)(j->kbytes.buf + k->off);
-            uint64_t h = whash_words_begin(fixed, WSTATE_KEY_SEED);
-            for (size_t i = 0; i < fixed / 8; i++) h = whash_words_add(h, w[i]);
-            k->hash = whash_words_end(h);   /* wstate_key_hash of the key's bytes */
+            k->hash = whash_words((const uint64_t *)(const void *)(j->kbytes.buf + k->off), fixed / 8,
+                                  WSTATE_KEY_SEED);    /* wstate_key_hash of the key's bytes */
             WASSERT_COSTLY(k->hash == wstate_key_hash(j->kbytes.buf + k->off, k->len));
             continue;
         }
@@ -519,19 +525,15 @@ static void encode_records(JoinOp *j, const JoinSide *is, const WChunk *c)
         j->where = wrealloc(j->where, sizeof(WMapWhere) * (size_t)j->reccap);
     }
     j->recs_of = c;
-    wsb_clear(&j->rbytes);
     size_t fixed = is->row_fixed ? wrow_fixed_size(is->ncols) : 0;
-    if (fixed && c->nrows > 0) {    /* fixed-width rows (no column dropped): as encode_keys */
+    if (fixed) {                    /* fixed-width rows (no column dropped) */
         assert(!is->drop);
-        wsb_reserve(&j->rbytes, fixed * (size_t)c->nrows);
-        assert((uintptr_t)j->rbytes.buf % 8 == 0 && fixed % 8 == 0);
-        wrow_encode_rows_inline((uint64_t *)(void *)j->rbytes.buf, fixed / 8, c, is->ncols, is->all, is->types);
-        j->rbytes.len = fixed * (size_t)c->nrows;
-        j->rbytes.buf[j->rbytes.len] = 0;
+        encode_fixed_rows(&j->rbytes, fixed, c, is->ncols, is->all, is->types);
         for (int r = 0; r < c->nrows; r++)
             j->recs[r] = (RecAhead){fixed * (size_t)r, fixed, wmap_key_hash(j->rbytes.buf + fixed * (size_t)r, fixed)};
         return;
     }
+    wsb_clear(&j->rbytes);
     for (int r = 0; r < c->nrows; r++) {
         wchunk_prefetch_strings(c, r + PF_ENTRY);
         size_t off = j->rbytes.len;

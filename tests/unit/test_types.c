@@ -981,16 +981,25 @@ WTEST(types_row_roundtrip)
     warena_free(&a);
 }
 
+/* One type of every kind a binary row keeps in its slot (wrow_type_inline). */
+enum { N_INLINE_TYPES = 10 };
+static void inline_types(WArena *a, const WType *tys[N_INLINE_TYPES])
+{
+    const WType *all[N_INLINE_TYPES] = { &WTYPE_BOOLEAN, &WTYPE_TINYINT, &WTYPE_SMALLINT, &WTYPE_INT,
+                                         &WTYPE_BIGINT, &WTYPE_FLOAT, &WTYPE_DOUBLE, &WTYPE_DATE,
+                                         wtype_decimal(a, 18, 2, true), wtype_timestamp(a, WT_TIMESTAMP, 3, true) };
+    memcpy(tys, all, sizeof all);
+}
+
 /* wrow_encode_inline writes the bytes of wrow_encode for rows of slot values only (the types
    wrow_type_inline / wrow_types_inline accept); wrow_get_word reads a slot back. */
 WTEST(types_row_encode_inline)
 {
     WArena a;
     warena_init(&a, 0);
-    const WType *d18 = wtype_decimal(&a, 18, 2, true), *ts3 = wtype_timestamp(&a, WT_TIMESTAMP, 3, true);
-    const WType *tys[] = { &WTYPE_BOOLEAN, &WTYPE_TINYINT, &WTYPE_SMALLINT, &WTYPE_INT, &WTYPE_BIGINT,
-                           &WTYPE_FLOAT, &WTYPE_DOUBLE, &WTYPE_DATE, d18, ts3 };
-    enum { N = 10 };
+    enum { N = N_INLINE_TYPES };
+    const WType *tys[N];
+    inline_types(&a, tys);
     for (int k = 0; k < N; k++) CHECK(wrow_type_inline(tys[k]));
     CHECK(!wrow_type_inline(&WTYPE_STRING));
     CHECK(!wrow_type_inline(wtype_decimal(&a, 38, 2, true)));
@@ -1026,10 +1035,9 @@ WTEST(types_row_encode_rows_inline)
 {
     WArena a;
     warena_init(&a, 0);
-    const WType *d18 = wtype_decimal(&a, 18, 2, true), *ts3 = wtype_timestamp(&a, WT_TIMESTAMP, 3, true);
-    const WType *tys[] = { &WTYPE_BOOLEAN, &WTYPE_TINYINT, &WTYPE_SMALLINT, &WTYPE_INT, &WTYPE_BIGINT,
-                           &WTYPE_FLOAT, &WTYPE_DOUBLE, &WTYPE_DATE, d18, ts3 };
-    enum { N = 10, ROWS = 5, STRIDE = 14 };
+    enum { N = N_INLINE_TYPES, ROWS = 5, STRIDE = 14 };
+    const WType *tys[N];
+    inline_types(&a, tys);
     WChunk *c = wchunk_new(N, tys, ROWS);
     for (int r = 0; r < ROWS; r++) {
         int row = wchunk_add_row(c, WRK_INSERT);
