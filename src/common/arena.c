@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 /* A block's bytes handed out are data[0 .. size) but for the arena's current block, whose free
@@ -51,6 +53,23 @@ char *wstrdup(const char *s)
 {
     size_t n = strlen(s) + 1;
     return memcpy(wmalloc(n), s, n);
+}
+
+void wmem_prefault(void *p, size_t n)
+{
+#if defined(__linux__)
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0) return;
+    uintptr_t a = ((uintptr_t)p + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+    uintptr_t b = ((uintptr_t)p + n) & ~((uintptr_t)page - 1);
+    if (b > a) (void)madvise((void *)a, b - a, MADV_POPULATE_WRITE);
+#else
+    (void)p;
+    (void)n;
+#endif
 }
 
 void warena_init(WArena *a, size_t block_size)

@@ -62,5 +62,10 @@ void *wmalloc(size_t n);
 void *wcalloc(size_t n, size_t m);
 void *wrealloc(void *p, size_t n);
 char *wstrdup(const char *s);
+/* Fault in the whole pages of [p, p + n) for writing, at once (Linux's MADV_POPULATE_WRITE): for
+   fresh memory about to be written anyway, one system call instead of a page fault per page (a
+   keyed state that grows by millions of entries takes hundreds of thousands of them). No effect
+   where the kernel lacks it or refuses; the pages then fault one by one, as without it. */
+void wmem_prefault(void *p, size_t n);
 
 #endif

@@ -149,6 +149,15 @@ bool wjsonfmt_check_types(int ncols, const char **names, const WType **types, WE
 
 typedef struct FastLevel FastLevel;
 
+/* The first 19 bytes ('yyyy-MM-dd HH:mm:ss') of the last timestamp fast_timestamp read, as three
+   words (bytes 0-7, 8-15, 11-18), and that second's milliseconds since the epoch: the lines of a
+   file mostly share their second with the line before, whose date and time need no new parse. */
+typedef struct TsMemo {
+    uint64_t w[3];
+    int64_t ms;
+    bool set;
+} TsMemo;
+
 struct WJsonReader {
     WJsonFmt cfg;
     WCsvConfig csv;             /* default CSV config for the shared scalar conversions */
@@ -162,6 +171,7 @@ struct WJsonReader {
     FastLevel *fast;            /* the fast line reader's name tables (NULL: tree path only) */
     bool tree_only;             /* tests: no fast line reader */
     int64_t fast_lines;         /* lines the fast line reader took */
+    TsMemo ts_memo;             /* the fast line reader's last timestamp second */
     int fd;
     char *path;
     char *buf;
@@ -921,17 +931,29 @@ static inline int digits2(const char *s)
 
 /* 'yyyy-MM-dd HH:mm:ss[.f{1,9}]' (sep 'T' for ISO-8601) into a TIMESTAMP as conv_timestamp reads
    it; false for any other form (a day past the month's end, a sign, a short time...), which
-   conv_timestamp then reads or rejects. */
-static bool fast_timestamp(const char *s, int len, char sep, WTimestamp *out)
+   conv_timestamp then reads or rejects. The second (the first 19 bytes) is taken from memo when
+   its bytes are memo's, and kept there when they are read. */
+static bool fast_timestamp(const char *s, int len, char sep, TsMemo *memo, WTimestamp *out)
 {
-    if (len < 19 || len == 20 || len > 29 || s[4] != '-' || s[7] != '-' || s[10] != sep || s[13] != ':' || s[16] != ':')
-        return false;
-    int y1 = digits2(s), y2 = digits2(s + 2), mo = digits2(s + 5), d = digits2(s + 8);
-    int h = digits2(s + 11), mi = digits2(s + 14), se = digits2(s + 17);
-    if (y1 < 0 || y2 < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59)
-        return false;
-    int y = y1 * 100 + y2;
-    if (d > wconn_month_len(y, mo)) return false;
+    if (len < 19 || len == 20 || len > 29) return false;
+    uint64_t w[3];
+    memcpy(&w[0], s, 8);
+    memcpy(&w[1], s + 8, 8);
+    memcpy(&w[2], s + 11, 8);
+    int64_t sec_ms;
+    if (memo->set && w[0] == memo->w[0] && w[1] == memo->w[1] && w[2] == memo->w[2]) {
+        sec_ms = memo->ms;
+    } else {
+        if (s[4] != '-' || s[7] != '-' || s[10] != sep || s[13] != ':' || s[16] != ':') return false;
+        int y1 = digits2(s), y2 = digits2(s + 2), mo = digits2(s + 5), d = digits2(s + 8);
+        int h = digits2(s + 11), mi = digits2(s + 14), se = digits2(s + 17);
+        if (y1 < 0 || y2 < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59)
+            return false;
+        int y = y1 * 100 + y2;
+        if (d > wconn_month_len(y, mo)) return false;
+        sec_ms = wconn_days_from_civil(y, mo, d) * 86400000LL + ((int64_t)h * 3600 + mi * 60 + se) * 1000;
+        *memo = (TsMemo){.w = {w[0], w[1], w[2]}, .ms = sec_ms, .set = true};
+    }
     int64_t ns = 0;
     if (len > 19) {
         if (s[19] != '.') return false;
@@ -943,8 +965,7 @@ static bool fast_timestamp(const char *s, int len, char sep, WTimestamp *out)
         assert(len - 20 >= 1 && len - 20 <= 9);
         ns *= SCALE[len - 20];          /* the fraction's digits to nanoseconds */
     }
-    ns += ((int64_t)h * 3600 + mi * 60 + se) * 1000000000LL;
-    out->ms = wconn_days_from_civil(y, mo, d) * 86400000LL + ns / 1000000;
+    out->ms = sec_ms + ns / 1000000;
     out->ns = (int32_t)(ns % 1000000);
     return true;
 }
@@ -974,7 +995,7 @@ static int fast_value(FastCtx *x, const WType *t, const FastLevel *kid, const ch
         int n = (int)(q - 1 - (p + 1));
         bool text = t->id == WT_VARCHAR || t->id == WT_CHAR;
         if (!esc) {
-            if (t->id == WT_TIMESTAMP && fast_timestamp(p + 1, n, x->r->cfg.iso8601 ? 'T' : ' ', &out->ts)) return 1;
+            if (t->id == WT_TIMESTAMP && fast_timestamp(p + 1, n, x->r->cfg.iso8601 ? 'T' : ' ', &x->r->ts_memo, &out->ts)) return 1;
             if (text) {
                 out->s.p = n ? wa_memdup(x->arena, p + 1, (size_t)n) : "";
                 out->s.len = n;

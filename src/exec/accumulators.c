@@ -837,7 +837,7 @@ void wacc_distinct_keys(const WAccCtx *c, const WChunk *in, WAccKey *keys)
             for (int r = 0; r < in->nrows; r++, k += nd) k->len = 0;
             continue;
         }
-        /* the key's hash from its words: wmap_key_hash is whash_bytes below 32 bytes */
+        /* the key's hash from its words (wmap_key_hash_words) */
         size_t len = wrow_fixed_size(D->nargs), nw = len / 8;
         assert(len <= sizeof k->words && len % 8 == 0 && len < 32);
         const WType *tys[2] = {D->types[0], D->types[1]};
@@ -845,7 +845,7 @@ void wacc_distinct_keys(const WAccCtx *c, const WChunk *in, WAccKey *keys)
         wrow_encode_rows_inline(k->words, nd * sizeof(WAccKey) / 8, in, D->nargs, D->args, tys);
         for (int r = 0; r < in->nrows; r++, k += nd) {
             k->len = (uint32_t)len;
-            k->hash = whash_words(k->words, nw, WSTATE_KEY_SEED);
+            k->hash = wmap_key_hash_words(k->words, nw);
         }
     }
 }

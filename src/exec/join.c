@@ -529,8 +529,11 @@ static void encode_records(JoinOp *j, const JoinSide *is, const WChunk *c)
     if (fixed) {                    /* fixed-width rows (no column dropped) */
         assert(!is->drop);
         encode_fixed_rows(&j->rbytes, fixed, c, is->ncols, is->all, is->types);
-        for (int r = 0; r < c->nrows; r++)
-            j->recs[r] = (RecAhead){fixed * (size_t)r, fixed, wmap_key_hash(j->rbytes.buf + fixed * (size_t)r, fixed)};
+        for (int r = 0; r < c->nrows; r++) {
+            const uint64_t *w = (const uint64_t *)(const void *)(j->rbytes.buf + fixed * (size_t)r);
+            j->recs[r] = (RecAhead){fixed * (size_t)r, fixed, wmap_key_hash_words(w, fixed / 8)};
+            WASSERT_COSTLY(j->recs[r].hash == wmap_key_hash(w, fixed));
+        }
         return;
     }
     wsb_clear(&j->rbytes);

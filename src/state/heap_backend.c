@@ -284,6 +284,7 @@ static void htab_grow(Pool *pool, HTab *t)
 {
     size_t ncap = t->cap ? t->cap * 2 : MAP_FIRST_SLOTS;   /* small: map state keeps a table per key */
     uintptr_t *ns = pool ? key_slots_new(pool, ncap) : wmalloc(sizeof(uintptr_t) * ncap);
+    if (!pool) wmem_prefault(ns, sizeof(uintptr_t) * ncap);    /* a top table's pages at once */
     memset(ns, 0, sizeof(uintptr_t) * ncap);
     /* each entry's hash is read from the entry (a cache miss each in a large table: 7 % of a
        5M-row join's CPU went to growing its tables), so the entries GROW_AHEAD slots on are read

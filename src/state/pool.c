@@ -37,6 +37,9 @@ void *wpool_new_run(WPool *p, size_t size)
     if (!p->init) { warena_init(&p->arena, 1 << 20); p->init = true; }
     p->cur = wa_alloc(&p->arena, WPOOL_RUN);
     p->end = p->cur + WPOOL_RUN;
+    /* a run is carved to its end (state only grows into it): its pages at once, not a fault
+       each (bench/agg's 2 x 5M join: 5 % less CPU) */
+    wmem_prefault(p->cur, WPOOL_RUN);
     void *m = p->cur;
     p->cur += size;
     return m;

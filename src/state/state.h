@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "../common/error.h"
+#include "../common/hash.h"
 #include "../common/options.h"
 
 typedef struct WStateBackend WStateBackend;
@@ -142,6 +143,12 @@ WStateLookup wmap_ref_hinted(WState *s, const void *uk, size_t uklen, uint64_t u
 /* The hash a map's user key is filed under (the heap backend's tables of user entries):
    whash_bytes_wide, as a user key is often a whole row (a join's records, a deduplication's). */
 uint64_t wmap_key_hash(const void *uk, size_t uklen);
+/* wmap_key_hash of the n 8-byte words at w (a fixed-width binary row), inline below 32 bytes,
+   where whash_bytes_wide is whash_bytes (the words' hash, whash_words): user keys hashed per row. */
+static inline uint64_t wmap_key_hash_words(const uint64_t *w, size_t n)
+{
+    return n < 4 ? whash_words(w, n, WSTATE_KEY_SEED) : wmap_key_hash(w, 8 * n);
+}
 void wmap_ref_put(WMapRef *r, const void *v, size_t len);
 void wmap_ref_remove(WMapRef *r);
 bool wmap_is_empty(WState *s);                  /* no live entry for the current key */

@@ -566,3 +566,87 @@ WTEST(json_fast_reader_unread_fields)
     rmdir(dir);
     warena_delete(a);
 }
+
+/* All rows of path through one reader (fast path or document tree), formatted; "ERR <message>"
+   ends the text where a read fails. */
+static void read_json_file(const WJsonFmt *cfg, int n, const char **names, const WType **types, const char *path,
+                           bool tree, int64_t *fast, WStrBuf *out)
+{
+    WJsonReader *r = wjsonfmt_reader_new(cfg, n, names, types);
+    if (tree) wjsonfmt_reader_tree_only(r);
+    WError e;
+    werr_clear(&e);
+    bool ok = wjsonfmt_reader_open(r, path, 0, 1, &e);
+    while (ok) {
+        WChunk *ch = wchunk_new(n, types, 7);
+        int64_t skipped = 0;
+        int k = wjsonfmt_reader_fill(r, ch, &skipped, &e);
+        for (int row = 0; row < ch->nrows; row++) {
+            for (int c = 0; c < n; c++) {
+                if (c) wsb_append(out, ", ");
+                wfmt_java(types[c], ch->cols[c].data[row], ch->cols[c].nulls[row] != 0, NULL, out);
+            }
+            wsb_putc(out, ';');
+        }
+        if (skipped) wsb_printf(out, " %lld skipped;", (long long)skipped);
+        wchunk_free(ch);
+        if (k < 0) { wsb_append(out, "ERR "); wsb_append(out, e.msg); }
+        if (k <= 0) break;
+    }
+    *fast += wjsonfmt_reader_fast_lines(r);
+    wjsonfmt_reader_free(r);
+}
+
+/* Timestamps read one after another by one reader, which keeps the last one's second
+   (fast_timestamp's memo): lines that share the first 19 bytes with the line before, that differ
+   from it in any one of those bytes, and that share them but end in a bad fraction or suffix,
+   read as the document tree reads them. */
+WTEST(json_fast_reader_timestamps_in_sequence)
+{
+    WArena *a = warena_new(0);
+    const char *names[] = {"i", "ts", "t9"};
+    const WType *types[] = {&WTYPE_INT, wtype_timestamp(a, WT_TIMESTAMP, 3, true), wtype_timestamp(a, WT_TIMESTAMP, 9, true)};
+    static const char *base[] = {"2024-01-02 03:04:05", "2024-01-02T03:04:05", "1969-12-31 23:59:59", "2024-02-29 12:00:00"};
+    static const char *tails[] = {"", ".5", ".123456789", ".", ".12x", "Z", ".1234567890", ".000"};
+    char dir[] = "/tmp/weir-jsonts-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[96];
+    snprintf(path, sizeof path, "%s/t.json", dir);
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    int i = 0;
+    for (size_t b = 0; b < sizeof base / sizeof *base; b++) {
+        for (int pos = -1; pos < 19; pos++) {           /* -1: the base itself */
+            char ts[20];
+            memcpy(ts, base[b], 20);
+            if (pos >= 0) ts[pos] = ts[pos] == '9' ? '0' : ts[pos] == '-' || ts[pos] == ':' ? '/' : (char)(ts[pos] + 1);
+            for (size_t t = 0; t < sizeof tails / sizeof *tails; t++) {
+                fprintf(f, "{\"i\":%d,\"ts\":\"%s%s\",\"t9\":\"%s%s\"}\n", i++, ts, tails[t], ts, tails[t]);
+                fprintf(f, "{\"i\":%d,\"ts\":\"%s%s\",\"t9\":\"%s\"}\n", i++, ts, tails[(t + 1) % 8], base[b]);
+            }
+        }
+    }
+    CHECK(fclose(f) == 0);
+    const char *opts[][2] = {{"json.ignore-parse-errors", "true"}, {"json.timestamp-format.standard", "ISO-8601"}, {NULL, NULL}};
+    for (size_t o = 0; o < sizeof opts / sizeof *opts; o++) {
+        WJsonFmt cfg;
+        CHECK(json_cfg_with(opts[o][0], opts[o][1], &cfg));
+        WStrBuf got, want;
+        wsb_init(&got);
+        wsb_init(&want);
+        wsb_append(&got, "");
+        wsb_append(&want, "");
+        int64_t fast = 0, tree_fast = 0;
+        read_json_file(&cfg, 3, names, types, path, false, &fast, &got);
+        read_json_file(&cfg, 3, names, types, path, true, &tree_fast, &want);
+        CHECK_STR(got.buf, want.buf);
+        CHECK(tree_fast == 0);
+        if (o == 0) CHECK(fast >= 100);                 /* the good lines went through the fast path */
+        wsb_free(&got);
+        wsb_free(&want);
+        wjsonfmt_config_free(&cfg);
+    }
+    unlink(path);
+    rmdir(dir);
+    warena_delete(a);
+}
