@@ -123,6 +123,10 @@ typedef struct WOpOps {
     /* Insight (insight.h): add the operator's own figures to the snapshot being published (the
        WatermarkAssigner's splits); optional, called by the running thread. */
     void (*insight)(WOperator *op, struct WInsightSnap *s);
+    /* Flink's prepareSnapshotPreBarrier: what the operator keeps outside its keyed state written
+       there before the lane's state is snapshotted (GroupAggregate's cached accumulators);
+       optional, called by the running thread between chunks. */
+    void (*pre_snapshot)(WOperator *op);
 } WOpOps;
 
 typedef struct WOpOut {

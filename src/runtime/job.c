@@ -964,6 +964,14 @@ static void ck_step(Lane *L)
     int64_t id = L->ck_id;
     for (int i = 0; i < L->nbuilt; i++)         /* Flink's prepareSnapshotPreBarrier */
         if (L->built[i].op->mb) wop_minibatch_flush(L->built[i].op);
+    for (int i = 0; i < L->nbuilt; i++) {       /* after every bundle's rows went through */
+        WOperator *op = L->built[i].op;
+        if (op->ops->pre_snapshot) {
+            WOperator *prev = wop_time_enter(&L->ctx, op);
+            op->ops->pre_snapshot(op);
+            wop_time_leave(&L->ctx, prev);
+        }
+    }
     lane_fail(L);
     if (L->err.set) return;
     if (!wckpt_lane_snapshot(j->ck, &j->ckv[L->index], id, now_us() - L->ck_start_us, SIM_NOW(j),

@@ -36,6 +36,8 @@ CREATE TABLE agg_out (k STRING, c BIGINT, s BIGINT)
   WITH ('connector' = 'filesystem', 'path' = '$1', 'format' = 'changelog-csv');
 CREATE TABLE dagg_out (k STRING, c BIGINT, s DECIMAL(38, 2), a DECIMAL(38, 6), m DECIMAL(24, 4))
   WITH ('connector' = 'filesystem', 'path' = '$1', 'format' = 'changelog-csv');
+CREATE TABLE gen_out (k STRING, c BIGINT, m STRING)
+  WITH ('connector' = 'filesystem', 'path' = '$1', 'format' = 'changelog-csv');
 CREATE TABLE win_out (k STRING, wend TIMESTAMP(3), c BIGINT, s BIGINT)
   WITH ('connector' = 'filesystem', 'path' = '$1', 'format' = 'csv');
 CREATE TABLE wj_out (k STRING, wend TIMESTAMP(3), id BIGINT, v INT)
@@ -63,6 +65,8 @@ query() { # $1 = agg | win | hop | cum | flt | agg2 (a changed aggregate)
   case "$1" in
     agg) echo "INSERT INTO agg_out SELECT k, COUNT(*), SUM(v) FROM src GROUP BY k;" ;;
     dagg) echo "INSERT INTO dagg_out SELECT k, COUNT(*), SUM(CAST(v AS DECIMAL(10, 2)) / 4), AVG(CAST(v AS DECIMAL(24, 4))), MAX(CAST(v AS DECIMAL(24, 4)) - 50) FROM src GROUP BY k;" ;;
+    # the general path: its accumulators stay decoded between chunks and reach state at checkpoints
+    gen) echo "INSERT INTO gen_out SELECT k, COUNT(DISTINCT v), MAX(CONCAT(k, '-', CAST(v AS STRING))) FROM src GROUP BY k;" ;;
     agg2) echo "INSERT INTO agg_out SELECT k, COUNT(*), MAX(CAST(v AS BIGINT)) FROM src GROUP BY k;" ;;
     mbagg) echo "SET 'table.exec.mini-batch.enabled' = 'true';"
            echo "SET 'table.exec.mini-batch.allow-latency' = '1 d';"
@@ -124,7 +128,7 @@ CK_SETS=("SET 'execution.checkpointing.dir' = 'file://$T/CHK';"
          "SET 'execution.checkpointing.externalized-checkpoint-retention' = 'RETAIN_ON_CANCELLATION';")
 
 # ---- references: no checkpointing, no failure ----
-for q in agg dagg win hop cum wj flt; do
+for q in agg dagg gen win hop cum wj flt; do
   run "ref-$q" "$q" "$T/ref-$q" "$T/in.csv"
   published "$T/ref-$q" > "$T/ref-$q.txt"
   [[ $RC -eq 0 && -s "$T/ref-$q.txt" ]] || fail "ref-$q" "reference run failed (status $RC)"
@@ -178,6 +182,8 @@ for be in hashmap rocksdb; do
   kill_case "agg-$be-writing" agg "$be" 1 1 "before-metadata:4"
   kill_case "agg-$be-unpublished" agg "$be" 1 1 "after-metadata:6"
   kill_case "dagg-$be-between" dagg "$be" 1 1 "tick:37"    # DECIMAL SUM/AVG/MAX: the fast path's state
+  kill_case "gen-$be-between" gen "$be" 1 1 "tick:37"      # COUNT DISTINCT, MAX(STRING): cached accumulators
+  kill_case "gen-$be-unpublished" gen "$be" 1 1 "after-metadata:6"
   kill_case "win-$be-between" win "$be" 1 1 "tick:61"
   kill_case "win-$be-unpublished" win "$be" 1 1 "after-metadata:3"
 done
