@@ -58,7 +58,6 @@ typedef struct Slot {
     int first_row;              /* a row of the current chunk holding this key */
     uint32_t koff, klen;        /* encoded key in GroupAgg.keys */
     bool present;               /* accumulators exist */
-    bool had_state;             /* state held an entry when loaded */
     bool expired;               /* state had expired: the next record is counted */
     bool dirty;
     WDatum *acc;                /* general path */
@@ -227,7 +226,7 @@ static uint64_t encode_key(GroupAgg *g, const WChunk *in, int r, WStrBuf *out)
     out->len = wrow_encode_chunk_inline((unsigned char *)out->buf, in, r, g->nkeys, g->keys, g->ktypes);
     out->buf[out->len] = 0;
     assert((uintptr_t)out->buf % 8 == 0);
-    return whash_words((const uint64_t *)(const void *)out->buf, out->len / 8, WSTATE_KEY_SEED);
+    return wstate_key_hash_words((const uint64_t *)(const void *)out->buf, out->len / 8);
 }
 
 static int slot_new(GroupAgg *g, int r, uint64_t h)
@@ -263,7 +262,6 @@ static WStateLookup slot_ref(GroupAgg *g, Slot *s, WValueRef *ref)
     set_slot_key(g, s);
     WStateLookup how = wvalue_ref(g->acc_state, ref);
     if (how == WSL_EXPIRED) s->expired = true;
-    if (how == WSL_FOUND) s->had_state = true;
     return how;
 }
 
@@ -308,11 +306,11 @@ static void slot_keys(GroupAgg *g, const WChunk *in)
    40 % more time than decoding them from state). */
 #define ACC_CACHE_MAX 8192
 
-/* Is entry e slot s's key (row s->first_row of in)? */
+/* Is entry e slot s's key (row s->first_row of in)? Keys of composite types (KM_ENCODED) are not
+   cached (wacc_cache_supports). */
 static bool cached_key_matches(const GroupAgg *g, const WChunk *in, const Slot *s, const WAccCached *e)
 {
-    if (g->kmode == KM_ENCODED)
-        return e->klen == s->klen && memcmp(e->key, g->cg.kbytes.buf + s->koff, s->klen) == 0;
+    assert(g->kmode != KM_ENCODED);
     for (int k = 0; k < g->nkeys; k++) {
         const WVector *v = &in->cols[g->keys[k]];
         int r = s->first_row;
@@ -334,13 +332,10 @@ static void cache_find(GroupAgg *g, const WChunk *in, Slot *s)
         s->acc = e->acc;
         s->nulls = e->nulls;
         s->present = true;
-        s->had_state = true;
         s->shash = e->shash;
-        if (g->kmode != KM_ENCODED) {
-            s->koff = (uint32_t)g->cg.kbytes.len;
-            s->klen = e->klen;
-            wsb_appendn(&g->cg.kbytes, (const char *)e->key, e->klen);
-        }
+        s->koff = (uint32_t)g->cg.kbytes.len;
+        s->klen = e->klen;
+        wsb_appendn(&g->cg.kbytes, (const char *)e->key, e->klen);
         g->cache_hits++;
         return;
     }

@@ -428,8 +428,7 @@ static void encode_keys(JoinOp *j, const JoinSide *is, const JoinSide *os, const
         if (fixed) {
             k->off = fixed * (size_t)r;
             k->len = fixed;
-            k->hash = whash_words((const uint64_t *)(const void *)(j->kbytes.buf + k->off), fixed / 8,
-                                  WSTATE_KEY_SEED);    /* wstate_key_hash of the key's bytes */
+            k->hash = wstate_key_hash_words((const uint64_t *)(const void *)(j->kbytes.buf + k->off), fixed / 8);
             WASSERT_COSTLY(k->hash == wstate_key_hash(j->kbytes.buf + k->off, k->len));
             continue;
         }

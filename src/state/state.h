@@ -73,6 +73,9 @@ void wstate_set_key_hashed(WStateBackend *b, const void *key, size_t len, uint64
    fixed-width key can be hashed from its 8-byte words (whash_words_*, common/hash.h). */
 #define WSTATE_KEY_SEED 0x5eedULL
 uint64_t wstate_key_hash(const void *key, size_t len);
+/* wstate_key_hash of the n 8-byte words at w (a fixed-width binary row), inline from its words:
+   keys hashed per row. */
+static inline uint64_t wstate_key_hash_words(const uint64_t *w, size_t n) { return whash_words(w, n, WSTATE_KEY_SEED); }
 
 /* Value state. */
 WStateLookup wvalue_get(WState *s, WBytes *out);
