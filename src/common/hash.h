@@ -8,6 +8,7 @@
 #ifndef WEIR_COMMON_HASH_H
 #define WEIR_COMMON_HASH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
 #include <string.h>
@@ -73,16 +74,44 @@ static inline uintptr_t wslot_make(const void *entry, uint64_t hash)
 }
 static inline void *wslot_ptr(uintptr_t slot) { return (void *)(slot & (((uintptr_t)1 << WSLOT_TAG_SHIFT) - 1)); }
 static inline int wslot_may_hold(uintptr_t slot, uint64_t hash) { return slot >> WSLOT_TAG_SHIFT == hash >> WSLOT_TAG_SHIFT; }
+/* The home slot of hash in a linear-probing table of mask + 1 tagged slots. A table of up to
+   WSLOT_TAG_HOME_CAP slots takes it from the hash's top bits, the tag's low bits, so that growing
+   the table or shifting entries back after a deletion reads the slots only, not the entries (a
+   miss each: Nexmark q16's DISTINCT maps, thousands of tables of a few hundred entries, grew
+   through 8 sizes each). A larger table takes it from the low bits, apart from the tag, whose 16
+   bits then all sort out other hashes of the probed cluster; in a small table the tag's bits above
+   the home still do (4 or more). A table placed so must be so in every probe, insert, growth and
+   deletion (wslot_remove_at's tag_home), and iterates in another order than low-bit homes give
+   (heap_backend.c places so only the maps whose order nothing sees). */
+#define WSLOT_TAG_HOME_CAP 4096
+static inline size_t wslot_home(uint64_t hash, size_t mask)
+{
+    return mask < WSLOT_TAG_HOME_CAP ? (size_t)(hash >> WSLOT_TAG_SHIFT) & mask : (size_t)hash & mask;
+}
+/* The home slot of tagged slot v (wslot_home) in a table of mask + 1 slots whose entries hold
+   their 64-bit hash hash_off bytes in: from the tag in a small table, else from the entry. */
+static inline size_t wslot_home_of(uintptr_t v, size_t mask, size_t hash_off)
+{
+    if (mask < WSLOT_TAG_HOME_CAP) return (size_t)(v >> WSLOT_TAG_SHIFT) & mask;
+    uint64_t h;
+    memcpy(&h, (const unsigned char *)wslot_ptr(v) + hash_off, sizeof h);
+    return (size_t)h & mask;
+}
 /* Empty slot i of a linear-probing table of mask + 1 tagged slots whose entries hold their 64-bit
-   hash (the home slot: hash & mask) hash_off bytes into the entry, and move later entries of its
-   cluster back (backward-shift deletion: no tombstones). */
-static inline void wslot_remove_at(uintptr_t *slots, size_t mask, size_t i, size_t hash_off)
+   hash hash_off bytes into the entry, and move later entries of its cluster back (backward-shift
+   deletion: no tombstones). tag_home: the table's home slots are wslot_home's, else hash & mask. */
+static inline void wslot_remove_at(uintptr_t *slots, size_t mask, size_t i, size_t hash_off, bool tag_home)
 {
     slots[i] = 0;
     for (size_t j = (i + 1) & mask; slots[j]; j = (j + 1) & mask) {
-        uint64_t h;
-        memcpy(&h, (const unsigned char *)wslot_ptr(slots[j]) + hash_off, sizeof h);
-        size_t home = (size_t)h & mask;
+        size_t home;
+        if (tag_home) {
+            home = wslot_home_of(slots[j], mask, hash_off);
+        } else {
+            uint64_t h;
+            memcpy(&h, (const unsigned char *)wslot_ptr(slots[j]) + hash_off, sizeof h);
+            home = (size_t)h & mask;
+        }
         /* can the entry at j move to the hole at i? yes if home is cyclically not in (i, j] */
         if ((i <= j) ? (home <= i || home > j) : (home <= i && home > j)) {
             slots[i] = slots[j];

@@ -307,6 +307,7 @@ WAccLayout *wacc_layout_new(const WAggCall *aggs, int naggs, const WType **in_ty
                 D->all_filtered = true;
                 D->inline_key = wrow_types_inline(call->nargs, D->types);
                 D->map = wstate_register(b, wa_sprintf(a, "%s$distinctAcc_%d", sn, d), WSTATE_MAP, ttl_ms);
+                wmap_set_order_free(D->map);    /* only how many values it holds is seen */
                 L->has_views = true;
             }
             WAccDistinct *D = &L->distinct[d];

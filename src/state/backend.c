@@ -30,7 +30,7 @@ static int64_t wall_ms(void *ctx)
    value_load) may be NULL. */
 static bool ops_complete(const WStateOps *o)
 {
-    return o->class_name && o->free_backend && o->add_state && o->adopt_ttl && o->kind_changed && o->key_set &&
+    return o->class_name && o->free_backend && o->add_state && o->adopt_ttl && o->order_freed && o->kind_changed && o->key_set &&
            o->failed && o->compact && o->value_get && o->value_put && o->clear && o->value_ref &&
            o->value_ref_reserve && o->value_ref_commit && o->value_ref_clear && o->map_get && o->map_put &&
            o->map_remove && o->map_size && o->map_iter && o->map_next && o->map_iter_remove && o->list_add &&
@@ -256,6 +256,14 @@ WStateLookup wmap_ref_hinted(WState *s, const void *uk, size_t uklen, uint64_t u
 }
 
 uint64_t wmap_key_hash(const void *uk, size_t uklen) { return whash_bytes_wide(uk, uklen, WSTATE_KEY_SEED); }
+
+void wmap_set_order_free(WState *s)
+{
+    assert(s->kind == WSTATE_MAP);
+    if (s->order_free) return;
+    s->order_free = true;
+    s->ops->order_freed(s);
+}
 
 void wmap_ref_put(WMapRef *r, const void *v, size_t len)
 {

@@ -59,6 +59,8 @@ struct WState {
     int64_t entries, bytes, expired_reads;
     int64_t created, expired;   /* entries ever created / removed by TTL (insight: state growth) */
     bool from_restore;          /* created by a restore; the first register adopts its TTL */
+    bool order_free;            /* map state: the order of its user entries is never seen
+                                   (wmap_set_order_free) */
     bool entry_times;           /* hashmap: its entries keep their write time (a TTL, or restored:
                                    set when its table is first made, heap_backend.c) */
     uint64_t maps_freed;        /* hashmap, map state: keys' map tables freed so far (a WMapWhere
@@ -105,6 +107,8 @@ struct WStateOps {
     void (*free_backend)(WStateBackend *b);  /* its side of b and of every state (objects: backend.c) */
     void (*add_state)(WState *s);           /* s was registered: create its side */
     void (*adopt_ttl)(WState *s, int64_t ttl);
+    /* s->order_free was just set (wmap_set_order_free): place the user entries it holds anew */
+    void (*order_freed)(WState *s);
     /* a restored state is registered with another kind: drop or fail (msg: the error) */
     void (*kind_changed)(WState *s, WStateKind kind, const char *msg);
     /* the current key changed to key (len bytes, copied into b->key already: read the caller's

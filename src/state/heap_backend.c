@@ -122,6 +122,7 @@ static inline ListVal *entry_list(const WState *s, const Entry *e) { assert(s->k
 typedef struct KeyMap {
     HTab *t;            /* the key's table, or &one */
     HTab one;           /* the view of the word: cap 1, slots = the word */
+    bool tag;           /* its home slots are wslot_home's (an order-free map, tab_home) */
 } KeyMap;
 
 static inline uintptr_t *map_word(const WState *s, Entry *e)
@@ -130,9 +131,10 @@ static inline uintptr_t *map_word(const WState *s, Entry *e)
     return (uintptr_t *)(void *)((unsigned char *)e - 8 - 8 * (size_t)s->entry_times);
 }
 
-/* The table of word w (a map's table word, above) through km. */
-static inline HTab *keymap_of_word(uintptr_t *w, KeyMap *km)
+/* The table of word w (a map's table word, above) of state s through km. */
+static inline HTab *keymap_of_word(const WState *s, uintptr_t *w, KeyMap *km)
 {
+    km->tag = s->order_free;
     if (*w & MAP_TABLE_BIT) {
         km->t = (HTab *)(*w & ~MAP_TABLE_BIT);
     } else {
@@ -142,7 +144,7 @@ static inline HTab *keymap_of_word(uintptr_t *w, KeyMap *km)
     return km->t;
 }
 
-static inline HTab *keymap_open(const WState *s, Entry *e, KeyMap *km) { return keymap_of_word(map_word(s, e), km); }
+static inline HTab *keymap_open(const WState *s, Entry *e, KeyMap *km) { return keymap_of_word(s, map_word(s, e), km); }
 static inline bool keymap_single(const KeyMap *km) { return km->t == &km->one; }
 
 /* A table's slots are tagged (common/hash.h: wslot_make): htab_find passes the slots of other
@@ -153,6 +155,16 @@ static inline uintptr_t slot_of(const Entry *e)
     return wslot_make(e, e->hash);
 }
 static inline Entry *htab_at(const HTab *t, size_t i) { return wslot_ptr(t->slots[i]); }
+
+/* The home slot of hash h in a table of mask + 1 slots: the low bits, or (tag: the key maps of an
+   order-free map state, wmap_set_order_free) wslot_home's, which grows a small table and deletes
+   from it reading its slots only. A state's own table and the maps whose order a query sees (a
+   join's records, emitted in their table's order) keep the low bits: the tag's form orders
+   entries otherwise. */
+static inline size_t tab_home(bool tag, uint64_t h, size_t mask)
+{
+    return tag ? wslot_home(h, mask) : (size_t)h & mask;
+}
 
 /* Entries with their values, per-key map tables and list items come from the backend's pool
    (pool.h). A value that grows (a Top-N's buffer of rows) moves only when it leaves its size
@@ -253,11 +265,11 @@ static void htab_free(WState *s, HTab *t, bool top, bool sub)
     memset(t, 0, sizeof *t);
 }
 
-static size_t htab_find(const HTab *t, uint64_t h, const void *k, size_t klen)
+static size_t htab_find(const HTab *t, bool tag, uint64_t h, const void *k, size_t klen)
 {
     if (!t->cap) return SIZE_MAX;
     size_t mask = t->cap - 1;
-    for (size_t i = h & mask;; i = (i + 1) & mask) {
+    for (size_t i = tab_home(tag, h, mask);; i = (i + 1) & mask) {
         uintptr_t v = t->slots[i];
         if (!v) return SIZE_MAX;
         if (!wslot_may_hold(v, h)) continue;         /* another hash: its entry is not touched */
@@ -279,26 +291,38 @@ static HTab *map_table_new(Pool *pool)
     return t;
 }
 
-/* pool: NULL for a state's top table (malloc), the backend's pool for per-key map tables */
-static void htab_grow(Pool *pool, HTab *t)
+/* pool: NULL for a state's top table (malloc), the backend's pool for per-key map tables; tag:
+   the table's home slots are wslot_home's (tab_home) */
+static void htab_grow(Pool *pool, HTab *t, bool tag)
 {
     size_t ncap = t->cap ? t->cap * 2 : MAP_FIRST_SLOTS;   /* small: map state keeps a table per key */
     uintptr_t *ns = pool ? key_slots_new(pool, ncap) : wmalloc(sizeof(uintptr_t) * ncap);
     if (!pool) wmem_prefault(ns, sizeof(uintptr_t) * ncap);    /* a top table's pages at once */
     memset(ns, 0, sizeof(uintptr_t) * ncap);
-    /* each entry's hash is read from the entry (a cache miss each in a large table: 7 % of a
-       5M-row join's CPU went to growing its tables), so the entries GROW_AHEAD slots on are read
-       ahead, and the new slots of those half as far on */
-    enum { GROW_AHEAD = 64 };
-    for (size_t i = 0; i < t->cap; i++) {
-        if (i + GROW_AHEAD < t->cap && t->slots[i + GROW_AHEAD]) __builtin_prefetch(wslot_ptr(t->slots[i + GROW_AHEAD]));
-        if (i + GROW_AHEAD / 2 < t->cap && t->slots[i + GROW_AHEAD / 2])
-            __builtin_prefetch(&ns[((const Entry *)wslot_ptr(t->slots[i + GROW_AHEAD / 2]))->hash & (ncap - 1)], 1);
-        uintptr_t v = t->slots[i];
-        if (!v) continue;
-        size_t j = ((const Entry *)wslot_ptr(v))->hash & (ncap - 1);
-        while (ns[j]) j = (j + 1) & (ncap - 1);
-        ns[j] = v;
+    size_t nmask = ncap - 1;
+    if (tag && nmask < WSLOT_TAG_HOME_CAP) {    /* the homes from the slots' tags (wslot_home) */
+        for (size_t i = 0; i < t->cap; i++) {
+            uintptr_t v = t->slots[i];
+            if (!v) continue;
+            size_t j = wslot_home_of(v, nmask, offsetof(Entry, hash));
+            while (ns[j]) j = (j + 1) & nmask;
+            ns[j] = v;
+        }
+    } else {
+        /* each entry's hash is read from the entry (a cache miss each in a large table: 7 % of a
+           5M-row join's CPU went to growing its tables), so the entries GROW_AHEAD slots on are
+           read ahead, and the new slots of those half as far on */
+        enum { GROW_AHEAD = 64 };
+        for (size_t i = 0; i < t->cap; i++) {
+            if (i + GROW_AHEAD < t->cap && t->slots[i + GROW_AHEAD]) __builtin_prefetch(wslot_ptr(t->slots[i + GROW_AHEAD]));
+            if (i + GROW_AHEAD / 2 < t->cap && t->slots[i + GROW_AHEAD / 2])
+                __builtin_prefetch(&ns[tab_home(tag, ((const Entry *)wslot_ptr(t->slots[i + GROW_AHEAD / 2]))->hash, nmask)], 1);
+            uintptr_t v = t->slots[i];
+            if (!v) continue;
+            size_t j = tab_home(tag, ((const Entry *)wslot_ptr(v))->hash, nmask);
+            while (ns[j]) j = (j + 1) & nmask;
+            ns[j] = v;
+        }
     }
     if (pool) key_slots_free(pool, t->slots, t->cap);
     else free(t->slots);
@@ -306,10 +330,10 @@ static void htab_grow(Pool *pool, HTab *t)
     t->cap = ncap;
 }
 
-static size_t htab_insert(Pool *pool, HTab *t, Entry *e)
+static size_t htab_insert(Pool *pool, HTab *t, bool tag, Entry *e)
 {
-    if ((t->n + 1) * 4 > t->cap * 3) htab_grow(pool, t);
-    size_t mask = t->cap - 1, i = e->hash & mask;
+    if ((t->n + 1) * 4 > t->cap * 3) htab_grow(pool, t, tag);
+    size_t mask = t->cap - 1, i = tab_home(tag, e->hash, mask);
     while (t->slots[i]) i = (i + 1) & mask;
     t->slots[i] = slot_of(e);
     t->n++;
@@ -320,16 +344,16 @@ static size_t htab_insert(Pool *pool, HTab *t, Entry *e)
    (top_gen: the hints of other keys stay valid across inserts). */
 static size_t top_insert(WState *s, Entry *e)
 {
-    size_t cap = s->tab.cap, i = htab_insert(NULL, &s->tab, e);
+    size_t cap = s->tab.cap, i = htab_insert(NULL, &s->tab, false, e);
     if (s->tab.cap != cap) s->top_gen++;
     return i;
 }
 
 /* Remove slot i with backward-shift deletion; returns the removed entry. */
-static Entry *htab_remove_at(HTab *t, size_t i)
+static Entry *htab_remove_at(HTab *t, bool tag, size_t i)
 {
     Entry *gone = htab_at(t, i);
-    wslot_remove_at(t->slots, t->cap - 1, i, offsetof(Entry, hash));
+    wslot_remove_at(t->slots, t->cap - 1, i, offsetof(Entry, hash), tag);
     t->n--;
     return gone;
 }
@@ -337,7 +361,7 @@ static Entry *htab_remove_at(HTab *t, size_t i)
 /* As htab_find (a full one-slot view would never end htab_find's probe loop). */
 static size_t keymap_find(const KeyMap *km, uint64_t h, const void *k, size_t klen)
 {
-    if (!keymap_single(km)) return htab_find(km->t, h, k, klen);
+    if (!keymap_single(km)) return htab_find(km->t, km->tag, h, k, klen);
     uintptr_t v = km->one.slots[0];
     if (!v || !wslot_may_hold(v, h)) return SIZE_MAX;
     const Entry *u = wslot_ptr(v);
@@ -349,7 +373,7 @@ static size_t keymap_find(const KeyMap *km, uint64_t h, const void *k, size_t kl
 static size_t keymap_insert(WState *s, KeyMap *km, Entry *u)
 {
     Pool *pool = &s->b->pool;
-    if (!keymap_single(km)) return htab_insert(pool, km->t, u);
+    if (!keymap_single(km)) return htab_insert(pool, km->t, km->tag, u);
     uintptr_t *w = km->one.slots;
     if (!*w) {
         *w = slot_of(u);
@@ -357,8 +381,8 @@ static size_t keymap_insert(WState *s, KeyMap *km, Entry *u)
         return 0;
     }
     HTab *t = map_table_new(pool);
-    htab_insert(pool, t, wslot_ptr(*w));
-    size_t i = htab_insert(pool, t, u);
+    htab_insert(pool, t, km->tag, wslot_ptr(*w));
+    size_t i = htab_insert(pool, t, km->tag, u);
     assert(((uintptr_t)t & MAP_TABLE_BIT) == 0);
     *w = (uintptr_t)t | MAP_TABLE_BIT;
     km->t = t;
@@ -421,20 +445,20 @@ static void cleanup_step(WState *s, int64_t now)
                     s->entries--;
                     s->expired++;
                     s->bytes -= u->klen + u->vlen;
-                    entry_free(s, htab_remove_at(m, q), false);
+                    entry_free(s, htab_remove_at(m, km.tag, q), false);
                     q--;    /* re-check the slot the shift filled */
                 }
             }
             if (m->n == 0) {
                 s->bytes -= e->klen;
-                entry_free(s, htab_remove_at(t, i), true);
+                entry_free(s, htab_remove_at(t, false, i), true);
                 s->top_gen++;
                 t->cursor = i;
             }
         } else if (expired(s, e, now)) {
             s->expired++;
             account_remove(s, e);
-            entry_free(s, htab_remove_at(t, i), true);
+            entry_free(s, htab_remove_at(t, false, i), true);
             s->top_gen++;
             t->cursor = i;  /* the shift may have moved another entry here */
         }
@@ -472,6 +496,31 @@ static void heap_add_state(WState *s) { (void)s; }     /* an empty table: zeroed
 /* A restored state's entries kept their times (entries_begin), whatever TTL it adopts. */
 static void heap_adopt_ttl(WState *s, int64_t ttl) { assert(s->tab.n == 0 || s->entry_times); (void)s; (void)ttl; }
 
+/* s became order-free (tab_home): each key's table of user entries (restored before) is placed
+   anew by the tag's homes. */
+static void heap_order_freed(WState *s)
+{
+    assert(s->kind == WSTATE_MAP && s->order_free);
+    for (size_t ti = 0; ti < s->tab.cap; ti++) {
+        Entry *e = htab_at(&s->tab, ti);
+        if (!e) continue;
+        KeyMap km;
+        HTab *m = keymap_open(s, e, &km);
+        if (keymap_single(&km)) continue;
+        uintptr_t *old = wmalloc(sizeof(uintptr_t) * m->cap);
+        memcpy(old, m->slots, sizeof(uintptr_t) * m->cap);
+        memset(m->slots, 0, sizeof(uintptr_t) * m->cap);
+        size_t mask = m->cap - 1;
+        for (size_t i = 0; i < m->cap; i++) {
+            if (!old[i]) continue;
+            size_t j = tab_home(true, ((const Entry *)wslot_ptr(old[i]))->hash, mask);
+            while (m->slots[j]) j = (j + 1) & mask;
+            m->slots[j] = old[i];
+        }
+        free(old);
+    }
+}
+
 /* A restored state registered with another kind: its entries are dropped, so that the state
    works with its new kind (the backend's sticky error reports the change). */
 static void heap_kind_changed(WState *s, WStateKind kind, const char *msg)
@@ -496,13 +545,13 @@ static void heap_compact(WStateBackend *b) { (void)b; }
 static Entry *top_entry(WState *s, int64_t now, WStateLookup *how, size_t *slot)
 {
     WStateBackend *b = s->b;
-    size_t i = htab_find(&s->tab, b->khash, b->key, b->klen);
+    size_t i = htab_find(&s->tab, false, b->khash, b->key, b->klen);
     if (i == SIZE_MAX) { cleanup_step(s, now); *how = WSL_ABSENT; return NULL; }
     Entry *e = htab_at(&s->tab, i);
     if (s->kind != WSTATE_MAP && expired(s, e, now)) {
         s->expired++;
         account_remove(s, e);
-        entry_free(s, htab_remove_at(&s->tab, i), true);
+        entry_free(s, htab_remove_at(&s->tab, false, i), true);
         s->top_gen++;
         s->expired_reads++;
         *how = WSL_EXPIRED;
@@ -516,7 +565,7 @@ static Entry *top_entry(WState *s, int64_t now, WStateLookup *how, size_t *slot)
         size_t before = s->tab.n;
         cleanup_step(s, now);
         if (s->tab.n != before) {
-            i = htab_find(&s->tab, b->khash, b->key, b->klen);
+            i = htab_find(&s->tab, false, b->khash, b->key, b->klen);
             if (i == SIZE_MAX) { *how = WSL_ABSENT; return NULL; }
             e = htab_at(&s->tab, i);
             if (slot) *slot = i;
@@ -618,10 +667,10 @@ static void heap_value_put(WState *s, const void *v, size_t len)
    first of its next few slots whose hash bits match (returned). Inlined by force: gcc counts a
    prefetch as no side effect, so a call whose result is unused would be dropped as pure (and
    was: heap_prefetch_slot compiled to a bare return). */
-static inline __attribute__((always_inline)) const Entry *htab_prefetch(const HTab *t, uint64_t h, bool entry)
+static inline __attribute__((always_inline)) const Entry *htab_prefetch(const HTab *t, bool tag, uint64_t h, bool entry)
 {
     if (!t->cap) return NULL;
-    size_t mask = t->cap - 1, i = h & mask;
+    size_t mask = t->cap - 1, i = tab_home(tag, h, mask);
     if (!entry) { __builtin_prefetch(&t->slots[i]); return NULL; }
     for (int probe = 0; probe < 4; probe++, i = (i + 1) & mask) {     /* as htab_find probes */
         uintptr_t v = t->slots[i];
@@ -669,11 +718,11 @@ static bool heap_map_outgrows_cache(const WState *s, double entries_per_lookup)
     return entries_per_lookup >= MAP_ENTRIES_AHEAD;
 }
 
-static void heap_prefetch_slot(const WState *s, uint64_t hash) { htab_prefetch(&s->tab, hash, false); }
+static void heap_prefetch_slot(const WState *s, uint64_t hash) { htab_prefetch(&s->tab, false, hash, false); }
 
 static void heap_prefetch_entry(const WState *s, uint64_t hash)
 {
-    const Entry *e = htab_prefetch(&s->tab, hash, true);
+    const Entry *e = htab_prefetch(&s->tab, false, hash, true);
     /* a map state's entry was (usually) allocated from the pool together with its first user
        entry, the lines just after it (and its table, when it has one, later): a hint for them too */
     if (e && s->kind == WSTATE_MAP) {
@@ -723,7 +772,7 @@ static void heap_value_ref_clear(WValueRef *r)
     WState *s = r->s;
     if (r->slot == SIZE_MAX) return;
     account_remove(s, htab_at(&s->tab, r->slot));
-    entry_free(s, htab_remove_at(&s->tab, r->slot), true);
+    entry_free(s, htab_remove_at(&s->tab, false, r->slot), true);
     s->top_gen++;
     r->slot = SIZE_MAX;
 }
@@ -732,10 +781,10 @@ static void heap_value_ref_clear(WValueRef *r)
 static void heap_clear(WState *s)
 {
     WStateBackend *b = s->b;
-    size_t i = htab_find(&s->tab, b->khash, b->key, b->klen);
+    size_t i = htab_find(&s->tab, false, b->khash, b->key, b->klen);
     if (i == SIZE_MAX) return;
     account_remove(s, htab_at(&s->tab, i));
-    entry_free(s, htab_remove_at(&s->tab, i), true);
+    entry_free(s, htab_remove_at(&s->tab, false, i), true);
     s->top_gen++;
 }
 
@@ -759,7 +808,7 @@ static WStateLookup heap_map_get(WState *s, const void *uk, size_t uklen, WBytes
         s->entries--;
         s->expired++;
         s->bytes -= u->klen + u->vlen;
-        entry_free(s, htab_remove_at(km.t, i), false);
+        entry_free(s, htab_remove_at(km.t, km.tag, i), false);
         s->expired_reads++;
         return WSL_EXPIRED;
     }
@@ -855,7 +904,7 @@ static void heap_map_prefetch(WState *s, const void *key, size_t klen, uint64_t 
     if (where && where->table && where->gen == s->maps_freed) {
         m = where->table;
     } else {
-        size_t ti = htab_find(&s->tab, khash, key, klen);
+        size_t ti = htab_find(&s->tab, false, khash, key, klen);
         if (ti == SIZE_MAX) return;
         if (where) where->top = (WKeyHint){s->top_gen + 1, ti};     /* as heap_map_ref's hint */
         KeyMap km;
@@ -870,7 +919,7 @@ static void heap_map_prefetch(WState *s, const void *key, size_t klen, uint64_t 
         }
     }
     if (stage == WMAP_PREFETCH_TABLE) { __builtin_prefetch(m); return; }
-    htab_prefetch(m, ukhash, stage == WMAP_PREFETCH_ENTRY);
+    htab_prefetch(m, s->order_free, ukhash, stage == WMAP_PREFETCH_ENTRY);
 }
 
 /* Remove the user entry in slot i of the map of the top entry in slot ti (and the top entry
@@ -883,10 +932,10 @@ static void map_remove_at(WState *s, size_t ti, size_t i)
     Entry *u = htab_at(m, i);
     s->entries--;
     s->bytes -= u->klen + u->vlen;
-    entry_free(s, htab_remove_at(m, i), false);
+    entry_free(s, htab_remove_at(m, km.tag, i), false);
     if (m->n == 0) {
         s->bytes -= e->klen;
-        entry_free(s, htab_remove_at(&s->tab, ti), true);
+        entry_free(s, htab_remove_at(&s->tab, false, ti), true);
         s->top_gen++;
     }
 }
@@ -894,7 +943,7 @@ static void map_remove_at(WState *s, size_t ti, size_t i)
 static void heap_map_remove(WState *s, const void *uk, size_t uklen)
 {
     WStateBackend *b = s->b;
-    size_t ti = htab_find(&s->tab, b->khash, b->key, b->klen);
+    size_t ti = htab_find(&s->tab, false, b->khash, b->key, b->klen);
     if (ti == SIZE_MAX) return;
     KeyMap km;
     keymap_open(s, htab_at(&s->tab, ti), &km);
@@ -936,7 +985,7 @@ static bool heap_map_next(WMapIter *it, WBytes *uk, WBytes *uv)
 {
     if (!it->table) return false;
     KeyMap km;
-    HTab *m = keymap_of_word(it->table, &km);
+    HTab *m = keymap_of_word(it->s, it->table, &km);
     int64_t now = state_now(it->s);
     while (it->pos < m->cap) {
         Entry *u = htab_at(m, it->pos++);
@@ -954,13 +1003,13 @@ static void heap_map_iter_remove(WMapIter *it)
 {
     if (!it->table || it->pos == 0) return;
     KeyMap km;
-    HTab *m = keymap_of_word(it->table, &km);
+    HTab *m = keymap_of_word(it->s, it->table, &km);
     size_t i = it->pos - 1;
     Entry *u = htab_at(m, i);
     if (!u) return;
     it->s->entries--;
     it->s->bytes -= u->klen + u->vlen;
-    entry_free(it->s, htab_remove_at(m, i), false);
+    entry_free(it->s, htab_remove_at(m, km.tag, i), false);
     it->pos = i;    /* the backward shift may have moved an unvisited entry into slot i */
     /* note: an entry that wrapped around from the table start may be visited twice; callers
        only remove entries they decided on, so a second visit sees the same decision */
@@ -1005,7 +1054,7 @@ static int heap_list_get(WState *s, const WBytes **items, WStateLookup *how)
 static void heap_list_remove_at(WState *s, int index)
 {
     WStateBackend *b = s->b;
-    size_t ti = htab_find(&s->tab, b->khash, b->key, b->klen);
+    size_t ti = htab_find(&s->tab, false, b->khash, b->key, b->klen);
     if (ti == SIZE_MAX) return;
     Entry *e = htab_at(&s->tab, ti);
     ListVal *l = entry_list(s, e);
@@ -1017,7 +1066,7 @@ static void heap_list_remove_at(WState *s, int index)
     entry_stamp(s, e, state_now(s));
     if (l->n == 0) {
         account_remove(s, e);
-        entry_free(s, htab_remove_at(&s->tab, ti), true);
+        entry_free(s, htab_remove_at(&s->tab, false, ti), true);
         s->top_gen++;
     }
 }
@@ -1129,7 +1178,7 @@ static Entry *restore_top(WState *s, const void *k, size_t kl, size_t *slot)
 {
     WStateBackend *b = s->b;
     wstate_set_key(b, k, kl);
-    size_t i = htab_find(&s->tab, b->khash, b->key, b->klen);
+    size_t i = htab_find(&s->tab, false, b->khash, b->key, b->klen);
     if (i != SIZE_MAX) { *slot = i; return htab_at(&s->tab, i); }
     entries_begin(s);
     Entry *e = entry_new(s, true, b->khash, b->key, b->klen, 0);
@@ -1204,6 +1253,7 @@ const WStateOps wheap_state_ops = {
     .free_backend = heap_free_backend,
     .add_state = heap_add_state,
     .adopt_ttl = heap_adopt_ttl,
+    .order_freed = heap_order_freed,
     .kind_changed = heap_kind_changed,
     .key_set = heap_key_set,
     .failed = heap_failed,

@@ -18,6 +18,8 @@ static void ops_free_backend(WStateBackend *b)
 
 static void ops_add_state(WState *s) { s->rdb = wrdb_register(s->b->rdb, s, s->name, s->kind, s->ttl); }
 static void ops_adopt_ttl(WState *s, int64_t ttl) { wrdb_set_ttl(s->rdb, ttl); }
+/* RocksDB keeps a map's user entries in the order of their bytes, whatever the order's use */
+static void ops_order_freed(WState *s) { (void)s; }
 /* a restored state registered with another kind: its column family keeps the old layout, so
    the backend fails */
 static void ops_kind_changed(WState *s, WStateKind kind, const char *msg) { (void)kind; wrdb_fail(s->b->rdb, msg); }
@@ -148,6 +150,7 @@ const WStateOps wrdb_state_ops = {
     .free_backend = ops_free_backend,
     .add_state = ops_add_state,
     .adopt_ttl = ops_adopt_ttl,
+    .order_freed = ops_order_freed,
     .kind_changed = ops_kind_changed,
     .key_set = ops_key_set,
     .failed = ops_failed,

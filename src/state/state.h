@@ -152,6 +152,12 @@ static inline uint64_t wmap_key_hash_words(const uint64_t *w, size_t n)
 {
     return n < 4 ? whash_words(w, n, WSTATE_KEY_SEED) : wmap_key_hash(w, 8 * n);
 }
+/* The order in which map state s's user entries are iterated is never seen (a DISTINCT
+   aggregate's value map, where only the count of values matters, unlike a join's records, which
+   are emitted in the order their map gives): the backend may place them as suits its tables (the
+   heap backend: common/hash.h wslot_home, so that a key's map grows without reading its entries).
+   Entries already there (restored before the operator registered s) are placed anew. */
+void wmap_set_order_free(WState *s);
 void wmap_ref_put(WMapRef *r, const void *v, size_t len);
 void wmap_ref_remove(WMapRef *r);
 bool wmap_is_empty(WState *s);                  /* no live entry for the current key */

@@ -240,7 +240,7 @@ static void bucket_pop(WTimerService *t)
     Bucket *found = index_find(t, top->ts, top->hash, &slot);
     assert(found == top);
     (void)found;
-    wslot_remove_at(t->index, t->index_cap - 1, slot, offsetof(Bucket, hash));
+    wslot_remove_at(t->index, t->index_cap - 1, slot, offsetof(Bucket, hash), false);
     Bucket *last = t->heap[--t->n];
     size_t i = 0;
     for (;;) {

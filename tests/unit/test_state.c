@@ -342,6 +342,99 @@ WTEST(state_map_and_iteration)
     wstate_backend_free(b);
 }
 
+/* A map made order-free (wmap_set_order_free: the heap backend then takes the home slots of a
+   key's table of up to WSLOT_TAG_HOME_CAP slots from the hash's top bits, and grows it and shifts
+   entries back after a removal from the slots alone) against a plain one, through the growth
+   across that size, removals by key, by ref and by iterator, and entries that were there when the
+   map became order-free (a restored state registered afterwards: placed anew). */
+static void order_free_fill(int *wtest_failed_, WStateBackend *b, WState *s, int from, int to)
+{
+    for (int k = 0; k < 3; k++) {
+        wstate_set_key(b, &k, sizeof k);
+        for (int i = from; i < to; i++) {
+            int64_t v = (int64_t)i * 7 + k;
+            if (i % 3 || k) { wmap_put(s, &i, sizeof i, &v, sizeof v); continue; }
+            WMapRef r;                          /* every third of key 0's through a ref */
+            wmap_ref(s, &i, sizeof i, &r);
+            wmap_ref_put(&r, &v, sizeof v);
+        }
+    }
+}
+
+/* The entries of keys 0..2 in s are those of plain (same values) and n of them per key. */
+static void order_free_same(int *wtest_failed_, WStateBackend *b, WState *s, WState *plain, int upto, int64_t n)
+{
+    for (int k = 0; k < 3; k++) {
+        wstate_set_key(b, &k, sizeof k);
+        CHECK_INT(wmap_size(s), n);
+        CHECK_INT(wmap_size(plain), n);
+        for (int i = 0; i < upto; i++) {
+            WBytes a, c;
+            WStateLookup la = wmap_get(s, &i, sizeof i, &a), lc = wmap_get(plain, &i, sizeof i, &c);
+            CHECK_INT(la, lc);
+            if (la == WSL_FOUND) CHECK(a.len == 8 && c.len == 8 && memcmp(a.p, c.p, 8) == 0);
+        }
+    }
+}
+
+WTEST(state_map_order_free_grows_and_removes)
+{
+    FakeClock clk = {0};
+    WStateBackend *b = backend(&clk);
+    WState *s = wstate_register(b, "free", WSTATE_MAP, 0);
+    WState *plain = wstate_register(b, "plain", WSTATE_MAP, 0);
+    WState *late = wstate_register(b, "late", WSTATE_MAP, 0);
+    wmap_set_order_free(s);
+    enum { N = 10000 };                         /* a key's table grows to 16,384 slots */
+    order_free_fill(wtest_failed_, b, s, 0, 3000);
+    order_free_fill(wtest_failed_, b, plain, 0, 3000);
+    order_free_fill(wtest_failed_, b, late, 0, 3000);
+    wmap_set_order_free(late);                  /* 4,096-slot tables placed anew */
+    order_free_same(wtest_failed_, b, s, plain, N, 3000);
+    order_free_same(wtest_failed_, b, late, plain, N, 3000);
+    order_free_fill(wtest_failed_, b, s, 3000, N);
+    order_free_fill(wtest_failed_, b, plain, 3000, N);
+    order_free_fill(wtest_failed_, b, late, 3000, N);
+    order_free_same(wtest_failed_, b, s, plain, N + 10, N);
+    order_free_same(wtest_failed_, b, late, plain, N + 10, N);
+    /* removals: by key (every 5th), by ref (every 7th), by iterator (values ending in 3), in each
+       state the same */
+    WState *all[3] = {s, late, plain};
+    int64_t left = N;
+    for (int k = 0; k < 3; k++) {
+        wstate_set_key(b, &k, sizeof k);
+        int64_t gone = 0;
+        for (int q = 0; q < 3; q++) {
+            WState *m = all[q];
+            gone = 0;
+            for (int i = 0; i < N; i++) {
+                if (i % 5 == 0) { wmap_remove(m, &i, sizeof i); gone++; continue; }
+                if (i % 7 == 0) {
+                    WMapRef r;
+                    CHECK_INT(wmap_ref(m, &i, sizeof i, &r), WSL_FOUND);
+                    wmap_ref_remove(&r);
+                    gone++;
+                }
+            }
+            WMapIter it;
+            WBytes uk, uv;
+            wmap_iter(m, &it);
+            while (wmap_next(&it, &uk, &uv)) {
+                int64_t v;
+                memcpy(&v, uv.p, 8);
+                if ((v - k) / 7 % 10 == 3) { wmap_iter_remove(&it); gone++; }
+            }
+        }
+        left = N - gone;
+    }
+    order_free_same(wtest_failed_, b, s, plain, N + 10, left);
+    order_free_same(wtest_failed_, b, late, plain, N + 10, left);
+    order_free_fill(wtest_failed_, b, s, 0, N);                /* back in, over the holes the shifts closed */
+    order_free_fill(wtest_failed_, b, plain, 0, N);
+    order_free_same(wtest_failed_, b, s, plain, N + 10, N);
+    wstate_backend_free(b);
+}
+
 WTEST(state_list_add_remove)
 {
     FakeClock clk = {0};
