@@ -151,5 +151,8 @@ extern const WFuncDef *const wf_time_defs[];
 extern const WFuncDef *const wf_misc_defs[];
 extern const WFuncDef *const wf_collection_defs[];
 extern const WFuncDef *const wf_json_defs[];
+extern const WFuncDef *const wf_url_defs[];
+extern const WFuncDef *const wf_charset_defs[];
+extern const WFuncDef *const wf_printf_defs[];
 
 #endif

@@ -2,7 +2,7 @@
  * func_numeric.c — numeric functions: ABS, ROUND, TRUNCATE, FLOOR, CEIL (numeric; the
  * "FLOOR(x TO unit)" form is delegated to func_time.c), POWER, SQRT, EXP, LN, LOG10, LOG2, LOG,
  * trigonometric and hyperbolic functions, DEGREES, RADIANS, SIGN, PI, E, RAND, RAND_INTEGER
- * (java.util.Random sequences when seeded), BIN, HEX.
+ * (java.util.Random sequences when seeded), BIN, HEX, UNHEX.
  * Result types follow Calcite/Flink: ROUND/TRUNCATE on DECIMAL(p, s) to r digits give
  * DECIMAL(1 + p - s + r, r) (r < s), DECIMAL(p, s) (r >= s), DECIMAL(1 + p - s, 0) (r < 0); the
  * literal r is applied by the `prepare` hook, which refines call->type. FLOOR/CEIL on DECIMAL(p, s)
@@ -494,6 +494,47 @@ EV(ev_hex)
     }
 }
 
+/* UNHEX(string): the bytes of a hexadecimal text (Flink 2.3's UnhexFunction): pairs of digits
+   from the end; an odd length leaves a 0 byte first (its first digit is checked, not used); a
+   byte that is no hexadecimal digit gives NULL */
+INF(inf_unhex)
+{
+    (void)co;
+    if (!wf_check(err, "UNHEX", t, n, "S")) return NULL;
+    WType *r = wtype_new(a, WT_VARBINARY, true);
+    r->precision = WT_MAX_LENGTH;
+    return r;
+}
+
+static int hex_digit(unsigned char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+EV(ev_unhex)
+{
+    UNUSED_EV;
+    WF_FOR(i, n, act) {
+        WStr s = av[0]->data[i].s;
+        const unsigned char *b = (const unsigned char *)s.p;
+        int len = (s.len + 1) / 2, j = len - 1, k = s.len - 2;
+        unsigned char *d = (unsigned char *)wf_alloc(ctx, (size_t)len);
+        bool ok = true;
+        for (; k >= 0 && ok; k -= 2, j--) {
+            int l = hex_digit(b[k]), r = hex_digit(b[k + 1]);
+            ok = l >= 0 && r >= 0;
+            if (ok) d[j] = (unsigned char)(l << 4 | r);
+        }
+        if (ok && k == -1) {                    /* odd: b[0] is checked, d[0] stays 0 */
+            ok = hex_digit(b[0]) >= 0;
+            d[0] = 0;
+        }
+        if (!ok) { out->nulls[i] = 1; continue; }
+        out->nulls[i] = 0;
+        wf_set_ref(out, i, (const char *)d, len);
+    }
+}
+
 /* ---------------------------------------------------------------- table */
 
 #define DEF(var, name, mn, mx, hn, det, inf, ev, prep) \
@@ -531,10 +572,11 @@ DEF(D_RAND, "RAND", 0, 1, true, false, inf_rand, ev_rand, prep_rand)
 DEF(D_RAND_INTEGER, "RAND_INTEGER", 1, 2, true, false, inf_rand_integer, ev_rand_integer, prep_rand)
 DEF(D_BIN, "BIN", 1, 1, false, true, inf_bin, ev_bin, NULL)
 DEF(D_HEX, "HEX", 1, 1, false, true, inf_hex, ev_hex, NULL)
+DEF(D_UNHEX, "UNHEX", 1, 1, false, true, inf_unhex, ev_unhex, NULL)
 
 const WFuncDef *const wf_numeric_defs[] = {
     &D_ABS, &D_SIGN, &D_ROUND, &D_TRUNCATE, &D_FLOOR, &D_CEIL, &D_POWER, &D_ATAN2, &D_LOG, &D_SQRT,
     &D_EXP, &D_LN, &D_LOG10, &D_LOG2, &D_SIN, &D_COS, &D_TAN, &D_COT, &D_ASIN, &D_ACOS, &D_ATAN,
     &D_SINH, &D_COSH, &D_TANH, &D_DEGREES, &D_RADIANS, &D_PI, &D_E, &D_RAND, &D_RAND_INTEGER,
-    &D_BIN, &D_HEX, NULL
+    &D_BIN, &D_HEX, &D_UNHEX, NULL
 };

@@ -9,7 +9,7 @@
 
 static const WFuncDef *const *const FAMILIES[] = {
     wf_arith_defs, wf_compare_defs, wf_string_defs, wf_string_more_defs, wf_regex_defs, wf_numeric_defs, wf_time_defs,
-    wf_misc_defs, wf_collection_defs, wf_json_defs, wf_json_quote_defs,
+    wf_misc_defs, wf_collection_defs, wf_json_defs, wf_json_quote_defs, wf_url_defs, wf_charset_defs, wf_printf_defs,
 };
 #define NFAM ((int)(sizeof FAMILIES / sizeof FAMILIES[0]))
 
