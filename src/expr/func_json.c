@@ -12,7 +12,8 @@
  * Paths follow json_path.h (strict unless 'lax'); documents are parsed with common/json.h
  * (Jackson's rules: content after the first value is ignored). Output JSON is compact with object
  * keys sorted (Flink's ORDER_MAP_ENTRIES_BY_KEYS); JSON_OBJECT / JSON_ARRAY arguments that are
- * themselves JSON_OBJECT / JSON_ARRAY calls are inserted as JSON, not as strings.
+ * themselves JSON_OBJECT / JSON_ARRAY calls, or JSON(text) calls, are inserted as JSON, not as
+ * strings (JSON(text) anywhere else fails the query, as in Flink).
  * Depends on func_impl.h, json_path.h, common/json.h.
  */
 #include "../common/base64.h"
@@ -442,7 +443,10 @@ IS_JSON_EV(ev_is_not_json_scalar, 3, true)
 
 /* ---------------------------------------------------------------- building JSON */
 
-static const WFuncDef D_JSON_OBJECT, D_JSON_ARRAY;
+static const WFuncDef D_JSON_OBJECT, D_JSON_ARRAY, D_JSON;
+
+/* call->aux of a JSON(...) call that is a value of JSON_OBJECT / JSON_ARRAY (prep_json_values) */
+static const char JSON_NESTED = 0;
 
 /* JsonGenerateUtils.createNodeTerm: a SQL value as a JSON node. */
 static WJson *to_node(WEvalCtx *ctx, const WType *t, WDatum v, bool is_null)
@@ -525,15 +529,75 @@ static WJson *to_node(WEvalCtx *ctx, const WType *t, WDatum v, bool is_null)
     }
 }
 
-/* An argument as a node: the JSON text of a nested JSON_OBJECT / JSON_ARRAY call is inserted raw. */
+static bool blank(WStr t)
+{
+    for (int k = 0; k < t.len; k++)
+        if (t.p[k] != ' ' && t.p[k] != '\t' && t.p[k] != '\n' && t.p[k] != '\r') return false;
+    return true;
+}
+
+/* Argument arg of row i is NULL for ON NULL: a NULL, or a JSON(text) of no value (Jackson reads
+   none from a blank text) */
+static bool arg_null(const WExpr *arg, const WVector *v, int i)
+{
+    if (v->nulls[i] || arg->type->id == WT_NULL) return true;
+    return arg->kind == WX_CALL && arg->func == &D_JSON && blank(v->data[i].s);
+}
+
+/* An argument as a node: the JSON text of a nested JSON_OBJECT / JSON_ARRAY call, and of a
+   JSON(text) call, is inserted as JSON; NULL (an error set) for a JSON(text) that is not JSON. */
 static WJson *arg_node(WEvalCtx *ctx, const WExpr *arg, const WVector *v, int i)
 {
+    bool raw = arg->kind == WX_CALL && arg->func == &D_JSON;
+    if (!v->nulls[i] && raw) {          /* Jackson's readTree: what follows the value is not read */
+        WStr t = v->data[i].s;
+        if (blank(t)) return wjson_new(ctx->arena, WJ_NULL);           /* no value: null */
+        char eb[256];
+        WJson *j = wjson_parse(ctx->arena, t.p, (size_t)t.len, false, eb, sizeof eb);
+        if (!j) wf_fail(ctx, WEXC_RUNTIME, "%s", eb);
+        return j;
+    }
     if (!v->nulls[i] && arg->kind == WX_CALL && (arg->func == &D_JSON_OBJECT || arg->func == &D_JSON_ARRAY)) {
         WJson *j = wjson_parse(ctx->arena, v->data[i].s.p, (size_t)v->data[i].s.len, true, NULL, 0);
         if (j) return j;
     }
     return to_node(ctx, arg->type, v->data[i], v->nulls[i]);
 }
+
+/* JSON(text): text inserted as JSON by the JSON_OBJECT / JSON_ARRAY it is a value of (its text
+   passes through); anywhere else the query fails, as in Flink */
+INF(inf_json)
+{
+    (void)co;
+    if (!wf_check(err, "JSON", t, n, "S")) return NULL;
+    return wf_string(a, t[0]->nullable || t[0]->id == WT_NULL);
+}
+
+EV(ev_json)
+{
+    (void)na;
+    if (call->aux != &JSON_NESTED) {
+        wf_fail(ctx, WEXC_RUNTIME, "The JSON() function is currently only supported inside JSON_ARRAY() or as the VALUE param of JSON_OBJECT(). Example: JSON_OBJECT('a', JSON('{\"key\": \"value\"}')) or JSON_ARRAY(JSON('{\"key\": \"value\"}')).");
+        return;
+    }
+    WF_FOR(i, n, act) {
+        out->nulls[i] = av[0]->nulls[i];
+        out->data[i] = av[0]->data[i];
+    }
+}
+
+/* JSON_OBJECT / JSON_ARRAY: their JSON(...) values (from first on, every step-th argument) are
+   marked as allowed there */
+static void mark_json_values(WExpr *call, int first, int step)
+{
+    for (int k = first; k < call->nargs; k += step) {
+        WExpr *v = call->args[k];
+        if (v->kind == WX_CALL && v->func == &D_JSON) v->aux = (void *)&JSON_NESTED;
+    }
+}
+
+static bool prep_json_object(WArena *a, WExpr *call, WError *err) { (void)a; (void)err; mark_json_values(call, 2, 2); return true; }
+static bool prep_json_array(WArena *a, WExpr *call, WError *err) { (void)a; (void)err; mark_json_values(call, 1, 1); return true; }
 
 INF(inf_json_string)
 {
@@ -547,7 +611,9 @@ EV(ev_json_string)
     (void)na;
     WF_FOR(i, n, act) {
         if (av[0]->nulls[i] || call->args[0]->type->id == WT_NULL) { out->nulls[i] = 1; continue; }
-        set_json_text(ctx, out, i, arg_node(ctx, call->args[0], av[0], i));
+        WJson *v = arg_node(ctx, call->args[0], av[0], i);
+        if (!v) return;
+        set_json_text(ctx, out, i, v);
     }
 }
 
@@ -576,9 +642,11 @@ EV(ev_json_object)
                 wf_fail(ctx, WEXC_RUNTIME, "JSON_OBJECT key must not be NULL");
                 return;
             }
-            if (absent && (av[k + 1]->nulls[i] || call->args[k + 1]->type->id == WT_NULL)) continue;
+            if (absent && arg_null(call->args[k + 1], av[k + 1], i)) continue;
             WStr key = av[k]->data[i].s;
-            wjson_put(ctx->arena, obj, key.p, (size_t)key.len, arg_node(ctx, call->args[k + 1], av[k + 1], i));
+            WJson *v = arg_node(ctx, call->args[k + 1], av[k + 1], i);
+            if (!v) return;
+            wjson_put(ctx->arena, obj, key.p, (size_t)key.len, v);
         }
         set_json_text(ctx, out, i, obj);
         out->nulls[i] = 0;
@@ -600,8 +668,10 @@ EV(ev_json_array)
     WF_FOR(i, n, act) {
         WJson *arr = wjson_new(ctx->arena, WJ_ARRAY);
         for (int k = 1; k < na; k++) {
-            if (absent && (av[k]->nulls[i] || call->args[k]->type->id == WT_NULL)) continue;
-            wjson_push(ctx->arena, arr, arg_node(ctx, call->args[k], av[k], i));
+            if (absent && arg_null(call->args[k], av[k], i)) continue;
+            WJson *v = arg_node(ctx, call->args[k], av[k], i);
+            if (!v) return;
+            wjson_push(ctx->arena, arr, v);
         }
         set_json_text(ctx, out, i, arr);
         out->nulls[i] = 0;
@@ -614,8 +684,9 @@ static const WFuncDef D_JSON_VALUE = { "JSON_VALUE", 7, 7, true, true, inf_json_
 static const WFuncDef D_JSON_QUERY = { "JSON_QUERY", 5, 5, true, true, inf_json_query, ev_json_query, prep_path };
 static const WFuncDef D_JSON_EXISTS = { "JSON_EXISTS", 2, 3, true, true, inf_json_exists, ev_json_exists, prep_path };
 static const WFuncDef D_JSON_STRING = { "JSON_STRING", 1, 1, true, true, inf_json_string, ev_json_string, NULL };
-static const WFuncDef D_JSON_OBJECT = { "JSON_OBJECT", 1, -1, true, true, inf_json_object, ev_json_object, NULL };
-static const WFuncDef D_JSON_ARRAY = { "JSON_ARRAY", 1, -1, true, true, inf_json_array, ev_json_array, NULL };
+static const WFuncDef D_JSON_OBJECT = { "JSON_OBJECT", 1, -1, true, true, inf_json_object, ev_json_object, prep_json_object };
+static const WFuncDef D_JSON_ARRAY = { "JSON_ARRAY", 1, -1, true, true, inf_json_array, ev_json_array, prep_json_array };
+static const WFuncDef D_JSON = { "JSON", 1, 1, true, true, inf_json, ev_json, NULL };
 static const WFuncDef D_IS_JSON_VALUE = { "IS JSON VALUE", 1, 1, true, true, inf_is_json, ev_is_json_value, NULL };
 static const WFuncDef D_IS_JSON_OBJECT = { "IS JSON OBJECT", 1, 1, true, true, inf_is_json, ev_is_json_object, NULL };
 static const WFuncDef D_IS_JSON_ARRAY = { "IS JSON ARRAY", 1, 1, true, true, inf_is_json, ev_is_json_array, NULL };
@@ -626,7 +697,7 @@ static const WFuncDef D_IS_NOT_JSON_ARRAY = { "IS NOT JSON ARRAY", 1, 1, true, t
 static const WFuncDef D_IS_NOT_JSON_SCALAR = { "IS NOT JSON SCALAR", 1, 1, true, true, inf_is_json, ev_is_not_json_scalar, NULL };
 
 const WFuncDef *const wf_json_defs[] = {
-    &D_JSON_VALUE, &D_JSON_QUERY, &D_JSON_EXISTS, &D_JSON_STRING, &D_JSON_OBJECT, &D_JSON_ARRAY,
+    &D_JSON_VALUE, &D_JSON_QUERY, &D_JSON_EXISTS, &D_JSON_STRING, &D_JSON_OBJECT, &D_JSON_ARRAY, &D_JSON,
     &D_IS_JSON_VALUE, &D_IS_JSON_OBJECT, &D_IS_JSON_ARRAY, &D_IS_JSON_SCALAR,
     &D_IS_NOT_JSON_VALUE, &D_IS_NOT_JSON_OBJECT, &D_IS_NOT_JSON_ARRAY, &D_IS_NOT_JSON_SCALAR, NULL
 };

@@ -752,6 +752,22 @@ static WExpr *bind_func(BindCtx *b, BScope *s, AstExpr *e)
     snprintf(upper, sizeof upper, "%s", name);
     for (char *q = upper; *q; q++) *q = (char)toupper((unsigned char)*q);
 
+    /* JSON(text) is a value of JSON_OBJECT or JSON_ARRAY only (its text inserted as JSON there);
+       elsewhere Flink's validation refuses it */
+    if (e->special == 'J' && (!strcmp(upper, "JSON_OBJECT") || !strcmp(upper, "JSON_ARRAY"))) {
+        bool object = !strcmp(upper, "JSON_OBJECT");
+        for (int i = object ? 2 : 1; i < e->nargs; i += object ? 2 : 1) {
+            AstExpr *v = e->args[i];
+            if (v && v->kind == AE_FUNC && v->name.n == 1 && !strcasecmp(v->name.parts[0], "JSON")) v->special = 'R';
+        }
+    }
+    if (!strcmp(upper, "JSON") && e->name.n == 1 && e->special != 'R') {
+        werr_set(b->p->err, WEXC_VALIDATION, "%s",
+                 "The JSON() function is currently only supported inside JSON_ARRAY() or as the VALUE param of "
+                 "JSON_OBJECT(). Example: JSON_OBJECT('a', JSON('{\"key\": \"value\"}')) or "
+                 "JSON_ARRAY(JSON('{\"key\": \"value\"}')).");
+        return NULL;
+    }
     if (e->special == 'j')   /* a {fn NAME(..)} escape outside the JDBC function table */
         return fail_at(b, e->pos, WEXC_CALCITE, "Function '{fn %s}' is not defined", name);
     if (e->special == 'u') {

@@ -9,7 +9,7 @@
  *   - the literal keeps the reduced expression's type; a nullable type with a non-NULL value is
  *     printed as CAST(<literal> AS <type>) (wplan_reduced), a NULL as null:<type>;
  *   - non-deterministic calls (RAND, UUID, CURRENT_TIMESTAMP, PROCTIME, ...) are not reduced, nor
- *     JSON_VALUE / JSON_OBJECT / JSON_ARRAY / UNIX_TIMESTAMP (Flink keeps them), nor expressions
+ *     JSON_VALUE / JSON_OBJECT / JSON_ARRAY / JSON / UNIX_TIMESTAMP (Flink keeps them), nor expressions
  *     whose evaluation fails (1 / 0, CAST('abc' AS INT): the error stays a runtime one), nor
  *     values of composite types (ARRAY, MAP, ROW; but CAST(NULL AS <composite>) is its typed
  *     NULL), nor FLOAT (not measured);
@@ -32,7 +32,7 @@
 
 /* calls Flink's reducer leaves in the plan although their arguments are literals (measured) */
 static const char *const KEEP_CALLS[] = {
-    "JSON_VALUE", "JSON_OBJECT", "JSON_ARRAY", "JSON_STRING", "UNIX_TIMESTAMP", NULL,
+    "JSON_VALUE", "JSON_OBJECT", "JSON_ARRAY", "JSON_STRING", "JSON", "UNIX_TIMESTAMP", NULL,
 };
 
 /* the mark of a node made here (WExpr.aux, unused by literals and casts) */

@@ -232,7 +232,9 @@ struct AstExpr {
            (e.g. an unquoted `user` column in a SELECT list), so the binder should try that.
        'j' a JDBC escape {fn NAME(..)} whose NAME is no JDBC function (parse_jdbc.c): refused,
        'u' a JDBC escape Flink cannot run (name: Calcite's operator): refused with Flink's message,
-       'I' also names the negated form "IS NOT JSON VALUE" etc. (then `negated` stays false).
+       'I' also names the negated form "IS NOT JSON VALUE" etc. (then `negated` stays false),
+       'R' a JSON(text) call that is a value of JSON_OBJECT / JSON_ARRAY (set by the binder: JSON()
+           is refused anywhere else).
        JSON_VALUE/JSON_QUERY/JSON_EXISTS: args laid out by parse_expr.c's json_path_call:
        JSON_VALUE [x, path, CAST(NULL AS returning) or NULL, empty mode 'NULL'|'ERROR'|'DEFAULT',
        empty default or NULL, error mode, error default or NULL]; JSON_QUERY [x, path, wrapper

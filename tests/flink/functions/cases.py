@@ -47,6 +47,8 @@ def C(group, name, tmpl, types, rows):
 S, I, D, DC, DT, T = "STRING", "INT", "DOUBLE", "DECIMAL(20,3)", "DATE", "TIMESTAMP(3)"
 BY = "BYTES"
 F, B = "FLOAT", "BOOLEAN"
+JSON_TEXTS = [NULL, "'{\"a\" : [1, 2]}'", "'[1, 2 ,3]'", "'\"str\"'", "'42'", "'null'", "'true'",
+              "' {\"b\" : [ {} ] } '", "''", "'{\"a\":1} x'", "'1.50'"]
 
 URLS = [NULL, "''", "'not a url'", "'http://user:pw@ex.com:8080/p/a.html?q=1&r=2#frag'", "'https://ex.com'",
         "'https://ex.com/'", "'HTTP://Ex.COM/P?Q'", "'ftp://ftp.ex.org/pub/file.txt'", "'file:/tmp/a.txt'",
@@ -348,6 +350,16 @@ CASES = [
     C("json", "JSON_OBJECT ABSENT", "JSON_OBJECT('k' VALUE {0} ABSENT ON NULL)", [D], one([NULL, "-0.0", "1e20", "0.1"])),
     C("json", "JSON_ARRAY", "JSON_ARRAY({0}, {1} NULL ON NULL)", [S, "BOOLEAN"], cross([NULL, "'😀'"], [NULL, "TRUE"])),
     C("json", "JSON_ARRAY nested", "JSON_ARRAY(JSON_OBJECT('a' VALUE {0}), JSON('[1]'))", [DC], one([NULL, "1.500", "-0.000"])),
+    # JSON(text): text inserted as JSON by the JSON_OBJECT / JSON_ARRAY it is a value of
+    C("json", "JSON in JSON_OBJECT", "JSON_OBJECT('k' VALUE JSON({0}))", [S], one(JSON_TEXTS)),
+    C("json", "JSON in JSON_ARRAY", "JSON_ARRAY(JSON({0}), 1)", [S], one(JSON_TEXTS)),
+    C("json", "JSON in JSON_OBJECT absent", "JSON_OBJECT('k' VALUE JSON({0}) ABSENT ON NULL)", [S], one(["'[1]'", NULL])),
+    C("json", "JSON in JSON_ARRAY null", "JSON_ARRAY(JSON({0}) NULL ON NULL)", [S], one(["'[1]'", NULL])),
+    C("json", "JSON alone", "JSON({0})", [S], one(["'{}'"])),
+    C("json", "JSON invalid", "JSON_ARRAY(JSON({0}))", [S], one(["'nope'", "'[1'"])),
+    C("json", "JSON as key", "JSON_OBJECT(KEY JSON({0}) VALUE 1)", [S], one(["'k'"])),
+    C("json", "JSON in JSON_STRING", "JSON_STRING(JSON({0}))", [S], one(["'[1]'"])),
+    C("json", "JSON nested twice", "JSON_OBJECT('a' VALUE JSON_ARRAY(JSON({0})))", [S], one(["'{\"b\": null}'", NULL])),
     C("json", "JSON_STRING", "JSON_STRING({0})", [S], one(STR_SHORT + ["'a\"b\\c'", "'tab\tx'"])),
     C("json", "JSON_STRING double", "JSON_STRING({0})", [D], one(DBL)),
     C("json", "JSON_STRING date", "JSON_STRING({0})", [DT], one(DATES[:3])),
