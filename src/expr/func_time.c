@@ -658,8 +658,10 @@ static const WStr DEFAULT_PATTERN = { "yyyy-MM-dd HH:mm:ss", 19 };
 typedef struct PatternMemo {
     WStr fmt;               /* the pattern as the row gave it; fmt_c its C string */
     const char *fmt_c;
-    int64_t unit, key;      /* key: floor(ms / unit) of the last text, INT64_MIN = none */
+    int64_t unit, key;      /* key: floor(ms / unit) of the last text, INT64_MIN = none; unit 0:
+                               the text is never reused (java.time fractions below a millisecond) */
     WStr text;
+    bool java_time;         /* DATE_FORMAT of a TIMESTAMP: java.time's letters (wfmt_pattern_java_time) */
 } PatternMemo;
 
 static void put_pattern(WEvalCtx *ctx, WVector *out, int i, WTimestamp wall, WStr fmt, PatternMemo *m)
@@ -667,18 +669,23 @@ static void put_pattern(WEvalCtx *ctx, WVector *out, int i, WTimestamp wall, WSt
     if (!m->fmt_c || m->fmt.len != fmt.len || (m->fmt.p != fmt.p && memcmp(m->fmt.p, fmt.p, (size_t)fmt.len) != 0)) {
         m->fmt = fmt;
         m->fmt_c = wf_cstr(ctx, fmt);
-        m->unit = wfmt_pattern_unit_ms(m->fmt_c);
+        m->unit = m->java_time && strstr(m->fmt_c, "SSSS") ? 0 : wfmt_pattern_unit_ms(m->fmt_c);
         m->key = INT64_MIN;
     }
-    int64_t key = fdiv(wall.ms, m->unit);
-    if (key == m->key) { wf_set_ref(out, i, m->text.p, m->text.len); return; }
+    int64_t key = m->unit ? fdiv(wall.ms, m->unit) : INT64_MIN;
+    if (key == m->key && key != INT64_MIN) { wf_set_ref(out, i, m->text.p, m->text.len); return; }
     char buf[256];
-    int len = wfmt_pattern(wall, m->fmt_c, buf, sizeof buf);
+    int (*format)(WTimestamp, const char *, char *, int) = m->java_time ? wfmt_pattern_java_time : wfmt_pattern;
+    int len = format(wall, m->fmt_c, buf, sizeof buf);
+    if (len < 0) {
+        wf_fail(ctx, "java.lang.IllegalArgumentException", "Pattern ends with an incomplete string literal: %s", m->fmt_c);
+        return;
+    }
     if (len < (int)sizeof buf) {
         wf_set_str(ctx, out, i, buf, (size_t)len);
     } else {
         char *big = wf_alloc(ctx, (size_t)len + 1);
-        wfmt_pattern(wall, m->fmt_c, big, len + 1);
+        format(wall, m->fmt_c, big, len + 1);
         wf_set_ref(out, i, big, len);
     }
     m->key = key;
@@ -737,7 +744,8 @@ EV(ev_date_format)
 {
     (void)call; (void)na;
     const WType *t = av[0]->type;
-    PatternMemo memo = { .key = INT64_MIN };
+    /* a TIMESTAMP is formatted by java.time in Flink, a string by SimpleDateFormat */
+    PatternMemo memo = { .key = INT64_MIN, .java_time = !wtype_is_string(t) };
     WF_FOR(i, n, act) {
         WTimestamp wall;
         if (wtype_is_string(t)) {

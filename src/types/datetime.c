@@ -405,8 +405,40 @@ static const char *pattern_quoted(const char *p, PBuf *b)
     return p;
 }
 
-int wfmt_pattern(WTimestamp ts, const char *pattern, char *buf, int bufsz)
+/* A quote of the pattern is left open (java.time refuses such a pattern). */
+static bool quote_left_open(const char *p)
 {
+    while (*p) {
+        if (*p != '\'') { p++; continue; }
+        p++;
+        if (*p == '\'') { p++; continue; }     /* '' alone: one quote */
+        for (;;) {
+            if (!*p) return true;
+            if (*p == '\'' && p[1] == '\'') { p += 2; continue; }
+            if (*p == '\'') { p++; break; }
+            p++;
+        }
+    }
+    return false;
+}
+
+/* The week of day `days` (epoch days, in year y) in the US locale's week-based year, which java.time
+   uses for 'w' and 'Y' there: weeks start on Sunday and week 1 is the week of January 1st. */
+static void us_week(int64_t days, int y, int *week, int *week_year)
+{
+    int sun0 = (dow_of(days) + 1) % 7;              /* 0 = Sunday */
+    int ys, ms, ds;
+    wdate_to_ymd(days + (6 - sun0), &ys, &ms, &ds);  /* the week's Saturday */
+    if (ys > y) { *week = 1; *week_year = ys; return; }
+    int64_t jan1 = wdate_from_ymd(y, 1, 1);
+    int off = (dow_of(jan1) + 1) % 7;
+    *week = (int)((days - jan1 + off) / 7) + 1;
+    *week_year = y;
+}
+
+static int fmt_pattern(WTimestamp ts, const char *pattern, char *buf, int bufsz, bool java_time)
+{
+    if (java_time && quote_left_open(pattern)) return -1;
     PBuf b = { buf, bufsz, 0 };
     int64_t days = floordiv64(ts.ms, MS_PER_DAY);
     int64_t tod = ts.ms - days * MS_PER_DAY;
@@ -421,6 +453,21 @@ int wfmt_pattern(WTimestamp ts, const char *pattern, char *buf, int bufsz)
         int n = 0;
         while (p[n] == c) n++;
         p += n;
+        if (java_time && (c == 'u' || c == 'Y' || c == 'w' || c == 'S')) {
+            int week, wy;
+            us_week(days, y, &week, &wy);
+            if (c == 'w') { pb_num(&b, week, n); continue; }
+            if (c == 'S') {                             /* fraction of the second: its first n digits */
+                char frac[10];
+                snprintf(frac, sizeof frac, "%09d", ms * 1000000 + (int)ts.ns);
+                for (int k = 0; k < n; k++) pb_putc(&b, k < 9 ? frac[k] : '0');
+                continue;
+            }
+            int year = c == 'Y' ? wy : y;
+            if (n == 2) pb_num(&b, ((year % 100) + 100) % 100, 2);
+            else pb_num(&b, year, n);
+            continue;
+        }
         switch (c) {
         case 'y': case 'u': case 'Y':
             if (c == 'u' && n == 1) { pb_num(&b, dow_of(days) + 1, 1); break; }
@@ -456,6 +503,17 @@ int wfmt_pattern(WTimestamp ts, const char *pattern, char *buf, int bufsz)
     }
     if (bufsz > 0) buf[b.len < bufsz ? b.len : bufsz - 1] = 0;
     return b.len;
+}
+
+
+int wfmt_pattern(WTimestamp ts, const char *pattern, char *buf, int bufsz)
+{
+    return fmt_pattern(ts, pattern, buf, bufsz, false);
+}
+
+int wfmt_pattern_java_time(WTimestamp ts, const char *pattern, char *buf, int bufsz)
+{
+    return fmt_pattern(ts, pattern, buf, bufsz, true);
 }
 
 int64_t wfmt_pattern_unit_ms(const char *pattern)

@@ -59,6 +59,11 @@ int wparse_timestamp_ex(const char *s, int len, WTimestamp *out, const char **wh
 /* Java's SimpleDateFormat-style pattern formatting used by DATE_FORMAT / FROM_UNIXTIME
    (yyyy, MM, dd, HH, mm, ss, SSS, ...). */
 int wfmt_pattern(WTimestamp ts, const char *pattern, char *buf, int bufsz);
+/* The same as java.time's DateTimeFormatter reads a pattern (Flink's DATE_FORMAT of a TIMESTAMP):
+   'u' is the year, 'w' and 'Y' the week and year of the US locale's week-based year (weeks from
+   Sunday, week 1 the week of January 1st), 'S' digits of the fraction of the second (ts.ns too);
+   -1 for a pattern that leaves a quote open, which java.time refuses. */
+int wfmt_pattern_java_time(WTimestamp ts, const char *pattern, char *buf, int bufsz);
 /* The finest time unit the pattern's fields read, in milliseconds (1: S, 1000: s, 60000: m,
    3600000: H k K h a, 86400000: the date fields; a pattern of quoted text and constant letters
    only: 86400000 too): two timestamps in the same unit (floor of ms / unit) format alike, so a

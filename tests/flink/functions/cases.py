@@ -288,6 +288,9 @@ CASES = [
     # ----------------------------------------------------------------------------- time
     C("time", "DATE_FORMAT", "DATE_FORMAT({0}, {1})", [T, S],
       cross(TS, ["'yyyy-MM-dd HH:mm:ss.SSS'", "'EEE dd MMM yy'", "'D w u a hh'", "''", "'x''y'"])),
+    C("time", "DATE_FORMAT weeks", "DATE_FORMAT({0}, 'YYYY-ww w u uu S SSSSSS')", ["TIMESTAMP(6)"],
+      one(["'2021-01-01 00:00:00.123456'", "'2020-12-27 10:00:00'", "'2016-01-02 23:59:59.5'",
+           "'2016-01-03 00:00:00.000001'", "'2019-12-29 12:00:00'", "'2022-12-31 08:00:00'", "'2023-01-01 08:00:00'"])),
     C("time", "DATE_FORMAT string", "DATE_FORMAT({0}, 'yyyy/MM/dd')", [S], one(BADTS)),
     C("time", "TO_DATE", "TO_DATE({0})", [S], one(BADDATE)),
     C("time", "TO_DATE fmt", "TO_DATE({0}, {1})", [S, S], cross(["'29/02/2024'", "'31/04/2024'", "'1/1/70'", "'x'"], ["'dd/MM/yyyy'", "'d/M/yy'"])),
