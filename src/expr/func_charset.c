@@ -45,6 +45,17 @@ static Charset charset_of(WStr name)
     return CS_NONE;
 }
 
+/* charset_of, looked up again only when the name differs from the previous row's (a literal,
+   usually: one lookup per chunk) */
+static Charset charset_cached(WStr name, WStr *last, Charset *last_cs)
+{
+    if (name.len != last->len || (name.p != last->p && memcmp(name.p, last->p, (size_t)name.len) != 0)) {
+        *last = name;
+        *last_cs = charset_of(name);
+    }
+    return *last_cs;
+}
+
 static bool unsupported(WEvalCtx *ctx, WStr name)
 {
     return wf_fail(ctx, "java.io.UnsupportedEncodingException", "%.*s", name.len, name.p);
@@ -71,9 +82,11 @@ static int put_u16(unsigned char *d, unsigned v, bool big)
 EV(ev_encode)
 {
     (void)call; (void)na;
+    WStr last = {NULL, -1};
+    Charset last_cs = CS_NONE;
     WF_FOR(i, n, act) {
         WStr s = av[0]->data[i].s, name = av[1]->data[i].s;
-        Charset cs = charset_of(name);
+        Charset cs = charset_cached(name, &last, &last_cs);
         if (cs == CS_NONE) { unsupported(ctx, name); return; }
         if (cs == CS_UTF8) {
             out->nulls[i] = 0;
@@ -209,9 +222,11 @@ static int decode_utf16(const unsigned char *b, int n, bool big, int *cps)
 EV(ev_decode)
 {
     (void)call; (void)na;
+    WStr last = {NULL, -1};
+    Charset last_cs = CS_NONE;
     WF_FOR(i, n, act) {
         WStr bytes = av[0]->data[i].s, name = av[1]->data[i].s;
-        Charset cs = charset_of(name);
+        Charset cs = charset_cached(name, &last, &last_cs);
         if (cs == CS_NONE) { unsupported(ctx, name); return; }
         const unsigned char *b = (const unsigned char *)bytes.p;
         int len = bytes.len;

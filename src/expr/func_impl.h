@@ -80,6 +80,8 @@ int wf_u8_count(const char *p, int n);                       /* code points */
 int wf_u8_offset(const char *p, int n, int cp);              /* byte offset of code point cp (clamped to n) */
 int wf_u8_decode(const char *p, int n, int *adv);            /* one code point; invalid byte -> itself */
 int wf_u8_encode(int cp, char *out);                         /* 1..4 bytes */
+/* The value of an ASCII hexadecimal digit (either case); -1 for any other character. */
+int wf_hex_digit(int c);
 /* Java String.hashCode over the UTF-16 form of a UTF-8 string. */
 int32_t wf_java_string_hash(const char *p, int n);
 /* Java Character.isWhitespace / isLetterOrDigit / isLetter / isDigit for a code point (ASCII

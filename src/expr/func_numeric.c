@@ -506,11 +506,6 @@ INF(inf_unhex)
     return r;
 }
 
-static int hex_digit(unsigned char c)
-{
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
-
 EV(ev_unhex)
 {
     UNUSED_EV;
@@ -521,12 +516,12 @@ EV(ev_unhex)
         unsigned char *d = (unsigned char *)wf_alloc(ctx, (size_t)len);
         bool ok = true;
         for (; k >= 0 && ok; k -= 2, j--) {
-            int l = hex_digit(b[k]), r = hex_digit(b[k + 1]);
+            int l = wf_hex_digit(b[k]), r = wf_hex_digit(b[k + 1]);
             ok = l >= 0 && r >= 0;
             if (ok) d[j] = (unsigned char)(l << 4 | r);
         }
         if (ok && k == -1) {                    /* odd: b[0] is checked, d[0] stays 0 */
-            ok = hex_digit(b[0]) >= 0;
+            ok = wf_hex_digit(b[0]) >= 0;
             d[0] = 0;
         }
         if (!ok) { out->nulls[i] = 1; continue; }

@@ -292,7 +292,7 @@ static void fmt_integer(WStrBuf *sb, int64_t value, int bits, char conv, int fla
 static bool valid_conv(char c) { return c && strchr("bBhHsScCdoxXeEfgGaAtT%n", c) != NULL; }
 
 /* One Formatter.format(fmt, args) into o: P_NULL where Java throws. */
-static PResult format_all(WEvalCtx *ctx, WStr fmt, const JArg *args, int nargs, WStrBuf *o, char *bad)
+static PResult format_all(WStr fmt, const JArg *args, int nargs, WStrBuf *o, char *bad)
 {
     const char *p = fmt.p, *e = fmt.p + fmt.len;
     int ordinary = -1, last = -1;
@@ -344,7 +344,6 @@ static PResult format_all(WEvalCtx *ctx, WStr fmt, const JArg *args, int nargs, 
             if (precision >= 0) { r = P_NULL; break; }
             if (c == 'n' && (width >= 0 || flags)) { r = P_NULL; break; }
             if (c == '%' && ((flags & ~F_LEFT) || ((flags & F_LEFT) && width < 0))) { r = P_NULL; break; }
-            sb.len = 0;
             if (c == 'n') { wsb_putc(o, '\n'); continue; }
             justify(o, "%", 1, width, flags);
             continue;
@@ -420,7 +419,6 @@ static PResult format_all(WEvalCtx *ctx, WStr fmt, const JArg *args, int nargs, 
             justify(o, sb.buf ? sb.buf : "", sb.len, width, flags);
         }
     }
-    (void)ctx;
     wsb_free(&sb);
     return r;
 }
@@ -444,7 +442,7 @@ EV(ev_printf)
         for (int k = 1; k < na; k++) args[k - 1] = java_arg(ctx, av[k]->type, av[k]->data[i], av[k]->nulls[i]);
         wsb_clear(&o);
         char bad = 0;
-        PResult r = format_all(ctx, av[0]->data[i].s, args, na - 1, &o, &bad);
+        PResult r = format_all(av[0]->data[i].s, args, na - 1, &o, &bad);
         if (r == P_UNSUPPORTED) {
             wf_fail(ctx, WEXC_UNSUPPORTED, "PRINTF: weir does not support the conversion '%%%c' (Java's %s).", bad,
                     tolower((unsigned char)bad) == 'h' ? "hash code" : tolower((unsigned char)bad) == 'a' ?

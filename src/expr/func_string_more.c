@@ -184,14 +184,6 @@ EV(ev_url_encode)
     }
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
 /* java.net.URLDecoder with UTF-8: '+' is a space, %XX a byte; a malformed escape gives NULL */
 EV(ev_url_decode)
 {
@@ -205,8 +197,8 @@ EV(ev_url_decode)
             char c = s.p[k];
             if (c == '+') p[o++] = ' ';
             else if (c != '%') p[o++] = c;
-            else if (k + 2 < s.len && hexval(s.p[k + 1]) >= 0 && hexval(s.p[k + 2]) >= 0) {
-                p[o++] = (char)(hexval(s.p[k + 1]) * 16 + hexval(s.p[k + 2]));
+            else if (k + 2 < s.len && wf_hex_digit((unsigned char)s.p[k + 1]) >= 0 && wf_hex_digit((unsigned char)s.p[k + 2]) >= 0) {
+                p[o++] = (char)(wf_hex_digit((unsigned char)s.p[k + 1]) * 16 + wf_hex_digit((unsigned char)s.p[k + 2]));
                 k += 2;
             } else bad = true;
         }

@@ -81,17 +81,16 @@ static bool parse_hierarchical(JavaUrl *u, const char *s, int start, int limit)
 {
     int qs = index_of(s, 0, limit, '?');     /* the first '?' of the text (none before start) */
     bool query_only = qs == start;
-    int end = limit;                         /* the text the authority search sees */
     if (start < limit && qs >= 0) {
         u->query = piece(s + qs + 1, limit - qs - 1);
-        limit = end = qs;
+        limit = qs;
     }
     Piece path = absent();
     bool unc = start <= limit - 4 && s[start] == '/' && s[start + 1] == '/' && s[start + 2] == '/' && s[start + 3] == '/';
     u->host = absent();
     if (!unc && start <= limit - 2 && s[start] == '/' && s[start + 1] == '/') {
         start += 2;
-        int i = index_of(s, start, end, '/');
+        int i = index_of(s, start, limit, '/');
         if (i < 0) i = limit;
         const char *a = s + start;
         int alen = i - start;

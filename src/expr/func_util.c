@@ -324,6 +324,11 @@ bool wf_fail(WEvalCtx *ctx, const char *cls, const char *fmt, ...)
 
 /* ---------------------------------------------------------------- output */
 
+int wf_hex_digit(int c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
 char *wf_alloc(WEvalCtx *ctx, size_t n)
 {
     return wa_alloc(ctx->arena, n ? n : 1);

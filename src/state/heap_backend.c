@@ -291,6 +291,13 @@ static HTab *map_table_new(Pool *pool)
     return t;
 }
 
+/* Slot v into the first empty slot from home j on (linear probing) of slots (mask + 1 of them). */
+static inline void slot_place(uintptr_t *slots, size_t mask, size_t j, uintptr_t v)
+{
+    while (slots[j]) j = (j + 1) & mask;
+    slots[j] = v;
+}
+
 /* pool: NULL for a state's top table (malloc), the backend's pool for per-key map tables; tag:
    the table's home slots are wslot_home's (tab_home) */
 static void htab_grow(Pool *pool, HTab *t, bool tag)
@@ -305,8 +312,7 @@ static void htab_grow(Pool *pool, HTab *t, bool tag)
             uintptr_t v = t->slots[i];
             if (!v) continue;
             size_t j = wslot_home_of(v, nmask, offsetof(Entry, hash));
-            while (ns[j]) j = (j + 1) & nmask;
-            ns[j] = v;
+            slot_place(ns, nmask, j, v);
         }
     } else {
         /* each entry's hash is read from the entry (a cache miss each in a large table: 7 % of a
@@ -320,8 +326,7 @@ static void htab_grow(Pool *pool, HTab *t, bool tag)
             uintptr_t v = t->slots[i];
             if (!v) continue;
             size_t j = tab_home(tag, ((const Entry *)wslot_ptr(v))->hash, nmask);
-            while (ns[j]) j = (j + 1) & nmask;
-            ns[j] = v;
+            slot_place(ns, nmask, j, v);
         }
     }
     if (pool) key_slots_free(pool, t->slots, t->cap);
@@ -514,8 +519,7 @@ static void heap_order_freed(WState *s)
         for (size_t i = 0; i < m->cap; i++) {
             if (!old[i]) continue;
             size_t j = tab_home(true, ((const Entry *)wslot_ptr(old[i]))->hash, mask);
-            while (m->slots[j]) j = (j + 1) & mask;
-            m->slots[j] = old[i];
+            slot_place(m->slots, mask, j, old[i]);
         }
         free(old);
     }

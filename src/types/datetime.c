@@ -454,8 +454,8 @@ static int fmt_pattern(WTimestamp ts, const char *pattern, char *buf, int bufsz,
         while (p[n] == c) n++;
         p += n;
         if (java_time && (c == 'u' || c == 'Y' || c == 'w' || c == 'S')) {
-            int week, wy;
-            us_week(days, y, &week, &wy);
+            int week = 0, wy = y;
+            if (c == 'w' || c == 'Y') us_week(days, y, &week, &wy);
             if (c == 'w') { pb_num(&b, week, n); continue; }
             if (c == 'S') {                             /* fraction of the second: its first n digits */
                 char frac[10];
