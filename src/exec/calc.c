@@ -2,7 +2,8 @@
  * calc.c — the Calc operator: optional filter, then projection expressions, a vector at a time.
  * Row kinds pass through unchanged. Stateless; CURRENT_WATERMARK sees the operator's watermark.
  * A subexpression the filter and projections share (expr.h WExprMemo) is computed once per row:
- * the filter's values follow the selected rows into the projections.
+ * the filter's values follow the selected rows into the projections. A column passed through
+ * unchanged is its input vector itself in the output chunk (no copy).
  */
 #include "calc.h"
 
@@ -45,7 +46,16 @@ static void calc_process(WOperator *op, int input, const WChunk *in)
         }
     }
     for (int i = 0; i < c->nexprs; i++) {
-        if (!wexpr_eval(&ec, c->exprs[i], src, NULL, &c->out->cols[i])) return;
+        const WExpr *e = c->exprs[i];
+        if (e->kind == WX_COLUMN && e->col >= 0 && e->col < src->ncols && !(memo && wexpr_memo_slot(memo, e) >= 0)) {
+            /* a column passed through: its vector itself, not a copy (chunks are read-only
+               downstream and valid until the call returns; the next wchunk_reset gives out
+               vectors of its own again) */
+            c->out->cols[i].data = src->cols[e->col].data;
+            c->out->cols[i].nulls = src->cols[e->col].nulls;
+            continue;
+        }
+        if (!wexpr_eval(&ec, e, src, NULL, &c->out->cols[i])) return;
     }
     memcpy(c->out->kinds, src->kinds, (size_t)src->nrows);
     c->out->nrows = src->nrows;

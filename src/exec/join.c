@@ -81,6 +81,12 @@ typedef struct JoinOp {
     WChunk *joined;             /* candidate rows: left ++ right */
     uint8_t *sel;
     WChunk *out;
+    /* joined rows emitted but not yet copied into out (emit_joined): copied a column at a time
+       (flush_joined) before out takes any other row, before out goes downstream and before the
+       joined chunk is refilled */
+    int *pend_row;
+    uint8_t *pend_kind;
+    int npend;
     WArena *scratch;
     WArena *eval_arena;
     WStrBuf keybuf, rowbuf, ukbuf;
@@ -157,7 +163,7 @@ static void encode_cols(JoinOp *j, WStrBuf *out, const WChunk *c, int row, int n
 
 /* ---------------- output ---------------- */
 
-static void flush_out(JoinOp *j)
+static void emit_out(JoinOp *j)
 {
     if (j->out->nrows > 0) {
         wop_emit(&j->base, j->out);
@@ -165,21 +171,59 @@ static void flush_out(JoinOp *j)
     }
 }
 
+/* The pending joined rows (emit_joined) into out, in order, a column at a time: a run of
+   consecutive joined rows is one memcpy per column. */
+static void flush_joined(JoinOp *j)
+{
+    WChunk *out = j->out, *jc = j->joined;
+    int n = j->L + j->R, done = 0;
+    while (done < j->npend) {
+        if (out->nrows >= out->cap) emit_out(j);
+        int m = j->npend - done;
+        if (m > out->cap - out->nrows) m = out->cap - out->nrows;
+        const int *rows = j->pend_row + done;
+        int o0 = out->nrows;
+        memcpy(out->kinds + o0, j->pend_kind + done, (size_t)m);
+        bool consecutive = rows[m - 1] - rows[0] == m - 1;
+        for (int k = 0; k < n; k++) {
+            const WVector *src = &jc->cols[k];
+            WVector *dst = &out->cols[k];
+            if (consecutive) {
+                memcpy(dst->data + o0, src->data + rows[0], sizeof(WDatum) * (size_t)m);
+                memcpy(dst->nulls + o0, src->nulls + rows[0], (size_t)m);
+            } else {
+                for (int i = 0; i < m; i++) {
+                    dst->data[o0 + i] = src->data[rows[i]];
+                    dst->nulls[o0 + i] = src->nulls[rows[i]];
+                }
+            }
+        }
+        out->nrows += m;
+        done += m;
+    }
+    j->npend = 0;
+}
+
+static void flush_out(JoinOp *j)
+{
+    flush_joined(j);
+    emit_out(j);
+}
+
 static int out_row(JoinOp *j, WRowKind kind)
 {
-    if (j->out->nrows >= j->out->cap) flush_out(j);
+    flush_joined(j);
+    if (j->out->nrows >= j->out->cap) emit_out(j);
     return wchunk_add_row(j->out, kind);
 }
 
-/* Joined candidate row jr of the joined chunk, all columns. */
+/* Joined candidate row jr of the joined chunk, all columns: pending until flush_joined. */
 static void emit_joined(JoinOp *j, WRowKind kind, int jr)
 {
-    int o = out_row(j, kind);
-    int n = j->L + j->R;
-    for (int k = 0; k < n; k++) {
-        j->out->cols[k].data[o] = j->joined->cols[k].data[jr];
-        j->out->cols[k].nulls[o] = j->joined->cols[k].nulls[jr];
-    }
+    assert(jr >= 0 && jr < j->joined->nrows);
+    if (j->npend == WCHUNK_CAP) flush_joined(j);
+    j->pend_row[j->npend] = jr;
+    j->pend_kind[j->npend++] = (uint8_t)kind;
 }
 
 /* Input row padded with NULLs on the other side (or, for SEMI/ANTI, the left row alone). */
@@ -230,22 +274,31 @@ static void fill_joined(JoinOp *j, int in, const WChunk *c, int r, const WJoinEn
     int ot = 1 - in;
     JoinSide *os = &j->side[ot], *is = &j->side[in];
     int ooff = ot == 0 ? 0 : j->L, ioff = in == 0 ? 0 : j->L;
-    for (int i = 0; i < n; i++) {
-        int jr = wchunk_add_row(jc, WRK_INSERT);
-        const WJoinEntry *e = &ents[i];
-        j->sel[jr] = 1;
-        if (!decode) continue;
-        for (int k = 0; k < os->ncols; k++) {
-            WVector *v = &jc->cols[ooff + k];
-            const WType *t = os->types[k];
-            bool ok = wtype_is_composite(t)
-                          ? wrow_get_arena(e->row, e->rowlen, os->ncols, t, k, &v->data[jr], j->scratch)
-                          : wrow_get(e->row, e->rowlen, os->ncols, t, k, &v->data[jr]);
-            v->nulls[jr] = !ok;
-        }
-        for (int k = 0; k < is->ncols; k++) {
-            jc->cols[ioff + k].data[jr] = c->cols[k].data[r];
-            jc->cols[ioff + k].nulls[jr] = c->cols[k].nulls[r];
+    int j0 = jc->nrows;
+    assert(n >= 0 && j0 + n <= jc->cap);
+    if (n == 0) return;
+    /* the joined chunk is refilled only once its pending rows went to out (flush_joined) */
+    assert(j->npend == 0 || j->pend_row[j->npend - 1] < j0);
+    jc->nrows += n;
+    /* byte loops, not memset: most rows have one candidate */
+    for (int i = j0; i < j0 + n; i++) {
+        jc->kinds[i] = WRK_INSERT;
+        j->sel[i] = 1;
+    }
+    if (!decode) {
+        for (int k = 0; k < jc->ncols; k++)
+            for (int i = j0; i < j0 + n; i++) jc->cols[k].nulls[i] = 0;
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        wrow_decode_chunk(ents[i].row, ents[i].rowlen, os->ncols, os->types, jc, j0 + i, ooff, j->scratch, false);
+    for (int k = 0; k < is->ncols; k++) {
+        WVector *v = &jc->cols[ioff + k];
+        WDatum d = c->cols[k].data[r];
+        uint8_t isnull = c->cols[k].nulls[r];
+        for (int i = j0; i < j0 + n; i++) {
+            v->data[i] = d;
+            v->nulls[i] = isnull;
         }
     }
 }
@@ -584,6 +637,7 @@ static void big_row(JoinOp *j, int in, const WChunk *c, int r, const WJoinEntry 
     int cap = j->joined->cap;
     for (int from = 0; from < n; from += cap) {
         int m = n - from < cap ? n - from : cap;
+        flush_joined(j);
         j->joined->nrows = 0;
         fill_joined(j, in, c, r, ents + from, m, decode);
         if (!eval_residual(j)) return;
@@ -641,6 +695,7 @@ static void join_process(WOperator *op, int input, const WChunk *in)
             warena_reset(j->scratch);
         }
         int nseg = 0, ncand = 0;
+        flush_joined(j);
         jc->nrows = 0;
         while (r < in->nrows) {
             bool null_key = set_row_key(j, is, os, in, r);
@@ -788,6 +843,8 @@ static void join_destroy(WOperator *op)
     free(j->vals);
     free(j->nulls);
     free(j->sel);
+    free(j->pend_row);
+    free(j->pend_kind);
     free(j->cands);
     free(j->seg);
     wjbundle_free(j->bundle[0]);
@@ -922,6 +979,8 @@ WOperator *wop_join_new(WExecCtx *ctx, const WJoinSpec *spec)
     j->joined = wchunk_new(L + R, jt, WCHUNK_CAP);
     free(jt);
     j->sel = wmalloc(WCHUNK_CAP);
+    j->pend_row = wmalloc(sizeof(int) * WCHUNK_CAP);
+    j->pend_kind = wmalloc(WCHUNK_CAP);
     j->out = wchunk_new(spec->out.ncols, spec->out.types, ctx->chunk_rows > 0 ? ctx->chunk_rows : WCHUNK_CAP);
     j->scratch = warena_new(1 << 20);
     j->eval_arena = warena_new(1 << 16);

@@ -981,6 +981,84 @@ WTEST(types_row_roundtrip)
     warena_free(&a);
 }
 
+/* wrow_decode_chunk (the join's and Top-N's decoder, with its common types inline) sets every
+   field as wrow_get_arena reads it: each type, NULLs, inline and variable strings, non-compact
+   DECIMAL / TIMESTAMP, a composite; copy=false points strings into the row, copy=true into the
+   arena; a string slot whose variable part lies beyond the row reads as '' in both. */
+WTEST(types_row_decode_chunk_matches_get)
+{
+    WArena a;
+    warena_init(&a, 0);
+    const WType *d38 = wtype_decimal(&a, 38, 10, true), *d10 = wtype_decimal(&a, 10, 2, true);
+    const WType *ts9 = wtype_timestamp(&a, WT_TIMESTAMP, 9, true), *ts3 = wtype_timestamp(&a, WT_TIMESTAMP, 3, true);
+    const WType *ltz3 = wtype_timestamp(&a, WT_TIMESTAMP_LTZ, 3, true);
+    const WType *arr = wtype_array(&a, &WTYPE_STRING, true);
+    const WType *tys[] = { &WTYPE_BOOLEAN, &WTYPE_TINYINT, &WTYPE_SMALLINT, &WTYPE_INT, &WTYPE_BIGINT,
+                           &WTYPE_FLOAT, &WTYPE_DOUBLE, d10, d38, &WTYPE_STRING, &WTYPE_STRING, &WTYPE_BYTES,
+                           &WTYPE_DATE, ts3, ts9, arr, &WTYPE_INT, &WTYPE_STRING, ts9, ltz3, &WTYPE_BIGINT };
+    enum { N = 21, COL0 = 2 };
+    WDatum v[N];
+    uint8_t nl[N] = { 0 };
+    memset(v, 0, sizeof v);
+    v[0].i = 1; v[1].i = -5; v[2].i = -12345; v[3].i = -1234567; v[4].i = -12345678901LL;
+    v[5].d = (double)1.5f; v[6].d = -0.1; v[7].dec = -12345; v[8].dec = -(wpow10_i128(37) + 12345);
+    v[9] = dstr("short"); v[10] = dstr("a longer string value"); v[11].s.p = "\x00\x01\x02"; v[11].s.len = 3;
+    v[12].i = -18894; v[13].ts.ms = 1618344731123LL; v[14].ts.ms = -1618344731123LL; v[14].ts.ns = 456789;
+    WComposite *c = WA_NEW(&a, WComposite);
+    c->n = 2; c->vals = WA_ARRAY(&a, WDatum, 2); c->nulls = WA_ARRAY(&a, uint8_t, 2);
+    c->vals[0] = dstr("elementary, my dear"); c->nulls[1] = 1;
+    v[15].cx = c;
+    nl[16] = 1; nl[17] = 1; nl[18] = 1;
+    v[19].ts.ms = 86400000; v[20].i = INT64_MIN;
+    WStrBuf sb;
+    wsb_init(&sb);
+    wrow_encode(&sb, N, tys, v, nl, WRK_INSERT);
+    const WType *ctys[COL0 + N];
+    ctys[0] = ctys[1] = &WTYPE_INT;
+    memcpy(ctys + COL0, tys, sizeof tys);
+    WChunk *ch = wchunk_new(COL0 + N, ctys, 4);
+    for (int r = 0; r < 3; r++) wchunk_add_row(ch, WRK_INSERT);
+    /* row 0: strings into the row's bytes; row 1: copied; row 2: the long string's variable part
+       moved beyond the row's end (a damaged row) */
+    wrow_decode_chunk(sb.buf, sb.len, N, tys, ch, 0, COL0, &a, false);
+    wrow_decode_chunk(sb.buf, sb.len, N, tys, ch, 1, COL0, &a, true);
+    WStrBuf bad;
+    wsb_init(&bad);
+    wsb_appendn(&bad, sb.buf, sb.len);
+    uint64_t slot;
+    size_t at = wrow_bitset_bytes(N) + 8 * 10;
+    memcpy(&slot, bad.buf + at, 8);
+    CHECK(!(slot & (1ULL << 63)));              /* field 10 has a variable part */
+    slot += (uint64_t)bad.len << 32;
+    memcpy(bad.buf + at, &slot, 8);
+    wrow_decode_chunk(bad.buf, bad.len, N, tys, ch, 2, COL0, &a, false);
+    for (int r = 0; r < 3; r++) {
+        const char *row = r == 2 ? bad.buf : sb.buf;
+        size_t len = r == 2 ? bad.len : sb.len;
+        for (int i = 0; i < N; i++) {
+            char m[64];
+            snprintf(m, sizeof m, "row %d field %d", r, i);
+            WDatum o;
+            bool present = wrow_get_arena(row, len, N, tys[i], i, &o, &a);
+            const WVector *col = &ch->cols[COL0 + i];
+            if (col->nulls[r] != !present) { CHECK(m[0] == 0); continue; }
+            if (!present) continue;
+            if (!wdatum_equal(tys[i], col->data[r], o)) CHECK(m[0] == 0);
+            bool str = tys[i]->id == WT_VARCHAR || tys[i]->id == WT_BINARY || tys[i]->id == WT_VARBINARY;
+            if (str && col->data[r].s.len > 0) {
+                bool in_row = col->data[r].s.p >= row && col->data[r].s.p < row + len;
+                if (in_row != (r != 1)) CHECK(m[0] == 0);
+            }
+        }
+    }
+    CHECK_INT(ch->cols[COL0 + 10].data[2].s.len, 0);
+    CHECK_INT(ch->cols[COL0 + 10].data[1].s.len, (int)strlen("a longer string value"));
+    wchunk_free(ch);
+    wsb_free(&bad);
+    wsb_free(&sb);
+    warena_free(&a);
+}
+
 /* One type of every kind a binary row keeps in its slot (wrow_type_inline). */
 enum { N_INLINE_TYPES = 10 };
 static void inline_types(WArena *a, const WType *tys[N_INLINE_TYPES])
