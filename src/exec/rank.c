@@ -508,8 +508,11 @@ static void proc_update(RankOp *o, const WChunk *in, int r)
 
 /* ---------------- driver ---------------- */
 
-/* Rows ahead whose strings are read ahead (a row entering the top N is copied into its state). */
+/* Rows ahead whose strings are read ahead (a row entering the top N is copied into its state),
+   while at least a quarter of the rows are (a top 1 over many rows per key keeps few of them). */
 #define STRINGS_AHEAD 4
+#define COPY_SHARE_ONE 1024
+#define COPY_SHARE_AHEAD (COPY_SHARE_ONE / 4)
 
 static void rank_process(WOperator *op, int input, const WChunk *in)
 {
@@ -532,7 +535,7 @@ static void rank_process(WOperator *op, int input, const WChunk *in)
             continue;
         }
         o->work = 0;
-        wchunk_prefetch_strings(in, r + STRINGS_AHEAD);
+        if (o->copy_share >= COPY_SHARE_AHEAD) wchunk_prefetch_strings(in, r + STRINGS_AHEAD);
         wop_encode_cols(&o->kbuf, in, r, o->nkeys, o->keys, o->ktypes, o->vals, o->nulls);
         wstate_set_key(o->be, o->kbuf.buf, o->kbuf.len);
         o->row_in = in;
@@ -553,6 +556,7 @@ static void rank_process(WOperator *op, int input, const WChunk *in)
             break;
         default: break;
         }
+        o->copy_share += ((o->row_ready ? COPY_SHARE_ONE : 0) - o->copy_share) / 32;
         if (o->work >= WINS_WORK_MIN && op->insight) {
             wop_key_work(op, 0, in, r, o->work);
             t0 = wop_key_slow_end(op, t0, o->work, in, r);
@@ -608,6 +612,7 @@ static const WOpOps RANK_OPS = {.process = rank_process, .destroy = rank_destroy
 WOperator *wop_rank_new(WExecCtx *ctx, const WRankSpec *spec)
 {
     RankOp *o = wcalloc(1, sizeof *o);
+    o->copy_share = COPY_SHARE_ONE;
     o->ncols = spec->in_ncols;
     o->out_rank = spec->output_rank_number;
     o->out_ncols = o->ncols + (o->out_rank ? 1 : 0);

@@ -50,6 +50,8 @@ typedef struct RankOp {
     const WChunk *row_in;       /* the current input row: row row_r of row_in */
     int row_r;
     bool row_ready;             /* rbuf holds it encoded (rank_input_row) */
+    int copy_share;             /* of the last few dozen rows, the share encoded (0..1024):
+                                   their strings are read ahead only while it is high */
     WDatum *vals;               /* encode scratch (ncols) */
     uint8_t *nulls;
     WDatum *in_sk;              /* sort key of the current input row */

@@ -162,9 +162,13 @@ static void write_field(WStrBuf *out, size_t base, size_t slot, const WType *t, 
             if (len > 0) memcpy(sp, v.s.p, (size_t)len);
             sp[7] = (unsigned char)(0x80 | len);
         } else {
-            size_t off = out->len - base;
-            zero_append(out, round8((size_t)len));
-            memcpy(out->buf + base + off, v.s.p, (size_t)len);
+            size_t off = out->len - base, padded = round8((size_t)len);
+            wsb_reserve(out, padded);
+            unsigned char *d = (unsigned char *)out->buf + out->len;
+            memset(d + padded - 8, 0, 8);       /* the padding (len > 7: a whole last word) */
+            memcpy(d, v.s.p, (size_t)len);
+            out->len += padded;
+            out->buf[out->len] = 0;
             SLOT();
             put_le(sp, ((uint64_t)off << 32) | (uint32_t)len, 8);
         }
