@@ -917,29 +917,42 @@ WTEST(types_row_hash_vectors)
     wsb_free(&sb);
 }
 
-WTEST(types_row_roundtrip)
+/* A row of every kind of field (ROW_SAMPLE_N of them, the last three NULL): the types in tys,
+   the values in v and nl; field 15 is an ARRAY<STRING> of two, the second NULL, returned. */
+enum { ROW_SAMPLE_N = 19 };
+static WComposite *row_sample(WArena *a, const WType **tys, WDatum *v, uint8_t *nl)
 {
-    WArena a;
-    warena_init(&a, 0);
-    const WType *d38 = wtype_decimal(&a, 38, 10, true), *d10 = wtype_decimal(&a, 10, 2, true);
-    const WType *ts9 = wtype_timestamp(&a, WT_TIMESTAMP, 9, true), *ts3 = wtype_timestamp(&a, WT_TIMESTAMP, 3, true);
-    const WType *arr = wtype_array(&a, &WTYPE_STRING, true);
-    const WType *tys[] = { &WTYPE_BOOLEAN, &WTYPE_TINYINT, &WTYPE_SMALLINT, &WTYPE_INT, &WTYPE_BIGINT,
-                           &WTYPE_FLOAT, &WTYPE_DOUBLE, d10, d38, &WTYPE_STRING, &WTYPE_STRING, &WTYPE_BYTES,
-                           &WTYPE_DATE, ts3, ts9, arr, &WTYPE_INT, d38, ts9 };
-    enum { N = 19 };
-    WDatum v[N];
-    uint8_t nl[N] = { 0 };
-    memset(v, 0, sizeof v);
+    const WType *d38 = wtype_decimal(a, 38, 10, true), *d10 = wtype_decimal(a, 10, 2, true);
+    const WType *ts9 = wtype_timestamp(a, WT_TIMESTAMP, 9, true), *ts3 = wtype_timestamp(a, WT_TIMESTAMP, 3, true);
+    const WType *arr = wtype_array(a, &WTYPE_STRING, true);
+    const WType *all[ROW_SAMPLE_N] = { &WTYPE_BOOLEAN, &WTYPE_TINYINT, &WTYPE_SMALLINT, &WTYPE_INT, &WTYPE_BIGINT,
+                                       &WTYPE_FLOAT, &WTYPE_DOUBLE, d10, d38, &WTYPE_STRING, &WTYPE_STRING, &WTYPE_BYTES,
+                                       &WTYPE_DATE, ts3, ts9, arr, &WTYPE_INT, d38, ts9 };
+    memcpy(tys, all, sizeof all);
+    memset(v, 0, sizeof *v * ROW_SAMPLE_N);
+    memset(nl, 0, ROW_SAMPLE_N);
     v[0].i = 1; v[1].i = -5; v[2].i = -12345; v[3].i = -1234567; v[4].i = -12345678901LL;
     v[5].d = (double)1.5f; v[6].d = -0.1; v[7].dec = -12345; v[8].dec = -(wpow10_i128(37) + 12345);
     v[9] = dstr("short"); v[10] = dstr("a longer string value"); v[11].s.p = "\x00\x01\x02"; v[11].s.len = 3;
     v[12].i = 18894; v[13].ts.ms = 1618344731123LL; v[14].ts.ms = -1618344731123LL; v[14].ts.ns = 456789;
-    WComposite *c = WA_NEW(&a, WComposite);
-    c->n = 2; c->vals = WA_ARRAY(&a, WDatum, 2); c->nulls = WA_ARRAY(&a, uint8_t, 2);
+    WComposite *c = WA_NEW(a, WComposite);
+    c->n = 2; c->vals = WA_ARRAY(a, WDatum, 2); c->nulls = WA_ARRAY(a, uint8_t, 2);
     c->vals[0] = dstr("elementary, my dear"); c->nulls[1] = 1;
     v[15].cx = c;
     nl[16] = 1; nl[17] = 1; nl[18] = 1;
+    return c;
+}
+
+WTEST(types_row_roundtrip)
+{
+    WArena a;
+    warena_init(&a, 0);
+    enum { N = ROW_SAMPLE_N };
+    const WType *tys[N];
+    WDatum v[N];
+    uint8_t nl[N];
+    WComposite *c = row_sample(&a, tys, v, nl);
+    const WType *arr = tys[15], *d38 = tys[8], *ts9 = tys[14];
     WStrBuf sb;
     wsb_init(&sb);
     wrow_encode(&sb, N, tys, v, nl, WRK_UPDATE_AFTER);
@@ -989,27 +1002,16 @@ WTEST(types_row_decode_chunk_matches_get)
 {
     WArena a;
     warena_init(&a, 0);
-    const WType *d38 = wtype_decimal(&a, 38, 10, true), *d10 = wtype_decimal(&a, 10, 2, true);
-    const WType *ts9 = wtype_timestamp(&a, WT_TIMESTAMP, 9, true), *ts3 = wtype_timestamp(&a, WT_TIMESTAMP, 3, true);
-    const WType *ltz3 = wtype_timestamp(&a, WT_TIMESTAMP_LTZ, 3, true);
-    const WType *arr = wtype_array(&a, &WTYPE_STRING, true);
-    const WType *tys[] = { &WTYPE_BOOLEAN, &WTYPE_TINYINT, &WTYPE_SMALLINT, &WTYPE_INT, &WTYPE_BIGINT,
-                           &WTYPE_FLOAT, &WTYPE_DOUBLE, d10, d38, &WTYPE_STRING, &WTYPE_STRING, &WTYPE_BYTES,
-                           &WTYPE_DATE, ts3, ts9, arr, &WTYPE_INT, &WTYPE_STRING, ts9, ltz3, &WTYPE_BIGINT };
-    enum { N = 21, COL0 = 2 };
+    enum { N = ROW_SAMPLE_N + 3, COL0 = 2 };
+    const WType *tys[N];
     WDatum v[N];
-    uint8_t nl[N] = { 0 };
-    memset(v, 0, sizeof v);
-    v[0].i = 1; v[1].i = -5; v[2].i = -12345; v[3].i = -1234567; v[4].i = -12345678901LL;
-    v[5].d = (double)1.5f; v[6].d = -0.1; v[7].dec = -12345; v[8].dec = -(wpow10_i128(37) + 12345);
-    v[9] = dstr("short"); v[10] = dstr("a longer string value"); v[11].s.p = "\x00\x01\x02"; v[11].s.len = 3;
-    v[12].i = -18894; v[13].ts.ms = 1618344731123LL; v[14].ts.ms = -1618344731123LL; v[14].ts.ns = 456789;
-    WComposite *c = WA_NEW(&a, WComposite);
-    c->n = 2; c->vals = WA_ARRAY(&a, WDatum, 2); c->nulls = WA_ARRAY(&a, uint8_t, 2);
-    c->vals[0] = dstr("elementary, my dear"); c->nulls[1] = 1;
-    v[15].cx = c;
-    nl[16] = 1; nl[17] = 1; nl[18] = 1;
-    v[19].ts.ms = 86400000; v[20].i = INT64_MIN;
+    uint8_t nl[N];
+    row_sample(&a, tys, v, nl);
+    tys[N - 3] = wtype_timestamp(&a, WT_TIMESTAMP_LTZ, 3, true);
+    tys[N - 2] = &WTYPE_BIGINT;
+    tys[N - 1] = &WTYPE_DATE;
+    v[N - 3].ts.ms = 86400000; v[N - 2].i = INT64_MIN; v[N - 1].i = -18894;
+    nl[N - 3] = nl[N - 2] = nl[N - 1] = 0;
     WStrBuf sb;
     wsb_init(&sb);
     wrow_encode(&sb, N, tys, v, nl, WRK_INSERT);
