@@ -87,6 +87,8 @@ typedef struct JoinOp {
     int *pend_row;
     uint8_t *pend_kind;
     int npend;
+    bool pend_gap;              /* some pending row is not its predecessor + 1 (a row skipped by
+                                   the condition, a record of count 2 emitted twice) */
     WArena *scratch;
     WArena *eval_arena;
     WStrBuf keybuf, rowbuf, ukbuf;
@@ -184,7 +186,7 @@ static void flush_joined(JoinOp *j)
         const int *rows = j->pend_row + done;
         int o0 = out->nrows;
         memcpy(out->kinds + o0, j->pend_kind + done, (size_t)m);
-        bool consecutive = rows[m - 1] - rows[0] == m - 1;
+        bool consecutive = !j->pend_gap;
         for (int k = 0; k < n; k++) {
             const WVector *src = &jc->cols[k];
             WVector *dst = &out->cols[k];
@@ -202,6 +204,7 @@ static void flush_joined(JoinOp *j)
         done += m;
     }
     j->npend = 0;
+    j->pend_gap = false;
 }
 
 static void flush_out(JoinOp *j)
@@ -222,6 +225,7 @@ static void emit_joined(JoinOp *j, WRowKind kind, int jr)
 {
     assert(jr >= 0 && jr < j->joined->nrows);
     if (j->npend == WCHUNK_CAP) flush_joined(j);
+    if (j->npend > 0 && jr != j->pend_row[j->npend - 1] + 1) j->pend_gap = true;
     j->pend_row[j->npend] = jr;
     j->pend_kind[j->npend++] = (uint8_t)kind;
 }
