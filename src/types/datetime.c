@@ -505,7 +505,6 @@ static int fmt_pattern(WTimestamp ts, const char *pattern, char *buf, int bufsz,
     return b.len;
 }
 
-
 int wfmt_pattern(WTimestamp ts, const char *pattern, char *buf, int bufsz)
 {
     return fmt_pattern(ts, pattern, buf, bufsz, false);

@@ -256,8 +256,10 @@ void wrow_encode_chunk(WStrBuf *out, const WChunk *c, int row, int ncols, const 
     if (ncols > SMALL) { free(tys); free(vals); free(nulls); }
 }
 
-static bool decode_field(const unsigned char *row, size_t size, int arity, const WType *t, int i,
-                         WDatum *out, WArena *a);
+/* inlined into each reader of a row's fields (one row of many fields: Top-N and join emits) */
+static inline __attribute__((always_inline)) bool decode_field(const unsigned char *row, size_t size,
+                                                               int arity, const WType *t, int i,
+                                                               WDatum *out, WArena *a);
 
 void wrow_decode_chunk(const void *row, size_t size, int arity, const WType **types, WChunk *c, int r,
                        int col0, WArena *a, bool copy)
@@ -270,45 +272,11 @@ void wrow_decode_chunk(const void *row, size_t size, int arity, const WType **ty
         row = dup;
         copy = false;
     }
-    const unsigned char *rb = row;
-    const unsigned char *slots = rb + bitset_bytes(arity);
     for (int k = 0; k < arity; k++) {
         const WType *t = types[k];
         WVector *col = &c->cols[col0 + k];
-        WDatum v = {0};
-        bool nn;
-        int bit = k + 8;
-        if (rb[bit >> 3] & (1u << (bit & 7))) {
-            nn = false;
-        } else {
-            /* decode_field's common cases inline (one row of many fields: Top-N and join emits) */
-            uint64_t slot = get_le(slots + 8 * (size_t)k, 8);
-            nn = true;
-            switch (t->id) {
-            case WT_BIGINT: case WT_INTERVAL_DT: v.i = (int64_t)slot; break;
-            case WT_INT: case WT_DATE: case WT_TIME: case WT_INTERVAL_YM: v.i = (int32_t)(uint32_t)slot; break;
-            case WT_DOUBLE: memcpy(&v.d, &slot, 8); break;
-            case WT_CHAR: case WT_VARCHAR: case WT_BINARY: case WT_VARBINARY:
-                if (slot & (1ULL << 63)) {
-                    v.s.len = (int32_t)((slot >> 56) & 0x7F);
-                    v.s.p = (const char *)slots + 8 * (size_t)k;
-                } else {
-                    size_t off = (size_t)(slot >> 32);
-                    int32_t len = (int32_t)(uint32_t)slot;
-                    if (off + (size_t)len > size) { v.s.p = ""; v.s.len = 0; }      /* as decode_field */
-                    else { v.s.p = (const char *)rb + off; v.s.len = len; }
-                }
-                break;
-            default:
-                /* the composites take the arena: decode_field uses it for nothing else */
-                nn = decode_field(rb, size, arity, t, k, &v, a);
-                break;
-            case WT_TIMESTAMP: case WT_TIMESTAMP_LTZ:
-                if (!is_compact_ts(t)) { nn = decode_field(rb, size, arity, t, k, &v, a); break; }
-                v.ts.ms = (int64_t)slot;
-                break;
-            }
-        }
+        WDatum v;
+        bool nn = decode_field(row, size, arity, t, k, &v, a);   /* a: composites only */
         col->nulls[r] = !nn;
         col->data[r] = !nn ? (WDatum){0} : copy ? wdatum_copy(a, t, v) : v;
     }
@@ -316,9 +284,8 @@ void wrow_decode_chunk(const void *row, size_t size, int arity, const WType **ty
 
 WRowKind wrow_kind(const void *row) { return (WRowKind)((const unsigned char *)row)[0]; }
 
-
-static bool decode_composite(const unsigned char *row, size_t size, const WType *t, uint64_t slot,
-                             WDatum *out, WArena *a)
+static __attribute__((noinline)) bool decode_composite(const unsigned char *row, size_t size, const WType *t,
+                                                       uint64_t slot, WDatum *out, WArena *a)
 {
     size_t off = (size_t)(slot >> 32), len = (uint32_t)slot;
     if (!a || off + len > size || len < 8) { out->cx = NULL; return true; }
@@ -340,8 +307,9 @@ static bool decode_composite(const unsigned char *row, size_t size, const WType 
     return true;
 }
 
-static bool decode_field(const unsigned char *row, size_t size, int arity, const WType *t, int i,
-                         WDatum *out, WArena *a)
+static inline __attribute__((always_inline)) bool decode_field(const unsigned char *row, size_t size,
+                                                               int arity, const WType *t, int i,
+                                                               WDatum *out, WArena *a)
 {
     int bit = i + 8;
     memset(out, 0, sizeof *out);
