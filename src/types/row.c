@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../common/hash.h"
+#include "../common/check.h"
 
 static size_t bitset_bytes(int arity) { return wrow_bitset_bytes(arity); }
 
@@ -525,13 +526,85 @@ static bool key_bytes_equal(const WChunk *c, int ncols, const int *cols, int a, 
     return true;
 }
 
+static bool is_string_type(const WType *t)
+{
+    return t->id == WT_CHAR || t->id == WT_VARCHAR || t->id == WT_BINARY || t->id == WT_VARBINARY;
+}
+
+/* Row r's key (columns cols of c, each inline (width[k] > 0) or a string) as wrow_encode_chunk
+   writes it, into scratch without the per-value type switch: the header word, a slot word per
+   column, and the strings longer than 7 bytes after them, each padded with zeros to whole words
+   (write_field). Returns the row's size. */
+static size_t encode_key_strings(WStrBuf *scratch, const WChunk *c, int r, int ncols, const int *cols,
+                                 const int *width)
+{
+    size_t fixed = 8 * (1 + (size_t)ncols), len = fixed;
+    for (int k = 0; k < ncols; k++) {
+        const WVector *v = &c->cols[cols[k]];
+        if (!width[k] && !(v->nulls && v->nulls[r]) && v->data[r].s.len > 7) len += round8((size_t)v->data[r].s.len);
+    }
+    wsb_clear(scratch);
+    wsb_reserve(scratch, len);
+    unsigned char *row = (unsigned char *)scratch->buf;
+    uint64_t header = 0;            /* row kind INSERT (0) in the first byte, then the null bits */
+    size_t var = fixed;
+    for (int k = 0; k < ncols; k++) {
+        const WVector *v = &c->cols[cols[k]];
+        uint64_t w = 0;
+        if (v->nulls && v->nulls[r]) {
+            header |= (uint64_t)1 << (k + 8);
+        } else if (width[k]) {
+            w = inline_word(v->type, width[k], v->data[r]);
+        } else {
+            WStr str = v->data[r].s;
+            size_t n = (size_t)str.len;
+            if (n <= 7) {
+                unsigned char b[8] = {0};
+                if (n) memcpy(b, str.p, n);
+                b[7] = (unsigned char)(0x80 | n);
+                memcpy(&w, b, 8);
+            } else {
+                size_t padded = round8(n);
+                memset(row + var + padded - 8, 0, 8);
+                memcpy(row + var, str.p, n);
+                w = ((uint64_t)var << 32) | (uint32_t)n;
+                var += padded;
+            }
+        }
+        memcpy(row + 8 * (1 + (size_t)k), &w, 8);
+    }
+    memcpy(row, &header, 8);
+    assert(var == len);
+    scratch->len = len;
+    return len;
+}
+
+#ifdef WEIR_TEST_BUILD
+/* The key row in have is wrow_encode_chunk's for row r (encode_key_strings' invariant). */
+static bool row_encodes_as(const WChunk *c, int r, int ncols, const int *cols, const WStrBuf *have)
+{
+    WStrBuf want;
+    wsb_init(&want);
+    wrow_encode_chunk(&want, c, r, ncols, cols);
+    bool same = want.len == have->len && memcmp(want.buf, have->buf, want.len) == 0;
+    wsb_free(&want);
+    return same;
+}
+#endif
+
 void wrow_hash_rows(const WChunk *c, int ncols, const int *cols, int32_t *out, WStrBuf *scratch)
 {
     enum { MAXK = 8 };      /* one header word: arity + 8 <= 64 */
     int width[MAXK];
     /* the words below are the row's bytes on a little-endian machine only */
-    bool fixed = ncols > 0 && ncols <= MAXK && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
-    for (int k = 0; fixed && k < ncols; k++) fixed = (width[k] = inline_slot_width(c->cols[cols[k]].type)) > 0;
+    bool words = ncols > 0 && ncols <= MAXK && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+    bool fixed = words, strings = words;
+    for (int k = 0; words && k < ncols; k++) {
+        const WType *t = c->cols[cols[k]].type;
+        width[k] = inline_slot_width(t);
+        fixed = fixed && width[k] > 0;
+        strings = strings && (width[k] > 0 || is_string_type(t));
+    }
     if (!fixed) {
         /* a row whose key encodes to the previous row's bytes has its hash (runs of one key are
            common in an exchange: Nexmark q15's one day, a sorted input) */
@@ -542,7 +615,11 @@ void wrow_hash_rows(const WChunk *c, int ncols, const int *cols, int32_t *out, W
                 out[r] = out[r - 1];
                 continue;
             }
-            wrow_encode_chunk(scratch, c, r, ncols, cols);
+            /* keys of strings and inline values (Nexmark q16's channel and day) are written
+               directly; others through the datums (wrow_encode_chunk) */
+            if (strings) encode_key_strings(scratch, c, r, ncols, cols, width);
+            else wrow_encode_chunk(scratch, c, r, ncols, cols);
+            WASSERT_COSTLY(!strings || row_encodes_as(c, r, ncols, cols, scratch));
             out[r] = wrow_hash(scratch->buf, scratch->len);
         }
         return;
