@@ -334,6 +334,14 @@ WAccLayout *wacc_layout_new(const WAggCall *aggs, int naggs, const WType **in_ty
     L->plain = WA_ARRAY(a, int, L->naggs ? L->naggs : 1);
     for (int i = 0; i < L->naggs; i++)
         if (L->aggs[i].distinct < 0) L->plain[L->nplain++] = i;
+    L->counts = WA_ARRAY(a, WAccCount, L->naggs ? L->naggs : 1);
+    L->valued = WA_ARRAY(a, int, L->naggs ? L->naggs : 1);
+    for (int i = 0; i < L->naggs; i++) {
+        if (L->aggs[i].kind == WAGG_COUNT || L->aggs[i].kind == WAGG_COUNT_STAR)
+            L->counts[L->ncounts++] = (WAccCount){i, L->aggs[i].off};
+        else
+            L->valued[L->nvalued++] = i;
+    }
     return L;
 fail:
     warena_free(&li->arena);
@@ -1041,15 +1049,17 @@ static void agg_value(WAccCtx *c, const WAccAgg *g, const WDatum *acc, const uin
 void wacc_get_value(WAccCtx *c, const WDatum *acc, const uint8_t *nulls, WDatum *vals, uint8_t *vnulls)
 {
     const WAccLayout *L = c->L;
-    for (int i = 0; i < L->naggs; i++) {
-        const WAccAgg *g = &L->aggs[i];
-        if (g->kind == WAGG_COUNT || g->kind == WAGG_COUNT_STAR) {  /* as agg_value, without its switch */
-            memset(&vals[i], 0, sizeof vals[i]);
-            vals[i].i = acc[g->off].i;
-            vnulls[i] = 0;
-            continue;
-        }
-        agg_value(c, g, acc, nulls, &vals[i], &vnulls[i]);
+    for (int k = 0; k < L->ncounts; k++) {     /* as agg_value, without its switch */
+        WAccCount n = L->counts[k];
+        WDatum v;
+        memset(&v, 0, sizeof v);
+        v.i = acc[n.off].i;
+        vals[n.agg] = v;
+        vnulls[n.agg] = 0;
+    }
+    for (int k = 0; k < L->nvalued; k++) {
+        int i = L->valued[k];
+        agg_value(c, &L->aggs[i], acc, nulls, &vals[i], &vnulls[i]);
     }
 }
 

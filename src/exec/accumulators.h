@@ -60,6 +60,11 @@ typedef struct WAccDistinct {
     WState *map;                /* value row -> int64 counts (one per call), or a bitmask */
 } WAccDistinct;
 
+/* A COUNT / COUNT(*) aggregate's index and its accumulator field (wacc_get_value). */
+typedef struct WAccCount {
+    int agg, off;
+} WAccCount;
+
 typedef struct WAccLayout {
     bool retract;               /* input may retract */
     int nfields;
@@ -75,6 +80,10 @@ typedef struct WAccLayout {
     int *eq_order;              /* the aggregates in wacc_values_equal's order (integers first) */
     int nplain;                 /* the aggregates without DISTINCT (an accumulate steps through */
     int *plain;                 /* them, and through the DISTINCT groups) */
+    int ncounts;                /* COUNT / COUNT(*) aggregates (their result is their field, read */
+    WAccCount *counts;          /* without agg_value's switch), and the others (nvalued) */
+    int nvalued;
+    int *valued;
 } WAccLayout;
 
 /* A DISTINCT map's user key of one row (the binary row of its arguments, wrow_encode_inline) and
