@@ -464,13 +464,14 @@ size_t wrow_encode_chunk_inline(unsigned char *dst, const WChunk *c, int row, in
     return encode_inline(dst, ncols, types, NULL, NULL, c, row, cols);
 }
 
-void wrow_encode_rows_inline(uint64_t *dst, size_t stride, const WChunk *c, int ncols, const int *cols,
-                             const WType **types)
+void wrow_encode_selected_inline(uint64_t *dst, size_t stride, const WChunk *c, const int *rows, int n,
+                                 int ncols, const int *cols, const WType **types)
 {
     size_t nbw = bitset_bytes(ncols) / 8;
-    assert(stride >= nbw + (size_t)ncols);
-    int n = c->nrows;
-    for (int r = 0; r < n; r++) memset(dst + (size_t)r * stride, 0, 8 * nbw);  /* kind INSERT, no nulls */
+    assert(stride >= nbw + (size_t)ncols && n >= 0);
+    /* kind INSERT, no nulls: one header word up to 56 columns (a store each, not a memset call) */
+    if (nbw == 1) for (int i = 0; i < n; i++) dst[(size_t)i * stride] = 0;
+    else for (int i = 0; i < n; i++) memset(dst + (size_t)i * stride, 0, 8 * nbw);
     for (int k = 0; k < ncols; k++) {
         const WVector *v = &c->cols[cols[k]];
         const WType *t = types[k];
@@ -479,14 +480,22 @@ void wrow_encode_rows_inline(uint64_t *dst, size_t stride, const WChunk *c, int 
         bool plain = t->id != WT_FLOAT && t->id != WT_DOUBLE && t->id != WT_DECIMAL &&
                      t->id != WT_TIMESTAMP && t->id != WT_TIMESTAMP_LTZ;   /* inline_word's default */
         uint64_t mask = width == 8 ? UINT64_MAX : (1ULL << (8 * width)) - 1;
-        for (int r = 0; r < n; r++) {
-            unsigned char *row = (unsigned char *)(dst + (size_t)r * stride);
+        for (int i = 0; i < n; i++) {
+            int r = rows ? rows[i] : i;
+            assert(r >= 0 && r < c->nrows);
+            unsigned char *row = (unsigned char *)(dst + (size_t)i * stride);
             uint64_t w = 0;
             if (v->nulls && v->nulls[r]) row[bit >> 3] |= (unsigned char)(1u << (bit & 7));
             else w = plain ? (uint64_t)v->data[r].i & mask : inline_word(t, width, v->data[r]);
             put_le(row + 8 * (nbw + (size_t)k), w, 8);
         }
     }
+}
+
+void wrow_encode_rows_inline(uint64_t *dst, size_t stride, const WChunk *c, int ncols, const int *cols,
+                             const WType **types)
+{
+    wrow_encode_selected_inline(dst, stride, c, NULL, c->nrows, ncols, cols, types);
 }
 
 /* Whether two values of type t that hold the same bytes (strings) or the same integer encode to

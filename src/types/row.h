@@ -89,6 +89,10 @@ size_t wrow_encode_chunk_inline(unsigned char *dst, const WChunk *c, int row, in
    (a DISTINCT argument's keys for a whole chunk). */
 void wrow_encode_rows_inline(uint64_t *dst, size_t stride, const WChunk *c, int ncols, const int *cols,
                              const WType **types);
+/* The same for rows rows[0..n) of c (rows NULL: rows 0..n-1), row rows[i]'s words at dst + i * stride
+   (a GROUP BY's keys, one row per key of the chunk). */
+void wrow_encode_selected_inline(uint64_t *dst, size_t stride, const WChunk *c, const int *rows, int n,
+                                 int ncols, const int *cols, const WType **types);
 /* Flink's BinaryRowData.hashCode() (murmur by words, seed 42). */
 int32_t wrow_hash(const void *row, size_t size);
 /* wrow_hash of wrow_encode_chunk(c, r, ncols, cols) for every row r of c, into out[r]: keys of
