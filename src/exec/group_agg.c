@@ -233,11 +233,7 @@ static uint64_t encode_key(GroupAgg *g, const WChunk *in, int r, WStrBuf *out)
 static int slot_new(GroupAgg *g, int r, uint64_t h)
 {
     int si = g->cg.ngroups++;
-    Slot *s = &g->slots[si];
-    memset(s, 0, sizeof *s);
-    s->hash = h;
-    s->first_row = r;
-    s->last_row = -1;
+    g->slots[si] = (Slot){.hash = h, .first_row = r, .last_row = -1};    /* stores, not a memset call */
     return si;
 }
 

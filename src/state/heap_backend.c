@@ -761,8 +761,9 @@ static void *heap_value_ref_reserve(WValueRef *r, size_t len)
         s->created++;
         s->bytes += (int64_t)(b->klen + len);
     } else {
-        s->bytes += (int64_t)len - (int64_t)htab_at(&s->tab, r->slot)->vlen;
-        e = resize_val(s, &s->tab, r->slot, len);
+        e = htab_at(&s->tab, r->slot);
+        s->bytes += (int64_t)len - (int64_t)e->vlen;
+        if (e->vlen != len) e = resize_val(s, &s->tab, r->slot, len);   /* an update in place: as is */
     }
     entry_stamp(s, e, now);
     r->p = eval(e);
