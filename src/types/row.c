@@ -464,11 +464,28 @@ size_t wrow_encode_chunk_inline(unsigned char *dst, const WChunk *c, int row, in
     return encode_inline(dst, ncols, types, NULL, NULL, c, row, cols);
 }
 
+/* Column k (vector v) of rows rows[0..n) (NULL: 0..n-1) into their words (wrow_encode_selected_inline);
+   inlined twice, with and without the row list. */
+static inline __attribute__((always_inline)) void encode_column_words(uint64_t *dst, size_t stride, size_t nbw,
+            int k, const WVector *v, const int *rows, int n, bool plain, uint64_t mask, const WType *t,
+            int width, int bit)
+{
+    for (int i = 0; i < n; i++) {
+        int r = rows ? rows[i] : i;
+        unsigned char *row = (unsigned char *)(dst + (size_t)i * stride);
+        uint64_t w = 0;
+        if (v->nulls && v->nulls[r]) row[bit >> 3] |= (unsigned char)(1u << (bit & 7));
+        else w = plain ? (uint64_t)v->data[r].i & mask : inline_word(t, width, v->data[r]);
+        put_le(row + 8 * (nbw + (size_t)k), w, 8);
+    }
+}
+
 void wrow_encode_selected_inline(uint64_t *dst, size_t stride, const WChunk *c, const int *rows, int n,
                                  int ncols, const int *cols, const WType **types)
 {
     size_t nbw = bitset_bytes(ncols) / 8;
-    assert(stride >= nbw + (size_t)ncols && n >= 0);
+    assert(stride >= nbw + (size_t)ncols && n >= 0 && (rows || n <= c->nrows));
+    for (int i = 0; rows && i < n; i++) WASSERT_COSTLY(rows[i] >= 0 && rows[i] < c->nrows);
     /* kind INSERT, no nulls: one header word up to 56 columns (a store each, not a memset call) */
     if (nbw == 1) for (int i = 0; i < n; i++) dst[(size_t)i * stride] = 0;
     else for (int i = 0; i < n; i++) memset(dst + (size_t)i * stride, 0, 8 * nbw);
@@ -480,15 +497,8 @@ void wrow_encode_selected_inline(uint64_t *dst, size_t stride, const WChunk *c, 
         bool plain = t->id != WT_FLOAT && t->id != WT_DOUBLE && t->id != WT_DECIMAL &&
                      t->id != WT_TIMESTAMP && t->id != WT_TIMESTAMP_LTZ;   /* inline_word's default */
         uint64_t mask = width == 8 ? UINT64_MAX : (1ULL << (8 * width)) - 1;
-        for (int i = 0; i < n; i++) {
-            int r = rows ? rows[i] : i;
-            assert(r >= 0 && r < c->nrows);
-            unsigned char *row = (unsigned char *)(dst + (size_t)i * stride);
-            uint64_t w = 0;
-            if (v->nulls && v->nulls[r]) row[bit >> 3] |= (unsigned char)(1u << (bit & 7));
-            else w = plain ? (uint64_t)v->data[r].i & mask : inline_word(t, width, v->data[r]);
-            put_le(row + 8 * (nbw + (size_t)k), w, 8);
-        }
+        if (rows) encode_column_words(dst, stride, nbw, k, v, rows, n, plain, mask, t, width, bit);
+        else encode_column_words(dst, stride, nbw, k, v, NULL, n, plain, mask, t, width, bit);
     }
 }
 
@@ -640,19 +650,8 @@ void wrow_hash_rows(const WChunk *c, int ncols, const int *cols, int32_t *out, W
     wsb_reserve(scratch, sizeof(uint64_t) * nw * (size_t)(c->nrows ? c->nrows : 1));
     uint64_t *all = (uint64_t *)(void *)scratch->buf;
     assert(((uintptr_t)all & 7) == 0);
-    for (int r = 0; r < c->nrows; r++) {
-        uint64_t *words = all + (size_t)r * nw;
-        uint64_t header = 0;        /* row kind INSERT (0) in the first byte, then the null bits */
-        for (int k = 0; k < ncols; k++) {
-            const WVector *v = &c->cols[cols[k]];
-            if (v->nulls && v->nulls[r]) {
-                header |= (uint64_t)1 << (k + 8);
-                words[1 + k] = 0;
-                continue;
-            }
-            words[1 + k] = inline_word(v->type, width[k], v->data[r]);
-        }
-        words[0] = header;
-    }
+    const WType *types[MAXK];
+    for (int k = 0; k < ncols; k++) types[k] = c->cols[cols[k]].type;
+    wrow_encode_rows_inline(all, nw, c, ncols, cols, types);    /* a column at a time */
     wflink_murmur_rows(all, (int)nw, c->nrows, 42, out);
 }
