@@ -265,7 +265,7 @@ static void htab_free(WState *s, HTab *t, bool top, bool sub)
     memset(t, 0, sizeof *t);
 }
 
-static size_t htab_find(const HTab *t, bool tag, uint64_t h, const void *k, size_t klen)
+static inline __attribute__((always_inline)) size_t htab_find(const HTab *t, bool tag, uint64_t h, const void *k, size_t klen)
 {
     if (!t->cap) return SIZE_MAX;
     size_t mask = t->cap - 1;
