@@ -693,20 +693,32 @@ static void join_process(WOperator *op, int input, const WChunk *in)
     if (ahead) encode_records_ahead(j, is, in);
     else if (is->row_fixed) encode_records(j, is, in);     /* a column at a time, before the rows */
     int r = 0;
+    /* Without a residual a run is one row, and the joined chunk is refilled only when the next
+       row's candidates do not fit: the matched rows of many input rows go out together, a column
+       at a time (flush_joined), not one input row's at a time. */
+    flush_joined(j);
+    jc->nrows = 0;
     while (r < in->nrows && !op->ctx->err->set) {
         if (j->scratch->total > SCRATCH_LIMIT) {
             flush_out(j);
-            warena_reset(j->scratch);
+            warena_reset(j->scratch);       /* the joined rows' strings may be in it */
+            jc->nrows = 0;
         }
         int nseg = 0, ncand = 0;
-        flush_joined(j);
-        jc->nrows = 0;
+        if (batch) {
+            flush_joined(j);
+            jc->nrows = 0;
+        }
         while (r < in->nrows) {
             bool null_key = set_row_key(j, is, os, in, r);
             int64_t exp0 = expired_sum(j);
             WJoinEntry *ents = NULL;
             int n = null_key ? 0 : wjview_collect(&os->view, j->scratch, &ents);
             int need = decode ? n : 0;
+            if (!batch && jc->nrows > 0 && need > jc->cap - jc->nrows && need <= jc->cap) {
+                flush_joined(j);                /* the candidates fit an empty joined chunk */
+                jc->nrows = 0;
+            }
             if (need > jc->cap - jc->nrows || (!decode && n > jc->cap)) {
                 if (nseg > 0) break;                /* r starts the next run */
                 /* a key with more candidates than a chunk: its row is timed (insight's slow keys) */
