@@ -546,7 +546,7 @@ static bool heap_failed(const WStateBackend *b, WError *err) { (void)b; (void)er
 static void heap_compact(WStateBackend *b) { (void)b; }
 
 /* Find the current key's top entry; removes it when expired (value/list). */
-static Entry *top_entry(WState *s, int64_t now, WStateLookup *how, size_t *slot)
+static inline __attribute__((always_inline)) Entry *top_entry(WState *s, int64_t now, WStateLookup *how, size_t *slot)
 {
     WStateBackend *b = s->b;
     size_t i = htab_find(&s->tab, false, b->khash, b->key, b->klen);
@@ -865,7 +865,7 @@ static void heap_map_put(WState *s, const void *uk, size_t uklen, const void *uv
 static WStateLookup heap_map_ref(WState *s, WMapRef *r)
 {
     if (s->ttl > 0) return heap_map_get(s, r->uk, r->uklen, &r->cur);
-    WStateLookup how;
+    WStateLookup how = WSL_ABSENT;
     Entry *e;
     WKeyHint *hint = r->hint;
     if (hint && hint->gen == s->top_gen + 1) {      /* the current key's slot, as found before */
