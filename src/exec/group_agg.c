@@ -278,8 +278,6 @@ static void read_slots_ahead(GroupAgg *g, int i)
     if (i + SLOTS_AHEAD_ENTRY < ns) wstate_prefetch_entry(g->acc_state, g->slots[i + SLOTS_AHEAD_ENTRY].shash);
 }
 
-/* Every slot's key (slot_key); a backend that reads from storage (RocksDB) then reads the
-   chunk's accumulator rows in one batch. */
 #ifdef WEIR_TEST_BUILD
 /* Slot s's key bytes and hash are encode_key's (fixed_slot_keys' invariant). */
 static bool slot_key_is_encoded(GroupAgg *g, const WChunk *in, const Slot *s)
@@ -319,6 +317,8 @@ static void fixed_slot_keys(GroupAgg *g, const WChunk *in)
     for (int k = 0; k < n; k++) WASSERT_COSTLY(slot_key_is_encoded(g, in, &g->slots[which[k]]));
 }
 
+/* Every slot's key (slot_key); a backend that reads from storage (RocksDB) then reads the
+   chunk's accumulator rows in one batch. */
 static void slot_keys(GroupAgg *g, const WChunk *in)
 {
     int ns = g->cg.ngroups;

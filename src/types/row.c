@@ -545,11 +545,6 @@ static bool key_bytes_equal(const WChunk *c, int ncols, const int *cols, int a, 
     return true;
 }
 
-static bool is_string_type(const WType *t)
-{
-    return t->id == WT_CHAR || t->id == WT_VARCHAR || t->id == WT_BINARY || t->id == WT_VARBINARY;
-}
-
 /* Row r's key (columns cols of c, each inline (width[k] > 0) or a string) as wrow_encode_chunk
    writes it, into scratch without the per-value type switch: the header word, a slot word per
    column, and the strings longer than 7 bytes after them, each padded with zeros to whole words
@@ -622,7 +617,7 @@ void wrow_hash_rows(const WChunk *c, int ncols, const int *cols, int32_t *out, W
         const WType *t = c->cols[cols[k]].type;
         width[k] = inline_slot_width(t);
         fixed = fixed && width[k] > 0;
-        strings = strings && (width[k] > 0 || is_string_type(t));
+        strings = strings && (width[k] > 0 || wtype_is_string(t) || wtype_is_binary(t));
     }
     if (!fixed) {
         /* a row whose key encodes to the previous row's bytes has its hash (runs of one key are
