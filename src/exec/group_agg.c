@@ -591,6 +591,10 @@ static void emit_update(GroupAgg *g, const WChunk *in, int r, const WDatum *prev
    slot, then the entry), then its map table, then the slot and entry of the row's value in it
    are read ahead: a map lookup misses the CPU cache when the maps are many and large, and the
    misses of several rows overlap this way instead of one after the other. */
+/* process_general's read-ahead of a row's accumulators: rows ahead, and the bytes of a chunk's
+   accumulators from which it pays (L1's) */
+enum { ACC_AHEAD = 4 };
+#define ACC_AHEAD_MIN_BYTES ((size_t)32 << 10)
 enum { AHEAD_KEY_SLOT = 40, AHEAD_KEY_ENTRY = 32, AHEAD_TABLE = 24, AHEAD_SLOT = 16, AHEAD_ENTRY = 8 };
 
 /* Row r's group's slot (entry: its entry) in each DISTINCT map's key table, unless the group's
@@ -667,8 +671,17 @@ static void process_general(GroupAgg *g, const WChunk *in)
         where = wheres;
         prefetch_distinct(g, in, -1, where, keys);
     }
+    /* the accumulators of the row ACC_AHEAD on, when the chunk's do not stay in L1 between the
+       group pass that found them and their rows (Nexmark q16: 10,000 groups, a chunk's rows
+       nearly all of different ones; the first read of each, wacc_get_value's, missed) */
+    size_t acc_bytes = sizeof(WDatum) * (size_t)L->nfields;
+    bool acc_ahead = (size_t)g->cg.ngroups * acc_bytes > ACC_AHEAD_MIN_BYTES;
     for (int r = 0; r < in->nrows; r++) {
         Slot *s = &g->slots[g->cg.rows[r]];
+        if (acc_ahead && r + ACC_AHEAD < in->nrows) {
+            const char *a = (const char *)g->slots[g->cg.rows[r + ACC_AHEAD]].acc;
+            for (size_t off = 0; off < acc_bytes; off += 64) __builtin_prefetch(a + off);
+        }
         if (where) prefetch_distinct(g, in, r, where, keys);
         if (keys) g->ac.row_keys = &keys[(size_t)r * (size_t)L->ndistinct];
         if (wheres) g->ac.row_where = &wheres[(size_t)g->cg.rows[r] * (size_t)L->ndistinct];
