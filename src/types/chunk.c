@@ -154,6 +154,24 @@ int wchunk_append_selected(WChunk *dst, const WChunk *src, const uint8_t *sel)
     return n;
 }
 
+/* The bytes of the non-null strings in dd[0..n) (nulls dn) copied into a: one reservation for
+   them all, packed (wdatum_copy's wa_memdup per string was two calls and a 16-byte aligned block
+   each: the exchange's gather of Nexmark q9's bids and auctions for the other lane). */
+static void copy_strings(WArena *a, WDatum *dd, const uint8_t *dn, int n)
+{
+    size_t total = 0;
+    for (int j = 0; j < n; j++)
+        if (!dn[j] && dd[j].s.len > 0) total += (size_t)dd[j].s.len;
+    if (!total) return;
+    char *q = wa_alloc(a, total);
+    for (int j = 0; j < n; j++) {
+        if (dn[j] || dd[j].s.len <= 0) continue;
+        memcpy(q, dd[j].s.p, (size_t)dd[j].s.len);
+        dd[j].s.p = q;
+        q += dd[j].s.len;
+    }
+}
+
 void wchunk_append_rows(WChunk *dst, const WChunk *src, const int *rows, int n, bool deep)
 {
     int k0 = dst->nrows;
@@ -165,7 +183,10 @@ void wchunk_append_rows(WChunk *dst, const WChunk *src, const int *rows, int n, 
         WDatum *dd = dc->data + k0;
         uint8_t *dn = dc->nulls + k0;
         for (int j = 0; j < n; j++) { dd[j] = sc->data[rows[j]]; dn[j] = sc->nulls[rows[j]]; }
-        if (deep && wchunk_type_is_deep(dst->types[i]))
+        if (!deep || !wchunk_type_is_deep(dst->types[i])) continue;
+        if (wtype_is_string(dst->types[i]) || wtype_is_binary(dst->types[i]))
+            copy_strings(dst->arena, dd, dn, n);
+        else
             for (int j = 0; j < n; j++)
                 if (!dn[j]) dd[j] = wdatum_copy(dst->arena, dst->types[i], dd[j]);
     }
