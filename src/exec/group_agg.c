@@ -587,14 +587,15 @@ static void emit_update(GroupAgg *g, const WChunk *in, int r, const WDatum *prev
 
 /* ------------------------------------------------------------------ general path */
 
-/* Rows ahead of the one accumulated whose group's entry in the DISTINCT maps' key table (its
-   slot, then the entry), then its map table, then the slot and entry of the row's value in it
-   are read ahead: a map lookup misses the CPU cache when the maps are many and large, and the
-   misses of several rows overlap this way instead of one after the other. */
 /* process_general's read-ahead of a row's accumulators: rows ahead, and the bytes of a chunk's
    accumulators from which it pays (L1's) */
 enum { ACC_AHEAD = 4 };
 #define ACC_AHEAD_MIN_BYTES ((size_t)32 << 10)
+
+/* Rows ahead of the one accumulated whose group's entry in the DISTINCT maps' key table (its
+   slot, then the entry), then its map table, then the slot and entry of the row's value in it
+   are read ahead: a map lookup misses the CPU cache when the maps are many and large, and the
+   misses of several rows overlap this way instead of one after the other. */
 enum { AHEAD_KEY_SLOT = 40, AHEAD_KEY_ENTRY = 32, AHEAD_TABLE = 24, AHEAD_SLOT = 16, AHEAD_ENTRY = 8 };
 
 /* Row r's group's slot (entry: its entry) in each DISTINCT map's key table, unless the group's
