@@ -562,12 +562,13 @@ struct FastLevel {
     const char **names;
     int *lens;
     uint64_t *heads;                    /* a name's first 8 bytes, zero padded (key_is) */
-    uint64_t *qheads, *qmasks;          /* a plain name of up to 7 bytes with its closing quote,
-                                           and the mask of those bytes (key_at); mask 0: longer */
+    uint64_t *kc;                       /* per field two words: a plain name of up to 14 bytes,
+                                           its closing quote and the colon, zero padded (key_colon_at) */
+    uint64_t *kcmask;                   /* per field two words: the bytes of kc a member's key must
+                                           match; both 0: a longer or escaped name */
     const WType **types;
     FastLevel **kids;                   /* per field: the level of a ROW field, else NULL */
     uint64_t want;                      /* fields read (top level: columns not skipped) */
-    uint64_t plain;                     /* fields whose name needs no escape in JSON (key_at) */
     int mask;                           /* slots - 1 */
     int16_t *slots;                     /* field index, -1 empty */
 };
@@ -610,8 +611,8 @@ static void fast_level_free(FastLevel *l)
     free(l->names);
     free(l->lens);
     free(l->heads);
-    free(l->qheads);
-    free(l->qmasks);
+    free(l->kc);
+    free(l->kcmask);
     free(l->types);
     free(l->kids);
     free(l->slots);
@@ -634,8 +635,8 @@ static FastLevel *fast_level_new(int n, const char *const *names, const WType *c
     l->names = wmalloc(sizeof(char *) * n1);
     l->lens = wmalloc(sizeof(int) * n1);
     l->heads = wcalloc(n1, sizeof(uint64_t));
-    l->qheads = wcalloc(n1, sizeof(uint64_t));
-    l->qmasks = wcalloc(n1, sizeof(uint64_t));
+    l->kc = wcalloc(2 * n1, sizeof(uint64_t));
+    l->kcmask = wcalloc(2 * n1, sizeof(uint64_t));
     l->types = wmalloc(sizeof(WType *) * n1);
     l->kids = wcalloc(n1, sizeof(FastLevel *));
     int slots = 8;
@@ -656,13 +657,14 @@ static FastLevel *fast_level_new(int n, const char *const *names, const WType *c
             unsigned char ch = (unsigned char)names[i][c];
             if (ch < 0x20 || ch == '"' || ch == '\\') plain = false;
         }
-        if (plain) l->plain |= (uint64_t)1 << i;
-        if (plain && l->lens[i] <= 7) {
-            char q[8] = {0};
+        if (plain && l->lens[i] <= 14) {
+            unsigned char q[16] = {0}, m[16] = {0};
             memcpy(q, names[i], (size_t)l->lens[i]);
             q[l->lens[i]] = '"';
-            memcpy(&l->qheads[i], q, 8);
-            l->qmasks[i] = l->lens[i] == 7 ? UINT64_MAX : ((uint64_t)1 << (8 * (l->lens[i] + 1))) - 1;
+            q[l->lens[i] + 1] = ':';
+            memset(m, 0xff, (size_t)l->lens[i] + 2);
+            memcpy(&l->kc[2 * i], q, 16);
+            memcpy(&l->kcmask[2 * i], m, 16);
         }
         if (skip && skip[i]) continue;
         l->want |= (uint64_t)1 << i;
@@ -701,26 +703,30 @@ static inline bool key_is(const FastLevel *l, int f, const char *k, int klen, co
     return memcmp(l->names[f], k, (size_t)klen) == 0;
 }
 
-/* Is the key at k (after its opening quote) the name of field f, closed by its quote? Read in
-   place, without a scan for the key's end: a name with no byte JSON escapes is its key's text. */
-static inline bool key_at(const FastLevel *l, int f, const char *k, const char *e)
+/* Is the key at k (after its opening quote, before e) the name of field f, closed by its quote
+   and followed by the colon (no whitespace between)? Read in place, without a scan for the key's
+   end: a name with no byte JSON escapes is its key's text. Two word compares for a name of up to
+   14 bytes: the 16 bytes at k are readable (the reader's buffer has BUF_PAD zeroed bytes after its
+   data), and a match lies before e, as the byte at e is a newline or the zeroed pad, which no name,
+   quote or colon is. Else false (the caller scans the key). */
+static inline bool key_colon_at(const FastLevel *l, int f, const char *k)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (l->qmasks[f] && e - k >= 8) {   /* the name and its quote: one word compare */
-        uint64_t w;
-        memcpy(&w, k, 8);
-        return (w & l->qmasks[f]) == l->qheads[f];
-    }
+    uint64_t w[2];
+    memcpy(w, k, 16);
+    const uint64_t *kc = l->kc + 2 * f, *m = l->kcmask + 2 * f;
+    return m[0] && (((w[0] ^ kc[0]) & m[0]) | ((w[1] ^ kc[1]) & m[1])) == 0;
+#else
+    (void)l, (void)f, (void)k;
+    return false;
 #endif
-    int len = l->lens[f];
-    return (l->plain >> f & 1) && e - k > len && k[len] == '"' && key_is(l, f, k, len, e);
 }
 
-static int fast_lookup(const FastLevel *l, const char *k, int len)
+static int fast_lookup(const FastLevel *l, const char *k, int len, const char *e)
 {
     for (unsigned h = fast_hash(k, len) & (unsigned)l->mask; l->slots[h] >= 0; h = (h + 1) & (unsigned)l->mask) {
         int j = l->slots[h];
-        if (l->lens[j] == len && memcmp(l->names[j], k, (size_t)len) == 0) return j;
+        if (key_is(l, j, k, len, e)) return j;
     }
     return -1;
 }
@@ -1103,17 +1109,13 @@ static int fast_object(FastCtx *x, const FastLevel *l, const char **pp, WChunk *
             }
             const char *k = p + 1, *q;
             int f;
-            if (hint < l->n && key_at(l, hint, k, e)) {  /* members usually come in the columns' order */
+            if (hint < l->n && key_colon_at(l, hint, k)) {  /* members usually come in the columns' order */
                 f = hint;
-                q = k + l->lens[hint];
+                p = fast_ws(k + l->lens[f] + 2, e);
             } else {
                 q = fast_scan_string(k, e);
                 if (q >= e || *q != '"') return -1;     /* an escaped key (or a bad one) */
-                f = fast_lookup(l, k, (int)(q - k));
-            }
-            if (q[1] == ':' && (unsigned char)q[2] > ' ') {
-                p = q + 2;
-            } else {
+                f = fast_lookup(l, k, (int)(q - k), e);
                 p = fast_ws(q + 1, e);
                 if (p >= e || *p != ':') return -1;
                 p = fast_ws(p + 1, e);

@@ -371,6 +371,59 @@ WTEST(json_fast_reader_matches_tree)
     warena_delete(a);
 }
 
+/* Member names on both sides of the fast reader's in-place key match (a name of up to 14 bytes,
+   its quote and the colon compared as two words): names of 13-16 bytes, keys that are a name's
+   prefix or extend it by a byte, whitespace before the colon, members out of order, a key at the
+   line's end: each line reads as the tree path reads it. */
+WTEST(json_fast_reader_key_lengths_match_tree)
+{
+    const char *names[] = {"k", "abcdefghijklm", "abcdefghijklmn", "abcdefghijklmno", "abcdefghijklmnop", "unread"};
+    const WType *types[] = {&WTYPE_BIGINT, &WTYPE_BIGINT, &WTYPE_STRING, &WTYPE_BIGINT, &WTYPE_STRING, &WTYPE_STRING};
+    int n = (int)(sizeof names / sizeof *names);
+    static const char *lines[] = {
+        "{\"k\":1,\"abcdefghijklm\":2,\"abcdefghijklmn\":\"x\",\"abcdefghijklmno\":4,\"abcdefghijklmnop\":\"y\"}",
+        "{\"abcdefghijklmnop\":\"y\",\"abcdefghijklmno\":4,\"abcdefghijklmn\":\"x\",\"abcdefghijklm\":2,\"k\":1}",
+        "{\"k\" :1,\"abcdefghijklm\" :2,\"abcdefghijklmn\" : \"x\",\"abcdefghijklmno\"\t:4}",
+        "{\"k\":1,\"abcdefghijklmX\":2,\"abcdefghijklmnX\":\"x\",\"abcdefghijklmnoX\":4,\"abcdefghijklmnopX\":5}",
+        "{\"k\":1,\"abcdefghijkl\":2,\"abcdefghijklm\":3,\"abcdefghijklmno\":4}",
+        "{\"k\":1,\"kk\":2,\"\":3,\"abcdefghijklm\":7}", "{\"k\":1,\"abcdefghijklm\"",
+        "{\"k\":1,\"abcdefghijklmn\":", "{\"k\":1,\"abcdefghijklmn\":\"x\",\"abcdefghijklmn\":\"z\"}",
+        "{\"k\":1,\"abcdefghijklm\":2,\"abcdefghijklmn\"", "{\"k\":1,\"abcdefghijklmno\"::4}",
+        "{\"abcdefghijklm\":\n2}", "{\"k\": 1, \"abcdefghijklmno\": 4 , \"unread\": \"u\"}",
+    };
+    char dir[] = "/tmp/weir-jsonkeys-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[96];
+    snprintf(path, sizeof path, "%s/l.json", dir);
+    WJsonFmt cfg;
+    CHECK(json_cfg_with(NULL, NULL, &cfg));
+    int64_t fast = 0, tree_fast = 0;
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+        for (int eol = 0; eol < 2; eol++) {     /* with its newline, and as the file's last bytes */
+            FILE *f = fopen(path, "wb");
+            CHECK(f != NULL);
+            fprintf(f, "%s%s", lines[i], eol ? "" : "\n");
+            CHECK(fclose(f) == 0);
+            WStrBuf got, want;
+            wsb_init(&got);
+            wsb_init(&want);
+            wsb_append(&got, "");
+            wsb_append(&want, "");
+            read_json_line(&cfg, n, names, types, path, false, &fast, &got);
+            read_json_line(&cfg, n, names, types, path, true, &tree_fast, &want);
+            if (strcmp(got.buf, want.buf) != 0) fprintf(stderr, "line %s\n", lines[i]);
+            CHECK_STR(got.buf, want.buf);
+            wsb_free(&got);
+            wsb_free(&want);
+        }
+    }
+    CHECK(tree_fast == 0);
+    CHECK(fast >= 10);                  /* the good lines went through the fast path */
+    wjsonfmt_config_free(&cfg);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* Long strings, with more of the line behind them in the reader's buffer (the fast reader's
    scans run on past a string's end): an escape (good or bad), a control character or the closing
    quote at every offset from 40 to 140 of a string (alone, and after a control character), read into a column, read into an
