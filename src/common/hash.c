@@ -58,19 +58,6 @@ uint64_t whash_bytes_wide(const void *data, size_t n, uint64_t seed)
     return whash_u64(mum64(a ^ K2, b ^ K0) ^ n);
 }
 
-static inline uint32_t rotl32(uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
-
-static inline uint32_t fmix32(uint32_t h)
-{
-    h ^= h >> 16; h *= 0x85ebca6bU;
-    h ^= h >> 13; h *= 0xc2b2ae35U;
-    h ^= h >> 16;
-    return h;
-}
-
-static inline uint32_t mix_k1(uint32_t k) { k *= 0xcc9e2d51U; k = rotl32(k, 15); return k * 0x1b873593U; }
-static inline uint32_t mix_h1(uint32_t h, uint32_t k) { h ^= k; h = rotl32(h, 13); return h * 5 + 0xe6546b64U; }
-
 int32_t wflink_murmur_words(const void *data, size_t len, int32_t seed)
 {
     const unsigned char *p = data;
@@ -78,17 +65,10 @@ int32_t wflink_murmur_words(const void *data, size_t len, int32_t seed)
     for (size_t i = 0; i + 4 <= len; i += 4) {
         uint32_t w;
         memcpy(&w, p + i, 4);
-        h = mix_h1(h, mix_k1(w));
+        h = wflink_murmur_mix_h1(h, wflink_murmur_mix_k1(w));
     }
     h ^= (uint32_t)len;
-    return (int32_t)fmix32(h);
-}
-
-/* One little-endian 8-byte word: its low 4 bytes, then its high 4, as wflink_murmur_words reads them. */
-static inline uint32_t mix_u64(uint32_t h, uint64_t w)
-{
-    h = mix_h1(h, mix_k1((uint32_t)w));
-    return mix_h1(h, mix_k1((uint32_t)(w >> 32)));
+    return (int32_t)wflink_murmur_fmix32(h);
 }
 
 /* n rows of nwords words each; inlined twice below, once with nwords a constant 2 (one fixed-width
@@ -99,16 +79,16 @@ static inline __attribute__((always_inline)) void murmur_rows(const uint64_t *wo
 {
     uint32_t len = 8u * (uint32_t)nwords;
     uint64_t header = 0;
-    uint32_t after_header = mix_u64((uint32_t)seed, header);
+    uint32_t after_header = wflink_murmur_add_u64((uint32_t)seed, header);
     for (int r = 0; r < n; r++) {
         const uint64_t *w = words + (size_t)r * (size_t)nwords;
         if (__builtin_expect(w[0] != header, 0)) {
             header = w[0];
-            after_header = mix_u64((uint32_t)seed, header);
+            after_header = wflink_murmur_add_u64((uint32_t)seed, header);
         }
         uint32_t h = after_header;
-        for (int i = 1; i < nwords; i++) h = mix_u64(h, w[i]);
-        out[r] = (int32_t)fmix32(h ^ len);
+        for (int i = 1; i < nwords; i++) h = wflink_murmur_add_u64(h, w[i]);
+        out[r] = (int32_t)wflink_murmur_fmix32(h ^ len);
     }
 }
 
@@ -127,22 +107,22 @@ int32_t wflink_murmur_bytes(const void *data, size_t len, int32_t seed)
     for (size_t i = 0; i < aligned; i += 4) {
         uint32_t w;
         memcpy(&w, p + i, 4);
-        h = mix_h1(h, mix_k1(w));
+        h = wflink_murmur_mix_h1(h, wflink_murmur_mix_k1(w));
     }
     for (size_t i = aligned; i < len; i++) {
         int32_t b = (int8_t)p[i];
-        h = mix_h1(h, mix_k1((uint32_t)b));
+        h = wflink_murmur_mix_h1(h, wflink_murmur_mix_k1((uint32_t)b));
     }
     h ^= (uint32_t)len;
-    return (int32_t)fmix32(h);
+    return (int32_t)wflink_murmur_fmix32(h);
 }
 
 /* MathUtils.murmurHash's mix of one int, before its absolute value */
 static inline uint32_t math_murmur_mix(uint32_t c)
 {
-    c = mix_h1(0, mix_k1(c));
+    c = wflink_murmur_mix_h1(0, wflink_murmur_mix_k1(c));
     c ^= 4;
-    return fmix32(c);
+    return wflink_murmur_fmix32(c);
 }
 
 static inline int32_t math_murmur(int32_t code)

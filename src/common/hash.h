@@ -43,6 +43,35 @@ static inline uint64_t whash_words(const uint64_t *w, size_t n, uint64_t seed)
 
 /* Flink: MurmurHashUtil.hashBytesByWords over a word-aligned byte range (len % 4 == 0). */
 int32_t wflink_murmur_words(const void *p, size_t len, int32_t seed);
+/* wflink_murmur_words of len bytes (len % 8 == 0) from their little-endian 8-byte words w0, w1, ...:
+   wflink_murmur_end(wflink_murmur_add_u64(...wflink_murmur_add_u64((uint32_t)seed, w0)..., wlast), len)
+   equals wflink_murmur_words(p, len, seed), so a key row is hashed without writing its bytes. */
+static inline uint32_t wflink_murmur_rotl32(uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
+static inline uint32_t wflink_murmur_mix_k1(uint32_t k)
+{
+    k *= 0xcc9e2d51U;
+    k = wflink_murmur_rotl32(k, 15);
+    return k * 0x1b873593U;
+}
+static inline uint32_t wflink_murmur_mix_h1(uint32_t h, uint32_t k)
+{
+    h ^= k;
+    h = wflink_murmur_rotl32(h, 13);
+    return h * 5 + 0xe6546b64U;
+}
+static inline uint32_t wflink_murmur_fmix32(uint32_t h)
+{
+    h ^= h >> 16; h *= 0x85ebca6bU;
+    h ^= h >> 13; h *= 0xc2b2ae35U;
+    h ^= h >> 16;
+    return h;
+}
+static inline uint32_t wflink_murmur_add_u64(uint32_t h, uint64_t w)    /* its low 4 bytes, then its high 4 */
+{
+    h = wflink_murmur_mix_h1(h, wflink_murmur_mix_k1((uint32_t)w));
+    return wflink_murmur_mix_h1(h, wflink_murmur_mix_k1((uint32_t)(w >> 32)));
+}
+static inline int32_t wflink_murmur_end(uint32_t h, size_t len) { return (int32_t)wflink_murmur_fmix32(h ^ (uint32_t)len); }
 /* wflink_murmur_words of n rows at once: row r is the nwords 8-byte words at words[r * nwords]
    (its bytes on a little-endian machine), hashed as 8 * nwords bytes with seed into out[r]; one
    call for a chunk's rows, whose hashes the CPU interleaves. */

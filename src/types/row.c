@@ -549,62 +549,72 @@ static bool key_bytes_equal(const WChunk *c, int ncols, const int *cols, int a, 
     return true;
 }
 
-/* Row r's key (columns cols of c, each inline (width[k] > 0) or a string) as wrow_encode_chunk
-   writes it, into scratch without the per-value type switch: the header word, a slot word per
-   column, and the strings longer than 7 bytes after them, each padded with zeros to whole words
-   (write_field). Returns the row's size. */
-static size_t encode_key_strings(WStrBuf *scratch, const WChunk *c, int r, int ncols, const int *cols,
-                                 const int *width)
+/* The little-endian word of the n bytes at p (n <= 8), zero padded. */
+static inline uint64_t tail_word(const char *p, size_t n)
 {
-    size_t fixed = 8 * (1 + (size_t)ncols), len = fixed;
-    for (int k = 0; k < ncols; k++) {
-        const WVector *v = &c->cols[cols[k]];
-        if (!width[k] && !(v->nulls && v->nulls[r]) && v->data[r].s.len > 7) len += round8((size_t)v->data[r].s.len);
-    }
-    wsb_clear(scratch);
-    wsb_reserve(scratch, len);
-    unsigned char *row = (unsigned char *)scratch->buf;
+    uint64_t w = 0;
+    memcpy(&w, p, n);
+    return w;
+}
+
+/* wrow_hash of row r's key (columns cols of c, at most 8, each inline (width[k] > 0) or a string)
+   as wrow_encode_chunk writes it, computed without writing the row: the header word, a slot word
+   per column, then the bytes of the strings longer than 7 bytes, each padded with zeros to whole
+   words (write_field), fed to the murmur hash in that order. */
+static int32_t hash_key_strings(const WChunk *c, int r, int ncols, const int *cols, const int *width)
+{
+    enum { MAXK = 8 };
+    assert(ncols > 0 && ncols <= MAXK);
+    uint64_t slot[MAXK];
     uint64_t header = 0;            /* row kind INSERT (0) in the first byte, then the null bits */
-    size_t var = fixed;
+    size_t var = 8 * (1 + (size_t)ncols);
     for (int k = 0; k < ncols; k++) {
         const WVector *v = &c->cols[cols[k]];
-        uint64_t w = 0;
+        slot[k] = 0;
         if (v->nulls && v->nulls[r]) {
             header |= (uint64_t)1 << (k + 8);
         } else if (width[k]) {
-            w = inline_word(v->type, width[k], v->data[r]);
+            slot[k] = inline_word(v->type, width[k], v->data[r]);
         } else {
             WStr str = v->data[r].s;
             size_t n = (size_t)str.len;
             if (n <= 7) {
-                unsigned char b[8] = {0};
-                if (n) memcpy(b, str.p, n);
-                b[7] = (unsigned char)(0x80 | n);
-                memcpy(&w, b, 8);
+                slot[k] = (n ? tail_word(str.p, n) : 0) | (uint64_t)(0x80 | n) << 56;
             } else {
-                size_t padded = round8(n);
-                memset(row + var + padded - 8, 0, 8);
-                memcpy(row + var, str.p, n);
-                w = ((uint64_t)var << 32) | (uint32_t)n;
-                var += padded;
+                slot[k] = ((uint64_t)var << 32) | (uint32_t)n;
+                var += round8(n);
             }
         }
-        memcpy(row + 8 * (1 + (size_t)k), &w, 8);
     }
-    memcpy(row, &header, 8);
-    assert(var == len);
-    scratch->len = len;
-    return len;
+    uint32_t h = wflink_murmur_add_u64(42, header);
+    for (int k = 0; k < ncols; k++) h = wflink_murmur_add_u64(h, slot[k]);
+    for (int k = 0; k < ncols; k++) {
+        const WVector *v = &c->cols[cols[k]];
+        if (width[k] || (v->nulls && v->nulls[r]) || v->data[r].s.len <= 7) continue;
+        const char *p = v->data[r].s.p;
+        size_t n = (size_t)v->data[r].s.len, i = 0;
+        for (; i + 8 <= n; i += 8) {
+            uint64_t w;
+            memcpy(&w, p + i, 8);
+            h = wflink_murmur_add_u64(h, w);
+        }
+        if (i < n) {                /* the last bytes, as the low bytes of the word ending at p + n */
+            uint64_t w;
+            memcpy(&w, p + n - 8, 8);
+            h = wflink_murmur_add_u64(h, w >> (8 * (8 - (n - i))));
+        }
+    }
+    return wflink_murmur_end(h, var);
 }
 
 #ifdef WEIR_TEST_BUILD
-/* The key row in have is wrow_encode_chunk's for row r (encode_key_strings' invariant). */
-static bool row_encodes_as(const WChunk *c, int r, int ncols, const int *cols, const WStrBuf *have)
+/* h is wrow_hash of wrow_encode_chunk's key row for row r (hash_key_strings' invariant). */
+static bool hash_of_encoded(const WChunk *c, int r, int ncols, const int *cols, int32_t h)
 {
     WStrBuf want;
     wsb_init(&want);
     wrow_encode_chunk(&want, c, r, ncols, cols);
-    bool same = want.len == have->len && memcmp(want.buf, have->buf, want.len) == 0;
+    bool same = wrow_hash(want.buf, want.len) == h;
     wsb_free(&want);
     return same;
 }
@@ -633,11 +643,15 @@ void wrow_hash_rows(const WChunk *c, int ncols, const int *cols, int32_t *out, W
                 out[r] = out[r - 1];
                 continue;
             }
-            /* keys of strings and inline values (Nexmark q16's channel and day) are written
-               directly; others through the datums (wrow_encode_chunk) */
-            if (strings) encode_key_strings(scratch, c, r, ncols, cols, width);
-            else wrow_encode_chunk(scratch, c, r, ncols, cols);
-            WASSERT_COSTLY(!strings || row_encodes_as(c, r, ncols, cols, scratch));
+            /* keys of strings and inline values (Nexmark q16's channel and day) are hashed as
+               their row would be, without writing it; others through the datums
+               (wrow_encode_chunk) */
+            if (strings) {
+                out[r] = hash_key_strings(c, r, ncols, cols, width);
+                WASSERT_COSTLY(hash_of_encoded(c, r, ncols, cols, out[r]));
+                continue;
+            }
+            wrow_encode_chunk(scratch, c, r, ncols, cols);
             out[r] = wrow_hash(scratch->buf, scratch->len);
         }
         return;
