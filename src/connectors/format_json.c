@@ -1162,8 +1162,9 @@ static int fast_row(WJsonReader *r, const char **pp, const char *e, WChunk *out)
     x.r = r;
     x.end = e;
     x.arena = out->arena;
-    int row = wchunk_add_row(out, WRK_INSERT);
-    assert(row >= 0);
+    assert(out->nrows < out->cap);
+    int row = out->nrows++;             /* wchunk_add_row's slot, its nulls set here (all NULL) */
+    out->kinds[row] = WRK_INSERT;
     for (int c = 0; c < r->ncols; c++) out->cols[c].nulls[row] = 1;
     if (fast_object(&x, r->fast, pp, out, row, NULL, 1) < 0) {
         out->nrows--;
