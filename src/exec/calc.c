@@ -20,6 +20,7 @@ typedef struct CalcOp {
     uint8_t *sel;
     WArena plan_arena;      /* the memo's plan */
     WExprMemo memo;         /* used when it has slots (some subexpression occurs twice) */
+    WConstVecs consts;      /* the literals its calls read, broadcast once */
 } CalcOp;
 
 static void calc_process(WOperator *op, int input, const WChunk *in)
@@ -31,7 +32,8 @@ static void calc_process(WOperator *op, int input, const WChunk *in)
     wchunk_reset(c->out);
     if (memo) wexpr_memo_begin(memo, in->nrows);
     WEvalCtx ec = {.arena = c->out->arena, .cast = op->ctx->cast, .now_ms = op->ctx->start_ms, .clock = op->ctx->clock, .clock_ctx = op->ctx->clock_ctx,
-                   .err = op->ctx->err, .has_watermark = op->wm != WWM_MIN, .watermark = op->wm, .memo = memo};
+                   .err = op->ctx->err, .has_watermark = op->wm != WWM_MIN, .watermark = op->wm, .memo = memo,
+                   .consts = &c->consts};
     if (c->cond) {
         memset(c->sel, 1, (size_t)in->nrows);
         if (!wexpr_filter(&ec, c->cond, in, c->sel)) return;
@@ -69,6 +71,7 @@ static void calc_destroy(WOperator *op)
     wchunk_free(c->sel_chunk);
     free(c->sel);
     warena_free(&c->plan_arena);
+    wconst_vecs_free(&c->consts);
     free(c);
 }
 

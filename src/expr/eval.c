@@ -149,12 +149,54 @@ static bool eval_const_vec(WEvalCtx *ctx, const WExpr *a, int n, WVector *v)
     return true;
 }
 
-/* Evaluate an argument; column references are used in place. */
+void wconst_vecs_free(WConstVecs *c)
+{
+    for (int i = 0; i < c->n; i++) {
+        free(c->vec[i].data);
+        free(c->vec[i].nulls);
+    }
+    c->n = 0;
+}
+
+/* Literal a's vector of at least n rows in c (made or grown on first need), NULL when c is full. */
+static WVector *const_vec(WConstVecs *c, const WExpr *a, int n)
+{
+    assert(a->kind == WX_LITERAL && n > 0);
+    int i = 0;
+    while (i < c->n && c->expr[i] != a) i++;
+    if (i == WCONST_VECS_MAX) return NULL;
+    if (i == c->n) {
+        c->expr[c->n++] = a;
+        c->vec[i] = (WVector){.type = a->type};
+        c->rows[i] = 0;
+    }
+    WVector *v = &c->vec[i];
+    if (c->rows[i] < n) {
+        int rows = n > WCHUNK_CAP ? n : WCHUNK_CAP;
+        v->data = wrealloc(v->data, sizeof(WDatum) * (size_t)rows);
+        v->nulls = wrealloc(v->nulls, (size_t)rows);
+        memset(v->nulls, a->is_null, (size_t)rows);
+        if (!a->is_null) fill_datum(v->data, a->lit, rows);
+        else memset(v->data, 0, sizeof(WDatum) * (size_t)rows);
+        c->rows[i] = rows;
+    }
+    return v;
+}
+
+/* Evaluate an argument; column references are used in place, and literals from the operator's
+   broadcast ones when it keeps them (ctx->consts). */
 static bool eval_arg(WEvalCtx *ctx, const WExpr *a, const WChunk *in, const uint8_t *active, WVector **res)
 {
     if (a->kind == WX_COLUMN && a->col >= 0 && a->col < in->ncols) {
         *res = &in->cols[a->col];
         return true;
+    }
+    if (a->kind == WX_LITERAL && ctx->consts && in->nrows > 0) {
+        WVector *v = const_vec(ctx->consts, a, in->nrows);
+        if (v) {
+            *res = v;
+            return true;
+        }
     }
     int s = ctx->memo ? wexpr_memo_slot(ctx->memo, a) : -1;
     if (s >= 0 && in->nrows > 0) return (*res = memo_values(ctx, a, s, in, active)) != NULL;

@@ -83,6 +83,20 @@ void wexpr_memo_gather(WExprMemo *m, const uint8_t *sel);
 /* Structurally equal (kind, type, function, arguments, literals). */
 bool wexpr_equal(const WExpr *x, const WExpr *y);
 
+/* Literal arguments broadcast once for an operator's lifetime instead of once per chunk: each
+   literal met as a call's argument gets a vector of its value for up to `rows` rows, kept across
+   chunks and read only (as an input column's vector is). Set in the context by an operator that
+   evaluates with one context on one thread (Calc); up to WCONST_VECS_MAX literals, the rest are
+   broadcast per chunk. Zero-initialised = empty. */
+#define WCONST_VECS_MAX 64
+typedef struct WConstVecs {
+    int n;
+    const WExpr *expr[WCONST_VECS_MAX];
+    WVector vec[WCONST_VECS_MAX];
+    int rows[WCONST_VECS_MAX];           /* rows each vector holds */
+} WConstVecs;
+void wconst_vecs_free(WConstVecs *c);
+
 /* Evaluation context shared by a whole operator. */
 typedef struct WEvalCtx {
     WArena *arena;              /* result bytes (strings) and scratch; reset per chunk by the caller */
@@ -95,6 +109,7 @@ typedef struct WEvalCtx {
     int64_t (*clock)(void *);   /* PROCTIME(): the job's processing-time clock (common/proc_clock.h); */
     void *clock_ctx;            /* NULL = the wall clock */
     WExprMemo *memo;            /* NULL, or the evaluated expressions' memo, begun for this chunk */
+    WConstVecs *consts;         /* NULL, or the operator's broadcast literals (WConstVecs) */
 } WEvalCtx;
 
 /* Evaluate e over chunk rows [0, in->nrows); writes into out (type e->type). out->data and

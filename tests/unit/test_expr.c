@@ -306,6 +306,61 @@ WTEST(expr_vector_eval_with_nulls_and_filter)
     tenv_free(&e);
 }
 
+/* Literal arguments broadcast once for the operator (WEvalCtx.consts, as the Calc runs them):
+   the same results chunk after chunk, a chunk larger than the vectors grows them, a NULL literal,
+   a string literal, and literals beyond WCONST_VECS_MAX broadcast per chunk as before. */
+WTEST(expr_const_vectors_kept_across_chunks)
+{
+    TEnv e;
+    tenv_init(&e, NULL);
+    WConstVecs consts;
+    memset(&consts, 0, sizeof consts);
+    e.ctx.consts = &consts;
+    const WType *types[2] = { &WTYPE_BIGINT, &WTYPE_STRING };
+    /* a * 10 + 1, b = 'odd', a + NULL, and a + 1 + 1 + ... (WCONST_VECS_MAX + 6 ones) */
+    WExpr *x = t_call(&e, "+", 2, t_call(&e, "*", 2, t_col(&e, 0, &WTYPE_BIGINT), t_int(&e, 10)), t_int(&e, 1));
+    WExpr *eq = t_call(&e, "=", 2, t_col(&e, 1, &WTYPE_STRING), t_str(&e, "odd"));
+    WExpr *pn = t_call(&e, "+", 2, t_col(&e, 0, &WTYPE_BIGINT), t_null(&e, &WTYPE_BIGINT));
+    enum { ONES = WCONST_VECS_MAX + 6 };
+    WExpr *sum = t_col(&e, 0, &WTYPE_BIGINT);
+    for (int k = 0; k < ONES; k++) sum = t_call(&e, "+", 2, sum, t_bigint(&e, 1));
+    static const int sizes[] = { 6, 3000, 5, 2048 };
+    for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+        int n = sizes[z];
+        WChunk *c = wchunk_new(2, types, n);
+        for (int i = 0; i < n; i++) {
+            int r = wchunk_add_row(c, WRK_INSERT);
+            c->cols[0].data[r].i = i + (int64_t)z;
+            const char *str = i % 2 ? "odd" : "even";
+            c->cols[1].data[r].s.p = str;
+            c->cols[1].data[r].s.len = (int32_t)strlen(str);
+        }
+        WArena *oa = warena_new(0);     /* the outputs' (e.a holds the expressions) */
+        WVector o1 = { x->type, WA_ARRAY(oa, WDatum, n), WA_ARRAY(oa, uint8_t, n) };
+        WVector o2 = { eq->type, WA_ARRAY(oa, WDatum, n), WA_ARRAY(oa, uint8_t, n) };
+        WVector o3 = { pn->type, WA_ARRAY(oa, WDatum, n), WA_ARRAY(oa, uint8_t, n) };
+        WVector o4 = { sum->type, WA_ARRAY(oa, WDatum, n), WA_ARRAY(oa, uint8_t, n) };
+        CHECK(wexpr_eval(&e.ctx, x, c, NULL, &o1));
+        CHECK(wexpr_eval(&e.ctx, eq, c, NULL, &o2));
+        CHECK(wexpr_eval(&e.ctx, pn, c, NULL, &o3));
+        CHECK(wexpr_eval(&e.ctx, sum, c, NULL, &o4));
+        int bad = 0;
+        for (int i = 0; i < n; i++) {
+            int64_t a = i + (int64_t)z;
+            bad += o1.nulls[i] || o1.data[i].i != a * 10 + 1;
+            bad += o2.nulls[i] || o2.data[i].i != (i % 2);
+            bad += !o3.nulls[i];
+            bad += o4.nulls[i] || o4.data[i].i != a + ONES;
+        }
+        CHECK_INT(bad, 0);
+        wchunk_free(c);
+        warena_delete(oa);
+    }
+    CHECK_INT(consts.n, WCONST_VECS_MAX);           /* the first 64 literals met; the rest per chunk */
+    wconst_vecs_free(&consts);
+    tenv_free(&e);
+}
+
 /* A subexpression the filter and two projections share (WExprMemo, as the Calc runs them) is
    computed once per row and only for rows some use needs: 100 / a is never computed for a = 0
    (the AND and the CASE keep that row inactive), the filter's values follow the selected rows,
