@@ -55,6 +55,7 @@ typedef struct WmOp {
     WExpr *expr;
     WArena *arena;
     WVector vec;
+    WConstVecs consts;          /* the literals its expression's calls read, broadcast once */
     WWmConfig cfg;
     int64_t current;            /* the watermark emitted */
     WmSplit *sp;
@@ -238,7 +239,8 @@ static void wm_process(WOperator *op, int input, const WChunk *in)
     WmOp *w = (WmOp *)op;
     (void)input;
     warena_reset(w->arena);
-    WEvalCtx ec = {.arena = w->arena, .cast = op->ctx->cast, .now_ms = op->ctx->start_ms, .clock = op->ctx->clock, .clock_ctx = op->ctx->clock_ctx, .err = op->ctx->err};
+    WEvalCtx ec = {.arena = w->arena, .cast = op->ctx->cast, .now_ms = op->ctx->start_ms, .clock = op->ctx->clock, .clock_ctx = op->ctx->clock_ctx, .err = op->ctx->err,
+                   .consts = &w->consts};
     w->vec.type = w->expr->type;
     w->vec.data = wa_alloc(w->arena, sizeof(WDatum) * (size_t)in->nrows);
     w->vec.nulls = wa_zalloc(w->arena, (size_t)in->nrows);
@@ -344,6 +346,7 @@ static void wm_destroy(WOperator *op)
 {
     WmOp *w = (WmOp *)op;
     warena_delete(w->arena);
+    wconst_vecs_free(&w->consts);
     free(w->sp);
     free(w->org);
     free(w);
