@@ -214,17 +214,30 @@ void wop_input_end(WOperator *op, int input)
 
 void wchunk_gather(WChunk *dst, const WChunk *src, const uint8_t *sel)
 {
-    int k = dst->nrows;
-    for (int r = 0; r < src->nrows; r++) {
-        if (!sel[r]) continue;
-        dst->kinds[k] = src->kinds[r];
-        for (int c = 0; c < src->ncols; c++) {
-            dst->cols[c].data[k] = src->cols[c].data[r];
-            dst->cols[c].nulls[k] = src->cols[c].nulls[r];
+    /* the selected rows' indexes first, then a column at a time */
+    int rows[WCHUNK_CAP];
+    int k0 = dst->nrows;
+    for (int base = 0; base < src->nrows; base += WCHUNK_CAP) {
+        int end = src->nrows - base < WCHUNK_CAP ? src->nrows : base + WCHUNK_CAP, m = 0;
+        for (int r = base; r < end; r++) {
+            rows[m] = r;
+            m += sel[r] != 0;
         }
-        k++;
+        uint8_t *dk = dst->kinds + k0;
+        for (int j = 0; j < m; j++) dk[j] = src->kinds[rows[j]];
+        for (int c = 0; c < src->ncols; c++) {
+            const WDatum *sd = src->cols[c].data;
+            const uint8_t *sn = src->cols[c].nulls;
+            WDatum *dd = dst->cols[c].data + k0;
+            uint8_t *dn = dst->cols[c].nulls + k0;
+            for (int j = 0; j < m; j++) {
+                dd[j] = sd[rows[j]];
+                dn[j] = sn[rows[j]];
+            }
+        }
+        k0 += m;
     }
-    dst->nrows = k;
+    dst->nrows = k0;
 }
 
 static void registry_add(WExecCtx *ctx, const char *name, WStateBackend *b, WTimerService *t)

@@ -381,8 +381,10 @@ static bool eval_case(WEvalCtx *ctx, const WExpr *e, const WChunk *in, const uin
         WVector *c;
         if (!eval_arg(ctx, e->args[2 * k], in, rem, &c)) return false;
         bool any = false;
+        const uint8_t *cn = c->nulls;           /* hoisted: the stores to taken may alias them */
+        const WDatum *cd = c->data;
         for (int i = 0; i < n; i++) {
-            taken[i] = rem[i] && !c->nulls[i] && c->data[i].i;
+            taken[i] = rem[i] && !cn[i] && cd[i].i;
             any |= taken[i];
         }
         if (!any) continue;

@@ -190,10 +190,13 @@ EV(ev_field)
 {
     (void)ctx; (void)na;
     int64_t f = call->args[1]->lit.i;
+    const WDatum *rows = av[0]->data;       /* hoisted: the stores below may alias them */
+    WDatum *od = out->data;
+    uint8_t *on = out->nulls;
     WF_FOR(i, n, act) {
-        const WComposite *cx = av[0]->data[i].cx;
-        if (!cx || f >= cx->n || cx->nulls[f]) { out->nulls[i] = 1; continue; }
-        out->data[i] = cx->vals[f];
+        const WComposite *cx = rows[i].cx;
+        if (!cx || f >= cx->n || cx->nulls[f]) { on[i] = 1; continue; }
+        od[i] = cx->vals[f];
     }
 }
 
