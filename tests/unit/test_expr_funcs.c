@@ -480,3 +480,50 @@ WTEST(expr_fn_collections)
     CHECK_STR(t_eval(&e, f), "ab");
     tenv_free(&e);
 }
+
+/* SPLIT_INDEX at a one-byte separator (read 16 bytes a step) against the tokens a plain loop finds
+   (StringUtils.splitByWholeSeparatorPreserveAllTokens: empty tokens kept, one after a trailing
+   separator): strings of 0-70 bytes of separators in runs, at both ends and across the 16-byte
+   steps, every index from 0 to past the last token, the separator as a string and as a code. */
+WTEST(expr_fn_split_index_one_byte_separator)
+{
+    TEnv e;
+    tenv_init(&e, NULL);
+    uint64_t seed = 99;
+    int bad = 0, cases = 0;
+    for (int t = 0; t < 300; t++) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        int len = (int)((seed >> 33) % 71);
+        char s[80];
+        for (int j = 0; j < len; j++) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            s[j] = (seed >> 40) % 3 == 0 ? '/' : (char)('a' + (seed >> 45) % 26);
+        }
+        s[len] = 0;
+        for (int idx = 0; idx <= 40; idx++) {
+            char want[80];
+            if (len == 0) {
+                snprintf(want, sizeof want, "NULL");
+            } else {
+                int k = 0, from = 0, j = 0;
+                for (;; j++) {                  /* token k runs from `from` to the next '/' or the end */
+                    if (j < len && s[j] != '/') continue;
+                    if (k == idx) break;
+                    if (j >= len) break;
+                    k++;
+                    from = j + 1;
+                }
+                if (k == idx) snprintf(want, sizeof want, "%.*s", j - from, s + from);
+                else snprintf(want, sizeof want, "NULL");
+            }
+            const char *got = EVAL(&e, "SPLIT_INDEX", 3, t_vstr(&e, s), t_str(&e, "/"), t_int(&e, idx));
+            bad += strcmp(got, want) != 0;
+            got = EVAL(&e, "SPLIT_INDEX", 3, t_vstr(&e, s), t_int(&e, '/'), t_int(&e, idx));
+            bad += strcmp(got, want) != 0;
+            cases += 2;
+        }
+    }
+    CHECK_INT(bad, 0);
+    CHECK(cases > 20000);
+    tenv_free(&e);
+}
