@@ -2,6 +2,7 @@
 #include "strbuf.h"
 #include "arena.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,8 +55,12 @@ static const char DIGIT_PAIRS[] =
 
 void wsb_append_i64(WStrBuf *s, long long v)
 {
-    char b[24];
-    int i = (int)sizeof b;
+    /* written backwards to b[24), two digits a division, then copied as 24 bytes at once (a fixed
+       size: moves, not a memcpy call per number); the bytes past the number land in reserved
+       room and are overwritten by what comes next */
+    char b[48];
+    memset(b + 24, 0, 24);      /* the copy's bytes past the number: defined */
+    int i = 24;
     /* the magnitude as unsigned: -LLONG_MIN does not fit a long long */
     unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
     while (u >= 100) {
@@ -71,7 +76,11 @@ void wsb_append_i64(WStrBuf *s, long long v)
         b[--i] = (char)('0' + u);
     }
     if (v < 0) b[--i] = '-';
-    wsb_appendn(s, b + i, sizeof b - (size_t)i);
+    assert(i >= 3);
+    wsb_reserve(s, 24);
+    memcpy(s->buf + s->len, b + i, 24);
+    s->len += (size_t)(24 - i);
+    s->buf[s->len] = 0;
 }
 
 void wsb_repeat(WStrBuf *s, char c, size_t n)

@@ -690,8 +690,15 @@ static int fmt_iso_time(int64_t nanos_of_day, char *buf)
     int o = 8;
     if (ns) {
         char f[9];
-        for (int k = 8; k >= 0; k--, ns /= 10) f[k] = (char)('0' + ns % 10);
         int l = 9;
+        if (ns % 1000000 == 0) {        /* milliseconds (TIMESTAMP(3)): three digits, not nine */
+            int ms = (int)(ns / 1000000);
+            f[0] = (char)('0' + ms / 100);
+            put_2digits(f + 1, ms % 100);
+            l = 3;
+        } else {
+            for (int k = 8; k >= 0; k--, ns /= 10) f[k] = (char)('0' + ns % 10);
+        }
         while (l > 0 && f[l - 1] == '0') l--;
         buf[o++] = '.';
         memcpy(buf + o, f, (size_t)l);

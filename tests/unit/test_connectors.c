@@ -1090,6 +1090,19 @@ WTEST(csv_writer_values)
     WDatum tsn = {.ts = {-1LL, 999001}};                                  /* 1969-12-31 23:59:59.999999001 */
     wcsv_write_value(&cfg, wtype_timestamp(&a, WT_TIMESTAMP, 9, true), tsn, false, &s);
     CHECK_STR(s.buf, "-0001-01-01|\"+10000-01-01\"|00:00:00|\"1969-12-31 23:59:59.999999001\"");
+    /* milliseconds only (their three digits, trailing zeros dropped) beside the nanosecond path */
+    wsb_clear(&s);
+    static const int64_t ms_of[] = {5, 50, 500, 120, 999, 1};
+    for (size_t k = 0; k < sizeof ms_of / sizeof *ms_of; k++) {
+        WDatum tms = {.ts = {1609495200000LL + ms_of[k], 0}};
+        wcsv_write_value(&cfg, wtype_timestamp(&a, WT_TIMESTAMP, 3, true), tms, false, &s);
+        wsb_putc(&s, '|');
+    }
+    WDatum tmix = {.ts = {1609495200500LL, 1}};
+    wcsv_write_value(&cfg, wtype_timestamp(&a, WT_TIMESTAMP, 9, true), tmix, false, &s);
+    CHECK_STR(s.buf, "\"2021-01-01 10:00:00.005\"|\"2021-01-01 10:00:00.05\"|\"2021-01-01 10:00:00.5\"|"
+                     "\"2021-01-01 10:00:00.12\"|\"2021-01-01 10:00:00.999\"|\"2021-01-01 10:00:00.001\"|"
+                     "\"2021-01-01 10:00:00.500000001\"");
     WCsvConfig esc;
     wcsv_config_init(&esc, false);
     esc.escape = '\\';
