@@ -6,6 +6,7 @@
  * Depends on func_impl.h, types/.
  */
 #include "func_impl.h"
+#include "../common/memfind.h"
 
 #include <stdlib.h>
 
@@ -387,7 +388,7 @@ static bool like_match(const LikePat *pat, const char *s, int len)
     case LQ_EQUALS: return len == pat->litlen && memcmp(s, pat->lit, (size_t)len) == 0;
     case LQ_PREFIX: return len >= pat->litlen && memcmp(s, pat->lit, (size_t)pat->litlen) == 0;
     case LQ_SUFFIX: return len >= pat->litlen && memcmp(s + len - pat->litlen, pat->lit, (size_t)pat->litlen) == 0;
-    case LQ_CONTAINS: return pat->litlen == 0 || (len >= pat->litlen && memmem(s, (size_t)len, pat->lit, (size_t)pat->litlen));
+    case LQ_CONTAINS: return pat->litlen == 0 || (len >= pat->litlen && wmem_find(s, (size_t)len, pat->lit, (size_t)pat->litlen));
     default: break;
     }
     int ti = 0, si = 0;

@@ -18,6 +18,7 @@
  * Depends on func_impl.h (UTF-8 helpers), common/.
  */
 #include "func_impl.h"
+#include "../common/memfind.h"
 
 #include <assert.h>
 
@@ -1152,7 +1153,7 @@ bool wre_exec(const WRegex *re, const char *s, int len, int start, bool anchored
 {
     int from = start;
     if (re->nlit) {
-        const char *hit = len - start < re->nlit ? NULL : memmem(s + start, (size_t)(len - start), re->lit, (size_t)re->nlit);
+        const char *hit = len - start < re->nlit ? NULL : wmem_find(s + start, (size_t)(len - start), re->lit, (size_t)re->nlit);
         if (!hit) return false;     /* every match contains re->lit */
         if (re->lit_lead >= 0 && !anchored && hit - s - re->lit_lead > start) {
             from = (int)(hit - s) - re->lit_lead;

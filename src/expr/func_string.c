@@ -9,6 +9,7 @@
  */
 #include "../common/base64.h"
 #include "func_impl.h"
+#include "../common/memfind.h"
 
 #include <assert.h>
 #include <strings.h>
@@ -402,9 +403,7 @@ static int find_bytes(WStr hay, WStr needle, int from)
 {
     if (needle.len == 0) return from <= hay.len ? from : -1;
     if (needle.len > hay.len) return -1;
-    const char *p = needle.len == 1     /* one byte (a separator): memchr, without memmem's set-up */
-                  ? memchr(hay.p + from, needle.p[0], (size_t)(hay.len - from))
-                  : memmem(hay.p + from, (size_t)(hay.len - from), needle.p, (size_t)needle.len);
+    const char *p = wmem_find(hay.p + from, (size_t)(hay.len - from), needle.p, (size_t)needle.len);
     return p ? (int)(p - hay.p) : -1;
 }
 

@@ -9,6 +9,7 @@
 #include "../../src/common/hash.h"
 #include "../../src/common/options.h"
 #include "../../src/common/base64.h"
+#include "../../src/common/memfind.h"
 
 WTEST(arena_alloc_and_reset)
 {
@@ -255,4 +256,36 @@ WTEST(hash_bytes_wide)
     CHECK(collisions <= 1);             /* about 0.01 expected among ~9K random 32-bit values */
     free(seen);
     free(used);
+}
+
+/* wmem_find against memmem: haystacks of 0-60 bytes and needles of 0-12 over a two-letter
+   alphabet (many partial matches), needles taken from the haystack's own bytes too, so that
+   matches fall at every offset of the 16-byte steps and at the very end. */
+WTEST(memfind_matches_memmem)
+{
+    uint64_t seed = 5;
+    int bad = 0, found = 0;
+    char hay[64], nd[16];
+    for (int t = 0; t < 20000; t++) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        size_t hn = (size_t)((seed >> 33) % 61), nn = (size_t)((seed >> 20) % 13);
+        for (size_t j = 0; j < hn; j++) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            hay[j] = (seed >> 40) & 1 ? 'a' : 'b';
+        }
+        if (t % 2 && nn <= hn && hn > 0) {
+            size_t at = (size_t)((seed >> 27) % (hn - nn + 1));
+            memcpy(nd, hay + at, nn);
+        } else {
+            for (size_t j = 0; j < nn; j++) {
+                seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+                nd[j] = (seed >> 41) & 1 ? 'a' : 'b';
+            }
+        }
+        const char *want = memmem(hay, hn, nd, nn), *got = wmem_find(hay, hn, nd, nn);
+        bad += want != got;
+        found += want != NULL;
+    }
+    CHECK_INT(bad, 0);
+    CHECK(found > 5000);
 }
