@@ -47,7 +47,10 @@ static void flush_out(LookupJoinOp *j)
     wchunk_reset(j->out);
 }
 
-/* Append input row r with dim row (c, i) (NULL: padded) to dst. */
+/* Append input row r with dim row (c, i) (NULL: padded) to dst. The input row's values are
+   referred to, not copied: `in` outlives both chunks they go into (the candidates are consumed and
+   the output emitted before lj_process returns); the dim row's are copied (the chunk of a cache
+   hit is decoded again for the next key). */
 static int append_joined(LookupJoinOp *j, WChunk *dst, const WChunk *in, int r, const WChunk *c, int i,
                          WRowKind kind)
 {
@@ -56,7 +59,7 @@ static int append_joined(LookupJoinOp *j, WChunk *dst, const WChunk *in, int r, 
     for (int k = 0; k < j->L; k++) {
         const WVector *v = &in->cols[k];
         dst->cols[k].nulls[row] = v->nulls[r];
-        if (!v->nulls[r]) dst->cols[k].data[row] = wdatum_copy(dst->arena, j->jtypes[k], v->data[r]);
+        dst->cols[k].data[row] = v->data[r];
     }
     for (int k = 0; k < j->D; k++) {
         WVector *o = &dst->cols[j->L + k];
@@ -87,8 +90,17 @@ static bool finish_segment(LookupJoinOp *j, const WChunk *in, int b, int e)
             if (!j->sel[i]) continue;
             matched = true;
             if (j->out->nrows == j->out->cap) flush_out(j);
-            int row = wchunk_append_row(j->out, c, i);
-            j->out->kinds[row] = (uint8_t)kind;
+            /* the input's values by reference again (append_joined), the dim row's copied: the
+               candidates are reset below, before the output is emitted */
+            WChunk *o = j->out;
+            int row = o->nrows++;
+            o->kinds[row] = (uint8_t)kind;
+            for (int k = 0; k < j->L + j->D; k++) {
+                uint8_t isnull = c->cols[k].nulls[i];
+                o->cols[k].nulls[row] = isnull;
+                o->cols[k].data[row] = isnull || k < j->L ? c->cols[k].data[i]
+                                                          : wdatum_copy(o->arena, j->jtypes[k], c->cols[k].data[i]);
+            }
         }
         if (!matched && j->left_outer) {
             if (j->out->nrows == j->out->cap) flush_out(j);
