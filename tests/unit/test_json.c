@@ -257,6 +257,33 @@ static void read_json_line(const WJsonFmt *cfg, int n, const char **names, const
     wjsonfmt_reader_free(r);
 }
 
+/* The file at path read by the fast line reader and through the document tree only
+   (read_json_line): true when both give the same text; else both are printed after `what`. */
+static bool fast_and_tree_agree(const WJsonFmt *cfg, int n, const char **names, const WType **types, const char *path,
+                                const char *what, int64_t *fast, int64_t *tree_fast)
+{
+    WStrBuf got, want;
+    wsb_init(&got);
+    wsb_init(&want);
+    wsb_append(&got, "");
+    wsb_append(&want, "");
+    read_json_line(cfg, n, names, types, path, false, fast, &got);
+    read_json_line(cfg, n, names, types, path, true, tree_fast, &want);
+    bool same = strcmp(got.buf, want.buf) == 0;
+    if (!same) fprintf(stderr, "%s: fast \"%s\", tree \"%s\"\n", what, got.buf, want.buf);
+    wsb_free(&got);
+    wsb_free(&want);
+    return same;
+}
+
+/* A fresh directory made from the template in dir (mkdtemp), and path = its file l.json. */
+static bool json_tmp_file(char *dir, char *path, size_t n)
+{
+    if (!mkdtemp(dir)) return false;
+    snprintf(path, n, "%s/l.json", dir);
+    return true;
+}
+
 /* cfg from the json options with one option set (key NULL: none). */
 static bool json_cfg_with(const char *key, const char *val, WJsonFmt *cfg)
 {
@@ -339,9 +366,8 @@ WTEST(json_fast_reader_matches_tree)
                              {"json.decode.json-parser.enabled", "false"},
                              {"json.timestamp-format.standard", "ISO-8601"}};
     char dir[] = "/tmp/weir-jsonfast-XXXXXX";
-    CHECK(mkdtemp(dir) != NULL);
     char path[96];
-    snprintf(path, sizeof path, "%s/l.json", dir);
+    CHECK(json_tmp_file(dir, path, sizeof path));
     int64_t fast_default = 0;
     for (size_t o = 0; o < sizeof opts / sizeof *opts; o++) {
         WJsonFmt cfg;
@@ -349,17 +375,9 @@ WTEST(json_fast_reader_matches_tree)
         int64_t fast = 0, tree_fast = 0;
         for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
             CHECK(write_line(path, lines[i]));
-            WStrBuf got, want;
-            wsb_init(&got);
-            wsb_init(&want);
-            wsb_append(&got, "");
-            wsb_append(&want, "");
-            read_json_line(&cfg, n, names, types, path, false, &fast, &got);
-            read_json_line(&cfg, n, names, types, path, true, &tree_fast, &want);
-            if (strcmp(got.buf, want.buf) != 0) fprintf(stderr, "option %s, line %s\n", opts[o][0] ? opts[o][0] : "-", lines[i]);
-            CHECK_STR(got.buf, want.buf);
-            wsb_free(&got);
-            wsb_free(&want);
+            char what[512];
+            snprintf(what, sizeof what, "option %s, line %s", opts[o][0] ? opts[o][0] : "-", lines[i]);
+            CHECK(fast_and_tree_agree(&cfg, n, names, types, path, what, &fast, &tree_fast));
         }
         CHECK(tree_fast == 0);
         if (o == 0) fast_default = fast;
@@ -392,9 +410,8 @@ WTEST(json_fast_reader_key_lengths_match_tree)
         "{\"abcdefghijklm\":\n2}", "{\"k\": 1, \"abcdefghijklmno\": 4 , \"unread\": \"u\"}",
     };
     char dir[] = "/tmp/weir-jsonkeys-XXXXXX";
-    CHECK(mkdtemp(dir) != NULL);
     char path[96];
-    snprintf(path, sizeof path, "%s/l.json", dir);
+    CHECK(json_tmp_file(dir, path, sizeof path));
     WJsonFmt cfg;
     CHECK(json_cfg_with(NULL, NULL, &cfg));
     int64_t fast = 0, tree_fast = 0;
@@ -404,17 +421,7 @@ WTEST(json_fast_reader_key_lengths_match_tree)
             CHECK(f != NULL);
             fprintf(f, "%s%s", lines[i], eol ? "" : "\n");
             CHECK(fclose(f) == 0);
-            WStrBuf got, want;
-            wsb_init(&got);
-            wsb_init(&want);
-            wsb_append(&got, "");
-            wsb_append(&want, "");
-            read_json_line(&cfg, n, names, types, path, false, &fast, &got);
-            read_json_line(&cfg, n, names, types, path, true, &tree_fast, &want);
-            if (strcmp(got.buf, want.buf) != 0) fprintf(stderr, "line %s\n", lines[i]);
-            CHECK_STR(got.buf, want.buf);
-            wsb_free(&got);
-            wsb_free(&want);
+            CHECK(fast_and_tree_agree(&cfg, n, names, types, path, lines[i], &fast, &tree_fast));
         }
     }
     CHECK(tree_fast == 0);
@@ -437,9 +444,8 @@ WTEST(json_fast_reader_long_strings_match_tree)
                                   "\\\\\\\\\\\"", "\\ud83d\\ude00", "\",\"b2\":\""};
     static const char *members[] = {"s", "unread", "zz"};
     char dir[] = "/tmp/weir-jsonlong-XXXXXX";
-    CHECK(mkdtemp(dir) != NULL);
     char path[96];
-    snprintf(path, sizeof path, "%s/l.json", dir);
+    CHECK(json_tmp_file(dir, path, sizeof path));
     WJsonFmt cfg;
     CHECK(json_cfg_with(NULL, NULL, &cfg));
     int64_t fast = 0, tree_fast = 0;
@@ -457,17 +463,7 @@ WTEST(json_fast_reader_long_strings_match_tree)
                 body[n] = 0;
                 snprintf(line, sizeof line, "{\"a\":%d,\"%s\":\"%s\",\"tail\":\"%0120d\"}", pos, members[mem], body, 7);
                 CHECK(write_line(path, line));
-                WStrBuf got, want;
-                wsb_init(&got);
-                wsb_init(&want);
-                wsb_append(&got, "");
-                wsb_append(&want, "");
-                read_json_line(&cfg, 3, names, types, path, false, &fast, &got);
-                read_json_line(&cfg, 3, names, types, path, true, &tree_fast, &want);
-                if (strcmp(got.buf, want.buf) != 0) fprintf(stderr, "line %s\n", line);
-                CHECK_STR(got.buf, want.buf);
-                wsb_free(&got);
-                wsb_free(&want);
+                CHECK(fast_and_tree_agree(&cfg, 3, names, types, path, line, &fast, &tree_fast));
                 lines++;
             }
         }
@@ -581,9 +577,8 @@ WTEST(json_fast_reader_unread_fields)
     };
     const char *opts[][2] = {{NULL, NULL}, {"json.ignore-parse-errors", "true"}, {"json.fail-on-missing-field", "true"}};
     char dir[] = "/tmp/weir-jsonunread-XXXXXX";
-    CHECK(mkdtemp(dir) != NULL);
     char path[96];
-    snprintf(path, sizeof path, "%s/l.json", dir);
+    CHECK(json_tmp_file(dir, path, sizeof path));
     for (size_t o = 0; o < sizeof opts / sizeof *opts; o++) {
         WJsonFmt cfg;
         CHECK(json_cfg_with(opts[o][0], opts[o][1], &cfg));
