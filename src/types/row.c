@@ -557,15 +557,17 @@ static inline uint64_t tail_word(const char *p, size_t n)
     return w;
 }
 
-/* wrow_hash of row r's key (columns cols of c, at most 8, each inline (width[k] > 0) or a string)
+/* Key columns wrow_hash_rows hashes from their words (one header word: arity + 8 <= 64). */
+enum { HASH_KEY_MAX = 8 };
+
+/* wrow_hash of row r's key (columns cols of c, at most HASH_KEY_MAX, each inline (width[k] > 0) or a string)
    as wrow_encode_chunk writes it, computed without writing the row: the header word, a slot word
    per column, then the bytes of the strings longer than 7 bytes, each padded with zeros to whole
    words (write_field), fed to the murmur hash in that order. */
 static int32_t hash_key_strings(const WChunk *c, int r, int ncols, const int *cols, const int *width)
 {
-    enum { MAXK = 8 };
-    assert(ncols > 0 && ncols <= MAXK);
-    uint64_t slot[MAXK];
+    assert(ncols > 0 && ncols <= HASH_KEY_MAX);
+    uint64_t slot[HASH_KEY_MAX];
     uint64_t header = 0;            /* row kind INSERT (0) in the first byte, then the null bits */
     size_t var = 8 * (1 + (size_t)ncols);
     for (int k = 0; k < ncols; k++) {
@@ -622,10 +624,9 @@ static bool hash_of_encoded(const WChunk *c, int r, int ncols, const int *cols, 
 
 void wrow_hash_rows(const WChunk *c, int ncols, const int *cols, int32_t *out, WStrBuf *scratch)
 {
-    enum { MAXK = 8 };      /* one header word: arity + 8 <= 64 */
-    int width[MAXK];
+    int width[HASH_KEY_MAX];
     /* the words below are the row's bytes on a little-endian machine only */
-    bool words = ncols > 0 && ncols <= MAXK && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+    bool words = ncols > 0 && ncols <= HASH_KEY_MAX && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
     bool fixed = words, strings = words;
     for (int k = 0; words && k < ncols; k++) {
         const WType *t = c->cols[cols[k]].type;
@@ -663,7 +664,7 @@ void wrow_hash_rows(const WChunk *c, int ncols, const int *cols, int32_t *out, W
     wsb_reserve(scratch, sizeof(uint64_t) * nw * (size_t)(c->nrows ? c->nrows : 1));
     uint64_t *all = (uint64_t *)(void *)scratch->buf;
     assert(((uintptr_t)all & 7) == 0);
-    const WType *types[MAXK];
+    const WType *types[HASH_KEY_MAX];
     for (int k = 0; k < ncols; k++) types[k] = c->cols[cols[k]].type;
     wrow_encode_rows_inline(all, nw, c, ncols, cols, types);    /* a column at a time */
     wflink_murmur_rows(all, (int)nw, c->nrows, 42, out);
